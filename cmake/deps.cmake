@@ -1,0 +1,72 @@
+# Finds spvgen's third-party pieces. Order: an explicit -DSPVGEN_DEPS_DIR (what
+# scripts/deps.sh prints), then the system / Vulkan SDK via find_package and find_path,
+# then the default cache directory of scripts/deps.sh.
+set(SPVGEN_DEPS_DIR "" CACHE PATH "prefix made by scripts/deps.sh (optional)")
+if(NOT SPVGEN_DEPS_DIR)
+  if(DEFINED ENV{XDG_CACHE_HOME})
+    set(_cache "$ENV{XDG_CACHE_HOME}")
+  else()
+    set(_cache "$ENV{HOME}/.cache")
+  endif()
+  file(GLOB _cands "${_cache}/spvgen-deps/*/paths.cmake")
+  if(_cands)
+    list(SORT _cands)
+    list(GET _cands -1 _p)
+    get_filename_component(_d "${_p}" DIRECTORY)
+    set(_default_deps "${_d}")
+  endif()
+endif()
+
+# 1. System / SDK packages.
+find_package(SPIRV-Tools QUIET CONFIG)
+find_path(_sys_grammar spirv.core.grammar.json PATH_SUFFIXES spirv/unified1 NO_CACHE)
+find_path(_sys_vk vulkan/vulkan_core.h NO_CACHE)
+find_path(_sys_volk volk.c PATH_SUFFIXES include NO_CACHE)
+
+function(_spvgen_header_new_enough hdr pattern out)
+  set(${out} FALSE PARENT_SCOPE)
+  if(EXISTS "${hdr}")
+    file(STRINGS "${hdr}" _m REGEX "${pattern}")
+    if(_m)
+      set(${out} TRUE PARENT_SCOPE)
+    endif()
+  endif()
+endfunction()
+
+set(_use_sys FALSE)
+if(NOT SPVGEN_DEPS_DIR AND TARGET SPIRV-Tools-static AND _sys_grammar AND _sys_vk AND _sys_volk)
+  _spvgen_header_new_enough("${_sys_grammar}/spirv.core.grammar.json" "OpCooperativeVectorMatrixMulAddNV" _g_ok)
+  _spvgen_header_new_enough("${_sys_vk}/vulkan/vulkan_core.h" "VK_NV_cooperative_vector" _v_ok)
+  if(_g_ok AND _v_ok)
+    set(_use_sys TRUE)
+  endif()
+endif()
+
+if(_use_sys)
+  message(STATUS "spvgen: using system SPIRV-Tools, SPIRV-Headers, Vulkan-Headers, volk")
+  set(SPVGEN_SPIRV_GRAMMAR_DIR "${_sys_grammar}/spirv/unified1")
+  set(SPVGEN_SPIRV_HEADERS_INCLUDE "${_sys_grammar}")
+  set(SPVGEN_VULKAN_INCLUDE "${_sys_vk}")
+  set(SPVGEN_VOLK_SOURCE "${_sys_volk}/volk.c")
+  set(SPVGEN_VOLK_INCLUDE "${_sys_volk}")
+  add_library(spvgen_spirv_tools INTERFACE)
+  target_link_libraries(spvgen_spirv_tools INTERFACE SPIRV-Tools-static stdc++ m)
+else()
+  if(NOT SPVGEN_DEPS_DIR)
+    set(SPVGEN_DEPS_DIR "${_default_deps}")
+  endif()
+  if(NOT SPVGEN_DEPS_DIR OR NOT EXISTS "${SPVGEN_DEPS_DIR}/paths.cmake")
+    message(FATAL_ERROR "spvgen: dependencies not found. Run scripts/deps.sh (it prints the "
+      "prefix) and pass -DSPVGEN_DEPS_DIR=<prefix>, or install SPIRV-Tools >= 2025.1, "
+      "SPIRV-Headers >= 1.4.309, Vulkan-Headers >= 1.4.309 and volk.")
+  endif()
+  include("${SPVGEN_DEPS_DIR}/paths.cmake")
+  message(STATUS "spvgen: dependencies from ${SPVGEN_DEPS_DIR}")
+  set(SPVGEN_VOLK_SOURCE "${SPVGEN_VOLK_DIR}/include/volk.c")
+  set(SPVGEN_VOLK_INCLUDE "${SPVGEN_VOLK_DIR}/include")
+  add_library(spvgen_spirv_tools STATIC IMPORTED GLOBAL)
+  set_target_properties(spvgen_spirv_tools PROPERTIES
+    IMPORTED_LOCATION "${SPVGEN_SPIRV_TOOLS_LIB}"
+    INTERFACE_INCLUDE_DIRECTORIES "${SPVGEN_SPIRV_TOOLS_INCLUDE}"
+    INTERFACE_LINK_LIBRARIES "stdc++;m")
+endif()

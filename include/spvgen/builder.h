@@ -1,0 +1,292 @@
+/* spvgen/builder.h — the SPIR-V module builder.
+ *
+ * A spvgen_module collects instructions into one word buffer per section of the SPIR-V
+ * logical layout (capabilities, extensions, imports, memory model, entry points,
+ * execution modes, debug, annotations, types/constants/globals, functions) and joins
+ * them in spvgen_module_finish(). Every instruction of the core grammar and of
+ * GLSL.std.450 has an emitter in the generated header spvgen/ops.h (included below);
+ * this header holds the hand-written layer: ids, types and constants (hash-consed),
+ * variables, decorations, entry points, functions, blocks and structured control flow.
+ *
+ * Rules the builder keeps for you:
+ *  - Capabilities, extensions and the minimum SPIR-V version are inferred from every
+ *    instruction, type, enumerant and decoration emitted (the grammar says which).
+ *  - Types and constants are deduplicated: asking twice gives the same id. Struct types
+ *    and specialization constants are never merged.
+ *  - Errors are sticky: the first misuse records a status and a message naming the call;
+ *    every later call does nothing and returns 0. Check spvgen_module_status() or the
+ *    status returned by spvgen_module_finish(). Nothing aborts or prints.
+ *  - Output is deterministic: the same calls give the same bytes.
+ *
+ * Ids are uint32_t; 0 is never a valid id and is what failed calls return. */
+#ifndef SPVGEN_BUILDER_H
+#define SPVGEN_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.h>
+
+#include "spvgen/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spvgen_module spvgen_module;
+
+/* A value meaning "operand not given" for optional literal or value-enum operands of the
+ * generated emitters (optional ids use 0, optional bit masks use 0). */
+#define SPVGEN_ABSENT 0xFFFFFFFFu
+
+/* SPIR-V versions as they appear in the header word. */
+#define SPVGEN_VERSION(major, minor) (((uint32_t)(major) << 16) | ((uint32_t)(minor) << 8))
+
+/* ------------------------------------------------------------------ module ---- */
+
+typedef struct spvgen_module_desc {
+  uint32_t version;         /* SPVGEN_VERSION(1, x); 0 means 1.6 */
+  uint32_t addressing;      /* SpvAddressingModel; 0 (Logical) is the default */
+  uint32_t memory_model;    /* SpvMemoryModel; 0 means Vulkan. GLSL450 = 1 */
+  uint32_t generator;       /* generator magic for the header; 0 means spvgen's */
+  bool no_memory_model;     /* do not emit OpMemoryModel (for partial modules) */
+} spvgen_module_desc;
+
+/* desc may be NULL (defaults). Returns NULL only when memory is exhausted. */
+spvgen_module *spvgen_module_create(const spvgen_module_desc *desc);
+void spvgen_module_destroy(spvgen_module *m);
+/* Empties the module for the next one but keeps its allocations; desc as in create. */
+void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc);
+
+/* Joins the sections and returns the words (owned by the module, valid until reset or
+ * destroy). After finish, every emitting call is an error. words/count may be NULL. */
+spvgen_status spvgen_module_finish(spvgen_module *m, const uint32_t **words, size_t *count);
+
+spvgen_status spvgen_module_status(const spvgen_module *m);
+/* The first error's message ("spvgen_type_vector: ..."), or "" when none. */
+const char *spvgen_module_error(const spvgen_module *m);
+/* Records an error from a layer built on the builder (emitters); the first one sticks.
+ * Always returns 0, so callers can `return spvgen_module_fail(...)`. */
+uint32_t spvgen_module_fail(spvgen_module *m, spvgen_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+uint32_t spvgen_module_version(const spvgen_module *m);
+/* The lowest SPIR-V version the module's content needs (from the grammar). */
+uint32_t spvgen_module_min_version(const spvgen_module *m);
+/* Number of ids allocated so far + 1 (the header's bound). */
+uint32_t spvgen_module_bound(const spvgen_module *m);
+
+/* ------------------------------------------------------------ capabilities ---- */
+/* Explicit requests; inference usually makes these unnecessary. Both are idempotent. */
+void spvgen_capability(spvgen_module *m, SpvCapability cap);
+void spvgen_extension(spvgen_module *m, const char *name);
+bool spvgen_has_capability(const spvgen_module *m, SpvCapability cap);
+bool spvgen_has_extension(const spvgen_module *m, const char *name);
+/* Id of "GLSL.std.450" (imported on first use). */
+uint32_t spvgen_glsl_std_450(spvgen_module *m);
+uint32_t spvgen_ext_inst_import(spvgen_module *m, const char *name);
+
+/* --------------------------------------------------------------------- ids ---- */
+/* A fresh id to be defined later (forward reference: branch targets, OpPhi, function
+ * ids used before their definition). */
+uint32_t spvgen_reserve_id(spvgen_module *m);
+/* The result type of a value id (0 for types, labels, or unknown ids). */
+uint32_t spvgen_type_of(const spvgen_module *m, uint32_t id);
+bool spvgen_is_type(const spvgen_module *m, uint32_t id);
+
+/* ------------------------------------------------------------------- types ---- */
+uint32_t spvgen_type_void(spvgen_module *m);
+uint32_t spvgen_type_bool(spvgen_module *m);
+uint32_t spvgen_type_int(spvgen_module *m, uint32_t width, bool is_signed);
+/* width 16, 32 or 64 IEEE floats. */
+uint32_t spvgen_type_float(spvgen_module *m, uint32_t width);
+/* OpTypeFloat with an FP encoding operand (SPV_KHR_bfloat16: 16-bit BFloat16KHR,
+ * SPV_EXT_float8: 8-bit Float8E4M3EXT / Float8E5M2EXT); see spvgen/coop.h for the
+ * named helpers. */
+uint32_t spvgen_type_float_encoded(spvgen_module *m, uint32_t width, uint32_t encoding);
+uint32_t spvgen_type_vector(spvgen_module *m, uint32_t component, uint32_t count);
+uint32_t spvgen_type_matrix(spvgen_module *m, uint32_t column_type, uint32_t columns);
+/* length_id is a constant id (spvgen_const_u32 or a spec constant). */
+uint32_t spvgen_type_array(spvgen_module *m, uint32_t element, uint32_t length_id);
+uint32_t spvgen_type_runtime_array(spvgen_module *m, uint32_t element);
+/* Same, decorated with ArrayStride; distinct strides give distinct types. */
+uint32_t spvgen_type_array_strided(spvgen_module *m, uint32_t element, uint32_t length_id,
+                                   uint32_t stride);
+uint32_t spvgen_type_runtime_array_strided(spvgen_module *m, uint32_t element,
+                                           uint32_t stride);
+/* Never merged: each call gives a new struct type. */
+uint32_t spvgen_type_struct(spvgen_module *m, const uint32_t *members, uint32_t count);
+uint32_t spvgen_type_pointer(spvgen_module *m, SpvStorageClass storage, uint32_t pointee);
+uint32_t spvgen_type_function(spvgen_module *m, uint32_t return_type, const uint32_t *params,
+                              uint32_t count);
+
+/* Byte size of a scalar/vector/matrix/array type built here (0 when unknown: runtime
+ * arrays, structs without offsets, opaque types). */
+uint32_t spvgen_type_size(const spvgen_module *m, uint32_t type);
+/* Component or element type of a vector/matrix/array/coop type; 0 otherwise. */
+uint32_t spvgen_type_element(const spvgen_module *m, uint32_t type);
+/* The SpvOp that declared a type id (SpvOpTypeFloat, ...), or 0. */
+uint32_t spvgen_type_opcode(const spvgen_module *m, uint32_t type);
+/* The literal operand words of a type (width, signedness, encoding; id operands as ids).
+ * Returns the count, copies at most max. */
+uint32_t spvgen_type_operands(const spvgen_module *m, uint32_t type, uint32_t *out,
+                              uint32_t max);
+
+/* --------------------------------------------------------------- constants ---- */
+uint32_t spvgen_const_bool(spvgen_module *m, bool value);
+uint32_t spvgen_const_u32(spvgen_module *m, uint32_t value);
+uint32_t spvgen_const_i32(spvgen_module *m, int32_t value);
+uint32_t spvgen_const_f32(spvgen_module *m, float value);
+/* A scalar constant of any int/float type from raw bits (low `width` bits used). */
+uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits);
+uint32_t spvgen_const_composite(spvgen_module *m, uint32_t type, const uint32_t *parts,
+                                uint32_t count);
+uint32_t spvgen_const_null(spvgen_module *m, uint32_t type);
+/* Specialization constants: never merged; each gets SpecId spec_id. */
+uint32_t spvgen_spec_const_bits(spvgen_module *m, uint32_t type, uint64_t default_bits,
+                                uint32_t spec_id);
+uint32_t spvgen_spec_const_u32(spvgen_module *m, uint32_t default_value, uint32_t spec_id);
+uint32_t spvgen_spec_const_bool(spvgen_module *m, bool default_value, uint32_t spec_id);
+/* Value of a non-spec scalar constant built here; false when id is not one. */
+bool spvgen_const_value(const spvgen_module *m, uint32_t id, uint64_t *bits);
+
+/* --------------------------------------------------------------- variables ---- */
+/* Global (any storage class but Function) or function-local variable; function
+ * variables may be declared anywhere in a function: they are hoisted to the start of
+ * its first block. pointer_type must be a pointer of the same storage class.
+ * initializer may be 0. */
+uint32_t spvgen_variable(spvgen_module *m, uint32_t pointer_type, SpvStorageClass storage,
+                         uint32_t initializer);
+
+/* Convenience: a storage buffer `struct { T data[]; }` at (set, binding), decorated
+ * Block / ArrayStride / Offset / DescriptorSet / Binding. Returns the variable; the
+ * pointer type of elements (StorageBuffer, T) is written to *element_pointer_type. */
+uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t set,
+                               uint32_t binding, bool readonly,
+                               uint32_t *element_pointer_type);
+/* An Input variable decorated with a BuiltIn (e.g. SpvBuiltInGlobalInvocationId). */
+uint32_t spvgen_builtin_input(spvgen_module *m, SpvBuiltIn builtin, uint32_t type);
+
+/* ----------------------------------------------------- decorations & names ---- */
+void spvgen_decorate(spvgen_module *m, uint32_t target, SpvDecoration decoration);
+void spvgen_decorate1(spvgen_module *m, uint32_t target, SpvDecoration decoration,
+                      uint32_t value);
+void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decoration,
+                       const uint32_t *args, uint32_t count);
+void spvgen_decorate_id(spvgen_module *m, uint32_t target, SpvDecoration decoration,
+                        const uint32_t *ids, uint32_t count);
+void spvgen_member_decorate(spvgen_module *m, uint32_t struct_type, uint32_t member,
+                            SpvDecoration decoration);
+void spvgen_member_decorate1(spvgen_module *m, uint32_t struct_type, uint32_t member,
+                             SpvDecoration decoration, uint32_t value);
+void spvgen_name(spvgen_module *m, uint32_t target, const char *name);
+void spvgen_member_name(spvgen_module *m, uint32_t struct_type, uint32_t member,
+                        const char *name);
+
+/* ---------------------------------------------------------- entry points ---- */
+/* interface: the global variables the entry point uses. SPVGEN_INTERFACE_ALL (NULL with
+ * count SPVGEN_ABSENT) means "every global variable of the module", filled at finish. */
+#define SPVGEN_INTERFACE_ALL NULL, SPVGEN_ABSENT
+void spvgen_entry_point(spvgen_module *m, SpvExecutionModel model, uint32_t function,
+                        const char *name, const uint32_t *interface, uint32_t count);
+void spvgen_execution_mode(spvgen_module *m, uint32_t entry, SpvExecutionMode mode,
+                           const uint32_t *args, uint32_t count);
+/* ExecutionModeId (args are ids, e.g. LocalSizeId with spec constants). */
+void spvgen_execution_mode_id(spvgen_module *m, uint32_t entry, SpvExecutionMode mode,
+                              const uint32_t *ids, uint32_t count);
+void spvgen_local_size(spvgen_module *m, uint32_t entry, uint32_t x, uint32_t y, uint32_t z);
+
+/* ------------------------------------------------------------- functions ---- */
+/* Begins a function and its first block. The function type is made from return_type
+ * and param_types; *params (if not NULL) receives param_count parameter ids.
+ * Returns the function id. */
+uint32_t spvgen_function_begin(spvgen_module *m, uint32_t return_type,
+                               SpvFunctionControlMask control, const uint32_t *param_types,
+                               uint32_t param_count, uint32_t *params);
+/* Same, defining a previously reserved id (for calls before the definition). */
+uint32_t spvgen_function_begin_id(spvgen_module *m, uint32_t id, uint32_t return_type,
+                                  SpvFunctionControlMask control,
+                                  const uint32_t *param_types, uint32_t param_count,
+                                  uint32_t *params);
+/* Ends the function. An open last block of a void function gets OpReturn. */
+void spvgen_function_end(spvgen_module *m);
+/* Shorthand: void main() with a compute entry point, LocalSize and the full interface.
+ * Returns the function id; emit the body, then spvgen_function_end. */
+uint32_t spvgen_compute_main(spvgen_module *m, const char *name, uint32_t x, uint32_t y,
+                             uint32_t z);
+
+/* ---------------------------------------------------------------- blocks ---- */
+/* A new label id (not yet placed). */
+uint32_t spvgen_label(spvgen_module *m);
+/* Places `label` (0: a new one) and makes it the current block. The previous block must
+ * be terminated. Returns the label id. */
+uint32_t spvgen_block(spvgen_module *m, uint32_t label);
+uint32_t spvgen_current_block(const spvgen_module *m);
+bool spvgen_block_open(const spvgen_module *m);
+
+/* ------------------------------------------------ structured control flow ---- */
+/* if (cond) { ... } [else { ... }]: merge blocks and branches are placed for you.
+ *   spvgen_if(m, c); ...; spvgen_else(m); ...; spvgen_end_if(m);
+ * A branch that already ended (return, break) is left as is. */
+void spvgen_if(spvgen_module *m, uint32_t condition);
+void spvgen_else(spvgen_module *m);
+void spvgen_end_if(spvgen_module *m);
+
+/* Loops:
+ *   spvgen_loop(m);                   header with OpLoopMerge; current block: condition
+ *   cond = ...; spvgen_loop_while(m, cond);   exits when cond is false; body follows
+ *   ... body ...
+ *   spvgen_loop_continue_block(m);    current block: the continue target (increments)
+ *   spvgen_end_loop(m);               back edge; current block: after the loop
+ * spvgen_loop_while is optional (an infinite loop left by spvgen_break); so is
+ * spvgen_loop_continue_block (an empty continue target is made). */
+void spvgen_loop(spvgen_module *m, SpvLoopControlMask control);
+void spvgen_loop_while(spvgen_module *m, uint32_t condition);
+void spvgen_loop_continue_block(spvgen_module *m);
+void spvgen_end_loop(spvgen_module *m);
+/* Labels of the innermost loop (for OpPhi): header, continue target, merge. */
+uint32_t spvgen_loop_header(const spvgen_module *m);
+uint32_t spvgen_loop_continue_target(const spvgen_module *m);
+uint32_t spvgen_loop_merge(const spvgen_module *m);
+/* Early exits. They end the current block. */
+void spvgen_break(spvgen_module *m);
+void spvgen_continue(spvgen_module *m);
+void spvgen_return(spvgen_module *m);
+void spvgen_return_value(spvgen_module *m, uint32_t value);
+
+/* ------------------------------------------------------- instructions ---- */
+/* Raw emission of any instruction: opcode plus operand words (result type and result id
+ * included when the opcode has them; pass a reserved id or use spvgen_emit_result).
+ * Operands are checked against the grammar (count, id bounds), capabilities inferred,
+ * and the instruction placed in its section by opcode. */
+void spvgen_emit(spvgen_module *m, SpvOp opcode, const uint32_t *operands, uint32_t count);
+/* For opcodes with a result: emits `opcode result_type <new id> operands...`, returns the
+ * new id. result_type 0 for opcodes without a result type (types, labels). */
+uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type,
+                            const uint32_t *operands, uint32_t count);
+
+/* Common helpers (typed; the generated spvgen_op_* cover everything else). */
+uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer);
+void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value);
+/* OpAccessChain with constant u32 indices given as ids. The result pointer type is
+ * pointer_type. */
+uint32_t spvgen_access_chain(spvgen_module *m, uint32_t pointer_type, uint32_t base,
+                             const uint32_t *indices, uint32_t count);
+/* Calls an extended instruction set: OpExtInst type set instruction operands... */
+uint32_t spvgen_ext_inst(spvgen_module *m, uint32_t type, uint32_t set, uint32_t instruction,
+                         const uint32_t *operands, uint32_t count);
+/* OpControlBarrier Workgroup/Workgroup/AcquireRelease|WorkgroupMemory. */
+void spvgen_workgroup_barrier(spvgen_module *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "spvgen/ops.h" /* generated: spvgen_op_* and spvgen_glsl_* */
+
+#endif

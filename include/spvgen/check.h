@@ -1,0 +1,79 @@
+/* spvgen/check.h — validation, disassembly and assembly of SPIR-V words, in process,
+ * through the SPIRV-Tools C API.
+ *
+ * Every function takes any input without crashing: NULL pointers, short or malformed
+ * binaries and hostile headers come back as a status plus a message. Nothing prints. */
+#ifndef SPVGEN_CHECK_H
+#define SPVGEN_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum spvgen_target_env {
+  SPVGEN_ENV_VULKAN_1_3 = 0, /* the default */
+  SPVGEN_ENV_VULKAN_1_4,
+  SPVGEN_ENV_VULKAN_1_2,
+  SPVGEN_ENV_VULKAN_1_1,
+  SPVGEN_ENV_UNIVERSAL_1_6,
+} spvgen_target_env;
+
+/* "vulkan1.3", "vulkan1.4", "vulkan1.2", "vulkan1.1", "universal1.6" (the names
+ * spirv-val uses); "unknown" for a value outside the enum. Never NULL. */
+const char *spvgen_target_env_name(spvgen_target_env env);
+/* The reverse of spvgen_target_env_name. SPVGEN_ERROR_INVALID_ARGUMENT for an unknown
+ * or NULL name (*env untouched). */
+spvgen_status spvgen_target_env_parse(const char *name, spvgen_target_env *env);
+
+typedef struct spvgen_validate_options {
+  spvgen_target_env env;
+  int relax_block_layout;   /* VK_KHR_relaxed_block_layout rules */
+  int scalar_block_layout;  /* VK_EXT_scalar_block_layout rules */
+} spvgen_validate_options;
+
+/* Validates words. Returns SPVGEN_OK, SPVGEN_ERROR_VALIDATION (message holds the
+ * validator's text; a binary that does not even parse is reported the same way),
+ * SPVGEN_ERROR_INVALID_ARGUMENT (NULL words, fewer than the 5 header words, an
+ * unknown env), or SPVGEN_ERROR_OUT_OF_MEMORY. message (may be NULL) gets at most
+ * message_size bytes, NUL-terminated; it is "" on success. options may be NULL
+ * (Vulkan 1.3, default layout rules). */
+spvgen_status spvgen_validate(const uint32_t *words, size_t count,
+                              const spvgen_validate_options *options, char *message,
+                              size_t message_size);
+
+enum {
+  SPVGEN_DIS_FRIENDLY_NAMES = 1u << 0, /* %float instead of %12 */
+  SPVGEN_DIS_INDENT = 1u << 1,
+  SPVGEN_DIS_NO_HEADER = 1u << 2,
+  SPVGEN_DIS_COMMENT = 1u << 3,
+};
+
+/* Disassembles words. *text is malloc'd (free with spvgen_free_text). On a decoding
+ * error (or NULL words, fewer than 5 words, unknown flags), returns
+ * SPVGEN_ERROR_INVALID_ARGUMENT and *text holds the message; *text is NULL only when
+ * memory ran out (SPVGEN_ERROR_OUT_OF_MEMORY) or text itself is NULL. The module need
+ * not be valid, only decodable. */
+spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t flags,
+                                 char **text);
+void spvgen_free_text(char *text);
+
+/* Assembles SPIR-V assembly text (spirv-as syntax, `%name` ids allowed) for env; the
+ * header's version is the env's (1.6 for Vulkan 1.3/1.4 and universal1.6, 1.5 for
+ * Vulkan 1.2, 1.3 for Vulkan 1.1). On
+ * success *words (malloc'd, free with spvgen_free_words) and *count are set. On a
+ * syntax error returns SPVGEN_ERROR_INVALID_ARGUMENT with the assembler's message
+ * ("line:column: ...") in message. Meant for tests and tools: modules that spvgen
+ * itself produces never pass through text. */
+spvgen_status spvgen_assemble(const char *text, spvgen_target_env env, uint32_t **words,
+                              size_t *count, char *message, size_t message_size);
+void spvgen_free_words(uint32_t *words);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,10 @@
+/* spvgen/spvgen.h — everything: builder, cooperative helpers, checking, runner. */
+#ifndef SPVGEN_SPVGEN_H
+#define SPVGEN_SPVGEN_H
+#include "spvgen/status.h"
+#include "spvgen/builder.h"
+#include "spvgen/coop.h"
+#include "spvgen/kernel.h"
+#include "spvgen/check.h"
+#include "spvgen/vk.h"
+#endif

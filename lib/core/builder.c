@@ -1,0 +1,1039 @@
+/* lib/core/builder.c — the module builder: sections, ids, the generic instruction path
+ * (grammar walk, capability inference, placement, hash-consing), and the hand-written
+ * API of spvgen/builder.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SG_MAGIC 0x07230203u
+
+/* ------------------------------------------------------------ word buffers ---- */
+
+static bool words_grow(spvgen_module *m, sg_words *b, size_t need) {
+  if (b->len + need <= b->cap) return true;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + need) cap *= 2;
+  uint32_t *d = realloc(b->data, cap * sizeof *d);
+  if (!d) {
+    sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen", "out of memory");
+    return false;
+  }
+  b->data = d;
+  b->cap = cap;
+  return true;
+}
+
+static uint32_t *words_push(spvgen_module *m, sg_words *b, size_t n) {
+  if (!words_grow(m, b, n)) return NULL;
+  uint32_t *p = b->data + b->len;
+  b->len += n;
+  return p;
+}
+
+/* ------------------------------------------------------------------ errors ---- */
+
+uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const char *fmt, ...) {
+  if (!m || m->status != SPVGEN_OK) return 0;
+  m->status = status;
+  int n = snprintf(m->error, sizeof m->error, "%s: ", fn ? fn : "spvgen");
+  if (n < 0) n = 0;
+  if ((size_t)n < sizeof m->error) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->error + n, sizeof m->error - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  return 0;
+}
+
+uint32_t spvgen_module_fail(spvgen_module *m, spvgen_status status, const char *fmt, ...) {
+  if (!m || m->status != SPVGEN_OK) return 0;
+  m->status = status == SPVGEN_OK ? SPVGEN_ERROR_INVALID_ARGUMENT : status;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m->error, sizeof m->error, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+bool sg_ok(spvgen_module *m, const char *fn) {
+  if (!m) return false;
+  if (m->status != SPVGEN_OK) return false;
+  if (m->finished) {
+    sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn,
+            "the module is finished; call spvgen_module_reset to build another");
+    return false;
+  }
+  return true;
+}
+
+spvgen_status spvgen_module_status(const spvgen_module *m) {
+  return m ? m->status : SPVGEN_ERROR_INVALID_ARGUMENT;
+}
+
+const char *spvgen_module_error(const spvgen_module *m) {
+  if (!m) return "spvgen_module_error: module is NULL";
+  return m->error;
+}
+
+/* ------------------------------------------------------------------ tables ---- */
+
+const sg_instruction *sg_find_instruction(uint32_t opcode) {
+  if (opcode > sg_max_opcode) return NULL;
+  uint16_t i = sg_opcode_index[opcode];
+  return i ? &sg_instructions[i - 1] : NULL;
+}
+
+const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value) {
+  if (kind >= sg_operand_kind_count) return NULL;
+  const sg_operand_kind *k = &sg_operand_kinds[kind];
+  uint32_t lo = k->first, hi = k->first + k->count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t v = sg_enumerants[mid].value;
+    if (v == value) return &sg_enumerants[mid];
+    if (v < value)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+const char *sg_enumerant_name(uint32_t kind, uint32_t value) {
+  const sg_enumerant *e = sg_find_enumerant(kind, value);
+  return e ? e->name : NULL;
+}
+
+static int ext_index(const char *name) {
+  uint32_t lo = 0, hi = sg_extension_count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(sg_extension_names[mid], name);
+    if (c == 0) return (int)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+/* ------------------------------------------------------------------- ids ---- */
+
+static uint32_t new_id(spvgen_module *m) {
+  if (m->bound >= 0x3FFFFF) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen", "too many ids");
+  if (m->bound >= m->ids_cap) {
+    uint32_t cap = m->ids_cap ? m->ids_cap * 2 : 256;
+    sg_id_info *p = realloc(m->ids, cap * sizeof *p);
+    if (!p) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen", "out of memory");
+    m->ids = p;
+    m->ids_cap = cap;
+  }
+  uint32_t id = m->bound++;
+  memset(&m->ids[id], 0, sizeof m->ids[id]);
+  m->ids[id].kind = SG_ID_RESERVED;
+  return id;
+}
+
+uint32_t spvgen_reserve_id(spvgen_module *m) {
+  if (!sg_ok(m, "spvgen_reserve_id")) return 0;
+  return new_id(m);
+}
+
+const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = sg_id(m, id);
+  if (!i || i->kind <= SG_ID_RESERVED || i->section >= SG_SEC_ALL) return NULL;
+  const sg_words *b = &m->sec[i->section];
+  if (i->def_off >= b->len) return NULL;
+  return b->data + i->def_off;
+}
+
+uint32_t spvgen_type_of(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = m ? sg_id(m, id) : NULL;
+  return (i && i->kind == SG_ID_VALUE) ? i->type : 0;
+}
+
+bool spvgen_is_type(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = m ? sg_id(m, id) : NULL;
+  return i && i->kind == SG_ID_TYPE;
+}
+
+uint32_t spvgen_module_bound(const spvgen_module *m) { return m ? m->bound : 0; }
+uint32_t spvgen_module_version(const spvgen_module *m) { return m ? m->version : 0; }
+uint32_t spvgen_module_min_version(const spvgen_module *m) {
+  return m ? m->min_version : 0;
+}
+
+/* ------------------------------------------------------------ hash-consing ---- */
+
+static uint32_t hash_words(const uint32_t *w, uint32_t n) {
+  uint32_t h = 2166136261u;
+  for (uint32_t i = 0; i < n; i++) {
+    h ^= w[i];
+    h *= 16777619u;
+    h ^= h >> 15;
+  }
+  return h ? h : 1;
+}
+
+static bool table_grow(spvgen_module *m) {
+  uint32_t cap = m->table_cap ? m->table_cap * 2 : 256;
+  sg_hash_entry *t = calloc(cap, sizeof *t);
+  if (!t) {
+    sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen", "out of memory");
+    return false;
+  }
+  for (uint32_t i = 0; i < m->table_cap; i++) {
+    sg_hash_entry e = m->table[i];
+    if (!e.id) continue;
+    uint32_t j = e.hash & (cap - 1);
+    while (t[j].id) j = (j + 1) & (cap - 1);
+    t[j] = e;
+  }
+  free(m->table);
+  m->table = t;
+  m->table_cap = cap;
+  return true;
+}
+
+/* Key: words (opcode or tag first). Returns the id or 0; *slot receives the insert slot. */
+static uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
+  if (!m->table_cap) return 0;
+  uint32_t mask = m->table_cap - 1;
+  for (uint32_t j = hash & mask;; j = (j + 1) & mask) {
+    const sg_hash_entry *e = &m->table[j];
+    if (!e->id) return 0;
+    if (e->hash == hash && e->key_len == n &&
+        !memcmp(m->arena.data + e->key_off, key, n * sizeof *key))
+      return e->id;
+  }
+}
+
+static void table_insert(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash,
+                         uint32_t id) {
+  if ((m->table_count + 1) * 10 >= m->table_cap * 7 && !table_grow(m)) return;
+  size_t off = m->arena.len;
+  uint32_t *dst = words_push(m, &m->arena, n);
+  if (!dst) return;
+  memcpy(dst, key, n * sizeof *key);
+  uint32_t mask = m->table_cap - 1, j = hash & mask;
+  while (m->table[j].id) j = (j + 1) & mask;
+  m->table[j] = (sg_hash_entry){hash, id, (uint32_t)off, n};
+  m->table_count++;
+}
+
+uint32_t sg_table_lookup(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
+  return table_find(m, key, n, hash);
+}
+
+void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash, uint32_t id) {
+  table_insert(m, key, n, hash, id);
+}
+
+/* ---------------------------------------------- capabilities & extensions ---- */
+
+static bool bit_get(const uint8_t *set, uint32_t v) {
+  return v < 8192 && (set[v >> 3] >> (v & 7)) & 1;
+}
+static void bit_set(uint8_t *set, uint32_t v) {
+  if (v < 8192) set[v >> 3] |= (uint8_t)(1u << (v & 7));
+}
+
+static void require_item(spvgen_module *m, const char *what, const uint16_t *caps,
+                         uint32_t ncaps, const uint16_t *exts, uint32_t nexts,
+                         uint32_t version);
+
+static void mark_available(spvgen_module *m, uint32_t cap) {
+  if (bit_get(m->cap_available, cap)) return;
+  bit_set(m->cap_available, cap);
+  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
+  if (!e) return;
+  for (uint32_t i = 0; i < e->caps_n; i++) mark_available(m, sg_cap_pool[e->caps_off + i]);
+}
+
+static void declare_extension_index(spvgen_module *m, int idx) {
+  if (m->ext_declared[idx]) return;
+  m->ext_declared[idx] = 1;
+  const char *name = sg_extension_names[idx];
+  size_t len = strlen(name), nw = len / 4 + 1;
+  uint32_t *w = words_push(m, &m->sec[SG_SEC_EXTENSIONS], 1 + nw);
+  if (!w) return;
+  w[0] = ((uint32_t)(1 + nw) << 16) | SpvOpExtension;
+  memset(w + 1, 0, nw * 4);
+  memcpy(w + 1, name, len);
+}
+
+void sg_require_extension_name(spvgen_module *m, const char *name) {
+  int idx = ext_index(name);
+  if (idx >= 0) {
+    declare_extension_index(m, idx);
+    return;
+  }
+  for (uint32_t i = 0; i < m->other_ext_n; i++)
+    if (!strcmp(m->other_exts[i], name)) return;
+  if (m->other_ext_n == m->other_ext_cap) {
+    uint32_t cap = m->other_ext_cap ? m->other_ext_cap * 2 : 4;
+    char **p = realloc(m->other_exts, cap * sizeof *p);
+    if (!p) {
+      sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_extension", "out of memory");
+      return;
+    }
+    m->other_exts = p;
+    m->other_ext_cap = cap;
+  }
+  size_t len = strlen(name);
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_extension", "out of memory");
+    return;
+  }
+  memcpy(copy, name, len + 1);
+  m->other_exts[m->other_ext_n++] = copy;
+  size_t nw = len / 4 + 1;
+  uint32_t *w = words_push(m, &m->sec[SG_SEC_EXTENSIONS], 1 + nw);
+  if (!w) return;
+  w[0] = ((uint32_t)(1 + nw) << 16) | SpvOpExtension;
+  memset(w + 1, 0, nw * 4);
+  memcpy(w + 1, name, len);
+}
+
+void sg_require_capability(spvgen_module *m, uint32_t cap) {
+  if (bit_get(m->cap_declared, cap)) return;
+  if (cap >= 8192) {
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_capability", "capability %u out of range", cap);
+    return;
+  }
+  bit_set(m->cap_declared, cap);
+  mark_available(m, cap);
+  uint32_t *w = words_push(m, &m->sec[SG_SEC_CAPABILITIES], 2);
+  if (!w) return;
+  w[0] = (2u << 16) | SpvOpCapability;
+  w[1] = cap;
+  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
+  if (e)
+    require_item(m, e->name, NULL, 0, sg_ext_pool + e->exts_off, e->exts_n, e->version);
+}
+
+static void require_item(spvgen_module *m, const char *what, const uint16_t *caps,
+                         uint32_t ncaps, const uint16_t *exts, uint32_t nexts,
+                         uint32_t version) {
+  if (ncaps) {
+    bool have = false;
+    for (uint32_t i = 0; i < ncaps && !have; i++) have = bit_get(m->cap_available, caps[i]);
+    if (!have) sg_require_capability(m, caps[0]);
+  }
+  bool core = version != SG_NO_VERSION && (m->version >> 8) >= version;
+  if (nexts && !core) {
+    bool have = false;
+    for (uint32_t i = 0; i < nexts && !have; i++) have = m->ext_declared[exts[i]];
+    if (!have) declare_extension_index(m, exts[0]);
+  }
+  if (version != SG_NO_VERSION && !nexts) {
+    uint32_t v = version << 8;
+    if (v > m->min_version) m->min_version = v;
+    if (m->version < v)
+      sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen", "%s requires SPIR-V %u.%u, but the module targets %u.%u",
+              what, version >> 8, version & 0xFF, m->version >> 16, (m->version >> 8) & 0xFF);
+  }
+}
+
+void spvgen_capability(spvgen_module *m, SpvCapability cap) {
+  if (!sg_ok(m, "spvgen_capability")) return;
+  if (!sg_find_enumerant(SG_KIND_Capability, (uint32_t)cap) && (uint32_t)cap >= 8192) {
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_capability", "unknown capability %u", (uint32_t)cap);
+    return;
+  }
+  sg_require_capability(m, (uint32_t)cap);
+}
+
+void spvgen_extension(spvgen_module *m, const char *name) {
+  if (!sg_ok(m, "spvgen_extension")) return;
+  if (!name || !*name) {
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_extension", "extension name is empty");
+    return;
+  }
+  sg_require_extension_name(m, name);
+}
+
+bool spvgen_has_capability(const spvgen_module *m, SpvCapability cap) {
+  return m && bit_get(m->cap_declared, (uint32_t)cap);
+}
+
+bool spvgen_has_extension(const spvgen_module *m, const char *name) {
+  if (!m || !name) return false;
+  int idx = ext_index(name);
+  if (idx >= 0) return m->ext_declared[idx] != 0;
+  for (uint32_t i = 0; i < m->other_ext_n; i++)
+    if (!strcmp(m->other_exts[i], name)) return true;
+  return false;
+}
+
+/* ------------------------------------------------------- the grammar walk ---- */
+
+typedef struct walk_state {
+  spvgen_module *m;
+  const char *fn;
+  const sg_instruction *ins;
+  const uint32_t *w;
+  uint32_t n, pos;
+  uint32_t result_pos, type_pos;
+} walk_state;
+
+static bool walk_kind(walk_state *s, uint32_t kind, const char *opname);
+
+static bool walk_fail(walk_state *s, const char *fmt, const char *a, uint32_t v) {
+  char buf[200];
+  snprintf(buf, sizeof buf, fmt, a, v);
+  sg_fail(s->m, SPVGEN_ERROR_INVALID_ARGUMENT, s->fn, "%s: %s", s->ins->name, buf);
+  return false;
+}
+
+static bool check_id(walk_state *s, uint32_t id, const char *opname) {
+  if (id == 0 || id >= s->m->bound)
+    return walk_fail(s, "operand '%s' is id %u, which this module never allocated", opname, id);
+  return true;
+}
+
+static bool walk_enum_params(walk_state *s, const sg_enumerant *e) {
+  for (uint32_t i = 0; i < e->params_n; i++)
+    if (!walk_kind(s, sg_param_pool[e->params_off + i], e->name)) return false;
+  return true;
+}
+
+static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
+  const sg_operand_kind *k = &sg_operand_kinds[kind];
+  if (s->pos >= s->n) return walk_fail(s, "missing operand '%s'%s", opname, 0);
+  uint32_t v = s->w[s->pos];
+  switch (k->category) {
+  case SG_CAT_ID:
+    if (kind == SG_KIND_IdResult) {
+      s->result_pos = s->pos;
+      s->pos++;
+      if (v != 0 && (v >= s->m->bound || s->m->ids[v].kind != SG_ID_RESERVED))
+        return walk_fail(s, "result id %s%u is not a reserved, undefined id", "", v);
+      return true;
+    }
+    if (kind == SG_KIND_IdResultType) {
+      s->type_pos = s->pos;
+      s->pos++;
+      if (!check_id(s, v, opname)) return false;
+      if (s->m->ids[v].kind != SG_ID_TYPE)
+        return walk_fail(s, "result type %s%u is not a type", "", v);
+      return true;
+    }
+    s->pos++;
+    return check_id(s, v, opname);
+  case SG_CAT_LITERAL:
+    if (kind == SG_KIND_LiteralString) {
+      while (s->pos < s->n) {
+        uint32_t x = s->w[s->pos++];
+        if (!(x & 0xFF000000u) || !(x & 0xFF0000u) || !(x & 0xFF00u) || !(x & 0xFFu)) return true;
+      }
+      return walk_fail(s, "string operand '%s' has no terminating NUL%s", opname, 0);
+    }
+    if (kind == SG_KIND_LiteralContextDependentNumber && s->type_pos != UINT32_MAX) {
+      const uint32_t *t = sg_def_words(s->m, s->w[s->type_pos]);
+      uint32_t width = t && ((t[0] & 0xFFFF) == SpvOpTypeInt || (t[0] & 0xFFFF) == SpvOpTypeFloat) ? t[2] : 32;
+      uint32_t words = width > 32 ? 2 : 1;
+      if (s->pos + words > s->n) return walk_fail(s, "literal '%s' needs %u words", opname, words);
+      s->pos += words;
+      return true;
+    }
+    s->pos++;
+    return true;
+  case SG_CAT_COMPOSITE:
+    if (s->pos + 2 > s->n) return walk_fail(s, "pair operand '%s' is missing its second word%s", opname, 0);
+    if (kind == SG_KIND_PairIdRefIdRef) {
+      if (!check_id(s, s->w[s->pos], opname) || !check_id(s, s->w[s->pos + 1], opname)) return false;
+    } else if (kind == SG_KIND_PairIdRefLiteralInteger) {
+      if (!check_id(s, s->w[s->pos], opname)) return false;
+    } else if (kind == SG_KIND_PairLiteralIntegerIdRef) {
+      if (!check_id(s, s->w[s->pos + 1], opname)) return false;
+    }
+    s->pos += 2;
+    return true;
+  case SG_CAT_VALUEENUM: {
+    s->pos++;
+    if (k->count == 0) return true; /* the grammar lists no values (e.g. FPEncoding) */
+    const sg_enumerant *e = sg_find_enumerant(kind, v);
+    if (!e) {
+      char buf[160];
+      snprintf(buf, sizeof buf, "%u is not a %s value (operand '%%s')", v, k->name);
+      return walk_fail(s, buf, opname, 0);
+    }
+    require_item(s->m, e->name, sg_cap_pool + e->caps_off, e->caps_n, sg_ext_pool + e->exts_off,
+                 e->exts_n, e->version);
+    if (kind == SG_KIND_Capability) sg_require_capability(s->m, v);
+    return walk_enum_params(s, e);
+  }
+  case SG_CAT_BITENUM: {
+    s->pos++;
+    for (uint32_t bit = 0; bit < 32; bit++) {
+      uint32_t b = 1u << bit;
+      if (!(v & b)) continue;
+      const sg_enumerant *e = sg_find_enumerant(kind, b);
+      if (!e) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "bit 0x%x is not a %s flag (operand '%%s')", b, k->name);
+        return walk_fail(s, buf, opname, 0);
+      }
+      require_item(s->m, e->name, sg_cap_pool + e->caps_off, e->caps_n,
+                   sg_ext_pool + e->exts_off, e->exts_n, e->version);
+      if (!walk_enum_params(s, e)) return false;
+    }
+    return true;
+  }
+  }
+  return true;
+}
+
+static bool walk(walk_state *s) {
+  const sg_instruction *ins = s->ins;
+  for (uint32_t i = 0; i < ins->operands_n; i++) {
+    const sg_operand *o = &sg_operands[ins->operands_off + i];
+    if (o->quantifier == SG_Q_ONE) {
+      if (!walk_kind(s, o->kind, o->name)) return false;
+    } else if (o->quantifier == SG_Q_OPTIONAL) {
+      if (s->pos < s->n && !walk_kind(s, o->kind, o->name)) return false;
+    } else {
+      while (s->pos < s->n)
+        if (!walk_kind(s, o->kind, o->name)) return false;
+    }
+  }
+  if (s->pos != s->n) {
+    sg_fail(s->m, SPVGEN_ERROR_INVALID_ARGUMENT, s->fn,
+            "%s: too many operand words (%u given, the grammar takes %u)", ins->name, s->n, s->pos);
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------- type bookkeeping ---- */
+
+static uint8_t type_bits(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = sg_id(m, id);
+  return i ? (i->flags & (SG_TF_HAS_8BIT | SG_TF_HAS_16BIT)) : 0;
+}
+
+/* Capability inference the grammar cannot express: widths and small-type storage. */
+static uint8_t infer_type(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n) {
+  uint8_t flags = 0;
+  switch (opcode) {
+  case SpvOpTypeInt:
+    if (ops[1] == 8) sg_require_capability(m, SpvCapabilityInt8), flags = SG_TF_HAS_8BIT;
+    if (ops[1] == 16) sg_require_capability(m, SpvCapabilityInt16), flags = SG_TF_HAS_16BIT;
+    if (ops[1] == 64) sg_require_capability(m, SpvCapabilityInt64);
+    break;
+  case SpvOpTypeFloat:
+    if (n >= 3) { /* an FP encoding */
+      if (ops[2] == 0) { /* BFloat16KHR */
+        sg_require_capability(m, 5116 /* BFloat16TypeKHR */);
+        sg_require_extension_name(m, "SPV_KHR_bfloat16");
+        flags = SG_TF_HAS_16BIT;
+      } else if (ops[2] == 4214 || ops[2] == 4215) { /* Float8E4M3EXT, Float8E5M2EXT */
+        sg_require_capability(m, 4212 /* Float8EXT */);
+        sg_require_extension_name(m, "SPV_EXT_float8");
+        flags = SG_TF_HAS_8BIT;
+      }
+      break;
+    }
+    if (ops[1] == 16) sg_require_capability(m, SpvCapabilityFloat16), flags = SG_TF_HAS_16BIT;
+    if (ops[1] == 64) sg_require_capability(m, SpvCapabilityFloat64);
+    break;
+  case SpvOpTypeVector:
+  case SpvOpTypeMatrix:
+  case SpvOpTypeArray:
+  case SpvOpTypeRuntimeArray:
+    flags = type_bits(m, ops[1]);
+    break;
+  case SpvOpTypeStruct:
+    for (uint32_t i = 1; i < n; i++) flags |= type_bits(m, ops[i]);
+    break;
+  case SpvOpTypePointer: {
+    uint8_t b = type_bits(m, ops[2]);
+    uint32_t sc = ops[1];
+    if (b & SG_TF_HAS_16BIT) {
+      if (sc == SpvStorageClassStorageBuffer || sc == SpvStorageClassPhysicalStorageBuffer)
+        sg_require_capability(m, SpvCapabilityStorageBuffer16BitAccess);
+      else if (sc == SpvStorageClassUniform)
+        sg_require_capability(m, SpvCapabilityUniformAndStorageBuffer16BitAccess);
+      else if (sc == SpvStorageClassPushConstant)
+        sg_require_capability(m, SpvCapabilityStoragePushConstant16);
+      else if (sc == SpvStorageClassInput || sc == SpvStorageClassOutput)
+        sg_require_capability(m, SpvCapabilityStorageInputOutput16);
+    }
+    if (b & SG_TF_HAS_8BIT) {
+      if (sc == SpvStorageClassStorageBuffer || sc == SpvStorageClassPhysicalStorageBuffer)
+        sg_require_capability(m, SpvCapabilityStorageBuffer8BitAccess);
+      else if (sc == SpvStorageClassUniform)
+        sg_require_capability(m, SpvCapabilityUniformAndStorageBuffer8BitAccess);
+      else if (sc == SpvStorageClassPushConstant)
+        sg_require_capability(m, SpvCapabilityStoragePushConstant8);
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  return flags;
+}
+
+static bool dedupable_type(uint32_t opcode) {
+  return opcode != SpvOpTypeStruct && opcode != SpvOpTypeOpaque &&
+         opcode != SpvOpTypeForwardPointer;
+}
+
+static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+                   uint8_t section, size_t off, uint8_t flags) {
+  sg_id_info *i = &m->ids[id];
+  i->kind = kind;
+  i->type = type;
+  i->opcode = (uint16_t)opcode;
+  i->section = section;
+  i->def_off = (uint32_t)off;
+  i->flags = flags;
+}
+
+/* ---------------------------------------------------------- sg_inst ---- */
+
+static void close_function(spvgen_module *m);
+
+uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops, uint32_t n) {
+  if (!sg_ok(m, fn)) return 0;
+  const sg_instruction *ins = sg_find_instruction(opcode);
+  if (!ins) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "unknown opcode %u", opcode);
+  if (n >= 0xFFFF)
+    return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
+  if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
+
+  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX};
+  if (!walk(&s)) return 0;
+  require_item(m, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n, sg_ext_pool + ins->exts_off,
+               ins->exts_n, ins->version);
+  if (m->status != SPVGEN_OK) return 0;
+
+  uint32_t result = s.result_pos != UINT32_MAX ? ops[s.result_pos] : 0;
+  uint32_t type = s.type_pos != UINT32_MAX ? ops[s.type_pos] : 0;
+  uint8_t section = SG_SEC_FUNCTIONS;
+  uint8_t kind = type ? SG_ID_VALUE : SG_ID_OTHER;
+  uint8_t flags = 0;
+  bool dedupe = false, terminator = false;
+
+  switch (ins->placement) {
+  case SG_PLACE_TYPE:
+    section = SG_SEC_GLOBALS;
+    kind = SG_ID_TYPE;
+    dedupe = dedupable_type(opcode);
+    break;
+  case SG_PLACE_CONSTANT:
+    section = SG_SEC_GLOBALS;
+    dedupe = true;
+    flags = SG_TF_CONSTANT;
+    break;
+  case SG_PLACE_SPEC_CONSTANT:
+    section = SG_SEC_GLOBALS;
+    flags = SG_TF_SPEC_CONSTANT;
+    break;
+  case SG_PLACE_DEBUG_SOURCE: section = SG_SEC_DEBUG_SOURCE; break;
+  case SG_PLACE_NAMES: section = SG_SEC_DEBUG_NAMES; break;
+  case SG_PLACE_PROCESSED: section = SG_SEC_DEBUG_PROCESSED; break;
+  case SG_PLACE_ANNOTATION: section = SG_SEC_ANNOTATIONS; break;
+  case SG_PLACE_TERMINATOR: terminator = true; break;
+  case SG_PLACE_SPECIAL:
+    switch (opcode) {
+    case SpvOpCapability: return 1; /* declared by the walk */
+    case SpvOpExtension: {
+      char name[256];
+      size_t len = n * 4 < sizeof name - 1 ? n * 4 : sizeof name - 1;
+      memcpy(name, ops, len);
+      name[len] = 0;
+      sg_require_extension_name(m, name);
+      return 1;
+    }
+    case SpvOpMemoryModel: section = SG_SEC_MEMORY_MODEL; break;
+    case SpvOpExtInstImport: section = SG_SEC_IMPORTS; dedupe = true; break;
+    case SpvOpEntryPoint: section = SG_SEC_ENTRY_POINTS; break;
+    case SpvOpExecutionMode:
+    case SpvOpExecutionModeId: section = SG_SEC_EXECUTION_MODES; break;
+    case SpvOpTypeForwardPointer: section = SG_SEC_GLOBALS; break;
+    case SpvOpVariable:
+      if (ops[2] == SpvStorageClassFunction) {
+        if (!m->in_function)
+          return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "a Function-storage variable outside a function");
+        section = SG_SEC_FUNCTION_VARS;
+      } else {
+        section = SG_SEC_GLOBALS;
+      }
+      break;
+    case SpvOpUndef:
+    case SpvOpLine:
+    case SpvOpNoLine:
+    case SpvOpExtInstWithForwardRefsKHR:
+      section = m->in_function ? SG_SEC_FUNCTIONS : SG_SEC_GLOBALS;
+      if (section == SG_SEC_FUNCTIONS && !m->block_open)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "%s outside a block", ins->name);
+      break;
+    case SpvOpFunction:
+      if (m->in_function)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "OpFunction inside function %u (end it first)", m->current_function);
+      kind = SG_ID_FUNCTION;
+      break;
+    case SpvOpFunctionParameter:
+      if (!m->in_function || m->first_block_placed)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "OpFunctionParameter must follow OpFunction, before the first block");
+      break;
+    case SpvOpLabel:
+      if (!m->in_function)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "a block outside a function");
+      if (m->block_open)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "block %u is not terminated yet", m->current_block);
+      kind = SG_ID_LABEL;
+      break;
+    case SpvOpFunctionEnd:
+      if (!m->in_function)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "OpFunctionEnd outside a function");
+      if (m->block_open)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "block %u is not terminated", m->current_block);
+      if (!m->first_block_placed)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "function %u has no blocks", m->current_function);
+      break;
+    default:
+      break;
+    }
+    break;
+  default:
+    break;
+  }
+  if (section == SG_SEC_FUNCTIONS && ins->placement != SG_PLACE_SPECIAL) {
+    if (!m->in_function || !m->block_open)
+      return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "%s: instruction outside a block%s", ins->name,
+                     m->in_function ? " (the previous block was terminated; start a new one)" : " (no function is open)");
+  }
+
+  if (ins->placement == SG_PLACE_TYPE) flags = infer_type(m, opcode, ops, n);
+  if (m->status != SPVGEN_OK) return 0;
+
+  /* Hash-consing: key = opcode + every operand word except the result id. */
+  uint32_t keybuf[64], *key = NULL, keylen = 0, hash = 0;
+  if (dedupe && n < 63) {
+    key = keybuf;
+    key[keylen++] = opcode;
+    for (uint32_t i = 0; i < n; i++)
+      if (i != s.result_pos) key[keylen++] = ops[i];
+    hash = hash_words(key, keylen);
+    uint32_t hit = table_find(m, key, keylen, hash);
+    if (hit) {
+      if (result && result != hit)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: the same declaration already exists as id %u; use that id", ins->name, hit);
+      return hit;
+    }
+  }
+  if (s.result_pos != UINT32_MAX && !result) {
+    result = new_id(m);
+    if (!result) return 0;
+  }
+
+  sg_words *b = &m->sec[section];
+  size_t off = b->len;
+  uint32_t *w = words_push(m, b, n + 1);
+  if (!w) return 0;
+  w[0] = ((n + 1) << 16) | opcode;
+  memcpy(w + 1, ops, n * sizeof *ops);
+  if (s.result_pos != UINT32_MAX) w[1 + s.result_pos] = result;
+
+  if (result) record(m, result, kind, type, opcode, section, off, flags);
+  if (key) table_insert(m, key, keylen, hash, result);
+
+  switch (opcode) {
+  case SpvOpVariable:
+    if (section == SG_SEC_GLOBALS) {
+      if (m->globals_n == m->globals_cap) {
+        uint32_t cap = m->globals_cap ? m->globals_cap * 2 : 16;
+        uint32_t *g = realloc(m->globals, cap * sizeof *g);
+        if (!g) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
+        m->globals = g;
+        m->globals_cap = cap;
+      }
+      m->globals[m->globals_n++] = result;
+    }
+    break;
+  case SpvOpFunction:
+    m->in_function = true;
+    m->first_block_placed = false;
+    m->block_open = false;
+    m->current_function = result;
+    m->function_return_type = type;
+    m->function_start = off;
+    m->sec[SG_SEC_FUNCTION_VARS].len = 0;
+    break;
+  case SpvOpLabel:
+    m->block_open = true;
+    m->current_block = result;
+    if (!m->first_block_placed) {
+      m->first_block_placed = true;
+      m->first_block_end = b->len;
+    }
+    break;
+  case SpvOpFunctionEnd:
+    close_function(m);
+    break;
+  default:
+    break;
+  }
+  if (terminator) m->block_open = false;
+  return result ? result : 1;
+}
+
+/* Moves the function's OpVariables to the start of its first block. */
+static void close_function(spvgen_module *m) {
+  sg_words *vars = &m->sec[SG_SEC_FUNCTION_VARS];
+  sg_words *f = &m->sec[SG_SEC_FUNCTIONS];
+  if (vars->len) {
+    size_t at = m->first_block_end, nv = vars->len;
+    if (words_grow(m, f, nv)) {
+      memmove(f->data + at + nv, f->data + at, (f->len - at) * sizeof *f->data);
+      memcpy(f->data + at, vars->data, nv * sizeof *f->data);
+      f->len += nv;
+      /* Ids defined after `at` moved; so did the variables. */
+      for (uint32_t id = 1; id < m->bound; id++) {
+        sg_id_info *i = &m->ids[id];
+        if (i->kind <= SG_ID_RESERVED) continue;
+        if (i->section == SG_SEC_FUNCTIONS && i->def_off >= at)
+          i->def_off += (uint32_t)nv;
+        else if (i->section == SG_SEC_FUNCTION_VARS) {
+          i->section = SG_SEC_FUNCTIONS;
+          i->def_off += (uint32_t)at;
+        }
+      }
+    }
+    vars->len = 0;
+  }
+  m->in_function = false;
+  m->block_open = false;
+  m->current_function = 0;
+  m->current_block = 0;
+}
+
+/* ------------------------------------------------------------ the packer ---- */
+
+bool sg_pack_begin(spvgen_module *m, sg_packer *p, const char *fn) {
+  p->m = m;
+  p->fn = fn;
+  p->result_pos = UINT32_MAX;
+  p->overflow = false;
+  if (!sg_ok(m, fn)) return false;
+  m->scratch.len = 0;
+  return true;
+}
+
+void sg_pack_word(sg_packer *p, uint32_t w) {
+  uint32_t *d = words_push(p->m, &p->m->scratch, 1);
+  if (d) *d = w;
+}
+
+void sg_pack_words(sg_packer *p, const uint32_t *w, uint32_t n) {
+  if (!n) return;
+  if (!w) {
+    sg_fail(p->m, SPVGEN_ERROR_INVALID_ARGUMENT, p->fn, "an operand array is NULL with count %u", n);
+    return;
+  }
+  uint32_t *d = words_push(p->m, &p->m->scratch, n);
+  if (d) memcpy(d, w, n * sizeof *w);
+}
+
+void sg_pack_string(sg_packer *p, const char *s) {
+  if (!s) s = "";
+  size_t len = strlen(s), nw = len / 4 + 1;
+  uint32_t *d = words_push(p->m, &p->m->scratch, nw);
+  if (!d) return;
+  memset(d, 0, nw * 4);
+  memcpy(d, s, len);
+}
+
+void sg_pack_result(sg_packer *p) {
+  p->result_pos = (uint32_t)p->m->scratch.len;
+  sg_pack_word(p, 0);
+}
+
+uint32_t sg_pack_end(sg_packer *p, uint32_t opcode) {
+  spvgen_module *m = p->m;
+  if (m->status != SPVGEN_OK) return 0;
+  /* sg_inst may not touch scratch; it copies the words. */
+  return sg_inst(m, p->fn, opcode, m->scratch.data, (uint32_t)m->scratch.len);
+}
+
+/* ------------------------------------------------------------ module life ---- */
+
+static void apply_desc(spvgen_module *m, const spvgen_module_desc *desc) {
+  spvgen_module_desc d = desc ? *desc : (spvgen_module_desc){0};
+  m->version = d.version ? d.version : SPVGEN_VERSION(1, 6);
+  m->addressing = d.addressing;
+  m->memory_model = d.memory_model ? d.memory_model : SpvMemoryModelVulkan;
+  m->generator = d.generator;
+  m->emit_memory_model = !d.no_memory_model;
+  m->min_version = SPVGEN_VERSION(1, 0);
+  if (m->version < SPVGEN_VERSION(1, 0) || m->version > SPVGEN_VERSION(1, 6) || (m->version & 0xFF0000FFu)) {
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_module_create",
+            "version 0x%08x is not SPIR-V 1.0 .. 1.6 (use SPVGEN_VERSION(1, x))", m->version);
+    return;
+  }
+  if (m->emit_memory_model) {
+    uint32_t ops[2] = {m->addressing, m->memory_model};
+    sg_inst(m, "spvgen_module_create", SpvOpMemoryModel, ops, 2);
+  }
+}
+
+spvgen_module *spvgen_module_create(const spvgen_module_desc *desc) {
+  spvgen_module *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->ext_declared = calloc(sg_extension_count ? sg_extension_count : 1, 1);
+  if (!m->ext_declared) {
+    free(m);
+    return NULL;
+  }
+  m->bound = 1;
+  new_id(m); /* make room; id 0 stays FREE */
+  m->bound = 1;
+  m->ids[0].kind = SG_ID_FREE;
+  apply_desc(m, desc);
+  return m;
+}
+
+void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
+  if (!m) return;
+  m->status = SPVGEN_OK;
+  m->error[0] = 0;
+  m->finished = false;
+  for (int i = 0; i < SG_SEC_ALL; i++) m->sec[i].len = 0;
+  m->out.len = m->scratch.len = m->arena.len = 0;
+  m->bound = 1;
+  if (m->table_count) memset(m->table, 0, m->table_cap * sizeof *m->table);
+  m->table_count = 0;
+  memset(m->cap_declared, 0, sizeof m->cap_declared);
+  memset(m->cap_available, 0, sizeof m->cap_available);
+  memset(m->ext_declared, 0, sg_extension_count ? sg_extension_count : 1);
+  for (uint32_t i = 0; i < m->other_ext_n; i++) free(m->other_exts[i]);
+  m->other_ext_n = 0;
+  m->glsl_set = 0;
+  m->globals_n = 0;
+  m->entries_n = 0;
+  m->strings_len = 0;
+  m->in_function = m->block_open = m->first_block_placed = false;
+  m->current_function = m->current_block = m->function_return_type = 0;
+  m->cf_n = 0;
+  apply_desc(m, desc);
+}
+
+void spvgen_module_destroy(spvgen_module *m) {
+  if (!m) return;
+  for (int i = 0; i < SG_SEC_ALL; i++) free(m->sec[i].data);
+  free(m->out.data);
+  free(m->scratch.data);
+  free(m->arena.data);
+  free(m->ids);
+  free(m->table);
+  free(m->ext_declared);
+  for (uint32_t i = 0; i < m->other_ext_n; i++) free(m->other_exts[i]);
+  free(m->other_exts);
+  free(m->globals);
+  free(m->entries);
+  free(m->strings);
+  free(m->cf);
+  free(m);
+}
+
+static bool write_entry_points(spvgen_module *m) {
+  for (uint32_t e = 0; e < m->entries_n; e++) {
+    const sg_entry *en = &m->entries[e];
+    const char *name = m->strings + en->name_off;
+    size_t len = strlen(name), nw = len / 4 + 1;
+    uint32_t n_iface = 0;
+    const uint32_t *iface = NULL;
+    bool all = en->iface_n == SPVGEN_ABSENT;
+    if (all) {
+      n_iface = m->globals_n;
+      iface = m->globals;
+    } else {
+      n_iface = en->iface_n;
+      iface = m->arena.data + en->iface_off;
+    }
+    /* Before SPIR-V 1.4 only Input/Output variables belong in the interface. */
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n_iface; i++) {
+      if (all && m->version < SPVGEN_VERSION(1, 4)) {
+        const uint32_t *d = sg_def_words(m, iface[i]);
+        if (!d || (d[3] != SpvStorageClassInput && d[3] != SpvStorageClassOutput)) continue;
+      }
+      count++;
+    }
+    uint32_t total = 1 + 2 + (uint32_t)nw + count;
+    uint32_t *w = words_push(m, &m->sec[SG_SEC_ENTRY_POINTS], total);
+    if (!w) return false;
+    w[0] = (total << 16) | SpvOpEntryPoint;
+    w[1] = en->model;
+    w[2] = en->function;
+    memset(w + 3, 0, nw * 4);
+    memcpy(w + 3, name, len);
+    uint32_t *o = w + 3 + nw;
+    for (uint32_t i = 0; i < n_iface; i++) {
+      if (all && m->version < SPVGEN_VERSION(1, 4)) {
+        const uint32_t *d = sg_def_words(m, iface[i]);
+        if (!d || (d[3] != SpvStorageClassInput && d[3] != SpvStorageClassOutput)) continue;
+      }
+      *o++ = iface[i];
+    }
+  }
+  return true;
+}
+
+spvgen_status spvgen_module_finish(spvgen_module *m, const uint32_t **words, size_t *count) {
+  if (words) *words = NULL;
+  if (count) *count = 0;
+  if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (m->finished && m->status == SPVGEN_OK) {
+    if (words) *words = m->out.data;
+    if (count) *count = m->out.len;
+    return SPVGEN_OK;
+  }
+  if (m->status != SPVGEN_OK) return m->status;
+  if (m->in_function)
+    return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, "spvgen_module_finish", "function %u is not ended (spvgen_function_end)", m->current_function),
+           m->status;
+  for (uint32_t id = 1; id < m->bound; id++) {
+    if (m->ids[id].kind == SG_ID_RESERVED) {
+      /* A reserved id that was only referenced: legal only if some instruction defines
+       * it; report the first one. */
+      sg_fail(m, SPVGEN_ERROR_INVALID_STATE, "spvgen_module_finish", "id %u was reserved but never defined", id);
+      return m->status;
+    }
+  }
+  if (!write_entry_points(m)) return m->status;
+  if (m->version < m->min_version) {
+    sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen_module_finish", "the module needs SPIR-V %u.%u but targets %u.%u",
+            m->min_version >> 16, (m->min_version >> 8) & 0xFF, m->version >> 16, (m->version >> 8) & 0xFF);
+    return m->status;
+  }
+  size_t total = 5;
+  for (int i = 0; i < SG_SEC_COUNT; i++) total += m->sec[i].len;
+  m->out.len = 0;
+  uint32_t *w = words_push(m, &m->out, total);
+  if (!w) return m->status;
+  w[0] = SG_MAGIC;
+  w[1] = m->version;
+  w[2] = m->generator;
+  w[3] = m->bound;
+  w[4] = 0;
+  w += 5;
+  for (int i = 0; i < SG_SEC_COUNT; i++) {
+    if (m->sec[i].len) memcpy(w, m->sec[i].data, m->sec[i].len * sizeof *w);
+    w += m->sec[i].len;
+  }
+  m->finished = true;
+  if (words) *words = m->out.data;
+  if (count) *count = m->out.len;
+  return SPVGEN_OK;
+}

@@ -1,0 +1,245 @@
+/* lib/core/internal.h — the builder's internals, shared by builder.c, the generated
+ * emitters (ops.c), the grammar tables (grammar_tables.c) and coop.c. Not public. */
+#ifndef SPVGEN_CORE_INTERNAL_H
+#define SPVGEN_CORE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/builder.h"
+
+/* ---- grammar tables (generated) ---- */
+enum { SG_CAT_BITENUM = 1, SG_CAT_VALUEENUM = 2, SG_CAT_ID = 3, SG_CAT_LITERAL = 4,
+       SG_CAT_COMPOSITE = 5 };
+enum { SG_Q_ONE = 0, SG_Q_OPTIONAL = 1, SG_Q_MANY = 2 };
+#define SG_NO_VERSION 0xFFFFu /* only through an extension */
+
+typedef struct sg_enumerant {
+  uint32_t value;
+  uint16_t caps_off, caps_n;
+  uint16_t exts_off, exts_n;
+  uint16_t params_off, params_n; /* operand kinds of the parameters */
+  uint16_t version;              /* (major << 8) | minor, or SG_NO_VERSION */
+  const char *name;
+} sg_enumerant;
+
+typedef struct sg_operand_kind {
+  const char *name;
+  uint8_t category;
+  uint32_t first, count; /* enumerants, sorted by value */
+} sg_operand_kind;
+
+typedef struct sg_operand {
+  uint16_t kind;
+  uint8_t quantifier;
+  const char *name;
+} sg_operand;
+
+enum { SG_PLACE_BODY, SG_PLACE_TYPE, SG_PLACE_CONSTANT, SG_PLACE_SPEC_CONSTANT,
+       SG_PLACE_DEBUG_SOURCE, SG_PLACE_NAMES, SG_PLACE_PROCESSED, SG_PLACE_ANNOTATION,
+       SG_PLACE_SPECIAL, SG_PLACE_TERMINATOR };
+
+typedef struct sg_instruction {
+  uint16_t opcode;
+  uint8_t has_type, has_result;
+  uint8_t placement; /* SG_PLACE_*, chosen by opcode */
+  uint16_t operands_off, operands_n;
+  uint16_t caps_off, caps_n;
+  uint16_t exts_off, exts_n;
+  uint16_t version;
+  const char *name;
+} sg_instruction;
+
+extern const char *const sg_extension_names[];
+extern const uint32_t sg_extension_count;
+extern const uint16_t sg_cap_pool[];
+extern const uint16_t sg_ext_pool[];
+extern const uint16_t sg_param_pool[];
+extern const sg_enumerant sg_enumerants[];
+extern const sg_operand_kind sg_operand_kinds[];
+extern const uint32_t sg_operand_kind_count;
+extern const sg_operand sg_operands[];
+extern const sg_instruction sg_instructions[];
+extern const uint32_t sg_instruction_count;
+extern const uint32_t sg_max_opcode;
+extern const uint16_t sg_opcode_index[];
+extern const uint32_t sg_capability_count;
+extern const uint16_t SG_KIND_IdResultType, SG_KIND_IdResult, SG_KIND_IdRef, SG_KIND_IdScope,
+    SG_KIND_IdMemorySemantics, SG_KIND_LiteralInteger, SG_KIND_LiteralString,
+    SG_KIND_LiteralContextDependentNumber, SG_KIND_LiteralExtInstInteger,
+    SG_KIND_LiteralSpecConstantOpInteger, SG_KIND_LiteralFloat, SG_KIND_PairLiteralIntegerIdRef,
+    SG_KIND_PairIdRefLiteralInteger, SG_KIND_PairIdRefIdRef, SG_KIND_Capability,
+    SG_KIND_StorageClass, SG_KIND_Decoration, SG_KIND_FPEncoding, SG_KIND_ExecutionModel;
+
+const sg_instruction *sg_find_instruction(uint32_t opcode);
+const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
+/* Name of an enumerant of a kind, or NULL. */
+const char *sg_enumerant_name(uint32_t kind, uint32_t value);
+
+/* ---- module ---- */
+typedef struct sg_words {
+  uint32_t *data;
+  size_t len, cap;
+} sg_words;
+
+enum sg_section {
+  SG_SEC_CAPABILITIES,
+  SG_SEC_EXTENSIONS,
+  SG_SEC_IMPORTS,
+  SG_SEC_MEMORY_MODEL,
+  SG_SEC_ENTRY_POINTS,
+  SG_SEC_EXECUTION_MODES,
+  SG_SEC_DEBUG_SOURCE,   /* OpString, OpSource* */
+  SG_SEC_DEBUG_NAMES,    /* OpName, OpMemberName */
+  SG_SEC_DEBUG_PROCESSED,
+  SG_SEC_ANNOTATIONS,
+  SG_SEC_GLOBALS,        /* types, constants, global variables, global OpUndef */
+  SG_SEC_FUNCTIONS,
+  SG_SEC_COUNT,
+  SG_SEC_FUNCTION_VARS = SG_SEC_COUNT, /* scratch: current function's OpVariables */
+  SG_SEC_ALL
+};
+
+enum sg_id_kind {
+  SG_ID_FREE = 0,     /* never allocated */
+  SG_ID_RESERVED = 1, /* allocated, not yet defined (forward reference) */
+  SG_ID_TYPE = 2,
+  SG_ID_VALUE = 3,    /* constants, variables, instruction results, parameters */
+  SG_ID_LABEL = 4,
+  SG_ID_FUNCTION = 5,
+  SG_ID_OTHER = 6,    /* ext-inst imports, strings, decoration groups */
+};
+
+enum sg_type_flags {
+  SG_TF_HAS_8BIT = 1u << 0,
+  SG_TF_HAS_16BIT = 1u << 1,
+  SG_TF_CONSTANT = 1u << 2,      /* a non-spec constant */
+  SG_TF_SPEC_CONSTANT = 1u << 3,
+};
+
+typedef struct sg_id_info {
+  uint32_t type;        /* result type of a value */
+  uint32_t def_off;     /* offset of the defining instruction in its section */
+  uint16_t opcode;      /* defining opcode */
+  uint8_t kind;         /* sg_id_kind */
+  uint8_t section;      /* sg_section of the definition */
+  uint8_t flags;        /* sg_type_flags */
+} sg_id_info;
+
+typedef struct sg_hash_entry {
+  uint32_t hash;
+  uint32_t id;         /* 0: empty */
+  uint32_t key_off, key_len;
+} sg_hash_entry;
+
+typedef struct sg_cf_frame {
+  uint8_t kind;        /* 1 if, 2 loop */
+  uint8_t has_else;
+  uint8_t has_while;
+  uint8_t in_continue;
+  uint32_t merge, else_label, continue_label, header;
+  size_t else_patch;   /* offset in the functions section of the false-target word */
+} sg_cf_frame;
+
+typedef struct sg_entry {
+  uint32_t model, function;
+  uint32_t name_off;      /* in the strings arena */
+  uint32_t iface_off, iface_n; /* in the key arena; iface_n == SPVGEN_ABSENT: all */
+} sg_entry;
+
+struct spvgen_module {
+  spvgen_status status;
+  char error[512];
+  bool finished;
+
+  uint32_t version, addressing, memory_model, generator;
+  bool emit_memory_model;
+  uint32_t min_version;
+
+  sg_words sec[SG_SEC_ALL];
+  sg_words out;        /* joined words after finish */
+  sg_words scratch;    /* packer */
+  sg_words arena;      /* hash keys, interface lists */
+
+  sg_id_info *ids;
+  uint32_t bound;      /* next id */
+  uint32_t ids_cap;
+
+  sg_hash_entry *table;
+  uint32_t table_cap, table_count;
+
+  uint8_t cap_declared[1024];  /* bitsets over capability values < 8192 */
+  uint8_t cap_available[1024];
+  uint8_t *ext_declared;       /* one byte per known extension */
+  char **other_exts;           /* extensions the grammar does not know */
+  uint32_t other_ext_n, other_ext_cap;
+
+  uint32_t glsl_set;
+
+  /* globals to list in entry-point interfaces */
+  uint32_t *globals;
+  uint32_t globals_n, globals_cap;
+  sg_entry *entries;
+  uint32_t entries_n, entries_cap;
+  char *strings;
+  size_t strings_len, strings_cap;
+
+  /* function state */
+  bool in_function;
+  bool block_open;
+  bool first_block_placed;
+  uint32_t current_function, current_block, function_return_type;
+  size_t function_start;     /* offset in SG_SEC_FUNCTIONS */
+  size_t first_block_end;    /* offset just after the first OpLabel */
+  sg_cf_frame *cf;
+  uint32_t cf_n, cf_cap;
+};
+
+/* ---- error helpers ---- */
+uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+bool sg_ok(spvgen_module *m, const char *fn); /* false (and records) when unusable */
+
+/* ---- generic instruction path ----
+ * sg_inst: checks words against the grammar, infers capabilities, allocates the result
+ * id (when the result word is 0), deduplicates types/constants, places the instruction
+ * in its section and records the id. Returns the result id (or 1 for no-result
+ * instructions that succeeded), 0 on error. */
+uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
+                 uint32_t n);
+
+/* Packer used by the generated emitters: operands collected in m->scratch. */
+typedef struct sg_packer {
+  spvgen_module *m;
+  const char *fn;
+  uint32_t result_pos; /* operand index of the result id, or UINT32_MAX */
+  bool overflow;
+} sg_packer;
+
+bool sg_pack_begin(spvgen_module *m, sg_packer *p, const char *fn);
+void sg_pack_word(sg_packer *p, uint32_t w);
+void sg_pack_words(sg_packer *p, const uint32_t *w, uint32_t n);
+void sg_pack_string(sg_packer *p, const char *s);
+void sg_pack_result(sg_packer *p);
+uint32_t sg_pack_end(sg_packer *p, uint32_t opcode);
+
+/* Capability/extension plumbing used by coop.c for encodings the grammar may lack. */
+void sg_require_capability(spvgen_module *m, uint32_t cap);
+void sg_require_extension_name(spvgen_module *m, const char *name);
+
+/* The dedupe table, for keys that are not instructions (tags with the high bit set). */
+uint32_t sg_table_lookup(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash);
+void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash, uint32_t id);
+
+/* Id queries. */
+static inline const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {
+  return (id != 0 && id < m->bound) ? &m->ids[id] : NULL;
+}
+/* Pointer to the words of the instruction that defined id (NULL if none). */
+const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id);
+
+#endif

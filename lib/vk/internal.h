@@ -1,0 +1,248 @@
+/* lib/vk/internal.h — what the runner's files share: the context, buffer and pipeline
+ * structs, per-context Vulkan function tables, the feature-struct chain, the SPIR-V
+ * reflection record and the error helpers. */
+#ifndef SPVGEN_VK_INTERNAL_H
+#define SPVGEN_VK_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "volk.h"
+
+#include "spvgen/vk.h"
+
+/* ------------------------------------------- extensions newer than the headers ---- */
+/* VK_KHR_shader_bfloat16 and VK_EXT_shader_float8 are missing from some headers spvgen
+ * builds with; the values are the registry's (vk.xml). spvgen_ names avoid clashing
+ * with the real ones of newer headers. */
+#define SPVGEN_VK_KHR_SHADER_BFLOAT16_NAME "VK_KHR_shader_bfloat16"
+#define SPVGEN_VK_EXT_SHADER_FLOAT8_NAME "VK_EXT_shader_float8"
+#define SPVGEN_VK_STRUCTURE_TYPE_BFLOAT16_FEATURES ((VkStructureType)1000141000)
+#define SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES ((VkStructureType)1000567000)
+#define SPVGEN_VK_COMPONENT_TYPE_BFLOAT16 ((VkComponentTypeKHR)1000141000)
+#define SPVGEN_VK_COMPONENT_TYPE_E4M3 ((VkComponentTypeKHR)1000491002)
+#define SPVGEN_VK_COMPONENT_TYPE_E5M2 ((VkComponentTypeKHR)1000491003)
+#define SPVGEN_VK_COMPONENT_TYPE_S8_PACKED ((VkComponentTypeKHR)1000491000)
+#define SPVGEN_VK_COMPONENT_TYPE_U8_PACKED ((VkComponentTypeKHR)1000491001)
+
+typedef struct spvgen_vk_bfloat16_features { /* VkPhysicalDeviceShaderBfloat16FeaturesKHR */
+  VkStructureType sType;
+  void *pNext;
+  VkBool32 shaderBFloat16Type;
+  VkBool32 shaderBFloat16DotProduct;
+  VkBool32 shaderBFloat16CooperativeMatrix;
+} spvgen_vk_bfloat16_features;
+
+typedef struct spvgen_vk_float8_features { /* VkPhysicalDeviceShaderFloat8FeaturesEXT */
+  VkStructureType sType;
+  void *pNext;
+  VkBool32 shaderFloat8;
+  VkBool32 shaderFloat8CooperativeMatrix;
+} spvgen_vk_float8_features;
+
+/* ------------------------------------------------------------ function tables ---- */
+/* Instance-level functions, loaded per instance through vkGetInstanceProcAddr so that
+ * several contexts (or a wrapped instance) never share volk's global pointers. */
+typedef struct spvgen_vk_instance_fns {
+  PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
+  PFN_vkDestroyInstance DestroyInstance;
+  PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices;
+  PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+  PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2;
+  PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2;
+  PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
+  PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
+  PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
+  PFN_vkCreateDevice CreateDevice;
+  PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
+  PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR GetCoopMatProps;
+  PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV GetCoopMatFlexProps;
+  PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV GetCoopVecProps;
+  PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT;
+  PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT;
+} spvgen_vk_instance_fns;
+
+/* Loads the table; false when a function every instance has is missing. */
+bool spvgen_vk_load_instance_fns(spvgen_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
+                                 VkInstance instance);
+
+/* ---------------------------------------------------------- physical devices ---- */
+/* The feature structs spvgen queries and enables, chained from f2. A struct is in the
+ * chain only when the device has its Vulkan version or extension. */
+typedef struct spvgen_vk_features {
+  VkPhysicalDeviceFeatures2 f2;
+  VkPhysicalDevice16BitStorageFeatures storage16;
+  VkPhysicalDevice8BitStorageFeatures storage8;
+  VkPhysicalDeviceShaderFloat16Int8Features float16_int8;
+  VkPhysicalDeviceBufferDeviceAddressFeatures bda;
+  VkPhysicalDeviceVulkanMemoryModelFeatures vmm;
+  VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control;
+  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures subgroup_types;
+  VkPhysicalDeviceMaintenance4Features maintenance4;
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat;
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2;
+  VkPhysicalDeviceCooperativeVectorFeaturesNV coopvec;
+  spvgen_vk_bfloat16_features bf16;
+  spvgen_vk_float8_features float8;
+  uint32_t chained; /* bit i: the i-th struct after f2 (in the order above) is chained */
+} spvgen_vk_features;
+
+/* Rebuilds the pNext chain from f->chained (after the struct was copied). */
+void spvgen_vk_features_link(spvgen_vk_features *f);
+
+#define SPVGEN_VK_MAX_DEVICE_EXTENSIONS 24
+
+/* What one physical device offers: caps (every supported feature), the feature chain,
+ * the extensions to enable, the queue family to use. */
+typedef struct spvgen_vk_device_info {
+  spvgen_device_caps caps;
+  spvgen_vk_features features;
+  uint32_t extension_count;
+  const char *extensions[SPVGEN_VK_MAX_DEVICE_EXTENSIONS];
+  uint32_t queue_family;   /* UINT32_MAX: none with compute */
+  uint32_t api_version;
+} spvgen_vk_device_info;
+
+/* Queries everything (caps.c of lib/vk). who names the public call for messages. */
+spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                     uint32_t index, spvgen_vk_device_info *info,
+                                     char *message, size_t message_size);
+/* Keeps only `features` in the chain (fields zeroed otherwise) for vkCreateDevice. */
+void spvgen_vk_features_restrict(spvgen_vk_features *f, uint64_t features);
+
+/* ---------------------------------------------------------------- objects ---- */
+struct spvgen_vk_buffer {
+  spvgen_vk_context *ctx;
+  spvgen_vk_buffer *prev, *next;
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+  uint64_t size;
+  uint32_t flags;
+  void *mapped;
+  uint64_t address;
+};
+
+#define SPVGEN_VK_MAX_SETS 4
+
+struct spvgen_vk_pipeline {
+  spvgen_vk_context *ctx;
+  spvgen_vk_pipeline *prev, *next;
+  VkPipeline pipeline;
+  VkPipelineLayout layout;
+  VkDescriptorSetLayout set_layouts[SPVGEN_VK_MAX_SETS];
+  uint32_t set_count; /* highest set used + 1 */
+  spvgen_kernel_info info;
+  uint64_t binding_min_size[SPVGEN_MAX_BINDINGS];
+  uint32_t storage_count, uniform_count;
+};
+
+struct spvgen_vk_context {
+  char error[1024];
+  bool wrapped;
+  bool lost;                /* a submission timed out or the device was lost */
+  uint32_t timeout_ms;
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  VkQueue queue;
+  uint32_t queue_family;
+  spvgen_vk_instance_fns vki;
+  struct VolkDeviceTable vkd;
+  PFN_vkConvertCooperativeVectorMatrixNV ConvertCooperativeVectorMatrixNV;
+  PFN_vkCmdConvertCooperativeVectorMatrixNV CmdConvertCooperativeVectorMatrixNV;
+  VkDebugUtilsMessengerEXT messenger;
+  uint32_t validation_errors;
+  char validation_first[512];
+
+  spvgen_device_caps caps;
+  VkPhysicalDeviceMemoryProperties memory;
+
+  VkCommandPool command_pool;
+  VkCommandBuffer cmd;
+  VkFence fence;
+  VkPipelineCache pipeline_cache;
+  VkDescriptorPool descriptor_pool;
+  uint32_t pool_sets, pool_storage, pool_uniform; /* capacity */
+  VkQueryPool query_pool;
+  uint32_t query_capacity;
+
+  spvgen_vk_buffer *staging; /* host-visible, grows on demand */
+
+  spvgen_vk_buffer *buffers;   /* every live buffer (staging excluded) */
+  spvgen_vk_pipeline *pipelines;
+};
+
+/* ------------------------------------------------------------- errors ---- */
+const char *spvgen_vk_result_name(VkResult result);
+/* Formats into ctx->error and returns status. */
+spvgen_status spvgen_vk_fail(spvgen_vk_context *ctx, spvgen_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* "<who>: <call> failed: <VK_RESULT>"; returns SPVGEN_ERROR_VULKAN. Marks the context
+ * lost on VK_ERROR_DEVICE_LOST. */
+spvgen_status spvgen_vk_fail_call(spvgen_vk_context *ctx, const char *who, const char *call,
+                                  VkResult result);
+void spvgen_vk_format(char *out, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Refuses to work on a lost context (status set, message naming who). */
+spvgen_status spvgen_vk_check_usable(spvgen_vk_context *ctx, const char *who);
+
+/* ---------------------------------------------------------- submissions ---- */
+/* Begins recording into ctx->cmd (after the previous submission completed), with a
+ * full memory barrier first so earlier submissions' writes are visible. */
+spvgen_status spvgen_vk_begin(spvgen_vk_context *ctx, const char *who);
+/* Records a barrier making every earlier write visible to every later access (and to
+ * host reads). */
+void spvgen_vk_full_barrier(spvgen_vk_context *ctx);
+/* Ends, submits, waits (timeout_ms). */
+spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who);
+
+/* Index of a memory type in type_bits with `required` flags, preferring `preferred`;
+ * UINT32_MAX when none. */
+uint32_t spvgen_vk_memory_type(const spvgen_vk_context *ctx, uint32_t type_bits,
+                               VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred);
+/* Creates a buffer object without linking it into ctx->buffers (for staging). */
+spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_t size,
+                                    uint32_t flags, spvgen_vk_buffer **out);
+void spvgen_vk_buffer_free(spvgen_vk_buffer *buffer);
+/* Checks that buffer is non-NULL and belongs to ctx. */
+spvgen_status spvgen_vk_check_buffer(spvgen_vk_context *ctx, const char *who,
+                                     const spvgen_vk_buffer *buffer, const char *what);
+
+/* ------------------------------------------------------- SPIR-V reflection ---- */
+typedef struct spvgen_vk_reflected_binding {
+  uint32_t set, binding;
+  spvgen_binding_kind kind;
+  uint64_t min_size; /* static part of the block */
+  bool supported;    /* false: an image, sampler or other non-buffer descriptor */
+} spvgen_vk_reflected_binding;
+
+#define SPVGEN_VK_REFLECT_MAX_BINDINGS 64
+
+typedef struct spvgen_vk_reflection {
+  uint32_t version;            /* header word */
+  bool entry_found;
+  uint32_t local_size[3];      /* 0: not a literal LocalSize */
+  bool local_size_id;          /* LocalSizeId was used */
+  uint32_t push_constant_size; /* static size of the push constant block, 0 if none */
+  uint32_t binding_count;
+  spvgen_vk_reflected_binding bindings[SPVGEN_VK_REFLECT_MAX_BINDINGS];
+  uint64_t required_features;      /* SPVGEN_FEATURE_* implied by capabilities and types */
+  uint32_t required_subgroup_ops;  /* SPVGEN_SUBGROUP_* implied by capabilities */
+  const char *feature_reason[SPVGEN_FEATURE_COUNT]; /* what in the module needs it */
+  char entry_points[256];          /* names of the GLCompute entry points, for messages */
+} spvgen_vk_reflection;
+
+/* Reads what the runner checks from a module. Returns SPVGEN_OK or
+ * SPVGEN_ERROR_INVALID_ARGUMENT with message (malformed words). */
+spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char *entry_point,
+                                spvgen_vk_reflection *out, char *message, size_t message_size);
+
+#endif

@@ -1,0 +1,16 @@
+/* tools/spvgen/cmds.h — the spvgen CLI's subcommands. Each returns the process exit
+ * status: 0 success, 1 failure (invalid module, failed check), 2 usage error. Each one
+ * prints its own --help. */
+#ifndef SPVGEN_CLI_CMDS_H
+#define SPVGEN_CLI_CMDS_H
+
+int spvgen_cmd_val(int argc, char **argv);      /* cmd_val.c */
+int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
+int spvgen_cmd_devices(int argc, char **argv);  /* cmd_devices.c */
+int spvgen_cmd_demo(int argc, char **argv);     /* cmd_demo.c */
+
+/* Reads a whole .spv file. Returns 0 and malloc'd words, or prints why and returns 1
+ * (unreadable, size not a multiple of 4, empty). */
+int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count);
+
+#endif

@@ -1,0 +1,129 @@
+/* tools/spvgen/io.c — reading .spv files for the CLI's subcommands, with a clear
+ * message for every way a file can fail to be a SPIR-V module (missing, a directory,
+ * empty, a size that is not whole words, a wrong magic number, shorter than a header).
+ * What lies beyond the header is the validator's or disassembler's business. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmds.h"
+
+#define SPIRV_MAGIC 0x07230203u
+#define SPIRV_MAGIC_SWAPPED 0x03022307u /* a big-endian module; SPIRV-Tools reads it */
+#define HEADER_BYTES 20u
+/* Far beyond any real module; keeps a mistaken path (a disk image, /dev/zero) from
+ * eating all memory. */
+#define MAX_BYTES ((size_t)1 << 30)
+
+/* Reads all of f into a malloc'd buffer (*bytes; NULL when empty). 0 on success, else
+ * an errno-style code: EFBIG past MAX_BYTES, ENOMEM, or the read error. */
+static int read_all(FILE *f, unsigned char **bytes, size_t *size) {
+  unsigned char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len == cap) {
+      if (cap >= MAX_BYTES) {
+        /* Full: a file of exactly MAX_BYTES ends here, a larger one is refused. */
+        if (fgetc(f) == EOF && !ferror(f)) break;
+        free(buf);
+        return EFBIG;
+      }
+      size_t next = cap ? cap * 2 : 64 * 1024;
+      if (next > MAX_BYTES) next = MAX_BYTES;
+      unsigned char *grown = realloc(buf, next);
+      if (!grown) {
+        free(buf);
+        return ENOMEM;
+      }
+      buf = grown;
+      cap = next;
+    }
+    size_t got = fread(buf + len, 1, cap - len, f);
+    len += got;
+    if (got == 0) {
+      if (ferror(f)) {
+        int err = errno ? errno : EIO;
+        free(buf);
+        return err;
+      }
+      break; /* end of file */
+    }
+  }
+  if (len == 0) {
+    free(buf);
+    buf = NULL;
+  }
+  *bytes = buf;
+  *size = len;
+  return 0;
+}
+
+int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count) {
+  *words = NULL;
+  *count = 0;
+  int from_stdin = !strcmp(path, "-");
+  FILE *f = from_stdin ? stdin : fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "spvgen: %s: cannot open: %s\n", path, strerror(errno));
+    return 1;
+  }
+  /* fopen() opens a directory for reading on Linux; reading it then fails with EISDIR,
+   * but saying so up front is clearer. */
+  struct stat st;
+  if (!from_stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "spvgen: %s: is a directory, not a .spv file\n", path);
+    fclose(f);
+    return 1;
+  }
+  unsigned char *bytes = NULL;
+  size_t size = 0;
+  errno = 0;
+  int err = read_all(f, &bytes, &size);
+  if (!from_stdin) fclose(f);
+  if (err) {
+    if (err == EFBIG)
+      fprintf(stderr, "spvgen: %s: larger than %zu MiB, not a plausible SPIR-V module\n",
+              path, MAX_BYTES >> 20);
+    else
+      fprintf(stderr, "spvgen: %s: cannot read: %s\n", path, strerror(err));
+    return 1;
+  }
+  if (size == 0) {
+    fprintf(stderr, "spvgen: %s: not a SPIR-V module: empty file (0 bytes)\n", path);
+    return 1;
+  }
+  if (size % 4) {
+    fprintf(stderr,
+            "spvgen: %s: not a SPIR-V module: %zu bytes is not a whole number of 32-bit "
+            "words (truncated?)\n",
+            path, size);
+    free(bytes);
+    return 1;
+  }
+  if (size < HEADER_BYTES) {
+    fprintf(stderr,
+            "spvgen: %s: not a SPIR-V module: %zu bytes is shorter than the %u-byte "
+            "header\n",
+            path, size, HEADER_BYTES);
+    free(bytes);
+    return 1;
+  }
+  /* malloc'd memory is aligned for any type, so the bytes can be used as words. */
+  uint32_t *w = (uint32_t *)(void *)bytes;
+  if (w[0] != SPIRV_MAGIC && w[0] != SPIRV_MAGIC_SWAPPED) {
+    fprintf(stderr,
+            "spvgen: %s: not a SPIR-V module: magic number 0x%08x, expected 0x%08x\n",
+            path, (unsigned)w[0], SPIRV_MAGIC);
+    free(bytes);
+    return 1;
+  }
+  *words = w;
+  *count = size / 4;
+  return 0;
+}

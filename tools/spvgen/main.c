@@ -1,0 +1,43 @@
+/* tools/spvgen/main.c — the spvgen command line: dispatches to a subcommand. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+  {"val", spvgen_cmd_val, "validate a .spv file (Vulkan 1.3 rules by default)"},
+  {"dis", spvgen_cmd_dis, "disassemble a .spv file"},
+  {"devices", spvgen_cmd_devices, "list Vulkan devices and their cooperative capabilities"},
+  {"demo", spvgen_cmd_demo, "emit a sample compute kernel, validate it and run it if a device exists"},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: spvgen <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\n`spvgen <command> --help` describes each.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "spvgen: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}
