@@ -2,7 +2,9 @@
  * through the SPIRV-Tools C API.
  *
  * Every function takes any input without crashing: NULL pointers, short or malformed
- * binaries and hostile headers come back as a status plus a message. Nothing prints. */
+ * binaries and hostile headers come back as a status plus a message. Nothing prints.
+ * No state is shared between calls (each makes its own SPIRV-Tools context), so they
+ * may run on several threads at once. */
 #ifndef SPVGEN_CHECK_H
 #define SPVGEN_CHECK_H
 

@@ -206,15 +206,16 @@ spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t f
   } else if (result == SPV_ERROR_OUT_OF_MEMORY) {
     status = fail(text, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_disassemble: out of memory");
   } else {
-    const char *msg = diagnostic_text(diagnostic, "the decoder failed");
-    /* For binary input the diagnostic's index is the word where decoding stopped. */
-    if (diagnostic)
-      status =
-          fail(text, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_disassemble: word %zu: %.*s",
-               diagnostic->position.index, trimmed_length(msg), msg);
+    /* The decoder's messages say where ("... starting at word 5 ..."); its position
+     * index is relative to the instruction, so it is not repeated here. */
+    const char *msg = diagnostic_text(diagnostic, NULL);
+    if (msg)
+      status = fail(text, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_disassemble: %.*s",
+                    trimmed_length(msg), msg);
     else
       status = fail(text, SPVGEN_ERROR_INVALID_ARGUMENT,
-                    "spvgen_disassemble: %s (result %d)", msg, (int)result);
+                    "spvgen_disassemble: the decoder failed (result %d) without a message",
+                    (int)result);
   }
   spvTextDestroy(tools_text);
   spvDiagnosticDestroy(diagnostic);

@@ -243,9 +243,9 @@ static void bit_set(uint8_t *set, uint32_t v) {
   if (v < 8192) set[v >> 3] |= (uint8_t)(1u << (v & 7));
 }
 
-static void require_item(spvgen_module *m, const char *what, const uint16_t *caps,
-                         uint32_t ncaps, const uint16_t *exts, uint32_t nexts,
-                         uint32_t version);
+static void require_item(spvgen_module *m, const char *fn, const char *what,
+                         const uint16_t *caps, uint32_t ncaps, const uint16_t *exts,
+                         uint32_t nexts, uint32_t version);
 
 static void mark_available(spvgen_module *m, uint32_t cap) {
   if (bit_get(m->cap_available, cap)) return;
@@ -315,12 +315,12 @@ void sg_require_capability(spvgen_module *m, uint32_t cap) {
   w[1] = cap;
   const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
   if (e)
-    require_item(m, e->name, NULL, 0, sg_ext_pool + e->exts_off, e->exts_n, e->version);
+    require_item(m, "spvgen_capability", e->name, NULL, 0, sg_ext_pool + e->exts_off, e->exts_n, e->version);
 }
 
-static void require_item(spvgen_module *m, const char *what, const uint16_t *caps,
-                         uint32_t ncaps, const uint16_t *exts, uint32_t nexts,
-                         uint32_t version) {
+static void require_item(spvgen_module *m, const char *fn, const char *what,
+                         const uint16_t *caps, uint32_t ncaps, const uint16_t *exts,
+                         uint32_t nexts, uint32_t version) {
   if (ncaps) {
     bool have = false;
     for (uint32_t i = 0; i < ncaps && !have; i++) have = bit_get(m->cap_available, caps[i]);
@@ -336,7 +336,7 @@ static void require_item(spvgen_module *m, const char *what, const uint16_t *cap
     uint32_t v = version << 8;
     if (v > m->min_version) m->min_version = v;
     if (m->version < v)
-      sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen", "%s requires SPIR-V %u.%u, but the module targets %u.%u",
+      sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, fn, "%s requires SPIR-V %u.%u, but the module targets %u.%u",
               what, version >> 8, version & 0xFF, m->version >> 16, (m->version >> 8) & 0xFF);
   }
 }
@@ -381,6 +381,7 @@ typedef struct walk_state {
   const uint32_t *w;
   uint32_t n, pos;
   uint32_t result_pos, type_pos;
+  uint32_t switch_literal_words; /* OpSwitch: words per case literal (selector width) */
 } walk_state;
 
 static bool walk_kind(walk_state *s, uint32_t kind, const char *opname);
@@ -406,7 +407,7 @@ static bool walk_enum_params(walk_state *s, const sg_enumerant *e) {
 
 static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
   const sg_operand_kind *k = &sg_operand_kinds[kind];
-  if (s->pos >= s->n) return walk_fail(s, "missing operand '%s'%s", opname, 0);
+  if (s->pos >= s->n) return walk_fail(s, "missing operand '%s'%.0u", opname, 0);
   uint32_t v = s->w[s->pos];
   switch (k->category) {
   case SG_CAT_ID:
@@ -426,14 +427,21 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
       return true;
     }
     s->pos++;
-    return check_id(s, v, opname);
+    if (!check_id(s, v, opname)) return false;
+    /* Device scope under the Vulkan memory model needs its own capability. */
+    if (kind == SG_KIND_IdScope && s->m->memory_model == SpvMemoryModelVulkan) {
+      uint64_t scope;
+      if (spvgen_const_value(s->m, v, &scope) && scope == SpvScopeDevice)
+        sg_require_capability(s->m, SpvCapabilityVulkanMemoryModelDeviceScope);
+    }
+    return true;
   case SG_CAT_LITERAL:
     if (kind == SG_KIND_LiteralString) {
       while (s->pos < s->n) {
         uint32_t x = s->w[s->pos++];
         if (!(x & 0xFF000000u) || !(x & 0xFF0000u) || !(x & 0xFF00u) || !(x & 0xFFu)) return true;
       }
-      return walk_fail(s, "string operand '%s' has no terminating NUL%s", opname, 0);
+      return walk_fail(s, "string operand '%s' has no terminating NUL%.0u", opname, 0);
     }
     if (kind == SG_KIND_LiteralContextDependentNumber && s->type_pos != UINT32_MAX) {
       const uint32_t *t = sg_def_words(s->m, s->w[s->type_pos]);
@@ -446,7 +454,13 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
     s->pos++;
     return true;
   case SG_CAT_COMPOSITE:
-    if (s->pos + 2 > s->n) return walk_fail(s, "pair operand '%s' is missing its second word%s", opname, 0);
+    if (s->pos + 2 > s->n) return walk_fail(s, "pair operand '%s' is missing its second word%.0u", opname, 0);
+    if (kind == SG_KIND_PairLiteralIntegerIdRef && s->switch_literal_words == 2) {
+      if (s->pos + 3 > s->n) return walk_fail(s, "pair operand '%s' is missing words (64-bit literal)%.0u", opname, 0);
+      if (!check_id(s, s->w[s->pos + 2], opname)) return false;
+      s->pos += 3;
+      return true;
+    }
     if (kind == SG_KIND_PairIdRefIdRef) {
       if (!check_id(s, s->w[s->pos], opname) || !check_id(s, s->w[s->pos + 1], opname)) return false;
     } else if (kind == SG_KIND_PairIdRefLiteralInteger) {
@@ -465,7 +479,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
       snprintf(buf, sizeof buf, "%u is not a %s value (operand '%%s')", v, k->name);
       return walk_fail(s, buf, opname, 0);
     }
-    require_item(s->m, e->name, sg_cap_pool + e->caps_off, e->caps_n, sg_ext_pool + e->exts_off,
+    require_item(s->m, s->fn, e->name, sg_cap_pool + e->caps_off, e->caps_n, sg_ext_pool + e->exts_off,
                  e->exts_n, e->version);
     if (kind == SG_KIND_Capability) sg_require_capability(s->m, v);
     return walk_enum_params(s, e);
@@ -481,7 +495,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
         snprintf(buf, sizeof buf, "bit 0x%x is not a %s flag (operand '%%s')", b, k->name);
         return walk_fail(s, buf, opname, 0);
       }
-      require_item(s->m, e->name, sg_cap_pool + e->caps_off, e->caps_n,
+      require_item(s->m, s->fn, e->name, sg_cap_pool + e->caps_off, e->caps_n,
                    sg_ext_pool + e->exts_off, e->exts_n, e->version);
       if (!walk_enum_params(s, e)) return false;
     }
@@ -610,9 +624,13 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
   if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
 
-  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX};
+  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1};
+  if (opcode == SpvOpSwitch && n >= 1) {
+    const uint32_t *t = sg_def_words(m, spvgen_type_of(m, ops[0]));
+    if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s.switch_literal_words = 2;
+  }
   if (!walk(&s)) return 0;
-  require_item(m, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n, sg_ext_pool + ins->exts_off,
+  require_item(m, fn, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n, sg_ext_pool + ins->exts_off,
                ins->exts_n, ins->version);
   if (m->status != SPVGEN_OK) return 0;
 
@@ -719,34 +737,38 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
 
   /* Hash-consing: key = opcode + every operand word except the result id. */
   uint32_t keybuf[64], *key = NULL, keylen = 0, hash = 0;
-  if (dedupe && n < 63) {
-    key = keybuf;
+  /* Only new declarations are deduplicated: an explicit (reserved) result id asks for
+   * this exact declaration (strided arrays, forward-declared types). */
+  if (dedupe && s.result_pos != UINT32_MAX && ops[s.result_pos] == 0) {
+    key = n + 1 <= 64 ? keybuf : malloc((n + 1) * sizeof *key);
+    if (!key) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
     key[keylen++] = opcode;
     for (uint32_t i = 0; i < n; i++)
       if (i != s.result_pos) key[keylen++] = ops[i];
     hash = hash_words(key, keylen);
     uint32_t hit = table_find(m, key, keylen, hash);
     if (hit) {
-      if (result && result != hit)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: the same declaration already exists as id %u; use that id", ins->name, hit);
+      if (key != keybuf) free(key);
       return hit;
     }
   }
-  if (s.result_pos != UINT32_MAX && !result) {
-    result = new_id(m);
-    if (!result) return 0;
-  }
-
+  if (s.result_pos != UINT32_MAX && !result) result = new_id(m);
   sg_words *b = &m->sec[section];
   size_t off = b->len;
-  uint32_t *w = words_push(m, b, n + 1);
-  if (!w) return 0;
+  uint32_t *w = m->status == SPVGEN_OK ? words_push(m, b, n + 1) : NULL;
+  if (!w) {
+    if (key && key != keybuf) free(key);
+    return 0;
+  }
   w[0] = ((n + 1) << 16) | opcode;
-  memcpy(w + 1, ops, n * sizeof *ops);
+  if (n) memcpy(w + 1, ops, n * sizeof *ops);
   if (s.result_pos != UINT32_MAX) w[1 + s.result_pos] = result;
 
   if (result) record(m, result, kind, type, opcode, section, off, flags);
-  if (key) table_insert(m, key, keylen, hash, result);
+  if (key) {
+    table_insert(m, key, keylen, hash, result);
+    if (key != keybuf) free(key);
+  }
 
   switch (opcode) {
   case SpvOpVariable:

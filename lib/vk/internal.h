@@ -125,6 +125,7 @@ struct spvgen_vk_buffer {
 };
 
 #define SPVGEN_VK_MAX_SETS 4
+#define SPVGEN_VK_ENTRY_MAX 128
 
 struct spvgen_vk_pipeline {
   spvgen_vk_context *ctx;
@@ -133,7 +134,8 @@ struct spvgen_vk_pipeline {
   VkPipelineLayout layout;
   VkDescriptorSetLayout set_layouts[SPVGEN_VK_MAX_SETS];
   uint32_t set_count; /* highest set used + 1 */
-  spvgen_kernel_info info;
+  spvgen_kernel_info info; /* entry_point points at entry_point below */
+  char entry_point[SPVGEN_VK_ENTRY_MAX];
   uint64_t binding_min_size[SPVGEN_MAX_BINDINGS];
   uint32_t storage_count, uniform_count;
 };

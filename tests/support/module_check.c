@@ -48,7 +48,8 @@ static void dump_words(const char *file, int line, const uint32_t *words, size_t
   }
   int index = next_index++;
   if (make_dirs(dir) != 0) {
-    test_fail_at(file, line, "SPVGEN_TEST_DUMP: cannot create %s: %s", dir, strerror(errno));
+    test_fail_at(file, line, "SPVGEN_TEST_DUMP: cannot create %s: %s", dir,
+                 strerror(errno));
     return;
   }
   size_t size = strlen(dir) + strlen(test_current_name) + 32;
@@ -78,14 +79,16 @@ int check_words_at(const char *file, int line, const uint32_t *words, size_t cou
   spvgen_disassemble(words, count,
                      SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_NO_HEADER,
                      &text);
-  test_fail_at(file, line, "module is invalid under %s rules (%s):\n%s\n--- disassembly:\n%s",
+  test_fail_at(file, line,
+               "module is invalid under %s rules (%s):\n%s\n--- disassembly:\n%s",
                spvgen_target_env_name(options ? options->env : SPVGEN_ENV_VULKAN_1_3),
                spvgen_status_name(status), message, text ? text : "(none)");
   spvgen_free_text(text);
   return 0;
 }
 
-const uint32_t *check_module_at(const char *file, int line, spvgen_module *m, size_t *count) {
+const uint32_t *check_module_at(const char *file, int line, spvgen_module *m,
+                                size_t *count) {
   if (count) *count = 0;
   if (!m) {
     test_fail_at(file, line, "check_module: module is NULL (spvgen_module_create failed?)");
@@ -108,14 +111,15 @@ const uint32_t *check_module_at(const char *file, int line, spvgen_module *m, si
   return words;
 }
 
-char *check_disassemble_at(const char *file, int line, const uint32_t *words, size_t count) {
+char *check_disassemble_at(const char *file, int line, const uint32_t *words,
+                           size_t count) {
   if (!words) {
     if (!test_current_failed) test_fail_at(file, line, "check_disassemble: words is NULL");
     return NULL;
   }
   char *text = NULL;
-  spvgen_status status =
-      spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_NO_HEADER, &text);
+  spvgen_status status = spvgen_disassemble(
+      words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_NO_HEADER, &text);
   if (status != SPVGEN_OK) {
     test_fail_at(file, line, "spvgen_disassemble: %s: %s", spvgen_status_name(status),
                  text ? text : "(no message)");
@@ -176,7 +180,8 @@ void check_has_lines_at(const char *file, int line, const char *text,
   free(missing);
 }
 
-void check_lacks_line_at(const char *file, int line, const char *text, const char *expected) {
+void check_lacks_line_at(const char *file, int line, const char *text,
+                         const char *expected) {
   if (!text) {
     if (!test_current_failed) test_fail_at(file, line, "check_lacks_line: text is NULL");
     return;

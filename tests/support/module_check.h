@@ -44,7 +44,8 @@
 
 /* Disassembly with friendly names, no header, no indentation; free with
  * spvgen_free_text. NULL (and the test failed) when it cannot be decoded. */
-#define check_disassemble(words, count) check_disassemble_at(__FILE__, __LINE__, (words), (count))
+#define check_disassemble(words, count) \
+  check_disassemble_at(__FILE__, __LINE__, (words), (count))
 
 /* Each expected line must be a whole line of text, both compared with leading and
  * trailing whitespace trimmed. A failure names every missing line and shows the text. */
@@ -60,13 +61,15 @@
 #define check_module_error(m, expected, message_substring) \
   check_module_error_at(__FILE__, __LINE__, (m), (expected), (message_substring))
 
-const uint32_t *check_module_at(const char *file, int line, spvgen_module *m, size_t *count);
+const uint32_t *check_module_at(const char *file, int line, spvgen_module *m,
+                                size_t *count);
 int check_words_at(const char *file, int line, const uint32_t *words, size_t count,
                    const spvgen_validate_options *options);
 char *check_disassemble_at(const char *file, int line, const uint32_t *words, size_t count);
 void check_has_lines_at(const char *file, int line, const char *text,
                         const char *const *lines, int n);
-void check_lacks_line_at(const char *file, int line, const char *text, const char *expected);
+void check_lacks_line_at(const char *file, int line, const char *text,
+                         const char *expected);
 void check_module_error_at(const char *file, int line, spvgen_module *m,
                            spvgen_status expected, const char *message_substring);
 

@@ -145,7 +145,8 @@ tensor_ref_outcome tensor_ref_clamp_coordinate(tensor_ref_clamp_mode mode, tenso
 tensor_ref_address tensor_ref_matrix_coord_to_tensor_element(const tensor_ref_layout *t,
                                                              tensor_ref_op op, uint32_t row,
                                                              uint32_t col, uint32_t cols);
-/* matrixCoordToTensorElementWithView: the same through view `v` and then layout `t`. */
+/* matrixCoordToTensorElementWithView: the same through view `v` and then layout `t` (v NULL:
+ * as without a view). */
 tensor_ref_address tensor_ref_matrix_coord_to_tensor_element_with_view(
     const tensor_ref_layout *t, const tensor_ref_view *v, tensor_ref_op op, uint32_t row,
     uint32_t col, uint32_t cols);

@@ -13,22 +13,23 @@
 #include "spvgen/check.h"
 
 static void dis_usage(FILE *out) {
-  fputs("usage: spvgen dis [options] FILE\n"
-        "\n"
-        "Prints the SPIR-V assembly of a binary (\"-\" reads stdin), with ids named after\n"
-        "OpName and their types (%float, %main) and result ids aligned.\n"
-        "\n"
-        "options:\n"
-        "  --raw-ids    numeric ids (%12) instead of names\n"
-        "  --no-indent  no column alignment\n"
-        "  --no-header  leave out the \"; SPIR-V\" header comment lines\n"
-        "  --comment    add SPIRV-Tools' explanatory comments\n"
-        "  -o OUT       write to OUT instead of stdout (\"-\" is stdout)\n"
-        "  -h, --help   this text\n"
-        "\n"
-        "exit status: 0 done, 1 the file is unreadable or cannot be decoded, 2 usage "
-        "error\n",
-        out);
+  fputs(
+      "usage: spvgen dis [options] FILE\n"
+      "\n"
+      "Prints the SPIR-V assembly of a binary (\"-\" reads stdin), with ids named after\n"
+      "OpName and their types (%float, %main) and result ids aligned.\n"
+      "\n"
+      "options:\n"
+      "  --raw-ids    numeric ids (%12) instead of names\n"
+      "  --no-indent  no column alignment\n"
+      "  --no-header  leave out the \"; SPIR-V\" header comment lines\n"
+      "  --comment    add SPIRV-Tools' explanatory comments\n"
+      "  -o OUT       write to OUT instead of stdout (\"-\" is stdout)\n"
+      "  -h, --help   this text\n"
+      "\n"
+      "exit status: 0 done, 1 the file is unreadable or cannot be decoded, 2 usage "
+      "error\n",
+      out);
 }
 
 static int usage_error(const char *fmt, ...)

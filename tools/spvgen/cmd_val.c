@@ -11,22 +11,23 @@
 #include "spvgen/check.h"
 
 static void val_usage(FILE *out) {
-  fputs("usage: spvgen val [options] FILE...\n"
-        "\n"
-        "Validates SPIR-V binaries (\"-\" reads stdin) under the rules of a target\n"
-        "environment. Prints \"FILE: valid\" to stdout, or \"FILE: invalid: <reason>\" to\n"
-        "stderr.\n"
-        "\n"
-        "options:\n"
-        "  --env ENV              vulkan1.3 (default), vulkan1.4, vulkan1.2, vulkan1.1,\n"
-        "                         universal1.6\n"
-        "  --scalar-block-layout  VK_EXT_scalar_block_layout rules for block offsets\n"
-        "  --relax-block-layout   VK_KHR_relaxed_block_layout rules (already the default\n"
-        "                         for Vulkan 1.1 and later)\n"
-        "  -h, --help             this text\n"
-        "\n"
-        "exit status: 0 all valid, 1 a file is invalid or unreadable, 2 usage error\n",
-        out);
+  fputs(
+      "usage: spvgen val [options] FILE...\n"
+      "\n"
+      "Validates SPIR-V binaries (\"-\" reads stdin) under the rules of a target\n"
+      "environment. Prints \"FILE: valid\" to stdout, or \"FILE: invalid: <reason>\" to\n"
+      "stderr.\n"
+      "\n"
+      "options:\n"
+      "  --env ENV              vulkan1.3 (default), vulkan1.4, vulkan1.2, vulkan1.1,\n"
+      "                         universal1.6\n"
+      "  --scalar-block-layout  VK_EXT_scalar_block_layout rules for block offsets\n"
+      "  --relax-block-layout   VK_KHR_relaxed_block_layout rules (already the default\n"
+      "                         for Vulkan 1.1 and later)\n"
+      "  -h, --help             this text\n"
+      "\n"
+      "exit status: 0 all valid, 1 a file is invalid or unreadable, 2 usage error\n",
+      out);
 }
 
 static int usage_error(const char *fmt, ...)

@@ -4,6 +4,9 @@
 #ifndef SPVGEN_CLI_CMDS_H
 #define SPVGEN_CLI_CMDS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 int spvgen_cmd_val(int argc, char **argv);      /* cmd_val.c */
 int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
 int spvgen_cmd_devices(int argc, char **argv);  /* cmd_devices.c */

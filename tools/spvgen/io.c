@@ -100,8 +100,8 @@ int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count) {
   }
   if (size % 4) {
     fprintf(stderr,
-            "spvgen: %s: not a SPIR-V module: %zu bytes is not a whole number of 32-bit "
-            "words (truncated?)\n",
+            "spvgen: %s: not a SPIR-V module: its size, %zu bytes, is not a multiple of 4 "
+            "(truncated?)\n",
             path, size);
     free(bytes);
     return 1;
@@ -118,8 +118,8 @@ int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count) {
   uint32_t *w = (uint32_t *)(void *)bytes;
   if (w[0] != SPIRV_MAGIC && w[0] != SPIRV_MAGIC_SWAPPED) {
     fprintf(stderr,
-            "spvgen: %s: not a SPIR-V module: magic number 0x%08x, expected 0x%08x\n",
-            path, (unsigned)w[0], SPIRV_MAGIC);
+            "spvgen: %s: not a SPIR-V module: magic number 0x%08x, expected 0x%08x\n", path,
+            (unsigned)w[0], SPIRV_MAGIC);
     free(bytes);
     return 1;
   }

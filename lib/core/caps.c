@@ -1,0 +1,397 @@
+/* lib/core/caps.c — spvgen_device_caps without Vulkan: feature and type names, lookups
+ * in the cooperative shape lists, and the named presets for offline emission. It lives
+ * in spvgen_core so that emitters and tools use caps without linking the runner. */
+#include <string.h>
+
+#include "spvgen/caps.h"
+
+static const struct {
+  const char *name;
+  const char *source;
+} feature_info[SPVGEN_FEATURE_COUNT] = {
+    {"shaderFloat16", "VK_KHR_shader_float16_int8, core in Vulkan 1.2"},
+    {"shaderInt8", "VK_KHR_shader_float16_int8, core in Vulkan 1.2"},
+    {"shaderInt16", "Vulkan 1.0"},
+    {"shaderInt64", "Vulkan 1.0"},
+    {"shaderFloat64", "Vulkan 1.0"},
+    {"storageBuffer16BitAccess", "VK_KHR_16bit_storage, core in Vulkan 1.1"},
+    {"uniformAndStorageBuffer16BitAccess", "VK_KHR_16bit_storage, core in Vulkan 1.1"},
+    {"storagePushConstant16", "VK_KHR_16bit_storage, core in Vulkan 1.1"},
+    {"storageBuffer8BitAccess", "VK_KHR_8bit_storage, core in Vulkan 1.2"},
+    {"uniformAndStorageBuffer8BitAccess", "VK_KHR_8bit_storage, core in Vulkan 1.2"},
+    {"storagePushConstant8", "VK_KHR_8bit_storage, core in Vulkan 1.2"},
+    {"bufferDeviceAddress", "VK_KHR_buffer_device_address, core in Vulkan 1.2"},
+    {"vulkanMemoryModel", "VK_KHR_vulkan_memory_model, core in Vulkan 1.2"},
+    {"vulkanMemoryModelDeviceScope", "VK_KHR_vulkan_memory_model, core in Vulkan 1.2"},
+    {"subgroupSizeControl", "VK_EXT_subgroup_size_control, core in Vulkan 1.3"},
+    {"computeFullSubgroups", "VK_EXT_subgroup_size_control, core in Vulkan 1.3"},
+    {"shaderSubgroupExtendedTypes", "VK_KHR_shader_subgroup_extended_types, core in Vulkan 1.2"},
+    {"maintenance4", "VK_KHR_maintenance4, core in Vulkan 1.3"},
+    {"cooperativeMatrix", "VK_KHR_cooperative_matrix"},
+    {"cooperativeMatrixRobustBufferAccess", "VK_KHR_cooperative_matrix"},
+    {"cooperativeMatrixWorkgroupScope", "VK_NV_cooperative_matrix2"},
+    {"cooperativeMatrixFlexibleDimensions", "VK_NV_cooperative_matrix2"},
+    {"cooperativeMatrixReductions", "VK_NV_cooperative_matrix2"},
+    {"cooperativeMatrixConversions", "VK_NV_cooperative_matrix2"},
+    {"cooperativeMatrixPerElementOperations", "VK_NV_cooperative_matrix2"},
+    {"cooperativeMatrixTensorAddressing", "VK_NV_cooperative_matrix2"},
+    {"cooperativeMatrixBlockLoads", "VK_NV_cooperative_matrix2"},
+    {"cooperativeVector", "VK_NV_cooperative_vector"},
+    {"cooperativeVectorTraining", "VK_NV_cooperative_vector"},
+    {"shaderBFloat16Type", "VK_KHR_shader_bfloat16"},
+    {"shaderBFloat16DotProduct", "VK_KHR_shader_bfloat16"},
+    {"shaderBFloat16CooperativeMatrix", "VK_KHR_shader_bfloat16"},
+    {"shaderFloat8", "VK_EXT_shader_float8"},
+    {"shaderFloat8CooperativeMatrix", "VK_EXT_shader_float8"},
+    {"timestamps", "a queue with timestampValidBits > 0"},
+};
+
+static int feature_index(uint64_t feature) {
+  if (feature == 0 || (feature & (feature - 1))) return -1;
+  for (int i = 0; i < SPVGEN_FEATURE_COUNT; i++)
+    if (feature == (1ull << i)) return i;
+  return -1;
+}
+
+const char *spvgen_feature_name(uint64_t feature) {
+  int i = feature_index(feature);
+  return i < 0 ? "unknown feature" : feature_info[i].name;
+}
+
+const char *spvgen_feature_source(uint64_t feature) {
+  int i = feature_index(feature);
+  return i < 0 ? "unknown" : feature_info[i].source;
+}
+
+uint64_t spvgen_feature_first(uint64_t mask) { return mask & (~mask + 1); }
+
+static const struct {
+  const char *name;
+  uint32_t size;
+} component_info[] = {
+    [SPVGEN_COMPONENT_F16] = {"f16", 2},       [SPVGEN_COMPONENT_F32] = {"f32", 4},
+    [SPVGEN_COMPONENT_F64] = {"f64", 8},       [SPVGEN_COMPONENT_S8] = {"s8", 1},
+    [SPVGEN_COMPONENT_S16] = {"s16", 2},       [SPVGEN_COMPONENT_S32] = {"s32", 4},
+    [SPVGEN_COMPONENT_S64] = {"s64", 8},       [SPVGEN_COMPONENT_U8] = {"u8", 1},
+    [SPVGEN_COMPONENT_U16] = {"u16", 2},       [SPVGEN_COMPONENT_U32] = {"u32", 4},
+    [SPVGEN_COMPONENT_U64] = {"u64", 8},       [SPVGEN_COMPONENT_BF16] = {"bf16", 2},
+    [SPVGEN_COMPONENT_E4M3] = {"e4m3", 1},     [SPVGEN_COMPONENT_E5M2] = {"e5m2", 1},
+    [SPVGEN_COMPONENT_S8_PACKED] = {"s8packed", 1},
+    [SPVGEN_COMPONENT_U8_PACKED] = {"u8packed", 1},
+};
+
+const char *spvgen_component_type_name(spvgen_component_type type) {
+  if ((unsigned)type >= sizeof component_info / sizeof component_info[0]) return "unknown";
+  return component_info[type].name;
+}
+
+uint32_t spvgen_component_type_size(spvgen_component_type type) {
+  if ((unsigned)type >= sizeof component_info / sizeof component_info[0]) return 0;
+  return component_info[type].size;
+}
+
+bool spvgen_component_type_parse(const char *name, spvgen_component_type *type) {
+  if (!name) return false;
+  for (unsigned i = 0; i < sizeof component_info / sizeof component_info[0]; i++)
+    if (!strcmp(name, component_info[i].name)) {
+      if (type) *type = (spvgen_component_type)i;
+      return true;
+    }
+  return false;
+}
+
+const char *spvgen_device_type_name(spvgen_device_type type) {
+  switch (type) {
+  case SPVGEN_DEVICE_INTEGRATED_GPU: return "integrated";
+  case SPVGEN_DEVICE_DISCRETE_GPU: return "discrete";
+  case SPVGEN_DEVICE_VIRTUAL_GPU: return "virtual";
+  case SPVGEN_DEVICE_CPU: return "cpu";
+  default: return "other";
+  }
+}
+
+bool spvgen_caps_has(const spvgen_device_caps *caps, uint64_t mask) {
+  return caps && (caps->features & mask) == mask;
+}
+
+const spvgen_coopmat_shape *spvgen_caps_find_coopmat(const spvgen_device_caps *caps,
+                                                     spvgen_scope scope, uint32_t m, uint32_t n,
+                                                     uint32_t k, spvgen_component_type a,
+                                                     spvgen_component_type b,
+                                                     spvgen_component_type c,
+                                                     spvgen_component_type result) {
+  if (!caps) return NULL;
+  for (uint32_t i = 0; i < caps->coopmat_count && i < SPVGEN_MAX_COOPMAT_SHAPES; i++) {
+    const spvgen_coopmat_shape *s = &caps->coopmat[i];
+    if (s->scope == scope && (!m || s->m == m) && (!n || s->n == n) && (!k || s->k == k) &&
+        s->a == a && s->b == b && s->c == c && s->result == result)
+      return s;
+  }
+  return NULL;
+}
+
+const spvgen_coopmat_flex *spvgen_caps_find_coopmat_flex(const spvgen_device_caps *caps,
+                                                         spvgen_scope scope,
+                                                         uint32_t workgroup_invocations,
+                                                         spvgen_component_type a,
+                                                         spvgen_component_type b,
+                                                         spvgen_component_type c,
+                                                         spvgen_component_type result) {
+  if (!caps) return NULL;
+  for (uint32_t i = 0; i < caps->coopmat_flex_count && i < SPVGEN_MAX_COOPMAT_FLEX; i++) {
+    const spvgen_coopmat_flex *s = &caps->coopmat_flex[i];
+    if (s->scope == scope &&
+        (!workgroup_invocations || s->workgroup_invocations == workgroup_invocations) &&
+        s->a == a && s->b == b && s->c == c && s->result == result)
+      return s;
+  }
+  return NULL;
+}
+
+const spvgen_coopvec_combo *spvgen_caps_find_coopvec(const spvgen_device_caps *caps,
+                                                     spvgen_component_type input,
+                                                     spvgen_component_type input_interpretation,
+                                                     spvgen_component_type matrix_interpretation,
+                                                     spvgen_component_type bias_interpretation,
+                                                     spvgen_component_type result,
+                                                     bool transpose) {
+  if (!caps) return NULL;
+  for (uint32_t i = 0; i < caps->coopvec_count && i < SPVGEN_MAX_COOPVEC_COMBOS; i++) {
+    const spvgen_coopvec_combo *c = &caps->coopvec[i];
+    if (c->input == input && c->input_interpretation == input_interpretation &&
+        c->matrix_interpretation == matrix_interpretation &&
+        c->bias_interpretation == bias_interpretation && c->result == result &&
+        (!transpose || c->transpose))
+      return c;
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- presets ---- */
+static void copy_str(char *dst, size_t size, const char *src) {
+  size_t n = strlen(src);
+  if (n >= size) n = size - 1;
+  memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+/* What every preset shares: a Vulkan 1.3 compute device with 16/8-bit types and
+ * storage, buffer device address and the memory model. */
+static void preset_base(spvgen_device_caps *c) {
+  memset(c, 0, sizeof *c);
+  c->type = SPVGEN_DEVICE_OTHER;
+  c->api_version = SPVGEN_API_VERSION(1, 3, 0);
+  c->max_spirv_version = SPVGEN_SPIRV_VERSION(1, 6);
+  c->features = SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_INT8 | SPVGEN_FEATURE_INT16 |
+                SPVGEN_FEATURE_INT64 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                SPVGEN_FEATURE_UNIFORM_16BIT | SPVGEN_FEATURE_STORAGE_BUFFER_8BIT |
+                SPVGEN_FEATURE_UNIFORM_8BIT | SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS |
+                SPVGEN_FEATURE_VULKAN_MEMORY_MODEL |
+                SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE |
+                SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL | SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS |
+                SPVGEN_FEATURE_SUBGROUP_EXTENDED_TYPES | SPVGEN_FEATURE_MAINTENANCE4 |
+                SPVGEN_FEATURE_TIMESTAMPS;
+  c->subgroup_size = c->min_subgroup_size = c->max_subgroup_size = 32;
+  c->subgroup_operations = SPVGEN_SUBGROUP_BASIC | SPVGEN_SUBGROUP_VOTE |
+                           SPVGEN_SUBGROUP_ARITHMETIC | SPVGEN_SUBGROUP_BALLOT |
+                           SPVGEN_SUBGROUP_SHUFFLE | SPVGEN_SUBGROUP_SHUFFLE_RELATIVE |
+                           SPVGEN_SUBGROUP_CLUSTERED | SPVGEN_SUBGROUP_QUAD;
+  c->max_compute_workgroup_subgroups = 32;
+  c->required_subgroup_size_in_compute = true;
+  c->max_shared_memory = 32768;
+  c->max_workgroup_invocations = 1024;
+  c->max_workgroup_size[0] = 1024;
+  c->max_workgroup_size[1] = 1024;
+  c->max_workgroup_size[2] = 64;
+  c->max_workgroup_count[0] = c->max_workgroup_count[1] = c->max_workgroup_count[2] = 65535;
+  c->max_push_constants_size = 128;
+  c->max_storage_buffer_range = 1u << 27;
+  c->max_uniform_buffer_range = 65536;
+  c->max_bound_descriptor_sets = 4;
+  c->max_per_stage_storage_buffers = 16;
+  c->min_storage_buffer_offset_alignment = 64;
+  c->max_memory_allocation_size = 1ull << 30;
+  c->max_buffer_size = 1ull << 30;
+  c->timestamp_period = 1.0f;
+  c->timestamp_valid_bits = 64;
+}
+
+static void preset_vulkan13(spvgen_device_caps *c) {
+  preset_base(c);
+  copy_str(c->name, sizeof c->name, "Vulkan 1.3 device without cooperative features");
+  copy_str(c->driver_name, sizeof c->driver_name, "preset vulkan13");
+}
+
+/* Mesa 22.3.6 lavapipe (llvmpipe, LLVM 15) as `spvgen devices --json` reports it in CI
+ * (Debian 12): subgroup size 8 (fixed), 32 KiB of shared memory, no clustered subgroup
+ * operations. */
+static void preset_lavapipe(spvgen_device_caps *c) {
+  preset_base(c);
+  copy_str(c->name, sizeof c->name, "llvmpipe (LLVM 15.0.6, 256 bits)");
+  copy_str(c->driver_name, sizeof c->driver_name, "llvmpipe");
+  copy_str(c->driver_info, sizeof c->driver_info, "Mesa 22.3.6 (LLVM 15.0.6)");
+  c->type = SPVGEN_DEVICE_CPU;
+  c->vendor_id = 0x10005;
+  c->api_version = SPVGEN_API_VERSION(1, 3, 230);
+  c->driver_version = 1;
+  c->features |= SPVGEN_FEATURE_FLOAT64 | SPVGEN_FEATURE_PUSH_CONSTANT_16BIT |
+                 SPVGEN_FEATURE_PUSH_CONSTANT_8BIT;
+  c->subgroup_size = c->min_subgroup_size = c->max_subgroup_size = 8;
+  c->subgroup_operations &= ~SPVGEN_SUBGROUP_CLUSTERED;
+  c->max_compute_workgroup_subgroups = 32;
+  c->max_workgroup_size[2] = 1024;
+  c->max_bound_descriptor_sets = 8;
+  c->max_per_stage_storage_buffers = 32;
+  c->min_storage_buffer_offset_alignment = 16;
+  c->max_memory_allocation_size = 1ull << 31;
+  c->max_buffer_size = 4294967295u;
+  c->device_local_memory = 1ull << 31;
+}
+
+static void add_shape(spvgen_device_caps *c, uint32_t m, uint32_t n, uint32_t k,
+                      spvgen_component_type ab, spvgen_component_type cr) {
+  spvgen_coopmat_shape *s = &c->coopmat[c->coopmat_count++];
+  s->m = m;
+  s->n = n;
+  s->k = k;
+  s->a = s->b = ab;
+  s->c = s->result = cr;
+  s->saturating = false;
+  s->scope = SPVGEN_SCOPE_SUBGROUP;
+}
+
+static void add_flex(spvgen_device_caps *c, uint32_t m, uint32_t n, uint32_t k,
+                     spvgen_component_type ab, spvgen_component_type cr, spvgen_scope scope,
+                     uint32_t invocations) {
+  spvgen_coopmat_flex *s = &c->coopmat_flex[c->coopmat_flex_count++];
+  s->m_granularity = m;
+  s->n_granularity = n;
+  s->k_granularity = k;
+  s->a = s->b = ab;
+  s->c = s->result = cr;
+  s->saturating = false;
+  s->scope = scope;
+  s->workgroup_invocations = invocations;
+}
+
+static void add_combo(spvgen_device_caps *c, spvgen_component_type in,
+                      spvgen_component_type in_interp, spvgen_component_type mat,
+                      spvgen_component_type bias, spvgen_component_type res, bool transpose) {
+  spvgen_coopvec_combo *v = &c->coopvec[c->coopvec_count++];
+  v->input = in;
+  v->input_interpretation = in_interp;
+  v->matrix_interpretation = mat;
+  v->bias_interpretation = bias;
+  v->result = res;
+  v->transpose = transpose;
+}
+
+/* NVIDIA H100 80GB HBM3, driver 580.159, Vulkan 1.4.312: every value recorded in
+ * shared/gpu/h100-vulkan-caps.txt. Limits that file does not list (workgroup counts,
+ * push constant size, buffer ranges, allocation sizes) are NVIDIA's usual ones. */
+static void preset_h100(spvgen_device_caps *c) {
+  typedef spvgen_component_type T;
+  const T f16 = SPVGEN_COMPONENT_F16, f32 = SPVGEN_COMPONENT_F32, s8 = SPVGEN_COMPONENT_S8,
+          u8 = SPVGEN_COMPONENT_U8, s32 = SPVGEN_COMPONENT_S32, u32 = SPVGEN_COMPONENT_U32,
+          bf16 = SPVGEN_COMPONENT_BF16, e4m3 = SPVGEN_COMPONENT_E4M3,
+          e5m2 = SPVGEN_COMPONENT_E5M2, s8p = SPVGEN_COMPONENT_S8_PACKED,
+          u8p = SPVGEN_COMPONENT_U8_PACKED;
+  preset_base(c);
+  copy_str(c->name, sizeof c->name, "NVIDIA H100 80GB HBM3");
+  copy_str(c->driver_name, sizeof c->driver_name, "NVIDIA");
+  copy_str(c->driver_info, sizeof c->driver_info, "580.159");
+  c->vendor_id = 0x10de;
+  c->device_id = 0x2330;
+  c->type = SPVGEN_DEVICE_DISCRETE_GPU;
+  c->api_version = SPVGEN_API_VERSION(1, 4, 312);
+  c->driver_version = 2435301632u;
+  c->features |= SPVGEN_FEATURE_FLOAT64 | SPVGEN_FEATURE_PUSH_CONSTANT_16BIT |
+                 SPVGEN_FEATURE_PUSH_CONSTANT_8BIT | SPVGEN_FEATURE_COOPMAT |
+                 SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE |
+                 SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS | SPVGEN_FEATURE_COOPMAT2_REDUCTIONS |
+                 SPVGEN_FEATURE_COOPMAT2_CONVERSIONS | SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS |
+                 SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS |
+                 SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPVEC_TRAINING |
+                 SPVGEN_FEATURE_BFLOAT16 | SPVGEN_FEATURE_BFLOAT16_COOPMAT;
+  c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED;
+  c->max_shared_memory = 49152;
+  c->max_workgroup_count[0] = 2147483647u;
+  c->max_push_constants_size = 256;
+  c->max_storage_buffer_range = 4294967295u;
+  c->max_bound_descriptor_sets = 32;
+  c->max_per_stage_storage_buffers = 1048576;
+  c->min_storage_buffer_offset_alignment = 16;
+  c->max_memory_allocation_size = 1ull << 32;
+  c->max_buffer_size = 1ull << 32;
+  c->device_local_memory = 80ull << 30;
+  c->coopmat2_workgroup_scope_max_workgroup_size = 256;
+  c->coopmat2_flexible_dimensions_max_dimension = 1024;
+  c->coopmat2_workgroup_scope_reserved_shared_memory = 8192;
+  c->coopmat_supported_stages = 0x20; /* compute */
+  c->coopvec_supported_stages = 0x3fff;
+  c->coopvec_max_components = 0; /* not recorded */
+  c->coopvec_training_float16_accumulation = true;
+  c->coopvec_training_float32_accumulation = false;
+
+  add_shape(c, 16, 16, 16, f16, f16);
+  add_shape(c, 16, 8, 16, f16, f16);
+  add_shape(c, 16, 8, 8, f16, f16);
+  add_shape(c, 16, 16, 16, f16, f32);
+  add_shape(c, 16, 8, 16, f16, f32);
+  add_shape(c, 16, 8, 8, f16, f32);
+  add_shape(c, 16, 16, 32, u8, u32);
+  add_shape(c, 16, 16, 32, s8, s32);
+  add_shape(c, 16, 8, 32, u8, u32);
+  add_shape(c, 16, 8, 32, s8, s32);
+  add_shape(c, 16, 16, 16, bf16, f32);
+
+  static const struct {
+    uint32_t m, n, k;
+    spvgen_scope scope;
+    uint32_t invocations;
+  } granules[] = {
+      {16, 16, 16, SPVGEN_SCOPE_SUBGROUP, 0},    {16, 16, 16, SPVGEN_SCOPE_WORKGROUP, 32},
+      {16, 16, 16, SPVGEN_SCOPE_WORKGROUP, 64},  {32, 16, 16, SPVGEN_SCOPE_WORKGROUP, 128},
+      {32, 32, 16, SPVGEN_SCOPE_WORKGROUP, 256},
+  };
+  for (size_t g = 0; g < sizeof granules / sizeof granules[0]; g++) {
+    uint32_t m = granules[g].m, n = granules[g].n, k = granules[g].k;
+    spvgen_scope sc = granules[g].scope;
+    uint32_t inv = granules[g].invocations;
+    add_flex(c, m, n, k, f16, f16, sc, inv);
+    add_flex(c, m, n, k, f16, f32, sc, inv);
+    add_flex(c, m, n, 2 * k, u8, u32, sc, inv);
+    add_flex(c, m, n, 2 * k, s8, s32, sc, inv);
+    add_flex(c, m, n, k, bf16, f32, sc, inv);
+  }
+
+  add_combo(c, f16, f16, f16, f16, f16, true);
+  add_combo(c, s8, s8, s8, s32, s32, false);
+  add_combo(c, s32, s8, s8, s32, s32, false);
+  add_combo(c, f32, s8, s8, s32, s32, false);
+  add_combo(c, u32, s8p, s8, s32, s32, false);
+  add_combo(c, u8, u8, s8, s32, s32, false);
+  add_combo(c, s32, u8, s8, s32, s32, false);
+  add_combo(c, u32, u8p, s8, s32, s32, false);
+  add_combo(c, u8, u8, u8, s32, s32, false);
+  add_combo(c, s32, u8, u8, s32, s32, false);
+  add_combo(c, u32, u8p, u8, s32, s32, false);
+  add_combo(c, s8, s8, u8, s32, s32, false);
+  add_combo(c, s32, s8, u8, s32, s32, false);
+  add_combo(c, u32, s8p, u8, s32, s32, false);
+  add_combo(c, f16, e4m3, e4m3, f16, f16, false);
+  add_combo(c, f16, e5m2, e5m2, f16, f16, false);
+}
+
+static const char *const preset_names[] = {"h100", "vulkan13", "lavapipe", NULL};
+
+const char *const *spvgen_caps_preset_names(void) { return preset_names; }
+
+spvgen_status spvgen_caps_preset(const char *name, spvgen_device_caps *out) {
+  if (!name || !out) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!strcmp(name, "h100")) preset_h100(out);
+  else if (!strcmp(name, "vulkan13")) preset_vulkan13(out);
+  else if (!strcmp(name, "lavapipe")) preset_lavapipe(out);
+  else return SPVGEN_ERROR_INVALID_ARGUMENT;
+  return SPVGEN_OK;
+}

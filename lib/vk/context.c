@@ -1,0 +1,649 @@
+/* lib/vk/context.c — runner contexts: loading Vulkan through volk, instance and device
+ * creation with every feature the device has, device selection, wrapping a caller's
+ * objects, device enumeration for `spvgen devices`, and teardown. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool loader_loaded;
+
+/* Loads libvulkan once. volk's globals are used only for the loader-level functions
+ * (vkCreateInstance, vkEnumerateInstance*); everything else goes through per-context
+ * tables. */
+static spvgen_status load_loader(char *message, size_t message_size) {
+  if (loader_loaded) return SPVGEN_OK;
+  VkResult r = volkInitialize();
+  if (r != VK_SUCCESS || !vkGetInstanceProcAddr || !vkCreateInstance) {
+    spvgen_vk_format(message, message_size,
+                     "no Vulkan loader: libvulkan.so.1 could not be loaded (volkInitialize: "
+                     "%s); install a Vulkan loader and driver",
+                     spvgen_vk_result_name(r));
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+  loader_loaded = true;
+  return SPVGEN_OK;
+}
+
+static bool has_instance_extension(const VkExtensionProperties *e, uint32_t n, const char *name) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!strcmp(e[i].extensionName, name)) return true;
+  return false;
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+    const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+  (void)types;
+  spvgen_vk_context *ctx = user;
+  if (ctx && (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+    if (ctx->validation_errors++ == 0 && data && data->pMessage)
+      spvgen_vk_format(ctx->validation_first, sizeof ctx->validation_first, "%s",
+                       data->pMessage);
+  }
+  return VK_FALSE;
+}
+
+/* Creates an instance (Vulkan 1.3 requested; the loader must be at least 1.1). */
+static spvgen_status create_instance(bool validation, VkInstance *out, bool *debug_utils,
+                                     char *message, size_t message_size) {
+  *out = VK_NULL_HANDLE;
+  *debug_utils = false;
+  spvgen_status st = load_loader(message, message_size);
+  if (st != SPVGEN_OK) return st;
+  uint32_t loader_version = volkGetInstanceVersion();
+  if (loader_version < VK_API_VERSION_1_1) {
+    spvgen_vk_format(message, message_size,
+                     "the Vulkan loader supports only Vulkan 1.0; spvgen needs 1.1 or later");
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+
+  uint32_t ne = 0;
+  VkExtensionProperties *exts = NULL;
+  if (vkEnumerateInstanceExtensionProperties(NULL, &ne, NULL) == VK_SUCCESS && ne) {
+    exts = calloc(ne, sizeof *exts);
+    if (exts && vkEnumerateInstanceExtensionProperties(NULL, &ne, exts) != VK_SUCCESS) ne = 0;
+    if (!exts) ne = 0;
+  }
+  const char *names[4];
+  uint32_t count = 0;
+  VkInstanceCreateFlags flags = 0;
+  if (has_instance_extension(exts, ne, VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+    names[count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
+    flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+  }
+  if (validation && has_instance_extension(exts, ne, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+    names[count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    *debug_utils = true;
+  }
+  free(exts);
+
+  const char *layer = "VK_LAYER_KHRONOS_validation";
+  if (validation) {
+    uint32_t nl = 0;
+    bool found = false;
+    if (vkEnumerateInstanceLayerProperties(&nl, NULL) == VK_SUCCESS && nl) {
+      VkLayerProperties *layers = calloc(nl, sizeof *layers);
+      if (layers && vkEnumerateInstanceLayerProperties(&nl, layers) == VK_SUCCESS)
+        for (uint32_t i = 0; i < nl; i++)
+          if (!strcmp(layers[i].layerName, layer)) found = true;
+      free(layers);
+    }
+    if (!found) {
+      spvgen_vk_format(message, message_size,
+                       "enable_validation: the layer %s is not installed", layer);
+      return SPVGEN_ERROR_UNSUPPORTED;
+    }
+  }
+
+  VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "spvgen", 1, "spvgen", 1,
+                           VK_API_VERSION_1_3};
+  VkInstanceCreateInfo ci = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, flags, &app,
+                             validation ? 1u : 0u, validation ? &layer : NULL, count, names};
+  VkResult r = vkCreateInstance(&ci, NULL, out);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED) {
+    spvgen_vk_format(message, message_size,
+                     "no Vulkan driver: vkCreateInstance failed: %s (%d); no installable "
+                     "client driver (ICD) was found or none loaded",
+                     spvgen_vk_result_name(r), (int)r);
+    *out = VK_NULL_HANDLE;
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+  if (r != VK_SUCCESS) {
+    spvgen_vk_format(message, message_size, "vkCreateInstance failed: %s (%d)",
+                     spvgen_vk_result_name(r), (int)r);
+    *out = VK_NULL_HANDLE;
+    return SPVGEN_ERROR_VULKAN;
+  }
+  return SPVGEN_OK;
+}
+
+/* The physical devices of an instance (malloc'd, *count of them). */
+static spvgen_status list_physical_devices(const spvgen_vk_instance_fns *fns, VkInstance inst,
+                                           VkPhysicalDevice **out, uint32_t *count,
+                                           char *message, size_t message_size) {
+  *out = NULL;
+  *count = 0;
+  uint32_t n = 0;
+  VkResult r = fns->EnumeratePhysicalDevices(inst, &n, NULL);
+  if (r == VK_ERROR_INITIALIZATION_FAILED) {
+    spvgen_vk_format(message, message_size,
+                     "no Vulkan device: vkEnumeratePhysicalDevices failed: %s (%d)",
+                     spvgen_vk_result_name(r), (int)r);
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+  if (r != VK_SUCCESS) {
+    spvgen_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
+                     spvgen_vk_result_name(r), (int)r);
+    return SPVGEN_ERROR_VULKAN;
+  }
+  if (n == 0) return SPVGEN_OK;
+  VkPhysicalDevice *pds = calloc(n, sizeof *pds);
+  if (!pds) {
+    spvgen_vk_format(message, message_size, "out of memory listing devices");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  r = fns->EnumeratePhysicalDevices(inst, &n, pds);
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+    free(pds);
+    spvgen_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
+                     spvgen_vk_result_name(r), (int)r);
+    return SPVGEN_ERROR_VULKAN;
+  }
+  *out = pds;
+  *count = n;
+  return SPVGEN_OK;
+}
+
+static bool name_contains(const char *name, const char *part) {
+  size_t n = strlen(name), m = strlen(part);
+  if (m == 0) return true;
+  for (size_t i = 0; i + m <= n; i++) {
+    size_t j = 0;
+    while (j < m && tolower((unsigned char)name[i + j]) == tolower((unsigned char)part[j])) j++;
+    if (j == m) return true;
+  }
+  return false;
+}
+
+static int type_rank(spvgen_device_type t) {
+  switch (t) {
+  case SPVGEN_DEVICE_DISCRETE_GPU: return 0;
+  case SPVGEN_DEVICE_INTEGRATED_GPU: return 1;
+  case SPVGEN_DEVICE_VIRTUAL_GPU: return 2;
+  case SPVGEN_DEVICE_CPU: return 3;
+  default: return 4;
+  }
+}
+
+static bool usable(const spvgen_vk_device_info *d) {
+  return d->api_version >= VK_API_VERSION_1_1 && d->queue_family != UINT32_MAX;
+}
+
+/* Features that make no sense without another one. */
+static uint64_t close_dependencies(uint64_t f) {
+  if (!(f & SPVGEN_FEATURE_COOPMAT))
+    f &= ~(SPVGEN_FEATURE_COOPMAT_ROBUST_BUFFER_ACCESS | SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE |
+           SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS | SPVGEN_FEATURE_COOPMAT2_REDUCTIONS |
+           SPVGEN_FEATURE_COOPMAT2_CONVERSIONS | SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS |
+           SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS |
+           SPVGEN_FEATURE_BFLOAT16_COOPMAT | SPVGEN_FEATURE_FLOAT8_COOPMAT);
+  if (!(f & SPVGEN_FEATURE_COOPVEC)) f &= ~SPVGEN_FEATURE_COOPVEC_TRAINING;
+  if (!(f & SPVGEN_FEATURE_BFLOAT16))
+    f &= ~(SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT | SPVGEN_FEATURE_BFLOAT16_COOPMAT);
+  if (!(f & SPVGEN_FEATURE_FLOAT8)) f &= ~SPVGEN_FEATURE_FLOAT8_COOPMAT;
+  if (!(f & SPVGEN_FEATURE_VULKAN_MEMORY_MODEL))
+    f &= ~SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
+  return f;
+}
+
+/* Caps as the context sees them: only enabled features, and lists only where usable. */
+static void restrict_caps(spvgen_device_caps *caps, uint64_t enabled) {
+  caps->features &= enabled;
+  if (!(caps->features & SPVGEN_FEATURE_COOPMAT)) caps->coopmat_count = 0;
+  if (!(caps->features & SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS)) caps->coopmat_flex_count = 0;
+  if (!(caps->features & SPVGEN_FEATURE_COOPVEC)) caps->coopvec_count = 0;
+}
+
+/* Device-level objects every context has: function table, command pool and buffer,
+ * fence, pipeline cache. */
+static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *who,
+                                          const void *cache_data, size_t cache_size) {
+  /* volkLoadDeviceTable resolves through volk's global vkGetDeviceProcAddr; point it at
+   * this instance's (the loader's export dispatches on the device handle anyway). */
+  vkGetDeviceProcAddr = ctx->vki.GetDeviceProcAddr;
+  volkLoadDeviceTable(&ctx->vkd, ctx->device);
+  /* Not in volk 1.4.304's tables: load them here, whatever volk's version. */
+  ctx->ConvertCooperativeVectorMatrixNV = (PFN_vkConvertCooperativeVectorMatrixNV)
+      ctx->vki.GetDeviceProcAddr(ctx->device, "vkConvertCooperativeVectorMatrixNV");
+  ctx->CmdConvertCooperativeVectorMatrixNV = (PFN_vkCmdConvertCooperativeVectorMatrixNV)
+      ctx->vki.GetDeviceProcAddr(ctx->device, "vkCmdConvertCooperativeVectorMatrixNV");
+  if (!ctx->vkd.vkCreateCommandPool || !ctx->vkd.vkQueueSubmit || !ctx->vkd.vkCreateComputePipelines)
+    return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+                          "%s: vkGetDeviceProcAddr returned no core device functions", who);
+
+  ctx->vki.GetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory);
+
+  VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
+                                 VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, ctx->queue_family};
+  VkResult r = ctx->vkd.vkCreateCommandPool(ctx->device, &pci, NULL, &ctx->command_pool);
+  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreateCommandPool", r);
+  VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+                                     ctx->command_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  r = ctx->vkd.vkAllocateCommandBuffers(ctx->device, &cai, &ctx->cmd);
+  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkAllocateCommandBuffers", r);
+  VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, NULL, 0};
+  r = ctx->vkd.vkCreateFence(ctx->device, &fci, NULL, &ctx->fence);
+  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreateFence", r);
+  VkPipelineCacheCreateInfo cci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
+                                   cache_data ? cache_size : 0, cache_data};
+  r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
+  if (r != VK_SUCCESS && cache_data) {
+    /* A cache the driver rejects is no reason to fail: start empty. */
+    cci.initialDataSize = 0;
+    cci.pInitialData = NULL;
+    r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
+  }
+  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreatePipelineCache", r);
+  return SPVGEN_OK;
+}
+
+static void copy_message(char *message, size_t message_size, const char *text) {
+  if (message && message_size) spvgen_vk_format(message, message_size, "%s", text);
+}
+
+spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context **out,
+                               char *message, size_t message_size) {
+  static const char *who = "spvgen_vk_create";
+  if (message && message_size) message[0] = 0;
+  if (!out) {
+    spvgen_vk_format(message, message_size, "%s: out is NULL", who);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  spvgen_vk_desc desc;
+  memset(&desc, 0, sizeof desc);
+  if (desc_in) desc = *desc_in;
+  if (desc.required_features & desc.disabled_features) {
+    uint64_t both = spvgen_feature_first(desc.required_features & desc.disabled_features);
+    spvgen_vk_format(message, message_size, "%s: feature %s is both required and disabled",
+                     who, spvgen_feature_name(both));
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  if (desc.pipeline_cache_size && !desc.pipeline_cache_data) {
+    spvgen_vk_format(message, message_size,
+                     "%s: pipeline_cache_size is %zu but pipeline_cache_data is NULL", who,
+                     desc.pipeline_cache_size);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+
+  spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
+  spvgen_vk_device_info *infos = NULL;
+  VkPhysicalDevice *pds = NULL;
+  if (!ctx) {
+    spvgen_vk_format(message, message_size, "%s: out of memory", who);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  ctx->timeout_ms = desc.timeout_ms ? desc.timeout_ms : 60000;
+  char msg[1024] = "";
+  bool debug_utils = false;
+  spvgen_status st = create_instance(desc.enable_validation, &ctx->instance, &debug_utils, msg,
+                                     sizeof msg);
+  if (st != SPVGEN_OK) goto fail_msg;
+  if (!spvgen_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
+    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+    st = SPVGEN_ERROR_VULKAN;
+    goto fail_msg;
+  }
+  if (debug_utils && ctx->vki.CreateDebugUtilsMessengerEXT) {
+    VkDebugUtilsMessengerCreateInfoEXT mci;
+    memset(&mci, 0, sizeof mci);
+    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                          VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    mci.pfnUserCallback = on_validation_message;
+    mci.pUserData = ctx;
+    ctx->vki.CreateDebugUtilsMessengerEXT(ctx->instance, &mci, NULL, &ctx->messenger);
+  }
+
+  uint32_t n = 0;
+  st = list_physical_devices(&ctx->vki, ctx->instance, &pds, &n, msg, sizeof msg);
+  if (st != SPVGEN_OK) goto fail_msg;
+  if (n == 0) {
+    spvgen_vk_format(msg, sizeof msg, "no Vulkan device: the loader lists no physical device");
+    st = SPVGEN_ERROR_NO_DEVICE;
+    goto fail_msg;
+  }
+  infos = calloc(n, sizeof *infos);
+  if (!infos) {
+    spvgen_vk_format(msg, sizeof msg, "out of memory");
+    st = SPVGEN_ERROR_OUT_OF_MEMORY;
+    goto fail_msg;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    st = spvgen_vk_query_device(&ctx->vki, pds[i], i, &infos[i], msg, sizeof msg);
+    if (st != SPVGEN_OK) goto fail_msg;
+  }
+
+  /* Selection. */
+  uint32_t pick = UINT32_MAX;
+  if (desc.device_name) {
+    for (uint32_t i = 0; i < n && pick == UINT32_MAX; i++)
+      if (name_contains(infos[i].caps.name, desc.device_name)) pick = i;
+    if (pick == UINT32_MAX) {
+      int len = snprintf(msg, sizeof msg, "no Vulkan device name contains '%s'; devices:",
+                         desc.device_name);
+      for (uint32_t i = 0; i < n && len > 0 && (size_t)len < sizeof msg; i++)
+        len += snprintf(msg + len, sizeof msg - (size_t)len, "%s [%u] %s", i ? "," : "", i,
+                        infos[i].caps.name);
+      st = SPVGEN_ERROR_NO_DEVICE;
+      goto fail_msg;
+    }
+  } else if (desc.use_device_index) {
+    if (desc.device_index >= n) {
+      spvgen_vk_format(msg, sizeof msg, "device_index %u is out of range: %u device%s",
+                       desc.device_index, n, n == 1 ? "" : "s");
+      st = SPVGEN_ERROR_NO_DEVICE;
+      goto fail_msg;
+    }
+    pick = desc.device_index;
+  } else {
+    for (uint32_t i = 0; i < n; i++)
+      if (usable(&infos[i]) &&
+          (pick == UINT32_MAX || type_rank(infos[i].caps.type) < type_rank(infos[pick].caps.type)))
+        pick = i;
+    if (pick == UINT32_MAX) pick = 0; /* reported as unusable below */
+  }
+  spvgen_vk_device_info *dev = &infos[pick];
+  if (dev->api_version < VK_API_VERSION_1_1) {
+    spvgen_vk_format(msg, sizeof msg, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
+                     dev->caps.name, VK_API_VERSION_MAJOR(dev->api_version),
+                     VK_API_VERSION_MINOR(dev->api_version));
+    st = SPVGEN_ERROR_UNSUPPORTED;
+    goto fail_msg;
+  }
+  if (dev->queue_family == UINT32_MAX) {
+    spvgen_vk_format(msg, sizeof msg, "device '%s' has no queue family with compute",
+                     dev->caps.name);
+    st = SPVGEN_ERROR_UNSUPPORTED;
+    goto fail_msg;
+  }
+  uint64_t missing = desc.required_features & ~dev->caps.features;
+  if (missing) {
+    uint64_t first = spvgen_feature_first(missing);
+    spvgen_vk_format(msg, sizeof msg,
+                     "device '%s' lacks the required feature %s (%s)%s", dev->caps.name,
+                     spvgen_feature_name(first), spvgen_feature_source(first),
+                     (missing & ~first) ? " and others" : "");
+    st = SPVGEN_ERROR_MISSING_FEATURE;
+    goto fail_msg;
+  }
+  uint64_t enabled = close_dependencies(dev->caps.features & ~desc.disabled_features);
+  missing = desc.required_features & ~enabled;
+  if (missing) {
+    uint64_t first = spvgen_feature_first(missing);
+    spvgen_vk_format(msg, sizeof msg,
+                     "required feature %s cannot be enabled: a feature it depends on is in "
+                     "disabled_features",
+                     spvgen_feature_name(first));
+    st = SPVGEN_ERROR_INVALID_ARGUMENT;
+    goto fail_msg;
+  }
+
+  /* The device. */
+  ctx->physical_device = pds[pick];
+  ctx->queue_family = dev->queue_family;
+  ctx->caps = dev->caps;
+  restrict_caps(&ctx->caps, enabled);
+  spvgen_vk_features_restrict(&dev->features, enabled);
+  spvgen_vk_features_link(&dev->features);
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
+                                 dev->queue_family, 1, &priority};
+  VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &dev->features.f2, 0, 1, &qci,
+                            0, NULL, dev->extension_count, dev->extensions, NULL};
+  VkResult r = ctx->vki.CreateDevice(ctx->physical_device, &dci, NULL, &ctx->device);
+  if (r != VK_SUCCESS) {
+    ctx->device = VK_NULL_HANDLE;
+    spvgen_vk_format(msg, sizeof msg, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
+                     spvgen_vk_result_name(r), (int)r);
+    st = SPVGEN_ERROR_VULKAN;
+    goto fail_msg;
+  }
+  free(infos);
+  infos = NULL;
+  free(pds);
+  pds = NULL;
+  PFN_vkGetDeviceQueue get_queue =
+      (PFN_vkGetDeviceQueue)ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetDeviceQueue");
+  if (!get_queue) {
+    spvgen_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
+    st = SPVGEN_ERROR_VULKAN;
+    goto fail_msg;
+  }
+  get_queue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+  st = setup_device_objects(ctx, who, desc.pipeline_cache_data, desc.pipeline_cache_size);
+  if (st != SPVGEN_OK) {
+    copy_message(message, message_size, ctx->error);
+    spvgen_vk_destroy(ctx);
+    return st;
+  }
+  *out = ctx;
+  return SPVGEN_OK;
+
+fail_msg:
+  if (message && message_size) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  free(infos);
+  free(pds);
+  spvgen_vk_destroy(ctx);
+  return st;
+}
+
+spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context **out,
+                             char *message, size_t message_size) {
+  static const char *who = "spvgen_vk_wrap";
+  if (message && message_size) message[0] = 0;
+  if (!out || !desc) {
+    spvgen_vk_format(message, message_size, "%s: %s is NULL", who, out ? "desc" : "out");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  const char *null_handle = !desc->instance          ? "instance"
+                            : !desc->physical_device ? "physical_device"
+                            : !desc->device          ? "device"
+                            : !desc->queue           ? "queue"
+                                                     : NULL;
+  if (null_handle) {
+    spvgen_vk_format(message, message_size, "%s: desc->%s is NULL", who, null_handle);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)desc->get_instance_proc_addr;
+  char msg[1024] = "";
+  if (!gipa) {
+    spvgen_status st = load_loader(msg, sizeof msg);
+    if (st != SPVGEN_OK) {
+      spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+      return st;
+    }
+    gipa = vkGetInstanceProcAddr;
+  }
+  spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
+  spvgen_vk_device_info *info = calloc(1, sizeof *info);
+  if (!ctx || !info) {
+    free(ctx);
+    free(info);
+    spvgen_vk_format(message, message_size, "%s: out of memory", who);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  ctx->wrapped = true;
+  ctx->timeout_ms = desc->timeout_ms ? desc->timeout_ms : 60000;
+  ctx->instance = (VkInstance)desc->instance;
+  ctx->physical_device = (VkPhysicalDevice)desc->physical_device;
+  ctx->device = (VkDevice)desc->device;
+  ctx->queue = (VkQueue)desc->queue;
+  ctx->queue_family = desc->queue_family_index;
+  spvgen_status st = SPVGEN_OK;
+  if (!spvgen_vk_load_instance_fns(&ctx->vki, gipa, ctx->instance)) {
+    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+    st = SPVGEN_ERROR_VULKAN;
+    goto fail;
+  }
+  /* The device's position in the instance's list, for caps.device_index. */
+  uint32_t index = 0, n = 0;
+  VkPhysicalDevice *pds = NULL;
+  if (list_physical_devices(&ctx->vki, ctx->instance, &pds, &n, msg, sizeof msg) == SPVGEN_OK)
+    for (uint32_t i = 0; i < n; i++)
+      if (pds[i] == ctx->physical_device) index = i;
+  free(pds);
+  msg[0] = 0;
+  st = spvgen_vk_query_device(&ctx->vki, ctx->physical_device, index, info, msg, sizeof msg);
+  if (st != SPVGEN_OK) goto fail;
+  if (info->api_version < VK_API_VERSION_1_1) {
+    spvgen_vk_format(msg, sizeof msg, "device '%s' supports Vulkan 1.0; spvgen needs 1.1",
+                     info->caps.name);
+    st = SPVGEN_ERROR_UNSUPPORTED;
+    goto fail;
+  }
+  uint32_t nq = 0;
+  ctx->vki.GetPhysicalDeviceQueueFamilyProperties(ctx->physical_device, &nq, NULL);
+  VkQueueFamilyProperties *qf = nq ? calloc(nq, sizeof *qf) : NULL;
+  if (qf) ctx->vki.GetPhysicalDeviceQueueFamilyProperties(ctx->physical_device, &nq, qf);
+  bool compute = qf && desc->queue_family_index < nq &&
+                 (qf[desc->queue_family_index].queueFlags & VK_QUEUE_COMPUTE_BIT);
+  uint32_t ts_bits = compute ? qf[desc->queue_family_index].timestampValidBits : 0;
+  free(qf);
+  if (!compute) {
+    spvgen_vk_format(msg, sizeof msg,
+                     "queue_family_index %u is not a queue family with compute on '%s'",
+                     desc->queue_family_index, info->caps.name);
+    st = SPVGEN_ERROR_INVALID_ARGUMENT;
+    goto fail;
+  }
+  ctx->caps = info->caps;
+  ctx->caps.timestamp_valid_bits = ts_bits;
+  ctx->caps.features &= ~SPVGEN_FEATURE_TIMESTAMPS;
+  if (ts_bits) ctx->caps.features |= SPVGEN_FEATURE_TIMESTAMPS;
+  restrict_caps(&ctx->caps, close_dependencies(desc->enabled_features | SPVGEN_FEATURE_TIMESTAMPS));
+  free(info);
+  info = NULL;
+  st = setup_device_objects(ctx, who, NULL, 0);
+  if (st != SPVGEN_OK) {
+    copy_message(message, message_size, ctx->error);
+    spvgen_vk_destroy(ctx);
+    return st;
+  }
+  *out = ctx;
+  return SPVGEN_OK;
+fail:
+  spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  free(info);
+  spvgen_vk_destroy(ctx);
+  return st;
+}
+
+void spvgen_vk_destroy(spvgen_vk_context *ctx) {
+  if (!ctx) return;
+  if (ctx->device && ctx->vkd.vkDeviceWaitIdle) {
+    ctx->vkd.vkDeviceWaitIdle(ctx->device);
+    while (ctx->pipelines) spvgen_vk_pipeline_destroy(ctx->pipelines);
+    while (ctx->buffers) spvgen_vk_buffer_destroy(ctx->buffers);
+    spvgen_vk_buffer_free(ctx->staging);
+    ctx->staging = NULL;
+    if (ctx->query_pool) ctx->vkd.vkDestroyQueryPool(ctx->device, ctx->query_pool, NULL);
+    if (ctx->descriptor_pool)
+      ctx->vkd.vkDestroyDescriptorPool(ctx->device, ctx->descriptor_pool, NULL);
+    if (ctx->pipeline_cache) ctx->vkd.vkDestroyPipelineCache(ctx->device, ctx->pipeline_cache, NULL);
+    if (ctx->fence) ctx->vkd.vkDestroyFence(ctx->device, ctx->fence, NULL);
+    if (ctx->command_pool) ctx->vkd.vkDestroyCommandPool(ctx->device, ctx->command_pool, NULL);
+  }
+  if (!ctx->wrapped) {
+    if (ctx->device && ctx->vkd.vkDestroyDevice) ctx->vkd.vkDestroyDevice(ctx->device, NULL);
+    else if (ctx->device && ctx->vki.GetDeviceProcAddr) {
+      PFN_vkDestroyDevice destroy_device =
+          (PFN_vkDestroyDevice)ctx->vki.GetDeviceProcAddr(ctx->device, "vkDestroyDevice");
+      if (destroy_device) destroy_device(ctx->device, NULL);
+    }
+    if (ctx->messenger && ctx->vki.DestroyDebugUtilsMessengerEXT)
+      ctx->vki.DestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, NULL);
+    if (ctx->instance && ctx->vki.DestroyInstance) ctx->vki.DestroyInstance(ctx->instance, NULL);
+    else if (ctx->instance && vkGetInstanceProcAddr) {
+      PFN_vkDestroyInstance destroy_instance =
+          (PFN_vkDestroyInstance)vkGetInstanceProcAddr(ctx->instance, "vkDestroyInstance");
+      if (destroy_instance) destroy_instance(ctx->instance, NULL);
+    }
+  }
+  free(ctx);
+}
+
+const spvgen_device_caps *spvgen_vk_caps(const spvgen_vk_context *ctx) {
+  return ctx ? &ctx->caps : NULL;
+}
+
+uint32_t spvgen_vk_validation_errors(const spvgen_vk_context *ctx, const char **first) {
+  if (first) *first = ctx ? ctx->validation_first : "";
+  return ctx ? ctx->validation_errors : 0;
+}
+
+void spvgen_vk_get_handles(const spvgen_vk_context *ctx, spvgen_vk_handles *out) {
+  if (!out) return;
+  memset(out, 0, sizeof *out);
+  if (!ctx) return;
+  out->instance = ctx->instance;
+  out->physical_device = ctx->physical_device;
+  out->device = ctx->device;
+  out->queue = ctx->queue;
+  out->queue_family_index = ctx->queue_family;
+}
+
+spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_t *count,
+                                  char *message, size_t message_size) {
+  static const char *who = "spvgen_vk_enumerate";
+  if (message && message_size) message[0] = 0;
+  if (count) *count = 0;
+  if (!count || (max && !out)) {
+    spvgen_vk_format(message, message_size, "%s: %s is NULL", who, count ? "out" : "count");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  char msg[1024] = "";
+  VkInstance inst = VK_NULL_HANDLE;
+  bool debug_utils;
+  spvgen_status st = create_instance(false, &inst, &debug_utils, msg, sizeof msg);
+  if (st != SPVGEN_OK) {
+    spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    return st;
+  }
+  spvgen_vk_instance_fns fns;
+  VkPhysicalDevice *pds = NULL;
+  uint32_t n = 0;
+  if (!spvgen_vk_load_instance_fns(&fns, vkGetInstanceProcAddr, inst)) {
+    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+    st = SPVGEN_ERROR_VULKAN;
+    PFN_vkDestroyInstance destroy_instance =
+        (PFN_vkDestroyInstance)vkGetInstanceProcAddr(inst, "vkDestroyInstance");
+    if (destroy_instance) destroy_instance(inst, NULL);
+    spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    return st;
+  }
+  st = list_physical_devices(&fns, inst, &pds, &n, msg, sizeof msg);
+  spvgen_vk_device_info *info = n ? malloc(sizeof *info) : NULL;
+  if (st == SPVGEN_OK && n && !info) {
+    spvgen_vk_format(msg, sizeof msg, "out of memory");
+    st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  if (st == SPVGEN_OK) {
+    *count = n;
+    for (uint32_t i = 0; i < n && i < max && st == SPVGEN_OK; i++) {
+      st = spvgen_vk_query_device(&fns, pds[i], i, info, msg, sizeof msg);
+      if (st == SPVGEN_OK) out[i] = info->caps;
+    }
+  }
+  free(info);
+  free(pds);
+  fns.DestroyInstance(inst, NULL);
+  if (st != SPVGEN_OK) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  return st;
+}

@@ -1,0 +1,565 @@
+/* lib/vk/device_query.c — what one physical device offers, as spvgen_device_caps: the
+ * feature structs (vkGetPhysicalDeviceFeatures2), properties and limits
+ * (vkGetPhysicalDeviceProperties2), the cooperative matrix / flexible dimensions /
+ * cooperative vector lists, memory heaps and the queue family the runner will use. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+bool spvgen_vk_load_instance_fns(spvgen_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
+                                 VkInstance instance) {
+  memset(fns, 0, sizeof *fns);
+  fns->GetInstanceProcAddr = gipa;
+#define LOAD(field, name) fns->field = (PFN_##name)gipa(instance, #name)
+  LOAD(DestroyInstance, vkDestroyInstance);
+  LOAD(EnumeratePhysicalDevices, vkEnumeratePhysicalDevices);
+  LOAD(GetPhysicalDeviceProperties, vkGetPhysicalDeviceProperties);
+  LOAD(GetPhysicalDeviceProperties2, vkGetPhysicalDeviceProperties2);
+  LOAD(GetPhysicalDeviceFeatures2, vkGetPhysicalDeviceFeatures2);
+  LOAD(GetPhysicalDeviceQueueFamilyProperties, vkGetPhysicalDeviceQueueFamilyProperties);
+  LOAD(GetPhysicalDeviceMemoryProperties, vkGetPhysicalDeviceMemoryProperties);
+  LOAD(EnumerateDeviceExtensionProperties, vkEnumerateDeviceExtensionProperties);
+  LOAD(CreateDevice, vkCreateDevice);
+  LOAD(GetDeviceProcAddr, vkGetDeviceProcAddr);
+  LOAD(CreateDebugUtilsMessengerEXT, vkCreateDebugUtilsMessengerEXT);
+  LOAD(DestroyDebugUtilsMessengerEXT, vkDestroyDebugUtilsMessengerEXT);
+#undef LOAD
+  /* Device-extension queries: the loader hands out trampolines for physical-device
+   * functions it does not know, so these resolve even with an older loader. */
+  fns->GetCoopMatProps = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)gipa(
+      instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+  fns->GetCoopMatFlexProps =
+      (PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)gipa(
+          instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+  fns->GetCoopVecProps = (PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV)gipa(
+      instance, "vkGetPhysicalDeviceCooperativeVectorPropertiesNV");
+  return fns->DestroyInstance && fns->EnumeratePhysicalDevices &&
+         fns->GetPhysicalDeviceProperties && fns->GetPhysicalDeviceQueueFamilyProperties &&
+         fns->GetPhysicalDeviceMemoryProperties && fns->EnumerateDeviceExtensionProperties &&
+         fns->CreateDevice && fns->GetDeviceProcAddr;
+}
+
+/* ------------------------------------------------------------- the chain ---- */
+enum {
+  CHAIN_STORAGE16,
+  CHAIN_STORAGE8,
+  CHAIN_FLOAT16_INT8,
+  CHAIN_BDA,
+  CHAIN_VMM,
+  CHAIN_SUBGROUP_SIZE_CONTROL,
+  CHAIN_SUBGROUP_TYPES,
+  CHAIN_MAINTENANCE4,
+  CHAIN_COOPMAT,
+  CHAIN_COOPMAT2,
+  CHAIN_COOPVEC,
+  CHAIN_BF16,
+  CHAIN_FLOAT8,
+  CHAIN_COUNT
+};
+
+static void *chain_member(spvgen_vk_features *f, int i) {
+  switch (i) {
+  case CHAIN_STORAGE16: return &f->storage16;
+  case CHAIN_STORAGE8: return &f->storage8;
+  case CHAIN_FLOAT16_INT8: return &f->float16_int8;
+  case CHAIN_BDA: return &f->bda;
+  case CHAIN_VMM: return &f->vmm;
+  case CHAIN_SUBGROUP_SIZE_CONTROL: return &f->subgroup_size_control;
+  case CHAIN_SUBGROUP_TYPES: return &f->subgroup_types;
+  case CHAIN_MAINTENANCE4: return &f->maintenance4;
+  case CHAIN_COOPMAT: return &f->coopmat;
+  case CHAIN_COOPMAT2: return &f->coopmat2;
+  case CHAIN_COOPVEC: return &f->coopvec;
+  case CHAIN_BF16: return &f->bf16;
+  case CHAIN_FLOAT8: return &f->float8;
+  default: return NULL;
+  }
+}
+
+/* Every Vulkan extensible struct starts with sType, pNext. */
+typedef struct chain_head {
+  VkStructureType sType;
+  void *pNext;
+} chain_head;
+
+void spvgen_vk_features_link(spvgen_vk_features *f) {
+  f->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  f->storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+  f->storage8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES;
+  f->float16_int8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES;
+  f->bda.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES;
+  f->vmm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES;
+  f->subgroup_size_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES;
+  f->subgroup_types.sType =
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES;
+  f->maintenance4.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES;
+  f->coopmat.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
+  f->coopmat2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV;
+  f->coopvec.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_FEATURES_NV;
+  f->bf16.sType = SPVGEN_VK_STRUCTURE_TYPE_BFLOAT16_FEATURES;
+  f->float8.sType = SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES;
+  chain_head *tail = (chain_head *)&f->f2;
+  tail->pNext = NULL;
+  for (int i = 0; i < CHAIN_COUNT; i++) {
+    chain_head *h = chain_member(f, i);
+    h->pNext = NULL;
+    if (!(f->chained & (1u << i))) continue;
+    tail->pNext = h;
+    tail = h;
+  }
+}
+
+static uint64_t features_mask(const spvgen_vk_features *f) {
+  uint64_t m = 0;
+#define BIT(cond, bit) \
+  if (cond) m |= (bit)
+  BIT(f->float16_int8.shaderFloat16, SPVGEN_FEATURE_FLOAT16);
+  BIT(f->float16_int8.shaderInt8, SPVGEN_FEATURE_INT8);
+  BIT(f->f2.features.shaderInt16, SPVGEN_FEATURE_INT16);
+  BIT(f->f2.features.shaderInt64, SPVGEN_FEATURE_INT64);
+  BIT(f->f2.features.shaderFloat64, SPVGEN_FEATURE_FLOAT64);
+  BIT(f->storage16.storageBuffer16BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+  BIT(f->storage16.uniformAndStorageBuffer16BitAccess, SPVGEN_FEATURE_UNIFORM_16BIT);
+  BIT(f->storage16.storagePushConstant16, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT);
+  BIT(f->storage8.storageBuffer8BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT);
+  BIT(f->storage8.uniformAndStorageBuffer8BitAccess, SPVGEN_FEATURE_UNIFORM_8BIT);
+  BIT(f->storage8.storagePushConstant8, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT);
+  BIT(f->bda.bufferDeviceAddress, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  BIT(f->vmm.vulkanMemoryModel, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL);
+  BIT(f->vmm.vulkanMemoryModelDeviceScope, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE);
+  BIT(f->subgroup_size_control.subgroupSizeControl, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL);
+  BIT(f->subgroup_size_control.computeFullSubgroups, SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS);
+  BIT(f->subgroup_types.shaderSubgroupExtendedTypes, SPVGEN_FEATURE_SUBGROUP_EXTENDED_TYPES);
+  BIT(f->maintenance4.maintenance4, SPVGEN_FEATURE_MAINTENANCE4);
+  BIT(f->coopmat.cooperativeMatrix, SPVGEN_FEATURE_COOPMAT);
+  BIT(f->coopmat.cooperativeMatrixRobustBufferAccess,
+      SPVGEN_FEATURE_COOPMAT_ROBUST_BUFFER_ACCESS);
+  BIT(f->coopmat2.cooperativeMatrixWorkgroupScope, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE);
+  BIT(f->coopmat2.cooperativeMatrixFlexibleDimensions,
+      SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS);
+  BIT(f->coopmat2.cooperativeMatrixReductions, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS);
+  BIT(f->coopmat2.cooperativeMatrixConversions, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS);
+  BIT(f->coopmat2.cooperativeMatrixPerElementOperations,
+      SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
+  BIT(f->coopmat2.cooperativeMatrixTensorAddressing,
+      SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING);
+  BIT(f->coopmat2.cooperativeMatrixBlockLoads, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS);
+  BIT(f->coopvec.cooperativeVector, SPVGEN_FEATURE_COOPVEC);
+  BIT(f->coopvec.cooperativeVectorTraining, SPVGEN_FEATURE_COOPVEC_TRAINING);
+  BIT(f->bf16.shaderBFloat16Type, SPVGEN_FEATURE_BFLOAT16);
+  BIT(f->bf16.shaderBFloat16DotProduct, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT);
+  BIT(f->bf16.shaderBFloat16CooperativeMatrix, SPVGEN_FEATURE_BFLOAT16_COOPMAT);
+  BIT(f->float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8);
+  BIT(f->float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT);
+#undef BIT
+  return m;
+}
+
+void spvgen_vk_features_restrict(spvgen_vk_features *f, uint64_t m) {
+#define SET(field, bit) field = (m & (bit)) ? VK_TRUE : VK_FALSE
+  /* Core 1.0 features: only what kernels use; robustBufferAccess and the graphics ones
+   * stay off. */
+  VkPhysicalDeviceFeatures core;
+  memset(&core, 0, sizeof core);
+  SET(core.shaderInt16, SPVGEN_FEATURE_INT16);
+  SET(core.shaderInt64, SPVGEN_FEATURE_INT64);
+  SET(core.shaderFloat64, SPVGEN_FEATURE_FLOAT64);
+  f->f2.features = core;
+  SET(f->float16_int8.shaderFloat16, SPVGEN_FEATURE_FLOAT16);
+  SET(f->float16_int8.shaderInt8, SPVGEN_FEATURE_INT8);
+  SET(f->storage16.storageBuffer16BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+  SET(f->storage16.uniformAndStorageBuffer16BitAccess, SPVGEN_FEATURE_UNIFORM_16BIT);
+  SET(f->storage16.storagePushConstant16, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT);
+  f->storage16.storageInputOutput16 = VK_FALSE;
+  SET(f->storage8.storageBuffer8BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT);
+  SET(f->storage8.uniformAndStorageBuffer8BitAccess, SPVGEN_FEATURE_UNIFORM_8BIT);
+  SET(f->storage8.storagePushConstant8, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT);
+  SET(f->bda.bufferDeviceAddress, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  f->bda.bufferDeviceAddressCaptureReplay = VK_FALSE;
+  f->bda.bufferDeviceAddressMultiDevice = VK_FALSE;
+  SET(f->vmm.vulkanMemoryModel, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL);
+  SET(f->vmm.vulkanMemoryModelDeviceScope, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE);
+  f->vmm.vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
+  SET(f->subgroup_size_control.subgroupSizeControl, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL);
+  SET(f->subgroup_size_control.computeFullSubgroups, SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS);
+  SET(f->subgroup_types.shaderSubgroupExtendedTypes, SPVGEN_FEATURE_SUBGROUP_EXTENDED_TYPES);
+  SET(f->maintenance4.maintenance4, SPVGEN_FEATURE_MAINTENANCE4);
+  SET(f->coopmat.cooperativeMatrix, SPVGEN_FEATURE_COOPMAT);
+  SET(f->coopmat.cooperativeMatrixRobustBufferAccess,
+      SPVGEN_FEATURE_COOPMAT_ROBUST_BUFFER_ACCESS);
+  SET(f->coopmat2.cooperativeMatrixWorkgroupScope, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE);
+  SET(f->coopmat2.cooperativeMatrixFlexibleDimensions,
+      SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS);
+  SET(f->coopmat2.cooperativeMatrixReductions, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS);
+  SET(f->coopmat2.cooperativeMatrixConversions, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS);
+  SET(f->coopmat2.cooperativeMatrixPerElementOperations,
+      SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
+  SET(f->coopmat2.cooperativeMatrixTensorAddressing,
+      SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING);
+  SET(f->coopmat2.cooperativeMatrixBlockLoads, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS);
+  SET(f->coopvec.cooperativeVector, SPVGEN_FEATURE_COOPVEC);
+  SET(f->coopvec.cooperativeVectorTraining, SPVGEN_FEATURE_COOPVEC_TRAINING);
+  SET(f->bf16.shaderBFloat16Type, SPVGEN_FEATURE_BFLOAT16);
+  SET(f->bf16.shaderBFloat16DotProduct, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT);
+  SET(f->bf16.shaderBFloat16CooperativeMatrix, SPVGEN_FEATURE_BFLOAT16_COOPMAT);
+  SET(f->float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8);
+  SET(f->float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT);
+#undef SET
+}
+
+/* ------------------------------------------------------------ conversions ---- */
+static spvgen_component_type component_from_vk(VkComponentTypeKHR t) {
+  if ((int)t >= 0 && (int)t <= 10) return (spvgen_component_type)t;
+  switch ((int)t) {
+  case (int)SPVGEN_VK_COMPONENT_TYPE_BFLOAT16: return SPVGEN_COMPONENT_BF16;
+  case (int)SPVGEN_VK_COMPONENT_TYPE_E4M3: return SPVGEN_COMPONENT_E4M3;
+  case (int)SPVGEN_VK_COMPONENT_TYPE_E5M2: return SPVGEN_COMPONENT_E5M2;
+  case (int)SPVGEN_VK_COMPONENT_TYPE_S8_PACKED: return SPVGEN_COMPONENT_S8_PACKED;
+  case (int)SPVGEN_VK_COMPONENT_TYPE_U8_PACKED: return SPVGEN_COMPONENT_U8_PACKED;
+  default: return SPVGEN_COMPONENT_UNKNOWN;
+  }
+}
+
+static spvgen_scope scope_from_vk(VkScopeKHR s) {
+  switch (s) {
+  case VK_SCOPE_DEVICE_KHR: return SPVGEN_SCOPE_DEVICE;
+  case VK_SCOPE_WORKGROUP_KHR: return SPVGEN_SCOPE_WORKGROUP;
+  default: return SPVGEN_SCOPE_SUBGROUP;
+  }
+}
+
+static bool has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!strcmp(exts[i].extensionName, name)) return true;
+  return false;
+}
+
+static void copy_name(char *dst, size_t size, const char *src) {
+  size_t n = 0;
+  while (n < size - 1 && src[n]) n++;
+  memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+/* ------------------------------------------------------ cooperative lists ---- */
+static void query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                          spvgen_device_caps *caps) {
+  uint32_t n = 0;
+  if (fns->GetCoopMatProps(pd, &n, NULL) != VK_SUCCESS || n == 0) return;
+  VkCooperativeMatrixPropertiesKHR *p = calloc(n, sizeof *p);
+  if (!p) return;
+  for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
+  VkResult r = fns->GetCoopMatProps(pd, &n, p);
+  if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
+    for (uint32_t i = 0; i < n; i++) {
+      if (caps->coopmat_count == SPVGEN_MAX_COOPMAT_SHAPES) {
+        caps->lists_truncated = true;
+        break;
+      }
+      spvgen_coopmat_shape *s = &caps->coopmat[caps->coopmat_count++];
+      s->m = p[i].MSize;
+      s->n = p[i].NSize;
+      s->k = p[i].KSize;
+      s->a = component_from_vk(p[i].AType);
+      s->b = component_from_vk(p[i].BType);
+      s->c = component_from_vk(p[i].CType);
+      s->result = component_from_vk(p[i].ResultType);
+      s->saturating = p[i].saturatingAccumulation != VK_FALSE;
+      s->scope = scope_from_vk(p[i].scope);
+    }
+  }
+  free(p);
+}
+
+static void query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                               spvgen_device_caps *caps) {
+  uint32_t n = 0;
+  if (fns->GetCoopMatFlexProps(pd, &n, NULL) != VK_SUCCESS || n == 0) return;
+  VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = calloc(n, sizeof *p);
+  if (!p) return;
+  for (uint32_t i = 0; i < n; i++)
+    p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
+  VkResult r = fns->GetCoopMatFlexProps(pd, &n, p);
+  if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
+    for (uint32_t i = 0; i < n; i++) {
+      if (caps->coopmat_flex_count == SPVGEN_MAX_COOPMAT_FLEX) {
+        caps->lists_truncated = true;
+        break;
+      }
+      spvgen_coopmat_flex *s = &caps->coopmat_flex[caps->coopmat_flex_count++];
+      s->m_granularity = p[i].MGranularity;
+      s->n_granularity = p[i].NGranularity;
+      s->k_granularity = p[i].KGranularity;
+      s->a = component_from_vk(p[i].AType);
+      s->b = component_from_vk(p[i].BType);
+      s->c = component_from_vk(p[i].CType);
+      s->result = component_from_vk(p[i].ResultType);
+      s->saturating = p[i].saturatingAccumulation != VK_FALSE;
+      s->scope = scope_from_vk(p[i].scope);
+      s->workgroup_invocations = p[i].workgroupInvocations;
+    }
+  }
+  free(p);
+}
+
+static void query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                          spvgen_device_caps *caps) {
+  uint32_t n = 0;
+  if (fns->GetCoopVecProps(pd, &n, NULL) != VK_SUCCESS || n == 0) return;
+  VkCooperativeVectorPropertiesNV *p = calloc(n, sizeof *p);
+  if (!p) return;
+  for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV;
+  VkResult r = fns->GetCoopVecProps(pd, &n, p);
+  if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
+    for (uint32_t i = 0; i < n; i++) {
+      if (caps->coopvec_count == SPVGEN_MAX_COOPVEC_COMBOS) {
+        caps->lists_truncated = true;
+        break;
+      }
+      spvgen_coopvec_combo *c = &caps->coopvec[caps->coopvec_count++];
+      c->input = component_from_vk(p[i].inputType);
+      c->input_interpretation = component_from_vk(p[i].inputInterpretation);
+      c->matrix_interpretation = component_from_vk(p[i].matrixInterpretation);
+      c->bias_interpretation = component_from_vk(p[i].biasInterpretation);
+      c->result = component_from_vk(p[i].resultType);
+      c->transpose = p[i].transpose != VK_FALSE;
+    }
+  }
+  free(p);
+}
+
+/* ------------------------------------------------------------ the query ---- */
+spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                     uint32_t index, spvgen_vk_device_info *info,
+                                     char *message, size_t message_size) {
+  memset(info, 0, sizeof *info);
+  spvgen_device_caps *caps = &info->caps;
+  info->queue_family = UINT32_MAX;
+
+  VkPhysicalDeviceProperties props;
+  memset(&props, 0, sizeof props);
+  fns->GetPhysicalDeviceProperties(pd, &props);
+  info->api_version = props.apiVersion;
+  copy_name(caps->name, sizeof caps->name, props.deviceName);
+  caps->vendor_id = props.vendorID;
+  caps->device_id = props.deviceID;
+  caps->type = (props.deviceType <= VK_PHYSICAL_DEVICE_TYPE_CPU)
+                   ? (spvgen_device_type)props.deviceType
+                   : SPVGEN_DEVICE_OTHER;
+  caps->api_version = props.apiVersion & 0x1FFFFFFFu; /* drop the variant */
+  caps->driver_version = props.driverVersion;
+  caps->device_index = index;
+
+  const VkPhysicalDeviceLimits *lim = &props.limits;
+  caps->max_shared_memory = lim->maxComputeSharedMemorySize;
+  caps->max_workgroup_invocations = lim->maxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; i++) {
+    caps->max_workgroup_size[i] = lim->maxComputeWorkGroupSize[i];
+    caps->max_workgroup_count[i] = lim->maxComputeWorkGroupCount[i];
+  }
+  caps->max_push_constants_size = lim->maxPushConstantsSize;
+  caps->max_storage_buffer_range = lim->maxStorageBufferRange;
+  caps->max_uniform_buffer_range = lim->maxUniformBufferRange;
+  caps->max_bound_descriptor_sets = lim->maxBoundDescriptorSets;
+  caps->max_per_stage_storage_buffers = lim->maxPerStageDescriptorStorageBuffers;
+  caps->min_storage_buffer_offset_alignment = lim->minStorageBufferOffsetAlignment;
+  caps->timestamp_period = lim->timestampPeriod;
+
+  uint32_t major = VK_API_VERSION_MAJOR(props.apiVersion);
+  uint32_t minor = VK_API_VERSION_MINOR(props.apiVersion);
+  bool v11 = major > 1 || minor >= 1, v12 = major > 1 || minor >= 2,
+       v13 = major > 1 || minor >= 3;
+
+  /* Queue family: the first with compute and timestamps, else the first with compute. */
+  uint32_t nq = 0;
+  fns->GetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
+  VkQueueFamilyProperties *qf = nq ? calloc(nq, sizeof *qf) : NULL;
+  if (nq && !qf) {
+    spvgen_vk_format(message, message_size, "out of memory listing queue families");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  if (qf) fns->GetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
+  for (int pass = 0; pass < 2 && info->queue_family == UINT32_MAX; pass++)
+    for (uint32_t i = 0; i < nq; i++)
+      if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[i].queueCount > 0 &&
+          (pass == 1 || qf[i].timestampValidBits > 0)) {
+        info->queue_family = i;
+        caps->timestamp_valid_bits = qf[i].timestampValidBits;
+        break;
+      }
+  free(qf);
+
+  VkPhysicalDeviceMemoryProperties mem;
+  memset(&mem, 0, sizeof mem);
+  fns->GetPhysicalDeviceMemoryProperties(pd, &mem);
+  for (uint32_t i = 0; i < mem.memoryHeapCount && i < VK_MAX_MEMORY_HEAPS; i++)
+    if ((mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+        mem.memoryHeaps[i].size > caps->device_local_memory)
+      caps->device_local_memory = mem.memoryHeaps[i].size;
+
+  caps->subgroup_size = 1;
+  caps->min_subgroup_size = caps->max_subgroup_size = 1;
+  caps->max_spirv_version = SPVGEN_SPIRV_VERSION(1, 0);
+  if (!v11 || !fns->GetPhysicalDeviceProperties2 || !fns->GetPhysicalDeviceFeatures2) {
+    /* Vulkan 1.0: listed, but spvgen does not run on it (no features 2 queries). */
+    return SPVGEN_OK;
+  }
+
+  /* Extensions. */
+  uint32_t ne = 0;
+  VkResult r = fns->EnumerateDeviceExtensionProperties(pd, NULL, &ne, NULL);
+  VkExtensionProperties *exts = NULL;
+  if (r == VK_SUCCESS && ne) {
+    exts = calloc(ne, sizeof *exts);
+    if (!exts) {
+      spvgen_vk_format(message, message_size, "out of memory listing extensions");
+      return SPVGEN_ERROR_OUT_OF_MEMORY;
+    }
+    r = fns->EnumerateDeviceExtensionProperties(pd, NULL, &ne, exts);
+  }
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+    free(exts);
+    spvgen_vk_format(message, message_size,
+                     "vkEnumerateDeviceExtensionProperties failed: %s (%d) on '%s'",
+                     spvgen_vk_result_name(r), (int)r, caps->name);
+    return SPVGEN_ERROR_VULKAN;
+  }
+
+  /* Which feature structs to chain, which extensions to enable. An extension is
+   * enabled when present and not already core in the device's version. */
+  spvgen_vk_features *f = &info->features;
+  struct {
+    int chain;
+    const char *ext;
+    bool core;
+  } const table[] = {
+      {CHAIN_STORAGE16, VK_KHR_16BIT_STORAGE_EXTENSION_NAME, v11},
+      {CHAIN_STORAGE8, VK_KHR_8BIT_STORAGE_EXTENSION_NAME, v12},
+      {CHAIN_FLOAT16_INT8, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, v12},
+      {CHAIN_BDA, VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, v12},
+      {CHAIN_VMM, VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME, v12},
+      {CHAIN_SUBGROUP_SIZE_CONTROL, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, v13},
+      {CHAIN_SUBGROUP_TYPES, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME, v12},
+      {CHAIN_MAINTENANCE4, VK_KHR_MAINTENANCE_4_EXTENSION_NAME, v13},
+      {CHAIN_COOPMAT, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, false},
+      {CHAIN_COOPMAT2, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME, false},
+      {CHAIN_COOPVEC, VK_NV_COOPERATIVE_VECTOR_EXTENSION_NAME, false},
+      {CHAIN_BF16, SPVGEN_VK_KHR_SHADER_BFLOAT16_NAME, false},
+      {CHAIN_FLOAT8, SPVGEN_VK_EXT_SHADER_FLOAT8_NAME, false},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    bool present = has_extension(exts, ne, table[i].ext);
+    if (table[i].chain == CHAIN_COOPMAT2 &&
+        !has_extension(exts, ne, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME))
+      present = false; /* cooperative_matrix2 requires the KHR extension */
+    if (table[i].core || present) f->chained |= 1u << table[i].chain;
+    if (present && !table[i].core && info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS)
+      info->extensions[info->extension_count++] = table[i].ext;
+  }
+  /* Needed by the extensions above on a Vulkan 1.1 device. */
+  if (!v12 && has_extension(exts, ne, VK_KHR_SPIRV_1_4_EXTENSION_NAME)) {
+    info->extensions[info->extension_count++] = VK_KHR_SPIRV_1_4_EXTENSION_NAME;
+    if (has_extension(exts, ne, VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME))
+      info->extensions[info->extension_count++] = VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME;
+  }
+  caps->max_spirv_version = v13 ? SPVGEN_SPIRV_VERSION(1, 6)
+                            : v12 ? SPVGEN_SPIRV_VERSION(1, 5)
+                            : has_extension(exts, ne, VK_KHR_SPIRV_1_4_EXTENSION_NAME)
+                                ? SPVGEN_SPIRV_VERSION(1, 4)
+                                : SPVGEN_SPIRV_VERSION(1, 3);
+  bool has_driver_props = v12 || has_extension(exts, ne, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+  bool has_m4 = (f->chained >> CHAIN_MAINTENANCE4) & 1;
+  bool has_ssc = (f->chained >> CHAIN_SUBGROUP_SIZE_CONTROL) & 1;
+  bool has_coopmat = (f->chained >> CHAIN_COOPMAT) & 1;
+  bool has_coopmat2 = (f->chained >> CHAIN_COOPMAT2) & 1;
+  bool has_coopvec = (f->chained >> CHAIN_COOPVEC) & 1;
+  free(exts);
+
+  spvgen_vk_features_link(f);
+  fns->GetPhysicalDeviceFeatures2(pd, &f->f2);
+  spvgen_vk_features_link(f); /* the driver must not, but keep the chain ours */
+  caps->features = features_mask(f);
+  if (caps->timestamp_valid_bits > 0) caps->features |= SPVGEN_FEATURE_TIMESTAMPS;
+
+  /* Properties. */
+  VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, NULL, {0}};
+  VkPhysicalDeviceSubgroupProperties subgroup = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, NULL, 0, 0, 0, 0};
+  VkPhysicalDeviceMaintenance3Properties m3 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES, NULL, 0, 0};
+  VkPhysicalDeviceMaintenance4Properties m4 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES, NULL, 0};
+  VkPhysicalDeviceSubgroupSizeControlProperties ssc = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES, NULL, 0, 0, 0, 0};
+  VkPhysicalDeviceDriverProperties driver;
+  memset(&driver, 0, sizeof driver);
+  driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  VkPhysicalDeviceCooperativeMatrixPropertiesKHR cm = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_PROPERTIES_KHR, NULL, 0};
+  VkPhysicalDeviceCooperativeMatrix2PropertiesNV cm2 = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV, NULL, 0, 0, 0};
+  VkPhysicalDeviceCooperativeVectorPropertiesNV cv = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_PROPERTIES_NV, NULL, 0, 0, 0, 0};
+  chain_head *tail = (chain_head *)&p2;
+#define CHAIN(s)               \
+  do {                         \
+    tail->pNext = &(s);        \
+    tail = (chain_head *)&(s); \
+  } while (0)
+  CHAIN(subgroup);
+  CHAIN(m3);
+  if (has_m4) CHAIN(m4);
+  if (has_ssc) CHAIN(ssc);
+  if (has_driver_props) CHAIN(driver);
+  if (has_coopmat) CHAIN(cm);
+  if (has_coopmat2) CHAIN(cm2);
+  if (has_coopvec) CHAIN(cv);
+#undef CHAIN
+  fns->GetPhysicalDeviceProperties2(pd, &p2);
+
+  caps->subgroup_size = subgroup.subgroupSize ? subgroup.subgroupSize : 1;
+  caps->min_subgroup_size = caps->max_subgroup_size = caps->subgroup_size;
+  if (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
+    caps->subgroup_operations = subgroup.supportedOperations;
+  caps->max_memory_allocation_size = m3.maxMemoryAllocationSize;
+  if (has_m4) caps->max_buffer_size = m4.maxBufferSize;
+  if (has_ssc && ssc.minSubgroupSize) {
+    caps->min_subgroup_size = ssc.minSubgroupSize;
+    caps->max_subgroup_size = ssc.maxSubgroupSize;
+    caps->max_compute_workgroup_subgroups = ssc.maxComputeWorkgroupSubgroups;
+    caps->required_subgroup_size_in_compute =
+        (ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+  }
+  if (has_driver_props) {
+    copy_name(caps->driver_name, sizeof caps->driver_name, driver.driverName);
+    copy_name(caps->driver_info, sizeof caps->driver_info, driver.driverInfo);
+  }
+  if (has_coopmat) {
+    caps->coopmat_supported_stages = cm.cooperativeMatrixSupportedStages;
+    if (fns->GetCoopMatProps) query_coopmat(fns, pd, caps);
+  }
+  if (has_coopmat2) {
+    caps->coopmat2_workgroup_scope_max_workgroup_size =
+        cm2.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+    caps->coopmat2_flexible_dimensions_max_dimension =
+        cm2.cooperativeMatrixFlexibleDimensionsMaxDimension;
+    caps->coopmat2_workgroup_scope_reserved_shared_memory =
+        cm2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+    if (fns->GetCoopMatFlexProps &&
+        (caps->features & SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS))
+      query_coopmat_flex(fns, pd, caps);
+  }
+  if (has_coopvec) {
+    caps->coopvec_supported_stages = cv.cooperativeVectorSupportedStages;
+    caps->coopvec_max_components = cv.maxCooperativeVectorComponents;
+    caps->coopvec_training_float16_accumulation =
+        cv.cooperativeVectorTrainingFloat16Accumulation != VK_FALSE;
+    caps->coopvec_training_float32_accumulation =
+        cv.cooperativeVectorTrainingFloat32Accumulation != VK_FALSE;
+    if (fns->GetCoopVecProps && (caps->features & SPVGEN_FEATURE_COOPVEC))
+      query_coopvec(fns, pd, caps);
+  }
+  return SPVGEN_OK;
+}

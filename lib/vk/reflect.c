@@ -1,0 +1,419 @@
+/* lib/vk/reflect.c — reads from a SPIR-V module what the runner must check before a
+ * driver sees it: the entry point, its literal local size, each buffer binding (set,
+ * binding, kind, size of the static part), the push constant block's size, the SPIR-V
+ * version, and the device features its capabilities and types need. A mismatch between
+ * words and metadata would otherwise be undefined behaviour inside the driver.
+ *
+ * Only the module's global part is read; in function bodies only the instruction lengths
+ * are checked.
+ * Malformed words (bad magic, truncated instructions, ids beyond the bound) are errors. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAGIC 0x07230203u
+#define MAX_BOUND (1u << 22)
+
+enum { /* opcodes (SPIR-V 1.6 + extensions) */
+  OP_EXTENSION = 10,
+  OP_ENTRY_POINT = 15,
+  OP_EXECUTION_MODE = 16,
+  OP_CAPABILITY = 17,
+  OP_TYPE_BOOL = 20,
+  OP_TYPE_INT = 21,
+  OP_TYPE_FLOAT = 22,
+  OP_TYPE_VECTOR = 23,
+  OP_TYPE_MATRIX = 24,
+  OP_TYPE_ARRAY = 28,
+  OP_TYPE_RUNTIME_ARRAY = 29,
+  OP_TYPE_STRUCT = 30,
+  OP_TYPE_POINTER = 32,
+  OP_CONSTANT = 43,
+  OP_SPEC_CONSTANT = 50,
+  OP_FUNCTION = 54,
+  OP_VARIABLE = 59,
+  OP_DECORATE = 71,
+  OP_MEMBER_DECORATE = 72,
+  OP_EXECUTION_MODE_ID = 331,
+  OP_TYPE_COOPMAT_KHR = 4456,
+};
+
+enum { /* decorations */
+  DEC_BLOCK = 2,
+  DEC_BUFFER_BLOCK = 3,
+  DEC_ARRAY_STRIDE = 6,
+  DEC_BINDING = 33,
+  DEC_DESCRIPTOR_SET = 34,
+  DEC_OFFSET = 35,
+};
+
+enum { /* storage classes */
+  SC_UNIFORM_CONSTANT = 0,
+  SC_UNIFORM = 2,
+  SC_PUSH_CONSTANT = 9,
+  SC_STORAGE_BUFFER = 12,
+};
+
+typedef struct id_info {
+  uint16_t opcode;
+  bool is_spec;         /* constant from a spec constant */
+  bool block, buffer_block;
+  uint32_t a, b, c;     /* type operands / constant value / variable type+storage */
+  uint32_t first_word;  /* index of the instruction in words (structs: members) */
+  uint32_t word_count;
+  uint32_t set, binding; /* UINT32_MAX: not decorated */
+  uint32_t array_stride;
+} id_info;
+
+typedef struct member_offset {
+  uint32_t type, member, offset;
+} member_offset;
+
+typedef struct reflector {
+  const uint32_t *words;
+  size_t count;
+  uint32_t bound;
+  id_info *ids;
+  member_offset *offsets;
+  size_t offset_count, offset_cap;
+  char *message;
+  size_t message_size;
+} reflector;
+
+static const struct {
+  uint32_t capability;
+  uint64_t feature;
+  const char *name;
+} capability_features[] = {
+    {9, SPVGEN_FEATURE_FLOAT16, "capability Float16"},
+    {10, SPVGEN_FEATURE_FLOAT64, "capability Float64"},
+    {11, SPVGEN_FEATURE_INT64, "capability Int64"},
+    {22, SPVGEN_FEATURE_INT16, "capability Int16"},
+    {39, SPVGEN_FEATURE_INT8, "capability Int8"},
+    {4433, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT, "capability StorageBuffer16BitAccess"},
+    {4434, SPVGEN_FEATURE_UNIFORM_16BIT, "capability UniformAndStorageBuffer16BitAccess"},
+    {4435, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT, "capability StoragePushConstant16"},
+    {4448, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT, "capability StorageBuffer8BitAccess"},
+    {4449, SPVGEN_FEATURE_UNIFORM_8BIT, "capability UniformAndStorageBuffer8BitAccess"},
+    {4450, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT, "capability StoragePushConstant8"},
+    {5345, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL, "capability VulkanMemoryModel"},
+    {5346, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE,
+     "capability VulkanMemoryModelDeviceScope"},
+    {5347, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS, "capability PhysicalStorageBufferAddresses"},
+    {6022, SPVGEN_FEATURE_COOPMAT, "capability CooperativeMatrixKHR"},
+    {5430, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS, "capability CooperativeMatrixReductionsNV"},
+    {5431, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS, "capability CooperativeMatrixConversionsNV"},
+    {5432, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS,
+     "capability CooperativeMatrixPerElementOperationsNV"},
+    {5433, SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING,
+     "capability CooperativeMatrixTensorAddressingNV"},
+    {5439, SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING, "capability TensorAddressingNV"},
+    {5434, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS, "capability CooperativeMatrixBlockLoadsNV"},
+    {5394, SPVGEN_FEATURE_COOPVEC, "capability CooperativeVectorNV"},
+    {5435, SPVGEN_FEATURE_COOPVEC_TRAINING, "capability CooperativeVectorTrainingNV"},
+    {5116, SPVGEN_FEATURE_BFLOAT16, "capability BFloat16TypeKHR"},
+    {5117, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT, "capability BFloat16DotProductKHR"},
+    {5118, SPVGEN_FEATURE_BFLOAT16_COOPMAT, "capability BFloat16CooperativeMatrixKHR"},
+    {4212, SPVGEN_FEATURE_FLOAT8, "capability Float8EXT"},
+    {4213, SPVGEN_FEATURE_FLOAT8_COOPMAT, "capability Float8CooperativeMatrixEXT"},
+};
+
+static const struct {
+  uint32_t capability;
+  uint32_t op;
+} capability_subgroup_ops[] = {
+    {61, SPVGEN_SUBGROUP_BASIC},      {62, SPVGEN_SUBGROUP_VOTE},
+    {63, SPVGEN_SUBGROUP_ARITHMETIC}, {64, SPVGEN_SUBGROUP_BALLOT},
+    {65, SPVGEN_SUBGROUP_SHUFFLE},    {66, SPVGEN_SUBGROUP_SHUFFLE_RELATIVE},
+    {67, SPVGEN_SUBGROUP_CLUSTERED},  {68, SPVGEN_SUBGROUP_QUAD},
+    {6026, SPVGEN_SUBGROUP_ROTATE},
+};
+
+static void require(spvgen_vk_reflection *out, uint64_t feature, const char *why) {
+  out->required_features |= feature;
+  for (int i = 0; i < SPVGEN_FEATURE_COUNT; i++)
+    if (feature == (1ull << i) && !out->feature_reason[i]) out->feature_reason[i] = why;
+}
+
+static spvgen_status malformed(reflector *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static spvgen_status malformed(reflector *r, const char *fmt, ...) {
+  char text[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  spvgen_vk_format(r->message, r->message_size, "malformed SPIR-V: %s", text);
+  return SPVGEN_ERROR_INVALID_ARGUMENT;
+}
+
+static bool valid_id(const reflector *r, uint32_t id) { return id > 0 && id < r->bound; }
+
+static uint64_t type_size(const reflector *r, uint32_t type, int depth);
+
+static uint64_t struct_size(const reflector *r, uint32_t type, int depth) {
+  const id_info *t = &r->ids[type];
+  uint32_t members = t->word_count - 2;
+  uint64_t end = 0, running = 0;
+  for (uint32_t m = 0; m < members; m++) {
+    uint32_t member_type = r->words[t->first_word + 2 + m];
+    uint64_t size = type_size(r, member_type, depth + 1);
+    uint64_t offset = running;
+    for (size_t i = 0; i < r->offset_count; i++)
+      if (r->offsets[i].type == type && r->offsets[i].member == m) offset = r->offsets[i].offset;
+    if (offset + size > end) end = offset + size;
+    running = offset + size;
+  }
+  return end;
+}
+
+/* Bytes a type occupies in a buffer (runtime arrays and unknown types: 0, so the
+ * result is never more than what Vulkan requires). */
+static uint64_t type_size(const reflector *r, uint32_t type, int depth) {
+  if (!valid_id(r, type) || depth > 32) return 0;
+  const id_info *t = &r->ids[type];
+  switch (t->opcode) {
+  case OP_TYPE_BOOL: return 4;
+  case OP_TYPE_INT:
+  case OP_TYPE_FLOAT: return t->a / 8;
+  case OP_TYPE_VECTOR:
+  case OP_TYPE_MATRIX: return (uint64_t)t->b * type_size(r, t->a, depth + 1);
+  case OP_TYPE_ARRAY: {
+    if (!valid_id(r, t->b)) return 0;
+    const id_info *len = &r->ids[t->b];
+    if (len->opcode != OP_CONSTANT || len->is_spec) return 0;
+    uint64_t stride = r->ids[type].array_stride ? r->ids[type].array_stride
+                                                 : type_size(r, t->a, depth + 1);
+    return (uint64_t)len->a * stride;
+  }
+  case OP_TYPE_STRUCT: return struct_size(r, type, depth);
+  case OP_TYPE_POINTER: return 8;
+  default: return 0;
+  }
+}
+
+static bool add_offset(reflector *r, uint32_t type, uint32_t member, uint32_t offset) {
+  if (r->offset_count == r->offset_cap) {
+    size_t cap = r->offset_cap ? r->offset_cap * 2 : 64;
+    member_offset *n = realloc(r->offsets, cap * sizeof *n);
+    if (!n) return false;
+    r->offsets = n;
+    r->offset_cap = cap;
+  }
+  r->offsets[r->offset_count++] = (member_offset){type, member, offset};
+  return true;
+}
+
+static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection *out) {
+  const uint32_t *w = r->words;
+  uint32_t entry_func = 0;
+  size_t names = 0;
+  /* LocalSize of entries seen so far: (function, x, y, z). */
+  uint32_t local_modes[16][4];
+  uint32_t local_mode_count = 0;
+  uint32_t local_size_id_entries[16];
+  uint32_t local_size_id_count = 0;
+  bool in_code = false;
+
+  for (size_t i = 5; i < r->count;) {
+    uint32_t wc = w[i] >> 16, op = w[i] & 0xFFFFu;
+    if (wc == 0) return malformed(r, "instruction at word %zu has word count 0", i);
+    if (i + wc > r->count)
+      return malformed(r, "instruction at word %zu (word count %u) runs past the end", i, wc);
+    const uint32_t *o = w + i + 1; /* operands */
+    uint32_t n = wc - 1;
+    if (op == OP_FUNCTION) in_code = true;
+    if (in_code) { /* function bodies: only the instruction lengths are checked */
+      i += wc;
+      continue;
+    }
+    switch (op) {
+    case OP_CAPABILITY:
+      if (n >= 1) {
+        for (size_t k = 0; k < sizeof capability_features / sizeof capability_features[0]; k++)
+          if (capability_features[k].capability == o[0])
+            require(out, capability_features[k].feature, capability_features[k].name);
+        for (size_t k = 0; k < sizeof capability_subgroup_ops / sizeof capability_subgroup_ops[0];
+             k++)
+          if (capability_subgroup_ops[k].capability == o[0])
+            out->required_subgroup_ops |= capability_subgroup_ops[k].op;
+      }
+      break;
+    case OP_ENTRY_POINT: {
+      if (n < 3) return malformed(r, "OpEntryPoint at word %zu has %u operands", i, n);
+      const char *name = (const char *)(o + 2);
+      size_t max = (size_t)(n - 2) * 4, len = 0;
+      while (len < max && name[len]) len++;
+      if (len == max)
+        return malformed(r, "OpEntryPoint at word %zu: name not terminated", i);
+      if (o[0] == 5 /* GLCompute */) {
+        if (names + len + 3 < sizeof out->entry_points) {
+          if (names) {
+            memcpy(out->entry_points + names, ", ", 2);
+            names += 2;
+          }
+          memcpy(out->entry_points + names, name, len + 1);
+          names += len;
+        }
+        if (!strcmp(name, entry)) entry_func = o[1];
+      }
+      break;
+    }
+    case OP_EXECUTION_MODE:
+      if (n >= 5 && o[1] == 17 /* LocalSize */ && local_mode_count < 16) {
+        local_modes[local_mode_count][0] = o[0];
+        memcpy(&local_modes[local_mode_count][1], o + 2, 3 * sizeof(uint32_t));
+        local_mode_count++;
+      }
+      break;
+    case OP_EXECUTION_MODE_ID:
+      if (n >= 2 && o[1] == 38 /* LocalSizeId */ && local_size_id_count < 16)
+        local_size_id_entries[local_size_id_count++] = o[0];
+      break;
+    case OP_DECORATE:
+      if (n >= 2 && valid_id(r, o[0])) {
+        id_info *t = &r->ids[o[0]];
+        switch (o[1]) {
+        case DEC_BLOCK: t->block = true; break;
+        case DEC_BUFFER_BLOCK: t->buffer_block = true; break;
+        case DEC_ARRAY_STRIDE: if (n >= 3) t->array_stride = o[2]; break;
+        case DEC_BINDING: if (n >= 3) t->binding = o[2]; break;
+        case DEC_DESCRIPTOR_SET: if (n >= 3) t->set = o[2]; break;
+        default: break;
+        }
+      }
+      break;
+    case OP_MEMBER_DECORATE:
+      if (n >= 4 && o[2] == DEC_OFFSET && !add_offset(r, o[0], o[1], o[3])) {
+        spvgen_vk_format(r->message, r->message_size, "out of memory");
+        return SPVGEN_ERROR_OUT_OF_MEMORY;
+      }
+      break;
+    case OP_TYPE_BOOL:
+    case OP_TYPE_INT:
+    case OP_TYPE_FLOAT:
+    case OP_TYPE_VECTOR:
+    case OP_TYPE_MATRIX:
+    case OP_TYPE_ARRAY:
+    case OP_TYPE_RUNTIME_ARRAY:
+    case OP_TYPE_STRUCT:
+    case OP_TYPE_POINTER:
+    case OP_TYPE_COOPMAT_KHR: {
+      if (n < 1 || !valid_id(r, o[0]))
+        return malformed(r, "type at word %zu defines an id outside the bound %u", i, r->bound);
+      id_info *t = &r->ids[o[0]];
+      t->opcode = (uint16_t)op;
+      t->first_word = (uint32_t)i;
+      t->word_count = wc;
+      if (n >= 2) t->a = o[1];
+      if (n >= 3) t->b = o[2];
+      if (n >= 4) t->c = o[3];
+      if (op == OP_TYPE_COOPMAT_KHR && n >= 3 && valid_id(r, o[2])) {
+        const id_info *scope = &r->ids[o[2]];
+        if (scope->opcode == OP_CONSTANT && scope->a == SPVGEN_SCOPE_WORKGROUP)
+          require(out, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE,
+                  "a workgroup-scope cooperative matrix type");
+      }
+      break;
+    }
+    case OP_CONSTANT:
+    case OP_SPEC_CONSTANT:
+      if (n >= 3 && valid_id(r, o[1])) {
+        id_info *t = &r->ids[o[1]];
+        t->opcode = OP_CONSTANT;
+        t->is_spec = op == OP_SPEC_CONSTANT;
+        t->a = o[2];
+      }
+      break;
+    case OP_VARIABLE:
+      if (n >= 3 && valid_id(r, o[1])) {
+        id_info *t = &r->ids[o[1]];
+        t->opcode = OP_VARIABLE;
+        t->a = o[0]; /* pointer type */
+        t->b = o[2]; /* storage class */
+      }
+      break;
+    default: break;
+    }
+    i += wc;
+  }
+
+  out->entry_found = entry_func != 0;
+  for (uint32_t k = 0; k < local_mode_count; k++)
+    if (local_modes[k][0] == entry_func) memcpy(out->local_size, &local_modes[k][1], 12);
+  for (uint32_t k = 0; k < local_size_id_count; k++)
+    if (local_size_id_entries[k] == entry_func) out->local_size_id = true;
+  if (out->local_size_id) require(out, SPVGEN_FEATURE_MAINTENANCE4, "execution mode LocalSizeId");
+
+  /* Buffers and push constants. */
+  for (uint32_t id = 1; id < r->bound; id++) {
+    const id_info *v = &r->ids[id];
+    if (v->opcode != OP_VARIABLE) continue;
+    uint32_t sc = v->b;
+    if (sc != SC_UNIFORM && sc != SC_STORAGE_BUFFER && sc != SC_UNIFORM_CONSTANT &&
+        sc != SC_PUSH_CONSTANT)
+      continue;
+    uint32_t pointee = 0;
+    if (valid_id(r, v->a) && r->ids[v->a].opcode == OP_TYPE_POINTER) pointee = r->ids[v->a].b;
+    if (sc == SC_PUSH_CONSTANT) {
+      uint64_t size = type_size(r, pointee, 0);
+      if (size > out->push_constant_size) out->push_constant_size = (uint32_t)size;
+      continue;
+    }
+    if (out->binding_count == SPVGEN_VK_REFLECT_MAX_BINDINGS) {
+      spvgen_vk_format(r->message, r->message_size, "the module declares more than %d resources",
+                       SPVGEN_VK_REFLECT_MAX_BINDINGS);
+      return SPVGEN_ERROR_UNSUPPORTED;
+    }
+    spvgen_vk_reflected_binding *b = &out->bindings[out->binding_count++];
+    b->set = v->set == UINT32_MAX ? 0 : v->set;
+    b->binding = v->binding == UINT32_MAX ? 0 : v->binding;
+    const id_info *p = valid_id(r, pointee) ? &r->ids[pointee] : NULL;
+    b->supported = sc != SC_UNIFORM_CONSTANT && p && p->opcode == OP_TYPE_STRUCT;
+    b->kind = (sc == SC_UNIFORM && p && !p->buffer_block) ? SPVGEN_BINDING_UNIFORM_BUFFER
+                                                          : SPVGEN_BINDING_STORAGE_BUFFER;
+    b->min_size = b->supported ? type_size(r, pointee, 0) : 0;
+  }
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char *entry_point,
+                                spvgen_vk_reflection *out, char *message, size_t message_size) {
+  memset(out, 0, sizeof *out);
+  reflector r;
+  memset(&r, 0, sizeof r);
+  r.words = words;
+  r.count = count;
+  r.message = message;
+  r.message_size = message_size;
+  if (!words || count < 5)
+    return malformed(&r, "%zu words, fewer than the 5-word header", words ? count : 0);
+  if (words[0] != MAGIC) {
+    if (words[0] == 0x03022307u)
+      return malformed(&r, "the words are byte-swapped (magic 0x%08x)", words[0]);
+    return malformed(&r, "bad magic number 0x%08x", words[0]);
+  }
+  out->version = words[1];
+  r.bound = words[3];
+  if (r.bound == 0 || r.bound > MAX_BOUND)
+    return malformed(&r, "id bound %u is 0 or larger than %u", words[3], MAX_BOUND);
+  r.ids = calloc(r.bound, sizeof *r.ids);
+  if (!r.ids) {
+    spvgen_vk_format(message, message_size, "out of memory");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  for (uint32_t i = 0; i < r.bound; i++) {
+    r.ids[i].set = UINT32_MAX;
+    r.ids[i].binding = UINT32_MAX;
+  }
+  spvgen_status st = walk(&r, entry_point ? entry_point : "main", out);
+  free(r.ids);
+  free(r.offsets);
+  return st;
+}

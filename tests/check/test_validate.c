@@ -1,0 +1,365 @@
+/* tests/check/test_validate.c — spvgen_validate: the SPIRV-Tools validator behind
+ * spvgen's status/message convention, target envs and layout options, bad arguments.
+ * Modules are written as assembly and assembled with spvgen_assemble. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/check.h"
+
+#define COMPUTE_HEADER                      \
+  "OpCapability Shader\n"                   \
+  "OpMemoryModel Logical GLSL450\n"         \
+  "OpEntryPoint GLCompute %main \"main\"\n" \
+  "OpExecutionMode %main LocalSize 1 1 1\n"
+
+#define EMPTY_MAIN                      \
+  "%void = OpTypeVoid\n"                \
+  "%fn = OpTypeFunction %void\n"        \
+  "%main = OpFunction %void None %fn\n" \
+  "%entry = OpLabel\n"                  \
+  "OpReturn\n"                          \
+  "OpFunctionEnd\n"
+
+static const char tiny_compute[] = COMPUTE_HEADER EMPTY_MAIN;
+
+/* A storage buffer block { float a; <second>; vec3 v at offset OFF }. */
+#define BLOCK_WITH_VEC3(SECOND_MEMBER_DECORATION, OFF)            \
+  "OpCapability Shader\n"                                         \
+  "OpMemoryModel Logical GLSL450\n"                               \
+  "OpEntryPoint GLCompute %main \"main\" %buf\n"                  \
+  "OpExecutionMode %main LocalSize 1 1 1\n"                       \
+  "OpDecorate %Block Block\n"                                     \
+  "OpMemberDecorate %Block 0 Offset 0\n" SECOND_MEMBER_DECORATION \
+  "OpMemberDecorate %Block 2 Offset " OFF                         \
+  "\n"                                                            \
+  "OpDecorate %buf DescriptorSet 0\n"                             \
+  "OpDecorate %buf Binding 0\n"                                   \
+  "%void = OpTypeVoid\n"                                          \
+  "%fn = OpTypeFunction %void\n"                                  \
+  "%float = OpTypeFloat 32\n"                                     \
+  "%v3float = OpTypeVector %float 3\n"                            \
+  "%Block = OpTypeStruct %float %float %v3float\n"                \
+  "%ptr = OpTypePointer StorageBuffer %Block\n"                   \
+  "%buf = OpVariable %ptr StorageBuffer\n"                        \
+  "%main = OpFunction %void None %fn\n"                           \
+  "%entry = OpLabel\n"                                            \
+  "OpReturn\n"                                                    \
+  "OpFunctionEnd\n"
+
+/* vec3 at offset 8 straddles a 16-byte boundary: relaxed layout forbids it, scalar
+ * layout (alignment 4) allows it. */
+static const char vec3_at_8[] =
+    BLOCK_WITH_VEC3("OpMemberDecorate %Block 1 Offset 4\n", "8");
+/* vec3 at offset 16: fine under every rule set. */
+static const char vec3_at_16[] =
+    BLOCK_WITH_VEC3("OpMemberDecorate %Block 1 Offset 4\n", "16");
+
+static uint32_t *assemble(const char *text, spvgen_target_env env, size_t *count) {
+  uint32_t *words = NULL;
+  char message[1024];
+  spvgen_status s = spvgen_assemble(text, env, &words, count, message, sizeof message);
+  CHECK_MSG(s == SPVGEN_OK, "spvgen_assemble: %s", message);
+  return words;
+}
+
+/* Removes the first instruction with `opcode`; returns the new count. */
+static size_t remove_instruction(uint32_t *words, size_t count, uint32_t opcode) {
+  for (size_t i = 5; i < count;) {
+    uint32_t n = words[i] >> 16;
+    if (n == 0 || i + n > count) break;
+    if ((words[i] & 0xFFFFu) == opcode) {
+      memmove(words + i, words + i + n, (count - i - n) * sizeof *words);
+      return count - n;
+    }
+    i += n;
+  }
+  return count;
+}
+
+static void test_a_valid_module_is_ok_with_an_empty_message(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[256];
+  memset(message, 'x', sizeof message);
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, message, sizeof message), SPVGEN_OK);
+  CHECK_STR_EQ(message, "");
+  spvgen_free_words(words);
+}
+
+static void test_missing_memory_model_is_a_validation_error(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  size_t shorter = remove_instruction(words, count, 14 /* OpMemoryModel */);
+  CHECK_EQ_U64(shorter, count - 3);
+  char message[1024];
+  CHECK_EQ_U64(spvgen_validate(words, shorter, NULL, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "memory model");
+  spvgen_free_words(words);
+}
+
+static void test_an_undefined_id_is_a_validation_error(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(COMPUTE_HEADER
+                             "%void = OpTypeVoid\n"
+                             "%fn = OpTypeFunction %void %undefined\n"
+                             "%main = OpFunction %void None %fn\n"
+                             "%entry = OpLabel\n"
+                             "OpReturn\n"
+                             "OpFunctionEnd\n",
+                             SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "requires a previous definition");
+  CHECK_CONTAINS(message, "OpTypeFunction"); /* the offending instruction is quoted */
+  spvgen_free_words(words);
+}
+
+static void test_a_wrong_magic_number_is_a_validation_error(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  words[0] = 0xdeadbeefu;
+  char message[1024];
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "magic");
+  spvgen_free_words(words);
+}
+
+static void test_an_id_bound_above_the_universal_limit_is_a_validation_error(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  words[3] = 0xFFFFFFFFu;
+  char message[1024];
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "bound");
+  spvgen_free_words(words);
+}
+
+static void test_a_truncated_module_is_a_validation_error(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  /* Every cut that leaves at least the header: each must fail, none may crash. */
+  for (size_t n = 5; n < count; n++) {
+    spvgen_status s = spvgen_validate(words, n, NULL, message, sizeof message);
+    CHECK_MSG(s == SPVGEN_ERROR_VALIDATION, "cut at %zu words: %s", n,
+              spvgen_status_name(s));
+    CHECK_MSG(message[0] != '\0', "cut at %zu words: empty message", n);
+  }
+  spvgen_free_words(words);
+}
+
+static void test_the_env_decides_which_spirv_versions_are_allowed(void) {
+  size_t count = 0;
+  /* Assembled for Vulkan 1.3: a SPIR-V 1.6 header, which Vulkan 1.1 does not accept. */
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  CHECK_EQ_U64(words[1], 0x00010600u);
+  char message[1024];
+  spvgen_validate_options options = {.env = SPVGEN_ENV_VULKAN_1_1};
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "1.6");
+  CHECK_CONTAINS(message, "Vulkan 1.1");
+  options.env = SPVGEN_ENV_VULKAN_1_4;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  options.env = SPVGEN_ENV_UNIVERSAL_1_6;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  spvgen_free_words(words);
+
+  /* The same module at SPIR-V 1.3 is fine for Vulkan 1.1. */
+  words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_1, &count);
+  if (!words) return;
+  CHECK_EQ_U64(words[1], 0x00010300u);
+  options.env = SPVGEN_ENV_VULKAN_1_1;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  spvgen_free_words(words);
+}
+
+static void test_vulkan_envs_apply_vulkan_rules_and_universal_does_not(void) {
+  /* Vulkan requires a workgroup size on GLCompute entry points; core SPIR-V does not. */
+  size_t count = 0;
+  uint32_t *words = assemble(
+      "OpCapability Shader\n"
+      "OpMemoryModel Logical GLSL450\n"
+      "OpEntryPoint GLCompute %main \"main\"\n" EMPTY_MAIN,
+      SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  spvgen_validate_options options = {.env = SPVGEN_ENV_VULKAN_1_3};
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "LocalSize");
+  options.env = SPVGEN_ENV_UNIVERSAL_1_6;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  spvgen_free_words(words);
+}
+
+static void test_scalar_block_layout_allows_offsets_relaxed_layout_forbids(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(vec3_at_8, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  spvgen_validate_options options = {0};
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "layout");
+  options.scalar_block_layout = 1;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  spvgen_free_words(words);
+
+  words = assemble(vec3_at_16, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  options.scalar_block_layout = 0;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  spvgen_free_words(words);
+}
+
+static void test_relaxed_layout_is_on_for_vulkan_whether_or_not_requested(void) {
+  /* { float a; vec3 v at offset 4 }: not std430-aligned, but it does not straddle a
+   * 16-byte boundary, so VK_KHR_relaxed_block_layout (core since Vulkan 1.1) allows it.
+   * relax_block_layout = 0 must not switch those rules off. */
+  size_t count = 0;
+  uint32_t *words = assemble(
+      "OpCapability Shader\n"
+      "OpMemoryModel Logical GLSL450\n"
+      "OpEntryPoint GLCompute %main \"main\" %buf\n"
+      "OpExecutionMode %main LocalSize 1 1 1\n"
+      "OpDecorate %Block Block\n"
+      "OpMemberDecorate %Block 0 Offset 0\n"
+      "OpMemberDecorate %Block 1 Offset 4\n"
+      "OpDecorate %buf DescriptorSet 0\n"
+      "OpDecorate %buf Binding 0\n"
+      "%void = OpTypeVoid\n"
+      "%fn = OpTypeFunction %void\n"
+      "%float = OpTypeFloat 32\n"
+      "%v3float = OpTypeVector %float 3\n"
+      "%Block = OpTypeStruct %float %v3float\n"
+      "%ptr = OpTypePointer StorageBuffer %Block\n"
+      "%buf = OpVariable %ptr StorageBuffer\n"
+      "%main = OpFunction %void None %fn\n"
+      "%entry = OpLabel\n"
+      "OpReturn\n"
+      "OpFunctionEnd\n",
+      SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  spvgen_validate_options options = {.relax_block_layout = 0};
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  options.relax_block_layout = 1;
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message), SPVGEN_OK);
+  spvgen_free_words(words);
+}
+
+static void test_bad_arguments_are_invalid_argument_with_a_message(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[256];
+
+  CHECK_EQ_U64(spvgen_validate(NULL, count, NULL, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "spvgen_validate");
+  CHECK_CONTAINS(message, "NULL");
+
+  CHECK_EQ_U64(spvgen_validate(words, 0, NULL, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "header");
+  CHECK_EQ_U64(spvgen_validate(words, 4, NULL, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "4 words");
+
+  spvgen_validate_options options = {.env = (spvgen_target_env)99};
+  CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "env");
+
+  /* No message buffer at all is fine, valid or not. */
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, NULL, 0), SPVGEN_OK);
+  CHECK_EQ_U64(spvgen_validate(words, 3, NULL, NULL, 100), SPVGEN_ERROR_INVALID_ARGUMENT);
+  words[0] = 0;
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, NULL, 0), SPVGEN_ERROR_VALIDATION);
+  spvgen_free_words(words);
+}
+
+static void test_a_small_message_buffer_is_truncated_and_terminated(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  words[0] = 0xdeadbeefu;
+  char message[8 + 4];
+  memset(message, '#', sizeof message);
+  CHECK_EQ_U64(spvgen_validate(words, count, NULL, message, 8), SPVGEN_ERROR_VALIDATION);
+  CHECK_EQ_U64(strlen(message), 7);
+  CHECK(message[8] == '#'); /* nothing written past message_size */
+  spvgen_free_words(words);
+}
+
+static void test_env_names_round_trip(void) {
+  static const spvgen_target_env envs[] = {SPVGEN_ENV_VULKAN_1_3, SPVGEN_ENV_VULKAN_1_4,
+                                           SPVGEN_ENV_VULKAN_1_2, SPVGEN_ENV_VULKAN_1_1,
+                                           SPVGEN_ENV_UNIVERSAL_1_6};
+  for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
+    spvgen_target_env back = (spvgen_target_env)-1;
+    const char *name = spvgen_target_env_name(envs[i]);
+    CHECK_EQ_U64(spvgen_target_env_parse(name, &back), SPVGEN_OK);
+    CHECK_EQ_U64(back, envs[i]);
+  }
+  CHECK_STR_EQ(spvgen_target_env_name(SPVGEN_ENV_VULKAN_1_3), "vulkan1.3");
+  CHECK_STR_EQ(spvgen_target_env_name(SPVGEN_ENV_UNIVERSAL_1_6), "universal1.6");
+  CHECK_STR_EQ(spvgen_target_env_name((spvgen_target_env)42), "unknown");
+  spvgen_target_env untouched = SPVGEN_ENV_VULKAN_1_2;
+  CHECK_EQ_U64(spvgen_target_env_parse("vulkan1.0", &untouched),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ_U64(spvgen_target_env_parse(NULL, &untouched), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ_U64(untouched, SPVGEN_ENV_VULKAN_1_2);
+}
+
+static void test_assembly_errors_name_line_and_column(void) {
+  uint32_t *words = (uint32_t *)1;
+  size_t count = 7;
+  char message[256];
+  CHECK_EQ_U64(
+      spvgen_assemble("OpCapability Shader\n  OpNoSuchThing %x\n", SPVGEN_ENV_VULKAN_1_3,
+                      &words, &count, message, sizeof message),
+      SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(words == NULL);
+  CHECK_EQ_U64(count, 0);
+  CHECK_CONTAINS(message, "spvgen_assemble: 2:3:");
+  CHECK_CONTAINS(message, "OpNoSuchThing");
+  CHECK_EQ_U64(
+      spvgen_assemble(NULL, SPVGEN_ENV_VULKAN_1_3, &words, &count, message, sizeof message),
+      SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "text is NULL");
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_a_valid_module_is_ok_with_an_empty_message),
+      TEST_CASE(test_missing_memory_model_is_a_validation_error),
+      TEST_CASE(test_an_undefined_id_is_a_validation_error),
+      TEST_CASE(test_a_wrong_magic_number_is_a_validation_error),
+      TEST_CASE(test_an_id_bound_above_the_universal_limit_is_a_validation_error),
+      TEST_CASE(test_a_truncated_module_is_a_validation_error),
+      TEST_CASE(test_the_env_decides_which_spirv_versions_are_allowed),
+      TEST_CASE(test_vulkan_envs_apply_vulkan_rules_and_universal_does_not),
+      TEST_CASE(test_scalar_block_layout_allows_offsets_relaxed_layout_forbids),
+      TEST_CASE(test_relaxed_layout_is_on_for_vulkan_whether_or_not_requested),
+      TEST_CASE(test_bad_arguments_are_invalid_argument_with_a_message),
+      TEST_CASE(test_a_small_message_buffer_is_truncated_and_terminated),
+      TEST_CASE(test_env_names_round_trip),
+      TEST_CASE(test_assembly_errors_name_line_and_column),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

@@ -1,0 +1,140 @@
+/* tests/vk/vk_fixture.h — what the runner tests share: opening a device (skipping when
+ * there is none), a check macro for runner calls, and builders for the small compute
+ * kernels the tests run (vector add, with push constants and a bounds check).
+ *
+ * Device: the runner's default choice, or the one whose name contains $SPVGEN_VK_DEVICE.
+ * In CI that is lavapipe (subgroup size 8, no cooperative features). */
+#ifndef SPVGEN_TEST_VK_FIXTURE_H
+#define SPVGEN_TEST_VK_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/builder.h"
+#include "spvgen/caps.h"
+#include "spvgen/vk.h"
+
+/* Exit status of a test binary that skipped everything (ctest SKIP_RETURN_CODE). */
+#define VK_TEST_SKIP_ALL 77
+
+/* For main(): 0 when some Vulkan device exists, else prints why and returns 77. */
+static inline int vk_test_device_present(void) {
+  char msg[1024];
+  uint32_t count = 0;
+  spvgen_status st = spvgen_vk_enumerate(NULL, 0, &count, msg, sizeof msg);
+  if (st == SPVGEN_OK && count > 0) return 0;
+  printf("SKIP all: no Vulkan device (%s): %s\n", spvgen_status_name(st),
+         st == SPVGEN_OK ? "the loader lists no physical device" : msg);
+  return VK_TEST_SKIP_ALL;
+}
+
+/* A context on the test device with `required` features; NULL after test_skip (no
+ * device, or the device lacks a feature) or a failure. */
+static inline spvgen_vk_context *vk_open(uint64_t required) {
+  spvgen_vk_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.required_features = required;
+  char msg[1024] = "";
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE || st == SPVGEN_ERROR_MISSING_FEATURE) {
+    test_skip("%s", msg);
+    return NULL;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
+  return st == SPVGEN_OK ? ctx : NULL;
+}
+
+/* Fails the test and jumps to `done` when a runner call does not return SPVGEN_OK. */
+#define VK_CHECK(ctx, call)                                                             \
+  do {                                                                                  \
+    spvgen_status vk_st_ = (call);                                                      \
+    if (vk_st_ != SPVGEN_OK) {                                                          \
+      test_fail_at(__FILE__, __LINE__, "%s: %s: %s", #call, spvgen_status_name(vk_st_), \
+                   spvgen_vk_error(ctx));                                               \
+      goto done;                                                                        \
+    }                                                                                   \
+  } while (0)
+
+/* Expects `call` to fail with `status` and the context's message to contain `text`. */
+#define VK_EXPECT_ERROR(ctx, call, status, text)                                             \
+  do {                                                                                       \
+    spvgen_status vk_st_ = (call);                                                           \
+    CHECK_MSG(vk_st_ == (status), "%s returned %s, expected %s (message: %s)", #call,        \
+              spvgen_status_name(vk_st_), spvgen_status_name(status), spvgen_vk_error(ctx)); \
+    CHECK_CONTAINS(spvgen_vk_error(ctx), (text));                                            \
+  } while (0)
+
+/* A push constant block `struct { uint32 v[count]; }` (Block, offsets 0, 4, ...);
+ * returns the variable; *member_ptr gets the PushConstant pointer-to-uint type. */
+static inline uint32_t vk_push_constants_u32(spvgen_module *m, uint32_t count,
+                                             uint32_t *member_ptr) {
+  uint32_t u32 = spvgen_type_int(m, 32, false);
+  uint32_t members[8];
+  for (uint32_t i = 0; i < count && i < 8; i++) members[i] = u32;
+  uint32_t st = spvgen_type_struct(m, members, count);
+  spvgen_decorate(m, st, SpvDecorationBlock);
+  for (uint32_t i = 0; i < count && i < 8; i++)
+    spvgen_member_decorate1(m, st, i, SpvDecorationOffset, 4 * i);
+  uint32_t ptr = spvgen_type_pointer(m, SpvStorageClassPushConstant, st);
+  *member_ptr = spvgen_type_pointer(m, SpvStorageClassPushConstant, u32);
+  return spvgen_variable(m, ptr, SpvStorageClassPushConstant, 0);
+}
+
+/* Loads member `index` of a push constant block made by vk_push_constants_u32. */
+static inline uint32_t vk_load_push_u32(spvgen_module *m, uint32_t var, uint32_t member_ptr,
+                                        uint32_t index) {
+  uint32_t idx = spvgen_const_u32(m, index);
+  uint32_t p = spvgen_access_chain(m, member_ptr, var, &idx, 1);
+  return spvgen_load(m, spvgen_type_int(m, 32, false), p);
+}
+
+/* gl_GlobalInvocationID.x (or another builtin's x). */
+static inline uint32_t vk_builtin_x(spvgen_module *m, SpvBuiltIn builtin) {
+  uint32_t u32 = spvgen_type_int(m, 32, false);
+  uint32_t v3 = spvgen_type_vector(m, u32, 3);
+  uint32_t var = spvgen_builtin_input(m, builtin, v3);
+  uint32_t v = spvgen_load(m, v3, var);
+  uint32_t zero = 0;
+  return spvgen_op_composite_extract(m, u32, v, &zero, 1);
+}
+
+/* element pointer of buffer `var` at `index` (an id). */
+static inline uint32_t vk_element(spvgen_module *m, uint32_t element_ptr, uint32_t var,
+                                  uint32_t index) {
+  uint32_t idx[2] = {spvgen_const_u32(m, 0), index};
+  return spvgen_access_chain(m, element_ptr, var, idx, 2);
+}
+
+/* c[i] = a[i] + b[i] for i < n; f32 buffers at set 0 bindings 0 (a), 1 (b), 2 (c);
+ * push constant { uint n; }; local size `local` x 1 x 1. */
+static inline void vk_build_vector_add(spvgen_module *m, uint32_t local) {
+  uint32_t f32 = spvgen_type_float(m, 32);
+  uint32_t pf = 0;
+  uint32_t a = spvgen_storage_buffer(m, f32, 0, 0, true, &pf);
+  uint32_t b = spvgen_storage_buffer(m, f32, 0, 1, true, NULL);
+  uint32_t c = spvgen_storage_buffer(m, f32, 0, 2, false, NULL);
+  uint32_t pc_ptr = 0;
+  uint32_t pc = vk_push_constants_u32(m, 1, &pc_ptr);
+  spvgen_compute_main(m, "main", local, 1, 1);
+  uint32_t i = vk_builtin_x(m, SpvBuiltInGlobalInvocationId);
+  uint32_t n = vk_load_push_u32(m, pc, pc_ptr, 0);
+  spvgen_if(m, spvgen_op_u_less_than(m, spvgen_type_bool(m), i, n));
+  uint32_t va = spvgen_load(m, f32, vk_element(m, pf, a, i));
+  uint32_t vb = spvgen_load(m, f32, vk_element(m, pf, b, i));
+  spvgen_store(m, vk_element(m, pf, c, i), spvgen_op_f_add(m, f32, va, vb));
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}
+
+/* A random float with magnitude in [1/8, 1) and a random sign. */
+static inline float vk_rand_f32(void) {
+  float v = test_rand_float(0.125f, 1.0f);
+  return (test_rand_u32() & 1) ? -v : v;
+}
+
+#endif
