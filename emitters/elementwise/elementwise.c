@@ -46,7 +46,9 @@ spvgen_status spvgen_elementwise(const spvgen_elementwise_desc *desc,
                   "f16 needs shaderFloat16 and storageBuffer16BitAccess, which %s lacks", caps->name);
   }
 
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module_desc md = {0};
+  if (d.glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
+  spvgen_module *m = spvgen_module_create(&md);
   if (!m) return fail(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   uint32_t u32 = spvgen_type_int(m, 32, false);
   uint32_t t;

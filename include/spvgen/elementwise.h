@@ -33,6 +33,7 @@ typedef struct spvgen_elementwise_desc {
   spvgen_elementwise_op op;
   spvgen_elementwise_type type;
   uint32_t local_size; /* invocations per workgroup; 0: 64 */
+  bool glsl450_memory_model; /* default: the Vulkan memory model */
 } spvgen_elementwise_desc;
 
 /* Bindings: 0 = a (read), 1 = b (read), 2 = c (written). Push constant: uint32 n.

@@ -12,8 +12,15 @@
  * Every call is synchronous: it records, submits and waits. Every failure returns a
  * status and leaves a message in spvgen_vk_error(ctx) that names the spvgen call, the
  * Vulkan call and its VkResult (or the argument that was wrong, or the missing feature
- * by its Vulkan name). Nothing aborts or prints. A context is used from one thread at a
- * time. */
+ * by its Vulkan name). Nothing aborts or prints.
+ *
+ * Threads: a context is used from one thread at a time. The first spvgen_vk_create /
+ * spvgen_vk_wrap / spvgen_vk_enumerate loads the Vulkan loader into volk's globals; make
+ * that first call before starting threads that create contexts.
+ *
+ * A submission that runs past the timeout (or a lost device) leaves the context
+ * unusable: every later call fails with SPVGEN_ERROR_INVALID_STATE, and destroying its
+ * objects first waits for the submission to end. docs/runner.md has the details. */
 #ifndef SPVGEN_VK_H
 #define SPVGEN_VK_H
 
@@ -90,8 +97,9 @@ typedef struct spvgen_vk_wrap_desc {
 spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context **out,
                              char *message, size_t message_size);
 
-/* Waits for the device, then destroys every buffer and pipeline still alive, and the
- * device and instance unless wrapped. NULL is fine. */
+/* Destroys every buffer and pipeline still alive, then the device and instance unless
+ * wrapped (after vkDeviceWaitIdle; a wrapped device is not waited on, since spvgen has
+ * nothing in flight between calls). NULL is fine. */
 void spvgen_vk_destroy(spvgen_vk_context *ctx);
 
 /* The last failure's message ("spvgen_vk_buffer_create: vkAllocateMemory failed:
@@ -131,7 +139,7 @@ enum {
 /* A storage (and uniform) buffer of size bytes (> 0), contents undefined. */
 spvgen_status spvgen_vk_buffer_create(spvgen_vk_context *ctx, uint64_t size, uint32_t flags,
                                       spvgen_vk_buffer **out);
-/* Waits for nothing: the runner is idle between calls. NULL is fine. */
+/* NULL is fine. Buffers still alive are destroyed with their context. */
 void spvgen_vk_buffer_destroy(spvgen_vk_buffer *buffer);
 
 /* Copies size bytes between host memory and the buffer at offset. */

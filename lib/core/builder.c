@@ -739,7 +739,10 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   uint32_t keybuf[64], *key = NULL, keylen = 0, hash = 0;
   /* Only new declarations are deduplicated: an explicit (reserved) result id asks for
    * this exact declaration (strided arrays, forward-declared types). */
-  if (dedupe && s.result_pos != UINT32_MAX && ops[s.result_pos] == 0) {
+  bool explicit_id = s.result_pos != UINT32_MAX && ops[s.result_pos] != 0;
+  bool may_duplicate = opcode == SpvOpTypeArray || opcode == SpvOpTypeRuntimeArray ||
+                       opcode == SpvOpTypePointer || ins->placement != SG_PLACE_TYPE;
+  if (dedupe && s.result_pos != UINT32_MAX && (!explicit_id || !may_duplicate)) {
     key = n + 1 <= 64 ? keybuf : malloc((n + 1) * sizeof *key);
     if (!key) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
     key[keylen++] = opcode;
@@ -749,6 +752,10 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     uint32_t hit = table_find(m, key, keylen, hash);
     if (hit) {
       if (key != keybuf) free(key);
+      if (explicit_id)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+                       "%s: the same type already exists as id %u (SPIR-V forbids duplicate non-aggregate types); use that id",
+                       ins->name, hit);
       return hit;
     }
   }

@@ -150,6 +150,7 @@ spvgen_status spvgen_vk_buffer_create(spvgen_vk_context *ctx, uint64_t size, uin
 void spvgen_vk_buffer_destroy(spvgen_vk_buffer *b) {
   if (!b) return;
   spvgen_vk_context *ctx = b->ctx;
+  spvgen_vk_settle(ctx);
   if (b->prev) b->prev->next = b->next;
   else if (ctx->buffers == b) ctx->buffers = b->next;
   if (b->next) b->next->prev = b->prev;
@@ -273,5 +274,10 @@ uint64_t spvgen_vk_buffer_size(const spvgen_vk_buffer *b) { return b ? b->size :
 uint64_t spvgen_vk_buffer_address(const spvgen_vk_buffer *b) { return b ? b->address : 0; }
 void *spvgen_vk_buffer_map(const spvgen_vk_buffer *b) { return b ? b->mapped : NULL; }
 uint64_t spvgen_vk_buffer_handle(const spvgen_vk_buffer *b) {
-  return b ? (uint64_t)(uintptr_t)b->buffer : 0;
+  if (!b) return 0;
+#if defined(VK_USE_64_BIT_PTR_DEFINES) && VK_USE_64_BIT_PTR_DEFINES == 1
+  return (uint64_t)(uintptr_t)b->buffer; /* non-dispatchable handles are pointers here */
+#else
+  return (uint64_t)b->buffer;
+#endif
 }

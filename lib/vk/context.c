@@ -548,7 +548,11 @@ fail:
 void spvgen_vk_destroy(spvgen_vk_context *ctx) {
   if (!ctx) return;
   if (ctx->device && ctx->vkd.vkDeviceWaitIdle) {
-    ctx->vkd.vkDeviceWaitIdle(ctx->device);
+    /* Every call waits for its own submission, so only a timed-out one can be pending.
+     * A wrapped device may be busy with the caller's work on other queues: wait for
+     * ours only. */
+    spvgen_vk_settle(ctx);
+    if (!ctx->wrapped) ctx->vkd.vkDeviceWaitIdle(ctx->device);
     while (ctx->pipelines) spvgen_vk_pipeline_destroy(ctx->pipelines);
     while (ctx->buffers) spvgen_vk_buffer_destroy(ctx->buffers);
     spvgen_vk_buffer_free(ctx->staging);

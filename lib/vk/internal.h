@@ -144,6 +144,7 @@ struct spvgen_vk_context {
   char error[1024];
   bool wrapped;
   bool lost;                /* a submission timed out or the device was lost */
+  bool pending;             /* that submission may still run: destruction waits for it */
   uint32_t timeout_ms;
   VkInstance instance;
   VkPhysicalDevice physical_device;
@@ -205,6 +206,8 @@ spvgen_status spvgen_vk_begin(spvgen_vk_context *ctx, const char *who);
 void spvgen_vk_full_barrier(spvgen_vk_context *ctx);
 /* Ends, submits, waits (timeout_ms). */
 spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who);
+/* Before destroying anything: waits (without limit) for a submission that timed out. */
+void spvgen_vk_settle(spvgen_vk_context *ctx);
 
 /* Index of a memory type in type_bits with `required` flags, preferring `preferred`;
  * UINT32_MAX when none. */

@@ -466,6 +466,7 @@ spvgen_status spvgen_vk_pipeline_create_kernel(spvgen_vk_context *ctx, const spv
 void spvgen_vk_pipeline_destroy(spvgen_vk_pipeline *p) {
   if (!p) return;
   spvgen_vk_context *ctx = p->ctx;
+  spvgen_vk_settle(ctx);
   if (p->prev) p->prev->next = p->next;
   else if (ctx->pipelines == p) ctx->pipelines = p->next;
   if (p->next) p->next->prev = p->prev;

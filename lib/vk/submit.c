@@ -48,8 +48,10 @@ spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who) {
   r = ctx->vkd.vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE,
                                (uint64_t)ctx->timeout_ms * 1000000ull);
   if (r == VK_TIMEOUT) {
-    /* The command buffer is still pending: this context cannot record again. */
+    /* The command buffer is still pending: this context cannot record again, and the
+     * buffers it uses must outlive it. */
     ctx->lost = true;
+    ctx->pending = true;
     return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkWaitForFences failed: VK_TIMEOUT (%d): the submission ran "
                           "longer than %u ms; the context is now unusable",
@@ -60,4 +62,11 @@ spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who) {
     return spvgen_vk_fail_call(ctx, who, "vkWaitForFences", r);
   }
   return SPVGEN_OK;
+}
+
+void spvgen_vk_settle(spvgen_vk_context *ctx) {
+  if (!ctx || !ctx->pending) return;
+  /* Fails at once on a lost device; otherwise the work ends eventually. */
+  ctx->vkd.vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, UINT64_MAX);
+  ctx->pending = false;
 }

@@ -2,12 +2,13 @@
  * SPV_NV_tensor_addressing on a real device: one workgroup-scope tile (32x32x32 by
  * default, rounded up to the device's flexible-dimension granularity) loads A, B and C
  * through 2-D tensor layouts whose dimensions are smaller than the tile and whose clamp
- * mode is Constant (out-of-bounds elements read as the clamp value, 0), computes
- * A * B + C, and stores through a tensor layout whose dimensions clip the write and whose
- * row stride is wider than the row. The CPU oracle is tests/support/tensor_ref.h: it
- * gives the loaded tiles and, for every element of the output buffer, which matrix
- * element (if any) must land there. Output memory is pre-filled with a sentinel so the
- * test sees both the in-bounds results and that nothing else was written.
+ * mode is Constant (out-of-bounds elements read as the clamp value, 0), sliced at (0, 0)
+ * with the tile's shape as the span, computes A * B + C, and stores through a tensor
+ * layout whose dimensions clip the write and whose row stride is wider than the row. The
+ * CPU oracle is tests/support/tensor_ref.h: it gives the loaded tiles and, for every
+ * element of the output buffer, which matrix element (if any) must land there. Output
+ * memory is pre-filled with a sentinel so the test sees both the in-bounds results and
+ * that nothing else was written.
  *
  * The module is built and validated (Vulkan 1.3 rules) on every machine; running it needs
  * the cooperative_matrix2 workgroup-scope, flexible-dimensions and tensor-addressing
@@ -147,10 +148,20 @@ static void build_tensor_module(spvgen_module *m, const tile_shape *s) {
   uint32_t layout = spvgen_tensor_layout_create(m, tl);
   const uint32_t mk[2] = {U(PROBLEM_M), U(PROBLEM_K)}, kn[2] = {U(PROBLEM_K), U(PROBLEM_N)};
   const uint32_t mn[2] = {U(PROBLEM_M), U(PROBLEM_N)}, dstride[2] = {U(PROBLEM_LDD), U(1)};
+  /* SetDimension makes the span the tensor's size; the matrix is linearized row-major
+   * and re-split by the span, so the span must be the tile's shape (a slice at 0, 0) for
+   * matrix element (r, c) to address tensor element (r, c). */
+  const uint32_t at00[2] = {zero, zero};
+  const uint32_t span_mk[2] = {U(s->m), U(s->k)}, span_kn[2] = {U(s->k), U(s->n)};
+  const uint32_t span_mn[2] = {U(s->m), U(s->n)};
   uint32_t la = spvgen_tensor_layout_set_dimension(m, layout, mk, 2);
+  la = spvgen_tensor_layout_slice(m, la, at00, span_mk, 2);
   uint32_t lb = spvgen_tensor_layout_set_dimension(m, layout, kn, 2);
+  lb = spvgen_tensor_layout_slice(m, lb, at00, span_kn, 2);
   uint32_t lc = spvgen_tensor_layout_set_dimension(m, layout, mn, 2);
   uint32_t ld = spvgen_tensor_layout_set_stride(m, lc, dstride, 2);
+  lc = spvgen_tensor_layout_slice(m, lc, at00, span_mn, 2);
+  ld = spvgen_tensor_layout_slice(m, ld, at00, span_mn, 2);
   /* Tensor loads and stores take a pointer into the array: element 0 of each buffer. */
   uint32_t pa = spvgen_access_chain(m, p16, a, (uint32_t[]){zero, zero}, 2);
   uint32_t pb = spvgen_access_chain(m, p16, b, (uint32_t[]){zero, zero}, 2);
@@ -281,11 +292,17 @@ static void test_tensor_load_clamps_to_zero_and_store_clips_to_layout_dimensions
   /* The oracle: the same layouts on the CPU. */
   const uint32_t mk[2] = {PROBLEM_M, PROBLEM_K}, kn[2] = {PROBLEM_K, PROBLEM_N},
                  mn[2] = {PROBLEM_M, PROBLEM_N}, dstride[2] = {PROBLEM_LDD, 1};
+  const int32_t at00[2] = {0, 0};
+  const uint32_t span_mk[2] = {s.m, s.k}, span_kn[2] = {s.k, s.n}, span_mn[2] = {s.m, s.n};
   tensor_ref_layout base = tensor_ref_layout_create(2, TENSOR_REF_CLAMP_CONSTANT);
-  tensor_ref_layout la = tensor_ref_layout_set_dimension(base, mk);
-  tensor_ref_layout lb = tensor_ref_layout_set_dimension(base, kn);
+  tensor_ref_layout la = tensor_ref_layout_slice(tensor_ref_layout_set_dimension(base, mk), at00,
+                                                 span_mk);
+  tensor_ref_layout lb = tensor_ref_layout_slice(tensor_ref_layout_set_dimension(base, kn), at00,
+                                                 span_kn);
   tensor_ref_layout lc = tensor_ref_layout_set_dimension(base, mn);
-  tensor_ref_layout ld = tensor_ref_layout_set_stride(lc, dstride);
+  tensor_ref_layout ld = tensor_ref_layout_slice(tensor_ref_layout_set_stride(lc, dstride), at00,
+                                                 span_mn);
+  lc = tensor_ref_layout_slice(lc, at00, span_mn);
   tensor_ref_status rs;
   rs = tensor_ref_load_f64(&la, NULL, s.m, s.k, TENSOR_REF_F16, ha, na, ta);
   CHECK_MSG(rs == TENSOR_REF_OK, "oracle load A: %s", tensor_ref_status_name(rs));

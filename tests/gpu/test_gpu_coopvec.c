@@ -25,6 +25,7 @@
 #include "module_check.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
+#include "spvgen/coop.h"
 #include "spvgen/vk.h"
 #include "tensor_ref.h"
 
@@ -130,8 +131,8 @@ static void build_coopvec_module(spvgen_module *m, spvgen_coopvec_layout layout)
   uint32_t parr = spvgen_type_pointer(m, SpvStorageClassStorageBuffer,
                                       spvgen_type_runtime_array_strided(m, f16, 2));
 #define U(v) spvgen_const_u32(m, (v))
-  uint32_t tin = spvgen_op_type_cooperative_vector_nv(m, f16, U(VEC_K));
-  uint32_t tout = spvgen_op_type_cooperative_vector_nv(m, f16, U(VEC_M));
+  uint32_t tin = spvgen_type_coopvec(m, f16, VEC_K);
+  uint32_t tout = spvgen_type_coopvec(m, f16, VEC_M);
 
   spvgen_compute_main(m, "main", LOCAL_SIZE, 1, 1);
   uint32_t zero = U(0);
@@ -140,17 +141,25 @@ static void build_coopvec_module(spvgen_module *m, spvgen_coopvec_layout layout)
   uint32_t pmat = spvgen_access_chain(m, parr, mat, &zero, 1);
   uint32_t pbias = spvgen_access_chain(m, parr, bias, &zero, 1);
   uint32_t pout = spvgen_access_chain(m, parr, out, &zero, 1);
-  uint32_t x = spvgen_op_cooperative_vector_load_nv(
-      m, tin, pin, spvgen_op_i_mul(m, u32, i, U(VEC_K * 2)), 0, NULL, 0);
-  uint32_t f16_interp = U(SPVGEN_COMPONENT_F16);
-  /* Optimal layouts ignore MatrixStride; 0 as GLSL writes it. */
-  uint32_t stride = U(layout == SPVGEN_COOPVEC_ROW_MAJOR ? ROW_STRIDE : 0);
-  uint32_t y = spvgen_op_cooperative_vector_matrix_mul_add_nv(
-      m, tout, x, f16_interp, pmat, U(MATRIX_OFFSET), f16_interp, pbias, U(BIAS_OFFSET),
-      f16_interp, U(VEC_M), U(VEC_K), U((uint32_t)layout), spvgen_const_bool(m, false), stride,
-      0);
-  spvgen_op_cooperative_vector_store_nv(m, pout, spvgen_op_i_mul(m, u32, i, U(VEC_M * 2)), y, 0,
-                                        NULL, 0);
+  uint32_t x = spvgen_coopvec_load(m, tin, pin, spvgen_op_i_mul(m, u32, i, U(VEC_K * 2)), NULL);
+  spvgen_coopvec_matmul_desc d = {
+      .result_type = tout,
+      .input = x,
+      .input_interpretation = SPVGEN_INTERP_FLOAT16,
+      .matrix = pmat,
+      .matrix_offset = U(MATRIX_OFFSET),
+      .matrix_interpretation = SPVGEN_INTERP_FLOAT16,
+      .bias = pbias,
+      .bias_offset = U(BIAS_OFFSET),
+      .bias_interpretation = SPVGEN_INTERP_FLOAT16,
+      .m = VEC_M,
+      .k = VEC_K,
+      .layout = (SpvCooperativeVectorMatrixLayout)layout,
+      /* Optimal layouts ignore MatrixStride. */
+      .matrix_stride = layout == SPVGEN_COOPVEC_ROW_MAJOR ? ROW_STRIDE : 0,
+  };
+  uint32_t y = spvgen_coopvec_matmul_add(m, &d);
+  spvgen_coopvec_store(m, pout, spvgen_op_i_mul(m, u32, i, U(VEC_M * 2)), y, NULL);
   spvgen_function_end(m);
 #undef U
 }
@@ -229,7 +238,8 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
   };
   size_t src_size = 0, matrix_size = 0;
   VK_CHECK(ctx, spvgen_vk_coopvec_src_size(&conv, &src_size));
-  CHECK_MSG(src_size <= (size_t)VEC_M * ROW_STRIDE && src_size >= (size_t)(VEC_M - 1) * ROW_STRIDE + VEC_K * 2,
+  CHECK_MSG(src_size <= (size_t)VEC_M * ROW_STRIDE &&
+                src_size >= (size_t)(VEC_M - 1) * ROW_STRIDE + VEC_K * 2,
             "spvgen_vk_coopvec_src_size gave %zu bytes for a %ux%u f16 matrix with a %u-byte "
             "row stride",
             src_size, VEC_M, VEC_K, ROW_STRIDE);
@@ -289,8 +299,9 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
       double err = fabs(got - ref);
       if (!(err <= tol)) {
         if (bad++ < 5)
-          test_fail_at(__FILE__, __LINE__, "invocation %u result[%u] = %.5g, expected %.5g (tol %.3g)",
-                       v, j, got, ref, tol);
+          test_fail_at(__FILE__, __LINE__,
+                       "invocation %u result[%u] = %.5g, expected %.5g (tol %.3g)", v, j, got,
+                       ref, tol);
       } else if (err > max_err) {
         max_err = err;
       }

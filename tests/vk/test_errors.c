@@ -608,6 +608,73 @@ static void test_wrap_rejects_missing_handles(void) {
   spvgen_vk_destroy(owner);
 }
 
+/* A submission that runs past timeout_ms fails with VK_TIMEOUT named, and the context
+ * then refuses further work (its command buffer may still be running) until destroyed;
+ * destroying it waits for the work. The kernel: 8 invocations each running a dependent
+ * multiply-add chain of n steps (no closed form), n from a push constant. */
+static void test_submission_past_the_timeout_is_named_and_stops_the_context(void) {
+  spvgen_vk_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.timeout_ms = 1;
+  spvgen_vk_context *ctx = NULL;
+  char msg[1024];
+  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) {
+    test_skip("%s", msg);
+    return;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st != SPVGEN_OK) return;
+  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_vk_buffer *out = NULL;
+  uint32_t f32 = spvgen_type_float(m, 32), u32 = spvgen_type_int(m, 32, false);
+  uint32_t pf = 0;
+  uint32_t buf = spvgen_storage_buffer(m, f32, 0, 0, false, &pf);
+  uint32_t pc_ptr = 0;
+  uint32_t pc = vk_push_constants_u32(m, 1, &pc_ptr);
+  uint32_t fn_u32 = spvgen_type_pointer(m, SpvStorageClassFunction, u32);
+  uint32_t fn_f32 = spvgen_type_pointer(m, SpvStorageClassFunction, f32);
+  spvgen_compute_main(m, "main", 8, 1, 1);
+  uint32_t gid = vk_builtin_x(m, SpvBuiltInGlobalInvocationId);
+  uint32_t n = vk_load_push_u32(m, pc, pc_ptr, 0);
+  uint32_t i_var = spvgen_variable(m, fn_u32, SpvStorageClassFunction, 0);
+  uint32_t acc_var = spvgen_variable(m, fn_f32, SpvStorageClassFunction, 0);
+  spvgen_store(m, i_var, spvgen_const_u32(m, 0));
+  spvgen_store(m, acc_var, spvgen_op_convert_u_to_f(m, f32, gid));
+  spvgen_loop(m, SpvLoopControlMaskNone);
+  spvgen_loop_while(m, spvgen_op_u_less_than(m, spvgen_type_bool(m), spvgen_load(m, u32, i_var), n));
+  uint32_t acc = spvgen_load(m, f32, acc_var);
+  spvgen_store(m, acc_var, spvgen_op_f_add(m, f32, spvgen_op_f_mul(m, f32, acc, spvgen_const_f32(m, 0.999999f)),
+                                           spvgen_const_f32(m, 1.0f)));
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, i_var, spvgen_op_i_add(m, u32, spvgen_load(m, u32, i_var), spvgen_const_u32(m, 1)));
+  spvgen_end_loop(m);
+  spvgen_store(m, vk_element(m, pf, buf, gid), spvgen_load(m, f32, acc_var));
+  spvgen_function_end(m);
+  size_t count = 0;
+  const uint32_t *words = check_module(m, &count);
+  if (!words) goto done;
+  VK_CHECK(ctx, spvgen_vk_pipeline_create(ctx, words, count, NULL, NULL, &pipe));
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, 64, 0, &out));
+  uint32_t steps = 50u * 1000u * 1000u;
+  VK_EXPECT_ERROR(ctx, spvgen_vk_dispatch(ctx, pipe, &out, 1, &steps, 4, 1, 1, 1, NULL),
+                  SPVGEN_ERROR_VULKAN, "spvgen_vk_run: vkWaitForFences failed: VK_TIMEOUT");
+  CHECK_CONTAINS(spvgen_vk_error(ctx), "longer than 1 ms");
+  char data[4];
+  VK_EXPECT_ERROR(ctx, spvgen_vk_buffer_download(ctx, out, 0, data, 4), SPVGEN_ERROR_INVALID_STATE,
+                  "spvgen_vk_buffer_download: the context is unusable");
+  spvgen_vk_buffer *more = NULL;
+  VK_EXPECT_ERROR(ctx, spvgen_vk_buffer_create(ctx, 64, 0, &more), SPVGEN_ERROR_INVALID_STATE,
+                  "unusable after an earlier device loss or timeout");
+done:
+  spvgen_vk_buffer_destroy(out);
+  spvgen_vk_pipeline_destroy(pipe);
+  spvgen_module_destroy(m);
+  spvgen_vk_destroy(ctx); /* waits for the kernel */
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_null_and_zero_arguments_are_named),
@@ -625,6 +692,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_coopvec_conversion_without_the_feature_is_named),
       TEST_CASE(test_coopvec_source_sizes_follow_layout_and_stride),
       TEST_CASE(test_wrap_rejects_missing_handles),
+      TEST_CASE(test_submission_past_the_timeout_is_named_and_stops_the_context),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -58,7 +58,7 @@ int spvgen_cmd_demo(int argc, char **argv) {
   spvgen_elementwise_desc desc = {0};
   uint32_t n = 1000003;
   const char *device = NULL;
-  int run = 1, quiet = 0;
+  int run = 1, quiet = 0, timing = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       demo_usage(stdout);
@@ -83,6 +83,10 @@ int spvgen_cmd_demo(int argc, char **argv) {
       device = argv[++i];
     } else if (!strcmp(argv[i], "--no-run")) {
       run = 0;
+    } else if (!strcmp(argv[i], "--glsl450")) {
+      desc.glsl450_memory_model = true;
+    } else if (!strcmp(argv[i], "--no-timing")) {
+      timing = 0;
     } else if (!strcmp(argv[i], "--quiet")) {
       quiet = 1;
     } else {
@@ -170,7 +174,7 @@ int spvgen_cmd_demo(int argc, char **argv) {
   if ((st = spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &pipe)) != SPVGEN_OK) goto vkfail;
   uint64_t ns = 0;
   uint32_t groups = (n + 63) / 64;
-  if ((st = spvgen_vk_dispatch(ctx, pipe, buf, 3, &n, 4, groups, 1, 1, &ns)) != SPVGEN_OK)
+  if ((st = spvgen_vk_dispatch(ctx, pipe, buf, 3, &n, 4, groups, 1, 1, timing ? &ns : NULL)) != SPVGEN_OK)
     goto vkfail;
   if ((st = spvgen_vk_buffer_download(ctx, buf[2], 0, hc, bytes)) != SPVGEN_OK) goto vkfail;
 

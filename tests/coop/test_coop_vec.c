@@ -1,0 +1,545 @@
+/* tests/coop/test_coop_vec.c — the SPV_NV_cooperative_vector helpers of spvgen/coop.h:
+ * the vector type, loads and stores, MatrixMul / MatrixMulAdd with every interpretation,
+ * layout, transpose and stride form, the training accumulations, the arithmetic and the
+ * GLSL.std.450 functions GLSL_NV_cooperative_vector allows. Each module validates (Vulkan
+ * 1.3) and its disassembly has the instruction with the expected operands. The last test
+ * is the MLP of the "Example syntax" section of GLSL_NV_cooperative_vector. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/coop.h"
+
+#define U32S(...) ((const uint32_t[]){__VA_ARGS__})
+
+/* ----------------------------------------------------------------- fixture ---- */
+
+typedef struct fixture {
+  spvgen_module *m;
+  uint32_t f16, f32, u32, s32;
+  uint32_t buf16; /* storage buffer of float16 (binding 0) */
+  uint32_t buf32; /* storage buffer of float32 (binding 1) */
+} fixture;
+
+static uint32_t named(spvgen_module *m, uint32_t id, const char *name) {
+  spvgen_name(m, id, name);
+  return id;
+}
+
+static fixture begin(void) {
+  fixture f;
+  memset(&f, 0, sizeof f);
+  f.m = spvgen_module_create(NULL);
+  f.f16 = spvgen_type_float(f.m, 16);
+  f.f32 = spvgen_type_float(f.m, 32);
+  f.u32 = spvgen_type_int(f.m, 32, false);
+  f.s32 = spvgen_type_int(f.m, 32, true);
+  f.buf16 = spvgen_storage_buffer(f.m, f.f16, 0, 0, false, NULL);
+  f.buf32 = spvgen_storage_buffer(f.m, f.f32, 0, 1, false, NULL);
+  spvgen_compute_main(f.m, "main", 32, 1, 1);
+  return f;
+}
+
+static uint32_t c(fixture *f, uint32_t v) { return spvgen_const_u32(f->m, v); }
+
+/* &buffer.data: a pointer to the runtime array member of a spvgen_storage_buffer. */
+static uint32_t array_of(spvgen_module *m, uint32_t buffer, uint32_t element_type) {
+  uint32_t rta = spvgen_type_runtime_array_strided(m, element_type, spvgen_type_size(m, element_type));
+  uint32_t pt = spvgen_type_pointer(m, SpvStorageClassStorageBuffer, rta);
+  uint32_t zero = spvgen_const_u32(m, 0);
+  return spvgen_access_chain(m, pt, buffer, &zero, 1);
+}
+
+static void finish_and_match(fixture *f, const char *const *lines, int n) {
+  spvgen_function_end(f->m);
+  size_t count = 0;
+  const uint32_t *words = check_module(f->m, &count);
+  char *text = words ? check_disassemble(words, count) : NULL;
+  check_has_lines(text, lines, n);
+  spvgen_free_text(text);
+  spvgen_module_destroy(f->m);
+}
+
+/* ------------------------------------------------------------------ types ---- */
+
+static void test_coopvec_type_takes_component_and_count(void) {
+  fixture f = begin();
+  named(f.m, spvgen_type_coopvec(f.m, f.f16, 32), "V32");
+  uint32_t a = spvgen_type_coopvec(f.m, f.u32, 4), b = spvgen_type_coopvec(f.m, f.u32, 4);
+  CHECK_EQ_U64(a, b);
+  const char *lines[] = {
+      "OpCapability CooperativeVectorNV",
+      "OpExtension \"SPV_NV_cooperative_vector\"",
+      "%V32 = OpTypeCooperativeVectorNV %half %uint_32",
+  };
+  finish_and_match(&f, lines, 3);
+}
+
+static void test_coopvec_type_id_takes_a_specialization_constant_count(void) {
+  fixture f = begin();
+  uint32_t n = named(f.m, spvgen_spec_const_u32(f.m, 16, 0), "n");
+  uint32_t t = named(f.m, spvgen_type_coopvec_id(f.m, f.f32, n), "Vn");
+  spvgen_coop_type_info info;
+  CHECK(spvgen_coop_type_query(f.m, t, &info));
+  CHECK_EQ_U64(info.opcode, SpvOpTypeCooperativeVectorNV);
+  CHECK_EQ_U64(info.count, SPVGEN_ABSENT);
+  CHECK_EQ_U64(info.count_id, n);
+  const char *lines[] = {"%Vn = OpTypeCooperativeVectorNV %float %n"};
+  finish_and_match(&f, lines, 1);
+}
+
+/* ---------------------------------------------------------- load/store ---- */
+
+static void test_coopvec_load_store_from_buffer_and_shared_arrays(void) {
+  fixture f = begin();
+  uint32_t V = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "V");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t shared_t = spvgen_type_array(f.m, f.f16, c(&f, 256));
+  uint32_t shared = named(f.m, spvgen_variable(f.m, spvgen_type_pointer(f.m, SpvStorageClassWorkgroup,
+                                                                      shared_t),
+                                             SpvStorageClassWorkgroup, 0), "shared");
+  uint32_t v = named(f.m, spvgen_coopvec_load(f.m, V, arr, c(&f, 32), NULL), "v");
+  spvgen_coopvec_store(f.m, shared, 0, v, NULL);
+  spvgen_memory_operands aligned = {SpvMemoryAccessAlignedMask, 16, 0};
+  uint32_t w = named(f.m, spvgen_coopvec_load(f.m, V, shared, c(&f, 16), &aligned), "w");
+  spvgen_coopvec_store(f.m, arr, c(&f, 64), w, &aligned);
+  const char *lines[] = {
+      "%v = OpCooperativeVectorLoadNV %V %arr %uint_32",
+      "OpCooperativeVectorStoreNV %shared %uint_0 %v",
+      "%w = OpCooperativeVectorLoadNV %V %shared %uint_16 Aligned 16",
+      "OpCooperativeVectorStoreNV %arr %uint_64 %w Aligned 16",
+  };
+  finish_and_match(&f, lines, 4);
+}
+
+/* ---------------------------------------------------------------- matmul ---- */
+
+static void test_coopvec_matmul_zeroed_desc_means_f16_row_major_tight_stride(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "I");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
+  spvgen_coopvec_matmul_desc d = {.result_type = R, .input = in, .matrix = arr};
+  named(f.m, spvgen_coopvec_matmul(f.m, &d), "r");
+  const char *lines[] = {
+      "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 %uint_8 "
+      "%uint_0 %false %uint_16",
+  };
+  finish_and_match(&f, lines, 1);
+}
+
+static void test_coopvec_matmul_add_takes_bias_offsets_layout_and_operands(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.f32, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "I");
+  uint32_t mat = named(f.m, array_of(f.m, f.buf16, f.f16), "mat");
+  uint32_t bias = named(f.m, array_of(f.m, f.buf32, f.f32), "bias");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, mat, 0, NULL), "in");
+  spvgen_coopvec_matmul_desc d = {
+      .result_type = R, .input = in, .matrix = mat, .matrix_offset = c(&f, 128),
+      .bias = bias, .bias_offset = c(&f, 48), .bias_interpretation = SPVGEN_INTERP_FLOAT32,
+      .layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV,
+      .operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask};
+  named(f.m, spvgen_coopvec_matmul_add(f.m, &d), "r");
+  const char *lines[] = {
+      "%r = OpCooperativeVectorMatrixMulAddNV %R %in %uint_0 %mat %uint_128 %uint_0 %bias %uint_48 "
+      "%uint_1 %uint_16 %uint_8 %uint_1 %false %uint_32 MatrixBSignedComponentsKHR",
+  };
+  finish_and_match(&f, lines, 1);
+}
+
+static void test_coopvec_matmul_packed_int8_input_holds_four_values_per_component(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.s32, 8), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.u32, 4), "I");
+  uint32_t ep;
+  uint32_t bufu = spvgen_storage_buffer(f.m, f.u32, 0, 2, true, &ep);
+  uint32_t mat = named(f.m, array_of(f.m, bufu, f.u32), "mat");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, mat, 0, NULL), "in");
+  spvgen_coopvec_matmul_desc d = {
+      .result_type = R, .input = in, .input_interpretation = SPVGEN_INTERP_SINT8_PACKED,
+      .matrix = mat, .matrix_interpretation = SPVGEN_INTERP_SINT8, .bias = mat,
+      .bias_offset = c(&f, 512), .bias_interpretation = SPVGEN_INTERP_SINT32};
+  named(f.m, spvgen_coopvec_matmul_add(f.m, &d), "r");
+  const char *lines[] = {
+      "%r = OpCooperativeVectorMatrixMulAddNV %R %in %uint_1000491000 %mat %uint_0 %uint_3 %mat "
+      "%uint_512 %uint_5 %uint_8 %uint_16 %uint_0 %false %uint_16",
+  };
+  finish_and_match(&f, lines, 1);
+}
+
+/* Every VkComponentTypeKHR value is accepted as the input interpretation, and every
+ * non-packed one as the matrix interpretation. */
+static void test_coopvec_matmul_accepts_every_interpretation(void) {
+  static const spvgen_interpretation all[] = {
+      SPVGEN_INTERP_FLOAT16,      SPVGEN_INTERP_FLOAT32,      SPVGEN_INTERP_FLOAT64,
+      SPVGEN_INTERP_SINT8,        SPVGEN_INTERP_SINT16,       SPVGEN_INTERP_SINT32,
+      SPVGEN_INTERP_SINT64,       SPVGEN_INTERP_UINT8,        SPVGEN_INTERP_UINT16,
+      SPVGEN_INTERP_UINT32,       SPVGEN_INTERP_UINT64,       SPVGEN_INTERP_SINT8_PACKED,
+      SPVGEN_INTERP_UINT8_PACKED, SPVGEN_INTERP_FLOAT_E4M3,   SPVGEN_INTERP_FLOAT_E5M2,
+  };
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "I");
+  uint32_t P = named(f.m, spvgen_type_coopvec(f.m, f.u32, 2), "P");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
+  uint32_t packed = named(f.m, spvgen_coopvec_load(f.m, P, arr, 0, NULL), "packed");
+  const char *lines[15];
+  static char text[15][160];
+  for (int i = 0; i < 15; i++) {
+    bool is_packed = all[i] == SPVGEN_INTERP_SINT8_PACKED || all[i] == SPVGEN_INTERP_UINT8_PACKED;
+    spvgen_coopvec_matmul_desc d = {
+        .result_type = R, .input = is_packed ? packed : in, .input_interpretation = all[i],
+        .matrix = arr, .matrix_interpretation = is_packed ? SPVGEN_INTERP_SINT8 : all[i],
+        .layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV};
+    char name[16];
+    snprintf(name, sizeof name, "r%d", i);
+    named(f.m, spvgen_coopvec_matmul(f.m, &d), name);
+    snprintf(text[i], sizeof text[i],
+             "%%%s = OpCooperativeVectorMatrixMulNV %%R %%%s %%uint_%u %%arr %%uint_0 %%uint_%u "
+             "%%uint_16 %%uint_8 %%uint_2 %%false", name, is_packed ? "packed" : "in",
+             (uint32_t)all[i], (uint32_t)(is_packed ? SPVGEN_INTERP_SINT8 : all[i]));
+    lines[i] = text[i];
+  }
+  finish_and_match(&f, lines, 15);
+}
+
+static void test_coopvec_matmul_optimal_layouts_take_transpose_and_optional_stride(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "I");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
+  spvgen_coopvec_matmul_desc d = {.result_type = R, .input = in, .matrix = arr,
+                                  .layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV,
+                                  .transpose = true};
+  named(f.m, spvgen_coopvec_matmul(f.m, &d), "inf");
+  d.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
+  d.transpose = false;
+  d.matrix_stride = 40; /* ignored by optimal layouts, but passed through */
+  named(f.m, spvgen_coopvec_matmul(f.m, &d), "train");
+  const char *lines[] = {
+      "%inf = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 %uint_16 "
+      "%uint_2 %true",
+      "%train = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 "
+      "%uint_16 %uint_3 %false %uint_40",
+  };
+  finish_and_match(&f, lines, 2);
+}
+
+static void test_coopvec_matmul_id_fields_take_specialization_constants(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "I");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
+  uint32_t layout = named(f.m, spvgen_spec_const_u32(f.m, 0, 1), "layout");
+  uint32_t tr = named(f.m, spvgen_spec_const_bool(f.m, false, 2), "tr");
+  uint32_t interp = named(f.m, spvgen_spec_const_u32(f.m, 0, 3), "interp");
+  spvgen_coopvec_matmul_desc d = {.result_type = R, .input = in, .matrix = arr,
+                                  .layout_id = layout, .transpose_id = tr,
+                                  .matrix_interpretation_id = interp, .matrix_stride = 32};
+  named(f.m, spvgen_coopvec_matmul(f.m, &d), "r");
+  const char *lines[] = {
+      "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %interp %uint_16 %uint_16 "
+      "%layout %tr %uint_32",
+  };
+  finish_and_match(&f, lines, 1);
+}
+
+/* ------------------------------------------------------------- training ---- */
+
+static void test_coopvec_outer_product_accumulate(void) {
+  fixture f = begin();
+  uint32_t A = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "A");
+  uint32_t B = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "B");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t a = named(f.m, spvgen_coopvec_load(f.m, A, arr, 0, NULL), "a");
+  uint32_t b = named(f.m, spvgen_coopvec_load(f.m, B, arr, c(&f, 32), NULL), "b");
+  spvgen_coopvec_outer_product_desc d = {.pointer = arr, .a = a, .b = b};
+  spvgen_coopvec_outer_product_accumulate(f.m, &d);
+  d.offset = c(&f, 256);
+  d.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
+  d.matrix_interpretation = SPVGEN_INTERP_FLOAT32;
+  spvgen_coopvec_outer_product_accumulate(f.m, &d);
+  const char *lines[] = {
+      "OpCapability CooperativeVectorTrainingNV",
+      "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_0 %a %b %uint_0 %uint_0 %uint_16",
+      "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_256 %a %b %uint_3 %uint_1",
+  };
+  finish_and_match(&f, lines, 3);
+}
+
+static void test_coopvec_reduce_sum_accumulate(void) {
+  fixture f = begin();
+  uint32_t V = named(f.m, spvgen_type_coopvec(f.m, f.f32, 8), "V");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf32, f.f32), "arr");
+  uint32_t v = named(f.m, spvgen_coopvec_load(f.m, V, arr, 0, NULL), "v");
+  spvgen_coopvec_reduce_sum_accumulate(f.m, arr, c(&f, 32), v);
+  const char *lines[] = {
+      "OpCapability CooperativeVectorTrainingNV",
+      "OpCooperativeVectorReduceSumAccumulateNV %arr %uint_32 %v",
+  };
+  finish_and_match(&f, lines, 2);
+}
+
+/* ------------------------------------------------------ composite & math ---- */
+
+static void test_coopvec_splat_construct_extract_insert_convert(void) {
+  fixture f = begin();
+  uint32_t V = named(f.m, spvgen_type_coopvec(f.m, f.f32, 3), "V");
+  uint32_t H = named(f.m, spvgen_type_coopvec(f.m, f.f16, 3), "H");
+  uint32_t one = spvgen_const_f32(f.m, 1.0f);
+  named(f.m, spvgen_coop_splat(f.m, V, one), "ones");
+  uint32_t arr = array_of(f.m, f.buf32, f.f32);
+  uint32_t x = named(f.m, spvgen_coopvec_load(f.m, V, arr, 0, NULL), "x");
+  uint32_t e0 = named(f.m, spvgen_coop_extract(f.m, x, 0), "e0");
+  uint32_t e2 = named(f.m, spvgen_coop_extract(f.m, x, 2), "e2");
+  uint32_t y = named(f.m, spvgen_coop_construct(f.m, V, U32S(e2, e0, e0), 3), "y");
+  named(f.m, spvgen_coop_splat(f.m, V, e0), "s");
+  uint32_t z = named(f.m, spvgen_coop_insert(f.m, y, one, 1), "z");
+  named(f.m, spvgen_coop_convert(f.m, H, z), "h");
+  const char *lines[] = {
+      "%ones = OpConstantComposite %V %float_1 %float_1 %float_1",
+      "%e2 = OpCompositeExtract %float %x 2",
+      "%y = OpCompositeConstruct %V %e2 %e0 %e0",
+      "%s = OpCompositeConstruct %V %e0 %e0 %e0",
+      "%z = OpCompositeInsert %V %float_1 %y 1",
+      "%h = OpFConvert %H %z",
+  };
+  finish_and_match(&f, lines, 6);
+}
+
+static void test_coopvec_float_arithmetic(void) {
+  fixture f = begin();
+  uint32_t V = named(f.m, spvgen_type_coopvec(f.m, f.f32, 8), "V");
+  uint32_t arr = array_of(f.m, f.buf32, f.f32);
+  uint32_t a = named(f.m, spvgen_coopvec_load(f.m, V, arr, 0, NULL), "a");
+  uint32_t b = named(f.m, spvgen_coopvec_load(f.m, V, arr, c(&f, 32), NULL), "b");
+  named(f.m, spvgen_coop_arith(f.m, SpvOpFAdd, a, b), "add");
+  named(f.m, spvgen_coop_arith(f.m, SpvOpFSub, a, b), "sub");
+  named(f.m, spvgen_coop_arith(f.m, SpvOpFMul, a, b), "mul");
+  named(f.m, spvgen_coop_arith(f.m, SpvOpFDiv, a, b), "div");
+  named(f.m, spvgen_coop_negate(f.m, a), "neg");
+  named(f.m, spvgen_coop_scale(f.m, a, spvgen_const_f32(f.m, 0.5f)), "half");
+  const char *lines[] = {
+      "%add = OpFAdd %V %a %b", "%sub = OpFSub %V %a %b", "%mul = OpFMul %V %a %b",
+      "%div = OpFDiv %V %a %b", "%neg = OpFNegate %V %a",
+      "%half = OpVectorTimesScalar %V %a %float_0_5",
+  };
+  finish_and_match(&f, lines, 6);
+}
+
+static void test_coopvec_integer_arithmetic_and_bitwise_operators(void) {
+  fixture f = begin();
+  uint32_t U = named(f.m, spvgen_type_coopvec(f.m, f.u32, 4), "U");
+  uint32_t S = named(f.m, spvgen_type_coopvec(f.m, f.s32, 4), "S");
+  uint32_t ep;
+  uint32_t bufu = spvgen_storage_buffer(f.m, f.u32, 0, 2, false, &ep);
+  uint32_t arr = array_of(f.m, bufu, f.u32);
+  uint32_t a = named(f.m, spvgen_coopvec_load(f.m, U, arr, 0, NULL), "a");
+  uint32_t b = named(f.m, spvgen_coopvec_load(f.m, U, arr, c(&f, 16), NULL), "b");
+  uint32_t s = named(f.m, spvgen_coopvec_load(f.m, S, arr, c(&f, 32), NULL), "s");
+  static const struct { SpvOp op; const char *name; } ops[] = {
+      {SpvOpIAdd, "IAdd"}, {SpvOpISub, "ISub"}, {SpvOpIMul, "IMul"}, {SpvOpUDiv, "UDiv"},
+      {SpvOpBitwiseAnd, "BitwiseAnd"}, {SpvOpBitwiseOr, "BitwiseOr"},
+      {SpvOpBitwiseXor, "BitwiseXor"}, {SpvOpShiftLeftLogical, "ShiftLeftLogical"},
+      {SpvOpShiftRightLogical, "ShiftRightLogical"},
+  };
+  static char text[12][96];
+  const char *lines[12];
+  int n = 0;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "r%zu", i);
+    named(f.m, spvgen_coop_arith(f.m, ops[i].op, a, b), name);
+    snprintf(text[n], sizeof text[n], "%%%s = Op%s %%U %%a %%b", name, ops[i].name);
+    lines[n] = text[n];
+    n++;
+  }
+  named(f.m, spvgen_coop_arith(f.m, SpvOpShiftRightArithmetic, s, s), "sra");
+  named(f.m, spvgen_coop_arith(f.m, SpvOpSDiv, s, s), "sdiv");
+  named(f.m, spvgen_coop_not(f.m, a), "not");
+  lines[n++] = "%sra = OpShiftRightArithmetic %S %s %s";
+  lines[n++] = "%sdiv = OpSDiv %S %s %s";
+  lines[n++] = "%not = OpNot %U %a";
+  finish_and_match(&f, lines, n);
+}
+
+static void test_coopvec_integer_scale_splats_the_scalar(void) {
+  fixture f = begin();
+  uint32_t U = named(f.m, spvgen_type_coopvec(f.m, f.u32, 4), "U");
+  uint32_t a = named(f.m, spvgen_coop_splat(f.m, U, c(&f, 5)), "a");
+  named(f.m, spvgen_coop_scale(f.m, a, c(&f, 3)), "r");
+  named(f.m, spvgen_coop_splat(f.m, U, c(&f, 3)), "threes");
+  const char *lines[] = {
+      "%threes = OpConstantComposite %U %uint_3 %uint_3 %uint_3 %uint_3",
+      "%r = OpIMul %U %a %threes",
+  };
+  finish_and_match(&f, lines, 2);
+}
+
+static void test_coopvec_glsl_functions_allowed_on_cooperative_vectors(void) {
+  fixture f = begin();
+  uint32_t glsl = spvgen_glsl_std_450(f.m);
+  uint32_t V = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "V");
+  uint32_t S = named(f.m, spvgen_type_coopvec(f.m, f.s32, 4), "S");
+  uint32_t U = named(f.m, spvgen_type_coopvec(f.m, f.u32, 4), "U");
+  uint32_t arr = array_of(f.m, f.buf16, f.f16);
+  uint32_t x = named(f.m, spvgen_coopvec_load(f.m, V, arr, 0, NULL), "x");
+  uint32_t y = named(f.m, spvgen_coopvec_load(f.m, V, arr, c(&f, 16), NULL), "y");
+  uint32_t z = named(f.m, spvgen_coopvec_load(f.m, V, arr, c(&f, 32), NULL), "z");
+  uint32_t si = named(f.m, spvgen_coop_splat(f.m, S, spvgen_const_i32(f.m, -2)), "si");
+  uint32_t ui = named(f.m, spvgen_coop_splat(f.m, U, c(&f, 2)), "ui");
+  named(f.m, spvgen_coopvec_fma(f.m, x, y, z), "fma");
+  named(f.m, spvgen_coopvec_exp(f.m, x), "exp");
+  named(f.m, spvgen_coopvec_log(f.m, x), "log");
+  named(f.m, spvgen_coopvec_tanh(f.m, x), "tanh");
+  named(f.m, spvgen_coopvec_atan(f.m, x), "atan");
+  named(f.m, spvgen_coopvec_min(f.m, x, y), "fmin");
+  named(f.m, spvgen_coopvec_max(f.m, x, y), "fmax");
+  named(f.m, spvgen_coopvec_clamp(f.m, x, y, z), "fclamp");
+  named(f.m, spvgen_coopvec_step(f.m, y, x), "step");
+  named(f.m, spvgen_coopvec_min(f.m, si, si), "smin");
+  named(f.m, spvgen_coopvec_max(f.m, si, si), "smax");
+  named(f.m, spvgen_coopvec_clamp(f.m, si, si, si), "sclamp");
+  named(f.m, spvgen_coopvec_min(f.m, ui, ui), "umin");
+  named(f.m, spvgen_coopvec_max(f.m, ui, ui), "umax");
+  named(f.m, spvgen_coopvec_clamp(f.m, ui, ui, ui), "uclamp");
+  /* The disassembler gives OpExtInstImport no friendly name: use its number. */
+  static const char *const expected[] = {
+      "%%fma = OpExtInst %%V %%%u Fma %%x %%y %%z",
+      "%%exp = OpExtInst %%V %%%u Exp %%x",
+      "%%log = OpExtInst %%V %%%u Log %%x",
+      "%%tanh = OpExtInst %%V %%%u Tanh %%x",
+      "%%atan = OpExtInst %%V %%%u Atan %%x",
+      "%%fmin = OpExtInst %%V %%%u FMin %%x %%y",
+      "%%fmax = OpExtInst %%V %%%u FMax %%x %%y",
+      "%%fclamp = OpExtInst %%V %%%u FClamp %%x %%y %%z",
+      "%%step = OpExtInst %%V %%%u Step %%y %%x",
+      "%%smin = OpExtInst %%S %%%u SMin %%si %%si",
+      "%%smax = OpExtInst %%S %%%u SMax %%si %%si",
+      "%%sclamp = OpExtInst %%S %%%u SClamp %%si %%si %%si",
+      "%%umin = OpExtInst %%U %%%u UMin %%ui %%ui",
+      "%%umax = OpExtInst %%U %%%u UMax %%ui %%ui",
+      "%%uclamp = OpExtInst %%U %%%u UClamp %%ui %%ui %%ui",
+  };
+  static char text[15][96];
+  const char *lines[15];
+  for (int i = 0; i < 15; i++) {
+    snprintf(text[i], sizeof text[i], expected[i], glsl);
+    lines[i] = text[i];
+  }
+  finish_and_match(&f, lines, 15);
+}
+
+/* ------------------------------------------------------------------ MLP ---- */
+
+/* The "Example syntax" section of GLSL_NV_cooperative_vector, written with the builder:
+ *   inputVec (6 x f16) -> matmul 32x6 -> max(0, .) -> matmul 32x32 -> tanh ->
+ *   matmul 8x32 -> resultVec (8 x f16),
+ * every matrix float16 row-major in one buffer, strides as the example writes them
+ * (MLPDim * 2, MLPDim * 2, resultDim * 2 bytes). The inputs come from a second buffer,
+ * the result goes to a third at 16 bytes per invocation. */
+static void test_mlp_of_the_glsl_example_syntax(void) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t f16 = spvgen_type_float(m, 16), u32 = spvgen_type_int(m, 32, false);
+  uint32_t ep16;
+  uint32_t matrix_buf = spvgen_storage_buffer(m, f16, 0, 0, true, NULL);
+  uint32_t input_buf = spvgen_storage_buffer(m, f16, 0, 1, true, &ep16);
+  uint32_t output_buf = spvgen_storage_buffer(m, f16, 0, 2, false, NULL);
+  uint32_t uvec3 = spvgen_type_vector(m, u32, 3);
+  uint32_t gid_var = spvgen_builtin_input(m, SpvBuiltInGlobalInvocationId, uvec3);
+  spvgen_compute_main(m, "main", 32, 1, 1);
+  uint32_t glsl = spvgen_glsl_std_450(m);
+
+  const uint32_t input_dim = 6, mlp_dim = 32, result_dim = 8;
+  uint32_t in_t = named(m, spvgen_type_coopvec(m, f16, input_dim), "vec6");
+  uint32_t mlp_t = named(m, spvgen_type_coopvec(m, f16, mlp_dim), "vec32");
+  uint32_t res_t = named(m, spvgen_type_coopvec(m, f16, result_dim), "vec8");
+  uint32_t matrix = named(m, array_of(m, matrix_buf, f16), "matrixData");
+
+  uint32_t gid = spvgen_op_composite_extract(m, u32, spvgen_load(m, uvec3, gid_var), U32S(0), 1);
+  /* coopvecNV<float16_t, inputDim> inputVec = coopvecNV<float16_t, inputDim>(materialstate, ...) */
+  uint32_t parts[6];
+  for (uint32_t i = 0; i < input_dim; i++) {
+    uint32_t index = spvgen_op_i_add(m, u32, spvgen_op_i_mul(m, u32, gid, spvgen_const_u32(m, 8)),
+                                     spvgen_const_u32(m, i));
+    uint32_t idx[2] = {spvgen_const_u32(m, 0), index};
+    parts[i] = spvgen_load(m, f16, spvgen_access_chain(m, ep16, input_buf, idx, 2));
+  }
+  uint32_t input_vec = named(m, spvgen_coop_construct(m, in_t, parts, input_dim), "inputVec");
+
+  uint32_t offset1 = spvgen_const_u32(m, 0), offset2 = spvgen_const_u32(m, 2048),
+           offset3 = spvgen_const_u32(m, 4096);
+  spvgen_coopvec_matmul_desc d = {.result_type = mlp_t, .input = input_vec, .matrix = matrix,
+                                  .matrix_offset = offset1, .m = mlp_dim, .k = input_dim,
+                                  .matrix_stride = mlp_dim * 2};
+  uint32_t mlp = named(m, spvgen_coopvec_matmul(m, &d), "layer1");
+  /* ReLU activation: mlpVec = max(coopvecNV<float16_t, MLPDim>(0), mlpVec) */
+  uint32_t zeros = named(m, spvgen_coop_splat(m, mlp_t, spvgen_const_bits(m, f16, 0)), "zeros");
+  mlp = named(m, spvgen_coopvec_max(m, zeros, mlp), "relu");
+  d = (spvgen_coopvec_matmul_desc){.result_type = mlp_t, .input = mlp, .matrix = matrix,
+                                   .matrix_offset = offset2, .m = mlp_dim, .k = mlp_dim,
+                                   .matrix_stride = mlp_dim * 2};
+  mlp = named(m, spvgen_coopvec_matmul(m, &d), "layer2");
+  /* tanh activation */
+  mlp = named(m, spvgen_coopvec_tanh(m, mlp), "act");
+  d = (spvgen_coopvec_matmul_desc){.result_type = res_t, .input = mlp, .matrix = matrix,
+                                   .matrix_offset = offset3, .m = result_dim, .k = mlp_dim,
+                                   .matrix_stride = result_dim * 2};
+  uint32_t result = named(m, spvgen_coopvec_matmul(m, &d), "resultVec");
+  uint32_t out_offset = spvgen_op_i_mul(m, u32, gid, spvgen_const_u32(m, 16));
+  spvgen_coopvec_store(m, array_of(m, output_buf, f16), out_offset, result, NULL);
+  spvgen_function_end(m);
+
+  size_t count = 0;
+  const uint32_t *words = check_module(m, &count);
+  char *text = words ? check_disassemble(words, count) : NULL;
+  char relu_line[80], act_line[80];
+  snprintf(relu_line, sizeof relu_line, "%%relu = OpExtInst %%vec32 %%%u FMax %%zeros %%layer1", glsl);
+  snprintf(act_line, sizeof act_line, "%%act = OpExtInst %%vec32 %%%u Tanh %%layer2", glsl);
+  const char *lines[] = {
+      "%layer1 = OpCooperativeVectorMatrixMulNV %vec32 %inputVec %uint_0 %matrixData %uint_0 "
+      "%uint_0 %uint_32 %uint_6 %uint_0 %false %uint_64",
+      relu_line,
+      "%layer2 = OpCooperativeVectorMatrixMulNV %vec32 %relu %uint_0 %matrixData %uint_2048 "
+      "%uint_0 %uint_32 %uint_32 %uint_0 %false %uint_64",
+      act_line,
+      "%resultVec = OpCooperativeVectorMatrixMulNV %vec8 %act %uint_0 %matrixData %uint_4096 "
+      "%uint_0 %uint_8 %uint_32 %uint_0 %false %uint_16",
+  };
+  check_has_lines(text, lines, 5);
+  /* Exactly three matrix multiplies. */
+  int matmuls = 0;
+  for (const char *p = text; p && (p = strstr(p, "OpCooperativeVectorMatrixMulNV")); p++) matmuls++;
+  CHECK_EQ_U64(matmuls, 3);
+  spvgen_free_text(text);
+  spvgen_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_coopvec_type_takes_component_and_count),
+      TEST_CASE(test_coopvec_type_id_takes_a_specialization_constant_count),
+      TEST_CASE(test_coopvec_load_store_from_buffer_and_shared_arrays),
+      TEST_CASE(test_coopvec_matmul_zeroed_desc_means_f16_row_major_tight_stride),
+      TEST_CASE(test_coopvec_matmul_add_takes_bias_offsets_layout_and_operands),
+      TEST_CASE(test_coopvec_matmul_packed_int8_input_holds_four_values_per_component),
+      TEST_CASE(test_coopvec_matmul_accepts_every_interpretation),
+      TEST_CASE(test_coopvec_matmul_optimal_layouts_take_transpose_and_optional_stride),
+      TEST_CASE(test_coopvec_matmul_id_fields_take_specialization_constants),
+      TEST_CASE(test_coopvec_outer_product_accumulate),
+      TEST_CASE(test_coopvec_reduce_sum_accumulate),
+      TEST_CASE(test_coopvec_splat_construct_extract_insert_convert),
+      TEST_CASE(test_coopvec_float_arithmetic),
+      TEST_CASE(test_coopvec_integer_arithmetic_and_bitwise_operators),
+      TEST_CASE(test_coopvec_integer_scale_splats_the_scalar),
+      TEST_CASE(test_coopvec_glsl_functions_allowed_on_cooperative_vectors),
+      TEST_CASE(test_mlp_of_the_glsl_example_syntax),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
