@@ -110,7 +110,9 @@ typedef struct spvgen_memory_operands {
  * rows, cols >= 1. use: MatrixAKHR, MatrixBKHR or MatrixAccumulatorKHR. */
 uint32_t spvgen_type_coopmat(spvgen_module *m, uint32_t component, SpvScope scope, uint32_t rows,
                              uint32_t cols, SpvCooperativeMatrixUse use);
-/* Same with ids of integer constants or specialization constants. */
+/* Same with ids of integer constants or specialization constants. A scope given by a
+ * specialization constant that may be Workgroup needs spvgen_extension(m,
+ * "SPV_NV_cooperative_matrix2") from the caller (a known Workgroup scope adds it). */
 uint32_t spvgen_type_coopmat_id(spvgen_module *m, uint32_t component, uint32_t scope_id,
                                 uint32_t rows_id, uint32_t cols_id, uint32_t use_id);
 

@@ -124,7 +124,19 @@ static int ext_index(const char *name) {
 
 /* ------------------------------------------------------------------- ids ---- */
 
-static uint32_t new_id(spvgen_module *m) {
+static uint32_t new_id_slow(spvgen_module *m);
+static inline uint32_t new_id(spvgen_module *m) {
+  if (m->bound < m->ids_cap) {
+    uint32_t id = m->bound++;
+    memset(&m->ids[id], 0, sizeof m->ids[id]);
+    m->ids[id].kind = SG_ID_RESERVED;
+    m->undefined++;
+    return id;
+  }
+  return new_id_slow(m);
+}
+
+static uint32_t new_id_slow(spvgen_module *m) {
   if (m->bound >= 0x3FFFFF) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen", "too many ids");
   if (m->bound >= m->ids_cap) {
     uint32_t cap = m->ids_cap ? m->ids_cap * 2 : 256;
@@ -136,6 +148,7 @@ static uint32_t new_id(spvgen_module *m) {
   uint32_t id = m->bound++;
   memset(&m->ids[id], 0, sizeof m->ids[id]);
   m->ids[id].kind = SG_ID_RESERVED;
+  m->undefined++;
   return id;
 }
 
@@ -321,6 +334,7 @@ void sg_require_capability(spvgen_module *m, uint32_t cap) {
 static void require_item(spvgen_module *m, const char *fn, const char *what,
                          const uint16_t *caps, uint32_t ncaps, const uint16_t *exts,
                          uint32_t nexts, uint32_t version) {
+  if (!ncaps && !nexts && version <= 0x0100) return;
   if (ncaps) {
     bool have = false;
     for (uint32_t i = 0; i < ncaps && !have; i++) have = bit_get(m->cap_available, caps[i]);
@@ -505,17 +519,48 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
   return true;
 }
 
+/* One operand; plain ids and one-word literals are checked inline (the common case),
+ * everything else goes through walk_kind. */
+static inline bool walk_one(walk_state *s, const sg_operand *o) {
+  uint32_t k = o->kind;
+  if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
+    uint32_t v = s->w[s->pos];
+    if (v != 0 && v < s->m->bound) {
+      s->pos++;
+      return true;
+    }
+  } else if (k == SG_KIND_IdResultType) {
+    uint32_t v = s->w[s->pos];
+    if (v != 0 && v < s->m->bound && s->m->ids[v].kind == SG_ID_TYPE) {
+      s->type_pos = s->pos++;
+      return true;
+    }
+  } else if (k == SG_KIND_IdResult) {
+    uint32_t v = s->w[s->pos];
+    if (v == 0) {
+      s->result_pos = s->pos++;
+      return true;
+    }
+  } else if (k == SG_KIND_LiteralInteger || k == SG_KIND_LiteralExtInstInteger ||
+             k == SG_KIND_LiteralSpecConstantOpInteger || k == SG_KIND_LiteralFloat) {
+    s->pos++;
+    return true;
+  }
+  return walk_kind(s, k, o->name);
+}
+
 static bool walk(walk_state *s) {
   const sg_instruction *ins = s->ins;
   for (uint32_t i = 0; i < ins->operands_n; i++) {
     const sg_operand *o = &sg_operands[ins->operands_off + i];
     if (o->quantifier == SG_Q_ONE) {
-      if (!walk_kind(s, o->kind, o->name)) return false;
+      if (s->pos >= s->n) return walk_kind(s, o->kind, o->name); /* reports it missing */
+      if (!walk_one(s, o)) return false;
     } else if (o->quantifier == SG_Q_OPTIONAL) {
-      if (s->pos < s->n && !walk_kind(s, o->kind, o->name)) return false;
+      if (s->pos < s->n && !walk_one(s, o)) return false;
     } else {
       while (s->pos < s->n)
-        if (!walk_kind(s, o->kind, o->name)) return false;
+        if (!walk_one(s, o)) return false;
     }
   }
   if (s->pos != s->n) {
@@ -604,6 +649,7 @@ static bool dedupable_type(uint32_t opcode) {
 static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
                    uint8_t section, size_t off, uint8_t flags) {
   sg_id_info *i = &m->ids[id];
+  if (i->kind == SG_ID_RESERVED) m->undefined--;
   i->kind = kind;
   i->type = type;
   i->opcode = (uint16_t)opcode;
@@ -617,22 +663,62 @@ static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, u
 static void close_function(spvgen_module *m);
 
 uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops, uint32_t n) {
-  if (!sg_ok(m, fn)) return 0;
+  if (!m || m->status != SPVGEN_OK || m->finished) return sg_ok(m, fn) ? 0 : 0;
   const sg_instruction *ins = sg_find_instruction(opcode);
   if (!ins) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "unknown opcode %u", opcode);
   if (n >= 0xFFFF)
     return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
   if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
 
-  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1};
-  if (opcode == SpvOpSwitch && n >= 1) {
-    const uint32_t *t = sg_def_words(m, spvgen_type_of(m, ops[0]));
-    if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s.switch_literal_words = 2;
+  /* Fast path for repeated declarations: identical words of a type or constant were
+   * checked when first emitted, so a hit needs no operand walk. */
+  if ((ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT) &&
+      ins->has_result && n < 63 && m->table_count) {
+    uint32_t rpos = ins->has_type ? 1 : 0;
+    if (rpos < n && ops[rpos] == 0 && (ins->placement == SG_PLACE_CONSTANT || dedupable_type(opcode))) {
+      uint32_t k[64], kl = 0;
+      k[kl++] = opcode;
+      for (uint32_t i = 0; i < n; i++)
+        if (i != rpos) k[kl++] = ops[i];
+      uint32_t hit = table_find(m, k, kl, hash_words(k, kl));
+      if (hit) return hit;
+    }
   }
-  if (!walk(&s)) return 0;
-  require_item(m, fn, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n, sg_ext_pool + ins->exts_off,
-               ins->exts_n, ins->version);
-  if (m->status != SPVGEN_OK) return 0;
+
+  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1};
+  bool checked = false;
+  if ((ins->flags & SG_INST_SIMPLE) && n == ins->operands_n) {
+    /* Every operand is one id: check them inline; on any problem the full walk below
+     * produces the message. */
+    const sg_operand *o = &sg_operands[ins->operands_off];
+    checked = true;
+    for (uint32_t i = 0; i < n && checked; i++) {
+      uint32_t v = ops[i];
+      if (o[i].kind == SG_KIND_IdResult) {
+        s.result_pos = i;
+        checked = v == 0 || (v < m->bound && m->ids[v].kind == SG_ID_RESERVED);
+      } else {
+        checked = v != 0 && v < m->bound;
+        if (checked && o[i].kind == SG_KIND_IdResultType) {
+          s.type_pos = i;
+          checked = m->ids[v].kind == SG_ID_TYPE;
+        }
+      }
+    }
+    if (!checked) s.result_pos = s.type_pos = UINT32_MAX;
+  }
+  if (!checked) {
+    if (opcode == SpvOpSwitch && n >= 1) {
+      const uint32_t *t = sg_def_words(m, spvgen_type_of(m, ops[0]));
+      if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s.switch_literal_words = 2;
+    }
+    if (!walk(&s)) return 0;
+  }
+  if (!(ins->flags & SG_INST_NOREQ)) {
+    require_item(m, fn, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n,
+                 sg_ext_pool + ins->exts_off, ins->exts_n, ins->version);
+    if (m->status != SPVGEN_OK) return 0;
+  }
 
   uint32_t result = s.result_pos != UINT32_MAX ? ops[s.result_pos] : 0;
   uint32_t type = s.type_pos != UINT32_MAX ? ops[s.type_pos] : 0;
@@ -795,6 +881,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     m->first_block_placed = false;
     m->block_open = false;
     m->current_function = result;
+    m->function_first_id = m->bound;
     m->function_return_type = type;
     m->function_start = off;
     m->sec[SG_SEC_FUNCTION_VARS].len = 0;
@@ -828,7 +915,10 @@ static void close_function(spvgen_module *m) {
       memcpy(f->data + at, vars->data, nv * sizeof *f->data);
       f->len += nv;
       /* Ids defined after `at` moved; so did the variables. */
-      for (uint32_t id = 1; id < m->bound; id++) {
+      /* Ids defined after `at` moved. Only ids allocated inside this function can be
+       * defined in it, except forward-reserved ones (labels, functions) whose words
+       * nothing reads back; so the scan starts at the function's first id. */
+      for (uint32_t id = m->function_first_id; id < m->bound; id++) {
         sg_id_info *i = &m->ids[id];
         if (i->kind <= SG_ID_RESERVED) continue;
         if (i->section == SG_SEC_FUNCTIONS && i->def_off >= at)
@@ -927,6 +1017,7 @@ spvgen_module *spvgen_module_create(const spvgen_module_desc *desc) {
   m->bound = 1;
   new_id(m); /* make room; id 0 stays FREE */
   m->bound = 1;
+  m->undefined = 0;
   m->ids[0].kind = SG_ID_FREE;
   apply_desc(m, desc);
   return m;
@@ -940,6 +1031,7 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   for (int i = 0; i < SG_SEC_ALL; i++) m->sec[i].len = 0;
   m->out.len = m->scratch.len = m->arena.len = 0;
   m->bound = 1;
+  m->undefined = 0;
   if (m->table_count) memset(m->table, 0, m->table_cap * sizeof *m->table);
   m->table_count = 0;
   memset(m->cap_declared, 0, sizeof m->cap_declared);
@@ -1032,7 +1124,7 @@ spvgen_status spvgen_module_finish(spvgen_module *m, const uint32_t **words, siz
   if (m->in_function)
     return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, "spvgen_module_finish", "function %u is not ended (spvgen_function_end)", m->current_function),
            m->status;
-  for (uint32_t id = 1; id < m->bound; id++) {
+  for (uint32_t id = 1; m->undefined && id < m->bound; id++) {
     if (m->ids[id].kind == SG_ID_RESERVED) {
       /* A reserved id that was only referenced: legal only if some instruction defines
        * it; report the first one. */

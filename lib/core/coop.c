@@ -20,10 +20,6 @@ uint32_t coop_def_opcode(const spvgen_module *m, uint32_t id) {
   return i && i->kind > SG_ID_RESERVED ? i->opcode : 0;
 }
 
-uint32_t coop_value_type_opcode(const spvgen_module *m, uint32_t id) {
-  return coop_def_opcode(m, spvgen_type_of(m, id));
-}
-
 bool coop_const_u32(const spvgen_module *m, uint32_t id, uint32_t *value) {
   uint64_t v;
   if (!spvgen_const_value(m, id, &v)) return false;
@@ -770,14 +766,12 @@ uint32_t spvgen_coop_splat(spvgen_module *m, uint32_t type, uint32_t scalar) {
     count = ti.count;
   }
   if (count > 4096) return COOP_BAD(m, fn, "%u components is too many to splat", count);
-  uint32_t parts[4096];
-  for (uint32_t i = 0; i < count; i++) parts[i] = scalar;
-  const sg_id_info *si = sg_id(m, scalar);
-  if (si && (si->flags & SG_TF_CONSTANT)) return spvgen_const_composite(m, type, parts, count);
-  uint32_t ops[4098];
+  uint32_t ops[2 + 4096];
   ops[0] = type;
   ops[1] = 0;
-  memcpy(ops + 2, parts, count * sizeof *ops);
+  for (uint32_t i = 0; i < count; i++) ops[2 + i] = scalar;
+  const sg_id_info *si = sg_id(m, scalar);
+  if (si && (si->flags & SG_TF_CONSTANT)) return spvgen_const_composite(m, type, ops + 2, count);
   return sg_inst(m, fn, SpvOpCompositeConstruct, ops, count + 2);
 }
 

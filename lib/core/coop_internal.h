@@ -16,8 +16,6 @@
 
 /* The opcode that defined id (a type, a value, a function), 0 if none. */
 uint32_t coop_def_opcode(const spvgen_module *m, uint32_t id);
-/* The type opcode of a value's type (0 when id is not a value). */
-uint32_t coop_value_type_opcode(const spvgen_module *m, uint32_t id);
 /* Value of a non-specialization integer/bool constant. */
 bool coop_const_u32(const spvgen_module *m, uint32_t id, uint32_t *value);
 /* id is a constant or specialization constant instruction whose type is a scalar int

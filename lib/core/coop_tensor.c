@@ -154,8 +154,10 @@ static uint32_t tensor_op(spvgen_module *m, const char *fn, uint32_t opcode, boo
     const sg_instruction *ins = sg_find_instruction(opcode);
     uint32_t given = count_kind == COUNT_DIM ? n : n / 2;
     if (n != want)
-      return COOP_BAD(m, fn, "%u values given for a tensor %s of %u dimensions "
+      return COOP_BAD(m, fn, "%u %s given for a tensor %s of %u dimensions "
                       "(SPV_NV_tensor_addressing: %s takes %s per dimension)", given,
+                      count_kind == COUNT_DIM ? (given == 1 ? "value" : "values")
+                                              : (given == 1 ? "offset/span pair" : "offset/span pairs"),
                       view ? "view" : "layout", dim, ins ? ins->name : "it",
                       count_kind == COUNT_DIM ? "one value" : "an offset and a span");
   }

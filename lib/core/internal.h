@@ -40,10 +40,16 @@ enum { SG_PLACE_BODY, SG_PLACE_TYPE, SG_PLACE_CONSTANT, SG_PLACE_SPEC_CONSTANT,
        SG_PLACE_DEBUG_SOURCE, SG_PLACE_NAMES, SG_PLACE_PROCESSED, SG_PLACE_ANNOTATION,
        SG_PLACE_SPECIAL, SG_PLACE_TERMINATOR };
 
+enum {
+  SG_INST_SIMPLE = 1, /* every operand is one IdResultType / IdResult / IdRef */
+  SG_INST_NOREQ = 2,  /* needs no capability, extension or version */
+};
+
 typedef struct sg_instruction {
   uint16_t opcode;
   uint8_t has_type, has_result;
   uint8_t placement; /* SG_PLACE_*, chosen by opcode */
+  uint8_t flags;     /* SG_INST_* */
   uint16_t operands_off, operands_n;
   uint16_t caps_off, caps_n;
   uint16_t exts_off, exts_n;
@@ -65,12 +71,7 @@ extern const uint32_t sg_instruction_count;
 extern const uint32_t sg_max_opcode;
 extern const uint16_t sg_opcode_index[];
 extern const uint32_t sg_capability_count;
-extern const uint16_t SG_KIND_IdResultType, SG_KIND_IdResult, SG_KIND_IdRef, SG_KIND_IdScope,
-    SG_KIND_IdMemorySemantics, SG_KIND_LiteralInteger, SG_KIND_LiteralString,
-    SG_KIND_LiteralContextDependentNumber, SG_KIND_LiteralExtInstInteger,
-    SG_KIND_LiteralSpecConstantOpInteger, SG_KIND_LiteralFloat, SG_KIND_PairLiteralIntegerIdRef,
-    SG_KIND_PairIdRefLiteralInteger, SG_KIND_PairIdRefIdRef, SG_KIND_Capability,
-    SG_KIND_StorageClass, SG_KIND_Decoration, SG_KIND_FPEncoding, SG_KIND_ExecutionModel;
+#include "sg_kinds.h" /* generated: SG_KIND_* operand kind indices */
 
 const sg_instruction *sg_find_instruction(uint32_t opcode);
 const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
@@ -164,6 +165,8 @@ struct spvgen_module {
 
   sg_id_info *ids;
   uint32_t bound;      /* next id */
+  uint32_t undefined;  /* ids reserved and not yet defined */
+  uint32_t function_first_id; /* first id allocated after the current OpFunction */
   uint32_t ids_cap;
 
   sg_hash_entry *table;

@@ -679,11 +679,11 @@ static void test_tensor_instructions_take_one_value_per_dimension(void) {
             "OpTensorLayoutSetDimensionNV takes one value per dimension)");
   f = begin();
   spvgen_tensor_layout_slice(f.m, f.t, U32S(f.zero), U32S(f.zero), 1);
-  EXPECT(f, "1 values given for a tensor layout of 2 dimensions (SPV_NV_tensor_addressing: "
+  EXPECT(f, "1 offset/span pair given for a tensor layout of 2 dimensions (SPV_NV_tensor_addressing: "
             "OpTensorLayoutSliceNV takes an offset and a span per dimension)");
   f = begin();
   spvgen_tensor_view_set_stride(f.m, f.view, U32S(f.zero), 1);
-  EXPECT(f, "1 values given for a tensor view of 2 dimensions");
+  EXPECT(f, "1 value given for a tensor view of 2 dimensions");
 }
 
 static void test_tensor_instruction_value_count_is_bounded(void) {

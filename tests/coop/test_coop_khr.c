@@ -209,6 +209,20 @@ static void test_coopmat_load_id_takes_a_specialization_constant_layout(void) {
   finish_and_match(&f, lines, 2);
 }
 
+static void test_coopmat_arm_blocked_layouts_take_a_small_constant_stride(void) {
+  fixture f = begin();
+  uint32_t A = named(f.m, mat(&f, f.f16, 16, 16, SpvCooperativeMatrixUseMatrixAKHR), "A");
+  uint32_t p = named(f.m, element(&f, f.buf16, f.ptr16, 0), "p");
+  named(f.m, spvgen_coopmat_load(f.m, A, p, SpvCooperativeMatrixLayoutRowBlockedInterleavedARM,
+                                 spvgen_const_u32(f.m, 2), NULL), "v");
+  const char *lines[] = {
+      "OpCapability CooperativeMatrixLayoutsARM",
+      "OpExtension \"SPV_ARM_cooperative_matrix_layouts\"",
+      "%v = OpCooperativeMatrixLoadKHR %A %p %uint_4202 %uint_2",
+  };
+  finish_and_match(&f, lines, 3);
+}
+
 /* ---------------------------------------------------------------- muladd ---- */
 
 static void test_coopmat_muladd_of_float_matrices_has_no_operands(void) {
@@ -376,20 +390,22 @@ static void test_coopmat_conversion_from_accumulator_to_a_adds_conversions_capab
 
 /* ------------------------------------------------------- component types ---- */
 
-static void test_float16_and_int8_components_infer_their_capabilities(void) {
+static void test_float16_int8_and_int16_components_infer_their_capabilities(void) {
   fixture f = begin();
-  uint32_t s8 = spvgen_type_int(f.m, 8, true);
+  uint32_t s8 = spvgen_type_int(f.m, 8, true), u16 = spvgen_type_int(f.m, 16, false);
   mat(&f, s8, 16, 32, SpvCooperativeMatrixUseMatrixAKHR);
   mat(&f, f.f16, 16, 16, SpvCooperativeMatrixUseMatrixBKHR);
+  mat(&f, u16, 16, 16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
   uint32_t ep8;
   spvgen_storage_buffer(f.m, s8, 0, 2, true, &ep8);
   const char *lines[] = {
       "OpCapability Int8",
       "OpCapability Float16",
+      "OpCapability Int16",
       "OpCapability StorageBuffer16BitAccess",
       "OpCapability StorageBuffer8BitAccess",
   };
-  finish_and_match(&f, lines, 4);
+  finish_and_match(&f, lines, 5);
 }
 
 /* SPIRV-Tools 2025.1 predates SPV_KHR_bfloat16 (its FPEncoding list is empty), so the module
@@ -489,6 +505,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_coopmat_load_store_take_layout_and_stride),
       TEST_CASE(test_coopmat_load_store_emit_memory_operands_in_bit_order),
       TEST_CASE(test_coopmat_load_id_takes_a_specialization_constant_layout),
+      TEST_CASE(test_coopmat_arm_blocked_layouts_take_a_small_constant_stride),
       TEST_CASE(test_coopmat_muladd_of_float_matrices_has_no_operands),
       TEST_CASE(test_coopmat_muladd_signedness_comes_from_integer_component_types),
       TEST_CASE(test_coopmat_muladd_passes_saturating_accumulation),
@@ -498,7 +515,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_coopmat_integer_arithmetic_instructions),
       TEST_CASE(test_coopmat_conversions_pick_the_opcode_from_component_types),
       TEST_CASE(test_coopmat_conversion_from_accumulator_to_a_adds_conversions_capability),
-      TEST_CASE(test_float16_and_int8_components_infer_their_capabilities),
+      TEST_CASE(test_float16_int8_and_int16_components_infer_their_capabilities),
       TEST_CASE(test_bfloat16_matrix_declares_type_and_cooperative_matrix_capabilities),
       TEST_CASE(test_float8_matrices_declare_float8_and_cooperative_matrix_capabilities),
       TEST_CASE(test_interpretations_name_their_scalar_types),

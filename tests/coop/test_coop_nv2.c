@@ -251,8 +251,8 @@ static void test_tensor_load_with_decode_func_and_view(void) {
       "OpCapability CooperativeMatrixBlockLoadsNV",
       "OpMemoryModel PhysicalStorageBuffer64 Vulkan",
       "OpDecorate %ptr Aliased",
-      "%DecodeFn = OpTypeFunction %half %_ptr_PhysicalStorageBuffer_Block16 %_arr_uint_uint_2 "
-      "%_arr_uint_uint_2",
+      ("%DecodeFn = OpTypeFunction %half %_ptr_PhysicalStorageBuffer_Block16 %_arr_uint_uint_2 "
+       "%_arr_uint_uint_2"),
       "%decode = OpFunction %half None %DecodeFn",
       "%a = OpCooperativeMatrixLoadTensorNV %A %p %null %t None DecodeFunc %decode",
       "%b = OpCooperativeMatrixLoadTensorNV %A %p %a %t None TensorView|DecodeFunc %v %decode",
@@ -295,6 +295,22 @@ static void test_reduce_rows_columns_both_and_2x2_with_a_combine_function(void) 
       "%quad = OpCooperativeMatrixReduceNV %Q %x 2x2 %combine",
   };
   finish_and_match(&f, lines, 5);
+}
+
+/* A callback may be defined after the instruction that names it (a reserved id). */
+static void test_reduce_accepts_a_combine_function_defined_later(void) {
+  fixture f = begin();
+  uint32_t combine = named(f.m, spvgen_reserve_id(f.m), "combine");
+  uint32_t C = named(f.m, wmat(&f, f.f32, 16, 16, SpvCooperativeMatrixUseMatrixAccumulatorKHR), "C");
+  uint32_t x = named(f.m, spvgen_coop_splat(f.m, C, spvgen_const_f32(f.m, 1.0f)), "x");
+  named(f.m, spvgen_coopmat_reduce(f.m, C, x, SpvCooperativeMatrixReduceColumnMask, combine), "r");
+  spvgen_function_end(f.m);
+  uint32_t p[2];
+  spvgen_function_begin_id(f.m, combine, f.f32, SpvFunctionControlMaskNone, U32S(f.f32, f.f32), 2, p);
+  spvgen_return_value(f.m, spvgen_op_f_add(f.m, f.f32, p[0], p[1]));
+  /* finish_and_match ends this function */
+  const char *lines[] = {"%r = OpCooperativeMatrixReduceNV %C %x Column %combine"};
+  finish_and_match(&f, lines, 1);
 }
 
 /* ---------------------------------------------------------- per element ---- */
@@ -459,6 +475,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_tensor_load_store_with_a_view_and_memory_operands),
       TEST_CASE(test_tensor_load_with_decode_func_and_view),
       TEST_CASE(test_reduce_rows_columns_both_and_2x2_with_a_combine_function),
+      TEST_CASE(test_reduce_accepts_a_combine_function_defined_later),
       TEST_CASE(test_per_element_op_passes_row_column_element_and_extra_operands),
       TEST_CASE(test_convert_use_and_transpose),
       TEST_CASE(test_cooperative_matrix2_gemm_tile_with_views_clamping_and_row_reduction),

@@ -250,6 +250,50 @@ static void test_coopvec_matmul_id_fields_take_specialization_constants(void) {
   finish_and_match(&f, lines, 1);
 }
 
+static void test_coopvec_matmul_takes_a_run_time_stride(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "I");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
+  uint32_t ep;
+  uint32_t bufu = spvgen_storage_buffer(f.m, f.u32, 0, 2, true, &ep);
+  uint32_t stride = named(f.m, spvgen_load(f.m, f.u32, spvgen_access_chain(f.m, ep, bufu,
+                                                                          U32S(c(&f, 0), c(&f, 0)),
+                                                                          2)), "stride");
+  spvgen_coopvec_matmul_desc d = {.result_type = R, .input = in, .matrix = arr,
+                                  .matrix_stride_id = stride};
+  named(f.m, spvgen_coopvec_matmul(f.m, &d), "r");
+  const char *lines[] = {
+      "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 %uint_8 "
+      "%uint_0 %false %stride",
+  };
+  finish_and_match(&f, lines, 1);
+}
+
+/* Cooperative Matrix Operands come after MatrixStride: with an optimal layout and no
+ * stride given, a 0 stride holds its place. */
+static void test_coopvec_matmul_operands_follow_a_placeholder_stride(void) {
+  fixture f = begin();
+  uint32_t R = named(f.m, spvgen_type_coopvec(f.m, f.s32, 16), "R");
+  uint32_t I = named(f.m, spvgen_type_coopvec(f.m, f.s32, 8), "I");
+  uint32_t ep;
+  uint32_t bufi = spvgen_storage_buffer(f.m, f.s32, 0, 2, true, &ep);
+  uint32_t arr = named(f.m, array_of(f.m, bufi, f.s32), "arr");
+  uint32_t in = named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
+  spvgen_coopvec_matmul_desc d = {
+      .result_type = R, .input = in, .input_interpretation = SPVGEN_INTERP_SINT8, .matrix = arr,
+      .matrix_interpretation = SPVGEN_INTERP_SINT8,
+      .layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV,
+      .operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask};
+  named(f.m, spvgen_coopvec_matmul(f.m, &d), "r");
+  const char *lines[] = {
+      "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_3 %arr %uint_0 %uint_3 %uint_16 %uint_8 "
+      "%uint_2 %false %uint_0 MatrixBSignedComponentsKHR",
+  };
+  finish_and_match(&f, lines, 1);
+}
+
 /* ------------------------------------------------------------- training ---- */
 
 static void test_coopvec_outer_product_accumulate(void) {
@@ -261,6 +305,8 @@ static void test_coopvec_outer_product_accumulate(void) {
   uint32_t b = named(f.m, spvgen_coopvec_load(f.m, B, arr, c(&f, 32), NULL), "b");
   spvgen_coopvec_outer_product_desc d = {.pointer = arr, .a = a, .b = b};
   spvgen_coopvec_outer_product_accumulate(f.m, &d);
+  d.layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV; /* columns of M = 16 halves */
+  spvgen_coopvec_outer_product_accumulate(f.m, &d);
   d.offset = c(&f, 256);
   d.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
   d.matrix_interpretation = SPVGEN_INTERP_FLOAT32;
@@ -268,9 +314,10 @@ static void test_coopvec_outer_product_accumulate(void) {
   const char *lines[] = {
       "OpCapability CooperativeVectorTrainingNV",
       "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_0 %a %b %uint_0 %uint_0 %uint_16",
+      "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_0 %a %b %uint_1 %uint_0 %uint_32",
       "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_256 %a %b %uint_3 %uint_1",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, 4);
 }
 
 static void test_coopvec_reduce_sum_accumulate(void) {
@@ -532,6 +579,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_coopvec_matmul_accepts_every_interpretation),
       TEST_CASE(test_coopvec_matmul_optimal_layouts_take_transpose_and_optional_stride),
       TEST_CASE(test_coopvec_matmul_id_fields_take_specialization_constants),
+      TEST_CASE(test_coopvec_matmul_takes_a_run_time_stride),
+      TEST_CASE(test_coopvec_matmul_operands_follow_a_placeholder_stride),
       TEST_CASE(test_coopvec_outer_product_accumulate),
       TEST_CASE(test_coopvec_reduce_sum_accumulate),
       TEST_CASE(test_coopvec_splat_construct_extract_insert_convert),
