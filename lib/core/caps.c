@@ -299,7 +299,7 @@ static void preset_h100(spvgen_device_caps *c) {
   preset_base(c);
   copy_str(c->name, sizeof c->name, "NVIDIA H100 80GB HBM3");
   copy_str(c->driver_name, sizeof c->driver_name, "NVIDIA");
-  copy_str(c->driver_info, sizeof c->driver_info, "580.159");
+  copy_str(c->driver_info, sizeof c->driver_info, "580.159.04");
   c->vendor_id = 0x10de;
   c->device_id = 0x2330;
   c->type = SPVGEN_DEVICE_DISCRETE_GPU;
@@ -313,7 +313,8 @@ static void preset_h100(spvgen_device_caps *c) {
                  SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS |
                  SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPVEC_TRAINING |
                  SPVGEN_FEATURE_BFLOAT16 | SPVGEN_FEATURE_BFLOAT16_COOPMAT;
-  c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED;
+  c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED |
+                            0x100u; /* measured 2047: also partitioned (NV) */
   c->max_shared_memory = 49152;
   c->max_workgroup_count[0] = 2147483647u;
   c->max_push_constants_size = 256;
@@ -321,15 +322,15 @@ static void preset_h100(spvgen_device_caps *c) {
   c->max_bound_descriptor_sets = 32;
   c->max_per_stage_storage_buffers = 1048576;
   c->min_storage_buffer_offset_alignment = 16;
-  c->max_memory_allocation_size = 1ull << 32;
-  c->max_buffer_size = 1ull << 32;
-  c->device_local_memory = 80ull << 30;
+  c->max_memory_allocation_size = 4292870144ull; /* measured: spvgen devices --json */
+  c->max_buffer_size = 1ull << 40;
+  c->device_local_memory = 85520809984ull;
   c->coopmat2_workgroup_scope_max_workgroup_size = 256;
   c->coopmat2_flexible_dimensions_max_dimension = 1024;
   c->coopmat2_workgroup_scope_reserved_shared_memory = 8192;
   c->coopmat_supported_stages = 0x20; /* compute */
   c->coopvec_supported_stages = 0x3fff;
-  c->coopvec_max_components = 0; /* not recorded */
+  c->coopvec_max_components = 512; /* measured: spvgen devices --json, 2026-11-22 */
   c->coopvec_training_float16_accumulation = true;
   c->coopvec_training_float32_accumulation = false;
 
