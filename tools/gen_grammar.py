@@ -27,6 +27,14 @@ C_KEYWORDS = {
     "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
     "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
     "true", "false", "m", "id", "w", "n",
+    # GNU C and C++ keywords: the header must compile as gnu11 and as C++.
+    "asm", "typeof", "class", "new", "delete", "this", "template", "typename", "operator",
+    "private", "protected", "public", "namespace", "using", "virtual", "friend", "explicit",
+    "mutable", "export", "try", "catch", "throw", "and", "or", "not", "xor", "compl",
+    "bitand", "bitor", "alignas", "alignof", "decltype", "nullptr", "constexpr", "noexcept",
+    "static_assert", "thread_local", "requires", "concept", "module", "import", "wchar_t",
+    "char8_t", "char16_t", "char32_t", "const_cast", "dynamic_cast", "reinterpret_cast",
+    "static_cast", "typeid",
 }
 
 # Operand kind categories, as numbers shared with lib/core/internal.h.
@@ -191,11 +199,18 @@ def gen_tables(g, out):
         exts = [g.ext_index[x] for x in ins.get("extensions", [])]
         has_type = int(any(o["kind"] == "IdResultType" for o in ops))
         has_result = int(any(o["kind"] == "IdResult" for o in ops))
-        simple = all(o["kind"] in ("IdResultType", "IdResult", "IdRef") and not o.get("quantifier")
-                     for o in ops)
+        # Fast-path shape: required operands are single ids, then optional operands of
+        # any kind (accepted only when absent) or one repeated IdRef.
+        req = [o for o in ops if not o.get("quantifier")]
+        first_q = next((i for i, o in enumerate(ops) if o.get("quantifier")), len(ops))
+        tail = ops[first_q:]
+        simple = (all(o["kind"] in ("IdResultType", "IdResult", "IdRef") for o in ops[:first_q])
+                  and all(o.get("quantifier") for o in tail))
+        id_tail = len(tail) == 1 and tail[0].get("quantifier") == "*" and tail[0]["kind"] == "IdRef"
         noreq = not caps and not exts and version_code(ins.get("version")) <= 0x0100
-        flags = (1 if simple else 0) | (2 if noreq else 0)
-        op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first, len(ops),
+        flags = (1 if simple else 0) | (2 if noreq else 0) | (4 if id_tail else 0)
+        assert len(req) == first_q or not simple
+        op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, first, len(ops),
                         pool(cap_pool, caps, "c"), len(caps), pool(ext_pool, exts, "e"),
                         len(exts), version_code(ins.get("version")), ins["opname"]))
     # pools may have grown: re-emit them after instructions
@@ -213,7 +228,7 @@ def gen_tables(g, out):
     w("")
     w("const sg_instruction sg_instructions[] = {")
     for r in op_rows:
-        w('  {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
+        w('  {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
     w("};")
     w("const uint32_t sg_instruction_count = %d;" % len(op_rows))
     # Dense opcode -> index+1 map.

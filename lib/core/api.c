@@ -29,30 +29,50 @@ static bool need_type(spvgen_module *m, const char *fn, uint32_t id, const char 
 
 /* ------------------------------------------------------------------- types ---- */
 
+/* Memo hits are valid only while the module is usable (the memo is cleared by reset). */
+#define MEMO_OK(m) ((m) && (m)->status == SPVGEN_OK && !(m)->finished)
+
 uint32_t spvgen_type_void(spvgen_module *m) {
+  if (MEMO_OK(m) && m->memo_void) return m->memo_void;
   uint32_t ops[1] = {0};
-  return sg_inst(m, __func__, SpvOpTypeVoid, ops, 1);
+  uint32_t id = sg_inst(m, __func__, SpvOpTypeVoid, ops, 1);
+  if (m) m->memo_void = id;
+  return id;
 }
 
 uint32_t spvgen_type_bool(spvgen_module *m) {
+  if (MEMO_OK(m) && m->memo_bool) return m->memo_bool;
   uint32_t ops[1] = {0};
-  return sg_inst(m, __func__, SpvOpTypeBool, ops, 1);
+  uint32_t id = sg_inst(m, __func__, SpvOpTypeBool, ops, 1);
+  if (m) m->memo_bool = id;
+  return id;
+}
+
+static int width_class(uint32_t width) {
+  return width == 8 ? 0 : width == 16 ? 1 : width == 32 ? 2 : width == 64 ? 3 : -1;
 }
 
 uint32_t spvgen_type_int(spvgen_module *m, uint32_t width, bool is_signed) {
+  int wc = width_class(width);
+  if (MEMO_OK(m) && wc >= 0 && m->memo_scalar[is_signed][wc]) return m->memo_scalar[is_signed][wc];
   if (!sg_ok(m, __func__)) return 0;
-  if (width != 8 && width != 16 && width != 32 && width != 64)
-    return BAD(m, "integer width %u is not 8, 16, 32 or 64", width);
+  if (wc < 0) return BAD(m, "integer width %u is not 8, 16, 32 or 64", width);
   uint32_t ops[3] = {0, width, is_signed ? 1u : 0u};
-  return sg_inst(m, __func__, SpvOpTypeInt, ops, 3);
+  uint32_t id = sg_inst(m, __func__, SpvOpTypeInt, ops, 3);
+  m->memo_scalar[is_signed][wc] = id;
+  return id;
 }
 
 uint32_t spvgen_type_float(spvgen_module *m, uint32_t width) {
+  int wc = width_class(width);
+  if (MEMO_OK(m) && wc > 0 && m->memo_scalar[2][wc]) return m->memo_scalar[2][wc];
   if (!sg_ok(m, __func__)) return 0;
-  if (width != 16 && width != 32 && width != 64)
+  if (wc <= 0)
     return BAD(m, "float width %u is not 16, 32 or 64 (8-bit and bfloat16 floats need an encoding: spvgen_type_float_encoded)", width);
   uint32_t ops[2] = {0, width};
-  return sg_inst(m, __func__, SpvOpTypeFloat, ops, 2);
+  uint32_t id = sg_inst(m, __func__, SpvOpTypeFloat, ops, 2);
+  m->memo_scalar[2][wc] = id;
+  return id;
 }
 
 uint32_t spvgen_type_float_encoded(spvgen_module *m, uint32_t width, uint32_t encoding) {
@@ -272,7 +292,10 @@ uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits) {
 }
 
 uint32_t spvgen_const_u32(spvgen_module *m, uint32_t value) {
-  return spvgen_const_bits(m, spvgen_type_int(m, 32, false), value);
+  if (value < 64 && MEMO_OK(m) && m->memo_u32[value]) return m->memo_u32[value];
+  uint32_t id = spvgen_const_bits(m, spvgen_type_int(m, 32, false), value);
+  if (value < 64 && m) m->memo_u32[value] = id;
+  return id;
 }
 
 uint32_t spvgen_const_i32(spvgen_module *m, int32_t value) {

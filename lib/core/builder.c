@@ -687,14 +687,18 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
 
   walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1};
   bool checked = false;
-  if ((ins->flags & SG_INST_SIMPLE) && n == ins->operands_n) {
-    /* Every operand is one id: check them inline; on any problem the full walk below
-     * produces the message. */
+  uint32_t nreq = ins->nreq;
+  if ((ins->flags & SG_INST_SIMPLE) &&
+      (n == nreq || ((ins->flags & SG_INST_ID_TAIL) && n > nreq))) {
+    /* Required operands are single ids (and any repeated tail is ids): check them
+     * inline; on any problem the full walk below produces the message. */
     const sg_operand *o = &sg_operands[ins->operands_off];
     checked = true;
     for (uint32_t i = 0; i < n && checked; i++) {
       uint32_t v = ops[i];
-      if (o[i].kind == SG_KIND_IdResult) {
+      if (i >= nreq) {
+        checked = v != 0 && v < m->bound;
+      } else if (o[i].kind == SG_KIND_IdResult) {
         s.result_pos = i;
         checked = v == 0 || (v < m->bound && m->ids[v].kind == SG_ID_RESERVED);
       } else {
@@ -1040,6 +1044,9 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   for (uint32_t i = 0; i < m->other_ext_n; i++) free(m->other_exts[i]);
   m->other_ext_n = 0;
   m->glsl_set = 0;
+  memset(m->memo_scalar, 0, sizeof m->memo_scalar);
+  memset(m->memo_u32, 0, sizeof m->memo_u32);
+  m->memo_bool = m->memo_void = 0;
   m->globals_n = 0;
   m->entries_n = 0;
   m->strings_len = 0;

@@ -41,8 +41,11 @@ enum { SG_PLACE_BODY, SG_PLACE_TYPE, SG_PLACE_CONSTANT, SG_PLACE_SPEC_CONSTANT,
        SG_PLACE_SPECIAL, SG_PLACE_TERMINATOR };
 
 enum {
-  SG_INST_SIMPLE = 1, /* every operand is one IdResultType / IdResult / IdRef */
-  SG_INST_NOREQ = 2,  /* needs no capability, extension or version */
+  /* The required operands (all before the first optional or repeated one) are single
+   * IdResultType / IdResult / IdRef operands. */
+  SG_INST_SIMPLE = 1,
+  SG_INST_NOREQ = 2,   /* needs no capability, extension or version */
+  SG_INST_ID_TAIL = 4, /* the only non-required operand is a repeated IdRef */
 };
 
 typedef struct sg_instruction {
@@ -50,6 +53,7 @@ typedef struct sg_instruction {
   uint8_t has_type, has_result;
   uint8_t placement; /* SG_PLACE_*, chosen by opcode */
   uint8_t flags;     /* SG_INST_* */
+  uint8_t nreq;      /* operands before the first optional or repeated one */
   uint16_t operands_off, operands_n;
   uint16_t caps_off, caps_n;
   uint16_t exts_off, exts_n;
@@ -179,6 +183,12 @@ struct spvgen_module {
   uint32_t other_ext_n, other_ext_cap;
 
   uint32_t glsl_set;
+
+  /* Memo of the most asked-for declarations (cleared by reset): scalar types by
+   * [kind][width class], and u32 constants 0..63. Saves the table lookups. */
+  uint32_t memo_scalar[3][4]; /* [0 uint, 1 sint, 2 float][8,16,32,64] */
+  uint32_t memo_bool, memo_void;
+  uint32_t memo_u32[64];
 
   /* globals to list in entry-point interfaces */
   uint32_t *globals;
