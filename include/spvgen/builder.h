@@ -50,7 +50,8 @@ typedef struct spvgen_module_desc {
   uint32_t version;         /* SPVGEN_VERSION(1, x); 0 means 1.6 */
   uint32_t addressing;      /* SpvAddressingModel; 0 (Logical) is the default */
   uint32_t memory_model;    /* SpvMemoryModel; 0 means Vulkan. GLSL450 = 1 */
-  uint32_t generator;       /* generator magic for the header; 0 means spvgen's */
+  uint32_t generator;       /* the header's generator word; 0 by default (spvgen has no
+                               registered tool id yet) */
   bool no_memory_model;     /* do not emit OpMemoryModel (for partial modules) */
 } spvgen_module_desc;
 
@@ -249,7 +250,10 @@ void spvgen_loop(spvgen_module *m, SpvLoopControlMask control);
 void spvgen_loop_while(spvgen_module *m, uint32_t condition);
 void spvgen_loop_continue_block(spvgen_module *m);
 void spvgen_end_loop(spvgen_module *m);
-/* Labels of the innermost loop (for OpPhi): header, continue target, merge. */
+/* Labels of the innermost loop: header, continue target, merge. The header block is
+ * closed by spvgen_loop (it holds OpLoopMerge), so an OpPhi cannot go there; use a
+ * Function variable for loop-carried values, or build the loop by hand with
+ * spvgen_block and the generated spvgen_op_loop_merge / spvgen_op_phi. */
 uint32_t spvgen_loop_header(const spvgen_module *m);
 uint32_t spvgen_loop_continue_target(const spvgen_module *m);
 uint32_t spvgen_loop_merge(const spvgen_module *m);

@@ -605,7 +605,8 @@ void spvgen_entry_point(spvgen_module *m, SpvExecutionModel model, uint32_t func
     BAD(m, "entry point name is empty");
     return;
   }
-  if (!sg_id(m, function)) {
+  const sg_id_info *fi = sg_id(m, function);
+  if (!fi) {
     BAD(m, "function id %u was never allocated", function);
     return;
   }
@@ -619,6 +620,10 @@ void spvgen_entry_point(spvgen_module *m, SpvExecutionModel model, uint32_t func
         BAD(m, "interface id %u is not a global variable", interface[i]);
         return;
       }
+  }
+  if (fi->kind != SG_ID_FUNCTION && fi->kind != SG_ID_RESERVED) {
+    BAD(m, "id %u is not a function", function);
+    return;
   }
   if (m->entries_n == m->entries_cap) {
     uint32_t cap = m->entries_cap ? m->entries_cap * 2 : 4;

@@ -29,6 +29,14 @@ static fixture in_main(void) {
 
 /* ------------------------------------------------------- wrong operands ---- */
 
+static void test_an_entry_point_on_an_id_that_is_not_a_function_is_an_invalid_argument(void) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t u32 = spvgen_type_int(m, 32, false);
+  spvgen_entry_point(m, SpvExecutionModelGLCompute, u32, "main", SPVGEN_INTERFACE_ALL);
+  check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_entry_point: id 1 is not a function");
+  spvgen_module_destroy(m);
+}
+
 static void test_a_result_type_that_is_not_a_type_is_an_invalid_argument(void) {
   fixture f = in_main();
   char expected[96];
@@ -404,6 +412,7 @@ static void test_module_fail_records_an_error_for_layers_above(void) {
 
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_an_entry_point_on_an_id_that_is_not_a_function_is_an_invalid_argument),
       TEST_CASE(test_a_result_type_that_is_not_a_type_is_an_invalid_argument),
       TEST_CASE(test_a_value_where_a_type_operand_belongs_is_an_invalid_argument),
       TEST_CASE(test_raw_emission_with_too_few_or_too_many_operands_is_an_invalid_argument),
