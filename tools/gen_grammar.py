@@ -204,13 +204,21 @@ def gen_tables(g, out):
         req = [o for o in ops if not o.get("quantifier")]
         first_q = next((i for i, o in enumerate(ops) if o.get("quantifier")), len(ops))
         tail = ops[first_q:]
-        simple = (all(o["kind"] in ("IdResultType", "IdResult", "IdRef") for o in ops[:first_q])
+        lits = ("LiteralInteger", "LiteralExtInstInteger", "LiteralSpecConstantOpInteger")
+        simple = (first_q <= 16
+                  and all(o["kind"] in ("IdResultType", "IdResult", "IdRef") + lits
+                          for o in ops[:first_q])
                   and all(o.get("quantifier") for o in tail))
+        lit_mask = sum(1 << i for i, o in enumerate(ops[:first_q]) if o["kind"] in lits)
         id_tail = len(tail) == 1 and tail[0].get("quantifier") == "*" and tail[0]["kind"] == "IdRef"
+        lit_tail = (len(tail) == 1 and tail[0].get("quantifier") == "*"
+                    and tail[0]["kind"] == "LiteralInteger")
         noreq = not caps and not exts and version_code(ins.get("version")) <= 0x0100
-        flags = (1 if simple else 0) | (2 if noreq else 0) | (4 if id_tail else 0)
+        flags = ((1 if simple else 0) | (2 if noreq else 0) | (4 if id_tail else 0)
+                 | (8 if lit_tail else 0))
         assert len(req) == first_q or not simple
-        op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, first, len(ops),
+        op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, lit_mask,
+                        first, len(ops),
                         pool(cap_pool, caps, "c"), len(caps), pool(ext_pool, exts, "e"),
                         len(exts), version_code(ins.get("version")), ins["opname"]))
     # pools may have grown: re-emit them after instructions
@@ -228,7 +236,7 @@ def gen_tables(g, out):
     w("")
     w("const sg_instruction sg_instructions[] = {")
     for r in op_rows:
-        w('  {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
+        w('  {%d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
     w("};")
     w("const uint32_t sg_instruction_count = %d;" % len(op_rows))
     # Dense opcode -> index+1 map.

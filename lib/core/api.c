@@ -541,8 +541,11 @@ void spvgen_member_decorate(spvgen_module *m, uint32_t struct_type, uint32_t mem
   sg_inst(m, __func__, SpvOpMemberDecorate, ops, 3);
 }
 
-static uint32_t *string_ops(spvgen_module *m, const char *fn, uint32_t *prefix, uint32_t np,
-                            const char *s, uint32_t *n) {
+/* Packs prefix words + a NUL-terminated string into ops (a caller's stack buffer of
+ * `cap` words, or a malloc'd one when too small: *heap says which). */
+static uint32_t *string_ops(spvgen_module *m, const char *fn, const uint32_t *prefix, uint32_t np,
+                            const char *s, uint32_t *stack, uint32_t cap, uint32_t *n, bool *heap) {
+  *heap = false;
   if (!s) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "name is NULL");
     return NULL;
@@ -552,12 +555,17 @@ static uint32_t *string_ops(spvgen_module *m, const char *fn, uint32_t *prefix, 
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "name is too long");
     return NULL;
   }
-  uint32_t *ops = calloc(np + nw, sizeof *ops);
-  if (!ops) {
-    sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
-    return NULL;
+  uint32_t *ops = stack;
+  if (np + nw > cap) {
+    ops = malloc((np + nw) * sizeof *ops);
+    if (!ops) {
+      sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
+      return NULL;
+    }
+    *heap = true;
   }
   memcpy(ops, prefix, np * sizeof *ops);
+  ops[np + nw - 1] = 0; /* the padding of the last word */
   memcpy(ops + np, s, len);
   *n = (uint32_t)(np + nw);
   return ops;
@@ -565,28 +573,33 @@ static uint32_t *string_ops(spvgen_module *m, const char *fn, uint32_t *prefix, 
 
 void spvgen_name(spvgen_module *m, uint32_t target, const char *name) {
   if (!sg_ok(m, __func__)) return;
-  uint32_t n, *ops = string_ops(m, __func__, &target, 1, name, &n);
+  uint32_t stack[32], n;
+  bool heap;
+  uint32_t *ops = string_ops(m, __func__, &target, 1, name, stack, 32, &n, &heap);
   if (!ops) return;
   sg_inst(m, __func__, SpvOpName, ops, n);
-  free(ops);
+  if (heap) free(ops);
 }
 
 void spvgen_member_name(spvgen_module *m, uint32_t struct_type, uint32_t member, const char *name) {
   if (!sg_ok(m, __func__) || !check_member(m, __func__, struct_type, member)) return;
   uint32_t pre[2] = {struct_type, member};
-  uint32_t n, *ops = string_ops(m, __func__, pre, 2, name, &n);
+  uint32_t stack[32], n;
+  bool heap;
+  uint32_t *ops = string_ops(m, __func__, pre, 2, name, stack, 32, &n, &heap);
   if (!ops) return;
   sg_inst(m, __func__, SpvOpMemberName, ops, n);
-  free(ops);
+  if (heap) free(ops);
 }
 
 uint32_t spvgen_ext_inst_import(spvgen_module *m, const char *name) {
   if (!sg_ok(m, __func__)) return 0;
-  uint32_t zero = 0;
-  uint32_t n, *ops = string_ops(m, __func__, &zero, 1, name, &n);
+  uint32_t zero = 0, stack[32], n;
+  bool heap;
+  uint32_t *ops = string_ops(m, __func__, &zero, 1, name, stack, 32, &n, &heap);
   if (!ops) return 0;
   uint32_t id = sg_inst(m, __func__, SpvOpExtInstImport, ops, n);
-  free(ops);
+  if (heap) free(ops);
   return id;
 }
 

@@ -500,9 +500,8 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
   }
   case SG_CAT_BITENUM: {
     s->pos++;
-    for (uint32_t bit = 0; bit < 32; bit++) {
-      uint32_t b = 1u << bit;
-      if (!(v & b)) continue;
+    for (uint32_t rest = v; rest; rest &= rest - 1) {
+      uint32_t b = rest & (~rest + 1); /* lowest set bit: operands follow in bit order */
       const sg_enumerant *e = sg_find_enumerant(kind, b);
       if (!e) {
         char buf[160];
@@ -670,6 +669,48 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
   if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
 
+  /* Fast path for the bulk of a kernel: a function-body instruction whose operands are
+   * all single ids (arithmetic, loads and stores without memory operands, access chains,
+   * branches...) and that needs no capability. Anything unusual falls through to the
+   * general path, which also produces the error messages. */
+  if ((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
+      (ins->flags & (SG_INST_SIMPLE | SG_INST_NOREQ)) == (SG_INST_SIMPLE | SG_INST_NOREQ) &&
+      m->block_open &&
+      (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq))) {
+    uint32_t rpos = ins->has_result ? (ins->has_type ? 1u : 0u) : UINT32_MAX;
+    uint32_t bound = m->bound, nreq = ins->nreq, lits = ins->lit_mask;
+    bool lit_tail = (ins->flags & SG_INST_LIT_TAIL) != 0;
+    bool fine = !ins->has_type || (ops[0] && ops[0] < bound && m->ids[ops[0]].kind == SG_ID_TYPE);
+    for (uint32_t i = ins->has_type; i < n && fine; i++) {
+      if (i < nreq ? (lits >> i) & 1 : lit_tail) continue; /* a literal: any value */
+      fine = i == rpos ? ops[i] == 0 : (ops[i] != 0 && ops[i] < bound);
+    }
+    sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+    if (fine && words_grow(m, b, n + 1)) {
+      uint32_t result = rpos != UINT32_MAX ? new_id(m) : 0;
+      if (rpos != UINT32_MAX && !result) return 0;
+      size_t off = b->len;
+      uint32_t *w = b->data + off;
+      b->len += n + 1;
+      w[0] = ((n + 1) << 16) | opcode;
+      for (uint32_t i = 0; i < n; i++) w[1 + i] = ops[i];
+      if (result) {
+        w[1 + rpos] = result;
+        sg_id_info *id = &m->ids[result];
+        m->undefined--;
+        id->kind = SG_ID_VALUE;
+        id->type = ins->has_type ? ops[0] : 0;
+        id->opcode = (uint16_t)opcode;
+        id->section = SG_SEC_FUNCTIONS;
+        id->def_off = (uint32_t)off;
+        id->flags = 0;
+      }
+      if (ins->placement == SG_PLACE_TERMINATOR) m->block_open = false;
+      return result ? result : 1;
+    }
+    if (m->status != SPVGEN_OK) return 0;
+  }
+
   /* Fast path for repeated declarations: identical words of a type or constant were
    * checked when first emitted, so a hit needs no operand walk. */
   if ((ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT) &&
@@ -689,14 +730,16 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   bool checked = false;
   uint32_t nreq = ins->nreq;
   if ((ins->flags & SG_INST_SIMPLE) &&
-      (n == nreq || ((ins->flags & SG_INST_ID_TAIL) && n > nreq))) {
+      (n == nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > nreq))) {
     /* Required operands are single ids (and any repeated tail is ids): check them
      * inline; on any problem the full walk below produces the message. */
     const sg_operand *o = &sg_operands[ins->operands_off];
     checked = true;
     for (uint32_t i = 0; i < n && checked; i++) {
       uint32_t v = ops[i];
-      if (i >= nreq) {
+      if (i >= nreq ? (ins->flags & SG_INST_LIT_TAIL) != 0 : (ins->lit_mask >> i) & 1) {
+        checked = true; /* a one-word literal */
+      } else if (i >= nreq) {
         checked = v != 0 && v < m->bound;
       } else if (o[i].kind == SG_KIND_IdResult) {
         s.result_pos = i;

@@ -42,10 +42,11 @@ enum { SG_PLACE_BODY, SG_PLACE_TYPE, SG_PLACE_CONSTANT, SG_PLACE_SPEC_CONSTANT,
 
 enum {
   /* The required operands (all before the first optional or repeated one) are single
-   * IdResultType / IdResult / IdRef operands. */
+   * IdResultType / IdResult / IdRef operands or one-word literals (lit_mask). */
   SG_INST_SIMPLE = 1,
   SG_INST_NOREQ = 2,   /* needs no capability, extension or version */
   SG_INST_ID_TAIL = 4, /* the only non-required operand is a repeated IdRef */
+  SG_INST_LIT_TAIL = 8, /* the only non-required operand is a repeated LiteralInteger */
 };
 
 typedef struct sg_instruction {
@@ -54,6 +55,7 @@ typedef struct sg_instruction {
   uint8_t placement; /* SG_PLACE_*, chosen by opcode */
   uint8_t flags;     /* SG_INST_* */
   uint8_t nreq;      /* operands before the first optional or repeated one */
+  uint16_t lit_mask; /* which of those are one-word literals (the rest are ids) */
   uint16_t operands_off, operands_n;
   uint16_t caps_off, caps_n;
   uint16_t exts_off, exts_n;
