@@ -175,12 +175,12 @@ uint32_t spvgen_type_struct(spvgen_module *m, const uint32_t *members, uint32_t 
   if (count > 16000) return BAD(m, "%u members is too many", count);
   for (uint32_t i = 0; i < count; i++)
     if (!need_type(m, __func__, members[i], "member type")) return 0;
-  uint32_t *ops = malloc((count + 1) * sizeof *ops);
+  uint32_t stack[64], *ops = count + 1 <= 64 ? stack : malloc((count + 1) * sizeof *ops);
   if (!ops) return FAIL(m, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   ops[0] = 0;
   if (count) memcpy(ops + 1, members, count * sizeof *ops);
   uint32_t id = sg_inst(m, __func__, SpvOpTypeStruct, ops, count + 1);
-  free(ops);
+  if (ops != stack) free(ops);
   return id;
 }
 
@@ -349,13 +349,13 @@ uint32_t spvgen_const_composite(spvgen_module *m, uint32_t type, const uint32_t 
       return BAD(m, "constituent %u (id %u) is not a constant", i, parts[i]);
   }
   if (count > 4096) return BAD(m, "%u constituents is too many", count);
-  uint32_t *ops = malloc((count + 2) * sizeof *ops);
+  uint32_t stack[64], *ops = count + 2 <= 64 ? stack : malloc((count + 2) * sizeof *ops);
   if (!ops) return FAIL(m, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   ops[0] = type;
   ops[1] = 0;
   if (count) memcpy(ops + 2, parts, count * sizeof *ops);
   uint32_t id = sg_inst(m, __func__, SpvOpConstantComposite, ops, count + 2);
-  free(ops);
+  if (ops != stack) free(ops);
   return id;
 }
 
@@ -488,7 +488,9 @@ void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decorati
     BAD(m, "%u decoration arguments is too many", count);
     return;
   }
-  uint32_t ops[18] = {target, (uint32_t)decoration};
+  uint32_t ops[18];
+  ops[0] = target;
+  ops[1] = (uint32_t)decoration;
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = args[i];
   sg_inst(m, __func__, SpvOpDecorate, ops, 2 + count);
 }
@@ -508,7 +510,9 @@ void spvgen_decorate_id(spvgen_module *m, uint32_t target, SpvDecoration decorat
     BAD(m, "bad id list (count %u)", count);
     return;
   }
-  uint32_t ops[18] = {target, (uint32_t)decoration};
+  uint32_t ops[18];
+  ops[0] = target;
+  ops[1] = (uint32_t)decoration;
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = ids[i];
   sg_inst(m, __func__, SpvOpDecorateId, ops, 2 + count);
 }
@@ -706,7 +710,9 @@ void spvgen_execution_mode(spvgen_module *m, uint32_t entry, SpvExecutionMode mo
     BAD(m, "bad argument list (count %u)", count);
     return;
   }
-  uint32_t ops[18] = {entry, (uint32_t)mode};
+  uint32_t ops[18];
+  ops[0] = entry;
+  ops[1] = (uint32_t)mode;
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = args[i];
   sg_inst(m, __func__, SpvOpExecutionMode, ops, 2 + count);
 }
@@ -718,7 +724,9 @@ void spvgen_execution_mode_id(spvgen_module *m, uint32_t entry, SpvExecutionMode
     BAD(m, "bad id list (count %u)", count);
     return;
   }
-  uint32_t ops[18] = {entry, (uint32_t)mode};
+  uint32_t ops[18];
+  ops[0] = entry;
+  ops[1] = (uint32_t)mode;
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = ids[i];
   sg_inst(m, __func__, SpvOpExecutionModeId, ops, 2 + count);
 }
@@ -797,6 +805,8 @@ uint32_t spvgen_label(spvgen_module *m) {
 
 uint32_t spvgen_block(spvgen_module *m, uint32_t label) {
   if (!sg_ok(m, __func__)) return 0;
+  uint32_t placed = sg_place_label(m, label);
+  if (placed) return placed;
   uint32_t ops[1] = {label};
   return sg_inst(m, __func__, SpvOpLabel, ops, 1);
 }
@@ -855,7 +865,7 @@ void spvgen_if(spvgen_module *m, uint32_t condition) {
   f->kind = 1;
   f->merge = merge;
   uint32_t sm[2] = {merge, SpvSelectionControlMaskNone};
-  sg_inst(m, __func__, SpvOpSelectionMerge, sm, 2);
+  if (!sg_append_body(m, SpvOpSelectionMerge, sm, 2)) sg_inst(m, __func__, SpvOpSelectionMerge, sm, 2);
   uint32_t bc[3] = {condition, then, merge};
   sg_inst(m, __func__, SpvOpBranchConditional, bc, 3);
   f = &m->cf[m->cf_n - 1];
@@ -907,7 +917,8 @@ void spvgen_loop(spvgen_module *m, SpvLoopControlMask control) {
   branch(m, __func__, header);
   spvgen_block(m, header);
   uint32_t lm[3] = {merge, cont, (uint32_t)control};
-  sg_inst(m, __func__, SpvOpLoopMerge, lm, 3);
+  if (control != SpvLoopControlMaskNone || !sg_append_body(m, SpvOpLoopMerge, lm, 3))
+    sg_inst(m, __func__, SpvOpLoopMerge, lm, 3); /* masks are checked against the grammar */
   branch(m, __func__, first);
   spvgen_block(m, first);
 }
@@ -1074,7 +1085,10 @@ uint32_t spvgen_access_chain(spvgen_module *m, uint32_t pointer_type, uint32_t b
   if (!sg_ok(m, __func__)) return 0;
   if (count > 30 || (count && !indices)) return BAD(m, "bad index list (count %u)", count);
   if (op_of(m, pointer_type) != SpvOpTypePointer) return BAD(m, "type %u is not a pointer type", pointer_type);
-  uint32_t ops[33] = {pointer_type, 0, base};
+  uint32_t ops[33];
+  ops[0] = pointer_type;
+  ops[1] = 0;
+  ops[2] = base;
   for (uint32_t i = 0; i < count; i++) ops[3 + i] = indices[i];
   return sg_inst(m, __func__, SpvOpAccessChain, ops, 3 + count);
 }
@@ -1083,7 +1097,11 @@ uint32_t spvgen_ext_inst(spvgen_module *m, uint32_t type, uint32_t set, uint32_t
                          const uint32_t *operands, uint32_t count) {
   if (!sg_ok(m, __func__)) return 0;
   if (count > 28 || (count && !operands)) return BAD(m, "bad operand list (count %u)", count);
-  uint32_t ops[32] = {type, 0, set, instruction};
+  uint32_t ops[32];
+  ops[0] = type;
+  ops[1] = 0;
+  ops[2] = set;
+  ops[3] = instruction;
   for (uint32_t i = 0; i < count; i++) ops[4 + i] = operands[i];
   return sg_inst(m, __func__, SpvOpExtInst, ops, 4 + count);
 }

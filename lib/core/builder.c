@@ -239,12 +239,49 @@ static void table_insert(spvgen_module *m, const uint32_t *key, uint32_t n, uint
   m->table_count++;
 }
 
+static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+                   uint8_t section, size_t off, uint8_t flags);
+
 uint32_t sg_table_lookup(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
   return table_find(m, key, n, hash);
 }
 
 void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash, uint32_t id) {
   table_insert(m, key, n, hash, id);
+}
+
+/* Appends a function-body instruction whose operands the caller built itself from ids
+ * it knows are valid (structured control flow). No walk, no inference; the block must
+ * be open. */
+bool sg_append_body(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n) {
+  if (!m->in_function || !m->block_open) return false;
+  sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+  if (!words_grow(m, b, n + 1)) return false;
+  uint32_t *w = b->data + b->len;
+  b->len += n + 1;
+  w[0] = ((n + 1) << 16) | opcode;
+  for (uint32_t i = 0; i < n; i++) w[1 + i] = ops[i];
+  return true;
+}
+
+/* Places a label that is 0 (new) or reserved and not yet defined, when no block is open
+ * in a function whose first block exists. Returns 0 when the general path must decide
+ * (first block, errors). */
+uint32_t sg_place_label(spvgen_module *m, uint32_t label) {
+  if (!m->in_function || m->block_open || !m->first_block_placed) return 0;
+  if (label && (label >= m->bound || m->ids[label].kind != SG_ID_RESERVED)) return 0;
+  sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+  if (!words_grow(m, b, 2)) return 0;
+  if (!label) label = new_id(m);
+  if (!label) return 0;
+  size_t off = b->len;
+  b->data[off] = (2u << 16) | SpvOpLabel;
+  b->data[off + 1] = label;
+  b->len += 2;
+  record(m, label, SG_ID_LABEL, 0, SpvOpLabel, SG_SEC_FUNCTIONS, off, 0);
+  m->block_open = true;
+  m->current_block = label;
+  return label;
 }
 
 /* ---------------------------------------------- capabilities & extensions ---- */

@@ -250,6 +250,10 @@ void sg_require_extension_name(spvgen_module *m, const char *name);
 uint32_t sg_table_lookup(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash);
 void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash, uint32_t id);
 
+/* Structured control flow's shortcuts (see builder.c). */
+bool sg_append_body(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n);
+uint32_t sg_place_label(spvgen_module *m, uint32_t label);
+
 /* Id queries. */
 static inline const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {
   return (id != 0 && id < m->bound) ? &m->ids[id] : NULL;
