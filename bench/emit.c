@@ -25,7 +25,8 @@
 #include "spvgen/builder.h"
 
 #define RUNS 7
-#define UNROLL 4
+#define UNROLL 4 /* default; `--unroll U` changes it (fewer instructions per module) */
+static uint32_t g_unroll = UNROLL;
 #define COLUMNS 4
 
 /* Builds the kernel into m (fresh or just reset). Returns false on a builder error. */
@@ -47,7 +48,7 @@ static bool build_kernel(spvgen_module *m) {
                                   SpvStorageClassPushConstant, 0);
   uint32_t gid_var = spvgen_builtin_input(m, SpvBuiltInGlobalInvocationId, v3);
   uint32_t k0 = spvgen_const_u32(m, 0), k1 = spvgen_const_u32(m, 1);
-  uint32_t kunroll = spvgen_const_u32(m, UNROLL);
+  uint32_t kunroll = spvgen_const_u32(m, g_unroll);
   uint32_t fzero = spvgen_const_f32(m, 0.0f), fone = spvgen_const_f32(m, 1.0f);
   uint32_t fu32 = spvgen_type_pointer(m, SpvStorageClassFunction, u32);
   uint32_t ff32 = spvgen_type_pointer(m, SpvStorageClassFunction, f32);
@@ -77,7 +78,7 @@ static bool build_kernel(spvgen_module *m) {
   spvgen_loop_while(m, more);
   uint32_t sums[COLUMNS];
   for (int j = 0; j < COLUMNS; j++) sums[j] = spvgen_load(m, f32, acc[j]);
-  for (uint32_t u = 0; u < UNROLL; u++) {
+  for (uint32_t u = 0; u < g_unroll; u++) {
     uint32_t ku = u ? spvgen_op_i_add(m, u32, kv, spvgen_const_u32(m, u)) : kv;
     uint32_t ai = spvgen_op_i_add(m, u32, row_base, ku);
     uint32_t aidx[2] = {k0, ai};
@@ -152,6 +153,15 @@ static size_t count_instructions(const uint32_t *w, size_t n) {
 int main(int argc, char **argv) {
   long modules = 20000;
   const char *dump = NULL;
+  if (argc > 2 && !strcmp(argv[1], "--unroll")) {
+    g_unroll = (uint32_t)strtoul(argv[2], NULL, 10);
+    if (g_unroll < 1 || g_unroll > 64) {
+      fprintf(stderr, "usage: %s --unroll U (1..64) [modules per run]\n", argv[0]);
+      return 2;
+    }
+    argc -= 2;
+    argv += 2;
+  }
   if (argc > 2 && !strcmp(argv[1], "--dump")) {
     dump = argv[2];
   } else if (argc > 1) {
@@ -230,8 +240,9 @@ int main(int argc, char **argv) {
   memcpy(warm_runs, warm, sizeof warm);
   memcpy(cold_runs, cold, sizeof cold);
   double w_us = median(warm, RUNS), c_us = median(cold, RUNS);
-  printf("bench_emit: GEMM-like compute kernel, %ld modules per run, median of %d runs\n",
-         modules, RUNS);
+  printf("bench_emit: GEMM-like compute kernel (K loop unrolled %u times), %ld modules per run, "
+         "median of %d runs\n",
+         g_unroll, modules, RUNS);
   printf("module: %zu instructions, %zu words (%zu bytes), checksum %08x\n\n", ninst, nwords,
          nwords * 4, hash);
   printf("| mode | us/module | instructions/module | words/module | Mwords/s | modules/s |\n");

@@ -477,6 +477,21 @@ uint32_t spvgen_builtin_input(spvgen_module *m, SpvBuiltIn builtin, uint32_t typ
 
 /* ----------------------------------------------------- decorations & names ---- */
 
+/* Decorations whose parameters are all literal integers (Binding, Offset, SpecId,
+ * ArrayStride, Block, ...) are checked here and appended directly; the rest take the
+ * general path. ops: target [member] decoration args...; dec_at: index of the
+ * decoration word. Returns false to fall back. */
+static bool decorate_fast(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
+                          uint32_t n, uint32_t dec_at) {
+  if (!ops[0] || ops[0] >= m->bound) return false;
+  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Decoration, ops[dec_at]);
+  if (!e || e->params_n != n - dec_at - 1) return false;
+  for (uint32_t i = 0; i < e->params_n; i++)
+    if (sg_param_pool[e->params_off + i] != SG_KIND_LiteralInteger) return false;
+  if (!sg_require_enumerant(m, fn, SG_KIND_Decoration, ops[dec_at])) return true; /* failed */
+  return sg_append(m, SG_SEC_ANNOTATIONS, opcode, ops, n) || m->status != SPVGEN_OK;
+}
+
 void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decoration,
                        const uint32_t *args, uint32_t count) {
   if (!sg_ok(m, __func__)) return;
@@ -492,7 +507,8 @@ void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decorati
   ops[0] = target;
   ops[1] = (uint32_t)decoration;
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = args[i];
-  sg_inst(m, __func__, SpvOpDecorate, ops, 2 + count);
+  if (!decorate_fast(m, __func__, SpvOpDecorate, ops, 2 + count, 1))
+    sg_inst(m, __func__, SpvOpDecorate, ops, 2 + count);
 }
 
 void spvgen_decorate(spvgen_module *m, uint32_t target, SpvDecoration decoration) {
@@ -535,14 +551,16 @@ void spvgen_member_decorate1(spvgen_module *m, uint32_t struct_type, uint32_t me
                              SpvDecoration decoration, uint32_t value) {
   if (!sg_ok(m, __func__) || !check_member(m, __func__, struct_type, member)) return;
   uint32_t ops[4] = {struct_type, member, (uint32_t)decoration, value};
-  sg_inst(m, __func__, SpvOpMemberDecorate, ops, 4);
+  if (!decorate_fast(m, __func__, SpvOpMemberDecorate, ops, 4, 2))
+    sg_inst(m, __func__, SpvOpMemberDecorate, ops, 4);
 }
 
 void spvgen_member_decorate(spvgen_module *m, uint32_t struct_type, uint32_t member,
                             SpvDecoration decoration) {
   if (!sg_ok(m, __func__) || !check_member(m, __func__, struct_type, member)) return;
   uint32_t ops[3] = {struct_type, member, (uint32_t)decoration};
-  sg_inst(m, __func__, SpvOpMemberDecorate, ops, 3);
+  if (!decorate_fast(m, __func__, SpvOpMemberDecorate, ops, 3, 2))
+    sg_inst(m, __func__, SpvOpMemberDecorate, ops, 3);
 }
 
 /* Packs prefix words + a NUL-terminated string into ops (a caller's stack buffer of

@@ -59,7 +59,7 @@ uint32_t spvgen_module_fail(spvgen_module *m, spvgen_status status, const char *
   return 0;
 }
 
-bool sg_ok(spvgen_module *m, const char *fn) {
+bool sg_ok_slow(spvgen_module *m, const char *fn) {
   if (!m) return false;
   if (m->status != SPVGEN_OK) return false;
   if (m->finished) {
@@ -157,14 +157,6 @@ uint32_t spvgen_reserve_id(spvgen_module *m) {
   return new_id(m);
 }
 
-const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) {
-  const sg_id_info *i = sg_id(m, id);
-  if (!i || i->kind <= SG_ID_RESERVED || i->section >= SG_SEC_ALL) return NULL;
-  const sg_words *b = &m->sec[i->section];
-  if (i->def_off >= b->len) return NULL;
-  return b->data + i->def_off;
-}
-
 uint32_t spvgen_type_of(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = m ? sg_id(m, id) : NULL;
   return (i && i->kind == SG_ID_VALUE) ? i->type : 0;
@@ -202,9 +194,9 @@ static bool table_grow(spvgen_module *m) {
   }
   for (uint32_t i = 0; i < m->table_cap; i++) {
     sg_hash_entry e = m->table[i];
-    if (!e.id) continue;
+    if (!e.id || e.gen != m->table_gen) continue;
     uint32_t j = e.hash & (cap - 1);
-    while (t[j].id) j = (j + 1) & (cap - 1);
+    while (t[j].id && t[j].gen == m->table_gen) j = (j + 1) & (cap - 1);
     t[j] = e;
   }
   free(m->table);
@@ -213,13 +205,13 @@ static bool table_grow(spvgen_module *m) {
   return true;
 }
 
-/* Key: words (opcode or tag first). Returns the id or 0; *slot receives the insert slot. */
+/* Key: words (opcode or tag first). Returns the id or 0. */
 static uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
-  if (!m->table_cap) return 0;
+  if (!m->table_cap || n > 0xFFFF) return 0;
   uint32_t mask = m->table_cap - 1;
   for (uint32_t j = hash & mask;; j = (j + 1) & mask) {
     const sg_hash_entry *e = &m->table[j];
-    if (!e->id) return 0;
+    if (!e->id || e->gen != m->table_gen) return 0;
     if (e->hash == hash && e->key_len == n &&
         !memcmp(m->arena.data + e->key_off, key, n * sizeof *key))
       return e->id;
@@ -228,19 +220,17 @@ static uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, ui
 
 static void table_insert(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash,
                          uint32_t id) {
+  if (n > 0xFFFF) return; /* such keys are never looked up either */
   if ((m->table_count + 1) * 10 >= m->table_cap * 7 && !table_grow(m)) return;
   size_t off = m->arena.len;
   uint32_t *dst = words_push(m, &m->arena, n);
   if (!dst) return;
   memcpy(dst, key, n * sizeof *key);
   uint32_t mask = m->table_cap - 1, j = hash & mask;
-  while (m->table[j].id) j = (j + 1) & mask;
-  m->table[j] = (sg_hash_entry){hash, id, (uint32_t)off, n};
+  while (m->table[j].id && m->table[j].gen == m->table_gen) j = (j + 1) & mask;
+  m->table[j] = (sg_hash_entry){hash, id, (uint32_t)off, (uint16_t)n, m->table_gen};
   m->table_count++;
 }
-
-static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
-                   uint8_t section, size_t off, uint8_t flags);
 
 uint32_t sg_table_lookup(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
   return table_find(m, key, n, hash);
@@ -250,12 +240,26 @@ void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t ha
   table_insert(m, key, n, hash, id);
 }
 
+static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+                   uint8_t section, size_t off, uint8_t flags);
+
 /* Appends a function-body instruction whose operands the caller built itself from ids
  * it knows are valid (structured control flow). No walk, no inference; the block must
  * be open. */
 bool sg_append_body(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n) {
   if (!m->in_function || !m->block_open) return false;
   sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+  if (!words_grow(m, b, n + 1)) return false;
+  uint32_t *w = b->data + b->len;
+  b->len += n + 1;
+  w[0] = ((n + 1) << 16) | opcode;
+  for (uint32_t i = 0; i < n; i++) w[1 + i] = ops[i];
+  return true;
+}
+
+/* Appends an instruction the caller checked itself to a module-level section. */
+bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32_t *ops, uint32_t n) {
+  sg_words *b = &m->sec[section];
   if (!words_grow(m, b, n + 1)) return false;
   uint32_t *w = b->data + b->len;
   b->len += n + 1;
@@ -303,6 +307,16 @@ static void mark_available(spvgen_module *m, uint32_t cap) {
   const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
   if (!e) return;
   for (uint32_t i = 0; i < e->caps_n; i++) mark_available(m, sg_cap_pool[e->caps_off + i]);
+}
+
+static void clear_available(spvgen_module *m, uint32_t cap) {
+  if (cap >= 8192) return;
+  m->cap_declared[cap >> 3] &= (uint8_t)~(1u << (cap & 7));
+  if (!bit_get(m->cap_available, cap)) return;
+  m->cap_available[cap >> 3] &= (uint8_t)~(1u << (cap & 7));
+  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
+  if (!e) return;
+  for (uint32_t i = 0; i < e->caps_n; i++) clear_available(m, sg_cap_pool[e->caps_off + i]);
 }
 
 static void declare_extension_index(spvgen_module *m, int idx) {
@@ -357,12 +371,12 @@ void sg_require_capability(spvgen_module *m, uint32_t cap) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_capability", "capability %u out of range", cap);
     return;
   }
-  bit_set(m->cap_declared, cap);
-  mark_available(m, cap);
   uint32_t *w = words_push(m, &m->sec[SG_SEC_CAPABILITIES], 2);
   if (!w) return;
   w[0] = (2u << 16) | SpvOpCapability;
   w[1] = cap;
+  bit_set(m->cap_declared, cap); /* only with its word: reset clears by the words */
+  mark_available(m, cap);
   const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
   if (e)
     require_item(m, "spvgen_capability", e->name, NULL, 0, sg_ext_pool + e->exts_off, e->exts_n, e->version);
@@ -390,6 +404,15 @@ static void require_item(spvgen_module *m, const char *fn, const char *what,
       sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, fn, "%s requires SPIR-V %u.%u, but the module targets %u.%u",
               what, version >> 8, version & 0xFF, m->version >> 16, (m->version >> 8) & 0xFF);
   }
+}
+
+const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
+                                         uint32_t value) {
+  const sg_enumerant *e = sg_find_enumerant(kind, value);
+  if (e)
+    require_item(m, fn, e->name, sg_cap_pool + e->caps_off, e->caps_n, sg_ext_pool + e->exts_off,
+                 e->exts_n, e->version);
+  return m->status == SPVGEN_OK ? e : NULL;
 }
 
 void spvgen_capability(spvgen_module *m, SpvCapability cap) {
@@ -1112,14 +1135,21 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   m->status = SPVGEN_OK;
   m->error[0] = 0;
   m->finished = false;
+  /* Clear only the capability bits this module set: its OpCapability words and their
+   * implied closure (cheaper than clearing the 2 KiB of bitsets). */
+  {
+    const sg_words *caps = &m->sec[SG_SEC_CAPABILITIES];
+    for (size_t i = 0; i + 1 < caps->len; i += 2) clear_available(m, caps->data[i + 1]);
+  }
   for (int i = 0; i < SG_SEC_ALL; i++) m->sec[i].len = 0;
   m->out.len = m->scratch.len = m->arena.len = 0;
   m->bound = 1;
   m->undefined = 0;
-  if (m->table_count) memset(m->table, 0, m->table_cap * sizeof *m->table);
+  if (m->table_count) {
+    /* A new generation empties the table without touching it; on wrap-around, clear. */
+    if (++m->table_gen == 0) memset(m->table, 0, m->table_cap * sizeof *m->table);
+  }
   m->table_count = 0;
-  memset(m->cap_declared, 0, sizeof m->cap_declared);
-  memset(m->cap_available, 0, sizeof m->cap_available);
   memset(m->ext_declared, 0, sg_extension_count ? sg_extension_count : 1);
   for (uint32_t i = 0; i < m->other_ext_n; i++) free(m->other_exts[i]);
   m->other_ext_n = 0;

@@ -137,7 +137,9 @@ typedef struct sg_id_info {
 typedef struct sg_hash_entry {
   uint32_t hash;
   uint32_t id;         /* 0: empty */
-  uint32_t key_off, key_len;
+  uint32_t key_off;
+  uint16_t key_len;
+  uint16_t gen;        /* entries of an older generation (before a reset) are empty */
 } sg_hash_entry;
 
 typedef struct sg_cf_frame {
@@ -177,6 +179,7 @@ struct spvgen_module {
 
   sg_hash_entry *table;
   uint32_t table_cap, table_count;
+  uint16_t table_gen;  /* bumped by reset instead of clearing the table */
 
   uint8_t cap_declared[1024];  /* bitsets over capability values < 8192 */
   uint8_t cap_available[1024];
@@ -217,7 +220,8 @@ uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const c
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-bool sg_ok(spvgen_module *m, const char *fn); /* false (and records) when unusable */
+/* false (and records "finished" as an error) when the module is unusable. */
+bool sg_ok_slow(spvgen_module *m, const char *fn);
 
 /* ---- generic instruction path ----
  * sg_inst: checks words against the grammar, infers capabilities, allocates the result
@@ -253,12 +257,28 @@ void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t ha
 /* Structured control flow's shortcuts (see builder.c). */
 bool sg_append_body(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n);
 uint32_t sg_place_label(spvgen_module *m, uint32_t label);
+bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32_t *ops, uint32_t n);
+/* Finds an enumerant and applies what it requires (capabilities, extensions, version);
+ * NULL when unknown or when that failed. */
+const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
+                                         uint32_t value);
 
 /* Id queries. */
 static inline const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {
   return (id != 0 && id < m->bound) ? &m->ids[id] : NULL;
 }
 /* Pointer to the words of the instruction that defined id (NULL if none). */
-const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id);
+static inline const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = sg_id(m, id);
+  if (!i || i->kind <= SG_ID_RESERVED || i->section >= SG_SEC_ALL) return NULL;
+  const sg_words *b = &m->sec[i->section];
+  if (i->def_off >= b->len) return NULL;
+  return b->data + i->def_off;
+}
+
+static inline bool sg_ok(spvgen_module *m, const char *fn) {
+  if (m && m->status == SPVGEN_OK && !m->finished) return true;
+  return sg_ok_slow(m, fn);
+}
 
 #endif

@@ -128,6 +128,21 @@ static spvgen_status query_size(spvgen_vk_context *ctx, const char *who,
   return SPVGEN_OK;
 }
 
+/* prepare(), then the source matrix's size in bytes: computed for a row- or
+ * column-major source, asked of the driver for an optimal-layout one. */
+static spvgen_status prepare_with_source_size(spvgen_vk_context *ctx, const char *who,
+                                              const spvgen_vk_coopvec_matrix *m,
+                                              VkConvertCooperativeVectorMatrixInfoNV *info,
+                                              size_t *src_size) {
+  spvgen_status st = prepare(ctx, who, m, info, src_size);
+  if (st != SPVGEN_OK || standard_layout(m->src_layout)) return st;
+  /* An optimal-layout source has the size the driver gives for that layout. */
+  VkConvertCooperativeVectorMatrixInfoNV q = *info;
+  q.dstLayout = q.srcLayout;
+  q.dstComponentType = q.srcComponentType;
+  return query_size(ctx, who, &q, m, src_size);
+}
+
 spvgen_status spvgen_vk_coopvec_src_size(const spvgen_vk_coopvec_matrix *m, size_t *size) {
   if (!m || !size) return SPVGEN_ERROR_INVALID_ARGUMENT;
   *size = 0;
@@ -170,16 +185,8 @@ spvgen_status spvgen_vk_convert_coopvec_matrix(spvgen_vk_context *ctx,
                           src ? "dst" : "src");
   VkConvertCooperativeVectorMatrixInfoNV info;
   size_t need_src;
-  st = prepare(ctx, who, m, &info, &need_src);
+  st = prepare_with_source_size(ctx, who, m, &info, &need_src);
   if (st != SPVGEN_OK) return st;
-  if (!standard_layout(m->src_layout)) {
-    /* An optimal-layout source has the size the driver gives for that layout. */
-    VkConvertCooperativeVectorMatrixInfoNV q = info;
-    q.dstLayout = q.srcLayout;
-    q.dstComponentType = q.srcComponentType;
-    st = query_size(ctx, who, &q, m, &need_src);
-    if (st != SPVGEN_OK) return st;
-  }
   if (src_size < need_src)
     return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: src_size %zu is less than the %zu bytes the source matrix needs",
@@ -229,15 +236,8 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
                           "%s: vkCmdConvertCooperativeVectorMatrixNV is not available", who);
   VkConvertCooperativeVectorMatrixInfoNV info;
   size_t need_src;
-  st = prepare(ctx, who, m, &info, &need_src);
+  st = prepare_with_source_size(ctx, who, m, &info, &need_src);
   if (st != SPVGEN_OK) return st;
-  if (!standard_layout(m->src_layout)) {
-    VkConvertCooperativeVectorMatrixInfoNV q = info;
-    q.dstLayout = q.srcLayout;
-    q.dstComponentType = q.srcComponentType;
-    st = query_size(ctx, who, &q, m, &need_src);
-    if (st != SPVGEN_OK) return st;
-  }
   size_t need_dst;
   st = query_size(ctx, who, &info, m, &need_dst);
   if (st != SPVGEN_OK) return st;

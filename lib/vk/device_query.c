@@ -2,6 +2,7 @@
  * feature structs (vkGetPhysicalDeviceFeatures2), properties and limits
  * (vkGetPhysicalDeviceProperties2), the cooperative matrix / flexible dimensions /
  * cooperative vector lists, memory heaps and the queue family the runner will use. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,102 +112,77 @@ void spvgen_vk_features_link(spvgen_vk_features *f) {
   }
 }
 
+/* Every feature the runner knows: where its VkBool32 sits in spvgen_vk_features and its
+ * SPVGEN_FEATURE_* bit. Reading the device's features and choosing the ones to enable
+ * both walk this one table. */
+typedef struct feature_field {
+  size_t offset;
+  uint64_t bit;
+} feature_field;
+
+#define FIELD(member, bit) {offsetof(spvgen_vk_features, member), (bit)}
+static const feature_field FEATURE_FIELDS[] = {
+    FIELD(float16_int8.shaderFloat16, SPVGEN_FEATURE_FLOAT16),
+    FIELD(float16_int8.shaderInt8, SPVGEN_FEATURE_INT8),
+    FIELD(f2.features.shaderInt16, SPVGEN_FEATURE_INT16),
+    FIELD(f2.features.shaderInt64, SPVGEN_FEATURE_INT64),
+    FIELD(f2.features.shaderFloat64, SPVGEN_FEATURE_FLOAT64),
+    FIELD(storage16.storageBuffer16BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT),
+    FIELD(storage16.uniformAndStorageBuffer16BitAccess, SPVGEN_FEATURE_UNIFORM_16BIT),
+    FIELD(storage16.storagePushConstant16, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT),
+    FIELD(storage8.storageBuffer8BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT),
+    FIELD(storage8.uniformAndStorageBuffer8BitAccess, SPVGEN_FEATURE_UNIFORM_8BIT),
+    FIELD(storage8.storagePushConstant8, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT),
+    FIELD(bda.bufferDeviceAddress, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS),
+    FIELD(vmm.vulkanMemoryModel, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL),
+    FIELD(vmm.vulkanMemoryModelDeviceScope, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE),
+    FIELD(subgroup_size_control.subgroupSizeControl, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL),
+    FIELD(subgroup_size_control.computeFullSubgroups, SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS),
+    FIELD(subgroup_types.shaderSubgroupExtendedTypes, SPVGEN_FEATURE_SUBGROUP_EXTENDED_TYPES),
+    FIELD(maintenance4.maintenance4, SPVGEN_FEATURE_MAINTENANCE4),
+    FIELD(coopmat.cooperativeMatrix, SPVGEN_FEATURE_COOPMAT),
+    FIELD(coopmat.cooperativeMatrixRobustBufferAccess, SPVGEN_FEATURE_COOPMAT_ROBUST_BUFFER_ACCESS),
+    FIELD(coopmat2.cooperativeMatrixWorkgroupScope, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE),
+    FIELD(coopmat2.cooperativeMatrixFlexibleDimensions,
+          SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS),
+    FIELD(coopmat2.cooperativeMatrixReductions, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS),
+    FIELD(coopmat2.cooperativeMatrixConversions, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS),
+    FIELD(coopmat2.cooperativeMatrixPerElementOperations, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS),
+    FIELD(coopmat2.cooperativeMatrixTensorAddressing, SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING),
+    FIELD(coopmat2.cooperativeMatrixBlockLoads, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS),
+    FIELD(coopvec.cooperativeVector, SPVGEN_FEATURE_COOPVEC),
+    FIELD(coopvec.cooperativeVectorTraining, SPVGEN_FEATURE_COOPVEC_TRAINING),
+    FIELD(bf16.shaderBFloat16Type, SPVGEN_FEATURE_BFLOAT16),
+    FIELD(bf16.shaderBFloat16DotProduct, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT),
+    FIELD(bf16.shaderBFloat16CooperativeMatrix, SPVGEN_FEATURE_BFLOAT16_COOPMAT),
+    FIELD(float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8),
+    FIELD(float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT),
+};
+#undef FIELD
+#define FEATURE_FIELD_COUNT (sizeof FEATURE_FIELDS / sizeof FEATURE_FIELDS[0])
+
 static uint64_t features_mask(const spvgen_vk_features *f) {
   uint64_t m = 0;
-#define BIT(cond, bit) \
-  if (cond) m |= (bit)
-  BIT(f->float16_int8.shaderFloat16, SPVGEN_FEATURE_FLOAT16);
-  BIT(f->float16_int8.shaderInt8, SPVGEN_FEATURE_INT8);
-  BIT(f->f2.features.shaderInt16, SPVGEN_FEATURE_INT16);
-  BIT(f->f2.features.shaderInt64, SPVGEN_FEATURE_INT64);
-  BIT(f->f2.features.shaderFloat64, SPVGEN_FEATURE_FLOAT64);
-  BIT(f->storage16.storageBuffer16BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
-  BIT(f->storage16.uniformAndStorageBuffer16BitAccess, SPVGEN_FEATURE_UNIFORM_16BIT);
-  BIT(f->storage16.storagePushConstant16, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT);
-  BIT(f->storage8.storageBuffer8BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT);
-  BIT(f->storage8.uniformAndStorageBuffer8BitAccess, SPVGEN_FEATURE_UNIFORM_8BIT);
-  BIT(f->storage8.storagePushConstant8, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT);
-  BIT(f->bda.bufferDeviceAddress, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
-  BIT(f->vmm.vulkanMemoryModel, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL);
-  BIT(f->vmm.vulkanMemoryModelDeviceScope, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE);
-  BIT(f->subgroup_size_control.subgroupSizeControl, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL);
-  BIT(f->subgroup_size_control.computeFullSubgroups, SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS);
-  BIT(f->subgroup_types.shaderSubgroupExtendedTypes, SPVGEN_FEATURE_SUBGROUP_EXTENDED_TYPES);
-  BIT(f->maintenance4.maintenance4, SPVGEN_FEATURE_MAINTENANCE4);
-  BIT(f->coopmat.cooperativeMatrix, SPVGEN_FEATURE_COOPMAT);
-  BIT(f->coopmat.cooperativeMatrixRobustBufferAccess,
-      SPVGEN_FEATURE_COOPMAT_ROBUST_BUFFER_ACCESS);
-  BIT(f->coopmat2.cooperativeMatrixWorkgroupScope, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE);
-  BIT(f->coopmat2.cooperativeMatrixFlexibleDimensions,
-      SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS);
-  BIT(f->coopmat2.cooperativeMatrixReductions, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS);
-  BIT(f->coopmat2.cooperativeMatrixConversions, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS);
-  BIT(f->coopmat2.cooperativeMatrixPerElementOperations,
-      SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
-  BIT(f->coopmat2.cooperativeMatrixTensorAddressing,
-      SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING);
-  BIT(f->coopmat2.cooperativeMatrixBlockLoads, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS);
-  BIT(f->coopvec.cooperativeVector, SPVGEN_FEATURE_COOPVEC);
-  BIT(f->coopvec.cooperativeVectorTraining, SPVGEN_FEATURE_COOPVEC_TRAINING);
-  BIT(f->bf16.shaderBFloat16Type, SPVGEN_FEATURE_BFLOAT16);
-  BIT(f->bf16.shaderBFloat16DotProduct, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT);
-  BIT(f->bf16.shaderBFloat16CooperativeMatrix, SPVGEN_FEATURE_BFLOAT16_COOPMAT);
-  BIT(f->float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8);
-  BIT(f->float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT);
-#undef BIT
+  for (size_t i = 0; i < FEATURE_FIELD_COUNT; i++) {
+    const char *field = (const char *)f + FEATURE_FIELDS[i].offset;
+    if (*(const VkBool32 *)(const void *)field) m |= FEATURE_FIELDS[i].bit;
+  }
   return m;
 }
 
 void spvgen_vk_features_restrict(spvgen_vk_features *f, uint64_t m) {
-#define SET(field, bit) field = (m & (bit)) ? VK_TRUE : VK_FALSE
-  /* Core 1.0 features: only what kernels use; robustBufferAccess and the graphics ones
-   * stay off. */
-  VkPhysicalDeviceFeatures core;
-  memset(&core, 0, sizeof core);
-  SET(core.shaderInt16, SPVGEN_FEATURE_INT16);
-  SET(core.shaderInt64, SPVGEN_FEATURE_INT64);
-  SET(core.shaderFloat64, SPVGEN_FEATURE_FLOAT64);
-  f->f2.features = core;
-  SET(f->float16_int8.shaderFloat16, SPVGEN_FEATURE_FLOAT16);
-  SET(f->float16_int8.shaderInt8, SPVGEN_FEATURE_INT8);
-  SET(f->storage16.storageBuffer16BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
-  SET(f->storage16.uniformAndStorageBuffer16BitAccess, SPVGEN_FEATURE_UNIFORM_16BIT);
-  SET(f->storage16.storagePushConstant16, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT);
+  /* Core 1.0 features: only the table's; robustBufferAccess and the graphics ones stay
+   * off. These members of the other structs are not in the table, and kernels never need
+   * them. */
+  memset(&f->f2.features, 0, sizeof f->f2.features);
   f->storage16.storageInputOutput16 = VK_FALSE;
-  SET(f->storage8.storageBuffer8BitAccess, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT);
-  SET(f->storage8.uniformAndStorageBuffer8BitAccess, SPVGEN_FEATURE_UNIFORM_8BIT);
-  SET(f->storage8.storagePushConstant8, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT);
-  SET(f->bda.bufferDeviceAddress, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
   f->bda.bufferDeviceAddressCaptureReplay = VK_FALSE;
   f->bda.bufferDeviceAddressMultiDevice = VK_FALSE;
-  SET(f->vmm.vulkanMemoryModel, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL);
-  SET(f->vmm.vulkanMemoryModelDeviceScope, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE);
   f->vmm.vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
-  SET(f->subgroup_size_control.subgroupSizeControl, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL);
-  SET(f->subgroup_size_control.computeFullSubgroups, SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS);
-  SET(f->subgroup_types.shaderSubgroupExtendedTypes, SPVGEN_FEATURE_SUBGROUP_EXTENDED_TYPES);
-  SET(f->maintenance4.maintenance4, SPVGEN_FEATURE_MAINTENANCE4);
-  SET(f->coopmat.cooperativeMatrix, SPVGEN_FEATURE_COOPMAT);
-  SET(f->coopmat.cooperativeMatrixRobustBufferAccess,
-      SPVGEN_FEATURE_COOPMAT_ROBUST_BUFFER_ACCESS);
-  SET(f->coopmat2.cooperativeMatrixWorkgroupScope, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE);
-  SET(f->coopmat2.cooperativeMatrixFlexibleDimensions,
-      SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS);
-  SET(f->coopmat2.cooperativeMatrixReductions, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS);
-  SET(f->coopmat2.cooperativeMatrixConversions, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS);
-  SET(f->coopmat2.cooperativeMatrixPerElementOperations,
-      SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
-  SET(f->coopmat2.cooperativeMatrixTensorAddressing,
-      SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING);
-  SET(f->coopmat2.cooperativeMatrixBlockLoads, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS);
-  SET(f->coopvec.cooperativeVector, SPVGEN_FEATURE_COOPVEC);
-  SET(f->coopvec.cooperativeVectorTraining, SPVGEN_FEATURE_COOPVEC_TRAINING);
-  SET(f->bf16.shaderBFloat16Type, SPVGEN_FEATURE_BFLOAT16);
-  SET(f->bf16.shaderBFloat16DotProduct, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT);
-  SET(f->bf16.shaderBFloat16CooperativeMatrix, SPVGEN_FEATURE_BFLOAT16_COOPMAT);
-  SET(f->float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8);
-  SET(f->float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT);
-#undef SET
+  for (size_t i = 0; i < FEATURE_FIELD_COUNT; i++) {
+    char *field = (char *)f + FEATURE_FIELDS[i].offset;
+    *(VkBool32 *)(void *)field = (m & FEATURE_FIELDS[i].bit) ? VK_TRUE : VK_FALSE;
+  }
 }
 
 /* ------------------------------------------------------------ conversions ---- */

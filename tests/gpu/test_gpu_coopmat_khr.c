@@ -11,99 +11,19 @@
  * Each run prints one line on stdout for scripts/gpu-check:
  *   gpu-summary <test> max_abs_err=<e> tolerance=<t> gpu_us=<us> device=<name> */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "module_check.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/coop.h"
 #include "spvgen/vk.h"
-#include "tensor_ref.h"
 
 #define TILE 16u
-
-/* ------------------------------------------------------------ device access ---- */
-
-static int gpu_required(void) {
-  const char *e = getenv("SPVGEN_GPU_REQUIRED");
-  return e && *e && strcmp(e, "0") != 0;
-}
-
-/* A missing device or feature: a skip, or a failure where a GPU is required. */
-static void gpu_unavailable(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static void gpu_unavailable(const char *fmt, ...) {
-  char why[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, sizeof why, fmt, ap);
-  va_end(ap);
-  if (gpu_required())
-    test_fail_at(__FILE__, __LINE__, "%s (and SPVGEN_GPU_REQUIRED is set)", why);
-  else
-    test_skip("%s", why);
-}
-
-/* A context on the default device (or the one named by SPVGEN_GPU_DEVICE) that has every
- * feature in `needed`; NULL (test skipped or failed) otherwise. */
-static spvgen_vk_context *open_gpu(uint64_t needed) {
-  char msg[1024] = "";
-  spvgen_vk_desc desc = {0};
-  desc.device_name = getenv("SPVGEN_GPU_DEVICE");
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) {
-    gpu_unavailable("no Vulkan device: %s", msg);
-    return NULL;
-  }
-  if (st != SPVGEN_OK) {
-    CHECK_MSG(0, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
-    return NULL;
-  }
-  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
-  uint64_t missing = needed & ~caps->features;
-  if (missing) {
-    uint64_t f = spvgen_feature_first(missing);
-    gpu_unavailable("device \"%s\" lacks %s (%s)", caps->name, spvgen_feature_name(f),
-                    spvgen_feature_source(f));
-    spvgen_vk_destroy(ctx);
-    return NULL;
-  }
-  return ctx;
-}
-
-#define VK_CHECK(ctx, call)                                                              \
-  do {                                                                                   \
-    spvgen_status vk_st_ = (call);                                                       \
-    if (vk_st_ != SPVGEN_OK) {                                                           \
-      test_fail_at(__FILE__, __LINE__, "%s: %s: %s", #call, spvgen_status_name(vk_st_),  \
-                   spvgen_vk_error(ctx));                                                \
-      goto done;                                                                         \
-    }                                                                                    \
-  } while (0)
-
-/* ------------------------------------------------------------------- data ---- */
-
-/* A random value with magnitude in [1/8, 1) and a random sign, rounded to f16. */
-static uint16_t rand_f16(void) {
-  float v = test_rand_float(0.125f, 1.0f);
-  if (test_rand_u32() & 1) v = -v;
-  return (uint16_t)tensor_ref_encode(TENSOR_REF_F16, v);
-}
-
-static double f16_value(uint16_t bits) { return tensor_ref_decode(TENSOR_REF_F16, bits); }
-
-static float rand_f32(void) {
-  float v = test_rand_float(0.125f, 1.0f);
-  return (test_rand_u32() & 1) ? -v : v;
-}
 
 /* ----------------------------------------------------------------- module ---- */
 
@@ -180,7 +100,7 @@ static void test_khr_muladd_module_passes_vulkan13_validation(void) {
  * a Stride read and write row r of a tile at element r * Stride: every element of every
  * tile matches the CPU, and the padding between rows is never written. */
 static void test_khr_subgroup_muladd_16x16x16_with_strided_row_major_memory_matches_cpu(void) {
-  spvgen_vk_context *ctx = open_gpu(SPVGEN_FEATURE_COOPMAT | SPVGEN_FEATURE_FLOAT16 |
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_COOPMAT | SPVGEN_FEATURE_FLOAT16 |
                                     SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
@@ -224,9 +144,9 @@ static void test_khr_subgroup_muladd_16x16x16_with_strided_row_major_memory_matc
     goto done;
   }
   /* Padding columns get random values too: a load that ignored the stride would use them. */
-  for (size_t i = 0; i < na; i++) ha[i] = rand_f16();
-  for (size_t i = 0; i < nb; i++) hb[i] = rand_f16();
-  for (size_t i = 0; i < nc; i++) hc[i] = rand_f32();
+  for (size_t i = 0; i < na; i++) ha[i] = gpu_rand_f16();
+  for (size_t i = 0; i < nb; i++) hb[i] = gpu_rand_f16();
+  for (size_t i = 0; i < nc; i++) hc[i] = gpu_rand_f32();
   const uint32_t sentinel = 0x7FC0DEADu; /* a NaN nothing computes */
 
   const uint64_t sizes[4] = {na * 2, nb * 2, nc * 4, nd * 4};
@@ -256,8 +176,8 @@ static void test_khr_subgroup_muladd_16x16x16_with_strided_row_major_memory_matc
         }
         double ref = hc[(size_t)(t * TILE + r) * LAYOUT.ldc + col], mag = fabs(ref);
         for (uint32_t k = 0; k < TILE; k++) {
-          double p = f16_value(ha[(size_t)(t * TILE + r) * LAYOUT.lda + k]) *
-                     f16_value(hb[(size_t)(t * TILE + k) * LAYOUT.ldb + col]);
+          double p = gpu_f16_value(ha[(size_t)(t * TILE + r) * LAYOUT.lda + k]) *
+                     gpu_f16_value(hb[(size_t)(t * TILE + k) * LAYOUT.ldb + col]);
           ref += p;
           mag += fabs(p);
         }

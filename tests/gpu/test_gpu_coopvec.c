@@ -16,91 +16,17 @@
  * Each run prints one line on stdout for scripts/gpu-check:
  *   gpu-summary <test> max_abs_err=<e> tolerance=<t> gpu_us=<us> device=<name> */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "module_check.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/coop.h"
 #include "spvgen/vk.h"
-#include "tensor_ref.h"
-
-/* ------------------------------------------------------------ device access ---- */
-
-static int gpu_required(void) {
-  const char *e = getenv("SPVGEN_GPU_REQUIRED");
-  return e && *e && strcmp(e, "0") != 0;
-}
-
-/* A missing device or feature: a skip, or a failure where a GPU is required. */
-static void gpu_unavailable(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static void gpu_unavailable(const char *fmt, ...) {
-  char why[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, sizeof why, fmt, ap);
-  va_end(ap);
-  if (gpu_required())
-    test_fail_at(__FILE__, __LINE__, "%s (and SPVGEN_GPU_REQUIRED is set)", why);
-  else
-    test_skip("%s", why);
-}
-
-/* A context on the default device (or the one named by SPVGEN_GPU_DEVICE) that has every
- * feature in `needed`; NULL (test skipped or failed) otherwise. */
-static spvgen_vk_context *open_gpu(uint64_t needed) {
-  char msg[1024] = "";
-  spvgen_vk_desc desc = {0};
-  desc.device_name = getenv("SPVGEN_GPU_DEVICE");
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) {
-    gpu_unavailable("no Vulkan device: %s", msg);
-    return NULL;
-  }
-  if (st != SPVGEN_OK) {
-    CHECK_MSG(0, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
-    return NULL;
-  }
-  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
-  uint64_t missing = needed & ~caps->features;
-  if (missing) {
-    uint64_t f = spvgen_feature_first(missing);
-    gpu_unavailable("device \"%s\" lacks %s (%s)", caps->name, spvgen_feature_name(f),
-                    spvgen_feature_source(f));
-    spvgen_vk_destroy(ctx);
-    return NULL;
-  }
-  return ctx;
-}
-
-#define VK_CHECK(ctx, call)                                                              \
-  do {                                                                                   \
-    spvgen_status vk_st_ = (call);                                                       \
-    if (vk_st_ != SPVGEN_OK) {                                                           \
-      test_fail_at(__FILE__, __LINE__, "%s: %s: %s", #call, spvgen_status_name(vk_st_),  \
-                   spvgen_vk_error(ctx));                                                \
-      goto done;                                                                         \
-    }                                                                                    \
-  } while (0)
-
-/* ------------------------------------------------------------------- data ---- */
-
-static uint16_t rand_f16(void) {
-  float v = test_rand_float(0.125f, 1.0f);
-  if (test_rand_u32() & 1) v = -v;
-  return (uint16_t)tensor_ref_encode(TENSOR_REF_F16, v);
-}
-
-static double f16_value(uint16_t bits) { return tensor_ref_decode(TENSOR_REF_F16, bits); }
 
 /* ----------------------------------------------------------------- module ---- */
 
@@ -186,7 +112,7 @@ static void test_coopvec_muladd_modules_pass_vulkan13_validation(void) {
 
 /* One run: result[j] = bias[j] + sum_k W[j][k] * x[k] for every invocation's x. */
 static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
-  spvgen_vk_context *ctx = open_gpu(SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_FLOAT16 |
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_FLOAT16 |
                                     SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
@@ -220,9 +146,9 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
     CHECK_MSG(0, "out of host memory");
     goto done;
   }
-  for (size_t i = 0; i < (size_t)VECTORS * VEC_K; i++) hin[i] = rand_f16();
-  for (size_t i = 0; i < (size_t)VEC_M * ROW_ELEMS; i++) hw[i] = rand_f16();
-  for (size_t i = 0; i < sizeof hbias / 2; i++) hbias[i] = rand_f16();
+  for (size_t i = 0; i < (size_t)VECTORS * VEC_K; i++) hin[i] = gpu_rand_f16();
+  for (size_t i = 0; i < (size_t)VEC_M * ROW_ELEMS; i++) hw[i] = gpu_rand_f16();
+  for (size_t i = 0; i < sizeof hbias / 2; i++) hbias[i] = gpu_rand_f16();
   const uint16_t *bias = hbias + BIAS_OFFSET / 2;
 
   /* The matrix buffer: MATRIX_OFFSET random bytes, then the matrix in `layout`. */
@@ -255,7 +181,7 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
     goto done;
   }
   for (size_t i = 0; i < MATRIX_OFFSET; i += 2) {
-    uint16_t h = rand_f16();
+    uint16_t h = gpu_rand_f16();
     memcpy(hmat + i, &h, 2);
   }
   if (layout == SPVGEN_COOPVEC_ROW_MAJOR) {
@@ -285,9 +211,10 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
   uint32_t bad = 0;
   for (uint32_t v = 0; v < VECTORS; v++) {
     for (uint32_t j = 0; j < VEC_M; j++) {
-      double ref = f16_value(bias[j]), mag = fabs(ref);
+      double ref = gpu_f16_value(bias[j]), mag = fabs(ref);
       for (uint32_t k = 0; k < VEC_K; k++) {
-        double p = f16_value(hw[(size_t)j * ROW_ELEMS + k]) * f16_value(hin[(size_t)v * VEC_K + k]);
+        double p = gpu_f16_value(hw[(size_t)j * ROW_ELEMS + k]) *
+                   gpu_f16_value(hin[(size_t)v * VEC_K + k]);
         ref += p;
         mag += fabs(p);
       }
@@ -295,7 +222,7 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
        * precision, which the spec leaves to the device: allow f16-level error in the sum
        * of magnitudes. A wrong layout or stride gives errors of order 1. */
       double tol = mag * 0x1p-9 + fabs(ref) * 0x1p-10;
-      double got = f16_value(hout[(size_t)v * VEC_M + j]);
+      double got = gpu_f16_value(hout[(size_t)v * VEC_M + j]);
       double err = fabs(got - ref);
       if (!(err <= tol)) {
         if (bad++ < 5)

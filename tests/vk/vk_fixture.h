@@ -1,6 +1,7 @@
 /* tests/vk/vk_fixture.h — what the runner tests share: opening a device (skipping when
- * there is none), a check macro for runner calls, and builders for the small compute
- * kernels the tests run (vector add, with push constants and a bounds check).
+ * there is none), an expected-error macro for runner calls, and builders for the small
+ * compute kernels the tests run (vector add, with push constants and a bounds check).
+ * VK_CHECK and the random inputs come from tests/support/gpu_fixture.h.
  *
  * Device: the runner's default choice, or the one whose name contains $SPVGEN_VK_DEVICE.
  * In CI that is lavapipe (subgroup size 8, no cooperative features). */
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "module_check.h"
 #include "spvgen/builder.h"
@@ -48,17 +50,6 @@ static inline spvgen_vk_context *vk_open(uint64_t required) {
   CHECK_MSG(st == SPVGEN_OK, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
   return st == SPVGEN_OK ? ctx : NULL;
 }
-
-/* Fails the test and jumps to `done` when a runner call does not return SPVGEN_OK. */
-#define VK_CHECK(ctx, call)                                                             \
-  do {                                                                                  \
-    spvgen_status vk_st_ = (call);                                                      \
-    if (vk_st_ != SPVGEN_OK) {                                                          \
-      test_fail_at(__FILE__, __LINE__, "%s: %s: %s", #call, spvgen_status_name(vk_st_), \
-                   spvgen_vk_error(ctx));                                               \
-      goto done;                                                                        \
-    }                                                                                   \
-  } while (0)
 
 /* Expects `call` to fail with `status` and the context's message to contain `text`. */
 #define VK_EXPECT_ERROR(ctx, call, status, text)                                             \
@@ -132,9 +123,6 @@ static inline void vk_build_vector_add(spvgen_module *m, uint32_t local) {
 }
 
 /* A random float with magnitude in [1/8, 1) and a random sign. */
-static inline float vk_rand_f32(void) {
-  float v = test_rand_float(0.125f, 1.0f);
-  return (test_rand_u32() & 1) ? -v : v;
-}
+static inline float vk_rand_f32(void) { return gpu_rand_f32(); }
 
 #endif

@@ -2,7 +2,6 @@
  * spvgen_disassemble) with friendly names and aligned columns by default. The module
  * need not be valid, only decodable. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,21 +31,6 @@ static void dis_usage(FILE *out) {
       out);
 }
 
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int usage_error(const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "spvgen dis: ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n(`spvgen dis --help` for usage)\n");
-  return 2;
-}
-
 /* Writes text to path ("-" or NULL: stdout). 0 on success, 1 after printing why. */
 static int write_text(const char *path, const char *text) {
   int to_stdout = !path || !strcmp(path, "-");
@@ -72,7 +56,8 @@ int spvgen_cmd_dis(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (only_files || a[0] != '-' || !strcmp(a, "-")) {
-      if (input) return usage_error("one input file only ('%s' and '%s')", input, a);
+      if (input)
+        return spvgen_cli_usage_error("dis", "one input file only ('%s' and '%s')", input, a);
       input = a;
     } else if (!strcmp(a, "--")) {
       only_files = 1;
@@ -88,13 +73,13 @@ int spvgen_cmd_dis(int argc, char **argv) {
     } else if (!strcmp(a, "--comment")) {
       flags |= SPVGEN_DIS_COMMENT;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (i + 1 >= argc) return usage_error("%s needs a file name", a);
+      if (i + 1 >= argc) return spvgen_cli_usage_error("dis", "%s needs a file name", a);
       output = argv[++i];
     } else {
-      return usage_error("unknown option '%s'", a);
+      return spvgen_cli_usage_error("dis", "unknown option '%s'", a);
     }
   }
-  if (!input) return usage_error("no input file");
+  if (!input) return spvgen_cli_usage_error("dis", "no input file");
 
   uint32_t *words = NULL;
   size_t count = 0;

@@ -1,6 +1,5 @@
 /* tools/spvgen/cmd_val.c — `spvgen val`: validates .spv files with the SPIRV-Tools
  * validator (through spvgen_validate), Vulkan 1.3 rules unless --env says otherwise. */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,21 +27,6 @@ static void val_usage(FILE *out) {
       "\n"
       "exit status: 0 all valid, 1 a file is invalid or unreadable, 2 usage error\n",
       out);
-}
-
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int usage_error(const char *fmt, ...) {
-  va_list ap;
-  fprintf(stderr, "spvgen val: ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n(`spvgen val --help` for usage)\n");
-  return 2;
 }
 
 /* Validates one file; 0 valid, 1 not. */
@@ -89,11 +73,12 @@ int spvgen_cmd_val(int argc, char **argv) {
       const char *name = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
       if (!name) {
         free(files);
-        return usage_error("%s needs a value", "--env");
+        return spvgen_cli_usage_error("val", "%s needs a value", "--env");
       }
       if (spvgen_target_env_parse(name, &options.env) != SPVGEN_OK) {
         free(files);
-        return usage_error(
+        return spvgen_cli_usage_error(
+            "val",
             "unknown --env '%s' (vulkan1.3, vulkan1.4, vulkan1.2, vulkan1.1, universal1.6)",
             name);
       }
@@ -103,12 +88,12 @@ int spvgen_cmd_val(int argc, char **argv) {
       options.relax_block_layout = 1;
     } else {
       free(files);
-      return usage_error("unknown option '%s'", a);
+      return spvgen_cli_usage_error("val", "unknown option '%s'", a);
     }
   }
   if (nfiles == 0) {
     free(files);
-    return usage_error("no input file");
+    return spvgen_cli_usage_error("val", "no input file");
   }
   int failed = 0;
   for (int i = 0; i < nfiles; i++) failed |= validate_file(files[i], &options);

@@ -12,6 +12,14 @@ int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
 int spvgen_cmd_devices(int argc, char **argv);  /* cmd_devices.c */
 int spvgen_cmd_demo(int argc, char **argv);     /* cmd_demo.c */
 
+/* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
+ * the usage-error exit status. */
+int spvgen_cli_usage_error(const char *command, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Reads a whole .spv file. Returns 0 and malloc'd words, or prints why and returns 1
  * (unreadable, size not a multiple of 4, empty). */
 int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count);

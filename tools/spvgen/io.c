@@ -1,10 +1,12 @@
-/* tools/spvgen/io.c — reading .spv files for the CLI's subcommands, with a clear
- * message for every way a file can fail to be a SPIR-V module (missing, a directory,
- * empty, a size that is not whole words, a wrong magic number, shorter than a header).
- * What lies beyond the header is the validator's or disassembler's business. */
+/* tools/spvgen/io.c — what the CLI's subcommands share for their input and messages:
+ * the usage-error message, and reading .spv files with a clear message for every way a
+ * file can fail to be a SPIR-V module (missing, a directory, empty, a size that is not
+ * whole words, a wrong magic number, shorter than a header). What lies beyond the header
+ * is the validator's or disassembler's business. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,16 @@
 /* Far beyond any real module; keeps a mistaken path (a disk image, /dev/zero) from
  * eating all memory. */
 #define MAX_BYTES ((size_t)1 << 30)
+
+int spvgen_cli_usage_error(const char *command, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "spvgen %s: ", command);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n(`spvgen %s --help` for usage)\n", command);
+  return 2;
+}
 
 /* Reads all of f into a malloc'd buffer (*bytes; NULL when empty). 0 on success, else
  * an errno-style code: EFBIG past MAX_BYTES, ENOMEM, or the read error. */

@@ -1,0 +1,63 @@
+/* tests/support/gpu_fixture.c — see gpu_fixture.h. */
+#include "gpu_fixture.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "module_check.h"
+#include "spvgen/caps.h"
+#include "tensor_ref.h"
+
+int gpu_required(void) {
+  const char *e = getenv("SPVGEN_GPU_REQUIRED");
+  return e && *e && strcmp(e, "0") != 0;
+}
+
+void gpu_unavailable_at(const char *file, int line, const char *fmt, ...) {
+  char why[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  if (gpu_required())
+    test_fail_at(file, line, "%s (and SPVGEN_GPU_REQUIRED is set)", why);
+  else
+    test_skip("%s", why);
+}
+
+spvgen_vk_context *gpu_open_at(const char *file, int line, uint64_t needed) {
+  char msg[1024] = "";
+  spvgen_vk_desc desc = {0};
+  desc.device_name = getenv("SPVGEN_GPU_DEVICE");
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) {
+    gpu_unavailable_at(file, line, "no Vulkan device: %s", msg);
+    return NULL;
+  }
+  if (st != SPVGEN_OK) {
+    test_fail_at(file, line, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
+    return NULL;
+  }
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  uint64_t missing = needed & ~caps->features;
+  if (missing) {
+    uint64_t f = spvgen_feature_first(missing);
+    gpu_unavailable_at(file, line, "device \"%s\" lacks %s (%s)", caps->name,
+                       spvgen_feature_name(f), spvgen_feature_source(f));
+    spvgen_vk_destroy(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+float gpu_rand_f32(void) {
+  float v = test_rand_float(0.125f, 1.0f);
+  return (test_rand_u32() & 1) ? -v : v;
+}
+
+uint16_t gpu_rand_f16(void) { return (uint16_t)tensor_ref_encode(TENSOR_REF_F16, gpu_rand_f32()); }
+
+double gpu_f16_value(uint16_t bits) { return tensor_ref_decode(TENSOR_REF_F16, bits); }
