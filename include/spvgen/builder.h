@@ -126,8 +126,8 @@ uint32_t spvgen_type_pointer(spvgen_module *m, SpvStorageClass storage, uint32_t
 uint32_t spvgen_type_function(spvgen_module *m, uint32_t return_type, const uint32_t *params,
                               uint32_t count);
 
-/* Byte size of a scalar/vector/matrix/array type built here (0 when unknown: runtime
- * arrays, structs without offsets, opaque types). */
+/* Byte size of a scalar/vector/matrix/array type built here (an array with an ArrayStride
+ * decoration: stride x length); 0 when unknown: runtime arrays, structs, opaque types. */
 uint32_t spvgen_type_size(const spvgen_module *m, uint32_t type);
 /* Component or element type of a vector/matrix/array/coop type; 0 otherwise. */
 uint32_t spvgen_type_element(const spvgen_module *m, uint32_t type);
@@ -165,8 +165,11 @@ uint32_t spvgen_variable(spvgen_module *m, uint32_t pointer_type, SpvStorageClas
                          uint32_t initializer);
 
 /* Convenience: a storage buffer `struct { T data[]; }` at (set, binding), decorated
- * Block / ArrayStride / Offset / DescriptorSet / Binding. Returns the variable; the
- * pointer type of elements (StorageBuffer, T) is written to *element_pointer_type. */
+ * Block / ArrayStride / Offset / DescriptorSet / Binding. T is a scalar, a vector, or an
+ * array with an ArrayStride (spvgen_type_array_strided) of those; the buffer's ArrayStride
+ * is T's std430 size rounded up to its alignment (a 3-component vector takes 4
+ * components' room). Returns the variable; the pointer type of elements (StorageBuffer,
+ * T) is written to *element_pointer_type. */
 uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t set,
                                uint32_t binding, bool readonly,
                                uint32_t *element_pointer_type);

@@ -162,7 +162,8 @@ uint32_t spvgen_coop_construct(spvgen_module *m, uint32_t type, const uint32_t *
 uint32_t spvgen_coop_extract(spvgen_module *m, uint32_t composite, uint32_t index);
 uint32_t spvgen_coop_insert(spvgen_module *m, uint32_t composite, uint32_t value, uint32_t index);
 /* Component-wise binary arithmetic; a and b of one type, which the result has.
- * Matrices: OpFAdd OpFSub OpFMul OpFDiv / OpIAdd OpISub OpIMul OpSDiv OpUDiv.
+ * Matrices: OpFAdd OpFSub OpFMul OpFDiv / OpIAdd OpISub OpIMul OpSDiv OpUDiv (OpUDiv only
+ * on unsigned components).
  * Vectors: the same, and on integers OpBitwiseAnd/Or/Xor, OpShiftLeftLogical,
  * OpShiftRightLogical, OpShiftRightArithmetic (GLSL_NV_cooperative_vector 5.9). */
 uint32_t spvgen_coop_arith(spvgen_module *m, SpvOp op, uint32_t a, uint32_t b);

@@ -235,25 +235,64 @@ uint32_t spvgen_type_element(const spvgen_module *m, uint32_t type) {
   }
 }
 
-uint32_t spvgen_type_size(const spvgen_module *m, uint32_t type) {
-  if (!m || !is_type(m, type)) return 0;
+/* The literal of `OpDecorate target decoration literal`, or 0 when there is none. A scan
+ * of the annotations: only the layout queries below use it, a few times per module. */
+static uint32_t decoration_literal(const spvgen_module *m, uint32_t target, uint32_t decoration) {
+  const sg_words *b = &m->sec[SG_SEC_ANNOTATIONS];
+  for (size_t i = 0; i < b->len;) {
+    const uint32_t *w = b->data + i;
+    uint32_t len = w[0] >> 16;
+    if (!len) break;
+    if ((w[0] & 0xFFFF) == SpvOpDecorate && len >= 4 && w[1] == target && w[2] == decoration)
+      return w[3];
+    i += len;
+  }
+  return 0;
+}
+
+/* Size and base alignment under Vulkan's storage buffer layout (std430, which is what
+ * spirv-val checks for StorageBuffer blocks): a 3-component vector aligns like a
+ * 4-component one; an array is ArrayStride x length, aligned like its element. False for
+ * types without an explicit layout (bool, opaque types, arrays without ArrayStride...).
+ * Types can only use ids declared before them, so the recursion ends. */
+static bool std430_layout(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *align,
+                          bool need_stride) {
+  if (!is_type(m, type)) return false;
   const uint32_t *d = sg_def_words(m, type);
-  uint64_t v;
+  uint64_t s, a, v;
   switch (op_of(m, type)) {
   case SpvOpTypeInt:
   case SpvOpTypeFloat:
-    return d[2] / 8;
-  case SpvOpTypeBool:
-    return 0;
+    *size = *align = d[2] / 8;
+    return *size != 0;
   case SpvOpTypeVector:
-  case SpvOpTypeMatrix:
-    return spvgen_type_size(m, d[2]) * d[3];
-  case SpvOpTypeArray:
-    if (!spvgen_const_value(m, d[3], &v)) return 0;
-    return (uint32_t)(spvgen_type_size(m, d[2]) * v);
-  default:
-    return 0;
+    if (!std430_layout(m, d[2], &s, &a, need_stride)) return false;
+    *size = s * d[3];
+    *align = a * (d[3] == 3 ? 4 : d[3]);
+    return true;
+  case SpvOpTypeMatrix: /* columns tightly packed (no MatrixStride: spvgen_type_size only) */
+    if (need_stride || !std430_layout(m, d[2], &s, &a, need_stride)) return false;
+    *size = s * d[3];
+    *align = a;
+    return true;
+  case SpvOpTypeArray: {
+    if (!spvgen_const_value(m, d[3], &v) || !std430_layout(m, d[2], &s, &a, need_stride))
+      return false;
+    uint32_t stride = decoration_literal(m, type, SpvDecorationArrayStride);
+    if (!stride && need_stride) return false;
+    *size = (stride ? stride : s) * v;
+    *align = a;
+    return true;
   }
+  default:
+    return false;
+  }
+}
+
+uint32_t spvgen_type_size(const spvgen_module *m, uint32_t type) {
+  uint64_t size, align;
+  if (!m || !std430_layout(m, type, &size, &align, false) || size > UINT32_MAX) return 0;
+  return (uint32_t)size;
 }
 
 /* --------------------------------------------------------------- constants ---- */
@@ -451,9 +490,13 @@ uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t
                                uint32_t binding, bool readonly, uint32_t *element_pointer_type) {
   if (element_pointer_type) *element_pointer_type = 0;
   if (!sg_ok(m, __func__) || !need_type(m, __func__, element_type, "element type")) return 0;
-  uint32_t size = spvgen_type_size(m, element_type);
-  if (!size) return BAD(m, "element type %u has no known size (use a scalar, vector or array)", element_type);
-  uint32_t rta = spvgen_type_runtime_array_strided(m, element_type, size);
+  uint64_t size, align;
+  if (!std430_layout(m, element_type, &size, &align, true))
+    return BAD(m, "element type %u has no explicit layout (use a scalar, a vector, or an array "
+                  "from spvgen_type_array_strided of those)", element_type);
+  uint64_t stride = (size + align - 1) / align * align; /* std430: round up to the alignment */
+  if (stride > UINT32_MAX) return BAD(m, "element type %u is too large for a buffer", element_type);
+  uint32_t rta = spvgen_type_runtime_array_strided(m, element_type, (uint32_t)stride);
   uint32_t st = spvgen_type_struct(m, &rta, 1);
   spvgen_decorate(m, st, SpvDecorationBlock);
   spvgen_member_decorate1(m, st, 0, SpvDecorationOffset, 0);
@@ -626,7 +669,7 @@ uint32_t spvgen_ext_inst_import(spvgen_module *m, const char *name) {
 }
 
 uint32_t spvgen_glsl_std_450(spvgen_module *m) {
-  if (!m) return 0;
+  if (!sg_ok(m, __func__)) return 0; /* sticky errors: 0 once the module failed */
   if (!m->glsl_set) m->glsl_set = spvgen_ext_inst_import(m, "GLSL.std.450");
   return m->glsl_set;
 }

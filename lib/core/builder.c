@@ -456,7 +456,19 @@ typedef struct walk_state {
   uint32_t n, pos;
   uint32_t result_pos, type_pos;
   uint32_t switch_literal_words; /* OpSwitch: words per case literal (selector width) */
+  bool decl; /* a type or constant declaration: its ids must be declared already */
 } walk_state;
+
+/* Types and constants may only use ids declared before them (SPIR-V 2.4, logical
+ * layout), except that OpTypeStruct and OpTypeFunction may name a pointer type announced
+ * by OpTypeForwardPointer. Besides the rule itself, this keeps every type acyclic, so
+ * that the queries that follow a type's operands (sizes, names) terminate. */
+static inline bool decl_operand_ok(const spvgen_module *m, uint32_t opcode, uint32_t v) {
+  const sg_id_info *i = &m->ids[v];
+  if (i->kind != SG_ID_RESERVED) return true;
+  return (i->flags & SG_TF_FORWARD_POINTER) &&
+         (opcode == SpvOpTypeStruct || opcode == SpvOpTypeFunction);
+}
 
 static bool walk_kind(walk_state *s, uint32_t kind, const char *opname);
 
@@ -502,6 +514,8 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
     }
     s->pos++;
     if (!check_id(s, v, opname)) return false;
+    if (s->decl && !decl_operand_ok(s->m, s->ins->opcode, v))
+      return walk_fail(s, "operand '%s' is id %u, which is not declared yet (a declaration can only use ids declared before it)", opname, v);
     /* Device scope under the Vulkan memory model needs its own capability. */
     if (kind == SG_KIND_IdScope && s->m->memory_model == SpvMemoryModelVulkan) {
       uint64_t scope;
@@ -584,7 +598,7 @@ static inline bool walk_one(walk_state *s, const sg_operand *o) {
   uint32_t k = o->kind;
   if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
     uint32_t v = s->w[s->pos];
-    if (v != 0 && v < s->m->bound) {
+    if (v != 0 && v < s->m->bound && (!s->decl || s->m->ids[v].kind != SG_ID_RESERVED)) {
       s->pos++;
       return true;
     }
@@ -786,7 +800,9 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     }
   }
 
-  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1};
+  bool decl = ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT ||
+              ins->placement == SG_PLACE_SPEC_CONSTANT;
+  walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1, decl};
   bool checked = false;
   uint32_t nreq = ins->nreq;
   if ((ins->flags & SG_INST_SIMPLE) &&
@@ -800,12 +816,12 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
       if (i >= nreq ? (ins->flags & SG_INST_LIT_TAIL) != 0 : (ins->lit_mask >> i) & 1) {
         checked = true; /* a one-word literal */
       } else if (i >= nreq) {
-        checked = v != 0 && v < m->bound;
+        checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED);
       } else if (o[i].kind == SG_KIND_IdResult) {
         s.result_pos = i;
         checked = v == 0 || (v < m->bound && m->ids[v].kind == SG_ID_RESERVED);
       } else {
-        checked = v != 0 && v < m->bound;
+        checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED);
         if (checked && o[i].kind == SG_KIND_IdResultType) {
           s.type_pos = i;
           checked = m->ids[v].kind == SG_ID_TYPE;
@@ -870,7 +886,10 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     case SpvOpEntryPoint: section = SG_SEC_ENTRY_POINTS; break;
     case SpvOpExecutionMode:
     case SpvOpExecutionModeId: section = SG_SEC_EXECUTION_MODES; break;
-    case SpvOpTypeForwardPointer: section = SG_SEC_GLOBALS; break;
+    case SpvOpTypeForwardPointer:
+      section = SG_SEC_GLOBALS;
+      if (m->ids[ops[0]].kind == SG_ID_RESERVED) m->ids[ops[0]].flags |= SG_TF_FORWARD_POINTER;
+      break;
     case SpvOpVariable:
       if (ops[2] == SpvStorageClassFunction) {
         if (!m->in_function)

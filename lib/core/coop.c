@@ -858,6 +858,12 @@ uint32_t spvgen_coop_arith(spvgen_module *m, SpvOp op, uint32_t a, uint32_t b) {
                               : "SPV_KHR_cooperative_matrix: FAdd FSub FMul FDiv on float "
                                 "matrices, IAdd ISub IMul SDiv UDiv on integer ones");
   }
+  bool is_signed = false;
+  if (op == SpvOpUDiv && coop_int_type(m, ti.component, NULL, &is_signed) && is_signed) {
+    char t[160];
+    return COOP_BAD(m, fn, "OpUDiv on %s: its result type needs unsigned components (SPIR-V "
+                    "OpUDiv; use OpSDiv for signed ones)", coop_type_name(m, type, t, sizeof t));
+  }
   uint32_t ops[4] = {type, 0, a, b};
   return sg_inst(m, fn, (uint32_t)op, ops, 4);
 }

@@ -123,6 +123,7 @@ enum sg_type_flags {
   SG_TF_HAS_16BIT = 1u << 1,
   SG_TF_CONSTANT = 1u << 2,      /* a non-spec constant */
   SG_TF_SPEC_CONSTANT = 1u << 3,
+  SG_TF_FORWARD_POINTER = 1u << 4, /* a reserved id named by OpTypeForwardPointer */
 };
 
 typedef struct sg_id_info {
