@@ -119,7 +119,17 @@ spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uin
   }
   if (address) {
     VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, b->buffer};
-    b->address = ctx->vkd.vkGetBufferDeviceAddress(ctx->device, &ai);
+    /* Core in Vulkan 1.2; a 1.1 device has it through VK_KHR_buffer_device_address. */
+    PFN_vkGetBufferDeviceAddress get_address = ctx->vkd.vkGetBufferDeviceAddress
+                                                   ? ctx->vkd.vkGetBufferDeviceAddress
+                                                   : ctx->vkd.vkGetBufferDeviceAddressKHR;
+    if (!get_address) {
+      spvgen_vk_buffer_free(b);
+      return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+                            "%s: neither vkGetBufferDeviceAddress nor vkGetBufferDeviceAddressKHR "
+                            "is available on this device (bufferDeviceAddress)", who);
+    }
+    b->address = get_address(ctx->device, &ai);
     if (!b->address) {
       spvgen_vk_buffer_free(b);
       return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,

@@ -307,7 +307,15 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     mci.pfnUserCallback = on_validation_message;
     mci.pUserData = ctx;
-    ctx->vki.CreateDebugUtilsMessengerEXT(ctx->instance, &mci, NULL, &ctx->messenger);
+    VkResult mr = ctx->vki.CreateDebugUtilsMessengerEXT(ctx->instance, &mci, NULL, &ctx->messenger);
+    if (mr != VK_SUCCESS) {
+      /* Validation asked for but its messages would go nowhere: an error, not a quiet run. */
+      ctx->messenger = VK_NULL_HANDLE;
+      spvgen_vk_format(msg, sizeof msg, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
+                       spvgen_vk_result_name(mr), (int)mr);
+      st = SPVGEN_ERROR_VULKAN;
+      goto fail_msg;
+    }
   }
 
   uint32_t n = 0;

@@ -53,6 +53,16 @@ static bool standard_size(uint32_t rows, uint32_t cols, spvgen_component_type t,
   return true;
 }
 
+/* The device feature every conversion needs, named when it is missing. */
+static spvgen_status need_coopvec(spvgen_vk_context *ctx, const char *who) {
+  if (!(ctx->caps.features & SPVGEN_FEATURE_COOPVEC))
+    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+                          "%s: matrix conversion needs the device feature cooperativeVector "
+                          "(VK_NV_cooperative_vector), which '%s' does not have enabled",
+                          who, ctx->caps.name);
+  return SPVGEN_OK;
+}
+
 /* Checks the description; fills the Vulkan info (sizes and addresses left to callers). */
 static spvgen_status prepare(spvgen_vk_context *ctx, const char *who,
                              const spvgen_vk_coopvec_matrix *m,
@@ -65,12 +75,8 @@ static spvgen_status prepare(spvgen_vk_context *ctx, const char *who,
     return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown %s layout %d", who,
                           known_layout(m->src_layout) ? "dst" : "src",
                           known_layout(m->src_layout) ? (int)m->dst_layout : (int)m->src_layout);
-  const spvgen_device_caps *caps = &ctx->caps;
-  if (!(caps->features & SPVGEN_FEATURE_COOPVEC))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
-                          "%s: matrix conversion needs the device feature cooperativeVector "
-                          "(VK_NV_cooperative_vector), which '%s' does not have enabled",
-                          who, caps->name);
+  spvgen_status st = need_coopvec(ctx, who);
+  if (st != SPVGEN_OK) return st;
   if (!ctx->ConvertCooperativeVectorMatrixNV)
     return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: vkConvertCooperativeVectorMatrixNV is not available (was "
@@ -216,6 +222,7 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
   static const char *who = "spvgen_vk_convert_coopvec_matrix_buffers";
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  if (st == SPVGEN_OK) st = need_coopvec(ctx, who);
   if (st != SPVGEN_OK) return st;
   st = spvgen_vk_check_buffer(ctx, who, src, "src");
   if (st != SPVGEN_OK) return st;
@@ -233,7 +240,8 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
                                                                                  : dst_offset));
   if (!ctx->CmdConvertCooperativeVectorMatrixNV)
     return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
-                          "%s: vkCmdConvertCooperativeVectorMatrixNV is not available", who);
+                          "%s: vkCmdConvertCooperativeVectorMatrixNV is not available (was "
+                          "VK_NV_cooperative_vector enabled on the device?)", who);
   VkConvertCooperativeVectorMatrixInfoNV info;
   size_t need_src;
   st = prepare_with_source_size(ctx, who, m, &info, &need_src);

@@ -220,90 +220,121 @@ static void copy_name(char *dst, size_t size, const char *src) {
 }
 
 /* ------------------------------------------------------ cooperative lists ---- */
-static void query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                          spvgen_device_caps *caps) {
-  uint32_t n = 0;
-  if (fns->GetCoopMatProps(pd, &n, NULL) != VK_SUCCESS || n == 0) return;
-  VkCooperativeMatrixPropertiesKHR *p = calloc(n, sizeof *p);
-  if (!p) return;
-  for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
-  VkResult r = fns->GetCoopMatProps(pd, &n, p);
-  if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
-    for (uint32_t i = 0; i < n; i++) {
-      if (caps->coopmat_count == SPVGEN_MAX_COOPMAT_SHAPES) {
-        caps->lists_truncated = true;
-        break;
-      }
-      spvgen_coopmat_shape *s = &caps->coopmat[caps->coopmat_count++];
-      s->m = p[i].MSize;
-      s->n = p[i].NSize;
-      s->k = p[i].KSize;
-      s->a = component_from_vk(p[i].AType);
-      s->b = component_from_vk(p[i].BType);
-      s->c = component_from_vk(p[i].CType);
-      s->result = component_from_vk(p[i].ResultType);
-      s->saturating = p[i].saturatingAccumulation != VK_FALSE;
-      s->scope = scope_from_vk(p[i].scope);
-    }
+/* A failed list query is an error of the whole query (an empty list would look like a
+ * device without those shapes). */
+static spvgen_status list_failed(char *message, size_t message_size, const char *call,
+                                 VkResult r) {
+  if (r == VK_SUCCESS) {
+    spvgen_vk_format(message, message_size, "out of memory for the %s list", call);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
-  free(p);
+  spvgen_vk_format(message, message_size, "%s failed: %s (%d)", call, spvgen_vk_result_name(r),
+                   (int)r);
+  return SPVGEN_ERROR_VULKAN;
 }
 
-static void query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                               spvgen_device_caps *caps) {
+static spvgen_status query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                   spvgen_device_caps *caps, char *msg, size_t msg_size) {
+  static const char *call = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
   uint32_t n = 0;
-  if (fns->GetCoopMatFlexProps(pd, &n, NULL) != VK_SUCCESS || n == 0) return;
+  VkResult r = fns->GetCoopMatProps(pd, &n, NULL);
+  if (r != VK_SUCCESS) return list_failed(msg, msg_size, call, r);
+  if (n == 0) return SPVGEN_OK;
+  VkCooperativeMatrixPropertiesKHR *p = calloc(n, sizeof *p);
+  if (!p) return list_failed(msg, msg_size, call, VK_SUCCESS);
+  for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
+  r = fns->GetCoopMatProps(pd, &n, p);
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+    free(p);
+    return list_failed(msg, msg_size, call, r);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    if (caps->coopmat_count == SPVGEN_MAX_COOPMAT_SHAPES) {
+      caps->lists_truncated = true;
+      break;
+    }
+    spvgen_coopmat_shape *s = &caps->coopmat[caps->coopmat_count++];
+    s->m = p[i].MSize;
+    s->n = p[i].NSize;
+    s->k = p[i].KSize;
+    s->a = component_from_vk(p[i].AType);
+    s->b = component_from_vk(p[i].BType);
+    s->c = component_from_vk(p[i].CType);
+    s->result = component_from_vk(p[i].ResultType);
+    s->saturating = p[i].saturatingAccumulation != VK_FALSE;
+    s->scope = scope_from_vk(p[i].scope);
+  }
+  free(p);
+  return SPVGEN_OK;
+}
+
+static spvgen_status query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                        spvgen_device_caps *caps, char *msg, size_t msg_size) {
+  static const char *call = "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
+  uint32_t n = 0;
+  VkResult r = fns->GetCoopMatFlexProps(pd, &n, NULL);
+  if (r != VK_SUCCESS) return list_failed(msg, msg_size, call, r);
+  if (n == 0) return SPVGEN_OK;
   VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = calloc(n, sizeof *p);
-  if (!p) return;
+  if (!p) return list_failed(msg, msg_size, call, VK_SUCCESS);
   for (uint32_t i = 0; i < n; i++)
     p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
-  VkResult r = fns->GetCoopMatFlexProps(pd, &n, p);
-  if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
-    for (uint32_t i = 0; i < n; i++) {
-      if (caps->coopmat_flex_count == SPVGEN_MAX_COOPMAT_FLEX) {
-        caps->lists_truncated = true;
-        break;
-      }
-      spvgen_coopmat_flex *s = &caps->coopmat_flex[caps->coopmat_flex_count++];
-      s->m_granularity = p[i].MGranularity;
-      s->n_granularity = p[i].NGranularity;
-      s->k_granularity = p[i].KGranularity;
-      s->a = component_from_vk(p[i].AType);
-      s->b = component_from_vk(p[i].BType);
-      s->c = component_from_vk(p[i].CType);
-      s->result = component_from_vk(p[i].ResultType);
-      s->saturating = p[i].saturatingAccumulation != VK_FALSE;
-      s->scope = scope_from_vk(p[i].scope);
-      s->workgroup_invocations = p[i].workgroupInvocations;
+  r = fns->GetCoopMatFlexProps(pd, &n, p);
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+    free(p);
+    return list_failed(msg, msg_size, call, r);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    if (caps->coopmat_flex_count == SPVGEN_MAX_COOPMAT_FLEX) {
+      caps->lists_truncated = true;
+      break;
     }
+    spvgen_coopmat_flex *s = &caps->coopmat_flex[caps->coopmat_flex_count++];
+    s->m_granularity = p[i].MGranularity;
+    s->n_granularity = p[i].NGranularity;
+    s->k_granularity = p[i].KGranularity;
+    s->a = component_from_vk(p[i].AType);
+    s->b = component_from_vk(p[i].BType);
+    s->c = component_from_vk(p[i].CType);
+    s->result = component_from_vk(p[i].ResultType);
+    s->saturating = p[i].saturatingAccumulation != VK_FALSE;
+    s->scope = scope_from_vk(p[i].scope);
+    s->workgroup_invocations = p[i].workgroupInvocations;
   }
   free(p);
+  return SPVGEN_OK;
 }
 
-static void query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                          spvgen_device_caps *caps) {
+static spvgen_status query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                   spvgen_device_caps *caps, char *msg, size_t msg_size) {
+  static const char *call = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
   uint32_t n = 0;
-  if (fns->GetCoopVecProps(pd, &n, NULL) != VK_SUCCESS || n == 0) return;
+  VkResult r = fns->GetCoopVecProps(pd, &n, NULL);
+  if (r != VK_SUCCESS) return list_failed(msg, msg_size, call, r);
+  if (n == 0) return SPVGEN_OK;
   VkCooperativeVectorPropertiesNV *p = calloc(n, sizeof *p);
-  if (!p) return;
+  if (!p) return list_failed(msg, msg_size, call, VK_SUCCESS);
   for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV;
-  VkResult r = fns->GetCoopVecProps(pd, &n, p);
-  if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
-    for (uint32_t i = 0; i < n; i++) {
-      if (caps->coopvec_count == SPVGEN_MAX_COOPVEC_COMBOS) {
-        caps->lists_truncated = true;
-        break;
-      }
-      spvgen_coopvec_combo *c = &caps->coopvec[caps->coopvec_count++];
-      c->input = component_from_vk(p[i].inputType);
-      c->input_interpretation = component_from_vk(p[i].inputInterpretation);
-      c->matrix_interpretation = component_from_vk(p[i].matrixInterpretation);
-      c->bias_interpretation = component_from_vk(p[i].biasInterpretation);
-      c->result = component_from_vk(p[i].resultType);
-      c->transpose = p[i].transpose != VK_FALSE;
+  r = fns->GetCoopVecProps(pd, &n, p);
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+    free(p);
+    return list_failed(msg, msg_size, call, r);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    if (caps->coopvec_count == SPVGEN_MAX_COOPVEC_COMBOS) {
+      caps->lists_truncated = true;
+      break;
     }
+    spvgen_coopvec_combo *c = &caps->coopvec[caps->coopvec_count++];
+    c->input = component_from_vk(p[i].inputType);
+    c->input_interpretation = component_from_vk(p[i].inputInterpretation);
+    c->matrix_interpretation = component_from_vk(p[i].matrixInterpretation);
+    c->bias_interpretation = component_from_vk(p[i].biasInterpretation);
+    c->result = component_from_vk(p[i].resultType);
+    c->transpose = p[i].transpose != VK_FALSE;
   }
   free(p);
+  return SPVGEN_OK;
 }
 
 /* ------------------------------------------------------------ the query ---- */
@@ -514,7 +545,10 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
   }
   if (has_coopmat) {
     caps->coopmat_supported_stages = cm.cooperativeMatrixSupportedStages;
-    if (fns->GetCoopMatProps) query_coopmat(fns, pd, caps);
+    if (fns->GetCoopMatProps) {
+      spvgen_status st = query_coopmat(fns, pd, caps, message, message_size);
+      if (st != SPVGEN_OK) return st;
+    }
   }
   if (has_coopmat2) {
     caps->coopmat2_workgroup_scope_max_workgroup_size =
@@ -524,8 +558,10 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     caps->coopmat2_workgroup_scope_reserved_shared_memory =
         cm2.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
     if (fns->GetCoopMatFlexProps &&
-        (caps->features & SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS))
-      query_coopmat_flex(fns, pd, caps);
+        (caps->features & SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS)) {
+      spvgen_status st = query_coopmat_flex(fns, pd, caps, message, message_size);
+      if (st != SPVGEN_OK) return st;
+    }
   }
   if (has_coopvec) {
     caps->coopvec_supported_stages = cv.cooperativeVectorSupportedStages;
@@ -534,8 +570,10 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
         cv.cooperativeVectorTrainingFloat16Accumulation != VK_FALSE;
     caps->coopvec_training_float32_accumulation =
         cv.cooperativeVectorTrainingFloat32Accumulation != VK_FALSE;
-    if (fns->GetCoopVecProps && (caps->features & SPVGEN_FEATURE_COOPVEC))
-      query_coopvec(fns, pd, caps);
+    if (fns->GetCoopVecProps && (caps->features & SPVGEN_FEATURE_COOPVEC)) {
+      spvgen_status st = query_coopvec(fns, pd, caps, message, message_size);
+      if (st != SPVGEN_OK) return st;
+    }
   }
   return SPVGEN_OK;
 }

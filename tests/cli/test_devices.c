@@ -1,11 +1,13 @@
-/* tests/cli/test_devices.c — `spvgen devices`: the offline presets, and the H100 preset
- * against what the real H100 reported (tests/data/h100-devices.json, recorded with
- * `spvgen devices --json` on the GPU machine, 2026-11-22). */
+/* tests/cli/test_devices.c — `spvgen devices`: the devices of this machine (lavapipe in
+ * CI), no driver at all, the offline presets, and the H100 preset against what the real
+ * H100 reported (tests/data/h100-devices.json, recorded with `spvgen devices --json` on
+ * the GPU machine, 2026-11-22). */
 #define _GNU_SOURCE
 #include <stdlib.h>
 
 #include "cli_run.h"
 #include "harness.h"
+#include "spvgen/vk.h"
 
 static char *read_text(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -55,8 +57,79 @@ static void test_unknown_preset_is_a_usage_error_naming_it(void) {
   cli_result_free(&r);
 }
 
+/* The first device the runner sees, or a skip when there is none. */
+static bool first_device(spvgen_device_caps *caps) {
+  uint32_t count = 0;
+  char msg[512];
+  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) != SPVGEN_OK || count == 0) {
+    test_skip("no Vulkan device here (%s)", count ? "" : msg);
+    return false;
+  }
+  return true;
+}
+
+static void test_devices_lists_every_device_with_its_cooperative_caps(void) {
+  spvgen_device_caps caps;
+  if (!first_device(&caps)) return;
+  cli_result r = cli_run("devices");
+  if (!r.ran) {
+    test_skip("SPVGEN_CLI is not set");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK(r.exited);
+  CHECK_EQ_U64(r.code, 0);
+  char head[300];
+  snprintf(head, sizeof head, "[0] %s\n", caps.name);
+  CHECK_CONTAINS(r.out, head);
+  CHECK_CONTAINS(r.out, "  features   ");
+  CHECK_CONTAINS(r.out, "  cooperative matrix");
+  CHECK_CONTAINS(r.out, "  cooperative vector");
+  cli_result_free(&r);
+
+  r = cli_run("devices", "--json");
+  CHECK(r.ran && r.exited);
+  CHECK_EQ_U64(r.code, 0);
+  snprintf(head, sizeof head, "\"name\": \"%s\"", caps.name);
+  CHECK_CONTAINS(r.out, "{\n  \"devices\": [");
+  CHECK_CONTAINS(r.out, head);
+  CHECK_EQ_U64(r.err[0], 0);
+  cli_result_free(&r);
+}
+
+/* No driver at all: exit 1 with the reason on stderr, and nothing on stdout (so a
+ * script reading --json never parses half an answer). */
+static void test_devices_without_a_driver_exits_1_with_the_reason(void) {
+  char *icd = getenv("VK_ICD_FILENAMES") ? strdup(getenv("VK_ICD_FILENAMES")) : NULL;
+  char *drv = getenv("VK_DRIVER_FILES") ? strdup(getenv("VK_DRIVER_FILES")) : NULL;
+  setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json", 1);
+  setenv("VK_DRIVER_FILES", "/nonexistent/icd.json", 1);
+  for (int json = 0; json < 2; json++) {
+    cli_result r = json ? cli_run("devices", "--json") : cli_run("devices");
+    if (!r.ran) {
+      test_skip("SPVGEN_CLI is not set");
+      cli_result_free(&r);
+      break;
+    }
+    CHECK(r.exited);
+    CHECK_EQ_U64(r.code, 1);
+    CHECK_CONTAINS(r.err, "spvgen devices: ");
+    CHECK_CONTAINS(r.err, "SPVGEN_ERROR_NO_DEVICE");
+    CHECK_EQ_U64(r.out[0], 0);
+    cli_result_free(&r);
+  }
+  if (icd) setenv("VK_ICD_FILENAMES", icd, 1);
+  else unsetenv("VK_ICD_FILENAMES");
+  if (drv) setenv("VK_DRIVER_FILES", drv, 1);
+  else unsetenv("VK_DRIVER_FILES");
+  free(icd);
+  free(drv);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_devices_lists_every_device_with_its_cooperative_caps),
+      TEST_CASE(test_devices_without_a_driver_exits_1_with_the_reason),
       TEST_CASE(test_h100_preset_equals_the_measured_device),
       TEST_CASE(test_unknown_preset_is_a_usage_error_naming_it),
   };

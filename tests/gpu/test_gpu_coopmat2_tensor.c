@@ -154,7 +154,7 @@ static bool pick_tile(const spvgen_device_caps *caps, tile_shape *out, char *why
  * OpCooperativeMatrixStoreTensorNV discards every element outside it and honours the
  * layout's stride: the product over the in-bounds 20x28 * 28x24 region matches the CPU
  * and no other byte of the output buffer changes. */
-static void test_tensor_load_clamps_to_zero_and_store_clips_to_layout_dimensions(void) {
+static void test_tensor_load_clamps_to_zero_and_store_clips_to_layout_dimensions_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(
       SPVGEN_FEATURE_COOPMAT | SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE |
       SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS | SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING |
@@ -300,7 +300,7 @@ done:
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_tensor_muladd_module_passes_vulkan13_validation),
-      TEST_CASE(test_tensor_load_clamps_to_zero_and_store_clips_to_layout_dimensions),
+      TEST_CASE(test_tensor_load_clamps_to_zero_and_store_clips_to_layout_dimensions_matches_cpu),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -110,15 +110,18 @@ static void test_coopvec_muladd_modules_pass_vulkan13_validation(void) {
   }
 }
 
-/* One run: result[j] = bias[j] + sum_k W[j][k] * x[k] for every invocation's x. */
-static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
+/* One run: result[j] = bias[j] + sum_k W[j][k] * x[k] for every invocation's x. An
+ * optimal layout is converted on the host, or with device_conversion by
+ * vkCmdConvertCooperativeVectorMatrixNV between two buffers' device addresses. */
+static void run_coopvec_muladd(spvgen_coopvec_layout layout, bool device_conversion) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_FLOAT16 |
-                                    SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+                                    SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    (device_conversion ? SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS : 0));
   if (!ctx) return;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   spvgen_module *m = NULL;
   spvgen_vk_pipeline *pipe = NULL;
-  spvgen_vk_buffer *bufs[4] = {NULL, NULL, NULL, NULL};
+  spvgen_vk_buffer *bufs[4] = {NULL, NULL, NULL, NULL}, *src_buf = NULL;
   uint16_t *hin = NULL, *hw = NULL, *hout = NULL;
   uint8_t *hmat = NULL;
   uint16_t hbias[BIAS_OFFSET / 2 + VEC_M];
@@ -186,6 +189,8 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
   }
   if (layout == SPVGEN_COOPVEC_ROW_MAJOR) {
     memcpy(hmat + MATRIX_OFFSET, hw, matrix_size);
+  } else if (device_conversion) {
+    /* Converted below, on the device, straight into the matrix buffer. */
   } else {
     size_t written = 0;
     VK_CHECK(ctx, spvgen_vk_convert_coopvec_matrix(ctx, &conv, hw, src_size,
@@ -197,9 +202,23 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
   const uint64_t sizes[4] = {(uint64_t)VECTORS * VEC_K * 2,
                              (uint64_t)(MATRIX_OFFSET + matrix_size + 3) / 4 * 4, sizeof hbias,
                              (uint64_t)VECTORS * VEC_M * 2};
-  for (int i = 0; i < 4; i++) VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, sizes[i], 0, &bufs[i]));
+  for (int i = 0; i < 4; i++)
+    VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, sizes[i],
+                                          i == 1 && device_conversion ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0,
+                                          &bufs[i]));
   VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[0], 0, hin, sizes[0]));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, hmat, MATRIX_OFFSET + matrix_size));
+  if (device_conversion && layout != SPVGEN_COOPVEC_ROW_MAJOR) {
+    /* The random prefix, then the row-major source in a buffer of its own, converted
+     * into the matrix buffer at MATRIX_OFFSET (a multiple of 64, as the command needs). */
+    VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, hmat, MATRIX_OFFSET));
+    VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, (src_size + 3) / 4 * 4,
+                                          SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &src_buf));
+    VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, src_buf, 0, hw, src_size));
+    VK_CHECK(ctx, spvgen_vk_convert_coopvec_matrix_buffers(ctx, &conv, src_buf, 0, bufs[1],
+                                                           MATRIX_OFFSET));
+  } else {
+    VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, hmat, MATRIX_OFFSET + matrix_size));
+  }
   VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[2], 0, hbias, sizes[2]));
   const uint32_t sentinel = 0x7E017E01u; /* two f16 NaNs */
   VK_CHECK(ctx, spvgen_vk_buffer_fill(ctx, bufs[3], 0, sizes[3], sentinel));
@@ -241,6 +260,7 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout) {
 
 done:
   for (int i = 0; i < 4; i++) spvgen_vk_buffer_destroy(bufs[i]);
+  spvgen_vk_buffer_destroy(src_buf);
   spvgen_vk_pipeline_destroy(pipe);
   spvgen_module_destroy(m);
   spvgen_vk_destroy(ctx);
@@ -253,13 +273,20 @@ done:
 /* RowMajorNV: row j of the matrix is the MatrixStride bytes starting at MatrixOffset +
  * j * MatrixStride; the bias is VEC_M elements at BiasOffset. */
 static void test_coopvec_muladd_with_row_major_strided_matrix_matches_cpu(void) {
-  run_coopvec_muladd(SPVGEN_COOPVEC_ROW_MAJOR);
+  run_coopvec_muladd(SPVGEN_COOPVEC_ROW_MAJOR, false);
 }
 
 /* InferencingOptimalNV: a matrix converted by vkConvertCooperativeVectorMatrixNV (through
  * spvgen_vk_convert_coopvec_matrix) gives the same products as the row-major original. */
 static void test_coopvec_muladd_with_inferencing_optimal_matrix_matches_cpu(void) {
-  run_coopvec_muladd(SPVGEN_COOPVEC_INFERENCING_OPTIMAL);
+  run_coopvec_muladd(SPVGEN_COOPVEC_INFERENCING_OPTIMAL, false);
+}
+
+/* The same, converted on the device (vkCmdConvertCooperativeVectorMatrixNV through
+ * spvgen_vk_convert_coopvec_matrix_buffers) from a row-major buffer into the matrix
+ * buffer, after a random prefix that must survive. */
+static void test_coopvec_muladd_with_device_converted_optimal_matrix_matches_cpu(void) {
+  run_coopvec_muladd(SPVGEN_COOPVEC_INFERENCING_OPTIMAL, true);
 }
 
 int main(int argc, char **argv) {
@@ -267,6 +294,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_coopvec_muladd_modules_pass_vulkan13_validation),
       TEST_CASE(test_coopvec_muladd_with_row_major_strided_matrix_matches_cpu),
       TEST_CASE(test_coopvec_muladd_with_inferencing_optimal_matrix_matches_cpu),
+      TEST_CASE(test_coopvec_muladd_with_device_converted_optimal_matrix_matches_cpu),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -1,6 +1,8 @@
 /* tests/support/harness.h — a small test harness: one binary per test file, each test a
  * function, every CHECK counted. Prints one line per failure and closes with
- * "N passed, N failed[, N skipped]". Exit status 0 only when nothing failed.
+ * "N passed, N failed[, N skipped]". Exit status: 1 when something failed (or a filter
+ * matched nothing), 77 when every selected test skipped (ctest shows it as skipped),
+ * else 0.
  *
  *   static void test_vector_types_are_deduplicated(void) { CHECK(a == b); }
  *   int main(int argc, char **argv) {

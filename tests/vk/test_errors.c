@@ -536,6 +536,17 @@ static void test_coopvec_conversion_without_the_feature_is_named(void) {
   static uint16_t src[16 * 32], dst[16 * 32];
   VK_EXPECT_ERROR(ctx, spvgen_vk_convert_coopvec_matrix(ctx, &mat, src, sizeof src, dst, sizeof dst, NULL),
                   SPVGEN_ERROR_MISSING_FEATURE, "cooperativeVector");
+  /* The device conversion names the feature too, before looking at its buffers. */
+  spvgen_vk_buffer *bsrc = NULL, *bdst = NULL;
+  if (spvgen_vk_buffer_create(ctx, sizeof src, 0, &bsrc) == SPVGEN_OK &&
+      spvgen_vk_buffer_create(ctx, sizeof dst, 0, &bdst) == SPVGEN_OK) {
+    VK_EXPECT_ERROR(ctx, spvgen_vk_convert_coopvec_matrix_buffers(ctx, &mat, bsrc, 0, bdst, 0),
+                    SPVGEN_ERROR_MISSING_FEATURE, "needs the device feature cooperativeVector");
+  } else {
+    CHECK_MSG(false, "buffer creation failed: %s", spvgen_vk_error(ctx));
+  }
+  spvgen_vk_buffer_destroy(bsrc);
+  spvgen_vk_buffer_destroy(bdst);
   /* Argument errors come first and are named even here. */
   mat.rows = 0;
   VK_EXPECT_ERROR(ctx, spvgen_vk_coopvec_matrix_size(ctx, &mat, &size),
