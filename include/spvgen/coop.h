@@ -106,13 +106,18 @@ typedef struct spvgen_memory_operands {
 /* ============================================ SPV_KHR_cooperative_matrix ==== */
 /* OpTypeCooperativeMatrixKHR. component: a scalar int or float type (bfloat16 adds
  * BFloat16CooperativeMatrixKHR, float8 Float8CooperativeMatrixEXT). scope: Subgroup, or
- * Workgroup (SPV_NV_cooperative_matrix2; the module's entry points need a LocalSize).
- * rows, cols >= 1. use: MatrixAKHR, MatrixBKHR or MatrixAccumulatorKHR. */
+ * Workgroup (SPV_NV_cooperative_matrix2: "the workgroup size must have already been
+ * specified in the module, including any constant instructions used by LocalSizeId":
+ * execution modes precede types in the module, so a LocalSize may come before or after
+ * the type; the constants of a LocalSizeId must be defined before it, else
+ * SPVGEN_ERROR_INVALID_ARGUMENT). rows, cols >= 1. use: MatrixAKHR, MatrixBKHR or
+ * MatrixAccumulatorKHR. */
 uint32_t spvgen_type_coopmat(spvgen_module *m, uint32_t component, SpvScope scope, uint32_t rows,
                              uint32_t cols, SpvCooperativeMatrixUse use);
 /* Same with ids of integer constants or specialization constants. A scope given by a
  * specialization constant that may be Workgroup needs spvgen_extension(m,
- * "SPV_NV_cooperative_matrix2") from the caller (a known Workgroup scope adds it). */
+ * "SPV_NV_cooperative_matrix2") from the caller (a known Workgroup scope adds it), and is
+ * not checked for the workgroup size rule above (a constant Workgroup scope is). */
 uint32_t spvgen_type_coopmat_id(spvgen_module *m, uint32_t component, uint32_t scope_id,
                                 uint32_t rows_id, uint32_t cols_id, uint32_t use_id);
 

@@ -449,6 +449,39 @@ static bool need_int_constant(spvgen_module *m, const char *fn, uint32_t id, con
   return false;
 }
 
+static const char RULE_WORKGROUP_SIZE[] =
+    "SPV_NV_cooperative_matrix2: if an OpTypeCooperativeMatrixKHR instruction uses a Scope of "
+    "Workgroup, then the workgroup size must have already been specified in the module, "
+    "including any constant instructions used by LocalSizeId";
+
+/* A Workgroup-scope matrix type and the workgroup size. The module's layout puts every
+ * execution mode before the types, so a LocalSize given after the type is still
+ * "specified already" in the module, and a missing one is the validator's to report (it
+ * checks every entry point). What the call order can get wrong is a LocalSizeId whose
+ * constants are defined after the type: refused here when such a LocalSizeId exists. */
+static bool workgroup_size_specified(spvgen_module *m, const char *fn) {
+  const sg_words *b = &m->sec[SG_SEC_EXECUTION_MODES];
+  for (size_t i = 0; i < b->len;) {
+    const uint32_t *w = b->data + i;
+    uint32_t len = w[0] >> 16;
+    if (!len) break;
+    if ((w[0] & 0xFFFF) == SpvOpExecutionModeId && len >= 3 &&
+        w[2] == SpvExecutionModeLocalSizeId) {
+      for (uint32_t k = 3; k < len; k++) {
+        const sg_id_info *id = sg_id(m, w[k]);
+        if (!id || id->kind <= SG_ID_RESERVED) {
+          COOP_BAD(m, fn, "a Workgroup-scope matrix needs the workgroup size first, and the "
+                   "LocalSizeId of function %u uses id %u, which is not defined yet (%s)",
+                   w[1], w[k], RULE_WORKGROUP_SIZE);
+          return false;
+        }
+      }
+    }
+    i += len;
+  }
+  return true;
+}
+
 static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t component,
                              uint32_t scope_id, uint32_t rows_id, uint32_t cols_id,
                              uint32_t use_id) {
@@ -473,6 +506,7 @@ static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t componen
   if (use != SPVGEN_ABSENT && use > SpvCooperativeMatrixUseMatrixAccumulatorKHR)
     return COOP_BAD(m, fn, "use %u is not a CooperativeMatrixUse (MatrixAKHR 0, MatrixBKHR 1, "
                     "MatrixAccumulatorKHR 2)", use);
+  if (scope == SpvScopeWorkgroup && !workgroup_size_specified(m, fn)) return 0;
   uint32_t ops[6] = {0, component, scope_id, rows_id, cols_id, use_id};
   uint32_t t = sg_inst(m, fn, SpvOpTypeCooperativeMatrixKHR, ops, 6);
   if (!t) return 0;

@@ -3,6 +3,7 @@
  * (SPVGEN_ERROR_INVALID_STATE where said) with a message that names the call and the
  * rule. Tests are named after the rule; where one rule is checked by several calls, the
  * test breaks it through each of them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -519,6 +520,19 @@ static void test_arithmetic_opcode_fits_the_component_type(void) {
             "integer ones)");
 }
 
+static void test_udiv_needs_unsigned_components(void) {
+  fx f = begin();
+  spvgen_coop_arith(f.m, SpvOpUDiv, f.ci, f.ci);
+  EXPECT(f, "spvgen_coop_arith: OpUDiv on coopmat<int32, Subgroup, 16x16, MatrixAccumulatorKHR>: "
+            "its result type needs unsigned components (SPIR-V OpUDiv; use OpSDiv for signed "
+            "ones)");
+  f = begin();
+  uint32_t s4 = spvgen_coop_splat(f.m, spvgen_type_coopvec(f.m, f.s32, 4), spvgen_const_i32(f.m, 3));
+  spvgen_coop_arith(f.m, SpvOpUDiv, s4, s4);
+  EXPECT(f, "spvgen_coop_arith: OpUDiv on coopvec<int32, 4>: its result type needs unsigned "
+            "components (SPIR-V OpUDiv; use OpSDiv for signed ones)");
+}
+
 static void test_bitwise_not_needs_integer_vectors(void) {
   fx f = begin();
   spvgen_coop_not(f.m, f.v8);
@@ -584,6 +598,56 @@ static void test_unsigned_to_wider_signed_conversion_goes_through_unsigned(void)
 }
 
 /* ========================================= SPV_NV_cooperative_matrix2 ==== */
+
+/* "If an OpTypeCooperativeMatrixKHR instruction uses a Scope of Workgroup, then the
+ * workgroup size must have already been specified in the module, including any constant
+ * instructions used by LocalSizeId." Checked when the scope is a known constant. */
+static void test_workgroup_scope_matrix_needs_the_workgroup_size_first(void) {
+  static const char rule[] =
+      "(SPV_NV_cooperative_matrix2: if an OpTypeCooperativeMatrixKHR instruction uses a Scope of "
+      "Workgroup, then the workgroup size must have already been specified in the module, "
+      "including any constant instructions used by LocalSizeId)";
+  char msg[512];
+  uint32_t fn;
+  fx f;
+  /* LocalSizeId naming a constant that is not defined yet */
+  f = setup(NULL, false);
+  fn = spvgen_function_begin(f.m, spvgen_type_void(f.m), SpvFunctionControlMaskNone, NULL, 0, NULL);
+  spvgen_entry_point(f.m, SpvExecutionModelGLCompute, fn, "main", SPVGEN_INTERFACE_ALL);
+  uint32_t later = spvgen_reserve_id(f.m);
+  uint32_t one = spvgen_const_u32(f.m, 1);
+  spvgen_execution_mode_id(f.m, fn, SpvExecutionModeLocalSizeId, U32S(f.sixteen, later, one), 3);
+  CHECK_EQ_U64(spvgen_module_status(f.m), SPVGEN_OK);
+  spvgen_type_coopmat(f.m, f.f32, SpvScopeWorkgroup, 16, 16, 2);
+  snprintf(msg, sizeof msg, "spvgen_type_coopmat: a Workgroup-scope matrix needs the workgroup "
+           "size first, and the LocalSizeId of function %u uses id %u, which is not "
+           "defined yet %s", fn, later, rule);
+  EXPECT(f, msg);
+  /* the _id form with a constant Workgroup scope, the same way */
+  f = setup(NULL, false);
+  fn = spvgen_function_begin(f.m, spvgen_type_void(f.m), SpvFunctionControlMaskNone, NULL, 0, NULL);
+  spvgen_entry_point(f.m, SpvExecutionModelGLCompute, fn, "main", SPVGEN_INTERFACE_ALL);
+  later = spvgen_reserve_id(f.m);
+  spvgen_execution_mode_id(f.m, fn, SpvExecutionModeLocalSizeId, U32S(later, f.sixteen, f.sixteen), 3);
+  spvgen_type_coopmat_id(f.m, f.f16, spvgen_const_u32(f.m, SpvScopeWorkgroup), f.sixteen,
+                         f.sixteen, f.zero);
+  EXPECT(f, "spvgen_type_coopmat_id: a Workgroup-scope matrix needs the workgroup size first");
+  /* A LocalSize given after the type is fine: execution modes precede types in the
+   * module, so the module is valid. */
+  f = setup(NULL, false);
+  uint32_t early = spvgen_type_coopmat(f.m, f.f32, SpvScopeWorkgroup, 16, 16, 2);
+  CHECK(early != 0);
+  spvgen_compute_main(f.m, "main", 64, 1, 1);
+  spvgen_function_end(f.m);
+  CHECK_EQ_U64(spvgen_module_status(f.m), SPVGEN_OK);
+  check_module(f.m, NULL);
+  spvgen_module_destroy(f.m);
+  /* after spvgen_compute_main (LocalSize) it is fine */
+  f = begin();
+  CHECK(spvgen_type_coopmat(f.m, f.f32, SpvScopeWorkgroup, 16, 16, 2) != 0);
+  CHECK_EQ_U64(spvgen_module_status(f.m), SPVGEN_OK);
+  spvgen_module_destroy(f.m);
+}
 
 static void test_tensor_dim_and_clamp_mode_are_32_bit_integer_constants(void) {
   fx f = begin();
@@ -1355,6 +1419,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_vector_component_index_in_range),
       TEST_CASE(test_arithmetic_operands_have_one_type),
       TEST_CASE(test_arithmetic_opcode_fits_the_component_type),
+      TEST_CASE(test_udiv_needs_unsigned_components),
       TEST_CASE(test_bitwise_not_needs_integer_vectors),
       TEST_CASE(test_conversion_result_is_the_same_kind),
       TEST_CASE(test_matrix_conversion_keeps_scope_and_shape),
@@ -1363,6 +1428,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_conversion_changes_the_component_type),
       TEST_CASE(test_bitcast_conversion_cannot_change_use),
       TEST_CASE(test_unsigned_to_wider_signed_conversion_goes_through_unsigned),
+      TEST_CASE(test_workgroup_scope_matrix_needs_the_workgroup_size_first),
       TEST_CASE(test_tensor_dim_and_clamp_mode_are_32_bit_integer_constants),
       TEST_CASE(test_tensor_dimension_is_1_to_5),
       TEST_CASE(test_tensor_clamp_mode_is_a_tensor_clamp_mode),

@@ -420,8 +420,9 @@ static void mat_elementwise(cg *g) {
     static const SpvOp fops[] = {SpvOpFAdd, SpvOpFSub, SpvOpFMul, SpvOpFDiv};
     static const SpvOp iops[] = {SpvOpIAdd, SpvOpISub, SpvOpIMul, SpvOpSDiv, SpvOpUDiv};
     SpvOp op = c_float(t->c) ? fops[below(g->r, 4)] : iops[below(g->r, 5)];
-    /* OpUDiv needs unsigned components (SPIR-V); the helper does not check it yet:
-     * test_coop_arith_never_builds_udiv_of_signed_components */
+    /* OpUDiv needs unsigned components (SPIR-V) and the helper rejects signed ones
+     * (test_coop_errors.c: test_udiv_needs_unsigned_components): a valid sequence uses
+     * OpSDiv there. */
     if (op == SpvOpUDiv && c_signed(t->c)) op = SpvOpSDiv;
     uint32_t b = mat_value(g, t);
     v = CID(P_VALUE, spvgen_coop_arith, (CM, op, a, b), ", %u, %u, %u", (uint32_t)op, a, b);
@@ -729,7 +730,7 @@ static void vec_ops(cg *g) {
                                  SpvOpBitwiseOr, SpvOpBitwiseXor, SpvOpShiftLeftLogical,
                                  SpvOpShiftRightLogical, SpvOpShiftRightArithmetic};
     SpvOp op = c_float(c) ? fops[below(g->r, 4)] : iops[below(g->r, 11)];
-    if (op == SpvOpUDiv && c_signed(c)) op = SpvOpSDiv; /* as for matrices */
+    if (op == SpvOpUDiv && c_signed(c)) op = SpvOpSDiv; /* rejected, as for matrices */
     uint32_t b = vec_value(g, c, count);
     v = CID(P_VALUE, spvgen_coop_arith, (CM, op, a, b), ", %u, %u, %u", (uint32_t)op, a, b);
   } else if (x == 1) {

@@ -102,7 +102,7 @@ static void test_coopmat_type_makes_constants_for_scope_rows_cols_and_use(void) 
       "%A = OpTypeCooperativeMatrixKHR %half %uint_3 %uint_16 %uint_8 %uint_0",
       "%C = OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_8 %uint_2",
   };
-  finish_and_match(&f, lines, 5);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_types_are_deduplicated(void) {
@@ -133,7 +133,7 @@ static void test_coopmat_type_id_variant_takes_specialization_constants(void) {
       "%rows = OpSpecConstant %uint 16",
       "%Cspec = OpTypeCooperativeMatrixKHR %half %uint_3 %rows %cols %uint_2",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coop_type_query_reports_matrices_and_vectors_only(void) {
@@ -167,7 +167,7 @@ static void test_coopmat_load_store_take_layout_and_stride(void) {
       "%c = OpCooperativeMatrixLoadKHR %A %p %uint_1 %uint_32",
       "OpCooperativeMatrixStoreKHR %p %c %uint_0 %uint_32",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_load_store_emit_memory_operands_in_bit_order(void) {
@@ -191,7 +191,7 @@ static void test_coopmat_load_store_emit_memory_operands_in_bit_order(void) {
       "OpCooperativeMatrixStoreKHR %p %v %uint_0 %uint_16 MakePointerAvailable|NonPrivatePointer "
       "%uint_2",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_load_id_takes_a_specialization_constant_layout(void) {
@@ -206,7 +206,7 @@ static void test_coopmat_load_id_takes_a_specialization_constant_layout(void) {
       "%v = OpCooperativeMatrixLoadKHR %A %p %layout %uint_16",
       "OpCooperativeMatrixStoreKHR %p %v %layout %uint_16",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_arm_blocked_layouts_take_a_small_constant_stride(void) {
@@ -220,7 +220,7 @@ static void test_coopmat_arm_blocked_layouts_take_a_small_constant_stride(void) 
       "OpExtension \"SPV_ARM_cooperative_matrix_layouts\"",
       "%v = OpCooperativeMatrixLoadKHR %A %p %uint_4202 %uint_2",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ---------------------------------------------------------------- muladd ---- */
@@ -238,7 +238,7 @@ static void test_coopmat_muladd_of_float_matrices_has_no_operands(void) {
   uint32_t d = named(f.m, spvgen_coopmat_muladd(f.m, 0, a, b, c, 0), "d");
   spvgen_coopmat_store(f.m, p32, d, 0, s, NULL);
   const char *lines[] = {"%d = OpCooperativeMatrixMulAddKHR %C %a %b %c"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_muladd_signedness_comes_from_integer_component_types(void) {
@@ -256,7 +256,7 @@ static void test_coopmat_muladd_signedness_comes_from_integer_component_types(vo
       "%d = OpCooperativeMatrixMulAddKHR %C %a %b %c MatrixASignedComponentsKHR|"
       "MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|MatrixResultSignedComponentsKHR",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_muladd_passes_saturating_accumulation(void) {
@@ -271,7 +271,7 @@ static void test_coopmat_muladd_passes_saturating_accumulation(void) {
   named(f.m, spvgen_coopmat_muladd(f.m, 0, a, b, c,
                                    SpvCooperativeMatrixOperandsSaturatingAccumulationKHRMask), "d");
   const char *lines[] = {"%d = OpCooperativeMatrixMulAddKHR %C %a %b %c SaturatingAccumulationKHR"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_length_is_a_uint(void) {
@@ -279,7 +279,7 @@ static void test_coopmat_length_is_a_uint(void) {
   uint32_t C = named(f.m, mat(&f, f.f32, 16, 16, SpvCooperativeMatrixUseMatrixAccumulatorKHR), "C");
   named(f.m, spvgen_coopmat_length(f.m, C), "len");
   const char *lines[] = {"%len = OpCooperativeMatrixLengthKHR %uint %C"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------- composite & math ---- */
@@ -298,7 +298,7 @@ static void test_coopmat_splat_construct_extract_insert(void) {
       "%e = OpCompositeExtract %float %zero 1",
       "%ins = OpCompositeInsert %C %e %zero 0",
   };
-  finish_and_match(&f, lines, 4);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_float_arithmetic_instructions(void) {
@@ -318,7 +318,7 @@ static void test_coopmat_float_arithmetic_instructions(void) {
       "%div = OpFDiv %C %a %b", "%neg = OpFNegate %C %a",
       "%scaled = OpMatrixTimesScalar %C %a %float_2",
   };
-  finish_and_match(&f, lines, 6);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_integer_arithmetic_instructions(void) {
@@ -341,7 +341,7 @@ static void test_coopmat_integer_arithmetic_instructions(void) {
       "%sdiv = OpSDiv %C %a %b", "%neg = OpSNegate %C %a", "%scaled = OpMatrixTimesScalar %C %a %int_2",
       "%udiv = OpUDiv %U %u %u",
   };
-  finish_and_match(&f, lines, 7);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_conversions_pick_the_opcode_from_component_types(void) {
@@ -371,7 +371,7 @@ static void test_coopmat_conversions_pick_the_opcode_from_component_types(void) 
       "%fi = OpConvertSToF %F32 %i", "%b8 = OpSConvert %S8 %i",     "%wide = OpSConvert %S32 %b8",
       "%uw = OpUConvert %U32 %ub",   "%fu = OpConvertUToF %F16 %uw", "%bits = OpBitcast %S32 %uw",
   };
-  finish_and_match(&f, lines, 9);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopmat_conversion_from_accumulator_to_a_adds_conversions_capability(void) {
@@ -385,7 +385,7 @@ static void test_coopmat_conversion_from_accumulator_to_a_adds_conversions_capab
       "OpExtension \"SPV_NV_cooperative_matrix2\"",
       "%a = OpFConvert %A %c",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------- component types ---- */
@@ -405,7 +405,7 @@ static void test_float16_int8_and_int16_components_infer_their_capabilities(void
       "OpCapability StorageBuffer16BitAccess",
       "OpCapability StorageBuffer8BitAccess",
   };
-  finish_and_match(&f, lines, 5);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* SPIRV-Tools 2025.1 predates SPV_KHR_bfloat16 (its FPEncoding list is empty), so the module

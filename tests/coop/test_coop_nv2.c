@@ -79,20 +79,46 @@ static void test_workgroup_scope_matrix_declares_cooperative_matrix2(void) {
       "OpExtension \"SPV_NV_cooperative_matrix2\"",
       "%A = OpTypeCooperativeMatrixKHR %half %uint_2 %uint_64 %uint_32 %uint_0",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
+}
+
+/* SPV_NV_cooperative_matrix2: "the workgroup size must have already been specified in the
+ * module, including any constant instructions used by LocalSizeId" — here by LocalSizeId
+ * with specialization constants defined before the type. */
+static void test_workgroup_scope_matrix_after_local_size_id(void) {
+  fixture f = setup(NULL);
+  uint32_t x = named(f.m, spvgen_spec_const_u32(f.m, 128, 0), "size_x");
+  uint32_t one = c(&f, 1);
+  uint32_t fn = named(f.m, spvgen_function_begin(f.m, spvgen_type_void(f.m),
+                                                 SpvFunctionControlMaskNone, NULL, 0, NULL), "main");
+  spvgen_entry_point(f.m, SpvExecutionModelGLCompute, fn, "main", SPVGEN_INTERFACE_ALL);
+  spvgen_execution_mode_id(f.m, fn, SpvExecutionModeLocalSizeId, U32S(x, one, one), 3);
+  named(f.m, wmat(&f, f.f16, 32, 32, SpvCooperativeMatrixUseMatrixAKHR), "A");
+  const char *lines[] = {
+      "OpExecutionModeId %main LocalSizeId %size_x %uint_1 %uint_1",
+      "%size_x = OpSpecConstant %uint 128",
+      "%A = OpTypeCooperativeMatrixKHR %half %uint_2 %uint_32 %uint_32 %uint_0",
+  };
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_tensor_layout_type_takes_dimension_and_clamp_mode(void) {
   fixture f = begin();
   named(f.m, spvgen_type_tensor_layout(f.m, 2, SpvTensorClampModeConstant), "L2c");
   named(f.m, spvgen_type_tensor_layout(f.m, 5, SpvTensorClampModeRepeatMirrored), "L5m");
+  named(f.m, spvgen_type_tensor_layout(f.m, 3, SpvTensorClampModeRepeat), "L3r");
+  named(f.m, spvgen_type_tensor_layout(f.m, 4, SpvTensorClampModeClampToEdge), "L4e");
+  named(f.m, spvgen_type_tensor_layout(f.m, 1, SpvTensorClampModeUndefined), "L1u");
   const char *lines[] = {
       "OpCapability TensorAddressingNV",
       "OpExtension \"SPV_NV_tensor_addressing\"",
       "%L2c = OpTypeTensorLayoutNV %uint_2 %uint_1",
       "%L5m = OpTypeTensorLayoutNV %uint_5 %uint_4",
+      "%L3r = OpTypeTensorLayoutNV %uint_3 %uint_3",
+      "%L4e = OpTypeTensorLayoutNV %uint_4 %uint_2",
+      "%L1u = OpTypeTensorLayoutNV %uint_1 %uint_0",
   };
-  finish_and_match(&f, lines, 4);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_tensor_layout_type_id_takes_specialization_constants(void) {
@@ -100,7 +126,7 @@ static void test_tensor_layout_type_id_takes_specialization_constants(void) {
   uint32_t clamp = named(f.m, spvgen_spec_const_u32(f.m, 1, 0), "clamp");
   named(f.m, spvgen_type_tensor_layout_id(f.m, c(&f, 3), clamp), "L");
   const char *lines[] = {"%L = OpTypeTensorLayoutNV %uint_3 %clamp"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_tensor_view_type_takes_dimension_has_dimensions_and_permutation(void) {
@@ -111,7 +137,7 @@ static void test_tensor_view_type_takes_dimension_has_dimensions_and_permutation
       "%Vt = OpTypeTensorViewNV %uint_2 %false %uint_1 %uint_0",
       "%V3 = OpTypeTensorViewNV %uint_3 %true %uint_0 %uint_1 %uint_2",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_tensor_view_type_id_takes_ids(void) {
@@ -119,7 +145,7 @@ static void test_tensor_view_type_id_takes_ids(void) {
   uint32_t has = named(f.m, spvgen_spec_const_bool(f.m, true, 3), "has");
   named(f.m, spvgen_type_tensor_view_id(f.m, c(&f, 2), has, U32S(c(&f, 1), c(&f, 0)), 2), "V");
   const char *lines[] = {"%V = OpTypeTensorViewNV %uint_2 %has %uint_1 %uint_0"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------ layout/view ops ---- */
@@ -145,7 +171,7 @@ static void test_every_tensor_layout_instruction(void) {
       "%t4 = OpTensorLayoutSliceNV %L %t3 %uint_64 %uint_16 %uint_32 %uint_8",
       "%t5 = OpTensorLayoutSetClampValueNV %L %t4 %uint_15360",
   };
-  finish_and_match(&f, lines, 6);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_every_tensor_view_instruction(void) {
@@ -163,7 +189,7 @@ static void test_every_tensor_view_instruction(void) {
       "%v2 = OpTensorViewSetStrideNV %V %v1 %uint_32 %uint_1",
       "%v3 = OpTensorViewSetClipNV %V %v2 %uint_0 %uint_8 %uint_4 %uint_12",
   };
-  finish_and_match(&f, lines, 4);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ---------------------------------------------------------- load/store ---- */
@@ -185,7 +211,7 @@ static void test_tensor_load_store_without_addressing_operands(void) {
       "%a = OpCooperativeMatrixLoadTensorNV %A %p %null %t None None",
       "OpCooperativeMatrixStoreTensorNV %p %a %t None None",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_tensor_load_store_with_a_view_and_memory_operands(void) {
@@ -207,7 +233,7 @@ static void test_tensor_load_store_with_a_view_and_memory_operands(void) {
       "%a = OpCooperativeMatrixLoadTensorNV %A %p %obj %t Aligned 16 TensorView %v",
       "OpCooperativeMatrixStoreTensorNV %p %a %t Aligned 16 TensorView %v",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* The DecodeFunc of SPV_NV_cooperative_matrix2: (PhysicalStorageBuffer pointer, uint[dim],
@@ -257,7 +283,7 @@ static void test_tensor_load_with_decode_func_and_view(void) {
       "%a = OpCooperativeMatrixLoadTensorNV %A %p %null %t None DecodeFunc %decode",
       "%b = OpCooperativeMatrixLoadTensorNV %A %p %a %t None TensorView|DecodeFunc %v %decode",
   };
-  finish_and_match(&f, lines, 5);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ---------------------------------------------------------- reductions ---- */
@@ -294,7 +320,7 @@ static void test_reduce_rows_columns_both_and_2x2_with_a_combine_function(void) 
       "%all = OpCooperativeMatrixReduceNV %C %x Row|Column %combine",
       "%quad = OpCooperativeMatrixReduceNV %Q %x 2x2 %combine",
   };
-  finish_and_match(&f, lines, 5);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* A callback may be defined after the instruction that names it (a reserved id). */
@@ -310,7 +336,7 @@ static void test_reduce_accepts_a_combine_function_defined_later(void) {
   spvgen_return_value(f.m, spvgen_op_f_add(f.m, f.f32, p[0], p[1]));
   /* finish_and_match ends this function */
   const char *lines[] = {"%r = OpCooperativeMatrixReduceNV %C %x Column %combine"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ---------------------------------------------------------- per element ---- */
@@ -336,7 +362,7 @@ static void test_per_element_op_passes_row_column_element_and_extra_operands(voi
       "OpCapability CooperativeMatrixPerElementOperationsNV",
       "%r = OpCooperativeMatrixPerElementOpNV %C %x %scale_add %float_0_5 %y",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ----------------------------------------------------- convert/transpose ---- */
@@ -354,7 +380,7 @@ static void test_convert_use_and_transpose(void) {
       "%a = OpCooperativeMatrixConvertNV %A %x",
       "%bt = OpCooperativeMatrixTransposeNV %Bt %x",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------------ the kernel ---- */
@@ -459,12 +485,13 @@ static void test_cooperative_matrix2_gemm_tile_with_views_clamping_and_row_reduc
       "%sums = OpCooperativeMatrixReduceNV %R %total Row %combine",
       "OpCooperativeMatrixStoreTensorNV %pD %sums %tD None None",
   };
-  finish_and_match(&f, lines, 7);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_workgroup_scope_matrix_declares_cooperative_matrix2),
+      TEST_CASE(test_workgroup_scope_matrix_after_local_size_id),
       TEST_CASE(test_tensor_layout_type_takes_dimension_and_clamp_mode),
       TEST_CASE(test_tensor_layout_type_id_takes_specialization_constants),
       TEST_CASE(test_tensor_view_type_takes_dimension_has_dimensions_and_permutation),

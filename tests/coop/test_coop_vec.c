@@ -73,7 +73,7 @@ static void test_coopvec_type_takes_component_and_count(void) {
       "OpExtension \"SPV_NV_cooperative_vector\"",
       "%V32 = OpTypeCooperativeVectorNV %half %uint_32",
   };
-  finish_and_match(&f, lines, 3);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_type_id_takes_a_specialization_constant_count(void) {
@@ -86,7 +86,7 @@ static void test_coopvec_type_id_takes_a_specialization_constant_count(void) {
   CHECK_EQ_U64(info.count, SPVGEN_ABSENT);
   CHECK_EQ_U64(info.count_id, n);
   const char *lines[] = {"%Vn = OpTypeCooperativeVectorNV %float %n"};
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ---------------------------------------------------------- load/store ---- */
@@ -110,7 +110,7 @@ static void test_coopvec_load_store_from_buffer_and_shared_arrays(void) {
       "%w = OpCooperativeVectorLoadNV %V %shared %uint_16 Aligned 16",
       "OpCooperativeVectorStoreNV %arr %uint_64 %w Aligned 16",
   };
-  finish_and_match(&f, lines, 4);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ---------------------------------------------------------------- matmul ---- */
@@ -127,7 +127,7 @@ static void test_coopvec_matmul_zeroed_desc_means_f16_row_major_tight_stride(voi
       "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 %uint_8 "
       "%uint_0 %false %uint_16",
   };
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_matmul_add_takes_bias_offsets_layout_and_operands(void) {
@@ -147,7 +147,7 @@ static void test_coopvec_matmul_add_takes_bias_offsets_layout_and_operands(void)
       "%r = OpCooperativeVectorMatrixMulAddNV %R %in %uint_0 %mat %uint_128 %uint_0 %bias %uint_48 "
       "%uint_1 %uint_16 %uint_8 %uint_1 %false %uint_32 MatrixBSignedComponentsKHR",
   };
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_matmul_packed_int8_input_holds_four_values_per_component(void) {
@@ -167,7 +167,7 @@ static void test_coopvec_matmul_packed_int8_input_holds_four_values_per_componen
       "%r = OpCooperativeVectorMatrixMulAddNV %R %in %uint_1000491000 %mat %uint_0 %uint_3 %mat "
       "%uint_512 %uint_5 %uint_8 %uint_16 %uint_0 %false %uint_16",
   };
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* Every VkComponentTypeKHR value is accepted as the input interpretation, and every
@@ -204,7 +204,7 @@ static void test_coopvec_matmul_accepts_every_interpretation(void) {
              (uint32_t)all[i], (uint32_t)(is_packed ? SPVGEN_INTERP_SINT8 : all[i]));
     lines[i] = text[i];
   }
-  finish_and_match(&f, lines, 15);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_matmul_optimal_layouts_take_transpose_and_optional_stride(void) {
@@ -227,7 +227,7 @@ static void test_coopvec_matmul_optimal_layouts_take_transpose_and_optional_stri
       "%train = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 "
       "%uint_16 %uint_3 %false %uint_40",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_matmul_id_fields_take_specialization_constants(void) {
@@ -243,11 +243,33 @@ static void test_coopvec_matmul_id_fields_take_specialization_constants(void) {
                                   .layout_id = layout, .transpose_id = tr,
                                   .matrix_interpretation_id = interp, .matrix_stride = 32};
   named(f.m, spvgen_coopvec_matmul(f.m, &d), "r");
+  /* The other id fields, through MatrixMulAdd (the only form with a bias interpretation):
+   * M, K and the three interpretations from spec constants whose defaults agree with the
+   * vector lengths (16) and FLOAT16 (0). */
+  uint32_t mm = named(f.m, spvgen_spec_const_u32(f.m, 16, 4), "M");
+  uint32_t kk = named(f.m, spvgen_spec_const_u32(f.m, 16, 5), "K");
+  uint32_t in_interp = named(f.m, spvgen_spec_const_u32(f.m, 0, 6), "in_interp");
+  uint32_t bias_interp = named(f.m, spvgen_spec_const_u32(f.m, 0, 7), "bias_interp");
+  d = (spvgen_coopvec_matmul_desc){.result_type = R, .input = in, .matrix = arr,
+                                   .bias = arr, .bias_offset = c(&f, 64),
+                                   .m_id = mm, .k_id = kk, .layout_id = layout, .transpose_id = tr,
+                                   .input_interpretation_id = in_interp,
+                                   .matrix_interpretation_id = interp,
+                                   .bias_interpretation_id = bias_interp, .matrix_stride = 32};
+  named(f.m, spvgen_coopvec_matmul_add(f.m, &d), "ra");
   const char *lines[] = {
       "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %interp %uint_16 %uint_16 "
       "%layout %tr %uint_32",
+      "OpDecorate %M SpecId 4",
+      "OpDecorate %K SpecId 5",
+      "OpDecorate %in_interp SpecId 6",
+      "OpDecorate %bias_interp SpecId 7",
+      "%M = OpSpecConstant %uint 16",
+      "%K = OpSpecConstant %uint 16",
+      "%ra = OpCooperativeVectorMatrixMulAddNV %R %in %in_interp %arr %uint_0 %interp %arr "
+      "%uint_64 %bias_interp %M %K %layout %tr %uint_32",
   };
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_matmul_takes_a_run_time_stride(void) {
@@ -268,7 +290,7 @@ static void test_coopvec_matmul_takes_a_run_time_stride(void) {
       "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_0 %arr %uint_0 %uint_0 %uint_16 %uint_8 "
       "%uint_0 %false %stride",
   };
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* Cooperative Matrix Operands come after MatrixStride: with an optimal layout and no
@@ -291,7 +313,7 @@ static void test_coopvec_matmul_operands_follow_a_placeholder_stride(void) {
       "%r = OpCooperativeVectorMatrixMulNV %R %in %uint_3 %arr %uint_0 %uint_3 %uint_16 %uint_8 "
       "%uint_2 %false %uint_0 MatrixBSignedComponentsKHR",
   };
-  finish_and_match(&f, lines, 1);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------------- training ---- */
@@ -317,7 +339,36 @@ static void test_coopvec_outer_product_accumulate(void) {
       "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_0 %a %b %uint_1 %uint_0 %uint_32",
       "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_256 %a %b %uint_3 %uint_1",
   };
-  finish_and_match(&f, lines, 4);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
+}
+
+/* Every *_id field of the outer-product desc: the layout, the accumulation type and the
+ * stride from spec constants (defaults RowMajorNV 0, FLOAT16 0, 16 bytes = N halves). */
+static void test_coopvec_outer_product_id_fields_take_specialization_constants(void) {
+  fixture f = begin();
+  uint32_t A = named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "A");
+  uint32_t B = named(f.m, spvgen_type_coopvec(f.m, f.f16, 8), "B");
+  uint32_t arr = named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
+  uint32_t a = named(f.m, spvgen_coopvec_load(f.m, A, arr, 0, NULL), "a");
+  uint32_t b = named(f.m, spvgen_coopvec_load(f.m, B, arr, c(&f, 32), NULL), "b");
+  uint32_t layout = named(f.m, spvgen_spec_const_u32(f.m, 0, 1), "layout");
+  uint32_t interp = named(f.m, spvgen_spec_const_u32(f.m, 0, 2), "interp");
+  uint32_t stride = named(f.m, spvgen_spec_const_u32(f.m, 16, 3), "stride");
+  spvgen_coopvec_outer_product_desc d = {.pointer = arr, .offset = c(&f, 128), .a = a, .b = b,
+                                         .layout_id = layout, .matrix_interpretation_id = interp,
+                                         .matrix_stride_id = stride};
+  spvgen_coopvec_outer_product_accumulate(f.m, &d);
+  const char *lines[] = {
+      "OpCapability CooperativeVectorTrainingNV",
+      "OpDecorate %layout SpecId 1",
+      "OpDecorate %interp SpecId 2",
+      "OpDecorate %stride SpecId 3",
+      "%layout = OpSpecConstant %uint 0",
+      "%interp = OpSpecConstant %uint 0",
+      "%stride = OpSpecConstant %uint 16",
+      "OpCooperativeVectorOuterProductAccumulateNV %arr %uint_128 %a %b %layout %interp %stride",
+  };
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_reduce_sum_accumulate(void) {
@@ -330,7 +381,7 @@ static void test_coopvec_reduce_sum_accumulate(void) {
       "OpCapability CooperativeVectorTrainingNV",
       "OpCooperativeVectorReduceSumAccumulateNV %arr %uint_32 %v",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------ composite & math ---- */
@@ -357,7 +408,7 @@ static void test_coopvec_splat_construct_extract_insert_convert(void) {
       "%z = OpCompositeInsert %V %float_1 %y 1",
       "%h = OpFConvert %H %z",
   };
-  finish_and_match(&f, lines, 6);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_float_arithmetic(void) {
@@ -377,7 +428,7 @@ static void test_coopvec_float_arithmetic(void) {
       "%div = OpFDiv %V %a %b", "%neg = OpFNegate %V %a",
       "%half = OpVectorTimesScalar %V %a %float_0_5",
   };
-  finish_and_match(&f, lines, 6);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_integer_arithmetic_and_bitwise_operators(void) {
@@ -426,7 +477,7 @@ static void test_coopvec_integer_scale_splats_the_scalar(void) {
       "%threes = OpConstantComposite %U %uint_3 %uint_3 %uint_3 %uint_3",
       "%r = OpIMul %U %a %threes",
   };
-  finish_and_match(&f, lines, 2);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 static void test_coopvec_glsl_functions_allowed_on_cooperative_vectors(void) {
@@ -480,7 +531,7 @@ static void test_coopvec_glsl_functions_allowed_on_cooperative_vectors(void) {
     snprintf(text[i], sizeof text[i], expected[i], glsl);
     lines[i] = text[i];
   }
-  finish_and_match(&f, lines, 15);
+  finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
 
 /* ------------------------------------------------------------------ MLP ---- */
@@ -559,7 +610,7 @@ static void test_mlp_of_the_glsl_example_syntax(void) {
       "%resultVec = OpCooperativeVectorMatrixMulNV %vec8 %act %uint_0 %matrixData %uint_4096 "
       "%uint_0 %uint_8 %uint_32 %uint_0 %false %uint_16",
   };
-  check_has_lines(text, lines, 5);
+  check_has_lines(text, lines, (int)(sizeof lines / sizeof *lines));
   /* Exactly three matrix multiplies. */
   int matmuls = 0;
   for (const char *p = text; p && (p = strstr(p, "OpCooperativeVectorMatrixMulNV")); p++) matmuls++;
@@ -582,6 +633,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_coopvec_matmul_takes_a_run_time_stride),
       TEST_CASE(test_coopvec_matmul_operands_follow_a_placeholder_stride),
       TEST_CASE(test_coopvec_outer_product_accumulate),
+      TEST_CASE(test_coopvec_outer_product_id_fields_take_specialization_constants),
       TEST_CASE(test_coopvec_reduce_sum_accumulate),
       TEST_CASE(test_coopvec_splat_construct_extract_insert_convert),
       TEST_CASE(test_coopvec_float_arithmetic),

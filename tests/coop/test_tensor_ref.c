@@ -523,6 +523,133 @@ static void test_view_clip_row_pitch_is_min_of_columns_and_clip_span(void) {
   CHECK_ELEMENT(load_view_at(&t, &v, 1, 3, 4), 5);
 }
 
+/* ---- views combined with clamping ---- */
+
+/* The setup of the next two tests, one per clamp mode: a 3x4 row-major tensor (strides 4,
+ * 1) sliced at offset (1, 2) with span (3, 3), read through a view with permutation (1, 0),
+ * no dimensions (so the span's (3, 3) with packed strides (3, 1)) and clip rows [1, 5),
+ * columns [0, 2), as a 6x3 matrix (N = 3). Step by step (the pseudocode of
+ * matrixCoordToTensorElementWithView):
+ *   matrixCoordToLinear: rows 0 and 5 and column 2 are clipped; width = min(N, 2) = 2, so
+ *     idx = (row - 1) * 2 + col, 0..7.
+ *   linearToViewCoord: dim 1 -> i = p[1] = 0: vc[0] = idx % 3; dim 0 -> i = p[0] = 1:
+ *     vc[1] = (idx / 3) % 3.
+ *   viewCoordToLinear: vc[0] * 3 + vc[1]; linearToSpanCoord: span = (vc[0], vc[1]).
+ *   spanCoordToTensorCoord: c = (1 + idx % 3, 2 + idx / 3); in bounds when c0 < 3, c1 < 4.
+ *   (row, col)  idx  c       in bounds?    index c0 * 4 + c1 (out of bounds: Constant gives
+ *                                          the clamp value, ClampToEdge clamps c first)
+ *   (1, 0)      0    (1, 2)  yes           6
+ *   (1, 1)      1    (2, 2)  yes           10
+ *   (2, 0)      2    (3, 2)  c0 = 3 out    ClampToEdge (2, 2): 10
+ *   (2, 1)      3    (1, 3)  yes           7
+ *   (3, 0)      4    (2, 3)  yes           11
+ *   (3, 1)      5    (3, 3)  c0 = 3 out    ClampToEdge (2, 3): 11
+ *   (4, 0)      6    (1, 4)  c1 = 4 out    ClampToEdge (1, 3): 7
+ *   (4, 1)      7    (2, 4)  c1 = 4 out    ClampToEdge (2, 3): 11
+ * Stores treat every mode but Undefined as Constant: the four out-of-bounds elements are
+ * discarded. */
+static void clipped_transposing_view_setup(tensor_ref_clamp_mode mode, tensor_ref_layout *t,
+                                           tensor_ref_view *v) {
+  *t = layout2(mode, 3, 4);
+  *t = tensor_ref_layout_slice(*t, I32S(1, 2), U32S(3, 3));
+  *v = tensor_ref_view_create(2, false, U32S(1, 0));
+  *v = tensor_ref_view_set_clip(*v, 1, 4, 0, 2);
+}
+
+#define CLIPPED 0xEEEEu /* what a clipped matrix element keeps */
+
+/* The table above with Constant: "For load, set result value to t.clampValue" (the low 16
+ * bits of 0x10077 for 16-bit elements), clipped elements unmodified. */
+static void test_view_with_permutation_and_clip_under_constant_clamping(void) {
+  tensor_ref_layout t;
+  tensor_ref_view v;
+  clipped_transposing_view_setup(TENSOR_REF_CLAMP_CONSTANT, &t, &v);
+  t = tensor_ref_layout_set_clamp_value(t, 0x10077);
+  CHECK(tensor_ref_layout_problem(&t) == NULL);
+  CHECK(tensor_ref_view_problem(&v) == NULL);
+  CHECK_ELEMENT(load_view_at(&t, &v, 1, 0, 3), 6);
+  CHECK_ELEMENT(load_view_at(&t, &v, 3, 0, 3), 11);
+  CHECK_EQ_U64(load_view_at(&t, &v, 2, 0, 3).outcome, TENSOR_REF_CLAMP_VALUE);
+  CHECK_EQ_U64(load_view_at(&t, &v, 4, 1, 3).outcome, TENSOR_REF_CLAMP_VALUE);
+  CHECK_EQ_U64(load_view_at(&t, &v, 0, 0, 3).outcome, TENSOR_REF_CLIPPED);
+  CHECK_EQ_U64(load_view_at(&t, &v, 1, 2, 3).outcome, TENSOR_REF_CLIPPED);
+  CHECK_EQ_U64(load_view_at(&t, &v, 5, 1, 3).outcome, TENSOR_REF_CLIPPED);
+  uint16_t buf[12];
+  for (int i = 0; i < 12; i++) buf[i] = (uint16_t)(100 + i);
+  uint64_t m[18];
+  for (int i = 0; i < 18; i++) m[i] = CLIPPED;
+  CHECK_EQ_U64(tensor_ref_load_bits(&t, &v, 6, 3, 2, buf, 12, m), TENSOR_REF_OK);
+  const uint64_t expected[18] = {
+      CLIPPED, CLIPPED, CLIPPED, /* row 0: clipped */
+      106,     110,     CLIPPED, /* column 2: clipped */
+      0x77,    107,     CLIPPED,
+      111,     0x77,    CLIPPED,
+      0x77,    0x77,    CLIPPED,
+      CLIPPED, CLIPPED, CLIPPED, /* row 5: clipped */
+  };
+  for (int i = 0; i < 18; i++)
+    CHECK_MSG(m[i] == expected[i], "m[%d] = 0x%llx, expected 0x%llx", i, (unsigned long long)m[i],
+              (unsigned long long)expected[i]);
+  /* a store writes the four in-bounds elements (writer: row * 3 + col) */
+  int64_t writer[12];
+  CHECK_EQ_U64(tensor_ref_store_map(&t, &v, 6, 3, 12, writer, NULL), TENSOR_REF_OK);
+  for (int i = 0; i < 12; i++) {
+    int64_t want = i == 6 ? 3 : i == 10 ? 4 : i == 7 ? 7 : i == 11 ? 9 : -1;
+    CHECK_MSG(writer[i] == want, "writer[%d] = %lld, expected %lld", i, (long long)writer[i],
+              (long long)want);
+  }
+}
+
+/* The table above with ClampToEdge: "c = min(max(c, 0), t.layoutDimension[dim]-1)" moves
+ * (3, 2) to (2, 2), (3, 3) and (2, 4) to (2, 3), (1, 4) to (1, 3); stores out of bounds
+ * are still discarded. */
+static void test_view_with_permutation_and_clip_under_clamp_to_edge(void) {
+  tensor_ref_layout t;
+  tensor_ref_view v;
+  clipped_transposing_view_setup(TENSOR_REF_CLAMP_TO_EDGE, &t, &v);
+  const struct { uint32_t row, col, index; bool clamped; } cases[8] = {
+      {1, 0, 6, false}, {1, 1, 10, false}, {2, 0, 10, true}, {2, 1, 7, false},
+      {3, 0, 11, false}, {3, 1, 11, true}, {4, 0, 7, true},  {4, 1, 11, true},
+  };
+  for (int i = 0; i < 8; i++) {
+    tensor_ref_address a = load_view_at(&t, &v, cases[i].row, cases[i].col, 3);
+    CHECK_ELEMENT(a, cases[i].index);
+    CHECK_MSG(a.clamped == cases[i].clamped, "(%u, %u): clamped = %d", cases[i].row, cases[i].col,
+              (int)a.clamped);
+  }
+  CHECK_EQ_U64(load_view_at(&t, &v, 0, 1, 3).outcome, TENSOR_REF_CLIPPED);
+  CHECK_EQ_U64(load_view_at(&t, &v, 4, 2, 3).outcome, TENSOR_REF_CLIPPED);
+  uint16_t buf[12];
+  for (int i = 0; i < 12; i++) buf[i] = (uint16_t)(100 + i);
+  uint64_t m[18];
+  for (int i = 0; i < 18; i++) m[i] = CLIPPED;
+  CHECK_EQ_U64(tensor_ref_load_bits(&t, &v, 6, 3, 2, buf, 12, m), TENSOR_REF_OK);
+  const uint64_t expected[18] = {
+      CLIPPED, CLIPPED, CLIPPED,
+      106,     110,     CLIPPED,
+      110,     107,     CLIPPED,
+      111,     111,     CLIPPED,
+      107,     111,     CLIPPED,
+      CLIPPED, CLIPPED, CLIPPED,
+  };
+  for (int i = 0; i < 18; i++)
+    CHECK_MSG(m[i] == expected[i], "m[%d] = 0x%llx, expected 0x%llx", i, (unsigned long long)m[i],
+              (unsigned long long)expected[i]);
+  CHECK(tensor_ref_view_problem(&v) == NULL);
+  int64_t writer[12];
+  CHECK_EQ_U64(tensor_ref_store_map(&t, &v, 6, 3, 12, writer, NULL), TENSOR_REF_OK);
+  for (int i = 0; i < 12; i++) {
+    int64_t want = i == 6 ? 3 : i == 10 ? 4 : i == 7 ? 7 : i == 11 ? 9 : -1;
+    CHECK_MSG(writer[i] == want, "writer[%d] = %lld, expected %lld", i, (long long)writer[i],
+              (long long)want);
+  }
+  CHECK_EQ_U64(tensor_ref_matrix_coord_to_tensor_element_with_view(&t, &v, TENSOR_REF_STORE, 2, 0, 3)
+                   .outcome,
+               TENSOR_REF_DISCARDED);
+}
+
+#undef CLIPPED
+
 /* ---- stores ---- */
 
 /* OpCooperativeMatrixStoreTensorNV: "The matrix element is loaded from or stored to this
@@ -663,6 +790,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_view_stride_zero_broadcasts_the_first_row),
       TEST_CASE(test_view_clip_skips_elements_outside_the_clip_rectangle),
       TEST_CASE(test_view_clip_row_pitch_is_min_of_columns_and_clip_span),
+      TEST_CASE(test_view_with_permutation_and_clip_under_constant_clamping),
+      TEST_CASE(test_view_with_permutation_and_clip_under_clamp_to_edge),
       TEST_CASE(test_store_map_names_the_matrix_element_written_to_each_buffer_element),
       TEST_CASE(test_store_with_a_block_size_above_one_is_rejected),
       TEST_CASE(test_stores_of_different_values_to_one_element_conflict),
