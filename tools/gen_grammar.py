@@ -37,6 +37,91 @@ C_KEYWORDS = {
     "static_cast", "typeid",
 }
 
+# Roles of id operands of function-body and terminator instructions, as numbers shared
+# with lib/core/internal.h (SG_ROLE_*): what kind of id the builder accepts there.
+# A forward reference (a reserved, not yet defined id) is accepted in every role.
+ROLE_ANY, ROLE_VALUE, ROLE_LABEL = 0, 1, 2
+
+# Label operands of branches and merges: must be labels.
+LABEL_OPERANDS = {
+    ("OpBranch", "Target Label"),
+    ("OpBranchConditional", "True Label"),
+    ("OpBranchConditional", "False Label"),
+    ("OpSwitch", "Default"),
+    ("OpSwitch", "Target"),  # the id of each (literal, label) pair
+    ("OpLoopMerge", "Merge Block"),
+    ("OpLoopMerge", "Continue Target"),
+    ("OpSelectionMerge", "Merge Block"),
+}
+
+# Every other IdRef operand of a body or terminator instruction is a value operand (a
+# type, label or function id there is an error), and so are IdScope and
+# IdMemorySemantics operands (constants) everywhere in them, except those whose name says,
+# or may say, that they take something else: a false rejection of valid SPIR-V is far
+# worse than a missed one. The excluded operands ("any id"), from every IdRef operand
+# name of body and terminator instructions in the grammar (SPIRV-Headers 1.4.309):
+#  - by a word of the name (split at spaces, punctuation and camelCase, any case):
+#    type       'Type' (OpCooperativeMatrixLength*: a type), 'Base Type', 'Data Type',
+#               'Pointer Type', 'Payload Type', 'Image Type', 'Input Type' (OpFixed*INTEL),
+#               'Asm type'; and values, merely to be safe: 'Cache Type', 'Slice Type',
+#               'Block Based Skip Type', 'Skip Block Partition Type'
+#    label, block, target
+#               the labels of branches and merges (checked as labels above); and values:
+#               'Target' (OpCopyMemory*, OpArithmeticFenceEXT, OpAsmINTEL,
+#               OpImageBlockMatch*QCOM), 'Target Coordinates', 'Target Sampled Image',
+#               'Block Count', 'Block Height', 'Block Width', 'Block Size', 'BlockSize'
+#    function, func
+#               'Function' (OpFunctionCall), 'Func' (OpCooperativeMatrixPerElementOpNV),
+#               'CombineFunc' (OpCooperativeMatrixReduceNV)
+#    set        'Set' (OpExtInst: an OpExtInstImport)
+#    invoke     'Invoke' (OpEnqueueKernel, OpGetKernel*: a function)
+#    group      'Group Count X', 'Group Count Y', 'Group Count Z' (OpEmitMeshTasksEXT;
+#               values)
+#    parent     'Variable, Parent, ...' (OpPhi; a pair, whose ids are not role-checked)
+#    entry, interface, kernel: no body operand today (entry points, interfaces)
+#  - by the whole name: 'Structure' (OpUntypedArrayLengthKHR: a struct type; so also
+#    OpArrayLength's pointer), 'Result' (OpFPGARegINTEL, unclear), 'Alias Domain',
+#    'AliasScope1, AliasScope2, ...' and 'Name' (OpAlias*DeclINTEL: declarations and an
+#    OpString)
+#  - every id operand of OpExtInst ('Operand 1', ...): extended instructions such as
+#    debug info take types, functions and strings;
+#  - an IdRef operand without a name (none today).
+# Decorations, names, entry points, execution modes, types and constants are not body
+# instructions: their ids stay unchecked here. Operands inside enumerant parameters
+# (image operands, memory operands, tensor addressing's 'DecodeFunc') are not either.
+ANY_ID_WORDS = {"type", "label", "block", "target", "function", "func", "set", "entry",
+                "invoke", "group", "parent", "interface", "kernel"}
+ANY_ID_NAMES = {"Structure", "Result", "Alias Domain", "AliasScope1, AliasScope2, ...",
+                "Name"}
+ANY_ID_INSTRUCTIONS = {"OpExtInst"}
+ROLE_KINDS = ("IdRef", "IdScope", "IdMemorySemantics", "PairLiteralIntegerIdRef")
+
+
+def name_words(name):
+    name = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return {w.lower() for w in re.split(r"[^A-Za-z]+", name) if w}
+
+
+def operand_role(ins, o):
+    """SG_ROLE_* of one operand of a body or terminator instruction."""
+    if placement(ins["opname"]) not in (PLACE_BODY, PLACE_TERMINATOR):
+        return ROLE_ANY
+    if o["kind"] not in ROLE_KINDS:
+        return ROLE_ANY
+    name = (o.get("name") or "").strip("'")
+    if (ins["opname"], name) in LABEL_OPERANDS:
+        return ROLE_LABEL
+    if o["kind"] == "PairLiteralIntegerIdRef":
+        return ROLE_ANY
+    if o["kind"] in ("IdScope", "IdMemorySemantics"):
+        return ROLE_VALUE
+    if not name or ins["opname"] in ANY_ID_INSTRUCTIONS or name in ANY_ID_NAMES:
+        return ROLE_ANY
+    if name_words(name) & ANY_ID_WORDS:
+        return ROLE_ANY
+    return ROLE_VALUE
+
+
 # Operand kind categories, as numbers shared with lib/core/internal.h.
 CAT = {"BitEnum": 1, "ValueEnum": 2, "Id": 3, "Literal": 4, "Composite": 5}
 QUANT = {None: 0, "?": 1, "*": 2}
@@ -192,8 +277,9 @@ def gen_tables(g, out):
         max_opcode = max(max_opcode, oc)
         ops = ins.get("operands", [])
         first = len(operand_rows)
-        for o in ops:
-            operand_rows.append((g.kind_index[o["kind"]], QUANT[o.get("quantifier")],
+        roles = [operand_role(ins, o) for o in ops]
+        for o, role in zip(ops, roles):
+            operand_rows.append((g.kind_index[o["kind"]], QUANT[o.get("quantifier")], role,
                                  (o.get("name") or o["kind"]).strip("'").replace('"', "").split("\n")[0]))
         caps = [g.cap_value[c] for c in ins.get("capabilities", [])]
         exts = [g.ext_index[x] for x in ins.get("extensions", [])]
@@ -213,14 +299,29 @@ def gen_tables(g, out):
         id_tail = len(tail) == 1 and tail[0].get("quantifier") == "*" and tail[0]["kind"] == "IdRef"
         lit_tail = (len(tail) == 1 and tail[0].get("quantifier") == "*"
                     and tail[0]["kind"] == "LiteralInteger")
+        # For the inline checks of simple instructions (operand index = word index):
+        # which required operands are values and which labels, and whether the repeated
+        # IdRef tail is values.
+        value_mask = sum(1 << i for i in range(first_q) if roles[i] == ROLE_VALUE) if simple else 0
+        label_mask = sum(1 << i for i in range(first_q) if roles[i] == ROLE_LABEL) if simple else 0
+        any_mask = sum(1 << i for i in range(first_q) if roles[i] == ROLE_ANY and ops[i]["kind"]
+                       not in ("IdResultType", "IdResult") + lits) if simple else 0
+        value_tail = simple and id_tail and roles[first_q] == ROLE_VALUE
+        head = sum(1 << i for i in range(first_q) if ops[i]["kind"] in ("IdResultType", "IdResult"))
+        assert not simple or value_mask | label_mask | any_mask | lit_mask | head == (1 << first_q) - 1
         noreq = not caps and not exts and version_code(ins.get("version")) <= 0x0100
         flags = ((1 if simple else 0) | (2 if noreq else 0) | (4 if id_tail else 0)
-                 | (8 if lit_tail else 0))
+                 | (8 if lit_tail else 0) | (16 if value_tail else 0))
         assert len(req) == first_q or not simple
         op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, lit_mask,
+                        value_mask, label_mask, any_mask,
                         first, len(ops),
                         pool(cap_pool, caps, "c"), len(caps), pool(ext_pool, exts, "e"),
                         len(exts), version_code(ins.get("version")), ins["opname"]))
+    found = {(i["opname"], (o.get("name") or "").strip("'")) for i in g.core["instructions"]
+             for o in i.get("operands", []) if operand_role(i, o) == ROLE_LABEL}
+    if found != LABEL_OPERANDS:
+        raise SystemExit("label operands not in the grammar: %s" % sorted(LABEL_OPERANDS - found))
     # pools may have grown: re-emit them after instructions
     out[:] = [l for l in out if not l.startswith("const uint16_t sg_cap_pool[]")
               and not l.startswith("const uint16_t sg_ext_pool[]")
@@ -231,12 +332,12 @@ def gen_tables(g, out):
     w("")
     w("const sg_operand sg_operands[] = {")
     for r in operand_rows:
-        w('  {%d, %d, "%s"},' % r)
+        w('  {%d, %d, %d, "%s"},' % r)
     w("};")
     w("")
     w("const sg_instruction sg_instructions[] = {")
     for r in op_rows:
-        w('  {%d, %d, %d, %d, %d, %d, 0x%x, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
+        w('  {%d, %d, %d, %d, %d, %d, 0x%x, 0x%x, 0x%x, 0x%x, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
     w("};")
     w("const uint32_t sg_instruction_count = %d;" % len(op_rows))
     # Dense opcode -> index+1 map.

@@ -470,7 +470,15 @@ static inline bool decl_operand_ok(const spvgen_module *m, uint32_t opcode, uint
          (opcode == SpvOpTypeStruct || opcode == SpvOpTypeFunction);
 }
 
-static bool walk_kind(walk_state *s, uint32_t kind, const char *opname);
+static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t role);
+
+/* The id kinds each SG_ROLE_* rejects. */
+static const uint32_t role_bad_kinds[4] = {0, SG_KINDS_NOT_VALUE, SG_KINDS_NOT_LABEL, 0};
+
+static const char *const id_kind_names[] = {
+    "an unallocated id", "a reserved id", "a type", "a value", "a label", "a function",
+    "an ext-inst import, string or other non-value id",
+};
 
 static bool walk_fail(walk_state *s, const char *fmt, const char *a, uint32_t v) {
   char buf[200];
@@ -485,13 +493,24 @@ static bool check_id(walk_state *s, uint32_t id, const char *opname) {
   return true;
 }
 
+/* An id operand of a role (the id is below the bound) must be of a kind the role takes:
+ * no type, label or function where a value belongs, only a label where a label does. */
+static bool check_role(walk_state *s, uint32_t id, const char *opname, uint32_t role) {
+  uint32_t k = s->m->ids[id].kind;
+  if (!((role_bad_kinds[role & 3] >> k) & 1u)) return true;
+  sg_fail(s->m, SPVGEN_ERROR_INVALID_ARGUMENT, s->fn, "%s: operand '%s' is id %u, %s, where a %s belongs",
+          s->ins->name, opname, id, k < 7 ? id_kind_names[k] : "an id of unknown kind",
+          role == SG_ROLE_LABEL ? "label" : "value");
+  return false;
+}
+
 static bool walk_enum_params(walk_state *s, const sg_enumerant *e) {
   for (uint32_t i = 0; i < e->params_n; i++)
-    if (!walk_kind(s, sg_param_pool[e->params_off + i], e->name)) return false;
+    if (!walk_kind(s, sg_param_pool[e->params_off + i], e->name, SG_ROLE_ANY)) return false;
   return true;
 }
 
-static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
+static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t role) {
   const sg_operand_kind *k = &sg_operand_kinds[kind];
   if (s->pos >= s->n) return walk_fail(s, "missing operand '%s'%.0u", opname, 0);
   uint32_t v = s->w[s->pos];
@@ -516,6 +535,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
     if (!check_id(s, v, opname)) return false;
     if (s->decl && !decl_operand_ok(s->m, s->ins->opcode, v))
       return walk_fail(s, "operand '%s' is id %u, which is not declared yet (a declaration can only use ids declared before it)", opname, v);
+    if (role && !check_role(s, v, opname, role)) return false;
     /* Device scope under the Vulkan memory model needs its own capability. */
     if (kind == SG_KIND_IdScope && s->m->memory_model == SpvMemoryModelVulkan) {
       uint64_t scope;
@@ -546,6 +566,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
     if (kind == SG_KIND_PairLiteralIntegerIdRef && s->switch_literal_words == 2) {
       if (s->pos + 3 > s->n) return walk_fail(s, "pair operand '%s' is missing words (64-bit literal)%.0u", opname, 0);
       if (!check_id(s, s->w[s->pos + 2], opname)) return false;
+      if (role && !check_role(s, s->w[s->pos + 2], opname, role)) return false;
       s->pos += 3;
       return true;
     }
@@ -555,6 +576,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname) {
       if (!check_id(s, s->w[s->pos], opname)) return false;
     } else if (kind == SG_KIND_PairLiteralIntegerIdRef) {
       if (!check_id(s, s->w[s->pos + 1], opname)) return false;
+      if (role && !check_role(s, s->w[s->pos + 1], opname, role)) return false;
     }
     s->pos += 2;
     return true;
@@ -598,7 +620,8 @@ static inline bool walk_one(walk_state *s, const sg_operand *o) {
   uint32_t k = o->kind;
   if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
     uint32_t v = s->w[s->pos];
-    if (v != 0 && v < s->m->bound && (!s->decl || s->m->ids[v].kind != SG_ID_RESERVED)) {
+    if (v != 0 && v < s->m->bound && (!s->decl || s->m->ids[v].kind != SG_ID_RESERVED) &&
+        !((role_bad_kinds[o->role & 3] >> s->m->ids[v].kind) & 1u)) {
       s->pos++;
       return true;
     }
@@ -619,7 +642,7 @@ static inline bool walk_one(walk_state *s, const sg_operand *o) {
     s->pos++;
     return true;
   }
-  return walk_kind(s, k, o->name);
+  return walk_kind(s, k, o->name, o->role);
 }
 
 static bool walk(walk_state *s) {
@@ -627,7 +650,7 @@ static bool walk(walk_state *s) {
   for (uint32_t i = 0; i < ins->operands_n; i++) {
     const sg_operand *o = &sg_operands[ins->operands_off + i];
     if (o->quantifier == SG_Q_ONE) {
-      if (s->pos >= s->n) return walk_kind(s, o->kind, o->name); /* reports it missing */
+      if (s->pos >= s->n) return walk_kind(s, o->kind, o->name, o->role); /* reports it missing */
       if (!walk_one(s, o)) return false;
     } else if (o->quantifier == SG_Q_OPTIONAL) {
       if (s->pos < s->n && !walk_one(s, o)) return false;
@@ -733,6 +756,17 @@ static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, u
 
 /* ---------------------------------------------------------- sg_inst ---- */
 
+/* Index of the lowest set bit of x (x != 0). */
+static inline uint32_t lowest_bit(uint32_t x) {
+#if defined(__GNUC__)
+  return (uint32_t)__builtin_ctz(x);
+#else
+  uint32_t i = 0;
+  while (!(x & 1u)) x >>= 1, i++;
+  return i;
+#endif
+}
+
 static void close_function(spvgen_module *m);
 
 uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops, uint32_t n) {
@@ -751,14 +785,56 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
       (ins->flags & (SG_INST_SIMPLE | SG_INST_NOREQ)) == (SG_INST_SIMPLE | SG_INST_NOREQ) &&
       m->block_open &&
       (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq))) {
-    uint32_t rpos = ins->has_result ? (ins->has_type ? 1u : 0u) : UINT32_MAX;
-    uint32_t bound = m->bound, nreq = ins->nreq, lits = ins->lit_mask;
-    bool lit_tail = (ins->flags & SG_INST_LIT_TAIL) != 0;
-    bool fine = !ins->has_type || (ops[0] && ops[0] < bound && m->ids[ops[0]].kind == SG_ID_TYPE);
-    for (uint32_t i = ins->has_type; i < n && fine; i++) {
-      if (i < nreq ? (lits >> i) & 1 : lit_tail) continue; /* a literal: any value */
-      fine = i == rpos ? ops[i] == 0 : (ops[i] != 0 && ops[i] < bound);
+    /* Operand 0 is the result type and the next one the result, when the instruction
+     * has them; the ids after them are checked for their bound and their role (value
+     * operands take no type, label or function; label operands only labels), with the
+     * kinds that violate a role as bit sets. */
+    uint32_t bound = m->bound, nreq = ins->nreq, rpos = UINT32_MAX;
+    const sg_id_info *ids = m->ids;
+    bool fine = true;
+    if (ins->has_type) fine = ops[0] - 1u < bound - 1u && ids[ops[0]].kind == SG_ID_TYPE;
+    if (ins->has_result) {
+      rpos = ins->has_type;
+      fine = fine && ops[rpos] == 0;
     }
+    uint32_t values = ins->value_mask, labels = ins->label_mask, others = ins->any_mask | labels;
+    uint32_t wrong = 0; /* ids of a kind their operand's role rejects, one bit per id */
+    if (!others) {
+      /* All ids are value operands (the common case): collect the kinds they have. */
+      uint32_t kinds = 0;
+      for (uint32_t r = values; r; r &= r - 1) {
+        uint32_t v = ops[lowest_bit(r)];
+        if (v - 1u >= bound - 1u) { /* 0 or beyond the bound */
+          fine = false;
+          break;
+        }
+        kinds |= 1u << ids[v].kind;
+      }
+      wrong = kinds & SG_KINDS_NOT_VALUE;
+    } else {
+      for (uint32_t r = values | others; r; r &= r - 1) {
+        uint32_t bit = r & (0u - r), v = ops[lowest_bit(r)];
+        if (v - 1u >= bound - 1u) {
+          fine = false;
+          break;
+        }
+        uint32_t kb = 1u << ids[v].kind;
+        wrong |= bit & (((kb & SG_KINDS_NOT_VALUE) ? values : 0) | ((kb & SG_KINDS_NOT_LABEL) ? labels : 0));
+      }
+    }
+    if (n > nreq && !(ins->flags & SG_INST_LIT_TAIL)) { /* a repeated IdRef tail */
+      uint32_t kinds = 0;
+      for (uint32_t i = nreq; i < n; i++) {
+        uint32_t v = ops[i];
+        if (v - 1u >= bound - 1u) {
+          fine = false;
+          break;
+        }
+        kinds |= 1u << ids[v].kind;
+      }
+      if (ins->flags & SG_INST_VALUE_TAIL) wrong |= kinds & SG_KINDS_NOT_VALUE;
+    }
+    fine = fine && !wrong;
     sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
     if (fine && words_grow(m, b, n + 1)) {
       uint32_t result = rpos != UINT32_MAX ? new_id(m) : 0;
@@ -810,18 +886,23 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     /* Required operands are single ids (and any repeated tail is ids): check them
      * inline; on any problem the full walk below produces the message. */
     const sg_operand *o = &sg_operands[ins->operands_off];
+    uint32_t tail_bad = ins->flags & SG_INST_VALUE_TAIL ? SG_KINDS_NOT_VALUE : 0;
     checked = true;
     for (uint32_t i = 0; i < n && checked; i++) {
       uint32_t v = ops[i];
       if (i >= nreq ? (ins->flags & SG_INST_LIT_TAIL) != 0 : (ins->lit_mask >> i) & 1) {
         checked = true; /* a one-word literal */
       } else if (i >= nreq) {
-        checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED);
+        checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED) &&
+                  !((tail_bad >> m->ids[v].kind) & 1u);
       } else if (o[i].kind == SG_KIND_IdResult) {
         s.result_pos = i;
         checked = v == 0 || (v < m->bound && m->ids[v].kind == SG_ID_RESERVED);
       } else {
-        checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED);
+        uint32_t bad = ((ins->value_mask >> i) & 1u) * SG_KINDS_NOT_VALUE |
+                       ((ins->label_mask >> i) & 1u) * SG_KINDS_NOT_LABEL;
+        checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED) &&
+                  !((bad >> m->ids[v].kind) & 1u);
         if (checked && o[i].kind == SG_KIND_IdResultType) {
           s.type_pos = i;
           checked = m->ids[v].kind == SG_ID_TYPE;

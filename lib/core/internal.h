@@ -30,9 +30,15 @@ typedef struct sg_operand_kind {
   uint32_t first, count; /* enumerants, sorted by value */
 } sg_operand_kind;
 
+/* What kind of id an id operand of a function-body or terminator instruction takes
+ * (chosen by tools/gen_grammar.py from the operand's name; ANY elsewhere). A reserved,
+ * not yet defined id is accepted in every role (a forward reference). */
+enum { SG_ROLE_ANY = 0, SG_ROLE_VALUE = 1, SG_ROLE_LABEL = 2 };
+
 typedef struct sg_operand {
   uint16_t kind;
   uint8_t quantifier;
+  uint8_t role;      /* SG_ROLE_* */
   const char *name;
 } sg_operand;
 
@@ -47,6 +53,7 @@ enum {
   SG_INST_NOREQ = 2,   /* needs no capability, extension or version */
   SG_INST_ID_TAIL = 4, /* the only non-required operand is a repeated IdRef */
   SG_INST_LIT_TAIL = 8, /* the only non-required operand is a repeated LiteralInteger */
+  SG_INST_VALUE_TAIL = 16, /* SG_INST_SIMPLE and the repeated IdRef tail are values */
 };
 
 typedef struct sg_instruction {
@@ -56,6 +63,10 @@ typedef struct sg_instruction {
   uint8_t flags;     /* SG_INST_* */
   uint8_t nreq;      /* operands before the first optional or repeated one */
   uint16_t lit_mask; /* which of those are one-word literals (the rest are ids) */
+  /* SG_INST_SIMPLE only, over the required operands: which are values (SG_ROLE_VALUE),
+   * which labels (SG_ROLE_LABEL), which other ids (SG_ROLE_ANY, the result type and the
+   * result excepted); the inline checks test them without walking sg_operands. */
+  uint16_t value_mask, label_mask, any_mask;
   uint16_t operands_off, operands_n;
   uint16_t caps_off, caps_n;
   uint16_t exts_off, exts_n;
@@ -125,6 +136,13 @@ enum sg_type_flags {
   SG_TF_SPEC_CONSTANT = 1u << 3,
   SG_TF_FORWARD_POINTER = 1u << 4, /* a reserved id named by OpTypeForwardPointer */
 };
+
+/* The id kinds that an operand of a role rejects, as bit sets over sg_id_kind. A value
+ * operand rejects types, labels and functions (ext-inst imports, strings and the like
+ * stay accepted); a label operand takes only labels (and reserved ids). */
+#define SG_KINDS_NOT_VALUE ((1u << SG_ID_TYPE) | (1u << SG_ID_LABEL) | (1u << SG_ID_FUNCTION))
+#define SG_KINDS_NOT_LABEL \
+  ((1u << SG_ID_TYPE) | (1u << SG_ID_VALUE) | (1u << SG_ID_FUNCTION) | (1u << SG_ID_OTHER))
 
 typedef struct sg_id_info {
   uint32_t type;        /* result type of a value */

@@ -317,6 +317,29 @@ static void test_each_capability_and_extension_is_declared_once(void) {
 }
 
 /* GLCompute needs Shader; so does the memory model. Declared once either way. */
+static void test_a_decoration_that_needs_a_capability_declares_it(void) {
+  /* Stream needs GeometryStreams (which implies Geometry). */
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t u32 = spvgen_type_int(m, 32, false);
+  uint32_t var = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassPrivate, u32),
+                                 SpvStorageClassPrivate, 0);
+  spvgen_name(m, var, "var");
+  CHECK(!spvgen_has_capability(m, SpvCapabilityGeometryStreams));
+  spvgen_decorate1(m, var, SpvDecorationStream, 0);
+  CHECK_EQ_U64(spvgen_module_status(m), SPVGEN_OK);
+  CHECK(spvgen_has_capability(m, SpvCapabilityGeometryStreams));
+  spvgen_compute_main(m, "main", 1, 1, 1);
+  spvgen_function_end(m);
+  size_t n = 0;
+  const uint32_t *w = check_module(m, &n);
+  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityGeometryStreams), 1);
+  char *text = check_disassemble(w, n);
+  const char *lines[] = {"OpCapability GeometryStreams", "OpDecorate %var Stream 0"};
+  check_has_lines(text, lines, 2);
+  spvgen_free_text(text);
+  spvgen_module_destroy(m);
+}
+
 static void test_compute_entry_points_declare_shader_once(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   spvgen_compute_main(m, "main", 1, 1, 1);
@@ -341,6 +364,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_an_enumerant_newer_than_the_target_version_is_unsupported),
       TEST_CASE(test_min_version_follows_the_content),
       TEST_CASE(test_each_capability_and_extension_is_declared_once),
+      TEST_CASE(test_a_decoration_that_needs_a_capability_declares_it),
       TEST_CASE(test_compute_entry_points_declare_shader_once),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

@@ -8,10 +8,10 @@
 #include "spvgen/builder.h"
 #include "spvgen/check.h"
 
-/* A module with u32, bool, f32, two u32 values in an open main block. */
+/* A module with u32, bool, f32, two u32 values in an open block of main. */
 typedef struct fixture {
   spvgen_module *m;
-  uint32_t u32, f32, bool_t, a, b;
+  uint32_t u32, f32, bool_t, a, b, main_fn;
 } fixture;
 
 static fixture in_main(void) {
@@ -22,7 +22,7 @@ static fixture in_main(void) {
   f.bool_t = spvgen_type_bool(f.m);
   f.a = spvgen_const_u32(f.m, 1);
   f.b = spvgen_const_u32(f.m, 2);
-  spvgen_compute_main(f.m, "main", 1, 1, 1);
+  f.main_fn = spvgen_compute_main(f.m, "main", 1, 1, 1);
   CHECK_EQ_U64(spvgen_module_status(f.m), SPVGEN_OK);
   return f;
 }
@@ -182,6 +182,176 @@ static void test_null_arrays_with_nonzero_counts_are_invalid_arguments(void) {
   spvgen_decorate_n(f.m, f.u32, SpvDecorationSpecId, NULL, 1);
   check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_decorate_n: args is NULL with count 1");
   spvgen_module_destroy(f.m);
+}
+
+/* ------------------------------------------------ ids of the wrong kind ---- */
+
+/* The value operands of body instructions take no type, label or function id; each
+ * emission path checks it: the fast path (OpIAdd), the inline check of instructions that
+ * need a capability (OpBitReverse), a repeated tail (OpCompositeConstruct) and the walk
+ * (OpControlBarrier's scope). */
+static void test_a_type_id_as_a_value_operand_is_an_invalid_argument(void) {
+  fixture f = in_main();
+  char expected[128];
+  snprintf(expected, sizeof expected,
+           "spvgen_op_i_add: OpIAdd: operand 'Operand 2' is id %u, a type, where a value belongs", f.u32);
+  CHECK_EQ_U64(spvgen_op_i_add(f.m, f.u32, f.a, f.u32), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  f = in_main();
+  snprintf(expected, sizeof expected,
+           "spvgen_op_bit_reverse: OpBitReverse: operand 'Base' is id %u, a type, where a value belongs", f.f32);
+  CHECK_EQ_U64(spvgen_op_bit_reverse(f.m, f.u32, f.f32), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  f = in_main();
+  uint32_t v2 = spvgen_type_vector(f.m, f.u32, 2);
+  snprintf(expected, sizeof expected,
+           "spvgen_op_composite_construct: OpCompositeConstruct: operand 'Constituents' is id %u, a type, where a value belongs",
+           f.u32);
+  CHECK_EQ_U64(spvgen_op_composite_construct(f.m, v2, (const uint32_t[]){f.a, f.u32}, 2), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  f = in_main();
+  snprintf(expected, sizeof expected,
+           "spvgen_op_control_barrier: OpControlBarrier: operand 'Execution' is id %u, a type, where a value belongs",
+           f.u32);
+  spvgen_op_control_barrier(f.m, f.u32, f.a, f.b);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+}
+
+static void test_a_label_id_as_a_value_operand_is_an_invalid_argument(void) {
+  fixture f = in_main();
+  uint32_t label = spvgen_current_block(f.m);
+  CHECK(label != 0);
+  char expected[128];
+  snprintf(expected, sizeof expected,
+           "spvgen_op_i_add: OpIAdd: operand 'Operand 1' is id %u, a label, where a value belongs", label);
+  CHECK_EQ_U64(spvgen_op_i_add(f.m, f.u32, label, f.b), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+}
+
+static void test_a_function_id_as_a_pointer_operand_is_an_invalid_argument(void) {
+  fixture f = in_main();
+  char expected[128];
+  snprintf(expected, sizeof expected,
+           "spvgen_op_load: OpLoad: operand 'Pointer' is id %u, a function, where a value belongs", f.main_fn);
+  CHECK_EQ_U64(spvgen_op_load(f.m, f.u32, f.main_fn, 0, NULL, 0), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  /* With memory operands (the general walk). */
+  f = in_main();
+  CHECK_EQ_U64(spvgen_op_load(f.m, f.u32, f.main_fn, SpvMemoryAccessVolatileMask, NULL, 0), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+}
+
+/* Branch targets and merge blocks take labels only (or reserved ids, placed later). */
+static void test_a_non_label_as_a_branch_target_is_an_invalid_argument(void) {
+  fixture f = in_main();
+  char expected[128];
+  snprintf(expected, sizeof expected,
+           "spvgen_op_branch: OpBranch: operand 'Target Label' is id %u, a value, where a label belongs", f.a);
+  spvgen_op_branch(f.m, f.a);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  f = in_main();
+  snprintf(expected, sizeof expected,
+           "spvgen_op_branch_conditional: OpBranchConditional: operand 'False Label' is id %u, a type, where a label belongs",
+           f.u32);
+  spvgen_op_branch_conditional(f.m, spvgen_const_bool(f.m, true), spvgen_label(f.m), f.u32, NULL, 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  /* A case target of OpSwitch (a literal-label pair). */
+  f = in_main();
+  snprintf(expected, sizeof expected,
+           "spvgen_op_switch: OpSwitch: operand 'Target' is id %u, a value, where a label belongs", f.b);
+  spvgen_op_switch(f.m, f.a, spvgen_label(f.m), (const uint32_t[]){7, f.b}, 2);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+
+  f = in_main();
+  snprintf(expected, sizeof expected,
+           "spvgen_op_loop_merge: OpLoopMerge: operand 'Merge Block' is id %u, a function, where a label belongs",
+           f.main_fn);
+  spvgen_op_loop_merge(f.m, f.main_fn, spvgen_label(f.m), SpvLoopControlMaskNone, NULL, 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+}
+
+static void test_an_id_from_another_module_that_is_a_type_here_is_an_invalid_argument(void) {
+  /* In range of this module's bound, so only its kind here gives it away. */
+  spvgen_module *other = spvgen_module_create(NULL);
+  spvgen_type_int(other, 32, false);
+  uint32_t foreign = spvgen_const_u32(other, 7);
+  CHECK(spvgen_type_of(other, foreign) != 0);
+  fixture f = in_main();
+  CHECK(foreign < spvgen_module_bound(f.m));
+  CHECK(spvgen_is_type(f.m, foreign));
+  char expected[128];
+  snprintf(expected, sizeof expected,
+           "spvgen_op_i_add: OpIAdd: operand 'Operand 2' is id %u, a type, where a value belongs", foreign);
+  CHECK_EQ_U64(spvgen_op_i_add(f.m, f.u32, f.a, foreign), 0);
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(f.m);
+  spvgen_module_destroy(other);
+}
+
+/* Operands that do take functions, labels, types or imports are not value operands: a
+ * call's function, OpPhi's parent blocks, a branch to a label placed later, an
+ * extended instruction's set. The module validates. */
+static void test_ids_of_other_kinds_where_the_grammar_takes_them_still_build(void) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t u32 = spvgen_type_int(m, 32, false);
+  uint32_t elem_ptr = 0;
+  uint32_t buf = spvgen_storage_buffer(m, u32, 0, 0, false, &elem_ptr);
+  uint32_t zero = spvgen_const_u32(m, 0), one = spvgen_const_u32(m, 1),
+           five = spvgen_const_u32(m, 5);
+
+  uint32_t param = 0;
+  uint32_t inc = spvgen_function_begin(m, u32, SpvFunctionControlMaskNone, &u32, 1, &param);
+  spvgen_name(m, inc, "inc");
+  spvgen_return_value(m, spvgen_op_i_add(m, u32, param, one));
+  spvgen_function_end(m);
+
+  spvgen_compute_main(m, "main", 1, 1, 1);
+  uint32_t entry = spvgen_current_block(m);
+  uint32_t called = spvgen_op_function_call(m, u32, inc, &five, 1); /* a defined function */
+  CHECK(called != 0);
+  uint32_t next = spvgen_label(m); /* reserved, placed below */
+  spvgen_name(m, next, "next");
+  spvgen_op_branch(m, next);
+  CHECK_EQ_U64(spvgen_block(m, next), next);
+  uint32_t pairs[2] = {called, entry}; /* the parent is a placed label */
+  uint32_t phi = spvgen_op_phi(m, u32, pairs, 2);
+  CHECK(phi != 0);
+  uint32_t low = spvgen_glsl_u_min(m, u32, phi, five);
+  uint32_t glsl = spvgen_glsl_std_450(m);
+  uint32_t high = spvgen_ext_inst(m, u32, glsl, 41 /* UMax */, (const uint32_t[]){low, one}, 2);
+  CHECK(high != 0);
+  uint32_t idx[2] = {zero, zero};
+  spvgen_store(m, spvgen_access_chain(m, elem_ptr, buf, idx, 2), high);
+  spvgen_function_end(m);
+  CHECK_EQ_U64(spvgen_module_status(m), SPVGEN_OK);
+
+  size_t n = 0;
+  const uint32_t *w = check_module(m, &n);
+  char *text = check_disassemble(w, n);
+  CHECK_CONTAINS(text, "OpFunctionCall %uint %inc %uint_5");
+  CHECK_CONTAINS(text, "OpBranch %next");
+  CHECK_CONTAINS(text, "OpPhi %uint %");
+  CHECK_CONTAINS(text, "UMin");
+  CHECK_CONTAINS(text, "UMax");
+  spvgen_free_text(text);
+  spvgen_module_destroy(m);
 }
 
 /* ------------------------------------------------------ wrong places ---- */
@@ -419,6 +589,12 @@ int main(int argc, char **argv) {
       TEST_CASE(test_an_id_this_module_never_allocated_is_an_invalid_argument),
       TEST_CASE(test_an_unknown_enumerant_value_is_an_invalid_argument),
       TEST_CASE(test_null_arrays_with_nonzero_counts_are_invalid_arguments),
+      TEST_CASE(test_a_type_id_as_a_value_operand_is_an_invalid_argument),
+      TEST_CASE(test_a_label_id_as_a_value_operand_is_an_invalid_argument),
+      TEST_CASE(test_a_function_id_as_a_pointer_operand_is_an_invalid_argument),
+      TEST_CASE(test_a_non_label_as_a_branch_target_is_an_invalid_argument),
+      TEST_CASE(test_an_id_from_another_module_that_is_a_type_here_is_an_invalid_argument),
+      TEST_CASE(test_ids_of_other_kinds_where_the_grammar_takes_them_still_build),
       TEST_CASE(test_an_instruction_after_a_terminator_is_an_invalid_state),
       TEST_CASE(test_an_instruction_outside_a_function_is_an_invalid_state),
       TEST_CASE(test_a_block_placed_before_the_previous_one_ends_is_an_invalid_state),
