@@ -703,6 +703,15 @@ void spvgen_entry_point(spvgen_module *m, SpvExecutionModel model, uint32_t func
     BAD(m, "id %u is not a function", function);
     return;
   }
+  for (uint32_t i = 0; i < m->entries_n; i++)
+    if (m->entries[i].model == (uint32_t)model && !strcmp(m->strings + m->entries[i].name_off, name)) {
+      BAD(m, "an entry point named \"%s\" with execution model %s exists already (SPIR-V "
+             "OpEntryPoint: the name and execution model pair must be unique)",
+          name, sg_enumerant_name(SG_KIND_ExecutionModel, (uint32_t)model)
+                    ? sg_enumerant_name(SG_KIND_ExecutionModel, (uint32_t)model)
+                    : "?");
+      return;
+    }
   if (m->entries_n == m->entries_cap) {
     uint32_t cap = m->entries_cap ? m->entries_cap * 2 : 4;
     sg_entry *e = realloc(m->entries, cap * sizeof *e);

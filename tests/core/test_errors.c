@@ -37,6 +37,22 @@ static void test_an_entry_point_on_an_id_that_is_not_a_function_is_an_invalid_ar
   spvgen_module_destroy(m);
 }
 
+/* OpEntryPoint: "the order of the Execution Model and Name pair must be unique" across a
+ * module's entry points; another name, or the same name with another model, is fine. */
+static void test_two_entry_points_with_one_name_and_model_are_an_invalid_argument(void) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t fn = spvgen_compute_main(m, "main", 8, 1, 1);
+  spvgen_function_end(m);
+  spvgen_entry_point(m, SpvExecutionModelGLCompute, fn, "other", SPVGEN_INTERFACE_ALL);
+  CHECK_EQ_U64(spvgen_module_status(m), SPVGEN_OK);
+  spvgen_entry_point(m, SpvExecutionModelGLCompute, fn, "main", SPVGEN_INTERFACE_ALL);
+  check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "spvgen_entry_point: an entry point named \"main\" with execution model "
+                     "GLCompute exists already (SPIR-V OpEntryPoint: the name and execution "
+                     "model pair must be unique)");
+  spvgen_module_destroy(m);
+}
+
 static void test_a_result_type_that_is_not_a_type_is_an_invalid_argument(void) {
   fixture f = in_main();
   char expected[96];
@@ -583,6 +599,7 @@ static void test_module_fail_records_an_error_for_layers_above(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_an_entry_point_on_an_id_that_is_not_a_function_is_an_invalid_argument),
+      TEST_CASE(test_two_entry_points_with_one_name_and_model_are_an_invalid_argument),
       TEST_CASE(test_a_result_type_that_is_not_a_type_is_an_invalid_argument),
       TEST_CASE(test_a_value_where_a_type_operand_belongs_is_an_invalid_argument),
       TEST_CASE(test_raw_emission_with_too_few_or_too_many_operands_is_an_invalid_argument),
