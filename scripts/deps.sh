@@ -6,7 +6,8 @@
 #
 # What and why (see docs/dependencies.md):
 #  - Debian 12 packages: a C compiler, cmake, python3 (our grammar generator), xz,
-#    lavapipe (mesa-vulkan-drivers) and the Vulkan loader for running kernels on the CPU.
+#    lavapipe (mesa-vulkan-drivers), the Vulkan loader, and the Khronos validation layer
+#    (vulkan-validationlayers: the runner's tests also run under it) for kernels on the CPU.
 #  - From Debian 13 "trixie" (binary .debs unpacked into our cache, never into /):
 #    spirv-headers 1.4.309 (headers + grammar JSON), libvulkan-dev 1.4.309 (headers only),
 #    libvulkan-volk-dev (volk.c/volk.h as source, compiled by our CMake).
@@ -25,7 +26,7 @@ log() { printf '[deps] %s\n' "$*" >&2; }
 die() { printf '[deps] error: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. Debian 12 packages -------------------------------------------------------
-SYS_PKGS="gcc g++ make ninja-build cmake python3 xz-utils ca-certificates mesa-vulkan-drivers libvulkan1"
+SYS_PKGS="gcc g++ make ninja-build cmake python3 xz-utils ca-certificates mesa-vulkan-drivers libvulkan1 vulkan-validationlayers"
 missing=""
 for p in $SYS_PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
