@@ -97,13 +97,29 @@ static void test_devices_lists_every_device_with_its_cooperative_caps(void) {
   cli_result_free(&r);
 }
 
+/* Points the Vulkan loader of child processes at a driver file that does not exist, and
+ * back. */
+static char *g_saved_icd, *g_saved_drv;
+static void hide_drivers(void) {
+  g_saved_icd = getenv("VK_ICD_FILENAMES") ? strdup(getenv("VK_ICD_FILENAMES")) : NULL;
+  g_saved_drv = getenv("VK_DRIVER_FILES") ? strdup(getenv("VK_DRIVER_FILES")) : NULL;
+  setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json", 1);
+  setenv("VK_DRIVER_FILES", "/nonexistent/icd.json", 1);
+}
+static void restore_drivers(void) {
+  if (g_saved_icd) setenv("VK_ICD_FILENAMES", g_saved_icd, 1);
+  else unsetenv("VK_ICD_FILENAMES");
+  if (g_saved_drv) setenv("VK_DRIVER_FILES", g_saved_drv, 1);
+  else unsetenv("VK_DRIVER_FILES");
+  free(g_saved_icd);
+  free(g_saved_drv);
+  g_saved_icd = g_saved_drv = NULL;
+}
+
 /* No driver at all: exit 1 with the reason on stderr, and nothing on stdout (so a
  * script reading --json never parses half an answer). */
 static void test_devices_without_a_driver_exits_1_with_the_reason(void) {
-  char *icd = getenv("VK_ICD_FILENAMES") ? strdup(getenv("VK_ICD_FILENAMES")) : NULL;
-  char *drv = getenv("VK_DRIVER_FILES") ? strdup(getenv("VK_DRIVER_FILES")) : NULL;
-  setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json", 1);
-  setenv("VK_DRIVER_FILES", "/nonexistent/icd.json", 1);
+  hide_drivers();
   for (int json = 0; json < 2; json++) {
     cli_result r = json ? cli_run("devices", "--json") : cli_run("devices");
     if (!r.ran) {
@@ -118,18 +134,41 @@ static void test_devices_without_a_driver_exits_1_with_the_reason(void) {
     CHECK_EQ_U64(r.out[0], 0);
     cli_result_free(&r);
   }
-  if (icd) setenv("VK_ICD_FILENAMES", icd, 1);
-  else unsetenv("VK_ICD_FILENAMES");
-  if (drv) setenv("VK_DRIVER_FILES", drv, 1);
-  else unsetenv("VK_DRIVER_FILES");
-  free(icd);
-  free(drv);
+  restore_drivers();
+}
+
+/* `spvgen demo` without a device: a skip (exit 0, saying so) by default; a failure with
+ * --require-device or SPVGEN_GPU_REQUIRED=1, so a GPU run cannot pass without its GPU. */
+static void test_demo_without_a_device_skips_unless_a_device_is_required(void) {
+  hide_drivers();
+  cli_result r = cli_run("demo", "--quiet", "--n", "10");
+  if (!r.ran) {
+    test_skip("SPVGEN_CLI is not set");
+  } else {
+    CHECK(r.exited);
+    CHECK_EQ_U64(r.code, 0);
+    CHECK_CONTAINS(r.out, "run: skipped, no Vulkan device here");
+    cli_result_free(&r);
+    r = cli_run("demo", "--quiet", "--n", "10", "--require-device");
+    CHECK(r.exited);
+    CHECK_EQ_U64(r.code, 1);
+    CHECK_CONTAINS(r.err, "spvgen demo: spvgen_vk_create: no Vulkan driver");
+    cli_result_free(&r);
+    setenv("SPVGEN_GPU_REQUIRED", "1", 1);
+    r = cli_run("demo", "--quiet", "--n", "10");
+    unsetenv("SPVGEN_GPU_REQUIRED");
+    CHECK(r.exited);
+    CHECK_EQ_U64(r.code, 1);
+  }
+  cli_result_free(&r);
+  restore_drivers();
 }
 
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_devices_lists_every_device_with_its_cooperative_caps),
       TEST_CASE(test_devices_without_a_driver_exits_1_with_the_reason),
+      TEST_CASE(test_demo_without_a_device_skips_unless_a_device_is_required),
       TEST_CASE(test_h100_preset_equals_the_measured_device),
       TEST_CASE(test_unknown_preset_is_a_usage_error_naming_it),
   };

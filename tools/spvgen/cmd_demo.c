@@ -14,7 +14,8 @@
 
 static void demo_usage(FILE *f) {
   fprintf(f,
-          "usage: spvgen demo [--type f32|f16] [--n N] [--device NAME] [--no-run] [--quiet]\n"
+          "usage: spvgen demo [--type f32|f16] [--n N] [--device NAME] [--require-device]\n"
+          "                   [--no-run] [--quiet]\n"
           "\n"
           "Emits c[i] = a[i] + b[i] as SPIR-V with the builder, validates it (spirv-val,\n"
           "Vulkan 1.3), prints the disassembly, then runs it on a Vulkan device when one is\n"
@@ -22,9 +23,11 @@ static void demo_usage(FILE *f) {
           "  --type T      element type (default f32)\n"
           "  --n N         element count (default 1000003)\n"
           "  --device S    first device whose name contains S (default: best device)\n"
+          "  --require-device  no Vulkan device is a failure, not a skip (also with\n"
+          "                SPVGEN_GPU_REQUIRED=1 in the environment, as on the GPU machine)\n"
           "  --no-run      stop after validation\n"
           "  --quiet       do not print the disassembly\n"
-          "exit: 0 ok (or no device), 1 failure, 2 usage\n");
+          "exit: 0 ok (or no device, unless required), 1 failure, 2 usage\n");
 }
 
 static uint16_t f32_to_f16(float f) {
@@ -59,6 +62,8 @@ int spvgen_cmd_demo(int argc, char **argv) {
   uint32_t n = 1000003;
   const char *device = NULL;
   int run = 1, quiet = 0, timing = 1;
+  const char *required_env = getenv("SPVGEN_GPU_REQUIRED");
+  int require_device = required_env && !strcmp(required_env, "1");
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       demo_usage(stdout);
@@ -71,6 +76,8 @@ int spvgen_cmd_demo(int argc, char **argv) {
         fprintf(stderr, "spvgen demo: unknown type '%s' (f32 or f16)\n", t);
         return 2;
       }
+    } else if (!strcmp(argv[i], "--require-device")) {
+      require_device = 1;
     } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
       char *end;
       unsigned long v = strtoul(argv[++i], &end, 10);
@@ -132,7 +139,7 @@ int spvgen_cmd_demo(int argc, char **argv) {
   spvgen_vk_desc vd = {0};
   vd.device_name = device;
   st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE && !device) {
+  if (st == SPVGEN_ERROR_NO_DEVICE && !device && !require_device) {
     printf("run: skipped, no Vulkan device here (%s)\n", msg);
     spvgen_kernel_free(&k);
     return 0;
