@@ -233,21 +233,64 @@ static spvgen_status list_failed(char *message, size_t message_size, const char 
   return SPVGEN_ERROR_VULKAN;
 }
 
-static spvgen_status query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                                   spvgen_device_caps *caps, char *msg, size_t msg_size) {
-  static const char *call = "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR";
+/* The three cooperative lists share Vulkan's two-call enumeration; each list is named
+ * here once (which entry point, its element struct and sType). */
+enum list_kind { LIST_COOPMAT, LIST_COOPMAT_FLEX, LIST_COOPVEC };
+static const struct {
+  const char *call;
+  size_t size;
+  VkStructureType stype;
+} k_lists[] = {
+    {"vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", sizeof(VkCooperativeMatrixPropertiesKHR),
+     VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR},
+    {"vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV",
+     sizeof(VkCooperativeMatrixFlexibleDimensionsPropertiesNV),
+     VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV},
+    {"vkGetPhysicalDeviceCooperativeVectorPropertiesNV", sizeof(VkCooperativeVectorPropertiesNV),
+     VK_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV},
+};
+
+static VkResult call_list(const spvgen_vk_instance_fns *fns, enum list_kind kind,
+                          VkPhysicalDevice pd, uint32_t *n, void *p) {
+  switch (kind) {
+  case LIST_COOPMAT: return fns->GetCoopMatProps(pd, n, p);
+  case LIST_COOPMAT_FLEX: return fns->GetCoopMatFlexProps(pd, n, p);
+  default: return fns->GetCoopVecProps(pd, n, p);
+  }
+}
+
+/* *out: a calloc'ed array of *count elements with sType set and filled by the driver
+ * (NULL and 0 for an empty list); free it. */
+static spvgen_status fetch_list(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                enum list_kind kind, void **out, uint32_t *count, char *msg,
+                                size_t msg_size) {
+  *out = NULL;
+  *count = 0;
   uint32_t n = 0;
-  VkResult r = fns->GetCoopMatProps(pd, &n, NULL);
-  if (r != VK_SUCCESS) return list_failed(msg, msg_size, call, r);
+  VkResult r = call_list(fns, kind, pd, &n, NULL);
+  if (r != VK_SUCCESS) return list_failed(msg, msg_size, k_lists[kind].call, r);
   if (n == 0) return SPVGEN_OK;
-  VkCooperativeMatrixPropertiesKHR *p = calloc(n, sizeof *p);
-  if (!p) return list_failed(msg, msg_size, call, VK_SUCCESS);
-  for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
-  r = fns->GetCoopMatProps(pd, &n, p);
+  unsigned char *p = calloc(n, k_lists[kind].size);
+  if (!p) return list_failed(msg, msg_size, k_lists[kind].call, VK_SUCCESS);
+  for (uint32_t i = 0; i < n; i++)
+    ((VkBaseOutStructure *)(void *)(p + i * k_lists[kind].size))->sType = k_lists[kind].stype;
+  r = call_list(fns, kind, pd, &n, p);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
     free(p);
-    return list_failed(msg, msg_size, call, r);
+    return list_failed(msg, msg_size, k_lists[kind].call, r);
   }
+  *out = p;
+  *count = n;
+  return SPVGEN_OK;
+}
+
+static spvgen_status query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                   spvgen_device_caps *caps, char *msg, size_t msg_size) {
+  void *raw;
+  uint32_t n;
+  spvgen_status st = fetch_list(fns, pd, LIST_COOPMAT, &raw, &n, msg, msg_size);
+  if (st != SPVGEN_OK) return st;
+  VkCooperativeMatrixPropertiesKHR *p = raw;
   for (uint32_t i = 0; i < n; i++) {
     if (caps->coopmat_count == SPVGEN_MAX_COOPMAT_SHAPES) {
       caps->lists_truncated = true;
@@ -270,20 +313,11 @@ static spvgen_status query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysical
 
 static spvgen_status query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
                                         spvgen_device_caps *caps, char *msg, size_t msg_size) {
-  static const char *call = "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV";
-  uint32_t n = 0;
-  VkResult r = fns->GetCoopMatFlexProps(pd, &n, NULL);
-  if (r != VK_SUCCESS) return list_failed(msg, msg_size, call, r);
-  if (n == 0) return SPVGEN_OK;
-  VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = calloc(n, sizeof *p);
-  if (!p) return list_failed(msg, msg_size, call, VK_SUCCESS);
-  for (uint32_t i = 0; i < n; i++)
-    p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
-  r = fns->GetCoopMatFlexProps(pd, &n, p);
-  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
-    free(p);
-    return list_failed(msg, msg_size, call, r);
-  }
+  void *raw;
+  uint32_t n;
+  spvgen_status st = fetch_list(fns, pd, LIST_COOPMAT_FLEX, &raw, &n, msg, msg_size);
+  if (st != SPVGEN_OK) return st;
+  VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = raw;
   for (uint32_t i = 0; i < n; i++) {
     if (caps->coopmat_flex_count == SPVGEN_MAX_COOPMAT_FLEX) {
       caps->lists_truncated = true;
@@ -307,19 +341,11 @@ static spvgen_status query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhy
 
 static spvgen_status query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
                                    spvgen_device_caps *caps, char *msg, size_t msg_size) {
-  static const char *call = "vkGetPhysicalDeviceCooperativeVectorPropertiesNV";
-  uint32_t n = 0;
-  VkResult r = fns->GetCoopVecProps(pd, &n, NULL);
-  if (r != VK_SUCCESS) return list_failed(msg, msg_size, call, r);
-  if (n == 0) return SPVGEN_OK;
-  VkCooperativeVectorPropertiesNV *p = calloc(n, sizeof *p);
-  if (!p) return list_failed(msg, msg_size, call, VK_SUCCESS);
-  for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV;
-  r = fns->GetCoopVecProps(pd, &n, p);
-  if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
-    free(p);
-    return list_failed(msg, msg_size, call, r);
-  }
+  void *raw;
+  uint32_t n;
+  spvgen_status st = fetch_list(fns, pd, LIST_COOPVEC, &raw, &n, msg, msg_size);
+  if (st != SPVGEN_OK) return st;
+  VkCooperativeVectorPropertiesNV *p = raw;
   for (uint32_t i = 0; i < n; i++) {
     if (caps->coopvec_count == SPVGEN_MAX_COOPVEC_COMBOS) {
       caps->lists_truncated = true;
