@@ -238,15 +238,9 @@ uint32_t spvgen_type_element(const spvgen_module *m, uint32_t type) {
 /* The literal of `OpDecorate target decoration literal`, or 0 when there is none. A scan
  * of the annotations: only the layout queries below use it, a few times per module. */
 static uint32_t decoration_literal(const spvgen_module *m, uint32_t target, uint32_t decoration) {
-  const sg_words *b = &m->sec[SG_SEC_ANNOTATIONS];
-  for (size_t i = 0; i < b->len;) {
-    const uint32_t *w = b->data + i;
-    uint32_t len = w[0] >> 16;
-    if (!len) break;
-    if ((w[0] & 0xFFFF) == SpvOpDecorate && len >= 4 && w[1] == target && w[2] == decoration)
-      return w[3];
-    i += len;
-  }
+  size_t pos = 0;
+  for (const uint32_t *w; (w = sg_next_inst(m, SG_SEC_ANNOTATIONS, SpvOpDecorate, &pos));)
+    if ((w[0] >> 16) >= 4 && w[1] == target && w[2] == decoration) return w[3];
   return 0;
 }
 

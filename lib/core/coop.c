@@ -460,24 +460,19 @@ static const char RULE_WORKGROUP_SIZE[] =
  * checks every entry point). What the call order can get wrong is a LocalSizeId whose
  * constants are defined after the type: refused here when such a LocalSizeId exists. */
 static bool workgroup_size_specified(spvgen_module *m, const char *fn) {
-  const sg_words *b = &m->sec[SG_SEC_EXECUTION_MODES];
-  for (size_t i = 0; i < b->len;) {
-    const uint32_t *w = b->data + i;
+  size_t pos = 0;
+  for (const uint32_t *w; (w = sg_next_inst(m, SG_SEC_EXECUTION_MODES, SpvOpExecutionModeId, &pos));) {
     uint32_t len = w[0] >> 16;
-    if (!len) break;
-    if ((w[0] & 0xFFFF) == SpvOpExecutionModeId && len >= 3 &&
-        w[2] == SpvExecutionModeLocalSizeId) {
-      for (uint32_t k = 3; k < len; k++) {
-        const sg_id_info *id = sg_id(m, w[k]);
-        if (!id || id->kind <= SG_ID_RESERVED) {
-          COOP_BAD(m, fn, "a Workgroup-scope matrix needs the workgroup size first, and the "
-                   "LocalSizeId of function %u uses id %u, which is not defined yet (%s)",
-                   w[1], w[k], RULE_WORKGROUP_SIZE);
-          return false;
-        }
+    if (len < 3 || w[2] != SpvExecutionModeLocalSizeId) continue;
+    for (uint32_t k = 3; k < len; k++) {
+      const sg_id_info *id = sg_id(m, w[k]);
+      if (!id || id->kind <= SG_ID_RESERVED) {
+        COOP_BAD(m, fn, "a Workgroup-scope matrix needs the workgroup size first, and the "
+                 "LocalSizeId of function %u uses id %u, which is not defined yet (%s)",
+                 w[1], w[k], RULE_WORKGROUP_SIZE);
+        return false;
       }
     }
-    i += len;
   }
   return true;
 }

@@ -295,6 +295,22 @@ static inline const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) 
   return b->data + i->def_off;
 }
 
+/* Walks the instructions of one section: the next one with `opcode` at or after *pos
+ * (a word offset, start at 0), or NULL at the end; *pos moves past it. Word counts are
+ * the builder's own, so a 0 count (never written) only ends the walk. */
+static inline const uint32_t *sg_next_inst(const spvgen_module *m, int section, uint32_t opcode,
+                                           size_t *pos) {
+  const sg_words *b = &m->sec[section];
+  while (*pos < b->len) {
+    const uint32_t *w = b->data + *pos;
+    uint32_t len = w[0] >> 16;
+    if (!len) break;
+    *pos += len;
+    if ((w[0] & 0xFFFF) == opcode) return w;
+  }
+  return NULL;
+}
+
 static inline bool sg_ok(spvgen_module *m, const char *fn) {
   if (m && m->status == SPVGEN_OK && !m->finished) return true;
   return sg_ok_slow(m, fn);
