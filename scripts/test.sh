@@ -6,6 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 bash scripts/build.sh ci
+# The facts that make one machine's run differ from another's, so that a failure in
+# someone else's log can be matched to its cause.
+pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
+echo "[env] cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) ($(nproc) cores)"
+echo "[env] os: $(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-unknown}"), kernel $(uname -r)"
+echo "[env] compiler: $(${CC:-cc} --version | head -n 1); cmake: $(cmake --version | head -n 1)"
+echo "[env] mesa-vulkan-drivers (lavapipe): $(pkgver mesa-vulkan-drivers); loader libvulkan1: $(pkgver libvulkan1); validation layer: $(pkgver vulkan-validationlayers)"
+echo "[env] $(build/tools/spvgen version | tr '\n' ' ')"
+echo "[env] lavapipe: $(build/tools/spvgen devices 2>&1 | grep -i -m1 -E 'llvmpipe|lavapipe' || echo 'no device listed')"
 ctest --preset ci
 if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ]; then
   bash scripts/build.sh asan

@@ -75,6 +75,9 @@ spvgen_status spvgen_assemble(const char *text, spvgen_target_env env, uint32_t 
                               size_t *count, char *message, size_t message_size);
 void spvgen_free_words(uint32_t *words);
 
+/* The version of the SPIRV-Tools spvgen validates with ("SPIRV-Tools v2025.1 ..."). */
+const char *spvgen_spirv_tools_version(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -289,3 +289,5 @@ spvgen_status spvgen_assemble(const char *text, spvgen_target_env env, uint32_t 
 }
 
 void spvgen_free_words(uint32_t *words) { free(words); }
+
+const char *spvgen_spirv_tools_version(void) { return spvSoftwareVersionDetailsString(); }

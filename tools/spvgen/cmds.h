@@ -11,6 +11,7 @@ int spvgen_cmd_val(int argc, char **argv);      /* cmd_val.c */
 int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
 int spvgen_cmd_devices(int argc, char **argv);  /* cmd_devices.c */
 int spvgen_cmd_demo(int argc, char **argv);     /* cmd_demo.c */
+int spvgen_cmd_version(int argc, char **argv);  /* cmd_version.c */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */

@@ -17,6 +17,7 @@ static const command commands[] = {
   {"dis", spvgen_cmd_dis, "disassemble a .spv file"},
   {"devices", spvgen_cmd_devices, "list Vulkan devices and their cooperative capabilities"},
   {"demo", spvgen_cmd_demo, "emit a sample compute kernel, validate it and run it if a device exists"},
+  {"version", spvgen_cmd_version, "print the versions of spvgen and of the SPIRV-Tools it validates with"},
 };
 
 static void usage(FILE *out) {
