@@ -39,6 +39,8 @@ typedef struct spvgen_spec_constant {
 typedef struct spvgen_kernel_info {
   const char *entry_point;          /* NULL means "main" */
   uint32_t local_size[3];           /* 0 entries mean 1 */
+  uint32_t groups[3];               /* the dispatch grid a template chose; 0 entries mean 1
+                                       (0, 0, 0: the caller decides, e.g. by problem size) */
   uint32_t required_subgroup_size;  /* 0: any */
   uint32_t push_constant_size;      /* bytes, multiple of 4 */
   uint32_t binding_count;
@@ -52,6 +54,15 @@ typedef struct spvgen_kernel {
   size_t word_count;
   spvgen_kernel_info info;
 } spvgen_kernel;
+
+/* Reads a kernel's metadata from its words: the buffer bindings (in (set, binding)
+ * order), the push-constant block's size and the literal local size of the entry point
+ * info->entry_point (NULL: "main"). What the words cannot say (entry point name, dispatch
+ * grid, required subgroup size, spec constant values, binding names) is left as the
+ * caller set it. Fails with a message on malformed words, a missing entry point, or a
+ * resource that is not a buffer. */
+spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_kernel_info *info,
+                                    char *message, size_t message_size);
 
 /* Frees kernel->words and zeroes the struct; NULL is fine. */
 void spvgen_kernel_free(spvgen_kernel *kernel);

@@ -7,4 +7,6 @@
 #include "spvgen/kernel.h"
 #include "spvgen/check.h"
 #include "spvgen/vk.h"
+#include "spvgen/elementwise.h"
+#include "spvgen/gemm.h"
 #endif

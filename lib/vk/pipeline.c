@@ -20,13 +20,6 @@ static const char *kind_name(spvgen_binding_kind k) {
   return k == SPVGEN_BINDING_UNIFORM_BUFFER ? "uniform buffer" : "storage buffer";
 }
 
-static int compare_bindings(const void *a, const void *b) {
-  const spvgen_binding *x = a, *y = b;
-  if (x->set != y->set) return x->set < y->set ? -1 : 1;
-  if (x->binding != y->binding) return x->binding < y->binding ? -1 : 1;
-  return 0;
-}
-
 static bool is_power_of_two(uint32_t v) { return v && !(v & (v - 1)); }
 
 /* Checks words + info against each other and the device; fills p->info (a complete
@@ -136,20 +129,12 @@ static spvgen_status check_module(spvgen_vk_context *ctx, const char *who, const
       goto done;
     }
   if (!info_in) {
-    if (refl->binding_count > SPVGEN_MAX_BINDINGS) {
-      spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED, "%s: the module has %u buffers; at most %d",
-                     who, refl->binding_count, SPVGEN_MAX_BINDINGS);
-      st = SPVGEN_ERROR_UNSUPPORTED;
+    st = spvgen_reflection_to_info(refl, info, msg, sizeof msg);
+    if (st != SPVGEN_OK) {
+      spvgen_vk_fail(ctx, st, "%s: %s", who, msg);
       goto done;
     }
-    info->binding_count = refl->binding_count;
-    for (uint32_t i = 0; i < refl->binding_count; i++) {
-      info->bindings[i].set = refl->bindings[i].set;
-      info->bindings[i].binding = refl->bindings[i].binding;
-      info->bindings[i].kind = refl->bindings[i].kind;
-    }
-    qsort(info->bindings, info->binding_count, sizeof info->bindings[0], compare_bindings);
-    info->push_constant_size = (refl->push_constant_size + 3u) & ~3u;
+    st = SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   if (info->binding_count > SPVGEN_MAX_BINDINGS) {
     spvgen_vk_fail(ctx, st, "%s: info->binding_count is %u; at most %d", who, info->binding_count,

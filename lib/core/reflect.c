@@ -1,5 +1,5 @@
-/* lib/vk/reflect.c — reads from a SPIR-V module what the runner must check before a
- * driver sees it: the entry point, its literal local size, each buffer binding (set,
+/* lib/core/reflect.c — reads from a SPIR-V module what the runner must check before a
+ * driver sees it, and what a kernel's metadata says (spvgen_kernel_reflect): the entry point, its literal local size, each buffer binding (set,
  * binding, kind, size of the static part), the push constant block's size, the SPIR-V
  * version, and the device features its capabilities and types need. A mismatch between
  * words and metadata would otherwise be undefined behaviour inside the driver.
@@ -12,7 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "reflect.h"
+
+/* snprintf into a caller's buffer that may be NULL or empty. */
+static void format_message(char *out, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void format_message(char *out, size_t size, const char *fmt, ...) {
+  if (!out || size == 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(out, size, fmt, ap);
+  va_end(ap);
+}
 
 #define MAGIC 0x07230203u
 #define MAX_BOUND (1u << 22)
@@ -149,7 +163,7 @@ static spvgen_status malformed(reflector *r, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  spvgen_vk_format(r->message, r->message_size, "malformed SPIR-V: %s", text);
+  format_message(r->message, r->message_size, "malformed SPIR-V: %s", text);
   return SPVGEN_ERROR_INVALID_ARGUMENT;
 }
 
@@ -291,7 +305,7 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       break;
     case OP_MEMBER_DECORATE:
       if (n >= 4 && o[2] == DEC_OFFSET && !add_offset(r, o[0], o[1], o[3])) {
-        spvgen_vk_format(r->message, r->message_size, "out of memory");
+        format_message(r->message, r->message_size, "out of memory");
         return SPVGEN_ERROR_OUT_OF_MEMORY;
       }
       break;
@@ -367,7 +381,7 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       continue;
     }
     if (out->binding_count == SPVGEN_VK_REFLECT_MAX_BINDINGS) {
-      spvgen_vk_format(r->message, r->message_size, "the module declares more than %d resources",
+      format_message(r->message, r->message_size, "the module declares more than %d resources",
                        SPVGEN_VK_REFLECT_MAX_BINDINGS);
       return SPVGEN_ERROR_UNSUPPORTED;
     }
@@ -405,7 +419,7 @@ spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char 
     return malformed(&r, "id bound %u is 0 or larger than %u", words[3], MAX_BOUND);
   r.ids = calloc(r.bound, sizeof *r.ids);
   if (!r.ids) {
-    spvgen_vk_format(message, message_size, "out of memory");
+    format_message(message, message_size, "out of memory");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   for (uint32_t i = 0; i < r.bound; i++) {
@@ -415,5 +429,69 @@ spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char 
   spvgen_status st = walk(&r, entry_point ? entry_point : "main", out);
   free(r.ids);
   free(r.offsets);
+  return st;
+}
+
+/* ------------------------------------------------------ kernel metadata ---- */
+
+static int compare_bindings(const void *a, const void *b) {
+  const spvgen_binding *x = a, *y = b;
+  if (x->set != y->set) return x->set < y->set ? -1 : 1;
+  if (x->binding != y->binding) return x->binding < y->binding ? -1 : 1;
+  return 0;
+}
+
+spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_kernel_info *info,
+                                        char *message, size_t message_size) {
+  if (r->binding_count > SPVGEN_MAX_BINDINGS) {
+    snprintf(message, message_size, "the module has %u buffers; at most %d", r->binding_count,
+             SPVGEN_MAX_BINDINGS);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  info->binding_count = r->binding_count;
+  for (uint32_t i = 0; i < r->binding_count; i++) {
+    info->bindings[i].set = r->bindings[i].set;
+    info->bindings[i].binding = r->bindings[i].binding;
+    info->bindings[i].kind = r->bindings[i].kind;
+    info->bindings[i].name = NULL;
+  }
+  qsort(info->bindings, info->binding_count, sizeof info->bindings[0], compare_bindings);
+  info->push_constant_size = (r->push_constant_size + 3u) & ~3u;
+  for (int i = 0; i < 3; i++)
+    if (r->local_size[i]) info->local_size[i] = r->local_size[i];
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_kernel_info *info,
+                                    char *message, size_t message_size) {
+  char scratch[8];
+  if (!message || !message_size) message = scratch, message_size = sizeof scratch;
+  message[0] = 0;
+  if (!info) {
+    snprintf(message, message_size, "spvgen_kernel_reflect: info is NULL");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  const char *entry = info->entry_point ? info->entry_point : "main";
+  spvgen_vk_reflection *r = malloc(sizeof *r);
+  if (!r) {
+    snprintf(message, message_size, "spvgen_kernel_reflect: out of memory");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  char msg[448];
+  spvgen_status st = spvgen_vk_reflect(words, count, entry, r, msg, sizeof msg);
+  if (st == SPVGEN_OK && !r->entry_found) {
+    snprintf(msg, sizeof msg, "the module has no GLCompute entry point named '%s' (it has: %s)", entry,
+             r->entry_points[0] ? r->entry_points : "none");
+    st = SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  for (uint32_t i = 0; st == SPVGEN_OK && i < r->binding_count; i++)
+    if (!r->bindings[i].supported) {
+      snprintf(msg, sizeof msg, "set %u binding %u is not a buffer block", r->bindings[i].set,
+               r->bindings[i].binding);
+      st = SPVGEN_ERROR_UNSUPPORTED;
+    }
+  if (st == SPVGEN_OK) st = spvgen_reflection_to_info(r, info, msg, sizeof msg);
+  if (st != SPVGEN_OK) snprintf(message, message_size, "spvgen_kernel_reflect: %s", msg);
+  free(r);
   return st;
 }

@@ -1,0 +1,224 @@
+/* emitters/common/common.c — see common.h. */
+#include "common.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------- types ---- */
+
+uint32_t ek_type(spvgen_module *m, spvgen_component_type t) {
+  switch (t) {
+  case SPVGEN_COMPONENT_F16: return spvgen_type_float(m, 16);
+  case SPVGEN_COMPONENT_F32: return spvgen_type_float(m, 32);
+  case SPVGEN_COMPONENT_F64: return spvgen_type_float(m, 64);
+  case SPVGEN_COMPONENT_BF16: return spvgen_type_bfloat16(m);
+  case SPVGEN_COMPONENT_E4M3: return spvgen_type_float_e4m3(m);
+  case SPVGEN_COMPONENT_E5M2: return spvgen_type_float_e5m2(m);
+  case SPVGEN_COMPONENT_S8: return spvgen_type_int(m, 8, true);
+  case SPVGEN_COMPONENT_S16: return spvgen_type_int(m, 16, true);
+  case SPVGEN_COMPONENT_S32: return spvgen_type_int(m, 32, true);
+  case SPVGEN_COMPONENT_S64: return spvgen_type_int(m, 64, true);
+  case SPVGEN_COMPONENT_U8: return spvgen_type_int(m, 8, false);
+  case SPVGEN_COMPONENT_U16: return spvgen_type_int(m, 16, false);
+  case SPVGEN_COMPONENT_U32: return spvgen_type_int(m, 32, false);
+  case SPVGEN_COMPONENT_U64: return spvgen_type_int(m, 64, false);
+  default:
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "emitter: component type %s has no scalar type",
+                              spvgen_component_type_name(t));
+  }
+}
+
+bool ek_is_float(spvgen_component_type t) {
+  return t == SPVGEN_COMPONENT_F16 || t == SPVGEN_COMPONENT_F32 || t == SPVGEN_COMPONENT_F64 ||
+         t == SPVGEN_COMPONENT_BF16 || t == SPVGEN_COMPONENT_E4M3 || t == SPVGEN_COMPONENT_E5M2;
+}
+
+bool ek_is_signed(spvgen_component_type t) {
+  return t == SPVGEN_COMPONENT_S8 || t == SPVGEN_COMPONENT_S16 || t == SPVGEN_COMPONENT_S32 ||
+         t == SPVGEN_COMPONENT_S64;
+}
+
+uint32_t ek_u32_type(spvgen_module *m) { return spvgen_type_int(m, 32, false); }
+uint32_t ek_f32_type(spvgen_module *m) { return spvgen_type_float(m, 32); }
+uint32_t ek_bool_type(spvgen_module *m) { return spvgen_type_bool(m); }
+
+static uint32_t width_of(spvgen_component_type t) { return spvgen_component_type_size(t) * 8; }
+
+uint32_t ek_convert(spvgen_module *m, uint32_t v, spvgen_component_type from,
+                    spvgen_component_type to) {
+  if (from == to) return v;
+  uint32_t rt = ek_type(m, to);
+  bool ff = ek_is_float(from), tf = ek_is_float(to);
+  if (ff && tf) return spvgen_op_f_convert(m, rt, v);
+  if (!ff && tf)
+    return ek_is_signed(from) ? spvgen_op_convert_s_to_f(m, rt, v) : spvgen_op_convert_u_to_f(m, rt, v);
+  if (ff && !tf) {
+    uint32_t r = spvgen_glsl_round_even(m, ek_type(m, from), v);
+    return ek_is_signed(to) ? spvgen_op_convert_f_to_s(m, rt, r) : spvgen_op_convert_f_to_u(m, rt, r);
+  }
+  /* integer to integer */
+  if (width_of(from) == width_of(to)) return spvgen_op_bitcast(m, rt, v);
+  if (ek_is_signed(from)) {
+    /* sign-extend (or truncate) at the source's signedness, then reinterpret */
+    uint32_t st = spvgen_type_int(m, width_of(to), true);
+    uint32_t x = spvgen_op_s_convert(m, st, v);
+    return st == rt ? x : spvgen_op_bitcast(m, rt, x);
+  }
+  uint32_t ut = spvgen_type_int(m, width_of(to), false);
+  uint32_t x = spvgen_op_u_convert(m, ut, v);
+  return ut == rt ? x : spvgen_op_bitcast(m, rt, x);
+}
+
+/* ----------------------------------------------------------------- buffers ---- */
+
+ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding, bool readonly,
+                         const char *name) {
+  ek_buffer b;
+  memset(&b, 0, sizeof b);
+  b.elem_type = elem_type;
+  b.var = spvgen_storage_buffer(m, elem_type, 0, binding, readonly, &b.elem_ptr);
+  uint32_t size = spvgen_type_size(m, elem_type);
+  if (size)
+    b.array_ptr = spvgen_type_pointer(m, SpvStorageClassStorageBuffer,
+                                      spvgen_type_runtime_array_strided(m, elem_type, size));
+  if (name) spvgen_name(m, b.var, name);
+  return b;
+}
+
+uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
+  uint32_t idx[2] = {ek_u32(m, 0), index};
+  return spvgen_access_chain(m, b->elem_ptr, b->var, idx, 2);
+}
+
+uint32_t ek_array(spvgen_module *m, const ek_buffer *b) {
+  uint32_t zero = ek_u32(m, 0);
+  return spvgen_access_chain(m, b->array_ptr, b->var, &zero, 1);
+}
+
+/* ----------------------------------------------------------- invocations ---- */
+
+uint32_t ek_builtin_v3(spvgen_module *m, SpvBuiltIn builtin) {
+  return spvgen_builtin_input(m, builtin, spvgen_type_vector(m, ek_u32_type(m), 3));
+}
+
+uint32_t ek_builtin_u32(spvgen_module *m, SpvBuiltIn builtin) {
+  return spvgen_builtin_input(m, builtin, ek_u32_type(m));
+}
+
+uint32_t ek_load_v3_component(spvgen_module *m, uint32_t var, uint32_t component) {
+  uint32_t v = spvgen_load(m, spvgen_type_vector(m, ek_u32_type(m), 3), var);
+  return spvgen_op_composite_extract(m, ek_u32_type(m), v, &component, 1);
+}
+
+uint32_t ek_load_u32(spvgen_module *m, uint32_t var) { return spvgen_load(m, ek_u32_type(m), var); }
+
+uint32_t ek_add(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_i_add(m, ek_u32_type(m), a, b); }
+uint32_t ek_mul(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_i_mul(m, ek_u32_type(m), a, b); }
+uint32_t ek_div(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_u_div(m, ek_u32_type(m), a, b); }
+uint32_t ek_mod(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_u_mod(m, ek_u32_type(m), a, b); }
+uint32_t ek_lt(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_u_less_than(m, ek_bool_type(m), a, b); }
+uint32_t ek_and(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_logical_and(m, ek_bool_type(m), a, b); }
+
+uint32_t ek_local(spvgen_module *m, uint32_t type, uint32_t init) {
+  return spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassFunction, type),
+                         SpvStorageClassFunction, init);
+}
+
+uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld,
+                         uint32_t row, uint32_t col, uint32_t base) {
+  uint32_t ldc = ek_u32(m, ld);
+  uint32_t i = layout == SPVGEN_ROW_MAJOR ? ek_add(m, ek_mul(m, row, ldc), col)
+                                          : ek_add(m, ek_mul(m, col, ldc), row);
+  return base ? ek_add(m, i, base) : i;
+}
+
+/* ------------------------------------------------------------- activations ---- */
+
+uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act) {
+  uint32_t f = ek_f32_type(m);
+  switch (act) {
+  case SPVGEN_ACTIVATION_NONE: return x;
+  case SPVGEN_ACTIVATION_RELU: return spvgen_glsl_f_max(m, f, x, spvgen_const_f32(m, 0.0f));
+  case SPVGEN_ACTIVATION_GELU: {
+    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    uint32_t x3 = spvgen_op_f_mul(m, f, spvgen_op_f_mul(m, f, x, x), x);
+    uint32_t in = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, x3, spvgen_const_f32(m, 0.044715f)));
+    uint32_t t = spvgen_glsl_tanh(m, f, spvgen_op_f_mul(m, f, in, spvgen_const_f32(m, 0.7978845608f)));
+    uint32_t h = spvgen_op_f_mul(m, f, x, spvgen_const_f32(m, 0.5f));
+    return spvgen_op_f_add(m, f, h, spvgen_op_f_mul(m, f, h, t));
+  }
+  case SPVGEN_ACTIVATION_SILU: {
+    /* x / (1 + exp(-x)) */
+    uint32_t e = spvgen_glsl_exp(m, f, spvgen_op_f_negate(m, f, x));
+    return spvgen_op_f_div(m, f, x, spvgen_op_f_add(m, f, spvgen_const_f32(m, 1.0f), e));
+  }
+  default:
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "emitter: unknown activation %d",
+                              (int)act);
+  }
+}
+
+/* ---------------------------------------------------------- GEMM epilogue ---- */
+
+void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
+                     ek_epilogue *epi) {
+  memset(epi, 0, sizeof *epi);
+  epi->desc = d;
+  *a = ek_buffer_decl(m, ek_type(m, d->a_type), 0, true, "A");
+  *b = ek_buffer_decl(m, ek_type(m, d->b_type), 1, true, "B");
+  epi->d = ek_buffer_decl(m, ek_type(m, d->out_type), 2, false, "D");
+  uint32_t next = 3;
+  if (d->beta != 0.0f) epi->c = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "C");
+  if (d->bias != SPVGEN_GEMM_BIAS_NONE)
+    epi->bias = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "bias");
+}
+
+bool ek_epilogue_is_plain(const spvgen_gemm_desc *d) {
+  return d->alpha == 1.0f && d->beta == 0.0f && d->bias == SPVGEN_GEMM_BIAS_NONE &&
+         d->activation == SPVGEN_ACTIVATION_NONE && d->acc_type == d->out_type;
+}
+
+uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
+                           uint32_t col) {
+  const spvgen_gemm_desc *d = e->desc;
+  bool int_path = !ek_is_float(d->acc_type) && !ek_is_float(d->out_type);
+  if (int_path) {
+    /* Integer accumulate and output: bias and ReLU (the plan refuses the rest). */
+    uint32_t st = ek_type(m, SPVGEN_COMPONENT_S32);
+    uint32_t x = ek_convert(m, acc, d->acc_type, SPVGEN_COMPONENT_S32);
+    if (e->bias.var) {
+      uint32_t bv = spvgen_load(m, e->bias.elem_type,
+                                ek_elem(m, &e->bias, d->bias == SPVGEN_GEMM_BIAS_ROW ? row : col));
+      x = spvgen_op_i_add(m, st, x, ek_convert(m, bv, d->out_type, SPVGEN_COMPONENT_S32));
+    }
+    if (d->activation == SPVGEN_ACTIVATION_RELU)
+      x = spvgen_glsl_s_max(m, st, x, spvgen_const_i32(m, 0));
+    return ek_convert(m, x, SPVGEN_COMPONENT_S32, d->out_type);
+  }
+  if (ek_epilogue_is_plain(d)) return acc;
+  uint32_t f = ek_f32_type(m);
+  uint32_t x = ek_convert(m, acc, d->acc_type, SPVGEN_COMPONENT_F32);
+  if (d->alpha != 1.0f) x = spvgen_op_f_mul(m, f, x, spvgen_const_f32(m, d->alpha));
+  if (e->c.var) {
+    uint32_t ci = ek_matrix_index(m, d->c_layout, d->ldc, row, col, e->c_base);
+    uint32_t cv = ek_convert(m, spvgen_load(m, e->c.elem_type, ek_elem(m, &e->c, ci)), d->out_type,
+                             SPVGEN_COMPONENT_F32);
+    x = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, cv, spvgen_const_f32(m, d->beta)));
+  }
+  if (e->bias.var) {
+    uint32_t bv = spvgen_load(m, e->bias.elem_type,
+                              ek_elem(m, &e->bias, d->bias == SPVGEN_GEMM_BIAS_ROW ? row : col));
+    x = spvgen_op_f_add(m, f, x, ek_convert(m, bv, d->out_type, SPVGEN_COMPONENT_F32));
+  }
+  x = ek_activation(m, x, d->activation);
+  return ek_convert(m, x, SPVGEN_COMPONENT_F32, d->out_type);
+}
+
+void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
+                       uint32_t col) {
+  const spvgen_gemm_desc *d = e->desc;
+  uint32_t v = ek_epilogue_value(m, e, acc, row, col);
+  uint32_t di = ek_matrix_index(m, d->d_layout, d->ldd, row, col, e->d_base);
+  spvgen_store(m, ek_elem(m, &e->d, di), v);
+}

@@ -1,0 +1,101 @@
+/* emitters/common/common.h — pieces every kernel template needs, written once: scalar
+ * types by component type, storage buffers with their element pointers, invocation ids,
+ * constants, conversions, activations, and the GEMM-style epilogue
+ * (alpha * acc + beta * C + bias, activation, conversion, store).
+ *
+ * Internal to the emitters (prefix ek_); built on the public builder only. */
+#ifndef SPVGEN_EMITTERS_COMMON_H
+#define SPVGEN_EMITTERS_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/builder.h"
+#include "spvgen/caps.h"
+#include "spvgen/coop.h"
+#include "spvgen/gemm.h"
+
+/* ------------------------------------------------------------------- types ---- */
+/* The scalar type of a component type (f16, f32, bf16, e4m3, e5m2, s8, u8, s32, ...). */
+uint32_t ek_type(spvgen_module *m, spvgen_component_type t);
+bool ek_is_float(spvgen_component_type t);
+bool ek_is_signed(spvgen_component_type t);
+uint32_t ek_u32_type(spvgen_module *m);
+uint32_t ek_f32_type(spvgen_module *m);
+uint32_t ek_bool_type(spvgen_module *m);
+static inline uint32_t ek_u32(spvgen_module *m, uint32_t v) { return spvgen_const_u32(m, v); }
+
+/* Converts a scalar value between component types (float<->float, int<->float,
+ * int<->int of any width and signedness). Float to integer rounds to nearest even. */
+uint32_t ek_convert(spvgen_module *m, uint32_t value, spvgen_component_type from,
+                    spvgen_component_type to);
+
+/* ----------------------------------------------------------------- buffers ---- */
+typedef struct ek_buffer {
+  uint32_t var;       /* the variable (a Block struct { T data[]; }) */
+  uint32_t elem_ptr;  /* pointer type (StorageBuffer, T) */
+  uint32_t elem_type; /* T */
+  uint32_t array_ptr; /* pointer type (StorageBuffer, T[]) (cooperative loads take it) */
+} ek_buffer;
+
+/* A storage buffer of `t` elements at (0, binding); named for the disassembly. */
+ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding, bool readonly,
+                         const char *name);
+/* &buffer.data[index] (index: a u32 id). */
+uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
+/* &buffer.data (the runtime array, for cooperative loads and stores). */
+uint32_t ek_array(spvgen_module *m, const ek_buffer *b);
+
+/* ----------------------------------------------------------- invocations ---- */
+/* Component c of a uvec3 built-in (WorkgroupId, LocalInvocationId, ...), declared once
+ * per module by the builder's deduplication of the variable is NOT assumed: pass the
+ * variable from ek_builtin_v3. */
+uint32_t ek_builtin_v3(spvgen_module *m, SpvBuiltIn builtin);
+uint32_t ek_builtin_u32(spvgen_module *m, SpvBuiltIn builtin);
+uint32_t ek_load_v3_component(spvgen_module *m, uint32_t var, uint32_t component);
+uint32_t ek_load_u32(spvgen_module *m, uint32_t var);
+
+/* u32 arithmetic shorthands (a, b ids). */
+uint32_t ek_add(spvgen_module *m, uint32_t a, uint32_t b);
+uint32_t ek_mul(spvgen_module *m, uint32_t a, uint32_t b);
+uint32_t ek_lt(spvgen_module *m, uint32_t a, uint32_t b); /* bool a < b */
+uint32_t ek_and(spvgen_module *m, uint32_t a, uint32_t b); /* bool && */
+uint32_t ek_div(spvgen_module *m, uint32_t a, uint32_t b);
+uint32_t ek_mod(spvgen_module *m, uint32_t a, uint32_t b);
+/* A Function variable of `type` (hoisted to the entry block by the builder). */
+uint32_t ek_local(spvgen_module *m, uint32_t type, uint32_t init);
+
+/* Offset of element (row, col) of a matrix: row * ld + col or col * ld + row, plus base
+ * (ids; base may be 0 for none). */
+uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld,
+                         uint32_t row, uint32_t col, uint32_t base);
+
+/* f32 -> f32 activation. */
+uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act);
+
+/* ---------------------------------------------------------- GEMM epilogue ---- */
+/* What the epilogue of a GEMM-like kernel needs: the output and optional C / bias
+ * buffers, their layouts, and the batch offsets (ids) of this workgroup. */
+typedef struct ek_epilogue {
+  const spvgen_gemm_desc *desc;
+  ek_buffer d, c, bias;    /* c.var / bias.var 0 when unused */
+  uint32_t d_base, c_base; /* batch offsets (u32 ids; 0 for none) */
+} ek_epilogue;
+
+/* The bindings of a GEMM (A, B, D, then C and bias as the desc asks), declared in the
+ * order gemm.h documents. */
+void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
+                     ek_epilogue *epi);
+/* Whether the epilogue is a plain store (no alpha, C, bias or activation, and acc and
+ * out of one type): cooperative variants may then store the accumulator directly. */
+bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);
+/* The epilogue's value for one element (acc: a value of acc_type) at (row, col); returns
+ * a value of out_type. The caller checks the bounds. */
+uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
+                           uint32_t col);
+/* The same, stored to D(row, col). */
+void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
+                       uint32_t col);
+
+#endif

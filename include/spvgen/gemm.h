@@ -1,0 +1,167 @@
+/* spvgen/gemm.h — the GEMM kernel template:
+ *
+ *     D = alpha * op(A) * op(B) + beta * C   (+ bias, then an activation)
+ *
+ * batched, with A (M x K) and B (K x N) in f16, bf16, s8, u8 (e4m3/e5m2 where the device
+ * has float8), accumulation in f16, f32 or s32, and D in the caller's type. Any M, N,
+ * K >= 1: edges are handled inside the kernel, nothing needs padding.
+ *
+ * The template contract (every template has these four entry points):
+ *
+ *   spvgen_gemm_plan(desc, caps, &plan)          pure: resolves every zero field, picks
+ *                                                the variant and the tile, or fails with a
+ *                                                message naming the field and the reason
+ *   spvgen_gemm_plans(desc, caps, plans, max, &n) the candidate plans this device can run,
+ *                                                in a deterministic order (tuner, sweeps)
+ *   spvgen_gemm_emit(module, &plan, &info)       builds into a module the caller owns
+ *                                                (spvgen_module_reset it and reuse it:
+ *                                                no allocation in steady state)
+ *   spvgen_gemm(desc, caps, &kernel, msg, size)  the one-shot convenience
+ *
+ * A zero-initialized desc is valid once m, n and k are set: an f16 GEMM (f16 inputs,
+ * f16 accumulation, f16 output), every matrix row-major and tightly packed, alpha 1, no
+ * C, no bias, no activation, the variant and tile chosen for the device.
+ *
+ * Bindings (set 0), in this order, each a storage buffer of its element type:
+ *   0 A, 1 B, 2 D (written), then 3 C when beta != 0, then the bias (3 or 4) when bias
+ *   is not SPVGEN_GEMM_BIAS_NONE. Element offsets of batch b: b * stride_x.
+ * No push constants: shapes, strides and scalars are constants of the module (a module
+ * per shape; emission takes microseconds, and a framework keys its pipeline cache on the
+ * words' hash).
+ * Dispatch: plan.groups[0] x groups[1] x groups[2] workgroups (also in the kernel info).
+ *
+ * caps may be NULL in plan/plans/spvgen_gemm: then the "vulkan13" preset (no cooperative
+ * features) is assumed. Nothing here prints, allocates (but spvgen_gemm's words) or
+ * exits. */
+#ifndef SPVGEN_GEMM_H
+#define SPVGEN_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/builder.h"
+#include "spvgen/caps.h"
+#include "spvgen/kernel.h"
+#include "spvgen/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum spvgen_gemm_variant {
+  SPVGEN_GEMM_AUTO = 0,        /* choose: coopmat2, then KHR cooperative matrix, then SIMT */
+  SPVGEN_GEMM_COOPMAT2 = 1,    /* workgroup-scope matrices with tensor addressing (NV) */
+  SPVGEN_GEMM_COOPMAT_KHR = 2, /* subgroup-scope matrices, A/B staged in shared memory */
+  SPVGEN_GEMM_SIMT = 3,        /* no cooperative features: shared-memory tiled loops */
+  SPVGEN_GEMM_VARIANT_COUNT = 4,
+} spvgen_gemm_variant;
+
+/* "auto", "coopmat2", "khr", "simt"; NULL for an unknown value. */
+const char *spvgen_gemm_variant_name(spvgen_gemm_variant variant);
+/* Parses those names; false if unknown. */
+bool spvgen_gemm_variant_parse(const char *name, spvgen_gemm_variant *out);
+
+typedef enum spvgen_matrix_layout {
+  SPVGEN_ROW_MAJOR = 0, /* element (r, c) at r * ld + c */
+  SPVGEN_COL_MAJOR = 1, /* element (r, c) at c * ld + r */
+} spvgen_matrix_layout;
+
+typedef enum spvgen_gemm_bias {
+  SPVGEN_GEMM_BIAS_NONE = 0,
+  SPVGEN_GEMM_BIAS_ROW = 1,    /* bias[r]: one value per row of D (M values) */
+  SPVGEN_GEMM_BIAS_COLUMN = 2, /* bias[c]: one value per column of D (N values) */
+} spvgen_gemm_bias;
+
+typedef enum spvgen_activation {
+  SPVGEN_ACTIVATION_NONE = 0,
+  SPVGEN_ACTIVATION_RELU = 1,
+  SPVGEN_ACTIVATION_GELU = 2, /* tanh approximation */
+  SPVGEN_ACTIVATION_SILU = 3,
+  SPVGEN_ACTIVATION_COUNT = 4,
+} spvgen_activation;
+
+/* "none", "relu", "gelu", "silu"; NULL for an unknown value. */
+const char *spvgen_activation_name(spvgen_activation act);
+bool spvgen_activation_parse(const char *name, spvgen_activation *out);
+
+typedef struct spvgen_gemm_desc {
+  /* ---- the problem ---- */
+  uint32_t m, n, k;      /* >= 1 (required) */
+  uint32_t batch;        /* 0: 1 */
+  /* Element types (0 is f16 for all four). Integer inputs (s8, u8) need an s32
+   * accumulator; float inputs a float one. The epilogue converts to out_type. */
+  spvgen_component_type a_type, b_type, acc_type, out_type;
+  /* Memory layouts (0: row-major) and leading dimensions in elements (0: tight, i.e.
+   * the row length for row-major, the column length for column-major). */
+  spvgen_matrix_layout a_layout, b_layout, c_layout, d_layout;
+  uint32_t lda, ldb, ldc, ldd;
+  /* Elements between consecutive batches (0: the tight matrix size, ld x rows/cols). */
+  uint64_t stride_a, stride_b, stride_c, stride_d;
+
+  /* ---- the epilogue (in f32 for float outputs) ---- */
+  float alpha;           /* 0: 1 */
+  float beta;            /* 0: no C operand */
+  spvgen_gemm_bias bias; /* bias vector of out_type */
+  spvgen_activation activation;
+
+  /* ---- knobs: 0 means "choose" ---- */
+  spvgen_gemm_variant variant;
+  uint32_t tile_m, tile_n, tile_k; /* workgroup tile */
+  uint32_t workgroup_size;         /* invocations per workgroup */
+  uint32_t subgroups;              /* subgroups per workgroup (cooperative variants) */
+  uint32_t stages;                 /* shared-memory stages (1 or 2) */
+  uint32_t split_k;                /* K slices reduced afterwards; only 1 is supported */
+  uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
+} spvgen_gemm_desc;
+
+/* A resolved GEMM: every field of desc is filled with the value the kernel uses, the
+ * variant is chosen, and what the variant derived from them is spelled out. */
+typedef struct spvgen_gemm_config {
+  spvgen_gemm_desc desc;       /* no zero knob left (split_k 1, unroll >= 1 ...) */
+  spvgen_gemm_variant variant; /* = desc.variant */
+  uint32_t local_size[3];      /* workgroup shape */
+  uint32_t groups[3];          /* dispatch grid: tiles over N, over M, batch */
+  /* Cooperative variants: the MulAdd shape (KHR: the subgroup fragment; coopmat2: the
+   * workgroup tile's K step); SIMT: the per-invocation micro tile (m x n) and 1. */
+  uint32_t frag_m, frag_n, frag_k;
+  /* Subgroup tile (KHR variant): warp_m x warp_n outputs per subgroup. */
+  uint32_t warp_m, warp_n;
+  uint32_t shared_bytes;       /* shared memory the kernel declares */
+  uint64_t features;           /* SPVGEN_FEATURE_* the kernel needs */
+  uint32_t subgroup_size;      /* the subgroup size the kernel assumes (0: any) */
+  char name[96];               /* "khr f16,f16->f32 128x128x32 sg16x16x16 w256" */
+} spvgen_gemm_config;
+
+/* Resolves desc for a device. On failure returns SPVGEN_ERROR_INVALID_ARGUMENT (a field
+ * out of range) or SPVGEN_ERROR_UNSUPPORTED (the device, or this variant, cannot do
+ * it) and message says which field and why, e.g.
+ *   "spvgen_gemm_config: b_type e4m3 needs shaderFloat8CooperativeMatrix, which llvmpipe
+ *    lacks". */
+spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                               spvgen_gemm_config *plan, char *message, size_t message_size);
+
+/* Every plan the device can run for desc, each variant and tile the variant offers
+ * (knobs the desc sets stay fixed), best guess first within a variant, variants in enum
+ * order. *count gets the number of candidates (may exceed max; at most max are written).
+ * Fails like spvgen_gemm_config when none is possible (message: the AUTO plan's reason). */
+spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                spvgen_gemm_config *plans, uint32_t max, uint32_t *count,
+                                char *message, size_t message_size);
+
+/* Builds the plan's kernel into m (a fresh or reset module, created with a NULL or
+ * default desc). info (optional) receives what the words cannot say: entry point name,
+ * dispatch grid, local size and the binding names; spvgen_kernel_reflect fills the rest
+ * after finish. Errors are the module's sticky error. */
+spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
+                               spvgen_kernel_info *info);
+
+/* plan + emit + finish into a kernel whose words the caller frees (spvgen_kernel_free);
+ * its info is complete (spvgen_kernel_reflect of the words, plus the dispatch grid). */
+spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                          spvgen_kernel *kernel, char *message, size_t message_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

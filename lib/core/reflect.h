@@ -1,0 +1,50 @@
+/* lib/core/reflect.h — the SPIR-V reader behind spvgen_kernel_reflect (kernel.h) and the
+ * runner's checks before a driver sees a module (lib/vk/pipeline.c). Private to spvgen's
+ * libraries. */
+#ifndef SPVGEN_CORE_REFLECT_H
+#define SPVGEN_CORE_REFLECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/caps.h"
+#include "spvgen/kernel.h"
+#include "spvgen/status.h"
+
+/* ------------------------------------------------------- SPIR-V reflection ---- */
+typedef struct spvgen_vk_reflected_binding {
+  uint32_t set, binding;
+  spvgen_binding_kind kind;
+  uint64_t min_size; /* static part of the block */
+  bool supported;    /* false: an image, sampler or other non-buffer descriptor */
+} spvgen_vk_reflected_binding;
+
+#define SPVGEN_VK_REFLECT_MAX_BINDINGS 64
+
+typedef struct spvgen_vk_reflection {
+  uint32_t version;            /* header word */
+  bool entry_found;
+  uint32_t local_size[3];      /* 0: not a literal LocalSize */
+  bool local_size_id;          /* LocalSizeId was used */
+  uint32_t push_constant_size; /* static size of the push constant block, 0 if none */
+  uint32_t binding_count;
+  spvgen_vk_reflected_binding bindings[SPVGEN_VK_REFLECT_MAX_BINDINGS];
+  uint64_t required_features;      /* SPVGEN_FEATURE_* implied by capabilities and types */
+  uint32_t required_subgroup_ops;  /* SPVGEN_SUBGROUP_* implied by capabilities */
+  const char *feature_reason[SPVGEN_FEATURE_COUNT]; /* what in the module needs it */
+  char entry_points[256];          /* names of the GLCompute entry points, for messages */
+} spvgen_vk_reflection;
+
+/* Reads what the runner checks from a module. Returns SPVGEN_OK or
+ * SPVGEN_ERROR_INVALID_ARGUMENT with message (malformed words). */
+spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char *entry_point,
+                                spvgen_vk_reflection *out, char *message, size_t message_size);
+
+/* Fills info's bindings (sorted by set, binding), push constant size and literal local
+ * size from a reflection (the one derivation behind spvgen_kernel_reflect and the
+ * runner's info-less pipelines). */
+spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_kernel_info *info,
+                                        char *message, size_t message_size);
+
+#endif
