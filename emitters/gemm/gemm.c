@@ -50,7 +50,7 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
 
 spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   if (msg && size) {
-    int n = snprintf(msg, size, "spvgen_gemm_config: ");
+    int n = snprintf(msg, size, "spvgen_gemm_plan: ");
     if (n > 0 && (size_t)n < size) {
       va_list ap;
       va_start(ap, fmt);
@@ -348,7 +348,7 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
   if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT ||
       plan->desc.variant != plan->variant || !plan->local_size[0])
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
-                              "spvgen_gemm_emit: plan is NULL or not made by spvgen_gemm_config"),
+                              "spvgen_gemm_emit: plan is NULL or not made by spvgen_gemm_plan"),
            spvgen_module_status(m);
   variants[plan->variant]->emit(m, plan);
   if (info) {

@@ -31,7 +31,7 @@ extern const gemm_variant_ops gemm_variant_coopmat2;
 extern const gemm_variant_ops gemm_variant_khr;
 extern const gemm_variant_ops gemm_variant_simt;
 
-/* Writes "spvgen_gemm_config: <fmt>" into msg; returns st. */
+/* Writes "spvgen_gemm_plan: <fmt>" into msg; returns st. */
 spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))

@@ -12,6 +12,8 @@ int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
 int spvgen_cmd_devices(int argc, char **argv);  /* cmd_devices.c */
 int spvgen_cmd_demo(int argc, char **argv);     /* cmd_demo.c */
 int spvgen_cmd_version(int argc, char **argv);  /* cmd_version.c */
+int spvgen_cmd_gemm(int argc, char **argv);     /* cmd_gemm.c */
+int spvgen_cmd_run(int argc, char **argv);      /* cmd_gemm.c */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */

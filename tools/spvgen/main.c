@@ -13,6 +13,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+  {"gemm", spvgen_cmd_gemm, "emit a GEMM module (D = alpha*A*B + beta*C ...) for a device"},
+  {"run", spvgen_cmd_run, "emit a kernel for this device, run it and check it against the CPU"},
   {"val", spvgen_cmd_val, "validate a .spv file (Vulkan 1.3 rules by default)"},
   {"dis", spvgen_cmd_dis, "disassemble a .spv file"},
   {"devices", spvgen_cmd_devices, "list Vulkan devices and their cooperative capabilities"},

@@ -1,0 +1,374 @@
+/* tests/gemm/test_gemm.c — the GEMM template's contract (spvgen/gemm.h) and the SIMT
+ * variant run on the test device (lavapipe in CI) against the float64 CPU reference of
+ * tools/common/gemm_run.c, every element checked, on random nonzero inputs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_run.h"
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/gemm.h"
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  memset(&c, 0, sizeof c);
+  CHECK(spvgen_caps_preset(name, &c) == SPVGEN_OK);
+  return c;
+}
+
+static spvgen_gemm_desc shape(uint32_t m, uint32_t n, uint32_t k) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  return d;
+}
+
+/* Expects plan to fail with `st` and a message containing `text`. */
+#define EXPECT_PLAN_ERROR(desc, caps, st, text)                                                  \
+  do {                                                                                           \
+    spvgen_gemm_config p_;                                                                       \
+    char m_[512];                                                                                \
+    spvgen_status s_ = spvgen_gemm_plan((desc), (caps), &p_, m_, sizeof m_);                     \
+    CHECK_MSG(s_ == (st), "plan returned %s, expected %s (%s)", spvgen_status_name(s_),          \
+              spvgen_status_name(st), m_);                                                       \
+    CHECK_CONTAINS(m_, text);                                                                    \
+    CHECK_CONTAINS(m_, "spvgen_gemm_plan: ");                                                    \
+  } while (0)
+
+/* ---------------------------------------------------------------- contract ---- */
+
+static void test_zero_desc_resolves_every_field(void) {
+  spvgen_device_caps c = preset("vulkan13");
+  spvgen_gemm_desc d = shape(300, 200, 100);
+  spvgen_gemm_config p;
+  char msg[256];
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.variant, SPVGEN_GEMM_SIMT);
+  CHECK_EQ_U64(p.desc.variant, SPVGEN_GEMM_SIMT);
+  CHECK_EQ_U64(p.desc.a_type, SPVGEN_COMPONENT_F16);
+  CHECK_EQ_U64(p.desc.acc_type, SPVGEN_COMPONENT_F16);
+  CHECK_EQ_U64(p.desc.batch, 1);
+  CHECK_EQ_U64(p.desc.lda, 100); /* row-major M x K: K */
+  CHECK_EQ_U64(p.desc.ldb, 200);
+  CHECK_EQ_U64(p.desc.ldd, 200);
+  CHECK_EQ_U64(p.desc.stride_a, 300 * 100);
+  CHECK(p.desc.alpha == 1.0f);
+  CHECK_EQ_U64(p.desc.split_k, 1);
+  CHECK(p.desc.tile_m && p.desc.tile_n && p.desc.tile_k && p.desc.workgroup_size && p.desc.stages &&
+        p.desc.unroll);
+  CHECK_EQ_U64(p.local_size[0] * p.local_size[1] * p.local_size[2], p.desc.workgroup_size);
+  CHECK_EQ_U64(p.groups[0], (200 + p.desc.tile_n - 1) / p.desc.tile_n);
+  CHECK_EQ_U64(p.groups[1], (300 + p.desc.tile_m - 1) / p.desc.tile_m);
+  CHECK_EQ_U64(p.groups[2], 1);
+  CHECK(p.features & SPVGEN_FEATURE_FLOAT16);
+  CHECK_CONTAINS(p.name, "simt f16->f16");
+  /* A column-major operand's tight leading dimension is its column length. */
+  d.a_layout = SPVGEN_COL_MAJOR;
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.lda, 300);
+  /* NULL caps: the vulkan13 preset. */
+  CHECK(spvgen_gemm_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(p.variant, SPVGEN_GEMM_SIMT);
+}
+
+static void test_plan_errors_name_the_field(void) {
+  spvgen_device_caps c = preset("vulkan13"), lvp = preset("lavapipe");
+  spvgen_gemm_desc d = shape(0, 5, 5);
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "m, n and k must be at least 1");
+  d = shape(64, 64, 64);
+  d.lda = 10;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "lda 10 is less than the row length 64");
+  d = shape(64, 64, 64);
+  d.b_layout = SPVGEN_COL_MAJOR;
+  d.ldb = 63;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "ldb 63 is less than the column length 64");
+  d = shape(64, 64, 64);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_S8;
+  d.acc_type = SPVGEN_COMPONENT_F32;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "acc_type f32 with s8 inputs");
+  d.acc_type = SPVGEN_COMPONENT_S32;
+  d.out_type = SPVGEN_COMPONENT_S32;
+  d.alpha = 2.0f;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "alpha and beta with integer output s32");
+  d = shape(64, 64, 64);
+  d.a_type = SPVGEN_COMPONENT_S8;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "a_type s8 and b_type f16");
+  d = shape(64, 64, 64);
+  d.b_type = d.a_type = SPVGEN_COMPONENT_E4M3;
+  d.acc_type = SPVGEN_COMPONENT_F32;
+  EXPECT_PLAN_ERROR(&d, &lvp, SPVGEN_ERROR_UNSUPPORTED, "a_type e4m3 needs shaderFloat8, which");
+  d = shape(64, 64, 64);
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "coopmat2");
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "");
+  d.variant = (spvgen_gemm_variant)9;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "variant 9 is unknown");
+  d = shape(64, 64, 64);
+  d.split_k = 4;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "split_k 4");
+  d = shape(64, 64, 64);
+  d.tile_m = 48;
+  d.variant = SPVGEN_GEMM_SIMT;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "tile_m 48");
+  d = shape(64, 64, 64);
+  d.workgroup_size = 100;
+  d.variant = SPVGEN_GEMM_SIMT;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "workgroup_size 100");
+  d = shape(64, 64, 64);
+  d.beta = NAN;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "alpha and beta must be finite");
+  d = shape(65536, 65536, 16);
+  d.batch = 2;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "indices past 2^32 - 1");
+  d = shape(64, 64, 64);
+  d.batch = 2;
+  d.stride_a = 100;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "stride_a 100 is less than one a");
+  d = shape(64, 64, 64);
+  d.out_type = SPVGEN_COMPONENT_E5M2;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "out_type e5m2 is not a GEMM output type");
+  spvgen_gemm_config p;
+  CHECK(spvgen_gemm_plan(NULL, &c, &p, NULL, 0) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(spvgen_gemm_plan(&d, &c, NULL, NULL, 0) == SPVGEN_ERROR_INVALID_ARGUMENT);
+}
+
+static void test_names_parse_both_ways(void) {
+  for (int v = 0; v < SPVGEN_GEMM_VARIANT_COUNT; v++) {
+    spvgen_gemm_variant back;
+    CHECK(spvgen_gemm_variant_parse(spvgen_gemm_variant_name((spvgen_gemm_variant)v), &back));
+    CHECK_EQ_U64(back, v);
+  }
+  for (int a = 0; a < SPVGEN_ACTIVATION_COUNT; a++) {
+    spvgen_activation back;
+    CHECK(spvgen_activation_parse(spvgen_activation_name((spvgen_activation)a), &back));
+    CHECK_EQ_U64(back, a);
+  }
+  CHECK(!spvgen_gemm_variant_parse("fast", NULL));
+  CHECK(spvgen_gemm_variant_name((spvgen_gemm_variant)7) == NULL);
+  CHECK(!spvgen_activation_parse(NULL, NULL));
+}
+
+/* Every candidate validates; they differ; emission into a reset module is deterministic. */
+static void test_plans_validate_and_emit_deterministically(void) {
+  spvgen_device_caps c = preset("vulkan13");
+  spvgen_gemm_desc d = shape(129, 77, 45);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  spvgen_gemm_config plans[64];
+  uint32_t n = 0;
+  char msg[256];
+  CHECK_MSG(spvgen_gemm_plans(&d, &c, plans, 64, &n, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(n >= 8);
+  uint32_t count_only = 0;
+  CHECK(spvgen_gemm_plans(&d, &c, NULL, 0, &count_only, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(count_only, n);
+  spvgen_module *m = spvgen_module_create(NULL);
+  for (uint32_t i = 0; i < n && i < 64; i++) {
+    for (uint32_t j = 0; j < i; j++) CHECK_MSG(strcmp(plans[i].name, plans[j].name), "duplicate plan %s", plans[i].name);
+    spvgen_module_reset(m, NULL);
+    spvgen_kernel_info info;
+    CHECK(spvgen_gemm_emit(m, &plans[i], &info) == SPVGEN_OK);
+    size_t count = 0;
+    const uint32_t *w = check_module(m, &count);
+    if (!w) break;
+    uint32_t *copy = malloc(count * 4);
+    memcpy(copy, w, count * 4);
+    spvgen_module_reset(m, NULL);
+    CHECK(spvgen_gemm_emit(m, &plans[i], NULL) == SPVGEN_OK);
+    const uint32_t *w2 = NULL;
+    size_t count2 = 0;
+    CHECK(spvgen_module_finish(m, &w2, &count2) == SPVGEN_OK);
+    CHECK(count2 == count && !memcmp(copy, w2, count * 4));
+    free(copy);
+    CHECK_EQ_U64(info.groups[0], plans[i].groups[0]);
+    CHECK_EQ_U64(info.local_size[0], plans[i].local_size[0]);
+  }
+  /* A plan not made by spvgen_gemm_plan is refused through the module's error. */
+  spvgen_module_reset(m, NULL);
+  spvgen_gemm_config bogus;
+  memset(&bogus, 0, sizeof bogus);
+  CHECK(spvgen_gemm_emit(m, &bogus, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_gemm_emit: plan is NULL or not made by");
+  spvgen_module_destroy(m);
+}
+
+static void test_one_shot_fills_the_kernel_info(void) {
+  spvgen_device_caps c = preset("lavapipe");
+  spvgen_gemm_desc d = shape(50, 60, 70);
+  d.beta = 0.5f;
+  d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+  spvgen_kernel k;
+  char msg[256];
+  CHECK_MSG(spvgen_gemm(&d, &c, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(check_words(k.words, k.word_count));
+  CHECK_EQ_U64(k.info.binding_count, 5); /* A B D C bias */
+  for (uint32_t i = 0; i < k.info.binding_count; i++) CHECK_EQ_U64(k.info.bindings[i].binding, i);
+  CHECK_EQ_U64(k.info.push_constant_size, 0);
+  CHECK(k.info.local_size[0] > 0 && k.info.groups[0] > 0 && k.info.groups[1] > 0);
+  spvgen_kernel_free(&k);
+  CHECK(k.words == NULL);
+  d.m = 0;
+  CHECK(spvgen_gemm(&d, &c, &k, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(k.words == NULL);
+  CHECK_CONTAINS(msg, "m, n and k");
+}
+
+/* ------------------------------------------------------- SIMT on the device ---- */
+
+static spvgen_vk_context *open_device(void) {
+  char msg[512];
+  spvgen_vk_desc vd;
+  memset(&vd, 0, sizeof vd);
+  vd.device_name = getenv("SPVGEN_VK_DEVICE");
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) {
+    test_skip("no Vulkan device: %s", msg);
+    return NULL;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  return ctx;
+}
+
+/* Runs d (SIMT forced) and checks every element. */
+static void run_case(spvgen_vk_context *ctx, spvgen_gemm_desc d, const char *what) {
+  d.variant = SPVGEN_GEMM_SIMT;
+  gemm_run_result r;
+  char msg[512];
+  gemm_run_options o = {0};
+  o.seed = test_rand_u32() | 1u;
+  spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
+  if (st != SPVGEN_OK) return;
+  CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * (d.batch ? d.batch : 1));
+  CHECK_MSG(r.bad == 0,
+            "%s [%s] %ux%ux%u: %llu of %llu elements wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
+            what, r.plan.name, d.m, d.n, d.k, (unsigned long long)r.bad, (unsigned long long)r.checked,
+            (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
+            (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
+}
+
+static const uint32_t shapes[][3] = {{1, 1, 1}, {1, 37, 5}, {23, 1, 29}, {7, 3, 1},
+                                     {67, 71, 37}, {64, 64, 16}, {65, 63, 17}, {128, 96, 200}};
+
+static void test_simt_shapes_and_layouts_f16(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (int lay = 0; lay < 4; lay++) {
+      spvgen_gemm_desc d = shape(shapes[s][0], shapes[s][1], shapes[s][2]);
+      d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+      d.a_layout = (spvgen_matrix_layout)(lay & 1);
+      d.b_layout = (spvgen_matrix_layout)(lay >> 1);
+      d.d_layout = (spvgen_matrix_layout)((s + lay) & 1);
+      char what[64];
+      snprintf(what, sizeof what, "f16/f32 layout %d", lay);
+      run_case(ctx, d, what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_simt_type_pairs(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  static const spvgen_component_type t[][4] = {
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16},
+      {SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32},
+      {SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_F32},
+      {SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S8},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_S32},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    for (int lay = 0; lay < 4; lay++) {
+      spvgen_gemm_desc d = shape(61, 45, 83);
+      d.a_type = t[i][0];
+      d.b_type = t[i][1];
+      d.acc_type = t[i][2];
+      d.out_type = t[i][3];
+      d.a_layout = (spvgen_matrix_layout)(lay & 1);
+      d.b_layout = (spvgen_matrix_layout)(lay >> 1);
+      char what[64];
+      snprintf(what, sizeof what, "types %s,%s,%s layout %d", spvgen_component_type_name(t[i][0]),
+               spvgen_component_type_name(t[i][2]), spvgen_component_type_name(t[i][3]), lay);
+      run_case(ctx, d, what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_simt_epilogue_batch_and_strides(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++)
+    for (int bias = 0; bias < 3; bias++) {
+      spvgen_gemm_desc d = shape(37, 53, 41);
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = act & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+      d.alpha = 0.75f;
+      d.beta = bias == 1 ? -1.5f : 0.0f;
+      d.c_layout = (spvgen_matrix_layout)(act & 1);
+      d.bias = (spvgen_gemm_bias)bias;
+      d.activation = (spvgen_activation)act;
+      d.batch = 1 + (uint32_t)bias;
+      char what[64];
+      snprintf(what, sizeof what, "epilogue act %s bias %d", spvgen_activation_name(d.activation), bias);
+      run_case(ctx, d, what);
+    }
+  /* Padded leading dimensions and batch strides, column-major D. */
+  spvgen_gemm_desc d = shape(30, 20, 50);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.lda = 57;
+  d.ldb = 33;
+  d.ldd = 31;
+  d.d_layout = SPVGEN_COL_MAJOR;
+  d.batch = 3;
+  d.stride_a = 57 * 30 + 11;
+  d.stride_b = 33 * 50 + 5;
+  d.stride_d = 31 * 20 + 7;
+  run_case(ctx, d, "padded lds and strides");
+  /* Integer epilogue: bias and relu. */
+  d = shape(33, 17, 300);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_S8;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_S32;
+  d.bias = SPVGEN_GEMM_BIAS_ROW;
+  d.activation = SPVGEN_ACTIVATION_RELU;
+  run_case(ctx, d, "s8 bias relu");
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_simt_every_candidate_runs(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  spvgen_gemm_desc d = shape(90, 70, 50);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  spvgen_gemm_config plans[32];
+  uint32_t n = 0;
+  CHECK(spvgen_gemm_plans(&d, spvgen_vk_caps(ctx), plans, 32, &n, NULL, 0) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 32; i++) {
+    spvgen_gemm_desc e = plans[i].desc;
+    run_case(ctx, e, plans[i].name);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_zero_desc_resolves_every_field),
+      TEST_CASE(test_plan_errors_name_the_field),
+      TEST_CASE(test_names_parse_both_ways),
+      TEST_CASE(test_plans_validate_and_emit_deterministically),
+      TEST_CASE(test_one_shot_fills_the_kernel_info),
+      TEST_CASE(test_simt_shapes_and_layouts_f16),
+      TEST_CASE(test_simt_type_pairs),
+      TEST_CASE(test_simt_epilogue_batch_and_strides),
+      TEST_CASE(test_simt_every_candidate_runs),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

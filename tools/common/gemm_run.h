@@ -1,0 +1,49 @@
+/* tools/common/gemm_run.h — runs a GEMM desc on a device against a float64 CPU reference:
+ * random inputs (never zeros), every output element (or a random sample of them for
+ * large problems) compared with a tolerance that follows the precision, and GPU
+ * timestamps (warm-up, repeats, median). One implementation for `spvgen run gemm`,
+ * bench/gemm and the GEMM tests. Not part of the library. */
+#ifndef SPVGEN_TOOLS_GEMM_RUN_H
+#define SPVGEN_TOOLS_GEMM_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/gemm.h"
+#include "spvgen/vk.h"
+
+typedef struct gemm_run_options {
+  uint64_t seed;       /* 0: a fixed default */
+  uint32_t warmup;     /* dispatches before timing; 0: none */
+  uint32_t repeats;    /* timed dispatches (one submission); 0: 1 */
+  uint32_t sample;     /* 0: check every element; else this many random elements */
+  bool no_check;       /* skip the reference (timing only) */
+} gemm_run_options;
+
+typedef struct gemm_run_result {
+  spvgen_gemm_config plan;
+  uint64_t checked, bad;  /* elements compared, and out of tolerance */
+  double max_err;         /* largest |gpu - ref| */
+  double max_err_tol;     /* the tolerance at that element */
+  double worst_ratio;     /* max |gpu - ref| / tol over the elements */
+  uint64_t first_bad_row, first_bad_col, first_bad_batch;
+  double first_bad_gpu, first_bad_ref;
+  double median_ns, min_ns;      /* per dispatch, 0 without timestamps */
+  double tflops;                 /* 2 M N K batch / median */
+  double emit_us;                /* plan + emit + finish on the host */
+} gemm_run_result;
+
+/* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
+ * check's verdict is res->bad == 0. On failure message says why (plan refusal, Vulkan
+ * error, out of host memory). */
+spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
+                       const gemm_run_options *options, gemm_run_result *res, char *message,
+                       size_t message_size);
+
+/* Host conversions used for inputs and outputs (round to nearest even). */
+uint16_t gemm_run_f32_to_f16(float f);
+float gemm_run_f16_to_f32(uint16_t h);
+uint16_t gemm_run_f32_to_bf16(float f);
+float gemm_run_bf16_to_f32(uint16_t h);
+
+#endif
