@@ -134,6 +134,7 @@ const char *spvgen_device_type_name(spvgen_device_type type);
 #define SPVGEN_SUBGROUP_SHUFFLE_RELATIVE 0x020u
 #define SPVGEN_SUBGROUP_CLUSTERED 0x040u
 #define SPVGEN_SUBGROUP_QUAD 0x080u
+#define SPVGEN_SUBGROUP_PARTITIONED_NV 0x100u
 #define SPVGEN_SUBGROUP_ROTATE 0x200u
 #define SPVGEN_SUBGROUP_ROTATE_CLUSTERED 0x400u
 
@@ -145,6 +146,44 @@ const char *spvgen_device_type_name(spvgen_device_type type);
 #define SPVGEN_API_VERSION_PATCH(v) ((uint32_t)(v)&0xFFFu)
 /* SPIR-V version as in a module's header word (same as SPVGEN_VERSION in builder.h). */
 #define SPVGEN_SPIRV_VERSION(major, minor) (((uint32_t)(major) << 16) | ((uint32_t)(minor) << 8))
+
+/* ------------------------------------------------ SPIR-V capabilities in Vulkan ---- */
+/* What enables each SPIR-V capability in Vulkan: the Capabilities table of the Vulkan
+ * specification's "SPIR-V Environment" appendix (as of Vulkan 1.4.309, plus the bfloat16
+ * and float8 capabilities). One table serves the builder (capability inference never
+ * picks a capability that is not here), spvgen_validate (a capability that is not here is
+ * an error in every Vulkan env) and the runner (a declared capability must map to a
+ * Vulkan version, a tracked feature or subgroup operations, or the module is refused). */
+typedef enum spvgen_vk_capability_kind {
+  SPVGEN_VK_CAP_CORE = 1,  /* the Vulkan version alone enables it (Shader, Matrix, ...) */
+  SPVGEN_VK_CAP_FEATURE,   /* one device feature spvgen tracks: `feature` */
+  SPVGEN_VK_CAP_SUBGROUP,  /* compute subgroup operations: `subgroup_ops` */
+  SPVGEN_VK_CAP_UNTRACKED, /* a feature, property or extension spvgen neither queries nor
+                              enables (VariablePointers, Int64Atomics, DotProduct, ...) */
+} spvgen_vk_capability_kind;
+
+typedef struct spvgen_vk_capability {
+  uint32_t capability;  /* the SpvCapability value */
+  const char *name;     /* "GroupNonUniformBallot" */
+  const char *what;     /* "capability GroupNonUniformBallot", as messages name it */
+  spvgen_vk_capability_kind kind;
+  uint32_t version;     /* SPVGEN_API_VERSION: CORE, the Vulkan version that has it; else
+                           the version whose core has the enabling feature, 0 when only an
+                           extension provides it */
+  uint64_t feature;     /* FEATURE: one SPVGEN_FEATURE_* bit */
+  uint32_t subgroup_ops; /* SUBGROUP: SPVGEN_SUBGROUP_* bits */
+  const char *enabled_by; /* what Vulkan enables it by, e.g. "variablePointers (Vulkan
+                             1.1, VK_KHR_variable_pointers)" */
+} spvgen_vk_capability;
+
+/* The entry of a capability, or NULL when no Vulkan version or extension allows it
+ * (Kernel, Addresses, Linkage, Vector16, Float16Buffer, ...). */
+const spvgen_vk_capability *spvgen_vk_capability_find(uint32_t capability);
+/* The whole table, sorted by capability value. */
+const spvgen_vk_capability *spvgen_vk_capabilities(size_t *count);
+/* The SPIR-V name of a capability ("Kernel"), from the grammar or the table; NULL when
+ * neither knows the value. */
+const char *spvgen_capability_name(uint32_t capability);
 
 /* ----------------------------------------------------- cooperative shapes ---- */
 /* One VkCooperativeMatrixPropertiesKHR entry: a supported M x N x K MulAdd. */

@@ -43,7 +43,10 @@ typedef struct spvgen_validate_options {
  * SPVGEN_ERROR_INVALID_ARGUMENT (NULL words, fewer than the 5 header words, an
  * unknown env), or SPVGEN_ERROR_OUT_OF_MEMORY. message (may be NULL) gets at most
  * message_size bytes, NUL-terminated; it is "" on success. options may be NULL
- * (Vulkan 1.3, default layout rules). */
+ * (Vulkan 1.3, default layout rules). For every Vulkan env, a capability that no Vulkan
+ * version or extension allows (Kernel, Addresses, Linkage, ...: see
+ * spvgen_vk_capability_find in spvgen/caps.h) is SPVGEN_ERROR_VALIDATION with a message
+ * naming it, which SPIRV-Tools 2025.1 checks only up to Vulkan 1.2. */
 spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                               const spvgen_validate_options *options, char *message,
                               size_t message_size);

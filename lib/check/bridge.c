@@ -12,6 +12,7 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include "spvgen/caps.h"
 #include "spvgen/check.h"
 
 #define HEADER_WORDS 5u
@@ -64,6 +65,39 @@ static int trimmed_length(const char *text) {
 
 /* ---------------------------------------------------------------- validation ---- */
 
+static bool vulkan_env(spvgen_target_env env) {
+  return env == SPVGEN_ENV_VULKAN_1_1 || env == SPVGEN_ENV_VULKAN_1_2 ||
+         env == SPVGEN_ENV_VULKAN_1_3 || env == SPVGEN_ENV_VULKAN_1_4;
+}
+
+/* For the Vulkan envs: every OpCapability must be one that some Vulkan version or
+ * extension allows (spvgen_vk_capability_find, the table of the Vulkan spec's "SPIR-V
+ * Environment" appendix). SPIRV-Tools 2025.1 checks this for Vulkan 1.0-1.2 only, so a
+ * Kernel module passed vulkan1.3. Only the leading OpCapability instructions are read
+ * (the logical layout puts them first); anything malformed is left to the validator.
+ * Returns false (message set) for the first capability Vulkan does not allow. */
+static bool capabilities_allowed(const uint32_t *words, size_t count, spvgen_target_env env,
+                                 char *message, size_t message_size) {
+  if (words[0] != 0x07230203u) return true; /* not native-endian SPIR-V: the validator says */
+  for (size_t i = HEADER_WORDS; i < count;) {
+    uint32_t wc = words[i] >> 16, op = words[i] & 0xFFFFu;
+    if (op != 17 /* OpCapability */ || wc != 2 || i + wc > count) break;
+    uint32_t cap = words[i + 1];
+    if (!spvgen_vk_capability_find(cap)) {
+      const char *name = spvgen_capability_name(cap);
+      char number[16];
+      snprintf(number, sizeof number, "%u", cap);
+      put_message(message, message_size,
+                  "spvgen_validate: OpCapability %s (word %zu): Vulkan does not allow "
+                  "capability %s in any version or extension (target env %s)",
+                  name ? name : number, i, name ? name : number, spvgen_target_env_name(env));
+      return false;
+    }
+    i += wc;
+  }
+  return true;
+}
+
 spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                               const spvgen_validate_options *options, char *message,
                               size_t message_size) {
@@ -88,6 +122,10 @@ spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                 (int)options->env);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
+
+  if (vulkan_env(options->env) &&
+      !capabilities_allowed(words, count, options->env, message, message_size))
+    return SPVGEN_ERROR_VALIDATION;
 
   spv_context context = spvContextCreate(env);
   spv_validator_options tools_options = spvValidatorOptionsCreate();

@@ -508,7 +508,11 @@ uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t
 uint32_t spvgen_builtin_input(spvgen_module *m, SpvBuiltIn builtin, uint32_t type) {
   uint32_t ptr = spvgen_type_pointer(m, SpvStorageClassInput, type);
   uint32_t var = spvgen_variable(m, ptr, SpvStorageClassInput, 0);
-  spvgen_decorate1(m, var, SpvDecorationBuiltIn, (uint32_t)builtin);
+  /* Through sg_inst under this call's name: a built-in Vulkan cannot have is named here. */
+  if (var) {
+    const uint32_t ops[3] = {var, SpvDecorationBuiltIn, (uint32_t)builtin};
+    sg_inst(m, __func__, SpvOpDecorate, ops, 3);
+  }
   return m && m->status == SPVGEN_OK ? var : 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "spvgen/caps.h"
 
 #define SG_MAGIC 0x07230203u
 
@@ -297,9 +298,12 @@ static void bit_set(uint8_t *set, uint32_t v) {
   if (v < 8192) set[v >> 3] |= (uint8_t)(1u << (v & 7));
 }
 
-static void require_item(spvgen_module *m, const char *fn, const char *what,
-                         const uint16_t *caps, uint32_t ncaps, const uint16_t *exts,
-                         uint32_t nexts, uint32_t version);
+static void require_item_of(spvgen_module *m, const char *fn, const char *kind_name,
+                            const char *what, const uint16_t *caps, uint32_t ncaps,
+                            const uint16_t *exts, uint32_t nexts, uint32_t version);
+/* An instruction's requirements (what: its name). */
+#define require_item(m, fn, what, caps, ncaps, exts, nexts, version) \
+  require_item_of(m, fn, NULL, what, caps, ncaps, exts, nexts, version)
 
 static void mark_available(spvgen_module *m, uint32_t cap) {
   if (bit_get(m->cap_available, cap)) return;
@@ -382,14 +386,71 @@ void sg_require_capability(spvgen_module *m, uint32_t cap) {
     require_item(m, "spvgen_capability", e->name, NULL, 0, sg_ext_pool + e->exts_off, e->exts_n, e->version);
 }
 
-static void require_item(spvgen_module *m, const char *fn, const char *what,
-                         const uint16_t *caps, uint32_t ncaps, const uint16_t *exts,
-                         uint32_t nexts, uint32_t version) {
+/* The capability to declare for `what` (an instruction, or an enumerant of kind
+ * `kind_name`) when none of the grammar's alternatives `caps` is declared yet. The
+ * builder writes Vulkan modules, so only a capability of the Vulkan table
+ * (vk_capabilities.c) is a candidate: never Kernel, Addresses, Linkage, ... Among the
+ * candidates, one that is core in the module's SPIR-V version comes before one that needs
+ * an extension (GroupNonUniform before SubgroupBallotKHR from SPIR-V 1.3 on; before 1.3
+ * the KHR one is the only choice), then the grammar's order. When there is none, the
+ * call fails (SPVGEN_ERROR_UNSUPPORTED) and UINT32_MAX is returned; a capability declared
+ * by hand with spvgen_capability satisfies the item before this is asked. */
+static uint32_t choose_capability(spvgen_module *m, const char *fn, const char *kind_name,
+                                  const char *what, const uint16_t *caps, uint32_t ncaps) {
+  uint32_t best = UINT32_MAX, newer = UINT32_MAX;
+  int best_rank = 0;
+  for (uint32_t i = 0; i < ncaps; i++) {
+    if (!spvgen_vk_capability_find(caps[i])) continue;
+    const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, caps[i]);
+    uint32_t version = e ? e->version : 0x0100;
+    bool core = version != SG_NO_VERSION && (m->version >> 8) >= version;
+    int rank = core ? 2 : (e && e->exts_n) ? 1 : 0;
+    if (rank == 0) {
+      if (newer == UINT32_MAX) newer = i;
+    } else if (rank > best_rank) {
+      best = i;
+      best_rank = rank;
+    }
+  }
+  if (best != UINT32_MAX) return caps[best];
+  const char *sep = kind_name ? " " : "";
+  if (!kind_name) kind_name = "";
+  if (newer != UINT32_MAX) {
+    uint32_t v = sg_find_enumerant(SG_KIND_Capability, caps[newer])->version;
+    sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, fn,
+            "%s%s%s needs capability %s, which requires SPIR-V %u.%u, but the module targets %u.%u",
+            kind_name, sep, what, spvgen_capability_name(caps[newer]), v >> 8, v & 0xFF,
+            m->version >> 16, (m->version >> 8) & 0xFF);
+    return UINT32_MAX;
+  }
+  char names[256];
+  size_t len = 0;
+  names[0] = 0;
+  for (uint32_t i = 0; i < ncaps && len < sizeof names; i++) {
+    const char *name = spvgen_capability_name(caps[i]);
+    int k = name ? snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", name)
+                 : snprintf(names + len, sizeof names - len, "%s%u", i ? ", " : "", caps[i]);
+    if (k > 0) len += (size_t)k;
+  }
+  sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, fn,
+          "%s%s%s needs capability %s%s, which Vulkan does not allow (spvgen writes Vulkan "
+          "modules; declare it with spvgen_capability to emit it anyway)",
+          kind_name, sep, what, ncaps > 1 ? "one of " : "", names);
+  return UINT32_MAX;
+}
+
+static void require_item_of(spvgen_module *m, const char *fn, const char *kind_name,
+                            const char *what, const uint16_t *caps, uint32_t ncaps,
+                            const uint16_t *exts, uint32_t nexts, uint32_t version) {
   if (!ncaps && !nexts && version <= 0x0100) return;
   if (ncaps) {
     bool have = false;
     for (uint32_t i = 0; i < ncaps && !have; i++) have = bit_get(m->cap_available, caps[i]);
-    if (!have) sg_require_capability(m, caps[0]);
+    if (!have) {
+      uint32_t cap = choose_capability(m, fn, kind_name, what, caps, ncaps);
+      if (cap == UINT32_MAX) return;
+      sg_require_capability(m, cap);
+    }
   }
   bool core = version != SG_NO_VERSION && (m->version >> 8) >= version;
   if (nexts && !core) {
@@ -410,9 +471,15 @@ const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint3
                                          uint32_t value) {
   const sg_enumerant *e = sg_find_enumerant(kind, value);
   if (e)
-    require_item(m, fn, e->name, sg_cap_pool + e->caps_off, e->caps_n, sg_ext_pool + e->exts_off,
-                 e->exts_n, e->version);
+    require_item_of(m, fn, sg_operand_kinds[kind].name, e->name, sg_cap_pool + e->caps_off,
+                    e->caps_n, sg_ext_pool + e->exts_off, e->exts_n, e->version);
   return m->status == SPVGEN_OK ? e : NULL;
+}
+
+bool sg_require_instruction(spvgen_module *m, const char *fn, const sg_instruction *ins) {
+  require_item(m, fn, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n,
+               sg_ext_pool + ins->exts_off, ins->exts_n, ins->version);
+  return m->status == SPVGEN_OK;
 }
 
 void spvgen_capability(spvgen_module *m, SpvCapability cap) {
@@ -589,8 +656,8 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
       snprintf(buf, sizeof buf, "%u is not a %s value (operand '%%s')", v, k->name);
       return walk_fail(s, buf, opname, 0);
     }
-    require_item(s->m, s->fn, e->name, sg_cap_pool + e->caps_off, e->caps_n, sg_ext_pool + e->exts_off,
-                 e->exts_n, e->version);
+    require_item_of(s->m, s->fn, k->name, e->name, sg_cap_pool + e->caps_off, e->caps_n,
+                    sg_ext_pool + e->exts_off, e->exts_n, e->version);
     if (kind == SG_KIND_Capability) sg_require_capability(s->m, v);
     return walk_enum_params(s, e);
   }
@@ -604,8 +671,8 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
         snprintf(buf, sizeof buf, "bit 0x%x is not a %s flag (operand '%%s')", b, k->name);
         return walk_fail(s, buf, opname, 0);
       }
-      require_item(s->m, s->fn, e->name, sg_cap_pool + e->caps_off, e->caps_n,
-                   sg_ext_pool + e->exts_off, e->exts_n, e->version);
+      require_item_of(s->m, s->fn, k->name, e->name, sg_cap_pool + e->caps_off, e->caps_n,
+                      sg_ext_pool + e->exts_off, e->exts_n, e->version);
       if (!walk_enum_params(s, e)) return false;
     }
     return true;
@@ -919,9 +986,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     if (!walk(&s)) return 0;
   }
   if (!(ins->flags & SG_INST_NOREQ)) {
-    require_item(m, fn, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n,
-                 sg_ext_pool + ins->exts_off, ins->exts_n, ins->version);
-    if (m->status != SPVGEN_OK) return 0;
+    if (!sg_require_instruction(m, fn, ins)) return 0;
   }
 
   uint32_t result = s.result_pos != UINT32_MAX ? ops[s.result_pos] : 0;

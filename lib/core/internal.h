@@ -281,6 +281,9 @@ bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32
  * NULL when unknown or when that failed. */
 const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
                                          uint32_t value);
+/* Applies what an instruction requires (capabilities, extensions, version); false when
+ * that failed (the module's error says why). */
+bool sg_require_instruction(spvgen_module *m, const char *fn, const sg_instruction *ins);
 
 /* Id queries. */
 static inline const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {

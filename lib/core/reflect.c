@@ -97,59 +97,51 @@ typedef struct reflector {
   size_t message_size;
 } reflector;
 
-static const struct {
-  uint32_t capability;
-  uint64_t feature;
-  const char *name;
-} capability_features[] = {
-    {9, SPVGEN_FEATURE_FLOAT16, "capability Float16"},
-    {10, SPVGEN_FEATURE_FLOAT64, "capability Float64"},
-    {11, SPVGEN_FEATURE_INT64, "capability Int64"},
-    {22, SPVGEN_FEATURE_INT16, "capability Int16"},
-    {39, SPVGEN_FEATURE_INT8, "capability Int8"},
-    {4433, SPVGEN_FEATURE_STORAGE_BUFFER_16BIT, "capability StorageBuffer16BitAccess"},
-    {4434, SPVGEN_FEATURE_UNIFORM_16BIT, "capability UniformAndStorageBuffer16BitAccess"},
-    {4435, SPVGEN_FEATURE_PUSH_CONSTANT_16BIT, "capability StoragePushConstant16"},
-    {4448, SPVGEN_FEATURE_STORAGE_BUFFER_8BIT, "capability StorageBuffer8BitAccess"},
-    {4449, SPVGEN_FEATURE_UNIFORM_8BIT, "capability UniformAndStorageBuffer8BitAccess"},
-    {4450, SPVGEN_FEATURE_PUSH_CONSTANT_8BIT, "capability StoragePushConstant8"},
-    {5345, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL, "capability VulkanMemoryModel"},
-    {5346, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE,
-     "capability VulkanMemoryModelDeviceScope"},
-    {5347, SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS, "capability PhysicalStorageBufferAddresses"},
-    {6022, SPVGEN_FEATURE_COOPMAT, "capability CooperativeMatrixKHR"},
-    {5430, SPVGEN_FEATURE_COOPMAT2_REDUCTIONS, "capability CooperativeMatrixReductionsNV"},
-    {5431, SPVGEN_FEATURE_COOPMAT2_CONVERSIONS, "capability CooperativeMatrixConversionsNV"},
-    {5432, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS,
-     "capability CooperativeMatrixPerElementOperationsNV"},
-    {5433, SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING,
-     "capability CooperativeMatrixTensorAddressingNV"},
-    {5439, SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING, "capability TensorAddressingNV"},
-    {5434, SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS, "capability CooperativeMatrixBlockLoadsNV"},
-    {5394, SPVGEN_FEATURE_COOPVEC, "capability CooperativeVectorNV"},
-    {5435, SPVGEN_FEATURE_COOPVEC_TRAINING, "capability CooperativeVectorTrainingNV"},
-    {5116, SPVGEN_FEATURE_BFLOAT16, "capability BFloat16TypeKHR"},
-    {5117, SPVGEN_FEATURE_BFLOAT16_DOT_PRODUCT, "capability BFloat16DotProductKHR"},
-    {5118, SPVGEN_FEATURE_BFLOAT16_COOPMAT, "capability BFloat16CooperativeMatrixKHR"},
-    {4212, SPVGEN_FEATURE_FLOAT8, "capability Float8EXT"},
-    {4213, SPVGEN_FEATURE_FLOAT8_COOPMAT, "capability Float8CooperativeMatrixEXT"},
-};
-
-static const struct {
-  uint32_t capability;
-  uint32_t op;
-} capability_subgroup_ops[] = {
-    {61, SPVGEN_SUBGROUP_BASIC},      {62, SPVGEN_SUBGROUP_VOTE},
-    {63, SPVGEN_SUBGROUP_ARITHMETIC}, {64, SPVGEN_SUBGROUP_BALLOT},
-    {65, SPVGEN_SUBGROUP_SHUFFLE},    {66, SPVGEN_SUBGROUP_SHUFFLE_RELATIVE},
-    {67, SPVGEN_SUBGROUP_CLUSTERED},  {68, SPVGEN_SUBGROUP_QUAD},
-    {6026, SPVGEN_SUBGROUP_ROTATE},
-};
-
 static void require(spvgen_vk_reflection *out, uint64_t feature, const char *why) {
   out->required_features |= feature;
   for (int i = 0; i < SPVGEN_FEATURE_COUNT; i++)
     if (feature == (1ull << i) && !out->feature_reason[i]) out->feature_reason[i] = why;
+}
+
+/* What a declared capability needs, from the Vulkan table (spvgen_vk_capability_find,
+ * lib/core/vk_capabilities.c): a Vulkan version, a feature bit, subgroup operations. A
+ * capability Vulkan does not allow, or one enabled by something the runner neither
+ * queries nor enables, is refused: the driver would otherwise get a module it may not
+ * accept (or, for Kernel and the like, that no Vulkan driver should). */
+static spvgen_status require_capability(reflector *r, uint32_t capability,
+                                        spvgen_vk_reflection *out) {
+  const spvgen_vk_capability *c = spvgen_vk_capability_find(capability);
+  if (!c) {
+    const char *name = spvgen_capability_name(capability);
+    if (name)
+      format_message(r->message, r->message_size,
+                       "the module declares capability %s (%u), which Vulkan does not allow",
+                       name, capability);
+    else
+      format_message(r->message, r->message_size,
+                       "the module declares capability %u, which neither SPIR-V's grammar nor "
+                       "Vulkan knows",
+                       capability);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  switch (c->kind) {
+  case SPVGEN_VK_CAP_CORE:
+    if (c->version > out->required_api_version) {
+      out->required_api_version = c->version;
+      out->api_version_reason = c->what;
+    }
+    break;
+  case SPVGEN_VK_CAP_FEATURE: require(out, c->feature, c->what); break;
+  case SPVGEN_VK_CAP_SUBGROUP: out->required_subgroup_ops |= c->subgroup_ops; break;
+  case SPVGEN_VK_CAP_UNTRACKED:
+  default:
+    format_message(r->message, r->message_size,
+                     "the module declares %s, which Vulkan enables by %s; the runner neither "
+                     "checks nor enables that",
+                     c->what, c->enabled_by);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  return SPVGEN_OK;
 }
 
 static spvgen_status malformed(reflector *r, const char *fmt, ...)
@@ -250,13 +242,8 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     switch (op) {
     case OP_CAPABILITY:
       if (n >= 1) {
-        for (size_t k = 0; k < sizeof capability_features / sizeof capability_features[0]; k++)
-          if (capability_features[k].capability == o[0])
-            require(out, capability_features[k].feature, capability_features[k].name);
-        for (size_t k = 0; k < sizeof capability_subgroup_ops / sizeof capability_subgroup_ops[0];
-             k++)
-          if (capability_subgroup_ops[k].capability == o[0])
-            out->required_subgroup_ops |= capability_subgroup_ops[k].op;
+        spvgen_status st = require_capability(r, o[0], out);
+        if (st != SPVGEN_OK) return st;
       }
       break;
     case OP_ENTRY_POINT: {

@@ -32,12 +32,16 @@ typedef struct spvgen_vk_reflection {
   spvgen_vk_reflected_binding bindings[SPVGEN_VK_REFLECT_MAX_BINDINGS];
   uint64_t required_features;      /* SPVGEN_FEATURE_* implied by capabilities and types */
   uint32_t required_subgroup_ops;  /* SPVGEN_SUBGROUP_* implied by capabilities */
+  uint32_t required_api_version;   /* SPVGEN_API_VERSION its core capabilities need (0: 1.0) */
+  const char *api_version_reason;  /* the capability that needs it */
   const char *feature_reason[SPVGEN_FEATURE_COUNT]; /* what in the module needs it */
   char entry_points[256];          /* names of the GLCompute entry points, for messages */
 } spvgen_vk_reflection;
 
-/* Reads what the runner checks from a module. Returns SPVGEN_OK or
- * SPVGEN_ERROR_INVALID_ARGUMENT with message (malformed words). */
+/* Reads what the runner checks from a module. Returns SPVGEN_OK,
+ * SPVGEN_ERROR_INVALID_ARGUMENT with message (malformed words), or
+ * SPVGEN_ERROR_UNSUPPORTED with message naming a declared capability that Vulkan does not
+ * allow or that the runner cannot map to a Vulkan version, feature or subgroup operation. */
 spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char *entry_point,
                                 spvgen_vk_reflection *out, char *message, size_t message_size);
 

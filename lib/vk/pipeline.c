@@ -56,6 +56,18 @@ static spvgen_status check_module(spvgen_vk_context *ctx, const char *who, const
     st = SPVGEN_ERROR_UNSUPPORTED;
     goto done;
   }
+  if (refl->required_api_version > caps->api_version) {
+    spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+                   "%s: the module declares %s, which needs Vulkan %u.%u; device '%s' is "
+                   "Vulkan %u.%u",
+                   who, refl->api_version_reason ? refl->api_version_reason : "a capability",
+                   SPVGEN_API_VERSION_MAJOR(refl->required_api_version),
+                   SPVGEN_API_VERSION_MINOR(refl->required_api_version), caps->name,
+                   SPVGEN_API_VERSION_MAJOR(caps->api_version),
+                   SPVGEN_API_VERSION_MINOR(caps->api_version));
+    st = SPVGEN_ERROR_MISSING_FEATURE;
+    goto done;
+  }
   uint64_t missing = refl->required_features & ~caps->features;
   if (missing) {
     uint64_t first = spvgen_feature_first(missing);

@@ -1,6 +1,7 @@
 /* tests/check/test_validate.c — spvgen_validate: the SPIRV-Tools validator behind
  * spvgen's status/message convention, target envs and layout options, bad arguments.
  * Modules are written as assembly and assembled with spvgen_assemble. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,49 @@ static void test_vulkan_envs_apply_vulkan_rules_and_universal_does_not(void) {
   spvgen_free_words(words);
 }
 
+/* SPIRV-Tools 2025.1 checks capabilities against Vulkan only up to vulkan1.2; spvgen
+ * checks them for every Vulkan env against its table (spvgen_vk_capability_find), so a
+ * module declaring Kernel, Addresses or Linkage is named as such everywhere. Universal
+ * envs are left to SPIRV-Tools. */
+static void test_vulkan_envs_reject_capabilities_vulkan_does_not_allow(void) {
+  static const char *const caps[] = {"Kernel", "Addresses", "Linkage"};
+  static const spvgen_target_env envs[] = {SPVGEN_ENV_VULKAN_1_1, SPVGEN_ENV_VULKAN_1_2,
+                                           SPVGEN_ENV_VULKAN_1_3, SPVGEN_ENV_VULKAN_1_4};
+  char text[1024], message[1024], expected[128];
+  for (size_t c = 0; c < 3; c++) {
+    /* SPIR-V 1.3 (vulkan1.1's): a version every Vulkan env takes. */
+    snprintf(text, sizeof text, "OpCapability %s\n%s", caps[c], tiny_compute);
+    size_t count = 0;
+    uint32_t *words = assemble(text, SPVGEN_ENV_VULKAN_1_1, &count);
+    if (!words) return;
+    for (size_t e = 0; e < 4; e++) {
+      spvgen_validate_options options = {.env = envs[e]};
+      CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message),
+                   SPVGEN_ERROR_VALIDATION);
+      snprintf(expected, sizeof expected,
+               "OpCapability %s (word 5): Vulkan does not allow capability %s", caps[c], caps[c]);
+      CHECK_CONTAINS(message, expected);
+      CHECK_CONTAINS(message, spvgen_target_env_name(envs[e]));
+    }
+    spvgen_validate_options universal = {.env = SPVGEN_ENV_UNIVERSAL_1_6};
+    spvgen_validate(words, count, &universal, message, sizeof message);
+    CHECK_NOT_CONTAINS(message, "Vulkan does not allow");
+    spvgen_free_words(words);
+  }
+  /* The same module with capabilities Vulkan allows passes every Vulkan env. */
+  snprintf(text, sizeof text, "OpCapability GroupNonUniformBallot\nOpCapability Int64\n%s",
+           tiny_compute);
+  size_t count = 0;
+  uint32_t *words = assemble(text, SPVGEN_ENV_VULKAN_1_1, &count);
+  if (!words) return;
+  for (size_t e = 0; e < 4; e++) {
+    spvgen_validate_options options = {.env = envs[e]};
+    CHECK_MSG(spvgen_validate(words, count, &options, message, sizeof message) == SPVGEN_OK,
+              "%s: %s", spvgen_target_env_name(envs[e]), message);
+  }
+  spvgen_free_words(words);
+}
+
 static void test_scalar_block_layout_allows_offsets_relaxed_layout_forbids(void) {
   size_t count = 0;
   uint32_t *words = assemble(vec3_at_8, SPVGEN_ENV_VULKAN_1_3, &count);
@@ -354,6 +398,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_a_truncated_module_is_a_validation_error),
       TEST_CASE(test_the_env_decides_which_spirv_versions_are_allowed),
       TEST_CASE(test_vulkan_envs_apply_vulkan_rules_and_universal_does_not),
+      TEST_CASE(test_vulkan_envs_reject_capabilities_vulkan_does_not_allow),
       TEST_CASE(test_scalar_block_layout_allows_offsets_relaxed_layout_forbids),
       TEST_CASE(test_relaxed_layout_is_on_for_vulkan_whether_or_not_requested),
       TEST_CASE(test_bad_arguments_are_invalid_argument_with_a_message),

@@ -352,6 +352,38 @@ done:
   spvgen_vk_destroy(ctx);
 }
 
+/* A module declaring Kernel (by hand: the builder never infers it) is refused before the
+ * driver sees it, naming the capability; so is one whose capability the runner cannot
+ * check or enable (VariablePointers). Before, lavapipe took and ran both. */
+static void test_module_with_a_capability_vulkan_does_not_allow_is_refused(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    SpvCapability cap;
+    const char *message;
+  } cases[] = {
+      {SpvCapabilityKernel, "declares capability Kernel (6), which Vulkan does not allow"},
+      {SpvCapabilityVariablePointers,
+       "declares capability VariablePointers, which Vulkan enables by variablePointers"},
+  };
+  for (size_t i = 0; i < 2; i++) {
+    spvgen_module *m = spvgen_module_create(NULL);
+    spvgen_vk_pipeline *pipe = NULL;
+    spvgen_capability(m, cases[i].cap);
+    vk_build_vector_add(m, 64);
+    const uint32_t *words = NULL;
+    size_t count = 0;
+    CHECK_EQ_U64(spvgen_module_finish(m, &words, &count), SPVGEN_OK);
+    if (words) {
+      VK_EXPECT_ERROR(ctx, spvgen_vk_pipeline_create(ctx, words, count, NULL, NULL, &pipe),
+                      SPVGEN_ERROR_UNSUPPORTED, cases[i].message);
+      CHECK(pipe == NULL);
+    }
+    spvgen_module_destroy(m);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 static void test_required_subgroup_size_out_of_range_is_named(void) {
   fixture f;
   if (!fixture_open(&f)) {
@@ -703,6 +735,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_metadata_disagreeing_with_the_module_is_named),
       TEST_CASE(test_local_size_beyond_the_device_limit_is_named),
       TEST_CASE(test_module_needing_an_absent_feature_names_it),
+      TEST_CASE(test_module_with_a_capability_vulkan_does_not_allow_is_refused),
       TEST_CASE(test_required_subgroup_size_out_of_range_is_named),
       TEST_CASE(test_dispatch_arguments_are_checked_against_the_pipeline),
       TEST_CASE(test_buffer_smaller_than_its_binding_is_named),
