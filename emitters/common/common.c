@@ -120,6 +120,13 @@ uint32_t ek_mod(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_u_m
 uint32_t ek_lt(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_u_less_than(m, ek_bool_type(m), a, b); }
 uint32_t ek_and(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_logical_and(m, ek_bool_type(m), a, b); }
 
+void ek_subgroup_barrier(spvgen_module *m) {
+  uint32_t sg = ek_u32(m, SpvScopeSubgroup);
+  spvgen_op_control_barrier(m, sg, sg,
+                            ek_u32(m, SpvMemorySemanticsAcquireReleaseMask |
+                                          SpvMemorySemanticsWorkgroupMemoryMask));
+}
+
 uint32_t ek_local(spvgen_module *m, uint32_t type, uint32_t init) {
   return spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassFunction, type),
                          SpvStorageClassFunction, init);
@@ -177,6 +184,12 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d) {
   return d->alpha == 1.0f && d->beta == 0.0f && d->bias == SPVGEN_GEMM_BIAS_NONE &&
          d->activation == SPVGEN_ACTIVATION_NONE && d->acc_type == d->out_type;
+}
+
+bool ek_epilogue_is_convert_only(const spvgen_gemm_desc *d) {
+  return d->alpha == 1.0f && d->beta == 0.0f && d->bias == SPVGEN_GEMM_BIAS_NONE &&
+         d->activation == SPVGEN_ACTIVATION_NONE && ek_is_float(d->acc_type) &&
+         ek_is_float(d->out_type);
 }
 
 uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,

@@ -63,6 +63,10 @@ uint32_t ek_lt(spvgen_module *m, uint32_t a, uint32_t b); /* bool a < b */
 uint32_t ek_and(spvgen_module *m, uint32_t a, uint32_t b); /* bool && */
 uint32_t ek_div(spvgen_module *m, uint32_t a, uint32_t b);
 uint32_t ek_mod(spvgen_module *m, uint32_t a, uint32_t b);
+/* OpControlBarrier Subgroup/Subgroup/AcquireRelease|WorkgroupMemory: orders a subgroup's
+ * own shared-memory writes before its reads (spvgen_workgroup_barrier is the workgroup
+ * one). */
+void ek_subgroup_barrier(spvgen_module *m);
 /* A Function variable of `type` (hoisted to the entry block by the builder). */
 uint32_t ek_local(spvgen_module *m, uint32_t type, uint32_t init);
 
@@ -90,6 +94,10 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
 /* Whether the epilogue is a plain store (no alpha, C, bias or activation, and acc and
  * out of one type): cooperative variants may then store the accumulator directly. */
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);
+/* Whether the epilogue only converts: alpha 1, no C, bias or activation, acc and out both
+ * float types (possibly different): cooperative variants may then convert the
+ * accumulator matrix and store it directly. Implied by ek_epilogue_is_plain for floats. */
+bool ek_epilogue_is_convert_only(const spvgen_gemm_desc *d);
 /* The epilogue's value for one element (acc: a value of acc_type) at (row, col); returns
  * a value of out_type. The caller checks the bounds. */
 uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,

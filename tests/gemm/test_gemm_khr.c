@@ -1,0 +1,374 @@
+/* tests/gemm/test_gemm_khr.c — the KHR cooperative matrix GEMM variant, offline against
+ * the "h100" caps preset: every candidate plan of a sweep of layouts, types, shapes,
+ * batches and epilogues emits and validates (Vulkan 1.3 rules; bf16 modules, which the
+ * SPIRV-Tools in use cannot validate, are checked structurally), the kernel has the
+ * instructions the design relies on, and plans fail naming the field and the reason. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/builder.h"
+#include "spvgen/caps.h"
+#include "spvgen/check.h"
+#include "spvgen/gemm.h"
+#include "spvgen/kernel.h"
+
+#define MAX_PLANS 64
+
+static spvgen_device_caps h100(void) {
+  spvgen_device_caps caps;
+  CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  return caps;
+}
+
+static spvgen_gemm_desc base_desc(uint32_t m, uint32_t n, uint32_t k) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  return d;
+}
+
+/* Emits one plan; returns the words (owned by m). */
+static const uint32_t *emit_plan(spvgen_module *m, const spvgen_gemm_config *p, size_t *count) {
+  spvgen_module_reset(m, NULL);
+  spvgen_kernel_info info;
+  spvgen_status st = spvgen_gemm_emit(m, p, &info);
+  CHECK_MSG(st == SPVGEN_OK, "emit %s: %s", p->name, spvgen_module_error(m));
+  if (st != SPVGEN_OK) return NULL;
+  CHECK(info.local_size[0] == p->local_size[0]);
+  CHECK(info.required_subgroup_size == 32);
+  const uint32_t *words = NULL;
+  st = spvgen_module_finish(m, &words, count);
+  CHECK_MSG(st == SPVGEN_OK, "finish %s: %s", p->name, spvgen_module_error(m));
+  return st == SPVGEN_OK ? words : NULL;
+}
+
+/* Whether an instruction with `opcode` (and, when first_operand is not ~0u, that first
+ * operand word) is in the module's words. */
+static bool has_op(const uint32_t *w, size_t n, uint32_t opcode, uint32_t first_operand) {
+  for (size_t i = 5; i < n;) {
+    uint32_t len = w[i] >> 16;
+    if (!len) return false;
+    if ((w[i] & 0xFFFFu) == opcode && (first_operand == ~0u || (len > 1 && w[i + 1] == first_operand)))
+      return true;
+    i += len;
+  }
+  return false;
+}
+
+/* A bf16 module (SPIRV-Tools 2025.1 predates SPV_KHR_bfloat16): checked on its words. */
+static void check_bf16_structure(const uint32_t *words, size_t count, const char *name) {
+  CHECK_MSG(has_op(words, count, SpvOpCapability, 5116u), "%s: no BFloat16TypeKHR", name);
+  CHECK_MSG(has_op(words, count, SpvOpCapability, 5118u), "%s: no BFloat16CooperativeMatrixKHR", name);
+  CHECK_MSG(has_op(words, count, SpvOpCapability, SpvCapabilityCooperativeMatrixKHR), "%s: no coopmat cap", name);
+  CHECK_MSG(has_op(words, count, SpvOpCooperativeMatrixMulAddKHR, ~0u), "%s: no MulAdd", name);
+  CHECK_MSG(has_op(words, count, SpvOpCooperativeMatrixLoadKHR, ~0u), "%s: no fragment load", name);
+  CHECK_MSG(has_op(words, count, SpvOpControlBarrier, ~0u), "%s: no barrier", name);
+  /* The same kernel with f16 in place of bf16 validates: the structure around the type is
+   * sound (the sweep covers it). */
+}
+
+/* Every candidate of desc emits and validates; returns the candidate count. */
+static uint32_t sweep_one(spvgen_module *m, const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                          const char *what) {
+  spvgen_gemm_config plans[MAX_PLANS];
+  uint32_t n = 0;
+  char msg[512];
+  spvgen_status st = spvgen_gemm_plans(d, caps, plans, MAX_PLANS, &n, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK && n > 0, "%s: no plans: %s", what, msg);
+  if (n > MAX_PLANS) n = MAX_PLANS;
+  for (uint32_t i = 0; i < n; i++) {
+    const spvgen_gemm_config *p = &plans[i];
+    CHECK_MSG(p->variant == SPVGEN_GEMM_COOPMAT_KHR, "%s: plan %u is %s", what, i, p->name);
+    CHECK_MSG(p->shared_bytes <= caps->max_shared_memory, "%s: %s shared %u", what, p->name, p->shared_bytes);
+    CHECK(p->subgroup_size == 32);
+    CHECK(p->warp_m && p->warp_n && p->frag_m == 16 && p->frag_n == 16);
+    size_t count = 0;
+    const uint32_t *words = emit_plan(m, p, &count);
+    if (!words) continue;
+    if (d->a_type == SPVGEN_COMPONENT_BF16) {
+      check_bf16_structure(words, count, p->name);
+    } else {
+      char vmsg[4096];
+      st = spvgen_validate(words, count, NULL, vmsg, sizeof vmsg);
+      CHECK_MSG(st == SPVGEN_OK, "%s: %s does not validate: %s", what, p->name, vmsg);
+      if (st != SPVGEN_OK) {
+        check_words(words, count); /* dumps it with SPVGEN_TEST_DUMP */
+        return n;
+      }
+    }
+  }
+  return n;
+}
+
+typedef struct type_case {
+  const char *name;
+  spvgen_component_type in, acc, out;
+} type_case;
+
+static const type_case TYPES[] = {
+    {"f16/f32", SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
+    {"f16/f16", SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
+    {"f16/f32->f16", SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16},
+    {"s8/s32", SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32},
+    {"u8/s32", SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32},
+};
+
+static const uint32_t SHAPES[][3] = {{1, 1, 1},     {97, 131, 67},   {8192, 8192, 8192},
+                                     {4096, 64, 4096}, {64, 4096, 4096}, {256, 256, 256}};
+
+static uint64_t g_modules;
+
+/* Layouts x types x shapes: every candidate validates. */
+static void test_khr_every_candidate_of_the_sweep_validates(void) {
+  spvgen_device_caps caps = h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  for (int lay = 0; lay < 4; lay++)
+    for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++)
+      for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
+        spvgen_gemm_desc d = base_desc(SHAPES[s][0], SHAPES[s][1], SHAPES[s][2]);
+        d.a_layout = (lay & 1) ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+        d.b_layout = (lay & 2) ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+        d.a_type = d.b_type = TYPES[t].in;
+        d.acc_type = TYPES[t].acc;
+        d.out_type = TYPES[t].out;
+        char what[128];
+        snprintf(what, sizeof what, "%c%c %s %ux%ux%u", (lay & 1) ? 't' : 'n', (lay & 2) ? 't' : 'n',
+                 TYPES[t].name, d.m, d.n, d.k);
+        g_modules += sweep_one(m, &caps, &d, what);
+      }
+  spvgen_module_destroy(m);
+}
+
+/* Batches, epilogues, unaligned leading dimensions, column-major C and D. */
+static void test_khr_batch_epilogue_and_unaligned_candidates_validate(void) {
+  spvgen_device_caps caps = h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++) {
+    bool is_int = TYPES[t].in == SPVGEN_COMPONENT_S8 || TYPES[t].in == SPVGEN_COMPONENT_U8;
+    for (int v = 0; v < 9; v++) {
+      spvgen_gemm_desc d = base_desc(v & 1 ? 97 : 256, v & 1 ? 131 : 128, v & 1 ? 67 : 96);
+      d.a_type = d.b_type = TYPES[t].in;
+      d.acc_type = TYPES[t].acc;
+      d.out_type = is_int ? SPVGEN_COMPONENT_F32 : TYPES[t].out;
+      const char *what = "";
+      switch (v) {
+      case 0: d.batch = 3; what = "batch 3"; break;
+      case 1: d.batch = 3; d.a_layout = SPVGEN_COL_MAJOR; what = "batch 3 primes tn"; break;
+      case 2: d.alpha = 0.5f; d.beta = 2.0f; d.c_layout = SPVGEN_COL_MAJOR; what = "alpha beta"; break;
+      case 3: d.bias = SPVGEN_GEMM_BIAS_ROW; d.activation = SPVGEN_ACTIVATION_RELU; what = "bias row relu"; break;
+      case 4: d.bias = SPVGEN_GEMM_BIAS_COLUMN; d.activation = SPVGEN_ACTIVATION_GELU; what = "bias col gelu"; break;
+      case 5: d.activation = SPVGEN_ACTIVATION_SILU; d.d_layout = SPVGEN_COL_MAJOR; what = "silu col-major D"; break;
+      case 6: d.lda = d.k + 3; d.ldb = d.n + 1; what = "unaligned lda ldb"; break;
+      case 7: d.lda = d.k + 3; d.b_layout = SPVGEN_COL_MAJOR; d.ldb = d.k + 5; d.batch = 2; what = "unaligned batch"; break;
+      case 8: d.ldd = d.n + 1; what = "unaligned ldd"; break;
+      }
+      if (is_int && (v == 2 || v == 4 || v == 5)) d.out_type = SPVGEN_COMPONENT_F32;
+      if (is_int && v == 3) d.out_type = SPVGEN_COMPONENT_S32;
+      char buf[128];
+      snprintf(buf, sizeof buf, "%s %s", TYPES[t].name, what);
+      g_modules += sweep_one(m, &caps, &d, buf);
+    }
+  }
+  spvgen_module_destroy(m);
+}
+
+/* bf16 x bf16 + f32: plans and emits; checked structurally. */
+static void test_khr_bf16_candidates_emit_structurally(void) {
+  spvgen_device_caps caps = h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  static const uint32_t shapes[][3] = {{97, 131, 67}, {4096, 4096, 4096}};
+  for (int s = 0; s < 2; s++)
+    for (int lay = 0; lay < 4; lay++) {
+      spvgen_gemm_desc d = base_desc(shapes[s][0], shapes[s][1], shapes[s][2]);
+      d.a_type = d.b_type = SPVGEN_COMPONENT_BF16;
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = SPVGEN_COMPONENT_F32;
+      d.a_layout = (lay & 1) ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+      d.b_layout = (lay & 2) ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+      g_modules += sweep_one(m, &caps, &d, "bf16");
+    }
+  spvgen_module_destroy(m);
+}
+
+/* The big f16 kernel: fragments come from Workgroup memory, MulAdds, barriers, the
+ * 128-bit alias of A, and direct fragment stores to D. */
+static void test_khr_kernel_disassembly_has_the_design_lines(void) {
+  spvgen_device_caps caps = h100();
+  spvgen_gemm_desc d = base_desc(8192, 8192, 8192);
+  d.acc_type = SPVGEN_COMPONENT_F32;
+  d.out_type = SPVGEN_COMPONENT_F32;
+  spvgen_gemm_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(p.variant == SPVGEN_GEMM_COOPMAT_KHR);
+  CHECK(p.desc.tile_m == 128 && p.desc.tile_n == 128 && p.desc.tile_k == 32);
+  CHECK(p.desc.stages == 2 && p.desc.unroll == 2);
+  CHECK(p.features & SPVGEN_FEATURE_COOPMAT);
+  spvgen_module *m = spvgen_module_create(NULL);
+  size_t count = 0;
+  const uint32_t *words = emit_plan(m, &p, &count);
+  CHECK(check_words(words, count));
+  char *text = check_disassemble(words, count);
+  check_has_line(text, "OpCapability CooperativeMatrixKHR");
+  check_has_line(text, "OpExtension \"SPV_KHR_cooperative_matrix\"");
+  check_has_line(text, "%smem = OpVariable %_ptr_Workgroup__arr_v4uint_uint_2368 Workgroup" /* 2 x (128x(32+8) + 32x(128+8)) halves */);
+  CHECK(text && strstr(text, "OpCooperativeMatrixLoadKHR") != NULL);
+  CHECK(text && strstr(text, "OpCooperativeMatrixMulAddKHR") != NULL);
+  CHECK(text && strstr(text, "OpCooperativeMatrixStoreKHR") != NULL);
+  CHECK(text && strstr(text, "OpControlBarrier") != NULL);
+  CHECK(text && strstr(text, "%A4 = OpVariable") != NULL);
+  CHECK(text && strstr(text, "%B4 = OpVariable") != NULL);
+  CHECK(text && strstr(text, "OpCapability Kernel") == NULL);
+  /* Every fragment load reads Workgroup memory (the staged tiles). */
+  int loads = 0, wg_loads = 0;
+  for (const char *s = text; s && (s = strstr(s, "OpCooperativeMatrixLoadKHR")); s++) {
+    loads++;
+    const char *eol = strchr(s, '\n');
+    const char *ptr = s + strlen("OpCooperativeMatrixLoadKHR") + 1;
+    (void)eol;
+    /* the pointer operand is an access chain into %smem: find its definition */
+    char name[64] = "";
+    sscanf(ptr, "%*s %63s", name);
+    char def[96];
+    snprintf(def, sizeof def, "%s = OpAccessChain %%_ptr_Workgroup_v4uint %%smem", name);
+    if (strstr(text, def)) wg_loads++;
+  }
+  CHECK(loads > 0);
+  CHECK_MSG(loads == wg_loads, "%d of %d fragment loads read %%smem", wg_loads, loads);
+  spvgen_free_text(text);
+  spvgen_module_destroy(m);
+}
+
+/* The one-shot path and the reflection of the aliased bindings. */
+static void test_khr_one_shot_kernel_reflects_its_bindings(void) {
+  spvgen_device_caps caps = h100();
+  spvgen_gemm_desc d = base_desc(512, 512, 512);
+  d.beta = 1.0f;
+  d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+  spvgen_kernel k;
+  char msg[512];
+  spvgen_status st = spvgen_gemm(&d, &caps, &k, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st != SPVGEN_OK) return;
+  CHECK(check_words(k.words, k.word_count));
+  CHECK(k.info.groups[0] == 4 && k.info.groups[1] == 4 && k.info.groups[2] == 1);
+  CHECK(k.info.required_subgroup_size == 32);
+  spvgen_kernel_free(&k);
+}
+
+/* Defaults: big problems take 128x128 tiles, small ones smaller tiles; names carry the
+ * fragment and warp shapes. */
+static void test_khr_plan_defaults_and_names(void) {
+  spvgen_device_caps caps = h100();
+  spvgen_gemm_config p;
+  char msg[512];
+  spvgen_gemm_desc d = base_desc(8192, 8192, 8192);
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(p.desc.tile_m == 128 && p.desc.tile_n == 128 && p.desc.subgroups == 4);
+  CHECK(p.warp_m == 64 && p.warp_n == 64);
+  CHECK_MSG(strstr(p.name, "khr f16->f16 128x128x32 w128 sg16x16x16 w64x64") == p.name, "%s", p.name);
+  d = base_desc(8192, 8192, 8192);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_S8;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_S32;
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(p.frag_k == 32 && p.desc.tile_k == 64);
+  d = base_desc(1, 1, 1);
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(p.desc.tile_m == 32 && p.desc.tile_n == 32 && p.groups[0] == 1 && p.groups[1] == 1);
+  d = base_desc(4096, 64, 4096);
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(p.groups[0] * p.groups[1] >= 32);
+  /* Candidates keep the knobs the desc sets. */
+  d = base_desc(1024, 1024, 1024);
+  d.tile_m = 64;
+  spvgen_gemm_config plans[MAX_PLANS];
+  uint32_t n = 0;
+  CHECK(spvgen_gemm_plans(&d, &caps, plans, MAX_PLANS, &n, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(n >= 3);
+  for (uint32_t i = 0; i < n && i < MAX_PLANS; i++) CHECK(plans[i].desc.tile_m == 64);
+  d = base_desc(8192, 8192, 8192);
+  CHECK(spvgen_gemm_plans(&d, &caps, plans, MAX_PLANS, &n, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_MSG(n >= 10 && n <= 20, "%u candidates", n);
+}
+
+static void expect_fail(const spvgen_gemm_desc *d, const spvgen_device_caps *caps, spvgen_status want,
+                        const char *needle) {
+  spvgen_gemm_config p;
+  char msg[512];
+  spvgen_status st = spvgen_gemm_plan(d, caps, &p, msg, sizeof msg);
+  CHECK_MSG(st == want, "status %d, want %d (%s)", (int)st, (int)want, msg);
+  CHECK_MSG(strstr(msg, needle) != NULL, "message \"%s\" lacks \"%s\"", msg, needle);
+}
+
+static void test_khr_plan_errors_name_the_field(void) {
+  spvgen_device_caps caps = h100(), v13;
+  CHECK(spvgen_caps_preset("vulkan13", &v13) == SPVGEN_OK);
+  spvgen_gemm_desc d = base_desc(256, 256, 256);
+  expect_fail(&d, &v13, SPVGEN_ERROR_UNSUPPORTED, "cooperativeMatrix");
+  expect_fail(&d, NULL, SPVGEN_ERROR_UNSUPPORTED, "cooperativeMatrix");
+  d.a_type = d.b_type = SPVGEN_COMPONENT_E4M3;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  spvgen_gemm_config p;
+  char msg[512];
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) != SPVGEN_OK);
+  CHECK_MSG(strstr(msg, "e4m3") != NULL, "%s", msg);
+  d = base_desc(256, 256, 256);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_BF16;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F16;
+  expect_fail(&d, &caps, SPVGEN_ERROR_UNSUPPORTED, "acc_type f16 with bf16 inputs");
+  d = base_desc(256, 256, 256);
+  d.tile_m = 48;
+  expect_fail(&d, &caps, SPVGEN_ERROR_INVALID_ARGUMENT, "tile_m 48");
+  d = base_desc(256, 256, 256);
+  d.tile_k = 8;
+  expect_fail(&d, &caps, SPVGEN_ERROR_INVALID_ARGUMENT, "tile_k 8");
+  d = base_desc(256, 256, 256);
+  d.tile_m = d.tile_n = 256;
+  d.tile_k = 32;
+  d.stages = 2;
+  expect_fail(&d, &caps, SPVGEN_ERROR_UNSUPPORTED, "shared memory");
+  d = base_desc(256, 256, 256);
+  d.workgroup_size = 100;
+  expect_fail(&d, &caps, SPVGEN_ERROR_INVALID_ARGUMENT, "workgroup_size 100");
+  d = base_desc(256, 256, 256);
+  d.tile_m = d.tile_n = 16;
+  d.subgroups = 4;
+  expect_fail(&d, &caps, SPVGEN_ERROR_INVALID_ARGUMENT, "subgroups 4");
+  d = base_desc(256, 256, 256);
+  d.unroll = 3;
+  expect_fail(&d, &caps, SPVGEN_ERROR_INVALID_ARGUMENT, "unroll 3");
+  /* A device without the shape: the message names the missing combination. */
+  spvgen_device_caps few = caps;
+  few.coopmat_count = 0;
+  d = base_desc(256, 256, 256);
+  d.acc_type = SPVGEN_COMPONENT_F32;
+  expect_fail(&d, &few, SPVGEN_ERROR_UNSUPPORTED, "f16 x f16 + f32 -> f32");
+}
+
+static void test_khr_sweep_count_is_reported(void) {
+  /* runs last: how many modules the sweeps above built (for the log) */
+  fprintf(stderr, "test_gemm_khr: %llu kernels emitted and checked\n", (unsigned long long)g_modules);
+  if (!g_modules) test_skip("the sweeps did not run (filtered)");
+  else CHECK(g_modules > 300);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_khr_every_candidate_of_the_sweep_validates),
+      TEST_CASE(test_khr_batch_epilogue_and_unaligned_candidates_validate),
+      TEST_CASE(test_khr_bf16_candidates_emit_structurally),
+      TEST_CASE(test_khr_kernel_disassembly_has_the_design_lines),
+      TEST_CASE(test_khr_one_shot_kernel_reflects_its_bindings),
+      TEST_CASE(test_khr_plan_defaults_and_names),
+      TEST_CASE(test_khr_plan_errors_name_the_field),
+      TEST_CASE(test_khr_sweep_count_is_reported),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
