@@ -17,6 +17,7 @@
 #include "module_check.h"
 #include "spvgen/caps.h"
 #include "spvgen/gemm.h"
+#include "tensor_ref.h"
 
 typedef spvgen_component_type T;
 #define F16 SPVGEN_COMPONENT_F16
@@ -492,6 +493,69 @@ static void test_one_shot_kernel_validates_and_reports_the_grid(void) {
   spvgen_kernel_free(&k);
 }
 
+/* ------------------------------------------------- the addressing recipe ---- */
+
+/* The variant's recipe for one operand (emitters/gemm/coopmat2.c, operand_init and
+ * operand_slice), replayed on the CPU reference of the spec: every element (r, c) of a
+ * tile must address the operand's element (r0 + r, c0 + c) of batch z, read 0 / be
+ * dropped outside the matrix, for row- and column-major operands, 2-D layouts (batch in
+ * the pointer) and 3-D ones (batch as the outer dimension). */
+static void check_recipe(uint32_t R, uint32_t C, bool col, uint32_t ld, uint32_t stride, bool three_d,
+                         uint32_t batch, uint32_t z, uint32_t r0, uint32_t rs, uint32_t c0, uint32_t cs) {
+  uint32_t dims[3], strides[3], n = 0;
+  int32_t off[3];
+  uint32_t span[3];
+  if (three_d) {
+    dims[n] = batch;
+    strides[n] = stride;
+    off[n] = (int32_t)z;
+    span[n++] = 1;
+  }
+  dims[n] = col ? C : R;
+  strides[n] = ld;
+  off[n] = (int32_t)(col ? c0 : r0);
+  span[n++] = col ? cs : rs;
+  dims[n] = col ? R : C;
+  strides[n] = 1;
+  off[n] = (int32_t)(col ? r0 : c0);
+  span[n++] = col ? rs : cs;
+  tensor_ref_layout t = tensor_ref_layout_create(n, TENSOR_REF_CLAMP_CONSTANT);
+  t = tensor_ref_layout_set_dimension(t, dims);
+  t = tensor_ref_layout_set_stride(t, strides);
+  t = tensor_ref_layout_slice(t, off, span);
+  CHECK_MSG(!tensor_ref_layout_problem(&t), "layout: %s", tensor_ref_layout_problem(&t));
+  static const uint32_t perm2[2] = {1, 0}, perm3[3] = {0, 2, 1};
+  tensor_ref_view v = tensor_ref_view_create(n, false, n == 2 ? perm2 : perm3);
+  uint32_t base = three_d ? 0 : z * stride; /* 2-D: the batch is in the pointer */
+  uint32_t bad = 0;
+  for (int o = 0; o < 2; o++)
+    for (uint32_t r = 0; r < rs; r++)
+      for (uint32_t c = 0; c < cs; c++) {
+        tensor_ref_op op = o ? TENSOR_REF_STORE : TENSOR_REF_LOAD;
+        tensor_ref_address a = tensor_ref_matrix_coord_to_tensor_element_with_view(&t, col ? &v : NULL, op, r, c, cs);
+        uint32_t gr = r0 + r, gc = c0 + c;
+        bool inside = gr < R && gc < C;
+        uint32_t want = z * stride + (col ? gc * ld + gr : gr * ld + gc);
+        bool ok = inside ? a.outcome == TENSOR_REF_ELEMENT && base + a.index == want
+                         : a.outcome == (o ? TENSOR_REF_DISCARDED : TENSOR_REF_CLAMP_VALUE);
+        if (!ok && bad++ < 3)
+          test_fail_at(__FILE__, __LINE__,
+                       "%ux%u %s ld %u %s batch %u: tile (%u+%u, %u+%u) element (%u, %u): outcome %d index %u, "
+                       "want %s %u", R, C, col ? "col" : "row", ld, three_d ? "3-D" : "2-D", z, r0, rs, c0, cs,
+                       r, c, (int)a.outcome, base + a.index, inside ? "element" : "outside", want);
+      }
+}
+
+static void test_addressing_recipe_matches_the_spec_reference(void) {
+  for (int col = 0; col < 2; col++)
+    for (int three = 0; three < 2; three++) {
+      uint32_t R = 37, C = 23, ld = col ? 41 : 29, stride = (col ? C : R) * ld + 3;
+      check_recipe(R, C, col, ld, stride, three, 3, 0, 0, 16, 0, 16);   /* interior */
+      check_recipe(R, C, col, ld, stride, three, 3, 2, 32, 16, 16, 16); /* both edges */
+      check_recipe(R, C, col, ld, stride, three, 3, 1, 16, 32, 0, 32);  /* wider than C */
+    }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_candidate_validates_across_layouts_types_and_shapes),
@@ -506,6 +570,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_candidates_honour_the_knobs_the_desc_sets),
       TEST_CASE(test_refusals_name_the_field_and_the_reason),
       TEST_CASE(test_one_shot_kernel_validates_and_reports_the_grid),
+      TEST_CASE(test_addressing_recipe_matches_the_spec_reference),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
