@@ -185,14 +185,26 @@ static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32
   return t;
 }
 
+/* Registers per invocation a tiling needs, roughly: the accumulator and the A and B tiles
+ * spread over the workgroup, + 32 for addressing. */
+static double tile_registers(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  uint32_t acc_bytes = spvgen_component_type_size(d->acc_type);
+  uint32_t in_bytes = spvgen_component_type_size(d->a_type);
+  return ((double)t->m * t->n * acc_bytes + (double)(t->m + t->n) * t->k * in_bytes) / 4.0 / t->wg + 32.0;
+}
+
+/* Whether the variant leaves a table tiling out of its own choices: one that would spill
+ * (over ~240 registers per invocation), unless the desc fixes the tile itself. */
+static bool tile_spills(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  return !(d->tile_m && d->tile_n) && tile_registers(d, t) > 240.0;
+}
+
 /* Estimated run time of a tiling (arbitrary units; only the order matters). */
 static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t) {
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch;
-  /* Concurrent workgroups per SM, from a register estimate (accumulator + A and B tiles
-   * spread over the workgroup, + 32 for addressing), 64K registers and 2048 threads. */
-  uint32_t acc_bytes = spvgen_component_type_size(d->acc_type);
-  uint32_t in_bytes = spvgen_component_type_size(d->a_type);
-  double regs = ((double)t->m * t->n * acc_bytes + (double)(t->m + t->n) * t->k * in_bytes) / 4.0 / t->wg + 32.0;
+  /* Concurrent workgroups per SM, from the register estimate, 64K registers and 2048
+   * threads. */
+  double regs = tile_registers(d, t);
   uint32_t per_sm = (uint32_t)(65536.0 / (regs * t->wg));
   if (per_sm > 2048 / t->wg) per_sm = 2048 / t->wg;
   if (per_sm < 1) per_sm = 1;
@@ -257,7 +269,7 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
     cm2_tile t = fit_tile(d, &TILES[i], kgran);
     spvgen_status st = check_tile(caps, d, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
-    if (st != SPVGEN_OK) continue;
+    if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
     double c = tile_cost(d, &t);
     if (!found || c < best_cost) {
       best = t;
@@ -267,8 +279,12 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   }
   if (!found) {
     /* Report the first tiling's reason (the desc's own knobs, or the big tile). */
+    if (first_st == SPVGEN_OK)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "tile_m %u / tile_n %u: every tiling with them needs over 240 registers per "
+                       "invocation (set both to force one)", d->tile_m, d->tile_n);
     if (msg && size) snprintf(msg, size, "%s", first_msg);
-    return first_st != SPVGEN_OK ? first_st : SPVGEN_ERROR_UNSUPPORTED;
+    return first_st;
   }
   const spvgen_coopmat_flex *flex = NULL;
   spvgen_status st = check_tile(caps, d, &best, &flex, msg, size);
@@ -325,7 +341,7 @@ static uint32_t coopmat2_candidates(const spvgen_device_caps *caps, const spvgen
   uint32_t kgran = any ? any->k_granularity : 16;
   for (size_t i = 0; i < TILE_COUNT && n < max; i++) {
     cm2_tile t = fit_tile(desc, &TILES[i], kgran);
-    if (check_tile(caps, desc, &t, NULL, NULL, 0) != SPVGEN_OK) continue;
+    if (check_tile(caps, desc, &t, NULL, NULL, 0) != SPVGEN_OK || tile_spills(desc, &t)) continue;
     bool dup = false;
     for (uint32_t j = 0; j < n && !dup; j++)
       dup = out[j].tile_m == t.m && out[j].tile_n == t.n && out[j].tile_k == t.k &&

@@ -459,6 +459,11 @@ static void test_refusals_name_the_field_and_the_reason(void) {
   e.workgroup_size = 512;
   expect_refusal(&e, &h100, "workgroup_size 512");
   e = d;
+  e.tile_m = 256;
+  e.tile_k = 256;
+  e.workgroup_size = 64; /* 256 x anything with f32 accumulators over 64 invocations */
+  expect_refusal(&e, &h100, "registers");
+  e = d;
   e.stages = 2;
   expect_refusal(&e, &h100, "stages 2");
   e = d;
