@@ -192,21 +192,38 @@ bool ek_epilogue_is_convert_only(const spvgen_gemm_desc *d) {
          ek_is_float(d->out_type);
 }
 
+spvgen_component_type ek_epilogue_type(const spvgen_gemm_desc *d) {
+  return !ek_is_float(d->acc_type) && !ek_is_float(d->out_type) ? SPVGEN_COMPONENT_S32
+                                                                  : SPVGEN_COMPONENT_F32;
+}
+
+uint32_t ek_epilogue_bias_activation(spvgen_module *m, const ek_epilogue *e, uint32_t x,
+                                     uint32_t row, uint32_t col) {
+  const spvgen_gemm_desc *d = e->desc;
+  spvgen_component_type et = ek_epilogue_type(d);
+  uint32_t t = ek_type(m, et);
+  if (e->bias.var) {
+    uint32_t bv = spvgen_load(m, e->bias.elem_type,
+                              ek_elem(m, &e->bias, d->bias == SPVGEN_GEMM_BIAS_ROW ? row : col));
+    bv = ek_convert(m, bv, d->out_type, et);
+    x = et == SPVGEN_COMPONENT_F32 ? spvgen_op_f_add(m, t, x, bv) : spvgen_op_i_add(m, t, x, bv);
+  }
+  if (et == SPVGEN_COMPONENT_S32) {
+    /* Integer epilogue: ReLU only (the plan refuses the other activations). */
+    if (d->activation == SPVGEN_ACTIVATION_RELU)
+      x = spvgen_glsl_s_max(m, t, x, spvgen_const_i32(m, 0));
+    return x;
+  }
+  return ek_activation(m, x, d->activation);
+}
+
 uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
                            uint32_t col) {
   const spvgen_gemm_desc *d = e->desc;
-  bool int_path = !ek_is_float(d->acc_type) && !ek_is_float(d->out_type);
-  if (int_path) {
+  if (ek_epilogue_type(d) == SPVGEN_COMPONENT_S32) {
     /* Integer accumulate and output: bias and ReLU (the plan refuses the rest). */
-    uint32_t st = ek_type(m, SPVGEN_COMPONENT_S32);
     uint32_t x = ek_convert(m, acc, d->acc_type, SPVGEN_COMPONENT_S32);
-    if (e->bias.var) {
-      uint32_t bv = spvgen_load(m, e->bias.elem_type,
-                                ek_elem(m, &e->bias, d->bias == SPVGEN_GEMM_BIAS_ROW ? row : col));
-      x = spvgen_op_i_add(m, st, x, ek_convert(m, bv, d->out_type, SPVGEN_COMPONENT_S32));
-    }
-    if (d->activation == SPVGEN_ACTIVATION_RELU)
-      x = spvgen_glsl_s_max(m, st, x, spvgen_const_i32(m, 0));
+    x = ek_epilogue_bias_activation(m, e, x, row, col);
     return ek_convert(m, x, SPVGEN_COMPONENT_S32, d->out_type);
   }
   if (ek_epilogue_is_plain(d)) return acc;
@@ -219,12 +236,7 @@ uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc,
                              SPVGEN_COMPONENT_F32);
     x = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, cv, spvgen_const_f32(m, d->beta)));
   }
-  if (e->bias.var) {
-    uint32_t bv = spvgen_load(m, e->bias.elem_type,
-                              ek_elem(m, &e->bias, d->bias == SPVGEN_GEMM_BIAS_ROW ? row : col));
-    x = spvgen_op_f_add(m, f, x, ek_convert(m, bv, d->out_type, SPVGEN_COMPONENT_F32));
-  }
-  x = ek_activation(m, x, d->activation);
+  x = ek_epilogue_bias_activation(m, e, x, row, col);
   return ek_convert(m, x, SPVGEN_COMPONENT_F32, d->out_type);
 }
 

@@ -98,6 +98,15 @@ bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);
  * float types (possibly different): cooperative variants may then convert the
  * accumulator matrix and store it directly. Implied by ek_epilogue_is_plain for floats. */
 bool ek_epilogue_is_convert_only(const spvgen_gemm_desc *d);
+/* The type the epilogue computes in: s32 when acc_type and out_type are both integers,
+ * else f32 (alpha, beta and the float activations). */
+spvgen_component_type ek_epilogue_type(const spvgen_gemm_desc *d);
+/* The bias (element `row` or `col` of the bias vector, as desc->bias says; the caller
+ * keeps that index inside the vector) added to x, then the activation; x and the result
+ * are values of ek_epilogue_type. Returns x when the desc has neither. Variants that do
+ * alpha and beta * C elsewhere (cooperative matrices) use it for the per-element rest. */
+uint32_t ek_epilogue_bias_activation(spvgen_module *m, const ek_epilogue *e, uint32_t x,
+                                     uint32_t row, uint32_t col);
 /* The epilogue's value for one element (acc: a value of acc_type) at (row, col); returns
  * a value of out_type. The caller checks the bounds. */
 uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,

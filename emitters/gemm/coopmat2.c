@@ -1,17 +1,615 @@
-/* emitters/gemm/coopmat2.c — placeholder until the variant lands. */
+/* emitters/gemm/coopmat2.c — the GEMM for NVIDIA's VK_NV_cooperative_matrix2: one
+ * workgroup-scope cooperative matrix per operand tile, addressed through tensor layouts.
+ * (Designed after llama.cpp's mul_mm_cm2.comp and jeffbolznv/vk_cooperative_matrix_perf's
+ * workgroup.comp; no code taken from them.)
+ *
+ * Shape. A workgroup of W invocations (256, 128 or 64) owns a tile_m x tile_n tile of D
+ * (BM x BN) and walks K in steps of BK. Per step it loads A[bm.., k..] as one BM x BK
+ * MatrixA and B[k.., bn..] as one BK x BN MatrixB with OpCooperativeMatrixLoadTensorNV and
+ * runs one OpCooperativeMatrixMulAddKHR into a BM x BN accumulator (Workgroup scope: the
+ * driver splits the tile over the subgroups and stages it through shared memory itself;
+ * the kernel declares none). Shapes, strides, alpha, beta are module constants, so every
+ * tensor layout is built from constants and the driver sees the exact dimensions and
+ * alignments. Dispatch: (ceil(N / BN), ceil(M / BM), batch).
+ *
+ * Tiles (plan): a small cost model over a fixed list from 128x256 / 256x128 (W 256, the
+ * big-problem tiles; llama.cpp's "l" tile) through 128x128 (W 256), 64x128 / 128x64 /
+ * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = waves x concurrent tiles
+ * per SM x padded tile area / tile efficiency, so big problems get the big tiles and
+ * skinny ones (M or N of 64, a few hundred tiles) get small tiles that fill 132 SMs.
+ * BK is 64 for 16-bit inputs and 128 for 8-bit ones (128 bytes of each row per step),
+ * less when K is smaller. Every tile is a multiple of the device's flexible-dimension
+ * granularity for W (the h100 preset: 32x32x16 at 256, 32x16x16 at 128, 16x16x16 at 64;
+ * K granularity 32 for int8).
+ *
+ * The K loop. K / BK full steps run in a loop unrolled `unroll` times (default 4, or
+ * fewer when there are fewer steps), the leftover full steps follow straight-line, and a
+ * partial last step (K % BK) loads through clamped layouts. All counts are constants.
+ *
+ * Edges and clamping. Two tensor layouts per operand: one with clamp mode Undefined (no
+ * bounds checks, for tiles known to be inside the matrices) and one with ConstantNV
+ * (clamp value 0: reads outside the matrix give 0, stores outside it are dropped). When
+ * BM divides M and BN divides N every tile uses the unclamped layouts; otherwise the
+ * kernel branches once per workgroup (a uniform branch): interior tiles run the
+ * unclamped path, edge tiles the clamped one. No padding, no masks in the loop.
+ *
+ * Column-major operands. The layout describes memory as it is (a column-major R x C
+ * matrix is a row-major C x R tensor, dimensions (C, R), stride (ld, 1)), the slice is
+ * taken in those coordinates, and the load/store goes through a tensor view with the
+ * permutation {1, 0} (the transposing view of the GLSL_NV_cooperative_matrix2 examples,
+ * what llama.cpp uses for its B and D). Row-major operands need no view.
+ *
+ * Batches. The tensor loads need a 16-byte aligned pointer. When stride_x * element size
+ * is a multiple of 16 the pointer is the element at the batch's base and the layouts are
+ * 2-D; otherwise the pointer is element 0 and the layouts are 3-D (batch, rows, cols) with
+ * strides (stride_x, ld, 1), sliced at (z, 1) in the batch dimension (the view's
+ * permutation becomes {0, 2, 1}).
+ *
+ * Types. The MulAdd uses the device's workgroup-scope flexible-dimension entry for
+ * (a_type, b_type, accumulator): f16 x f16 + f16/f32, bf16 x bf16 + f32, s8 x s8 + s32,
+ * and u8 x u8 with a u32 accumulator (the combination Vulkan lists; it is reinterpreted as
+ * s32, the desc's acc_type, in the epilogue). Integer MulAdds carry the signedness
+ * operands of their component types.
+ *
+ * Epilogue, in the matrix domain (D = act(alpha * acc + beta * C + bias) in f32 for float
+ * outputs, in s32 for integer ones):
+ *   plain (acc type = out type, nothing else)  the accumulator is stored as it is;
+ *   out_type != acc_type                       OpFConvert / OpConvert* on the matrix;
+ *   alpha                                      OpMatrixTimesScalar (after converting to f32);
+ *   beta * C                                   C's tile is loaded as an accumulator matrix
+ *                                              through its own (clamped) layout, converted
+ *                                              to f32, scaled and added;
+ *   bias (row or column), activation, and the round-to-nearest-even of a float result
+ *   stored as an integer                       OpCooperativeMatrixPerElementOpNV with a
+ *                                              function of (row, col, x, tile row, tile col)
+ *                                              that reads bias[r] or bias[c] (index kept in
+ *                                              range) and applies the activation (needs
+ *                                              cooperativeMatrixPerElementOperations);
+ * then OpCooperativeMatrixStoreTensorNV through D's layout (clamped on edge tiles).
+ *
+ * Benchmarking: see tests/gemm/test_gemm_coopmat2.c (SPVGEN_TEST_DUMP=dir writes every
+ * kernel it validates) or call spvgen_gemm() with variant SPVGEN_GEMM_COOPMAT2 and the
+ * "h100" caps preset; spvgen_gemm_plans() lists the alternative tilings to time. */
+#include <stdio.h>
+#include <string.h>
+
 #include "gemm_internal.h"
 
-static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
-  (void)caps; (void)p;
-  return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the coopmat2 variant is not implemented yet");
+/* ------------------------------------------------------------------- plan ---- */
+
+typedef struct cm2_tile {
+  uint32_t m, n, k, wg;
+  float eff; /* relative efficiency of the tile shape (cost model) */
+} cm2_tile;
+
+/* The tilings the variant chooses from (k: for 16-bit inputs; doubled for 8-bit ones). */
+static const cm2_tile TILES[] = {
+    {128, 256, 64, 256, 1.00f}, {256, 128, 64, 256, 1.00f}, {128, 128, 64, 256, 0.88f},
+    {64, 128, 64, 128, 0.68f},  {128, 64, 64, 128, 0.68f},  {64, 64, 64, 128, 0.55f},
+    {32, 64, 64, 128, 0.40f},   {64, 32, 64, 64, 0.40f},    {32, 32, 64, 64, 0.30f},
+    {128, 256, 32, 256, 0.95f}, {128, 128, 32, 256, 0.84f}, {256, 128, 32, 256, 0.95f},
+    {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f},
+};
+#define TILE_COUNT (sizeof TILES / sizeof TILES[0])
+#define H100_SMS 132u /* the cost model's machine; only the ranking matters */
+
+static bool is_8bit(spvgen_component_type t) { return spvgen_component_type_size(t) == 1; }
+
+/* The accumulator's component type in the MulAdd: u32 for unsigned integer inputs (the
+ * combination devices list for u8 x u8), else acc_type. */
+static spvgen_component_type acc_matrix_type(const spvgen_gemm_desc *d) {
+  if (!ek_is_float(d->a_type) && !ek_is_signed(d->a_type) && !ek_is_signed(d->b_type))
+    return SPVGEN_COMPONENT_U32;
+  return d->acc_type;
 }
+
+/* Whether the epilogue needs OpCooperativeMatrixPerElementOpNV. */
+static bool needs_per_element(const spvgen_gemm_desc *d) {
+  bool float_path = ek_epilogue_type(d) == SPVGEN_COMPONENT_F32;
+  return d->bias != SPVGEN_GEMM_BIAS_NONE || d->activation != SPVGEN_ACTIVATION_NONE ||
+         (float_path && !ek_is_float(d->out_type));
+}
+
+static uint64_t needed_features(const spvgen_gemm_desc *d) {
+  uint64_t f = SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE | SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS |
+               SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT;
+  if (needs_per_element(d)) f |= SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
+  if (d->a_type == SPVGEN_COMPONENT_BF16 || d->b_type == SPVGEN_COMPONENT_BF16)
+    f |= SPVGEN_FEATURE_BFLOAT16_COOPMAT;
+  if (d->a_type == SPVGEN_COMPONENT_E4M3 || d->a_type == SPVGEN_COMPONENT_E5M2 ||
+      d->b_type == SPVGEN_COMPONENT_E4M3 || d->b_type == SPVGEN_COMPONENT_E5M2)
+    f |= SPVGEN_FEATURE_FLOAT8_COOPMAT;
+  return f;
+}
+
+static const char *tn(spvgen_component_type t) { return spvgen_component_type_name(t); }
+
+/* Checks one tiling against the device; NULL when it fits, else writes the reason. */
+static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                const cm2_tile *t, const spvgen_coopmat_flex **flex_out, char *msg,
+                                size_t size) {
+  spvgen_component_type acc = acc_matrix_type(d);
+  const spvgen_coopmat_flex *any = spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, d->a_type,
+                                                                 d->b_type, acc, acc);
+  if (!any) {
+    if (d->a_type == d->b_type)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "a_type %s with acc_type %s: %s has no workgroup-scope cooperative matrix with %s "
+                       "inputs and %s accumulators (no flexible-dimensions entry %s x %s + %s)",
+                       tn(d->a_type), tn(d->acc_type), caps->name, tn(d->a_type), tn(acc), tn(d->a_type),
+                       tn(d->b_type), tn(acc));
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "a_type %s, b_type %s: %s has no workgroup-scope cooperative matrix with %s x %s "
+                     "inputs and %s accumulators", tn(d->a_type), tn(d->b_type), caps->name,
+                     tn(d->a_type), tn(d->b_type), tn(acc));
+  }
+  const spvgen_coopmat_flex *f = spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, t->wg, d->a_type,
+                                                               d->b_type, acc, acc);
+  if (!f)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "workgroup_size %u: %s lists workgroup-scope %s x %s + %s matrices for other "
+                     "workgroup sizes only (e.g. %u)", t->wg, caps->name, tn(d->a_type), tn(d->b_type),
+                     tn(acc), any->workgroup_invocations);
+  uint32_t wg_max = caps->coopmat2_workgroup_scope_max_workgroup_size;
+  if ((wg_max && t->wg > wg_max) || t->wg > caps->max_workgroup_invocations || t->wg > caps->max_workgroup_size[0])
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "workgroup_size %u is over %s's cooperativeMatrixWorkgroupScopeMaxWorkgroupSize %u",
+                     t->wg, caps->name, wg_max ? wg_max : caps->max_workgroup_invocations);
+  if (!t->m || t->m % f->m_granularity || !t->n || t->n % f->n_granularity || !t->k ||
+      t->k % f->k_granularity)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "tile_m %u, tile_n %u, tile_k %u: with %u invocations %s needs multiples of "
+                     "%ux%ux%u (flexible-dimension granularity)", t->m, t->n, t->k, t->wg, caps->name,
+                     f->m_granularity, f->n_granularity, f->k_granularity);
+  uint32_t maxd = caps->coopmat2_flexible_dimensions_max_dimension;
+  if (maxd && (t->m > maxd || t->n > maxd || t->k > maxd))
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "tile %ux%ux%u: %s's cooperativeMatrixFlexibleDimensionsMaxDimension is %u", t->m,
+                     t->n, t->k, caps->name, maxd);
+  if (flex_out) *flex_out = f;
+  return SPVGEN_OK;
+}
+
+/* A desc's knobs applied to a tiling of the table; K step fitted to the problem. */
+static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32_t kgran) {
+  cm2_tile t = *base;
+  if (is_8bit(d->a_type)) t.k *= 2;
+  if (kgran) {
+    uint32_t kmax = gemm_ceil_div(d->k, kgran) * kgran; /* no step longer than K needs */
+    if (t.k > kmax) t.k = kmax;
+  }
+  if (d->tile_m) t.m = d->tile_m;
+  if (d->tile_n) t.n = d->tile_n;
+  if (d->tile_k) t.k = d->tile_k;
+  if (d->workgroup_size) t.wg = d->workgroup_size;
+  return t;
+}
+
+/* Registers per invocation a tiling needs, roughly: the accumulator and the A and B tiles
+ * spread over the workgroup, + 32 for addressing. */
+static double tile_registers(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  uint32_t acc_bytes = spvgen_component_type_size(d->acc_type);
+  uint32_t in_bytes = spvgen_component_type_size(d->a_type);
+  return ((double)t->m * t->n * acc_bytes + (double)(t->m + t->n) * t->k * in_bytes) / 4.0 / t->wg + 32.0;
+}
+
+/* Whether the variant leaves a table tiling out of its own choices: one that would spill
+ * (over ~240 registers per invocation), unless the desc fixes the tile itself. */
+static bool tile_spills(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  return !(d->tile_m && d->tile_n) && tile_registers(d, t) > 240.0;
+}
+
+/* Estimated run time of a tiling (arbitrary units; only the order matters). */
+static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch;
+  /* Concurrent workgroups per SM, from the register estimate, 64K registers and 2048
+   * threads. */
+  double regs = tile_registers(d, t);
+  uint32_t per_sm = (uint32_t)(65536.0 / (regs * t->wg));
+  if (per_sm > 2048 / t->wg) per_sm = 2048 / t->wg;
+  if (per_sm < 1) per_sm = 1;
+  uint64_t conc = (tiles + H100_SMS - 1) / H100_SMS;
+  if (conc > per_sm) conc = per_sm;
+  uint64_t waves = (tiles + H100_SMS * conc - 1) / (H100_SMS * conc);
+  return (double)waves * (double)conc * t->m * t->n / t->eff;
+}
+
+static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
+  uint32_t steps = d->k / tk;
+  return steps >= 8 ? 4 : steps >= 2 ? 2 : 1;
+}
+
+static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
+                                   size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  uint64_t need = needed_features(d);
+  uint64_t missing = need & ~caps->features;
+  if (missing) {
+    char names[512];
+    size_t n = 0;
+    names[0] = 0;
+    /* Workgroup scope first: it is what this variant is about. */
+    static const uint64_t order[] = {
+        SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE, SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS,
+        SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS,
+        SPVGEN_FEATURE_COOPMAT, SPVGEN_FEATURE_BFLOAT16_COOPMAT, SPVGEN_FEATURE_FLOAT8_COOPMAT};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+      if ((missing & order[i]) && n < sizeof names) {
+        int w = snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", spvgen_feature_name(order[i]));
+        if (w > 0) n += (size_t)w;
+      }
+    const char *why = (missing & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS) &&
+                              !(missing & ~SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS)
+                          ? " (for the bias, activation or integer rounding of the epilogue)"
+                          : "";
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the coopmat2 variant needs %s, which %s lacks%s",
+                     names, caps->name, why);
+  }
+  if (d->stages > 1)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stages %u: the coopmat2 variant has one stage (workgroup-scope matrices are "
+                     "staged by the driver)", d->stages);
+  d->stages = 1;
+  if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
+    d->workgroup_size = d->subgroups * caps->subgroup_size;
+
+  /* K granularity of the type combination (for fitting BK to small K). */
+  spvgen_component_type acc = acc_matrix_type(d);
+  const spvgen_coopmat_flex *any =
+      spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, d->a_type, d->b_type, acc, acc);
+  uint32_t kgran = any ? any->k_granularity : 16;
+
+  cm2_tile best;
+  memset(&best, 0, sizeof best);
+  double best_cost = 0;
+  bool found = false;
+  spvgen_status first_st = SPVGEN_OK;
+  char first_msg[512] = "";
+  for (size_t i = 0; i < TILE_COUNT; i++) {
+    cm2_tile t = fit_tile(d, &TILES[i], kgran);
+    spvgen_status st = check_tile(caps, d, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
+    if (i == 0) first_st = st;
+    if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
+    double c = tile_cost(d, &t);
+    if (!found || c < best_cost) {
+      best = t;
+      best_cost = c;
+      found = true;
+    }
+  }
+  if (!found) {
+    /* Report the first tiling's reason (the desc's own knobs, or the big tile). */
+    if (first_st == SPVGEN_OK)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "tile_m %u / tile_n %u: every tiling with them needs over 240 registers per "
+                       "invocation (set both to force one)", d->tile_m, d->tile_n);
+    if (msg && size) snprintf(msg, size, "%s", first_msg);
+    return first_st;
+  }
+  const spvgen_coopmat_flex *flex = NULL;
+  spvgen_status st = check_tile(caps, d, &best, &flex, msg, size);
+  if (st != SPVGEN_OK) return st;
+  if (d->subgroups && caps->subgroup_size && d->subgroups * caps->subgroup_size != best.wg)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "subgroups %u: %u invocations per workgroup make %u subgroups of %u", d->subgroups,
+                     best.wg, best.wg / caps->subgroup_size, caps->subgroup_size);
+  d->tile_m = best.m;
+  d->tile_n = best.n;
+  d->tile_k = best.k;
+  d->workgroup_size = best.wg;
+  d->subgroups = caps->subgroup_size ? best.wg / caps->subgroup_size : 0;
+  if (!d->unroll) d->unroll = default_unroll(d, best.k);
+  p->local_size[0] = best.wg;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->frag_m = best.m;
+  p->frag_n = best.n;
+  p->frag_k = best.k;
+  p->warp_m = p->warp_n = 0;
+  p->shared_bytes = 0; /* none declared; the driver reserves its own for workgroup scope */
+  p->features = need;
+  p->subgroup_size = 0;
+  gemm_set_grid(p);
+  char extra[16];
+  snprintf(extra, sizeof extra, "u%u", d->unroll);
+  gemm_plan_name(p, extra);
+  return SPVGEN_OK;
+}
+
 static uint32_t coopmat2_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc,
-                                spvgen_gemm_desc *out, uint32_t max) {
-  (void)caps; (void)desc; (void)out; (void)max;
-  return 0;
+                                    spvgen_gemm_desc *out, uint32_t max) {
+  uint32_t n = 0;
+  /* The plan's own choice first. */
+  spvgen_gemm_config first;
+  memset(&first, 0, sizeof first);
+  first.desc = *desc;
+  first.variant = first.desc.variant = SPVGEN_GEMM_COOPMAT2;
+  if (coopmat2_plan(caps, &first, NULL, 0) != SPVGEN_OK) return 0;
+  const spvgen_gemm_desc *b = &first.desc;
+  if (n < max) out[n++] = *b;
+  /* Unroll variants of that tile (unless the desc fixes unroll). */
+  static const uint32_t unrolls[] = {1, 2, 4, 8};
+  for (size_t u = 0; u < sizeof unrolls / sizeof unrolls[0] && !desc->unroll && n < max; u++) {
+    if (unrolls[u] == b->unroll || unrolls[u] > b->k / b->tile_k) continue;
+    spvgen_gemm_desc c = *b;
+    c.unroll = unrolls[u];
+    out[n++] = c;
+  }
+  /* Every other tiling of the table that honours the desc's knobs. */
+  spvgen_component_type acc = acc_matrix_type(desc);
+  const spvgen_coopmat_flex *any =
+      spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, desc->a_type, desc->b_type, acc, acc);
+  uint32_t kgran = any ? any->k_granularity : 16;
+  for (size_t i = 0; i < TILE_COUNT && n < max; i++) {
+    cm2_tile t = fit_tile(desc, &TILES[i], kgran);
+    if (check_tile(caps, desc, &t, NULL, NULL, 0) != SPVGEN_OK || tile_spills(desc, &t)) continue;
+    bool dup = false;
+    for (uint32_t j = 0; j < n && !dup; j++)
+      dup = out[j].tile_m == t.m && out[j].tile_n == t.n && out[j].tile_k == t.k &&
+            out[j].workgroup_size == t.wg;
+    if (dup) continue;
+    spvgen_gemm_desc c = *desc;
+    c.tile_m = t.m;
+    c.tile_n = t.n;
+    c.tile_k = t.k;
+    c.workgroup_size = t.wg;
+    c.subgroups = 0;
+    out[n++] = c;
+  }
+  return n;
 }
+
+/* ------------------------------------------------------------------- emit ---- */
+
+/* One matrix operand in memory: its buffer, 16-byte aligned base pointer, and tensor
+ * layouts (unclamped and clamped) with the transposing view of column-major operands. */
+typedef struct cm2_operand {
+  uint32_t ptr;     /* element pointer the tensor instructions take */
+  uint32_t dim;     /* 2, or 3 with a batch dimension */
+  bool col_major;
+  uint32_t z;       /* batch index (3-D layouts) */
+  uint32_t lay[2];  /* [0] clamp mode Undefined, [1] ConstantNV (0 outside) */
+  uint32_t view;    /* transposing view for column-major operands, else 0 */
+} cm2_operand;
+
+static void operand_init(spvgen_module *m, cm2_operand *o, const ek_buffer *buf,
+                         spvgen_component_type t, spvgen_matrix_layout layout, uint32_t rows,
+                         uint32_t cols, uint32_t ld, uint64_t stride, uint32_t batch, uint32_t z) {
+  memset(o, 0, sizeof *o);
+  o->col_major = layout == SPVGEN_COL_MAJOR;
+  o->z = z;
+  uint32_t d0 = o->col_major ? cols : rows, d1 = o->col_major ? rows : cols;
+  bool flat = batch <= 1 || (stride * spvgen_component_type_size(t)) % 16 == 0;
+  o->dim = flat ? 2 : 3;
+  uint32_t base = batch > 1 && flat ? ek_mul(m, z, ek_u32(m, (uint32_t)stride)) : ek_u32(m, 0);
+  o->ptr = ek_elem(m, buf, base);
+  uint32_t dims[3], strides[3], n = 0;
+  if (!flat) {
+    dims[n] = ek_u32(m, batch);
+    strides[n++] = ek_u32(m, (uint32_t)stride);
+  }
+  dims[n] = ek_u32(m, d0);
+  strides[n++] = ek_u32(m, ld);
+  dims[n] = ek_u32(m, d1);
+  strides[n++] = ek_u32(m, 1);
+  for (int c = 0; c < 2; c++) {
+    uint32_t lt = spvgen_type_tensor_layout(m, o->dim, c ? SpvTensorClampModeConstant : SpvTensorClampModeUndefined);
+    uint32_t l = spvgen_tensor_layout_create(m, lt);
+    l = spvgen_tensor_layout_set_dimension(m, l, dims, n);
+    o->lay[c] = spvgen_tensor_layout_set_stride(m, l, strides, n);
+  }
+  if (o->col_major) {
+    static const uint32_t perm2[2] = {1, 0}, perm3[3] = {0, 2, 1};
+    uint32_t vt = spvgen_type_tensor_view(m, o->dim, false, o->dim == 2 ? perm2 : perm3);
+    o->view = spvgen_tensor_view_create(m, vt);
+  }
+}
+
+/* The layout sliced to the matrix rows [r0, r0 + rs) x columns [c0, c0 + cs). */
+static uint32_t operand_slice(spvgen_module *m, const cm2_operand *o, int clamped, uint32_t r0,
+                              uint32_t rs, uint32_t c0, uint32_t cs) {
+  uint32_t off[3], span[3], n = 0;
+  if (o->dim == 3) {
+    off[n] = o->z;
+    span[n++] = ek_u32(m, 1);
+  }
+  off[n] = o->col_major ? c0 : r0;
+  span[n++] = ek_u32(m, o->col_major ? cs : rs);
+  off[n] = o->col_major ? r0 : c0;
+  span[n++] = ek_u32(m, o->col_major ? rs : cs);
+  return spvgen_tensor_layout_slice(m, o->lay[clamped], off, span, n);
+}
+
+static uint32_t operand_load(spvgen_module *m, const cm2_operand *o, int clamped, uint32_t type,
+                             uint32_t zero, uint32_t r0, uint32_t rs, uint32_t c0, uint32_t cs) {
+  spvgen_tensor_operands ops = {o->view, 0};
+  return spvgen_coopmat_load_tensor(m, type, o->ptr, zero, operand_slice(m, o, clamped, r0, rs, c0, cs), NULL,
+                                    o->view ? &ops : NULL);
+}
+
+static void operand_store(spvgen_module *m, const cm2_operand *o, int clamped, uint32_t value,
+                          uint32_t r0, uint32_t rs, uint32_t c0, uint32_t cs) {
+  spvgen_tensor_operands ops = {o->view, 0};
+  spvgen_coopmat_store_tensor(m, o->ptr, value, operand_slice(m, o, clamped, r0, rs, c0, cs), NULL,
+                              o->view ? &ops : NULL);
+}
+
+typedef struct cm2_ctx {
+  const spvgen_gemm_desc *d;
+  ek_epilogue epi;
+  cm2_operand a, b, c, dd;
+  uint32_t ta, tb, tacc;       /* matrix types */
+  uint32_t za, zb, zacc;       /* their zero constants */
+  spvgen_component_type accm;  /* the accumulator matrix's component type */
+  uint32_t bm, bn;             /* tile origin (ids) */
+  uint32_t muladd_ops;
+  uint32_t pe_fn;              /* per-element epilogue function, or 0 */
+} cm2_ctx;
+
+/* A matrix of the tile's shape (BM x BN, accumulator use) with component type t. */
+static uint32_t acc_type_of(spvgen_module *m, const cm2_ctx *x, spvgen_component_type t) {
+  return spvgen_type_coopmat(m, ek_type(m, t), SpvScopeWorkgroup, x->d->tile_m, x->d->tile_n,
+                             SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+}
+
+/* Converts a tile matrix between component types like ek_convert does for scalars
+ * (integer narrowing keeps the source's signedness, then reinterprets). */
+static uint32_t mconvert(spvgen_module *m, const cm2_ctx *x, uint32_t v, spvgen_component_type from,
+                         spvgen_component_type to) {
+  if (from == to) return v;
+  if (!ek_is_float(from) && !ek_is_float(to)) {
+    uint32_t fw = spvgen_component_type_size(from), tw = spvgen_component_type_size(to);
+    if (fw != tw) {
+      bool fs = ek_is_signed(from);
+      static const spvgen_component_type s[9] = {0, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S16, 0,
+                                                 SPVGEN_COMPONENT_S32, 0, 0, 0, SPVGEN_COMPONENT_S64};
+      static const spvgen_component_type u[9] = {0, SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_U16, 0,
+                                                 SPVGEN_COMPONENT_U32, 0, 0, 0, SPVGEN_COMPONENT_U64};
+      spvgen_component_type mid = fs ? s[tw] : u[tw];
+      v = spvgen_coop_convert(m, acc_type_of(m, x, mid), v);
+      if (mid == to) return v;
+    }
+  }
+  return spvgen_coop_convert(m, acc_type_of(m, x, to), v);
+}
+
+/* One K step at k0 (an id): acc += A[bm.., k0..] * B[k0.., bn..]. */
+static uint32_t k_step(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t k0, uint32_t acc) {
+  const spvgen_gemm_desc *d = x->d;
+  uint32_t a = operand_load(m, &x->a, clamped, x->ta, x->za, x->bm, d->tile_m, k0, d->tile_k);
+  uint32_t b = operand_load(m, &x->b, clamped, x->tb, x->zb, k0, d->tile_k, x->bn, d->tile_n);
+  return spvgen_coopmat_muladd(m, x->tacc, a, b, acc, x->muladd_ops);
+}
+
+/* The epilogue of a tile and its store. */
+static void epilogue(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t acc) {
+  const spvgen_gemm_desc *d = x->d;
+  spvgen_component_type et = ek_epilogue_type(d), t = x->accm;
+  bool float_path = et == SPVGEN_COMPONENT_F32;
+  bool scale = float_path && d->alpha != 1.0f;
+  bool cterm = x->epi.c.var != 0;
+  uint32_t v = acc;
+  if (scale || cterm || x->pe_fn) {
+    v = mconvert(m, x, v, t, et);
+    t = et;
+  }
+  if (scale) v = spvgen_coop_scale(m, v, spvgen_const_f32(m, d->alpha));
+  if (cterm) {
+    uint32_t ct = acc_type_of(m, x, d->out_type);
+    uint32_t zc = spvgen_coop_splat(m, ct, spvgen_const_bits(m, ek_type(m, d->out_type), 0));
+    uint32_t cm = operand_load(m, &x->c, clamped, ct, zc, x->bm, d->tile_m, x->bn, d->tile_n);
+    cm = mconvert(m, x, cm, d->out_type, SPVGEN_COMPONENT_F32);
+    cm = spvgen_coop_scale(m, cm, spvgen_const_f32(m, d->beta));
+    v = spvgen_coop_arith(m, SpvOpFAdd, v, cm);
+  }
+  if (x->pe_fn) {
+    uint32_t extra[2] = {x->bm, x->bn};
+    v = spvgen_coopmat_per_element(m, v, x->pe_fn, extra, 2);
+  }
+  v = mconvert(m, x, v, t, d->out_type);
+  operand_store(m, &x->dd, clamped, v, x->bm, d->tile_m, x->bn, d->tile_n);
+}
+
+/* The whole tile: K loop, then the epilogue. clamped: the tile may cross M or N. */
+static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
+  const spvgen_gemm_desc *d = x->d;
+  const uint32_t BK = d->tile_k;
+  const uint32_t steps = d->k / BK, tail = d->k % BK;
+  uint32_t U = d->unroll ? d->unroll : 1;
+  if (U > steps && steps) U = steps;
+  const uint32_t outer = steps ? steps / U : 0, rest = steps ? steps % U : 0;
+  uint32_t acc = x->zacc;
+  uint32_t k = 0; /* K position after the loop (a constant) */
+  if (outer >= 2) {
+    uint32_t accv = ek_local(m, x->tacc, x->zacc);
+    uint32_t kv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
+    spvgen_loop(m, SpvLoopControlMaskNone);
+    uint32_t k0 = ek_load_u32(m, kv);
+    spvgen_loop_while(m, ek_lt(m, k0, ek_u32(m, outer * U * BK)));
+    uint32_t cur = spvgen_load(m, x->tacc, accv);
+    for (uint32_t j = 0; j < U; j++)
+      cur = k_step(m, x, clamped, j ? ek_add(m, k0, ek_u32(m, j * BK)) : k0, cur);
+    spvgen_store(m, accv, cur);
+    spvgen_loop_continue_block(m);
+    spvgen_store(m, kv, ek_add(m, k0, ek_u32(m, U * BK)));
+    spvgen_end_loop(m);
+    acc = spvgen_load(m, x->tacc, accv);
+    k = outer * U * BK;
+  } else if (outer == 1) {
+    for (uint32_t j = 0; j < U; j++, k += BK) acc = k_step(m, x, clamped, ek_u32(m, k), acc);
+  }
+  for (uint32_t j = 0; j < rest; j++, k += BK) acc = k_step(m, x, clamped, ek_u32(m, k), acc);
+  if (tail) acc = k_step(m, x, 1, ek_u32(m, k), acc); /* K edge: clamped */
+  epilogue(m, x, clamped, acc);
+}
+
+/* float/int epilogue_type f(row, col, x, tile_row, tile_col): bias and activation (and the
+ * rounding of a float result stored as an integer). Emitted before main. */
+static uint32_t per_element_fn(spvgen_module *m, const cm2_ctx *x) {
+  const spvgen_gemm_desc *d = x->d;
+  spvgen_component_type et = ek_epilogue_type(d);
+  uint32_t u32 = ek_u32_type(m), t = ek_type(m, et);
+  uint32_t extra[2] = {u32, u32}, p[5];
+  uint32_t fn = spvgen_per_element_func_begin(m, t, extra, 2, p);
+  spvgen_name(m, fn, "epilogue");
+  uint32_t row = ek_add(m, p[3], p[0]), col = ek_add(m, p[4], p[1]);
+  if (d->bias == SPVGEN_GEMM_BIAS_ROW) row = spvgen_glsl_u_min(m, u32, row, ek_u32(m, d->m - 1));
+  if (d->bias == SPVGEN_GEMM_BIAS_COLUMN) col = spvgen_glsl_u_min(m, u32, col, ek_u32(m, d->n - 1));
+  uint32_t v = ek_epilogue_bias_activation(m, &x->epi, p[2], row, col);
+  if (et == SPVGEN_COMPONENT_F32 && !ek_is_float(d->out_type)) v = spvgen_glsl_round_even(m, t, v);
+  spvgen_return_value(m, v);
+  spvgen_function_end(m);
+  return fn;
+}
+
 static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
-  (void)p;
-  spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen_gemm_emit: the coopmat2 variant is not implemented yet");
+  const spvgen_gemm_desc *d = &p->desc;
+  cm2_ctx x;
+  memset(&x, 0, sizeof x);
+  x.d = d;
+  ek_buffer A, B;
+  ek_gemm_buffers(m, d, &A, &B, &x.epi);
+  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  x.accm = acc_matrix_type(d);
+  if (needs_per_element(d)) x.pe_fn = per_element_fn(m, &x);
+
+  /* Workgroup-scope matrix types need the LocalSize first. */
+  spvgen_name(m, spvgen_compute_main(m, "main", p->local_size[0], 1, 1), "main");
+  x.ta = spvgen_type_coopmat(m, A.elem_type, SpvScopeWorkgroup, d->tile_m, d->tile_k,
+                             SpvCooperativeMatrixUseMatrixAKHR);
+  x.tb = spvgen_type_coopmat(m, B.elem_type, SpvScopeWorkgroup, d->tile_k, d->tile_n,
+                             SpvCooperativeMatrixUseMatrixBKHR);
+  x.tacc = acc_type_of(m, &x, x.accm);
+  x.za = spvgen_coop_splat(m, x.ta, spvgen_const_bits(m, A.elem_type, 0));
+  x.zb = spvgen_coop_splat(m, x.tb, spvgen_const_bits(m, B.elem_type, 0));
+  x.zacc = spvgen_coop_splat(m, x.tacc, spvgen_const_bits(m, ek_type(m, x.accm), 0));
+  x.muladd_ops = ek_is_float(d->a_type) ? 0 : SPVGEN_COOPMAT_SIGNEDNESS_FROM_TYPES;
+
+  x.bn = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, d->tile_n));
+  x.bm = ek_mul(m, ek_load_v3_component(m, wg_var, 1), ek_u32(m, d->tile_m));
+  uint32_t z = d->batch > 1 ? ek_load_v3_component(m, wg_var, 2) : ek_u32(m, 0);
+  operand_init(m, &x.a, &A, d->a_type, d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, z);
+  operand_init(m, &x.b, &B, d->b_type, d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, z);
+  operand_init(m, &x.dd, &x.epi.d, d->out_type, d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, z);
+  if (x.epi.c.var)
+    operand_init(m, &x.c, &x.epi.c, d->out_type, d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, z);
+
+  /* Interior tiles (entirely inside M x N) skip the bounds checks. */
+  bool any_interior = d->m >= d->tile_m && d->n >= d->tile_n;
+  bool all_interior = d->m % d->tile_m == 0 && d->n % d->tile_n == 0;
+  if (all_interior) {
+    tile_path(m, &x, 0);
+  } else if (!any_interior) {
+    tile_path(m, &x, 1);
+  } else {
+    uint32_t in_m = spvgen_op_u_less_than_equal(m, ek_bool_type(m), x.bm, ek_u32(m, d->m - d->tile_m));
+    uint32_t in_n = spvgen_op_u_less_than_equal(m, ek_bool_type(m), x.bn, ek_u32(m, d->n - d->tile_n));
+    spvgen_if(m, ek_and(m, in_m, in_n));
+    tile_path(m, &x, 0);
+    spvgen_else(m);
+    tile_path(m, &x, 1);
+    spvgen_end_if(m);
+  }
+  spvgen_function_end(m);
 }
+
 const gemm_variant_ops gemm_variant_coopmat2 = {"coopmat2", coopmat2_plan, coopmat2_candidates, coopmat2_emit};

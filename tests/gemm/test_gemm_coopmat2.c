@@ -1,0 +1,581 @@
+/* tests/gemm/test_gemm_coopmat2.c — the SPVGEN_GEMM_COOPMAT2 variant (workgroup-scope
+ * cooperative matrices with tensor addressing, VK_NV_cooperative_matrix2) against the
+ * "h100" caps preset, offline: every candidate plan of a sweep over layouts, element
+ * types, shapes, batches and epilogues emits a module that validates with Vulkan 1.3
+ * rules (bf16 modules, which SPIRV-Tools 2025.1 cannot parse, are checked on their
+ * words); the disassembly has the tensor loads, the MulAdd and the tensor store; the plan
+ * picks sensible tiles; and what the variant or the device cannot do is refused with a
+ * message naming the field.
+ *
+ * SPVGEN_TEST_DUMP=DIR writes every validated kernel to DIR (see module_check.h): that is
+ * how to get the sweep's kernels for a benchmark on the H100. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/caps.h"
+#include "spvgen/gemm.h"
+#include "tensor_ref.h"
+
+typedef spvgen_component_type T;
+#define F16 SPVGEN_COMPONENT_F16
+#define F32 SPVGEN_COMPONENT_F32
+#define BF16 SPVGEN_COMPONENT_BF16
+#define S8 SPVGEN_COMPONENT_S8
+#define U8 SPVGEN_COMPONENT_U8
+#define S32 SPVGEN_COMPONENT_S32
+#define U32 SPVGEN_COMPONENT_U32
+
+static spvgen_device_caps h100;
+
+static void load_h100(void) {
+  static bool done;
+  if (!done) {
+    CHECK_EQ_U64(spvgen_caps_preset("h100", &h100), SPVGEN_OK);
+    done = true;
+  }
+}
+
+static spvgen_gemm_desc gemm(uint32_t m, uint32_t n, uint32_t k, T a, T acc, T out) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.a_type = d.b_type = a;
+  d.acc_type = acc;
+  d.out_type = out;
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  return d;
+}
+
+static const char *desc_text(const spvgen_gemm_desc *d, char *buf, size_t size) {
+  snprintf(buf, size, "%ux%ux%u batch %u %s->%s->%s layouts a%d b%d c%d d%d alpha %g beta %g bias %d act %d",
+           d->m, d->n, d->k, d->batch, spvgen_component_type_name(d->a_type),
+           spvgen_component_type_name(d->acc_type), spvgen_component_type_name(d->out_type),
+           (int)d->a_layout, (int)d->b_layout, (int)d->c_layout, (int)d->d_layout, d->alpha, d->beta,
+           (int)d->bias, (int)d->activation);
+  return buf;
+}
+
+/* ------------------------------------------------------ word-level checks ---- */
+
+static bool has_opcode(const uint32_t *w, size_t n, uint32_t opcode) {
+  for (size_t i = 5; i < n;) {
+    uint32_t len = w[i] >> 16;
+    if ((w[i] & 0xFFFFu) == opcode) return true;
+    if (!len) return false;
+    i += len;
+  }
+  return false;
+}
+
+static bool has_capability(const uint32_t *w, size_t n, uint32_t cap) {
+  for (size_t i = 5; i < n;) {
+    uint32_t len = w[i] >> 16;
+    if ((w[i] & 0xFFFFu) == SpvOpCapability && len == 2 && w[i + 1] == cap) return true;
+    if (!len) return false;
+    i += len;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------- emit + validate ---- */
+
+typedef struct sweep_stats {
+  uint32_t descs, plans, bad;
+} sweep_stats;
+
+/* Every candidate plan of d emits; validates, or (bf16) has the key instructions. */
+static void check_all_plans(spvgen_module *m, const spvgen_gemm_desc *d, sweep_stats *st) {
+  enum { MAX = 64 };
+  static spvgen_gemm_config plans[MAX];
+  char msg[512], what[256];
+  uint32_t count = 0;
+  spvgen_status s = spvgen_gemm_plans(d, &h100, plans, MAX, &count, msg, sizeof msg);
+  st->descs++;
+  if (s != SPVGEN_OK || count == 0) {
+    if (st->bad++ < 5)
+      test_fail_at(__FILE__, __LINE__, "%s: no plan: %s", desc_text(d, what, sizeof what), msg);
+    return;
+  }
+  CHECK(count <= MAX);
+  bool bf16 = d->a_type == BF16 || d->out_type == BF16;
+  for (uint32_t i = 0; i < count && i < MAX; i++) {
+    const spvgen_gemm_config *p = &plans[i];
+    CHECK_EQ_U64(p->variant, SPVGEN_GEMM_COOPMAT2);
+    CHECK(p->groups[0] * p->desc.tile_n >= d->n && p->groups[1] * p->desc.tile_m >= d->m);
+    CHECK_EQ_U64(p->groups[2], d->batch ? d->batch : 1);
+    CHECK(p->local_size[0] >= 32 && p->local_size[0] <= 256);
+    CHECK(p->frag_m == p->desc.tile_m && p->frag_n == p->desc.tile_n && p->frag_k == p->desc.tile_k);
+    spvgen_module_reset(m, NULL);
+    spvgen_kernel_info info;
+    s = spvgen_gemm_emit(m, p, &info);
+    const uint32_t *words = NULL;
+    size_t n = 0;
+    if (s == SPVGEN_OK) s = spvgen_module_finish(m, &words, &n);
+    st->plans++;
+    if (s != SPVGEN_OK) {
+      if (st->bad++ < 5)
+        test_fail_at(__FILE__, __LINE__, "%s, plan %s: emit failed: %s", desc_text(d, what, sizeof what),
+                     p->name, spvgen_module_error(m));
+      continue;
+    }
+    if (bf16) {
+      bool ok = has_opcode(words, n, SpvOpCooperativeMatrixLoadTensorNV) &&
+                has_opcode(words, n, SpvOpCooperativeMatrixMulAddKHR) &&
+                has_opcode(words, n, SpvOpCooperativeMatrixStoreTensorNV) &&
+                has_capability(words, n, 5118 /* BFloat16CooperativeMatrixKHR */);
+      if (!ok && st->bad++ < 5)
+        test_fail_at(__FILE__, __LINE__, "%s, plan %s: bf16 kernel lacks a key instruction",
+                     desc_text(d, what, sizeof what), p->name);
+      continue;
+    }
+    int before = test_current_failed;
+    if (!check_words(words, n)) {
+      st->bad++;
+      test_fail_at(__FILE__, __LINE__, "... that was %s, plan %s", desc_text(d, what, sizeof what), p->name);
+      if (st->bad > 5) return;
+    }
+    (void)before;
+  }
+}
+
+static const struct {
+  T a, acc, out;
+} TYPES[] = {
+    {F16, F32, F32}, {F16, F16, F16}, {S8, S32, S32}, {U8, S32, S32}, {F16, F32, F16},
+};
+
+static const uint32_t SHAPES[][3] = {
+    {1, 1, 1}, {97, 131, 67}, {8192, 8192, 8192}, {4096, 64, 4096}, {64, 4096, 4096}, {256, 512, 320},
+};
+
+/* Layouts nn/nt/tn/tt x the types x the shapes, plain epilogue, batch 1 and 3. */
+static void test_every_candidate_validates_across_layouts_types_and_shapes(void) {
+  load_h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  sweep_stats st = {0, 0, 0};
+  for (int lay = 0; lay < 4 && st.bad <= 5; lay++)
+    for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++)
+      for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++)
+        for (uint32_t batch = 1; batch <= 3; batch += 2) {
+          spvgen_gemm_desc d = gemm(SHAPES[s][0], SHAPES[s][1], SHAPES[s][2], TYPES[t].a, TYPES[t].acc,
+                                    TYPES[t].out);
+          if (batch > 1 && SHAPES[s][0] * (uint64_t)SHAPES[s][1] > (1u << 22)) continue;
+          d.batch = batch;
+          d.a_layout = (spvgen_matrix_layout)(lay & 1);
+          d.b_layout = (spvgen_matrix_layout)(lay >> 1);
+          d.d_layout = (spvgen_matrix_layout)((lay + (int)s) & 1);
+          check_all_plans(m, &d, &st);
+        }
+  printf("coopmat2 sweep: %u descs, %u plans, %u bad\n", st.descs, st.plans, st.bad);
+  CHECK(st.plans > 1000);
+  spvgen_module_destroy(m);
+}
+
+/* Every epilogue feature with each type combination, a few shapes, C and D in both
+ * layouts, batch 1 and 3 (a batch stride that is not 16-byte aligned takes 3-D layouts). */
+static void test_every_candidate_validates_with_each_epilogue(void) {
+  load_h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  sweep_stats st = {0, 0, 0};
+  static const struct {
+    float alpha, beta;
+    spvgen_gemm_bias bias;
+    spvgen_activation act;
+  } EPI[] = {
+      {0.5f, 0, SPVGEN_GEMM_BIAS_NONE, SPVGEN_ACTIVATION_NONE},
+      {1.0f, 0.25f, SPVGEN_GEMM_BIAS_NONE, SPVGEN_ACTIVATION_NONE},
+      {2.0f, -1.0f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_NONE},
+      {0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU},
+      {0, 0, SPVGEN_GEMM_BIAS_NONE, SPVGEN_ACTIVATION_GELU},
+      {1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_SILU},
+      {0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU},
+  };
+  static const uint32_t shapes[][3] = {{1, 1, 1}, {97, 131, 67}, {4096, 64, 4096}, {512, 512, 512}};
+  for (size_t e = 0; e < sizeof EPI / sizeof EPI[0]; e++)
+    for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++)
+      for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int v = 0; v < 2; v++) {
+          spvgen_gemm_desc d = gemm(shapes[s][0], shapes[s][1], shapes[s][2], TYPES[t].a, TYPES[t].acc,
+                                    TYPES[t].out);
+          bool int_out = TYPES[t].out == S32;
+          if (int_out && (EPI[e].alpha != 0 || EPI[e].beta != 0 ||
+                          (EPI[e].act != SPVGEN_ACTIVATION_NONE && EPI[e].act != SPVGEN_ACTIVATION_RELU)))
+            d.out_type = F32; /* the float epilogue of integer accumulators */
+          d.alpha = EPI[e].alpha;
+          d.beta = EPI[e].beta;
+          d.bias = EPI[e].bias;
+          d.activation = EPI[e].act;
+          d.batch = v ? 3 : 1;
+          d.c_layout = d.d_layout = (spvgen_matrix_layout)v;
+          d.a_layout = (spvgen_matrix_layout)(e & 1);
+          d.b_layout = (spvgen_matrix_layout)((e >> 1) & 1);
+          check_all_plans(m, &d, &st);
+        }
+  printf("coopmat2 epilogue sweep: %u descs, %u plans, %u bad\n", st.descs, st.plans, st.bad);
+  CHECK(st.plans > 500);
+  spvgen_module_destroy(m);
+}
+
+/* Output conversions: integer accumulators to s8/u8/u32/f32/f16, float ones to integers
+ * (rounded in the per-element epilogue), f32 accumulators to f16. */
+static void test_output_type_conversions_validate(void) {
+  load_h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  sweep_stats st = {0, 0, 0};
+  static const struct {
+    T a, acc, out;
+  } conv[] = {
+      {S8, S32, S8}, {S8, S32, U8}, {S8, S32, U32}, {S8, S32, F32}, {S8, S32, F16}, {U8, S32, S8},
+      {U8, S32, U8}, {U8, S32, U32}, {U8, S32, F32}, {F16, F32, S32}, {F16, F16, F32}, {F16, F16, S8},
+  };
+  for (size_t i = 0; i < sizeof conv / sizeof conv[0]; i++) {
+    spvgen_gemm_desc d = gemm(200, 136, 96, conv[i].a, conv[i].acc, conv[i].out);
+    check_all_plans(m, &d, &st);
+    d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+    check_all_plans(m, &d, &st);
+  }
+  spvgen_module_destroy(m);
+}
+
+/* bf16 x bf16 + f32: SPIRV-Tools 2025.1 cannot parse bf16, so the words are checked. */
+static void test_bf16_kernels_have_the_tensor_instructions(void) {
+  load_h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  sweep_stats st = {0, 0, 0};
+  static const T outs[] = {F32, BF16, F16};
+  for (size_t o = 0; o < 3; o++)
+    for (size_t s = 0; s < sizeof SHAPES / sizeof SHAPES[0]; s++) {
+      spvgen_gemm_desc d = gemm(SHAPES[s][0], SHAPES[s][1], SHAPES[s][2], BF16, F32, outs[o]);
+      d.b_layout = (spvgen_matrix_layout)(s & 1);
+      check_all_plans(m, &d, &st);
+      d.alpha = 0.5f;
+      d.activation = SPVGEN_ACTIVATION_SILU;
+      check_all_plans(m, &d, &st);
+    }
+  CHECK(st.plans > 50);
+  spvgen_module_destroy(m);
+}
+
+/* ------------------------------------------------------------ disassembly ---- */
+
+static char *emit_text(const spvgen_gemm_desc *d, spvgen_gemm_config *plan_out) {
+  char msg[512];
+  spvgen_gemm_config p;
+  spvgen_status s = spvgen_gemm_plan(d, &h100, &p, msg, sizeof msg);
+  CHECK_MSG(s == SPVGEN_OK, "plan: %s", msg);
+  if (s != SPVGEN_OK) return NULL;
+  if (plan_out) *plan_out = p;
+  spvgen_module *m = spvgen_module_create(NULL);
+  CHECK_EQ_U64(spvgen_gemm_emit(m, &p, NULL), SPVGEN_OK);
+  size_t n = 0;
+  const uint32_t *w = check_module(m, &n);
+  char *text = w ? check_disassemble(w, n) : NULL;
+  spvgen_module_destroy(m);
+  return text;
+}
+
+static bool text_has(const char *text, const char *needle) { return text && strstr(text, needle); }
+
+static void test_kernel_disassembly_has_tensor_loads_muladd_and_tensor_store(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(8192, 8192, 8192, F16, F32, F32);
+  spvgen_gemm_config p;
+  char *text = emit_text(&d, &p);
+  check_has_line(text, "OpCapability CooperativeMatrixKHR");
+  check_has_line(text, "OpCapability CooperativeMatrixTensorAddressingNV");
+  check_has_line(text, "OpCapability TensorAddressingNV");
+  check_has_line(text, "OpExtension \"SPV_NV_cooperative_matrix2\"");
+  check_has_line(text, "OpExecutionMode %main LocalSize 256 1 1");
+  CHECK_MSG(text_has(text, "OpCooperativeMatrixLoadTensorNV"), "no tensor load");
+  CHECK_MSG(text_has(text, "OpCooperativeMatrixMulAddKHR"), "no MulAdd");
+  CHECK_MSG(text_has(text, "OpCooperativeMatrixStoreTensorNV"), "no tensor store");
+  CHECK_MSG(text_has(text, "OpTensorLayoutSliceNV"), "no slice");
+  /* A 8192^3 problem divides every tile: no clamped layout, no edge branch, no view. */
+  CHECK_MSG(!text_has(text, "OpTypeTensorViewNV"), "row-major operands need no view");
+  CHECK_MSG(!text_has(text, "OpSelectionMerge"), "an all-interior problem has no edge branch");
+  CHECK_MSG(!text_has(text, "OpCooperativeMatrixPerElementOpNV"), "plain epilogue");
+  CHECK_MSG(text_has(text, "OpLoopMerge"), "the K loop");
+  /* Four MulAdds in the unrolled loop body (8192 / 64 = 128 steps, unroll 4). */
+  size_t muladds = 0;
+  for (const char *s = text; s && (s = strstr(s, "OpCooperativeMatrixMulAddKHR")); s++) muladds++;
+  CHECK_EQ_U64(muladds, p.desc.unroll);
+  spvgen_free_text(text);
+}
+
+static void test_column_major_edges_and_epilogue_disassembly(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(1000, 1000, 1000, F16, F32, F16);
+  d.a_layout = SPVGEN_COL_MAJOR;
+  d.b_layout = SPVGEN_COL_MAJOR;
+  d.d_layout = SPVGEN_COL_MAJOR;
+  d.alpha = 2.0f;
+  d.beta = 0.5f;
+  d.bias = SPVGEN_GEMM_BIAS_ROW;
+  d.activation = SPVGEN_ACTIVATION_GELU;
+  char *text = emit_text(&d, NULL);
+  check_has_line(text, "OpCapability CooperativeMatrixPerElementOperationsNV");
+  CHECK_MSG(text_has(text, "OpTypeTensorViewNV %uint_2 %false %uint_1 %uint_0"), "transposing view");
+  CHECK_MSG(text_has(text, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "a clamped (ConstantNV) layout");
+  CHECK_MSG(text_has(text, "OpTypeTensorLayoutNV %uint_2 %uint_0"), "an unclamped layout");
+  CHECK_MSG(text_has(text, "OpSelectionMerge"), "the interior/edge branch");
+  CHECK_MSG(text_has(text, "OpCooperativeMatrixPerElementOpNV"), "bias + gelu per element");
+  CHECK_MSG(text_has(text, "OpMatrixTimesScalar"), "alpha and beta in the matrix domain");
+  CHECK_MSG(text_has(text, "TensorView"), "tensor view operands");
+  CHECK_MSG(text_has(text, "OpFConvert"), "f32 to f16 conversion of the tile");
+  spvgen_free_text(text);
+}
+
+static void test_unaligned_batch_stride_takes_three_dimensional_layouts(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(97, 131, 67, F16, F32, F32);
+  d.batch = 3; /* stride_a = 97 * 67 f16 elements: not a multiple of 16 bytes */
+  char *text = emit_text(&d, NULL);
+  CHECK_MSG(text_has(text, "OpTypeTensorLayoutNV %uint_3"), "3-D layouts for the unaligned batches");
+  spvgen_free_text(text);
+  d = gemm(128, 128, 128, F16, F32, F32);
+  d.batch = 3;
+  text = emit_text(&d, NULL);
+  CHECK_MSG(!text_has(text, "OpTypeTensorLayoutNV %uint_3"), "aligned batches keep 2-D layouts");
+  spvgen_free_text(text);
+}
+
+static void test_unsigned_int8_accumulates_in_u32_and_signed_in_s32(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(256, 256, 256, U8, S32, S32);
+  char *text = emit_text(&d, NULL);
+  CHECK_MSG(text_has(text, "OpCooperativeMatrixMulAddKHR") && !text_has(text, "MatrixASignedComponentsKHR"),
+            "u8 MulAdd without signedness operands");
+  CHECK_MSG(text_has(text, "OpBitcast"), "u32 accumulators reinterpreted as s32");
+  spvgen_free_text(text);
+  d = gemm(256, 256, 256, S8, S32, S32);
+  text = emit_text(&d, NULL);
+  CHECK_MSG(text_has(text, "MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|"
+                           "MatrixResultSignedComponentsKHR"),
+            "s8 MulAdd with every signedness operand");
+  spvgen_free_text(text);
+}
+
+/* ------------------------------------------------------------- tile choice ---- */
+
+static void test_plan_picks_big_tiles_for_big_problems_and_small_ones_for_skinny(void) {
+  load_h100();
+  char msg[512];
+  spvgen_gemm_config p;
+  static const T types[][3] = {{F16, F32, F32}, {F16, F16, F16}, {S8, S32, S32}};
+  for (int t = 0; t < 3; t++) {
+    spvgen_gemm_desc d = gemm(8192, 8192, 8192, types[t][0], types[t][1], types[t][2]);
+    CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+    CHECK_MSG(p.desc.tile_m * p.desc.tile_n >= 128 * 256, "8192^3 %s: %s", spvgen_component_type_name(types[t][0]),
+              p.name);
+    CHECK_EQ_U64(p.local_size[0], 256);
+    CHECK_EQ_U64(p.desc.tile_k, types[t][0] == S8 ? 128 : 64);
+    CHECK(strncmp(p.name, "coopmat2 ", 9) == 0);
+  }
+  spvgen_gemm_desc d = gemm(4096, 64, 4096, F16, F32, F32);
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.groups[0] * p.groups[1] >= 64, "4096x64: %s gives only %u workgroups", p.name,
+            p.groups[0] * p.groups[1]);
+  d = gemm(64, 4096, 4096, F16, F32, F32);
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.groups[0] * p.groups[1] >= 64, "64x4096: %s gives only %u workgroups", p.name,
+            p.groups[0] * p.groups[1]);
+  d = gemm(1, 1, 1, F16, F16, F16);
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.tile_m <= 32 && p.desc.tile_n <= 32 && p.desc.tile_k == 16, "1x1x1: %s", p.name);
+  /* AUTO takes coopmat2 on the H100. */
+  d = gemm(512, 512, 512, F16, F32, F32);
+  d.variant = SPVGEN_GEMM_AUTO;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(p.variant, SPVGEN_GEMM_COOPMAT2);
+}
+
+static void test_candidates_honour_the_knobs_the_desc_sets(void) {
+  load_h100();
+  char msg[512];
+  spvgen_gemm_config plans[64];
+  uint32_t count = 0;
+  spvgen_gemm_desc d = gemm(2048, 2048, 2048, F16, F32, F32);
+  CHECK_EQ_U64(spvgen_gemm_plans(&d, &h100, plans, 64, &count, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(count >= 10 && count <= 64, "%u candidates", count);
+  spvgen_gemm_config first;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &first, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(!strcmp(plans[0].name, first.name), "first candidate %s, plan %s", plans[0].name, first.name);
+  for (uint32_t i = 0; i < count; i++)
+    for (uint32_t j = 0; j < i; j++)
+      CHECK_MSG(strcmp(plans[i].name, plans[j].name), "duplicate candidate %s", plans[i].name);
+  d.tile_m = 128;
+  d.tile_k = 32;
+  d.unroll = 2;
+  CHECK_EQ_U64(spvgen_gemm_plans(&d, &h100, plans, 64, &count, msg, sizeof msg), SPVGEN_OK);
+  CHECK(count >= 2);
+  for (uint32_t i = 0; i < count; i++)
+    CHECK_MSG(plans[i].desc.tile_m == 128 && plans[i].desc.tile_k == 32 && plans[i].desc.unroll == 2, "%s",
+              plans[i].name);
+  /* Deterministic. */
+  spvgen_gemm_config again[64];
+  uint32_t count2 = 0;
+  CHECK_EQ_U64(spvgen_gemm_plans(&d, &h100, again, 64, &count2, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(count, count2);
+  for (uint32_t i = 0; i < count && i < count2; i++) CHECK(!strcmp(plans[i].name, again[i].name));
+}
+
+/* ------------------------------------------------------------------ errors ---- */
+
+static void expect_refusal(const spvgen_gemm_desc *d, const spvgen_device_caps *caps, const char *needle) {
+  char msg[512] = "";
+  spvgen_gemm_config p;
+  spvgen_status s = spvgen_gemm_plan(d, caps, &p, msg, sizeof msg);
+  CHECK_MSG(s != SPVGEN_OK, "expected a refusal containing \"%s\"", needle);
+  CHECK_MSG(strstr(msg, needle), "message \"%s\" lacks \"%s\"", msg, needle);
+}
+
+static void test_refusals_name_the_field_and_the_reason(void) {
+  load_h100();
+  spvgen_device_caps v13;
+  CHECK_EQ_U64(spvgen_caps_preset("vulkan13", &v13), SPVGEN_OK);
+  spvgen_gemm_desc d = gemm(256, 256, 256, F16, F32, F32);
+  expect_refusal(&d, &v13, "cooperativeMatrixWorkgroupScope");
+  expect_refusal(&d, &v13, "coopmat2");
+  spvgen_gemm_desc e = gemm(256, 256, 256, SPVGEN_COMPONENT_E4M3, F32, F32);
+  expect_refusal(&e, &h100, "a_type e4m3");
+  e = gemm(256, 256, 256, F32, F32, F32);
+  expect_refusal(&e, &h100, "a_type f32");
+  expect_refusal(&e, &h100, "no workgroup-scope cooperative matrix");
+  e = gemm(256, 256, 256, BF16, F16, F16);
+  e.acc_type = F16;
+  expect_refusal(&e, &h100, "acc_type f16");
+  e = gemm(256, 256, 256, S8, S32, S32);
+  e.b_type = U8;
+  expect_refusal(&e, &h100, "b_type u8");
+  e = d;
+  e.tile_m = 40;
+  expect_refusal(&e, &h100, "tile_m 40");
+  e = d;
+  e.workgroup_size = 512;
+  expect_refusal(&e, &h100, "workgroup_size 512");
+  e = d;
+  e.tile_m = 256;
+  e.tile_k = 256;
+  e.workgroup_size = 64; /* 256 x anything with f32 accumulators over 64 invocations */
+  expect_refusal(&e, &h100, "registers");
+  e = d;
+  e.stages = 2;
+  expect_refusal(&e, &h100, "stages 2");
+  e = d;
+  e.tile_n = 2048;
+  expect_refusal(&e, &h100, "tile");
+  /* Without per-element operations, bias and activations are refused, plain GEMMs not. */
+  spvgen_device_caps no_pe = h100;
+  no_pe.features &= ~SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
+  e = d;
+  e.activation = SPVGEN_ACTIVATION_RELU;
+  expect_refusal(&e, &no_pe, "cooperativeMatrixPerElementOperations");
+  char msg[512];
+  spvgen_gemm_config p;
+  CHECK_MSG(spvgen_gemm_plan(&d, &no_pe, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  /* AUTO falls back past coopmat2 on the vulkan13 preset. */
+  d.variant = SPVGEN_GEMM_AUTO;
+  CHECK_MSG(spvgen_gemm_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(p.variant != SPVGEN_GEMM_COOPMAT2);
+}
+
+/* The one-shot entry point gives a kernel whose info has the dispatch grid. */
+static void test_one_shot_kernel_validates_and_reports_the_grid(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(8192, 8192, 8192, F16, F16, F16);
+  spvgen_kernel k;
+  char msg[512];
+  CHECK_MSG(spvgen_gemm(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  if (!k.words) return;
+  check_words(k.words, k.word_count);
+  CHECK(k.info.groups[0] * k.info.groups[1] >= 8192 / 256 * 8192 / 128);
+  CHECK_EQ_U64(k.info.local_size[0], 256);
+  spvgen_kernel_free(&k);
+}
+
+/* ------------------------------------------------- the addressing recipe ---- */
+
+/* The variant's recipe for one operand (emitters/gemm/coopmat2.c, operand_init and
+ * operand_slice), replayed on the CPU reference of the spec: every element (r, c) of a
+ * tile must address the operand's element (r0 + r, c0 + c) of batch z, read 0 / be
+ * dropped outside the matrix, for row- and column-major operands, 2-D layouts (batch in
+ * the pointer) and 3-D ones (batch as the outer dimension). */
+static void check_recipe(uint32_t R, uint32_t C, bool col, uint32_t ld, uint32_t stride, bool three_d,
+                         uint32_t batch, uint32_t z, uint32_t r0, uint32_t rs, uint32_t c0, uint32_t cs) {
+  uint32_t dims[3], strides[3], n = 0;
+  int32_t off[3];
+  uint32_t span[3];
+  if (three_d) {
+    dims[n] = batch;
+    strides[n] = stride;
+    off[n] = (int32_t)z;
+    span[n++] = 1;
+  }
+  dims[n] = col ? C : R;
+  strides[n] = ld;
+  off[n] = (int32_t)(col ? c0 : r0);
+  span[n++] = col ? cs : rs;
+  dims[n] = col ? R : C;
+  strides[n] = 1;
+  off[n] = (int32_t)(col ? r0 : c0);
+  span[n++] = col ? rs : cs;
+  tensor_ref_layout t = tensor_ref_layout_create(n, TENSOR_REF_CLAMP_CONSTANT);
+  t = tensor_ref_layout_set_dimension(t, dims);
+  t = tensor_ref_layout_set_stride(t, strides);
+  t = tensor_ref_layout_slice(t, off, span);
+  CHECK_MSG(!tensor_ref_layout_problem(&t), "layout: %s", tensor_ref_layout_problem(&t));
+  static const uint32_t perm2[2] = {1, 0}, perm3[3] = {0, 2, 1};
+  tensor_ref_view v = tensor_ref_view_create(n, false, n == 2 ? perm2 : perm3);
+  uint32_t base = three_d ? 0 : z * stride; /* 2-D: the batch is in the pointer */
+  uint32_t bad = 0;
+  for (int o = 0; o < 2; o++)
+    for (uint32_t r = 0; r < rs; r++)
+      for (uint32_t c = 0; c < cs; c++) {
+        tensor_ref_op op = o ? TENSOR_REF_STORE : TENSOR_REF_LOAD;
+        tensor_ref_address a = tensor_ref_matrix_coord_to_tensor_element_with_view(&t, col ? &v : NULL, op, r, c, cs);
+        uint32_t gr = r0 + r, gc = c0 + c;
+        bool inside = gr < R && gc < C;
+        uint32_t want = z * stride + (col ? gc * ld + gr : gr * ld + gc);
+        bool ok = inside ? a.outcome == TENSOR_REF_ELEMENT && base + a.index == want
+                         : a.outcome == (o ? TENSOR_REF_DISCARDED : TENSOR_REF_CLAMP_VALUE);
+        if (!ok && bad++ < 3)
+          test_fail_at(__FILE__, __LINE__,
+                       "%ux%u %s ld %u %s batch %u: tile (%u+%u, %u+%u) element (%u, %u): outcome %d index %u, "
+                       "want %s %u", R, C, col ? "col" : "row", ld, three_d ? "3-D" : "2-D", z, r0, rs, c0, cs,
+                       r, c, (int)a.outcome, base + a.index, inside ? "element" : "outside", want);
+      }
+}
+
+static void test_addressing_recipe_matches_the_spec_reference(void) {
+  for (int col = 0; col < 2; col++)
+    for (int three = 0; three < 2; three++) {
+      uint32_t R = 37, C = 23, ld = col ? 41 : 29, stride = (col ? C : R) * ld + 3;
+      check_recipe(R, C, col, ld, stride, three, 3, 0, 0, 16, 0, 16);   /* interior */
+      check_recipe(R, C, col, ld, stride, three, 3, 2, 32, 16, 16, 16); /* both edges */
+      check_recipe(R, C, col, ld, stride, three, 3, 1, 16, 32, 0, 32);  /* wider than C */
+    }
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_every_candidate_validates_across_layouts_types_and_shapes),
+      TEST_CASE(test_every_candidate_validates_with_each_epilogue),
+      TEST_CASE(test_output_type_conversions_validate),
+      TEST_CASE(test_bf16_kernels_have_the_tensor_instructions),
+      TEST_CASE(test_kernel_disassembly_has_tensor_loads_muladd_and_tensor_store),
+      TEST_CASE(test_column_major_edges_and_epilogue_disassembly),
+      TEST_CASE(test_unaligned_batch_stride_takes_three_dimensional_layouts),
+      TEST_CASE(test_unsigned_int8_accumulates_in_u32_and_signed_in_s32),
+      TEST_CASE(test_plan_picks_big_tiles_for_big_problems_and_small_ones_for_skinny),
+      TEST_CASE(test_candidates_honour_the_knobs_the_desc_sets),
+      TEST_CASE(test_refusals_name_the_field_and_the_reason),
+      TEST_CASE(test_one_shot_kernel_validates_and_reports_the_grid),
+      TEST_CASE(test_addressing_recipe_matches_the_spec_reference),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
