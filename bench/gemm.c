@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
   const char *type_arg = "f16,f32;f16,f16;s8,s32";
   const char *anchor = NULL;
   spvgen_gemm_variant variant = SPVGEN_GEMM_AUTO;
-  bool all_plans = false, md = false;
+  bool all_plans = false, md = false, glsl450 = false;
   uint32_t repeats = 20, sample = 1024;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -106,9 +106,10 @@ int main(int argc, char **argv) {
       i++;
     } else if (!strcmp(a, "--all-plans")) all_plans = true;
     else if (!strcmp(a, "--md")) md = true;
+    else if (!strcmp(a, "--glsl450")) glsl450 = true;
     else {
       fprintf(stderr, "usage: bench_gemm [--shapes M,N,K;...] [--types AB,ACC;...] [--variant V] [--all-plans]\n"
-                      "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md]\n");
+                      "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n");
       return 2;
     }
   }
@@ -176,6 +177,7 @@ int main(int argc, char **argv) {
         o.warmup = 3;
         o.repeats = repeats;
         o.sample = sample;
+        o.glsl450_memory_model = glsl450;
         gemm_run_result r;
         spvgen_status st = gemm_run(ctx, &e, &o, &r, msg, sizeof msg);
         if (st != SPVGEN_OK) {
@@ -183,6 +185,11 @@ int main(int argc, char **argv) {
           continue;
         }
         if (all_plans) printf("#   %-58s %8.1f%s\n", r.plan.name, r.tflops, r.bad ? " FAIL" : "");
+        if (r.bad)
+          printf("# %s %s [%s]: %llu of %llu sampled elements off, worst |err|/tol %.3g; first (%llu,%llu) gpu %g cpu %g\n",
+                 sname, tname, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+                 r.worst_ratio, (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
+                 r.first_bad_gpu, r.first_bad_ref);
         if (r.bad) bad = true;
         if (!any || r.tflops > best.tflops) best = r;
         any = true;

@@ -443,6 +443,23 @@ spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_ke
     info->bindings[i].name = NULL;
   }
   qsort(info->bindings, info->binding_count, sizeof info->bindings[0], compare_bindings);
+  /* Variables that alias one binding (two views of a buffer, e.g. scalar and 128-bit
+   * elements) are one descriptor. */
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < info->binding_count; i++) {
+    if (n && info->bindings[n - 1].set == info->bindings[i].set &&
+        info->bindings[n - 1].binding == info->bindings[i].binding) {
+      if (info->bindings[n - 1].kind != info->bindings[i].kind) {
+        snprintf(message, message_size,
+                 "set %u binding %u is declared both as a storage and as a uniform buffer",
+                 info->bindings[i].set, info->bindings[i].binding);
+        return SPVGEN_ERROR_UNSUPPORTED;
+      }
+      continue;
+    }
+    info->bindings[n++] = info->bindings[i];
+  }
+  info->binding_count = n;
   info->push_constant_size = (r->push_constant_size + 3u) & ~3u;
   for (int i = 0; i < 3; i++)
     if (r->local_size[i]) info->local_size[i] = r->local_size[i];

@@ -168,7 +168,10 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   const spvgen_gemm_desc *d = &res->plan.desc;
 
   /* Emission time: plan + emit + finish into a reused module (the steady state). */
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module_desc md;
+  memset(&md, 0, sizeof md);
+  if (opt.glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
+  spvgen_module *m = spvgen_module_create(&md);
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel kernel;
   memset(&kernel, 0, sizeof kernel);
@@ -178,7 +181,7 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   double t0 = now_us();
   int reps = 0;
   do {
-    spvgen_module_reset(m, NULL);
+    spvgen_module_reset(m, &md);
     spvgen_gemm_config p;
     st = spvgen_gemm_plan(desc, caps, &p, NULL, 0);
     if (st == SPVGEN_OK) st = spvgen_gemm_emit(m, &p, &info);

@@ -18,6 +18,7 @@ typedef struct gemm_run_options {
   uint32_t repeats;    /* timed dispatches (one submission); 0: 1 */
   uint32_t sample;     /* 0: check every element; else this many random elements */
   bool no_check;       /* skip the reference (timing only) */
+  bool glsl450_memory_model; /* emit into a GLSL450-memory-model module (an experiment knob) */
 } gemm_run_options;
 
 typedef struct gemm_run_result {

@@ -1,0 +1,94 @@
+/* tests/core/test_kernel_reflect.c — spvgen_kernel_reflect: a kernel's metadata read back
+ * from its words (bindings in (set, binding) order, aliased variables as one binding,
+ * push-constant size, local size), what the caller set kept, and malformed input refused
+ * with a message. */
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/builder.h"
+#include "spvgen/kernel.h"
+
+/* Buffers at (0,3) (0,1) and two views of (0,0), a push-constant block of 12 bytes. */
+static spvgen_module *build(void) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t u32 = spvgen_type_int(m, 32, false), f32 = spvgen_type_float(m, 32);
+  uint32_t v4 = spvgen_type_vector(m, u32, 4);
+  uint32_t p3, p1, p0, p0v;
+  uint32_t b3 = spvgen_storage_buffer(m, f32, 0, 3, false, &p3);
+  uint32_t b1 = spvgen_storage_buffer(m, f32, 0, 1, true, &p1);
+  uint32_t b0 = spvgen_storage_buffer(m, u32, 0, 0, true, &p0);
+  uint32_t b0v = spvgen_storage_buffer(m, v4, 0, 0, true, &p0v);
+  uint32_t mem[3] = {u32, u32, f32};
+  uint32_t pc_t = spvgen_type_struct(m, mem, 3);
+  spvgen_decorate(m, pc_t, SpvDecorationBlock);
+  for (uint32_t i = 0; i < 3; i++) spvgen_member_decorate1(m, pc_t, i, SpvDecorationOffset, 4 * i);
+  uint32_t pc = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassPushConstant, pc_t),
+                                SpvStorageClassPushConstant, 0);
+  spvgen_compute_main(m, "main", 32, 2, 1);
+  uint32_t zero = spvgen_const_u32(m, 0), idx[2] = {zero, zero};
+  uint32_t x = spvgen_load(m, u32, spvgen_access_chain(m, p0, b0, idx, 2));
+  uint32_t y = spvgen_load(m, v4, spvgen_access_chain(m, p0v, b0v, idx, 2));
+  uint32_t lane = 1;
+  uint32_t s = spvgen_op_i_add(m, u32, x, spvgen_op_composite_extract(m, u32, y, &lane, 1));
+  uint32_t k = spvgen_load(m, u32, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassPushConstant, u32), pc, &zero, 1));
+  uint32_t f = spvgen_op_convert_u_to_f(m, f32, spvgen_op_i_add(m, u32, s, k));
+  f = spvgen_op_f_add(m, f32, f, spvgen_load(m, f32, spvgen_access_chain(m, p1, b1, idx, 2)));
+  spvgen_store(m, spvgen_access_chain(m, p3, b3, idx, 2), f);
+  spvgen_function_end(m);
+  return m;
+}
+
+static void test_bindings_sorted_aliases_merged_push_constants_sized(void) {
+  spvgen_module *m = build();
+  size_t count = 0;
+  const uint32_t *w = check_module(m, &count);
+  if (!w) return;
+  spvgen_kernel_info info;
+  memset(&info, 0, sizeof info);
+  info.groups[0] = 7;
+  info.required_subgroup_size = 32;
+  char msg[256];
+  CHECK_MSG(spvgen_kernel_reflect(w, count, &info, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(info.binding_count, 3);
+  CHECK_EQ_U64(info.bindings[0].binding, 0);
+  CHECK_EQ_U64(info.bindings[1].binding, 1);
+  CHECK_EQ_U64(info.bindings[2].binding, 3);
+  for (uint32_t i = 0; i < 3; i++) CHECK_EQ_U64(info.bindings[i].kind, SPVGEN_BINDING_STORAGE_BUFFER);
+  CHECK_EQ_U64(info.push_constant_size, 12);
+  CHECK_EQ_U64(info.local_size[0], 32);
+  CHECK_EQ_U64(info.local_size[1], 2);
+  CHECK_EQ_U64(info.local_size[2], 1);
+  CHECK_EQ_U64(info.groups[0], 7); /* what words cannot say is kept */
+  CHECK_EQ_U64(info.required_subgroup_size, 32);
+  spvgen_module_destroy(m);
+}
+
+static void test_missing_entry_point_and_bad_words_are_refused(void) {
+  spvgen_module *m = build();
+  size_t count = 0;
+  const uint32_t *w = check_module(m, &count);
+  if (!w) return;
+  spvgen_kernel_info info;
+  memset(&info, 0, sizeof info);
+  info.entry_point = "other";
+  char msg[256];
+  CHECK(spvgen_kernel_reflect(w, count, &info, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "spvgen_kernel_reflect: the module has no GLCompute entry point named 'other' (it has: main)");
+  uint32_t junk[5] = {0x12345678, 0x10600, 0, 10, 0};
+  info.entry_point = NULL;
+  CHECK(spvgen_kernel_reflect(junk, 5, &info, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "spvgen_kernel_reflect: ");
+  CHECK(spvgen_kernel_reflect(w, count, NULL, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "info is NULL");
+  CHECK(spvgen_kernel_reflect(w, 3, &info, NULL, 0) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  spvgen_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_bindings_sorted_aliases_merged_push_constants_sized),
+      TEST_CASE(test_missing_entry_point_and_bad_words_are_refused),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
