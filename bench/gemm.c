@@ -90,6 +90,7 @@ int main(int argc, char **argv) {
                           "512,512,512;8192,256,4096;256,8192,4096;16384,128,4096;128,16384,4096";
   const char *type_arg = "f16,f32;f16,f16;s8,s32";
   const char *anchor = NULL;
+  const char *layout_arg = "nn";
   spvgen_gemm_variant variant = SPVGEN_GEMM_AUTO;
   bool all_plans = false, md = false, glsl450 = false;
   uint32_t repeats = 20, sample = 1024;
@@ -99,6 +100,7 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--shapes") && v) shape_arg = v, i++;
     else if (!strcmp(a, "--types") && v) type_arg = v, i++;
     else if (!strcmp(a, "--anchor") && v) anchor = v, i++;
+    else if (!strcmp(a, "--layouts") && v) layout_arg = v, i++;
     else if (!strcmp(a, "--repeats") && v) repeats = (uint32_t)atoi(v), i++;
     else if (!strcmp(a, "--sample") && v) sample = (uint32_t)atoi(v), i++;
     else if (!strcmp(a, "--variant") && v) {
@@ -109,7 +111,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--glsl450")) glsl450 = true;
     else {
       fprintf(stderr, "usage: bench_gemm [--shapes M,N,K;...] [--types AB,ACC;...] [--variant V] [--all-plans]\n"
-                      "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n");
+                      "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n"
+                      "                  [--layouts nn;nt;tn;tt]\n");
       return 2;
     }
   }
@@ -131,6 +134,11 @@ int main(int argc, char **argv) {
     if (got == 2) types[i][2] = types[i][1];
   }
 
+  char litems[4][64];  /* layouts: two letters each (checked) */
+  int nlayouts = parse_list(layout_arg, litems, 4);
+  for (int i = 0; i < nlayouts; i++)
+    if (strlen(litems[i]) != 2 || !strchr("nt", litems[i][0]) || !strchr("nt", litems[i][1]))
+      return fprintf(stderr, "bench_gemm: bad layout '%s' (nn, nt, tn, tt)\n", litems[i]), 2;
   char msg[1024];
   spvgen_vk_context *ctx = NULL;
   if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) != SPVGEN_OK) {
@@ -147,7 +155,8 @@ int main(int argc, char **argv) {
     printf("%-18s %-13s %-58s %9s %9s %6s %s\n", "shape", "types", "plan", "spvgen", "cuBLAS", "ratio", "check");
   int failures = 0;
   for (int s = 0; s < nshapes; s++)
-    for (int t = 0; t < ntypes; t++) {
+    for (int t = 0; t < ntypes; t++)
+    for (int l = 0; l < nlayouts; l++) {
       spvgen_gemm_desc d;
       memset(&d, 0, sizeof d);
       d.m = shapes[s][0];
@@ -157,6 +166,8 @@ int main(int argc, char **argv) {
       d.acc_type = types[t][1];
       d.out_type = types[t][2];
       d.variant = variant;
+      d.a_layout = litems[l][0] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+      d.b_layout = litems[l][1] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
       spvgen_gemm_config plans[64];
       uint32_t np = 1;
       if (all_plans) {
@@ -164,8 +175,8 @@ int main(int argc, char **argv) {
         if (np > 64) np = 64;
       }
       char tname[48];
-      snprintf(tname, sizeof tname, "%s,%s,%s", spvgen_component_type_name(types[t][0]),
-               spvgen_component_type_name(types[t][1]), spvgen_component_type_name(types[t][2]));
+      snprintf(tname, sizeof tname, "%s,%s,%s %.2s", spvgen_component_type_name(types[t][0]),
+               spvgen_component_type_name(types[t][1]), spvgen_component_type_name(types[t][2]), litems[l]);
       char sname[48];
       snprintf(sname, sizeof sname, "%ux%ux%u", d.m, d.n, d.k);
       gemm_run_result best;
@@ -184,7 +195,9 @@ int main(int argc, char **argv) {
           printf("# %s %s: %s\n", sname, tname, msg);
           continue;
         }
-        if (all_plans) printf("#   %-58s %8.1f%s\n", r.plan.name, r.tflops, r.bad ? " FAIL" : "");
+        if (all_plans)
+          printf("#   %-58s %8.1f%s  (gpu %.3f ms, wall %.3f ms per dispatch)\n", r.plan.name, r.tflops,
+                 r.bad ? " FAIL" : "", r.median_ns / 1e6, r.wall_ns / 1e6);
         if (r.bad)
           printf("# %s %s [%s]: %llu of %llu sampled elements off, worst |err|/tol %.3g; first (%llu,%llu) gpu %g cpu %g\n",
                  sname, tname, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,

@@ -264,7 +264,9 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     dd[i].buffer_count = nbuf;
     for (int j = 0; j < 3; j++) dd[i].groups[j] = res->plan.groups[j];
   }
+  double w0 = now_us();
   st = spvgen_vk_run(ctx, dd, total, ns);
+  res->wall_ns = (now_us() - w0) * 1e3 / total;
   if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   if (st == SPVGEN_OK && opt.repeats) {
     qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);

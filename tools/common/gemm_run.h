@@ -30,6 +30,7 @@ typedef struct gemm_run_result {
   uint64_t first_bad_row, first_bad_col, first_bad_batch;
   double first_bad_gpu, first_bad_ref;
   double median_ns, min_ns;      /* per dispatch, 0 without timestamps */
+  double wall_ns;                /* host wall time of the whole submission / dispatches */
   double tflops;                 /* 2 M N K batch / median */
   double emit_us;                /* plan + emit + finish on the host */
 } gemm_run_result;
