@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   const char *anchor = NULL;
   const char *layout_arg = "nn";
   spvgen_gemm_variant variant = SPVGEN_GEMM_AUTO;
-  bool all_plans = false, md = false, glsl450 = false;
+  bool all_plans = false, md = false, glsl450 = false, stats = false;
   uint32_t repeats = 20, sample = 1024;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -109,10 +109,11 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--all-plans")) all_plans = true;
     else if (!strcmp(a, "--md")) md = true;
     else if (!strcmp(a, "--glsl450")) glsl450 = true;
+    else if (!strcmp(a, "--stats")) stats = true;
     else {
       fprintf(stderr, "usage: bench_gemm [--shapes M,N,K;...] [--types AB,ACC;...] [--variant V] [--all-plans]\n"
                       "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n"
-                      "                  [--layouts nn;nt;tn;tt]\n");
+                      "                  [--layouts nn;nt;tn;tt] [--stats]\n");
       return 2;
     }
   }
@@ -189,6 +190,7 @@ int main(int argc, char **argv) {
         o.repeats = repeats;
         o.sample = sample;
         o.glsl450_memory_model = glsl450;
+        o.statistics = stats;
         gemm_run_result r;
         spvgen_status st = gemm_run(ctx, &e, &o, &r, msg, sizeof msg);
         if (st != SPVGEN_OK) {
@@ -196,8 +198,9 @@ int main(int argc, char **argv) {
           continue;
         }
         if (all_plans)
-          printf("#   %-58s %8.1f%s  (gpu %.3f ms, wall %.3f ms per dispatch)\n", r.plan.name, r.tflops,
-                 r.bad ? " FAIL" : "", r.median_ns / 1e6, r.wall_ns / 1e6);
+          printf("#   %-58s %8.1f%s  (gpu %.3f ms, wall %.3f ms per dispatch)%s%s\n", r.plan.name, r.tflops,
+                 r.bad ? " FAIL" : "", r.median_ns / 1e6, r.wall_ns / 1e6, stats ? "\n#       " : "",
+                 stats ? r.stats : "");
         if (r.bad)
           printf("# %s %s [%s]: %llu of %llu sampled elements off, worst |err|/tol %.3g; first (%llu,%llu) gpu %g cpu %g\n",
                  sname, tname, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,

@@ -197,6 +197,33 @@ uint64_t spvgen_vk_pipeline_binding_min_size(const spvgen_vk_pipeline *pipeline,
  * bytes are written and *size is set to the count written. */
 spvgen_status spvgen_vk_pipeline_cache_data(spvgen_vk_context *ctx, void *data, size_t *size);
 
+/* One statistic the driver reports for a compiled pipeline
+ * (VkPipelineExecutableStatisticKHR): name and description as the driver gives them
+ * (cut to fit), the value of any format (bool32 as 0/1, int64, uint64, float64) as a
+ * double. Names are the driver's own ("Register Count", "SGPRs", ...): there is no
+ * standard list. */
+typedef struct spvgen_vk_pipeline_stat {
+  char name[64];
+  char description[128];
+  double value;
+} spvgen_vk_pipeline_stat;
+
+/* The driver's statistics of the pipeline's compute executable (registers, spills,
+ * shared memory, ... whatever it reports), through VK_KHR_pipeline_executable_properties
+ * (vkGetPipelineExecutablePropertiesKHR, vkGetPipelineExecutableStatisticsKHR). A created
+ * context enables that extension and its pipelineExecutableInfo feature whenever the
+ * device has both, and then creates every pipeline with
+ * VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR (the code generated is the same); a
+ * wrapped context never does. *count gets the number of statistics; at most max are
+ * written to out in the driver's order (out may be NULL when max is 0).
+ * SPVGEN_ERROR_UNSUPPORTED (message naming VK_KHR_pipeline_executable_properties) when
+ * the extension is not enabled; SPVGEN_ERROR_INVALID_ARGUMENT for NULL arguments or a
+ * pipeline of another context; SPVGEN_ERROR_VULKAN naming the failed call. */
+spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
+                                            const spvgen_vk_pipeline *pipeline,
+                                            spvgen_vk_pipeline_stat *out, uint32_t max,
+                                            uint32_t *count);
+
 /* --------------------------------------------------------------- dispatch ---- */
 typedef struct spvgen_vk_dispatch_desc {
   spvgen_vk_pipeline *pipeline;

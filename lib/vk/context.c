@@ -220,6 +220,15 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
       ctx->vki.GetDeviceProcAddr(ctx->device, "vkConvertCooperativeVectorMatrixNV");
   ctx->CmdConvertCooperativeVectorMatrixNV = (PFN_vkCmdConvertCooperativeVectorMatrixNV)
       ctx->vki.GetDeviceProcAddr(ctx->device, "vkCmdConvertCooperativeVectorMatrixNV");
+  /* Loaded here too (not from volk's table) so that the check for them is one place. */
+  if (ctx->pipeline_statistics) {
+    ctx->GetPipelineExecutablePropertiesKHR = (PFN_vkGetPipelineExecutablePropertiesKHR)
+        ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetPipelineExecutablePropertiesKHR");
+    ctx->GetPipelineExecutableStatisticsKHR = (PFN_vkGetPipelineExecutableStatisticsKHR)
+        ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetPipelineExecutableStatisticsKHR");
+    ctx->pipeline_statistics =
+        ctx->GetPipelineExecutablePropertiesKHR && ctx->GetPipelineExecutableStatisticsKHR;
+  }
   if (!ctx->vkd.vkCreateCommandPool || !ctx->vkd.vkQueueSubmit || !ctx->vkd.vkCreateComputePipelines)
     return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkGetDeviceProcAddr returned no core device functions", who);
@@ -422,6 +431,7 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
     st = SPVGEN_ERROR_VULKAN;
     goto fail_msg;
   }
+  ctx->pipeline_statistics = dev->pipeline_executable_info;
   free(infos);
   infos = NULL;
   free(pds);

@@ -57,6 +57,7 @@ enum {
   CHAIN_COOPVEC,
   CHAIN_BF16,
   CHAIN_FLOAT8,
+  CHAIN_PIPELINE_EXECUTABLE,
   CHAIN_COUNT
 };
 
@@ -75,6 +76,7 @@ static void *chain_member(spvgen_vk_features *f, int i) {
   case CHAIN_COOPVEC: return &f->coopvec;
   case CHAIN_BF16: return &f->bf16;
   case CHAIN_FLOAT8: return &f->float8;
+  case CHAIN_PIPELINE_EXECUTABLE: return &f->pipeline_executable;
   default: return NULL;
   }
 }
@@ -101,6 +103,8 @@ void spvgen_vk_features_link(spvgen_vk_features *f) {
   f->coopvec.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_FEATURES_NV;
   f->bf16.sType = SPVGEN_VK_STRUCTURE_TYPE_BFLOAT16_FEATURES;
   f->float8.sType = SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES;
+  f->pipeline_executable.sType =
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   chain_head *tail = (chain_head *)&f->f2;
   tail->pNext = NULL;
   for (int i = 0; i < CHAIN_COUNT; i++) {
@@ -173,7 +177,8 @@ static uint64_t features_mask(const spvgen_vk_features *f) {
 void spvgen_vk_features_restrict(spvgen_vk_features *f, uint64_t m) {
   /* Core 1.0 features: only the table's; robustBufferAccess and the graphics ones stay
    * off. These members of the other structs are not in the table, and kernels never need
-   * them. */
+   * them. pipeline_executable.pipelineExecutableInfo keeps the driver's value: the query
+   * unchains it when the device lacks it. */
   memset(&f->f2.features, 0, sizeof f->f2.features);
   f->storage16.storageInputOutput16 = VK_FALSE;
   f->bda.bufferDeviceAddressCaptureReplay = VK_FALSE;
@@ -491,6 +496,11 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     if (present && !table[i].core && info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS)
       info->extensions[info->extension_count++] = table[i].ext;
   }
+  /* Pipeline statistics (VK_KHR_pipeline_executable_properties): chained to read the
+   * feature; enabled below only when the driver reports pipelineExecutableInfo. */
+  bool has_pipeline_executable =
+      has_extension(exts, ne, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (has_pipeline_executable) f->chained |= 1u << CHAIN_PIPELINE_EXECUTABLE;
   /* Needed by the extensions above on a Vulkan 1.1 device. */
   if (!v12 && has_extension(exts, ne, VK_KHR_SPIRV_1_4_EXTENSION_NAME)) {
     info->extensions[info->extension_count++] = VK_KHR_SPIRV_1_4_EXTENSION_NAME;
@@ -513,6 +523,17 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
   spvgen_vk_features_link(f);
   fns->GetPhysicalDeviceFeatures2(pd, &f->f2);
   spvgen_vk_features_link(f); /* the driver must not, but keep the chain ours */
+  if (has_pipeline_executable && f->pipeline_executable.pipelineExecutableInfo &&
+      info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS) {
+    info->extensions[info->extension_count++] =
+        VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    info->pipeline_executable_info = true;
+  } else if (has_pipeline_executable) {
+    /* Extension without the feature: neither is enabled, the struct leaves the chain. */
+    f->chained &= ~(1u << CHAIN_PIPELINE_EXECUTABLE);
+    f->pipeline_executable.pipelineExecutableInfo = VK_FALSE;
+    spvgen_vk_features_link(f);
+  }
   caps->features = features_mask(f);
   if (caps->timestamp_valid_bits > 0) caps->features |= SPVGEN_FEATURE_TIMESTAMPS;
 

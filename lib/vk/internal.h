@@ -86,6 +86,9 @@ typedef struct spvgen_vk_features {
   VkPhysicalDeviceCooperativeVectorFeaturesNV coopvec;
   spvgen_vk_bfloat16_features bf16;
   spvgen_vk_float8_features float8;
+  /* Not a SPVGEN_FEATURE_*: chained only when the extension is present, kept as the
+   * driver reports it (spvgen_vk_features_restrict leaves it alone). */
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable;
   uint32_t chained; /* bit i: the i-th struct after f2 (in the order above) is chained */
 } spvgen_vk_features;
 
@@ -103,6 +106,9 @@ typedef struct spvgen_vk_device_info {
   const char *extensions[SPVGEN_VK_MAX_DEVICE_EXTENSIONS];
   uint32_t queue_family;   /* UINT32_MAX: none with compute */
   uint32_t api_version;
+  /* VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: both supported,
+   * so the extension is in extensions[] and the feature on in the chain. */
+  bool pipeline_executable_info;
 } spvgen_vk_device_info;
 
 /* Queries everything (caps.c of lib/vk). who names the public call for messages. */
@@ -155,6 +161,12 @@ struct spvgen_vk_context {
   struct VolkDeviceTable vkd;
   PFN_vkConvertCooperativeVectorMatrixNV ConvertCooperativeVectorMatrixNV;
   PFN_vkCmdConvertCooperativeVectorMatrixNV CmdConvertCooperativeVectorMatrixNV;
+  /* VK_KHR_pipeline_executable_properties: pipeline_statistics is true when it and
+   * pipelineExecutableInfo are enabled (never for a wrapped device) and both functions
+   * resolved; pipelines are then created with CAPTURE_STATISTICS. */
+  bool pipeline_statistics;
+  PFN_vkGetPipelineExecutablePropertiesKHR GetPipelineExecutablePropertiesKHR;
+  PFN_vkGetPipelineExecutableStatisticsKHR GetPipelineExecutableStatisticsKHR;
   VkDebugUtilsMessengerEXT messenger;
   uint32_t validation_errors;
   char validation_first[512];

@@ -429,6 +429,8 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   cpci.stage = stage;
   cpci.layout = p->layout;
   cpci.basePipelineIndex = -1;
+  /* For spvgen_vk_pipeline_statistics; the generated code does not change. */
+  if (ctx->pipeline_statistics) cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   r = ctx->vkd.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &cpci, NULL,
                                         &p->pipeline);
   ctx->vkd.vkDestroyShaderModule(ctx->device, module, NULL);

@@ -19,6 +19,7 @@ typedef struct gemm_run_options {
   uint32_t sample;     /* 0: check every element; else this many random elements */
   bool no_check;       /* skip the reference (timing only) */
   bool glsl450_memory_model; /* emit into a GLSL450-memory-model module (an experiment knob) */
+  bool statistics;     /* fill res->stats (spvgen_vk_pipeline_statistics) */
 } gemm_run_options;
 
 typedef struct gemm_run_result {
@@ -33,6 +34,11 @@ typedef struct gemm_run_result {
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double tflops;                 /* 2 M N K batch / median */
   double emit_us;                /* plan + emit + finish on the host */
+  /* With options->statistics: the driver's pipeline statistics on one line, "Register
+   * Count=232 Shared Memory Size=49152 ..." (those about registers, spills, local,
+   * shared and stack memory, occupancy and instructions; else the first few), or
+   * "unavailable: <why>". Not an error of the run. */
+  char stats[512];
 } gemm_run_result;
 
 /* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the

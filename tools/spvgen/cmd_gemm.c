@@ -266,7 +266,9 @@ static void gemm_usage(FILE *o, bool run) {
     fputs("run:\n"
           "  --repeats N            timed dispatches (default 10), --warmup N (default 2)\n"
           "  --sample N             check N random elements instead of all (large shapes)\n"
-          "  --seed N               random data seed\n",
+          "  --seed N               random data seed\n"
+          "  --stats                print the driver's pipeline statistics (registers,\n"
+          "                         spills, shared memory; VK_KHR_pipeline_executable_properties)\n",
           o);
   else
     fputs("output:\n"
@@ -303,6 +305,8 @@ static int parse_all(const char *cmd, int argc, char **argv, gemm_cli *g, bool r
       g->disassemble = true;
     } else if (!run && !strcmp(a, "--json")) {
       g->json = true;
+    } else if (run && !strcmp(a, "--stats")) {
+      g->run.statistics = true;
     } else {
       return spvgen_cli_usage_error(cmd, "unknown argument '%s'", a);
     }
@@ -382,6 +386,7 @@ static int run_gemm(int argc, char **argv) {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
     printf("plan     %s\n", res.plan.name);
     printf("emit     %.1f us\n", res.emit_us);
+    if (g.run.statistics) printf("stats    %s\n", res.stats);
     if (res.median_ns > 0)
       printf("gpu      %.3f ms median of %u (min %.3f ms), %.2f %s/s\n", res.median_ns / 1e6,
              g.run.repeats, res.min_ns / 1e6, res.tflops,
