@@ -3,7 +3,8 @@
  *
  * For each shape and type triple: the default plan (what spvgen_gemm_plan picks), and
  * with --all-plans every candidate of spvgen_gemm_plans (the best is reported), each
- * GPU-timestamp timed: warm-up, then --repeats dispatches in one submission, median.
+ * GPU-timestamp timed: a sustained warm-up (--warmup-ms, default 300: the GPU must leave
+ * its idle clocks), then --repeats dispatches in one submission, median.
  * Inputs are random; a sample of output elements (--sample, default 1024) is checked
  * against the float64 CPU reference, and a mismatch is printed as FAIL.
  *
@@ -93,7 +94,7 @@ int main(int argc, char **argv) {
   const char *layout_arg = "nn";
   spvgen_gemm_variant variant = SPVGEN_GEMM_AUTO;
   bool all_plans = false, md = false, glsl450 = false, stats = false;
-  uint32_t repeats = 20, sample = 1024;
+  uint32_t repeats = 20, sample = 1024, warmup_ms = 300;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -103,6 +104,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--layouts") && v) layout_arg = v, i++;
     else if (!strcmp(a, "--repeats") && v) repeats = (uint32_t)atoi(v), i++;
     else if (!strcmp(a, "--sample") && v) sample = (uint32_t)atoi(v), i++;
+    else if (!strcmp(a, "--warmup-ms") && v) warmup_ms = (uint32_t)atoi(v), i++;
     else if (!strcmp(a, "--variant") && v) {
       if (!spvgen_gemm_variant_parse(v, &variant)) return fprintf(stderr, "bench_gemm: unknown variant %s\n", v), 2;
       i++;
@@ -113,7 +115,7 @@ int main(int argc, char **argv) {
     else {
       fprintf(stderr, "usage: bench_gemm [--shapes M,N,K;...] [--types AB,ACC;...] [--variant V] [--all-plans]\n"
                       "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n"
-                      "                  [--layouts nn;nt;tn;tt] [--stats]\n");
+                      "                  [--layouts nn;nt;tn;tt] [--stats] [--warmup-ms N]\n");
       return 2;
     }
   }
@@ -187,6 +189,7 @@ int main(int argc, char **argv) {
         spvgen_gemm_desc e = all_plans ? plans[i].desc : d;
         gemm_run_options o = {0};
         o.warmup = 3;
+        o.warmup_ms = warmup_ms;
         o.repeats = repeats;
         o.sample = sample;
         o.glsl450_memory_model = glsl450;

@@ -310,8 +310,18 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     dd[i].buffer_count = nbuf;
     for (int j = 0; j < 3; j++) dd[i].groups[j] = res->plan.groups[j];
   }
+  if (opt.warmup_ms) {
+    /* Back-to-back submissions of growing batches until the time is up. */
+    uint32_t batch = 1;
+    double t0 = now_us();
+    while (st == SPVGEN_OK && now_us() - t0 < opt.warmup_ms * 1000.0) {
+      double b0 = now_us();
+      st = spvgen_vk_run(ctx, dd, batch, NULL);
+      if (now_us() - b0 < 50000.0 && batch * 2 <= total) batch *= 2;
+    }
+  }
   double w0 = now_us();
-  st = spvgen_vk_run(ctx, dd, total, ns);
+  if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
   res->wall_ns = (now_us() - w0) * 1e3 / total;
   if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   if (st == SPVGEN_OK && opt.repeats) {

@@ -15,6 +15,10 @@
 typedef struct gemm_run_options {
   uint64_t seed;       /* 0: a fixed default */
   uint32_t warmup;     /* dispatches before timing; 0: none */
+  uint32_t warmup_ms;  /* and keep the GPU busy this long first: GPUs drop to idle clocks
+                          between short bursts (the H100 under Vulkan sat at 345 MHz
+                          instead of 1980 between 20 ms runs), so timings of a steady
+                          workload need a sustained warm-up; 0: none */
   uint32_t repeats;    /* timed dispatches (one submission); 0: 1 */
   uint32_t sample;     /* 0: check every element; else this many random elements */
   bool no_check;       /* skip the reference (timing only) */

@@ -289,6 +289,7 @@ static int parse_all(const char *cmd, int argc, char **argv, gemm_cli *g, bool r
   g->desc.out_type = SPVGEN_COMPONENT_F32;
   g->run.repeats = 10;
   g->run.warmup = 2;
+  g->run.warmup_ms = 200; /* leave the idle clocks before timing (gemm_run.h) */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
