@@ -313,8 +313,8 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   if (opt.warmup_ms) {
     /* Back-to-back submissions of growing batches until the time is up. */
     uint32_t batch = 1;
-    double t0 = now_us();
-    while (st == SPVGEN_OK && now_us() - t0 < opt.warmup_ms * 1000.0) {
+    double wt0 = now_us();
+    while (st == SPVGEN_OK && now_us() - wt0 < opt.warmup_ms * 1000.0) {
       double b0 = now_us();
       st = spvgen_vk_run(ctx, dd, batch, NULL);
       if (now_us() - b0 < 50000.0 && batch * 2 <= total) batch *= 2;
