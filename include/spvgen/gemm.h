@@ -50,7 +50,8 @@ extern "C" {
 #endif
 
 typedef enum spvgen_gemm_variant {
-  SPVGEN_GEMM_AUTO = 0,        /* choose: coopmat2, then KHR cooperative matrix, then SIMT */
+  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement (16-bit
+                                  inputs: coopmat2, KHR, SIMT; 8-bit: KHR, coopmat2, SIMT) */
   SPVGEN_GEMM_COOPMAT2 = 1,    /* workgroup-scope matrices with tensor addressing (NV) */
   SPVGEN_GEMM_COOPMAT_KHR = 2, /* subgroup-scope matrices, A/B staged in shared memory */
   SPVGEN_GEMM_SIMT = 3,        /* no cooperative features: shared-memory tiled loops */
