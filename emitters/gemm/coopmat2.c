@@ -372,10 +372,10 @@ typedef struct cm2_operand {
   uint32_t view;    /* transposing view for column-major operands, else 0 */
 } cm2_operand;
 
-/* v4 (optional): a 128-bit (u32x4) view of the same binding. Tensor loads through a
- * pointer to 16-byte elements let the driver use 128-bit global loads (it cannot assume
- * more alignment than the pointee's size); a 2-byte element pointer measured 4x slower
- * on the H100. */
+/* v4 (optional): a 128-bit (u32x4) view of the same binding, whose elements are the
+ * tensor instructions' base pointers, as NVIDIA's own coopmat2 sample passes them (the
+ * spec wants a 16-byte-aligned base; the pointee type then says so too). Addressing is
+ * unchanged: offsets count matrix components, whatever the pointee. */
 static void operand_init(spvgen_module *m, cm2_operand *o, const ek_buffer *buf, const ek_buffer *v4,
                          spvgen_component_type t, spvgen_matrix_layout layout, uint32_t rows,
                          uint32_t cols, uint32_t ld, uint64_t stride, uint32_t batch, uint32_t z) {

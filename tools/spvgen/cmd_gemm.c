@@ -389,7 +389,7 @@ static int run_gemm(int argc, char **argv) {
     printf("emit     %.1f us\n", res.emit_us);
     if (g.run.statistics) printf("stats    %s\n", res.stats);
     if (res.median_ns > 0)
-      printf("gpu      %.3f ms median of %u (min %.3f ms), %.2f %s/s\n", res.median_ns / 1e6,
+      printf("gpu      %.3f ms median of %u (min %.3f ms), %.3g %s/s\n", res.median_ns / 1e6,
              g.run.repeats, res.min_ns / 1e6, res.tflops,
              g.desc.a_type == SPVGEN_COMPONENT_S8 || g.desc.a_type == SPVGEN_COMPONENT_U8 ? "TOP" : "TFLOP");
     else
