@@ -237,7 +237,7 @@ static void test_khr_kernel_disassembly_has_the_design_lines(void) {
     /* the pointer operand is an access chain into %smem: find its definition */
     char name[64] = "";
     sscanf(ptr, "%*s %63s", name);
-    char def[96];
+    char def[160];
     snprintf(def, sizeof def, "%s = OpAccessChain %%_ptr_Workgroup_v4uint %%smem", name);
     if (strstr(text, def)) wg_loads++;
   }

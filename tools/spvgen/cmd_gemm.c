@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps_json.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "spvgen/check.h"
@@ -36,8 +37,9 @@ static const char gemm_flags_help[] =
     "  --wg N                 invocations per workgroup\n"
     "  --subgroups N --stages N --unroll N --split-k N\n"
     "device:\n"
-    "  --caps NAME            h100, vulkan13 or lavapipe (offline presets); default: the\n"
-    "                         first Vulkan device, else vulkan13\n";
+    "  --caps NAME|FILE       h100, vulkan13 or lavapipe (offline presets), or a file written\n"
+    "                         by `spvgen devices --json`; default: the first Vulkan device,\n"
+    "                         else vulkan13\n";
 
 /* Parses one unsigned number; false on junk or overflow. */
 static bool parse_u32(const char *s, uint32_t *out) {
@@ -189,7 +191,25 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
 static int resolve_caps(const char *cmd, const gemm_cli *g, spvgen_device_caps *caps) {
   if (g->caps_name) {
     if (spvgen_caps_preset(g->caps_name, caps) == SPVGEN_OK) return 0;
-    fprintf(stderr, "spvgen %s: --caps: unknown preset '%s' (", cmd, g->caps_name);
+    FILE *f = fopen(g->caps_name, "rb");
+    if (f) {
+      /* A caps file: what `spvgen devices --json` wrote on some machine. */
+      static char text[1 << 20];
+      size_t n = fread(text, 1, sizeof text, f);
+      bool too_big = n == sizeof text;
+      fclose(f);
+      char msg[256];
+      if (too_big) {
+        fprintf(stderr, "spvgen %s: --caps %s: over 1 MiB, not a caps file\n", cmd, g->caps_name);
+        return 1;
+      }
+      if (!spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
+        fprintf(stderr, "spvgen %s: --caps %s: %s\n", cmd, g->caps_name, msg);
+        return 1;
+      }
+      return 0;
+    }
+    fprintf(stderr, "spvgen %s: --caps: '%s' is neither a preset nor a readable caps file (", cmd, g->caps_name);
     const char *const *names = spvgen_caps_preset_names();
     for (int i = 0; names[i]; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
     fprintf(stderr, ")\n");
