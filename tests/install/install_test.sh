@@ -43,7 +43,7 @@ done
 shared=0
 if [ -e "$libdir/libspvgen.so" ]; then shared=1; fi
 grep -q '^#define SPVGEN_OPS_H' "$prefix/include/spvgen/ops.h" || fail "ops.h is not the generated header"
-grep -q 'SPVGEN_API uint32_t spvgen_op_i_add(' "$prefix/include/spvgen/ops.h" || fail "ops.h prototypes lack SPVGEN_API"
+grep -B1 '^uint32_t spvgen_op_i_add(' "$prefix/include/spvgen/ops.h" | grep -q '^SPVGEN_API$' || fail "ops.h prototypes lack SPVGEN_API"
 
 # 2. exported symbols = declared functions
 if [ $shared = 1 ]; then
