@@ -23,6 +23,14 @@ set_target_properties(spvgen_volk PROPERTIES EXPORT_NAME volk)
 set_target_properties(spvgen_emitters PROPERTIES EXPORT_NAME emitters)
 set_target_properties(spvgen_runner PROPERTIES EXPORT_NAME runner)
 set(_spvgen_static_targets spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_emitters spvgen_runner)
+# The libraries' code is hidden unless a public header declares it (SPVGEN_API_BEGIN/END,
+# SPVGEN_API). Only the libraries: executables keep default visibility (the sanitizer
+# builds' dlclose override in tests/sanitize/keep_loaded.c must stay exported).
+set_target_properties(spvgen_core spvgen_check spvgen_vk spvgen_volk PROPERTIES C_VISIBILITY_PRESET hidden)
+get_target_property(_emitters_type spvgen_emitters TYPE)
+if(NOT _emitters_type STREQUAL "INTERFACE_LIBRARY")
+  set_target_properties(spvgen_emitters PROPERTIES C_VISIBILITY_PRESET hidden)
+endif()
 
 set(SPVGEN_SHARED_BUILT OFF)
 if(SPVGEN_SHARED AND CMAKE_VERSION VERSION_LESS 3.24)
@@ -39,6 +47,7 @@ elseif(SPVGEN_SHARED)
   file(WRITE "${_map}.tmp" "{\n  global: spvgen_*;\n  local: *;\n};\n")
   configure_file("${_map}.tmp" "${_map}" COPYONLY)
   add_library(spvgen_shared SHARED "${_stub}")
+  set_target_properties(spvgen_shared PROPERTIES C_VISIBILITY_PRESET hidden)
   # spvgen_core comes in through the others' dependencies, once, at their end; the
   # override makes that occurrence whole too.
   set(_whole spvgen_check spvgen_vk spvgen_emitters)
