@@ -84,6 +84,7 @@ if(_use_sys)
   set(SPVGEN_VOLK_INCLUDE "${_sys_volk}")
   add_library(spvgen_spirv_tools INTERFACE)
   target_link_libraries(spvgen_spirv_tools INTERFACE SPIRV-Tools-static stdc++ m)
+  set(SPVGEN_SPIRV_TOOLS_ARCHIVE "$<TARGET_FILE:SPIRV-Tools-static>")
 else()
   if(NOT SPVGEN_DEPS_DIR)
     set(SPVGEN_DEPS_DIR "${_default_deps}")
@@ -102,4 +103,7 @@ else()
     IMPORTED_LOCATION "${SPVGEN_SPIRV_TOOLS_LIB}"
     INTERFACE_INCLUDE_DIRECTORIES "${SPVGEN_SPIRV_TOOLS_INCLUDE}"
     INTERFACE_LINK_LIBRARIES "stdc++;m")
+  set(SPVGEN_SPIRV_TOOLS_ARCHIVE "${SPVGEN_SPIRV_TOOLS_LIB}")
 endif()
+# SPVGEN_SPIRV_TOOLS_ARCHIVE: the static SPIRV-Tools library, which `cmake --install`
+# copies next to libspvgen_check.a (as libspvgen_spirv_tools.a) for static consumers.

@@ -460,7 +460,7 @@ def gen_emitter(g, ins, fname, opcode_expr, header, source, ext_set=None):
         has_result = True
     ret = "uint32_t" if has_result else "void"
     args = ", ".join(["spvgen_module *m"] + decls)
-    header.append("%s %s(%s);" % (ret, fname, args))
+    header.append("SPVGEN_API\n%s %s(%s);" % (ret, fname, args))
     s = source.append
     s("%s %s(%s) {" % (ret, fname, args))
     fixed = all(p[0] in ("word", "result") and (len(p) < 3 or p[2] is None) for p in packs)
@@ -559,6 +559,7 @@ def main():
         "#ifndef SPVGEN_OPS_H",
         "#define SPVGEN_OPS_H",
         "#include <stdint.h>",
+        '#include "spvgen/export.h" /* SPVGEN_API: exported from libspvgen.so */',
         "#ifdef __cplusplus",
         'extern "C" {',
         "#endif",

@@ -34,6 +34,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 typedef struct spvgen_module spvgen_module;
 
@@ -290,6 +291,7 @@ uint32_t spvgen_ext_inst(spvgen_module *m, uint32_t type, uint32_t set, uint32_t
 /* OpControlBarrier Workgroup/Workgroup/AcquireRelease|WorkgroupMemory. */
 void spvgen_workgroup_barrier(spvgen_module *m);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 /* ------------------------------------------------------------- features ---- */
 /* One bit per device feature spvgen can use. The runner enables every one the device
@@ -320,6 +321,7 @@ spvgen_status spvgen_caps_preset(const char *name, spvgen_device_caps *out);
 /* The preset names, NULL-terminated. */
 const char *const *spvgen_caps_preset_names(void);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 typedef enum spvgen_target_env {
   SPVGEN_ENV_VULKAN_1_3 = 0, /* the default */
@@ -81,6 +82,7 @@ void spvgen_free_words(uint32_t *words);
 /* The version of the SPIRV-Tools spvgen validates with ("SPIRV-Tools v2025.1 ..."). */
 const char *spvgen_spirv_tools_version(void);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -33,6 +33,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 /* ========================================================== component types ==== */
 /* FP encodings of OpTypeFloat and the capabilities that come with them. The SPIR-V
@@ -359,6 +360,7 @@ uint32_t spvgen_coopvec_max(spvgen_module *m, uint32_t x, uint32_t y);
 uint32_t spvgen_coopvec_clamp(spvgen_module *m, uint32_t x, uint32_t lo, uint32_t hi);
 uint32_t spvgen_coopvec_step(spvgen_module *m, uint32_t edge, uint32_t x);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 typedef enum spvgen_elementwise_op {
   SPVGEN_ELEMENTWISE_ADD = 0,
@@ -70,6 +71,7 @@ spvgen_status spvgen_elementwise(const spvgen_elementwise_desc *desc,
                                  const spvgen_device_caps *caps, spvgen_kernel *out,
                                  char *message, size_t message_size);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 typedef enum spvgen_gemm_variant {
   SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement (16-bit
@@ -162,6 +163,7 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
 spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                           spvgen_kernel *kernel, char *message, size_t message_size);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 #define SPVGEN_MAX_BINDINGS 16
 #define SPVGEN_MAX_SPEC_CONSTANTS 32
@@ -67,6 +68,7 @@ spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_
 /* Frees kernel->words and zeroes the struct; NULL is fine. */
 void spvgen_kernel_free(spvgen_kernel *kernel);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,9 @@
-/* spvgen/spvgen.h — everything: builder, cooperative helpers, checking, runner. */
+/* spvgen/spvgen.h — everything: builder, cooperative helpers, checking, runner,
+ * templates, version. */
 #ifndef SPVGEN_SPVGEN_H
 #define SPVGEN_SPVGEN_H
 #include "spvgen/status.h"
+#include "spvgen/version.h" /* generated at configure time (cmake/version.h.in) */
 #include "spvgen/builder.h"
 #include "spvgen/coop.h"
 #include "spvgen/kernel.h"

@@ -5,9 +5,12 @@
 #ifndef SPVGEN_STATUS_H
 #define SPVGEN_STATUS_H
 
+#include "spvgen/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 typedef enum spvgen_status {
   SPVGEN_OK = 0,
@@ -25,6 +28,7 @@ typedef enum spvgen_status {
 /* "SPVGEN_OK", "SPVGEN_ERROR_INVALID_ARGUMENT", ...; never NULL. */
 const char *spvgen_status_name(spvgen_status status);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

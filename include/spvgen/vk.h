@@ -35,6 +35,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+SPVGEN_API_BEGIN
 
 typedef struct spvgen_vk_context spvgen_vk_context;
 typedef struct spvgen_vk_buffer spvgen_vk_buffer;
@@ -291,6 +292,7 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
                                                        spvgen_vk_buffer *dst,
                                                        uint64_t dst_offset);
 
+SPVGEN_API_END
 #ifdef __cplusplus
 }
 #endif

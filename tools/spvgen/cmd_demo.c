@@ -27,6 +27,9 @@ static void demo_usage(FILE *f) {
           "                SPVGEN_GPU_REQUIRED=1 in the environment, as on the GPU machine)\n"
           "  --no-run      stop after validation\n"
           "  --quiet       do not print the disassembly\n"
+          "examples:\n"
+          "  spvgen demo\n"
+          "  spvgen demo --type f16 --n 4096 --quiet --require-device\n"
           "exit: 0 ok (or no device, unless required), 1 failure, 2 usage\n");
 }
 

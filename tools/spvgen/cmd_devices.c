@@ -27,6 +27,11 @@ static void devices_usage(FILE *out) {
       "                 (h100, vulkan13, lavapipe)\n"
       "  -h, --help     this text\n"
       "\n"
+      "examples:\n"
+      "  spvgen devices\n"
+      "  spvgen devices --json > devices.json\n"
+      "  spvgen devices --preset h100      # an offline preset, as `spvgen gemm --caps` uses\n"
+      "\n"
       "exit status: 0 listed (also when there are no devices), 1 no Vulkan loader or\n"
       "driver, or a Vulkan error, 2 usage error\n",
       out);

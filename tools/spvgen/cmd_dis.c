@@ -26,6 +26,11 @@ static void dis_usage(FILE *out) {
       "  -o OUT       write to OUT instead of stdout (\"-\" is stdout)\n"
       "  -h, --help   this text\n"
       "\n"
+      "examples:\n"
+      "  spvgen dis gemm.spv | less\n"
+      "  spvgen dis --raw-ids --no-indent gemm.spv -o gemm.spvasm\n"
+      "  spvgen gemm --m 64 --n 64 --k 64 -o - | spvgen dis -\n"
+      "\n"
       "exit status: 0 done, 1 the file is unreadable or cannot be decoded, 2 usage "
       "error\n",
       out);

@@ -1,20 +1,25 @@
-/* tools/spvgen/cmd_gemm.c — `spvgen gemm` (emit a GEMM module from parameters) and
- * `spvgen run gemm` (emit it for this machine's device, run it on random data, check
- * every element against a float64 CPU reference, print the variant, GPU time and
- * TFLOP/s). Both take the same flags, parsed once here. */
+/* tools/spvgen/cmd_gemm.c — `spvgen gemm` (emit a GEMM module from parameters: .spv,
+ * disassembly, a C header or JSON metadata), `spvgen run gemm` (emit it for this
+ * machine's device, run it on random data, check every element against a float64 CPU
+ * reference, print the variant, GPU time and TFLOP/s) and `spvgen bench gemm` (time the
+ * emission on this CPU, and the kernel on the device with a sampled check). All take the
+ * same problem flags, parsed once here. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "caps_json.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "spvgen/check.h"
 #include "spvgen/gemm.h"
+#include "spvgen/version.h"
 #include "spvgen/vk.h"
 
 static const char gemm_flags_help[] =
@@ -62,14 +67,31 @@ static bool parse_float(const char *s, float *out) {
   return true;
 }
 
+typedef enum gemm_mode { MODE_GEMM, MODE_RUN, MODE_BENCH } gemm_mode;
+
 typedef struct gemm_cli {
+  gemm_mode mode;
   spvgen_gemm_desc desc;
   const char *caps_name;
   const char *output;
   bool disassemble, json;
-  /* run */
+  const char *c_header; /* --c-header NAME */
+  /* run and bench */
   gemm_run_options run;
+  uint32_t emit_repeats; /* bench */
+  bool no_gpu;           /* bench */
 } gemm_cli;
+
+/* The flags each mode takes besides the problem's (which every mode takes). */
+static bool flag_allowed(const char *name, gemm_mode mode) {
+  static const char *const run_only[] = {"--repeats", "--warmup", "--sample", "--seed"};
+  static const char *const bench_only[] = {"--repeats", "--gpu-repeats", "--sample", "--seed"};
+  bool in_run = false, in_bench = false;
+  for (size_t k = 0; k < sizeof run_only / sizeof run_only[0]; k++) in_run |= !strcmp(name, run_only[k]);
+  for (size_t k = 0; k < sizeof bench_only / sizeof bench_only[0]; k++) in_bench |= !strcmp(name, bench_only[k]);
+  if (!in_run && !in_bench) return true;
+  return (mode == MODE_RUN && in_run) || (mode == MODE_BENCH && in_bench);
+}
 
 /* 1: consumed argv[*i] (and maybe its value); 0: not a GEMM flag; 2: usage error
  * (already printed). */
@@ -85,10 +107,10 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
                                        "--ldb", "--ldc", "--ldd", "--alpha", "--beta", "--bias", "--act",
                                        "--variant", "--tile", "--wg", "--subgroups", "--stages",
                                        "--unroll", "--split-k", "--caps", "--repeats", "--warmup",
-                                       "--sample", "--seed"};
+                                       "--sample", "--seed", "--gpu-repeats"};
   bool known = false;
   for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(name, valued[k]);
-  if (!known) return 0;
+  if (!known || !flag_allowed(name, g->mode)) return 0;
   const char *v = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
   if (!v) return spvgen_cli_usage_error(cmd, "%s needs a value", name);
   spvgen_gemm_desc *d = &g->desc;
@@ -106,11 +128,16 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   else if (!strcmp(name, "--stages")) u = &d->stages;
   else if (!strcmp(name, "--unroll")) u = &d->unroll;
   else if (!strcmp(name, "--split-k")) u = &d->split_k;
-  else if (!strcmp(name, "--repeats")) u = &g->run.repeats;
+  else if (!strcmp(name, "--repeats")) u = g->mode == MODE_BENCH ? &g->emit_repeats : &g->run.repeats;
+  else if (!strcmp(name, "--gpu-repeats")) u = &g->run.repeats;
   else if (!strcmp(name, "--warmup")) u = &g->run.warmup;
   else if (!strcmp(name, "--sample")) u = &g->run.sample;
   if (u) {
-    if (!parse_u32(v, u)) return spvgen_cli_usage_error(cmd, "%s: '%s' is not a number", name, v);
+    if (!parse_u32(v, u))
+      return spvgen_cli_usage_error(cmd, "%s: '%s' is not a number (an integer >= 0)", name, v);
+    bool at_least_1 = !strcmp(name, "--m") || !strcmp(name, "--n") || !strcmp(name, "--k") ||
+                      !strcmp(name, "--batch") || !strcmp(name, "--repeats") || !strcmp(name, "--gpu-repeats");
+    if (at_least_1 && *u == 0) return spvgen_cli_usage_error(cmd, "%s: '%s' must be at least 1", name, v);
     return 1;
   }
   if (!strcmp(name, "--seed")) {
@@ -173,7 +200,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   if (!strcmp(name, "--tile")) {
     unsigned tm, tn, tk;
     char extra;
-    if (sscanf(v, "%ux%ux%u%c", &tm, &tn, &tk, &extra) != 3)
+    if (strchr(v, '-') || strchr(v, '+') || sscanf(v, "%ux%ux%u%c", &tm, &tn, &tk, &extra) != 3)
       return spvgen_cli_usage_error(cmd, "--tile: '%s' is not MxNxK (e.g. 128x128x32)", v);
     d->tile_m = tm;
     d->tile_n = tn;
@@ -239,6 +266,42 @@ static uint64_t words_hash(const uint32_t *w, size_t n) {
   return h;
 }
 
+/* Writes "OpCapability names", then "OpExtension names" of the module as two JSON
+ * members. */
+static void json_module_declarations(FILE *o, const uint32_t *w, size_t n) {
+  for (int pass = 0; pass < 2; pass++) {
+    fprintf(o, pass ? ",\n  \"extensions\": [" : "  \"capabilities\": [");
+    int first = 1;
+    for (size_t i = 5; i < n;) {
+      uint32_t count = w[i] >> 16, op = w[i] & 0xFFFF;
+      if (count == 0 || i + count > n) break;
+      if (pass == 0 && op == SpvOpCapability && count == 2) {
+        const char *name = spvgen_capability_name(w[i + 1]);
+        fprintf(o, "%s", first ? "" : ", ");
+        if (name) json_str(o, name);
+        else fprintf(o, "\"%u\"", w[i + 1]);
+        first = 0;
+      } else if (pass == 1 && op == SpvOpExtension && count >= 2) {
+        char name[256];
+        size_t len = 0;
+        for (size_t b = 0; b < (count - 1) * 4 && len + 1 < sizeof name; b++) {
+          char c = (char)((w[i + 1 + b / 4] >> (8 * (b % 4))) & 0xFF);
+          if (!c) break;
+          name[len++] = c;
+        }
+        name[len] = 0;
+        fprintf(o, "%s", first ? "" : ", ");
+        json_str(o, name);
+        first = 0;
+      } else if (op == SpvOpFunction) {
+        break; /* past the declarations */
+      }
+      i += count;
+    }
+    fputc(']', o);
+  }
+}
+
 static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel *k) {
   const spvgen_kernel_info *in = &k->info;
   fprintf(o, "{\n  \"template\": \"gemm\",\n  \"variant\": ");
@@ -251,7 +314,13 @@ static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel
   fprintf(o, "  \"entry_point\": \"main\",\n  \"workgroup_size\": [%u, %u, %u],\n", in->local_size[0],
           in->local_size[1], in->local_size[2]);
   fprintf(o, "  \"dispatch\": [%u, %u, %u],\n", in->groups[0], in->groups[1], in->groups[2]);
-  fprintf(o, "  \"push_constant_size\": %u,\n  \"spec_constants\": [],\n", in->push_constant_size);
+  fprintf(o, "  \"subgroup_size\": %u,\n", in->required_subgroup_size ? in->required_subgroup_size : p->subgroup_size);
+  fprintf(o, "  \"push_constant_size\": %u,\n  \"spec_constants\": [", in->push_constant_size);
+  for (uint32_t i = 0; i < in->spec_constant_count; i++)
+    fprintf(o, "%s{\"id\": %u, \"size\": %u, \"value\": %llu}", i ? ", " : "", in->spec_constants[i].id,
+            in->spec_constants[i].size ? in->spec_constants[i].size : 4,
+            (unsigned long long)in->spec_constants[i].value);
+  fprintf(o, "],\n");
   fprintf(o, "  \"bindings\": [");
   static const char *const names[] = {"A", "B", "D", "C", "bias"};
   uint32_t name_at[5] = {0, 1, 2, 3, 4};
@@ -267,22 +336,61 @@ static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel
       fprintf(o, "%s\"%s\"", first ? "" : ", ", spvgen_feature_name(1ull << b));
       first = 0;
     }
-  fprintf(o, "],\n  \"words\": %zu,\n  \"hash\": \"%016" PRIx64 "\"\n}\n", k->word_count,
-          words_hash(k->words, k->word_count));
+  fprintf(o, "],\n");
+  json_module_declarations(o, k->words, k->word_count);
+  fprintf(o, ",\n  \"words\": %zu,\n  \"hash\": \"%016" PRIx64 "\", \"hash_algorithm\": \"fnv1a-64 of the bytes\"\n}\n",
+          k->word_count, words_hash(k->words, k->word_count));
 }
 
-static void gemm_usage(FILE *o, bool run) {
-  if (run)
+/* A C header holding the words: static const uint32_t NAME[], NAME_word_count and
+ * NAME_size (bytes) as macros (no unused-variable warnings where only the array is
+ * used). */
+static void print_c_header(FILE *o, const char *name, const spvgen_gemm_config *p, const spvgen_kernel *k,
+                           int argc, char **argv) {
+  fprintf(o, "/* Generated by spvgen %s:", spvgen_version());
+  for (int i = 0; i < argc; i++) fprintf(o, " %s", strstr(argv[i], "*/") ? "..." : argv[i]);
+  fprintf(o, "\n * plan: %s\n * dispatch %u x %u x %u workgroups of %u x %u x %u; bindings (set 0): 0 A, 1 B, 2 D%s%s.\n"
+             " * words hash (fnv1a-64): %016" PRIx64 " */\n",
+          p->name, k->info.groups[0], k->info.groups[1], k->info.groups[2], k->info.local_size[0],
+          k->info.local_size[1], k->info.local_size[2], p->desc.beta != 0.0f ? ", 3 C" : "",
+          p->desc.bias != SPVGEN_GEMM_BIAS_NONE ? (p->desc.beta != 0.0f ? ", 4 bias" : ", 3 bias") : "",
+          words_hash(k->words, k->word_count));
+  fprintf(o, "#ifndef %s_SPV_H\n#define %s_SPV_H\n#include <stddef.h>\n#include <stdint.h>\n\n", name, name);
+  fprintf(o, "#define %s_word_count %zu\n#define %s_size ((size_t)%s_word_count * 4u) /* bytes */\n\n", name,
+          k->word_count, name, name);
+  fprintf(o, "static const uint32_t %s[%s_word_count] = {", name, name);
+  for (size_t i = 0; i < k->word_count; i++)
+    fprintf(o, "%s0x%08" PRIx32 "%s", i % 8 ? " " : "\n    ", k->words[i], i + 1 < k->word_count ? "," : "");
+  fprintf(o, "\n};\n\n#endif\n");
+}
+
+/* A C identifier (the --c-header NAME). */
+static bool is_c_identifier(const char *s) {
+  if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return false;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char)*s) || *s == '_')) return false;
+  return true;
+}
+
+static void gemm_usage(FILE *o, gemm_mode mode) {
+  if (mode == MODE_RUN)
     fprintf(o, "usage: spvgen run gemm --m M --n N --k K [options]\n\n"
                "Emits a GEMM for the first Vulkan device, runs it on random data, checks every\n"
                "element of D against a float64 CPU reference and prints the variant, the GPU\n"
                "time (median of the repeats) and TFLOP/s.\n\n");
+  else if (mode == MODE_BENCH)
+    fprintf(o, "usage: spvgen bench gemm --m M --n N --k K [options] [--repeats N]\n\n"
+               "Times the emission on this CPU: plan + emit + finish into one reused module,\n"
+               "median of --repeats runs, in microseconds per module. Then, when a Vulkan device\n"
+               "exists (and --caps is not given), runs the kernel --gpu-repeats times and prints\n"
+               "the GPU time and TFLOP/s, checking a sample of the output elements (all of them:\n"
+               "`spvgen run gemm`).\n\n");
   else
-    fprintf(o, "usage: spvgen gemm --m M --n N --k K [options] [-o FILE.spv | -S | --json]\n\n"
+    fprintf(o, "usage: spvgen gemm --m M --n N --k K [options] [-o FILE] [-S | --json | --c-header NAME]\n\n"
                "Emits a GEMM module D = alpha*A*B + beta*C (+bias, activation) for a device.\n"
                "Bindings: 0 A, 1 B, 2 D, then C and bias when used; dispatch as --json says.\n\n");
   fputs(gemm_flags_help, o);
-  if (run)
+  if (mode == MODE_RUN)
     fputs("run:\n"
           "  --repeats N            timed dispatches (default 10), --warmup N (default 2)\n"
           "  --sample N             check N random elements instead of all (large shapes)\n"
@@ -290,56 +398,117 @@ static void gemm_usage(FILE *o, bool run) {
           "  --stats                print the driver's pipeline statistics (registers,\n"
           "                         spills, shared memory; VK_KHR_pipeline_executable_properties)\n",
           o);
-  else
-    fputs("output:\n"
-          "  -o FILE                write the module (default gemm.spv; - for stdout)\n"
-          "  -S                     print the disassembly instead\n"
-          "  --json                 print the kernel's metadata as JSON instead\n",
+  else if (mode == MODE_BENCH)
+    fputs("bench:\n"
+          "  --repeats N            emissions timed (default 200)\n"
+          "  --gpu-repeats N        timed dispatches (default 10)\n"
+          "  --sample N             output elements checked (default 256)\n"
+          "  --seed N               random data seed\n"
+          "  --no-gpu               time the emission only\n"
+          "  --caps NAME            emit for an offline preset (then no GPU run)\n",
           o);
-  fprintf(o, "\nexamples:\n  spvgen %s --m 4096 --n 4096 --k 4096 --types f16,f32 %s\n", run ? "run gemm" : "gemm",
-          run ? "" : "--caps h100 -o gemm.spv");
-  fprintf(o, "  spvgen %s --m 97 --n 131 --k 67 --layout tn --types s8,s32 --bias row --act relu%s\n",
-          run ? "run gemm" : "gemm", run ? "" : " --json");
-  fprintf(o, "\nexit status: 0 ok, 1 failure (refused, invalid, mismatch), 2 usage error\n");
+  else
+    fputs("output (one of; to -o FILE, else stdout for the text forms):\n"
+          "  -o FILE                write the module (default gemm.spv; - for stdout)\n"
+          "  -S                     the disassembly\n"
+          "  --json                 the kernel's metadata as JSON: variant, plan, workgroup\n"
+          "                         size, dispatch grid, bindings, push and spec constants,\n"
+          "                         capabilities, extensions, word count and content hash\n"
+          "  --c-header NAME        a C header: static const uint32_t NAME[] with the words,\n"
+          "                         NAME_word_count and NAME_size (bytes)\n",
+          o);
+  if (mode == MODE_RUN)
+    fputs("\nexamples:\n  spvgen run gemm --m 4096 --n 4096 --k 4096 --types f16,f32\n"
+          "  spvgen run gemm --m 97 --n 131 --k 67 --layout tn --types s8,s32 --bias row --act relu\n",
+          o);
+  else if (mode == MODE_BENCH)
+    fputs("\nexamples:\n  spvgen bench gemm --m 4096 --n 4096 --k 4096 --types f16,f32\n"
+          "  spvgen bench gemm --m 128 --n 128 --k 128 --caps h100 --repeats 1000\n",
+          o);
+  else
+    fputs("\nexamples:\n  spvgen gemm --m 4096 --n 4096 --k 4096 --types f16,f32 --caps h100 -o gemm.spv\n"
+          "  spvgen gemm --m 97 --n 131 --k 67 --layout tn --types s8,s32 --bias row --act relu --json\n"
+          "  spvgen gemm --m 64 --n 64 --k 64 --caps vulkan13 -S | less\n"
+          "  spvgen gemm --m 256 --n 256 --k 256 --c-header gemm_256 -o gemm_256.h\n",
+          o);
+  fprintf(o, "\nexit status: 0 ok, 1 failure (refused, invalid%s), 2 usage error\n",
+          mode == MODE_GEMM ? "" : ", mismatch");
 }
 
-static int parse_all(const char *cmd, int argc, char **argv, gemm_cli *g, bool run) {
+static const char *const mode_names[] = {"gemm", "run gemm", "bench gemm"};
+
+/* 0 parsed, -1 --help printed, 2 usage error (printed). */
+static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
+  const char *cmd = mode_names[mode];
   memset(g, 0, sizeof *g);
+  g->mode = mode;
   g->desc.acc_type = SPVGEN_COMPONENT_F32; /* the CLI's default: f16,f32 */
   g->desc.out_type = SPVGEN_COMPONENT_F32;
   g->run.repeats = 10;
   g->run.warmup = 2;
   g->run.warmup_ms = 200; /* leave the idle clocks before timing (gemm_run.h) */
+  if (mode == MODE_BENCH) {
+    g->emit_repeats = 200;
+    g->run.sample = 256;
+  }
+  int outputs = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      gemm_usage(stdout, run);
+      gemm_usage(stdout, mode);
       return -1;
     }
     int r = parse_gemm_flag(cmd, argc, argv, &i, g);
     if (r == 2) return 2;
     if (r == 1) continue;
-    if (!run && !strcmp(a, "-o")) {
+    if (mode == MODE_GEMM && !strcmp(a, "-o")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error(cmd, "-o needs a file name");
       g->output = argv[++i];
-    } else if (!run && !strcmp(a, "-S")) {
+    } else if (mode == MODE_GEMM && !strcmp(a, "-S")) {
       g->disassemble = true;
-    } else if (!run && !strcmp(a, "--json")) {
+      outputs++;
+    } else if (mode == MODE_GEMM && !strcmp(a, "--json")) {
       g->json = true;
-    } else if (run && !strcmp(a, "--stats")) {
+      outputs++;
+    } else if (mode == MODE_GEMM && !strcmp(a, "--c-header")) {
+      if (i + 1 >= argc) return spvgen_cli_usage_error(cmd, "--c-header needs a NAME (a C identifier)");
+      g->c_header = argv[++i];
+      if (!is_c_identifier(g->c_header))
+        return spvgen_cli_usage_error(cmd, "--c-header: '%s' is not a C identifier", g->c_header);
+      outputs++;
+    } else if (mode == MODE_RUN && !strcmp(a, "--stats")) {
       g->run.statistics = true;
+    } else if (mode == MODE_BENCH && !strcmp(a, "--no-gpu")) {
+      g->no_gpu = true;
     } else {
-      return spvgen_cli_usage_error(cmd, "unknown argument '%s'", a);
+      return spvgen_cli_usage_error(cmd, "unknown %s '%s'", a[0] == '-' ? "option" : "argument", a);
     }
   }
-  if (!g->desc.m || !g->desc.n || !g->desc.k)
-    return spvgen_cli_usage_error(cmd, "--m, --n and --k are required (each >= 1)");
+  if (outputs > 1) return spvgen_cli_usage_error(cmd, "-S, --json and --c-header exclude each other");
+  const char *missing = !g->desc.m ? "--m" : !g->desc.n ? "--n" : !g->desc.k ? "--k" : NULL;
+  if (missing) return spvgen_cli_usage_error(cmd, "%s is required (--m, --n and --k give the shape)", missing);
   return 0;
+}
+
+/* Opens path for writing ("-" or NULL: stdout). NULL after printing why. */
+static FILE *open_output(const char *path, bool binary) {
+  if (!path || !strcmp(path, "-")) return stdout;
+  FILE *f = fopen(path, binary ? "wb" : "w");
+  if (!f) fprintf(stderr, "spvgen gemm: cannot write '%s': %s\n", path, strerror(errno));
+  return f;
+}
+
+/* Closes f (flushes stdout); 0 ok, 1 after printing why. */
+static int close_output(FILE *f, const char *path) {
+  int bad = ferror(f);
+  bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+  if (bad) fprintf(stderr, "spvgen gemm: write to '%s' failed\n", path && strcmp(path, "-") ? path : "stdout");
+  return bad ? 1 : 0;
 }
 
 int spvgen_cmd_gemm(int argc, char **argv) {
   gemm_cli g;
-  int r = parse_all("gemm", argc, argv, &g, false);
+  int r = parse_all(MODE_GEMM, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
   if ((r = resolve_caps("gemm", &g, &caps))) return r;
@@ -358,37 +527,61 @@ int spvgen_cmd_gemm(int argc, char **argv) {
   static char vmsg[16 * 1024];
   spvgen_validate_options vo = {0};
   bool can_validate = g.desc.a_type != SPVGEN_COMPONENT_BF16 && g.desc.out_type != SPVGEN_COMPONENT_BF16;
+  bool text = g.json || g.disassemble || g.c_header;
   if (can_validate && spvgen_validate(k.words, k.word_count, &vo, vmsg, sizeof vmsg) != SPVGEN_OK) {
     fprintf(stderr, "spvgen gemm: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
     rc = 1;
-  } else if (g.json) {
-    print_json(stdout, &plan, &k);
-  } else if (g.disassemble) {
-    char *text = NULL;
-    if (spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen gemm: cannot disassemble: %s\n", text ? text : "");
+  } else if (text) {
+    char *dis = NULL;
+    if (g.disassemble && spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen gemm: cannot disassemble: %s\n", dis ? dis : "");
       rc = 1;
     } else {
-      fputs(text, stdout);
+      FILE *f = open_output(g.output, false);
+      if (!f) {
+        rc = 1;
+      } else {
+        if (g.json) print_json(f, &plan, &k);
+        else if (g.c_header) print_c_header(f, g.c_header, &plan, &k, argc, argv);
+        else fputs(dis, f);
+        rc = close_output(f, g.output);
+      }
     }
-    spvgen_free_text(text);
+    spvgen_free_text(dis);
   } else {
     const char *path = g.output ? g.output : "gemm.spv";
-    FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-    if (!f || fwrite(k.words, 4, k.word_count, f) != k.word_count || (f != stdout && fclose(f))) {
-      fprintf(stderr, "spvgen gemm: cannot write '%s': %s\n", path, strerror(errno));
+    FILE *f = open_output(path, true);
+    if (!f) {
       rc = 1;
-    } else if (f != stdout) {
-      fprintf(stderr, "spvgen gemm: %s: %s (%zu words)\n", path, plan.name, k.word_count);
+    } else {
+      if (fwrite(k.words, 4, k.word_count, f) != k.word_count) rc = 1;
+      rc |= close_output(f, path);
+      if (!rc && f != stdout) fprintf(stderr, "spvgen gemm: %s: %s (%zu words)\n", path, plan.name, k.word_count);
     }
   }
   spvgen_kernel_free(&k);
   return rc;
 }
 
+static void print_run_result(const gemm_cli *g, const gemm_run_result *res) {
+  bool ints = g->desc.a_type == SPVGEN_COMPONENT_S8 || g->desc.a_type == SPVGEN_COMPONENT_U8;
+  bool giga = res->tflops < 0.1; /* a CPU driver: GFLOP/s reads better */
+  if (res->median_ns > 0)
+    printf("gpu      %.3f ms median of %u (min %.3f ms), %.2f %s%s/s\n", res->median_ns / 1e6, g->run.repeats,
+           res->min_ns / 1e6, giga ? res->tflops * 1e3 : res->tflops, giga ? "G" : "T", ints ? "OP" : "FLOP");
+  else
+    printf("gpu      no timestamps on this queue\n");
+  printf("check    %" PRIu64 " of %" PRIu64 " %selements match (max |err| %.3g, tolerance there %.3g)\n",
+         res->checked - res->bad, res->checked, g->run.sample ? "sampled " : "", res->max_err, res->max_err_tol);
+  if (res->bad)
+    printf("MISMATCH %" PRIu64 " elements; first at batch %" PRIu64 " (%" PRIu64 ", %" PRIu64 "): gpu %.6g, cpu %.6g\n",
+           res->bad, res->first_bad_batch, res->first_bad_row, res->first_bad_col, res->first_bad_gpu,
+           res->first_bad_ref);
+}
+
 static int run_gemm(int argc, char **argv) {
   gemm_cli g;
-  int r = parse_all("run gemm", argc, argv, &g, true);
+  int r = parse_all(MODE_RUN, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   if (g.caps_name) return spvgen_cli_usage_error("run gemm", "--caps: run uses the device's own caps");
   char msg[1024];
@@ -408,33 +601,117 @@ static int run_gemm(int argc, char **argv) {
     printf("plan     %s\n", res.plan.name);
     printf("emit     %.1f us\n", res.emit_us);
     if (g.run.statistics) printf("stats    %s\n", res.stats);
-    if (res.median_ns > 0)
-      printf("gpu      %.3f ms median of %u (min %.3f ms), %.3g %s/s\n", res.median_ns / 1e6,
-             g.run.repeats, res.min_ns / 1e6, res.tflops,
-             g.desc.a_type == SPVGEN_COMPONENT_S8 || g.desc.a_type == SPVGEN_COMPONENT_U8 ? "TOP" : "TFLOP");
-    else
-      printf("gpu      no timestamps on this queue\n");
-    printf("check    %" PRIu64 " of %" PRIu64 " elements %s (max |err| %.3g, tolerance there %.3g)\n",
-           res.checked - res.bad, res.checked, res.bad ? "match" : "match", res.max_err, res.max_err_tol);
-    if (res.bad) {
-      printf("MISMATCH %" PRIu64 " elements; first at batch %" PRIu64 " (%" PRIu64 ", %" PRIu64 "): gpu %.6g, cpu %.6g\n",
-             res.bad, res.first_bad_batch, res.first_bad_row, res.first_bad_col, res.first_bad_gpu,
-             res.first_bad_ref);
+    print_run_result(&g, &res);
+    if (res.bad) rc = 1;
+  }
+  spvgen_vk_destroy(ctx);
+  return rc;
+}
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The emission benchmark: plan + emit + finish into one module reset between runs, the
+ * way a framework that JITs kernels would call it. */
+static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
+  char msg[1024];
+  spvgen_gemm_config plan;
+  if (spvgen_gemm_plan(&g->desc, caps, &plan, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench gemm: %s\n", msg);
+    return 1;
+  }
+  spvgen_module *m = spvgen_module_create(NULL);
+  double *t = malloc(sizeof *t * g->emit_repeats);
+  if (!m || !t) {
+    fprintf(stderr, "spvgen bench gemm: out of memory\n");
+    spvgen_module_destroy(m);
+    free(t);
+    return 1;
+  }
+  size_t count = 0;
+  int rc = 0;
+  const uint32_t warmup = 3;
+  for (uint32_t i = 0; i < warmup + g->emit_repeats && !rc; i++) {
+    double t0 = now_us();
+    spvgen_module_reset(m, NULL);
+    spvgen_gemm_config p;
+    const uint32_t *words;
+    if (spvgen_gemm_plan(&g->desc, caps, &p, msg, sizeof msg) != SPVGEN_OK ||
+        spvgen_gemm_emit(m, &p, NULL) != SPVGEN_OK || spvgen_module_finish(m, &words, &count) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench gemm: %s\n", spvgen_module_error(m)[0] ? spvgen_module_error(m) : msg);
       rc = 1;
+    }
+    if (i >= warmup) t[i - warmup] = now_us() - t0;
+  }
+  if (!rc) {
+    qsort(t, g->emit_repeats, sizeof *t, cmp_double);
+    printf("plan     %s\n", plan.name);
+    printf("emit     %.1f us per module (median of %u; min %.1f, max %.1f), %zu words, %.0f MB/s\n",
+           t[g->emit_repeats / 2], g->emit_repeats, t[0], t[g->emit_repeats - 1], count,
+           count * 4.0 / t[g->emit_repeats / 2]);
+  }
+  free(t);
+  spvgen_module_destroy(m);
+  return rc;
+}
+
+static int bench_gemm(int argc, char **argv) {
+  gemm_cli g;
+  int r = parse_all(MODE_BENCH, argc, argv, &g);
+  if (r) return r < 0 ? 0 : r;
+  char msg[1024];
+  spvgen_vk_context *ctx = NULL;
+  spvgen_device_caps caps;
+  if (g.caps_name) {
+    if ((r = resolve_caps("bench gemm", &g, &caps))) return r;
+    printf("caps     %s (preset; no GPU run)\n", g.caps_name);
+  } else if (!g.no_gpu && spvgen_vk_create(NULL, &ctx, msg, sizeof msg) == SPVGEN_OK) {
+    caps = *spvgen_vk_caps(ctx);
+    printf("device   %s\n", caps.name);
+  } else {
+    if (!g.no_gpu) printf("device   none (%s); timing the emission for vulkan13\n", msg);
+    spvgen_caps_preset("vulkan13", &caps);
+  }
+  int rc = bench_emit(&g, &caps);
+  if (!rc && ctx) {
+    gemm_run_result res;
+    if (gemm_run(ctx, &g.desc, &g.run, &res, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench gemm: %s\n", msg);
+      rc = 1;
+    } else {
+      print_run_result(&g, &res);
+      if (res.bad) rc = 1;
     }
   }
   spvgen_vk_destroy(ctx);
   return rc;
 }
 
-int spvgen_cmd_run(int argc, char **argv) {
+static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(int, char **)) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *o = argc < 2 ? stderr : stdout;
-    fprintf(o, "usage: spvgen run gemm [options]   (`spvgen run gemm --help`)\n\n"
-               "Emits a kernel for the first Vulkan device, runs it on random data and checks it\n"
-               "against the CPU.\n");
+    if (!strcmp(cmd, "run"))
+      fprintf(o, "usage: spvgen run gemm [options]   (`spvgen run gemm --help`)\n\n"
+                 "Emits a kernel for the first Vulkan device, runs it on random data and checks it\n"
+                 "against the CPU.\n");
+    else
+      fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n\n"
+                 "Times the emission of a kernel on this CPU and, with a Vulkan device, the kernel\n"
+                 "itself.\n");
+    fprintf(o, "\nexample:\n  spvgen %s gemm --m 1024 --n 1024 --k 1024\n", cmd);
     return argc < 2 ? 2 : 0;
   }
-  if (!strcmp(argv[1], "gemm")) return run_gemm(argc - 1, argv + 1);
-  return spvgen_cli_usage_error("run", "unknown template '%s' (gemm)", argv[1]);
+  if (!strcmp(argv[1], "gemm")) return gemm(argc - 1, argv + 1);
+  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm)", argv[1]);
 }
+
+int spvgen_cmd_run(int argc, char **argv) { return template_command("run", argc, argv, run_gemm); }
+int spvgen_cmd_bench(int argc, char **argv) { return template_command("bench", argc, argv, bench_gemm); }

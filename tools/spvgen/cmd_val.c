@@ -25,6 +25,11 @@ static void val_usage(FILE *out) {
       "                         for Vulkan 1.1 and later)\n"
       "  -h, --help             this text\n"
       "\n"
+      "examples:\n"
+      "  spvgen val gemm.spv\n"
+      "  spvgen val --env vulkan1.2 a.spv b.spv\n"
+      "  spvgen gemm --m 64 --n 64 --k 64 -o - | spvgen val -\n"
+      "\n"
       "exit status: 0 all valid, 1 a file is invalid or unreadable, 2 usage error\n",
       out);
 }

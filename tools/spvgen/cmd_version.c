@@ -6,17 +6,14 @@
 
 #include "cmds.h"
 #include "spvgen/check.h"
-
-#ifndef SPVGEN_VERSION_STRING
-#define SPVGEN_VERSION_STRING "unknown"
-#endif
+#include "spvgen/version.h"
 
 int spvgen_cmd_version(int argc, char **argv) {
   if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    printf("usage: spvgen version\n\nPrints spvgen's version and the SPIRV-Tools release it validates with.\n");
+    printf("usage: spvgen version\n\nPrints spvgen's version and the SPIRV-Tools release it validates with.\n\nexample:\n  $ spvgen version\n  spvgen " SPVGEN_VERSION_STRING "\n  SPIRV-Tools v2025.1 ...\n");
     return 0;
   }
   if (argc > 1) return spvgen_cli_usage_error("version", "unexpected argument '%s'", argv[1]);
-  printf("spvgen %s\n%s\n", SPVGEN_VERSION_STRING, spvgen_spirv_tools_version());
+  printf("spvgen %s\n%s\n", spvgen_version(), spvgen_spirv_tools_version());
   return 0;
 }

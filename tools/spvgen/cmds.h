@@ -14,6 +14,7 @@ int spvgen_cmd_demo(int argc, char **argv);     /* cmd_demo.c */
 int spvgen_cmd_version(int argc, char **argv);  /* cmd_version.c */
 int spvgen_cmd_gemm(int argc, char **argv);     /* cmd_gemm.c */
 int spvgen_cmd_run(int argc, char **argv);      /* cmd_gemm.c */
+int spvgen_cmd_bench(int argc, char **argv);    /* cmd_gemm.c */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */

@@ -1,0 +1,117 @@
+/* samples/gemm — a GEMM through the library API, end to end: open the best Vulkan
+ * device, emit D = A * B (f16 inputs, f32 accumulation and output) for it, upload random
+ * inputs, run it, check every element against a CPU reference and time it.
+ *
+ *   build/samples/gemm [M N K]      default 256 256 256
+ * Exit 0 when D matches, 1 on a mismatch or error, 77 when there is no Vulkan device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spvgen/spvgen.h>
+
+/* f32 -> f16 (round to nearest even; normal range only, which is all we feed it) and
+ * back, on the host. */
+static uint16_t to_f16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, man = x & 0x7FFFFFu;
+  int e = (int)((x >> 23) & 0xFF) - 127 + 15;
+  if (e <= 0) return (uint16_t)sign; /* flush tiny values to zero */
+  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
+  return (uint16_t)h;
+}
+static double from_f16(uint16_t h) {
+  int e = (h >> 10) & 0x1F;
+  double v = e ? ldexp(1024 + (h & 0x3FF), e - 25) : ldexp(h & 0x3FF, -24);
+  return h & 0x8000 ? -v : v;
+}
+
+int main(int argc, char **argv) {
+  uint32_t M = 256, N = 256, K = 256;
+  if (argc == 4) {
+    M = (uint32_t)atoi(argv[1]), N = (uint32_t)atoi(argv[2]), K = (uint32_t)atoi(argv[3]);
+    if (!M || !N || !K) return fprintf(stderr, "usage: gemm [M N K]\n"), 2;
+  }
+  char msg[1024];
+  spvgen_vk_context *ctx;
+  spvgen_status st = spvgen_vk_create(NULL, &ctx, msg, sizeof msg); /* best device, all features */
+  if (st == SPVGEN_ERROR_NO_DEVICE) return printf("gemm: no Vulkan device (%s): skipped\n", msg), 77;
+  if (st != SPVGEN_OK) return fprintf(stderr, "gemm: %s\n", msg), 1;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+
+  /* 1. The kernel for this device. Everything left 0 is chosen by the plan: variant
+   *    (coopmat2, KHR cooperative matrix or SIMT), tile, workgroup size. */
+  spvgen_gemm_desc desc = {.m = M, .n = N, .k = K,
+                           .a_type = SPVGEN_COMPONENT_F16, .b_type = SPVGEN_COMPONENT_F16,
+                           .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F32};
+  spvgen_gemm_config plan;
+  spvgen_kernel kernel = {0};
+  if (spvgen_gemm_plan(&desc, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_gemm(&desc, caps, &kernel, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "gemm: %s\n", msg);
+    spvgen_vk_destroy(ctx);
+    return 1;
+  }
+  printf("device  %s\nplan    %s (%zu words)\n", caps->name, plan.name, kernel.word_count);
+
+  /* 2. Inputs (row-major, tightly packed), in [-1, 1]. */
+  uint16_t *a = malloc(sizeof *a * M * K), *b = malloc(sizeof *b * K * N);
+  float *d = malloc(sizeof *d * M * N);
+  srand(1);
+  for (size_t i = 0; i < (size_t)M * K; i++) a[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
+  for (size_t i = 0; i < (size_t)K * N; i++) b[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
+
+  /* 3. Buffers at bindings 0 A, 1 B, 2 D; a pipeline from the words and their metadata. */
+  spvgen_vk_buffer *buf[3] = {0};
+  spvgen_vk_pipeline *pipe = NULL;
+  uint64_t ns[5] = {0};
+  size_t bad = 0;
+  double max_err = 0;
+  int rc = 1;
+  if (spvgen_vk_buffer_create(ctx, sizeof *a * M * K, 0, &buf[0]) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, sizeof *b * K * N, 0, &buf[1]) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, sizeof *d * M * N, 0, &buf[2]) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, buf[0], 0, a, sizeof *a * M * K) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, buf[1], 0, b, sizeof *b * K * N) != SPVGEN_OK ||
+      spvgen_vk_pipeline_create_kernel(ctx, &kernel, NULL, &pipe) != SPVGEN_OK)
+    goto done;
+
+  /* 4. Run it 5 times in one submission (the grid is the plan's), read D back. */
+  spvgen_vk_dispatch_desc runs[5];
+  for (int r = 0; r < 5; r++)
+    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe, .buffers = buf, .buffer_count = 3,
+                                         .groups = {kernel.info.groups[0], kernel.info.groups[1],
+                                                    kernel.info.groups[2]}};
+  if (spvgen_vk_run(ctx, runs, 5, ns) != SPVGEN_OK ||
+      spvgen_vk_buffer_download(ctx, buf[2], 0, d, sizeof *d * M * N) != SPVGEN_OK)
+    goto done;
+
+  /* 5. The CPU reference, in double, from the same f16 inputs. The tolerance follows
+   *    f32 accumulation: a few ulps of the sum of |a*b| over K. */
+  for (uint32_t i = 0; i < M; i++)
+    for (uint32_t j = 0; j < N; j++) {
+      double ref = 0, mag = 0;
+      for (uint32_t k = 0; k < K; k++) {
+        double p = from_f16(a[(size_t)i * K + k]) * from_f16(b[(size_t)k * N + j]);
+        ref += p, mag += fabs(p);
+      }
+      double err = fabs(d[(size_t)i * N + j] - ref);
+      if (err > max_err) max_err = err;
+      if (err > 16 * 0x1p-23 * mag + 1e-6 && bad++ == 0)
+        fprintf(stderr, "gemm: D[%u][%u] = %g, expected %g\n", i, j, d[(size_t)i * N + j], ref);
+    }
+  uint64_t best = ns[0];
+  for (int r = 1; r < 5; r++) best = ns[r] && ns[r] < best ? ns[r] : best;
+  printf("check   %s: %zu of %u elements off, max |error| %.3g\n", bad ? "MISMATCH" : "ok", bad, M * N, max_err);
+  if (best) printf("time    %.3f ms (best of 5), %.2f GFLOP/s\n", best / 1e6, 2.0 * M * N * K / best);
+  rc = bad ? 1 : 0;
+done:
+  if (rc && !bad) fprintf(stderr, "gemm: %s\n", spvgen_vk_error(ctx));
+  spvgen_vk_destroy(ctx); /* and every buffer and pipeline still alive */
+  spvgen_kernel_free(&kernel);
+  free(a), free(b), free(d);
+  return rc;
+}
