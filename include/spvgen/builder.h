@@ -378,7 +378,9 @@ uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type
 /* Common helpers (typed; the generated spvgen_op_* cover everything else). spvgen_store
  * (and every store helper of spvgen/coop.h) refuses a pointer derived, through access
  * chains, from a buffer whose member or variable is decorated NonWritable (a read-only
- * spvgen_storage_buffer / spvgen_buffer_declare). */
+ * spvgen_storage_buffer / spvgen_buffer_declare, or spvgen_decorate /
+ * spvgen_member_decorate with NonWritable; a decoration emitted through the raw
+ * spvgen_op_decorate is not seen). */
 uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer);
 void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value);
 /* OpAccessChain with index ids. The result pointer type is pointer_type; it is checked

@@ -560,6 +560,7 @@ void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decorati
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = args[i];
   if (!decorate_fast(m, __func__, SpvOpDecorate, ops, 2 + count, 1))
     sg_inst(m, __func__, SpvOpDecorate, ops, 2 + count);
+  if (decoration == SpvDecorationNonWritable) sg_mark_nonwritable(m, target);
 }
 
 void spvgen_decorate(spvgen_module *m, uint32_t target, SpvDecoration decoration) {
@@ -613,6 +614,7 @@ void spvgen_member_decorate(spvgen_module *m, uint32_t struct_type, uint32_t mem
   uint32_t ops[3] = {struct_type, member, (uint32_t)decoration};
   if (!decorate_fast(m, __func__, SpvOpMemberDecorate, ops, 3, 2))
     sg_inst(m, __func__, SpvOpMemberDecorate, ops, 3);
+  if (decoration == SpvDecorationNonWritable) sg_mark_nonwritable(m, struct_type);
 }
 
 /* Packs prefix words + a NUL-terminated string into ops (a caller's stack buffer of

@@ -349,7 +349,8 @@ int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uin
   const sg_id_info *bi = sg_id(m, base);
   if (bi && bi->kind == SG_ID_RESERVED) return -1;
   uint32_t bt = bi && bi->kind == SG_ID_VALUE ? bi->type : 0;
-  if (op_of(m, bt) != SpvOpTypePointer) {
+  const sg_id_info *bti = sg_id(m, bt);
+  if (!bti || bti->kind != SG_ID_TYPE || bti->opcode != SpvOpTypePointer) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "the base is %s; expected a pointer value",
             spvgen_id_name(m, base, a, sizeof a));
     return 0;
@@ -359,27 +360,30 @@ int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uin
   for (uint32_t k = 0; k < count; k++) {
     uint32_t ix = indices[k];
     const sg_id_info *ii = sg_id(m, ix);
-    bool idx_int = ii && ii->kind == SG_ID_VALUE && coop_int_type(m, ii->type, NULL, NULL);
-    bool idx_pending = ii && ii->kind == SG_ID_RESERVED;
-    if (!idx_int && !idx_pending) {
+    if (!ii || (ii->kind != SG_ID_RESERVED &&
+                (ii->kind != SG_ID_VALUE || op_of(m, ii->type) != SpvOpTypeInt))) {
       sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
               "index %u is %s; expected the id of an integer value (OpAccessChain: indices are "
               "scalar integers)", k, spvgen_id_name(m, ix, a, sizeof a));
       return 0;
     }
-    if (!is_type(m, t)) return -1;
+    const sg_id_info *ti = sg_id(m, t);
+    if (!ti || ti->kind != SG_ID_TYPE) return -1;
     const uint32_t *d = sg_def_words(m, t);
-    switch (op_of(m, t)) {
+    switch (ti->opcode) {
     case SpvOpTypeStruct: {
-      uint64_t v;
       uint32_t members = (d[0] >> 16) - 2;
-      if (!(ii->flags & SG_TF_CONSTANT) || !spvgen_const_value(m, ix, &v)) {
+      const uint32_t *iw = ii->opcode == SpvOpConstant && (ii->flags & SG_TF_CONSTANT)
+                               ? sg_def_words(m, ix) : NULL;
+      if (!iw) {
         sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
                 "index %u selects a member of %s but is %s; a struct member index must be an "
                 "integer constant (OpAccessChain; spvgen_const_u32)", k,
                 spvgen_type_name(m, t, b, sizeof b), spvgen_id_name(m, ix, a, sizeof a));
         return 0;
       }
+      uint64_t v = iw[3];
+      if ((iw[0] >> 16) > 4) v |= (uint64_t)iw[4] << 32;
       if (v >= members) {
         sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
                 "index %u selects member %llu of %s, which has %u members", k,
@@ -463,6 +467,11 @@ bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer) {
   uint32_t var = cur, sc = w[3];
   if (sc != SpvStorageClassStorageBuffer && sc != SpvStorageClassUniform &&
       sc != SpvStorageClassPhysicalStorageBuffer)
+    return true;
+  /* Only ids marked by spvgen_decorate* / spvgen_member_decorate* are scanned. */
+  const uint32_t *vpt = sg_def_words(m, w[1]);
+  const sg_id_info *vst = vpt ? sg_id(m, vpt[3]) : NULL;
+  if (!(m->ids[var].flags & SG_TF_NONWRITABLE) && !(vst && (vst->flags & SG_TF_NONWRITABLE)))
     return true;
   bool found, ro = false;
   const char *what = "variable";
