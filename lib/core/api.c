@@ -117,7 +117,8 @@ static bool check_length(spvgen_module *m, const char *fn, uint32_t length_id) {
   const sg_id_info *i = sg_id(m, length_id);
   if (!i || !(i->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)) || op_of(m, i->type) != SpvOpTypeInt) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
-            "array length %u is not an integer constant id (use spvgen_const_u32)", length_id);
+            "length_id %u is not the id of an integer constant: it is %s (a length is an id here: "
+            "spvgen_const_u32(m, n) or a specialization constant)", length_id, IDN(m, length_id));
     return false;
   }
   uint64_t v;
@@ -387,7 +388,7 @@ uint32_t spvgen_const_composite(spvgen_module *m, uint32_t type, const uint32_t 
   for (uint32_t i = 0; i < count; i++) {
     const sg_id_info *pi = sg_id(m, parts[i]);
     if (!pi || !(pi->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)))
-      return BAD(m, "constituent %u (id %u) is not a constant", i, parts[i]);
+      return BAD(m, "constituent %u (id %u) is not a constant: it is %s", i, parts[i], IDN(m, parts[i]));
   }
   if (count > 4096) return BAD(m, "%u constituents is too many", count);
   uint32_t stack[64], *ops = count + 2 <= 64 ? stack : malloc((count + 2) * sizeof *ops);

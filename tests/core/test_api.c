@@ -199,6 +199,21 @@ static void test_core_messages_name_types(void) {
   spvgen_module_destroy(m);
 }
 
+/* spvgen_type_array takes its length as an id (length_id): a number in its place is
+ * refused unless it happens to be an integer constant's id, and the message says what it
+ * is. */
+static void test_array_length_ids_are_checked_and_named(void) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t f32 = spvgen_type_float(m, 32);
+  spvgen_type_array(m, f32, f32);
+  char expected[200];
+  snprintf(expected, sizeof expected,
+           "spvgen_type_array: length_id %u is not the id of an integer constant: it is id %u, "
+           "the type float32", f32, f32);
+  check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
+  spvgen_module_destroy(m);
+}
+
 /* -------------------------------------------------------------- resources ---- */
 
 static void test_buffer_declare_hands_back_every_pointer_type(void) {
@@ -392,6 +407,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_const_float_makes_the_constant_of_the_type),
       TEST_CASE(test_type_names_read_as_text),
       TEST_CASE(test_core_messages_name_types),
+      TEST_CASE(test_array_length_ids_are_checked_and_named),
       TEST_CASE(test_buffer_declare_hands_back_every_pointer_type),
       TEST_CASE(test_push_constants_get_std430_offsets_and_load_by_index),
       TEST_CASE(test_access_computes_the_result_type),
