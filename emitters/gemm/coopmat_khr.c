@@ -577,7 +577,7 @@ static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   uint32_t wm0 = ek_mul(m, wr, ek_u32(m, g.wm)), wn0 = ek_mul(m, wc, ek_u32(m, g.wn));
   uint32_t a_sub = a_row ? ek_mul(m, wm0, ek_u32(m, g.a_rs)) : ek_div(m, wm0, ek_u32(m, g.epv));
   uint32_t b_sub = b_row ? ek_div(m, wn0, ek_u32(m, g.epv)) : ek_mul(m, wn0, ek_u32(m, g.b_rs));
-  uint32_t a_stride = ek_u32(m, g.a_rs), b_stride = ek_u32(m, g.b_rs);
+  uint32_t a_stride = g.a_rs, b_stride = g.b_rs; /* elements (vec4 chunks), values */
   SpvCooperativeMatrixLayout a_lay = a_row ? SpvCooperativeMatrixLayoutRowMajorKHR
                                            : SpvCooperativeMatrixLayoutColumnMajorKHR;
   SpvCooperativeMatrixLayout b_lay = b_row ? SpvCooperativeMatrixLayoutRowMajorKHR
@@ -684,7 +684,7 @@ static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
         uint32_t v = spvgen_load(m, tc, accv[i * g.fn + j]);
         if (to != tc) v = spvgen_coop_convert(m, to, v);
         uint32_t ptr = ek_elem(m, &epi.d, ek_matrix_index(m, d->d_layout, d->ldd, r, col, epi.d_base));
-        spvgen_coopmat_store(m, ptr, v, d_lay, ek_u32(m, d->ldd), NULL);
+        spvgen_coopmat_store(m, ptr, v, d_lay, d->ldd, NULL);
       }
     if (!full_static) spvgen_else(m);
   }
@@ -699,7 +699,7 @@ static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
         uint32_t idx[1] = {ek_add(m, scr, ek_u32(m, j * FRAG / g.apv))};
         spvgen_coopmat_store(m, spvgen_access_chain(m, c.wp4, c.smem, idx, 1),
                              spvgen_load(m, tc, accv[i * g.fn + j]),
-                             SpvCooperativeMatrixLayoutRowMajorKHR, scr_stride, NULL);
+                             SpvCooperativeMatrixLayoutRowMajorKHR, g.scr_rs, NULL);
       }
       ek_subgroup_barrier(m);
       spvgen_store(m, ev, lane);

@@ -18,7 +18,27 @@
  *    status returned by spvgen_module_finish(). Nothing aborts or prints.
  *  - Output is deterministic: the same calls give the same bytes.
  *
- * Ids are uint32_t; 0 is never a valid id and is what failed calls return. */
+ * Ids are uint32_t; 0 is never a valid id and is what failed calls return.
+ *
+ * Values and ids: ids and numbers are both uint32_t, so the API keeps one rule to tell
+ * them apart.
+ *  - A parameter that is usually a compile-time constant (a count, a size, a stride, a
+ *    width, a layout, a scope, a member index) takes a plain C value; the builder makes
+ *    the constant. Where such a parameter may also come from a specialization constant
+ *    or a computed value, a variant whose name ends in `_id` (spvgen_type_coopvec_id,
+ *    spvgen_coopmat_load_stride_id, ...) or a descriptor field ending in `_id` takes the
+ *    id instead. Parameters and fields that take ids say so in their names (`length_id`,
+ *    `stride_id`, `layout_id`); the others are numbers.
+ *  - Operands that are values of the kernel (pointers, objects, conditions, indices,
+ *    byte offsets computed at run time) are ids, always.
+ *  - Where an id is required, the builder checks its kind (type, value, label, ...) and
+ *    its type and names both on a mismatch, e.g.
+ *      "spvgen_coopmat_load_stride_id: stride_id is id 1, the type uint32; expected the
+ *       id of an integer value (or pass the number to spvgen_coopmat_load)".
+ *    Messages name types as text ("float16", "ptr StorageBuffer float32",
+ *    "array[16] uint32"; spvgen_type_name below), not as raw ids.
+ *  - Loads take (m, result type, pointer, addressing..., memory operands); stores take
+ *    (m, pointer, object, addressing..., memory operands), like spvgen_load/spvgen_store. */
 #ifndef SPVGEN_BUILDER_H
 #define SPVGEN_BUILDER_H
 
@@ -144,6 +164,17 @@ uint32_t spvgen_const_bool(spvgen_module *m, bool value);
 uint32_t spvgen_const_u32(spvgen_module *m, uint32_t value);
 uint32_t spvgen_const_i32(spvgen_module *m, int32_t value);
 uint32_t spvgen_const_f32(spvgen_module *m, float value);
+/* A float constant of any float type: float16, bfloat16, float32, float64, float8 E4M3 /
+ * E5M2 (spvgen/coop.h). value is rounded to nearest, ties to even. NaN gives the
+ * canonical quiet NaN (float16 0x7E00, bfloat16 0x7FC0, E5M2 0x7E, E4M3 0x7F), +-Inf
+ * and overflow give +-Inf where the type has one. E4M3 (OCP FP8 E4M3, no infinities,
+ * max 448 = 0x7E) follows the OCP spec's non-saturating conversion: +-Inf and values
+ * that round beyond +-448 give NaN (0x7F / 0xFF), as ml_dtypes' float8_e4m3fn does;
+ * clamp first for saturation. */
+uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value);
+/* The bits spvgen_const_float stores for a float type of `width` bits and `encoding`
+ * (SPVGEN_ABSENT for IEEE, else an FP encoding of spvgen/coop.h); false if unknown. */
+bool spvgen_float_bits(uint32_t width, uint32_t encoding, double value, uint64_t *bits);
 /* A scalar constant of any int/float type from raw bits (low `width` bits used). */
 uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits);
 uint32_t spvgen_const_composite(spvgen_module *m, uint32_t type, const uint32_t *parts,
@@ -170,7 +201,8 @@ uint32_t spvgen_variable(spvgen_module *m, uint32_t pointer_type, SpvStorageClas
  * array with an ArrayStride (spvgen_type_array_strided) of those; the buffer's ArrayStride
  * is T's std430 size rounded up to its alignment (a 3-component vector takes 4
  * components' room). Returns the variable; the pointer type of elements (StorageBuffer,
- * T) is written to *element_pointer_type. */
+ * T) is written to *element_pointer_type. spvgen_buffer_declare (below) returns every
+ * type an access needs, the runtime array's pointer type included. */
 uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t set,
                                uint32_t binding, bool readonly,
                                uint32_t *element_pointer_type);
@@ -267,6 +299,72 @@ void spvgen_continue(spvgen_module *m);
 void spvgen_return(spvgen_module *m);
 void spvgen_return_value(spvgen_module *m, uint32_t value);
 
+/* ------------------------------------------------------------ resources ---- */
+/* The helpers below declare a resource in one call and hand back every type its
+ * accesses need. */
+
+/* Flags of spvgen_buffer_declare. */
+#define SPVGEN_BUFFER_READONLY 1u /* NonWritable: stores through it are refused */
+
+/* A storage buffer `struct { T data[]; }` (see spvgen_storage_buffer). */
+typedef struct spvgen_buffer {
+  uint32_t variable;             /* the StorageBuffer variable */
+  uint32_t element_type;         /* T */
+  uint32_t element_pointer_type; /* ptr StorageBuffer T: one element (loads, coopmat) */
+  uint32_t array_pointer_type;   /* ptr StorageBuffer T[]: the runtime array (coopvec) */
+  uint32_t array_stride;         /* bytes between elements (std430) */
+  bool readonly;                 /* declared with SPVGEN_BUFFER_READONLY */
+} spvgen_buffer;
+
+/* Declares the buffer at (set, binding) with flags SPVGEN_BUFFER_*; a zeroed struct on
+ * error. */
+spvgen_buffer spvgen_buffer_declare(spvgen_module *m, uint32_t element_type, uint32_t set,
+                                    uint32_t binding, uint32_t flags);
+/* Pointer to element `index_id` (an integer value id): OpAccessChain buf {0, index}. */
+uint32_t spvgen_buffer_element(spvgen_module *m, const spvgen_buffer *buffer, uint32_t index_id);
+/* Pointer to the runtime array (what cooperative vector loads, stores and matrix
+ * operands take): OpAccessChain buf {0}. */
+uint32_t spvgen_buffer_array(spvgen_module *m, const spvgen_buffer *buffer);
+
+/* A push-constant block `struct { members... }`, decorated Block with std430 Offsets. */
+#define SPVGEN_PUSH_CONSTANT_MAX_MEMBERS 32
+typedef struct spvgen_push_constant_block {
+  uint32_t variable;    /* the PushConstant variable */
+  uint32_t struct_type;
+  uint32_t count;       /* members */
+  uint32_t member_types[SPVGEN_PUSH_CONSTANT_MAX_MEMBERS];
+  uint32_t member_pointer_types[SPVGEN_PUSH_CONSTANT_MAX_MEMBERS]; /* ptr PushConstant T */
+  uint32_t offsets[SPVGEN_PUSH_CONSTANT_MAX_MEMBERS];              /* bytes */
+  uint32_t size;        /* bytes, the block's std430 size (the push-constant range) */
+} spvgen_push_constant_block;
+
+/* member_types: scalars, vectors, or arrays with an ArrayStride of those; at most
+ * SPVGEN_PUSH_CONSTANT_MAX_MEMBERS. Offsets follow std430 (each member at its alignment).
+ * One block per entry point (Vulkan); a zeroed struct on error. */
+spvgen_push_constant_block spvgen_push_constants(spvgen_module *m, const uint32_t *member_types,
+                                                 uint32_t count);
+/* Loads member `member` (an index, not an id) of the block. */
+uint32_t spvgen_push_constant_load(spvgen_module *m, const spvgen_push_constant_block *block,
+                                   uint32_t member);
+
+/* OpAccessChain whose result type the builder computes: walks the pointee of
+ * base_pointer through struct members (constant integer index ids required), arrays,
+ * runtime arrays, vectors and matrices (any integer index), and returns a pointer of the
+ * base's storage class to what it reaches. */
+uint32_t spvgen_access(spvgen_module *m, uint32_t base_pointer, const uint32_t *indices,
+                       uint32_t count);
+
+/* -------------------------------------------------------- descriptions ---- */
+/* Text for messages, written into buf (always NUL-terminated), returned.
+ * spvgen_type_name: "float16", "uint32", "bfloat16", "float8 E4M3", "vec4 float32",
+ * "mat3 vec4 float32", "array[16] uint32", "array[] float32 stride 4",
+ * "ptr StorageBuffer float32", "struct#12 {array[] float32 stride 4}",
+ * "coopmat<float16, Subgroup, 16x16, MatrixAKHR>", "coopvec<float16, 32>"...
+ * spvgen_id_name: "id 7, the type float32", "id 16, a constant uint32 0",
+ * "id 9, a value of type ptr StorageBuffer float32", "id 3, a label"... */
+const char *spvgen_type_name(const spvgen_module *m, uint32_t type, char *buf, size_t size);
+const char *spvgen_id_name(const spvgen_module *m, uint32_t id, char *buf, size_t size);
+
 /* ------------------------------------------------------- instructions ---- */
 /* Raw emission of any instruction: opcode plus operand words (result type and result id
  * included when the opcode has them; pass a reserved id or use spvgen_emit_result).
@@ -278,11 +376,17 @@ void spvgen_emit(spvgen_module *m, SpvOp opcode, const uint32_t *operands, uint3
 uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type,
                             const uint32_t *operands, uint32_t count);
 
-/* Common helpers (typed; the generated spvgen_op_* cover everything else). */
+/* Common helpers (typed; the generated spvgen_op_* cover everything else). spvgen_store
+ * (and every store helper of spvgen/coop.h) refuses a pointer derived, through access
+ * chains, from a buffer whose member or variable is decorated NonWritable (a read-only
+ * spvgen_storage_buffer / spvgen_buffer_declare, or spvgen_decorate /
+ * spvgen_member_decorate with NonWritable; a decoration emitted through the raw
+ * spvgen_op_decorate is not seen). */
 uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer);
 void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value);
-/* OpAccessChain with constant u32 indices given as ids. The result pointer type is
- * pointer_type. */
+/* OpAccessChain with index ids. The result pointer type is pointer_type; it is checked
+ * against the type the indices reach (storage class and pointee; a mismatch names both).
+ * spvgen_access computes it instead. */
 uint32_t spvgen_access_chain(spvgen_module *m, uint32_t pointer_type, uint32_t base,
                              const uint32_t *indices, uint32_t count);
 /* Calls an extended instruction set: OpExtInst type set instruction operands... */

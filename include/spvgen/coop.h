@@ -123,23 +123,35 @@ uint32_t spvgen_type_coopmat_id(spvgen_module *m, uint32_t component, uint32_t s
                                 uint32_t rows_id, uint32_t cols_id, uint32_t use_id);
 
 /* OpCooperativeMatrixLoadKHR / StoreKHR. pointer: to a scalar or vector element (an
- * OpAccessChain into an array) in Workgroup, StorageBuffer or PhysicalStorageBuffer.
- * stride: id of an integer, in elements of the pointee, between rows (RowMajorKHR) or
- * columns (ColumnMajorKHR); required by those layouts, 0 for none. The ARM blocked
- * layouts (SPV_ARM_cooperative_matrix_layouts) take a constant stride of 1, 2 or 4.
- * mem may be NULL. */
+ * OpAccessChain into an array, e.g. spvgen_buffer_element) in Workgroup, StorageBuffer or
+ * PhysicalStorageBuffer. stride: a NUMBER of elements of the pointee between rows
+ * (RowMajorKHR) or columns (ColumnMajorKHR); the helper makes the constant. Required by
+ * those layouts; 0 means no Stride operand. The ARM blocked layouts
+ * (SPV_ARM_cooperative_matrix_layouts) take a stride of 1, 2 or 4. mem may be NULL.
+ * Stores follow spvgen_store: (pointer, object, ...); a pointer into a read-only buffer
+ * is refused. */
 uint32_t spvgen_coopmat_load(spvgen_module *m, uint32_t result_type, uint32_t pointer,
                              SpvCooperativeMatrixLayout layout, uint32_t stride,
                              const spvgen_memory_operands *mem);
 void spvgen_coopmat_store(spvgen_module *m, uint32_t pointer, uint32_t object,
                           SpvCooperativeMatrixLayout layout, uint32_t stride,
                           const spvgen_memory_operands *mem);
-/* Same with the layout as the id of a constant or specialization constant. */
+/* Same with the stride as an id: an integer value (a run-time stride, a specialization
+ * constant). Anything else (a type, a label, a float...) is refused with a message that
+ * names what the id is. */
+uint32_t spvgen_coopmat_load_stride_id(spvgen_module *m, uint32_t result_type, uint32_t pointer,
+                                       SpvCooperativeMatrixLayout layout, uint32_t stride_id,
+                                       const spvgen_memory_operands *mem);
+void spvgen_coopmat_store_stride_id(spvgen_module *m, uint32_t pointer, uint32_t object,
+                                    SpvCooperativeMatrixLayout layout, uint32_t stride_id,
+                                    const spvgen_memory_operands *mem);
+/* Same with the layout as the id of a constant or specialization constant, and the
+ * stride as an id (0: none). */
 uint32_t spvgen_coopmat_load_id(spvgen_module *m, uint32_t result_type, uint32_t pointer,
-                                uint32_t layout_id, uint32_t stride,
+                                uint32_t layout_id, uint32_t stride_id,
                                 const spvgen_memory_operands *mem);
 void spvgen_coopmat_store_id(spvgen_module *m, uint32_t pointer, uint32_t object,
-                             uint32_t layout_id, uint32_t stride,
+                             uint32_t layout_id, uint32_t stride_id,
                              const spvgen_memory_operands *mem);
 
 /* OR this into the operands of spvgen_coopmat_muladd to set the Matrix{A,B,C,Result}-
@@ -160,6 +172,9 @@ uint32_t spvgen_coopmat_length(spvgen_module *m, uint32_t type);
  * OpConstantComposite, anything else OpCompositeConstruct (a matrix takes the one
  * scalar, a vector one copy per component). */
 uint32_t spvgen_coop_splat(spvgen_module *m, uint32_t type, uint32_t scalar);
+/* Every component = value, for float component types (float16, bfloat16, float32, float8
+ * ...): spvgen_const_float's rounding, then a constant splat. */
+uint32_t spvgen_coop_splat_float(spvgen_module *m, uint32_t type, double value);
 /* OpCompositeConstruct of a cooperative vector from one scalar per component. */
 uint32_t spvgen_coop_construct(spvgen_module *m, uint32_t type, const uint32_t *parts,
                                uint32_t count);
@@ -288,12 +303,13 @@ uint32_t spvgen_type_coopvec(spvgen_module *m, uint32_t component, uint32_t coun
 uint32_t spvgen_type_coopvec_id(spvgen_module *m, uint32_t component, uint32_t count_id);
 
 /* OpCooperativeVectorLoadNV / StoreNV. pointer: to an array (sized or runtime) of
- * scalars or vectors in Workgroup, StorageBuffer or PhysicalStorageBuffer. offset: id of
- * a 32-bit integer, in bytes from the start of the array, a multiple of 16; 0: offset 0.
- * mem may be NULL. */
+ * scalars or vectors in Workgroup, StorageBuffer or PhysicalStorageBuffer
+ * (spvgen_buffer_array). offset: id of a 32-bit integer (a run-time value), in bytes from
+ * the start of the array, a multiple of 16; 0: offset 0. mem may be NULL. The store takes
+ * (pointer, object, offset), like spvgen_store and spvgen_coopmat_store. */
 uint32_t spvgen_coopvec_load(spvgen_module *m, uint32_t result_type, uint32_t pointer,
                              uint32_t offset, const spvgen_memory_operands *mem);
-void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t object,
+void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t offset,
                           const spvgen_memory_operands *mem);
 
 /* A matrix-vector multiply: result = M x K matrix * K-vector input (+ M-vector bias).
@@ -314,8 +330,9 @@ typedef struct spvgen_coopvec_matmul_desc {
   uint32_t k;             /* 0: the input's count (times 4 with a packed interpretation) */
   SpvCooperativeVectorMatrixLayout layout; /* 0: RowMajorNV */
   bool transpose;         /* not with RowMajorNV / ColumnMajorNV */
-  uint32_t matrix_stride; /* bytes between rows (columns), multiple of 16; 0 with
-                             RowMajor/ColumnMajor: K (M) elements; unused by optimal layouts */
+  uint32_t matrix_stride; /* bytes between rows (columns), multiple of 16, at least a row
+                             (K elements; M for ColumnMajor); 0 with RowMajor/ColumnMajor:
+                             that tight stride; unused by optimal layouts */
   uint32_t operands;      /* SpvCooperativeMatrixOperandsMask bits; 0: none */
   /* Ids that replace the plain values above when nonzero (specialization constants, or
    * a run-time stride). */
@@ -342,9 +359,10 @@ typedef struct spvgen_coopvec_outer_product_desc {
 void spvgen_coopvec_outer_product_accumulate(spvgen_module *m,
                                              const spvgen_coopvec_outer_product_desc *desc);
 /* OpCooperativeVectorReduceSumAccumulateNV: atomically adds v's components to the array
- * elements at pointer + offset (bytes, a multiple of 16; 0: offset 0). */
-void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, uint32_t offset,
-                                          uint32_t v);
+ * elements at pointer + offset (an id, bytes, a multiple of 16; 0: offset 0). Argument
+ * order as for stores: (pointer, object, offset). */
+void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, uint32_t v,
+                                          uint32_t offset);
 
 /* The GLSL.std.450 functions GLSL_NV_cooperative_vector allows on cooperative vectors
  * (5.9: fma, exp, log, tanh, atan, min, max, clamp, step), component-wise; all operands

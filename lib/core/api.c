@@ -10,6 +10,9 @@
 #define FAIL(m, st, ...) sg_fail((m), (st), __func__, __VA_ARGS__)
 #define BAD(m, ...) sg_fail((m), SPVGEN_ERROR_INVALID_ARGUMENT, __func__, __VA_ARGS__)
 #define STATE(m, ...) sg_fail((m), SPVGEN_ERROR_INVALID_STATE, __func__, __VA_ARGS__)
+/* Type and id text for messages (spvgen_type_name / spvgen_id_name; one buffer per use). */
+#define TN(m, t) spvgen_type_name((m), (t), (char[192]){0}, 192)
+#define IDN(m, id) spvgen_id_name((m), (id), (char[224]){0}, 224)
 
 static uint32_t op_of(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = sg_id(m, id);
@@ -23,7 +26,8 @@ static bool is_type(const spvgen_module *m, uint32_t id) {
 
 static bool need_type(spvgen_module *m, const char *fn, uint32_t id, const char *what) {
   if (is_type(m, id)) return true;
-  sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s (id %u) is not a type", what, id);
+  sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s (id %u) is not a type: it is %s", what, id,
+          IDN(m, id));
   return false;
 }
 
@@ -91,7 +95,8 @@ uint32_t spvgen_type_vector(spvgen_module *m, uint32_t component, uint32_t count
   if (!sg_ok(m, __func__)) return 0;
   uint32_t op = op_of(m, component);
   if (op != SpvOpTypeInt && op != SpvOpTypeFloat && op != SpvOpTypeBool)
-    return BAD(m, "component type %u is not a scalar int, float or bool type", component);
+    return BAD(m, "component type %u is not a scalar int, float or bool type: it is %s", component,
+               IDN(m, component));
   if (count < 2 || count > 4) return BAD(m, "component count %u is not 2, 3 or 4", count);
   uint32_t ops[3] = {0, component, count};
   return sg_inst(m, __func__, SpvOpTypeVector, ops, 3);
@@ -101,7 +106,8 @@ uint32_t spvgen_type_matrix(spvgen_module *m, uint32_t column_type, uint32_t col
   if (!sg_ok(m, __func__)) return 0;
   const uint32_t *d = sg_def_words(m, column_type);
   if (op_of(m, column_type) != SpvOpTypeVector || op_of(m, d[2]) != SpvOpTypeFloat)
-    return BAD(m, "column type %u is not a float vector type", column_type);
+    return BAD(m, "column type %u is not a float vector type: it is %s", column_type,
+               IDN(m, column_type));
   if (columns < 2 || columns > 4) return BAD(m, "column count %u is not 2, 3 or 4", columns);
   uint32_t ops[3] = {0, column_type, columns};
   return sg_inst(m, __func__, SpvOpTypeMatrix, ops, 3);
@@ -111,7 +117,8 @@ static bool check_length(spvgen_module *m, const char *fn, uint32_t length_id) {
   const sg_id_info *i = sg_id(m, length_id);
   if (!i || !(i->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)) || op_of(m, i->type) != SpvOpTypeInt) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
-            "array length %u is not an integer constant id (use spvgen_const_u32)", length_id);
+            "length_id %u is not the id of an integer constant: it is %s (a length is an id here: "
+            "spvgen_const_u32(m, n) or a specialization constant)", length_id, IDN(m, length_id));
     return false;
   }
   uint64_t v;
@@ -302,7 +309,8 @@ static bool scalar_bits(spvgen_module *m, const char *fn, uint32_t type, uint64_
                         uint32_t *words, uint32_t *nwords) {
   uint32_t op = op_of(m, type);
   if (!is_type(m, type) || (op != SpvOpTypeInt && op != SpvOpTypeFloat)) {
-    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "type %u is not a scalar int or float type", type);
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "type %u is not a scalar int or float type: it is %s",
+            type, IDN(m, type));
     return false;
   }
   const uint32_t *d = sg_def_words(m, type);
@@ -371,15 +379,16 @@ uint32_t spvgen_const_composite(spvgen_module *m, uint32_t type, const uint32_t 
   if (op != SpvOpTypeVector && op != SpvOpTypeMatrix && op != SpvOpTypeArray &&
       op != SpvOpTypeStruct && op != SpvOpTypeCooperativeMatrixKHR &&
       op != SpvOpTypeCooperativeMatrixNV && op != SpvOpTypeCooperativeVectorNV)
-    return BAD(m, "type %u is not a composite type", type);
+    return BAD(m, "type %u is not a composite type: it is %s", type, TN(m, type));
   if (count && !parts) return BAD(m, "parts is NULL with count %u", count);
   bool known;
   uint32_t want = composite_count(m, type, &known);
-  if (known && want != count) return BAD(m, "type %u has %u constituents, %u given", type, want, count);
+  if (known && want != count)
+    return BAD(m, "type %u (%s) has %u constituents, %u given", type, TN(m, type), want, count);
   for (uint32_t i = 0; i < count; i++) {
     const sg_id_info *pi = sg_id(m, parts[i]);
     if (!pi || !(pi->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)))
-      return BAD(m, "constituent %u (id %u) is not a constant", i, parts[i]);
+      return BAD(m, "constituent %u (id %u) is not a constant: it is %s", i, parts[i], IDN(m, parts[i]));
   }
   if (count > 4096) return BAD(m, "%u constituents is too many", count);
   uint32_t stack[64], *ops = count + 2 <= 64 ? stack : malloc((count + 2) * sizeof *ops);
@@ -471,11 +480,13 @@ uint32_t spvgen_variable(spvgen_module *m, uint32_t pointer_type, SpvStorageClas
   if (!sg_ok(m, __func__)) return 0;
   const uint32_t *d = sg_def_words(m, pointer_type);
   if (op_of(m, pointer_type) != SpvOpTypePointer || !is_type(m, pointer_type))
-    return BAD(m, "type %u is not a pointer type", pointer_type);
+    return BAD(m, "type %u is not a pointer type: it is %s", pointer_type, IDN(m, pointer_type));
   if (d[2] != (uint32_t)storage)
-    return BAD(m, "pointer type %u has storage class %u, the variable %u", pointer_type, d[2], (uint32_t)storage);
+    return BAD(m, "pointer type %u (%s) has storage class %u, the variable %u", pointer_type,
+               TN(m, pointer_type), d[2], (uint32_t)storage);
   if (initializer && spvgen_type_of(m, initializer) != d[3])
-    return BAD(m, "initializer %u is not of the pointee type %u", initializer, d[3]);
+    return BAD(m, "initializer %u is not of the pointee type %u: it is %s, the pointee %s",
+               initializer, d[3], IDN(m, initializer), TN(m, d[3]));
   uint32_t ops[4] = {pointer_type, 0, (uint32_t)storage, initializer};
   return sg_inst(m, __func__, SpvOpVariable, ops, initializer ? 4 : 3);
 }
@@ -486,8 +497,8 @@ uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t
   if (!sg_ok(m, __func__) || !need_type(m, __func__, element_type, "element type")) return 0;
   uint64_t size, align;
   if (!std430_layout(m, element_type, &size, &align, true))
-    return BAD(m, "element type %u has no explicit layout (use a scalar, a vector, or an array "
-                  "from spvgen_type_array_strided of those)", element_type);
+    return BAD(m, "element type %u (%s) has no explicit layout (use a scalar, a vector, or an array "
+                  "from spvgen_type_array_strided of those)", element_type, TN(m, element_type));
   uint64_t stride = (size + align - 1) / align * align; /* std430: round up to the alignment */
   if (stride > UINT32_MAX) return BAD(m, "element type %u is too large for a buffer", element_type);
   uint32_t rta = spvgen_type_runtime_array_strided(m, element_type, (uint32_t)stride);
@@ -550,6 +561,7 @@ void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decorati
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = args[i];
   if (!decorate_fast(m, __func__, SpvOpDecorate, ops, 2 + count, 1))
     sg_inst(m, __func__, SpvOpDecorate, ops, 2 + count);
+  if (decoration == SpvDecorationNonWritable) sg_mark_nonwritable(m, target);
 }
 
 void spvgen_decorate(spvgen_module *m, uint32_t target, SpvDecoration decoration) {
@@ -576,7 +588,8 @@ void spvgen_decorate_id(spvgen_module *m, uint32_t target, SpvDecoration decorat
 
 static bool check_member(spvgen_module *m, const char *fn, uint32_t struct_type, uint32_t member) {
   if (op_of(m, struct_type) != SpvOpTypeStruct) {
-    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "id %u is not a struct type", struct_type);
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "id %u is not a struct type: it is %s", struct_type,
+            IDN(m, struct_type));
     return false;
   }
   const uint32_t *d = sg_def_words(m, struct_type);
@@ -602,6 +615,7 @@ void spvgen_member_decorate(spvgen_module *m, uint32_t struct_type, uint32_t mem
   uint32_t ops[3] = {struct_type, member, (uint32_t)decoration};
   if (!decorate_fast(m, __func__, SpvOpMemberDecorate, ops, 3, 2))
     sg_inst(m, __func__, SpvOpMemberDecorate, ops, 3);
+  if (decoration == SpvDecorationNonWritable) sg_mark_nonwritable(m, struct_type);
 }
 
 /* Packs prefix words + a NUL-terminated string into ops (a caller's stack buffer of
@@ -1090,7 +1104,8 @@ void spvgen_return(spvgen_module *m) {
 void spvgen_return_value(spvgen_module *m, uint32_t value) {
   if (!sg_ok(m, __func__)) return;
   if (m->in_function && spvgen_type_of(m, value) != m->function_return_type) {
-    BAD(m, "value %u is not of the function's return type %u", value, m->function_return_type);
+    BAD(m, "value %u is not of the function's return type %u: it is %s, the function returns %s",
+        value, m->function_return_type, IDN(m, value), TN(m, m->function_return_type));
     return;
   }
   uint32_t ops[1] = {value};
@@ -1127,8 +1142,11 @@ uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type
 uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer) {
   if (!sg_ok(m, __func__)) return 0;
   const uint32_t *pt = sg_def_words(m, spvgen_type_of(m, pointer));
-  if (!pt || (pt[0] & 0xFFFF) != SpvOpTypePointer) return BAD(m, "id %u is not a pointer", pointer);
-  if (pt[3] != type) return BAD(m, "pointer %u points to type %u, not %u", pointer, pt[3], type);
+  if (!pt || (pt[0] & 0xFFFF) != SpvOpTypePointer)
+    return BAD(m, "id %u is not a pointer: it is %s", pointer, IDN(m, pointer));
+  if (pt[3] != type)
+    return BAD(m, "pointer %u points to %s, not %s (the type to load)", pointer, TN(m, pt[3]),
+               TN(m, type));
   uint32_t ops[3] = {type, 0, pointer};
   return sg_inst(m, __func__, SpvOpLoad, ops, 3);
 }
@@ -1137,13 +1155,16 @@ void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value) {
   if (!sg_ok(m, __func__)) return;
   const uint32_t *pt = sg_def_words(m, spvgen_type_of(m, pointer));
   if (!pt || (pt[0] & 0xFFFF) != SpvOpTypePointer) {
-    BAD(m, "id %u is not a pointer", pointer);
+    BAD(m, "id %u is not a pointer: it is %s", pointer, IDN(m, pointer));
     return;
   }
   if (spvgen_type_of(m, value) != pt[3]) {
-    BAD(m, "value %u has type %u, the pointer %u points to %u", value, spvgen_type_of(m, value), pointer, pt[3]);
+    BAD(m, "value %u has type %s, the pointer %u points to %s", value,
+        spvgen_type_of(m, value) ? TN(m, spvgen_type_of(m, value)) : "(none: not a value)", pointer,
+        TN(m, pt[3]));
     return;
   }
+  if (!sg_check_writable(m, __func__, pointer)) return;
   uint32_t ops[2] = {pointer, value};
   sg_inst(m, __func__, SpvOpStore, ops, 2);
 }
@@ -1152,7 +1173,17 @@ uint32_t spvgen_access_chain(spvgen_module *m, uint32_t pointer_type, uint32_t b
                              const uint32_t *indices, uint32_t count) {
   if (!sg_ok(m, __func__)) return 0;
   if (count > 30 || (count && !indices)) return BAD(m, "bad index list (count %u)", count);
-  if (op_of(m, pointer_type) != SpvOpTypePointer) return BAD(m, "type %u is not a pointer type", pointer_type);
+  if (op_of(m, pointer_type) != SpvOpTypePointer || !is_type(m, pointer_type))
+    return BAD(m, "pointer_type is %s, not a pointer type", IDN(m, pointer_type));
+  uint32_t storage, pointee;
+  int reach = sg_access_pointee(m, __func__, base, indices, count, &storage, &pointee);
+  if (!reach) return 0;
+  const uint32_t *pd = sg_def_words(m, pointer_type);
+  if (reach > 0 && (pd[2] != storage || pd[3] != pointee)) {
+    const char *sc = sg_enumerant_name(SG_KIND_StorageClass, storage);
+    return BAD(m, "the indices reach ptr %s %s, but pointer_type is %s (use spvgen_access to "
+               "have the result type computed)", sc ? sc : "?", TN(m, pointee), TN(m, pointer_type));
+  }
   uint32_t ops[33];
   ops[0] = pointer_type;
   ops[1] = 0;
@@ -1181,4 +1212,10 @@ void spvgen_workgroup_barrier(spvgen_module *m) {
                                          SpvMemorySemanticsWorkgroupMemoryMask);
   uint32_t ops[3] = {wg, wg, sem};
   sg_inst(m, __func__, SpvOpControlBarrier, ops, 3);
+}
+
+/* ------------------------------------------------ shared with helpers.c ---- */
+
+bool sg_std430(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *align) {
+  return std430_layout(m, type, size, align, true);
 }

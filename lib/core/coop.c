@@ -561,6 +561,12 @@ static bool coopmat_pointer(spvgen_module *m, const char *fn, uint32_t pointer) 
   return true;
 }
 
+/* id is a value (not a type, label, function...) of a scalar integer type. */
+static bool coop_int_value(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = sg_id(m, id);
+  return i && i->kind == SG_ID_VALUE && coop_int_type(m, i->type, NULL, NULL);
+}
+
 /* Builds the operands of OpCooperativeMatrixLoadKHR/StoreKHR after the pointer/object. */
 static bool coopmat_layout_ops(spvgen_module *m, const char *fn, uint32_t layout_id,
                                uint32_t stride, const spvgen_memory_operands *mem, bool is_load,
@@ -577,10 +583,15 @@ static bool coopmat_layout_ops(spvgen_module *m, const char *fn, uint32_t layout
                     "ColumnMajorKHR 1, RowBlockedInterleavedARM 4202, "
                     "ColumnBlockedInterleavedARM 4203)", layout),
            false;
-  if (stride && !coop_int_type(m, spvgen_type_of(m, stride), NULL, NULL))
-    return COOP_BAD(m, fn, "stride (id %u) is not an integer value (SPV_KHR_cooperative_matrix: "
-                    "Stride must be a scalar integer type)", stride),
+  if (stride && !coop_int_value(m, stride)) {
+    char t[224];
+    return COOP_BAD(m, fn, "stride_id is %s; expected the id of an integer value (a constant, a "
+                    "specialization constant or a computed value; SPV_KHR_cooperative_matrix: "
+                    "Stride must be a scalar integer type). A stride known when the kernel is "
+                    "built goes to spvgen_coopmat_load / spvgen_coopmat_store as a number",
+                    spvgen_id_name(m, stride, t, sizeof t)),
            false;
+  }
   if (!stride && layout <= SpvCooperativeMatrixLayoutColumnMajorKHR)
     return COOP_BAD(m, fn, "layout %s needs a stride (SPV_KHR_cooperative_matrix: Stride is "
                     "required for RowMajorKHR and ColumnMajorKHR)",
@@ -620,22 +631,34 @@ static void coopmat_store(spvgen_module *m, const char *fn, uint32_t pointer, ui
     return;
   uint32_t ops[12] = {pointer, object}, n = 2;
   if (!coopmat_layout_ops(m, fn, layout_id, stride, mem, false, ops, &n)) return;
+  if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeMatrixStoreKHR, ops, n);
 }
 
+/* The plain calls take the stride as a number of elements (0: no Stride operand) and
+ * make the constant; the _stride_id / _id calls take the id. */
 uint32_t spvgen_coopmat_load(spvgen_module *m, uint32_t result_type, uint32_t pointer,
                              SpvCooperativeMatrixLayout layout, uint32_t stride,
                              const spvgen_memory_operands *mem) {
   if (!sg_ok(m, __func__)) return 0;
   uint32_t l = spvgen_const_u32(m, (uint32_t)layout);
-  return l ? coopmat_load(m, __func__, result_type, pointer, l, stride, mem) : 0;
+  uint32_t s = stride ? spvgen_const_u32(m, stride) : 0;
+  return l && (s || !stride) ? coopmat_load(m, __func__, result_type, pointer, l, s, mem) : 0;
+}
+
+uint32_t spvgen_coopmat_load_stride_id(spvgen_module *m, uint32_t result_type, uint32_t pointer,
+                                       SpvCooperativeMatrixLayout layout, uint32_t stride_id,
+                                       const spvgen_memory_operands *mem) {
+  if (!sg_ok(m, __func__)) return 0;
+  uint32_t l = spvgen_const_u32(m, (uint32_t)layout);
+  return l ? coopmat_load(m, __func__, result_type, pointer, l, stride_id, mem) : 0;
 }
 
 uint32_t spvgen_coopmat_load_id(spvgen_module *m, uint32_t result_type, uint32_t pointer,
-                                uint32_t layout_id, uint32_t stride,
+                                uint32_t layout_id, uint32_t stride_id,
                                 const spvgen_memory_operands *mem) {
   if (!sg_ok(m, __func__)) return 0;
-  return coopmat_load(m, __func__, result_type, pointer, layout_id, stride, mem);
+  return coopmat_load(m, __func__, result_type, pointer, layout_id, stride_id, mem);
 }
 
 void spvgen_coopmat_store(spvgen_module *m, uint32_t pointer, uint32_t object,
@@ -643,14 +666,23 @@ void spvgen_coopmat_store(spvgen_module *m, uint32_t pointer, uint32_t object,
                           const spvgen_memory_operands *mem) {
   if (!sg_ok(m, __func__)) return;
   uint32_t l = spvgen_const_u32(m, (uint32_t)layout);
-  if (l) coopmat_store(m, __func__, pointer, object, l, stride, mem);
+  uint32_t s = stride ? spvgen_const_u32(m, stride) : 0;
+  if (l && (s || !stride)) coopmat_store(m, __func__, pointer, object, l, s, mem);
+}
+
+void spvgen_coopmat_store_stride_id(spvgen_module *m, uint32_t pointer, uint32_t object,
+                                    SpvCooperativeMatrixLayout layout, uint32_t stride_id,
+                                    const spvgen_memory_operands *mem) {
+  if (!sg_ok(m, __func__)) return;
+  uint32_t l = spvgen_const_u32(m, (uint32_t)layout);
+  if (l) coopmat_store(m, __func__, pointer, object, l, stride_id, mem);
 }
 
 void spvgen_coopmat_store_id(spvgen_module *m, uint32_t pointer, uint32_t object,
-                             uint32_t layout_id, uint32_t stride,
+                             uint32_t layout_id, uint32_t stride_id,
                              const spvgen_memory_operands *mem) {
   if (!sg_ok(m, __func__)) return;
-  coopmat_store(m, __func__, pointer, object, layout_id, stride, mem);
+  coopmat_store(m, __func__, pointer, object, layout_id, stride_id, mem);
 }
 
 /* Two known values that differ (SPVGEN_ABSENT: a spec constant, unknown). */
@@ -1009,4 +1041,21 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
   if (use_change) sg_require_capability(m, SpvCapabilityCooperativeMatrixConversionsNV);
   uint32_t ops[3] = {result_type, 0, a};
   return sg_inst(m, fn, (uint32_t)op, ops, 3);
+}
+
+/* ============================================================ float splats ==== */
+
+uint32_t spvgen_coop_splat_float(spvgen_module *m, uint32_t type, double value) {
+  const char *fn = __func__;
+  if (!sg_ok(m, fn)) return 0;
+  spvgen_coop_type_info ti;
+  char t[192];
+  if (!spvgen_coop_type_query(m, type, &ti))
+    return COOP_BAD(m, fn, "type is %s; expected a cooperative matrix or vector type",
+                    spvgen_id_name(m, type, t, sizeof t));
+  if (!coop_float_type(m, ti.component, NULL, NULL))
+    return COOP_BAD(m, fn, "the components of %s are not floats (spvgen_coop_splat takes a "
+                    "scalar of any component type)", coop_type_name(m, type, t, sizeof t));
+  uint32_t s = spvgen_const_float(m, ti.component, value);
+  return s ? spvgen_coop_splat(m, type, s) : 0;
 }

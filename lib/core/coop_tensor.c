@@ -371,6 +371,7 @@ void spvgen_coopmat_store_tensor(spvgen_module *m, uint32_t pointer, uint32_t ob
   if (!coop_need_matrix_value(m, fn, object, "object", &ti)) return;
   uint32_t ops[16] = {pointer, object}, n = 2;
   if (!tensor_ops(m, fn, false, pointer, tensor_layout, ti.component, mem, tensor, ops, &n)) return;
+  if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeMatrixStoreTensorNV, ops, n);
 }
 

@@ -100,7 +100,7 @@ uint32_t spvgen_coopvec_load(spvgen_module *m, uint32_t result_type, uint32_t po
   return sg_inst(m, fn, SpvOpCooperativeVectorLoadNV, ops, n);
 }
 
-void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t object,
+void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t offset,
                           const spvgen_memory_operands *mem) {
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return;
@@ -112,6 +112,7 @@ void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t offset, u
   if (!off) return;
   uint32_t ops[8] = {pointer, off, object}, n = 3;
   if (!coop_pack_memory(m, fn, mem, false, false, ops, &n)) return;
+  if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeVectorStoreNV, ops, n);
 }
 
@@ -175,16 +176,34 @@ static const char RULE_STRIDE[] =
 
 /* The MatrixStride operand: the given id, the given byte count, or for the linear
  * layouts the tight stride (`tight` bytes). 0 with *emit false: none. */
+/* A constant stride of a linear layout smaller than a row (column) of `tight` bytes. */
+static bool stride_too_small(spvgen_module *m, const char *fn, uint32_t layout, uint32_t stride,
+                             uint32_t tight) {
+  if (!layout_is_linear(layout) || tight == SPVGEN_ABSENT || stride >= tight) return false;
+  COOP_BAD(m, fn, "matrix stride %u bytes is smaller than a %s of %u bytes (GLSL_NV_cooperative_"
+           "vector, VK_NV_cooperative_vector: with %s the stride is the distance between %ss, "
+           "at least one %s's size; rows would overlap)", stride,
+           layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ? "row" : "column", tight,
+           layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ? "RowMajorNV" : "ColumnMajorNV",
+           layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ? "row" : "column",
+           layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ? "row" : "column");
+  return true;
+}
+
 static bool stride_operand(spvgen_module *m, const char *fn, uint32_t layout, uint32_t plain,
                            uint32_t id, uint32_t tight, uint32_t *out, bool *emit) {
   *emit = false;
   *out = 0;
   if (id) {
-    if (!coop_is_int32_value(m, id))
-      return COOP_BAD(m, fn, "matrix_stride_id (id %u) is not a 32-bit integer value", id), false;
+    if (!coop_is_int32_value(m, id)) {
+      char t[224];
+      return COOP_BAD(m, fn, "matrix_stride_id is %s; expected the id of a 32-bit integer value",
+                      spvgen_id_name(m, id, t, sizeof t)), false;
+    }
     uint32_t v;
     if (layout_is_linear(layout) && coop_const_u32(m, id, &v) && v % 16)
       return COOP_BAD(m, fn, "matrix stride %u is not a multiple of 16 (%s)", v, RULE_STRIDE), false;
+    if (coop_const_u32(m, id, &v) && stride_too_small(m, fn, layout, v, tight)) return false;
     *out = id;
     *emit = true;
     return true;
@@ -200,6 +219,7 @@ static bool stride_operand(spvgen_module *m, const char *fn, uint32_t layout, ui
   if (layout_is_linear(layout) && bytes % 16)
     return COOP_BAD(m, fn, "matrix stride %u is not a multiple of 16 (%s)", bytes, RULE_STRIDE),
            false;
+  if (stride_too_small(m, fn, layout, bytes, tight)) return false;
   *out = spvgen_const_u32(m, bytes);
   *emit = *out != 0;
   return *emit;
@@ -432,12 +452,13 @@ void spvgen_coopvec_outer_product_accumulate(spvgen_module *m,
   bool emit;
   if (!stride_operand(m, fn, layout, d->matrix_stride, d->matrix_stride_id, tight, &stride_id, &emit))
     return;
+  if (!sg_check_writable(m, fn, d->pointer)) return;
   uint32_t ops[7] = {d->pointer, off, d->a, d->b, lay_id, int_id, stride_id};
   sg_inst(m, fn, SpvOpCooperativeVectorOuterProductAccumulateNV, ops, emit ? 7 : 6);
 }
 
-void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, uint32_t offset,
-                                          uint32_t v) {
+void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, uint32_t v,
+                                          uint32_t offset) {
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return;
   spvgen_coop_type_info V;
@@ -446,6 +467,7 @@ void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, ui
     return;
   uint32_t off = coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
   if (!off) return;
+  if (!sg_check_writable(m, fn, pointer)) return;
   uint32_t ops[3] = {pointer, off, v};
   sg_inst(m, fn, SpvOpCooperativeVectorReduceSumAccumulateNV, ops, 3);
 }

@@ -319,4 +319,23 @@ static inline bool sg_ok(spvgen_module *m, const char *fn) {
   return sg_ok_slow(m, fn);
 }
 
+/* ---- shared by api.c and helpers.c (the issue-10 API layer) ---- */
+/* std430 size and alignment of a type with an explicit layout (api.c). */
+bool sg_std430(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *align);
+/* An id flag outside enum sg_type_flags' range: the id (a variable, or a struct with a
+ * member) was decorated NonWritable through spvgen_decorate* / spvgen_member_decorate*.
+ * Lets the store helpers skip the annotation scan for every other buffer. */
+#define SG_TF_NONWRITABLE 0x80u
+static inline void sg_mark_nonwritable(spvgen_module *m, uint32_t id) {
+  if (m->status == SPVGEN_OK && id && id < m->bound) m->ids[id].flags |= SG_TF_NONWRITABLE;
+}
+/* false (with an error naming fn) when pointer leads, through access chains, to a
+ * variable or buffer member decorated NonWritable (helpers.c). */
+bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer);
+/* The pointee an access chain from base through indices reaches, and the base's storage
+ * class. 1: found; 0: an error was recorded under fn; -1: unknown (forward references),
+ * left to the validator (helpers.c). */
+int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uint32_t *indices,
+                      uint32_t count, uint32_t *storage, uint32_t *pointee);
+
 #endif

@@ -140,25 +140,25 @@ static void test_vector_type_arguments_must_be_cooperative_vector_types(void) {
 
 static void test_vector_operands_must_be_values(void) {
   fx f = begin();
-  spvgen_coopvec_store(f.m, f.arr16, 0, f.V8, NULL);
+  spvgen_coopvec_store(f.m, f.arr16, f.V8, 0, NULL);
   EXPECT(f, "spvgen_coopvec_store: object (id");
 }
 
 static void test_vector_operands_must_have_cooperative_vector_types(void) {
   fx f = begin();
-  spvgen_coopvec_store(f.m, f.arr16, 0, f.a, NULL);
+  spvgen_coopvec_store(f.m, f.arr16, f.a, 0, NULL);
   EXPECT(f, "has type coopmat<float16, Subgroup, 16x8, MatrixAKHR>, not a cooperative vector type");
 }
 
 static void test_pointers_must_be_values(void) {
   fx f = begin();
-  spvgen_coopmat_load(f.m, f.A, f.A, 0, f.sixteen, NULL);
+  spvgen_coopmat_load(f.m, f.A, f.A, 0, 16, NULL);
   EXPECT(f, "spvgen_coopmat_load: pointer (id");
 }
 
 static void test_pointers_must_have_pointer_types(void) {
   fx f = begin();
-  spvgen_coopmat_load(f.m, f.A, f.x, 0, f.sixteen, NULL);
+  spvgen_coopmat_load(f.m, f.A, f.x, 0, 16, NULL);
   EXPECT(f, "has type float16, not a pointer");
 }
 
@@ -184,7 +184,7 @@ static void test_vector_load_store_offsets_must_be_multiples_of_16(void) {
   EXPECT(f, "spvgen_coopvec_load: offset 8 is not a multiple of 16 (GLSL_NV_cooperative_vector: "
             "offset must be a multiple of 16)");
   f = begin();
-  spvgen_coopvec_store(f.m, f.arr16, spvgen_const_u32(f.m, 24), f.v8, NULL);
+  spvgen_coopvec_store(f.m, f.arr16, f.v8, spvgen_const_u32(f.m, 24), NULL);
   EXPECT(f, "spvgen_coopvec_store: offset 24 is not a multiple of 16");
 }
 
@@ -193,7 +193,7 @@ static void test_vector_load_store_offsets_must_be_multiples_of_16(void) {
 static void test_memory_operands_are_the_supported_bits(void) {
   fx f = begin();
   spvgen_memory_operands mem = {0x10000, 0, 0};
-  spvgen_coopmat_load(f.m, f.A, f.p16, 0, f.sixteen, &mem);
+  spvgen_coopmat_load(f.m, f.A, f.p16, 0, 16, &mem);
   EXPECT(f, "memory operand bits 0x10000 are not supported here");
 }
 
@@ -201,7 +201,7 @@ static void test_make_pointer_available_is_not_valid_on_loads(void) {
   fx f = begin();
   spvgen_memory_operands mem = {SpvMemoryAccessMakePointerAvailableMask |
                                     SpvMemoryAccessNonPrivatePointerMask, 0, SpvScopeWorkgroup};
-  spvgen_coopmat_load(f.m, f.A, f.p16, 0, f.sixteen, &mem);
+  spvgen_coopmat_load(f.m, f.A, f.p16, 0, 16, &mem);
   EXPECT(f, "MakePointerAvailable is not valid on a load (SPIR-V 3.26 Memory Operands, as amended "
             "by SPV_NV_cooperative_matrix2");
 }
@@ -210,7 +210,7 @@ static void test_make_pointer_visible_is_not_valid_on_stores(void) {
   fx f = begin();
   spvgen_memory_operands mem = {SpvMemoryAccessMakePointerVisibleMask |
                                     SpvMemoryAccessNonPrivatePointerMask, 0, SpvScopeWorkgroup};
-  spvgen_coopmat_store(f.m, f.p16, f.a, 0, f.sixteen, &mem);
+  spvgen_coopmat_store(f.m, f.p16, f.a, 0, 16, &mem);
   EXPECT(f, "MakePointerVisible is not valid on a store");
 }
 
@@ -224,7 +224,7 @@ static void test_make_pointer_available_and_visible_need_non_private_pointer(voi
 static void test_aligned_takes_a_power_of_two(void) {
   fx f = begin();
   spvgen_memory_operands mem = {SpvMemoryAccessAlignedMask, 12, 0};
-  spvgen_coopmat_load(f.m, f.A, f.p16, 0, f.sixteen, &mem);
+  spvgen_coopmat_load(f.m, f.A, f.p16, 0, 16, &mem);
   EXPECT(f, "alignment 12 is not a power of two");
 }
 
@@ -273,7 +273,7 @@ static void test_coopmat_use_is_a_cooperative_matrix_use(void) {
 
 static void test_coopmat_load_pointer_storage_class(void) {
   fx f = begin();
-  spvgen_coopmat_load(f.m, f.A, f.fvar, 0, f.sixteen, NULL);
+  spvgen_coopmat_load(f.m, f.A, f.fvar, 0, 16, NULL);
   EXPECT(f, "the pointer's storage class is 7 (Vulkan (VUID-StandaloneSpirv-OpCooperativeMatrixLoadKHR"
             "-08973): the pointer's storage class is Workgroup, StorageBuffer or "
             "PhysicalStorageBuffer)");
@@ -281,7 +281,7 @@ static void test_coopmat_load_pointer_storage_class(void) {
 
 static void test_coopmat_load_pointer_points_to_an_element(void) {
   fx f = begin();
-  spvgen_coopmat_load(f.m, f.A, f.arr16, 0, f.sixteen, NULL);
+  spvgen_coopmat_load(f.m, f.A, f.arr16, 0, 16, NULL);
   EXPECT(f, "the pointer points to runtime array of float16; it must point to a scalar or vector "
             "element");
 }
@@ -297,15 +297,16 @@ static void test_coopmat_layout_must_be_a_constant(void) {
 
 static void test_coopmat_layout_must_be_a_cooperative_matrix_layout(void) {
   fx f = begin();
-  spvgen_coopmat_load(f.m, f.A, f.p16, (SpvCooperativeMatrixLayout)2, f.sixteen, NULL);
+  spvgen_coopmat_load(f.m, f.A, f.p16, (SpvCooperativeMatrixLayout)2, 16, NULL);
   EXPECT(f, "layout 2 is not a CooperativeMatrixLayout");
 }
 
 static void test_coopmat_stride_must_be_an_integer(void) {
   fx f = begin();
-  spvgen_coopmat_load(f.m, f.A, f.p16, 0, f.x, NULL);
-  EXPECT(f, "is not an integer value (SPV_KHR_cooperative_matrix: Stride must be a scalar integer "
-            "type)");
+  spvgen_coopmat_load_stride_id(f.m, f.A, f.p16, 0, f.x, NULL);
+  EXPECT(f, "a value of type float16; expected the id of an integer value (a constant, a "
+            "specialization constant or a computed value; SPV_KHR_cooperative_matrix: Stride must "
+            "be a scalar integer type)");
 }
 
 static void test_coopmat_row_and_column_major_need_a_stride(void) {
@@ -318,7 +319,7 @@ static void test_coopmat_row_and_column_major_need_a_stride(void) {
 static void test_coopmat_blocked_arm_layouts_need_stride_1_2_or_4(void) {
   fx f = begin();
   spvgen_coopmat_load(f.m, f.A, f.p16, SpvCooperativeMatrixLayoutRowBlockedInterleavedARM,
-                      spvgen_const_u32(f.m, 8), NULL);
+                      8, NULL);
   EXPECT(f, "the blocked interleaved layouts need a constant stride of 1, 2 or 4 "
             "(SPV_ARM_cooperative_matrix_layouts)");
 }
@@ -1162,7 +1163,10 @@ static void test_coopvec_layout_is_a_constant_layout(void) {
 static void test_coopvec_stride_is_a_32_bit_integer(void) {
   fx f = begin();
   matmul_with(&f, (spvgen_coopvec_matmul_desc){.matrix_stride_id = f.x});
-  EXPECT(f, "matrix_stride_id (id");
+  char expected[160];
+  snprintf(expected, sizeof expected, "spvgen_coopvec_matmul: matrix_stride_id is id %u, a value "
+           "of type float16; expected the id of a 32-bit integer value", f.x);
+  EXPECT(f, expected);
 }
 
 static void test_coopvec_linear_layout_strides_are_multiples_of_16(void) {
@@ -1337,7 +1341,7 @@ static void test_coopvec_training_offsets_are_multiples_of_16(void) {
                                                 .offset = spvgen_const_u32(f.m, 4)});
   EXPECT(f, "spvgen_coopvec_outer_product_accumulate: offset 4 is not a multiple of 16");
   f = begin();
-  spvgen_coopvec_reduce_sum_accumulate(f.m, f.arr16, spvgen_const_u32(f.m, 20), f.v8);
+  spvgen_coopvec_reduce_sum_accumulate(f.m, f.arr16, f.v8, spvgen_const_u32(f.m, 20));
   EXPECT(f, "spvgen_coopvec_reduce_sum_accumulate: offset 20 is not a multiple of 16");
 }
 

@@ -331,7 +331,7 @@ static uint32_t mat_load(cg *g, const cg_mat *t) {
     v = CID(P_VALUE, spvgen_coopmat_load_id, (CM, t->id, p, l, stride, mp), ", %u, %u, %u, %u, %s", t->id, p,
             l, stride, cmem(mp));
   } else {
-    v = CID(P_VALUE, spvgen_coopmat_load, (CM, t->id, p, (SpvCooperativeMatrixLayout)layout, stride, mp),
+    v = CID(P_VALUE, spvgen_coopmat_load_stride_id, (CM, t->id, p, (SpvCooperativeMatrixLayout)layout, stride, mp),
             ", %u, %u, %u, %u, %s", t->id, p, layout, stride, cmem(mp));
   }
   add_value(g, v, t->id);
@@ -352,7 +352,7 @@ static void mat_store(cg *g) {
     CVOID(spvgen_coopmat_store_id, (CM, p, v, l, stride, mp), ", %u, %u, %u, %u, %s", p, v, l, stride,
           cmem(mp));
   } else {
-    CVOID(spvgen_coopmat_store, (CM, p, v, (SpvCooperativeMatrixLayout)layout, stride, mp),
+    CVOID(spvgen_coopmat_store_stride_id, (CM, p, v, (SpvCooperativeMatrixLayout)layout, stride, mp),
           ", %u, %u, %u, %u, %s", p, v, layout, stride, cmem(mp));
   }
 }
@@ -715,7 +715,7 @@ static void vec_store(cg *g) {
   spvgen_memory_operands mem;
   memory_mask(g, false, &mem);
   const spvgen_memory_operands *mp = mem.mask ? &mem : NULL;
-  CVOID(spvgen_coopvec_store, (CM, p, off, v, mp), ", %u, %u, %u, %s", p, off, v, cmem(mp));
+  CVOID(spvgen_coopvec_store, (CM, p, v, off, mp), ", %u, %u, %u, %s", p, v, off, cmem(mp));
 }
 
 static void vec_ops(cg *g) {
@@ -873,7 +873,7 @@ static void vec_training(cg *g) {
     int c = chance(g->r, 50) ? C_F16 : C_F32;
     uint32_t p = buffer_array(g, c), off = chance(g->r, 50) ? 0 : u32c(g, 16 * below(g->r, 4));
     uint32_t v = vec_value(g, c, vcounts[below(g->r, 8)]);
-    CVOID(spvgen_coopvec_reduce_sum_accumulate, (CM, p, off, v), ", %u, %u, %u", p, off, v);
+    CVOID(spvgen_coopvec_reduce_sum_accumulate, (CM, p, v, off), ", %u, %u, %u", p, v, off);
   }
 }
 
@@ -1154,10 +1154,10 @@ static void coop_chaos_step(fz *z) {
     uint32_t layout = chance(r, 70) ? below(r, 3) : chance(r, 50) ? 4202 + below(r, 2) : any_lit(z);
     uint32_t stride = chance(r, 20) ? 0 : any_id(z, P_CONST);
     if (chance(r, 50))
-      FZ_ID(z, P_VALUE, spvgen_coopmat_load, (m, t, p, (SpvCooperativeMatrixLayout)layout, stride, mp),
+      FZ_ID(z, P_VALUE, spvgen_coopmat_load_stride_id, (m, t, p, (SpvCooperativeMatrixLayout)layout, stride, mp),
             ", %u, %u, %u, %u, %s", t, p, layout, stride, cmem(mp));
     else
-      FZ_VOID(z, spvgen_coopmat_store, (m, p, v, (SpvCooperativeMatrixLayout)layout, stride, mp),
+      FZ_VOID(z, spvgen_coopmat_store_stride_id, (m, p, v, (SpvCooperativeMatrixLayout)layout, stride, mp),
               ", %u, %u, %u, %u, %s", p, v, layout, stride, cmem(mp));
     break;
   }
@@ -1333,7 +1333,7 @@ static void coop_chaos_step(fz *z) {
     if (chance(r, 50))
       FZ_ID(z, P_VALUE, spvgen_coopvec_load, (m, t, p, off, mp), ", %u, %u, %u, %s", t, p, off, cmem(mp));
     else
-      FZ_VOID(z, spvgen_coopvec_store, (m, p, off, v, mp), ", %u, %u, %u, %s", p, off, v, cmem(mp));
+      FZ_VOID(z, spvgen_coopvec_store, (m, p, v, off, mp), ", %u, %u, %u, %s", p, v, off, cmem(mp));
     break;
   }
   case 36: case 37: {
@@ -1395,7 +1395,7 @@ static void coop_chaos_step(fz *z) {
   }
   case 39: {
     uint32_t off = chance(r, 30) ? 0 : any_id(z, P_CONST);
-    FZ_VOID(z, spvgen_coopvec_reduce_sum_accumulate, (m, p, off, v), ", %u, %u, %u", p, off, v);
+    FZ_VOID(z, spvgen_coopvec_reduce_sum_accumulate, (m, p, v, off), ", %u, %u, %u", p, v, off);
     break;
   }
   case 40: case 41: {

@@ -157,7 +157,7 @@ static void test_coopmat_load_store_take_layout_and_stride(void) {
   fixture f = begin();
   uint32_t A = named(f.m, mat(&f, f.f16, 16, 16, SpvCooperativeMatrixUseMatrixAKHR), "A");
   uint32_t p = named(f.m, element(&f, f.buf16, f.ptr16, 0), "p");
-  uint32_t stride = spvgen_const_u32(f.m, 32);
+  uint32_t stride = 32; /* elements: a number, the helper makes the constant */;
   named(f.m, spvgen_coopmat_load(f.m, A, p, SpvCooperativeMatrixLayoutRowMajorKHR, stride, NULL), "r");
   uint32_t c = named(f.m, spvgen_coopmat_load(f.m, A, p, SpvCooperativeMatrixLayoutColumnMajorKHR,
                                               stride, NULL), "c");
@@ -174,7 +174,7 @@ static void test_coopmat_load_store_emit_memory_operands_in_bit_order(void) {
   fixture f = begin();
   uint32_t A = named(f.m, mat(&f, f.f16, 16, 16, SpvCooperativeMatrixUseMatrixAKHR), "A");
   uint32_t p = named(f.m, element(&f, f.buf16, f.ptr16, 0), "p");
-  uint32_t stride = spvgen_const_u32(f.m, 16);
+  uint32_t stride = 16;
   spvgen_memory_operands load_mem = {
       SpvMemoryAccessAlignedMask | SpvMemoryAccessMakePointerVisibleMask |
           SpvMemoryAccessNonPrivatePointerMask,
@@ -214,7 +214,7 @@ static void test_coopmat_arm_blocked_layouts_take_a_small_constant_stride(void) 
   uint32_t A = named(f.m, mat(&f, f.f16, 16, 16, SpvCooperativeMatrixUseMatrixAKHR), "A");
   uint32_t p = named(f.m, element(&f, f.buf16, f.ptr16, 0), "p");
   named(f.m, spvgen_coopmat_load(f.m, A, p, SpvCooperativeMatrixLayoutRowBlockedInterleavedARM,
-                                 spvgen_const_u32(f.m, 2), NULL), "v");
+                                 2, NULL), "v");
   const char *lines[] = {
       "OpCapability CooperativeMatrixLayoutsARM",
       "OpExtension \"SPV_ARM_cooperative_matrix_layouts\"",
@@ -231,7 +231,7 @@ static void test_coopmat_muladd_of_float_matrices_has_no_operands(void) {
   uint32_t B = named(f.m, mat(&f, f.f16, 8, 16, SpvCooperativeMatrixUseMatrixBKHR), "B");
   uint32_t C = named(f.m, mat(&f, f.f32, 16, 16, SpvCooperativeMatrixUseMatrixAccumulatorKHR), "C");
   uint32_t p16 = element(&f, f.buf16, f.ptr16, 0), p32 = element(&f, f.buf32, f.ptr32, 0);
-  uint32_t s = spvgen_const_u32(f.m, 16);
+  uint32_t s = 16;
   uint32_t a = named(f.m, spvgen_coopmat_load(f.m, A, p16, 0, s, NULL), "a");
   uint32_t b = named(f.m, spvgen_coopmat_load(f.m, B, p16, 0, s, NULL), "b");
   uint32_t c = named(f.m, spvgen_coopmat_load(f.m, C, p32, 0, s, NULL), "c");
@@ -304,7 +304,7 @@ static void test_coopmat_splat_construct_extract_insert(void) {
 static void test_coopmat_float_arithmetic_instructions(void) {
   fixture f = begin();
   uint32_t C = named(f.m, mat(&f, f.f32, 16, 16, SpvCooperativeMatrixUseMatrixAccumulatorKHR), "C");
-  uint32_t p = element(&f, f.buf32, f.ptr32, 0), s = spvgen_const_u32(f.m, 16);
+  uint32_t p = element(&f, f.buf32, f.ptr32, 0), s = 16;
   uint32_t a = named(f.m, spvgen_coopmat_load(f.m, C, p, 0, s, NULL), "a");
   uint32_t b = named(f.m, spvgen_coopmat_load(f.m, C, p, 1, s, NULL), "b");
   named(f.m, spvgen_coop_arith(f.m, SpvOpFAdd, a, b), "add");

@@ -100,10 +100,10 @@ static void test_coopvec_load_store_from_buffer_and_shared_arrays(void) {
                                                                       shared_t),
                                              SpvStorageClassWorkgroup, 0), "shared");
   uint32_t v = named(f.m, spvgen_coopvec_load(f.m, V, arr, c(&f, 32), NULL), "v");
-  spvgen_coopvec_store(f.m, shared, 0, v, NULL);
+  spvgen_coopvec_store(f.m, shared, v, 0, NULL);
   spvgen_memory_operands aligned = {SpvMemoryAccessAlignedMask, 16, 0};
   uint32_t w = named(f.m, spvgen_coopvec_load(f.m, V, shared, c(&f, 16), &aligned), "w");
-  spvgen_coopvec_store(f.m, arr, c(&f, 64), w, &aligned);
+  spvgen_coopvec_store(f.m, arr, w, c(&f, 64), &aligned);
   const char *lines[] = {
       "%v = OpCooperativeVectorLoadNV %V %arr %uint_32",
       "OpCooperativeVectorStoreNV %shared %uint_0 %v",
@@ -376,7 +376,7 @@ static void test_coopvec_reduce_sum_accumulate(void) {
   uint32_t V = named(f.m, spvgen_type_coopvec(f.m, f.f32, 8), "V");
   uint32_t arr = named(f.m, array_of(f.m, f.buf32, f.f32), "arr");
   uint32_t v = named(f.m, spvgen_coopvec_load(f.m, V, arr, 0, NULL), "v");
-  spvgen_coopvec_reduce_sum_accumulate(f.m, arr, c(&f, 32), v);
+  spvgen_coopvec_reduce_sum_accumulate(f.m, arr, v, c(&f, 32));
   const char *lines[] = {
       "OpCapability CooperativeVectorTrainingNV",
       "OpCooperativeVectorReduceSumAccumulateNV %arr %uint_32 %v",
@@ -540,7 +540,9 @@ static void test_coopvec_glsl_functions_allowed_on_cooperative_vectors(void) {
  *   inputVec (6 x f16) -> matmul 32x6 -> max(0, .) -> matmul 32x32 -> tanh ->
  *   matmul 8x32 -> resultVec (8 x f16),
  * every matrix float16 row-major in one buffer, strides as the example writes them
- * (MLPDim * 2, MLPDim * 2, resultDim * 2 bytes). The inputs come from a second buffer,
+ * (MLPDim * 2, MLPDim * 2) except the last: the example's resultDim * 2 = 16 bytes is
+ * smaller than a row of the 8 x 32 matrix (K = 32 float16 = 64 bytes), which the helper
+ * refuses (rows would overlap; tests/coop/test_coop_errors.c), so it is MLPDim * 2. The inputs come from a second buffer,
  * the result goes to a third at 16 bytes per invocation. */
 static void test_mlp_of_the_glsl_example_syntax(void) {
   spvgen_module *m = spvgen_module_create(NULL);
@@ -578,7 +580,7 @@ static void test_mlp_of_the_glsl_example_syntax(void) {
                                   .matrix_stride = mlp_dim * 2};
   uint32_t mlp = named(m, spvgen_coopvec_matmul(m, &d), "layer1");
   /* ReLU activation: mlpVec = max(coopvecNV<float16_t, MLPDim>(0), mlpVec) */
-  uint32_t zeros = named(m, spvgen_coop_splat(m, mlp_t, spvgen_const_bits(m, f16, 0)), "zeros");
+  uint32_t zeros = named(m, spvgen_coop_splat_float(m, mlp_t, 0.0), "zeros");
   mlp = named(m, spvgen_coopvec_max(m, zeros, mlp), "relu");
   d = (spvgen_coopvec_matmul_desc){.result_type = mlp_t, .input = mlp, .matrix = matrix,
                                    .matrix_offset = offset2, .m = mlp_dim, .k = mlp_dim,
@@ -588,10 +590,10 @@ static void test_mlp_of_the_glsl_example_syntax(void) {
   mlp = named(m, spvgen_coopvec_tanh(m, mlp), "act");
   d = (spvgen_coopvec_matmul_desc){.result_type = res_t, .input = mlp, .matrix = matrix,
                                    .matrix_offset = offset3, .m = result_dim, .k = mlp_dim,
-                                   .matrix_stride = result_dim * 2};
+                                   .matrix_stride = mlp_dim * 2};
   uint32_t result = named(m, spvgen_coopvec_matmul(m, &d), "resultVec");
   uint32_t out_offset = spvgen_op_i_mul(m, u32, gid, spvgen_const_u32(m, 16));
-  spvgen_coopvec_store(m, array_of(m, output_buf, f16), out_offset, result, NULL);
+  spvgen_coopvec_store(m, array_of(m, output_buf, f16), result, out_offset, NULL);
   spvgen_function_end(m);
 
   size_t count = 0;
@@ -608,7 +610,7 @@ static void test_mlp_of_the_glsl_example_syntax(void) {
       "%uint_0 %uint_32 %uint_32 %uint_0 %false %uint_64",
       act_line,
       "%resultVec = OpCooperativeVectorMatrixMulNV %vec8 %act %uint_0 %matrixData %uint_4096 "
-      "%uint_0 %uint_8 %uint_32 %uint_0 %false %uint_16",
+      "%uint_0 %uint_8 %uint_32 %uint_0 %false %uint_64",
   };
   check_has_lines(text, lines, (int)(sizeof lines / sizeof *lines));
   /* Exactly three matrix multiplies. */

@@ -543,7 +543,7 @@ static void test_stores_and_variables_check_their_types(void) {
   pp = spvgen_type_pointer(f.m, SpvStorageClassPrivate, f.u32);
   spvgen_variable(f.m, pp, SpvStorageClassWorkgroup, 0);
   char expected[96];
-  snprintf(expected, sizeof expected, "spvgen_variable: pointer type %u has storage class %u", pp,
+  snprintf(expected, sizeof expected, "spvgen_variable: pointer type %u (ptr Private uint32) has storage class %u", pp,
            (unsigned)SpvStorageClassPrivate);
   check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
   spvgen_module_destroy(f.m);

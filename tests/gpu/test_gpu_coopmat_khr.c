@@ -66,7 +66,7 @@ static void build_khr_module(spvgen_module *m, uint32_t local_size) {
   for (int i = 0; i < 4; i++) {
     uint32_t first = spvgen_op_i_mul(m, u32, t, spvgen_const_u32(m, TILE * lds[i]));
     at[i] = spvgen_access_chain(m, ptrs[i], vars[i], (uint32_t[]){zero, first}, 2);
-    stride[i] = spvgen_const_u32(m, lds[i]);
+    stride[i] = lds[i]; /* elements: a number */
   }
   uint32_t ma = spvgen_coopmat_load(m, ta, at[0], row_major, stride[0], NULL);
   uint32_t mb = spvgen_coopmat_load(m, tb, at[1], row_major, stride[1], NULL);

@@ -85,7 +85,7 @@ static void build_coopvec_module(spvgen_module *m, spvgen_coopvec_layout layout)
       .matrix_stride = layout == SPVGEN_COOPVEC_ROW_MAJOR ? ROW_STRIDE : 0,
   };
   uint32_t y = spvgen_coopvec_matmul_add(m, &d);
-  spvgen_coopvec_store(m, pout, spvgen_op_i_mul(m, u32, i, U(VEC_M * 2)), y, NULL);
+  spvgen_coopvec_store(m, pout, y, spvgen_op_i_mul(m, u32, i, U(VEC_M * 2)), NULL);
   spvgen_function_end(m);
 #undef U
 }

@@ -81,7 +81,7 @@ static void build_coopmat(spvgen_module *m) {
   uint32_t p16 = 0;
   uint32_t a = spvgen_storage_buffer(m, f16, 0, 0, false, &p16);
   spvgen_compute_main(m, "main", 128, 1, 1);
-  uint32_t k0 = spvgen_const_u32(m, 0), stride = spvgen_const_u32(m, 16);
+  uint32_t k0 = spvgen_const_u32(m, 0), stride = 16; /* elements */
   uint32_t p = spvgen_access_chain(m, p16, a, (const uint32_t[]){k0, k0}, 2);
   uint32_t sg = spvgen_type_coopmat(m, f16, SpvScopeSubgroup, 16, 16, SpvCooperativeMatrixUseMatrixAKHR);
   uint32_t wg = spvgen_type_coopmat(m, f16, SpvScopeWorkgroup, 32, 32,
@@ -115,7 +115,7 @@ static void build_coopvec(spvgen_module *m) {
   d.input = in;
   d.matrix = mat;
   uint32_t out = spvgen_coopvec_matmul(m, &d);
-  spvgen_coopvec_store(m, arr, 0, out, NULL);
+  spvgen_coopvec_store(m, arr, out, 0, NULL);
   spvgen_function_end(m);
 }
 
