@@ -432,6 +432,17 @@ static void test_type_sizes_take_linear_work(void) {
   spvgen_module_destroy(m);
 }
 
+/* SPIRV-Tools accepts an id bound up to 0x3FFFFF; the reader took 0x400000 too. */
+static void test_the_id_bound_limit_is_spirv_tools_one(void) {
+  uint32_t words[] = {0x07230203u, 0x10600u, 0, 0x400000u, 0, (2u << 16) | 17, 1 /* Shader */};
+  spvgen_vk_reflection r;
+  char msg[512];
+  CHECK_EQ_U64(spvgen_vk_reflect(words, 7, "main", &r, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "id bound 4194304 is 0 or larger than 4194303");
+  words[3] = 0x3FFFFFu;
+  CHECK_MSG(spvgen_vk_reflect(words, 7, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_capability_is_mapped_or_refused),
@@ -439,6 +450,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_valid_modules_are_read_as_built),
       TEST_CASE(test_a_struct_containing_itself_is_refused),
       TEST_CASE(test_type_sizes_take_linear_work),
+      TEST_CASE(test_the_id_bound_limit_is_spirv_tools_one),
       TEST_CASE(test_mutated_modules_are_read_or_rejected_with_a_message),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
