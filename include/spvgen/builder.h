@@ -24,6 +24,12 @@
  *    instruction set or OpSpecConstantOp opcode) is an error naming the call and limit.
  *  - Output is deterministic: the same calls give the same bytes.
  *
+ * Threads: a module is used by one thread at a time (every call, queries included, reads
+ * or writes it). Different modules may be built on different threads at once: the
+ * builder has no global mutable state (the grammar tables are read-only), so N threads
+ * with N modules need no locking. tests/threads/test_threads.c runs that under
+ * ThreadSanitizer (the tsan preset).
+ *
  * Ids are uint32_t; 0 is never a valid id and is what failed calls return. */
 #ifndef SPVGEN_BUILDER_H
 #define SPVGEN_BUILDER_H
