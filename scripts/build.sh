@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds spvgen with a CMake preset. Usage: scripts/build.sh [preset]
-# (default: "default").
+# Configures and builds spvgen with a CMake preset. Usage: scripts/build.sh [preset
+# [target]] (default: "default", every target).
 #
 # Dependencies: a machine that already has them (a Vulkan SDK, or a distribution with
 # SPIRV-Tools >= 2025.1 and SPIRV-Headers / Vulkan-Headers >= 1.4.309 and volk) uses its
@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-default}
+target=${2:-}
 configured=0
 if [ -z "${SPVGEN_DEPS_DIR:-}" ] && command -v cmake >/dev/null 2>&1 && command -v ninja >/dev/null 2>&1; then
   # A quick configure that fails unless the system has everything (cmake/deps.cmake).
@@ -22,4 +23,4 @@ if [ $configured = 0 ]; then
   deps=${SPVGEN_DEPS_DIR:-$(bash scripts/deps.sh | tail -n 1)}
   cmake --preset "$preset" -DSPVGEN_DEPS_DIR="$deps" -DSPVGEN_SYSTEM_DEPS=OFF >/dev/null
 fi
-cmake --build --preset "$preset" -j "$(nproc)"
+cmake --build --preset "$preset" -j "$(nproc)" ${target:+--target "$target"}

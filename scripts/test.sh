@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a bare Debian 12 machine: dependencies (cached outside the
-# clone), a -Werror build and its tests, then the same tests under ASan + UBSan.
-# SPVGEN_SKIP_SANITIZERS=1 skips the second pass.
+# clone), a -Werror build and its tests, the threads test under ThreadSanitizer (only its
+# target is built), then the same tests under ASan + UBSan.
+# SPVGEN_SKIP_SANITIZERS=1 skips both sanitizer passes, SPVGEN_SKIP_TSAN=1 the tsan one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -16,6 +17,12 @@ echo "[env] mesa-vulkan-drivers (lavapipe): $(pkgver mesa-vulkan-drivers); loade
 echo "[env] $(build/tools/spvgen version | tr '\n' ' ')"
 echo "[env] lavapipe: $(build/tools/spvgen devices 2>&1 | grep -i -m1 -E 'llvmpipe|lavapipe' || echo 'no device listed')"
 ctest --preset ci
+if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ] && [ "${SPVGEN_SKIP_TSAN:-0}" != 1 ]; then
+  tsan_start=$(date +%s)
+  bash scripts/build.sh tsan threads_test_threads
+  ctest --preset tsan # TSAN_OPTIONS (suppressions: tests/tsan.supp) come from tests/CMakeLists.txt
+  echo "[tsan] tests/threads/test_threads.c (4 emitter + 2 runner threads) and its race canary passed in $(( $(date +%s) - tsan_start ))s"
+fi
 if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ]; then
   bash scripts/build.sh asan
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \

@@ -13,10 +13,22 @@
  *    instruction, type, enumerant and decoration emitted (the grammar says which).
  *  - Types and constants are deduplicated: asking twice gives the same id. Struct types
  *    and specialization constants are never merged.
- *  - Errors are sticky: the first misuse records a status and a message naming the call;
+ *  - Errors are sticky: the first misuse records a status and a message naming the call
+ *    (the public function called, not one it uses inside: "spvgen_compute_main: ...");
  *    every later call does nothing and returns 0. Check spvgen_module_status() or the
  *    status returned by spvgen_module_finish(). Nothing aborts or prints.
+ *  - What finishes with SPVGEN_OK decodes: an instruction over SPIR-V's 65,535-word
+ *    limit (a long name, an entry point's interface of every global, checked at finish),
+ *    an id bound over 0x3FFFFF (SPIRV-Tools' limit), a size past 64 bits, or a value a
+ *    decoder rejects (an unknown capability, FP encoding, scalar width, extended
+ *    instruction set or OpSpecConstantOp opcode) is an error naming the call and limit.
  *  - Output is deterministic: the same calls give the same bytes.
+ *
+ * Threads: a module is used by one thread at a time (every call, queries included, reads
+ * or writes it). Different modules may be built on different threads at once: the
+ * builder has no global mutable state (the grammar tables are read-only), so N threads
+ * with N modules need no locking. tests/threads/test_threads.c runs that under
+ * ThreadSanitizer (the tsan preset).
  *
  * Ids are uint32_t; 0 is never a valid id and is what failed calls return.
  *
@@ -148,7 +160,9 @@ uint32_t spvgen_type_function(spvgen_module *m, uint32_t return_type, const uint
                               uint32_t count);
 
 /* Byte size of a scalar/vector/matrix/array type built here (an array with an ArrayStride
- * decoration: stride x length); 0 when unknown: runtime arrays, structs, opaque types. */
+ * decoration: stride x length); 0 when unknown (runtime arrays, structs, opaque types) or
+ * too large: 4 GiB or more (u32[2^62 + 1] is 0, not the 4 that 64-bit arithmetic wraps
+ * to). spvgen_storage_buffer refuses such an element type. */
 uint32_t spvgen_type_size(const spvgen_module *m, uint32_t type);
 /* Component or element type of a vector/matrix/array/coop type; 0 otherwise. */
 uint32_t spvgen_type_element(const spvgen_module *m, uint32_t type);

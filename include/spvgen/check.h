@@ -47,7 +47,12 @@ typedef struct spvgen_validate_options {
  * (Vulkan 1.3, default layout rules). For every Vulkan env, a capability that no Vulkan
  * version or extension allows (Kernel, Addresses, Linkage, ...: see
  * spvgen_vk_capability_find in spvgen/caps.h) is SPVGEN_ERROR_VALIDATION with a message
- * naming it, which SPIRV-Tools 2025.1 checks only up to Vulkan 1.2. */
+ * naming it, which SPIRV-Tools 2025.1 checks only up to Vulkan 1.2. For every env, a
+ * cooperative-vector instruction whose vector operand (the Input of
+ * OpCooperativeVectorMatrixMul(Add)NV, A and B of ...OuterProductAccumulateNV, V of
+ * ...ReduceSumAccumulateNV, Object of OpCooperativeVectorStoreNV) is not a cooperative
+ * vector is SPVGEN_ERROR_VALIDATION naming the instruction, its word and the operand:
+ * SPIRV-Tools 2025.1's validator dereferences null on it, so it is checked first. */
 spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                               const spvgen_validate_options *options, char *message,
                               size_t message_size);

@@ -32,7 +32,13 @@
  *
  * caps may be NULL in plan/plans/spvgen_gemm: then the "vulkan13" preset (no cooperative
  * features) is assumed. Nothing here prints, allocates (but spvgen_gemm's words) or
- * exits. */
+ * exits.
+ *
+ * Threads: spvgen_gemm_plan, spvgen_gemm_plans and spvgen_gemm keep no state and only
+ * read desc and caps, so any number of threads may call them at once (with shared caps
+ * too). spvgen_gemm_emit writes only into the module it is given: one thread per module
+ * (see builder.h). tests/threads/test_threads.c emits on 4 threads under
+ * ThreadSanitizer. */
 #ifndef SPVGEN_GEMM_H
 #define SPVGEN_GEMM_H
 

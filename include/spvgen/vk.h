@@ -14,9 +14,15 @@
  * Vulkan call and its VkResult (or the argument that was wrong, or the missing feature
  * by its Vulkan name). Nothing aborts or prints.
  *
- * Threads: a context is used from one thread at a time. The first spvgen_vk_create /
+ * Threads: a context, and its buffers and pipelines, are used from one thread at a time
+ * (two threads sharing one context need the caller's lock). Different contexts may be
+ * used on different threads at once: each has its own device (or wrapped objects),
+ * queue, command buffer and dispatch tables. The first spvgen_vk_create /
  * spvgen_vk_wrap / spvgen_vk_enumerate loads the Vulkan loader into volk's globals; make
- * that first call before starting threads that create contexts.
+ * that first call before starting threads that create contexts (the one unsynchronized
+ * global: tests/threads/test_threads.c does it right, and its ThreadSanitizer canary
+ * shows the race when it is left out). spvgen_kernel_reflect and the spvgen_caps_*
+ * functions share nothing and may run on any thread.
  *
  * A submission that runs past the timeout (or a lost device) leaves the context
  * unusable: every later call fails with SPVGEN_ERROR_INVALID_STATE, and destroying its

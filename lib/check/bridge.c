@@ -98,6 +98,179 @@ static bool capabilities_allowed(const uint32_t *words, size_t count, spvgen_tar
   return true;
 }
 
+/* ------------------------------------------- cooperative-vector pre-check ---- */
+
+/* SPIRV-Tools 2025.1's validator dereferences a null definition (SIGSEGV) when the
+ * vector operand of a cooperative-vector instruction is not a cooperative vector: an
+ * OpCooperativeVectorMatrixMulNV whose Input is a scalar reads the scalar type's third
+ * operand as a component count id. So before spvValidate, these operands are checked
+ * here: Input of OpCooperativeVectorMatrixMul(Add)NV (Bias and Matrix are pointers, which
+ * the validator checks safely), A and B of OpCooperativeVectorOuterProductAccumulateNV, V
+ * of OpCooperativeVectorReduceSumAccumulateNV and Object of OpCooperativeVectorStoreNV
+ * must be values whose type is an OpTypeCooperativeVectorNV.
+ *
+ * A linear scan of the instruction words finds whether the module has any of these
+ * instructions at all (the common case: none, and nothing else is done). Only then is
+ * the module parsed once with spvBinaryParse (SPIRV-Tools' own grammar says which word
+ * is the result type and which the result id), recording each id's type and defining
+ * opcode; the operands are checked after the whole module is read. Anything the parser
+ * rejects is left to the validator, which rejects it the same way. */
+
+#define OP_TYPE_COOPVEC_NV 5288u
+
+static const char *coopvec_op_name(uint32_t opcode) {
+  switch (opcode) {
+    case 5289: return "OpCooperativeVectorMatrixMulNV";
+    case 5290: return "OpCooperativeVectorOuterProductAccumulateNV";
+    case 5291: return "OpCooperativeVectorReduceSumAccumulateNV";
+    case 5292: return "OpCooperativeVectorMatrixMulAddNV";
+    case 5303: return "OpCooperativeVectorStoreNV";
+  }
+  return NULL;
+}
+
+/* The operands of a cooperative-vector instruction that must be cooperative vectors:
+ * their word indices in the instruction and names. Returns how many (0: none). */
+static int coopvec_vector_operands(uint32_t opcode, uint32_t at[2], const char *name[2]) {
+  switch (opcode) {
+    case 5289: /* ResultType Result Input ... */
+    case 5292: at[0] = 3, name[0] = "Input"; return 1;
+    case 5290: /* Pointer Offset A B ... */
+      at[0] = 3, name[0] = "A";
+      at[1] = 4, name[1] = "B";
+      return 2;
+    case 5291: at[0] = 3, name[0] = "V"; return 1;      /* Pointer Offset V */
+    case 5303: at[0] = 3, name[0] = "Object"; return 1; /* Pointer Offset Object ... */
+  }
+  return 0;
+}
+
+typedef struct coopvec_use {
+  size_t word;     /* index of the instruction in the module */
+  uint32_t opcode; /* the instruction */
+  const char *operand;
+  uint32_t id;
+} coopvec_use;
+
+typedef struct coopvec_scan {
+  uint32_t bound;
+  uint32_t *value_type; /* by id: the result type of its definition (0: none) */
+  uint16_t *def_opcode; /* by id: the opcode that defines it (0: undefined) */
+  size_t word;          /* index of the next instruction */
+  coopvec_use *uses;
+  size_t use_count, use_cap;
+  bool out_of_memory;
+} coopvec_scan;
+
+static spv_result_t coopvec_header(void *user, spv_endianness_t endian, uint32_t magic,
+                                   uint32_t version, uint32_t generator, uint32_t bound,
+                                   uint32_t schema) {
+  (void)endian, (void)magic, (void)version, (void)generator, (void)schema;
+  coopvec_scan *s = user;
+  /* Larger bounds are the validator's error (SPIRV-Tools' default limit 0x3FFFFF). */
+  if (bound == 0 || bound > 0x3FFFFFu) return SPV_ERROR_INVALID_BINARY;
+  s->bound = bound;
+  s->value_type = calloc(bound, sizeof *s->value_type);
+  s->def_opcode = calloc(bound, sizeof *s->def_opcode);
+  if (!s->value_type || !s->def_opcode) {
+    s->out_of_memory = true;
+    return SPV_ERROR_OUT_OF_MEMORY;
+  }
+  s->word = HEADER_WORDS;
+  return SPV_SUCCESS;
+}
+
+static spv_result_t coopvec_instruction(void *user, const spv_parsed_instruction_t *inst) {
+  coopvec_scan *s = user;
+  size_t word = s->word;
+  s->word += inst->num_words;
+  if (inst->result_id && inst->result_id < s->bound) {
+    s->value_type[inst->result_id] = inst->type_id;
+    s->def_opcode[inst->result_id] = inst->opcode;
+  }
+  uint32_t at[2];
+  const char *name[2];
+  int n = coopvec_vector_operands(inst->opcode, at, name);
+  for (int k = 0; k < n; k++) {
+    if (at[k] >= inst->num_words) continue; /* the parser has checked the operand count */
+    if (s->use_count == s->use_cap) {
+      size_t cap = s->use_cap ? s->use_cap * 2 : 16;
+      coopvec_use *u = realloc(s->uses, cap * sizeof *u);
+      if (!u) {
+        s->out_of_memory = true;
+        return SPV_ERROR_OUT_OF_MEMORY;
+      }
+      s->uses = u;
+      s->use_cap = cap;
+    }
+    s->uses[s->use_count++] = (coopvec_use){word, inst->opcode, name[k], inst->words[at[k]]};
+  }
+  return SPV_SUCCESS;
+}
+
+/* Whether the words hold any instruction coopvec_vector_operands names (both byte
+ * orders; a malformed stream ends the scan, and the validator reports it). */
+static bool has_coopvec_instruction(const uint32_t *words, size_t count) {
+  bool swap = words[0] == 0x03022307u;
+  if (!swap && words[0] != 0x07230203u) return false;
+  for (size_t i = HEADER_WORDS; i < count;) {
+    uint32_t w = words[i];
+    if (swap)
+      w = (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
+    uint32_t wc = w >> 16, op = w & 0xFFFFu;
+    if (wc == 0) return false;
+    if (coopvec_op_name(op)) return true;
+    i += wc;
+  }
+  return false;
+}
+
+/* Returns SPVGEN_OK, or SPVGEN_ERROR_VALIDATION / SPVGEN_ERROR_OUT_OF_MEMORY with
+ * message set. */
+static spvgen_status coopvec_operands_checked(spv_context context, const uint32_t *words,
+                                              size_t count, char *message,
+                                              size_t message_size) {
+  if (!has_coopvec_instruction(words, count)) return SPVGEN_OK;
+  coopvec_scan s;
+  memset(&s, 0, sizeof s);
+  spv_diagnostic diagnostic = NULL;
+  spv_result_t parsed = spvBinaryParse(context, &s, words, count, coopvec_header,
+                                       coopvec_instruction, &diagnostic);
+  spvDiagnosticDestroy(diagnostic);
+  spvgen_status status = SPVGEN_OK;
+  if (s.out_of_memory) {
+    put_message(message, message_size, "spvgen_validate: out of memory");
+    status = SPVGEN_ERROR_OUT_OF_MEMORY;
+  } else if (parsed == SPV_SUCCESS) {
+    for (size_t k = 0; k < s.use_count; k++) {
+      const coopvec_use *u = &s.uses[k];
+      const char *what = NULL;
+      uint32_t type = 0;
+      if (u->id == 0 || u->id >= s.bound || !s.def_opcode[u->id]) {
+        what = "which nothing defines";
+      } else if (!(type = s.value_type[u->id])) {
+        what = "which is not a value (it has no type)";
+      } else if (type >= s.bound || s.def_opcode[type] != OP_TYPE_COOPVEC_NV) {
+        what = "which is not an OpTypeCooperativeVectorNV";
+      }
+      if (what) {
+        char type_text[32] = "";
+        if (type) snprintf(type_text, sizeof type_text, " of type %%%u", type);
+        put_message(message, message_size,
+                    "spvgen_validate: %s at word %zu: operand %s is id %%%u%s, %s (it must be "
+                    "a cooperative vector)",
+                    coopvec_op_name(u->opcode), u->word, u->operand, u->id, type_text, what);
+        status = SPVGEN_ERROR_VALIDATION;
+        break;
+      }
+    }
+  }
+  free(s.value_type);
+  free(s.def_opcode);
+  free(s.uses);
+  return status;
+}
+
 spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                               const spvgen_validate_options *options, char *message,
                               size_t message_size) {
@@ -142,6 +315,13 @@ spvgen_status spvgen_validate(const uint32_t *words, size_t count,
     spvValidatorOptionsSetRelaxBlockLayout(tools_options, true);
   if (options->scalar_block_layout)
     spvValidatorOptionsSetScalarBlockLayout(tools_options, true);
+
+  spvgen_status pre = coopvec_operands_checked(context, words, count, message, message_size);
+  if (pre != SPVGEN_OK) {
+    spvValidatorOptionsDestroy(tools_options);
+    spvContextDestroy(context);
+    return pre;
+  }
 
   spv_const_binary_t binary = {words, count};
   spv_diagnostic diagnostic = NULL;

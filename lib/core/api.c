@@ -251,13 +251,21 @@ static uint32_t decoration_literal(const spvgen_module *m, uint32_t target, uint
   return 0;
 }
 
+/* a * b into *out; false when it does not fit in 64 bits. */
+static bool mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
+  if (a && b > UINT64_MAX / a) return false;
+  *out = a * b;
+  return true;
+}
+
 /* Size and base alignment under Vulkan's storage buffer layout (std430, which is what
  * spirv-val checks for StorageBuffer blocks): a 3-component vector aligns like a
  * 4-component one; an array is ArrayStride x length, aligned like its element. False for
- * types without an explicit layout (bool, opaque types, arrays without ArrayStride...).
+ * types without an explicit layout (bool, opaque types, arrays without ArrayStride...),
+ * and for sizes of 2^64 bytes or more (*overflow set: u32[2^62 + 1] is not 4 bytes).
  * Types can only use ids declared before them, so the recursion ends. */
 static bool std430_layout(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *align,
-                          bool need_stride) {
+                          bool need_stride, bool *overflow) {
   if (!is_type(m, type)) return false;
   const uint32_t *d = sg_def_words(m, type);
   uint64_t s, a, v;
@@ -267,21 +275,24 @@ static bool std430_layout(const spvgen_module *m, uint32_t type, uint64_t *size,
     *size = *align = d[2] / 8;
     return *size != 0;
   case SpvOpTypeVector:
-    if (!std430_layout(m, d[2], &s, &a, need_stride)) return false;
+    if (!std430_layout(m, d[2], &s, &a, need_stride, overflow)) return false;
     *size = s * d[3];
     *align = a * (d[3] == 3 ? 4 : d[3]);
     return true;
   case SpvOpTypeMatrix: /* columns tightly packed (no MatrixStride: spvgen_type_size only) */
-    if (need_stride || !std430_layout(m, d[2], &s, &a, need_stride)) return false;
+    if (need_stride || !std430_layout(m, d[2], &s, &a, need_stride, overflow)) return false;
     *size = s * d[3];
     *align = a;
     return true;
   case SpvOpTypeArray: {
-    if (!spvgen_const_value(m, d[3], &v) || !std430_layout(m, d[2], &s, &a, need_stride))
+    if (!spvgen_const_value(m, d[3], &v) || !std430_layout(m, d[2], &s, &a, need_stride, overflow))
       return false;
     uint32_t stride = decoration_literal(m, type, SpvDecorationArrayStride);
     if (!stride && need_stride) return false;
-    *size = (stride ? stride : s) * v;
+    if (!mul_u64(stride ? stride : s, v, size)) {
+      *overflow = true;
+      return false;
+    }
     *align = a;
     return true;
   }
@@ -292,7 +303,9 @@ static bool std430_layout(const spvgen_module *m, uint32_t type, uint64_t *size,
 
 uint32_t spvgen_type_size(const spvgen_module *m, uint32_t type) {
   uint64_t size, align;
-  if (!m || !std430_layout(m, type, &size, &align, false) || size > UINT32_MAX) return 0;
+  bool overflow = false;
+  if (!m || !std430_layout(m, type, &size, &align, false, &overflow) || size > UINT32_MAX)
+    return 0;
   return (uint32_t)size;
 }
 
@@ -334,19 +347,27 @@ uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits) {
 
 uint32_t spvgen_const_u32(spvgen_module *m, uint32_t value) {
   if (value < 64 && MEMO_OK(m) && m->memo_u32[value]) return m->memo_u32[value];
+  const char *outer = sg_api_enter(m, __func__);
   uint32_t id = spvgen_const_bits(m, spvgen_type_int(m, 32, false), value);
+  sg_api_leave(m, outer);
   if (value < 64 && m) m->memo_u32[value] = id;
   return id;
 }
 
 uint32_t spvgen_const_i32(spvgen_module *m, int32_t value) {
-  return spvgen_const_bits(m, spvgen_type_int(m, 32, true), (uint32_t)value);
+  const char *outer = sg_api_enter(m, __func__);
+  uint32_t id = spvgen_const_bits(m, spvgen_type_int(m, 32, true), (uint32_t)value);
+  sg_api_leave(m, outer);
+  return id;
 }
 
 uint32_t spvgen_const_f32(spvgen_module *m, float value) {
   uint32_t bits;
   memcpy(&bits, &value, 4);
-  return spvgen_const_bits(m, spvgen_type_float(m, 32), bits);
+  const char *outer = sg_api_enter(m, __func__);
+  uint32_t id = spvgen_const_bits(m, spvgen_type_float(m, 32), bits);
+  sg_api_leave(m, outer);
+  return id;
 }
 
 static uint32_t composite_count(const spvgen_module *m, uint32_t type, bool *known) {
@@ -429,12 +450,17 @@ uint32_t spvgen_spec_const_bits(spvgen_module *m, uint32_t type, uint64_t defaul
   if (!id || !claim_spec_id(m, __func__, spec_id, id)) return 0;
   uint32_t ops[4] = {type, id, w[0], w[1]};
   if (!sg_inst(m, __func__, SpvOpSpecConstant, ops, 2 + n)) return 0;
+  const char *outer = sg_api_enter(m, __func__);
   spvgen_decorate1(m, id, SpvDecorationSpecId, spec_id);
+  sg_api_leave(m, outer);
   return m->status == SPVGEN_OK ? id : 0;
 }
 
 uint32_t spvgen_spec_const_u32(spvgen_module *m, uint32_t default_value, uint32_t spec_id) {
-  return spvgen_spec_const_bits(m, spvgen_type_int(m, 32, false), default_value, spec_id);
+  const char *outer = sg_api_enter(m, __func__);
+  uint32_t id = spvgen_spec_const_bits(m, spvgen_type_int(m, 32, false), default_value, spec_id);
+  sg_api_leave(m, outer);
+  return id;
 }
 
 uint32_t spvgen_spec_const_bool(spvgen_module *m, bool default_value, uint32_t spec_id) {
@@ -445,7 +471,9 @@ uint32_t spvgen_spec_const_bool(spvgen_module *m, bool default_value, uint32_t s
   uint32_t ops[2] = {t, id};
   if (!sg_inst(m, __func__, default_value ? SpvOpSpecConstantTrue : SpvOpSpecConstantFalse, ops, 2))
     return 0;
+  const char *outer = sg_api_enter(m, __func__);
   spvgen_decorate1(m, id, SpvDecorationSpecId, spec_id);
+  sg_api_leave(m, outer);
   return m->status == SPVGEN_OK ? id : 0;
 }
 
@@ -496,11 +524,16 @@ uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t
   if (element_pointer_type) *element_pointer_type = 0;
   if (!sg_ok(m, __func__) || !need_type(m, __func__, element_type, "element type")) return 0;
   uint64_t size, align;
-  if (!std430_layout(m, element_type, &size, &align, true))
-    return BAD(m, "element type %u (%s) has no explicit layout (use a scalar, a vector, or an array "
-                  "from spvgen_type_array_strided of those)", element_type, TN(m, element_type));
+  bool overflow = false;
+  if (!std430_layout(m, element_type, &size, &align, true, &overflow))
+    return overflow ? BAD(m, "element type %u (%s) is larger than 2^64 bytes", element_type, TN(m, element_type))
+                    : BAD(m, "element type %u (%s) has no explicit layout (use a scalar, a vector, or "
+                             "an array from spvgen_type_array_strided of those)", element_type, TN(m, element_type));
   uint64_t stride = (size + align - 1) / align * align; /* std430: round up to the alignment */
-  if (stride > UINT32_MAX) return BAD(m, "element type %u is too large for a buffer", element_type);
+  if (size > UINT32_MAX || stride > UINT32_MAX)
+    return BAD(m, "element type %u is %llu bytes; a buffer element's ArrayStride is at most "
+                  "%u", element_type, (unsigned long long)size, UINT32_MAX);
+  const char *outer = sg_api_enter(m, __func__);
   uint32_t rta = spvgen_type_runtime_array_strided(m, element_type, (uint32_t)stride);
   uint32_t st = spvgen_type_struct(m, &rta, 1);
   spvgen_decorate(m, st, SpvDecorationBlock);
@@ -511,14 +544,17 @@ uint32_t spvgen_storage_buffer(spvgen_module *m, uint32_t element_type, uint32_t
   spvgen_decorate1(m, var, SpvDecorationDescriptorSet, set);
   spvgen_decorate1(m, var, SpvDecorationBinding, binding);
   uint32_t ep = spvgen_type_pointer(m, SpvStorageClassStorageBuffer, element_type);
+  sg_api_leave(m, outer);
   if (m->status != SPVGEN_OK) return 0;
   if (element_pointer_type) *element_pointer_type = ep;
   return var;
 }
 
 uint32_t spvgen_builtin_input(spvgen_module *m, SpvBuiltIn builtin, uint32_t type) {
+  const char *outer = sg_api_enter(m, __func__);
   uint32_t ptr = spvgen_type_pointer(m, SpvStorageClassInput, type);
   uint32_t var = spvgen_variable(m, ptr, SpvStorageClassInput, 0);
+  sg_api_leave(m, outer);
   /* Through sg_inst under this call's name: a built-in Vulkan cannot have is named here. */
   if (var) {
     const uint32_t ops[3] = {var, SpvDecorationBuiltIn, (uint32_t)builtin};
@@ -565,11 +601,15 @@ void spvgen_decorate_n(spvgen_module *m, uint32_t target, SpvDecoration decorati
 }
 
 void spvgen_decorate(spvgen_module *m, uint32_t target, SpvDecoration decoration) {
+  const char *outer = sg_api_enter(m, __func__);
   spvgen_decorate_n(m, target, decoration, NULL, 0);
+  sg_api_leave(m, outer);
 }
 
 void spvgen_decorate1(spvgen_module *m, uint32_t target, SpvDecoration decoration, uint32_t value) {
+  const char *outer = sg_api_enter(m, __func__);
   spvgen_decorate_n(m, target, decoration, &value, 1);
+  sg_api_leave(m, outer);
 }
 
 void spvgen_decorate_id(spvgen_module *m, uint32_t target, SpvDecoration decoration,
@@ -682,7 +722,9 @@ uint32_t spvgen_ext_inst_import(spvgen_module *m, const char *name) {
 
 uint32_t spvgen_glsl_std_450(spvgen_module *m) {
   if (!sg_ok(m, __func__)) return 0; /* sticky errors: 0 once the module failed */
+  const char *outer = sg_api_enter(m, __func__);
   if (!m->glsl_set) m->glsl_set = spvgen_ext_inst_import(m, "GLSL.std.450");
+  sg_api_leave(m, outer);
   return m->glsl_set;
 }
 
@@ -693,6 +735,15 @@ void spvgen_entry_point(spvgen_module *m, SpvExecutionModel model, uint32_t func
   if (!sg_ok(m, __func__)) return;
   if (!name || !*name) {
     BAD(m, "entry point name is empty");
+    return;
+  }
+  size_t name_len = strlen(name);
+  uint64_t words = 3 + (uint64_t)(name_len / 4 + 1) + (count != SPVGEN_ABSENT ? count : 0);
+  if (words > SG_INSTRUCTION_WORDS_MAX) {
+    BAD(m, "OpEntryPoint would be %llu words (a %zu-byte name, %u interface variables); an "
+           "instruction has at most %u words",
+        (unsigned long long)words, name_len, count != SPVGEN_ABSENT ? count : 0,
+        SG_INSTRUCTION_WORDS_MAX);
     return;
   }
   const sg_id_info *fi = sg_id(m, function);
@@ -820,7 +871,9 @@ void spvgen_local_size(spvgen_module *m, uint32_t entry, uint32_t x, uint32_t y,
     return;
   }
   uint32_t args[3] = {x, y, z};
+  const char *outer = sg_api_enter(m, __func__);
   spvgen_execution_mode(m, entry, SpvExecutionModeLocalSize, args, 3);
+  sg_api_leave(m, outer);
 }
 
 /* ------------------------------------------------------------- functions ---- */
@@ -847,7 +900,10 @@ uint32_t spvgen_function_begin_id(spvgen_module *m, uint32_t id, uint32_t return
 uint32_t spvgen_function_begin(spvgen_module *m, uint32_t return_type,
                                SpvFunctionControlMask control, const uint32_t *param_types,
                                uint32_t param_count, uint32_t *params) {
-  return spvgen_function_begin_id(m, 0, return_type, control, param_types, param_count, params);
+  const char *outer = sg_api_enter(m, __func__);
+  uint32_t f = spvgen_function_begin_id(m, 0, return_type, control, param_types, param_count, params);
+  sg_api_leave(m, outer);
+  return f;
 }
 
 void spvgen_function_end(spvgen_module *m) {
@@ -872,9 +928,11 @@ void spvgen_function_end(spvgen_module *m) {
 
 uint32_t spvgen_compute_main(spvgen_module *m, const char *name, uint32_t x, uint32_t y, uint32_t z) {
   if (!sg_ok(m, __func__)) return 0;
+  const char *outer = sg_api_enter(m, __func__);
   uint32_t f = spvgen_function_begin(m, spvgen_type_void(m), SpvFunctionControlMaskNone, NULL, 0, NULL);
   spvgen_entry_point(m, SpvExecutionModelGLCompute, f, name ? name : "main", SPVGEN_INTERFACE_ALL);
   spvgen_local_size(m, f, x, y, z);
+  sg_api_leave(m, outer);
   return m->status == SPVGEN_OK ? f : 0;
 }
 
@@ -1103,6 +1161,10 @@ void spvgen_return(spvgen_module *m) {
 
 void spvgen_return_value(spvgen_module *m, uint32_t value) {
   if (!sg_ok(m, __func__)) return;
+  if (m->in_function && op_of(m, m->function_return_type) == SpvOpTypeVoid) {
+    STATE(m, "function %u returns void: use spvgen_return", m->current_function);
+    return;
+  }
   if (m->in_function && spvgen_type_of(m, value) != m->function_return_type) {
     BAD(m, "value %u is not of the function's return type %u: it is %s, the function returns %s",
         value, m->function_return_type, IDN(m, value), TN(m, m->function_return_type));
@@ -1217,5 +1279,6 @@ void spvgen_workgroup_barrier(spvgen_module *m) {
 /* ------------------------------------------------ shared with helpers.c ---- */
 
 bool sg_std430(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *align) {
-  return std430_layout(m, type, size, align, true);
+  bool overflow = false;
+  return std430_layout(m, type, size, align, true, &overflow) && !overflow;
 }

@@ -39,6 +39,7 @@ static uint32_t *words_push(spvgen_module *m, sg_words *b, size_t n) {
 uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const char *fmt, ...) {
   if (!m || m->status != SPVGEN_OK) return 0;
   m->status = status;
+  if (m->api_fn) fn = m->api_fn; /* the public function called, not an inner one */
   int n = snprintf(m->error, sizeof m->error, "%s: ", fn ? fn : "spvgen");
   if (n < 0) n = 0;
   if ((size_t)n < sizeof m->error) {
@@ -125,8 +126,9 @@ static int ext_index(const char *name) {
 
 /* ------------------------------------------------------------------- ids ---- */
 
-static uint32_t new_id_slow(spvgen_module *m);
-static inline uint32_t new_id(spvgen_module *m) {
+/* ids_cap never exceeds SG_ID_BOUND_MAX, so the fast path keeps the bound within it. */
+static uint32_t new_id_slow(spvgen_module *m, const char *fn);
+static inline uint32_t new_id(spvgen_module *m, const char *fn) {
   if (m->bound < m->ids_cap) {
     uint32_t id = m->bound++;
     memset(&m->ids[id], 0, sizeof m->ids[id]);
@@ -134,13 +136,18 @@ static inline uint32_t new_id(spvgen_module *m) {
     m->undefined++;
     return id;
   }
-  return new_id_slow(m);
+  return new_id_slow(m, fn);
 }
 
-static uint32_t new_id_slow(spvgen_module *m) {
-  if (m->bound >= 0x3FFFFF) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen", "too many ids");
+static uint32_t new_id_slow(spvgen_module *m, const char *fn) {
+  if (m->bound >= SG_ID_BOUND_MAX)
+    return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+                   "too many ids: a module's id bound is at most %u (0x%X, SPIRV-Tools' limit), "
+                   "so its largest id is %u",
+                   SG_ID_BOUND_MAX, SG_ID_BOUND_MAX, SG_ID_BOUND_MAX - 1);
   if (m->bound >= m->ids_cap) {
     uint32_t cap = m->ids_cap ? m->ids_cap * 2 : 256;
+    if (cap > SG_ID_BOUND_MAX) cap = SG_ID_BOUND_MAX;
     sg_id_info *p = realloc(m->ids, cap * sizeof *p);
     if (!p) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen", "out of memory");
     m->ids = p;
@@ -155,7 +162,7 @@ static uint32_t new_id_slow(spvgen_module *m) {
 
 uint32_t spvgen_reserve_id(spvgen_module *m) {
   if (!sg_ok(m, "spvgen_reserve_id")) return 0;
-  return new_id(m);
+  return new_id(m, "spvgen_reserve_id");
 }
 
 uint32_t spvgen_type_of(const spvgen_module *m, uint32_t id) {
@@ -277,7 +284,7 @@ uint32_t sg_place_label(spvgen_module *m, uint32_t label) {
   if (label && (label >= m->bound || m->ids[label].kind != SG_ID_RESERVED)) return 0;
   sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
   if (!words_grow(m, b, 2)) return 0;
-  if (!label) label = new_id(m);
+  if (!label) label = new_id(m, "spvgen_block");
   if (!label) return 0;
   size_t off = b->len;
   b->data[off] = (2u << 16) | SpvOpLabel;
@@ -336,6 +343,15 @@ static void declare_extension_index(spvgen_module *m, int idx) {
 }
 
 void sg_require_extension_name(spvgen_module *m, const char *name) {
+  size_t name_len = strlen(name);
+  if (name_len / 4 + 2 > SG_INSTRUCTION_WORDS_MAX) {
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_extension",
+            "an extension name of %zu bytes makes OpExtension %zu words; an instruction has "
+            "at most %u words (names up to %u bytes)",
+            name_len, name_len / 4 + 2, SG_INSTRUCTION_WORDS_MAX,
+            (SG_INSTRUCTION_WORDS_MAX - 2) * 4 + 3);
+    return;
+  }
   int idx = ext_index(name);
   if (idx >= 0) {
     declare_extension_index(m, idx);
@@ -484,7 +500,10 @@ bool sg_require_instruction(spvgen_module *m, const char *fn, const sg_instructi
 
 void spvgen_capability(spvgen_module *m, SpvCapability cap) {
   if (!sg_ok(m, "spvgen_capability")) return;
-  if (!sg_find_enumerant(SG_KIND_Capability, (uint32_t)cap) && (uint32_t)cap >= 8192) {
+  /* A value neither the grammar nor the Vulkan table (bfloat16 and float8 by value) knows
+   * would make a module no decoder can read. */
+  if (!sg_find_enumerant(SG_KIND_Capability, (uint32_t)cap) &&
+      (!spvgen_vk_capability_find((uint32_t)cap) || (uint32_t)cap >= 8192)) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_capability", "unknown capability %u", (uint32_t)cap);
     return;
   }
@@ -649,7 +668,10 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
     return true;
   case SG_CAT_VALUEENUM: {
     s->pos++;
-    if (k->count == 0) return true; /* the grammar lists no values (e.g. FPEncoding) */
+    /* FPEncoding: BFloat16KHR, Float8E4M3EXT and Float8E5M2EXT are known by value when
+     * the grammar lists none (a decoder refuses any other value). */
+    if (kind == SG_KIND_FPEncoding && (v == 0 || v == 4214 || v == 4215)) return true;
+    if (k->count == 0 && kind != SG_KIND_FPEncoding) return true; /* the grammar lists no values */
     const sg_enumerant *e = sg_find_enumerant(kind, v);
     if (!e) {
       char buf[160];
@@ -712,9 +734,52 @@ static inline bool walk_one(walk_state *s, const sg_operand *o) {
   return walk_kind(s, k, o->name, o->role);
 }
 
-static bool walk(walk_state *s) {
-  const sg_instruction *ins = s->ins;
-  for (uint32_t i = 0; i < ins->operands_n; i++) {
+/* The opcodes OpSpecConstantOp may name (SPIR-V 3.52.13 "OpSpecConstantOp", the list
+ * SPIRV-Tools decodes): a decoder reads the operands of the named instruction after it,
+ * so any other value leaves the module undecodable. */
+static bool spec_constant_opcode_ok(uint32_t op) {
+  switch (op) {
+  case SpvOpSConvert: case SpvOpFConvert: case SpvOpConvertFToS: case SpvOpConvertSToF:
+  case SpvOpConvertFToU: case SpvOpConvertUToF: case SpvOpUConvert: case SpvOpConvertPtrToU:
+  case SpvOpConvertUToPtr: case SpvOpGenericCastToPtr: case SpvOpPtrCastToGeneric:
+  case SpvOpBitcast: case SpvOpQuantizeToF16: case SpvOpSNegate: case SpvOpNot: case SpvOpIAdd:
+  case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpSDiv: case SpvOpUMod: case SpvOpSRem:
+  case SpvOpSMod: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
+  case SpvOpShiftLeftLogical: case SpvOpBitwiseOr: case SpvOpBitwiseAnd: case SpvOpBitwiseXor:
+  case SpvOpFNegate: case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv:
+  case SpvOpFRem: case SpvOpFMod: case SpvOpVectorShuffle: case SpvOpCompositeExtract:
+  case SpvOpCompositeInsert: case SpvOpLogicalOr: case SpvOpLogicalAnd: case SpvOpLogicalNot:
+  case SpvOpLogicalEqual: case SpvOpLogicalNotEqual: case SpvOpSelect: case SpvOpIEqual:
+  case SpvOpINotEqual: case SpvOpULessThan: case SpvOpSLessThan: case SpvOpUGreaterThan:
+  case SpvOpSGreaterThan: case SpvOpULessThanEqual: case SpvOpSLessThanEqual:
+  case SpvOpUGreaterThanEqual: case SpvOpSGreaterThanEqual: case SpvOpAccessChain:
+  case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+  case SpvOpCooperativeMatrixLengthNV: case SpvOpCooperativeMatrixLengthKHR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool walk_operands(walk_state *s, const sg_instruction *ins, uint32_t first);
+
+/* OpSpecConstantOp: after its Opcode operand come that instruction's operands, less its
+ * result type and result id. */
+static bool walk_spec_constant_op(walk_state *s) {
+  uint32_t op = s->w[s->pos - 1];
+  const sg_instruction *inner = spec_constant_opcode_ok(op) ? sg_find_instruction(op) : NULL;
+  if (!inner) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "opcode %u%s%s is not one OpSpecConstantOp allows (operand '%%s')", op,
+             sg_find_instruction(op) ? " " : "", sg_find_instruction(op) ? sg_find_instruction(op)->name : "");
+    return walk_fail(s, buf, "Opcode", 0);
+  }
+  return walk_operands(s, inner, (uint32_t)inner->has_type + (uint32_t)inner->has_result);
+}
+
+/* The operands of ins from its `first`-th on. */
+static bool walk_operands(walk_state *s, const sg_instruction *ins, uint32_t first) {
+  for (uint32_t i = first; i < ins->operands_n; i++) {
     const sg_operand *o = &sg_operands[ins->operands_off + i];
     if (o->quantifier == SG_Q_ONE) {
       if (s->pos >= s->n) return walk_kind(s, o->kind, o->name, o->role); /* reports it missing */
@@ -725,7 +790,14 @@ static bool walk(walk_state *s) {
       while (s->pos < s->n)
         if (!walk_one(s, o)) return false;
     }
+    if (o->kind == SG_KIND_LiteralSpecConstantOpInteger && !walk_spec_constant_op(s)) return false;
   }
+  return true;
+}
+
+static bool walk(walk_state *s) {
+  const sg_instruction *ins = s->ins;
+  if (!walk_operands(s, ins, 0)) return false;
   if (s->pos != s->n) {
     sg_fail(s->m, SPVGEN_ERROR_INVALID_ARGUMENT, s->fn,
             "%s: too many operand words (%u given, the grammar takes %u)", ins->name, s->n, s->pos);
@@ -802,6 +874,47 @@ static uint8_t infer_type(spvgen_module *m, uint32_t opcode, const uint32_t *ops
     break;
   }
   return flags;
+}
+
+/* OpTypeInt and OpTypeFloat widths a Vulkan module (and a decoder: it sizes the literals
+ * of OpConstant by them) can have: integers of 8, 16, 32 or 64 bits; floats of 16, 32 or
+ * 64 bits, or with an FP encoding the width it defines (BFloat16KHR 16, Float8 8). */
+static bool scalar_width_ok(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
+                            uint32_t n) {
+  uint32_t width = ops[1];
+  if (opcode == SpvOpTypeInt) {
+    if (width == 8 || width == 16 || width == 32 || width == 64) return true;
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "OpTypeInt: width %u is not 8, 16, 32 or 64", width);
+    return false;
+  }
+  if (n < 3) {
+    if (width == 16 || width == 32 || width == 64) return true;
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+            "OpTypeFloat: width %u is not 16, 32 or 64 (8-bit and bfloat16 floats need an FP encoding)", width);
+    return false;
+  }
+  uint32_t want = ops[2] == 0 ? 16 : (ops[2] == 4214 || ops[2] == 4215) ? 8 : 0;
+  if (want && width == want) return true;
+  if (want)
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "OpTypeFloat: FP encoding %u needs width %u, not %u",
+            ops[2], want, width);
+  else
+    sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "OpTypeFloat: unknown FP encoding %u", ops[2]);
+  return false;
+}
+
+/* The extended instruction sets a decoder knows (SPIRV-Tools 2025.1, spvgen's checker):
+ * a module importing any other name cannot be disassembled or validated. NonSemantic.*
+ * sets are decodable whatever they are. */
+static bool ext_inst_set_known(const char *name) {
+  static const char *const known[] = {
+      "GLSL.std.450", "OpenCL.std", "SPV_AMD_shader_explicit_vertex_parameter",
+      "SPV_AMD_shader_trinary_minmax", "SPV_AMD_gcn_shader", "SPV_AMD_shader_ballot",
+      "DebugInfo", "OpenCL.DebugInfo.100",
+  };
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (!strcmp(name, known[i])) return true;
+  return !strncmp(name, "NonSemantic.", 12) && name[12] != 0;
 }
 
 static bool dedupable_type(uint32_t opcode) {
@@ -904,7 +1017,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     fine = fine && !wrong;
     sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
     if (fine && words_grow(m, b, n + 1)) {
-      uint32_t result = rpos != UINT32_MAX ? new_id(m) : 0;
+      uint32_t result = rpos != UINT32_MAX ? new_id(m, fn) : 0;
       if (rpos != UINT32_MAX && !result) return 0;
       size_t off = b->len;
       uint32_t *w = b->data + off;
@@ -948,7 +1061,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1, decl};
   bool checked = false;
   uint32_t nreq = ins->nreq;
-  if ((ins->flags & SG_INST_SIMPLE) &&
+  if ((ins->flags & SG_INST_SIMPLE) && opcode != SpvOpSpecConstantOp &&
       (n == nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > nreq))) {
     /* Required operands are single ids (and any repeated tail is ids): check them
      * inline; on any problem the full walk below produces the message. */
@@ -1028,7 +1141,18 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
       return 1;
     }
     case SpvOpMemoryModel: section = SG_SEC_MEMORY_MODEL; break;
-    case SpvOpExtInstImport: section = SG_SEC_IMPORTS; dedupe = true; break;
+    case SpvOpExtInstImport: {
+      /* ops: result, NUL-terminated name (the walk checked it). */
+      const char *name = (const char *)(ops + 1);
+      if (!ext_inst_set_known(name))
+        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+                       "OpExtInstImport: \"%.60s\" is not an extended instruction set a decoder "
+                       "knows (GLSL.std.450, NonSemantic.*, ...): the module could not be read back",
+                       name);
+      section = SG_SEC_IMPORTS;
+      dedupe = true;
+      break;
+    }
     case SpvOpEntryPoint: section = SG_SEC_ENTRY_POINTS; break;
     case SpvOpExecutionMode:
     case SpvOpExecutionModeId: section = SG_SEC_EXECUTION_MODES; break;
@@ -1090,6 +1214,8 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
                      m->in_function ? " (the previous block was terminated; start a new one)" : " (no function is open)");
   }
 
+  if ((opcode == SpvOpTypeInt || opcode == SpvOpTypeFloat) && !scalar_width_ok(m, fn, opcode, ops, n))
+    return 0;
   if (ins->placement == SG_PLACE_TYPE) flags = infer_type(m, opcode, ops, n);
   if (m->status != SPVGEN_OK) return 0;
 
@@ -1117,7 +1243,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
       return hit;
     }
   }
-  if (s.result_pos != UINT32_MAX && !result) result = new_id(m);
+  if (s.result_pos != UINT32_MAX && !result) result = new_id(m, fn);
   sg_words *b = &m->sec[section];
   size_t off = b->len;
   uint32_t *w = m->status == SPVGEN_OK ? words_push(m, b, n + 1) : NULL;
@@ -1287,7 +1413,7 @@ spvgen_module *spvgen_module_create(const spvgen_module_desc *desc) {
     return NULL;
   }
   m->bound = 1;
-  new_id(m); /* make room; id 0 stays FREE */
+  new_id(m, "spvgen_module_create"); /* make room; id 0 stays FREE */
   m->bound = 1;
   m->undefined = 0;
   m->ids[0].kind = SG_ID_FREE;
@@ -1328,6 +1454,7 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   m->in_function = m->block_open = m->first_block_placed = false;
   m->current_function = m->current_block = m->function_return_type = 0;
   m->cf_n = 0;
+  m->api_fn = NULL;
   apply_desc(m, desc);
 }
 
@@ -1373,7 +1500,16 @@ static bool write_entry_points(spvgen_module *m) {
       }
       count++;
     }
-    uint32_t total = 1 + 2 + (uint32_t)nw + count;
+    uint64_t words = 1 + 2 + (uint64_t)nw + count;
+    if (words > SG_INSTRUCTION_WORDS_MAX) {
+      sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_module_finish",
+              "the OpEntryPoint of \"%.40s%s\" would be %llu words (a %zu-word name and %u "
+              "interface variables); an instruction has at most %u words",
+              name, len > 40 ? "..." : "", (unsigned long long)words, nw, count,
+              SG_INSTRUCTION_WORDS_MAX);
+      return false;
+    }
+    uint32_t total = (uint32_t)words;
     uint32_t *w = words_push(m, &m->sec[SG_SEC_ENTRY_POINTS], total);
     if (!w) return false;
     w[0] = (total << 16) | SpvOpEntryPoint;

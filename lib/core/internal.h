@@ -231,7 +231,30 @@ struct spvgen_module {
   size_t first_block_end;    /* offset just after the first OpLabel */
   sg_cf_frame *cf;
   uint32_t cf_n, cf_cap;
+
+  /* The public function being called, while it calls other public functions (NULL:
+   * none): errors name it rather than the inner call (sg_api_enter). */
+  const char *api_fn;
 };
+
+/* SPIRV-Tools' kDefaultMaxIdBound: a module's id bound may be at most 0x3FFFFF (its
+ * largest id 0x3FFFFE); spirv-val refuses anything larger. */
+#define SG_ID_BOUND_MAX 0x3FFFFFu
+/* The most words one instruction can have: its word count is 16 bits. */
+#define SG_INSTRUCTION_WORDS_MAX 0xFFFFu
+
+/* A public function that implements itself with other public functions brackets the
+ * calls: errors recorded in between are named after it (the outermost one).
+ *   const char *outer = sg_api_enter(m, __func__); ...; sg_api_leave(m, outer); */
+static inline const char *sg_api_enter(spvgen_module *m, const char *fn) {
+  if (!m) return NULL;
+  const char *outer = m->api_fn;
+  if (!outer) m->api_fn = fn;
+  return outer;
+}
+static inline void sg_api_leave(spvgen_module *m, const char *outer) {
+  if (m) m->api_fn = outer;
+}
 
 /* ---- error helpers ---- */
 uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const char *fmt, ...)

@@ -6,7 +6,10 @@
  *
  * Only the module's global part is read; in function bodies only the instruction lengths
  * are checked.
- * Malformed words (bad magic, truncated instructions, ids beyond the bound) are errors. */
+ * Malformed words (bad magic, truncated instructions, ids beyond the bound, a type that
+ * uses an id defined after it or itself, such as a struct containing itself) are errors.
+ * Each type's size is computed once, in definition order: the work is linear in the
+ * module (plus sorting the Offset decorations). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +32,9 @@ static void format_message(char *out, size_t size, const char *fmt, ...) {
 }
 
 #define MAGIC 0x07230203u
-#define MAX_BOUND (1u << 22)
+/* SPIRV-Tools' kDefaultMaxIdBound: a module's id bound is at most 0x3FFFFF (ids up to
+ * 0x3FFFFE); spirv-val refuses a larger one. */
+#define MAX_BOUND 0x3FFFFFu
 
 enum { /* opcodes (SPIR-V 1.6 + extensions) */
   OP_EXTENSION = 10,
@@ -45,6 +50,7 @@ enum { /* opcodes (SPIR-V 1.6 + extensions) */
   OP_TYPE_RUNTIME_ARRAY = 29,
   OP_TYPE_STRUCT = 30,
   OP_TYPE_POINTER = 32,
+  OP_TYPE_FORWARD_POINTER = 39,
   OP_CONSTANT = 43,
   OP_SPEC_CONSTANT = 50,
   OP_FUNCTION = 54,
@@ -75,6 +81,10 @@ typedef struct id_info {
   uint16_t opcode;
   bool is_spec;         /* constant from a spec constant */
   bool block, buffer_block;
+  bool used_early;      /* a type named it before it was defined */
+  bool forward_pointer; /* announced by OpTypeForwardPointer */
+  bool sized;           /* size holds the type's size */
+  uint64_t size;        /* bytes in a buffer (see type_size), computed once per type */
   uint32_t a, b, c;     /* type operands / constant value / variable type+storage */
   uint32_t first_word;  /* index of the instruction in words (structs: members) */
   uint32_t word_count;
@@ -84,6 +94,7 @@ typedef struct id_info {
 
 typedef struct member_offset {
   uint32_t type, member, offset;
+  uint32_t seq; /* decoration order: the last Offset of a member wins */
 } member_offset;
 
 typedef struct reflector {
@@ -91,8 +102,11 @@ typedef struct reflector {
   size_t count;
   uint32_t bound;
   id_info *ids;
-  member_offset *offsets;
+  member_offset *offsets; /* sorted by (type, member, seq) before sizes are computed */
   size_t offset_count, offset_cap;
+  uint32_t *types; /* the types whose size is computed, in definition order */
+  size_t type_count, type_cap;
+  uint64_t work;   /* operands visited computing sizes (spvgen_vk_reflection.size_work) */
   char *message;
   size_t message_size;
 } reflector;
@@ -161,47 +175,115 @@ static spvgen_status malformed(reflector *r, const char *fmt, ...) {
 
 static bool valid_id(const reflector *r, uint32_t id) { return id > 0 && id < r->bound; }
 
-static uint64_t type_size(const reflector *r, uint32_t type, int depth);
+/* Sizes saturate at UINT64_MAX: a hostile array of arrays cannot wrap around to a small
+ * size (a buffer that large is refused as too small, never under-allocated). */
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t mul_sat(uint64_t a, uint64_t b) {
+  return (a && b > UINT64_MAX / a) ? UINT64_MAX : a * b;
+}
 
-static uint64_t struct_size(const reflector *r, uint32_t type, int depth) {
+/* Bytes a type occupies in a buffer (runtime arrays and unknown types: 0, so the
+ * result is never more than what Vulkan requires). A lookup: compute_sizes has filled
+ * in every type once, in definition order. */
+static uint64_t type_size(const reflector *r, uint32_t type) {
+  if (!valid_id(r, type) || !r->ids[type].sized) return 0;
+  return r->ids[type].size;
+}
+
+static int compare_offsets(const void *a, const void *b) {
+  const member_offset *x = a, *y = b;
+  if (x->type != y->type) return x->type < y->type ? -1 : 1;
+  if (x->member != y->member) return x->member < y->member ? -1 : 1;
+  if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+  return 0;
+}
+
+/* The first Offset decoration of struct `type` in the sorted list. */
+static size_t first_offset(const reflector *r, uint32_t type) {
+  size_t lo = 0, hi = r->offset_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->offsets[mid].type < type)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* A struct's size: the end of its furthest member, each member at its Offset or right
+ * after the previous one. Linear in members plus its Offset decorations. */
+static uint64_t struct_size(reflector *r, uint32_t type) {
   const id_info *t = &r->ids[type];
   uint32_t members = t->word_count - 2;
   uint64_t end = 0, running = 0;
+  size_t k = first_offset(r, type);
   for (uint32_t m = 0; m < members; m++) {
-    uint32_t member_type = r->words[t->first_word + 2 + m];
-    uint64_t size = type_size(r, member_type, depth + 1);
+    uint64_t size = type_size(r, r->words[t->first_word + 2 + m]);
     uint64_t offset = running;
-    for (size_t i = 0; i < r->offset_count; i++)
-      if (r->offsets[i].type == type && r->offsets[i].member == m) offset = r->offsets[i].offset;
-    if (offset + size > end) end = offset + size;
-    running = offset + size;
+    while (k < r->offset_count && r->offsets[k].type == type && r->offsets[k].member < m)
+      k++, r->work++;
+    while (k < r->offset_count && r->offsets[k].type == type && r->offsets[k].member == m)
+      offset = r->offsets[k++].offset, r->work++;
+    uint64_t member_end = add_sat(offset, size);
+    if (member_end > end) end = member_end;
+    running = member_end;
+    r->work++;
   }
   return end;
 }
 
-/* Bytes a type occupies in a buffer (runtime arrays and unknown types: 0, so the
- * result is never more than what Vulkan requires). */
-static uint64_t type_size(const reflector *r, uint32_t type, int depth) {
-  if (!valid_id(r, type) || depth > 32) return 0;
-  const id_info *t = &r->ids[type];
-  switch (t->opcode) {
-  case OP_TYPE_BOOL: return 4;
-  case OP_TYPE_INT:
-  case OP_TYPE_FLOAT: return t->a / 8;
-  case OP_TYPE_VECTOR:
-  case OP_TYPE_MATRIX: return (uint64_t)t->b * type_size(r, t->a, depth + 1);
-  case OP_TYPE_ARRAY: {
-    if (!valid_id(r, t->b)) return 0;
-    const id_info *len = &r->ids[t->b];
-    if (len->opcode != OP_CONSTANT || len->is_spec) return 0;
-    uint64_t stride = r->ids[type].array_stride ? r->ids[type].array_stride
-                                                 : type_size(r, t->a, depth + 1);
-    return (uint64_t)len->a * stride;
+/* Every type's size, in definition order: a type uses only types defined before it
+ * (walk refuses anything else), so each component's size is already known and nothing
+ * recurses. Linear in the types' operands plus the Offset decorations (sorted once). */
+static void compute_sizes(reflector *r) {
+  if (r->offset_count > 1) qsort(r->offsets, r->offset_count, sizeof *r->offsets, compare_offsets);
+  for (size_t i = 0; i < r->type_count; i++) {
+    uint32_t type = r->types[i];
+    id_info *t = &r->ids[type];
+    uint64_t size = 0;
+    r->work++;
+    switch (t->opcode) {
+    case OP_TYPE_BOOL: size = 4; break;
+    case OP_TYPE_INT:
+    case OP_TYPE_FLOAT: size = t->a / 8; break;
+    case OP_TYPE_VECTOR:
+    case OP_TYPE_MATRIX: size = mul_sat(t->b, type_size(r, t->a)); break;
+    case OP_TYPE_ARRAY: {
+      if (!valid_id(r, t->b)) break;
+      const id_info *len = &r->ids[t->b];
+      if (len->opcode != OP_CONSTANT || len->is_spec) break;
+      uint64_t stride = t->array_stride ? t->array_stride : type_size(r, t->a);
+      size = mul_sat(len->a, stride);
+      break;
+    }
+    case OP_TYPE_STRUCT: size = struct_size(r, type); break;
+    case OP_TYPE_POINTER: size = 8; break;
+    default: break;
+    }
+    t->size = size;
+    t->sized = true;
   }
-  case OP_TYPE_STRUCT: return struct_size(r, type, depth);
-  case OP_TYPE_POINTER: return 8;
-  default: return 0;
+}
+
+/* A type names id `used` (a component, member, element or length): it must be defined
+ * already. When it is not, it is marked, and its definition, if one comes, is refused:
+ * SPIR-V allows a type to use only ids defined before it (OpTypeForwardPointer aside),
+ * which also rules out a struct that contains itself. */
+static void note_use(reflector *r, uint32_t used) {
+  if (valid_id(r, used) && r->ids[used].opcode == 0) r->ids[used].used_early = true;
+}
+
+static bool add_type(reflector *r, uint32_t type) {
+  if (r->type_count == r->type_cap) {
+    size_t cap = r->type_cap ? r->type_cap * 2 : 64;
+    uint32_t *n = realloc(r->types, cap * sizeof *n);
+    if (!n) return false;
+    r->types = n;
+    r->type_cap = cap;
   }
+  r->types[r->type_count++] = type;
+  return true;
 }
 
 static bool add_offset(reflector *r, uint32_t type, uint32_t member, uint32_t offset) {
@@ -212,7 +294,8 @@ static bool add_offset(reflector *r, uint32_t type, uint32_t member, uint32_t of
     r->offsets = n;
     r->offset_cap = cap;
   }
-  r->offsets[r->offset_count++] = (member_offset){type, member, offset};
+  r->offsets[r->offset_count] = (member_offset){type, member, offset, (uint32_t)r->offset_count};
+  r->offset_count++;
   return true;
 }
 
@@ -309,12 +392,42 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       if (n < 1 || !valid_id(r, o[0]))
         return malformed(r, "type at word %zu defines an id outside the bound %u", i, r->bound);
       id_info *t = &r->ids[o[0]];
+      if (t->opcode)
+        return malformed(r, "type at word %zu defines id %u, which is already defined", i, o[0]);
+      if (t->used_early && !(op == OP_TYPE_POINTER && t->forward_pointer))
+        return malformed(r,
+                         "type %u at word %zu is used by a type defined before it (a type "
+                         "may only use ids defined before it)",
+                         o[0], i);
+      /* Its components, before it counts as defined: a struct naming itself is caught
+       * here. */
+      switch (op) {
+      case OP_TYPE_VECTOR:
+      case OP_TYPE_MATRIX:
+      case OP_TYPE_RUNTIME_ARRAY:
+        if (n >= 2) note_use(r, o[1]);
+        break;
+      case OP_TYPE_ARRAY:
+        if (n >= 2) note_use(r, o[1]);
+        if (n >= 3) note_use(r, o[2]);
+        break;
+      case OP_TYPE_STRUCT:
+        for (uint32_t k = 1; k < n; k++) note_use(r, o[k]);
+        break;
+      default: break;
+      }
+      if (t->used_early)
+        return malformed(r, "type %u at word %zu contains itself", o[0], i);
       t->opcode = (uint16_t)op;
       t->first_word = (uint32_t)i;
       t->word_count = wc;
       if (n >= 2) t->a = o[1];
       if (n >= 3) t->b = o[2];
       if (n >= 4) t->c = o[3];
+      if (!add_type(r, o[0])) {
+        format_message(r->message, r->message_size, "out of memory");
+        return SPVGEN_ERROR_OUT_OF_MEMORY;
+      }
       if (op == OP_TYPE_COOPMAT_KHR && n >= 3 && valid_id(r, o[2])) {
         const id_info *scope = &r->ids[o[2]];
         if (scope->opcode == OP_CONSTANT && scope->a == SPVGEN_SCOPE_WORKGROUP)
@@ -323,10 +436,18 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       }
       break;
     }
+    case OP_TYPE_FORWARD_POINTER:
+      if (n >= 1 && valid_id(r, o[0])) r->ids[o[0]].forward_pointer = true;
+      break;
     case OP_CONSTANT:
     case OP_SPEC_CONSTANT:
       if (n >= 3 && valid_id(r, o[1])) {
         id_info *t = &r->ids[o[1]];
+        if (t->used_early)
+          return malformed(r,
+                           "constant %u at word %zu is used as an array length by a type "
+                           "defined before it",
+                           o[1], i);
         t->opcode = OP_CONSTANT;
         t->is_spec = op == OP_SPEC_CONSTANT;
         t->a = o[2];
@@ -352,6 +473,9 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     if (local_size_id_entries[k] == entry_func) out->local_size_id = true;
   if (out->local_size_id) require(out, SPVGEN_FEATURE_MAINTENANCE4, "execution mode LocalSizeId");
 
+  compute_sizes(r);
+  out->size_work = r->work;
+
   /* Buffers and push constants. */
   for (uint32_t id = 1; id < r->bound; id++) {
     const id_info *v = &r->ids[id];
@@ -363,7 +487,8 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     uint32_t pointee = 0;
     if (valid_id(r, v->a) && r->ids[v->a].opcode == OP_TYPE_POINTER) pointee = r->ids[v->a].b;
     if (sc == SC_PUSH_CONSTANT) {
-      uint64_t size = type_size(r, pointee, 0);
+      uint64_t size = type_size(r, pointee);
+      if (size > UINT32_MAX) size = UINT32_MAX;
       if (size > out->push_constant_size) out->push_constant_size = (uint32_t)size;
       continue;
     }
@@ -379,7 +504,7 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     b->supported = sc != SC_UNIFORM_CONSTANT && p && p->opcode == OP_TYPE_STRUCT;
     b->kind = (sc == SC_UNIFORM && p && !p->buffer_block) ? SPVGEN_BINDING_UNIFORM_BUFFER
                                                           : SPVGEN_BINDING_STORAGE_BUFFER;
-    b->min_size = b->supported ? type_size(r, pointee, 0) : 0;
+    b->min_size = b->supported ? type_size(r, pointee) : 0;
   }
   return SPVGEN_OK;
 }
@@ -416,6 +541,7 @@ spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char 
   spvgen_status st = walk(&r, entry_point ? entry_point : "main", out);
   free(r.ids);
   free(r.offsets);
+  free(r.types);
   return st;
 }
 

@@ -36,6 +36,8 @@ typedef struct spvgen_vk_reflection {
   const char *api_version_reason;  /* the capability that needs it */
   const char *feature_reason[SPVGEN_FEATURE_COUNT]; /* what in the module needs it */
   char entry_points[256];          /* names of the GLCompute entry points, for messages */
+  uint64_t size_work;              /* operands visited computing type sizes: linear in the
+                                      module (tests bound it by the word count) */
 } spvgen_vk_reflection;
 
 /* Reads what the runner checks from a module. Returns SPVGEN_OK,

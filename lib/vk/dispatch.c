@@ -112,9 +112,9 @@ static spvgen_status ensure_query_pool(spvgen_vk_context *ctx, const char *who, 
   return SPVGEN_OK;
 }
 
-spvgen_status spvgen_vk_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches,
-                            uint32_t count, uint64_t *ns) {
-  static const char *who = "spvgen_vk_run";
+/* spvgen_vk_run and spvgen_vk_dispatch; who: the one called, for messages. */
+static spvgen_status run(spvgen_vk_context *ctx, const char *who,
+                         const spvgen_vk_dispatch_desc *dispatches, uint32_t count, uint64_t *ns) {
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   spvgen_status st = spvgen_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
@@ -240,6 +240,11 @@ spvgen_status spvgen_vk_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_des
   return SPVGEN_OK;
 }
 
+spvgen_status spvgen_vk_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches,
+                            uint32_t count, uint64_t *ns) {
+  return run(ctx, "spvgen_vk_run", dispatches, count, ns);
+}
+
 spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipeline,
                                  spvgen_vk_buffer *const *buffers, uint32_t buffer_count,
                                  const void *push_data, uint32_t push_size, uint32_t groups_x,
@@ -254,5 +259,5 @@ spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pip
   d.groups[0] = groups_x;
   d.groups[1] = groups_y;
   d.groups[2] = groups_z;
-  return spvgen_vk_run(ctx, &d, 1, ns);
+  return run(ctx, "spvgen_vk_dispatch", &d, 1, ns);
 }

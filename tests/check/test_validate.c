@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "repro_modules.h"
 #include "spvgen/check.h"
 
 #define COMPUTE_HEADER                      \
@@ -388,6 +389,124 @@ static void test_assembly_errors_name_line_and_column(void) {
   CHECK_CONTAINS(message, "text is NULL");
 }
 
+/* ------------------------------------------ cooperative-vector operands ---- */
+
+/* shared/repro/validator-crash-coopvec-scalar-input.spv: SPIRV-Tools 2025.1's validator
+ * dies of SIGSEGV on it; spvgen_validate refuses it before, naming the instruction, its
+ * word and the operand, for every env and in either byte order. */
+static void test_a_cooperative_vector_op_with_a_scalar_input_is_refused_not_crashed_on(void) {
+  static const spvgen_target_env envs[] = {SPVGEN_ENV_VULKAN_1_3, SPVGEN_ENV_VULKAN_1_4,
+                                           SPVGEN_ENV_UNIVERSAL_1_6};
+  uint32_t words[REPRO_COOPVEC_SCALAR_INPUT_WORDS];
+  memcpy(words, repro_coopvec_scalar_input, sizeof words);
+  CHECK_EQ_U64(words[REPRO_COOPVEC_SCALAR_INPUT_AT] & 0xFFFFu, 5289);
+  for (int swapped = 0; swapped < 2; swapped++) {
+    for (size_t e = 0; e < sizeof envs / sizeof envs[0]; e++) {
+      spvgen_validate_options options = {.env = envs[e]};
+      char message[1024];
+      CHECK_EQ_U64(spvgen_validate(words, REPRO_COOPVEC_SCALAR_INPUT_WORDS, &options,
+                                   message, sizeof message),
+                   SPVGEN_ERROR_VALIDATION);
+      CHECK_CONTAINS(message, "spvgen_validate: OpCooperativeVectorMatrixMulNV at word 119: "
+                              "operand Input is id %11 of type %8");
+      CHECK_CONTAINS(message, "cooperative vector");
+    }
+    for (size_t i = 0; i < REPRO_COOPVEC_SCALAR_INPUT_WORDS; i++) {
+      uint32_t w = words[i];
+      words[i] = (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
+    }
+  }
+}
+
+/* Every cooperative-vector instruction, valid as written; then each of its operand words
+ * replaced by every id (and 0 and the bound): the answer is OK or a validation error,
+ * never a crash. A scalar as the Input of OpCooperativeVectorMatrixMulAddNV and as the A
+ * of OpCooperativeVectorOuterProductAccumulateNV is named. */
+static const char coopvec_ops[] =
+    "OpCapability Shader\n"
+    "OpCapability Float16\n"
+    "OpCapability StorageBuffer16BitAccess\n"
+    "OpCapability CooperativeVectorNV\n"
+    "OpCapability CooperativeVectorTrainingNV\n"
+    "OpExtension \"SPV_NV_cooperative_vector\"\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %buf\n"
+    "OpExecutionMode %main LocalSize 32 1 1\n"
+    "OpDecorate %arr ArrayStride 2\n"
+    "OpDecorate %blk Block\n"
+    "OpMemberDecorate %blk 0 Offset 0\n"
+    "OpDecorate %buf DescriptorSet 0\n"
+    "OpDecorate %buf Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%half = OpTypeFloat 16\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%bool = OpTypeBool\n"
+    "%false = OpConstantFalse %bool\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%u16 = OpConstant %uint 16\n"
+    "%v16 = OpTypeCooperativeVectorNV %half %u16\n"
+    "%arr = OpTypeRuntimeArray %half\n"
+    "%blk = OpTypeStruct %arr\n"
+    "%pblk = OpTypePointer StorageBuffer %blk\n"
+    "%parr = OpTypePointer StorageBuffer %arr\n"
+    "%buf = OpVariable %pblk StorageBuffer\n"
+    "%main = OpFunction %void None %fn\n"
+    "%lbl = OpLabel\n"
+    "%m = OpAccessChain %parr %buf %u0\n"
+    "%x = OpCooperativeVectorLoadNV %v16 %m %u0\n"
+    "%r = OpCooperativeVectorMatrixMulNV %v16 %x %u0 %m %u0 %u0 %u16 %u16 %u0 %false %u16\n"
+    "%r2 = OpCooperativeVectorMatrixMulAddNV %v16 %x %u0 %m %u0 %u0 %m %u0 %u0 %u16 %u16 "
+    "%u0 %false %u16\n"
+    "OpCooperativeVectorOuterProductAccumulateNV %m %u0 %x %x %u0 %u0 %u16\n"
+    "OpCooperativeVectorReduceSumAccumulateNV %m %u0 %x\n"
+    "OpCooperativeVectorStoreNV %m %u0 %x\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_cooperative_vector_operands_of_every_id_are_judged_not_crashed_on(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(coopvec_ops, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  CHECK_MSG(spvgen_validate(words, count, NULL, message, sizeof message) == SPVGEN_OK,
+            "the unmutated module: %s", message);
+  uint32_t bound = words[3], scalar = 0;
+  /* %u0: the result of the first OpConstant. */
+  for (size_t i = 5; i < count && !scalar; i += words[i] >> 16)
+    if ((words[i] & 0xFFFFu) == 43 /* OpConstant */) scalar = words[i + 2];
+  CHECK(scalar != 0);
+  int instructions = 0, named = 0;
+  for (size_t i = 5; i < count;) {
+    uint32_t wc = words[i] >> 16, op = words[i] & 0xFFFFu;
+    if (wc == 0) break;
+    if (op >= 5289 && op <= 5303) {
+      instructions++;
+      for (uint32_t k = 1; k < wc; k++) {
+        uint32_t saved = words[i + k];
+        for (uint32_t id = 0; id <= bound; id++) {
+          words[i + k] = id;
+          spvgen_status st = spvgen_validate(words, count, NULL, message, sizeof message);
+          CHECK_MSG(st == SPVGEN_OK || st == SPVGEN_ERROR_VALIDATION,
+                    "opcode %u word %u = %u: status %d (%s)", op, k, id, (int)st, message);
+          if (id == scalar && k == 3 && (op == 5292 || op == 5290)) {
+            CHECK_EQ_U64(st, SPVGEN_ERROR_VALIDATION);
+            CHECK_CONTAINS(message, op == 5292 ? "OpCooperativeVectorMatrixMulAddNV at word"
+                                               : "OpCooperativeVectorOuterProductAccumulateNV");
+            CHECK_CONTAINS(message, op == 5292 ? "operand Input is id" : "operand A is id");
+            named++;
+          }
+        }
+        words[i + k] = saved;
+      }
+    }
+    i += wc;
+  }
+  CHECK_EQ_U64(instructions, 6);
+  CHECK_EQ_U64(named, 2);
+  spvgen_free_words(words);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_a_valid_module_is_ok_with_an_empty_message),
@@ -405,6 +524,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_a_small_message_buffer_is_truncated_and_terminated),
       TEST_CASE(test_env_names_round_trip),
       TEST_CASE(test_assembly_errors_name_line_and_column),
+      TEST_CASE(test_a_cooperative_vector_op_with_a_scalar_input_is_refused_not_crashed_on),
+      TEST_CASE(test_cooperative_vector_operands_of_every_id_are_judged_not_crashed_on),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -6,6 +6,7 @@
 
 #include "cli_run.h"
 #include "module_check.h"
+#include "repro_modules.h"
 
 #define COMPUTE_MAIN                        \
   "OpCapability Shader\n"                   \
@@ -251,6 +252,25 @@ static void test_damaged_modules_exit_1_with_a_reason(void) {
   spvgen_free_words(words);
 }
 
+/* shared/repro/validator-crash-coopvec-scalar-input.spv: `spvgen val` died of SIGSEGV
+ * inside SPIRV-Tools 2025.1's validator; now it exits 1 naming the instruction. */
+static void test_the_coopvec_validator_crash_repro_exits_1_with_a_message(void) {
+  if (!cli_binary()) return;
+  const char *path = cli_write("validator-crash-coopvec-scalar-input.spv",
+                               repro_coopvec_scalar_input, sizeof repro_coopvec_scalar_input);
+  static const char *const envs[] = {"vulkan1.3", "vulkan1.4", "universal1.6"};
+  for (int e = 0; e < 3; e++) {
+    cli_result r = cli_run("val", "--env", envs[e], path);
+    CHECK_EXIT(r, 1);
+    char *prefix = expected_line(path, ": invalid: ");
+    CHECK(strncmp(r.err, prefix, strlen(prefix)) == 0);
+    CHECK_CONTAINS(r.err, "OpCooperativeVectorMatrixMulNV at word 119: operand Input is id %11");
+    CHECK_STR_EQ(r.out, "");
+    free(prefix);
+    cli_result_free(&r);
+  }
+}
+
 static void test_random_bytes_never_crash_it(void) {
   if (!cli_binary()) return;
   unsigned char bytes[4096];
@@ -317,6 +337,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_stdin_is_read_for_a_dash),
       TEST_CASE(test_files_that_are_not_modules_exit_1_with_a_reason),
       TEST_CASE(test_damaged_modules_exit_1_with_a_reason),
+      TEST_CASE(test_the_coopvec_validator_crash_repro_exits_1_with_a_message),
       TEST_CASE(test_random_bytes_never_crash_it),
       TEST_CASE(test_mutated_modules_are_judged_never_crashed_on),
   };

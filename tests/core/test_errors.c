@@ -415,7 +415,7 @@ static void test_a_block_placed_before_the_previous_one_ends_is_an_invalid_state
 static void test_a_function_begun_inside_a_function_is_an_invalid_state(void) {
   fixture f = in_main();
   CHECK_EQ_U64(spvgen_function_begin(f.m, spvgen_type_void(f.m), SpvFunctionControlMaskNone, NULL, 0, NULL), 0);
-  check_module_error(f.m, SPVGEN_ERROR_INVALID_STATE, "spvgen_function_begin_id: function");
+  check_module_error(f.m, SPVGEN_ERROR_INVALID_STATE, "spvgen_function_begin: function"); /* the call made */
   CHECK_CONTAINS(spvgen_module_error(f.m), "is still open");
   spvgen_module_destroy(f.m);
 }

@@ -89,7 +89,10 @@ static void test_null_and_zero_arguments_are_named(void) {
   VK_EXPECT_ERROR(ctx, spvgen_vk_run(ctx, &d, 0, NULL), SPVGEN_ERROR_INVALID_ARGUMENT,
                   "count is 0");
   VK_EXPECT_ERROR(ctx, spvgen_vk_run(ctx, &d, 1, NULL), SPVGEN_ERROR_INVALID_ARGUMENT,
-                  "dispatch 0: pipeline is NULL");
+                  "spvgen_vk_run: dispatch 0: pipeline is NULL");
+  /* spvgen_vk_dispatch names itself, not spvgen_vk_run which it is built on. */
+  VK_EXPECT_ERROR(ctx, spvgen_vk_dispatch(ctx, NULL, NULL, 0, NULL, 0, 1, 1, 1, NULL),
+                  SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_vk_dispatch: dispatch 0: pipeline is NULL");
   VK_EXPECT_ERROR(ctx, spvgen_vk_pipeline_cache_data(ctx, NULL, NULL),
                   SPVGEN_ERROR_INVALID_ARGUMENT, "size is NULL");
   /* NULL contexts and objects are harmless everywhere. */
@@ -219,7 +222,24 @@ static void test_malformed_words_are_rejected(void) {
   w[3] = 0;
   VK_EXPECT_ERROR(ctx, spvgen_vk_pipeline_create(ctx, w, f.count, NULL, NULL, &pipe),
                   SPVGEN_ERROR_INVALID_ARGUMENT, "id bound 0");
+  /* One past SPIRV-Tools' id bound limit (0x3FFFFF). */
+  w[3] = 0x400000u;
+  VK_EXPECT_ERROR(ctx, spvgen_vk_pipeline_create(ctx, w, f.count, NULL, NULL, &pipe),
+                  SPVGEN_ERROR_INVALID_ARGUMENT, "id bound 4194304 is 0 or larger than 4194303");
   w[3] = f.words[3];
+  /* A struct listing itself as its members, behind a StorageBuffer variable: the reader
+   * walked it exponentially and pipeline creation never returned. */
+  static const uint32_t self_containing[] = {
+      0x07230203u, 0x10600u, 0, 8, 0,
+      (5u << 16) | 30, 5, 5, 5, 5, /* %5 = OpTypeStruct %5 %5 %5 */
+      (4u << 16) | 32, 6, 12, 5,   /* %6 = OpTypePointer StorageBuffer %5 */
+      (4u << 16) | 59, 6, 7, 12,   /* %7 = OpVariable %6 StorageBuffer */
+  };
+  VK_EXPECT_ERROR(ctx,
+                  spvgen_vk_pipeline_create(ctx, self_containing,
+                                            sizeof self_containing / sizeof self_containing[0],
+                                            NULL, NULL, &pipe),
+                  SPVGEN_ERROR_INVALID_ARGUMENT, "type 5 at word 5 contains itself");
   /* A SPIR-V version no Vulkan device takes yet. */
   w[1] = 0x00010900u;
   VK_EXPECT_ERROR(ctx, spvgen_vk_pipeline_create(ctx, w, f.count, NULL, NULL, &pipe),
@@ -710,7 +730,7 @@ static void test_submission_past_the_timeout_is_named_and_stops_the_context(void
     goto done;
   }
   CHECK_EQ_U64(st, SPVGEN_ERROR_VULKAN);
-  CHECK_CONTAINS(spvgen_vk_error(ctx), "spvgen_vk_run: vkWaitForFences failed: VK_TIMEOUT");
+  CHECK_CONTAINS(spvgen_vk_error(ctx), "spvgen_vk_dispatch: vkWaitForFences failed: VK_TIMEOUT");
   CHECK_CONTAINS(spvgen_vk_error(ctx), "longer than 1 ms");
   char data[4];
   VK_EXPECT_ERROR(ctx, spvgen_vk_buffer_download(ctx, out, 0, data, 4), SPVGEN_ERROR_INVALID_STATE,

@@ -19,10 +19,14 @@
  *
  * Environment: SPVGEN_TEST_SEED (as every test), SPVGEN_FUZZ_ITERATIONS (mutations per
  * module, default 3000). A failure prints the module, iteration and mutation seed. */
+#define _POSIX_C_SOURCE 200809L /* alarm: a reader that hangs fails instead */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "big_modules.h"
 #include "internal.h" /* lib/vk: spvgen_vk_reflect */
 #include "spvgen/coop.h"
 #include "vk_fixture.h"
@@ -377,11 +381,76 @@ static void test_a_kernel_module_is_refused_naming_kernel(void) {
   spvgen_module_destroy(m);
 }
 
+/* The runner's reader on a struct that lists itself as its members (18 words):
+ * spvgen_vk_pipeline_create never returned on it. Refused, naming the type. */
+static void test_a_struct_containing_itself_is_refused(void) {
+  static const uint32_t words[] = {
+      0x07230203, 0x10600, 0, 8, 0,
+      (5u << 16) | 30, 5, 5, 5, 5, /* %5 = OpTypeStruct %5 %5 %5 */
+      (4u << 16) | 32, 6, 12, 5,   /* %6 = OpTypePointer StorageBuffer %5 */
+      (4u << 16) | 59, 6, 7, 12,   /* %7 = OpVariable %6 StorageBuffer */
+  };
+  spvgen_vk_reflection r;
+  char msg[512];
+  alarm(60);
+  CHECK_EQ_U64(spvgen_vk_reflect(words, sizeof words / 4, "main", &r, msg, sizeof msg),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  alarm(0);
+  CHECK_CONTAINS(msg, "malformed SPIR-V: type 5 at word 5 contains itself");
+}
+
+/* The work of computing sizes is linear: at most a few operand visits per word of the
+ * module, for a block of N structs of N members (one inner struct N times, or N
+ * different ones), and the sizes are right (4*N*N bytes). */
+static void test_type_sizes_take_linear_work(void) {
+  static const struct {
+    uint32_t n;
+    bool distinct;
+  } cases[] = {{8, false}, {8, true}, {1600, false}, {200, true}};
+  spvgen_module *m = spvgen_module_create(NULL);
+  alarm(120);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    spvgen_module_reset(m, NULL);
+    build_struct_block(m, cases[c].n, cases[c].distinct);
+    const uint32_t *w = NULL;
+    size_t count = 0;
+    if (cases[c].n <= 8)
+      w = check_module(m, &count);
+    else
+      CHECK_MSG(spvgen_module_finish(m, &w, &count) == SPVGEN_OK, "%s", spvgen_module_error(m));
+    if (!w) continue;
+    spvgen_vk_reflection r;
+    char msg[512];
+    CHECK_MSG(spvgen_vk_reflect(w, count, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_EQ_U64(r.binding_count, 1);
+    CHECK_EQ_U64(r.bindings[0].min_size, 4ull * cases[c].n * cases[c].n);
+    CHECK_MSG(r.size_work > 0 && r.size_work <= 2 * count,
+              "N=%u%s: %llu operand visits for %zu words", cases[c].n,
+              cases[c].distinct ? " distinct" : "", (unsigned long long)r.size_work, count);
+  }
+  alarm(0);
+  spvgen_module_destroy(m);
+}
+
+/* SPIRV-Tools accepts an id bound up to 0x3FFFFF; the reader took 0x400000 too. */
+static void test_the_id_bound_limit_is_spirv_tools_one(void) {
+  uint32_t words[] = {0x07230203u, 0x10600u, 0, 0x400000u, 0, (2u << 16) | 17, 1 /* Shader */};
+  spvgen_vk_reflection r;
+  char msg[512];
+  CHECK_EQ_U64(spvgen_vk_reflect(words, 7, "main", &r, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "id bound 4194304 is 0 or larger than 4194303");
+  words[3] = 0x3FFFFFu;
+  CHECK_MSG(spvgen_vk_reflect(words, 7, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_capability_is_mapped_or_refused),
       TEST_CASE(test_a_kernel_module_is_refused_naming_kernel),
       TEST_CASE(test_valid_modules_are_read_as_built),
+      TEST_CASE(test_a_struct_containing_itself_is_refused),
+      TEST_CASE(test_type_sizes_take_linear_work),
+      TEST_CASE(test_the_id_bound_limit_is_spirv_tools_one),
       TEST_CASE(test_mutated_modules_are_read_or_rejected_with_a_message),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
