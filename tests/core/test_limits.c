@@ -217,9 +217,10 @@ static void test_sizes_that_overflow_are_unknown_and_refused(void) {
   uint32_t ep = 1;
   CHECK_EQ_U64(spvgen_storage_buffer(m, huge_strided, 0, 0, false, &ep), 0);
   CHECK_EQ_U64(ep, 0);
-  char expected[96];
-  snprintf(expected, sizeof expected, "spvgen_storage_buffer: element type %u is larger than 2^64 bytes",
-           huge_strided);
+  char expected[160];
+  snprintf(expected, sizeof expected,
+           "spvgen_storage_buffer: element type %u (array[4611686018427387905] uint32 stride 4) is "
+           "larger than 2^64 bytes", huge_strided);
   check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
 
   spvgen_module_reset(m, NULL);
