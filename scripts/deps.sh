@@ -26,7 +26,7 @@ log() { printf '[deps] %s\n' "$*" >&2; }
 die() { printf '[deps] error: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. Debian 12 packages -------------------------------------------------------
-SYS_PKGS="gcc g++ make ninja-build cmake python3 xz-utils ca-certificates mesa-vulkan-drivers libvulkan1 vulkan-validationlayers"
+SYS_PKGS="gcc g++ make ninja-build cmake pkg-config python3 xz-utils ca-certificates mesa-vulkan-drivers libvulkan1 vulkan-validationlayers"
 missing=""
 for p in $SYS_PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
