@@ -11,7 +11,7 @@
 #                                               what builder.h includes (on the include
 #                                               path through the package / spvgen.pc)
 #   lib/libspvgen.so.X.Y                        everything, only spvgen_* exported
-#   lib/libspvgen_{core,check,vk,volk,emitters}.a, lib/libspvgen_spirv_tools.a
+#   lib/libspvgen_{core,check,vk,volk,emitters,tune}.a, lib/libspvgen_spirv_tools.a
 #                                               the static libraries
 #   lib/cmake/spvgen/, lib/pkgconfig/spvgen.pc, spvgen-core.pc
 
@@ -21,12 +21,13 @@ set_target_properties(spvgen_check PROPERTIES EXPORT_NAME check)
 set_target_properties(spvgen_vk PROPERTIES EXPORT_NAME vk)
 set_target_properties(spvgen_volk PROPERTIES EXPORT_NAME volk)
 set_target_properties(spvgen_emitters PROPERTIES EXPORT_NAME emitters)
+set_target_properties(spvgen_tune PROPERTIES EXPORT_NAME tune)
 set_target_properties(spvgen_runner PROPERTIES EXPORT_NAME runner)
-set(_spvgen_static_targets spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_emitters spvgen_runner)
+set(_spvgen_static_targets spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_emitters spvgen_tune spvgen_runner)
 # The libraries' code is hidden unless a public header declares it (SPVGEN_API_BEGIN/END,
 # SPVGEN_API). Only the libraries: executables keep default visibility (the sanitizer
 # builds' dlclose override in tests/sanitize/keep_loaded.c must stay exported).
-set_target_properties(spvgen_core spvgen_check spvgen_vk spvgen_volk PROPERTIES C_VISIBILITY_PRESET hidden)
+set_target_properties(spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_tune PROPERTIES C_VISIBILITY_PRESET hidden)
 get_target_property(_emitters_type spvgen_emitters TYPE)
 if(NOT _emitters_type STREQUAL "INTERFACE_LIBRARY")
   set_target_properties(spvgen_emitters PROPERTIES C_VISIBILITY_PRESET hidden)
@@ -50,7 +51,7 @@ elseif(SPVGEN_SHARED)
   set_target_properties(spvgen_shared PROPERTIES C_VISIBILITY_PRESET hidden)
   # spvgen_core comes in through the others' dependencies, once, at their end; the
   # override makes that occurrence whole too.
-  set(_whole spvgen_check spvgen_vk spvgen_emitters)
+  set(_whole spvgen_tune spvgen_check spvgen_vk spvgen_emitters)
   target_link_libraries(spvgen_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${_whole}>"
                         spvgen_volk spvgen_spirv_tools)
   foreach(_t ${_whole} spvgen_core)
@@ -105,7 +106,7 @@ if(SPVGEN_SHARED_BUILT)
   set(SPVGEN_PC_LIBS "-lspvgen")
   set(SPVGEN_PC_LIBS_PRIVATE "")
 else()
-  set(SPVGEN_PC_LIBS "-lspvgen_emitters -lspvgen_check -lspvgen_vk -lspvgen_volk -lspvgen_core -lspvgen_spirv_tools -lstdc++ -lm -ldl")
+  set(SPVGEN_PC_LIBS "-lspvgen_tune -lspvgen_emitters -lspvgen_check -lspvgen_vk -lspvgen_volk -lspvgen_core -lspvgen_spirv_tools -lstdc++ -lm -ldl")
   set(SPVGEN_PC_LIBS_PRIVATE "")
 endif()
 # Relocatable: the prefix is found from the .pc file's own place (${pcfiledir}), so a

@@ -1,5 +1,5 @@
 /* spvgen/spvgen.h — everything: builder, cooperative helpers, checking, runner,
- * templates, version. */
+ * templates, the autotuner, version. */
 #ifndef SPVGEN_SPVGEN_H
 #define SPVGEN_SPVGEN_H
 #include "spvgen/status.h"
@@ -11,4 +11,5 @@
 #include "spvgen/vk.h"
 #include "spvgen/elementwise.h"
 #include "spvgen/gemm.h"
+#include "spvgen/tune.h"
 #endif

@@ -30,12 +30,12 @@ libdir=$(cd "$libdir" && pwd)
 
 # 1. layout
 for f in include/spvgen/spvgen.h include/spvgen/builder.h include/spvgen/export.h \
-         include/spvgen/ops.h include/spvgen/version.h include/spvgen/gemm.h include/spvgen/vk.h \
+         include/spvgen/ops.h include/spvgen/version.h include/spvgen/gemm.h include/spvgen/vk.h include/spvgen/tune.h \
          include/spvgen/spirv-headers/spirv/unified1/spirv.h \
          include/spvgen/spirv-headers/spirv/unified1/GLSL.std.450.h bin/spvgen; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
-for f in libspvgen_core.a libspvgen_check.a libspvgen_vk.a libspvgen_volk.a libspvgen_emitters.a \
+for f in libspvgen_core.a libspvgen_check.a libspvgen_vk.a libspvgen_volk.a libspvgen_emitters.a libspvgen_tune.a \
          libspvgen_spirv_tools.a pkgconfig/spvgen.pc pkgconfig/spvgen-core.pc \
          cmake/spvgen/spvgenConfig.cmake cmake/spvgen/spvgenConfigVersion.cmake; do
   [ -e "$libdir/$f" ] || fail "not installed: lib/$f"

@@ -3,7 +3,8 @@
  * machine's device, run it on random data, check every element against a float64 CPU
  * reference, print the variant, GPU time and TFLOP/s) and `spvgen bench gemm` (time the
  * emission on this CPU, and the kernel on the device with a sampled check). All take the
- * same problem flags, parsed once here. */
+ * same problem flags, parsed once here; `spvgen tune gemm` (cmd_tune.c) parses its flags
+ * here too (spvgen_cli_parse_tune_gemm). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
@@ -67,7 +68,7 @@ static bool parse_float(const char *s, float *out) {
   return true;
 }
 
-typedef enum gemm_mode { MODE_GEMM, MODE_RUN, MODE_BENCH } gemm_mode;
+typedef enum gemm_mode { MODE_GEMM, MODE_RUN, MODE_BENCH, MODE_TUNE } gemm_mode;
 
 typedef struct gemm_cli {
   gemm_mode mode;
@@ -80,17 +81,20 @@ typedef struct gemm_cli {
   gemm_run_options run;
   uint32_t emit_repeats; /* bench */
   bool no_gpu;           /* bench */
+  spvgen_cli_tune_args tune; /* tune: --budget, --cache, --max-candidates */
 } gemm_cli;
 
 /* The flags each mode takes besides the problem's (which every mode takes). */
 static bool flag_allowed(const char *name, gemm_mode mode) {
   static const char *const run_only[] = {"--repeats", "--warmup", "--sample", "--seed"};
   static const char *const bench_only[] = {"--repeats", "--gpu-repeats", "--sample", "--seed"};
-  bool in_run = false, in_bench = false;
+  static const char *const tune_only[] = {"--repeats", "--seed"};
+  bool in_run = false, in_bench = false, in_tune = false;
+  for (size_t k = 0; k < sizeof tune_only / sizeof tune_only[0]; k++) in_tune |= !strcmp(name, tune_only[k]);
   for (size_t k = 0; k < sizeof run_only / sizeof run_only[0]; k++) in_run |= !strcmp(name, run_only[k]);
   for (size_t k = 0; k < sizeof bench_only / sizeof bench_only[0]; k++) in_bench |= !strcmp(name, bench_only[k]);
-  if (!in_run && !in_bench) return true;
-  return (mode == MODE_RUN && in_run) || (mode == MODE_BENCH && in_bench);
+  if (!in_run && !in_bench && !in_tune) return true;
+  return (mode == MODE_RUN && in_run) || (mode == MODE_BENCH && in_bench) || (mode == MODE_TUNE && in_tune);
 }
 
 /* 1: consumed argv[*i] (and maybe its value); 0: not a GEMM flag; 2: usage error
@@ -373,7 +377,13 @@ static bool is_c_identifier(const char *s) {
 }
 
 static void gemm_usage(FILE *o, gemm_mode mode) {
-  if (mode == MODE_RUN)
+  if (mode == MODE_TUNE)
+    fprintf(o, "usage: spvgen tune gemm --m M --n N --k K [options] [--budget SECONDS] [--cache FILE]\n\n"
+               "Times every candidate plan of the GEMM on the first Vulkan device (GPU timestamps,\n"
+               "a sustained warm-up, the median of the repeats with outliers dropped), checks each\n"
+               "one's output on random data, prints the table and stores the fastest in the tune\n"
+               "cache, where spvgen_gemm_plan_cached finds it (docs/tune.md).\n\n");
+  else if (mode == MODE_RUN)
     fprintf(o, "usage: spvgen run gemm --m M --n N --k K [options]\n\n"
                "Emits a GEMM for the first Vulkan device, runs it on random data, checks every\n"
                "element of D against a float64 CPU reference and prints the variant, the GPU\n"
@@ -390,7 +400,15 @@ static void gemm_usage(FILE *o, gemm_mode mode) {
                "Emits a GEMM module D = alpha*A*B + beta*C (+bias, activation) for a device.\n"
                "Bindings: 0 A, 1 B, 2 D, then C and bias when used; dispatch as --json says.\n\n");
   fputs(gemm_flags_help, o);
-  if (mode == MODE_RUN)
+  if (mode == MODE_TUNE)
+    fputs("tune:\n"
+          "  --budget SECONDS       wall time for the whole tuning (default 120)\n"
+          "  --cache FILE           the tune cache (default ${XDG_CACHE_HOME:-~/.cache}/spvgen/tune-v1.txt)\n"
+          "  --max-candidates N     time at most N candidates (the heuristic plan first)\n"
+          "  --repeats N            timed dispatches per candidate (default 15)\n"
+          "  --seed N               random data seed\n",
+          o);
+  else if (mode == MODE_RUN)
     fputs("run:\n"
           "  --repeats N            timed dispatches (default 10), --warmup N (default 2)\n"
           "  --sample N             check N random elements instead of all (large shapes)\n"
@@ -417,7 +435,11 @@ static void gemm_usage(FILE *o, gemm_mode mode) {
           "  --c-header NAME        a C header: static const uint32_t NAME[] with the words,\n"
           "                         NAME_word_count and NAME_size (bytes)\n",
           o);
-  if (mode == MODE_RUN)
+  if (mode == MODE_TUNE)
+    fputs("\nexamples:\n  spvgen tune gemm --m 4096 --n 4096 --k 4096 --types f16,f32\n"
+          "  spvgen tune gemm --m 100 --n 70 --k 50 --variant simt --budget 30 --cache tune.txt\n",
+          o);
+  else if (mode == MODE_RUN)
     fputs("\nexamples:\n  spvgen run gemm --m 4096 --n 4096 --k 4096 --types f16,f32\n"
           "  spvgen run gemm --m 97 --n 131 --k 67 --layout tn --types s8,s32 --bias row --act relu\n",
           o);
@@ -435,7 +457,7 @@ static void gemm_usage(FILE *o, gemm_mode mode) {
           mode == MODE_GEMM ? "" : ", mismatch");
 }
 
-static const char *const mode_names[] = {"gemm", "run gemm", "bench gemm"};
+static const char *const mode_names[] = {"gemm", "run gemm", "bench gemm", "tune gemm"};
 
 /* 0 parsed, -1 --help printed, 2 usage error (printed). */
 static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
@@ -451,6 +473,7 @@ static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
     g->emit_repeats = 200;
     g->run.sample = 256;
   }
+  if (mode == MODE_TUNE) g->run.repeats = 0; /* the tuner's default */
   int outputs = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -480,6 +503,17 @@ static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
       g->run.statistics = true;
     } else if (mode == MODE_BENCH && !strcmp(a, "--no-gpu")) {
       g->no_gpu = true;
+    } else if (mode == MODE_TUNE && (!strcmp(a, "--budget") || !strcmp(a, "--cache") ||
+                                     !strcmp(a, "--max-candidates"))) {
+      if (i + 1 >= argc) return spvgen_cli_usage_error(cmd, "%s needs a value", a);
+      const char *v = argv[++i];
+      float f;
+      if (!strcmp(a, "--cache")) g->tune.cache = v;
+      else if (!strcmp(a, "--budget") && (!parse_float(v, &f) || !(f > 0)))
+        return spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
+      else if (!strcmp(a, "--budget")) g->tune.budget_seconds = f;
+      else if (!parse_u32(v, &g->tune.max_candidates) || !g->tune.max_candidates)
+        return spvgen_cli_usage_error(cmd, "--max-candidates: '%s' is not a number >= 1", v);
     } else {
       return spvgen_cli_usage_error(cmd, "unknown %s '%s'", a[0] == '-' ? "option" : "argument", a);
     }
@@ -487,6 +521,18 @@ static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
   if (outputs > 1) return spvgen_cli_usage_error(cmd, "-S, --json and --c-header exclude each other");
   const char *missing = !g->desc.m ? "--m" : !g->desc.n ? "--n" : !g->desc.k ? "--k" : NULL;
   if (missing) return spvgen_cli_usage_error(cmd, "%s is required (--m, --n and --k give the shape)", missing);
+  return 0;
+}
+
+int spvgen_cli_parse_tune_gemm(int argc, char **argv, spvgen_cli_tune_args *out) {
+  static gemm_cli g;
+  int r = parse_all(MODE_TUNE, argc, argv, &g);
+  if (r) return r;
+  if (g.caps_name) return spvgen_cli_usage_error("tune gemm", "--caps: tune uses the device's own caps");
+  *out = g.tune;
+  out->desc = g.desc;
+  out->repeats = g.run.repeats;
+  out->seed = g.run.seed;
   return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spvgen/gemm.h"
+
 int spvgen_cmd_val(int argc, char **argv);      /* cmd_val.c */
 int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
 int spvgen_cmd_devices(int argc, char **argv);  /* cmd_devices.c */
@@ -15,6 +17,21 @@ int spvgen_cmd_version(int argc, char **argv);  /* cmd_version.c */
 int spvgen_cmd_gemm(int argc, char **argv);     /* cmd_gemm.c */
 int spvgen_cmd_run(int argc, char **argv);      /* cmd_gemm.c */
 int spvgen_cmd_bench(int argc, char **argv);    /* cmd_gemm.c */
+int spvgen_cmd_tune(int argc, char **argv);     /* cmd_tune.c */
+
+/* `spvgen tune gemm`'s flags: the problem flags of `spvgen gemm` plus the tuner's. */
+typedef struct spvgen_cli_tune_args {
+  spvgen_gemm_desc desc;
+  double budget_seconds;   /* 0: the tuner's default */
+  const char *cache;       /* NULL: the default cache file */
+  uint32_t max_candidates; /* 0: all */
+  uint32_t repeats;        /* 0: the tuner's default */
+  uint64_t seed;
+} spvgen_cli_tune_args;
+
+/* Parses `spvgen tune gemm` arguments (argv[0] is "gemm"): 0 parsed, -1 --help printed,
+ * 2 usage error (printed). cmd_gemm.c. */
+int spvgen_cli_parse_tune_gemm(int argc, char **argv, spvgen_cli_tune_args *out);
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */

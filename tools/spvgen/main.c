@@ -16,6 +16,7 @@ static const command commands[] = {
   {"gemm", spvgen_cmd_gemm, "emit a GEMM module (D = alpha*A*B + beta*C ...) for a device"},
   {"run", spvgen_cmd_run, "emit a kernel for this device, run it and check it against the CPU"},
   {"bench", spvgen_cmd_bench, "time a kernel's emission on this CPU, and the kernel on the device"},
+  {"tune", spvgen_cmd_tune, "autotune a kernel on this device; list, export and import the tune cache"},
   {"val", spvgen_cmd_val, "validate a .spv file (Vulkan 1.3 rules by default)"},
   {"dis", spvgen_cmd_dis, "disassemble a .spv file"},
   {"devices", spvgen_cmd_devices, "list Vulkan devices and their cooperative capabilities"},
@@ -32,6 +33,7 @@ static void usage(FILE *out) {
                "  spvgen gemm --m 1024 --n 1024 --k 1024 -o gemm.spv   # emit for this machine's device\n"
                "  spvgen gemm --m 64 --n 64 --k 64 --caps h100 -S      # disassembly, for an H100\n"
                "  spvgen run gemm --m 256 --n 256 --k 256              # run it and check it\n"
+               "  spvgen tune gemm --m 4096 --n 4096 --k 4096        # find its fastest plan, cache it\n"
                "  spvgen val gemm.spv && spvgen dis gemm.spv\n"
                "\nexit status: 0 ok, 1 failure, 2 usage error\n");
 }

@@ -1,7 +1,7 @@
 /* tests/install/consumer/consumer.c — a program built against an installed spvgen (by
  * tests/install/install_test.sh, through find_package and through pkg-config): builds a
  * small compute module with the builder and, unless CONSUMER_CORE_ONLY (the builder
- * alone: spvgen::core / spvgen-core.pc), validates it and emits a GEMM. Prints
+ * alone: spvgen::core / spvgen-core.pc), validates it, emits a GEMM and asks the tuner for its cache key. Prints
  * "consumer ok <version>" on success; exit 1 otherwise. */
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +48,13 @@ int main(void) {
     return 1;
   }
   spvgen_kernel_free(&k);
+  char key[SPVGEN_TUNE_KEY_SIZE];
+  spvgen_gemm_config plan;
+  if (spvgen_tune_gemm_key(&desc, NULL, key, sizeof key, message, sizeof message) != SPVGEN_OK ||
+      spvgen_gemm_plan_cached(&desc, NULL, NULL, &plan, message, sizeof message) != SPVGEN_OK) {
+    fprintf(stderr, "consumer: tune: %s\n", message);
+    return 1;
+  }
 #endif
   spvgen_module_destroy(m);
   printf("consumer ok %s (%zu words)\n", spvgen_version(), count);

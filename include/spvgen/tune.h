@@ -1,0 +1,243 @@
+/* spvgen/tune.h — the autotuner and its persistent per-device cache.
+ *
+ *   spvgen_tune_gemm(ctx, desc, options, &result, msg, size)
+ *       times every candidate plan of spvgen_gemm_plans on the context's device (GPU
+ *       timestamps; a sustained warm-up, warm-up dispatches, repeats, the median after
+ *       outliers are rejected), checks each candidate's output on random data before its
+ *       time counts, and returns the fastest correct plan with the whole candidate table.
+ *       With options->cache it also stores the winner there.
+ *
+ *   spvgen_tune_cache_open / lookup / store / save / close
+ *       the cache: the best knobs per (device, template, types, layouts, shape class),
+ *       in a text file (default ${XDG_CACHE_HOME:-$HOME/.cache}/spvgen/tune-v1.txt),
+ *       plus a table of tuned entries compiled into the library for known devices.
+ *       Saving is atomic (a temporary file in the same directory, then rename) and safe
+ *       with several processes (the file is re-read and merged under a lock).
+ *
+ *   spvgen_gemm_plan_cached(desc, caps, cache, &plan, msg, size)
+ *       spvgen_gemm_plan that takes the cache's knobs for the problem when it has them.
+ *
+ * A corrupt, truncated, foreign or newer cache file is never trusted and never a crash:
+ * what cannot be read is ignored and the message says so. Nothing here prints or exits.
+ * docs/tune.md describes the key, the file format and how defaults are shipped. */
+#ifndef SPVGEN_TUNE_H
+#define SPVGEN_TUNE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/caps.h"
+#include "spvgen/gemm.h"
+#include "spvgen/status.h"
+#include "spvgen/vk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+SPVGEN_API_BEGIN
+
+/* ------------------------------------------------------------------ knobs ---- */
+/* What a tuned entry sets: the knobs every template with a tiled workgroup has. */
+typedef struct spvgen_tune_knobs {
+  char variant[16]; /* the template's variant name ("coopmat2", "khr", "simt") */
+  uint32_t tile_m, tile_n, tile_k;
+  uint32_t workgroup_size, subgroups, stages, unroll;
+} spvgen_tune_knobs;
+
+/* ------------------------------------------------------------------ cache ---- */
+typedef struct spvgen_tune_cache spvgen_tune_cache;
+
+#define SPVGEN_TUNE_KEY_SIZE 512
+
+typedef enum spvgen_tune_origin {
+  SPVGEN_TUNE_ORIGIN_NONE = 0,
+  SPVGEN_TUNE_ORIGIN_FILE = 1,    /* the cache file, or stored since it was opened */
+  SPVGEN_TUNE_ORIGIN_BUILTIN = 2, /* the table compiled into the library */
+} spvgen_tune_origin;
+
+/* One cache entry. key: spvgen_tune_gemm_key's string (template, device, types,
+ * layouts, shape class). The figure: median GPU time of the problem it was measured on
+ * (m, n, k, batch), in nanoseconds. */
+typedef struct spvgen_tune_entry {
+  char key[SPVGEN_TUNE_KEY_SIZE];
+  spvgen_tune_knobs knobs;
+  double median_ns;
+  uint32_t m, n, k, batch;
+  spvgen_tune_origin origin; /* set by lookup and list; ignored by store */
+} spvgen_tune_entry;
+
+/* The default cache file: $XDG_CACHE_HOME/spvgen/tune-v1.txt when XDG_CACHE_HOME is an
+ * absolute path, else $HOME/.cache/spvgen/tune-v1.txt. SPVGEN_ERROR_IO when neither is
+ * set, SPVGEN_ERROR_INVALID_ARGUMENT when it does not fit in size bytes. */
+spvgen_status spvgen_tune_cache_default_path(char *path, size_t size);
+
+/* Opens the cache at path (NULL: the default path) and reads it, with the compiled-in
+ * entries beneath it (a file entry wins over a compiled-in one with the same key). A
+ * missing file is an empty cache. A file that is not a tune cache, or from a newer
+ * version, is ignored whole; a line that is truncated, too long, malformed or whose
+ * checksum does not match is dropped. Either way the call succeeds and message (when not
+ * NULL) says what was ignored and why; it is "" when everything was read. Fails only
+ * for NULL out (SPVGEN_ERROR_INVALID_ARGUMENT), no default path (SPVGEN_ERROR_IO) or no
+ * memory. The directory and the file are created by the first save, not here. */
+spvgen_status spvgen_tune_cache_open(const char *path, spvgen_tune_cache **out, char *message,
+                                     size_t message_size);
+
+/* Writes the entries stored since the last open or save into the file: under a lock
+ * (path + ".lock"), the file is read again, merged (a key stored here replaces the
+ * file's; the other keys of the file, stored meanwhile by other processes, are kept and
+ * become visible here), written to a temporary file in the same directory and renamed
+ * over it. Creates missing directories. SPVGEN_ERROR_IO with a message when the file
+ * cannot be written, or is not a tune cache of this version (it is never overwritten
+ * then). Nothing to write is SPVGEN_OK without touching the file. */
+spvgen_status spvgen_tune_cache_save(spvgen_tune_cache *cache, char *message,
+                                     size_t message_size);
+
+/* Frees the cache without saving. NULL is fine. */
+void spvgen_tune_cache_close(spvgen_tune_cache *cache);
+
+/* The file the cache reads and saves. */
+const char *spvgen_tune_cache_path(const spvgen_tune_cache *cache);
+
+/* The entry for key (a file entry before a compiled-in one). false on a miss. */
+bool spvgen_tune_cache_lookup(const spvgen_tune_cache *cache, const char *key,
+                              spvgen_tune_entry *out);
+
+/* Adds or replaces the entry with entry->key (kept in memory until save).
+ * SPVGEN_ERROR_INVALID_ARGUMENT with a message when the key or the knobs cannot be
+ * written in the file format (empty, too long, tabs or control characters, an unknown
+ * template, a variant name with spaces). */
+spvgen_status spvgen_tune_cache_store(spvgen_tune_cache *cache, const spvgen_tune_entry *entry,
+                                      char *message, size_t message_size);
+
+/* Entry i of 0 .. count-1: the file's (and stored) entries in key order, then the
+ * compiled-in ones. false past the end. */
+uint32_t spvgen_tune_cache_count(const spvgen_tune_cache *cache);
+bool spvgen_tune_cache_entry(const spvgen_tune_cache *cache, uint32_t i, spvgen_tune_entry *out);
+
+/* Writes the cache's file entries (not the compiled-in ones), those stored since open
+ * included, to path in the cache file format (atomically: temporary file and rename).
+ * *count (optional) gets the number written. */
+spvgen_status spvgen_tune_cache_export(const spvgen_tune_cache *cache, const char *path,
+                                       uint32_t *count, char *message, size_t message_size);
+
+/* Reads a file written by export (or a cache file) and stores each of its entries in
+ * the cache (replacing those with the same key; save writes them). The file is checked
+ * like open checks: bad lines are dropped and counted in message; a file that is not a
+ * tune cache of this version imports nothing and fails with SPVGEN_ERROR_IO. *count
+ * (optional) gets the number imported. */
+spvgen_status spvgen_tune_cache_import(spvgen_tune_cache *cache, const char *path,
+                                       uint32_t *count, char *message, size_t message_size);
+
+/* ------------------------------------------------------------------- keys ---- */
+/* The cache key of a GEMM on a device (caps NULL: the vulkan13 preset):
+ *   gemm dev=VENDOR:DEVICE:DRIVER:NAME types=A,B,ACC,OUT layout=ABCD
+ *        shape=M'xN'xK'xBATCH' align=M,N,K,LDA,LDB,LDC,LDD
+ * where M' ... are the dimensions rounded up to a power of two, the alignments the
+ * largest power of two (at most 16) dividing each value (C's "-" without beta), and the
+ * layouts n (row-major) or t (column-major), C's "-" without beta. The device name is
+ * percent-encoded. Fails like spvgen_gemm_plan for a desc it refuses outright (m 0 ...). */
+spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                   char *key, size_t key_size, char *message,
+                                   size_t message_size);
+
+/* spvgen_gemm_plan with the cache's knobs for this problem and device. On a hit the
+ * knobs the desc leaves at 0 are set from the entry and the desc is planned again; if
+ * that fails (the device changed, the entry conflicts with knobs the desc sets) the
+ * heuristic plan is returned instead and message says why the entry was not used. A
+ * miss (or cache NULL) is spvgen_gemm_plan. Returns what spvgen_gemm_plan returns; on
+ * SPVGEN_OK message is "" unless an entry was rejected. */
+spvgen_status spvgen_gemm_plan_cached(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                      const spvgen_tune_cache *cache, spvgen_gemm_config *plan,
+                                      char *message, size_t message_size);
+
+/* ------------------------------------------------------------------ tuner ---- */
+typedef enum spvgen_tune_candidate_status {
+  SPVGEN_TUNE_NOT_RUN = 0,  /* the budget or max_candidates ran out before it */
+  SPVGEN_TUNE_TIMED = 1,    /* ran, its output checked out, median_ns is its time */
+  SPVGEN_TUNE_WRONG = 2,    /* ran, but its output disagreed with the reference */
+  SPVGEN_TUNE_FAILED = 3,   /* could not be emitted, built or run (message says why) */
+} spvgen_tune_candidate_status;
+
+/* "not run", "timed", "wrong", "failed"; NULL for an unknown value. */
+const char *spvgen_tune_candidate_status_name(spvgen_tune_candidate_status status);
+
+typedef struct spvgen_tune_candidate {
+  char name[96];          /* the plan's name */
+  spvgen_tune_knobs knobs;
+  spvgen_tune_candidate_status status;
+  bool is_default;        /* the template's heuristic choice for this problem */
+  double median_ns;       /* median of the kept samples (TIMED; else 0) */
+  double min_ns;
+  uint32_t samples, rejected; /* timed dispatches kept, and dropped as outliers */
+  uint64_t checked, bad;  /* output elements compared, and out of tolerance */
+  char message[160];      /* FAILED / WRONG: why */
+} spvgen_tune_candidate;
+
+#define SPVGEN_TUNE_MAX_CANDIDATES 128
+
+/* Progress, reported after each candidate. best is NULL until one is timed. */
+typedef struct spvgen_tune_progress {
+  uint32_t done, total;
+  const spvgen_tune_candidate *current; /* the one just finished */
+  const spvgen_tune_candidate *best;
+  double elapsed_seconds;
+} spvgen_tune_progress;
+
+typedef void (*spvgen_tune_progress_fn)(const spvgen_tune_progress *progress, void *user);
+
+/* Zero-initialized: the defaults in the comments. */
+typedef struct spvgen_tune_options {
+  double budget_seconds;   /* wall time for the whole tuning; 0: 120 s. The heuristic
+                              plan always runs; the candidates left when it is spent are
+                              NOT_RUN */
+  uint32_t max_candidates; /* 0: all (at most SPVGEN_TUNE_MAX_CANDIDATES) */
+  uint32_t warmup;         /* untimed dispatches before each candidate's timed ones, in the
+                              same submission; 0: 3 */
+  uint32_t warmup_ms;      /* sustained warm-up before the first candidate: GPUs idle at low
+                              clocks between short bursts; 0: 200 ms */
+  uint32_t repeats;        /* timed dispatches per candidate; 0: 15 */
+  uint64_t seed;           /* random inputs; 0: a fixed default */
+  /* Problems up to this many multiply-adds (m n k batch) are checked against a float64
+   * CPU reference on every element; larger ones on a sample of 1024 elements (plus
+   * every element against the reference candidate's output); 0: 2^26. */
+  uint64_t full_check_macs;
+  spvgen_tune_cache *cache; /* optional: the winner is stored there (not saved) */
+  spvgen_tune_progress_fn progress;
+  void *progress_user;
+} spvgen_tune_options;
+
+typedef struct spvgen_tune_result {
+  spvgen_gemm_config plan;   /* spvgen_tune_gemm: the winner's plan */
+  uint32_t best;             /* index of the winner in candidates */
+  uint32_t default_index;    /* index of the heuristic plan in candidates */
+  double best_ns, default_ns;
+  uint32_t count;            /* candidates in the table */
+  uint32_t offered;          /* candidates the template offered (count may be fewer) */
+  uint32_t timed, wrong, failed, not_run;
+  double seconds;            /* wall time of the tuning */
+  char key[SPVGEN_TUNE_KEY_SIZE]; /* the cache key of the problem */
+  bool stored;               /* the winner went into options->cache */
+  spvgen_tune_candidate candidates[SPVGEN_TUNE_MAX_CANDIDATES];
+} spvgen_tune_result;
+
+/* Tunes desc on ctx's device (knobs the desc sets stay fixed; the rest are tuned). The
+ * heuristic plan (spvgen_gemm_plan) is always a candidate and runs first (whatever the
+ * budget), then the other plans of spvgen_gemm_plans in their order. Every candidate
+ * runs on the same random operands and its output is checked before its time counts:
+ * against a float64 CPU reference on every element for problems up to
+ * full_check_macs, else on a sample of elements plus every element against the output
+ * of the first candidate that passed (with tolerances that follow the precision). A
+ * candidate that fails the check is WRONG and never chosen. Returns SPVGEN_OK when at
+ * least one candidate was timed (result->best; message may then hold a note, e.g. why
+ * the winner could not be stored), else the first failure's status with a message (no
+ * plan, every output wrong, a Vulkan error). result is large (~45 KiB): allocate it. */
+spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
+                               const spvgen_tune_options *options, spvgen_tune_result *result,
+                               char *message, size_t message_size);
+
+SPVGEN_API_END
+#ifdef __cplusplus
+}
+#endif
+#endif

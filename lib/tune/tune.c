@@ -1,0 +1,193 @@
+/* lib/tune/tune.c — the tuner's template-independent loop: for each candidate, build it,
+ * run warm-up and timed dispatches in one submission (GPU timestamps), check its output,
+ * and keep a robust median; the budget, progress reports and the result table. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tune_internal.h"
+
+double tune_now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+double tune_robust_median(uint64_t *ns, uint32_t n, uint32_t *kept, uint32_t *rejected, double *min_ns) {
+  *kept = *rejected = 0;
+  *min_ns = 0;
+  if (!n) return 0;
+  qsort(ns, n, sizeof *ns, cmp_u64);
+  double med = n % 2 ? (double)ns[n / 2] : 0.5 * ((double)ns[n / 2 - 1] + (double)ns[n / 2]);
+  double *dev = malloc(n * sizeof *dev);
+  if (!dev) {
+    *kept = n;
+    *min_ns = (double)ns[0];
+    return med;
+  }
+  for (uint32_t i = 0; i < n; i++) dev[i] = fabs((double)ns[i] - med);
+  qsort(dev, n, sizeof *dev, cmp_double);
+  double mad = n % 2 ? dev[n / 2] : 0.5 * (dev[n / 2 - 1] + dev[n / 2]);
+  free(dev);
+  if (mad < 0.005 * med) mad = 0.005 * med;
+  /* Keep [lo, hi): a contiguous run of the sorted samples. */
+  uint32_t lo = 0, hi = n;
+  while (lo < n && (double)ns[lo] < med - 4 * mad) lo++;
+  while (hi > lo && (double)ns[hi - 1] > med + 4 * mad) hi--;
+  *kept = hi - lo;
+  *rejected = n - *kept;
+  uint32_t k = hi - lo;
+  *min_ns = (double)ns[lo];
+  return k % 2 ? (double)ns[lo + k / 2] : 0.5 * ((double)ns[lo + k / 2 - 1] + (double)ns[lo + k / 2]);
+}
+
+const char *spvgen_tune_candidate_status_name(spvgen_tune_candidate_status s) {
+  switch (s) {
+  case SPVGEN_TUNE_NOT_RUN: return "not run";
+  case SPVGEN_TUNE_TIMED: return "timed";
+  case SPVGEN_TUNE_WRONG: return "wrong";
+  case SPVGEN_TUNE_FAILED: return "failed";
+  }
+  return NULL;
+}
+
+/* Host wall time per dispatch, one submission each: for queues without timestamps. */
+static spvgen_status host_times(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t repeats,
+                                uint64_t *ns) {
+  for (uint32_t r = 0; r < repeats; r++) {
+    double t0 = tune_now_seconds();
+    spvgen_status st = spvgen_vk_run(ctx, dd, 1, NULL);
+    if (st != SPVGEN_OK) return st;
+    ns[r] = (uint64_t)((tune_now_seconds() - t0) * 1e9);
+  }
+  return SPVGEN_OK;
+}
+
+spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state, const spvgen_tune_options *options,
+                        spvgen_tune_result *res, char *msg, size_t size) {
+  spvgen_tune_options opt = options ? *options : (spvgen_tune_options){0};
+  double budget = opt.budget_seconds > 0 ? opt.budget_seconds : 120.0;
+  uint32_t warmup = opt.warmup ? opt.warmup : 3;
+  uint32_t warmup_ms = opt.warmup_ms ? opt.warmup_ms : 200;
+  uint32_t repeats = opt.repeats ? opt.repeats : 15;
+  uint32_t limit = opt.max_candidates && opt.max_candidates < res->count ? opt.max_candidates : res->count;
+  double t0 = tune_now_seconds();
+  uint32_t total = warmup + repeats;
+  spvgen_vk_dispatch_desc *dd = calloc(total, sizeof *dd);
+  uint64_t *ns = calloc(total, sizeof *ns);
+  if (!dd || !ns) {
+    free(dd);
+    free(ns);
+    tune_msg(msg, size, "spvgen_tune_%s: out of memory", ops->name);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  spvgen_status first_err = SPVGEN_OK;
+  char first_msg[256] = "";
+  bool lost = false; /* the context is unusable: stop */
+  int best = -1;
+  for (uint32_t i = 0; i < res->count; i++) {
+    spvgen_tune_candidate *c = &res->candidates[i];
+    c->status = SPVGEN_TUNE_NOT_RUN;
+    bool run = !lost && i < limit && (i == 0 || tune_now_seconds() - t0 < budget);
+    if (run) {
+      spvgen_vk_dispatch_desc one;
+      memset(&one, 0, sizeof one);
+      char why[sizeof c->message];
+      why[0] = 0;
+      spvgen_status st = ops->build(state, i, &one, why, sizeof why);
+      if (st == SPVGEN_OK) {
+        for (uint32_t r = 0; r < total; r++) dd[r] = one;
+        if (i == 0 && warmup_ms) {
+          /* Sustained warm-up: back-to-back submissions of growing batches until the
+           * time is up, so that the GPU leaves its idle clocks. */
+          uint32_t batch = 1;
+          double w0 = tune_now_seconds();
+          while (st == SPVGEN_OK && tune_now_seconds() - w0 < warmup_ms / 1e3) {
+            double b0 = tune_now_seconds();
+            st = spvgen_vk_run(ctx, dd, batch, NULL);
+            if (tune_now_seconds() - b0 < 0.05 && batch * 2 <= total) batch *= 2;
+          }
+        }
+        if (st == SPVGEN_OK) st = ops->poison(state, why, sizeof why);
+        if (st == SPVGEN_OK) {
+          memset(ns, 0, total * sizeof *ns);
+          st = spvgen_vk_run(ctx, dd, total, ns);
+        }
+        bool stamped = false;
+        for (uint32_t r = warmup; r < total; r++) stamped |= ns[r] != 0;
+        if (st == SPVGEN_OK) st = ops->check(state, i, &c->checked, &c->bad, why, sizeof why);
+        if (st == SPVGEN_OK && !c->bad && !stamped) st = host_times(ctx, dd, repeats, ns + warmup);
+        if (st != SPVGEN_OK && !why[0]) snprintf(why, sizeof why, "%s", spvgen_vk_error(ctx));
+        if (st == SPVGEN_OK && c->bad) {
+          c->status = SPVGEN_TUNE_WRONG;
+          snprintf(c->message, sizeof c->message, "%s", why);
+        } else if (st == SPVGEN_OK) {
+          c->status = SPVGEN_TUNE_TIMED;
+          c->median_ns = tune_robust_median(ns + warmup, repeats, &c->samples, &c->rejected, &c->min_ns);
+          if (best < 0 || c->median_ns < res->candidates[best].median_ns) best = (int)i;
+        }
+      }
+      if (st != SPVGEN_OK) {
+        c->status = SPVGEN_TUNE_FAILED;
+        snprintf(c->message, sizeof c->message, "%s", why);
+        if (first_err == SPVGEN_OK) {
+          first_err = st;
+          snprintf(first_msg, sizeof first_msg, "%s: %s", c->name, why);
+        }
+        /* A timeout or a lost device leaves the context unusable: every later call
+         * fails with SPVGEN_ERROR_INVALID_STATE (vk.h). */
+        if (st == SPVGEN_ERROR_INVALID_STATE) lost = true;
+      }
+      ops->release(state, i);
+    }
+    switch (c->status) {
+    case SPVGEN_TUNE_TIMED: res->timed++; break;
+    case SPVGEN_TUNE_WRONG: res->wrong++; break;
+    case SPVGEN_TUNE_FAILED: res->failed++; break;
+    default: res->not_run++; break;
+    }
+    if (opt.progress) {
+      spvgen_tune_progress p;
+      p.done = i + 1;
+      p.total = res->count;
+      p.current = c;
+      p.best = best >= 0 ? &res->candidates[best] : NULL;
+      p.elapsed_seconds = tune_now_seconds() - t0;
+      opt.progress(&p, opt.progress_user);
+    }
+  }
+  free(dd);
+  free(ns);
+  res->seconds = tune_now_seconds() - t0;
+  if (best < 0) {
+    if (first_err != SPVGEN_OK && !res->wrong) {
+      tune_msg(msg, size, "spvgen_tune_%s: no candidate could be timed; the first failure: %s", ops->name, first_msg);
+      return first_err;
+    }
+    char first_wrong[200] = "";
+    for (uint32_t i = 0; i < res->count && !first_wrong[0]; i++)
+      if (res->candidates[i].status == SPVGEN_TUNE_WRONG)
+        snprintf(first_wrong, sizeof first_wrong, "%s: %s", res->candidates[i].name, res->candidates[i].message);
+    tune_msg(msg, size, "spvgen_tune_%s: no candidate produced a correct output (%u wrong, %u failed, %u not run); the first wrong one: %s",
+             ops->name, res->wrong, res->failed, res->not_run, first_wrong);
+    return SPVGEN_ERROR_VALIDATION;
+  }
+  res->best = (uint32_t)best;
+  res->best_ns = res->candidates[best].median_ns;
+  const spvgen_tune_candidate *d = &res->candidates[res->default_index];
+  res->default_ns = d->status == SPVGEN_TUNE_TIMED ? d->median_ns : 0;
+  return SPVGEN_OK;
+}

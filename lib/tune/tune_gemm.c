@@ -1,0 +1,631 @@
+/* lib/tune/tune_gemm.c — the GEMM template in the tuner: its cache key, the cached plan,
+ * and the tuner's operations (candidates from spvgen_gemm_plans, random operands, a
+ * float64 CPU reference, output checks). Uses the public runner API only: the library
+ * cannot use tools/common/gemm_run.c, whose reference this one follows (same data, same
+ * tolerances). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune_internal.h"
+
+/* ------------------------------------------------------------------- key ---- */
+
+static uint32_t pow2_ceil(uint32_t x) {
+  uint32_t p = 1;
+  while (p < x && p < 0x80000000u) p <<= 1;
+  return p;
+}
+
+/* The largest power of two dividing x, at most 16 (16 for 0). */
+static uint32_t align_class(uint64_t x) {
+  uint32_t a = 1;
+  while (a < 16 && x % (2u * a) == 0) a *= 2;
+  return a;
+}
+
+static uint32_t tight_ld(spvgen_matrix_layout layout, uint32_t rows, uint32_t cols) {
+  return layout == SPVGEN_ROW_MAJOR ? cols : rows;
+}
+
+spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps, char *key,
+                                   size_t key_size, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (key && key_size) key[0] = 0;
+  if (!desc || !key || !key_size)
+    return tune_msg(msg, size, "spvgen_tune_gemm_key: desc or key is NULL"), SPVGEN_ERROR_INVALID_ARGUMENT;
+  spvgen_device_caps tmp;
+  if (!caps) {
+    spvgen_caps_preset("vulkan13", &tmp);
+    caps = &tmp;
+  }
+  const spvgen_gemm_desc *d = desc;
+  if (!d->m || !d->n || !d->k)
+    return tune_msg(msg, size, "spvgen_tune_gemm_key: m, n and k must be at least 1 (got m=%u n=%u k=%u)", d->m, d->n,
+                    d->k),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
+  spvgen_component_type ts[4] = {d->a_type, d->b_type, d->acc_type, d->out_type};
+  const char *tn[4];
+  for (int i = 0; i < 4; i++)
+    if (!(tn[i] = spvgen_component_type_name(ts[i])))
+      return tune_msg(msg, size, "spvgen_tune_gemm_key: element type %d is unknown", (int)ts[i]),
+             SPVGEN_ERROR_INVALID_ARGUMENT;
+  spvgen_matrix_layout ls[4] = {d->a_layout, d->b_layout, d->c_layout, d->d_layout};
+  for (int i = 0; i < 4; i++)
+    if ((unsigned)ls[i] > SPVGEN_COL_MAJOR)
+      return tune_msg(msg, size, "spvgen_tune_gemm_key: layout %d is unknown", (int)ls[i]),
+             SPVGEN_ERROR_INVALID_ARGUMENT;
+  bool has_c = d->beta != 0.0f;
+  uint32_t lda = d->lda ? d->lda : tight_ld(d->a_layout, d->m, d->k);
+  uint32_t ldb = d->ldb ? d->ldb : tight_ld(d->b_layout, d->k, d->n);
+  uint32_t ldc = d->ldc ? d->ldc : tight_ld(d->c_layout, d->m, d->n);
+  uint32_t ldd = d->ldd ? d->ldd : tight_ld(d->d_layout, d->m, d->n);
+  uint32_t batch = d->batch ? d->batch : 1;
+  /* The device: ids, driver version and the name, percent-encoded. */
+  char name[3 * 64 + 1];
+  size_t o = 0;
+  for (const char *p = caps->name; *p && o + 4 < sizeof name; p++) {
+    unsigned char ch = (unsigned char)*p;
+    bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+                 ch == '-' || ch == '_' || ch == '(' || ch == ')';
+    if (plain) name[o++] = (char)ch;
+    else o += (size_t)snprintf(name + o, sizeof name - o, "%%%02X", ch);
+  }
+  name[o] = 0;
+  char cl[8], ca[8];
+  snprintf(cl, sizeof cl, "%c", has_c ? (d->c_layout ? 't' : 'n') : '-');
+  if (has_c) snprintf(ca, sizeof ca, "%u", align_class(ldc));
+  else snprintf(ca, sizeof ca, "-");
+  int n = snprintf(key, key_size,
+                   "gemm dev=%04x:%04x:%08x:%s types=%s,%s,%s,%s layout=%c%c%s%c shape=%ux%ux%ux%u "
+                   "align=%u,%u,%u,%u,%u,%s,%u",
+                   caps->vendor_id, caps->device_id, caps->driver_version, name, tn[0], tn[1], tn[2], tn[3],
+                   d->a_layout ? 't' : 'n', d->b_layout ? 't' : 'n', cl, d->d_layout ? 't' : 'n', pow2_ceil(d->m),
+                   pow2_ceil(d->n), pow2_ceil(d->k), pow2_ceil(batch), align_class(d->m), align_class(d->n),
+                   align_class(d->k), align_class(lda), align_class(ldb), ca, align_class(ldd));
+  if (n < 0 || (size_t)n >= key_size) {
+    key[0] = 0;
+    return tune_msg(msg, size, "spvgen_tune_gemm_key: the key needs %d bytes, key_size is %zu", n + 1, key_size),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  return SPVGEN_OK;
+}
+
+/* ---------------------------------------------------------------- cached ---- */
+
+static void knobs_of(const spvgen_gemm_config *p, spvgen_tune_knobs *k) {
+  memset(k, 0, sizeof *k);
+  snprintf(k->variant, sizeof k->variant, "%s", spvgen_gemm_variant_name(p->variant));
+  k->tile_m = p->desc.tile_m;
+  k->tile_n = p->desc.tile_n;
+  k->tile_k = p->desc.tile_k;
+  k->workgroup_size = p->desc.workgroup_size;
+  k->subgroups = p->desc.subgroups;
+  k->stages = p->desc.stages;
+  k->unroll = p->desc.unroll;
+}
+
+/* Sets d's zero knobs from k; false (why) when k conflicts with a knob d sets. */
+static bool apply_knobs(spvgen_gemm_desc *d, const spvgen_tune_knobs *k, char *why, size_t size) {
+  spvgen_gemm_variant v;
+  if (!spvgen_gemm_variant_parse(k->variant, &v) || v == SPVGEN_GEMM_AUTO)
+    return tune_msg(why, size, "variant '%s' is not a GEMM variant", k->variant), false;
+  if (d->variant != SPVGEN_GEMM_AUTO && d->variant != v)
+    return tune_msg(why, size, "the desc asks for variant %s", spvgen_gemm_variant_name(d->variant)), false;
+  d->variant = v;
+  struct { const char *name; uint32_t *field; uint32_t value; } f[] = {
+      {"tile_m", &d->tile_m, k->tile_m}, {"tile_n", &d->tile_n, k->tile_n},
+      {"tile_k", &d->tile_k, k->tile_k}, {"workgroup_size", &d->workgroup_size, k->workgroup_size},
+      {"subgroups", &d->subgroups, k->subgroups}, {"stages", &d->stages, k->stages},
+      {"unroll", &d->unroll, k->unroll}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+    if (!f[i].value) continue;
+    if (*f[i].field && *f[i].field != f[i].value)
+      return tune_msg(why, size, "the desc sets %s %u", f[i].name, *f[i].field), false;
+    *f[i].field = f[i].value;
+  }
+  return true;
+}
+
+/* spvgen_gemm_plan, with message "" on success (its AUTO path may leave the reason a
+ * preferred variant was passed over). */
+static spvgen_status plan_clean(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                spvgen_gemm_config *plan, char *msg, size_t size) {
+  spvgen_status st = spvgen_gemm_plan(desc, caps, plan, msg, size);
+  if (st == SPVGEN_OK && msg && size) msg[0] = 0;
+  return st;
+}
+
+spvgen_status spvgen_gemm_plan_cached(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                      const spvgen_tune_cache *cache, spvgen_gemm_config *plan, char *msg,
+                                      size_t size) {
+  if (msg && size) msg[0] = 0;
+  char key[SPVGEN_TUNE_KEY_SIZE];
+  spvgen_tune_entry e;
+  if (!cache || !desc || spvgen_tune_gemm_key(desc, caps, key, sizeof key, NULL, 0) != SPVGEN_OK ||
+      !spvgen_tune_cache_lookup(cache, key, &e))
+    return plan_clean(desc, caps, plan, msg, size);
+  spvgen_gemm_desc d = *desc;
+  char why[512];
+  spvgen_status st = SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (apply_knobs(&d, &e.knobs, why, sizeof why)) st = spvgen_gemm_plan(&d, caps, plan, why, sizeof why);
+  if (st == SPVGEN_OK) return st;
+  st = plan_clean(desc, caps, plan, msg, size);
+  if (st == SPVGEN_OK)
+    tune_msg(msg, size,
+             "spvgen_gemm_plan_cached: the %s entry (%s %ux%ux%u wg%u) does not fit here (%s); the heuristic plan "
+             "is used",
+             e.origin == SPVGEN_TUNE_ORIGIN_BUILTIN ? "compiled-in" : "cache file", e.knobs.variant, e.knobs.tile_m,
+             e.knobs.tile_n, e.knobs.tile_k, e.knobs.workgroup_size, why);
+  return st;
+}
+
+/* ------------------------------------------------------------------ data ---- */
+
+static uint16_t f32_to_f16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  int32_t exp = (int32_t)((x >> 23) & 0xFF) - 127 + 15;
+  uint32_t mant = x & 0x7FFFFFu;
+  if (((x >> 23) & 0xFF) == 0xFF) return (uint16_t)(sign | 0x7C00u | (mant ? 0x200u : 0));
+  if (exp >= 31) return (uint16_t)(sign | 0x7C00u);
+  if (exp <= 0) {
+    if (exp < -10) return (uint16_t)sign;
+    mant |= 0x800000u;
+    uint32_t shift = (uint32_t)(14 - exp);
+    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+  }
+  uint32_t h = ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1FFFu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
+  return (uint16_t)(sign | h);
+}
+
+static float f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FFu;
+  float f;
+  if (exp == 0) {
+    f = ldexpf((float)mant, -24);
+    return sign ? -f : f;
+  }
+  uint32_t x = exp == 31 ? sign | 0x7F800000u | (mant << 13) : sign | ((exp + 112) << 23) | (mant << 13);
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+static uint16_t f32_to_bf16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7F800000u) == 0x7F800000u) return (uint16_t)((x >> 16) | ((x & 0xFFFF) ? 0x40 : 0));
+  x += 0x7FFFu + ((x >> 16) & 1);
+  return (uint16_t)(x >> 16);
+}
+
+static float bf16_to_f32(uint16_t h) {
+  uint32_t x = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+/* float8 (e4m3: bias 7, no infinities, S.1111.111 NaN; e5m2: bias 15, IEEE-like). */
+static double f8_value(uint8_t v, bool e4m3) {
+  int ebits = e4m3 ? 4 : 5, mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  int sign = v >> 7, e = (v >> mbits) & ((1 << ebits) - 1), mant = v & ((1 << mbits) - 1);
+  if (e4m3 && e == 15 && mant == 7) return NAN;
+  if (!e4m3 && e == 31) return mant ? NAN : (sign ? -INFINITY : INFINITY);
+  double x = e == 0 ? ldexp(mant, 1 - bias - mbits) : ldexp((1 << mbits) + mant, e - bias - mbits);
+  return sign ? -x : x;
+}
+
+/* The float8 encoding nearest to x (by search: 256 codes), ties to even. */
+static uint8_t f8_encode(double x, bool e4m3) {
+  uint8_t best = 0;
+  double bd = INFINITY;
+  for (int c = 0; c < 256; c++) {
+    double v = f8_value((uint8_t)c, e4m3);
+    if (isnan(v) || isinf(v)) continue;
+    double dd = fabs(v - x);
+    if (dd < bd || (dd == bd && !(c & 1))) {
+      bd = dd;
+      best = (uint8_t)c;
+    }
+  }
+  return best;
+}
+
+static double get(const void *p, spvgen_component_type t, uint64_t i) {
+  switch (t) {
+  case SPVGEN_COMPONENT_F16: return f16_to_f32(((const uint16_t *)p)[i]);
+  case SPVGEN_COMPONENT_BF16: return bf16_to_f32(((const uint16_t *)p)[i]);
+  case SPVGEN_COMPONENT_F32: return ((const float *)p)[i];
+  case SPVGEN_COMPONENT_S8: return ((const int8_t *)p)[i];
+  case SPVGEN_COMPONENT_U8: return ((const uint8_t *)p)[i];
+  case SPVGEN_COMPONENT_S32: return ((const int32_t *)p)[i];
+  case SPVGEN_COMPONENT_U32: return ((const uint32_t *)p)[i];
+  case SPVGEN_COMPONENT_E4M3: return f8_value(((const uint8_t *)p)[i], true);
+  case SPVGEN_COMPONENT_E5M2: return f8_value(((const uint8_t *)p)[i], false);
+  default: return NAN;
+  }
+}
+
+static void put(void *p, spvgen_component_type t, uint64_t i, double v) {
+  switch (t) {
+  case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = f32_to_f16((float)v); break;
+  case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = f32_to_bf16((float)v); break;
+  case SPVGEN_COMPONENT_F32: ((float *)p)[i] = (float)v; break;
+  case SPVGEN_COMPONENT_S8: ((int8_t *)p)[i] = (int8_t)v; break;
+  case SPVGEN_COMPONENT_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+  case SPVGEN_COMPONENT_S32: ((int32_t *)p)[i] = (int32_t)v; break;
+  case SPVGEN_COMPONENT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+  case SPVGEN_COMPONENT_E4M3: ((uint8_t *)p)[i] = f8_encode(v, true); break;
+  case SPVGEN_COMPONENT_E5M2: ((uint8_t *)p)[i] = f8_encode(v, false); break;
+  default: break;
+  }
+}
+
+static bool is_float(spvgen_component_type t) {
+  return t == SPVGEN_COMPONENT_F16 || t == SPVGEN_COMPONENT_BF16 || t == SPVGEN_COMPONENT_F32;
+}
+
+/* Unit roundoff of a float type (0 for integers). */
+static double unit(spvgen_component_type t) {
+  switch (t) {
+  case SPVGEN_COMPONENT_F16: return ldexp(1.0, -11);
+  case SPVGEN_COMPONENT_BF16: return ldexp(1.0, -8);
+  case SPVGEN_COMPONENT_F32: return ldexp(1.0, -24);
+  default: return 0.0;
+  }
+}
+
+static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Nonzero values: floats of magnitude in [1/8, 1) with a random sign, s8 in [-8, 8] \ {0},
+ * u8 in [1, 15] (gemm_run's data). */
+static double random_value(uint64_t *s, spvgen_component_type t) {
+  uint64_t r = rng_next(s);
+  if (t == SPVGEN_COMPONENT_S8) {
+    int v = (int)(r % 16) - 8;
+    return v >= 0 ? v + 1 : v;
+  }
+  if (t == SPVGEN_COMPONENT_U8) return (double)(r % 15 + 1);
+  double mag = 0.125 + 0.875 * (double)(r >> 11) / 9007199254740992.0;
+  return (r & 1) ? -mag : mag;
+}
+
+static void *fill(uint64_t *s, spvgen_component_type t, uint64_t n) {
+  uint32_t es = spvgen_component_type_size(t);
+  void *p = malloc(n * es > 0 ? n * es : 1);
+  if (!p) return NULL;
+  for (uint64_t i = 0; i < n; i++) put(p, t, i, random_value(s, t));
+  return p;
+}
+
+static uint64_t idx(spvgen_matrix_layout layout, uint32_t ld, uint64_t r, uint64_t c) {
+  return layout == SPVGEN_ROW_MAJOR ? r * ld + c : c * ld + r;
+}
+
+static double activation(double x, spvgen_activation act) {
+  switch (act) {
+  case SPVGEN_ACTIVATION_RELU: return x > 0 ? x : 0;
+  case SPVGEN_ACTIVATION_GELU: return 0.5 * x * (1.0 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
+  case SPVGEN_ACTIVATION_SILU: return x / (1.0 + exp(-x));
+  default: return x;
+  }
+}
+
+/* ----------------------------------------------------------------- state ---- */
+
+typedef struct gemm_state {
+  spvgen_vk_context *ctx;
+  const spvgen_gemm_config *plans; /* one per candidate of the result table */
+  spvgen_gemm_desc d;              /* resolved (the default plan's desc) */
+  void *ha, *hb, *hc, *hbias, *hd, *ref_out;
+  uint64_t nd;                     /* elements of D's buffer */
+  uint32_t out_size;
+  spvgen_vk_buffer *bufs[5];
+  uint32_t nbuf;
+  /* The elements checked against the CPU: all (sel NULL) or a sample. */
+  uint64_t total, nsel, *sel;
+  double *ref, *tol;
+  double pair_tol_abs, pair_tol_rel; /* output against the reference output */
+  bool int_exact, have_ref_out;
+  spvgen_module *mod;
+  spvgen_vk_pipeline *pipe;
+} gemm_state;
+
+/* Offset of D's element lin (over batch, row, column). */
+static uint64_t d_offset(const spvgen_gemm_desc *d, uint64_t lin, uint64_t *bz, uint64_t *r, uint64_t *c) {
+  uint64_t mn = (uint64_t)d->m * d->n;
+  *bz = lin / mn;
+  uint64_t rem = lin % mn;
+  *r = rem / d->n;
+  *c = rem % d->n;
+  return *bz * d->stride_d + idx(d->d_layout, d->ldd, *r, *c);
+}
+
+/* The CPU reference and its tolerance at element lin (gemm_run's). */
+static void reference(const gemm_state *s, uint64_t lin, double *ref_out, double *tol_out) {
+  const spvgen_gemm_desc *d = &s->d;
+  uint64_t bz, r, c;
+  d_offset(d, lin, &bz, &r, &c);
+  double acc = 0, sabs = 0;
+  for (uint64_t k = 0; k < d->k; k++) {
+    double p = get(s->ha, d->a_type, bz * d->stride_a + idx(d->a_layout, d->lda, r, k)) *
+               get(s->hb, d->b_type, bz * d->stride_b + idx(d->b_layout, d->ldb, k, c));
+    acc += p;
+    sabs += fabs(p);
+  }
+  double ref;
+  if (s->int_exact) {
+    int64_t v = (int64_t)acc;
+    if (s->hbias) v += (int64_t)get(s->hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
+    if (d->activation == SPVGEN_ACTIVATION_RELU && v < 0) v = 0;
+    int32_t w = (int32_t)(uint32_t)(uint64_t)v;
+    if (d->out_type == SPVGEN_COMPONENT_S8) ref = (int8_t)(uint8_t)(uint32_t)w;
+    else if (d->out_type == SPVGEN_COMPONENT_U8) ref = (uint8_t)(uint32_t)w;
+    else if (d->out_type == SPVGEN_COMPONENT_U32) ref = (uint32_t)w;
+    else ref = w;
+  } else {
+    ref = acc * d->alpha;
+    if (s->hc) ref += d->beta * get(s->hc, d->out_type, bz * d->stride_c + idx(d->c_layout, d->ldc, r, c));
+    if (s->hbias) ref += get(s->hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
+    ref = activation(ref, d->activation);
+    if (!is_float(d->out_type)) ref = nearbyint(ref);
+  }
+  double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
+  double tol = s->int_exact ? 0.0
+                            : acc_ulps * unit(d->acc_type) * sabs * fabs(d->alpha) * 1.1 +
+                                  2.0 * unit(d->out_type) * fabs(ref) + (is_float(d->out_type) ? 1e-6 : 1.0);
+  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU)
+    tol += 3e-5 * (fabs(ref) + 1.0);
+  *ref_out = ref;
+  *tol_out = tol;
+}
+
+static spvgen_status gemm_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
+  gemm_state *s = state;
+  const spvgen_gemm_config *p = &s->plans[i];
+  spvgen_module_reset(s->mod, NULL);
+  spvgen_kernel_info info;
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_status st = spvgen_gemm_emit(s->mod, p, &info);
+  if (st == SPVGEN_OK) st = spvgen_module_finish(s->mod, &words, &count);
+  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(s->mod)), st;
+  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
+  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, NULL, &s->pipe)) != SPVGEN_OK)
+    return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
+  dd->pipeline = s->pipe;
+  dd->buffers = s->bufs;
+  dd->buffer_count = s->nbuf;
+  for (int j = 0; j < 3; j++) dd->groups[j] = p->groups[j];
+  return SPVGEN_OK;
+}
+
+static spvgen_status gemm_poison(void *state, char *msg, size_t size) {
+  gemm_state *s = state;
+  uint64_t bytes = (s->nd * s->out_size + 3) & ~3ull;
+  if (bytes < 4) bytes = 4;
+  spvgen_status st = spvgen_vk_buffer_fill(s->ctx, s->bufs[2], 0, bytes, 0x7FC07FC0u);
+  if (st != SPVGEN_OK) tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx));
+  return st;
+}
+
+static spvgen_status gemm_check(void *state, uint32_t i, uint64_t *checked, uint64_t *bad, char *msg, size_t size) {
+  gemm_state *s = state;
+  const spvgen_gemm_desc *d = &s->d;
+  (void)i;
+  *checked = *bad = 0;
+  spvgen_status st = spvgen_vk_buffer_download(s->ctx, s->bufs[2], 0, s->hd, s->nd * s->out_size);
+  if (st != SPVGEN_OK) return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
+  uint64_t bz, r, c;
+  for (uint64_t e = 0; e < s->nsel; e++) {
+    uint64_t lin = s->sel ? s->sel[e] : e;
+    double gpu = get(s->hd, d->out_type, d_offset(d, lin, &bz, &r, &c));
+    double err = fabs(gpu - s->ref[e]);
+    if (!(err <= s->tol[e])) { /* NaN counts as bad */
+      if (!*bad)
+        tune_msg(msg, size, "element (%llu, %llu) of batch %llu: gpu %.6g, cpu %.6g (tolerance %.3g)",
+                 (unsigned long long)r, (unsigned long long)c, (unsigned long long)bz, gpu, s->ref[e], s->tol[e]);
+      (*bad)++;
+    }
+  }
+  *checked = s->nsel;
+  if (s->sel && s->have_ref_out) {
+    /* A sample was checked against the CPU: every element against the reference
+     * candidate's output too (both within tolerance of the exact result). */
+    for (uint64_t lin = 0; lin < s->total; lin++) {
+      uint64_t off = d_offset(d, lin, &bz, &r, &c);
+      double x = get(s->hd, d->out_type, off), y = get(s->ref_out, d->out_type, off);
+      double tol = s->int_exact ? 0.0 : s->pair_tol_abs + s->pair_tol_rel * fabs(y);
+      if (!(fabs(x - y) <= tol)) {
+        if (!*bad)
+          tune_msg(msg, size, "element (%llu, %llu) of batch %llu: %.6g, the reference candidate's %.6g",
+                   (unsigned long long)r, (unsigned long long)c, (unsigned long long)bz, x, y);
+        (*bad)++;
+      }
+    }
+    *checked += s->total;
+  }
+  if (!*bad && s->sel && !s->have_ref_out) {
+    memcpy(s->ref_out, s->hd, s->nd * s->out_size);
+    s->have_ref_out = true;
+  }
+  return SPVGEN_OK;
+}
+
+static void gemm_release(void *state, uint32_t i) {
+  gemm_state *s = state;
+  (void)i;
+  spvgen_vk_pipeline_destroy(s->pipe);
+  s->pipe = NULL;
+}
+
+static const tune_ops gemm_ops = {"gemm", gemm_build, gemm_poison, gemm_check, gemm_release};
+
+static bool same_knobs(const spvgen_gemm_config *a, const spvgen_gemm_config *b) {
+  const spvgen_gemm_desc *x = &a->desc, *y = &b->desc;
+  return a->variant == b->variant && x->tile_m == y->tile_m && x->tile_n == y->tile_n && x->tile_k == y->tile_k &&
+         x->workgroup_size == y->workgroup_size && x->subgroups == y->subgroups && x->stages == y->stages &&
+         x->unroll == y->unroll;
+}
+
+/* Host operands, device buffers and the CPU reference of the checked elements. */
+static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, char *msg, size_t size) {
+  const spvgen_gemm_desc *d = &s->d;
+  uint64_t seed = opt && opt->seed ? opt->seed : 0x5eed7a11ull;
+  uint64_t na = d->stride_a * d->batch, nb = d->stride_b * d->batch;
+  uint64_t nc = d->beta != 0.0f ? d->stride_c * d->batch : 0;
+  uint64_t nbias = d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->bias == SPVGEN_GEMM_BIAS_COLUMN ? d->n : 0;
+  s->nd = d->stride_d * d->batch;
+  s->out_size = spvgen_component_type_size(d->out_type);
+  s->total = (uint64_t)d->m * d->n * d->batch;
+  s->int_exact = !is_float(d->acc_type) && !is_float(d->out_type);
+  s->ha = fill(&seed, d->a_type, na);
+  s->hb = fill(&seed, d->b_type, nb);
+  s->hc = nc ? fill(&seed, d->out_type, nc) : NULL;
+  s->hbias = nbias ? fill(&seed, d->out_type, nbias) : NULL;
+  s->hd = malloc(s->nd * s->out_size + 4);
+  uint64_t full = opt && opt->full_check_macs ? opt->full_check_macs : (1ull << 26);
+  bool all = s->total * d->k <= full;
+  s->nsel = all ? s->total : (s->total < 1024 ? s->total : 1024);
+  if (!all) {
+    s->sel = malloc(s->nsel * sizeof *s->sel);
+    s->ref_out = malloc(s->nd * s->out_size + 4);
+  }
+  s->ref = malloc(s->nsel * sizeof *s->ref);
+  s->tol = malloc(s->nsel * sizeof *s->tol);
+  if (!s->ha || !s->hb || (nc && !s->hc) || (nbias && !s->hbias) || !s->hd || !s->ref || !s->tol ||
+      (!all && (!s->sel || !s->ref_out)))
+    return tune_msg(msg, size, "spvgen_tune_gemm: out of host memory for the operands"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  if (!all) {
+    /* The corners first (edge tiles), then random elements. */
+    uint64_t s2 = seed ^ 0xC0FFEEull, mn = (uint64_t)d->m * d->n;
+    uint64_t corners[4] = {0, d->n - 1, (uint64_t)(d->m - 1) * d->n, mn - 1};
+    for (uint64_t e = 0; e < s->nsel; e++)
+      s->sel[e] = e < 4 ? (d->batch - 1) * mn * (e & 1) + corners[e] : rng_next(&s2) % s->total;
+  }
+  for (uint64_t e = 0; e < s->nsel; e++) reference(s, s->sel ? s->sel[e] : e, &s->ref[e], &s->tol[e]);
+  /* Against another candidate's output: each within its tolerance of the exact value,
+   * with sum |a*b| <= K (inputs below 1 in magnitude). */
+  double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
+  s->pair_tol_abs = 2.0 * (acc_ulps * unit(d->acc_type) * d->k * fabs(d->alpha) * 1.1 +
+                           (is_float(d->out_type) ? 1e-6 : 1.0));
+  s->pair_tol_rel = 4.0 * unit(d->out_type);
+  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU) {
+    s->pair_tol_abs += 6e-5;
+    s->pair_tol_rel += 6e-5;
+  }
+
+  struct { void *host; uint64_t bytes; } ops[5] = {
+      {s->ha, na * spvgen_component_type_size(d->a_type)},
+      {s->hb, nb * spvgen_component_type_size(d->b_type)},
+      {NULL, s->nd * s->out_size},
+      {s->hc, nc * s->out_size},
+      {s->hbias, nbias * s->out_size}};
+  for (int i = 0; i < 5; i++) {
+    if (i >= 3 && !ops[i].bytes) continue;
+    uint64_t bytes = ops[i].bytes < 4 ? 4 : (ops[i].bytes + 3) & ~3ull;
+    if (spvgen_vk_buffer_create(s->ctx, bytes, 0, &s->bufs[s->nbuf]) != SPVGEN_OK ||
+        (ops[i].host && spvgen_vk_buffer_upload(s->ctx, s->bufs[s->nbuf], 0, ops[i].host, ops[i].bytes) != SPVGEN_OK)) {
+      if (s->bufs[s->nbuf]) s->nbuf++;
+      return tune_msg(msg, size, "spvgen_tune_gemm: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
+    }
+    s->nbuf++;
+  }
+  s->mod = spvgen_module_create(NULL);
+  if (!s->mod) return tune_msg(msg, size, "spvgen_tune_gemm: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  return SPVGEN_OK;
+}
+
+static void gemm_teardown(gemm_state *s) {
+  for (uint32_t i = 0; i < s->nbuf; i++) spvgen_vk_buffer_destroy(s->bufs[i]);
+  spvgen_vk_pipeline_destroy(s->pipe);
+  spvgen_module_destroy(s->mod);
+  free(s->ha);
+  free(s->hb);
+  free(s->hc);
+  free(s->hbias);
+  free(s->hd);
+  free(s->ref_out);
+  free(s->sel);
+  free(s->ref);
+  free(s->tol);
+}
+
+spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc, const spvgen_tune_options *opt,
+                               spvgen_tune_result *res, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!ctx || !desc || !res)
+    return tune_msg(msg, size, "spvgen_tune_gemm: ctx, desc or result is NULL"), SPVGEN_ERROR_INVALID_ARGUMENT;
+  memset(res, 0, sizeof *res);
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  /* The heuristic plan first, then every other candidate in spvgen_gemm_plans' order. */
+  spvgen_gemm_config def;
+  spvgen_status st = plan_clean(desc, caps, &def, msg, size);
+  if (st != SPVGEN_OK) return st;
+  uint32_t n = 0;
+  st = spvgen_gemm_plans(desc, caps, NULL, 0, &n, msg, size);
+  if (st != SPVGEN_OK) return st;
+  spvgen_gemm_config *plans = malloc((size_t)(n + 1) * sizeof *plans);
+  if (!plans) return tune_msg(msg, size, "spvgen_tune_gemm: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  uint32_t got = 0;
+  st = spvgen_gemm_plans(desc, caps, plans + 1, n, &got, msg, size);
+  if (st != SPVGEN_OK) {
+    free(plans);
+    return st;
+  }
+  if (got > n) got = n;
+  if (msg && size) msg[0] = 0;
+  plans[0] = def;
+  uint32_t count = 1;
+  for (uint32_t i = 1; i <= got; i++)
+    if (!same_knobs(&plans[i], &def)) plans[count++] = plans[i];
+  res->offered = count;
+  if (count > SPVGEN_TUNE_MAX_CANDIDATES) count = SPVGEN_TUNE_MAX_CANDIDATES;
+  res->count = count;
+  res->default_index = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    spvgen_tune_candidate *c = &res->candidates[i];
+    snprintf(c->name, sizeof c->name, "%s", plans[i].name);
+    knobs_of(&plans[i], &c->knobs);
+    c->is_default = i == 0;
+  }
+  spvgen_tune_gemm_key(desc, caps, res->key, sizeof res->key, NULL, 0);
+
+  gemm_state s;
+  memset(&s, 0, sizeof s);
+  s.ctx = ctx;
+  s.plans = plans;
+  s.d = def.desc;
+  st = gemm_setup(&s, opt, msg, size);
+  if (st == SPVGEN_OK) st = tune_loop(ctx, &gemm_ops, &s, opt, res, msg, size);
+  gemm_teardown(&s);
+  if (st == SPVGEN_OK) {
+    res->plan = plans[res->best];
+    if (opt && opt->cache && res->key[0]) {
+      spvgen_tune_entry e;
+      memset(&e, 0, sizeof e);
+      snprintf(e.key, sizeof e.key, "%s", res->key);
+      e.knobs = res->candidates[res->best].knobs;
+      e.median_ns = res->best_ns;
+      e.m = def.desc.m;
+      e.n = def.desc.n;
+      e.k = def.desc.k;
+      e.batch = def.desc.batch;
+      res->stored = spvgen_tune_cache_store(opt->cache, &e, msg, size) == SPVGEN_OK;
+    }
+  }
+  free(plans);
+  return st;
+}

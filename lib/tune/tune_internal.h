@@ -1,0 +1,79 @@
+/* lib/tune/tune_internal.h — what the tuner's files share: the cache file format, the
+ * compiled-in table and the template table of the tuner. */
+#ifndef SPVGEN_TUNE_INTERNAL_H
+#define SPVGEN_TUNE_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "spvgen/tune.h"
+
+/* The file format (docs/tune.md):
+ *   line 1     "spvgen-tune-cache 1"
+ *   # ...      comments, and empty lines: ignored
+ *   entries    KEY <tab> VALUE <tab> crc=XXXXXXXX
+ * VALUE: "variant=V tile=MxNxK wg=W sg=S stages=T unroll=U ns=F at=MxNxKxB"; the CRC-32
+ * (zlib's) is of "KEY<tab>VALUE" in 8 lowercase hex digits. */
+#define TUNE_MAGIC "spvgen-tune-cache"
+#define TUNE_VERSION 1
+#define TUNE_MAX_LINE 1024                 /* bytes, newline included */
+#define TUNE_MAX_FILE (64u * 1024u * 1024u) /* a larger file is not read */
+
+/* CRC-32 (IEEE 802.3, as zlib.crc32) of n bytes. */
+uint32_t tune_crc32(const void *data, size_t n);
+
+/* Formats an entry as a line without the newline ("KEY\tVALUE\tcrc=..."). false (and a
+ * message) when it cannot be written: bad key or knobs, or the line would be too long. */
+bool tune_format_line(const spvgen_tune_entry *e, char *line, size_t size, char *msg, size_t msize);
+
+/* Parses one line (without its newline). false with the reason in why. */
+bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *why, size_t why_size);
+
+/* Opens a cache whose compiled-in layer is lines[0 .. count-1] (entry lines in the file
+ * format) instead of the library's table: spvgen_tune_cache_open is this with the
+ * library's table. For tests. */
+spvgen_status tune_cache_open_with_builtin(const char *path, const char *const *lines, size_t count,
+                                           spvgen_tune_cache **out, char *msg, size_t size);
+
+/* The table compiled into the library (generated from lib/tune/builtin.txt by
+ * tools/gen_tune_builtin.py). */
+extern const char *const tune_builtin_lines[];
+extern const size_t tune_builtin_count;
+
+/* snprintf into msg when msg is not NULL. */
+void tune_msg(char *msg, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif
+
+/* ------------------------------------------------------------------ tuner ---- */
+/* A template as the tuner sees it: candidates, emit + run one, check its output. The
+ * generic loop (tune.c: warm-up, timing, outlier rejection, budget, progress, result
+ * table) calls these; tune_gemm.c is the GEMM's. A new template (the MLP) adds its own
+ * set and a spvgen_tune_<template> entry point. */
+typedef struct tune_ops {
+  const char *name; /* the template: the key's first word */
+  /* Builds candidate i (emit, pipeline) and fills the dispatch that runs it once. */
+  spvgen_status (*build)(void *state, uint32_t i, spvgen_vk_dispatch_desc *dispatch, char *msg, size_t size);
+  /* Before a candidate runs: poison the output (an element the kernel misses fails). */
+  spvgen_status (*poison)(void *state, char *msg, size_t size);
+  /* After it ran: compare its output; *bad elements out of tolerance of *checked. A
+   * candidate that passes may become the reference for the next ones. */
+  spvgen_status (*check)(void *state, uint32_t i, uint64_t *checked, uint64_t *bad, char *msg, size_t size);
+  /* Frees what build made. */
+  void (*release)(void *state, uint32_t i);
+} tune_ops;
+
+/* Runs result->candidates[0 .. count-1] (filled by the caller: names, knobs,
+ * is_default, default_index; the default first) and fills the rest of result. SPVGEN_OK
+ * when one was timed. */
+spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state, const spvgen_tune_options *opt,
+                        spvgen_tune_result *res, char *msg, size_t size);
+
+/* Median of the samples after dropping those further than 4 MADs from the median (the
+ * MAD floored at 0.5% of the median); sorts ns. */
+double tune_robust_median(uint64_t *ns, uint32_t n, uint32_t *kept, uint32_t *rejected, double *min_ns);
+
+double tune_now_seconds(void);
