@@ -307,7 +307,10 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
   const spvgen_gemm_variant *order = spvgen_component_type_size(d.a_type) == 1 ? order8 : order16;
   for (int v = 0; v < 3; v++) {
     st = plan_variant(caps, &d, order[v], plan, msg, size);
-    if (st == SPVGEN_OK) return st;
+    if (st == SPVGEN_OK) {
+      if (msg && size) msg[0] = 0; /* an earlier variant's refusal is no message of a success */
+      return st;
+    }
   }
   memset(plan, 0, sizeof *plan);
   return st;
