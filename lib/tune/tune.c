@@ -145,7 +145,7 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
         snprintf(c->message, sizeof c->message, "%s", why);
         if (first_err == SPVGEN_OK) {
           first_err = st;
-          snprintf(first_msg, sizeof first_msg, "%s: %s", c->name, why);
+          snprintf(first_msg, sizeof first_msg, "%.95s: %.150s", c->name, why);
         }
         /* A timeout or a lost device leaves the context unusable: every later call
          * fails with SPVGEN_ERROR_INVALID_STATE (vk.h). */
@@ -180,7 +180,7 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
     char first_wrong[200] = "";
     for (uint32_t i = 0; i < res->count && !first_wrong[0]; i++)
       if (res->candidates[i].status == SPVGEN_TUNE_WRONG)
-        snprintf(first_wrong, sizeof first_wrong, "%s: %s", res->candidates[i].name, res->candidates[i].message);
+        snprintf(first_wrong, sizeof first_wrong, "%.60s: %.130s", res->candidates[i].name, res->candidates[i].message);
     tune_msg(msg, size, "spvgen_tune_%s: no candidate produced a correct output (%u wrong, %u failed, %u not run); the first wrong one: %s",
              ops->name, res->wrong, res->failed, res->not_run, first_wrong);
     return SPVGEN_ERROR_VALIDATION;
