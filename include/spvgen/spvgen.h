@@ -11,4 +11,5 @@
 #include "spvgen/vk.h"
 #include "spvgen/elementwise.h"
 #include "spvgen/gemm.h"
+#include "spvgen/mlp.h"
 #endif
