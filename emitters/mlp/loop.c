@@ -75,7 +75,7 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
     const spvgen_mlp_layer *L = &p->layers[l];
     uint32_t src = bufs[l & 1], dst = bufs[(l + 1) & 1];
     spvgen_store(m, iv, zero_u);
-    spvgen_loop(m, SpvLoopControlMaskNone);
+    spvgen_loop(m, SpvLoopControlDontUnrollMask);
     uint32_t i = ek_load_u32(m, iv);
     spvgen_loop_while(m, ek_lt(m, i, ek_u32(m, L->outputs)));
     {
@@ -88,7 +88,7 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
       uint32_t row = ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)),
                             ek_u32(m, (uint32_t)(L->matrix_offset / 2)));
       spvgen_store(m, jv, zero_u);
-      spvgen_loop(m, SpvLoopControlMaskNone);
+      spvgen_loop(m, SpvLoopControlDontUnrollMask);
       uint32_t j = ek_load_u32(m, jv);
       spvgen_loop_while(m, ek_lt(m, j, ek_u32(m, L->inputs)));
       {
