@@ -15,6 +15,8 @@ int spvgen_cmd_version(int argc, char **argv);  /* cmd_version.c */
 int spvgen_cmd_gemm(int argc, char **argv);     /* cmd_gemm.c */
 int spvgen_cmd_run(int argc, char **argv);      /* cmd_gemm.c */
 int spvgen_cmd_bench(int argc, char **argv);    /* cmd_gemm.c */
+int spvgen_cmd_mlp(int argc, char **argv);      /* cmd_mlp.c */
+int spvgen_cmd_run_mlp(int argc, char **argv);  /* cmd_mlp.c: `spvgen run mlp` */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */
