@@ -12,4 +12,5 @@
 #include "spvgen/elementwise.h"
 #include "spvgen/gemm.h"
 #include "spvgen/tune.h"
+#include "spvgen/mlp.h"
 #endif

@@ -32,6 +32,8 @@ typedef struct spvgen_cli_tune_args {
 /* Parses `spvgen tune gemm` arguments (argv[0] is "gemm"): 0 parsed, -1 --help printed,
  * 2 usage error (printed). cmd_gemm.c. */
 int spvgen_cli_parse_tune_gemm(int argc, char **argv, spvgen_cli_tune_args *out);
+int spvgen_cmd_mlp(int argc, char **argv);      /* cmd_mlp.c */
+int spvgen_cmd_run_mlp(int argc, char **argv);  /* cmd_mlp.c: `spvgen run mlp` */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */

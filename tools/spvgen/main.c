@@ -14,6 +14,7 @@ typedef struct command {
 
 static const command commands[] = {
   {"gemm", spvgen_cmd_gemm, "emit a GEMM module (D = alpha*A*B + beta*C ...) for a device"},
+  {"mlp", spvgen_cmd_mlp, "emit a fused MLP module (input encoding, hidden layers, activations)"},
   {"run", spvgen_cmd_run, "emit a kernel for this device, run it and check it against the CPU"},
   {"bench", spvgen_cmd_bench, "time a kernel's emission on this CPU, and the kernel on the device"},
   {"tune", spvgen_cmd_tune, "autotune a kernel on this device; list, export and import the tune cache"},

@@ -1,0 +1,592 @@
+/* emitters/mlp/mlp.c — the MLP template's contract (spvgen/mlp.h): desc checks and
+ * defaults, the weight layout, variant choice through the table of variants, candidate
+ * enumeration, emit, the one-shot spvgen_mlp and the function shape; plus the helpers the
+ * variants share (encoding, activations, I/O). The kernels are in loop.c, vec.c, mat.c. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlp_internal.h"
+#include "spvgen/kernel.h"
+
+static const mlp_variant_ops *const variants[SPVGEN_MLP_VARIANT_COUNT] = {
+    NULL, /* AUTO */
+    &mlp_variant_vec,
+    &mlp_variant_mat,
+    &mlp_variant_loop,
+};
+
+static const char *const variant_names[SPVGEN_MLP_VARIANT_COUNT] = {"auto", "vec", "mat", "loop"};
+static const char *const activation_names[SPVGEN_MLP_ACT_COUNT] = {
+    "default", "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "exp"};
+static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob"};
+
+const char *spvgen_mlp_variant_name(spvgen_mlp_variant v) {
+  return (unsigned)v < SPVGEN_MLP_VARIANT_COUNT ? variant_names[v] : NULL;
+}
+
+bool spvgen_mlp_variant_parse(const char *name, spvgen_mlp_variant *out) {
+  for (int i = 0; name && i < SPVGEN_MLP_VARIANT_COUNT; i++)
+    if (!strcmp(name, variant_names[i])) {
+      if (out) *out = (spvgen_mlp_variant)i;
+      return true;
+    }
+  return false;
+}
+
+const char *spvgen_mlp_activation_name(spvgen_mlp_activation a) {
+  return (unsigned)a < SPVGEN_MLP_ACT_COUNT ? activation_names[a] : NULL;
+}
+
+bool spvgen_mlp_activation_parse(const char *name, spvgen_mlp_activation *out) {
+  for (int i = 0; name && i < SPVGEN_MLP_ACT_COUNT; i++)
+    if (!strcmp(name, activation_names[i])) {
+      if (out) *out = (spvgen_mlp_activation)i;
+      return true;
+    }
+  return false;
+}
+
+const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding e) {
+  return (unsigned)e < SPVGEN_MLP_ENCODING_COUNT ? encoding_names[e] : NULL;
+}
+
+spvgen_status mlp_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
+  if (msg && size) {
+    int n = snprintf(msg, size, "spvgen_mlp_plan: ");
+    if (n > 0 && (size_t)n < size) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(msg + n, size - (size_t)n, fmt, ap);
+      va_end(ap);
+    }
+  }
+  return st;
+}
+
+uint32_t mlp_max_width(const spvgen_mlp_config *p) {
+  uint32_t w = p->encoded_width;
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (p->layers[l].outputs > w) w = p->layers[l].outputs;
+  return w;
+}
+
+/* ------------------------------------------------------------ desc checks ---- */
+
+static const char *tname(spvgen_component_type t) { return spvgen_component_type_name(t); }
+
+/* Checks and resolves everything but the knobs; fills p's layers. */
+static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, char *msg,
+                             size_t size) {
+  if (!in) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
+  memset(p, 0, sizeof *p);
+  spvgen_mlp_desc *d = &p->desc;
+  *d = *in;
+  const uint32_t W = SPVGEN_MLP_MAX_WIDTH;
+  if (!d->input_width || !d->output_width)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "input_width and output_width must be at least 1 (got %u and %u)",
+                    d->input_width, d->output_width);
+  if (d->input_width > W || d->output_width > W)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "input_width %u / output_width %u: at most %u", d->input_width,
+                    d->output_width, W);
+  /* Hidden layers. */
+  const uint32_t maxh = SPVGEN_MLP_MAX_LAYERS - 1;
+  if (d->hidden_count > maxh)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "hidden_count %u: at most %u hidden layers (SPVGEN_MLP_MAX_LAYERS %u)",
+                    d->hidden_count, maxh, SPVGEN_MLP_MAX_LAYERS);
+  if (!d->hidden_count) {
+    uint32_t n = 0;
+    while (n < maxh && d->hidden_widths[n]) n++;
+    for (uint32_t i = n; i < maxh; i++)
+      if (d->hidden_widths[i])
+        return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "hidden_widths[%u] %u follows a 0 entry while hidden_count is 0 "
+                        "(set hidden_count, or list the widths without gaps)",
+                        i, d->hidden_widths[i]);
+    d->hidden_count = n ? n : d->hidden_width ? 1 : 0;
+  }
+  for (uint32_t i = 0; i < maxh; i++) {
+    if (i >= d->hidden_count) {
+      if (d->hidden_widths[i])
+        return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "hidden_widths[%u] %u is past hidden_count %u", i, d->hidden_widths[i],
+                        d->hidden_count);
+      continue;
+    }
+    if (!d->hidden_widths[i]) d->hidden_widths[i] = d->hidden_width;
+    if (!d->hidden_widths[i])
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "hidden_widths[%u] is 0 and hidden_width is 0: hidden layer %u has no width",
+                      i, i);
+    if (d->hidden_widths[i] > W)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "hidden_widths[%u] %u: at most %u", i, d->hidden_widths[i], W);
+  }
+  if (!d->hidden_width && d->hidden_count) d->hidden_width = d->hidden_widths[0];
+  /* Activations. */
+  if ((unsigned)d->activation >= SPVGEN_MLP_ACT_COUNT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "activation %d is unknown",
+                    (int)d->activation);
+  if ((unsigned)d->output_activation >= SPVGEN_MLP_ACT_COUNT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "output_activation %d is unknown",
+                    (int)d->output_activation);
+  if (!d->activation) d->activation = SPVGEN_MLP_ACT_RELU;
+  if (!d->output_activation) d->output_activation = SPVGEN_MLP_ACT_NONE;
+  p->layer_count = d->hidden_count + 1;
+  for (uint32_t l = 0; l < SPVGEN_MLP_MAX_LAYERS; l++) {
+    spvgen_mlp_activation a = d->layer_activations[l];
+    if ((unsigned)a >= SPVGEN_MLP_ACT_COUNT)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "layer_activations[%u] %d is unknown", l, (int)a);
+    if (l >= p->layer_count) {
+      if (a)
+        return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "layer_activations[%u] is set but the network has %u layers", l,
+                        p->layer_count);
+      continue;
+    }
+    if (!a) a = l + 1 == p->layer_count ? d->output_activation : d->activation;
+    d->layer_activations[l] = a;
+  }
+  if (!isfinite(d->leaky_slope))
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "leaky_slope must be finite");
+  if (d->leaky_slope == 0.0f) d->leaky_slope = 0.01f;
+  /* Encoding. */
+  switch (d->encoding) {
+  case SPVGEN_MLP_ENCODING_NONE:
+    if (d->encoding_size)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "encoding_size %u without an encoding", d->encoding_size);
+    p->encoded_width = d->input_width;
+    break;
+  case SPVGEN_MLP_ENCODING_FREQUENCY:
+    if (!d->encoding_size) d->encoding_size = 8;
+    if (d->encoding_size > 16)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "encoding_size %u: the frequency encoding takes 1 to 16 octaves",
+                      d->encoding_size);
+    p->encoded_width = d->input_width * 2 * d->encoding_size;
+    break;
+  case SPVGEN_MLP_ENCODING_ONE_BLOB:
+    if (!d->encoding_size) d->encoding_size = 16;
+    if (d->encoding_size > 128)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "encoding_size %u: the one-blob encoding takes 1 to 128 bins",
+                      d->encoding_size);
+    p->encoded_width = d->input_width * d->encoding_size;
+    break;
+  default:
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "encoding %d is unknown",
+                    (int)d->encoding);
+  }
+  if (p->encoded_width > W)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the %s encoding of %u components with encoding_size %u is %u wide: at "
+                    "most %u", encoding_names[d->encoding], d->input_width, d->encoding_size,
+                    p->encoded_width, W);
+  /* Types. */
+  if (d->weight_type != SPVGEN_COMPONENT_F16)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "weight_type %s: only f16 weights are implemented (int8 and float8 "
+                    "weights come with the quantized path)", tname(d->weight_type));
+  if (d->input_type != SPVGEN_COMPONENT_F16 && d->input_type != SPVGEN_COMPONENT_F32)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "input_type %s: input points are f16 or f32", tname(d->input_type));
+  if (d->output_type != SPVGEN_COMPONENT_F16 && d->output_type != SPVGEN_COMPONENT_F32)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "output_type %s: output points are f16 or f32", tname(d->output_type));
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "weight_layout optimal: the inferencing-optimal layout is not implemented "
+                    "yet (use row-major, 0)");
+  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout %d is unknown",
+                    (int)d->weight_layout);
+  if ((unsigned)d->variant >= SPVGEN_MLP_VARIANT_COUNT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown",
+                    (int)d->variant);
+  /* Layers and the weight layout. */
+  uint64_t off = 0, flops = 0;
+  uint32_t inputs = p->encoded_width;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_mlp_layer *L = &p->layers[l];
+    L->inputs = inputs;
+    L->outputs = l + 1 == p->layer_count ? d->output_width : d->hidden_widths[l];
+    L->row_stride = mlp_round_up(L->inputs * 2, 16);
+    L->activation = d->layer_activations[l];
+    off = (off + 63) & ~63ull;
+    L->matrix_offset = off;
+    off += (uint64_t)L->row_stride * L->outputs;
+    if (!d->no_bias) {
+      off = (off + 15) & ~15ull;
+      L->bias_offset = off;
+      off += (uint64_t)L->outputs * 2;
+    }
+    flops += 2ull * L->inputs * L->outputs;
+    inputs = L->outputs;
+  }
+  p->weight_bytes = (off + 15) & ~15ull;
+  p->flops_per_point = flops;
+  return SPVGEN_OK;
+}
+
+static void plan_name(spvgen_mlp_config *p) {
+  const spvgen_mlp_desc *d = &p->desc;
+  char hidden[64] = "";
+  bool same = true;
+  for (uint32_t i = 1; i < d->hidden_count; i++) same &= d->hidden_widths[i] == d->hidden_widths[0];
+  if (d->hidden_count && same) {
+    snprintf(hidden, sizeof hidden, "%ux%u-", d->hidden_widths[0], d->hidden_count);
+  } else {
+    size_t n = 0;
+    for (uint32_t i = 0; i < d->hidden_count && n + 8 < sizeof hidden; i++)
+      n += (size_t)snprintf(hidden + n, sizeof hidden - n, "%u%s", d->hidden_widths[i],
+                            i + 1 < d->hidden_count ? "," : "-");
+  }
+  char enc[24] = "";
+  if (d->encoding)
+    snprintf(enc, sizeof enc, " %s:%u", encoding_names[d->encoding], d->encoding_size);
+  snprintf(p->name, sizeof p->name, "%s %u-%s%u %s%s f16 w%u", variant_names[p->variant],
+           d->input_width, hidden, d->output_width,
+           activation_names[d->hidden_count ? d->activation : d->output_activation], enc,
+           p->local_size[0]);
+}
+
+static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
+  if (caps) return caps;
+  spvgen_caps_preset("vulkan13", tmp);
+  return tmp;
+}
+
+/* A plan for a resolved config with a concrete variant. */
+static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
+                                  const spvgen_mlp_desc *knobs, spvgen_mlp_variant v,
+                                  spvgen_mlp_config *p, char *msg, size_t size) {
+  *p = *base;
+  if (knobs) {
+    p->desc.workgroup_size = knobs->workgroup_size;
+    p->desc.points_per_group = knobs->points_per_group;
+  }
+  p->desc.variant = v;
+  p->variant = v;
+  spvgen_status st = variants[v]->plan(caps, p, msg, size);
+  if (st != SPVGEN_OK) return st;
+  p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT;
+  uint64_t missing = p->features & ~caps->features;
+  if (missing)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s variant needs %s, which %s lacks",
+                    variant_names[v], spvgen_feature_name(spvgen_feature_first(missing)),
+                    caps->name);
+  if (p->local_size[0] > caps->max_workgroup_invocations ||
+      p->local_size[0] > caps->max_workgroup_size[0])
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "workgroup_size %u exceeds %s's limit %u", p->local_size[0], caps->name,
+                    caps->max_workgroup_invocations);
+  if (caps->max_push_constants_size && caps->max_push_constants_size < 4)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has no push constants", caps->name);
+  plan_name(p);
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                              spvgen_mlp_config *plan, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!plan) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
+  spvgen_device_caps tmp;
+  caps = default_caps(caps, &tmp);
+  spvgen_mlp_config base;
+  spvgen_status st = resolve(desc, &base, msg, size);
+  if (st != SPVGEN_OK) {
+    memset(plan, 0, sizeof *plan);
+    return st;
+  }
+  if (base.desc.variant != SPVGEN_MLP_AUTO) {
+    st = plan_variant(caps, &base, NULL, base.desc.variant, plan, msg, size);
+    if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
+    return st;
+  }
+  /* AUTO: cooperative vectors (one matrix-vector MulAdd per layer and point), then
+   * cooperative matrices, then plain loops; the last one's reason when none can. */
+  static const spvgen_mlp_variant order[] = {SPVGEN_MLP_VEC, SPVGEN_MLP_MAT, SPVGEN_MLP_LOOP};
+  for (int v = 0; v < 3; v++) {
+    st = plan_variant(caps, &base, NULL, order[v], plan, msg, size);
+    if (st == SPVGEN_OK) return st;
+  }
+  memset(plan, 0, sizeof *plan);
+  return st;
+}
+
+spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                               spvgen_mlp_config *plans, uint32_t max, uint32_t *count,
+                               char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (count) *count = 0;
+  if (!count || (max && !plans))
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "count is NULL, or plans is NULL with max > 0");
+  spvgen_device_caps tmp;
+  caps = default_caps(caps, &tmp);
+  spvgen_mlp_config base;
+  spvgen_status st = resolve(desc, &base, msg, size);
+  if (st != SPVGEN_OK) return st;
+  uint32_t n = 0;
+  enum { MAX_CAND = 16 };
+  spvgen_mlp_desc cand[MAX_CAND];
+  for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
+    if (base.desc.variant != SPVGEN_MLP_AUTO && base.desc.variant != (spvgen_mlp_variant)v) continue;
+    uint32_t c = variants[v]->candidates(caps, &base.desc, cand, MAX_CAND);
+    for (uint32_t i = 0; i < c; i++) {
+      spvgen_mlp_config p;
+      if (plan_variant(caps, &base, &cand[i], (spvgen_mlp_variant)v, &p, NULL, 0) != SPVGEN_OK)
+        continue;
+      if (n < max) plans[n] = p;
+      n++;
+    }
+  }
+  *count = n;
+  if (n == 0) {
+    spvgen_mlp_config p;
+    st = spvgen_mlp_plan(desc, caps, &p, msg, size);
+    return st != SPVGEN_OK ? st
+                           : mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "no candidate plan for this desc");
+  }
+  return SPVGEN_OK;
+}
+
+static bool plan_ok(const spvgen_mlp_config *plan) {
+  return plan && plan->variant > SPVGEN_MLP_AUTO && plan->variant < SPVGEN_MLP_VARIANT_COUNT &&
+         plan->desc.variant == plan->variant && plan->local_size[0] && plan->layer_count &&
+         plan->layer_count <= SPVGEN_MLP_MAX_LAYERS;
+}
+
+spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
+                              spvgen_kernel_info *info) {
+  if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!plan_ok(plan))
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_emit: plan is NULL or not made by spvgen_mlp_plan"),
+           spvgen_module_status(m);
+  variants[plan->variant]->emit(m, plan);
+  if (info) {
+    memset(info, 0, sizeof *info);
+    info->entry_point = "main";
+    for (int i = 0; i < 3; i++) info->local_size[i] = plan->local_size[i];
+    info->required_subgroup_size = plan->subgroup_size;
+    info->push_constant_size = 4;
+    static const char *const names[3] = {"input", "weights", "output"};
+    info->binding_count = 3;
+    for (uint32_t i = 0; i < 3; i++) {
+      info->bindings[i].binding = i;
+      info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+      info->bindings[i].name = names[i];
+    }
+  }
+  return spvgen_module_status(m);
+}
+
+spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                         spvgen_kernel *kernel, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!kernel) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
+  memset(kernel, 0, sizeof *kernel);
+  spvgen_mlp_config plan;
+  spvgen_status st = spvgen_mlp_plan(desc, caps, &plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  spvgen_module *m = spvgen_module_create(NULL);
+  if (!m) return mlp_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
+  spvgen_kernel_info info;
+  st = spvgen_mlp_emit(m, &plan, &info);
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
+  if (st == SPVGEN_OK) {
+    kernel->words = malloc(count * sizeof *words);
+    if (!kernel->words) st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  if (st != SPVGEN_OK) {
+    if (msg && size) snprintf(msg, size, "spvgen_mlp: %s", spvgen_module_error(m));
+    spvgen_module_destroy(m);
+    return st;
+  }
+  memcpy(kernel->words, words, count * sizeof *words);
+  kernel->word_count = count;
+  spvgen_module_destroy(m);
+  st = spvgen_kernel_reflect(kernel->words, kernel->word_count, &info, msg, size);
+  if (st != SPVGEN_OK) {
+    spvgen_kernel_free(kernel);
+    return st;
+  }
+  kernel->info = info;
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_mlp_weight_layout(const spvgen_mlp_config *plan, spvgen_mlp_layer *layers,
+                                       uint64_t *total) {
+  if (!plan || !plan->layer_count || plan->layer_count > SPVGEN_MLP_MAX_LAYERS)
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (layers) memcpy(layers, plan->layers, plan->layer_count * sizeof *layers);
+  if (total) *total = plan->weight_bytes;
+  return SPVGEN_OK;
+}
+
+void spvgen_mlp_groups(const spvgen_mlp_config *plan, uint64_t points, uint32_t groups[3]) {
+  if (!groups) return;
+  uint64_t per = plan && plan->points_per_workgroup ? plan->points_per_workgroup : 1;
+  uint64_t g = (points + per - 1) / per;
+  groups[0] = g > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)g;
+  groups[1] = groups[2] = 1;
+}
+
+spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config *plan,
+                                       spvgen_mlp_function_info *info) {
+  if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!plan_ok(plan) || !info)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_emit_function: %s",
+                              info ? "plan is NULL or not made by spvgen_mlp_plan" : "info is NULL"),
+           spvgen_module_status(m);
+  if (!variants[plan->variant]->emit_function)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "spvgen_mlp_emit_function: the %s variant evaluates a subgroup's "
+                              "tile of points and has no per-point function shape (plan the vec "
+                              "or loop variant)", variant_names[plan->variant]),
+           spvgen_module_status(m);
+  if (spvgen_block_open(m))
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_emit_function: called inside a function (end it "
+                              "first: the network is a function of its own)"),
+           spvgen_module_status(m);
+  variants[plan->variant]->emit_function(m, plan, info);
+  return spvgen_module_status(m);
+}
+
+/* ------------------------------------------------------- shared emission ---- */
+
+void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in, uint32_t *out) {
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t f32 = ek_f32_type(m);
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
+    for (uint32_t c = 0; c < d->input_width; c++) out[c] = in[c];
+    return;
+  }
+  const uint32_t F = d->encoding_size;
+  if (d->encoding == SPVGEN_MLP_ENCODING_FREQUENCY) {
+    /* sin(2^k pi x) = sin(2 pi t) with t = 2^(k-1) x: reduced to a = 2 pi fract(t) - pi in
+     * [-pi, pi), where GLSL's sin and cos are accurate: sin(2 pi t) = -sin(a),
+     * cos(2 pi t) = -cos(a). */
+    const double pi = 3.14159265358979323846;
+    uint32_t two_pi = spvgen_const_f32(m, (float)(2.0 * pi)), mpi = spvgen_const_f32(m, (float)-pi);
+    for (uint32_t c = 0; c < d->input_width; c++)
+      for (uint32_t k = 0; k < F; k++) {
+        uint32_t t = spvgen_op_f_mul(m, f32, in[c], spvgen_const_f32(m, ldexpf(1.0f, (int)k - 1)));
+        uint32_t a = spvgen_glsl_fma(m, f32, spvgen_glsl_fract(m, f32, t), two_pi, mpi);
+        out[c * 2 * F + 2 * k] = spvgen_op_f_negate(m, f32, spvgen_glsl_sin(m, f32, a));
+        out[c * 2 * F + 2 * k + 1] = spvgen_op_f_negate(m, f32, spvgen_glsl_cos(m, f32, a));
+      }
+    return;
+  }
+  /* One-blob: exp(-((x - (i + 0.5) / B) * B)^2 / 2) = exp(-(x * B - i - 0.5)^2 / 2). */
+  uint32_t mhalf = spvgen_const_f32(m, -0.5f);
+  for (uint32_t c = 0; c < d->input_width; c++) {
+    uint32_t xb = spvgen_op_f_mul(m, f32, in[c], spvgen_const_f32(m, (float)F));
+    for (uint32_t i = 0; i < F; i++) {
+      uint32_t t = spvgen_op_f_sub(m, f32, xb, spvgen_const_f32(m, (float)i + 0.5f));
+      uint32_t e = spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, t, t), mhalf);
+      out[c * F + i] = spvgen_glsl_exp(m, f32, e);
+    }
+  }
+}
+
+uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
+                            spvgen_mlp_activation act) {
+  uint32_t f32 = ek_f32_type(m);
+  uint32_t one = spvgen_const_f32(m, 1.0f);
+  switch (act) {
+  case SPVGEN_MLP_ACT_RELU: return spvgen_glsl_f_max(m, f32, x, spvgen_const_f32(m, 0.0f));
+  case SPVGEN_MLP_ACT_LEAKY_RELU: {
+    uint32_t ge = spvgen_op_f_ord_greater_than_equal(m, ek_bool_type(m), x, spvgen_const_f32(m, 0.0f));
+    return spvgen_op_select(m, f32, ge, x,
+                            spvgen_op_f_mul(m, f32, x, spvgen_const_f32(m, p->desc.leaky_slope)));
+  }
+  case SPVGEN_MLP_ACT_SIGMOID:
+  case SPVGEN_MLP_ACT_SILU: {
+    uint32_t e = spvgen_glsl_exp(m, f32, spvgen_op_f_negate(m, f32, x));
+    uint32_t s = spvgen_op_f_div(m, f32, one, spvgen_op_f_add(m, f32, one, e));
+    return act == SPVGEN_MLP_ACT_SILU ? spvgen_op_f_mul(m, f32, x, s) : s;
+  }
+  case SPVGEN_MLP_ACT_TANH: /* clamped: some implementations give NaN for large |x| */
+    return spvgen_glsl_tanh(m, f32, spvgen_glsl_f_clamp(m, f32, x, spvgen_const_f32(m, -15.0f),
+                                                       spvgen_const_f32(m, 15.0f)));
+  case SPVGEN_MLP_ACT_EXP: return spvgen_glsl_exp(m, f32, x);
+  default: return x;
+  }
+}
+
+ek_buffer mlp_weights_buffer(spvgen_module *m, spvgen_mlp_function_info *info) {
+  uint32_t f16 = spvgen_type_float(m, 16);
+  if (!info->weights_buffer) {
+    ek_buffer b = ek_buffer_decl(m, f16, 1, true, "weights");
+    info->weights_buffer = b.var;
+    return b;
+  }
+  ek_buffer b;
+  memset(&b, 0, sizeof b);
+  b.var = info->weights_buffer;
+  b.elem_type = f16;
+  b.elem_ptr = spvgen_type_pointer(m, SpvStorageClassStorageBuffer, f16);
+  b.array_ptr = spvgen_type_pointer(m, SpvStorageClassStorageBuffer,
+                                    spvgen_type_runtime_array_strided(m, f16, 2));
+  return b;
+}
+
+void mlp_declare_io(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io) {
+  io->in = ek_buffer_decl(m, ek_type(m, p->desc.input_type), 0, true, "input");
+  io->out = ek_buffer_decl(m, ek_type(m, p->desc.output_type), 2, false, "output");
+  uint32_t u32 = ek_u32_type(m);
+  io->pc = spvgen_push_constants(m, &u32, 1);
+  spvgen_member_name(m, io->pc.struct_type, 0, "points");
+}
+
+uint32_t mlp_load_input(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
+                        uint32_t point, uint32_t c) {
+  uint32_t i = ek_add(m, ek_mul(m, point, ek_u32(m, p->desc.input_width)), c);
+  uint32_t v = spvgen_load(m, io->in.elem_type, ek_elem(m, &io->in, i));
+  return ek_convert(m, v, p->desc.input_type, SPVGEN_COMPONENT_F32);
+}
+
+void mlp_store_output(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
+                      uint32_t point, uint32_t c, uint32_t v) {
+  uint32_t i = ek_add(m, ek_mul(m, point, ek_u32(m, p->desc.output_width)), c);
+  spvgen_store(m, ek_elem(m, &io->out, i), ek_convert(m, v, SPVGEN_COMPONENT_F32, p->desc.output_type));
+}
+
+void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
+                               const mlp_variant_ops *ops, bool array_shape) {
+  const spvgen_mlp_desc *d = &p->desc;
+  spvgen_mlp_function_info fi;
+  memset(&fi, 0, sizeof fi);
+  ops->emit_function(m, p, &fi);
+  mlp_io io;
+  mlp_declare_io(m, p, &io);
+  uint32_t gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  uint32_t f32 = ek_f32_type(m);
+  spvgen_compute_main(m, "main", p->local_size[0], 1, 1);
+  uint32_t point = ek_load_v3_component(m, gid, 0);
+  uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
+  spvgen_if(m, ek_lt(m, point, n));
+  uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
+  for (uint32_t c = 0; c < d->input_width; c++) comps[c] = mlp_load_input(m, p, &io, point, ek_u32(m, c));
+  uint32_t x = array_shape ? spvgen_op_composite_construct(m, fi.param_type, comps, d->input_width)
+                           : spvgen_coop_construct(m, fi.param_type, comps, d->input_width);
+  uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
+  for (uint32_t c = 0; c < d->output_width; c++) {
+    uint32_t v = array_shape ? spvgen_op_composite_extract(m, f32, y, &c, 1) : spvgen_coop_extract(m, y, c);
+    mlp_store_output(m, p, &io, point, ek_u32(m, c), v);
+  }
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}

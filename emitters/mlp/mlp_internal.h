@@ -1,0 +1,78 @@
+/* emitters/mlp/mlp_internal.h — what the MLP variants share with emitters/mlp/mlp.c: one
+ * table entry per variant (as emitters/gemm/gemm_internal.h), and the emission helpers
+ * every variant uses (encoding, activations, the I/O bindings). */
+#ifndef SPVGEN_EMITTERS_MLP_INTERNAL_H
+#define SPVGEN_EMITTERS_MLP_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "../common/common.h"
+#include "spvgen/mlp.h"
+
+typedef struct mlp_variant_ops {
+  const char *name; /* as spvgen_mlp_variant_name */
+  /* Completes a plan whose desc and layers are resolved except the knobs
+   * (workgroup_size, points_per_group: 0 = the variant chooses): checks what the variant
+   * needs, fills the knobs, local_size, points_per_workgroup, shared_bytes, features,
+   * subgroup_size. On failure a status and a message (mlp_fail). */
+  spvgen_status (*plan)(const spvgen_device_caps *caps, spvgen_mlp_config *plan, char *msg,
+                        size_t size);
+  /* Knob settings worth trying (copies of desc; knobs desc sets are kept). */
+  uint32_t (*candidates)(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
+                         spvgen_mlp_desc *out, uint32_t max);
+  /* Emits the kernel of a complete plan into m (errors: the module's sticky error). */
+  void (*emit)(spvgen_module *m, const spvgen_mlp_config *plan);
+  /* Emits the network as a function (NULL: the variant has no function shape). */
+  void (*emit_function)(spvgen_module *m, const spvgen_mlp_config *plan,
+                        spvgen_mlp_function_info *info);
+} mlp_variant_ops;
+
+extern const mlp_variant_ops mlp_variant_vec;
+extern const mlp_variant_ops mlp_variant_mat;
+extern const mlp_variant_ops mlp_variant_loop;
+
+/* Writes "spvgen_mlp_plan: <fmt>" into msg; returns st. */
+spvgen_status mlp_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static inline uint32_t mlp_ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+static inline uint32_t mlp_round_up(uint32_t a, uint32_t b) { return mlp_ceil_div(a, b) * b; }
+
+/* The widest layer input or output of the plan (encoded input included). */
+uint32_t mlp_max_width(const spvgen_mlp_config *p);
+
+/* Encodes the raw input components in[0..input_width) (f32 ids) into
+ * out[0..encoded_width) (f32 ids), as spvgen_mlp_encoding documents. */
+void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in, uint32_t *out);
+
+/* f32 -> f32 activation. */
+uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
+                            spvgen_mlp_activation act);
+
+/* The weight buffer of a function: info->weights_buffer, or a new one at (0, 1). */
+ek_buffer mlp_weights_buffer(spvgen_module *m, spvgen_mlp_function_info *info);
+
+/* The per-invocation kernel the loop and vec variants share: binding 0/2 points, the push
+ * constant, one point per invocation through the variant's function. `array_shape`: the
+ * function takes and returns float32 arrays (loop), else float32 cooperative vectors. */
+void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
+                               const mlp_variant_ops *ops, bool array_shape);
+
+/* The bindings and push constant every kernel has; *points: the loaded point count (an
+ * id; valid inside the entry function only after mlp_load_points). */
+typedef struct mlp_io {
+  ek_buffer in, out;
+  spvgen_push_constant_block pc;
+} mlp_io;
+void mlp_declare_io(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io);
+/* Loads input component c of point `point` (u32 ids) as f32. */
+uint32_t mlp_load_input(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
+                        uint32_t point, uint32_t c);
+/* Stores f32 value v as output component c of point `point` (c an id). */
+void mlp_store_output(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
+                      uint32_t point, uint32_t c, uint32_t v);
+
+#endif

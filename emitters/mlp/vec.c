@@ -1,0 +1,149 @@
+/* emitters/mlp/vec.c — the MLP on NV cooperative vectors (VK_NV_cooperative_vector): one
+ * point per invocation, one OpCooperativeVectorMatrixMulAddNV per layer.
+ *
+ * The network is a function  coopvec<float32, out> f(coopvec<float32, in>)
+ * (spvgen_mlp_emit_function); the kernel loads its point, calls it and stores the result.
+ * Inside, the (encoded) input becomes a coopvec<float16, K>; each layer multiplies it by
+ * its row-major f16 matrix straight from the weight buffer (MatrixOffset and BiasOffset
+ * are the layout's offsets, MatrixStride the padded row), with float16 interpretations
+ * and a coopvec<float16, outputs> result (the only float combination the H100 lists),
+ * then applies the activation with the cooperative vector arithmetic GLSL allows (max,
+ * exp, tanh, add, div). Activations stay f16 between layers. */
+#include <string.h>
+
+#include "mlp_internal.h"
+
+static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
+                              size_t size) {
+  spvgen_mlp_desc *d = &p->desc;
+  if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the vec variant needs %s, which %s lacks",
+                    spvgen_feature_name(SPVGEN_FEATURE_COOPVEC), caps->name);
+  const spvgen_component_type h = SPVGEN_COMPONENT_F16;
+  if (!spvgen_caps_find_coopvec(caps, h, h, h, h, h, false))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the vec variant needs the f16 input/matrix/bias/result cooperative vector "
+                    "combination, which %s does not list", caps->name);
+  uint32_t maxc = caps->coopvec_max_components;
+  if (maxc && mlp_max_width(p) > maxc)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "a layer %u wide: %s's cooperative vectors hold at most %u components",
+                    mlp_max_width(p), caps->name, maxc);
+  if (!d->points_per_group) d->points_per_group = 1;
+  if (d->points_per_group != 1)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "points_per_group %u: the vec variant evaluates one point per invocation",
+                    d->points_per_group);
+  if (!d->workgroup_size) d->workgroup_size = 64;
+  if (d->workgroup_size > 1024)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "workgroup_size %u: at most 1024", d->workgroup_size);
+  p->local_size[0] = d->workgroup_size;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->points_per_workgroup = d->workgroup_size;
+  p->shared_bytes = 0;
+  p->features = SPVGEN_FEATURE_COOPVEC;
+  p->subgroup_size = 0;
+  return SPVGEN_OK;
+}
+
+static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
+                               spvgen_mlp_desc *out, uint32_t max) {
+  (void)caps;
+  static const uint32_t sizes[] = {64, 128, 32, 256};
+  uint32_t n = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && n < max; i++) {
+    if (desc->workgroup_size && desc->workgroup_size != sizes[i]) continue;
+    out[n] = *desc;
+    out[n++].workgroup_size = sizes[i];
+  }
+  if (!n && max) out[n++] = *desc;
+  return n;
+}
+
+/* The activation on a float16 cooperative vector. */
+static uint32_t vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
+                               spvgen_mlp_activation act) {
+  uint32_t t = spvgen_type_of(m, y);
+  uint32_t f16 = spvgen_type_float(m, 16);
+  switch (act) {
+  case SPVGEN_MLP_ACT_RELU: return spvgen_coopvec_max(m, y, spvgen_coop_splat_float(m, t, 0.0));
+  case SPVGEN_MLP_ACT_LEAKY_RELU: {
+    uint32_t s = spvgen_coop_scale(m, y, spvgen_const_float(m, f16, p->desc.leaky_slope));
+    return p->desc.leaky_slope <= 1.0f ? spvgen_coopvec_max(m, y, s) : spvgen_coopvec_min(m, y, s);
+  }
+  case SPVGEN_MLP_ACT_SIGMOID:
+  case SPVGEN_MLP_ACT_SILU: {
+    uint32_t one = spvgen_coop_splat_float(m, t, 1.0);
+    uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, y));
+    uint32_t s = spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));
+    return act == SPVGEN_MLP_ACT_SILU ? spvgen_coop_arith(m, SpvOpFMul, y, s) : s;
+  }
+  case SPVGEN_MLP_ACT_TANH:
+    return spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, y, spvgen_coop_splat_float(m, t, -8.0),
+                                                       spvgen_coop_splat_float(m, t, 8.0)));
+  case SPVGEN_MLP_ACT_EXP: return spvgen_coopvec_exp(m, y);
+  default: return y;
+  }
+}
+
+static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
+                         spvgen_mlp_function_info *info) {
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16);
+  uint32_t cv_in = spvgen_type_coopvec(m, f32, d->input_width);
+  uint32_t cv_out = spvgen_type_coopvec(m, f32, d->output_width);
+  ek_buffer wb = mlp_weights_buffer(m, info);
+  uint32_t param = 0;
+  uint32_t fn = spvgen_function_begin(m, cv_out, SpvFunctionControlMaskNone, &cv_in, 1, &param);
+  spvgen_name(m, fn, "mlp");
+  uint32_t x;
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
+    x = spvgen_coop_convert(m, spvgen_type_coopvec(m, f16, d->input_width), param);
+  } else {
+    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_coop_extract(m, param, c);
+    mlp_encode(m, p, raw, enc);
+    for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, f16, enc[j]);
+    x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
+  }
+  uint32_t arr = ek_array(m, &wb);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    spvgen_coopvec_matmul_desc md;
+    memset(&md, 0, sizeof md);
+    md.result_type = spvgen_type_coopvec(m, f16, L->outputs);
+    md.input = x;
+    md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+    md.matrix = arr;
+    md.matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
+    md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+    md.m = L->outputs;
+    md.k = L->inputs;
+    md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+    md.matrix_stride = L->row_stride;
+    uint32_t y;
+    if (d->no_bias) {
+      y = spvgen_coopvec_matmul(m, &md);
+    } else {
+      md.bias = arr;
+      md.bias_offset = ek_u32(m, (uint32_t)L->bias_offset);
+      md.bias_interpretation = SPVGEN_INTERP_FLOAT16;
+      y = spvgen_coopvec_matmul_add(m, &md);
+    }
+    x = vec_activation(m, p, y, L->activation);
+  }
+  spvgen_return_value(m, spvgen_coop_convert(m, cv_out, x));
+  spvgen_function_end(m);
+  info->function = fn;
+  info->param_type = cv_in;
+  info->return_type = cv_out;
+  info->function_type = spvgen_type_function(m, cv_out, &cv_in, 1);
+}
+
+static void vec_emit(spvgen_module *m, const spvgen_mlp_config *p) {
+  mlp_emit_pointwise_kernel(m, p, &mlp_variant_vec, false);
+}
+
+const mlp_variant_ops mlp_variant_vec = {"vec", vec_plan, vec_candidates, vec_emit, vec_function};

@@ -1,0 +1,239 @@
+/* spvgen/mlp.h — the fused MLP template (inference): every point of a batch goes
+ * through a small fully connected network in one kernel,
+ *
+ *     x0 = encode(input point)                      (optional input encoding)
+ *     x(l+1)[i] = act_l( sum_j W_l[i][j] * x_l[j] + b_l[i] )   for each layer l
+ *     output point = x(L)
+ *
+ * with the weights of every layer in one buffer and the activations never leaving the
+ * chip (registers or shared memory).
+ *
+ * The template contract (as spvgen/gemm.h):
+ *   spvgen_mlp_plan(desc, caps, &plan)          pure: resolves every zero field, picks the
+ *                                               variant, or fails naming the field
+ *   spvgen_mlp_plans(desc, caps, plans, max, &n) every plan the device can run
+ *   spvgen_mlp_emit(module, &plan, &info)       builds into a module the caller owns
+ *   spvgen_mlp(desc, caps, &kernel, msg, size)  the one-shot convenience
+ * and, for callers that build their own kernels, spvgen_mlp_emit_function (below): the
+ * network as a SPIR-V function  out f(in)  in the caller's module.
+ *
+ * A zero-initialized desc is valid once input_width and output_width are set: a single
+ * linear layer (no hidden layer), f16 weights with a bias, f16 points in memory, the
+ * variant chosen for the device. Hidden layers come from hidden_count / hidden_width
+ * (or the explicit hidden_widths list); they use `activation` (0: relu), the output
+ * layer `output_activation` (0: none); layer_activations overrides single layers.
+ *
+ * Bindings (set 0), each a storage buffer:
+ *   0 input points:  point p's component c at element p * input_width + c, of
+ *                    desc.input_type (f16 or f32; 0: f16)
+ *   1 weights:       f16, every layer packed as spvgen_mlp_weight_layout says: layer l's
+ *                    matrix (outputs x inputs, row-major, each row padded to a multiple of
+ *                    8 elements = 16 bytes) at a byte offset that is a multiple of 64,
+ *                    its bias (outputs f16 values) right after it at a multiple of 16
+ *                    bytes, then the next layer at the next multiple of 64. Padding is
+ *                    never read as a weight (its value does not matter).
+ *   2 output points: point p's component c at element p * output_width + c, of
+ *                    desc.output_type (f16 or f32; 0: f16)
+ * Push constants: one uint32 at offset 0, the number of points (points past it are not
+ * read or written). Dispatch: spvgen_mlp_groups(plan, points, groups) workgroups, i.e.
+ * ceil(points / plan.points_per_workgroup) x 1 x 1 (the kernel info's groups are 0:
+ * the caller decides by the point count).
+ *
+ * Arithmetic: the loop variant computes in f32 (f16 weights and biases converted, sums
+ * and activations in f32); the vec variant in f16 cooperative vectors (the device's
+ * matrix-vector unit, f16 results between layers; the only float combination the H100
+ * lists); the mat variant multiplies f16 tiles with f32 accumulation and rounds each
+ * layer's activations to f16 between layers.
+ *
+ * caps may be NULL in plan/plans/spvgen_mlp: the "vulkan13" preset is assumed. Nothing
+ * here prints, allocates (but spvgen_mlp's words) or exits. */
+#ifndef SPVGEN_MLP_H
+#define SPVGEN_MLP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/builder.h"
+#include "spvgen/caps.h"
+#include "spvgen/kernel.h"
+#include "spvgen/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+SPVGEN_API_BEGIN
+
+/* Layers in all (hidden layers + the output layer). */
+#define SPVGEN_MLP_MAX_LAYERS 16
+/* Widest layer (and widest encoded input) any variant takes. */
+#define SPVGEN_MLP_MAX_WIDTH 512
+
+typedef enum spvgen_mlp_variant {
+  SPVGEN_MLP_AUTO = 0, /* vec where the device has f16 cooperative vectors, else mat
+                          where it has f16 cooperative matrices, else loop */
+  SPVGEN_MLP_VEC = 1,  /* NV cooperative vectors: a matrix-vector MulAdd per layer and
+                          invocation (VK_NV_cooperative_vector) */
+  SPVGEN_MLP_MAT = 2,  /* KHR cooperative matrices: a subgroup evaluates 16 points per
+                          tile, weights staged in shared memory */
+  SPVGEN_MLP_LOOP = 3, /* no cooperative features: plain loops, one point per invocation */
+  SPVGEN_MLP_VARIANT_COUNT = 4,
+} spvgen_mlp_variant;
+
+/* "auto", "vec", "mat", "loop"; NULL for an unknown value. */
+const char *spvgen_mlp_variant_name(spvgen_mlp_variant variant);
+bool spvgen_mlp_variant_parse(const char *name, spvgen_mlp_variant *out);
+
+typedef enum spvgen_mlp_activation {
+  SPVGEN_MLP_ACT_DEFAULT = 0,    /* hidden layers: relu; the output layer: none */
+  SPVGEN_MLP_ACT_NONE = 1,
+  SPVGEN_MLP_ACT_RELU = 2,       /* max(x, 0) */
+  SPVGEN_MLP_ACT_LEAKY_RELU = 3, /* x >= 0 ? x : slope * x (desc.leaky_slope) */
+  SPVGEN_MLP_ACT_SIGMOID = 4,    /* 1 / (1 + exp(-x)) */
+  SPVGEN_MLP_ACT_TANH = 5,
+  SPVGEN_MLP_ACT_SILU = 6,       /* x * sigmoid(x) */
+  SPVGEN_MLP_ACT_EXP = 7,        /* exp(x) (density outputs of NeRF-like networks) */
+  SPVGEN_MLP_ACT_COUNT = 8,
+} spvgen_mlp_activation;
+
+/* "default", "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "exp". */
+const char *spvgen_mlp_activation_name(spvgen_mlp_activation act);
+bool spvgen_mlp_activation_parse(const char *name, spvgen_mlp_activation *out);
+
+typedef enum spvgen_mlp_encoding {
+  SPVGEN_MLP_ENCODING_NONE = 0,
+  /* encoding_size octaves F (0: 8): each input component x becomes 2F values,
+   * sin(2^k pi x), cos(2^k pi x) for k = 0..F-1, in that order (component c's values at
+   * c * 2F + 2k and c * 2F + 2k + 1). */
+  SPVGEN_MLP_ENCODING_FREQUENCY = 1,
+  /* encoding_size bins B (0: 16): each input component x (meant in [0, 1]) becomes B
+   * values exp(-((x - (i + 0.5) / B) * B)^2 / 2), a Gaussian of width 1/B at each bin
+   * centre i = 0..B-1 (component c's values at c * B + i). */
+  SPVGEN_MLP_ENCODING_ONE_BLOB = 2,
+  SPVGEN_MLP_ENCODING_COUNT = 3,
+} spvgen_mlp_encoding;
+
+/* "none", "freq", "oneblob"; NULL for an unknown value. */
+const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding encoding);
+
+typedef enum spvgen_mlp_weight_layout_kind {
+  SPVGEN_MLP_WEIGHTS_ROW_MAJOR = 0, /* the packing described above */
+  SPVGEN_MLP_WEIGHTS_OPTIMAL = 1,   /* the driver's inferencing-optimal layout (vec variant):
+                                       not implemented yet, refused */
+} spvgen_mlp_weight_layout_kind;
+
+typedef struct spvgen_mlp_desc {
+  /* ---- the network ---- */
+  uint32_t input_width;  /* >= 1 (required): components of an input point */
+  uint32_t output_width; /* >= 1 (required) */
+  /* Hidden layers: hidden_count (at most SPVGEN_MLP_MAX_LAYERS - 1), each
+   * hidden_widths[i] wide, or hidden_width where that entry is 0. hidden_count 0 with
+   * hidden_widths[0] set: the leading nonzero entries of hidden_widths; with only
+   * hidden_width set: one hidden layer. Everything 0: no hidden layer. */
+  uint32_t hidden_count;
+  uint32_t hidden_width;
+  uint32_t hidden_widths[SPVGEN_MLP_MAX_LAYERS - 1];
+  spvgen_mlp_activation activation;        /* every hidden layer; 0: relu */
+  spvgen_mlp_activation output_activation; /* the output layer; 0: none */
+  /* Per layer (0..hidden layers, the output layer last); 0: the two fields above. */
+  spvgen_mlp_activation layer_activations[SPVGEN_MLP_MAX_LAYERS];
+  float leaky_slope; /* leaky relu's slope for x < 0; 0: 0.01 */
+  bool no_bias;      /* layers without bias (the weight layout then holds no biases) */
+
+  /* ---- input encoding ---- */
+  spvgen_mlp_encoding encoding;
+  uint32_t encoding_size; /* octaves (frequency) or bins (one-blob); 0: 8 / 16 */
+
+  /* ---- types and layouts ---- */
+  spvgen_component_type weight_type; /* 0: f16 (the only one for now) */
+  spvgen_component_type input_type;  /* points in memory: f16 (0) or f32 */
+  spvgen_component_type output_type; /* f16 (0) or f32 */
+  spvgen_mlp_weight_layout_kind weight_layout;
+
+  /* ---- knobs: 0 means "choose" ---- */
+  spvgen_mlp_variant variant;
+  uint32_t workgroup_size;   /* invocations per workgroup */
+  uint32_t points_per_group; /* mat: points per subgroup tile (16); loop/vec: points per
+                                invocation (1, the only value for now) */
+} spvgen_mlp_desc;
+
+/* One layer's place in the weight buffer (binding 1). */
+typedef struct spvgen_mlp_layer {
+  uint32_t inputs, outputs;      /* the matrix is outputs x inputs */
+  uint32_t row_stride;           /* bytes between rows: inputs * 2 rounded up to 16 */
+  uint64_t matrix_offset;        /* bytes, a multiple of 64 */
+  uint64_t bias_offset;          /* bytes, a multiple of 16 (no_bias: 0) */
+  spvgen_mlp_activation activation; /* resolved (never DEFAULT) */
+} spvgen_mlp_layer;
+
+/* A resolved MLP. */
+typedef struct spvgen_mlp_config {
+  spvgen_mlp_desc desc;       /* zero fields resolved: hidden_count and hidden_widths,
+                                 layer_activations, leaky_slope, encoding_size, knobs */
+  spvgen_mlp_variant variant; /* = desc.variant */
+  uint32_t layer_count;       /* hidden_count + 1 */
+  uint32_t encoded_width;     /* the first layer's inputs */
+  spvgen_mlp_layer layers[SPVGEN_MLP_MAX_LAYERS];
+  uint64_t weight_bytes;      /* the weight buffer's size */
+  uint32_t local_size[3];
+  uint32_t points_per_workgroup;
+  uint32_t shared_bytes;      /* shared memory the kernel declares */
+  uint64_t features;          /* SPVGEN_FEATURE_* the kernel needs */
+  uint32_t subgroup_size;     /* the subgroup size the kernel assumes (0: any) */
+  uint64_t flops_per_point;   /* 2 * sum of inputs * outputs over the layers */
+  char name[96];              /* "vec 32-64x4-16 relu f16 w64" */
+} spvgen_mlp_config;
+
+/* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of
+ * range) or SPVGEN_ERROR_UNSUPPORTED (the device or the variant cannot), message naming
+ * the field: "spvgen_mlp_plan: hidden_widths[2] 0 ...". */
+spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                              spvgen_mlp_config *plan, char *message, size_t message_size);
+/* Every plan the device can run for desc (each variant it can, with the knobs desc
+ * leaves open set to the values worth trying), variants in enum order. *count gets the
+ * number (may exceed max). Fails like spvgen_mlp_plan when none is possible. */
+spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                               spvgen_mlp_config *plans, uint32_t max, uint32_t *count,
+                               char *message, size_t message_size);
+/* Builds the kernel into m (fresh or reset). info (optional): entry point, local size,
+ * push-constant size, binding names; groups are 0 (see spvgen_mlp_groups). */
+spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
+                              spvgen_kernel_info *info);
+/* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). */
+spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                         spvgen_kernel *kernel, char *message, size_t message_size);
+
+/* The weight buffer's layout: layers[0..plan->layer_count) (layers may be NULL) and the
+ * total size in bytes (total may be NULL); the same as plan->layers / weight_bytes. */
+spvgen_status spvgen_mlp_weight_layout(const spvgen_mlp_config *plan, spvgen_mlp_layer *layers,
+                                       uint64_t *total_bytes);
+/* The dispatch grid for `points` points. */
+void spvgen_mlp_groups(const spvgen_mlp_config *plan, uint64_t points, uint32_t groups[3]);
+
+/* The network as a function of the caller's module (loop and vec plans; mat works on
+ * a subgroup's tile and is refused):
+ *   loop:  array[input_width] float32  f(array[input_width] float32)   -> output_width
+ *   vec:   coopvec<float32, input_width> f(coopvec<float32, input_width>)
+ *          (returns coopvec<float32, output_width>)
+ * The input is the raw point: the encoding happens inside. Call it outside any function
+ * (between spvgen_function_end and the next begin); OpFunctionCall it from anywhere. */
+typedef struct spvgen_mlp_function_info {
+  /* in: the weight buffer to read, a StorageBuffer variable `struct { float16 data[]; }`
+   * as spvgen_buffer_declare(m, float16, set, binding, SPVGEN_BUFFER_READONLY) makes
+   * (0: one is declared at set 0, binding 1). out: the variable used. */
+  uint32_t weights_buffer;
+  /* out */
+  uint32_t function;      /* the function id, for OpFunctionCall */
+  uint32_t function_type;
+  uint32_t param_type;    /* the input's type */
+  uint32_t return_type;   /* the output's type */
+} spvgen_mlp_function_info;
+
+spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config *plan,
+                                       spvgen_mlp_function_info *info);
+
+SPVGEN_API_END
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,310 @@
+/* tests/mlp/test_mlp.c — the MLP template's contract (spvgen/mlp.h): defaults of a zeroed
+ * desc, errors that name the field, the weight layout, plans for the presets, emitted
+ * kernels that validate (Vulkan 1.3 rules), and the function shape in a caller's kernel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/coop.h"
+#include "spvgen/mlp.h"
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  memset(&c, 0, sizeof c);
+  CHECK(spvgen_caps_preset(name, &c) == SPVGEN_OK);
+  return c;
+}
+
+static void test_zero_desc_defaults(void) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 3;
+  d.output_width = 2;
+  spvgen_mlp_config p;
+  char msg[256];
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.variant, SPVGEN_MLP_LOOP); /* vulkan13: no cooperative features */
+  CHECK_EQ_U64(p.layer_count, 1);
+  CHECK_EQ_U64(p.encoded_width, 3);
+  CHECK_EQ_U64(p.layers[0].inputs, 3);
+  CHECK_EQ_U64(p.layers[0].outputs, 2);
+  CHECK_EQ_U64(p.layers[0].row_stride, 16);
+  CHECK_EQ_U64(p.layers[0].matrix_offset, 0);
+  CHECK_EQ_U64(p.layers[0].bias_offset, 32);
+  CHECK_EQ_U64(p.layers[0].activation, SPVGEN_MLP_ACT_NONE);
+  CHECK_EQ_U64(p.weight_bytes, 48);
+  CHECK_EQ_U64(p.desc.weight_type, SPVGEN_COMPONENT_F16);
+  CHECK_EQ_U64(p.desc.workgroup_size, 64);
+  CHECK_EQ_U64(p.points_per_workgroup, 64);
+  CHECK_EQ_U64(p.flops_per_point, 12);
+  CHECK(p.desc.leaky_slope == 0.01f);
+  uint32_t g[3];
+  spvgen_mlp_groups(&p, 1000, g);
+  CHECK_EQ_U64(g[0], 16);
+  CHECK_EQ_U64(g[1], 1);
+  /* hidden_width alone: one hidden layer, relu; then the output layer, none. */
+  d.hidden_width = 17;
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.layer_count, 2);
+  CHECK_EQ_U64(p.layers[0].outputs, 17);
+  CHECK_EQ_U64(p.layers[0].activation, SPVGEN_MLP_ACT_RELU);
+  CHECK_EQ_U64(p.layers[1].inputs, 17);
+  CHECK_EQ_U64(p.layers[1].row_stride, 48);
+  CHECK_EQ_U64(p.layers[1].matrix_offset % 64, 0);
+  CHECK_EQ_U64(p.layers[1].activation, SPVGEN_MLP_ACT_NONE);
+  CHECK_CONTAINS(p.name, "loop 3-17x1-2 relu");
+  /* An explicit list. */
+  d.hidden_width = 0;
+  d.hidden_widths[0] = 8;
+  d.hidden_widths[1] = 5;
+  d.layer_activations[1] = SPVGEN_MLP_ACT_TANH;
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.layer_count, 3);
+  CHECK_EQ_U64(p.layers[1].activation, SPVGEN_MLP_ACT_TANH);
+  CHECK_EQ_U64(p.layers[2].inputs, 5);
+  spvgen_mlp_layer layers[SPVGEN_MLP_MAX_LAYERS];
+  uint64_t total = 0;
+  CHECK(spvgen_mlp_weight_layout(&p, layers, &total) == SPVGEN_OK);
+  CHECK_EQ_U64(total, p.weight_bytes);
+  for (uint32_t l = 0; l < p.layer_count; l++) {
+    CHECK_EQ_U64(layers[l].matrix_offset % 64, 0);
+    CHECK_EQ_U64(layers[l].bias_offset % 16, 0);
+    CHECK(layers[l].bias_offset >= layers[l].matrix_offset + (uint64_t)layers[l].row_stride * layers[l].outputs);
+    if (l) CHECK(layers[l].matrix_offset >= layers[l - 1].bias_offset + 2ull * layers[l - 1].outputs);
+  }
+  CHECK(total >= layers[2].bias_offset + 2ull * layers[2].outputs);
+}
+
+static void test_encodings_widen_the_input(void) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 3;
+  d.output_width = 4;
+  d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+  spvgen_mlp_config p;
+  char msg[256];
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.desc.encoding_size, 8);
+  CHECK_EQ_U64(p.encoded_width, 48);
+  d.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
+  d.encoding_size = 5;
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.encoded_width, 15);
+  CHECK_EQ_U64(p.layers[0].row_stride, 32);
+}
+
+typedef struct bad_case {
+  const char *needle;
+  spvgen_status status;
+  void (*edit)(spvgen_mlp_desc *d);
+} bad_case;
+
+static void e_in0(spvgen_mlp_desc *d) { d->input_width = 0; }
+static void e_wide(spvgen_mlp_desc *d) { d->hidden_width = 4096; }
+static void e_count(spvgen_mlp_desc *d) { d->hidden_count = 16; }
+static void e_gap(spvgen_mlp_desc *d) { d->hidden_width = 0; d->hidden_widths[0] = 4; d->hidden_widths[2] = 4; }
+static void e_past(spvgen_mlp_desc *d) { d->hidden_count = 2; d->hidden_widths[5] = 4; }
+static void e_nowidth(spvgen_mlp_desc *d) { d->hidden_width = 0; d->hidden_count = 2; }
+static void e_act(spvgen_mlp_desc *d) { d->activation = (spvgen_mlp_activation)99; }
+static void e_layer_act(spvgen_mlp_desc *d) { d->layer_activations[9] = SPVGEN_MLP_ACT_RELU; }
+static void e_s8(spvgen_mlp_desc *d) { d->weight_type = SPVGEN_COMPONENT_S8; }
+static void e_e4m3(spvgen_mlp_desc *d) { d->weight_type = SPVGEN_COMPONENT_E4M3; }
+static void e_in_type(spvgen_mlp_desc *d) { d->input_type = SPVGEN_COMPONENT_S32; }
+static void e_out_type(spvgen_mlp_desc *d) { d->output_type = SPVGEN_COMPONENT_BF16; }
+static void e_layout(spvgen_mlp_desc *d) { d->weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL; }
+static void e_enc(spvgen_mlp_desc *d) { d->encoding = (spvgen_mlp_encoding)7; }
+static void e_enc_size(spvgen_mlp_desc *d) { d->encoding_size = 3; }
+static void e_octaves(spvgen_mlp_desc *d) { d->encoding = SPVGEN_MLP_ENCODING_FREQUENCY; d->encoding_size = 17; }
+static void e_enc_wide(spvgen_mlp_desc *d) { d->input_width = 64; d->encoding = SPVGEN_MLP_ENCODING_ONE_BLOB; d->encoding_size = 64; }
+static void e_variant(spvgen_mlp_desc *d) { d->variant = (spvgen_mlp_variant)9; }
+static void e_vec(spvgen_mlp_desc *d) { d->variant = SPVGEN_MLP_VEC; }
+static void e_mat(spvgen_mlp_desc *d) { d->variant = SPVGEN_MLP_MAT; }
+static void e_ppg(spvgen_mlp_desc *d) { d->points_per_group = 4; d->variant = SPVGEN_MLP_LOOP; }
+static void e_wg(spvgen_mlp_desc *d) { d->workgroup_size = 4096; d->variant = SPVGEN_MLP_LOOP; }
+static void e_slope(spvgen_mlp_desc *d) { d->leaky_slope = 1.0f / 0.0f; }
+
+static void test_errors_name_the_field(void) {
+  static const bad_case cases[] = {
+      {"input_width and output_width must be at least 1", SPVGEN_ERROR_INVALID_ARGUMENT, e_in0},
+      {"hidden_widths[0] 4096: at most 512", SPVGEN_ERROR_UNSUPPORTED, e_wide},
+      {"hidden_count 16", SPVGEN_ERROR_UNSUPPORTED, e_count},
+      {"hidden_widths[2] 4 follows a 0 entry", SPVGEN_ERROR_INVALID_ARGUMENT, e_gap},
+      {"hidden_widths[5] 4 is past hidden_count 2", SPVGEN_ERROR_INVALID_ARGUMENT, e_past},
+      {"hidden_widths[0] is 0 and hidden_width is 0", SPVGEN_ERROR_INVALID_ARGUMENT, e_nowidth},
+      {"activation 99 is unknown", SPVGEN_ERROR_INVALID_ARGUMENT, e_act},
+      {"layer_activations[9] is set but the network has 2 layers", SPVGEN_ERROR_INVALID_ARGUMENT, e_layer_act},
+      {"weight_type s8: only f16 weights", SPVGEN_ERROR_UNSUPPORTED, e_s8},
+      {"weight_type e4m3: only f16 weights", SPVGEN_ERROR_UNSUPPORTED, e_e4m3},
+      {"input_type s32", SPVGEN_ERROR_UNSUPPORTED, e_in_type},
+      {"output_type bf16", SPVGEN_ERROR_UNSUPPORTED, e_out_type},
+      {"weight_layout optimal: the inferencing-optimal layout is not implemented yet", SPVGEN_ERROR_UNSUPPORTED, e_layout},
+      {"encoding 7 is unknown", SPVGEN_ERROR_INVALID_ARGUMENT, e_enc},
+      {"encoding_size 3 without an encoding", SPVGEN_ERROR_INVALID_ARGUMENT, e_enc_size},
+      {"encoding_size 17: the frequency encoding takes 1 to 16 octaves", SPVGEN_ERROR_INVALID_ARGUMENT, e_octaves},
+      {"is 4096 wide: at most 512", SPVGEN_ERROR_UNSUPPORTED, e_enc_wide},
+      {"variant 9 is unknown", SPVGEN_ERROR_INVALID_ARGUMENT, e_variant},
+      {"the vec variant needs cooperativeVector, which", SPVGEN_ERROR_UNSUPPORTED, e_vec},
+      {"the mat variant is not implemented yet", SPVGEN_ERROR_UNSUPPORTED, e_mat},
+      {"points_per_group 4: the loop variant evaluates one point per invocation", SPVGEN_ERROR_UNSUPPORTED, e_ppg},
+      {"workgroup_size 4096", SPVGEN_ERROR_INVALID_ARGUMENT, e_wg},
+      {"leaky_slope must be finite", SPVGEN_ERROR_INVALID_ARGUMENT, e_slope},
+  };
+  spvgen_device_caps v13 = preset("vulkan13");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = 4;
+    d.output_width = 4;
+    d.hidden_width = 16;
+    cases[i].edit(&d);
+    spvgen_mlp_config p;
+    memset(&p, 0x5a, sizeof p);
+    char msg[512];
+    spvgen_status st = spvgen_mlp_plan(&d, &v13, &p, msg, sizeof msg);
+    CHECK_MSG(st == cases[i].status, "case %zu (%s): status %s", i, cases[i].needle, spvgen_status_name(st));
+    CHECK_CONTAINS(msg, "spvgen_mlp_plan: ");
+    CHECK_CONTAINS(msg, cases[i].needle);
+    CHECK_EQ_U64(p.layer_count, 0); /* a failed plan is zeroed */
+    uint32_t n = 99;
+    st = spvgen_mlp_plans(&d, &v13, NULL, 0, &n, msg, sizeof msg);
+    CHECK_MSG(st != SPVGEN_OK && n == 0, "case %zu: plans gave %u", i, n);
+  }
+  char msg[128];
+  CHECK(spvgen_mlp_plan(NULL, NULL, NULL, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "plan is NULL");
+  spvgen_mlp_config p;
+  CHECK(spvgen_mlp_plan(NULL, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "desc is NULL");
+  /* emit refuses a plan it did not make; the module's error says so. */
+  spvgen_module *m = spvgen_module_create(NULL);
+  memset(&p, 0, sizeof p);
+  CHECK(spvgen_mlp_emit(m, &p, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "spvgen_mlp_emit: plan is NULL or not made by spvgen_mlp_plan");
+  spvgen_module_destroy(m);
+}
+
+static void test_names_parse(void) {
+  spvgen_mlp_variant v;
+  CHECK(spvgen_mlp_variant_parse("vec", &v) && v == SPVGEN_MLP_VEC);
+  CHECK(spvgen_mlp_variant_parse("loop", &v) && v == SPVGEN_MLP_LOOP);
+  CHECK(!spvgen_mlp_variant_parse("simt", &v));
+  spvgen_mlp_activation a;
+  CHECK(spvgen_mlp_activation_parse("leaky_relu", &a) && a == SPVGEN_MLP_ACT_LEAKY_RELU);
+  CHECK(!spvgen_mlp_activation_parse("gelu", &a));
+  CHECK_STR_EQ(spvgen_mlp_activation_name(SPVGEN_MLP_ACT_EXP), "exp");
+  CHECK_STR_EQ(spvgen_mlp_encoding_name(SPVGEN_MLP_ENCODING_ONE_BLOB), "oneblob");
+  CHECK(spvgen_mlp_variant_name((spvgen_mlp_variant)7) == NULL);
+}
+
+/* The one-shot kernel of the default-ish network for each variant on h100, and loop on
+ * vulkan13, validates; bindings and push constants are as documented. */
+static void test_kernels_validate_and_reflect(void) {
+  const char *presets[2] = {"h100", "vulkan13"};
+  for (int pi = 0; pi < 2; pi++) {
+    spvgen_device_caps caps = preset(presets[pi]);
+    for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
+      spvgen_mlp_desc d;
+      memset(&d, 0, sizeof d);
+      d.input_width = 32;
+      d.output_width = 16;
+      d.hidden_width = 64;
+      d.hidden_count = 4;
+      d.variant = (spvgen_mlp_variant)v;
+      spvgen_mlp_config p;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg);
+      if ((pi == 1 && v != SPVGEN_MLP_LOOP) || v == SPVGEN_MLP_MAT) { /* mat: not implemented yet */
+        CHECK_MSG(st == SPVGEN_ERROR_UNSUPPORTED, "%s %d: %s", presets[pi], v, msg);
+        continue;
+      }
+      CHECK_MSG(st == SPVGEN_OK, "%s %s: %s", presets[pi], spvgen_mlp_variant_name((spvgen_mlp_variant)v), msg);
+      if (st != SPVGEN_OK) continue;
+      spvgen_kernel k;
+      st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(check_words(k.words, k.word_count));
+      CHECK_EQ_U64(k.info.binding_count, 3);
+      CHECK_EQ_U64(k.info.push_constant_size, 4);
+      CHECK_EQ_U64(k.info.local_size[0], p.local_size[0]);
+      spvgen_kernel_free(&k);
+    }
+  }
+}
+
+/* A caller's own kernel: a weight buffer at (0, 5), the network as a function, called
+ * twice (two points per invocation); validates for loop (vulkan13) and vec (h100). */
+static void test_function_in_a_callers_kernel(void) {
+  for (int v = 0; v < 2; v++) {
+    spvgen_device_caps caps = preset(v ? "h100" : "vulkan13");
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = 3;
+    d.output_width = 4;
+    d.hidden_width = 33;
+    d.hidden_count = 2;
+    d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+    d.encoding_size = 4;
+    d.variant = v ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
+    spvgen_mlp_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    spvgen_module *m = spvgen_module_create(NULL);
+    uint32_t f32 = spvgen_type_float(m, 32), u32 = spvgen_type_int(m, 32, false);
+    spvgen_buffer w = spvgen_buffer_declare(m, spvgen_type_float(m, 16), 0, 5, SPVGEN_BUFFER_READONLY);
+    spvgen_buffer io = spvgen_buffer_declare(m, f32, 0, 0, 0);
+    spvgen_mlp_function_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.weights_buffer = w.variable;
+    CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
+    CHECK_EQ_U64(fi.weights_buffer, w.variable);
+    CHECK_NE_U64(fi.function, 0);
+    spvgen_compute_main(m, "main", 32, 1, 1);
+    for (uint32_t call = 0; call < 2; call++) {
+      uint32_t parts[3];
+      for (uint32_t c = 0; c < 3; c++)
+        parts[c] = spvgen_load(m, f32, spvgen_buffer_element(m, &io, spvgen_const_u32(m, call * 8 + c)));
+      uint32_t x = v ? spvgen_coop_construct(m, fi.param_type, parts, 3)
+                     : spvgen_op_composite_construct(m, fi.param_type, parts, 3);
+      uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
+      for (uint32_t c = 0; c < 4; c++) {
+        uint32_t e = v ? spvgen_coop_extract(m, y, c) : spvgen_op_composite_extract(m, f32, y, &c, 1);
+        spvgen_store(m, spvgen_buffer_element(m, &io, spvgen_const_u32(m, call * 8 + 3 + c)), e);
+      }
+    }
+    (void)u32;
+    spvgen_function_end(m);
+    size_t count = 0;
+    CHECK(check_module(m, &count) != NULL);
+    spvgen_module_destroy(m);
+  }
+  /* Inside a function, and the mat variant: refused with a message. */
+  spvgen_device_caps caps = preset("vulkan13");
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 2;
+  d.output_width = 2;
+  spvgen_mlp_config p;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_compute_main(m, "main", 1, 1, 1);
+  spvgen_mlp_function_info fi;
+  memset(&fi, 0, sizeof fi);
+  CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "called inside a function");
+  spvgen_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_zero_desc_defaults),
+      TEST_CASE(test_encodings_widen_the_input),
+      TEST_CASE(test_errors_name_the_field),
+      TEST_CASE(test_names_parse),
+      TEST_CASE(test_kernels_validate_and_reflect),
+      TEST_CASE(test_function_in_a_callers_kernel),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

@@ -1,0 +1,241 @@
+/* tests/mlp/test_mlp_run.c — the loop variant on the CI device (lavapipe) against the
+ * float64 reference of tools/common/mlp_run.c, every output component of every point
+ * checked: several random networks (odd widths, depths 1-6, every activation, both
+ * encodings, f16 and f32 points, with and without bias), the function shape inside a
+ * caller-built kernel, and the check itself failing on a corrupted output. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mlp_run.h"
+#include "module_check.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+#define VK_CHECK_OK(call)                                                         \
+  do {                                                                            \
+    if ((call) != SPVGEN_OK) {                                                    \
+      test_fail_at(__FILE__, __LINE__, "%s: %s", #call, spvgen_vk_error(ctx));    \
+      goto done;                                                                  \
+    }                                                                             \
+  } while (0)
+
+static spvgen_vk_context *open_device(void) {
+  char msg[512];
+  spvgen_vk_desc vd;
+  memset(&vd, 0, sizeof vd);
+  vd.device_name = getenv("SPVGEN_VK_DEVICE");
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) {
+    test_skip("no Vulkan device: %s", msg);
+    return NULL;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  return ctx;
+}
+
+static void run_case(spvgen_vk_context *ctx, spvgen_mlp_desc d, uint64_t points, const char *what) {
+  d.variant = SPVGEN_MLP_LOOP;
+  mlp_run_result r;
+  char msg[512];
+  mlp_run_options o = {0};
+  o.seed = test_rand_u32() | 1u;
+  o.points = points;
+  spvgen_status st = mlp_run(ctx, &d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
+  if (st != SPVGEN_OK) return;
+  CHECK_EQ_U64(r.checked, points * d.output_width);
+  CHECK_MSG(r.bad == 0,
+            "%s [%s]: %llu of %llu outputs wrong; first point %llu component %llu: gpu %.7g cpu "
+            "%.7g tol %.3g",
+            what, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+            (unsigned long long)r.first_bad_point, (unsigned long long)r.first_bad_component,
+            r.first_bad_gpu, r.first_bad_ref, r.first_bad_tol);
+  fprintf(stderr, "  %-48s %llu outputs, max |err| %.3g (tolerance there %.3g), worst err/tol %.3f\n",
+          r.plan.name, (unsigned long long)r.checked, r.max_err, r.max_err_tol, r.worst_ratio);
+}
+
+static void test_loop_networks_match_cpu(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, hidden, count, out;
+    spvgen_mlp_activation act, out_act;
+    spvgen_mlp_encoding enc;
+    uint32_t enc_size;
+    bool f32_io, no_bias;
+  } nets[] = {
+      {32, 64, 4, 16, SPVGEN_MLP_ACT_RELU, 0, 0, 0, false, false},
+      {3, 17, 1, 1, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_SIGMOID, 0, 0, true, false},
+      {3, 33, 3, 4, SPVGEN_MLP_ACT_SILU, 0, SPVGEN_MLP_ENCODING_FREQUENCY, 6, true, false},
+      {2, 32, 2, 3, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP, SPVGEN_MLP_ENCODING_ONE_BLOB, 16, false, false},
+      {5, 7, 6, 9, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_TANH, 0, 0, false, true},
+      {1, 0, 0, 5, 0, SPVGEN_MLP_ACT_EXP, 0, 0, true, false},
+      {16, 64, 2, 16, SPVGEN_MLP_ACT_EXP, SPVGEN_MLP_ACT_RELU, 0, 0, false, true},
+  };
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = nets[i].in;
+    d.hidden_width = nets[i].hidden;
+    d.hidden_count = nets[i].count;
+    d.output_width = nets[i].out;
+    d.activation = nets[i].act;
+    d.output_activation = nets[i].out_act;
+    d.encoding = nets[i].enc;
+    d.encoding_size = nets[i].enc_size;
+    d.no_bias = nets[i].no_bias;
+    if (nets[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    char what[32];
+    snprintf(what, sizeof what, "net %zu", i);
+    run_case(ctx, d, i == 0 ? 1000 : 333, what);
+  }
+  /* An explicit list of widths with per-layer activations. */
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 4;
+  d.output_width = 2;
+  d.hidden_widths[0] = 9;
+  d.hidden_widths[1] = 24;
+  d.hidden_widths[2] = 5;
+  d.layer_activations[0] = SPVGEN_MLP_ACT_TANH;
+  d.layer_activations[2] = SPVGEN_MLP_ACT_SILU;
+  d.layer_activations[3] = SPVGEN_MLP_ACT_SIGMOID;
+  run_case(ctx, d, 129, "widths list");
+  spvgen_vk_destroy(ctx);
+}
+
+/* The check is able to fail: a correct output altered in one component by a little more
+ * than the tolerance fails, and exactly the reference passes. */
+static void test_check_fails_on_a_wrong_output(void) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 3;
+  d.hidden_width = 16;
+  d.hidden_count = 2;
+  d.output_width = 2;
+  d.output_type = SPVGEN_COMPONENT_F32;
+  d.variant = SPVGEN_MLP_LOOP;
+  spvgen_mlp_config p;
+  CHECK(spvgen_mlp_plan(&d, NULL, &p, NULL, 0) == SPVGEN_OK);
+  mlp_run_data data;
+  CHECK(mlp_run_make_data(&p, 10, 7, &data));
+  float out[20];
+  double ref[2], err[2];
+  for (uint64_t pt = 0; pt < 10; pt++) {
+    mlp_reference(&p, &data, pt, ref, err);
+    for (int c = 0; c < 2; c++) out[pt * 2 + c] = (float)ref[c];
+    CHECK(err[0] > 0 && err[0] < 1e-3);
+  }
+  mlp_run_result r;
+  memset(&r, 0, sizeof r);
+  mlp_run_check(&p, &data, out, &r);
+  CHECK_EQ_U64(r.checked, 20);
+  CHECK_EQ_U64(r.bad, 0);
+  out[7] += 1e-3f;
+  mlp_run_check(&p, &data, out, &r);
+  CHECK_EQ_U64(r.bad, 1);
+  CHECK_EQ_U64(r.first_bad_point, 3);
+  CHECK_EQ_U64(r.first_bad_component, 1);
+  out[7] = NAN;
+  mlp_run_check(&p, &data, out, &r);
+  CHECK_EQ_U64(r.bad, 1);
+  mlp_run_free_data(&data);
+}
+
+/* A caller's kernel around spvgen_mlp_emit_function (loop variant): its own f32 point
+ * buffer at binding 0 (input components, then output components, per point), the
+ * weights at binding 3; run on the device and checked against the reference. */
+static void test_function_shape_runs(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 2;
+  d.output_width = 3;
+  d.hidden_width = 17;
+  d.hidden_count = 2;
+  d.activation = SPVGEN_MLP_ACT_TANH;
+  d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+  d.encoding_size = 3;
+  d.input_type = SPVGEN_COMPONENT_F32;
+  d.variant = SPVGEN_MLP_LOOP;
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  enum { POINTS = 100, STRIDE = 5, LOCAL = 32 };
+  spvgen_module *m = spvgen_module_create(NULL);
+  uint32_t f32 = spvgen_type_float(m, 32), u32 = spvgen_type_int(m, 32, false);
+  spvgen_buffer io = spvgen_buffer_declare(m, f32, 0, 0, 0);
+  spvgen_buffer w = spvgen_buffer_declare(m, spvgen_type_float(m, 16), 0, 3, SPVGEN_BUFFER_READONLY);
+  uint32_t gid = spvgen_builtin_input(m, SpvBuiltInGlobalInvocationId, spvgen_type_vector(m, u32, 3));
+  spvgen_mlp_function_info fi;
+  memset(&fi, 0, sizeof fi);
+  fi.weights_buffer = w.variable;
+  CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
+  spvgen_compute_main(m, "main", LOCAL, 1, 1);
+  uint32_t zero = 0;
+  uint32_t i = spvgen_op_composite_extract(m, u32, spvgen_load(m, spvgen_type_vector(m, u32, 3), gid), &zero, 1);
+  spvgen_if(m, spvgen_op_u_less_than(m, spvgen_type_bool(m), i, spvgen_const_u32(m, POINTS)));
+  uint32_t base = spvgen_op_i_mul(m, u32, i, spvgen_const_u32(m, STRIDE));
+  uint32_t parts[2];
+  for (uint32_t c = 0; c < 2; c++)
+    parts[c] = spvgen_load(m, f32, spvgen_buffer_element(m, &io, spvgen_op_i_add(m, u32, base, spvgen_const_u32(m, c))));
+  uint32_t x = spvgen_op_composite_construct(m, fi.param_type, parts, 2);
+  uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
+  for (uint32_t c = 0; c < 3; c++)
+    spvgen_store(m, spvgen_buffer_element(m, &io, spvgen_op_i_add(m, u32, base, spvgen_const_u32(m, 2 + c))),
+                 spvgen_op_composite_extract(m, f32, y, &c, 1));
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+  size_t count = 0;
+  const uint32_t *words = check_module(m, &count);
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_vk_buffer *bufs[2] = {NULL, NULL};
+  mlp_run_data data;
+  memset(&data, 0, sizeof data);
+  if (!words) goto done;
+  CHECK(mlp_run_make_data(&p, POINTS, 11, &data));
+  float host[POINTS * STRIDE];
+  for (int k = 0; k < POINTS; k++) {
+    for (int c = 0; c < 2; c++) host[k * STRIDE + c] = ((float *)data.input)[k * 2 + c];
+    for (int c = 2; c < STRIDE; c++) host[k * STRIDE + c] = NAN;
+  }
+  VK_CHECK_OK(spvgen_vk_pipeline_create(ctx, words, count, NULL, NULL, &pipe));
+  VK_CHECK_OK(spvgen_vk_buffer_create(ctx, sizeof host, 0, &bufs[0]));
+  VK_CHECK_OK(spvgen_vk_buffer_create(ctx, p.weight_bytes, 0, &bufs[1]));
+  VK_CHECK_OK(spvgen_vk_buffer_upload(ctx, bufs[0], 0, host, sizeof host));
+  VK_CHECK_OK(spvgen_vk_buffer_upload(ctx, bufs[1], 0, data.weights, p.weight_bytes));
+  VK_CHECK_OK(spvgen_vk_dispatch(ctx, pipe, bufs, 2, NULL, 0, (POINTS + LOCAL - 1) / LOCAL, 1, 1, NULL));
+  VK_CHECK_OK(spvgen_vk_buffer_download(ctx, bufs[0], 0, host, sizeof host));
+  float out[POINTS * 3];
+  for (int k = 0; k < POINTS; k++)
+    for (int c = 0; c < 3; c++) out[k * 3 + c] = host[k * STRIDE + 2 + c];
+  d.output_type = SPVGEN_COMPONENT_F32; /* the caller's buffer is f32 */
+  spvgen_mlp_config pc = p;
+  pc.desc.output_type = SPVGEN_COMPONENT_F32;
+  mlp_run_result r;
+  memset(&r, 0, sizeof r);
+  mlp_run_check(&pc, &data, out, &r);
+  CHECK_EQ_U64(r.checked, POINTS * 3);
+  CHECK_MSG(r.bad == 0, "%llu wrong; first point %llu: gpu %g cpu %g", (unsigned long long)r.bad,
+            (unsigned long long)r.first_bad_point, r.first_bad_gpu, r.first_bad_ref);
+done:
+  for (int k = 0; k < 2; k++) spvgen_vk_buffer_destroy(bufs[k]);
+  spvgen_vk_pipeline_destroy(pipe);
+  mlp_run_free_data(&data);
+  spvgen_module_destroy(m);
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_loop_networks_match_cpu),
+      TEST_CASE(test_check_fails_on_a_wrong_output),
+      TEST_CASE(test_function_shape_runs),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

@@ -1,0 +1,80 @@
+/* tools/common/mlp_run.h — runs an MLP desc on a device against a float64 CPU reference:
+ * random weights, biases and points (never zero; the weight buffer's padding holds 1000.0
+ * so that a kernel reading it fails), every output component of every point compared
+ * with a tolerance from a propagated error bound (mlp_reference), and GPU timestamps
+ * (sustained warm-up, repeats, median) as gemm_run. For `spvgen run mlp`, the MLP tests
+ * and later the benchmark. Not part of the library.
+ *
+ * The tolerance: mlp_reference carries, next to each value, a bound on the device's error
+ * for the plan's arithmetic: per layer
+ *     e_out = L * (sum_j |W_ij| e_j + u_acc * (sum_j |W_ij x_j| + |b_i|)) + e_act + u_store |y|
+ * with L the activation's slope bound near the value (1 for relu / leaky / tanh / none,
+ * 1/4 sigmoid, 1.1 silu, exp(z + e) for exp), u_acc the accumulation's relative error
+ * (loop: f32 sums, 2^-20; vec / mat: tensor units with f16 results, 2^-9), u_store the
+ * rounding of activations between layers (loop 2^-24; vec / mat f16, 2^-10: Vulkan lets
+ * f32 -> f16 conversions round toward zero), e_act the
+ * activation's own error (loop 1e-6 (|y| + 1); vec / mat f16 exp / tanh, 2^-9 (|y| + 1)),
+ * and the encoding's error (2^-11 absolute for sin / cos, Vulkan's precision, and f16
+ * rounding of the encoded values for vec / mat). An output passes when
+ * |gpu - ref| <= 2 e_out + 2^-10 |ref| (f16 output, either rounding) + 1e-6. */
+#ifndef SPVGEN_TOOLS_MLP_RUN_H
+#define SPVGEN_TOOLS_MLP_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+typedef struct mlp_run_options {
+  uint64_t seed;      /* 0: a fixed default */
+  uint64_t points;    /* 0: 4096 */
+  uint32_t warmup;    /* dispatches before timing */
+  uint32_t warmup_ms; /* sustained warm-up (see gemm_run.h) */
+  uint32_t repeats;   /* timed dispatches; 0: 1 */
+  bool no_check;
+} mlp_run_options;
+
+typedef struct mlp_run_result {
+  spvgen_mlp_config plan;
+  uint64_t checked, bad;
+  double max_err, max_err_tol, worst_ratio;
+  uint64_t first_bad_point, first_bad_component;
+  double first_bad_gpu, first_bad_ref, first_bad_tol;
+  double median_ns, min_ns;
+  double points_per_s, tflops;
+  double emit_us;
+} mlp_run_result;
+
+/* Host data of a run: what mlp_run_make_data fills. */
+typedef struct mlp_run_data {
+  uint8_t *weights; /* plan.weight_bytes */
+  void *input;      /* points * input_width of input_type */
+  uint64_t points;
+} mlp_run_data;
+
+/* Random weights (f16, nonzero, scaled by 1/sqrt(inputs)) and biases, padding 1000.0,
+ * and random points (one-blob: in (0, 1); else +-[1/8, 1)). Returns false when out of
+ * memory. Free with mlp_run_free_data. */
+bool mlp_run_make_data(const spvgen_mlp_config *plan, uint64_t points, uint64_t seed,
+                       mlp_run_data *data);
+void mlp_run_free_data(mlp_run_data *data);
+
+/* The float64 reference of point `p`: out[output_width] and err[output_width] (the bound
+ * above for the plan's variant). */
+void mlp_reference(const spvgen_mlp_config *plan, const mlp_run_data *data, uint64_t p,
+                   double *out, double *err);
+
+/* Checks device output (output_type values) against the reference; fills the check
+ * fields of res. */
+void mlp_run_check(const spvgen_mlp_config *plan, const mlp_run_data *data, const void *gpu_out,
+                   mlp_run_result *res);
+
+/* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
+ * verdict is res->bad == 0. */
+spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
+                      const mlp_run_options *options, mlp_run_result *res, char *message,
+                      size_t message_size);
+
+#endif

@@ -1,0 +1,288 @@
+/* tools/spvgen/cmd_mlp.c — `spvgen mlp` (emit a fused MLP module: .spv, disassembly or
+ * JSON) and `spvgen run mlp` (emit it for this machine's device, run it on random
+ * weights and points, check every output against the float64 reference of
+ * tools/common/mlp_run.c, print the variant, GPU time and points/s). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caps_json.h"
+#include "cmds.h"
+#include "mlp_run.h"
+#include "spvgen/check.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+typedef struct mlp_cli {
+  spvgen_mlp_desc desc;
+  const char *caps_name, *output;
+  bool json, disassemble;
+  mlp_run_options run;
+} mlp_cli;
+
+static void mlp_usage(FILE *o, bool run) {
+  fprintf(o,
+          "usage: spvgen %s [options]\n\n"
+          "network:\n"
+          "  --in N                 input width (required)\n"
+          "  --hidden WxC | W,W,..  C hidden layers of width W, or a list of widths\n"
+          "  --out N                output width (required)\n"
+          "  --act NAME             hidden activation: none, relu (default), leaky_relu,\n"
+          "                         sigmoid, tanh, silu, exp\n"
+          "  --out-act NAME         output activation (default none)\n"
+          "  --leaky-slope F        leaky relu slope (default 0.01)\n"
+          "  --no-bias              layers without bias\n"
+          "  --encoding freq:N|oneblob:N  input encoding (N octaves / bins)\n"
+          "  --types W[,IO]         weight type (f16 only) and points in memory (f16 or f32)\n"
+          "knobs:\n"
+          "  --variant auto|vec|mat|loop\n"
+          "  --wg N                 invocations per workgroup\n"
+          "%s"
+          "  -h, --help\n",
+          run ? "run mlp" : "mlp",
+          run ? "run:\n"
+                "  --points N             points (default 4096)\n"
+                "  --repeats N --warmup N --warmup-ms MS --seed N\n"
+              : "device:\n"
+                "  --caps NAME|FILE       h100, vulkan13, lavapipe, or a `spvgen devices --json` file\n"
+                "output:\n"
+                "  -o FILE                output (default mlp.spv; - for stdout)\n"
+                "  -S                     disassembly instead of words\n"
+                "  --json                 the plan and the weight layout as JSON\n");
+}
+
+static bool parse_u32(const char *s, uint32_t *out) {
+  if (!s || !*s) return false;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end || errno || v > 0xFFFFFFFFull || s[0] == '-') return false;
+  *out = (uint32_t)v;
+  return true;
+}
+
+static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
+  memset(g, 0, sizeof *g);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      mlp_usage(stdout, run);
+      return -1;
+    }
+    if (!strcmp(a, "--no-bias")) { g->desc.no_bias = true; continue; }
+    if (!run && !strcmp(a, "-S")) { g->disassemble = true; continue; }
+    if (!run && !strcmp(a, "--json")) { g->json = true; continue; }
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool known = true;
+    uint32_t u = 0;
+    if (!v) return spvgen_cli_usage_error(cmd, "%s needs a value", a);
+    if (!strcmp(a, "--in")) {
+      if (!parse_u32(v, &g->desc.input_width)) return spvgen_cli_usage_error(cmd, "--in: '%s' is not a number", v);
+    } else if (!strcmp(a, "--out")) {
+      if (!parse_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
+    } else if (!strcmp(a, "--hidden")) {
+      unsigned w = 0, c = 0;
+      char x;
+      if (sscanf(v, "%u%c%u", &w, &x, &c) == 3 && x == 'x') {
+        g->desc.hidden_width = w;
+        g->desc.hidden_count = c;
+        if (!c) return spvgen_cli_usage_error(cmd, "--hidden %s: the layer count is 0", v);
+      } else {
+        uint32_t n = 0;
+        const char *s = v;
+        while (*s) {
+          char *end;
+          unsigned long wl = strtoul(s, &end, 10);
+          if (end == s || n >= SPVGEN_MLP_MAX_LAYERS - 1 || !wl)
+            return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or a list of up to %u widths", v,
+                                          SPVGEN_MLP_MAX_LAYERS - 1);
+          g->desc.hidden_widths[n++] = (uint32_t)wl;
+          s = *end == ',' ? end + 1 : end;
+          if (*end && *end != ',') return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or W,W,...", v);
+        }
+        g->desc.hidden_count = n;
+      }
+    } else if (!strcmp(a, "--act") || !strcmp(a, "--out-act")) {
+      spvgen_mlp_activation act;
+      if (!spvgen_mlp_activation_parse(v, &act) || act == SPVGEN_MLP_ACT_DEFAULT)
+        return spvgen_cli_usage_error(cmd, "%s: unknown activation '%s'", a, v);
+      if (a[2] == 'a') g->desc.activation = act;
+      else g->desc.output_activation = act;
+    } else if (!strcmp(a, "--leaky-slope")) {
+      g->desc.leaky_slope = strtof(v, NULL);
+    } else if (!strcmp(a, "--encoding")) {
+      unsigned n = 0;
+      if (sscanf(v, "freq:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      else if (sscanf(v, "oneblob:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
+      else return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N or oneblob:N", v);
+      g->desc.encoding_size = n;
+    } else if (!strcmp(a, "--types")) {
+      char wt[16] = "", io[16] = "";
+      if (sscanf(v, "%15[^,],%15s", wt, io) < 1 || !spvgen_component_type_parse(wt, &g->desc.weight_type) ||
+          (io[0] && !spvgen_component_type_parse(io, &g->desc.input_type)))
+        return spvgen_cli_usage_error(cmd, "--types '%s': W[,IO] with component types (f16, f32)", v);
+      g->desc.output_type = g->desc.input_type;
+    } else if (!strcmp(a, "--variant")) {
+      if (!spvgen_mlp_variant_parse(v, &g->desc.variant))
+        return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
+    } else if (!strcmp(a, "--wg")) {
+      if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+    } else if (!run && !strcmp(a, "--caps")) {
+      g->caps_name = v;
+    } else if (!run && !strcmp(a, "-o")) {
+      g->output = v;
+    } else if (run && !strcmp(a, "--points")) {
+      char *end;
+      g->run.points = strtoull(v, &end, 10);
+      if (*end || !g->run.points) return spvgen_cli_usage_error(cmd, "--points: '%s'", v);
+    } else if (run && (!strcmp(a, "--repeats") || !strcmp(a, "--warmup") || !strcmp(a, "--warmup-ms"))) {
+      if (!parse_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
+      if (!strcmp(a, "--repeats")) g->run.repeats = u;
+      else if (!strcmp(a, "--warmup")) g->run.warmup = u;
+      else g->run.warmup_ms = u;
+    } else if (run && !strcmp(a, "--seed")) {
+      g->run.seed = strtoull(v, NULL, 0);
+    } else {
+      known = false;
+    }
+    if (!known) return spvgen_cli_usage_error(cmd, "unknown option '%s'", a);
+    i++;
+  }
+  if (!g->desc.input_width || !g->desc.output_width)
+    return spvgen_cli_usage_error(cmd, "--in and --out are required");
+  return 0;
+}
+
+static int resolve_caps(const mlp_cli *g, spvgen_device_caps *caps) {
+  if (g->caps_name) {
+    if (spvgen_caps_preset(g->caps_name, caps) == SPVGEN_OK) return 0;
+    FILE *f = fopen(g->caps_name, "rb");
+    if (!f) return spvgen_cli_usage_error("mlp", "--caps: '%s' is neither a preset nor a readable file", g->caps_name);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    char msg[256];
+    if (n == sizeof text || !spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
+      fprintf(stderr, "spvgen mlp: --caps %s: not a caps file\n", g->caps_name);
+      return 1;
+    }
+    return 0;
+  }
+  uint32_t count = 0;
+  char msg[256];
+  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) == SPVGEN_OK && count > 0) return 0;
+  spvgen_caps_preset("vulkan13", caps);
+  return 0;
+}
+
+static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel *k) {
+  fprintf(o, "{\n  \"name\": \"%s\",\n  \"variant\": \"%s\",\n", p->name, spvgen_mlp_variant_name(p->variant));
+  fprintf(o, "  \"local_size\": [%u, %u, %u],\n  \"points_per_workgroup\": %u,\n", p->local_size[0],
+          p->local_size[1], p->local_size[2], p->points_per_workgroup);
+  fprintf(o, "  \"push_constants\": {\"points\": 0},\n  \"bindings\": [\"input\", \"weights\", \"output\"],\n");
+  fprintf(o, "  \"input_type\": \"%s\",\n  \"output_type\": \"%s\",\n",
+          spvgen_component_type_name(p->desc.input_type), spvgen_component_type_name(p->desc.output_type));
+  fprintf(o, "  \"encoded_width\": %u,\n  \"flops_per_point\": %" PRIu64 ",\n  \"weight_bytes\": %" PRIu64 ",\n",
+          p->encoded_width, p->flops_per_point, p->weight_bytes);
+  fprintf(o, "  \"layers\": [\n");
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    fprintf(o,
+            "    {\"inputs\": %u, \"outputs\": %u, \"row_stride\": %u, \"matrix_offset\": %" PRIu64
+            ", \"bias_offset\": %" PRIu64 ", \"activation\": \"%s\"}%s\n",
+            L->inputs, L->outputs, L->row_stride, L->matrix_offset, L->bias_offset,
+            spvgen_mlp_activation_name(L->activation), l + 1 < p->layer_count ? "," : "");
+  }
+  fprintf(o, "  ],\n  \"words\": %zu,\n  \"shared_bytes\": %u,\n  \"subgroup_size\": %u\n}\n", k->word_count,
+          p->shared_bytes, p->subgroup_size);
+}
+
+int spvgen_cmd_mlp(int argc, char **argv) {
+  mlp_cli g;
+  int r = parse("mlp", false, argc, argv, &g);
+  if (r) return r < 0 ? 0 : r;
+  spvgen_device_caps caps;
+  if ((r = resolve_caps(&g, &caps))) return r;
+  char msg[1024];
+  spvgen_mlp_config plan;
+  spvgen_kernel k;
+  if (spvgen_mlp_plan(&g.desc, &caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_mlp(&g.desc, &caps, &k, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen mlp: %s\n", msg);
+    return 1;
+  }
+  static char vmsg[16 * 1024];
+  int rc = 0;
+  if (spvgen_validate(k.words, k.word_count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
+    spvgen_kernel_free(&k);
+    return 1;
+  }
+  bool text = g.json || g.disassemble;
+  const char *path = g.output ? g.output : text ? "-" : "mlp.spv";
+  FILE *f = strcmp(path, "-") ? fopen(path, text ? "w" : "wb") : stdout;
+  if (!f) {
+    fprintf(stderr, "spvgen mlp: cannot write '%s': %s\n", path, strerror(errno));
+    spvgen_kernel_free(&k);
+    return 1;
+  }
+  if (g.json) {
+    print_json(f, &plan, &k);
+  } else if (g.disassemble) {
+    char *dis = NULL;
+    if (spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis) == SPVGEN_OK) fputs(dis, f);
+    else rc = 1;
+    spvgen_free_text(dis);
+  } else if (fwrite(k.words, 4, k.word_count, f) != k.word_count) {
+    rc = 1;
+  }
+  rc |= ferror(f) ? 1 : 0;
+  if (f != stdout) rc |= fclose(f) ? 1 : 0;
+  else fflush(f);
+  if (!rc && !text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, plan.name, k.word_count);
+  if (rc) fprintf(stderr, "spvgen mlp: write to '%s' failed\n", path);
+  spvgen_kernel_free(&k);
+  return rc;
+}
+
+int spvgen_cmd_run_mlp(int argc, char **argv) {
+  mlp_cli g;
+  int r = parse("run mlp", true, argc, argv, &g);
+  if (r) return r < 0 ? 0 : r;
+  char msg[1024];
+  spvgen_vk_context *ctx = NULL;
+  if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen run mlp: no Vulkan device: %s\n", msg);
+    return 1;
+  }
+  mlp_run_result res;
+  spvgen_status st = mlp_run(ctx, &g.desc, &g.run, &res, msg, sizeof msg);
+  int rc = 0;
+  if (st != SPVGEN_OK) {
+    fprintf(stderr, "spvgen run mlp: %s\n", msg);
+    rc = 1;
+  } else {
+    printf("device   %s\n", spvgen_vk_caps(ctx)->name);
+    printf("plan     %s\n", res.plan.name);
+    printf("emit     %.1f us\n", res.emit_us);
+    if (res.median_ns > 0)
+      printf("gpu      %.3f ms median of %u, %.3f G points/s, %.2f TFLOP/s\n", res.median_ns / 1e6,
+             g.run.repeats ? g.run.repeats : 1, res.points_per_s / 1e9, res.tflops);
+    else
+      printf("gpu      no timestamps on this queue\n");
+    printf("check    %" PRIu64 " of %" PRIu64 " outputs match (max |err| %.3g, tolerance there %.3g)\n",
+           res.checked - res.bad, res.checked, res.max_err, res.max_err_tol);
+    if (res.bad) {
+      printf("MISMATCH %" PRIu64 " outputs; first point %" PRIu64 " component %" PRIu64 ": gpu %.6g, cpu %.6g (tol %.3g)\n",
+             res.bad, res.first_bad_point, res.first_bad_component, res.first_bad_gpu, res.first_bad_ref,
+             res.first_bad_tol);
+      rc = 1;
+    }
+  }
+  spvgen_vk_destroy(ctx);
+  return rc;
+}
