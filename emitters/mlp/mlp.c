@@ -250,7 +250,7 @@ static void plan_name(spvgen_mlp_config *p) {
   char enc[24] = "";
   if (d->encoding)
     snprintf(enc, sizeof enc, " %s:%u", encoding_names[d->encoding], d->encoding_size);
-  snprintf(p->name, sizeof p->name, "%s %u-%s%u %s%s f16 w%u", variant_names[p->variant],
+  snprintf(p->name, sizeof p->name, "%s %u-%.48s%u %s%.23s f16 w%u", variant_names[p->variant],
            d->input_width, hidden, d->output_width,
            activation_names[d->hidden_count ? d->activation : d->output_activation], enc,
            p->local_size[0]);
