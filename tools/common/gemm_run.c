@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gemm_run.h"
 
+#include "gemm_ref.h" /* lib/tune */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,139 +11,13 @@
 #include <time.h>
 
 /* ------------------------------------------------------------ conversions ---- */
+/* The data, the reference and the tolerances are lib/tune/gemm_ref.c's (shared with the
+ * tuner); these keep gemm_run.h's names for the tools that use them. */
 
-uint16_t gemm_run_f32_to_f16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  int32_t exp = (int32_t)((x >> 23) & 0xFF) - 127 + 15;
-  uint32_t mant = x & 0x7FFFFFu;
-  if (((x >> 23) & 0xFF) == 0xFF) return (uint16_t)(sign | 0x7C00u | (mant ? 0x200u : 0));
-  if (exp >= 31) return (uint16_t)(sign | 0x7C00u);
-  if (exp <= 0) {
-    if (exp < -10) return (uint16_t)sign;
-    mant |= 0x800000u;
-    uint32_t shift = (uint32_t)(14 - exp);
-    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1))) h++;
-    return (uint16_t)(sign | h);
-  }
-  uint32_t h = ((uint32_t)exp << 10) | (mant >> 13), rem = mant & 0x1FFFu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
-  return (uint16_t)(sign | h);
-}
-
-float gemm_run_f16_to_f32(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FFu;
-  float f;
-  if (exp == 0) {
-    f = ldexpf((float)mant, -24);
-    return sign ? -f : f;
-  }
-  uint32_t x = exp == 31 ? sign | 0x7F800000u | (mant << 13) : sign | ((exp + 112) << 23) | (mant << 13);
-  memcpy(&f, &x, 4);
-  return f;
-}
-
-uint16_t gemm_run_f32_to_bf16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  if ((x & 0x7F800000u) == 0x7F800000u) return (uint16_t)((x >> 16) | ((x & 0xFFFF) ? 0x40 : 0));
-  x += 0x7FFFu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
-float gemm_run_bf16_to_f32(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
-/* Value of element i of a host array of type t. */
-static double get(const void *p, spvgen_component_type t, uint64_t i) {
-  switch (t) {
-  case SPVGEN_COMPONENT_F16: return gemm_run_f16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_BF16: return gemm_run_bf16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_F32: return ((const float *)p)[i];
-  case SPVGEN_COMPONENT_S8: return ((const int8_t *)p)[i];
-  case SPVGEN_COMPONENT_U8: return ((const uint8_t *)p)[i];
-  case SPVGEN_COMPONENT_S32: return ((const int32_t *)p)[i];
-  case SPVGEN_COMPONENT_U32: return ((const uint32_t *)p)[i];
-  default: return NAN;
-  }
-}
-
-/* Stores v (already representable, or rounded here) as element i. */
-static void put(void *p, spvgen_component_type t, uint64_t i, double v) {
-  switch (t) {
-  case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = gemm_run_f32_to_f16((float)v); break;
-  case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = gemm_run_f32_to_bf16((float)v); break;
-  case SPVGEN_COMPONENT_F32: ((float *)p)[i] = (float)v; break;
-  case SPVGEN_COMPONENT_S8: ((int8_t *)p)[i] = (int8_t)v; break;
-  case SPVGEN_COMPONENT_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-  case SPVGEN_COMPONENT_S32: ((int32_t *)p)[i] = (int32_t)v; break;
-  case SPVGEN_COMPONENT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
-  default: break;
-  }
-}
-
-static bool is_float(spvgen_component_type t) {
-  return t == SPVGEN_COMPONENT_F16 || t == SPVGEN_COMPONENT_BF16 || t == SPVGEN_COMPONENT_F32;
-}
-
-/* Unit roundoff of a float type (0 for integers). */
-static double unit(spvgen_component_type t) {
-  switch (t) {
-  case SPVGEN_COMPONENT_F16: return ldexp(1.0, -11);
-  case SPVGEN_COMPONENT_BF16: return ldexp(1.0, -8);
-  case SPVGEN_COMPONENT_F32: return ldexp(1.0, -24);
-  default: return 0.0;
-  }
-}
-
-/* ------------------------------------------------------------- random data ---- */
-
-static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* A nonzero random value of type t: floats of magnitude in [1/8, 1) with a random sign,
- * s8 in [-8, 8] \ {0}, u8 in [1, 15]. */
-static double random_value(uint64_t *s, spvgen_component_type t) {
-  uint64_t r = rng_next(s);
-  if (t == SPVGEN_COMPONENT_S8) {
-    int v = (int)(r % 16) - 8;
-    return v >= 0 ? v + 1 : v;
-  }
-  if (t == SPVGEN_COMPONENT_U8) return (double)(r % 15 + 1);
-  double mag = 0.125 + 0.875 * (double)(r >> 11) / 9007199254740992.0;
-  return (r & 1) ? -mag : mag;
-}
-
-static void *fill(uint64_t *s, spvgen_component_type t, uint64_t n) {
-  uint32_t es = spvgen_component_type_size(t);
-  void *p = malloc(n * es > 0 ? n * es : 1);
-  if (!p) return NULL;
-  for (uint64_t i = 0; i < n; i++) put(p, t, i, random_value(s, t));
-  return p;
-}
-
-static uint64_t idx(spvgen_matrix_layout layout, uint32_t ld, uint64_t r, uint64_t c) {
-  return layout == SPVGEN_ROW_MAJOR ? r * ld + c : c * ld + r;
-}
-
-static double activation(double x, spvgen_activation act) {
-  switch (act) {
-  case SPVGEN_ACTIVATION_RELU: return x > 0 ? x : 0;
-  case SPVGEN_ACTIVATION_GELU: return 0.5 * x * (1.0 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
-  case SPVGEN_ACTIVATION_SILU: return x / (1.0 + exp(-x));
-  default: return x;
-  }
-}
+uint16_t gemm_run_f32_to_f16(float f) { return sg_ref_f32_to_f16(f); }
+float gemm_run_f16_to_f32(uint16_t h) { return sg_ref_f16_to_f32(h); }
+uint16_t gemm_run_f32_to_bf16(float f) { return sg_ref_f32_to_bf16(f); }
+float gemm_run_bf16_to_f32(uint16_t h) { return sg_ref_bf16_to_f32(h); }
 
 static double now_us(void) {
   struct timespec ts;
@@ -254,9 +130,9 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   uint64_t na = d->stride_a * d->batch, nb = d->stride_b * d->batch, nd = d->stride_d * d->batch;
   uint64_t nc = d->beta != 0.0f ? d->stride_c * d->batch : 0;
   uint64_t nbias = d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->bias == SPVGEN_GEMM_BIAS_COLUMN ? d->n : 0;
-  void *ha = fill(&seed, d->a_type, na), *hb = fill(&seed, d->b_type, nb);
-  void *hc = nc ? fill(&seed, d->out_type, nc) : NULL;
-  void *hbias = nbias ? fill(&seed, d->out_type, nbias) : NULL;
+  void *ha = sg_ref_fill(&seed, d->a_type, na), *hb = sg_ref_fill(&seed, d->b_type, nb);
+  void *hc = nc ? sg_ref_fill(&seed, d->out_type, nc) : NULL;
+  void *hbias = nbias ? sg_ref_fill(&seed, d->out_type, nbias) : NULL;
   uint32_t out_size = spvgen_component_type_size(d->out_type);
   void *hd = malloc(nd * out_size);
   spvgen_vk_buffer *bufs[5] = {0};
@@ -346,51 +222,14 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   uint64_t total_el = (uint64_t)d->m * d->n * d->batch;
   uint64_t n_check = opt.sample && opt.sample < total_el ? opt.sample : total_el;
   uint64_t s2 = seed ^ 0xC0FFEEull;
-  bool int_exact = !is_float(d->acc_type) && !is_float(d->out_type);
-  double ua = unit(d->acc_type), uo = unit(d->out_type);
   res->worst_ratio = 0;
   for (uint64_t e = 0; e < n_check; e++) {
-    uint64_t lin = n_check == total_el ? e : rng_next(&s2) % total_el;
-    uint64_t bz = lin / ((uint64_t)d->m * d->n), rem = lin % ((uint64_t)d->m * d->n);
-    uint64_t r = rem / d->n, c = rem % d->n;
-    double acc = 0, sabs = 0;
-    for (uint64_t k = 0; k < d->k; k++) {
-      double p = get(ha, d->a_type, bz * d->stride_a + idx(d->a_layout, d->lda, r, k)) *
-                 get(hb, d->b_type, bz * d->stride_b + idx(d->b_layout, d->ldb, k, c));
-      acc += p;
-      sabs += fabs(p);
-    }
-    double ref;
-    if (int_exact) {
-      int64_t v = (int64_t)acc;
-      if (hbias) v += (int64_t)get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
-      if (d->activation == SPVGEN_ACTIVATION_RELU && v < 0) v = 0;
-      int32_t w = (int32_t)(uint32_t)(uint64_t)v;
-      if (d->out_type == SPVGEN_COMPONENT_S8) ref = (int8_t)(uint8_t)(uint32_t)w;
-      else if (d->out_type == SPVGEN_COMPONENT_U8) ref = (uint8_t)(uint32_t)w;
-      else if (d->out_type == SPVGEN_COMPONENT_U32) ref = (uint32_t)w;
-      else ref = w;
-    } else {
-      ref = acc * d->alpha;
-      if (hc) ref += d->beta * get(hc, d->out_type, bz * d->stride_c + idx(d->c_layout, d->ldc, r, c));
-      if (hbias) ref += get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
-      ref = activation(ref, d->activation);
-      if (!is_float(d->out_type)) ref = nearbyint(ref);
-    }
-    double gpu = get(hd, d->out_type, bz * d->stride_d + idx(d->d_layout, d->ldd, r, c));
-    /* Accumulation error grows with sum |a*b| (f16 accumulation: several ulps of the
-     * running sum); the epilogue adds the output's rounding and one rounding of the
-     * accumulator when it is converted. Activations have slope <= 1.1. */
-    /* Tensor cores accumulate f32 with truncation in chunks (the H100 measured up to
-     * 1.4x a 4-ulp bound at K = 8192); 16 ulps of sum |a*b| stays far inside the
-     * (K - 1)-ulp worst case of a sequential sum. */
-    double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
-    double tol = int_exact ? 0.0
-                           : acc_ulps * ua * sabs * fabs(d->alpha) * 1.1 + 2.0 * uo * fabs(ref) +
-                                 (is_float(d->out_type) ? 1e-6 : 1.0);
-    /* exp and tanh have implementation-defined precision in Vulkan (a few ulp of f32). */
-    if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU)
-      tol += 3e-5 * (fabs(ref) + 1.0);
+    uint64_t lin = n_check == total_el ? e : sg_ref_rng_next(&s2) % total_el;
+    double ref, tol;
+    uint64_t at, bz, r, c;
+    sg_ref_gemm_element(d, ha, hb, hc, hbias, lin, &ref, &tol, &at);
+    sg_ref_d_offset(d, lin, &bz, &r, &c);
+    double gpu = sg_ref_get(hd, d->out_type, at);
     double err = fabs(gpu - ref);
     if (!(err <= tol)) { /* NaN counts as bad */
       if (!res->bad) {
