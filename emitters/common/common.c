@@ -2,6 +2,8 @@
 #include "common.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------- types ---- */
@@ -246,4 +248,31 @@ void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uin
   uint32_t v = ek_epilogue_value(m, e, acc, row, col);
   uint32_t di = ek_matrix_index(m, d->d_layout, d->ldd, row, col, e->d_base);
   spvgen_store(m, ek_elem(m, &e->d, di), v);
+}
+
+/* ------------------------------------------------------------- one-shot ---- */
+
+spvgen_status ek_kernel_finish(spvgen_module *m, spvgen_status st, spvgen_kernel_info *info,
+                               spvgen_kernel *kernel, const char *fn, char *message, size_t size) {
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
+  if (st == SPVGEN_OK && !(kernel->words = malloc(count * sizeof *words))) st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  if (st != SPVGEN_OK) {
+    if (message && size)
+      snprintf(message, size, "%s: %s", fn,
+               spvgen_module_error(m)[0] ? spvgen_module_error(m) : "out of memory");
+    spvgen_module_destroy(m);
+    return st;
+  }
+  memcpy(kernel->words, words, count * sizeof *words);
+  kernel->word_count = count;
+  spvgen_module_destroy(m);
+  st = spvgen_kernel_reflect(kernel->words, kernel->word_count, info, message, size);
+  if (st != SPVGEN_OK) {
+    spvgen_kernel_free(kernel);
+    return st;
+  }
+  kernel->info = *info;
+  return SPVGEN_OK;
 }

@@ -15,6 +15,7 @@
 #include "spvgen/caps.h"
 #include "spvgen/coop.h"
 #include "spvgen/gemm.h"
+#include "spvgen/kernel.h"
 
 /* ------------------------------------------------------------------- types ---- */
 /* The scalar type of a component type (f16, f32, bf16, e4m3, e5m2, s8, u8, s32, ...). */
@@ -114,5 +115,13 @@ uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc,
 /* The same, stored to D(row, col). */
 void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
                        uint32_t col);
+
+/* ------------------------------------------------------------- one-shot ---- */
+/* The end of every template's one-shot: st is the emit's status; finishes m, copies its
+ * words into kernel (owned by the caller), reads the metadata back from them over *info
+ * (which keeps what the emitter set that words cannot say), and destroys m. On failure
+ * message says "<fn>: <why>" and kernel is empty. */
+spvgen_status ek_kernel_finish(spvgen_module *m, spvgen_status st, spvgen_kernel_info *info,
+                               spvgen_kernel *kernel, const char *fn, char *message, size_t size);
 
 #endif

@@ -177,25 +177,9 @@ spvgen_status spvgen_elementwise(const spvgen_elementwise_desc *desc,
   if (!m) return fail(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_elementwise", "out of memory");
   spvgen_kernel_info info;
   st = spvgen_elementwise_emit(m, &plan, &info);
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
-  if (st == SPVGEN_OK && !(out->words = malloc(count * sizeof *words))) st = SPVGEN_ERROR_OUT_OF_MEMORY;
-  if (st != SPVGEN_OK) {
-    fail(message, message_size, st, "spvgen_elementwise", "builder: %s", spvgen_module_error(m));
-    spvgen_module_destroy(m);
-    return st;
-  }
-  memcpy(out->words, words, count * sizeof *words);
-  out->word_count = count;
-  spvgen_module_destroy(m);
-  st = spvgen_kernel_reflect(out->words, out->word_count, &info, message, message_size);
-  if (st != SPVGEN_OK) {
-    spvgen_kernel_free(out);
-    return st;
-  }
+  st = ek_kernel_finish(m, st, &info, out, "spvgen_elementwise", message, message_size);
+  if (st != SPVGEN_OK) return st;
   static const char *const names[3] = {"a", "b", "c"};
-  for (uint32_t k = 0; k < info.binding_count && k < 3; k++) info.bindings[k].name = names[k];
-  out->info = info;
+  for (uint32_t k = 0; k < out->info.binding_count && k < 3; k++) out->info.bindings[k].name = names[k];
   return SPVGEN_OK;
 }

@@ -384,26 +384,5 @@ spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps
   if (!m) return gemm_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
   st = spvgen_gemm_emit(m, &plan, &info);
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
-  if (st == SPVGEN_OK) {
-    kernel->words = malloc(count * sizeof *words);
-    if (!kernel->words) st = SPVGEN_ERROR_OUT_OF_MEMORY;
-  }
-  if (st != SPVGEN_OK) {
-    if (msg && size) snprintf(msg, size, "spvgen_gemm: %s", spvgen_module_error(m));
-    spvgen_module_destroy(m);
-    return st;
-  }
-  memcpy(kernel->words, words, count * sizeof *words);
-  kernel->word_count = count;
-  spvgen_module_destroy(m);
-  st = spvgen_kernel_reflect(kernel->words, kernel->word_count, &info, msg, size);
-  if (st != SPVGEN_OK) {
-    spvgen_kernel_free(kernel);
-    return st;
-  }
-  kernel->info = info;
-  return SPVGEN_OK;
+  return ek_kernel_finish(m, st, &info, kernel, "spvgen_gemm", msg, size);
 }

@@ -400,28 +400,7 @@ spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *
   if (!m) return mlp_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
   st = spvgen_mlp_emit(m, &plan, &info);
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
-  if (st == SPVGEN_OK) {
-    kernel->words = malloc(count * sizeof *words);
-    if (!kernel->words) st = SPVGEN_ERROR_OUT_OF_MEMORY;
-  }
-  if (st != SPVGEN_OK) {
-    if (msg && size) snprintf(msg, size, "spvgen_mlp: %s", spvgen_module_error(m));
-    spvgen_module_destroy(m);
-    return st;
-  }
-  memcpy(kernel->words, words, count * sizeof *words);
-  kernel->word_count = count;
-  spvgen_module_destroy(m);
-  st = spvgen_kernel_reflect(kernel->words, kernel->word_count, &info, msg, size);
-  if (st != SPVGEN_OK) {
-    spvgen_kernel_free(kernel);
-    return st;
-  }
-  kernel->info = info;
-  return SPVGEN_OK;
+  return ek_kernel_finish(m, st, &info, kernel, "spvgen_mlp", msg, size);
 }
 
 spvgen_status spvgen_mlp_weight_layout(const spvgen_mlp_config *plan, spvgen_mlp_layer *layers,
