@@ -10,8 +10,11 @@
  *
  *   bench_gemm [--shapes M,N,K;M,N,K...] [--types f16,f32;f16,f16;s8,s32]
  *              [--variant auto|coopmat2|khr|simt] [--all-plans] [--repeats N]
- *              [--anchor PATH/gemm_anchor.py] [--md]
+ *              [--anchor PATH/gemm_anchor.py] [--md] [--cache TUNE-CACHE]
  *
+ * With --cache (a tune cache file, docs/tune.md) each row also runs the plan
+ * spvgen_gemm_plan_cached picks from it: default vs tuned vs cuBLAS (use without
+ * --all-plans).
  * Output: one row per (shape, types): plan, TFLOP/s (TOP/s for integer inputs), and the
  * cuBLAS figure for the same shape and input type (f16 rows: cuBLAS f16; s8: int8).
  * Results are recorded in bench/results/gemm-*.md. */
@@ -23,6 +26,7 @@
 
 #include "gemm_run.h"
 #include "spvgen/gemm.h"
+#include "spvgen/tune.h"
 #include "spvgen/vk.h"
 
 #define MAX_SHAPES 32
@@ -91,6 +95,7 @@ int main(int argc, char **argv) {
                           "512,512,512;8192,256,4096;256,8192,4096;16384,128,4096;128,16384,4096";
   const char *type_arg = "f16,f32;f16,f16;s8,s32";
   const char *anchor = NULL;
+  const char *cache_path = NULL; /* --cache: also run the tuned plan (spvgen_gemm_plan_cached) */
   const char *layout_arg = "nn";
   spvgen_gemm_variant variant = SPVGEN_GEMM_AUTO;
   bool all_plans = false, md = false, glsl450 = false, stats = false;
@@ -101,6 +106,7 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--shapes") && v) shape_arg = v, i++;
     else if (!strcmp(a, "--types") && v) type_arg = v, i++;
     else if (!strcmp(a, "--anchor") && v) anchor = v, i++;
+    else if (!strcmp(a, "--cache") && v) cache_path = v, i++;
     else if (!strcmp(a, "--layouts") && v) layout_arg = v, i++;
     else if (!strcmp(a, "--repeats") && v) repeats = (uint32_t)atoi(v), i++;
     else if (!strcmp(a, "--sample") && v) sample = (uint32_t)atoi(v), i++;
@@ -115,7 +121,7 @@ int main(int argc, char **argv) {
     else {
       fprintf(stderr, "usage: bench_gemm [--shapes M,N,K;...] [--types AB,ACC;...] [--variant V] [--all-plans]\n"
                       "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n"
-                      "                  [--layouts nn;nt;tn;tt] [--stats] [--warmup-ms N]\n");
+                      "                  [--layouts nn;nt;tn;tt] [--stats] [--warmup-ms N] [--cache TUNE-CACHE]\n");
       return 2;
     }
   }
@@ -151,7 +157,19 @@ int main(int argc, char **argv) {
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   printf("# bench_gemm on %s (%s %s)\n", caps->name, caps->driver_name, caps->driver_info);
   if (anchor) run_anchor(anchor, shapes, nshapes);
-  if (md)
+  spvgen_tune_cache *cache = NULL;
+  if (cache_path) {
+    if (spvgen_tune_cache_open(cache_path, &cache, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "bench_gemm: %s\n", msg);
+      spvgen_vk_destroy(ctx);
+      return 1;
+    }
+    if (msg[0]) printf("# tune cache %s: %s\n", cache_path, msg);
+  }
+  if (md && cache)
+    printf("| shape | types | default plan | default TFLOP/s | tuned plan | tuned TFLOP/s | cuBLAS | tuned/cuBLAS | check |\n"
+           "|---|---|---|---:|---|---:|---:|---:|---|\n");
+  else if (md)
     printf("| shape | types | plan | spvgen TFLOP/s | cuBLAS | ratio | check | emit us |\n"
            "|---|---|---|---:|---:|---:|---|---:|\n");
   else
@@ -220,6 +238,40 @@ int main(int argc, char **argv) {
       double cub = anchor_for(d.m, d.n, d.k, d.a_type);
       char ratio[16] = "-";
       if (cub > 0) snprintf(ratio, sizeof ratio, "%.2f", best.tflops / cub);
+      if (cache) { /* default vs tuned vs cuBLAS */
+        spvgen_gemm_config tp;
+        gemm_run_result tr = best;
+        if (spvgen_gemm_plan_cached(&d, caps, cache, &tp, msg, sizeof msg) != SPVGEN_OK) {
+          printf("# %s %s: tuned plan: %s\n", sname, tname, msg);
+        } else {
+          if (msg[0]) printf("# %s %s: %s\n", sname, tname, msg);
+          if (strcmp(tp.name, best.plan.name)) {
+            gemm_run_options o = {0};
+            o.warmup = 3;
+            o.warmup_ms = warmup_ms;
+            o.repeats = repeats;
+            o.sample = sample;
+            o.statistics = stats;
+            if (gemm_run(ctx, &tp.desc, &o, &tr, msg, sizeof msg) != SPVGEN_OK) {
+              printf("# %s %s [%s]: %s\n", sname, tname, tp.name, msg);
+              tr = best;
+            } else if (tr.bad) {
+              bad = true;
+            }
+          }
+        }
+        if (cub > 0) snprintf(ratio, sizeof ratio, "%.2f", tr.tflops / cub);
+        const char *chk = best.bad || tr.bad ? "FAIL" : "ok";
+        if (best.bad || tr.bad) failures++;
+        if (md)
+          printf("| %s | %s | %s | %.1f | %s | %.1f | %.1f | %s | %s |\n", sname, tname, best.plan.name,
+                 best.tflops, tr.plan.name, tr.tflops, cub, ratio, chk);
+        else
+          printf("%-18s %-13s %-40s %9.1f  tuned %-40s %9.1f %9.1f %6s %s\n", sname, tname, best.plan.name,
+                 best.tflops, tr.plan.name, tr.tflops, cub, ratio, chk);
+        fflush(stdout);
+        continue;
+      }
       const char *check = best.bad ? "FAIL" : bad ? "ok (a plan FAILED)" : "ok";
       if (best.bad || bad) failures++;
       if (md)
@@ -230,6 +282,7 @@ int main(int argc, char **argv) {
                check);
       fflush(stdout);
     }
+  spvgen_tune_cache_close(cache);
   spvgen_vk_destroy(ctx);
   return failures ? 1 : 0;
 }

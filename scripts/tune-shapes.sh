@@ -6,7 +6,7 @@
 #   scripts/tune-shapes.sh [--spvgen BIN] [--cache FILE] [--export FILE] [--budget SEC]
 #                          [--shapes "M,N,K;..."] [--types "AB,ACC;..."] [-- extra tune flags]
 #
-# Defaults: build/tools/spvgen (or build-gpu/spvgen), cache ${OUT:-/tmp}/tune-run.txt,
+# Defaults: build/tools/spvgen (or build-gpu/tools/spvgen), cache ${OUT:-/tmp}/tune-run.txt,
 # export ${OUT:-/tmp}/tune-entries.txt, 120 s per tuning, the benchmark shapes of
 # bench/gemm.c and the types f16,f32;f16,f16;s8,s32. Each tuning prints its table; one
 # "tune-summary" line per tuning goes to stdout at the end. Runs already in the cache are
@@ -16,7 +16,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 spvgen=""
-for b in build-gpu/spvgen build/tools/spvgen; do [ -x "$b" ] && { spvgen=$b; break; }; done
+for b in build-gpu/tools/spvgen build/tools/spvgen; do [ -x "$b" ] && { spvgen=$b; break; }; done
 cache=${OUT:-/tmp}/tune-run.txt
 export_to=${OUT:-/tmp}/tune-entries.txt
 budget=120

@@ -89,6 +89,7 @@ static const cm2_tile TILES[] = {
     {32, 64, 64, 128, 0.40f},   {64, 32, 64, 64, 0.40f},    {32, 32, 64, 64, 0.30f},
     {128, 256, 32, 256, 0.95f}, {128, 128, 32, 256, 0.84f}, {256, 128, 32, 256, 0.95f},
     {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f}, {128, 128, 32, 128, 0.84f},
+    {256, 256, 64, 256, 0.88f},
     {128, 128, 64, 128, 0.84f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.80f},
 };
 #define TILE_COUNT (sizeof TILES / sizeof TILES[0])
@@ -171,9 +172,25 @@ static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gem
   return SPVGEN_OK;
 }
 
+/* The measured best tiling per input width and accumulator gets a bonus over the cost
+ * model's shape efficiency. H100, 4096^3, 400 ms warm-up, every tiling with unroll 1 and
+ * 4 (bench/results/raw/gemm-h100-2026-11-23b-tilings.txt): 16-bit inputs, f16
+ * accumulators: 256x256x32 377 TFLOP/s against 327 for 128x256x64; f32 accumulators:
+ * 128x256x32 322 against 312 (256x256 needs more registers than there are); 8-bit
+ * inputs: 256x128x64 380 TOP/s against 311 for 128x256x64 and 170 for 128x256x128.
+ * (Tilings with K 16, as vk_cooperative_matrix_perf uses for f32 accumulators, measured
+ * 114-211: too little work per tensor load on this driver.) */
+static float tile_bonus(const spvgen_gemm_desc *d, const cm2_tile *base) {
+  if (is_8bit(d->a_type)) return base->m == 256 && base->n == 128 && base->k == 32 ? 1.25f : 1.0f;
+  if (spvgen_component_type_size(d->acc_type) == 2)
+    return base->m == 256 && base->n == 256 && base->k == 32 ? 1.2f : 1.0f;
+  return base->m == 128 && base->n == 256 && base->k == 32 ? 1.08f : 1.0f;
+}
+
 /* A desc's knobs applied to a tiling of the table; K step fitted to the problem. */
 static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32_t kgran) {
   cm2_tile t = *base;
+  t.eff *= tile_bonus(d, base);
   if (is_8bit(d->a_type)) t.k *= 2;
   if (kgran) {
     uint32_t kmax = gemm_ceil_div(d->k, kgran) * kgran; /* no step longer than K needs */
@@ -215,9 +232,15 @@ static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t) {
   return (double)waves * (double)conc * t->m * t->n / t->eff;
 }
 
+/* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more:
+ * there the unrolled loads outgrow the registers (H100: 128x256x128 s8 170 TOP/s at
+ * unroll 4 against 285 at 1; 8192x256x4096 s8 128x128x128 0.206 ms at 4 against 0.081 ms
+ * at 2, bench/results/raw/tune-h100-2026-11-23.txt). */
 static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
   uint32_t steps = d->k / tk;
-  return steps >= 8 ? 4 : steps >= 2 ? 2 : 1;
+  uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;
+  uint32_t u = steps >= 8 ? 4 : steps >= 2 ? 2 : 1;
+  return u < most ? u : most;
 }
 
 static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,

@@ -194,7 +194,7 @@ typedef struct spvgen_tune_options {
   uint32_t max_candidates; /* 0: all (at most SPVGEN_TUNE_MAX_CANDIDATES) */
   uint32_t warmup;         /* untimed dispatches before each candidate's timed ones, in the
                               same submission; 0: 3 */
-  uint32_t warmup_ms;      /* sustained warm-up before the first candidate: GPUs idle at low
+  uint32_t warmup_ms;      /* sustained warm-up before each candidate: GPUs idle at low
                               clocks between short bursts; 0: 200 ms */
   uint32_t repeats;        /* timed dispatches per candidate; 0: 15 */
   uint64_t seed;           /* random inputs; 0: a fixed default */

@@ -110,9 +110,10 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
       spvgen_status st = ops->build(state, i, &one, why, sizeof why);
       if (st == SPVGEN_OK) {
         for (uint32_t r = 0; r < total; r++) dd[r] = one;
-        if (i == 0 && warmup_ms) {
-          /* Sustained warm-up: back-to-back submissions of growing batches until the
-           * time is up, so that the GPU leaves its idle clocks. */
+        if (warmup_ms) {
+          /* Sustained warm-up before every candidate (building the next pipeline and
+           * checking the last output leave the GPU idle long enough to drop its clocks):
+           * back-to-back submissions of growing batches until the time is up. */
           uint32_t batch = 1;
           double w0 = tune_now_seconds();
           while (st == SPVGEN_OK && tune_now_seconds() - w0 < warmup_ms / 1e3) {

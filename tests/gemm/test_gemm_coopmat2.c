@@ -373,7 +373,9 @@ static void test_plan_picks_big_tiles_for_big_problems_and_small_ones_for_skinny
     CHECK_MSG(p.desc.tile_m * p.desc.tile_n >= 128 * 256, "8192^3 %s: %s", spvgen_component_type_name(types[t][0]),
               p.name);
     CHECK_EQ_U64(p.local_size[0], 256);
-    CHECK_EQ_U64(p.desc.tile_k, types[t][0] == S8 ? 128 : 64);
+    /* The measured best K steps on the H100 (coopmat2.c's tile_bonus): 32 for 16-bit
+     * inputs, 64 for 8-bit ones. */
+    CHECK_EQ_U64(p.desc.tile_k, types[t][0] == S8 ? 64 : 32);
     CHECK(strncmp(p.name, "coopmat2 ", 9) == 0);
   }
   spvgen_gemm_desc d = gemm(4096, 64, 4096, F16, F32, F32);
@@ -493,7 +495,7 @@ static void test_one_shot_kernel_validates_and_reports_the_grid(void) {
   CHECK_MSG(spvgen_gemm(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   if (!k.words) return;
   check_words(k.words, k.word_count);
-  CHECK(k.info.groups[0] * k.info.groups[1] >= 8192 / 256 * 8192 / 128);
+  CHECK(k.info.groups[0] * k.info.groups[1] >= 8192 / 256 * 8192 / 256);
   CHECK_EQ_U64(k.info.local_size[0], 256);
   spvgen_kernel_free(&k);
 }

@@ -473,6 +473,38 @@ static void test_save_repairs_dropped_lines(void) {
 
 /* ------------------------------------------------------ compiled-in layer ---- */
 
+/* The H100 entries of lib/tune/builtin.txt (a recorded tuning run) reach the h100 preset,
+ * whose vendor, device and driver version are the tuned machine's: an untuned call there
+ * starts from the measured plan. 8192x256x4096 s8 was tuned to 128x128x128 unroll 2
+ * (0.081 ms against 0.206 for the heuristic's unroll 4 then). */
+static void test_builtin_h100_entries_reach_the_h100_preset(void) {
+  char msg[1024];
+  spvgen_tune_cache *c = NULL;
+  CHECK(spvgen_tune_cache_open(cli_path("no-such-cache-h100.txt"), &c, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_device_caps h100 = preset("h100");
+  spvgen_gemm_desc d = shape(8192, 256, 4096);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_S8;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_S32;
+  char key[512];
+  CHECK(spvgen_tune_gemm_key(&d, &h100, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_tune_entry e;
+  CHECK_MSG(spvgen_tune_cache_lookup(c, key, &e), "no compiled-in entry for %s", key);
+  spvgen_gemm_config p;
+  CHECK(spvgen_gemm_plan_cached(&d, &h100, c, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_MSG(msg[0] == 0, "%s", msg);
+  CHECK_EQ_U64(p.variant, SPVGEN_GEMM_COOPMAT2);
+  CHECK_EQ_U64(p.desc.tile_m, 128);
+  CHECK_EQ_U64(p.desc.tile_n, 128);
+  CHECK_EQ_U64(p.desc.tile_k, 128);
+  CHECK_EQ_U64(p.desc.unroll, 2);
+  /* The same shape on another device: no entry, the heuristic. */
+  spvgen_device_caps other = h100;
+  other.driver_version += 1;
+  CHECK(spvgen_tune_gemm_key(&d, &other, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(!spvgen_tune_cache_lookup(c, key, &e));
+  spvgen_tune_cache_close(c);
+}
+
 static void test_builtin_entries_for_a_fake_device(void) {
   char msg[1024];
   /* The library's own table parses (every line checked). */
@@ -957,6 +989,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_corrupt_files_are_ignored_with_a_message),
       TEST_CASE(test_save_repairs_dropped_lines),
       TEST_CASE(test_builtin_entries_for_a_fake_device),
+      TEST_CASE(test_builtin_h100_entries_reach_the_h100_preset),
       TEST_CASE(test_export_import_round_trip),
       TEST_CASE(test_default_path_follows_xdg),
       TEST_CASE(test_tuner_loop_statuses),

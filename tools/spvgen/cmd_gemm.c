@@ -86,8 +86,8 @@ typedef struct gemm_cli {
 
 /* The flags each mode takes besides the problem's (which every mode takes). */
 static bool flag_allowed(const char *name, gemm_mode mode) {
-  static const char *const run_only[] = {"--repeats", "--warmup", "--sample", "--seed"};
-  static const char *const bench_only[] = {"--repeats", "--gpu-repeats", "--sample", "--seed"};
+  static const char *const run_only[] = {"--repeats", "--warmup", "--warmup-ms", "--sample", "--seed"};
+  static const char *const bench_only[] = {"--repeats", "--gpu-repeats", "--warmup-ms", "--sample", "--seed"};
   static const char *const tune_only[] = {"--repeats", "--seed"};
   bool in_run = false, in_bench = false, in_tune = false;
   for (size_t k = 0; k < sizeof tune_only / sizeof tune_only[0]; k++) in_tune |= !strcmp(name, tune_only[k]);
@@ -111,7 +111,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
                                        "--ldb", "--ldc", "--ldd", "--alpha", "--beta", "--bias", "--act",
                                        "--variant", "--tile", "--wg", "--subgroups", "--stages",
                                        "--unroll", "--split-k", "--caps", "--repeats", "--warmup",
-                                       "--sample", "--seed", "--gpu-repeats"};
+                                       "--sample", "--seed", "--gpu-repeats", "--warmup-ms"};
   bool known = false;
   for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(name, valued[k]);
   if (!known || !flag_allowed(name, g->mode)) return 0;
@@ -135,6 +135,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   else if (!strcmp(name, "--repeats")) u = g->mode == MODE_BENCH ? &g->emit_repeats : &g->run.repeats;
   else if (!strcmp(name, "--gpu-repeats")) u = &g->run.repeats;
   else if (!strcmp(name, "--warmup")) u = &g->run.warmup;
+  else if (!strcmp(name, "--warmup-ms")) u = &g->run.warmup_ms;
   else if (!strcmp(name, "--sample")) u = &g->run.sample;
   if (u) {
     if (!parse_u32(v, u))
@@ -411,6 +412,8 @@ static void gemm_usage(FILE *o, gemm_mode mode) {
   else if (mode == MODE_RUN)
     fputs("run:\n"
           "  --repeats N            timed dispatches (default 10), --warmup N (default 2)\n"
+          "  --warmup-ms N          keep the GPU busy N ms before timing (default 200; GPUs\n"
+          "                         idle at low clocks between short bursts)\n"
           "  --sample N             check N random elements instead of all (large shapes)\n"
           "  --seed N               random data seed\n"
           "  --stats                print the driver's pipeline statistics (registers,\n"
@@ -420,6 +423,7 @@ static void gemm_usage(FILE *o, gemm_mode mode) {
     fputs("bench:\n"
           "  --repeats N            emissions timed (default 200)\n"
           "  --gpu-repeats N        timed dispatches (default 10)\n"
+          "  --warmup-ms N          keep the GPU busy N ms before timing (default 200)\n"
           "  --sample N             output elements checked (default 256)\n"
           "  --seed N               random data seed\n"
           "  --no-gpu               time the emission only\n"
