@@ -227,6 +227,9 @@ int main(int argc, char **argv) {
                  sname, tname, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
                  r.worst_ratio, (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
                  r.first_bad_gpu, r.first_bad_ref);
+        if (!r.warmup_steady && warmup_ms)
+          printf("# %s %s [%s]: timings still moving after %.0f ms of warm-up\n", sname, tname, r.plan.name,
+                 r.warmup_ms);
         if (r.bad) bad = true;
         if (!any || r.tflops > best.tflops) best = r;
         any = true;

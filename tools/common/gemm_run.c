@@ -1,6 +1,7 @@
 /* tools/common/gemm_run.c — see gemm_run.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "gemm_run.h"
+#include "warm_up.h"
 
 #include "gemm_ref.h" /* lib/tune */
 
@@ -186,16 +187,13 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     dd[i].buffer_count = nbuf;
     for (int j = 0; j < 3; j++) dd[i].groups[j] = res->plan.groups[j];
   }
-  if (opt.warmup_ms) {
-    /* Back-to-back submissions of growing batches until the time is up. */
-    uint32_t batch = 1;
-    double wt0 = now_us();
-    while (st == SPVGEN_OK && now_us() - wt0 < opt.warmup_ms * 1000.0) {
-      double b0 = now_us();
-      st = spvgen_vk_run(ctx, dd, batch, NULL);
-      if (now_us() - b0 < 50000.0 && batch * 2 <= total) batch *= 2;
-    }
+  if (opt.warmup_ms) { /* until the timings are steady (warm_up.h) */
+    warm_up_info wi;
+    st = warm_up_run(ctx, dd, total, opt.warmup_ms, ns, &wi);
+    res->warmup_ms = wi.ms;
+    res->warmup_steady = wi.steady;
   }
+
   double w0 = now_us();
   if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
   res->wall_ns = (now_us() - w0) * 1e3 / total;

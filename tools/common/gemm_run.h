@@ -36,6 +36,8 @@ typedef struct gemm_run_result {
   double first_bad_gpu, first_bad_ref;
   double median_ns, min_ns;      /* per dispatch, 0 without timestamps */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
+  double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
+  bool warmup_steady;            /* false: it hit its time limit with timings still moving */
   double tflops;                 /* 2 M N K batch / median */
   double emit_us;                /* plan + emit + finish on the host */
   /* With options->statistics: the driver's pipeline statistics on one line, "Register

@@ -1,6 +1,7 @@
 /* tools/common/mlp_run.c — see mlp_run.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "mlp_run.h"
+#include "warm_up.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -319,15 +320,11 @@ spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
     dd[i].push_size = 4;
     for (int j = 0; j < 3; j++) dd[i].groups[j] = groups[j];
   }
-  if (opt.warmup_ms) {
-    uint32_t batch = 1;
-    double wt0 = now_us();
-    while (st == SPVGEN_OK && now_us() - wt0 < opt.warmup_ms * 1000.0) {
-      double b0 = now_us();
-      st = spvgen_vk_run(ctx, dd, batch, NULL);
-      if (now_us() - b0 < 50000.0 && batch * 2 <= total) batch *= 2;
-    }
+  if (opt.warmup_ms) { /* until the timings are steady (warm_up.h) */
+    warm_up_info wi;
+    st = warm_up_run(ctx, dd, total, opt.warmup_ms, ns, &wi);
   }
+
   if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
   if (st != SPVGEN_OK) VKFAIL();
   qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);

@@ -1,0 +1,56 @@
+/* tools/common/warm_up.c — see warm_up.h. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "warm_up.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
+                          uint32_t min_ms, uint64_t *ns, warm_up_info *info) {
+  warm_up_info w;
+  memset(&w, 0, sizeof w);
+  spvgen_status st = SPVGEN_OK;
+  if (min_ms && count) {
+    double max_ms = 4.0 * min_ms > 2000.0 ? 4.0 * min_ms : 2000.0;
+    double t0 = now_ms(), prev = 0;
+    uint32_t batch = 1;
+    bool full = false; /* the batch stopped growing: medians compare like with like */
+    for (;;) {
+      double b0 = now_ms();
+      memset(ns, 0, sizeof *ns * batch);
+      st = spvgen_vk_run(ctx, dd, batch, ns);
+      if (st != SPVGEN_OK) break;
+      w.batches++;
+      double took = now_ms() - b0, elapsed = now_ms() - t0;
+      qsort(ns, batch, sizeof *ns, cmp_u64);
+      double med = ns[batch / 2] ? (double)ns[batch / 2] : took * 1e6 / batch;
+      if (full) {
+        w.last_ns = med;
+        if (prev > 0 && med <= prev * 1.02 && med >= prev * 0.98 && elapsed >= min_ms) {
+          w.steady = true;
+          break;
+        }
+        prev = med;
+      }
+      if (elapsed >= max_ms) break;
+      if (!full && took < 50.0 && batch * 2 <= count) batch *= 2;
+      else full = true;
+    }
+    w.ms = now_ms() - t0;
+  }
+  if (info) *info = w;
+  return st;
+}
