@@ -167,11 +167,11 @@ int main(int argc, char **argv) {
     if (msg[0]) printf("# tune cache %s: %s\n", cache_path, msg);
   }
   if (md && cache)
-    printf("| shape | types | default plan | default TFLOP/s | tuned plan | tuned TFLOP/s | cuBLAS | tuned/cuBLAS | check |\n"
-           "|---|---|---|---:|---|---:|---:|---:|---|\n");
+    printf("| shape | types | default plan | default TFLOP/s | tuned plan | tuned TFLOP/s | cuBLAS | tuned/cuBLAS | check | pipeline ms |\n"
+           "|---|---|---|---:|---|---:|---:|---:|---|---:|\n");
   else if (md)
-    printf("| shape | types | plan | spvgen TFLOP/s | cuBLAS | ratio | check | emit us |\n"
-           "|---|---|---|---:|---:|---:|---|---:|\n");
+    printf("| shape | types | plan | spvgen TFLOP/s | cuBLAS | ratio | check | emit us | pipeline ms |\n"
+           "|---|---|---|---:|---:|---:|---|---:|---:|\n");
   else
     printf("%-18s %-13s %-58s %9s %9s %6s %s\n", "shape", "types", "plan", "spvgen", "cuBLAS", "ratio", "check");
   int failures = 0;
@@ -219,8 +219,9 @@ int main(int argc, char **argv) {
           continue;
         }
         if (all_plans)
-          printf("#   %-58s %8.1f%s  (gpu %.3f ms, wall %.3f ms per dispatch)%s%s\n", r.plan.name, r.tflops,
-                 r.bad ? " FAIL" : "", r.median_ns / 1e6, r.wall_ns / 1e6, stats ? "\n#       " : "",
+          printf("#   %-58s %8.1f%s  (gpu %.3f ms, wall %.3f ms per dispatch; pipeline %.0f ms)%s%s\n", r.plan.name,
+                 r.tflops, r.bad ? " FAIL" : "", r.median_ns / 1e6, r.wall_ns / 1e6, r.pipeline_ms,
+                 stats ? "\n#       " : "",
                  stats ? r.stats : "");
         if (r.bad)
           printf("# %s %s [%s]: %llu of %llu sampled elements off, worst |err|/tol %.3g; first (%llu,%llu) gpu %g cpu %g\n",
@@ -267,8 +268,8 @@ int main(int argc, char **argv) {
         const char *chk = best.bad || tr.bad ? "FAIL" : "ok";
         if (best.bad || tr.bad) failures++;
         if (md)
-          printf("| %s | %s | %s | %.1f | %s | %.1f | %.1f | %s | %s |\n", sname, tname, best.plan.name,
-                 best.tflops, tr.plan.name, tr.tflops, cub, ratio, chk);
+          printf("| %s | %s | %s | %.1f | %s | %.1f | %.1f | %s | %s | %.0f |\n", sname, tname, best.plan.name,
+                 best.tflops, tr.plan.name, tr.tflops, cub, ratio, chk, best.pipeline_ms);
         else
           printf("%-18s %-13s %-40s %9.1f  tuned %-40s %9.1f %9.1f %6s %s\n", sname, tname, best.plan.name,
                  best.tflops, tr.plan.name, tr.tflops, cub, ratio, chk);
@@ -278,8 +279,8 @@ int main(int argc, char **argv) {
       const char *check = best.bad ? "FAIL" : bad ? "ok (a plan FAILED)" : "ok";
       if (best.bad || bad) failures++;
       if (md)
-        printf("| %s | %s | %s | %.1f | %.1f | %s | %s | %.1f |\n", sname, tname, best.plan.name, best.tflops,
-               cub, ratio, check, best.emit_us);
+        printf("| %s | %s | %s | %.1f | %.1f | %s | %s | %.1f | %.0f |\n", sname, tname, best.plan.name, best.tflops,
+               cub, ratio, check, best.emit_us, best.pipeline_ms);
       else
         printf("%-18s %-13s %-58s %9.1f %9.1f %6s %s\n", sname, tname, best.plan.name, best.tflops, cub, ratio,
                check);

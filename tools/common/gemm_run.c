@@ -118,10 +118,12 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   }
   st = spvgen_kernel_reflect(words, count, &info, msg, size);
   spvgen_vk_pipeline *pipe = NULL;
+  double pc0 = now_us();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, &pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
+  res->pipeline_ms = (now_us() - pc0) / 1e3;
   spvgen_module_destroy(m);
   if (st != SPVGEN_OK) return st;
   if (opt.statistics) statistics_line(ctx, pipe, res->stats, sizeof res->stats);

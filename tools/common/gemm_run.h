@@ -40,6 +40,7 @@ typedef struct gemm_run_result {
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */
   double tflops;                 /* 2 M N K batch / median */
   double emit_us;                /* plan + emit + finish on the host */
+  double pipeline_ms;            /* spvgen_vk_pipeline_create (the driver's compile) */
   /* With options->statistics: the driver's pipeline statistics on one line, "Register
    * Count=232 Shared Memory Size=49152 ..." (those about registers, spills, local,
    * shared and stack memory, occupancy and instructions; else the first few), or

@@ -650,6 +650,7 @@ static int run_gemm(int argc, char **argv) {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
     printf("plan     %s\n", res.plan.name);
     printf("emit     %.1f us\n", res.emit_us);
+    printf("pipeline %.1f ms (the driver's compile)\n", res.pipeline_ms);
     if (g.run.statistics) printf("stats    %s\n", res.stats);
     print_run_result(&g, &res);
     if (res.bad) rc = 1;
