@@ -351,31 +351,51 @@ static uint32_t coopmat2_candidates(const spvgen_device_caps *caps, const spvgen
   const spvgen_gemm_desc *b = &first.desc;
   if (n < max) out[n++] = *b;
   /* Unroll variants of that tile (unless the desc fixes unroll). */
-  static const uint32_t unrolls[] = {1, 2, 4, 8};
+  static const uint32_t unrolls[] = {1, 2, 4}; /* 8 never won on the H100 (66-117 TFLOP/s) */
   for (size_t u = 0; u < sizeof unrolls / sizeof unrolls[0] && !desc->unroll && n < max; u++) {
     if (unrolls[u] == b->unroll || unrolls[u] > b->k / b->tile_k) continue;
     spvgen_gemm_desc c = *b;
     c.unroll = unrolls[u];
     out[n++] = c;
   }
-  /* Every other tiling of the table that honours the desc's knobs. */
+  /* Every other tiling of the table that honours the desc's knobs, cheapest by the cost
+   * model first: a tuner with a short budget (each candidate costs the driver's compile,
+   * up to seconds for the big tilings) reaches the likely winners first. */
   spvgen_component_type acc = acc_matrix_type(desc);
   const spvgen_coopmat_flex *any =
       spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, desc->a_type, desc->b_type, acc, acc);
   uint32_t kgran = any ? any->k_granularity : 16;
-  for (size_t i = 0; i < TILE_COUNT && n < max; i++) {
+  cm2_tile rest[TILE_COUNT];
+  double cost[TILE_COUNT];
+  uint32_t nr = 0;
+  for (size_t i = 0; i < TILE_COUNT; i++) {
     cm2_tile t = fit_tile(desc, &TILES[i], kgran);
     if (check_tile(caps, desc, &t, NULL, NULL, 0) != SPVGEN_OK || tile_spills(desc, &t)) continue;
     bool dup = false;
     for (uint32_t j = 0; j < n && !dup; j++)
       dup = out[j].tile_m == t.m && out[j].tile_n == t.n && out[j].tile_k == t.k &&
             out[j].workgroup_size == t.wg;
+    for (uint32_t j = 0; j < nr && !dup; j++)
+      dup = rest[j].m == t.m && rest[j].n == t.n && rest[j].k == t.k && rest[j].wg == t.wg;
     if (dup) continue;
+    /* Insertion by cost (stable: table order among equals). */
+    double c = tile_cost(desc, &t);
+    uint32_t at = nr;
+    while (at > 0 && cost[at - 1] > c) {
+      rest[at] = rest[at - 1];
+      cost[at] = cost[at - 1];
+      at--;
+    }
+    rest[at] = t;
+    cost[at] = c;
+    nr++;
+  }
+  for (uint32_t i = 0; i < nr && n < max; i++) {
     spvgen_gemm_desc c = *desc;
-    c.tile_m = t.m;
-    c.tile_n = t.n;
-    c.tile_k = t.k;
-    c.workgroup_size = t.wg;
+    c.tile_m = rest[i].m;
+    c.tile_n = rest[i].n;
+    c.tile_k = rest[i].k;
+    c.workgroup_size = rest[i].wg;
     c.subgroups = 0;
     out[n++] = c;
   }
