@@ -15,6 +15,12 @@
 #ifndef SPVGEN_TEST_FUZZ_API_H
 #define SPVGEN_TEST_FUZZ_API_H
 
+#if defined(__GNUC__)
+#define FZ_MAYBE_UNUSED __attribute__((unused))
+#else
+#define FZ_MAYBE_UNUSED
+#endif
+
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -2632,7 +2638,7 @@ static void end_sequence(fz *z) {
 
 /* Runs `body` for each sequence of the test (or only SPVGEN_FUZZ_SEQUENCE), stopping
  * after a few failing sequences. */
-static void for_each_sequence(const char *mode, uint32_t default_count, void (*body)(fz *)) {
+FZ_MAYBE_UNUSED static void for_each_sequence(const char *mode, uint32_t default_count, void (*body)(fz *)) {
   install_crash_report();
   bool only_given;
   uint64_t only = env_u64("SPVGEN_FUZZ_SEQUENCE", 0, &only_given);
@@ -2668,11 +2674,6 @@ static void expect_valid(fz *z, const uint32_t *w, size_t count) {
   if (dump && *dump) check_words(w, count);
 }
 
-#if defined(__GNUC__)
-#define FZ_MAYBE_UNUSED __attribute__((unused))
-#else
-#define FZ_MAYBE_UNUSED
-#endif
 
 /* One valid sequence on a new module (see tests/core/test_fuzz_api.c). */
 FZ_MAYBE_UNUSED static void valid_body(fz *z) {
