@@ -7,7 +7,8 @@
 # What and why (see docs/dependencies.md):
 #  - Debian 12 packages: a C compiler, cmake, python3 (our grammar generator), xz,
 #    lavapipe (mesa-vulkan-drivers), the Vulkan loader, and the Khronos validation layer
-#    (vulkan-validationlayers: the runner's tests also run under it) for kernels on the CPU.
+#    (vulkan-validationlayers: the runner's tests also run under it) for kernels on the CPU;
+#    for the tests, clang-14 + libclang-rt-14-dev (libFuzzer: scripts/fuzz) and valgrind.
 #  - From Debian 13 "trixie" (binary .debs unpacked into our cache, never into /):
 #    spirv-headers 1.4.309 (headers + grammar JSON), libvulkan-dev 1.4.309 (headers only),
 #    libvulkan-volk-dev (volk.c/volk.h as source, compiled by our CMake).
@@ -39,6 +40,25 @@ if [ -n "$missing" ]; then
     apt-get install -y -qq --no-install-recommends $missing >&2
   else
     die "missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)"
+  fi
+fi
+
+# Test tools: clang-14 with libFuzzer's runtime (scripts/fuzz, the fuzz preset) and
+# valgrind (tests/valgrind). Installed when root; otherwise only named, since the build
+# does not need them (their tests say they are skipped and why).
+TEST_PKGS="clang-14 libclang-rt-14-dev valgrind"
+missing=""
+for p in $TEST_PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    log "installing Debian packages for the tests:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends $missing >&2
+  else
+    log "not installed (fuzzing / valgrind tests will be skipped):$missing (sudo apt-get install$missing)"
   fi
 fi
 

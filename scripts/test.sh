@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, from a bare Debian 12 machine: dependencies (cached outside the
 # clone), a -Werror build and its tests, the threads test under ThreadSanitizer (only its
-# target is built), then the same tests under ASan + UBSan.
-# SPVGEN_SKIP_SANITIZERS=1 skips both sanitizer passes, SPVGEN_SKIP_TSAN=1 the tsan one.
+# target is built), a short libFuzzer run of each fuzz target (scripts/fuzz), then the
+# same tests under ASan + UBSan.
+# SPVGEN_SKIP_SANITIZERS=1 skips both sanitizer passes, SPVGEN_SKIP_TSAN=1 the tsan one,
+# SPVGEN_SKIP_FUZZ=1 the fuzz runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -17,6 +19,21 @@ echo "[env] mesa-vulkan-drivers (lavapipe): $(pkgver mesa-vulkan-drivers); loade
 echo "[env] $(build/tools/spvgen version | tr '\n' ' ')"
 echo "[env] lavapipe: $(build/tools/spvgen devices 2>&1 | grep -i -m1 -E 'llvmpipe|lavapipe' || echo 'no device listed')"
 ctest --preset ci
+# A short libFuzzer run of each tests/fuzz target (clang, ASan + UBSan; scripts/fuzz),
+# SPVGEN_FUZZ_SECONDS each (default 20). SPVGEN_SKIP_FUZZ=1 skips it; without clang's
+# libFuzzer it says so and goes on.
+if [ "${SPVGEN_SKIP_FUZZ:-0}" != 1 ]; then
+  fuzz_start=$(date +%s)
+  fuzz_rc=0
+  bash scripts/fuzz all "${SPVGEN_FUZZ_SECONDS:-20}" || fuzz_rc=$?
+  if [ $fuzz_rc = 77 ]; then
+    echo "[fuzz] skipped (the reason is above)"
+  elif [ $fuzz_rc != 0 ]; then
+    exit $fuzz_rc
+  else
+    echo "[fuzz] 3 targets, no crash, in $(( $(date +%s) - fuzz_start ))s (build included)"
+  fi
+fi
 if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ] && [ "${SPVGEN_SKIP_TSAN:-0}" != 1 ]; then
   tsan_start=$(date +%s)
   bash scripts/build.sh tsan threads_test_threads

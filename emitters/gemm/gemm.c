@@ -147,9 +147,16 @@ static spvgen_status resolve_operand(const char *name, spvgen_matrix_layout layo
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "stride_%s %llu is less than one %s (%llu elements): batches would overlap",
                      name, (unsigned long long)*stride, name, (unsigned long long)tight);
-  /* The last element any batch reaches must have a 32-bit index. */
+  /* The last element any batch reaches must have a 32-bit index. (A stride past it
+   * alone is refused first: (batch - 1) * stride wrapped 64 bits for strides near 2^63
+   * and let such descs through.) */
+  if (batch > 1 && *stride > SPVGEN_GEMM_MAX_INDEX)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stride_%s %llu: %s reaches past element 2^32 - 1; indices past 2^32 - 1 are "
+                     "not supported (split the batch or the matrix)",
+                     name, (unsigned long long)*stride, name);
   uint64_t last = (uint64_t)(batch - 1) * *stride + (uint64_t)(outer - 1) * *ld + (inner - 1);
-  if (last > 0xFFFFFFFFull)
+  if (last > SPVGEN_GEMM_MAX_INDEX)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "%s reaches element %llu: indices past 2^32 - 1 are not supported (split "
                      "the batch or the matrix)", name, (unsigned long long)last);
@@ -164,11 +171,11 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
   if (!d->m || !d->n || !d->k)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "m, n and k must be at least 1 (got m=%u n=%u k=%u)", d->m, d->n, d->k);
-  if (d->m > (1u << 24) || d->n > (1u << 24) || d->k > (1u << 24))
+  if (d->m > SPVGEN_GEMM_MAX_DIM || d->n > SPVGEN_GEMM_MAX_DIM || d->k > SPVGEN_GEMM_MAX_DIM)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "m=%u n=%u k=%u: each dimension must be at most 2^24", d->m, d->n, d->k);
   if (!d->batch) d->batch = 1;
-  if (d->batch > 65535)
+  if (d->batch > SPVGEN_GEMM_MAX_BATCH)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "batch %u is over 65535 (one workgroup row per batch)",
                      d->batch);
   if (!input_type_ok(d->a_type))
@@ -342,10 +349,14 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
   }
   *count = n;
   if (n == 0) {
+    /* No candidate of the table fits the knobs the desc sets; the desc may still name a
+     * plan of its own (a tile the table does not list): then that is the one candidate,
+     * as spvgen_gemm_plan would give it, and otherwise its reason is the refusal. */
     spvgen_gemm_config p;
     st = spvgen_gemm_plan(desc, caps, &p, msg, size);
-    return st != SPVGEN_OK ? st
-                           : gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "no candidate plan for this desc");
+    if (st != SPVGEN_OK) return st;
+    if (max) plans[0] = p;
+    *count = 1;
   }
   return SPVGEN_OK;
 }

@@ -33,6 +33,17 @@ static spvgen_status simt_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
                      spvgen_component_type_name(a_ok ? d->b_type : d->a_type));
   if (d->out_type == SPVGEN_COMPONENT_BF16)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the simt variant does not write bf16 output");
+  if (!d->tile_m && !d->tile_n && d->workgroup_size) {
+    /* The workgroup size is set and the tile is not: the first tile (largest first)
+     * with one invocation per micro tile. */
+    static const uint32_t sides[] = {64, 32, 128, 16};
+    for (size_t i = 0; i < 4 && !d->tile_m; i++)
+      for (size_t j = 0; j < 4 && !d->tile_m; j++)
+        if ((sides[i] / MICRO) * (sides[j] / MICRO) == d->workgroup_size) {
+          d->tile_m = sides[i];
+          d->tile_n = sides[j];
+        }
+  }
   if (!d->tile_m) d->tile_m = d->m >= 64 ? 64 : d->m > 16 ? 32 : 16;
   if (!d->tile_n) d->tile_n = d->n >= 64 ? 64 : d->n > 16 ? 32 : 16;
   if (!d->tile_k) d->tile_k = 16;
@@ -95,7 +106,8 @@ static uint32_t simt_candidates(const spvgen_device_caps *caps, const spvgen_gem
     d.tile_m = tiles[i][0];
     d.tile_n = tiles[i][1];
     d.tile_k = tiles[i][2];
-    d.workgroup_size = 0;
+    /* A workgroup_size the desc sets stays (simt_plan refuses the tiles it does not
+     * fit), as spvgen_gemm_plans promises for every knob. */
     out[n++] = d;
   }
   return n;

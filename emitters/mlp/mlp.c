@@ -349,10 +349,14 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
   }
   *count = n;
   if (n == 0) {
+    /* No candidate of the table fits the knobs the desc sets; the desc may still name a
+     * plan of its own (a tile the table does not list): then that is the one candidate,
+     * as spvgen_mlp_plan would give it, and otherwise its reason is the refusal. */
     spvgen_mlp_config p;
     st = spvgen_mlp_plan(desc, caps, &p, msg, size);
-    return st != SPVGEN_OK ? st
-                           : mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "no candidate plan for this desc");
+    if (st != SPVGEN_OK) return st;
+    if (max) plans[0] = p;
+    *count = 1;
   }
   return SPVGEN_OK;
 }

@@ -56,6 +56,20 @@ extern "C" {
 #endif
 SPVGEN_API_BEGIN
 
+/* Limits (docs/limits.md lists every one spvgen has). Larger requests are refused by
+ * spvgen_gemm_plan with SPVGEN_ERROR_UNSUPPORTED naming the field, never emitted:
+ *   m, n, k            at most SPVGEN_GEMM_MAX_DIM (2^24)
+ *   batch              at most SPVGEN_GEMM_MAX_BATCH (65535: one workgroup row per batch,
+ *                      the smallest maxComputeWorkGroupCount[2] Vulkan allows)
+ *   element indices    the last element of A, B, C and D any batch reaches (through
+ *                      ld and stride) at most SPVGEN_GEMM_MAX_INDEX (2^32 - 1: 32-bit
+ *                      indices in the kernel)
+ *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
+ *                      unroll <= 16, split_k 1, workgroup size <= the device's */
+#define SPVGEN_GEMM_MAX_DIM (1u << 24)
+#define SPVGEN_GEMM_MAX_BATCH 65535u
+#define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
+
 typedef enum spvgen_gemm_variant {
   SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement (16-bit
                                   inputs: coopmat2, KHR, SIMT; 8-bit: KHR, coopmat2, SIMT) */

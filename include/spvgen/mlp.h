@@ -68,6 +68,11 @@ SPVGEN_API_BEGIN
 #define SPVGEN_MLP_MAX_LAYERS 16
 /* Widest layer (and widest encoded input) any variant takes. */
 #define SPVGEN_MLP_MAX_WIDTH 512
+/* Points one dispatch evaluates: the kernel reads the count as a uint32 push constant
+ * (and ceil(points / plan.points_per_workgroup) must be within the device's
+ * maxComputeWorkGroupCount[0], which the runner checks). docs/limits.md lists every
+ * limit. */
+#define SPVGEN_MLP_MAX_POINTS 0xFFFFFFFFull
 
 typedef enum spvgen_mlp_variant {
   SPVGEN_MLP_AUTO = 0, /* vec where the device has f16 cooperative vectors, else mat

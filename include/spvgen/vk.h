@@ -12,7 +12,12 @@
  * Every call is synchronous: it records, submits and waits. Every failure returns a
  * status and leaves a message in spvgen_vk_error(ctx) that names the spvgen call, the
  * Vulkan call and its VkResult (or the argument that was wrong, or the missing feature
- * by its Vulkan name). Nothing aborts or prints.
+ * by its Vulkan name). Nothing aborts or prints. A Vulkan call that fails for memory
+ * (VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY: a buffer the heap cannot
+ * hold, a driver out of memory while creating a pipeline) is SPVGEN_ERROR_OUT_OF_MEMORY,
+ * any other failure SPVGEN_ERROR_VULKAN. The runner's faults and their errors are tested
+ * in tests/vk/test_faults.c (no loader, no driver, out of memory, pipeline creation in
+ * the driver, a grid beyond the device) and tests/vk/test_errors.c.
  *
  * Threads: a context, and its buffers and pipelines, are used from one thread at a time
  * (two threads sharing one context need the caller's lock). Different contexts may be
@@ -79,8 +84,9 @@ typedef struct spvgen_vk_desc {
 
 /* Creates an instance and a device. desc may be NULL (defaults). On failure *out is NULL
  * and message (when not NULL; message_size bytes, NUL-terminated) says why:
- * SPVGEN_ERROR_NO_DEVICE when there is no Vulkan loader, no driver or no device
- * matching the selection; SPVGEN_ERROR_MISSING_FEATURE; SPVGEN_ERROR_VULKAN. */
+ * SPVGEN_ERROR_NO_DEVICE when there is no Vulkan loader (or a libvulkan.so.1 that is
+ * not one), no driver or no device matching the selection; SPVGEN_ERROR_MISSING_FEATURE;
+ * SPVGEN_ERROR_VULKAN. */
 spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc, spvgen_vk_context **out,
                                char *message, size_t message_size);
 

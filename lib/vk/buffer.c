@@ -99,7 +99,10 @@ spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uin
   if (r != VK_SUCCESS) {
     b->memory = VK_NULL_HANDLE;
     spvgen_vk_buffer_free(b);
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+    return spvgen_vk_fail(ctx,
+                          r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                              ? SPVGEN_ERROR_OUT_OF_MEMORY
+                              : SPVGEN_ERROR_VULKAN,
                           "%s: vkAllocateMemory failed: %s (%d) for %llu bytes of memory type %u",
                           who, spvgen_vk_result_name(r), (int)r,
                           (unsigned long long)req.size, type);

@@ -2,6 +2,9 @@
  * creation with every feature the device has, device selection, wrapping a caller's
  * objects, device enumeration for `spvgen devices`, and teardown. */
 #include <ctype.h>
+#if !defined(_WIN32) && !defined(__APPLE__)
+#include <dlfcn.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,32 @@ static bool loader_loaded;
  * tables. */
 static spvgen_status load_loader(char *message, size_t message_size) {
   if (loader_loaded) return SPVGEN_OK;
+#if !defined(_WIN32) && !defined(__APPLE__)
+  /* volkInitialize calls through vkGetInstanceProcAddr without checking that the
+   * library it opened has it: a libvulkan.so.1 that is not a Vulkan loader (a stub, a
+   * broken install) crashed the process. Open it here and hand volk the entry point. */
+  void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) lib = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *why = dlerror();
+    spvgen_vk_format(message, message_size,
+                     "no Vulkan loader: libvulkan.so.1 could not be loaded (%s); install a Vulkan "
+                     "loader and driver", why ? why : "dlopen failed");
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+  PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)(void (*)(void))dlsym(lib, "vkGetInstanceProcAddr");
+  if (!gipa) {
+    spvgen_vk_format(message, message_size,
+                     "no Vulkan loader: libvulkan.so.1 could not be loaded (it has no "
+                     "vkGetInstanceProcAddr: not a Vulkan loader); install a Vulkan loader and driver");
+    dlclose(lib);
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+  volkInitializeCustom(gipa); /* lib stays open for the process's life */
+  VkResult r = vkCreateInstance ? VK_SUCCESS : VK_ERROR_INITIALIZATION_FAILED;
+#else
   VkResult r = volkInitialize();
+#endif
   if (r != VK_SUCCESS || !vkGetInstanceProcAddr || !vkCreateInstance) {
     spvgen_vk_format(message, message_size,
                      "no Vulkan loader: libvulkan.so.1 could not be loaded (volkInitialize: "

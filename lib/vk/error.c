@@ -65,7 +65,11 @@ spvgen_status spvgen_vk_fail(spvgen_vk_context *ctx, spvgen_status status, const
 spvgen_status spvgen_vk_fail_call(spvgen_vk_context *ctx, const char *who, const char *call,
                                   VkResult result) {
   if (result == VK_ERROR_DEVICE_LOST && ctx) ctx->lost = true;
-  return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN, "%s: %s failed: %s (%d)", who, call,
+  /* Memory the driver could not get is SPVGEN_ERROR_OUT_OF_MEMORY, like ours. */
+  spvgen_status st = result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY
+                         ? SPVGEN_ERROR_OUT_OF_MEMORY
+                         : SPVGEN_ERROR_VULKAN;
+  return spvgen_vk_fail(ctx, st, "%s: %s failed: %s (%d)", who, call,
                         spvgen_vk_result_name(result), (int)result);
 }
 

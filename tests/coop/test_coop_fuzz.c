@@ -3,7 +3,7 @@
  *
  * The machinery (random streams, the trace of calls printed as C, crash reports, the
  * error-contract checker, the builder's own sequence generators) is the one of
- * tests/core/test_fuzz_api.c, included below with its tests compiled out. Two kinds of
+ * tests/core/test_fuzz_api.c, in tests/support/fuzz_api.h. Two kinds of
  * sequences, each from its own seed:
  *  - valid sequences: callbacks (combine, per-element, decode functions) and a compute
  *    main filled with random but valid cooperative code: KHR matrices of every component
@@ -28,8 +28,8 @@
  *
  * Environment: as tests/core/test_fuzz_api.c (SPVGEN_TEST_SEED, SPVGEN_FUZZ_ITERATIONS,
  * SPVGEN_FUZZ_SEQUENCE, SPVGEN_FUZZ_TRACE). */
-#define SPVGEN_FUZZ_SHARED_ONLY
-#include "../core/test_fuzz_api.c"
+#define _XOPEN_SOURCE 700
+#include "fuzz_api.h"
 
 #include "spvgen/coop.h"
 
