@@ -303,40 +303,57 @@ void mlp_train_check_gradients(const spvgen_mlp_train_config *t, const float *sl
 }
 
 void mlp_train_optimizer_reference(const spvgen_mlp_train_config *t, const float *before,
-                                   const float *slots, uint32_t step, float lr, double *after) {
+                                   const float *slots, uint32_t step, float lr, double *after,
+                                   double *tol) {
   const uint64_t E = t->elements;
   const spvgen_mlp_train_desc *d = &t->desc;
   bool adam = d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
-  for (uint64_t e = 0; e < E * (adam ? 3 : 1); e++) after[e] = before[e];
+  for (uint64_t e = 0; e < E * (adam ? 3 : 1); e++) after[e] = before[e], tol[e] = 0;
   for (uint64_t e = 0; e < E; e++) {
     if (!mlp_train_is_param(t, e)) continue;
-    double g = 0, w = before[e];
-    for (uint32_t k = 0; k < t->grad_workgroups; k++) g += slots[(uint64_t)k * E + e];
+    double g = 0, gmag = 0, w = before[e];
+    for (uint32_t k = 0; k < t->grad_workgroups; k++) {
+      g += slots[(uint64_t)k * E + e];
+      gmag += fabs(slots[(uint64_t)k * E + e]);
+    }
     g += (double)d->weight_decay * w;
+    gmag += fabs((double)d->weight_decay * w);
+    /* the device's f32 sum of the slots (and the decay's fma) */
+    double eg = (t->grad_workgroups + 2) * ldexp(1, -24) * gmag;
+    const double u = 1e-6; /* a few f32 roundings, pow's error */
     if (adam) {
       double b1 = d->beta1, b2 = d->beta2;
       double m = b1 * before[E + e] + (1 - b1) * g;
       double v = b2 * before[2 * E + e] + (1 - b2) * g * g;
       after[E + e] = m;
       after[2 * E + e] = v;
-      double mh = m / (1 - pow(b1, step)), vh = v / (1 - pow(b2, step));
-      after[e] = w - (double)lr * mh / (sqrt(vh) + d->epsilon);
+      tol[E + e] = (1 - b1) * eg + u * (fabs(b1 * before[E + e]) + fabs((1 - b1) * g)) + 1e-38;
+      tol[2 * E + e] = (1 - b2) * (2 * fabs(g) + eg) * eg + u * (b2 * before[2 * E + e] + (1 - b2) * g * g) + 1e-38;
+      double c1 = 1 - pow(b1, step), c2 = 1 - pow(b2, step);
+      double mh = m / c1, vh = v / c2, den = sqrt(vh) + d->epsilon;
+      after[e] = w - (double)lr * mh / den;
+      /* first order in the errors of m and v, at most the update's whole range */
+      double em = tol[E + e] / c1, ev = tol[2 * E + e] / c2;
+      double eu = em / den + fabs(mh) * (ev / (2 * sqrt(vh) + 1e-300)) / (den * den) + 1e-4 * (fabs(mh) / den + 1);
+      tol[e] = (double)lr * (eu < 4 ? eu : 4) + ldexp(1, -22) * fabs(after[e]) + 1e-38;
     } else {
       after[e] = w - (double)lr * g;
+      tol[e] = (double)lr * (eg + u * fabs(g)) + ldexp(1, -22) * fabs(after[e]) + 1e-38;
     }
   }
 }
 
 void mlp_train_check_optimizer(const spvgen_mlp_train_config *t, const double *ref,
-                               const float *gpu, const uint8_t *gw, float lr, mlp_train_check *c) {
+                               const double *tol, const float *gpu, const uint8_t *gw,
+                               mlp_train_check *c) {
   const uint64_t E = t->elements;
   bool adam = t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
   for (uint64_t e = 0; e < E; e++) {
     if (!mlp_train_is_param(t, e)) continue;
-    check_one(c, e, gpu[e], ref[e], 1e-4 * lr + ldexp(1, -22) * fabs(ref[e]) + 1e-30);
+    check_one(c, e, gpu[e], ref[e], tol[e]);
     if (adam) {
-      check_one(c, E + e, gpu[E + e], ref[E + e], 1e-4 * (fabs(ref[E + e]) + 4 * sqrt(fabs(ref[2 * E + e]))) + 1e-30);
-      check_one(c, 2 * E + e, gpu[2 * E + e], ref[2 * E + e], 1e-4 * fabs(ref[2 * E + e]) + 1e-30);
+      check_one(c, E + e, gpu[E + e], ref[E + e], tol[E + e]);
+      check_one(c, 2 * E + e, gpu[2 * E + e], ref[2 * E + e], tol[2 * E + e]);
     }
     /* the f16 copy: the device master rounded either way */
     double h = f16at(gw, 2 * e), mw = gpu[e];
@@ -351,6 +368,11 @@ void mlp_train_check_optimizer(const spvgen_mlp_train_config *t, const double *r
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));      \
     goto done;                                            \
   } while (0)
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
 
 static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
                                spvgen_mlp_train_kernel which, spvgen_vk_pipeline **pipe,
@@ -379,9 +401,10 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   if (!opt.steps) opt.steps = 3;
   if (!(opt.lr > 0)) opt.lr = 1e-3f;
   memset(res, 0, sizeof *res);
-  if (opt.steps > MLP_TRAIN_RUN_MAX_STEPS || opt.points > 0xFFFFFFFFull) {
-    snprintf(msg, size, "steps %u (at most %u) or points %llu (at most 2^32 - 1)", opt.steps,
-             MLP_TRAIN_RUN_MAX_STEPS, (unsigned long long)opt.points);
+  uint32_t max_steps = opt.no_check ? 1024 : MLP_TRAIN_RUN_MAX_STEPS;
+  if (opt.steps > max_steps || opt.warmup > 1024 || opt.points > 0xFFFFFFFFull) {
+    snprintf(msg, size, "steps %u (at most %u), warmup %u (at most 1024) or points %llu (at most 2^32 - 1)",
+             opt.steps, max_steps, opt.warmup, (unsigned long long)opt.points);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
@@ -399,17 +422,18 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   memset(&data, 0, sizeof data);
   float *slots = NULL, *state = NULL, *state2 = NULL, *lossv = NULL;
   uint8_t *wcur = NULL;
-  double *grad = NULL, *tol = NULL, *sref = NULL;
+  double *grad = NULL, *tol = NULL, *sref = NULL, *stol = NULL;
+  uint64_t *tns = NULL;
   st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, &gp, &gi, msg, size);
   if (st == SPVGEN_OK) st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_OPTIMIZER, &op, &oi, msg, size);
   if (st != SPVGEN_OK) goto done;
   uint64_t sw = adam ? 3 * E : E;
   uint64_t in_bytes = N * nd->input_width * spvgen_component_type_size(nd->input_type);
-  uint64_t loss_n = G + opt.steps;
+  uint64_t loss_n = G + opt.warmup + opt.steps;
   if (!mlp_train_make_data(t, N, opt.seed, &data) || !(slots = malloc(t->grad_bytes)) ||
       !(state = calloc(sw, 4)) || !(state2 = malloc(sw * 4)) || !(lossv = malloc(loss_n * 4)) ||
       !(wcur = malloc(t->net.weight_bytes)) || !(grad = malloc(E * 8)) || !(tol = malloc(E * 8)) ||
-      !(sref = malloc(sw * 8))) {
+      !(sref = malloc(sw * 8)) || !(stol = malloc(sw * 8)) || !(tns = calloc(3ull * opt.steps + 2ull * opt.warmup + 1, 8))) {
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
     snprintf(msg, size, "out of host memory");
     goto done;
@@ -430,7 +454,46 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       spvgen_vk_buffer_fill(ctx, b_l, 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
   uint32_t npoints = (uint32_t)N;
-  for (uint32_t step = 1; step <= opt.steps; step++) {
+  if (opt.no_check) {
+    uint32_t total = opt.warmup + opt.steps;
+    spvgen_vk_buffer *gb[5] = {b_in, b_w, b_t, b_g, b_l};
+    spvgen_vk_buffer *ob[4] = {b_w, b_g, b_s, b_l};
+    struct pc { uint32_t step; float lr; } *opc = calloc(total, sizeof *opc);
+    spvgen_vk_dispatch_desc *dd = calloc(2 * total, sizeof *dd);
+    if (!opc || !dd) {
+      free(opc);
+      free(dd);
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of host memory");
+      goto done;
+    }
+    for (uint32_t k = 0; k < total; k++) {
+      opc[k].step = k + 1;
+      opc[k].lr = opt.lr;
+      dd[2 * k] = (spvgen_vk_dispatch_desc){.pipeline = gp, .buffers = gb, .buffer_count = 5,
+                                             .push_data = &npoints, .push_size = 4,
+                                             .groups = {gi.groups[0], 1, 1}};
+      dd[2 * k + 1] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
+                                                 .push_data = &opc[k], .push_size = 8,
+                                                 .groups = {oi.groups[0], 1, 1}};
+    }
+    if (opt.warmup) st = spvgen_vk_run(ctx, dd, 2 * opt.warmup, tns);
+    if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * opt.warmup, 2 * opt.steps, tns);
+    free(opc);
+    free(dd);
+    if (st != SPVGEN_OK) VKFAIL();
+    uint64_t *g2 = tns + 2 * opt.steps; /* scratch: the gradient times, then the optimizer's */
+    for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k];
+    qsort(g2, opt.steps, 8, cmp_u64);
+    res->grad_ns = (double)g2[opt.steps / 2];
+    for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k + 1];
+    qsort(g2, opt.steps, 8, cmp_u64);
+    res->opt_ns = (double)g2[opt.steps / 2];
+    if (spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
+    for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)
+      res->loss_gpu[k] = lossv[G + opt.warmup + k];
+  }
+  for (uint32_t step = 1; step <= opt.steps && !opt.no_check; step++) {
     spvgen_vk_buffer *gb[5] = {b_in, b_w, b_t, b_g, b_l};
     spvgen_vk_buffer *ob[4] = {b_w, b_g, b_s, b_l};
     struct { uint32_t step; float lr; } opc = {step, opt.lr};
@@ -449,9 +512,7 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     dd[1].push_size = 8;
     memcpy(dd[1].groups, oi.groups, sizeof dd[1].groups);
     uint64_t ns[2] = {0, 0};
-    if (opt.no_check) {
-      if (spvgen_vk_run(ctx, dd, 2, ns) != SPVGEN_OK) VKFAIL();
-    } else {
+    {
       /* the weights and state before the step, the gradient kernel, its check */
       if (spvgen_vk_buffer_download(ctx, b_w, 0, wcur, t->net.weight_bytes) != SPVGEN_OK ||
           spvgen_vk_buffer_download(ctx, b_s, 0, state, sw * 4) != SPVGEN_OK ||
@@ -477,8 +538,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
           spvgen_vk_buffer_download(ctx, b_w, 0, wcur, t->net.weight_bytes) != SPVGEN_OK ||
           spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK)
         VKFAIL();
-      mlp_train_optimizer_reference(t, state, slots, step, opt.lr, sref);
-      mlp_train_check_optimizer(t, sref, state2, wcur, opt.lr, &res->opt);
+      mlp_train_optimizer_reference(t, state, slots, step, opt.lr, sref, stol);
+      mlp_train_check_optimizer(t, sref, stol, state2, wcur, &res->opt);
       /* the loss history element */
       if (!(fabs(lossv[G + step - 1] - lg) <= 1e-6 * fabs(lg) + 1e-30)) res->loss_bad++;
     }
@@ -504,5 +565,7 @@ done:
   free(grad);
   free(tol);
   free(sref);
+  free(stol);
+  free(tns);
   return st;
 }

@@ -21,9 +21,11 @@
  * 2^-11 allowance dominates.
  *
  * Optimizer: recomputed in double from the device's state before the step and the
- * device's gradient slots (summed in double); passes when |gpu - ref| <=
- * 1e-4 lr + 2^-22 |ref| for the master weight (2^-20 |ref| + 1e-30 for m and v), and the
- * f16 weight is the device master rounded to f16 (either direction). */
+ * device's gradient slots (summed in double), with a bound per value: the device's f32
+ * sum of the slots ((slots + 2) 2^-24 sum |slot|, which matters where they cancel),
+ * 1e-6 relative per f32 operation and pow, carried to m, v and (first order, at most
+ * 4 lr) the update, plus 1e-4 lr and 2^-22 |w|; the f16 weight must be the device's
+ * master rounded to f16 (either direction). */
 #ifndef SPVGEN_TOOLS_MLP_TRAIN_REF_H
 #define SPVGEN_TOOLS_MLP_TRAIN_REF_H
 
@@ -68,21 +70,24 @@ void mlp_train_check_gradients(const spvgen_mlp_train_config *t, const float *sl
                                const double *grad, const double *tol, mlp_train_check *c);
 
 /* One optimizer step in double: state_before (master, then m, v for Adam), the slots,
- * step, lr -> the expected state_after (double, state size). */
+ * step, lr -> the expected state_after and its tolerance (double, state size each). */
 void mlp_train_optimizer_reference(const spvgen_mlp_train_config *t, const float *state_before,
                                    const float *slots, uint32_t step, float lr,
-                                   double *state_after);
+                                   double *state_after, double *tol);
 /* Compares the device's state and f16 weights after a step with the reference. */
 void mlp_train_check_optimizer(const spvgen_mlp_train_config *t, const double *ref_state,
-                               const float *gpu_state, const uint8_t *gpu_weights, float lr,
-                               mlp_train_check *c);
+                               const double *tol, const float *gpu_state,
+                               const uint8_t *gpu_weights, mlp_train_check *c);
 
 typedef struct mlp_train_run_options {
   uint64_t seed;    /* 0: a fixed default */
   uint64_t points;  /* batch; 0: 1024 */
   uint32_t steps;   /* 0: 3 */
   float lr;         /* 0: 1e-3 */
-  bool no_check;
+  bool no_check;    /* timing only: `warmup` untimed steps, then `steps` timed ones
+                       (steps up to 1024 here), all [gradient, optimizer] pairs in one
+                       submission each */
+  uint32_t warmup;
 } mlp_train_run_options;
 
 #define MLP_TRAIN_RUN_MAX_STEPS 64
@@ -91,7 +96,8 @@ typedef struct mlp_train_run_result {
   mlp_train_check grad, opt;
   double loss_gpu[MLP_TRAIN_RUN_MAX_STEPS], loss_ref[MLP_TRAIN_RUN_MAX_STEPS];
   uint32_t loss_bad; /* steps whose loss missed its tolerance */
-  double grad_ns, opt_ns; /* GPU time of the last step's kernels */
+  double grad_ns, opt_ns; /* GPU time of the kernels: the last step's, or (no_check) the
+                             medians over the timed steps */
   double samples_per_s;   /* points / (grad_ns + opt_ns) */
 } mlp_train_run_result;
 
