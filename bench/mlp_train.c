@@ -3,7 +3,8 @@
  * the timed steps after untimed warm-up steps), for the network of
  * samples/mlp-fit-image (GPU size: 2 -> freq:6 -> 64x3 -> 3, ReLU, L2, Adam) and the
  * issue's 32 -> 64x4 -> 16. One step checked against the float64 reference first
- * (tools/common/mlp_train_ref.c), so a number is never printed for a wrong kernel.
+ * (tools/common/mlp_train_ref.c), so a number is never printed for a wrong kernel. Each
+ * network with 64, 256 and 1024 gradient slots (workgroups of the gradient kernel).
  * The comparison, torch autograd + Adam on the same networks, is bench/mlp_train_torch.py.
  *
  *   build/bench/bench_mlp_train [--points N] [--steps S] [--warmup W]
@@ -45,9 +46,14 @@ int main(int argc, char **argv) {
       {"32-64x4-16 relu", {.input_width = 32, .output_width = 16, .hidden_width = 64, .hidden_count = 4}},
   };
   int rc = 0;
-  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+  static const uint32_t slot_counts[] = {64, 256, 1024}; /* grad_workgroups: parallelism vs
+                                                           the optimizer's sum over slots */
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0] * 3; n++) {
+    size_t i = n / 3;
     spvgen_mlp_train_desc td = {.net = nets[i].net, .loss = SPVGEN_MLP_LOSS_L2,
-                                .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM};
+                                .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
+                                .grad_workgroups = slot_counts[n % 3]};
+    if (td.grad_workgroups > 64 && points <= 65536 / 16) continue; /* small batches: 64 */
     mlp_train_run_options o = {.points = points < 4096 ? points : 4096, .steps = 1, .lr = 1e-3f};
     mlp_train_run_result r;
     st = mlp_train_run(ctx, &td, &o, &r, msg, sizeof msg);
