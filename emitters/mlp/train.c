@@ -95,11 +95,23 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if ((unsigned)d->optimizer >= SPVGEN_MLP_OPTIMIZER_COUNT)
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "optimizer %d: not a spvgen_mlp_optimizer", (int)d->optimizer);
-  if (d->net.variant == SPVGEN_MLP_VEC || d->net.variant == SPVGEN_MLP_MAT)
+  if (d->net.variant == SPVGEN_MLP_MAT)
     return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "variant %s: training is implemented on the loop variant only so far "
-                      "(plan variant loop, or auto)",
-                      spvgen_mlp_variant_name(d->net.variant));
+                      "variant mat: training is implemented on the loop variant (and the vec "
+                      "variant's gradient kernel) only so far (plan variant loop, or auto)");
+  bool vec = d->net.variant == SPVGEN_MLP_VEC;
+  if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
+                      (int)d->net.variant);
+  if (vec && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC_TRAINING))
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "variant vec: training needs %s, which %s lacks",
+                      spvgen_feature_name(SPVGEN_FEATURE_COOPVEC_TRAINING), caps->name);
+  if (vec && !caps->coopvec_training_float16_accumulation)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "variant vec: training accumulates f16 gradients "
+                      "(cooperativeVectorTrainingFloat16Accumulation), which %s does not list",
+                      caps->name);
   if (!(d->beta1 >= 0 && d->beta1 < 1) || !(d->beta2 >= 0 && d->beta2 < 1) ||
       !(d->epsilon >= 0) || !(d->weight_decay >= 0) || isinf(d->epsilon) || isinf(d->weight_decay))
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -115,7 +127,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "grad_workgroups %u: at most 65535", d->grad_workgroups);
   spvgen_mlp_desc nd = d->net;
-  nd.variant = SPVGEN_MLP_LOOP;
+  nd.variant = vec ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
   if (st != SPVGEN_OK) {
@@ -137,9 +149,11 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
                       (unsigned long long)grad_shared(net, w), caps->name, shared_max);
-  if (caps->max_push_constants_size && caps->max_push_constants_size < 8)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has no 8 bytes of push constants",
-                      caps->name);
+  p->grad_push_constant_size = vec ? 8 + 8 * net->layer_count : 4;
+  uint32_t push = p->grad_push_constant_size > 8 ? p->grad_push_constant_size : 8;
+  if (caps->max_push_constants_size && caps->max_push_constants_size < push)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has fewer than %u bytes of push constants",
+                      caps->name, push);
   if (caps->max_workgroup_count[0] && d->grad_workgroups > caps->max_workgroup_count[0])
     return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "grad_workgroups %u exceeds %s's %u",
                       d->grad_workgroups, caps->name, caps->max_workgroup_count[0]);
@@ -156,13 +170,13 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                       "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
                       "more than 2^32 elements (fewer workgroups)",
                       p->grad_workgroups, (unsigned long long)p->elements);
-  p->grad_bytes = p->elements * p->grad_workgroups * 4;
+  p->grad_bytes = vec ? 0 : p->elements * p->grad_workgroups * 4;
   p->state_bytes = p->elements * 4 * (d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM ? 3 : 1);
   p->loss_bytes = (uint64_t)p->grad_workgroups * 4;
   for (uint32_t l = 0; l < net->layer_count; l++)
     p->params += (uint64_t)net->layers[l].outputs * (net->layers[l].inputs + (d->net.no_bias ? 0 : 1));
   p->features = net->features;
-  /* "loop 2-64x3-3 relu f16 w64" less the variant's workgroup: the net's name. */
+  if (vec) p->features |= SPVGEN_FEATURE_COOPVEC_TRAINING;
   snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u", net->name, loss_names[d->loss],
            optimizer_names[d->optimizer], w, p->grad_workgroups);
   return SPVGEN_OK;
@@ -202,6 +216,14 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;
+  if (desc->net.variant == SPVGEN_MLP_VEC) { /* gradient kernel only: the plan, not a list */
+    spvgen_mlp_train_config p;
+    spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
+    if (st != SPVGEN_OK) return st;
+    if (max) plans[0] = p;
+    *count = 1;
+    return SPVGEN_OK;
+  }
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     if (desc->grad_workgroup_size && desc->grad_workgroup_size != sizes[i]) continue;
     spvgen_mlp_train_config p;
@@ -502,6 +524,187 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_function_end(m);
 }
 
+/* act'(z) on f16 cooperative vectors, from z and y = act(z). */
+static uint32_t vec_act_deriv(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
+                              spvgen_mlp_activation act) {
+  uint32_t t = spvgen_type_of(m, z);
+  uint32_t one = spvgen_coop_splat_float(m, t, 1.0), zero = spvgen_coop_splat_float(m, t, 0.0);
+  switch (act) {
+  case SPVGEN_MLP_ACT_RELU: return spvgen_coopvec_step(m, zero, z);
+  case SPVGEN_MLP_ACT_LEAKY_RELU: {
+    double s = p->desc.leaky_slope;
+    return spvgen_coopvec_fma(m, spvgen_coopvec_step(m, zero, z), spvgen_coop_splat_float(m, t, 1.0 - s),
+                              spvgen_coop_splat_float(m, t, s));
+  }
+  case SPVGEN_MLP_ACT_SIGMOID: return spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_arith(m, SpvOpFSub, one, y));
+  case SPVGEN_MLP_ACT_TANH: return spvgen_coop_arith(m, SpvOpFSub, one, spvgen_coop_arith(m, SpvOpFMul, y, y));
+  case SPVGEN_MLP_ACT_SILU: {
+    uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, z));
+    uint32_t sg = spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));
+    return spvgen_coop_arith(m, SpvOpFMul, sg,
+                             spvgen_coopvec_fma(m, z, spvgen_coop_arith(m, SpvOpFSub, one, sg), one));
+  }
+  case SPVGEN_MLP_ACT_EXP: return y;
+  default: return one;
+  }
+}
+
+/* The vec variant's gradient kernel (spvgen/mlp.h, "The vec variant"): the chunk loop of
+ * the loop variant, one point per invocation, everything between layers in f16
+ * cooperative vectors held as values (the layers are unrolled). */
+static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
+  uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m), f16 = spvgen_type_float(m, 16);
+  ek_buffer in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  ek_buffer wb = ek_buffer_decl(m, f16, 1, true, "weights");
+  ek_buffer tgt = ek_buffer_decl(m, f32, 2, true, "targets");
+  ek_buffer gb = ek_buffer_decl(m, f16, 3, false, "gradients");
+  ek_buffer lb = ek_buffer_decl(m, f32, 4, false, "loss");
+  uint32_t pct[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
+  pct[0] = u32;
+  pct[1] = f32;
+  for (uint32_t l = 0; l < 2 * L; l++) pct[2 + l] = u32;
+  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, 2 + 2 * L);
+  spvgen_member_name(m, pc.struct_type, 0, "points");
+  spvgen_member_name(m, pc.struct_type, 1, "loss_scale");
+  uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                         spvgen_type_array(m, f32, ek_u32(m, W))),
+                                  SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, sh_l, "shared_loss");
+  uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, f32);
+  uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+
+  spvgen_compute_main(m, "main", W, 1, 1);
+  uint32_t v_base = ek_local(m, u32, 0), v_k = ek_local(m, u32, 0);
+  uint32_t v_acc = ek_local(m, f32, 0), v_loss = ek_local(m, f32, 0);
+  uint32_t lid = ek_load_v3_component(m, lid_var, 0);
+  uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
+  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  uint32_t lscale = spvgen_push_constant_load(m, &pc, 1);
+  uint32_t moff[SPVGEN_MLP_MAX_LAYERS], boff[SPVGEN_MLP_MAX_LAYERS];
+  for (uint32_t l = 0; l < L; l++) {
+    moff[l] = spvgen_push_constant_load(m, &pc, 2 + l);
+    boff[l] = spvgen_push_constant_load(m, &pc, 2 + L + l);
+  }
+  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), Wc = ek_u32(m, W);
+  uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
+  uint32_t nf = spvgen_op_convert_u_to_f(m, f32, n);
+  uint32_t inv = spvgen_op_f_div(m, f32, one_f, spvgen_op_f_mul(m, f32, nf, spvgen_const_f32(m, (float)d->output_width)));
+  uint32_t last = ek_add(m, n, ek_u32(m, 0xFFFFFFFFu));
+  uint32_t warr = ek_array(m, &wb), garr = ek_array(m, &gb);
+  spvgen_store(m, v_loss, zero_f);
+
+  uint32_t base = for_begin(m, v_base, ek_mul(m, grp, Wc), n);
+  {
+    uint32_t praw = ek_add(m, base, lid);
+    uint32_t valid = ek_lt(m, praw, n);
+    uint32_t pt = spvgen_op_select(m, u32, valid, praw, last);
+    uint32_t scale = spvgen_op_select(m, f32, valid, inv, zero_f);
+    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->input_width; c++) {
+      uint32_t idx = ek_add(m, ek_mul(m, pt, ek_u32(m, d->input_width)), ek_u32(m, c));
+      raw[c] = ek_convert(m, spvgen_load(m, in.elem_type, ek_elem(m, &in, idx)), d->input_type, SPVGEN_COMPONENT_F32);
+    }
+    mlp_encode(m, p, raw, enc);
+    for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, f16, enc[j]);
+    uint32_t x[SPVGEN_MLP_MAX_LAYERS + 1], z[SPVGEN_MLP_MAX_LAYERS];
+    x[0] = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
+    /* forward */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      spvgen_coopvec_matmul_desc md;
+      memset(&md, 0, sizeof md);
+      md.result_type = spvgen_type_coopvec(m, f16, Ly->outputs);
+      md.input = x[l];
+      md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.matrix = warr;
+      md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
+      md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.m = Ly->outputs;
+      md.k = Ly->inputs;
+      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+      md.matrix_stride = Ly->row_stride;
+      if (d->no_bias) {
+        z[l] = spvgen_coopvec_matmul(m, &md);
+      } else {
+        md.bias = warr;
+        md.bias_offset = ek_u32(m, (uint32_t)Ly->bias_offset);
+        md.bias_interpretation = SPVGEN_INTERP_FLOAT16;
+        z[l] = spvgen_coopvec_matmul_add(m, &md);
+      }
+      x[l + 1] = mlp_vec_activation(m, p, z[l], Ly->activation);
+    }
+    /* loss and the output delta, per component in f32 */
+    uint32_t dl[SPVGEN_MLP_MAX_WIDTH];
+    uint32_t gscale = spvgen_op_f_mul(m, f32, scale, lscale);
+    uint32_t dv_out = vec_act_deriv(m, p, z[L - 1], x[L], p->layers[L - 1].activation);
+    for (uint32_t c = 0; c < d->output_width; c++) {
+      uint32_t y = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, x[L], c));
+      uint32_t tv = spvgen_load(m, f32, ek_elem(m, &tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), ek_u32(m, c))));
+      uint32_t diff = spvgen_op_f_sub(m, f32, y, tv);
+      uint32_t lv = spvgen_op_f_mul(m, f32, diff, diff);
+      uint32_t g = spvgen_op_f_add(m, f32, diff, diff);
+      if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+        uint32_t den = spvgen_glsl_fma(m, f32, y, y, spvgen_const_f32(m, 0.01f));
+        lv = spvgen_op_f_div(m, f32, lv, den);
+        g = spvgen_op_f_div(m, f32, g, den);
+      }
+      spvgen_store(m, v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, v_loss)));
+      uint32_t dd = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, dv_out, c));
+      dl[c] = spvgen_op_f_convert(m, f16, spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, gscale, g), dd));
+    }
+    uint32_t delta = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, d->output_width), dl, d->output_width);
+    /* backward */
+    for (uint32_t l = L; l-- > 0;) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      spvgen_coopvec_outer_product_desc od;
+      memset(&od, 0, sizeof od);
+      od.pointer = garr;
+      od.offset = moff[l];
+      od.a = delta;
+      od.b = x[l];
+      od.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
+      od.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      spvgen_coopvec_outer_product_accumulate(m, &od);
+      if (!d->no_bias) spvgen_coopvec_reduce_sum_accumulate(m, garr, delta, boff[l]);
+      if (l == 0) break;
+      spvgen_coopvec_matmul_desc md;
+      memset(&md, 0, sizeof md);
+      md.result_type = spvgen_type_coopvec(m, f16, Ly->inputs);
+      md.input = delta;
+      md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.matrix = warr;
+      md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
+      md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.m = Ly->inputs; /* W^T: inputs x outputs, column c = row c of W */
+      md.k = Ly->outputs;
+      md.layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV;
+      md.matrix_stride = Ly->row_stride;
+      uint32_t s = spvgen_coopvec_matmul(m, &md);
+      delta = spvgen_coop_arith(m, SpvOpFMul, s,
+                                vec_act_deriv(m, p, z[l - 1], x[l], p->layers[l - 1].activation));
+    }
+  }
+  for_end(m, v_base, base, ek_u32(m, G * W));
+
+  spvgen_store(m, spvgen_access_chain(m, wptr, sh_l, &lid, 1), spvgen_load(m, f32, v_loss));
+  spvgen_workgroup_barrier(m);
+  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
+  {
+    spvgen_store(m, v_acc, zero_f);
+    uint32_t k = for_begin(m, v_k, zero_u, Wc);
+    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
+                                           spvgen_load(m, f32, spvgen_access_chain(m, wptr, sh_l, &k, 1))));
+    for_end(m, v_k, k, one_u);
+    spvgen_store(m, ek_elem(m, &lb, grp), spvgen_load(m, f32, v_acc));
+  }
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}
+
 static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const spvgen_mlp_train_desc *td = &t->desc;
@@ -597,7 +800,8 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
 }
 
 static bool train_plan_ok(const spvgen_mlp_train_config *t) {
-  return t && t->net.variant == SPVGEN_MLP_LOOP && t->net.layer_count &&
+  return t && (t->net.variant == SPVGEN_MLP_LOOP || t->net.variant == SPVGEN_MLP_VEC) &&
+         t->net.layer_count &&
          t->net.layer_count <= SPVGEN_MLP_MAX_LAYERS && t->grad_local_size[0] &&
          t->grad_workgroups && t->elements && t->opt_local_size[0] &&
          (unsigned)t->desc.loss < SPVGEN_MLP_LOSS_COUNT &&
@@ -627,7 +831,15 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
                               (int)which),
            spvgen_module_status(m);
   bool grad = which == SPVGEN_MLP_TRAIN_GRADIENT;
-  if (grad) emit_gradient(m, plan);
+  bool vec = plan->net.variant == SPVGEN_MLP_VEC;
+  if (vec && !grad)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "spvgen_mlp_train_emit: the vec variant's optimizer is not "
+                              "implemented yet (its gradients are TrainingOptimal f16 matrices: "
+                              "convert them to row-major f32 first); plan the loop variant"),
+           spvgen_module_status(m);
+  if (grad && vec) emit_gradient_vec(m, plan);
+  else if (grad) emit_gradient(m, plan);
   else emit_optimizer(m, plan);
   if (info) {
     memset(info, 0, sizeof *info);
@@ -644,7 +856,7 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
       for (int i = 0; i < 3; i++) info->local_size[i] = plan->grad_local_size[i];
       info->groups[0] = plan->grad_workgroups;
       info->groups[1] = info->groups[2] = 1;
-      info->push_constant_size = 4;
+      info->push_constant_size = plan->grad_push_constant_size;
     } else {
       for (int i = 0; i < 3; i++) info->local_size[i] = plan->opt_local_size[i];
       spvgen_mlp_train_optimizer_groups(plan, info->groups);

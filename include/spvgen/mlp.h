@@ -280,7 +280,26 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   Adam: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
  *         w -= lr * (m / (1 - b1^step)) / (sqrt(v / (1 - b2^step)) + eps)
  *   SGD:  w -= lr * g
- * (weight_decay, when set, adds weight_decay * w to g first; biases included). */
+ * (weight_decay, when set, adds weight_decay * w to g first; biases included).
+ *
+ * The vec variant (net.variant = SPVGEN_MLP_VEC explicitly; AUTO stays loop): the
+ * gradient kernel only, on NV cooperative vectors (needs cooperativeVectorTraining and
+ * f16 training accumulation, as the H100 lists): forward with MatrixMulAdd on the
+ * row-major f16 weights, backward with MatrixMul on the same weights read ColumnMajor
+ * (W^T delta), weight gradients by OpCooperativeVectorOuterProductAccumulateNV into
+ * TrainingOptimal f16 matrices and bias gradients by ReduceSumAccumulate, atomically by
+ * every invocation into ONE gradient buffer (no slots; the host zeroes it before each
+ * step). Its bindings are those above; binding 3 is that f16 buffer, where layer l's
+ * matrix (outputs x inputs, TrainingOptimal, the size vkConvertCooperativeVectorMatrixNV
+ * reports) and bias (outputs f16) sit at byte offsets the host chooses (multiples of 64
+ * and 16). Push constants: uint32 points at 0, float loss_scale at 4 (the gradients are
+ * loss_scale * dLoss/dW: f16 accumulation needs the per-point terms well above f16's
+ * subnormals), then uint32 matrix offsets [layer_count], then uint32 bias offsets
+ * [layer_count] (grad_push_constant_size bytes in all). ReLU's derivative at 0 is 1 here
+ * (step), 0 in the loop variant. Not implemented yet: the optimizer side for vec (the
+ * TrainingOptimal gradients converted to row-major f32 and divided by loss_scale, then
+ * the optimizer kernel above); spvgen_mlp_train_emit refuses the optimizer of a vec plan.
+ * Validated offline for the h100 preset; never run here. */
 typedef enum spvgen_mlp_loss {
   SPVGEN_MLP_LOSS_L2 = 0,
   SPVGEN_MLP_LOSS_RELATIVE_L2 = 1,
@@ -320,11 +339,12 @@ typedef struct spvgen_mlp_train_config {
   uint32_t grad_shared_bytes;
   uint32_t opt_local_size[3];
   uint64_t elements;       /* E = net.weight_bytes / 2 */
-  uint64_t grad_bytes;     /* grad_workgroups * E * 4 */
+  uint64_t grad_bytes;     /* grad_workgroups * E * 4 (vec: 0, the host sizes it) */
   uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
   uint64_t loss_bytes;     /* the least: grad_workgroups * 4 (+ 4 per step of history) */
   uint64_t params;         /* trainable values: sum of outputs * (inputs + bias) */
   uint64_t features;
+  uint32_t grad_push_constant_size; /* loop 4; vec 8 + 8 * layer_count */
   char name[128];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
 } spvgen_mlp_train_config;
 
@@ -335,8 +355,8 @@ typedef enum spvgen_mlp_train_kernel {
 } spvgen_mlp_train_kernel;
 
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
- * AUTO means loop (the only one that trains for now); vec and mat are refused naming
- * the reason. */
+ * AUTO means loop (the only one with both kernels); vec gives the gradient kernel only
+ * (above); mat is refused naming the reason. plans lists loop plans. */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);

@@ -85,9 +85,20 @@ static void test_mlp_train(void) {
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--loss: 'l1' is not l2 or rel-l2");
   cli_result_free(&r);
-  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "vec", "--caps", "h100");
+  r = cli_run("mlp", "--in", "2", "--hidden", "32x2", "--out", "3", "--train", "--variant", "vec", "--caps",
+              "h100", "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.err, "gradient kernel only");
+  CHECK_CONTAINS(r.out, "OpCooperativeVectorOuterProductAccumulateNV");
+  CHECK_NOT_CONTAINS(r.out, "optimizer kernel");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "vec", "--caps", "vulkan13");
   CHECK_EXIT(r, 1);
-  CHECK_CONTAINS(r.err, "training is implemented on the loop variant only");
+  CHECK_CONTAINS(r.err, "variant vec: training needs cooperativeVectorTraining");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "h100");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "variant mat: training is implemented on the loop variant");
   cli_result_free(&r);
   r = cli_run("run", "mlp", "--in", "2", "--hidden", "16x2", "--out", "3", "--encoding", "freq:3", "--train",
               "--points", "300", "--steps", "2", "--lr", "0.01");

@@ -114,10 +114,13 @@ static void test_train_refusals(void) {
   spvgen_mlp_train_config p;
   char msg[512];
   d.net.variant = SPVGEN_MLP_VEC;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "variant vec: training needs cooperativeVectorTraining, which");
+  d.net.variant = SPVGEN_MLP_MAT;
   spvgen_device_caps h100;
   spvgen_caps_preset("h100", &h100);
   CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "variant vec");
+  CHECK_CONTAINS(msg, "variant mat");
   d = make_desc(&cases[0]);
   d.loss = (spvgen_mlp_loss)7;
   CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
@@ -146,6 +149,49 @@ static void test_train_refusals(void) {
   spvgen_mlp_optimizer o;
   CHECK(spvgen_mlp_optimizer_parse("sgd", &o) && o == SPVGEN_MLP_OPTIMIZER_SGD);
   CHECK(!spvgen_mlp_optimizer_parse("adamw", &o));
+}
+
+/* The vec variant's gradient kernel for the h100 preset: validates, carries the
+ * cooperative vector training instructions (the weight gradients through
+ * OuterProductAccumulate in the TrainingOptimal layout, the bias gradients through
+ * ReduceSumAccumulate, W^T delta as a ColumnMajor MatrixMul), one push constant per
+ * layer offset; its optimizer is refused naming why. Runs only on the GPU machine. */
+static void test_vec_gradient_kernel_validates_for_h100(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_mlp_train_desc d = make_desc(&cases[i]);
+    d.net.variant = SPVGEN_MLP_VEC;
+    spvgen_mlp_train_config p;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(p.grad_push_constant_size, 8 + 8 * p.net.layer_count);
+    spvgen_module *m = spvgen_module_create(NULL);
+    spvgen_kernel_info info;
+    CHECK_MSG(spvgen_mlp_train_emit(m, &p, SPVGEN_MLP_TRAIN_GRADIENT, &info) == SPVGEN_OK, "%s", spvgen_module_error(m));
+    CHECK_EQ_U64(info.push_constant_size, p.grad_push_constant_size);
+    size_t count = 0;
+    const uint32_t *words = check_module(m, &count);
+    char *text = words ? check_disassemble(words, count) : NULL;
+    if (text) {
+      uint32_t layers = p.net.layer_count;
+      size_t outer = 0, reduce = 0, colmajor = 0;
+      for (const char *q = text; (q = strstr(q, "OpCooperativeVectorOuterProductAccumulateNV")); q++) outer++;
+      for (const char *q = text; (q = strstr(q, "OpCooperativeVectorReduceSumAccumulateNV")); q++) reduce++;
+      for (const char *q = text; (q = strstr(q, "OpCooperativeVectorMatrixMulNV")); q++) colmajor++;
+      CHECK_EQ_U64(outer, layers);
+      CHECK_EQ_U64(reduce, d.net.no_bias ? 0 : layers);
+      CHECK_EQ_U64(colmajor, (d.net.no_bias ? layers : 0) + layers - 1);
+      spvgen_free_text(text);
+    }
+    spvgen_module_destroy(m);
+    m = spvgen_module_create(NULL);
+    CHECK(spvgen_mlp_train_emit(m, &p, SPVGEN_MLP_TRAIN_OPTIMIZER, NULL) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(spvgen_module_error(m), "the vec variant's optimizer is not implemented yet");
+    spvgen_module_destroy(m);
+  }
 }
 
 static void test_training_matches_cpu(void) {
@@ -240,6 +286,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_train_plans_validate),
       TEST_CASE(test_train_refusals),
+      TEST_CASE(test_vec_gradient_kernel_validates_for_h100),
       TEST_CASE(test_gradient_check_fails_on_a_wrong_gradient),
       TEST_CASE(test_training_matches_cpu),
   };
