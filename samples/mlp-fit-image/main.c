@@ -44,7 +44,7 @@ static void chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n) {
   put32(h, n);
   memcpy(h + 4, type, 4);
   fwrite(h, 1, 8, f);
-  fwrite(data, 1, n, f);
+  if (n) fwrite(data, 1, n, f);
   uint32_t c = crc32_update(crc32_update(0xFFFFFFFFu, h + 4, 4), data, n) ^ 0xFFFFFFFFu;
   put32(h, c);
   fwrite(h, 1, 4, f);
