@@ -4,7 +4,9 @@
  * samples/mlp-fit-image (GPU size: 2 -> freq:6 -> 64x3 -> 3, ReLU, L2, Adam) and the
  * issue's 32 -> 64x4 -> 16. One step checked against the float64 reference first
  * (tools/common/mlp_train_ref.c), so a number is never printed for a wrong kernel. Each
- * network with 64, 256 and 1024 gradient slots (workgroups of the gradient kernel).
+ * network with 64, 256 and 1024 gradient slots (workgroups of the gradient kernel), and
+ * the vec variant where the device has cooperative vector training (the TrainingOptimal
+ * -> row-major conversions between its kernels are not in the time).
  * The comparison, torch autograd + Adam on the same networks, is bench/mlp_train_torch.py.
  *
  *   build/bench/bench_mlp_train [--points N] [--steps S] [--warmup W]
@@ -48,11 +50,16 @@ int main(int argc, char **argv) {
   int rc = 0;
   static const uint32_t slot_counts[] = {64, 256, 1024}; /* grad_workgroups: parallelism vs
                                                            the optimizer's sum over slots */
-  for (size_t n = 0; n < sizeof nets / sizeof nets[0] * 3; n++) {
-    size_t i = n / 3;
+  bool vec_ok = spvgen_caps_has(spvgen_vk_caps(ctx), SPVGEN_FEATURE_COOPVEC_TRAINING);
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0] * 4; n++) {
+    size_t i = n / 4;
     spvgen_mlp_train_desc td = {.net = nets[i].net, .loss = SPVGEN_MLP_LOSS_L2,
                                 .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
-                                .grad_workgroups = slot_counts[n % 3]};
+                                .grad_workgroups = slot_counts[n % 4 == 3 ? 1 : n % 4]};
+    if (n % 4 == 3) { /* the vec variant (its conversions between the kernels untimed) */
+      if (!vec_ok) continue;
+      td.net.variant = SPVGEN_MLP_VEC;
+    }
     if (td.grad_workgroups > 64 && points <= 65536 / 16) continue; /* small batches: 64 */
     mlp_train_run_options o = {.points = points < 4096 ? points : 4096, .steps = 1, .lr = 1e-3f};
     mlp_train_run_result r;

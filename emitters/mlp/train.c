@@ -16,7 +16,11 @@
  *      invocation e % W, added to the slot;
  *   3. the loss shares of the W invocations summed through shared memory into loss[g].
  * Points past N (the last chunk) compute point N - 1 with a zero loss weight.
- * Everything is f32; the f16 weights are converted as they are read. */
+ * Everything is f32; the f16 weights are converted as they are read.
+ *
+ * The vec variant's gradient kernel (emit_gradient_vec) keeps the chunk loop but holds
+ * each layer's input and pre-activation as f16 cooperative vectors and accumulates with
+ * the cooperative vector training instructions (spvgen/mlp.h says the layout). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -216,7 +220,7 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;
-  if (desc->net.variant == SPVGEN_MLP_VEC) { /* gradient kernel only: the plan, not a list */
+  if (desc->net.variant == SPVGEN_MLP_VEC) { /* vec: the one plan, not a list */
     spvgen_mlp_train_config p;
     spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
     if (st != SPVGEN_OK) return st;
@@ -709,21 +713,25 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const spvgen_mlp_train_desc *td = &t->desc;
   uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m), bt = ek_bool_type(m);
-  const uint32_t E = (uint32_t)t->elements, G = t->grad_workgroups;
+  /* vec: one f16 slot (the row-major part of the vec gradient buffer), scaled */
+  const bool vec = p->variant == SPVGEN_MLP_VEC;
+  const uint32_t E = (uint32_t)t->elements, G = t->grad_workgroups, slots = vec ? 1 : G;
   ek_buffer wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
-  ek_buffer gb = ek_buffer_decl(m, f32, 1, true, "gradients");
+  ek_buffer gb = ek_buffer_decl(m, vec ? spvgen_type_float(m, 16) : f32, 1, true, "gradients");
   ek_buffer sb = ek_buffer_decl(m, f32, 2, false, "state");
   ek_buffer lb = ek_buffer_decl(m, f32, 3, false, "loss");
-  uint32_t pct[2] = {u32, f32};
-  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, 2);
+  uint32_t pct[3] = {u32, f32, f32};
+  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, vec ? 3 : 2);
   spvgen_member_name(m, pc.struct_type, 0, "step");
   spvgen_member_name(m, pc.struct_type, 1, "learning_rate");
+  if (vec) spvgen_member_name(m, pc.struct_type, 2, "grad_scale");
   uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
   spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
   uint32_t v_k = ek_local(m, u32, 0), v_acc = ek_local(m, f32, 0);
   uint32_t e = ek_load_v3_component(m, gid_var, 0);
   uint32_t step = spvgen_push_constant_load(m, &pc, 0);
   uint32_t lr = spvgen_push_constant_load(m, &pc, 1);
+  uint32_t gscale = vec ? spvgen_push_constant_load(m, &pc, 2) : 0;
   uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), zero_f = spvgen_const_f32(m, 0.0f);
   uint32_t one_f = spvgen_const_f32(m, 1.0f);
 
@@ -760,11 +768,13 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_if(m, ek_and(m, ek_lt(m, e, ek_u32(m, E)), real));
   {
     spvgen_store(m, v_acc, zero_f);
-    uint32_t k = for_begin(m, v_k, zero_u, ek_u32(m, G));
-    uint32_t gk = spvgen_load(m, f32, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, E)), e)));
+    uint32_t k = for_begin(m, v_k, zero_u, ek_u32(m, slots));
+    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, E)), e)));
+    if (vec) gk = spvgen_op_f_convert(m, f32, gk);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), gk));
     for_end(m, v_k, k, one_u);
     uint32_t g = spvgen_load(m, f32, v_acc);
+    if (vec) g = spvgen_op_f_mul(m, f32, g, gscale);
     uint32_t wp = ek_elem(m, &sb, e);
     uint32_t w = spvgen_load(m, f32, wp);
     if (td->weight_decay > 0)
@@ -832,12 +842,6 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
            spvgen_module_status(m);
   bool grad = which == SPVGEN_MLP_TRAIN_GRADIENT;
   bool vec = plan->net.variant == SPVGEN_MLP_VEC;
-  if (vec && !grad)
-    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
-                              "spvgen_mlp_train_emit: the vec variant's optimizer is not "
-                              "implemented yet (its gradients are TrainingOptimal f16 matrices: "
-                              "convert them to row-major f32 first); plan the loop variant"),
-           spvgen_module_status(m);
   if (grad && vec) emit_gradient_vec(m, plan);
   else if (grad) emit_gradient(m, plan);
   else emit_optimizer(m, plan);
@@ -860,7 +864,7 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
     } else {
       for (int i = 0; i < 3; i++) info->local_size[i] = plan->opt_local_size[i];
       spvgen_mlp_train_optimizer_groups(plan, info->groups);
-      info->push_constant_size = 8;
+      info->push_constant_size = vec ? 12 : 8;
     }
   }
   return spvgen_module_status(m);

@@ -282,24 +282,27 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   SGD:  w -= lr * g
  * (weight_decay, when set, adds weight_decay * w to g first; biases included).
  *
- * The vec variant (net.variant = SPVGEN_MLP_VEC explicitly; AUTO stays loop): the
- * gradient kernel only, on NV cooperative vectors (needs cooperativeVectorTraining and
- * f16 training accumulation, as the H100 lists): forward with MatrixMulAdd on the
- * row-major f16 weights, backward with MatrixMul on the same weights read ColumnMajor
- * (W^T delta), weight gradients by OpCooperativeVectorOuterProductAccumulateNV into
- * TrainingOptimal f16 matrices and bias gradients by ReduceSumAccumulate, atomically by
- * every invocation into ONE gradient buffer (no slots; the host zeroes it before each
- * step). Its bindings are those above; binding 3 is that f16 buffer, where layer l's
- * matrix (outputs x inputs, TrainingOptimal, the size vkConvertCooperativeVectorMatrixNV
- * reports) and bias (outputs f16) sit at byte offsets the host chooses (multiples of 64
- * and 16). Push constants: uint32 points at 0, float loss_scale at 4 (the gradients are
- * loss_scale * dLoss/dW: f16 accumulation needs the per-point terms well above f16's
- * subnormals), then uint32 matrix offsets [layer_count], then uint32 bias offsets
- * [layer_count] (grad_push_constant_size bytes in all). ReLU's derivative at 0 is 1 here
- * (step), 0 in the loop variant. Not implemented yet: the optimizer side for vec (the
- * TrainingOptimal gradients converted to row-major f32 and divided by loss_scale, then
- * the optimizer kernel above); spvgen_mlp_train_emit refuses the optimizer of a vec plan.
- * Validated offline for the h100 preset; never run here. */
+ * The vec variant (net.variant = SPVGEN_MLP_VEC explicitly; AUTO stays loop), on NV
+ * cooperative vectors (needs cooperativeVectorTraining and f16 training accumulation, as
+ * the H100 lists). Gradient kernel: forward with MatrixMulAdd on the row-major f16
+ * weights, backward with MatrixMul on the same weights read ColumnMajor (W^T delta),
+ * weight gradients by OpCooperativeVectorOuterProductAccumulateNV into TrainingOptimal
+ * f16 matrices and bias gradients by ReduceSumAccumulate, atomically by every invocation
+ * into ONE f16 gradient buffer (binding 3; no slots; the host zeroes it before each
+ * step). Layer l's matrix (outputs x inputs, TrainingOptimal, the size
+ * vkConvertCooperativeVectorMatrixNV reports) and bias (outputs f16) sit at byte
+ * offsets the host chooses (multiples of 64 and 16), given as push constants: uint32
+ * points at 0, float loss_scale at 4 (the gradients are loss_scale * dLoss/dW: f16
+ * accumulation needs the per-point terms well above f16's subnormals), uint32 matrix
+ * offsets [layer_count], uint32 bias offsets [layer_count] (grad_push_constant_size
+ * bytes). The intended layout, which mlp_train_run (tools/common) uses: the biases at
+ * the weight layout's bias_offset, the TrainingOptimal matrices after weight_bytes; after
+ * the gradient kernel each matrix is converted (vkCmdConvertCooperativeVectorMatrixNV,
+ * TrainingOptimal f16 -> RowMajor f16, stride row_stride) to its layout's matrix_offset,
+ * so that [0, weight_bytes) holds the gradients in the weight layout. The vec optimizer
+ * kernel reads that (binding 1: f16, one slot) times a third push constant, float
+ * grad_scale at 8 (= 1 / loss_scale); the rest as above. ReLU's derivative at 0 is 1 here
+ * (step), 0 in the loop variant. Validated offline for the h100 preset; never run here. */
 typedef enum spvgen_mlp_loss {
   SPVGEN_MLP_LOSS_L2 = 0,
   SPVGEN_MLP_LOSS_RELATIVE_L2 = 1,
@@ -355,8 +358,8 @@ typedef enum spvgen_mlp_train_kernel {
 } spvgen_mlp_train_kernel;
 
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
- * AUTO means loop (the only one with both kernels); vec gives the gradient kernel only
- * (above); mat is refused naming the reason. plans lists loop plans. */
+ * AUTO means loop; vec (above) only when asked for; mat is refused naming the reason.
+ * plans lists loop plans (or the one vec plan when net.variant is vec). */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);

@@ -48,8 +48,8 @@ static void mlp_usage(FILE *o, bool run) {
           "  --wg N                 invocations per workgroup\n"
           "training:\n"
           "  --train                the training kernels: the gradient kernel (forward +\n"
-          "                         backward) and the optimizer kernel (loop variant; vec:\n"
-          "                         the gradient kernel only, --variant vec)\n"
+          "                         backward) and the optimizer kernel (loop variant, or\n"
+          "                         --variant vec: cooperative vector training)\n"
           "  --loss l2|rel-l2       (default l2)\n"
           "  --optimizer adam|sgd   (default adam)\n"
           "%s"
@@ -292,11 +292,7 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
   }
   static char vmsg[16 * 1024];
   int rc = 0;
-  bool vec = plan.net.variant == SPVGEN_MLP_VEC;
-  if (vec)
-    fprintf(stderr, "spvgen mlp: the vec variant trains through the gradient kernel only so far "
-                    "(TrainingOptimal f16 gradients; no optimizer kernel is written)\n");
-  for (int which = 0; which < (vec ? 1 : 2) && !rc; which++) {
+  for (int which = 0; which < 2 && !rc; which++) {
     spvgen_kernel k;
     if (spvgen_mlp_train(&g->tdesc, caps, (spvgen_mlp_train_kernel)which, &k, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen mlp: %s\n", msg);
