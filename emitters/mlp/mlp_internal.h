@@ -52,6 +52,10 @@ void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in
 uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
                             spvgen_mlp_activation act);
 
+/* The activation on a float16 cooperative vector (vec.c; the vec training kernel too). */
+uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
+                            spvgen_mlp_activation act);
+
 /* The weight buffer of a function: info->weights_buffer, or a new one at (0, 1). */
 ek_buffer mlp_weights_buffer(spvgen_module *m, spvgen_mlp_function_info *info);
 

@@ -62,8 +62,8 @@ static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_
   return n;
 }
 
-/* The activation on a float16 cooperative vector. */
-static uint32_t vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
+/* The activation on a float16 cooperative vector (mlp_internal.h). */
+uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
                                spvgen_mlp_activation act) {
   uint32_t t = spvgen_type_of(m, y);
   uint32_t f16 = spvgen_type_float(m, 16);
@@ -132,7 +132,7 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
       md.bias_interpretation = SPVGEN_INTERP_FLOAT16;
       y = spvgen_coopvec_matmul_add(m, &md);
     }
-    x = vec_activation(m, p, y, L->activation);
+    x = mlp_vec_activation(m, p, y, L->activation);
   }
   spvgen_return_value(m, spvgen_coop_convert(m, cv_out, x));
   spvgen_function_end(m);

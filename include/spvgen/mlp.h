@@ -237,6 +237,150 @@ typedef struct spvgen_mlp_function_info {
 spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config *plan,
                                        spvgen_mlp_function_info *info);
 
+/* ------------------------------------------------------------- training ----
+ * Training (the loop variant; the vec and mat variants are refused for now, see
+ * docs/design-notes.md): two kernels per step, both emitted by the builder,
+ *
+ *   gradient kernel   forward and backward of every point of the batch, one point per
+ *                     invocation, the weight and bias gradients of the mean loss summed
+ *                     per workgroup (through shared memory, no atomics: deterministic)
+ *                     into that workgroup's slot of the gradient buffer, and the
+ *                     workgroup's share of the loss into the loss buffer;
+ *   optimizer kernel  sums the slots, applies Adam or SGD to f32 master weights, writes
+ *                     the f16 copy the gradient and inference kernels read, and sums the
+ *                     loss shares into the loss history.
+ *
+ * Layout: the gradients, the master weights and Adam's moments are f32 arrays with the
+ * weight buffer's layout element for element (spvgen_mlp_weight_layout, byte offsets / 2
+ * = element indices; E = weight_bytes / 2 elements, padding included: its gradient is
+ * 0 and it never moves). The master weights start as the f16 weights converted.
+ *
+ * Gradient kernel bindings (set 0):
+ *   0 input points   as for inference (input_type)
+ *   1 weights        f16, read only, the packing above
+ *   2 targets        f32, point p's component c at p * output_width + c
+ *   3 gradients      f32, grad_workgroups slots of E elements: slot g at g * E (written,
+ *                    never read first: no clearing between steps)
+ *   4 loss           f32, element g (g < grad_workgroups): workgroup g's share
+ * Push constants: uint32 at 0, the batch's point count N (>= 1). Dispatch exactly
+ * grad_workgroups x 1 x 1 (the kernel info's groups): workgroup g takes the points
+ * g * W + k * grad_workgroups * W + (0..W), W = grad_local_size[0].
+ *
+ * Loss, the mean over the batch's N * output_width components (y the network's output,
+ * t the target):
+ *   L2           sum (y - t)^2 / (N * output_width)
+ *   relative L2  sum (y - t)^2 / (y^2 + 0.01) / (N * output_width), y in the denominator
+ *                held constant for the gradient (as instant-ngp / tiny-cuda-nn)
+ *
+ * Optimizer kernel bindings (set 0):
+ *   0 weights        f16, written: the rounded master weights
+ *   1 gradients      f32, read: the gradient kernel's slots (summed here)
+ *   2 state          f32: master weights at [0, E), Adam's m at [E, 2E) and v at
+ *                    [2E, 3E) (SGD: master only; state_bytes says)
+ *   3 loss           f32: reads [0, grad_workgroups), writes their sum to element
+ *                    grad_workgroups + step - 1 when the buffer has it (the loss history;
+ *                    a buffer of grad_workgroups + steps elements keeps every step's)
+ * Push constants: uint32 step at 0 (1, 2, ...: Adam's bias correction), float
+ * learning_rate at 4. Dispatch spvgen_mlp_train_optimizer_groups (the info's groups).
+ *   Adam: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
+ *         w -= lr * (m / (1 - b1^step)) / (sqrt(v / (1 - b2^step)) + eps)
+ *   SGD:  w -= lr * g
+ * (weight_decay, when set, adds weight_decay * w to g first; biases included).
+ *
+ * The vec variant (net.variant = SPVGEN_MLP_VEC explicitly; AUTO stays loop), on NV
+ * cooperative vectors (needs cooperativeVectorTraining and f16 training accumulation, as
+ * the H100 lists). Gradient kernel: forward with MatrixMulAdd on the row-major f16
+ * weights, backward with MatrixMul on the same weights read ColumnMajor (W^T delta),
+ * weight gradients by OpCooperativeVectorOuterProductAccumulateNV into TrainingOptimal
+ * f16 matrices and bias gradients by ReduceSumAccumulate, atomically by every invocation
+ * into ONE f16 gradient buffer (binding 3; no slots; the host zeroes it before each
+ * step). Layer l's matrix (outputs x inputs, TrainingOptimal, the size
+ * vkConvertCooperativeVectorMatrixNV reports) and bias (outputs f16) sit at byte
+ * offsets the host chooses (multiples of 64 and 16), given as push constants: uint32
+ * points at 0, float loss_scale at 4 (the gradients are loss_scale * dLoss/dW: f16
+ * accumulation needs the per-point terms well above f16's subnormals), uint32 matrix
+ * offsets [layer_count], uint32 bias offsets [layer_count] (grad_push_constant_size
+ * bytes). The intended layout, which mlp_train_run (tools/common) uses: the biases at
+ * the weight layout's bias_offset, the TrainingOptimal matrices after weight_bytes; after
+ * the gradient kernel each matrix is converted (vkCmdConvertCooperativeVectorMatrixNV,
+ * TrainingOptimal f16 -> RowMajor f16, stride row_stride) to its layout's matrix_offset,
+ * so that [0, weight_bytes) holds the gradients in the weight layout. The vec optimizer
+ * kernel reads that (binding 1: f16, one slot) times a third push constant, float
+ * grad_scale at 8 (= 1 / loss_scale); the rest as above. ReLU's derivative at 0 is 1 here
+ * (step), 0 in the loop variant. Validated offline for the h100 preset; never run here. */
+typedef enum spvgen_mlp_loss {
+  SPVGEN_MLP_LOSS_L2 = 0,
+  SPVGEN_MLP_LOSS_RELATIVE_L2 = 1,
+  SPVGEN_MLP_LOSS_COUNT = 2,
+} spvgen_mlp_loss;
+
+typedef enum spvgen_mlp_optimizer {
+  SPVGEN_MLP_OPTIMIZER_ADAM = 0,
+  SPVGEN_MLP_OPTIMIZER_SGD = 1,
+  SPVGEN_MLP_OPTIMIZER_COUNT = 2,
+} spvgen_mlp_optimizer;
+
+/* "l2", "rel-l2"; "adam", "sgd"; NULL for unknown values. */
+const char *spvgen_mlp_loss_name(spvgen_mlp_loss loss);
+bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out);
+const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer opt);
+bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out);
+
+typedef struct spvgen_mlp_train_desc {
+  spvgen_mlp_desc net; /* the network, as for inference (output_type is not used:
+                          the targets are f32) */
+  spvgen_mlp_loss loss;
+  spvgen_mlp_optimizer optimizer;
+  float beta1, beta2, epsilon; /* Adam; 0: 0.9, 0.999, 1e-8 */
+  float weight_decay;          /* 0: none */
+  uint32_t grad_workgroups;    /* gradient slots = workgroups of the gradient kernel;
+                                  0: 64 */
+  uint32_t grad_workgroup_size; /* W, points a workgroup reduces at once; 0: the largest
+                                   of 64, 32, ... whose shared memory fits the device */
+} spvgen_mlp_train_desc;
+
+typedef struct spvgen_mlp_train_config {
+  spvgen_mlp_train_desc desc; /* zero fields resolved */
+  spvgen_mlp_config net;      /* the network's plan: layers, weight layout, variant */
+  uint32_t grad_workgroups;
+  uint32_t grad_local_size[3];
+  uint32_t grad_shared_bytes;
+  uint32_t opt_local_size[3];
+  uint64_t elements;       /* E = net.weight_bytes / 2 */
+  uint64_t grad_bytes;     /* grad_workgroups * E * 4 (vec: 0, the host sizes it) */
+  uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
+  uint64_t loss_bytes;     /* the least: grad_workgroups * 4 (+ 4 per step of history) */
+  uint64_t params;         /* trainable values: sum of outputs * (inputs + bias) */
+  uint64_t features;
+  uint32_t grad_push_constant_size; /* loop 4; vec 8 + 8 * layer_count */
+  char name[128];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
+} spvgen_mlp_train_config;
+
+/* Which of the two kernels. */
+typedef enum spvgen_mlp_train_kernel {
+  SPVGEN_MLP_TRAIN_GRADIENT = 0,
+  SPVGEN_MLP_TRAIN_OPTIMIZER = 1,
+} spvgen_mlp_train_kernel;
+
+/* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
+ * AUTO means loop; vec (above) only when asked for; mat is refused naming the reason.
+ * plans lists loop plans (or the one vec plan when net.variant is vec). */
+spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
+                                    const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
+                                    char *message, size_t message_size);
+spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
+                                     const spvgen_device_caps *caps,
+                                     spvgen_mlp_train_config *plans, uint32_t max,
+                                     uint32_t *count, char *message, size_t message_size);
+/* info: bindings and push constants as above; groups set (gradient: grad_workgroups;
+ * optimizer: spvgen_mlp_train_optimizer_groups). */
+spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_config *plan,
+                                    spvgen_mlp_train_kernel which, spvgen_kernel_info *info);
+spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps,
+                               spvgen_mlp_train_kernel which, spvgen_kernel *kernel,
+                               char *message, size_t message_size);
+void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]);
+
 SPVGEN_API_END
 #ifdef __cplusplus
 }

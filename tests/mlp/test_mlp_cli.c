@@ -59,11 +59,65 @@ static void test_run_mlp_checks_every_output(void) {
   cli_result_free(&r);
 }
 
+/* --train: both kernels for h100 validate (`spvgen val`), JSON of the training plan,
+ * the vec refusal, and a run on the CI device checking gradients and optimizer. */
+static void test_mlp_train(void) {
+  const char *path = cli_path("train.spv");
+  cli_result r = cli_run("mlp", "--in", "2", "--hidden", "64x3", "--out", "3", "--encoding", "freq:8", "--train",
+                         "--loss", "rel-l2", "--optimizer", "sgd", "--caps", "h100", "-o", path);
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.err, "train loop 2-64x3-3 relu freq:8 f16 w64 rel-l2 sgd");
+  CHECK_CONTAINS(r.err, "gradient kernel");
+  CHECK_CONTAINS(r.err, "train.opt.spv");
+  cli_result_free(&r);
+  r = cli_run("val", path);
+  CHECK_EXIT(r, 0);
+  cli_result_free(&r);
+  r = cli_run("val", cli_path("train.opt.spv"));
+  CHECK_EXIT(r, 0);
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--hidden", "64x3", "--out", "3", "--train", "--caps", "vulkan13", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"params\": 8707");
+  CHECK_CONTAINS(r.out, "\"optimizer\": \"adam\"");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--loss", "l1");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--loss: 'l1' is not l2 or rel-l2");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--hidden", "32x2", "--out", "3", "--train", "--variant", "vec", "--caps",
+              "h100", "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "OpCooperativeVectorOuterProductAccumulateNV");
+  CHECK_CONTAINS(r.out, "; train vec 2-32x2-3 relu f16 w64 l2 adam w64 g64: optimizer kernel");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "vec", "--caps", "vulkan13");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "variant vec: training needs cooperativeVectorTraining");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "h100");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "variant mat: training is implemented on the loop variant");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "2", "--hidden", "16x2", "--out", "3", "--encoding", "freq:3", "--train",
+              "--points", "300", "--steps", "2", "--lr", "0.01");
+  if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "check    1062 of 1062 gradients match");
+  CHECK_CONTAINS(r.out, "loss matches");
+  cli_result_free(&r);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_emits_a_valid_module_for_h100),
       TEST_CASE(test_mlp_usage_and_refusals),
       TEST_CASE(test_run_mlp_checks_every_output),
+      TEST_CASE(test_mlp_train),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
   cli_cleanup();

@@ -13,6 +13,7 @@
 #include "caps_json.h"
 #include "cmds.h"
 #include "mlp_run.h"
+#include "mlp_train_ref.h"
 #include "spvgen/check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
@@ -22,6 +23,10 @@ typedef struct mlp_cli {
   const char *caps_name, *output;
   bool json, disassemble;
   mlp_run_options run;
+  /* --train */
+  bool train;
+  spvgen_mlp_train_desc tdesc; /* loss, optimizer (net: desc) */
+  mlp_train_run_options trun;
 } mlp_cli;
 
 static void mlp_usage(FILE *o, bool run) {
@@ -41,16 +46,26 @@ static void mlp_usage(FILE *o, bool run) {
           "knobs:\n"
           "  --variant auto|vec|mat|loop\n"
           "  --wg N                 invocations per workgroup\n"
+          "training:\n"
+          "  --train                the training kernels: the gradient kernel (forward +\n"
+          "                         backward) and the optimizer kernel (loop variant, or\n"
+          "                         --variant vec: cooperative vector training)\n"
+          "  --loss l2|rel-l2       (default l2)\n"
+          "  --optimizer adam|sgd   (default adam)\n"
           "%s"
           "  -h, --help\n",
           run ? "run mlp" : "mlp",
           run ? "run:\n"
                 "  --points N             points (default 4096)\n"
                 "  --repeats N --warmup N --warmup-ms MS --seed N\n"
+                "  --steps N --lr F       with --train: steps (default 3; each checked against\n"
+                "                         the CPU), learning rate (default 1e-3)\n"
               : "device:\n"
                 "  --caps NAME|FILE       h100, vulkan13, lavapipe, or a `spvgen devices --json` file\n"
                 "output:\n"
-                "  -o FILE                output (default mlp.spv; - for stdout)\n"
+                "  -o FILE                output (default mlp.spv; - for stdout); with --train the\n"
+                "                         gradient kernel, and the optimizer in FILE less .spv\n"
+                "                         plus .opt.spv\n"
                 "  -S                     disassembly instead of words\n"
                 "  --json                 the plan and the weight layout as JSON\n");
 }
@@ -74,6 +89,7 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
       return -1;
     }
     if (!strcmp(a, "--no-bias")) { g->desc.no_bias = true; continue; }
+    if (!strcmp(a, "--train")) { g->train = true; continue; }
     if (!run && !strcmp(a, "-S")) { g->disassemble = true; continue; }
     if (!run && !strcmp(a, "--json")) { g->json = true; continue; }
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -131,6 +147,19 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
     } else if (!strcmp(a, "--wg")) {
       if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+    } else if (!strcmp(a, "--loss")) {
+      if (!spvgen_mlp_loss_parse(v, &g->tdesc.loss))
+        return spvgen_cli_usage_error(cmd, "--loss: '%s' is not l2 or rel-l2", v);
+    } else if (!strcmp(a, "--optimizer")) {
+      if (!spvgen_mlp_optimizer_parse(v, &g->tdesc.optimizer))
+        return spvgen_cli_usage_error(cmd, "--optimizer: '%s' is not adam or sgd", v);
+    } else if (run && !strcmp(a, "--steps")) {
+      if (!parse_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
+        return spvgen_cli_usage_error(cmd, "--steps: '%s' (1 to %u)", v, MLP_TRAIN_RUN_MAX_STEPS);
+    } else if (run && !strcmp(a, "--lr")) {
+      char *end;
+      g->trun.lr = strtof(v, &end);
+      if (*end || !(g->trun.lr > 0)) return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number", v);
     } else if (!run && !strcmp(a, "--caps")) {
       g->caps_name = v;
     } else if (!run && !strcmp(a, "-o")) {
@@ -154,6 +183,9 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
   }
   if (!g->desc.input_width || !g->desc.output_width)
     return spvgen_cli_usage_error(cmd, "--in and --out are required");
+  g->tdesc.net = g->desc;
+  g->trun.seed = g->run.seed;
+  g->trun.points = g->run.points;
   return 0;
 }
 
@@ -201,12 +233,91 @@ static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel 
           p->shared_bytes, p->subgroup_size);
 }
 
+static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel *k, const char *title) {
+  bool text = g->json || g->disassemble;
+  FILE *f = strcmp(path, "-") ? fopen(path, text ? "w" : "wb") : stdout;
+  if (!f) {
+    fprintf(stderr, "spvgen mlp: cannot write '%s': %s\n", path, strerror(errno));
+    return 1;
+  }
+  int rc = 0;
+  if (text) {
+    char *dis = NULL;
+    fprintf(f, "; %s\n", title);
+    if (spvgen_disassemble(k->words, k->word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis) == SPVGEN_OK) fputs(dis, f);
+    else rc = 1;
+    spvgen_free_text(dis);
+  } else if (fwrite(k->words, 4, k->word_count, f) != k->word_count) {
+    rc = 1;
+  }
+  rc |= ferror(f) ? 1 : 0;
+  if (f != stdout) rc |= fclose(f) ? 1 : 0;
+  else fflush(f);
+  if (rc) fprintf(stderr, "spvgen mlp: write to '%s' failed\n", path);
+  else if (!text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, title, k->word_count);
+  return rc;
+}
+
+/* spvgen mlp --train: both kernels, validated; -o FILE and FILE.opt.spv. */
+static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
+  char msg[1024];
+  spvgen_mlp_train_config plan;
+  if (spvgen_mlp_train_plan(&g->tdesc, caps, &plan, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen mlp: %s\n", msg);
+    return 1;
+  }
+  if (g->json) {
+    printf("{\n  \"name\": \"%s\",\n  \"net\": \"%s\",\n  \"loss\": \"%s\",\n  \"optimizer\": \"%s\",\n"
+           "  \"grad_workgroups\": %u,\n  \"grad_local_size\": %u,\n  \"grad_shared_bytes\": %u,\n"
+           "  \"weight_bytes\": %llu,\n  \"elements\": %llu,\n  \"params\": %llu,\n"
+           "  \"grad_bytes\": %llu,\n  \"state_bytes\": %llu,\n  \"loss_bytes\": %llu\n}\n",
+           plan.name, plan.net.name, spvgen_mlp_loss_name(plan.desc.loss),
+           spvgen_mlp_optimizer_name(plan.desc.optimizer), plan.grad_workgroups, plan.grad_local_size[0],
+           plan.grad_shared_bytes, (unsigned long long)plan.net.weight_bytes,
+           (unsigned long long)plan.elements, (unsigned long long)plan.params,
+           (unsigned long long)plan.grad_bytes, (unsigned long long)plan.state_bytes,
+           (unsigned long long)plan.loss_bytes);
+    return 0;
+  }
+  bool text = g->disassemble;
+  const char *path = g->output ? g->output : text ? "-" : "mlp.spv";
+  char opath[4096];
+  if (!strcmp(path, "-")) {
+    snprintf(opath, sizeof opath, "-");
+  } else {
+    size_t n = strlen(path);
+    if (n >= 4 && !strcmp(path + n - 4, ".spv")) n -= 4;
+    if (n + 9 > sizeof opath) return spvgen_cli_usage_error("mlp", "-o: path too long");
+    snprintf(opath, sizeof opath, "%.*s.opt.spv", (int)n, path);
+  }
+  static char vmsg[16 * 1024];
+  int rc = 0;
+  for (int which = 0; which < 2 && !rc; which++) {
+    spvgen_kernel k;
+    if (spvgen_mlp_train(&g->tdesc, caps, (spvgen_mlp_train_kernel)which, &k, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen mlp: %s\n", msg);
+      return 1;
+    }
+    if (spvgen_validate(k.words, k.word_count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
+      rc = 1;
+    } else {
+      char title[200];
+      snprintf(title, sizeof title, "%s: %s kernel", plan.name, which ? "optimizer" : "gradient");
+      rc = write_kernel(g, which ? opath : path, &k, title);
+    }
+    spvgen_kernel_free(&k);
+  }
+  return rc;
+}
+
 int spvgen_cmd_mlp(int argc, char **argv) {
   mlp_cli g;
   int r = parse("mlp", false, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
   if ((r = resolve_caps(&g, &caps))) return r;
+  if (g.train) return cmd_mlp_train(&g, &caps);
   char msg[1024];
   spvgen_mlp_config plan;
   spvgen_kernel k;
@@ -258,6 +369,37 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
   if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) != SPVGEN_OK) {
     fprintf(stderr, "spvgen run mlp: no Vulkan device: %s\n", msg);
     return 1;
+  }
+  if (g.train) {
+    mlp_train_run_result tr;
+    spvgen_status ts = mlp_train_run(ctx, &g.tdesc, &g.trun, &tr, msg, sizeof msg);
+    int trc = 0;
+    if (ts != SPVGEN_OK) {
+      fprintf(stderr, "spvgen run mlp: %s\n", msg);
+      trc = 1;
+    } else {
+      uint32_t steps = g.trun.steps ? g.trun.steps : 3;
+      printf("device   %s\n", spvgen_vk_caps(ctx)->name);
+      printf("plan     %s\n", tr.plan.name);
+      for (uint32_t s2 = 0; s2 < steps; s2++)
+        printf("step %-3u loss %.6g (cpu %.6g)\n", s2 + 1, tr.loss_gpu[s2], tr.loss_ref[s2]);
+      if (tr.grad_ns > 0)
+        printf("gpu      gradient %.3f ms + optimizer %.3f ms per step, %.3g samples/s\n", tr.grad_ns / 1e6,
+               tr.opt_ns / 1e6, tr.samples_per_s);
+      printf("check    %" PRIu64 " of %" PRIu64 " gradients match (worst err/tol %.3g); %" PRIu64 " of %" PRIu64
+             " optimizer values (worst %.3g); loss %s\n",
+             tr.grad.checked - tr.grad.bad, tr.grad.checked, tr.grad.worst_ratio, tr.opt.checked - tr.opt.bad,
+             tr.opt.checked, tr.opt.worst_ratio, tr.loss_bad ? "MISMATCH" : "matches");
+      if (tr.grad.bad)
+        printf("MISMATCH gradient element %" PRIu64 ": gpu %.8g, cpu %.8g (tol %.3g)\n", tr.grad.first_bad,
+               tr.grad.first_gpu, tr.grad.first_ref, tr.grad.first_tol);
+      if (tr.opt.bad)
+        printf("MISMATCH optimizer element %" PRIu64 ": gpu %.8g, cpu %.8g (tol %.3g)\n", tr.opt.first_bad,
+               tr.opt.first_gpu, tr.opt.first_ref, tr.opt.first_tol);
+      trc = tr.grad.bad || tr.opt.bad || tr.loss_bad;
+    }
+    spvgen_vk_destroy(ctx);
+    return trc;
   }
   mlp_run_result res;
   spvgen_status st = mlp_run(ctx, &g.desc, &g.run, &res, msg, sizeof msg);

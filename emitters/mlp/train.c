@@ -1,0 +1,887 @@
+/* emitters/mlp/train.c — training of the fused MLP (spvgen/mlp.h, "training"): the
+ * gradient kernel (forward + backward per point, per-workgroup reduction of the weight
+ * and bias gradients) and the optimizer kernel (Adam / SGD on f32 master weights), on
+ * the loop variant.
+ *
+ * Gradient kernel, one point per invocation, W invocations per workgroup:
+ *   1. each invocation zeroes the gradient elements it will own (below), in its
+ *      workgroup's slot; ownership never changes, so no storage barrier is needed;
+ *   2. for each chunk of W points of the workgroup (a uniform loop: barriers inside):
+ *      forward, keeping every layer's input a_l and pre-activation z_l in Function
+ *      arrays; the loss and its derivative at the output; backward, the deltas
+ *        d_L = dLoss/dy * act'(z_L),  d_(l-1)[j] = act'(z_(l-1)[j]) * sum_i W_l[i][j] d_l[i];
+ *      then per layer: every invocation writes its a_l and d_l to shared memory, and the
+ *      workgroup computes dW_l[i][j] = sum over the W points d_l[i] a_l[j] (and the bias
+ *      gradient sum d_l[i]), element e = i * (inputs + bias) + j of the layer owned by
+ *      invocation e % W, added to the slot;
+ *   3. the loss shares of the W invocations summed through shared memory into loss[g].
+ * Points past N (the last chunk) compute point N - 1 with a zero loss weight.
+ * Everything is f32; the f16 weights are converted as they are read.
+ *
+ * The vec variant's gradient kernel (emit_gradient_vec) keeps the chunk loop but holds
+ * each layer's input and pre-activation as f16 cooperative vectors and accumulates with
+ * the cooperative vector training instructions (spvgen/mlp.h says the layout). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlp_internal.h"
+
+static const char *const loss_names[SPVGEN_MLP_LOSS_COUNT] = {"l2", "rel-l2"};
+static const char *const optimizer_names[SPVGEN_MLP_OPTIMIZER_COUNT] = {"adam", "sgd"};
+
+const char *spvgen_mlp_loss_name(spvgen_mlp_loss l) {
+  return (unsigned)l < SPVGEN_MLP_LOSS_COUNT ? loss_names[l] : NULL;
+}
+
+bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out) {
+  for (int i = 0; name && i < SPVGEN_MLP_LOSS_COUNT; i++)
+    if (!strcmp(name, loss_names[i])) {
+      if (out) *out = (spvgen_mlp_loss)i;
+      return true;
+    }
+  return false;
+}
+
+const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer o) {
+  return (unsigned)o < SPVGEN_MLP_OPTIMIZER_COUNT ? optimizer_names[o] : NULL;
+}
+
+bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out) {
+  for (int i = 0; name && i < SPVGEN_MLP_OPTIMIZER_COUNT; i++)
+    if (!strcmp(name, optimizer_names[i])) {
+      if (out) *out = (spvgen_mlp_optimizer)i;
+      return true;
+    }
+  return false;
+}
+
+/* Writes "spvgen_mlp_train_plan: <fmt>" into msg; returns st. */
+static spvgen_status train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static spvgen_status train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
+  if (msg && size) {
+    int n = snprintf(msg, size, "spvgen_mlp_train_plan: ");
+    if (n > 0 && (size_t)n < size) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(msg + n, size - (size_t)n, fmt, ap);
+      va_end(ap);
+    }
+  }
+  return st;
+}
+
+enum { OPT_LOCAL = 64 };
+
+/* Shared bytes of the gradient kernel for W points per workgroup. */
+static uint64_t grad_shared(const spvgen_mlp_config *net, uint32_t w) {
+  uint32_t maxi = 0, maxo = 0;
+  for (uint32_t l = 0; l < net->layer_count; l++) {
+    if (net->layers[l].inputs > maxi) maxi = net->layers[l].inputs;
+    if (net->layers[l].outputs > maxo) maxo = net->layers[l].outputs;
+  }
+  return (uint64_t)w * (maxi + maxo + 1) * 4;
+}
+
+static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvgen_device_caps *caps,
+                                    uint32_t wg_size, spvgen_mlp_train_config *p, char *msg,
+                                    size_t size) {
+  memset(p, 0, sizeof *p);
+  p->desc = *in;
+  spvgen_mlp_train_desc *d = &p->desc;
+  if ((unsigned)d->loss >= SPVGEN_MLP_LOSS_COUNT)
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "loss %d: not a spvgen_mlp_loss",
+                      (int)d->loss);
+  if ((unsigned)d->optimizer >= SPVGEN_MLP_OPTIMIZER_COUNT)
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "optimizer %d: not a spvgen_mlp_optimizer", (int)d->optimizer);
+  if (d->net.variant == SPVGEN_MLP_MAT)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "variant mat: training is implemented on the loop variant (and the vec "
+                      "variant's gradient kernel) only so far (plan variant loop, or auto)");
+  bool vec = d->net.variant == SPVGEN_MLP_VEC;
+  if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
+                      (int)d->net.variant);
+  if (vec && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC_TRAINING))
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "variant vec: training needs %s, which %s lacks",
+                      spvgen_feature_name(SPVGEN_FEATURE_COOPVEC_TRAINING), caps->name);
+  if (vec && !caps->coopvec_training_float16_accumulation)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "variant vec: training accumulates f16 gradients "
+                      "(cooperativeVectorTrainingFloat16Accumulation), which %s does not list",
+                      caps->name);
+  if (!(d->beta1 >= 0 && d->beta1 < 1) || !(d->beta2 >= 0 && d->beta2 < 1) ||
+      !(d->epsilon >= 0) || !(d->weight_decay >= 0) || isinf(d->epsilon) || isinf(d->weight_decay))
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "beta1 %g / beta2 %g must be in [0, 1), epsilon %g and weight_decay %g "
+                      "finite and >= 0",
+                      (double)d->beta1, (double)d->beta2, (double)d->epsilon,
+                      (double)d->weight_decay);
+  if (!d->beta1) d->beta1 = 0.9f;
+  if (!d->beta2) d->beta2 = 0.999f;
+  if (!d->epsilon) d->epsilon = 1e-8f;
+  if (!d->grad_workgroups) d->grad_workgroups = 64;
+  if (d->grad_workgroups > 65535)
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "grad_workgroups %u: at most 65535", d->grad_workgroups);
+  spvgen_mlp_desc nd = d->net;
+  nd.variant = vec ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
+  char sub[256];
+  spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
+  if (st != SPVGEN_OK) {
+    if (msg && size) snprintf(msg, size, "spvgen_mlp_train_plan: net: %s", sub);
+    return st;
+  }
+  d->net = p->net.desc;
+  const spvgen_mlp_config *net = &p->net;
+  uint32_t w = wg_size ? wg_size : d->grad_workgroup_size;
+  uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
+  if (!w) {
+    for (w = 64; w > 1 && grad_shared(net, w) > shared_max; w /= 2) {}
+  }
+  if (w > 1024 || w > caps->max_workgroup_invocations || w > caps->max_workgroup_size[0])
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "grad_workgroup_size %u exceeds %s's limit %u", w, caps->name,
+                      caps->max_workgroup_invocations);
+  if (grad_shared(net, w) > shared_max)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
+                      (unsigned long long)grad_shared(net, w), caps->name, shared_max);
+  p->grad_push_constant_size = vec ? 8 + 8 * net->layer_count : 4;
+  uint32_t push = p->grad_push_constant_size > 8 ? p->grad_push_constant_size : 8;
+  if (caps->max_push_constants_size && caps->max_push_constants_size < push)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has fewer than %u bytes of push constants",
+                      caps->name, push);
+  if (caps->max_workgroup_count[0] && d->grad_workgroups > caps->max_workgroup_count[0])
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "grad_workgroups %u exceeds %s's %u",
+                      d->grad_workgroups, caps->name, caps->max_workgroup_count[0]);
+  d->grad_workgroup_size = w;
+  p->grad_workgroups = d->grad_workgroups;
+  p->grad_local_size[0] = w;
+  p->grad_local_size[1] = p->grad_local_size[2] = 1;
+  p->grad_shared_bytes = (uint32_t)grad_shared(net, w);
+  p->opt_local_size[0] = OPT_LOCAL;
+  p->opt_local_size[1] = p->opt_local_size[2] = 1;
+  p->elements = net->weight_bytes / 2;
+  if (p->elements * p->grad_workgroups > 0xFFFFFFFFull)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
+                      "more than 2^32 elements (fewer workgroups)",
+                      p->grad_workgroups, (unsigned long long)p->elements);
+  p->grad_bytes = vec ? 0 : p->elements * p->grad_workgroups * 4;
+  p->state_bytes = p->elements * 4 * (d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM ? 3 : 1);
+  p->loss_bytes = (uint64_t)p->grad_workgroups * 4;
+  for (uint32_t l = 0; l < net->layer_count; l++)
+    p->params += (uint64_t)net->layers[l].outputs * (net->layers[l].inputs + (d->net.no_bias ? 0 : 1));
+  p->features = net->features;
+  if (vec) p->features |= SPVGEN_FEATURE_COOPVEC_TRAINING;
+  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u", net->name, loss_names[d->loss],
+           optimizer_names[d->optimizer], w, p->grad_workgroups);
+  return SPVGEN_OK;
+}
+
+static const spvgen_device_caps *train_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
+  if (caps) return caps;
+  spvgen_caps_preset("vulkan13", tmp);
+  return tmp;
+}
+
+spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
+                                    const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
+                                    char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!plan) return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
+  if (!desc) {
+    memset(plan, 0, sizeof *plan);
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
+  }
+  spvgen_device_caps tmp;
+  spvgen_status st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
+  if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
+  return st;
+}
+
+spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
+                                     const spvgen_device_caps *caps,
+                                     spvgen_mlp_train_config *plans, uint32_t max,
+                                     uint32_t *count, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (count) *count = 0;
+  if (!count || (max && !plans) || !desc)
+    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "desc or count is NULL, or plans is NULL with max > 0");
+  spvgen_device_caps tmp;
+  caps = train_caps(caps, &tmp);
+  static const uint32_t sizes[] = {64, 32, 128, 16};
+  uint32_t n = 0;
+  if (desc->net.variant == SPVGEN_MLP_VEC) { /* vec: the one plan, not a list */
+    spvgen_mlp_train_config p;
+    spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
+    if (st != SPVGEN_OK) return st;
+    if (max) plans[0] = p;
+    *count = 1;
+    return SPVGEN_OK;
+  }
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    if (desc->grad_workgroup_size && desc->grad_workgroup_size != sizes[i]) continue;
+    spvgen_mlp_train_config p;
+    if (train_plan_one(desc, caps, sizes[i], &p, NULL, 0) != SPVGEN_OK) continue;
+    if (n < max) plans[n] = p;
+    n++;
+  }
+  if (!n) {
+    spvgen_mlp_train_config p;
+    spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
+    if (st != SPVGEN_OK) return st;
+    if (max) plans[0] = p;
+    n = 1; /* an unusual workgroup size the desc fixes */
+  }
+  *count = n;
+  return SPVGEN_OK;
+}
+
+/* ------------------------------------------------------------ emission ---- */
+
+/* A run-time loop `for (i = start; i < end; i += step)` over u32 ids, counter in `var`
+ * (a Function u32 variable); returns i (valid in the body). */
+static uint32_t for_begin(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end) {
+  spvgen_store(m, var, start);
+  spvgen_loop(m, SpvLoopControlDontUnrollMask);
+  uint32_t i = ek_load_u32(m, var);
+  spvgen_loop_while(m, ek_lt(m, i, end));
+  return i;
+}
+
+static void for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, var, ek_add(m, i, step));
+  spvgen_end_loop(m);
+}
+
+/* act'(z) from z and y = act(z), f32 ids. */
+static uint32_t act_deriv(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
+                          spvgen_mlp_activation act) {
+  uint32_t f32 = ek_f32_type(m), b = ek_bool_type(m);
+  uint32_t one = spvgen_const_f32(m, 1.0f), zero = spvgen_const_f32(m, 0.0f);
+  switch (act) {
+  case SPVGEN_MLP_ACT_RELU:
+    return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than(m, b, z, zero), one, zero);
+  case SPVGEN_MLP_ACT_LEAKY_RELU:
+    return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than_equal(m, b, z, zero), one,
+                            spvgen_const_f32(m, p->desc.leaky_slope));
+  case SPVGEN_MLP_ACT_SIGMOID: return spvgen_op_f_mul(m, f32, y, spvgen_op_f_sub(m, f32, one, y));
+  case SPVGEN_MLP_ACT_TANH: return spvgen_op_f_sub(m, f32, one, spvgen_op_f_mul(m, f32, y, y));
+  case SPVGEN_MLP_ACT_SILU: {
+    uint32_t e = spvgen_glsl_exp(m, f32, spvgen_op_f_negate(m, f32, z));
+    uint32_t s = spvgen_op_f_div(m, f32, one, spvgen_op_f_add(m, f32, one, e));
+    return spvgen_op_f_mul(m, f32, s, spvgen_glsl_fma(m, f32, z, spvgen_op_f_sub(m, f32, one, s), one));
+  }
+  case SPVGEN_MLP_ACT_EXP: return y;
+  default: return one;
+  }
+}
+
+typedef struct tr_ctx {
+  spvgen_module *m;
+  const spvgen_mlp_train_config *t;
+  const spvgen_mlp_config *p;
+  uint32_t f32, u32, fptr, wptr;
+  ek_buffer in, w, tgt, grad, loss;
+  uint32_t act, zs, dl;                   /* Function arrays */
+  uint32_t aoff[SPVGEN_MLP_MAX_LAYERS + 1]; /* a_l's start in act */
+  uint32_t zoff[SPVGEN_MLP_MAX_LAYERS];     /* z_l's / d_l's start in zs / dl */
+} tr_ctx;
+
+static uint32_t fload(tr_ctx *c, uint32_t arr, uint32_t idx) {
+  return spvgen_load(c->m, c->f32, spvgen_access_chain(c->m, c->fptr, arr, &idx, 1));
+}
+static void fstore(tr_ctx *c, uint32_t arr, uint32_t idx, uint32_t v) {
+  spvgen_store(c->m, spvgen_access_chain(c->m, c->fptr, arr, &idx, 1), v);
+}
+static uint32_t sload(tr_ctx *c, uint32_t arr, uint32_t idx) {
+  return spvgen_load(c->m, c->f32, spvgen_access_chain(c->m, c->wptr, arr, &idx, 1));
+}
+static void sstore(tr_ctx *c, uint32_t arr, uint32_t idx, uint32_t v) {
+  spvgen_store(c->m, spvgen_access_chain(c->m, c->wptr, arr, &idx, 1), v);
+}
+static uint32_t weight(tr_ctx *c, uint32_t elem) {
+  return spvgen_op_f_convert(c->m, c->f32, spvgen_load(c->m, c->w.elem_type, ek_elem(c->m, &c->w, elem)));
+}
+
+/* The slot element of layer l's gradient entry e = i * cols + j (ids), cols = inputs +
+ * bias: the matrix element for j < inputs, the bias element for j == inputs. */
+static uint32_t grad_elem(tr_ctx *c, const spvgen_mlp_layer *L, uint32_t i, uint32_t j) {
+  spvgen_module *m = c->m;
+  uint32_t me = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)), j),
+                       ek_u32(m, (uint32_t)(L->matrix_offset / 2)));
+  if (c->p->desc.no_bias) return me;
+  uint32_t be = ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2)));
+  return spvgen_op_select(m, c->u32, ek_lt(m, j, ek_u32(m, L->inputs)), me, be);
+}
+
+static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_desc *d = &p->desc;
+  tr_ctx c;
+  memset(&c, 0, sizeof c);
+  c.m = m;
+  c.t = t;
+  c.p = p;
+  c.f32 = ek_f32_type(m);
+  c.u32 = ek_u32_type(m);
+  c.fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c.f32);
+  c.wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c.f32);
+  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
+  const uint32_t E = (uint32_t)t->elements, bias = d->no_bias ? 0 : 1;
+
+  c.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  c.w = ek_buffer_decl(m, spvgen_type_float(m, 16), 1, true, "weights");
+  c.tgt = ek_buffer_decl(m, c.f32, 2, true, "targets");
+  c.grad = ek_buffer_decl(m, c.f32, 3, false, "gradients");
+  c.loss = ek_buffer_decl(m, c.f32, 4, false, "loss");
+  spvgen_push_constant_block pc = spvgen_push_constants(m, &c.u32, 1);
+  spvgen_member_name(m, pc.struct_type, 0, "points");
+
+  uint32_t maxi = 0, maxo = 0, A = p->encoded_width, Z = 0;
+  c.aoff[0] = 0;
+  for (uint32_t l = 0; l < L; l++) {
+    const spvgen_mlp_layer *Ly = &p->layers[l];
+    if (Ly->inputs > maxi) maxi = Ly->inputs;
+    if (Ly->outputs > maxo) maxo = Ly->outputs;
+    c.aoff[l + 1] = A;
+    c.zoff[l] = Z;
+    A += Ly->outputs;
+    Z += Ly->outputs;
+  }
+  uint32_t sh_a_t = spvgen_type_array(m, c.f32, ek_u32(m, W * maxi));
+  uint32_t sh_d_t = spvgen_type_array(m, c.f32, ek_u32(m, W * maxo));
+  uint32_t sh_l_t = spvgen_type_array(m, c.f32, ek_u32(m, W));
+  uint32_t sh_a = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_a_t), SpvStorageClassWorkgroup, 0);
+  uint32_t sh_d = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_d_t), SpvStorageClassWorkgroup, 0);
+  uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_l_t), SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, sh_a, "shared_inputs");
+  spvgen_name(m, sh_d, "shared_deltas");
+  spvgen_name(m, sh_l, "shared_loss");
+  uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+
+  spvgen_compute_main(m, "main", W, 1, 1);
+  c.act = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, A)), 0);
+  c.zs = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, Z)), 0);
+  c.dl = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, Z)), 0);
+  spvgen_name(m, c.act, "a");
+  spvgen_name(m, c.zs, "z");
+  spvgen_name(m, c.dl, "delta");
+  uint32_t v_base = ek_local(m, c.u32, 0), v_i = ek_local(m, c.u32, 0), v_j = ek_local(m, c.u32, 0);
+  uint32_t v_k = ek_local(m, c.u32, 0), v_acc = ek_local(m, c.f32, 0), v_loss = ek_local(m, c.f32, 0);
+  uint32_t lid = ek_load_v3_component(m, lid_var, 0);
+  uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
+  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  uint32_t slot = ek_mul(m, grp, ek_u32(m, E));
+  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), Wc = ek_u32(m, W);
+  uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
+
+  /* 1. zero the owned elements. */
+  for (uint32_t l = 0; l < L; l++) {
+    const spvgen_mlp_layer *Ly = &p->layers[l];
+    uint32_t cols = ek_u32(m, Ly->inputs + bias);
+    uint32_t e = for_begin(m, v_i, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
+    uint32_t el = grad_elem(&c, Ly, ek_div(m, e, cols), ek_mod(m, e, cols));
+    spvgen_store(m, ek_elem(m, &c.grad, ek_add(m, slot, el)), zero_f);
+    for_end(m, v_i, e, Wc);
+  }
+  spvgen_store(m, v_loss, zero_f);
+  uint32_t nf = spvgen_op_convert_u_to_f(m, c.f32, n);
+  uint32_t inv = spvgen_op_f_div(m, c.f32, one_f,
+                                 spvgen_op_f_mul(m, c.f32, nf, spvgen_const_f32(m, (float)d->output_width)));
+  uint32_t last = ek_add(m, n, ek_u32(m, 0xFFFFFFFFu)); /* n - 1 */
+
+  /* 2. the chunks. */
+  uint32_t base = for_begin(m, v_base, ek_mul(m, grp, Wc), n);
+  {
+    uint32_t praw = ek_add(m, base, lid);
+    uint32_t valid = ek_lt(m, praw, n);
+    uint32_t pt = spvgen_op_select(m, c.u32, valid, praw, last);
+    uint32_t scale = spvgen_op_select(m, c.f32, valid, inv, zero_f);
+    /* forward: encode */
+    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t ci = 0; ci < d->input_width; ci++) {
+      uint32_t idx = ek_add(m, ek_mul(m, pt, ek_u32(m, d->input_width)), ek_u32(m, ci));
+      uint32_t v = spvgen_load(m, c.in.elem_type, ek_elem(m, &c.in, idx));
+      raw[ci] = ek_convert(m, v, d->input_type, SPVGEN_COMPONENT_F32);
+    }
+    mlp_encode(m, p, raw, enc);
+    for (uint32_t j = 0; j < p->encoded_width; j++) fstore(&c, c.act, ek_u32(m, j), enc[j]);
+    /* forward: layers */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      uint32_t i = for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
+      {
+        uint32_t init = zero_f;
+        if (bias) init = weight(&c, ek_add(m, i, ek_u32(m, (uint32_t)(Ly->bias_offset / 2))));
+        spvgen_store(m, v_acc, init);
+        uint32_t row = ek_add(m, ek_mul(m, i, ek_u32(m, Ly->row_stride / 2)),
+                              ek_u32(m, (uint32_t)(Ly->matrix_offset / 2)));
+        uint32_t j = for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
+        uint32_t x = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
+        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, ek_add(m, row, j)), x,
+                                               spvgen_load(m, c.f32, v_acc)));
+        for_end(m, v_j, j, one_u);
+        uint32_t z = spvgen_load(m, c.f32, v_acc);
+        fstore(&c, c.zs, ek_add(m, i, ek_u32(m, c.zoff[l])), z);
+        fstore(&c, c.act, ek_add(m, i, ek_u32(m, c.aoff[l + 1])), mlp_activation_f32(m, p, z, Ly->activation));
+      }
+      for_end(m, v_i, i, one_u);
+    }
+    /* loss and the output layer's delta */
+    {
+      const spvgen_mlp_layer *Ly = &p->layers[L - 1];
+      uint32_t o = for_begin(m, v_i, zero_u, ek_u32(m, d->output_width));
+      uint32_t y = fload(&c, c.act, ek_add(m, o, ek_u32(m, c.aoff[L])));
+      uint32_t z = fload(&c, c.zs, ek_add(m, o, ek_u32(m, c.zoff[L - 1])));
+      uint32_t tv = spvgen_load(m, c.f32, ek_elem(m, &c.tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), o)));
+      uint32_t diff = spvgen_op_f_sub(m, c.f32, y, tv);
+      uint32_t lv = spvgen_op_f_mul(m, c.f32, diff, diff);
+      uint32_t g = spvgen_op_f_add(m, c.f32, diff, diff);
+      if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+        uint32_t den = spvgen_glsl_fma(m, c.f32, y, y, spvgen_const_f32(m, 0.01f));
+        lv = spvgen_op_f_div(m, c.f32, lv, den);
+        g = spvgen_op_f_div(m, c.f32, g, den);
+      }
+      spvgen_store(m, v_loss, spvgen_glsl_fma(m, c.f32, scale, lv, spvgen_load(m, c.f32, v_loss)));
+      uint32_t dv = spvgen_op_f_mul(m, c.f32, spvgen_op_f_mul(m, c.f32, scale, g),
+                                    act_deriv(m, p, z, y, Ly->activation));
+      fstore(&c, c.dl, ek_add(m, o, ek_u32(m, c.zoff[L - 1])), dv);
+      for_end(m, v_i, o, one_u);
+    }
+    /* backward: the deltas of the hidden layers */
+    for (uint32_t l = L - 1; l >= 1; l--) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      uint32_t j = for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
+      {
+        spvgen_store(m, v_acc, zero_f);
+        uint32_t i = for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
+        uint32_t we = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, Ly->row_stride / 2)), j),
+                             ek_u32(m, (uint32_t)(Ly->matrix_offset / 2)));
+        uint32_t di = fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[l])));
+        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
+        for_end(m, v_i, i, one_u);
+        uint32_t zj = fload(&c, c.zs, ek_add(m, j, ek_u32(m, c.zoff[l - 1])));
+        uint32_t yj = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
+        uint32_t dj = spvgen_op_f_mul(m, c.f32, spvgen_load(m, c.f32, v_acc),
+                                      act_deriv(m, p, zj, yj, p->layers[l - 1].activation));
+        fstore(&c, c.dl, ek_add(m, j, ek_u32(m, c.zoff[l - 1])), dj);
+      }
+      for_end(m, v_j, j, one_u);
+    }
+    /* the workgroup's reduction, layer by layer */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      uint32_t in_c = ek_u32(m, Ly->inputs), out_c = ek_u32(m, Ly->outputs);
+      uint32_t j = for_begin(m, v_j, zero_u, in_c);
+      sstore(&c, sh_a, ek_add(m, ek_mul(m, lid, in_c), j), fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l]))));
+      for_end(m, v_j, j, one_u);
+      uint32_t i = for_begin(m, v_i, zero_u, out_c);
+      sstore(&c, sh_d, ek_add(m, ek_mul(m, lid, out_c), i), fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[l]))));
+      for_end(m, v_i, i, one_u);
+      spvgen_workgroup_barrier(m);
+      uint32_t cols = ek_u32(m, Ly->inputs + bias);
+      uint32_t e = for_begin(m, v_j, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
+      {
+        uint32_t ei = ek_div(m, e, cols), ej = ek_mod(m, e, cols);
+        uint32_t isw = ek_lt(m, ej, in_c);
+        uint32_t jc = bias ? spvgen_op_select(m, c.u32, isw, ej, zero_u) : ej;
+        spvgen_store(m, v_acc, zero_f);
+        uint32_t k = for_begin(m, v_k, zero_u, Wc);
+        uint32_t dk = sload(&c, sh_d, ek_add(m, ek_mul(m, k, out_c), ei));
+        uint32_t ak = sload(&c, sh_a, ek_add(m, ek_mul(m, k, in_c), jc));
+        if (bias) ak = spvgen_op_select(m, c.f32, isw, ak, one_f);
+        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, dk, ak, spvgen_load(m, c.f32, v_acc)));
+        for_end(m, v_k, k, one_u);
+        uint32_t ptr = ek_elem(m, &c.grad, ek_add(m, slot, grad_elem(&c, Ly, ei, ej)));
+        spvgen_store(m, ptr, spvgen_op_f_add(m, c.f32, spvgen_load(m, c.f32, ptr), spvgen_load(m, c.f32, v_acc)));
+      }
+      for_end(m, v_j, e, Wc);
+      spvgen_workgroup_barrier(m);
+    }
+  }
+  for_end(m, v_base, base, ek_u32(m, G * W));
+
+  /* 3. the loss share */
+  sstore(&c, sh_l, lid, spvgen_load(m, c.f32, v_loss));
+  spvgen_workgroup_barrier(m);
+  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
+  {
+    spvgen_store(m, v_acc, zero_f);
+    uint32_t k = for_begin(m, v_k, zero_u, Wc);
+    spvgen_store(m, v_acc, spvgen_op_f_add(m, c.f32, spvgen_load(m, c.f32, v_acc), sload(&c, sh_l, k)));
+    for_end(m, v_k, k, one_u);
+    spvgen_store(m, ek_elem(m, &c.loss, grp), spvgen_load(m, c.f32, v_acc));
+  }
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}
+
+/* act'(z) on f16 cooperative vectors, from z and y = act(z). */
+static uint32_t vec_act_deriv(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
+                              spvgen_mlp_activation act) {
+  uint32_t t = spvgen_type_of(m, z);
+  uint32_t one = spvgen_coop_splat_float(m, t, 1.0), zero = spvgen_coop_splat_float(m, t, 0.0);
+  switch (act) {
+  case SPVGEN_MLP_ACT_RELU: return spvgen_coopvec_step(m, zero, z);
+  case SPVGEN_MLP_ACT_LEAKY_RELU: {
+    double s = p->desc.leaky_slope;
+    return spvgen_coopvec_fma(m, spvgen_coopvec_step(m, zero, z), spvgen_coop_splat_float(m, t, 1.0 - s),
+                              spvgen_coop_splat_float(m, t, s));
+  }
+  case SPVGEN_MLP_ACT_SIGMOID: return spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_arith(m, SpvOpFSub, one, y));
+  case SPVGEN_MLP_ACT_TANH: return spvgen_coop_arith(m, SpvOpFSub, one, spvgen_coop_arith(m, SpvOpFMul, y, y));
+  case SPVGEN_MLP_ACT_SILU: {
+    uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, z));
+    uint32_t sg = spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));
+    return spvgen_coop_arith(m, SpvOpFMul, sg,
+                             spvgen_coopvec_fma(m, z, spvgen_coop_arith(m, SpvOpFSub, one, sg), one));
+  }
+  case SPVGEN_MLP_ACT_EXP: return y;
+  default: return one;
+  }
+}
+
+/* The vec variant's gradient kernel (spvgen/mlp.h, "The vec variant"): the chunk loop of
+ * the loop variant, one point per invocation, everything between layers in f16
+ * cooperative vectors held as values (the layers are unrolled). */
+static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
+  uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m), f16 = spvgen_type_float(m, 16);
+  ek_buffer in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  ek_buffer wb = ek_buffer_decl(m, f16, 1, true, "weights");
+  ek_buffer tgt = ek_buffer_decl(m, f32, 2, true, "targets");
+  ek_buffer gb = ek_buffer_decl(m, f16, 3, false, "gradients");
+  ek_buffer lb = ek_buffer_decl(m, f32, 4, false, "loss");
+  uint32_t pct[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
+  pct[0] = u32;
+  pct[1] = f32;
+  for (uint32_t l = 0; l < 2 * L; l++) pct[2 + l] = u32;
+  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, 2 + 2 * L);
+  spvgen_member_name(m, pc.struct_type, 0, "points");
+  spvgen_member_name(m, pc.struct_type, 1, "loss_scale");
+  uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                         spvgen_type_array(m, f32, ek_u32(m, W))),
+                                  SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, sh_l, "shared_loss");
+  uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, f32);
+  uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+
+  spvgen_compute_main(m, "main", W, 1, 1);
+  uint32_t v_base = ek_local(m, u32, 0), v_k = ek_local(m, u32, 0);
+  uint32_t v_acc = ek_local(m, f32, 0), v_loss = ek_local(m, f32, 0);
+  uint32_t lid = ek_load_v3_component(m, lid_var, 0);
+  uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
+  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  uint32_t lscale = spvgen_push_constant_load(m, &pc, 1);
+  uint32_t moff[SPVGEN_MLP_MAX_LAYERS], boff[SPVGEN_MLP_MAX_LAYERS];
+  for (uint32_t l = 0; l < L; l++) {
+    moff[l] = spvgen_push_constant_load(m, &pc, 2 + l);
+    boff[l] = spvgen_push_constant_load(m, &pc, 2 + L + l);
+  }
+  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), Wc = ek_u32(m, W);
+  uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
+  uint32_t nf = spvgen_op_convert_u_to_f(m, f32, n);
+  uint32_t inv = spvgen_op_f_div(m, f32, one_f, spvgen_op_f_mul(m, f32, nf, spvgen_const_f32(m, (float)d->output_width)));
+  uint32_t last = ek_add(m, n, ek_u32(m, 0xFFFFFFFFu));
+  uint32_t warr = ek_array(m, &wb), garr = ek_array(m, &gb);
+  spvgen_store(m, v_loss, zero_f);
+
+  uint32_t base = for_begin(m, v_base, ek_mul(m, grp, Wc), n);
+  {
+    uint32_t praw = ek_add(m, base, lid);
+    uint32_t valid = ek_lt(m, praw, n);
+    uint32_t pt = spvgen_op_select(m, u32, valid, praw, last);
+    uint32_t scale = spvgen_op_select(m, f32, valid, inv, zero_f);
+    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->input_width; c++) {
+      uint32_t idx = ek_add(m, ek_mul(m, pt, ek_u32(m, d->input_width)), ek_u32(m, c));
+      raw[c] = ek_convert(m, spvgen_load(m, in.elem_type, ek_elem(m, &in, idx)), d->input_type, SPVGEN_COMPONENT_F32);
+    }
+    mlp_encode(m, p, raw, enc);
+    for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, f16, enc[j]);
+    uint32_t x[SPVGEN_MLP_MAX_LAYERS + 1], z[SPVGEN_MLP_MAX_LAYERS];
+    x[0] = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
+    /* forward */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      spvgen_coopvec_matmul_desc md;
+      memset(&md, 0, sizeof md);
+      md.result_type = spvgen_type_coopvec(m, f16, Ly->outputs);
+      md.input = x[l];
+      md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.matrix = warr;
+      md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
+      md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.m = Ly->outputs;
+      md.k = Ly->inputs;
+      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+      md.matrix_stride = Ly->row_stride;
+      if (d->no_bias) {
+        z[l] = spvgen_coopvec_matmul(m, &md);
+      } else {
+        md.bias = warr;
+        md.bias_offset = ek_u32(m, (uint32_t)Ly->bias_offset);
+        md.bias_interpretation = SPVGEN_INTERP_FLOAT16;
+        z[l] = spvgen_coopvec_matmul_add(m, &md);
+      }
+      x[l + 1] = mlp_vec_activation(m, p, z[l], Ly->activation);
+    }
+    /* loss and the output delta, per component in f32 */
+    uint32_t dl[SPVGEN_MLP_MAX_WIDTH];
+    uint32_t gscale = spvgen_op_f_mul(m, f32, scale, lscale);
+    uint32_t dv_out = vec_act_deriv(m, p, z[L - 1], x[L], p->layers[L - 1].activation);
+    for (uint32_t c = 0; c < d->output_width; c++) {
+      uint32_t y = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, x[L], c));
+      uint32_t tv = spvgen_load(m, f32, ek_elem(m, &tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), ek_u32(m, c))));
+      uint32_t diff = spvgen_op_f_sub(m, f32, y, tv);
+      uint32_t lv = spvgen_op_f_mul(m, f32, diff, diff);
+      uint32_t g = spvgen_op_f_add(m, f32, diff, diff);
+      if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+        uint32_t den = spvgen_glsl_fma(m, f32, y, y, spvgen_const_f32(m, 0.01f));
+        lv = spvgen_op_f_div(m, f32, lv, den);
+        g = spvgen_op_f_div(m, f32, g, den);
+      }
+      spvgen_store(m, v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, v_loss)));
+      uint32_t dd = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, dv_out, c));
+      dl[c] = spvgen_op_f_convert(m, f16, spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, gscale, g), dd));
+    }
+    uint32_t delta = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, d->output_width), dl, d->output_width);
+    /* backward */
+    for (uint32_t l = L; l-- > 0;) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      spvgen_coopvec_outer_product_desc od;
+      memset(&od, 0, sizeof od);
+      od.pointer = garr;
+      od.offset = moff[l];
+      od.a = delta;
+      od.b = x[l];
+      od.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
+      od.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      spvgen_coopvec_outer_product_accumulate(m, &od);
+      if (!d->no_bias) spvgen_coopvec_reduce_sum_accumulate(m, garr, delta, boff[l]);
+      if (l == 0) break;
+      spvgen_coopvec_matmul_desc md;
+      memset(&md, 0, sizeof md);
+      md.result_type = spvgen_type_coopvec(m, f16, Ly->inputs);
+      md.input = delta;
+      md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.matrix = warr;
+      md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
+      md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.m = Ly->inputs; /* W^T: inputs x outputs, column c = row c of W */
+      md.k = Ly->outputs;
+      md.layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV;
+      md.matrix_stride = Ly->row_stride;
+      uint32_t s = spvgen_coopvec_matmul(m, &md);
+      delta = spvgen_coop_arith(m, SpvOpFMul, s,
+                                vec_act_deriv(m, p, z[l - 1], x[l], p->layers[l - 1].activation));
+    }
+  }
+  for_end(m, v_base, base, ek_u32(m, G * W));
+
+  spvgen_store(m, spvgen_access_chain(m, wptr, sh_l, &lid, 1), spvgen_load(m, f32, v_loss));
+  spvgen_workgroup_barrier(m);
+  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
+  {
+    spvgen_store(m, v_acc, zero_f);
+    uint32_t k = for_begin(m, v_k, zero_u, Wc);
+    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
+                                           spvgen_load(m, f32, spvgen_access_chain(m, wptr, sh_l, &k, 1))));
+    for_end(m, v_k, k, one_u);
+    spvgen_store(m, ek_elem(m, &lb, grp), spvgen_load(m, f32, v_acc));
+  }
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}
+
+static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_train_desc *td = &t->desc;
+  uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m), bt = ek_bool_type(m);
+  /* vec: one f16 slot (the row-major part of the vec gradient buffer), scaled */
+  const bool vec = p->variant == SPVGEN_MLP_VEC;
+  const uint32_t E = (uint32_t)t->elements, G = t->grad_workgroups, slots = vec ? 1 : G;
+  ek_buffer wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
+  ek_buffer gb = ek_buffer_decl(m, vec ? spvgen_type_float(m, 16) : f32, 1, true, "gradients");
+  ek_buffer sb = ek_buffer_decl(m, f32, 2, false, "state");
+  ek_buffer lb = ek_buffer_decl(m, f32, 3, false, "loss");
+  uint32_t pct[3] = {u32, f32, f32};
+  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, vec ? 3 : 2);
+  spvgen_member_name(m, pc.struct_type, 0, "step");
+  spvgen_member_name(m, pc.struct_type, 1, "learning_rate");
+  if (vec) spvgen_member_name(m, pc.struct_type, 2, "grad_scale");
+  uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
+  uint32_t v_k = ek_local(m, u32, 0), v_acc = ek_local(m, f32, 0);
+  uint32_t e = ek_load_v3_component(m, gid_var, 0);
+  uint32_t step = spvgen_push_constant_load(m, &pc, 0);
+  uint32_t lr = spvgen_push_constant_load(m, &pc, 1);
+  uint32_t gscale = vec ? spvgen_push_constant_load(m, &pc, 2) : 0;
+  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), zero_f = spvgen_const_f32(m, 0.0f);
+  uint32_t one_f = spvgen_const_f32(m, 1.0f);
+
+  /* The loss history. */
+  spvgen_if(m, spvgen_op_i_equal(m, bt, e, zero_u));
+  {
+    spvgen_store(m, v_acc, zero_f);
+    uint32_t k = for_begin(m, v_k, zero_u, ek_u32(m, G));
+    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
+                                           spvgen_load(m, f32, ek_elem(m, &lb, k))));
+    for_end(m, v_k, k, one_u);
+    uint32_t slot = ek_add(m, ek_u32(m, G - 1), step);
+    uint32_t len = spvgen_op_array_length(m, u32, lb.var, 0);
+    spvgen_if(m, ek_lt(m, slot, len));
+    spvgen_store(m, ek_elem(m, &lb, slot), spvgen_load(m, f32, v_acc));
+    spvgen_end_if(m);
+  }
+  spvgen_end_if(m);
+
+  /* Whether element e is a weight or a bias (not padding). */
+  uint32_t real = spvgen_const_bool(m, false);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    uint32_t mo = (uint32_t)(L->matrix_offset / 2), rs = L->row_stride / 2;
+    uint32_t r = ek_add(m, e, ek_u32(m, 0u - mo)); /* e - mo, wraps below mo */
+    uint32_t inm = ek_and(m, ek_lt(m, r, ek_u32(m, L->outputs * rs)),
+                          ek_lt(m, ek_mod(m, r, ek_u32(m, rs)), ek_u32(m, L->inputs)));
+    real = spvgen_op_logical_or(m, bt, real, inm);
+    if (!p->desc.no_bias) {
+      uint32_t rb = ek_add(m, e, ek_u32(m, 0u - (uint32_t)(L->bias_offset / 2)));
+      real = spvgen_op_logical_or(m, bt, real, ek_lt(m, rb, ek_u32(m, L->outputs)));
+    }
+  }
+  spvgen_if(m, ek_and(m, ek_lt(m, e, ek_u32(m, E)), real));
+  {
+    spvgen_store(m, v_acc, zero_f);
+    uint32_t k = for_begin(m, v_k, zero_u, ek_u32(m, slots));
+    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, E)), e)));
+    if (vec) gk = spvgen_op_f_convert(m, f32, gk);
+    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), gk));
+    for_end(m, v_k, k, one_u);
+    uint32_t g = spvgen_load(m, f32, v_acc);
+    if (vec) g = spvgen_op_f_mul(m, f32, g, gscale);
+    uint32_t wp = ek_elem(m, &sb, e);
+    uint32_t w = spvgen_load(m, f32, wp);
+    if (td->weight_decay > 0)
+      g = spvgen_glsl_fma(m, f32, spvgen_const_f32(m, td->weight_decay), w, g);
+    uint32_t upd;
+    if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
+      uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
+      uint32_t mp = ek_elem(m, &sb, ek_add(m, e, ek_u32(m, E)));
+      uint32_t vp = ek_elem(m, &sb, ek_add(m, e, ek_u32(m, 2 * E)));
+      uint32_t mv = spvgen_glsl_fma(m, f32, b1, spvgen_load(m, f32, mp),
+                                    spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
+      uint32_t vv = spvgen_glsl_fma(m, f32, b2, spvgen_load(m, f32, vp),
+                                    spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta2),
+                                                    spvgen_op_f_mul(m, f32, g, g)));
+      spvgen_store(m, mp, mv);
+      spvgen_store(m, vp, vv);
+      uint32_t sf = spvgen_op_convert_u_to_f(m, f32, step);
+      uint32_t c1 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b1, sf));
+      uint32_t c2 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b2, sf));
+      uint32_t mh = spvgen_op_f_div(m, f32, mv, c1);
+      uint32_t vh = spvgen_op_f_div(m, f32, vv, c2);
+      uint32_t den = spvgen_op_f_add(m, f32, spvgen_glsl_sqrt(m, f32, vh), spvgen_const_f32(m, td->epsilon));
+      upd = spvgen_op_f_div(m, f32, mh, den);
+    } else {
+      upd = g;
+    }
+    uint32_t nw = spvgen_op_f_sub(m, f32, w, spvgen_op_f_mul(m, f32, lr, upd));
+    spvgen_store(m, wp, nw);
+    spvgen_store(m, ek_elem(m, &wb, e), spvgen_op_f_convert(m, wb.elem_type, nw));
+  }
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}
+
+static bool train_plan_ok(const spvgen_mlp_train_config *t) {
+  return t && (t->net.variant == SPVGEN_MLP_LOOP || t->net.variant == SPVGEN_MLP_VEC) &&
+         t->net.layer_count &&
+         t->net.layer_count <= SPVGEN_MLP_MAX_LAYERS && t->grad_local_size[0] &&
+         t->grad_workgroups && t->elements && t->opt_local_size[0] &&
+         (unsigned)t->desc.loss < SPVGEN_MLP_LOSS_COUNT &&
+         (unsigned)t->desc.optimizer < SPVGEN_MLP_OPTIMIZER_COUNT;
+}
+
+void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]) {
+  if (!groups) return;
+  uint64_t per = plan && plan->opt_local_size[0] ? plan->opt_local_size[0] : 1;
+  uint64_t e = plan ? plan->elements : 0;
+  groups[0] = (uint32_t)((e + per - 1) / per);
+  groups[1] = groups[2] = 1;
+}
+
+spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_config *plan,
+                                    spvgen_mlp_train_kernel which, spvgen_kernel_info *info) {
+  if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!train_plan_ok(plan))
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_train_emit: plan is NULL or not made by "
+                              "spvgen_mlp_train_plan"),
+           spvgen_module_status(m);
+  if (which != SPVGEN_MLP_TRAIN_GRADIENT && which != SPVGEN_MLP_TRAIN_OPTIMIZER)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_train_emit: which %d is neither "
+                              "SPVGEN_MLP_TRAIN_GRADIENT nor SPVGEN_MLP_TRAIN_OPTIMIZER",
+                              (int)which),
+           spvgen_module_status(m);
+  bool grad = which == SPVGEN_MLP_TRAIN_GRADIENT;
+  bool vec = plan->net.variant == SPVGEN_MLP_VEC;
+  if (grad && vec) emit_gradient_vec(m, plan);
+  else if (grad) emit_gradient(m, plan);
+  else emit_optimizer(m, plan);
+  if (info) {
+    memset(info, 0, sizeof *info);
+    info->entry_point = "main";
+    static const char *const gnames[5] = {"input", "weights", "targets", "gradients", "loss"};
+    static const char *const onames[4] = {"weights", "gradients", "state", "loss"};
+    info->binding_count = grad ? 5 : 4;
+    for (uint32_t i = 0; i < info->binding_count; i++) {
+      info->bindings[i].binding = i;
+      info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+      info->bindings[i].name = grad ? gnames[i] : onames[i];
+    }
+    if (grad) {
+      for (int i = 0; i < 3; i++) info->local_size[i] = plan->grad_local_size[i];
+      info->groups[0] = plan->grad_workgroups;
+      info->groups[1] = info->groups[2] = 1;
+      info->push_constant_size = plan->grad_push_constant_size;
+    } else {
+      for (int i = 0; i < 3; i++) info->local_size[i] = plan->opt_local_size[i];
+      spvgen_mlp_train_optimizer_groups(plan, info->groups);
+      info->push_constant_size = vec ? 12 : 8;
+    }
+  }
+  return spvgen_module_status(m);
+}
+
+spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps,
+                               spvgen_mlp_train_kernel which, spvgen_kernel *kernel, char *msg,
+                               size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!kernel) return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
+  memset(kernel, 0, sizeof *kernel);
+  spvgen_mlp_train_config plan;
+  spvgen_status st = spvgen_mlp_train_plan(desc, caps, &plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  spvgen_module *m = spvgen_module_create(NULL);
+  if (!m) return train_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
+  spvgen_kernel_info info;
+  st = spvgen_mlp_train_emit(m, &plan, which, &info);
+  return ek_kernel_finish(m, st, &info, kernel, "spvgen_mlp_train", msg, size);
+}

@@ -1,0 +1,256 @@
+/* samples/mlp-fit-image — trains a small MLP to be an image: (x, y) -> RGB, with the
+ * template's fused frequency encoding, on whatever Vulkan device there is. The image is
+ * made here (an analytic pattern: rings, a gradient and a soft checkerboard); every
+ * step is one batch of all its pixels through the two training kernels of spvgen/mlp.h
+ * (gradient kernel: forward + backward + per-workgroup gradient sums; optimizer kernel:
+ * Adam on f32 master weights, f16 copy), many steps per submission, the loss of each
+ * step read back from the loss history the optimizer keeps on the device. Then the
+ * inference kernel evaluates the trained network at every pixel.
+ *
+ *   build/samples/mlp-fit-image [OUT_DIR]
+ * writes OUT_DIR/mlp-fit-image.png (target | fit, side by side) and
+ * OUT_DIR/mlp-fit-loss.png (log10 loss per step), prints the loss per step. A GPU gets
+ * a 128x128 image and a 64x3 network for 300 steps; a CPU device (lavapipe, CI) 40x40,
+ * 24x2, 100 steps. Exit 0 when the loss fell by at least REQUIRED_FACTOR, 1 otherwise
+ * or on an error, 77 without a Vulkan device. The PNG writer below is the whole format:
+ * signature, IHDR, one IDAT of stored (uncompressed) deflate blocks in a zlib stream
+ * with its Adler-32, IEND, each chunk with its CRC-32. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spvgen/spvgen.h>
+
+#define REQUIRED_FACTOR 20.0 /* the loss must fall at least this much (lavapipe: ~97) */
+
+/* ---- PNG ---- */
+static uint32_t crc_table[256];
+static uint32_t crc32_update(uint32_t c, const uint8_t *p, size_t n) {
+  if (!crc_table[1])
+    for (uint32_t i = 0; i < 256; i++) {
+      uint32_t v = i;
+      for (int k = 0; k < 8; k++) v = v & 1 ? 0xEDB88320u ^ (v >> 1) : v >> 1;
+      crc_table[i] = v;
+    }
+  for (size_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+  return c;
+}
+static void put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+static void chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n) {
+  uint8_t h[8];
+  put32(h, n);
+  memcpy(h + 4, type, 4);
+  fwrite(h, 1, 8, f);
+  if (n) fwrite(data, 1, n, f);
+  uint32_t c = crc32_update(crc32_update(0xFFFFFFFFu, h + 4, 4), data, n) ^ 0xFFFFFFFFu;
+  put32(h, c);
+  fwrite(h, 1, 4, f);
+}
+/* rgb: w * h * 3 bytes, rows top to bottom. */
+static int write_png(const char *path, const uint8_t *rgb, uint32_t w, uint32_t h) {
+  size_t raw_n = (size_t)h * (1 + 3 * w), blocks = (raw_n + 65534) / 65535;
+  uint8_t *raw = malloc(raw_n), *z = malloc(2 + raw_n + 5 * blocks + 4);
+  FILE *f = fopen(path, "wb");
+  if (!raw || !z || !f) return free(raw), free(z), f ? fclose(f) : 0, -1;
+  for (uint32_t y = 0; y < h; y++) { /* filter type 0 (none) per row */
+    raw[(size_t)y * (1 + 3 * w)] = 0;
+    memcpy(raw + (size_t)y * (1 + 3 * w) + 1, rgb + (size_t)y * 3 * w, 3 * (size_t)w);
+  }
+  size_t zn = 0;
+  z[zn++] = 0x78, z[zn++] = 0x01; /* zlib header: deflate, 32K window, no dictionary */
+  uint32_t a = 1, b = 0;
+  for (size_t off = 0; off < raw_n; off += 65535) {
+    uint32_t n = (uint32_t)(raw_n - off < 65535 ? raw_n - off : 65535);
+    z[zn++] = off + n == raw_n; /* BFINAL, BTYPE 00 (stored) */
+    z[zn++] = (uint8_t)n, z[zn++] = (uint8_t)(n >> 8), z[zn++] = (uint8_t)~n, z[zn++] = (uint8_t)(~n >> 8);
+    memcpy(z + zn, raw + off, n);
+    zn += n;
+    for (uint32_t i = 0; i < n; i++) a = (a + raw[off + i]) % 65521, b = (b + a) % 65521;
+  }
+  put32(z + zn, b << 16 | a);
+  zn += 4;
+  uint8_t ihdr[13] = {0};
+  put32(ihdr, w), put32(ihdr + 4, h);
+  ihdr[8] = 8, ihdr[9] = 2; /* 8 bits, RGB; deflate, adaptive filters, no interlace */
+  fwrite("\x89PNG\r\n\x1a\n", 1, 8, f);
+  chunk(f, "IHDR", ihdr, 13);
+  chunk(f, "IDAT", z, (uint32_t)zn);
+  chunk(f, "IEND", NULL, 0);
+  int rc = ferror(f) ? -1 : 0;
+  rc |= fclose(f);
+  free(raw), free(z);
+  return rc;
+}
+
+/* ---- the image and f16 ---- */
+static void pattern(double x, double y, float rgb[3]) {
+  double r = hypot(x - 0.5, y - 0.5);
+  rgb[0] = (float)(0.5 + 0.5 * cos(18 * r));
+  rgb[1] = (float)(0.2 + 0.6 * x * y + 0.2 * (y > 0.5));
+  rgb[2] = (float)(0.5 + 0.45 * sin(4 * 3.14159265358979 * x) * sin(4 * 3.14159265358979 * y));
+}
+static uint16_t to_f16(float f) { /* round to nearest even, normal range (small values flush) */
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, man = x & 0x7FFFFFu;
+  int e = (int)((x >> 23) & 0xFF) - 127 + 15;
+  if (e <= 0) return (uint16_t)sign;
+  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
+  return (uint16_t)h;
+}
+static uint8_t to_byte(float v) { return (uint8_t)lrintf(255 * (v < 0 ? 0 : v > 1 ? 1 : v)); }
+
+int main(int argc, char **argv) {
+  const char *dir = argc > 1 ? argv[1] : ".";
+  char msg[1024], path[4096];
+  spvgen_vk_context *ctx;
+  spvgen_status st = spvgen_vk_create(NULL, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) return printf("mlp-fit-image: no Vulkan device (%s): skipped\n", msg), 77;
+  if (st != SPVGEN_OK) return fprintf(stderr, "mlp-fit-image: %s\n", msg), 1;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  bool cpu = caps->type == SPVGEN_DEVICE_CPU;
+  const uint32_t S = cpu ? 40 : 128, steps = cpu ? 100 : 300, chunk_steps = 20;
+  const float lr = cpu ? 0.02f : 0.01f;
+
+  /* 1. The network and its training plan: 2 -> freq:6 (24) -> hidden -> 3. */
+  spvgen_mlp_train_desc td = {
+      .net = {.input_width = 2, .output_width = 3, .hidden_width = cpu ? 24 : 64,
+              .hidden_count = cpu ? 2 : 3, .encoding = SPVGEN_MLP_ENCODING_FREQUENCY,
+              .encoding_size = 6, .input_type = SPVGEN_COMPONENT_F32,
+              .output_type = SPVGEN_COMPONENT_F32, .variant = SPVGEN_MLP_LOOP},
+      .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM};
+  spvgen_mlp_train_config plan;
+  spvgen_kernel kg = {0}, ko = {0}, ki = {0};
+  if (spvgen_mlp_train_plan(&td, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_mlp_train(&td, caps, SPVGEN_MLP_TRAIN_GRADIENT, &kg, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_mlp_train(&td, caps, SPVGEN_MLP_TRAIN_OPTIMIZER, &ko, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_mlp(&plan.net.desc, caps, &ki, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "mlp-fit-image: %s\n", msg);
+    return spvgen_vk_destroy(ctx), 1;
+  }
+  printf("device  %s\nplan    %s, %llu parameters, %ux%u image, %u steps\n", caps->name, plan.name,
+         (unsigned long long)plan.params, S, S, steps);
+
+  /* 2. Host data: pixel centres in [0, 1)^2, their colours, initial weights (uniform
+   *    +-sqrt(6 / inputs), biases 0) as f32 master and f16 copy. */
+  const uint32_t N = S * S, E = (uint32_t)plan.elements, G = plan.grad_workgroups;
+  float *xy = malloc(8ull * N), *target = malloc(12ull * N), *fit = malloc(12ull * N);
+  float *state = calloc(plan.state_bytes / 4, 4), *loss = malloc(4ull * (G + steps));
+  uint16_t *w16 = calloc(E, 2);
+  uint8_t *img = malloc(6ull * 256 * 256), *plot = NULL; /* target | fit, zoomed to S * Z <= 256 */
+  int rc = 1;
+  bool finished = false;
+  if (!xy || !target || !fit || !state || !loss || !w16 || !img) goto done;
+  for (uint32_t i = 0; i < N; i++) {
+    xy[2 * i] = ((float)(i % S) + 0.5f) / (float)S;
+    xy[2 * i + 1] = ((float)(i / S) + 0.5f) / (float)S;
+    pattern(xy[2 * i], xy[2 * i + 1], target + 3 * i);
+  }
+  srand(3);
+  for (uint32_t l = 0; l < plan.net.layer_count; l++) {
+    const spvgen_mlp_layer *L = &plan.net.layers[l];
+    for (uint32_t o = 0; o < L->outputs; o++)
+      for (uint32_t j = 0; j < L->inputs; j++)
+        state[L->matrix_offset / 2 + o * (L->row_stride / 2) + j] =
+            (float)((2.0 * rand() / RAND_MAX - 1) * sqrt(6.0 / L->inputs));
+  }
+  for (uint32_t e = 0; e < E; e++) w16[e] = to_f16(state[e]);
+
+  /* 3. Buffers; the pipelines. */
+  enum { IN, W, TGT, GRAD, LOSS, STATE, OUT, NBUF };
+  uint64_t sizes[NBUF] = {8ull * N, 2ull * E + 2, 12ull * N, plan.grad_bytes, 4ull * (G + steps),
+                          plan.state_bytes, 12ull * N};
+  spvgen_vk_buffer *b[NBUF] = {0};
+  spvgen_vk_pipeline *pg, *po, *pi;
+  for (int i = 0; i < NBUF; i++)
+    if (spvgen_vk_buffer_create(ctx, (sizes[i] + 3) & ~3ull, 0, &b[i]) != SPVGEN_OK) goto done;
+  if (spvgen_vk_buffer_upload(ctx, b[IN], 0, xy, sizes[IN]) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, b[W], 0, w16, 2ull * E) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, b[TGT], 0, target, sizes[TGT]) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, b[STATE], 0, state, sizes[STATE]) != SPVGEN_OK ||
+      spvgen_vk_pipeline_create_kernel(ctx, &kg, NULL, &pg) != SPVGEN_OK ||
+      spvgen_vk_pipeline_create_kernel(ctx, &ko, NULL, &po) != SPVGEN_OK ||
+      spvgen_vk_pipeline_create_kernel(ctx, &ki, NULL, &pi) != SPVGEN_OK)
+    goto done;
+
+  /* 4. Train: chunk_steps steps (gradient, optimizer) per submission. */
+  spvgen_vk_buffer *gb[5] = {b[IN], b[W], b[TGT], b[GRAD], b[LOSS]};
+  spvgen_vk_buffer *ob[4] = {b[W], b[GRAD], b[STATE], b[LOSS]};
+  struct { uint32_t step; float lr; } push[64];
+  spvgen_vk_dispatch_desc runs[128];
+  uint64_t ns[128];
+  double gpu_ms = 0;
+  for (uint32_t s0 = 0; s0 < steps; s0 += chunk_steps) {
+    uint32_t n = steps - s0 < chunk_steps ? steps - s0 : chunk_steps;
+    for (uint32_t k = 0; k < n; k++) {
+      push[k].step = s0 + k + 1, push[k].lr = lr;
+      runs[2 * k] = (spvgen_vk_dispatch_desc){.pipeline = pg, .buffers = gb, .buffer_count = 5,
+                                               .push_data = &N, .push_size = 4,
+                                               .groups = {kg.info.groups[0], 1, 1}};
+      runs[2 * k + 1] = (spvgen_vk_dispatch_desc){.pipeline = po, .buffers = ob, .buffer_count = 4,
+                                                   .push_data = &push[k], .push_size = 8,
+                                                   .groups = {ko.info.groups[0], 1, 1}};
+    }
+    if (spvgen_vk_run(ctx, runs, 2 * n, ns) != SPVGEN_OK ||
+        spvgen_vk_buffer_download(ctx, b[LOSS], 0, loss, sizes[LOSS]) != SPVGEN_OK)
+      goto done;
+    for (uint32_t k = 0; k < 2 * n; k++) gpu_ms += ns[k] / 1e6;
+    for (uint32_t k = 0; k < n; k++) printf("step %3u  loss %.6f\n", s0 + k + 1, loss[G + s0 + k]);
+  }
+  const float *hist = loss + G;
+  double factor = hist[0] / hist[steps - 1];
+  printf("train   %.1f ms on the device, %.3g samples/s\n", gpu_ms, gpu_ms > 0 ? 1e3 * N * steps / gpu_ms : 0);
+
+  /* 5. The trained network at every pixel (the inference kernel reads the f16 copy). */
+  spvgen_vk_buffer *ib[3] = {b[IN], b[W], b[OUT]};
+  uint32_t groups[3];
+  spvgen_mlp_groups(&plan.net, N, groups);
+  spvgen_vk_dispatch_desc inf = {.pipeline = pi, .buffers = ib, .buffer_count = 3, .push_data = &N,
+                                 .push_size = 4, .groups = {groups[0], 1, 1}};
+  if (spvgen_vk_run(ctx, &inf, 1, NULL) != SPVGEN_OK ||
+      spvgen_vk_buffer_download(ctx, b[OUT], 0, fit, sizes[OUT]) != SPVGEN_OK)
+    goto done;
+
+  /* 6. The PNGs: target | fit; the loss curve (log10, white on black axes-free). */
+  const uint32_t Z = 256 / S > 1 ? 256 / S : 1, IW = 2 * S * Z; /* nearest-neighbour zoom */
+  for (uint32_t y = 0; y < S * Z; y++)
+    for (uint32_t x = 0; x < S * Z; x++)
+      for (int c = 0; c < 3; c++) {
+        uint32_t px = 3 * ((y / Z) * S + x / Z) + c;
+        img[(size_t)y * 3 * IW + 3 * x + c] = to_byte(target[px]);
+        img[(size_t)y * 3 * IW + 3 * (S * Z + x) + c] = to_byte(fit[px]);
+      }
+  const uint32_t PW = 400, PH = 200;
+  plot = calloc(3ull * PW * PH, 1);
+  if (!plot) goto done;
+  double lo = log10(hist[0]), hi = lo;
+  for (uint32_t s = 0; s < steps; s++) {
+    double v = log10(hist[s]);
+    lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+  }
+  for (uint32_t x = 0; x < PW; x++) {
+    double v = log10(hist[(uint64_t)x * steps / PW]);
+    uint32_t y = (uint32_t)((PH - 1) * (hi - v) / (hi - lo + 1e-12));
+    for (uint32_t yy = y; yy < PH; yy++) plot[3 * ((size_t)yy * PW + x) + 1] = yy == y ? 255 : 40;
+    plot[3 * ((size_t)y * PW + x)] = plot[3 * ((size_t)y * PW + x) + 2] = 255;
+  }
+  snprintf(path, sizeof path, "%s/mlp-fit-image.png", dir);
+  if (write_png(path, img, IW, S * Z)) goto done;
+  snprintf(path, sizeof path, "%s/mlp-fit-loss.png", dir);
+  if (write_png(path, plot, PW, PH)) goto done;
+  printf("wrote   %s/mlp-fit-image.png (target | fit), %s/mlp-fit-loss.png\n", dir, dir);
+  printf("loss    %.6f -> %.6f: fell by a factor of %.1f (required %.1f)\n", hist[0], hist[steps - 1],
+         factor, REQUIRED_FACTOR);
+  finished = true;
+  rc = factor >= REQUIRED_FACTOR ? 0 : 1;
+done:
+  if (rc && !finished) fprintf(stderr, "mlp-fit-image: failed: %s\n", spvgen_vk_error(ctx));
+  spvgen_vk_destroy(ctx);
+  spvgen_kernel_free(&kg), spvgen_kernel_free(&ko), spvgen_kernel_free(&ki);
+  free(xy), free(target), free(fit), free(state), free(loss), free(w16), free(img), free(plot);
+  return rc;
+}

@@ -1,0 +1,139 @@
+/* tests/gpu/test_gpu_mlp_train.c — MLP training (spvgen/mlp.h, "training") on a real
+ * device: the loop variant's gradient and optimizer kernels for the sample's network
+ * (2 -> freq:6 -> 64x3 -> 3, Adam, L2) and 32-64x4-16 (SGD, relative L2) on a batch of
+ * 65536 points (lavapipe: 512), three steps, every weight and bias gradient, the loss
+ * and every optimizer value checked against the float64 reference of
+ * tools/common/mlp_train_ref.c (tolerances: mlp_train_ref.h). Prints a gpu-summary line
+ * with the training throughput. The validation part emits both kernels for the "h100"
+ * preset and validates them, everywhere.
+ *
+ * The vec variant (NV cooperative vectors; needs cooperativeVector and
+ * cooperativeVectorTraining), through tools/common/mlp_train_run's vec pipeline: zero
+ * the f16 gradient buffer, gradient kernel, TrainingOptimal -> row-major conversions,
+ * optimizer; every gradient (divided by the loss scale) against the float64 reference
+ * at 2^-5 (|ref| + the layer's largest |gradient|): f16 forward and f16 atomic sums; a
+ * wrong index, layout or transposition is off by O(1)), the loss at 2^-5, every
+ * optimizer value as for loop. Not run anywhere yet: the first check of that pipeline. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "mlp_train_ref.h"
+#include "module_check.h"
+#include "spvgen/mlp.h"
+
+static spvgen_mlp_train_desc train_net(int which) {
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  if (which == 0) {
+    d.net.input_width = 2;
+    d.net.output_width = 3;
+    d.net.hidden_width = 64;
+    d.net.hidden_count = 3;
+    d.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+    d.net.encoding_size = 6;
+    d.net.input_type = SPVGEN_COMPONENT_F32;
+  } else {
+    d.net.input_width = 32;
+    d.net.output_width = 16;
+    d.net.hidden_width = 64;
+    d.net.hidden_count = 4;
+    d.loss = SPVGEN_MLP_LOSS_RELATIVE_L2;
+    d.optimizer = SPVGEN_MLP_OPTIMIZER_SGD;
+  }
+  return d;
+}
+
+static void test_mlp_train_loop_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+  if (!ctx) return;
+  bool cpu = spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU;
+  for (int which = 0; which < 2 && !test_current_failed; which++) {
+    spvgen_mlp_train_desc d = train_net(which);
+    mlp_train_run_options o = {.seed = 99 + which, .points = cpu ? 512 : 65536, .steps = 3, .lr = 1e-3f};
+    mlp_train_run_result r;
+    char msg[512];
+    spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) break;
+    CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
+    CHECK_MSG(r.grad.bad == 0, "[%s] %llu gradients wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.first_bad,
+              r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+    CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad,
+              r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
+    CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.8g cpu %.8g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    printf("gpu-summary %s/%d worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name, which,
+           r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
+    printf("  [%s] %llu points: gradient %.3f ms + optimizer %.3f ms, %.4g samples/s\n", r.plan.name,
+           (unsigned long long)o.points, r.grad_ns / 1e6, r.opt_ns / 1e6, r.samples_per_s);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_mlp_train_vec_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPVEC_TRAINING);
+  if (!ctx) return;
+  spvgen_mlp_train_desc d = train_net(0);
+  d.net.variant = SPVGEN_MLP_VEC;
+  d.net.hidden_width = 32;
+  d.net.hidden_count = 2;
+  spvgen_mlp_train_config t;
+  char msg[512];
+  spvgen_status st = spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &t, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_UNSUPPORTED) {
+    gpu_unavailable("%s", msg);
+  } else {
+    mlp_train_run_options o = {.seed = 4321, .points = 4096, .steps = 2, .lr = 1e-3f};
+    mlp_train_run_result r;
+    st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st == SPVGEN_OK) {
+      CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
+      CHECK_MSG(r.grad.bad == 0, "[%s] %llu of %llu gradients wrong; first element %llu: gpu %.6g cpu %.6g tol %.3g",
+                r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
+                (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+      CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+                r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad,
+                r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
+      CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.6g cpu %.6g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+      printf("gpu-summary %s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+             r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
+    }
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_mlp_train_kernels_h100_validation(void) {
+  spvgen_device_caps caps;
+  CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  for (int which = 0; which < 3; which++)
+    for (int k = 0; k < 2; k++) {
+      spvgen_mlp_train_desc d = train_net(which % 2);
+      if (which == 2) { /* the vec kernels of the test above */
+        d = train_net(0);
+        d.net.variant = SPVGEN_MLP_VEC;
+        d.net.hidden_width = 32;
+        d.net.hidden_count = 2;
+      }
+      spvgen_kernel kern;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_train(&d, &caps, (spvgen_mlp_train_kernel)k, &kern, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(check_words(kern.words, kern.word_count));
+      spvgen_kernel_free(&kern);
+    }
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_mlp_train_loop_matches_cpu),
+      TEST_CASE(test_mlp_train_vec_matches_cpu),
+      TEST_CASE(test_mlp_train_kernels_h100_validation),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

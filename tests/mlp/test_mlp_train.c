@@ -1,0 +1,299 @@
+/* tests/mlp/test_mlp_train.c — MLP training (spvgen/mlp.h, "training"):
+ *   - every training plan of a set of networks (both kernels) validates for the h100,
+ *     vulkan13 and lavapipe presets;
+ *   - on the CI device (lavapipe, the loop variant), random networks (every activation,
+ *     both encodings, f16 and f32 points, bias on and off, L2 and relative L2, Adam and
+ *     SGD, batches that do and do not fill the last chunk) train for a few steps: every
+ *     weight and bias gradient, the loss and every optimizer update checked against the
+ *     float64 reference of tools/common/mlp_train_ref.c with its stated tolerances;
+ *   - the gradient check fails on a gradient off by a few tolerances;
+ *   - bad descs are refused naming the field. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mlp_train_ref.h"
+#include "module_check.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+static spvgen_vk_context *open_device(void) {
+  char msg[512];
+  spvgen_vk_desc vd;
+  memset(&vd, 0, sizeof vd);
+  vd.device_name = getenv("SPVGEN_VK_DEVICE");
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) {
+    test_skip("no Vulkan device: %s", msg);
+    return NULL;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  return ctx;
+}
+
+typedef struct net_case {
+  uint32_t in, hidden, count, out;
+  spvgen_mlp_activation act, out_act;
+  spvgen_mlp_encoding enc;
+  uint32_t enc_size;
+  bool f32_io, no_bias;
+  spvgen_mlp_loss loss;
+  spvgen_mlp_optimizer opt;
+  uint32_t points;
+} net_case;
+
+static const net_case cases[] = {
+    {2, 32, 2, 3, SPVGEN_MLP_ACT_RELU, 0, SPVGEN_MLP_ENCODING_FREQUENCY, 4, true, false, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 700},
+    {3, 17, 1, 1, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_SIGMOID, 0, 0, true, false, SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 300},
+    {5, 7, 4, 9, SPVGEN_MLP_ACT_SILU, 0, 0, 0, false, true, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 257},
+    {2, 16, 2, 4, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ENCODING_ONE_BLOB, 8, false, false, SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 1000},
+    {4, 24, 3, 2, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_EXP, 0, 0, true, false, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_SGD, 128},
+    {6, 0, 0, 5, 0, SPVGEN_MLP_ACT_NONE, 0, 0, true, false, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 64},
+};
+
+static spvgen_mlp_train_desc make_desc(const net_case *c) {
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = c->in;
+  d.net.output_width = c->out;
+  d.net.hidden_width = c->hidden;
+  d.net.hidden_count = c->count;
+  d.net.activation = c->act;
+  d.net.output_activation = c->out_act;
+  d.net.encoding = c->enc;
+  d.net.encoding_size = c->enc_size;
+  d.net.no_bias = c->no_bias;
+  if (c->f32_io) d.net.input_type = d.net.output_type = SPVGEN_COMPONENT_F32;
+  d.loss = c->loss;
+  d.optimizer = c->opt;
+  d.grad_workgroups = 8;
+  return d;
+}
+
+static void test_train_plans_validate(void) {
+  static const char *const presets[] = {"h100", "vulkan13", "lavapipe"};
+  for (size_t pi = 0; pi < 3; pi++) {
+    spvgen_device_caps caps;
+    CHECK(spvgen_caps_preset(presets[pi], &caps) == SPVGEN_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      spvgen_mlp_train_desc d = make_desc(&cases[i]);
+      d.grad_workgroups = 0;
+      spvgen_mlp_train_config plans[8];
+      uint32_t n = 0;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_train_plans(&d, &caps, plans, 8, &n, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK && n > 0, "%s case %zu: %s", presets[pi], i, msg);
+      for (uint32_t k = 0; k < n && k < 8; k++)
+        for (int which = 0; which < 2; which++) {
+          spvgen_module *m = spvgen_module_create(NULL);
+          spvgen_kernel_info info;
+          st = spvgen_mlp_train_emit(m, &plans[k], (spvgen_mlp_train_kernel)which, &info);
+          CHECK_MSG(st == SPVGEN_OK, "%s %s: %s", presets[pi], plans[k].name, spvgen_module_error(m));
+          CHECK(check_module(m, NULL) != NULL);
+          CHECK(plans[k].grad_shared_bytes <= caps.max_shared_memory);
+          CHECK_EQ_U64(info.binding_count, which ? 4u : 5u);
+          spvgen_module_destroy(m);
+        }
+    }
+  }
+  /* the one-shot */
+  spvgen_mlp_train_desc d = make_desc(&cases[0]);
+  spvgen_kernel k;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_train(&d, NULL, SPVGEN_MLP_TRAIN_OPTIMIZER, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(check_words(k.words, k.word_count));
+  CHECK_EQ_U64(k.info.push_constant_size, 8u);
+  spvgen_kernel_free(&k);
+}
+
+static void test_train_refusals(void) {
+  spvgen_mlp_train_desc d = make_desc(&cases[0]);
+  spvgen_mlp_train_config p;
+  char msg[512];
+  d.net.variant = SPVGEN_MLP_VEC;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "variant vec: training needs cooperativeVectorTraining, which");
+  d.net.variant = SPVGEN_MLP_MAT;
+  spvgen_device_caps h100;
+  spvgen_caps_preset("h100", &h100);
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "variant mat");
+  d = make_desc(&cases[0]);
+  d.loss = (spvgen_mlp_loss)7;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "loss 7");
+  d = make_desc(&cases[0]);
+  d.beta2 = 1.5f;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "beta2");
+  d = make_desc(&cases[0]);
+  d.net.output_width = 0;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "net: spvgen_mlp_plan: input_width and output_width");
+  d = make_desc(&cases[0]);
+  d.grad_workgroup_size = 1024;
+  d.net.hidden_width = 256;
+  spvgen_device_caps v13;
+  spvgen_caps_preset("vulkan13", &v13);
+  CHECK(spvgen_mlp_train_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "shared memory");
+  spvgen_module *m = spvgen_module_create(NULL);
+  memset(&p, 0, sizeof p);
+  CHECK(spvgen_mlp_train_emit(m, &p, SPVGEN_MLP_TRAIN_GRADIENT, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "not made by spvgen_mlp_train_plan");
+  spvgen_module_destroy(m);
+  CHECK_STR_EQ(spvgen_mlp_loss_name(SPVGEN_MLP_LOSS_RELATIVE_L2), "rel-l2");
+  spvgen_mlp_optimizer o;
+  CHECK(spvgen_mlp_optimizer_parse("sgd", &o) && o == SPVGEN_MLP_OPTIMIZER_SGD);
+  CHECK(!spvgen_mlp_optimizer_parse("adamw", &o));
+}
+
+/* The vec variant's gradient kernel for the h100 preset: validates, carries the
+ * cooperative vector training instructions (the weight gradients through
+ * OuterProductAccumulate in the TrainingOptimal layout, the bias gradients through
+ * ReduceSumAccumulate, W^T delta as a ColumnMajor MatrixMul), one push constant per
+ * layer offset; its optimizer reads one f16 slot with a grad_scale push constant. Runs
+ * only on the GPU machine. */
+static void test_vec_gradient_kernel_validates_for_h100(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_mlp_train_desc d = make_desc(&cases[i]);
+    d.net.variant = SPVGEN_MLP_VEC;
+    spvgen_mlp_train_config p;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(p.grad_push_constant_size, 8 + 8 * p.net.layer_count);
+    spvgen_module *m = spvgen_module_create(NULL);
+    spvgen_kernel_info info;
+    CHECK_MSG(spvgen_mlp_train_emit(m, &p, SPVGEN_MLP_TRAIN_GRADIENT, &info) == SPVGEN_OK, "%s", spvgen_module_error(m));
+    CHECK_EQ_U64(info.push_constant_size, p.grad_push_constant_size);
+    size_t count = 0;
+    const uint32_t *words = check_module(m, &count);
+    char *text = words ? check_disassemble(words, count) : NULL;
+    if (text) {
+      uint32_t layers = p.net.layer_count;
+      size_t outer = 0, reduce = 0, colmajor = 0;
+      for (const char *q = text; (q = strstr(q, "OpCooperativeVectorOuterProductAccumulateNV")); q++) outer++;
+      for (const char *q = text; (q = strstr(q, "OpCooperativeVectorReduceSumAccumulateNV")); q++) reduce++;
+      for (const char *q = text; (q = strstr(q, "OpCooperativeVectorMatrixMulNV")); q++) colmajor++;
+      CHECK_EQ_U64(outer, layers);
+      CHECK_EQ_U64(reduce, d.net.no_bias ? 0 : layers);
+      CHECK_EQ_U64(colmajor, (d.net.no_bias ? layers : 0) + layers - 1);
+      spvgen_free_text(text);
+    }
+    spvgen_module_destroy(m);
+    m = spvgen_module_create(NULL);
+    CHECK(spvgen_mlp_train_emit(m, &p, SPVGEN_MLP_TRAIN_OPTIMIZER, &info) == SPVGEN_OK);
+    CHECK_EQ_U64(info.push_constant_size, 12);
+    words = check_module(m, &count);
+    text = words ? check_disassemble(words, count) : NULL;
+    if (text) CHECK_CONTAINS(text, " 2 \"grad_scale\"");
+    spvgen_free_text(text);
+    spvgen_module_destroy(m);
+  }
+}
+
+static void test_training_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_mlp_train_desc d = make_desc(&cases[i]);
+    if (i == 2) d.weight_decay = 0.01f;
+    mlp_train_run_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = test_rand_u32() | 1u;
+    o.points = cases[i].points;
+    o.steps = 3;
+    o.lr = cases[i].opt == SPVGEN_MLP_OPTIMIZER_SGD ? 0.05f : 0.01f;
+    mlp_train_run_result r;
+    char msg[512];
+    spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
+    CHECK_MSG(r.grad.bad == 0, "%s: %llu of %llu gradients wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
+              (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+    CHECK_MSG(r.opt.bad == 0, "%s: %llu of %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.checked,
+              (unsigned long long)r.opt.first_bad, r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
+    CHECK_MSG(r.loss_bad == 0, "%s: loss gpu %.8g cpu %.8g (step 1)", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    fprintf(stderr, "  %-58s %llu grads x %u steps, worst err/tol %.3f; optimizer worst %.3f; loss %.5g -> %.5g\n",
+            r.plan.name, (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio,
+            r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[o.steps - 1]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* The gradient check itself: the reference's own gradients pass, one element moved by
+ * three tolerances fails, and only that one. */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void check_case(const net_case *nc, double max_median_ratio) {
+  spvgen_mlp_train_desc d = make_desc(nc);
+  spvgen_mlp_train_config t;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_train_plan(&d, NULL, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  mlp_train_data data;
+  CHECK(mlp_train_make_data(&t, 100, 7, &data));
+  uint64_t E = t.elements;
+  double *grad = malloc(E * 8), *tol = malloc(E * 8), loss, ltol;
+  float *slots = calloc(E * t.grad_workgroups, 4);
+  CHECK(grad && tol && slots && mlp_train_reference(&t, data.weights, &data, grad, tol, &loss, &ltol));
+  for (uint64_t e = 0; e < E; e++) slots[e] = (float)grad[e];
+  mlp_train_check c;
+  memset(&c, 0, sizeof c);
+  mlp_train_check_gradients(&t, slots, grad, tol, &c);
+  CHECK_EQ_U64(c.bad, 0);
+  CHECK_EQ_U64(c.checked, t.params);
+  uint64_t victim = t.net.layers[1].matrix_offset / 2 + 3;
+  slots[E + victim] += (float)(3 * tol[victim]); /* in the second slot */
+  memset(&c, 0, sizeof c);
+  mlp_train_check_gradients(&t, slots, grad, tol, &c);
+  CHECK_EQ_U64(c.bad, 1);
+  CHECK_EQ_U64(c.first_bad, victim);
+  CHECK(loss > 0);
+  /* The tolerances are tight enough to mean something: relative to |gradient|, the
+   * median below the bound stated here (the frequency encoding's 2^-11 error of sin /
+   * cos, which Vulkan allows, dominates the first case). */
+  double *ratio = malloc(E * 8);
+  uint64_t n = 0;
+  for (uint64_t e = 0; e < E; e++)
+    if (mlp_train_is_param(&t, e)) ratio[n++] = tol[e] / (fabs(grad[e]) + 1e-30);
+  qsort(ratio, n, 8, cmp_double);
+  fprintf(stderr, "  %s: tolerance / |gradient|: median %.3g, 90th percentile %.3g; loss %.5g tolerance %.3g\n",
+          t.name, ratio[n / 2], ratio[n * 9 / 10], loss, ltol);
+  CHECK(ratio[n / 2] < max_median_ratio);
+  CHECK(ltol < loss * 0.05);
+  free(ratio);
+  free(grad);
+  free(tol);
+  free(slots);
+  mlp_train_free_data(&data);
+}
+
+static void test_gradient_check_fails_on_a_wrong_gradient(void) {
+  check_case(&cases[0], 0.5);  /* measured 0.23: Vulkan's 2^-11 for sin / cos */
+  check_case(&cases[2], 0.05); /* measured 0.012 */
+  check_case(&cases[4], 0.002); /* measured 0.0001 */
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_train_plans_validate),
+      TEST_CASE(test_train_refusals),
+      TEST_CASE(test_vec_gradient_kernel_validates_for_h100),
+      TEST_CASE(test_gradient_check_fails_on_a_wrong_gradient),
+      TEST_CASE(test_training_matches_cpu),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
