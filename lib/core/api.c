@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "spvgen/coop.h" /* SPVGEN_FP_ENCODING_* */
 
 #define FAIL(m, st, ...) sg_fail((m), (st), __func__, __VA_ARGS__)
 #define BAD(m, ...) sg_fail((m), SPVGEN_ERROR_INVALID_ARGUMENT, __func__, __VA_ARGS__)
@@ -81,11 +82,13 @@ uint32_t spvgen_type_float(spvgen_module *m, uint32_t width) {
 
 uint32_t spvgen_type_float_encoded(spvgen_module *m, uint32_t width, uint32_t encoding) {
   if (!sg_ok(m, __func__)) return 0;
-  if (encoding == 0 && width != 16) return BAD(m, "BFloat16KHR encoding needs width 16, not %u", width);
-  if ((encoding == 4214 || encoding == 4215) && width != 8)
+  if (encoding == SPVGEN_FP_ENCODING_BFLOAT16 && width != 16)
+    return BAD(m, "BFloat16KHR encoding needs width 16, not %u", width);
+  if ((encoding == SPVGEN_FP_ENCODING_FLOAT8_E4M3 || encoding == SPVGEN_FP_ENCODING_FLOAT8_E5M2) &&
+      width != 8)
     return BAD(m, "Float8 encodings need width 8, not %u", width);
-  if (encoding != 0 && encoding != 4214 && encoding != 4215 &&
-      !sg_find_enumerant(SG_KIND_FPEncoding, encoding))
+  if (encoding != SPVGEN_FP_ENCODING_BFLOAT16 && encoding != SPVGEN_FP_ENCODING_FLOAT8_E4M3 &&
+      encoding != SPVGEN_FP_ENCODING_FLOAT8_E5M2 && !sg_find_enumerant(SG_KIND_FPEncoding, encoding))
     return BAD(m, "unknown FP encoding %u", encoding);
   uint32_t ops[3] = {0, width, encoding};
   return sg_inst(m, __func__, SpvOpTypeFloat, ops, 3);

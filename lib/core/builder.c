@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "spvgen/caps.h"
+#include "spvgen/coop.h" /* SPVGEN_FP_ENCODING_*, SPVGEN_CAPABILITY_* */
 
 #define SG_MAGIC 0x07230203u
 
@@ -670,7 +671,10 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
     s->pos++;
     /* FPEncoding: BFloat16KHR, Float8E4M3EXT and Float8E5M2EXT are known by value when
      * the grammar lists none (a decoder refuses any other value). */
-    if (kind == SG_KIND_FPEncoding && (v == 0 || v == 4214 || v == 4215)) return true;
+    if (kind == SG_KIND_FPEncoding &&
+        (v == SPVGEN_FP_ENCODING_BFLOAT16 || v == SPVGEN_FP_ENCODING_FLOAT8_E4M3 ||
+         v == SPVGEN_FP_ENCODING_FLOAT8_E5M2))
+      return true;
     if (k->count == 0 && kind != SG_KIND_FPEncoding) return true; /* the grammar lists no values */
     const sg_enumerant *e = sg_find_enumerant(kind, v);
     if (!e) {
@@ -824,12 +828,12 @@ static uint8_t infer_type(spvgen_module *m, uint32_t opcode, const uint32_t *ops
     break;
   case SpvOpTypeFloat:
     if (n >= 3) { /* an FP encoding */
-      if (ops[2] == 0) { /* BFloat16KHR */
-        sg_require_capability(m, 5116 /* BFloat16TypeKHR */);
+      if (ops[2] == SPVGEN_FP_ENCODING_BFLOAT16) {
+        sg_require_capability(m, SPVGEN_CAPABILITY_BFLOAT16_TYPE);
         sg_require_extension_name(m, "SPV_KHR_bfloat16");
         flags = SG_TF_HAS_16BIT;
-      } else if (ops[2] == 4214 || ops[2] == 4215) { /* Float8E4M3EXT, Float8E5M2EXT */
-        sg_require_capability(m, 4212 /* Float8EXT */);
+      } else if (ops[2] == SPVGEN_FP_ENCODING_FLOAT8_E4M3 || ops[2] == SPVGEN_FP_ENCODING_FLOAT8_E5M2) {
+        sg_require_capability(m, SPVGEN_CAPABILITY_FLOAT8);
         sg_require_extension_name(m, "SPV_EXT_float8");
         flags = SG_TF_HAS_8BIT;
       }
@@ -893,7 +897,10 @@ static bool scalar_width_ok(spvgen_module *m, const char *fn, uint32_t opcode, c
             "OpTypeFloat: width %u is not 16, 32 or 64 (8-bit and bfloat16 floats need an FP encoding)", width);
     return false;
   }
-  uint32_t want = ops[2] == 0 ? 16 : (ops[2] == 4214 || ops[2] == 4215) ? 8 : 0;
+  uint32_t e = ops[2];
+  uint32_t want = e == SPVGEN_FP_ENCODING_BFLOAT16 ? 16
+                  : (e == SPVGEN_FP_ENCODING_FLOAT8_E4M3 || e == SPVGEN_FP_ENCODING_FLOAT8_E5M2) ? 8
+                                                                                               : 0;
   if (want && width == want) return true;
   if (want)
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "OpTypeFloat: FP encoding %u needs width %u, not %u",

@@ -88,7 +88,7 @@ extern const uint32_t sg_instruction_count;
 extern const uint32_t sg_max_opcode;
 extern const uint16_t sg_opcode_index[];
 extern const uint32_t sg_capability_count;
-#include "sg_kinds.h" /* generated: SG_KIND_* operand kind indices */
+#include "gen/sg_kinds.h" /* generated: SG_KIND_* operand kind indices */
 
 const sg_instruction *sg_find_instruction(uint32_t opcode);
 const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
