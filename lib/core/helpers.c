@@ -9,19 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api_internal.h"
 #include "coop_internal.h"
 
-#define BAD(m, ...) sg_fail((m), SPVGEN_ERROR_INVALID_ARGUMENT, __func__, __VA_ARGS__)
-
-static uint32_t op_of(const spvgen_module *m, uint32_t id) {
-  const sg_id_info *i = m ? sg_id(m, id) : NULL;
-  return i && i->kind > SG_ID_RESERVED ? i->opcode : 0;
-}
-
-static bool is_type(const spvgen_module *m, uint32_t id) {
-  const sg_id_info *i = m ? sg_id(m, id) : NULL;
-  return i && i->kind == SG_ID_TYPE;
-}
 
 /* ========================================================= float encodings ==== */
 
@@ -164,7 +154,7 @@ static const char *storage_name(uint32_t sc) {
 
 static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size, size_t *at,
                       int depth) {
-  if (!is_type(m, t)) {
+  if (!sg_is_type(m, t)) {
     put(buf, size, at, "(id %u, not a type)", t);
     return;
   }
@@ -176,7 +166,7 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
   uint32_t len = d[0] >> 16;
   uint64_t v;
   bool found;
-  switch (op_of(m, t)) {
+  switch (sg_op_of(m, t)) {
   case SpvOpTypeVector:
     put(buf, size, at, "vec%u ", d[3]);
     type_text(m, d[2], buf, size, at, depth + 1);
@@ -187,7 +177,7 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
     return;
   case SpvOpTypeArray:
   case SpvOpTypeRuntimeArray: {
-    if (op_of(m, t) == SpvOpTypeRuntimeArray)
+    if (sg_op_of(m, t) == SpvOpTypeRuntimeArray)
       put(buf, size, at, "array[] ");
     else if (spvgen_const_value(m, d[3], &v))
       put(buf, size, at, "array[%llu] ", (unsigned long long)v);
@@ -233,7 +223,7 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
     return;
   }
   default: {
-    const sg_instruction *ins = sg_find_instruction(op_of(m, t));
+    const sg_instruction *ins = sg_find_instruction(sg_op_of(m, t));
     const char *n = ins ? ins->name : "OpType?";
     if (!strncmp(n, "OpType", 6)) n += 6;
     put(buf, size, at, "%s#%u", n, t);
@@ -361,7 +351,7 @@ int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uin
     uint32_t ix = indices[k];
     const sg_id_info *ii = sg_id(m, ix);
     if (!ii || (ii->kind != SG_ID_RESERVED &&
-                (ii->kind != SG_ID_VALUE || op_of(m, ii->type) != SpvOpTypeInt))) {
+                (ii->kind != SG_ID_VALUE || sg_op_of(m, ii->type) != SpvOpTypeInt))) {
       sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
               "index %u is %s; expected the id of an integer value (OpAccessChain: indices are "
               "scalar integers)", k, spvgen_id_name(m, ix, a, sizeof a));
@@ -484,7 +474,7 @@ bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer) {
     uint64_t v;
     if (member != SPVGEN_ABSENT && spvgen_const_value(m, member, &v)) mv = (uint32_t)v;
     else if (member != SPVGEN_ABSENT) mv = SPVGEN_ABSENT; /* dynamic index: any member */
-    if (op_of(m, st) == SpvOpTypeStruct && member_decorated(m, st, mv, SpvDecorationNonWritable, &which)) {
+    if (sg_op_of(m, st) == SpvOpTypeStruct && member_decorated(m, st, mv, SpvDecorationNonWritable, &which)) {
       ro = true;
       snprintf(whatbuf, sizeof whatbuf, "member %u", which);
       what = whatbuf;
@@ -516,7 +506,7 @@ spvgen_buffer spvgen_buffer_declare(spvgen_module *m, uint32_t element_type, uin
     BAD(m, "flags 0x%x has bits that are not SPVGEN_BUFFER_*", flags);
     return b;
   }
-  if (!is_type(m, element_type)) {
+  if (!sg_is_type(m, element_type)) {
     BAD(m, "element_type is %s; expected a type", spvgen_id_name(m, element_type, t, sizeof t));
     return b;
   }
@@ -589,7 +579,7 @@ spvgen_push_constant_block spvgen_push_constants(spvgen_module *m, const uint32_
   uint64_t off = 0, max_align = 1;
   for (uint32_t i = 0; i < count; i++) {
     uint64_t size, align;
-    if (!is_type(m, member_types[i])) {
+    if (!sg_is_type(m, member_types[i])) {
       BAD(m, "member %u is %s; expected a type", i, spvgen_id_name(m, member_types[i], t, sizeof t));
       return b;
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h" /* sg_grow */
 #include "reflect.h"
 
 /* snprintf into a caller's buffer that may be NULL or empty. */
@@ -275,25 +276,15 @@ static void note_use(reflector *r, uint32_t used) {
 }
 
 static bool add_type(reflector *r, uint32_t type) {
-  if (r->type_count == r->type_cap) {
-    size_t cap = r->type_cap ? r->type_cap * 2 : 64;
-    uint32_t *n = realloc(r->types, cap * sizeof *n);
-    if (!n) return false;
-    r->types = n;
-    r->type_cap = cap;
-  }
+  if (!sg_grow(&r->types, &r->type_cap, r->type_count + 1, sizeof *r->types, 64, SIZE_MAX))
+    return false;
   r->types[r->type_count++] = type;
   return true;
 }
 
 static bool add_offset(reflector *r, uint32_t type, uint32_t member, uint32_t offset) {
-  if (r->offset_count == r->offset_cap) {
-    size_t cap = r->offset_cap ? r->offset_cap * 2 : 64;
-    member_offset *n = realloc(r->offsets, cap * sizeof *n);
-    if (!n) return false;
-    r->offsets = n;
-    r->offset_cap = cap;
-  }
+  if (!sg_grow(&r->offsets, &r->offset_cap, r->offset_count + 1, sizeof *r->offsets, 64, SIZE_MAX))
+    return false;
   r->offsets[r->offset_count] = (member_offset){type, member, offset, (uint32_t)r->offset_count};
   r->offset_count++;
   return true;
