@@ -174,100 +174,106 @@ static inline uint32_t lowest_bit(uint32_t x) {
 
 static void close_function(spvgen_module *m);
 
-uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops, uint32_t n) {
-  if (!m || m->status != SPVGEN_OK || m->finished) return sg_ok(m, fn) ? 0 : 0;
-  const sg_instruction *ins = sg_find_instruction(opcode);
-  if (!ins) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "unknown opcode %u", opcode);
-  if (n >= 0xFFFF)
-    return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
-  if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
-
-  /* Fast path for the bulk of a kernel: a function-body instruction whose operands are
-   * all single ids (arithmetic, loads and stores without memory operands, access chains,
-   * branches...) and that needs no capability. Anything unusual falls through to the
-   * general path, which also produces the error messages. */
-  if ((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
-      (ins->flags & (SG_INST_SIMPLE | SG_INST_NOREQ)) == (SG_INST_SIMPLE | SG_INST_NOREQ) &&
-      m->block_open &&
-      (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq))) {
-    /* Operand 0 is the result type and the next one the result, when the instruction
-     * has them; the ids after them are checked for their bound and their role (value
-     * operands take no type, label or function; label operands only labels), with the
-     * kinds that violate a role as bit sets. */
-    uint32_t bound = m->bound, nreq = ins->nreq, rpos = UINT32_MAX;
-    const sg_id_info *ids = m->ids;
-    bool fine = true;
-    if (ins->has_type) fine = ops[0] - 1u < bound - 1u && ids[ops[0]].kind == SG_ID_TYPE;
-    if (ins->has_result) {
-      rpos = ins->has_type;
-      fine = fine && ops[rpos] == 0;
-    }
-    uint32_t values = ins->value_mask, labels = ins->label_mask, others = ins->any_mask | labels;
-    uint32_t wrong = 0; /* ids of a kind their operand's role rejects, one bit per id */
-    if (!others) {
-      /* All ids are value operands (the common case): collect the kinds they have. */
-      uint32_t kinds = 0;
-      for (uint32_t r = values; r; r &= r - 1) {
-        uint32_t v = ops[lowest_bit(r)];
-        if (v - 1u >= bound - 1u) { /* 0 or beyond the bound */
-          fine = false;
-          break;
-        }
-        kinds |= 1u << ids[v].kind;
-      }
-      wrong = kinds & SG_KINDS_NOT_VALUE;
-    } else {
-      for (uint32_t r = values | others; r; r &= r - 1) {
-        uint32_t bit = r & (0u - r), v = ops[lowest_bit(r)];
-        if (v - 1u >= bound - 1u) {
-          fine = false;
-          break;
-        }
-        uint32_t kb = 1u << ids[v].kind;
-        wrong |= bit & (((kb & SG_KINDS_NOT_VALUE) ? values : 0) | ((kb & SG_KINDS_NOT_LABEL) ? labels : 0));
-      }
-    }
-    if (n > nreq && !(ins->flags & SG_INST_LIT_TAIL)) { /* a repeated IdRef tail */
-      uint32_t kinds = 0;
-      for (uint32_t i = nreq; i < n; i++) {
-        uint32_t v = ops[i];
-        if (v - 1u >= bound - 1u) {
-          fine = false;
-          break;
-        }
-        kinds |= 1u << ids[v].kind;
-      }
-      if (ins->flags & SG_INST_VALUE_TAIL) wrong |= kinds & SG_KINDS_NOT_VALUE;
-    }
-    fine = fine && !wrong;
-    sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
-    if (fine && sg_words_grow(m, b, n + 1)) {
-      uint32_t result = rpos != UINT32_MAX ? sg_new_id(m, fn) : 0;
-      if (rpos != UINT32_MAX && !result) return 0;
-      size_t off = b->len;
-      uint32_t *w = b->data + off;
-      b->len += n + 1;
-      w[0] = ((n + 1) << 16) | opcode;
-      for (uint32_t i = 0; i < n; i++) w[1 + i] = ops[i];
-      if (result) {
-        w[1 + rpos] = result;
-        sg_id_info *id = &m->ids[result];
-        m->undefined--;
-        id->kind = SG_ID_VALUE;
-        id->type = ins->has_type ? ops[0] : 0;
-        id->opcode = (uint16_t)opcode;
-        id->section = SG_SEC_FUNCTIONS;
-        id->def_off = (uint32_t)off;
-        id->flags = 0;
-      }
-      if (ins->placement == SG_PLACE_TERMINATOR) m->block_open = false;
-      return result ? result : 1;
-    }
-    if (m->status != SPVGEN_OK) return 0;
+/* Step 1, the fast path for the bulk of a kernel: a function-body instruction whose
+ * operands are all single ids (arithmetic, loads and stores without memory operands,
+ * access chains, branches...) and that needs no capability. true when it handled the
+ * instruction (*ret: the result, 1 for none, 0 on error); false sends it down the general
+ * path, which also produces the error messages. */
+static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
+                           uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t *ret) {
+  if (!((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
+        (ins->flags & (SG_INST_SIMPLE | SG_INST_NOREQ)) == (SG_INST_SIMPLE | SG_INST_NOREQ) &&
+        m->block_open &&
+        (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq))))
+    return false;
+  /* Operand 0 is the result type and the next one the result, when the instruction
+   * has them; the ids after them are checked for their bound and their role (value
+   * operands take no type, label or function; label operands only labels), with the
+   * kinds that violate a role as bit sets. */
+  uint32_t bound = m->bound, nreq = ins->nreq, rpos = UINT32_MAX;
+  const sg_id_info *ids = m->ids;
+  bool fine = true;
+  if (ins->has_type) fine = ops[0] - 1u < bound - 1u && ids[ops[0]].kind == SG_ID_TYPE;
+  if (ins->has_result) {
+    rpos = ins->has_type;
+    fine = fine && ops[rpos] == 0;
   }
+  uint32_t values = ins->value_mask, labels = ins->label_mask, others = ins->any_mask | labels;
+  uint32_t wrong = 0; /* ids of a kind their operand's role rejects, one bit per id */
+  if (!others) {
+    /* All ids are value operands (the common case): collect the kinds they have. */
+    uint32_t kinds = 0;
+    for (uint32_t r = values; r; r &= r - 1) {
+      uint32_t v = ops[lowest_bit(r)];
+      if (v - 1u >= bound - 1u) { /* 0 or beyond the bound */
+        fine = false;
+        break;
+      }
+      kinds |= 1u << ids[v].kind;
+    }
+    wrong = kinds & SG_KINDS_NOT_VALUE;
+  } else {
+    for (uint32_t r = values | others; r; r &= r - 1) {
+      uint32_t bit = r & (0u - r), v = ops[lowest_bit(r)];
+      if (v - 1u >= bound - 1u) {
+        fine = false;
+        break;
+      }
+      uint32_t kb = 1u << ids[v].kind;
+      wrong |= bit & (((kb & SG_KINDS_NOT_VALUE) ? values : 0) | ((kb & SG_KINDS_NOT_LABEL) ? labels : 0));
+    }
+  }
+  if (n > nreq && !(ins->flags & SG_INST_LIT_TAIL)) { /* a repeated IdRef tail */
+    uint32_t kinds = 0;
+    for (uint32_t i = nreq; i < n; i++) {
+      uint32_t v = ops[i];
+      if (v - 1u >= bound - 1u) {
+        fine = false;
+        break;
+      }
+      kinds |= 1u << ids[v].kind;
+    }
+    if (ins->flags & SG_INST_VALUE_TAIL) wrong |= kinds & SG_KINDS_NOT_VALUE;
+  }
+  fine = fine && !wrong;
+  sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+  if (fine && sg_words_grow(m, b, n + 1)) {
+    uint32_t result = rpos != UINT32_MAX ? sg_new_id(m, fn) : 0;
+    if (rpos != UINT32_MAX && !result) {
+      *ret = 0;
+      return true;
+    }
+    size_t off = b->len;
+    uint32_t *w = b->data + off;
+    b->len += n + 1;
+    w[0] = ((n + 1) << 16) | opcode;
+    for (uint32_t i = 0; i < n; i++) w[1 + i] = ops[i];
+    if (result) {
+      w[1 + rpos] = result;
+      sg_id_info *id = &m->ids[result];
+      m->undefined--;
+      id->kind = SG_ID_VALUE;
+      id->type = ins->has_type ? ops[0] : 0;
+      id->opcode = (uint16_t)opcode;
+      id->section = SG_SEC_FUNCTIONS;
+      id->def_off = (uint32_t)off;
+      id->flags = 0;
+    }
+    if (ins->placement == SG_PLACE_TERMINATOR) m->block_open = false;
+    *ret = result ? result : 1;
+    return true;
+  }
+  if (m->status != SPVGEN_OK) {
+    *ret = 0;
+    return true;
+  }
+  return false;
+}
 
-  /* Fast path for repeated declarations: identical words of a type or constant were
-   * checked when first emitted, so a hit needs no operand walk. */
+/* Step 2, the fast path for repeated declarations: identical words of a type or constant
+ * were checked when first emitted, so a hit needs no operand walk. The id, or 0. */
+static uint32_t declaration_seen(spvgen_module *m, const sg_instruction *ins, uint32_t opcode,
+                                 const uint32_t *ops, uint32_t n) {
   if ((ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT) &&
       ins->has_result && n < 63 && m->table_count) {
     uint32_t rpos = ins->has_type ? 1 : 0;
@@ -276,20 +282,23 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
       k[kl++] = opcode;
       for (uint32_t i = 0; i < n; i++)
         if (i != rpos) k[kl++] = ops[i];
-      uint32_t hit = table_find(m, k, kl, hash_words(k, kl));
-      if (hit) return hit;
+      return table_find(m, k, kl, hash_words(k, kl));
     }
   }
+  return 0;
+}
 
-  bool decl = ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT ||
-              ins->placement == SG_PLACE_SPEC_CONSTANT;
-  sg_walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1, decl};
-  bool checked = false;
-  uint32_t nreq = ins->nreq;
+/* Step 3, the operands: required operands that are single ids (and any repeated tail of
+ * ids) are checked inline; anything else, or any problem, goes through the grammar walk,
+ * which produces the message. Fills s->result_pos and s->type_pos. */
+static bool check_operands(sg_walk_state *s, uint32_t opcode) {
+  spvgen_module *m = s->m;
+  const sg_instruction *ins = s->ins;
+  const uint32_t *ops = s->w;
+  uint32_t n = s->n, nreq = ins->nreq;
+  bool decl = s->decl, checked = false;
   if ((ins->flags & SG_INST_SIMPLE) && opcode != SpvOpSpecConstantOp &&
       (n == nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > nreq))) {
-    /* Required operands are single ids (and any repeated tail is ids): check them
-     * inline; on any problem the full walk below produces the message. */
     const sg_operand *o = &sg_operands[ins->operands_off];
     uint32_t tail_bad = ins->flags & SG_INST_VALUE_TAIL ? SG_KINDS_NOT_VALUE : 0;
     checked = true;
@@ -301,7 +310,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
         checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED) &&
                   !((tail_bad >> m->ids[v].kind) & 1u);
       } else if (o[i].kind == SG_KIND_IdResult) {
-        s.result_pos = i;
+        s->result_pos = i;
         checked = v == 0 || (v < m->bound && m->ids[v].kind == SG_ID_RESERVED);
       } else {
         uint32_t bad = ((ins->value_mask >> i) & 1u) * SG_KINDS_NOT_VALUE |
@@ -309,122 +318,134 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
         checked = v != 0 && v < m->bound && (!decl || m->ids[v].kind != SG_ID_RESERVED) &&
                   !((bad >> m->ids[v].kind) & 1u);
         if (checked && o[i].kind == SG_KIND_IdResultType) {
-          s.type_pos = i;
+          s->type_pos = i;
           checked = m->ids[v].kind == SG_ID_TYPE;
         }
       }
     }
-    if (!checked) s.result_pos = s.type_pos = UINT32_MAX;
+    if (!checked) s->result_pos = s->type_pos = UINT32_MAX;
   }
-  if (!checked) {
-    if (opcode == SpvOpSwitch && n >= 1) {
-      const uint32_t *t = sg_def_words(m, sg_type_of(m, ops[0]));
-      if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s.switch_literal_words = 2;
-    }
-    if (!sg_walk(&s)) return 0;
+  if (checked) return true;
+  if (opcode == SpvOpSwitch && n >= 1) {
+    const uint32_t *t = sg_def_words(m, sg_type_of(m, ops[0]));
+    if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s->switch_literal_words = 2;
   }
-  if (!(ins->flags & SG_INST_NOREQ)) {
-    if (!sg_require_instruction(m, fn, ins)) return 0;
-  }
+  return sg_walk(s);
+}
 
-  uint32_t result = s.result_pos != UINT32_MAX ? ops[s.result_pos] : 0;
-  uint32_t type = s.type_pos != UINT32_MAX ? ops[s.type_pos] : 0;
-  uint8_t section = SG_SEC_FUNCTIONS;
-  uint8_t kind = type ? SG_ID_VALUE : SG_ID_OTHER;
-  uint8_t flags = 0;
-  bool dedupe = false, terminator = false;
+/* Where an instruction goes and what its id becomes (step 4). */
+typedef struct placement {
+  uint8_t section;  /* sg_section */
+  uint8_t kind;     /* sg_id_kind of the result */
+  uint8_t flags;    /* sg_type_flags of the result */
+  bool dedupe, terminator;
+  bool done;        /* handled completely: return `ret` */
+  uint32_t ret;
+} placement;
 
+/* Step 4, placement: the section of the logical layout, by opcode (never by the
+ * grammar's "class"), with the state rules of the special instructions (functions,
+ * blocks, variables, imports). Capabilities and extensions are declarations here. */
+static placement place(spvgen_module *m, const char *fn, const sg_instruction *ins,
+                       uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t type) {
+  placement p = {SG_SEC_FUNCTIONS, type ? SG_ID_VALUE : SG_ID_OTHER, 0, false, false, false, 0};
+#define PLACE_FAIL(st, ...) (p.done = true, p.ret = sg_fail(m, (st), fn, __VA_ARGS__), p)
   switch (ins->placement) {
   case SG_PLACE_TYPE:
-    section = SG_SEC_GLOBALS;
-    kind = SG_ID_TYPE;
-    dedupe = dedupable_type(opcode);
+    p.section = SG_SEC_GLOBALS;
+    p.kind = SG_ID_TYPE;
+    p.dedupe = dedupable_type(opcode);
     break;
   case SG_PLACE_CONSTANT:
-    section = SG_SEC_GLOBALS;
-    dedupe = true;
-    flags = SG_TF_CONSTANT;
+    p.section = SG_SEC_GLOBALS;
+    p.dedupe = true;
+    p.flags = SG_TF_CONSTANT;
     break;
   case SG_PLACE_SPEC_CONSTANT:
-    section = SG_SEC_GLOBALS;
-    flags = SG_TF_SPEC_CONSTANT;
+    p.section = SG_SEC_GLOBALS;
+    p.flags = SG_TF_SPEC_CONSTANT;
     break;
-  case SG_PLACE_DEBUG_SOURCE: section = SG_SEC_DEBUG_SOURCE; break;
-  case SG_PLACE_NAMES: section = SG_SEC_DEBUG_NAMES; break;
-  case SG_PLACE_PROCESSED: section = SG_SEC_DEBUG_PROCESSED; break;
-  case SG_PLACE_ANNOTATION: section = SG_SEC_ANNOTATIONS; break;
-  case SG_PLACE_TERMINATOR: terminator = true; break;
+  case SG_PLACE_DEBUG_SOURCE: p.section = SG_SEC_DEBUG_SOURCE; break;
+  case SG_PLACE_NAMES: p.section = SG_SEC_DEBUG_NAMES; break;
+  case SG_PLACE_PROCESSED: p.section = SG_SEC_DEBUG_PROCESSED; break;
+  case SG_PLACE_ANNOTATION: p.section = SG_SEC_ANNOTATIONS; break;
+  case SG_PLACE_TERMINATOR: p.terminator = true; break;
   case SG_PLACE_SPECIAL:
     switch (opcode) {
-    case SpvOpCapability: return 1; /* declared by the walk */
+    case SpvOpCapability: /* declared by the walk */
+      p.done = true;
+      p.ret = 1;
+      return p;
     case SpvOpExtension: {
       char name[256];
       size_t len = n * 4 < sizeof name - 1 ? n * 4 : sizeof name - 1;
       memcpy(name, ops, len);
       name[len] = 0;
       sg_require_extension_name(m, name);
-      return 1;
+      p.done = true;
+      p.ret = 1;
+      return p;
     }
-    case SpvOpMemoryModel: section = SG_SEC_MEMORY_MODEL; break;
+    case SpvOpMemoryModel: p.section = SG_SEC_MEMORY_MODEL; break;
     case SpvOpExtInstImport: {
       /* ops: result, NUL-terminated name (the walk checked it). */
       const char *name = (const char *)(ops + 1);
       if (!ext_inst_set_known(name))
-        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
-                       "OpExtInstImport: \"%.60s\" is not an extended instruction set a decoder "
-                       "knows (GLSL.std.450, NonSemantic.*, ...): the module could not be read back",
-                       name);
-      section = SG_SEC_IMPORTS;
-      dedupe = true;
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "OpExtInstImport: \"%.60s\" is not an extended instruction set a decoder "
+                          "knows (GLSL.std.450, NonSemantic.*, ...): the module could not be read back",
+                          name);
+      p.section = SG_SEC_IMPORTS;
+      p.dedupe = true;
       break;
     }
-    case SpvOpEntryPoint: section = SG_SEC_ENTRY_POINTS; break;
+    case SpvOpEntryPoint: p.section = SG_SEC_ENTRY_POINTS; break;
     case SpvOpExecutionMode:
-    case SpvOpExecutionModeId: section = SG_SEC_EXECUTION_MODES; break;
+    case SpvOpExecutionModeId: p.section = SG_SEC_EXECUTION_MODES; break;
     case SpvOpTypeForwardPointer:
-      section = SG_SEC_GLOBALS;
+      p.section = SG_SEC_GLOBALS;
       if (m->ids[ops[0]].kind == SG_ID_RESERVED) m->ids[ops[0]].flags |= SG_TF_FORWARD_POINTER;
       break;
     case SpvOpVariable:
       if (ops[2] == SpvStorageClassFunction) {
         if (!m->in_function)
-          return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "a Function-storage variable outside a function");
-        section = SG_SEC_FUNCTION_VARS;
+          return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "a Function-storage variable outside a function");
+        p.section = SG_SEC_FUNCTION_VARS;
       } else {
-        section = SG_SEC_GLOBALS;
+        p.section = SG_SEC_GLOBALS;
       }
       break;
     case SpvOpUndef:
     case SpvOpLine:
     case SpvOpNoLine:
     case SpvOpExtInstWithForwardRefsKHR:
-      section = m->in_function ? SG_SEC_FUNCTIONS : SG_SEC_GLOBALS;
-      if (section == SG_SEC_FUNCTIONS && !m->block_open)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "%s outside a block", ins->name);
+      p.section = m->in_function ? SG_SEC_FUNCTIONS : SG_SEC_GLOBALS;
+      if (p.section == SG_SEC_FUNCTIONS && !m->block_open)
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "%s outside a block", ins->name);
       break;
     case SpvOpFunction:
       if (m->in_function)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "OpFunction inside function %u (end it first)", m->current_function);
-      kind = SG_ID_FUNCTION;
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "OpFunction inside function %u (end it first)", m->current_function);
+      p.kind = SG_ID_FUNCTION;
       break;
     case SpvOpFunctionParameter:
       if (!m->in_function || m->first_block_placed)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "OpFunctionParameter must follow OpFunction, before the first block");
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "OpFunctionParameter must follow OpFunction, before the first block");
       break;
     case SpvOpLabel:
       if (!m->in_function)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "a block outside a function");
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "a block outside a function");
       if (m->block_open)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "block %u is not terminated yet", m->current_block);
-      kind = SG_ID_LABEL;
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "block %u is not terminated yet", m->current_block);
+      p.kind = SG_ID_LABEL;
       break;
     case SpvOpFunctionEnd:
       if (!m->in_function)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "OpFunctionEnd outside a function");
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "OpFunctionEnd outside a function");
       if (m->block_open)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "block %u is not terminated", m->current_block);
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "block %u is not terminated", m->current_block);
       if (!m->first_block_placed)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "function %u has no blocks", m->current_function);
+        return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "function %u has no blocks", m->current_function);
       break;
     default:
       break;
@@ -433,59 +454,20 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   default:
     break;
   }
-  if (section == SG_SEC_FUNCTIONS && ins->placement != SG_PLACE_SPECIAL) {
+  if (p.section == SG_SEC_FUNCTIONS && ins->placement != SG_PLACE_SPECIAL) {
     if (!m->in_function || !m->block_open)
-      return sg_fail(m, SPVGEN_ERROR_INVALID_STATE, fn, "%s: instruction outside a block%s", ins->name,
-                     m->in_function ? " (the previous block was terminated; start a new one)" : " (no function is open)");
+      return PLACE_FAIL(SPVGEN_ERROR_INVALID_STATE, "%s: instruction outside a block%s", ins->name,
+                        m->in_function ? " (the previous block was terminated; start a new one)" : " (no function is open)");
   }
+#undef PLACE_FAIL
+  return p;
+}
 
-  if ((opcode == SpvOpTypeInt || opcode == SpvOpTypeFloat) && !sg_scalar_width_ok(m, fn, opcode, ops, n))
-    return 0;
-  if (ins->placement == SG_PLACE_TYPE) flags = sg_infer_type(m, opcode, ops, n);
-  if (m->status != SPVGEN_OK) return 0;
-
-  /* Hash-consing: key = opcode + every operand word except the result id. */
-  uint32_t keybuf[64], *key = NULL, keylen = 0, hash = 0;
-  /* Only new declarations are deduplicated: an explicit (reserved) result id asks for
-   * this exact declaration (strided arrays, forward-declared types). */
-  bool explicit_id = s.result_pos != UINT32_MAX && ops[s.result_pos] != 0;
-  bool may_duplicate = opcode == SpvOpTypeArray || opcode == SpvOpTypeRuntimeArray ||
-                       opcode == SpvOpTypePointer || ins->placement != SG_PLACE_TYPE;
-  if (dedupe && s.result_pos != UINT32_MAX && (!explicit_id || !may_duplicate)) {
-    key = n + 1 <= 64 ? keybuf : malloc((n + 1) * sizeof *key);
-    if (!key) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
-    key[keylen++] = opcode;
-    for (uint32_t i = 0; i < n; i++)
-      if (i != s.result_pos) key[keylen++] = ops[i];
-    hash = hash_words(key, keylen);
-    uint32_t hit = table_find(m, key, keylen, hash);
-    if (hit) {
-      if (key != keybuf) free(key);
-      if (explicit_id)
-        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
-                       "%s: the same type already exists as id %u (SPIR-V forbids duplicate non-aggregate types); use that id",
-                       ins->name, hit);
-      return hit;
-    }
-  }
-  if (s.result_pos != UINT32_MAX && !result) result = sg_new_id(m, fn);
-  sg_words *b = &m->sec[section];
-  size_t off = b->len;
-  uint32_t *w = m->status == SPVGEN_OK ? sg_words_push(m, b, n + 1) : NULL;
-  if (!w) {
-    if (key && key != keybuf) free(key);
-    return 0;
-  }
-  w[0] = ((n + 1) << 16) | opcode;
-  if (n) memcpy(w + 1, ops, n * sizeof *ops);
-  if (s.result_pos != UINT32_MAX) w[1 + s.result_pos] = result;
-
-  if (result) record(m, result, kind, type, opcode, section, off, flags);
-  if (key) {
-    table_insert(m, key, keylen, hash, result);
-    if (key != keybuf) free(key);
-  }
-
+/* Step 6, what an instruction changes besides its words: global variables join the
+ * entry points' interface, OpFunction / OpLabel / OpFunctionEnd open and close functions
+ * and blocks. false when that failed (the error recorded). */
+static bool apply_effects(spvgen_module *m, const char *fn, uint32_t opcode, uint8_t section,
+                          uint32_t result, uint32_t type, size_t off) {
   switch (opcode) {
   case SpvOpVariable:
     if (section == SG_SEC_GLOBALS) {
@@ -509,7 +491,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     m->current_block = result;
     if (!m->first_block_placed) {
       m->first_block_placed = true;
-      m->first_block_end = b->len;
+      m->first_block_end = m->sec[section].len;
     }
     break;
   case SpvOpFunctionEnd:
@@ -518,7 +500,86 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   default:
     break;
   }
-  if (terminator) m->block_open = false;
+  return true;
+}
+
+/* The general path, in its steps: fast paths (1, 2), operands (3), requirements, placement
+ * (4), widths and type capabilities, deduplication and the words (5), effects (6). */
+uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops, uint32_t n) {
+  if (!m || m->status != SPVGEN_OK || m->finished) return sg_ok(m, fn) ? 0 : 0;
+  const sg_instruction *ins = sg_find_instruction(opcode);
+  if (!ins) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "unknown opcode %u", opcode);
+  if (n >= 0xFFFF)
+    return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
+  if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
+
+  uint32_t ret;
+  if (body_fast_path(m, fn, ins, opcode, ops, n, &ret)) return ret;
+  uint32_t seen = declaration_seen(m, ins, opcode, ops, n);
+  if (seen) return seen;
+
+  bool decl = ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT ||
+              ins->placement == SG_PLACE_SPEC_CONSTANT;
+  sg_walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1, decl};
+  if (!check_operands(&s, opcode)) return 0;
+  if (!(ins->flags & SG_INST_NOREQ)) {
+    if (!sg_require_instruction(m, fn, ins)) return 0;
+  }
+
+  uint32_t result = s.result_pos != UINT32_MAX ? ops[s.result_pos] : 0;
+  uint32_t type = s.type_pos != UINT32_MAX ? ops[s.type_pos] : 0;
+  placement p = place(m, fn, ins, opcode, ops, n, type);
+  if (p.done) return p.ret;
+
+  if ((opcode == SpvOpTypeInt || opcode == SpvOpTypeFloat) && !sg_scalar_width_ok(m, fn, opcode, ops, n))
+    return 0;
+  if (ins->placement == SG_PLACE_TYPE) p.flags = sg_infer_type(m, opcode, ops, n);
+  if (m->status != SPVGEN_OK) return 0;
+
+  /* Step 5. Hash-consing: key = opcode + every operand word except the result id. */
+  uint32_t keybuf[64], *key = NULL, keylen = 0, hash = 0;
+  /* Only new declarations are deduplicated: an explicit (reserved) result id asks for
+   * this exact declaration (strided arrays, forward-declared types). */
+  bool explicit_id = s.result_pos != UINT32_MAX && ops[s.result_pos] != 0;
+  bool may_duplicate = opcode == SpvOpTypeArray || opcode == SpvOpTypeRuntimeArray ||
+                       opcode == SpvOpTypePointer || ins->placement != SG_PLACE_TYPE;
+  if (p.dedupe && s.result_pos != UINT32_MAX && (!explicit_id || !may_duplicate)) {
+    key = n + 1 <= 64 ? keybuf : malloc((n + 1) * sizeof *key);
+    if (!key) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
+    key[keylen++] = opcode;
+    for (uint32_t i = 0; i < n; i++)
+      if (i != s.result_pos) key[keylen++] = ops[i];
+    hash = hash_words(key, keylen);
+    uint32_t hit = table_find(m, key, keylen, hash);
+    if (hit) {
+      if (key != keybuf) free(key);
+      if (explicit_id)
+        return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+                       "%s: the same type already exists as id %u (SPIR-V forbids duplicate non-aggregate types); use that id",
+                       ins->name, hit);
+      return hit;
+    }
+  }
+  if (s.result_pos != UINT32_MAX && !result) result = sg_new_id(m, fn);
+  sg_words *b = &m->sec[p.section];
+  size_t off = b->len;
+  uint32_t *w = m->status == SPVGEN_OK ? sg_words_push(m, b, n + 1) : NULL;
+  if (!w) {
+    if (key && key != keybuf) free(key);
+    return 0;
+  }
+  w[0] = ((n + 1) << 16) | opcode;
+  if (n) memcpy(w + 1, ops, n * sizeof *ops);
+  if (s.result_pos != UINT32_MAX) w[1 + s.result_pos] = result;
+
+  if (result) record(m, result, p.kind, type, opcode, p.section, off, p.flags);
+  if (key) {
+    table_insert(m, key, keylen, hash, result);
+    if (key != keybuf) free(key);
+  }
+
+  if (!apply_effects(m, fn, opcode, p.section, result, type, off)) return 0;
+  if (p.terminator) m->block_open = false;
   return result ? result : 1;
 }
 

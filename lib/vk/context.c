@@ -263,6 +263,162 @@ static void copy_message(char *message, size_t message_size, const char *text) {
   if (message && message_size) spvgen_vk_format(message, message_size, "%s", text);
 }
 
+/* spvgen_vk_create's steps. Each returns SPVGEN_OK or a status with the reason in msg
+ * (the caller prefixes "spvgen_vk_create: "). */
+
+/* The instance, its functions, and the validation messenger when validation is on. */
+static spvgen_status open_instance(spvgen_vk_context *ctx, const spvgen_vk_desc *desc, char *msg,
+                                   size_t msg_size) {
+  bool debug_utils = false;
+  spvgen_status st = create_instance(desc->enable_validation, &ctx->instance, &debug_utils, msg,
+                                     msg_size);
+  if (st != SPVGEN_OK) return st;
+  if (!spvgen_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
+    spvgen_vk_format(msg, msg_size, "vkGetInstanceProcAddr returned no core instance functions");
+    return SPVGEN_ERROR_VULKAN;
+  }
+  if (debug_utils && ctx->vki.CreateDebugUtilsMessengerEXT) {
+    VkDebugUtilsMessengerCreateInfoEXT mci;
+    memset(&mci, 0, sizeof mci);
+    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                          VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    mci.pfnUserCallback = on_validation_message;
+    mci.pUserData = ctx;
+    VkResult mr = ctx->vki.CreateDebugUtilsMessengerEXT(ctx->instance, &mci, NULL, &ctx->messenger);
+    if (mr != VK_SUCCESS) {
+      /* Validation asked for but its messages would go nowhere: an error, not a quiet run. */
+      ctx->messenger = VK_NULL_HANDLE;
+      spvgen_vk_format(msg, msg_size, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
+                       spvgen_vk_result_name(mr), (int)mr);
+      return SPVGEN_ERROR_VULKAN;
+    }
+  }
+  return SPVGEN_OK;
+}
+
+/* Every physical device with what it offers (*pds and *infos: the caller frees them). */
+static spvgen_status query_devices(spvgen_vk_context *ctx, VkPhysicalDevice **pds,
+                                   spvgen_vk_device_info **infos, uint32_t *count, char *msg,
+                                   size_t msg_size) {
+  uint32_t n = 0;
+  spvgen_status st = list_physical_devices(&ctx->vki, ctx->instance, pds, &n, msg, msg_size);
+  if (st != SPVGEN_OK) return st;
+  if (n == 0) {
+    spvgen_vk_format(msg, msg_size, "no Vulkan device: the loader lists no physical device");
+    return SPVGEN_ERROR_NO_DEVICE;
+  }
+  *infos = calloc(n, sizeof **infos);
+  if (!*infos) {
+    spvgen_vk_format(msg, msg_size, "out of memory");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    st = spvgen_vk_query_device(&ctx->vki, (*pds)[i], i, &(*infos)[i], msg, msg_size);
+    if (st != SPVGEN_OK) return st;
+  }
+  *count = n;
+  return SPVGEN_OK;
+}
+
+/* The device desc asks for: by name, by index, else the usable one of the best type. */
+static spvgen_status pick_device(const spvgen_vk_desc *desc, const spvgen_vk_device_info *infos,
+                                 uint32_t n, uint32_t *picked, char *msg, size_t msg_size) {
+  uint32_t pick = UINT32_MAX;
+  if (desc->device_name) {
+    for (uint32_t i = 0; i < n && pick == UINT32_MAX; i++)
+      if (name_contains(infos[i].caps.name, desc->device_name)) pick = i;
+    if (pick == UINT32_MAX) {
+      int len = snprintf(msg, msg_size, "no Vulkan device name contains '%s'; devices:",
+                         desc->device_name);
+      for (uint32_t i = 0; i < n && len > 0 && (size_t)len < msg_size; i++)
+        len += snprintf(msg + len, msg_size - (size_t)len, "%s [%u] %s", i ? "," : "", i,
+                        infos[i].caps.name);
+      return SPVGEN_ERROR_NO_DEVICE;
+    }
+  } else if (desc->use_device_index) {
+    if (desc->device_index >= n) {
+      spvgen_vk_format(msg, msg_size, "device_index %u is out of range: %u device%s",
+                       desc->device_index, n, n == 1 ? "" : "s");
+      return SPVGEN_ERROR_NO_DEVICE;
+    }
+    pick = desc->device_index;
+  } else {
+    for (uint32_t i = 0; i < n; i++)
+      if (usable(&infos[i]) &&
+          (pick == UINT32_MAX || type_rank(infos[i].caps.type) < type_rank(infos[pick].caps.type)))
+        pick = i;
+    if (pick == UINT32_MAX) pick = 0; /* reported as unusable below */
+  }
+  *picked = pick;
+  return SPVGEN_OK;
+}
+
+/* The picked device can run spvgen and has what desc requires; *enabled: the features to
+ * enable (what it has, less desc's disabled ones, closed over their dependencies). */
+static spvgen_status check_device(const spvgen_vk_desc *desc, const spvgen_vk_device_info *dev,
+                                  uint64_t *enabled, char *msg, size_t msg_size) {
+  if (dev->api_version < VK_API_VERSION_1_1) {
+    spvgen_vk_format(msg, msg_size, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
+                     dev->caps.name, VK_API_VERSION_MAJOR(dev->api_version),
+                     VK_API_VERSION_MINOR(dev->api_version));
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  if (dev->queue_family == UINT32_MAX) {
+    spvgen_vk_format(msg, msg_size, "device '%s' has no queue family with compute",
+                     dev->caps.name);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  uint64_t missing = desc->required_features & ~dev->caps.features;
+  if (missing) {
+    uint64_t first = spvgen_feature_first(missing);
+    spvgen_vk_format(msg, msg_size,
+                     "device '%s' lacks the required feature %s (%s)%s", dev->caps.name,
+                     spvgen_feature_name(first), spvgen_feature_source(first),
+                     (missing & ~first) ? " and others" : "");
+    return SPVGEN_ERROR_MISSING_FEATURE;
+  }
+  *enabled = close_dependencies(dev->caps.features & ~desc->disabled_features);
+  missing = desc->required_features & ~*enabled;
+  if (missing) {
+    uint64_t first = spvgen_feature_first(missing);
+    spvgen_vk_format(msg, msg_size,
+                     "required feature %s cannot be enabled: a feature it depends on is in "
+                     "disabled_features",
+                     spvgen_feature_name(first));
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  return SPVGEN_OK;
+}
+
+/* The VkDevice with the enabled features and the picked extensions. */
+static spvgen_status create_device(spvgen_vk_context *ctx, VkPhysicalDevice pd,
+                                   spvgen_vk_device_info *dev, uint64_t enabled, char *msg,
+                                   size_t msg_size) {
+  ctx->physical_device = pd;
+  ctx->queue_family = dev->queue_family;
+  ctx->caps = dev->caps;
+  restrict_caps(&ctx->caps, enabled);
+  spvgen_vk_features_restrict(&dev->features, enabled);
+  spvgen_vk_features_link(&dev->features);
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
+                                 dev->queue_family, 1, &priority};
+  VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &dev->features.f2, 0, 1, &qci,
+                            0, NULL, dev->extension_count, dev->extensions, NULL};
+  VkResult r = ctx->vki.CreateDevice(ctx->physical_device, &dci, NULL, &ctx->device);
+  if (r != VK_SUCCESS) {
+    ctx->device = VK_NULL_HANDLE;
+    spvgen_vk_format(msg, msg_size, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
+                     spvgen_vk_result_name(r), (int)r);
+    return SPVGEN_ERROR_VULKAN;
+  }
+  ctx->pipeline_statistics = dev->pipeline_executable_info;
+  return SPVGEN_OK;
+}
+
 spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context **out,
                                char *message, size_t message_size) {
   static const char *who = "spvgen_vk_create";
@@ -297,151 +453,27 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   }
   ctx->timeout_ms = desc.timeout_ms ? desc.timeout_ms : 60000;
   char msg[1024] = "";
-  bool debug_utils = false;
-  spvgen_status st = create_instance(desc.enable_validation, &ctx->instance, &debug_utils, msg,
-                                     sizeof msg);
-  if (st != SPVGEN_OK) goto fail_msg;
-  if (!spvgen_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
-    st = SPVGEN_ERROR_VULKAN;
-    goto fail_msg;
-  }
-  if (debug_utils && ctx->vki.CreateDebugUtilsMessengerEXT) {
-    VkDebugUtilsMessengerCreateInfoEXT mci;
-    memset(&mci, 0, sizeof mci);
-    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
-                          VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
-    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
-    mci.pfnUserCallback = on_validation_message;
-    mci.pUserData = ctx;
-    VkResult mr = ctx->vki.CreateDebugUtilsMessengerEXT(ctx->instance, &mci, NULL, &ctx->messenger);
-    if (mr != VK_SUCCESS) {
-      /* Validation asked for but its messages would go nowhere: an error, not a quiet run. */
-      ctx->messenger = VK_NULL_HANDLE;
-      spvgen_vk_format(msg, sizeof msg, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
-                       spvgen_vk_result_name(mr), (int)mr);
-      st = SPVGEN_ERROR_VULKAN;
-      goto fail_msg;
-    }
-  }
-
-  uint32_t n = 0;
-  st = list_physical_devices(&ctx->vki, ctx->instance, &pds, &n, msg, sizeof msg);
-  if (st != SPVGEN_OK) goto fail_msg;
-  if (n == 0) {
-    spvgen_vk_format(msg, sizeof msg, "no Vulkan device: the loader lists no physical device");
-    st = SPVGEN_ERROR_NO_DEVICE;
-    goto fail_msg;
-  }
-  infos = calloc(n, sizeof *infos);
-  if (!infos) {
-    spvgen_vk_format(msg, sizeof msg, "out of memory");
-    st = SPVGEN_ERROR_OUT_OF_MEMORY;
-    goto fail_msg;
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    st = spvgen_vk_query_device(&ctx->vki, pds[i], i, &infos[i], msg, sizeof msg);
-    if (st != SPVGEN_OK) goto fail_msg;
-  }
-
-  /* Selection. */
-  uint32_t pick = UINT32_MAX;
-  if (desc.device_name) {
-    for (uint32_t i = 0; i < n && pick == UINT32_MAX; i++)
-      if (name_contains(infos[i].caps.name, desc.device_name)) pick = i;
-    if (pick == UINT32_MAX) {
-      int len = snprintf(msg, sizeof msg, "no Vulkan device name contains '%s'; devices:",
-                         desc.device_name);
-      for (uint32_t i = 0; i < n && len > 0 && (size_t)len < sizeof msg; i++)
-        len += snprintf(msg + len, sizeof msg - (size_t)len, "%s [%u] %s", i ? "," : "", i,
-                        infos[i].caps.name);
-      st = SPVGEN_ERROR_NO_DEVICE;
-      goto fail_msg;
-    }
-  } else if (desc.use_device_index) {
-    if (desc.device_index >= n) {
-      spvgen_vk_format(msg, sizeof msg, "device_index %u is out of range: %u device%s",
-                       desc.device_index, n, n == 1 ? "" : "s");
-      st = SPVGEN_ERROR_NO_DEVICE;
-      goto fail_msg;
-    }
-    pick = desc.device_index;
-  } else {
-    for (uint32_t i = 0; i < n; i++)
-      if (usable(&infos[i]) &&
-          (pick == UINT32_MAX || type_rank(infos[i].caps.type) < type_rank(infos[pick].caps.type)))
-        pick = i;
-    if (pick == UINT32_MAX) pick = 0; /* reported as unusable below */
-  }
-  spvgen_vk_device_info *dev = &infos[pick];
-  if (dev->api_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(msg, sizeof msg, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
-                     dev->caps.name, VK_API_VERSION_MAJOR(dev->api_version),
-                     VK_API_VERSION_MINOR(dev->api_version));
-    st = SPVGEN_ERROR_UNSUPPORTED;
-    goto fail_msg;
-  }
-  if (dev->queue_family == UINT32_MAX) {
-    spvgen_vk_format(msg, sizeof msg, "device '%s' has no queue family with compute",
-                     dev->caps.name);
-    st = SPVGEN_ERROR_UNSUPPORTED;
-    goto fail_msg;
-  }
-  uint64_t missing = desc.required_features & ~dev->caps.features;
-  if (missing) {
-    uint64_t first = spvgen_feature_first(missing);
-    spvgen_vk_format(msg, sizeof msg,
-                     "device '%s' lacks the required feature %s (%s)%s", dev->caps.name,
-                     spvgen_feature_name(first), spvgen_feature_source(first),
-                     (missing & ~first) ? " and others" : "");
-    st = SPVGEN_ERROR_MISSING_FEATURE;
-    goto fail_msg;
-  }
-  uint64_t enabled = close_dependencies(dev->caps.features & ~desc.disabled_features);
-  missing = desc.required_features & ~enabled;
-  if (missing) {
-    uint64_t first = spvgen_feature_first(missing);
-    spvgen_vk_format(msg, sizeof msg,
-                     "required feature %s cannot be enabled: a feature it depends on is in "
-                     "disabled_features",
-                     spvgen_feature_name(first));
-    st = SPVGEN_ERROR_INVALID_ARGUMENT;
-    goto fail_msg;
-  }
-
-  /* The device. */
-  ctx->physical_device = pds[pick];
-  ctx->queue_family = dev->queue_family;
-  ctx->caps = dev->caps;
-  restrict_caps(&ctx->caps, enabled);
-  spvgen_vk_features_restrict(&dev->features, enabled);
-  spvgen_vk_features_link(&dev->features);
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
-                                 dev->queue_family, 1, &priority};
-  VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &dev->features.f2, 0, 1, &qci,
-                            0, NULL, dev->extension_count, dev->extensions, NULL};
-  VkResult r = ctx->vki.CreateDevice(ctx->physical_device, &dci, NULL, &ctx->device);
-  if (r != VK_SUCCESS) {
-    ctx->device = VK_NULL_HANDLE;
-    spvgen_vk_format(msg, sizeof msg, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
-                     spvgen_vk_result_name(r), (int)r);
-    st = SPVGEN_ERROR_VULKAN;
-    goto fail_msg;
-  }
-  ctx->pipeline_statistics = dev->pipeline_executable_info;
+  uint32_t n = 0, pick = 0;
+  uint64_t enabled = 0;
+  spvgen_status st = open_instance(ctx, &desc, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = query_devices(ctx, &pds, &infos, &n, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = pick_device(&desc, infos, n, &pick, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = check_device(&desc, &infos[pick], &enabled, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = create_device(ctx, pds[pick], &infos[pick], enabled, msg, sizeof msg);
   free(infos);
-  infos = NULL;
   free(pds);
-  pds = NULL;
-  PFN_vkGetDeviceQueue get_queue =
-      (PFN_vkGetDeviceQueue)ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetDeviceQueue");
-  if (!get_queue) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
-    st = SPVGEN_ERROR_VULKAN;
-    goto fail_msg;
+  PFN_vkGetDeviceQueue get_queue = NULL;
+  if (st == SPVGEN_OK) {
+    get_queue = (PFN_vkGetDeviceQueue)ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetDeviceQueue");
+    if (!get_queue) {
+      spvgen_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
+      st = SPVGEN_ERROR_VULKAN;
+    }
+  }
+  if (st != SPVGEN_OK) {
+    if (message && message_size) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    spvgen_vk_destroy(ctx);
+    return st;
   }
   get_queue(ctx->device, ctx->queue_family, 0, &ctx->queue);
   st = setup_device_objects(ctx, who, desc.pipeline_cache_data, desc.pipeline_cache_size);
@@ -452,13 +484,6 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   }
   *out = ctx;
   return SPVGEN_OK;
-
-fail_msg:
-  if (message && message_size) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
-  free(infos);
-  free(pds);
-  spvgen_vk_destroy(ctx);
-  return st;
 }
 
 spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context **out,

@@ -369,13 +369,12 @@ static spvgen_status query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysical
 }
 
 /* ------------------------------------------------------------ the query ---- */
-spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                                     uint32_t index, spvgen_vk_device_info *info,
-                                     char *message, size_t message_size) {
-  memset(info, 0, sizeof *info);
-  spvgen_device_caps *caps = &info->caps;
-  info->queue_family = UINT32_MAX;
+/* spvgen_vk_query_device's steps. */
 
+/* VkPhysicalDeviceProperties: names, versions, the limits spvgen reads. */
+static void read_properties(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd, uint32_t index,
+                            spvgen_vk_device_info *info, VkPhysicalDeviceProperties *out) {
+  spvgen_device_caps *caps = &info->caps;
   VkPhysicalDeviceProperties props;
   memset(&props, 0, sizeof props);
   fns->GetPhysicalDeviceProperties(pd, &props);
@@ -404,13 +403,14 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
   caps->max_per_stage_storage_buffers = lim->maxPerStageDescriptorStorageBuffers;
   caps->min_storage_buffer_offset_alignment = lim->minStorageBufferOffsetAlignment;
   caps->timestamp_period = lim->timestampPeriod;
+  *out = props;
+}
 
-  uint32_t major = VK_API_VERSION_MAJOR(props.apiVersion);
-  uint32_t minor = VK_API_VERSION_MINOR(props.apiVersion);
-  bool v11 = major > 1 || minor >= 1, v12 = major > 1 || minor >= 2,
-       v13 = major > 1 || minor >= 3;
-
-  /* Queue family: the first with compute and timestamps, else the first with compute. */
+/* The queue family: the first with compute and timestamps, else the first with compute. */
+static spvgen_status choose_queue_family(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                         spvgen_vk_device_info *info, char *message,
+                                         size_t message_size) {
+  spvgen_device_caps *caps = &info->caps;
   uint32_t nq = 0;
   fns->GetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
   VkQueueFamilyProperties *qf = nq ? calloc(nq, sizeof *qf) : NULL;
@@ -428,7 +428,12 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
         break;
       }
   free(qf);
+  return SPVGEN_OK;
+}
 
+/* The largest device-local heap. */
+static void read_memory_heaps(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                              spvgen_device_caps *caps) {
   VkPhysicalDeviceMemoryProperties mem;
   memset(&mem, 0, sizeof mem);
   fns->GetPhysicalDeviceMemoryProperties(pd, &mem);
@@ -436,15 +441,19 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     if ((mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
         mem.memoryHeaps[i].size > caps->device_local_memory)
       caps->device_local_memory = mem.memoryHeaps[i].size;
+}
 
-  caps->subgroup_size = 1;
-  caps->min_subgroup_size = caps->max_subgroup_size = 1;
-  caps->max_spirv_version = SPVGEN_SPIRV_VERSION(1, 0);
-  if (!v11 || !fns->GetPhysicalDeviceProperties2 || !fns->GetPhysicalDeviceFeatures2) {
-    /* Vulkan 1.0: listed, but spvgen does not run on it (no features 2 queries). */
-    return SPVGEN_OK;
-  }
+/* What choose_extensions found that the later steps need. */
+typedef struct extension_plan {
+  bool has_pipeline_executable, has_driver_props;
+} extension_plan;
 
+/* The device extensions: which feature structs to chain, which extensions to enable, the
+ * SPIR-V version the device takes. */
+static spvgen_status choose_extensions(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                       spvgen_vk_device_info *info, bool v11, bool v12, bool v13,
+                                       extension_plan *plan, char *message, size_t message_size) {
+  spvgen_device_caps *caps = &info->caps;
   /* Extensions. */
   uint32_t ne = 0;
   VkResult r = fns->EnumerateDeviceExtensionProperties(pd, NULL, &ne, NULL);
@@ -513,13 +522,18 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
                                 ? SPVGEN_SPIRV_VERSION(1, 4)
                                 : SPVGEN_SPIRV_VERSION(1, 3);
   bool has_driver_props = v12 || has_extension(exts, ne, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
-  bool has_m4 = (f->chained >> CHAIN_MAINTENANCE4) & 1;
-  bool has_ssc = (f->chained >> CHAIN_SUBGROUP_SIZE_CONTROL) & 1;
-  bool has_coopmat = (f->chained >> CHAIN_COOPMAT) & 1;
-  bool has_coopmat2 = (f->chained >> CHAIN_COOPMAT2) & 1;
-  bool has_coopvec = (f->chained >> CHAIN_COOPVEC) & 1;
   free(exts);
+  plan->has_pipeline_executable = has_pipeline_executable;
+  plan->has_driver_props = has_driver_props;
+  return SPVGEN_OK;
+}
 
+/* The features (VkPhysicalDeviceFeatures2 and the chained structs) as SPVGEN_FEATURE_*
+ * bits; pipeline statistics stay enabled only when the driver reports them. */
+static void read_features(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                          spvgen_vk_device_info *info, bool has_pipeline_executable) {
+  spvgen_device_caps *caps = &info->caps;
+  spvgen_vk_features *f = &info->features;
   spvgen_vk_features_link(f);
   fns->GetPhysicalDeviceFeatures2(pd, &f->f2);
   spvgen_vk_features_link(f); /* the driver must not, but keep the chain ours */
@@ -536,8 +550,20 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
   }
   caps->features = features_mask(f);
   if (caps->timestamp_valid_bits > 0) caps->features |= SPVGEN_FEATURE_TIMESTAMPS;
+}
 
-  /* Properties. */
+/* The properties of the chained extensions (subgroups, maintenance, driver, cooperative
+ * matrix / vector) and the cooperative shape lists. */
+static spvgen_status read_properties2(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                      spvgen_vk_device_info *info, bool has_driver_props,
+                                      char *message, size_t message_size) {
+  spvgen_device_caps *caps = &info->caps;
+  const spvgen_vk_features *f = &info->features;
+  bool has_m4 = (f->chained >> CHAIN_MAINTENANCE4) & 1;
+  bool has_ssc = (f->chained >> CHAIN_SUBGROUP_SIZE_CONTROL) & 1;
+  bool has_coopmat = (f->chained >> CHAIN_COOPMAT) & 1;
+  bool has_coopmat2 = (f->chained >> CHAIN_COOPMAT2) & 1;
+  bool has_coopvec = (f->chained >> CHAIN_COOPVEC) & 1;
   VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, NULL, {0}};
   VkPhysicalDeviceSubgroupProperties subgroup = {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, NULL, 0, 0, 0, 0};
@@ -623,4 +649,35 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     }
   }
   return SPVGEN_OK;
+}
+
+spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                     uint32_t index, spvgen_vk_device_info *info,
+                                     char *message, size_t message_size) {
+  memset(info, 0, sizeof *info);
+  spvgen_device_caps *caps = &info->caps;
+  info->queue_family = UINT32_MAX;
+
+  VkPhysicalDeviceProperties props;
+  read_properties(fns, pd, index, info, &props);
+  uint32_t major = VK_API_VERSION_MAJOR(props.apiVersion);
+  uint32_t minor = VK_API_VERSION_MINOR(props.apiVersion);
+  bool v11 = major > 1 || minor >= 1, v12 = major > 1 || minor >= 2,
+       v13 = major > 1 || minor >= 3;
+  spvgen_status st = choose_queue_family(fns, pd, info, message, message_size);
+  if (st != SPVGEN_OK) return st;
+  read_memory_heaps(fns, pd, caps);
+
+  caps->subgroup_size = 1;
+  caps->min_subgroup_size = caps->max_subgroup_size = 1;
+  caps->max_spirv_version = SPVGEN_SPIRV_VERSION(1, 0);
+  if (!v11 || !fns->GetPhysicalDeviceProperties2 || !fns->GetPhysicalDeviceFeatures2) {
+    /* Vulkan 1.0: listed, but spvgen does not run on it (no features 2 queries). */
+    return SPVGEN_OK;
+  }
+  extension_plan plan;
+  st = choose_extensions(fns, pd, info, v11, v12, v13, &plan, message, message_size);
+  if (st != SPVGEN_OK) return st;
+  read_features(fns, pd, info, plan.has_pipeline_executable);
+  return read_properties2(fns, pd, info, plan.has_driver_props, message, message_size);
 }
