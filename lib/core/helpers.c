@@ -94,7 +94,7 @@ uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value) {
   if (!sg_ok(m, __func__)) return 0;
   uint32_t width, encoding;
   char t[192];
-  if (!coop_float_type(m, type, &width, &encoding))
+  if (!sg_coop_float_type(m, type, &width, &encoding))
     return BAD(m, "type is %s; expected a float type (float16/32/64, bfloat16, float8)",
                spvgen_id_name(m, type, t, sizeof t));
   uint64_t bits;
@@ -219,7 +219,7 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
   case SpvOpTypeTensorLayoutNV:
   case SpvOpTypeTensorViewNV: {
     char tmp[192];
-    put(buf, size, at, "%s", coop_type_name(m, t, tmp, sizeof tmp));
+    put(buf, size, at, "%s", sg_coop_type_name(m, t, tmp, sizeof tmp));
     return;
   }
   default: {
@@ -250,13 +250,13 @@ static void scalar_value_text(const spvgen_module *m, uint32_t type, uint64_t v,
   uint32_t w, enc;
   bool sgn;
   float_format f;
-  if (coop_int_type(m, type, &w, &sgn)) {
+  if (sg_coop_int_type(m, type, &w, &sgn)) {
     if (sgn && w < 64 && (v >> (w - 1)) & 1) v |= ~0ull << w;
     if (sgn)
       put(buf, size, at, "%lld", (long long)v);
     else
       put(buf, size, at, "%llu", (unsigned long long)v);
-  } else if (coop_float_type(m, type, &w, &enc) && format_of(w, enc, &f)) {
+  } else if (sg_coop_float_type(m, type, &w, &enc) && format_of(w, enc, &f)) {
     double d;
     if (w == 64 && enc == SPVGEN_ABSENT)
       memcpy(&d, &v, 8);
@@ -313,7 +313,7 @@ const char *spvgen_id_name(const spvgen_module *m, uint32_t id, char *buf, size_
     if (i->opcode == SpvOpSpecConstant && d && (d[0] >> 16) >= 4) {
       uint64_t bits = d[3] | ((d[0] >> 16) > 4 ? (uint64_t)d[4] << 32 : 0);
       uint32_t w;
-      if (coop_int_type(m, i->type, &w, NULL) && w < 64) bits &= (1ull << w) - 1;
+      if (sg_coop_int_type(m, i->type, &w, NULL) && w < 64) bits &= (1ull << w) - 1;
       put(buf, size, &at, " (default ");
       scalar_value_text(m, i->type, bits, buf, size, &at);
       put(buf, size, &at, ")");

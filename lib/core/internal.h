@@ -5,6 +5,8 @@
  *   inst.c      the instruction path: sg_inst, placement, hash-consing, the packer
  *   walk.c      grammar table lookups and the grammar walk of an instruction's operands
  *   infer.c     capability / extension / version inference and spvgen_capability
+ *   error.c     the one error formatter (error_private.h; lib/check, lib/vk and
+ *               emitters/ use it too)
  *   types.c, decl.c, function.c, helpers.c, coop*.c: the hand-written API on sg_inst
  *               (api_internal.h is their shared part) */
 #ifndef SPVGEN_CORE_INTERNAL_H
@@ -16,6 +18,7 @@
 
 #include <string.h>
 
+#include "error_private.h" /* the one error formatter */
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 
@@ -302,11 +305,10 @@ static inline uint32_t sg_new_id(spvgen_module *m, const char *fn) {
 }
 
 /* ---- error helpers ---- */
+/* Records the module's sticky error (the first one wins): "<fn>: <text>", fn replaced by
+ * the outermost public function in progress (sg_api_enter). Returns 0 (no id). */
 uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    SG_PRINTF(4, 5);
 /* false (and records "finished" as an error) when the module is unusable. */
 bool sg_ok_slow(spvgen_module *m, const char *fn);
 

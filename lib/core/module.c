@@ -40,14 +40,10 @@ uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const c
   if (!m || m->status != SPVGEN_OK) return 0;
   m->status = status;
   if (m->api_fn) fn = m->api_fn; /* the public function called, not an inner one */
-  int n = snprintf(m->error, sizeof m->error, "%s: ", fn ? fn : "spvgen");
-  if (n < 0) n = 0;
-  if ((size_t)n < sizeof m->error) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(m->error + n, sizeof m->error - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(m->error, sizeof m->error, status, fn ? fn : "spvgen", fmt, ap);
+  va_end(ap);
   return 0;
 }
 
@@ -56,7 +52,7 @@ uint32_t spvgen_module_fail(spvgen_module *m, spvgen_status status, const char *
   m->status = status == SPVGEN_OK ? SPVGEN_ERROR_INVALID_ARGUMENT : status;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(m->error, sizeof m->error, fmt, ap);
+  sg_error_vformat(m->error, sizeof m->error, m->status, NULL, fmt, ap);
   va_end(ap);
   return 0;
 }

@@ -20,15 +20,11 @@
 
 /* snprintf into a caller's buffer that may be NULL or empty. */
 static void format_message(char *out, size_t size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+    SG_PRINTF(3, 4);
 static void format_message(char *out, size_t size, const char *fmt, ...) {
-  if (!out || size == 0) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(out, size, fmt, ap);
+  sg_error_vformat(out, size, SPVGEN_OK, NULL, fmt, ap);
   va_end(ap);
 }
 
@@ -160,10 +156,7 @@ static spvgen_status require_capability(reflector *r, uint32_t capability,
 }
 
 static spvgen_status malformed(reflector *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    SG_PRINTF(2, 3);
 static spvgen_status malformed(reflector *r, const char *fmt, ...) {
   char text[256];
   va_list ap;

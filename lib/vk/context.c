@@ -17,10 +17,10 @@ static spvgen_status load_loader(char *message, size_t message_size) {
   if (loader_loaded) return SPVGEN_OK;
   VkResult r = volkInitialize();
   if (r != VK_SUCCESS || !vkGetInstanceProcAddr || !vkCreateInstance) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan loader: libvulkan.so.1 could not be loaded (volkInitialize: "
                      "%s); install a Vulkan loader and driver",
-                     spvgen_vk_result_name(r));
+                     sg_vk_result_name(r));
     return SPVGEN_ERROR_NO_DEVICE;
   }
   loader_loaded = true;
@@ -40,7 +40,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
   spvgen_vk_context *ctx = user;
   if (ctx && (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
     if (ctx->validation_errors++ == 0 && data && data->pMessage)
-      spvgen_vk_format(ctx->validation_first, sizeof ctx->validation_first, "%s",
+      sg_vk_format(ctx->validation_first, sizeof ctx->validation_first, "%s",
                        data->pMessage);
   }
   return VK_FALSE;
@@ -55,7 +55,7 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
   if (st != SPVGEN_OK) return st;
   uint32_t loader_version = volkGetInstanceVersion();
   if (loader_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "the Vulkan loader supports only Vulkan 1.0; spvgen needs 1.1 or later");
     return SPVGEN_ERROR_NO_DEVICE;
   }
@@ -92,7 +92,7 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
       free(layers);
     }
     if (!found) {
-      spvgen_vk_format(message, message_size,
+      sg_vk_format(message, message_size,
                        "enable_validation: the layer %s is not installed", layer);
       return SPVGEN_ERROR_UNSUPPORTED;
     }
@@ -104,16 +104,16 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
                              validation ? 1u : 0u, validation ? &layer : NULL, count, names};
   VkResult r = vkCreateInstance(&ci, NULL, out);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan driver: vkCreateInstance failed: %s (%d); no installable "
                      "client driver (ICD) was found or none loaded",
-                     spvgen_vk_result_name(r), (int)r);
+                     sg_vk_result_name(r), (int)r);
     *out = VK_NULL_HANDLE;
     return SPVGEN_ERROR_NO_DEVICE;
   }
   if (r != VK_SUCCESS) {
-    spvgen_vk_format(message, message_size, "vkCreateInstance failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(message, message_size, "vkCreateInstance failed: %s (%d)",
+                     sg_vk_result_name(r), (int)r);
     *out = VK_NULL_HANDLE;
     return SPVGEN_ERROR_VULKAN;
   }
@@ -121,7 +121,7 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
 }
 
 /* The physical devices of an instance (malloc'd, *count of them). */
-static spvgen_status list_physical_devices(const spvgen_vk_instance_fns *fns, VkInstance inst,
+static spvgen_status list_physical_devices(const sg_vk_instance_fns *fns, VkInstance inst,
                                            VkPhysicalDevice **out, uint32_t *count,
                                            char *message, size_t message_size) {
   *out = NULL;
@@ -129,27 +129,27 @@ static spvgen_status list_physical_devices(const spvgen_vk_instance_fns *fns, Vk
   uint32_t n = 0;
   VkResult r = fns->EnumeratePhysicalDevices(inst, &n, NULL);
   if (r == VK_ERROR_INITIALIZATION_FAILED) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan device: vkEnumeratePhysicalDevices failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_NO_DEVICE;
   }
   if (r != VK_SUCCESS) {
-    spvgen_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_VULKAN;
   }
   if (n == 0) return SPVGEN_OK;
   VkPhysicalDevice *pds = calloc(n, sizeof *pds);
   if (!pds) {
-    spvgen_vk_format(message, message_size, "out of memory listing devices");
+    sg_vk_format(message, message_size, "out of memory listing devices");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   r = fns->EnumeratePhysicalDevices(inst, &n, pds);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
     free(pds);
-    spvgen_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_VULKAN;
   }
   *out = pds;
@@ -178,7 +178,7 @@ static int type_rank(spvgen_device_type t) {
   }
 }
 
-static bool usable(const spvgen_vk_device_info *d) {
+static bool usable(const sg_vk_device_info *d) {
   return d->api_version >= VK_API_VERSION_1_1 && d->queue_family != UINT32_MAX;
 }
 
@@ -230,7 +230,7 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
         ctx->GetPipelineExecutablePropertiesKHR && ctx->GetPipelineExecutableStatisticsKHR;
   }
   if (!ctx->vkd.vkCreateCommandPool || !ctx->vkd.vkQueueSubmit || !ctx->vkd.vkCreateComputePipelines)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkGetDeviceProcAddr returned no core device functions", who);
 
   ctx->vki.GetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory);
@@ -238,14 +238,14 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
   VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
                                  VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, ctx->queue_family};
   VkResult r = ctx->vkd.vkCreateCommandPool(ctx->device, &pci, NULL, &ctx->command_pool);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreateCommandPool", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateCommandPool", r);
   VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
                                      ctx->command_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
   r = ctx->vkd.vkAllocateCommandBuffers(ctx->device, &cai, &ctx->cmd);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkAllocateCommandBuffers", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkAllocateCommandBuffers", r);
   VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, NULL, 0};
   r = ctx->vkd.vkCreateFence(ctx->device, &fci, NULL, &ctx->fence);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreateFence", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateFence", r);
   VkPipelineCacheCreateInfo cci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
                                    cache_data ? cache_size : 0, cache_data};
   r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
@@ -255,12 +255,12 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
     cci.pInitialData = NULL;
     r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
   }
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreatePipelineCache", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreatePipelineCache", r);
   return SPVGEN_OK;
 }
 
 static void copy_message(char *message, size_t message_size, const char *text) {
-  if (message && message_size) spvgen_vk_format(message, message_size, "%s", text);
+  if (message && message_size) sg_vk_format(message, message_size, "%s", text);
 }
 
 /* spvgen_vk_create's steps. Each returns SPVGEN_OK or a status with the reason in msg
@@ -273,8 +273,8 @@ static spvgen_status open_instance(spvgen_vk_context *ctx, const spvgen_vk_desc 
   spvgen_status st = create_instance(desc->enable_validation, &ctx->instance, &debug_utils, msg,
                                      msg_size);
   if (st != SPVGEN_OK) return st;
-  if (!spvgen_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
-    spvgen_vk_format(msg, msg_size, "vkGetInstanceProcAddr returned no core instance functions");
+  if (!sg_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
+    sg_vk_format(msg, msg_size, "vkGetInstanceProcAddr returned no core instance functions");
     return SPVGEN_ERROR_VULKAN;
   }
   if (debug_utils && ctx->vki.CreateDebugUtilsMessengerEXT) {
@@ -291,8 +291,8 @@ static spvgen_status open_instance(spvgen_vk_context *ctx, const spvgen_vk_desc 
     if (mr != VK_SUCCESS) {
       /* Validation asked for but its messages would go nowhere: an error, not a quiet run. */
       ctx->messenger = VK_NULL_HANDLE;
-      spvgen_vk_format(msg, msg_size, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
-                       spvgen_vk_result_name(mr), (int)mr);
+      sg_vk_format(msg, msg_size, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
+                       sg_vk_result_name(mr), (int)mr);
       return SPVGEN_ERROR_VULKAN;
     }
   }
@@ -301,22 +301,22 @@ static spvgen_status open_instance(spvgen_vk_context *ctx, const spvgen_vk_desc 
 
 /* Every physical device with what it offers (*pds and *infos: the caller frees them). */
 static spvgen_status query_devices(spvgen_vk_context *ctx, VkPhysicalDevice **pds,
-                                   spvgen_vk_device_info **infos, uint32_t *count, char *msg,
+                                   sg_vk_device_info **infos, uint32_t *count, char *msg,
                                    size_t msg_size) {
   uint32_t n = 0;
   spvgen_status st = list_physical_devices(&ctx->vki, ctx->instance, pds, &n, msg, msg_size);
   if (st != SPVGEN_OK) return st;
   if (n == 0) {
-    spvgen_vk_format(msg, msg_size, "no Vulkan device: the loader lists no physical device");
+    sg_vk_format(msg, msg_size, "no Vulkan device: the loader lists no physical device");
     return SPVGEN_ERROR_NO_DEVICE;
   }
   *infos = calloc(n, sizeof **infos);
   if (!*infos) {
-    spvgen_vk_format(msg, msg_size, "out of memory");
+    sg_vk_format(msg, msg_size, "out of memory");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   for (uint32_t i = 0; i < n; i++) {
-    st = spvgen_vk_query_device(&ctx->vki, (*pds)[i], i, &(*infos)[i], msg, msg_size);
+    st = sg_vk_query_device(&ctx->vki, (*pds)[i], i, &(*infos)[i], msg, msg_size);
     if (st != SPVGEN_OK) return st;
   }
   *count = n;
@@ -324,7 +324,7 @@ static spvgen_status query_devices(spvgen_vk_context *ctx, VkPhysicalDevice **pd
 }
 
 /* The device desc asks for: by name, by index, else the usable one of the best type. */
-static spvgen_status pick_device(const spvgen_vk_desc *desc, const spvgen_vk_device_info *infos,
+static spvgen_status pick_device(const spvgen_vk_desc *desc, const sg_vk_device_info *infos,
                                  uint32_t n, uint32_t *picked, char *msg, size_t msg_size) {
   uint32_t pick = UINT32_MAX;
   if (desc->device_name) {
@@ -340,7 +340,7 @@ static spvgen_status pick_device(const spvgen_vk_desc *desc, const spvgen_vk_dev
     }
   } else if (desc->use_device_index) {
     if (desc->device_index >= n) {
-      spvgen_vk_format(msg, msg_size, "device_index %u is out of range: %u device%s",
+      sg_vk_format(msg, msg_size, "device_index %u is out of range: %u device%s",
                        desc->device_index, n, n == 1 ? "" : "s");
       return SPVGEN_ERROR_NO_DEVICE;
     }
@@ -358,23 +358,23 @@ static spvgen_status pick_device(const spvgen_vk_desc *desc, const spvgen_vk_dev
 
 /* The picked device can run spvgen and has what desc requires; *enabled: the features to
  * enable (what it has, less desc's disabled ones, closed over their dependencies). */
-static spvgen_status check_device(const spvgen_vk_desc *desc, const spvgen_vk_device_info *dev,
+static spvgen_status check_device(const spvgen_vk_desc *desc, const sg_vk_device_info *dev,
                                   uint64_t *enabled, char *msg, size_t msg_size) {
   if (dev->api_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(msg, msg_size, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
+    sg_vk_format(msg, msg_size, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
                      dev->caps.name, VK_API_VERSION_MAJOR(dev->api_version),
                      VK_API_VERSION_MINOR(dev->api_version));
     return SPVGEN_ERROR_UNSUPPORTED;
   }
   if (dev->queue_family == UINT32_MAX) {
-    spvgen_vk_format(msg, msg_size, "device '%s' has no queue family with compute",
+    sg_vk_format(msg, msg_size, "device '%s' has no queue family with compute",
                      dev->caps.name);
     return SPVGEN_ERROR_UNSUPPORTED;
   }
   uint64_t missing = desc->required_features & ~dev->caps.features;
   if (missing) {
     uint64_t first = spvgen_feature_first(missing);
-    spvgen_vk_format(msg, msg_size,
+    sg_vk_format(msg, msg_size,
                      "device '%s' lacks the required feature %s (%s)%s", dev->caps.name,
                      spvgen_feature_name(first), spvgen_feature_source(first),
                      (missing & ~first) ? " and others" : "");
@@ -384,7 +384,7 @@ static spvgen_status check_device(const spvgen_vk_desc *desc, const spvgen_vk_de
   missing = desc->required_features & ~*enabled;
   if (missing) {
     uint64_t first = spvgen_feature_first(missing);
-    spvgen_vk_format(msg, msg_size,
+    sg_vk_format(msg, msg_size,
                      "required feature %s cannot be enabled: a feature it depends on is in "
                      "disabled_features",
                      spvgen_feature_name(first));
@@ -395,14 +395,14 @@ static spvgen_status check_device(const spvgen_vk_desc *desc, const spvgen_vk_de
 
 /* The VkDevice with the enabled features and the picked extensions. */
 static spvgen_status create_device(spvgen_vk_context *ctx, VkPhysicalDevice pd,
-                                   spvgen_vk_device_info *dev, uint64_t enabled, char *msg,
+                                   sg_vk_device_info *dev, uint64_t enabled, char *msg,
                                    size_t msg_size) {
   ctx->physical_device = pd;
   ctx->queue_family = dev->queue_family;
   ctx->caps = dev->caps;
   restrict_caps(&ctx->caps, enabled);
-  spvgen_vk_features_restrict(&dev->features, enabled);
-  spvgen_vk_features_link(&dev->features);
+  sg_vk_features_restrict(&dev->features, enabled);
+  sg_vk_features_link(&dev->features);
   float priority = 1.0f;
   VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
                                  dev->queue_family, 1, &priority};
@@ -411,8 +411,8 @@ static spvgen_status create_device(spvgen_vk_context *ctx, VkPhysicalDevice pd,
   VkResult r = ctx->vki.CreateDevice(ctx->physical_device, &dci, NULL, &ctx->device);
   if (r != VK_SUCCESS) {
     ctx->device = VK_NULL_HANDLE;
-    spvgen_vk_format(msg, msg_size, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(msg, msg_size, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_VULKAN;
   }
   ctx->pipeline_statistics = dev->pipeline_executable_info;
@@ -424,7 +424,7 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   static const char *who = "spvgen_vk_create";
   if (message && message_size) message[0] = 0;
   if (!out) {
-    spvgen_vk_format(message, message_size, "%s: out is NULL", who);
+    sg_vk_format(message, message_size, "%s: out is NULL", who);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   *out = NULL;
@@ -433,22 +433,22 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   if (desc_in) desc = *desc_in;
   if (desc.required_features & desc.disabled_features) {
     uint64_t both = spvgen_feature_first(desc.required_features & desc.disabled_features);
-    spvgen_vk_format(message, message_size, "%s: feature %s is both required and disabled",
+    sg_vk_format(message, message_size, "%s: feature %s is both required and disabled",
                      who, spvgen_feature_name(both));
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   if (desc.pipeline_cache_size && !desc.pipeline_cache_data) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "%s: pipeline_cache_size is %zu but pipeline_cache_data is NULL", who,
                      desc.pipeline_cache_size);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
 
   spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
-  spvgen_vk_device_info *infos = NULL;
+  sg_vk_device_info *infos = NULL;
   VkPhysicalDevice *pds = NULL;
   if (!ctx) {
-    spvgen_vk_format(message, message_size, "%s: out of memory", who);
+    sg_vk_format(message, message_size, "%s: out of memory", who);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   ctx->timeout_ms = desc.timeout_ms ? desc.timeout_ms : 60000;
@@ -466,12 +466,12 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   if (st == SPVGEN_OK) {
     get_queue = (PFN_vkGetDeviceQueue)ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetDeviceQueue");
     if (!get_queue) {
-      spvgen_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
+      sg_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
       st = SPVGEN_ERROR_VULKAN;
     }
   }
   if (st != SPVGEN_OK) {
-    if (message && message_size) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    if (message && message_size) sg_vk_format(message, message_size, "%s: %s", who, msg);
     spvgen_vk_destroy(ctx);
     return st;
   }
@@ -491,7 +491,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   static const char *who = "spvgen_vk_wrap";
   if (message && message_size) message[0] = 0;
   if (!out || !desc) {
-    spvgen_vk_format(message, message_size, "%s: %s is NULL", who, out ? "desc" : "out");
+    sg_vk_format(message, message_size, "%s: %s is NULL", who, out ? "desc" : "out");
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   *out = NULL;
@@ -501,7 +501,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
                             : !desc->queue           ? "queue"
                                                      : NULL;
   if (null_handle) {
-    spvgen_vk_format(message, message_size, "%s: desc->%s is NULL", who, null_handle);
+    sg_vk_format(message, message_size, "%s: desc->%s is NULL", who, null_handle);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)desc->get_instance_proc_addr;
@@ -509,17 +509,17 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   if (!gipa) {
     spvgen_status st = load_loader(msg, sizeof msg);
     if (st != SPVGEN_OK) {
-      spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+      sg_vk_format(message, message_size, "%s: %s", who, msg);
       return st;
     }
     gipa = vkGetInstanceProcAddr;
   }
   spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
-  spvgen_vk_device_info *info = calloc(1, sizeof *info);
+  sg_vk_device_info *info = calloc(1, sizeof *info);
   if (!ctx || !info) {
     free(ctx);
     free(info);
-    spvgen_vk_format(message, message_size, "%s: out of memory", who);
+    sg_vk_format(message, message_size, "%s: out of memory", who);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   ctx->wrapped = true;
@@ -530,8 +530,8 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   ctx->queue = (VkQueue)desc->queue;
   ctx->queue_family = desc->queue_family_index;
   spvgen_status st = SPVGEN_OK;
-  if (!spvgen_vk_load_instance_fns(&ctx->vki, gipa, ctx->instance)) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+  if (!sg_vk_load_instance_fns(&ctx->vki, gipa, ctx->instance)) {
+    sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
     st = SPVGEN_ERROR_VULKAN;
     goto fail;
   }
@@ -543,10 +543,10 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
       if (pds[i] == ctx->physical_device) index = i;
   free(pds);
   msg[0] = 0;
-  st = spvgen_vk_query_device(&ctx->vki, ctx->physical_device, index, info, msg, sizeof msg);
+  st = sg_vk_query_device(&ctx->vki, ctx->physical_device, index, info, msg, sizeof msg);
   if (st != SPVGEN_OK) goto fail;
   if (info->api_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(msg, sizeof msg, "device '%s' supports Vulkan 1.0; spvgen needs 1.1",
+    sg_vk_format(msg, sizeof msg, "device '%s' supports Vulkan 1.0; spvgen needs 1.1",
                      info->caps.name);
     st = SPVGEN_ERROR_UNSUPPORTED;
     goto fail;
@@ -560,7 +560,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   uint32_t ts_bits = compute ? qf[desc->queue_family_index].timestampValidBits : 0;
   free(qf);
   if (!compute) {
-    spvgen_vk_format(msg, sizeof msg,
+    sg_vk_format(msg, sizeof msg,
                      "queue_family_index %u is not a queue family with compute on '%s'",
                      desc->queue_family_index, info->caps.name);
     st = SPVGEN_ERROR_INVALID_ARGUMENT;
@@ -582,7 +582,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   *out = ctx;
   return SPVGEN_OK;
 fail:
-  spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  sg_vk_format(message, message_size, "%s: %s", who, msg);
   free(info);
   spvgen_vk_destroy(ctx);
   return st;
@@ -594,11 +594,11 @@ void spvgen_vk_destroy(spvgen_vk_context *ctx) {
     /* Every call waits for its own submission, so only a timed-out one can be pending.
      * A wrapped device may be busy with the caller's work on other queues: wait for
      * ours only. */
-    spvgen_vk_settle(ctx);
+    sg_vk_settle(ctx);
     if (!ctx->wrapped) ctx->vkd.vkDeviceWaitIdle(ctx->device);
     while (ctx->pipelines) spvgen_vk_pipeline_destroy(ctx->pipelines);
     while (ctx->buffers) spvgen_vk_buffer_destroy(ctx->buffers);
-    spvgen_vk_buffer_free(ctx->staging);
+    sg_vk_buffer_free(ctx->staging);
     ctx->staging = NULL;
     if (ctx->query_pool) ctx->vkd.vkDestroyQueryPool(ctx->device, ctx->query_pool, NULL);
     if (ctx->descriptor_pool)
@@ -652,7 +652,7 @@ spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_
   if (message && message_size) message[0] = 0;
   if (count) *count = 0;
   if (!count || (max && !out)) {
-    spvgen_vk_format(message, message_size, "%s: %s is NULL", who, count ? "out" : "count");
+    sg_vk_format(message, message_size, "%s: %s is NULL", who, count ? "out" : "count");
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   char msg[1024] = "";
@@ -660,37 +660,37 @@ spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_
   bool debug_utils;
   spvgen_status st = create_instance(false, &inst, &debug_utils, msg, sizeof msg);
   if (st != SPVGEN_OK) {
-    spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    sg_vk_format(message, message_size, "%s: %s", who, msg);
     return st;
   }
-  spvgen_vk_instance_fns fns;
+  sg_vk_instance_fns fns;
   VkPhysicalDevice *pds = NULL;
   uint32_t n = 0;
-  if (!spvgen_vk_load_instance_fns(&fns, vkGetInstanceProcAddr, inst)) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+  if (!sg_vk_load_instance_fns(&fns, vkGetInstanceProcAddr, inst)) {
+    sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
     st = SPVGEN_ERROR_VULKAN;
     PFN_vkDestroyInstance destroy_instance =
         (PFN_vkDestroyInstance)vkGetInstanceProcAddr(inst, "vkDestroyInstance");
     if (destroy_instance) destroy_instance(inst, NULL);
-    spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    sg_vk_format(message, message_size, "%s: %s", who, msg);
     return st;
   }
   st = list_physical_devices(&fns, inst, &pds, &n, msg, sizeof msg);
-  spvgen_vk_device_info *info = n ? malloc(sizeof *info) : NULL;
+  sg_vk_device_info *info = n ? malloc(sizeof *info) : NULL;
   if (st == SPVGEN_OK && n && !info) {
-    spvgen_vk_format(msg, sizeof msg, "out of memory");
+    sg_vk_format(msg, sizeof msg, "out of memory");
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   if (st == SPVGEN_OK) {
     *count = n;
     for (uint32_t i = 0; i < n && i < max && st == SPVGEN_OK; i++) {
-      st = spvgen_vk_query_device(&fns, pds[i], i, info, msg, sizeof msg);
+      st = sg_vk_query_device(&fns, pds[i], i, info, msg, sizeof msg);
       if (st == SPVGEN_OK) out[i] = info->caps;
     }
   }
   free(info);
   free(pds);
   fns.DestroyInstance(inst, NULL);
-  if (st != SPVGEN_OK) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  if (st != SPVGEN_OK) sg_vk_format(message, message_size, "%s: %s", who, msg);
   return st;
 }

@@ -10,9 +10,9 @@
 
 static const char *binding_label(const spvgen_binding *b, char *buf, size_t size) {
   if (b->name)
-    spvgen_vk_format(buf, size, "set %u binding %u ('%s')", b->set, b->binding, b->name);
+    sg_vk_format(buf, size, "set %u binding %u ('%s')", b->set, b->binding, b->name);
   else
-    spvgen_vk_format(buf, size, "set %u binding %u", b->set, b->binding);
+    sg_vk_format(buf, size, "set %u binding %u", b->set, b->binding);
   return buf;
 }
 
@@ -31,16 +31,16 @@ static spvgen_status check_device_support(spvgen_vk_context *ctx, const char *wh
                                           const spvgen_vk_reflection *refl, const char *entry) {
   const spvgen_device_caps *caps = &ctx->caps;
   if (!refl->entry_found)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: the module has no GLCompute entry point named '%s' (it has: %s)", who,
                           entry, refl->entry_points[0] ? refl->entry_points : "none");
   if (refl->version > caps->max_spirv_version)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                           "%s: the module is SPIR-V %u.%u; device '%s' takes at most SPIR-V %u.%u", who,
                           (refl->version >> 16) & 0xFF, (refl->version >> 8) & 0xFF, caps->name,
                           (caps->max_spirv_version >> 16) & 0xFF, (caps->max_spirv_version >> 8) & 0xFF);
   if (refl->required_api_version > caps->api_version)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: the module declares %s, which needs Vulkan %u.%u; device '%s' is "
                           "Vulkan %u.%u",
                           who, refl->api_version_reason ? refl->api_version_reason : "a capability",
@@ -56,14 +56,14 @@ static spvgen_status check_device_support(spvgen_vk_context *ctx, const char *wh
     const char *why = bit < SPVGEN_FEATURE_COUNT && refl->feature_reason[bit]
                           ? refl->feature_reason[bit]
                           : "its capabilities";
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: the module needs the device feature %s (%s) for %s; device '%s' does "
                           "not have it enabled",
                           who, spvgen_feature_name(first), spvgen_feature_source(first), why, caps->name);
   }
   uint32_t ops_missing = refl->required_subgroup_ops & ~caps->subgroup_operations;
   if (ops_missing)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: the module uses subgroup operations (GroupNonUniform capabilities, "
                           "VkSubgroupFeatureFlags 0x%x) that device '%s' does not support in compute "
                           "shaders",
@@ -81,7 +81,7 @@ static spvgen_status check_local_size(spvgen_vk_context *ctx, const char *who,
   if (ls[0]) {
     for (int i = 0; i < 3; i++)
       if (info->local_size[i] && ls[i] != info->local_size[i])
-        return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+        return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "%s: info->local_size is %ux%ux%u but the module's LocalSize is %ux%ux%u",
                               who, info->local_size[0], info->local_size[1], info->local_size[2], ls[0],
                               ls[1], ls[2]);
@@ -91,12 +91,12 @@ static spvgen_status check_local_size(spvgen_vk_context *ctx, const char *who,
   static const char axis[3] = {'x', 'y', 'z'};
   for (int i = 0; i < 3; i++)
     if (size[i] > caps->max_workgroup_size[i])
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                             "%s: local size %c = %u exceeds maxComputeWorkGroupSize[%d] = %u of '%s'",
                             who, axis[i], size[i], i, caps->max_workgroup_size[i], caps->name);
   uint64_t invocations = (uint64_t)size[0] * size[1] * size[2];
   if (invocations > caps->max_workgroup_invocations)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                           "%s: local size %ux%ux%u = %llu invocations exceeds "
                           "maxComputeWorkGroupInvocations = %u of '%s'",
                           who, size[0], size[1], size[2], (unsigned long long)invocations,
@@ -115,16 +115,16 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
   char label[160], msg[512];
   for (uint32_t i = 0; i < refl->binding_count; i++)
     if (!refl->bindings[i].supported)
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                             "%s: the module declares a resource at set %u binding %u that is not a "
                             "buffer block (images, samplers and descriptor arrays are not supported)",
                             who, refl->bindings[i].set, refl->bindings[i].binding);
   if (!info_given) {
     spvgen_status rs = spvgen_reflection_to_info(refl, info, msg, sizeof msg);
-    if (rs != SPVGEN_OK) return spvgen_vk_fail(ctx, rs, "%s: %s", who, msg);
+    if (rs != SPVGEN_OK) return sg_vk_fail(ctx, rs, "%s: %s", who, msg);
   }
   if (info->binding_count > SPVGEN_MAX_BINDINGS)
-    return spvgen_vk_fail(ctx, st, "%s: info->binding_count is %u; at most %d", who, info->binding_count,
+    return sg_vk_fail(ctx, st, "%s: info->binding_count is %u; at most %d", who, info->binding_count,
                           SPVGEN_MAX_BINDINGS);
   uint32_t max_sets = caps->max_bound_descriptor_sets < SPVGEN_VK_MAX_SETS
                           ? caps->max_bound_descriptor_sets
@@ -133,14 +133,14 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
     const spvgen_binding *b = &info->bindings[i];
     binding_label(b, label, sizeof label);
     if (b->set >= max_sets)
-      return spvgen_vk_fail(ctx, st, "%s: info->bindings[%u] (%s): set must be below %u", who, i, label,
+      return sg_vk_fail(ctx, st, "%s: info->bindings[%u] (%s): set must be below %u", who, i, label,
                             max_sets);
     if (b->kind != SPVGEN_BINDING_STORAGE_BUFFER && b->kind != SPVGEN_BINDING_UNIFORM_BUFFER)
-      return spvgen_vk_fail(ctx, st, "%s: info->bindings[%u] (%s): unknown kind %d", who, i, label,
+      return sg_vk_fail(ctx, st, "%s: info->bindings[%u] (%s): unknown kind %d", who, i, label,
                             (int)b->kind);
     for (uint32_t j = 0; j < i; j++)
       if (info->bindings[j].set == b->set && info->bindings[j].binding == b->binding)
-        return spvgen_vk_fail(ctx, st, "%s: info->bindings[%u] and [%u] are both %s", who, j, i, label);
+        return sg_vk_fail(ctx, st, "%s: info->bindings[%u] and [%u] are both %s", who, j, i, label);
     if (b->set + 1 > p->set_count) p->set_count = b->set + 1;
     if (b->kind == SPVGEN_BINDING_UNIFORM_BUFFER) p->uniform_count++;
     else p->storage_count++;
@@ -151,12 +151,12 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
     for (uint32_t i = 0; i < info->binding_count; i++)
       if (info->bindings[i].set == rb->set && info->bindings[i].binding == rb->binding) found = i;
     if (found == UINT32_MAX)
-      return spvgen_vk_fail(ctx, st,
+      return sg_vk_fail(ctx, st,
                             "%s: the module declares a %s at set %u binding %u that info->bindings "
                             "does not list",
                             who, kind_name(rb->kind), rb->set, rb->binding);
     if (info->bindings[found].kind != rb->kind)
-      return spvgen_vk_fail(ctx, st, "%s: info->bindings[%u] (%s) says %s; the module declares a %s",
+      return sg_vk_fail(ctx, st, "%s: info->bindings[%u] (%s) says %s; the module declares a %s",
                             who, found, binding_label(&info->bindings[found], label, sizeof label),
                             kind_name(info->bindings[found].kind), kind_name(rb->kind));
     p->binding_min_size[found] = rb->min_size;
@@ -171,15 +171,15 @@ static spvgen_status check_push_constants(spvgen_vk_context *ctx, const char *wh
                                           const spvgen_kernel_info *info) {
   const spvgen_device_caps *caps = &ctx->caps;
   if (info->push_constant_size % 4)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: info->push_constant_size %u is not a multiple of 4", who,
                           info->push_constant_size);
   if (info->push_constant_size > caps->max_push_constants_size)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                           "%s: info->push_constant_size %u exceeds maxPushConstantsSize %u of '%s'", who,
                           info->push_constant_size, caps->max_push_constants_size, caps->name);
   if (refl->push_constant_size > info->push_constant_size)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: the module's push constant block is %u bytes but "
                           "info->push_constant_size is %u",
                           who, refl->push_constant_size, info->push_constant_size);
@@ -193,10 +193,10 @@ static spvgen_status merge_spec_constants(spvgen_vk_context *ctx, const char *wh
                                           const spvgen_vk_pipeline_options *opt) {
   const spvgen_status st = SPVGEN_ERROR_INVALID_ARGUMENT;
   if (info->spec_constant_count > SPVGEN_MAX_SPEC_CONSTANTS)
-    return spvgen_vk_fail(ctx, st, "%s: info->spec_constant_count is %u; at most %d", who,
+    return sg_vk_fail(ctx, st, "%s: info->spec_constant_count is %u; at most %d", who,
                           info->spec_constant_count, SPVGEN_MAX_SPEC_CONSTANTS);
   if (opt && opt->spec_constant_count && !opt->spec_constants)
-    return spvgen_vk_fail(ctx, st, "%s: options->spec_constants is NULL with a count of %u", who,
+    return sg_vk_fail(ctx, st, "%s: options->spec_constants is NULL with a count of %u", who,
                           opt->spec_constant_count);
   for (uint32_t i = 0; opt && i < opt->spec_constant_count; i++) {
     const spvgen_spec_constant *sc = &opt->spec_constants[i];
@@ -205,7 +205,7 @@ static spvgen_status merge_spec_constants(spvgen_vk_context *ctx, const char *wh
       if (info->spec_constants[j].id == sc->id) at = j;
     if (at == UINT32_MAX) {
       if (info->spec_constant_count == SPVGEN_MAX_SPEC_CONSTANTS)
-        return spvgen_vk_fail(ctx, st, "%s: more than %d specialization constants", who,
+        return sg_vk_fail(ctx, st, "%s: more than %d specialization constants", who,
                               SPVGEN_MAX_SPEC_CONSTANTS);
       at = info->spec_constant_count++;
     }
@@ -214,11 +214,11 @@ static spvgen_status merge_spec_constants(spvgen_vk_context *ctx, const char *wh
   for (uint32_t i = 0; i < info->spec_constant_count; i++) {
     uint32_t s = info->spec_constants[i].size;
     if (s != 0 && s != 4 && s != 8)
-      return spvgen_vk_fail(ctx, st, "%s: specialization constant %u (SpecId %u) has size %u; use 4 or 8",
+      return sg_vk_fail(ctx, st, "%s: specialization constant %u (SpecId %u) has size %u; use 4 or 8",
                             who, i, info->spec_constants[i].id, s);
     for (uint32_t j = 0; j < i; j++)
       if (info->spec_constants[j].id == info->spec_constants[i].id)
-        return spvgen_vk_fail(ctx, st, "%s: SpecId %u is given twice in info->spec_constants", who,
+        return sg_vk_fail(ctx, st, "%s: SpecId %u is given twice in info->spec_constants", who,
                               info->spec_constants[i].id);
   }
   return SPVGEN_OK;
@@ -237,13 +237,13 @@ static spvgen_status check_subgroup_size(spvgen_vk_context *ctx, const char *who
   bool full = opt && opt->require_full_subgroups;
   if (sg) {
     if (!(caps->features & SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL))
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                             "%s: a required subgroup size (%u) needs the device feature "
                             "subgroupSizeControl, which '%s' does not have enabled",
                             who, sg, caps->name);
     if (!caps->required_subgroup_size_in_compute || !is_power_of_two(sg) ||
         sg < caps->min_subgroup_size || sg > caps->max_subgroup_size)
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                             "%s: required subgroup size %u is not available on '%s' (compute: %s, "
                             "sizes %u..%u, powers of two)",
                             who, sg, caps->name, caps->required_subgroup_size_in_compute ? "yes" : "no",
@@ -251,13 +251,13 @@ static spvgen_status check_subgroup_size(spvgen_vk_context *ctx, const char *who
   }
   if (full) {
     if (!(caps->features & SPVGEN_FEATURE_COMPUTE_FULL_SUBGROUPS))
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                             "%s: require_full_subgroups needs the device feature computeFullSubgroups, "
                             "which '%s' does not have enabled",
                             who, caps->name);
     uint32_t unit = sg ? sg : caps->max_subgroup_size;
     if (has_local_size && unit && size_x % unit)
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                             "%s: require_full_subgroups needs local size x (%u) to be a multiple of "
                             "the subgroup size %u",
                             who, size_x, unit);
@@ -278,11 +278,11 @@ static spvgen_status check_module(spvgen_vk_context *ctx, const char *who, const
   const char *entry = info->entry_point ? info->entry_point : "main";
 
   spvgen_vk_reflection *refl = malloc(sizeof *refl);
-  if (!refl) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (!refl) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   char msg[512];
   uint32_t size[3];
   spvgen_status st = spvgen_vk_reflect(words, count, entry, refl, msg, sizeof msg);
-  if (st != SPVGEN_OK) spvgen_vk_fail(ctx, st, "%s: %s", who, msg);
+  if (st != SPVGEN_OK) sg_vk_fail(ctx, st, "%s: %s", who, msg);
   if (st == SPVGEN_OK) st = check_device_support(ctx, who, refl, entry);
   if (st == SPVGEN_OK) st = check_local_size(ctx, who, refl, info, size);
   if (st == SPVGEN_OK) st = check_bindings(ctx, who, refl, info, info_in != NULL, p);
@@ -310,18 +310,18 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   static const char *who = "spvgen_vk_pipeline_create";
   if (out) *out = NULL;
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  if (!out) return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  if (!out) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
   if (info && info->entry_point && strlen(info->entry_point) >= SPVGEN_VK_ENTRY_MAX)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: info->entry_point is longer than %zu characters", who,
                           (size_t)SPVGEN_VK_ENTRY_MAX - 1);
   if (!words || word_count == 0)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who,
                           words ? "word_count is 0" : "words is NULL");
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
   spvgen_vk_pipeline *p = calloc(1, sizeof *p);
-  if (!p) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (!p) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   p->ctx = ctx;
   uint32_t subgroup_size = 0;
   st = check_module(ctx, who, words, word_count, info, options, p, &subgroup_size);
@@ -353,7 +353,7 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
     if (r != VK_SUCCESS) {
       p->set_layouts[s] = VK_NULL_HANDLE;
       pipeline_free(p);
-      return spvgen_vk_fail_call(ctx, who, "vkCreateDescriptorSetLayout", r);
+      return sg_vk_fail_call(ctx, who, "vkCreateDescriptorSetLayout", r);
     }
   }
   VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, p->info.push_constant_size};
@@ -365,7 +365,7 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   if (r != VK_SUCCESS) {
     p->layout = VK_NULL_HANDLE;
     pipeline_free(p);
-    return spvgen_vk_fail_call(ctx, who, "vkCreatePipelineLayout", r);
+    return sg_vk_fail_call(ctx, who, "vkCreatePipelineLayout", r);
   }
 
   VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
@@ -374,7 +374,7 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   r = ctx->vkd.vkCreateShaderModule(ctx->device, &smci, NULL, &module);
   if (r != VK_SUCCESS) {
     pipeline_free(p);
-    return spvgen_vk_fail_call(ctx, who, "vkCreateShaderModule", r);
+    return sg_vk_fail_call(ctx, who, "vkCreateShaderModule", r);
   }
 
   VkSpecializationMapEntry entries[SPVGEN_MAX_SPEC_CONSTANTS];
@@ -421,10 +421,10 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   if (r != VK_SUCCESS) {
     p->pipeline = VK_NULL_HANDLE;
     pipeline_free(p);
-    return spvgen_vk_fail_call(ctx, who, "vkCreateComputePipelines", r);
+    return sg_vk_fail_call(ctx, who, "vkCreateComputePipelines", r);
   }
   /* The caller's entry point string need not outlive the call. */
-  spvgen_vk_format(p->entry_point, sizeof p->entry_point, "%s", stage.pName);
+  sg_vk_format(p->entry_point, sizeof p->entry_point, "%s", stage.pName);
   p->info.entry_point = p->entry_point;
 
   p->next = ctx->pipelines;
@@ -440,7 +440,7 @@ spvgen_status spvgen_vk_pipeline_create_kernel(spvgen_vk_context *ctx, const spv
   if (out) *out = NULL;
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (!kernel)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "spvgen_vk_pipeline_create_kernel: kernel is NULL");
   return spvgen_vk_pipeline_create(ctx, kernel->words, kernel->word_count, &kernel->info, options,
                                    out);
@@ -449,7 +449,7 @@ spvgen_status spvgen_vk_pipeline_create_kernel(spvgen_vk_context *ctx, const spv
 void spvgen_vk_pipeline_destroy(spvgen_vk_pipeline *p) {
   if (!p) return;
   spvgen_vk_context *ctx = p->ctx;
-  spvgen_vk_settle(ctx);
+  sg_vk_settle(ctx);
   if (p->prev) p->prev->next = p->next;
   else if (ctx->pipelines == p) ctx->pipelines = p->next;
   if (p->next) p->next->prev = p->prev;
@@ -467,13 +467,13 @@ uint64_t spvgen_vk_pipeline_binding_min_size(const spvgen_vk_pipeline *p, uint32
 spvgen_status spvgen_vk_pipeline_cache_data(spvgen_vk_context *ctx, void *data, size_t *size) {
   static const char *who = "spvgen_vk_pipeline_cache_data";
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  if (!size) return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: size is NULL", who);
+  if (!size) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: size is NULL", who);
   VkResult r = ctx->vkd.vkGetPipelineCacheData(ctx->device, ctx->pipeline_cache, size, data);
   if (r == VK_INCOMPLETE)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: *size is smaller than the cache (VK_INCOMPLETE); query the size "
                           "with data NULL first",
                           who);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkGetPipelineCacheData", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkGetPipelineCacheData", r);
   return SPVGEN_OK;
 }
