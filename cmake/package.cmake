@@ -82,7 +82,7 @@ install(FILES "${SPVGEN_SPIRV_TOOLS_ARCHIVE}" DESTINATION "${CMAKE_INSTALL_LIBDI
         RENAME libspvgen_spirv_tools.a)
 install(DIRECTORY include/spvgen DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.h")
-install(FILES "${SPVGEN_GEN_DIR}/spvgen/ops.h" "${SPVGEN_GEN_DIR}/spvgen/version.h"
+install(FILES "${SPVGEN_GEN_DIR}/spvgen/version.h"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/spvgen")
 install(FILES "${SPVGEN_SPIRV_HEADERS_INCLUDE}/spirv/unified1/spirv.h"
               "${SPVGEN_SPIRV_HEADERS_INCLUDE}/spirv/unified1/GLSL.std.450.h"

@@ -106,6 +106,37 @@ unpack_deb spirv-headers
 unpack_deb libvulkan-dev
 unpack_deb libvulkan-volk-dev
 
+# ---- 2b. The pinned SPIR-V grammar the committed generated API comes from ----------
+# tools/gen_grammar.py accepts only this grammar (by sha256); the build does not need it
+# (include/spvgen/ops.h and lib/core/gen/ are committed), only the target regen_grammar
+# and the ctest grammar_generated_fresh do, so a failed download warns and that test
+# reports "skipped". Debian's binary package (architecture all), fetched by its pool path
+# and checked against the sha256 apt's index lists for it.
+PINNED_HEADERS_DEB=spirv-headers_1.6.1+1.4.309.0-1_all.deb
+PINNED_HEADERS_SHA256=dc18db866d63680351c40ac6b6bece34cb52da64a7799ce1cc4f16f6bff4d064
+PINNED_DIR="$PREFIX/pinned/${PINNED_HEADERS_DEB%.deb}"
+PINNED_STAMP="$PREFIX/.stamp-pinned-${PINNED_HEADERS_DEB%.deb}"
+if [ ! -f "$PINNED_STAMP" ]; then
+  url="$(mirror)/pool/main/s/spirv-headers/$PINNED_HEADERS_DEB"
+  if python3 - "$url" "$DL/$PINNED_HEADERS_DEB" "$PINNED_HEADERS_SHA256" <<'EOPY'
+import hashlib, sys, urllib.request
+url, out, want = sys.argv[1:4]
+data = urllib.request.urlopen(url, timeout=120).read()
+got = hashlib.sha256(data).hexdigest()
+if got != want:
+    sys.exit("%s: sha256 %s, expected %s" % (url, got, want))
+open(out, "wb").write(data)
+EOPY
+  then
+    rm -rf "$PINNED_DIR" && mkdir -p "$PINNED_DIR"
+    dpkg-deb -x "$DL/$PINNED_HEADERS_DEB" "$PINNED_DIR"
+    touch "$PINNED_STAMP"
+  else
+    log "warning: could not download the pinned $PINNED_HEADERS_DEB ($url); the build does not need it, the test grammar_generated_fresh will be skipped"
+  fi
+fi
+# (CMakeLists.txt finds it there: $PREFIX/pinned/spirv-headers_*/usr/include/spirv/unified1.)
+
 # ---- 3. SPIRV-Tools 2025.1 static library from trixie's source tarball -----------
 ST_STAMP="$PREFIX/.stamp-spirv-tools"
 if [ ! -f "$ST_STAMP" ]; then

@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
 """Generates spvgen's instruction emitters and grammar tables from the SPIR-V grammar.
 
-Inputs: spirv.core.grammar.json and extinst.glsl.std.450.grammar.json of the installed
-SPIRV-Headers. Outputs (in --out):
-  spvgen/ops.h        one emitter per core instruction (spvgen_op_<name>) and per
-                      GLSL.std.450 instruction (spvgen_glsl_<name>)
+Inputs: spirv.core.grammar.json and extinst.glsl.std.450.grammar.json of ONE pinned
+SPIRV-Headers release (PINNED below; scripts/deps.sh downloads it), never whatever the
+build machine has: the public API must be the same everywhere. The outputs are committed
+(include/spvgen/ops.h, lib/core/gen/) and the ctest `grammar_generated_fresh`
+(tests/scripts/check_generated.sh) regenerates them and fails on any difference.
+Outputs (in --out and --header-dir; the CMake target `regen_grammar` writes them in place):
+  spvgen/ops.h        one emitter per core instruction (spvgen_op_<name>, and one per
+                      alias the grammar lists, so a rename upstream keeps the old name)
+                      and per GLSL.std.450 instruction (spvgen_glsl_<name>), each with a
+                      one-line comment: opcode, capabilities, extensions, minimum version;
+                      those the hand-written API (spvgen/builder.h) owns are marked "raw"
+                      and name the hand-written function.
   ops.c               their definitions: pack operands, call the builder's sg_inst()
   grammar_tables.c    operand kinds, enumerants with their capabilities, extensions and
                       versions, instruction operand lists: what the builder walks to check
                       operands and infer capabilities
+  sg_kinds.h          operand kind indices (SG_KIND_*)
 
 Instructions are placed in module sections by opcode in the builder (lib/core), never by
 the grammar's "class" field, which marks many NV instructions "Reserved".
@@ -16,10 +25,62 @@ the grammar's "class" field, which marks many NV instructions "Reserved".
 The output depends only on the grammar files, so it is deterministic.
 """
 import argparse
+import hashlib
 import json
 import os
 import re
 import sys
+
+# The one SPIRV-Headers release the committed files come from (Debian's binary package,
+# architecture all: headers and grammar JSON only). --grammar files with other contents
+# are refused, so the committed API cannot drift with the machine.
+PINNED = {
+    "package": "spirv-headers_1.6.1+1.4.309.0-1_all.deb",
+    "spirv.core.grammar.json":
+        "9a3c5318f6561a74a9cadbb203fba01b2dcf69b56ea182a3d2ed79ec5dea23c6",
+    "extinst.glsl.std.450.grammar.json":
+        "d211843d2d7f253e2b4b4e56f2afe546f6e4abbdedebca78b1cd8cfdb0ec69a5",
+}
+# Why 1.4.309 (Debian 13's) and not a newer release: it is the grammar of the validator
+# spvgen tests against (SPIRV-Tools 2025.1 is built with it), so inference never picks
+# what that validator cannot read. Checked on 2026-11-23 with unstable's 1.4.363: its
+# capabilities list a second extension first (CooperativeMatrixReductionsNV and
+# CooperativeMatrixPerElementOperationsNV: SPV_EXT_cooperative_matrix_maintenance1 before
+# SPV_NV_cooperative_matrix2, which SPIRV-Tools 2025.1 rejects) and renames NV
+# capabilities to EXT ones (error messages change): 436 of 55,227 test modules differed
+# and 4 tests failed. Moving the pin is its own change, with the validator's.
+
+# Instructions the hand-written API (include/spvgen/builder.h) owns: their generated
+# emitters stay (raw access, the grammar walk and deduplication still apply) and their
+# comment names the function to prefer.
+OWNED = {
+    "OpCapability": "spvgen_capability", "OpExtension": "spvgen_extension",
+    "OpExtInstImport": "spvgen_ext_inst_import",
+    "OpMemoryModel": "spvgen_module_create (spvgen_module_desc)",
+    "OpEntryPoint": "spvgen_entry_point", "OpExecutionMode": "spvgen_execution_mode",
+    "OpExecutionModeId": "spvgen_execution_mode_id", "OpTypeVoid": "spvgen_type_void",
+    "OpTypeBool": "spvgen_type_bool", "OpTypeInt": "spvgen_type_int",
+    "OpTypeFloat": "spvgen_type_float, spvgen_type_float_encoded",
+    "OpTypeVector": "spvgen_type_vector", "OpTypeMatrix": "spvgen_type_matrix",
+    "OpTypeArray": "spvgen_type_array, spvgen_type_array_strided",
+    "OpTypeRuntimeArray": "spvgen_type_runtime_array, spvgen_type_runtime_array_strided",
+    "OpTypeStruct": "spvgen_type_struct", "OpTypePointer": "spvgen_type_pointer",
+    "OpTypeFunction": "spvgen_type_function", "OpConstantTrue": "spvgen_const_bool",
+    "OpConstantFalse": "spvgen_const_bool",
+    "OpConstant": "spvgen_const_u32, spvgen_const_i32, spvgen_const_float, spvgen_const_bits",
+    "OpConstantComposite": "spvgen_const_composite", "OpConstantNull": "spvgen_const_null",
+    "OpSpecConstant": "spvgen_spec_const_bits, spvgen_spec_const_u32",
+    "OpSpecConstantTrue": "spvgen_spec_const_bool",
+    "OpSpecConstantFalse": "spvgen_spec_const_bool", "OpVariable": "spvgen_variable",
+    "OpDecorate": "spvgen_decorate", "OpDecorateId": "spvgen_decorate_id",
+    "OpMemberDecorate": "spvgen_member_decorate", "OpName": "spvgen_name",
+    "OpMemberName": "spvgen_member_name", "OpFunction": "spvgen_function_begin",
+    "OpFunctionEnd": "spvgen_function_end", "OpLabel": "spvgen_label, spvgen_block",
+    "OpSelectionMerge": "spvgen_if", "OpLoopMerge": "spvgen_loop",
+    "OpReturn": "spvgen_return", "OpReturnValue": "spvgen_return_value",
+    "OpAccessChain": "spvgen_access_chain", "OpLoad": "spvgen_load",
+    "OpStore": "spvgen_store", "OpExtInst": "spvgen_ext_inst",
+}
 
 C_KEYWORDS = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
@@ -197,7 +258,7 @@ def value_of(e):
 
 def gen_tables(g, out):
     w = out.append
-    w("/* Generated by tools/gen_grammar.py from the SPIR-V grammar. Do not edit. */")
+    w("/* Generated by tools/gen_grammar.py from the pinned SPIR-V grammar. Do not edit. */")
     w('#include "internal.h"')
     w("")
     w("const char *const sg_extension_names[] = {")
@@ -453,13 +514,36 @@ def presence_expr(p):
     return "%s != SPVGEN_ABSENT" % name
 
 
-def gen_emitter(g, ins, fname, opcode_expr, header, source, ext_set=None):
+def version_text(v):
+    if v == "None":
+        return "no core version (extensions only)"
+    return "SPIR-V %s" % (v or "1.0")
+
+
+def doc_line(ins, name, opcode, note=None):
+    """The one-line comment over a prototype: what it emits and what that requires."""
+    parts = ["%s (%d)" % (name, opcode)]
+    if ins.get("capabilities"):
+        parts.append("capabilities " + ", ".join(ins["capabilities"]))
+    if ins.get("extensions"):
+        parts.append("extensions " + ", ".join(ins["extensions"]))
+    parts.append(version_text(ins.get("version")))
+    if ins.get("lastVersion"):
+        parts[-1] += " to %s" % ins["lastVersion"]
+    if note:
+        parts.append(note)
+    return "/* %s */" % "; ".join(parts)
+
+
+def gen_emitter(g, ins, fname, opcode_expr, header, source, ext_set=None, doc=None):
     used = set()
     decls, packs, has_type, has_result = c_params(g, ins, used)
     if ext_set is not None:
         has_result = True
     ret = "uint32_t" if has_result else "void"
     args = ", ".join(["spvgen_module *m"] + decls)
+    if doc:
+        header.append(doc)
     header.append("SPVGEN_API\n%s %s(%s);" % (ret, fname, args))
     s = source.append
     s("%s %s(%s) {" % (ret, fname, args))
@@ -534,21 +618,47 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--grammar", required=True)
     ap.add_argument("--glsl", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, help="where ops.c, grammar_tables.c, sg_kinds.h go")
+    ap.add_argument("--header-dir", help="where ops.h goes (default: OUT/spvgen)")
+    ap.add_argument("--allow-unpinned", action="store_true",
+                    help="accept grammar files other than the pinned ones (to try a new pin)")
     a = ap.parse_args()
+    digests = {}
+    for path in (a.grammar, a.glsl):
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        base = os.path.basename(path)
+        digests[base] = digest
+        if PINNED.get(base) != digest and not a.allow_unpinned:
+            sys.exit("%s: sha256 %s is not the pinned %s's (%s); the generated API comes "
+                     "from one grammar only (scripts/deps.sh downloads it)"
+                     % (path, digest, PINNED["package"], PINNED.get(base)))
     with open(a.grammar) as f:
         core = json.load(f)
     with open(a.glsl) as f:
         glsl = json.load(f)
     g = Grammar(core, glsl)
-    os.makedirs(os.path.join(a.out, "spvgen"), exist_ok=True)
+    header_dir = a.header_dir or os.path.join(a.out, "spvgen")
+    os.makedirs(a.out, exist_ok=True)
+    os.makedirs(header_dir, exist_ok=True)
 
     tables = []
     gen_tables(g, tables)
 
     header = [
         "/* spvgen/ops.h — generated by tools/gen_grammar.py from the SPIR-V grammar",
-        " * (SPIRV-Headers %d.%d rev %d). Do not edit." % (core["major_version"], core["minor_version"], core["revision"]),
+        " * (SPIRV-Headers %d.%d rev %d, Debian's %s). Do not edit." % (
+            core["major_version"], core["minor_version"], core["revision"], PINNED["package"]),
+        " * Grammar sha256: spirv.core.grammar.json %s," % digests.get("spirv.core.grammar.json", "?"),
+        " *   extinst.glsl.std.450.grammar.json %s." % digests.get("extinst.glsl.std.450.grammar.json", "?"),
+        " * The API is the same on every machine: this file is committed and regenerated only",
+        " * from that grammar (tools/gen_grammar.py; ctest grammar_generated_fresh).",
+        " *",
+        " * Each prototype's comment: the instruction and its opcode, the capabilities and",
+        " * extensions that declaring it adds (inferred), the first SPIR-V version that has it.",
+        " * \"raw\": spvgen/builder.h has a hand-written function for it (named there) that",
+        " * checks more and is the one to use; \"alias\": the grammar's other name for an",
+        " * instruction (the same emitter, kept so that upstream renames break no caller).",
         " *",
         " * One emitter per instruction: spvgen_op_<opname in snake case>, e.g.",
         " * spvgen_op_i_add(m, result_type, a, b). Result ids are returned; operands follow",
@@ -567,7 +677,7 @@ def main():
         "",
     ]
     source = [
-        "/* Generated by tools/gen_grammar.py from the SPIR-V grammar. Do not edit. */",
+        "/* Generated by tools/gen_grammar.py from the pinned SPIR-V grammar. Do not edit. */",
         '#include "internal.h"',
         "",
     ]
@@ -581,7 +691,19 @@ def main():
         if fname in names:
             sys.exit("name clash: %s from %s and %s" % (fname, names[fname], ins["opname"]))
         names[fname] = ins["opname"]
-        gen_emitter(g, ins, fname, "%d" % ins["opcode"], header, source)
+        owner = OWNED.get(ins["opname"])
+        note = "raw: prefer %s" % owner if owner else None
+        gen_emitter(g, ins, fname, "%d" % ins["opcode"], header, source,
+                    doc=doc_line(ins, ins["opname"], ins["opcode"], note))
+        for alias in ins.get("aliases", []):
+            aname = "spvgen_op_" + snake(alias[2:])
+            if aname == fname:
+                continue
+            if aname in names:
+                sys.exit("name clash: %s from %s and %s" % (aname, names[aname], alias))
+            names[aname] = alias
+            gen_emitter(g, ins, aname, "%d" % ins["opcode"], header, source,
+                        doc=doc_line(ins, alias, ins["opcode"], "alias of %s" % fname))
     header.append("")
     header.append("/* GLSL.std.450 extended instructions (the set is imported on first use). */")
     for ins in glsl["instructions"]:
@@ -590,12 +712,15 @@ def main():
             sys.exit("name clash: %s" % fname)
         names[fname] = ins["opname"]
         fake = {"operands": [{"kind": "IdResultType"}] + ins.get("operands", [])}
-        gen_emitter(g, fake, fname, None, header, source, ext_set=ins["opcode"])
+        doc = doc_line({k: v for k, v in ins.items() if k != "version"},
+                       "GLSL.std.450 " + ins["opname"], ins["opcode"],
+                       "OpExtInst; imports the set on first use")
+        gen_emitter(g, fake, fname, None, header, source, ext_set=ins["opcode"], doc=doc)
     header += ["", "#ifdef __cplusplus", "}", "#endif", "#endif", ""]
 
     def write(path, lines):
         text = "\n".join(lines) + "\n"
-        full = os.path.join(a.out, path)
+        full = os.path.join(header_dir, path) if path == "ops.h" else os.path.join(a.out, path)
         try:
             with open(full) as f:
                 if f.read() == text:
@@ -605,7 +730,7 @@ def main():
         with open(full, "w") as f:
             f.write(text)
 
-    write("spvgen/ops.h", header)
+    write("ops.h", header)
     write("ops.c", source)
     write("grammar_tables.c", tables)
     write("sg_kinds.h", ["/* Generated by tools/gen_grammar.py. Do not edit. */",

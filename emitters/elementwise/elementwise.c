@@ -8,23 +8,17 @@
 #include <string.h>
 
 #include "../common/common.h"
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "spvgen/elementwise.h"
 
 static spvgen_status fail(char *message, size_t size, spvgen_status st, const char *fn,
-                          const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
+                          const char *fmt, ...) SG_PRINTF(5, 6);
 static spvgen_status fail(char *message, size_t size, spvgen_status st, const char *fn,
                           const char *fmt, ...) {
-  if (message && size) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = snprintf(message, size, "%s: ", fn);
-    if (n > 0 && (size_t)n < size) vsnprintf(message + n, size - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(message, size, st, fn, fmt, ap);
+  va_end(ap);
   return st;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "gemm_internal.h"
 #include "spvgen/kernel.h"
 
@@ -49,15 +50,10 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
 }
 
 spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
-  if (msg && size) {
-    int n = snprintf(msg, size, "spvgen_gemm_plan: ");
-    if (n > 0 && (size_t)n < size) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(msg + n, size - (size_t)n, fmt, ap);
-      va_end(ap);
-    }
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(msg, size, st, "spvgen_gemm_plan", fmt, ap);
+  va_end(ap);
   return st;
 }
 

@@ -12,16 +12,12 @@
 
 #include <spirv-tools/libspirv.h>
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "spvgen/caps.h"
 #include "spvgen/check.h"
 
 #define HEADER_WORDS 5u
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define PRINTF_LIKE(fmt, args)
-#endif
 
 /* The SPIRV-Tools env for ours; false for a value outside the enum. */
 static bool tools_env(spvgen_target_env env, spv_target_env *out) {
@@ -37,12 +33,11 @@ static bool tools_env(spvgen_target_env env, spv_target_env *out) {
 
 /* snprintf into message when it is not NULL and message_size > 0 (truncating). */
 static void put_message(char *message, size_t message_size, const char *fmt, ...)
-    PRINTF_LIKE(3, 4);
+    SG_PRINTF(3, 4);
 static void put_message(char *message, size_t message_size, const char *fmt, ...) {
-  if (!message || message_size == 0) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(message, message_size, fmt, ap);
+  sg_error_vformat(message, message_size, SPVGEN_OK, NULL, fmt, ap);
   va_end(ap);
 }
 
@@ -359,7 +354,7 @@ spvgen_status spvgen_validate(const uint32_t *words, size_t count,
 /* Stores a formatted error message in *text (NULL when memory ran out) and returns
  * status, or SPVGEN_ERROR_OUT_OF_MEMORY when the message could not be allocated. */
 static spvgen_status fail(char **text, spvgen_status status, const char *fmt, ...)
-    PRINTF_LIKE(3, 4);
+    SG_PRINTF(3, 4);
 static spvgen_status fail(char **text, spvgen_status status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -15,47 +15,47 @@
 
 /* ================================================================= queries ==== */
 
-uint32_t coop_def_opcode(const spvgen_module *m, uint32_t id) {
+uint32_t sg_coop_def_opcode(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = m ? sg_id(m, id) : NULL;
   return i && i->kind > SG_ID_RESERVED ? i->opcode : 0;
 }
 
-bool coop_const_u32(const spvgen_module *m, uint32_t id, uint32_t *value) {
+bool sg_coop_const_u32(const spvgen_module *m, uint32_t id, uint32_t *value) {
   uint64_t v;
   if (!spvgen_const_value(m, id, &v)) return false;
   if (value) *value = (uint32_t)v;
   return true;
 }
 
-bool coop_is_int_constant(const spvgen_module *m, uint32_t id) {
+bool sg_coop_is_int_constant(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = sg_id(m, id);
   if (!i || i->kind != SG_ID_VALUE || !(i->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)))
     return false;
-  return coop_def_opcode(m, i->type) == SpvOpTypeInt;
+  return sg_coop_def_opcode(m, i->type) == SpvOpTypeInt;
 }
 
-bool coop_int_type(const spvgen_module *m, uint32_t t, uint32_t *width, bool *is_signed) {
-  if (!spvgen_is_type(m, t) || coop_def_opcode(m, t) != SpvOpTypeInt) return false;
+bool sg_coop_int_type(const spvgen_module *m, uint32_t t, uint32_t *width, bool *is_signed) {
+  if (!spvgen_is_type(m, t) || sg_coop_def_opcode(m, t) != SpvOpTypeInt) return false;
   const uint32_t *d = sg_def_words(m, t);
   if (width) *width = d[2];
   if (is_signed) *is_signed = d[3] != 0;
   return true;
 }
 
-bool coop_float_type(const spvgen_module *m, uint32_t t, uint32_t *width, uint32_t *encoding) {
-  if (!spvgen_is_type(m, t) || coop_def_opcode(m, t) != SpvOpTypeFloat) return false;
+bool sg_coop_float_type(const spvgen_module *m, uint32_t t, uint32_t *width, uint32_t *encoding) {
+  if (!spvgen_is_type(m, t) || sg_coop_def_opcode(m, t) != SpvOpTypeFloat) return false;
   const uint32_t *d = sg_def_words(m, t);
   if (width) *width = d[2];
   if (encoding) *encoding = (d[0] >> 16) > 3 ? d[3] : SPVGEN_ABSENT;
   return true;
 }
 
-bool coop_is_int32_value(const spvgen_module *m, uint32_t id) {
+bool sg_coop_is_int32_value(const spvgen_module *m, uint32_t id) {
   uint32_t w;
-  return coop_int_type(m, spvgen_type_of(m, id), &w, NULL) && w == 32;
+  return sg_coop_int_type(m, spvgen_type_of(m, id), &w, NULL) && w == 32;
 }
 
-bool coop_function_signature(const spvgen_module *m, uint32_t f, bool *defined, uint32_t *ret,
+bool sg_coop_function_signature(const spvgen_module *m, uint32_t f, bool *defined, uint32_t *ret,
                              const uint32_t **params, uint32_t *param_count) {
   const sg_id_info *i = sg_id(m, f);
   *defined = false;
@@ -72,7 +72,7 @@ bool coop_function_signature(const spvgen_module *m, uint32_t f, bool *defined, 
   return true;
 }
 
-const char *coop_use_name(uint32_t use) {
+const char *sg_coop_use_name(uint32_t use) {
   switch (use) {
   case 0: return "MatrixAKHR";
   case 1: return "MatrixBKHR";
@@ -82,7 +82,7 @@ const char *coop_use_name(uint32_t use) {
   }
 }
 
-const char *coop_scope_name(uint32_t scope) {
+const char *sg_coop_scope_name(uint32_t scope) {
   switch (scope) {
   case 0: return "CrossDevice";
   case 1: return "Device";
@@ -97,13 +97,13 @@ const char *coop_scope_name(uint32_t scope) {
 
 static void dim_text(const spvgen_module *m, uint32_t id, char *buf, size_t size) {
   uint32_t v;
-  if (coop_const_u32(m, id, &v))
+  if (sg_coop_const_u32(m, id, &v))
     snprintf(buf, size, "%u", v);
   else
     snprintf(buf, size, "%%%u", id);
 }
 
-const char *coop_type_name(const spvgen_module *m, uint32_t t, char *buf, size_t size) {
+const char *sg_coop_type_name(const spvgen_module *m, uint32_t t, char *buf, size_t size) {
   char inner[96], a[16], b[16], c[16];
   if (!spvgen_is_type(m, t)) {
     snprintf(buf, size, "id %u (not a type)", t);
@@ -112,13 +112,13 @@ const char *coop_type_name(const spvgen_module *m, uint32_t t, char *buf, size_t
   const uint32_t *d = sg_def_words(m, t);
   uint32_t w, enc, v;
   bool sgn;
-  switch (coop_def_opcode(m, t)) {
+  switch (sg_coop_def_opcode(m, t)) {
   case SpvOpTypeInt:
-    coop_int_type(m, t, &w, &sgn);
+    sg_coop_int_type(m, t, &w, &sgn);
     snprintf(buf, size, "%sint%u", sgn ? "" : "u", w);
     break;
   case SpvOpTypeFloat:
-    coop_float_type(m, t, &w, &enc);
+    sg_coop_float_type(m, t, &w, &enc);
     if (enc == SPVGEN_FP_ENCODING_BFLOAT16)
       snprintf(buf, size, "bfloat16");
     else if (enc == SPVGEN_FP_ENCODING_FLOAT8_E4M3)
@@ -131,31 +131,31 @@ const char *coop_type_name(const spvgen_module *m, uint32_t t, char *buf, size_t
   case SpvOpTypeBool: snprintf(buf, size, "bool"); break;
   case SpvOpTypeVoid: snprintf(buf, size, "void"); break;
   case SpvOpTypeVector:
-    snprintf(buf, size, "vector of %u %s", d[3], coop_type_name(m, d[2], inner, sizeof inner));
+    snprintf(buf, size, "vector of %u %s", d[3], sg_coop_type_name(m, d[2], inner, sizeof inner));
     break;
   case SpvOpTypeArray:
     dim_text(m, d[3], a, sizeof a);
-    snprintf(buf, size, "array of %s %s", a, coop_type_name(m, d[2], inner, sizeof inner));
+    snprintf(buf, size, "array of %s %s", a, sg_coop_type_name(m, d[2], inner, sizeof inner));
     break;
   case SpvOpTypeRuntimeArray:
-    snprintf(buf, size, "runtime array of %s", coop_type_name(m, d[2], inner, sizeof inner));
+    snprintf(buf, size, "runtime array of %s", sg_coop_type_name(m, d[2], inner, sizeof inner));
     break;
   case SpvOpTypeStruct: snprintf(buf, size, "struct %%%u", t); break;
   case SpvOpTypePointer:
-    snprintf(buf, size, "pointer to %s", coop_type_name(m, d[3], inner, sizeof inner));
+    snprintf(buf, size, "pointer to %s", sg_coop_type_name(m, d[3], inner, sizeof inner));
     break;
   case SpvOpTypeCooperativeMatrixKHR: {
-    coop_type_name(m, d[2], inner, sizeof inner);
+    sg_coop_type_name(m, d[2], inner, sizeof inner);
     dim_text(m, d[4], a, sizeof a);
     dim_text(m, d[5], b, sizeof b);
-    const char *scope = coop_const_u32(m, d[3], &v) ? coop_scope_name(v) : "%scope";
-    const char *use = coop_const_u32(m, d[6], &v) ? coop_use_name(v) : "%use";
+    const char *scope = sg_coop_const_u32(m, d[3], &v) ? sg_coop_scope_name(v) : "%scope";
+    const char *use = sg_coop_const_u32(m, d[6], &v) ? sg_coop_use_name(v) : "%use";
     snprintf(buf, size, "coopmat<%s, %s, %sx%s, %s>", inner, scope, a, b, use);
     break;
   }
   case SpvOpTypeCooperativeVectorNV:
     dim_text(m, d[3], c, sizeof c);
-    snprintf(buf, size, "coopvec<%s, %s>", coop_type_name(m, d[2], inner, sizeof inner), c);
+    snprintf(buf, size, "coopvec<%s, %s>", sg_coop_type_name(m, d[2], inner, sizeof inner), c);
     break;
   case SpvOpTypeTensorLayoutNV:
     dim_text(m, d[2], a, sizeof a);
@@ -172,7 +172,7 @@ const char *coop_type_name(const spvgen_module *m, uint32_t t, char *buf, size_t
 
 static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
   uint32_t v;
-  return coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
+  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
 }
 
 bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_type_info *info) {
@@ -181,7 +181,7 @@ bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_t
   if (info) *info = z;
   if (!m || !spvgen_is_type(m, type)) return false;
   const uint32_t *d = sg_def_words(m, type);
-  uint32_t op = coop_def_opcode(m, type);
+  uint32_t op = sg_coop_def_opcode(m, type);
   if (op == SpvOpTypeCooperativeMatrixKHR) {
     z.opcode = op;
     z.component = d[2];
@@ -209,17 +209,17 @@ bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_t
 
 /* ============================================================ checked views ==== */
 
-bool coop_need_matrix_type(spvgen_module *m, const char *fn, uint32_t type, const char *what,
+bool sg_coop_need_matrix_type(spvgen_module *m, const char *fn, uint32_t type, const char *what,
                            spvgen_coop_type_info *info) {
   if (spvgen_coop_type_query(m, type, info) && info->opcode == SpvOpTypeCooperativeMatrixKHR)
     return true;
   char t[160];
   COOP_BAD(m, fn, "%s is %s, not a cooperative matrix type (OpTypeCooperativeMatrixKHR)", what,
-           coop_type_name(m, type, t, sizeof t));
+           sg_coop_type_name(m, type, t, sizeof t));
   return false;
 }
 
-bool coop_need_matrix_value(spvgen_module *m, const char *fn, uint32_t value, const char *what,
+bool sg_coop_need_matrix_value(spvgen_module *m, const char *fn, uint32_t value, const char *what,
                             spvgen_coop_type_info *info) {
   uint32_t t = spvgen_type_of(m, value);
   if (t && spvgen_coop_type_query(m, t, info) && info->opcode == SpvOpTypeCooperativeMatrixKHR)
@@ -229,21 +229,21 @@ bool coop_need_matrix_value(spvgen_module *m, const char *fn, uint32_t value, co
     COOP_BAD(m, fn, "%s (id %u) is not a value", what, value);
   else
     COOP_BAD(m, fn, "%s (id %u) has type %s, not a cooperative matrix type", what, value,
-             coop_type_name(m, t, buf, sizeof buf));
+             sg_coop_type_name(m, t, buf, sizeof buf));
   return false;
 }
 
-bool coop_need_vector_type(spvgen_module *m, const char *fn, uint32_t type, const char *what,
+bool sg_coop_need_vector_type(spvgen_module *m, const char *fn, uint32_t type, const char *what,
                            spvgen_coop_type_info *info) {
   if (spvgen_coop_type_query(m, type, info) && info->opcode == SpvOpTypeCooperativeVectorNV)
     return true;
   char t[160];
   COOP_BAD(m, fn, "%s is %s, not a cooperative vector type (OpTypeCooperativeVectorNV)", what,
-           coop_type_name(m, type, t, sizeof t));
+           sg_coop_type_name(m, type, t, sizeof t));
   return false;
 }
 
-bool coop_need_vector_value(spvgen_module *m, const char *fn, uint32_t value, const char *what,
+bool sg_coop_need_vector_value(spvgen_module *m, const char *fn, uint32_t value, const char *what,
                             spvgen_coop_type_info *info) {
   uint32_t t = spvgen_type_of(m, value);
   if (t && spvgen_coop_type_query(m, t, info) && info->opcode == SpvOpTypeCooperativeVectorNV)
@@ -253,20 +253,20 @@ bool coop_need_vector_value(spvgen_module *m, const char *fn, uint32_t value, co
     COOP_BAD(m, fn, "%s (id %u) is not a value", what, value);
   else
     COOP_BAD(m, fn, "%s (id %u) has type %s, not a cooperative vector type", what, value,
-             coop_type_name(m, t, buf, sizeof buf));
+             sg_coop_type_name(m, t, buf, sizeof buf));
   return false;
 }
 
-bool coop_need_pointer(spvgen_module *m, const char *fn, uint32_t pointer, const char *what,
+bool sg_coop_need_pointer(spvgen_module *m, const char *fn, uint32_t pointer, const char *what,
                        uint32_t *storage, uint32_t *pointee) {
   uint32_t t = spvgen_type_of(m, pointer);
-  if (coop_def_opcode(m, t) != SpvOpTypePointer) {
+  if (sg_coop_def_opcode(m, t) != SpvOpTypePointer) {
     char buf[160];
     if (!t)
       COOP_BAD(m, fn, "%s (id %u) is not a value", what, pointer);
     else
       COOP_BAD(m, fn, "%s (id %u) has type %s, not a pointer", what, pointer,
-               coop_type_name(m, t, buf, sizeof buf));
+               sg_coop_type_name(m, t, buf, sizeof buf));
     return false;
   }
   const uint32_t *d = sg_def_words(m, t);
@@ -275,27 +275,27 @@ bool coop_need_pointer(spvgen_module *m, const char *fn, uint32_t pointer, const
   return true;
 }
 
-bool coop_need_scalar_numeric_type(spvgen_module *m, const char *fn, uint32_t type,
+bool sg_coop_need_scalar_numeric_type(spvgen_module *m, const char *fn, uint32_t type,
                                    const char *what, const char *rule) {
-  uint32_t op = coop_def_opcode(m, type);
+  uint32_t op = sg_coop_def_opcode(m, type);
   if (spvgen_is_type(m, type) && (op == SpvOpTypeInt || op == SpvOpTypeFloat)) return true;
   char t[160];
   COOP_BAD(m, fn, "%s is %s, not a scalar integer or float type (%s)", what,
-           coop_type_name(m, type, t, sizeof t), rule);
+           sg_coop_type_name(m, type, t, sizeof t), rule);
   return false;
 }
 
-uint32_t coop_offset(spvgen_module *m, const char *fn, uint32_t offset, const char *what,
+uint32_t sg_coop_offset(spvgen_module *m, const char *fn, uint32_t offset, const char *what,
                      uint32_t align, const char *rule) {
   if (!offset) return spvgen_const_u32(m, 0);
-  if (!coop_is_int32_value(m, offset)) {
+  if (!sg_coop_is_int32_value(m, offset)) {
     char t[160];
     COOP_BAD(m, fn, "%s (id %u) has type %s; it must be a 32-bit integer", what, offset,
-             coop_type_name(m, spvgen_type_of(m, offset), t, sizeof t));
+             sg_coop_type_name(m, spvgen_type_of(m, offset), t, sizeof t));
     return 0;
   }
   uint32_t v;
-  if (align && coop_const_u32(m, offset, &v) && v % align) {
+  if (align && sg_coop_const_u32(m, offset, &v) && v % align) {
     COOP_BAD(m, fn, "%s %u is not a multiple of %u (%s)", what, v, align, rule);
     return 0;
   }
@@ -304,7 +304,7 @@ uint32_t coop_offset(spvgen_module *m, const char *fn, uint32_t offset, const ch
 
 /* ========================================================= memory operands ==== */
 
-bool coop_pack_memory(spvgen_module *m, const char *fn, const spvgen_memory_operands *mem,
+bool sg_coop_pack_memory(spvgen_module *m, const char *fn, const spvgen_memory_operands *mem,
                       bool is_load, bool always, uint32_t *ops, uint32_t *n) {
   uint32_t mask = mem ? mem->mask : 0;
   if (!mask) {
@@ -443,7 +443,7 @@ static const char RULE_TYPE[] =
 
 static bool need_int_constant(spvgen_module *m, const char *fn, uint32_t id, const char *what,
                               const char *rule) {
-  if (coop_is_int_constant(m, id)) return true;
+  if (sg_coop_is_int_constant(m, id)) return true;
   COOP_BAD(m, fn, "%s (id %u) is not an integer constant or specialization constant (%s)", what,
            id, rule);
   return false;
@@ -480,7 +480,7 @@ static bool workgroup_size_specified(spvgen_module *m, const char *fn) {
 static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t component,
                              uint32_t scope_id, uint32_t rows_id, uint32_t cols_id,
                              uint32_t use_id) {
-  if (!coop_need_scalar_numeric_type(m, fn, component, "the component type",
+  if (!sg_coop_need_scalar_numeric_type(m, fn, component, "the component type",
                                      "SPV_KHR_cooperative_matrix: Component Type must be a "
                                      "scalar numerical type"))
     return 0;
@@ -494,7 +494,7 @@ static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t componen
   if (scope != SPVGEN_ABSENT && scope != SpvScopeSubgroup && scope != SpvScopeWorkgroup)
     return COOP_BAD(m, fn, "scope %u (%s) is not Subgroup or Workgroup (Vulkan: cooperative "
                     "matrices have Subgroup scope, or Workgroup scope with "
-                    "SPV_NV_cooperative_matrix2)", scope, coop_scope_name(scope));
+                    "SPV_NV_cooperative_matrix2)", scope, sg_coop_scope_name(scope));
   if (rows == 0 || cols == 0)
     return COOP_BAD(m, fn, "a %ux%u matrix has no elements (Rows and Columns must be at least 1)",
                     rows == SPVGEN_ABSENT ? 0 : rows, cols == SPVGEN_ABSENT ? 0 : cols);
@@ -508,7 +508,7 @@ static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t componen
   /* What the grammar of these headers cannot infer (SPV_KHR_bfloat16, SPV_EXT_float8:
    * a cooperative matrix of such a component needs its own capability). */
   uint32_t enc = SPVGEN_ABSENT;
-  coop_float_type(m, component, NULL, &enc);
+  sg_coop_float_type(m, component, NULL, &enc);
   if (enc == SPVGEN_FP_ENCODING_BFLOAT16)
     sg_require_capability(m, SPVGEN_CAPABILITY_BFLOAT16_COOPERATIVE_MATRIX);
   else if (enc == SPVGEN_FP_ENCODING_FLOAT8_E4M3 || enc == SPVGEN_FP_ENCODING_FLOAT8_E5M2)
@@ -542,20 +542,20 @@ static const char RULE_COOPMAT_STORAGE[] =
 
 static bool coopmat_pointer(spvgen_module *m, const char *fn, uint32_t pointer) {
   uint32_t storage, pointee;
-  if (!coop_need_pointer(m, fn, pointer, "pointer", &storage, &pointee)) return false;
+  if (!sg_coop_need_pointer(m, fn, pointer, "pointer", &storage, &pointee)) return false;
   if (storage != STORAGE_WORKGROUP && storage != STORAGE_STORAGE_BUFFER &&
       storage != STORAGE_PHYSICAL_STORAGE_BUFFER) {
     COOP_BAD(m, fn, "the pointer's storage class is %u (%s)", storage, RULE_COOPMAT_STORAGE);
     return false;
   }
-  uint32_t op = coop_def_opcode(m, pointee);
+  uint32_t op = sg_coop_def_opcode(m, pointee);
   uint32_t elem = op == SpvOpTypeVector ? spvgen_type_element(m, pointee) : pointee;
-  uint32_t eop = coop_def_opcode(m, elem);
+  uint32_t eop = sg_coop_def_opcode(m, elem);
   if (eop != SpvOpTypeInt && eop != SpvOpTypeFloat) {
     char t[160];
     COOP_BAD(m, fn, "the pointer points to %s; it must point to a scalar or vector element, "
              "e.g. an OpAccessChain into the array (SPV_KHR_cooperative_matrix: Pointer's type "
-             "is a pointer to a scalar or vector)", coop_type_name(m, pointee, t, sizeof t));
+             "is a pointer to a scalar or vector)", sg_coop_type_name(m, pointee, t, sizeof t));
     return false;
   }
   return true;
@@ -564,7 +564,7 @@ static bool coopmat_pointer(spvgen_module *m, const char *fn, uint32_t pointer) 
 /* id is a value (not a type, label, function...) of a scalar integer type. */
 static bool coop_int_value(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = sg_id(m, id);
-  return i && i->kind == SG_ID_VALUE && coop_int_type(m, i->type, NULL, NULL);
+  return i && i->kind == SG_ID_VALUE && sg_coop_int_type(m, i->type, NULL, NULL);
 }
 
 /* Builds the operands of OpCooperativeMatrixLoadKHR/StoreKHR after the pointer/object. */
@@ -599,7 +599,7 @@ static bool coopmat_layout_ops(spvgen_module *m, const char *fn, uint32_t layout
            false;
   if (arm) {
     uint32_t s;
-    if (!stride || !coop_const_u32(m, stride, &s) || (s != 1 && s != 2 && s != 4))
+    if (!stride || !sg_coop_const_u32(m, stride, &s) || (s != 1 && s != 2 && s != 4))
       return COOP_BAD(m, fn, "the blocked interleaved layouts need a constant stride of 1, 2 or 4 "
                       "(SPV_ARM_cooperative_matrix_layouts)"),
              false;
@@ -609,14 +609,14 @@ static bool coopmat_layout_ops(spvgen_module *m, const char *fn, uint32_t layout
     return COOP_BAD(m, fn, "memory operands need the Stride operand before them"), false;
   ops[(*n)++] = layout_id;
   if (stride) ops[(*n)++] = stride;
-  return coop_pack_memory(m, fn, mem, is_load, false, ops, n);
+  return sg_coop_pack_memory(m, fn, mem, is_load, false, ops, n);
 }
 
 static uint32_t coopmat_load(spvgen_module *m, const char *fn, uint32_t result_type,
                              uint32_t pointer, uint32_t layout_id, uint32_t stride,
                              const spvgen_memory_operands *mem) {
   spvgen_coop_type_info ti;
-  if (!coop_need_matrix_type(m, fn, result_type, "result_type", &ti) ||
+  if (!sg_coop_need_matrix_type(m, fn, result_type, "result_type", &ti) ||
       !coopmat_pointer(m, fn, pointer))
     return 0;
   uint32_t ops[12] = {result_type, 0, pointer}, n = 3;
@@ -627,7 +627,7 @@ static uint32_t coopmat_load(spvgen_module *m, const char *fn, uint32_t result_t
 static void coopmat_store(spvgen_module *m, const char *fn, uint32_t pointer, uint32_t object,
                           uint32_t layout_id, uint32_t stride, const spvgen_memory_operands *mem) {
   spvgen_coop_type_info ti;
-  if (!coopmat_pointer(m, fn, pointer) || !coop_need_matrix_value(m, fn, object, "object", &ti))
+  if (!coopmat_pointer(m, fn, pointer) || !sg_coop_need_matrix_value(m, fn, object, "object", &ti))
     return;
   uint32_t ops[12] = {pointer, object}, n = 2;
   if (!coopmat_layout_ops(m, fn, layout_id, stride, mem, false, ops, &n)) return;
@@ -691,7 +691,7 @@ static bool differ(uint32_t a, uint32_t b) {
 }
 
 static bool int_component(const spvgen_module *m, uint32_t t, bool *is_signed) {
-  return coop_int_type(m, t, NULL, is_signed);
+  return sg_coop_int_type(m, t, NULL, is_signed);
 }
 
 uint32_t spvgen_coopmat_muladd(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b,
@@ -699,32 +699,32 @@ uint32_t spvgen_coopmat_muladd(spvgen_module *m, uint32_t result_type, uint32_t 
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info A, B, C, R;
-  if (!coop_need_matrix_value(m, fn, a, "a", &A) || !coop_need_matrix_value(m, fn, b, "b", &B) ||
-      !coop_need_matrix_value(m, fn, c, "c", &C))
+  if (!sg_coop_need_matrix_value(m, fn, a, "a", &A) || !sg_coop_need_matrix_value(m, fn, b, "b", &B) ||
+      !sg_coop_need_matrix_value(m, fn, c, "c", &C))
     return 0;
   if (!result_type) result_type = spvgen_type_of(m, c);
-  if (!coop_need_matrix_type(m, fn, result_type, "result_type", &R)) return 0;
+  if (!sg_coop_need_matrix_type(m, fn, result_type, "result_type", &R)) return 0;
 
   static const char RULE_USE[] =
       "SPV_KHR_cooperative_matrix, OpCooperativeMatrixMulAddKHR: A has Use MatrixAKHR, B "
       "MatrixBKHR, C and Result Type MatrixAccumulatorKHR";
   if (differ(A.use, 0))
-    return COOP_BAD(m, fn, "a has Use %s, not MatrixAKHR (%s)", coop_use_name(A.use), RULE_USE);
+    return COOP_BAD(m, fn, "a has Use %s, not MatrixAKHR (%s)", sg_coop_use_name(A.use), RULE_USE);
   if (differ(B.use, 1))
-    return COOP_BAD(m, fn, "b has Use %s, not MatrixBKHR (%s)", coop_use_name(B.use), RULE_USE);
+    return COOP_BAD(m, fn, "b has Use %s, not MatrixBKHR (%s)", sg_coop_use_name(B.use), RULE_USE);
   if (differ(C.use, 2))
-    return COOP_BAD(m, fn, "c has Use %s, not MatrixAccumulatorKHR (%s)", coop_use_name(C.use),
+    return COOP_BAD(m, fn, "c has Use %s, not MatrixAccumulatorKHR (%s)", sg_coop_use_name(C.use),
                     RULE_USE);
   if (differ(R.use, 2))
     return COOP_BAD(m, fn, "result_type has Use %s, not MatrixAccumulatorKHR (%s)",
-                    coop_use_name(R.use), RULE_USE);
+                    sg_coop_use_name(R.use), RULE_USE);
 
   if (differ(A.scope, B.scope) || differ(A.scope, C.scope) || differ(A.scope, R.scope) ||
       differ(B.scope, C.scope) || differ(B.scope, R.scope) || differ(C.scope, R.scope))
     return COOP_BAD(m, fn, "the scopes differ: a %s, b %s, c %s, result %s "
                     "(SPV_KHR_cooperative_matrix: all matrices of OpCooperativeMatrixMulAddKHR "
-                    "have the same scope)", coop_scope_name(A.scope), coop_scope_name(B.scope),
-                    coop_scope_name(C.scope), coop_scope_name(R.scope));
+                    "have the same scope)", sg_coop_scope_name(A.scope), sg_coop_scope_name(B.scope),
+                    sg_coop_scope_name(C.scope), sg_coop_scope_name(R.scope));
   if (differ(A.rows, C.rows) || differ(A.rows, R.rows) || differ(C.rows, R.rows))
     return COOP_BAD(m, fn, "M differs: a has %u rows, c %u, the result %u "
                     "(SPV_KHR_cooperative_matrix: A is MxK, C and Result Type are MxN)", A.rows,
@@ -756,16 +756,16 @@ uint32_t spvgen_coopmat_muladd(spvgen_module *m, uint32_t result_type, uint32_t 
   char t[96];
   if ((operands & SpvCooperativeMatrixOperandsMatrixASignedComponentsKHRMask) && !ia)
     return COOP_BAD(m, fn, "MatrixASignedComponentsKHR is set but a's components are %s (%s)",
-                    coop_type_name(m, A.component, t, sizeof t), RULE_SIGN);
+                    sg_coop_type_name(m, A.component, t, sizeof t), RULE_SIGN);
   if ((operands & SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask) && !ib)
     return COOP_BAD(m, fn, "MatrixBSignedComponentsKHR is set but b's components are %s (%s)",
-                    coop_type_name(m, B.component, t, sizeof t), RULE_SIGN);
+                    sg_coop_type_name(m, B.component, t, sizeof t), RULE_SIGN);
   if ((operands & SpvCooperativeMatrixOperandsMatrixCSignedComponentsKHRMask) && !ic)
     return COOP_BAD(m, fn, "MatrixCSignedComponentsKHR is set but c's components are %s (%s)",
-                    coop_type_name(m, C.component, t, sizeof t), RULE_SIGN);
+                    sg_coop_type_name(m, C.component, t, sizeof t), RULE_SIGN);
   if ((operands & SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) && !ir)
     return COOP_BAD(m, fn, "MatrixResultSignedComponentsKHR is set but the result's components "
-                    "are %s (%s)", coop_type_name(m, R.component, t, sizeof t), RULE_SIGN);
+                    "are %s (%s)", sg_coop_type_name(m, R.component, t, sizeof t), RULE_SIGN);
   if ((operands & SpvCooperativeMatrixOperandsSaturatingAccumulationKHRMask) && !(ic && ir))
     return COOP_BAD(m, fn, "SaturatingAccumulationKHR needs integer C and result components "
                     "(SPV_KHR_cooperative_matrix: saturating accumulation is an integer "
@@ -778,7 +778,7 @@ uint32_t spvgen_coopmat_muladd(spvgen_module *m, uint32_t result_type, uint32_t 
 uint32_t spvgen_coopmat_length(spvgen_module *m, uint32_t type) {
   if (!sg_ok(m, __func__)) return 0;
   spvgen_coop_type_info ti;
-  if (!coop_need_matrix_type(m, __func__, type, "type", &ti)) return 0;
+  if (!sg_coop_need_matrix_type(m, __func__, type, "type", &ti)) return 0;
   uint32_t ops[3] = {spvgen_type_int(m, 32, false), 0, type};
   return ops[0] ? sg_inst(m, __func__, SpvOpCooperativeMatrixLengthKHR, ops, 3) : 0;
 }
@@ -794,7 +794,7 @@ static bool need_coop_value(spvgen_module *m, const char *fn, uint32_t value, co
     COOP_BAD(m, fn, "%s (id %u) is not a value", what, value);
   else
     COOP_BAD(m, fn, "%s (id %u) has type %s, not a cooperative matrix or vector type", what, value,
-             coop_type_name(m, t, buf, sizeof buf));
+             sg_coop_type_name(m, t, buf, sizeof buf));
   return false;
 }
 
@@ -804,8 +804,8 @@ static bool need_component_value(spvgen_module *m, const char *fn, uint32_t valu
   if (t == component) return true;
   char a[96], b[96];
   COOP_BAD(m, fn, "%s (id %u) has type %s but the component type is %s", what, value,
-           t ? coop_type_name(m, t, a, sizeof a) : "(not a value)",
-           coop_type_name(m, component, b, sizeof b));
+           t ? sg_coop_type_name(m, t, a, sizeof a) : "(not a value)",
+           sg_coop_type_name(m, component, b, sizeof b));
   return false;
 }
 
@@ -816,7 +816,7 @@ uint32_t spvgen_coop_splat(spvgen_module *m, uint32_t type, uint32_t scalar) {
   if (!spvgen_coop_type_query(m, type, &ti)) {
     char t[160];
     return COOP_BAD(m, fn, "type is %s, not a cooperative matrix or vector type",
-                    coop_type_name(m, type, t, sizeof t));
+                    sg_coop_type_name(m, type, t, sizeof t));
   }
   if (!need_component_value(m, fn, scalar, "scalar", ti.component)) return 0;
   uint32_t count = 1;
@@ -841,7 +841,7 @@ uint32_t spvgen_coop_construct(spvgen_module *m, uint32_t type, const uint32_t *
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info ti;
-  if (!coop_need_vector_type(m, fn, type, "type", &ti)) return 0;
+  if (!sg_coop_need_vector_type(m, fn, type, "type", &ti)) return 0;
   if (count && !parts) return COOP_BAD(m, fn, "parts is NULL with count %u", count);
   if (ti.count != SPVGEN_ABSENT && count != ti.count)
     return COOP_BAD(m, fn, "%u parts given for a vector of %u components "
@@ -897,15 +897,15 @@ uint32_t spvgen_coop_arith(spvgen_module *m, SpvOp op, uint32_t a, uint32_t b) {
   if (spvgen_type_of(m, b) != type) {
     char x[160], y[160];
     return COOP_BAD(m, fn, "a has type %s but b has type %s (the operands of component-wise "
-                    "arithmetic have one type)", coop_type_name(m, type, x, sizeof x),
-                    coop_type_name(m, spvgen_type_of(m, b), y, sizeof y));
+                    "arithmetic have one type)", sg_coop_type_name(m, type, x, sizeof x),
+                    sg_coop_type_name(m, spvgen_type_of(m, b), y, sizeof y));
   }
   static const SpvOp FLOAT_OPS[] = {SpvOpFAdd, SpvOpFSub, SpvOpFMul, SpvOpFDiv};
   static const SpvOp INT_OPS[] = {SpvOpIAdd, SpvOpISub, SpvOpIMul, SpvOpSDiv, SpvOpUDiv};
   static const SpvOp BIT_OPS[] = {SpvOpBitwiseAnd, SpvOpBitwiseOr, SpvOpBitwiseXor,
                                   SpvOpShiftLeftLogical, SpvOpShiftRightLogical,
                                   SpvOpShiftRightArithmetic};
-  bool is_float = coop_float_type(m, ti.component, NULL, NULL);
+  bool is_float = sg_coop_float_type(m, ti.component, NULL, NULL);
   bool is_vector = ti.opcode == SpvOpTypeCooperativeVectorNV;
   bool ok = is_float ? op_in(op, FLOAT_OPS, 4)
                      : op_in(op, INT_OPS, 5) || (is_vector && op_in(op, BIT_OPS, 6));
@@ -913,17 +913,17 @@ uint32_t spvgen_coop_arith(spvgen_module *m, SpvOp op, uint32_t a, uint32_t b) {
     const sg_instruction *ins = sg_find_instruction((uint32_t)op);
     char t[160];
     return COOP_BAD(m, fn, "%s is not a component-wise operation on %s (%s)",
-                    ins ? ins->name : "this opcode", coop_type_name(m, type, t, sizeof t),
+                    ins ? ins->name : "this opcode", sg_coop_type_name(m, type, t, sizeof t),
                     is_vector ? "GLSL_NV_cooperative_vector 5.9: + - * / on all cooperative "
                                 "vectors, & | ^ << >> on integer ones"
                               : "SPV_KHR_cooperative_matrix: FAdd FSub FMul FDiv on float "
                                 "matrices, IAdd ISub IMul SDiv UDiv on integer ones");
   }
   bool is_signed = false;
-  if (op == SpvOpUDiv && coop_int_type(m, ti.component, NULL, &is_signed) && is_signed) {
+  if (op == SpvOpUDiv && sg_coop_int_type(m, ti.component, NULL, &is_signed) && is_signed) {
     char t[160];
     return COOP_BAD(m, fn, "OpUDiv on %s: its result type needs unsigned components (SPIR-V "
-                    "OpUDiv; use OpSDiv for signed ones)", coop_type_name(m, type, t, sizeof t));
+                    "OpUDiv; use OpSDiv for signed ones)", sg_coop_type_name(m, type, t, sizeof t));
   }
   uint32_t ops[4] = {type, 0, a, b};
   return sg_inst(m, fn, (uint32_t)op, ops, 4);
@@ -934,19 +934,19 @@ uint32_t spvgen_coop_negate(spvgen_module *m, uint32_t a) {
   spvgen_coop_type_info ti;
   if (!need_coop_value(m, __func__, a, "a", &ti)) return 0;
   uint32_t ops[3] = {spvgen_type_of(m, a), 0, a};
-  bool is_float = coop_float_type(m, ti.component, NULL, NULL);
+  bool is_float = sg_coop_float_type(m, ti.component, NULL, NULL);
   return sg_inst(m, __func__, is_float ? SpvOpFNegate : SpvOpSNegate, ops, 3);
 }
 
 uint32_t spvgen_coop_not(spvgen_module *m, uint32_t a) {
   if (!sg_ok(m, __func__)) return 0;
   spvgen_coop_type_info ti;
-  if (!coop_need_vector_value(m, __func__, a, "a", &ti)) return 0;
-  if (!coop_int_type(m, ti.component, NULL, NULL)) {
+  if (!sg_coop_need_vector_value(m, __func__, a, "a", &ti)) return 0;
+  if (!sg_coop_int_type(m, ti.component, NULL, NULL)) {
     char t[96];
     return COOP_BAD(m, __func__, "~ needs integer components, not %s (GLSL_NV_cooperative_vector "
                     "5.9: bitwise operators on integer cooperative vectors)",
-                    coop_type_name(m, ti.component, t, sizeof t));
+                    sg_coop_type_name(m, ti.component, t, sizeof t));
   }
   uint32_t ops[3] = {spvgen_type_of(m, a), 0, a};
   return sg_inst(m, __func__, SpvOpNot, ops, 3);
@@ -963,7 +963,7 @@ uint32_t spvgen_coop_scale(spvgen_module *m, uint32_t a, uint32_t scalar) {
   uint32_t ops[4] = {type, 0, a, scalar};
   if (ti.opcode == SpvOpTypeCooperativeMatrixKHR)
     return sg_inst(m, fn, SpvOpMatrixTimesScalar, ops, 4);
-  if (coop_float_type(m, ti.component, NULL, NULL))
+  if (sg_coop_float_type(m, ti.component, NULL, NULL))
     return sg_inst(m, fn, SpvOpVectorTimesScalar, ops, 4);
   uint32_t s = spvgen_coop_splat(m, type, scalar);
   if (!s) return 0;
@@ -979,8 +979,8 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
   char x[160], y[160];
   if (!spvgen_coop_type_query(m, result_type, &dst) || dst.opcode != src.opcode)
     return COOP_BAD(m, fn, "result_type is %s; a conversion of %s gives a %s of the same shape",
-                    coop_type_name(m, result_type, x, sizeof x),
-                    coop_type_name(m, spvgen_type_of(m, a), y, sizeof y),
+                    sg_coop_type_name(m, result_type, x, sizeof x),
+                    sg_coop_type_name(m, spvgen_type_of(m, a), y, sizeof y),
                     src.opcode == SpvOpTypeCooperativeMatrixKHR ? "cooperative matrix"
                                                                 : "cooperative vector");
   bool use_change = false;
@@ -989,13 +989,13 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
         differ(src.columns, dst.columns))
       return COOP_BAD(m, fn, "%s and %s differ in scope or shape (SPV_KHR_cooperative_matrix: "
                       "conversions keep the scope, rows and columns)",
-                      coop_type_name(m, spvgen_type_of(m, a), x, sizeof x),
-                      coop_type_name(m, result_type, y, sizeof y));
+                      sg_coop_type_name(m, spvgen_type_of(m, a), x, sizeof x),
+                      sg_coop_type_name(m, result_type, y, sizeof y));
     if (differ(src.use, dst.use)) {
       if (src.use != 2 || dst.use == 2)
         return COOP_BAD(m, fn, "Use changes from %s to %s (SPV_NV_cooperative_matrix2: a "
                         "conversion may only change Use from MatrixAccumulatorKHR to MatrixAKHR "
-                        "or MatrixBKHR)", coop_use_name(src.use), coop_use_name(dst.use));
+                        "or MatrixBKHR)", sg_coop_use_name(src.use), sg_coop_use_name(dst.use));
       use_change = true;
     }
   } else if (differ(src.count, dst.count)) {
@@ -1005,15 +1005,15 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
   }
   uint32_t sw = 0, dw = 0, se = 0, de = 0;
   bool ss = false, ds = false;
-  bool sf = coop_float_type(m, src.component, &sw, &se);
-  bool df = coop_float_type(m, dst.component, &dw, &de);
-  if (!sf) coop_int_type(m, src.component, &sw, &ss);
-  if (!df) coop_int_type(m, dst.component, &dw, &ds);
+  bool sf = sg_coop_float_type(m, src.component, &sw, &se);
+  bool df = sg_coop_float_type(m, dst.component, &dw, &de);
+  if (!sf) sg_coop_int_type(m, src.component, &sw, &ss);
+  if (!df) sg_coop_int_type(m, dst.component, &dw, &ds);
   SpvOp op;
   if (sf && df) {
     if (sw == dw && se == de)
       return COOP_BAD(m, fn, "the component types are both %s: nothing to convert%s",
-                      coop_type_name(m, src.component, x, sizeof x),
+                      sg_coop_type_name(m, src.component, x, sizeof x),
                       use_change ? " (a Use change alone is spvgen_coopmat_convert_use)" : "");
     op = SpvOpFConvert;
   } else if (sf) {
@@ -1023,7 +1023,7 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
   } else if (sw == dw) {
     if (ss == ds)
       return COOP_BAD(m, fn, "the component types are both %s: nothing to convert%s",
-                      coop_type_name(m, src.component, x, sizeof x),
+                      sg_coop_type_name(m, src.component, x, sizeof x),
                       use_change ? " (a Use change alone is spvgen_coopmat_convert_use)" : "");
     if (use_change)
       return COOP_BAD(m, fn, "a signedness change is an OpBitcast, which cannot change Use "
@@ -1035,8 +1035,8 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
     op = SpvOpUConvert;
   } else {
     return COOP_BAD(m, fn, "%s to %s: OpUConvert gives unsigned results; convert to uint%u first "
-                    "and then bitcast", coop_type_name(m, src.component, x, sizeof x),
-                    coop_type_name(m, dst.component, y, sizeof y), dw);
+                    "and then bitcast", sg_coop_type_name(m, src.component, x, sizeof x),
+                    sg_coop_type_name(m, dst.component, y, sizeof y), dw);
   }
   if (use_change) sg_require_capability(m, SpvCapabilityCooperativeMatrixConversionsNV);
   uint32_t ops[3] = {result_type, 0, a};
@@ -1053,9 +1053,9 @@ uint32_t spvgen_coop_splat_float(spvgen_module *m, uint32_t type, double value) 
   if (!spvgen_coop_type_query(m, type, &ti))
     return COOP_BAD(m, fn, "type is %s; expected a cooperative matrix or vector type",
                     spvgen_id_name(m, type, t, sizeof t));
-  if (!coop_float_type(m, ti.component, NULL, NULL))
+  if (!sg_coop_float_type(m, ti.component, NULL, NULL))
     return COOP_BAD(m, fn, "the components of %s are not floats (spvgen_coop_splat takes a "
-                    "scalar of any component type)", coop_type_name(m, type, t, sizeof t));
+                    "scalar of any component type)", sg_coop_type_name(m, type, t, sizeof t));
   uint32_t s = spvgen_const_float(m, ti.component, value);
   return s ? spvgen_coop_splat(m, type, s) : 0;
 }

@@ -18,13 +18,13 @@ static const char RULE_DIM[] =
 
 static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
   uint32_t v;
-  return coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
+  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
 }
 
 static bool need_int32_constant(spvgen_module *m, const char *fn, uint32_t id, const char *what) {
   uint32_t w;
   const sg_id_info *i = sg_id(m, id);
-  if (coop_is_int_constant(m, id) && coop_int_type(m, i->type, &w, NULL) && w == 32) return true;
+  if (sg_coop_is_int_constant(m, id) && sg_coop_int_type(m, i->type, &w, NULL) && w == 32) return true;
   COOP_BAD(m, fn, "%s (id %u) is not a 32-bit integer constant or specialization constant "
            "(SPV_NV_tensor_addressing: Dim, ClampMode and the permutation are 32-bit integer "
            "constant instructions)", what, id);
@@ -65,7 +65,7 @@ static uint32_t tensor_view_type(spvgen_module *m, const char *fn, uint32_t dim_
   if (!need_int32_constant(m, fn, dim_id, "dim")) return 0;
   const sg_id_info *hi = sg_id(m, has_dim_id);
   if (!hi || !(hi->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)) ||
-      coop_def_opcode(m, hi->type) != SpvOpTypeBool)
+      sg_coop_def_opcode(m, hi->type) != SpvOpTypeBool)
     return COOP_BAD(m, fn, "has_dimensions (id %u) is not a bool constant "
                     "(SPV_NV_tensor_addressing: HasDimensions is a boolean constant)", has_dim_id);
   uint32_t dim = const_or_absent(m, dim_id);
@@ -131,11 +131,11 @@ static uint32_t tensor_object(spvgen_module *m, const char *fn, uint32_t obj, bo
                               uint32_t *dim) {
   uint32_t t = spvgen_type_of(m, obj);
   uint32_t want = view ? SpvOpTypeTensorViewNV : SpvOpTypeTensorLayoutNV;
-  if (!t || coop_def_opcode(m, t) != want) {
+  if (!t || sg_coop_def_opcode(m, t) != want) {
     char buf[160];
     return COOP_BAD(m, fn, "%s (id %u) is %s, not a tensor %s value (spvgen_tensor_%s_create)",
                     view ? "view" : "layout", obj,
-                    t ? coop_type_name(m, t, buf, sizeof buf) : "not a value",
+                    t ? sg_coop_type_name(m, t, buf, sizeof buf) : "not a value",
                     view ? "view" : "layout", view ? "view" : "layout");
   }
   *dim = const_or_absent(m, sg_def_words(m, t)[2]);
@@ -163,12 +163,12 @@ static uint32_t tensor_op(spvgen_module *m, const char *fn, uint32_t opcode, boo
   }
   if (n > 2 * MAX_TENSOR_DIM) return COOP_BAD(m, fn, "%u values is too many", n);
   for (uint32_t i = 0; i < n; i++)
-    if (!coop_is_int32_value(m, vals[i])) {
+    if (!sg_coop_is_int32_value(m, vals[i])) {
       char buf[160];
       uint32_t vt = spvgen_type_of(m, vals[i]);
       return COOP_BAD(m, fn, "value %u (id %u) is %s; tensor %s values are 32-bit integers "
                       "(SPV_NV_tensor_addressing)", i, vals[i],
-                      vt ? coop_type_name(m, vt, buf, sizeof buf) : "not a value",
+                      vt ? sg_coop_type_name(m, vt, buf, sizeof buf) : "not a value",
                       view ? "view" : "layout");
     }
   uint32_t ops[3 + 2 * MAX_TENSOR_DIM] = {t, 0, obj};
@@ -178,10 +178,10 @@ static uint32_t tensor_op(spvgen_module *m, const char *fn, uint32_t opcode, boo
 
 uint32_t spvgen_tensor_layout_create(spvgen_module *m, uint32_t layout_type) {
   if (!sg_ok(m, __func__)) return 0;
-  if (coop_def_opcode(m, layout_type) != SpvOpTypeTensorLayoutNV || !spvgen_is_type(m, layout_type)) {
+  if (sg_coop_def_opcode(m, layout_type) != SpvOpTypeTensorLayoutNV || !spvgen_is_type(m, layout_type)) {
     char t[160];
     return COOP_BAD(m, __func__, "layout_type is %s, not a tensor layout type "
-                    "(spvgen_type_tensor_layout)", coop_type_name(m, layout_type, t, sizeof t));
+                    "(spvgen_type_tensor_layout)", sg_coop_type_name(m, layout_type, t, sizeof t));
   }
   uint32_t ops[2] = {layout_type, 0};
   return sg_inst(m, __func__, SpvOpCreateTensorLayoutNV, ops, 2);
@@ -189,10 +189,10 @@ uint32_t spvgen_tensor_layout_create(spvgen_module *m, uint32_t layout_type) {
 
 uint32_t spvgen_tensor_view_create(spvgen_module *m, uint32_t view_type) {
   if (!sg_ok(m, __func__)) return 0;
-  if (coop_def_opcode(m, view_type) != SpvOpTypeTensorViewNV || !spvgen_is_type(m, view_type)) {
+  if (sg_coop_def_opcode(m, view_type) != SpvOpTypeTensorViewNV || !spvgen_is_type(m, view_type)) {
     char t[160];
     return COOP_BAD(m, __func__, "view_type is %s, not a tensor view type "
-                    "(spvgen_type_tensor_view)", coop_type_name(m, view_type, t, sizeof t));
+                    "(spvgen_type_tensor_view)", sg_coop_type_name(m, view_type, t, sizeof t));
   }
   uint32_t ops[2] = {view_type, 0};
   return sg_inst(m, __func__, SpvOpCreateTensorViewNV, ops, 2);
@@ -255,10 +255,10 @@ uint32_t spvgen_tensor_view_set_clip(spvgen_module *m, uint32_t view, uint32_t r
 /* ====================================================== tensor load/store ==== */
 
 static bool array_of_u32(const spvgen_module *m, uint32_t t, uint32_t *length) {
-  if (coop_def_opcode(m, t) != SpvOpTypeArray) return false;
+  if (sg_coop_def_opcode(m, t) != SpvOpTypeArray) return false;
   const uint32_t *d = sg_def_words(m, t);
   uint32_t w;
-  if (!coop_int_type(m, d[2], &w, NULL) || w != 32) return false;
+  if (!sg_coop_int_type(m, d[2], &w, NULL) || w != 32) return false;
   *length = const_or_absent(m, d[3]);
   return true;
 }
@@ -273,27 +273,27 @@ static bool check_decode_func(spvgen_module *m, const char *fn, uint32_t f, uint
   bool defined;
   uint32_t ret = 0, np = 0;
   const uint32_t *p = NULL;
-  if (!coop_function_signature(m, f, &defined, &ret, &p, &np))
+  if (!sg_coop_function_signature(m, f, &defined, &ret, &p, &np))
     return COOP_BAD(m, fn, "decode_func (id %u) is not a function", f), false;
   if (!defined) return true;
   char a[96], b[96];
   if (ret != component)
     return COOP_BAD(m, fn, "decode_func returns %s but the matrix's components are %s (%s)",
-                    coop_type_name(m, ret, a, sizeof a), coop_type_name(m, component, b, sizeof b),
+                    sg_coop_type_name(m, ret, a, sizeof a), sg_coop_type_name(m, component, b, sizeof b),
                     RULE_DECODE),
            false;
   if (np != 3) return COOP_BAD(m, fn, "decode_func has %u parameters, not 3 (%s)", np, RULE_DECODE), false;
-  const uint32_t *pd = coop_def_opcode(m, p[0]) == SpvOpTypePointer ? sg_def_words(m, p[0]) : NULL;
+  const uint32_t *pd = sg_coop_def_opcode(m, p[0]) == SpvOpTypePointer ? sg_def_words(m, p[0]) : NULL;
   if (!pd || pd[2] != STORAGE_PHYSICAL_STORAGE_BUFFER)
     return COOP_BAD(m, fn, "decode_func's first parameter is %s, not a PhysicalStorageBuffer "
-                    "pointer (%s)", coop_type_name(m, p[0], a, sizeof a), RULE_DECODE),
+                    "pointer (%s)", sg_coop_type_name(m, p[0], a, sizeof a), RULE_DECODE),
            false;
   for (uint32_t i = 1; i < 3; i++) {
     uint32_t len;
     if (!array_of_u32(m, p[i], &len) ||
         (len != SPVGEN_ABSENT && layout_dim != SPVGEN_ABSENT && len != layout_dim))
       return COOP_BAD(m, fn, "decode_func's parameter %u is %s; the tensor layout has %u "
-                      "dimensions (%s)", i + 1, coop_type_name(m, p[i], a, sizeof a),
+                      "dimensions (%s)", i + 1, sg_coop_type_name(m, p[i], a, sizeof a),
                       layout_dim, RULE_DECODE),
              false;
   }
@@ -308,7 +308,7 @@ static bool tensor_ops(spvgen_module *m, const char *fn, bool is_load, uint32_t 
                        uint32_t tensor_layout, uint32_t component, const spvgen_memory_operands *mem,
                        const spvgen_tensor_operands *tensor, uint32_t *ops, uint32_t *n) {
   uint32_t storage, dim;
-  if (!coop_need_pointer(m, fn, pointer, "pointer", &storage, NULL)) return false;
+  if (!sg_coop_need_pointer(m, fn, pointer, "pointer", &storage, NULL)) return false;
   if (storage != STORAGE_WORKGROUP && storage != STORAGE_STORAGE_BUFFER &&
       storage != STORAGE_PHYSICAL_STORAGE_BUFFER)
     return COOP_BAD(m, fn, "the pointer's storage class is %u (%s)", storage, RULE_TENSOR_STORAGE),
@@ -330,7 +330,7 @@ static bool tensor_ops(spvgen_module *m, const char *fn, bool is_load, uint32_t 
     if (!check_decode_func(m, fn, decode, component, dim)) return false;
   }
   ops[(*n)++] = tensor_layout;
-  if (!coop_pack_memory(m, fn, mem, is_load, true, ops, n)) return false;
+  if (!sg_coop_pack_memory(m, fn, mem, is_load, true, ops, n)) return false;
   ops[(*n)++] = (view ? SpvTensorAddressingOperandsTensorViewMask : 0) |
                 (decode ? SpvTensorAddressingOperandsDecodeFuncMask : 0);
   if (view) ops[(*n)++] = view;
@@ -345,7 +345,7 @@ uint32_t spvgen_coopmat_load_tensor(spvgen_module *m, uint32_t result_type, uint
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info ti;
-  if (!coop_need_matrix_type(m, fn, result_type, "result_type", &ti)) return 0;
+  if (!sg_coop_need_matrix_type(m, fn, result_type, "result_type", &ti)) return 0;
   if (!object) {
     object = spvgen_const_null(m, result_type);
     if (!object) return 0;
@@ -354,8 +354,8 @@ uint32_t spvgen_coopmat_load_tensor(spvgen_module *m, uint32_t result_type, uint
     uint32_t ot = spvgen_type_of(m, object);
     return COOP_BAD(m, fn, "object has type %s, not the result type %s "
                     "(SPV_NV_cooperative_matrix2: Object must have the same type as Result Type)",
-                    ot ? coop_type_name(m, ot, a, sizeof a) : "(not a value)",
-                    coop_type_name(m, result_type, b, sizeof b));
+                    ot ? sg_coop_type_name(m, ot, a, sizeof a) : "(not a value)",
+                    sg_coop_type_name(m, result_type, b, sizeof b));
   }
   uint32_t ops[16] = {result_type, 0, pointer, object}, n = 4;
   if (!tensor_ops(m, fn, true, pointer, tensor_layout, ti.component, mem, tensor, ops, &n)) return 0;
@@ -368,7 +368,7 @@ void spvgen_coopmat_store_tensor(spvgen_module *m, uint32_t pointer, uint32_t ob
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return;
   spvgen_coop_type_info ti;
-  if (!coop_need_matrix_value(m, fn, object, "object", &ti)) return;
+  if (!sg_coop_need_matrix_value(m, fn, object, "object", &ti)) return;
   uint32_t ops[16] = {pointer, object}, n = 2;
   if (!tensor_ops(m, fn, false, pointer, tensor_layout, ti.component, mem, tensor, ops, &n)) return;
   if (!sg_check_writable(m, fn, pointer)) return;
@@ -386,8 +386,8 @@ uint32_t spvgen_coopmat_reduce(spvgen_module *m, uint32_t result_type, uint32_t 
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info R, M;
-  if (!coop_need_matrix_type(m, fn, result_type, "result_type", &R) ||
-      !coop_need_matrix_value(m, fn, matrix, "matrix", &M))
+  if (!sg_coop_need_matrix_type(m, fn, result_type, "result_type", &R) ||
+      !sg_coop_need_matrix_value(m, fn, matrix, "matrix", &M))
     return 0;
   const uint32_t row = SpvCooperativeMatrixReduceRowMask, col = SpvCooperativeMatrixReduceColumnMask,
                  quad = SpvCooperativeMatrixReduce2x2Mask;
@@ -402,16 +402,16 @@ uint32_t spvgen_coopmat_reduce(spvgen_module *m, uint32_t result_type, uint32_t 
   if (R.component != M.component)
     return COOP_BAD(m, fn, "the result's components are %s but the matrix's are %s "
                     "(SPV_NV_cooperative_matrix2: the same Component Type)",
-                    coop_type_name(m, R.component, a, sizeof a),
-                    coop_type_name(m, M.component, b, sizeof b));
+                    sg_coop_type_name(m, R.component, a, sizeof a),
+                    sg_coop_type_name(m, M.component, b, sizeof b));
   if (differ(R.use, 2) || differ(M.use, 2))
     return COOP_BAD(m, fn, "Use is %s (result) and %s (matrix) (SPV_NV_cooperative_matrix2: "
-                    "both have Use MatrixAccumulatorKHR)", coop_use_name(R.use),
-                    coop_use_name(M.use));
+                    "both have Use MatrixAccumulatorKHR)", sg_coop_use_name(R.use),
+                    sg_coop_use_name(M.use));
   if (R.scope_id != M.scope_id && (differ(R.scope, M.scope) || R.scope == SPVGEN_ABSENT ||
                                    M.scope == SPVGEN_ABSENT))
     return COOP_BAD(m, fn, "the scopes differ: result %s, matrix %s (SPV_NV_cooperative_matrix2: "
-                    "matching Scope)", coop_scope_name(R.scope), coop_scope_name(M.scope));
+                    "matching Scope)", sg_coop_scope_name(R.scope), sg_coop_scope_name(M.scope));
   if (reduce == quad) {
     if ((M.rows != SPVGEN_ABSENT && differ(R.rows, M.rows / 2)) ||
         (M.columns != SPVGEN_ABSENT && differ(R.columns, M.columns / 2)))
@@ -429,13 +429,13 @@ uint32_t spvgen_coopmat_reduce(spvgen_module *m, uint32_t result_type, uint32_t 
   bool defined;
   uint32_t ret = 0, np = 0;
   const uint32_t *p = NULL;
-  if (!coop_function_signature(m, combine_func, &defined, &ret, &p, &np))
+  if (!sg_coop_function_signature(m, combine_func, &defined, &ret, &p, &np))
     return COOP_BAD(m, fn, "combine_func (id %u) is not a function", combine_func);
   if (defined && (np != 2 || ret != M.component || p[0] != M.component || p[1] != M.component))
     return COOP_BAD(m, fn, "combine_func must be %s (%s, %s) (SPV_NV_cooperative_matrix2: "
                     "CombineFunc has two parameters whose types and result type match the "
                     "component type; spvgen_type_combine_func)",
-                    coop_type_name(m, M.component, a, sizeof a), a, a);
+                    sg_coop_type_name(m, M.component, a, sizeof a), a, a);
   uint32_t ops[5] = {result_type, 0, matrix, reduce, combine_func};
   return sg_inst(m, fn, SpvOpCooperativeMatrixReduceNV, ops, 5);
 }
@@ -447,7 +447,7 @@ uint32_t spvgen_coopmat_per_element(spvgen_module *m, uint32_t matrix, uint32_t 
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info M;
-  if (!coop_need_matrix_value(m, fn, matrix, "matrix", &M)) return 0;
+  if (!sg_coop_need_matrix_value(m, fn, matrix, "matrix", &M)) return 0;
   if (extra_count && !extra) return COOP_BAD(m, fn, "extra is NULL with count %u", extra_count);
   if (extra_count > 16) return COOP_BAD(m, fn, "%u extra operands is too many", extra_count);
   static const char RULE[] =
@@ -457,22 +457,22 @@ uint32_t spvgen_coopmat_per_element(spvgen_module *m, uint32_t matrix, uint32_t 
   bool defined;
   uint32_t ret = 0, np = 0;
   const uint32_t *p = NULL;
-  if (!coop_function_signature(m, func, &defined, &ret, &p, &np))
+  if (!sg_coop_function_signature(m, func, &defined, &ret, &p, &np))
     return COOP_BAD(m, fn, "func (id %u) is not a function", func);
   char a[96], b[96];
   if (defined) {
     uint32_t w0 = 0, w1 = 0;
     if (ret != M.component)
       return COOP_BAD(m, fn, "func returns %s but the matrix's components are %s (%s)",
-                      coop_type_name(m, ret, a, sizeof a),
-                      coop_type_name(m, M.component, b, sizeof b), RULE);
+                      sg_coop_type_name(m, ret, a, sizeof a),
+                      sg_coop_type_name(m, M.component, b, sizeof b), RULE);
     if (np != 3 + extra_count)
       return COOP_BAD(m, fn, "func has %u parameters but %u are passed (3 + %u extra operands) "
                       "(%s)", np, 3 + extra_count, extra_count, RULE);
-    if (!coop_int_type(m, p[0], &w0, NULL) || w0 != 32 || !coop_int_type(m, p[1], &w1, NULL) ||
+    if (!sg_coop_int_type(m, p[0], &w0, NULL) || w0 != 32 || !sg_coop_int_type(m, p[1], &w1, NULL) ||
         w1 != 32 || p[2] != M.component)
       return COOP_BAD(m, fn, "func's first three parameters are not (int32/uint32, int32/uint32, "
-                      "%s) (%s)", coop_type_name(m, M.component, a, sizeof a), RULE);
+                      "%s) (%s)", sg_coop_type_name(m, M.component, a, sizeof a), RULE);
   }
   for (uint32_t i = 0; i < extra_count; i++) {
     uint32_t t = spvgen_type_of(m, extra[i]);
@@ -483,8 +483,8 @@ uint32_t spvgen_coopmat_per_element(spvgen_module *m, uint32_t matrix, uint32_t 
       passed = e.component;
     if (defined && p[3 + i] != passed)
       return COOP_BAD(m, fn, "extra operand %u passes %s but func's parameter %u is %s (%s)", i,
-                      coop_type_name(m, passed, a, sizeof a), 4 + i,
-                      coop_type_name(m, p[3 + i], b, sizeof b), RULE);
+                      sg_coop_type_name(m, passed, a, sizeof a), 4 + i,
+                      sg_coop_type_name(m, p[3 + i], b, sizeof b), RULE);
   }
   uint32_t ops[4 + 16] = {spvgen_type_of(m, matrix), 0, matrix, func};
   for (uint32_t i = 0; i < extra_count; i++) ops[4 + i] = extra[i];
@@ -497,8 +497,8 @@ uint32_t spvgen_coopmat_convert_use(spvgen_module *m, uint32_t result_type, uint
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info R, M;
-  if (!coop_need_matrix_type(m, fn, result_type, "result_type", &R) ||
-      !coop_need_matrix_value(m, fn, matrix, "matrix", &M))
+  if (!sg_coop_need_matrix_type(m, fn, result_type, "result_type", &R) ||
+      !sg_coop_need_matrix_value(m, fn, matrix, "matrix", &M))
     return 0;
   static const char RULE[] =
       "SPV_NV_cooperative_matrix2, OpCooperativeMatrixConvertNV: the same Component Type, "
@@ -507,10 +507,10 @@ uint32_t spvgen_coopmat_convert_use(spvgen_module *m, uint32_t result_type, uint
   if (R.component != M.component || differ(R.scope, M.scope) || differ(R.rows, M.rows) ||
       differ(R.columns, M.columns))
     return COOP_BAD(m, fn, "%s cannot become %s (%s; use spvgen_coop_convert to change the "
-                    "component type)", coop_type_name(m, spvgen_type_of(m, matrix), a, sizeof a),
-                    coop_type_name(m, result_type, b, sizeof b), RULE);
+                    "component type)", sg_coop_type_name(m, spvgen_type_of(m, matrix), a, sizeof a),
+                    sg_coop_type_name(m, result_type, b, sizeof b), RULE);
   if (differ(M.use, 2) || R.use == 2)
-    return COOP_BAD(m, fn, "Use %s to %s (%s)", coop_use_name(M.use), coop_use_name(R.use), RULE);
+    return COOP_BAD(m, fn, "Use %s to %s (%s)", sg_coop_use_name(M.use), sg_coop_use_name(R.use), RULE);
   uint32_t ops[3] = {result_type, 0, matrix};
   return sg_inst(m, fn, SpvOpCooperativeMatrixConvertNV, ops, 3);
 }
@@ -519,18 +519,18 @@ uint32_t spvgen_coopmat_transpose(spvgen_module *m, uint32_t result_type, uint32
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info R, M;
-  if (!coop_need_matrix_type(m, fn, result_type, "result_type", &R) ||
-      !coop_need_matrix_value(m, fn, matrix, "matrix", &M))
+  if (!sg_coop_need_matrix_type(m, fn, result_type, "result_type", &R) ||
+      !sg_coop_need_matrix_value(m, fn, matrix, "matrix", &M))
     return 0;
   static const char RULE[] =
       "SPV_NV_cooperative_matrix2, OpCooperativeMatrixTransposeNV: MatrixAccumulatorKHR R x C "
       "to MatrixBKHR C x R, same Scope";
   if (differ(M.use, 2) || differ(R.use, 1))
-    return COOP_BAD(m, fn, "Use %s to %s (%s)", coop_use_name(M.use), coop_use_name(R.use), RULE);
+    return COOP_BAD(m, fn, "Use %s to %s (%s)", sg_coop_use_name(M.use), sg_coop_use_name(R.use), RULE);
   if (differ(R.rows, M.columns) || differ(R.columns, M.rows) || differ(R.scope, M.scope))
     return COOP_BAD(m, fn, "a %ux%u %s matrix transposes to %ux%u %s, not %ux%u %s (%s)", M.rows,
-                    M.columns, coop_scope_name(M.scope), M.columns, M.rows,
-                    coop_scope_name(M.scope), R.rows, R.columns, coop_scope_name(R.scope), RULE);
+                    M.columns, sg_coop_scope_name(M.scope), M.columns, M.rows,
+                    sg_coop_scope_name(M.scope), R.rows, R.columns, sg_coop_scope_name(R.scope), RULE);
   uint32_t ops[3] = {result_type, 0, matrix};
   return sg_inst(m, fn, SpvOpCooperativeMatrixTransposeNV, ops, 3);
 }
@@ -542,7 +542,7 @@ static const char RULE_COMPONENT[] =
 
 uint32_t spvgen_type_combine_func(spvgen_module *m, uint32_t component) {
   if (!sg_ok(m, __func__) ||
-      !coop_need_scalar_numeric_type(m, __func__, component, "component", RULE_COMPONENT))
+      !sg_coop_need_scalar_numeric_type(m, __func__, component, "component", RULE_COMPONENT))
     return 0;
   uint32_t params[2] = {component, component};
   return spvgen_type_function(m, component, params, 2);
@@ -550,7 +550,7 @@ uint32_t spvgen_type_combine_func(spvgen_module *m, uint32_t component) {
 
 static bool per_element_params(spvgen_module *m, const char *fn, uint32_t component,
                                const uint32_t *extra, uint32_t n, uint32_t *params) {
-  if (!coop_need_scalar_numeric_type(m, fn, component, "component", RULE_COMPONENT)) return false;
+  if (!sg_coop_need_scalar_numeric_type(m, fn, component, "component", RULE_COMPONENT)) return false;
   if (n && !extra) return COOP_BAD(m, fn, "extra_types is NULL with count %u", n), false;
   if (n > 16) return COOP_BAD(m, fn, "%u extra parameters is too many", n), false;
   uint32_t u32 = spvgen_type_int(m, 32, false);
@@ -570,7 +570,7 @@ uint32_t spvgen_type_per_element_func(spvgen_module *m, uint32_t component,
 
 static bool decode_params(spvgen_module *m, const char *fn, uint32_t component, uint32_t pointee,
                           uint32_t dim, uint32_t params[3]) {
-  if (!coop_need_scalar_numeric_type(m, fn, component, "component", RULE_COMPONENT)) return false;
+  if (!sg_coop_need_scalar_numeric_type(m, fn, component, "component", RULE_COMPONENT)) return false;
   if (m->addressing != SpvAddressingModelPhysicalStorageBuffer64)
     return COOP_BAD(m, fn, "the module's addressing model is %u; a DecodeFunc's pointer needs "
                     "PhysicalStorageBuffer64 (spvgen_module_desc.addressing = %u) "
@@ -607,7 +607,7 @@ static uint32_t begin_callback(spvgen_module *m, const char *fn, uint32_t ret,
 
 uint32_t spvgen_combine_func_begin(spvgen_module *m, uint32_t component, uint32_t params[2]) {
   if (!sg_ok(m, __func__) ||
-      !coop_need_scalar_numeric_type(m, __func__, component, "component", RULE_COMPONENT))
+      !sg_coop_need_scalar_numeric_type(m, __func__, component, "component", RULE_COMPONENT))
     return 0;
   uint32_t types[2] = {component, component};
   return begin_callback(m, __func__, component, types, 2, params);

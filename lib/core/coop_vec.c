@@ -12,18 +12,18 @@
 
 static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
   uint32_t v;
-  return coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
+  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
 }
 
 /* ================================================================== type ==== */
 
 static uint32_t coopvec_type(spvgen_module *m, const char *fn, uint32_t component,
                              uint32_t count_id) {
-  if (!coop_need_scalar_numeric_type(m, fn, component, "the component type",
+  if (!sg_coop_need_scalar_numeric_type(m, fn, component, "the component type",
                                      "SPV_NV_cooperative_vector: Component Type must be a scalar "
                                      "numerical type"))
     return 0;
-  if (!coop_is_int_constant(m, count_id))
+  if (!sg_coop_is_int_constant(m, count_id))
     return COOP_BAD(m, fn, "count (id %u) is not an integer constant or specialization constant "
                     "(SPV_NV_cooperative_vector: Component Count is a constant instruction of "
                     "integer type)", count_id);
@@ -55,7 +55,7 @@ uint32_t spvgen_type_coopvec_id(spvgen_module *m, uint32_t component, uint32_t c
 static bool array_pointer(spvgen_module *m, const char *fn, uint32_t pointer, const char *what,
                           bool buffer_only) {
   uint32_t storage, pointee;
-  if (!coop_need_pointer(m, fn, pointer, what, &storage, &pointee)) return false;
+  if (!sg_coop_need_pointer(m, fn, pointer, what, &storage, &pointee)) return false;
   bool ok = storage == STORAGE_STORAGE_BUFFER || storage == STORAGE_PHYSICAL_STORAGE_BUFFER ||
             (!buffer_only && storage == STORAGE_WORKGROUP);
   if (!ok)
@@ -66,16 +66,16 @@ static bool array_pointer(spvgen_module *m, const char *fn, uint32_t pointer, co
                                 : "the array must be in buffer or shared storage (StorageBuffer, "
                                   "PhysicalStorageBuffer or Workgroup)"),
            false;
-  uint32_t op = coop_def_opcode(m, pointee);
+  uint32_t op = sg_coop_def_opcode(m, pointee);
   uint32_t elem = (op == SpvOpTypeArray || op == SpvOpTypeRuntimeArray)
                       ? spvgen_type_element(m, pointee) : 0;
-  if (coop_def_opcode(m, elem) == SpvOpTypeVector) elem = spvgen_type_element(m, elem);
-  uint32_t eop = coop_def_opcode(m, elem);
+  if (sg_coop_def_opcode(m, elem) == SpvOpTypeVector) elem = spvgen_type_element(m, elem);
+  uint32_t eop = sg_coop_def_opcode(m, elem);
   if (eop != SpvOpTypeInt && eop != SpvOpTypeFloat) {
     char t[160];
     return COOP_BAD(m, fn, "%s points to %s; it must point to an array of scalars or vectors, "
                     "e.g. the runtime array member of a buffer block (SPV_NV_cooperative_vector: "
-                    "Pointer points to an array)", what, coop_type_name(m, pointee, t, sizeof t)),
+                    "Pointer points to an array)", what, sg_coop_type_name(m, pointee, t, sizeof t)),
            false;
   }
   return true;
@@ -90,13 +90,13 @@ uint32_t spvgen_coopvec_load(spvgen_module *m, uint32_t result_type, uint32_t po
   const char *fn = __func__;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info ti;
-  if (!coop_need_vector_type(m, fn, result_type, "result_type", &ti) ||
+  if (!sg_coop_need_vector_type(m, fn, result_type, "result_type", &ti) ||
       !array_pointer(m, fn, pointer, "pointer", false))
     return 0;
-  uint32_t off = coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
+  uint32_t off = sg_coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
   if (!off) return 0;
   uint32_t ops[8] = {result_type, 0, pointer, off}, n = 4;
-  if (!coop_pack_memory(m, fn, mem, true, false, ops, &n)) return 0;
+  if (!sg_coop_pack_memory(m, fn, mem, true, false, ops, &n)) return 0;
   return sg_inst(m, fn, SpvOpCooperativeVectorLoadNV, ops, n);
 }
 
@@ -106,12 +106,12 @@ void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t object, u
   if (!sg_ok(m, fn)) return;
   spvgen_coop_type_info ti;
   if (!array_pointer(m, fn, pointer, "pointer", false) ||
-      !coop_need_vector_value(m, fn, object, "object", &ti))
+      !sg_coop_need_vector_value(m, fn, object, "object", &ti))
     return;
-  uint32_t off = coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
+  uint32_t off = sg_coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
   if (!off) return;
   uint32_t ops[8] = {pointer, off, object}, n = 3;
-  if (!coop_pack_memory(m, fn, mem, false, false, ops, &n)) return;
+  if (!sg_coop_pack_memory(m, fn, mem, false, false, ops, &n)) return;
   if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeVectorStoreNV, ops, n);
 }
@@ -127,7 +127,7 @@ static bool interp_packed(uint32_t v) {
 static uint32_t interp_id(spvgen_module *m, const char *fn, const char *what, uint32_t plain,
                           uint32_t id, bool allow_packed, uint32_t *value) {
   if (id) {
-    if (!coop_is_int_constant(m, id) || !coop_is_int32_value(m, id))
+    if (!sg_coop_is_int_constant(m, id) || !sg_coop_is_int32_value(m, id))
       return COOP_BAD(m, fn, "%s_id (id %u) is not a 32-bit integer constant "
                       "(SPV_NV_cooperative_vector: interpretations are 32-bit integer constant "
                       "instructions)", what, id);
@@ -152,7 +152,7 @@ static const char RULE_LAYOUT[] =
 static uint32_t layout_id_of(spvgen_module *m, const char *fn, uint32_t plain, uint32_t id,
                              uint32_t *value) {
   if (id) {
-    if (!coop_is_int_constant(m, id) || !coop_is_int32_value(m, id))
+    if (!sg_coop_is_int_constant(m, id) || !sg_coop_is_int32_value(m, id))
       return COOP_BAD(m, fn, "layout_id (id %u) is not a 32-bit integer constant "
                       "(GLSL_NV_cooperative_vector: matrixLayout must be a constant expression)",
                       id);
@@ -195,15 +195,15 @@ static bool stride_operand(spvgen_module *m, const char *fn, uint32_t layout, ui
   *emit = false;
   *out = 0;
   if (id) {
-    if (!coop_is_int32_value(m, id)) {
+    if (!sg_coop_is_int32_value(m, id)) {
       char t[224];
       return COOP_BAD(m, fn, "matrix_stride_id is %s; expected the id of a 32-bit integer value",
                       spvgen_id_name(m, id, t, sizeof t)), false;
     }
     uint32_t v;
-    if (layout_is_linear(layout) && coop_const_u32(m, id, &v) && v % 16)
+    if (layout_is_linear(layout) && sg_coop_const_u32(m, id, &v) && v % 16)
       return COOP_BAD(m, fn, "matrix stride %u is not a multiple of 16 (%s)", v, RULE_STRIDE), false;
-    if (coop_const_u32(m, id, &v) && stride_too_small(m, fn, layout, v, tight)) return false;
+    if (sg_coop_const_u32(m, id, &v) && stride_too_small(m, fn, layout, v, tight)) return false;
     *out = id;
     *emit = true;
     return true;
@@ -236,19 +236,19 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
   if (!with_bias && d->bias)
     return COOP_BAD(m, fn, "desc->bias is set (spvgen_coopvec_matmul_add adds a bias)");
   spvgen_coop_type_info R, I;
-  if (!coop_need_vector_type(m, fn, d->result_type, "result_type", &R) ||
-      !coop_need_vector_value(m, fn, d->input, "input", &I))
+  if (!sg_coop_need_vector_type(m, fn, d->result_type, "result_type", &R) ||
+      !sg_coop_need_vector_value(m, fn, d->input, "input", &I))
     return 0;
   char t[96];
   uint32_t rw = 0;
-  bool r_int = coop_int_type(m, R.component, &rw, NULL);
-  bool r_float = coop_float_type(m, R.component, &rw, NULL);
+  bool r_int = sg_coop_int_type(m, R.component, &rw, NULL);
+  bool r_float = sg_coop_float_type(m, R.component, &rw, NULL);
   uint32_t renc = SPVGEN_ABSENT;
-  if (r_float) coop_float_type(m, R.component, NULL, &renc);
+  if (r_float) sg_coop_float_type(m, R.component, NULL, &renc);
   if (!((r_int && rw == 32) || (r_float && renc == SPVGEN_ABSENT && (rw == 16 || rw == 32))))
     return COOP_BAD(m, fn, "the result's components are %s (SPV_NV_cooperative_vector: the "
                     "result component type is a 32-bit integer or a 16- or 32-bit float)",
-                    coop_type_name(m, R.component, t, sizeof t));
+                    sg_coop_type_name(m, R.component, t, sizeof t));
 
   uint32_t in_interp, mat_interp, bias_interp = SPVGEN_ABSENT;
   uint32_t in_id = interp_id(m, fn, "input_interpretation", d->input_interpretation,
@@ -265,16 +265,16 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
   }
   bool packed = interp_packed(in_interp);
   uint32_t iw = 0;
-  if (packed && (!coop_int_type(m, I.component, &iw, NULL) || iw != 32))
+  if (packed && (!sg_coop_int_type(m, I.component, &iw, NULL) || iw != 32))
     return COOP_BAD(m, fn, "the input's components are %s but %s is a packed interpretation "
                     "(GLSL_NV_cooperative_vector: with a packed inputInterpretation the input "
-                    "type must be uint32_t)", coop_type_name(m, I.component, t, sizeof t),
+                    "type must be uint32_t)", sg_coop_type_name(m, I.component, t, sizeof t),
                     spvgen_interpretation_name((spvgen_interpretation)in_interp));
 
   /* M and K. */
   uint32_t mv, kv, m_id, k_id;
   if (d->m_id) {
-    if (!coop_is_int_constant(m, d->m_id) || !coop_is_int32_value(m, d->m_id))
+    if (!sg_coop_is_int_constant(m, d->m_id) || !sg_coop_is_int32_value(m, d->m_id))
       return COOP_BAD(m, fn, "m_id (id %u) is not a 32-bit integer constant "
                       "(GLSL_NV_cooperative_vector: M must be a constant expression)", d->m_id);
     m_id = d->m_id;
@@ -287,7 +287,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
     m_id = spvgen_const_u32(m, mv);
   }
   if (d->k_id) {
-    if (!coop_is_int_constant(m, d->k_id) || !coop_is_int32_value(m, d->k_id))
+    if (!sg_coop_is_int_constant(m, d->k_id) || !sg_coop_is_int32_value(m, d->k_id))
       return COOP_BAD(m, fn, "k_id (id %u) is not a 32-bit integer constant "
                       "(GLSL_NV_cooperative_vector: K must be a constant expression)", d->k_id);
     k_id = d->k_id;
@@ -324,7 +324,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
   if (d->transpose_id) {
     const sg_id_info *ti = sg_id(m, d->transpose_id);
     if (!ti || !(ti->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)) ||
-        coop_def_opcode(m, ti->type) != SpvOpTypeBool)
+        sg_coop_def_opcode(m, ti->type) != SpvOpTypeBool)
       return COOP_BAD(m, fn, "transpose_id (id %u) is not a bool constant "
                       "(GLSL_NV_cooperative_vector: transpose must be a constant expression)",
                       d->transpose_id);
@@ -356,13 +356,13 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
 
   /* Pointers and offsets. */
   if (!array_pointer(m, fn, d->matrix, "matrix", true)) return 0;
-  uint32_t moff = coop_offset(m, fn, d->matrix_offset, "matrix_offset", 64,
+  uint32_t moff = sg_coop_offset(m, fn, d->matrix_offset, "matrix_offset", 64,
                               "GLSL_NV_cooperative_vector: matrixOffset must be 64B aligned");
   if (!moff) return 0;
   uint32_t boff = 0;
   if (with_bias) {
     if (!array_pointer(m, fn, d->bias, "bias", true)) return 0;
-    boff = coop_offset(m, fn, d->bias_offset, "bias_offset", 16,
+    boff = sg_coop_offset(m, fn, d->bias_offset, "bias_offset", 16,
                        "GLSL_NV_cooperative_vector: biasOffset must be 16B aligned");
     if (!boff) return 0;
   }
@@ -418,16 +418,16 @@ void spvgen_coopvec_outer_product_accumulate(spvgen_module *m,
   }
   spvgen_coop_type_info A, B;
   if (!array_pointer(m, fn, d->pointer, "pointer", true) ||
-      !coop_need_vector_value(m, fn, d->a, "a", &A) || !coop_need_vector_value(m, fn, d->b, "b", &B))
+      !sg_coop_need_vector_value(m, fn, d->a, "a", &A) || !sg_coop_need_vector_value(m, fn, d->b, "b", &B))
     return;
   if (A.component != B.component) {
     char x[96], y[96];
     COOP_BAD(m, fn, "a's components are %s but b's are %s (SPV_NV_cooperative_vector: A and B "
-             "have the same component type)", coop_type_name(m, A.component, x, sizeof x),
-             coop_type_name(m, B.component, y, sizeof y));
+             "have the same component type)", sg_coop_type_name(m, A.component, x, sizeof x),
+             sg_coop_type_name(m, B.component, y, sizeof y));
     return;
   }
-  uint32_t off = coop_offset(m, fn, d->offset, "offset", 16, RULE_OFFSET16);
+  uint32_t off = sg_coop_offset(m, fn, d->offset, "offset", 16, RULE_OFFSET16);
   if (!off) return;
   uint32_t layout, interp;
   uint32_t lay_id = layout_id_of(m, fn, (uint32_t)d->layout, d->layout_id, &layout);
@@ -463,9 +463,9 @@ void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, ui
   if (!sg_ok(m, fn)) return;
   spvgen_coop_type_info V;
   if (!array_pointer(m, fn, pointer, "pointer", true) ||
-      !coop_need_vector_value(m, fn, v, "v", &V))
+      !sg_coop_need_vector_value(m, fn, v, "v", &V))
     return;
-  uint32_t off = coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
+  uint32_t off = sg_coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
   if (!off) return;
   if (!sg_check_writable(m, fn, pointer)) return;
   uint32_t ops[3] = {pointer, off, v};
@@ -481,7 +481,7 @@ static uint32_t vec_math(spvgen_module *m, const char *fn, const char *name, int
                          uint32_t n) {
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info ti;
-  if (!coop_need_vector_value(m, fn, args[0], "the first operand", &ti)) return 0;
+  if (!sg_coop_need_vector_value(m, fn, args[0], "the first operand", &ti)) return 0;
   uint32_t type = spvgen_type_of(m, args[0]);
   char x[160], y[160];
   for (uint32_t i = 1; i < n; i++)
@@ -489,20 +489,20 @@ static uint32_t vec_math(spvgen_module *m, const char *fn, const char *name, int
       uint32_t ot = spvgen_type_of(m, args[i]);
       return COOP_BAD(m, fn, "operand %u has type %s, operand 1 %s (GLSL_NV_cooperative_vector "
                       "5.9: the operands of %s have one cooperative vector type)", i + 1,
-                      ot ? coop_type_name(m, ot, x, sizeof x) : "(not a value)",
-                      coop_type_name(m, type, y, sizeof y), name);
+                      ot ? sg_coop_type_name(m, ot, x, sizeof x) : "(not a value)",
+                      sg_coop_type_name(m, type, y, sizeof y), name);
     }
   bool is_signed = false;
   uint32_t inst;
-  if (coop_float_type(m, ti.component, NULL, NULL)) {
+  if (sg_coop_float_type(m, ti.component, NULL, NULL)) {
     inst = f_inst;
-  } else if (kind == KIND_ANY && coop_int_type(m, ti.component, NULL, &is_signed)) {
+  } else if (kind == KIND_ANY && sg_coop_int_type(m, ti.component, NULL, &is_signed)) {
     inst = is_signed ? s_inst : u_inst;
   } else {
     return COOP_BAD(m, fn, "%s needs %s components, not %s (GLSL_NV_cooperative_vector 5.9: "
                     "the function must be supported for the component type)", name,
                     kind == KIND_ANY ? "integer or float" : "float",
-                    coop_type_name(m, ti.component, x, sizeof x));
+                    sg_coop_type_name(m, ti.component, x, sizeof x));
   }
   uint32_t set = spvgen_glsl_std_450(m);
   if (!set) return 0;

@@ -9,19 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api_internal.h"
 #include "coop_internal.h"
 
-#define BAD(m, ...) sg_fail((m), SPVGEN_ERROR_INVALID_ARGUMENT, __func__, __VA_ARGS__)
-
-static uint32_t op_of(const spvgen_module *m, uint32_t id) {
-  const sg_id_info *i = m ? sg_id(m, id) : NULL;
-  return i && i->kind > SG_ID_RESERVED ? i->opcode : 0;
-}
-
-static bool is_type(const spvgen_module *m, uint32_t id) {
-  const sg_id_info *i = m ? sg_id(m, id) : NULL;
-  return i && i->kind == SG_ID_TYPE;
-}
 
 /* ========================================================= float encodings ==== */
 
@@ -104,7 +94,7 @@ uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value) {
   if (!sg_ok(m, __func__)) return 0;
   uint32_t width, encoding;
   char t[192];
-  if (!coop_float_type(m, type, &width, &encoding))
+  if (!sg_coop_float_type(m, type, &width, &encoding))
     return BAD(m, "type is %s; expected a float type (float16/32/64, bfloat16, float8)",
                spvgen_id_name(m, type, t, sizeof t));
   uint64_t bits;
@@ -164,7 +154,7 @@ static const char *storage_name(uint32_t sc) {
 
 static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size, size_t *at,
                       int depth) {
-  if (!is_type(m, t)) {
+  if (!sg_is_type(m, t)) {
     put(buf, size, at, "(id %u, not a type)", t);
     return;
   }
@@ -176,7 +166,7 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
   uint32_t len = d[0] >> 16;
   uint64_t v;
   bool found;
-  switch (op_of(m, t)) {
+  switch (sg_op_of(m, t)) {
   case SpvOpTypeVector:
     put(buf, size, at, "vec%u ", d[3]);
     type_text(m, d[2], buf, size, at, depth + 1);
@@ -187,7 +177,7 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
     return;
   case SpvOpTypeArray:
   case SpvOpTypeRuntimeArray: {
-    if (op_of(m, t) == SpvOpTypeRuntimeArray)
+    if (sg_op_of(m, t) == SpvOpTypeRuntimeArray)
       put(buf, size, at, "array[] ");
     else if (spvgen_const_value(m, d[3], &v))
       put(buf, size, at, "array[%llu] ", (unsigned long long)v);
@@ -229,11 +219,11 @@ static void type_text(const spvgen_module *m, uint32_t t, char *buf, size_t size
   case SpvOpTypeTensorLayoutNV:
   case SpvOpTypeTensorViewNV: {
     char tmp[192];
-    put(buf, size, at, "%s", coop_type_name(m, t, tmp, sizeof tmp));
+    put(buf, size, at, "%s", sg_coop_type_name(m, t, tmp, sizeof tmp));
     return;
   }
   default: {
-    const sg_instruction *ins = sg_find_instruction(op_of(m, t));
+    const sg_instruction *ins = sg_find_instruction(sg_op_of(m, t));
     const char *n = ins ? ins->name : "OpType?";
     if (!strncmp(n, "OpType", 6)) n += 6;
     put(buf, size, at, "%s#%u", n, t);
@@ -260,13 +250,13 @@ static void scalar_value_text(const spvgen_module *m, uint32_t type, uint64_t v,
   uint32_t w, enc;
   bool sgn;
   float_format f;
-  if (coop_int_type(m, type, &w, &sgn)) {
+  if (sg_coop_int_type(m, type, &w, &sgn)) {
     if (sgn && w < 64 && (v >> (w - 1)) & 1) v |= ~0ull << w;
     if (sgn)
       put(buf, size, at, "%lld", (long long)v);
     else
       put(buf, size, at, "%llu", (unsigned long long)v);
-  } else if (coop_float_type(m, type, &w, &enc) && format_of(w, enc, &f)) {
+  } else if (sg_coop_float_type(m, type, &w, &enc) && format_of(w, enc, &f)) {
     double d;
     if (w == 64 && enc == SPVGEN_ABSENT)
       memcpy(&d, &v, 8);
@@ -323,7 +313,7 @@ const char *spvgen_id_name(const spvgen_module *m, uint32_t id, char *buf, size_
     if (i->opcode == SpvOpSpecConstant && d && (d[0] >> 16) >= 4) {
       uint64_t bits = d[3] | ((d[0] >> 16) > 4 ? (uint64_t)d[4] << 32 : 0);
       uint32_t w;
-      if (coop_int_type(m, i->type, &w, NULL) && w < 64) bits &= (1ull << w) - 1;
+      if (sg_coop_int_type(m, i->type, &w, NULL) && w < 64) bits &= (1ull << w) - 1;
       put(buf, size, &at, " (default ");
       scalar_value_text(m, i->type, bits, buf, size, &at);
       put(buf, size, &at, ")");
@@ -361,7 +351,7 @@ int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uin
     uint32_t ix = indices[k];
     const sg_id_info *ii = sg_id(m, ix);
     if (!ii || (ii->kind != SG_ID_RESERVED &&
-                (ii->kind != SG_ID_VALUE || op_of(m, ii->type) != SpvOpTypeInt))) {
+                (ii->kind != SG_ID_VALUE || sg_op_of(m, ii->type) != SpvOpTypeInt))) {
       sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
               "index %u is %s; expected the id of an integer value (OpAccessChain: indices are "
               "scalar integers)", k, spvgen_id_name(m, ix, a, sizeof a));
@@ -484,7 +474,7 @@ bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer) {
     uint64_t v;
     if (member != SPVGEN_ABSENT && spvgen_const_value(m, member, &v)) mv = (uint32_t)v;
     else if (member != SPVGEN_ABSENT) mv = SPVGEN_ABSENT; /* dynamic index: any member */
-    if (op_of(m, st) == SpvOpTypeStruct && member_decorated(m, st, mv, SpvDecorationNonWritable, &which)) {
+    if (sg_op_of(m, st) == SpvOpTypeStruct && member_decorated(m, st, mv, SpvDecorationNonWritable, &which)) {
       ro = true;
       snprintf(whatbuf, sizeof whatbuf, "member %u", which);
       what = whatbuf;
@@ -516,7 +506,7 @@ spvgen_buffer spvgen_buffer_declare(spvgen_module *m, uint32_t element_type, uin
     BAD(m, "flags 0x%x has bits that are not SPVGEN_BUFFER_*", flags);
     return b;
   }
-  if (!is_type(m, element_type)) {
+  if (!sg_is_type(m, element_type)) {
     BAD(m, "element_type is %s; expected a type", spvgen_id_name(m, element_type, t, sizeof t));
     return b;
   }
@@ -589,7 +579,7 @@ spvgen_push_constant_block spvgen_push_constants(spvgen_module *m, const uint32_
   uint64_t off = 0, max_align = 1;
   for (uint32_t i = 0; i < count; i++) {
     uint64_t size, align;
-    if (!is_type(m, member_types[i])) {
+    if (!sg_is_type(m, member_types[i])) {
       BAD(m, "member %u is %s; expected a type", i, spvgen_id_name(m, member_types[i], t, sizeof t));
       return b;
     }

@@ -1,5 +1,14 @@
-/* lib/core/internal.h — the builder's internals, shared by builder.c, the generated
- * emitters (ops.c), the grammar tables (grammar_tables.c) and coop.c. Not public. */
+/* lib/core/internal.h — the builder's internals, shared by every file of lib/core and the
+ * generated emitters and tables (gen/). Not public. Who owns what:
+ *   module.c    a module's life (create, reset, destroy, finish), status and message,
+ *               ids, and sg_grow, the one array-growth helper
+ *   inst.c      the instruction path: sg_inst, placement, hash-consing, the packer
+ *   walk.c      grammar table lookups and the grammar walk of an instruction's operands
+ *   infer.c     capability / extension / version inference and spvgen_capability
+ *   error.c     the one error formatter (error_private.h; lib/check, lib/vk and
+ *               emitters/ use it too)
+ *   types.c, decl.c, function.c, helpers.c, coop*.c: the hand-written API on sg_inst
+ *               (api_internal.h is their shared part) */
 #ifndef SPVGEN_CORE_INTERNAL_H
 #define SPVGEN_CORE_INTERNAL_H
 
@@ -7,7 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <string.h>
+
+#include "error_private.h" /* the one error formatter */
 #include "spvgen/builder.h"
+#include "spvgen/caps.h"
 
 /* ---- grammar tables (generated) ---- */
 enum { SG_CAT_BITENUM = 1, SG_CAT_VALUEENUM = 2, SG_CAT_ID = 3, SG_CAT_LITERAL = 4,
@@ -88,7 +101,7 @@ extern const uint32_t sg_instruction_count;
 extern const uint32_t sg_max_opcode;
 extern const uint16_t sg_opcode_index[];
 extern const uint32_t sg_capability_count;
-#include "sg_kinds.h" /* generated: SG_KIND_* operand kind indices */
+#include "gen/sg_kinds.h" /* generated: SG_KIND_* operand kind indices */
 
 const sg_instruction *sg_find_instruction(uint32_t opcode);
 const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
@@ -194,7 +207,7 @@ struct spvgen_module {
   uint32_t bound;      /* next id */
   uint32_t undefined;  /* ids reserved and not yet defined */
   uint32_t function_first_id; /* first id allocated after the current OpFunction */
-  uint32_t ids_cap;
+  size_t ids_cap;
 
   sg_hash_entry *table;
   uint32_t table_cap, table_count;
@@ -204,7 +217,8 @@ struct spvgen_module {
   uint8_t cap_available[1024];
   uint8_t *ext_declared;       /* one byte per known extension */
   char **other_exts;           /* extensions the grammar does not know */
-  uint32_t other_ext_n, other_ext_cap;
+  uint32_t other_ext_n;
+  size_t other_ext_cap;
 
   uint32_t glsl_set;
 
@@ -216,9 +230,11 @@ struct spvgen_module {
 
   /* globals to list in entry-point interfaces */
   uint32_t *globals;
-  uint32_t globals_n, globals_cap;
+  uint32_t globals_n;
+  size_t globals_cap;
   sg_entry *entries;
-  uint32_t entries_n, entries_cap;
+  uint32_t entries_n;
+  size_t entries_cap;
   char *strings;
   size_t strings_len, strings_cap;
 
@@ -230,7 +246,8 @@ struct spvgen_module {
   size_t function_start;     /* offset in SG_SEC_FUNCTIONS */
   size_t first_block_end;    /* offset just after the first OpLabel */
   sg_cf_frame *cf;
-  uint32_t cf_n, cf_cap;
+  uint32_t cf_n;
+  size_t cf_cap;
 
   /* The public function being called, while it calls other public functions (NULL:
    * none): errors name it rather than the inner call (sg_api_enter). */
@@ -256,12 +273,42 @@ static inline void sg_api_leave(spvgen_module *m, const char *outer) {
   if (m) m->api_fn = outer;
 }
 
+/* ---- growth, word buffers, ids (module.c) ---- */
+/* The one array-growth helper of lib/core: makes room for `need` elements of `size` bytes
+ * in the array whose pointer is at `array` (a T **) with capacity *cap (in elements),
+ * doubling from `first`, never beyond `max` elements. false, with the array unchanged,
+ * when that fails; the caller records the error. */
+bool sg_grow(void *array, size_t *cap, size_t need, size_t size, size_t first, size_t max);
+/* Room for `need` more words in b (false, and SPVGEN_ERROR_OUT_OF_MEMORY recorded, when
+ * there is none); sg_words_push also takes them and returns where they start. */
+bool sg_words_grow_slow(spvgen_module *m, sg_words *b, size_t need);
+static inline bool sg_words_grow(spvgen_module *m, sg_words *b, size_t need) {
+  return b->len + need <= b->cap || sg_words_grow_slow(m, b, need);
+}
+static inline uint32_t *sg_words_push(spvgen_module *m, sg_words *b, size_t n) {
+  if (!sg_words_grow(m, b, n)) return NULL;
+  uint32_t *p = b->data + b->len;
+  b->len += n;
+  return p;
+}
+/* A new reserved id (0 and an error under fn when the id bound is reached). */
+uint32_t sg_new_id_slow(spvgen_module *m, const char *fn);
+static inline uint32_t sg_new_id(spvgen_module *m, const char *fn) {
+  if (m->bound < m->ids_cap) {
+    uint32_t id = m->bound++;
+    memset(&m->ids[id], 0, sizeof m->ids[id]);
+    m->ids[id].kind = SG_ID_RESERVED;
+    m->undefined++;
+    return id;
+  }
+  return sg_new_id_slow(m, fn);
+}
+
 /* ---- error helpers ---- */
+/* Records the module's sticky error (the first one wins): "<fn>: <text>", fn replaced by
+ * the outermost public function in progress (sg_api_enter). Returns 0 (no id). */
 uint32_t sg_fail(spvgen_module *m, spvgen_status status, const char *fn, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    SG_PRINTF(4, 5);
 /* false (and records "finished" as an error) when the module is unusable. */
 bool sg_ok_slow(spvgen_module *m, const char *fn);
 
@@ -288,15 +335,52 @@ void sg_pack_string(sg_packer *p, const char *s);
 void sg_pack_result(sg_packer *p);
 uint32_t sg_pack_end(sg_packer *p, uint32_t opcode);
 
-/* Capability/extension plumbing used by coop.c for encodings the grammar may lack. */
+/* ---- the grammar walk (walk.c) ---- */
+typedef struct sg_walk_state {
+  spvgen_module *m;
+  const char *fn;
+  const sg_instruction *ins;
+  const uint32_t *w;
+  uint32_t n, pos;
+  uint32_t result_pos, type_pos;
+  uint32_t switch_literal_words; /* OpSwitch: words per case literal (selector width) */
+  bool decl; /* a type or constant declaration: its ids must be declared already */
+} sg_walk_state;
+/* Walks s->ins's operands over s->w[0 .. s->n): false (the error recorded) when they do
+ * not match the grammar; fills result_pos and type_pos. */
+bool sg_walk(sg_walk_state *s);
+/* Index of a grammar extension name in sg_extension_names, or -1. */
+int sg_extension_index(const char *name);
+
+/* ---- inference (infer.c) ---- */
+/* Capability/extension plumbing (coop.c uses it for encodings the grammar may lack). */
 void sg_require_capability(spvgen_module *m, uint32_t cap);
 void sg_require_extension_name(spvgen_module *m, const char *name);
+/* Declares what an item requires: one of caps (unless one is available), one of exts
+ * (unless the version has it in core), the version. kind_name: the enumerant's operand
+ * kind (NULL for an instruction), what: its name, for messages. */
+void sg_require_item(spvgen_module *m, const char *fn, const char *kind_name, const char *what,
+                     const uint16_t *caps, uint32_t ncaps, const uint16_t *exts, uint32_t nexts,
+                     uint32_t version);
+/* Forgets a declared capability and what it implied (reset). */
+void sg_clear_available(spvgen_module *m, uint32_t cap);
+/* A type's capabilities the grammar cannot express (widths, small types behind buffer
+ * pointers, FP encodings); returns its SG_TF_HAS_* flags. */
+uint8_t sg_infer_type(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n);
+/* OpTypeInt / OpTypeFloat widths a Vulkan module can have (false: error recorded). */
+bool sg_scalar_width_ok(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
+                        uint32_t n);
+/* The Vulkan capability table's entry (vk_capabilities.c) and a capability's name (the
+ * grammar's, else the table's); spvgen_vk_capability_find / spvgen_capability_name are
+ * the public faces. */
+const spvgen_vk_capability *sg_vk_capability_find(uint32_t capability);
+const char *sg_capability_name(uint32_t capability);
 
 /* The dedupe table, for keys that are not instructions (tags with the high bit set). */
 uint32_t sg_table_lookup(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash);
 void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash, uint32_t id);
 
-/* Structured control flow's shortcuts (see builder.c). */
+/* Structured control flow's shortcuts around the walk (inst.c). */
 bool sg_append_body(spvgen_module *m, uint32_t opcode, const uint32_t *ops, uint32_t n);
 uint32_t sg_place_label(spvgen_module *m, uint32_t label);
 bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32_t *ops, uint32_t n);
@@ -312,6 +396,13 @@ bool sg_require_instruction(spvgen_module *m, const char *fn, const sg_instructi
 static inline const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {
   return (id != 0 && id < m->bound) ? &m->ids[id] : NULL;
 }
+/* The result type of a value id (0 for anything else). */
+static inline uint32_t sg_type_of(const spvgen_module *m, uint32_t id) {
+  const sg_id_info *i = sg_id(m, id);
+  return (i && i->kind == SG_ID_VALUE) ? i->type : 0;
+}
+/* The value of a (non-spec) scalar constant, as spvgen_const_value (types.c). */
+bool sg_const_value(const spvgen_module *m, uint32_t id, uint64_t *bits);
 /* Pointer to the words of the instruction that defined id (NULL if none). */
 static inline const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = sg_id(m, id);
@@ -342,8 +433,8 @@ static inline bool sg_ok(spvgen_module *m, const char *fn) {
   return sg_ok_slow(m, fn);
 }
 
-/* ---- shared by api.c and helpers.c (the issue-10 API layer) ---- */
-/* std430 size and alignment of a type with an explicit layout (api.c). */
+/* ---- shared by the hand-written API (types.c, decl.c, helpers.c) ---- */
+/* std430 size and alignment of a type with an explicit layout (types.c). */
 bool sg_std430(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *align);
 /* An id flag outside enum sg_type_flags' range: the id (a variable, or a struct with a
  * member) was decorated NonWritable through spvgen_decorate* / spvgen_member_decorate*.

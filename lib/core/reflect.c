@@ -15,19 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h" /* sg_grow */
 #include "reflect.h"
 
 /* snprintf into a caller's buffer that may be NULL or empty. */
 static void format_message(char *out, size_t size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+    SG_PRINTF(3, 4);
 static void format_message(char *out, size_t size, const char *fmt, ...) {
-  if (!out || size == 0) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(out, size, fmt, ap);
+  sg_error_vformat(out, size, SPVGEN_OK, NULL, fmt, ap);
   va_end(ap);
 }
 
@@ -159,10 +156,7 @@ static spvgen_status require_capability(reflector *r, uint32_t capability,
 }
 
 static spvgen_status malformed(reflector *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+    SG_PRINTF(2, 3);
 static spvgen_status malformed(reflector *r, const char *fmt, ...) {
   char text[256];
   va_list ap;
@@ -275,25 +269,15 @@ static void note_use(reflector *r, uint32_t used) {
 }
 
 static bool add_type(reflector *r, uint32_t type) {
-  if (r->type_count == r->type_cap) {
-    size_t cap = r->type_cap ? r->type_cap * 2 : 64;
-    uint32_t *n = realloc(r->types, cap * sizeof *n);
-    if (!n) return false;
-    r->types = n;
-    r->type_cap = cap;
-  }
+  if (!sg_grow(&r->types, &r->type_cap, r->type_count + 1, sizeof *r->types, 64, SIZE_MAX))
+    return false;
   r->types[r->type_count++] = type;
   return true;
 }
 
 static bool add_offset(reflector *r, uint32_t type, uint32_t member, uint32_t offset) {
-  if (r->offset_count == r->offset_cap) {
-    size_t cap = r->offset_cap ? r->offset_cap * 2 : 64;
-    member_offset *n = realloc(r->offsets, cap * sizeof *n);
-    if (!n) return false;
-    r->offsets = n;
-    r->offset_cap = cap;
-  }
+  if (!sg_grow(&r->offsets, &r->offset_cap, r->offset_count + 1, sizeof *r->offsets, 64, SIZE_MAX))
+    return false;
   r->offsets[r->offset_count] = (member_offset){type, member, offset, (uint32_t)r->offset_count};
   r->offset_count++;
   return true;

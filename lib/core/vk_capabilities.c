@@ -1,5 +1,5 @@
 /* lib/core/vk_capabilities.c — which SPIR-V capabilities Vulkan allows, and what enables
- * each: the one table behind the builder's capability inference (builder.c), the Vulkan
+ * each: the one table behind the builder's capability inference (infer.c), the Vulkan
  * check of spvgen_validate (lib/check) and the runner's SPIR-V reader (lib/vk/reflect.c).
  *
  * The facts are those of the Vulkan specification's "SPIR-V Environment" appendix
@@ -344,6 +344,10 @@ const spvgen_vk_capability *spvgen_vk_capabilities(size_t *count) {
 }
 
 const spvgen_vk_capability *spvgen_vk_capability_find(uint32_t capability) {
+  return sg_vk_capability_find(capability);
+}
+
+const spvgen_vk_capability *sg_vk_capability_find(uint32_t capability) {
   size_t lo = 0, hi = sizeof table / sizeof table[0];
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -354,9 +358,11 @@ const spvgen_vk_capability *spvgen_vk_capability_find(uint32_t capability) {
   return NULL;
 }
 
-const char *spvgen_capability_name(uint32_t capability) {
+const char *spvgen_capability_name(uint32_t capability) { return sg_capability_name(capability); }
+
+const char *sg_capability_name(uint32_t capability) {
   const char *name = sg_enumerant_name(SG_KIND_Capability, capability);
   if (name) return name;
-  const spvgen_vk_capability *c = spvgen_vk_capability_find(capability);
+  const spvgen_vk_capability *c = sg_vk_capability_find(capability);
   return c ? c->name : NULL;
 }

@@ -9,7 +9,7 @@
 /* Staging chunk: transfers larger than this are done in several submissions. */
 #define STAGING_MAX (64ull << 20)
 
-uint32_t spvgen_vk_memory_type(const spvgen_vk_context *ctx, uint32_t type_bits,
+uint32_t sg_vk_memory_type(const spvgen_vk_context *ctx, uint32_t type_bits,
                                VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
   uint32_t fallback = UINT32_MAX;
   for (uint32_t i = 0; i < ctx->memory.memoryTypeCount && i < VK_MAX_MEMORY_TYPES; i++) {
@@ -22,7 +22,7 @@ uint32_t spvgen_vk_memory_type(const spvgen_vk_context *ctx, uint32_t type_bits,
   return fallback;
 }
 
-void spvgen_vk_buffer_free(spvgen_vk_buffer *b) {
+void sg_vk_buffer_free(spvgen_vk_buffer *b) {
   if (!b) return;
   spvgen_vk_context *ctx = b->ctx;
   if (b->mapped) ctx->vkd.vkUnmapMemory(ctx->device, b->memory);
@@ -31,33 +31,33 @@ void spvgen_vk_buffer_free(spvgen_vk_buffer *b) {
   free(b);
 }
 
-spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_t size,
+spvgen_status sg_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_t size,
                                     uint32_t flags, spvgen_vk_buffer **out) {
   *out = NULL;
   const spvgen_device_caps *caps = &ctx->caps;
   if (size == 0)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: size is 0", who);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: size is 0", who);
   if (flags & ~(uint32_t)(SPVGEN_VK_BUFFER_HOST_VISIBLE | SPVGEN_VK_BUFFER_DEVICE_ADDRESS))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", who,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", who,
                           flags);
   if (caps->max_buffer_size && size > caps->max_buffer_size)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: size %llu exceeds the device's maxBufferSize %llu", who,
                           (unsigned long long)size, (unsigned long long)caps->max_buffer_size);
   if (caps->max_memory_allocation_size && size > caps->max_memory_allocation_size)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: size %llu exceeds the device's maxMemoryAllocationSize %llu", who,
                           (unsigned long long)size,
                           (unsigned long long)caps->max_memory_allocation_size);
   bool address = (flags & SPVGEN_VK_BUFFER_DEVICE_ADDRESS) != 0;
   if (address && !(caps->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: SPVGEN_VK_BUFFER_DEVICE_ADDRESS needs the feature "
                           "bufferDeviceAddress, which device '%s' does not have enabled",
                           who, caps->name);
 
   spvgen_vk_buffer *b = calloc(1, sizeof *b);
-  if (!b) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (!b) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   b->ctx = ctx;
   b->size = size;
   b->flags = flags;
@@ -72,22 +72,22 @@ spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uin
   VkResult r = ctx->vkd.vkCreateBuffer(ctx->device, &bci, NULL, &b->buffer);
   if (r != VK_SUCCESS) {
     b->buffer = VK_NULL_HANDLE;
-    spvgen_vk_buffer_free(b);
-    return spvgen_vk_fail_call(ctx, who, "vkCreateBuffer", r);
+    sg_vk_buffer_free(b);
+    return sg_vk_fail_call(ctx, who, "vkCreateBuffer", r);
   }
   VkMemoryRequirements req;
   ctx->vkd.vkGetBufferMemoryRequirements(ctx->device, b->buffer, &req);
   bool host = (flags & SPVGEN_VK_BUFFER_HOST_VISIBLE) != 0;
   uint32_t type =
-      host ? spvgen_vk_memory_type(ctx, req.memoryTypeBits,
+      host ? sg_vk_memory_type(ctx, req.memoryTypeBits,
                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                                    VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
-           : spvgen_vk_memory_type(ctx, req.memoryTypeBits, 0,
+           : sg_vk_memory_type(ctx, req.memoryTypeBits, 0,
                                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (type == UINT32_MAX) {
-    spvgen_vk_buffer_free(b);
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+    sg_vk_buffer_free(b);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                           "%s: no %s memory type fits the buffer (memoryTypeBits 0x%x)", who,
                           host ? "host-visible coherent" : "", req.memoryTypeBits);
   }
@@ -98,26 +98,26 @@ spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uin
   r = ctx->vkd.vkAllocateMemory(ctx->device, &mai, NULL, &b->memory);
   if (r != VK_SUCCESS) {
     b->memory = VK_NULL_HANDLE;
-    spvgen_vk_buffer_free(b);
-    return spvgen_vk_fail(ctx,
+    sg_vk_buffer_free(b);
+    return sg_vk_fail(ctx,
                           r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY
                               ? SPVGEN_ERROR_OUT_OF_MEMORY
                               : SPVGEN_ERROR_VULKAN,
                           "%s: vkAllocateMemory failed: %s (%d) for %llu bytes of memory type %u",
-                          who, spvgen_vk_result_name(r), (int)r,
+                          who, sg_vk_result_name(r), (int)r,
                           (unsigned long long)req.size, type);
   }
   r = ctx->vkd.vkBindBufferMemory(ctx->device, b->buffer, b->memory, 0);
   if (r != VK_SUCCESS) {
-    spvgen_vk_buffer_free(b);
-    return spvgen_vk_fail_call(ctx, who, "vkBindBufferMemory", r);
+    sg_vk_buffer_free(b);
+    return sg_vk_fail_call(ctx, who, "vkBindBufferMemory", r);
   }
   if (host) {
     r = ctx->vkd.vkMapMemory(ctx->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
     if (r != VK_SUCCESS) {
       b->mapped = NULL;
-      spvgen_vk_buffer_free(b);
-      return spvgen_vk_fail_call(ctx, who, "vkMapMemory", r);
+      sg_vk_buffer_free(b);
+      return sg_vk_fail_call(ctx, who, "vkMapMemory", r);
     }
   }
   if (address) {
@@ -127,15 +127,15 @@ spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uin
                                                    ? ctx->vkd.vkGetBufferDeviceAddress
                                                    : ctx->vkd.vkGetBufferDeviceAddressKHR;
     if (!get_address) {
-      spvgen_vk_buffer_free(b);
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+      sg_vk_buffer_free(b);
+      return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                             "%s: neither vkGetBufferDeviceAddress nor vkGetBufferDeviceAddressKHR "
                             "is available on this device (bufferDeviceAddress)", who);
     }
     b->address = get_address(ctx->device, &ai);
     if (!b->address) {
-      spvgen_vk_buffer_free(b);
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+      sg_vk_buffer_free(b);
+      return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                             "%s: vkGetBufferDeviceAddress returned 0", who);
     }
   }
@@ -148,10 +148,10 @@ spvgen_status spvgen_vk_buffer_create(spvgen_vk_context *ctx, uint64_t size, uin
   static const char *who = "spvgen_vk_buffer_create";
   if (out) *out = NULL;
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  if (!out) return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  if (!out) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
-  st = spvgen_vk_buffer_make(ctx, who, size, flags, out);
+  st = sg_vk_buffer_make(ctx, who, size, flags, out);
   if (st != SPVGEN_OK) return st;
   spvgen_vk_buffer *b = *out;
   b->next = ctx->buffers;
@@ -163,19 +163,19 @@ spvgen_status spvgen_vk_buffer_create(spvgen_vk_context *ctx, uint64_t size, uin
 void spvgen_vk_buffer_destroy(spvgen_vk_buffer *b) {
   if (!b) return;
   spvgen_vk_context *ctx = b->ctx;
-  spvgen_vk_settle(ctx);
+  sg_vk_settle(ctx);
   if (b->prev) b->prev->next = b->next;
   else if (ctx->buffers == b) ctx->buffers = b->next;
   if (b->next) b->next->prev = b->prev;
-  spvgen_vk_buffer_free(b);
+  sg_vk_buffer_free(b);
 }
 
-spvgen_status spvgen_vk_check_buffer(spvgen_vk_context *ctx, const char *who,
+spvgen_status sg_vk_check_buffer(spvgen_vk_context *ctx, const char *who,
                                      const spvgen_vk_buffer *b, const char *what) {
   if (!b)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who, what);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who, what);
   if (b->ctx != ctx)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: %s belongs to another context", who, what);
   return SPVGEN_OK;
 }
@@ -184,14 +184,14 @@ spvgen_status spvgen_vk_check_buffer(spvgen_vk_context *ctx, const char *who,
 static spvgen_status check_range(spvgen_vk_context *ctx, const char *who,
                                  const spvgen_vk_buffer *b, uint64_t offset, const void *data,
                                  uint64_t size) {
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
-  st = spvgen_vk_check_buffer(ctx, who, b, "buffer");
+  st = sg_vk_check_buffer(ctx, who, b, "buffer");
   if (st != SPVGEN_OK) return st;
   if (size && !data)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: data is NULL", who);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: data is NULL", who);
   if (offset > b->size || size > b->size - offset)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: range [%llu, %llu) is outside the buffer of %llu bytes", who,
                           (unsigned long long)offset, (unsigned long long)(offset + size),
                           (unsigned long long)b->size);
@@ -204,19 +204,19 @@ static spvgen_status ensure_staging(spvgen_vk_context *ctx, const char *who, uin
   while (want < size) want *= 2;
   if (want > STAGING_MAX) want = STAGING_MAX;
   if (want < size) want = size;
-  spvgen_vk_buffer_free(ctx->staging);
+  sg_vk_buffer_free(ctx->staging);
   ctx->staging = NULL;
-  return spvgen_vk_buffer_make(ctx, who, want, SPVGEN_VK_BUFFER_HOST_VISIBLE, &ctx->staging);
+  return sg_vk_buffer_make(ctx, who, want, SPVGEN_VK_BUFFER_HOST_VISIBLE, &ctx->staging);
 }
 
 static spvgen_status copy_buffer(spvgen_vk_context *ctx, const char *who, VkBuffer src,
                                  uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
                                  uint64_t size) {
-  spvgen_status st = spvgen_vk_begin(ctx, who);
+  spvgen_status st = sg_vk_begin(ctx, who);
   if (st != SPVGEN_OK) return st;
   VkBufferCopy region = {src_offset, dst_offset, size};
   ctx->vkd.vkCmdCopyBuffer(ctx->cmd, src, dst, 1, &region);
-  return spvgen_vk_submit_wait(ctx, who);
+  return sg_vk_submit_wait(ctx, who);
 }
 
 spvgen_status spvgen_vk_buffer_upload(spvgen_vk_context *ctx, spvgen_vk_buffer *b,
@@ -274,13 +274,13 @@ spvgen_status spvgen_vk_buffer_fill(spvgen_vk_context *ctx, spvgen_vk_buffer *b,
   spvgen_status st = check_range(ctx, who, b, offset, &dummy, size);
   if (st != SPVGEN_OK || size == 0) return st;
   if (offset % 4 || size % 4)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: offset %llu and size %llu must be multiples of 4", who,
                           (unsigned long long)offset, (unsigned long long)size);
-  st = spvgen_vk_begin(ctx, who);
+  st = sg_vk_begin(ctx, who);
   if (st != SPVGEN_OK) return st;
   ctx->vkd.vkCmdFillBuffer(ctx->cmd, b->buffer, offset, size, value);
-  return spvgen_vk_submit_wait(ctx, who);
+  return sg_vk_submit_wait(ctx, who);
 }
 
 uint64_t spvgen_vk_buffer_size(const spvgen_vk_buffer *b) { return b ? b->size : 0; }

@@ -26,14 +26,14 @@ static spvgen_status load_loader(char *message, size_t message_size) {
   if (!lib) lib = dlopen("libvulkan.so", RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char *why = dlerror();
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan loader: libvulkan.so.1 could not be loaded (%s); install a Vulkan "
                      "loader and driver", why ? why : "dlopen failed");
     return SPVGEN_ERROR_NO_DEVICE;
   }
   PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)(void (*)(void))dlsym(lib, "vkGetInstanceProcAddr");
   if (!gipa) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan loader: libvulkan.so.1 could not be loaded (it has no "
                      "vkGetInstanceProcAddr: not a Vulkan loader); install a Vulkan loader and driver");
     dlclose(lib);
@@ -45,10 +45,10 @@ static spvgen_status load_loader(char *message, size_t message_size) {
   VkResult r = volkInitialize();
 #endif
   if (r != VK_SUCCESS || !vkGetInstanceProcAddr || !vkCreateInstance) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan loader: libvulkan.so.1 could not be loaded (volkInitialize: "
                      "%s); install a Vulkan loader and driver",
-                     spvgen_vk_result_name(r));
+                     sg_vk_result_name(r));
     return SPVGEN_ERROR_NO_DEVICE;
   }
   loader_loaded = true;
@@ -68,7 +68,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
   spvgen_vk_context *ctx = user;
   if (ctx && (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
     if (ctx->validation_errors++ == 0 && data && data->pMessage)
-      spvgen_vk_format(ctx->validation_first, sizeof ctx->validation_first, "%s",
+      sg_vk_format(ctx->validation_first, sizeof ctx->validation_first, "%s",
                        data->pMessage);
   }
   return VK_FALSE;
@@ -83,7 +83,7 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
   if (st != SPVGEN_OK) return st;
   uint32_t loader_version = volkGetInstanceVersion();
   if (loader_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "the Vulkan loader supports only Vulkan 1.0; spvgen needs 1.1 or later");
     return SPVGEN_ERROR_NO_DEVICE;
   }
@@ -120,7 +120,7 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
       free(layers);
     }
     if (!found) {
-      spvgen_vk_format(message, message_size,
+      sg_vk_format(message, message_size,
                        "enable_validation: the layer %s is not installed", layer);
       return SPVGEN_ERROR_UNSUPPORTED;
     }
@@ -132,16 +132,16 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
                              validation ? 1u : 0u, validation ? &layer : NULL, count, names};
   VkResult r = vkCreateInstance(&ci, NULL, out);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan driver: vkCreateInstance failed: %s (%d); no installable "
                      "client driver (ICD) was found or none loaded",
-                     spvgen_vk_result_name(r), (int)r);
+                     sg_vk_result_name(r), (int)r);
     *out = VK_NULL_HANDLE;
     return SPVGEN_ERROR_NO_DEVICE;
   }
   if (r != VK_SUCCESS) {
-    spvgen_vk_format(message, message_size, "vkCreateInstance failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(message, message_size, "vkCreateInstance failed: %s (%d)",
+                     sg_vk_result_name(r), (int)r);
     *out = VK_NULL_HANDLE;
     return SPVGEN_ERROR_VULKAN;
   }
@@ -149,7 +149,7 @@ static spvgen_status create_instance(bool validation, VkInstance *out, bool *deb
 }
 
 /* The physical devices of an instance (malloc'd, *count of them). */
-static spvgen_status list_physical_devices(const spvgen_vk_instance_fns *fns, VkInstance inst,
+static spvgen_status list_physical_devices(const sg_vk_instance_fns *fns, VkInstance inst,
                                            VkPhysicalDevice **out, uint32_t *count,
                                            char *message, size_t message_size) {
   *out = NULL;
@@ -157,27 +157,27 @@ static spvgen_status list_physical_devices(const spvgen_vk_instance_fns *fns, Vk
   uint32_t n = 0;
   VkResult r = fns->EnumeratePhysicalDevices(inst, &n, NULL);
   if (r == VK_ERROR_INITIALIZATION_FAILED) {
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "no Vulkan device: vkEnumeratePhysicalDevices failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_NO_DEVICE;
   }
   if (r != VK_SUCCESS) {
-    spvgen_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_VULKAN;
   }
   if (n == 0) return SPVGEN_OK;
   VkPhysicalDevice *pds = calloc(n, sizeof *pds);
   if (!pds) {
-    spvgen_vk_format(message, message_size, "out of memory listing devices");
+    sg_vk_format(message, message_size, "out of memory listing devices");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   r = fns->EnumeratePhysicalDevices(inst, &n, pds);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
     free(pds);
-    spvgen_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
-                     spvgen_vk_result_name(r), (int)r);
+    sg_vk_format(message, message_size, "vkEnumeratePhysicalDevices failed: %s (%d)",
+                     sg_vk_result_name(r), (int)r);
     return SPVGEN_ERROR_VULKAN;
   }
   *out = pds;
@@ -206,7 +206,7 @@ static int type_rank(spvgen_device_type t) {
   }
 }
 
-static bool usable(const spvgen_vk_device_info *d) {
+static bool usable(const sg_vk_device_info *d) {
   return d->api_version >= VK_API_VERSION_1_1 && d->queue_family != UINT32_MAX;
 }
 
@@ -258,7 +258,7 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
         ctx->GetPipelineExecutablePropertiesKHR && ctx->GetPipelineExecutableStatisticsKHR;
   }
   if (!ctx->vkd.vkCreateCommandPool || !ctx->vkd.vkQueueSubmit || !ctx->vkd.vkCreateComputePipelines)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkGetDeviceProcAddr returned no core device functions", who);
 
   ctx->vki.GetPhysicalDeviceMemoryProperties(ctx->physical_device, &ctx->memory);
@@ -266,14 +266,14 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
   VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
                                  VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, ctx->queue_family};
   VkResult r = ctx->vkd.vkCreateCommandPool(ctx->device, &pci, NULL, &ctx->command_pool);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreateCommandPool", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateCommandPool", r);
   VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
                                      ctx->command_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
   r = ctx->vkd.vkAllocateCommandBuffers(ctx->device, &cai, &ctx->cmd);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkAllocateCommandBuffers", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkAllocateCommandBuffers", r);
   VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, NULL, 0};
   r = ctx->vkd.vkCreateFence(ctx->device, &fci, NULL, &ctx->fence);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreateFence", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateFence", r);
   VkPipelineCacheCreateInfo cci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
                                    cache_data ? cache_size : 0, cache_data};
   r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
@@ -283,56 +283,27 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
     cci.pInitialData = NULL;
     r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
   }
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkCreatePipelineCache", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreatePipelineCache", r);
   return SPVGEN_OK;
 }
 
 static void copy_message(char *message, size_t message_size, const char *text) {
-  if (message && message_size) spvgen_vk_format(message, message_size, "%s", text);
+  if (message && message_size) sg_vk_format(message, message_size, "%s", text);
 }
 
-spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context **out,
-                               char *message, size_t message_size) {
-  static const char *who = "spvgen_vk_create";
-  if (message && message_size) message[0] = 0;
-  if (!out) {
-    spvgen_vk_format(message, message_size, "%s: out is NULL", who);
-    return SPVGEN_ERROR_INVALID_ARGUMENT;
-  }
-  *out = NULL;
-  spvgen_vk_desc desc;
-  memset(&desc, 0, sizeof desc);
-  if (desc_in) desc = *desc_in;
-  if (desc.required_features & desc.disabled_features) {
-    uint64_t both = spvgen_feature_first(desc.required_features & desc.disabled_features);
-    spvgen_vk_format(message, message_size, "%s: feature %s is both required and disabled",
-                     who, spvgen_feature_name(both));
-    return SPVGEN_ERROR_INVALID_ARGUMENT;
-  }
-  if (desc.pipeline_cache_size && !desc.pipeline_cache_data) {
-    spvgen_vk_format(message, message_size,
-                     "%s: pipeline_cache_size is %zu but pipeline_cache_data is NULL", who,
-                     desc.pipeline_cache_size);
-    return SPVGEN_ERROR_INVALID_ARGUMENT;
-  }
+/* spvgen_vk_create's steps. Each returns SPVGEN_OK or a status with the reason in msg
+ * (the caller prefixes "spvgen_vk_create: "). */
 
-  spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
-  spvgen_vk_device_info *infos = NULL;
-  VkPhysicalDevice *pds = NULL;
-  if (!ctx) {
-    spvgen_vk_format(message, message_size, "%s: out of memory", who);
-    return SPVGEN_ERROR_OUT_OF_MEMORY;
-  }
-  ctx->timeout_ms = desc.timeout_ms ? desc.timeout_ms : 60000;
-  char msg[1024] = "";
+/* The instance, its functions, and the validation messenger when validation is on. */
+static spvgen_status open_instance(spvgen_vk_context *ctx, const spvgen_vk_desc *desc, char *msg,
+                                   size_t msg_size) {
   bool debug_utils = false;
-  spvgen_status st = create_instance(desc.enable_validation, &ctx->instance, &debug_utils, msg,
-                                     sizeof msg);
-  if (st != SPVGEN_OK) goto fail_msg;
-  if (!spvgen_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
-    st = SPVGEN_ERROR_VULKAN;
-    goto fail_msg;
+  spvgen_status st = create_instance(desc->enable_validation, &ctx->instance, &debug_utils, msg,
+                                     msg_size);
+  if (st != SPVGEN_OK) return st;
+  if (!sg_vk_load_instance_fns(&ctx->vki, vkGetInstanceProcAddr, ctx->instance)) {
+    sg_vk_format(msg, msg_size, "vkGetInstanceProcAddr returned no core instance functions");
+    return SPVGEN_ERROR_VULKAN;
   }
   if (debug_utils && ctx->vki.CreateDebugUtilsMessengerEXT) {
     VkDebugUtilsMessengerCreateInfoEXT mci;
@@ -348,54 +319,60 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
     if (mr != VK_SUCCESS) {
       /* Validation asked for but its messages would go nowhere: an error, not a quiet run. */
       ctx->messenger = VK_NULL_HANDLE;
-      spvgen_vk_format(msg, sizeof msg, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
-                       spvgen_vk_result_name(mr), (int)mr);
-      st = SPVGEN_ERROR_VULKAN;
-      goto fail_msg;
+      sg_vk_format(msg, msg_size, "vkCreateDebugUtilsMessengerEXT failed: %s (%d)",
+                       sg_vk_result_name(mr), (int)mr);
+      return SPVGEN_ERROR_VULKAN;
     }
   }
+  return SPVGEN_OK;
+}
 
+/* Every physical device with what it offers (*pds and *infos: the caller frees them). */
+static spvgen_status query_devices(spvgen_vk_context *ctx, VkPhysicalDevice **pds,
+                                   sg_vk_device_info **infos, uint32_t *count, char *msg,
+                                   size_t msg_size) {
   uint32_t n = 0;
-  st = list_physical_devices(&ctx->vki, ctx->instance, &pds, &n, msg, sizeof msg);
-  if (st != SPVGEN_OK) goto fail_msg;
+  spvgen_status st = list_physical_devices(&ctx->vki, ctx->instance, pds, &n, msg, msg_size);
+  if (st != SPVGEN_OK) return st;
   if (n == 0) {
-    spvgen_vk_format(msg, sizeof msg, "no Vulkan device: the loader lists no physical device");
-    st = SPVGEN_ERROR_NO_DEVICE;
-    goto fail_msg;
+    sg_vk_format(msg, msg_size, "no Vulkan device: the loader lists no physical device");
+    return SPVGEN_ERROR_NO_DEVICE;
   }
-  infos = calloc(n, sizeof *infos);
-  if (!infos) {
-    spvgen_vk_format(msg, sizeof msg, "out of memory");
-    st = SPVGEN_ERROR_OUT_OF_MEMORY;
-    goto fail_msg;
+  *infos = calloc(n, sizeof **infos);
+  if (!*infos) {
+    sg_vk_format(msg, msg_size, "out of memory");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   for (uint32_t i = 0; i < n; i++) {
-    st = spvgen_vk_query_device(&ctx->vki, pds[i], i, &infos[i], msg, sizeof msg);
-    if (st != SPVGEN_OK) goto fail_msg;
+    st = sg_vk_query_device(&ctx->vki, (*pds)[i], i, &(*infos)[i], msg, msg_size);
+    if (st != SPVGEN_OK) return st;
   }
+  *count = n;
+  return SPVGEN_OK;
+}
 
-  /* Selection. */
+/* The device desc asks for: by name, by index, else the usable one of the best type. */
+static spvgen_status pick_device(const spvgen_vk_desc *desc, const sg_vk_device_info *infos,
+                                 uint32_t n, uint32_t *picked, char *msg, size_t msg_size) {
   uint32_t pick = UINT32_MAX;
-  if (desc.device_name) {
+  if (desc->device_name) {
     for (uint32_t i = 0; i < n && pick == UINT32_MAX; i++)
-      if (name_contains(infos[i].caps.name, desc.device_name)) pick = i;
+      if (name_contains(infos[i].caps.name, desc->device_name)) pick = i;
     if (pick == UINT32_MAX) {
-      int len = snprintf(msg, sizeof msg, "no Vulkan device name contains '%s'; devices:",
-                         desc.device_name);
-      for (uint32_t i = 0; i < n && len > 0 && (size_t)len < sizeof msg; i++)
-        len += snprintf(msg + len, sizeof msg - (size_t)len, "%s [%u] %s", i ? "," : "", i,
+      int len = snprintf(msg, msg_size, "no Vulkan device name contains '%s'; devices:",
+                         desc->device_name);
+      for (uint32_t i = 0; i < n && len > 0 && (size_t)len < msg_size; i++)
+        len += snprintf(msg + len, msg_size - (size_t)len, "%s [%u] %s", i ? "," : "", i,
                         infos[i].caps.name);
-      st = SPVGEN_ERROR_NO_DEVICE;
-      goto fail_msg;
+      return SPVGEN_ERROR_NO_DEVICE;
     }
-  } else if (desc.use_device_index) {
-    if (desc.device_index >= n) {
-      spvgen_vk_format(msg, sizeof msg, "device_index %u is out of range: %u device%s",
-                       desc.device_index, n, n == 1 ? "" : "s");
-      st = SPVGEN_ERROR_NO_DEVICE;
-      goto fail_msg;
+  } else if (desc->use_device_index) {
+    if (desc->device_index >= n) {
+      sg_vk_format(msg, msg_size, "device_index %u is out of range: %u device%s",
+                       desc->device_index, n, n == 1 ? "" : "s");
+      return SPVGEN_ERROR_NO_DEVICE;
     }
-    pick = desc.device_index;
+    pick = desc->device_index;
   } else {
     for (uint32_t i = 0; i < n; i++)
       if (usable(&infos[i]) &&
@@ -403,49 +380,57 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
         pick = i;
     if (pick == UINT32_MAX) pick = 0; /* reported as unusable below */
   }
-  spvgen_vk_device_info *dev = &infos[pick];
+  *picked = pick;
+  return SPVGEN_OK;
+}
+
+/* The picked device can run spvgen and has what desc requires; *enabled: the features to
+ * enable (what it has, less desc's disabled ones, closed over their dependencies). */
+static spvgen_status check_device(const spvgen_vk_desc *desc, const sg_vk_device_info *dev,
+                                  uint64_t *enabled, char *msg, size_t msg_size) {
   if (dev->api_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(msg, sizeof msg, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
+    sg_vk_format(msg, msg_size, "device '%s' supports Vulkan %u.%u; spvgen needs 1.1",
                      dev->caps.name, VK_API_VERSION_MAJOR(dev->api_version),
                      VK_API_VERSION_MINOR(dev->api_version));
-    st = SPVGEN_ERROR_UNSUPPORTED;
-    goto fail_msg;
+    return SPVGEN_ERROR_UNSUPPORTED;
   }
   if (dev->queue_family == UINT32_MAX) {
-    spvgen_vk_format(msg, sizeof msg, "device '%s' has no queue family with compute",
+    sg_vk_format(msg, msg_size, "device '%s' has no queue family with compute",
                      dev->caps.name);
-    st = SPVGEN_ERROR_UNSUPPORTED;
-    goto fail_msg;
+    return SPVGEN_ERROR_UNSUPPORTED;
   }
-  uint64_t missing = desc.required_features & ~dev->caps.features;
+  uint64_t missing = desc->required_features & ~dev->caps.features;
   if (missing) {
     uint64_t first = spvgen_feature_first(missing);
-    spvgen_vk_format(msg, sizeof msg,
+    sg_vk_format(msg, msg_size,
                      "device '%s' lacks the required feature %s (%s)%s", dev->caps.name,
                      spvgen_feature_name(first), spvgen_feature_source(first),
                      (missing & ~first) ? " and others" : "");
-    st = SPVGEN_ERROR_MISSING_FEATURE;
-    goto fail_msg;
+    return SPVGEN_ERROR_MISSING_FEATURE;
   }
-  uint64_t enabled = close_dependencies(dev->caps.features & ~desc.disabled_features);
-  missing = desc.required_features & ~enabled;
+  *enabled = close_dependencies(dev->caps.features & ~desc->disabled_features);
+  missing = desc->required_features & ~*enabled;
   if (missing) {
     uint64_t first = spvgen_feature_first(missing);
-    spvgen_vk_format(msg, sizeof msg,
+    sg_vk_format(msg, msg_size,
                      "required feature %s cannot be enabled: a feature it depends on is in "
                      "disabled_features",
                      spvgen_feature_name(first));
-    st = SPVGEN_ERROR_INVALID_ARGUMENT;
-    goto fail_msg;
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
+  return SPVGEN_OK;
+}
 
-  /* The device. */
-  ctx->physical_device = pds[pick];
+/* The VkDevice with the enabled features and the picked extensions. */
+static spvgen_status create_device(spvgen_vk_context *ctx, VkPhysicalDevice pd,
+                                   sg_vk_device_info *dev, uint64_t enabled, char *msg,
+                                   size_t msg_size) {
+  ctx->physical_device = pd;
   ctx->queue_family = dev->queue_family;
   ctx->caps = dev->caps;
   restrict_caps(&ctx->caps, enabled);
-  spvgen_vk_features_restrict(&dev->features, enabled);
-  spvgen_vk_features_link(&dev->features);
+  sg_vk_features_restrict(&dev->features, enabled);
+  sg_vk_features_link(&dev->features);
   float priority = 1.0f;
   VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
                                  dev->queue_family, 1, &priority};
@@ -454,22 +439,69 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   VkResult r = ctx->vki.CreateDevice(ctx->physical_device, &dci, NULL, &ctx->device);
   if (r != VK_SUCCESS) {
     ctx->device = VK_NULL_HANDLE;
-    spvgen_vk_format(msg, sizeof msg, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
-                     spvgen_vk_result_name(r), (int)r);
-    st = SPVGEN_ERROR_VULKAN;
-    goto fail_msg;
+    sg_vk_format(msg, msg_size, "vkCreateDevice failed on '%s': %s (%d)", dev->caps.name,
+                     sg_vk_result_name(r), (int)r);
+    return SPVGEN_ERROR_VULKAN;
   }
   ctx->pipeline_statistics = dev->pipeline_executable_info;
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context **out,
+                               char *message, size_t message_size) {
+  static const char *who = "spvgen_vk_create";
+  if (message && message_size) message[0] = 0;
+  if (!out) {
+    sg_vk_format(message, message_size, "%s: out is NULL", who);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  *out = NULL;
+  spvgen_vk_desc desc;
+  memset(&desc, 0, sizeof desc);
+  if (desc_in) desc = *desc_in;
+  if (desc.required_features & desc.disabled_features) {
+    uint64_t both = spvgen_feature_first(desc.required_features & desc.disabled_features);
+    sg_vk_format(message, message_size, "%s: feature %s is both required and disabled",
+                     who, spvgen_feature_name(both));
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  if (desc.pipeline_cache_size && !desc.pipeline_cache_data) {
+    sg_vk_format(message, message_size,
+                     "%s: pipeline_cache_size is %zu but pipeline_cache_data is NULL", who,
+                     desc.pipeline_cache_size);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+
+  spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
+  sg_vk_device_info *infos = NULL;
+  VkPhysicalDevice *pds = NULL;
+  if (!ctx) {
+    sg_vk_format(message, message_size, "%s: out of memory", who);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  ctx->timeout_ms = desc.timeout_ms ? desc.timeout_ms : 60000;
+  char msg[1024] = "";
+  uint32_t n = 0, pick = 0;
+  uint64_t enabled = 0;
+  spvgen_status st = open_instance(ctx, &desc, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = query_devices(ctx, &pds, &infos, &n, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = pick_device(&desc, infos, n, &pick, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = check_device(&desc, &infos[pick], &enabled, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = create_device(ctx, pds[pick], &infos[pick], enabled, msg, sizeof msg);
   free(infos);
-  infos = NULL;
   free(pds);
-  pds = NULL;
-  PFN_vkGetDeviceQueue get_queue =
-      (PFN_vkGetDeviceQueue)ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetDeviceQueue");
-  if (!get_queue) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
-    st = SPVGEN_ERROR_VULKAN;
-    goto fail_msg;
+  PFN_vkGetDeviceQueue get_queue = NULL;
+  if (st == SPVGEN_OK) {
+    get_queue = (PFN_vkGetDeviceQueue)ctx->vki.GetDeviceProcAddr(ctx->device, "vkGetDeviceQueue");
+    if (!get_queue) {
+      sg_vk_format(msg, sizeof msg, "vkGetDeviceProcAddr returned no vkGetDeviceQueue");
+      st = SPVGEN_ERROR_VULKAN;
+    }
+  }
+  if (st != SPVGEN_OK) {
+    if (message && message_size) sg_vk_format(message, message_size, "%s: %s", who, msg);
+    spvgen_vk_destroy(ctx);
+    return st;
   }
   get_queue(ctx->device, ctx->queue_family, 0, &ctx->queue);
   st = setup_device_objects(ctx, who, desc.pipeline_cache_data, desc.pipeline_cache_size);
@@ -480,13 +512,6 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   }
   *out = ctx;
   return SPVGEN_OK;
-
-fail_msg:
-  if (message && message_size) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
-  free(infos);
-  free(pds);
-  spvgen_vk_destroy(ctx);
-  return st;
 }
 
 spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context **out,
@@ -494,7 +519,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   static const char *who = "spvgen_vk_wrap";
   if (message && message_size) message[0] = 0;
   if (!out || !desc) {
-    spvgen_vk_format(message, message_size, "%s: %s is NULL", who, out ? "desc" : "out");
+    sg_vk_format(message, message_size, "%s: %s is NULL", who, out ? "desc" : "out");
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   *out = NULL;
@@ -504,7 +529,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
                             : !desc->queue           ? "queue"
                                                      : NULL;
   if (null_handle) {
-    spvgen_vk_format(message, message_size, "%s: desc->%s is NULL", who, null_handle);
+    sg_vk_format(message, message_size, "%s: desc->%s is NULL", who, null_handle);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)desc->get_instance_proc_addr;
@@ -512,17 +537,17 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   if (!gipa) {
     spvgen_status st = load_loader(msg, sizeof msg);
     if (st != SPVGEN_OK) {
-      spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+      sg_vk_format(message, message_size, "%s: %s", who, msg);
       return st;
     }
     gipa = vkGetInstanceProcAddr;
   }
   spvgen_vk_context *ctx = calloc(1, sizeof *ctx);
-  spvgen_vk_device_info *info = calloc(1, sizeof *info);
+  sg_vk_device_info *info = calloc(1, sizeof *info);
   if (!ctx || !info) {
     free(ctx);
     free(info);
-    spvgen_vk_format(message, message_size, "%s: out of memory", who);
+    sg_vk_format(message, message_size, "%s: out of memory", who);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   ctx->wrapped = true;
@@ -533,8 +558,8 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   ctx->queue = (VkQueue)desc->queue;
   ctx->queue_family = desc->queue_family_index;
   spvgen_status st = SPVGEN_OK;
-  if (!spvgen_vk_load_instance_fns(&ctx->vki, gipa, ctx->instance)) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+  if (!sg_vk_load_instance_fns(&ctx->vki, gipa, ctx->instance)) {
+    sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
     st = SPVGEN_ERROR_VULKAN;
     goto fail;
   }
@@ -546,10 +571,10 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
       if (pds[i] == ctx->physical_device) index = i;
   free(pds);
   msg[0] = 0;
-  st = spvgen_vk_query_device(&ctx->vki, ctx->physical_device, index, info, msg, sizeof msg);
+  st = sg_vk_query_device(&ctx->vki, ctx->physical_device, index, info, msg, sizeof msg);
   if (st != SPVGEN_OK) goto fail;
   if (info->api_version < VK_API_VERSION_1_1) {
-    spvgen_vk_format(msg, sizeof msg, "device '%s' supports Vulkan 1.0; spvgen needs 1.1",
+    sg_vk_format(msg, sizeof msg, "device '%s' supports Vulkan 1.0; spvgen needs 1.1",
                      info->caps.name);
     st = SPVGEN_ERROR_UNSUPPORTED;
     goto fail;
@@ -563,7 +588,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   uint32_t ts_bits = compute ? qf[desc->queue_family_index].timestampValidBits : 0;
   free(qf);
   if (!compute) {
-    spvgen_vk_format(msg, sizeof msg,
+    sg_vk_format(msg, sizeof msg,
                      "queue_family_index %u is not a queue family with compute on '%s'",
                      desc->queue_family_index, info->caps.name);
     st = SPVGEN_ERROR_INVALID_ARGUMENT;
@@ -585,7 +610,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   *out = ctx;
   return SPVGEN_OK;
 fail:
-  spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  sg_vk_format(message, message_size, "%s: %s", who, msg);
   free(info);
   spvgen_vk_destroy(ctx);
   return st;
@@ -597,11 +622,11 @@ void spvgen_vk_destroy(spvgen_vk_context *ctx) {
     /* Every call waits for its own submission, so only a timed-out one can be pending.
      * A wrapped device may be busy with the caller's work on other queues: wait for
      * ours only. */
-    spvgen_vk_settle(ctx);
+    sg_vk_settle(ctx);
     if (!ctx->wrapped) ctx->vkd.vkDeviceWaitIdle(ctx->device);
     while (ctx->pipelines) spvgen_vk_pipeline_destroy(ctx->pipelines);
     while (ctx->buffers) spvgen_vk_buffer_destroy(ctx->buffers);
-    spvgen_vk_buffer_free(ctx->staging);
+    sg_vk_buffer_free(ctx->staging);
     ctx->staging = NULL;
     if (ctx->query_pool) ctx->vkd.vkDestroyQueryPool(ctx->device, ctx->query_pool, NULL);
     if (ctx->descriptor_pool)
@@ -655,7 +680,7 @@ spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_
   if (message && message_size) message[0] = 0;
   if (count) *count = 0;
   if (!count || (max && !out)) {
-    spvgen_vk_format(message, message_size, "%s: %s is NULL", who, count ? "out" : "count");
+    sg_vk_format(message, message_size, "%s: %s is NULL", who, count ? "out" : "count");
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   char msg[1024] = "";
@@ -663,37 +688,37 @@ spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_
   bool debug_utils;
   spvgen_status st = create_instance(false, &inst, &debug_utils, msg, sizeof msg);
   if (st != SPVGEN_OK) {
-    spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    sg_vk_format(message, message_size, "%s: %s", who, msg);
     return st;
   }
-  spvgen_vk_instance_fns fns;
+  sg_vk_instance_fns fns;
   VkPhysicalDevice *pds = NULL;
   uint32_t n = 0;
-  if (!spvgen_vk_load_instance_fns(&fns, vkGetInstanceProcAddr, inst)) {
-    spvgen_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+  if (!sg_vk_load_instance_fns(&fns, vkGetInstanceProcAddr, inst)) {
+    sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
     st = SPVGEN_ERROR_VULKAN;
     PFN_vkDestroyInstance destroy_instance =
         (PFN_vkDestroyInstance)vkGetInstanceProcAddr(inst, "vkDestroyInstance");
     if (destroy_instance) destroy_instance(inst, NULL);
-    spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+    sg_vk_format(message, message_size, "%s: %s", who, msg);
     return st;
   }
   st = list_physical_devices(&fns, inst, &pds, &n, msg, sizeof msg);
-  spvgen_vk_device_info *info = n ? malloc(sizeof *info) : NULL;
+  sg_vk_device_info *info = n ? malloc(sizeof *info) : NULL;
   if (st == SPVGEN_OK && n && !info) {
-    spvgen_vk_format(msg, sizeof msg, "out of memory");
+    sg_vk_format(msg, sizeof msg, "out of memory");
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   if (st == SPVGEN_OK) {
     *count = n;
     for (uint32_t i = 0; i < n && i < max && st == SPVGEN_OK; i++) {
-      st = spvgen_vk_query_device(&fns, pds[i], i, info, msg, sizeof msg);
+      st = sg_vk_query_device(&fns, pds[i], i, info, msg, sizeof msg);
       if (st == SPVGEN_OK) out[i] = info->caps;
     }
   }
   free(info);
   free(pds);
   fns.DestroyInstance(inst, NULL);
-  if (st != SPVGEN_OK) spvgen_vk_format(message, message_size, "%s: %s", who, msg);
+  if (st != SPVGEN_OK) sg_vk_format(message, message_size, "%s: %s", who, msg);
   return st;
 }

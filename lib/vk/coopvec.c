@@ -31,7 +31,7 @@ static bool standard_size(uint32_t rows, uint32_t cols, spvgen_component_type t,
                           size_t *effective_stride, char *msg, size_t msg_size, const char *side) {
   uint32_t elem = spvgen_component_type_size(t);
   if (!elem) {
-    spvgen_vk_format(msg, msg_size, "%s_type %d has no known size", side, (int)t);
+    sg_vk_format(msg, msg_size, "%s_type %d has no known size", side, (int)t);
     return false;
   }
   bool row_major = layout == SPVGEN_COOPVEC_ROW_MAJOR;
@@ -39,12 +39,12 @@ static bool standard_size(uint32_t rows, uint32_t cols, spvgen_component_type t,
   size_t lines = row_major ? rows : cols;
   size_t s = stride ? stride : line;
   if (s < line) {
-    spvgen_vk_format(msg, msg_size, "%s_stride %zu is less than one %s (%zu bytes)", side, stride,
+    sg_vk_format(msg, msg_size, "%s_stride %zu is less than one %s (%zu bytes)", side, stride,
                      row_major ? "row" : "column", line);
     return false;
   }
   if (s % elem) {
-    spvgen_vk_format(msg, msg_size, "%s_stride %zu is not a multiple of the element size %u",
+    sg_vk_format(msg, msg_size, "%s_stride %zu is not a multiple of the element size %u",
                      side, stride, elem);
     return false;
   }
@@ -56,7 +56,7 @@ static bool standard_size(uint32_t rows, uint32_t cols, spvgen_component_type t,
 /* The device feature every conversion needs, named when it is missing. */
 static spvgen_status need_coopvec(spvgen_vk_context *ctx, const char *who) {
   if (!(ctx->caps.features & SPVGEN_FEATURE_COOPVEC))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: matrix conversion needs the device feature cooperativeVector "
                           "(VK_NV_cooperative_vector), which '%s' does not have enabled",
                           who, ctx->caps.name);
@@ -67,18 +67,18 @@ static spvgen_status need_coopvec(spvgen_vk_context *ctx, const char *who) {
 static spvgen_status prepare(spvgen_vk_context *ctx, const char *who,
                              const spvgen_vk_coopvec_matrix *m,
                              VkConvertCooperativeVectorMatrixInfoNV *info, size_t *src_size) {
-  if (!m) return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: matrix is NULL", who);
+  if (!m) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: matrix is NULL", who);
   if (m->rows == 0 || m->columns == 0)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: the matrix is %ux%u", who,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: the matrix is %ux%u", who,
                           m->rows, m->columns);
   if (!known_layout(m->src_layout) || !known_layout(m->dst_layout))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown %s layout %d", who,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown %s layout %d", who,
                           known_layout(m->src_layout) ? "dst" : "src",
                           known_layout(m->src_layout) ? (int)m->dst_layout : (int)m->src_layout);
   spvgen_status st = need_coopvec(ctx, who);
   if (st != SPVGEN_OK) return st;
   if (!ctx->ConvertCooperativeVectorMatrixNV)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: vkConvertCooperativeVectorMatrixNV is not available (was "
                           "VK_NV_cooperative_vector enabled on the device?)",
                           who);
@@ -96,14 +96,14 @@ static spvgen_status prepare(spvgen_vk_context *ctx, const char *who,
   if (standard_layout(m->src_layout)) {
     if (!standard_size(m->rows, m->columns, m->src_type, m->src_layout, m->src_stride, src_size,
                        &stride, msg, sizeof msg, "src"))
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who, msg);
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who, msg);
     info->srcStride = stride;
   }
   if (standard_layout(m->dst_layout)) {
     size_t ignored;
     if (!standard_size(m->rows, m->columns, m->dst_type, m->dst_layout, m->dst_stride, &ignored,
                        &stride, msg, sizeof msg, "dst"))
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who, msg);
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who, msg);
     info->dstStride = stride;
   }
   return SPVGEN_OK;
@@ -120,14 +120,14 @@ static spvgen_status query_size(spvgen_vk_context *ctx, const char *who,
   q.pDstSize = size;
   VkResult r = ctx->ConvertCooperativeVectorMatrixNV(ctx->device, &q);
   if (r != VK_SUCCESS)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkConvertCooperativeVectorMatrixNV (size query) failed: %s (%d) "
                           "for a %ux%u matrix, %s -> %s",
-                          who, spvgen_vk_result_name(r), (int)r, info->numRows, info->numColumns,
+                          who, sg_vk_result_name(r), (int)r, info->numRows, info->numColumns,
                           spvgen_component_type_name(m->src_type),
                           spvgen_component_type_name(m->dst_type));
   if (*size == 0)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                           "%s: the driver reports 0 bytes for this conversion (unsupported types "
                           "or layout?)",
                           who);
@@ -166,9 +166,9 @@ spvgen_status spvgen_vk_coopvec_matrix_size(spvgen_vk_context *ctx,
                                             const spvgen_vk_coopvec_matrix *m, size_t *dst_size) {
   static const char *who = "spvgen_vk_coopvec_matrix_size";
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  if (!dst_size) return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dst_size is NULL", who);
+  if (!dst_size) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dst_size is NULL", who);
   *dst_size = 0;
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
   VkConvertCooperativeVectorMatrixInfoNV info;
   size_t src_size;
@@ -184,24 +184,24 @@ spvgen_status spvgen_vk_convert_coopvec_matrix(spvgen_vk_context *ctx,
   static const char *who = "spvgen_vk_convert_coopvec_matrix";
   if (written) *written = 0;
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
   if (!src || !dst)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who,
                           src ? "dst" : "src");
   VkConvertCooperativeVectorMatrixInfoNV info;
   size_t need_src;
   st = prepare_with_source_size(ctx, who, m, &info, &need_src);
   if (st != SPVGEN_OK) return st;
   if (src_size < need_src)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: src_size %zu is less than the %zu bytes the source matrix needs",
                           who, src_size, need_src);
   size_t need_dst;
   st = query_size(ctx, who, &info, m, &need_dst);
   if (st != SPVGEN_OK) return st;
   if (dst_size < need_dst)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: dst_size %zu is less than the %zu bytes the converted matrix needs",
                           who, dst_size, need_dst);
   size_t out_size = dst_size;
@@ -210,7 +210,7 @@ spvgen_status spvgen_vk_convert_coopvec_matrix(spvgen_vk_context *ctx,
   info.dstData.hostAddress = dst;
   info.pDstSize = &out_size;
   VkResult r = ctx->ConvertCooperativeVectorMatrixNV(ctx->device, &info);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkConvertCooperativeVectorMatrixNV", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkConvertCooperativeVectorMatrixNV", r);
   if (written) *written = out_size;
   return SPVGEN_OK;
 }
@@ -221,25 +221,25 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
                                                        spvgen_vk_buffer *dst, uint64_t dst_offset) {
   static const char *who = "spvgen_vk_convert_coopvec_matrix_buffers";
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st == SPVGEN_OK) st = need_coopvec(ctx, who);
   if (st != SPVGEN_OK) return st;
-  st = spvgen_vk_check_buffer(ctx, who, src, "src");
+  st = sg_vk_check_buffer(ctx, who, src, "src");
   if (st != SPVGEN_OK) return st;
-  st = spvgen_vk_check_buffer(ctx, who, dst, "dst");
+  st = sg_vk_check_buffer(ctx, who, dst, "dst");
   if (st != SPVGEN_OK) return st;
   if (!src->address || !dst->address)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: %s was not created with SPVGEN_VK_BUFFER_DEVICE_ADDRESS", who,
                           src->address ? "dst" : "src");
   if ((src->address + src_offset) % 64 || (dst->address + dst_offset) % 64)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: the %s address must be a multiple of 64 (offset %llu)", who,
                           (src->address + src_offset) % 64 ? "src" : "dst",
                           (unsigned long long)((src->address + src_offset) % 64 ? src_offset
                                                                                  : dst_offset));
   if (!ctx->CmdConvertCooperativeVectorMatrixNV)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: vkCmdConvertCooperativeVectorMatrixNV is not available (was "
                           "VK_NV_cooperative_vector enabled on the device?)", who);
   VkConvertCooperativeVectorMatrixInfoNV info;
@@ -250,13 +250,13 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
   st = query_size(ctx, who, &info, m, &need_dst);
   if (st != SPVGEN_OK) return st;
   if (src_offset > src->size || need_src > src->size - src_offset)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: the source matrix (%zu bytes at offset %llu) does not fit in src "
                           "(%llu bytes)",
                           who, need_src, (unsigned long long)src_offset,
                           (unsigned long long)src->size);
   if (dst_offset > dst->size || need_dst > dst->size - dst_offset)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: the converted matrix (%zu bytes at offset %llu) does not fit in "
                           "dst (%llu bytes)",
                           who, need_dst, (unsigned long long)dst_offset,
@@ -266,8 +266,8 @@ spvgen_status spvgen_vk_convert_coopvec_matrix_buffers(spvgen_vk_context *ctx,
   info.srcData.deviceAddress = src->address + src_offset;
   info.dstData.deviceAddress = dst->address + dst_offset;
   info.pDstSize = &dst_size;
-  st = spvgen_vk_begin(ctx, who);
+  st = sg_vk_begin(ctx, who);
   if (st != SPVGEN_OK) return st;
   ctx->CmdConvertCooperativeVectorMatrixNV(ctx->cmd, 1, &info);
-  return spvgen_vk_submit_wait(ctx, who);
+  return sg_vk_submit_wait(ctx, who);
 }

@@ -9,7 +9,7 @@
 
 #include "internal.h"
 
-bool spvgen_vk_load_instance_fns(spvgen_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
+bool sg_vk_load_instance_fns(sg_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
                                  VkInstance instance) {
   memset(fns, 0, sizeof *fns);
   fns->GetInstanceProcAddr = gipa;
@@ -61,7 +61,7 @@ enum {
   CHAIN_COUNT
 };
 
-static void *chain_member(spvgen_vk_features *f, int i) {
+static void *chain_member(sg_vk_features *f, int i) {
   switch (i) {
   case CHAIN_STORAGE16: return &f->storage16;
   case CHAIN_STORAGE8: return &f->storage8;
@@ -87,7 +87,7 @@ typedef struct chain_head {
   void *pNext;
 } chain_head;
 
-void spvgen_vk_features_link(spvgen_vk_features *f) {
+void sg_vk_features_link(sg_vk_features *f) {
   f->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   f->storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
   f->storage8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES;
@@ -116,7 +116,7 @@ void spvgen_vk_features_link(spvgen_vk_features *f) {
   }
 }
 
-/* Every feature the runner knows: where its VkBool32 sits in spvgen_vk_features and its
+/* Every feature the runner knows: where its VkBool32 sits in sg_vk_features and its
  * SPVGEN_FEATURE_* bit. Reading the device's features and choosing the ones to enable
  * both walk this one table. */
 typedef struct feature_field {
@@ -124,7 +124,7 @@ typedef struct feature_field {
   uint64_t bit;
 } feature_field;
 
-#define FIELD(member, bit) {offsetof(spvgen_vk_features, member), (bit)}
+#define FIELD(member, bit) {offsetof(sg_vk_features, member), (bit)}
 static const feature_field FEATURE_FIELDS[] = {
     FIELD(float16_int8.shaderFloat16, SPVGEN_FEATURE_FLOAT16),
     FIELD(float16_int8.shaderInt8, SPVGEN_FEATURE_INT8),
@@ -165,7 +165,7 @@ static const feature_field FEATURE_FIELDS[] = {
 #undef FIELD
 #define FEATURE_FIELD_COUNT (sizeof FEATURE_FIELDS / sizeof FEATURE_FIELDS[0])
 
-static uint64_t features_mask(const spvgen_vk_features *f) {
+static uint64_t features_mask(const sg_vk_features *f) {
   uint64_t m = 0;
   for (size_t i = 0; i < FEATURE_FIELD_COUNT; i++) {
     const char *field = (const char *)f + FEATURE_FIELDS[i].offset;
@@ -174,7 +174,7 @@ static uint64_t features_mask(const spvgen_vk_features *f) {
   return m;
 }
 
-void spvgen_vk_features_restrict(spvgen_vk_features *f, uint64_t m) {
+void sg_vk_features_restrict(sg_vk_features *f, uint64_t m) {
   /* Core 1.0 features: only the table's; robustBufferAccess and the graphics ones stay
    * off. These members of the other structs are not in the table, and kernels never need
    * them. pipeline_executable.pipelineExecutableInfo keeps the driver's value: the query
@@ -230,10 +230,10 @@ static void copy_name(char *dst, size_t size, const char *src) {
 static spvgen_status list_failed(char *message, size_t message_size, const char *call,
                                  VkResult r) {
   if (r == VK_SUCCESS) {
-    spvgen_vk_format(message, message_size, "out of memory for the %s list", call);
+    sg_vk_format(message, message_size, "out of memory for the %s list", call);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
-  spvgen_vk_format(message, message_size, "%s failed: %s (%d)", call, spvgen_vk_result_name(r),
+  sg_vk_format(message, message_size, "%s failed: %s (%d)", call, sg_vk_result_name(r),
                    (int)r);
   return SPVGEN_ERROR_VULKAN;
 }
@@ -255,7 +255,7 @@ static const struct {
      VK_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV},
 };
 
-static VkResult call_list(const spvgen_vk_instance_fns *fns, enum list_kind kind,
+static VkResult call_list(const sg_vk_instance_fns *fns, enum list_kind kind,
                           VkPhysicalDevice pd, uint32_t *n, void *p) {
   switch (kind) {
   case LIST_COOPMAT: return fns->GetCoopMatProps(pd, n, p);
@@ -266,7 +266,7 @@ static VkResult call_list(const spvgen_vk_instance_fns *fns, enum list_kind kind
 
 /* *out: a calloc'ed array of *count elements with sType set and filled by the driver
  * (NULL and 0 for an empty list); free it. */
-static spvgen_status fetch_list(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+static spvgen_status fetch_list(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
                                 enum list_kind kind, void **out, uint32_t *count, char *msg,
                                 size_t msg_size) {
   *out = NULL;
@@ -289,7 +289,7 @@ static spvgen_status fetch_list(const spvgen_vk_instance_fns *fns, VkPhysicalDev
   return SPVGEN_OK;
 }
 
-static spvgen_status query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+static spvgen_status query_coopmat(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
                                    spvgen_device_caps *caps, char *msg, size_t msg_size) {
   void *raw;
   uint32_t n;
@@ -316,7 +316,7 @@ static spvgen_status query_coopmat(const spvgen_vk_instance_fns *fns, VkPhysical
   return SPVGEN_OK;
 }
 
-static spvgen_status query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+static spvgen_status query_coopmat_flex(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
                                         spvgen_device_caps *caps, char *msg, size_t msg_size) {
   void *raw;
   uint32_t n;
@@ -344,7 +344,7 @@ static spvgen_status query_coopmat_flex(const spvgen_vk_instance_fns *fns, VkPhy
   return SPVGEN_OK;
 }
 
-static spvgen_status query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
+static spvgen_status query_coopvec(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
                                    spvgen_device_caps *caps, char *msg, size_t msg_size) {
   void *raw;
   uint32_t n;
@@ -369,13 +369,12 @@ static spvgen_status query_coopvec(const spvgen_vk_instance_fns *fns, VkPhysical
 }
 
 /* ------------------------------------------------------------ the query ---- */
-spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                                     uint32_t index, spvgen_vk_device_info *info,
-                                     char *message, size_t message_size) {
-  memset(info, 0, sizeof *info);
-  spvgen_device_caps *caps = &info->caps;
-  info->queue_family = UINT32_MAX;
+/* sg_vk_query_device's steps. */
 
+/* VkPhysicalDeviceProperties: names, versions, the limits spvgen reads. */
+static void read_properties(const sg_vk_instance_fns *fns, VkPhysicalDevice pd, uint32_t index,
+                            sg_vk_device_info *info, VkPhysicalDeviceProperties *out) {
+  spvgen_device_caps *caps = &info->caps;
   VkPhysicalDeviceProperties props;
   memset(&props, 0, sizeof props);
   fns->GetPhysicalDeviceProperties(pd, &props);
@@ -404,18 +403,19 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
   caps->max_per_stage_storage_buffers = lim->maxPerStageDescriptorStorageBuffers;
   caps->min_storage_buffer_offset_alignment = lim->minStorageBufferOffsetAlignment;
   caps->timestamp_period = lim->timestampPeriod;
+  *out = props;
+}
 
-  uint32_t major = VK_API_VERSION_MAJOR(props.apiVersion);
-  uint32_t minor = VK_API_VERSION_MINOR(props.apiVersion);
-  bool v11 = major > 1 || minor >= 1, v12 = major > 1 || minor >= 2,
-       v13 = major > 1 || minor >= 3;
-
-  /* Queue family: the first with compute and timestamps, else the first with compute. */
+/* The queue family: the first with compute and timestamps, else the first with compute. */
+static spvgen_status choose_queue_family(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                         sg_vk_device_info *info, char *message,
+                                         size_t message_size) {
+  spvgen_device_caps *caps = &info->caps;
   uint32_t nq = 0;
   fns->GetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
   VkQueueFamilyProperties *qf = nq ? calloc(nq, sizeof *qf) : NULL;
   if (nq && !qf) {
-    spvgen_vk_format(message, message_size, "out of memory listing queue families");
+    sg_vk_format(message, message_size, "out of memory listing queue families");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   if (qf) fns->GetPhysicalDeviceQueueFamilyProperties(pd, &nq, qf);
@@ -428,7 +428,12 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
         break;
       }
   free(qf);
+  return SPVGEN_OK;
+}
 
+/* The largest device-local heap. */
+static void read_memory_heaps(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                              spvgen_device_caps *caps) {
   VkPhysicalDeviceMemoryProperties mem;
   memset(&mem, 0, sizeof mem);
   fns->GetPhysicalDeviceMemoryProperties(pd, &mem);
@@ -436,15 +441,19 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     if ((mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
         mem.memoryHeaps[i].size > caps->device_local_memory)
       caps->device_local_memory = mem.memoryHeaps[i].size;
+}
 
-  caps->subgroup_size = 1;
-  caps->min_subgroup_size = caps->max_subgroup_size = 1;
-  caps->max_spirv_version = SPVGEN_SPIRV_VERSION(1, 0);
-  if (!v11 || !fns->GetPhysicalDeviceProperties2 || !fns->GetPhysicalDeviceFeatures2) {
-    /* Vulkan 1.0: listed, but spvgen does not run on it (no features 2 queries). */
-    return SPVGEN_OK;
-  }
+/* What choose_extensions found that the later steps need. */
+typedef struct extension_plan {
+  bool has_pipeline_executable, has_driver_props;
+} extension_plan;
 
+/* The device extensions: which feature structs to chain, which extensions to enable, the
+ * SPIR-V version the device takes. */
+static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                       sg_vk_device_info *info, bool v11, bool v12, bool v13,
+                                       extension_plan *plan, char *message, size_t message_size) {
+  spvgen_device_caps *caps = &info->caps;
   /* Extensions. */
   uint32_t ne = 0;
   VkResult r = fns->EnumerateDeviceExtensionProperties(pd, NULL, &ne, NULL);
@@ -452,22 +461,22 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
   if (r == VK_SUCCESS && ne) {
     exts = calloc(ne, sizeof *exts);
     if (!exts) {
-      spvgen_vk_format(message, message_size, "out of memory listing extensions");
+      sg_vk_format(message, message_size, "out of memory listing extensions");
       return SPVGEN_ERROR_OUT_OF_MEMORY;
     }
     r = fns->EnumerateDeviceExtensionProperties(pd, NULL, &ne, exts);
   }
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
     free(exts);
-    spvgen_vk_format(message, message_size,
+    sg_vk_format(message, message_size,
                      "vkEnumerateDeviceExtensionProperties failed: %s (%d) on '%s'",
-                     spvgen_vk_result_name(r), (int)r, caps->name);
+                     sg_vk_result_name(r), (int)r, caps->name);
     return SPVGEN_ERROR_VULKAN;
   }
 
   /* Which feature structs to chain, which extensions to enable. An extension is
    * enabled when present and not already core in the device's version. */
-  spvgen_vk_features *f = &info->features;
+  sg_vk_features *f = &info->features;
   struct {
     int chain;
     const char *ext;
@@ -513,16 +522,21 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
                                 ? SPVGEN_SPIRV_VERSION(1, 4)
                                 : SPVGEN_SPIRV_VERSION(1, 3);
   bool has_driver_props = v12 || has_extension(exts, ne, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
-  bool has_m4 = (f->chained >> CHAIN_MAINTENANCE4) & 1;
-  bool has_ssc = (f->chained >> CHAIN_SUBGROUP_SIZE_CONTROL) & 1;
-  bool has_coopmat = (f->chained >> CHAIN_COOPMAT) & 1;
-  bool has_coopmat2 = (f->chained >> CHAIN_COOPMAT2) & 1;
-  bool has_coopvec = (f->chained >> CHAIN_COOPVEC) & 1;
   free(exts);
+  plan->has_pipeline_executable = has_pipeline_executable;
+  plan->has_driver_props = has_driver_props;
+  return SPVGEN_OK;
+}
 
-  spvgen_vk_features_link(f);
+/* The features (VkPhysicalDeviceFeatures2 and the chained structs) as SPVGEN_FEATURE_*
+ * bits; pipeline statistics stay enabled only when the driver reports them. */
+static void read_features(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                          sg_vk_device_info *info, bool has_pipeline_executable) {
+  spvgen_device_caps *caps = &info->caps;
+  sg_vk_features *f = &info->features;
+  sg_vk_features_link(f);
   fns->GetPhysicalDeviceFeatures2(pd, &f->f2);
-  spvgen_vk_features_link(f); /* the driver must not, but keep the chain ours */
+  sg_vk_features_link(f); /* the driver must not, but keep the chain ours */
   if (has_pipeline_executable && f->pipeline_executable.pipelineExecutableInfo &&
       info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS) {
     info->extensions[info->extension_count++] =
@@ -532,12 +546,24 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     /* Extension without the feature: neither is enabled, the struct leaves the chain. */
     f->chained &= ~(1u << CHAIN_PIPELINE_EXECUTABLE);
     f->pipeline_executable.pipelineExecutableInfo = VK_FALSE;
-    spvgen_vk_features_link(f);
+    sg_vk_features_link(f);
   }
   caps->features = features_mask(f);
   if (caps->timestamp_valid_bits > 0) caps->features |= SPVGEN_FEATURE_TIMESTAMPS;
+}
 
-  /* Properties. */
+/* The properties of the chained extensions (subgroups, maintenance, driver, cooperative
+ * matrix / vector) and the cooperative shape lists. */
+static spvgen_status read_properties2(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                      sg_vk_device_info *info, bool has_driver_props,
+                                      char *message, size_t message_size) {
+  spvgen_device_caps *caps = &info->caps;
+  const sg_vk_features *f = &info->features;
+  bool has_m4 = (f->chained >> CHAIN_MAINTENANCE4) & 1;
+  bool has_ssc = (f->chained >> CHAIN_SUBGROUP_SIZE_CONTROL) & 1;
+  bool has_coopmat = (f->chained >> CHAIN_COOPMAT) & 1;
+  bool has_coopmat2 = (f->chained >> CHAIN_COOPMAT2) & 1;
+  bool has_coopvec = (f->chained >> CHAIN_COOPVEC) & 1;
   VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, NULL, {0}};
   VkPhysicalDeviceSubgroupProperties subgroup = {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, NULL, 0, 0, 0, 0};
@@ -623,4 +649,35 @@ spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysic
     }
   }
   return SPVGEN_OK;
+}
+
+spvgen_status sg_vk_query_device(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                     uint32_t index, sg_vk_device_info *info,
+                                     char *message, size_t message_size) {
+  memset(info, 0, sizeof *info);
+  spvgen_device_caps *caps = &info->caps;
+  info->queue_family = UINT32_MAX;
+
+  VkPhysicalDeviceProperties props;
+  read_properties(fns, pd, index, info, &props);
+  uint32_t major = VK_API_VERSION_MAJOR(props.apiVersion);
+  uint32_t minor = VK_API_VERSION_MINOR(props.apiVersion);
+  bool v11 = major > 1 || minor >= 1, v12 = major > 1 || minor >= 2,
+       v13 = major > 1 || minor >= 3;
+  spvgen_status st = choose_queue_family(fns, pd, info, message, message_size);
+  if (st != SPVGEN_OK) return st;
+  read_memory_heaps(fns, pd, caps);
+
+  caps->subgroup_size = 1;
+  caps->min_subgroup_size = caps->max_subgroup_size = 1;
+  caps->max_spirv_version = SPVGEN_SPIRV_VERSION(1, 0);
+  if (!v11 || !fns->GetPhysicalDeviceProperties2 || !fns->GetPhysicalDeviceFeatures2) {
+    /* Vulkan 1.0: listed, but spvgen does not run on it (no features 2 queries). */
+    return SPVGEN_OK;
+  }
+  extension_plan plan;
+  st = choose_extensions(fns, pd, info, v11, v12, v13, &plan, message, message_size);
+  if (st != SPVGEN_OK) return st;
+  read_features(fns, pd, info, plan.has_pipeline_executable);
+  return read_properties2(fns, pd, info, plan.has_driver_props, message, message_size);
 }

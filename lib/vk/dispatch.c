@@ -12,49 +12,49 @@ static spvgen_status check_dispatch(spvgen_vk_context *ctx, const char *who, uin
   const spvgen_device_caps *caps = &ctx->caps;
   const spvgen_vk_pipeline *p = d->pipeline;
   if (!p)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatch %u: pipeline is NULL",
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatch %u: pipeline is NULL",
                           who, index);
   if (p->ctx != ctx)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: dispatch %u: the pipeline belongs to another context", who, index);
   const spvgen_kernel_info *info = &p->info;
   if (d->buffer_count != info->binding_count)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: dispatch %u: the pipeline has %u binding%s but %u buffer%s given",
                           who, index, info->binding_count, info->binding_count == 1 ? "" : "s",
                           d->buffer_count, d->buffer_count == 1 ? " was" : "s were");
   if (d->buffer_count && !d->buffers)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: dispatch %u: buffers is NULL with buffer_count %u", who, index,
                           d->buffer_count);
   for (uint32_t i = 0; i < d->buffer_count; i++) {
     const spvgen_vk_buffer *b = d->buffers[i];
     const spvgen_binding *bind = &info->bindings[i];
     char what[96];
-    spvgen_vk_format(what, sizeof what, "dispatch %u: buffers[%u] (set %u binding %u%s%s%s)",
+    sg_vk_format(what, sizeof what, "dispatch %u: buffers[%u] (set %u binding %u%s%s%s)",
                      index, i, bind->set, bind->binding, bind->name ? ", '" : "",
                      bind->name ? bind->name : "", bind->name ? "'" : "");
-    spvgen_status st = spvgen_vk_check_buffer(ctx, who, b, what);
+    spvgen_status st = sg_vk_check_buffer(ctx, who, b, what);
     if (st != SPVGEN_OK) return st;
     if (b->size < p->binding_min_size[i])
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                             "%s: %s is %llu bytes; the shader's block needs at least %llu", who,
                             what, (unsigned long long)b->size,
                             (unsigned long long)p->binding_min_size[i]);
   }
   if (d->push_size != info->push_constant_size)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: dispatch %u: push_size is %u but the pipeline's push constant "
                           "size is %u",
                           who, index, d->push_size, info->push_constant_size);
   if (d->push_size && !d->push_data)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: dispatch %u: push_data is NULL with push_size %u", who, index,
                           d->push_size);
   for (int i = 0; i < 3; i++) {
     uint32_t g = d->groups[i] ? d->groups[i] : 1;
     if (g > caps->max_workgroup_count[i])
-      return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                             "%s: dispatch %u: groups[%d] = %u exceeds maxComputeWorkGroupCount[%d] "
                             "= %u",
                             who, index, i, g, i, caps->max_workgroup_count[i]);
@@ -83,7 +83,7 @@ static spvgen_status ensure_descriptor_pool(spvgen_vk_context *ctx, const char *
   if (r != VK_SUCCESS) {
     ctx->descriptor_pool = VK_NULL_HANDLE;
     ctx->pool_sets = ctx->pool_storage = ctx->pool_uniform = 0;
-    return spvgen_vk_fail_call(ctx, who, "vkCreateDescriptorPool", r);
+    return sg_vk_fail_call(ctx, who, "vkCreateDescriptorPool", r);
   }
   ctx->pool_sets = want_sets;
   ctx->pool_storage = want_storage;
@@ -106,7 +106,7 @@ static spvgen_status ensure_query_pool(spvgen_vk_context *ctx, const char *who, 
   if (r != VK_SUCCESS) {
     ctx->query_pool = VK_NULL_HANDLE;
     ctx->query_capacity = 0;
-    return spvgen_vk_fail_call(ctx, who, "vkCreateQueryPool", r);
+    return sg_vk_fail_call(ctx, who, "vkCreateQueryPool", r);
   }
   ctx->query_capacity = want;
   return SPVGEN_OK;
@@ -116,14 +116,14 @@ static spvgen_status ensure_query_pool(spvgen_vk_context *ctx, const char *who, 
 static spvgen_status run(spvgen_vk_context *ctx, const char *who,
                          const spvgen_vk_dispatch_desc *dispatches, uint32_t count, uint64_t *ns) {
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
   if (count == 0)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: count is 0", who);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: count is 0", who);
   if (!dispatches)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatches is NULL", who);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatches is NULL", who);
   if (count > (1u << 20))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: %u dispatches in one call; at most %u", who, count, 1u << 20);
   uint64_t sets = 0, storage = 0, uniform = 0;
   for (uint32_t i = 0; i < count; i++) {
@@ -143,11 +143,11 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
     if (st != SPVGEN_OK) return st;
   }
   VkResult r = ctx->vkd.vkResetDescriptorPool(ctx->device, ctx->descriptor_pool, 0);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkResetDescriptorPool", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkResetDescriptorPool", r);
 
   /* Descriptor sets for every dispatch, allocated and written up front. */
   VkDescriptorSet *all_sets = sets ? calloc((size_t)sets, sizeof *all_sets) : NULL;
-  if (sets && !all_sets) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (sets && !all_sets) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   size_t at = 0;
   for (uint32_t i = 0; i < count; i++) {
     const spvgen_vk_dispatch_desc *d = &dispatches[i];
@@ -158,7 +158,7 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
     r = ctx->vkd.vkAllocateDescriptorSets(ctx->device, &ai, all_sets + at);
     if (r != VK_SUCCESS) {
       free(all_sets);
-      return spvgen_vk_fail_call(ctx, who, "vkAllocateDescriptorSets", r);
+      return sg_vk_fail_call(ctx, who, "vkAllocateDescriptorSets", r);
     }
     VkDescriptorBufferInfo bi[SPVGEN_MAX_BINDINGS];
     VkWriteDescriptorSet w[SPVGEN_MAX_BINDINGS];
@@ -184,7 +184,7 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
     at += p->set_count;
   }
 
-  st = spvgen_vk_begin(ctx, who);
+  st = sg_vk_begin(ctx, who);
   if (st != SPVGEN_OK) {
     free(all_sets);
     return st;
@@ -195,7 +195,7 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
   for (uint32_t i = 0; i < count; i++) {
     const spvgen_vk_dispatch_desc *d = &dispatches[i];
     const spvgen_vk_pipeline *p = d->pipeline;
-    if (i > 0) spvgen_vk_full_barrier(ctx);
+    if (i > 0) sg_vk_full_barrier(ctx);
     if (p != bound) {
       ctx->vkd.vkCmdBindPipeline(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
       bound = p;
@@ -216,18 +216,18 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
       ctx->vkd.vkCmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
                                    ctx->query_pool, 2 * i + 1);
   }
-  st = spvgen_vk_submit_wait(ctx, who);
+  st = sg_vk_submit_wait(ctx, who);
   free(all_sets);
   if (st != SPVGEN_OK || !timing) return st;
 
   uint64_t *ticks = calloc(2 * (size_t)count, sizeof *ticks);
-  if (!ticks) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (!ticks) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   r = ctx->vkd.vkGetQueryPoolResults(ctx->device, ctx->query_pool, 0, 2 * count,
                                      2 * count * sizeof *ticks, ticks, sizeof *ticks,
                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
   if (r != VK_SUCCESS) {
     free(ticks);
-    return spvgen_vk_fail_call(ctx, who, "vkGetQueryPoolResults", r);
+    return sg_vk_fail_call(ctx, who, "vkGetQueryPoolResults", r);
   }
   uint32_t bits = ctx->caps.timestamp_valid_bits;
   uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);

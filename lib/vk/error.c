@@ -5,7 +5,7 @@
 
 #include "internal.h"
 
-const char *spvgen_vk_result_name(VkResult result) {
+const char *sg_vk_result_name(VkResult result) {
   switch ((int)result) {
   case VK_SUCCESS: return "VK_SUCCESS";
   case VK_NOT_READY: return "VK_NOT_READY";
@@ -45,38 +45,36 @@ const char *spvgen_vk_result_name(VkResult result) {
   }
 }
 
-void spvgen_vk_format(char *out, size_t size, const char *fmt, ...) {
-  if (!out || size == 0) return;
+void sg_vk_format(char *out, size_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(out, size, fmt, ap);
+  sg_error_vformat(out, size, SPVGEN_OK, NULL, fmt, ap);
   va_end(ap);
 }
 
-spvgen_status spvgen_vk_fail(spvgen_vk_context *ctx, spvgen_status status, const char *fmt, ...) {
+spvgen_status sg_vk_fail(spvgen_vk_context *ctx, spvgen_status status, const char *fmt, ...) {
   if (!ctx) return status;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+  sg_error_vformat(ctx->error, sizeof ctx->error, status, NULL, fmt, ap);
   va_end(ap);
   return status;
 }
 
-spvgen_status spvgen_vk_fail_call(spvgen_vk_context *ctx, const char *who, const char *call,
+spvgen_status sg_vk_fail_call(spvgen_vk_context *ctx, const char *who, const char *call,
                                   VkResult result) {
   if (result == VK_ERROR_DEVICE_LOST && ctx) ctx->lost = true;
   /* Memory the driver could not get is SPVGEN_ERROR_OUT_OF_MEMORY, like ours. */
   spvgen_status st = result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY
                          ? SPVGEN_ERROR_OUT_OF_MEMORY
                          : SPVGEN_ERROR_VULKAN;
-  return spvgen_vk_fail(ctx, st, "%s: %s failed: %s (%d)", who, call,
-                        spvgen_vk_result_name(result), (int)result);
+  return sg_vk_fail(ctx, st, "%s: %s failed: %s (%d)", who, call, sg_vk_result_name(result), (int)result);
 }
 
-spvgen_status spvgen_vk_check_usable(spvgen_vk_context *ctx, const char *who) {
+spvgen_status sg_vk_check_usable(spvgen_vk_context *ctx, const char *who) {
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (ctx->lost)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_STATE,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_STATE,
                           "%s: the context is unusable after an earlier device loss or "
                           "timeout; destroy it and create a new one",
                           who);

@@ -11,6 +11,7 @@
 
 #include "volk.h"
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "spvgen/vk.h"
 
 /* ------------------------------------------- extensions newer than the headers ---- */
@@ -27,25 +28,25 @@
 #define SPVGEN_VK_COMPONENT_TYPE_S8_PACKED ((VkComponentTypeKHR)1000491000)
 #define SPVGEN_VK_COMPONENT_TYPE_U8_PACKED ((VkComponentTypeKHR)1000491001)
 
-typedef struct spvgen_vk_bfloat16_features { /* VkPhysicalDeviceShaderBfloat16FeaturesKHR */
+typedef struct sg_vk_bfloat16_features { /* VkPhysicalDeviceShaderBfloat16FeaturesKHR */
   VkStructureType sType;
   void *pNext;
   VkBool32 shaderBFloat16Type;
   VkBool32 shaderBFloat16DotProduct;
   VkBool32 shaderBFloat16CooperativeMatrix;
-} spvgen_vk_bfloat16_features;
+} sg_vk_bfloat16_features;
 
-typedef struct spvgen_vk_float8_features { /* VkPhysicalDeviceShaderFloat8FeaturesEXT */
+typedef struct sg_vk_float8_features { /* VkPhysicalDeviceShaderFloat8FeaturesEXT */
   VkStructureType sType;
   void *pNext;
   VkBool32 shaderFloat8;
   VkBool32 shaderFloat8CooperativeMatrix;
-} spvgen_vk_float8_features;
+} sg_vk_float8_features;
 
 /* ------------------------------------------------------------ function tables ---- */
 /* Instance-level functions, loaded per instance through vkGetInstanceProcAddr so that
  * several contexts (or a wrapped instance) never share volk's global pointers. */
-typedef struct spvgen_vk_instance_fns {
+typedef struct sg_vk_instance_fns {
   PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
   PFN_vkDestroyInstance DestroyInstance;
   PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices;
@@ -62,16 +63,16 @@ typedef struct spvgen_vk_instance_fns {
   PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV GetCoopVecProps;
   PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT;
   PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT;
-} spvgen_vk_instance_fns;
+} sg_vk_instance_fns;
 
 /* Loads the table; false when a function every instance has is missing. */
-bool spvgen_vk_load_instance_fns(spvgen_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
+bool sg_vk_load_instance_fns(sg_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
                                  VkInstance instance);
 
 /* ---------------------------------------------------------- physical devices ---- */
 /* The feature structs spvgen queries and enables, chained from f2. A struct is in the
  * chain only when the device has its Vulkan version or extension. */
-typedef struct spvgen_vk_features {
+typedef struct sg_vk_features {
   VkPhysicalDeviceFeatures2 f2;
   VkPhysicalDevice16BitStorageFeatures storage16;
   VkPhysicalDevice8BitStorageFeatures storage8;
@@ -84,24 +85,24 @@ typedef struct spvgen_vk_features {
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR coopmat;
   VkPhysicalDeviceCooperativeMatrix2FeaturesNV coopmat2;
   VkPhysicalDeviceCooperativeVectorFeaturesNV coopvec;
-  spvgen_vk_bfloat16_features bf16;
-  spvgen_vk_float8_features float8;
+  sg_vk_bfloat16_features bf16;
+  sg_vk_float8_features float8;
   /* Not a SPVGEN_FEATURE_*: chained only when the extension is present, kept as the
-   * driver reports it (spvgen_vk_features_restrict leaves it alone). */
+   * driver reports it (sg_vk_features_restrict leaves it alone). */
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable;
   uint32_t chained; /* bit i: the i-th struct after f2 (in the order above) is chained */
-} spvgen_vk_features;
+} sg_vk_features;
 
 /* Rebuilds the pNext chain from f->chained (after the struct was copied). */
-void spvgen_vk_features_link(spvgen_vk_features *f);
+void sg_vk_features_link(sg_vk_features *f);
 
 #define SPVGEN_VK_MAX_DEVICE_EXTENSIONS 24
 
 /* What one physical device offers: caps (every supported feature), the feature chain,
  * the extensions to enable, the queue family to use. */
-typedef struct spvgen_vk_device_info {
+typedef struct sg_vk_device_info {
   spvgen_device_caps caps;
-  spvgen_vk_features features;
+  sg_vk_features features;
   uint32_t extension_count;
   const char *extensions[SPVGEN_VK_MAX_DEVICE_EXTENSIONS];
   uint32_t queue_family;   /* UINT32_MAX: none with compute */
@@ -109,14 +110,14 @@ typedef struct spvgen_vk_device_info {
   /* VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: both supported,
    * so the extension is in extensions[] and the feature on in the chain. */
   bool pipeline_executable_info;
-} spvgen_vk_device_info;
+} sg_vk_device_info;
 
 /* Queries everything (caps.c of lib/vk). who names the public call for messages. */
-spvgen_status spvgen_vk_query_device(const spvgen_vk_instance_fns *fns, VkPhysicalDevice pd,
-                                     uint32_t index, spvgen_vk_device_info *info,
+spvgen_status sg_vk_query_device(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
+                                     uint32_t index, sg_vk_device_info *info,
                                      char *message, size_t message_size);
 /* Keeps only `features` in the chain (fields zeroed otherwise) for vkCreateDevice. */
-void spvgen_vk_features_restrict(spvgen_vk_features *f, uint64_t features);
+void sg_vk_features_restrict(sg_vk_features *f, uint64_t features);
 
 /* ---------------------------------------------------------------- objects ---- */
 struct spvgen_vk_buffer {
@@ -157,7 +158,7 @@ struct spvgen_vk_context {
   VkDevice device;
   VkQueue queue;
   uint32_t queue_family;
-  spvgen_vk_instance_fns vki;
+  sg_vk_instance_fns vki;
   struct VolkDeviceTable vkd;
   PFN_vkConvertCooperativeVectorMatrixNV ConvertCooperativeVectorMatrixNV;
   PFN_vkCmdConvertCooperativeVectorMatrixNV CmdConvertCooperativeVectorMatrixNV;
@@ -190,47 +191,41 @@ struct spvgen_vk_context {
 };
 
 /* ------------------------------------------------------------- errors ---- */
-const char *spvgen_vk_result_name(VkResult result);
+const char *sg_vk_result_name(VkResult result);
 /* Formats into ctx->error and returns status. */
-spvgen_status spvgen_vk_fail(spvgen_vk_context *ctx, spvgen_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+spvgen_status sg_vk_fail(spvgen_vk_context *ctx, spvgen_status status, const char *fmt, ...)
+    SG_PRINTF(3, 4);
 /* "<who>: <call> failed: <VK_RESULT>"; returns SPVGEN_ERROR_VULKAN. Marks the context
  * lost on VK_ERROR_DEVICE_LOST. */
-spvgen_status spvgen_vk_fail_call(spvgen_vk_context *ctx, const char *who, const char *call,
+spvgen_status sg_vk_fail_call(spvgen_vk_context *ctx, const char *who, const char *call,
                                   VkResult result);
-void spvgen_vk_format(char *out, size_t size, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+void sg_vk_format(char *out, size_t size, const char *fmt, ...)
+    SG_PRINTF(3, 4);
 /* Refuses to work on a lost context (status set, message naming who). */
-spvgen_status spvgen_vk_check_usable(spvgen_vk_context *ctx, const char *who);
+spvgen_status sg_vk_check_usable(spvgen_vk_context *ctx, const char *who);
 
 /* ---------------------------------------------------------- submissions ---- */
 /* Begins recording into ctx->cmd (after the previous submission completed), with a
  * full memory barrier first so earlier submissions' writes are visible. */
-spvgen_status spvgen_vk_begin(spvgen_vk_context *ctx, const char *who);
+spvgen_status sg_vk_begin(spvgen_vk_context *ctx, const char *who);
 /* Records a barrier making every earlier write visible to every later access (and to
  * host reads). */
-void spvgen_vk_full_barrier(spvgen_vk_context *ctx);
+void sg_vk_full_barrier(spvgen_vk_context *ctx);
 /* Ends, submits, waits (timeout_ms). */
-spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who);
+spvgen_status sg_vk_submit_wait(spvgen_vk_context *ctx, const char *who);
 /* Before destroying anything: waits (without limit) for a submission that timed out. */
-void spvgen_vk_settle(spvgen_vk_context *ctx);
+void sg_vk_settle(spvgen_vk_context *ctx);
 
 /* Index of a memory type in type_bits with `required` flags, preferring `preferred`;
  * UINT32_MAX when none. */
-uint32_t spvgen_vk_memory_type(const spvgen_vk_context *ctx, uint32_t type_bits,
+uint32_t sg_vk_memory_type(const spvgen_vk_context *ctx, uint32_t type_bits,
                                VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred);
 /* Creates a buffer object without linking it into ctx->buffers (for staging). */
-spvgen_status spvgen_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_t size,
+spvgen_status sg_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_t size,
                                     uint32_t flags, spvgen_vk_buffer **out);
-void spvgen_vk_buffer_free(spvgen_vk_buffer *buffer);
+void sg_vk_buffer_free(spvgen_vk_buffer *buffer);
 /* Checks that buffer is non-NULL and belongs to ctx. */
-spvgen_status spvgen_vk_check_buffer(spvgen_vk_context *ctx, const char *who,
+spvgen_status sg_vk_check_buffer(spvgen_vk_context *ctx, const char *who,
                                      const spvgen_vk_buffer *buffer, const char *what);
 
 /* SPIR-V reflection: lib/core/reflect.h (the reader lives in lib/core, shared with the

@@ -34,16 +34,16 @@ static spvgen_status compute_executable(spvgen_vk_context *ctx, const char *who,
   uint32_t n = 0;
   VkResult r = ctx->GetPipelineExecutablePropertiesKHR(ctx->device, &pi, &n, NULL);
   if (r != VK_SUCCESS)
-    return spvgen_vk_fail_call(ctx, who, "vkGetPipelineExecutablePropertiesKHR", r);
+    return sg_vk_fail_call(ctx, who, "vkGetPipelineExecutablePropertiesKHR", r);
   if (n == 0) return SPVGEN_OK;
   VkPipelineExecutablePropertiesKHR *props = calloc(n, sizeof *props);
-  if (!props) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (!props) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   for (uint32_t i = 0; i < n; i++)
     props[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR;
   r = ctx->GetPipelineExecutablePropertiesKHR(ctx->device, &pi, &n, props);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
     free(props);
-    return spvgen_vk_fail_call(ctx, who, "vkGetPipelineExecutablePropertiesKHR", r);
+    return sg_vk_fail_call(ctx, who, "vkGetPipelineExecutablePropertiesKHR", r);
   }
   for (uint32_t i = 0; i < n && *index == UINT32_MAX; i++)
     if (props[i].stages & VK_SHADER_STAGE_COMPUTE_BIT) *index = i;
@@ -59,15 +59,15 @@ spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
   if (count) *count = 0;
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (!pipeline || !count || (max && !out))
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who,
                           !pipeline ? "pipeline" : !count ? "count" : "out (with max > 0)");
   if (pipeline->ctx != ctx)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: the pipeline belongs to another context", who);
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
   if (!ctx->pipeline_statistics)
-    return spvgen_vk_fail(
+    return sg_vk_fail(
         ctx, SPVGEN_ERROR_UNSUPPORTED,
         "%s: VK_KHR_pipeline_executable_properties (pipelineExecutableInfo) is not enabled "
         "on '%s'%s",
@@ -78,7 +78,7 @@ spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
   st = compute_executable(ctx, who, pipeline->pipeline, &index);
   if (st != SPVGEN_OK) return st;
   if (index == UINT32_MAX)
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                           "%s: vkGetPipelineExecutablePropertiesKHR lists no compute "
                           "executable for the pipeline",
                           who);
@@ -87,19 +87,19 @@ spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
   uint32_t n = 0;
   VkResult r = ctx->GetPipelineExecutableStatisticsKHR(ctx->device, &ei, &n, NULL);
   if (r != VK_SUCCESS)
-    return spvgen_vk_fail_call(ctx, who, "vkGetPipelineExecutableStatisticsKHR", r);
+    return sg_vk_fail_call(ctx, who, "vkGetPipelineExecutableStatisticsKHR", r);
   if (n == 0 || max == 0) {
     *count = n;
     return SPVGEN_OK;
   }
   VkPipelineExecutableStatisticKHR *stats = calloc(n, sizeof *stats);
-  if (!stats) return spvgen_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  if (!stats) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   for (uint32_t i = 0; i < n; i++)
     stats[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
   r = ctx->GetPipelineExecutableStatisticsKHR(ctx->device, &ei, &n, stats);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
     free(stats);
-    return spvgen_vk_fail_call(ctx, who, "vkGetPipelineExecutableStatisticsKHR", r);
+    return sg_vk_fail_call(ctx, who, "vkGetPipelineExecutableStatisticsKHR", r);
   }
   for (uint32_t i = 0; i < n && i < max; i++) {
     copy_text(out[i].name, sizeof out[i].name, stats[i].name);

@@ -5,7 +5,7 @@
 
 #include "internal.h"
 
-void spvgen_vk_full_barrier(spvgen_vk_context *ctx) {
+void sg_vk_full_barrier(spvgen_vk_context *ctx) {
   VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
                         VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                             VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -18,33 +18,33 @@ void spvgen_vk_full_barrier(spvgen_vk_context *ctx) {
                                 1, &mb, 0, NULL, 0, NULL);
 }
 
-spvgen_status spvgen_vk_begin(spvgen_vk_context *ctx, const char *who) {
-  spvgen_status st = spvgen_vk_check_usable(ctx, who);
+spvgen_status sg_vk_begin(spvgen_vk_context *ctx, const char *who) {
+  spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
   VkResult r = ctx->vkd.vkResetCommandPool(ctx->device, ctx->command_pool, 0);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkResetCommandPool", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkResetCommandPool", r);
   VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL,
                                  VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, NULL};
   r = ctx->vkd.vkBeginCommandBuffer(ctx->cmd, &bi);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkBeginCommandBuffer", r);
-  spvgen_vk_full_barrier(ctx);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkBeginCommandBuffer", r);
+  sg_vk_full_barrier(ctx);
   return SPVGEN_OK;
 }
 
-spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who) {
+spvgen_status sg_vk_submit_wait(spvgen_vk_context *ctx, const char *who) {
   /* Last barrier: make the results visible to the host (downloads, mapped buffers). */
-  spvgen_vk_full_barrier(ctx);
+  sg_vk_full_barrier(ctx);
   VkResult r = ctx->vkd.vkEndCommandBuffer(ctx->cmd);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkEndCommandBuffer", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkEndCommandBuffer", r);
   r = ctx->vkd.vkResetFences(ctx->device, 1, &ctx->fence);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkResetFences", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkResetFences", r);
   VkSubmitInfo si;
   memset(&si, 0, sizeof si);
   si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   si.commandBufferCount = 1;
   si.pCommandBuffers = &ctx->cmd;
   r = ctx->vkd.vkQueueSubmit(ctx->queue, 1, &si, ctx->fence);
-  if (r != VK_SUCCESS) return spvgen_vk_fail_call(ctx, who, "vkQueueSubmit", r);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkQueueSubmit", r);
   r = ctx->vkd.vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE,
                                (uint64_t)ctx->timeout_ms * 1000000ull);
   if (r == VK_TIMEOUT) {
@@ -52,19 +52,19 @@ spvgen_status spvgen_vk_submit_wait(spvgen_vk_context *ctx, const char *who) {
      * buffers it uses must outlive it. */
     ctx->lost = true;
     ctx->pending = true;
-    return spvgen_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+    return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkWaitForFences failed: VK_TIMEOUT (%d): the submission ran "
                           "longer than %u ms; the context is now unusable",
                           who, (int)r, ctx->timeout_ms);
   }
   if (r != VK_SUCCESS) {
     ctx->lost = true;
-    return spvgen_vk_fail_call(ctx, who, "vkWaitForFences", r);
+    return sg_vk_fail_call(ctx, who, "vkWaitForFences", r);
   }
   return SPVGEN_OK;
 }
 
-void spvgen_vk_settle(spvgen_vk_context *ctx) {
+void sg_vk_settle(spvgen_vk_context *ctx) {
   if (!ctx || !ctx->pending) return;
   /* Fails at once on a lost device; otherwise the work ends eventually. */
   ctx->vkd.vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, UINT64_MAX);

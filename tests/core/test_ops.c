@@ -229,21 +229,18 @@ static void snake_case(const char *name, char *out, size_t size) {
   out[o] = '\0';
 }
 
-/* The generated header's text: $SPVGEN_OPS_H, or gen/spvgen/ops.h of the build tree this
- * test binary lives in (<build>/tests/<binary>). malloc'd; NULL if not found. */
+/* The generated header's text: $SPVGEN_OPS_H, or include/spvgen/ops.h of the source tree
+ * ($SPVGEN_SOURCE_DIR, which ctest sets; the header is committed). malloc'd; NULL if not
+ * found. */
 static char *read_ops_header(char *path, size_t size) {
   const char *env = getenv("SPVGEN_OPS_H");
+  const char *src = getenv("SPVGEN_SOURCE_DIR");
   if (env && env[0]) {
     snprintf(path, size, "%s", env);
+  } else if (src && src[0]) {
+    snprintf(path, size, "%s/include/spvgen/ops.h", src);
   } else {
-    char exe[1024];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0) return NULL;
-    exe[len] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash) return NULL;
-    *slash = '\0';
-    snprintf(path, size, "%s/../gen/spvgen/ops.h", exe);
+    snprintf(path, size, "include/spvgen/ops.h");
   }
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
