@@ -1,24 +1,549 @@
-/* emitters/mlp/mat.c — the MLP on KHR cooperative matrices (placeholder). */
+/* emitters/mlp/mat.c — the MLP on KHR cooperative matrices (VK_KHR_cooperative_matrix,
+ * subgroup scope), after tiny-cuda-nn's fully fused MLP.
+ *
+ * Layout. A layer computes Y^T = X^T W^T for a block of P points: A = the activations
+ * (P x inputs, point-major, as the points lie in memory), B = W^T (inputs x outputs;
+ * W row-major [outputs][inputs] is W^T column-major, so B fragments are loaded
+ * ColumnMajorKHR with the row stride), C = Y^T (P x outputs). Fragments are 16 x 16 x 16
+ * (f16 x f16 + f32, or + f16 with f16_accumulation); every width is padded to a
+ * multiple of 16 with zeros.
+ *
+ * Work. A workgroup of S subgroups evaluates one block of P = points_per_group points.
+ * In each layer subgroup s owns the output fragments j = s, s + S, ... (16 output
+ * neurons each): it loads the layer's B fragments of its column (K / 16 of them, kept in
+ * registers) and, for each of the P / 16 point fragments, MulAdds the A fragments read
+ * from shared memory into an accumulator that starts as the bias (a fragment loaded with
+ * stride 0: every row the bias). The activation is applied per component of the
+ * accumulator (OpCooperativeMatrixLengthKHR components per invocation, through a Function
+ * variable: the activations do not depend on the position), then the fragment is
+ * converted to f16 and, after a workgroup barrier (every subgroup has read the layer's
+ * inputs), stored in place into the shared activation block for the next layer.
+ *
+ * Shared memory: the activation block (P rows of the widest padded layer + 8 halves, the
+ * padding keeping fragment loads free of bank conflicts), f16; the biases of every layer
+ * (zero-padded to 16), f16; and the weights of the layers whose inputs or outputs are
+ * not multiples of 16, zero-padded (16-byte chunks, rows padded by one chunk). Layers
+ * whose sizes are multiples of 16 load their B fragments straight from the weight
+ * buffer (16-byte aligned rows by the layout contract; L1/L2 keep them), so the weight
+ * buffer's padding is never read.
+ *
+ * Input: the block's points are loaded (clamped, zero past the point count), encoded
+ * and stored as f16 into the activation block by the whole workgroup, padding columns
+ * zeroed. Output: where output_width is a multiple of 16 and the block is full, the last
+ * layer's fragments are converted to the output type and stored straight to binding 2;
+ * otherwise they go through the activation block (f16) and the workgroup stores the
+ * points inside the count, component by component. */
+#include <string.h>
+
 #include "mlp_internal.h"
+
+#define FR 16u        /* fragment M = N = K */
+#define MAX_SG 16u    /* subgroups per workgroup */
+#define MAX_ACC 16u   /* live accumulator fragments per subgroup and layer */
+#define MAX_KF 32u    /* B fragments per output column (inputs / 16) */
+
+typedef struct mat_geom {
+  uint32_t sg, S, nt, P, R;         /* subgroup size, subgroups, invocations, points, P/16 */
+  uint32_t kp[SPVGEN_MLP_MAX_LAYERS], np[SPVGEN_MLP_MAX_LAYERS]; /* padded widths */
+  bool staged[SPVGEN_MLP_MAX_LAYERS]; /* weights staged in shared memory */
+  uint32_t rs[SPVGEN_MLP_MAX_LAYERS], woff[SPVGEN_MLP_MAX_LAYERS]; /* chunks */
+  uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves */
+  uint32_t wchunks, bias_halves;
+  uint32_t ars;                     /* activation row stride, halves */
+  uint32_t act_halves;
+  uint32_t max_live;                /* accumulators per subgroup in the worst layer */
+  uint32_t shared_bytes;
+} mat_geom;
+
+static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mat_geom *g) {
+  memset(g, 0, sizeof *g);
+  g->sg = sg;
+  g->S = S;
+  g->nt = S * sg;
+  g->P = P;
+  g->R = P / FR;
+  uint32_t wmax = 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    g->kp[l] = mlp_round_up(L->inputs, FR);
+    g->np[l] = mlp_round_up(L->outputs, FR);
+    if (g->kp[l] > wmax) wmax = g->kp[l];
+    if (g->np[l] > wmax) wmax = g->np[l];
+    g->staged[l] = L->inputs % FR || L->outputs % FR;
+    if (g->staged[l]) {
+      g->rs[l] = g->kp[l] / 8 + 1;
+      g->woff[l] = g->wchunks;
+      g->wchunks += g->np[l] * g->rs[l];
+    }
+    g->boff[l] = g->bias_halves;
+    if (!p->desc.no_bias) g->bias_halves += g->np[l];
+    uint32_t live = g->R * mlp_ceil_div(g->np[l] / FR, S);
+    if (live > g->max_live) g->max_live = live;
+  }
+  g->ars = wmax + 8;
+  g->act_halves = P * g->ars;
+  g->shared_bytes = g->wchunks * 16 + g->bias_halves * 2 + g->act_halves * 2;
+}
+
+static spvgen_component_type acc_type(const spvgen_mlp_desc *d) {
+  return d->f16_accumulation ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+}
+
+static uint32_t subgroup_size(const spvgen_device_caps *caps, bool *control) {
+  uint32_t sg = caps->subgroup_size ? caps->subgroup_size : 32;
+  *control = spvgen_caps_has(caps, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL) &&
+             caps->required_subgroup_size_in_compute && caps->min_subgroup_size &&
+             caps->min_subgroup_size != caps->max_subgroup_size;
+  if (*control && caps->min_subgroup_size <= 32 && 32 <= caps->max_subgroup_size) sg = 32;
+  return sg;
+}
 
 static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                               size_t size) {
-  (void)caps;
-  (void)p;
-  return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the mat variant is not implemented yet");
+  spvgen_mlp_desc *d = &p->desc;
+  if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the mat variant needs %s (VK_KHR_cooperative_matrix), which %s lacks",
+                    spvgen_feature_name(SPVGEN_FEATURE_COOPMAT), caps->name);
+  const spvgen_component_type h = SPVGEN_COMPONENT_F16, acc = acc_type(d);
+  if (!spvgen_caps_find_coopmat(caps, SPVGEN_SCOPE_SUBGROUP, FR, FR, FR, h, h, acc, acc))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the mat variant needs a subgroup-scope 16x16x16 cooperative matrix f16 x "
+                    "f16 + %s -> %s, which %s does not list%s",
+                    spvgen_component_type_name(acc), spvgen_component_type_name(acc), caps->name,
+                    d->f16_accumulation ? " (f16_accumulation: try f32)" : "");
+  bool control = false;
+  uint32_t sg = subgroup_size(caps, &control);
+  if (!control && caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "subgroup size %u..%u on %s: the mat variant needs a fixed subgroup size "
+                    "(subgroupSizeControl with requiredSubgroupSizeStages including compute)",
+                    caps->min_subgroup_size, caps->max_subgroup_size, caps->name);
+  /* Subgroups: one per 16-wide output fragment of the widest layer, 1 to 8. */
+  uint32_t S;
+  if (d->workgroup_size) {
+    if (d->workgroup_size % sg || d->workgroup_size / sg > MAX_SG)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "workgroup_size %u: the mat variant takes 1 to %u subgroups of %u invocations",
+                      d->workgroup_size, MAX_SG, sg);
+    S = d->workgroup_size / sg;
+  } else {
+    uint32_t nf = 1;
+    for (uint32_t l = 0; l < p->layer_count; l++)
+      if (mlp_ceil_div(p->layers[l].outputs, FR) > nf) nf = mlp_ceil_div(p->layers[l].outputs, FR);
+    S = nf > 8 ? 8 : nf;
+  }
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layer %u has %u inputs: the mat variant takes at most %u", l,
+                      p->layers[l].inputs, MAX_KF * FR);
+  mat_geom g;
+  if (d->points_per_group) {
+    if (d->points_per_group % FR || d->points_per_group > 512)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "points_per_group %u: the mat variant takes a multiple of 16 up to 512",
+                      d->points_per_group);
+    geometry(p, sg, S, d->points_per_group, &g);
+    if (g.max_live > MAX_ACC)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "points_per_group %u with %u subgroups: %u accumulator fragments per "
+                      "subgroup in the widest layer, at most %u (fewer points or more subgroups)",
+                      d->points_per_group, S, g.max_live, MAX_ACC);
+  } else {
+    static const uint32_t tries[] = {128, 64, 32, 16};
+    bool found = false;
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !found; i++) {
+      geometry(p, sg, S, tries[i], &g);
+      found = g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
+    }
+    d->points_per_group = g.P;
+  }
+  if (g.shared_bytes > caps->max_shared_memory)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "a block of %u points needs %u bytes of shared memory (activations %u, "
+                    "biases %u, weights of layers not 16-multiples %u); %s has %u (fewer points)",
+                    g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * 2, g.wchunks * 16,
+                    caps->name, caps->max_shared_memory);
+  if (g.max_live > MAX_ACC)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "a layer %u wide needs more than %u accumulator fragments per subgroup even "
+                    "for 16 points (more subgroups: workgroup_size)", mlp_max_width(p), MAX_ACC);
+  d->workgroup_size = g.nt;
+  p->local_size[0] = g.nt;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->points_per_workgroup = g.P;
+  p->shared_bytes = g.shared_bytes;
+  p->features = SPVGEN_FEATURE_COOPMAT | (control ? SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL : 0);
+  p->subgroup_size = sg;
+  return SPVGEN_OK;
 }
 
 static uint32_t mat_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
                                spvgen_mlp_desc *out, uint32_t max) {
-  (void)caps;
-  if (!max) return 0;
-  out[0] = *desc;
-  return 1;
+  /* points per block, subgroups (0: one per output fragment) */
+  static const uint32_t knobs[][2] = {{0, 0}, {64, 0}, {256, 0}, {128, 2}, {128, 8}, {32, 0}};
+  bool sized = caps->subgroup_size != 0;
+  uint32_t n = 0;
+  for (int acc16 = 0; acc16 < 2; acc16++) {
+    if (desc->f16_accumulation && !acc16) continue;
+    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && n < max; i++) {
+      spvgen_mlp_desc d = *desc;
+      if (knobs[i][0] && d.points_per_group && d.points_per_group != knobs[i][0]) continue;
+      if (!knobs[i][0] && d.points_per_group && i) continue;
+      if (knobs[i][1]) {
+        if (!sized) continue;
+        uint32_t ws = knobs[i][1] * caps->subgroup_size;
+        if (d.workgroup_size && d.workgroup_size != ws) continue;
+        d.workgroup_size = ws;
+      }
+      if (knobs[i][0]) d.points_per_group = knobs[i][0];
+      d.f16_accumulation = acc16 != 0;
+      out[n++] = d;
+    }
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------------- emit ---- */
+
+typedef struct mat_ctx {
+  spvgen_module *m;
+  const spvgen_mlp_config *p;
+  mat_geom g;
+  uint32_t u32, f16, f32, facc, v4;
+  uint32_t wp16, wp4;         /* Workgroup pointer types */
+  uint32_t act, bias, wsm;    /* shared variables (0: none) */
+  ek_buffer w16, w4;          /* the weight buffer as f16 and as 16-byte chunks */
+  uint32_t ta, tb, tc, tc16;  /* fragment types: A, B, accumulator, f16 accumulator */
+  uint32_t tid;
+} mat_ctx;
+
+static uint32_t act_ptr(mat_ctx *c, uint32_t index) {
+  return spvgen_access_chain(c->m, c->wp16, c->act, &index, 1);
+}
+
+/* for (e = tid; e < count; e += nt) { body(e) } — the callback form keeps the loops. */
+typedef void (*strided_body)(mat_ctx *c, uint32_t e, const void *arg);
+static void strided_loop(mat_ctx *c, uint32_t count, strided_body body, const void *arg) {
+  spvgen_module *m = c->m;
+  uint32_t ev = ek_local(m, c->u32, 0);
+  spvgen_store(m, ev, c->tid);
+  spvgen_loop(m, SpvLoopControlMaskNone);
+  uint32_t e = ek_load_u32(m, ev);
+  spvgen_loop_while(m, ek_lt(m, e, ek_u32(m, count)));
+  body(c, e, arg);
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, ev, ek_add(m, e, ek_u32(m, c->g.nt)));
+  spvgen_end_loop(m);
+}
+
+/* Staged weights of layer l: chunk e of the Npad x Kpad/8 chunk grid, zero outside. */
+static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
+  spvgen_module *m = c->m;
+  uint32_t l = *(const uint32_t *)arg;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const mat_geom *g = &c->g;
+  uint32_t cpr = g->kp[l] / 8;
+  uint32_t row = ek_div(m, e, ek_u32(m, cpr)), q = ek_mod(m, e, ek_u32(m, cpr));
+  uint32_t col0 = ek_mul(m, q, ek_u32(m, 8));
+  uint32_t ok = ek_and(m, ek_lt(m, row, ek_u32(m, L->outputs)), ek_lt(m, col0, ek_u32(m, L->inputs)));
+  uint32_t gidx = ek_add(m, ek_mul(m, row, ek_u32(m, L->row_stride / 16)),
+                         ek_add(m, q, ek_u32(m, (uint32_t)(L->matrix_offset / 16))));
+  gidx = spvgen_op_select(m, c->u32, ok, gidx, ek_u32(m, 0));
+  uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->w4, gidx));
+  uint32_t zero4 = spvgen_const_null(m, c->v4);
+  v = spvgen_op_select(m, c->v4, ok, v, zero4);
+  if (L->inputs % 8) {
+    /* The chunk holding column `inputs`: keep the halves before it (little-endian: half
+     * 2w in the low 16 bits of word w). */
+    uint32_t words[4];
+    for (uint32_t w = 0; w < 4; w++) {
+      uint32_t wd = spvgen_op_composite_extract(m, c->u32, v, &w, 1);
+      uint32_t c0 = ek_add(m, col0, ek_u32(m, 2 * w));
+      uint32_t c1 = ek_add(m, c0, ek_u32(m, 1));
+      uint32_t mask = spvgen_op_select(m, c->u32, ek_lt(m, c1, ek_u32(m, L->inputs)), ek_u32(m, 0xFFFFFFFFu),
+                                       spvgen_op_select(m, c->u32, ek_lt(m, c0, ek_u32(m, L->inputs)),
+                                                        ek_u32(m, 0xFFFFu), ek_u32(m, 0)));
+      words[w] = spvgen_op_bitwise_and(m, c->u32, wd, mask);
+    }
+    v = spvgen_op_composite_construct(m, c->v4, words, 4);
+  }
+  uint32_t sidx = ek_add(m, ek_mul(m, row, ek_u32(m, g->rs[l])), ek_add(m, q, ek_u32(m, g->woff[l])));
+  spvgen_store(m, spvgen_access_chain(m, c->wp4, c->wsm, &sidx, 1), v);
+}
+
+/* Biases of every layer, zero-padded to 16: element e of the concatenation. */
+static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
+  (void)arg;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  /* Which layer: compare with the offsets (few layers; selects). */
+  uint32_t gidx = ek_u32(m, 0), ok = 0;
+  for (uint32_t l = 0; l < c->p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &c->p->layers[l];
+    uint32_t in_l = ek_and(m, ek_lt(m, e, ek_u32(m, g->boff[l] + g->np[l])),
+                           spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, e, ek_u32(m, g->boff[l]))));
+    uint32_t i = spvgen_op_i_sub(m, c->u32, e, ek_u32(m, g->boff[l]));
+    uint32_t valid = ek_and(m, in_l, ek_lt(m, i, ek_u32(m, L->outputs)));
+    gidx = spvgen_op_select(m, c->u32, valid, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2))), gidx);
+    ok = ok ? spvgen_op_logical_or(m, ek_bool_type(m), ok, valid) : valid;
+  }
+  uint32_t v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, gidx));
+  v = spvgen_op_select(m, c->f16, ok, v, spvgen_const_null(m, c->f16));
+  spvgen_store(m, spvgen_access_chain(m, c->wp16, c->bias, &e, 1), v);
+}
+
+typedef struct input_arg {
+  const mlp_io *io;
+  uint32_t base, n;
+} input_arg;
+
+/* Input (point, component) e of the block: loaded (zero past the count), encoded, f16. */
+static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t iw = p->desc.input_width;
+  uint32_t pt = ek_div(m, e, ek_u32(m, iw)), comp = ek_mod(m, e, ek_u32(m, iw));
+  uint32_t gp = ek_add(m, a->base, pt);
+  uint32_t ok = ek_lt(m, gp, a->n);
+  uint32_t x = mlp_load_input(m, p, a->io, spvgen_op_select(m, c->u32, ok, gp, ek_u32(m, 0)), comp);
+  x = spvgen_op_select(m, c->f32, ok, x, spvgen_const_f32(m, 0.0f));
+  /* The encoding of one component: the plan with input_width 1. */
+  spvgen_mlp_config one = *p;
+  one.desc.input_width = 1;
+  uint32_t per = p->encoded_width / iw;
+  uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
+  mlp_encode(m, &one, &x, enc);
+  uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, comp, ek_u32(m, per)));
+  for (uint32_t t = 0; t < per; t++)
+    spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, t))), spvgen_op_f_convert(m, c->f16, enc[t]));
+}
+
+/* Zero padding columns [encoded_width, kp0) of the block. */
+static void stage_input_pad(mat_ctx *c, uint32_t e, const void *arg) {
+  (void)arg;
+  spvgen_module *m = c->m;
+  uint32_t padw = c->g.kp[0] - c->p->encoded_width;
+  uint32_t pt = ek_div(m, e, ek_u32(m, padw));
+  uint32_t col = ek_add(m, ek_mod(m, e, ek_u32(m, padw)), ek_u32(m, c->p->encoded_width));
+  uint32_t i = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), col);
+  spvgen_store(m, act_ptr(c, i), spvgen_const_null(m, c->f16));
+}
+
+/* Output (point, component) e of the block from the activation block (f16). */
+static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const uint32_t ow = c->p->desc.output_width;
+  uint32_t pt = ek_div(m, e, ek_u32(m, ow)), comp = ek_mod(m, e, ek_u32(m, ow));
+  uint32_t gp = ek_add(m, a->base, pt);
+  spvgen_if(m, ek_lt(m, gp, a->n));
+  uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), comp)));
+  mlp_store_output(m, c->p, a->io, gp, comp, spvgen_op_f_convert(m, c->f32, v));
+  spvgen_end_if(m);
+}
+
+/* The activation on every component of an accumulator fragment, as a function
+ * `tc act(tc)` (one per activation the network uses, emitted before the entry point):
+ * a loop over this invocation's components (OpCooperativeMatrixLengthKHR) through a
+ * Function variable; the activations do not depend on the position. */
+static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
+  spvgen_module *m = c->m;
+  bool f16acc = c->p->desc.f16_accumulation;
+  uint32_t ctype = f16acc ? c->f16 : c->f32;
+  uint32_t param = 0;
+  uint32_t fn = spvgen_function_begin(m, c->tc, SpvFunctionControlMaskNone, &c->tc, 1, &param);
+  spvgen_name(m, fn, spvgen_mlp_activation_name(act));
+  uint32_t var = ek_local(m, c->tc, 0);
+  uint32_t iv = ek_local(m, c->u32, 0);
+  spvgen_store(m, var, param);
+  uint32_t len = spvgen_coopmat_length(m, c->tc);
+  spvgen_store(m, iv, ek_u32(m, 0));
+  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, ctype);
+  spvgen_loop(m, SpvLoopControlUnrollMask);
+  uint32_t i = ek_load_u32(m, iv);
+  spvgen_loop_while(m, ek_lt(m, i, len));
+  {
+    uint32_t ptr = spvgen_access_chain(m, fptr, var, &i, 1);
+    uint32_t x = spvgen_load(m, ctype, ptr);
+    if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
+    uint32_t y = mlp_activation_f32(m, c->p, x, act);
+    if (f16acc) y = spvgen_op_f_convert(m, c->f16, y);
+    spvgen_store(m, ptr, y);
+  }
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, iv, ek_add(m, i, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  spvgen_return_value(m, spvgen_load(m, c->tc, var));
+  spvgen_function_end(m);
+  return fn;
 }
 
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
-  (void)p;
-  spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen_mlp_emit: the mat variant is not implemented yet");
+  const spvgen_mlp_desc *d = &p->desc;
+  mat_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  mat_ctx *c = &cx;
+  c->m = m;
+  c->p = p;
+  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, &c->g);
+  const mat_geom *g = &c->g;
+  c->u32 = ek_u32_type(m);
+  c->f16 = spvgen_type_float(m, 16);
+  c->f32 = ek_f32_type(m);
+  c->v4 = spvgen_type_vector(m, c->u32, 4);
+  c->facc = ek_type(m, acc_type(d));
+  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
+  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
+
+  mlp_io io;
+  mlp_declare_io(m, p, &io);
+  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
+  bool any_staged = g->wchunks != 0;
+  if (any_staged) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
+  c->act = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                  spvgen_type_array(m, c->f16, ek_u32(m, g->act_halves))),
+                           SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, c->act, "act");
+  if (g->bias_halves) {
+    c->bias = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves))),
+                              SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->bias, "bias");
+  }
+  if (any_staged) {
+    c->wsm = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                    spvgen_type_array(m, c->v4, ek_u32(m, g->wchunks))),
+                             SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->wsm, "wsm");
+  }
+  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  c->ta = spvgen_type_coopmat(m, c->f16, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixAKHR);
+  c->tb = spvgen_type_coopmat(m, c->f16, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixBKHR);
+  c->tc = spvgen_type_coopmat(m, c->facc, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  c->tc16 = d->f16_accumulation ? c->tc
+                                : spvgen_type_coopmat(m, c->f16, SpvScopeSubgroup, FR, FR,
+                                                      SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+
+  uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0};
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_mlp_activation a = p->layers[l].activation;
+    if (a != SPVGEN_MLP_ACT_NONE && !act_fn[a]) act_fn[a] = activation_function(c, a);
+  }
+
+  spvgen_compute_main(m, "main", g->nt, 1, 1);
+  c->tid = ek_load_u32(m, lid_var);
+  uint32_t sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
+  uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
+  uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
+  input_arg ia = {&io, base, n};
+
+  /* Staging: weights of the odd layers, biases, the block's inputs. */
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
+  if (g->bias_halves) strided_loop(c, g->bias_halves, stage_bias, NULL);
+  strided_loop(c, g->P * d->input_width, stage_input, &ia);
+  if (g->kp[0] > p->encoded_width)
+    strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+  spvgen_workgroup_barrier(m);
+
+  const bool direct_out = d->output_width % FR == 0;
+  uint32_t full = 0;
+  if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add(m, base, ek_u32(m, g->P))));
+  uint32_t zero_acc = spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
+
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    const bool last = l + 1 == p->layer_count;
+    const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
+    const bool guard = nf % g->S != 0;
+    /* Per owned fragment jj: R accumulators (locals: the guard's branches and the
+     * barrier separate computing from storing). */
+    uint32_t accv[MAX_ACC];
+    for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
+    uint32_t jv[MAX_ACC];
+    for (uint32_t jj = 0; jj < own; jj++) {
+      uint32_t j = ek_add(m, sgid, ek_u32(m, jj * g->S));
+      jv[jj] = j;
+      bool g_here = guard && jj + 1 == own;
+      if (g_here) spvgen_if(m, ek_lt(m, j, ek_u32(m, nf)));
+      uint32_t b[MAX_KF];
+      for (uint32_t k = 0; k < kf; k++) {
+        if (g->staged[l]) {
+          /* chunk woff + (16 j) rs + 2 k */
+          uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
+          b[k] = spvgen_coopmat_load(m, c->tb, spvgen_access_chain(m, c->wp4, c->wsm, &idx, 1),
+                                     SpvCooperativeMatrixLayoutColumnMajorKHR, g->rs[l], NULL);
+        } else {
+          uint32_t rsh = L->row_stride / 2;
+          uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)),
+                                ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k));
+          b[k] = spvgen_coopmat_load(m, c->tb, ek_elem(m, &c->w16, idx),
+                                     SpvCooperativeMatrixLayoutColumnMajorKHR, rsh, NULL);
+        }
+      }
+      uint32_t init = zero_acc;
+      if (!d->no_bias) {
+        uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, g->boff[l]));
+        init = spvgen_coopmat_load_stride_id(m, c->tc16, spvgen_access_chain(m, c->wp16, c->bias, &bi, 1),
+                                             SpvCooperativeMatrixLayoutRowMajorKHR, ek_u32(m, 0), NULL);
+        if (c->tc16 != c->tc) init = spvgen_coop_convert(m, c->tc, init);
+      }
+      for (uint32_t r = 0; r < g->R; r++) {
+        uint32_t acc = init;
+        for (uint32_t k = 0; k < kf; k++) {
+          uint32_t a = spvgen_coopmat_load(m, c->ta, act_ptr(c, ek_u32(m, r * FR * g->ars + k * FR)),
+                                           SpvCooperativeMatrixLayoutRowMajorKHR, g->ars, NULL);
+          acc = spvgen_coopmat_muladd(m, c->tc, a, b[k], acc, 0);
+        }
+        if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
+        spvgen_store(m, accv[jj * g->R + r], acc);
+      }
+      if (g_here) spvgen_end_if(m);
+    }
+    if (last && direct_out) {
+      spvgen_if(m, full);
+      uint32_t out_t = ek_type(m, d->output_type);
+      uint32_t to = out_t == c->facc ? c->tc
+                    : spvgen_type_coopmat(m, out_t, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+      for (uint32_t jj = 0; jj < own; jj++) {
+        bool g_here = guard && jj + 1 == own;
+        if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
+        for (uint32_t r = 0; r < g->R; r++) {
+          uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
+          if (to != c->tc) v = spvgen_coop_convert(m, to, v);
+          uint32_t idx = ek_add(m, ek_mul(m, ek_add(m, base, ek_u32(m, r * FR)), ek_u32(m, d->output_width)),
+                                ek_mul(m, jv[jj], ek_u32(m, FR)));
+          spvgen_coopmat_store(m, ek_elem(m, &io.out, idx), v, SpvCooperativeMatrixLayoutRowMajorKHR,
+                               d->output_width, NULL);
+        }
+        if (g_here) spvgen_end_if(m);
+      }
+      spvgen_else(m);
+    }
+    /* Into the activation block, in place: after every subgroup has read it. */
+    spvgen_workgroup_barrier(m);
+    for (uint32_t jj = 0; jj < own; jj++) {
+      bool g_here = guard && jj + 1 == own;
+      if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
+      for (uint32_t r = 0; r < g->R; r++) {
+        uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
+        if (c->tc16 != c->tc) v = spvgen_coop_convert(m, c->tc16, v);
+        uint32_t idx = ek_add(m, ek_mul(m, jv[jj], ek_u32(m, FR)), ek_u32(m, r * FR * g->ars));
+        spvgen_coopmat_store(m, act_ptr(c, idx), v, SpvCooperativeMatrixLayoutRowMajorKHR, g->ars, NULL);
+      }
+      if (g_here) spvgen_end_if(m);
+    }
+    spvgen_workgroup_barrier(m);
+    if (last) {
+      strided_loop(c, g->P * d->output_width, write_output, &ia);
+      if (direct_out) spvgen_end_if(m);
+    }
+  }
+  spvgen_function_end(m);
 }
 
 const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_emit, NULL};

@@ -10,7 +10,8 @@
  *     e_out = L * (sum_j |W_ij| e_j + u_acc * (sum_j |W_ij x_j| + |b_i|)) + e_act + u_store |y|
  * with L the activation's slope bound near the value (1 for relu / leaky / tanh / none,
  * 1/4 sigmoid, 1.1 silu, exp(z + e) for exp), u_acc the accumulation's relative error
- * (loop: f32 sums, 2^-20; vec / mat: tensor units with f16 results, 2^-9), u_store the
+ * (loop: f32 sums, 2^-20; vec / mat: tensor units with f16 results, 2^-9; mat with
+ * f16_accumulation: (inputs + 1) 2^-11, each addition rounded to f16), u_store the
  * rounding of activations between layers (loop 2^-24; vec / mat f16, 2^-10: Vulkan lets
  * f32 -> f16 conversions round toward zero), e_act the
  * activation's own error (loop 1e-6 (|y| + 1); vec / mat f16 exp / tanh, 2^-9 (|y| + 1)),
@@ -34,6 +35,8 @@ typedef struct mlp_run_options {
   uint32_t warmup_ms; /* sustained warm-up (see gemm_run.h) */
   uint32_t repeats;   /* timed dispatches; 0: 1 */
   bool no_check;
+  uint64_t sample;    /* 0: check every point; else about this many points, evenly spread
+                         (the first and the last included: large benchmark runs) */
 } mlp_run_options;
 
 typedef struct mlp_run_result {
@@ -70,6 +73,9 @@ void mlp_reference(const spvgen_mlp_config *plan, const mlp_run_data *data, uint
  * fields of res. */
 void mlp_run_check(const spvgen_mlp_config *plan, const mlp_run_data *data, const void *gpu_out,
                    mlp_run_result *res);
+/* The same on every step-th point (and the last one); step 0 or 1: every point. */
+void mlp_run_check_sampled(const spvgen_mlp_config *plan, const mlp_run_data *data,
+                           const void *gpu_out, uint64_t step, mlp_run_result *res);
 
 /* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
  * verdict is res->bad == 0. */
