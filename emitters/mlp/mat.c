@@ -12,8 +12,8 @@
  * In each layer subgroup s owns the output fragments j = s, s + S, ... (16 output
  * neurons each): it loads the layer's B fragments of its column (K / 16 of them, kept in
  * registers) and, for each of the P / 16 point fragments, MulAdds the A fragments read
- * from shared memory into an accumulator that starts as the bias (a fragment loaded with
- * stride 0: every row the bias). The activation is applied per component of the
+ * from shared memory into an accumulator that starts as the bias (a fragment loaded from
+ * 16 copies of the bias row in shared memory). The activation is applied per component of the
  * accumulator (OpCooperativeMatrixLengthKHR components per invocation, through a Function
  * variable: the activations do not depend on the position), then the fragment is
  * converted to f16 and, after a workgroup barrier (every subgroup has read the layer's
@@ -21,7 +21,7 @@
  *
  * Shared memory: the activation block (P rows of the widest padded layer + 8 halves, the
  * padding keeping fragment loads free of bank conflicts), f16; the biases of every layer
- * (zero-padded to 16), f16; and the weights of the layers whose inputs or outputs are
+ * (zero-padded to 16, each in 16 identical rows), f16; and the weights of the layers whose inputs or outputs are
  * not multiples of 16, zero-padded (16-byte chunks, rows padded by one chunk). Layers
  * whose sizes are multiples of 16 load their B fragments straight from the weight
  * buffer (16-byte aligned rows by the layout contract; L1/L2 keep them), so the weight
@@ -29,7 +29,7 @@
  *
  * Input: the block's points are loaded (clamped, zero past the point count), encoded
  * and stored as f16 into the activation block by the whole workgroup, padding columns
- * zeroed. Output: where output_width is a multiple of 16 and the block is full, the last
+ * zeroed (f16 points without encoding, input_width a multiple of 8: 16-byte loads). Output: where output_width is a multiple of 16 and the block is full, the last
  * layer's fragments are converted to the output type and stored straight to binding 2;
  * otherwise they go through the activation block (f16) and the workgroup stores the
  * points inside the count, component by component. */
@@ -82,7 +82,7 @@ static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32
   }
   g->ars = wmax + 8;
   g->act_halves = P * g->ars;
-  g->shared_bytes = g->wchunks * 16 + g->bias_halves * 2 + g->act_halves * 2;
+  g->shared_bytes = g->wchunks * 16 + g->bias_halves * FR * 2 + g->act_halves * 2;
 }
 
 static spvgen_component_type acc_type(const spvgen_mlp_desc *d) {
@@ -163,7 +163,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "a block of %u points needs %u bytes of shared memory (activations %u, "
                     "biases %u, weights of layers not 16-multiples %u); %s has %u (fewer points)",
-                    g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * 2, g.wchunks * 16,
+                    g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * FR * 2, g.wchunks * 16,
                     caps->name, caps->max_shared_memory);
   if (g.max_live > MAX_ACC)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -215,6 +215,7 @@ typedef struct mat_ctx {
   uint32_t wp16, wp4;         /* Workgroup pointer types */
   uint32_t act, bias, wsm;    /* shared variables (0: none) */
   ek_buffer w16, w4;          /* the weight buffer as f16 and as 16-byte chunks */
+  ek_buffer in4;              /* the input points as 16-byte chunks (fast input path) */
   uint32_t ta, tb, tc, tc16;  /* fragment types: A, B, accumulator, f16 accumulator */
   uint32_t tid;
 } mat_ctx;
@@ -273,25 +274,19 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_store(m, spvgen_access_chain(m, c->wp4, c->wsm, &sidx, 1), v);
 }
 
-/* Biases of every layer, zero-padded to 16: element e of the concatenation. */
+/* Layer l's bias, zero-padded to np and repeated in 16 rows (an accumulator fragment
+ * loaded from it starts every point's row as the bias): element e of those rows. */
 static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
-  (void)arg;
   spvgen_module *m = c->m;
-  const mat_geom *g = &c->g;
-  /* Which layer: compare with the offsets (few layers; selects). */
-  uint32_t gidx = ek_u32(m, 0), ok = 0;
-  for (uint32_t l = 0; l < c->p->layer_count; l++) {
-    const spvgen_mlp_layer *L = &c->p->layers[l];
-    uint32_t in_l = ek_and(m, ek_lt(m, e, ek_u32(m, g->boff[l] + g->np[l])),
-                           spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, e, ek_u32(m, g->boff[l]))));
-    uint32_t i = spvgen_op_i_sub(m, c->u32, e, ek_u32(m, g->boff[l]));
-    uint32_t valid = ek_and(m, in_l, ek_lt(m, i, ek_u32(m, L->outputs)));
-    gidx = spvgen_op_select(m, c->u32, valid, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2))), gidx);
-    ok = ok ? spvgen_op_logical_or(m, ek_bool_type(m), ok, valid) : valid;
-  }
+  uint32_t l = *(const uint32_t *)arg;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  uint32_t i = ek_mod(m, e, ek_u32(m, c->g.np[l]));
+  uint32_t ok = ek_lt(m, i, ek_u32(m, L->outputs));
+  uint32_t gidx = spvgen_op_select(m, c->u32, ok, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2))), ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, gidx));
   v = spvgen_op_select(m, c->f16, ok, v, spvgen_const_null(m, c->f16));
-  spvgen_store(m, spvgen_access_chain(m, c->wp16, c->bias, &e, 1), v);
+  uint32_t si = ek_add(m, e, ek_u32(m, FR * c->g.boff[l]));
+  spvgen_store(m, spvgen_access_chain(m, c->wp16, c->bias, &si, 1), v);
 }
 
 typedef struct input_arg {
@@ -319,6 +314,29 @@ static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, comp, ek_u32(m, per)));
   for (uint32_t t = 0; t < per; t++)
     spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, t))), spvgen_op_f_convert(m, c->f16, enc[t]));
+}
+
+/* Input chunk e of the block (f16 points, no encoding, input_width a multiple of 8):
+ * one 16-byte load (zero past the count), eight f16 stores. */
+static void stage_input_chunk(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const uint32_t cpp = c->p->desc.input_width / 8; /* chunks per point */
+  uint32_t pt = ek_div(m, e, ek_u32(m, cpp)), q = ek_mod(m, e, ek_u32(m, cpp));
+  uint32_t gp = ek_add(m, a->base, pt);
+  uint32_t ok = ek_lt(m, gp, a->n);
+  uint32_t gi = ek_add(m, ek_mul(m, gp, ek_u32(m, cpp)), q);
+  gi = spvgen_op_select(m, c->u32, ok, gi, ek_u32(m, 0));
+  uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->in4, gi));
+  v = spvgen_op_select(m, c->v4, ok, v, spvgen_const_null(m, c->v4));
+  uint32_t h2 = spvgen_type_vector(m, c->f16, 2);
+  uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, q, ek_u32(m, 8)));
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t pair = spvgen_op_bitcast(m, h2, spvgen_op_composite_extract(m, c->u32, v, &w, 1));
+    for (uint32_t t = 0; t < 2; t++)
+      spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, 2 * w + t))),
+                   spvgen_op_composite_extract(m, c->f16, pair, &t, 1));
+  }
 }
 
 /* Zero padding columns [encoded_width, kp0) of the block. */
@@ -402,6 +420,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   mlp_declare_io(m, p, &io);
   c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
   bool any_staged = g->wchunks != 0;
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
+    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
   if (any_staged) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
   c->act = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
                                                   spvgen_type_array(m, c->f16, ek_u32(m, g->act_halves))),
@@ -409,7 +429,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   spvgen_name(m, c->act, "act");
   if (g->bias_halves) {
     c->bias = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves))),
+                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves * FR))),
                               SpvStorageClassWorkgroup, 0);
     spvgen_name(m, c->bias, "bias");
   }
@@ -444,8 +464,10 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   /* Staging: weights of the odd layers, biases, the block's inputs. */
   for (uint32_t l = 0; l < p->layer_count; l++)
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
-  if (g->bias_halves) strided_loop(c, g->bias_halves, stage_bias, NULL);
-  strided_loop(c, g->P * d->input_width, stage_input, &ia);
+  if (g->bias_halves)
+    for (uint32_t l = 0; l < p->layer_count; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+  if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
+  else strided_loop(c, g->P * d->input_width, stage_input, &ia);
   if (g->kp[0] > p->encoded_width)
     strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
   spvgen_workgroup_barrier(m);
@@ -487,9 +509,9 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       }
       uint32_t init = zero_acc;
       if (!d->no_bias) {
-        uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, g->boff[l]));
-        init = spvgen_coopmat_load_stride_id(m, c->tc16, spvgen_access_chain(m, c->wp16, c->bias, &bi, 1),
-                                             SpvCooperativeMatrixLayoutRowMajorKHR, ek_u32(m, 0), NULL);
+        uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * g->boff[l]));
+        init = spvgen_coopmat_load(m, c->tc16, spvgen_access_chain(m, c->wp16, c->bias, &bi, 1),
+                                   SpvCooperativeMatrixLayoutRowMajorKHR, g->np[l], NULL);
         if (c->tc16 != c->tc) init = spvgen_coop_convert(m, c->tc, init);
       }
       for (uint32_t r = 0; r < g->R; r++) {
