@@ -218,7 +218,13 @@ typedef struct mat_ctx {
   ek_buffer in4;              /* the input points as 16-byte chunks (fast input path) */
   uint32_t ta, tb, tc, tc16;  /* fragment types: A, B, accumulator, f16 accumulator */
   uint32_t tid;
+  /* Software emulation (tests only, see emulated()): fragments are float32[EMU_LEN]
+   * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
+  bool emu;
+  uint32_t emu_arr, emu_len, lane, sgid, scr, wpu, wpf, emu_fn;
 } mat_ctx;
+
+enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT };
 
 static uint32_t act_ptr(mat_ctx *c, uint32_t index) {
   return spvgen_access_chain(c->m, c->wp16, c->act, &index, 1);
@@ -363,13 +369,208 @@ static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_end_if(m);
 }
 
+/* ------------------------------------------------- fragment operations ---- */
+/* Each is the cooperative matrix instruction, or (c->emu) its emulation in plain
+ * SPIR-V: loads and stores element by element, MulAdd through a per-subgroup scratch
+ * in shared memory (A and B stored, subgroup barrier, each lane its own elements,
+ * barrier). The emulation lets lavapipe, which has no cooperative matrices, run the
+ * variant's blocking, staging, padding and edge logic against the CPU reference. */
+
+static bool emulated(const spvgen_mlp_config *p) {
+  /* A plan always needs cooperativeMatrix; tests clear the bit to get the emulation. */
+  return !(p->features & SPVGEN_FEATURE_COOPMAT);
+}
+
+static uint32_t frag_type(mat_ctx *c, uint32_t comp, SpvCooperativeMatrixUse use) {
+  if (c->emu) return c->emu_arr;
+  return spvgen_type_coopmat(c->m, comp, SpvScopeSubgroup, FR, FR, use);
+}
+
+/* Element h (an id, in the memory's elements; wsm: halves) of a memory, as f32. */
+static uint32_t emu_mem_load(mat_ctx *c, enum frag_mem mem, uint32_t h) {
+  spvgen_module *m = c->m;
+  uint32_t v;
+  if (mem == MEM_WSM) {
+    uint32_t ix[2] = {ek_div(m, h, ek_u32(m, 8)), ek_div(m, ek_mod(m, h, ek_u32(m, 8)), ek_u32(m, 2))};
+    uint32_t word = spvgen_load(m, c->u32, spvgen_access_chain(m, c->wpu, c->wsm, ix, 2));
+    uint32_t pair = spvgen_op_bitcast(m, spvgen_type_vector(m, c->f16, 2), word);
+    v = spvgen_op_vector_extract_dynamic(m, c->f16, pair, ek_mod(m, h, ek_u32(m, 2)));
+  } else if (mem == MEM_W16) {
+    v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, h));
+  } else {
+    v = spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, mem == MEM_ACT ? c->act : c->bias, &h, 1));
+  }
+  return spvgen_op_f_convert(m, c->f32, v);
+}
+
+/* Element i (an id) of this lane's part: its row and column. */
+static void emu_pos(mat_ctx *c, uint32_t i, uint32_t *row, uint32_t *col) {
+  spvgen_module *m = c->m;
+  uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), i);
+  *row = ek_div(m, e, ek_u32(m, FR));
+  *col = ek_mod(m, e, ek_u32(m, FR));
+}
+
+static uint32_t f16_round(mat_ctx *c, uint32_t x) {
+  return spvgen_op_f_convert(c->m, c->f32, spvgen_op_f_convert(c->m, c->f16, x));
+}
+
+/* The emulation's loops: for (i = 0; i < emu_len; i++) over a Function variable `arr`
+ * of the fragment's array type; emu_begin returns i and a pointer to arr[i]. */
+typedef struct emu_loop {
+  uint32_t iv, arr, i, elem;
+} emu_loop;
+
+static void emu_begin(mat_ctx *c, emu_loop *L, uint32_t init) {
+  spvgen_module *m = c->m;
+  L->arr = ek_local(m, c->emu_arr, 0);
+  L->iv = ek_local(m, c->u32, 0);
+  spvgen_store(m, L->arr, init);
+  spvgen_store(m, L->iv, ek_u32(m, 0));
+  spvgen_loop(m, SpvLoopControlDontUnrollMask);
+  L->i = ek_load_u32(m, L->iv);
+  spvgen_loop_while(m, ek_lt(m, L->i, ek_u32(m, c->emu_len)));
+  L->elem = spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, c->f32), L->arr, &L->i, 1);
+}
+
+static uint32_t emu_end(mat_ctx *c, emu_loop *L) {
+  spvgen_module *m = c->m;
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, L->iv, ek_add(m, L->i, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  return spvgen_load(m, c->emu_arr, L->arr);
+}
+
+/* Load of a fragment at element idx (wsm: chunks; stride likewise) of a memory. */
+static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t idx, bool col_major,
+                          uint32_t stride) {
+  spvgen_module *m = c->m;
+  SpvCooperativeMatrixLayout lay = col_major ? SpvCooperativeMatrixLayoutColumnMajorKHR
+                                             : SpvCooperativeMatrixLayoutRowMajorKHR;
+  if (!c->emu) {
+    uint32_t ptr = mem == MEM_WSM   ? spvgen_access_chain(m, c->wp4, c->wsm, &idx, 1)
+                   : mem == MEM_W16 ? ek_elem(m, &c->w16, idx)
+                                    : spvgen_access_chain(m, c->wp16, mem == MEM_ACT ? c->act : c->bias, &idx, 1);
+    return spvgen_coopmat_load(m, type, ptr, lay, stride, NULL);
+  }
+  if (mem == MEM_WSM) {
+    idx = ek_mul(m, idx, ek_u32(m, 8));
+    stride *= 8;
+  }
+  emu_loop L;
+  emu_begin(c, &L, spvgen_const_null(m, c->emu_arr));
+  uint32_t row, col;
+  emu_pos(c, L.i, &row, &col);
+  uint32_t off = col_major ? ek_add(m, ek_mul(m, col, ek_u32(m, stride)), row)
+                           : ek_add(m, ek_mul(m, row, ek_u32(m, stride)), col);
+  spvgen_store(m, L.elem, emu_mem_load(c, mem, ek_add(m, idx, off)));
+  return emu_end(c, &L);
+}
+
+/* Row-major store of a fragment at element idx of the activation block (f16) or of
+ * binding 2 (out: its buffer; the output type). */
+static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint32_t idx, uint32_t v,
+                       uint32_t stride) {
+  spvgen_module *m = c->m;
+  if (!c->emu) {
+    uint32_t ptr = mem == MEM_ACT ? spvgen_access_chain(m, c->wp16, c->act, &idx, 1) : ek_elem(m, out, idx);
+    spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, NULL);
+    return;
+  }
+  emu_loop L;
+  emu_begin(c, &L, v);
+  uint32_t row, col;
+  emu_pos(c, L.i, &row, &col);
+  uint32_t at = ek_add(m, idx, ek_add(m, ek_mul(m, row, ek_u32(m, stride)), col));
+  uint32_t x = spvgen_load(m, c->f32, L.elem);
+  if (mem == MEM_ACT)
+    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->act, &at, 1), spvgen_op_f_convert(m, c->f16, x));
+  else
+    spvgen_store(m, ek_elem(m, out, at), ek_convert(m, x, SPVGEN_COMPONENT_F32, c->p->desc.output_type));
+  emu_end(c, &L);
+}
+
+/* The emulated MulAdd as a function of the module (emitted before the entry point). */
+static uint32_t emu_muladd_function(mat_ctx *c) {
+  spvgen_module *m = c->m;
+  uint32_t types[3] = {c->emu_arr, c->emu_arr, c->emu_arr}, params[3];
+  uint32_t fn = spvgen_function_begin(m, c->emu_arr, SpvFunctionControlDontInlineMask, types, 3, params);
+  spvgen_name(m, fn, "emulated_muladd");
+  uint32_t tid = ek_load_u32(m, ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex));
+  uint32_t saved_lane = c->lane;
+  c->lane = ek_mod(m, tid, ek_u32(m, c->g.sg));
+  uint32_t sbase = ek_mul(m, ek_div(m, tid, ek_u32(m, c->g.sg)), ek_u32(m, 2 * FR * FR));
+  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
+  uint32_t av = ek_local(m, c->emu_arr, 0), bv = ek_local(m, c->emu_arr, 0);
+  uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
+  spvgen_store(m, av, params[0]);
+  spvgen_store(m, bv, params[1]);
+  emu_loop L;
+  emu_begin(c, &L, params[2]);
+  {
+    uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), L.i);
+    uint32_t ia = ek_add(m, sbase, e), ib = ek_add(m, ia, ek_u32(m, FR * FR));
+    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->scr, &ia, 1),
+                 spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, av, &L.i, 1)));
+    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->scr, &ib, 1),
+                 spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, bv, &L.i, 1)));
+  }
+  uint32_t acc = emu_end(c, &L);
+  ek_subgroup_barrier(m);
+  emu_begin(c, &L, acc);
+  {
+    uint32_t row, col;
+    emu_pos(c, L.i, &row, &col);
+    spvgen_store(m, sv, spvgen_load(m, c->f32, L.elem));
+    spvgen_store(m, kv, ek_u32(m, 0));
+    spvgen_loop(m, SpvLoopControlDontUnrollMask);
+    uint32_t k = ek_load_u32(m, kv);
+    spvgen_loop_while(m, ek_lt(m, k, ek_u32(m, FR)));
+    {
+      uint32_t ia = ek_add(m, sbase, ek_add(m, ek_mul(m, row, ek_u32(m, FR)), k));
+      uint32_t ib = ek_add(m, sbase, ek_add(m, ek_u32(m, FR * FR), ek_add(m, ek_mul(m, k, ek_u32(m, FR)), col)));
+      uint32_t x = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->scr, &ia, 1));
+      uint32_t y = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->scr, &ib, 1));
+      spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
+    }
+    spvgen_loop_continue_block(m);
+    spvgen_store(m, kv, ek_add(m, k, ek_u32(m, 1)));
+    spvgen_end_loop(m);
+    uint32_t sum = spvgen_load(m, c->f32, sv);
+    spvgen_store(m, L.elem, c->p->desc.f16_accumulation ? f16_round(c, sum) : sum);
+  }
+  uint32_t out = emu_end(c, &L);
+  ek_subgroup_barrier(m);
+  spvgen_return_value(m, out);
+  spvgen_function_end(m);
+  c->lane = saved_lane;
+  return fn;
+}
+
+static uint32_t frag_muladd(mat_ctx *c, uint32_t a, uint32_t b, uint32_t acc) {
+  if (!c->emu) return spvgen_coopmat_muladd(c->m, c->tc, a, b, acc, 0);
+  uint32_t args[3] = {a, b, acc};
+  return spvgen_op_function_call(c->m, c->emu_arr, c->emu_fn, args, 3);
+}
+
+/* Conversion of an accumulator fragment to another component type (to16: f16 values). */
+static uint32_t frag_convert(mat_ctx *c, uint32_t to_type, bool to16, uint32_t v) {
+  if (!c->emu) return spvgen_coop_convert(c->m, to_type, v);
+  if (!to16) return v;
+  emu_loop L;
+  emu_begin(c, &L, v);
+  spvgen_store(c->m, L.elem, f16_round(c, spvgen_load(c->m, c->f32, L.elem)));
+  return emu_end(c, &L);
+}
+
 /* The activation on every component of an accumulator fragment, as a function
  * `tc act(tc)` (one per activation the network uses, emitted before the entry point):
  * a loop over this invocation's components (OpCooperativeMatrixLengthKHR) through a
  * Function variable; the activations do not depend on the position. */
 static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
   spvgen_module *m = c->m;
-  bool f16acc = c->p->desc.f16_accumulation;
+  bool f16acc = c->p->desc.f16_accumulation && !c->emu;
+  bool round16 = c->p->desc.f16_accumulation && c->emu;
   uint32_t ctype = f16acc ? c->f16 : c->f32;
   uint32_t param = 0;
   uint32_t fn = spvgen_function_begin(m, c->tc, SpvFunctionControlMaskNone, &c->tc, 1, &param);
@@ -377,7 +578,7 @@ static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
   uint32_t var = ek_local(m, c->tc, 0);
   uint32_t iv = ek_local(m, c->u32, 0);
   spvgen_store(m, var, param);
-  uint32_t len = spvgen_coopmat_length(m, c->tc);
+  uint32_t len = c->emu ? ek_u32(m, c->emu_len) : spvgen_coopmat_length(m, c->tc);
   spvgen_store(m, iv, ek_u32(m, 0));
   uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, ctype);
   spvgen_loop(m, SpvLoopControlUnrollMask);
@@ -389,6 +590,7 @@ static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
     if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
     uint32_t y = mlp_activation_f32(m, c->p, x, act);
     if (f16acc) y = spvgen_op_f_convert(m, c->f16, y);
+    if (round16) y = f16_round(c, y);
     spvgen_store(m, ptr, y);
   }
   spvgen_loop_continue_block(m);
@@ -441,12 +643,21 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   }
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
-  c->ta = spvgen_type_coopmat(m, c->f16, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixAKHR);
-  c->tb = spvgen_type_coopmat(m, c->f16, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixBKHR);
-  c->tc = spvgen_type_coopmat(m, c->facc, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
-  c->tc16 = d->f16_accumulation ? c->tc
-                                : spvgen_type_coopmat(m, c->f16, SpvScopeSubgroup, FR, FR,
-                                                      SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  c->emu = emulated(p);
+  if (c->emu) {
+    c->emu_len = FR * FR / g->sg;
+    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
+    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
+    c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+    c->scr = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                    spvgen_type_array(m, c->f32, ek_u32(m, g->S * 2 * FR * FR))),
+                             SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->scr, "emulation_scratch");
+  }
+  c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
+  c->tb = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixBKHR);
+  c->tc = frag_type(c, c->facc, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
 
   uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0};
   for (uint32_t l = 0; l < p->layer_count; l++) {
@@ -454,9 +665,13 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     if (a != SPVGEN_MLP_ACT_NONE && !act_fn[a]) act_fn[a] = activation_function(c, a);
   }
 
+  if (c->emu) c->emu_fn = emu_muladd_function(c);
+
   spvgen_compute_main(m, "main", g->nt, 1, 1);
   c->tid = ek_load_u32(m, lid_var);
   uint32_t sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
+  c->sgid = sgid;
+  c->lane = ek_mod(m, c->tid, ek_u32(m, g->sg));
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
   input_arg ia = {&io, base, n};
@@ -475,7 +690,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const bool direct_out = d->output_width % FR == 0;
   uint32_t full = 0;
   if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add(m, base, ek_u32(m, g->P))));
-  uint32_t zero_acc = spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
+  uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
 
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
@@ -491,56 +706,55 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       uint32_t j = ek_add(m, sgid, ek_u32(m, jj * g->S));
       jv[jj] = j;
       bool g_here = guard && jj + 1 == own;
-      if (g_here) spvgen_if(m, ek_lt(m, j, ek_u32(m, nf)));
+      /* The emulation's barriers must be reached by every subgroup (lavapipe makes each
+       * barrier a workgroup one): there the spare subgroups compute the last fragment
+       * again (clamped) and only the stores are guarded. */
+      if (g_here && c->emu) j = spvgen_glsl_u_min(m, c->u32, j, ek_u32(m, nf - 1));
+      else if (g_here) spvgen_if(m, ek_lt(m, j, ek_u32(m, nf)));
       uint32_t b[MAX_KF];
       for (uint32_t k = 0; k < kf; k++) {
         if (g->staged[l]) {
           /* chunk woff + (16 j) rs + 2 k */
           uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
-          b[k] = spvgen_coopmat_load(m, c->tb, spvgen_access_chain(m, c->wp4, c->wsm, &idx, 1),
-                                     SpvCooperativeMatrixLayoutColumnMajorKHR, g->rs[l], NULL);
+          b[k] = frag_load(c, c->tb, MEM_WSM, idx, true, g->rs[l]);
         } else {
           uint32_t rsh = L->row_stride / 2;
           uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)),
                                 ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k));
-          b[k] = spvgen_coopmat_load(m, c->tb, ek_elem(m, &c->w16, idx),
-                                     SpvCooperativeMatrixLayoutColumnMajorKHR, rsh, NULL);
+          b[k] = frag_load(c, c->tb, MEM_W16, idx, true, rsh);
         }
       }
       uint32_t init = zero_acc;
       if (!d->no_bias) {
         uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * g->boff[l]));
-        init = spvgen_coopmat_load(m, c->tc16, spvgen_access_chain(m, c->wp16, c->bias, &bi, 1),
-                                   SpvCooperativeMatrixLayoutRowMajorKHR, g->np[l], NULL);
-        if (c->tc16 != c->tc) init = spvgen_coop_convert(m, c->tc, init);
+        init = frag_load(c, c->tc16, MEM_BIAS, bi, false, g->np[l]);
+        if (!d->f16_accumulation && !c->emu) init = frag_convert(c, c->tc, false, init);
       }
       for (uint32_t r = 0; r < g->R; r++) {
         uint32_t acc = init;
         for (uint32_t k = 0; k < kf; k++) {
-          uint32_t a = spvgen_coopmat_load(m, c->ta, act_ptr(c, ek_u32(m, r * FR * g->ars + k * FR)),
-                                           SpvCooperativeMatrixLayoutRowMajorKHR, g->ars, NULL);
-          acc = spvgen_coopmat_muladd(m, c->tc, a, b[k], acc, 0);
+          uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, r * FR * g->ars + k * FR), false, g->ars);
+          acc = frag_muladd(c, a, b[k], acc);
         }
         if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
         spvgen_store(m, accv[jj * g->R + r], acc);
       }
-      if (g_here) spvgen_end_if(m);
+      if (g_here && !c->emu) spvgen_end_if(m);
     }
     if (last && direct_out) {
       spvgen_if(m, full);
       uint32_t out_t = ek_type(m, d->output_type);
-      uint32_t to = out_t == c->facc ? c->tc
-                    : spvgen_type_coopmat(m, out_t, SpvScopeSubgroup, FR, FR, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+      bool conv = out_t != c->facc;
+      uint32_t to = conv ? frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR) : c->tc;
       for (uint32_t jj = 0; jj < own; jj++) {
         bool g_here = guard && jj + 1 == own;
         if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
         for (uint32_t r = 0; r < g->R; r++) {
           uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
-          if (to != c->tc) v = spvgen_coop_convert(m, to, v);
+          if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
           uint32_t idx = ek_add(m, ek_mul(m, ek_add(m, base, ek_u32(m, r * FR)), ek_u32(m, d->output_width)),
                                 ek_mul(m, jv[jj], ek_u32(m, FR)));
-          spvgen_coopmat_store(m, ek_elem(m, &io.out, idx), v, SpvCooperativeMatrixLayoutRowMajorKHR,
-                               d->output_width, NULL);
+          frag_store(c, MEM_OUT, &io.out, idx, v, d->output_width);
         }
         if (g_here) spvgen_end_if(m);
       }
@@ -553,9 +767,9 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
       for (uint32_t r = 0; r < g->R; r++) {
         uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
-        if (c->tc16 != c->tc) v = spvgen_coop_convert(m, c->tc16, v);
+        if (!d->f16_accumulation) v = frag_convert(c, c->tc16, true, v);
         uint32_t idx = ek_add(m, ek_mul(m, jv[jj], ek_u32(m, FR)), ek_u32(m, r * FR * g->ars));
-        spvgen_coopmat_store(m, act_ptr(c, idx), v, SpvCooperativeMatrixLayoutRowMajorKHR, g->ars, NULL);
+        frag_store(c, MEM_ACT, NULL, idx, v, g->ars);
       }
       if (g_here) spvgen_end_if(m);
     }

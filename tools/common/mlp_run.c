@@ -238,13 +238,23 @@ static int cmp_u64(const void *a, const void *b) {
 spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
                       const mlp_run_options *options, mlp_run_result *res, char *msg,
                       size_t size) {
+  memset(res, 0, sizeof *res);
+  spvgen_mlp_config plan;
+  spvgen_status st = spvgen_mlp_plan(desc, spvgen_vk_caps(ctx), &plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  return mlp_run_plan(ctx, &plan, options, res, msg, size);
+}
+
+spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                           const mlp_run_options *options, mlp_run_result *res, char *msg,
+                           size_t size) {
   mlp_run_options opt = options ? *options : (mlp_run_options){0};
   if (!opt.repeats) opt.repeats = 1;
   if (!opt.points) opt.points = 4096;
   memset(res, 0, sizeof *res);
+  res->plan = *plan;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
-  spvgen_status st = spvgen_mlp_plan(desc, caps, &res->plan, msg, size);
-  if (st != SPVGEN_OK) return st;
+  spvgen_status st = SPVGEN_OK;
   const spvgen_mlp_config *p = &res->plan;
   if (opt.points > 0xFFFFFFFFull) {
     snprintf(msg, size, "points %llu: the kernel's point count is a uint32",
@@ -268,9 +278,7 @@ spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
   int reps = 0;
   do {
     spvgen_module_reset(m, NULL);
-    spvgen_mlp_config pl;
-    st = spvgen_mlp_plan(desc, caps, &pl, NULL, 0);
-    if (st == SPVGEN_OK) st = spvgen_mlp_emit(m, &pl, &info);
+    st = spvgen_mlp_emit(m, p, &info);
     if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
     reps++;
   } while (st == SPVGEN_OK && now_us() - t0 < 20000.0 && reps < 2000);

@@ -47,7 +47,7 @@ typedef struct mlp_run_result {
   double first_bad_gpu, first_bad_ref, first_bad_tol;
   double median_ns, min_ns;
   double points_per_s, tflops;
-  double emit_us;
+  double emit_us;     /* emit + finish of the plan, one core, averaged over repeats */
 } mlp_run_result;
 
 /* Host data of a run: what mlp_run_make_data fills. */
@@ -82,5 +82,9 @@ void mlp_run_check_sampled(const spvgen_mlp_config *plan, const mlp_run_data *da
 spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
                       const mlp_run_options *options, mlp_run_result *res, char *message,
                       size_t message_size);
+/* The same for a plan made by the caller (emit_us: emit + finish, without the plan). */
+spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                           const mlp_run_options *options, mlp_run_result *res, char *message,
+                           size_t message_size);
 
 #endif
