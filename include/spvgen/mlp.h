@@ -42,8 +42,8 @@
  * Arithmetic: the loop variant computes in f32 (f16 weights and biases converted, sums
  * and activations in f32); the vec variant in f16 cooperative vectors (the device's
  * matrix-vector unit, f16 results between layers; the only float combination the H100
- * lists); the mat variant multiplies f16 tiles with f32 accumulation and rounds each
- * layer's activations to f16 between layers.
+ * lists); the mat variant multiplies f16 tiles with f32 accumulation (f16 with
+ * f16_accumulation) and rounds each layer's activations to f16 between layers.
  *
  * caps may be NULL in plan/plans/spvgen_mlp: the "vulkan13" preset is assumed. Nothing
  * here prints, allocates (but spvgen_mlp's words) or exits. */
