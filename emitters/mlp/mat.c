@@ -1,24 +1,785 @@
-/* emitters/mlp/mat.c — the MLP on KHR cooperative matrices (placeholder). */
+/* emitters/mlp/mat.c — the MLP on KHR cooperative matrices (VK_KHR_cooperative_matrix,
+ * subgroup scope), after tiny-cuda-nn's fully fused MLP.
+ *
+ * Layout. A layer computes Y^T = X^T W^T for a block of P points: A = the activations
+ * (P x inputs, point-major, as the points lie in memory), B = W^T (inputs x outputs;
+ * W row-major [outputs][inputs] is W^T column-major, so B fragments are loaded
+ * ColumnMajorKHR with the row stride), C = Y^T (P x outputs). Fragments are 16 x 16 x 16
+ * (f16 x f16 + f32, or + f16 with f16_accumulation); every width is padded to a
+ * multiple of 16 with zeros.
+ *
+ * Work. A workgroup of S subgroups evaluates one block of P = points_per_group points.
+ * In each layer subgroup s owns the output fragments j = s, s + S, ... (16 output
+ * neurons each): it loads the layer's B fragments of its column (K / 16 of them, kept in
+ * registers) and, for each of the P / 16 point fragments, MulAdds the A fragments read
+ * from shared memory into an accumulator that starts as the bias (a fragment loaded from
+ * 16 copies of the bias row in shared memory). The activation is applied per component of the
+ * accumulator (OpCooperativeMatrixLengthKHR components per invocation, through a Function
+ * variable: the activations do not depend on the position), then the fragment is
+ * converted to f16 and, after a workgroup barrier (every subgroup has read the layer's
+ * inputs), stored in place into the shared activation block for the next layer.
+ *
+ * Shared memory: the activation block (P rows of the widest padded layer + 8 halves, the
+ * padding keeping fragment loads free of bank conflicts), f16; the biases of every layer
+ * (zero-padded to 16, each in 16 identical rows), f16; and the weights of the layers whose inputs or outputs are
+ * not multiples of 16, zero-padded (16-byte chunks, rows padded by one chunk). Layers
+ * whose sizes are multiples of 16 load their B fragments straight from the weight
+ * buffer (16-byte aligned rows by the layout contract; L1/L2 keep them), so the weight
+ * buffer's padding is never read.
+ *
+ * Input: the block's points are loaded (clamped, zero past the point count), encoded
+ * and stored as f16 into the activation block by the whole workgroup, padding columns
+ * zeroed (f16 points without encoding, input_width a multiple of 8: 16-byte loads). Output: where output_width is a multiple of 16 and the block is full, the last
+ * layer's fragments are converted to the output type and stored straight to binding 2;
+ * otherwise they go through the activation block (f16) and the workgroup stores the
+ * points inside the count, component by component. */
+#include <string.h>
+
 #include "mlp_internal.h"
+
+#define FR 16u        /* fragment M = N = K */
+#define MAX_SG 16u    /* subgroups per workgroup */
+#define MAX_ACC 16u   /* live accumulator fragments per subgroup and layer */
+#define MAX_KF 32u    /* B fragments per output column (inputs / 16) */
+
+typedef struct mat_geom {
+  uint32_t sg, S, nt, P, R;         /* subgroup size, subgroups, invocations, points, P/16 */
+  uint32_t kp[SPVGEN_MLP_MAX_LAYERS], np[SPVGEN_MLP_MAX_LAYERS]; /* padded widths */
+  bool staged[SPVGEN_MLP_MAX_LAYERS]; /* weights staged in shared memory */
+  uint32_t rs[SPVGEN_MLP_MAX_LAYERS], woff[SPVGEN_MLP_MAX_LAYERS]; /* chunks */
+  uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves */
+  uint32_t wchunks, bias_halves;
+  uint32_t ars;                     /* activation row stride, halves */
+  uint32_t act_halves;
+  uint32_t max_live;                /* accumulators per subgroup in the worst layer */
+  uint32_t shared_bytes;
+} mat_geom;
+
+static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mat_geom *g) {
+  memset(g, 0, sizeof *g);
+  g->sg = sg;
+  g->S = S;
+  g->nt = S * sg;
+  g->P = P;
+  g->R = P / FR;
+  uint32_t wmax = 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    g->kp[l] = mlp_round_up(L->inputs, FR);
+    g->np[l] = mlp_round_up(L->outputs, FR);
+    if (g->kp[l] > wmax) wmax = g->kp[l];
+    if (g->np[l] > wmax) wmax = g->np[l];
+    g->staged[l] = L->inputs % FR || L->outputs % FR;
+    if (g->staged[l]) {
+      g->rs[l] = g->kp[l] / 8 + 1;
+      g->woff[l] = g->wchunks;
+      g->wchunks += g->np[l] * g->rs[l];
+    }
+    g->boff[l] = g->bias_halves;
+    if (!p->desc.no_bias) g->bias_halves += g->np[l];
+    uint32_t live = g->R * mlp_ceil_div(g->np[l] / FR, S);
+    if (live > g->max_live) g->max_live = live;
+  }
+  g->ars = wmax + 8;
+  g->act_halves = P * g->ars;
+  g->shared_bytes = g->wchunks * 16 + g->bias_halves * FR * 2 + g->act_halves * 2;
+}
+
+static spvgen_component_type acc_type(const spvgen_mlp_desc *d) {
+  return d->f16_accumulation ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+}
+
+static uint32_t subgroup_size(const spvgen_device_caps *caps, bool *control) {
+  uint32_t sg = caps->subgroup_size ? caps->subgroup_size : 32;
+  *control = spvgen_caps_has(caps, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL) &&
+             caps->required_subgroup_size_in_compute && caps->min_subgroup_size &&
+             caps->min_subgroup_size != caps->max_subgroup_size;
+  if (*control && caps->min_subgroup_size <= 32 && 32 <= caps->max_subgroup_size) sg = 32;
+  return sg;
+}
 
 static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                               size_t size) {
-  (void)caps;
-  (void)p;
-  return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the mat variant is not implemented yet");
+  spvgen_mlp_desc *d = &p->desc;
+  if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the mat variant needs %s (VK_KHR_cooperative_matrix), which %s lacks",
+                    spvgen_feature_name(SPVGEN_FEATURE_COOPMAT), caps->name);
+  const spvgen_component_type h = SPVGEN_COMPONENT_F16, acc = acc_type(d);
+  if (!spvgen_caps_find_coopmat(caps, SPVGEN_SCOPE_SUBGROUP, FR, FR, FR, h, h, acc, acc))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "the mat variant needs a subgroup-scope 16x16x16 cooperative matrix f16 x "
+                    "f16 + %s -> %s, which %s does not list%s",
+                    spvgen_component_type_name(acc), spvgen_component_type_name(acc), caps->name,
+                    d->f16_accumulation ? " (f16_accumulation: try f32)" : "");
+  bool control = false;
+  uint32_t sg = subgroup_size(caps, &control);
+  if (!control && caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "subgroup size %u..%u on %s: the mat variant needs a fixed subgroup size "
+                    "(subgroupSizeControl with requiredSubgroupSizeStages including compute)",
+                    caps->min_subgroup_size, caps->max_subgroup_size, caps->name);
+  /* Subgroups: one per 16-wide output fragment of the widest layer, 1 to 8. */
+  uint32_t S;
+  if (d->workgroup_size) {
+    if (d->workgroup_size % sg || d->workgroup_size / sg > MAX_SG)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "workgroup_size %u: the mat variant takes 1 to %u subgroups of %u invocations",
+                      d->workgroup_size, MAX_SG, sg);
+    S = d->workgroup_size / sg;
+  } else {
+    uint32_t nf = 1;
+    for (uint32_t l = 0; l < p->layer_count; l++)
+      if (mlp_ceil_div(p->layers[l].outputs, FR) > nf) nf = mlp_ceil_div(p->layers[l].outputs, FR);
+    S = nf > 8 ? 8 : nf;
+  }
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layer %u has %u inputs: the mat variant takes at most %u", l,
+                      p->layers[l].inputs, MAX_KF * FR);
+  mat_geom g;
+  if (d->points_per_group) {
+    if (d->points_per_group % FR || d->points_per_group > 512)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "points_per_group %u: the mat variant takes a multiple of 16 up to 512",
+                      d->points_per_group);
+    geometry(p, sg, S, d->points_per_group, &g);
+    if (g.max_live > MAX_ACC)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "points_per_group %u with %u subgroups: %u accumulator fragments per "
+                      "subgroup in the widest layer, at most %u (fewer points or more subgroups)",
+                      d->points_per_group, S, g.max_live, MAX_ACC);
+  } else {
+    static const uint32_t tries[] = {128, 64, 32, 16};
+    bool found = false;
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !found; i++) {
+      geometry(p, sg, S, tries[i], &g);
+      found = g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
+    }
+    d->points_per_group = g.P;
+  }
+  if (g.shared_bytes > caps->max_shared_memory)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "a block of %u points needs %u bytes of shared memory (activations %u, "
+                    "biases %u, weights of layers not 16-multiples %u); %s has %u (fewer points)",
+                    g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * FR * 2, g.wchunks * 16,
+                    caps->name, caps->max_shared_memory);
+  if (g.max_live > MAX_ACC)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "a layer %u wide needs more than %u accumulator fragments per subgroup even "
+                    "for 16 points (more subgroups: workgroup_size)", mlp_max_width(p), MAX_ACC);
+  d->workgroup_size = g.nt;
+  p->local_size[0] = g.nt;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->points_per_workgroup = g.P;
+  p->shared_bytes = g.shared_bytes;
+  p->features = SPVGEN_FEATURE_COOPMAT | (control ? SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL : 0);
+  p->subgroup_size = sg;
+  return SPVGEN_OK;
 }
 
 static uint32_t mat_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
                                spvgen_mlp_desc *out, uint32_t max) {
-  (void)caps;
-  if (!max) return 0;
-  out[0] = *desc;
-  return 1;
+  /* points per block, subgroups (0: one per output fragment) */
+  static const uint32_t knobs[][2] = {{0, 0}, {64, 0}, {256, 0}, {128, 2}, {128, 8}, {32, 0}};
+  bool sized = caps->subgroup_size != 0;
+  uint32_t n = 0;
+  for (int acc16 = 0; acc16 < 2; acc16++) {
+    if (desc->f16_accumulation && !acc16) continue;
+    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && n < max; i++) {
+      spvgen_mlp_desc d = *desc;
+      if (knobs[i][0] && d.points_per_group && d.points_per_group != knobs[i][0]) continue;
+      if (!knobs[i][0] && d.points_per_group && i) continue;
+      if (knobs[i][1]) {
+        if (!sized) continue;
+        uint32_t ws = knobs[i][1] * caps->subgroup_size;
+        if (d.workgroup_size && d.workgroup_size != ws) continue;
+        d.workgroup_size = ws;
+      }
+      if (knobs[i][0]) d.points_per_group = knobs[i][0];
+      d.f16_accumulation = acc16 != 0;
+      out[n++] = d;
+    }
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------------- emit ---- */
+
+typedef struct mat_ctx {
+  spvgen_module *m;
+  const spvgen_mlp_config *p;
+  mat_geom g;
+  uint32_t u32, f16, f32, facc, v4;
+  uint32_t wp16, wp4;         /* Workgroup pointer types */
+  uint32_t act, bias, wsm;    /* shared variables (0: none) */
+  ek_buffer w16, w4;          /* the weight buffer as f16 and as 16-byte chunks */
+  ek_buffer in4;              /* the input points as 16-byte chunks (fast input path) */
+  uint32_t ta, tb, tc, tc16;  /* fragment types: A, B, accumulator, f16 accumulator */
+  uint32_t tid;
+  /* Software emulation (tests only, see emulated()): fragments are float32[EMU_LEN]
+   * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
+  bool emu;
+  uint32_t emu_arr, emu_len, lane, sgid, scr, wpu, wpf, emu_fn;
+} mat_ctx;
+
+enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT };
+
+static uint32_t act_ptr(mat_ctx *c, uint32_t index) {
+  return spvgen_access_chain(c->m, c->wp16, c->act, &index, 1);
+}
+
+/* for (e = tid; e < count; e += nt) { body(e) } — the callback form keeps the loops. */
+typedef void (*strided_body)(mat_ctx *c, uint32_t e, const void *arg);
+static void strided_loop(mat_ctx *c, uint32_t count, strided_body body, const void *arg) {
+  spvgen_module *m = c->m;
+  uint32_t ev = ek_local(m, c->u32, 0);
+  spvgen_store(m, ev, c->tid);
+  spvgen_loop(m, SpvLoopControlMaskNone);
+  uint32_t e = ek_load_u32(m, ev);
+  spvgen_loop_while(m, ek_lt(m, e, ek_u32(m, count)));
+  body(c, e, arg);
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, ev, ek_add(m, e, ek_u32(m, c->g.nt)));
+  spvgen_end_loop(m);
+}
+
+/* Staged weights of layer l: chunk e of the Npad x Kpad/8 chunk grid, zero outside. */
+static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
+  spvgen_module *m = c->m;
+  uint32_t l = *(const uint32_t *)arg;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const mat_geom *g = &c->g;
+  uint32_t cpr = g->kp[l] / 8;
+  uint32_t row = ek_div(m, e, ek_u32(m, cpr)), q = ek_mod(m, e, ek_u32(m, cpr));
+  uint32_t col0 = ek_mul(m, q, ek_u32(m, 8));
+  uint32_t ok = ek_and(m, ek_lt(m, row, ek_u32(m, L->outputs)), ek_lt(m, col0, ek_u32(m, L->inputs)));
+  uint32_t gidx = ek_add(m, ek_mul(m, row, ek_u32(m, L->row_stride / 16)),
+                         ek_add(m, q, ek_u32(m, (uint32_t)(L->matrix_offset / 16))));
+  gidx = spvgen_op_select(m, c->u32, ok, gidx, ek_u32(m, 0));
+  uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->w4, gidx));
+  uint32_t zero4 = spvgen_const_null(m, c->v4);
+  v = spvgen_op_select(m, c->v4, ok, v, zero4);
+  if (L->inputs % 8) {
+    /* The chunk holding column `inputs`: keep the halves before it (little-endian: half
+     * 2w in the low 16 bits of word w). */
+    uint32_t words[4];
+    for (uint32_t w = 0; w < 4; w++) {
+      uint32_t wd = spvgen_op_composite_extract(m, c->u32, v, &w, 1);
+      uint32_t c0 = ek_add(m, col0, ek_u32(m, 2 * w));
+      uint32_t c1 = ek_add(m, c0, ek_u32(m, 1));
+      uint32_t mask = spvgen_op_select(m, c->u32, ek_lt(m, c1, ek_u32(m, L->inputs)), ek_u32(m, 0xFFFFFFFFu),
+                                       spvgen_op_select(m, c->u32, ek_lt(m, c0, ek_u32(m, L->inputs)),
+                                                        ek_u32(m, 0xFFFFu), ek_u32(m, 0)));
+      words[w] = spvgen_op_bitwise_and(m, c->u32, wd, mask);
+    }
+    v = spvgen_op_composite_construct(m, c->v4, words, 4);
+  }
+  uint32_t sidx = ek_add(m, ek_mul(m, row, ek_u32(m, g->rs[l])), ek_add(m, q, ek_u32(m, g->woff[l])));
+  spvgen_store(m, spvgen_access_chain(m, c->wp4, c->wsm, &sidx, 1), v);
+}
+
+/* Layer l's bias, zero-padded to np and repeated in 16 rows (an accumulator fragment
+ * loaded from it starts every point's row as the bias): element e of those rows. */
+static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
+  spvgen_module *m = c->m;
+  uint32_t l = *(const uint32_t *)arg;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  uint32_t i = ek_mod(m, e, ek_u32(m, c->g.np[l]));
+  uint32_t ok = ek_lt(m, i, ek_u32(m, L->outputs));
+  uint32_t gidx = spvgen_op_select(m, c->u32, ok, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2))), ek_u32(m, 0));
+  uint32_t v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, gidx));
+  v = spvgen_op_select(m, c->f16, ok, v, spvgen_const_null(m, c->f16));
+  uint32_t si = ek_add(m, e, ek_u32(m, FR * c->g.boff[l]));
+  spvgen_store(m, spvgen_access_chain(m, c->wp16, c->bias, &si, 1), v);
+}
+
+typedef struct input_arg {
+  const mlp_io *io;
+  uint32_t base, n;
+} input_arg;
+
+/* Input (point, component) e of the block: loaded (zero past the count), encoded, f16. */
+static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t iw = p->desc.input_width;
+  uint32_t pt = ek_div(m, e, ek_u32(m, iw)), comp = ek_mod(m, e, ek_u32(m, iw));
+  uint32_t gp = ek_add(m, a->base, pt);
+  uint32_t ok = ek_lt(m, gp, a->n);
+  uint32_t x = mlp_load_input(m, p, a->io, spvgen_op_select(m, c->u32, ok, gp, ek_u32(m, 0)), comp);
+  x = spvgen_op_select(m, c->f32, ok, x, spvgen_const_f32(m, 0.0f));
+  /* The encoding of one component: the plan with input_width 1. */
+  spvgen_mlp_config one = *p;
+  one.desc.input_width = 1;
+  uint32_t per = p->encoded_width / iw;
+  uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
+  mlp_encode(m, &one, &x, enc);
+  uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, comp, ek_u32(m, per)));
+  for (uint32_t t = 0; t < per; t++)
+    spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, t))), spvgen_op_f_convert(m, c->f16, enc[t]));
+}
+
+/* Input chunk e of the block (f16 points, no encoding, input_width a multiple of 8):
+ * one 16-byte load (zero past the count), eight f16 stores. */
+static void stage_input_chunk(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const uint32_t cpp = c->p->desc.input_width / 8; /* chunks per point */
+  uint32_t pt = ek_div(m, e, ek_u32(m, cpp)), q = ek_mod(m, e, ek_u32(m, cpp));
+  uint32_t gp = ek_add(m, a->base, pt);
+  uint32_t ok = ek_lt(m, gp, a->n);
+  uint32_t gi = ek_add(m, ek_mul(m, gp, ek_u32(m, cpp)), q);
+  gi = spvgen_op_select(m, c->u32, ok, gi, ek_u32(m, 0));
+  uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->in4, gi));
+  v = spvgen_op_select(m, c->v4, ok, v, spvgen_const_null(m, c->v4));
+  uint32_t h2 = spvgen_type_vector(m, c->f16, 2);
+  uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, q, ek_u32(m, 8)));
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t pair = spvgen_op_bitcast(m, h2, spvgen_op_composite_extract(m, c->u32, v, &w, 1));
+    for (uint32_t t = 0; t < 2; t++)
+      spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, 2 * w + t))),
+                   spvgen_op_composite_extract(m, c->f16, pair, &t, 1));
+  }
+}
+
+/* Zero padding columns [encoded_width, kp0) of the block. */
+static void stage_input_pad(mat_ctx *c, uint32_t e, const void *arg) {
+  (void)arg;
+  spvgen_module *m = c->m;
+  uint32_t padw = c->g.kp[0] - c->p->encoded_width;
+  uint32_t pt = ek_div(m, e, ek_u32(m, padw));
+  uint32_t col = ek_add(m, ek_mod(m, e, ek_u32(m, padw)), ek_u32(m, c->p->encoded_width));
+  uint32_t i = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), col);
+  spvgen_store(m, act_ptr(c, i), spvgen_const_null(m, c->f16));
+}
+
+/* Output (point, component) e of the block from the activation block (f16). */
+static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const uint32_t ow = c->p->desc.output_width;
+  uint32_t pt = ek_div(m, e, ek_u32(m, ow)), comp = ek_mod(m, e, ek_u32(m, ow));
+  uint32_t gp = ek_add(m, a->base, pt);
+  spvgen_if(m, ek_lt(m, gp, a->n));
+  uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), comp)));
+  mlp_store_output(m, c->p, a->io, gp, comp, spvgen_op_f_convert(m, c->f32, v));
+  spvgen_end_if(m);
+}
+
+/* ------------------------------------------------- fragment operations ---- */
+/* Each is the cooperative matrix instruction, or (c->emu) its emulation in plain
+ * SPIR-V: loads and stores element by element, MulAdd through a per-subgroup scratch
+ * in shared memory (A and B stored, subgroup barrier, each lane its own elements,
+ * barrier). The emulation lets lavapipe, which has no cooperative matrices, run the
+ * variant's blocking, staging, padding and edge logic against the CPU reference. */
+
+static bool emulated(const spvgen_mlp_config *p) {
+  /* A plan always needs cooperativeMatrix; tests clear the bit to get the emulation. */
+  return !(p->features & SPVGEN_FEATURE_COOPMAT);
+}
+
+static uint32_t frag_type(mat_ctx *c, uint32_t comp, SpvCooperativeMatrixUse use) {
+  if (c->emu) return c->emu_arr;
+  return spvgen_type_coopmat(c->m, comp, SpvScopeSubgroup, FR, FR, use);
+}
+
+/* Element h (an id, in the memory's elements; wsm: halves) of a memory, as f32. */
+static uint32_t emu_mem_load(mat_ctx *c, enum frag_mem mem, uint32_t h) {
+  spvgen_module *m = c->m;
+  uint32_t v;
+  if (mem == MEM_WSM) {
+    uint32_t ix[2] = {ek_div(m, h, ek_u32(m, 8)), ek_div(m, ek_mod(m, h, ek_u32(m, 8)), ek_u32(m, 2))};
+    uint32_t word = spvgen_load(m, c->u32, spvgen_access_chain(m, c->wpu, c->wsm, ix, 2));
+    uint32_t pair = spvgen_op_bitcast(m, spvgen_type_vector(m, c->f16, 2), word);
+    v = spvgen_op_vector_extract_dynamic(m, c->f16, pair, ek_mod(m, h, ek_u32(m, 2)));
+  } else if (mem == MEM_W16) {
+    v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, h));
+  } else {
+    v = spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, mem == MEM_ACT ? c->act : c->bias, &h, 1));
+  }
+  return spvgen_op_f_convert(m, c->f32, v);
+}
+
+/* Element i (an id) of this lane's part: its row and column. */
+static void emu_pos(mat_ctx *c, uint32_t i, uint32_t *row, uint32_t *col) {
+  spvgen_module *m = c->m;
+  uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), i);
+  *row = ek_div(m, e, ek_u32(m, FR));
+  *col = ek_mod(m, e, ek_u32(m, FR));
+}
+
+static uint32_t f16_round(mat_ctx *c, uint32_t x) {
+  return spvgen_op_f_convert(c->m, c->f32, spvgen_op_f_convert(c->m, c->f16, x));
+}
+
+/* The emulation's loops: for (i = 0; i < emu_len; i++) over a Function variable `arr`
+ * of the fragment's array type; emu_begin returns i and a pointer to arr[i]. */
+typedef struct emu_loop {
+  uint32_t iv, arr, i, elem;
+} emu_loop;
+
+static void emu_begin(mat_ctx *c, emu_loop *L, uint32_t init) {
+  spvgen_module *m = c->m;
+  L->arr = ek_local(m, c->emu_arr, 0);
+  L->iv = ek_local(m, c->u32, 0);
+  spvgen_store(m, L->arr, init);
+  spvgen_store(m, L->iv, ek_u32(m, 0));
+  spvgen_loop(m, SpvLoopControlDontUnrollMask);
+  L->i = ek_load_u32(m, L->iv);
+  spvgen_loop_while(m, ek_lt(m, L->i, ek_u32(m, c->emu_len)));
+  L->elem = spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, c->f32), L->arr, &L->i, 1);
+}
+
+static uint32_t emu_end(mat_ctx *c, emu_loop *L) {
+  spvgen_module *m = c->m;
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, L->iv, ek_add(m, L->i, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  return spvgen_load(m, c->emu_arr, L->arr);
+}
+
+/* Load of a fragment at element idx (wsm: chunks; stride likewise) of a memory. */
+static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t idx, bool col_major,
+                          uint32_t stride) {
+  spvgen_module *m = c->m;
+  SpvCooperativeMatrixLayout lay = col_major ? SpvCooperativeMatrixLayoutColumnMajorKHR
+                                             : SpvCooperativeMatrixLayoutRowMajorKHR;
+  if (!c->emu) {
+    uint32_t ptr = mem == MEM_WSM   ? spvgen_access_chain(m, c->wp4, c->wsm, &idx, 1)
+                   : mem == MEM_W16 ? ek_elem(m, &c->w16, idx)
+                                    : spvgen_access_chain(m, c->wp16, mem == MEM_ACT ? c->act : c->bias, &idx, 1);
+    return spvgen_coopmat_load(m, type, ptr, lay, stride, NULL);
+  }
+  if (mem == MEM_WSM) {
+    idx = ek_mul(m, idx, ek_u32(m, 8));
+    stride *= 8;
+  }
+  emu_loop L;
+  emu_begin(c, &L, spvgen_const_null(m, c->emu_arr));
+  uint32_t row, col;
+  emu_pos(c, L.i, &row, &col);
+  uint32_t off = col_major ? ek_add(m, ek_mul(m, col, ek_u32(m, stride)), row)
+                           : ek_add(m, ek_mul(m, row, ek_u32(m, stride)), col);
+  spvgen_store(m, L.elem, emu_mem_load(c, mem, ek_add(m, idx, off)));
+  return emu_end(c, &L);
+}
+
+/* Row-major store of a fragment at element idx of the activation block (f16) or of
+ * binding 2 (out: its buffer; the output type). */
+static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint32_t idx, uint32_t v,
+                       uint32_t stride) {
+  spvgen_module *m = c->m;
+  if (!c->emu) {
+    uint32_t ptr = mem == MEM_ACT ? spvgen_access_chain(m, c->wp16, c->act, &idx, 1) : ek_elem(m, out, idx);
+    spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, NULL);
+    return;
+  }
+  emu_loop L;
+  emu_begin(c, &L, v);
+  uint32_t row, col;
+  emu_pos(c, L.i, &row, &col);
+  uint32_t at = ek_add(m, idx, ek_add(m, ek_mul(m, row, ek_u32(m, stride)), col));
+  uint32_t x = spvgen_load(m, c->f32, L.elem);
+  if (mem == MEM_ACT)
+    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->act, &at, 1), spvgen_op_f_convert(m, c->f16, x));
+  else
+    spvgen_store(m, ek_elem(m, out, at), ek_convert(m, x, SPVGEN_COMPONENT_F32, c->p->desc.output_type));
+  emu_end(c, &L);
+}
+
+/* The emulated MulAdd as a function of the module (emitted before the entry point). */
+static uint32_t emu_muladd_function(mat_ctx *c) {
+  spvgen_module *m = c->m;
+  uint32_t types[3] = {c->emu_arr, c->emu_arr, c->emu_arr}, params[3];
+  uint32_t fn = spvgen_function_begin(m, c->emu_arr, SpvFunctionControlDontInlineMask, types, 3, params);
+  spvgen_name(m, fn, "emulated_muladd");
+  uint32_t tid = ek_load_u32(m, ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex));
+  uint32_t saved_lane = c->lane;
+  c->lane = ek_mod(m, tid, ek_u32(m, c->g.sg));
+  uint32_t sbase = ek_mul(m, ek_div(m, tid, ek_u32(m, c->g.sg)), ek_u32(m, 2 * FR * FR));
+  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
+  uint32_t av = ek_local(m, c->emu_arr, 0), bv = ek_local(m, c->emu_arr, 0);
+  uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
+  spvgen_store(m, av, params[0]);
+  spvgen_store(m, bv, params[1]);
+  emu_loop L;
+  emu_begin(c, &L, params[2]);
+  {
+    uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), L.i);
+    uint32_t ia = ek_add(m, sbase, e), ib = ek_add(m, ia, ek_u32(m, FR * FR));
+    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->scr, &ia, 1),
+                 spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, av, &L.i, 1)));
+    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->scr, &ib, 1),
+                 spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, bv, &L.i, 1)));
+  }
+  uint32_t acc = emu_end(c, &L);
+  ek_subgroup_barrier(m);
+  emu_begin(c, &L, acc);
+  {
+    uint32_t row, col;
+    emu_pos(c, L.i, &row, &col);
+    spvgen_store(m, sv, spvgen_load(m, c->f32, L.elem));
+    spvgen_store(m, kv, ek_u32(m, 0));
+    spvgen_loop(m, SpvLoopControlDontUnrollMask);
+    uint32_t k = ek_load_u32(m, kv);
+    spvgen_loop_while(m, ek_lt(m, k, ek_u32(m, FR)));
+    {
+      uint32_t ia = ek_add(m, sbase, ek_add(m, ek_mul(m, row, ek_u32(m, FR)), k));
+      uint32_t ib = ek_add(m, sbase, ek_add(m, ek_u32(m, FR * FR), ek_add(m, ek_mul(m, k, ek_u32(m, FR)), col)));
+      uint32_t x = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->scr, &ia, 1));
+      uint32_t y = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->scr, &ib, 1));
+      spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
+    }
+    spvgen_loop_continue_block(m);
+    spvgen_store(m, kv, ek_add(m, k, ek_u32(m, 1)));
+    spvgen_end_loop(m);
+    uint32_t sum = spvgen_load(m, c->f32, sv);
+    spvgen_store(m, L.elem, c->p->desc.f16_accumulation ? f16_round(c, sum) : sum);
+  }
+  uint32_t out = emu_end(c, &L);
+  ek_subgroup_barrier(m);
+  spvgen_return_value(m, out);
+  spvgen_function_end(m);
+  c->lane = saved_lane;
+  return fn;
+}
+
+static uint32_t frag_muladd(mat_ctx *c, uint32_t a, uint32_t b, uint32_t acc) {
+  if (!c->emu) return spvgen_coopmat_muladd(c->m, c->tc, a, b, acc, 0);
+  uint32_t args[3] = {a, b, acc};
+  return spvgen_op_function_call(c->m, c->emu_arr, c->emu_fn, args, 3);
+}
+
+/* Conversion of an accumulator fragment to another component type (to16: f16 values). */
+static uint32_t frag_convert(mat_ctx *c, uint32_t to_type, bool to16, uint32_t v) {
+  if (!c->emu) return spvgen_coop_convert(c->m, to_type, v);
+  if (!to16) return v;
+  emu_loop L;
+  emu_begin(c, &L, v);
+  spvgen_store(c->m, L.elem, f16_round(c, spvgen_load(c->m, c->f32, L.elem)));
+  return emu_end(c, &L);
+}
+
+/* The activation on every component of an accumulator fragment, as a function
+ * `tc act(tc)` (one per activation the network uses, emitted before the entry point):
+ * a loop over this invocation's components (OpCooperativeMatrixLengthKHR) through a
+ * Function variable; the activations do not depend on the position. */
+static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
+  spvgen_module *m = c->m;
+  bool f16acc = c->p->desc.f16_accumulation && !c->emu;
+  bool round16 = c->p->desc.f16_accumulation && c->emu;
+  uint32_t ctype = f16acc ? c->f16 : c->f32;
+  uint32_t param = 0;
+  uint32_t fn = spvgen_function_begin(m, c->tc, SpvFunctionControlMaskNone, &c->tc, 1, &param);
+  spvgen_name(m, fn, spvgen_mlp_activation_name(act));
+  uint32_t var = ek_local(m, c->tc, 0);
+  uint32_t iv = ek_local(m, c->u32, 0);
+  spvgen_store(m, var, param);
+  uint32_t len = c->emu ? ek_u32(m, c->emu_len) : spvgen_coopmat_length(m, c->tc);
+  spvgen_store(m, iv, ek_u32(m, 0));
+  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, ctype);
+  spvgen_loop(m, SpvLoopControlUnrollMask);
+  uint32_t i = ek_load_u32(m, iv);
+  spvgen_loop_while(m, ek_lt(m, i, len));
+  {
+    uint32_t ptr = spvgen_access_chain(m, fptr, var, &i, 1);
+    uint32_t x = spvgen_load(m, ctype, ptr);
+    if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
+    uint32_t y = mlp_activation_f32(m, c->p, x, act);
+    if (f16acc) y = spvgen_op_f_convert(m, c->f16, y);
+    if (round16) y = f16_round(c, y);
+    spvgen_store(m, ptr, y);
+  }
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, iv, ek_add(m, i, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  spvgen_return_value(m, spvgen_load(m, c->tc, var));
+  spvgen_function_end(m);
+  return fn;
 }
 
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
-  (void)p;
-  spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen_mlp_emit: the mat variant is not implemented yet");
+  const spvgen_mlp_desc *d = &p->desc;
+  mat_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  mat_ctx *c = &cx;
+  c->m = m;
+  c->p = p;
+  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, &c->g);
+  const mat_geom *g = &c->g;
+  c->u32 = ek_u32_type(m);
+  c->f16 = spvgen_type_float(m, 16);
+  c->f32 = ek_f32_type(m);
+  c->v4 = spvgen_type_vector(m, c->u32, 4);
+  c->facc = ek_type(m, acc_type(d));
+  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
+  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
+
+  mlp_io io;
+  mlp_declare_io(m, p, &io);
+  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
+  bool any_staged = g->wchunks != 0;
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
+    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
+  if (any_staged) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
+  c->act = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                  spvgen_type_array(m, c->f16, ek_u32(m, g->act_halves))),
+                           SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, c->act, "act");
+  if (g->bias_halves) {
+    c->bias = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves * FR))),
+                              SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->bias, "bias");
+  }
+  if (any_staged) {
+    c->wsm = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                    spvgen_type_array(m, c->v4, ek_u32(m, g->wchunks))),
+                             SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->wsm, "wsm");
+  }
+  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  c->emu = emulated(p);
+  if (c->emu) {
+    c->emu_len = FR * FR / g->sg;
+    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
+    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
+    c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+    c->scr = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                    spvgen_type_array(m, c->f32, ek_u32(m, g->S * 2 * FR * FR))),
+                             SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->scr, "emulation_scratch");
+  }
+  c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
+  c->tb = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixBKHR);
+  c->tc = frag_type(c, c->facc, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+
+  uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0};
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_mlp_activation a = p->layers[l].activation;
+    if (a != SPVGEN_MLP_ACT_NONE && !act_fn[a]) act_fn[a] = activation_function(c, a);
+  }
+
+  if (c->emu) c->emu_fn = emu_muladd_function(c);
+
+  spvgen_compute_main(m, "main", g->nt, 1, 1);
+  c->tid = ek_load_u32(m, lid_var);
+  uint32_t sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
+  c->sgid = sgid;
+  c->lane = ek_mod(m, c->tid, ek_u32(m, g->sg));
+  uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
+  uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
+  input_arg ia = {&io, base, n};
+
+  /* Staging: weights of the odd layers, biases, the block's inputs. */
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
+  if (g->bias_halves)
+    for (uint32_t l = 0; l < p->layer_count; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+  if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
+  else strided_loop(c, g->P * d->input_width, stage_input, &ia);
+  if (g->kp[0] > p->encoded_width)
+    strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+  spvgen_workgroup_barrier(m);
+
+  const bool direct_out = d->output_width % FR == 0;
+  uint32_t full = 0;
+  if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add(m, base, ek_u32(m, g->P))));
+  uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
+
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    const bool last = l + 1 == p->layer_count;
+    const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
+    const bool guard = nf % g->S != 0;
+    /* Per owned fragment jj: R accumulators (locals: the guard's branches and the
+     * barrier separate computing from storing). */
+    uint32_t accv[MAX_ACC];
+    for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
+    uint32_t jv[MAX_ACC];
+    for (uint32_t jj = 0; jj < own; jj++) {
+      uint32_t j = ek_add(m, sgid, ek_u32(m, jj * g->S));
+      jv[jj] = j;
+      bool g_here = guard && jj + 1 == own;
+      /* The emulation's barriers must be reached by every subgroup (lavapipe makes each
+       * barrier a workgroup one): there the spare subgroups compute the last fragment
+       * again (clamped) and only the stores are guarded. */
+      if (g_here && c->emu) j = spvgen_glsl_u_min(m, c->u32, j, ek_u32(m, nf - 1));
+      else if (g_here) spvgen_if(m, ek_lt(m, j, ek_u32(m, nf)));
+      uint32_t b[MAX_KF];
+      for (uint32_t k = 0; k < kf; k++) {
+        if (g->staged[l]) {
+          /* chunk woff + (16 j) rs + 2 k */
+          uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
+          b[k] = frag_load(c, c->tb, MEM_WSM, idx, true, g->rs[l]);
+        } else {
+          uint32_t rsh = L->row_stride / 2;
+          uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)),
+                                ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k));
+          b[k] = frag_load(c, c->tb, MEM_W16, idx, true, rsh);
+        }
+      }
+      uint32_t init = zero_acc;
+      if (!d->no_bias) {
+        uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * g->boff[l]));
+        init = frag_load(c, c->tc16, MEM_BIAS, bi, false, g->np[l]);
+        if (!d->f16_accumulation && !c->emu) init = frag_convert(c, c->tc, false, init);
+      }
+      for (uint32_t r = 0; r < g->R; r++) {
+        uint32_t acc = init;
+        for (uint32_t k = 0; k < kf; k++) {
+          uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, r * FR * g->ars + k * FR), false, g->ars);
+          acc = frag_muladd(c, a, b[k], acc);
+        }
+        if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
+        spvgen_store(m, accv[jj * g->R + r], acc);
+      }
+      if (g_here && !c->emu) spvgen_end_if(m);
+    }
+    if (last && direct_out) {
+      spvgen_if(m, full);
+      uint32_t out_t = ek_type(m, d->output_type);
+      bool conv = out_t != c->facc;
+      uint32_t to = conv ? frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR) : c->tc;
+      for (uint32_t jj = 0; jj < own; jj++) {
+        bool g_here = guard && jj + 1 == own;
+        if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
+        for (uint32_t r = 0; r < g->R; r++) {
+          uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
+          if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
+          uint32_t idx = ek_add(m, ek_mul(m, ek_add(m, base, ek_u32(m, r * FR)), ek_u32(m, d->output_width)),
+                                ek_mul(m, jv[jj], ek_u32(m, FR)));
+          frag_store(c, MEM_OUT, &io.out, idx, v, d->output_width);
+        }
+        if (g_here) spvgen_end_if(m);
+      }
+      spvgen_else(m);
+    }
+    /* Into the activation block, in place: after every subgroup has read it. */
+    spvgen_workgroup_barrier(m);
+    for (uint32_t jj = 0; jj < own; jj++) {
+      bool g_here = guard && jj + 1 == own;
+      if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
+      for (uint32_t r = 0; r < g->R; r++) {
+        uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
+        if (!d->f16_accumulation) v = frag_convert(c, c->tc16, true, v);
+        uint32_t idx = ek_add(m, ek_mul(m, jv[jj], ek_u32(m, FR)), ek_u32(m, r * FR * g->ars));
+        frag_store(c, MEM_ACT, NULL, idx, v, g->ars);
+      }
+      if (g_here) spvgen_end_if(m);
+    }
+    spvgen_workgroup_barrier(m);
+    if (last) {
+      strided_loop(c, g->P * d->output_width, write_output, &ia);
+      if (direct_out) spvgen_end_if(m);
+    }
+  }
+  spvgen_function_end(m);
 }
 
 const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_emit, NULL};

@@ -254,6 +254,11 @@ static void plan_name(spvgen_mlp_config *p) {
            d->input_width, hidden, d->output_width,
            activation_names[d->hidden_count ? d->activation : d->output_activation], enc,
            p->local_size[0]);
+  if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator */
+    size_t n = strlen(p->name);
+    snprintf(p->name + n, sizeof p->name - n, " p%u%s", d->points_per_group,
+             d->f16_accumulation ? " acc16" : "");
+  }
 }
 
 static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
@@ -270,6 +275,7 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
   if (knobs) {
     p->desc.workgroup_size = knobs->workgroup_size;
     p->desc.points_per_group = knobs->points_per_group;
+    p->desc.f16_accumulation = knobs->f16_accumulation;
   }
   p->desc.variant = v;
   p->variant = v;

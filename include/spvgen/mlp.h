@@ -42,8 +42,8 @@
  * Arithmetic: the loop variant computes in f32 (f16 weights and biases converted, sums
  * and activations in f32); the vec variant in f16 cooperative vectors (the device's
  * matrix-vector unit, f16 results between layers; the only float combination the H100
- * lists); the mat variant multiplies f16 tiles with f32 accumulation and rounds each
- * layer's activations to f16 between layers.
+ * lists); the mat variant multiplies f16 tiles with f32 accumulation (f16 with
+ * f16_accumulation) and rounds each layer's activations to f16 between layers.
  *
  * caps may be NULL in plan/plans/spvgen_mlp: the "vulkan13" preset is assumed. Nothing
  * here prints, allocates (but spvgen_mlp's words) or exits. */
@@ -79,8 +79,8 @@ typedef enum spvgen_mlp_variant {
                           where it has f16 cooperative matrices, else loop */
   SPVGEN_MLP_VEC = 1,  /* NV cooperative vectors: a matrix-vector MulAdd per layer and
                           invocation (VK_NV_cooperative_vector) */
-  SPVGEN_MLP_MAT = 2,  /* KHR cooperative matrices: a subgroup evaluates 16 points per
-                          tile, weights staged in shared memory */
+  SPVGEN_MLP_MAT = 2,  /* KHR cooperative matrices: a workgroup evaluates a block of
+                          points, each subgroup a set of 16-wide output fragments */
   SPVGEN_MLP_LOOP = 3, /* no cooperative features: plain loops, one point per invocation */
   SPVGEN_MLP_VARIANT_COUNT = 4,
 } spvgen_mlp_variant;
@@ -158,8 +158,11 @@ typedef struct spvgen_mlp_desc {
   /* ---- knobs: 0 means "choose" ---- */
   spvgen_mlp_variant variant;
   uint32_t workgroup_size;   /* invocations per workgroup */
-  uint32_t points_per_group; /* mat: points per subgroup tile (16); loop/vec: points per
-                                invocation (1, the only value for now) */
+  uint32_t points_per_group; /* mat: points per workgroup block, a multiple of 16 (0:
+                                128 where registers and shared memory allow);
+                                loop/vec: points per invocation (1, the only value) */
+  bool f16_accumulation;     /* mat: f16 accumulator fragments (where the device lists
+                                f16 x f16 + f16), else f32 */
 } spvgen_mlp_desc;
 
 /* One layer's place in the weight buffer (binding 1). */

@@ -3,9 +3,10 @@
  * matrices; loop: any device) runs the reference networks (32-64x4-16 relu, and smaller
  * odd ones with encodings) on random weights and points, every output component checked
  * against the float64 reference of tools/common/mlp_run.c (tolerance: mlp_run.h).
- * Missing features skip (fail under SPVGEN_GPU_REQUIRED=1); the mat variant is not
- * implemented yet and skips saying so. The validation part emits the same kernels for
- * the "h100" preset and validates them, everywhere.
+ * Missing features skip (fail under SPVGEN_GPU_REQUIRED=1). The mat variant runs with
+ * f32 and with f16 accumulator fragments. Point counts leave a partial last workgroup
+ * block. The validation part emits the same kernels for the "h100" preset (mat: both
+ * accumulators) and validates them, everywhere.
  *
  * Each run prints a line for scripts/gpu-check:
  *   gpu-summary <test> max_abs_err=<e> tolerance=<t> gpu_us=<us> device=<name> */
@@ -52,12 +53,13 @@ static spvgen_mlp_desc net(int which) {
   return d;
 }
 
-static void run_variant(spvgen_mlp_variant v, uint64_t features) {
+static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | features);
   if (!ctx) return;
   for (int which = 0; which < 3 && !test_current_failed && !test_current_skipped; which++) {
     spvgen_mlp_desc d = net(which);
     d.variant = v;
+    d.f16_accumulation = acc16;
     char msg[512];
     spvgen_mlp_config p;
     spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
@@ -71,7 +73,7 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features) {
     }
     mlp_run_options o = {0};
     bool cpu = spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU; /* lavapipe: keep it short */
-    o.points = cpu ? 1000 : which == 0 ? (1u << 16) : 5000;
+    o.points = cpu ? 1000 : which == 0 ? (1u << 16) + 37 : 5000; /* partial last blocks */
     o.seed = 1234 + which;
     o.warmup = cpu ? 0 : 2;
     o.repeats = cpu ? 1 : 5;
@@ -93,24 +95,23 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features) {
   spvgen_vk_destroy(ctx);
 }
 
-static void test_mlp_vec_matches_cpu(void) { run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC); }
-static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT); }
-static void test_mlp_loop_matches_cpu(void) { run_variant(SPVGEN_MLP_LOOP, 0); }
+static void test_mlp_vec_matches_cpu(void) { run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false); }
+static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false); }
+/* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
+static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
+static void test_mlp_loop_matches_cpu(void) { run_variant(SPVGEN_MLP_LOOP, 0, false); }
 
 static void test_mlp_kernels_h100_validation(void) {
   spvgen_device_caps caps;
   CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
-  for (int v = SPVGEN_MLP_VEC; v < SPVGEN_MLP_VARIANT_COUNT; v++)
+  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT; v++) /* the last: mat, f16 acc */
     for (int which = 0; which < 3; which++) {
       spvgen_mlp_desc d = net(which);
-      d.variant = (spvgen_mlp_variant)v;
+      d.variant = v == SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_MAT : (spvgen_mlp_variant)v;
+      d.f16_accumulation = v == SPVGEN_MLP_VARIANT_COUNT;
       spvgen_kernel k;
       char msg[512];
       spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
-      if (v == SPVGEN_MLP_MAT) { /* not implemented yet */
-        CHECK_MSG(st == SPVGEN_ERROR_UNSUPPORTED && strstr(msg, "not implemented yet"), "%s", msg);
-        continue;
-      }
       CHECK_MSG(st == SPVGEN_OK, "%s", msg);
       if (st != SPVGEN_OK) continue;
       CHECK(check_words(k.words, k.word_count));
@@ -122,6 +123,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_vec_matches_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
+      TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),
       TEST_CASE(test_mlp_kernels_h100_validation),
   };

@@ -69,7 +69,8 @@ static void sweep(const char *preset, uint64_t *descs, uint64_t *plans_total) {
   fprintf(stderr, "%s: vec %llu, mat %llu, loop %llu plans\n", preset,
           (unsigned long long)by_variant[SPVGEN_MLP_VEC], (unsigned long long)by_variant[SPVGEN_MLP_MAT],
           (unsigned long long)by_variant[SPVGEN_MLP_LOOP]);
-  if (!strcmp(preset, "h100")) CHECK(by_variant[SPVGEN_MLP_VEC] > 0);
+  if (!strcmp(preset, "h100")) CHECK(by_variant[SPVGEN_MLP_VEC] > 0 && by_variant[SPVGEN_MLP_MAT] > 0);
+  if (!strcmp(preset, "vulkan13")) CHECK_EQ_U64(by_variant[SPVGEN_MLP_MAT], 0);
   CHECK(by_variant[SPVGEN_MLP_LOOP] > 0);
   spvgen_module_destroy(m);
 }

@@ -155,7 +155,11 @@ void mlp_reference(const spvgen_mlp_config *p, const mlp_run_data *data, uint64_
         mag += fabs(w * x[j]);
         prop += fabs(w) * e[j];
       }
-      double ez = prop + u_acc * mag + (f16_path ? u_store * fabs(z) : 0);
+      /* f16 accumulation (mat, f16_accumulation): each of the inputs + 1 additions
+       * rounds the partial sum to f16, a worst case of (inputs + 1) 2^-11 of the sum of
+       * magnitudes. */
+      double ua = p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
+      double ez = prop + ua * mag + (f16_path ? u_store * fabs(z) : 0);
       double v = act(z, L->activation, d->leaky_slope);
       double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
@@ -176,12 +180,18 @@ void mlp_reference(const spvgen_mlp_config *p, const mlp_run_data *data, uint64_
 
 void mlp_run_check(const spvgen_mlp_config *p, const mlp_run_data *data, const void *gpu,
                    mlp_run_result *res) {
+  mlp_run_check_sampled(p, data, gpu, 1, res);
+}
+
+void mlp_run_check_sampled(const spvgen_mlp_config *p, const mlp_run_data *data, const void *gpu,
+                           uint64_t step, mlp_run_result *res) {
   const spvgen_mlp_desc *d = &p->desc;
+  if (step < 1) step = 1;
   double ref[SPVGEN_MLP_MAX_WIDTH], err[SPVGEN_MLP_MAX_WIDTH];
   res->checked = res->bad = 0;
   res->max_err = res->max_err_tol = res->worst_ratio = 0;
   double uo = d->output_type == SPVGEN_COMPONENT_F16 ? ldexp(1, -10) : ldexp(1, -24);
-  for (uint64_t pt = 0; pt < data->points; pt++) {
+  for (uint64_t pt = 0; pt < data->points; pt = pt + step < data->points || pt + 1 == data->points ? pt + step : data->points - 1) {
     mlp_reference(p, data, pt, ref, err);
     for (uint32_t c = 0; c < d->output_width; c++) {
       double g = get_io(gpu, d->output_type, pt * d->output_width + c);
@@ -229,13 +239,23 @@ static int cmp_u64(const void *a, const void *b) {
 spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
                       const mlp_run_options *options, mlp_run_result *res, char *msg,
                       size_t size) {
+  memset(res, 0, sizeof *res);
+  spvgen_mlp_config plan;
+  spvgen_status st = spvgen_mlp_plan(desc, spvgen_vk_caps(ctx), &plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  return mlp_run_plan(ctx, &plan, options, res, msg, size);
+}
+
+spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                           const mlp_run_options *options, mlp_run_result *res, char *msg,
+                           size_t size) {
   mlp_run_options opt = options ? *options : (mlp_run_options){0};
   if (!opt.repeats) opt.repeats = 1;
   if (!opt.points) opt.points = 4096;
   memset(res, 0, sizeof *res);
+  res->plan = *plan;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
-  spvgen_status st = spvgen_mlp_plan(desc, caps, &res->plan, msg, size);
-  if (st != SPVGEN_OK) return st;
+  spvgen_status st = SPVGEN_OK;
   const spvgen_mlp_config *p = &res->plan;
   if (opt.points > 0xFFFFFFFFull) {
     snprintf(msg, size, "points %llu: the kernel's point count is a uint32",
@@ -259,9 +279,7 @@ spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
   int reps = 0;
   do {
     spvgen_module_reset(m, NULL);
-    spvgen_mlp_config pl;
-    st = spvgen_mlp_plan(desc, caps, &pl, NULL, 0);
-    if (st == SPVGEN_OK) st = spvgen_mlp_emit(m, &pl, &info);
+    st = spvgen_mlp_emit(m, p, &info);
     if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
     reps++;
   } while (st == SPVGEN_OK && now_us() - t0 < 20000.0 && reps < 2000);
@@ -335,7 +353,8 @@ spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
     res->tflops = (double)p->flops_per_point * opt.points / res->median_ns / 1e3;
   }
   if (spvgen_vk_buffer_download(ctx, bufs[2], 0, hout, out_bytes) != SPVGEN_OK) VKFAIL();
-  if (!opt.no_check) mlp_run_check(p, &data, hout, res);
+  if (!opt.no_check)
+    mlp_run_check_sampled(p, &data, hout, opt.sample && opt.points > opt.sample ? opt.points / opt.sample : 1, res);
 
 done:
   free(dd);

@@ -10,7 +10,8 @@
  *     e_out = L * (sum_j |W_ij| e_j + u_acc * (sum_j |W_ij x_j| + |b_i|)) + e_act + u_store |y|
  * with L the activation's slope bound near the value (1 for relu / leaky / tanh / none,
  * 1/4 sigmoid, 1.1 silu, exp(z + e) for exp), u_acc the accumulation's relative error
- * (loop: f32 sums, 2^-20; vec / mat: tensor units with f16 results, 2^-9), u_store the
+ * (loop: f32 sums, 2^-20; vec / mat: tensor units with f16 results, 2^-9; mat with
+ * f16_accumulation: (inputs + 1) 2^-11, each addition rounded to f16), u_store the
  * rounding of activations between layers (loop 2^-24; vec / mat f16, 2^-10: Vulkan lets
  * f32 -> f16 conversions round toward zero), e_act the
  * activation's own error (loop 1e-6 (|y| + 1); vec / mat f16 exp / tanh, 2^-9 (|y| + 1)),
@@ -34,6 +35,8 @@ typedef struct mlp_run_options {
   uint32_t warmup_ms; /* sustained warm-up (see gemm_run.h) */
   uint32_t repeats;   /* timed dispatches; 0: 1 */
   bool no_check;
+  uint64_t sample;    /* 0: check every point; else about this many points, evenly spread
+                         (the first and the last included: large benchmark runs) */
 } mlp_run_options;
 
 typedef struct mlp_run_result {
@@ -44,7 +47,7 @@ typedef struct mlp_run_result {
   double first_bad_gpu, first_bad_ref, first_bad_tol;
   double median_ns, min_ns;
   double points_per_s, tflops;
-  double emit_us;
+  double emit_us;     /* emit + finish of the plan, one core, averaged over repeats */
 } mlp_run_result;
 
 /* Host data of a run: what mlp_run_make_data fills. */
@@ -70,11 +73,18 @@ void mlp_reference(const spvgen_mlp_config *plan, const mlp_run_data *data, uint
  * fields of res. */
 void mlp_run_check(const spvgen_mlp_config *plan, const mlp_run_data *data, const void *gpu_out,
                    mlp_run_result *res);
+/* The same on every step-th point (and the last one); step 0 or 1: every point. */
+void mlp_run_check_sampled(const spvgen_mlp_config *plan, const mlp_run_data *data,
+                           const void *gpu_out, uint64_t step, mlp_run_result *res);
 
 /* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
  * verdict is res->bad == 0. */
 spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
                       const mlp_run_options *options, mlp_run_result *res, char *message,
                       size_t message_size);
+/* The same for a plan made by the caller (emit_us: emit + finish, without the plan). */
+spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                           const mlp_run_options *options, mlp_run_result *res, char *message,
+                           size_t message_size);
 
 #endif

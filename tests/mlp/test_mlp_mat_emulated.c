@@ -1,0 +1,158 @@
+/* tests/mlp/test_mlp_mat_emulated.c — the mat variant's kernel logic on the CI device
+ * (lavapipe, which has no cooperative matrices): a mat plan made for the device's caps
+ * with a 16x16x16 f16 cooperative matrix entry added, whose cooperativeMatrix feature
+ * bit is then cleared, which makes emitters/mlp/mat.c emulate each fragment operation in
+ * plain SPIR-V (element-wise loads and stores at the positions the KHR layouts define,
+ * MulAdds through shared memory). Everything else — the workgroup blocks, the output
+ * fragments per subgroup, the weight staging and zero padding of layers that are not
+ * 16-multiples (the weight buffer's padding holds 1000.0), the biases, the in-place
+ * activation block and its barriers, the encodings, the direct and the staged output
+ * paths, partial last blocks — is the code the H100 runs. Every output component of
+ * every point is checked against the float64 reference of tools/common/mlp_run.c with
+ * the mat tolerance (mlp_run.h: f16 between layers, 2^-9 accumulation; f16 accumulators
+ * (inputs + 1) 2^-11), and the worst error must stay under a quarter of it.
+ * tests/gpu/test_gpu_mlp.c runs the real instructions on the H100. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mlp_run.h"
+#include "module_check.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+static spvgen_vk_context *open_device(void) {
+  char msg[512];
+  spvgen_vk_desc vd;
+  memset(&vd, 0, sizeof vd);
+  vd.device_name = getenv("SPVGEN_VK_DEVICE");
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) {
+    test_skip("no Vulkan device: %s", msg);
+    return NULL;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  return ctx;
+}
+
+/* The device's caps with KHR cooperative matrices f16 x f16 + f32 / f16 added. */
+static spvgen_device_caps with_coopmat(const spvgen_device_caps *dev) {
+  spvgen_device_caps c = *dev;
+  c.features |= SPVGEN_FEATURE_COOPMAT;
+  c.coopmat_count = 0;
+  for (int acc16 = 0; acc16 < 2; acc16++) {
+    spvgen_coopmat_shape *s = &c.coopmat[c.coopmat_count++];
+    memset(s, 0, sizeof *s);
+    s->m = s->n = s->k = 16;
+    s->a = s->b = SPVGEN_COMPONENT_F16;
+    s->c = s->result = acc16 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+    s->scope = SPVGEN_SCOPE_SUBGROUP;
+  }
+  return c;
+}
+
+static void run_case(spvgen_vk_context *ctx, spvgen_mlp_desc d, uint64_t points) {
+  spvgen_device_caps caps = with_coopmat(spvgen_vk_caps(ctx));
+  d.variant = SPVGEN_MLP_MAT;
+  spvgen_mlp_config plan;
+  char msg[512];
+  spvgen_status st = spvgen_mlp_plan(&d, &caps, &plan, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st != SPVGEN_OK) return;
+  plan.features &= ~SPVGEN_FEATURE_COOPMAT; /* the emulation */
+  mlp_run_options o;
+  memset(&o, 0, sizeof o);
+  o.seed = test_rand_u32() | 1u;
+  o.points = points;
+  mlp_run_result r;
+  st = mlp_run_plan(ctx, &plan, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "[%s]: %s", plan.name, msg);
+  if (st != SPVGEN_OK) return;
+  CHECK_EQ_U64(r.checked, points * d.output_width);
+  CHECK_MSG(r.bad == 0,
+            "[%s] %llu points: %llu of %llu outputs wrong; first point %llu component %llu: gpu "
+            "%.7g cpu %.7g tol %.3g", plan.name, (unsigned long long)points, (unsigned long long)r.bad,
+            (unsigned long long)r.checked, (unsigned long long)r.first_bad_point,
+            (unsigned long long)r.first_bad_component, r.first_bad_gpu, r.first_bad_ref, r.first_bad_tol);
+  /* The bound is a worst case; the emulation rounds where the kernel does, and its
+   * errors stay near 1% of it (0.000 - 0.012 seen). A bug that moves outputs (a
+   * dropped bias made 27 of 600 outputs fail, worst ratio 1.25) shows well before. */
+  CHECK_MSG(r.worst_ratio <= 0.25, "[%s]: worst |err| / tolerance %.3f, expected <= 0.25", plan.name,
+            r.worst_ratio);
+  /* Deep networks make the propagated bound loose (6 and more for 32-64x4-16); the
+   * outputs are O(1) and the emulation's errors stay under 1e-3 (f16 rounding between
+   * layers): an absolute 0.01 catches what the bound lets through. */
+  CHECK_MSG(r.max_err <= 0.01, "[%s]: max |err| %.3g, expected <= 0.01", plan.name, r.max_err);
+  fprintf(stderr, "  %-52s %6llu points, max |err| %.3g (tolerance there %.3g), worst err/tol %.3f\n",
+          plan.name, (unsigned long long)points, r.max_err, r.max_err_tol, r.worst_ratio);
+}
+
+/* The issue's network (a), smaller blocks (lavapipe's 32 KiB of shared memory with the
+ * emulation's scratch): direct output fragments, 16-byte input loads, partial blocks. */
+static void test_mat_anchor_network_emulated(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 32;
+  d.hidden_width = 64;
+  d.hidden_count = 4;
+  d.output_width = 16;
+  d.points_per_group = 32;
+  run_case(ctx, d, 100);  /* 3 full blocks and a partial one */
+  d.output_type = SPVGEN_COMPONENT_F32; /* (blocks of 16: lavapipe compiles the emulation slowly) */
+  d.points_per_group = 16;
+  d.f16_accumulation = true;
+  run_case(ctx, d, 57);
+  spvgen_vk_destroy(ctx);
+}
+
+/* Odd widths (staged, zero-padded weights; a guard where the output fragments do not
+ * divide among the subgroups), encodings, f32 points, no bias, every activation. */
+static void test_mat_odd_networks_emulated(void) {
+  spvgen_vk_context *ctx = open_device();
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act, out_act;
+    spvgen_mlp_encoding enc;
+    uint32_t enc_size;
+    bool f32_io, no_bias;
+    uint32_t wg_subgroups, ppg;
+  } cases[] = {
+      {8, 64, 3, 8, SPVGEN_MLP_ACT_RELU, 0, 0, 0, false, false, 0, 16},            /* network (b) */
+      {3, 33, 3, 4, SPVGEN_MLP_ACT_SILU, 0, SPVGEN_MLP_ENCODING_FREQUENCY, 6, true, false, 0, 16},
+      {2, 17, 2, 3, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ENCODING_ONE_BLOB, 16, false, false, 0, 32},
+      {5, 48, 2, 20, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP, 0, 0, false, true, 2, 16}, /* 3 fragments on 2 subgroups */
+      {1, 16, 1, 1, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_NONE, 0, 0, true, false, 0, 16},
+      {16, 16, 0, 32, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_RELU, 0, 0, false, false, 1, 16},  /* one layer, direct output */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cases[i].in;
+    d.hidden_width = cases[i].width;
+    d.hidden_count = cases[i].count;
+    d.output_width = cases[i].out;
+    d.activation = cases[i].act;
+    d.output_activation = cases[i].out_act;
+    d.encoding = cases[i].enc;
+    d.encoding_size = cases[i].enc_size;
+    d.no_bias = cases[i].no_bias;
+    if (cases[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    d.workgroup_size = cases[i].wg_subgroups * spvgen_vk_caps(ctx)->subgroup_size;
+    d.points_per_group = cases[i].ppg;
+    run_case(ctx, d, 75);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_mat_anchor_network_emulated),
+      TEST_CASE(test_mat_odd_networks_emulated),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
