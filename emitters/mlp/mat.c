@@ -221,7 +221,7 @@ typedef struct mat_ctx {
   /* Software emulation (tests only, see emulated()): fragments are float32[EMU_LEN]
    * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
   bool emu;
-  uint32_t emu_arr, emu_len, lane, sgid, scr, wpu, wpf, emu_fn;
+  uint32_t emu_arr, emu_len, lane, scr, wpu, wpf, emu_fn;
 } mat_ctx;
 
 enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT };
@@ -670,7 +670,6 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   spvgen_compute_main(m, "main", g->nt, 1, 1);
   c->tid = ek_load_u32(m, lid_var);
   uint32_t sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
-  c->sgid = sgid;
   c->lane = ek_mod(m, c->tid, ek_u32(m, g->sg));
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
