@@ -4,9 +4,11 @@
  * pipeline, computing a reference) is one: the H100 under Vulkan sat at 345 MHz instead of
  * 1980 between runs, and a fixed 300 ms warm-up still left some benchmark rows at half
  * speed (bench/results/gemm-h100-2026-11-23.md). So the warm-up runs the kernel being
- * timed, in back-to-back submissions of growing batches, until it is both long enough
- * (min_ms) and steady: two consecutive full batches whose median GPU time per dispatch
- * agree within 2%. It gives up waiting for steadiness at max(4 * min_ms, 2000 ms). */
+ * timed, in back-to-back submissions of growing batches (up to 25 ms of GPU work each: a
+ * few short dispatches and a host wait look idle to the power manager, which kept the
+ * H100 at 345 MHz through such a warm-up while its timings looked steady), until it is
+ * both long enough (min_ms) and steady: two consecutive full batches whose median GPU
+ * time per dispatch agree within 2%. It gives up waiting for steadiness at max(4 * min_ms, 2000 ms). */
 #ifndef SPVGEN_TOOLS_WARM_UP_H
 #define SPVGEN_TOOLS_WARM_UP_H
 
