@@ -17,6 +17,9 @@
  *   spvgen_gemm_plan_cached(desc, caps, cache, &plan, msg, size)
  *       spvgen_gemm_plan that takes the cache's knobs for the problem when it has them.
  *
+ *   spvgen_tune_mlp / spvgen_tune_mlp_key / spvgen_mlp_plan_cached
+ *       the same for the fused MLP template (spvgen/mlp.h), per number of points.
+ *
  * A corrupt, truncated, foreign or newer cache file is never trusted and never a crash:
  * what cannot be read is ignored and the message says so. Nothing here prints or exits.
  * docs/tune.md describes the key, the file format and how defaults are shipped. */
@@ -29,6 +32,7 @@
 
 #include "spvgen/caps.h"
 #include "spvgen/gemm.h"
+#include "spvgen/mlp.h"
 #include "spvgen/status.h"
 #include "spvgen/vk.h"
 
@@ -38,7 +42,9 @@ extern "C" {
 SPVGEN_API_BEGIN
 
 /* ------------------------------------------------------------------ knobs ---- */
-/* What a tuned entry sets: the knobs every template with a tiled workgroup has. */
+/* What a tuned entry sets: the knobs every template with a tiled workgroup has.
+ * The MLP template (spvgen_tune_mlp) uses variant ("vec", "mat", "loop"),
+ * workgroup_size, and tile_m for its points_per_group; its other fields are 0. */
 typedef struct spvgen_tune_knobs {
   char variant[16]; /* the template's variant name ("coopmat2", "khr", "simt") */
   uint32_t tile_m, tile_n, tile_k;
@@ -57,8 +63,9 @@ typedef enum spvgen_tune_origin {
 } spvgen_tune_origin;
 
 /* One cache entry. key: spvgen_tune_gemm_key's string (template, device, types,
- * layouts, shape class). The figure: median GPU time of the problem it was measured on
- * (m, n, k, batch), in nanoseconds. */
+ * layouts, shape class) or spvgen_tune_mlp_key's. The figure: median GPU time of the
+ * problem it was measured on (m, n, k, batch; an MLP entry: m = the number of points,
+ * n = k = batch = 0), in nanoseconds. */
 typedef struct spvgen_tune_entry {
   char key[SPVGEN_TUNE_KEY_SIZE];
   spvgen_tune_knobs knobs;
@@ -151,6 +158,31 @@ spvgen_status spvgen_gemm_plan_cached(const spvgen_gemm_desc *desc, const spvgen
                                       const spvgen_tune_cache *cache, spvgen_gemm_config *plan,
                                       char *message, size_t message_size);
 
+/* The cache key of an MLP evaluated on `points` points (caps NULL: the vulkan13 preset):
+ *   mlp dev=VENDOR:DEVICE:DRIVER:NAME net=E-H1-H2-...-O acts=A1,...,AL enc=ENC
+ *       types=W,IN,OUT acc=f32|f16 bias=0|1 points=P'
+ * E the encoded input width (the first layer's inputs), H the hidden widths, O the
+ * output width, A the resolved activation of each layer (leaky_relu followed by its
+ * slope, "leaky_relu:0.01"), ENC "none", "freq:F" or "oneblob:B", acc the accumulation
+ * the desc asks for (f16_accumulation), P' the point count rounded up to a power of two.
+ * The knobs (variant, workgroup_size, points_per_group) are not part of the key. Fails
+ * like spvgen_mlp_plan for a desc it refuses outright (input_width 0 ...) and for
+ * points 0. */
+spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                                  uint64_t points, char *key, size_t key_size, char *message,
+                                  size_t message_size);
+
+/* spvgen_mlp_plan with the cache's knobs for this network, device and point count
+ * (unlike a GEMM desc, an MLP desc has no problem size: points is the number of points
+ * the caller evaluates per dispatch). On a hit the knobs the desc leaves at 0 (variant
+ * AUTO, workgroup_size, points_per_group) are set from the entry and the desc is planned
+ * again; if that fails (the device changed, the entry conflicts with knobs the desc
+ * sets) the heuristic plan is returned and message says why the entry was not used. A
+ * miss (or cache NULL) is spvgen_mlp_plan. */
+spvgen_status spvgen_mlp_plan_cached(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
+                                     uint64_t points, const spvgen_tune_cache *cache,
+                                     spvgen_mlp_config *plan, char *message, size_t message_size);
+
 /* ------------------------------------------------------------------ tuner ---- */
 typedef enum spvgen_tune_candidate_status {
   SPVGEN_TUNE_NOT_RUN = 0,  /* the budget or max_candidates ran out before it */
@@ -209,6 +241,8 @@ typedef struct spvgen_tune_options {
 
 typedef struct spvgen_tune_result {
   spvgen_gemm_config plan;   /* spvgen_tune_gemm: the winner's plan */
+  spvgen_mlp_config mlp_plan; /* spvgen_tune_mlp: the winner's plan (plan is zero then;
+                                 after spvgen_tune_gemm this one is) */
   uint32_t best;             /* index of the winner in candidates */
   uint32_t default_index;    /* index of the heuristic plan in candidates */
   double best_ns, default_ns;
@@ -235,6 +269,22 @@ typedef struct spvgen_tune_result {
 spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
                                const spvgen_tune_options *options, spvgen_tune_result *result,
                                char *message, size_t message_size);
+
+/* Tunes an MLP evaluated on `points` points (0: 65536) on ctx's device: the heuristic
+ * plan (spvgen_mlp_plan) first, whatever the budget, then the other plans of
+ * spvgen_mlp_plans (knobs the desc sets stay fixed; a plan whose f16_accumulation differs
+ * from the desc's is not a candidate: the accumulation is a precision choice, not a
+ * knob). Every candidate runs on the same random weights and points (tools/common/
+ * mlp_run.h's data) and its output is checked before its time counts: on a sample of
+ * points (every point when points * flops_per_point / 2 <= full_check_macs) against the
+ * float64 CPU reference with the bound of the candidate's arithmetic, and, with a
+ * sample, every output component against the output of the first candidate that passed
+ * (within twice the largest sum of the two candidates' bounds on the sample). Options,
+ * result and returns as spvgen_tune_gemm; result->mlp_plan is the winner, result->key
+ * spvgen_tune_mlp_key's. */
+spvgen_status spvgen_tune_mlp(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc, uint64_t points,
+                              const spvgen_tune_options *options, spvgen_tune_result *result,
+                              char *message, size_t message_size);
 
 SPVGEN_API_END
 #ifdef __cplusplus

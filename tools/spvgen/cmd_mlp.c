@@ -428,3 +428,100 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
   spvgen_vk_destroy(ctx);
   return rc;
 }
+
+/* ------------------------------------------------------------- tune mlp ---- */
+
+static void tune_mlp_usage(FILE *o) {
+  fputs("usage: spvgen tune mlp --in N --out N [network and knob flags] [--points N]\n"
+        "                       [--budget SECONDS] [--cache FILE] [--max-candidates N]\n\n"
+        "Times every candidate plan of the MLP (the heuristic one first) on the first Vulkan\n"
+        "device, checks each one's output on random weights and points against the float64\n"
+        "CPU reference, prints the table and stores the fastest in the tune cache, where\n"
+        "spvgen_mlp_plan_cached finds it (docs/tune.md).\n\n"
+        "network (as `spvgen mlp`):\n"
+        "  --in N --out N         input and output widths (required)\n"
+        "  --hidden WxC | W,W,..  hidden layers\n"
+        "  --act NAME --out-act NAME --leaky-slope F --no-bias\n"
+        "  --encoding freq:N|oneblob:N\n"
+        "  --types W[,IO]         weight type (f16) and points in memory (f16 or f32)\n"
+        "knobs (fixed when given, tuned otherwise):\n"
+        "  --variant auto|vec|mat|loop\n"
+        "  --wg N                 invocations per workgroup\n"
+        "tune:\n"
+        "  --points N             points per dispatch, the problem tuned for (default 65536)\n"
+        "  --budget SECONDS       wall time for the whole tuning (default 120)\n"
+        "  --cache FILE           the tune cache (default ${XDG_CACHE_HOME:-~/.cache}/spvgen/tune-v1.txt)\n"
+        "  --max-candidates N     at most N candidates (the heuristic plan first)\n"
+        "  --repeats N            timed dispatches per candidate (default 15)\n"
+        "  --seed N               random weights and points\n"
+        "  -h, --help\n\n"
+        "examples:\n"
+        "  spvgen tune mlp --in 32 --hidden 64x4 --out 16 --points 1048576\n"
+        "  spvgen tune mlp --in 3 --encoding freq:6 --hidden 64x2 --out 4 --variant loop --budget 20 --cache tune.txt\n",
+        o);
+}
+
+int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *out) {
+  const char *cmd = "tune mlp";
+  memset(out, 0, sizeof *out);
+  /* The tuner's flags here; the network and knob flags go to parse(). */
+  char **rest = calloc((size_t)argc + 1, sizeof *rest);
+  if (!rest) return fprintf(stderr, "spvgen %s: out of memory\n", cmd), 1;
+  int n = 0, rc = 0;
+  rest[n++] = argv[0];
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      tune_mlp_usage(stdout);
+      rc = -1;
+      break;
+    }
+    static const char *const refused[] = {"--caps", "-o", "-S", "--json", "--train", "--loss", "--optimizer"};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0] && !rc; k++)
+      if (!strcmp(a, refused[k]))
+        rc = spvgen_cli_usage_error(cmd, "%s: tune mlp %s", a,
+                                    !strcmp(a, "--caps") ? "uses the device's own caps" : "does not take it");
+    if (rc) break;
+    bool tune_flag = !strcmp(a, "--points") || !strcmp(a, "--budget") || !strcmp(a, "--cache") ||
+                     !strcmp(a, "--max-candidates") || !strcmp(a, "--repeats") || !strcmp(a, "--seed");
+    if (!tune_flag) {
+      rest[n++] = argv[i];
+      continue;
+    }
+    if (i + 1 >= argc) {
+      rc = spvgen_cli_usage_error(cmd, "%s needs a value", a);
+      break;
+    }
+    const char *v = argv[++i];
+    char *end = NULL;
+    if (!strcmp(a, "--cache")) {
+      out->cache = v;
+    } else if (!strcmp(a, "--budget")) {
+      errno = 0;
+      out->budget_seconds = strtod(v, &end);
+      if (!*v || *end || errno || !(out->budget_seconds > 0))
+        rc = spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
+    } else if (!strcmp(a, "--points")) {
+      errno = 0;
+      out->points = strtoull(v, &end, 10);
+      if (!*v || *end || errno || v[0] == '-' || !out->points || out->points > 0xFFFFFFFFull)
+        rc = spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 4294967295", v);
+    } else if (!strcmp(a, "--seed")) {
+      errno = 0;
+      out->seed = strtoull(v, &end, 0);
+      if (!*v || *end || errno) rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number", v);
+    } else {
+      uint32_t u = 0;
+      if (!parse_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);
+      else if (!strcmp(a, "--repeats")) out->repeats = u;
+      else out->max_candidates = u;
+    }
+  }
+  if (!rc) {
+    static mlp_cli g;
+    rc = parse(cmd, false, n, rest, &g);
+    if (!rc) out->desc = g.desc;
+  }
+  free(rest);
+  return rc;
+}

@@ -1,5 +1,6 @@
-/* tools/spvgen/cmd_tune.c — `spvgen tune`: tune a GEMM on this machine's device and
- * store the winner in the tune cache (`tune gemm`, the problem flags of `spvgen gemm`);
+/* tools/spvgen/cmd_tune.c — `spvgen tune`: tune a GEMM or an MLP on this machine's
+ * device and store the winner in the tune cache (`tune gemm`, the problem flags of
+ * `spvgen gemm`; `tune mlp`, the network flags of `spvgen mlp` and --points);
  * print the cache (`tune --list`); write its entries to a file and read them back
  * (`tune export FILE`, `tune import FILE`). The cache is spvgen/tune.h's. */
 #define _POSIX_C_SOURCE 200809L
@@ -16,12 +17,15 @@
 static void tune_usage(FILE *o) {
   fprintf(o,
           "usage: spvgen tune gemm [gemm flags] [--budget SECONDS] [--cache FILE]\n"
+          "       spvgen tune mlp [mlp flags] [--points N] [--budget SECONDS] [--cache FILE]\n"
           "       spvgen tune --list [--cache FILE]\n"
           "       spvgen tune export FILE [--cache FILE]\n"
           "       spvgen tune import FILE [--cache FILE]\n\n"
           "gemm     times every candidate plan on the first Vulkan device, checks each one's\n"
           "         output, prints the table and stores the fastest in the cache\n"
           "         (`spvgen tune gemm --help` lists the flags)\n"
+          "mlp      the same for a fused MLP evaluated on --points points\n"
+          "         (`spvgen tune mlp --help` lists the flags)\n"
           "--list   prints the cache's entries: the file's, then those compiled into spvgen\n"
           "export   writes the file's entries to FILE (to ship them, or to import elsewhere)\n"
           "import   adds FILE's entries to the cache (replacing those with the same key)\n\n"
@@ -29,6 +33,7 @@ static void tune_usage(FILE *o) {
           "docs/tune.md describes it.\n\n"
           "examples:\n"
           "  spvgen tune gemm --m 4096 --n 4096 --k 4096 --types f16,f32 --budget 60\n"
+          "  spvgen tune mlp --in 32 --hidden 64x4 --out 16 --points 1048576\n"
           "  spvgen tune --list\n"
           "  spvgen tune export h100.txt\n"
           "\nexit status: 0 ok, 1 failure, 2 usage error\n");
@@ -91,12 +96,10 @@ static void on_progress(const spvgen_tune_progress *p, void *user) {
   }
 }
 
-static int tune_gemm(int argc, char **argv) {
-  spvgen_cli_tune_args a;
-  int r = spvgen_cli_parse_tune_gemm(argc, argv, &a);
-  if (r) return r < 0 ? 0 : r;
-  const char *cmd = "tune gemm";
-  spvgen_tune_cache *cache = open_cache(cmd, a.cache);
+/* Runs one tuning (gemm: gdesc, mlp: mdesc), prints the table, saves the cache. */
+static int tune_run(const char *cmd, const spvgen_gemm_desc *gdesc, const spvgen_mlp_desc *mdesc, uint64_t points,
+                    const char *cache_path, double budget, uint32_t max_candidates, uint32_t repeats, uint64_t seed) {
+  spvgen_tune_cache *cache = open_cache(cmd, cache_path);
   if (!cache) return 1;
   char msg[1024];
   spvgen_vk_context *ctx = NULL;
@@ -115,16 +118,17 @@ static int tune_gemm(int argc, char **argv) {
   progress_state ps = {isatty(fileno(stderr)) != 0, cmd};
   spvgen_tune_options o;
   memset(&o, 0, sizeof o);
-  o.budget_seconds = a.budget_seconds;
-  o.max_candidates = a.max_candidates;
-  o.repeats = a.repeats;
-  o.seed = a.seed;
+  o.budget_seconds = budget;
+  o.max_candidates = max_candidates;
+  o.repeats = repeats;
+  o.seed = seed;
   o.cache = cache;
   o.progress = on_progress;
   o.progress_user = &ps;
   printf("device   %s\n", spvgen_vk_caps(ctx)->name);
   fflush(stdout);
-  spvgen_status st = spvgen_tune_gemm(ctx, &a.desc, &o, res, msg, sizeof msg);
+  spvgen_status st = gdesc ? spvgen_tune_gemm(ctx, gdesc, &o, res, msg, sizeof msg)
+                           : spvgen_tune_mlp(ctx, mdesc, points, &o, res, msg, sizeof msg);
   int rc = 0;
   if (st != SPVGEN_OK) {
     fprintf(stderr, "spvgen %s: %s\n", cmd, msg);
@@ -145,7 +149,7 @@ static int tune_gemm(int argc, char **argv) {
     char best[32], def[32];
     fmt_ns(best, sizeof best, res->best_ns);
     fmt_ns(def, sizeof def, res->default_ns);
-    printf("best     %s: %s", res->plan.name, best);
+    printf("best     %s: %s", gdesc ? res->plan.name : res->mlp_plan.name, best);
     if (res->default_ns > 0) printf(" (default %s: %.2fx)", def, res->default_ns / res->best_ns);
     printf("\n");
     printf("ran      %u of %u candidates in %.1f s (%u timed, %u wrong, %u failed, %u not run)\n",
@@ -159,6 +163,21 @@ static int tune_gemm(int argc, char **argv) {
   return rc;
 }
 
+static int tune_gemm(int argc, char **argv) {
+  spvgen_cli_tune_args a;
+  int r = spvgen_cli_parse_tune_gemm(argc, argv, &a);
+  if (r) return r < 0 ? 0 : r;
+  return tune_run("tune gemm", &a.desc, NULL, 0, a.cache, a.budget_seconds, a.max_candidates, a.repeats, a.seed);
+}
+
+static int tune_mlp(int argc, char **argv) {
+  spvgen_cli_tune_mlp_args a;
+  int r = spvgen_cli_parse_tune_mlp(argc, argv, &a);
+  if (r) return r < 0 ? 0 : r;
+  return tune_run("tune mlp", NULL, &a.desc, a.points, a.cache, a.budget_seconds, a.max_candidates, a.repeats,
+                  a.seed);
+}
+
 static int tune_list(const char *path) {
   spvgen_tune_cache *c = open_cache("tune --list", path);
   if (!c) return 1;
@@ -170,9 +189,14 @@ static int tune_list(const char *path) {
     const spvgen_tune_knobs *k = &e.knobs;
     char t[32];
     fmt_ns(t, sizeof t, e.median_ns);
-    printf("%s\n    %s %ux%ux%u wg%u sg%u stages%u unroll%u: %s at %ux%ux%ux%u [%s]\n", e.key, k->variant, k->tile_m,
-           k->tile_n, k->tile_k, k->workgroup_size, k->subgroups, k->stages, k->unroll, t, e.m, e.n, e.k, e.batch,
-           e.origin == SPVGEN_TUNE_ORIGIN_BUILTIN ? "compiled-in" : "file");
+    const char *origin = e.origin == SPVGEN_TUNE_ORIGIN_BUILTIN ? "compiled-in" : "file";
+    if (!strncmp(e.key, "mlp ", 4)) /* tile_m carries points_per_group */
+      printf("%s\n    %s wg%u ppg%u: %s at %u points [%s]\n", e.key, k->variant, k->workgroup_size, k->tile_m, t,
+             e.m, origin);
+    else
+      printf("%s\n    %s %ux%ux%u wg%u sg%u stages%u unroll%u: %s at %ux%ux%ux%u [%s]\n", e.key, k->variant,
+             k->tile_m, k->tile_n, k->tile_k, k->workgroup_size, k->subgroups, k->stages, k->unroll, t, e.m, e.n,
+             e.k, e.batch, origin);
   }
   spvgen_tune_cache_close(c);
   return 0;
@@ -211,6 +235,7 @@ int spvgen_cmd_tune(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(argv[1], "gemm")) return tune_gemm(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "mlp")) return tune_mlp(argc - 1, argv + 1);
   /* --list, export FILE, import FILE; each with [--cache FILE]. */
   const char *cache = NULL, *file = NULL, *what = NULL;
   for (int i = 1; i < argc; i++) {
@@ -226,11 +251,11 @@ int spvgen_cmd_tune(int argc, char **argv) {
         file = argv[++i];
       }
     } else {
-      return spvgen_cli_usage_error("tune", "unknown %s '%s' (gemm, --list, export FILE, import FILE)",
+      return spvgen_cli_usage_error("tune", "unknown %s '%s' (gemm, mlp, --list, export FILE, import FILE)",
                                     a[0] == '-' ? "option" : "argument", a);
     }
   }
-  if (!what) return spvgen_cli_usage_error("tune", "what to do? gemm, --list, export FILE or import FILE");
+  if (!what) return spvgen_cli_usage_error("tune", "what to do? gemm, mlp, --list, export FILE or import FILE");
   if (!strcmp(what, "--list")) return tune_list(cache);
   return tune_transfer(!strcmp(what, "export"), file, cache);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "spvgen/gemm.h"
+#include "spvgen/mlp.h"
 
 int spvgen_cmd_val(int argc, char **argv);      /* cmd_val.c */
 int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
@@ -33,6 +34,21 @@ typedef struct spvgen_cli_tune_args {
  * 2 usage error (printed). cmd_gemm.c. */
 int spvgen_cli_parse_tune_gemm(int argc, char **argv, spvgen_cli_tune_args *out);
 int spvgen_cmd_mlp(int argc, char **argv);      /* cmd_mlp.c */
+
+/* `spvgen tune mlp`'s flags: the network and knob flags of `spvgen mlp` plus the tuner's. */
+typedef struct spvgen_cli_tune_mlp_args {
+  spvgen_mlp_desc desc;
+  uint64_t points;         /* 0: the tuner's default */
+  double budget_seconds;   /* 0: the tuner's default */
+  const char *cache;       /* NULL: the default cache file */
+  uint32_t max_candidates; /* 0: all */
+  uint32_t repeats;        /* 0: the tuner's default */
+  uint64_t seed;
+} spvgen_cli_tune_mlp_args;
+
+/* Parses `spvgen tune mlp` arguments (argv[0] is "mlp"): 0 parsed, -1 --help printed,
+ * 2 usage error (printed). cmd_mlp.c. */
+int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *out);
 int spvgen_cmd_run_mlp(int argc, char **argv);  /* cmd_mlp.c: `spvgen run mlp` */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,

@@ -1,0 +1,158 @@
+/* lib/tune/mlp_ref.c — see mlp_ref.h: moved from tools/common/mlp_run.c (which now calls
+ * it) so that the tuner checks MLP candidates with the same reference and bounds. */
+#include "mlp_ref.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gemm_ref.h" /* f16 conversions, splitmix64 */
+
+static double unit01(uint64_t *s) { return (double)(sg_ref_rng_next(s) >> 11) / 9007199254740992.0; }
+
+/* +-[1/8, 1) */
+static double rand_signed(uint64_t *s) {
+  uint64_t r = sg_ref_rng_next(s);
+  double mag = 0.125 + 0.875 * (double)(r >> 11) / 9007199254740992.0;
+  return (r & 1) ? -mag : mag;
+}
+
+static double f16v(const uint8_t *base, uint64_t byte_offset) {
+  uint16_t h;
+  memcpy(&h, base + byte_offset, 2);
+  return sg_ref_f16_to_f32(h);
+}
+
+static void put_f16(uint8_t *base, uint64_t byte_offset, double v) {
+  uint16_t h = sg_ref_f32_to_f16((float)v);
+  memcpy(base + byte_offset, &h, 2);
+}
+
+static double get_io(const void *p, spvgen_component_type t, uint64_t i) {
+  return t == SPVGEN_COMPONENT_F32 ? ((const float *)p)[i] : sg_ref_f16_to_f32(((const uint16_t *)p)[i]);
+}
+
+void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed, uint8_t *weights,
+                     void *input) {
+  uint64_t s = seed ? seed : 0x5eed0171full;
+  uint64_t nin = points * p->desc.input_width;
+  for (uint64_t b = 0; b + 1 < p->weight_bytes; b += 2) put_f16(weights, b, 1000.0);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    double scale = 1.0 / sqrt((double)L->inputs);
+    for (uint32_t i = 0; i < L->outputs; i++)
+      for (uint32_t j = 0; j < L->inputs; j++)
+        put_f16(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j, rand_signed(&s) * scale);
+    if (!p->desc.no_bias)
+      for (uint32_t i = 0; i < L->outputs; i++) put_f16(weights, L->bias_offset + 2ull * i, rand_signed(&s) * 0.5);
+  }
+  bool blob = p->desc.encoding == SPVGEN_MLP_ENCODING_ONE_BLOB;
+  for (uint64_t i = 0; i < nin; i++) {
+    double v = blob ? 0.01 + 0.98 * unit01(&s) : rand_signed(&s);
+    if (p->desc.input_type == SPVGEN_COMPONENT_F32) ((float *)input)[i] = (float)v;
+    else ((uint16_t *)input)[i] = sg_ref_f32_to_f16((float)v);
+  }
+}
+
+static double act(double x, spvgen_mlp_activation a, double slope) {
+  switch (a) {
+  case SPVGEN_MLP_ACT_RELU: return x > 0 ? x : 0;
+  case SPVGEN_MLP_ACT_LEAKY_RELU: return x >= 0 ? x : slope * x;
+  case SPVGEN_MLP_ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
+  case SPVGEN_MLP_ACT_TANH: return tanh(x);
+  case SPVGEN_MLP_ACT_SILU: return x / (1.0 + exp(-x));
+  case SPVGEN_MLP_ACT_EXP: return exp(x);
+  default: return x;
+  }
+}
+
+/* A bound on |act'| over [x - e, x + e]. */
+static double slope_bound(double x, double e, spvgen_mlp_activation a, double slope) {
+  switch (a) {
+  case SPVGEN_MLP_ACT_LEAKY_RELU: return fabs(slope) > 1 ? fabs(slope) : 1;
+  case SPVGEN_MLP_ACT_SIGMOID: return 0.25;
+  case SPVGEN_MLP_ACT_SILU: return 1.1;
+  case SPVGEN_MLP_ACT_EXP: return exp(x + e);
+  default: return 1;
+  }
+}
+
+void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const void *input, uint64_t pt,
+                      double *out, double *err) {
+  const spvgen_mlp_desc *d = &p->desc;
+  bool f16_path = p->variant != SPVGEN_MLP_LOOP;
+  const double u_acc = f16_path ? ldexp(1, -9) : ldexp(1, -20);
+  const double u_store = f16_path ? ldexp(1, -10) : ldexp(1, -24); /* f32->f16 may round toward zero */
+  const double act_rel = f16_path ? ldexp(1, -9) : 1e-6;
+  double xa[SPVGEN_MLP_MAX_WIDTH], ea[SPVGEN_MLP_MAX_WIDTH];
+  double xb[SPVGEN_MLP_MAX_WIDTH], eb[SPVGEN_MLP_MAX_WIDTH];
+  double raw[SPVGEN_MLP_MAX_WIDTH];
+  for (uint32_t c = 0; c < d->input_width; c++)
+    raw[c] = get_io(input, d->input_type, pt * d->input_width + c);
+  const uint32_t F = d->encoding_size;
+  const double pi = 3.14159265358979323846;
+  for (uint32_t c = 0; c < d->input_width; c++) {
+    if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
+      xa[c] = raw[c];
+      ea[c] = f16_path ? u_store * fabs(raw[c]) : 0;
+    } else if (d->encoding == SPVGEN_MLP_ENCODING_FREQUENCY) {
+      for (uint32_t k = 0; k < F; k++) {
+        double a = ldexp(pi, (int)k) * raw[c];
+        xa[c * 2 * F + 2 * k] = sin(a);
+        xa[c * 2 * F + 2 * k + 1] = cos(a);
+        /* sin/cos of the reduced f32 argument: 2^-11 absolute (Vulkan), the reduction's
+         * f32 rounding (|2 pi fract| ulps), and f16 rounding on the f16 paths. */
+        ea[c * 2 * F + 2 * k] = ea[c * 2 * F + 2 * k + 1] = ldexp(1, -11) + 8 * ldexp(1, -24) + (f16_path ? u_store : 0);
+      }
+    } else {
+      for (uint32_t i = 0; i < F; i++) {
+        double t = raw[c] * F - i - 0.5;
+        double v = exp(-0.5 * t * t);
+        xa[c * F + i] = v;
+        /* exp's own error and the f32 rounding of its argument (relative to t^2 / 2). */
+        ea[c * F + i] = v * (1e-6 + 4 * ldexp(1, -24) * (0.5 * t * t + 1)) + (f16_path ? u_store * v : 0);
+      }
+    }
+  }
+  double *x = xa, *e = ea, *y = xb, *ey = eb;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    for (uint32_t i = 0; i < L->outputs; i++) {
+      double z = d->no_bias ? 0 : f16v(weights, L->bias_offset + 2ull * i);
+      double mag = fabs(z), prop = 0;
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        double w = f16v(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j);
+        z += w * x[j];
+        mag += fabs(w * x[j]);
+        prop += fabs(w) * e[j];
+      }
+      /* f16 accumulation (mat, f16_accumulation): each of the inputs + 1 additions
+       * rounds the partial sum to f16, a worst case of (inputs + 1) 2^-11 of the sum of
+       * magnitudes. */
+      double ua = p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
+      double ez = prop + ua * mag + (f16_path ? u_store * fabs(z) : 0);
+      double v = act(z, L->activation, d->leaky_slope);
+      double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
+          L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
+        ev += act_rel * (fabs(v) + 1);
+      ev += u_store * fabs(v);
+      y[i] = v;
+      ey[i] = ev;
+    }
+    double *t = x; x = y; y = t;
+    t = e; e = ey; ey = t;
+  }
+  for (uint32_t c = 0; c < d->output_width; c++) {
+    out[c] = x[c];
+    err[c] = e[c];
+  }
+}
+
+double sg_ref_mlp_tolerance(const spvgen_mlp_config *p, double ref, double err) {
+  double uo = p->desc.output_type == SPVGEN_COMPONENT_F16 ? ldexp(1, -10) : ldexp(1, -24);
+  return 2 * err + uo * fabs(ref) + 1e-6;
+}
+
+double sg_ref_mlp_get_output(const spvgen_mlp_config *p, const void *out, uint64_t i) {
+  return get_io(out, p->desc.output_type, i);
+}

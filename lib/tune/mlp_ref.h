@@ -1,0 +1,32 @@
+/* lib/tune/mlp_ref.h — the host side of checking an MLP (mlp_ref.c): random nonzero
+ * weights and points, and the float64 forward reference with its propagated error bound
+ * (tools/common/mlp_run.h describes the bound). Internal: used by the tuner
+ * (tune_mlp.c) and by tools/common/mlp_run.c; not exported from libspvgen.so. */
+#ifndef SPVGEN_TUNE_MLP_REF_H
+#define SPVGEN_TUNE_MLP_REF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spvgen/mlp.h"
+
+/* Random weights (f16, nonzero, scaled by 1/sqrt(inputs)) and biases into weights
+ * (plan->weight_bytes bytes; the padding gets 1000.0 so that a kernel reading it fails),
+ * and points * input_width random input components of input_type into input (one-blob:
+ * in (0, 1); else +-[1/8, 1)). seed 0: a fixed default. */
+void sg_ref_mlp_fill(const spvgen_mlp_config *plan, uint64_t points, uint64_t seed, uint8_t *weights,
+                     void *input);
+
+/* The float64 reference of point pt: out[output_width] and err[output_width], a bound on
+ * the device's error for the plan's variant. */
+void sg_ref_mlp_point(const spvgen_mlp_config *plan, const uint8_t *weights, const void *input, uint64_t pt,
+                      double *out, double *err);
+
+/* The tolerance of an output with reference ref and bound err:
+ * 2 err + 2^-10 |ref| (f16 output; 2^-24 for f32) + 1e-6. */
+double sg_ref_mlp_tolerance(const spvgen_mlp_config *plan, double ref, double err);
+
+/* Output component i (of output_type) of a host array. */
+double sg_ref_mlp_get_output(const spvgen_mlp_config *plan, const void *out, uint64_t i);
+
+#endif
