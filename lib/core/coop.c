@@ -171,8 +171,8 @@ const char *sg_coop_type_name(const spvgen_module *m, uint32_t t, char *buf, siz
 }
 
 static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
-  uint32_t v;
-  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
+  uint64_t v;
+  return sg_const_value(m, id, &v) ? (uint32_t)v : SPVGEN_ABSENT;
 }
 
 bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_type_info *info) {
@@ -206,6 +206,30 @@ bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_t
   if (info) *info = z;
   return true;
 }
+
+/* spvgen_coop_type_query through the module's memo (the checks below ask about the same
+ * few types for every operation). Only successful answers are kept: a type id defined
+ * as a cooperative type stays one, with the same operands, until reset. */
+_Static_assert(sizeof(spvgen_coop_type_info) == 12 * sizeof(uint32_t), "coop_memo layout");
+static bool coop_type_query_memo(spvgen_module *m, uint32_t type, spvgen_coop_type_info *info) {
+  if (!m || !type) return spvgen_coop_type_query(m, type, info);
+  uint32_t slot = type & 7u;
+  if (m->coop_memo[slot].type == type) {
+    if (info) memcpy(info, m->coop_memo[slot].info, sizeof *info);
+    return true;
+  }
+  spvgen_coop_type_info z;
+  if (!spvgen_coop_type_query(m, type, &z)) {
+    if (info) *info = z;
+    return false;
+  }
+  m->coop_memo[slot].type = type;
+  memcpy(m->coop_memo[slot].info, &z, sizeof z);
+  if (info) *info = z;
+  return true;
+}
+/* From here on, the builder's own calls go through the memo. */
+#define spvgen_coop_type_query coop_type_query_memo
 
 /* ============================================================ checked views ==== */
 

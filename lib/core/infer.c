@@ -191,18 +191,29 @@ void sg_require_item(spvgen_module *m, const char *fn, const char *kind_name, co
   }
 }
 
+void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e) {
+  size_t i = (size_t)(e - sg_enumerants);
+  bool memo = i < SG_REQ_MEMO_ENUM;
+  if (memo && bit_get(m->req_done_enum, (uint32_t)i)) return;
+  sg_require_item(m, fn, sg_operand_kinds[kind].name, e->name, sg_cap_pool + e->caps_off,
+                  e->caps_n, sg_ext_pool + e->exts_off, e->exts_n, e->version);
+  if (memo && m->status == SPVGEN_OK) bit_set(m->req_done_enum, (uint32_t)i);
+}
+
 const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
                                          uint32_t value) {
   const sg_enumerant *e = sg_find_enumerant(kind, value);
-  if (e)
-    sg_require_item(m, fn, sg_operand_kinds[kind].name, e->name, sg_cap_pool + e->caps_off,
-                    e->caps_n, sg_ext_pool + e->exts_off, e->exts_n, e->version);
+  if (e) sg_require_enum_item(m, fn, kind, e);
   return m->status == SPVGEN_OK ? e : NULL;
 }
 
 bool sg_require_instruction(spvgen_module *m, const char *fn, const sg_instruction *ins) {
+  size_t i = (size_t)(ins - sg_instructions);
+  bool memo = i < SG_REQ_MEMO_INS;
+  if (memo && bit_get(m->req_done_ins, (uint32_t)i)) return m->status == SPVGEN_OK;
   require_item(m, fn, ins->name, sg_cap_pool + ins->caps_off, ins->caps_n,
                sg_ext_pool + ins->exts_off, ins->exts_n, ins->version);
+  if (memo && m->status == SPVGEN_OK) bit_set(m->req_done_ins, (uint32_t)i);
   return m->status == SPVGEN_OK;
 }
 

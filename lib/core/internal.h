@@ -189,6 +189,9 @@ typedef struct sg_entry {
   uint32_t iface_off, iface_n; /* in the key arena; iface_n == SPVGEN_ABSENT: all */
 } sg_entry;
 
+#define SG_REQ_MEMO_INS 1024  /* bits; instructions past it are not memoised */
+#define SG_REQ_MEMO_ENUM 2048 /* bits; enumerants past it are not memoised */
+
 struct spvgen_module {
   spvgen_status status;
   char error[512];
@@ -227,6 +230,20 @@ struct spvgen_module {
   uint32_t memo_scalar[3][4]; /* [0 uint, 1 sint, 2 float][8,16,32,64] */
   uint32_t memo_bool, memo_void;
   uint32_t memo_u32[64];
+  /* Requirements already applied in this module (cleared by reset), one bit per
+   * instruction (index in sg_instructions) and per enumerant (index in sg_enumerants):
+   * applying them again changes nothing (capabilities, extensions and the minimum
+   * version only grow until reset, and the target version is fixed), so sg_inst and the
+   * operand walk skip the inference the second time. */
+  uint8_t req_done_ins[SG_REQ_MEMO_INS / 8];
+  uint8_t req_done_enum[SG_REQ_MEMO_ENUM / 8];
+  /* Memo of spvgen_coop_type_query for the builder's own checks (coop.c), by type id
+   * (cleared by reset: a defined type id never changes until then). type 0: empty;
+   * info: a spvgen_coop_type_info (spvgen/coop.h), as words. */
+  struct {
+    uint32_t type;
+    uint32_t info[12];
+  } coop_memo[8];
 
   /* globals to list in entry-point interfaces */
   uint32_t *globals;
@@ -386,6 +403,8 @@ uint32_t sg_place_label(spvgen_module *m, uint32_t label);
 bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32_t *ops, uint32_t n);
 /* Finds an enumerant and applies what it requires (capabilities, extensions, version);
  * NULL when unknown or when that failed. */
+/* sg_require_item for an enumerant of a kind, memoised per module. */
+void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e);
 const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
                                          uint32_t value);
 /* Applies what an instruction requires (capabilities, extensions, version); false when

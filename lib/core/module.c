@@ -177,6 +177,9 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   m->glsl_set = 0;
   memset(m->memo_scalar, 0, sizeof m->memo_scalar);
   memset(m->memo_u32, 0, sizeof m->memo_u32);
+  memset(m->req_done_ins, 0, sizeof m->req_done_ins);
+  memset(m->req_done_enum, 0, sizeof m->req_done_enum);
+  for (int i = 0; i < 8; i++) m->coop_memo[i].type = 0;
   m->memo_bool = m->memo_void = 0;
   m->globals_n = 0;
   m->entries_n = 0;

@@ -192,8 +192,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
       snprintf(buf, sizeof buf, "%u is not a %s value (operand '%%s')", v, k->name);
       return walk_fail(s, buf, opname, 0);
     }
-    sg_require_item(s->m, s->fn, k->name, e->name, sg_cap_pool + e->caps_off, e->caps_n,
-                    sg_ext_pool + e->exts_off, e->exts_n, e->version);
+    sg_require_enum_item(s->m, s->fn, kind, e);
     if (kind == SG_KIND_Capability) sg_require_capability(s->m, v);
     return walk_enum_params(s, e);
   }
@@ -207,8 +206,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
         snprintf(buf, sizeof buf, "bit 0x%x is not a %s flag (operand '%%s')", b, k->name);
         return walk_fail(s, buf, opname, 0);
       }
-      sg_require_item(s->m, s->fn, k->name, e->name, sg_cap_pool + e->caps_off, e->caps_n,
-                      sg_ext_pool + e->exts_off, e->exts_n, e->version);
+      sg_require_enum_item(s->m, s->fn, kind, e);
       if (!walk_enum_params(s, e)) return false;
     }
     return true;
