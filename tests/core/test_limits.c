@@ -24,9 +24,10 @@ static spvgen_status check_finish_decodes_at(const char *file, int line, spvgen_
   spvgen_status st = spvgen_module_finish(m, &w, &n);
   if (st != SPVGEN_OK) return st;
   char *text = NULL;
-  if (spvgen_disassemble(w, n, 0, &text) != SPVGEN_OK)
+  static char message[1024];
+  if (spvgen_disassemble(w, n, 0, &text, message, sizeof message) != SPVGEN_OK)
     test_fail_at(file, line, "finished with SPVGEN_OK but the words do not decode: %s",
-                 text ? text : "(no message)");
+                 message);
   spvgen_free_text(text);
   return st;
 }

@@ -489,9 +489,10 @@ static bool fz_finish(fz *z, const uint32_t **out, size_t *out_n) {
   if (!was_finished && !spvgen_has_capability(z->m, (SpvCapability)5116) &&
       !spvgen_has_capability(z->m, (SpvCapability)4212)) {
     char *text = NULL;
-    spvgen_status ds = spvgen_disassemble(w, n, 0, &text);
+    static char dis_message[1024];
+    spvgen_status ds = spvgen_disassemble(w, n, 0, &text, dis_message, sizeof dis_message);
     FZ_CHECK(z, ds == SPVGEN_OK, "spvgen_module_finish succeeded but the words do not decode: %s",
-             text ? text : "(no message)");
+             dis_message);
     spvgen_free_text(text);
   }
   if (!z->words || z->words != w) {
@@ -2662,7 +2663,7 @@ static void expect_valid(fz *z, const uint32_t *w, size_t count) {
   spvgen_status st = spvgen_validate(w, count, NULL, message, sizeof message);
   if (st == SPVGEN_OK) return;
   char *text = NULL;
-  spvgen_disassemble(w, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT, &text);
+  spvgen_disassemble(w, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT, &text, NULL, 0);
   fz_fail_at(z, __LINE__,
              "a valid sequence built a module that spirv-val (Vulkan 1.3) rejects: a builder "
              "bug\n  validator: %s\n  disassembly:\n%s",

@@ -78,7 +78,7 @@ int check_words_at(const char *file, int line, const uint32_t *words, size_t cou
   char *text = NULL;
   spvgen_disassemble(words, count,
                      SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_NO_HEADER,
-                     &text);
+                     &text, NULL, 0);
   test_fail_at(file, line,
                "module is invalid under %s rules (%s):\n%s\n--- disassembly:\n%s",
                spvgen_target_env_name(options ? options->env : SPVGEN_ENV_VULKAN_1_3),
@@ -118,12 +118,12 @@ char *check_disassemble_at(const char *file, int line, const uint32_t *words,
     return NULL;
   }
   char *text = NULL;
-  spvgen_status status = spvgen_disassemble(
-      words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_NO_HEADER, &text);
+  static char message[MESSAGE_SIZE];
+  spvgen_status status =
+      spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_NO_HEADER,
+                         &text, message, sizeof message);
   if (status != SPVGEN_OK) {
-    test_fail_at(file, line, "spvgen_disassemble: %s: %s", spvgen_status_name(status),
-                 text ? text : "(no message)");
-    spvgen_free_text(text);
+    test_fail_at(file, line, "%s: %s", spvgen_status_name(status), message);
     return NULL;
   }
   return text;
