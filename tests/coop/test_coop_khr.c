@@ -10,6 +10,7 @@
 #include "coop_fixture.h"
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/coop.h"
 
 /* ----------------------------------------------------------------- fixture ---- */
@@ -20,33 +21,6 @@ static uint32_t mat(fixture *f, uint32_t component, uint32_t rows, uint32_t cols
                     SpvCooperativeMatrixUse use) {
   return spvgen_type_coopmat(f->m, component, SpvScopeSubgroup, rows, cols, use);
 }
-
-/* Finds an instruction by opcode whose operands starting at `from` (0 = first word after
- * the opcode word) equal `expected`. */
-static int has_instruction(const uint32_t *w, size_t count, uint32_t opcode, uint32_t from,
-                           const uint32_t *expected, uint32_t n) {
-  for (size_t i = 5; i < count;) {
-    uint32_t len = w[i] >> 16;
-    if (!len) return 0;
-    if ((w[i] & 0xFFFF) == opcode && len >= 1 + from + n &&
-        !memcmp(w + i + 1 + from, expected, n * sizeof *w))
-      return 1;
-    i += len;
-  }
-  return 0;
-}
-
-static int has_extension(const uint32_t *w, size_t count, const char *name) {
-  for (size_t i = 5; i < count;) {
-    uint32_t len = w[i] >> 16;
-    if (!len) return 0;
-    if ((w[i] & 0xFFFF) == SpvOpExtension && !strcmp((const char *)(w + i + 1), name)) return 1;
-    i += len;
-  }
-  return 0;
-}
-
-#define CAP(w, n, cap) has_instruction((w), (n), SpvOpCapability, 0, (const uint32_t[]){(cap)}, 1)
 
 /* ------------------------------------------------------------------- types ---- */
 
@@ -391,13 +365,13 @@ static void test_bfloat16_matrix_declares_type_and_cooperative_matrix_capabiliti
   CHECK_EQ_U64(spvgen_module_finish(m, &w, &n), SPVGEN_OK);
   CHECK_STR_EQ(spvgen_module_error(m), "");
   if (w) {
-    CHECK(has_instruction(w, n, SpvOpTypeFloat, 0, (const uint32_t[]){bf16, 16, 0}, 3));
-    CHECK(CAP(w, n, SPVGEN_CAPABILITY_BFLOAT16_TYPE));
-    CHECK(CAP(w, n, SPVGEN_CAPABILITY_BFLOAT16_COOPERATIVE_MATRIX));
-    CHECK(CAP(w, n, SpvCapabilityCooperativeMatrixKHR));
-    CHECK(has_extension(w, n, "SPV_KHR_bfloat16"));
-    CHECK(has_extension(w, n, "SPV_KHR_cooperative_matrix"));
-    CHECK(has_instruction(w, n, SpvOpTypeCooperativeMatrixKHR, 0, (const uint32_t[]){A, bf16}, 2));
+    CHECK(words_find(w, n, SpvOpTypeFloat, 0, (const uint32_t[]){bf16, 16, 0}, 3));
+    CHECK(words_has_capability(w, n, SPVGEN_CAPABILITY_BFLOAT16_TYPE));
+    CHECK(words_has_capability(w, n, SPVGEN_CAPABILITY_BFLOAT16_COOPERATIVE_MATRIX));
+    CHECK(words_has_capability(w, n, SpvCapabilityCooperativeMatrixKHR));
+    CHECK(words_has_extension(w, n, "SPV_KHR_bfloat16"));
+    CHECK(words_has_extension(w, n, "SPV_KHR_cooperative_matrix"));
+    CHECK(words_find(w, n, SpvOpTypeCooperativeMatrixKHR, 0, (const uint32_t[]){A, bf16}, 2));
   }
   spvgen_module_destroy(m);
 }
@@ -419,12 +393,12 @@ static void test_float8_matrices_declare_float8_and_cooperative_matrix_capabilit
   CHECK_EQ_U64(spvgen_module_finish(m, &w, &n), SPVGEN_OK);
   CHECK_STR_EQ(spvgen_module_error(m), "");
   if (w) {
-    CHECK(has_instruction(w, n, SpvOpTypeFloat, 0, (const uint32_t[]){e4m3, 8, 4214}, 3));
-    CHECK(has_instruction(w, n, SpvOpTypeFloat, 0, (const uint32_t[]){e5m2, 8, 4215}, 3));
-    CHECK(CAP(w, n, SPVGEN_CAPABILITY_FLOAT8));
-    CHECK(CAP(w, n, SPVGEN_CAPABILITY_FLOAT8_COOPERATIVE_MATRIX));
-    CHECK(has_extension(w, n, "SPV_EXT_float8"));
-    CHECK(has_instruction(w, n, SpvOpTypeCooperativeMatrixKHR, 0, (const uint32_t[]){B, e5m2}, 2));
+    CHECK(words_find(w, n, SpvOpTypeFloat, 0, (const uint32_t[]){e4m3, 8, 4214}, 3));
+    CHECK(words_find(w, n, SpvOpTypeFloat, 0, (const uint32_t[]){e5m2, 8, 4215}, 3));
+    CHECK(words_has_capability(w, n, SPVGEN_CAPABILITY_FLOAT8));
+    CHECK(words_has_capability(w, n, SPVGEN_CAPABILITY_FLOAT8_COOPERATIVE_MATRIX));
+    CHECK(words_has_extension(w, n, "SPV_EXT_float8"));
+    CHECK(words_find(w, n, SpvOpTypeCooperativeMatrixKHR, 0, (const uint32_t[]){B, e5m2}, 2));
   }
   spvgen_module_destroy(m);
 }
