@@ -43,19 +43,13 @@ typedef struct fz_rng {
   size_t len, pos;
 } fz_rng;
 
-static uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 static uint64_t rng_next(fz_rng *r) {
   if (r->data && r->pos < r->len) {
     uint64_t v = 0;
     for (int i = 0; i < 4 && r->pos < r->len; i++) v |= (uint64_t)r->data[r->pos++] << (8 * i);
     return v;
   }
-  return mix64(r->s += 0x9E3779B97F4A7C15ull);
+  return test_splitmix64(&r->s);
 }
 /* Uniform in [0, n); 0 when n is 0. */
 static uint32_t below(fz_rng *r, uint32_t n) { return n ? (uint32_t)(rng_next(r) % n) : 0; }
@@ -95,7 +89,7 @@ static bool fuzz_trace_all(void) {
 static uint64_t sequence_seed(uint32_t i) {
   uint64_t h = 1469598103934665603ull;
   for (const char *p = test_current_name; p && *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
-  return mix64(test_rand_seed() ^ mix64(h + 0x632BE59BD9B4E019ull * (i + 1)));
+  return test_mix64(test_rand_seed() ^ test_mix64(h + 0x632BE59BD9B4E019ull * (i + 1)));
 }
 
 /* ======================================================= the trace of calls ==== */

@@ -216,13 +216,6 @@ void check_module_error_at(const char *file, int line, spvgen_module *m,
 
 #define DEFAULT_SEED UINT64_C(0x5eed5eed)
 
-static uint64_t splitmix64(uint64_t *x) {
-  uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
 uint64_t test_rand_seed(void) {
   static int known = 0;
   static uint64_t seed = DEFAULT_SEED;
@@ -258,7 +251,7 @@ uint32_t test_rand_u32(void) {
     for (const char *p = test_current_name; p && *p; p++)
       h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
     uint64_t x = test_rand_seed() ^ h;
-    state = splitmix64(&x);
+    state = test_splitmix64(&x);
     if (state == 0) state = UINT64_C(0x9e3779b97f4a7c15); /* xorshift's one bad state */
   }
   state ^= state >> 12;
