@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "mlp_internal.h"
 #include "spvgen/kernel.h"
 
@@ -53,15 +54,10 @@ const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding e) {
 }
 
 spvgen_status mlp_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
-  if (msg && size) {
-    int n = snprintf(msg, size, "spvgen_mlp_plan: ");
-    if (n > 0 && (size_t)n < size) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(msg + n, size - (size_t)n, fmt, ap);
-      va_end(ap);
-    }
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(msg, size, st, "spvgen_mlp_plan", fmt, ap);
+  va_end(ap);
   return st;
 }
 

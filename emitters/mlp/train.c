@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "mlp_internal.h"
 
 static const char *const loss_names[SPVGEN_MLP_LOSS_COUNT] = {"l2", "rel-l2"};
@@ -58,20 +59,12 @@ bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out) {
 
 /* Writes "spvgen_mlp_train_plan: <fmt>" into msg; returns st. */
 static spvgen_status train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+    SG_PRINTF(4, 5);
 static spvgen_status train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
-  if (msg && size) {
-    int n = snprintf(msg, size, "spvgen_mlp_train_plan: ");
-    if (n > 0 && (size_t)n < size) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(msg + n, size - (size_t)n, fmt, ap);
-      va_end(ap);
-    }
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(msg, size, st, "spvgen_mlp_train_plan", fmt, ap);
+  va_end(ap);
   return st;
 }
 

@@ -64,13 +64,14 @@ enum {
   SPVGEN_DIS_COMMENT = 1u << 3,
 };
 
-/* Disassembles words. *text is malloc'd (free with spvgen_free_text). On a decoding
- * error (or NULL words, fewer than 5 words, unknown flags), returns
- * SPVGEN_ERROR_INVALID_ARGUMENT and *text holds the message; *text is NULL only when
- * memory ran out (SPVGEN_ERROR_OUT_OF_MEMORY) or text itself is NULL. The module need
- * not be valid, only decodable. */
+/* Disassembles words. On success returns SPVGEN_OK, *text is malloc'd (free with
+ * spvgen_free_text) and message is "". On a decoding error (or NULL words, fewer than 5
+ * words, unknown flags, NULL text) returns SPVGEN_ERROR_INVALID_ARGUMENT, *text is NULL
+ * and message (when not NULL and message_size > 0; truncated to fit) says what was
+ * wrong ("spvgen_disassemble: ..."); when memory runs out, SPVGEN_ERROR_OUT_OF_MEMORY.
+ * The module need not be valid, only decodable. */
 spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t flags,
-                                 char **text);
+                                 char **text, char *message, size_t message_size);
 void spvgen_free_text(char *text);
 
 /* Assembles SPIR-V assembly text (spirv-as syntax, `%name` ids allowed) for env; the

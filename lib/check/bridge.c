@@ -351,41 +351,19 @@ spvgen_status spvgen_validate(const uint32_t *words, size_t count,
   (SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_NO_HEADER | \
    SPVGEN_DIS_COMMENT)
 
-/* Stores a formatted error message in *text (NULL when memory ran out) and returns
- * status, or SPVGEN_ERROR_OUT_OF_MEMORY when the message could not be allocated. */
-static spvgen_status fail(char **text, spvgen_status status, const char *fmt, ...)
-    SG_PRINTF(3, 4);
-static spvgen_status fail(char **text, spvgen_status status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (!s) {
-    *text = NULL;
-    return SPVGEN_ERROR_OUT_OF_MEMORY;
-  }
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  *text = s;
-  return status;
-}
-
 spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t flags,
-                                 char **text) {
-  if (!text) return SPVGEN_ERROR_INVALID_ARGUMENT;
+                                 char **text, char *message, size_t message_size) {
+  put_message(message, message_size, "%s", "");
+  if (!text) return SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT, "text is NULL");
   *text = NULL;
   if (!words)
-    return fail(text, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_disassemble: words is NULL");
+    return SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT, "words is NULL");
   if (count < HEADER_WORDS)
-    return fail(text, SPVGEN_ERROR_INVALID_ARGUMENT,
-                "spvgen_disassemble: %zu words, fewer than the %u-word SPIR-V header",
-                count, HEADER_WORDS);
+    return SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "%zu words, fewer than the %u-word SPIR-V header", count, HEADER_WORDS);
   if (flags & ~(uint32_t)KNOWN_FLAGS)
-    return fail(text, SPVGEN_ERROR_INVALID_ARGUMENT,
-                "spvgen_disassemble: unknown flags 0x%x",
-                (unsigned)(flags & ~(uint32_t)KNOWN_FLAGS));
+    return SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "unknown flags 0x%x", (unsigned)(flags & ~(uint32_t)KNOWN_FLAGS));
 
   uint32_t options = SPV_BINARY_TO_TEXT_OPTION_NONE;
   if (flags & SPVGEN_DIS_FRIENDLY_NAMES)
@@ -398,37 +376,35 @@ spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t f
    * simply names no client API. */
   spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   if (!context)
-    return fail(text, SPVGEN_ERROR_OUT_OF_MEMORY,
-                "spvgen_disassemble: could not create the SPIRV-Tools context");
+    return SG_ERROR(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY,
+                    "could not create the SPIRV-Tools context");
   spv_text tools_text = NULL;
   spv_diagnostic diagnostic = NULL;
   spv_result_t result =
       spvBinaryToText(context, words, count, options, &tools_text, &diagnostic);
 
-  spvgen_status status;
+  spvgen_status status = SPVGEN_OK;
   if (result == SPV_SUCCESS && tools_text && tools_text->str) {
     char *s = malloc(tools_text->length + 1);
     if (s) {
       memcpy(s, tools_text->str, tools_text->length);
       s[tools_text->length] = '\0';
       *text = s;
-      status = SPVGEN_OK;
     } else {
-      status = SPVGEN_ERROR_OUT_OF_MEMORY;
+      status = SG_ERROR(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
     }
   } else if (result == SPV_ERROR_OUT_OF_MEMORY) {
-    status = fail(text, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_disassemble: out of memory");
+    status = SG_ERROR(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   } else {
     /* The decoder's messages say where ("... starting at word 5 ..."); its position
      * index is relative to the instruction, so it is not repeated here. */
     const char *msg = diagnostic_text(diagnostic, NULL);
     if (msg)
-      status = fail(text, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_disassemble: %.*s",
-                    trimmed_length(msg), msg);
+      status = SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT, "%.*s",
+                        trimmed_length(msg), msg);
     else
-      status = fail(text, SPVGEN_ERROR_INVALID_ARGUMENT,
-                    "spvgen_disassemble: the decoder failed (result %d) without a message",
-                    (int)result);
+      status = SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "the decoder failed (result %d) without a message", (int)result);
   }
   spvTextDestroy(tools_text);
   spvDiagnosticDestroy(diagnostic);

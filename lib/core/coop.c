@@ -22,7 +22,7 @@ uint32_t sg_coop_def_opcode(const spvgen_module *m, uint32_t id) {
 
 bool sg_coop_const_u32(const spvgen_module *m, uint32_t id, uint32_t *value) {
   uint64_t v;
-  if (!spvgen_const_value(m, id, &v)) return false;
+  if (!sg_const_value(m, id, &v)) return false;
   if (value) *value = (uint32_t)v;
   return true;
 }
@@ -170,11 +170,6 @@ const char *sg_coop_type_name(const spvgen_module *m, uint32_t t, char *buf, siz
   return buf;
 }
 
-static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
-  uint64_t v;
-  return sg_const_value(m, id, &v) ? (uint32_t)v : SPVGEN_ABSENT;
-}
-
 bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_type_info *info) {
   spvgen_coop_type_info z;
   memset(&z, 0, sizeof z);
@@ -189,16 +184,16 @@ bool spvgen_coop_type_query(const spvgen_module *m, uint32_t type, spvgen_coop_t
     z.rows_id = d[4];
     z.columns_id = d[5];
     z.use_id = d[6];
-    z.scope = const_or_absent(m, d[3]);
-    z.rows = const_or_absent(m, d[4]);
-    z.columns = const_or_absent(m, d[5]);
-    z.use = const_or_absent(m, d[6]);
+    z.scope = sg_coop_const_or_absent(m, d[3]);
+    z.rows = sg_coop_const_or_absent(m, d[4]);
+    z.columns = sg_coop_const_or_absent(m, d[5]);
+    z.use = sg_coop_const_or_absent(m, d[6]);
     z.count = z.count_id = 0;
   } else if (op == SpvOpTypeCooperativeVectorNV) {
     z.opcode = op;
     z.component = d[2];
     z.count_id = d[3];
-    z.count = const_or_absent(m, d[3]);
+    z.count = sg_coop_const_or_absent(m, d[3]);
     z.scope = z.rows = z.columns = z.use = SPVGEN_ABSENT;
   } else {
     return false;
@@ -513,8 +508,8 @@ static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t componen
       !need_int_constant(m, fn, cols_id, "cols", RULE_TYPE) ||
       !need_int_constant(m, fn, use_id, "use", RULE_TYPE))
     return 0;
-  uint32_t scope = const_or_absent(m, scope_id), rows = const_or_absent(m, rows_id),
-           cols = const_or_absent(m, cols_id), use = const_or_absent(m, use_id);
+  uint32_t scope = sg_coop_const_or_absent(m, scope_id), rows = sg_coop_const_or_absent(m, rows_id),
+           cols = sg_coop_const_or_absent(m, cols_id), use = sg_coop_const_or_absent(m, use_id);
   if (scope != SPVGEN_ABSENT && scope != SpvScopeSubgroup && scope != SpvScopeWorkgroup)
     return COOP_BAD(m, fn, "scope %u (%s) is not Subgroup or Workgroup (Vulkan: cooperative "
                     "matrices have Subgroup scope, or Workgroup scope with "
@@ -599,7 +594,7 @@ static bool coopmat_layout_ops(spvgen_module *m, const char *fn, uint32_t layout
                          "SPV_KHR_cooperative_matrix: MemoryLayout comes from a constant "
                          "instruction"))
     return false;
-  uint32_t layout = const_or_absent(m, layout_id);
+  uint32_t layout = sg_coop_const_or_absent(m, layout_id);
   bool arm = layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM ||
              layout == SpvCooperativeMatrixLayoutColumnBlockedInterleavedARM;
   if (layout != SPVGEN_ABSENT && layout > SpvCooperativeMatrixLayoutColumnMajorKHR && !arm)
@@ -709,11 +704,6 @@ void spvgen_coopmat_store_id(spvgen_module *m, uint32_t pointer, uint32_t object
   coopmat_store(m, __func__, pointer, object, layout_id, stride_id, mem);
 }
 
-/* Two known values that differ (SPVGEN_ABSENT: a spec constant, unknown). */
-static bool differ(uint32_t a, uint32_t b) {
-  return a != SPVGEN_ABSENT && b != SPVGEN_ABSENT && a != b;
-}
-
 static bool int_component(const spvgen_module *m, uint32_t t, bool *is_signed) {
   return sg_coop_int_type(m, t, NULL, is_signed);
 }
@@ -732,33 +722,33 @@ uint32_t spvgen_coopmat_muladd(spvgen_module *m, uint32_t result_type, uint32_t 
   static const char RULE_USE[] =
       "SPV_KHR_cooperative_matrix, OpCooperativeMatrixMulAddKHR: A has Use MatrixAKHR, B "
       "MatrixBKHR, C and Result Type MatrixAccumulatorKHR";
-  if (differ(A.use, 0))
+  if (sg_coop_differ(A.use, 0))
     return COOP_BAD(m, fn, "a has Use %s, not MatrixAKHR (%s)", sg_coop_use_name(A.use), RULE_USE);
-  if (differ(B.use, 1))
+  if (sg_coop_differ(B.use, 1))
     return COOP_BAD(m, fn, "b has Use %s, not MatrixBKHR (%s)", sg_coop_use_name(B.use), RULE_USE);
-  if (differ(C.use, 2))
+  if (sg_coop_differ(C.use, 2))
     return COOP_BAD(m, fn, "c has Use %s, not MatrixAccumulatorKHR (%s)", sg_coop_use_name(C.use),
                     RULE_USE);
-  if (differ(R.use, 2))
+  if (sg_coop_differ(R.use, 2))
     return COOP_BAD(m, fn, "result_type has Use %s, not MatrixAccumulatorKHR (%s)",
                     sg_coop_use_name(R.use), RULE_USE);
 
-  if (differ(A.scope, B.scope) || differ(A.scope, C.scope) || differ(A.scope, R.scope) ||
-      differ(B.scope, C.scope) || differ(B.scope, R.scope) || differ(C.scope, R.scope))
+  if (sg_coop_differ(A.scope, B.scope) || sg_coop_differ(A.scope, C.scope) || sg_coop_differ(A.scope, R.scope) ||
+      sg_coop_differ(B.scope, C.scope) || sg_coop_differ(B.scope, R.scope) || sg_coop_differ(C.scope, R.scope))
     return COOP_BAD(m, fn, "the scopes differ: a %s, b %s, c %s, result %s "
                     "(SPV_KHR_cooperative_matrix: all matrices of OpCooperativeMatrixMulAddKHR "
                     "have the same scope)", sg_coop_scope_name(A.scope), sg_coop_scope_name(B.scope),
                     sg_coop_scope_name(C.scope), sg_coop_scope_name(R.scope));
-  if (differ(A.rows, C.rows) || differ(A.rows, R.rows) || differ(C.rows, R.rows))
+  if (sg_coop_differ(A.rows, C.rows) || sg_coop_differ(A.rows, R.rows) || sg_coop_differ(C.rows, R.rows))
     return COOP_BAD(m, fn, "M differs: a has %u rows, c %u, the result %u "
                     "(SPV_KHR_cooperative_matrix: A is MxK, C and Result Type are MxN)", A.rows,
                     C.rows, R.rows);
-  if (differ(B.columns, C.columns) || differ(B.columns, R.columns) ||
-      differ(C.columns, R.columns))
+  if (sg_coop_differ(B.columns, C.columns) || sg_coop_differ(B.columns, R.columns) ||
+      sg_coop_differ(C.columns, R.columns))
     return COOP_BAD(m, fn, "N differs: b has %u columns, c %u, the result %u "
                     "(SPV_KHR_cooperative_matrix: B is KxN, C and Result Type are MxN)",
                     B.columns, C.columns, R.columns);
-  if (differ(A.columns, B.rows))
+  if (sg_coop_differ(A.columns, B.rows))
     return COOP_BAD(m, fn, "K differs: a has %u columns but b has %u rows "
                     "(SPV_KHR_cooperative_matrix: A is MxK and B is KxN)", A.columns, B.rows);
 
@@ -1009,20 +999,20 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
                                                                 : "cooperative vector");
   bool use_change = false;
   if (src.opcode == SpvOpTypeCooperativeMatrixKHR) {
-    if (differ(src.scope, dst.scope) || differ(src.rows, dst.rows) ||
-        differ(src.columns, dst.columns))
+    if (sg_coop_differ(src.scope, dst.scope) || sg_coop_differ(src.rows, dst.rows) ||
+        sg_coop_differ(src.columns, dst.columns))
       return COOP_BAD(m, fn, "%s and %s differ in scope or shape (SPV_KHR_cooperative_matrix: "
                       "conversions keep the scope, rows and columns)",
                       sg_coop_type_name(m, spvgen_type_of(m, a), x, sizeof x),
                       sg_coop_type_name(m, result_type, y, sizeof y));
-    if (differ(src.use, dst.use)) {
+    if (sg_coop_differ(src.use, dst.use)) {
       if (src.use != 2 || dst.use == 2)
         return COOP_BAD(m, fn, "Use changes from %s to %s (SPV_NV_cooperative_matrix2: a "
                         "conversion may only change Use from MatrixAccumulatorKHR to MatrixAKHR "
                         "or MatrixBKHR)", sg_coop_use_name(src.use), sg_coop_use_name(dst.use));
       use_change = true;
     }
-  } else if (differ(src.count, dst.count)) {
+  } else if (sg_coop_differ(src.count, dst.count)) {
     return COOP_BAD(m, fn, "the vectors have %u and %u components (GLSL_NV_cooperative_vector: "
                     "conversions are between vectors with the same number of components)",
                     src.count, dst.count);

@@ -18,6 +18,15 @@
 uint32_t sg_coop_def_opcode(const spvgen_module *m, uint32_t id);
 /* Value of a non-specialization integer/bool constant. */
 bool sg_coop_const_u32(const spvgen_module *m, uint32_t id, uint32_t *value);
+/* The value of a uint32 constant id, or SPVGEN_ABSENT when id is not one. */
+static inline uint32_t sg_coop_const_or_absent(const spvgen_module *m, uint32_t id) {
+  uint32_t v;
+  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
+}
+/* Two known values that differ (SPVGEN_ABSENT matches anything). */
+static inline bool sg_coop_differ(uint32_t a, uint32_t b) {
+  return a != SPVGEN_ABSENT && b != SPVGEN_ABSENT && a != b;
+}
 /* id is a constant or specialization constant instruction whose type is a scalar int
  * (any width). */
 bool sg_coop_is_int_constant(const spvgen_module *m, uint32_t id);

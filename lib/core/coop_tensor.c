@@ -16,11 +16,6 @@ static const char RULE_DIM[] =
     "SPV_NV_cooperative_matrix2, Tensor Layout and View: tensor layouts and views have 1 to "
     "5 dimensions";
 
-static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
-  uint32_t v;
-  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
-}
-
 static bool need_int32_constant(spvgen_module *m, const char *fn, uint32_t id, const char *what) {
   uint32_t w;
   const sg_id_info *i = sg_id(m, id);
@@ -37,7 +32,7 @@ static uint32_t tensor_layout_type(spvgen_module *m, const char *fn, uint32_t di
                                    uint32_t clamp_id) {
   if (!need_int32_constant(m, fn, dim_id, "dim") || !need_int32_constant(m, fn, clamp_id, "clamp_mode"))
     return 0;
-  uint32_t dim = const_or_absent(m, dim_id), clamp = const_or_absent(m, clamp_id);
+  uint32_t dim = sg_coop_const_or_absent(m, dim_id), clamp = sg_coop_const_or_absent(m, clamp_id);
   if (dim != SPVGEN_ABSENT && (dim < 1 || dim > MAX_TENSOR_DIM))
     return COOP_BAD(m, fn, "tensor dimension %u is outside [1, 5] (%s)", dim, RULE_DIM);
   if (clamp != SPVGEN_ABSENT && clamp > SpvTensorClampModeRepeatMirrored)
@@ -68,7 +63,7 @@ static uint32_t tensor_view_type(spvgen_module *m, const char *fn, uint32_t dim_
       sg_coop_def_opcode(m, hi->type) != SpvOpTypeBool)
     return COOP_BAD(m, fn, "has_dimensions (id %u) is not a bool constant "
                     "(SPV_NV_tensor_addressing: HasDimensions is a boolean constant)", has_dim_id);
-  uint32_t dim = const_or_absent(m, dim_id);
+  uint32_t dim = sg_coop_const_or_absent(m, dim_id);
   if (dim != SPVGEN_ABSENT && (dim < 1 || dim > MAX_TENSOR_DIM))
     return COOP_BAD(m, fn, "tensor dimension %u is outside [1, 5] (%s)", dim, RULE_DIM);
   if (n && !perm) return COOP_BAD(m, fn, "the permutation is NULL with count %u", n);
@@ -82,7 +77,7 @@ static uint32_t tensor_view_type(spvgen_module *m, const char *fn, uint32_t dim_
   char list[64] = "";
   for (uint32_t i = 0; i < n; i++) {
     if (!need_int32_constant(m, fn, perm[i], "a permutation value")) return 0;
-    uint32_t p = const_or_absent(m, perm[i]);
+    uint32_t p = sg_coop_const_or_absent(m, perm[i]);
     size_t len = strlen(list);
     if (p == SPVGEN_ABSENT) {
       all_known = false;
@@ -138,7 +133,7 @@ static uint32_t tensor_object(spvgen_module *m, const char *fn, uint32_t obj, bo
                     t ? sg_coop_type_name(m, t, buf, sizeof buf) : "not a value",
                     view ? "view" : "layout", view ? "view" : "layout");
   }
-  *dim = const_or_absent(m, sg_def_words(m, t)[2]);
+  *dim = sg_coop_const_or_absent(m, sg_def_words(m, t)[2]);
   return t;
 }
 
@@ -259,7 +254,7 @@ static bool array_of_u32(const spvgen_module *m, uint32_t t, uint32_t *length) {
   const uint32_t *d = sg_def_words(m, t);
   uint32_t w;
   if (!sg_coop_int_type(m, d[2], &w, NULL) || w != 32) return false;
-  *length = const_or_absent(m, d[3]);
+  *length = sg_coop_const_or_absent(m, d[3]);
   return true;
 }
 
@@ -377,10 +372,6 @@ void spvgen_coopmat_store_tensor(spvgen_module *m, uint32_t pointer, uint32_t ob
 
 /* ================================================================ reduce ==== */
 
-static bool differ(uint32_t a, uint32_t b) {
-  return a != SPVGEN_ABSENT && b != SPVGEN_ABSENT && a != b;
-}
-
 uint32_t spvgen_coopmat_reduce(spvgen_module *m, uint32_t result_type, uint32_t matrix,
                                uint32_t reduce, uint32_t combine_func) {
   const char *fn = __func__;
@@ -404,25 +395,25 @@ uint32_t spvgen_coopmat_reduce(spvgen_module *m, uint32_t result_type, uint32_t 
                     "(SPV_NV_cooperative_matrix2: the same Component Type)",
                     sg_coop_type_name(m, R.component, a, sizeof a),
                     sg_coop_type_name(m, M.component, b, sizeof b));
-  if (differ(R.use, 2) || differ(M.use, 2))
+  if (sg_coop_differ(R.use, 2) || sg_coop_differ(M.use, 2))
     return COOP_BAD(m, fn, "Use is %s (result) and %s (matrix) (SPV_NV_cooperative_matrix2: "
                     "both have Use MatrixAccumulatorKHR)", sg_coop_use_name(R.use),
                     sg_coop_use_name(M.use));
-  if (R.scope_id != M.scope_id && (differ(R.scope, M.scope) || R.scope == SPVGEN_ABSENT ||
+  if (R.scope_id != M.scope_id && (sg_coop_differ(R.scope, M.scope) || R.scope == SPVGEN_ABSENT ||
                                    M.scope == SPVGEN_ABSENT))
     return COOP_BAD(m, fn, "the scopes differ: result %s, matrix %s (SPV_NV_cooperative_matrix2: "
                     "matching Scope)", sg_coop_scope_name(R.scope), sg_coop_scope_name(M.scope));
   if (reduce == quad) {
-    if ((M.rows != SPVGEN_ABSENT && differ(R.rows, M.rows / 2)) ||
-        (M.columns != SPVGEN_ABSENT && differ(R.columns, M.columns / 2)))
+    if ((M.rows != SPVGEN_ABSENT && sg_coop_differ(R.rows, M.rows / 2)) ||
+        (M.columns != SPVGEN_ABSENT && sg_coop_differ(R.columns, M.columns / 2)))
       return COOP_BAD(m, fn, "a 2x2 reduction of %ux%u gives %ux%u, not %ux%u "
                       "(SPV_NV_cooperative_matrix2: with 2x2 the result's dimensions are half "
                       "the matrix's)", M.rows, M.columns, M.rows / 2, M.columns / 2, R.rows,
                       R.columns);
-  } else if (reduce == row && differ(R.rows, M.rows)) {
+  } else if (reduce == row && sg_coop_differ(R.rows, M.rows)) {
     return COOP_BAD(m, fn, "a Row reduction keeps the rows: the matrix has %u, the result %u "
                     "(SPV_NV_cooperative_matrix2)", M.rows, R.rows);
-  } else if (reduce == col && differ(R.columns, M.columns)) {
+  } else if (reduce == col && sg_coop_differ(R.columns, M.columns)) {
     return COOP_BAD(m, fn, "a Column reduction keeps the columns: the matrix has %u, the result "
                     "%u (SPV_NV_cooperative_matrix2)", M.columns, R.columns);
   }
@@ -504,12 +495,12 @@ uint32_t spvgen_coopmat_convert_use(spvgen_module *m, uint32_t result_type, uint
       "SPV_NV_cooperative_matrix2, OpCooperativeMatrixConvertNV: the same Component Type, "
       "Scope, Rows and Columns; Use MatrixAccumulatorKHR to MatrixAKHR or MatrixBKHR";
   char a[160], b[160];
-  if (R.component != M.component || differ(R.scope, M.scope) || differ(R.rows, M.rows) ||
-      differ(R.columns, M.columns))
+  if (R.component != M.component || sg_coop_differ(R.scope, M.scope) || sg_coop_differ(R.rows, M.rows) ||
+      sg_coop_differ(R.columns, M.columns))
     return COOP_BAD(m, fn, "%s cannot become %s (%s; use spvgen_coop_convert to change the "
                     "component type)", sg_coop_type_name(m, spvgen_type_of(m, matrix), a, sizeof a),
                     sg_coop_type_name(m, result_type, b, sizeof b), RULE);
-  if (differ(M.use, 2) || R.use == 2)
+  if (sg_coop_differ(M.use, 2) || R.use == 2)
     return COOP_BAD(m, fn, "Use %s to %s (%s)", sg_coop_use_name(M.use), sg_coop_use_name(R.use), RULE);
   uint32_t ops[3] = {result_type, 0, matrix};
   return sg_inst(m, fn, SpvOpCooperativeMatrixConvertNV, ops, 3);
@@ -525,9 +516,9 @@ uint32_t spvgen_coopmat_transpose(spvgen_module *m, uint32_t result_type, uint32
   static const char RULE[] =
       "SPV_NV_cooperative_matrix2, OpCooperativeMatrixTransposeNV: MatrixAccumulatorKHR R x C "
       "to MatrixBKHR C x R, same Scope";
-  if (differ(M.use, 2) || differ(R.use, 1))
+  if (sg_coop_differ(M.use, 2) || sg_coop_differ(R.use, 1))
     return COOP_BAD(m, fn, "Use %s to %s (%s)", sg_coop_use_name(M.use), sg_coop_use_name(R.use), RULE);
-  if (differ(R.rows, M.columns) || differ(R.columns, M.rows) || differ(R.scope, M.scope))
+  if (sg_coop_differ(R.rows, M.columns) || sg_coop_differ(R.columns, M.rows) || sg_coop_differ(R.scope, M.scope))
     return COOP_BAD(m, fn, "a %ux%u %s matrix transposes to %ux%u %s, not %ux%u %s (%s)", M.rows,
                     M.columns, sg_coop_scope_name(M.scope), M.columns, M.rows,
                     sg_coop_scope_name(M.scope), R.rows, R.columns, sg_coop_scope_name(R.scope), RULE);

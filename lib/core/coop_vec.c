@@ -10,11 +10,6 @@
 #define STORAGE_STORAGE_BUFFER 12u
 #define STORAGE_PHYSICAL_STORAGE_BUFFER 5349u
 
-static uint32_t const_or_absent(const spvgen_module *m, uint32_t id) {
-  uint32_t v;
-  return sg_coop_const_u32(m, id, &v) ? v : SPVGEN_ABSENT;
-}
-
 /* ================================================================== type ==== */
 
 static uint32_t coopvec_type(spvgen_module *m, const char *fn, uint32_t component,
@@ -27,7 +22,7 @@ static uint32_t coopvec_type(spvgen_module *m, const char *fn, uint32_t componen
     return COOP_BAD(m, fn, "count (id %u) is not an integer constant or specialization constant "
                     "(SPV_NV_cooperative_vector: Component Count is a constant instruction of "
                     "integer type)", count_id);
-  if (const_or_absent(m, count_id) == 0)
+  if (sg_coop_const_or_absent(m, count_id) == 0)
     return COOP_BAD(m, fn, "component count 0 (SPV_NV_cooperative_vector: Component Count must be "
                     "at least 1)");
   uint32_t ops[3] = {0, component, count_id};
@@ -131,7 +126,7 @@ static uint32_t interp_id(spvgen_module *m, const char *fn, const char *what, ui
       return COOP_BAD(m, fn, "%s_id (id %u) is not a 32-bit integer constant "
                       "(SPV_NV_cooperative_vector: interpretations are 32-bit integer constant "
                       "instructions)", what, id);
-    *value = const_or_absent(m, id);
+    *value = sg_coop_const_or_absent(m, id);
   } else {
     *value = plain;
   }
@@ -156,7 +151,7 @@ static uint32_t layout_id_of(spvgen_module *m, const char *fn, uint32_t plain, u
       return COOP_BAD(m, fn, "layout_id (id %u) is not a 32-bit integer constant "
                       "(GLSL_NV_cooperative_vector: matrixLayout must be a constant expression)",
                       id);
-    *value = const_or_absent(m, id);
+    *value = sg_coop_const_or_absent(m, id);
   } else {
     *value = plain;
   }
@@ -278,7 +273,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
       return COOP_BAD(m, fn, "m_id (id %u) is not a 32-bit integer constant "
                       "(GLSL_NV_cooperative_vector: M must be a constant expression)", d->m_id);
     m_id = d->m_id;
-    mv = const_or_absent(m, m_id);
+    mv = sg_coop_const_or_absent(m, m_id);
   } else {
     mv = d->m ? d->m : R.count;
     if (mv == SPVGEN_ABSENT)
@@ -291,7 +286,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
       return COOP_BAD(m, fn, "k_id (id %u) is not a 32-bit integer constant "
                       "(GLSL_NV_cooperative_vector: K must be a constant expression)", d->k_id);
     k_id = d->k_id;
-    kv = const_or_absent(m, k_id);
+    kv = sg_coop_const_or_absent(m, k_id);
   } else {
     kv = d->k ? d->k : (I.count == SPVGEN_ABSENT ? SPVGEN_ABSENT : packed ? 4 * I.count : I.count);
     if (kv == SPVGEN_ABSENT)
@@ -329,7 +324,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
                       "(GLSL_NV_cooperative_vector: transpose must be a constant expression)",
                       d->transpose_id);
     tr_id = d->transpose_id;
-    tr = const_or_absent(m, tr_id);
+    tr = sg_coop_const_or_absent(m, tr_id);
   } else {
     tr = d->transpose ? 1 : 0;
     tr_id = spvgen_const_bool(m, d->transpose);

@@ -31,8 +31,9 @@ int main(void) {
     fprintf(stderr, "hello-module: %s\n", spvgen_module_error(m)); /* names the call and the rule */
   else if (spvgen_validate(words, count, NULL, message, sizeof message) != SPVGEN_OK)
     fprintf(stderr, "hello-module: invalid: %s\n", message);
-  else if (spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT, &text) != SPVGEN_OK)
-    fprintf(stderr, "hello-module: %s\n", text ? text : "out of memory");
+  else if (spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT, &text,
+                              message, sizeof message) != SPVGEN_OK)
+    fprintf(stderr, "hello-module: %s\n", message);
   else {
     printf("%s; %zu words, valid for Vulkan 1.3\n", text, count);
     rc = 0;

@@ -40,9 +40,10 @@ static uint32_t *assemble(size_t *count) {
 
 static char *disassemble(const uint32_t *words, size_t count, uint32_t flags) {
   char *text = NULL;
-  spvgen_status s = spvgen_disassemble(words, count, flags, &text);
-  CHECK_MSG(s == SPVGEN_OK, "spvgen_disassemble: %s: %s", spvgen_status_name(s),
-            text ? text : "(null)");
+  char message[1024];
+  spvgen_status s = spvgen_disassemble(words, count, flags, &text, message, sizeof message);
+  CHECK_MSG(s == SPVGEN_OK, "%s: %s", spvgen_status_name(s), message);
+  CHECK_MSG(s != SPVGEN_OK || message[0] == '\0', "OK with a message: %s", message);
   if (s != SPVGEN_OK) {
     spvgen_free_text(text);
     return NULL;
@@ -150,50 +151,70 @@ static void test_undecodable_input_is_invalid_argument_with_the_decoder_message(
   uint32_t *words = assemble(&count);
   if (!words) return;
   char *text = NULL;
+  char message[1024];
 
   words[0] = 0x12345678u;
-  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &text),
+  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &text, message,
+                                  sizeof message),
                SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK_CONTAINS(text, "spvgen_disassemble");
-  CHECK_CONTAINS(text, "magic");
-  spvgen_free_text(text);
+  CHECK(text == NULL);
+  CHECK_CONTAINS(message, "spvgen_disassemble: ");
+  CHECK_CONTAINS(message, "magic");
   words[0] = 0x07230203u;
 
   /* An instruction whose word count runs past the end: the message names the word. */
   words[5] = (100u << 16) | (words[5] & 0xFFFFu);
-  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &text),
+  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &text, message,
+                                  sizeof message),
                SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK_CONTAINS(text, "word 5");
-  spvgen_free_text(text);
+  CHECK(text == NULL);
+  CHECK_CONTAINS(message, "word 5");
 
   /* A word count of zero is never valid. */
   words[5] = 0;
-  CHECK_EQ_U64(spvgen_disassemble(words, count, 0, &text), SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK(text && text[0]);
-  spvgen_free_text(text);
+  CHECK_EQ_U64(spvgen_disassemble(words, count, 0, &text, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(text == NULL);
+  CHECK(message[0] != '\0');
+  /* No message buffer: the status alone. A short one: truncated and terminated. */
+  CHECK_EQ_U64(spvgen_disassemble(words, count, 0, &text, NULL, 0),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(text == NULL);
+  char small[8];
+  memset(small, 'x', sizeof small);
+  CHECK_EQ_U64(spvgen_disassemble(words, count, 0, &text, small, sizeof small),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(text == NULL);
+  CHECK(small[sizeof small - 1] == '\0');
+  CHECK(strncmp(small, "spvgen_", 7) == 0);
   spvgen_free_words(words);
 }
 
 static void test_bad_arguments_are_invalid_argument_with_a_message(void) {
   static const uint32_t header[5] = {0x07230203u, 0x00010600u, 0, 1, 0};
   char *text = (char *)1;
-  CHECK_EQ_U64(spvgen_disassemble(NULL, 5, 0, &text), SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK_CONTAINS(text, "words is NULL");
-  spvgen_free_text(text);
-  CHECK_EQ_U64(spvgen_disassemble(header, 0, 0, &text), SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK_CONTAINS(text, "header");
-  spvgen_free_text(text);
-  CHECK_EQ_U64(spvgen_disassemble(header, 4, 0, &text), SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK_CONTAINS(text, "4 words");
-  spvgen_free_text(text);
-  CHECK_EQ_U64(spvgen_disassemble(header, 5, 1u << 20, &text),
+  char message[1024];
+  CHECK_EQ_U64(spvgen_disassemble(NULL, 5, 0, &text, message, sizeof message),
                SPVGEN_ERROR_INVALID_ARGUMENT);
-  CHECK_CONTAINS(text, "unknown flags");
-  spvgen_free_text(text);
-  CHECK_EQ_U64(spvgen_disassemble(header, 5, 0, NULL), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(text == NULL);
+  CHECK_CONTAINS(message, "spvgen_disassemble: words is NULL");
+  CHECK_EQ_U64(spvgen_disassemble(header, 0, 0, &text, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "header");
+  CHECK_EQ_U64(spvgen_disassemble(header, 4, 0, &text, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "4 words");
+  CHECK_EQ_U64(spvgen_disassemble(header, 5, 1u << 20, &text, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(text == NULL);
+  CHECK_CONTAINS(message, "unknown flags");
+  CHECK_EQ_U64(spvgen_disassemble(header, 5, 0, NULL, message, sizeof message),
+               SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(message, "text is NULL");
   /* A header alone is an empty module: it decodes to nothing but the header. */
-  CHECK_EQ_U64(spvgen_disassemble(header, 5, 0, &text), SPVGEN_OK);
+  CHECK_EQ_U64(spvgen_disassemble(header, 5, 0, &text, message, sizeof message), SPVGEN_OK);
   CHECK_CONTAINS(text, "; Bound: 1");
+  CHECK(message[0] == '\0');
   spvgen_free_text(text);
   spvgen_free_text(NULL);
 }

@@ -80,15 +80,18 @@ static spvgen_status exercise(const uint32_t *words, size_t count, const char *w
   char *text = NULL;
   spvgen_status d = spvgen_disassemble(
       words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_COMMENT,
-      &text);
+      &text, message, sizeof message);
   CHECK_MSG(d == SPVGEN_OK || d == SPVGEN_ERROR_INVALID_ARGUMENT,
             "%s #%d: spvgen_disassemble returned %s", what, round, spvgen_status_name(d));
-  CHECK_MSG(text != NULL, "%s #%d: spvgen_disassemble gave no text (%s)", what, round,
-            spvgen_status_name(d));
+  if (d == SPVGEN_OK)
+    CHECK_MSG(text != NULL, "%s #%d: spvgen_disassemble gave no text", what, round);
+  else
+    CHECK_MSG(text == NULL && message[0] != '\0',
+              "%s #%d: spvgen_disassemble failed (%s) without a message or with text", what,
+              round, spvgen_status_name(d));
   /* A module the validator accepts must also decode. */
   if (v == SPVGEN_OK)
-    CHECK_MSG(d == SPVGEN_OK, "%s #%d: valid but undecodable: %s", what, round,
-              text ? text : "");
+    CHECK_MSG(d == SPVGEN_OK, "%s #%d: valid but undecodable: %s", what, round, message);
   spvgen_free_text(text);
   return v;
 }
@@ -196,7 +199,7 @@ static void test_a_byte_swapped_module_is_read_as_big_endian(void) {
     words[i] = (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
   }
   char *text = NULL;
-  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &text),
+  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &text, NULL, 0),
                SPVGEN_OK);
   CHECK_CONTAINS(text, "OpEntryPoint GLCompute %main \"main\"");
   spvgen_free_text(text);
@@ -218,7 +221,8 @@ static void *thread_main(void *arg) {
     spvgen_status v =
         spvgen_validate(job->words, job->count, NULL, message, sizeof message);
     spvgen_status d =
-        spvgen_disassemble(job->words, job->count, SPVGEN_DIS_FRIENDLY_NAMES, &text);
+        spvgen_disassemble(job->words, job->count, SPVGEN_DIS_FRIENDLY_NAMES, &text,
+                           message, sizeof message);
     if (v != SPVGEN_OK || d != SPVGEN_OK || !text || strcmp(text, job->expected_text) != 0)
       job->mismatches++;
     spvgen_free_text(text);
@@ -231,7 +235,7 @@ static void test_concurrent_calls_give_the_same_answers(void) {
   uint32_t *words = assemble(&count);
   if (!words) return;
   char *expected = NULL;
-  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &expected),
+  CHECK_EQ_U64(spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES, &expected, NULL, 0),
                SPVGEN_OK);
   enum { THREADS = 4 };
   pthread_t threads[THREADS];

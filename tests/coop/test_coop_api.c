@@ -4,6 +4,7 @@
  * strides that must hold a row. */
 #include <string.h>
 
+#include "coop_fixture.h"
 #include "harness.h"
 #include "module_check.h"
 #include "spvgen/coop.h"
@@ -32,11 +33,6 @@ static fixture begin(void) {
   return f;
 }
 
-static uint32_t named(spvgen_module *m, uint32_t id, const char *name) {
-  spvgen_name(m, id, name);
-  return id;
-}
-
 /* ------------------------------------------------------- values and ids ---- */
 
 /* The report: spvgen_coopmat_load took rows/columns as values but the stride as an id;
@@ -45,11 +41,11 @@ static uint32_t named(spvgen_module *m, uint32_t id, const char *name) {
  * the id z is (here: the constant 0, the report's case). */
 static void test_a_literal_stride_is_the_number_it_says(void) {
   fixture f = begin();
-  named(f.m, f.A, "A");
+  coop_named(f.m, f.A, "A");
   uint32_t z = spvgen_const_u32(f.m, 0); /* an id that is an integer constant, 0 */
-  uint32_t p = named(f.m, spvgen_buffer_element(f.m, &f.in, z), "p");
-  uint32_t q = named(f.m, spvgen_buffer_element(f.m, &f.out, z), "q");
-  uint32_t a = named(f.m, spvgen_coopmat_load(f.m, f.A, p, SpvCooperativeMatrixLayoutRowMajorKHR,
+  uint32_t p = coop_named(f.m, spvgen_buffer_element(f.m, &f.in, z), "p");
+  uint32_t q = coop_named(f.m, spvgen_buffer_element(f.m, &f.out, z), "q");
+  uint32_t a = coop_named(f.m, spvgen_coopmat_load(f.m, f.A, p, SpvCooperativeMatrixLayoutRowMajorKHR,
                                               z, NULL), "a");
   spvgen_coopmat_store(f.m, q, a, SpvCooperativeMatrixLayoutRowMajorKHR, 16, NULL);
   spvgen_function_end(f.m);
@@ -113,7 +109,7 @@ static void test_coop_splat_float_rounds_like_const_float(void) {
                spvgen_coop_splat(f.m, f.A, spvgen_const_bits(f.m, f.f16, 0x3C00)));
   CHECK_EQ_U64(spvgen_coop_splat_float(f.m, C, 0.5),
                spvgen_coop_splat(f.m, C, spvgen_const_f32(f.m, 0.5f)));
-  uint32_t zeros = named(f.m, spvgen_coop_splat_float(f.m, f.V, 0.0), "zeros");
+  uint32_t zeros = coop_named(f.m, spvgen_coop_splat_float(f.m, f.V, 0.0), "zeros");
   CHECK(zeros != 0);
   uint32_t U = spvgen_type_coopvec(f.m, f.u32, 4);
   spvgen_coop_splat_float(f.m, U, 1.0);

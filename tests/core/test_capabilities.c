@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/builder.h"
 #include "spvgen/check.h"
 
@@ -15,34 +16,6 @@ static const uint32_t *finish_with_main(spvgen_module *m, size_t *n) {
   spvgen_compute_main(m, "main", 1, 1, 1);
   spvgen_function_end(m);
   return check_module(m, n);
-}
-
-/* How many OpCapability instructions declare cap (-1: bad words). */
-static int capability_count(const uint32_t *w, size_t n, uint32_t cap) {
-  if (!w) return -1;
-  int count = 0;
-  for (size_t i = 5; i < n;) {
-    uint32_t wc = w[i] >> 16;
-    if (!wc) return -1;
-    if ((w[i] & 0xFFFF) == SpvOpCapability && w[i + 1] == cap) count++;
-    i += wc;
-  }
-  return count;
-}
-
-/* How many OpExtension instructions name ext. */
-static int extension_count(const uint32_t *w, size_t n, const char *ext) {
-  if (!w) return -1;
-  int count = 0;
-  for (size_t i = 5; i < n;) {
-    uint32_t wc = w[i] >> 16;
-    if (!wc) return -1;
-    if ((w[i] & 0xFFFF) == SpvOpExtension && strlen(ext) < (wc - 1) * 4 &&
-        !strcmp((const char *)(w + i + 1), ext))
-      count++;
-    i += wc;
-  }
-  return count;
 }
 
 /* ------------------------------------------------------------------ tests ---- */
@@ -66,7 +39,7 @@ static void test_small_and_wide_scalar_types_declare_their_capabilities(void) {
               (unsigned)cases[i].cap);
     size_t n = 0;
     const uint32_t *w = finish_with_main(m, &n);
-    CHECK_EQ_U64(capability_count(w, n, cases[i].cap), 1);
+    CHECK_EQ_U64(words_capability_count(w, n, cases[i].cap), 1);
     spvgen_module_destroy(m);
   }
   /* 32-bit types need nothing beyond Shader. */
@@ -75,8 +48,8 @@ static void test_small_and_wide_scalar_types_declare_their_capabilities(void) {
   spvgen_type_int(m, 32, true);
   size_t n = 0;
   const uint32_t *w = finish_with_main(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityFloat16), 0);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityInt8), 0);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityFloat16), 0);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityInt8), 0);
   spvgen_module_destroy(m);
 }
 
@@ -102,12 +75,12 @@ static void test_small_types_in_buffers_declare_storage_capabilities(void) {
   CHECK(spvgen_has_capability(m, SpvCapabilityStoragePushConstant16));
   size_t n = 0;
   const uint32_t *w = finish_with_main(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityStorageBuffer16BitAccess), 1);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityStorageBuffer8BitAccess), 1);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityStoragePushConstant16), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityStorageBuffer16BitAccess), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityStorageBuffer8BitAccess), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityStoragePushConstant16), 1);
   /* Core since SPIR-V 1.3 and 1.5: no extension in a 1.6 module. */
-  CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_16bit_storage"), 0);
-  CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_8bit_storage"), 0);
+  CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_16bit_storage"), 0);
+  CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_8bit_storage"), 0);
   spvgen_module_destroy(m);
 }
 
@@ -123,7 +96,7 @@ static void test_16bit_storage_before_spirv_1_3_declares_the_extension(void) {
   CHECK(spvgen_has_extension(m, "SPV_KHR_16bit_storage"));
   size_t n = 0;
   const uint32_t *w = finish_with_main(m, &n);
-  CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_16bit_storage"), 1);
+  CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_16bit_storage"), 1);
   spvgen_module_destroy(m);
 }
 
@@ -148,8 +121,8 @@ static void test_subgroup_operations_declare_group_non_uniform_capabilities(void
   spvgen_function_end(m);
   size_t n = 0;
   const uint32_t *w = check_module(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityGroupNonUniform), 1);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityGroupNonUniformArithmetic), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityGroupNonUniform), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityGroupNonUniformArithmetic), 1);
   spvgen_module_destroy(m);
 }
 
@@ -167,8 +140,8 @@ static void test_cooperative_matrix_type_declares_capability_and_extension(void)
   CHECK_EQ_U64(spvgen_op_type_cooperative_matrix_khr(m, f16, scope, k16, k16, use), t);
   size_t n = 0;
   const uint32_t *w = finish_with_main(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityCooperativeMatrixKHR), 1);
-  CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_cooperative_matrix"), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityCooperativeMatrixKHR), 1);
+  CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_cooperative_matrix"), 1);
   spvgen_module_destroy(m);
 }
 
@@ -177,16 +150,16 @@ static void test_the_vulkan_memory_model_declares_its_capability(void) {
   CHECK(spvgen_has_capability(m, SpvCapabilityVulkanMemoryModel));
   size_t n = 0;
   const uint32_t *w = finish_with_main(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityVulkanMemoryModel), 1);
-  CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_vulkan_memory_model"), 0); /* core in 1.5 */
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityVulkanMemoryModel), 1);
+  CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_vulkan_memory_model"), 0); /* core in 1.5 */
   spvgen_module_destroy(m);
 
   spvgen_module_desc glsl = {.memory_model = SpvMemoryModelGLSL450};
   m = spvgen_module_create(&glsl);
   CHECK(!spvgen_has_capability(m, SpvCapabilityVulkanMemoryModel));
   w = finish_with_main(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityVulkanMemoryModel), 0);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityShader), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityVulkanMemoryModel), 0);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityShader), 1);
   spvgen_module_destroy(m);
 
   /* Before 1.5 the Vulkan memory model comes from an extension. */
@@ -194,7 +167,7 @@ static void test_the_vulkan_memory_model_declares_its_capability(void) {
   m = spvgen_module_create(&old);
   CHECK(spvgen_has_extension(m, "SPV_KHR_vulkan_memory_model"));
   w = finish_with_main(m, &n);
-  CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_vulkan_memory_model"), 1);
+  CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_vulkan_memory_model"), 1);
   spvgen_module_destroy(m);
 }
 
@@ -216,7 +189,7 @@ static void test_device_scope_under_the_vulkan_memory_model_declares_its_capabil
   spvgen_function_end(m);
   size_t n = 0;
   const uint32_t *w = check_module(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityVulkanMemoryModelDeviceScope), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityVulkanMemoryModelDeviceScope), 1);
   spvgen_module_destroy(m);
 }
 
@@ -297,21 +270,18 @@ static void test_each_capability_and_extension_is_declared_once(void) {
   const uint32_t *w = finish_with_main(m, &n);
   if (w) {
     /* No capability value twice, no extension name twice. */
-    for (size_t i = 5; i < n;) {
-      uint32_t wc = w[i] >> 16;
-      if (!wc) break;
+    WORDS_FOR_EACH(w, n, i) {
       if ((w[i] & 0xFFFF) == SpvOpCapability)
-        CHECK_MSG(capability_count(w, n, w[i + 1]) == 1, "capability %u declared %d times",
-                  w[i + 1], capability_count(w, n, w[i + 1]));
+        CHECK_MSG(words_capability_count(w, n, w[i + 1]) == 1, "capability %u declared %d times",
+                  w[i + 1], words_capability_count(w, n, w[i + 1]));
       if ((w[i] & 0xFFFF) == SpvOpExtension)
-        CHECK_MSG(extension_count(w, n, (const char *)(w + i + 1)) == 1, "%s declared twice",
+        CHECK_MSG(words_extension_count(w, n, (const char *)(w + i + 1)) == 1, "%s declared twice",
                   (const char *)(w + i + 1));
-      i += wc;
     }
-    CHECK_EQ_U64(capability_count(w, n, SpvCapabilityFloat16), 1);
-    CHECK_EQ_U64(capability_count(w, n, SpvCapabilityShader), 1);
-    CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_16bit_storage"), 1);
-    CHECK_EQ_U64(extension_count(w, n, "SPV_KHR_cooperative_matrix"), 1);
+    CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityFloat16), 1);
+    CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityShader), 1);
+    CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_16bit_storage"), 1);
+    CHECK_EQ_U64(words_extension_count(w, n, "SPV_KHR_cooperative_matrix"), 1);
   }
   spvgen_module_destroy(m);
 }
@@ -332,7 +302,7 @@ static void test_a_decoration_that_needs_a_capability_declares_it(void) {
   spvgen_function_end(m);
   size_t n = 0;
   const uint32_t *w = check_module(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityGeometryStreams), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityGeometryStreams), 1);
   char *text = check_disassemble(w, n);
   const char *lines[] = {"OpCapability GeometryStreams", "OpDecorate %var Stream 0"};
   check_has_lines(text, lines, 2);
@@ -347,7 +317,7 @@ static void test_compute_entry_points_declare_shader_once(void) {
   spvgen_function_end(m);
   size_t n = 0;
   const uint32_t *w = check_module(m, &n);
-  CHECK_EQ_U64(capability_count(w, n, SpvCapabilityShader), 1);
+  CHECK_EQ_U64(words_capability_count(w, n, SpvCapabilityShader), 1);
   spvgen_module_destroy(m);
 }
 

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/builder.h"
 #include "spvgen/check.h"
 
@@ -74,20 +75,6 @@ static void check_layout_order(const uint32_t *w, size_t n, int *seen) {
     seen[r]++;
     i += count;
   }
-}
-
-/* The first instruction with opcode whose operand word `operand` (0-based, after the
- * opcode word) equals value; NULL if none. */
-static const uint32_t *find_inst(const uint32_t *w, size_t n, uint32_t opcode, uint32_t operand,
-                                 uint32_t value) {
-  for (size_t i = 5; i < n;) {
-    uint32_t count = w[i] >> 16;
-    if (count == 0 || i + count > n) return NULL;
-    if ((w[i] & 0xFFFF) == opcode && 1 + operand < count && w[i + 1 + operand] == value)
-      return w + i;
-    i += count;
-  }
-  return NULL;
 }
 
 /* Checks that the string operand at word `at` of the instruction `inst` equals s, ends
@@ -197,14 +184,14 @@ static void test_string_operands_are_nul_terminated_and_padded_to_whole_words(vo
   const uint32_t *w = check_module(m, &n);
   if (w) {
     for (size_t i = 0; i < N; i++) {
-      check_string_operand(find_inst(w, n, SpvOpName, 0, targets[i]), 2, names[i], true);
-      check_string_operand(find_inst(w, n, SpvOpString, 0, strings[i]), 2, names[i], true);
+      check_string_operand(words_find(w, n, SpvOpName, 0, (const uint32_t[]){targets[i]}, 1), 2, names[i], true);
+      check_string_operand(words_find(w, n, SpvOpString, 0, (const uint32_t[]){strings[i]}, 1), 2, names[i], true);
       if (lengths[i])
-        check_string_operand(find_inst(w, n, SpvOpEntryPoint, 1, functions[i]), 3, names[i],
+        check_string_operand(words_find(w, n, SpvOpEntryPoint, 1, (const uint32_t[]){functions[i]}, 1), 3, names[i],
                              true);
     }
     /* "GLSL.std.450"-style multiples of four get a whole word of NULs. */
-    const uint32_t *mn = find_inst(w, n, SpvOpMemberName, 0, st);
+    const uint32_t *mn = words_find(w, n, SpvOpMemberName, 0, (const uint32_t[]){st}, 1);
     check_string_operand(mn, 3, "abcd", true);
   }
   char *text = check_disassemble(w, n);
@@ -224,17 +211,14 @@ static void test_extension_and_import_names_are_padded_to_whole_words(void) {
   size_t n = 0;
   const uint32_t *w = check_module(m, &n);
   if (w) {
-    check_string_operand(find_inst(w, n, SpvOpExtInstImport, 0, glsl), 2, "GLSL.std.450", true);
+    check_string_operand(words_find(w, n, SpvOpExtInstImport, 0, (const uint32_t[]){glsl}, 1), 2, "GLSL.std.450", true);
     /* Extensions have no id: find them by their first word of text. */
     const uint32_t *e1 = NULL, *e2 = NULL;
-    for (size_t i = 5; i < n;) {
-      uint32_t count = w[i] >> 16;
-      if (!count) break;
+    WORDS_FOR_EACH(w, n, i) {
       if ((w[i] & 0xFFFF) == SpvOpExtension) {
         if (!memcmp(w + i + 1, "SPV_KHR_stor", 12)) e1 = w + i;
         if (!memcmp(w + i + 1, "SPV_KHR_16bi", 12)) e2 = w + i;
       }
-      i += count;
     }
     check_string_operand(e1, 1, "SPV_KHR_storage_buffer_storage_class", true);
     check_string_operand(e2, 1, "SPV_KHR_16bit_storage", true);

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/builder.h"
 #include "spvgen/check.h"
 #include "spvgen/ops.h"
@@ -24,9 +25,10 @@ static spvgen_status check_finish_decodes_at(const char *file, int line, spvgen_
   spvgen_status st = spvgen_module_finish(m, &w, &n);
   if (st != SPVGEN_OK) return st;
   char *text = NULL;
-  if (spvgen_disassemble(w, n, 0, &text) != SPVGEN_OK)
+  static char message[1024];
+  if (spvgen_disassemble(w, n, 0, &text, message, sizeof message) != SPVGEN_OK)
     test_fail_at(file, line, "finished with SPVGEN_OK but the words do not decode: %s",
-                 text ? text : "(no message)");
+                 message);
   spvgen_free_text(text);
   return st;
 }
@@ -65,10 +67,9 @@ static void test_an_entry_point_name_over_the_word_limit_is_refused(void) {
   spvgen_function_end(m);
   size_t count = 0;
   const uint32_t *w = check_module(m, &count); /* valid, so it decodes */
-  size_t at = 5;
-  while (w && at < count && (w[at] & 0xFFFFu) != SpvOpEntryPoint) at += w[at] >> 16;
-  CHECK(w && at < count);
-  if (w && at < count) CHECK_EQ_U64(w[at] >> 16, 65535);
+  const uint32_t *entry = words_find(w, count, SpvOpEntryPoint, 0, NULL, 0);
+  CHECK(entry != NULL);
+  if (entry) CHECK_EQ_U64(entry[0] >> 16, 65535);
   spvgen_module_reset(m, NULL);
   name[262127 - 1] = 0; /* so that compute_main's name differs: 262126 bytes */
   spvgen_compute_main(m, name, 1, 1, 1);

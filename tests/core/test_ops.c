@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/builder.h"
 #include "spvgen/check.h"
 
@@ -186,16 +187,14 @@ static void test_a_sample_of_every_instruction_class_builds_one_valid_module(voi
   if (w) {
     unsigned char seen[65536 / 8] = {0};
     int distinct = 0, in_function = 0, glsl = 0;
-    for (size_t i = 5; i < n;) {
-      uint32_t op = w[i] & 0xFFFF, count = w[i] >> 16;
-      if (!count) break;
+    WORDS_FOR_EACH(w, n, i) {
+      uint32_t op = w[i] & 0xFFFF;
       if (op == SpvOpFunction) in_function = 1;
       if (in_function && !(seen[op >> 3] & (1u << (op & 7)))) {
         seen[op >> 3] |= (unsigned char)(1u << (op & 7));
         distinct++;
       }
       if (op == SpvOpExtInst) glsl++;
-      i += count;
     }
     CHECK_MSG(distinct >= 70, "only %d distinct opcodes in the function", distinct);
     CHECK_MSG(glsl >= 21, "only %d GLSL.std.450 calls", glsl);

@@ -48,11 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (vst == SPVGEN_OK && msg[0]) FUZZ_FAIL("spvgen_validate: OK with a message '%s'", msg);
 
   char *text = NULL;
-  spvgen_status dst = spvgen_disassemble(w, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_COMMENT, &text);
+  msg[0] = 'x';
+  spvgen_status dst = spvgen_disassemble(w, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_COMMENT, &text,
+                                         msg, sizeof msg);
   if (dst != SPVGEN_OK && dst != SPVGEN_ERROR_INVALID_ARGUMENT && dst != SPVGEN_ERROR_OUT_OF_MEMORY)
     FUZZ_FAIL("spvgen_disassemble returned %d", dst);
-  if (dst == SPVGEN_ERROR_INVALID_ARGUMENT && (!text || !text[0])) FUZZ_FAIL("spvgen_disassemble failed without a message");
-  if (vst == SPVGEN_OK && dst != SPVGEN_OK) FUZZ_FAIL("a module that validates does not disassemble: %s", text ? text : "");
+  expect_message(dst, msg, "spvgen_disassemble");
+  if (dst == SPVGEN_OK && (!text || msg[0])) FUZZ_FAIL("spvgen_disassemble: OK without text or with a message '%s'", msg);
+  if (dst != SPVGEN_OK && text) FUZZ_FAIL("spvgen_disassemble failed but returned text");
+  if (vst == SPVGEN_OK && dst != SPVGEN_OK) FUZZ_FAIL("a module that validates does not disassemble: %s", msg);
   spvgen_free_text(text);
 
   spvgen_kernel_info info;

@@ -223,21 +223,6 @@ static void test_one_shot_fills_the_kernel_info(void) {
 
 /* ------------------------------------------------------- SIMT on the device ---- */
 
-static spvgen_vk_context *open_device(void) {
-  char msg[512];
-  spvgen_vk_desc vd;
-  memset(&vd, 0, sizeof vd);
-  vd.device_name = getenv("SPVGEN_VK_DEVICE");
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) {
-    test_skip("no Vulkan device: %s", msg);
-    return NULL;
-  }
-  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
-  return ctx;
-}
-
 /* Runs d (SIMT forced) and checks every element. */
 static void run_case(spvgen_vk_context *ctx, spvgen_gemm_desc d, const char *what) {
   d.variant = SPVGEN_GEMM_SIMT;
@@ -260,7 +245,7 @@ static const uint32_t shapes[][3] = {{1, 1, 1}, {1, 37, 5}, {23, 1, 29}, {7, 3, 
                                      {67, 71, 37}, {64, 64, 16}, {65, 63, 17}, {128, 96, 200}};
 
 static void test_simt_shapes_and_layouts_f16(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (int lay = 0; lay < 4; lay++) {
@@ -277,7 +262,7 @@ static void test_simt_shapes_and_layouts_f16(void) {
 }
 
 static void test_simt_type_pairs(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   static const spvgen_component_type t[][4] = {
       {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
@@ -307,7 +292,7 @@ static void test_simt_type_pairs(void) {
 }
 
 static void test_simt_epilogue_batch_and_strides(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++)
     for (int bias = 0; bias < 3; bias++) {
@@ -347,7 +332,7 @@ static void test_simt_epilogue_batch_and_strides(void) {
 }
 
 static void test_simt_every_candidate_runs(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   spvgen_gemm_desc d = shape(90, 70, 50);
   d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;

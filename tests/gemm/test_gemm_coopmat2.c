@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/caps.h"
 #include "spvgen/gemm.h"
 #include "tensor_ref.h"
@@ -60,28 +61,6 @@ static const char *desc_text(const spvgen_gemm_desc *d, char *buf, size_t size) 
   return buf;
 }
 
-/* ------------------------------------------------------ word-level checks ---- */
-
-static bool has_opcode(const uint32_t *w, size_t n, uint32_t opcode) {
-  for (size_t i = 5; i < n;) {
-    uint32_t len = w[i] >> 16;
-    if ((w[i] & 0xFFFFu) == opcode) return true;
-    if (!len) return false;
-    i += len;
-  }
-  return false;
-}
-
-static bool has_capability(const uint32_t *w, size_t n, uint32_t cap) {
-  for (size_t i = 5; i < n;) {
-    uint32_t len = w[i] >> 16;
-    if ((w[i] & 0xFFFFu) == SpvOpCapability && len == 2 && w[i + 1] == cap) return true;
-    if (!len) return false;
-    i += len;
-  }
-  return false;
-}
-
 /* ------------------------------------------------------- emit + validate ---- */
 
 typedef struct sweep_stats {
@@ -124,10 +103,10 @@ static void check_all_plans(spvgen_module *m, const spvgen_gemm_desc *d, sweep_s
       continue;
     }
     if (bf16) {
-      bool ok = has_opcode(words, n, SpvOpCooperativeMatrixLoadTensorNV) &&
-                has_opcode(words, n, SpvOpCooperativeMatrixMulAddKHR) &&
-                has_opcode(words, n, SpvOpCooperativeMatrixStoreTensorNV) &&
-                has_capability(words, n, 5118 /* BFloat16CooperativeMatrixKHR */);
+      bool ok = words_has(words, n, SpvOpCooperativeMatrixLoadTensorNV) &&
+                words_has(words, n, SpvOpCooperativeMatrixMulAddKHR) &&
+                words_has(words, n, SpvOpCooperativeMatrixStoreTensorNV) &&
+                words_has_capability(words, n, 5118 /* BFloat16CooperativeMatrixKHR */);
       if (!ok && st->bad++ < 5)
         test_fail_at(__FILE__, __LINE__, "%s, plan %s: bf16 kernel lacks a key instruction",
                      desc_text(d, what, sizeof what), p->name);

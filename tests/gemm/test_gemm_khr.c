@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "words.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/check.h"
@@ -49,27 +50,14 @@ static const uint32_t *emit_plan(spvgen_module *m, const spvgen_gemm_config *p, 
   return st == SPVGEN_OK ? words : NULL;
 }
 
-/* Whether an instruction with `opcode` (and, when first_operand is not ~0u, that first
- * operand word) is in the module's words. */
-static bool has_op(const uint32_t *w, size_t n, uint32_t opcode, uint32_t first_operand) {
-  for (size_t i = 5; i < n;) {
-    uint32_t len = w[i] >> 16;
-    if (!len) return false;
-    if ((w[i] & 0xFFFFu) == opcode && (first_operand == ~0u || (len > 1 && w[i + 1] == first_operand)))
-      return true;
-    i += len;
-  }
-  return false;
-}
-
 /* A bf16 module (SPIRV-Tools 2025.1 predates SPV_KHR_bfloat16): checked on its words. */
 static void check_bf16_structure(const uint32_t *words, size_t count, const char *name) {
-  CHECK_MSG(has_op(words, count, SpvOpCapability, 5116u), "%s: no BFloat16TypeKHR", name);
-  CHECK_MSG(has_op(words, count, SpvOpCapability, 5118u), "%s: no BFloat16CooperativeMatrixKHR", name);
-  CHECK_MSG(has_op(words, count, SpvOpCapability, SpvCapabilityCooperativeMatrixKHR), "%s: no coopmat cap", name);
-  CHECK_MSG(has_op(words, count, SpvOpCooperativeMatrixMulAddKHR, ~0u), "%s: no MulAdd", name);
-  CHECK_MSG(has_op(words, count, SpvOpCooperativeMatrixLoadKHR, ~0u), "%s: no fragment load", name);
-  CHECK_MSG(has_op(words, count, SpvOpControlBarrier, ~0u), "%s: no barrier", name);
+  CHECK_MSG(words_has_capability(words, count, 5116u), "%s: no BFloat16TypeKHR", name);
+  CHECK_MSG(words_has_capability(words, count, 5118u), "%s: no BFloat16CooperativeMatrixKHR", name);
+  CHECK_MSG(words_has_capability(words, count, SpvCapabilityCooperativeMatrixKHR), "%s: no coopmat cap", name);
+  CHECK_MSG(words_has(words, count, SpvOpCooperativeMatrixMulAddKHR), "%s: no MulAdd", name);
+  CHECK_MSG(words_has(words, count, SpvOpCooperativeMatrixLoadKHR), "%s: no fragment load", name);
+  CHECK_MSG(words_has(words, count, SpvOpControlBarrier), "%s: no barrier", name);
   /* The same kernel with f16 in place of bf16 validates: the structure around the type is
    * sound (the sweep covers it). */
 }

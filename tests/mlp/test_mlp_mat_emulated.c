@@ -16,26 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
-
-static spvgen_vk_context *open_device(void) {
-  char msg[512];
-  spvgen_vk_desc vd;
-  memset(&vd, 0, sizeof vd);
-  vd.device_name = getenv("SPVGEN_VK_DEVICE");
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) {
-    test_skip("no Vulkan device: %s", msg);
-    return NULL;
-  }
-  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
-  return ctx;
-}
 
 /* The device's caps with KHR cooperative matrices f16 x f16 + f32 / f16 added. */
 static spvgen_device_caps with_coopmat(const spvgen_device_caps *dev) {
@@ -92,7 +78,7 @@ static void run_case(spvgen_vk_context *ctx, spvgen_mlp_desc d, uint64_t points)
 /* The issue's network (a), smaller blocks (lavapipe's 32 KiB of shared memory with the
  * emulation's scratch): direct output fragments, 16-byte input loads, partial blocks. */
 static void test_mat_anchor_network_emulated(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   spvgen_mlp_desc d;
   memset(&d, 0, sizeof d);
@@ -112,7 +98,7 @@ static void test_mat_anchor_network_emulated(void) {
 /* Odd widths (staged, zero-padded weights; a guard where the output fragments do not
  * divide among the subgroups), encodings, f32 points, no bias, every activation. */
 static void test_mat_odd_networks_emulated(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   static const struct {
     uint32_t in, width, count, out;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_run.h"
 #include "module_check.h"
@@ -21,21 +22,6 @@
       goto done;                                                                  \
     }                                                                             \
   } while (0)
-
-static spvgen_vk_context *open_device(void) {
-  char msg[512];
-  spvgen_vk_desc vd;
-  memset(&vd, 0, sizeof vd);
-  vd.device_name = getenv("SPVGEN_VK_DEVICE");
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) {
-    test_skip("no Vulkan device: %s", msg);
-    return NULL;
-  }
-  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
-  return ctx;
-}
 
 static void run_case(spvgen_vk_context *ctx, spvgen_mlp_desc d, uint64_t points, const char *what) {
   d.variant = SPVGEN_MLP_LOOP;
@@ -59,7 +45,7 @@ static void run_case(spvgen_vk_context *ctx, spvgen_mlp_desc d, uint64_t points,
 }
 
 static void test_loop_networks_match_cpu(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   static const struct {
     uint32_t in, hidden, count, out;
@@ -150,7 +136,7 @@ static void test_check_fails_on_a_wrong_output(void) {
  * buffer at binding 0 (input components, then output components, per point), the
  * weights at binding 3; run on the device and checked against the reference. */
 static void test_function_shape_runs(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   spvgen_mlp_desc d;
   memset(&d, 0, sizeof d);

@@ -13,26 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_train_ref.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
-
-static spvgen_vk_context *open_device(void) {
-  char msg[512];
-  spvgen_vk_desc vd;
-  memset(&vd, 0, sizeof vd);
-  vd.device_name = getenv("SPVGEN_VK_DEVICE");
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) {
-    test_skip("no Vulkan device: %s", msg);
-    return NULL;
-  }
-  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
-  return ctx;
-}
 
 typedef struct net_case {
   uint32_t in, hidden, count, out;
@@ -200,7 +186,7 @@ static void test_vec_gradient_kernel_validates_for_h100(void) {
 }
 
 static void test_training_matches_cpu(void) {
-  spvgen_vk_context *ctx = open_device();
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     spvgen_mlp_train_desc d = make_desc(&cases[i]);

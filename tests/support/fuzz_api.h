@@ -43,19 +43,13 @@ typedef struct fz_rng {
   size_t len, pos;
 } fz_rng;
 
-static uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 static uint64_t rng_next(fz_rng *r) {
   if (r->data && r->pos < r->len) {
     uint64_t v = 0;
     for (int i = 0; i < 4 && r->pos < r->len; i++) v |= (uint64_t)r->data[r->pos++] << (8 * i);
     return v;
   }
-  return mix64(r->s += 0x9E3779B97F4A7C15ull);
+  return test_splitmix64(&r->s);
 }
 /* Uniform in [0, n); 0 when n is 0. */
 static uint32_t below(fz_rng *r, uint32_t n) { return n ? (uint32_t)(rng_next(r) % n) : 0; }
@@ -95,7 +89,7 @@ static bool fuzz_trace_all(void) {
 static uint64_t sequence_seed(uint32_t i) {
   uint64_t h = 1469598103934665603ull;
   for (const char *p = test_current_name; p && *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
-  return mix64(test_rand_seed() ^ mix64(h + 0x632BE59BD9B4E019ull * (i + 1)));
+  return test_mix64(test_rand_seed() ^ test_mix64(h + 0x632BE59BD9B4E019ull * (i + 1)));
 }
 
 /* ======================================================= the trace of calls ==== */
@@ -489,9 +483,10 @@ static bool fz_finish(fz *z, const uint32_t **out, size_t *out_n) {
   if (!was_finished && !spvgen_has_capability(z->m, (SpvCapability)5116) &&
       !spvgen_has_capability(z->m, (SpvCapability)4212)) {
     char *text = NULL;
-    spvgen_status ds = spvgen_disassemble(w, n, 0, &text);
+    static char dis_message[1024];
+    spvgen_status ds = spvgen_disassemble(w, n, 0, &text, dis_message, sizeof dis_message);
     FZ_CHECK(z, ds == SPVGEN_OK, "spvgen_module_finish succeeded but the words do not decode: %s",
-             text ? text : "(no message)");
+             dis_message);
     spvgen_free_text(text);
   }
   if (!z->words || z->words != w) {
@@ -2662,7 +2657,7 @@ static void expect_valid(fz *z, const uint32_t *w, size_t count) {
   spvgen_status st = spvgen_validate(w, count, NULL, message, sizeof message);
   if (st == SPVGEN_OK) return;
   char *text = NULL;
-  spvgen_disassemble(w, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT, &text);
+  spvgen_disassemble(w, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT, &text, NULL, 0);
   fz_fail_at(z, __LINE__,
              "a valid sequence built a module that spirv-val (Vulkan 1.3) rejects: a builder "
              "bug\n  validator: %s\n  disassembly:\n%s",

@@ -10,6 +10,27 @@
 #include "spvgen/caps.h"
 #include "tensor_ref.h"
 
+const char *test_device_name(void) { return getenv("SPVGEN_VK_DEVICE"); }
+
+spvgen_vk_context *vk_open_at(const char *file, int line, uint64_t required) {
+  spvgen_vk_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.device_name = test_device_name();
+  desc.required_features = required;
+  char msg[1024] = "";
+  spvgen_vk_context *ctx = NULL;
+  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE || st == SPVGEN_ERROR_MISSING_FEATURE) {
+    test_skip("%s", msg);
+    return NULL;
+  }
+  if (st != SPVGEN_OK) {
+    test_fail_at(file, line, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
+    return NULL;
+  }
+  return ctx;
+}
+
 int gpu_required(void) {
   const char *e = getenv("SPVGEN_GPU_REQUIRED");
   return e && *e && strcmp(e, "0") != 0;
@@ -30,7 +51,12 @@ void gpu_unavailable_at(const char *file, int line, const char *fmt, ...) {
 spvgen_vk_context *gpu_open_at(const char *file, int line, uint64_t needed) {
   char msg[1024] = "";
   spvgen_vk_desc desc = {0};
-  desc.device_name = getenv("SPVGEN_GPU_DEVICE");
+  if (getenv("SPVGEN_GPU_DEVICE")) {
+    test_fail_at(file, line, "SPVGEN_GPU_DEVICE is set: the test device is now named by "
+                             "SPVGEN_VK_DEVICE, for every test");
+    return NULL;
+  }
+  desc.device_name = test_device_name();
   spvgen_vk_context *ctx = NULL;
   spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
   if (st == SPVGEN_ERROR_NO_DEVICE) {

@@ -2,11 +2,12 @@
  * macro for runner calls, random inputs rounded to the element type, and (for the
  * gpu-label tests) opening a device that has the features a test needs.
  *
- * The gpu tests run on the default device, or the one whose name contains
- * $SPVGEN_GPU_DEVICE. A missing device or feature skips the test with the reason (CI has
+ * Every test that runs on a device (gpu, vk, gemm, mlp, threads) uses the default device,
+ * or the one whose name contains $SPVGEN_VK_DEVICE (test_device_name). The gpu tests open
+ * it with gpu_open: a missing device or feature skips the test with the reason (CI has
  * lavapipe), unless SPVGEN_GPU_REQUIRED is set to something other than 0
- * (scripts/gpu-check sets it on the GPU machine): then it is a failure. The vk tests open
- * their device through tests/vk/vk_fixture.h, which always skips.
+ * (scripts/gpu-check sets it on the GPU machine): then it is a failure. The other tests
+ * open it with vk_open, which always skips.
  *
  * gpu_open and gpu_unavailable are macros that record the caller's file and line, so a
  * failure points at the test. */
@@ -30,6 +31,15 @@
   } while (0)
 
 /* ------------------------------------------------------------ device access ---- */
+
+/* $SPVGEN_VK_DEVICE: a substring of the test device's name; NULL for the runner's
+ * default (discrete GPUs first). */
+const char *test_device_name(void);
+
+/* A context on the test device with `required` features; NULL after test_skip (no
+ * device, or the device lacks a feature) or a failure. */
+#define vk_open(required) vk_open_at(__FILE__, __LINE__, (required))
+spvgen_vk_context *vk_open_at(const char *file, int line, uint64_t required);
 
 /* Whether SPVGEN_GPU_REQUIRED asks for skips to be failures. */
 int gpu_required(void);

@@ -78,7 +78,7 @@ int check_words_at(const char *file, int line, const uint32_t *words, size_t cou
   char *text = NULL;
   spvgen_disassemble(words, count,
                      SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT | SPVGEN_DIS_NO_HEADER,
-                     &text);
+                     &text, NULL, 0);
   test_fail_at(file, line,
                "module is invalid under %s rules (%s):\n%s\n--- disassembly:\n%s",
                spvgen_target_env_name(options ? options->env : SPVGEN_ENV_VULKAN_1_3),
@@ -118,12 +118,12 @@ char *check_disassemble_at(const char *file, int line, const uint32_t *words,
     return NULL;
   }
   char *text = NULL;
-  spvgen_status status = spvgen_disassemble(
-      words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_NO_HEADER, &text);
+  static char message[MESSAGE_SIZE];
+  spvgen_status status =
+      spvgen_disassemble(words, count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_NO_HEADER,
+                         &text, message, sizeof message);
   if (status != SPVGEN_OK) {
-    test_fail_at(file, line, "spvgen_disassemble: %s: %s", spvgen_status_name(status),
-                 text ? text : "(no message)");
-    spvgen_free_text(text);
+    test_fail_at(file, line, "%s: %s", spvgen_status_name(status), message);
     return NULL;
   }
   return text;
@@ -216,13 +216,6 @@ void check_module_error_at(const char *file, int line, spvgen_module *m,
 
 #define DEFAULT_SEED UINT64_C(0x5eed5eed)
 
-static uint64_t splitmix64(uint64_t *x) {
-  uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
 uint64_t test_rand_seed(void) {
   static int known = 0;
   static uint64_t seed = DEFAULT_SEED;
@@ -258,7 +251,7 @@ uint32_t test_rand_u32(void) {
     for (const char *p = test_current_name; p && *p; p++)
       h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
     uint64_t x = test_rand_seed() ^ h;
-    state = splitmix64(&x);
+    state = test_splitmix64(&x);
     if (state == 0) state = UINT64_C(0x9e3779b97f4a7c15); /* xorshift's one bad state */
   }
   state ^= state >> 12;

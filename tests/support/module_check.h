@@ -73,13 +73,7 @@ void check_lacks_line_at(const char *file, int line, const char *text,
 void check_module_error_at(const char *file, int line, spvgen_module *m,
                            spvgen_status expected, const char *message_substring);
 
-/* ------------------------------------------------------------------ random ---- */
-/* xorshift64*, reseeded for each test from SPVGEN_TEST_SEED (or a fixed default) and
- * the test's name. */
-uint32_t test_rand_u32(void);
-/* Uniform in [lo, hi). */
-float test_rand_float(float lo, float hi);
-/* The base seed in use (SPVGEN_TEST_SEED or the default). */
-uint64_t test_rand_seed(void);
+/* The random source (test_rand_*) is declared in rand.h. */
+#include "rand.h"
 
 #endif

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "words.h"
 #include "spvgen/check.h"
 #include "spvgen/gemm.h"
 #include "spvgen/mlp.h"
@@ -56,15 +57,9 @@ static double now_s(void) {
  * Float8CooperativeMatrixEXT): SPIRV-Tools 2025.1 knows neither encoding and refuses
  * those modules at the capability, so they are counted apart ("not validatable"). */
 static bool has_exotic_capability(const uint32_t *w, size_t count) {
-  for (size_t i = 5; i < count;) {
-    uint32_t wc = w[i] >> 16, op = w[i] & 0xFFFF;
-    if (!wc) break;
-    if (op == 17 /* OpCapability */ && wc == 2 && i + 1 < count) {
-      uint32_t c = w[i + 1];
-      if (c == 5116 || c == 5117 || c == 5118 || c == 4212 || c == 4213) return true;
-    }
-    i += wc;
-  }
+  static const uint32_t caps[] = {5116, 5117, 5118, 4212, 4213};
+  for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
+    if (words_has_capability(w, count, caps[k])) return true;
   return false;
 }
 

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_fixture.h"
 #include "harness.h"
 #include "module_check.h"
 #include "spvgen/builder.h"
@@ -256,7 +257,7 @@ static void *runner_main(void *arg) {
   runner_job *job = arg;
   spvgen_vk_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.device_name = test_device_name();
   char msg[1024] = "";
   spvgen_vk_context *ctx = NULL;
   spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);

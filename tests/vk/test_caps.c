@@ -189,7 +189,7 @@ static void test_disabled_feature_is_absent_and_named_by_pipeline_creation(void)
   spvgen_vk_destroy(probe);
   spvgen_vk_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.device_name = test_device_name();
   desc.disabled_features = SPVGEN_FEATURE_FLOAT16;
   spvgen_vk_context *ctx = NULL;
   char msg[1024];

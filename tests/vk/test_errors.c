@@ -678,7 +678,7 @@ static void test_wrap_rejects_missing_handles(void) {
 static void test_submission_past_the_timeout_is_named_and_stops_the_context(void) {
   spvgen_vk_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.device_name = test_device_name();
   desc.timeout_ms = 1;
   spvgen_vk_context *ctx = NULL;
   char msg[1024];

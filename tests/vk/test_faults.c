@@ -62,7 +62,7 @@ static int child(const char *what) {
   spvgen_vk_context *ctx = NULL;
   spvgen_vk_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.device_name = test_device_name();
   if (!strcmp(what, "create")) {
     uint32_t n = 0;
     char emsg[1024] = "";

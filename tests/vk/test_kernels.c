@@ -580,7 +580,7 @@ static void test_runs_are_clean_under_the_validation_layer(void) {
   enum { N = 300, LOCAL = 64 };
   spvgen_vk_desc desc;
   memset(&desc, 0, sizeof desc);
-  desc.device_name = getenv("SPVGEN_VK_DEVICE");
+  desc.device_name = test_device_name();
   desc.enable_validation = true;
   spvgen_vk_context *ctx = NULL;
   char msg[1024];

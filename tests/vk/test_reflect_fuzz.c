@@ -124,13 +124,8 @@ static void build_coopvec(spvgen_module *m) {
 }
 
 static uint64_t g_rng;
-static uint64_t rnd(void) { /* splitmix64 */
-  uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-static uint32_t below(uint32_t n) { return n ? (uint32_t)(rnd() % n) : 0; }
+static uint64_t rnd(void) { return test_splitmix64(&g_rng); }
+static uint32_t below(uint32_t n) { return test_splitmix64_below(&g_rng, n); }
 
 /* One to four mutations of w[0..*n) in place (w has room for MAX_WORDS + 8). */
 static void mutate(uint32_t *w, size_t *n) {

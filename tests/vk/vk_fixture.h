@@ -1,10 +1,10 @@
-/* tests/vk/vk_fixture.h — what the runner tests share: opening a device (skipping when
- * there is none), an expected-error macro for runner calls, and builders for the small
+/* tests/vk/vk_fixture.h — what the runner tests share: an expected-error macro for runner calls, and builders for the small
  * compute kernels the tests run (vector add, with push constants and a bounds check).
  * VK_CHECK and the random inputs come from tests/support/gpu_fixture.h.
  *
- * Device: the runner's default choice, or the one whose name contains $SPVGEN_VK_DEVICE.
- * In CI that is lavapipe (subgroup size 8, no cooperative features). */
+ * Device: vk_open (tests/support/gpu_fixture.h) on the runner's default choice, or the one
+ * whose name contains $SPVGEN_VK_DEVICE. In CI that is lavapipe (subgroup size 8, no
+ * cooperative features). */
 #ifndef SPVGEN_TEST_VK_FIXTURE_H
 #define SPVGEN_TEST_VK_FIXTURE_H
 
@@ -31,24 +31,6 @@ static inline int vk_test_device_present(void) {
   printf("SKIP all: no Vulkan device (%s): %s\n", spvgen_status_name(st),
          st == SPVGEN_OK ? "the loader lists no physical device" : msg);
   return VK_TEST_SKIP_ALL;
-}
-
-/* A context on the test device with `required` features; NULL after test_skip (no
- * device, or the device lacks a feature) or a failure. */
-static inline spvgen_vk_context *vk_open(uint64_t required) {
-  spvgen_vk_desc desc;
-  memset(&desc, 0, sizeof desc);
-  desc.device_name = getenv("SPVGEN_VK_DEVICE");
-  desc.required_features = required;
-  char msg[1024] = "";
-  spvgen_vk_context *ctx = NULL;
-  spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE || st == SPVGEN_ERROR_MISSING_FEATURE) {
-    test_skip("%s", msg);
-    return NULL;
-  }
-  CHECK_MSG(st == SPVGEN_OK, "spvgen_vk_create: %s: %s", spvgen_status_name(st), msg);
-  return st == SPVGEN_OK ? ctx : NULL;
 }
 
 /* Expects `call` to fail with `status` and the context's message to contain `text`. */

@@ -128,7 +128,7 @@ int spvgen_cmd_demo(int argc, char **argv) {
   if (!quiet) {
     char *text = NULL;
     if (spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES | SPVGEN_DIS_INDENT,
-                           &text) == SPVGEN_OK)
+                           &text, NULL, 0) == SPVGEN_OK)
       printf("\n%s\n", text);
     spvgen_free_text(text);
   }

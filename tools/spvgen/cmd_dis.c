@@ -90,15 +90,15 @@ int spvgen_cmd_dis(int argc, char **argv) {
   size_t count = 0;
   if (spvgen_cli_read_spv(input, &words, &count)) return 1;
   char *text = NULL;
-  spvgen_status status = spvgen_disassemble(words, count, flags, &text);
+  char message[1024];
+  spvgen_status status = spvgen_disassemble(words, count, flags, &text, message, sizeof message);
   free(words);
   if (status != SPVGEN_OK) {
     /* The library's message names its own function; at the shell the file matters. */
-    const char *msg = text ? text : spvgen_status_name(status);
+    const char *msg = message[0] ? message : spvgen_status_name(status);
     const char *prefix = "spvgen_disassemble: ";
     if (!strncmp(msg, prefix, strlen(prefix))) msg += strlen(prefix);
     fprintf(stderr, "spvgen dis: %s: cannot decode: %s\n", input, msg);
-    spvgen_free_text(text);
     return 1;
   }
   int rc = write_text(output, text);

@@ -583,8 +583,10 @@ int spvgen_cmd_gemm(int argc, char **argv) {
     rc = 1;
   } else if (text) {
     char *dis = NULL;
-    if (g.disassemble && spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen gemm: cannot disassemble: %s\n", dis ? dis : "");
+    char dmsg[1024];
+    if (g.disassemble &&
+        spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis, dmsg, sizeof dmsg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen gemm: cannot disassemble: %s\n", dmsg);
       rc = 1;
     } else {
       FILE *f = open_output(g.output, false);

@@ -244,8 +244,13 @@ static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel 
   if (text) {
     char *dis = NULL;
     fprintf(f, "; %s\n", title);
-    if (spvgen_disassemble(k->words, k->word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis) == SPVGEN_OK) fputs(dis, f);
-    else rc = 1;
+    char dmsg[1024];
+    if (spvgen_disassemble(k->words, k->word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis, dmsg, sizeof dmsg) == SPVGEN_OK)
+      fputs(dis, f);
+    else {
+      fprintf(stderr, "spvgen mlp: cannot disassemble: %s\n", dmsg);
+      rc = 1;
+    }
     spvgen_free_text(dis);
   } else if (fwrite(k->words, 4, k->word_count, f) != k->word_count) {
     rc = 1;
@@ -345,8 +350,13 @@ int spvgen_cmd_mlp(int argc, char **argv) {
     print_json(f, &plan, &k);
   } else if (g.disassemble) {
     char *dis = NULL;
-    if (spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis) == SPVGEN_OK) fputs(dis, f);
-    else rc = 1;
+    char dmsg[1024];
+    if (spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis, dmsg, sizeof dmsg) == SPVGEN_OK)
+      fputs(dis, f);
+    else {
+      fprintf(stderr, "spvgen mlp: cannot disassemble: %s\n", dmsg);
+      rc = 1;
+    }
     spvgen_free_text(dis);
   } else if (fwrite(k.words, 4, k.word_count, f) != k.word_count) {
     rc = 1;

@@ -1,0 +1,64 @@
+/* tests/support/words.c — see words.h. */
+#include "words.h"
+
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+uint32_t words_inst_len(const uint32_t *w, size_t n, size_t i) {
+  if (!w || i >= n) return 0;
+  uint32_t len = w[i] >> 16;
+  return len && len <= n - i ? len : 0;
+}
+
+/* Whether the string operand of the OpExtension at w + i is name. */
+static bool extension_is(const uint32_t *w, size_t i, uint32_t len, const char *name) {
+  return len > 1 && strlen(name) < (size_t)(len - 1) * 4 && !strcmp((const char *)(w + i + 1), name);
+}
+
+const uint32_t *words_find(const uint32_t *w, size_t n, uint32_t opcode, uint32_t from,
+                           const uint32_t *expected, uint32_t k) {
+  WORDS_FOR_EACH(w, n, i) {
+    uint32_t len = w[i] >> 16;
+    if ((w[i] & 0xFFFFu) == opcode && len >= 1 + from + k &&
+        (k == 0 || !memcmp(w + i + 1 + from, expected, k * sizeof *w)))
+      return w + i;
+  }
+  return NULL;
+}
+
+bool words_has(const uint32_t *w, size_t n, uint32_t opcode) {
+  return words_find(w, n, opcode, 0, NULL, 0) != NULL;
+}
+
+bool words_has_capability(const uint32_t *w, size_t n, uint32_t capability) {
+  return words_find(w, n, SpvOpCapability, 0, &capability, 1) != NULL;
+}
+
+bool words_has_extension(const uint32_t *w, size_t n, const char *name) {
+  WORDS_FOR_EACH(w, n, i) {
+    if ((w[i] & 0xFFFFu) == SpvOpExtension && extension_is(w, i, w[i] >> 16, name)) return true;
+  }
+  return false;
+}
+
+/* Walks all of w counting the instructions with opcode that `match`; -1 when malformed. */
+static int count_matching(const uint32_t *w, size_t n, uint32_t opcode, uint32_t capability,
+                          const char *name) {
+  if (!w) return -1;
+  int count = 0;
+  size_t i = 5;
+  for (uint32_t len; (len = words_inst_len(w, n, i)); i += len) {
+    if ((w[i] & 0xFFFFu) != opcode) continue;
+    if (name ? extension_is(w, i, len, name) : (len >= 2 && w[i + 1] == capability)) count++;
+  }
+  return i == n ? count : -1;
+}
+
+int words_capability_count(const uint32_t *w, size_t n, uint32_t capability) {
+  return count_matching(w, n, SpvOpCapability, capability, NULL);
+}
+
+int words_extension_count(const uint32_t *w, size_t n, const char *name) {
+  return count_matching(w, n, SpvOpExtension, 0, name);
+}

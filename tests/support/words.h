@@ -1,0 +1,34 @@
+/* tests/support/words.h — reading a module's words in tests: walking its instructions and
+ * finding one by opcode and operand words. For checks that the disassembly cannot make
+ * (bfloat16 / float8 modules, which SPIRV-Tools 2025.1 cannot decode, exact encodings).
+ *
+ * Every walk starts after the 5-word header and stops at the end of the words, at a zero
+ * word count, or at an instruction that would run past the end. */
+#ifndef SPVGEN_TEST_WORDS_H
+#define SPVGEN_TEST_WORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The word count of the instruction at w[i]; 0 at the end or where it is malformed. */
+uint32_t words_inst_len(const uint32_t *w, size_t n, size_t i);
+
+/* for every instruction w + i of the module. */
+#define WORDS_FOR_EACH(w, n, i) \
+  for (size_t i = 5; words_inst_len((w), (n), i); i += words_inst_len((w), (n), i))
+
+/* The first instruction with opcode whose operand words from `from` (0 = the first word
+ * after the opcode word) equal expected[0..k); NULL when there is none or w is NULL. */
+const uint32_t *words_find(const uint32_t *w, size_t n, uint32_t opcode, uint32_t from,
+                           const uint32_t *expected, uint32_t k);
+/* Whether some instruction has opcode. */
+bool words_has(const uint32_t *w, size_t n, uint32_t opcode);
+bool words_has_capability(const uint32_t *w, size_t n, uint32_t capability);
+bool words_has_extension(const uint32_t *w, size_t n, const char *name);
+/* How many OpCapability / OpExtension instructions declare it; -1 when w is NULL or the
+ * words are malformed. */
+int words_capability_count(const uint32_t *w, size_t n, uint32_t capability);
+int words_extension_count(const uint32_t *w, size_t n, const char *name);
+
+#endif
