@@ -17,6 +17,11 @@ spvgen_vk_context *vk_open_at(const char *file, int line, uint64_t required) {
   memset(&desc, 0, sizeof desc);
   desc.device_name = test_device_name();
   desc.required_features = required;
+  /* Five minutes per submission, not the library's 60 s: on lavapipe the CPU runs the
+   * kernels, and a loaded 2-core machine once took over a minute for one submission of
+   * the emulated mat MLP test (a fresh-clone run beside a full test suite). ctest's own
+   * timeouts still catch a hang. */
+  desc.timeout_ms = 300000;
   char msg[1024] = "";
   spvgen_vk_context *ctx = NULL;
   spvgen_status st = spvgen_vk_create(&desc, &ctx, msg, sizeof msg);
