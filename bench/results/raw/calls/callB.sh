@@ -1,6 +1,7 @@
 #!/bin/bash
 # GPU call B: the new coopmat2 defaults and a few more tilings, then tuning of the
-# benchmark shapes (scripts/tune-shapes.sh) into $OUT/tune-run.txt.
+# benchmark shapes (scripts/tune-shapes.sh) into $OUT/tune-run.txt. No cuBLAS here: the
+# table next to cuBLAS is call D (callD.sh).
 for f in .gl/*.deb; do dpkg -x $f / ; done >/dev/null 2>&1; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json SPVGEN_GPU_REQUIRED=1
 S=build-gpu/tools/spvgen
