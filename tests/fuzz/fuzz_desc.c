@@ -18,7 +18,7 @@
  *     a binary output validates.
  *   4 `spvgen tune gemm` arguments through spvgen_cli_parse_tune_gemm (parse only).
  * A broken contract aborts (libFuzzer keeps the input). Built with clang by the fuzz
- * preset; other builds link tests/fuzz/replay_main.c and replay tests/fuzz/corpus/. */
+ * preset; other builds link tests/fuzz/replay_main.c and replay tests/data/fuzz-corpus/. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdint.h>

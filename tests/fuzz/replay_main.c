@@ -1,6 +1,6 @@
 /* tests/fuzz/replay_main.c — the main() of a fuzz target outside the fuzz preset: runs
  * LLVMFuzzerTestOneInput once on each file named (a directory: each file in it), so that
- * the corpus kept in tests/fuzz/corpus/<target>/ (seeds and every input that once broke a
+ * the corpus kept in tests/data/fuzz-corpus/<target>/ (seeds and every input that once broke a
  * contract) replays in the ordinary -Werror and sanitizer builds as a ctest.
  *   fuzz_<target> FILE|DIR...   exit 0 when every input passed (a failure aborts). */
 #define _XOPEN_SOURCE 700 /* realpath */

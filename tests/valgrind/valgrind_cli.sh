@@ -52,8 +52,8 @@ check 1 "val of random bytes" "$cli" val "$tmp/garbage.spv"
 check 1 "dis of random bytes" "$cli" dis "$tmp/garbage.spv"
 printf 'abc' > "$tmp/odd.spv"
 check 1 "val of a 3-byte file" "$cli" val "$tmp/odd.spv"
-if [ -f "$src/tests/fuzz/corpus/fuzz_spirv/regression-validator-crash-coopvec-scalar-input.spv" ]; then
-  check 1 "val of the validator-crash repro" "$cli" val "$src/tests/fuzz/corpus/fuzz_spirv/regression-validator-crash-coopvec-scalar-input.spv"
+if [ -f "$src/tests/data/fuzz-corpus/fuzz_spirv/regression-validator-crash-coopvec-scalar-input.spv" ]; then
+  check 1 "val of the validator-crash repro" "$cli" val "$src/tests/data/fuzz-corpus/fuzz_spirv/regression-validator-crash-coopvec-scalar-input.spv"
 fi
 check 2 "a usage error" "$cli" gemm --m 0
 # The runner on the first device (lavapipe here): instance, device and queries, no kernel.
