@@ -10,6 +10,9 @@
 
 #include "tune_internal.h"
 
+/* Dispatches in the longest warm-up submission (see tune_loop). */
+#define TUNE_WARM_MAX 4096u
+
 double tune_now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -88,8 +91,11 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
   uint32_t total = warmup + repeats;
   spvgen_vk_dispatch_desc *dd = calloc(total, sizeof *dd);
   uint64_t *ns = calloc(total, sizeof *ns);
+  /* The warm-up's longer batches (optional: without it the warm-up uses dd). */
+  spvgen_vk_dispatch_desc *warm = warmup_ms ? calloc(TUNE_WARM_MAX, sizeof *warm) : NULL;
   if (!dd || !ns) {
     free(dd);
+    free(warm);
     free(ns);
     tune_msg(msg, size, "spvgen_tune_%s: out of memory", ops->name);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
@@ -113,13 +119,20 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
         if (warmup_ms) {
           /* Sustained warm-up before every candidate (building the next pipeline and
            * checking the last output leave the GPU idle long enough to drop its clocks):
-           * back-to-back submissions of growing batches until the time is up. */
+           * back-to-back submissions of growing batches until the time is up. A batch
+           * grows until it is about 25 ms of GPU work (up to TUNE_WARM_MAX dispatches):
+           * a few short dispatches and a host wait look idle to the power manager, which
+           * kept the H100 at 345 MHz through such a warm-up (tools/common/warm_up.h). */
+          uint32_t cap = warm ? TUNE_WARM_MAX : total;
+          const spvgen_vk_dispatch_desc *wdd = warm ? warm : dd;
+          if (warm)
+            for (uint32_t r = 0; r < TUNE_WARM_MAX; r++) warm[r] = one;
           uint32_t batch = 1;
           double w0 = tune_now_seconds();
           while (st == SPVGEN_OK && tune_now_seconds() - w0 < warmup_ms / 1e3) {
             double b0 = tune_now_seconds();
-            st = spvgen_vk_run(ctx, dd, batch, NULL);
-            if (tune_now_seconds() - b0 < 0.05 && batch * 2 <= total) batch *= 2;
+            st = spvgen_vk_run(ctx, wdd, batch, NULL);
+            if (tune_now_seconds() - b0 < 0.025 && batch * 2 <= cap) batch *= 2;
           }
         }
         if (st == SPVGEN_OK) st = ops->poison(state, why, sizeof why);
@@ -171,6 +184,7 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
     }
   }
   free(dd);
+  free(warm);
   free(ns);
   res->seconds = tune_now_seconds() - t0;
   if (best < 0) {
