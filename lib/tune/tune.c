@@ -13,6 +13,21 @@
 /* Dispatches in the longest warm-up submission (see tune_loop). */
 #define TUNE_WARM_MAX 4096u
 
+/* "VENDOR:DEVICE:DRIVER:NAME", the name percent-encoded (the dev= field of every template's key). */
+void tune_device_field(const spvgen_device_caps *caps, char *out, size_t size) {
+  char name[3 * 64 + 1];
+  size_t o = 0;
+  for (const char *p = caps->name; *p && o + 4 < sizeof name; p++) {
+    unsigned char ch = (unsigned char)*p;
+    bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+                 ch == '-' || ch == '_' || ch == '(' || ch == ')';
+    if (plain) name[o++] = (char)ch;
+    else o += (size_t)snprintf(name + o, sizeof name - o, "%%%02X", ch);
+  }
+  name[o] = 0;
+  snprintf(out, size, "%04x:%04x:%08x:%s", caps->vendor_id, caps->device_id, caps->driver_version, name);
+}
+
 double tune_now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -62,25 +62,16 @@ spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_de
   uint32_t ldc = d->ldc ? d->ldc : tight_ld(d->c_layout, d->m, d->n);
   uint32_t ldd = d->ldd ? d->ldd : tight_ld(d->d_layout, d->m, d->n);
   uint32_t batch = d->batch ? d->batch : 1;
-  /* The device: ids, driver version and the name, percent-encoded. */
-  char name[3 * 64 + 1];
-  size_t o = 0;
-  for (const char *p = caps->name; *p && o + 4 < sizeof name; p++) {
-    unsigned char ch = (unsigned char)*p;
-    bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
-                 ch == '-' || ch == '_' || ch == '(' || ch == ')';
-    if (plain) name[o++] = (char)ch;
-    else o += (size_t)snprintf(name + o, sizeof name - o, "%%%02X", ch);
-  }
-  name[o] = 0;
+  char dev[256];
+  tune_device_field(caps, dev, sizeof dev);
   char cl[8], ca[8];
   snprintf(cl, sizeof cl, "%c", has_c ? (d->c_layout ? 't' : 'n') : '-');
   if (has_c) snprintf(ca, sizeof ca, "%u", align_class(ldc));
   else snprintf(ca, sizeof ca, "-");
   int n = snprintf(key, key_size,
-                   "gemm dev=%04x:%04x:%08x:%s types=%s,%s,%s,%s layout=%c%c%s%c shape=%ux%ux%ux%u "
+                   "gemm dev=%s types=%s,%s,%s,%s layout=%c%c%s%c shape=%ux%ux%ux%u "
                    "align=%u,%u,%u,%u,%u,%s,%u",
-                   caps->vendor_id, caps->device_id, caps->driver_version, name, tn[0], tn[1], tn[2], tn[3],
+                   dev, tn[0], tn[1], tn[2], tn[3],
                    d->a_layout ? 't' : 'n', d->b_layout ? 't' : 'n', cl, d->d_layout ? 't' : 'n', pow2_ceil(d->m),
                    pow2_ceil(d->n), pow2_ceil(d->k), pow2_ceil(batch), align_class(d->m), align_class(d->n),
                    align_class(d->k), align_class(lda), align_class(ldb), ca, align_class(ldd));

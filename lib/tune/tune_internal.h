@@ -77,3 +77,7 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
 double tune_robust_median(uint64_t *ns, uint32_t n, uint32_t *kept, uint32_t *rejected, double *min_ns);
 
 double tune_now_seconds(void);
+
+/* The device part of a cache key, "VENDOR:DEVICE:DRIVER:NAME" with the name
+ * percent-encoded, into out (size bytes: 256 is enough). */
+void tune_device_field(const spvgen_device_caps *caps, char *out, size_t size);

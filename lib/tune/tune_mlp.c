@@ -20,21 +20,6 @@ static uint64_t pow2_ceil64(uint64_t x) {
   return p;
 }
 
-/* "VENDOR:DEVICE:DRIVER:NAME", the name percent-encoded (as spvgen_tune_gemm_key). */
-static void device_field(const spvgen_device_caps *caps, char *out, size_t size) {
-  char name[3 * 64 + 1];
-  size_t o = 0;
-  for (const char *p = caps->name; *p && o + 4 < sizeof name; p++) {
-    unsigned char ch = (unsigned char)*p;
-    bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
-                 ch == '-' || ch == '_' || ch == '(' || ch == ')';
-    if (plain) name[o++] = (char)ch;
-    else o += (size_t)snprintf(name + o, sizeof name - o, "%%%02X", ch);
-  }
-  name[o] = 0;
-  snprintf(out, size, "%04x:%04x:%08x:%s", caps->vendor_id, caps->device_id, caps->driver_version, name);
-}
-
 /* The network resolved without the knobs (they are not part of the key). */
 static spvgen_status resolve_net(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
                                  spvgen_mlp_config *p, char *msg, size_t size) {
@@ -69,7 +54,7 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
   if (st != SPVGEN_OK) return tune_msg(msg, size, "spvgen_tune_mlp_key: %s", why), st;
   const spvgen_mlp_desc *d = &p.desc;
   char dev[256], net[16 * 12], acts[16 * 24], enc[32];
-  device_field(caps, dev, sizeof dev);
+  tune_device_field(caps, dev, sizeof dev);
   size_t o = (size_t)snprintf(net, sizeof net, "%u", p.encoded_width);
   for (uint32_t l = 0; l < p.layer_count && o < sizeof net; l++)
     o += (size_t)snprintf(net + o, sizeof net - o, "-%u", p.layers[l].outputs);
