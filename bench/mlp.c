@@ -1,5 +1,6 @@
 /* bench/mlp.c — throughput of spvgen's fused MLP kernels on the first Vulkan device, each
- * variant (vec: NV cooperative vectors, mat: KHR cooperative matrices, loop: plain
+ * variant (vec: NV cooperative vectors, vec-opt: the same with the driver's inferencing-optimal
+ * weights, mat: KHR cooperative matrices, loop: plain
  * loops) on the two networks of the MLP issue, next to the references of
  * shared/anchors/mlp_anchor.py measured in the same run (torch eager, torch.compile, a
  * hand-fused Triton kernel):
@@ -15,7 +16,7 @@
  * checked against the float64 CPU reference of tools/common/mlp_run.c with its
  * tolerance (mlp_run.h); a mismatch is printed as FAIL and the exit status is 1.
  *
- *   bench_mlp [--points-a N] [--points-b N] [--variants vec,mat,loop] [--all-plans]
+ *   bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,mat,loop] [--all-plans]
  *             [--repeats N] [--warmup-ms N] [--sample N] [--anchor PATH/mlp_anchor.py]
  *             [--md]
  *
@@ -101,7 +102,7 @@ static spvgen_mlp_desc network(int which) {
 
 int main(int argc, char **argv) {
   uint64_t points[2] = {1ull << 22, 1ull << 24};
-  const char *variant_arg = "vec,mat,loop";
+  const char *variant_arg = "vec,vec-opt,mat,loop";
   const char *anchor = NULL;
   bool all_plans = false, md = false;
   uint32_t repeats = 20, warmup_ms = 300;
@@ -119,20 +120,29 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--all-plans")) all_plans = true;
     else if (!strcmp(a, "--md")) md = true;
     else {
-      fprintf(stderr, "usage: bench_mlp [--points-a N] [--points-b N] [--variants vec,mat,loop] [--all-plans]\n"
+      fprintf(stderr, "usage: bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,mat,loop] [--all-plans]\n"
                       "                 [--repeats N] [--warmup-ms N] [--sample N] [--anchor mlp_anchor.py] [--md]\n");
       return 2;
     }
   }
   if (!points[0] || !points[1] || !repeats) return fprintf(stderr, "bench_mlp: points and repeats must be >= 1\n"), 2;
-  spvgen_mlp_variant variants[SPVGEN_MLP_VARIANT_COUNT];
+  enum { MAXV = 8 };
+  spvgen_mlp_variant variants[MAXV];
+  bool optimal[MAXV];
+  const char *vnames[MAXV];
   int nv = 0;
   {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", variant_arg);
-    for (char *t = strtok(buf, ","); t && nv < SPVGEN_MLP_VARIANT_COUNT; t = strtok(NULL, ",")) {
-      if (!spvgen_mlp_variant_parse(t, &variants[nv]) || variants[nv] == SPVGEN_MLP_AUTO)
-        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, mat, loop)\n", t), 2;
+    static const char *const known[] = {"vec", "vec-opt", "mat", "loop"};
+    for (char *t = strtok(buf, ","); t && nv < MAXV; t = strtok(NULL, ",")) {
+      optimal[nv] = !strcmp(t, "vec-opt");
+      if (!(optimal[nv] ? spvgen_mlp_variant_parse("vec", &variants[nv])
+                        : spvgen_mlp_variant_parse(t, &variants[nv])) ||
+          variants[nv] == SPVGEN_MLP_AUTO)
+        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, mat, loop)\n", t), 2;
+      for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (!strcmp(t, known[k])) vnames[nv] = known[k];
       nv++;
     }
   }
@@ -161,7 +171,8 @@ int main(int argc, char **argv) {
     for (int vi = 0; vi < nv; vi++) {
       spvgen_mlp_desc d = base;
       d.variant = variants[vi];
-      const char *vname = spvgen_mlp_variant_name(variants[vi]);
+      if (optimal[vi]) d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+      const char *vname = vnames[vi];
       spvgen_mlp_config plans[64];
       uint32_t np = 1;
       if (all_plans) {

@@ -31,7 +31,9 @@
  * (clamp value 0: reads outside the matrix give 0, stores outside it are dropped). When
  * BM divides M and BN divides N every tile uses the unclamped layouts; otherwise the
  * kernel branches once per workgroup (a uniform branch): interior tiles run the
- * unclamped path, edge tiles the clamped one. No padding, no masks in the loop.
+ * unclamped path, edge tiles the clamped one (edge = branch, the default), or every tile
+ * runs the clamped path (edge = clamp: half the code, no second copy of the K loop for
+ * the driver to compile and allocate registers for). No padding, no masks in the loop.
  *
  * Column-major operands. The layout describes memory as it is (a column-major R x C
  * matrix is a row-major C x R tensor, dimensions (C, R), stride (ld, 1)), the slice is
@@ -333,8 +335,11 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   p->features = need;
   p->subgroup_size = 0;
   gemm_set_grid(p);
+  if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
+  bool off_tile = d->m % d->tile_m || d->n % d->tile_n;
   char extra[16];
-  snprintf(extra, sizeof extra, "u%u", d->unroll);
+  snprintf(extra, sizeof extra, "u%u%s", d->unroll,
+           off_tile && d->edge == SPVGEN_GEMM_EDGE_CLAMP ? " clamp" : "");
   gemm_plan_name(p, extra);
   return SPVGEN_OK;
 }
@@ -421,7 +426,8 @@ typedef struct cm2_operand {
  * unchanged: offsets count matrix components, whatever the pointee. */
 static void operand_init(spvgen_module *m, cm2_operand *o, const ek_buffer *buf, const ek_buffer *v4,
                          spvgen_component_type t, spvgen_matrix_layout layout, uint32_t rows,
-                         uint32_t cols, uint32_t ld, uint64_t stride, uint32_t batch, uint32_t z) {
+                         uint32_t cols, uint32_t ld, uint64_t stride, uint32_t batch, uint32_t z,
+                         bool clamped_only) {
   memset(o, 0, sizeof *o);
   o->col_major = layout == SPVGEN_COL_MAJOR;
   o->z = z;
@@ -447,7 +453,7 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const ek_buffer *buf,
   strides[n++] = ek_u32(m, ld);
   dims[n] = ek_u32(m, d1);
   strides[n++] = ek_u32(m, 1);
-  for (int c = 0; c < 2; c++) {
+  for (int c = clamped_only ? 1 : 0; c < 2; c++) {
     uint32_t lt = spvgen_type_tensor_layout(m, o->dim, c ? SpvTensorClampModeConstant : SpvTensorClampModeUndefined);
     uint32_t l = spvgen_tensor_layout_create(m, lt);
     l = spvgen_tensor_layout_set_dimension(m, l, dims, n);
@@ -649,18 +655,21 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   x.bn = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, d->tile_n));
   x.bm = ek_mul(m, ek_load_v3_component(m, wg_var, 1), ek_u32(m, d->tile_m));
   uint32_t z = d->batch > 1 ? ek_load_v3_component(m, wg_var, 2) : ek_u32(m, 0);
-  operand_init(m, &x.a, &A, &A4, d->a_type, d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, z);
-  operand_init(m, &x.b, &B, &B4, d->b_type, d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, z);
-  operand_init(m, &x.dd, &x.epi.d, &D4, d->out_type, d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, z);
-  if (x.epi.c.var)
-    operand_init(m, &x.c, &x.epi.c, &C4, d->out_type, d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, z);
-
   /* Interior tiles (entirely inside M x N) skip the bounds checks. */
   bool any_interior = d->m >= d->tile_m && d->n >= d->tile_n;
   bool all_interior = d->m % d->tile_m == 0 && d->n % d->tile_n == 0;
+  bool only_clamped = !all_interior && d->edge == SPVGEN_GEMM_EDGE_CLAMP;
+  operand_init(m, &x.a, &A, &A4, d->a_type, d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, z, only_clamped);
+  operand_init(m, &x.b, &B, &B4, d->b_type, d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, z, only_clamped);
+  operand_init(m, &x.dd, &x.epi.d, &D4, d->out_type, d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, z,
+               only_clamped);
+  if (x.epi.c.var)
+    operand_init(m, &x.c, &x.epi.c, &C4, d->out_type, d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, z,
+                 only_clamped);
+
   if (all_interior) {
     tile_path(m, &x, 0);
-  } else if (!any_interior) {
+  } else if (!any_interior || only_clamped) {
     tile_path(m, &x, 1);
   } else {
     uint32_t in_m = spvgen_op_u_less_than_equal(m, ek_bool_type(m), x.bm, ek_u32(m, d->m - d->tile_m));

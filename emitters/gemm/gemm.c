@@ -49,6 +49,21 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
   return false;
 }
 
+static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp"};
+
+const char *spvgen_gemm_edge_name(spvgen_gemm_edge e) {
+  return (unsigned)e < SPVGEN_GEMM_EDGE_COUNT ? edge_names[e] : NULL;
+}
+
+bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out) {
+  for (int i = 0; name && i < SPVGEN_GEMM_EDGE_COUNT; i++)
+    if (!strcmp(name, edge_names[i])) {
+      if (out) *out = (spvgen_gemm_edge)i;
+      return true;
+    }
+  return false;
+}
+
 spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -224,6 +239,9 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "stages %u: 1 or 2 shared-memory stages", d->stages);
   if (d->unroll > 16)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "unroll %u is over 16", d->unroll);
+  if ((unsigned)d->edge >= SPVGEN_GEMM_EDGE_COUNT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge %d is not auto (0), branch (1) or clamp (2)",
+                     (int)d->edge);
   spvgen_status st;
   if ((st = resolve_operand("a", d->a_layout, d->m, d->k, d->batch, &d->lda, &d->stride_a, msg, size)) ||
       (st = resolve_operand("b", d->b_layout, d->k, d->n, d->batch, &d->ldb, &d->stride_b, msg, size)) ||
@@ -273,6 +291,10 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   p->desc = *d;
   p->desc.variant = v;
   p->variant = v;
+  if (v != SPVGEN_GEMM_COOPMAT2 && d->edge != SPVGEN_GEMM_EDGE_AUTO)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge %s: the %s variant checks bounds per element; only coopmat2 has an edge choice",
+                     spvgen_gemm_edge_name(d->edge), variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
   p->features |= gemm_type_features(&p->desc);

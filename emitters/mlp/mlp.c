@@ -195,11 +195,7 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   if (d->output_type != SPVGEN_COMPONENT_F16 && d->output_type != SPVGEN_COMPONENT_F32)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "output_type %s: output points are f16 or f32", tname(d->output_type));
-  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL)
-    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "weight_layout optimal: the inferencing-optimal layout is not implemented "
-                    "yet (use row-major, 0)");
-  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR)
+  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR && d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout %d is unknown",
                     (int)d->weight_layout);
   if ((unsigned)d->variant >= SPVGEN_MLP_VARIANT_COUNT)
@@ -250,6 +246,10 @@ static void plan_name(spvgen_mlp_config *p) {
            d->input_width, hidden, d->output_width,
            activation_names[d->hidden_count ? d->activation : d->output_activation], enc,
            p->local_size[0]);
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    size_t n = strlen(p->name);
+    snprintf(p->name + n, sizeof p->name - n, " opt");
+  }
   if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator */
     size_t n = strlen(p->name);
     snprintf(p->name + n, sizeof p->name - n, " p%u%s", d->points_per_group,
@@ -275,6 +275,11 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
   }
   p->desc.variant = v;
   p->variant = v;
+  if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && v != SPVGEN_MLP_VEC)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "weight_layout optimal: only the vec variant reads the driver's "
+                    "inferencing-optimal layout (the %s variant reads row-major weights)",
+                    variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
   p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT;
@@ -314,11 +319,19 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
   /* AUTO: cooperative vectors (one matrix-vector MulAdd per layer and point), then
    * cooperative matrices, then plain loops; the last one's reason when none can. */
   static const spvgen_mlp_variant order[] = {SPVGEN_MLP_VEC, SPVGEN_MLP_MAT, SPVGEN_MLP_LOOP};
-  for (int v = 0; v < 3; v++) {
+  /* The optimal layout is the vec variant's: its reason when it cannot. */
+  int nv = base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? 1 : 3;
+  for (int v = 0; v < nv; v++) {
     st = plan_variant(caps, &base, NULL, order[v], plan, msg, size);
     if (st == SPVGEN_OK) return st;
   }
   memset(plan, 0, sizeof *plan);
+  if (nv == 1 && msg && size) {
+    char why[512];
+    const char *prefix = "spvgen_mlp_plan: ";
+    snprintf(why, sizeof why, "%s", strncmp(msg, prefix, strlen(prefix)) ? msg : msg + strlen(prefix));
+    mlp_fail(msg, size, st, "weight_layout optimal needs the vec variant: %s", why);
+  }
   return st;
 }
 
@@ -389,6 +402,20 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
       info->bindings[i].binding = i;
       info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
       info->bindings[i].name = names[i];
+    }
+    if (plan->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+      static const char *const offsets[SPVGEN_MLP_MAX_LAYERS] = {
+          "matrix_offset_0",  "matrix_offset_1",  "matrix_offset_2",  "matrix_offset_3",
+          "matrix_offset_4",  "matrix_offset_5",  "matrix_offset_6",  "matrix_offset_7",
+          "matrix_offset_8",  "matrix_offset_9",  "matrix_offset_10", "matrix_offset_11",
+          "matrix_offset_12", "matrix_offset_13", "matrix_offset_14", "matrix_offset_15"};
+      info->spec_constant_count = plan->layer_count;
+      for (uint32_t l = 0; l < plan->layer_count; l++) {
+        info->spec_constants[l].id = SPVGEN_MLP_SPEC_MATRIX_OFFSET + l;
+        info->spec_constants[l].size = 4;
+        info->spec_constants[l].value = plan->layers[l].matrix_offset;
+        info->spec_constants[l].name = offsets[l];
+      }
     }
   }
   return spvgen_module_status(m);

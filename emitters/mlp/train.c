@@ -123,6 +123,11 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if (d->grad_workgroups > 65535)
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "grad_workgroups %u: at most 65535", d->grad_workgroups);
+  if (d->net.weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "net.weight_layout %d: training keeps row-major weights (the gradient "
+                      "kernel converts its TrainingOptimal gradients itself)",
+                      (int)d->net.weight_layout);
   spvgen_mlp_desc nd = d->net;
   nd.variant = vec ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
   char sub[256];

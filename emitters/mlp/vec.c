@@ -8,7 +8,13 @@
  * are the layout's offsets, MatrixStride the padded row), with float16 interpretations
  * and a coopvec<float16, outputs> result (the only float combination the H100 lists),
  * then applies the activation with the cooperative vector arithmetic GLSL allows (max,
- * exp, tanh, add, div). Activations stay f16 between layers. */
+ * exp, tanh, add, div). Activations stay f16 between layers.
+ *
+ * With weight_layout optimal the matrices are in the driver's InferencingOptimalNV layout
+ * at byte offsets given by specialization constants SPVGEN_MLP_SPEC_MATRIX_OFFSET + l
+ * (mlp.h): the host converts them (vkConvertCooperativeVectorMatrixNV) and places them;
+ * the biases stay where the row-major layout puts them. */
+#include <stdio.h>
 #include <string.h>
 
 #include "mlp_internal.h"
@@ -117,12 +123,21 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     md.input = x;
     md.input_interpretation = SPVGEN_INTERP_FLOAT16;
     md.matrix = arr;
-    md.matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
     md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
     md.m = L->outputs;
     md.k = L->inputs;
-    md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
-    md.matrix_stride = L->row_stride;
+    if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+      /* The driver's layout at an offset the host picks (a specialization constant). */
+      md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, SPVGEN_MLP_SPEC_MATRIX_OFFSET + l);
+      char name[32];
+      snprintf(name, sizeof name, "matrix_offset_%u", l);
+      spvgen_name(m, md.matrix_offset, name);
+      md.layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
+    } else {
+      md.matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
+      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+      md.matrix_stride = L->row_stride;
+    }
     uint32_t y;
     if (d->no_bias) {
       y = spvgen_coopvec_matmul(m, &md);

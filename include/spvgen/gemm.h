@@ -95,6 +95,21 @@ typedef enum spvgen_gemm_bias {
   SPVGEN_GEMM_BIAS_COLUMN = 2, /* bias[c]: one value per column of D (N values) */
 } spvgen_gemm_bias;
 
+/* How the coopmat2 variant treats tiles that cross M or N (the other variants check
+ * bounds per element and take only AUTO). */
+typedef enum spvgen_gemm_edge {
+  SPVGEN_GEMM_EDGE_AUTO = 0,   /* choose (coopmat2: branch) */
+  SPVGEN_GEMM_EDGE_BRANCH = 1, /* interior tiles run an unchecked path, edge tiles a clamped
+                                  copy of it: two paths in one kernel */
+  SPVGEN_GEMM_EDGE_CLAMP = 2,  /* every tile runs the clamped path: one path, bounds checked
+                                  by the tensor loads and stores */
+  SPVGEN_GEMM_EDGE_COUNT = 3,
+} spvgen_gemm_edge;
+
+/* "auto", "branch", "clamp"; NULL for an unknown value. */
+const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
+bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
+
 typedef enum spvgen_activation {
   SPVGEN_ACTIVATION_NONE = 0,
   SPVGEN_ACTIVATION_RELU = 1,
@@ -135,6 +150,7 @@ typedef struct spvgen_gemm_desc {
   uint32_t stages;                 /* shared-memory stages (1 or 2) */
   uint32_t split_k;                /* K slices reduced afterwards; only 1 is supported */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
+  spvgen_gemm_edge edge;           /* coopmat2: tiles crossing M or N (see above) */
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the

@@ -123,9 +123,21 @@ const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding encoding);
 
 typedef enum spvgen_mlp_weight_layout_kind {
   SPVGEN_MLP_WEIGHTS_ROW_MAJOR = 0, /* the packing described above */
-  SPVGEN_MLP_WEIGHTS_OPTIMAL = 1,   /* the driver's inferencing-optimal layout (vec variant):
-                                       not implemented yet, refused */
+  /* The driver's InferencingOptimalNV layout (vec variant only; inference kernels and the
+   * function shape, not training). The biases stay where the row-major layout puts them;
+   * layer l's matrix (outputs x inputs f16, converted from row-major with
+   * vkConvertCooperativeVectorMatrixNV, e.g. spvgen_vk_convert_coopvec_matrix, the size
+   * spvgen_vk_coopvec_matrix_size gives) sits at a byte offset (a multiple of 64) the host
+   * chooses and gives as the u32 specialization constant SpecId
+   * SPVGEN_MLP_SPEC_MATRIX_OFFSET + l (named matrix_offset_<l>; its default is the
+   * row-major matrix_offset, which only a host that packs the converted matrices there
+   * may keep). mlp_run (tools/common) places them after weight_bytes, each at the next
+   * multiple of 64. */
+  SPVGEN_MLP_WEIGHTS_OPTIMAL = 1,
 } spvgen_mlp_weight_layout_kind;
+
+/* SpecId of layer 0's matrix offset with SPVGEN_MLP_WEIGHTS_OPTIMAL (layer l: + l). */
+#define SPVGEN_MLP_SPEC_MATRIX_OFFSET 0u
 
 typedef struct spvgen_mlp_desc {
   /* ---- the network ---- */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "spvgen/mlp.h"
+#include "spvgen/vk.h"
 
 /* Random weights (f16, nonzero, scaled by 1/sqrt(inputs)) and biases into weights
  * (plan->weight_bytes bytes; the padding gets 1000.0 so that a kernel reading it fails),
@@ -28,5 +29,16 @@ double sg_ref_mlp_tolerance(const spvgen_mlp_config *plan, double ref, double er
 
 /* Output component i (of output_type) of a host array. */
 double sg_ref_mlp_get_output(const spvgen_mlp_config *plan, const void *out, uint64_t i);
+
+/* The weight buffer of a plan with SPVGEN_MLP_WEIGHTS_OPTIMAL (mlp.h): the row-major
+ * weights (plan->weight_bytes, biases included) copied to [0, weight_bytes), then each
+ * layer's matrix converted by the driver (vkConvertCooperativeVectorMatrixNV, row-major
+ * f16 -> InferencingOptimalNV f16) at the next multiple of 64. *out (malloc'd, *out_bytes
+ * bytes) and spec[layer_count] (the matrix_offset_<l> values) are the caller's; for a
+ * row-major plan, *out is a copy and no spec constant is written (*spec_count 0). */
+spvgen_status sg_ref_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                                        const uint8_t *weights, uint8_t **out, uint64_t *out_bytes,
+                                        spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS],
+                                        uint32_t *spec_count, char *msg, size_t size);
 
 #endif

@@ -309,6 +309,62 @@ static void test_column_major_edges_and_epilogue_disassembly(void) {
   spvgen_free_text(text);
 }
 
+static size_t count_of(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *s = text; s && (s = strstr(s, needle)); s++) n++;
+  return n;
+}
+
+/* edge = clamp: one path, every load and store through the clamped layouts (no unclamped
+ * layout, no interior/edge branch, one copy of the K loop); branch: two copies. */
+static void test_edge_clamp_emits_one_clamped_path(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(3000, 3000, 3000, F16, F32, F32);
+  spvgen_gemm_config pb, pc;
+  char *branch = emit_text(&d, &pb);
+  d.edge = SPVGEN_GEMM_EDGE_CLAMP;
+  char *clamp = emit_text(&d, &pc);
+  CHECK_EQ_U64(pb.desc.edge, SPVGEN_GEMM_EDGE_BRANCH);
+  CHECK_EQ_U64(pc.desc.edge, SPVGEN_GEMM_EDGE_CLAMP);
+  CHECK_MSG(strstr(pc.name, " clamp") != NULL, "plan name '%s' says clamp", pc.name);
+  CHECK_MSG(strstr(pb.name, "clamp") == NULL, "plan name '%s' has no clamp", pb.name);
+  CHECK_MSG(text_has(branch, "OpSelectionMerge"), "branch: the interior/edge branch");
+  CHECK_MSG(!text_has(clamp, "OpSelectionMerge"), "clamp: no branch");
+  CHECK_MSG(!text_has(clamp, "OpTypeTensorLayoutNV %uint_2 %uint_0"), "clamp: no unclamped layout");
+  CHECK_MSG(text_has(clamp, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "clamp: the clamped layout");
+  size_t mb = count_of(branch, "OpCooperativeMatrixMulAddKHR"), mc = count_of(clamp, "OpCooperativeMatrixMulAddKHR");
+  CHECK_MSG(mc > 0 && mb == 2 * mc, "MulAdds: branch %zu, clamp %zu (half)", mb, mc);
+  spvgen_free_text(branch);
+  spvgen_free_text(clamp);
+  /* A tile-multiple shape has no edge: clamp changes nothing but the desc. */
+  d = gemm(4096, 4096, 4096, F16, F32, F32);
+  d.edge = SPVGEN_GEMM_EDGE_CLAMP;
+  char *t = emit_text(&d, &pc);
+  CHECK_MSG(strstr(pc.name, "clamp") == NULL, "a tile-multiple plan '%s' is not named clamp", pc.name);
+  CHECK_MSG(text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_0"), "tile-multiple: unclamped layouts");
+  spvgen_free_text(t);
+  /* Other variants and unknown values are refused, naming the field. */
+  char msg[512];
+  spvgen_gemm_config p;
+  d = gemm(100, 100, 100, F16, F32, F32);
+  d.edge = SPVGEN_GEMM_EDGE_CLAMP;
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_MSG(strstr(msg, "edge clamp") && strstr(msg, "khr"), "message: %s", msg);
+  d.variant = SPVGEN_GEMM_SIMT;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_MSG(strstr(msg, "edge clamp") && strstr(msg, "simt"), "message: %s", msg);
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.edge = (spvgen_gemm_edge)7;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG(strstr(msg, "edge 7"), "message: %s", msg);
+  spvgen_gemm_edge e;
+  CHECK(spvgen_gemm_edge_parse("clamp", &e) && e == SPVGEN_GEMM_EDGE_CLAMP);
+  CHECK(!spvgen_gemm_edge_parse("clamped", &e));
+  CHECK(spvgen_gemm_edge_name((spvgen_gemm_edge)3) == NULL);
+  CHECK(!strcmp(spvgen_gemm_edge_name(SPVGEN_GEMM_EDGE_BRANCH), "branch"));
+}
+
 static void test_unaligned_batch_stride_takes_three_dimensional_layouts(void) {
   load_h100();
   spvgen_gemm_desc d = gemm(97, 131, 67, F16, F32, F32);
@@ -550,6 +606,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_bf16_kernels_have_the_tensor_instructions),
       TEST_CASE(test_kernel_disassembly_has_tensor_loads_muladd_and_tensor_store),
       TEST_CASE(test_column_major_edges_and_epilogue_disassembly),
+      TEST_CASE(test_edge_clamp_emits_one_clamped_path),
       TEST_CASE(test_unaligned_batch_stride_takes_three_dimensional_layouts),
       TEST_CASE(test_unsigned_int8_accumulates_in_u32_and_signed_in_s32),
       TEST_CASE(test_plan_picks_big_tiles_for_big_problems_and_small_ones_for_skinny),

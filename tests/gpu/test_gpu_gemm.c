@@ -67,6 +67,9 @@ static spvgen_vk_context *open_for(spvgen_gemm_variant variant) {
   return ctx;
 }
 
+/* The coopmat2 edge mode the sweeps ask for (0: the plan's choice). */
+static spvgen_gemm_edge g_edge;
+
 static void sweep_variant(spvgen_gemm_variant variant) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
@@ -86,6 +89,7 @@ static void sweep_variant(spvgen_gemm_variant variant) {
         d.b_layout = (spvgen_matrix_layout)(lay >> 1);
         d.d_layout = (spvgen_matrix_layout)(s == 3);
         d.variant = variant;
+        d.edge = g_edge;
         spvgen_gemm_config p;
         char msg[512];
         if (spvgen_gemm_plan(&d, caps, &p, msg, sizeof msg) != SPVGEN_OK) {
@@ -122,6 +126,7 @@ static void epilogue_variant(spvgen_gemm_variant variant) {
       d.activation = (spvgen_activation)act;
       d.batch = bias + 1;
       d.variant = variant;
+      d.edge = g_edge;
       char what[96];
       snprintf(what, sizeof what, "%s epilogue %s bias %d", spvgen_gemm_variant_name(variant),
                spvgen_activation_name(d.activation), bias);
@@ -190,6 +195,14 @@ static void test_gemm_coopmat2_epilogue_matches_cpu(void) { epilogue_variant(SPV
 static void test_gemm_khr_epilogue_matches_cpu(void) { epilogue_variant(SPVGEN_GEMM_COOPMAT_KHR); }
 static void test_gemm_coopmat2_every_plan_matches_cpu(void) { every_plan_variant(SPVGEN_GEMM_COOPMAT2); }
 static void test_gemm_khr_every_plan_matches_cpu(void) { every_plan_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+/* edge = clamp: every tile through the clamped layouts (the awkward shapes and the
+ * epilogue features again). */
+static void test_gemm_coopmat2_edge_clamp_matches_cpu(void) {
+  g_edge = SPVGEN_GEMM_EDGE_CLAMP;
+  sweep_variant(SPVGEN_GEMM_COOPMAT2);
+  epilogue_variant(SPVGEN_GEMM_COOPMAT2);
+  g_edge = SPVGEN_GEMM_EDGE_AUTO;
+}
 
 /* The validation half (runs everywhere): the h100 kernels of each variant validate. */
 static void test_gemm_h100_kernels_validation(void) {
@@ -221,6 +234,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_khr_epilogue_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu),
       TEST_CASE(test_gemm_khr_every_plan_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu),
       TEST_CASE(test_gemm_h100_kernels_validation),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));

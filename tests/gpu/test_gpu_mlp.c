@@ -53,6 +53,8 @@ static spvgen_mlp_desc net(int which) {
   return d;
 }
 
+static spvgen_mlp_weight_layout_kind g_weights; /* the layout run_variant asks for */
+
 static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | features);
   if (!ctx) return;
@@ -60,6 +62,7 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
     spvgen_mlp_desc d = net(which);
     d.variant = v;
     d.f16_accumulation = acc16;
+    d.weight_layout = g_weights;
     char msg[512];
     spvgen_mlp_config p;
     spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
@@ -96,6 +99,13 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
 }
 
 static void test_mlp_vec_matches_cpu(void) { run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false); }
+/* The driver's inferencing-optimal weights (converted on the host, offsets as
+ * specialization constants). */
+static void test_mlp_vec_optimal_weights_match_cpu(void) {
+  g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+  run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
+  g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+}
 static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false); }
 /* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
 static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
@@ -122,6 +132,7 @@ static void test_mlp_kernels_h100_validation(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_vec_matches_cpu),
+      TEST_CASE(test_mlp_vec_optimal_weights_match_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),

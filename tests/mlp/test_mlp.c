@@ -114,6 +114,7 @@ static void e_e4m3(spvgen_mlp_desc *d) { d->weight_type = SPVGEN_COMPONENT_E4M3;
 static void e_in_type(spvgen_mlp_desc *d) { d->input_type = SPVGEN_COMPONENT_S32; }
 static void e_out_type(spvgen_mlp_desc *d) { d->output_type = SPVGEN_COMPONENT_BF16; }
 static void e_layout(spvgen_mlp_desc *d) { d->weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL; }
+static void e_layout_loop(spvgen_mlp_desc *d) { d->weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL; d->variant = SPVGEN_MLP_LOOP; }
 static void e_enc(spvgen_mlp_desc *d) { d->encoding = (spvgen_mlp_encoding)7; }
 static void e_enc_size(spvgen_mlp_desc *d) { d->encoding_size = 3; }
 static void e_octaves(spvgen_mlp_desc *d) { d->encoding = SPVGEN_MLP_ENCODING_FREQUENCY; d->encoding_size = 17; }
@@ -139,7 +140,8 @@ static void test_errors_name_the_field(void) {
       {"weight_type e4m3: only f16 weights", SPVGEN_ERROR_UNSUPPORTED, e_e4m3},
       {"input_type s32", SPVGEN_ERROR_UNSUPPORTED, e_in_type},
       {"output_type bf16", SPVGEN_ERROR_UNSUPPORTED, e_out_type},
-      {"weight_layout optimal: the inferencing-optimal layout is not implemented yet", SPVGEN_ERROR_UNSUPPORTED, e_layout},
+      {"weight_layout optimal needs the vec variant: the vec variant needs cooperativeVector", SPVGEN_ERROR_UNSUPPORTED, e_layout},
+      {"weight_layout optimal: only the vec variant reads the driver's inferencing-optimal layout (the loop variant", SPVGEN_ERROR_UNSUPPORTED, e_layout_loop},
       {"encoding 7 is unknown", SPVGEN_ERROR_INVALID_ARGUMENT, e_enc},
       {"encoding_size 3 without an encoding", SPVGEN_ERROR_INVALID_ARGUMENT, e_enc_size},
       {"encoding_size 17: the frequency encoding takes 1 to 16 octaves", SPVGEN_ERROR_INVALID_ARGUMENT, e_octaves},
@@ -234,6 +236,59 @@ static void test_kernels_validate_and_reflect(void) {
   }
 }
 
+/* weight_layout optimal (vec, h100): validates; each layer's matrix offset is a
+ * specialization constant (SpecId SPVGEN_MLP_SPEC_MATRIX_OFFSET + l, default the row-major
+ * offset) that the kernel info lists; the MulAdds read InferencingOptimalNV (layout 2). */
+static void test_optimal_weights_take_offsets_from_spec_constants(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 32;
+  d.output_width = 16;
+  d.hidden_width = 64;
+  d.hidden_count = 4;
+  d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.variant, SPVGEN_MLP_VEC);
+  CHECK_CONTAINS(p.name, " opt");
+  spvgen_kernel k;
+  spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st != SPVGEN_OK) return;
+  CHECK(check_words(k.words, k.word_count));
+  CHECK_EQ_U64(k.info.spec_constant_count, p.layer_count);
+  for (uint32_t l = 0; l < k.info.spec_constant_count && l < p.layer_count; l++) {
+    CHECK_EQ_U64(k.info.spec_constants[l].id, SPVGEN_MLP_SPEC_MATRIX_OFFSET + l);
+    CHECK_EQ_U64(k.info.spec_constants[l].value, p.layers[l].matrix_offset);
+  }
+  char *text = NULL;
+  char dm[256];
+  CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
+        SPVGEN_OK);
+  CHECK_CONTAINS(text, "OpDecorate %matrix_offset_0 SpecId 0");
+  CHECK_CONTAINS(text, "OpDecorate %matrix_offset_4 SpecId 4");
+  CHECK_CONTAINS(text, "%matrix_offset_0 = OpSpecConstant %uint 0");
+  CHECK_CONTAINS(text, "%uint_2"); /* the InferencingOptimalNV layout operand */
+  CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulAddNV");
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+  /* The row-major kernel has no specialization constant. */
+  d.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+  CHECK(spvgen_mlp(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(k.info.spec_constant_count, 0);
+  spvgen_kernel_free(&k);
+  /* Training keeps row-major weights. */
+  spvgen_mlp_train_desc t;
+  memset(&t, 0, sizeof t);
+  t.net = d;
+  t.net.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+  spvgen_mlp_train_config tp;
+  CHECK(spvgen_mlp_train_plan(&t, &caps, &tp, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "net.weight_layout 1: training keeps row-major weights");
+}
+
 /* A caller's own kernel: a weight buffer at (0, 5), the network as a function, called
  * twice (two points per invocation); validates for loop (vulkan13) and vec (h100). */
 static void test_function_in_a_callers_kernel(void) {
@@ -304,6 +359,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_errors_name_the_field),
       TEST_CASE(test_names_parse),
       TEST_CASE(test_kernels_validate_and_reflect),
+      TEST_CASE(test_optimal_weights_take_offsets_from_spec_constants),
       TEST_CASE(test_function_in_a_callers_kernel),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

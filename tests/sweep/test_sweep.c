@@ -367,7 +367,8 @@ static const mlp_knobs mlp_knob_settings[] = {
     {(spvgen_mlp_variant)9, 0, 0, 0, "variant"},
     {SPVGEN_MLP_LOOP, 4096, 0, 0, "workgroup_size"},
     {SPVGEN_MLP_LOOP, 0, 2, 0, "points_per_group"},
-    {0, 0, 0, SPVGEN_MLP_WEIGHTS_OPTIMAL, "weight_layout"},
+    {0, 0, 0, SPVGEN_MLP_WEIGHTS_OPTIMAL, NULL},
+    {SPVGEN_MLP_LOOP, 0, 0, SPVGEN_MLP_WEIGHTS_OPTIMAL, "weight_layout"},
     {0, 0, 0, (spvgen_mlp_weight_layout_kind)7, "weight_layout"},
 };
 enum {

@@ -156,16 +156,30 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
     return st;
   }
   st = spvgen_kernel_reflect(words, count, &info, msg, size);
+  /* The weights as the device reads them (the optimal layout: converted by the driver,
+   * offsets as specialization constants). Made from the host data below. */
+  mlp_run_data data;
+  memset(&data, 0, sizeof data);
+  uint8_t *dev_weights = NULL;
+  uint64_t dev_weight_bytes = 0;
+  spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t nspec = 0;
+  if (st == SPVGEN_OK && !mlp_run_make_data(p, opt.points, opt.seed, &data)) {
+    st = SPVGEN_ERROR_OUT_OF_MEMORY;
+    snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)opt.points);
+  }
+  if (st == SPVGEN_OK)
+    st = sg_ref_mlp_device_weights(ctx, p, data.weights, &dev_weights, &dev_weight_bytes, spec, &nspec, msg, size);
+  spvgen_vk_pipeline_options popt;
+  memset(&popt, 0, sizeof popt);
+  popt.spec_constants = spec;
+  popt.spec_constant_count = nspec;
   spvgen_vk_pipeline *pipe = NULL;
-  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, &pipe) != SPVGEN_OK) {
+  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
   spvgen_module_destroy(m);
-  if (st != SPVGEN_OK) return st;
-
-  mlp_run_data data;
-  memset(&data, 0, sizeof data);
   void *hout = NULL;
   spvgen_vk_buffer *bufs[3] = {0};
   spvgen_vk_dispatch_desc *dd = NULL;
@@ -173,18 +187,19 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   uint32_t osz = spvgen_component_type_size(p->desc.output_type);
   uint64_t out_bytes = opt.points * p->desc.output_width * osz;
   uint64_t in_bytes = opt.points * p->desc.input_width * spvgen_component_type_size(p->desc.input_type);
-  if (!mlp_run_make_data(p, opt.points, opt.seed, &data) || !(hout = malloc(out_bytes ? out_bytes : 1))) {
+  if (st != SPVGEN_OK) goto done;
+  if (!(hout = malloc(out_bytes ? out_bytes : 1))) {
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
     snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)opt.points);
     goto done;
   }
-  uint64_t sizes[3] = {in_bytes, p->weight_bytes, out_bytes};
+  uint64_t sizes[3] = {in_bytes, dev_weight_bytes, out_bytes};
   for (int i = 0; i < 3; i++) {
     uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
     if (spvgen_vk_buffer_create(ctx, b, 0, &bufs[i]) != SPVGEN_OK) VKFAIL();
   }
   if (spvgen_vk_buffer_upload(ctx, bufs[0], 0, data.input, in_bytes) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, bufs[1], 0, data.weights, p->weight_bytes) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, bufs[1], 0, dev_weights, dev_weight_bytes) != SPVGEN_OK ||
       spvgen_vk_buffer_fill(ctx, bufs[2], 0, (out_bytes < 4 ? 4 : out_bytes + 3) & ~3ull, 0x7FC07FC0u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled output: a component never written fails the check */
   uint32_t total = opt.warmup + opt.repeats;
@@ -228,6 +243,7 @@ done:
   for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(bufs[i]);
   spvgen_vk_pipeline_destroy(pipe);
   mlp_run_free_data(&data);
+  free(dev_weights);
   free(hout);
   return st;
 }

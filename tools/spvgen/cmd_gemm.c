@@ -42,6 +42,8 @@ static const char gemm_flags_help[] =
     "  --tile MxNxK           workgroup tile\n"
     "  --wg N                 invocations per workgroup\n"
     "  --subgroups N --stages N --unroll N --split-k N\n"
+    "  --edge auto|branch|clamp  coopmat2: tiles crossing M or N run a clamped copy of the\n"
+    "                         kernel (branch) or every tile runs the clamped one (clamp)\n"
     "device:\n"
     "  --caps NAME|FILE       h100, vulkan13 or lavapipe (offline presets), or a file written\n"
     "                         by `spvgen devices --json`; default: the first Vulkan device,\n"
@@ -110,7 +112,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   static const char *const valued[] = {"--m", "--n", "--k", "--batch", "--types", "--layout", "--lda",
                                        "--ldb", "--ldc", "--ldd", "--alpha", "--beta", "--bias", "--act",
                                        "--variant", "--tile", "--wg", "--subgroups", "--stages",
-                                       "--unroll", "--split-k", "--caps", "--repeats", "--warmup",
+                                       "--unroll", "--split-k", "--edge", "--caps", "--repeats", "--warmup",
                                        "--sample", "--seed", "--gpu-repeats", "--warmup-ms"};
   bool known = false;
   for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(name, valued[k]);
@@ -195,6 +197,11 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   if (!strcmp(name, "--act")) {
     if (!spvgen_activation_parse(v, &d->activation))
       return spvgen_cli_usage_error(cmd, "--act: '%s' is not none, relu, gelu or silu", v);
+    return 1;
+  }
+  if (!strcmp(name, "--edge")) {
+    if (!spvgen_gemm_edge_parse(v, &d->edge))
+      return spvgen_cli_usage_error(cmd, "--edge: '%s' is not auto, branch or clamp", v);
     return 1;
   }
   if (!strcmp(name, "--variant")) {

@@ -43,6 +43,9 @@ static void mlp_usage(FILE *o, bool run) {
           "  --no-bias              layers without bias\n"
           "  --encoding freq:N|oneblob:N  input encoding (N octaves / bins)\n"
           "  --types W[,IO]         weight type (f16 only) and points in memory (f16 or f32)\n"
+          "  --weights row|optimal  weight layout: row-major (default), or the driver's\n"
+          "                         inferencing-optimal one (vec variant; offsets as spec\n"
+          "                         constants, see mlp.h)\n"
           "knobs:\n"
           "  --variant auto|vec|mat|loop\n"
           "  --wg N                 invocations per workgroup\n"
@@ -142,6 +145,10 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
           (io[0] && !spvgen_component_type_parse(io, &g->desc.input_type)))
         return spvgen_cli_usage_error(cmd, "--types '%s': W[,IO] with component types (f16, f32)", v);
       g->desc.output_type = g->desc.input_type;
+    } else if (!strcmp(a, "--weights")) {
+      if (!strcmp(v, "row")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      else if (!strcmp(v, "optimal")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+      else return spvgen_cli_usage_error(cmd, "--weights: '%s' is not row or optimal", v);
     } else if (!strcmp(a, "--variant")) {
       if (!spvgen_mlp_variant_parse(v, &g->desc.variant))
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
@@ -220,6 +227,13 @@ static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel 
           spvgen_component_type_name(p->desc.input_type), spvgen_component_type_name(p->desc.output_type));
   fprintf(o, "  \"encoded_width\": %u,\n  \"flops_per_point\": %" PRIu64 ",\n  \"weight_bytes\": %" PRIu64 ",\n",
           p->encoded_width, p->flops_per_point, p->weight_bytes);
+  if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    fprintf(o, "  \"weight_layout\": \"optimal\",\n  \"matrix_offset_spec_ids\": [");
+    for (uint32_t l = 0; l < p->layer_count; l++)
+      fprintf(o, "%s%u", l ? ", " : "", SPVGEN_MLP_SPEC_MATRIX_OFFSET + l);
+    fprintf(o, "],\n");
+  } else
+    fprintf(o, "  \"weight_layout\": \"row-major\",\n");
   fprintf(o, "  \"layers\": [\n");
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
