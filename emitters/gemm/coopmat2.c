@@ -33,7 +33,10 @@
  * kernel branches once per workgroup (a uniform branch): interior tiles run the
  * unclamped path, edge tiles the clamped one (edge = branch, the default), or every tile
  * runs the clamped path (edge = clamp: half the code, no second copy of the K loop for
- * the driver to compile and allocate registers for). No padding, no masks in the loop.
+ * the driver to compile and allocate registers for), or (edge = shift, beta 0, M >= BM,
+ * N >= BN) an edge tile's origin moves back to M - BM (N - BN) so that every tile is
+ * interior; it overlaps its neighbour, and both store the same values there (each element
+ * is the same dot product in the same K order). No padding, no masks in the loop.
  *
  * Column-major operands. The layout describes memory as it is (a column-major R x C
  * matrix is a row-major C x R tensor, dimensions (C, R), stride (ld, 1)), the slice is
@@ -335,11 +338,23 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   p->features = need;
   p->subgroup_size = 0;
   gemm_set_grid(p);
-  if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
   bool off_tile = d->m % d->tile_m || d->n % d->tile_n;
+  bool can_shift = d->m >= d->tile_m && d->n >= d->tile_n && d->beta == 0.0f;
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && d->beta != 0.0f)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge shift with beta %g: a shifted tile would read C where its neighbour may "
+                     "already have written D (beta 0 only)", (double)d->beta);
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && !can_shift)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge shift: M %u x N %u is smaller than the tile %ux%u (a tile cannot move "
+                     "inside)", d->m, d->n, d->tile_m, d->tile_n);
+  (void)can_shift; /* AUTO: measured before it becomes the default */
+  if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
   char extra[16];
   snprintf(extra, sizeof extra, "u%u%s", d->unroll,
-           off_tile && d->edge == SPVGEN_GEMM_EDGE_CLAMP ? " clamp" : "");
+           !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
+           : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
+                                                          : " shift");
   gemm_plan_name(p, extra);
   return SPVGEN_OK;
 }
@@ -659,6 +674,12 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   bool any_interior = d->m >= d->tile_m && d->n >= d->tile_n;
   bool all_interior = d->m % d->tile_m == 0 && d->n % d->tile_n == 0;
   bool only_clamped = !all_interior && d->edge == SPVGEN_GEMM_EDGE_CLAMP;
+  bool shift = !all_interior && any_interior && d->edge == SPVGEN_GEMM_EDGE_SHIFT;
+  if (shift) { /* edge tiles move back inside: origin min(origin, M - BM), likewise N */
+    uint32_t u32 = ek_u32_type(m);
+    if (d->m % d->tile_m) x.bm = spvgen_glsl_u_min(m, u32, x.bm, ek_u32(m, d->m - d->tile_m));
+    if (d->n % d->tile_n) x.bn = spvgen_glsl_u_min(m, u32, x.bn, ek_u32(m, d->n - d->tile_n));
+  }
   operand_init(m, &x.a, &A, &A4, d->a_type, d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, z, only_clamped);
   operand_init(m, &x.b, &B, &B4, d->b_type, d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, z, only_clamped);
   operand_init(m, &x.dd, &x.epi.d, &D4, d->out_type, d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, z,
@@ -667,7 +688,7 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     operand_init(m, &x.c, &x.epi.c, &C4, d->out_type, d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, z,
                  only_clamped);
 
-  if (all_interior) {
+  if (all_interior || shift) {
     tile_path(m, &x, 0);
   } else if (!any_interior || only_clamped) {
     tile_path(m, &x, 1);

@@ -49,7 +49,7 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
   return false;
 }
 
-static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp"};
+static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
 
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge e) {
   return (unsigned)e < SPVGEN_GEMM_EDGE_COUNT ? edge_names[e] : NULL;
@@ -240,7 +240,7 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
   if (d->unroll > 16)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "unroll %u is over 16", d->unroll);
   if ((unsigned)d->edge >= SPVGEN_GEMM_EDGE_COUNT)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge %d is not auto (0), branch (1) or clamp (2)",
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge %d is not auto (0), branch (1), clamp (2) or shift (3)",
                      (int)d->edge);
   spvgen_status st;
   if ((st = resolve_operand("a", d->a_layout, d->m, d->k, d->batch, &d->lda, &d->stride_a, msg, size)) ||

@@ -98,15 +98,21 @@ typedef enum spvgen_gemm_bias {
 /* How the coopmat2 variant treats tiles that cross M or N (the other variants check
  * bounds per element and take only AUTO). */
 typedef enum spvgen_gemm_edge {
-  SPVGEN_GEMM_EDGE_AUTO = 0,   /* choose (coopmat2: branch) */
+  SPVGEN_GEMM_EDGE_AUTO = 0,   /* choose (coopmat2: shift where it applies, else branch) */
   SPVGEN_GEMM_EDGE_BRANCH = 1, /* interior tiles run an unchecked path, edge tiles a clamped
                                   copy of it: two paths in one kernel */
   SPVGEN_GEMM_EDGE_CLAMP = 2,  /* every tile runs the clamped path: one path, bounds checked
                                   by the tensor loads and stores */
-  SPVGEN_GEMM_EDGE_COUNT = 3,
+  SPVGEN_GEMM_EDGE_SHIFT = 3,  /* a tile crossing M or N moves back inside the matrix
+                                  (origin min(tile origin, M - tile_m), likewise for N) and
+                                  overlaps its neighbour; both write the same values to the
+                                  overlap. One unchecked path. Needs M >= tile_m,
+                                  N >= tile_n and beta 0 (a shifted tile would read C
+                                  where a neighbour may already have written D) */
+  SPVGEN_GEMM_EDGE_COUNT = 4,
 } spvgen_gemm_edge;
 
-/* "auto", "branch", "clamp"; NULL for an unknown value. */
+/* "auto", "branch", "clamp", "shift"; NULL for an unknown value. */
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
 

@@ -358,10 +358,29 @@ static void test_edge_clamp_emits_one_clamped_path(void) {
   d.edge = (spvgen_gemm_edge)7;
   CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_MSG(strstr(msg, "edge 7"), "message: %s", msg);
+  /* shift: one unchecked path, the tile origin moved with UMin; refused with beta or a
+   * matrix smaller than the tile. */
+  d = gemm(3000, 3000, 3000, F16, F32, F32);
+  d.edge = SPVGEN_GEMM_EDGE_SHIFT;
+  char *sh = emit_text(&d, &pc);
+  CHECK_MSG(strstr(pc.name, " shift") != NULL, "plan name '%s' says shift", pc.name);
+  CHECK_MSG(!text_has(sh, "OpSelectionMerge"), "shift: no branch");
+  CHECK_MSG(text_has(sh, "UMin"), "shift: the origin clamped with UMin");
+  CHECK_EQ_U64(count_of(sh, "OpCooperativeMatrixMulAddKHR"), mc);
+  spvgen_free_text(sh);
+  d.beta = 1.0f;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_MSG(strstr(msg, "edge shift with beta 1"), "message: %s", msg);
+  d = gemm(100, 3000, 3000, F16, F32, F32);
+  d.tile_m = d.tile_n = 128;
+  d.edge = SPVGEN_GEMM_EDGE_SHIFT;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_MSG(strstr(msg, "edge shift: M 100 x N 3000 is smaller than the tile 128x128"), "message: %s", msg);
   spvgen_gemm_edge e;
   CHECK(spvgen_gemm_edge_parse("clamp", &e) && e == SPVGEN_GEMM_EDGE_CLAMP);
+  CHECK(spvgen_gemm_edge_parse("shift", &e) && e == SPVGEN_GEMM_EDGE_SHIFT);
   CHECK(!spvgen_gemm_edge_parse("clamped", &e));
-  CHECK(spvgen_gemm_edge_name((spvgen_gemm_edge)3) == NULL);
+  CHECK(spvgen_gemm_edge_name((spvgen_gemm_edge)4) == NULL);
   CHECK(!strcmp(spvgen_gemm_edge_name(SPVGEN_GEMM_EDGE_BRANCH), "branch"));
 }
 

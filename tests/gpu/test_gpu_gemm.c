@@ -195,6 +195,43 @@ static void test_gemm_coopmat2_epilogue_matches_cpu(void) { epilogue_variant(SPV
 static void test_gemm_khr_epilogue_matches_cpu(void) { epilogue_variant(SPVGEN_GEMM_COOPMAT_KHR); }
 static void test_gemm_coopmat2_every_plan_matches_cpu(void) { every_plan_variant(SPVGEN_GEMM_COOPMAT2); }
 static void test_gemm_khr_every_plan_matches_cpu(void) { every_plan_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+/* edge = shift: edge tiles moved back inside, overlapping their neighbours (beta 0).
+ * The sweep's shapes (those at least one tile big), then forced tiles with every
+ * activation, bias kind, batches and column-major D. */
+static void test_gemm_coopmat2_edge_shift_matches_cpu(void) {
+  g_edge = SPVGEN_GEMM_EDGE_SHIFT;
+  sweep_variant(SPVGEN_GEMM_COOPMAT2);
+  g_edge = SPVGEN_GEMM_EDGE_AUTO;
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  static const uint32_t sh[][3] = {{300, 276, 264}, {129, 1000, 77}, {1000, 129, 1000}, {255, 257, 129}};
+  for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++)
+    for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++) {
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.m = sh[i][0];
+      d.n = sh[i][1];
+      d.k = sh[i][2];
+      d.tile_m = d.tile_n = 128;
+      d.acc_type = i & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+      d.out_type = act & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+      if (d.acc_type == SPVGEN_COMPONENT_F16) d.out_type = SPVGEN_COMPONENT_F16;
+      d.alpha = 0.75f;
+      d.bias = (spvgen_gemm_bias)(act % 3);
+      d.activation = (spvgen_activation)act;
+      d.batch = 1 + (act & 1);
+      d.d_layout = (spvgen_matrix_layout)(i == 3);
+      d.a_layout = (spvgen_matrix_layout)(act >> 1 & 1);
+      d.variant = SPVGEN_GEMM_COOPMAT2;
+      d.edge = SPVGEN_GEMM_EDGE_SHIFT;
+      char what[96];
+      snprintf(what, sizeof what, "shift %ux%ux%u %s bias %d", d.m, d.n, d.k, spvgen_activation_name(d.activation),
+               (int)d.bias);
+      run_checked(ctx, &d, what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 /* edge = clamp: every tile through the clamped layouts (the awkward shapes and the
  * epilogue features again). */
 static void test_gemm_coopmat2_edge_clamp_matches_cpu(void) {
@@ -235,6 +272,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu),
       TEST_CASE(test_gemm_khr_every_plan_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu),
       TEST_CASE(test_gemm_h100_kernels_validation),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));

@@ -42,8 +42,9 @@ static const char gemm_flags_help[] =
     "  --tile MxNxK           workgroup tile\n"
     "  --wg N                 invocations per workgroup\n"
     "  --subgroups N --stages N --unroll N --split-k N\n"
-    "  --edge auto|branch|clamp  coopmat2: tiles crossing M or N run a clamped copy of the\n"
-    "                         kernel (branch) or every tile runs the clamped one (clamp)\n"
+    "  --edge auto|branch|clamp|shift  coopmat2: tiles crossing M or N run a clamped copy\n"
+    "                         of the kernel (branch), every tile runs the clamped one\n"
+    "                         (clamp), or edge tiles move inside and overlap (shift, beta 0)\n"
     "device:\n"
     "  --caps NAME|FILE       h100, vulkan13 or lavapipe (offline presets), or a file written\n"
     "                         by `spvgen devices --json`; default: the first Vulkan device,\n"
@@ -201,7 +202,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   }
   if (!strcmp(name, "--edge")) {
     if (!spvgen_gemm_edge_parse(v, &d->edge))
-      return spvgen_cli_usage_error(cmd, "--edge: '%s' is not auto, branch or clamp", v);
+      return spvgen_cli_usage_error(cmd, "--edge: '%s' is not auto, branch, clamp or shift", v);
     return 1;
   }
   if (!strcmp(name, "--variant")) {
