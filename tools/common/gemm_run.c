@@ -196,17 +196,30 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     res->warmup_steady = wi.steady;
   }
 
-  double w0 = now_us();
-  if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
-  res->wall_ns = (now_us() - w0) * 1e3 / total;
-  if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
-  if (st == SPVGEN_OK && opt.repeats) {
+  /* Three timed submissions back to back; the best median counts. A single one was at
+   * times timed at a third of the clock the next one got (bench/results/gemm-h100-
+   * 2026-11-23c.md: 16384x128x4096 f16->f32 82.8 in bench_gemm, 231 twice in spvgen run). */
+  for (int round = 0; round < 3 && st == SPVGEN_OK; round++) {
+    double w0 = now_us();
+    st = spvgen_vk_run(ctx, dd, total, ns);
+    double wall = (now_us() - w0) * 1e3 / total;
+    if (st != SPVGEN_OK) break;
+    if (!opt.repeats) {
+      res->wall_ns = wall;
+      break;
+    }
     qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);
-    res->median_ns = (double)ns[opt.warmup + opt.repeats / 2];
-    res->min_ns = (double)ns[opt.warmup];
-    if (res->median_ns > 0)
-      res->tflops = 2.0 * d->m * d->n * (double)d->k * d->batch / res->median_ns / 1e3;
+    double med = (double)ns[opt.warmup + opt.repeats / 2];
+    if (round == 0 || med < res->median_ns) {
+      res->median_ns = med;
+      res->min_ns = (double)ns[opt.warmup];
+      res->wall_ns = wall;
+    }
+    if (round == 0 || med > res->worst_round_median_ns) res->worst_round_median_ns = med;
   }
+  if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  if (st == SPVGEN_OK && res->median_ns > 0)
+    res->tflops = 2.0 * d->m * d->n * (double)d->k * d->batch / res->median_ns / 1e3;
   free(dd);
   free(ns);
   if (st != SPVGEN_OK) goto done;

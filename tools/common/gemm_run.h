@@ -34,7 +34,9 @@ typedef struct gemm_run_result {
   double worst_ratio;     /* max |gpu - ref| / tol over the elements */
   uint64_t first_bad_row, first_bad_col, first_bad_batch;
   double first_bad_gpu, first_bad_ref;
-  double median_ns, min_ns;      /* per dispatch, 0 without timestamps */
+  double median_ns, min_ns;      /* per dispatch, 0 without timestamps: the best of three
+                                    timed submissions of `repeats` dispatches */
+  double worst_round_median_ns;  /* the slowest of the three submissions' medians */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */
