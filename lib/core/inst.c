@@ -174,17 +174,27 @@ static inline uint32_t lowest_bit(uint32_t x) {
 
 static void close_function(spvgen_module *m);
 
+/* Whether the requirements of ins were applied in this module already (infer.c's memo):
+ * applying them again changes nothing. */
+static inline bool requirements_done(const spvgen_module *m, const sg_instruction *ins) {
+  size_t idx = (size_t)(ins - sg_instructions);
+  return idx < SG_REQ_MEMO_INS && ((m->req_done_ins[idx >> 3] >> (idx & 7)) & 1u);
+}
+
 /* Step 1, the fast path for the bulk of a kernel: a function-body instruction whose
  * operands are all single ids (arithmetic, loads and stores without memory operands,
- * access chains, branches...) and that needs no capability. true when it handled the
- * instruction (*ret: the result, 1 for none, 0 on error); false sends it down the general
- * path, which also produces the error messages. */
+ * access chains, branches...) and that needs no capability, or whose requirements this
+ * module has applied already (then its result, if any, must have a type: the general
+ * path records a typeless result as SG_ID_OTHER). true when it handled the instruction
+ * (*ret: the result, 1 for none, 0 on error); false sends it down the general path,
+ * which also produces the error messages. */
 static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
                            uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t *ret) {
   if (!((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
-        (ins->flags & (SG_INST_SIMPLE | SG_INST_NOREQ)) == (SG_INST_SIMPLE | SG_INST_NOREQ) &&
-        m->block_open &&
-        (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq))))
+        (ins->flags & SG_INST_SIMPLE) && m->block_open &&
+        (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq)) &&
+        ((ins->flags & SG_INST_NOREQ) ||
+         ((!ins->has_result || ins->has_type) && requirements_done(m, ins)))))
     return false;
   /* Operand 0 is the result type and the next one the result, when the instruction
    * has them; the ids after them are checked for their bound and their role (value
@@ -602,8 +612,7 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   if (!check_operands(&s, opcode)) return 0;
   if (!(ins->flags & SG_INST_NOREQ)) {
     /* Requirements already applied in this module (infer.c's memo) change nothing. */
-    size_t idx = (size_t)(ins - sg_instructions);
-    if (idx < SG_REQ_MEMO_INS && (m->req_done_ins[idx >> 3] >> (idx & 7)) & 1u) {
+    if (requirements_done(m, ins)) {
       if (m->status != SPVGEN_OK) return 0;
     } else if (!sg_require_instruction(m, fn, ins)) {
       return 0;
