@@ -51,8 +51,13 @@ bool sg_coop_float_type(const spvgen_module *m, uint32_t t, uint32_t *width, uin
 }
 
 bool sg_coop_is_int32_value(const spvgen_module *m, uint32_t id) {
-  uint32_t w;
-  return sg_coop_int_type(m, spvgen_type_of(m, id), &w, NULL) && w == 32;
+  /* sg_coop_int_type(m, spvgen_type_of(m, id), &w, NULL) && w == 32, inline. */
+  if (!m) return false;
+  uint32_t t = sg_type_of(m, id);
+  const sg_id_info *i = sg_id(m, t);
+  if (!i || i->kind != SG_ID_TYPE || i->opcode != SpvOpTypeInt) return false;
+  const uint32_t *d = sg_def_words(m, t);
+  return d[2] == 32;
 }
 
 bool sg_coop_function_signature(const spvgen_module *m, uint32_t f, bool *defined, uint32_t *ret,

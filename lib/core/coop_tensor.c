@@ -146,8 +146,8 @@ static uint32_t tensor_op(spvgen_module *m, const char *fn, uint32_t opcode, boo
   if (n && !vals) return COOP_BAD(m, fn, "the values are NULL with count %u", n);
   if (dim != SPVGEN_ABSENT && (count_kind == COUNT_DIM || count_kind == COUNT_DIM_X2)) {
     uint32_t want = count_kind == COUNT_DIM ? dim : 2 * dim;
-    const sg_instruction *ins = sg_find_instruction(opcode);
     uint32_t given = count_kind == COUNT_DIM ? n : n / 2;
+    const sg_instruction *ins = n != want ? sg_find_instruction(opcode) : NULL; /* the message's */
     if (n != want)
       return COOP_BAD(m, fn, "%u %s given for a tensor %s of %u dimensions "
                       "(SPV_NV_tensor_addressing: %s takes %s per dimension)", given,

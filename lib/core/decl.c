@@ -78,11 +78,12 @@ uint32_t spvgen_builtin_input(spvgen_module *m, SpvBuiltIn builtin, uint32_t typ
 static bool decorate_fast(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
                           uint32_t n, uint32_t dec_at) {
   if (!ops[0] || ops[0] >= m->bound) return false;
-  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Decoration, ops[dec_at]);
+  const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_Decoration, ops[dec_at]);
   if (!e || e->params_n != n - dec_at - 1) return false;
   for (uint32_t i = 0; i < e->params_n; i++)
     if (sg_param_pool[e->params_off + i] != SG_KIND_LiteralInteger) return false;
-  if (!sg_require_enumerant(m, fn, SG_KIND_Decoration, ops[dec_at])) return true; /* failed */
+  sg_require_enum_item(m, fn, SG_KIND_Decoration, e); /* as sg_require_enumerant, found once */
+  if (m->status != SPVGEN_OK) return true; /* failed */
   return sg_append(m, SG_SEC_ANNOTATIONS, opcode, ops, n) || m->status != SPVGEN_OK;
 }
 

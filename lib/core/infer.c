@@ -28,7 +28,7 @@ static void bit_set(uint8_t *set, uint32_t v) {
 static void mark_available(spvgen_module *m, uint32_t cap) {
   if (bit_get(m->cap_available, cap)) return;
   bit_set(m->cap_available, cap);
-  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
+  const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_Capability, cap);
   if (!e) return;
   for (uint32_t i = 0; i < e->caps_n; i++) mark_available(m, sg_cap_pool[e->caps_off + i]);
 }
@@ -38,7 +38,7 @@ void sg_clear_available(spvgen_module *m, uint32_t cap) {
   m->cap_declared[cap >> 3] &= (uint8_t)~(1u << (cap & 7));
   if (!bit_get(m->cap_available, cap)) return;
   m->cap_available[cap >> 3] &= (uint8_t)~(1u << (cap & 7));
-  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
+  const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_Capability, cap);
   if (!e) return;
   for (uint32_t i = 0; i < e->caps_n; i++) sg_clear_available(m, sg_cap_pool[e->caps_off + i]);
 }
@@ -105,7 +105,7 @@ void sg_require_capability(spvgen_module *m, uint32_t cap) {
   w[1] = cap;
   bit_set(m->cap_declared, cap); /* only with its word: reset clears by the words */
   mark_available(m, cap);
-  const sg_enumerant *e = sg_find_enumerant(SG_KIND_Capability, cap);
+  const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_Capability, cap);
   if (e)
     require_item(m, "spvgen_capability", e->name, NULL, 0, sg_ext_pool + e->exts_off, e->exts_n, e->version);
 }
@@ -202,7 +202,7 @@ void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const
 
 const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
                                          uint32_t value) {
-  const sg_enumerant *e = sg_find_enumerant(kind, value);
+  const sg_enumerant *e = sg_find_enumerant_m(m, kind, value);
   if (e) sg_require_enum_item(m, fn, kind, e);
   return m->status == SPVGEN_OK ? e : NULL;
 }

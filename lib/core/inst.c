@@ -174,17 +174,27 @@ static inline uint32_t lowest_bit(uint32_t x) {
 
 static void close_function(spvgen_module *m);
 
+/* Whether the requirements of ins were applied in this module already (infer.c's memo):
+ * applying them again changes nothing. */
+static inline bool requirements_done(const spvgen_module *m, const sg_instruction *ins) {
+  size_t idx = (size_t)(ins - sg_instructions);
+  return idx < SG_REQ_MEMO_INS && ((m->req_done_ins[idx >> 3] >> (idx & 7)) & 1u);
+}
+
 /* Step 1, the fast path for the bulk of a kernel: a function-body instruction whose
  * operands are all single ids (arithmetic, loads and stores without memory operands,
- * access chains, branches...) and that needs no capability. true when it handled the
- * instruction (*ret: the result, 1 for none, 0 on error); false sends it down the general
- * path, which also produces the error messages. */
+ * access chains, branches...) and that needs no capability, or whose requirements this
+ * module has applied already (then its result, if any, must have a type: the general
+ * path records a typeless result as SG_ID_OTHER). true when it handled the instruction
+ * (*ret: the result, 1 for none, 0 on error); false sends it down the general path,
+ * which also produces the error messages. */
 static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
                            uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t *ret) {
   if (!((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
-        (ins->flags & (SG_INST_SIMPLE | SG_INST_NOREQ)) == (SG_INST_SIMPLE | SG_INST_NOREQ) &&
-        m->block_open &&
-        (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq))))
+        (ins->flags & SG_INST_SIMPLE) && m->block_open &&
+        (n == ins->nreq || ((ins->flags & (SG_INST_ID_TAIL | SG_INST_LIT_TAIL)) && n > ins->nreq)) &&
+        ((ins->flags & SG_INST_NOREQ) ||
+         ((!ins->has_result || ins->has_type) && requirements_done(m, ins)))))
     return false;
   /* Operand 0 is the result type and the next one the result, when the instruction
    * has them; the ids after them are checked for their bound and their role (value
@@ -271,21 +281,94 @@ static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instructio
 }
 
 /* Step 2, the fast path for repeated declarations: identical words of a type or constant
- * were checked when first emitted, so a hit needs no operand walk. The id, or 0. */
+ * were checked when first emitted, so a hit needs no operand walk. The id, or 0. On a
+ * miss, the key it looked up (k[0 .. *kl), its hash *kh, result position *krpos) is
+ * left for step 5, which then need not build and look it up again; *kl stays 0 when no
+ * key was looked up. */
 static uint32_t declaration_seen(spvgen_module *m, const sg_instruction *ins, uint32_t opcode,
-                                 const uint32_t *ops, uint32_t n) {
+                                 const uint32_t *ops, uint32_t n, uint32_t *k, uint32_t *kl,
+                                 uint32_t *kh, uint32_t *krpos) {
   if ((ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT) &&
       ins->has_result && n < 63 && m->table_count) {
     uint32_t rpos = ins->has_type ? 1 : 0;
     if (rpos < n && ops[rpos] == 0 && (ins->placement == SG_PLACE_CONSTANT || dedupable_type(opcode))) {
-      uint32_t k[64], kl = 0;
-      k[kl++] = opcode;
+      uint32_t len = 0;
+      k[len++] = opcode;
       for (uint32_t i = 0; i < n; i++)
-        if (i != rpos) k[kl++] = ops[i];
-      return table_find(m, k, kl, hash_words(k, kl));
+        if (i != rpos) k[len++] = ops[i];
+      uint32_t h = hash_words(k, len);
+      uint32_t id = table_find(m, k, len, h);
+      if (!id) *kl = len, *kh = h, *krpos = rpos;
+      return id;
     }
   }
   return 0;
+}
+
+/* Step 3a, the declarations the builder's own API emits most (OpConstant, OpTypePointer,
+ * OpVariable, OpName), checked inline with exactly the grammar
+ * walk's rules (walk.c): true when they hold, with s->result_pos / s->type_pos filled and
+ * the storage class's requirements applied as the walk applies them; false (nothing
+ * changed) sends the instruction to the walk, which also produces the messages. */
+static bool builder_decl_checked(sg_walk_state *s, uint32_t opcode) {
+  spvgen_module *m = s->m;
+  const uint32_t *ops = s->w;
+  uint32_t n = s->n, bound = m->bound;
+  const sg_id_info *ids = m->ids;
+  switch (opcode) {
+  case SpvOpConstant: {
+    /* IdResultType, IdResult (0), a literal of the type's width (LiteralContextDependentNumber). */
+    if (n < 3 || ops[0] - 1u >= bound - 1u || ids[ops[0]].kind != SG_ID_TYPE || ops[1] != 0) return false;
+    const uint32_t *t = sg_def_words(m, ops[0]);
+    uint32_t width = t && ((t[0] & 0xFFFF) == SpvOpTypeInt || (t[0] & 0xFFFF) == SpvOpTypeFloat) ? t[2] : 32;
+    if (n != 2 + (width > 32 ? 2u : 1u)) return false;
+    s->type_pos = 0;
+    s->result_pos = 1;
+    return true;
+  }
+  case SpvOpTypePointer: {
+    /* IdResult (0), StorageClass, IdRef Type (declared: not a reserved id). */
+    if (n != 3 || ops[0] != 0 || ops[2] - 1u >= bound - 1u || ids[ops[2]].kind == SG_ID_RESERVED) return false;
+    const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_StorageClass, ops[1]);
+    if (!e || e->params_n) return false;
+    sg_require_enum_item(m, s->fn, SG_KIND_StorageClass, e);
+    s->result_pos = 0;
+    return true;
+  }
+  case SpvOpVariable: {
+    /* IdResultType, IdResult (0), StorageClass, an optional IdRef Initializer of the
+     * grammar's role. */
+    if (n < 3 || n > 4 || ops[0] - 1u >= bound - 1u || ids[ops[0]].kind != SG_ID_TYPE || ops[1] != 0)
+      return false;
+    if (n == 4) {
+      const sg_operand *o = &sg_operands[s->ins->operands_off + 3];
+      uint32_t v = ops[3];
+      uint32_t bad = o->role == SG_ROLE_VALUE ? SG_KINDS_NOT_VALUE : o->role == SG_ROLE_LABEL ? SG_KINDS_NOT_LABEL : 0;
+      if (s->ins->operands_n != 4 || o->kind != SG_KIND_IdRef || v - 1u >= bound - 1u ||
+          (s->decl && ids[v].kind == SG_ID_RESERVED) || ((bad >> ids[v].kind) & 1u))
+        return false;
+    }
+    const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_StorageClass, ops[2]);
+    if (!e || e->params_n) return false;
+    sg_require_enum_item(m, s->fn, SG_KIND_StorageClass, e);
+    s->type_pos = 0;
+    s->result_pos = 1;
+    return true;
+  }
+  case SpvOpName: {
+    /* IdRef Target, a LiteralString that ends (its first word with a NUL byte) in the
+     * last word. */
+    if (n < 2 || ops[0] - 1u >= bound - 1u) return false;
+    for (uint32_t i = 1; i < n; i++) {
+      uint32_t x = ops[i];
+      bool nul = !(x & 0xFF000000u) || !(x & 0xFF0000u) || !(x & 0xFF00u) || !(x & 0xFFu);
+      if (nul != (i == n - 1)) return false;
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
 }
 
 /* Step 3, the operands: required operands that are single ids (and any repeated tail of
@@ -326,6 +409,7 @@ static bool check_operands(sg_walk_state *s, uint32_t opcode) {
     if (!checked) s->result_pos = s->type_pos = UINT32_MAX;
   }
   if (checked) return true;
+  if (builder_decl_checked(s, opcode)) return true;
   if (opcode == SpvOpSwitch && n >= 1) {
     const uint32_t *t = sg_def_words(m, sg_type_of(m, ops[0]));
     if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s->switch_literal_words = 2;
@@ -507,15 +591,19 @@ static bool apply_effects(spvgen_module *m, const char *fn, uint32_t opcode, uin
  * (4), widths and type capabilities, deduplication and the words (5), effects (6). */
 uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops, uint32_t n) {
   if (!m || m->status != SPVGEN_OK || m->finished) return sg_ok(m, fn) ? 0 : 0;
-  const sg_instruction *ins = sg_find_instruction(opcode);
-  if (!ins) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "unknown opcode %u", opcode);
+  uint16_t ins_index = opcode <= sg_max_opcode ? sg_opcode_index[opcode] : 0; /* sg_find_instruction */
+  if (!ins_index) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "unknown opcode %u", opcode);
+  const sg_instruction *ins = &sg_instructions[ins_index - 1];
   if (n >= 0xFFFF)
     return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
   if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
 
   uint32_t ret;
   if (body_fast_path(m, fn, ins, opcode, ops, n, &ret)) return ret;
-  uint32_t seen = declaration_seen(m, ins, opcode, ops, n);
+  /* Step 5's key when step 2 already looked it up and missed (the table does not change
+   * in between: the operand checks and the inference declare no types or constants). */
+  uint32_t keybuf[64], seen_len = 0, seen_hash = 0, seen_rpos = UINT32_MAX;
+  uint32_t seen = declaration_seen(m, ins, opcode, ops, n, keybuf, &seen_len, &seen_hash, &seen_rpos);
   if (seen) return seen;
 
   bool decl = ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT ||
@@ -523,7 +611,12 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   sg_walk_state s = {m, fn, ins, ops, n, 0, UINT32_MAX, UINT32_MAX, 1, decl};
   if (!check_operands(&s, opcode)) return 0;
   if (!(ins->flags & SG_INST_NOREQ)) {
-    if (!sg_require_instruction(m, fn, ins)) return 0;
+    /* Requirements already applied in this module (infer.c's memo) change nothing. */
+    if (requirements_done(m, ins)) {
+      if (m->status != SPVGEN_OK) return 0;
+    } else if (!sg_require_instruction(m, fn, ins)) {
+      return 0;
+    }
   }
 
   uint32_t result = s.result_pos != UINT32_MAX ? ops[s.result_pos] : 0;
@@ -537,13 +630,15 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
   if (m->status != SPVGEN_OK) return 0;
 
   /* Step 5. Hash-consing: key = opcode + every operand word except the result id. */
-  uint32_t keybuf[64], *key = NULL, keylen = 0, hash = 0;
+  uint32_t *key = NULL, keylen = 0, hash = 0;
   /* Only new declarations are deduplicated: an explicit (reserved) result id asks for
    * this exact declaration (strided arrays, forward-declared types). */
   bool explicit_id = s.result_pos != UINT32_MAX && ops[s.result_pos] != 0;
   bool may_duplicate = opcode == SpvOpTypeArray || opcode == SpvOpTypeRuntimeArray ||
                        opcode == SpvOpTypePointer || ins->placement != SG_PLACE_TYPE;
-  if (p.dedupe && s.result_pos != UINT32_MAX && (!explicit_id || !may_duplicate)) {
+  if (p.dedupe && s.result_pos != UINT32_MAX && !explicit_id && seen_len && s.result_pos == seen_rpos) {
+    key = keybuf, keylen = seen_len, hash = seen_hash; /* step 2's key, known missing */
+  } else if (p.dedupe && s.result_pos != UINT32_MAX && (!explicit_id || !may_duplicate)) {
     key = n + 1 <= 64 ? keybuf : malloc((n + 1) * sizeof *key);
     if (!key) return sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
     key[keylen++] = opcode;

@@ -105,6 +105,8 @@ extern const uint32_t sg_capability_count;
 
 const sg_instruction *sg_find_instruction(uint32_t opcode);
 const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
+/* sg_find_enumerant through the module's memo (m->enum_memo). */
+const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value);
 /* Name of an enumerant of a kind, or NULL. */
 const char *sg_enumerant_name(uint32_t kind, uint32_t value);
 
@@ -191,6 +193,14 @@ typedef struct sg_entry {
 
 #define SG_REQ_MEMO_INS 1024  /* bits; instructions past it are not memoised */
 #define SG_REQ_MEMO_ENUM 2048 /* bits; enumerants past it are not memoised */
+#define SG_DECL_MEMO 512      /* entries of decl_memo (a power of two) */
+#define SG_ENUM_MEMO 256      /* entries of enum_memo (a power of two) */
+typedef struct sg_decl_memo_entry {
+  uint32_t tag, a, b, c, id, gen;
+} sg_decl_memo_entry;
+typedef struct sg_enum_memo_entry {
+  uint32_t kind, value, idx;
+} sg_enum_memo_entry;
 
 struct spvgen_module {
   spvgen_status status;
@@ -244,6 +254,17 @@ struct spvgen_module {
     uint32_t type;
     uint32_t info[12];
   } coop_memo[8];
+
+  /* Memo of the declarations the hand-written API asks for again and again (types.c:
+   * scalar constants by type and bits, pointer types by storage class and pointee):
+   * direct-mapped by a hash of (tag, a, b, c); an entry counts only with a non-zero id
+   * and the current generation (reset bumps it). Filled only by successful answers. */
+  sg_decl_memo_entry decl_memo[SG_DECL_MEMO];
+  uint32_t decl_memo_gen;
+  /* Memo of sg_find_enumerant (walk.c) for this module's lookups: the grammar tables are
+   * constant, so entries stay valid across resets. idx: index in sg_enumerants + 1 (0:
+   * empty). */
+  sg_enum_memo_entry enum_memo[SG_ENUM_MEMO];
 
   /* globals to list in entry-point interfaces */
   uint32_t *globals;
@@ -470,5 +491,28 @@ bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer);
  * left to the validator (helpers.c). */
 int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uint32_t *indices,
                       uint32_t count, uint32_t *storage, uint32_t *pointee);
+
+/* ---- the declaration memo (m->decl_memo) ---- */
+static inline uint32_t sg_decl_memo_slot(uint32_t tag, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t h = tag * 0x9E3779B1u ^ a * 0x85EBCA77u ^ b * 0xC2B2AE3Du ^ c * 0x27D4EB2Fu;
+  return (h ^ (h >> 15)) & (SG_DECL_MEMO - 1);
+}
+/* The id memoised for (tag, a, b, c), or 0. Only while the module is usable. */
+static inline uint32_t sg_decl_memo_get(const spvgen_module *m, uint32_t tag, uint32_t a,
+                                        uint32_t b, uint32_t c) {
+  if (!m || m->status != SPVGEN_OK || m->finished) return 0;
+  const sg_decl_memo_entry *e = &m->decl_memo[sg_decl_memo_slot(tag, a, b, c)];
+  return e->id && e->gen == m->decl_memo_gen && e->tag == tag && e->a == a && e->b == b &&
+                 e->c == c
+             ? e->id
+             : 0;
+}
+/* Remembers a successful answer (id != 0 with the module still usable). */
+static inline void sg_decl_memo_put(spvgen_module *m, uint32_t tag, uint32_t a, uint32_t b,
+                                    uint32_t c, uint32_t id) {
+  if (!m || !id || m->status != SPVGEN_OK || m->finished) return;
+  sg_decl_memo_entry *e = &m->decl_memo[sg_decl_memo_slot(tag, a, b, c)];
+  e->tag = tag, e->a = a, e->b = b, e->c = c, e->id = id, e->gen = m->decl_memo_gen;
+}
 
 #endif

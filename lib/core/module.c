@@ -180,6 +180,8 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   memset(m->req_done_ins, 0, sizeof m->req_done_ins);
   memset(m->req_done_enum, 0, sizeof m->req_done_enum);
   for (int i = 0; i < 8; i++) m->coop_memo[i].type = 0;
+  /* A new generation empties the declaration memo; on wrap-around, clear it. */
+  if (++m->decl_memo_gen == 0) memset(m->decl_memo, 0, sizeof m->decl_memo);
   m->memo_bool = m->memo_void = 0;
   m->globals_n = 0;
   m->entries_n = 0;

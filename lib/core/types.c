@@ -178,9 +178,13 @@ uint32_t spvgen_type_struct(spvgen_module *m, const uint32_t *members, uint32_t 
 }
 
 uint32_t spvgen_type_pointer(spvgen_module *m, SpvStorageClass storage, uint32_t pointee) {
+  uint32_t id = sg_decl_memo_get(m, SpvOpTypePointer, (uint32_t)storage, pointee, 0);
+  if (id) return id;
   if (!sg_ok(m, __func__) || !sg_need_type(m, __func__, pointee, "pointee type")) return 0;
   uint32_t ops[3] = {0, (uint32_t)storage, pointee};
-  return sg_inst(m, __func__, SpvOpTypePointer, ops, 3);
+  id = sg_inst(m, __func__, SpvOpTypePointer, ops, 3);
+  sg_decl_memo_put(m, SpvOpTypePointer, (uint32_t)storage, pointee, 0, id);
+  return id;
 }
 
 uint32_t spvgen_type_function(spvgen_module *m, uint32_t return_type, const uint32_t *params,
@@ -324,11 +328,15 @@ static bool scalar_bits(spvgen_module *m, const char *fn, uint32_t type, uint64_
 }
 
 uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits) {
+  uint32_t id = sg_decl_memo_get(m, SpvOpConstant, type, (uint32_t)bits, (uint32_t)(bits >> 32));
+  if (id) return id;
   if (!sg_ok(m, __func__)) return 0;
   uint32_t w[2], n;
   if (!scalar_bits(m, __func__, type, bits, w, &n)) return 0;
   uint32_t ops[4] = {type, 0, w[0], w[1]};
-  return sg_inst(m, __func__, SpvOpConstant, ops, 2 + n);
+  id = sg_inst(m, __func__, SpvOpConstant, ops, 2 + n);
+  sg_decl_memo_put(m, SpvOpConstant, type, (uint32_t)bits, (uint32_t)(bits >> 32), id);
+  return id;
 }
 
 uint32_t spvgen_const_u32(spvgen_module *m, uint32_t value) {

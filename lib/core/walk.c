@@ -33,6 +33,15 @@ const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value) {
   return NULL;
 }
 
+const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value) {
+  uint32_t h = (kind * 0x9E3779B1u) ^ (value * 0x85EBCA77u);
+  sg_enum_memo_entry *c = &m->enum_memo[(h ^ (h >> 16)) & (SG_ENUM_MEMO - 1)];
+  if (c->idx && c->kind == kind && c->value == value) return &sg_enumerants[c->idx - 1];
+  const sg_enumerant *e = sg_find_enumerant(kind, value);
+  if (e) *c = (sg_enum_memo_entry){kind, value, (uint32_t)(e - sg_enumerants) + 1};
+  return e;
+}
+
 const char *sg_enumerant_name(uint32_t kind, uint32_t value) {
   const sg_enumerant *e = sg_find_enumerant(kind, value);
   return e ? e->name : NULL;
@@ -186,7 +195,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
          v == SPVGEN_FP_ENCODING_FLOAT8_E5M2))
       return true;
     if (k->count == 0 && kind != SG_KIND_FPEncoding) return true; /* the grammar lists no values */
-    const sg_enumerant *e = sg_find_enumerant(kind, v);
+    const sg_enumerant *e = sg_find_enumerant_m(s->m, kind, v);
     if (!e) {
       char buf[160];
       snprintf(buf, sizeof buf, "%u is not a %s value (operand '%%s')", v, k->name);
@@ -200,7 +209,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
     s->pos++;
     for (uint32_t rest = v; rest; rest &= rest - 1) {
       uint32_t b = rest & (~rest + 1); /* lowest set bit: operands follow in bit order */
-      const sg_enumerant *e = sg_find_enumerant(kind, b);
+      const sg_enumerant *e = sg_find_enumerant_m(s->m, kind, b);
       if (!e) {
         char buf[160];
         snprintf(buf, sizeof buf, "bit 0x%x is not a %s flag (operand '%%s')", b, k->name);
