@@ -71,10 +71,11 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) snprintf(enc, sizeof enc, "none");
   else snprintf(enc, sizeof enc, "%s:%u", spvgen_mlp_encoding_name(d->encoding), d->encoding_size);
   int n = snprintf(key, key_size,
-                   "mlp dev=%s net=%s acts=%s enc=%s types=%s,%s,%s acc=%s bias=%d points=%llu", dev, net, acts,
+                   "mlp dev=%s net=%s acts=%s enc=%s types=%s,%s,%s acc=%s bias=%d points=%llu%s", dev, net, acts,
                    enc, type_name(d->weight_type), type_name(d->input_type), type_name(d->output_type),
                    desc->f16_accumulation ? "f16" : "f32", d->no_bias ? 0 : 1,
-                   (unsigned long long)pow2_ceil64(points));
+                   (unsigned long long)pow2_ceil64(points),
+                   d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? " weights=optimal" : "");
   if (n < 0 || (size_t)n >= key_size) {
     key[0] = 0;
     return tune_msg(msg, size, "spvgen_tune_mlp_key: the key needs %d bytes, key_size is %zu", n + 1, key_size),
@@ -167,10 +168,16 @@ typedef struct mlp_state {
   uint32_t nbuf;
   spvgen_module *mod;
   spvgen_vk_pipeline *pipe;
+  uint8_t *dev_weights;    /* the weight buffer as the device reads it (optimal layout) */
+  uint64_t dev_weight_bytes;
+  spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t nspec;
 } mlp_state;
 
 static bool same_layout(const spvgen_mlp_config *a, const spvgen_mlp_config *b) {
-  if (a->weight_bytes != b->weight_bytes || a->layer_count != b->layer_count) return false;
+  if (a->weight_bytes != b->weight_bytes || a->layer_count != b->layer_count ||
+      a->desc.weight_layout != b->desc.weight_layout)
+    return false;
   for (uint32_t l = 0; l < a->layer_count; l++)
     if (a->layers[l].matrix_offset != b->layers[l].matrix_offset || a->layers[l].bias_offset != b->layers[l].bias_offset ||
         a->layers[l].row_stride != b->layers[l].row_stride)
@@ -198,7 +205,11 @@ static spvgen_status mlp_build(void *state, uint32_t i, spvgen_vk_dispatch_desc 
   if (st == SPVGEN_OK) st = spvgen_module_finish(s->mod, &words, &count);
   if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(s->mod)), st;
   if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
-  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, NULL, &s->pipe)) != SPVGEN_OK)
+  spvgen_vk_pipeline_options popt;
+  memset(&popt, 0, sizeof popt);
+  popt.spec_constants = s->spec;
+  popt.spec_constant_count = s->nspec;
+  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, &popt, &s->pipe)) != SPVGEN_OK)
     return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
   dd->pipeline = s->pipe;
   dd->buffers = s->bufs;
@@ -323,7 +334,11 @@ static spvgen_status mlp_setup(mlp_state *s, const spvgen_tune_options *opt, cha
   } else {
     for (uint64_t e = 0; e < s->nsel; e++) s->sel[e] = e;
   }
-  struct { void *host; uint64_t bytes; } ops[3] = {{s->input, in_bytes}, {s->weights, p->weight_bytes}, {NULL, s->out_bytes}};
+  spvgen_status wst = sg_ref_mlp_device_weights(s->ctx, p, s->weights, &s->dev_weights, &s->dev_weight_bytes,
+                                                s->spec, &s->nspec, msg, size);
+  if (wst != SPVGEN_OK) return wst;
+  struct { void *host; uint64_t bytes; } ops[3] = {{s->input, in_bytes}, {s->dev_weights, s->dev_weight_bytes},
+                                                   {NULL, s->out_bytes}};
   for (int i = 0; i < 3; i++) {
     uint64_t bytes = ops[i].bytes < 4 ? 4 : (ops[i].bytes + 3) & ~3ull;
     if (spvgen_vk_buffer_create(s->ctx, bytes, 0, &s->bufs[s->nbuf]) != SPVGEN_OK ||
@@ -342,6 +357,7 @@ static void mlp_teardown(mlp_state *s) {
   for (uint32_t i = 0; i < s->nbuf; i++) spvgen_vk_buffer_destroy(s->bufs[i]);
   spvgen_vk_pipeline_destroy(s->pipe);
   spvgen_module_destroy(s->mod);
+  free(s->dev_weights);
   free(s->weights);
   free(s->input);
   free(s->out);
