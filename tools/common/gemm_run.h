@@ -24,6 +24,9 @@ typedef struct gemm_run_options {
   bool no_check;       /* skip the reference (timing only) */
   bool glsl450_memory_model; /* emit into a GLSL450-memory-model module (an experiment knob) */
   bool statistics;     /* fill res->stats (spvgen_vk_pipeline_statistics) */
+  bool recheck;        /* after the runs, fill D with NaN again and dispatch once more in
+                          a submission of its own: the check reads that D (a split-K
+                          kernel must have reset its counters for it to be complete) */
 } gemm_run_options;
 
 typedef struct gemm_run_result {
@@ -34,6 +37,7 @@ typedef struct gemm_run_result {
   double worst_ratio;     /* max |gpu - ref| / tol over the elements */
   uint64_t first_bad_row, first_bad_col, first_bad_batch;
   double first_bad_gpu, first_bad_ref;
+  uint64_t counters_left;  /* split-K: workspace counters not back at 0 after the runs */
   double median_ns, min_ns;      /* per dispatch, 0 without timestamps */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
