@@ -67,6 +67,14 @@
  *                                              cooperativeMatrixPerElementOperations);
  * then OpCooperativeMatrixStoreTensorNV through D's layout (clamped on edge tiles).
  *
+ * Split-K (split_k > 1; spvgen/gemm.h, emitters/gemm/splitk.c): tile_path hands the tile
+ * to splitk_tile_path, which walks only the slice's K range (bounds are ids: full steps
+ * unrolled, then single ones, then the clamped K edge in the slice that holds it), stores
+ * the accumulator (as f32, or s32 / u32) to the workspace plane of its slice through a
+ * 2-D tensor layout (M x N, stride workspace_ld, planes 16-byte aligned; clamped on edge
+ * tiles), arrives at the tile's counter, and in the last slice loads the planes back in
+ * slice order, adds them and runs the epilogue above on the sum.
+ *
  * Benchmarking: see tests/gemm/test_gemm_coopmat2.c (SPVGEN_TEST_DUMP=dir writes every
  * kernel it validates) or call spvgen_gemm() with variant SPVGEN_GEMM_COOPMAT2 and the
  * "h100" caps preset; spvgen_gemm_plans() lists the alternative tilings to time. */

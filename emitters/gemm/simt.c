@@ -10,7 +10,12 @@
  * dimension across invocations), then each invocation runs tile_k rank-1 updates of its
  * micro tile out of shared memory, with the accumulators in registers across the
  * unrolled K step. Edges: every global load is clamped to a valid index and its value
- * replaced by zero when out of bounds, and the epilogue stores only inside D. */
+ * replaced by zero when out of bounds, and the epilogue stores only inside D.
+ *
+ * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): the K loop runs over the slice's range,
+ * each invocation stores its micro tile's partials (f32 / s32) to the workspace, and in
+ * the last slice to arrive each invocation sums its elements over the slices in order and
+ * runs the epilogue on the sum (simt_splitk_epilogue). */
 #include <string.h>
 
 #include "gemm_internal.h"
