@@ -72,6 +72,14 @@
  *                                              cooperativeMatrixPerElementOperations);
  * then OpCooperativeMatrixStoreTensorNV through D's layout (clamped on edge tiles).
  *
+ * Split-K (split_k > 1; spvgen/gemm.h, emitters/gemm/splitk.c): tile_path hands the tile
+ * to splitk_tile_path, which walks only the slice's K range (bounds are ids: full steps
+ * unrolled, then single ones, then the clamped K edge in the slice that holds it), stores
+ * the accumulator (as f32, or s32 / u32) to the workspace plane of its slice through a
+ * 2-D tensor layout (M x N, stride workspace_ld, planes 16-byte aligned; clamped on edge
+ * tiles), arrives at the tile's counter, and in the last slice loads the planes back in
+ * slice order, adds them and runs the epilogue above on the sum.
+ *
  * Benchmarking: see tests/gemm/test_gemm_coopmat2.c (SPVGEN_TEST_DUMP=dir writes every
  * kernel it validates) or call spvgen_gemm() with variant SPVGEN_GEMM_COOPMAT2 and the
  * "h100" caps preset; spvgen_gemm_plans() lists the alternative tilings to time. */
@@ -198,7 +206,8 @@ static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32
   t.eff *= tile_bonus(d, base);
   if (is_8bit(d->a_type)) t.k *= 2;
   if (kgran) {
-    uint32_t kmax = gemm_ceil_div(d->k, kgran) * kgran; /* no step longer than K needs */
+    /* no step longer than K (split-K: a slice) needs */
+    uint32_t kmax = gemm_ceil_div(d->split_k > 1 ? gemm_ceil_div(d->k, d->split_k) : d->k, kgran) * kgran;
     if (t.k > kmax) t.k = kmax;
   }
   if (d->tile_m) t.m = d->tile_m;
@@ -294,11 +303,16 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   bool found = false;
   spvgen_status first_st = SPVGEN_OK;
   char first_msg[512] = "";
+  uint32_t split_short = 0; /* a tile_k left out for having fewer K steps than split_k */
   for (size_t i = 0; i < TILE_COUNT; i++) {
     cm2_tile t = fit_tile(d, &TILES[i], kgran);
     spvgen_status st = check_tile(caps, d, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
     if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
+    if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
+      split_short = t.k;
+      continue;
+    }
     double c = tile_cost(d, &t);
     if (!found || c < best_cost) {
       best = t;
@@ -306,6 +320,10 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
       found = true;
     }
   }
+  if (!found && split_short)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "split_k %u is over the %u K steps of tile_k %u (k %u): at most %u slices", d->split_k,
+                     gemm_ceil_div(d->k, split_short), split_short, d->k, gemm_ceil_div(d->k, split_short));
   if (!found) {
     /* Report the first tiling's reason (the desc's own knobs, or the big tile). */
     if (first_st == SPVGEN_OK)
@@ -520,7 +538,17 @@ typedef struct cm2_ctx {
   uint32_t bm, bn;             /* tile origin (ids) */
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
+  struct cm2_splitk *sk;       /* split_k > 1: the split-K state, else NULL */
 } cm2_ctx;
+
+/* Split-K (split_k > 1): the shared state of splitk.c, the workspace's 128-bit view (the
+ * tensor instructions' base pointers, as for the other bindings) and the ids the
+ * arrival needs. */
+typedef struct cm2_splitk {
+  gemm_splitk s;
+  ek_buffer w4;
+  uint32_t wg_var, lid_var;
+} cm2_splitk;
 
 /* A matrix of the tile's shape (BM x BN, accumulator use) with component type t. */
 static uint32_t acc_type_of(spvgen_module *m, const cm2_ctx *x, spvgen_component_type t) {
@@ -586,8 +614,14 @@ static void epilogue(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t a
   operand_store(m, &x->dd, clamped, v, x->bm, d->tile_m, x->bn, d->tile_n);
 }
 
+static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped);
+
 /* The whole tile: K loop, then the epilogue. clamped: the tile may cross M or N. */
 static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
+  if (x->sk) {
+    splitk_tile_path(m, x, clamped);
+    return;
+  }
   const spvgen_gemm_desc *d = x->d;
   const uint32_t BK = d->tile_k;
   const uint32_t steps = d->k / BK, tail = d->k % BK;
@@ -617,6 +651,129 @@ static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
   for (uint32_t j = 0; j < rest; j++, k += BK) acc = k_step(m, x, clamped, ek_u32(m, k), acc);
   if (tail) acc = k_step(m, x, 1, ek_u32(m, k), acc); /* K edge: clamped */
   epilogue(m, x, clamped, acc);
+}
+
+/* ---------------------------------------------------------------- split-K ---- */
+
+/* Declares the workspace (u32 words and a u32x4 view) and the ids split-K needs; before
+ * the entry point. */
+static void splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *x, cm2_splitk *sk,
+                           uint32_t wg_var) {
+  memset(sk, 0, sizeof *sk);
+  gemm_splitk_declare(m, p, &sk->s);
+  sk->w4 = ek_buffer_decl(m, spvgen_type_vector(m, ek_u32_type(m), 4), p->workspace_binding, false, "workspace4");
+  if (!sk->s.vmm) spvgen_decorate(m, sk->w4.var, SpvDecorationCoherent);
+  sk->wg_var = wg_var;
+  sk->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  x->sk = sk;
+}
+
+/* In main: the slice and K range from the workgroup's z; returns the batch index id. */
+static uint32_t splitk_ids(spvgen_module *m, cm2_ctx *x) {
+  gemm_splitk_ids(m, &x->sk->s, ek_load_v3_component(m, x->sk->wg_var, 2));
+  return x->sk->s.z;
+}
+
+/* The component type partials are kept and summed in: f32 for float accumulators (f16
+ * ones included), the accumulator's own (s32, or u32 for u8 inputs) for integers. */
+static spvgen_component_type splitk_sum_type(const cm2_ctx *x) {
+  return ek_is_float(x->accm) ? SPVGEN_COMPONENT_F32 : x->accm;
+}
+
+/* The workspace plane of slice (an id) as a BM x BN tile operand at (bm, bn): M x N
+ * row-major with leading dimension workspace_ld; planes are 16-byte aligned. */
+static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2_operand *o) {
+  const cm2_splitk *sk = x->sk;
+  const spvgen_gemm_config *p = sk->s.p;
+  const spvgen_gemm_desc *d = x->d;
+  uint32_t plane = d->batch > 1 ? ek_add(m, ek_mul(m, slice, ek_u32(m, d->batch)), sk->s.z) : slice;
+  operand_init(m, o, &sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, d->m, d->n, p->workspace_ld,
+               (uint64_t)d->m * p->workspace_ld, d->split_k * d->batch, plane, false);
+}
+
+/* This slice's K range [k_begin, k_end): full steps (unrolled by `unroll`, then one at a
+ * time), and the K edge's partial step in the slice that holds it. Bounds are ids
+ * (uniform over the workgroup). */
+static uint32_t splitk_k_loop(spvgen_module *m, const cm2_ctx *x, int clamped) {
+  const spvgen_gemm_desc *d = x->d;
+  const gemm_splitk *s = &x->sk->s;
+  const uint32_t BK = d->tile_k, U = d->unroll ? d->unroll : 1;
+  uint32_t u32 = ek_u32_type(m), b = ek_bool_type(m);
+  uint32_t kfull = ek_u32(m, d->k / BK * BK);
+  uint32_t full_end = spvgen_glsl_u_min(m, u32, s->k_end, kfull);
+  uint32_t accv = ek_local(m, x->tacc, x->zacc);
+  uint32_t kv = ek_local(m, u32, ek_u32(m, 0));
+  spvgen_store(m, accv, x->zacc);
+  spvgen_store(m, kv, s->k_begin);
+  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
+    uint32_t n = pass ? 1 : U;
+    spvgen_loop(m, SpvLoopControlMaskNone);
+    uint32_t k0 = ek_load_u32(m, kv);
+    spvgen_loop_while(m, spvgen_op_u_less_than_equal(m, b, ek_add(m, k0, ek_u32(m, n * BK)), full_end));
+    uint32_t cur = spvgen_load(m, x->tacc, accv);
+    for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, j ? ek_add(m, k0, ek_u32(m, j * BK)) : k0, cur);
+    spvgen_store(m, accv, cur);
+    spvgen_loop_continue_block(m);
+    spvgen_store(m, kv, ek_add(m, k0, ek_u32(m, n * BK)));
+    spvgen_end_loop(m);
+  }
+  if (d->k % BK) {
+    /* The K edge (clamped) belongs to the slice that starts below K and ends past kfull. */
+    spvgen_if(m, ek_and(m, ek_lt(m, s->k_begin, ek_u32(m, d->k)), ek_lt(m, kfull, s->k_end)));
+    spvgen_store(m, accv, k_step(m, x, 1, kfull, spvgen_load(m, x->tacc, accv)));
+    spvgen_end_if(m);
+  }
+  return spvgen_load(m, x->tacc, accv);
+}
+
+/* A split-K tile: this slice's K range, its partial tile to the workspace, the arrival;
+ * the last slice sums every partial in slice order, runs the epilogue on the sum and
+ * resets the counter. */
+static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
+  const spvgen_gemm_desc *d = x->d;
+  cm2_splitk *sk = x->sk;
+  spvgen_component_type st = splitk_sum_type(x);
+  spvgen_memory_operands mem = {gemm_splitk_access(&sk->s), 0, 0};
+  const spvgen_memory_operands *memp = mem.mask ? &mem : NULL;
+  uint32_t acc = splitk_k_loop(m, x, clamped);
+  cm2_operand own;
+  splitk_plane(m, x, sk->s.slice, &own);
+  spvgen_tensor_operands tops = {own.view, 0};
+  spvgen_coopmat_store_tensor(m, own.ptr, mconvert(m, x, acc, x->accm, st),
+                              operand_slice(m, &own, clamped, x->bm, d->tile_m, x->bn, d->tile_n), memp,
+                              own.view ? &tops : NULL);
+  uint32_t lid = ek_load_u32(m, sk->lid_var);
+  uint32_t last = gemm_splitk_arrive(m, &sk->s, ek_load_v3_component(m, sk->wg_var, 0),
+                                     ek_load_v3_component(m, sk->wg_var, 1), lid);
+  spvgen_if(m, last);
+  gemm_splitk_acquire(m, &sk->s);
+  cm2_ctx xs = *x;
+  xs.accm = st;
+  xs.tacc = acc_type_of(m, x, st);
+  xs.zacc = spvgen_coop_splat(m, xs.tacc, spvgen_const_bits(m, ek_type(m, st), 0));
+  uint32_t sumv = ek_local(m, xs.tacc, xs.zacc);
+  uint32_t sv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
+  spvgen_store(m, sumv, xs.zacc);
+  spvgen_store(m, sv, ek_u32(m, 0));
+  spvgen_loop(m, SpvLoopControlMaskNone);
+  uint32_t slice = ek_load_u32(m, sv);
+  spvgen_loop_while(m, ek_lt(m, slice, ek_u32(m, d->split_k)));
+  {
+    cm2_operand pl;
+    splitk_plane(m, x, slice, &pl);
+    spvgen_tensor_operands lops = {pl.view, 0};
+    uint32_t part = spvgen_coopmat_load_tensor(m, xs.tacc, pl.ptr, xs.zacc,
+                                               operand_slice(m, &pl, clamped, x->bm, d->tile_m, x->bn, d->tile_n),
+                                               memp, pl.view ? &lops : NULL);
+    uint32_t cur = spvgen_load(m, xs.tacc, sumv);
+    spvgen_store(m, sumv, spvgen_coop_arith(m, ek_is_float(st) ? SpvOpFAdd : SpvOpIAdd, cur, part));
+  }
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, sv, ek_add(m, slice, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  epilogue(m, &xs, clamped, spvgen_load(m, xs.tacc, sumv));
+  gemm_splitk_reset(m, &sk->s, lid);
+  spvgen_end_if(m);
 }
 
 /* float/int epilogue_type f(row, col, x, tile_row, tile_col): bias and activation (and the
@@ -654,6 +811,8 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   x.accm = acc_matrix_type(d);
   if (needs_per_element(d)) x.pe_fn = per_element_fn(m, &x);
+  cm2_splitk sk;
+  if (d->split_k > 1) splitk_declare(m, p, &x, &sk, wg_var);
 
   /* Workgroup-scope matrix types need the LocalSize first. */
   spvgen_name(m, spvgen_compute_main(m, "main", p->local_size[0], 1, 1), "main");
@@ -670,6 +829,7 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   x.bn = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, d->tile_n));
   x.bm = ek_mul(m, ek_load_v3_component(m, wg_var, 1), ek_u32(m, d->tile_m));
   uint32_t z = d->batch > 1 ? ek_load_v3_component(m, wg_var, 2) : ek_u32(m, 0);
+  if (x.sk) z = splitk_ids(m, &x);
   /* Interior tiles (entirely inside M x N) skip the bounds checks. */
   bool any_interior = d->m >= d->tile_m && d->n >= d->tile_n;
   bool all_interior = d->m % d->tile_m == 0 && d->n % d->tile_n == 0;

@@ -231,10 +231,11 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
   }
   if ((unsigned)d->variant >= SPVGEN_GEMM_VARIANT_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown", (int)d->variant);
-  if (d->split_k > 1)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "split_k %u: splitting K is not implemented yet (use 0 or 1)", d->split_k);
-  d->split_k = 1;
+  if (!d->split_k) d->split_k = 1;
+  if (d->split_k > gemm_ceil_div(d->k, 4))
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "split_k %u is over ceil(k / 4) = %u: every K slice needs a K step of its own "
+                     "(tile_k is at least 4)", d->split_k, gemm_ceil_div(d->k, 4));
   if (d->stages > 2)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "stages %u: 1 or 2 shared-memory stages", d->stages);
   if (d->unroll > 16)
@@ -295,7 +296,12 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "edge %s: the %s variant checks bounds per element; only coopmat2 has an edge choice",
                      spvgen_gemm_edge_name(d->edge), variant_names[v]);
+  if (d->split_k > 1 && v == SPVGEN_GEMM_COOPMAT_KHR)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "split_k %u: the khr variant does not split K (the simt and coopmat2 variants do; "
+                     "or split_k 1)", d->split_k);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
+  if (st == SPVGEN_OK && p->desc.split_k > 1) st = gemm_splitk_plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
   p->features |= gemm_type_features(&p->desc);
   uint64_t missing = p->features & ~caps->features;
@@ -365,7 +371,6 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
       n++;
     }
   }
-  *count = n;
   if (n == 0) {
     /* No candidate of the table fits the knobs the desc sets; the desc may still name a
      * plan of its own (a tile the table does not list): then that is the one candidate,
@@ -374,8 +379,25 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
     st = spvgen_gemm_plan(desc, caps, &p, msg, size);
     if (st != SPVGEN_OK) return st;
     if (max) plans[0] = p;
-    *count = 1;
+    n = 1;
   }
+  /* Split-K candidates last (the order above stays what it was): when the desc leaves
+   * split_k to the plan, the coopmat2 and simt variants' default tiles split 2, 4, ...
+   * ways for grids under two waves with long K (gemm_splitk_candidates). */
+  for (int v = 1; v < SPVGEN_GEMM_VARIANT_COUNT && !desc->split_k; v++) {
+    if (v == SPVGEN_GEMM_COOPMAT_KHR || (d.variant != SPVGEN_GEMM_AUTO && d.variant != (spvgen_gemm_variant)v))
+      continue;
+    spvgen_gemm_config base;
+    if (plan_variant(caps, &d, (spvgen_gemm_variant)v, &base, NULL, 0) != SPVGEN_OK) continue;
+    uint32_t c = gemm_splitk_candidates(&base, cand, MAX_CAND);
+    for (uint32_t i = 0; i < c; i++) {
+      spvgen_gemm_config p;
+      if (plan_variant(caps, &cand[i], (spvgen_gemm_variant)v, &p, NULL, 0) != SPVGEN_OK) continue;
+      if (n < max) plans[n] = p;
+      n++;
+    }
+  }
+  *count = n;
   return SPVGEN_OK;
 }
 

@@ -59,4 +59,51 @@ uint64_t gemm_type_features(const spvgen_gemm_desc *d);
 uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t z,
                            uint64_t stride);
 
+/* ---------------------------------------------------------------- split-K ---- */
+/* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
+ * "Split-K"). */
+
+/* Completes a variant's plan for split_k > 1: checks split_k against ceil(k / tile_k),
+ * sets slice_k, groups[2] (batch * split_k), the workspace fields and features, and
+ * appends " sk<split_k>" to the name. */
+spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
+                               size_t size);
+/* Split-K descs worth trying for a plan's tile (copies of base->desc with split_k set):
+ * none unless the grid is under two waves of SMs and K has 8 steps or more and is at
+ * least 512. */
+uint32_t gemm_splitk_candidates(const spvgen_gemm_config *base, spvgen_gemm_desc *out, uint32_t max);
+
+typedef struct gemm_splitk {
+  const spvgen_gemm_config *p;
+  bool vmm;                 /* the module uses the Vulkan memory model */
+  ek_buffer ws;             /* the workspace, as u32 words */
+  uint32_t flag;            /* Workgroup u32: 1 in the last slice's workgroup */
+  uint32_t slice, z;        /* ids: this workgroup's slice and batch */
+  uint32_t k_begin, k_end;  /* ids: its K range */
+  uint32_t counter;         /* id: its counter's word index (set by arrive) */
+} gemm_splitk;
+
+/* Declares the workspace binding and the Workgroup flag (before the entry point). */
+void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s);
+/* In main: slice, z and the K range from the workgroup's z id. */
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, uint32_t wgz);
+/* Word index of the partial plane (slice (an id), this batch). */
+uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice);
+/* The memory access mask of workspace loads and stores (NonPrivatePointer under the
+ * Vulkan memory model). */
+uint32_t gemm_splitk_access(const gemm_splitk *s);
+/* One workspace word (u32 ids). */
+void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word);
+uint32_t gemm_splitk_load(spvgen_module *m, const gemm_splitk *s, uint32_t index);
+/* After the workgroup's partial stores (every invocation calls it, in uniform control
+ * flow): device-scope release, workgroup barrier, the counter increment by invocation
+ * lid 0, broadcast. Returns a bool id, uniform over the workgroup: this is the last slice
+ * of the tile (tile_x, tile_y: the workgroup's x and y ids). */
+uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, uint32_t tile_y,
+                            uint32_t lid);
+/* In the last workgroup, before reading the partials: the device-scope acquire. */
+void gemm_splitk_acquire(spvgen_module *m, const gemm_splitk *s);
+/* In the last workgroup: invocation 0 sets the counter back to 0. */
+void gemm_splitk_reset(spvgen_module *m, const gemm_splitk *s, uint32_t lid);
+
 #endif

@@ -10,7 +10,12 @@
  * dimension across invocations), then each invocation runs tile_k rank-1 updates of its
  * micro tile out of shared memory, with the accumulators in registers across the
  * unrolled K step. Edges: every global load is clamped to a valid index and its value
- * replaced by zero when out of bounds, and the epilogue stores only inside D. */
+ * replaced by zero when out of bounds, and the epilogue stores only inside D.
+ *
+ * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): the K loop runs over the slice's range,
+ * each invocation stores its micro tile's partials (f32 / s32) to the workspace, and in
+ * the last slice to arrive each invocation sums its elements over the slices in order and
+ * runs the epilogue on the sum (simt_splitk_epilogue). */
 #include <string.h>
 
 #include "gemm_internal.h"
@@ -120,6 +125,72 @@ static uint32_t mad(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t ct, ui
   return spvgen_op_i_add(m, ct, acc, spvgen_op_i_mul(m, ct, a, b));
 }
 
+/* Split-K: the slice's partials to the workspace (f32 bits for float accumulators, s32
+ * for integer ones), the arrival, and in the last slice the sum of every slice's
+ * partials in slice order, the epilogue (computed from that sum as if the accumulator
+ * were f32 / s32) and the counter reset. */
+static void simt_splitk_epilogue(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *sk,
+                                 const ek_epilogue *epi, const uint32_t *accv, uint32_t bm, uint32_t bn,
+                                 uint32_t tx, uint32_t ty, uint32_t tid, uint32_t wg_var) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t BM = d->tile_m, BN = d->tile_n;
+  const bool fl = ek_is_float(d->acc_type);
+  const spvgen_component_type st = fl ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_S32;
+  uint32_t u32 = ek_u32_type(m), ct = ek_type(m, d->acc_type), stt = ek_type(m, st);
+  uint32_t Mc = ek_u32(m, d->m), Nc = ek_u32(m, d->n), ldw = ek_u32(m, p->workspace_ld);
+  uint32_t inb[MICRO * MICRO], widx[MICRO * MICRO], rr[MICRO * MICRO], cc[MICRO * MICRO];
+  for (uint32_t i = 0; i < MICRO; i++)
+    for (uint32_t j = 0; j < MICRO; j++) {
+      uint32_t e = i * MICRO + j;
+      rr[e] = ek_add(m, bm, ek_add(m, ty, ek_u32(m, i * (BM / MICRO))));
+      cc[e] = ek_add(m, bn, ek_add(m, tx, ek_u32(m, j * (BN / MICRO))));
+      inb[e] = ek_and(m, ek_lt(m, rr[e], Mc), ek_lt(m, cc[e], Nc));
+      /* in-plane word index, 0 outside D (read but unused) */
+      widx[e] = spvgen_op_select(m, u32, inb[e], ek_add(m, ek_mul(m, rr[e], ldw), cc[e]), ek_u32(m, 0));
+    }
+  uint32_t own = gemm_splitk_plane(m, sk, sk->slice);
+  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
+    spvgen_if(m, inb[e]);
+    uint32_t v = ek_convert(m, spvgen_load(m, ct, accv[e]), d->acc_type, st);
+    gemm_splitk_store(m, sk, ek_add(m, own, widx[e]), spvgen_op_bitcast(m, u32, v));
+    spvgen_end_if(m);
+  }
+  uint32_t last = gemm_splitk_arrive(m, sk, ek_load_v3_component(m, wg_var, 0),
+                                     ek_load_v3_component(m, wg_var, 1), tid);
+  spvgen_if(m, last);
+  gemm_splitk_acquire(m, sk);
+  uint32_t zs = spvgen_const_null(m, stt);
+  uint32_t sumv[MICRO * MICRO];
+  for (uint32_t e = 0; e < MICRO * MICRO; e++) sumv[e] = ek_local(m, stt, zs);
+  uint32_t sv = ek_local(m, u32, ek_u32(m, 0));
+  spvgen_store(m, sv, ek_u32(m, 0));
+  spvgen_loop(m, SpvLoopControlMaskNone);
+  uint32_t s = ek_load_u32(m, sv);
+  spvgen_loop_while(m, ek_lt(m, s, ek_u32(m, d->split_k)));
+  {
+    uint32_t plane = gemm_splitk_plane(m, sk, s);
+    for (uint32_t e = 0; e < MICRO * MICRO; e++) {
+      uint32_t w = spvgen_op_bitcast(m, stt, gemm_splitk_load(m, sk, ek_add(m, plane, widx[e])));
+      uint32_t cur = spvgen_load(m, stt, sumv[e]);
+      spvgen_store(m, sumv[e], fl ? spvgen_op_f_add(m, stt, cur, w) : spvgen_op_i_add(m, stt, cur, w));
+    }
+  }
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, sv, ek_add(m, s, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  spvgen_gemm_desc dsum = *d;
+  dsum.acc_type = st;
+  ek_epilogue e2 = *epi;
+  e2.desc = &dsum;
+  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
+    spvgen_if(m, inb[e]);
+    ek_epilogue_store(m, &e2, spvgen_load(m, stt, sumv[e]), rr[e], cc[e]);
+    spvgen_end_if(m);
+  }
+  gemm_splitk_reset(m, sk, tid);
+  spvgen_end_if(m);
+}
+
 static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   const uint32_t BM = d->tile_m, BN = d->tile_n, BK = d->tile_k;
@@ -140,6 +211,9 @@ static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   spvgen_name(m, Bs, "Bs");
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  const bool split = d->split_k > 1;
+  gemm_splitk sk;
+  if (split) gemm_splitk_declare(m, p, &sk);
 
   spvgen_compute_main(m, "main", NT, 1, 1);
   uint32_t zero_u = ek_u32(m, 0);
@@ -150,19 +224,28 @@ static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   uint32_t bn = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, BN));
   uint32_t bm = ek_mul(m, ek_load_v3_component(m, wg_var, 1), ek_u32(m, BM));
   uint32_t z = ek_load_v3_component(m, wg_var, 2);
+  uint32_t k_begin = zero_u, Kend = 0;
+  if (split) {
+    gemm_splitk_ids(m, &sk, z);
+    z = sk.z;
+    k_begin = sk.k_begin;
+    Kend = sk.k_end;
+  }
   uint32_t a_base = gemm_batch_offset(m, d, z, d->stride_a);
   uint32_t b_base = gemm_batch_offset(m, d, z, d->stride_b);
   epi.d_base = gemm_batch_offset(m, d, z, d->stride_d);
   epi.c_base = epi.c.var ? gemm_batch_offset(m, d, z, d->stride_c) : 0;
   uint32_t Mc = ek_u32(m, d->m), Nc = ek_u32(m, d->n), Kc = ek_u32(m, d->k);
+  if (!split) Kend = Kc;
 
   uint32_t accv[MICRO * MICRO];
   for (uint32_t i = 0; i < MICRO * MICRO; i++) accv[i] = ek_local(m, ct, zero);
   uint32_t k0v = ek_local(m, u32, zero_u);
+  if (split) spvgen_store(m, k0v, k_begin);
 
   spvgen_loop(m, SpvLoopControlMaskNone);
   uint32_t k0 = ek_load_u32(m, k0v);
-  spvgen_loop_while(m, ek_lt(m, k0, Kc));
+  spvgen_loop_while(m, ek_lt(m, k0, Kend));
   {
     /* A tile (BM x BK) -> As[kk * BM + r]; consecutive invocations walk A's contiguous
      * dimension. */
@@ -226,6 +309,11 @@ static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   spvgen_store(m, k0v, ek_add(m, k0, ek_u32(m, BK)));
   spvgen_end_loop(m);
 
+  if (split) {
+    simt_splitk_epilogue(m, p, &sk, &epi, accv, bm, bn, tx, ty, tid, wg_var);
+    spvgen_function_end(m);
+    return;
+  }
   /* Epilogue: each element inside D. */
   for (uint32_t i = 0; i < MICRO; i++) {
     uint32_t r = ek_add(m, bm, ek_add(m, ty, ek_u32(m, i * (BM / MICRO))));

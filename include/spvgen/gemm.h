@@ -25,10 +25,33 @@
  * Bindings (set 0), in this order, each a storage buffer of its element type:
  *   0 A, 1 B, 2 D (written), then 3 C when beta != 0, then the bias (3 or 4) when bias
  *   is not SPVGEN_GEMM_BIAS_NONE. Element offsets of batch b: b * stride_x.
+ *   With split_k > 1, one more binding after those (plan.workspace_binding): the
+ *   split-K workspace, plan.workspace_bytes bytes of 32-bit words, read and written:
+ *     partials  split_k * batch planes of M x plan.workspace_ld words (workspace_ld: N
+ *               rounded up to 4), plane slice * batch + b, row-major: each K slice's
+ *               partial sum (f32 bits for float accumulators, f16 ones included; s32
+ *               for integer ones);
+ *     counters  then batch * ceil(M / tile_m) * ceil(N / tile_n) u32 arrival counters,
+ *               at word plan.workspace_counters, one per (batch, output tile).
+ *   THE COUNTERS MUST BE 0 BEFORE THE FIRST DISPATCH: the caller zeroes the workspace
+ *   once when it creates it (spvgen_vk_buffer_create leaves memory undefined: use
+ *   spvgen_vk_buffer_fill with 0). The kernel leaves them at 0 again, so the same
+ *   workspace serves any number of later dispatches (one dispatch at a time per
+ *   workspace); the partial planes need no initialization.
  * No push constants: shapes, strides and scalars are constants of the module (a module
  * per shape; emission takes microseconds, and a framework keys its pipeline cache on the
  * words' hash).
  * Dispatch: plan.groups[0] x groups[1] x groups[2] workgroups (also in the kernel info).
+ *
+ * Split-K (split_k > 1; the simt and coopmat2 variants): one dispatch of split_k times
+ * the workgroups, groups[2] = batch * split_k, workgroup z = slice * batch + b. Slice s
+ * sums K in [s * plan.slice_k, min(K, (s + 1) * plan.slice_k)), slice_k =
+ * ceil(K / split_k) rounded up to tile_k (a slice past K adds zeros), and writes its
+ * partial tile to the workspace; then (device-scope barrier, Vulkan memory model) it
+ * increments its tile's counter. The workgroup that arrives last adds the split_k
+ * partials in slice order 0, 1, ... (so results do not depend on the arrival order:
+ * deterministic), applies the whole epilogue, writes D and resets the counter to 0. No
+ * float atomics, no spin-waits. Needs vulkanMemoryModelDeviceScope.
  *
  * caps may be NULL in plan/plans/spvgen_gemm: then the "vulkan13" preset (no cooperative
  * features) is assumed. Nothing here prints, allocates (but spvgen_gemm's words) or
@@ -65,7 +88,9 @@ SPVGEN_API_BEGIN
  *                      ld and stride) at most SPVGEN_GEMM_MAX_INDEX (2^32 - 1: 32-bit
  *                      indices in the kernel)
  *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
- *                      unroll <= 16, split_k 1, workgroup size <= the device's */
+ *                      unroll <= 16, workgroup size <= the device's, split_k 1 or
+ *                      (simt and coopmat2) 2 .. ceil(k / tile_k), batch * split_k
+ *                      workgroups in z, a split-K workspace under 2^32 words */
 #define SPVGEN_GEMM_MAX_DIM (1u << 24)
 #define SPVGEN_GEMM_MAX_BATCH 65535u
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
@@ -154,7 +179,10 @@ typedef struct spvgen_gemm_desc {
   uint32_t workgroup_size;         /* invocations per workgroup */
   uint32_t subgroups;              /* subgroups per workgroup (cooperative variants) */
   uint32_t stages;                 /* shared-memory stages (1 or 2) */
-  uint32_t split_k;                /* K slices reduced afterwards; only 1 is supported */
+  uint32_t split_k;                /* K slices, summed in one dispatch by the last slice to
+                                      finish (simt, coopmat2; see Split-K above). 0: chosen
+                                      (1 in spvgen_gemm_plan; spvgen_gemm_plans adds split-K
+                                      candidates for small-M*N, long-K shapes) */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
   spvgen_gemm_edge edge;           /* coopmat2: tiles crossing M or N (see above) */
 } spvgen_gemm_desc;
@@ -175,6 +203,12 @@ typedef struct spvgen_gemm_config {
   uint64_t features;           /* SPVGEN_FEATURE_* the kernel needs */
   uint32_t subgroup_size;      /* the subgroup size the kernel assumes (0: any) */
   char name[96];               /* "khr f16,f16->f32 128x128x32 sg16x16x16 w256" */
+  /* Split-K (desc.split_k > 1; all 0 otherwise): see Split-K and Bindings above. */
+  uint32_t slice_k;            /* K per slice, a multiple of tile_k */
+  uint32_t workspace_binding;  /* the workspace's binding (after D, C and bias) */
+  uint32_t workspace_ld;       /* words per partial row: N rounded up to 4 */
+  uint64_t workspace_counters; /* word offset of the counters */
+  uint64_t workspace_bytes;    /* the workspace's size: partials, then counters */
 } spvgen_gemm_config;
 
 /* Resolves desc for a device. On failure returns SPVGEN_ERROR_INVALID_ARGUMENT (a field
@@ -187,7 +221,9 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
 
 /* Every plan the device can run for desc, each variant and tile the variant offers
  * (knobs the desc sets stay fixed), best guess first within a variant, variants in enum
- * order. *count gets the number of candidates (may exceed max; at most max are written).
+ * order; then, when the desc leaves split_k at 0, split-K versions (2, 4, 8, 16 slices)
+ * of the coopmat2 and simt default tiles for grids under two waves (2 x 132 tiles) with
+ * K >= 512 and >= 8 K steps. *count gets the number of candidates (may exceed max; at most max are written).
  * Fails like spvgen_gemm_config when none is possible (message: the AUTO plan's reason). */
 spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                 spvgen_gemm_config *plans, uint32_t max, uint32_t *count,

@@ -49,6 +49,8 @@ typedef struct spvgen_tune_knobs {
   char variant[16]; /* the template's variant name ("coopmat2", "khr", "simt") */
   uint32_t tile_m, tile_n, tile_k;
   uint32_t workgroup_size, subgroups, stages, unroll;
+  uint32_t split_k; /* GEMM split-K slices; 0 (or 1): not split. In a cache line as
+                       " split_k=N" after unroll, only when N > 1 */
 } spvgen_tune_knobs;
 
 /* ------------------------------------------------------------------ cache ---- */

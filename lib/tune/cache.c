@@ -140,10 +140,11 @@ bool tune_format_line(const spvgen_tune_entry *e, char *line, size_t size, char 
     return tune_msg(msg, msize, "the variant name '%.15s' is not a lowercase identifier", k->variant), false;
   if (!(isfinite(e->median_ns) && e->median_ns >= 0))
     return tune_msg(msg, msize, "median_ns is not a finite number >= 0"), false;
-  char body[TUNE_MAX_LINE];
-  int n = snprintf(body, sizeof body, "%s\tvariant=%s tile=%ux%ux%u wg=%u sg=%u stages=%u unroll=%u ns=%.1f at=%ux%ux%ux%u",
+  char body[TUNE_MAX_LINE], split[32] = "";
+  if (k->split_k > 1) snprintf(split, sizeof split, " split_k=%u", k->split_k);
+  int n = snprintf(body, sizeof body, "%s\tvariant=%s tile=%ux%ux%u wg=%u sg=%u stages=%u unroll=%u%s ns=%.1f at=%ux%ux%ux%u",
                    e->key, k->variant, k->tile_m, k->tile_n, k->tile_k, k->workgroup_size, k->subgroups,
-                   k->stages, k->unroll, e->median_ns, e->m, e->n, e->k, e->batch);
+                   k->stages, k->unroll, split, e->median_ns, e->m, e->n, e->k, e->batch);
   if (n < 0 || (size_t)n + 14 + 1 > TUNE_MAX_LINE || (size_t)n + 14 >= size)
     return tune_msg(msg, msize, "the entry is longer than a line may be (%d bytes)", TUNE_MAX_LINE), false;
   snprintf(line, size, "%s\tcrc=%08x", body, tune_crc32(body, (size_t)n));
@@ -213,8 +214,10 @@ bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *w
   uint32_t tile[3], at[4];
   if (!expect(&p, " tile=") || !parse_dims(&p, tile, 3) || !expect(&p, " wg=") || !parse_uint(&p, &k->workgroup_size) ||
       !expect(&p, " sg=") || !parse_uint(&p, &k->subgroups) || !expect(&p, " stages=") ||
-      !parse_uint(&p, &k->stages) || !expect(&p, " unroll=") || !parse_uint(&p, &k->unroll) || !expect(&p, " ns="))
+      !parse_uint(&p, &k->stages) || !expect(&p, " unroll=") || !parse_uint(&p, &k->unroll))
     goto bad;
+  if (expect(&p, " split_k=") && (!parse_uint(&p, &k->split_k) || k->split_k < 2)) goto bad;
+  if (!expect(&p, " ns=")) goto bad;
   char *end;
   if (*p < '0' || *p > '9') goto bad;
   errno = 0;
@@ -231,7 +234,7 @@ bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *w
   e->batch = at[3];
   return true;
 bad:
-  tune_msg(why, wsize, "has a malformed value (expected variant=V tile=MxNxK wg= sg= stages= unroll= ns= at=MxNxKxB)");
+  tune_msg(why, wsize, "has a malformed value (expected variant=V tile=MxNxK wg= sg= stages= unroll= [split_k=] ns= at=MxNxKxB)");
   return false;
 }
 

@@ -95,6 +95,7 @@ static void knobs_of(const spvgen_gemm_config *p, spvgen_tune_knobs *k) {
   k->subgroups = p->desc.subgroups;
   k->stages = p->desc.stages;
   k->unroll = p->desc.unroll;
+  k->split_k = p->desc.split_k > 1 ? p->desc.split_k : 0;
 }
 
 /* Sets d's zero knobs from k; false (why) when k conflicts with a knob d sets. */
@@ -109,7 +110,7 @@ static bool apply_knobs(spvgen_gemm_desc *d, const spvgen_tune_knobs *k, char *w
       {"tile_m", &d->tile_m, k->tile_m}, {"tile_n", &d->tile_n, k->tile_n},
       {"tile_k", &d->tile_k, k->tile_k}, {"workgroup_size", &d->workgroup_size, k->workgroup_size},
       {"subgroups", &d->subgroups, k->subgroups}, {"stages", &d->stages, k->stages},
-      {"unroll", &d->unroll, k->unroll}};
+      {"unroll", &d->unroll, k->unroll}, {"split_k", &d->split_k, k->split_k}};
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     if (!f[i].value) continue;
     if (*f[i].field && *f[i].field != f[i].value)
@@ -161,8 +162,10 @@ typedef struct gemm_state {
   void *ha, *hb, *hc, *hbias, *hd, *ref_out;
   uint64_t nd;                     /* elements of D's buffer */
   uint32_t out_size;
-  spvgen_vk_buffer *bufs[5];
-  uint32_t nbuf;
+  spvgen_vk_buffer *bufs[6];
+  uint32_t nbuf;                   /* A, B, D, C, bias as the desc has them */
+  uint64_t ws_bytes;               /* the largest split-K workspace of the candidates */
+  spvgen_vk_buffer *ws;            /* = bufs[nbuf] when ws_bytes, zeroed */
   /* The elements checked against the CPU: all (sel NULL) or a sample. */
   uint64_t total, nsel, *sel;
   double *ref, *tol;
@@ -196,7 +199,7 @@ static spvgen_status gemm_build(void *state, uint32_t i, spvgen_vk_dispatch_desc
     return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
   dd->pipeline = s->pipe;
   dd->buffers = s->bufs;
-  dd->buffer_count = s->nbuf;
+  dd->buffer_count = s->nbuf + (p->workspace_bytes ? 1u : 0u); /* the workspace last */
   for (int j = 0; j < 3; j++) dd->groups[j] = p->groups[j];
   return SPVGEN_OK;
 }
@@ -206,6 +209,9 @@ static spvgen_status gemm_poison(void *state, char *msg, size_t size) {
   uint64_t bytes = (s->nd * s->out_size + 3) & ~3ull;
   if (bytes < 4) bytes = 4;
   spvgen_status st = spvgen_vk_buffer_fill(s->ctx, s->bufs[2], 0, bytes, 0x7FC07FC0u);
+  /* The split-K counters start at 0 (each complete run leaves them so; a candidate that
+   * failed part-way may not have). */
+  if (st == SPVGEN_OK && s->ws) st = spvgen_vk_buffer_fill(s->ctx, s->ws, 0, (s->ws_bytes + 3) & ~3ull, 0);
   if (st != SPVGEN_OK) tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx));
   return st;
 }
@@ -266,7 +272,7 @@ static bool same_knobs(const spvgen_gemm_config *a, const spvgen_gemm_config *b)
   const spvgen_gemm_desc *x = &a->desc, *y = &b->desc;
   return a->variant == b->variant && x->tile_m == y->tile_m && x->tile_n == y->tile_n && x->tile_k == y->tile_k &&
          x->workgroup_size == y->workgroup_size && x->subgroups == y->subgroups && x->stages == y->stages &&
-         x->unroll == y->unroll;
+         x->unroll == y->unroll && x->split_k == y->split_k;
 }
 
 /* Host operands, device buffers and the CPU reference of the checked elements. */
@@ -332,6 +338,14 @@ static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, c
     }
     s->nbuf++;
   }
+  if (s->ws_bytes) {
+    /* The split-K workspace, bound after the others by the candidates that split K. */
+    uint64_t bytes = (s->ws_bytes + 3) & ~3ull;
+    if (spvgen_vk_buffer_create(s->ctx, bytes, 0, &s->ws) != SPVGEN_OK ||
+        spvgen_vk_buffer_fill(s->ctx, s->ws, 0, bytes, 0) != SPVGEN_OK)
+      return tune_msg(msg, size, "spvgen_tune_gemm: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
+    s->bufs[s->nbuf] = s->ws;
+  }
   s->mod = spvgen_module_create(NULL);
   if (!s->mod) return tune_msg(msg, size, "spvgen_tune_gemm: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   return SPVGEN_OK;
@@ -339,6 +353,7 @@ static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, c
 
 static void gemm_teardown(gemm_state *s) {
   for (uint32_t i = 0; i < s->nbuf; i++) spvgen_vk_buffer_destroy(s->bufs[i]);
+  spvgen_vk_buffer_destroy(s->ws);
   spvgen_vk_pipeline_destroy(s->pipe);
   spvgen_module_destroy(s->mod);
   free(s->ha);
@@ -397,6 +412,8 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
   s.ctx = ctx;
   s.plans = plans;
   s.d = def.desc;
+  for (uint32_t i = 0; i < count; i++)
+    if (plans[i].workspace_bytes > s.ws_bytes) s.ws_bytes = plans[i].workspace_bytes;
   st = gemm_setup(&s, opt, msg, size);
   if (st == SPVGEN_OK) st = tune_loop(ctx, &gemm_ops, &s, opt, res, msg, size);
   gemm_teardown(&s);

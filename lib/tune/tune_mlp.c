@@ -99,7 +99,7 @@ static bool apply_knobs(spvgen_mlp_desc *d, const spvgen_tune_knobs *k, char *wh
   spvgen_mlp_variant v;
   if (!spvgen_mlp_variant_parse(k->variant, &v) || v == SPVGEN_MLP_AUTO)
     return tune_msg(why, size, "variant '%s' is not an MLP variant", k->variant), false;
-  if (k->tile_n || k->tile_k || k->subgroups || k->stages || k->unroll)
+  if (k->tile_n || k->tile_k || k->subgroups || k->stages || k->unroll || k->split_k)
     return tune_msg(why, size, "it sets knobs the MLP does not have"), false;
   if (d->variant != SPVGEN_MLP_AUTO && d->variant != v)
     return tune_msg(why, size, "the desc asks for variant %s", spvgen_mlp_variant_name(d->variant)), false;

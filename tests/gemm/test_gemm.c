@@ -10,6 +10,7 @@
 #include "gpu_fixture.h"
 #include "harness.h"
 #include "module_check.h"
+#include "spvgen/check.h"
 #include "spvgen/gemm.h"
 
 static spvgen_device_caps preset(const char *name) {
@@ -17,6 +18,10 @@ static spvgen_device_caps preset(const char *name) {
   memset(&c, 0, sizeof c);
   CHECK(spvgen_caps_preset(name, &c) == SPVGEN_OK);
   return c;
+}
+
+static bool ek_float_type(spvgen_component_type t) {
+  return t == SPVGEN_COMPONENT_F16 || t == SPVGEN_COMPONENT_F32 || t == SPVGEN_COMPONENT_BF16;
 }
 
 static spvgen_gemm_desc shape(uint32_t m, uint32_t n, uint32_t k) {
@@ -113,8 +118,14 @@ static void test_plan_errors_name_the_field(void) {
   d.variant = (spvgen_gemm_variant)9;
   EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "variant 9 is unknown");
   d = shape(64, 64, 64);
-  d.split_k = 4;
-  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "split_k 4");
+  d.split_k = 17; /* over ceil(k / 4) */
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k 17 is over ceil(k / 4) = 16");
+  d.split_k = 5; /* simt's tile_k 16: 4 K steps */
+  d.variant = SPVGEN_GEMM_SIMT;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k 5 is over the 4 K steps of tile_k 16");
+  d.split_k = 2;
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "split_k 2: the khr variant does not split K");
   d = shape(64, 64, 64);
   d.tile_m = 48;
   d.variant = SPVGEN_GEMM_SIMT;
@@ -346,6 +357,157 @@ static void test_simt_every_candidate_runs(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* ----------------------------------------------------------------- split-K ---- */
+
+static void test_splitk_plan(void) {
+  spvgen_device_caps c = preset("vulkan13");
+  /* split_k 1 (and 0) plans exactly as before: no workspace, grid z = batch. */
+  spvgen_gemm_desc d = shape(100, 90, 301);
+  d.batch = 2;
+  spvgen_gemm_config p1, p2;
+  char msg[256];
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &p1, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p1.desc.split_k, 1);
+  CHECK_EQ_U64(p1.workspace_bytes, 0);
+  CHECK_EQ_U64(p1.groups[2], 2);
+  d.split_k = 3;
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &p2, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p2.variant, SPVGEN_GEMM_SIMT);
+  CHECK_EQ_U64(p2.desc.tile_k, 16);
+  CHECK_EQ_U64(p2.slice_k, 112); /* ceil(301 / 3) = 101, rounded up to 16 */
+  CHECK_EQ_U64(p2.groups[0], p1.groups[0]);
+  CHECK_EQ_U64(p2.groups[1], p1.groups[1]);
+  CHECK_EQ_U64(p2.groups[2], 6);
+  CHECK_EQ_U64(p2.workspace_binding, 3);
+  CHECK_EQ_U64(p2.workspace_ld, 92);
+  CHECK_EQ_U64(p2.workspace_counters, 3ull * 2 * 100 * 92);
+  uint64_t tiles = (uint64_t)p2.groups[0] * p2.groups[1] * 2;
+  CHECK_EQ_U64(p2.workspace_bytes, (3ull * 2 * 100 * 92 + tiles) * 4);
+  CHECK_CONTAINS(p2.name, " sk3");
+  /* C and bias push the workspace's binding back. */
+  d.beta = 0.5f;
+  d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &p2, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p2.workspace_binding, 5);
+  spvgen_kernel k;
+  CHECK_MSG(spvgen_gemm(&d, &c, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(k.info.binding_count, 6);
+  if (k.info.binding_count == 6) CHECK_EQ_U64(k.info.bindings[5].binding, 5);
+  CHECK(spvgen_validate(k.words, k.word_count, NULL, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_kernel_free(&k);
+  /* The limit: ceil(k / tile_k) slices. */
+  d = shape(64, 64, 100);
+  d.variant = SPVGEN_GEMM_SIMT;
+  d.split_k = 7;
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &p2, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  d.split_k = 8;
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k 8 is over the 7 K steps");
+  /* Candidates: split-K ones only after the others, only for small grids with long K. */
+  spvgen_gemm_config plans[64];
+  uint32_t n = 0, n_split = 0, first_split = 0;
+  d = shape(64, 64, 4096);
+  CHECK(spvgen_gemm_plans(&d, &c, plans, 64, &n, msg, sizeof msg) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++) {
+    if (plans[i].desc.split_k > 1 && !n_split++) first_split = i;
+    if (plans[i].desc.split_k == 1) CHECK_MSG(!n_split, "plan %u (%s) after a split-K one", i, plans[i].name);
+  }
+  CHECK(n_split >= 2);
+  CHECK(first_split > 0);
+  d = shape(4096, 4096, 4096);
+  CHECK(spvgen_gemm_plans(&d, &c, plans, 64, &n, msg, sizeof msg) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++) CHECK_EQ_U64(plans[i].desc.split_k, 1);
+  d = shape(64, 64, 64); /* 4 K steps: too short */
+  CHECK(spvgen_gemm_plans(&d, &c, plans, 64, &n, msg, sizeof msg) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++) CHECK_EQ_U64(plans[i].desc.split_k, 1);
+}
+
+/* SIMT split-K on the device, every element against the float64 reference, dispatched
+ * twice (D poisoned before the second run: the counters must have been reset), and the
+ * counters checked back at 0. */
+static void run_splitk(spvgen_vk_context *ctx, spvgen_gemm_desc d, const char *what) {
+  d.variant = SPVGEN_GEMM_SIMT;
+  gemm_run_result r;
+  char msg[512];
+  gemm_run_options o = {0};
+  o.seed = test_rand_u32() | 1u;
+  o.recheck = true;
+  spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
+  if (st != SPVGEN_OK) return;
+  CHECK_EQ_U64(r.plan.desc.split_k, d.split_k);
+  CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * (d.batch ? d.batch : 1));
+  CHECK_MSG(r.bad == 0,
+            "%s [%s] %ux%ux%u: %llu of %llu elements wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
+            what, r.plan.name, d.m, d.n, d.k, (unsigned long long)r.bad, (unsigned long long)r.checked,
+            (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
+            (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
+  CHECK_MSG(r.counters_left == 0, "%s [%s]: %llu counters not reset", what, r.plan.name,
+            (unsigned long long)r.counters_left);
+}
+
+static void test_simt_splitk_on_the_device(void) {
+  spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE);
+  if (!ctx) return;
+  /* K not a multiple of tile_k, odd M and N, batch 2, every epilogue feature. */
+  static const spvgen_component_type t[][4] = {
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
+      {SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32},
+      {SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S8},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_F32},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    for (uint32_t sk = 2; sk <= 4; sk++) {
+      spvgen_gemm_desc d = shape(37 + 2 * (uint32_t)i, 45, 201 + 16 * sk);
+      d.a_type = t[i][0];
+      d.b_type = t[i][1];
+      d.acc_type = t[i][2];
+      d.out_type = t[i][3];
+      d.batch = sk == 3 ? 1 : 2;
+      d.split_k = sk;
+      d.a_layout = (spvgen_matrix_layout)(sk & 1);
+      d.b_layout = (spvgen_matrix_layout)((i + sk) & 1);
+      d.d_layout = (spvgen_matrix_layout)(i & 1);
+      bool int_out = !ek_float_type(t[i][3]);
+      if (!int_out) {
+        d.alpha = sk == 2 ? 0.75f : -1.25f;
+        d.beta = 0.5f;
+        d.c_layout = (spvgen_matrix_layout)!d.d_layout;
+        d.activation = (spvgen_activation)(1 + (i + sk) % 3); /* relu, gelu, silu */
+      } else {
+        d.activation = SPVGEN_ACTIVATION_RELU;
+      }
+      d.bias = (spvgen_gemm_bias)(1 + (i + sk) % 2);
+      char what[96];
+      snprintf(what, sizeof what, "split_k %u types %s,%s->%s", sk, spvgen_component_type_name(t[i][0]),
+               spvgen_component_type_name(t[i][2]), spvgen_component_type_name(t[i][3]));
+      run_splitk(ctx, d, what);
+    }
+  /* The plain epilogue; a slice past K (k 100 split 5 with tile_k 16: slices of 32);
+   * the most slices (one K step each); padded leading dimensions and batch strides. */
+  spvgen_gemm_desc d = shape(19, 23, 100);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.split_k = 5;
+  run_splitk(ctx, d, "empty last slice");
+  d.split_k = 7;
+  run_splitk(ctx, d, "one K step per slice");
+  d = shape(30, 20, 150);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.lda = 157;
+  d.ldb = 33;
+  d.ldd = 31;
+  d.d_layout = SPVGEN_COL_MAJOR;
+  d.batch = 3;
+  d.stride_a = 157 * 30 + 11;
+  d.stride_b = 33 * 150 + 5;
+  d.stride_d = 31 * 20 + 7;
+  d.split_k = 2;
+  run_splitk(ctx, d, "padded lds and strides");
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_zero_desc_resolves_every_field),
@@ -357,6 +519,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_simt_type_pairs),
       TEST_CASE(test_simt_epilogue_batch_and_strides),
       TEST_CASE(test_simt_every_candidate_runs),
+      TEST_CASE(test_splitk_plan),
+      TEST_CASE(test_simt_splitk_on_the_device),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -86,7 +86,8 @@ static void check_all_plans(spvgen_module *m, const spvgen_gemm_desc *d, sweep_s
     const spvgen_gemm_config *p = &plans[i];
     CHECK_EQ_U64(p->variant, SPVGEN_GEMM_COOPMAT2);
     CHECK(p->groups[0] * p->desc.tile_n >= d->n && p->groups[1] * p->desc.tile_m >= d->m);
-    CHECK_EQ_U64(p->groups[2], d->batch ? d->batch : 1);
+    CHECK_EQ_U64(p->groups[2], (d->batch ? d->batch : 1) * p->desc.split_k);
+    CHECK_EQ_U64(p->workspace_bytes != 0, p->desc.split_k > 1);
     CHECK(p->local_size[0] >= 32 && p->local_size[0] <= 256);
     CHECK(p->frag_m == p->desc.tile_m && p->frag_n == p->desc.tile_n && p->frag_k == p->desc.tile_k);
     spvgen_module_reset(m, NULL);
@@ -617,6 +618,67 @@ static void test_addressing_recipe_matches_the_spec_reference(void) {
     }
 }
 
+/* Split-K plans (split_k 2, 3, 4) over awkward shapes, every type pair, layouts,
+ * batches and epilogues: each candidate validates; the workspace is the last binding. */
+static void test_splitk_plans_validate(void) {
+  load_h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  sweep_stats st = {0, 0, 0};
+  static const uint32_t shapes[][3] = {{97, 131, 667}, {64, 64, 4096}, {300, 17, 1000}, {1, 4096, 777}};
+  for (uint32_t sk = 2; sk <= 4; sk++)
+    for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++)
+      for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        spvgen_gemm_desc d = gemm(shapes[s][0], shapes[s][1], shapes[s][2], TYPES[t].a, TYPES[t].acc, TYPES[t].out);
+        d.split_k = sk;
+        d.batch = 1 + 2 * (uint32_t)((s + sk) & 1);
+        d.a_layout = (spvgen_matrix_layout)(sk & 1);
+        d.b_layout = (spvgen_matrix_layout)(t & 1);
+        d.d_layout = (spvgen_matrix_layout)(s & 1);
+        bool int_out = TYPES[t].out == S32;
+        d.bias = (spvgen_gemm_bias)(1 + (s + t) % 2);
+        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : (spvgen_activation)(1 + (s + t + sk) % 3);
+        if (!int_out) {
+          d.alpha = 0.5f;
+          d.beta = sk == 3 ? 0.0f : -1.5f;
+          d.c_layout = (spvgen_matrix_layout)!d.d_layout;
+        }
+        check_all_plans(m, &d, &st);
+        spvgen_gemm_config p;
+        char msg[512];
+        CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+        CHECK_EQ_U64(p.desc.split_k, sk);
+        CHECK_EQ_U64(p.workspace_binding, 3u + (d.beta != 0.0f) + 1u);
+        spvgen_kernel k;
+        if (spvgen_gemm(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK) {
+          CHECK_EQ_U64(k.info.binding_count, p.workspace_binding + 1);
+          CHECK(words_has(k.words, k.word_count, SpvOpAtomicIAdd));
+          CHECK(words_has(k.words, k.word_count, SpvOpAtomicStore));
+          CHECK(words_has(k.words, k.word_count, SpvOpMemoryBarrier));
+          spvgen_kernel_free(&k);
+        } else {
+          CHECK_MSG(0, "%s", msg);
+        }
+      }
+  /* split_k 0: the plan keeps 1; the candidates end with split-K ones for a small grid
+   * with a long K (4096 x 64 x 4096: 32 tiles of 128 x 64). */
+  spvgen_gemm_desc d = gemm(4096, 64, 4096, F16, F32, F32);
+  spvgen_gemm_config plans[64];
+  uint32_t n = 0, first_split = 0;
+  CHECK(spvgen_gemm_plans(&d, &h100, plans, 64, &n, NULL, 0) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++)
+    if (plans[i].desc.split_k > 1 && !first_split) first_split = i;
+  CHECK(first_split > 0);
+  for (uint32_t i = first_split; first_split && i < n && i < 64; i++) CHECK(plans[i].desc.split_k > 1);
+  /* Over the K steps: refused naming split_k and the limit. */
+  d = gemm(64, 64, 256, F16, F32, F32);
+  d.tile_k = 64;
+  d.split_k = 5;
+  expect_refusal(&d, &h100, "split_k 5 is over the 4 K steps of tile_k 64");
+  printf("  split-K: %u descs, %u plans validated\n", st.descs, st.plans);
+  CHECK(st.plans >= 60);
+  spvgen_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_candidate_validates_across_layouts_types_and_shapes),
@@ -633,6 +695,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_refusals_name_the_field_and_the_reason),
       TEST_CASE(test_one_shot_kernel_validates_and_reports_the_grid),
       TEST_CASE(test_addressing_recipe_matches_the_spec_reference),
+      TEST_CASE(test_splitk_plans_validate),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

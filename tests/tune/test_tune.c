@@ -59,7 +59,7 @@ static spvgen_tune_entry entry(const char *key, const char *variant, uint32_t tm
 static bool knobs_equal(const spvgen_tune_knobs *a, const spvgen_tune_knobs *b) {
   return !strcmp(a->variant, b->variant) && a->tile_m == b->tile_m && a->tile_n == b->tile_n &&
          a->tile_k == b->tile_k && a->workgroup_size == b->workgroup_size && a->subgroups == b->subgroups &&
-         a->stages == b->stages && a->unroll == b->unroll;
+         a->stages == b->stages && a->unroll == b->unroll && a->split_k == b->split_k;
 }
 
 static spvgen_tune_cache *open_ok(const char *path, char *msg, size_t size) {
@@ -156,6 +156,16 @@ static void test_line_format_round_trips(void) {
   bad = e;
   bad.median_ns = NAN;
   CHECK(!tune_format_line(&bad, line, sizeof line, why, sizeof why));
+  /* A split-K entry: " split_k=N" after unroll (only when N > 1: other lines unchanged). */
+  e.knobs.split_k = 4;
+  CHECK_MSG(tune_format_line(&e, line, sizeof line, why, sizeof why), "%s", why);
+  CHECK_CONTAINS(line, "stages=1 unroll=2 split_k=4 ns=12345.5 at=100x70x50x1\tcrc=");
+  CHECK_MSG(tune_parse_line(line, strlen(line), &back, why, sizeof why), "%s", why);
+  CHECK(knobs_equal(&back.knobs, &e.knobs));
+  CHECK_EQ_U64(back.knobs.split_k, 4);
+  e.knobs.split_k = 1;
+  CHECK_MSG(tune_format_line(&e, line, sizeof line, why, sizeof why), "%s", why);
+  CHECK(strstr(line, "split_k") == NULL);
 }
 
 static void test_robust_median_drops_outliers(void) {
@@ -838,6 +848,11 @@ static void tune_shape(spvgen_vk_context *ctx, uint32_t m, uint32_t n, uint32_t 
     /* The best is the fastest timed candidate: at least as fast as the default. */
     CHECK(res->best_ns <= c->median_ns);
   }
+  if (k >= 512) {
+    uint32_t split = 0;
+    for (uint32_t i = 0; i < res->count; i++) split += res->candidates[i].knobs.split_k > 1;
+    CHECK_MSG(split >= 1, "%ux%ux%u: no split-K candidate", m, n, k);
+  }
   CHECK(res->best < res->count);
   CHECK(res->best_ns > 0 && res->best_ns <= res->default_ns);
   CHECK(!strcmp(res->plan.name, res->candidates[res->best].name));
@@ -867,6 +882,9 @@ static void test_tune_simt_small_shapes(void) {
   if (!ctx) return;
   tune_shape(ctx, 64, 48, 40, "tuned-a.txt");
   tune_shape(ctx, 100, 70, 50, "tuned-b.txt");
+  /* A small grid with a long K: the table ends with split-K candidates, which run
+   * (workspace zeroed by the tuner) and check like the others. */
+  tune_shape(ctx, 33, 40, 600, "tuned-c.txt");
   spvgen_vk_destroy(ctx);
 }
 

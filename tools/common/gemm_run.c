@@ -138,20 +138,23 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   void *hbias = nbias ? sg_ref_fill(&seed, d->out_type, nbias) : NULL;
   uint32_t out_size = spvgen_component_type_size(d->out_type);
   void *hd = malloc(nd * out_size);
-  spvgen_vk_buffer *bufs[5] = {0};
+  spvgen_vk_buffer *bufs[6] = {0};
   uint32_t nbuf = 0;
   if (!ha || !hb || !hd || (nc && !hc) || (nbias && !hbias)) {
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
     snprintf(msg, size, "out of host memory for the operands");
     goto done;
   }
-  struct { void *host; uint64_t bytes; } ops[5] = {
+  /* Bindings in spvgen/gemm.h's order; the split-K workspace last, zeroed once (its
+   * counters must start at 0; the kernel leaves them at 0 for the next dispatch). */
+  struct { void *host; uint64_t bytes; } ops[6] = {
       {ha, na * spvgen_component_type_size(d->a_type)},
       {hb, nb * spvgen_component_type_size(d->b_type)},
       {NULL, nd * out_size},
       {hc, nc * out_size},
-      {hbias, nbias * out_size}};
-  for (int i = 0; i < 5; i++) {
+      {hbias, nbias * out_size},
+      {NULL, res->plan.workspace_bytes}};
+  for (int i = 0; i < 6; i++) {
     if (i >= 3 && !ops[i].bytes) continue;
     uint64_t bytes = ops[i].bytes < 4 ? 4 : ops[i].bytes;
     if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &bufs[nbuf]) != SPVGEN_OK) {
@@ -166,6 +169,11 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     }
     if (i == 2 && spvgen_vk_buffer_fill(ctx, bufs[nbuf], 0, (bytes + 3) & ~3ull, 0x7FC07FC0u) != SPVGEN_OK) {
       st = SPVGEN_ERROR_VULKAN; /* NaN-filled: an element the kernel never writes fails the check */
+      snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+      goto done;
+    }
+    if (i == 5 && spvgen_vk_buffer_fill(ctx, bufs[nbuf], 0, (bytes + 3) & ~3ull, 0) != SPVGEN_OK) {
+      st = SPVGEN_ERROR_VULKAN;
       snprintf(msg, size, "%s", spvgen_vk_error(ctx));
       goto done;
     }
@@ -223,10 +231,38 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
   free(dd);
   free(ns);
   if (st != SPVGEN_OK) goto done;
+  if (opt.recheck) {
+    spvgen_vk_dispatch_desc one;
+    memset(&one, 0, sizeof one);
+    one.pipeline = pipe;
+    one.buffers = bufs;
+    one.buffer_count = nbuf;
+    for (int j = 0; j < 3; j++) one.groups[j] = res->plan.groups[j];
+    uint64_t dbytes = ((nd * out_size < 4 ? 4 : nd * out_size) + 3) & ~3ull;
+    if (spvgen_vk_buffer_fill(ctx, bufs[2], 0, dbytes, 0x7FC07FC0u) != SPVGEN_OK ||
+        spvgen_vk_run(ctx, &one, 1, NULL) != SPVGEN_OK) {
+      st = SPVGEN_ERROR_VULKAN;
+      snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+      goto done;
+    }
+  }
   if (spvgen_vk_buffer_download(ctx, bufs[2], 0, hd, nd * out_size) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
     goto done;
+  }
+  if (res->plan.workspace_bytes) {
+    /* The counters after the runs: every one back at 0. */
+    uint64_t off = res->plan.workspace_counters * 4u, cbytes = res->plan.workspace_bytes - off;
+    uint32_t *cnt = malloc(cbytes);
+    if (!cnt || spvgen_vk_buffer_download(ctx, bufs[nbuf - 1], off, cnt, cbytes) != SPVGEN_OK) {
+      free(cnt);
+      st = cnt ? SPVGEN_ERROR_VULKAN : SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "%s", cnt ? spvgen_vk_error(ctx) : "out of host memory");
+      goto done;
+    }
+    for (uint64_t i = 0; i < cbytes / 4; i++) res->counters_left += cnt[i] != 0;
+    free(cnt);
   }
   if (opt.no_check) goto done;
 

@@ -24,6 +24,9 @@ typedef struct gemm_run_options {
   bool no_check;       /* skip the reference (timing only) */
   bool glsl450_memory_model; /* emit into a GLSL450-memory-model module (an experiment knob) */
   bool statistics;     /* fill res->stats (spvgen_vk_pipeline_statistics) */
+  bool recheck;        /* after the runs, fill D with NaN again and dispatch once more in
+                          a submission of its own: the check reads that D (a split-K
+                          kernel must have reset its counters for it to be complete) */
 } gemm_run_options;
 
 typedef struct gemm_run_result {
@@ -37,6 +40,7 @@ typedef struct gemm_run_result {
   double median_ns, min_ns;      /* per dispatch, 0 without timestamps: the best of three
                                     timed submissions of `repeats` dispatches */
   double worst_round_median_ns;  /* the slowest of the three submissions' medians */
+  uint64_t counters_left;  /* split-K: workspace counters not back at 0 after the runs */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */

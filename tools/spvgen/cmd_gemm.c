@@ -335,14 +335,23 @@ static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel
             (unsigned long long)in->spec_constants[i].value);
   fprintf(o, "],\n");
   fprintf(o, "  \"bindings\": [");
-  static const char *const names[] = {"A", "B", "D", "C", "bias"};
-  uint32_t name_at[5] = {0, 1, 2, 3, 4};
-  if (p->desc.beta == 0.0f) name_at[3] = 4;
+  /* Names in spvgen/gemm.h's binding order: A, B, D, then C, bias and the split-K
+   * workspace where the plan has them. */
+  const char *names[6] = {"A", "B", "D", "?", "?", "?"};
+  uint32_t next = 3;
+  if (p->desc.beta != 0.0f) names[next++] = "C";
+  if (p->desc.bias != SPVGEN_GEMM_BIAS_NONE) names[next++] = "bias";
+  if (p->workspace_bytes) names[next++] = "workspace";
   for (uint32_t i = 0; i < in->binding_count; i++)
     fprintf(o, "%s{\"set\": %u, \"binding\": %u, \"kind\": \"storage_buffer\", \"name\": \"%s\"}",
             i ? ", " : "", in->bindings[i].set, in->bindings[i].binding,
-            in->bindings[i].binding < 5 ? names[name_at[in->bindings[i].binding]] : "?");
-  fprintf(o, "],\n  \"features\": [");
+            in->bindings[i].binding < 6 ? names[in->bindings[i].binding] : "?");
+  fprintf(o, "],\n");
+  if (p->workspace_bytes)
+    fprintf(o, "  \"split_k\": %u, \"slice_k\": %u, \"workspace_bytes\": %llu, \"workspace_counters_offset\": %llu,\n",
+            p->desc.split_k, p->slice_k, (unsigned long long)p->workspace_bytes,
+            (unsigned long long)p->workspace_counters * 4u);
+  fprintf(o, "  \"features\": [");
   int first = 1;
   for (int b = 0; b < SPVGEN_FEATURE_COUNT; b++)
     if (p->features & (1ull << b)) {
@@ -639,6 +648,8 @@ static void print_run_result(const gemm_cli *g, const gemm_run_result *res) {
     printf("MISMATCH %" PRIu64 " elements; first at batch %" PRIu64 " (%" PRIu64 ", %" PRIu64 "): gpu %.6g, cpu %.6g\n",
            res->bad, res->first_bad_batch, res->first_bad_row, res->first_bad_col, res->first_bad_gpu,
            res->first_bad_ref);
+  if (res->counters_left)
+    printf("SPLIT-K  %" PRIu64 " workspace counters not reset to 0 after the runs\n", res->counters_left);
 }
 
 static int run_gemm(int argc, char **argv) {
@@ -665,7 +676,7 @@ static int run_gemm(int argc, char **argv) {
     printf("pipeline %.1f ms (the driver's compile)\n", res.pipeline_ms);
     if (g.run.statistics) printf("stats    %s\n", res.stats);
     print_run_result(&g, &res);
-    if (res.bad) rc = 1;
+    if (res.bad || res.counters_left) rc = 1;
   }
   spvgen_vk_destroy(ctx);
   return rc;
@@ -751,7 +762,7 @@ static int bench_gemm(int argc, char **argv) {
       rc = 1;
     } else {
       print_run_result(&g, &res);
-      if (res.bad) rc = 1;
+      if (res.bad || res.counters_left) rc = 1;
     }
   }
   spvgen_vk_destroy(ctx);

@@ -194,9 +194,9 @@ static int tune_list(const char *path) {
       printf("%s\n    %s wg%u ppg%u: %s at %u points [%s]\n", e.key, k->variant, k->workgroup_size, k->tile_m, t,
              e.m, origin);
     else
-      printf("%s\n    %s %ux%ux%u wg%u sg%u stages%u unroll%u: %s at %ux%ux%ux%u [%s]\n", e.key, k->variant,
-             k->tile_m, k->tile_n, k->tile_k, k->workgroup_size, k->subgroups, k->stages, k->unroll, t, e.m, e.n,
-             e.k, e.batch, origin);
+      printf("%s\n    %s %ux%ux%u wg%u sg%u stages%u unroll%u%s%.0u: %s at %ux%ux%ux%u [%s]\n", e.key, k->variant,
+             k->tile_m, k->tile_n, k->tile_k, k->workgroup_size, k->subgroups, k->stages, k->unroll,
+             k->split_k > 1 ? " split_k" : "", k->split_k > 1 ? k->split_k : 0u, t, e.m, e.n, e.k, e.batch, origin);
   }
   spvgen_tune_cache_close(c);
   return 0;

@@ -1,0 +1,154 @@
+/* emitters/gemm/splitk.c — split-K, shared by the simt and coopmat2 variants (the
+ * contract is in spvgen/gemm.h, "Split-K"): the plan's slice size, grid and workspace,
+ * the candidates spvgen_gemm_plans adds, and the kernel pieces around a slice's partial
+ * tile (workspace binding, slice and batch ids, the arrival counter, the broadcast of
+ * "this workgroup is last").
+ *
+ * Memory model. A slice's invocations store their partials (NonPrivatePointer under the
+ * Vulkan memory model, which every module uses unless its desc asks for GLSL450; then
+ * the workspace is decorated Coherent instead), then each makes them available with an
+ * OpMemoryBarrier (Device, AcquireRelease | UniformMemory | MakeAvailable | MakeVisible),
+ * the workgroup meets at a control barrier, and invocation 0 increments the tile's
+ * counter with an OpAtomicIAdd of the same scope and semantics. It broadcasts "last"
+ * (the increment returned split_k - 1) through a Workgroup variable after another
+ * control barrier. The last workgroup runs the same device-scope barrier (its acquire
+ * half makes the other slices' partials visible) before it reads them. Nothing waits on
+ * another workgroup: the slices that are not last simply end. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm_internal.h"
+
+/* Compute units the candidate rule assumes (caps have no such count; the H100's SMs, as
+ * the coopmat2 cost model). */
+#define SPLITK_UNITS 132u
+
+spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
+                               size_t size) {
+  (void)caps;
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t S = d->split_k, tk = d->tile_k;
+  uint32_t steps = gemm_ceil_div(d->k, tk);
+  if (S > steps)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "split_k %u is over the %u K steps of tile_k %u (k %u): at most %u slices", S, steps,
+                     tk, d->k, steps);
+  p->slice_k = gemm_ceil_div(gemm_ceil_div(d->k, S), tk) * tk;
+  p->groups[2] = d->batch * S;
+  p->workspace_binding = 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
+  p->workspace_ld = (d->n + 3u) & ~3u;
+  uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
+  uint64_t counters = (uint64_t)d->batch * gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n);
+  if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "split_k %u: the workspace would hold %llu 32-bit words; indices past 2^32 - 1 are "
+                     "not supported (fewer slices or a smaller batch)",
+                     S, (unsigned long long)(partials + counters));
+  p->workspace_counters = partials;
+  p->workspace_bytes = (partials + counters) * 4u;
+  p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
+  size_t len = strlen(p->name);
+  snprintf(p->name + len, sizeof p->name - len, " sk%u", S);
+  return SPVGEN_OK;
+}
+
+uint32_t gemm_splitk_candidates(const spvgen_gemm_config *base, spvgen_gemm_desc *out, uint32_t max) {
+  const spvgen_gemm_desc *d = &base->desc;
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
+  uint32_t steps = gemm_ceil_div(d->k, d->tile_k);
+  if (tiles >= 2u * SPLITK_UNITS || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
+  uint32_t n = 0;
+  /* 2, 4, 8, 16 slices while every slice keeps 4 K steps or more and the grid stays
+   * within about 4 waves. */
+  for (uint32_t s = 2; s <= 16 && n < max; s *= 2) {
+    if (s * 4 > steps || (s > 2 && tiles * (s / 2) >= 4u * SPLITK_UNITS)) break;
+    out[n] = *d;
+    out[n].split_k = s;
+    n++;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------------- emit ---- */
+
+static uint32_t mem_sem(const gemm_splitk *s) {
+  uint32_t sem = SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsUniformMemoryMask;
+  if (s->vmm) sem |= SpvMemorySemanticsMakeAvailableMask | SpvMemorySemanticsMakeVisibleMask;
+  return sem;
+}
+
+uint32_t gemm_splitk_access(const gemm_splitk *s) {
+  return s->vmm ? SpvMemoryAccessNonPrivatePointerMask : SpvMemoryAccessMaskNone;
+}
+
+void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s) {
+  memset(s, 0, sizeof *s);
+  s->p = p;
+  s->vmm = spvgen_has_capability(m, SpvCapabilityVulkanMemoryModel);
+  s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
+  if (!s->vmm) spvgen_decorate(m, s->ws.var, SpvDecorationCoherent);
+  uint32_t u32 = ek_u32_type(m);
+  s->flag = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, u32), SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, s->flag, "splitk_last");
+}
+
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, uint32_t wgz) {
+  const spvgen_gemm_desc *d = &s->p->desc;
+  uint32_t u32 = ek_u32_type(m);
+  if (d->batch > 1) {
+    s->slice = ek_div(m, wgz, ek_u32(m, d->batch));
+    s->z = ek_mod(m, wgz, ek_u32(m, d->batch));
+  } else {
+    s->slice = wgz;
+    s->z = ek_u32(m, 0);
+  }
+  s->k_begin = ek_mul(m, s->slice, ek_u32(m, s->p->slice_k));
+  s->k_end = spvgen_glsl_u_min(m, u32, ek_add(m, s->k_begin, ek_u32(m, s->p->slice_k)), ek_u32(m, d->k));
+}
+
+uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice) {
+  const spvgen_gemm_desc *d = &s->p->desc;
+  uint32_t plane = d->batch > 1 ? ek_add(m, ek_mul(m, slice, ek_u32(m, d->batch)), s->z) : slice;
+  return ek_mul(m, plane, ek_u32(m, d->m * s->p->workspace_ld));
+}
+
+void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word) {
+  spvgen_op_store(m, ek_elem(m, &s->ws, index), word, gemm_splitk_access(s), NULL, 0);
+}
+
+uint32_t gemm_splitk_load(spvgen_module *m, const gemm_splitk *s, uint32_t index) {
+  return spvgen_op_load(m, ek_u32_type(m), ek_elem(m, &s->ws, index), gemm_splitk_access(s), NULL, 0);
+}
+
+uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, uint32_t tile_y, uint32_t lid) {
+  const spvgen_gemm_config *p = s->p;
+  const spvgen_gemm_desc *d = &p->desc;
+  uint32_t u32 = ek_u32_type(m), b = ek_bool_type(m);
+  uint32_t dev = ek_u32(m, SpvScopeDevice), sem = ek_u32(m, mem_sem(s));
+  spvgen_op_memory_barrier(m, dev, sem);
+  spvgen_workgroup_barrier(m);
+  uint32_t tiles_m = gemm_ceil_div(d->m, d->tile_m), tiles_n = gemm_ceil_div(d->n, d->tile_n);
+  uint32_t tile = ek_add(m, ek_mul(m, tile_y, ek_u32(m, tiles_n)), tile_x);
+  if (d->batch > 1) tile = ek_add(m, ek_mul(m, s->z, ek_u32(m, tiles_m * tiles_n)), tile);
+  s->counter = ek_add(m, tile, ek_u32(m, (uint32_t)p->workspace_counters));
+  spvgen_if(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
+  uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
+  uint32_t last = spvgen_op_i_equal(m, b, old, ek_u32(m, d->split_k - 1));
+  spvgen_op_store(m, s->flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)), gemm_splitk_access(s),
+                  NULL, 0);
+  spvgen_end_if(m);
+  spvgen_workgroup_barrier(m);
+  uint32_t f = spvgen_op_load(m, u32, s->flag, gemm_splitk_access(s), NULL, 0);
+  return spvgen_op_i_equal(m, b, f, ek_u32(m, 1));
+}
+
+void gemm_splitk_acquire(spvgen_module *m, const gemm_splitk *s) {
+  spvgen_op_memory_barrier(m, ek_u32(m, SpvScopeDevice), ek_u32(m, mem_sem(s)));
+}
+
+void gemm_splitk_reset(spvgen_module *m, const gemm_splitk *s, uint32_t lid) {
+  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, ek_u32(m, 0)));
+  spvgen_op_atomic_store(m, ek_elem(m, &s->ws, s->counter), ek_u32(m, SpvScopeDevice),
+                         ek_u32(m, SpvMemorySemanticsMaskNone), ek_u32(m, 0));
+  spvgen_end_if(m);
+}
