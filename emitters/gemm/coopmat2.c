@@ -144,7 +144,7 @@ static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gem
                                 const cm2_tile *t, const spvgen_coopmat_flex **flex_out, char *msg,
                                 size_t size) {
   spvgen_component_type acc = acc_matrix_type(d);
-  const spvgen_coopmat_flex *any = spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, d->a_type,
+  const spvgen_coopmat_flex *any = spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, d->a_type,
                                                                  d->b_type, acc, acc);
   if (!any) {
     if (d->a_type == d->b_type)
@@ -158,7 +158,7 @@ static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gem
                      "inputs and %s accumulators", tn(d->a_type), tn(d->b_type), caps->name,
                      tn(d->a_type), tn(d->b_type), tn(acc));
   }
-  const spvgen_coopmat_flex *f = spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, t->wg, d->a_type,
+  const spvgen_coopmat_flex *f = spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, t->wg, d->a_type,
                                                                d->b_type, acc, acc);
   if (!f)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -294,7 +294,7 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   /* K granularity of the type combination (for fitting BK to small K). */
   spvgen_component_type acc = acc_matrix_type(d);
   const spvgen_coopmat_flex *any =
-      spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, d->a_type, d->b_type, acc, acc);
+      spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, d->a_type, d->b_type, acc, acc);
   uint32_t kgran = any ? any->k_granularity : 16;
 
   cm2_tile best;
@@ -401,7 +401,7 @@ static uint32_t coopmat2_candidates(const spvgen_device_caps *caps, const spvgen
    * up to seconds for the big tilings) reaches the likely winners first. */
   spvgen_component_type acc = acc_matrix_type(desc);
   const spvgen_coopmat_flex *any =
-      spvgen_caps_find_coopmat_flex(caps, SPVGEN_SCOPE_WORKGROUP, 0, desc->a_type, desc->b_type, acc, acc);
+      spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, desc->a_type, desc->b_type, acc, acc);
   uint32_t kgran = any ? any->k_granularity : 16;
   cm2_tile rest[TILE_COUNT];
   double cost[TILE_COUNT];

@@ -155,7 +155,7 @@ static bool direct_store_ok(const spvgen_gemm_desc *d) {
 static const spvgen_coopmat_shape *find_shape(const spvgen_device_caps *caps,
                                               const spvgen_gemm_desc *d) {
   spvgen_component_type acc = frag_acc(d);
-  return spvgen_caps_find_coopmat(caps, SPVGEN_SCOPE_SUBGROUP, FRAG, FRAG, 0, d->a_type,
+  return spvgen_caps_find_coopmat(caps, SpvScopeSubgroup, FRAG, FRAG, 0, d->a_type,
                                   d->b_type, acc, acc);
 }
 

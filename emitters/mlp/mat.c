@@ -106,7 +106,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     "the mat variant needs %s (VK_KHR_cooperative_matrix), which %s lacks",
                     spvgen_feature_name(SPVGEN_FEATURE_COOPMAT), caps->name);
   const spvgen_component_type h = SPVGEN_COMPONENT_F16, acc = acc_type(d);
-  if (!spvgen_caps_find_coopmat(caps, SPVGEN_SCOPE_SUBGROUP, FR, FR, FR, h, h, acc, acc))
+  if (!spvgen_caps_find_coopmat(caps, SpvScopeSubgroup, FR, FR, FR, h, h, acc, acc))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "the mat variant needs a subgroup-scope 16x16x16 cooperative matrix f16 x "
                     "f16 + %s -> %s, which %s does not list%s",

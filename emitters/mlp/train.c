@@ -621,10 +621,10 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
       memset(&md, 0, sizeof md);
       md.result_type = spvgen_type_coopvec(m, f16, Ly->outputs);
       md.input = x[l];
-      md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.input_interpretation = SpvComponentTypeFloat16NV;
       md.matrix = warr;
       md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
-      md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.matrix_interpretation = SpvComponentTypeFloat16NV;
       md.m = Ly->outputs;
       md.k = Ly->inputs;
       md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
@@ -634,7 +634,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
       } else {
         md.bias = warr;
         md.bias_offset = ek_u32(m, (uint32_t)Ly->bias_offset);
-        md.bias_interpretation = SPVGEN_INTERP_FLOAT16;
+        md.bias_interpretation = SpvComponentTypeFloat16NV;
         z[l] = spvgen_coopvec_matmul_add(m, &md);
       }
       x[l + 1] = mlp_vec_activation(m, p, z[l], Ly->activation);
@@ -669,7 +669,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
       od.a = delta;
       od.b = x[l];
       od.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
-      od.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      od.matrix_interpretation = SpvComponentTypeFloat16NV;
       spvgen_coopvec_outer_product_accumulate(m, &od);
       if (!d->no_bias) spvgen_coopvec_reduce_sum_accumulate(m, garr, delta, boff[l]);
       if (l == 0) break;
@@ -677,10 +677,10 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
       memset(&md, 0, sizeof md);
       md.result_type = spvgen_type_coopvec(m, f16, Ly->inputs);
       md.input = delta;
-      md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.input_interpretation = SpvComponentTypeFloat16NV;
       md.matrix = warr;
       md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
-      md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.matrix_interpretation = SpvComponentTypeFloat16NV;
       md.m = Ly->inputs; /* W^T: inputs x outputs, column c = row c of W */
       md.k = Ly->outputs;
       md.layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV;

@@ -121,9 +121,9 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     memset(&md, 0, sizeof md);
     md.result_type = spvgen_type_coopvec(m, f16, L->outputs);
     md.input = x;
-    md.input_interpretation = SPVGEN_INTERP_FLOAT16;
+    md.input_interpretation = SpvComponentTypeFloat16NV;
     md.matrix = arr;
-    md.matrix_interpretation = SPVGEN_INTERP_FLOAT16;
+    md.matrix_interpretation = SpvComponentTypeFloat16NV;
     md.m = L->outputs;
     md.k = L->inputs;
     if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
@@ -144,7 +144,7 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     } else {
       md.bias = arr;
       md.bias_offset = ek_u32(m, (uint32_t)L->bias_offset);
-      md.bias_interpretation = SPVGEN_INTERP_FLOAT16;
+      md.bias_interpretation = SpvComponentTypeFloat16NV;
       y = spvgen_coopvec_matmul_add(m, &md);
     }
     x = mlp_vec_activation(m, p, y, L->activation);

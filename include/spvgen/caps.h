@@ -4,13 +4,16 @@
  * property queries, or by the caller, or from a named preset for offline use. It holds
  * no Vulkan types, so kernel emitters and offline tools take it without Vulkan headers.
  * Enumerations here reuse Vulkan's numbering where Vulkan has one (component types 0..10,
- * device types, subgroup operation bits), so converting is a cast. */
+ * device types, subgroup operation bits), so converting is a cast; scopes are spirv.h's
+ * SpvScope (= VkScopeKHR). */
 #ifndef SPVGEN_CAPS_H
 #define SPVGEN_CAPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <spirv/unified1/spirv.h>
 
 #include "spvgen/status.h"
 
@@ -80,7 +83,11 @@ const char *spvgen_feature_source(uint64_t feature);
 uint64_t spvgen_feature_first(uint64_t mask);
 
 /* ------------------------------------------------------- component types ---- */
-/* Element types of cooperative matrices and vectors. 0..10 equal VkComponentTypeKHR. */
+/* Element types of cooperative matrices and vectors, as the caps lists, presets and
+ * kernel templates name them. 0..10 equal VkComponentTypeKHR (and SPIR-V's
+ * ComponentType); the rest are numbered compactly (so a type indexes a table), which is
+ * why SPIR-V operands take spirv.h's SpvComponentType instead (spvgen/coop.h) and the
+ * two convert with spvgen_component_to_spirv / spvgen_component_from_spirv below. */
 typedef enum spvgen_component_type {
   SPVGEN_COMPONENT_F16 = 0,
   SPVGEN_COMPONENT_F32 = 1,
@@ -108,12 +115,16 @@ uint32_t spvgen_component_type_size(spvgen_component_type type);
 /* Parses a name as printed by spvgen_component_type_name; false if unknown. */
 bool spvgen_component_type_parse(const char *name, spvgen_component_type *type);
 
-/* SPIR-V / Vulkan scope numbers. */
-typedef enum spvgen_scope {
-  SPVGEN_SCOPE_DEVICE = 1,
-  SPVGEN_SCOPE_WORKGROUP = 2,
-  SPVGEN_SCOPE_SUBGROUP = 3,
-} spvgen_scope;
+/* The SPIR-V ComponentType (the interpretation operands of SPV_NV_cooperative_vector,
+ * spvgen/coop.h) of a component type: F16..U64 -> Float16NV..UnsignedInt64NV (same
+ * values), E4M3 / E5M2 -> FloatE4M3NV / FloatE5M2NV, S8_PACKED / U8_PACKED ->
+ * SignedInt8PackedNV / UnsignedInt8PackedNV. False, *out untouched, for a type SPIR-V's
+ * ComponentType has no value for (BF16 in the SPIR-V headers spvgen builds with,
+ * UNKNOWN, anything out of range) or a NULL out. */
+bool spvgen_component_to_spirv(spvgen_component_type type, SpvComponentType *out);
+/* The inverse: false, *out untouched, for a value with no spvgen_component_type (one
+ * that is not a ComponentType enumerant, or NULL out). */
+bool spvgen_component_from_spirv(SpvComponentType type, spvgen_component_type *out);
 
 typedef enum spvgen_device_type { /* = VkPhysicalDeviceType */
   SPVGEN_DEVICE_OTHER = 0,
@@ -192,7 +203,7 @@ typedef struct spvgen_coopmat_shape {
   uint32_t m, n, k;
   spvgen_component_type a, b, c, result;
   bool saturating;
-  spvgen_scope scope;
+  SpvScope scope;
 } spvgen_coopmat_shape;
 
 /* One VkCooperativeMatrixFlexibleDimensionsPropertiesNV entry: any M, N, K that are
@@ -202,7 +213,7 @@ typedef struct spvgen_coopmat_flex {
   uint32_t m_granularity, n_granularity, k_granularity;
   spvgen_component_type a, b, c, result;
   bool saturating;
-  spvgen_scope scope;
+  SpvScope scope;
   uint32_t workgroup_invocations;
 } spvgen_coopmat_flex;
 
@@ -283,7 +294,7 @@ bool spvgen_caps_has(const spvgen_device_caps *caps, uint64_t mask);
 /* The first KHR cooperative matrix entry with these types and scope. m, n, k of 0 match
  * any size. NULL when there is none (or caps is NULL). */
 const spvgen_coopmat_shape *spvgen_caps_find_coopmat(const spvgen_device_caps *caps,
-                                                     spvgen_scope scope, uint32_t m,
+                                                     SpvScope scope, uint32_t m,
                                                      uint32_t n, uint32_t k,
                                                      spvgen_component_type a,
                                                      spvgen_component_type b,
@@ -292,7 +303,7 @@ const spvgen_coopmat_shape *spvgen_caps_find_coopmat(const spvgen_device_caps *c
 /* The first flexible-dimensions entry with these types and scope; workgroup_invocations
  * of 0 matches any. */
 const spvgen_coopmat_flex *spvgen_caps_find_coopmat_flex(const spvgen_device_caps *caps,
-                                                         spvgen_scope scope,
+                                                         SpvScope scope,
                                                          uint32_t workgroup_invocations,
                                                          spvgen_component_type a,
                                                          spvgen_component_type b,

@@ -20,8 +20,10 @@
  *
  * Enumerations are the SPIR-V ones of spirv.h: SpvScope, SpvCooperativeMatrixUse,
  * SpvCooperativeMatrixLayout, SpvCooperativeMatrixOperandsMask, SpvCooperativeMatrixReduceMask,
- * SpvTensorClampMode, SpvCooperativeVectorMatrixLayout, SpvMemoryAccessMask. Interpretations
- * (the ComponentType operand kind, = VkComponentTypeKHR) are spvgen_interpretation below. */
+ * SpvTensorClampMode, SpvCooperativeVectorMatrixLayout, SpvMemoryAccessMask, and
+ * SpvComponentType for the interpretations of cooperative vector data (its values are
+ * VkComponentTypeKHR's; spvgen_component_to_spirv in spvgen/caps.h converts from the
+ * component types of caps and templates). */
 #ifndef SPVGEN_COOP_H
 #define SPVGEN_COOP_H
 
@@ -54,34 +56,17 @@ uint32_t spvgen_type_bfloat16(spvgen_module *m);
 uint32_t spvgen_type_float_e4m3(spvgen_module *m);
 uint32_t spvgen_type_float_e5m2(spvgen_module *m);
 
-/* Interpretations of cooperative vector data (SPIR-V operand kind ComponentType; the
- * values are VkComponentTypeKHR's, and GLSL's gl_ComponentType*NV). The packed kinds
- * hold four 8-bit integers in each 32-bit component of an input vector. */
-typedef enum spvgen_interpretation {
-  SPVGEN_INTERP_FLOAT16 = 0,
-  SPVGEN_INTERP_FLOAT32 = 1,
-  SPVGEN_INTERP_FLOAT64 = 2,
-  SPVGEN_INTERP_SINT8 = 3,
-  SPVGEN_INTERP_SINT16 = 4,
-  SPVGEN_INTERP_SINT32 = 5,
-  SPVGEN_INTERP_SINT64 = 6,
-  SPVGEN_INTERP_UINT8 = 7,
-  SPVGEN_INTERP_UINT16 = 8,
-  SPVGEN_INTERP_UINT32 = 9,
-  SPVGEN_INTERP_UINT64 = 10,
-  SPVGEN_INTERP_SINT8_PACKED = 1000491000,
-  SPVGEN_INTERP_UINT8_PACKED = 1000491001,
-  SPVGEN_INTERP_FLOAT_E4M3 = 1000491002,
-  SPVGEN_INTERP_FLOAT_E5M2 = 1000491003,
-} spvgen_interpretation;
-
+/* Interpretations of cooperative vector data are spirv.h's SpvComponentType (SPIR-V
+ * operand kind ComponentType; the values are VkComponentTypeKHR's, and GLSL's
+ * gl_ComponentType*NV). The packed kinds hold four 8-bit integers in each 32-bit
+ * component of an input vector. */
 /* "Float16NV", "SignedInt8PackedNV", ... (the grammar's names); NULL if not one. */
-const char *spvgen_interpretation_name(spvgen_interpretation interp);
-/* Bytes per element: 2 for FLOAT16, 1 for the 8-bit and packed kinds...; 0 if unknown. */
-uint32_t spvgen_interpretation_size(spvgen_interpretation interp);
-/* The scalar type an interpretation names (FLOAT16 -> float16, SINT8 -> signed int8,
- * FLOAT_E4M3 -> float8 E4M3, packed kinds -> uint32: the type that holds them). */
-uint32_t spvgen_type_for_interpretation(spvgen_module *m, spvgen_interpretation interp);
+const char *spvgen_interpretation_name(SpvComponentType interp);
+/* Bytes per element: 2 for Float16NV, 1 for the 8-bit and packed kinds...; 0 if unknown. */
+uint32_t spvgen_interpretation_size(SpvComponentType interp);
+/* The scalar type an interpretation names (Float16NV -> float16, SignedInt8NV -> signed
+ * int8, FloatE4M3NV -> float8 E4M3, packed kinds -> uint32: the type that holds them). */
+uint32_t spvgen_type_for_interpretation(spvgen_module *m, SpvComponentType interp);
 
 /* ======================================================== type introspection ==== */
 typedef struct spvgen_coop_type_info {
@@ -319,13 +304,13 @@ void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t object, u
 typedef struct spvgen_coopvec_matmul_desc {
   uint32_t result_type; /* cooperative vector of M float16, float32, int32 or uint32 */
   uint32_t input;       /* cooperative vector value */
-  spvgen_interpretation input_interpretation;
+  SpvComponentType input_interpretation;
   uint32_t matrix;        /* pointer to an array in StorageBuffer / PhysicalStorageBuffer */
   uint32_t matrix_offset; /* id of a 32-bit integer, bytes, multiple of 64; 0: offset 0 */
-  spvgen_interpretation matrix_interpretation;
+  SpvComponentType matrix_interpretation;
   uint32_t bias;          /* spvgen_coopvec_matmul_add only: pointer as for matrix */
   uint32_t bias_offset;   /* bytes, multiple of 16; 0: offset 0 */
-  spvgen_interpretation bias_interpretation;
+  SpvComponentType bias_interpretation;
   uint32_t m;             /* 0: the result's component count */
   uint32_t k;             /* 0: the input's count (times 4 with a packed interpretation) */
   SpvCooperativeVectorMatrixLayout layout; /* 0: RowMajorNV */
@@ -352,7 +337,7 @@ typedef struct spvgen_coopvec_outer_product_desc {
   uint32_t offset;  /* id, bytes, multiple of 16; 0: offset 0 */
   uint32_t a, b;    /* cooperative vectors of one component type (M and N components) */
   SpvCooperativeVectorMatrixLayout layout; /* 0: RowMajorNV */
-  spvgen_interpretation matrix_interpretation; /* the accumulation type; 0: FLOAT16 */
+  SpvComponentType matrix_interpretation; /* the accumulation type; 0: Float16NV */
   uint32_t matrix_stride; /* bytes, multiple of 16; 0 with Row/ColumnMajor: N (M) elements */
   uint32_t layout_id, matrix_interpretation_id, matrix_stride_id; /* replace when nonzero */
 } spvgen_coopvec_outer_product_desc;

@@ -201,7 +201,8 @@ typedef struct spvgen_tune_candidate {
   spvgen_tune_knobs knobs;
   spvgen_tune_candidate_status status;
   bool is_default;        /* the template's heuristic choice for this problem */
-  double median_ns;       /* median of the kept samples (TIMED; else 0) */
+  double median_ns;       /* median of the kept samples (TIMED; else 0): the best of three
+                             timed submissions */
   double min_ns;
   uint32_t samples, rejected; /* timed dispatches kept, and dropped as outliers */
   uint64_t checked, bad;  /* output elements compared, and out of tolerance */

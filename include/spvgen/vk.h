@@ -263,22 +263,16 @@ spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pip
                                  uint64_t *ns);
 
 /* ------------------------------------------- cooperative vector matrices ---- */
-/* = VkCooperativeVectorMatrixLayoutNV and the SPIR-V CooperativeMatrixLayout operand of
- * OpCooperativeVectorMatrixMulNV. */
-typedef enum spvgen_coopvec_layout {
-  SPVGEN_COOPVEC_ROW_MAJOR = 0,
-  SPVGEN_COOPVEC_COLUMN_MAJOR = 1,
-  SPVGEN_COOPVEC_INFERENCING_OPTIMAL = 2,
-  SPVGEN_COOPVEC_TRAINING_OPTIMAL = 3,
-} spvgen_coopvec_layout;
-
 /* A matrix conversion: rows x columns elements from (src_type, src_layout) to
- * (dst_type, dst_layout). Strides are bytes between consecutive rows (row-major) or
+ * (dst_type, dst_layout). The layouts are spirv.h's SpvCooperativeVectorMatrixLayout
+ * (RowMajorNV, ColumnMajorNV, InferencingOptimalNV, TrainingOptimalNV: the values of
+ * VkCooperativeVectorMatrixLayoutNV, and the layout operand of
+ * OpCooperativeVectorMatrixMulNV). Strides are bytes between consecutive rows (row-major) or
  * columns (column-major); 0 means tightly packed. Optimal layouts ignore them. */
 typedef struct spvgen_vk_coopvec_matrix {
   uint32_t rows, columns;
   spvgen_component_type src_type, dst_type;
-  spvgen_coopvec_layout src_layout, dst_layout;
+  SpvCooperativeVectorMatrixLayout src_layout, dst_layout;
   size_t src_stride, dst_stride;
 } spvgen_vk_coopvec_matrix;
 

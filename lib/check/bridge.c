@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <spirv-tools/libspirv.h>
+#include <spirv/unified1/spirv.h>
 
 #include "error_private.h" /* lib/core: the one error formatter */
 #include "spvgen/caps.h"
@@ -76,7 +77,7 @@ static bool capabilities_allowed(const uint32_t *words, size_t count, spvgen_tar
   if (words[0] != 0x07230203u) return true; /* not native-endian SPIR-V: the validator says */
   for (size_t i = HEADER_WORDS; i < count;) {
     uint32_t wc = words[i] >> 16, op = words[i] & 0xFFFFu;
-    if (op != 17 /* OpCapability */ || wc != 2 || i + wc > count) break;
+    if (op != SpvOpCapability || wc != 2 || i + wc > count) break;
     uint32_t cap = words[i + 1];
     if (!spvgen_vk_capability_find(cap)) {
       const char *name = spvgen_capability_name(cap);
@@ -111,15 +112,15 @@ static bool capabilities_allowed(const uint32_t *words, size_t count, spvgen_tar
  * opcode; the operands are checked after the whole module is read. Anything the parser
  * rejects is left to the validator, which rejects it the same way. */
 
-#define OP_TYPE_COOPVEC_NV 5288u
-
 static const char *coopvec_op_name(uint32_t opcode) {
   switch (opcode) {
-    case 5289: return "OpCooperativeVectorMatrixMulNV";
-    case 5290: return "OpCooperativeVectorOuterProductAccumulateNV";
-    case 5291: return "OpCooperativeVectorReduceSumAccumulateNV";
-    case 5292: return "OpCooperativeVectorMatrixMulAddNV";
-    case 5303: return "OpCooperativeVectorStoreNV";
+    case SpvOpCooperativeVectorMatrixMulNV: return "OpCooperativeVectorMatrixMulNV";
+    case SpvOpCooperativeVectorOuterProductAccumulateNV:
+      return "OpCooperativeVectorOuterProductAccumulateNV";
+    case SpvOpCooperativeVectorReduceSumAccumulateNV:
+      return "OpCooperativeVectorReduceSumAccumulateNV";
+    case SpvOpCooperativeVectorMatrixMulAddNV: return "OpCooperativeVectorMatrixMulAddNV";
+    case SpvOpCooperativeVectorStoreNV: return "OpCooperativeVectorStoreNV";
   }
   return NULL;
 }
@@ -128,14 +129,18 @@ static const char *coopvec_op_name(uint32_t opcode) {
  * their word indices in the instruction and names. Returns how many (0: none). */
 static int coopvec_vector_operands(uint32_t opcode, uint32_t at[2], const char *name[2]) {
   switch (opcode) {
-    case 5289: /* ResultType Result Input ... */
-    case 5292: at[0] = 3, name[0] = "Input"; return 1;
-    case 5290: /* Pointer Offset A B ... */
+    case SpvOpCooperativeVectorMatrixMulNV: /* ResultType Result Input ... */
+    case SpvOpCooperativeVectorMatrixMulAddNV: at[0] = 3, name[0] = "Input"; return 1;
+    case SpvOpCooperativeVectorOuterProductAccumulateNV: /* Pointer Offset A B ... */
       at[0] = 3, name[0] = "A";
       at[1] = 4, name[1] = "B";
       return 2;
-    case 5291: at[0] = 3, name[0] = "V"; return 1;      /* Pointer Offset V */
-    case 5303: at[0] = 3, name[0] = "Object"; return 1; /* Pointer Offset Object ... */
+    case SpvOpCooperativeVectorReduceSumAccumulateNV: /* Pointer Offset V */
+      at[0] = 3, name[0] = "V";
+      return 1;
+    case SpvOpCooperativeVectorStoreNV: /* Pointer Offset Object ... */
+      at[0] = 3, name[0] = "Object";
+      return 1;
   }
   return 0;
 }
@@ -245,7 +250,7 @@ static spvgen_status coopvec_operands_checked(spv_context context, const uint32_
         what = "which nothing defines";
       } else if (!(type = s.value_type[u->id])) {
         what = "which is not a value (it has no type)";
-      } else if (type >= s.bound || s.def_opcode[type] != OP_TYPE_COOPVEC_NV) {
+      } else if (type >= s.bound || s.def_opcode[type] != SpvOpTypeCooperativeVectorNV) {
         what = "which is not an OpTypeCooperativeVectorNV";
       }
       if (what) {

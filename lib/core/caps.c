@@ -100,6 +100,46 @@ bool spvgen_component_type_parse(const char *name, spvgen_component_type *type) 
   return false;
 }
 
+/* spvgen_component_type <-> SPIR-V ComponentType: 0..10 are equal, the rest is this
+ * table (BF16 has no ComponentType in the SPIR-V headers spvgen builds with). */
+static const struct {
+  spvgen_component_type type;
+  SpvComponentType spirv;
+} component_spirv[] = {
+    {SPVGEN_COMPONENT_E4M3, SpvComponentTypeFloatE4M3NV},
+    {SPVGEN_COMPONENT_E5M2, SpvComponentTypeFloatE5M2NV},
+    {SPVGEN_COMPONENT_S8_PACKED, SpvComponentTypeSignedInt8PackedNV},
+    {SPVGEN_COMPONENT_U8_PACKED, SpvComponentTypeUnsignedInt8PackedNV},
+};
+
+bool spvgen_component_to_spirv(spvgen_component_type type, SpvComponentType *out) {
+  if (!out) return false;
+  if ((unsigned)type <= SPVGEN_COMPONENT_U64) {
+    *out = (SpvComponentType)type;
+    return true;
+  }
+  for (size_t i = 0; i < sizeof component_spirv / sizeof component_spirv[0]; i++)
+    if (component_spirv[i].type == type) {
+      *out = component_spirv[i].spirv;
+      return true;
+    }
+  return false;
+}
+
+bool spvgen_component_from_spirv(SpvComponentType type, spvgen_component_type *out) {
+  if (!out) return false;
+  if ((unsigned)type <= SpvComponentTypeUnsignedInt64NV) {
+    *out = (spvgen_component_type)type;
+    return true;
+  }
+  for (size_t i = 0; i < sizeof component_spirv / sizeof component_spirv[0]; i++)
+    if (component_spirv[i].spirv == type) {
+      *out = component_spirv[i].type;
+      return true;
+    }
+  return false;
+}
+
 const char *spvgen_device_type_name(spvgen_device_type type) {
   switch (type) {
   case SPVGEN_DEVICE_INTEGRATED_GPU: return "integrated";
@@ -115,7 +155,7 @@ bool spvgen_caps_has(const spvgen_device_caps *caps, uint64_t mask) {
 }
 
 const spvgen_coopmat_shape *spvgen_caps_find_coopmat(const spvgen_device_caps *caps,
-                                                     spvgen_scope scope, uint32_t m, uint32_t n,
+                                                     SpvScope scope, uint32_t m, uint32_t n,
                                                      uint32_t k, spvgen_component_type a,
                                                      spvgen_component_type b,
                                                      spvgen_component_type c,
@@ -131,7 +171,7 @@ const spvgen_coopmat_shape *spvgen_caps_find_coopmat(const spvgen_device_caps *c
 }
 
 const spvgen_coopmat_flex *spvgen_caps_find_coopmat_flex(const spvgen_device_caps *caps,
-                                                         spvgen_scope scope,
+                                                         SpvScope scope,
                                                          uint32_t workgroup_invocations,
                                                          spvgen_component_type a,
                                                          spvgen_component_type b,
@@ -257,11 +297,11 @@ static void add_shape(spvgen_device_caps *c, uint32_t m, uint32_t n, uint32_t k,
   s->a = s->b = ab;
   s->c = s->result = cr;
   s->saturating = false;
-  s->scope = SPVGEN_SCOPE_SUBGROUP;
+  s->scope = SpvScopeSubgroup;
 }
 
 static void add_flex(spvgen_device_caps *c, uint32_t m, uint32_t n, uint32_t k,
-                     spvgen_component_type ab, spvgen_component_type cr, spvgen_scope scope,
+                     spvgen_component_type ab, spvgen_component_type cr, SpvScope scope,
                      uint32_t invocations) {
   spvgen_coopmat_flex *s = &c->coopmat_flex[c->coopmat_flex_count++];
   s->m_granularity = m;
@@ -348,16 +388,16 @@ static void preset_h100(spvgen_device_caps *c) {
 
   static const struct {
     uint32_t m, n, k;
-    spvgen_scope scope;
+    SpvScope scope;
     uint32_t invocations;
   } granules[] = {
-      {16, 16, 16, SPVGEN_SCOPE_SUBGROUP, 0},    {16, 16, 16, SPVGEN_SCOPE_WORKGROUP, 32},
-      {16, 16, 16, SPVGEN_SCOPE_WORKGROUP, 64},  {32, 16, 16, SPVGEN_SCOPE_WORKGROUP, 128},
-      {32, 32, 16, SPVGEN_SCOPE_WORKGROUP, 256},
+      {16, 16, 16, SpvScopeSubgroup, 0},    {16, 16, 16, SpvScopeWorkgroup, 32},
+      {16, 16, 16, SpvScopeWorkgroup, 64},  {32, 16, 16, SpvScopeWorkgroup, 128},
+      {32, 32, 16, SpvScopeWorkgroup, 256},
   };
   for (size_t g = 0; g < sizeof granules / sizeof granules[0]; g++) {
     uint32_t m = granules[g].m, n = granules[g].n, k = granules[g].k;
-    spvgen_scope sc = granules[g].scope;
+    SpvScope sc = granules[g].scope;
     uint32_t inv = granules[g].invocations;
     add_flex(c, m, n, k, f16, f16, sc, inv);
     add_flex(c, m, n, k, f16, f32, sc, inv);

@@ -9,10 +9,6 @@
 
 #include "coop_internal.h"
 
-#define STORAGE_WORKGROUP 4u
-#define STORAGE_STORAGE_BUFFER 12u
-#define STORAGE_PHYSICAL_STORAGE_BUFFER 5349u
-
 /* ================================================================= queries ==== */
 
 uint32_t sg_coop_def_opcode(const spvgen_module *m, uint32_t id) {
@@ -395,68 +391,72 @@ uint32_t spvgen_type_float_e5m2(spvgen_module *m) {
   return spvgen_type_float_encoded(m, 8, SPVGEN_FP_ENCODING_FLOAT8_E5M2);
 }
 
-const char *spvgen_interpretation_name(spvgen_interpretation interp) {
+const char *spvgen_interpretation_name(SpvComponentType interp) {
   switch (interp) {
-  case SPVGEN_INTERP_FLOAT16: return "Float16NV";
-  case SPVGEN_INTERP_FLOAT32: return "Float32NV";
-  case SPVGEN_INTERP_FLOAT64: return "Float64NV";
-  case SPVGEN_INTERP_SINT8: return "SignedInt8NV";
-  case SPVGEN_INTERP_SINT16: return "SignedInt16NV";
-  case SPVGEN_INTERP_SINT32: return "SignedInt32NV";
-  case SPVGEN_INTERP_SINT64: return "SignedInt64NV";
-  case SPVGEN_INTERP_UINT8: return "UnsignedInt8NV";
-  case SPVGEN_INTERP_UINT16: return "UnsignedInt16NV";
-  case SPVGEN_INTERP_UINT32: return "UnsignedInt32NV";
-  case SPVGEN_INTERP_UINT64: return "UnsignedInt64NV";
-  case SPVGEN_INTERP_SINT8_PACKED: return "SignedInt8PackedNV";
-  case SPVGEN_INTERP_UINT8_PACKED: return "UnsignedInt8PackedNV";
-  case SPVGEN_INTERP_FLOAT_E4M3: return "FloatE4M3NV";
-  case SPVGEN_INTERP_FLOAT_E5M2: return "FloatE5M2NV";
+  case SpvComponentTypeFloat16NV: return "Float16NV";
+  case SpvComponentTypeFloat32NV: return "Float32NV";
+  case SpvComponentTypeFloat64NV: return "Float64NV";
+  case SpvComponentTypeSignedInt8NV: return "SignedInt8NV";
+  case SpvComponentTypeSignedInt16NV: return "SignedInt16NV";
+  case SpvComponentTypeSignedInt32NV: return "SignedInt32NV";
+  case SpvComponentTypeSignedInt64NV: return "SignedInt64NV";
+  case SpvComponentTypeUnsignedInt8NV: return "UnsignedInt8NV";
+  case SpvComponentTypeUnsignedInt16NV: return "UnsignedInt16NV";
+  case SpvComponentTypeUnsignedInt32NV: return "UnsignedInt32NV";
+  case SpvComponentTypeUnsignedInt64NV: return "UnsignedInt64NV";
+  case SpvComponentTypeSignedInt8PackedNV: return "SignedInt8PackedNV";
+  case SpvComponentTypeUnsignedInt8PackedNV: return "UnsignedInt8PackedNV";
+  case SpvComponentTypeFloatE4M3NV: return "FloatE4M3NV";
+  case SpvComponentTypeFloatE5M2NV: return "FloatE5M2NV";
+  case SpvComponentTypeMax: break;
   }
   return NULL;
 }
 
-uint32_t spvgen_interpretation_size(spvgen_interpretation interp) {
+uint32_t spvgen_interpretation_size(SpvComponentType interp) {
   switch (interp) {
-  case SPVGEN_INTERP_FLOAT16:
-  case SPVGEN_INTERP_SINT16:
-  case SPVGEN_INTERP_UINT16: return 2;
-  case SPVGEN_INTERP_FLOAT32:
-  case SPVGEN_INTERP_SINT32:
-  case SPVGEN_INTERP_UINT32: return 4;
-  case SPVGEN_INTERP_FLOAT64:
-  case SPVGEN_INTERP_SINT64:
-  case SPVGEN_INTERP_UINT64: return 8;
-  case SPVGEN_INTERP_SINT8:
-  case SPVGEN_INTERP_UINT8:
-  case SPVGEN_INTERP_SINT8_PACKED:
-  case SPVGEN_INTERP_UINT8_PACKED:
-  case SPVGEN_INTERP_FLOAT_E4M3:
-  case SPVGEN_INTERP_FLOAT_E5M2: return 1;
+  case SpvComponentTypeFloat16NV:
+  case SpvComponentTypeSignedInt16NV:
+  case SpvComponentTypeUnsignedInt16NV: return 2;
+  case SpvComponentTypeFloat32NV:
+  case SpvComponentTypeSignedInt32NV:
+  case SpvComponentTypeUnsignedInt32NV: return 4;
+  case SpvComponentTypeFloat64NV:
+  case SpvComponentTypeSignedInt64NV:
+  case SpvComponentTypeUnsignedInt64NV: return 8;
+  case SpvComponentTypeSignedInt8NV:
+  case SpvComponentTypeUnsignedInt8NV:
+  case SpvComponentTypeSignedInt8PackedNV:
+  case SpvComponentTypeUnsignedInt8PackedNV:
+  case SpvComponentTypeFloatE4M3NV:
+  case SpvComponentTypeFloatE5M2NV: return 1;
+  case SpvComponentTypeMax: break;
   }
   return 0;
 }
 
-uint32_t spvgen_type_for_interpretation(spvgen_module *m, spvgen_interpretation interp) {
+uint32_t spvgen_type_for_interpretation(spvgen_module *m, SpvComponentType interp) {
   switch (interp) {
-  case SPVGEN_INTERP_FLOAT16: return spvgen_type_float(m, 16);
-  case SPVGEN_INTERP_FLOAT32: return spvgen_type_float(m, 32);
-  case SPVGEN_INTERP_FLOAT64: return spvgen_type_float(m, 64);
-  case SPVGEN_INTERP_SINT8: return spvgen_type_int(m, 8, true);
-  case SPVGEN_INTERP_SINT16: return spvgen_type_int(m, 16, true);
-  case SPVGEN_INTERP_SINT32: return spvgen_type_int(m, 32, true);
-  case SPVGEN_INTERP_SINT64: return spvgen_type_int(m, 64, true);
-  case SPVGEN_INTERP_UINT8: return spvgen_type_int(m, 8, false);
-  case SPVGEN_INTERP_UINT16: return spvgen_type_int(m, 16, false);
-  case SPVGEN_INTERP_UINT32: return spvgen_type_int(m, 32, false);
-  case SPVGEN_INTERP_UINT64: return spvgen_type_int(m, 64, false);
-  case SPVGEN_INTERP_SINT8_PACKED:
-  case SPVGEN_INTERP_UINT8_PACKED: return spvgen_type_int(m, 32, false);
-  case SPVGEN_INTERP_FLOAT_E4M3: return spvgen_type_float_e4m3(m);
-  case SPVGEN_INTERP_FLOAT_E5M2: return spvgen_type_float_e5m2(m);
+  case SpvComponentTypeFloat16NV: return spvgen_type_float(m, 16);
+  case SpvComponentTypeFloat32NV: return spvgen_type_float(m, 32);
+  case SpvComponentTypeFloat64NV: return spvgen_type_float(m, 64);
+  case SpvComponentTypeSignedInt8NV: return spvgen_type_int(m, 8, true);
+  case SpvComponentTypeSignedInt16NV: return spvgen_type_int(m, 16, true);
+  case SpvComponentTypeSignedInt32NV: return spvgen_type_int(m, 32, true);
+  case SpvComponentTypeSignedInt64NV: return spvgen_type_int(m, 64, true);
+  case SpvComponentTypeUnsignedInt8NV: return spvgen_type_int(m, 8, false);
+  case SpvComponentTypeUnsignedInt16NV: return spvgen_type_int(m, 16, false);
+  case SpvComponentTypeUnsignedInt32NV: return spvgen_type_int(m, 32, false);
+  case SpvComponentTypeUnsignedInt64NV: return spvgen_type_int(m, 64, false);
+  case SpvComponentTypeSignedInt8PackedNV:
+  case SpvComponentTypeUnsignedInt8PackedNV: return spvgen_type_int(m, 32, false);
+  case SpvComponentTypeFloatE4M3NV: return spvgen_type_float_e4m3(m);
+  case SpvComponentTypeFloatE5M2NV: return spvgen_type_float_e5m2(m);
+  case SpvComponentTypeMax: break;
   }
   if (!sg_ok(m, __func__)) return 0;
-  return COOP_BAD(m, __func__, "%u is not a ComponentType (spvgen_interpretation)", (uint32_t)interp);
+  return COOP_BAD(m, __func__, "%u is not a ComponentType (an SpvComponentType enumerant)",
+                  (uint32_t)interp);
 }
 
 /* ============================================ SPV_KHR_cooperative_matrix ==== */
@@ -567,8 +567,8 @@ static const char RULE_COOPMAT_STORAGE[] =
 static bool coopmat_pointer(spvgen_module *m, const char *fn, uint32_t pointer) {
   uint32_t storage, pointee;
   if (!sg_coop_need_pointer(m, fn, pointer, "pointer", &storage, &pointee)) return false;
-  if (storage != STORAGE_WORKGROUP && storage != STORAGE_STORAGE_BUFFER &&
-      storage != STORAGE_PHYSICAL_STORAGE_BUFFER) {
+  if (storage != SpvStorageClassWorkgroup && storage != SpvStorageClassStorageBuffer &&
+      storage != SpvStorageClassPhysicalStorageBuffer) {
     COOP_BAD(m, fn, "the pointer's storage class is %u (%s)", storage, RULE_COOPMAT_STORAGE);
     return false;
   }

@@ -7,9 +7,6 @@
 
 #include "coop_internal.h"
 
-#define STORAGE_WORKGROUP 4u
-#define STORAGE_STORAGE_BUFFER 12u
-#define STORAGE_PHYSICAL_STORAGE_BUFFER 5349u
 #define MAX_TENSOR_DIM 5u
 
 static const char RULE_DIM[] =
@@ -279,7 +276,7 @@ static bool check_decode_func(spvgen_module *m, const char *fn, uint32_t f, uint
            false;
   if (np != 3) return COOP_BAD(m, fn, "decode_func has %u parameters, not 3 (%s)", np, RULE_DECODE), false;
   const uint32_t *pd = sg_coop_def_opcode(m, p[0]) == SpvOpTypePointer ? sg_def_words(m, p[0]) : NULL;
-  if (!pd || pd[2] != STORAGE_PHYSICAL_STORAGE_BUFFER)
+  if (!pd || pd[2] != SpvStorageClassPhysicalStorageBuffer)
     return COOP_BAD(m, fn, "decode_func's first parameter is %s, not a PhysicalStorageBuffer "
                     "pointer (%s)", sg_coop_type_name(m, p[0], a, sizeof a), RULE_DECODE),
            false;
@@ -304,8 +301,8 @@ static bool tensor_ops(spvgen_module *m, const char *fn, bool is_load, uint32_t 
                        const spvgen_tensor_operands *tensor, uint32_t *ops, uint32_t *n) {
   uint32_t storage, dim;
   if (!sg_coop_need_pointer(m, fn, pointer, "pointer", &storage, NULL)) return false;
-  if (storage != STORAGE_WORKGROUP && storage != STORAGE_STORAGE_BUFFER &&
-      storage != STORAGE_PHYSICAL_STORAGE_BUFFER)
+  if (storage != SpvStorageClassWorkgroup && storage != SpvStorageClassStorageBuffer &&
+      storage != SpvStorageClassPhysicalStorageBuffer)
     return COOP_BAD(m, fn, "the pointer's storage class is %u (%s)", storage, RULE_TENSOR_STORAGE),
            false;
   if (!tensor_object(m, fn, tensor_layout, false, &dim)) return false;
@@ -317,7 +314,7 @@ static bool tensor_ops(spvgen_module *m, const char *fn, bool is_load, uint32_t 
       return COOP_BAD(m, fn, "DecodeFunc is not allowed with OpCooperativeMatrixStoreTensorNV "
                       "(SPV_NV_cooperative_matrix2)"),
              false;
-    if (storage == STORAGE_WORKGROUP)
+    if (storage == SpvStorageClassWorkgroup)
       return COOP_BAD(m, fn, "with a DecodeFunc the pointer must be StorageBuffer or "
                       "PhysicalStorageBuffer, not Workgroup (SPV_NV_cooperative_matrix2, "
                       "OpCooperativeMatrixLoadTensorNV)"),

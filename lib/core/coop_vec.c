@@ -6,10 +6,6 @@
 
 #include "coop_internal.h"
 
-#define STORAGE_WORKGROUP 4u
-#define STORAGE_STORAGE_BUFFER 12u
-#define STORAGE_PHYSICAL_STORAGE_BUFFER 5349u
-
 /* ================================================================== type ==== */
 
 static uint32_t coopvec_type(spvgen_module *m, const char *fn, uint32_t component,
@@ -51,8 +47,9 @@ static bool array_pointer(spvgen_module *m, const char *fn, uint32_t pointer, co
                           bool buffer_only) {
   uint32_t storage, pointee;
   if (!sg_coop_need_pointer(m, fn, pointer, what, &storage, &pointee)) return false;
-  bool ok = storage == STORAGE_STORAGE_BUFFER || storage == STORAGE_PHYSICAL_STORAGE_BUFFER ||
-            (!buffer_only && storage == STORAGE_WORKGROUP);
+  bool ok = storage == SpvStorageClassStorageBuffer ||
+            storage == SpvStorageClassPhysicalStorageBuffer ||
+            (!buffer_only && storage == SpvStorageClassWorkgroup);
   if (!ok)
     return COOP_BAD(m, fn, "%s's storage class is %u (GLSL_NV_cooperative_vector: %s)", what,
                     storage,
@@ -114,7 +111,7 @@ void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t object, u
 /* ======================================================== interpretations ==== */
 
 static bool interp_packed(uint32_t v) {
-  return v == SPVGEN_INTERP_SINT8_PACKED || v == SPVGEN_INTERP_UINT8_PACKED;
+  return v == SpvComponentTypeSignedInt8PackedNV || v == SpvComponentTypeUnsignedInt8PackedNV;
 }
 
 /* Makes (or checks) the constant id of an interpretation; *value receives it
@@ -130,13 +127,14 @@ static uint32_t interp_id(spvgen_module *m, const char *fn, const char *what, ui
   } else {
     *value = plain;
   }
-  if (*value != SPVGEN_ABSENT && !spvgen_interpretation_name((spvgen_interpretation)*value))
-    return COOP_BAD(m, fn, "%s %u is not a ComponentType (spvgen_interpretation)", what, *value);
+  if (*value != SPVGEN_ABSENT && !spvgen_interpretation_name((SpvComponentType)*value))
+    return COOP_BAD(m, fn, "%s %u is not a ComponentType (an SpvComponentType enumerant)", what,
+                    *value);
   if (!allow_packed && interp_packed(*value))
     return COOP_BAD(m, fn, "%s is %s; packed interpretations are for the input only (Vulkan "
                     "VK_NV_cooperative_vector: SINT8_PACKED_NV and UINT8_PACKED_NV are not used "
                     "for members other than inputInterpretation)", what,
-                    spvgen_interpretation_name((spvgen_interpretation)*value));
+                    spvgen_interpretation_name((SpvComponentType)*value));
   return id ? id : spvgen_const_u32(m, plain);
 }
 
@@ -264,7 +262,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
     return COOP_BAD(m, fn, "the input's components are %s but %s is a packed interpretation "
                     "(GLSL_NV_cooperative_vector: with a packed inputInterpretation the input "
                     "type must be uint32_t)", sg_coop_type_name(m, I.component, t, sizeof t),
-                    spvgen_interpretation_name((spvgen_interpretation)in_interp));
+                    spvgen_interpretation_name((SpvComponentType)in_interp));
 
   /* M and K. */
   uint32_t mv, kv, m_id, k_id;
@@ -334,7 +332,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
                     "transposing is not supported for the RowMajorNV/ColumnMajorNV layouts)",
                     layout == 0 ? "RowMajorNV" : "ColumnMajorNV");
   uint32_t esize = mat_interp == SPVGEN_ABSENT
-                       ? 0 : spvgen_interpretation_size((spvgen_interpretation)mat_interp);
+                       ? 0 : spvgen_interpretation_size((SpvComponentType)mat_interp);
   uint32_t tight = SPVGEN_ABSENT;
   if (esize && layout == SpvCooperativeVectorMatrixLayoutRowMajorNV && kv != SPVGEN_ABSENT)
     tight = kv * esize;
@@ -437,7 +435,7 @@ void spvgen_coopvec_outer_product_accumulate(spvgen_module *m,
   }
   /* The accumulated matrix is M x N (M = a's length, N = b's). */
   uint32_t esize = interp == SPVGEN_ABSENT ? 0
-                                           : spvgen_interpretation_size((spvgen_interpretation)interp);
+                                           : spvgen_interpretation_size((SpvComponentType)interp);
   uint32_t tight = SPVGEN_ABSENT;
   if (esize && layout == SpvCooperativeVectorMatrixLayoutRowMajorNV && B.count != SPVGEN_ABSENT)
     tight = B.count * esize;

@@ -33,47 +33,6 @@ static void format_message(char *out, size_t size, const char *fmt, ...) {
  * 0x3FFFFE); spirv-val refuses a larger one. */
 #define MAX_BOUND 0x3FFFFFu
 
-enum { /* opcodes (SPIR-V 1.6 + extensions) */
-  OP_EXTENSION = 10,
-  OP_ENTRY_POINT = 15,
-  OP_EXECUTION_MODE = 16,
-  OP_CAPABILITY = 17,
-  OP_TYPE_BOOL = 20,
-  OP_TYPE_INT = 21,
-  OP_TYPE_FLOAT = 22,
-  OP_TYPE_VECTOR = 23,
-  OP_TYPE_MATRIX = 24,
-  OP_TYPE_ARRAY = 28,
-  OP_TYPE_RUNTIME_ARRAY = 29,
-  OP_TYPE_STRUCT = 30,
-  OP_TYPE_POINTER = 32,
-  OP_TYPE_FORWARD_POINTER = 39,
-  OP_CONSTANT = 43,
-  OP_SPEC_CONSTANT = 50,
-  OP_FUNCTION = 54,
-  OP_VARIABLE = 59,
-  OP_DECORATE = 71,
-  OP_MEMBER_DECORATE = 72,
-  OP_EXECUTION_MODE_ID = 331,
-  OP_TYPE_COOPMAT_KHR = 4456,
-};
-
-enum { /* decorations */
-  DEC_BLOCK = 2,
-  DEC_BUFFER_BLOCK = 3,
-  DEC_ARRAY_STRIDE = 6,
-  DEC_BINDING = 33,
-  DEC_DESCRIPTOR_SET = 34,
-  DEC_OFFSET = 35,
-};
-
-enum { /* storage classes */
-  SC_UNIFORM_CONSTANT = 0,
-  SC_UNIFORM = 2,
-  SC_PUSH_CONSTANT = 9,
-  SC_STORAGE_BUFFER = 12,
-};
-
 typedef struct id_info {
   uint16_t opcode;
   bool is_spec;         /* constant from a spec constant */
@@ -238,21 +197,21 @@ static void compute_sizes(reflector *r) {
     uint64_t size = 0;
     r->work++;
     switch (t->opcode) {
-    case OP_TYPE_BOOL: size = 4; break;
-    case OP_TYPE_INT:
-    case OP_TYPE_FLOAT: size = t->a / 8; break;
-    case OP_TYPE_VECTOR:
-    case OP_TYPE_MATRIX: size = mul_sat(t->b, type_size(r, t->a)); break;
-    case OP_TYPE_ARRAY: {
+    case SpvOpTypeBool: size = 4; break;
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat: size = t->a / 8; break;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix: size = mul_sat(t->b, type_size(r, t->a)); break;
+    case SpvOpTypeArray: {
       if (!valid_id(r, t->b)) break;
       const id_info *len = &r->ids[t->b];
-      if (len->opcode != OP_CONSTANT || len->is_spec) break;
+      if (len->opcode != SpvOpConstant || len->is_spec) break;
       uint64_t stride = t->array_stride ? t->array_stride : type_size(r, t->a);
       size = mul_sat(len->a, stride);
       break;
     }
-    case OP_TYPE_STRUCT: size = struct_size(r, type); break;
-    case OP_TYPE_POINTER: size = 8; break;
+    case SpvOpTypeStruct: size = struct_size(r, type); break;
+    case SpvOpTypePointer: size = 8; break;
     default: break;
     }
     t->size = size;
@@ -301,19 +260,19 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       return malformed(r, "instruction at word %zu (word count %u) runs past the end", i, wc);
     const uint32_t *o = w + i + 1; /* operands */
     uint32_t n = wc - 1;
-    if (op == OP_FUNCTION) in_code = true;
+    if (op == SpvOpFunction) in_code = true;
     if (in_code) { /* function bodies: only the instruction lengths are checked */
       i += wc;
       continue;
     }
     switch (op) {
-    case OP_CAPABILITY:
+    case SpvOpCapability:
       if (n >= 1) {
         spvgen_status st = require_capability(r, o[0], out);
         if (st != SPVGEN_OK) return st;
       }
       break;
-    case OP_ENTRY_POINT: {
+    case SpvOpEntryPoint: {
       if (n < 3) return malformed(r, "OpEntryPoint at word %zu has %u operands", i, n);
       const char *name = (const char *)(o + 2);
       size_t max = (size_t)(n - 2) * 4, len = 0;
@@ -333,52 +292,52 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       }
       break;
     }
-    case OP_EXECUTION_MODE:
+    case SpvOpExecutionMode:
       if (n >= 5 && o[1] == 17 /* LocalSize */ && local_mode_count < 16) {
         local_modes[local_mode_count][0] = o[0];
         memcpy(&local_modes[local_mode_count][1], o + 2, 3 * sizeof(uint32_t));
         local_mode_count++;
       }
       break;
-    case OP_EXECUTION_MODE_ID:
+    case SpvOpExecutionModeId:
       if (n >= 2 && o[1] == 38 /* LocalSizeId */ && local_size_id_count < 16)
         local_size_id_entries[local_size_id_count++] = o[0];
       break;
-    case OP_DECORATE:
+    case SpvOpDecorate:
       if (n >= 2 && valid_id(r, o[0])) {
         id_info *t = &r->ids[o[0]];
         switch (o[1]) {
-        case DEC_BLOCK: t->block = true; break;
-        case DEC_BUFFER_BLOCK: t->buffer_block = true; break;
-        case DEC_ARRAY_STRIDE: if (n >= 3) t->array_stride = o[2]; break;
-        case DEC_BINDING: if (n >= 3) t->binding = o[2]; break;
-        case DEC_DESCRIPTOR_SET: if (n >= 3) t->set = o[2]; break;
+        case SpvDecorationBlock: t->block = true; break;
+        case SpvDecorationBufferBlock: t->buffer_block = true; break;
+        case SpvDecorationArrayStride: if (n >= 3) t->array_stride = o[2]; break;
+        case SpvDecorationBinding: if (n >= 3) t->binding = o[2]; break;
+        case SpvDecorationDescriptorSet: if (n >= 3) t->set = o[2]; break;
         default: break;
         }
       }
       break;
-    case OP_MEMBER_DECORATE:
-      if (n >= 4 && o[2] == DEC_OFFSET && !add_offset(r, o[0], o[1], o[3])) {
+    case SpvOpMemberDecorate:
+      if (n >= 4 && o[2] == SpvDecorationOffset && !add_offset(r, o[0], o[1], o[3])) {
         format_message(r->message, r->message_size, "out of memory");
         return SPVGEN_ERROR_OUT_OF_MEMORY;
       }
       break;
-    case OP_TYPE_BOOL:
-    case OP_TYPE_INT:
-    case OP_TYPE_FLOAT:
-    case OP_TYPE_VECTOR:
-    case OP_TYPE_MATRIX:
-    case OP_TYPE_ARRAY:
-    case OP_TYPE_RUNTIME_ARRAY:
-    case OP_TYPE_STRUCT:
-    case OP_TYPE_POINTER:
-    case OP_TYPE_COOPMAT_KHR: {
+    case SpvOpTypeBool:
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+    case SpvOpTypeStruct:
+    case SpvOpTypePointer:
+    case SpvOpTypeCooperativeMatrixKHR: {
       if (n < 1 || !valid_id(r, o[0]))
         return malformed(r, "type at word %zu defines an id outside the bound %u", i, r->bound);
       id_info *t = &r->ids[o[0]];
       if (t->opcode)
         return malformed(r, "type at word %zu defines id %u, which is already defined", i, o[0]);
-      if (t->used_early && !(op == OP_TYPE_POINTER && t->forward_pointer))
+      if (t->used_early && !(op == SpvOpTypePointer && t->forward_pointer))
         return malformed(r,
                          "type %u at word %zu is used by a type defined before it (a type "
                          "may only use ids defined before it)",
@@ -386,16 +345,16 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       /* Its components, before it counts as defined: a struct naming itself is caught
        * here. */
       switch (op) {
-      case OP_TYPE_VECTOR:
-      case OP_TYPE_MATRIX:
-      case OP_TYPE_RUNTIME_ARRAY:
+      case SpvOpTypeVector:
+      case SpvOpTypeMatrix:
+      case SpvOpTypeRuntimeArray:
         if (n >= 2) note_use(r, o[1]);
         break;
-      case OP_TYPE_ARRAY:
+      case SpvOpTypeArray:
         if (n >= 2) note_use(r, o[1]);
         if (n >= 3) note_use(r, o[2]);
         break;
-      case OP_TYPE_STRUCT:
+      case SpvOpTypeStruct:
         for (uint32_t k = 1; k < n; k++) note_use(r, o[k]);
         break;
       default: break;
@@ -412,19 +371,19 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
         format_message(r->message, r->message_size, "out of memory");
         return SPVGEN_ERROR_OUT_OF_MEMORY;
       }
-      if (op == OP_TYPE_COOPMAT_KHR && n >= 3 && valid_id(r, o[2])) {
+      if (op == SpvOpTypeCooperativeMatrixKHR && n >= 3 && valid_id(r, o[2])) {
         const id_info *scope = &r->ids[o[2]];
-        if (scope->opcode == OP_CONSTANT && scope->a == SPVGEN_SCOPE_WORKGROUP)
+        if (scope->opcode == SpvOpConstant && scope->a == SpvScopeWorkgroup)
           require(out, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE,
                   "a workgroup-scope cooperative matrix type");
       }
       break;
     }
-    case OP_TYPE_FORWARD_POINTER:
+    case SpvOpTypeForwardPointer:
       if (n >= 1 && valid_id(r, o[0])) r->ids[o[0]].forward_pointer = true;
       break;
-    case OP_CONSTANT:
-    case OP_SPEC_CONSTANT:
+    case SpvOpConstant:
+    case SpvOpSpecConstant:
       if (n >= 3 && valid_id(r, o[1])) {
         id_info *t = &r->ids[o[1]];
         if (t->used_early)
@@ -432,15 +391,15 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
                            "constant %u at word %zu is used as an array length by a type "
                            "defined before it",
                            o[1], i);
-        t->opcode = OP_CONSTANT;
-        t->is_spec = op == OP_SPEC_CONSTANT;
+        t->opcode = SpvOpConstant;
+        t->is_spec = op == SpvOpSpecConstant;
         t->a = o[2];
       }
       break;
-    case OP_VARIABLE:
+    case SpvOpVariable:
       if (n >= 3 && valid_id(r, o[1])) {
         id_info *t = &r->ids[o[1]];
-        t->opcode = OP_VARIABLE;
+        t->opcode = SpvOpVariable;
         t->a = o[0]; /* pointer type */
         t->b = o[2]; /* storage class */
       }
@@ -463,14 +422,14 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
   /* Buffers and push constants. */
   for (uint32_t id = 1; id < r->bound; id++) {
     const id_info *v = &r->ids[id];
-    if (v->opcode != OP_VARIABLE) continue;
+    if (v->opcode != SpvOpVariable) continue;
     uint32_t sc = v->b;
-    if (sc != SC_UNIFORM && sc != SC_STORAGE_BUFFER && sc != SC_UNIFORM_CONSTANT &&
-        sc != SC_PUSH_CONSTANT)
+    if (sc != SpvStorageClassUniform && sc != SpvStorageClassStorageBuffer &&
+        sc != SpvStorageClassUniformConstant && sc != SpvStorageClassPushConstant)
       continue;
     uint32_t pointee = 0;
-    if (valid_id(r, v->a) && r->ids[v->a].opcode == OP_TYPE_POINTER) pointee = r->ids[v->a].b;
-    if (sc == SC_PUSH_CONSTANT) {
+    if (valid_id(r, v->a) && r->ids[v->a].opcode == SpvOpTypePointer) pointee = r->ids[v->a].b;
+    if (sc == SpvStorageClassPushConstant) {
       uint64_t size = type_size(r, pointee);
       if (size > UINT32_MAX) size = UINT32_MAX;
       if (size > out->push_constant_size) out->push_constant_size = (uint32_t)size;
@@ -485,9 +444,10 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     b->set = v->set == UINT32_MAX ? 0 : v->set;
     b->binding = v->binding == UINT32_MAX ? 0 : v->binding;
     const id_info *p = valid_id(r, pointee) ? &r->ids[pointee] : NULL;
-    b->supported = sc != SC_UNIFORM_CONSTANT && p && p->opcode == OP_TYPE_STRUCT;
-    b->kind = (sc == SC_UNIFORM && p && !p->buffer_block) ? SPVGEN_BINDING_UNIFORM_BUFFER
-                                                          : SPVGEN_BINDING_STORAGE_BUFFER;
+    b->supported = sc != SpvStorageClassUniformConstant && p && p->opcode == SpvOpTypeStruct;
+    b->kind = (sc == SpvStorageClassUniform && p && !p->buffer_block)
+                  ? SPVGEN_BINDING_UNIFORM_BUFFER
+                  : SPVGEN_BINDING_STORAGE_BUFFER;
     b->min_size = b->supported ? type_size(r, pointee) : 0;
   }
   return SPVGEN_OK;

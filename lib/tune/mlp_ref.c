@@ -176,8 +176,8 @@ spvgen_status sg_ref_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp
     mat[l].rows = L->outputs;
     mat[l].columns = L->inputs;
     mat[l].src_type = mat[l].dst_type = SPVGEN_COMPONENT_F16;
-    mat[l].src_layout = SPVGEN_COOPVEC_ROW_MAJOR;
-    mat[l].dst_layout = SPVGEN_COOPVEC_INFERENCING_OPTIMAL;
+    mat[l].src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+    mat[l].dst_layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
     mat[l].src_stride = L->row_stride;
     if (spvgen_vk_coopvec_matrix_size(ctx, &mat[l], &dst[l]) != SPVGEN_OK) {
       snprintf(msg, size, "layer %u's optimal matrix: %s", l, spvgen_vk_error(ctx));

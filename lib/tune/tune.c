@@ -166,6 +166,21 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
         } else if (st == SPVGEN_OK) {
           c->status = SPVGEN_TUNE_TIMED;
           c->median_ns = tune_robust_median(ns + warmup, repeats, &c->samples, &c->rejected, &c->min_ns);
+          /* Two more timed submissions back to back; the best one counts. One submission
+           * right after a warm-up was at times timed at a third of the clock (the first
+           * candidate, the default, most often: bench/results/tune-h100-2026-11-23c.md). */
+          for (int round = 1; round < 3 && stamped; round++) {
+            memset(ns, 0, total * sizeof *ns);
+            if (spvgen_vk_run(ctx, dd, total, ns) != SPVGEN_OK) break;
+            uint32_t kept, rejected;
+            double mn, med = tune_robust_median(ns + warmup, repeats, &kept, &rejected, &mn);
+            if (med > 0 && med < c->median_ns) {
+              c->median_ns = med;
+              c->min_ns = mn;
+              c->samples = kept;
+              c->rejected = rejected;
+            }
+          }
           if (best < 0 || c->median_ns < res->candidates[best].median_ns) best = (int)i;
         }
       }

@@ -6,35 +6,26 @@
 
 #include "internal.h"
 
-static VkComponentTypeKHR component_to_vk(spvgen_component_type t) {
-  switch (t) {
-  case SPVGEN_COMPONENT_BF16: return SPVGEN_VK_COMPONENT_TYPE_BFLOAT16;
-  case SPVGEN_COMPONENT_E4M3: return SPVGEN_VK_COMPONENT_TYPE_E4M3;
-  case SPVGEN_COMPONENT_E5M2: return SPVGEN_VK_COMPONENT_TYPE_E5M2;
-  case SPVGEN_COMPONENT_S8_PACKED: return SPVGEN_VK_COMPONENT_TYPE_S8_PACKED;
-  case SPVGEN_COMPONENT_U8_PACKED: return SPVGEN_VK_COMPONENT_TYPE_U8_PACKED;
-  default: return (VkComponentTypeKHR)t;
-  }
+static bool standard_layout(SpvCooperativeVectorMatrixLayout l) {
+  return l == SpvCooperativeVectorMatrixLayoutRowMajorNV ||
+         l == SpvCooperativeVectorMatrixLayoutColumnMajorNV;
 }
 
-static bool standard_layout(spvgen_coopvec_layout l) {
-  return l == SPVGEN_COOPVEC_ROW_MAJOR || l == SPVGEN_COOPVEC_COLUMN_MAJOR;
-}
-
-static bool known_layout(spvgen_coopvec_layout l) {
-  return l >= SPVGEN_COOPVEC_ROW_MAJOR && l <= SPVGEN_COOPVEC_TRAINING_OPTIMAL;
+static bool known_layout(SpvCooperativeVectorMatrixLayout l) {
+  return l >= SpvCooperativeVectorMatrixLayoutRowMajorNV &&
+         l <= SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
 }
 
 /* Bytes of a row- or column-major matrix with the given stride (0: packed). */
 static bool standard_size(uint32_t rows, uint32_t cols, spvgen_component_type t,
-                          spvgen_coopvec_layout layout, size_t stride, size_t *size,
+                          SpvCooperativeVectorMatrixLayout layout, size_t stride, size_t *size,
                           size_t *effective_stride, char *msg, size_t msg_size, const char *side) {
   uint32_t elem = spvgen_component_type_size(t);
   if (!elem) {
     sg_vk_format(msg, msg_size, "%s_type %d has no known size", side, (int)t);
     return false;
   }
-  bool row_major = layout == SPVGEN_COOPVEC_ROW_MAJOR;
+  bool row_major = layout == SpvCooperativeVectorMatrixLayoutRowMajorNV;
   size_t line = (size_t)(row_major ? cols : rows) * elem;     /* bytes of one row/column */
   size_t lines = row_major ? rows : cols;
   size_t s = stride ? stride : line;
@@ -75,6 +66,14 @@ static spvgen_status prepare(spvgen_vk_context *ctx, const char *who,
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown %s layout %d", who,
                           known_layout(m->src_layout) ? "dst" : "src",
                           known_layout(m->src_layout) ? (int)m->dst_layout : (int)m->src_layout);
+  VkComponentTypeKHR src_type = sg_vk_component_to_vk(m->src_type);
+  VkComponentTypeKHR dst_type = sg_vk_component_to_vk(m->dst_type);
+  if (src_type == VK_COMPONENT_TYPE_MAX_ENUM_KHR || dst_type == VK_COMPONENT_TYPE_MAX_ENUM_KHR) {
+    bool src_bad = src_type == VK_COMPONENT_TYPE_MAX_ENUM_KHR;
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "%s: %s_type %d is not a component type Vulkan has (VkComponentTypeKHR)",
+                      who, src_bad ? "src" : "dst", src_bad ? (int)m->src_type : (int)m->dst_type);
+  }
   spvgen_status st = need_coopvec(ctx, who);
   if (st != SPVGEN_OK) return st;
   if (!ctx->ConvertCooperativeVectorMatrixNV)
@@ -84,8 +83,8 @@ static spvgen_status prepare(spvgen_vk_context *ctx, const char *who,
                           who);
   memset(info, 0, sizeof *info);
   info->sType = VK_STRUCTURE_TYPE_CONVERT_COOPERATIVE_VECTOR_MATRIX_INFO_NV;
-  info->srcComponentType = component_to_vk(m->src_type);
-  info->dstComponentType = component_to_vk(m->dst_type);
+  info->srcComponentType = src_type;
+  info->dstComponentType = dst_type;
   info->numRows = m->rows;
   info->numColumns = m->columns;
   info->srcLayout = (VkCooperativeVectorMatrixLayoutNV)m->src_layout;

@@ -191,23 +191,25 @@ void sg_vk_features_restrict(sg_vk_features *f, uint64_t m) {
 }
 
 /* ------------------------------------------------------------ conversions ---- */
-static spvgen_component_type component_from_vk(VkComponentTypeKHR t) {
-  if ((int)t >= 0 && (int)t <= 10) return (spvgen_component_type)t;
-  switch ((int)t) {
-  case (int)SPVGEN_VK_COMPONENT_TYPE_BFLOAT16: return SPVGEN_COMPONENT_BF16;
-  case (int)SPVGEN_VK_COMPONENT_TYPE_E4M3: return SPVGEN_COMPONENT_E4M3;
-  case (int)SPVGEN_VK_COMPONENT_TYPE_E5M2: return SPVGEN_COMPONENT_E5M2;
-  case (int)SPVGEN_VK_COMPONENT_TYPE_S8_PACKED: return SPVGEN_COMPONENT_S8_PACKED;
-  case (int)SPVGEN_VK_COMPONENT_TYPE_U8_PACKED: return SPVGEN_COMPONENT_U8_PACKED;
-  default: return SPVGEN_COMPONENT_UNKNOWN;
-  }
+VkComponentTypeKHR sg_vk_component_to_vk(spvgen_component_type t) {
+  SpvComponentType spirv;
+  if (spvgen_component_to_spirv(t, &spirv)) return (VkComponentTypeKHR)spirv;
+  if (t == SPVGEN_COMPONENT_BF16) return SPVGEN_VK_COMPONENT_TYPE_BFLOAT16;
+  return VK_COMPONENT_TYPE_MAX_ENUM_KHR;
 }
 
-static spvgen_scope scope_from_vk(VkScopeKHR s) {
+spvgen_component_type sg_vk_component_from_vk(VkComponentTypeKHR t) {
+  spvgen_component_type c;
+  if (t == SPVGEN_VK_COMPONENT_TYPE_BFLOAT16) return SPVGEN_COMPONENT_BF16;
+  if (spvgen_component_from_spirv((SpvComponentType)t, &c)) return c;
+  return SPVGEN_COMPONENT_UNKNOWN;
+}
+
+static SpvScope scope_from_vk(VkScopeKHR s) {
   switch (s) {
-  case VK_SCOPE_DEVICE_KHR: return SPVGEN_SCOPE_DEVICE;
-  case VK_SCOPE_WORKGROUP_KHR: return SPVGEN_SCOPE_WORKGROUP;
-  default: return SPVGEN_SCOPE_SUBGROUP;
+  case VK_SCOPE_DEVICE_KHR: return SpvScopeDevice;
+  case VK_SCOPE_WORKGROUP_KHR: return SpvScopeWorkgroup;
+  default: return SpvScopeSubgroup;
   }
 }
 
@@ -305,10 +307,10 @@ static spvgen_status query_coopmat(const sg_vk_instance_fns *fns, VkPhysicalDevi
     s->m = p[i].MSize;
     s->n = p[i].NSize;
     s->k = p[i].KSize;
-    s->a = component_from_vk(p[i].AType);
-    s->b = component_from_vk(p[i].BType);
-    s->c = component_from_vk(p[i].CType);
-    s->result = component_from_vk(p[i].ResultType);
+    s->a = sg_vk_component_from_vk(p[i].AType);
+    s->b = sg_vk_component_from_vk(p[i].BType);
+    s->c = sg_vk_component_from_vk(p[i].CType);
+    s->result = sg_vk_component_from_vk(p[i].ResultType);
     s->saturating = p[i].saturatingAccumulation != VK_FALSE;
     s->scope = scope_from_vk(p[i].scope);
   }
@@ -332,10 +334,10 @@ static spvgen_status query_coopmat_flex(const sg_vk_instance_fns *fns, VkPhysica
     s->m_granularity = p[i].MGranularity;
     s->n_granularity = p[i].NGranularity;
     s->k_granularity = p[i].KGranularity;
-    s->a = component_from_vk(p[i].AType);
-    s->b = component_from_vk(p[i].BType);
-    s->c = component_from_vk(p[i].CType);
-    s->result = component_from_vk(p[i].ResultType);
+    s->a = sg_vk_component_from_vk(p[i].AType);
+    s->b = sg_vk_component_from_vk(p[i].BType);
+    s->c = sg_vk_component_from_vk(p[i].CType);
+    s->result = sg_vk_component_from_vk(p[i].ResultType);
     s->saturating = p[i].saturatingAccumulation != VK_FALSE;
     s->scope = scope_from_vk(p[i].scope);
     s->workgroup_invocations = p[i].workgroupInvocations;
@@ -357,11 +359,11 @@ static spvgen_status query_coopvec(const sg_vk_instance_fns *fns, VkPhysicalDevi
       break;
     }
     spvgen_coopvec_combo *c = &caps->coopvec[caps->coopvec_count++];
-    c->input = component_from_vk(p[i].inputType);
-    c->input_interpretation = component_from_vk(p[i].inputInterpretation);
-    c->matrix_interpretation = component_from_vk(p[i].matrixInterpretation);
-    c->bias_interpretation = component_from_vk(p[i].biasInterpretation);
-    c->result = component_from_vk(p[i].resultType);
+    c->input = sg_vk_component_from_vk(p[i].inputType);
+    c->input_interpretation = sg_vk_component_from_vk(p[i].inputInterpretation);
+    c->matrix_interpretation = sg_vk_component_from_vk(p[i].matrixInterpretation);
+    c->bias_interpretation = sg_vk_component_from_vk(p[i].biasInterpretation);
+    c->result = sg_vk_component_from_vk(p[i].resultType);
     c->transpose = p[i].transpose != VK_FALSE;
   }
   free(p);

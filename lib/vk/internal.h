@@ -23,10 +23,14 @@
 #define SPVGEN_VK_STRUCTURE_TYPE_BFLOAT16_FEATURES ((VkStructureType)1000141000)
 #define SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES ((VkStructureType)1000567000)
 #define SPVGEN_VK_COMPONENT_TYPE_BFLOAT16 ((VkComponentTypeKHR)1000141000)
-#define SPVGEN_VK_COMPONENT_TYPE_E4M3 ((VkComponentTypeKHR)1000491002)
-#define SPVGEN_VK_COMPONENT_TYPE_E5M2 ((VkComponentTypeKHR)1000491003)
-#define SPVGEN_VK_COMPONENT_TYPE_S8_PACKED ((VkComponentTypeKHR)1000491000)
-#define SPVGEN_VK_COMPONENT_TYPE_U8_PACKED ((VkComponentTypeKHR)1000491001)
+
+/* spvgen_component_type <-> VkComponentTypeKHR (lib/vk/device_query.c): through the
+ * public spvgen_component_to_spirv / spvgen_component_from_spirv, since
+ * VkComponentTypeKHR's values are SPIR-V ComponentType's for every type both have, plus
+ * bfloat16, which only Vulkan has. VK_COMPONENT_TYPE_MAX_ENUM_KHR / UNKNOWN for a type
+ * the other side lacks. */
+VkComponentTypeKHR sg_vk_component_to_vk(spvgen_component_type t);
+spvgen_component_type sg_vk_component_from_vk(VkComponentTypeKHR t);
 
 typedef struct sg_vk_bfloat16_features { /* VkPhysicalDeviceShaderBfloat16FeaturesKHR */
   VkStructureType sType;

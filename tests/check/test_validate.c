@@ -95,7 +95,7 @@ static void test_missing_memory_model_is_a_validation_error(void) {
   size_t count = 0;
   uint32_t *words = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
   if (!words) return;
-  size_t shorter = remove_instruction(words, count, 14 /* OpMemoryModel */);
+  size_t shorter = remove_instruction(words, count, SpvOpMemoryModel);
   CHECK_EQ_U64(shorter, count - 3);
   char message[1024];
   CHECK_EQ_U64(spvgen_validate(words, shorter, NULL, message, sizeof message),
@@ -399,7 +399,8 @@ static void test_a_cooperative_vector_op_with_a_scalar_input_is_refused_not_cras
                                            SPVGEN_ENV_UNIVERSAL_1_6};
   uint32_t words[REPRO_COOPVEC_SCALAR_INPUT_WORDS];
   memcpy(words, repro_coopvec_scalar_input, sizeof words);
-  CHECK_EQ_U64(words[REPRO_COOPVEC_SCALAR_INPUT_AT] & 0xFFFFu, 5289);
+  CHECK_EQ_U64(words[REPRO_COOPVEC_SCALAR_INPUT_AT] & 0xFFFFu,
+               SpvOpCooperativeVectorMatrixMulNV);
   for (int swapped = 0; swapped < 2; swapped++) {
     for (size_t e = 0; e < sizeof envs / sizeof envs[0]; e++) {
       spvgen_validate_options options = {.env = envs[e]};
@@ -474,13 +475,13 @@ static void test_cooperative_vector_operands_of_every_id_are_judged_not_crashed_
   uint32_t bound = words[3], scalar = 0;
   /* %u0: the result of the first OpConstant. */
   for (size_t i = 5; i < count && !scalar; i += words[i] >> 16)
-    if ((words[i] & 0xFFFFu) == 43 /* OpConstant */) scalar = words[i + 2];
+    if ((words[i] & 0xFFFFu) == SpvOpConstant) scalar = words[i + 2];
   CHECK(scalar != 0);
   int instructions = 0, named = 0;
   for (size_t i = 5; i < count;) {
     uint32_t wc = words[i] >> 16, op = words[i] & 0xFFFFu;
     if (wc == 0) break;
-    if (op >= 5289 && op <= 5303) {
+    if (op >= SpvOpCooperativeVectorMatrixMulNV && op <= SpvOpCooperativeVectorStoreNV) {
       instructions++;
       for (uint32_t k = 1; k < wc; k++) {
         uint32_t saved = words[i + k];
@@ -489,11 +490,13 @@ static void test_cooperative_vector_operands_of_every_id_are_judged_not_crashed_
           spvgen_status st = spvgen_validate(words, count, NULL, message, sizeof message);
           CHECK_MSG(st == SPVGEN_OK || st == SPVGEN_ERROR_VALIDATION,
                     "opcode %u word %u = %u: status %d (%s)", op, k, id, (int)st, message);
-          if (id == scalar && k == 3 && (op == 5292 || op == 5290)) {
+          bool muladd = op == SpvOpCooperativeVectorMatrixMulAddNV;
+          if (id == scalar && k == 3 &&
+              (muladd || op == SpvOpCooperativeVectorOuterProductAccumulateNV)) {
             CHECK_EQ_U64(st, SPVGEN_ERROR_VALIDATION);
-            CHECK_CONTAINS(message, op == 5292 ? "OpCooperativeVectorMatrixMulAddNV at word"
-                                               : "OpCooperativeVectorOuterProductAccumulateNV");
-            CHECK_CONTAINS(message, op == 5292 ? "operand Input is id" : "operand A is id");
+            CHECK_CONTAINS(message, muladd ? "OpCooperativeVectorMatrixMulAddNV at word"
+                                           : "OpCooperativeVectorOuterProductAccumulateNV");
+            CHECK_CONTAINS(message, muladd ? "operand Input is id" : "operand A is id");
             named++;
           }
         }

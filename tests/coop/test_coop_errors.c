@@ -232,7 +232,7 @@ static void test_aligned_takes_a_power_of_two(void) {
 
 static void test_interpretation_must_be_a_component_type(void) {
   fx f = begin();
-  spvgen_type_for_interpretation(f.m, (spvgen_interpretation)11);
+  spvgen_type_for_interpretation(f.m, (SpvComponentType)11);
   EXPECT(f, "spvgen_type_for_interpretation: 11 is not a ComponentType");
 }
 
@@ -1137,17 +1137,17 @@ static void test_coopvec_interpretations_are_component_types(void) {
 
 static void test_coopvec_packed_interpretations_are_for_the_input_only(void) {
   fx f = begin();
-  matmul_with(&f, (spvgen_coopvec_matmul_desc){.matrix_interpretation = SPVGEN_INTERP_UINT8_PACKED});
+  matmul_with(&f, (spvgen_coopvec_matmul_desc){.matrix_interpretation = SpvComponentTypeUnsignedInt8PackedNV});
   EXPECT(f, "matrix_interpretation is UnsignedInt8PackedNV; packed interpretations are for the input "
             "only");
   f = begin();
   matmul_with(&f, (spvgen_coopvec_matmul_desc){.bias = f.arr16,
-                                               .bias_interpretation = SPVGEN_INTERP_SINT8_PACKED});
+                                               .bias_interpretation = SpvComponentTypeSignedInt8PackedNV});
   EXPECT(f, "bias_interpretation is SignedInt8PackedNV");
   f = begin();
   spvgen_coopvec_outer_product_accumulate(
       f.m, &(spvgen_coopvec_outer_product_desc){.pointer = f.arr16, .a = f.v8, .b = f.v8,
-                                                .matrix_interpretation = SPVGEN_INTERP_SINT8_PACKED});
+                                                .matrix_interpretation = SpvComponentTypeSignedInt8PackedNV});
   EXPECT(f, "spvgen_coopvec_outer_product_accumulate: matrix_interpretation is SignedInt8PackedNV");
 }
 
@@ -1234,7 +1234,7 @@ static void test_coopvec_result_components_are_32_bit_ints_or_16_32_bit_floats(v
 
 static void test_coopvec_packed_input_is_uint32(void) {
   fx f = begin();
-  matmul_with(&f, (spvgen_coopvec_matmul_desc){.input_interpretation = SPVGEN_INTERP_SINT8_PACKED});
+  matmul_with(&f, (spvgen_coopvec_matmul_desc){.input_interpretation = SpvComponentTypeSignedInt8PackedNV});
   EXPECT(f, "the input's components are float16 but SignedInt8PackedNV is a packed interpretation "
             "(GLSL_NV_cooperative_vector: with a packed inputInterpretation the input type must be "
             "uint32_t)");
@@ -1277,8 +1277,8 @@ static void test_coopvec_result_components_equal_m(void) {
 static void test_coopvec_k_fits_in_the_packed_input(void) {
   fx f = begin();
   matmul_with(&f, (spvgen_coopvec_matmul_desc){.input = f.u4, .k = 20,
-                                               .input_interpretation = SPVGEN_INTERP_UINT8_PACKED,
-                                               .matrix_interpretation = SPVGEN_INTERP_UINT8});
+                                               .input_interpretation = SpvComponentTypeUnsignedInt8PackedNV,
+                                               .matrix_interpretation = SpvComponentTypeUnsignedInt8NV});
   EXPECT(f, "K is 20 but the input's 4 32-bit components hold only 16 packed 8-bit values "
             "(GLSL_NV_cooperative_vector: the input vector must have enough components to hold K "
             "values of the packed type)");

@@ -98,10 +98,12 @@ static uint32_t comp_type(cg *g, int c) {
   if (g->comp[c]) return g->comp[c];
   if (c_exotic(c)) g->exotic = true;
   uint32_t id = 0;
-  static const spvgen_interpretation interp[C_COUNT] = {
-      SPVGEN_INTERP_FLOAT16, SPVGEN_INTERP_FLOAT32, SPVGEN_INTERP_SINT8, SPVGEN_INTERP_UINT8,
-      SPVGEN_INTERP_SINT32, SPVGEN_INTERP_UINT32, SPVGEN_INTERP_FLOAT16, SPVGEN_INTERP_FLOAT_E4M3,
-      SPVGEN_INTERP_FLOAT_E5M2};
+  static const SpvComponentType interp[C_COUNT] = {
+      SpvComponentTypeFloat16NV,     SpvComponentTypeFloat32NV,
+      SpvComponentTypeSignedInt8NV,  SpvComponentTypeUnsignedInt8NV,
+      SpvComponentTypeSignedInt32NV, SpvComponentTypeUnsignedInt32NV,
+      SpvComponentTypeFloat16NV,     SpvComponentTypeFloatE4M3NV,
+      SpvComponentTypeFloatE5M2NV};
   if (c != C_BF16 && chance(g->r, 25)) {
     id = CID(P_TYPE, spvgen_type_for_interpretation, (CM, interp[c]), ", %u", (uint32_t)interp[c]);
   } else {
@@ -801,26 +803,26 @@ static void vec_matmul(cg *g) {
   uint32_t x = below(g->r, 10);
   if (x < 5) { /* float16 */
     rc = ic = C_F16;
-    d.input_interpretation = SPVGEN_INTERP_FLOAT16;
-    d.matrix_interpretation = x == 4 ? (chance(g->r, 50) ? SPVGEN_INTERP_FLOAT_E4M3 : SPVGEN_INTERP_FLOAT_E5M2)
-                                     : SPVGEN_INTERP_FLOAT16;
-    d.bias_interpretation = SPVGEN_INTERP_FLOAT16;
+    d.input_interpretation = SpvComponentTypeFloat16NV;
+    d.matrix_interpretation = x == 4 ? (chance(g->r, 50) ? SpvComponentTypeFloatE4M3NV : SpvComponentTypeFloatE5M2NV)
+                                     : SpvComponentTypeFloat16NV;
+    d.bias_interpretation = SpvComponentTypeFloat16NV;
     esize = x == 4 ? 1 : 2;
   } else if (x < 8) { /* int8 in, int32 out */
     rc = C_S32;
     bool packed = chance(g->r, 50);
     ic = packed ? C_U32 : C_S8;
-    d.input_interpretation = packed ? SPVGEN_INTERP_SINT8_PACKED : SPVGEN_INTERP_SINT8;
-    d.matrix_interpretation = SPVGEN_INTERP_SINT8;
-    d.bias_interpretation = SPVGEN_INTERP_SINT32;
+    d.input_interpretation = packed ? SpvComponentTypeSignedInt8PackedNV : SpvComponentTypeSignedInt8NV;
+    d.matrix_interpretation = SpvComponentTypeSignedInt8NV;
+    d.bias_interpretation = SpvComponentTypeSignedInt32NV;
     esize = 1;
     if (packed) d.k = K;
   } else { /* float32 */
     rc = ic = C_F32;
-    d.input_interpretation = d.matrix_interpretation = d.bias_interpretation = SPVGEN_INTERP_FLOAT32;
+    d.input_interpretation = d.matrix_interpretation = d.bias_interpretation = SpvComponentTypeFloat32NV;
     esize = 4;
   }
-  uint32_t in_count = d.input_interpretation == SPVGEN_INTERP_SINT8_PACKED ? K / 4 : K;
+  uint32_t in_count = d.input_interpretation == SpvComponentTypeSignedInt8PackedNV ? K / 4 : K;
   d.result_type = vec_type(g, rc, M);
   d.input = vec_value(g, ic, in_count);
   d.matrix = buffer_array(g, chance(g->r, 50) ? C_U8 : C_F16);
@@ -860,7 +862,7 @@ static void vec_training(cg *g) {
     d.a = vec_value(g, C_F16, M);
     d.b = vec_value(g, C_F16, N);
     d.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
-    d.matrix_interpretation = chance(g->r, 50) ? SPVGEN_INTERP_FLOAT16 : SPVGEN_INTERP_FLOAT32;
+    d.matrix_interpretation = chance(g->r, 50) ? SpvComponentTypeFloat16NV : SpvComponentTypeFloat32NV;
     if (chance(g->r, 20)) d.layout_id = u32c(g, (uint32_t)d.layout);
     if (chance(g->r, 20)) d.matrix_interpretation_id = u32c(g, (uint32_t)d.matrix_interpretation);
     CVOID(spvgen_coopvec_outer_product_accumulate, (CM, &d),
@@ -878,19 +880,23 @@ static void vec_training(cg *g) {
 }
 
 static void coop_queries(cg *g) {
-  static const spvgen_interpretation all[] = {
-      SPVGEN_INTERP_FLOAT16, SPVGEN_INTERP_FLOAT32, SPVGEN_INTERP_FLOAT64, SPVGEN_INTERP_SINT8,
-      SPVGEN_INTERP_SINT16, SPVGEN_INTERP_SINT32, SPVGEN_INTERP_SINT64, SPVGEN_INTERP_UINT8,
-      SPVGEN_INTERP_UINT16, SPVGEN_INTERP_UINT32, SPVGEN_INTERP_UINT64, SPVGEN_INTERP_SINT8_PACKED,
-      SPVGEN_INTERP_UINT8_PACKED, SPVGEN_INTERP_FLOAT_E4M3, SPVGEN_INTERP_FLOAT_E5M2};
-  spvgen_interpretation i = all[below(g->r, 15)];
+  static const SpvComponentType all[] = {
+      SpvComponentTypeFloat16NV,       SpvComponentTypeFloat32NV,
+      SpvComponentTypeFloat64NV,       SpvComponentTypeSignedInt8NV,
+      SpvComponentTypeSignedInt16NV,   SpvComponentTypeSignedInt32NV,
+      SpvComponentTypeSignedInt64NV,   SpvComponentTypeUnsignedInt8NV,
+      SpvComponentTypeUnsignedInt16NV, SpvComponentTypeUnsignedInt32NV,
+      SpvComponentTypeUnsignedInt64NV, SpvComponentTypeSignedInt8PackedNV,
+      SpvComponentTypeUnsignedInt8PackedNV, SpvComponentTypeFloatE4M3NV,
+      SpvComponentTypeFloatE5M2NV};
+  SpvComponentType i = all[below(g->r, 15)];
   FZ_CHECK(g->z, spvgen_interpretation_name(i) != NULL && spvgen_interpretation_size(i) != 0,
            "interpretation %u has no name or size", (uint32_t)i);
-  if ((i == SPVGEN_INTERP_FLOAT_E4M3 || i == SPVGEN_INTERP_FLOAT_E5M2) && !g->allow_exotic) return;
-  if (i == SPVGEN_INTERP_FLOAT_E4M3 || i == SPVGEN_INTERP_FLOAT_E5M2) g->exotic = true;
+  if ((i == SpvComponentTypeFloatE4M3NV || i == SpvComponentTypeFloatE5M2NV) && !g->allow_exotic) return;
+  if (i == SpvComponentTypeFloatE4M3NV || i == SpvComponentTypeFloatE5M2NV) g->exotic = true;
   uint32_t t = CID(P_TYPE, spvgen_type_for_interpretation, (CM, i), ", %u", (uint32_t)i);
   if (cg_ok(g)) {
-    uint32_t bytes = i == SPVGEN_INTERP_SINT8_PACKED || i == SPVGEN_INTERP_UINT8_PACKED
+    uint32_t bytes = i == SpvComponentTypeSignedInt8PackedNV || i == SpvComponentTypeUnsignedInt8PackedNV
                          ? 4 : spvgen_interpretation_size(i);
     FZ_CHECK(g->z, spvgen_type_size(CM, t) == bytes, "the type of interpretation %u has %u bytes, not %u",
              (uint32_t)i, spvgen_type_size(CM, t), bytes);
@@ -1124,10 +1130,10 @@ static void coop_chaos_step(fz *z) {
   case 2: FZ_ID(z, P_TYPE, spvgen_type_float_e5m2, (m), "%s", ""); break;
   case 3: {
     uint32_t i = any_interp(z);
-    FZ_ID(z, P_TYPE, spvgen_type_for_interpretation, (m, (spvgen_interpretation)i), ", %u", i);
+    FZ_ID(z, P_TYPE, spvgen_type_for_interpretation, (m, (SpvComponentType)i), ", %u", i);
     trace("/* interpretation name/size of %u */", i);
-    (void)spvgen_interpretation_name((spvgen_interpretation)i);
-    (void)spvgen_interpretation_size((spvgen_interpretation)i);
+    (void)spvgen_interpretation_name((SpvComponentType)i);
+    (void)spvgen_interpretation_size((SpvComponentType)i);
     break;
   }
   case 4: case 5: {
@@ -1342,9 +1348,9 @@ static void coop_chaos_step(fz *z) {
     d.result_type = t;
     d.input = v;
     d.matrix = p;
-    d.input_interpretation = (spvgen_interpretation)any_interp(z);
-    d.matrix_interpretation = (spvgen_interpretation)any_interp(z);
-    d.bias_interpretation = (spvgen_interpretation)any_interp(z);
+    d.input_interpretation = (SpvComponentType)any_interp(z);
+    d.matrix_interpretation = (SpvComponentType)any_interp(z);
+    d.bias_interpretation = (SpvComponentType)any_interp(z);
     if (chance(r, 50)) d.bias = any_id(z, P_PTR);
     if (chance(r, 30)) d.matrix_offset = any_id(z, P_CONST);
     if (chance(r, 30)) d.bias_offset = any_id(z, P_CONST);
@@ -1377,7 +1383,7 @@ static void coop_chaos_step(fz *z) {
     d.b = any_id(z, P_VALUE);
     if (chance(r, 30)) d.offset = any_id(z, P_CONST);
     d.layout = (SpvCooperativeVectorMatrixLayout)(chance(r, 80) ? below(r, 5) : any_lit(z));
-    d.matrix_interpretation = (spvgen_interpretation)any_interp(z);
+    d.matrix_interpretation = (SpvComponentType)any_interp(z);
     if (chance(r, 30)) d.matrix_stride = any_lit(z);
     if (chance(r, 15)) d.layout_id = any_id(z, P_CONST);
     if (chance(r, 15)) d.matrix_interpretation_id = any_id(z, P_CONST);

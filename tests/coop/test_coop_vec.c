@@ -106,7 +106,7 @@ static void test_coopvec_matmul_add_takes_bias_offsets_layout_and_operands(void)
   uint32_t in = coop_named(f.m, spvgen_coopvec_load(f.m, I, mat, 0, NULL), "in");
   spvgen_coopvec_matmul_desc d = {
       .result_type = R, .input = in, .matrix = mat, .matrix_offset = c(&f, 128),
-      .bias = bias, .bias_offset = c(&f, 48), .bias_interpretation = SPVGEN_INTERP_FLOAT32,
+      .bias = bias, .bias_offset = c(&f, 48), .bias_interpretation = SpvComponentTypeFloat32NV,
       .layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV,
       .operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask};
   coop_named(f.m, spvgen_coopvec_matmul_add(f.m, &d), "r");
@@ -126,9 +126,9 @@ static void test_coopvec_matmul_packed_int8_input_holds_four_values_per_componen
   uint32_t mat = coop_named(f.m, array_of(f.m, bufu, f.u32), "mat");
   uint32_t in = coop_named(f.m, spvgen_coopvec_load(f.m, I, mat, 0, NULL), "in");
   spvgen_coopvec_matmul_desc d = {
-      .result_type = R, .input = in, .input_interpretation = SPVGEN_INTERP_SINT8_PACKED,
-      .matrix = mat, .matrix_interpretation = SPVGEN_INTERP_SINT8, .bias = mat,
-      .bias_offset = c(&f, 512), .bias_interpretation = SPVGEN_INTERP_SINT32};
+      .result_type = R, .input = in, .input_interpretation = SpvComponentTypeSignedInt8PackedNV,
+      .matrix = mat, .matrix_interpretation = SpvComponentTypeSignedInt8NV, .bias = mat,
+      .bias_offset = c(&f, 512), .bias_interpretation = SpvComponentTypeSignedInt32NV};
   coop_named(f.m, spvgen_coopvec_matmul_add(f.m, &d), "r");
   const char *lines[] = {
       "%r = OpCooperativeVectorMatrixMulAddNV %R %in %uint_1000491000 %mat %uint_0 %uint_3 %mat "
@@ -140,12 +140,15 @@ static void test_coopvec_matmul_packed_int8_input_holds_four_values_per_componen
 /* Every VkComponentTypeKHR value is accepted as the input interpretation, and every
  * non-packed one as the matrix interpretation. */
 static void test_coopvec_matmul_accepts_every_interpretation(void) {
-  static const spvgen_interpretation all[] = {
-      SPVGEN_INTERP_FLOAT16,      SPVGEN_INTERP_FLOAT32,      SPVGEN_INTERP_FLOAT64,
-      SPVGEN_INTERP_SINT8,        SPVGEN_INTERP_SINT16,       SPVGEN_INTERP_SINT32,
-      SPVGEN_INTERP_SINT64,       SPVGEN_INTERP_UINT8,        SPVGEN_INTERP_UINT16,
-      SPVGEN_INTERP_UINT32,       SPVGEN_INTERP_UINT64,       SPVGEN_INTERP_SINT8_PACKED,
-      SPVGEN_INTERP_UINT8_PACKED, SPVGEN_INTERP_FLOAT_E4M3,   SPVGEN_INTERP_FLOAT_E5M2,
+  static const SpvComponentType all[] = {
+      SpvComponentTypeFloat16NV,       SpvComponentTypeFloat32NV,
+      SpvComponentTypeFloat64NV,       SpvComponentTypeSignedInt8NV,
+      SpvComponentTypeSignedInt16NV,   SpvComponentTypeSignedInt32NV,
+      SpvComponentTypeSignedInt64NV,   SpvComponentTypeUnsignedInt8NV,
+      SpvComponentTypeUnsignedInt16NV, SpvComponentTypeUnsignedInt32NV,
+      SpvComponentTypeUnsignedInt64NV, SpvComponentTypeSignedInt8PackedNV,
+      SpvComponentTypeUnsignedInt8PackedNV, SpvComponentTypeFloatE4M3NV,
+      SpvComponentTypeFloatE5M2NV,
   };
   fixture f = coop_begin(32, COOP_FIXTURE_S32);
   uint32_t R = coop_named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "R");
@@ -157,10 +160,10 @@ static void test_coopvec_matmul_accepts_every_interpretation(void) {
   const char *lines[15];
   static char text[15][160];
   for (int i = 0; i < 15; i++) {
-    bool is_packed = all[i] == SPVGEN_INTERP_SINT8_PACKED || all[i] == SPVGEN_INTERP_UINT8_PACKED;
+    bool is_packed = all[i] == SpvComponentTypeSignedInt8PackedNV || all[i] == SpvComponentTypeUnsignedInt8PackedNV;
     spvgen_coopvec_matmul_desc d = {
         .result_type = R, .input = is_packed ? packed : in, .input_interpretation = all[i],
-        .matrix = arr, .matrix_interpretation = is_packed ? SPVGEN_INTERP_SINT8 : all[i],
+        .matrix = arr, .matrix_interpretation = is_packed ? SpvComponentTypeSignedInt8NV : all[i],
         .layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV};
     char name[16];
     snprintf(name, sizeof name, "r%d", i);
@@ -168,7 +171,7 @@ static void test_coopvec_matmul_accepts_every_interpretation(void) {
     snprintf(text[i], sizeof text[i],
              "%%%s = OpCooperativeVectorMatrixMulNV %%R %%%s %%uint_%u %%arr %%uint_0 %%uint_%u "
              "%%uint_16 %%uint_8 %%uint_2 %%false", name, is_packed ? "packed" : "in",
-             (uint32_t)all[i], (uint32_t)(is_packed ? SPVGEN_INTERP_SINT8 : all[i]));
+             (uint32_t)all[i], (uint32_t)(is_packed ? SpvComponentTypeSignedInt8NV : all[i]));
     lines[i] = text[i];
   }
   coop_finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
@@ -271,8 +274,8 @@ static void test_coopvec_matmul_operands_follow_a_placeholder_stride(void) {
   uint32_t arr = coop_named(f.m, array_of(f.m, bufi, f.s32), "arr");
   uint32_t in = coop_named(f.m, spvgen_coopvec_load(f.m, I, arr, 0, NULL), "in");
   spvgen_coopvec_matmul_desc d = {
-      .result_type = R, .input = in, .input_interpretation = SPVGEN_INTERP_SINT8, .matrix = arr,
-      .matrix_interpretation = SPVGEN_INTERP_SINT8,
+      .result_type = R, .input = in, .input_interpretation = SpvComponentTypeSignedInt8NV, .matrix = arr,
+      .matrix_interpretation = SpvComponentTypeSignedInt8NV,
       .layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV,
       .operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask};
   coop_named(f.m, spvgen_coopvec_matmul(f.m, &d), "r");
@@ -298,7 +301,7 @@ static void test_coopvec_outer_product_accumulate(void) {
   spvgen_coopvec_outer_product_accumulate(f.m, &d);
   d.offset = c(&f, 256);
   d.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
-  d.matrix_interpretation = SPVGEN_INTERP_FLOAT32;
+  d.matrix_interpretation = SpvComponentTypeFloat32NV;
   spvgen_coopvec_outer_product_accumulate(f.m, &d);
   const char *lines[] = {
       "OpCapability CooperativeVectorTrainingNV",

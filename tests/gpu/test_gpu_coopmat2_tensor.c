@@ -129,7 +129,7 @@ static bool pick_tile(const spvgen_device_caps *caps, tile_shape *out, char *why
   static const uint32_t preferred[] = {128, 256, 64, 32};
   for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++) {
     const spvgen_coopmat_flex *f = spvgen_caps_find_coopmat_flex(
-        caps, SPVGEN_SCOPE_WORKGROUP, preferred[i], SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16,
+        caps, SpvScopeWorkgroup, preferred[i], SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16,
         SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32);
     if (!f) continue;
     if (caps->coopmat2_workgroup_scope_max_workgroup_size &&

@@ -110,7 +110,7 @@ static void test_khr_subgroup_muladd_16x16x16_with_strided_row_major_memory_matc
   uint16_t *ha = NULL, *hb = NULL;
   float *hc = NULL, *hd = NULL;
 
-  if (!spvgen_caps_find_coopmat(caps, SPVGEN_SCOPE_SUBGROUP, TILE, TILE, TILE, SPVGEN_COMPONENT_F16,
+  if (!spvgen_caps_find_coopmat(caps, SpvScopeSubgroup, TILE, TILE, TILE, SPVGEN_COMPONENT_F16,
                                 SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32)) {
     gpu_unavailable("device \"%s\" lists no 16x16x16 f16*f16+f32->f32 subgroup cooperative "
                     "matrix shape (%u shapes listed)",

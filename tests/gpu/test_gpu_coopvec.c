@@ -45,7 +45,7 @@ enum {
 /* Binding 0: inputs (f16, VEC_K per invocation), 1: matrix, 2: bias, 3: results (f16,
  * VEC_M per invocation). Offsets into inputs/results are in bytes, as the cooperative
  * vector load/store take them. */
-static void build_coopvec_module(spvgen_module *m, spvgen_coopvec_layout layout) {
+static void build_coopvec_module(spvgen_module *m, SpvCooperativeVectorMatrixLayout layout) {
   uint32_t f16 = spvgen_type_float(m, 16), u32 = spvgen_type_int(m, 32, false);
   uint32_t v3 = spvgen_type_vector(m, u32, 3);
   uint32_t in = spvgen_storage_buffer(m, f16, 0, 0, true, NULL);
@@ -71,18 +71,18 @@ static void build_coopvec_module(spvgen_module *m, spvgen_coopvec_layout layout)
   spvgen_coopvec_matmul_desc d = {
       .result_type = tout,
       .input = x,
-      .input_interpretation = SPVGEN_INTERP_FLOAT16,
+      .input_interpretation = SpvComponentTypeFloat16NV,
       .matrix = pmat,
       .matrix_offset = U(MATRIX_OFFSET),
-      .matrix_interpretation = SPVGEN_INTERP_FLOAT16,
+      .matrix_interpretation = SpvComponentTypeFloat16NV,
       .bias = pbias,
       .bias_offset = U(BIAS_OFFSET),
-      .bias_interpretation = SPVGEN_INTERP_FLOAT16,
+      .bias_interpretation = SpvComponentTypeFloat16NV,
       .m = VEC_M,
       .k = VEC_K,
       .layout = (SpvCooperativeVectorMatrixLayout)layout,
       /* Optimal layouts ignore MatrixStride. */
-      .matrix_stride = layout == SPVGEN_COOPVEC_ROW_MAJOR ? ROW_STRIDE : 0,
+      .matrix_stride = layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ? ROW_STRIDE : 0,
   };
   uint32_t y = spvgen_coopvec_matmul_add(m, &d);
   spvgen_coopvec_store(m, pout, y, spvgen_op_i_mul(m, u32, i, U(VEC_M * 2)), NULL);
@@ -95,8 +95,8 @@ static void build_coopvec_module(spvgen_module *m, spvgen_coopvec_layout layout)
 /* Both modules (row-major and inferencing-optimal matrix) are valid SPIR-V for Vulkan 1.3
  * and declare SPV_NV_cooperative_vector; runs everywhere, device or not. */
 static void test_coopvec_muladd_modules_pass_vulkan13_validation(void) {
-  const spvgen_coopvec_layout layouts[2] = {SPVGEN_COOPVEC_ROW_MAJOR,
-                                            SPVGEN_COOPVEC_INFERENCING_OPTIMAL};
+  const SpvCooperativeVectorMatrixLayout layouts[2] = {SpvCooperativeVectorMatrixLayoutRowMajorNV,
+                                            SpvCooperativeVectorMatrixLayoutInferencingOptimalNV};
   for (int l = 0; l < 2; l++) {
     spvgen_module *m = spvgen_module_create(NULL);
     build_coopvec_module(m, layouts[l]);
@@ -113,7 +113,7 @@ static void test_coopvec_muladd_modules_pass_vulkan13_validation(void) {
 /* One run: result[j] = bias[j] + sum_k W[j][k] * x[k] for every invocation's x. An
  * optimal layout is converted on the host, or with device_conversion by
  * vkCmdConvertCooperativeVectorMatrixNV between two buffers' device addresses. */
-static void run_coopvec_muladd(spvgen_coopvec_layout layout, bool device_conversion) {
+static void run_coopvec_muladd(SpvCooperativeVectorMatrixLayout layout, bool device_conversion) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_FLOAT16 |
                                     SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
                                     (device_conversion ? SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS : 0));
@@ -160,10 +160,10 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout, bool device_convers
       .columns = VEC_K,
       .src_type = SPVGEN_COMPONENT_F16,
       .dst_type = SPVGEN_COMPONENT_F16,
-      .src_layout = SPVGEN_COOPVEC_ROW_MAJOR,
+      .src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV,
       .dst_layout = layout,
       .src_stride = ROW_STRIDE,
-      .dst_stride = layout == SPVGEN_COOPVEC_ROW_MAJOR ? ROW_STRIDE : 0,
+      .dst_stride = layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ? ROW_STRIDE : 0,
   };
   size_t src_size = 0, matrix_size = 0;
   VK_CHECK(ctx, spvgen_vk_coopvec_src_size(&conv, &src_size));
@@ -172,7 +172,7 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout, bool device_convers
             "spvgen_vk_coopvec_src_size gave %zu bytes for a %ux%u f16 matrix with a %u-byte "
             "row stride",
             src_size, VEC_M, VEC_K, ROW_STRIDE);
-  if (layout == SPVGEN_COOPVEC_ROW_MAJOR) {
+  if (layout == SpvCooperativeVectorMatrixLayoutRowMajorNV) {
     matrix_size = (size_t)VEC_M * ROW_STRIDE;
   } else {
     VK_CHECK(ctx, spvgen_vk_coopvec_matrix_size(ctx, &conv, &matrix_size));
@@ -187,7 +187,7 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout, bool device_convers
     uint16_t h = gpu_rand_f16();
     memcpy(hmat + i, &h, 2);
   }
-  if (layout == SPVGEN_COOPVEC_ROW_MAJOR) {
+  if (layout == SpvCooperativeVectorMatrixLayoutRowMajorNV) {
     memcpy(hmat + MATRIX_OFFSET, hw, matrix_size);
   } else if (device_conversion) {
     /* Converted below, on the device, straight into the matrix buffer. */
@@ -207,7 +207,7 @@ static void run_coopvec_muladd(spvgen_coopvec_layout layout, bool device_convers
                                           i == 1 && device_conversion ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0,
                                           &bufs[i]));
   VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[0], 0, hin, sizes[0]));
-  if (device_conversion && layout != SPVGEN_COOPVEC_ROW_MAJOR) {
+  if (device_conversion && layout != SpvCooperativeVectorMatrixLayoutRowMajorNV) {
     /* The random prefix, then the row-major source in a buffer of its own, converted
      * into the matrix buffer at MATRIX_OFFSET (a multiple of 64, as the command needs). */
     VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, hmat, MATRIX_OFFSET));
@@ -273,20 +273,20 @@ done:
 /* RowMajorNV: row j of the matrix is the MatrixStride bytes starting at MatrixOffset +
  * j * MatrixStride; the bias is VEC_M elements at BiasOffset. */
 static void test_coopvec_muladd_with_row_major_strided_matrix_matches_cpu(void) {
-  run_coopvec_muladd(SPVGEN_COOPVEC_ROW_MAJOR, false);
+  run_coopvec_muladd(SpvCooperativeVectorMatrixLayoutRowMajorNV, false);
 }
 
 /* InferencingOptimalNV: a matrix converted by vkConvertCooperativeVectorMatrixNV (through
  * spvgen_vk_convert_coopvec_matrix) gives the same products as the row-major original. */
 static void test_coopvec_muladd_with_inferencing_optimal_matrix_matches_cpu(void) {
-  run_coopvec_muladd(SPVGEN_COOPVEC_INFERENCING_OPTIMAL, false);
+  run_coopvec_muladd(SpvCooperativeVectorMatrixLayoutInferencingOptimalNV, false);
 }
 
 /* The same, converted on the device (vkCmdConvertCooperativeVectorMatrixNV through
  * spvgen_vk_convert_coopvec_matrix_buffers) from a row-major buffer into the matrix
  * buffer, after a random prefix that must survive. */
 static void test_coopvec_muladd_with_device_converted_optimal_matrix_matches_cpu(void) {
-  run_coopvec_muladd(SPVGEN_COOPVEC_INFERENCING_OPTIMAL, true);
+  run_coopvec_muladd(SpvCooperativeVectorMatrixLayoutInferencingOptimalNV, true);
 }
 
 int main(int argc, char **argv) {

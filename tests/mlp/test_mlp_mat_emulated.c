@@ -34,7 +34,7 @@ static spvgen_device_caps with_coopmat(const spvgen_device_caps *dev) {
     s->m = s->n = s->k = 16;
     s->a = s->b = SPVGEN_COMPONENT_F16;
     s->c = s->result = acc16 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
-    s->scope = SPVGEN_SCOPE_SUBGROUP;
+    s->scope = SpvScopeSubgroup;
   }
   return c;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spvgen/coop.h" /* spvgen_interpretation_size */
 #include "vk_fixture.h"
 
 /* ------------------------------------------------------------ helpers ---- */
@@ -285,23 +286,23 @@ static void test_caps_lookups_find_only_listed_entries(void) {
   CHECK_EQ_U64(spvgen_caps_preset("h100", &c), SPVGEN_OK);
   const spvgen_component_type f16 = SPVGEN_COMPONENT_F16, f32 = SPVGEN_COMPONENT_F32;
   const spvgen_coopmat_shape *s =
-      spvgen_caps_find_coopmat(&c, SPVGEN_SCOPE_SUBGROUP, 16, 16, 16, f16, f16, f32, f32);
+      spvgen_caps_find_coopmat(&c, SpvScopeSubgroup, 16, 16, 16, f16, f16, f32, f32);
   CHECK(s && s->m == 16 && s->n == 16 && s->k == 16 && s->c == f32);
-  CHECK(spvgen_caps_find_coopmat(&c, SPVGEN_SCOPE_SUBGROUP, 0, 0, 0, SPVGEN_COMPONENT_S8,
+  CHECK(spvgen_caps_find_coopmat(&c, SpvScopeSubgroup, 0, 0, 0, SPVGEN_COMPONENT_S8,
                                  SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32,
                                  SPVGEN_COMPONENT_S32) != NULL);
-  CHECK(!spvgen_caps_find_coopmat(&c, SPVGEN_SCOPE_SUBGROUP, 8, 8, 8, f16, f16, f32, f32));
-  CHECK(!spvgen_caps_find_coopmat(&c, SPVGEN_SCOPE_WORKGROUP, 16, 16, 16, f16, f16, f32, f32));
+  CHECK(!spvgen_caps_find_coopmat(&c, SpvScopeSubgroup, 8, 8, 8, f16, f16, f32, f32));
+  CHECK(!spvgen_caps_find_coopmat(&c, SpvScopeWorkgroup, 16, 16, 16, f16, f16, f32, f32));
   const spvgen_coopmat_flex *fl =
-      spvgen_caps_find_coopmat_flex(&c, SPVGEN_SCOPE_WORKGROUP, 256, f16, f16, f32, f32);
+      spvgen_caps_find_coopmat_flex(&c, SpvScopeWorkgroup, 256, f16, f16, f32, f32);
   CHECK(fl && fl->m_granularity == 32 && fl->n_granularity == 32 && fl->k_granularity == 16);
-  CHECK(!spvgen_caps_find_coopmat_flex(&c, SPVGEN_SCOPE_WORKGROUP, 512, f16, f16, f32, f32));
+  CHECK(!spvgen_caps_find_coopmat_flex(&c, SpvScopeWorkgroup, 512, f16, f16, f32, f32));
   CHECK(spvgen_caps_find_coopvec(&c, f16, f16, f16, f16, f16, true) != NULL);
   CHECK(spvgen_caps_find_coopvec(&c, f16, SPVGEN_COMPONENT_E4M3, SPVGEN_COMPONENT_E4M3, f16, f16,
                                  false) != NULL);
   CHECK(!spvgen_caps_find_coopvec(&c, f16, SPVGEN_COMPONENT_E4M3, SPVGEN_COMPONENT_E4M3, f16,
                                   f16, true));
-  CHECK(!spvgen_caps_find_coopmat(NULL, SPVGEN_SCOPE_SUBGROUP, 0, 0, 0, f16, f16, f32, f32));
+  CHECK(!spvgen_caps_find_coopmat(NULL, SpvScopeSubgroup, 0, 0, 0, f16, f16, f32, f32));
 }
 
 static void test_vulkan13_preset_has_no_cooperative_features(void) {
@@ -366,6 +367,75 @@ static void test_component_type_names_round_trip(void) {
   CHECK(!spvgen_component_type_parse(NULL, NULL));
 }
 
+/* spvgen_component_to_spirv / spvgen_component_from_spirv: each spvgen type with a SPIR-V
+ * ComponentType converts to it and back; the rest (BF16, UNKNOWN, out of range) have
+ * none, nor do values that are not ComponentType enumerants; a failed conversion leaves
+ * *out alone. */
+static void test_component_types_convert_to_and_from_spirv(void) {
+  static const struct {
+    spvgen_component_type type;
+    SpvComponentType spirv;
+  } pairs[] = {
+      {SPVGEN_COMPONENT_F16, SpvComponentTypeFloat16NV},
+      {SPVGEN_COMPONENT_F32, SpvComponentTypeFloat32NV},
+      {SPVGEN_COMPONENT_F64, SpvComponentTypeFloat64NV},
+      {SPVGEN_COMPONENT_S8, SpvComponentTypeSignedInt8NV},
+      {SPVGEN_COMPONENT_S16, SpvComponentTypeSignedInt16NV},
+      {SPVGEN_COMPONENT_S32, SpvComponentTypeSignedInt32NV},
+      {SPVGEN_COMPONENT_S64, SpvComponentTypeSignedInt64NV},
+      {SPVGEN_COMPONENT_U8, SpvComponentTypeUnsignedInt8NV},
+      {SPVGEN_COMPONENT_U16, SpvComponentTypeUnsignedInt16NV},
+      {SPVGEN_COMPONENT_U32, SpvComponentTypeUnsignedInt32NV},
+      {SPVGEN_COMPONENT_U64, SpvComponentTypeUnsignedInt64NV},
+      {SPVGEN_COMPONENT_E4M3, SpvComponentTypeFloatE4M3NV},
+      {SPVGEN_COMPONENT_E5M2, SpvComponentTypeFloatE5M2NV},
+      {SPVGEN_COMPONENT_S8_PACKED, SpvComponentTypeSignedInt8PackedNV},
+      {SPVGEN_COMPONENT_U8_PACKED, SpvComponentTypeUnsignedInt8PackedNV},
+  };
+  const size_t n = sizeof pairs / sizeof pairs[0];
+  /* Every spvgen value (and one past the end): the listed ones round-trip, the others
+   * have no ComponentType. */
+  for (int t = 0; t <= SPVGEN_COMPONENT_UNKNOWN + 1; t++) {
+    const SpvComponentType *want = NULL;
+    for (size_t i = 0; i < n; i++)
+      if ((int)pairs[i].type == t) want = &pairs[i].spirv;
+    SpvComponentType s = SpvComponentTypeMax;
+    bool ok = spvgen_component_to_spirv((spvgen_component_type)t, &s);
+    CHECK_MSG(ok == (want != NULL), "%s (%d): to_spirv returned %d",
+              spvgen_component_type_name((spvgen_component_type)t), t, ok);
+    if (!want) {
+      CHECK_MSG(s == SpvComponentTypeMax, "%d: *out changed to %u on failure", t, (unsigned)s);
+      continue;
+    }
+    CHECK_MSG(s == *want, "%s: ComponentType %u, expected %u",
+              spvgen_component_type_name((spvgen_component_type)t), (unsigned)s, (unsigned)*want);
+    spvgen_component_type back = SPVGEN_COMPONENT_UNKNOWN;
+    CHECK_MSG(spvgen_component_from_spirv(s, &back) && (int)back == t,
+              "ComponentType %u came back as %s, not %s", (unsigned)s,
+              spvgen_component_type_name(back), spvgen_component_type_name((spvgen_component_type)t));
+    /* The SPIR-V side agrees on the element size. */
+    CHECK_EQ_U64(spvgen_interpretation_size(s),
+                 spvgen_component_type_size((spvgen_component_type)t));
+  }
+  CHECK(!spvgen_component_to_spirv(SPVGEN_COMPONENT_BF16, &(SpvComponentType){0}));
+  CHECK(!spvgen_component_to_spirv(SPVGEN_COMPONENT_UNKNOWN, &(SpvComponentType){0}));
+  CHECK(!spvgen_component_to_spirv((spvgen_component_type)-1, &(SpvComponentType){0}));
+  CHECK(!spvgen_component_to_spirv(SPVGEN_COMPONENT_F16, NULL));
+
+  /* Values that are not ComponentType enumerants (11 is BF16's spvgen number, not a
+   * ComponentType), and a NULL out. */
+  static const uint32_t not_component_types[] = {11, 12, 16, 1000491004, 1000141000,
+                                                 0x7FFFFFFFu, 0xFFFFFFFFu};
+  for (size_t i = 0; i < sizeof not_component_types / sizeof not_component_types[0]; i++) {
+    spvgen_component_type c = SPVGEN_COMPONENT_F64;
+    CHECK_MSG(!spvgen_component_from_spirv((SpvComponentType)not_component_types[i], &c) &&
+                  c == SPVGEN_COMPONENT_F64,
+              "ComponentType %u converted (to %s)", not_component_types[i],
+              spvgen_component_type_name(c));
+  }
+  CHECK(!spvgen_component_from_spirv(SpvComponentTypeFloat16NV, NULL));
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_lavapipe_reports_no_cooperative_features),
@@ -382,6 +452,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_unknown_preset_is_an_error_and_names_are_listed),
       TEST_CASE(test_feature_names_are_distinct_vulkan_names),
       TEST_CASE(test_component_type_names_round_trip),
+      TEST_CASE(test_component_types_convert_to_and_from_spirv),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -579,8 +579,8 @@ static void test_coopvec_conversion_without_the_feature_is_named(void) {
   mat.rows = 16;
   mat.columns = 32;
   mat.src_type = mat.dst_type = SPVGEN_COMPONENT_F16;
-  mat.src_layout = SPVGEN_COOPVEC_ROW_MAJOR;
-  mat.dst_layout = SPVGEN_COOPVEC_INFERENCING_OPTIMAL;
+  mat.src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+  mat.dst_layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
   size_t size = 1;
   VK_EXPECT_ERROR(ctx, spvgen_vk_coopvec_matrix_size(ctx, &mat, &size),
                   SPVGEN_ERROR_MISSING_FEATURE, "needs the device feature cooperativeVector");
@@ -605,6 +605,16 @@ static void test_coopvec_conversion_without_the_feature_is_named(void) {
                   SPVGEN_ERROR_INVALID_ARGUMENT, "the matrix is 0x32");
   VK_EXPECT_ERROR(ctx, spvgen_vk_convert_coopvec_matrix(ctx, &mat, NULL, 4, dst, 4, NULL),
                   SPVGEN_ERROR_INVALID_ARGUMENT, "src is NULL");
+  /* A component type Vulkan has no value for. */
+  mat.rows = 16;
+  mat.dst_type = SPVGEN_COMPONENT_UNKNOWN;
+  VK_EXPECT_ERROR(ctx, spvgen_vk_coopvec_matrix_size(ctx, &mat, &size),
+                  SPVGEN_ERROR_INVALID_ARGUMENT,
+                  "dst_type 16 is not a component type Vulkan has (VkComponentTypeKHR)");
+  mat.dst_type = SPVGEN_COMPONENT_F16;
+  mat.src_type = (spvgen_component_type)-1;
+  VK_EXPECT_ERROR(ctx, spvgen_vk_coopvec_matrix_size(ctx, &mat, &size),
+                  SPVGEN_ERROR_INVALID_ARGUMENT, "src_type -1 is not a component type");
   spvgen_vk_destroy(ctx);
 }
 
@@ -615,14 +625,14 @@ static void test_coopvec_source_sizes_follow_layout_and_stride(void) {
   mat.rows = 3;
   mat.columns = 5;
   mat.src_type = SPVGEN_COMPONENT_F16;
-  mat.src_layout = SPVGEN_COOPVEC_ROW_MAJOR;
+  mat.src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
   size_t size = 0;
   CHECK_EQ_U64(spvgen_vk_coopvec_src_size(&mat, &size), SPVGEN_OK);
   CHECK_EQ_U64(size, 3 * 5 * 2);
   mat.src_stride = 16;
   CHECK_EQ_U64(spvgen_vk_coopvec_src_size(&mat, &size), SPVGEN_OK);
   CHECK_EQ_U64(size, 2 * 16 + 10);
-  mat.src_layout = SPVGEN_COOPVEC_COLUMN_MAJOR;
+  mat.src_layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV;
   mat.src_stride = 0;
   mat.src_type = SPVGEN_COMPONENT_F32;
   CHECK_EQ_U64(spvgen_vk_coopvec_src_size(&mat, &size), SPVGEN_OK);
@@ -632,7 +642,7 @@ static void test_coopvec_source_sizes_follow_layout_and_stride(void) {
   mat.src_stride = 14; /* not a multiple of 4 */
   CHECK_EQ_U64(spvgen_vk_coopvec_src_size(&mat, &size), SPVGEN_ERROR_INVALID_ARGUMENT);
   mat.src_stride = 0;
-  mat.src_layout = SPVGEN_COOPVEC_INFERENCING_OPTIMAL; /* only the driver knows */
+  mat.src_layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV; /* only the driver knows */
   CHECK_EQ_U64(spvgen_vk_coopvec_src_size(&mat, &size), SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_EQ_U64(spvgen_vk_coopvec_src_size(NULL, &size), SPVGEN_ERROR_INVALID_ARGUMENT);
 }

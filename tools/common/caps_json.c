@@ -151,12 +151,12 @@ static bool feature_list(parser *ps, uint64_t *features) {
   return eat(ps, ']') || fail(ps, "\"features\": expected ']'");
 }
 
-static bool scope_of(parser *ps, spvgen_scope *out) {
+static bool scope_of(parser *ps, SpvScope *out) {
   char s[16];
   if (!string(ps, s, sizeof s)) return false;
-  if (!strcmp(s, "subgroup")) *out = SPVGEN_SCOPE_SUBGROUP;
-  else if (!strcmp(s, "workgroup")) *out = SPVGEN_SCOPE_WORKGROUP;
-  else if (!strcmp(s, "device")) *out = SPVGEN_SCOPE_DEVICE;
+  if (!strcmp(s, "subgroup")) *out = SpvScopeSubgroup;
+  else if (!strcmp(s, "workgroup")) *out = SpvScopeWorkgroup;
+  else if (!strcmp(s, "device")) *out = SpvScopeDevice;
   else return fail(ps, "unknown scope \"%s\"", s);
   return true;
 }

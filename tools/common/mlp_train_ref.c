@@ -403,8 +403,8 @@ static uint64_t vec_layout(spvgen_vk_context *ctx, const spvgen_mlp_train_config
   for (uint32_t l = 0; l < p->layer_count; l++) {
     spvgen_vk_coopvec_matrix cm = {.rows = p->layers[l].outputs, .columns = p->layers[l].inputs,
                                    .src_type = SPVGEN_COMPONENT_F16, .dst_type = SPVGEN_COMPONENT_F16,
-                                   .src_layout = SPVGEN_COOPVEC_ROW_MAJOR,
-                                   .dst_layout = SPVGEN_COOPVEC_TRAINING_OPTIMAL};
+                                   .src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV,
+                                   .dst_layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV};
     if (spvgen_vk_coopvec_matrix_size(ctx, &cm, &msize[l]) != SPVGEN_OK) return 0;
     push[2 + l] = (uint32_t)off;
     push[2 + p->layer_count + l] = (uint32_t)p->layers[l].bias_offset;
@@ -422,8 +422,8 @@ static spvgen_status vec_convert(spvgen_vk_context *ctx, const spvgen_mlp_train_
     const spvgen_mlp_layer *L = &p->layers[l];
     spvgen_vk_coopvec_matrix cm = {.rows = L->outputs, .columns = L->inputs,
                                    .src_type = SPVGEN_COMPONENT_F16, .dst_type = SPVGEN_COMPONENT_F16,
-                                   .src_layout = SPVGEN_COOPVEC_TRAINING_OPTIMAL,
-                                   .dst_layout = SPVGEN_COOPVEC_ROW_MAJOR, .dst_stride = L->row_stride};
+                                   .src_layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV,
+                                   .dst_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV, .dst_stride = L->row_stride};
     spvgen_status st = spvgen_vk_convert_coopvec_matrix_buffers(ctx, &cm, g, push[2 + l], g, L->matrix_offset);
     if (st != SPVGEN_OK) return st;
   }

@@ -52,11 +52,11 @@ static int devices_usage_error(const char *fmt, ...) {
   return 2;
 }
 
-static const char *scope_name(spvgen_scope s) {
+static const char *scope_name(SpvScope s) {
   switch (s) {
-  case SPVGEN_SCOPE_DEVICE: return "device";
-  case SPVGEN_SCOPE_WORKGROUP: return "workgroup";
-  case SPVGEN_SCOPE_SUBGROUP: return "subgroup";
+  case SpvScopeDevice: return "device";
+  case SpvScopeWorkgroup: return "workgroup";
+  case SpvScopeSubgroup: return "subgroup";
   default: return "unknown";
   }
 }
