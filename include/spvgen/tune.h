@@ -246,7 +246,9 @@ typedef struct spvgen_tune_result {
   spvgen_gemm_config plan;   /* spvgen_tune_gemm: the winner's plan */
   spvgen_mlp_config mlp_plan; /* spvgen_tune_mlp: the winner's plan (plan is zero then;
                                  after spvgen_tune_gemm this one is) */
-  uint32_t best;             /* index of the winner in candidates */
+  uint32_t best;             /* index of the winner in candidates: the fastest, unless
+                                the default (timed) is within 5 % of it, then the default
+                                (a smaller difference is within run-to-run noise) */
   uint32_t default_index;    /* index of the heuristic plan in candidates */
   double best_ns, default_ns;
   uint32_t count;            /* candidates in the table */

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "tune_internal.h"
 
 typedef struct tune_slot {
@@ -31,10 +32,9 @@ struct spvgen_tune_cache {
 };
 
 void tune_msg(char *msg, size_t size, const char *fmt, ...) {
-  if (!msg || !size) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, size, fmt, ap);
+  sg_error_vformat(msg, size, SPVGEN_OK, NULL, fmt, ap); /* the one formatter */
   va_end(ap);
 }
 
