@@ -590,14 +590,33 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   uint32_t point = ek_load_v3_component(m, gid, 0);
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   spvgen_if(m, ek_lt(m, point, n));
-  uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
-  for (uint32_t c = 0; c < d->input_width; c++) comps[c] = mlp_load_input(m, p, &io, point, ek_u32(m, c));
-  uint32_t x = array_shape ? spvgen_op_composite_construct(m, fi.param_type, comps, d->input_width)
-                           : spvgen_coop_construct(m, fi.param_type, comps, d->input_width);
+  /* Cooperative vectors: a point whose bytes are a multiple of 16 is one
+   * OpCooperativeVectorLoadNV / StoreNV (the offsets then are multiples of 16, as the
+   * instructions require; a bound buffer holds under 4 GiB, so point * bytes fits in 32
+   * bits), not a load or store per component. */
+  uint32_t in_row = d->input_width * spvgen_component_type_size(d->input_type);
+  uint32_t out_row = d->output_width * spvgen_component_type_size(d->output_type);
+  uint32_t x;
+  if (!array_shape && in_row % 16 == 0) {
+    uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->input_type), d->input_width);
+    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io.in), ek_mul(m, point, ek_u32(m, in_row)), NULL);
+    x = d->input_type == SPVGEN_COMPONENT_F32 ? v : spvgen_coop_convert(m, fi.param_type, v);
+  } else {
+    uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->input_width; c++) comps[c] = mlp_load_input(m, p, &io, point, ek_u32(m, c));
+    x = array_shape ? spvgen_op_composite_construct(m, fi.param_type, comps, d->input_width)
+                    : spvgen_coop_construct(m, fi.param_type, comps, d->input_width);
+  }
   uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
-  for (uint32_t c = 0; c < d->output_width; c++) {
-    uint32_t v = array_shape ? spvgen_op_composite_extract(m, f32, y, &c, 1) : spvgen_coop_extract(m, y, c);
-    mlp_store_output(m, p, &io, point, ek_u32(m, c), v);
+  if (!array_shape && out_row % 16 == 0) {
+    uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->output_type), d->output_width);
+    uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
+    spvgen_coopvec_store(m, ek_array(m, &io.out), v, ek_mul(m, point, ek_u32(m, out_row)), NULL);
+  } else {
+    for (uint32_t c = 0; c < d->output_width; c++) {
+      uint32_t v = array_shape ? spvgen_op_composite_extract(m, f32, y, &c, 1) : spvgen_coop_extract(m, y, c);
+      mlp_store_output(m, p, &io, point, ek_u32(m, c), v);
+    }
   }
   spvgen_end_if(m);
   spvgen_function_end(m);
