@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callF.sh, callG.sh, callI.sh and callL.sh.
 # GPU call H (session 3): coopmat2 split-K on the device (correctness, a first speed look),
 # what makes off-tile shapes slow (K tail / M,N edges / row stride, one at a time), then
 # re-tuning the benchmark shapes with the 25 ms warm-up (GEMM, and the MLP networks with

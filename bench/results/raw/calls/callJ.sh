@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callF.sh, callG.sh, callI.sh and callL.sh.
 # GPU call J (session 3): which coopmat2 split-K case hangs (the test timed out twice with
 # no failure printed); each run is cut at 12 s.
 for f in .gl/*.deb; do dpkg -x $f / ; done >/dev/null 2>&1; ldconfig

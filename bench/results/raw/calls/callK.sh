@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callF.sh, callG.sh, callI.sh and callL.sh.
 # GPU call K (session 3): the vec MLP kernel with one cooperative-vector load / store per
 # point (instead of one per component): correctness and speed (row-major and optimal).
 for f in .gl/*.deb; do dpkg -x $f / ; done >/dev/null 2>&1; ldconfig
