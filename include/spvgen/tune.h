@@ -211,6 +211,10 @@ typedef struct spvgen_tune_candidate {
 
 #define SPVGEN_TUNE_MAX_CANDIDATES 128
 
+/* A candidate replaces the heuristic default only when its median is below
+ * default / (1 + SPVGEN_TUNE_MARGIN): smaller differences are run-to-run noise. */
+#define SPVGEN_TUNE_MARGIN 0.05
+
 /* Progress, reported after each candidate. best is NULL until one is timed. */
 typedef struct spvgen_tune_progress {
   uint32_t done, total;

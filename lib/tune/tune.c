@@ -10,9 +10,6 @@
 
 #include "tune_internal.h"
 
-/* A candidate replaces the default only when it is faster by more than this fraction. */
-#define TUNE_MARGIN 0.05
-
 /* Dispatches in the longest warm-up submission (see tune_loop). */
 #define TUNE_WARM_MAX 4096u
 
@@ -238,7 +235,7 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
    * 2026-11-23c.md: candidates tuned 2-4 % faster measured 1-2.5 % slower in the next
    * table), so a smaller win is no evidence. */
   const spvgen_tune_candidate *dc = &res->candidates[res->default_index];
-  if (dc->status == SPVGEN_TUNE_TIMED && res->candidates[best].median_ns > dc->median_ns / (1.0 + TUNE_MARGIN))
+  if (dc->status == SPVGEN_TUNE_TIMED && res->candidates[best].median_ns > dc->median_ns / (1.0 + SPVGEN_TUNE_MARGIN))
     best = (int)res->default_index;
   res->best = (uint32_t)best;
   res->best_ns = res->candidates[best].median_ns;

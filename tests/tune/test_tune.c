@@ -845,9 +845,17 @@ static void tune_shape(spvgen_vk_context *ctx, uint32_t m, uint32_t n, uint32_t 
     CHECK_EQ_U64(c->bad, 0);
     CHECK(c->median_ns > 0 && c->min_ns > 0 && c->min_ns <= c->median_ns);
     CHECK_EQ_U64(c->samples + c->rejected, 5);
-    /* The best is the fastest timed candidate: at least as fast as the default. */
-    CHECK(res->best_ns <= c->median_ns);
+    /* The best is the fastest timed candidate, or the default when none beats it by
+     * more than SPVGEN_TUNE_MARGIN. */
+    if (res->best == res->default_index)
+      CHECK_MSG(c->median_ns >= res->default_ns / (1.0 + SPVGEN_TUNE_MARGIN), "%s: %.0f ns beats the kept default %.0f ns",
+                c->name, c->median_ns, res->default_ns);
+    else
+      CHECK(res->best_ns <= c->median_ns);
   }
+  if (res->best != res->default_index)
+    CHECK_MSG(res->best_ns < res->default_ns / (1.0 + SPVGEN_TUNE_MARGIN), "the winner %.0f ns is within the margin of the default %.0f ns",
+              res->best_ns, res->default_ns);
   if (k >= 512) {
     uint32_t split = 0;
     for (uint32_t i = 0; i < res->count; i++) split += res->candidates[i].knobs.split_k > 1;
