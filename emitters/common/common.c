@@ -276,3 +276,9 @@ spvgen_status ek_kernel_finish(spvgen_module *m, spvgen_status st, spvgen_kernel
   kernel->info = *info;
   return SPVGEN_OK;
 }
+
+int ek_name_index(const char *const *names, int count, const char *name) {
+  for (int i = 0; name && i < count; i++)
+    if (names[i] && !strcmp(name, names[i])) return i;
+  return -1;
+}

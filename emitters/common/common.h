@@ -48,6 +48,10 @@ uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
 /* &buffer.data (the runtime array, for cooperative loads and stores). */
 uint32_t ek_array(spvgen_module *m, const ek_buffer *b);
 
+/* The index of name in names[0..count) (NULL entries skipped), or -1: the one lookup
+ * behind every spvgen_*_parse of the templates. */
+int ek_name_index(const char *const *names, int count, const char *name);
+
 /* ----------------------------------------------------------- invocations ---- */
 /* Component c of a uvec3 built-in (WorkgroupId, LocalInvocationId, ...), declared once
  * per module by the builder's deduplication of the variable is NOT assumed: pass the

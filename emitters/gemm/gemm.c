@@ -28,12 +28,9 @@ const char *spvgen_gemm_variant_name(spvgen_gemm_variant v) {
 }
 
 bool spvgen_gemm_variant_parse(const char *name, spvgen_gemm_variant *out) {
-  for (int i = 0; name && i < SPVGEN_GEMM_VARIANT_COUNT; i++)
-    if (!strcmp(name, variant_names[i])) {
-      if (out) *out = (spvgen_gemm_variant)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(variant_names, SPVGEN_GEMM_VARIANT_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_gemm_variant)i;
+  return i >= 0;
 }
 
 const char *spvgen_activation_name(spvgen_activation a) {
@@ -41,12 +38,9 @@ const char *spvgen_activation_name(spvgen_activation a) {
 }
 
 bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
-  for (int i = 0; name && i < SPVGEN_ACTIVATION_COUNT; i++)
-    if (!strcmp(name, activation_names[i])) {
-      if (out) *out = (spvgen_activation)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(activation_names, SPVGEN_ACTIVATION_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_activation)i;
+  return i >= 0;
 }
 
 static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
@@ -56,12 +50,9 @@ const char *spvgen_gemm_edge_name(spvgen_gemm_edge e) {
 }
 
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out) {
-  for (int i = 0; name && i < SPVGEN_GEMM_EDGE_COUNT; i++)
-    if (!strcmp(name, edge_names[i])) {
-      if (out) *out = (spvgen_gemm_edge)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(edge_names, SPVGEN_GEMM_EDGE_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_gemm_edge)i;
+  return i >= 0;
 }
 
 spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {

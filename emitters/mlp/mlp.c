@@ -28,12 +28,9 @@ const char *spvgen_mlp_variant_name(spvgen_mlp_variant v) {
 }
 
 bool spvgen_mlp_variant_parse(const char *name, spvgen_mlp_variant *out) {
-  for (int i = 0; name && i < SPVGEN_MLP_VARIANT_COUNT; i++)
-    if (!strcmp(name, variant_names[i])) {
-      if (out) *out = (spvgen_mlp_variant)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(variant_names, SPVGEN_MLP_VARIANT_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_mlp_variant)i;
+  return i >= 0;
 }
 
 const char *spvgen_mlp_activation_name(spvgen_mlp_activation a) {
@@ -41,12 +38,9 @@ const char *spvgen_mlp_activation_name(spvgen_mlp_activation a) {
 }
 
 bool spvgen_mlp_activation_parse(const char *name, spvgen_mlp_activation *out) {
-  for (int i = 0; name && i < SPVGEN_MLP_ACT_COUNT; i++)
-    if (!strcmp(name, activation_names[i])) {
-      if (out) *out = (spvgen_mlp_activation)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(activation_names, SPVGEN_MLP_ACT_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_mlp_activation)i;
+  return i >= 0;
 }
 
 const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding e) {

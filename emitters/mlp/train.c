@@ -36,12 +36,9 @@ const char *spvgen_mlp_loss_name(spvgen_mlp_loss l) {
 }
 
 bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out) {
-  for (int i = 0; name && i < SPVGEN_MLP_LOSS_COUNT; i++)
-    if (!strcmp(name, loss_names[i])) {
-      if (out) *out = (spvgen_mlp_loss)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(loss_names, SPVGEN_MLP_LOSS_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_mlp_loss)i;
+  return i >= 0;
 }
 
 const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer o) {
@@ -49,12 +46,9 @@ const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer o) {
 }
 
 bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out) {
-  for (int i = 0; name && i < SPVGEN_MLP_OPTIMIZER_COUNT; i++)
-    if (!strcmp(name, optimizer_names[i])) {
-      if (out) *out = (spvgen_mlp_optimizer)i;
-      return true;
-    }
-  return false;
+  int i = ek_name_index(optimizer_names, SPVGEN_MLP_OPTIMIZER_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_mlp_optimizer)i;
+  return i >= 0;
 }
 
 /* Writes "spvgen_mlp_train_plan: <fmt>" into msg; returns st. */
