@@ -244,6 +244,10 @@ static void plan_name(spvgen_mlp_config *p) {
     size_t n = strlen(p->name);
     snprintf(p->name + n, sizeof p->name - n, " opt");
   }
+  if (p->variant == SPVGEN_MLP_VEC && d->points_per_group > 1) { /* points per invocation */
+    size_t n = strlen(p->name);
+    snprintf(p->name + n, sizeof p->name - n, " p%u", d->points_per_group);
+  }
   if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator */
     size_t n = strlen(p->name);
     snprintf(p->name + n, sizeof p->name - n, " p%u%s", d->points_per_group,
@@ -570,6 +574,45 @@ void mlp_store_output(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io
   spvgen_store(m, ek_elem(m, &io->out, i), ek_convert(m, v, SPVGEN_COMPONENT_F32, p->desc.output_type));
 }
 
+/* Loads point `point` as the network function's parameter (see mlp_emit_pointwise_kernel). */
+static uint32_t pointwise_load(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
+                               const spvgen_mlp_function_info *fi, uint32_t point, bool array_shape) {
+  const spvgen_mlp_desc *d = &p->desc;
+  /* Cooperative vectors: a point whose bytes are a multiple of 16 is one
+   * OpCooperativeVectorLoadNV (the offsets then are multiples of 16, as the instruction
+   * requires; a bound buffer holds under 4 GiB, so point * bytes fits in 32 bits), not a
+   * load per component. */
+  uint32_t in_row = d->input_width * spvgen_component_type_size(d->input_type);
+  if (!array_shape && in_row % 16 == 0) {
+    uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->input_type), d->input_width);
+    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io->in), ek_mul(m, point, ek_u32(m, in_row)), NULL);
+    return d->input_type == SPVGEN_COMPONENT_F32 ? v : spvgen_coop_convert(m, fi->param_type, v);
+  }
+  uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
+  for (uint32_t c = 0; c < d->input_width; c++) comps[c] = mlp_load_input(m, p, io, point, ek_u32(m, c));
+  return array_shape ? spvgen_op_composite_construct(m, fi->param_type, comps, d->input_width)
+                     : spvgen_coop_construct(m, fi->param_type, comps, d->input_width);
+}
+
+/* Stores the network's result y for point `point` (one OpCooperativeVectorStoreNV where
+ * the row is a multiple of 16 bytes, as for the load). */
+static void pointwise_store(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
+                            uint32_t point, uint32_t y, bool array_shape) {
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t out_row = d->output_width * spvgen_component_type_size(d->output_type);
+  if (!array_shape && out_row % 16 == 0) {
+    uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->output_type), d->output_width);
+    uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
+    spvgen_coopvec_store(m, ek_array(m, &io->out), v, ek_mul(m, point, ek_u32(m, out_row)), NULL);
+    return;
+  }
+  uint32_t f32 = ek_f32_type(m);
+  for (uint32_t c = 0; c < d->output_width; c++) {
+    uint32_t v = array_shape ? spvgen_op_composite_extract(m, f32, y, &c, 1) : spvgen_coop_extract(m, y, c);
+    mlp_store_output(m, p, io, point, ek_u32(m, c), v);
+  }
+}
+
 void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
                                const mlp_variant_ops *ops, bool array_shape) {
   const spvgen_mlp_desc *d = &p->desc;
@@ -579,37 +622,38 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   mlp_io io;
   mlp_declare_io(m, p, &io);
   uint32_t gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-  uint32_t f32 = ek_f32_type(m);
+  (void)ek_f32_type(m);
   spvgen_compute_main(m, "main", p->local_size[0], 1, 1);
-  uint32_t point = ek_load_v3_component(m, gid, 0);
+  uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1; /* points per invocation */
+  uint32_t first = ek_load_v3_component(m, gid, 0);
+  if (ppi > 1) first = ek_mul(m, first, ek_u32(m, ppi));
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
-  spvgen_if(m, ek_lt(m, point, n));
-  /* Cooperative vectors: a point whose bytes are a multiple of 16 is one
-   * OpCooperativeVectorLoadNV / StoreNV (the offsets then are multiples of 16, as the
-   * instructions require; a bound buffer holds under 4 GiB, so point * bytes fits in 32
-   * bits), not a load or store per component. */
-  uint32_t in_row = d->input_width * spvgen_component_type_size(d->input_type);
-  uint32_t out_row = d->output_width * spvgen_component_type_size(d->output_type);
-  uint32_t x;
-  if (!array_shape && in_row % 16 == 0) {
-    uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->input_type), d->input_width);
-    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io.in), ek_mul(m, point, ek_u32(m, in_row)), NULL);
-    x = d->input_type == SPVGEN_COMPONENT_F32 ? v : spvgen_coop_convert(m, fi.param_type, v);
+  spvgen_if(m, ek_lt(m, first, n));
+  if (ppi == 1) {
+    uint32_t x = pointwise_load(m, p, &io, &fi, first, array_shape);
+    uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
+    pointwise_store(m, p, &io, first, y, array_shape);
   } else {
-    uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t c = 0; c < d->input_width; c++) comps[c] = mlp_load_input(m, p, &io, point, ek_u32(m, c));
-    x = array_shape ? spvgen_op_composite_construct(m, fi.param_type, comps, d->input_width)
-                    : spvgen_coop_construct(m, fi.param_type, comps, d->input_width);
-  }
-  uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
-  if (!array_shape && out_row % 16 == 0) {
-    uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->output_type), d->output_width);
-    uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
-    spvgen_coopvec_store(m, ek_array(m, &io.out), v, ek_mul(m, point, ek_u32(m, out_row)), NULL);
-  } else {
-    for (uint32_t c = 0; c < d->output_width; c++) {
-      uint32_t v = array_shape ? spvgen_op_composite_extract(m, f32, y, &c, 1) : spvgen_coop_extract(m, y, c);
-      mlp_store_output(m, p, &io, point, ek_u32(m, c), v);
+    /* ppi points in one block, so their networks are independent instruction streams the
+     * driver can interleave: point first + j, or `first` again past the end (computed,
+     * never stored). */
+    uint32_t pts[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION], ok[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION];
+    uint32_t xs[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION], ys[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION];
+    uint32_t u32 = spvgen_type_int(m, 32, false);
+    pts[0] = first;
+    ok[0] = 0;
+    for (uint32_t j = 1; j < ppi; j++) {
+      uint32_t pj = ek_add(m, first, ek_u32(m, j));
+      ok[j] = ek_lt(m, pj, n);
+      pts[j] = spvgen_op_select(m, u32, ok[j], pj, first);
+    }
+    for (uint32_t j = 0; j < ppi; j++) xs[j] = pointwise_load(m, p, &io, &fi, pts[j], array_shape);
+    for (uint32_t j = 0; j < ppi; j++) ys[j] = spvgen_op_function_call(m, fi.return_type, fi.function, &xs[j], 1);
+    pointwise_store(m, p, &io, pts[0], ys[0], array_shape);
+    for (uint32_t j = 1; j < ppi; j++) {
+      spvgen_if(m, ok[j]);
+      pointwise_store(m, p, &io, pts[j], ys[j], array_shape);
+      spvgen_end_if(m);
     }
   }
   spvgen_end_if(m);

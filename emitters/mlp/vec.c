@@ -36,10 +36,12 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "a layer %u wide: %s's cooperative vectors hold at most %u components",
                     mlp_max_width(p), caps->name, maxc);
+  /* points_per_group is points per invocation here: several independent networks in one
+   * block, for the driver to interleave. */
   if (!d->points_per_group) d->points_per_group = 1;
-  if (d->points_per_group != 1)
+  if (d->points_per_group != 1 && d->points_per_group != 2 && d->points_per_group != 4)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "points_per_group %u: the vec variant evaluates one point per invocation",
+                    "points_per_group %u: the vec variant evaluates 1, 2 or 4 points per invocation",
                     d->points_per_group);
   if (!d->workgroup_size) d->workgroup_size = 64;
   if (d->workgroup_size > 1024)
@@ -47,7 +49,7 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     "workgroup_size %u: at most 1024", d->workgroup_size);
   p->local_size[0] = d->workgroup_size;
   p->local_size[1] = p->local_size[2] = 1;
-  p->points_per_workgroup = d->workgroup_size;
+  p->points_per_workgroup = d->workgroup_size * d->points_per_group;
   p->shared_bytes = 0;
   p->features = SPVGEN_FEATURE_COOPVEC;
   p->subgroup_size = 0;
@@ -57,12 +59,14 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
 static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
                                spvgen_mlp_desc *out, uint32_t max) {
   (void)caps;
-  static const uint32_t sizes[] = {64, 128, 32, 256};
+  static const struct { uint32_t wg, ppi; } knobs[] = {{64, 1}, {128, 1}, {32, 1}, {256, 1}, {64, 2}, {128, 2}};
   uint32_t n = 0;
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0] && n < max; i++) {
-    if (desc->workgroup_size && desc->workgroup_size != sizes[i]) continue;
+  for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && n < max; i++) {
+    if (desc->workgroup_size && desc->workgroup_size != knobs[i].wg) continue;
+    if (desc->points_per_group && desc->points_per_group != knobs[i].ppi) continue;
     out[n] = *desc;
-    out[n++].workgroup_size = sizes[i];
+    out[n].workgroup_size = knobs[i].wg;
+    out[n++].points_per_group = knobs[i].ppi;
   }
   if (!n && max) out[n++] = *desc;
   return n;

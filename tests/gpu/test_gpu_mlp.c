@@ -54,6 +54,7 @@ static spvgen_mlp_desc net(int which) {
 }
 
 static spvgen_mlp_weight_layout_kind g_weights; /* the layout run_variant asks for */
+static uint32_t g_points_per_group;               /* and the knob (0: the plan's) */
 
 static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | features);
@@ -63,6 +64,7 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
     d.variant = v;
     d.f16_accumulation = acc16;
     d.weight_layout = g_weights;
+    d.points_per_group = g_points_per_group;
     char msg[512];
     spvgen_mlp_config p;
     spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
@@ -106,6 +108,17 @@ static void test_mlp_vec_optimal_weights_match_cpu(void) {
   run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
+/* Two and four points per invocation (their networks interleaved in one block); the
+ * point counts leave a partial last invocation (65573 = 4 * 16393 + 1). */
+static void test_mlp_vec_two_and_four_points_per_invocation_match_cpu(void) {
+  g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+  for (uint32_t ppi = 2; ppi <= 4 && !test_current_failed && !test_current_skipped; ppi += 2) {
+    g_points_per_group = ppi;
+    run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
+  }
+  g_points_per_group = 0;
+  g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+}
 static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false); }
 /* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
 static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
@@ -114,11 +127,14 @@ static void test_mlp_loop_matches_cpu(void) { run_variant(SPVGEN_MLP_LOOP, 0, fa
 static void test_mlp_kernels_h100_validation(void) {
   spvgen_device_caps caps;
   CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
-  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT; v++) /* the last: mat, f16 acc */
+  /* v: vec, mat, loop, then mat with f16 accumulators, vec with 2 and 4 points per invocation */
+  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT + 2; v++)
     for (int which = 0; which < 3; which++) {
       spvgen_mlp_desc d = net(which);
-      d.variant = v == SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_MAT : (spvgen_mlp_variant)v;
+      d.variant = v == SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_MAT
+                  : v > SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_VEC : (spvgen_mlp_variant)v;
       d.f16_accumulation = v == SPVGEN_MLP_VARIANT_COUNT;
+      if (v > SPVGEN_MLP_VARIANT_COUNT) d.points_per_group = 2u * (uint32_t)(v - SPVGEN_MLP_VARIANT_COUNT);
       spvgen_kernel k;
       char msg[512];
       spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
@@ -133,6 +149,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_vec_matches_cpu),
       TEST_CASE(test_mlp_vec_optimal_weights_match_cpu),
+      TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_match_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),

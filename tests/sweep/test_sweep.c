@@ -371,6 +371,9 @@ static const mlp_knobs mlp_knob_settings[] = {
     {(spvgen_mlp_variant)9, 0, 0, 0, "variant"},
     {SPVGEN_MLP_LOOP, 4096, 0, 0, "workgroup_size"},
     {SPVGEN_MLP_LOOP, 0, 2, 0, "points_per_group"},
+    {SPVGEN_MLP_VEC, 0, 2, 0, NULL},
+    {SPVGEN_MLP_VEC, 64, 4, SPVGEN_MLP_WEIGHTS_OPTIMAL, NULL},
+    {SPVGEN_MLP_VEC, 0, 3, 0, "points_per_group"},
     {0, 0, 0, SPVGEN_MLP_WEIGHTS_OPTIMAL, NULL},
     {SPVGEN_MLP_LOOP, 0, 0, SPVGEN_MLP_WEIGHTS_OPTIMAL, "weight_layout"},
     {0, 0, 0, (spvgen_mlp_weight_layout_kind)7, "weight_layout"},
@@ -451,7 +454,7 @@ static void sweep_mlp(counts *c, uint64_t *serial) {
                 check_reason(msg, "spvgen_mlp_plan: ", what);
                 if (kn->invalid) {
                   spvgen_mlp_desc d0 = d;
-                  d0.variant = kn->variant == SPVGEN_MLP_LOOP ? SPVGEN_MLP_LOOP : SPVGEN_MLP_AUTO;
+                  d0.variant = kn->variant == SPVGEN_MLP_LOOP || kn->variant == SPVGEN_MLP_VEC ? kn->variant : SPVGEN_MLP_AUTO;
                   d0.workgroup_size = d0.points_per_group = 0;
                   d0.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
                   uint32_t n0 = 0;

@@ -49,6 +49,8 @@ static void mlp_usage(FILE *o, bool run) {
           "knobs:\n"
           "  --variant auto|vec|mat|loop\n"
           "  --wg N                 invocations per workgroup\n"
+          "  --points-per-group N   vec: points per invocation (1, 2, 4); mat: points\n"
+          "                         per workgroup block (a multiple of 16)\n"
           "training:\n"
           "  --train                the training kernels: the gradient kernel (forward +\n"
           "                         backward) and the optimizer kernel (loop variant, or\n"
@@ -154,6 +156,9 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
     } else if (!strcmp(a, "--wg")) {
       if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+    } else if (!strcmp(a, "--points-per-group")) {
+      if (!parse_u32(v, &g->desc.points_per_group))
+        return spvgen_cli_usage_error(cmd, "--points-per-group: '%s'", v);
     } else if (!strcmp(a, "--loss")) {
       if (!spvgen_mlp_loss_parse(v, &g->tdesc.loss))
         return spvgen_cli_usage_error(cmd, "--loss: '%s' is not l2 or rel-l2", v);
