@@ -7,7 +7,10 @@
  * (workgroup scope, as the coopmat2 template uses, with `--wg` invocations; or subgroup
  * scope, one BMxBN accumulator per subgroup), and stores C. With `--load` each iteration
  * also loads its A and B tiles again from a small, cache-resident buffer (the tile at
- * (i mod 8)), which adds the load path without DRAM traffic. Nothing else runs: no
+ * (i mod 8)), which adds the load path without DRAM traffic; `--load tensor` does the
+ * same through tensor layouts (OpCooperativeMatrixLoadTensorNV on slices, as the coopmat2
+ * GEMM loads), `--load shared` loads from one tile pair in Workgroup memory (copied
+ * there once), shifted by a row every other iteration. Nothing else runs: no
  * shared-memory staging of a real K loop, no edges, no epilogue.
  *
  * Counted: 2 * BM * BN * BK * 2 * iters * groups per dispatch. GPU timestamps, after the
@@ -17,7 +20,7 @@
  *
  *   bench_coopmat_peak [--types f16,f16|f16,f32|s8,s32|u8,u32|bf16,f32] [--tile 128x256x32]
  *                      [--wg 256] [--scope wg|sg] [--iters 2048] [--groups 0 (= 4 per SM
- *                      guess: 528)] [--load] [--repeats 10] [--warmup-ms 300] [--stats]
+ *                      guess: 528)] [--load [global|shared|tensor]] [--repeats 10] [--warmup-ms 300] [--stats]
  * Several --tile / --types lists (comma-separated tiles with ':' between them, e.g.
  * --tile 128x256x32:128x128x32) print one row each. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,8 +41,11 @@ typedef struct peak_row {
   spvgen_component_type ab, acc;
   uint32_t bm, bn, bk, wg, iters, groups;
   SpvScope scope;
-  bool load;
+  int load; /* LOAD_* */
 } peak_row;
+
+enum { LOAD_NONE = 0, LOAD_GLOBAL = 1, LOAD_SHARED = 2, LOAD_TENSOR = 3 };
+static const char *const load_names[] = {"", " load", " load-shared", " load-tensor"};
 
 static uint32_t elem_type(spvgen_module *m, spvgen_component_type t) {
   switch (t) {
@@ -82,14 +88,54 @@ static void build(spvgen_module *m, const peak_row *r) {
   uint32_t pc = spvgen_type_pointer(m, SpvStorageClassFunction, tc);
   uint32_t pu = spvgen_type_pointer(m, SpvStorageClassFunction, u32);
   uint32_t boolean = spvgen_type_bool(m);
+  /* --load shared: one A and one B tile (plus a row of slack, so the per-iteration offset
+   * stays inside) in Workgroup memory, filled once. */
+  uint32_t ta_n = r->bm * r->bk, tb_n = r->bk * r->bn;
+  uint32_t sa = 0, sb = 0, psh = 0, lidx = 0;
+  if (r->load == LOAD_SHARED) {
+    psh = spvgen_type_pointer(m, SpvStorageClassWorkgroup, tab);
+    uint32_t arr_a = spvgen_type_array(m, tab, spvgen_const_u32(m, ta_n + r->bk));
+    uint32_t arr_b = spvgen_type_array(m, tab, spvgen_const_u32(m, tb_n + r->bn));
+    sa = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_a), SpvStorageClassWorkgroup, 0);
+    sb = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_b), SpvStorageClassWorkgroup, 0);
+    lidx = lid ? lid : spvgen_builtin_input(m, SpvBuiltInLocalInvocationIndex, u32);
+  }
+  /* --load tensor: A as a [16 BM, BK] tensor, B as [16 BK, BN], sliced per iteration as the
+   * coopmat2 GEMM slices its operands (unclamped layouts). */
+  uint32_t lay_a = 0, lay_b = 0;
 
   spvgen_compute_main(m, "main", r->wg, 1, 1);
   uint32_t vc = spvgen_variable(m, pc, SpvStorageClassFunction, 0);
   uint32_t vi = spvgen_variable(m, pu, SpvStorageClassFunction, 0);
   uint32_t zero = spvgen_const_u32(m, 0);
   const SpvCooperativeMatrixLayout rm = SpvCooperativeMatrixLayoutRowMajorKHR;
-  uint32_t ta_n = r->bm * r->bk, tb_n = r->bk * r->bn;
   uint32_t ma[2], mb[2];
+  if (r->load == LOAD_SHARED) { /* each invocation copies every wg-th element, then a barrier */
+    uint32_t me = spvgen_load(m, u32, lidx);
+    for (int which = 0; which < 2; which++) {
+      uint32_t total = which ? tb_n + r->bn : ta_n + r->bk;
+      uint32_t vk = spvgen_variable(m, pu, SpvStorageClassFunction, 0);
+      spvgen_store(m, vk, me);
+      spvgen_loop(m, SpvLoopControlMaskNone);
+      uint32_t k = spvgen_load(m, u32, vk);
+      spvgen_loop_while(m, spvgen_op_u_less_than(m, boolean, k, spvgen_const_u32(m, total)));
+      uint32_t src = spvgen_access_chain(m, pab, which ? b : a, (uint32_t[]){zero, k}, 2);
+      uint32_t dst = spvgen_access_chain(m, psh, which ? sb : sa, (uint32_t[]){k}, 1);
+      spvgen_store(m, dst, spvgen_load(m, tab, src));
+      spvgen_loop_continue_block(m);
+      spvgen_store(m, vk, spvgen_op_i_add(m, u32, spvgen_load(m, u32, vk), spvgen_const_u32(m, r->wg)));
+      spvgen_end_loop(m);
+    }
+    spvgen_workgroup_barrier(m);
+  }
+  if (r->load == LOAD_TENSOR) {
+    uint32_t lt = spvgen_type_tensor_layout(m, 2, SpvTensorClampModeUndefined);
+    uint32_t la = spvgen_tensor_layout_create(m, lt), lb = spvgen_tensor_layout_create(m, lt);
+    la = spvgen_tensor_layout_set_dimension(m, la, (uint32_t[]){spvgen_const_u32(m, 16 * r->bm), spvgen_const_u32(m, r->bk)}, 2);
+    lay_a = spvgen_tensor_layout_set_stride(m, la, (uint32_t[]){spvgen_const_u32(m, r->bk), spvgen_const_u32(m, 1)}, 2);
+    lb = spvgen_tensor_layout_set_dimension(m, lb, (uint32_t[]){spvgen_const_u32(m, 16 * r->bk), spvgen_const_u32(m, r->bn)}, 2);
+    lay_b = spvgen_tensor_layout_set_stride(m, lb, (uint32_t[]){spvgen_const_u32(m, r->bn), spvgen_const_u32(m, 1)}, 2);
+  }
   for (uint32_t j = 0; j < 2; j++) {
     uint32_t pa = spvgen_access_chain(m, pab, a, (uint32_t[]){zero, spvgen_const_u32(m, j * ta_n)}, 2);
     uint32_t pb = spvgen_access_chain(m, pab, b, (uint32_t[]){zero, spvgen_const_u32(m, j * tb_n)}, 2);
@@ -104,14 +150,29 @@ static void build(spvgen_module *m, const peak_row *r) {
   uint32_t c = spvgen_load(m, tc, vc);
   for (uint32_t j = 0; j < 2; j++) {
     uint32_t la = ma[j], lb = mb[j];
-    if (r->load) { /* tile pair (i mod 8): cache resident, a different address each time */
-      uint32_t slot = spvgen_op_bitwise_and(m, u32, i, spvgen_const_u32(m, 7));
-      uint32_t pair = spvgen_op_i_add(m, u32, spvgen_op_i_mul(m, u32, slot, spvgen_const_u32(m, 2)),
-                                      spvgen_const_u32(m, j));
+    uint32_t slot = r->load ? spvgen_op_bitwise_and(m, u32, i, spvgen_const_u32(m, 7)) : 0;
+    uint32_t pair = r->load ? spvgen_op_i_add(m, u32, spvgen_op_i_mul(m, u32, slot, spvgen_const_u32(m, 2)),
+                                              spvgen_const_u32(m, j)) : 0;
+    if (r->load == LOAD_GLOBAL) { /* tile pair (i mod 8): cache resident, a different address each time */
       uint32_t pa = spvgen_access_chain(m, pab, a, (uint32_t[]){zero, spvgen_op_i_mul(m, u32, pair, spvgen_const_u32(m, ta_n))}, 2);
       uint32_t pb = spvgen_access_chain(m, pab, b, (uint32_t[]){zero, spvgen_op_i_mul(m, u32, pair, spvgen_const_u32(m, tb_n))}, 2);
       la = spvgen_coopmat_load(m, ta, pa, rm, r->bk, NULL);
       lb = spvgen_coopmat_load(m, tb, pb, rm, r->bn, NULL);
+    } else if (r->load == LOAD_SHARED) { /* the one shared tile, shifted by (i & 1) rows */
+      uint32_t odd = spvgen_op_bitwise_and(m, u32, i, spvgen_const_u32(m, 1));
+      uint32_t pa = spvgen_access_chain(m, psh, sa, (uint32_t[]){spvgen_op_i_mul(m, u32, odd, spvgen_const_u32(m, r->bk))}, 1);
+      uint32_t pb = spvgen_access_chain(m, psh, sb, (uint32_t[]){spvgen_op_i_mul(m, u32, odd, spvgen_const_u32(m, r->bn))}, 1);
+      la = spvgen_coopmat_load(m, ta, pa, rm, r->bk, NULL);
+      lb = spvgen_coopmat_load(m, tb, pb, rm, r->bn, NULL);
+    } else if (r->load == LOAD_TENSOR) {
+      uint32_t pa = spvgen_access_chain(m, pab, a, (uint32_t[]){zero, zero}, 2);
+      uint32_t pb = spvgen_access_chain(m, pab, b, (uint32_t[]){zero, zero}, 2);
+      uint32_t sla = spvgen_tensor_layout_slice(m, lay_a, (uint32_t[]){spvgen_op_i_mul(m, u32, pair, spvgen_const_u32(m, r->bm)), zero},
+                                                (uint32_t[]){spvgen_const_u32(m, r->bm), spvgen_const_u32(m, r->bk)}, 2);
+      uint32_t slb = spvgen_tensor_layout_slice(m, lay_b, (uint32_t[]){spvgen_op_i_mul(m, u32, pair, spvgen_const_u32(m, r->bk)), zero},
+                                                (uint32_t[]){spvgen_const_u32(m, r->bk), spvgen_const_u32(m, r->bn)}, 2);
+      la = spvgen_coopmat_load_tensor(m, ta, pa, spvgen_op_constant_null(m, ta), sla, NULL, NULL);
+      lb = spvgen_coopmat_load_tensor(m, tb, pb, spvgen_op_constant_null(m, tb), slb, NULL, NULL);
     }
     c = spvgen_coopmat_muladd(m, tc, la, lb, c, 0);
   }
@@ -165,7 +226,7 @@ static int run_row(spvgen_vk_context *ctx, const peak_row *r, uint32_t repeats, 
   const char *sc = r->scope == SpvScopeSubgroup ? "sg" : "wg";
   char name[96];
   snprintf(name, sizeof name, "%s,%s %ux%ux%u %s%u%s", spvgen_component_type_name(r->ab),
-           spvgen_component_type_name(r->acc), r->bm, r->bn, r->bk, sc, r->wg, r->load ? " load" : "");
+           spvgen_component_type_name(r->acc), r->bm, r->bn, r->bk, sc, r->wg, load_names[r->load]);
   if (st != SPVGEN_OK) {
     printf("# %s: %s\n", name, msg);
     spvgen_module_destroy(m);
@@ -252,7 +313,8 @@ int main(int argc, char **argv) {
   const char *types = "f16,f16;f16,f32;s8,s32", *tiles = NULL;
   uint32_t wg = 256, iters = 2048, groups = 0, repeats = 10, warmup_ms = 300;
   SpvScope scope = SpvScopeWorkgroup;
-  bool load = false, stats = false;
+  int load = LOAD_NONE;
+  bool stats = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--types") && v) types = v, i++;
@@ -263,7 +325,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--repeats") && v) repeats = (uint32_t)strtoul(v, NULL, 10), i++;
     else if (!strcmp(a, "--warmup-ms") && v) warmup_ms = (uint32_t)strtoul(v, NULL, 10), i++;
     else if (!strcmp(a, "--scope") && v) scope = !strcmp(v, "sg") ? SpvScopeSubgroup : SpvScopeWorkgroup, i++;
-    else if (!strcmp(a, "--load")) load = true;
+    else if (!strcmp(a, "--load")) { /* --load [global|shared|tensor] */
+      load = LOAD_GLOBAL;
+      if (v && !strcmp(v, "shared")) load = LOAD_SHARED, i++;
+      else if (v && !strcmp(v, "tensor")) load = LOAD_TENSOR, i++;
+      else if (v && !strcmp(v, "global")) i++;
+    }
     else if (!strcmp(a, "--stats")) stats = true;
     else {
       fprintf(stderr, "bench_coopmat_peak: unknown or incomplete option '%s' (see the header of bench/coopmat_peak.c)\n", a);

@@ -89,7 +89,7 @@ static void test_mlp_train(void) {
               "h100", "-S");
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "OpCooperativeVectorOuterProductAccumulateNV");
-  CHECK_CONTAINS(r.out, "; train vec 2-32x2-3 relu f16 w64 l2 adam w64 g64: optimizer kernel");
+  CHECK_CONTAINS(r.out, "; train vec 2-32x2-3 relu f16 w32 l2 adam w64 g64: optimizer kernel");
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "vec", "--caps", "vulkan13");
   CHECK_EXIT(r, 1);
