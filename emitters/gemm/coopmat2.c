@@ -88,6 +88,9 @@
 
 #include "gemm_internal.h"
 
+/* stages 2: at most this many 16-byte chunks of an operand's K-step tile per invocation. */
+#define CM2_STAGE_MAX_CHUNKS 16u
+
 /* ------------------------------------------------------------------- plan ---- */
 
 typedef struct cm2_tile {
@@ -283,11 +286,15 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the coopmat2 variant needs %s, which %s lacks%s",
                      names, caps->name, why);
   }
-  if (d->stages > 1)
+  if (d->stages > 2)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "stages %u: the coopmat2 variant has one stage (workgroup-scope matrices are "
-                     "staged by the driver)", d->stages);
-  d->stages = 1;
+                     "stages %u: the coopmat2 variant has 1 (the driver stages the workgroup-scope "
+                     "matrices) or 2 (the kernel stages A and B through shared memory itself)", d->stages);
+  if (d->stages == 2 && (d->split_k > 1 || d->batch > 1))
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stages 2 (shared-memory staging) with %s: not implemented (stages 1 does it)",
+                     d->split_k > 1 ? "split_k > 1" : "batch > 1");
+  if (!d->stages) d->stages = 1;
   if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
     d->workgroup_size = d->subgroups * caps->subgroup_size;
 
@@ -353,6 +360,28 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   p->frag_k = best.k;
   p->warp_m = p->warp_n = 0;
   p->shared_bytes = 0; /* none declared; the driver reserves its own for workgroup scope */
+  if (d->stages == 2) {
+    /* Every chunk of a K-step tile is 16 bytes of one stored row, the rows start 16-byte
+     * aligned (ld), and the chunks split evenly over the invocations. */
+    uint32_t es = spvgen_component_type_size(d->a_type);
+    uint32_t a_row = d->a_layout == SPVGEN_COL_MAJOR ? d->tile_m : d->tile_k;
+    uint32_t b_row = d->b_layout == SPVGEN_COL_MAJOR ? d->tile_k : d->tile_n;
+    uint32_t ca = d->tile_m * d->tile_k * es / 16, cb = d->tile_k * d->tile_n * es / 16;
+    uint64_t bytes = (uint64_t)(d->tile_m + d->tile_n) * d->tile_k * es;
+    uint64_t room = caps->max_shared_memory > caps->coopmat2_workgroup_scope_reserved_shared_memory
+                        ? caps->max_shared_memory - caps->coopmat2_workgroup_scope_reserved_shared_memory
+                        : 0;
+    const char *why = NULL;
+    if ((a_row * es) % 16 || (b_row * es) % 16) why = "a stored tile row is not a multiple of 16 bytes";
+    else if ((d->lda * es) % 16 || (d->ldb * es) % 16) why = "lda or ldb is not a multiple of 16 bytes";
+    else if (ca % best.wg || cb % best.wg) why = "the tiles' 16-byte chunks do not split evenly over the invocations";
+    else if (ca / best.wg > CM2_STAGE_MAX_CHUNKS || cb / best.wg > CM2_STAGE_MAX_CHUNKS) why = "over 16 chunks per invocation";
+    else if (bytes > room) why = "the two tiles do not fit in shared memory beside the driver's reserve";
+    if (why)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "stages 2 with tile %ux%ux%u: %s", d->tile_m, d->tile_n,
+                       d->tile_k, why);
+    p->shared_bytes = (uint32_t)bytes;
+  }
   p->features = need;
   p->subgroup_size = 0;
   gemm_set_grid(p);
@@ -369,7 +398,7 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   (void)can_shift; /* AUTO: measured before it becomes the default */
   if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
   char extra[16];
-  snprintf(extra, sizeof extra, "u%u%s", d->unroll,
+  snprintf(extra, sizeof extra, "u%u%s%s", d->unroll, d->stages == 2 ? " s2" : "",
            !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
            : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
                                                           : " shift");
@@ -539,7 +568,34 @@ typedef struct cm2_ctx {
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
   struct cm2_splitk *sk;       /* split_k > 1: the split-K state, else NULL */
+  struct cm2_stage *st;        /* stages 2: the kernel's own shared-memory staging, else NULL */
 } cm2_ctx;
+
+/* stages 2: the interior tiles' full K steps read A and B from Workgroup memory that the
+ * kernel fills itself: every invocation copies `c` 16-byte chunks of each operand's K-step
+ * tile (memory order, no padding) with plain u32x4 loads and stores, the next step's
+ * chunks loaded into registers before the MulAdd of this one (one buffer, two barriers
+ * per step). The workgroup-scope matrices are then loaded from Workgroup memory
+ * (OpCooperativeMatrixLoadKHR, stride in chunks). Measured reason: bench_coopmat_peak
+ * loads workgroup-scope tiles from Workgroup memory at 640 TFLOP/s (f16) and from global
+ * memory at 417-428 (bench/results/gemm-h100-2026-11-23d.md). */
+typedef struct cm2_stage_operand {
+  uint32_t sh;                          /* Workgroup u32x4[] variable */
+  uint32_t chunks;                      /* per invocation */
+  uint32_t per_row;                     /* chunks per stored row of the tile */
+  uint32_t origin;                      /* the tile's first chunk at k = 0 (id) */
+  uint32_t step;                        /* chunks per K step (constant value) */
+  uint32_t goff[CM2_STAGE_MAX_CHUNKS];  /* this invocation's chunk offsets in global memory (ids) */
+  uint32_t sidx[CM2_STAGE_MAX_CHUNKS];  /* and in the Workgroup array (ids) */
+  uint32_t var[CM2_STAGE_MAX_CHUNKS];   /* Function variables: the prefetched chunks */
+  SpvCooperativeMatrixLayout layout;    /* how the matrix reads the stored tile */
+} cm2_stage_operand;
+typedef struct cm2_stage {
+  cm2_stage_operand a, b;
+  const ek_buffer *a4, *b4;
+  uint32_t v4t, psh;                    /* u32x4, pointer (Workgroup, u32x4) */
+  uint32_t lid_var;                     /* LocalInvocationIndex */
+} cm2_stage;
 
 /* Split-K (split_k > 1): the shared state of splitk.c, the workspace's 128-bit view (the
  * tensor instructions' base pointers, as for the other bindings) and the ids the
@@ -616,10 +672,100 @@ static void epilogue(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t a
 
 static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped);
 
+/* stages 2: this invocation's share of the K-step tile at step `step` (an id) into the
+ * prefetch variables. */
+static void stage_fetch(spvgen_module *m, const cm2_stage *st, const cm2_stage_operand *o, const ek_buffer *b4,
+                        uint32_t step) {
+  uint32_t base = ek_add(m, o->origin, ek_mul(m, step, ek_u32(m, o->step)));
+  for (uint32_t e = 0; e < o->chunks; e++)
+    spvgen_store(m, o->var[e], spvgen_load(m, st->v4t, ek_elem(m, b4, ek_add(m, base, o->goff[e]))));
+}
+
+static void stage_put(spvgen_module *m, const cm2_stage *st, const cm2_stage_operand *o) {
+  for (uint32_t e = 0; e < o->chunks; e++) {
+    uint32_t ptr = spvgen_access_chain(m, st->psh, o->sh, &o->sidx[e], 1);
+    spvgen_store(m, ptr, spvgen_load(m, st->v4t, o->var[e]));
+  }
+}
+
+/* One staged K step: the chunks fetched last step go to Workgroup memory, the next step's
+ * (`next`, an id; the last step fetches itself again) are fetched, and the MulAdd reads
+ * the stored tiles. */
+static uint32_t staged_step(spvgen_module *m, const cm2_ctx *x, uint32_t next, uint32_t acc) {
+  const cm2_stage *st = x->st;
+  spvgen_workgroup_barrier(m); /* the previous step's matrix loads are done */
+  stage_put(m, st, &st->a);
+  stage_put(m, st, &st->b);
+  spvgen_workgroup_barrier(m);
+  stage_fetch(m, st, &st->a, st->a4, next);
+  stage_fetch(m, st, &st->b, st->b4, next);
+  uint32_t zero = ek_u32(m, 0);
+  uint32_t a = spvgen_coopmat_load(m, x->ta, spvgen_access_chain(m, st->psh, st->a.sh, &zero, 1), st->a.layout,
+                                   st->a.per_row, NULL);
+  uint32_t b = spvgen_coopmat_load(m, x->tb, spvgen_access_chain(m, st->psh, st->b.sh, &zero, 1), st->b.layout,
+                                   st->b.per_row, NULL);
+  return spvgen_coopmat_muladd(m, x->tacc, a, b, acc, x->muladd_ops);
+}
+
+/* stages 2, interior tiles: the full K steps through Workgroup memory (loop unrolled
+ * `unroll` times, then the leftover steps), the partial last step as in tile_path. */
+static void staged_tile_path(spvgen_module *m, const cm2_ctx *x) {
+  const spvgen_gemm_desc *d = x->d;
+  cm2_stage *st = x->st;
+  const uint32_t BK = d->tile_k, steps = d->k / BK, tail = d->k % BK;
+  uint32_t U = d->unroll ? d->unroll : 1;
+  if (U > steps) U = steps;
+  const uint32_t outer = steps / U, rest = steps % U;
+  uint32_t lid = ek_load_u32(m, st->lid_var), W = d->workgroup_size;
+  cm2_stage_operand *ops[2] = {&st->a, &st->b};
+  for (int i = 0; i < 2; i++) /* this invocation's chunks: index e * W + lid of the tile */
+    for (uint32_t e = 0; e < ops[i]->chunks; e++) {
+      cm2_stage_operand *o = ops[i];
+      uint32_t idx = ek_add(m, lid, ek_u32(m, e * W));
+      uint32_t ld4 = (i ? d->ldb : d->lda) * spvgen_component_type_size(d->a_type) / 16;
+      o->sidx[e] = idx;
+      o->goff[e] = ek_add(m, ek_mul(m, ek_div(m, idx, ek_u32(m, o->per_row)), ek_u32(m, ld4)),
+                          ek_mod(m, idx, ek_u32(m, o->per_row)));
+      o->var[e] = ek_local(m, st->v4t, 0);
+    }
+  uint32_t last = ek_u32(m, steps - 1);
+  stage_fetch(m, st, &st->a, st->a4, ek_u32(m, 0));
+  stage_fetch(m, st, &st->b, st->b4, ek_u32(m, 0));
+  uint32_t acc = x->zacc;
+  uint32_t done = 0;
+  if (outer >= 2) {
+    uint32_t accv = ek_local(m, x->tacc, x->zacc);
+    uint32_t sv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
+    spvgen_loop(m, SpvLoopControlMaskNone);
+    uint32_t s0 = ek_load_u32(m, sv);
+    spvgen_loop_while(m, ek_lt(m, s0, ek_u32(m, outer * U)));
+    uint32_t cur = spvgen_load(m, x->tacc, accv);
+    for (uint32_t j = 0; j < U; j++) {
+      uint32_t next = spvgen_glsl_u_min(m, ek_u32_type(m), ek_add(m, s0, ek_u32(m, j + 1)), last);
+      cur = staged_step(m, x, next, cur);
+    }
+    spvgen_store(m, accv, cur);
+    spvgen_loop_continue_block(m);
+    spvgen_store(m, sv, ek_add(m, s0, ek_u32(m, U)));
+    spvgen_end_loop(m);
+    acc = spvgen_load(m, x->tacc, accv);
+    done = outer * U;
+  }
+  for (; done < steps; done++)
+    acc = staged_step(m, x, ek_u32(m, done + 1 < steps ? done + 1 : steps - 1), acc);
+  (void)rest;
+  if (tail) acc = k_step(m, x, 1, ek_u32(m, steps * BK), acc); /* K edge: clamped, from global memory */
+  epilogue(m, x, 0, acc);
+}
+
 /* The whole tile: K loop, then the epilogue. clamped: the tile may cross M or N. */
 static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
   if (x->sk) {
     splitk_tile_path(m, x, clamped);
+    return;
+  }
+  if (x->st && !clamped && x->d->k >= x->d->tile_k) {
+    staged_tile_path(m, x);
     return;
   }
   const spvgen_gemm_desc *d = x->d;
@@ -813,6 +959,34 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   if (needs_per_element(d)) x.pe_fn = per_element_fn(m, &x);
   cm2_splitk sk;
   if (d->split_k > 1) splitk_declare(m, p, &x, &sk, wg_var);
+  cm2_stage stage;
+  if (d->stages == 2) {
+    memset(&stage, 0, sizeof stage);
+    uint32_t es = spvgen_component_type_size(d->a_type), W = p->local_size[0];
+    stage.v4t = v4t;
+    stage.a4 = &A4;
+    stage.b4 = &B4;
+    stage.psh = spvgen_type_pointer(m, SpvStorageClassWorkgroup, v4t);
+    stage.lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+    bool acol = d->a_layout == SPVGEN_COL_MAJOR, bcol = d->b_layout == SPVGEN_COL_MAJOR;
+    stage.a.per_row = (acol ? d->tile_m : d->tile_k) * es / 16;
+    stage.b.per_row = (bcol ? d->tile_k : d->tile_n) * es / 16;
+    stage.a.chunks = d->tile_m * d->tile_k * es / 16 / W;
+    stage.b.chunks = d->tile_k * d->tile_n * es / 16 / W;
+    /* A row-major: stored rows are A's rows (BK wide), the step moves along them; column-
+     * major: stored rows are K (BM wide), the step moves down ld. B likewise. */
+    stage.a.layout = acol ? SpvCooperativeMatrixLayoutColumnMajorKHR : SpvCooperativeMatrixLayoutRowMajorKHR;
+    stage.b.layout = bcol ? SpvCooperativeMatrixLayoutColumnMajorKHR : SpvCooperativeMatrixLayoutRowMajorKHR;
+    stage.a.step = acol ? d->tile_k * (d->lda * es / 16) : d->tile_k * es / 16;
+    stage.b.step = bcol ? d->tile_k * es / 16 : d->tile_k * (d->ldb * es / 16);
+    uint32_t arr_a = spvgen_type_array(m, v4t, ek_u32(m, stage.a.chunks * W));
+    uint32_t arr_b = spvgen_type_array(m, v4t, ek_u32(m, stage.b.chunks * W));
+    stage.a.sh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_a), SpvStorageClassWorkgroup, 0);
+    stage.b.sh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_b), SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, stage.a.sh, "stage_a");
+    spvgen_name(m, stage.b.sh, "stage_b");
+    x.st = &stage;
+  }
 
   /* Workgroup-scope matrix types need the LocalSize first. */
   spvgen_name(m, spvgen_compute_main(m, "main", p->local_size[0], 1, 1), "main");
@@ -839,6 +1013,13 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     uint32_t u32 = ek_u32_type(m);
     if (d->m % d->tile_m) x.bm = spvgen_glsl_u_min(m, u32, x.bm, ek_u32(m, d->m - d->tile_m));
     if (d->n % d->tile_n) x.bn = spvgen_glsl_u_min(m, u32, x.bn, ek_u32(m, d->n - d->tile_n));
+  }
+  if (x.st) { /* the tiles' first chunks at k = 0 (u32x4 units) */
+    uint32_t es = spvgen_component_type_size(d->a_type);
+    uint32_t bm4 = ek_div(m, ek_mul(m, x.bm, ek_u32(m, es)), ek_u32(m, 16));
+    uint32_t bn4 = ek_div(m, ek_mul(m, x.bn, ek_u32(m, es)), ek_u32(m, 16));
+    x.st->a.origin = d->a_layout == SPVGEN_COL_MAJOR ? bm4 : ek_mul(m, x.bm, ek_u32(m, d->lda * es / 16));
+    x.st->b.origin = d->b_layout == SPVGEN_COL_MAJOR ? ek_mul(m, x.bn, ek_u32(m, d->ldb * es / 16)) : bn4;
   }
   operand_init(m, &x.a, &A, &A4, d->a_type, d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, z, only_clamped);
   operand_init(m, &x.b, &B, &B4, d->b_type, d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, z, only_clamped);

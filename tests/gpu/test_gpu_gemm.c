@@ -243,6 +243,9 @@ static void splitk_variant(spvgen_gemm_variant variant) {
         CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
         if (st != SPVGEN_OK) continue;
         g_runs++;
+        /* Progress on stderr (unbuffered): these pipelines compile slowly on the H100. */
+        fprintf(stderr, "  %s [%s] %ux%ux%u: %llu bad of %llu, pipeline %.0f ms\n", what, r.plan.name, d.m, d.n,
+                d.k, (unsigned long long)r.bad, (unsigned long long)r.checked, r.pipeline_ms);
         CHECK_EQ_U64(r.plan.desc.split_k, sk);
         CHECK_MSG(r.bad == 0, "%s [%s] %ux%ux%u batch %u: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
                   what, r.plan.name, d.m, d.n, d.k, d.batch, (unsigned long long)r.bad,
