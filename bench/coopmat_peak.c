@@ -10,7 +10,9 @@
  * (i mod 8)), which adds the load path without DRAM traffic; `--load tensor` does the
  * same through tensor layouts (OpCooperativeMatrixLoadTensorNV on slices, as the coopmat2
  * GEMM loads), `--load shared` loads from one tile pair in Workgroup memory (copied
- * there once), shifted by a row every other iteration. Nothing else runs: no
+ * there once), shifted by a row every other iteration (shared-u32 / shared-u32x4: the
+ * Workgroup arrays hold u32 / u32x4 words, the load's stride counts them, as the GEMM's
+ * stages 2 stores them). Nothing else runs: no
  * shared-memory staging of a real K loop, no edges, no epilogue.
  *
  * Counted: 2 * BM * BN * BK * 2 * iters * groups per dispatch. GPU timestamps, after the
@@ -20,7 +22,7 @@
  *
  *   bench_coopmat_peak [--types f16,f16|f16,f32|s8,s32|u8,u32|bf16,f32] [--tile 128x256x32]
  *                      [--wg 256] [--scope wg|sg] [--iters 2048] [--groups 0 (= 4 per SM
- *                      guess: 528)] [--load [global|shared|tensor]] [--repeats 10] [--warmup-ms 300] [--stats]
+ *                      guess: 528)] [--load [global|shared|shared-u32|shared-u32x4|tensor]] [--repeats 10] [--warmup-ms 300] [--stats]
  * Several --tile / --types lists (comma-separated tiles with ':' between them, e.g.
  * --tile 128x256x32:128x128x32) print one row each. */
 #define _POSIX_C_SOURCE 200809L
@@ -44,8 +46,9 @@ typedef struct peak_row {
   int load; /* LOAD_* */
 } peak_row;
 
-enum { LOAD_NONE = 0, LOAD_GLOBAL = 1, LOAD_SHARED = 2, LOAD_TENSOR = 3 };
-static const char *const load_names[] = {"", " load", " load-shared", " load-tensor"};
+enum { LOAD_NONE = 0, LOAD_GLOBAL = 1, LOAD_SHARED = 2, LOAD_TENSOR = 3, LOAD_SHARED_U32 = 4, LOAD_SHARED_V4 = 5 };
+static const char *const load_names[] = {"", " load", " load-shared", " load-tensor", " load-shared-u32",
+                                         " load-shared-u32x4"};
 
 static uint32_t elem_type(spvgen_module *m, spvgen_component_type t) {
   switch (t) {
@@ -92,10 +95,16 @@ static void build(spvgen_module *m, const peak_row *r) {
    * stays inside) in Workgroup memory, filled once. */
   uint32_t ta_n = r->bm * r->bk, tb_n = r->bk * r->bn;
   uint32_t sa = 0, sb = 0, psh = 0, lidx = 0;
-  if (r->load == LOAD_SHARED) {
-    psh = spvgen_type_pointer(m, SpvStorageClassWorkgroup, tab);
-    uint32_t arr_a = spvgen_type_array(m, tab, spvgen_const_u32(m, ta_n + r->bk));
-    uint32_t arr_b = spvgen_type_array(m, tab, spvgen_const_u32(m, tb_n + r->bn));
+  /* The shared arrays' element: the matrix's component type, or u32 / u32x4 words holding
+   * the same bytes (the matrix load's stride then counts those elements). */
+  uint32_t sel = tab, per = 1; /* components per shared element */
+  if (r->load == LOAD_SHARED_U32) sel = u32, per = 4 / elem_bytes(r->ab);
+  if (r->load == LOAD_SHARED_V4) sel = spvgen_type_vector(m, u32, 4), per = 16 / elem_bytes(r->ab);
+  bool shared = r->load == LOAD_SHARED || r->load == LOAD_SHARED_U32 || r->load == LOAD_SHARED_V4;
+  if (shared) {
+    psh = spvgen_type_pointer(m, SpvStorageClassWorkgroup, sel);
+    uint32_t arr_a = spvgen_type_array(m, sel, spvgen_const_u32(m, (ta_n + r->bk) / per));
+    uint32_t arr_b = spvgen_type_array(m, sel, spvgen_const_u32(m, (tb_n + r->bn) / per));
     sa = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_a), SpvStorageClassWorkgroup, 0);
     sb = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_b), SpvStorageClassWorkgroup, 0);
     lidx = lid ? lid : spvgen_builtin_input(m, SpvBuiltInLocalInvocationIndex, u32);
@@ -110,10 +119,26 @@ static void build(spvgen_module *m, const peak_row *r) {
   uint32_t zero = spvgen_const_u32(m, 0);
   const SpvCooperativeMatrixLayout rm = SpvCooperativeMatrixLayoutRowMajorKHR;
   uint32_t ma[2], mb[2];
-  if (r->load == LOAD_SHARED) { /* each invocation copies every wg-th element, then a barrier */
+  if (shared) { /* each invocation copies every wg-th element, then a barrier */
     uint32_t me = spvgen_load(m, u32, lidx);
     for (int which = 0; which < 2; which++) {
       uint32_t total = which ? tb_n + r->bn : ta_n + r->bk;
+      if (per > 1) { /* whole u32 / u32x4 elements: fill them with a constant pattern instead */
+        uint32_t pat = r->ab == SPVGEN_COMPONENT_BF16 ? 0x3F803F80u : r->ab == SPVGEN_COMPONENT_F16 ? 0x24002400u : 0x01010101u;
+        uint32_t cv = spvgen_const_u32(m, pat);
+        if (r->load == LOAD_SHARED_V4) cv = spvgen_const_composite(m, sel, (uint32_t[]){cv, cv, cv, cv}, 4);
+        total /= per;
+        uint32_t vk = spvgen_variable(m, pu, SpvStorageClassFunction, 0);
+        spvgen_store(m, vk, me);
+        spvgen_loop(m, SpvLoopControlMaskNone);
+        uint32_t k = spvgen_load(m, u32, vk);
+        spvgen_loop_while(m, spvgen_op_u_less_than(m, boolean, k, spvgen_const_u32(m, total)));
+        spvgen_store(m, spvgen_access_chain(m, psh, which ? sb : sa, (uint32_t[]){k}, 1), cv);
+        spvgen_loop_continue_block(m);
+        spvgen_store(m, vk, spvgen_op_i_add(m, u32, spvgen_load(m, u32, vk), spvgen_const_u32(m, r->wg)));
+        spvgen_end_loop(m);
+        continue;
+      }
       uint32_t vk = spvgen_variable(m, pu, SpvStorageClassFunction, 0);
       spvgen_store(m, vk, me);
       spvgen_loop(m, SpvLoopControlMaskNone);
@@ -158,12 +183,12 @@ static void build(spvgen_module *m, const peak_row *r) {
       uint32_t pb = spvgen_access_chain(m, pab, b, (uint32_t[]){zero, spvgen_op_i_mul(m, u32, pair, spvgen_const_u32(m, tb_n))}, 2);
       la = spvgen_coopmat_load(m, ta, pa, rm, r->bk, NULL);
       lb = spvgen_coopmat_load(m, tb, pb, rm, r->bn, NULL);
-    } else if (r->load == LOAD_SHARED) { /* the one shared tile, shifted by (i & 1) rows */
+    } else if (shared) { /* the one shared tile, shifted by (i & 1) rows */
       uint32_t odd = spvgen_op_bitwise_and(m, u32, i, spvgen_const_u32(m, 1));
-      uint32_t pa = spvgen_access_chain(m, psh, sa, (uint32_t[]){spvgen_op_i_mul(m, u32, odd, spvgen_const_u32(m, r->bk))}, 1);
-      uint32_t pb = spvgen_access_chain(m, psh, sb, (uint32_t[]){spvgen_op_i_mul(m, u32, odd, spvgen_const_u32(m, r->bn))}, 1);
-      la = spvgen_coopmat_load(m, ta, pa, rm, r->bk, NULL);
-      lb = spvgen_coopmat_load(m, tb, pb, rm, r->bn, NULL);
+      uint32_t pa = spvgen_access_chain(m, psh, sa, (uint32_t[]){spvgen_op_i_mul(m, u32, odd, spvgen_const_u32(m, r->bk / per))}, 1);
+      uint32_t pb = spvgen_access_chain(m, psh, sb, (uint32_t[]){spvgen_op_i_mul(m, u32, odd, spvgen_const_u32(m, r->bn / per))}, 1);
+      la = spvgen_coopmat_load(m, ta, pa, rm, r->bk / per, NULL);
+      lb = spvgen_coopmat_load(m, tb, pb, rm, r->bn / per, NULL);
     } else if (r->load == LOAD_TENSOR) {
       uint32_t pa = spvgen_access_chain(m, pab, a, (uint32_t[]){zero, zero}, 2);
       uint32_t pb = spvgen_access_chain(m, pab, b, (uint32_t[]){zero, zero}, 2);
@@ -328,6 +353,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--load")) { /* --load [global|shared|tensor] */
       load = LOAD_GLOBAL;
       if (v && !strcmp(v, "shared")) load = LOAD_SHARED, i++;
+      else if (v && !strcmp(v, "shared-u32")) load = LOAD_SHARED_U32, i++;
+      else if (v && !strcmp(v, "shared-u32x4")) load = LOAD_SHARED_V4, i++;
       else if (v && !strcmp(v, "tensor")) load = LOAD_TENSOR, i++;
       else if (v && !strcmp(v, "global")) i++;
     }
