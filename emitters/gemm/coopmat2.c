@@ -372,7 +372,8 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
                         ? caps->max_shared_memory - caps->coopmat2_workgroup_scope_reserved_shared_memory
                         : 0;
     const char *why = NULL;
-    if ((a_row * es) % 16 || (b_row * es) % 16) why = "a stored tile row is not a multiple of 16 bytes";
+    if (d->k < d->tile_k) why = "k is under tile_k: no full K step to stage";
+    else if ((a_row * es) % 16 || (b_row * es) % 16) why = "a stored tile row is not a multiple of 16 bytes";
     else if ((d->lda * es) % 16 || (d->ldb * es) % 16) why = "lda or ldb is not a multiple of 16 bytes";
     else if (ca % best.wg || cb % best.wg) why = "the tiles' 16-byte chunks do not split evenly over the invocations";
     else if (ca / best.wg > CM2_STAGE_MAX_CHUNKS || cb / best.wg > CM2_STAGE_MAX_CHUNKS) why = "over 16 chunks per invocation";

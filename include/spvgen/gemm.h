@@ -178,7 +178,10 @@ typedef struct spvgen_gemm_desc {
   uint32_t tile_m, tile_n, tile_k; /* workgroup tile */
   uint32_t workgroup_size;         /* invocations per workgroup */
   uint32_t subgroups;              /* subgroups per workgroup (cooperative variants) */
-  uint32_t stages;                 /* shared-memory stages (1 or 2) */
+  uint32_t stages;                 /* shared-memory stages (1 or 2); coopmat2: 1 = the driver
+                                      stages the workgroup-scope matrices, 2 = the kernel
+                                      copies A and B through shared memory itself (batch 1,
+                                      split_k 1, 16-byte rows; slower on the H100: docs/gemm.md) */
   uint32_t split_k;                /* K slices, summed in one dispatch by the last slice to
                                       finish (simt, coopmat2; see Split-K above). 0: chosen
                                       (1 in spvgen_gemm_plan; spvgen_gemm_plans adds split-K

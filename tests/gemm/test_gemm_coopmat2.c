@@ -521,8 +521,20 @@ static void test_refusals_name_the_field_and_the_reason(void) {
   e.workgroup_size = 64; /* 256 x anything with f32 accumulators over 64 invocations */
   expect_refusal(&e, &h100, "registers");
   e = d;
+  e.stages = 3;
+  expect_refusal(&e, &h100, "stages 3");
+  e = d; /* stages 2 (the kernel's own staging): refused where the chunks would not line up */
   e.stages = 2;
-  expect_refusal(&e, &h100, "stages 2");
+  e.lda = 260; /* f16 rows of 520 bytes */
+  expect_refusal(&e, &h100, "lda or ldb is not a multiple of 16 bytes");
+  e = d;
+  e.stages = 2;
+  e.split_k = 2;
+  expect_refusal(&e, &h100, "split_k");
+  e = d;
+  e.stages = 2;
+  e.batch = 2;
+  expect_refusal(&e, &h100, "batch");
   e = d;
   e.tile_n = 2048;
   expect_refusal(&e, &h100, "tile");
@@ -539,6 +551,54 @@ static void test_refusals_name_the_field_and_the_reason(void) {
   d.variant = SPVGEN_GEMM_AUTO;
   CHECK_MSG(spvgen_gemm_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK(p.variant != SPVGEN_GEMM_COOPMAT2);
+}
+
+/* stages 2: A and B staged through Workgroup memory by the kernel (u32x4 copies, two
+ * barriers per K step, matrix loads from Workgroup memory) on interior tiles; edge tiles
+ * and the K edge keep the tensor loads. Every layout and type validates, with edges. */
+static void test_stages2_plans_validate(void) {
+  load_h100();
+  spvgen_module *m = spvgen_module_create(NULL);
+  sweep_stats st = {0, 0, 0};
+  static const uint32_t shapes[][3] = {{1024, 1024, 1024}, {1000, 1100, 1040}, {512, 256, 2048}, {300, 4096, 64}};
+  static const uint32_t tiles[][3] = {{128, 256, 32}, {256, 128, 32}, {128, 128, 64}};
+  uint32_t built = 0;
+  for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++)
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+      for (uint32_t lay = 0; lay < 4; lay++) {
+        spvgen_gemm_desc d = gemm(shapes[s][0], shapes[s][1], shapes[s][2], TYPES[t].a, TYPES[t].acc, TYPES[t].out);
+        d.a_layout = (spvgen_matrix_layout)(lay & 1);
+        d.b_layout = (spvgen_matrix_layout)(lay >> 1);
+        d.stages = 2;
+        size_t ti = (t + s + lay) % 3;
+        bool eight = spvgen_component_type_size(TYPES[t].a) == 1;
+        d.tile_m = tiles[ti][0];
+        d.tile_n = tiles[ti][1];
+        d.tile_k = tiles[ti][2] * (eight ? 2 : 1);
+        spvgen_gemm_config p;
+        char msg[512];
+        if (spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) != SPVGEN_OK) {
+          CHECK_MSG(strstr(msg, "stages 2") != NULL, "refused without naming stages 2: %s", msg);
+          continue;
+        }
+        CHECK(strstr(p.name, " s2") != NULL);
+        CHECK(p.shared_bytes == (p.desc.tile_m + p.desc.tile_n) * p.desc.tile_k * spvgen_component_type_size(d.a_type));
+        check_all_plans(m, &d, &st);
+        spvgen_kernel k;
+        CHECK_MSG(spvgen_gemm(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+        if (!k.words) continue;
+        CHECK_MSG(words_has(k.words, k.word_count, SpvOpControlBarrier) &&
+                      words_has(k.words, k.word_count, SpvOpCooperativeMatrixLoadKHR),
+                  "%ux%ux%u [%s]: no staged path", d.m, d.n, d.k, p.name);
+        /* Edge tiles keep the tensor loads (and a K edge is a clamped tensor load). */
+        bool edges = d.m % p.desc.tile_m || d.n % p.desc.tile_n || d.k % p.desc.tile_k;
+        CHECK(!edges || words_has(k.words, k.word_count, SpvOpCooperativeMatrixLoadTensorNV));
+        spvgen_kernel_free(&k);
+        built++;
+      }
+  printf("  stages 2: %u kernels, %u plans validated\n", built, st.plans);
+  CHECK(built >= 40);
+  spvgen_module_destroy(m);
 }
 
 /* The one-shot entry point gives a kernel whose info has the dispatch grid. */
@@ -696,6 +756,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_one_shot_kernel_validates_and_reports_the_grid),
       TEST_CASE(test_addressing_recipe_matches_the_spec_reference),
       TEST_CASE(test_splitk_plans_validate),
+      TEST_CASE(test_stages2_plans_validate),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

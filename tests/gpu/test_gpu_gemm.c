@@ -275,6 +275,50 @@ static void splitk_variant(spvgen_gemm_variant variant) {
   spvgen_vk_destroy(ctx);
 }
 
+/* coopmat2 stages 2 (the kernel stages A and B through Workgroup memory): every layout,
+ * f16 -> f16 / f32 and s8, interior and edge tiles, a K edge, beta and an epilogue. */
+static void test_gemm_coopmat2_stages2_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  static const struct {
+    uint32_t m, n, k, tm, tn, tk;
+    spvgen_component_type ab, acc;
+    int layout;
+  } cases[] = {
+      {1024, 1024, 1000, 128, 256, 32, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 0},
+      {1000, 1100, 1024, 128, 256, 32, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 3},
+      {777, 1024, 2048, 128, 256, 32, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 2},
+      {640, 520, 1040, 128, 128, 64, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 1},
+      {1024, 1000, 2048, 256, 128, 64, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, 2},
+      {1024, 1024, 1024, 128, 128, 64, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.m = cases[i].m;
+    d.n = cases[i].n;
+    d.k = cases[i].k;
+    d.tile_m = cases[i].tm;
+    d.tile_n = cases[i].tn;
+    d.tile_k = cases[i].tk;
+    d.a_type = d.b_type = cases[i].ab;
+    d.acc_type = d.out_type = cases[i].acc;
+    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
+    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
+    d.stages = 2;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    if (i == 2) { /* beta, bias and GELU on the staged path */
+      d.beta = 0.5f;
+      d.bias = SPVGEN_GEMM_BIAS_ROW;
+      d.activation = SPVGEN_ACTIVATION_GELU;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "coopmat2 stages 2 case %zu", i);
+    run_checked(ctx, &d, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 static void test_gemm_coopmat2_splitk_matches_cpu(void) { splitk_variant(SPVGEN_GEMM_COOPMAT2); }
 static void test_gemm_simt_splitk_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(0);
@@ -387,6 +431,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu),
       TEST_CASE(test_gemm_h100_kernels_validation),
       TEST_CASE(test_gemm_coopmat2_splitk_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_stages2_matches_cpu),
       TEST_CASE(test_gemm_simt_splitk_matches_cpu),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
