@@ -621,41 +621,39 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   ops->emit_function(m, p, &fi);
   mlp_io io;
   mlp_declare_io(m, p, &io);
-  uint32_t gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-  (void)ek_f32_type(m);
-  spvgen_compute_main(m, "main", p->local_size[0], 1, 1);
   uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1; /* points per invocation */
-  uint32_t first = ek_load_v3_component(m, gid, 0);
-  if (ppi > 1) first = ek_mul(m, first, ek_u32(m, ppi));
-  uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
-  spvgen_if(m, ek_lt(m, first, n));
   if (ppi == 1) {
-    uint32_t x = pointwise_load(m, p, &io, &fi, first, array_shape);
+    uint32_t gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+    (void)ek_f32_type(m);
+    spvgen_compute_main(m, "main", p->local_size[0], 1, 1);
+    uint32_t point = ek_load_v3_component(m, gid, 0);
+    uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
+    spvgen_if(m, ek_lt(m, point, n));
+    uint32_t x = pointwise_load(m, p, &io, &fi, point, array_shape);
     uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
-    pointwise_store(m, p, &io, first, y, array_shape);
-  } else {
-    /* ppi points in one block, so their networks are independent instruction streams the
-     * driver can interleave: point first + j, or `first` again past the end (computed,
-     * never stored). */
-    uint32_t pts[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION], ok[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION];
-    uint32_t xs[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION], ys[SPVGEN_MLP_MAX_POINTS_PER_INVOCATION];
-    uint32_t u32 = spvgen_type_int(m, 32, false);
-    pts[0] = first;
-    ok[0] = 0;
-    for (uint32_t j = 1; j < ppi; j++) {
-      uint32_t pj = ek_add(m, first, ek_u32(m, j));
-      ok[j] = ek_lt(m, pj, n);
-      pts[j] = spvgen_op_select(m, u32, ok[j], pj, first);
-    }
-    for (uint32_t j = 0; j < ppi; j++) xs[j] = pointwise_load(m, p, &io, &fi, pts[j], array_shape);
-    for (uint32_t j = 0; j < ppi; j++) ys[j] = spvgen_op_function_call(m, fi.return_type, fi.function, &xs[j], 1);
-    pointwise_store(m, p, &io, pts[0], ys[0], array_shape);
-    for (uint32_t j = 1; j < ppi; j++) {
-      spvgen_if(m, ok[j]);
-      pointwise_store(m, p, &io, pts[j], ys[j], array_shape);
-      spvgen_end_if(m);
-    }
+    pointwise_store(m, p, &io, point, y, array_shape);
+    spvgen_end_if(m);
+    spvgen_function_end(m);
+    return;
   }
-  spvgen_end_if(m);
+  /* ppi points per invocation, one after another: a workgroup of W invocations owns W * ppi
+   * consecutive points, and step j of invocation i takes point base + j W + i (adjacent
+   * invocations, adjacent points: the loads and stores stay coalesced). Fewer, longer
+   * workgroups than one point each. */
+  uint32_t wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId), lid = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  (void)ek_f32_type(m);
+  uint32_t W = p->local_size[0];
+  spvgen_compute_main(m, "main", W, 1, 1);
+  uint32_t base = ek_add(m, ek_mul(m, ek_load_v3_component(m, wg, 0), ek_u32(m, W * ppi)),
+                         ek_load_v3_component(m, lid, 0));
+  uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
+  for (uint32_t j = 0; j < ppi; j++) {
+    uint32_t point = j ? ek_add(m, base, ek_u32(m, j * W)) : base;
+    spvgen_if(m, ek_lt(m, point, n));
+    uint32_t x = pointwise_load(m, p, &io, &fi, point, array_shape);
+    uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
+    pointwise_store(m, p, &io, point, y, array_shape);
+    spvgen_end_if(m);
+  }
   spvgen_function_end(m);
 }

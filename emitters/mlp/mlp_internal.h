@@ -67,9 +67,6 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
 
 /* The bindings and push constant every kernel has; *points: the loaded point count (an
  * id; valid inside the entry function only after mlp_load_points). */
-/* The vec variant's points per invocation: at most this many. */
-#define SPVGEN_MLP_MAX_POINTS_PER_INVOCATION 4u
-
 typedef struct mlp_io {
   ek_buffer in, out;
   spvgen_push_constant_block pc;

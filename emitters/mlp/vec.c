@@ -36,12 +36,12 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "a layer %u wide: %s's cooperative vectors hold at most %u components",
                     mlp_max_width(p), caps->name, maxc);
-  /* points_per_group is points per invocation here: several independent networks in one
-   * block, for the driver to interleave. */
+  /* points_per_group is points per invocation here, one after another (fewer, longer
+   * workgroups). */
   if (!d->points_per_group) d->points_per_group = 1;
-  if (d->points_per_group != 1 && d->points_per_group != 2 && d->points_per_group != 4)
+  if (d->points_per_group != 1 && d->points_per_group != 2 && d->points_per_group != 4 && d->points_per_group != 8)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "points_per_group %u: the vec variant evaluates 1, 2 or 4 points per invocation",
+                    "points_per_group %u: the vec variant evaluates 1, 2, 4 or 8 points per invocation",
                     d->points_per_group);
   /* 32: one subgroup per workgroup ran (a) 32-64x4-16 at 15.1 G points/s against 14.3 for
    * 64 and 13.6 for 128, and (b) 8-64x3-8 at 482 TFLOP/s against 478 / 480 (H100, call M,
@@ -62,7 +62,7 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
 static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
                                spvgen_mlp_desc *out, uint32_t max) {
   (void)caps;
-  static const struct { uint32_t wg, ppi; } knobs[] = {{32, 1}, {64, 1}, {128, 1}, {256, 1}, {32, 2}, {64, 2}};
+  static const struct { uint32_t wg, ppi; } knobs[] = {{32, 1}, {64, 1}, {128, 1}, {256, 1}, {32, 2}, {32, 4}, {64, 4}};
   uint32_t n = 0;
   for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && n < max; i++) {
     if (desc->workgroup_size && desc->workgroup_size != knobs[i].wg) continue;

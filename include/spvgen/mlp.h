@@ -172,7 +172,8 @@ typedef struct spvgen_mlp_desc {
   uint32_t workgroup_size;   /* invocations per workgroup */
   uint32_t points_per_group; /* mat: points per workgroup block, a multiple of 16 (0:
                                 128 where registers and shared memory allow);
-                                vec: points per invocation (1, 2 or 4; 0: 1); loop:
+                                vec: points per invocation, one after another (1, 2,
+                                4 or 8; 0: 1); loop:
                                 points per invocation (1, the only value) */
   bool f16_accumulation;     /* mat: f16 accumulator fragments (where the device lists
                                 f16 x f16 + f16), else f32 */

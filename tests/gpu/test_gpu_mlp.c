@@ -108,8 +108,8 @@ static void test_mlp_vec_optimal_weights_match_cpu(void) {
   run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
-/* Two and four points per invocation (their networks interleaved in one block); the
- * point counts leave a partial last invocation (65573 = 4 * 16393 + 1). */
+/* Two and four points per invocation, one after another; the point counts leave partial
+ * last workgroups (65573 and 5000 points). */
 static void test_mlp_vec_two_and_four_points_per_invocation_match_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
   for (uint32_t ppi = 2; ppi <= 4 && !test_current_failed && !test_current_skipped; ppi += 2) {

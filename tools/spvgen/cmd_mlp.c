@@ -49,7 +49,7 @@ static void mlp_usage(FILE *o, bool run) {
           "knobs:\n"
           "  --variant auto|vec|mat|loop\n"
           "  --wg N                 invocations per workgroup\n"
-          "  --points-per-group N   vec: points per invocation (1, 2, 4); mat: points\n"
+          "  --points-per-group N   vec: points per invocation (1, 2, 4, 8); mat: points\n"
           "                         per workgroup block (a multiple of 16)\n"
           "training:\n"
           "  --train                the training kernels: the gradient kernel (forward +\n"
