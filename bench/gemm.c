@@ -231,7 +231,10 @@ int main(int argc, char **argv) {
         if (!r.warmup_steady && warmup_ms)
           printf("# %s %s [%s]: timings still moving after %.0f ms of warm-up\n", sname, tname, r.plan.name,
                  r.warmup_ms);
-        if (r.bad) bad = true;
+        if (r.counters_left) /* split-K: the next run of this kernel would be wrong */
+          printf("# %s %s [%s]: %llu split-K workspace counters not reset to 0 after the runs: FAIL\n", sname, tname,
+                 r.plan.name, (unsigned long long)r.counters_left);
+        if (r.bad || r.counters_left) bad = true;
         if (!any || r.tflops > best.tflops) best = r;
         any = true;
       }
