@@ -192,6 +192,10 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR && d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout %d is unknown",
                     (int)d->weight_layout);
+  if (d->spec_id_base > 0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "spec_id_base %u: at most %u (a SpecId per layer follows it)", d->spec_id_base,
+                    0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS);
   if ((unsigned)d->variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown",
                     (int)d->variant);
@@ -409,7 +413,7 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
           "matrix_offset_12", "matrix_offset_13", "matrix_offset_14", "matrix_offset_15"};
       info->spec_constant_count = plan->layer_count;
       for (uint32_t l = 0; l < plan->layer_count; l++) {
-        info->spec_constants[l].id = SPVGEN_MLP_SPEC_MATRIX_OFFSET + l;
+        info->spec_constants[l].id = mlp_spec_id(&plan->desc, l);
         info->spec_constants[l].size = 4;
         info->spec_constants[l].value = plan->layers[l].matrix_offset;
         info->spec_constants[l].name = offsets[l];

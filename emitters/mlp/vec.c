@@ -135,7 +135,7 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     md.k = L->inputs;
     if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
       /* The driver's layout at an offset the host picks (a specialization constant). */
-      md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, SPVGEN_MLP_SPEC_MATRIX_OFFSET + l);
+      md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(d, l));
       char name[32];
       snprintf(name, sizeof name, "matrix_offset_%u", l);
       spvgen_name(m, md.matrix_offset, name);

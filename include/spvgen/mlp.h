@@ -129,14 +129,15 @@ typedef enum spvgen_mlp_weight_layout_kind {
    * vkConvertCooperativeVectorMatrixNV, e.g. spvgen_vk_convert_coopvec_matrix, the size
    * spvgen_vk_coopvec_matrix_size gives) sits at a byte offset (a multiple of 64) the host
    * chooses and gives as the u32 specialization constant SpecId
-   * SPVGEN_MLP_SPEC_MATRIX_OFFSET + l (named matrix_offset_<l>; its default is the
+   * SPVGEN_MLP_SPEC_MATRIX_OFFSET + l, or desc.spec_id_base + l (named matrix_offset_<l>; its default is the
    * row-major matrix_offset, which only a host that packs the converted matrices there
    * may keep). mlp_run (tools/common) places them after weight_bytes, each at the next
    * multiple of 64. */
   SPVGEN_MLP_WEIGHTS_OPTIMAL = 1,
 } spvgen_mlp_weight_layout_kind;
 
-/* SpecId of layer 0's matrix offset with SPVGEN_MLP_WEIGHTS_OPTIMAL (layer l: + l). */
+/* SpecId of layer 0's matrix offset with SPVGEN_MLP_WEIGHTS_OPTIMAL (layer l: + l), unless
+ * desc.spec_id_base moves them. */
 #define SPVGEN_MLP_SPEC_MATRIX_OFFSET 0u
 
 typedef struct spvgen_mlp_desc {
@@ -166,6 +167,11 @@ typedef struct spvgen_mlp_desc {
   spvgen_component_type input_type;  /* points in memory: f16 (0) or f32 */
   spvgen_component_type output_type; /* f16 (0) or f32 */
   spvgen_mlp_weight_layout_kind weight_layout;
+  /* With SPVGEN_MLP_WEIGHTS_OPTIMAL: layer l's matrix offset is SpecId spec_id_base + l
+   * (0: SPVGEN_MLP_SPEC_MATRIX_OFFSET + l). For a caller's module whose own specialization
+   * constants already use those ids (the function shape), or two networks in one module.
+   * At most 0xFFFFFFFF - SPVGEN_MLP_MAX_LAYERS. */
+  uint32_t spec_id_base;
 
   /* ---- knobs: 0 means "choose" ---- */
   spvgen_mlp_variant variant;

@@ -184,7 +184,7 @@ spvgen_status sg_ref_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp
       return SPVGEN_ERROR_VULKAN;
     }
     total = (total + 63) & ~63ull;
-    spec[l].id = SPVGEN_MLP_SPEC_MATRIX_OFFSET + l;
+    spec[l].id = (plan->desc.spec_id_base ? plan->desc.spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;
     spec[l].size = 4;
     spec[l].value = total;
     spec[l].name = NULL;

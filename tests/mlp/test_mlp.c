@@ -274,6 +274,25 @@ static void test_optimal_weights_take_offsets_from_spec_constants(void) {
   CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulAddNV");
   spvgen_free_text(text);
   spvgen_kernel_free(&k);
+  /* spec_id_base moves the ids (for a module whose own constants use 0..), and the
+   * kernel info follows; one past the limit is refused by name. */
+  d.spec_id_base = 100;
+  st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st == SPVGEN_OK) {
+    CHECK(check_words(k.words, k.word_count));
+    for (uint32_t l = 0; l < k.info.spec_constant_count && l < p.layer_count; l++)
+      CHECK_EQ_U64(k.info.spec_constants[l].id, 100 + l);
+    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) == SPVGEN_OK);
+    CHECK_CONTAINS(text, "OpDecorate %matrix_offset_0 SpecId 100");
+    CHECK_CONTAINS(text, "OpDecorate %matrix_offset_4 SpecId 104");
+    spvgen_free_text(text);
+    spvgen_kernel_free(&k);
+  }
+  d.spec_id_base = 0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS + 1;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "spec_id_base");
+  d.spec_id_base = 0;
   /* The row-major kernel has no specialization constant. */
   d.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
   CHECK(spvgen_mlp(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK);

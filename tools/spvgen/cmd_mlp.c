@@ -46,6 +46,7 @@ static void mlp_usage(FILE *o, bool run) {
           "  --weights row|optimal  weight layout: row-major (default), or the driver's\n"
           "                         inferencing-optimal one (vec variant; offsets as spec\n"
           "                         constants, see mlp.h)\n"
+          "  --spec-id-base N       with optimal weights: layer l's offset is SpecId N + l\n"
           "knobs:\n"
           "  --variant auto|vec|mat|loop\n"
           "  --wg N                 invocations per workgroup\n"
@@ -156,6 +157,8 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
     } else if (!strcmp(a, "--wg")) {
       if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+    } else if (!strcmp(a, "--spec-id-base")) {
+      if (!parse_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
     } else if (!strcmp(a, "--points-per-group")) {
       if (!parse_u32(v, &g->desc.points_per_group))
         return spvgen_cli_usage_error(cmd, "--points-per-group: '%s'", v);
@@ -235,7 +238,7 @@ static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel 
   if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
     fprintf(o, "  \"weight_layout\": \"optimal\",\n  \"matrix_offset_spec_ids\": [");
     for (uint32_t l = 0; l < p->layer_count; l++)
-      fprintf(o, "%s%u", l ? ", " : "", SPVGEN_MLP_SPEC_MATRIX_OFFSET + l);
+      fprintf(o, "%s%u", l ? ", " : "", (p->desc.spec_id_base ? p->desc.spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l);
     fprintf(o, "],\n");
   } else
     fprintf(o, "  \"weight_layout\": \"row-major\",\n");
