@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------ hash-consing ---- */
 
-static uint32_t hash_words(const uint32_t *w, uint32_t n) {
+SG_HOT uint32_t hash_words(const uint32_t *w, uint32_t n) {
   uint32_t h = 2166136261u;
   for (uint32_t i = 0; i < n; i++) {
     h ^= w[i];
@@ -44,7 +44,7 @@ static bool table_grow(spvgen_module *m) {
 }
 
 /* Key: words (opcode or tag first). Returns the id or 0. */
-static uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
+SG_HOT uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
   if (!m->table_cap || n > 0xFFFF) return 0;
   uint32_t mask = m->table_cap - 1;
   for (uint32_t j = hash & mask;; j = (j + 1) & mask) {
