@@ -78,7 +78,7 @@ void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t ha
   table_insert(m, key, n, hash, id);
 }
 
-static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+SG_HOT void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
                    uint8_t section, size_t off, uint8_t flags);
 
 /* Appends a function-body instruction whose operands the caller built itself from ids
@@ -147,7 +147,7 @@ static bool dedupable_type(uint32_t opcode) {
          opcode != SpvOpTypeForwardPointer;
 }
 
-static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+SG_HOT void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
                    uint8_t section, size_t off, uint8_t flags) {
   sg_id_info *i = &m->ids[id];
   if (i->kind == SG_ID_RESERVED) m->undefined--;
@@ -188,7 +188,7 @@ static inline bool requirements_done(const spvgen_module *m, const sg_instructio
  * path records a typeless result as SG_ID_OTHER). true when it handled the instruction
  * (*ret: the result, 1 for none, 0 on error); false sends it down the general path,
  * which also produces the error messages. */
-static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
+SG_HOT bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
                            uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t *ret) {
   if (!((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
         (ins->flags & SG_INST_SIMPLE) && m->block_open &&
@@ -285,7 +285,7 @@ static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instructio
  * miss, the key it looked up (k[0 .. *kl), its hash *kh, result position *krpos) is
  * left for step 5, which then need not build and look it up again; *kl stays 0 when no
  * key was looked up. */
-static uint32_t declaration_seen(spvgen_module *m, const sg_instruction *ins, uint32_t opcode,
+SG_HOT uint32_t declaration_seen(spvgen_module *m, const sg_instruction *ins, uint32_t opcode,
                                  const uint32_t *ops, uint32_t n, uint32_t *k, uint32_t *kl,
                                  uint32_t *kh, uint32_t *krpos) {
   if ((ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT) &&
@@ -430,7 +430,7 @@ typedef struct placement {
 /* Step 4, placement: the section of the logical layout, by opcode (never by the
  * grammar's "class"), with the state rules of the special instructions (functions,
  * blocks, variables, imports). Capabilities and extensions are declarations here. */
-static placement place(spvgen_module *m, const char *fn, const sg_instruction *ins,
+SG_HOT placement place(spvgen_module *m, const char *fn, const sg_instruction *ins,
                        uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t type) {
   placement p = {SG_SEC_FUNCTIONS, type ? SG_ID_VALUE : SG_ID_OTHER, 0, false, false, false, 0};
 #define PLACE_FAIL(st, ...) (p.done = true, p.ret = sg_fail(m, (st), fn, __VA_ARGS__), p)
@@ -550,7 +550,7 @@ static placement place(spvgen_module *m, const char *fn, const sg_instruction *i
 /* Step 6, what an instruction changes besides its words: global variables join the
  * entry points' interface, OpFunction / OpLabel / OpFunctionEnd open and close functions
  * and blocks. false when that failed (the error recorded). */
-static bool apply_effects(spvgen_module *m, const char *fn, uint32_t opcode, uint8_t section,
+SG_HOT bool apply_effects(spvgen_module *m, const char *fn, uint32_t opcode, uint8_t section,
                           uint32_t result, uint32_t type, size_t off) {
   switch (opcode) {
   case SpvOpVariable:

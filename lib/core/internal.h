@@ -509,6 +509,7 @@ int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uin
 #define SG_MEMO_SPLAT 0x20002u     /* (type, constant scalar) */
 #define SG_MEMO_SPLAT_F 0x20003u   /* (type, double bits low, high) */
 #define SG_MEMO_CONST_F 0x20004u   /* (type, double bits low, high) */
+#define SG_MEMO_TENSOR_LAYOUT 0x20005u /* (dim, clamp mode) */
 static inline uint32_t sg_decl_memo_slot(uint32_t tag, uint32_t a, uint32_t b, uint32_t c) {
   uint32_t h = tag * 0x9E3779B1u ^ a * 0x85EBCA77u ^ b * 0xC2B2AE3Du ^ c * 0x27D4EB2Fu;
   return (h ^ (h >> 15)) & (SG_DECL_MEMO - 1);
