@@ -371,6 +371,47 @@ static bool builder_decl_checked(sg_walk_state *s, uint32_t opcode) {
   }
 }
 
+/* Step 3b, instructions whose operands are, one word each, ids and empty bit masks
+ * (required or optional, none repeated: cooperative matrix loads and stores without
+ * memory operands, MulAdds without operand flags...): accepted exactly when the grammar
+ * walk's inline cases (walk.c walk_one; an empty bit mask walks to nothing) accept every
+ * operand and no required operand is missing. false (nothing changed) sends the
+ * instruction to the walk, which also produces the messages. */
+static bool single_words_checked(sg_walk_state *s) {
+  static const uint32_t role_bad[4] = {0, SG_KINDS_NOT_VALUE, SG_KINDS_NOT_LABEL, 0};
+  const sg_instruction *ins = s->ins;
+  const spvgen_module *m = s->m;
+  uint32_t n = s->n, bound = m->bound, rp = UINT32_MAX, tp = UINT32_MAX;
+  if (n > ins->operands_n) return false;
+  const sg_operand *o = &sg_operands[ins->operands_off];
+  const sg_id_info *ids = m->ids;
+  for (uint32_t i = 0; i < ins->operands_n; i++) {
+    if (i >= n) {
+      if (o[i].quantifier == SG_Q_ONE) return false; /* missing: the walk says so */
+      continue;
+    }
+    if (o[i].quantifier == SG_Q_MANY) return false;
+    uint32_t v = s->w[i], k = o[i].kind;
+    if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
+      if (!(v != 0 && v < bound && (!s->decl || ids[v].kind != SG_ID_RESERVED) &&
+            !((role_bad[o[i].role & 3] >> ids[v].kind) & 1u)))
+        return false;
+    } else if (k == SG_KIND_IdResultType) {
+      if (!(v != 0 && v < bound && ids[v].kind == SG_ID_TYPE)) return false;
+      tp = i;
+    } else if (k == SG_KIND_IdResult) {
+      if (v != 0) return false;
+      rp = i;
+    } else if (!(v == 0 && sg_operand_kinds[k].category == SG_CAT_BITENUM)) {
+      return false;
+    }
+  }
+  s->result_pos = rp;
+  s->type_pos = tp;
+  s->pos = n;
+  return true;
+}
+
 /* Step 3, the operands: required operands that are single ids (and any repeated tail of
  * ids) are checked inline; anything else, or any problem, goes through the grammar walk,
  * which produces the message. Fills s->result_pos and s->type_pos. */
@@ -410,6 +451,7 @@ static bool check_operands(sg_walk_state *s, uint32_t opcode) {
   }
   if (checked) return true;
   if (builder_decl_checked(s, opcode)) return true;
+  if (opcode != SpvOpSpecConstantOp && single_words_checked(s)) return true;
   if (opcode == SpvOpSwitch && n >= 1) {
     const uint32_t *t = sg_def_words(m, sg_type_of(m, ops[0]));
     if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s->switch_literal_words = 2;
