@@ -202,7 +202,7 @@ typedef struct sg_entry {
 
 #define SG_REQ_MEMO_INS 1024  /* bits; instructions past it are not memoised */
 #define SG_REQ_MEMO_ENUM 2048 /* bits; enumerants past it are not memoised */
-#define SG_DECL_MEMO 2048     /* entries of decl_memo (a power of two) */
+#define SG_DECL_MEMO 512      /* entries of decl_memo (a power of two) */
 #define SG_ENUM_MEMO 256      /* entries of enum_memo (a power of two) */
 typedef struct sg_decl_memo_entry {
   uint32_t tag, a, b, c, id, gen;
