@@ -114,8 +114,9 @@ extern const uint32_t sg_capability_count;
 
 const sg_instruction *sg_find_instruction(uint32_t opcode);
 const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
-/* sg_find_enumerant through the module's memo (m->enum_memo). */
-const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value);
+/* sg_find_enumerant through the module's memo (m->enum_memo): sg_find_enumerant_m, below
+ * the module; this is its miss path (walk.c). */
+const sg_enumerant *sg_find_enumerant_m_slow(spvgen_module *m, uint32_t kind, uint32_t value);
 /* Name of an enumerant of a kind, or NULL. */
 const char *sg_enumerant_name(uint32_t kind, uint32_t value);
 
@@ -434,7 +435,18 @@ bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32
 /* Finds an enumerant and applies what it requires (capabilities, extensions, version);
  * NULL when unknown or when that failed. */
 /* sg_require_item for an enumerant of a kind, memoised per module. */
-void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e);
+void sg_require_enum_item_slow(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e);
+SG_HOT void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e) {
+  size_t i = (size_t)(e - sg_enumerants); /* applied already (the memo): nothing to do */
+  if (i < SG_REQ_MEMO_ENUM && ((m->req_done_enum[i >> 3] >> (i & 7)) & 1u)) return;
+  sg_require_enum_item_slow(m, fn, kind, e);
+}
+SG_HOT const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value) {
+  uint32_t h = (kind * 0x9E3779B1u) ^ (value * 0x85EBCA77u);
+  const sg_enum_memo_entry *c = &m->enum_memo[(h ^ (h >> 16)) & (SG_ENUM_MEMO - 1)];
+  if (c->idx && c->kind == kind && c->value == value) return &sg_enumerants[c->idx - 1];
+  return sg_find_enumerant_m_slow(m, kind, value);
+}
 const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
                                          uint32_t value);
 /* Applies what an instruction requires (capabilities, extensions, version); false when
