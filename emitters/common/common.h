@@ -52,6 +52,42 @@ uint32_t ek_array(spvgen_module *m, const ek_buffer *b);
  * behind every spvgen_*_parse of the templates. */
 int ek_name_index(const char *const *names, int count, const char *name);
 
+/* Plan names without snprintf (a plan is made per module emitted): appends to buf[size]
+ * with snprintf's truncation (the longest prefix that fits, always NUL-terminated). */
+typedef struct ek_str {
+  char *buf;
+  size_t size, len;
+} ek_str;
+/* Writing at the start of buf (empty), or after the string it holds. */
+static inline ek_str ek_str_start(char *buf, size_t size) {
+  ek_str s = {buf, size, 0};
+  if (size) buf[0] = 0;
+  return s;
+}
+static inline ek_str ek_str_after(char *buf, size_t size) {
+  ek_str s = {buf, size, 0};
+  while (s.len + 1 < size && buf[s.len]) s.len++;
+  return s;
+}
+/* At most max characters of t (printf's %.<max>s). */
+static inline void ek_str_putn(ek_str *s, const char *t, size_t max) {
+  if (!s->size) return;
+  for (; max && *t && s->len + 1 < s->size; max--) s->buf[s->len++] = *t++;
+  s->buf[s->len] = 0;
+}
+static inline void ek_str_put(ek_str *s, const char *t) { ek_str_putn(s, t, (size_t)-1); }
+/* v in decimal (%u); returns the number of digits. */
+static inline size_t ek_str_u32(ek_str *s, uint32_t v) {
+  char d[10];
+  size_t n = 0;
+  do d[n++] = (char)('0' + v % 10); while (v /= 10);
+  char t[11];
+  for (size_t i = 0; i < n; i++) t[i] = d[n - 1 - i];
+  t[n] = 0;
+  ek_str_put(s, t);
+  return n;
+}
+
 /* ----------------------------------------------------------- invocations ---- */
 /* Component c of a uvec3 built-in (WorkgroupId, LocalInvocationId, ...), declared once
  * per module by the builder's deduplication of the variable is NOT assumed: pass the

@@ -142,13 +142,29 @@ static uint64_t needed_features(const spvgen_gemm_desc *d) {
 
 static const char *tn(spvgen_component_type t) { return spvgen_component_type_name(t); }
 
-/* Checks one tiling against the device; NULL when it fits, else writes the reason. */
-static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
-                                const cm2_tile *t, const spvgen_coopmat_flex **flex_out, char *msg,
-                                size_t size) {
+/* The device's workgroup-scope entries for a desc's types: any workgroup size (`any`),
+ * and the last workgroup size asked for, so that the plan's loop over the tilings scans
+ * the caps once per workgroup size, not twice per tiling. */
+typedef struct cm2_flex {
+  const spvgen_coopmat_flex *any;
+  uint32_t wg;
+  const spvgen_coopmat_flex *f;
+} cm2_flex;
+
+static cm2_flex flex_lookup(const spvgen_device_caps *caps, const spvgen_gemm_desc *d) {
   spvgen_component_type acc = acc_matrix_type(d);
-  const spvgen_coopmat_flex *any = spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, d->a_type,
-                                                                 d->b_type, acc, acc);
+  cm2_flex x = {spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, d->a_type, d->b_type, acc, acc),
+                0, NULL};
+  return x;
+}
+
+/* Checks one tiling against the device; NULL when it fits, else writes the reason.
+ * fl: flex_lookup's answer for d (its cache updated). */
+static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                cm2_flex *fl, const cm2_tile *t, const spvgen_coopmat_flex **flex_out,
+                                char *msg, size_t size) {
+  spvgen_component_type acc = acc_matrix_type(d);
+  const spvgen_coopmat_flex *any = fl->any;
   if (!any) {
     if (d->a_type == d->b_type)
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -161,8 +177,11 @@ static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gem
                      "inputs and %s accumulators", tn(d->a_type), tn(d->b_type), caps->name,
                      tn(d->a_type), tn(d->b_type), tn(acc));
   }
-  const spvgen_coopmat_flex *f = spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, t->wg, d->a_type,
-                                                               d->b_type, acc, acc);
+  if (!fl->wg || fl->wg != t->wg) {
+    fl->f = spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, t->wg, d->a_type, d->b_type, acc, acc);
+    fl->wg = t->wg;
+  }
+  const spvgen_coopmat_flex *f = fl->f;
   if (!f)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "workgroup_size %u: %s lists workgroup-scope %s x %s + %s matrices for other "
@@ -299,10 +318,8 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
     d->workgroup_size = d->subgroups * caps->subgroup_size;
 
   /* K granularity of the type combination (for fitting BK to small K). */
-  spvgen_component_type acc = acc_matrix_type(d);
-  const spvgen_coopmat_flex *any =
-      spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, d->a_type, d->b_type, acc, acc);
-  uint32_t kgran = any ? any->k_granularity : 16;
+  cm2_flex fl = flex_lookup(caps, d);
+  uint32_t kgran = fl.any ? fl.any->k_granularity : 16;
 
   cm2_tile best;
   memset(&best, 0, sizeof best);
@@ -313,7 +330,7 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   uint32_t split_short = 0; /* a tile_k left out for having fewer K steps than split_k */
   for (size_t i = 0; i < TILE_COUNT; i++) {
     cm2_tile t = fit_tile(d, &TILES[i], kgran);
-    spvgen_status st = check_tile(caps, d, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
+    spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
     if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
     if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
@@ -341,7 +358,7 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
     return first_st;
   }
   const spvgen_coopmat_flex *flex = NULL;
-  spvgen_status st = check_tile(caps, d, &best, &flex, msg, size);
+  spvgen_status st = check_tile(caps, d, &fl, &best, &flex, msg, size);
   if (st != SPVGEN_OK) return st;
   if (d->subgroups && caps->subgroup_size && d->subgroups * caps->subgroup_size != best.wg)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -399,10 +416,13 @@ static spvgen_status coopmat2_plan(const spvgen_device_caps *caps, spvgen_gemm_c
   (void)can_shift; /* AUTO: measured before it becomes the default */
   if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
   char extra[16];
-  snprintf(extra, sizeof extra, "u%u%s%s", d->unroll, d->stages == 2 ? " s2" : "",
-           !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
-           : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
-                                                          : " shift");
+  ek_str x = ek_str_start(extra, sizeof extra);
+  ek_str_put(&x, "u");
+  ek_str_u32(&x, d->unroll);
+  if (d->stages == 2) ek_str_put(&x, " s2");
+  ek_str_put(&x, !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
+                 : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
+                                                                : " shift");
   gemm_plan_name(p, extra);
   return SPVGEN_OK;
 }
@@ -429,16 +449,14 @@ static uint32_t coopmat2_candidates(const spvgen_device_caps *caps, const spvgen
   /* Every other tiling of the table that honours the desc's knobs, cheapest by the cost
    * model first: a tuner with a short budget (each candidate costs the driver's compile,
    * up to seconds for the big tilings) reaches the likely winners first. */
-  spvgen_component_type acc = acc_matrix_type(desc);
-  const spvgen_coopmat_flex *any =
-      spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, desc->a_type, desc->b_type, acc, acc);
-  uint32_t kgran = any ? any->k_granularity : 16;
+  cm2_flex fl = flex_lookup(caps, desc);
+  uint32_t kgran = fl.any ? fl.any->k_granularity : 16;
   cm2_tile rest[TILE_COUNT];
   double cost[TILE_COUNT];
   uint32_t nr = 0;
   for (size_t i = 0; i < TILE_COUNT; i++) {
     cm2_tile t = fit_tile(desc, &TILES[i], kgran);
-    if (check_tile(caps, desc, &t, NULL, NULL, 0) != SPVGEN_OK || tile_spills(desc, &t)) continue;
+    if (check_tile(caps, desc, &fl, &t, NULL, NULL, 0) != SPVGEN_OK || tile_spills(desc, &t)) continue;
     bool dup = false;
     for (uint32_t j = 0; j < n && !dup; j++)
       dup = out[j].tile_m == t.m && out[j].tile_n == t.n && out[j].tile_k == t.k &&

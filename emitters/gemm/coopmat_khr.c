@@ -318,7 +318,19 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
                 (d->a_type == SPVGEN_COMPONENT_BF16 ? SPVGEN_FEATURE_BFLOAT16_COOPMAT : 0);
   gemm_set_grid(p);
   char extra[48];
-  snprintf(extra, sizeof extra, "sg%ux%ux%u w%ux%u s%u", FRAG, FRAG, fk, g.wm, g.wn, d->stages);
+  ek_str x = ek_str_start(extra, sizeof extra); /* "sg%ux%ux%u w%ux%u s%u" */
+  ek_str_put(&x, "sg");
+  ek_str_u32(&x, FRAG);
+  ek_str_put(&x, "x");
+  ek_str_u32(&x, FRAG);
+  ek_str_put(&x, "x");
+  ek_str_u32(&x, fk);
+  ek_str_put(&x, " w");
+  ek_str_u32(&x, g.wm);
+  ek_str_put(&x, "x");
+  ek_str_u32(&x, g.wn);
+  ek_str_put(&x, " s");
+  ek_str_u32(&x, d->stages);
   gemm_plan_name(p, extra);
   return SPVGEN_OK;
 }

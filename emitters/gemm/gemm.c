@@ -71,19 +71,34 @@ void gemm_set_grid(spvgen_gemm_config *p) {
 
 void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
   const spvgen_gemm_desc *d = &p->desc;
-  char types[64];
-  if (d->a_type == d->b_type)
-    snprintf(types, sizeof types, "%s", spvgen_component_type_name(d->a_type));
-  else
-    snprintf(types, sizeof types, "%s,%s", spvgen_component_type_name(d->a_type),
-             spvgen_component_type_name(d->b_type));
-  char out[16] = "";
-  if (d->out_type != d->acc_type)
-    snprintf(out, sizeof out, "->%s", spvgen_component_type_name(d->out_type));
-  snprintf(p->name, sizeof p->name, "%s %s->%s%s %ux%ux%u w%u%s%s", variant_names[p->variant],
-           types, spvgen_component_type_name(d->acc_type), out, d->tile_m, d->tile_n, d->tile_k,
-           p->local_size[0] * p->local_size[1] * p->local_size[2], extra ? " " : "",
-           extra ? extra : "");
+  /* "%s %s->%s%s %ux%ux%u w%u%s%s": variant, A[,B] type, acc type, ->out type, tile,
+   * invocations, extra (component type names are short: no piece truncates alone). */
+  ek_str s = ek_str_start(p->name, sizeof p->name);
+  ek_str_put(&s, variant_names[p->variant]);
+  ek_str_put(&s, " ");
+  ek_str_put(&s, spvgen_component_type_name(d->a_type));
+  if (d->a_type != d->b_type) {
+    ek_str_put(&s, ",");
+    ek_str_put(&s, spvgen_component_type_name(d->b_type));
+  }
+  ek_str_put(&s, "->");
+  ek_str_put(&s, spvgen_component_type_name(d->acc_type));
+  if (d->out_type != d->acc_type) {
+    ek_str_put(&s, "->");
+    ek_str_put(&s, spvgen_component_type_name(d->out_type));
+  }
+  ek_str_put(&s, " ");
+  ek_str_u32(&s, d->tile_m);
+  ek_str_put(&s, "x");
+  ek_str_u32(&s, d->tile_n);
+  ek_str_put(&s, "x");
+  ek_str_u32(&s, d->tile_k);
+  ek_str_put(&s, " w");
+  ek_str_u32(&s, p->local_size[0] * p->local_size[1] * p->local_size[2]);
+  if (extra) {
+    ek_str_put(&s, " ");
+    ek_str_put(&s, extra);
+  }
 }
 
 uint64_t gemm_type_features(const spvgen_gemm_desc *d) {

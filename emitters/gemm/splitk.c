@@ -47,8 +47,9 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   p->workspace_counters = partials;
   p->workspace_bytes = (partials + counters) * 4u;
   p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
-  size_t len = strlen(p->name);
-  snprintf(p->name + len, sizeof p->name - len, " sk%u", S);
+  ek_str x = ek_str_after(p->name, sizeof p->name);
+  ek_str_put(&x, " sk");
+  ek_str_u32(&x, S);
   return SPVGEN_OK;
 }
 

@@ -226,36 +226,53 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
 
 static void plan_name(spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
-  char hidden[64] = "";
+  /* Without snprintf (a plan is made per module): ek_str truncates as it does. */
+  char hidden[64];
+  ek_str h = ek_str_start(hidden, sizeof hidden);
   bool same = true;
   for (uint32_t i = 1; i < d->hidden_count; i++) same &= d->hidden_widths[i] == d->hidden_widths[0];
-  if (d->hidden_count && same) {
-    snprintf(hidden, sizeof hidden, "%ux%u-", d->hidden_widths[0], d->hidden_count);
+  if (d->hidden_count && same) { /* "%ux%u-" */
+    ek_str_u32(&h, d->hidden_widths[0]);
+    ek_str_put(&h, "x");
+    ek_str_u32(&h, d->hidden_count);
+    ek_str_put(&h, "-");
   } else {
-    size_t n = 0;
-    for (uint32_t i = 0; i < d->hidden_count && n + 8 < sizeof hidden; i++)
-      n += (size_t)snprintf(hidden + n, sizeof hidden - n, "%u%s", d->hidden_widths[i],
-                            i + 1 < d->hidden_count ? "," : "-");
+    size_t n = 0; /* the length snprintf would have reached, as before */
+    for (uint32_t i = 0; i < d->hidden_count && n + 8 < sizeof hidden; i++) {
+      n += ek_str_u32(&h, d->hidden_widths[i]) + 1;
+      ek_str_put(&h, i + 1 < d->hidden_count ? "," : "-");
+    }
   }
-  char enc[24] = "";
-  if (d->encoding)
-    snprintf(enc, sizeof enc, " %s:%u", encoding_names[d->encoding], d->encoding_size);
-  snprintf(p->name, sizeof p->name, "%s %u-%.48s%u %s%.23s f16 w%u", variant_names[p->variant],
-           d->input_width, hidden, d->output_width,
-           activation_names[d->hidden_count ? d->activation : d->output_activation], enc,
-           p->local_size[0]);
-  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
-    size_t n = strlen(p->name);
-    snprintf(p->name + n, sizeof p->name - n, " opt");
+  char enc[24];
+  ek_str e = ek_str_start(enc, sizeof enc);
+  if (d->encoding) { /* " %s:%u" */
+    ek_str_put(&e, " ");
+    ek_str_put(&e, encoding_names[d->encoding]);
+    ek_str_put(&e, ":");
+    ek_str_u32(&e, d->encoding_size);
   }
-  if (p->variant == SPVGEN_MLP_VEC && d->points_per_group > 1) { /* points per invocation */
-    size_t n = strlen(p->name);
-    snprintf(p->name + n, sizeof p->name - n, " p%u", d->points_per_group);
+  /* "%s %u-%.48s%u %s%.23s f16 w%u" */
+  ek_str s = ek_str_start(p->name, sizeof p->name);
+  ek_str_put(&s, variant_names[p->variant]);
+  ek_str_put(&s, " ");
+  ek_str_u32(&s, d->input_width);
+  ek_str_put(&s, "-");
+  ek_str_putn(&s, hidden, 48);
+  ek_str_u32(&s, d->output_width);
+  ek_str_put(&s, " ");
+  ek_str_put(&s, activation_names[d->hidden_count ? d->activation : d->output_activation]);
+  ek_str_putn(&s, enc, 23);
+  ek_str_put(&s, " f16 w");
+  ek_str_u32(&s, p->local_size[0]);
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) ek_str_put(&s, " opt");
+  if (p->variant == SPVGEN_MLP_VEC && d->points_per_group > 1) { /* points per invocation: " p%u" */
+    ek_str_put(&s, " p");
+    ek_str_u32(&s, d->points_per_group);
   }
-  if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator */
-    size_t n = strlen(p->name);
-    snprintf(p->name + n, sizeof p->name - n, " p%u%s", d->points_per_group,
-             d->f16_accumulation ? " acc16" : "");
+  if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator: " p%u%s" */
+    ek_str_put(&s, " p");
+    ek_str_u32(&s, d->points_per_group);
+    ek_str_put(&s, d->f16_accumulation ? " acc16" : "");
   }
 }
 

@@ -544,6 +544,13 @@ static uint32_t coopmat_type(spvgen_module *m, const char *fn, uint32_t componen
 
 uint32_t spvgen_type_coopmat(spvgen_module *m, uint32_t component, SpvScope scope, uint32_t rows,
                              uint32_t cols, SpvCooperativeMatrixUse use) {
+  /* The same arguments give the same (deduplicated) type, its requirements applied. */
+  bool memo = (uint32_t)scope < 16 && (uint32_t)use < 16;
+  uint32_t tag = SG_MEMO_COOPMAT | (uint32_t)scope << 4 | (uint32_t)use;
+  if (memo) {
+    uint32_t id = sg_decl_memo_get(m, tag, component, rows, cols);
+    if (id) return id;
+  }
   if (!sg_ok(m, __func__)) return 0;
   if (rows == 0 || cols == 0)
     return COOP_BAD(m, __func__, "a %ux%u matrix has no elements (Rows and Columns must be at "
@@ -551,7 +558,9 @@ uint32_t spvgen_type_coopmat(spvgen_module *m, uint32_t component, SpvScope scop
   uint32_t s = spvgen_const_u32(m, (uint32_t)scope), r = spvgen_const_u32(m, rows),
            c = spvgen_const_u32(m, cols), u = spvgen_const_u32(m, (uint32_t)use);
   if (m->status != SPVGEN_OK) return 0;
-  return coopmat_type(m, __func__, component, s, r, c, u);
+  uint32_t id = coopmat_type(m, __func__, component, s, r, c, u);
+  if (memo) sg_decl_memo_put(m, tag, component, rows, cols, id);
+  return id;
 }
 
 uint32_t spvgen_type_coopmat_id(spvgen_module *m, uint32_t component, uint32_t scope_id,
@@ -830,6 +839,9 @@ static bool need_component_value(spvgen_module *m, const char *fn, uint32_t valu
 
 uint32_t spvgen_coop_splat(spvgen_module *m, uint32_t type, uint32_t scalar) {
   const char *fn = __func__;
+  /* A splat of a constant is a deduplicated constant: the same one for the same ids. */
+  uint32_t id = sg_decl_memo_get(m, SG_MEMO_SPLAT, type, scalar, 0);
+  if (id) return id;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info ti;
   if (!spvgen_coop_type_query(m, type, &ti)) {
@@ -851,7 +863,11 @@ uint32_t spvgen_coop_splat(spvgen_module *m, uint32_t type, uint32_t scalar) {
   ops[1] = 0;
   for (uint32_t i = 0; i < count; i++) ops[2 + i] = scalar;
   const sg_id_info *si = sg_id(m, scalar);
-  if (si && (si->flags & SG_TF_CONSTANT)) return spvgen_const_composite(m, type, ops + 2, count);
+  if (si && (si->flags & SG_TF_CONSTANT)) {
+    id = spvgen_const_composite(m, type, ops + 2, count);
+    sg_decl_memo_put(m, SG_MEMO_SPLAT, type, scalar, 0, id);
+    return id;
+  }
   return sg_inst(m, fn, SpvOpCompositeConstruct, ops, count + 2);
 }
 
@@ -1066,6 +1082,10 @@ uint32_t spvgen_coop_convert(spvgen_module *m, uint32_t result_type, uint32_t a)
 
 uint32_t spvgen_coop_splat_float(spvgen_module *m, uint32_t type, double value) {
   const char *fn = __func__;
+  uint64_t vb;
+  memcpy(&vb, &value, sizeof vb);
+  uint32_t id = sg_decl_memo_get(m, SG_MEMO_SPLAT_F, type, (uint32_t)vb, (uint32_t)(vb >> 32));
+  if (id) return id;
   if (!sg_ok(m, fn)) return 0;
   spvgen_coop_type_info ti;
   char t[192];
@@ -1076,5 +1096,8 @@ uint32_t spvgen_coop_splat_float(spvgen_module *m, uint32_t type, double value) 
     return COOP_BAD(m, fn, "the components of %s are not floats (spvgen_coop_splat takes a "
                     "scalar of any component type)", sg_coop_type_name(m, type, t, sizeof t));
   uint32_t s = spvgen_const_float(m, ti.component, value);
-  return s ? spvgen_coop_splat(m, type, s) : 0;
+  id = s ? spvgen_coop_splat(m, type, s) : 0;
+  /* A constant scalar: the splat is a deduplicated constant. */
+  sg_decl_memo_put(m, SG_MEMO_SPLAT_F, type, (uint32_t)vb, (uint32_t)(vb >> 32), id);
+  return id;
 }

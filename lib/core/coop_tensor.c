@@ -40,11 +40,16 @@ static uint32_t tensor_layout_type(spvgen_module *m, const char *fn, uint32_t di
 }
 
 uint32_t spvgen_type_tensor_layout(spvgen_module *m, uint32_t dim, SpvTensorClampMode clamp_mode) {
+  /* The same arguments give the same (deduplicated) type, its requirements applied. */
+  uint32_t id = sg_decl_memo_get(m, SG_MEMO_TENSOR_LAYOUT, dim, (uint32_t)clamp_mode, 0);
+  if (id) return id;
   if (!sg_ok(m, __func__)) return 0;
   if (dim < 1 || dim > MAX_TENSOR_DIM)
     return COOP_BAD(m, __func__, "tensor dimension %u is outside [1, 5] (%s)", dim, RULE_DIM);
   uint32_t d = spvgen_const_u32(m, dim), c = spvgen_const_u32(m, (uint32_t)clamp_mode);
-  return d && c ? tensor_layout_type(m, __func__, d, c) : 0;
+  id = d && c ? tensor_layout_type(m, __func__, d, c) : 0;
+  sg_decl_memo_put(m, SG_MEMO_TENSOR_LAYOUT, dim, (uint32_t)clamp_mode, 0, id);
+  return id;
 }
 
 uint32_t spvgen_type_tensor_layout_id(spvgen_module *m, uint32_t dim_id, uint32_t clamp_mode_id) {

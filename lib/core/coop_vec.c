@@ -26,12 +26,16 @@ static uint32_t coopvec_type(spvgen_module *m, const char *fn, uint32_t componen
 }
 
 uint32_t spvgen_type_coopvec(spvgen_module *m, uint32_t component, uint32_t count) {
+  uint32_t id = sg_decl_memo_get(m, SG_MEMO_COOPVEC, component, count, 0);
+  if (id) return id;
   if (!sg_ok(m, __func__)) return 0;
   if (!count)
     return COOP_BAD(m, __func__, "component count 0 (SPV_NV_cooperative_vector: Component Count "
                     "must be at least 1)");
   uint32_t c = spvgen_const_u32(m, count);
-  return c ? coopvec_type(m, __func__, component, c) : 0;
+  id = c ? coopvec_type(m, __func__, component, c) : 0;
+  sg_decl_memo_put(m, SG_MEMO_COOPVEC, component, count, 0, id);
+  return id;
 }
 
 uint32_t spvgen_type_coopvec_id(spvgen_module *m, uint32_t component, uint32_t count_id) {

@@ -75,7 +75,7 @@ uint32_t spvgen_builtin_input(spvgen_module *m, SpvBuiltIn builtin, uint32_t typ
  * ArrayStride, Block, ...) are checked here and appended directly; the rest take the
  * general path. ops: target [member] decoration args...; dec_at: index of the
  * decoration word. Returns false to fall back. */
-static bool decorate_fast(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
+SG_HOT bool decorate_fast(spvgen_module *m, const char *fn, uint32_t opcode, const uint32_t *ops,
                           uint32_t n, uint32_t dec_at) {
   if (!ops[0] || ops[0] >= m->bound) return false;
   const sg_enumerant *e = sg_find_enumerant_m(m, SG_KIND_Decoration, ops[dec_at]);

@@ -91,6 +91,10 @@ bool spvgen_float_bits(uint32_t width, uint32_t encoding, double value, uint64_t
 }
 
 uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value) {
+  uint64_t vb;
+  memcpy(&vb, &value, sizeof vb);
+  uint32_t id = sg_decl_memo_get(m, SG_MEMO_CONST_F, type, (uint32_t)vb, (uint32_t)(vb >> 32));
+  if (id) return id;
   if (!sg_ok(m, __func__)) return 0;
   uint32_t width, encoding;
   char t[192];
@@ -102,7 +106,9 @@ uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value) {
     return BAD(m, "type %s has an encoding spvgen_const_float does not know; use "
                "spvgen_const_bits", spvgen_type_name(m, type, t, sizeof t));
   uint32_t ops[4] = {type, 0, (uint32_t)bits, (uint32_t)(bits >> 32)};
-  return sg_inst(m, __func__, SpvOpConstant, ops, width > 32 ? 4 : 3);
+  id = sg_inst(m, __func__, SpvOpConstant, ops, width > 32 ? 4 : 3);
+  sg_decl_memo_put(m, SG_MEMO_CONST_F, type, (uint32_t)vb, (uint32_t)(vb >> 32), id);
+  return id;
 }
 
 /* ============================================================ descriptions ==== */

@@ -191,7 +191,7 @@ void sg_require_item(spvgen_module *m, const char *fn, const char *kind_name, co
   }
 }
 
-void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e) {
+void sg_require_enum_item_slow(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e) {
   size_t i = (size_t)(e - sg_enumerants);
   bool memo = i < SG_REQ_MEMO_ENUM;
   if (memo && bit_get(m->req_done_enum, (uint32_t)i)) return;

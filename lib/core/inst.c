@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------ hash-consing ---- */
 
-static uint32_t hash_words(const uint32_t *w, uint32_t n) {
+SG_HOT uint32_t hash_words(const uint32_t *w, uint32_t n) {
   uint32_t h = 2166136261u;
   for (uint32_t i = 0; i < n; i++) {
     h ^= w[i];
@@ -44,7 +44,7 @@ static bool table_grow(spvgen_module *m) {
 }
 
 /* Key: words (opcode or tag first). Returns the id or 0. */
-static uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
+SG_HOT uint32_t table_find(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t hash) {
   if (!m->table_cap || n > 0xFFFF) return 0;
   uint32_t mask = m->table_cap - 1;
   for (uint32_t j = hash & mask;; j = (j + 1) & mask) {
@@ -78,7 +78,7 @@ void sg_table_add(spvgen_module *m, const uint32_t *key, uint32_t n, uint32_t ha
   table_insert(m, key, n, hash, id);
 }
 
-static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+SG_HOT void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
                    uint8_t section, size_t off, uint8_t flags);
 
 /* Appends a function-body instruction whose operands the caller built itself from ids
@@ -147,7 +147,7 @@ static bool dedupable_type(uint32_t opcode) {
          opcode != SpvOpTypeForwardPointer;
 }
 
-static void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
+SG_HOT void record(spvgen_module *m, uint32_t id, uint8_t kind, uint32_t type, uint32_t opcode,
                    uint8_t section, size_t off, uint8_t flags) {
   sg_id_info *i = &m->ids[id];
   if (i->kind == SG_ID_RESERVED) m->undefined--;
@@ -188,7 +188,7 @@ static inline bool requirements_done(const spvgen_module *m, const sg_instructio
  * path records a typeless result as SG_ID_OTHER). true when it handled the instruction
  * (*ret: the result, 1 for none, 0 on error); false sends it down the general path,
  * which also produces the error messages. */
-static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
+SG_HOT bool body_fast_path(spvgen_module *m, const char *fn, const sg_instruction *ins,
                            uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t *ret) {
   if (!((ins->placement == SG_PLACE_BODY || ins->placement == SG_PLACE_TERMINATOR) &&
         (ins->flags & SG_INST_SIMPLE) && m->block_open &&
@@ -285,7 +285,7 @@ static bool body_fast_path(spvgen_module *m, const char *fn, const sg_instructio
  * miss, the key it looked up (k[0 .. *kl), its hash *kh, result position *krpos) is
  * left for step 5, which then need not build and look it up again; *kl stays 0 when no
  * key was looked up. */
-static uint32_t declaration_seen(spvgen_module *m, const sg_instruction *ins, uint32_t opcode,
+SG_HOT uint32_t declaration_seen(spvgen_module *m, const sg_instruction *ins, uint32_t opcode,
                                  const uint32_t *ops, uint32_t n, uint32_t *k, uint32_t *kl,
                                  uint32_t *kh, uint32_t *krpos) {
   if ((ins->placement == SG_PLACE_TYPE || ins->placement == SG_PLACE_CONSTANT) &&
@@ -371,6 +371,47 @@ static bool builder_decl_checked(sg_walk_state *s, uint32_t opcode) {
   }
 }
 
+/* Step 3b, instructions whose operands are, one word each, ids and empty bit masks
+ * (required or optional, none repeated: cooperative matrix loads and stores without
+ * memory operands, MulAdds without operand flags...): accepted exactly when the grammar
+ * walk's inline cases (walk.c walk_one; an empty bit mask walks to nothing) accept every
+ * operand and no required operand is missing. false (nothing changed) sends the
+ * instruction to the walk, which also produces the messages. */
+static bool single_words_checked(sg_walk_state *s) {
+  static const uint32_t role_bad[4] = {0, SG_KINDS_NOT_VALUE, SG_KINDS_NOT_LABEL, 0};
+  const sg_instruction *ins = s->ins;
+  const spvgen_module *m = s->m;
+  uint32_t n = s->n, bound = m->bound, rp = UINT32_MAX, tp = UINT32_MAX;
+  if (n > ins->operands_n) return false;
+  const sg_operand *o = &sg_operands[ins->operands_off];
+  const sg_id_info *ids = m->ids;
+  for (uint32_t i = 0; i < ins->operands_n; i++) {
+    if (i >= n) {
+      if (o[i].quantifier == SG_Q_ONE) return false; /* missing: the walk says so */
+      continue;
+    }
+    if (o[i].quantifier == SG_Q_MANY) return false;
+    uint32_t v = s->w[i], k = o[i].kind;
+    if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
+      if (!(v != 0 && v < bound && (!s->decl || ids[v].kind != SG_ID_RESERVED) &&
+            !((role_bad[o[i].role & 3] >> ids[v].kind) & 1u)))
+        return false;
+    } else if (k == SG_KIND_IdResultType) {
+      if (!(v != 0 && v < bound && ids[v].kind == SG_ID_TYPE)) return false;
+      tp = i;
+    } else if (k == SG_KIND_IdResult) {
+      if (v != 0) return false;
+      rp = i;
+    } else if (!(v == 0 && sg_operand_kinds[k].category == SG_CAT_BITENUM)) {
+      return false;
+    }
+  }
+  s->result_pos = rp;
+  s->type_pos = tp;
+  s->pos = n;
+  return true;
+}
+
 /* Step 3, the operands: required operands that are single ids (and any repeated tail of
  * ids) are checked inline; anything else, or any problem, goes through the grammar walk,
  * which produces the message. Fills s->result_pos and s->type_pos. */
@@ -410,6 +451,7 @@ static bool check_operands(sg_walk_state *s, uint32_t opcode) {
   }
   if (checked) return true;
   if (builder_decl_checked(s, opcode)) return true;
+  if (opcode != SpvOpSpecConstantOp && single_words_checked(s)) return true;
   if (opcode == SpvOpSwitch && n >= 1) {
     const uint32_t *t = sg_def_words(m, sg_type_of(m, ops[0]));
     if (t && (t[0] & 0xFFFF) == SpvOpTypeInt && t[2] > 32) s->switch_literal_words = 2;
@@ -430,7 +472,7 @@ typedef struct placement {
 /* Step 4, placement: the section of the logical layout, by opcode (never by the
  * grammar's "class"), with the state rules of the special instructions (functions,
  * blocks, variables, imports). Capabilities and extensions are declarations here. */
-static placement place(spvgen_module *m, const char *fn, const sg_instruction *ins,
+SG_HOT placement place(spvgen_module *m, const char *fn, const sg_instruction *ins,
                        uint32_t opcode, const uint32_t *ops, uint32_t n, uint32_t type) {
   placement p = {SG_SEC_FUNCTIONS, type ? SG_ID_VALUE : SG_ID_OTHER, 0, false, false, false, 0};
 #define PLACE_FAIL(st, ...) (p.done = true, p.ret = sg_fail(m, (st), fn, __VA_ARGS__), p)
@@ -550,7 +592,7 @@ static placement place(spvgen_module *m, const char *fn, const sg_instruction *i
 /* Step 6, what an instruction changes besides its words: global variables join the
  * entry points' interface, OpFunction / OpLabel / OpFunctionEnd open and close functions
  * and blocks. false when that failed (the error recorded). */
-static bool apply_effects(spvgen_module *m, const char *fn, uint32_t opcode, uint8_t section,
+SG_HOT bool apply_effects(spvgen_module *m, const char *fn, uint32_t opcode, uint8_t section,
                           uint32_t result, uint32_t type, size_t off) {
   switch (opcode) {
   case SpvOpVariable:

@@ -26,6 +26,15 @@
 enum { SG_CAT_BITENUM = 1, SG_CAT_VALUEENUM = 2, SG_CAT_ID = 3, SG_CAT_LITERAL = 4,
        SG_CAT_COMPOSITE = 5 };
 enum { SG_Q_ONE = 0, SG_Q_OPTIONAL = 1, SG_Q_MANY = 2 };
+/* The few helpers of the instruction path that must be inlined whatever the link-time
+ * optimiser's unit-growth budget says (it stops inlining them when unrelated code grows,
+ * which costs every row of bench_emit_count a few percent). */
+#if defined(__GNUC__)
+#define SG_HOT static inline __attribute__((always_inline))
+#else
+#define SG_HOT static inline
+#endif
+
 #define SG_NO_VERSION 0xFFFFu /* only through an extension */
 
 typedef struct sg_enumerant {
@@ -105,8 +114,9 @@ extern const uint32_t sg_capability_count;
 
 const sg_instruction *sg_find_instruction(uint32_t opcode);
 const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value);
-/* sg_find_enumerant through the module's memo (m->enum_memo). */
-const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value);
+/* sg_find_enumerant through the module's memo (m->enum_memo): sg_find_enumerant_m, below
+ * the module; this is its miss path (walk.c). */
+const sg_enumerant *sg_find_enumerant_m_slow(spvgen_module *m, uint32_t kind, uint32_t value);
 /* Name of an enumerant of a kind, or NULL. */
 const char *sg_enumerant_name(uint32_t kind, uint32_t value);
 
@@ -320,10 +330,10 @@ bool sg_grow(void *array, size_t *cap, size_t need, size_t size, size_t first, s
 /* Room for `need` more words in b (false, and SPVGEN_ERROR_OUT_OF_MEMORY recorded, when
  * there is none); sg_words_push also takes them and returns where they start. */
 bool sg_words_grow_slow(spvgen_module *m, sg_words *b, size_t need);
-static inline bool sg_words_grow(spvgen_module *m, sg_words *b, size_t need) {
+SG_HOT bool sg_words_grow(spvgen_module *m, sg_words *b, size_t need) {
   return b->len + need <= b->cap || sg_words_grow_slow(m, b, need);
 }
-static inline uint32_t *sg_words_push(spvgen_module *m, sg_words *b, size_t n) {
+SG_HOT uint32_t *sg_words_push(spvgen_module *m, sg_words *b, size_t n) {
   if (!sg_words_grow(m, b, n)) return NULL;
   uint32_t *p = b->data + b->len;
   b->len += n;
@@ -331,7 +341,7 @@ static inline uint32_t *sg_words_push(spvgen_module *m, sg_words *b, size_t n) {
 }
 /* A new reserved id (0 and an error under fn when the id bound is reached). */
 uint32_t sg_new_id_slow(spvgen_module *m, const char *fn);
-static inline uint32_t sg_new_id(spvgen_module *m, const char *fn) {
+SG_HOT uint32_t sg_new_id(spvgen_module *m, const char *fn) {
   if (m->bound < m->ids_cap) {
     uint32_t id = m->bound++;
     memset(&m->ids[id], 0, sizeof m->ids[id]);
@@ -425,7 +435,18 @@ bool sg_append(spvgen_module *m, uint32_t section, uint32_t opcode, const uint32
 /* Finds an enumerant and applies what it requires (capabilities, extensions, version);
  * NULL when unknown or when that failed. */
 /* sg_require_item for an enumerant of a kind, memoised per module. */
-void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e);
+void sg_require_enum_item_slow(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e);
+SG_HOT void sg_require_enum_item(spvgen_module *m, const char *fn, uint32_t kind, const sg_enumerant *e) {
+  size_t i = (size_t)(e - sg_enumerants); /* applied already (the memo): nothing to do */
+  if (i < SG_REQ_MEMO_ENUM && ((m->req_done_enum[i >> 3] >> (i & 7)) & 1u)) return;
+  sg_require_enum_item_slow(m, fn, kind, e);
+}
+SG_HOT const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value) {
+  uint32_t h = (kind * 0x9E3779B1u) ^ (value * 0x85EBCA77u);
+  const sg_enum_memo_entry *c = &m->enum_memo[(h ^ (h >> 16)) & (SG_ENUM_MEMO - 1)];
+  if (c->idx && c->kind == kind && c->value == value) return &sg_enumerants[c->idx - 1];
+  return sg_find_enumerant_m_slow(m, kind, value);
+}
 const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint32_t kind,
                                          uint32_t value);
 /* Applies what an instruction requires (capabilities, extensions, version); false when
@@ -433,7 +454,7 @@ const sg_enumerant *sg_require_enumerant(spvgen_module *m, const char *fn, uint3
 bool sg_require_instruction(spvgen_module *m, const char *fn, const sg_instruction *ins);
 
 /* Id queries. */
-static inline const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {
+SG_HOT const sg_id_info *sg_id(const spvgen_module *m, uint32_t id) {
   return (id != 0 && id < m->bound) ? &m->ids[id] : NULL;
 }
 /* The result type of a value id (0 for anything else). */
@@ -444,7 +465,7 @@ static inline uint32_t sg_type_of(const spvgen_module *m, uint32_t id) {
 /* The value of a (non-spec) scalar constant, as spvgen_const_value (types.c). */
 bool sg_const_value(const spvgen_module *m, uint32_t id, uint64_t *bits);
 /* Pointer to the words of the instruction that defined id (NULL if none). */
-static inline const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) {
+SG_HOT const uint32_t *sg_def_words(const spvgen_module *m, uint32_t id) {
   const sg_id_info *i = sg_id(m, id);
   if (!i || i->kind <= SG_ID_RESERVED || i->section >= SG_SEC_ALL) return NULL;
   const sg_words *b = &m->sec[i->section];
@@ -493,12 +514,20 @@ int sg_access_pointee(spvgen_module *m, const char *fn, uint32_t base, const uin
                       uint32_t count, uint32_t *storage, uint32_t *pointee);
 
 /* ---- the declaration memo (m->decl_memo) ---- */
+/* Tags besides opcodes (which are below 0x10000): helpers whose answer, for the same
+ * arguments in the same module, is the same deduplicated declaration. */
+#define SG_MEMO_COOPMAT 0x10000u   /* | scope << 4 | use: (component, rows, columns) */
+#define SG_MEMO_COOPVEC 0x20001u   /* (component, count) */
+#define SG_MEMO_SPLAT 0x20002u     /* (type, constant scalar) */
+#define SG_MEMO_SPLAT_F 0x20003u   /* (type, double bits low, high) */
+#define SG_MEMO_CONST_F 0x20004u   /* (type, double bits low, high) */
+#define SG_MEMO_TENSOR_LAYOUT 0x20005u /* (dim, clamp mode) */
 static inline uint32_t sg_decl_memo_slot(uint32_t tag, uint32_t a, uint32_t b, uint32_t c) {
   uint32_t h = tag * 0x9E3779B1u ^ a * 0x85EBCA77u ^ b * 0xC2B2AE3Du ^ c * 0x27D4EB2Fu;
   return (h ^ (h >> 15)) & (SG_DECL_MEMO - 1);
 }
 /* The id memoised for (tag, a, b, c), or 0. Only while the module is usable. */
-static inline uint32_t sg_decl_memo_get(const spvgen_module *m, uint32_t tag, uint32_t a,
+SG_HOT uint32_t sg_decl_memo_get(const spvgen_module *m, uint32_t tag, uint32_t a,
                                         uint32_t b, uint32_t c) {
   if (!m || m->status != SPVGEN_OK || m->finished) return 0;
   const sg_decl_memo_entry *e = &m->decl_memo[sg_decl_memo_slot(tag, a, b, c)];

@@ -341,6 +341,11 @@ uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits) {
 
 uint32_t spvgen_const_u32(spvgen_module *m, uint32_t value) {
   if (value < 64 && MEMO_OK(m) && m->memo_u32[value]) return m->memo_u32[value];
+  /* What spvgen_const_bits's memo answers for the uint32 type, without the calls. */
+  if (value >= 64 && MEMO_OK(m) && m->memo_scalar[0][2]) {
+    uint32_t id = sg_decl_memo_get(m, SpvOpConstant, m->memo_scalar[0][2], value, 0);
+    if (id) return id;
+  }
   const char *outer = sg_api_enter(m, __func__);
   uint32_t id = spvgen_const_bits(m, spvgen_type_int(m, 32, false), value);
   sg_api_leave(m, outer);

@@ -33,7 +33,7 @@ const sg_enumerant *sg_find_enumerant(uint32_t kind, uint32_t value) {
   return NULL;
 }
 
-const sg_enumerant *sg_find_enumerant_m(spvgen_module *m, uint32_t kind, uint32_t value) {
+const sg_enumerant *sg_find_enumerant_m_slow(spvgen_module *m, uint32_t kind, uint32_t value) {
   uint32_t h = (kind * 0x9E3779B1u) ^ (value * 0x85EBCA77u);
   sg_enum_memo_entry *c = &m->enum_memo[(h ^ (h >> 16)) & (SG_ENUM_MEMO - 1)];
   if (c->idx && c->kind == kind && c->value == value) return &sg_enumerants[c->idx - 1];
