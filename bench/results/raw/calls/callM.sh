@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callN.sh (mlp_anchor.py), callR.sh (gemm_anchor.py) and callS.sh (mlp_anchor.py).
 # GPU call M (session 4): the coopmat MulAdd ceiling (bench_coopmat_peak) next to the real
 # GEMM at 8192^3, the vec MLP with 1/2/4 points per invocation and workgroup sizes, and
 # the coopmat2 split-K GPU test run to completion.

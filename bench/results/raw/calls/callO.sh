@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callN.sh (mlp_anchor.py), callR.sh (gemm_anchor.py) and callS.sh (mlp_anchor.py).
 # GPU call O (session 4): coopmat2 stages 2 (the kernel's own shared-memory staging):
 # correctness on edges / layouts / types, then 8192^3 speed next to stages 1 in the same call.
 for f in .gl/*.deb; do dpkg -x $f / ; done >/dev/null 2>&1; ldconfig

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callN.sh (mlp_anchor.py), callR.sh (gemm_anchor.py) and callS.sh (mlp_anchor.py).
 # Note: "stages 3" (u32 Workgroup arrays) was an uncommitted experiment build of emitters/gemm/coopmat2.c; it compiled to the same registers and speed as stages 2 and was dropped.
 # GPU call P (session 4, experiment): does the Workgroup array's element type (f16 / u32 /
 # u32x4) change the speed of workgroup-scope matrix loads? And the GEMM's stages 2 (u32x4

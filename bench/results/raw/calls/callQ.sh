@@ -1,4 +1,5 @@
 #!/bin/bash
+# Compares spvgen plans with each other; the cuBLAS / torch / Triton references of this session ran in callN.sh (mlp_anchor.py), callR.sh (gemm_anchor.py) and callS.sh (mlp_anchor.py).
 # Note: "stages 3" and "stages 4" here were an uncommitted experiment build (see raw/gemm-h100-2026-11-23q-staging.txt); both were dropped.
 # GPU call Q (session 4, experiment, uncommitted build): the staged coopmat2 K step with
 # the next step's fetch after the shared-memory matrix loads ("stages 3") and double-
