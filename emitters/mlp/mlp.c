@@ -642,31 +642,23 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   ops->emit_function(m, p, &fi);
   mlp_io io;
   mlp_declare_io(m, p, &io);
-  uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1; /* points per invocation */
-  if (ppi == 1) {
-    uint32_t gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-    (void)ek_f32_type(m);
-    spvgen_compute_main(m, "main", p->local_size[0], 1, 1);
-    uint32_t point = ek_load_v3_component(m, gid, 0);
-    uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
-    spvgen_if(m, ek_lt(m, point, n));
-    uint32_t x = pointwise_load(m, p, &io, &fi, point, array_shape);
-    uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
-    pointwise_store(m, p, &io, point, y, array_shape);
-    spvgen_end_if(m);
-    spvgen_function_end(m);
-    return;
-  }
   /* ppi points per invocation, one after another: a workgroup of W invocations owns W * ppi
    * consecutive points, and step j of invocation i takes point base + j W + i (adjacent
-   * invocations, adjacent points: the loads and stores stay coalesced). Fewer, longer
-   * workgroups than one point each. */
-  uint32_t wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId), lid = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+   * invocations, adjacent points: the loads and stores stay coalesced). One point each:
+   * the global invocation index. */
+  uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1, W = p->local_size[0];
+  uint32_t gid = 0, wg = 0, lid = 0;
+  if (ppi == 1) {
+    gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  } else {
+    wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+    lid = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  }
   (void)ek_f32_type(m);
-  uint32_t W = p->local_size[0];
   spvgen_compute_main(m, "main", W, 1, 1);
-  uint32_t base = ek_add(m, ek_mul(m, ek_load_v3_component(m, wg, 0), ek_u32(m, W * ppi)),
-                         ek_load_v3_component(m, lid, 0));
+  uint32_t base = ppi == 1 ? ek_load_v3_component(m, gid, 0)
+                           : ek_add(m, ek_mul(m, ek_load_v3_component(m, wg, 0), ek_u32(m, W * ppi)),
+                                    ek_load_v3_component(m, lid, 0));
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   for (uint32_t j = 0; j < ppi; j++) {
     uint32_t point = j ? ek_add(m, base, ek_u32(m, j * W)) : base;
