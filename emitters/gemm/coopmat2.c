@@ -734,7 +734,7 @@ static void staged_tile_path(spvgen_module *m, const cm2_ctx *x) {
   const uint32_t BK = d->tile_k, steps = d->k / BK, tail = d->k % BK;
   uint32_t U = d->unroll ? d->unroll : 1;
   if (U > steps) U = steps;
-  const uint32_t outer = steps / U, rest = steps % U;
+  const uint32_t outer = steps / U; /* unrolled iterations; the leftover steps follow */
   uint32_t lid = ek_load_u32(m, st->lid_var), W = d->workgroup_size;
   cm2_stage_operand *ops[2] = {&st->a, &st->b};
   for (int i = 0; i < 2; i++) /* this invocation's chunks: index e * W + lid of the tile */
@@ -772,7 +772,6 @@ static void staged_tile_path(spvgen_module *m, const cm2_ctx *x) {
   }
   for (; done < steps; done++)
     acc = staged_step(m, x, ek_u32(m, done + 1 < steps ? done + 1 : steps - 1), acc);
-  (void)rest;
   if (tail) acc = k_step(m, x, 1, ek_u32(m, steps * BK), acc); /* K edge: clamped, from global memory */
   epilogue(m, x, 0, acc);
 }
