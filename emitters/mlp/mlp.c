@@ -269,6 +269,8 @@ static void plan_name(spvgen_mlp_config *p) {
     ek_str_put(&s, " p");
     ek_str_u32(&s, d->points_per_group);
   }
+  if (p->variant == SPVGEN_MLP_VEC && d->bias_path == SPVGEN_MLP_BIAS_ADD && !d->no_bias)
+    ek_str_put(&s, " badd");
   if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator: " p%u%s" */
     ek_str_put(&s, " p");
     ek_str_u32(&s, d->points_per_group);
@@ -291,6 +293,7 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
     p->desc.workgroup_size = knobs->workgroup_size;
     p->desc.points_per_group = knobs->points_per_group;
     p->desc.f16_accumulation = knobs->f16_accumulation;
+    p->desc.bias_path = knobs->bias_path;
   }
   p->desc.variant = v;
   p->variant = v;
@@ -298,6 +301,13 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "weight_layout optimal: only the vec variant reads the driver's "
                     "inferencing-optimal layout (the %s variant reads row-major weights)",
+                    variant_names[v]);
+  if ((unsigned)p->desc.bias_path >= SPVGEN_MLP_BIAS_PATH_COUNT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "bias_path %d: not a spvgen_mlp_bias_path",
+                    (int)p->desc.bias_path);
+  if (p->desc.bias_path != SPVGEN_MLP_BIAS_AUTO && v != SPVGEN_MLP_VEC)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "bias_path is a knob of the vec variant (the %s variant adds its biases one way)",
                     variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;

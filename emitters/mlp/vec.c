@@ -50,6 +50,7 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
   if (d->workgroup_size > 1024)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                     "workgroup_size %u: at most 1024", d->workgroup_size);
+  if (!d->bias_path) d->bias_path = SPVGEN_MLP_BIAS_FUSED;
   p->local_size[0] = d->workgroup_size;
   p->local_size[1] = p->local_size[2] = 1;
   p->points_per_workgroup = d->workgroup_size * d->points_per_group;
@@ -62,14 +63,21 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
 static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
                                spvgen_mlp_desc *out, uint32_t max) {
   (void)caps;
-  static const struct { uint32_t wg, ppi; } knobs[] = {{32, 1}, {64, 1}, {128, 1}, {256, 1}, {32, 2}, {32, 4}, {64, 4}};
+  static const struct {
+    uint32_t wg, ppi;
+    spvgen_mlp_bias_path bias;
+  } knobs[] = {{32, 1, 0}, {64, 1, 0}, {128, 1, 0}, {256, 1, 0}, {32, 2, 0}, {32, 4, 0}, {64, 4, 0},
+               {32, 1, SPVGEN_MLP_BIAS_ADD}, {32, 2, SPVGEN_MLP_BIAS_ADD}};
   uint32_t n = 0;
   for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && n < max; i++) {
     if (desc->workgroup_size && desc->workgroup_size != knobs[i].wg) continue;
     if (desc->points_per_group && desc->points_per_group != knobs[i].ppi) continue;
+    if (knobs[i].bias && (desc->no_bias || (desc->bias_path && desc->bias_path != knobs[i].bias))) continue;
     out[n] = *desc;
     out[n].workgroup_size = knobs[i].wg;
-    out[n++].points_per_group = knobs[i].ppi;
+    out[n].points_per_group = knobs[i].ppi;
+    if (knobs[i].bias) out[n].bias_path = knobs[i].bias;
+    n++;
   }
   if (!n && max) out[n++] = *desc;
   return n;
@@ -148,6 +156,10 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     uint32_t y;
     if (d->no_bias) {
       y = spvgen_coopvec_matmul(m, &md);
+    } else if (d->bias_path == SPVGEN_MLP_BIAS_ADD) {
+      y = spvgen_coopvec_matmul(m, &md);
+      uint32_t b = spvgen_coopvec_load(m, md.result_type, arr, ek_u32(m, (uint32_t)L->bias_offset), NULL);
+      y = spvgen_coop_arith(m, SpvOpFAdd, y, b);
     } else {
       md.bias = arr;
       md.bias_offset = ek_u32(m, (uint32_t)L->bias_offset);

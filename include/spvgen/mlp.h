@@ -140,6 +140,15 @@ typedef enum spvgen_mlp_weight_layout_kind {
  * desc.spec_id_base moves them. */
 #define SPVGEN_MLP_SPEC_MATRIX_OFFSET 0u
 
+/* How the vec variant adds a layer's bias. */
+typedef enum spvgen_mlp_bias_path {
+  SPVGEN_MLP_BIAS_AUTO = 0,
+  SPVGEN_MLP_BIAS_FUSED = 1, /* the bias operand of OpCooperativeVectorMatrixMulAddNV */
+  SPVGEN_MLP_BIAS_ADD = 2,   /* OpCooperativeVectorMatrixMulNV, then the bias loaded as a
+                                cooperative vector (OpCooperativeVectorLoadNV) and added */
+  SPVGEN_MLP_BIAS_PATH_COUNT = 3,
+} spvgen_mlp_bias_path;
+
 typedef struct spvgen_mlp_desc {
   /* ---- the network ---- */
   uint32_t input_width;  /* >= 1 (required): components of an input point */
@@ -183,6 +192,8 @@ typedef struct spvgen_mlp_desc {
                                 points per invocation (1, the only value) */
   bool f16_accumulation;     /* mat: f16 accumulator fragments (where the device lists
                                 f16 x f16 + f16), else f32 */
+  spvgen_mlp_bias_path bias_path; /* vec: how the bias is added (AUTO: the variant's
+                                     choice); other variants take AUTO only */
 } spvgen_mlp_desc;
 
 /* One layer's place in the weight buffer (binding 1). */

@@ -55,6 +55,7 @@ static spvgen_mlp_desc net(int which) {
 
 static spvgen_mlp_weight_layout_kind g_weights; /* the layout run_variant asks for */
 static uint32_t g_points_per_group;               /* and the knob (0: the plan's) */
+static spvgen_mlp_bias_path g_bias_path;          /* vec's bias knob (0: the plan's) */
 
 static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | features);
@@ -65,6 +66,7 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
     d.f16_accumulation = acc16;
     d.weight_layout = g_weights;
     d.points_per_group = g_points_per_group;
+    d.bias_path = g_bias_path;
     char msg[512];
     spvgen_mlp_config p;
     spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
@@ -119,6 +121,19 @@ static void test_mlp_vec_two_and_four_points_per_invocation_match_cpu(void) {
   g_points_per_group = 0;
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
+/* The bias loaded as a cooperative vector and added after MatrixMul (bias_path add), with
+ * row-major and optimal weights, one and two points per invocation. */
+static void test_mlp_vec_bias_add_matches_cpu(void) {
+  g_bias_path = SPVGEN_MLP_BIAS_ADD;
+  for (int i = 0; i < 3 && !test_current_failed && !test_current_skipped; i++) {
+    g_weights = i ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    g_points_per_group = i == 2 ? 2 : 0;
+    run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
+  }
+  g_points_per_group = 0;
+  g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+  g_bias_path = SPVGEN_MLP_BIAS_AUTO;
+}
 static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false); }
 /* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
 static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
@@ -127,14 +142,19 @@ static void test_mlp_loop_matches_cpu(void) { run_variant(SPVGEN_MLP_LOOP, 0, fa
 static void test_mlp_kernels_h100_validation(void) {
   spvgen_device_caps caps;
   CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
-  /* v: vec, mat, loop, then mat with f16 accumulators, vec with 2 and 4 points per invocation */
-  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT + 2; v++)
+  /* v: vec, mat, loop, then mat with f16 accumulators, vec with 2 and 4 points per
+   * invocation, vec with bias_path add */
+  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT + 3; v++)
     for (int which = 0; which < 3; which++) {
       spvgen_mlp_desc d = net(which);
       d.variant = v == SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_MAT
                   : v > SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_VEC : (spvgen_mlp_variant)v;
       d.f16_accumulation = v == SPVGEN_MLP_VARIANT_COUNT;
       if (v > SPVGEN_MLP_VARIANT_COUNT) d.points_per_group = 2u * (uint32_t)(v - SPVGEN_MLP_VARIANT_COUNT);
+      if (v == SPVGEN_MLP_VARIANT_COUNT + 3) {
+        d.points_per_group = 1;
+        d.bias_path = SPVGEN_MLP_BIAS_ADD;
+      }
       spvgen_kernel k;
       char msg[512];
       spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
@@ -150,6 +170,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_vec_matches_cpu),
       TEST_CASE(test_mlp_vec_optimal_weights_match_cpu),
       TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_match_cpu),
+      TEST_CASE(test_mlp_vec_bias_add_matches_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),

@@ -123,6 +123,8 @@ static void e_variant(spvgen_mlp_desc *d) { d->variant = (spvgen_mlp_variant)9; 
 static void e_vec(spvgen_mlp_desc *d) { d->variant = SPVGEN_MLP_VEC; }
 static void e_mat(spvgen_mlp_desc *d) { d->variant = SPVGEN_MLP_MAT; }
 static void e_ppg(spvgen_mlp_desc *d) { d->points_per_group = 4; d->variant = SPVGEN_MLP_LOOP; }
+static void e_bias_loop(spvgen_mlp_desc *d) { d->bias_path = SPVGEN_MLP_BIAS_ADD; d->variant = SPVGEN_MLP_LOOP; }
+static void e_bias_bad(spvgen_mlp_desc *d) { d->bias_path = (spvgen_mlp_bias_path)7; d->variant = SPVGEN_MLP_LOOP; }
 static void e_wg(spvgen_mlp_desc *d) { d->workgroup_size = 4096; d->variant = SPVGEN_MLP_LOOP; }
 static void e_slope(spvgen_mlp_desc *d) { d->leaky_slope = 1.0f / 0.0f; }
 
@@ -151,6 +153,8 @@ static void test_errors_name_the_field(void) {
       {"the mat variant needs cooperativeMatrix (VK_KHR_cooperative_matrix), which", SPVGEN_ERROR_UNSUPPORTED, e_mat},
       {"points_per_group 4: the loop variant evaluates one point per invocation", SPVGEN_ERROR_UNSUPPORTED, e_ppg},
       {"workgroup_size 4096", SPVGEN_ERROR_INVALID_ARGUMENT, e_wg},
+      {"bias_path is a knob of the vec variant (the loop variant", SPVGEN_ERROR_UNSUPPORTED, e_bias_loop},
+      {"bias_path 7: not a spvgen_mlp_bias_path", SPVGEN_ERROR_INVALID_ARGUMENT, e_bias_bad},
       {"leaky_slope must be finite", SPVGEN_ERROR_INVALID_ARGUMENT, e_slope},
   };
   spvgen_device_caps v13 = preset("vulkan13");
@@ -308,6 +312,58 @@ static void test_optimal_weights_take_offsets_from_spec_constants(void) {
   CHECK_CONTAINS(msg, "net.weight_layout 1: training keeps row-major weights");
 }
 
+/* bias_path add (vec, h100): MatrixMul, the bias loaded as a cooperative vector and
+ * added; no MatrixMulAdd left; row-major and optimal weights validate; the candidates
+ * offer it for networks with biases only. */
+static void test_vec_bias_add(void) {
+  spvgen_device_caps caps = preset("h100");
+  for (int opt = 0; opt < 2; opt++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = 8;
+    d.output_width = 8;
+    d.hidden_width = 64;
+    d.hidden_count = 3;
+    d.variant = SPVGEN_MLP_VEC;
+    d.bias_path = SPVGEN_MLP_BIAS_ADD;
+    d.weight_layout = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    spvgen_kernel k;
+    char msg[512];
+    spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) return;
+    CHECK(check_words(k.words, k.word_count));
+    char *text = NULL;
+    char dm[256];
+    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
+          SPVGEN_OK);
+    CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulNV");
+    CHECK_CONTAINS(text, "OpCooperativeVectorLoadNV");
+    CHECK(text && !strstr(text, "OpCooperativeVectorMatrixMulAddNV"));
+    spvgen_free_text(text);
+    spvgen_kernel_free(&k);
+    spvgen_mlp_config p;
+    CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+    CHECK_CONTAINS(p.name, " badd");
+  }
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 8;
+  d.output_width = 8;
+  d.hidden_width = 64;
+  d.variant = SPVGEN_MLP_VEC;
+  spvgen_mlp_config plans[32];
+  uint32_t n = 0, adds = 0;
+  CHECK(spvgen_mlp_plans(&d, &caps, plans, 32, &n, NULL, 0) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 32; i++) adds += plans[i].desc.bias_path == SPVGEN_MLP_BIAS_ADD;
+  CHECK(adds >= 1);
+  d.no_bias = true;
+  adds = 0;
+  CHECK(spvgen_mlp_plans(&d, &caps, plans, 32, &n, NULL, 0) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 32; i++) adds += plans[i].desc.bias_path == SPVGEN_MLP_BIAS_ADD;
+  CHECK_EQ_U64(adds, 0);
+}
+
 /* A caller's own kernel: a weight buffer at (0, 5), the network as a function, called
  * twice (two points per invocation); validates for loop (vulkan13) and vec (h100). */
 static void test_function_in_a_callers_kernel(void) {
@@ -380,6 +436,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_kernels_validate_and_reflect),
       TEST_CASE(test_optimal_weights_take_offsets_from_spec_constants),
       TEST_CASE(test_function_in_a_callers_kernel),
+      TEST_CASE(test_vec_bias_add),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

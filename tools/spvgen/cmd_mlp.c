@@ -52,6 +52,8 @@ static void mlp_usage(FILE *o, bool run) {
           "  --wg N                 invocations per workgroup\n"
           "  --points-per-group N   vec: points per invocation (1, 2, 4, 8); mat: points\n"
           "                         per workgroup block (a multiple of 16)\n"
+          "  --bias-path fused|add  vec: the bias as MatrixMulAdd's operand (fused), or\n"
+          "                         MatrixMul then a loaded cooperative vector added\n"
           "training:\n"
           "  --train                the training kernels: the gradient kernel (forward +\n"
           "                         backward) and the optimizer kernel (loop variant, or\n"
@@ -159,6 +161,10 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
       if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
     } else if (!strcmp(a, "--spec-id-base")) {
       if (!parse_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
+    } else if (!strcmp(a, "--bias-path")) {
+      if (!strcmp(v, "fused")) g->desc.bias_path = SPVGEN_MLP_BIAS_FUSED;
+      else if (!strcmp(v, "add")) g->desc.bias_path = SPVGEN_MLP_BIAS_ADD;
+      else return spvgen_cli_usage_error(cmd, "--bias-path: '%s' is not fused or add", v);
     } else if (!strcmp(a, "--points-per-group")) {
       if (!parse_u32(v, &g->desc.points_per_group))
         return spvgen_cli_usage_error(cmd, "--points-per-group: '%s'", v);
