@@ -1,7 +1,7 @@
 /* bench/mlp.c — throughput of spvgen's fused MLP kernels on the first Vulkan device, each
  * variant (vec: NV cooperative vectors, vec-opt: the same with the driver's inferencing-optimal
- * weights, mat: KHR cooperative matrices, loop: plain
- * loops) on the two networks of the MLP issue, next to the references of
+ * weights, vec-e4m3 / vec-e5m2: float8 weights in that layout, mat: KHR cooperative
+ * matrices, loop: plain loops) on the two networks of the MLP issue, next to the references of
  * shared/anchors/mlp_anchor.py measured in the same run (torch eager, torch.compile, a
  * hand-fused Triton kernel):
  *   (a) f16, 32 -> 64 -> 64 -> 64 -> 64 -> 16, ReLU, --points-a points (default 4M)
@@ -16,7 +16,7 @@
  * checked against the float64 CPU reference of tools/common/mlp_run.c with its
  * tolerance (mlp_run.h); a mismatch is printed as FAIL and the exit status is 1.
  *
- *   bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,mat,loop] [--all-plans]
+ *   bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,vec-e4m3,vec-e5m2,mat,loop] [--all-plans]
  *             [--repeats N] [--warmup-ms N] [--sample N] [--anchor PATH/mlp_anchor.py]
  *             [--md]
  *
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--all-plans")) all_plans = true;
     else if (!strcmp(a, "--md")) md = true;
     else {
-      fprintf(stderr, "usage: bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,mat,loop] [--all-plans]\n"
+      fprintf(stderr, "usage: bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,vec-e4m3,vec-e5m2,mat,loop] [--all-plans]\n"
                       "                 [--repeats N] [--warmup-ms N] [--sample N] [--anchor mlp_anchor.py] [--md]\n");
       return 2;
     }
@@ -129,20 +129,26 @@ int main(int argc, char **argv) {
   enum { MAXV = 8 };
   spvgen_mlp_variant variants[MAXV];
   bool optimal[MAXV];
+  spvgen_component_type wtype[MAXV];
   const char *vnames[MAXV];
   int nv = 0;
   {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", variant_arg);
-    static const char *const known[] = {"vec", "vec-opt", "mat", "loop"};
+    static const char *const known[] = {"vec", "vec-opt", "vec-e4m3", "vec-e5m2", "mat", "loop"};
     for (char *t = strtok(buf, ","); t && nv < MAXV; t = strtok(NULL, ",")) {
-      optimal[nv] = !strcmp(t, "vec-opt");
+      optimal[nv] = !strncmp(t, "vec-", 4);
+      wtype[nv] = !strcmp(t, "vec-e4m3") ? SPVGEN_COMPONENT_E4M3
+                  : !strcmp(t, "vec-e5m2") ? SPVGEN_COMPONENT_E5M2 : SPVGEN_COMPONENT_F16;
       if (!(optimal[nv] ? spvgen_mlp_variant_parse("vec", &variants[nv])
                         : spvgen_mlp_variant_parse(t, &variants[nv])) ||
           variants[nv] == SPVGEN_MLP_AUTO)
-        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, mat, loop)\n", t), 2;
+        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, vec-e4m3, vec-e5m2, mat, loop)\n", t), 2;
+      vnames[nv] = NULL;
       for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
         if (!strcmp(t, known[k])) vnames[nv] = known[k];
+      if (!vnames[nv])
+        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, vec-e4m3, vec-e5m2, mat, loop)\n", t), 2;
       nv++;
     }
   }
@@ -172,6 +178,7 @@ int main(int argc, char **argv) {
       spvgen_mlp_desc d = base;
       d.variant = variants[vi];
       if (optimal[vi]) d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+      d.weight_type = wtype[vi];
       const char *vname = vnames[vi];
       spvgen_mlp_config plans[64];
       uint32_t np = 1;

@@ -179,10 +179,11 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
                     "most %u", encoding_names[d->encoding], d->input_width, d->encoding_size,
                     p->encoded_width, W);
   /* Types. */
-  if (d->weight_type != SPVGEN_COMPONENT_F16)
+  if (d->weight_type != SPVGEN_COMPONENT_F16 && d->weight_type != SPVGEN_COMPONENT_E4M3 &&
+      d->weight_type != SPVGEN_COMPONENT_E5M2)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "weight_type %s: only f16 weights are implemented (int8 and float8 "
-                    "weights come with the quantized path)", tname(d->weight_type));
+                    "weight_type %s: f16, e4m3 or e5m2 weights (int8 weights, which need "
+                    "per-row scales, are not implemented)", tname(d->weight_type));
   if (d->input_type != SPVGEN_COMPONENT_F16 && d->input_type != SPVGEN_COMPONENT_F32)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "input_type %s: input points are f16 or f32", tname(d->input_type));
@@ -262,7 +263,9 @@ static void plan_name(spvgen_mlp_config *p) {
   ek_str_put(&s, " ");
   ek_str_put(&s, activation_names[d->hidden_count ? d->activation : d->output_activation]);
   ek_str_putn(&s, enc, 23);
-  ek_str_put(&s, " f16 w");
+  ek_str_put(&s, " ");
+  ek_str_put(&s, spvgen_component_type_name(d->weight_type));
+  ek_str_put(&s, " w");
   ek_str_u32(&s, p->local_size[0]);
   if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) ek_str_put(&s, " opt");
   if (p->variant == SPVGEN_MLP_VEC && d->points_per_group > 1) { /* points per invocation: " p%u" */
@@ -302,6 +305,11 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
                     "weight_layout optimal: only the vec variant reads the driver's "
                     "inferencing-optimal layout (the %s variant reads row-major weights)",
                     variant_names[v]);
+  if (p->desc.weight_type != SPVGEN_COMPONENT_F16 && v != SPVGEN_MLP_VEC)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "weight_type %s: float8 weights need the vec variant (cooperative vectors "
+                    "with float8 interpretations); the %s variant reads f16 weights",
+                    tname(p->desc.weight_type), variant_names[v]);
   if ((unsigned)p->desc.bias_path >= SPVGEN_MLP_BIAS_PATH_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "bias_path %d: not a spvgen_mlp_bias_path",
                     (int)p->desc.bias_path);
@@ -348,8 +356,10 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
   /* AUTO: cooperative vectors (one matrix-vector MulAdd per layer and point), then
    * cooperative matrices, then plain loops; the last one's reason when none can. */
   static const spvgen_mlp_variant order[] = {SPVGEN_MLP_VEC, SPVGEN_MLP_MAT, SPVGEN_MLP_LOOP};
-  /* The optimal layout is the vec variant's: its reason when it cannot. */
-  int nv = base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? 1 : 3;
+  /* The optimal layout and float8 weights are the vec variant's: its reason when it
+   * cannot. */
+  bool fp8 = base.desc.weight_type != SPVGEN_COMPONENT_F16;
+  int nv = base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8 ? 1 : 3;
   for (int v = 0; v < nv; v++) {
     st = plan_variant(caps, &base, NULL, order[v], plan, msg, size);
     if (st == SPVGEN_OK) return st;
@@ -359,7 +369,10 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
     char why[512];
     const char *prefix = "spvgen_mlp_plan: ";
     snprintf(why, sizeof why, "%s", strncmp(msg, prefix, strlen(prefix)) ? msg : msg + strlen(prefix));
-    mlp_fail(msg, size, st, "weight_layout optimal needs the vec variant: %s", why);
+    if (fp8)
+      mlp_fail(msg, size, st, "weight_type %s needs the vec variant: %s", tname(base.desc.weight_type), why);
+    else
+      mlp_fail(msg, size, st, "weight_layout optimal needs the vec variant: %s", why);
   }
   return st;
 }

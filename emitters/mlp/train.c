@@ -117,6 +117,10 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if (d->grad_workgroups > 65535)
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "grad_workgroups %u: at most 65535", d->grad_workgroups);
+  if (d->net.weight_type != SPVGEN_COMPONENT_F16)
+    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "net.weight_type %s: training keeps f16 weights (quantize the trained "
+                      "weights for inference)", spvgen_component_type_name(d->net.weight_type));
   if (d->net.weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR)
     return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "net.weight_layout %d: training keeps row-major weights (the gradient "

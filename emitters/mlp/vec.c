@@ -31,6 +31,24 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "the vec variant needs the f16 input/matrix/bias/result cooperative vector "
                     "combination, which %s does not list", caps->name);
+  if (d->weight_type == SPVGEN_COMPONENT_E4M3 || d->weight_type == SPVGEN_COMPONENT_E5M2) {
+    /* Float8 weights: the f16 activations are read as float8 too (the only float8
+     * combinations the NV extension defines take the input with the matrix's
+     * interpretation), the bias and the result stay f16. */
+    const spvgen_component_type w = d->weight_type;
+    if (!spvgen_caps_find_coopvec(caps, h, w, w, h, h, false))
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "weight_type %s: %s does not list the cooperative vector combination "
+                      "f16 input as %s, %s matrix, f16 bias and result",
+                      spvgen_component_type_name(w), caps->name, spvgen_component_type_name(w),
+                      spvgen_component_type_name(w));
+    if (d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "weight_type %s needs weight_layout optimal: the driver reads float8 "
+                      "matrices only in its optimal layouts (the host converts the f16 "
+                      "row-major weights to %s there)",
+                      spvgen_component_type_name(w), spvgen_component_type_name(w));
+  }
   uint32_t maxc = caps->coopvec_max_components;
   if (maxc && mlp_max_width(p) > maxc)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -130,15 +148,18 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
   }
   uint32_t arr = ek_array(m, &wb);
+  SpvComponentType interp = d->weight_type == SPVGEN_COMPONENT_E4M3   ? SpvComponentTypeFloatE4M3NV
+                            : d->weight_type == SPVGEN_COMPONENT_E5M2 ? SpvComponentTypeFloatE5M2NV
+                                                                      : SpvComponentTypeFloat16NV;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     spvgen_coopvec_matmul_desc md;
     memset(&md, 0, sizeof md);
     md.result_type = spvgen_type_coopvec(m, f16, L->outputs);
     md.input = x;
-    md.input_interpretation = SpvComponentTypeFloat16NV;
+    md.input_interpretation = interp;
     md.matrix = arr;
-    md.matrix_interpretation = SpvComponentTypeFloat16NV;
+    md.matrix_interpretation = interp;
     md.m = L->outputs;
     md.k = L->inputs;
     if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {

@@ -29,6 +29,27 @@ static void put_f16(uint8_t *base, uint64_t byte_offset, double v) {
   memcpy(base + byte_offset, &h, 2);
 }
 
+/* Float8 (OCP E4M3 / E5M2) rounding of a double, to nearest even (rint under the default
+ * rounding mode), saturated to the largest finite value; *spacing gets the grid step at
+ * the result, *min_normal the smallest normal. F16 weights: the value itself. */
+static double fp8_round(spvgen_component_type t, double x, double *spacing, double *min_normal) {
+  int mbits = t == SPVGEN_COMPONENT_E4M3 ? 3 : 2, emin = t == SPVGEN_COMPONENT_E4M3 ? -6 : -14;
+  double maxv = t == SPVGEN_COMPONENT_E4M3 ? 448.0 : 57344.0;
+  *min_normal = ldexp(1, emin);
+  double a = fabs(x);
+  int e = a > 0 ? ilogb(a) : emin;
+  if (e < emin) e = emin;
+  double ulp = ldexp(1, e - mbits);
+  double q = rint(a / ulp) * ulp;
+  if (q > maxv) q = maxv;
+  *spacing = ulp;
+  return x < 0 ? -q : q;
+}
+
+static bool fp8_weights(const spvgen_mlp_config *p) {
+  return p->desc.weight_type == SPVGEN_COMPONENT_E4M3 || p->desc.weight_type == SPVGEN_COMPONENT_E5M2;
+}
+
 static double get_io(const void *p, spvgen_component_type t, uint64_t i) {
   return t == SPVGEN_COMPONENT_F32 ? ((const float *)p)[i] : sg_ref_f16_to_f32(((const uint16_t *)p)[i]);
 }
@@ -42,8 +63,15 @@ void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed,
     const spvgen_mlp_layer *L = &p->layers[l];
     double scale = 1.0 / sqrt((double)L->inputs);
     for (uint32_t i = 0; i < L->outputs; i++)
-      for (uint32_t j = 0; j < L->inputs; j++)
-        put_f16(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j, rand_signed(&s) * scale);
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        double w = rand_signed(&s) * scale;
+        if (fp8_weights(p)) { /* on the float8 grid, normal: the driver's conversion is exact */
+          double sp, mn;
+          if (fabs(w) < ldexp(1, -6)) w = w < 0 ? -ldexp(1, -6) : ldexp(1, -6);
+          w = fp8_round(p->desc.weight_type, w, &sp, &mn);
+        }
+        put_f16(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j, w);
+      }
     if (!p->desc.no_bias)
       for (uint32_t i = 0; i < L->outputs; i++) put_f16(weights, L->bias_offset + 2ull * i, rand_signed(&s) * 0.5);
   }
@@ -118,6 +146,23 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
   double *x = xa, *e = ea, *y = xb, *ey = eb;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
+    if (fp8_weights(p)) {
+      /* The device reads the f16 input as float8. The reference rounds its own value
+       * (to nearest even); the device's value differs from it by at most e[j], so the
+       * two roundings agree unless a rounding boundary (a midpoint between grid values)
+       * lies within e[j] of it (or is hit: ties may break either way), where they may
+       * differ by one grid step; below the smallest normal the device may also flush to
+       * zero. Otherwise the float8 inputs are equal and carry no error. */
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        double sp, mn;
+        double q = fp8_round(d->weight_type, x[j], &sp, &mn);
+        double lo = floor(x[j] / sp) * sp, mid = lo + 0.5 * sp;
+        double ej = fabs(x[j] - mid) <= e[j] + 1e-12 * sp ? sp : 0;
+        if (fabs(x[j]) < mn) ej = fmax(ej, fabs(x[j]) + sp);
+        x[j] = q;
+        e[j] = ej;
+      }
+    }
     for (uint32_t i = 0; i < L->outputs; i++) {
       double z = d->no_bias ? 0 : f16v(weights, L->bias_offset + 2ull * i);
       double mag = fabs(z), prop = 0;
@@ -175,7 +220,8 @@ spvgen_status sg_ref_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp
     memset(&mat[l], 0, sizeof mat[l]);
     mat[l].rows = L->outputs;
     mat[l].columns = L->inputs;
-    mat[l].src_type = mat[l].dst_type = SPVGEN_COMPONENT_F16;
+    mat[l].src_type = SPVGEN_COMPONENT_F16;
+    mat[l].dst_type = plan->desc.weight_type; /* f16, or float8: the host's weights are on its grid */
     mat[l].src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
     mat[l].dst_layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
     mat[l].src_stride = L->row_stride;

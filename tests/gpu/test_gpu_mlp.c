@@ -56,6 +56,7 @@ static spvgen_mlp_desc net(int which) {
 static spvgen_mlp_weight_layout_kind g_weights; /* the layout run_variant asks for */
 static uint32_t g_points_per_group;               /* and the knob (0: the plan's) */
 static spvgen_mlp_bias_path g_bias_path;          /* vec's bias knob (0: the plan's) */
+static spvgen_component_type g_weight_type;       /* 0: f16 */
 
 static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | features);
@@ -67,6 +68,7 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
     d.weight_layout = g_weights;
     d.points_per_group = g_points_per_group;
     d.bias_path = g_bias_path;
+    d.weight_type = g_weight_type;
     char msg[512];
     spvgen_mlp_config p;
     spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
@@ -134,6 +136,18 @@ static void test_mlp_vec_bias_add_matches_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
   g_bias_path = SPVGEN_MLP_BIAS_AUTO;
 }
+/* Float8 weights (E4M3, E5M2; optimal layout, converted by the driver from f16 values on
+ * the float8 grid): the reference rounds each layer's input to float8 as the device does
+ * (mlp_ref.c says the tolerance). */
+static void test_mlp_vec_float8_weights_match_cpu(void) {
+  g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+  for (int t = 0; t < 2 && !test_current_failed && !test_current_skipped; t++) {
+    g_weight_type = t ? SPVGEN_COMPONENT_E5M2 : SPVGEN_COMPONENT_E4M3;
+    run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
+  }
+  g_weight_type = SPVGEN_COMPONENT_F16;
+  g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+}
 static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false); }
 /* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
 static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
@@ -171,6 +185,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_vec_optimal_weights_match_cpu),
       TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_match_cpu),
       TEST_CASE(test_mlp_vec_bias_add_matches_cpu),
+      TEST_CASE(test_mlp_vec_float8_weights_match_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),

@@ -138,8 +138,8 @@ static void test_errors_name_the_field(void) {
       {"hidden_widths[0] is 0 and hidden_width is 0", SPVGEN_ERROR_INVALID_ARGUMENT, e_nowidth},
       {"activation 99 is unknown", SPVGEN_ERROR_INVALID_ARGUMENT, e_act},
       {"layer_activations[9] is set but the network has 2 layers", SPVGEN_ERROR_INVALID_ARGUMENT, e_layer_act},
-      {"weight_type s8: only f16 weights", SPVGEN_ERROR_UNSUPPORTED, e_s8},
-      {"weight_type e4m3: only f16 weights", SPVGEN_ERROR_UNSUPPORTED, e_e4m3},
+      {"weight_type s8: f16, e4m3 or e5m2 weights (int8 weights, which need per-row scales, are not implemented)", SPVGEN_ERROR_UNSUPPORTED, e_s8},
+      {"weight_type e4m3 needs the vec variant: the vec variant needs cooperativeVector", SPVGEN_ERROR_UNSUPPORTED, e_e4m3},
       {"input_type s32", SPVGEN_ERROR_UNSUPPORTED, e_in_type},
       {"output_type bf16", SPVGEN_ERROR_UNSUPPORTED, e_out_type},
       {"weight_layout optimal needs the vec variant: the vec variant needs cooperativeVector", SPVGEN_ERROR_UNSUPPORTED, e_layout},
@@ -364,6 +364,83 @@ static void test_vec_bias_add(void) {
   CHECK_EQ_U64(adds, 0);
 }
 
+/* Float8 weights (vec, optimal layout, h100): the MulAdds read the f16 activations and
+ * the matrices as E4M3 / E5M2 (the component type values 1000491002 / 1000491003 are
+ * operands); the kernel and the function shape validate; refused where they cannot work:
+ * row-major weights, the mat and loop variants, a device without the combination,
+ * training. */
+static void test_vec_float8_weights(void) {
+  spvgen_device_caps caps = preset("h100");
+  static const spvgen_component_type types[2] = {SPVGEN_COMPONENT_E4M3, SPVGEN_COMPONENT_E5M2};
+  static const char *const ids[2] = {"%uint_1000491002", "%uint_1000491003"};
+  for (int t = 0; t < 2; t++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = 32;
+    d.output_width = 16;
+    d.hidden_width = 64;
+    d.hidden_count = 4;
+    d.variant = SPVGEN_MLP_VEC;
+    d.weight_type = types[t];
+    d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+    d.encoding = t ? SPVGEN_MLP_ENCODING_FREQUENCY : SPVGEN_MLP_ENCODING_NONE;
+    d.encoding_size = t ? 4 : 0;
+    d.activation = t ? SPVGEN_MLP_ACT_SILU : SPVGEN_MLP_ACT_RELU;
+    d.bias_path = t ? SPVGEN_MLP_BIAS_ADD : SPVGEN_MLP_BIAS_AUTO;
+    spvgen_kernel k;
+    char msg[512];
+    spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(check_words(k.words, k.word_count));
+    char *text = NULL;
+    char dm[256];
+    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
+          SPVGEN_OK);
+    CHECK_CONTAINS(text, ids[t]);
+    CHECK(text && !strstr(text, ids[1 - t]));
+    spvgen_free_text(text);
+    spvgen_kernel_free(&k);
+    spvgen_mlp_config p;
+    CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+    CHECK_CONTAINS(p.name, t ? " e5m2 w" : " e4m3 w");
+    /* The function shape in a caller's module. */
+    spvgen_module *m = spvgen_module_create(NULL);
+    spvgen_mlp_function_info fi;
+    memset(&fi, 0, sizeof fi);
+    CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
+    spvgen_compute_main(m, "main", 32, 1, 1);
+    spvgen_function_end(m);
+    size_t count = 0;
+    CHECK(check_module(m, &count) != NULL);
+    spvgen_module_destroy(m);
+    /* Refusals. */
+    spvgen_mlp_desc e = d;
+    e.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    CHECK(spvgen_mlp_plan(&e, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "needs weight_layout optimal: the driver reads float8 matrices only in its optimal layouts");
+    e = d;
+    e.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    e.variant = SPVGEN_MLP_MAT;
+    e.bias_path = SPVGEN_MLP_BIAS_AUTO;
+    CHECK(spvgen_mlp_plan(&e, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "float8 weights need the vec variant");
+    spvgen_device_caps no8 = caps;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < no8.coopvec_count; i++)
+      if (no8.coopvec[i].matrix_interpretation != types[t]) no8.coopvec[kept++] = no8.coopvec[i];
+    no8.coopvec_count = kept;
+    CHECK(spvgen_mlp_plan(&d, &no8, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "does not list the cooperative vector combination f16 input as");
+    spvgen_mlp_train_desc td;
+    memset(&td, 0, sizeof td);
+    td.net = d;
+    spvgen_mlp_train_config tp;
+    CHECK(spvgen_mlp_train_plan(&td, &caps, &tp, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "training keeps f16 weights");
+  }
+}
+
 /* A caller's own kernel: a weight buffer at (0, 5), the network as a function, called
  * twice (two points per invocation); validates for loop (vulkan13) and vec (h100). */
 static void test_function_in_a_callers_kernel(void) {
@@ -437,6 +514,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_optimal_weights_take_offsets_from_spec_constants),
       TEST_CASE(test_function_in_a_callers_kernel),
       TEST_CASE(test_vec_bias_add),
+      TEST_CASE(test_vec_float8_weights),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

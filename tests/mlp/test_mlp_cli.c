@@ -38,7 +38,15 @@ static void test_mlp_usage_and_refusals(void) {
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "3", "--out", "2", "--types", "e4m3", "--caps", "h100");
   CHECK_EXIT(r, 1);
-  CHECK_CONTAINS(r.err, "weight_type e4m3: only f16 weights");
+  CHECK_CONTAINS(r.err, "weight_type e4m3 needs the vec variant: weight_type e4m3 needs weight_layout optimal");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "2", "--types", "e5m2", "--weights", "optimal", "--caps", "h100", "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "1000491003");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "2", "--types", "e4m3", "--variant", "loop", "--caps", "h100");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "float8 weights need the vec variant");
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "3", "--out", "2", "--variant", "vec", "--caps", "vulkan13");
   CHECK_EXIT(r, 1);

@@ -10,6 +10,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
+#include "gemm_run.h"
 #include "mlp_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
@@ -132,6 +133,60 @@ static void test_check_fails_on_a_wrong_output(void) {
   mlp_run_free_data(&data);
 }
 
+/* Float8 weights (planned for the h100 preset, no device): the host data puts every
+ * matrix value on the float8 grid (normal: |w| >= 2^-6 E4M3 / 2^-14 E5M2; 3 / 2 mantissa
+ * bits), the reference rounds each layer's input, so it differs from the f16 network's,
+ * and its error bounds stay small (most roundings agree with the device's). */
+static void test_float8_weights_data_and_reference(void) {
+  spvgen_device_caps caps;
+  CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  for (int t = 0; t < 2; t++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = 32;
+    d.hidden_width = 64;
+    d.hidden_count = 4;
+    d.output_width = 16;
+    d.variant = SPVGEN_MLP_VEC;
+    d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+    d.weight_type = t ? SPVGEN_COMPONENT_E5M2 : SPVGEN_COMPONENT_E4M3;
+    spvgen_mlp_config p, p16;
+    char msg[256];
+    CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    d.weight_type = SPVGEN_COMPONENT_F16;
+    CHECK(spvgen_mlp_plan(&d, &caps, &p16, NULL, 0) == SPVGEN_OK);
+    mlp_run_data data;
+    CHECK(mlp_run_make_data(&p, 64, 11, &data));
+    int mbits = t ? 2 : 3;
+    double min_normal = t ? ldexp(1, -14) : ldexp(1, -6);
+    uint64_t off_grid = 0, n = 0;
+    for (uint32_t l = 0; l < p.layer_count; l++)
+      for (uint32_t i = 0; i < p.layers[l].outputs; i++)
+        for (uint32_t j = 0; j < p.layers[l].inputs; j++) {
+          uint16_t h;
+          memcpy(&h, data.weights + p.layers[l].matrix_offset + (uint64_t)i * p.layers[l].row_stride + 2ull * j, 2);
+          double w = gemm_run_f16_to_f32(h);
+          double ulp = ldexp(1, ilogb(fabs(w)) - mbits);
+          off_grid += fabs(w) < min_normal || w / ulp != floor(w / ulp);
+          n++;
+        }
+    CHECK_EQ_U64(off_grid, 0);
+    CHECK(n == 32 * 64 + 3 * 64 * 64 + 64 * 16);
+    double ref[16], err[16], ref16[16], err16[16], diff = 0, maxerr = 0;
+    for (uint64_t pt = 0; pt < 64; pt++) {
+      mlp_reference(&p, &data, pt, ref, err);
+      mlp_reference(&p16, &data, pt, ref16, err16);
+      for (int c = 0; c < 16; c++) {
+        diff = fmax(diff, fabs(ref[c] - ref16[c]));
+        maxerr = fmax(maxerr, err[c]);
+      }
+    }
+    CHECK_MSG(diff > 1e-3, "the float8 reference equals the f16 one (%g): inputs not rounded", diff);
+    CHECK_MSG(maxerr < 0.5, "error bound %g", maxerr);
+    mlp_run_free_data(&data);
+  }
+}
+
 /* A caller's kernel around spvgen_mlp_emit_function (loop variant): its own f32 point
  * buffer at binding 0 (input components, then output components, per point), the
  * weights at binding 3; run on the device and checked against the reference. */
@@ -221,6 +276,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_loop_networks_match_cpu),
       TEST_CASE(test_check_fails_on_a_wrong_output),
+      TEST_CASE(test_float8_weights_data_and_reference),
       TEST_CASE(test_function_shape_runs),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
