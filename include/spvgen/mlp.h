@@ -172,7 +172,13 @@ typedef struct spvgen_mlp_desc {
   uint32_t encoding_size; /* octaves (frequency) or bins (one-blob); 0: 8 / 16 */
 
   /* ---- types and layouts ---- */
-  spvgen_component_type weight_type; /* 0: f16 (the only one for now) */
+  spvgen_component_type weight_type; /* 0: f16; E4M3 / E5M2: float8 weights (vec variant,
+                                        weight_layout optimal, where the device lists
+                                        (f16 input as X, X matrix, f16 bias, f16 result):
+                                        the f16 activations are read as float8 too; the
+                                        buffer keeps the f16 row-major packing, converted
+                                        by the host to the float8 optimal layout);
+                                        int8 is refused (not implemented) */
   spvgen_component_type input_type;  /* points in memory: f16 (0) or f32 */
   spvgen_component_type output_type; /* f16 (0) or f32 */
   spvgen_mlp_weight_layout_kind weight_layout;
