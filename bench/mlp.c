@@ -1,6 +1,6 @@
 /* bench/mlp.c — throughput of spvgen's fused MLP kernels on the first Vulkan device, each
  * variant (vec: NV cooperative vectors, vec-opt: the same with the driver's inferencing-optimal
- * weights, vec-e4m3 / vec-e5m2: float8 weights in that layout, mat: KHR cooperative
+ * weights, vec-e4m3 / vec-e5m2 / vec-s8: float8 / int8 weights in that layout, mat: KHR cooperative
  * matrices, loop: plain loops) on the two networks of the MLP issue, next to the references of
  * shared/anchors/mlp_anchor.py measured in the same run (torch eager, torch.compile, a
  * hand-fused Triton kernel):
@@ -16,7 +16,7 @@
  * checked against the float64 CPU reference of tools/common/mlp_run.c with its
  * tolerance (mlp_run.h); a mismatch is printed as FAIL and the exit status is 1.
  *
- *   bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,vec-e4m3,vec-e5m2,mat,loop] [--all-plans]
+ *   bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,vec-e4m3,vec-e5m2,vec-s8,mat,loop] [--all-plans]
  *             [--repeats N] [--warmup-ms N] [--sample N] [--anchor PATH/mlp_anchor.py]
  *             [--md]
  *
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--all-plans")) all_plans = true;
     else if (!strcmp(a, "--md")) md = true;
     else {
-      fprintf(stderr, "usage: bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,vec-e4m3,vec-e5m2,mat,loop] [--all-plans]\n"
+      fprintf(stderr, "usage: bench_mlp [--points-a N] [--points-b N] [--variants vec,vec-opt,vec-e4m3,vec-e5m2,vec-s8,mat,loop] [--all-plans]\n"
                       "                 [--repeats N] [--warmup-ms N] [--sample N] [--anchor mlp_anchor.py] [--md]\n");
       return 2;
     }
@@ -135,20 +135,21 @@ int main(int argc, char **argv) {
   {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", variant_arg);
-    static const char *const known[] = {"vec", "vec-opt", "vec-e4m3", "vec-e5m2", "mat", "loop"};
+    static const char *const known[] = {"vec", "vec-opt", "vec-e4m3", "vec-e5m2", "vec-s8", "mat", "loop"};
     for (char *t = strtok(buf, ","); t && nv < MAXV; t = strtok(NULL, ",")) {
       optimal[nv] = !strncmp(t, "vec-", 4);
       wtype[nv] = !strcmp(t, "vec-e4m3") ? SPVGEN_COMPONENT_E4M3
-                  : !strcmp(t, "vec-e5m2") ? SPVGEN_COMPONENT_E5M2 : SPVGEN_COMPONENT_F16;
+                  : !strcmp(t, "vec-e5m2") ? SPVGEN_COMPONENT_E5M2
+                  : !strcmp(t, "vec-s8")   ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
       if (!(optimal[nv] ? spvgen_mlp_variant_parse("vec", &variants[nv])
                         : spvgen_mlp_variant_parse(t, &variants[nv])) ||
           variants[nv] == SPVGEN_MLP_AUTO)
-        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, vec-e4m3, vec-e5m2, mat, loop)\n", t), 2;
+        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, vec-e4m3, vec-e5m2, vec-s8, mat, loop)\n", t), 2;
       vnames[nv] = NULL;
       for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
         if (!strcmp(t, known[k])) vnames[nv] = known[k];
       if (!vnames[nv])
-        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, vec-e4m3, vec-e5m2, mat, loop)\n", t), 2;
+        return fprintf(stderr, "bench_mlp: unknown variant '%s' (vec, vec-opt, vec-e4m3, vec-e5m2, vec-s8, mat, loop)\n", t), 2;
       nv++;
     }
   }

@@ -180,10 +180,9 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
                     p->encoded_width, W);
   /* Types. */
   if (d->weight_type != SPVGEN_COMPONENT_F16 && d->weight_type != SPVGEN_COMPONENT_E4M3 &&
-      d->weight_type != SPVGEN_COMPONENT_E5M2)
+      d->weight_type != SPVGEN_COMPONENT_E5M2 && d->weight_type != SPVGEN_COMPONENT_S8)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "weight_type %s: f16, e4m3 or e5m2 weights (int8 weights, which need "
-                    "per-row scales, are not implemented)", tname(d->weight_type));
+                    "weight_type %s: f16, s8, e4m3 or e5m2 weights", tname(d->weight_type));
   if (d->input_type != SPVGEN_COMPONENT_F16 && d->input_type != SPVGEN_COMPONENT_F32)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "input_type %s: input points are f16 or f32", tname(d->input_type));
@@ -207,15 +206,22 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
     spvgen_mlp_layer *L = &p->layers[l];
     L->inputs = inputs;
     L->outputs = l + 1 == p->layer_count ? d->output_width : d->hidden_widths[l];
-    L->row_stride = mlp_round_up(L->inputs * 2, 16);
+    bool s8 = d->weight_type == SPVGEN_COMPONENT_S8;
+    L->row_stride = mlp_round_up(L->inputs * (s8 ? 1 : 2), 16);
     L->activation = d->layer_activations[l];
     off = (off + 63) & ~63ull;
     L->matrix_offset = off;
     off += (uint64_t)L->row_stride * L->outputs;
+    L->scale_offset = 0;
+    if (s8) { /* 1/s_l x inputs (padded to 4), out_scale[outputs] */
+      off = (off + 15) & ~15ull;
+      L->scale_offset = off;
+      off += 4ull * mlp_round_up(L->inputs, 4) + 4ull * L->outputs;
+    }
     if (!d->no_bias) {
       off = (off + 15) & ~15ull;
       L->bias_offset = off;
-      off += (uint64_t)L->outputs * 2;
+      off += (uint64_t)L->outputs * (s8 ? 4 : 2);
     }
     flops += 2ull * L->inputs * L->outputs;
     inputs = L->outputs;
@@ -307,8 +313,8 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
                     variant_names[v]);
   if (p->desc.weight_type != SPVGEN_COMPONENT_F16 && v != SPVGEN_MLP_VEC)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "weight_type %s: float8 weights need the vec variant (cooperative vectors "
-                    "with float8 interpretations); the %s variant reads f16 weights",
+                    "weight_type %s: 8-bit weights need the vec variant (cooperative vectors "
+                    "with 8-bit interpretations); the %s variant reads f16 weights",
                     tname(p->desc.weight_type), variant_names[v]);
   if ((unsigned)p->desc.bias_path >= SPVGEN_MLP_BIAS_PATH_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "bias_path %d: not a spvgen_mlp_bias_path",
@@ -356,8 +362,8 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
   /* AUTO: cooperative vectors (one matrix-vector MulAdd per layer and point), then
    * cooperative matrices, then plain loops; the last one's reason when none can. */
   static const spvgen_mlp_variant order[] = {SPVGEN_MLP_VEC, SPVGEN_MLP_MAT, SPVGEN_MLP_LOOP};
-  /* The optimal layout and float8 weights are the vec variant's: its reason when it
-   * cannot. */
+  /* The optimal layout and float8 / int8 weights are the vec variant's: its reason when
+   * it cannot. */
   bool fp8 = base.desc.weight_type != SPVGEN_COMPONENT_F16;
   int nv = base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8 ? 1 : 3;
   for (int v = 0; v < nv; v++) {

@@ -49,6 +49,12 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                       "row-major weights to %s there)",
                       spvgen_component_type_name(w), spvgen_component_type_name(w));
   }
+  if (d->weight_type == SPVGEN_COMPONENT_S8 &&
+      !spvgen_caps_find_coopvec(caps, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S8,
+                                SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, false))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "weight_type s8: %s does not list the cooperative vector combination s32 "
+                    "input as s8, s8 matrix, s32 result", caps->name);
   uint32_t maxc = caps->coopvec_max_components;
   if (maxc && mlp_max_width(p) > maxc)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -90,7 +96,9 @@ static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_
   for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && n < max; i++) {
     if (desc->workgroup_size && desc->workgroup_size != knobs[i].wg) continue;
     if (desc->points_per_group && desc->points_per_group != knobs[i].ppi) continue;
-    if (knobs[i].bias && (desc->no_bias || (desc->bias_path && desc->bias_path != knobs[i].bias))) continue;
+    if (knobs[i].bias && (desc->no_bias || desc->weight_type == SPVGEN_COMPONENT_S8 ||
+                          (desc->bias_path && desc->bias_path != knobs[i].bias)))
+      continue; /* s8 adds its f32 bias after the rescale anyway */
     out[n] = *desc;
     out[n].workgroup_size = knobs[i].wg;
     out[n].points_per_group = knobs[i].ppi;
@@ -105,11 +113,10 @@ static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_
 uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
                                spvgen_mlp_activation act) {
   uint32_t t = spvgen_type_of(m, y);
-  uint32_t f16 = spvgen_type_float(m, 16);
   switch (act) {
   case SPVGEN_MLP_ACT_RELU: return spvgen_coopvec_max(m, y, spvgen_coop_splat_float(m, t, 0.0));
   case SPVGEN_MLP_ACT_LEAKY_RELU: {
-    uint32_t s = spvgen_coop_scale(m, y, spvgen_const_float(m, f16, p->desc.leaky_slope));
+    uint32_t s = spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_splat_float(m, t, p->desc.leaky_slope));
     return p->desc.leaky_slope <= 1.0f ? spvgen_coopvec_max(m, y, s) : spvgen_coopvec_min(m, y, s);
   }
   case SPVGEN_MLP_ACT_SIGMOID:
@@ -127,6 +134,73 @@ uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32
   }
 }
 
+/* int8 weights (mlp.h, weight_type S8): activations f32 between layers; per layer the
+ * input is quantized with the layer's scale (1/s_l as a loaded vector; clamp, then
+ * floor(v + 0.5) as ConvertFToS(v + 128.5) - 128: the truncation sees positive values
+ * only), multiplied by the s8 matrix into s32 (MatrixMul, s32 input read as s8), and
+ * rescaled: y = f32(acc) * out_scale + bias, all loaded from the weight buffer. */
+static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
+                            spvgen_mlp_function_info *info, ek_buffer wb, uint32_t param, uint32_t fn,
+                            uint32_t cv_in, uint32_t cv_out) {
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t f32 = ek_f32_type(m), s32 = spvgen_type_int(m, 32, true);
+  uint32_t x, width = p->encoded_width;
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
+    x = param;
+  } else {
+    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_coop_extract(m, param, c);
+    mlp_encode(m, p, raw, enc);
+    x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f32, width), enc, width);
+  }
+  uint32_t arr = ek_array(m, &wb);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    uint32_t tk = spvgen_type_coopvec(m, f32, L->inputs), tm = spvgen_type_coopvec(m, f32, L->outputs);
+    uint32_t inv = spvgen_coopvec_load(m, tk, arr, ek_u32(m, (uint32_t)L->scale_offset), NULL);
+    uint32_t v = spvgen_coop_arith(m, SpvOpFMul, x, inv);
+    v = spvgen_coopvec_clamp(m, v, spvgen_coop_splat_float(m, tk, -127.0), spvgen_coop_splat_float(m, tk, 127.0));
+    v = spvgen_coop_arith(m, SpvOpFAdd, v, spvgen_coop_splat_float(m, tk, 128.5));
+    uint32_t tq = spvgen_type_coopvec(m, s32, L->inputs);
+    uint32_t q = spvgen_coop_convert(m, tq, v);
+    q = spvgen_coop_arith(m, SpvOpISub, q, spvgen_coop_splat(m, tq, spvgen_const_i32(m, 128)));
+    spvgen_coopvec_matmul_desc md;
+    memset(&md, 0, sizeof md);
+    md.result_type = spvgen_type_coopvec(m, s32, L->outputs);
+    md.input = q;
+    md.input_interpretation = SpvComponentTypeSignedInt8NV;
+    md.matrix = arr;
+    md.matrix_interpretation = SpvComponentTypeSignedInt8NV;
+    md.m = L->outputs;
+    md.k = L->inputs;
+    if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+      md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(d, l));
+      char name[32];
+      snprintf(name, sizeof name, "matrix_offset_%u", l);
+      spvgen_name(m, md.matrix_offset, name);
+      md.layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
+    } else {
+      md.matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
+      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+      md.matrix_stride = L->row_stride;
+    }
+    uint32_t acc = spvgen_coopvec_matmul(m, &md);
+    uint32_t os = spvgen_coopvec_load(m, tm, arr,
+                                      ek_u32(m, (uint32_t)(L->scale_offset + 4ull * mlp_round_up(L->inputs, 4))), NULL);
+    uint32_t y = spvgen_coop_arith(m, SpvOpFMul, spvgen_coop_convert(m, tm, acc), os);
+    if (!d->no_bias)
+      y = spvgen_coop_arith(m, SpvOpFAdd, y,
+                            spvgen_coopvec_load(m, tm, arr, ek_u32(m, (uint32_t)L->bias_offset), NULL));
+    x = mlp_vec_activation(m, p, y, L->activation);
+  }
+  spvgen_return_value(m, x);
+  spvgen_function_end(m);
+  info->function = fn;
+  info->param_type = cv_in;
+  info->return_type = cv_out;
+  info->function_type = spvgen_type_function(m, cv_out, &cv_in, 1);
+}
+
 static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
                          spvgen_mlp_function_info *info) {
   const spvgen_mlp_desc *d = &p->desc;
@@ -137,6 +211,10 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
   uint32_t param = 0;
   uint32_t fn = spvgen_function_begin(m, cv_out, SpvFunctionControlMaskNone, &cv_in, 1, &param);
   spvgen_name(m, fn, "mlp");
+  if (d->weight_type == SPVGEN_COMPONENT_S8) {
+    vec_function_s8(m, p, info, wb, param, fn, cv_in, cv_out);
+    return;
+  }
   uint32_t x;
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
     x = spvgen_coop_convert(m, spvgen_type_coopvec(m, f16, d->input_width), param);

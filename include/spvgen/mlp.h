@@ -178,7 +178,14 @@ typedef struct spvgen_mlp_desc {
                                         the f16 activations are read as float8 too; the
                                         buffer keeps the f16 row-major packing, converted
                                         by the host to the float8 optimal layout);
-                                        int8 is refused (not implemented) */
+                                        S8: int8 weights with scales (vec variant, where
+                                        the device lists (s32 input as s8, s8 matrix,
+                                        s32 result)): per layer l, q = round(clamp(x / s_l,
+                                        -127, 127)) (halves up), acc = W8 q exactly in
+                                        s32, y = acc * out_scale + bias (f32), activation
+                                        in f32; row_stride = inputs rounded up to 16 bytes,
+                                        scale_offset and f32 biases as spvgen_mlp_layer
+                                        says; the host picks s_l and w_scale */
   spvgen_component_type input_type;  /* points in memory: f16 (0) or f32 */
   spvgen_component_type output_type; /* f16 (0) or f32 */
   spvgen_mlp_weight_layout_kind weight_layout;
@@ -207,7 +214,12 @@ typedef struct spvgen_mlp_layer {
   uint32_t inputs, outputs;      /* the matrix is outputs x inputs */
   uint32_t row_stride;           /* bytes between rows: inputs * 2 rounded up to 16 */
   uint64_t matrix_offset;        /* bytes, a multiple of 64 */
-  uint64_t bias_offset;          /* bytes, a multiple of 16 (no_bias: 0) */
+  uint64_t bias_offset;          /* bytes, a multiple of 16 (no_bias: 0); f16 values, f32
+                                    with s8 weights */
+  uint64_t scale_offset;         /* s8 weights only (else 0), bytes, a multiple of 16: f32
+                                    1/s_l repeated inputs times (s_l the layer's input
+                                    scale), padded to a multiple of 4 values, then f32
+                                    out_scale[outputs] = s_l * w_scale[o] */
   spvgen_mlp_activation activation; /* resolved (never DEFAULT) */
 } spvgen_mlp_layer;
 

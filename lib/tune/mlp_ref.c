@@ -46,6 +46,64 @@ static double fp8_round(spvgen_component_type t, double x, double *spacing, doub
   return x < 0 ? -q : q;
 }
 
+static uint32_t mlp_ref_round4(uint32_t n) { return (n + 3) / 4 * 4; }
+
+static double f32v(const uint8_t *base, uint64_t byte_offset) {
+  float f;
+  memcpy(&f, base + byte_offset, 4);
+  return f;
+}
+
+static void put_f32(uint8_t *base, uint64_t byte_offset, double v) {
+  float f = (float)v;
+  memcpy(base + byte_offset, &f, 4);
+}
+
+/* int8 weights (mlp.h): W, b drawn as for f16; per row w_scale = max |W[o][j]| / 127,
+ * W8 = round(W / w_scale); the layer's input scale s_l = M_l / 127 with M_0 = 1 (the
+ * test inputs and encodings lie in [-1, 1]) and M_(l+1) an estimate of the layer's output
+ * range, max_o (2 |W[o]|_2 M_l + |b_o|) through the activation's bound. A value past it
+ * is clamped to +-127 s_l, as the reference does too: any scale is checked exactly; a
+ * real host calibrates s_l on its data. */
+static void fill_s8(const spvgen_mlp_config *p, uint8_t *weights, uint64_t *s) {
+  double M = 1.0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    double scale = 1.0 / sqrt((double)L->inputs), sl = M / 127.0, next = 0;
+    for (uint32_t j = 0; j < mlp_ref_round4(L->inputs); j++)
+      put_f32(weights, L->scale_offset + 4ull * j, j < L->inputs ? 1.0 / sl : 1000.0);
+    double w[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t i = 0; i < L->outputs; i++) {
+      double mx = 0, n2 = 0;
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        w[j] = rand_signed(s) * scale;
+        mx = fmax(mx, fabs(w[j]));
+        n2 += w[j] * w[j];
+      }
+      double ws = mx / 127.0;
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        int8_t q = (int8_t)lrint(w[j] / ws);
+        memcpy(weights + L->matrix_offset + (uint64_t)i * L->row_stride + j, &q, 1);
+      }
+      for (uint32_t j = L->inputs; j < L->row_stride; j++) weights[L->matrix_offset + (uint64_t)i * L->row_stride + j] = 99;
+      put_f32(weights, L->scale_offset + 4ull * mlp_ref_round4(L->inputs) + 4ull * i, sl * ws);
+      double b = 0;
+      if (!p->desc.no_bias) {
+        b = rand_signed(s) * 0.5;
+        put_f32(weights, L->bias_offset + 4ull * i, b);
+      }
+      next = fmax(next, 2 * sqrt(n2) * M + fabs(b));
+    }
+    switch (L->activation) {
+    case SPVGEN_MLP_ACT_SIGMOID:
+    case SPVGEN_MLP_ACT_TANH: next = 1; break;
+    case SPVGEN_MLP_ACT_EXP: next = exp(fmin(next, 8.0)); break;
+    default: break;
+    }
+    M = next > 1e-3 ? next : 1e-3;
+  }
+}
+
 static bool fp8_weights(const spvgen_mlp_config *p) {
   return p->desc.weight_type == SPVGEN_COMPONENT_E4M3 || p->desc.weight_type == SPVGEN_COMPONENT_E5M2;
 }
@@ -59,7 +117,8 @@ void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed,
   uint64_t s = seed ? seed : 0x5eed0171full;
   uint64_t nin = points * p->desc.input_width;
   for (uint64_t b = 0; b + 1 < p->weight_bytes; b += 2) put_f16(weights, b, 1000.0);
-  for (uint32_t l = 0; l < p->layer_count; l++) {
+  if (p->desc.weight_type == SPVGEN_COMPONENT_S8) fill_s8(p, weights, &s);
+  for (uint32_t l = 0; p->desc.weight_type != SPVGEN_COMPONENT_S8 && l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     double scale = 1.0 / sqrt((double)L->inputs);
     for (uint32_t i = 0; i < L->outputs; i++)
@@ -109,10 +168,11 @@ static double slope_bound(double x, double e, spvgen_mlp_activation a, double sl
 void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const void *input, uint64_t pt,
                       double *out, double *err) {
   const spvgen_mlp_desc *d = &p->desc;
-  bool f16_path = p->variant != SPVGEN_MLP_LOOP;
+  bool s8 = d->weight_type == SPVGEN_COMPONENT_S8;
+  bool f16_path = p->variant != SPVGEN_MLP_LOOP && !s8; /* s8: f32 activations */
   const double u_acc = f16_path ? ldexp(1, -9) : ldexp(1, -20);
   const double u_store = f16_path ? ldexp(1, -10) : ldexp(1, -24); /* f32->f16 may round toward zero */
-  const double act_rel = f16_path ? ldexp(1, -9) : 1e-6;
+  const double act_rel = f16_path ? ldexp(1, -9) : s8 ? ldexp(1, -16) : 1e-6;
   double xa[SPVGEN_MLP_MAX_WIDTH], ea[SPVGEN_MLP_MAX_WIDTH];
   double xb[SPVGEN_MLP_MAX_WIDTH], eb[SPVGEN_MLP_MAX_WIDTH];
   double raw[SPVGEN_MLP_MAX_WIDTH];
@@ -144,7 +204,45 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
     }
   }
   double *x = xa, *e = ea, *y = xb, *ey = eb;
-  for (uint32_t l = 0; l < p->layer_count; l++) {
+  for (uint32_t l = 0; s8 && l < p->layer_count; l++) {
+    /* int8: q = floor(clamp(x / s, -127, 127) + 0.5) as the kernel computes it (f32
+     * product, then ConvertFToS(v + 128.5) - 128). The device's x differs from the
+     * reference's by at most e[j], its f32 product and sum by a few ulps: the two q
+     * agree unless v + 0.5 lies that close to an integer, where they may differ by one
+     * (flip[j]). The s32 products are exact; the rescale adds f32 rounding. */
+    const spvgen_mlp_layer *L = &p->layers[l];
+    double q[SPVGEN_MLP_MAX_WIDTH], flip[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t j = 0; j < L->inputs; j++) {
+      double inv = f32v(weights, L->scale_offset + 4ull * j);
+      double v = fmin(fmax(x[j] * inv, -127.0), 127.0) + 0.5;
+      double fl = floor(v), window = e[j] * inv + fabs(v) * ldexp(1, -22) + ldexp(1, -15);
+      q[j] = fl;
+      flip[j] = (v - fl <= window || fl + 1 - v <= window) ? 1 : 0;
+    }
+    for (uint32_t i = 0; i < L->outputs; i++) {
+      double acc = 0, dacc = 0;
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        int8_t w8;
+        memcpy(&w8, weights + L->matrix_offset + (uint64_t)i * L->row_stride + j, 1);
+        acc += w8 * q[j];
+        dacc += fabs((double)w8) * flip[j];
+      }
+      double os = f32v(weights, L->scale_offset + 4ull * mlp_ref_round4(L->inputs) + 4ull * i);
+      double b = d->no_bias ? 0 : f32v(weights, L->bias_offset + 4ull * i);
+      double z = acc * os + b;
+      double ez = dacc * os + ldexp(1, -22) * (fabs(acc * os) + fabs(b));
+      double v = act(z, L->activation, d->leaky_slope);
+      double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
+          L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
+        ev += act_rel * (fabs(v) + 1);
+      y[i] = v;
+      ey[i] = ev;
+    }
+    double *t = x; x = y; y = t;
+    t = e; e = ey; ey = t;
+  }
+  for (uint32_t l = 0; !s8 && l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     if (fp8_weights(p)) {
       /* The device reads the f16 input as float8. The reference rounds its own value
@@ -220,7 +318,7 @@ spvgen_status sg_ref_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp
     memset(&mat[l], 0, sizeof mat[l]);
     mat[l].rows = L->outputs;
     mat[l].columns = L->inputs;
-    mat[l].src_type = SPVGEN_COMPONENT_F16;
+    mat[l].src_type = plan->desc.weight_type == SPVGEN_COMPONENT_S8 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
     mat[l].dst_type = plan->desc.weight_type; /* f16, or float8: the host's weights are on its grid */
     mat[l].src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
     mat[l].dst_layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;

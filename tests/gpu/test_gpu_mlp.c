@@ -148,6 +148,17 @@ static void test_mlp_vec_float8_weights_match_cpu(void) {
   g_weight_type = SPVGEN_COMPONENT_F16;
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
+/* int8 weights with scales (row-major and optimal): the reference quantizes each layer's
+ * input as the kernel does (mlp_ref.c says the tolerance). */
+static void test_mlp_vec_int8_weights_match_cpu(void) {
+  g_weight_type = SPVGEN_COMPONENT_S8;
+  for (int opt = 0; opt < 2 && !test_current_failed && !test_current_skipped; opt++) {
+    g_weights = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
+  }
+  g_weight_type = SPVGEN_COMPONENT_F16;
+  g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+}
 static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false); }
 /* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
 static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
@@ -186,6 +197,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_match_cpu),
       TEST_CASE(test_mlp_vec_bias_add_matches_cpu),
       TEST_CASE(test_mlp_vec_float8_weights_match_cpu),
+      TEST_CASE(test_mlp_vec_int8_weights_match_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),

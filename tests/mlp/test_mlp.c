@@ -138,7 +138,7 @@ static void test_errors_name_the_field(void) {
       {"hidden_widths[0] is 0 and hidden_width is 0", SPVGEN_ERROR_INVALID_ARGUMENT, e_nowidth},
       {"activation 99 is unknown", SPVGEN_ERROR_INVALID_ARGUMENT, e_act},
       {"layer_activations[9] is set but the network has 2 layers", SPVGEN_ERROR_INVALID_ARGUMENT, e_layer_act},
-      {"weight_type s8: f16, e4m3 or e5m2 weights (int8 weights, which need per-row scales, are not implemented)", SPVGEN_ERROR_UNSUPPORTED, e_s8},
+      {"weight_type s8 needs the vec variant: the vec variant needs cooperativeVector", SPVGEN_ERROR_UNSUPPORTED, e_s8},
       {"weight_type e4m3 needs the vec variant: the vec variant needs cooperativeVector", SPVGEN_ERROR_UNSUPPORTED, e_e4m3},
       {"input_type s32", SPVGEN_ERROR_UNSUPPORTED, e_in_type},
       {"output_type bf16", SPVGEN_ERROR_UNSUPPORTED, e_out_type},
@@ -424,7 +424,7 @@ static void test_vec_float8_weights(void) {
     e.variant = SPVGEN_MLP_MAT;
     e.bias_path = SPVGEN_MLP_BIAS_AUTO;
     CHECK(spvgen_mlp_plan(&e, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-    CHECK_CONTAINS(msg, "float8 weights need the vec variant");
+    CHECK_CONTAINS(msg, "8-bit weights need the vec variant");
     spvgen_device_caps no8 = caps;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < no8.coopvec_count; i++)
@@ -438,6 +438,79 @@ static void test_vec_float8_weights(void) {
     spvgen_mlp_train_config tp;
     CHECK(spvgen_mlp_train_plan(&td, &caps, &tp, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
     CHECK_CONTAINS(msg, "training keeps f16 weights");
+  }
+}
+
+/* int8 weights (vec, h100): row-major and optimal, several activations, an encoding, no
+ * bias, the function shape: validate; MatrixMul with the SignedInt8 interpretation (3),
+ * no MulAdd; the layout holds s8 rows (16-byte strides) and f32 scales and biases; a device
+ * without the (s32 as s8, s8, s32) combination and the loop variant refuse by name. */
+static void test_vec_int8_weights(void) {
+  spvgen_device_caps caps = preset("h100");
+  for (int c = 0; c < 4; c++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = c == 3 ? 3 : 32;
+    d.output_width = c == 3 ? 4 : 16;
+    d.hidden_width = c == 3 ? 33 : 64;
+    d.hidden_count = 4;
+    d.variant = SPVGEN_MLP_VEC;
+    d.weight_type = SPVGEN_COMPONENT_S8;
+    d.weight_layout = c & 1 ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    d.activation = c == 1 ? SPVGEN_MLP_ACT_SILU : c == 2 ? SPVGEN_MLP_ACT_TANH : SPVGEN_MLP_ACT_RELU;
+    d.no_bias = c == 2;
+    if (c == 3) {
+      d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      d.encoding_size = 6;
+    }
+    spvgen_mlp_config p;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_CONTAINS(p.name, " s8 w");
+    for (uint32_t l = 0; l < p.layer_count; l++) {
+      CHECK_EQ_U64(p.layers[l].row_stride, (p.layers[l].inputs + 15) / 16 * 16);
+      CHECK_EQ_U64(p.layers[l].scale_offset % 16, 0);
+      CHECK(p.layers[l].scale_offset >= p.layers[l].matrix_offset + (uint64_t)p.layers[l].row_stride * p.layers[l].outputs);
+      if (!d.no_bias)
+        CHECK(p.layers[l].bias_offset >= p.layers[l].scale_offset + 4ull * ((p.layers[l].inputs + 3) / 4 * 4) + 4ull * p.layers[l].outputs);
+    }
+    spvgen_kernel k;
+    st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(check_words(k.words, k.word_count));
+    char *text = NULL;
+    char dm[256];
+    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
+          SPVGEN_OK);
+    CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulNV");
+    CHECK_CONTAINS(text, "OpConvertFToS");
+    CHECK(text && !strstr(text, "OpCooperativeVectorMatrixMulAddNV"));
+    spvgen_free_text(text);
+    spvgen_kernel_free(&k);
+    spvgen_module *m = spvgen_module_create(NULL);
+    spvgen_mlp_function_info fi;
+    memset(&fi, 0, sizeof fi);
+    CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
+    spvgen_compute_main(m, "main", 32, 1, 1);
+    spvgen_function_end(m);
+    size_t count = 0;
+    CHECK(check_module(m, &count) != NULL);
+    spvgen_module_destroy(m);
+    if (c == 0) {
+      spvgen_device_caps no8 = caps;
+      uint32_t kept = 0;
+      for (uint32_t i = 0; i < no8.coopvec_count; i++)
+        if (no8.coopvec[i].input != SPVGEN_COMPONENT_S32) no8.coopvec[kept++] = no8.coopvec[i];
+      no8.coopvec_count = kept;
+      CHECK(spvgen_mlp_plan(&d, &no8, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+      CHECK_CONTAINS(msg, "weight_type s8: NVIDIA H100 80GB HBM3 does not list the cooperative vector combination s32 input as s8");
+      d.variant = SPVGEN_MLP_LOOP;
+      CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+      CHECK_CONTAINS(msg, "weight_type s8: 8-bit weights need the vec variant");
+    }
   }
 }
 
@@ -515,6 +588,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_function_in_a_callers_kernel),
       TEST_CASE(test_vec_bias_add),
       TEST_CASE(test_vec_float8_weights),
+      TEST_CASE(test_vec_int8_weights),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -46,7 +46,7 @@ static void test_mlp_usage_and_refusals(void) {
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "3", "--out", "2", "--types", "e4m3", "--variant", "loop", "--caps", "h100");
   CHECK_EXIT(r, 1);
-  CHECK_CONTAINS(r.err, "float8 weights need the vec variant");
+  CHECK_CONTAINS(r.err, "8-bit weights need the vec variant");
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "3", "--out", "2", "--variant", "vec", "--caps", "vulkan13");
   CHECK_EXIT(r, 1);

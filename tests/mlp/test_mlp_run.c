@@ -187,6 +187,60 @@ static void test_float8_weights_data_and_reference(void) {
   }
 }
 
+/* int8 weights (h100 preset, no device): the host data holds s8 rows within +-127 (each
+ * row reaching 127 in magnitude), positive f32 scales, and a reference whose outputs are
+ * not degenerate and whose error bounds (rounding flips) stay small. */
+static void test_int8_weights_data_and_reference(void) {
+  spvgen_device_caps caps;
+  CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 32;
+  d.hidden_width = 64;
+  d.hidden_count = 4;
+  d.output_width = 16;
+  d.variant = SPVGEN_MLP_VEC;
+  d.weight_type = SPVGEN_COMPONENT_S8;
+  spvgen_mlp_config p;
+  char msg[256];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  mlp_run_data data;
+  CHECK(mlp_run_make_data(&p, 256, 5, &data));
+  for (uint32_t l = 0; l < p.layer_count; l++) {
+    const spvgen_mlp_layer *L = &p.layers[l];
+    for (uint32_t i = 0; i < L->outputs; i++) {
+      int mx = 0;
+      for (uint32_t j = 0; j < L->inputs; j++) {
+        int8_t w = (int8_t)data.weights[L->matrix_offset + (uint64_t)i * L->row_stride + j];
+        CHECK(w >= -127);
+        mx = abs(w) > mx ? abs(w) : mx;
+      }
+      CHECK_EQ_U64(mx, 127);
+      float os;
+      memcpy(&os, data.weights + L->scale_offset + 4ull * ((L->inputs + 3) / 4 * 4) + 4ull * i, 4);
+      CHECK(os > 0 && os < 1);
+    }
+  }
+  /* A rounding that may flip widens the next layers' windows: the bound is loose for the
+   * few points where one may (a flip in layer 0 has odds of about 1e-4 per input), tight
+   * (f32 rounding only) elsewhere. */
+  double ref[16], err[16], big = 0, maxerr = 0;
+  uint64_t loose = 0;
+  for (uint64_t pt = 0; pt < 256; pt++) {
+    mlp_reference(&p, &data, pt, ref, err);
+    for (int c = 0; c < 16; c++) {
+      big = fmax(big, fabs(ref[c]));
+      maxerr = fmax(maxerr, err[c]);
+      loose += err[c] > 1e-4;
+    }
+  }
+  CHECK_MSG(big > 0.05, "outputs up to %g", big);
+  CHECK_MSG(loose * 20 < 256 * 16, "%llu of %u outputs with error bounds over 1e-4", (unsigned long long)loose, 256 * 16);
+  printf("int8 reference: outputs up to %.3g, error bound up to %.3g, %llu of 4096 over 1e-4\n", big, maxerr,
+         (unsigned long long)loose);
+  mlp_run_free_data(&data);
+}
+
 /* A caller's kernel around spvgen_mlp_emit_function (loop variant): its own f32 point
  * buffer at binding 0 (input components, then output components, per point), the
  * weights at binding 3; run on the device and checked against the reference. */
@@ -277,6 +331,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_loop_networks_match_cpu),
       TEST_CASE(test_check_fails_on_a_wrong_output),
       TEST_CASE(test_float8_weights_data_and_reference),
+      TEST_CASE(test_int8_weights_data_and_reference),
       TEST_CASE(test_function_shape_runs),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
