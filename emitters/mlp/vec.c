@@ -173,6 +173,10 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
     md.matrix_interpretation = SpvComponentTypeSignedInt8NV;
     md.m = L->outputs;
     md.k = L->inputs;
+    /* The input and result integers are signed: without these operands the driver (and
+     * the validation layers) read them as u32, a combination the device does not list. */
+    md.operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask |
+                  SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask;
     if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
       md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(d, l));
       char name[32];

@@ -487,6 +487,7 @@ static void test_vec_int8_weights(void) {
           SPVGEN_OK);
     CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulNV");
     CHECK_CONTAINS(text, "OpConvertFToS");
+    CHECK_CONTAINS(text, "MatrixBSignedComponentsKHR|MatrixResultSignedComponentsKHR");
     CHECK(text && !strstr(text, "OpCooperativeVectorMatrixMulAddNV"));
     spvgen_free_text(text);
     spvgen_kernel_free(&k);
