@@ -42,8 +42,9 @@ static void mlp_usage(FILE *o, bool run) {
           "  --leaky-slope F        leaky relu slope (default 0.01)\n"
           "  --no-bias              layers without bias\n"
           "  --encoding freq:N|oneblob:N  input encoding (N octaves / bins)\n"
-          "  --types W[,IO]         weight type (f16; e4m3 or e5m2 with --variant vec\n"
-          "                         --weights optimal) and points in memory (f16 or f32)\n"
+          "  --types W[,IO]         weight type (f16; s8 with --variant vec; e4m3 or e5m2\n"
+          "                         with --variant vec --weights optimal) and points in\n"
+          "                         memory (f16 or f32)\n"
           "  --weights row|optimal  weight layout: row-major (default), or the driver's\n"
           "                         inferencing-optimal one (vec variant; offsets as spec\n"
           "                         constants, see mlp.h)\n"
@@ -149,7 +150,7 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
       char wt[16] = "", io[16] = "";
       if (sscanf(v, "%15[^,],%15s", wt, io) < 1 || !spvgen_component_type_parse(wt, &g->desc.weight_type) ||
           (io[0] && !spvgen_component_type_parse(io, &g->desc.input_type)))
-        return spvgen_cli_usage_error(cmd, "--types '%s': W[,IO] with component types (f16, f32)", v);
+        return spvgen_cli_usage_error(cmd, "--types '%s': W[,IO] with component types (W: f16, s8, e4m3, e5m2; IO: f16, f32)", v);
       g->desc.output_type = g->desc.input_type;
     } else if (!strcmp(a, "--weights")) {
       if (!strcmp(v, "row")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
