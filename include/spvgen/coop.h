@@ -318,7 +318,11 @@ typedef struct spvgen_coopvec_matmul_desc {
   uint32_t matrix_stride; /* bytes between rows (columns), multiple of 16, at least a row
                              (K elements; M for ColumnMajor); 0 with RowMajor/ColumnMajor:
                              that tight stride; unused by optimal layouts */
-  uint32_t operands;      /* SpvCooperativeMatrixOperandsMask bits; 0: none */
+  uint32_t operands;      /* SpvCooperativeMatrixOperandsMask bits; 0: inferred, the
+                             way GLSL does: MatrixBSignedComponents for a signed integer
+                             input type, MatrixResultSignedComponents for a signed integer
+                             result (without them the driver reads the integers as
+                             unsigned); none for float vectors */
   /* Ids that replace the plain values above when nonzero (specialization constants, or
    * a run-time stride). */
   uint32_t m_id, k_id, layout_id, transpose_id, matrix_stride_id;

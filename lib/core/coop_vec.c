@@ -366,7 +366,19 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
   if (d->operands & ~0x1Fu)
     return COOP_BAD(m, fn, "operand bits 0x%x are not CooperativeMatrixOperands",
                     d->operands & ~0x1Fu);
-  if (d->operands && !emit_stride) {
+  /* operands 0: the signedness of the integer input and result types, as GLSL does; the
+   * driver and the validation layers read an integer vector without these bits as
+   * unsigned (an s32 input or result otherwise becomes u32). */
+  uint32_t operands = d->operands;
+  if (!operands) {
+    bool sgn = false;
+    if (sg_coop_int_type(m, I.component, NULL, &sgn) && sgn)
+      operands |= SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask;
+    sgn = false;
+    if (sg_coop_int_type(m, R.component, NULL, &sgn) && sgn)
+      operands |= SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask;
+  }
+  if (operands && !emit_stride) {
     stride_id = spvgen_const_u32(m, 0); /* positional: the operands follow MatrixStride */
     emit_stride = true;
   }
@@ -390,7 +402,7 @@ static uint32_t matmul(spvgen_module *m, const char *fn, const spvgen_coopvec_ma
   ops[n++] = lay_id;
   ops[n++] = tr_id;
   if (emit_stride) ops[n++] = stride_id;
-  if (d->operands) ops[n++] = d->operands;
+  if (operands) ops[n++] = operands;
   return sg_inst(m, fn, with_bias ? SpvOpCooperativeVectorMatrixMulAddNV
                                   : SpvOpCooperativeVectorMatrixMulNV, ops, n);
 }

@@ -130,9 +130,23 @@ static void test_coopvec_matmul_packed_int8_input_holds_four_values_per_componen
       .matrix = mat, .matrix_interpretation = SpvComponentTypeSignedInt8NV, .bias = mat,
       .bias_offset = c(&f, 512), .bias_interpretation = SpvComponentTypeSignedInt32NV};
   coop_named(f.m, spvgen_coopvec_matmul_add(f.m, &d), "r");
+  /* operands 0 are inferred from the types: the u32 packed input stays unsigned, the s32
+   * result is signed (the H100 lists u32 s8-packed -> s32); an s32 input gets
+   * MatrixBSignedComponents too; explicit operands are kept as given. */
+  uint32_t sin = coop_named(f.m, spvgen_coopvec_load(f.m, R, mat, 0, NULL), "sin");
+  spvgen_coopvec_matmul_desc e = {
+      .result_type = R, .input = sin, .input_interpretation = SpvComponentTypeSignedInt8NV,
+      .matrix = mat, .matrix_interpretation = SpvComponentTypeSignedInt8NV, .matrix_stride = 16};
+  coop_named(f.m, spvgen_coopvec_matmul(f.m, &e), "r2");
+  e.operands = SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask;
+  coop_named(f.m, spvgen_coopvec_matmul(f.m, &e), "r3");
   const char *lines[] = {
       "%r = OpCooperativeVectorMatrixMulAddNV %R %in %uint_1000491000 %mat %uint_0 %uint_3 %mat "
-      "%uint_512 %uint_5 %uint_8 %uint_16 %uint_0 %false %uint_16",
+      "%uint_512 %uint_5 %uint_8 %uint_16 %uint_0 %false %uint_16 MatrixResultSignedComponentsKHR",
+      "%r2 = OpCooperativeVectorMatrixMulNV %R %sin %uint_3 %mat %uint_0 %uint_3 %uint_8 %uint_8 %uint_0 "
+      "%false %uint_16 MatrixBSignedComponentsKHR|MatrixResultSignedComponentsKHR",
+      "%r3 = OpCooperativeVectorMatrixMulNV %R %sin %uint_3 %mat %uint_0 %uint_3 %uint_8 %uint_8 %uint_0 "
+      "%false %uint_16 MatrixResultSignedComponentsKHR",
   };
   coop_finish_and_match(&f, lines, (int)(sizeof lines / sizeof *lines));
 }
