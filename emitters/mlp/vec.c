@@ -134,6 +134,24 @@ uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32
   }
 }
 
+/* Layer l's matrix offset and layout: the driver's optimal layout at an offset the host
+ * picks (a specialization constant named matrix_offset_<l>), or row-major in place. */
+static void vec_matrix_place(spvgen_module *m, const spvgen_mlp_config *p, uint32_t l,
+                             spvgen_coopvec_matmul_desc *md) {
+  const spvgen_mlp_layer *L = &p->layers[l];
+  if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    md->matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(&p->desc, l));
+    char name[32];
+    snprintf(name, sizeof name, "matrix_offset_%u", l);
+    spvgen_name(m, md->matrix_offset, name);
+    md->layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
+  } else {
+    md->matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
+    md->layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+    md->matrix_stride = L->row_stride;
+  }
+}
+
 /* int8 weights (mlp.h, weight_type S8): activations f32 between layers; per layer the
  * input is quantized with the layer's scale (1/s_l as a loaded vector; clamp, then
  * floor(v + 0.5) as ConvertFToS(v + 128.5) - 128: the truncation sees positive values
@@ -177,17 +195,7 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
      * the validation layers) read them as u32, a combination the device does not list. */
     md.operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask |
                   SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask;
-    if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
-      md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(d, l));
-      char name[32];
-      snprintf(name, sizeof name, "matrix_offset_%u", l);
-      spvgen_name(m, md.matrix_offset, name);
-      md.layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
-    } else {
-      md.matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
-      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
-      md.matrix_stride = L->row_stride;
-    }
+    vec_matrix_place(m, p, l, &md);
     uint32_t acc = spvgen_coopvec_matmul(m, &md);
     uint32_t os = spvgen_coopvec_load(m, tm, arr,
                                       ek_u32(m, (uint32_t)(L->scale_offset + 4ull * mlp_round_up(L->inputs, 4))), NULL);
@@ -244,18 +252,7 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     md.matrix_interpretation = interp;
     md.m = L->outputs;
     md.k = L->inputs;
-    if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
-      /* The driver's layout at an offset the host picks (a specialization constant). */
-      md.matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(d, l));
-      char name[32];
-      snprintf(name, sizeof name, "matrix_offset_%u", l);
-      spvgen_name(m, md.matrix_offset, name);
-      md.layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
-    } else {
-      md.matrix_offset = ek_u32(m, (uint32_t)L->matrix_offset);
-      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
-      md.matrix_stride = L->row_stride;
-    }
+    vec_matrix_place(m, p, l, &md);
     uint32_t y;
     if (d->no_bias) {
       y = spvgen_coopvec_matmul(m, &md);

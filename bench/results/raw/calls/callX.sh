@@ -2,6 +2,7 @@
 # GPU call X (session 5): every MLP GPU test (f16, bias add, float8, mat, loop), then the
 # (b) rows call W's timeout cut (e5m2) and a repeat of f16 / e4m3, every plan, next to
 # mlp_anchor.py in this run.
+# The session's torch / Triton references: mlp_anchor.py run by bench_mlp --anchor in this call (mlp-h100-2026-11-24x-table.md).
 for f in .gl/*.deb; do dpkg -x $f / ; done >/dev/null 2>&1; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json SPVGEN_GPU_REQUIRED=1
 B=build-gpu
