@@ -134,11 +134,21 @@ uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32
   }
 }
 
-/* Layer l's matrix offset and layout: the driver's optimal layout at an offset the host
- * picks (a specialization constant named matrix_offset_<l>), or row-major in place. */
-static void vec_matrix_place(spvgen_module *m, const spvgen_mlp_config *p, uint32_t l,
-                             spvgen_coopvec_matmul_desc *md) {
+/* Layer l's multiply: result_type, input, both interpretations, the weight array, M x K,
+ * and the matrix's place: the driver's optimal layout at an offset the host picks (a
+ * specialization constant named matrix_offset_<l>), or row-major in place. */
+static void vec_layer_matmul(spvgen_module *m, const spvgen_mlp_config *p, uint32_t l,
+                             uint32_t result_type, uint32_t input, SpvComponentType interp,
+                             uint32_t arr, spvgen_coopvec_matmul_desc *md) {
   const spvgen_mlp_layer *L = &p->layers[l];
+  memset(md, 0, sizeof *md);
+  md->result_type = result_type;
+  md->input = input;
+  md->input_interpretation = interp;
+  md->matrix = arr;
+  md->matrix_interpretation = interp;
+  md->m = L->outputs;
+  md->k = L->inputs;
   if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
     md->matrix_offset = spvgen_spec_const_u32(m, (uint32_t)L->matrix_offset, mlp_spec_id(&p->desc, l));
     char name[32];
@@ -183,19 +193,10 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
     uint32_t q = spvgen_coop_convert(m, tq, v);
     q = spvgen_coop_arith(m, SpvOpISub, q, spvgen_coop_splat(m, tq, spvgen_const_i32(m, 128)));
     spvgen_coopvec_matmul_desc md;
-    memset(&md, 0, sizeof md);
-    md.result_type = spvgen_type_coopvec(m, s32, L->outputs);
-    md.input = q;
-    md.input_interpretation = SpvComponentTypeSignedInt8NV;
-    md.matrix = arr;
-    md.matrix_interpretation = SpvComponentTypeSignedInt8NV;
-    md.m = L->outputs;
-    md.k = L->inputs;
-    /* The input and result integers are signed: without these operands the driver (and
-     * the validation layers) read them as u32, a combination the device does not list. */
-    md.operands = SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask |
-                  SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask;
-    vec_matrix_place(m, p, l, &md);
+    vec_layer_matmul(m, p, l, spvgen_type_coopvec(m, s32, L->outputs), q, SpvComponentTypeSignedInt8NV, arr,
+                     &md);
+    /* The s32 input and result are marked signed by spvgen_coopvec_matmul (operands 0:
+     * inferred from the types); unmarked, the driver reads them as u32 (H100 call Y). */
     uint32_t acc = spvgen_coopvec_matmul(m, &md);
     uint32_t os = spvgen_coopvec_load(m, tm, arr,
                                       ek_u32(m, (uint32_t)(L->scale_offset + 4ull * mlp_round_up(L->inputs, 4))), NULL);
@@ -244,15 +245,7 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     spvgen_coopvec_matmul_desc md;
-    memset(&md, 0, sizeof md);
-    md.result_type = spvgen_type_coopvec(m, f16, L->outputs);
-    md.input = x;
-    md.input_interpretation = interp;
-    md.matrix = arr;
-    md.matrix_interpretation = interp;
-    md.m = L->outputs;
-    md.k = L->inputs;
-    vec_matrix_place(m, p, l, &md);
+    vec_layer_matmul(m, p, l, spvgen_type_coopvec(m, f16, L->outputs), x, interp, arr, &md);
     uint32_t y;
     if (d->no_bias) {
       y = spvgen_coopvec_matmul(m, &md);

@@ -312,6 +312,29 @@ static void test_optimal_weights_take_offsets_from_spec_constants(void) {
   CHECK_CONTAINS(msg, "net.weight_layout 1: training keeps row-major weights");
 }
 
+/* The friendly disassembly of a kernel (freed by the caller with spvgen_free_text; NULL
+ * and a failed check when it cannot be made). */
+static char *kernel_text(const spvgen_kernel *k) {
+  char *text = NULL;
+  char dm[256];
+  CHECK(spvgen_disassemble(k->words, k->word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
+        SPVGEN_OK);
+  return text;
+}
+
+/* The plan's network as a function in an otherwise empty module validates. */
+static void function_shape_validates(const spvgen_mlp_config *p) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_mlp_function_info fi;
+  memset(&fi, 0, sizeof fi);
+  CHECK(spvgen_mlp_emit_function(m, p, &fi) == SPVGEN_OK);
+  spvgen_compute_main(m, "main", 32, 1, 1);
+  spvgen_function_end(m);
+  size_t count = 0;
+  CHECK(check_module(m, &count) != NULL);
+  spvgen_module_destroy(m);
+}
+
 /* bias_path add (vec, h100): MatrixMul, the bias loaded as a cooperative vector and
  * added; no MatrixMulAdd left; row-major and optimal weights validate; the candidates
  * offer it for networks with biases only. */
@@ -333,10 +356,7 @@ static void test_vec_bias_add(void) {
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) return;
     CHECK(check_words(k.words, k.word_count));
-    char *text = NULL;
-    char dm[256];
-    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
-          SPVGEN_OK);
+    char *text = kernel_text(&k);
     CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulNV");
     CHECK_CONTAINS(text, "OpCooperativeVectorLoadNV");
     CHECK(text && !strstr(text, "OpCooperativeVectorMatrixMulAddNV"));
@@ -393,10 +413,7 @@ static void test_vec_float8_weights(void) {
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) continue;
     CHECK(check_words(k.words, k.word_count));
-    char *text = NULL;
-    char dm[256];
-    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
-          SPVGEN_OK);
+    char *text = kernel_text(&k);
     CHECK_CONTAINS(text, ids[t]);
     CHECK(text && !strstr(text, ids[1 - t]));
     spvgen_free_text(text);
@@ -405,15 +422,7 @@ static void test_vec_float8_weights(void) {
     CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
     CHECK_CONTAINS(p.name, t ? " e5m2 w" : " e4m3 w");
     /* The function shape in a caller's module. */
-    spvgen_module *m = spvgen_module_create(NULL);
-    spvgen_mlp_function_info fi;
-    memset(&fi, 0, sizeof fi);
-    CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
-    spvgen_compute_main(m, "main", 32, 1, 1);
-    spvgen_function_end(m);
-    size_t count = 0;
-    CHECK(check_module(m, &count) != NULL);
-    spvgen_module_destroy(m);
+    function_shape_validates(&p);
     /* Refusals. */
     spvgen_mlp_desc e = d;
     e.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
@@ -481,25 +490,14 @@ static void test_vec_int8_weights(void) {
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) continue;
     CHECK(check_words(k.words, k.word_count));
-    char *text = NULL;
-    char dm[256];
-    CHECK(spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &text, dm, sizeof dm) ==
-          SPVGEN_OK);
+    char *text = kernel_text(&k);
     CHECK_CONTAINS(text, "OpCooperativeVectorMatrixMulNV");
     CHECK_CONTAINS(text, "OpConvertFToS");
     CHECK_CONTAINS(text, "MatrixBSignedComponentsKHR|MatrixResultSignedComponentsKHR");
     CHECK(text && !strstr(text, "OpCooperativeVectorMatrixMulAddNV"));
     spvgen_free_text(text);
     spvgen_kernel_free(&k);
-    spvgen_module *m = spvgen_module_create(NULL);
-    spvgen_mlp_function_info fi;
-    memset(&fi, 0, sizeof fi);
-    CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
-    spvgen_compute_main(m, "main", 32, 1, 1);
-    spvgen_function_end(m);
-    size_t count = 0;
-    CHECK(check_module(m, &count) != NULL);
-    spvgen_module_destroy(m);
+    function_shape_validates(&p);
     if (c == 0) {
       spvgen_device_caps no8 = caps;
       uint32_t kept = 0;
