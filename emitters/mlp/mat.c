@@ -33,8 +33,10 @@
  * layer's fragments are converted to the output type and stored straight to binding 2;
  * otherwise they go through the activation block (f16) and the workgroup stores the
  * points inside the count, component by component. */
+#include <stdio.h>
 #include <string.h>
 
+#include "error_private.h" /* lib/core: the one error formatter */
 #include "mlp_internal.h"
 
 #define FR 16u        /* fragment M = N = K */
@@ -218,13 +220,14 @@ typedef struct mat_ctx {
   ek_buffer in4;              /* the input points as 16-byte chunks (fast input path) */
   uint32_t ta, tb, tc, tc16;  /* fragment types: A, B, accumulator, f16 accumulator */
   uint32_t tid;
+  uint32_t fsh;               /* training: the f32 shared array (MEM_F32) */
   /* Software emulation (tests only, see emulated()): fragments are float32[EMU_LEN]
    * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
   bool emu;
   uint32_t emu_arr, emu_len, lane, scr, wpu, wpf, emu_fn;
 } mat_ctx;
 
-enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT };
+enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT, MEM_F32 };
 
 static uint32_t act_ptr(mat_ctx *c, uint32_t index) {
   return spvgen_access_chain(c->m, c->wp16, c->act, &index, 1);
@@ -467,13 +470,16 @@ static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t
   return emu_end(c, &L);
 }
 
-/* Row-major store of a fragment at element idx of the activation block (f16) or of
- * binding 2 (out: its buffer; the output type). */
+/* Row-major store of a fragment at element idx of the activation block (f16), of the
+ * training kernel's f32 shared array (MEM_F32) or of binding 2 (out: its buffer; the
+ * output type). */
 static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint32_t idx, uint32_t v,
                        uint32_t stride) {
   spvgen_module *m = c->m;
   if (!c->emu) {
-    uint32_t ptr = mem == MEM_ACT ? spvgen_access_chain(m, c->wp16, c->act, &idx, 1) : ek_elem(m, out, idx);
+    uint32_t ptr = mem == MEM_ACT   ? spvgen_access_chain(m, c->wp16, c->act, &idx, 1)
+                   : mem == MEM_F32 ? spvgen_access_chain(m, c->wpf, c->fsh, &idx, 1)
+                                    : ek_elem(m, out, idx);
     spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, NULL);
     return;
   }
@@ -485,6 +491,8 @@ static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint
   uint32_t x = spvgen_load(m, c->f32, L.elem);
   if (mem == MEM_ACT)
     spvgen_store(m, spvgen_access_chain(m, c->wp16, c->act, &at, 1), spvgen_op_f_convert(m, c->f16, x));
+  else if (mem == MEM_F32)
+    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->fsh, &at, 1), x);
   else
     spvgen_store(m, ek_elem(m, out, at), ek_convert(m, x, SPVGEN_COMPONENT_F32, c->p->desc.output_type));
   emu_end(c, &L);
@@ -510,10 +518,11 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
   {
     uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), L.i);
     uint32_t ia = ek_add(m, sbase, e), ib = ek_add(m, ia, ek_u32(m, FR * FR));
-    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->scr, &ia, 1),
-                 spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, av, &L.i, 1)));
-    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->scr, &ib, 1),
-                 spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, bv, &L.i, 1)));
+    /* A and B hold f16 values: an f16 scratch is exact (and half the shared memory) */
+    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->scr, &ia, 1),
+                 spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, av, &L.i, 1))));
+    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->scr, &ib, 1),
+                 spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, bv, &L.i, 1))));
   }
   uint32_t acc = emu_end(c, &L);
   ek_subgroup_barrier(m);
@@ -529,8 +538,8 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
     {
       uint32_t ia = ek_add(m, sbase, ek_add(m, ek_mul(m, row, ek_u32(m, FR)), k));
       uint32_t ib = ek_add(m, sbase, ek_add(m, ek_u32(m, FR * FR), ek_add(m, ek_mul(m, k, ek_u32(m, FR)), col)));
-      uint32_t x = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->scr, &ia, 1));
-      uint32_t y = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->scr, &ib, 1));
+      uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, c->scr, &ia, 1)));
+      uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, c->scr, &ib, 1)));
       spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
     }
     spvgen_loop_continue_block(m);
@@ -650,7 +659,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
     c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
     c->scr = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                    spvgen_type_array(m, c->f32, ek_u32(m, g->S * 2 * FR * FR))),
+                                                    spvgen_type_array(m, c->f16, ek_u32(m, g->S * 2 * FR * FR))),
                              SpvStorageClassWorkgroup, 0);
     spvgen_name(m, c->scr, "emulation_scratch");
   }
@@ -782,3 +791,635 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
 }
 
 const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_emit, NULL};
+
+/* ------------------------------------------------------------ training ----
+ * The gradient kernel on cooperative matrices (spvgen/mlp.h, "training", the mat
+ * variant): the loop variant's bindings, push constants and slots, so the loop
+ * optimizer and the host path serve both. A workgroup of S subgroups takes chunks of P
+ * points (P = net.points_per_group; chunk k of workgroup g: points (g + k G) P + 0..P).
+ * Per chunk, in shared memory (f16 blocks, P rows, padded widths + 8 halves):
+ *   block l (l < L)  a_l, the input of layer l (block 0: the encoded points, zero past
+ *                    the count); during the backward pass it becomes delta_(l-1)
+ *   block L          delta_(L-1), the output layer's delta
+ *   z blocks         act'(z_l) of hidden layers whose derivative is not a function of
+ *                    their output (SiLU; leaky ReLU with a slope <= 0)
+ *   f32              the output layer's z (P x np), and a 16 x 16 tile per subgroup
+ * Forward: as the inference kernel, Y^T = X^T W^T per 16-wide output fragment (bias
+ * fragments from the staged rows), activations per component, f16 stores into the next
+ * block; the output layer's z stays f32. Then per (point, output) the loss and
+ * delta_(L-1) = dLoss/dy * act'(z) (unscaled by 1 / (N outputs): the deltas stay O(1)
+ * in f16; the scale is applied to the f32 tile sums). Backward, layer l = L-1 .. 0:
+ *   dW_l  = delta_l^T a_l: tiles 16 x 16 of np_l x kp_l, tile t on subgroup t % S, a sum
+ *           over the chunk's points (A = delta_l read ColumnMajor, B = a_l RowMajor),
+ *           f32; through the subgroup's scratch tile each lane adds its elements, times
+ *           1 / (N outputs), into the workgroup's slot (the same invocation always owns
+ *           an element: no atomics, no storage barriers);
+ *   db_l  = column sums of delta_l, element i by invocation i % (S sg);
+ *   delta_(l-1) = (delta_l W_l) .* act'(z_(l-1)) (W_l RowMajor from the weights or the
+ *           staged copy; act' from a_l, or the z block), stored over a_l after a barrier.
+ * The slot's elements are zeroed first by their owners; padding is never written. */
+
+typedef struct mt_geom {
+  mat_geom g; /* the widths, staging and biases of the net at S, P */
+  uint32_t bo[SPVGEN_MLP_MAX_LAYERS + 1], bs[SPVGEN_MLP_MAX_LAYERS + 1]; /* f16 blocks (halves) */
+  uint32_t dzo[SPVGEN_MLP_MAX_LAYERS];
+  bool dz[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t halves, zs, so, floats; /* f16 halves; f32: z at 0 (stride zs), tiles at so */
+  uint32_t max_live;
+  uint32_t shared_bytes;
+} mt_geom;
+
+/* Whether act'(z) is a function of act(z) as rounded to f16 (the a_l block). */
+static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a) {
+  return a != SPVGEN_MLP_ACT_SILU && (a != SPVGEN_MLP_ACT_LEAKY_RELU || d->leaky_slope > 0);
+}
+
+static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mt_geom *t) {
+  memset(t, 0, sizeof *t);
+  geometry(p, sg, S, P, &t->g);
+  const mat_geom *g = &t->g;
+  const uint32_t L = p->layer_count;
+  uint32_t h = 0;
+  for (uint32_t l = 0; l <= L; l++) {
+    uint32_t w = l < L ? g->kp[l] : g->np[L - 1];
+    t->bo[l] = h;
+    t->bs[l] = w + 8;
+    h += P * t->bs[l];
+  }
+  for (uint32_t l = 0; l + 1 < L; l++) {
+    t->dz[l] = !deriv_from_output(&p->desc, p->layers[l].activation);
+    if (t->dz[l]) {
+      t->dzo[l] = h;
+      h += P * t->bs[l + 1];
+    }
+  }
+  t->halves = h;
+  t->zs = g->np[L - 1];
+  t->so = P * t->zs;
+  t->floats = t->so + S * FR * FR;
+  for (uint32_t l = 1; l < L; l++) {
+    uint32_t live = g->R * mlp_ceil_div(g->kp[l] / FR, S);
+    if (live > t->max_live) t->max_live = live;
+  }
+  t->shared_bytes = h * 2 + t->floats * 4 + g->bias_halves * FR * 2 + g->wchunks * 16;
+}
+
+static spvgen_status mt_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
+    SG_PRINTF(4, 5);
+static spvgen_status mt_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(msg, size, st, "spvgen_mlp_train_plan", fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t,
+                                 uint32_t invocations, char *msg, size_t size) {
+  spvgen_mlp_config *p = &t->net;
+  spvgen_mlp_desc *d = &p->desc;
+  const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
+  if (d->f16_accumulation)
+    return mt_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                   "variant mat: training accumulates in f32 (f16 products of deltas and "
+                   "activations lose small gradients); clear net.f16_accumulation");
+  uint32_t S = p->local_size[0] / sg;
+  if (invocations) {
+    if (invocations % sg || invocations / sg > MAX_SG)
+      return mt_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "grad_workgroup_size %u: the mat variant takes 1 to %u subgroups of %u "
+                     "invocations", invocations, MAX_SG, sg);
+    S = invocations / sg;
+  }
+  if (!S) S = 1;
+  mt_geom tg;
+  uint32_t P = d->points_per_group;
+  const uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
+  if (P) {
+    if (P % FR || P > 256)
+      return mt_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "net.points_per_group %u: mat training takes a multiple of 16 up to 256", P);
+    mt_geometry(p, sg, S, P, &tg);
+  } else {
+    static const uint32_t tries[] = {64, 32, 16};
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+      mt_geometry(p, sg, S, tries[i], &tg);
+      if (tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) break;
+    }
+    P = tg.g.P;
+  }
+  if (tg.max_live > MAX_ACC)
+    return mt_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                   "variant mat: %u points per chunk with %u subgroups keep %u accumulator "
+                   "fragments per subgroup in the backward pass, at most %u (fewer points or "
+                   "more subgroups: net.points_per_group, grad_workgroup_size)",
+                   P, S, tg.max_live, MAX_ACC);
+  if (tg.shared_bytes > shared_max)
+    return mt_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                   "variant mat: a chunk of %u points needs %u bytes of shared memory (every "
+                   "layer's activations and the deltas %u, f32 z and tiles %u, biases %u, "
+                   "staged weights %u); %s has %u (fewer points: net.points_per_group 16)",
+                   P, tg.shared_bytes, tg.halves * 2, tg.floats * 4, tg.g.bias_halves * FR * 2,
+                   tg.g.wchunks * 16, caps->name, shared_max);
+  d->points_per_group = P;
+  d->workgroup_size = S * sg;
+  p->local_size[0] = S * sg;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->points_per_workgroup = P;
+  t->grad_local_size[0] = S * sg;
+  t->grad_local_size[1] = t->grad_local_size[2] = 1;
+  t->grad_shared_bytes = tg.shared_bytes;
+  return SPVGEN_OK;
+}
+
+/* Component-wise multiply of two accumulator fragments. */
+static uint32_t frag_mul(mat_ctx *c, uint32_t a, uint32_t b) {
+  spvgen_module *m = c->m;
+  if (!c->emu) return spvgen_coop_arith(m, SpvOpFMul, a, b);
+  uint32_t bv = ek_local(m, c->emu_arr, 0);
+  spvgen_store(m, bv, b);
+  emu_loop L;
+  emu_begin(c, &L, a);
+  uint32_t y = spvgen_load(m, c->f32, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, c->f32), bv, &L.i, 1));
+  spvgen_store(m, L.elem, spvgen_op_f_mul(m, c->f32, spvgen_load(m, c->f32, L.elem), y));
+  return emu_end(c, &L);
+}
+
+/* act' from y = act(z) (f32 ids; deriv_from_output activations). */
+static uint32_t deriv_of_output(mat_ctx *c, uint32_t y, spvgen_mlp_activation act) {
+  spvgen_module *m = c->m;
+  uint32_t f32 = c->f32, b = ek_bool_type(m);
+  uint32_t one = spvgen_const_f32(m, 1.0f), zero = spvgen_const_f32(m, 0.0f);
+  switch (act) {
+  case SPVGEN_MLP_ACT_RELU: return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than(m, b, y, zero), one, zero);
+  case SPVGEN_MLP_ACT_LEAKY_RELU:
+    return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than_equal(m, b, y, zero), one,
+                            spvgen_const_f32(m, c->p->desc.leaky_slope));
+  case SPVGEN_MLP_ACT_SIGMOID: return spvgen_op_f_mul(m, f32, y, spvgen_op_f_sub(m, f32, one, y));
+  case SPVGEN_MLP_ACT_TANH: return spvgen_op_f_sub(m, f32, one, spvgen_op_f_mul(m, f32, y, y));
+  case SPVGEN_MLP_ACT_EXP: return y;
+  default: return one;
+  }
+}
+
+/* `tc f(tc)` applying act' per component: of z (from_output false) or of y. */
+static uint32_t deriv_function(mat_ctx *c, spvgen_mlp_activation act, bool from_output) {
+  spvgen_module *m = c->m;
+  uint32_t param = 0;
+  uint32_t fn = spvgen_function_begin(m, c->tc, SpvFunctionControlMaskNone, &c->tc, 1, &param);
+  char name[48];
+  snprintf(name, sizeof name, "%s_derivative%s", spvgen_mlp_activation_name(act), from_output ? "_of_output" : "");
+  spvgen_name(m, fn, name);
+  uint32_t var = ek_local(m, c->tc, 0), iv = ek_local(m, c->u32, 0);
+  spvgen_store(m, var, param);
+  uint32_t len = c->emu ? ek_u32(m, c->emu_len) : spvgen_coopmat_length(m, c->tc);
+  spvgen_store(m, iv, ek_u32(m, 0));
+  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
+  spvgen_loop(m, SpvLoopControlUnrollMask);
+  uint32_t i = ek_load_u32(m, iv);
+  spvgen_loop_while(m, ek_lt(m, i, len));
+  {
+    uint32_t ptr = spvgen_access_chain(m, fptr, var, &i, 1);
+    uint32_t x = spvgen_load(m, c->f32, ptr);
+    uint32_t y = from_output ? deriv_of_output(c, x, act)
+                             : mlp_act_deriv_f32(m, c->p, x, mlp_activation_f32(m, c->p, x, act), act);
+    spvgen_store(m, ptr, y);
+  }
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, iv, ek_add(m, i, ek_u32(m, 1)));
+  spvgen_end_loop(m);
+  spvgen_return_value(m, spvgen_load(m, c->tc, var));
+  spvgen_function_end(m);
+  return fn;
+}
+
+typedef struct mt_ctx {
+  mat_ctx *c;
+  const spvgen_mlp_train_config *t;
+  mt_geom tg;
+  ek_buffer tgt, grad, loss;
+  uint32_t sgid, slot, inv, n, base, v_loss;
+} mt_ctx;
+
+/* A runtime loop for (i = start; i < end; i += step) (u32 ids); returns i. */
+static uint32_t mt_for(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end) {
+  spvgen_store(m, var, start);
+  spvgen_loop(m, SpvLoopControlDontUnrollMask);
+  uint32_t i = ek_load_u32(m, var);
+  spvgen_loop_while(m, ek_lt(m, i, end));
+  return i;
+}
+static void mt_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
+  spvgen_loop_continue_block(m);
+  spvgen_store(m, var, ek_add(m, i, step));
+  spvgen_end_loop(m);
+}
+
+/* Fragment ownership with a guard: in the real kernel the spare subgroups skip (an if
+ * around the work, no workgroup barriers inside); in the emulation every subgroup
+ * reaches every barrier, so the spare ones redo the last item (clamped) and only the
+ * writes are guarded (*ok; 0: unguarded). Returns the item id to use. */
+static uint32_t own_begin(mat_ctx *c, uint32_t item, uint32_t count, bool guard, uint32_t *ok) {
+  spvgen_module *m = c->m;
+  *ok = 0;
+  if (!guard) return item;
+  if (!c->emu) {
+    spvgen_if(m, ek_lt(m, item, ek_u32(m, count)));
+    return item;
+  }
+  *ok = ek_lt(m, item, ek_u32(m, count));
+  return spvgen_glsl_u_min(m, c->u32, item, ek_u32(m, count - 1));
+}
+static void own_end(mat_ctx *c, bool guard) {
+  if (guard && !c->emu) spvgen_end_if(c->m);
+}
+
+/* Layer l's gradient tile (jo, ki): acc (f32 accumulator; 0 = write zeros) times inv
+ * added to the slot by the lanes, element lane + q sg of the tile. */
+static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint32_t ok, uint32_t acc) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const uint32_t sg = c->g.sg;
+  uint32_t sbase = ek_add(m, ek_mul(m, x->sgid, ek_u32(m, FR * FR)), ek_u32(m, x->tg.so));
+  if (acc) {
+    frag_store(c, MEM_F32, NULL, sbase, acc, FR);
+    ek_subgroup_barrier(m);
+  }
+  uint32_t qv = ek_local(m, c->u32, 0);
+  uint32_t e = mt_for(m, qv, c->lane, ek_u32(m, FR * FR));
+  {
+    uint32_t i = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_div(m, e, ek_u32(m, FR)));
+    uint32_t j = ek_add(m, ek_mul(m, ki, ek_u32(m, FR)), ek_mod(m, e, ek_u32(m, FR)));
+    uint32_t cond = ek_and(m, ek_lt(m, i, ek_u32(m, L->outputs)), ek_lt(m, j, ek_u32(m, L->inputs)));
+    if (ok) cond = ek_and(m, cond, ok);
+    spvgen_if(m, cond);
+    uint32_t gi = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)), j),
+                         ek_add(m, x->slot, ek_u32(m, (uint32_t)(L->matrix_offset / 2))));
+    uint32_t ptr = ek_elem(m, &x->grad, gi);
+    uint32_t v = spvgen_const_f32(m, 0.0f);
+    if (acc) {
+      uint32_t si = ek_add(m, sbase, e);
+      uint32_t s = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &si, 1));
+      v = spvgen_glsl_fma(m, c->f32, x->inv, s, spvgen_load(m, c->f32, ptr));
+    }
+    spvgen_store(m, ptr, v);
+    spvgen_end_if(m);
+  }
+  mt_for_end(m, qv, e, ek_u32(m, sg));
+  if (acc) ek_subgroup_barrier(m);
+}
+
+/* Layer l's weight gradient tiles of this subgroup: zeroed (zero) or the chunk's sums. */
+static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const uint32_t kf = g->kp[l] / FR, T = (g->np[l] / FR) * kf, own = mlp_ceil_div(T, g->S);
+  const uint32_t dS = x->tg.bs[l + 1], aS = x->tg.bs[l];
+  for (uint32_t tt = 0; tt < own; tt++) {
+    bool guard = T % g->S && tt + 1 == own;
+    uint32_t ok;
+    uint32_t t = own_begin(c, ek_add(m, x->sgid, ek_u32(m, tt * g->S)), T, guard, &ok);
+    uint32_t jo = ek_div(m, t, ek_u32(m, kf)), ki = ek_mod(m, t, ek_u32(m, kf));
+    uint32_t acc = 0;
+    if (!zero) {
+      acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
+      for (uint32_t r = 0; r < g->R; r++) {
+        uint32_t ai = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_u32(m, x->tg.bo[l + 1] + r * FR * dS));
+        uint32_t bi = ek_add(m, ek_mul(m, ki, ek_u32(m, FR)), ek_u32(m, x->tg.bo[l] + r * FR * aS));
+        uint32_t a = frag_load(c, c->ta, MEM_ACT, ai, true, dS);
+        uint32_t b = frag_load(c, c->tb, MEM_ACT, bi, false, aS);
+        acc = frag_muladd(c, a, b, acc);
+      }
+    }
+    grad_tile_out(x, l, jo, ki, ok, acc);
+    own_end(c, guard);
+  }
+}
+
+/* Layer l's bias gradients: element i by invocation i % nt, the column sum of delta_l
+ * over the chunk (zero: written 0). */
+static void bias_grads(mt_ctx *x, uint32_t l, bool zero) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  uint32_t iv = ek_local(m, c->u32, 0), pv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
+  uint32_t i = mt_for(m, iv, c->tid, ek_u32(m, L->outputs));
+  {
+    uint32_t ptr = ek_elem(m, &x->grad, ek_add(m, x->slot, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2)))));
+    if (zero) {
+      spvgen_store(m, ptr, spvgen_const_f32(m, 0.0f));
+    } else {
+      spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
+      uint32_t pt = mt_for(m, pv, ek_u32(m, 0), ek_u32(m, c->g.P));
+      uint32_t h = ek_add(m, ek_add(m, ek_mul(m, pt, ek_u32(m, x->tg.bs[l + 1])), i), ek_u32(m, x->tg.bo[l + 1]));
+      uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
+      spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
+      mt_for_end(m, pv, pt, ek_u32(m, 1));
+      spvgen_store(m, ptr, spvgen_glsl_fma(m, c->f32, x->inv, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ptr)));
+    }
+  }
+  mt_for_end(m, iv, i, ek_u32(m, c->g.nt));
+}
+
+/* The loss and delta_(L-1) of (point, output) e of the chunk (padding and points past
+ * the count: delta 0, no loss). */
+static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
+  const mt_ctx *x = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  const uint32_t f32 = c->f32, zs = x->tg.zs, ow = d->output_width;
+  const spvgen_mlp_activation act = c->p->layers[c->p->layer_count - 1].activation;
+  uint32_t pt = ek_div(m, e, ek_u32(m, zs)), o = ek_mod(m, e, ek_u32(m, zs));
+  uint32_t gp = ek_add(m, x->base, pt);
+  uint32_t valid = ek_and(m, ek_lt(m, gp, x->n), ek_lt(m, o, ek_u32(m, ow)));
+  uint32_t z = spvgen_load(m, f32, spvgen_access_chain(m, c->wpf, c->fsh, &e, 1));
+  uint32_t y = act == SPVGEN_MLP_ACT_NONE ? z : mlp_activation_f32(m, c->p, z, act);
+  uint32_t ti = spvgen_op_select(m, c->u32, valid, ek_add(m, ek_mul(m, gp, ek_u32(m, ow)), o), ek_u32(m, 0));
+  uint32_t tv = spvgen_load(m, f32, ek_elem(m, &x->tgt, ti));
+  uint32_t diff = spvgen_op_f_sub(m, f32, y, tv);
+  uint32_t lv = spvgen_op_f_mul(m, f32, diff, diff);
+  uint32_t gr = spvgen_op_f_add(m, f32, diff, diff);
+  if (x->t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+    uint32_t den = spvgen_glsl_fma(m, f32, y, y, spvgen_const_f32(m, 0.01f));
+    lv = spvgen_op_f_div(m, f32, lv, den);
+    gr = spvgen_op_f_div(m, f32, gr, den);
+  }
+  uint32_t zero = spvgen_const_f32(m, 0.0f);
+  uint32_t scale = spvgen_op_select(m, f32, valid, x->inv, zero);
+  spvgen_store(m, x->v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, x->v_loss)));
+  uint32_t dv = spvgen_op_f_mul(m, f32, gr, mlp_act_deriv_f32(m, c->p, z, y, act));
+  dv = spvgen_op_select(m, f32, valid, dv, zero);
+  uint32_t h = ek_add(m, ek_add(m, ek_mul(m, pt, ek_u32(m, x->tg.bs[c->p->layer_count])), o),
+                      ek_u32(m, x->tg.bo[c->p->layer_count]));
+  spvgen_store(m, act_ptr(c, h), spvgen_op_f_convert(m, c->f16, dv));
+}
+
+void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_desc *d = &p->desc;
+  mat_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  mat_ctx *c = &cx;
+  c->m = m;
+  c->p = p;
+  mt_ctx x;
+  memset(&x, 0, sizeof x);
+  x.c = c;
+  x.t = t;
+  const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
+  mt_geometry(p, sg, t->grad_local_size[0] / sg, d->points_per_group, &x.tg);
+  c->g = x.tg.g;
+  c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
+  const mat_geom *g = &c->g;
+  const uint32_t L = p->layer_count, E = (uint32_t)t->elements, G = t->grad_workgroups;
+  c->u32 = ek_u32_type(m);
+  c->f16 = spvgen_type_float(m, 16);
+  c->f32 = ek_f32_type(m);
+  c->v4 = spvgen_type_vector(m, c->u32, 4);
+  c->facc = c->f32;
+  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
+  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
+  c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+
+  mlp_io io;
+  memset(&io, 0, sizeof io);
+  io.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
+  x.tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+  x.grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
+  x.loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+  io.pc = spvgen_push_constants(m, &c->u32, 1);
+  spvgen_member_name(m, io.pc.struct_type, 0, "points");
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
+    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
+  if (g->wchunks) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
+  c->act = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                  spvgen_type_array(m, c->f16, ek_u32(m, x.tg.halves))),
+                           SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, c->act, "blocks");
+  c->fsh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                  spvgen_type_array(m, c->f32, ek_u32(m, x.tg.floats))),
+                           SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, c->fsh, "z_and_tiles");
+  if (g->bias_halves) {
+    c->bias = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves * FR))),
+                              SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->bias, "bias");
+  }
+  if (g->wchunks) {
+    c->wsm = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                    spvgen_type_array(m, c->v4, ek_u32(m, g->wchunks))),
+                             SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->wsm, "wsm");
+  }
+  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  c->emu = emulated(p);
+  if (c->emu) {
+    c->emu_len = FR * FR / g->sg;
+    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
+    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
+    c->scr = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
+                                                    spvgen_type_array(m, c->f16, ek_u32(m, g->S * 2 * FR * FR))),
+                             SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->scr, "emulation_scratch");
+  }
+  c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
+  c->tb = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixBKHR);
+  c->tc = frag_type(c, c->f32, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  c->tc16 = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+
+  /* Functions: the hidden layers' activations and derivatives. */
+  uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0}, dz_fn[SPVGEN_MLP_ACT_COUNT] = {0}, dy_fn[SPVGEN_MLP_ACT_COUNT] = {0};
+  for (uint32_t l = 0; l + 1 < L; l++) {
+    spvgen_mlp_activation a = p->layers[l].activation;
+    if (a == SPVGEN_MLP_ACT_NONE) continue;
+    if (!act_fn[a]) act_fn[a] = activation_function(c, a);
+    if (x.tg.dz[l] && !dz_fn[a]) dz_fn[a] = deriv_function(c, a, false);
+    if (!x.tg.dz[l] && !dy_fn[a]) dy_fn[a] = deriv_function(c, a, true);
+  }
+  if (c->emu) c->emu_fn = emu_muladd_function(c);
+
+  spvgen_compute_main(m, "main", g->nt, 1, 1);
+  c->tid = ek_load_u32(m, lid_var);
+  x.sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
+  c->lane = ek_mod(m, c->tid, ek_u32(m, g->sg));
+  x.n = spvgen_push_constant_load(m, &io.pc, 0);
+  uint32_t grp = ek_load_v3_component(m, wg_var, 0);
+  x.slot = ek_mul(m, grp, ek_u32(m, E));
+  x.inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
+                          spvgen_op_f_mul(m, c->f32, spvgen_op_convert_u_to_f(m, c->f32, x.n),
+                                          spvgen_const_f32(m, (float)d->output_width)));
+  x.v_loss = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
+  uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
+
+  /* The slot's elements, zeroed by their owners. */
+  for (uint32_t l = 0; l < L; l++) {
+    grad_tiles(&x, l, true);
+    if (!d->no_bias) bias_grads(&x, l, true);
+  }
+  /* Staged weights (layers not 16-multiples) and biases, once. */
+  for (uint32_t l = 0; l < L; l++)
+    if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
+  if (g->bias_halves)
+    for (uint32_t l = 0; l < L; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+
+  uint32_t v_base = ek_local(m, c->u32, 0);
+  x.base = mt_for(m, v_base, ek_mul(m, grp, ek_u32(m, g->P)), x.n);
+  {
+    spvgen_workgroup_barrier(m);
+    input_arg ia = {&io, x.base, x.n};
+    if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
+    else strided_loop(c, g->P * d->input_width, stage_input, &ia);
+    if (g->kp[0] > p->encoded_width) strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+    spvgen_workgroup_barrier(m);
+
+    /* Forward. */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      const bool last = l + 1 == L;
+      const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
+      const uint32_t iS = x.tg.bs[l], oS = x.tg.bs[l + 1];
+      for (uint32_t jj = 0; jj < own; jj++) {
+        bool guard = nf % g->S && jj + 1 == own;
+        uint32_t ok;
+        uint32_t j = own_begin(c, ek_add(m, x.sgid, ek_u32(m, jj * g->S)), nf, guard, &ok);
+        uint32_t b[MAX_KF];
+        for (uint32_t k = 0; k < kf; k++) {
+          if (g->staged[l]) {
+            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
+            b[k] = frag_load(c, c->tb, MEM_WSM, idx, true, g->rs[l]);
+          } else {
+            uint32_t rsh = Ly->row_stride / 2;
+            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)), ek_u32(m, (uint32_t)(Ly->matrix_offset / 2) + FR * k));
+            b[k] = frag_load(c, c->tb, MEM_W16, idx, true, rsh);
+          }
+        }
+        uint32_t init = zero_acc;
+        if (!d->no_bias) {
+          uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * g->boff[l]));
+          init = frag_convert(c, c->tc, false, frag_load(c, c->tc16, MEM_BIAS, bi, false, g->np[l]));
+        }
+        uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+        for (uint32_t r = 0; r < g->R; r++) {
+          uint32_t acc = init;
+          for (uint32_t k = 0; k < kf; k++) {
+            uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x.tg.bo[l] + r * FR * iS + k * FR), false, iS);
+            acc = frag_muladd(c, a, b[k], acc);
+          }
+          if (ok) spvgen_if(m, ok);
+          if (last) {
+            frag_store(c, MEM_F32, NULL, ek_add(m, col, ek_u32(m, r * FR * x.tg.zs)), acc, x.tg.zs);
+          } else {
+            spvgen_mlp_activation a = Ly->activation;
+            uint32_t y = act_fn[a] ? spvgen_op_function_call(m, c->tc, act_fn[a], &acc, 1) : acc;
+            frag_store(c, MEM_ACT, NULL, ek_add(m, col, ek_u32(m, x.tg.bo[l + 1] + r * FR * oS)),
+                       frag_convert(c, c->tc16, true, y), oS);
+            if (x.tg.dz[l]) {
+              uint32_t dv = spvgen_op_function_call(m, c->tc, dz_fn[a], &acc, 1);
+              frag_store(c, MEM_ACT, NULL, ek_add(m, col, ek_u32(m, x.tg.dzo[l] + r * FR * oS)),
+                         frag_convert(c, c->tc16, true, dv), oS);
+            }
+          }
+          if (ok) spvgen_end_if(m);
+        }
+        own_end(c, guard);
+      }
+      spvgen_workgroup_barrier(m);
+    }
+    /* The loss and the output layer's delta. */
+    strided_loop(c, g->P * x.tg.zs, output_delta, &x);
+    spvgen_workgroup_barrier(m);
+
+    /* Backward. */
+    for (uint32_t l = L; l-- > 0;) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      grad_tiles(&x, l, false);
+      if (!d->no_bias) bias_grads(&x, l, false);
+      if (l == 0) break;
+      /* delta_(l-1): kp_l columns, K = np_l */
+      const uint32_t nf = g->kp[l] / FR, kf = g->np[l] / FR, own = mlp_ceil_div(nf, g->S);
+      const uint32_t dS = x.tg.bs[l + 1], aS = x.tg.bs[l];
+      const spvgen_mlp_activation pa = p->layers[l - 1].activation;
+      uint32_t accv[MAX_ACC], jv[MAX_ACC], okv[MAX_ACC];
+      for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
+      for (uint32_t jj = 0; jj < own; jj++) {
+        bool guard = nf % g->S && jj + 1 == own;
+        uint32_t j = own_begin(c, ek_add(m, x.sgid, ek_u32(m, jj * g->S)), nf, guard, &okv[jj]);
+        jv[jj] = j;
+        uint32_t b[MAX_KF];
+        for (uint32_t k = 0; k < kf; k++) {
+          if (g->staged[l]) {
+            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, 2)), ek_u32(m, g->woff[l] + FR * k * g->rs[l]));
+            b[k] = frag_load(c, c->tb, MEM_WSM, idx, false, g->rs[l]);
+          } else {
+            uint32_t rsh = Ly->row_stride / 2;
+            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, (uint32_t)(Ly->matrix_offset / 2) + FR * k * rsh));
+            b[k] = frag_load(c, c->tb, MEM_W16, idx, false, rsh);
+          }
+        }
+        uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+        for (uint32_t r = 0; r < g->R; r++) {
+          uint32_t acc = zero_acc;
+          for (uint32_t k = 0; k < kf; k++) {
+            uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x.tg.bo[l + 1] + r * FR * dS + k * FR), false, dS);
+            acc = frag_muladd(c, a, b[k], acc);
+          }
+          if (pa != SPVGEN_MLP_ACT_NONE) {
+            uint32_t dd;
+            if (x.tg.dz[l - 1]) {
+              dd = frag_load(c, c->tc16, MEM_ACT, ek_add(m, col, ek_u32(m, x.tg.dzo[l - 1] + r * FR * aS)), false, aS);
+              dd = frag_convert(c, c->tc, false, dd);
+            } else {
+              uint32_t yv = frag_load(c, c->tc16, MEM_ACT, ek_add(m, col, ek_u32(m, x.tg.bo[l] + r * FR * aS)), false, aS);
+              yv = frag_convert(c, c->tc, false, yv);
+              dd = spvgen_op_function_call(m, c->tc, dy_fn[pa], &yv, 1);
+            }
+            acc = frag_mul(c, acc, dd);
+          }
+          spvgen_store(m, accv[jj * g->R + r], acc);
+        }
+        own_end(c, guard);
+      }
+      spvgen_workgroup_barrier(m); /* every subgroup has read a_l */
+      for (uint32_t jj = 0; jj < own; jj++) {
+        bool guard = nf % g->S && jj + 1 == own;
+        uint32_t ok = okv[jj];
+        if (guard) {
+          if (!ok) ok = ek_lt(m, jv[jj], ek_u32(m, nf));
+          spvgen_if(m, ok);
+        }
+        uint32_t col = ek_mul(m, jv[jj], ek_u32(m, FR));
+        for (uint32_t r = 0; r < g->R; r++) {
+          uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
+          frag_store(c, MEM_ACT, NULL, ek_add(m, col, ek_u32(m, x.tg.bo[l] + r * FR * aS)),
+                     frag_convert(c, c->tc16, true, v), aS);
+        }
+        if (guard) spvgen_end_if(m);
+      }
+      spvgen_workgroup_barrier(m);
+    }
+    spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
+  }
+  mt_for_end(m, v_base, x.base, ek_u32(m, G * g->P));
+
+  /* The workgroup's loss share. */
+  uint32_t li = ek_add(m, c->tid, ek_u32(m, x.tg.so));
+  spvgen_store(m, spvgen_access_chain(m, c->wpf, c->fsh, &li, 1), spvgen_load(m, c->f32, x.v_loss));
+  spvgen_workgroup_barrier(m);
+  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), c->tid, ek_u32(m, 0)));
+  {
+    uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
+    uint32_t k = mt_for(m, kv, ek_u32(m, 0), ek_u32(m, g->nt));
+    uint32_t ki = ek_add(m, k, ek_u32(m, x.tg.so));
+    spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv),
+                                        spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &ki, 1))));
+    mt_for_end(m, kv, k, ek_u32(m, 1));
+    spvgen_store(m, ek_elem(m, &x.loss, grp), spvgen_load(m, c->f32, sv));
+  }
+  spvgen_end_if(m);
+  spvgen_function_end(m);
+}

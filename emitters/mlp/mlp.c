@@ -231,7 +231,7 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   return SPVGEN_OK;
 }
 
-static void plan_name(spvgen_mlp_config *p) {
+void mlp_plan_name(spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   /* Without snprintf (a plan is made per module): ek_str truncates as it does. */
   char hidden[64];
@@ -338,7 +338,7 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
                     caps->max_workgroup_invocations);
   if (caps->max_push_constants_size && caps->max_push_constants_size < 4)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has no push constants", caps->name);
-  plan_name(p);
+  mlp_plan_name(p);
   return SPVGEN_OK;
 }
 

@@ -72,6 +72,22 @@ static inline uint32_t mlp_spec_id(const spvgen_mlp_desc *d, uint32_t l) {
   return (d->spec_id_base ? d->spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;
 }
 
+/* Writes p->name from the plan (emitters/mlp/mlp.c). */
+void mlp_plan_name(spvgen_mlp_config *p);
+
+/* act'(z) from z and y = act(z) (f32 ids); emitters/mlp/train.c. */
+uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
+                           spvgen_mlp_activation act);
+
+/* Training on the mat variant (emitters/mlp/mat.c). mlp_mat_train_plan completes a
+ * training plan whose net is a mat plan: the chunk of points (net.points_per_group: 0
+ * chooses), the subgroups (invocations: 0 chooses), the shared memory; sets
+ * grad_local_size, grad_shared_bytes and the net's knobs. mlp_mat_emit_gradient emits
+ * the gradient kernel (the loop variant's bindings and push constants). */
+spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t,
+                                 uint32_t invocations, char *msg, size_t size);
+void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t);
+
 typedef struct mlp_io {
   ek_buffer in, out;
   spvgen_push_constant_block pc;

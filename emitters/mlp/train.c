@@ -86,11 +86,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if ((unsigned)d->optimizer >= SPVGEN_MLP_OPTIMIZER_COUNT)
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "optimizer %d: not a spvgen_mlp_optimizer", (int)d->optimizer);
-  if (d->net.variant == SPVGEN_MLP_MAT)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "variant mat: training is implemented on the loop variant (and the vec "
-                      "variant's gradient kernel) only so far (plan variant loop, or auto)");
-  bool vec = d->net.variant == SPVGEN_MLP_VEC;
+  bool vec = d->net.variant == SPVGEN_MLP_VEC, mat = d->net.variant == SPVGEN_MLP_MAT;
   if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
     return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
                       (int)d->net.variant);
@@ -127,25 +123,32 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                       "kernel converts its TrainingOptimal gradients itself)",
                       (int)d->net.weight_layout);
   spvgen_mlp_desc nd = d->net;
-  nd.variant = vec ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
+  nd.variant = vec ? SPVGEN_MLP_VEC : mat ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
+  if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
   if (st != SPVGEN_OK) {
     if (msg && size) snprintf(msg, size, "spvgen_mlp_train_plan: net: %s", sub);
     return st;
   }
-  d->net = p->net.desc;
   const spvgen_mlp_config *net = &p->net;
   uint32_t w = wg_size ? wg_size : d->grad_workgroup_size;
   uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
-  if (!w) {
+  if (mat) {
+    p->net.desc.points_per_group = d->net.points_per_group;
+    st = mlp_mat_train_plan(caps, p, w, msg, size);
+    if (st != SPVGEN_OK) return st;
+    mlp_plan_name(&p->net);
+    w = p->grad_local_size[0];
+  } else if (!w) {
     for (w = 64; w > 1 && grad_shared(net, w) > shared_max; w /= 2) {}
   }
+  d->net = p->net.desc;
   if (w > 1024 || w > caps->max_workgroup_invocations || w > caps->max_workgroup_size[0])
     return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u exceeds %s's limit %u", w, caps->name,
                       caps->max_workgroup_invocations);
-  if (grad_shared(net, w) > shared_max)
+  if (!mat && grad_shared(net, w) > shared_max)
     return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
                       (unsigned long long)grad_shared(net, w), caps->name, shared_max);
@@ -161,7 +164,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->grad_workgroups = d->grad_workgroups;
   p->grad_local_size[0] = w;
   p->grad_local_size[1] = p->grad_local_size[2] = 1;
-  p->grad_shared_bytes = (uint32_t)grad_shared(net, w);
+  if (!mat) p->grad_shared_bytes = (uint32_t)grad_shared(net, w);
   p->opt_local_size[0] = OPT_LOCAL;
   p->opt_local_size[1] = p->opt_local_size[2] = 1;
   p->elements = net->weight_bytes / 2;
@@ -216,7 +219,8 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;
-  if (desc->net.variant == SPVGEN_MLP_VEC) { /* vec: the one plan, not a list */
+  if (desc->net.variant == SPVGEN_MLP_VEC || desc->net.variant == SPVGEN_MLP_MAT) {
+    /* vec, mat: the one plan, not a list */
     spvgen_mlp_train_config p;
     spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
     if (st != SPVGEN_OK) return st;
@@ -261,7 +265,7 @@ static void for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
 }
 
 /* act'(z) from z and y = act(z), f32 ids. */
-static uint32_t act_deriv(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
+uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
                           spvgen_mlp_activation act) {
   uint32_t f32 = ek_f32_type(m), b = ek_bool_type(m);
   uint32_t one = spvgen_const_f32(m, 1.0f), zero = spvgen_const_f32(m, 0.0f);
@@ -452,7 +456,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       }
       spvgen_store(m, v_loss, spvgen_glsl_fma(m, c.f32, scale, lv, spvgen_load(m, c.f32, v_loss)));
       uint32_t dv = spvgen_op_f_mul(m, c.f32, spvgen_op_f_mul(m, c.f32, scale, g),
-                                    act_deriv(m, p, z, y, Ly->activation));
+                                    mlp_act_deriv_f32(m, p, z, y, Ly->activation));
       fstore(&c, c.dl, ek_add(m, o, ek_u32(m, c.zoff[L - 1])), dv);
       for_end(m, v_i, o, one_u);
     }
@@ -471,7 +475,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         uint32_t zj = fload(&c, c.zs, ek_add(m, j, ek_u32(m, c.zoff[l - 1])));
         uint32_t yj = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
         uint32_t dj = spvgen_op_f_mul(m, c.f32, spvgen_load(m, c.f32, v_acc),
-                                      act_deriv(m, p, zj, yj, p->layers[l - 1].activation));
+                                      mlp_act_deriv_f32(m, p, zj, yj, p->layers[l - 1].activation));
         fstore(&c, c.dl, ek_add(m, j, ek_u32(m, c.zoff[l - 1])), dj);
       }
       for_end(m, v_j, j, one_u);
@@ -806,7 +810,7 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
 }
 
 static bool train_plan_ok(const spvgen_mlp_train_config *t) {
-  return t && (t->net.variant == SPVGEN_MLP_LOOP || t->net.variant == SPVGEN_MLP_VEC) &&
+  return t && t->net.variant >= SPVGEN_MLP_VEC && t->net.variant < SPVGEN_MLP_VARIANT_COUNT &&
          t->net.layer_count &&
          t->net.layer_count <= SPVGEN_MLP_MAX_LAYERS && t->grad_local_size[0] &&
          t->grad_workgroups && t->elements && t->opt_local_size[0] &&
@@ -838,7 +842,9 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
            spvgen_module_status(m);
   bool grad = which == SPVGEN_MLP_TRAIN_GRADIENT;
   bool vec = plan->net.variant == SPVGEN_MLP_VEC;
+  bool mat = plan->net.variant == SPVGEN_MLP_MAT;
   if (grad && vec) emit_gradient_vec(m, plan);
+  else if (grad && mat) mlp_mat_emit_gradient(m, plan);
   else if (grad) emit_gradient(m, plan);
   else emit_optimizer(m, plan);
   if (info) {
@@ -857,6 +863,7 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
       info->groups[0] = plan->grad_workgroups;
       info->groups[1] = info->groups[2] = 1;
       info->push_constant_size = plan->grad_push_constant_size;
+      if (mat) info->required_subgroup_size = plan->net.subgroup_size;
     } else {
       for (int i = 0; i < 3; i++) info->local_size[i] = plan->opt_local_size[i];
       spvgen_mlp_train_optimizer_groups(plan, info->groups);

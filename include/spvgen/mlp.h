@@ -290,8 +290,8 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
                                        spvgen_mlp_function_info *info);
 
 /* ------------------------------------------------------------- training ----
- * Training (the loop variant; the vec and mat variants are refused for now, see
- * docs/design-notes.md): two kernels per step, both emitted by the builder,
+ * Training (the loop variant, AUTO included; the vec and mat variants when asked for,
+ * below): two kernels per step, both emitted by the builder,
  *
  *   gradient kernel   forward and backward of every point of the batch, one point per
  *                     invocation, the weight and bias gradients of the mean loss summed
@@ -360,6 +360,25 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * kernel reads that (binding 1: f16, one slot) times a third push constant, float
  * grad_scale at 8 (= 1 / loss_scale); the rest as above. ReLU's derivative at 0 is 1 here
  * (step), 0 in the loop variant. Validated offline for the h100 preset; never run here. */
+/* The mat variant (net.variant = SPVGEN_MLP_MAT explicitly), on KHR cooperative
+ * matrices (16x16x16 f16 x f16 + f32, subgroup scope; f16_accumulation is refused): the
+ * loop variant's gradient kernel contract above in full (bindings, push constants, f32
+ * slots, dispatch), so the same optimizer kernel and host code serve both. W is then
+ * net.points_per_group (P, a multiple of 16; 0: the largest of 64, 32, 16 that fits
+ * the shared memory) and grad_local_size[0] the invocations, grad_workgroup_size (a
+ * multiple of the subgroup size, up to 16 subgroups; 0: one subgroup per 16-wide
+ * fragment of the widest layer, at most 8): workgroup g takes the chunks of P points
+ * g * P + k * grad_workgroups * P. Per chunk: the forward as the inference kernel keeping
+ * every layer's input in shared memory (f16), the output layer's z in f32, the loss and
+ * the output deltas per component, then per layer from the last: dW += delta^T a
+ * (cooperative matrix products, f32, a subgroup per 16x16 tile, added to the slot by
+ * the invocation that owns each element), the bias column sums, and delta of the layer
+ * before = (delta W) .* act' (act' from the f16 output, or for SiLU and leaky ReLU with
+ * a slope <= 0 from an f16 block written in the forward), stored f16 over that layer's
+ * input. Deltas are kept unscaled (O(1) in f16); the 1 / (N outputs) of the mean is
+ * applied to the f32 sums. Checked on the H100 against the float64 reference (whose
+ * error model adds the f16 stores), and on lavapipe through an emulation of the
+ * cooperative matrix instructions (tests/mlp/test_mlp_mat_train_emulated.c). */
 typedef enum spvgen_mlp_loss {
   SPVGEN_MLP_LOSS_L2 = 0,
   SPVGEN_MLP_LOSS_RELATIVE_L2 = 1,

@@ -107,10 +107,53 @@ static void test_mlp_train_vec_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The mat variant (KHR cooperative matrices; emitters/mlp/mat.c "training"): both
+ * networks, 65536 points (lavapipe has no cooperative matrices: skipped; its emulation is
+ * tests/mlp/test_mlp_mat_train_emulated.c), 256 gradient slots (8 chunks of 32 points per
+ * workgroup), three steps; every gradient against the float64 reference at 2^-5 (|ref| +
+ * the layer's largest |gradient|) (f16 activations and deltas, f32 sums), the loss at
+ * 2^-5, every optimizer value as for loop. */
+static void test_mlp_train_mat_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    SPVGEN_FEATURE_COOPMAT);
+  if (!ctx) return;
+  for (int which = 0; which < 2 && !test_current_failed; which++) {
+    spvgen_mlp_train_desc d = train_net(which);
+    d.net.variant = SPVGEN_MLP_MAT;
+    d.grad_workgroups = 256;
+    spvgen_mlp_train_config t;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &t, msg, sizeof msg);
+    if (st == SPVGEN_ERROR_UNSUPPORTED) {
+      gpu_unavailable("%s", msg);
+      break;
+    }
+    mlp_train_run_options o = {.seed = 77 + which, .points = 65536, .steps = 3, .lr = 1e-3f};
+    mlp_train_run_result r;
+    st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) break;
+    CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
+    CHECK_MSG(r.grad.bad == 0, "[%s] %llu of %llu gradients wrong; first element %llu: gpu %.6g cpu %.6g tol %.3g",
+              r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
+              (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+    CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad,
+              r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
+    CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.6g cpu %.6g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    printf("gpu-summary %s/%d worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name, which,
+           r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
+    printf("  [%s] %llu points: gradient %.3f ms + optimizer %.3f ms, %.4g samples/s, loss %.5g -> %.5g\n",
+           r.plan.name, (unsigned long long)o.points, r.grad_ns / 1e6, r.opt_ns / 1e6, r.samples_per_s,
+           r.loss_gpu[0], r.loss_gpu[2]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 static void test_mlp_train_kernels_h100_validation(void) {
   spvgen_device_caps caps;
   CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
-  for (int which = 0; which < 3; which++)
+  for (int which = 0; which < 5; which++)
     for (int k = 0; k < 2; k++) {
       spvgen_mlp_train_desc d = train_net(which % 2);
       if (which == 2) { /* the vec kernels of the test above */
@@ -118,6 +161,10 @@ static void test_mlp_train_kernels_h100_validation(void) {
         d.net.variant = SPVGEN_MLP_VEC;
         d.net.hidden_width = 32;
         d.net.hidden_count = 2;
+      }
+      if (which >= 3) { /* the mat kernels */
+        d.net.variant = SPVGEN_MLP_MAT;
+        d.grad_workgroups = 256;
       }
       spvgen_kernel kern;
       char msg[512];
@@ -133,6 +180,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_train_loop_matches_cpu),
       TEST_CASE(test_mlp_train_vec_matches_cpu),
+      TEST_CASE(test_mlp_train_mat_matches_cpu),
       TEST_CASE(test_mlp_train_kernels_h100_validation),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

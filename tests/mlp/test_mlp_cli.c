@@ -103,9 +103,14 @@ static void test_mlp_train(void) {
   CHECK_EXIT(r, 1);
   CHECK_CONTAINS(r.err, "variant vec: training needs cooperativeVectorTraining");
   cli_result_free(&r);
-  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "h100");
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "h100", "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "OpCooperativeMatrixMulAddKHR");
+  CHECK_CONTAINS(r.out, "; train mat 2-3 none f16 w32 p64 l2 adam w32 g64: gradient kernel");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "vulkan13");
   CHECK_EXIT(r, 1);
-  CHECK_CONTAINS(r.err, "variant mat: training is implemented on the loop variant");
+  CHECK_CONTAINS(r.err, "the mat variant needs cooperativeMatrix");
   cli_result_free(&r);
   r = cli_run("run", "mlp", "--in", "2", "--hidden", "16x2", "--out", "3", "--encoding", "freq:3", "--train",
               "--points", "300", "--steps", "2", "--lr", "0.01");

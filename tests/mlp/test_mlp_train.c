@@ -85,6 +85,40 @@ static void test_train_plans_validate(void) {
         }
     }
   }
+  /* the mat variant's gradient kernels, for the h100 preset (every case, and its chunk
+   * and subgroup knobs) */
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int knob = 0; knob < 3; knob++) {
+      spvgen_mlp_train_desc d = make_desc(&cases[i]);
+      d.net.variant = SPVGEN_MLP_MAT;
+      if (knob == 1) d.net.points_per_group = 16;
+      if (knob == 2) d.grad_workgroup_size = 64;
+      spvgen_mlp_train_config t;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "mat case %zu knob %d: %s", i, knob, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(t.grad_shared_bytes <= h100.max_shared_memory);
+      CHECK(t.features & SPVGEN_FEATURE_COOPMAT);
+      CHECK_EQ_U64(t.grad_push_constant_size, 4u);
+      if (knob == 1) CHECK_EQ_U64(t.net.desc.points_per_group, 16u);
+      if (knob == 2) CHECK_EQ_U64(t.grad_local_size[0], 64u);
+      spvgen_module *m = spvgen_module_create(NULL);
+      spvgen_kernel_info info;
+      st = spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_GRADIENT, &info);
+      CHECK_MSG(st == SPVGEN_OK, "%s: %s", t.name, spvgen_module_error(m));
+      size_t count = 0;
+      const uint32_t *words = check_module(m, &count);
+      CHECK_MSG(words != NULL, "%s", t.name);
+      char *text = words ? check_disassemble(words, count) : NULL;
+      if (text) CHECK_CONTAINS(text, "OpCooperativeMatrixMulAddKHR");
+      spvgen_free_text(text);
+      CHECK_EQ_U64(info.binding_count, 5u);
+      CHECK_EQ_U64(info.groups[0], t.grad_workgroups);
+      spvgen_module_destroy(m);
+    }
   /* the one-shot */
   spvgen_mlp_train_desc d = make_desc(&cases[0]);
   spvgen_kernel k;
@@ -103,10 +137,31 @@ static void test_train_refusals(void) {
   CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "variant vec: training needs cooperativeVectorTraining, which");
   d.net.variant = SPVGEN_MLP_MAT;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "net: spvgen_mlp_plan: the mat variant needs cooperativeMatrix");
   spvgen_device_caps h100;
   spvgen_caps_preset("h100", &h100);
+  d.net.f16_accumulation = true;
   CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "variant mat");
+  CHECK_CONTAINS(msg, "variant mat: training accumulates in f32");
+  d.net.f16_accumulation = false;
+  d.net.points_per_group = 24;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "net.points_per_group 24: mat training takes a multiple of 16");
+  d.net.points_per_group = 0;
+  d.grad_workgroup_size = 48;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grad_workgroup_size 48: the mat variant takes 1 to 16 subgroups of 32");
+  d.grad_workgroup_size = 0;
+  d.net.hidden_width = 256; /* 16 column fragments x 4 point fragments on 1 subgroup */
+  d.net.points_per_group = 64;
+  d.grad_workgroup_size = 32;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "accumulator fragments per subgroup in the backward pass");
+  d.grad_workgroup_size = 512; /* 16 subgroups: 16 accumulators, but 256 points */
+  d.net.points_per_group = 256;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "bytes of shared memory");
   d = make_desc(&cases[0]);
   d.loss = (spvgen_mlp_loss)7;
   CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);

@@ -127,9 +127,12 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
   const uint32_t L = p->layer_count;
   const uint64_t E = t->elements, N = data->points;
   const double u_acc = ldexp(1, -20), slope = d->leaky_slope;
-  const uint64_t chunks = (N + (uint64_t)t->grad_workgroups * t->grad_local_size[0] - 1) /
-                          ((uint64_t)t->grad_workgroups * t->grad_local_size[0]);
-  const double u_sum = ldexp(1, -23) * (double)(t->grad_local_size[0] + chunks + 4);
+  /* mat: a chunk is points_per_group points; its activations (the encoded input and the
+   * hidden layers' outputs) and deltas are stored as f16 between the products */
+  const bool f16s = p->variant == SPVGEN_MLP_MAT;
+  const uint64_t W = f16s ? d->points_per_group : t->grad_local_size[0];
+  const uint64_t chunks = (N + (uint64_t)t->grad_workgroups * W - 1) / ((uint64_t)t->grad_workgroups * W);
+  const double u_sum = ldexp(1, -23) * (double)(W + chunks + 4), u16 = ldexp(1, -11), tiny16 = ldexp(1, -25);
   uint32_t aoff[SPVGEN_MLP_MAX_LAYERS + 1], zoff[SPVGEN_MLP_MAX_LAYERS];
   uint32_t A = p->encoded_width, Z = 0;
   aoff[0] = 0;
@@ -172,6 +175,8 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         }
       }
     }
+    if (f16s)
+      for (uint32_t j = 0; j < p->encoded_width; j++) ea[j] += u16 * fabs(a[j]) + tiny16;
     /* forward */
     for (uint32_t l = 0; l < L; l++) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
@@ -194,6 +199,7 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         ez[zoff[l] + i] = e;
         amb[zoff[l] + i] = (Ly->activation == SPVGEN_MLP_ACT_RELU ||
                             Ly->activation == SPVGEN_MLP_ACT_LEAKY_RELU) && fabs(zz) <= e;
+        if (f16s && l + 1 < L) ey += u16 * (fabs(y) + ey) + tiny16; /* stored as f16 */
         a[aoff[l + 1] + i] = y;
         ea[aoff[l + 1] + i] = ey;
       }
@@ -225,6 +231,7 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         del[q] = scale * g * dv;
         edel[q] = scale * (eg * fabs(dv) + fabs(g) * d2_bound(zz, e, Ly->activation) * e) +
                   u_acc * fabs(del[q]) + (amb[q] != 0 ? scale * (fabs(g) + eg) * d1 : 0);
+        if (f16s) edel[q] += u16 * (fabs(del[q]) + edel[q]) + scale * tiny16; /* stored as f16 */
       }
     }
     /* backward: delta and a bound on the device's error in it (its own error through
@@ -246,6 +253,9 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         del[q] = s * dv;
         edel[q] = fabs(dv) * (se + u_acc * sm) + fabs(s) * d2_bound(z[q], ez[q], Lp->activation) * ez[q] +
                   u_acc * fabs(del[q]) + (amb[q] != 0 ? (fabs(s) + se + u_acc * sm) * d1 : 0);
+        if (f16s) /* act' of the f16 output (|d act' / dy| <= 2) or an f16 act'; the f16 store */
+          edel[q] += (fabs(s) + se) * u16 * (2 * fabs(a[aoff[l] + j]) + fabs(dv)) +
+                     u16 * (fabs(del[q]) + edel[q]) + scale * tiny16;
       }
     }
     /* gradients: the terms' error, and the f32 sums over points (W in a workgroup's
@@ -445,7 +455,9 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
-  spvgen_status st = spvgen_mlp_train_plan(desc, caps, &res->plan, msg, size);
+  spvgen_status st = SPVGEN_OK;
+  if (opt.plan) res->plan = *opt.plan;
+  else st = spvgen_mlp_train_plan(desc, caps, &res->plan, msg, size);
   if (st != SPVGEN_OK) return st;
   const spvgen_mlp_train_config *t = &res->plan;
   const spvgen_mlp_desc *nd = &t->net.desc;

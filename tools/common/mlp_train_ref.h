@@ -90,6 +90,9 @@ typedef struct mlp_train_run_options {
                        (steps up to 1024 here), all [gradient, optimizer] pairs in one
                        submission each */
   uint32_t warmup;
+  /* A plan to run instead of planning the desc for the device (tests: a mat plan with
+   * the cooperativeMatrix bit cleared runs its emulation); NULL: plan. */
+  const spvgen_mlp_train_config *plan;
 } mlp_train_run_options;
 
 #define MLP_TRAIN_RUN_MAX_STEPS 64

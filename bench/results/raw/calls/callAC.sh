@@ -1,0 +1,17 @@
+#!/bin/bash
+# GPU call AC (session 6): mat training with the float64 reference's f16 error model
+# (tools/common/mlp_train_ref.c: f16 stores of activations and deltas), the real kernel:
+# gpu_test_gpu_mlp_train (loop, vec, mat; h100 validation), the emulation on the H100
+# (the CI cases), then bench_mlp_train's mat sweep (chunk, invocations, slots on
+# networks that isolate the encoding and the staged layers) and the full table next to
+# bench/mlp_train_torch.py in this run.
+for f in .gl/*.deb; do dpkg -x $f / ; done >/dev/null 2>&1; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json SPVGEN_GPU_REQUIRED=1
+B=build-gpu
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader
+timeout 200 $B/tests/gpu_test_gpu_mlp_train > $OUT/gpu-mlp-train.txt 2>&1; echo "train test rc=$? at $SECONDS s"; grep -E "passed|FAIL|\[train|summary|SKIP" $OUT/gpu-mlp-train.txt | cut -c1-300
+timeout 60 $B/tests/mlp_test_mlp_mat_train_emulated > $OUT/emu-all.txt 2>&1; echo "emu rc=$? at $SECONDS s"; grep -E "passed|FAIL|train" $OUT/emu-all.txt | cut -c1-250
+timeout 200 $B/bench/bench_mlp_train --mat-sweep 1 > $OUT/mlp-train-sweep.md 2>&1; echo "sweep rc=$? at $SECONDS s"; cat $OUT/mlp-train-sweep.md | cut -c1-250
+timeout 150 $B/bench/bench_mlp_train > $OUT/mlp-train-bench.md 2>&1; echo "bench rc=$? at $SECONDS s"; cat $OUT/mlp-train-bench.md | cut -c1-250
+timeout 90 python3 bench/mlp_train_torch.py > $OUT/mlp-train-torch.txt 2>&1; echo "torch rc=$?"; grep "|" $OUT/mlp-train-torch.txt
+echo "== done at $SECONDS s"
