@@ -24,12 +24,14 @@ int main(int argc, char **argv) {
   uint64_t points = 65536;
   uint32_t steps = 50, warmup = 20;
   bool sweep = false;
+  uint32_t repeat = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--mat-sweep")) sweep = !strcmp(argv[i + 1], "1");
+    else if (!strcmp(argv[i], "--mat-repeat")) repeat = (uint32_t)strtoul(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--points")) points = strtoull(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--steps")) steps = (uint32_t)strtoul(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--warmup")) warmup = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-    else return fprintf(stderr, "usage: bench_mlp_train [--points N] [--steps S] [--warmup W] [--mat-sweep 1]\n"), 2;
+    else return fprintf(stderr, "usage: bench_mlp_train [--points N] [--steps S] [--warmup W] [--mat-sweep 1] [--mat-repeat N]\n"), 2;
   }
   if (!points || !steps) return fprintf(stderr, "bench_mlp_train: --points and --steps must be >= 1\n"), 2;
   char msg[1024];
@@ -50,6 +52,26 @@ int main(int argc, char **argv) {
       {"32-64x4-16 relu", {.input_width = 32, .output_width = 16, .hidden_width = 64, .hidden_count = 4}},
   };
   int rc = 0;
+  if (repeat) { /* the mat variant's default plan, N fresh runs (new buffers) each */
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++)
+      for (uint32_t k = 0; k < repeat && k < 64; k++) {
+        spvgen_mlp_train_desc td = {.net = nets[i].net, .loss = SPVGEN_MLP_LOSS_L2,
+                                    .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM, .grad_workgroups = 256};
+        td.net.variant = SPVGEN_MLP_MAT;
+        mlp_train_run_options o = {.points = points, .steps = steps, .warmup = warmup, .lr = 1e-3f,
+                                   .no_check = true, .seed = 1 + k / 2};
+        mlp_train_run_result r;
+        st = mlp_train_run(ctx, &td, &o, &r, msg, sizeof msg);
+        if (st != SPVGEN_OK) {
+          printf("%s: %s\n", nets[i].name, msg);
+          break;
+        }
+        printf("| %s | %s | run %u | %.3f | %.3f | %.4g |\n", nets[i].name, r.plan.name, k, r.grad_ns / 1e6,
+               r.opt_ns / 1e6, r.samples_per_s);
+      }
+    spvgen_vk_destroy(ctx);
+    return 0;
+  }
   if (sweep) { /* the mat variant's knobs on networks that isolate encoding and staging */
     static const struct {
       const char *name;
