@@ -610,6 +610,51 @@ static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
   return fn;
 }
 
+/* A Workgroup array of `count` elements of type elem, named. */
+static uint32_t shared_array(mat_ctx *c, uint32_t elem, uint32_t count, const char *name) {
+  spvgen_module *m = c->m;
+  uint32_t v = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, spvgen_type_array(m, elem, ek_u32(m, count))),
+                               SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, v, name);
+  return v;
+}
+
+/* What the inference and the training kernels both declare: the scalar and pointer
+ * types, the weights (f16 at binding 1, and 16-byte chunks where layers are staged), the
+ * 16-byte view of f16 points without encoding (binding 0), the f16 activation array
+ * (act_halves, named act_name), the staged biases and weights, the emulation's state and
+ * the fragment types. c->m, c->p and c->g are set. */
+static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  const mat_geom *g = &c->g;
+  c->u32 = ek_u32_type(m);
+  c->f16 = spvgen_type_float(m, 16);
+  c->f32 = ek_f32_type(m);
+  c->v4 = spvgen_type_vector(m, c->u32, 4);
+  c->facc = ek_type(m, acc_type(d));
+  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
+  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
+  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
+    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
+  if (g->wchunks) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
+  c->act = shared_array(c, c->f16, act_halves, act_name);
+  if (g->bias_halves) c->bias = shared_array(c, c->f16, g->bias_halves * FR, "bias");
+  if (g->wchunks) c->wsm = shared_array(c, c->v4, g->wchunks, "wsm");
+  c->emu = emulated(c->p);
+  if (c->emu) {
+    c->emu_len = FR * FR / g->sg;
+    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
+    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
+    c->scr = shared_array(c, c->f16, g->S * 2 * FR * FR, "emulation_scratch");
+  }
+  c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
+  c->tb = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixBKHR);
+  c->tc = frag_type(c, c->facc, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+}
+
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   mat_ctx cx;
@@ -619,54 +664,11 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   c->p = p;
   geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, &c->g);
   const mat_geom *g = &c->g;
-  c->u32 = ek_u32_type(m);
-  c->f16 = spvgen_type_float(m, 16);
-  c->f32 = ek_f32_type(m);
-  c->v4 = spvgen_type_vector(m, c->u32, 4);
-  c->facc = ek_type(m, acc_type(d));
-  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
-  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
-
   mlp_io io;
   mlp_declare_io(m, p, &io);
-  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
-  bool any_staged = g->wchunks != 0;
-  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
-    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
-  if (any_staged) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
-  c->act = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                  spvgen_type_array(m, c->f16, ek_u32(m, g->act_halves))),
-                           SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, c->act, "act");
-  if (g->bias_halves) {
-    c->bias = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves * FR))),
-                              SpvStorageClassWorkgroup, 0);
-    spvgen_name(m, c->bias, "bias");
-  }
-  if (any_staged) {
-    c->wsm = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                    spvgen_type_array(m, c->v4, ek_u32(m, g->wchunks))),
-                             SpvStorageClassWorkgroup, 0);
-    spvgen_name(m, c->wsm, "wsm");
-  }
+  declare_common(c, "act", g->act_halves);
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
-  c->emu = emulated(p);
-  if (c->emu) {
-    c->emu_len = FR * FR / g->sg;
-    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
-    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
-    c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
-    c->scr = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                    spvgen_type_array(m, c->f16, ek_u32(m, g->S * 2 * FR * FR))),
-                             SpvStorageClassWorkgroup, 0);
-    spvgen_name(m, c->scr, "emulation_scratch");
-  }
-  c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
-  c->tb = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixBKHR);
-  c->tc = frag_type(c, c->facc, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
-  c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
 
   uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0};
   for (uint32_t l = 0; l < p->layer_count; l++) {
@@ -1001,20 +1003,6 @@ typedef struct mt_ctx {
   uint32_t sgid, slot, inv, n, base, v_loss;
 } mt_ctx;
 
-/* A runtime loop for (i = start; i < end; i += step) (u32 ids); returns i. */
-static uint32_t mt_for(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end) {
-  spvgen_store(m, var, start);
-  spvgen_loop(m, SpvLoopControlDontUnrollMask);
-  uint32_t i = ek_load_u32(m, var);
-  spvgen_loop_while(m, ek_lt(m, i, end));
-  return i;
-}
-static void mt_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, var, ek_add(m, i, step));
-  spvgen_end_loop(m);
-}
-
 /* Fragment ownership with a guard: in the real kernel the spare subgroups skip (an if
  * around the work, no workgroup barriers inside); in the emulation every subgroup
  * reaches every barrier, so the spare ones redo the last item (clamped) and only the
@@ -1074,7 +1062,7 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
     return;
   }
   uint32_t qv = ek_local(m, c->u32, 0);
-  uint32_t e = mt_for(m, qv, c->lane, ek_u32(m, FR * FR));
+  uint32_t e = mlp_for_begin(m, qv, c->lane, ek_u32(m, FR * FR));
   {
     uint32_t i = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_div(m, e, ek_u32(m, FR)));
     uint32_t j = ek_add(m, ek_mul(m, ki, ek_u32(m, FR)), ek_mod(m, e, ek_u32(m, FR)));
@@ -1093,7 +1081,7 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
     spvgen_store(m, ptr, v);
     spvgen_end_if(m);
   }
-  mt_for_end(m, qv, e, ek_u32(m, sg));
+  mlp_for_end(m, qv, e, ek_u32(m, sg));
   if (acc) ek_subgroup_barrier(m);
 }
 
@@ -1132,22 +1120,22 @@ static void bias_grads(mt_ctx *x, uint32_t l, bool zero) {
   spvgen_module *m = c->m;
   const spvgen_mlp_layer *L = &c->p->layers[l];
   uint32_t iv = ek_local(m, c->u32, 0), pv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
-  uint32_t i = mt_for(m, iv, c->tid, ek_u32(m, L->outputs));
+  uint32_t i = mlp_for_begin(m, iv, c->tid, ek_u32(m, L->outputs));
   {
     uint32_t ptr = ek_elem(m, &x->grad, ek_add(m, x->slot, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2)))));
     if (zero) {
       spvgen_store(m, ptr, spvgen_const_f32(m, 0.0f));
     } else {
       spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
-      uint32_t pt = mt_for(m, pv, ek_u32(m, 0), ek_u32(m, c->g.P));
+      uint32_t pt = mlp_for_begin(m, pv, ek_u32(m, 0), ek_u32(m, c->g.P));
       uint32_t h = ek_add(m, ek_add(m, ek_mul(m, pt, ek_u32(m, x->tg.bs[l + 1])), i), ek_u32(m, x->tg.bo[l + 1]));
       uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
       spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
-      mt_for_end(m, pv, pt, ek_u32(m, 1));
+      mlp_for_end(m, pv, pt, ek_u32(m, 1));
       spvgen_store(m, ptr, spvgen_glsl_fma(m, c->f32, x->inv, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ptr)));
     }
   }
-  mt_for_end(m, iv, i, ek_u32(m, c->g.nt));
+  mlp_for_end(m, iv, i, ek_u32(m, c->g.nt));
 }
 
 /* The loss and delta_(L-1) of (point, output) e of the chunk (padding and points past
@@ -1201,63 +1189,19 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;
   const uint32_t L = p->layer_count, E = (uint32_t)t->elements, G = t->grad_workgroups;
-  c->u32 = ek_u32_type(m);
-  c->f16 = spvgen_type_float(m, 16);
-  c->f32 = ek_f32_type(m);
-  c->v4 = spvgen_type_vector(m, c->u32, 4);
-  c->facc = c->f32;
-  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
-  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
-  c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
-
   mlp_io io;
   memset(&io, 0, sizeof io);
   io.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
+  declare_common(c, "blocks", x.tg.halves);
   x.tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
   x.grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
   x.loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
   io.pc = spvgen_push_constants(m, &c->u32, 1);
   spvgen_member_name(m, io.pc.struct_type, 0, "points");
-  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
-    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
-  if (g->wchunks) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
-  c->act = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                  spvgen_type_array(m, c->f16, ek_u32(m, x.tg.halves))),
-                           SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, c->act, "blocks");
-  c->fsh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                  spvgen_type_array(m, c->f32, ek_u32(m, x.tg.floats))),
-                           SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, c->fsh, "z_and_tiles");
-  if (g->bias_halves) {
-    c->bias = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                     spvgen_type_array(m, c->f16, ek_u32(m, g->bias_halves * FR))),
-                              SpvStorageClassWorkgroup, 0);
-    spvgen_name(m, c->bias, "bias");
-  }
-  if (g->wchunks) {
-    c->wsm = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                    spvgen_type_array(m, c->v4, ek_u32(m, g->wchunks))),
-                             SpvStorageClassWorkgroup, 0);
-    spvgen_name(m, c->wsm, "wsm");
-  }
+  c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+  c->fsh = shared_array(c, c->f32, x.tg.floats, "z_and_tiles");
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
-  c->emu = emulated(p);
-  if (c->emu) {
-    c->emu_len = FR * FR / g->sg;
-    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
-    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
-    c->scr = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                    spvgen_type_array(m, c->f16, ek_u32(m, g->S * 2 * FR * FR))),
-                             SpvStorageClassWorkgroup, 0);
-    spvgen_name(m, c->scr, "emulation_scratch");
-  }
-  c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
-  c->tb = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixBKHR);
-  c->tc = frag_type(c, c->f32, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
-  c->tc16 = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
 
   /* Functions: the hidden layers' activations and derivatives. */
   uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0}, dz_fn[SPVGEN_MLP_ACT_COUNT] = {0}, dy_fn[SPVGEN_MLP_ACT_COUNT] = {0};
@@ -1295,7 +1239,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     for (uint32_t l = 0; l < L; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
 
   uint32_t v_base = ek_local(m, c->u32, 0);
-  x.base = mt_for(m, v_base, ek_mul(m, grp, ek_u32(m, g->P)), x.n);
+  x.base = mlp_for_begin(m, v_base, ek_mul(m, grp, ek_u32(m, g->P)), x.n);
   {
     spvgen_workgroup_barrier(m);
     input_arg ia = {&io, x.base, x.n};
@@ -1431,7 +1375,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     }
     spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
   }
-  mt_for_end(m, v_base, x.base, ek_u32(m, G * g->P));
+  mlp_for_end(m, v_base, x.base, ek_u32(m, G * g->P));
 
   /* The workgroup's loss share. */
   uint32_t li = ek_add(m, c->tid, ek_u32(m, x.tg.so));
@@ -1440,11 +1384,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), c->tid, ek_u32(m, 0)));
   {
     uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
-    uint32_t k = mt_for(m, kv, ek_u32(m, 0), ek_u32(m, g->nt));
+    uint32_t k = mlp_for_begin(m, kv, ek_u32(m, 0), ek_u32(m, g->nt));
     uint32_t ki = ek_add(m, k, ek_u32(m, x.tg.so));
     spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv),
                                         spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &ki, 1))));
-    mt_for_end(m, kv, k, ek_u32(m, 1));
+    mlp_for_end(m, kv, k, ek_u32(m, 1));
     spvgen_store(m, ek_elem(m, &x.loss, grp), spvgen_load(m, c->f32, sv));
   }
   spvgen_end_if(m);

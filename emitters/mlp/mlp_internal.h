@@ -72,6 +72,12 @@ static inline uint32_t mlp_spec_id(const spvgen_mlp_desc *d, uint32_t l) {
   return (d->spec_id_base ? d->spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;
 }
 
+/* A run-time loop `for (i = start; i < end; i += step)` over u32 ids, counter in `var`
+ * (a Function u32 variable): mlp_for_begin returns i (valid in the body), mlp_for_end
+ * closes it (emitters/mlp/mlp.c). */
+uint32_t mlp_for_begin(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end);
+void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step);
+
 /* Writes p->name from the plan (emitters/mlp/mlp.c). */
 void mlp_plan_name(spvgen_mlp_config *p);
 

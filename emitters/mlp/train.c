@@ -248,22 +248,6 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
 
 /* ------------------------------------------------------------ emission ---- */
 
-/* A run-time loop `for (i = start; i < end; i += step)` over u32 ids, counter in `var`
- * (a Function u32 variable); returns i (valid in the body). */
-static uint32_t for_begin(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end) {
-  spvgen_store(m, var, start);
-  spvgen_loop(m, SpvLoopControlDontUnrollMask);
-  uint32_t i = ek_load_u32(m, var);
-  spvgen_loop_while(m, ek_lt(m, i, end));
-  return i;
-}
-
-static void for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, var, ek_add(m, i, step));
-  spvgen_end_loop(m);
-}
-
 /* act'(z) from z and y = act(z), f32 ids. */
 uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
                           spvgen_mlp_activation act) {
@@ -391,10 +375,10 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   for (uint32_t l = 0; l < L; l++) {
     const spvgen_mlp_layer *Ly = &p->layers[l];
     uint32_t cols = ek_u32(m, Ly->inputs + bias);
-    uint32_t e = for_begin(m, v_i, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
+    uint32_t e = mlp_for_begin(m, v_i, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
     uint32_t el = grad_elem(&c, Ly, ek_div(m, e, cols), ek_mod(m, e, cols));
     spvgen_store(m, ek_elem(m, &c.grad, ek_add(m, slot, el)), zero_f);
-    for_end(m, v_i, e, Wc);
+    mlp_for_end(m, v_i, e, Wc);
   }
   spvgen_store(m, v_loss, zero_f);
   uint32_t nf = spvgen_op_convert_u_to_f(m, c.f32, n);
@@ -403,7 +387,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t last = ek_add(m, n, ek_u32(m, 0xFFFFFFFFu)); /* n - 1 */
 
   /* 2. the chunks. */
-  uint32_t base = for_begin(m, v_base, ek_mul(m, grp, Wc), n);
+  uint32_t base = mlp_for_begin(m, v_base, ek_mul(m, grp, Wc), n);
   {
     uint32_t praw = ek_add(m, base, lid);
     uint32_t valid = ek_lt(m, praw, n);
@@ -421,28 +405,28 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     /* forward: layers */
     for (uint32_t l = 0; l < L; l++) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
-      uint32_t i = for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
+      uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
       {
         uint32_t init = zero_f;
         if (bias) init = weight(&c, ek_add(m, i, ek_u32(m, (uint32_t)(Ly->bias_offset / 2))));
         spvgen_store(m, v_acc, init);
         uint32_t row = ek_add(m, ek_mul(m, i, ek_u32(m, Ly->row_stride / 2)),
                               ek_u32(m, (uint32_t)(Ly->matrix_offset / 2)));
-        uint32_t j = for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
+        uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
         uint32_t x = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, ek_add(m, row, j)), x,
                                                spvgen_load(m, c.f32, v_acc)));
-        for_end(m, v_j, j, one_u);
+        mlp_for_end(m, v_j, j, one_u);
         uint32_t z = spvgen_load(m, c.f32, v_acc);
         fstore(&c, c.zs, ek_add(m, i, ek_u32(m, c.zoff[l])), z);
         fstore(&c, c.act, ek_add(m, i, ek_u32(m, c.aoff[l + 1])), mlp_activation_f32(m, p, z, Ly->activation));
       }
-      for_end(m, v_i, i, one_u);
+      mlp_for_end(m, v_i, i, one_u);
     }
     /* loss and the output layer's delta */
     {
       const spvgen_mlp_layer *Ly = &p->layers[L - 1];
-      uint32_t o = for_begin(m, v_i, zero_u, ek_u32(m, d->output_width));
+      uint32_t o = mlp_for_begin(m, v_i, zero_u, ek_u32(m, d->output_width));
       uint32_t y = fload(&c, c.act, ek_add(m, o, ek_u32(m, c.aoff[L])));
       uint32_t z = fload(&c, c.zs, ek_add(m, o, ek_u32(m, c.zoff[L - 1])));
       uint32_t tv = spvgen_load(m, c.f32, ek_elem(m, &c.tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), o)));
@@ -458,60 +442,60 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       uint32_t dv = spvgen_op_f_mul(m, c.f32, spvgen_op_f_mul(m, c.f32, scale, g),
                                     mlp_act_deriv_f32(m, p, z, y, Ly->activation));
       fstore(&c, c.dl, ek_add(m, o, ek_u32(m, c.zoff[L - 1])), dv);
-      for_end(m, v_i, o, one_u);
+      mlp_for_end(m, v_i, o, one_u);
     }
     /* backward: the deltas of the hidden layers */
     for (uint32_t l = L - 1; l >= 1; l--) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
-      uint32_t j = for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
+      uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
       {
         spvgen_store(m, v_acc, zero_f);
-        uint32_t i = for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
+        uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
         uint32_t we = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, Ly->row_stride / 2)), j),
                              ek_u32(m, (uint32_t)(Ly->matrix_offset / 2)));
         uint32_t di = fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[l])));
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
-        for_end(m, v_i, i, one_u);
+        mlp_for_end(m, v_i, i, one_u);
         uint32_t zj = fload(&c, c.zs, ek_add(m, j, ek_u32(m, c.zoff[l - 1])));
         uint32_t yj = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
         uint32_t dj = spvgen_op_f_mul(m, c.f32, spvgen_load(m, c.f32, v_acc),
                                       mlp_act_deriv_f32(m, p, zj, yj, p->layers[l - 1].activation));
         fstore(&c, c.dl, ek_add(m, j, ek_u32(m, c.zoff[l - 1])), dj);
       }
-      for_end(m, v_j, j, one_u);
+      mlp_for_end(m, v_j, j, one_u);
     }
     /* the workgroup's reduction, layer by layer */
     for (uint32_t l = 0; l < L; l++) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
       uint32_t in_c = ek_u32(m, Ly->inputs), out_c = ek_u32(m, Ly->outputs);
-      uint32_t j = for_begin(m, v_j, zero_u, in_c);
+      uint32_t j = mlp_for_begin(m, v_j, zero_u, in_c);
       sstore(&c, sh_a, ek_add(m, ek_mul(m, lid, in_c), j), fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l]))));
-      for_end(m, v_j, j, one_u);
-      uint32_t i = for_begin(m, v_i, zero_u, out_c);
+      mlp_for_end(m, v_j, j, one_u);
+      uint32_t i = mlp_for_begin(m, v_i, zero_u, out_c);
       sstore(&c, sh_d, ek_add(m, ek_mul(m, lid, out_c), i), fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[l]))));
-      for_end(m, v_i, i, one_u);
+      mlp_for_end(m, v_i, i, one_u);
       spvgen_workgroup_barrier(m);
       uint32_t cols = ek_u32(m, Ly->inputs + bias);
-      uint32_t e = for_begin(m, v_j, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
+      uint32_t e = mlp_for_begin(m, v_j, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
       {
         uint32_t ei = ek_div(m, e, cols), ej = ek_mod(m, e, cols);
         uint32_t isw = ek_lt(m, ej, in_c);
         uint32_t jc = bias ? spvgen_op_select(m, c.u32, isw, ej, zero_u) : ej;
         spvgen_store(m, v_acc, zero_f);
-        uint32_t k = for_begin(m, v_k, zero_u, Wc);
+        uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
         uint32_t dk = sload(&c, sh_d, ek_add(m, ek_mul(m, k, out_c), ei));
         uint32_t ak = sload(&c, sh_a, ek_add(m, ek_mul(m, k, in_c), jc));
         if (bias) ak = spvgen_op_select(m, c.f32, isw, ak, one_f);
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, dk, ak, spvgen_load(m, c.f32, v_acc)));
-        for_end(m, v_k, k, one_u);
+        mlp_for_end(m, v_k, k, one_u);
         uint32_t ptr = ek_elem(m, &c.grad, ek_add(m, slot, grad_elem(&c, Ly, ei, ej)));
         spvgen_store(m, ptr, spvgen_op_f_add(m, c.f32, spvgen_load(m, c.f32, ptr), spvgen_load(m, c.f32, v_acc)));
       }
-      for_end(m, v_j, e, Wc);
+      mlp_for_end(m, v_j, e, Wc);
       spvgen_workgroup_barrier(m);
     }
   }
-  for_end(m, v_base, base, ek_u32(m, G * W));
+  mlp_for_end(m, v_base, base, ek_u32(m, G * W));
 
   /* 3. the loss share */
   sstore(&c, sh_l, lid, spvgen_load(m, c.f32, v_loss));
@@ -519,9 +503,9 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
   {
     spvgen_store(m, v_acc, zero_f);
-    uint32_t k = for_begin(m, v_k, zero_u, Wc);
+    uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, c.f32, spvgen_load(m, c.f32, v_acc), sload(&c, sh_l, k)));
-    for_end(m, v_k, k, one_u);
+    mlp_for_end(m, v_k, k, one_u);
     spvgen_store(m, ek_elem(m, &c.loss, grp), spvgen_load(m, c.f32, v_acc));
   }
   spvgen_end_if(m);
@@ -601,7 +585,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   uint32_t warr = ek_array(m, &wb), garr = ek_array(m, &gb);
   spvgen_store(m, v_loss, zero_f);
 
-  uint32_t base = for_begin(m, v_base, ek_mul(m, grp, Wc), n);
+  uint32_t base = mlp_for_begin(m, v_base, ek_mul(m, grp, Wc), n);
   {
     uint32_t praw = ek_add(m, base, lid);
     uint32_t valid = ek_lt(m, praw, n);
@@ -692,17 +676,17 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
                                 vec_act_deriv(m, p, z[l - 1], x[l], p->layers[l - 1].activation));
     }
   }
-  for_end(m, v_base, base, ek_u32(m, G * W));
+  mlp_for_end(m, v_base, base, ek_u32(m, G * W));
 
   spvgen_store(m, spvgen_access_chain(m, wptr, sh_l, &lid, 1), spvgen_load(m, f32, v_loss));
   spvgen_workgroup_barrier(m);
   spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
   {
     spvgen_store(m, v_acc, zero_f);
-    uint32_t k = for_begin(m, v_k, zero_u, Wc);
+    uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
                                            spvgen_load(m, f32, spvgen_access_chain(m, wptr, sh_l, &k, 1))));
-    for_end(m, v_k, k, one_u);
+    mlp_for_end(m, v_k, k, one_u);
     spvgen_store(m, ek_elem(m, &lb, grp), spvgen_load(m, f32, v_acc));
   }
   spvgen_end_if(m);
@@ -739,10 +723,10 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_if(m, spvgen_op_i_equal(m, bt, e, zero_u));
   {
     spvgen_store(m, v_acc, zero_f);
-    uint32_t k = for_begin(m, v_k, zero_u, ek_u32(m, G));
+    uint32_t k = mlp_for_begin(m, v_k, zero_u, ek_u32(m, G));
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
                                            spvgen_load(m, f32, ek_elem(m, &lb, k))));
-    for_end(m, v_k, k, one_u);
+    mlp_for_end(m, v_k, k, one_u);
     uint32_t slot = ek_add(m, ek_u32(m, G - 1), step);
     uint32_t len = spvgen_op_array_length(m, u32, lb.var, 0);
     spvgen_if(m, ek_lt(m, slot, len));
@@ -768,11 +752,11 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_if(m, ek_and(m, ek_lt(m, e, ek_u32(m, E)), real));
   {
     spvgen_store(m, v_acc, zero_f);
-    uint32_t k = for_begin(m, v_k, zero_u, ek_u32(m, slots));
+    uint32_t k = mlp_for_begin(m, v_k, zero_u, ek_u32(m, slots));
     uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, E)), e)));
     if (vec) gk = spvgen_op_f_convert(m, f32, gk);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), gk));
-    for_end(m, v_k, k, one_u);
+    mlp_for_end(m, v_k, k, one_u);
     uint32_t g = spvgen_load(m, f32, v_acc);
     if (vec) g = spvgen_op_f_mul(m, f32, g, gscale);
     uint32_t wp = ek_elem(m, &sb, e);

@@ -45,6 +45,18 @@ static spvgen_mlp_train_desc train_net(int which) {
   return d;
 }
 
+/* Every gradient, optimizer value and the loss of each step checked (mlp_train_run). */
+static void check_run(const mlp_train_run_result *r, uint32_t steps) {
+  CHECK_EQ_U64(r->grad.checked, r->plan.params * steps);
+  CHECK_MSG(r->grad.bad == 0, "[%s] %llu of %llu gradients wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+            r->plan.name, (unsigned long long)r->grad.bad, (unsigned long long)r->grad.checked,
+            (unsigned long long)r->grad.first_bad, r->grad.first_gpu, r->grad.first_ref, r->grad.first_tol);
+  CHECK_MSG(r->opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+            r->plan.name, (unsigned long long)r->opt.bad, (unsigned long long)r->opt.first_bad,
+            r->opt.first_gpu, r->opt.first_ref, r->opt.first_tol);
+  CHECK_MSG(r->loss_bad == 0, "[%s] loss gpu %.8g cpu %.8g", r->plan.name, r->loss_gpu[0], r->loss_ref[0]);
+}
+
 static void test_mlp_train_loop_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
@@ -57,14 +69,7 @@ static void test_mlp_train_loop_matches_cpu(void) {
     spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) break;
-    CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
-    CHECK_MSG(r.grad.bad == 0, "[%s] %llu gradients wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
-              r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.first_bad,
-              r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
-    CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
-              r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad,
-              r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
-    CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.8g cpu %.8g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    check_run(&r, o.steps);
     printf("gpu-summary %s/%d worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name, which,
            r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
     printf("  [%s] %llu points: gradient %.3f ms + optimizer %.3f ms, %.4g samples/s\n", r.plan.name,
@@ -92,14 +97,7 @@ static void test_mlp_train_vec_matches_cpu(void) {
     st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st == SPVGEN_OK) {
-      CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
-      CHECK_MSG(r.grad.bad == 0, "[%s] %llu of %llu gradients wrong; first element %llu: gpu %.6g cpu %.6g tol %.3g",
-                r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
-                (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
-      CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
-                r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad,
-                r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
-      CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.6g cpu %.6g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+      check_run(&r, o.steps);
       printf("gpu-summary %s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
              r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
     }
@@ -133,14 +131,7 @@ static void test_mlp_train_mat_matches_cpu(void) {
     st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) break;
-    CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
-    CHECK_MSG(r.grad.bad == 0, "[%s] %llu of %llu gradients wrong; first element %llu: gpu %.6g cpu %.6g tol %.3g",
-              r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
-              (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
-    CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
-              r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad,
-              r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
-    CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.6g cpu %.6g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    check_run(&r, o.steps);
     printf("gpu-summary %s/%d worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name, which,
            r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
     printf("  [%s] %llu points: gradient %.3f ms + optimizer %.3f ms, %.4g samples/s, loss %.5g -> %.5g\n",
