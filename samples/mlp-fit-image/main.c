@@ -10,8 +10,9 @@
  *   build/samples/mlp-fit-image [OUT_DIR]
  * writes OUT_DIR/mlp-fit-image.png (target | fit, side by side) and
  * OUT_DIR/mlp-fit-loss.png (log10 loss per step), prints the loss per step. A GPU gets
- * a 128x128 image and a 64x3 network for 300 steps; a CPU device (lavapipe, CI) 40x40,
- * 24x2, 100 steps. Exit 0 when the loss fell by at least REQUIRED_FACTOR, 1 otherwise
+ * a 128x128 image and a 64x3 network for 300 steps, trained on cooperative matrices
+ * where the device has them (the mat variant), else on plain loops; a CPU device
+ * (lavapipe, CI) 40x40, 24x2, 100 steps on loops. Exit 0 when the loss fell by at least REQUIRED_FACTOR, 1 otherwise
  * or on an error, 77 without a Vulkan device. The PNG writer below is the whole format:
  * signature, IHDR, one IDAT of stored (uncompressed) deflate blocks in a zlib stream
  * with its Adler-32, IEND, each chunk with its CRC-32. */
@@ -125,6 +126,10 @@ int main(int argc, char **argv) {
       .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM};
   spvgen_mlp_train_config plan;
   spvgen_kernel kg = {0}, ko = {0}, ki = {0};
+  /* Cooperative matrices where the device has them (13x torch on the H100,
+   * bench/results/mlp-train-h100-2026-11-24.md), else plain loops. */
+  td.net.variant = SPVGEN_MLP_MAT;
+  if (cpu || spvgen_mlp_train_plan(&td, caps, &plan, msg, sizeof msg) != SPVGEN_OK) td.net.variant = SPVGEN_MLP_LOOP;
   if (spvgen_mlp_train_plan(&td, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
       spvgen_mlp_train(&td, caps, SPVGEN_MLP_TRAIN_GRADIENT, &kg, msg, sizeof msg) != SPVGEN_OK ||
       spvgen_mlp_train(&td, caps, SPVGEN_MLP_TRAIN_OPTIMIZER, &ko, msg, sizeof msg) != SPVGEN_OK ||
