@@ -1035,10 +1035,10 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
     ek_subgroup_barrier(m);
   }
   if (acc && FR * FR / sg <= 16) {
-    /* Unrolled: every load of the slot first, then the stores (the loads do not wait on
-     * one another: a loop of load, add, store is bound by the memory latency). Elements
-     * outside the layer load the slot's first element and store nothing. */
-    uint32_t n = FR * FR / sg, gi[16], v[16], cond[16];
+    /* Unrolled: every load of the slot first (each under its own condition, into a
+     * Function variable), then the stores; the loads do not wait on one another (a loop
+     * of load, add, store is bound by the memory latency). */
+    uint32_t n = FR * FR / sg, gi[16], vv[16], cond[16];
     for (uint32_t q = 0; q < n; q++) {
       uint32_t e = ek_add(m, c->lane, ek_u32(m, q * sg));
       uint32_t i = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_u32(m, q * sg / FR));
@@ -1048,14 +1048,17 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
       if (ok) cond[q] = ek_and(m, cond[q], ok);
       gi[q] = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)), j),
                      ek_add(m, x->slot, ek_u32(m, (uint32_t)(L->matrix_offset / 2))));
-      gi[q] = spvgen_op_select(m, c->u32, cond[q], gi[q], x->slot);
+      vv[q] = ek_local(m, c->f32, 0);
+      spvgen_if(m, cond[q]);
       uint32_t si = ek_add(m, sbase, e);
       uint32_t sv = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &si, 1));
-      v[q] = spvgen_glsl_fma(m, c->f32, x->inv, sv, spvgen_load(m, c->f32, ek_elem(m, &x->grad, gi[q])));
+      spvgen_store(m, vv[q], spvgen_glsl_fma(m, c->f32, x->inv, sv,
+                                             spvgen_load(m, c->f32, ek_elem(m, &x->grad, gi[q]))));
+      spvgen_end_if(m);
     }
     for (uint32_t q = 0; q < n; q++) {
       spvgen_if(m, cond[q]);
-      spvgen_store(m, ek_elem(m, &x->grad, gi[q]), v[q]);
+      spvgen_store(m, ek_elem(m, &x->grad, gi[q]), spvgen_load(m, c->f32, vv[q]));
       spvgen_end_if(m);
     }
     ek_subgroup_barrier(m);
