@@ -575,15 +575,24 @@ static uint32_t frag_convert(mat_ctx *c, uint32_t to_type, bool to16, uint32_t v
 /* The activation on every component of an accumulator fragment, as a function
  * `tc act(tc)` (one per activation the network uses, emitted before the entry point):
  * a loop over this invocation's components (OpCooperativeMatrixLengthKHR) through a
- * Function variable; the activations do not depend on the position. */
-static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
+ * Function variable; the activations do not depend on the position. For training (f32
+ * accumulators) the same with act'(z), or with act' of the output y (FN_DERIV_OF_OUTPUT,
+ * the deriv_from_output activations). */
+enum comp_fn { FN_ACT, FN_DERIV_OF_Z, FN_DERIV_OF_OUTPUT };
+static uint32_t deriv_of_output(mat_ctx *c, uint32_t y, spvgen_mlp_activation act);
+
+static uint32_t component_function(mat_ctx *c, spvgen_mlp_activation act, enum comp_fn kind) {
   spvgen_module *m = c->m;
   bool f16acc = c->p->desc.f16_accumulation && !c->emu;
   bool round16 = c->p->desc.f16_accumulation && c->emu;
   uint32_t ctype = f16acc ? c->f16 : c->f32;
   uint32_t param = 0;
   uint32_t fn = spvgen_function_begin(m, c->tc, SpvFunctionControlMaskNone, &c->tc, 1, &param);
-  spvgen_name(m, fn, spvgen_mlp_activation_name(act));
+  char name[48];
+  if (kind != FN_ACT)
+    snprintf(name, sizeof name, "%s%s", spvgen_mlp_activation_name(act),
+             kind == FN_DERIV_OF_Z ? "_derivative" : "_derivative_of_output");
+  spvgen_name(m, fn, kind == FN_ACT ? spvgen_mlp_activation_name(act) : name);
   uint32_t var = ek_local(m, c->tc, 0);
   uint32_t iv = ek_local(m, c->u32, 0);
   spvgen_store(m, var, param);
@@ -597,7 +606,9 @@ static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
     uint32_t ptr = spvgen_access_chain(m, fptr, var, &i, 1);
     uint32_t x = spvgen_load(m, ctype, ptr);
     if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
-    uint32_t y = mlp_activation_f32(m, c->p, x, act);
+    uint32_t y = kind == FN_ACT             ? mlp_activation_f32(m, c->p, x, act)
+                 : kind == FN_DERIV_OF_OUTPUT ? deriv_of_output(c, x, act)
+                                              : mlp_act_deriv_f32(m, c->p, x, mlp_activation_f32(m, c->p, x, act), act);
     if (f16acc) y = spvgen_op_f_convert(m, c->f16, y);
     if (round16) y = f16_round(c, y);
     spvgen_store(m, ptr, y);
@@ -608,6 +619,10 @@ static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
   spvgen_return_value(m, spvgen_load(m, c->tc, var));
   spvgen_function_end(m);
   return fn;
+}
+
+static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
+  return component_function(c, act, FN_ACT);
 }
 
 /* A Workgroup array of `count` elements of type elem, named. */
@@ -866,29 +881,19 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
   t->shared_bytes = h * 2 + t->floats * 4 + g->bias_halves * FR * 2 + g->wchunks * 16;
 }
 
-static spvgen_status mt_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
-    SG_PRINTF(4, 5);
-static spvgen_status mt_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sg_error_vformat(msg, size, st, "spvgen_mlp_train_plan", fmt, ap);
-  va_end(ap);
-  return st;
-}
-
 spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t,
                                  uint32_t invocations, char *msg, size_t size) {
   spvgen_mlp_config *p = &t->net;
   spvgen_mlp_desc *d = &p->desc;
   const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
   if (d->f16_accumulation)
-    return mt_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                    "variant mat: training accumulates in f32 (f16 products of deltas and "
                    "activations lose small gradients); clear net.f16_accumulation");
   uint32_t S = p->local_size[0] / sg;
   if (invocations) {
     if (invocations % sg || invocations / sg > MAX_SG)
-      return mt_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+      return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "grad_workgroup_size %u: the mat variant takes 1 to %u subgroups of %u "
                      "invocations", invocations, MAX_SG, sg);
     S = invocations / sg;
@@ -899,7 +904,7 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
   const uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
   if (P) {
     if (P % FR || P > 256)
-      return mt_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+      return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "net.points_per_group %u: mat training takes a multiple of 16 up to 256", P);
     mt_geometry(p, sg, S, P, &tg);
   } else {
@@ -911,13 +916,13 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
     P = tg.g.P;
   }
   if (tg.max_live > MAX_ACC)
-    return mt_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                    "variant mat: %u points per chunk with %u subgroups keep %u accumulator "
                    "fragments per subgroup in the backward pass, at most %u (fewer points or "
                    "more subgroups: net.points_per_group, grad_workgroup_size)",
                    P, S, tg.max_live, MAX_ACC);
   if (tg.shared_bytes > shared_max)
-    return mt_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                    "variant mat: a chunk of %u points needs %u bytes of shared memory (every "
                    "layer's activations and the deltas %u, f32 z and tiles %u, biases %u, "
                    "staged weights %u); %s has %u (fewer points: net.points_per_group 16)",
@@ -962,37 +967,6 @@ static uint32_t deriv_of_output(mat_ctx *c, uint32_t y, spvgen_mlp_activation ac
   case SPVGEN_MLP_ACT_EXP: return y;
   default: return one;
   }
-}
-
-/* `tc f(tc)` applying act' per component: of z (from_output false) or of y. */
-static uint32_t deriv_function(mat_ctx *c, spvgen_mlp_activation act, bool from_output) {
-  spvgen_module *m = c->m;
-  uint32_t param = 0;
-  uint32_t fn = spvgen_function_begin(m, c->tc, SpvFunctionControlMaskNone, &c->tc, 1, &param);
-  char name[48];
-  snprintf(name, sizeof name, "%s_derivative%s", spvgen_mlp_activation_name(act), from_output ? "_of_output" : "");
-  spvgen_name(m, fn, name);
-  uint32_t var = ek_local(m, c->tc, 0), iv = ek_local(m, c->u32, 0);
-  spvgen_store(m, var, param);
-  uint32_t len = c->emu ? ek_u32(m, c->emu_len) : spvgen_coopmat_length(m, c->tc);
-  spvgen_store(m, iv, ek_u32(m, 0));
-  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
-  spvgen_loop(m, SpvLoopControlUnrollMask);
-  uint32_t i = ek_load_u32(m, iv);
-  spvgen_loop_while(m, ek_lt(m, i, len));
-  {
-    uint32_t ptr = spvgen_access_chain(m, fptr, var, &i, 1);
-    uint32_t x = spvgen_load(m, c->f32, ptr);
-    uint32_t y = from_output ? deriv_of_output(c, x, act)
-                             : mlp_act_deriv_f32(m, c->p, x, mlp_activation_f32(m, c->p, x, act), act);
-    spvgen_store(m, ptr, y);
-  }
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, iv, ek_add(m, i, ek_u32(m, 1)));
-  spvgen_end_loop(m);
-  spvgen_return_value(m, spvgen_load(m, c->tc, var));
-  spvgen_function_end(m);
-  return fn;
 }
 
 typedef struct mt_ctx {
@@ -1212,8 +1186,8 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     spvgen_mlp_activation a = p->layers[l].activation;
     if (a == SPVGEN_MLP_ACT_NONE) continue;
     if (!act_fn[a]) act_fn[a] = activation_function(c, a);
-    if (x.tg.dz[l] && !dz_fn[a]) dz_fn[a] = deriv_function(c, a, false);
-    if (!x.tg.dz[l] && !dy_fn[a]) dy_fn[a] = deriv_function(c, a, true);
+    if (x.tg.dz[l] && !dz_fn[a]) dz_fn[a] = component_function(c, a, FN_DERIV_OF_Z);
+    if (!x.tg.dz[l] && !dy_fn[a]) dy_fn[a] = component_function(c, a, FN_DERIV_OF_OUTPUT);
   }
   if (c->emu) c->emu_fn = emu_muladd_function(c);
 

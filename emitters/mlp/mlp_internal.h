@@ -81,6 +81,13 @@ void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step);
 /* Writes p->name from the plan (emitters/mlp/mlp.c). */
 void mlp_plan_name(spvgen_mlp_config *p);
 
+/* Writes "spvgen_mlp_train_plan: <fmt>" into msg; returns st (emitters/mlp/train.c). */
+spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 /* act'(z) from z and y = act(z) (f32 ids); emitters/mlp/train.c. */
 uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
                            spvgen_mlp_activation act);

@@ -51,10 +51,7 @@ bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out) {
   return i >= 0;
 }
 
-/* Writes "spvgen_mlp_train_plan: <fmt>" into msg; returns st. */
-static spvgen_status train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
-    SG_PRINTF(4, 5);
-static spvgen_status train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
+spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   sg_error_vformat(msg, size, st, "spvgen_mlp_train_plan", fmt, ap);
@@ -81,27 +78,27 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->desc = *in;
   spvgen_mlp_train_desc *d = &p->desc;
   if ((unsigned)d->loss >= SPVGEN_MLP_LOSS_COUNT)
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "loss %d: not a spvgen_mlp_loss",
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "loss %d: not a spvgen_mlp_loss",
                       (int)d->loss);
   if ((unsigned)d->optimizer >= SPVGEN_MLP_OPTIMIZER_COUNT)
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "optimizer %d: not a spvgen_mlp_optimizer", (int)d->optimizer);
   bool vec = d->net.variant == SPVGEN_MLP_VEC, mat = d->net.variant == SPVGEN_MLP_MAT;
   if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
                       (int)d->net.variant);
   if (vec && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC_TRAINING))
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "variant vec: training needs %s, which %s lacks",
                       spvgen_feature_name(SPVGEN_FEATURE_COOPVEC_TRAINING), caps->name);
   if (vec && !caps->coopvec_training_float16_accumulation)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "variant vec: training accumulates f16 gradients "
                       "(cooperativeVectorTrainingFloat16Accumulation), which %s does not list",
                       caps->name);
   if (!(d->beta1 >= 0 && d->beta1 < 1) || !(d->beta2 >= 0 && d->beta2 < 1) ||
       !(d->epsilon >= 0) || !(d->weight_decay >= 0) || isinf(d->epsilon) || isinf(d->weight_decay))
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "beta1 %g / beta2 %g must be in [0, 1), epsilon %g and weight_decay %g "
                       "finite and >= 0",
                       (double)d->beta1, (double)d->beta2, (double)d->epsilon,
@@ -111,14 +108,14 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if (!d->epsilon) d->epsilon = 1e-8f;
   if (!d->grad_workgroups) d->grad_workgroups = 64;
   if (d->grad_workgroups > 65535)
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "grad_workgroups %u: at most 65535", d->grad_workgroups);
   if (d->net.weight_type != SPVGEN_COMPONENT_F16)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "net.weight_type %s: training keeps f16 weights (quantize the trained "
                       "weights for inference)", spvgen_component_type_name(d->net.weight_type));
   if (d->net.weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "net.weight_layout %d: training keeps row-major weights (the gradient "
                       "kernel converts its TrainingOptimal gradients itself)",
                       (int)d->net.weight_layout);
@@ -145,20 +142,20 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   }
   d->net = p->net.desc;
   if (w > 1024 || w > caps->max_workgroup_invocations || w > caps->max_workgroup_size[0])
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u exceeds %s's limit %u", w, caps->name,
                       caps->max_workgroup_invocations);
   if (!mat && grad_shared(net, w) > shared_max)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
                       (unsigned long long)grad_shared(net, w), caps->name, shared_max);
   p->grad_push_constant_size = vec ? 8 + 8 * net->layer_count : 4;
   uint32_t push = p->grad_push_constant_size > 8 ? p->grad_push_constant_size : 8;
   if (caps->max_push_constants_size && caps->max_push_constants_size < push)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has fewer than %u bytes of push constants",
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has fewer than %u bytes of push constants",
                       caps->name, push);
   if (caps->max_workgroup_count[0] && d->grad_workgroups > caps->max_workgroup_count[0])
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "grad_workgroups %u exceeds %s's %u",
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "grad_workgroups %u exceeds %s's %u",
                       d->grad_workgroups, caps->name, caps->max_workgroup_count[0]);
   d->grad_workgroup_size = w;
   p->grad_workgroups = d->grad_workgroups;
@@ -169,7 +166,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->opt_local_size[1] = p->opt_local_size[2] = 1;
   p->elements = net->weight_bytes / 2;
   if (p->elements * p->grad_workgroups > 0xFFFFFFFFull)
-    return train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
                       "more than 2^32 elements (fewer workgroups)",
                       p->grad_workgroups, (unsigned long long)p->elements);
@@ -195,10 +192,10 @@ spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
-  if (!plan) return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
+  if (!plan) return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
   if (!desc) {
     memset(plan, 0, sizeof *plan);
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
   }
   spvgen_device_caps tmp;
   spvgen_status st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
@@ -213,7 +210,7 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
   if (msg && size) msg[0] = 0;
   if (count) *count = 0;
   if (!count || (max && !plans) || !desc)
-    return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "desc or count is NULL, or plans is NULL with max > 0");
   spvgen_device_caps tmp;
   caps = train_caps(caps, &tmp);
@@ -861,13 +858,13 @@ spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_d
                                spvgen_mlp_train_kernel which, spvgen_kernel *kernel, char *msg,
                                size_t size) {
   if (msg && size) msg[0] = 0;
-  if (!kernel) return train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
+  if (!kernel) return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
   memset(kernel, 0, sizeof *kernel);
   spvgen_mlp_train_config plan;
   spvgen_status st = spvgen_mlp_train_plan(desc, caps, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
   spvgen_module *m = spvgen_module_create(NULL);
-  if (!m) return train_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
+  if (!m) return mlp_train_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
   st = spvgen_mlp_train_emit(m, &plan, which, &info);
   return ek_kernel_finish(m, st, &info, kernel, "spvgen_mlp_train", msg, size);
