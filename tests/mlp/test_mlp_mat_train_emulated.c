@@ -58,8 +58,8 @@ typedef struct train_case {
 static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
   spvgen_device_caps caps = with_coopmat(spvgen_vk_caps(ctx));
   /* The emulation's MulAdd scratch (1 KiB per subgroup, at most 4 here) is not in the
-   * plan's shared memory: keep room for it (lavapipe does not refuse a kernel that
-   * declares more than its limit; the workgroup's variables then overlap). */
+   * plan's shared memory: keep room for it, so that the kernel stays within the device's
+   * limit. */
   caps.max_shared_memory -= 4096;
   spvgen_mlp_train_desc d;
   memset(&d, 0, sizeof d);
