@@ -1,4 +1,5 @@
 #!/bin/bash
+# References: this session's torch figures (bench/mlp_train_torch.py, same-call with the training tables) are in raw/mlp-train-h100-2026-11-24ac-torch.txt, -ae-torch.txt and -ah-torch.txt; this call itself is correctness or stability only.
 # GPU call AB (session 6): the mat training emulation (plain SPIR-V in place of the
 # cooperative matrix instructions, tests/mlp/test_mlp_mat_train_emulated.c) run on the
 # H100, for the configurations that fail on lavapipe with 7 or more chunks per

@@ -1,4 +1,5 @@
 #!/bin/bash
+# References: this session's torch figures (bench/mlp_train_torch.py, same-call with the training tables) are in raw/mlp-train-h100-2026-11-24ac-torch.txt, -ae-torch.txt and -ah-torch.txt; this call itself is correctness or stability only.
 # GPU call AD (session 6): the mat training kernel's bimodal timings (call AC: the same
 # plan 0.28-0.41 ms in one run, 1.3-1.9 ms in another): 8 fresh runs per network (new
 # buffers; seeds 1,1,2,2,3,3,4,4), then again with 512 slots, next to the loop variant.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# References: this session's torch figures (bench/mlp_train_torch.py, same-call with the training tables) are in raw/mlp-train-h100-2026-11-24ac-torch.txt, -ae-torch.txt and -ah-torch.txt; this call itself is correctness or stability only.
 # GPU call AG (session 6): the final tree. mlp-fit-image trained on the mat variant (its
 # loss must fall 20x; PNGs written), the mat inference and training GPU tests again
 # (declarations reordered by a refactor: same instructions), loop/vec unchanged.
