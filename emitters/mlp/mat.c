@@ -670,6 +670,37 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
 }
 
+/* Layer l's weight fragments for 16-wide column fragment j (an id), from the staged copy
+ * (16-byte chunks, rows of rs[l]) or the weight buffer: forward, B = W^T with K along
+ * the inputs (kp / 16 fragments, ColumnMajor); backward, B = W with K along the outputs
+ * and j a fragment of the inputs (np / 16 fragments, RowMajor). */
+static void weight_frags(mat_ctx *c, uint32_t l, uint32_t j, bool backward, uint32_t *b) {
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const uint32_t n = (backward ? g->np[l] : g->kp[l]) / FR, rsh = L->row_stride / 2;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t idx;
+    if (g->staged[l]) /* chunk woff + (16 j) rs + 2 k, or woff + (16 k) rs + 2 j */
+      idx = backward ? ek_add(m, ek_mul(m, j, ek_u32(m, 2)), ek_u32(m, g->woff[l] + FR * k * g->rs[l]))
+                     : ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
+    else
+      idx = backward ? ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k * rsh))
+                     : ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)), ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k));
+    b[k] = frag_load(c, c->tb, g->staged[l] ? MEM_WSM : MEM_W16, idx, !backward, g->staged[l] ? g->rs[l] : rsh);
+  }
+}
+
+/* The accumulator layer l's output fragment j (an id) starts from: the bias fragment (16
+ * copies of the bias row, staged) as the accumulator type, or zero_acc without biases. */
+static uint32_t bias_init(mat_ctx *c, uint32_t l, uint32_t j, uint32_t zero_acc) {
+  spvgen_module *m = c->m;
+  if (c->p->desc.no_bias) return zero_acc;
+  uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * c->g.boff[l]));
+  uint32_t v = frag_load(c, c->tc16, MEM_BIAS, bi, false, c->g.np[l]);
+  return c->p->desc.f16_accumulation ? v : frag_convert(c, c->tc, false, v);
+}
+
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   mat_ctx cx;
@@ -737,24 +768,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       if (g_here && c->emu) j = spvgen_glsl_u_min(m, c->u32, j, ek_u32(m, nf - 1));
       else if (g_here) spvgen_if(m, ek_lt(m, j, ek_u32(m, nf)));
       uint32_t b[MAX_KF];
-      for (uint32_t k = 0; k < kf; k++) {
-        if (g->staged[l]) {
-          /* chunk woff + (16 j) rs + 2 k */
-          uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
-          b[k] = frag_load(c, c->tb, MEM_WSM, idx, true, g->rs[l]);
-        } else {
-          uint32_t rsh = L->row_stride / 2;
-          uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)),
-                                ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k));
-          b[k] = frag_load(c, c->tb, MEM_W16, idx, true, rsh);
-        }
-      }
-      uint32_t init = zero_acc;
-      if (!d->no_bias) {
-        uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * g->boff[l]));
-        init = frag_load(c, c->tc16, MEM_BIAS, bi, false, g->np[l]);
-        if (!d->f16_accumulation && !c->emu) init = frag_convert(c, c->tc, false, init);
-      }
+      weight_frags(c, l, j, false, b);
+      uint32_t init = bias_init(c, l, j, zero_acc);
       for (uint32_t r = 0; r < g->R; r++) {
         uint32_t acc = init;
         for (uint32_t k = 0; k < kf; k++) {
@@ -1130,14 +1145,8 @@ static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t y = act == SPVGEN_MLP_ACT_NONE ? z : mlp_activation_f32(m, c->p, z, act);
   uint32_t ti = spvgen_op_select(m, c->u32, valid, ek_add(m, ek_mul(m, gp, ek_u32(m, ow)), o), ek_u32(m, 0));
   uint32_t tv = spvgen_load(m, f32, ek_elem(m, &x->tgt, ti));
-  uint32_t diff = spvgen_op_f_sub(m, f32, y, tv);
-  uint32_t lv = spvgen_op_f_mul(m, f32, diff, diff);
-  uint32_t gr = spvgen_op_f_add(m, f32, diff, diff);
-  if (x->t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
-    uint32_t den = spvgen_glsl_fma(m, f32, y, y, spvgen_const_f32(m, 0.01f));
-    lv = spvgen_op_f_div(m, f32, lv, den);
-    gr = spvgen_op_f_div(m, f32, gr, den);
-  }
+  uint32_t lv, gr;
+  mlp_loss_terms(m, x->t->desc.loss, y, tv, &lv, &gr);
   uint32_t zero = spvgen_const_f32(m, 0.0f);
   uint32_t scale = spvgen_op_select(m, f32, valid, x->inv, zero);
   spvgen_store(m, x->v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, x->v_loss)));
@@ -1236,21 +1245,8 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         uint32_t ok;
         uint32_t j = own_begin(c, ek_add(m, x.sgid, ek_u32(m, jj * g->S)), nf, guard, &ok);
         uint32_t b[MAX_KF];
-        for (uint32_t k = 0; k < kf; k++) {
-          if (g->staged[l]) {
-            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
-            b[k] = frag_load(c, c->tb, MEM_WSM, idx, true, g->rs[l]);
-          } else {
-            uint32_t rsh = Ly->row_stride / 2;
-            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)), ek_u32(m, (uint32_t)(Ly->matrix_offset / 2) + FR * k));
-            b[k] = frag_load(c, c->tb, MEM_W16, idx, true, rsh);
-          }
-        }
-        uint32_t init = zero_acc;
-        if (!d->no_bias) {
-          uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * g->boff[l]));
-          init = frag_convert(c, c->tc, false, frag_load(c, c->tc16, MEM_BIAS, bi, false, g->np[l]));
-        }
+        weight_frags(c, l, j, false, b);
+        uint32_t init = bias_init(c, l, j, zero_acc);
         uint32_t col = ek_mul(m, j, ek_u32(m, FR));
         for (uint32_t r = 0; r < g->R; r++) {
           uint32_t acc = init;
@@ -1284,7 +1280,6 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
 
     /* Backward. */
     for (uint32_t l = L; l-- > 0;) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
       grad_tiles(&x, l, false);
       if (!d->no_bias) bias_grads(&x, l, false);
       if (l == 0) break;
@@ -1299,16 +1294,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         uint32_t j = own_begin(c, ek_add(m, x.sgid, ek_u32(m, jj * g->S)), nf, guard, &okv[jj]);
         jv[jj] = j;
         uint32_t b[MAX_KF];
-        for (uint32_t k = 0; k < kf; k++) {
-          if (g->staged[l]) {
-            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, 2)), ek_u32(m, g->woff[l] + FR * k * g->rs[l]));
-            b[k] = frag_load(c, c->tb, MEM_WSM, idx, false, g->rs[l]);
-          } else {
-            uint32_t rsh = Ly->row_stride / 2;
-            uint32_t idx = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, (uint32_t)(Ly->matrix_offset / 2) + FR * k * rsh));
-            b[k] = frag_load(c, c->tb, MEM_W16, idx, false, rsh);
-          }
-        }
+        weight_frags(c, l, j, true, b);
         uint32_t col = ek_mul(m, j, ek_u32(m, FR));
         for (uint32_t r = 0; r < g->R; r++) {
           uint32_t acc = zero_acc;

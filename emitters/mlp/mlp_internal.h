@@ -88,6 +88,11 @@ spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const cha
 #endif
     ;
 
+/* The loss of output y against target t (f32 ids) and dLoss/dy, before the 1 / (N
+ * outputs) of the mean; emitters/mlp/train.c. */
+void mlp_loss_terms(spvgen_module *m, spvgen_mlp_loss loss, uint32_t y, uint32_t t, uint32_t *lv,
+                    uint32_t *grad);
+
 /* act'(z) from z and y = act(z) (f32 ids); emitters/mlp/train.c. */
 uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
                            spvgen_mlp_activation act);

@@ -245,6 +245,22 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
 
 /* ------------------------------------------------------------ emission ---- */
 
+/* The loss of output y against target t (f32 ids) and its derivative dLoss/dy, before
+ * the 1 / (N outputs) of the mean (spvgen/mlp.h: L2, relative L2 with y^2 + 0.01 held
+ * constant). */
+void mlp_loss_terms(spvgen_module *m, spvgen_mlp_loss loss, uint32_t y, uint32_t t, uint32_t *lv,
+                    uint32_t *grad) {
+  uint32_t f32 = ek_f32_type(m);
+  uint32_t diff = spvgen_op_f_sub(m, f32, y, t);
+  *lv = spvgen_op_f_mul(m, f32, diff, diff);
+  *grad = spvgen_op_f_add(m, f32, diff, diff);
+  if (loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+    uint32_t den = spvgen_glsl_fma(m, f32, y, y, spvgen_const_f32(m, 0.01f));
+    *lv = spvgen_op_f_div(m, f32, *lv, den);
+    *grad = spvgen_op_f_div(m, f32, *grad, den);
+  }
+}
+
 /* act'(z) from z and y = act(z), f32 ids. */
 uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t z, uint32_t y,
                           spvgen_mlp_activation act) {
@@ -427,14 +443,8 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       uint32_t y = fload(&c, c.act, ek_add(m, o, ek_u32(m, c.aoff[L])));
       uint32_t z = fload(&c, c.zs, ek_add(m, o, ek_u32(m, c.zoff[L - 1])));
       uint32_t tv = spvgen_load(m, c.f32, ek_elem(m, &c.tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), o)));
-      uint32_t diff = spvgen_op_f_sub(m, c.f32, y, tv);
-      uint32_t lv = spvgen_op_f_mul(m, c.f32, diff, diff);
-      uint32_t g = spvgen_op_f_add(m, c.f32, diff, diff);
-      if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
-        uint32_t den = spvgen_glsl_fma(m, c.f32, y, y, spvgen_const_f32(m, 0.01f));
-        lv = spvgen_op_f_div(m, c.f32, lv, den);
-        g = spvgen_op_f_div(m, c.f32, g, den);
-      }
+      uint32_t lv, g;
+      mlp_loss_terms(m, t->desc.loss, y, tv, &lv, &g);
       spvgen_store(m, v_loss, spvgen_glsl_fma(m, c.f32, scale, lv, spvgen_load(m, c.f32, v_loss)));
       uint32_t dv = spvgen_op_f_mul(m, c.f32, spvgen_op_f_mul(m, c.f32, scale, g),
                                     mlp_act_deriv_f32(m, p, z, y, Ly->activation));
@@ -629,14 +639,8 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
     for (uint32_t c = 0; c < d->output_width; c++) {
       uint32_t y = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, x[L], c));
       uint32_t tv = spvgen_load(m, f32, ek_elem(m, &tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), ek_u32(m, c))));
-      uint32_t diff = spvgen_op_f_sub(m, f32, y, tv);
-      uint32_t lv = spvgen_op_f_mul(m, f32, diff, diff);
-      uint32_t g = spvgen_op_f_add(m, f32, diff, diff);
-      if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
-        uint32_t den = spvgen_glsl_fma(m, f32, y, y, spvgen_const_f32(m, 0.01f));
-        lv = spvgen_op_f_div(m, f32, lv, den);
-        g = spvgen_op_f_div(m, f32, g, den);
-      }
+      uint32_t lv, g;
+      mlp_loss_terms(m, t->desc.loss, y, tv, &lv, &g);
       spvgen_store(m, v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, v_loss)));
       uint32_t dd = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, dv_out, c));
       dl[c] = spvgen_op_f_convert(m, f16, spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, gscale, g), dd));
