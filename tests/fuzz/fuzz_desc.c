@@ -234,7 +234,7 @@ static void fuzz_cli(const uint8_t *data, size_t size, int which) {
   if (size >= sizeof buf) size = sizeof buf - 1;
   memcpy(buf, data, size);
   buf[size] = 0;
-  char *argv[MAX_ARGS + 4];
+  char *argv[MAX_ARGS + 5]; /* the input's, --caps PRESET, -o OUT and the NULL */
   int argc = 0;
   argv[argc++] = which == 2 ? "gemm" : which == 3 ? "mlp" : "gemm";
   bool drop_next = false;
