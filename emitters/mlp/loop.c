@@ -7,7 +7,12 @@
  * widest layer's size (ping-pong), and each layer is two nested run-time loops:
  *   for i < outputs: acc = b[i]; for j < inputs: acc = fma(W[i][j], x[j], acc);
  *                    y[i] = act(acc)
- * with the f16 weights converted to f32 as they are read; everything else is f32. */
+ * with the f16 weights converted to f32 as they are read; everything else is f32. Points
+ * wider than MLP_UNROLLED_IO components cross the function boundary through run-time
+ * loops over Function arrays, both in the kernel (loading and storing the point) and in
+ * the function (copying the parameter in, the result out): half the module of one
+ * instruction group per component (32-64x4-16: 1644 words, was 3262), at the same speed
+ * within 4 % (bench/results/mlp-h100-2026-11-26.md). */
 #include <string.h>
 
 #include "mlp_internal.h"
@@ -63,14 +68,24 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
   uint32_t bufs[2] = {ek_local(m, arr_w, 0), ek_local(m, arr_w, 0)};
   uint32_t iv = ek_local(m, u32, 0), jv = ek_local(m, u32, 0), accv = ek_local(m, f32, 0);
 
-  uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
-  for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_op_composite_extract(m, f32, param, &c, 1);
-  mlp_encode(m, p, raw, enc);
-  for (uint32_t j = 0; j < p->encoded_width; j++) {
-    uint32_t idx = ek_u32(m, j);
-    spvgen_store(m, spvgen_access_chain(m, fptr, bufs[0], &idx, 1), enc[j]);
-  }
   uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), zero_f = spvgen_const_f32(m, 0.0f);
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_width > MLP_UNROLLED_IO) {
+    /* The point as it came, copied by a run-time loop (MLP_UNROLLED_IO). */
+    uint32_t pv = ek_local(m, arr_in, 0);
+    spvgen_store(m, pv, param);
+    uint32_t j = mlp_for_begin_ctl(m, jv, zero_u, ek_u32(m, d->input_width), SpvLoopControlMaskNone);
+    spvgen_store(m, spvgen_access_chain(m, fptr, bufs[0], &j, 1),
+                 spvgen_load(m, f32, spvgen_access_chain(m, fptr, pv, &j, 1)));
+    mlp_for_end(m, jv, j, one_u);
+  } else {
+    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_op_composite_extract(m, f32, param, &c, 1);
+    mlp_encode(m, p, raw, enc);
+    for (uint32_t j = 0; j < p->encoded_width; j++) {
+      uint32_t idx = ek_u32(m, j);
+      spvgen_store(m, spvgen_access_chain(m, fptr, bufs[0], &idx, 1), enc[j]);
+    }
+  }
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     uint32_t src = bufs[l & 1], dst = bufs[(l + 1) & 1];
@@ -107,12 +122,21 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
     spvgen_end_loop(m);
   }
   uint32_t last = bufs[p->layer_count & 1];
-  uint32_t outs[SPVGEN_MLP_MAX_WIDTH];
-  for (uint32_t c = 0; c < d->output_width; c++) {
-    uint32_t idx = ek_u32(m, c);
-    outs[c] = spvgen_load(m, f32, spvgen_access_chain(m, fptr, last, &idx, 1));
+  if (d->output_width > MLP_UNROLLED_IO) {
+    uint32_t ov = ek_local(m, arr_out, 0);
+    uint32_t c = mlp_for_begin_ctl(m, jv, zero_u, ek_u32(m, d->output_width), SpvLoopControlMaskNone);
+    spvgen_store(m, spvgen_access_chain(m, fptr, ov, &c, 1),
+                 spvgen_load(m, f32, spvgen_access_chain(m, fptr, last, &c, 1)));
+    mlp_for_end(m, jv, c, one_u);
+    spvgen_return_value(m, spvgen_load(m, arr_out, ov));
+  } else {
+    uint32_t outs[SPVGEN_MLP_MAX_WIDTH];
+    for (uint32_t c = 0; c < d->output_width; c++) {
+      uint32_t idx = ek_u32(m, c);
+      outs[c] = spvgen_load(m, f32, spvgen_access_chain(m, fptr, last, &idx, 1));
+    }
+    spvgen_return_value(m, spvgen_op_composite_construct(m, arr_out, outs, d->output_width));
   }
-  spvgen_return_value(m, spvgen_op_composite_construct(m, arr_out, outs, d->output_width));
   spvgen_function_end(m);
   info->function = fn;
   info->param_type = arr_in;

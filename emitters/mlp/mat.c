@@ -13,7 +13,12 @@
  * neurons each): it loads the layer's B fragments of its column (K / 16 of them, kept in
  * registers) and, for each of the P / 16 point fragments, MulAdds the A fragments read
  * from shared memory into an accumulator that starts as the bias (a fragment loaded from
- * 16 copies of the bias row in shared memory). The activation is applied per component of the
+ * 16 copies of the bias row in shared memory). The point fragments are a run-time loop
+ * with the Unroll hint, the accumulators a Function array indexed by its counter: the
+ * driver unrolls it (the indices become constants, the array registers), and the module
+ * holds one copy of a fragment's loads and MulAdds instead of P / 16 (32-64x4-16: 3580
+ * words, was 6811; same speed on the H100, bench/results/mlp-h100-2026-11-26.md). The
+ * activation is applied per component of the
  * accumulator (OpCooperativeMatrixLengthKHR components per invocation, through a Function
  * variable: the activations do not depend on the position), then the fragment is
  * converted to f16 and, after a workgroup barrier (every subgroup has read the layer's
@@ -753,10 +758,16 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     const bool last = l + 1 == p->layer_count;
     const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
     const bool guard = nf % g->S != 0;
-    /* Per owned fragment jj: R accumulators (locals: the guard's branches and the
-     * barrier separate computing from storing). */
+    /* Per owned fragment jj: R accumulators in a Function array (the guard's branches
+     * and the barrier separate computing from storing), filled and emptied by run-time
+     * loops over the point fragments with the Unroll hint: the driver unrolls them, so
+     * the array indices become constants and the accumulators registers, while the
+     * module holds one copy of a fragment's loads and MulAdds instead of R. */
+    uint32_t arr_t = spvgen_type_array(m, c->tc, ek_u32(m, g->R));
+    uint32_t ptr_t = spvgen_type_pointer(m, SpvStorageClassFunction, c->tc);
     uint32_t accv[MAX_ACC];
-    for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
+    for (uint32_t jj = 0; jj < own; jj++) accv[jj] = ek_local(m, arr_t, 0);
+    uint32_t rv = ek_local(m, c->u32, 0), one = ek_u32(m, 1), zero = ek_u32(m, 0), rn = ek_u32(m, g->R);
     uint32_t jv[MAX_ACC];
     for (uint32_t jj = 0; jj < own; jj++) {
       uint32_t j = ek_add(m, sgid, ek_u32(m, jj * g->S));
@@ -770,15 +781,16 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       uint32_t b[MAX_KF];
       weight_frags(c, l, j, false, b);
       uint32_t init = bias_init(c, l, j, zero_acc);
-      for (uint32_t r = 0; r < g->R; r++) {
-        uint32_t acc = init;
-        for (uint32_t k = 0; k < kf; k++) {
-          uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, r * FR * g->ars + k * FR), false, g->ars);
-          acc = frag_muladd(c, a, b[k], acc);
-        }
-        if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
-        spvgen_store(m, accv[jj * g->R + r], acc);
+      uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
+      uint32_t row = ek_mul(m, r, ek_u32(m, FR * g->ars));
+      uint32_t acc = init;
+      for (uint32_t k = 0; k < kf; k++) {
+        uint32_t a = frag_load(c, c->ta, MEM_ACT, k ? ek_add(m, row, ek_u32(m, k * FR)) : row, false, g->ars);
+        acc = frag_muladd(c, a, b[k], acc);
       }
+      if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
+      spvgen_store(m, spvgen_access_chain(m, ptr_t, accv[jj], &r, 1), acc);
+      mlp_for_end(m, rv, r, one);
       if (g_here && !c->emu) spvgen_end_if(m);
     }
     if (last && direct_out) {
@@ -789,13 +801,13 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       for (uint32_t jj = 0; jj < own; jj++) {
         bool g_here = guard && jj + 1 == own;
         if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
-        for (uint32_t r = 0; r < g->R; r++) {
-          uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
-          if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
-          uint32_t idx = ek_add(m, ek_mul(m, ek_add(m, base, ek_u32(m, r * FR)), ek_u32(m, d->output_width)),
-                                ek_mul(m, jv[jj], ek_u32(m, FR)));
-          frag_store(c, MEM_OUT, &io.out, idx, v, d->output_width);
-        }
+        uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
+        uint32_t v = spvgen_load(m, c->tc, spvgen_access_chain(m, ptr_t, accv[jj], &r, 1));
+        if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
+        uint32_t idx = ek_add(m, ek_mul(m, ek_add(m, base, ek_mul(m, r, ek_u32(m, FR))), ek_u32(m, d->output_width)),
+                              ek_mul(m, jv[jj], ek_u32(m, FR)));
+        frag_store(c, MEM_OUT, &io.out, idx, v, d->output_width);
+        mlp_for_end(m, rv, r, one);
         if (g_here) spvgen_end_if(m);
       }
       spvgen_else(m);
@@ -805,12 +817,12 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     for (uint32_t jj = 0; jj < own; jj++) {
       bool g_here = guard && jj + 1 == own;
       if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
-      for (uint32_t r = 0; r < g->R; r++) {
-        uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
-        if (!d->f16_accumulation) v = frag_convert(c, c->tc16, true, v);
-        uint32_t idx = ek_add(m, ek_mul(m, jv[jj], ek_u32(m, FR)), ek_u32(m, r * FR * g->ars));
-        frag_store(c, MEM_ACT, NULL, idx, v, g->ars);
-      }
+      uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
+      uint32_t v = spvgen_load(m, c->tc, spvgen_access_chain(m, ptr_t, accv[jj], &r, 1));
+      if (!d->f16_accumulation) v = frag_convert(c, c->tc16, true, v);
+      uint32_t idx = ek_add(m, ek_mul(m, jv[jj], ek_u32(m, FR)), ek_mul(m, r, ek_u32(m, FR * g->ars)));
+      frag_store(c, MEM_ACT, NULL, idx, v, g->ars);
+      mlp_for_end(m, rv, r, one);
       if (g_here) spvgen_end_if(m);
     }
     spvgen_workgroup_barrier(m);

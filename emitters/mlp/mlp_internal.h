@@ -76,7 +76,13 @@ static inline uint32_t mlp_spec_id(const spvgen_mlp_desc *d, uint32_t l) {
  * (a Function u32 variable): mlp_for_begin returns i (valid in the body), mlp_for_end
  * closes it (emitters/mlp/mlp.c). */
 uint32_t mlp_for_begin(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end);
+/* The same with the loop's control (mlp_for_begin: DontUnroll). */
+uint32_t mlp_for_begin_ctl(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end,
+                           SpvLoopControlMask control);
 void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step);
+/* The loop variant's kernel moves a point of more components than this through a
+ * run-time loop over a Function array, fewer one component after another. */
+#define MLP_UNROLLED_IO 4u
 
 /* Writes p->name from the plan (emitters/mlp/mlp.c). */
 void mlp_plan_name(spvgen_mlp_config *p);
