@@ -1,4 +1,5 @@
 #!/bin/bash
+# Same-session references: torch eager / torch.compile / Triton fused (mlp_anchor.py) in call BB and the public benchmark vk_cooperative_vector_perf in calls BB and BC (bench/results/mlp-h100-2026-11-26.md).
 # This call got no output: the device machine stopped answering (about 7 device minutes lost); call BE ran a shortened copy.
 # GPU call BD (session 7, H100): bench_mlp_new2 = call BB's new build plus, with several
 # points per invocation, every point's input loaded before the first network runs (the

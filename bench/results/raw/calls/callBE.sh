@@ -1,4 +1,5 @@
 #!/bin/bash
+# Same-session references: torch eager / torch.compile / Triton fused (mlp_anchor.py) in call BB and the public benchmark vk_cooperative_vector_perf in calls BB and BC (bench/results/mlp-h100-2026-11-26.md).
 # GPU call BE (session 7; call BD's script, shortened after BD's machine stopped answering):
 # bench_mlp_new2 = call BB's new build plus, with several points per invocation, every
 # point's input loaded before the first network runs. Correctness of new2's vec tests
