@@ -37,8 +37,9 @@ fi
 if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ] && [ "${SPVGEN_SKIP_TSAN:-0}" != 1 ]; then
   tsan_start=$(date +%s)
   bash scripts/build.sh tsan threads_test_threads
+  bash scripts/build.sh tsan threads_test_stress
   ctest --preset tsan # TSAN_OPTIONS (suppressions: tests/tsan.supp) come from tests/CMakeLists.txt
-  echo "[tsan] tests/threads/test_threads.c (4 emitter + 2 runner threads) and its race canary passed in $(( $(date +%s) - tsan_start ))s"
+  echo "[tsan] tests/threads (4 emitter + 2 runner threads; 8 + 2 stress threads) and the race canary passed in $(( $(date +%s) - tsan_start ))s"
 fi
 if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ]; then
   bash scripts/build.sh asan

@@ -19,15 +19,21 @@
  * in tests/vk/test_faults.c (no loader, no driver, out of memory, pipeline creation in
  * the driver, a grid beyond the device) and tests/vk/test_errors.c.
  *
- * Threads: a context, and its buffers and pipelines, are used from one thread at a time
- * (two threads sharing one context need the caller's lock). Different contexts may be
- * used on different threads at once: each has its own device (or wrapped objects),
- * queue, command buffer and dispatch tables. The first spvgen_vk_create /
- * spvgen_vk_wrap / spvgen_vk_enumerate loads the Vulkan loader into volk's globals; make
- * that first call before starting threads that create contexts (the one unsynchronized
- * global: tests/threads/test_threads.c does it right, and its ThreadSanitizer canary
- * shows the race when it is left out). spvgen_kernel_reflect and the spvgen_caps_*
- * functions share nothing and may run on any thread.
+ * Threads (docs/runner.md, "Threads", has the table per object):
+ *  - A context, and its buffers and pipelines, are used from one thread at a time: two
+ *    threads sharing one context need the caller's lock around every call on it.
+ *  - Different contexts may be used on different threads at once, created and destroyed
+ *    included, in any order: each has its own device (or wrapped objects), queue,
+ *    command buffer and function tables. The loader-level calls spvgen makes (loading
+ *    libvulkan, creating and destroying instances and devices, resolving functions) run
+ *    under one process-wide lock, and volk's globals are written once, under it; no
+ *    first call before starting threads is needed.
+ *  - spvgen_kernel_reflect, the spvgen_caps_* functions and the template functions
+ *    (plan, emit into a module of the thread's own) share nothing and may run anywhere.
+ *  - An application that creates or destroys Vulkan objects itself on other threads
+ *    relies on its loader's own thread safety for those calls.
+ * tests/threads/test_threads.c checks this under ThreadSanitizer and tests/threads/
+ * test_stress.c with 8 threads of create, dispatch and destroy.
  *
  * A submission that runs past the timeout (or a lost device) leaves the context
  * unusable: every later call fails with SPVGEN_ERROR_INVALID_STATE, and destroying its

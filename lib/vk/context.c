@@ -9,13 +9,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <pthread.h>
+#endif
+
 #include "internal.h"
 
+/* ------------------------------------------------------------ the loader lock ---- */
+#if defined(_WIN32)
+static SRWLOCK loader_mutex = SRWLOCK_INIT;
+void sg_vk_loader_lock(void) { AcquireSRWLockExclusive(&loader_mutex); }
+void sg_vk_loader_unlock(void) { ReleaseSRWLockExclusive(&loader_mutex); }
+#else
+static pthread_mutex_t loader_mutex = PTHREAD_MUTEX_INITIALIZER;
+void sg_vk_loader_lock(void) { pthread_mutex_lock(&loader_mutex); }
+void sg_vk_loader_unlock(void) { pthread_mutex_unlock(&loader_mutex); }
+#endif
+
+void sg_vk_load_device_fns(sg_vk_device_fns *fns, PFN_vkGetDeviceProcAddr gdpa, VkDevice device) {
+  memset(fns, 0, sizeof *fns);
+#define SG_VK_LOAD(name) fns->name = (PFN_##name)gdpa(device, #name);
+  SG_VK_DEVICE_FUNCTIONS(SG_VK_LOAD)
+#undef SG_VK_LOAD
+}
+
+/* Written once, under the loader lock; read only after a locked load_loader returned OK
+ * (the lock's release orders the write before every later reader's acquire). */
 static bool loader_loaded;
 
-/* Loads libvulkan once. volk's globals are used only for the loader-level functions
- * (vkCreateInstance, vkEnumerateInstance*); everything else goes through per-context
- * tables. */
+/* Loads libvulkan once (the caller holds the loader lock). volk's globals are written
+ * only here, once, and used only for the loader-level functions (vkCreateInstance,
+ * vkEnumerateInstance*); everything else goes through per-context tables. */
 static spvgen_status load_loader(char *message, size_t message_size) {
   if (loader_loaded) return SPVGEN_OK;
 #if !defined(_WIN32) && !defined(__APPLE__)
@@ -239,10 +265,10 @@ static void restrict_caps(spvgen_device_caps *caps, uint64_t enabled) {
  * fence, pipeline cache. */
 static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *who,
                                           const void *cache_data, size_t cache_size) {
-  /* volkLoadDeviceTable resolves through volk's global vkGetDeviceProcAddr; point it at
-   * this instance's (the loader's export dispatches on the device handle anyway). */
-  vkGetDeviceProcAddr = ctx->vki.GetDeviceProcAddr;
-  volkLoadDeviceTable(&ctx->vkd, ctx->device);
+  /* Through this instance's vkGetDeviceProcAddr, never volk's global one. The lookups
+   * walk the loader's global lists: under the loader lock (sg_vk_loader_lock). */
+  sg_vk_loader_lock();
+  sg_vk_load_device_fns(&ctx->vkd, ctx->vki.GetDeviceProcAddr, ctx->device);
   /* Not in volk 1.4.304's tables: load them here, whatever volk's version. */
   ctx->ConvertCooperativeVectorMatrixNV = (PFN_vkConvertCooperativeVectorMatrixNV)
       ctx->vki.GetDeviceProcAddr(ctx->device, "vkConvertCooperativeVectorMatrixNV");
@@ -257,6 +283,7 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
     ctx->pipeline_statistics =
         ctx->GetPipelineExecutablePropertiesKHR && ctx->GetPipelineExecutableStatisticsKHR;
   }
+  sg_vk_loader_unlock();
   if (!ctx->vkd.vkCreateCommandPool || !ctx->vkd.vkQueueSubmit || !ctx->vkd.vkCreateComputePipelines)
     return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkGetDeviceProcAddr returned no core device functions", who);
@@ -483,6 +510,7 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
   char msg[1024] = "";
   uint32_t n = 0, pick = 0;
   uint64_t enabled = 0;
+  sg_vk_loader_lock(); /* instance, device and their functions: loader-level calls */
   spvgen_status st = open_instance(ctx, &desc, msg, sizeof msg);
   if (st == SPVGEN_OK) st = query_devices(ctx, &pds, &infos, &n, msg, sizeof msg);
   if (st == SPVGEN_OK) st = pick_device(&desc, infos, n, &pick, msg, sizeof msg);
@@ -498,6 +526,7 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
       st = SPVGEN_ERROR_VULKAN;
     }
   }
+  sg_vk_loader_unlock();
   if (st != SPVGEN_OK) {
     if (message && message_size) sg_vk_format(message, message_size, "%s: %s", who, msg);
     spvgen_vk_destroy(ctx);
@@ -535,7 +564,9 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)desc->get_instance_proc_addr;
   char msg[1024] = "";
   if (!gipa) {
+    sg_vk_loader_lock();
     spvgen_status st = load_loader(msg, sizeof msg);
+    sg_vk_loader_unlock();
     if (st != SPVGEN_OK) {
       sg_vk_format(message, message_size, "%s: %s", who, msg);
       return st;
@@ -558,7 +589,9 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   ctx->queue = (VkQueue)desc->queue;
   ctx->queue_family = desc->queue_family_index;
   spvgen_status st = SPVGEN_OK;
+  sg_vk_loader_lock();
   if (!sg_vk_load_instance_fns(&ctx->vki, gipa, ctx->instance)) {
+    sg_vk_loader_unlock();
     sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
     st = SPVGEN_ERROR_VULKAN;
     goto fail;
@@ -572,6 +605,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   free(pds);
   msg[0] = 0;
   st = sg_vk_query_device(&ctx->vki, ctx->physical_device, index, info, msg, sizeof msg);
+  sg_vk_loader_unlock();
   if (st != SPVGEN_OK) goto fail;
   if (info->api_version < VK_API_VERSION_1_1) {
     sg_vk_format(msg, sizeof msg, "device '%s' supports Vulkan 1.0; spvgen needs 1.1",
@@ -636,6 +670,7 @@ void spvgen_vk_destroy(spvgen_vk_context *ctx) {
     if (ctx->command_pool) ctx->vkd.vkDestroyCommandPool(ctx->device, ctx->command_pool, NULL);
   }
   if (!ctx->wrapped) {
+    sg_vk_loader_lock(); /* the loader unlinks the device and instance from its lists */
     if (ctx->device && ctx->vkd.vkDestroyDevice) ctx->vkd.vkDestroyDevice(ctx->device, NULL);
     else if (ctx->device && ctx->vki.GetDeviceProcAddr) {
       PFN_vkDestroyDevice destroy_device =
@@ -650,6 +685,7 @@ void spvgen_vk_destroy(spvgen_vk_context *ctx) {
           (PFN_vkDestroyInstance)vkGetInstanceProcAddr(ctx->instance, "vkDestroyInstance");
       if (destroy_instance) destroy_instance(ctx->instance, NULL);
     }
+    sg_vk_loader_unlock();
   }
   free(ctx);
 }
@@ -674,6 +710,9 @@ void spvgen_vk_get_handles(const spvgen_vk_context *ctx, spvgen_vk_handles *out)
   out->queue_family_index = ctx->queue_family;
 }
 
+static spvgen_status enumerate_locked(spvgen_device_caps *out, uint32_t max, uint32_t *count,
+                                      char *msg, size_t msg_size);
+
 spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_t *count,
                                   char *message, size_t message_size) {
   static const char *who = "spvgen_vk_enumerate";
@@ -684,41 +723,45 @@ spvgen_status spvgen_vk_enumerate(spvgen_device_caps *out, uint32_t max, uint32_
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   char msg[1024] = "";
+  sg_vk_loader_lock();
+  spvgen_status st = enumerate_locked(out, max, count, msg, sizeof msg);
+  sg_vk_loader_unlock();
+  if (st != SPVGEN_OK) sg_vk_format(message, message_size, "%s: %s", who, msg);
+  return st;
+}
+
+/* spvgen_vk_enumerate's work, under the loader lock; the reason in msg. */
+static spvgen_status enumerate_locked(spvgen_device_caps *out, uint32_t max, uint32_t *count,
+                                      char *msg, size_t msg_size) {
   VkInstance inst = VK_NULL_HANDLE;
   bool debug_utils;
-  spvgen_status st = create_instance(false, &inst, &debug_utils, msg, sizeof msg);
-  if (st != SPVGEN_OK) {
-    sg_vk_format(message, message_size, "%s: %s", who, msg);
-    return st;
-  }
+  spvgen_status st = create_instance(false, &inst, &debug_utils, msg, msg_size);
+  if (st != SPVGEN_OK) return st;
   sg_vk_instance_fns fns;
   VkPhysicalDevice *pds = NULL;
   uint32_t n = 0;
   if (!sg_vk_load_instance_fns(&fns, vkGetInstanceProcAddr, inst)) {
-    sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
-    st = SPVGEN_ERROR_VULKAN;
+    sg_vk_format(msg, msg_size, "vkGetInstanceProcAddr returned no core instance functions");
     PFN_vkDestroyInstance destroy_instance =
         (PFN_vkDestroyInstance)vkGetInstanceProcAddr(inst, "vkDestroyInstance");
     if (destroy_instance) destroy_instance(inst, NULL);
-    sg_vk_format(message, message_size, "%s: %s", who, msg);
-    return st;
+    return SPVGEN_ERROR_VULKAN;
   }
-  st = list_physical_devices(&fns, inst, &pds, &n, msg, sizeof msg);
+  st = list_physical_devices(&fns, inst, &pds, &n, msg, msg_size);
   sg_vk_device_info *info = n ? malloc(sizeof *info) : NULL;
   if (st == SPVGEN_OK && n && !info) {
-    sg_vk_format(msg, sizeof msg, "out of memory");
+    sg_vk_format(msg, msg_size, "out of memory");
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   if (st == SPVGEN_OK) {
     *count = n;
     for (uint32_t i = 0; i < n && i < max && st == SPVGEN_OK; i++) {
-      st = sg_vk_query_device(&fns, pds[i], i, info, msg, sizeof msg);
+      st = sg_vk_query_device(&fns, pds[i], i, info, msg, msg_size);
       if (st == SPVGEN_OK) out[i] = info->caps;
     }
   }
   free(info);
   free(pds);
   fns.DestroyInstance(inst, NULL);
-  if (st != SPVGEN_OK) sg_vk_format(message, message_size, "%s: %s", who, msg);
   return st;
 }

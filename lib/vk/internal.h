@@ -73,6 +73,83 @@ typedef struct sg_vk_instance_fns {
 bool sg_vk_load_instance_fns(sg_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr gipa,
                                  VkInstance instance);
 
+/* Device-level functions, loaded per device through the instance's vkGetDeviceProcAddr
+ * (sg_vk_load_device_fns): volk's device table is not used, because filling it goes
+ * through volk's process-global vkGetDeviceProcAddr, which two contexts on two threads
+ * would share. The fields keep the Vulkan names (ctx->vkd.vkQueueSubmit). */
+#define SG_VK_DEVICE_FUNCTIONS(X) \
+  X(vkAllocateCommandBuffers) \
+  X(vkAllocateDescriptorSets) \
+  X(vkAllocateMemory) \
+  X(vkBeginCommandBuffer) \
+  X(vkBindBufferMemory) \
+  X(vkCmdBindDescriptorSets) \
+  X(vkCmdBindPipeline) \
+  X(vkCmdCopyBuffer) \
+  X(vkCmdDispatch) \
+  X(vkCmdFillBuffer) \
+  X(vkCmdPipelineBarrier) \
+  X(vkCmdPushConstants) \
+  X(vkCmdResetQueryPool) \
+  X(vkCmdWriteTimestamp) \
+  X(vkCreateBuffer) \
+  X(vkCreateCommandPool) \
+  X(vkCreateComputePipelines) \
+  X(vkCreateDescriptorPool) \
+  X(vkCreateDescriptorSetLayout) \
+  X(vkCreateFence) \
+  X(vkCreatePipelineCache) \
+  X(vkCreatePipelineLayout) \
+  X(vkCreateQueryPool) \
+  X(vkCreateShaderModule) \
+  X(vkDestroyBuffer) \
+  X(vkDestroyCommandPool) \
+  X(vkDestroyDescriptorPool) \
+  X(vkDestroyDescriptorSetLayout) \
+  X(vkDestroyDevice) \
+  X(vkDestroyFence) \
+  X(vkDestroyPipeline) \
+  X(vkDestroyPipelineCache) \
+  X(vkDestroyPipelineLayout) \
+  X(vkDestroyQueryPool) \
+  X(vkDestroyShaderModule) \
+  X(vkDeviceWaitIdle) \
+  X(vkEndCommandBuffer) \
+  X(vkFreeMemory) \
+  X(vkGetBufferDeviceAddress) \
+  X(vkGetBufferDeviceAddressKHR) \
+  X(vkGetBufferMemoryRequirements) \
+  X(vkGetPipelineCacheData) \
+  X(vkGetQueryPoolResults) \
+  X(vkMapMemory) \
+  X(vkQueueSubmit) \
+  X(vkResetCommandPool) \
+  X(vkResetDescriptorPool) \
+  X(vkResetFences) \
+  X(vkUnmapMemory) \
+  X(vkUpdateDescriptorSets) \
+  X(vkWaitForFences)
+
+typedef struct sg_vk_device_fns {
+#define SG_VK_FIELD(name) PFN_##name name;
+  SG_VK_DEVICE_FUNCTIONS(SG_VK_FIELD)
+#undef SG_VK_FIELD
+} sg_vk_device_fns;
+
+/* Fills every field through gdpa (NULL where the device lacks the function). */
+void sg_vk_load_device_fns(sg_vk_device_fns *fns, PFN_vkGetDeviceProcAddr gdpa, VkDevice device);
+
+/* The process-wide lock around spvgen's loader-level calls: loading libvulkan (once),
+ * creating and destroying instances and devices, enumerating physical devices and
+ * resolving function pointers. Two threads resolving device functions at once crashed
+ * inside Debian 12's loader (1.3.239): volk's table asks for some 500 names, most of
+ * them unknown to that loader, and its lookup of unknown device functions is not
+ * thread-safe (tests/threads, ASan: 12 and 13 of 300 runs with volk's table and no lock,
+ * 0 of 300 with the lock, 0 of 300 with this table; docs/design-notes.md). Held only
+ * around those calls, never across a submission or a pipeline compile. */
+void sg_vk_loader_lock(void);
+void sg_vk_loader_unlock(void);
+
 /* ---------------------------------------------------------- physical devices ---- */
 /* The feature structs spvgen queries and enables, chained from f2. A struct is in the
  * chain only when the device has its Vulkan version or extension. */
@@ -163,7 +240,7 @@ struct spvgen_vk_context {
   VkQueue queue;
   uint32_t queue_family;
   sg_vk_instance_fns vki;
-  struct VolkDeviceTable vkd;
+  sg_vk_device_fns vkd;
   PFN_vkConvertCooperativeVectorMatrixNV ConvertCooperativeVectorMatrixNV;
   PFN_vkCmdConvertCooperativeVectorMatrixNV CmdConvertCooperativeVectorMatrixNV;
   /* VK_KHR_pipeline_executable_properties: pipeline_statistics is true when it and
