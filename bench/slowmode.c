@@ -1,0 +1,247 @@
+/* bench/slowmode.c — looks for the trigger of the "slow mode": now and then a GEMM
+ * measurement runs at about a third of its usual speed for the whole measurement of one
+ * pipeline (bench/results/gemm-h100-2026-11-23c.md; issue 24 item 7).
+ *
+ * The same GEMM is measured in many trials, each after renewing one suspect:
+ *   none      nothing renewed (is the slowness a matter of time alone?)
+ *   buffers   A, B and D destroyed and created again (memory placement)
+ *   pipeline  the pipeline destroyed and created again from the same words (the
+ *             driver's compile, its code placement)
+ *   context   a new context, pipeline and buffers (everything)
+ *   idle      nothing renewed, but the GPU idles --idle-ms first (a long compile)
+ * and any of them joined by '+' in that order ("context+idle": a new context, pipeline and
+ * buffers, then the idle, then the first dispatches of that pipeline).
+ * A trial: a sustained warm-up (--warmup-ms, batches of dispatches), then three timed
+ * submissions of --repeats dispatches; the trial's time is the median of the best
+ * submission. A trial slower than 1.6x the best trial of its mode is "slow".
+ *
+ *   bench_slowmode [--shape M,N,K] [--types f16,f32] [--variant auto|coopmat2|khr|simt]
+ *                  [--modes none,buffers,pipeline,context,idle] [--trials N]
+ *                  [--repeats N] [--warmup-ms MS] [--idle-ms MS]
+ *
+ * Output: one line per trial ("trial MODE I us TFLOP/s [slow]"), then per mode the
+ * count of slow trials and the spread. Results go to bench/results/. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "spvgen/gemm.h"
+#include "spvgen/vk.h"
+#include "warm_up.h"
+
+typedef struct setup {
+  spvgen_vk_context *ctx;
+  spvgen_kernel kernel;
+  spvgen_vk_pipeline *pipe;
+  spvgen_vk_buffer *buf[3];
+  uint64_t bytes[3];
+} setup;
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts); /* comparable with nvidia-smi's timestamps */
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(unsigned ms) {
+  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static spvgen_status make_buffers(setup *s, const spvgen_gemm_desc *d) {
+  size_t in_a = d->a_type == SPVGEN_COMPONENT_S8 ? 1 : 2, in_b = in_a;
+  size_t out = (d->out_type == SPVGEN_COMPONENT_F32 || d->out_type == SPVGEN_COMPONENT_S32) ? 4 : 2;
+  s->bytes[0] = (uint64_t)d->m * d->k * in_a;
+  s->bytes[1] = (uint64_t)d->k * d->n * in_b;
+  s->bytes[2] = (uint64_t)d->m * d->n * out;
+  for (int i = 0; i < 3; i++) {
+    spvgen_status st = spvgen_vk_buffer_create(s->ctx, s->bytes[i], 0, &s->buf[i]);
+    if (st != SPVGEN_OK) return st;
+    /* Small values in every element (0x3c00 f16 pairs, or s8 ones): the GEMM runs on real
+     * data; its answer is not checked here (bench_gemm and the tests do that). */
+    st = spvgen_vk_buffer_fill(s->ctx, s->buf[i], 0, s->bytes[i] & ~3ull, i == 2 ? 0u : 0x2c002c00u);
+    if (st != SPVGEN_OK) return st;
+  }
+  return SPVGEN_OK;
+}
+
+static void drop_buffers(setup *s) {
+  for (int i = 0; i < 3; i++) {
+    spvgen_vk_buffer_destroy(s->buf[i]);
+    s->buf[i] = NULL;
+  }
+}
+
+static spvgen_status open_setup(setup *s, const spvgen_gemm_desc *d, char *msg, size_t size) {
+  memset(s, 0, sizeof *s);
+  spvgen_status st = spvgen_vk_create(NULL, &s->ctx, msg, size);
+  if (st != SPVGEN_OK) return st;
+  st = spvgen_gemm(d, spvgen_vk_caps(s->ctx), &s->kernel, msg, size);
+  if (st != SPVGEN_OK) return st;
+  st = spvgen_vk_pipeline_create_kernel(s->ctx, &s->kernel, NULL, &s->pipe);
+  if (st == SPVGEN_OK) st = make_buffers(s, d);
+  if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(s->ctx));
+  return st;
+}
+
+static void close_setup(setup *s) {
+  spvgen_kernel_free(&s->kernel);
+  spvgen_vk_destroy(s->ctx);
+  memset(s, 0, sizeof *s);
+}
+
+/* One trial's time per dispatch (ns): warm-up, then the best of three submissions'
+ * medians. */
+static spvgen_status time_trial(setup *s, uint32_t repeats, uint32_t warmup_ms, double *ns) {
+  spvgen_vk_dispatch_desc *dd = calloc(repeats, sizeof *dd);
+  uint64_t *t = calloc(repeats, sizeof *t);
+  double *sorted = calloc(repeats, sizeof *sorted);
+  spvgen_status st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  if (dd && t && sorted) {
+    for (uint32_t i = 0; i < repeats; i++) {
+      dd[i].pipeline = s->pipe;
+      dd[i].buffers = s->buf;
+      dd[i].buffer_count = 3;
+      memcpy(dd[i].groups, s->kernel.info.groups, sizeof dd[i].groups);
+    }
+    warm_up_info w;
+    st = warm_up_run(s->ctx, dd, repeats, warmup_ms, t, &w);
+    double best = 0;
+    for (int sub = 0; sub < 3 && st == SPVGEN_OK; sub++) {
+      st = spvgen_vk_run(s->ctx, dd, repeats, t);
+      for (uint32_t i = 0; i < repeats; i++) sorted[i] = (double)t[i];
+      qsort(sorted, repeats, sizeof *sorted, cmp_double);
+      double med = sorted[repeats / 2];
+      if (sub == 0 || med < best) best = med;
+    }
+    *ns = best;
+  }
+  free(dd);
+  free(t);
+  free(sorted);
+  return st;
+}
+
+static bool parse_shape(const char *s, spvgen_gemm_desc *d) {
+  return sscanf(s, "%u,%u,%u", &d->m, &d->n, &d->k) == 3 && d->m && d->n && d->k;
+}
+
+static bool parse_types(const char *s, spvgen_gemm_desc *d) {
+  if (!strcmp(s, "f16,f32")) {
+    d->acc_type = d->out_type = SPVGEN_COMPONENT_F32;
+  } else if (!strcmp(s, "f16,f16")) {
+    d->acc_type = d->out_type = SPVGEN_COMPONENT_F16;
+  } else if (!strcmp(s, "s8,s32")) {
+    d->a_type = d->b_type = SPVGEN_COMPONENT_S8;
+    d->acc_type = d->out_type = SPVGEN_COMPONENT_S32;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = d.n = d.k = 4096;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  const char *modes = "none,buffers,pipeline,context,idle";
+  unsigned trials = 40, repeats = 20, warmup_ms = 150, idle_ms = 3000;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool ok = v != NULL;
+    if (!strcmp(a, "--shape")) ok = ok && parse_shape(v, &d);
+    else if (!strcmp(a, "--types")) ok = ok && parse_types(v, &d);
+    else if (!strcmp(a, "--variant")) ok = ok && spvgen_gemm_variant_parse(v, &d.variant);
+    else if (!strcmp(a, "--modes")) modes = v;
+    else if (!strcmp(a, "--trials")) ok = ok && sscanf(v, "%u", &trials) == 1 && trials > 0;
+    else if (!strcmp(a, "--repeats")) ok = ok && sscanf(v, "%u", &repeats) == 1 && repeats > 0;
+    else if (!strcmp(a, "--warmup-ms")) ok = ok && sscanf(v, "%u", &warmup_ms) == 1;
+    else if (!strcmp(a, "--idle-ms")) ok = ok && sscanf(v, "%u", &idle_ms) == 1;
+    else ok = false;
+    if (!ok) {
+      fprintf(stderr, "bench_slowmode: bad argument '%s' (see the comment at the top of bench/slowmode.c)\n", a);
+      return 2;
+    }
+    i++;
+  }
+  char msg[1024] = "";
+  setup s;
+  if (open_setup(&s, &d, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "bench_slowmode: %s\n", msg);
+    close_setup(&s);
+    return 1;
+  }
+  const double flop = 2.0 * d.m * d.n * d.k, start = seconds();
+  printf("# %s, %ux%ux%u, plan of %zu words; trials %u, repeats %u, warm-up %u ms; start %.3f (epoch s)\n",
+         spvgen_vk_caps(s.ctx)->name, d.m, d.n, d.k, s.kernel.word_count, trials, repeats, warmup_ms, start);
+  int rc = 0;
+  char list[256];
+  snprintf(list, sizeof list, "%s", modes);
+  char *save = NULL; /* strtok_r: the Vulkan loader calls strtok itself */
+  for (char *mode = strtok_r(list, ",", &save); mode; mode = strtok_r(NULL, ",", &save)) {
+    double *t = calloc(trials, sizeof *t);
+    if (!t) return 1;
+    spvgen_status st = SPVGEN_OK;
+    for (unsigned i = 0; i < trials && st == SPVGEN_OK; i++) {
+      /* A mode is one renewal or several joined by '+' ("context+idle": a new context,
+       * then the GPU idles before the first dispatch of its pipeline). */
+      char parts[64];
+      snprintf(parts, sizeof parts, "%s", mode);
+      char *psave = NULL;
+      for (char *p = strtok_r(parts, "+", &psave); p && st == SPVGEN_OK; p = strtok_r(NULL, "+", &psave)) {
+        if (!strcmp(p, "buffers")) {
+          drop_buffers(&s);
+          st = make_buffers(&s, &d);
+        } else if (!strcmp(p, "pipeline")) {
+          spvgen_vk_pipeline_destroy(s.pipe);
+          s.pipe = NULL;
+          st = spvgen_vk_pipeline_create_kernel(s.ctx, &s.kernel, NULL, &s.pipe);
+        } else if (!strcmp(p, "context")) {
+          close_setup(&s);
+          st = open_setup(&s, &d, msg, sizeof msg);
+        } else if (!strcmp(p, "idle")) {
+          sleep_ms(idle_ms);
+        } else if (strcmp(p, "none")) {
+          fprintf(stderr, "bench_slowmode: unknown mode '%s'\n", p);
+          return 2;
+        }
+      }
+      if (st == SPVGEN_OK) st = time_trial(&s, repeats, warmup_ms, &t[i]);
+      if (st != SPVGEN_OK) {
+        fprintf(stderr, "bench_slowmode: %s trial %u: %s\n", mode, i, s.ctx ? spvgen_vk_error(s.ctx) : msg);
+        rc = 1;
+        break;
+      }
+      printf("trial %s %u %.1f us %.1f TFLOP/s at %.3f s\n", mode, i, t[i] / 1e3, flop / t[i] / 1e3,
+             seconds() - start);
+      fflush(stdout);
+    }
+    double best = 0, worst = 0;
+    for (unsigned i = 0; i < trials; i++)
+      if (t[i] > 0) {
+        if (best == 0 || t[i] < best) best = t[i];
+        if (t[i] > worst) worst = t[i];
+      }
+    unsigned slow = 0;
+    for (unsigned i = 0; i < trials; i++)
+      if (t[i] > 1.6 * best) {
+        slow++;
+        printf("slow %s trial %u: %.2fx the best\n", mode, i, t[i] / best);
+      }
+    printf("summary %s: %u trials, %u slow (> 1.6x the best), best %.1f TFLOP/s, worst %.1f\n", mode,
+           trials, slow, best > 0 ? flop / best / 1e3 : 0.0, worst > 0 ? flop / worst / 1e3 : 0.0);
+    free(t);
+    if (rc) break;
+  }
+  close_setup(&s);
+  return rc;
+}
