@@ -35,9 +35,9 @@ static spvgen_kernel_info vector_add_info(void) {
   spvgen_kernel_info info;
   memset(&info, 0, sizeof info);
   info.binding_count = 3;
-  info.bindings[0] = (spvgen_binding){0, 0, SPVGEN_BINDING_STORAGE_BUFFER, "a"};
-  info.bindings[1] = (spvgen_binding){0, 1, SPVGEN_BINDING_STORAGE_BUFFER, "b"};
-  info.bindings[2] = (spvgen_binding){0, 2, SPVGEN_BINDING_STORAGE_BUFFER, "c"};
+  info.bindings[0] = (spvgen_binding){.set = 0, .binding = 0, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "a"};
+  info.bindings[1] = (spvgen_binding){.set = 0, .binding = 1, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "b"};
+  info.bindings[2] = (spvgen_binding){.set = 0, .binding = 2, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "c"};
   info.push_constant_size = 4;
   return info;
 }
