@@ -179,9 +179,11 @@ void spvgen_vk_get_handles(const spvgen_vk_context *ctx, spvgen_vk_handles *out)
  * through get_instance_proc_addr and instance: NULL get_instance_proc_addr loads the
  * system's loader), keeping only the features enabled_chain enables. enabled_chain is
  * the VkDeviceCreateInfo the device was created with, or the head of its feature chain
- * (a VkPhysicalDeviceFeatures2, a VkPhysicalDeviceVulkan12Features, ...); NULL: no
- * feature is enabled. queue_family_index decides the timestamp support (UINT32_MAX: the
- * first family with compute). Plan kernels with these caps and they only use what the
+ * (a VkPhysicalDeviceFeatures2, a VkPhysicalDeviceVulkan12Features, ...). NULL: every
+ * feature the device supports, to plan kernels before creating the device (then create
+ * it with spvgen_vk_features_chain of what the kernels' infos list, and call this again
+ * with its VkDeviceCreateInfo). queue_family_index decides the timestamp support
+ * (UINT32_MAX: the first family with compute). Plan kernels with these caps and they only use what the
  * device really has on. SPVGEN_ERROR_INVALID_ARGUMENT for NULL handles or an unknown
  * structure at the head of the chain; SPVGEN_ERROR_NO_DEVICE without a loader. */
 spvgen_status spvgen_device_caps_from_vk(spvgen_vk_proc get_instance_proc_addr, void *instance,

@@ -807,8 +807,10 @@ spvgen_status spvgen_device_caps_from_vk(spvgen_vk_proc get_instance_proc_addr, 
     st = sg_vk_query_device(&fns, (VkPhysicalDevice)physical_device, index, info, msg, sizeof msg);
   }
   sg_vk_loader_unlock();
-  if (st == SPVGEN_OK && !sg_vk_read_enabled_chain(enabled_chain, en, msg, sizeof msg))
+  if (st == SPVGEN_OK && enabled_chain && !sg_vk_read_enabled_chain(enabled_chain, en, msg, sizeof msg))
     st = SPVGEN_ERROR_INVALID_ARGUMENT;
+  /* No chain: everything the device supports (to plan before creating the device). */
+  if (st == SPVGEN_OK && !enabled_chain) en->mask = info->caps.features;
   if (st == SPVGEN_OK) {
     *out = info->caps;
     /* Timestamps: of the queue family the caller will use. */
