@@ -11,7 +11,7 @@
 
 /* "binding 2 'D' (set 0 binding 2)", or "binding 1 'x' (device address at push offset
  * 8)", for messages. */
-static void binding_label(const spvgen_binding *b, uint32_t i, char *out, size_t size) {
+static const char *binding_label(const spvgen_binding *b, uint32_t i, char *out, size_t size) {
   char name[80] = "";
   if (b->name) sg_vk_format(name, sizeof name, " '%s'", b->name);
   if (b->kind == SPVGEN_BINDING_DEVICE_ADDRESS)
@@ -19,6 +19,7 @@ static void binding_label(const spvgen_binding *b, uint32_t i, char *out, size_t
                  b->address_offset);
   else
     sg_vk_format(out, size, "binding %u%s (set %u binding %u)", i, name, b->set, b->binding);
+  return out;
 }
 
 /* The bytes each binding of dispatch d needs: the largest of the info's min_size, the
@@ -88,61 +89,60 @@ static spvgen_status resolve_binding(spvgen_vk_context *ctx, const char *who, ui
   const spvgen_vk_pipeline *p = r->p;
   const spvgen_binding *b = &p->info.bindings[i];
   const spvgen_device_caps *caps = &ctx->caps;
-  char label[160];
-  binding_label(b, i, label, sizeof label);
+  /* Messages are formatted only when something fails (this runs for every binding of
+   * every dispatch). */
+  char label_buf[160];
+#define LABEL binding_label(b, i, label_buf, sizeof label_buf)
   const spvgen_status bad = SPVGEN_ERROR_INVALID_ARGUMENT;
   bool address = b->kind == SPVGEN_BINDING_DEVICE_ADDRESS;
   uint64_t start = 0, range = br->range;
-  const char *origin = NULL; /* what the range is of, for the size message */
-  char origin_buf[96];
+  char origin_buf[96]; /* what the range is of, for the size message */
   if (br->buffer) {
     const spvgen_vk_buffer *sb = br->buffer;
     if (sb->ctx != ctx)
       return sg_vk_fail(ctx, bad,
                         "%s: dispatch %u: %s: the buffer belongs to another context (another "
                         "device, or another spvgen context on the same one)",
-                        who, index, label);
+                        who, index, LABEL);
     if (br->handle)
       return sg_vk_fail(ctx, bad, "%s: dispatch %u: %s: both buffer and handle are set", who,
-                        index, label);
+                        index, LABEL);
     if (br->offset > sb->size)
       return sg_vk_fail(ctx, bad, "%s: dispatch %u: %s: offset %llu is past the buffer's end (%llu bytes)",
-                        who, index, label, (unsigned long long)br->offset,
+                        who, index, LABEL, (unsigned long long)br->offset,
                         (unsigned long long)sb->size);
     if (!range) range = sb->size - br->offset;
     if (range > sb->size - br->offset)
       return sg_vk_fail(ctx, bad,
                         "%s: dispatch %u: %s: offset %llu + range %llu runs past the buffer's end "
                         "(%llu bytes)",
-                        who, index, label, (unsigned long long)br->offset,
+                        who, index, LABEL, (unsigned long long)br->offset,
                         (unsigned long long)range, (unsigned long long)sb->size);
     if (address) {
       if (!sb->address)
         return sg_vk_fail(ctx, bad,
                           "%s: dispatch %u: %s: the kernel takes this buffer by device address; "
                           "create it with SPVGEN_VK_BUFFER_DEVICE_ADDRESS",
-                          who, index, label);
+                          who, index, LABEL);
       start = sb->address + br->offset;
     } else {
       r->buffers[i].buffer = sb->buffer;
     }
-    sg_vk_format(origin_buf, sizeof origin_buf, "a %llu-byte buffer at offset %llu",
-                 (unsigned long long)sb->size, (unsigned long long)br->offset);
-    origin = origin_buf;
+
   } else if (br->handle || (address && br->address)) {
     if (br->handle && br->address)
       return sg_vk_fail(ctx, bad, "%s: dispatch %u: %s: both handle and address are set", who,
-                        index, label);
+                        index, LABEL);
     if (!range)
       return sg_vk_fail(ctx, bad,
                         "%s: dispatch %u: %s: range is 0; give the bytes the kernel may use "
                         "(spvgen cannot ask Vulkan how large a %s is)",
-                        who, index, label, br->handle ? "VkBuffer" : "device address's buffer");
+                        who, index, LABEL, br->handle ? "VkBuffer" : "device address's buffer");
     if (address && br->handle) {
       if (!ctx->vkd.vkGetBufferDeviceAddress && !ctx->vkd.vkGetBufferDeviceAddressKHR)
         return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
                           "%s: dispatch %u: %s: vkGetBufferDeviceAddress is not available", who,
-                          index, label);
+                          index, LABEL);
       VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL,
                                       (VkBuffer)br->handle};
       uint64_t base = ctx->vkd.vkGetBufferDeviceAddress
@@ -152,32 +152,37 @@ static spvgen_status resolve_binding(spvgen_vk_context *ctx, const char *who, ui
         return sg_vk_fail(ctx, bad,
                           "%s: dispatch %u: %s: the VkBuffer has no device address (created "
                           "without VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT?)",
-                          who, index, label);
+                          who, index, LABEL);
       start = base + br->offset;
     } else if (address) {
       start = br->address + br->offset;
     } else {
       r->buffers[i].buffer = (VkBuffer)br->handle;
     }
-    sg_vk_format(origin_buf, sizeof origin_buf, "the caller's %s at offset %llu",
-                 br->handle ? "VkBuffer" : "address", (unsigned long long)br->offset);
-    origin = origin_buf;
+
   } else {
     return sg_vk_fail(ctx, bad,
                       "%s: dispatch %u: %s: no buffer (buffer, handle%s are all 0)", who, index,
-                      label, address ? " and address" : "");
+                      LABEL, address ? " and address" : "");
   }
-  if (range < need)
+  if (range < need) {
+    if (br->buffer)
+      sg_vk_format(origin_buf, sizeof origin_buf, "a %llu-byte buffer at offset %llu",
+                   (unsigned long long)br->buffer->size, (unsigned long long)br->offset);
+    else
+      sg_vk_format(origin_buf, sizeof origin_buf, "the caller's %s at offset %llu",
+                   br->handle ? "VkBuffer" : "address", (unsigned long long)br->offset);
     return sg_vk_fail(ctx, bad,
                       "%s: dispatch %u: %s: %llu bytes given (%s), the kernel needs %llu", who,
-                      index, label, (unsigned long long)range, origin,
+                      index, LABEL, (unsigned long long)range, origin_buf,
                       (unsigned long long)need);
+  }
   if (address) {
     uint32_t align = b->alignment ? b->alignment : 4;
     if (start % align)
       return sg_vk_fail(ctx, bad,
                         "%s: dispatch %u: %s: device address 0x%llx is not a multiple of %u", who,
-                        index, label, (unsigned long long)start, align);
+                        index, LABEL, (unsigned long long)start, align);
     memcpy(r->push_copy + b->address_offset, &start, 8);
     return SPVGEN_OK;
   }
@@ -187,7 +192,7 @@ static spvgen_status resolve_binding(spvgen_vk_context *ctx, const char *who, ui
     return sg_vk_fail(ctx, bad,
                       "%s: dispatch %u: %s: offset %llu is not a multiple of %llu "
                       "(minStorageBufferOffsetAlignment)",
-                      who, index, label, (unsigned long long)br->offset, (unsigned long long)align);
+                      who, index, LABEL, (unsigned long long)br->offset, (unsigned long long)align);
   uint64_t limit = b->kind == SPVGEN_BINDING_UNIFORM_BUFFER ? caps->max_uniform_buffer_range
                                                             : caps->max_storage_buffer_range;
   if (limit && range > limit) {
@@ -195,7 +200,7 @@ static spvgen_status resolve_binding(spvgen_vk_context *ctx, const char *who, ui
       return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
                         "%s: dispatch %u: %s: the kernel needs %llu bytes, over the device's "
                         "max%sBufferRange %llu (take it by device address instead)",
-                        who, index, label, (unsigned long long)need,
+                        who, index, LABEL, (unsigned long long)need,
                         b->kind == SPVGEN_BINDING_UNIFORM_BUFFER ? "Uniform" : "Storage",
                         (unsigned long long)limit);
     range = limit; /* the kernel uses less than the limit: bind what the device allows */
@@ -203,6 +208,7 @@ static spvgen_status resolve_binding(spvgen_vk_context *ctx, const char *who, ui
   r->buffers[i].offset = br->offset;
   r->buffers[i].range = range;
   return SPVGEN_OK;
+#undef LABEL
 }
 
 spvgen_status sg_vk_resolve(spvgen_vk_context *ctx, const char *who, uint32_t index,
