@@ -703,15 +703,17 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
                  "Emits a kernel for the first Vulkan device, runs it on random data and checks it\n"
                  "against the CPU.\n");
     else
-      fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n\n"
+      fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n"
+                 "       spvgen bench trace FILE [options] (`spvgen bench trace --help`)\n\n"
                  "Times the emission of a kernel on this CPU and, with a Vulkan device, the kernel\n"
-                 "itself.\n");
+                 "itself; or runs a framework's trace of GEMM calls through the kernel cache.\n");
     fprintf(o, "\nexample:\n  spvgen %s gemm --m 1024 --n 1024 --k 1024\n", cmd);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "gemm")) return gemm(argc - 1, argv + 1);
+  if (!strcmp(cmd, "bench") && !strcmp(argv[1], "trace")) return spvgen_cmd_bench_trace(argc - 1, argv + 1);
   if (!strcmp(cmd, "run") && !strcmp(argv[1], "mlp")) return spvgen_cmd_run_mlp(argc - 1, argv + 1);
-  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm%s)", argv[1], strcmp(cmd, "run") ? "" : ", mlp");
+  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm%s)", argv[1], strcmp(cmd, "run") ? ", trace" : ", mlp");
 }
 
 int spvgen_cmd_run(int argc, char **argv) { return template_command("run", argc, argv, run_gemm); }
