@@ -44,8 +44,15 @@
  *    libvulkan, creating and destroying instances and devices, resolving functions) run
  *    under one process-wide lock, and volk's globals are written once, under it; no
  *    first call before starting threads is needed.
+ *    The calls on a context include spvgen_vk_cmd_dispatch (which also follows Vulkan's
+ *    rule for the caller's command buffer), spvgen_vk_submit / _wait / _completed and
+ *    the kernel cache calls; a ticket's timeline semaphore or fence may be waited on by
+ *    any thread.
  *  - spvgen_kernel_reflect, the spvgen_caps_* functions and the template functions
- *    (plan, emit into a module of the thread's own) share nothing and may run anywhere.
+ *    (plan, emit into a module of the thread's own), spvgen_vk_features_chain,
+ *    spvgen_device_caps_from_vk and the kernel cache file functions (export, import,
+ *    file_check: atomic writes) share nothing and may run anywhere. Contexts of any
+ *    threads or processes may read and write the same disk cache file at once.
  *  - An application that creates or destroys Vulkan objects itself on other threads
  *    relies on its loader's own thread safety for those calls.
  * tests/threads/test_threads.c checks this under ThreadSanitizer and tests/threads/
