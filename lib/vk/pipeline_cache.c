@@ -189,16 +189,24 @@ static bool check_file(const unsigned char *file, size_t size, const spvgen_devi
   return true;
 }
 
-/* Writes bytes to path atomically: path.tmp.<pid>, fsync, rename. */
+/* Writes bytes to path atomically: a temporary file of a unique name beside it
+ * (mkstemp: contexts of one process, on several threads, may save the same device's file
+ * at once), fsync, rename. */
 static bool write_atomic(const char *path, const unsigned char *head, size_t head_size,
                          const unsigned char *data, size_t data_size, char *why, size_t why_size) {
   char tmp[1100];
-  sg_vk_format(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
+  sg_vk_format(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
   if (!f) {
     sg_vk_format(why, why_size, "cannot create %s: %s", tmp, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      remove(tmp);
+    }
     return false;
   }
+  /* mkstemp's 0600; the cache is the user's, like the directory (0700). */
   bool ok = fwrite(head, 1, head_size, f) == head_size &&
             (!data_size || fwrite(data, 1, data_size, f) == data_size);
   ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
