@@ -312,6 +312,9 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   /* The element types' features, and the Vulkan memory model of the module the kernel
    * is emitted into (spvgen_module_create's default; declared by every variant). */
   p->features |= gemm_type_features(&p->desc) | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
+  /* A subgroup size the kernel assumes is pinned at pipeline creation (the info's
+   * required_subgroup_size), which needs subgroupSizeControl. */
+  if (p->subgroup_size) p->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
   uint64_t missing = p->features & ~caps->features;
   if (missing)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s variant needs %s, which %s lacks",

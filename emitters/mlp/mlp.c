@@ -329,6 +329,8 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
    * into (spvgen_module_create's default). */
   p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
                  SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
+  /* A subgroup size the kernel assumes is pinned at pipeline creation. */
+  if (p->subgroup_size) p->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
   uint64_t missing = p->features & ~caps->features;
   if (missing)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s variant needs %s, which %s lacks",

@@ -569,6 +569,8 @@ spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_ke
   for (int i = 0; i < 3; i++)
     if (r->local_size[i]) info->local_size[i] = r->local_size[i];
   info->features = r->required_features;
+  /* A required subgroup size is a pipeline property the device must allow. */
+  if (info->required_subgroup_size) info->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
   info->subgroup_operations = r->required_subgroup_ops;
   info->api_version = r->required_api_version;
   info->spirv_version = r->version;

@@ -335,6 +335,7 @@ static spvgen_status check_module(spvgen_vk_context *ctx, const char *who, const
   if (st == SPVGEN_OK) {
     /* What the words need, as the words say (whatever info claimed). */
     info->features = refl->required_features;
+    if (*subgroup_size) info->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
     info->subgroup_operations = refl->required_subgroup_ops;
     info->api_version = refl->required_api_version;
     info->spirv_version = refl->version;
