@@ -7,6 +7,8 @@
 #   bin/spvgen                                  the CLI (static, no libspvgen.so needed)
 #   include/spvgen/*.h                          public headers, with the generated ops.h and
 #                                               version.h
+#   include/spvgen/volk/{volk.h,vulkan/*.h,vk_video/*.h}
+#                                               volk and the Vulkan headers, for spvgen::volk
 #   include/spvgen/spirv-headers/spirv/unified1/{spirv.h,GLSL.std.450.h}
 #                                               what builder.h includes (on the include
 #                                               path through the package / spvgen.pc)
@@ -87,6 +89,17 @@ install(FILES "${SPVGEN_GEN_DIR}/spvgen/version.h"
 install(FILES "${SPVGEN_SPIRV_HEADERS_INCLUDE}/spirv/unified1/spirv.h"
               "${SPVGEN_SPIRV_HEADERS_INCLUDE}/spirv/unified1/GLSL.std.450.h"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/spvgen/spirv-headers/spirv/unified1")
+# volk.h and the Vulkan C headers it includes, for applications that load Vulkan with
+# spvgen::volk (samples/embed): include/spvgen/volk/{volk.h,vulkan/,vk_video/}, on the
+# include path of spvgen::volk only.
+target_include_directories(spvgen_volk PUBLIC "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/spvgen/volk>")
+install(FILES "${SPVGEN_VOLK_INCLUDE}/volk.h" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/spvgen/volk")
+foreach(_vkdir vulkan vk_video)
+  if(EXISTS "${SPVGEN_VULKAN_INCLUDE}/${_vkdir}")
+    install(DIRECTORY "${SPVGEN_VULKAN_INCLUDE}/${_vkdir}" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/spvgen/volk"
+            FILES_MATCHING PATTERN "*.h")
+  endif()
+endforeach()
 install(EXPORT spvgenTargets NAMESPACE spvgen:: FILE spvgenTargets.cmake
         DESTINATION "${SPVGEN_CMAKE_DIR}")
 

@@ -252,6 +252,20 @@ void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uin
 
 /* ------------------------------------------------------------- one-shot ---- */
 
+bool ek_sizes_per_count(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
+                        uint64_t *sizes) {
+  uint32_t count = 0;
+  if (push_data && push_size >= 4) memcpy(&count, push_data, 4);
+  for (uint32_t i = 0; i < info->binding_count && i < SPVGEN_MAX_SIZE_ARGS; i++) {
+    uint64_t per = info->size_args[i];
+    if (!per) continue;
+    if (count && per > (UINT64_MAX - 3) / count) return false;
+    uint64_t need = ((uint64_t)count * per + 3) & ~3ull;
+    if (need > sizes[i]) sizes[i] = need;
+  }
+  return true;
+}
+
 spvgen_status ek_kernel_finish(spvgen_module *m, spvgen_status st, spvgen_kernel_info *info,
                                spvgen_kernel *kernel, const char *fn, char *message, size_t size) {
   const uint32_t *words = NULL;

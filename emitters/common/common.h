@@ -156,6 +156,14 @@ uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc,
 void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
                        uint32_t col);
 
+/* ------------------------------------------------------- kernel metadata ---- */
+/* A spvgen_binding_sizes_fn for kernels whose buffers grow with one run-time count (the
+ * MLP's points, the elementwise n): the count is the uint32 at push-constant offset 0;
+ * binding i (i < SPVGEN_MAX_SIZE_ARGS) needs count * info->size_args[i] bytes (0: a
+ * static size), rounded up to 4. */
+bool ek_sizes_per_count(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
+                        uint64_t *sizes);
+
 /* ------------------------------------------------------------- one-shot ---- */
 /* The end of every template's one-shot: st is the emit's status; finishes m, copies its
  * words into kernel (owned by the caller), reads the metadata back from them over *info

@@ -46,14 +46,18 @@ static spvgen_status plan_one(const spvgen_elementwise_desc *desc, const spvgen_
   uint64_t features = d.type == SPVGEN_ELEMENTWISE_F16
                           ? SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT
                           : 0;
+  /* The Vulkan memory model (the default) is a feature of its own. */
+  if (!d.glsl450_memory_model) features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
   if (caps) {
     if (d.local_size > caps->max_workgroup_invocations || d.local_size > caps->max_workgroup_size[0])
       return fail(message, size, SPVGEN_ERROR_UNSUPPORTED, fn,
                   "local_size %u exceeds the device's limit %u", d.local_size,
                   caps->max_workgroup_invocations);
-    if (!spvgen_caps_has(caps, features))
-      return fail(message, size, SPVGEN_ERROR_UNSUPPORTED, fn,
-                  "f16 needs shaderFloat16 and storageBuffer16BitAccess, which %s lacks", caps->name);
+    uint64_t missing = features & ~caps->features;
+    if (missing)
+      return fail(message, size, SPVGEN_ERROR_UNSUPPORTED, fn, "%s needs %s, which %s lacks",
+                  d.type == SPVGEN_ELEMENTWISE_F16 ? "f16" : "the kernel",
+                  spvgen_feature_name(spvgen_feature_first(missing)), caps->name);
   }
   plan->desc = d;
   plan->features = features;
@@ -151,6 +155,21 @@ spvgen_status spvgen_elementwise_emit(spvgen_module *m, const spvgen_elementwise
     info->entry_point = "main";
     info->local_size[0] = d->local_size;
     info->local_size[1] = info->local_size[2] = 1;
+    info->push_constant_size = 4;
+    info->push_field_count = 1;
+    info->push_fields[0].name = "n";
+    info->push_fields[0].size = 4;
+    static const char *const names[3] = {"a", "b", "c"};
+    info->binding_count = 3;
+    for (uint32_t k = 0; k < 3; k++) {
+      info->bindings[k].binding = k;
+      info->bindings[k].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+      info->bindings[k].name = names[k];
+      info->bindings[k].access = k < 2 ? SPVGEN_ACCESS_READ : SPVGEN_ACCESS_WRITE;
+    }
+    /* n elements of each, n a push constant. */
+    info->binding_sizes = ek_sizes_per_count;
+    for (uint32_t k = 0; k < 3; k++) info->size_args[k] = spvgen_component_type_size(ct);
   }
   return spvgen_module_status(m);
 }
@@ -171,9 +190,5 @@ spvgen_status spvgen_elementwise(const spvgen_elementwise_desc *desc,
   if (!m) return fail(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_elementwise", "out of memory");
   spvgen_kernel_info info;
   st = spvgen_elementwise_emit(m, &plan, &info);
-  st = ek_kernel_finish(m, st, &info, out, "spvgen_elementwise", message, message_size);
-  if (st != SPVGEN_OK) return st;
-  static const char *const names[3] = {"a", "b", "c"};
-  for (uint32_t k = 0; k < out->info.binding_count && k < 3; k++) out->info.bindings[k].name = names[k];
-  return SPVGEN_OK;
+  return ek_kernel_finish(m, st, &info, out, "spvgen_elementwise", message, message_size);
 }

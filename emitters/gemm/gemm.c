@@ -309,7 +309,12 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st == SPVGEN_OK && p->desc.split_k > 1) st = gemm_splitk_plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
-  p->features |= gemm_type_features(&p->desc);
+  /* The element types' features, and the Vulkan memory model of the module the kernel
+   * is emitted into (spvgen_module_create's default; declared by every variant). */
+  p->features |= gemm_type_features(&p->desc) | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
+  /* A subgroup size the kernel assumes is pinned at pipeline creation (the info's
+   * required_subgroup_size), which needs subgroupSizeControl. */
+  if (p->subgroup_size) p->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
   uint64_t missing = p->features & ~caps->features;
   if (missing)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s variant needs %s, which %s lacks",
@@ -407,6 +412,51 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
   return SPVGEN_OK;
 }
 
+/* Bytes an operand of rows x cols (layout, ld, batch stride in elements) spans over
+ * every batch: up to and including its last element, rounded up to whole 32-bit words
+ * (what a kernel's widest scalar access of the last element may touch). */
+static uint64_t operand_bytes(spvgen_matrix_layout layout, uint32_t rows, uint32_t cols, uint32_t ld,
+                              uint64_t stride, uint32_t batch, spvgen_component_type t) {
+  uint32_t inner = layout == SPVGEN_ROW_MAJOR ? cols : rows;
+  uint32_t outer = layout == SPVGEN_ROW_MAJOR ? rows : cols;
+  uint64_t last = (uint64_t)(batch - 1) * stride + (uint64_t)(outer - 1) * ld + (inner - 1);
+  return ((last + 1) * spvgen_component_type_size(t) + 3) & ~3ull;
+}
+
+/* The bindings as spvgen/gemm.h lists them (set 0): A, B, D, then C, the bias and the
+ * split-K workspace where the plan has them, each with its name, access and the bytes
+ * the planned shape touches. */
+static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_kernel_info *info) {
+  const spvgen_gemm_desc *d = &p->desc;
+  typedef struct { const char *name; uint32_t access; uint64_t bytes; } entry;
+  entry b[6];
+  uint32_t n = 0;
+  b[n++] = (entry){"A", SPVGEN_ACCESS_READ,
+                              operand_bytes(d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, d->a_type)};
+  b[n++] = (entry){"B", SPVGEN_ACCESS_READ,
+                              operand_bytes(d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, d->b_type)};
+  b[n++] = (entry){"D", SPVGEN_ACCESS_WRITE,
+                              operand_bytes(d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, d->out_type)};
+  if (d->beta != 0.0f)
+    b[n++] = (entry){"C", SPVGEN_ACCESS_READ,
+                                operand_bytes(d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, d->out_type)};
+  if (d->bias != SPVGEN_GEMM_BIAS_NONE)
+    b[n++] = (entry){"bias", SPVGEN_ACCESS_READ,
+                                (((uint64_t)(d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->n)) *
+                                     spvgen_component_type_size(d->out_type) + 3) & ~3ull};
+  if (p->workspace_bytes)
+    b[n++] = (entry){"workspace", SPVGEN_ACCESS_READ | SPVGEN_ACCESS_WRITE, p->workspace_bytes};
+  info->binding_count = n;
+  for (uint32_t i = 0; i < n; i++) {
+    info->bindings[i].set = 0;
+    info->bindings[i].binding = i;
+    info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+    info->bindings[i].name = b[i].name;
+    info->bindings[i].access = b[i].access;
+    info->bindings[i].min_size = b[i].bytes;
+  }
+}
+
 spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_kernel_info *info) {
   if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT ||
@@ -423,6 +473,7 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
       info->groups[i] = plan->groups[i];
     }
     info->required_subgroup_size = plan->subgroup_size;
+    gemm_fill_bindings(plan, info);
   }
   return spvgen_module_status(m);
 }

@@ -325,7 +325,12 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
                     variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
-  p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT;
+  /* Every variant: f16 weights, and the Vulkan memory model of the module it is emitted
+   * into (spvgen_module_create's default). */
+  p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                 SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
+  /* A subgroup size the kernel assumes is pinned at pipeline creation. */
+  if (p->subgroup_size) p->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
   uint64_t missing = p->features & ~caps->features;
   if (missing)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s variant needs %s, which %s lacks",
@@ -444,13 +449,25 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
     for (int i = 0; i < 3; i++) info->local_size[i] = plan->local_size[i];
     info->required_subgroup_size = plan->subgroup_size;
     info->push_constant_size = 4;
+    info->push_field_count = 1;
+    info->push_fields[0].name = "points";
+    info->push_fields[0].size = 4;
     static const char *const names[3] = {"input", "weights", "output"};
+    static const uint32_t access[3] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE};
     info->binding_count = 3;
     for (uint32_t i = 0; i < 3; i++) {
       info->bindings[i].binding = i;
       info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
       info->bindings[i].name = names[i];
+      info->bindings[i].access = access[i];
     }
+    /* The weights are static (the optimal layout's matrices past weight_bytes have
+     * device-defined sizes: weight_bytes is what is known); the points grow with the
+     * point count, a push constant. */
+    info->bindings[1].min_size = plan->weight_bytes;
+    info->binding_sizes = ek_sizes_per_count;
+    info->size_args[0] = (uint64_t)plan->desc.input_width * spvgen_component_type_size(plan->desc.input_type);
+    info->size_args[2] = (uint64_t)plan->desc.output_width * spvgen_component_type_size(plan->desc.output_type);
     if (plan->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
       static const char *const offsets[SPVGEN_MLP_MAX_LAYERS] = {
           "matrix_offset_0",  "matrix_offset_1",  "matrix_offset_2",  "matrix_offset_3",

@@ -237,6 +237,8 @@ typedef struct spvgen_device_caps {
   spvgen_device_type type;
   uint32_t api_version;    /* SPVGEN_API_VERSION packing */
   uint32_t driver_version; /* vendor's own packing */
+  uint8_t pipeline_cache_uuid[16]; /* VkPhysicalDeviceProperties::pipelineCacheUUID: a
+                                      pipeline cache is valid only where it matches */
   uint32_t device_index;   /* position in vkEnumeratePhysicalDevices */
   uint32_t max_spirv_version; /* highest SPIR-V the device takes, as SPVGEN_SPIRV_VERSION */
 

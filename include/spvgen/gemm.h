@@ -234,8 +234,13 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
 
 /* Builds the plan's kernel into m (a fresh or reset module, created with a NULL or
  * default desc). info (optional) receives what the words cannot say: entry point name,
- * dispatch grid, local size and the binding names; spvgen_kernel_reflect fills the rest
- * after finish. Errors are the module's sticky error. */
+ * dispatch grid, local size and the bindings in the order above, each with its name
+ * ("A", "B", "D", "C", "bias", "workspace"), access and min_size (the bytes the planned
+ * shape touches: up to the last element any batch reaches, rounded up to 4);
+ * spvgen_kernel_reflect fills the rest after finish (features, capabilities, hash).
+ * plan.features lists every device feature the words need (the Vulkan memory model of
+ * the module included), so a plan never needs more than the caps it was made for.
+ * Errors are the module's sticky error. */
 spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
                                spvgen_kernel_info *info);
 

@@ -5,6 +5,7 @@
 #ifndef SPVGEN_KERNEL_H
 #define SPVGEN_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,18 +18,51 @@ SPVGEN_API_BEGIN
 
 #define SPVGEN_MAX_BINDINGS 16
 #define SPVGEN_MAX_SPEC_CONSTANTS 32
+#define SPVGEN_MAX_PUSH_FIELDS 24
+#define SPVGEN_MAX_CAPABILITIES 48
+#define SPVGEN_MAX_SIZE_ARGS 8
 
 typedef enum spvgen_binding_kind {
   SPVGEN_BINDING_STORAGE_BUFFER = 0,
   SPVGEN_BINDING_UNIFORM_BUFFER = 1,
+  /* A buffer the kernel reaches through a 64-bit device address (a PhysicalStorageBuffer
+   * pointer in its push-constant block, at address_offset): no descriptor; set and
+   * binding are unused. The runner writes the address of the buffer it is given into
+   * the push constants (spvgen/vk.h, spvgen_vk_cmd_dispatch). Needs the device feature
+   * bufferDeviceAddress. */
+  SPVGEN_BINDING_DEVICE_ADDRESS = 2,
 } spvgen_binding_kind;
+
+/* How a kernel uses a binding (spvgen_binding.access); 0 means "not said": read and
+ * written, as far as a caller's barriers go. */
+#define SPVGEN_ACCESS_READ 1u
+#define SPVGEN_ACCESS_WRITE 2u
 
 typedef struct spvgen_binding {
   uint32_t set;
   uint32_t binding;
   spvgen_binding_kind kind;
-  const char *name; /* optional, for messages; static storage */
+  const char *name;  /* optional, for messages ("A", "weights"); static storage */
+  /* The bytes the kernel may touch, from the start of the range it is given: the runner
+   * refuses a smaller buffer or range, naming the binding. A template fills it for the
+   * shape it planned; 0: no requirement beyond the block's static part (which the runner
+   * reads from the words). Sizes that depend on run-time values come from
+   * binding_sizes below, or from the dispatch (spvgen_vk_record_desc.min_sizes). */
+  uint64_t min_size;
+  uint32_t access;          /* SPVGEN_ACCESS_* bits; 0: not said */
+  uint32_t address_offset;  /* DEVICE_ADDRESS: byte offset of the 64-bit address in the
+                               push-constant block (a multiple of 8) */
+  uint32_t alignment;       /* bytes the start of the range must be aligned to beyond the
+                               device's own rule; 0: 4 (DEVICE_ADDRESS), none otherwise */
 } spvgen_binding;
+
+/* One named value of the push-constant block (a shape, a count, a scalar). Device
+ * addresses are bindings (SPVGEN_BINDING_DEVICE_ADDRESS), not fields. */
+typedef struct spvgen_push_field {
+  const char *name; /* static storage */
+  uint32_t offset;  /* bytes from the block's start */
+  uint32_t size;    /* bytes: 4 or 8 */
+} spvgen_push_field;
 
 typedef struct spvgen_spec_constant {
   uint32_t id;       /* SpecId */
@@ -36,6 +70,17 @@ typedef struct spvgen_spec_constant {
   uint64_t value;    /* default value as bits; the runner may override */
   const char *name;  /* optional */
 } spvgen_spec_constant;
+
+struct spvgen_kernel_info;
+/* A kernel's binding sizes as a function of its run-time values: given one dispatch's
+ * push-constant data (push_size bytes, the block's full size), raises sizes[i] (one
+ * entry per binding, prefilled with the bindings' min_size) to what that dispatch's
+ * kernel may touch. Pure; reads info->size_args for the constants the template put
+ * there (element sizes, widths). Returns false when the push data asks for more than 64
+ * bits can count (the dispatch is then refused). */
+typedef bool (*spvgen_binding_sizes_fn)(const struct spvgen_kernel_info *info,
+                                        const void *push_data, uint32_t push_size,
+                                        uint64_t *sizes);
 
 typedef struct spvgen_kernel_info {
   const char *entry_point;          /* NULL means "main" */
@@ -48,6 +93,26 @@ typedef struct spvgen_kernel_info {
   spvgen_binding bindings[SPVGEN_MAX_BINDINGS];
   uint32_t spec_constant_count;
   spvgen_spec_constant spec_constants[SPVGEN_MAX_SPEC_CONSTANTS];
+
+  /* ---- the push-constant block's named values (templates fill them) ---- */
+  uint32_t push_field_count;
+  spvgen_push_field push_fields[SPVGEN_MAX_PUSH_FIELDS];
+  /* Run-time sizes (NULL: every size is static, bindings[i].min_size): see
+   * spvgen_binding_sizes_fn. The runner calls it for every dispatch. */
+  spvgen_binding_sizes_fn binding_sizes;
+  uint64_t size_args[SPVGEN_MAX_SIZE_ARGS];
+
+  /* ---- what the words need from a device: spvgen_kernel_reflect fills these from the
+   * module's declarations (the one reader; templates never list them by hand) ---- */
+  uint64_t features;             /* SPVGEN_FEATURE_* its capabilities and types need */
+  uint32_t subgroup_operations;  /* SPVGEN_SUBGROUP_* its GroupNonUniform capabilities need */
+  uint32_t api_version;          /* the Vulkan version its capabilities need
+                                    (SPVGEN_API_VERSION; 1.0 as 0) */
+  uint32_t spirv_version;        /* the module's SPIR-V version (header word) */
+  uint32_t capability_count;     /* OpCapability declarations, in module order (at most
+                                    SPVGEN_MAX_CAPABILITIES kept) */
+  uint32_t capabilities[SPVGEN_MAX_CAPABILITIES]; /* SpvCapability values */
+  uint64_t hash;                 /* spvgen_words_hash of the words */
 } spvgen_kernel_info;
 
 typedef struct spvgen_kernel {
@@ -56,14 +121,23 @@ typedef struct spvgen_kernel {
   spvgen_kernel_info info;
 } spvgen_kernel;
 
-/* Reads a kernel's metadata from its words: the buffer bindings (in (set, binding)
- * order), the push-constant block's size and the literal local size of the entry point
- * info->entry_point (NULL: "main"). What the words cannot say (entry point name, dispatch
- * grid, required subgroup size, spec constant values, binding names) is left as the
- * caller set it. Fails with a message on malformed words, a missing entry point, or a
- * resource that is not a buffer. */
+/* Reads a kernel's metadata from its words: the buffer bindings (descriptor bindings in
+ * (set, binding) order, then DEVICE_ADDRESS bindings as the caller listed them), the
+ * push-constant block's size, the literal local size of the entry point
+ * info->entry_point (NULL: "main"), and what the words need from a device (features,
+ * subgroup operations, Vulkan and SPIR-V versions, capabilities) and their hash. What the
+ * words cannot say is kept as the caller set it: the entry point name, dispatch grid,
+ * required subgroup size, spec constant values, push fields, size function, and each
+ * binding's name, min_size, access and alignment (matched by set and binding). Fails
+ * with a message on malformed words, a missing entry point, a resource that is not a
+ * buffer, or a capability Vulkan does not allow or the runner cannot map to a feature. */
 spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_kernel_info *info,
                                     char *message, size_t message_size);
+
+/* The content hash of a module: FNV-1a 64 over its bytes (little-endian words), the
+ * value `spvgen gemm --json` prints as "hash" and the runner keys compiled pipelines on.
+ * 0 for NULL words. */
+uint64_t spvgen_words_hash(const uint32_t *words, size_t count);
 
 /* Frees kernel->words and zeroes the struct; NULL is fine. */
 void spvgen_kernel_free(spvgen_kernel *kernel);

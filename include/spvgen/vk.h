@@ -9,7 +9,23 @@
  * (VkInstance, VkPhysicalDevice, VkDevice and VkQueue are pointers) or `uint64_t`
  * (VkBuffer, VkPipeline, ...).
  *
- * Every call is synchronous: it records, submits and waits. Every failure returns a
+ * Three ways to run a kernel, one recording path behind them (lib/vk/record.c):
+ *  - spvgen_vk_run / spvgen_vk_dispatch: record, submit and wait (synchronous).
+ *  - spvgen_vk_submit: record and submit without waiting; a ticket (a timeline
+ *    semaphore value, or a fence of the caller's) says when it is done.
+ *  - spvgen_vk_cmd_dispatch: record into the caller's own VkCommandBuffer with the
+ *    caller's own buffers; never submits (the "Recording" section says which barriers
+ *    the caller owns).
+ * Every dispatch is checked before anything is recorded: each buffer or range against
+ * the size its binding needs (the kernel info's, or computed from the dispatch's push
+ * constants for run-time shapes), push-constant sizes, the grid, and which device a
+ * buffer belongs to where spvgen can tell.
+ *
+ * Pipelines are cached: a second spvgen_vk_pipeline_create of the same words and layout
+ * reuses the compiled pipeline (in process), and the driver's VkPipelineCache persists in
+ * the XDG cache directory across processes ("Kernel cache" below).
+ *
+ * Every failure returns a
  * status and leaves a message in spvgen_vk_error(ctx) that names the spvgen call, the
  * Vulkan call and its VkResult (or the argument that was wrong, or the missing feature
  * by its Vulkan name). Nothing aborts or prints. A Vulkan call that fails for memory
@@ -28,8 +44,15 @@
  *    libvulkan, creating and destroying instances and devices, resolving functions) run
  *    under one process-wide lock, and volk's globals are written once, under it; no
  *    first call before starting threads is needed.
+ *    The calls on a context include spvgen_vk_cmd_dispatch (which also follows Vulkan's
+ *    rule for the caller's command buffer), spvgen_vk_submit / _wait / _completed and
+ *    the kernel cache calls; a ticket's timeline semaphore or fence may be waited on by
+ *    any thread.
  *  - spvgen_kernel_reflect, the spvgen_caps_* functions and the template functions
- *    (plan, emit into a module of the thread's own) share nothing and may run anywhere.
+ *    (plan, emit into a module of the thread's own), spvgen_vk_features_chain,
+ *    spvgen_device_caps_from_vk and the kernel cache file functions (export, import,
+ *    file_check: atomic writes) share nothing and may run anywhere. Contexts of any
+ *    threads or processes may read and write the same disk cache file at once.
  *  - An application that creates or destroys Vulkan objects itself on other threads
  *    relies on its loader's own thread safety for those calls.
  * tests/threads/test_threads.c checks this under ThreadSanitizer and tests/threads/
@@ -83,9 +106,18 @@ typedef struct spvgen_vk_desc {
   /* How long one submission may run before the call fails with VK_TIMEOUT; 0: 60 s. */
   uint32_t timeout_ms;
   /* Initial VkPipelineCache contents (from spvgen_vk_pipeline_cache_data); optional. A
-   * cache from another device or driver is ignored by the driver. */
+   * cache from another device or driver is ignored by the driver. Merged with the disk
+   * cache's contents when both exist. */
   const void *pipeline_cache_data;
   size_t pipeline_cache_size;
+  /* The kernel cache ("Kernel cache" below): no_disk_cache leaves the disk alone (no
+   * read, no write; so does the environment variable SPVGEN_PIPELINE_CACHE=off);
+   * cache_dir replaces the default directory ($XDG_CACHE_HOME/spvgen, else
+   * $HOME/.cache/spvgen; the environment variable SPVGEN_PIPELINE_CACHE=DIR also does);
+   * no_pipeline_reuse makes every spvgen_vk_pipeline_create compile. */
+  bool no_disk_cache;
+  const char *cache_dir;
+  bool no_pipeline_reuse;
 } spvgen_vk_desc;
 
 /* Creates an instance and a device. desc may be NULL (defaults). On failure *out is NULL
@@ -107,10 +139,21 @@ typedef struct spvgen_vk_wrap_desc {
   uint32_t queue_family_index;
   /* The caller's vkGetInstanceProcAddr; NULL: spvgen loads the system's loader. */
   spvgen_vk_proc get_instance_proc_addr;
-  /* SPVGEN_FEATURE_* the caller enabled on the device (spvgen cannot ask the device).
-   * The context's caps keep only those the device also supports. */
+  /* What the caller enabled on the device, which spvgen cannot ask the device for. The
+   * truth is device_create_info: the VkDeviceCreateInfo the device was created with (its
+   * pEnabledFeatures, its pNext chain of feature structs, VkPhysicalDeviceVulkan11/12/
+   * 13Features included, and its enabled extensions), or just the head of a feature
+   * chain (a VkPhysicalDeviceFeatures2 or any feature struct); read during the call
+   * only. Without it, enabled_features (SPVGEN_FEATURE_* bits, the older way) is taken on
+   * trust: a bit the device does not really have enabled makes the driver see modules it
+   * may reject (VUID-VkShaderModuleCreateInfo-pCode-01091). Either way the context's caps
+   * keep only what the device also supports. */
+  const void *device_create_info;
   uint64_t enabled_features;
   uint32_t timeout_ms; /* as in spvgen_vk_desc */
+  bool no_disk_cache;  /* as in spvgen_vk_desc */
+  const char *cache_dir;
+  bool no_pipeline_reuse;
 } spvgen_vk_wrap_desc;
 
 spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context **out,
@@ -137,6 +180,48 @@ typedef struct spvgen_vk_handles {
 } spvgen_vk_handles;
 /* The Vulkan objects behind a context (for interop). */
 void spvgen_vk_get_handles(const spvgen_vk_context *ctx, spvgen_vk_handles *out);
+
+/* ------------------------------------------- a framework's own device ---- */
+/* The caps of a device the caller created: what physical_device supports (queried
+ * through get_instance_proc_addr and instance: NULL get_instance_proc_addr loads the
+ * system's loader), keeping only the features enabled_chain enables. enabled_chain is
+ * the VkDeviceCreateInfo the device was created with, or the head of its feature chain
+ * (a VkPhysicalDeviceFeatures2, a VkPhysicalDeviceVulkan12Features, ...). NULL: every
+ * feature the device supports, to plan kernels before creating the device (then create
+ * it with spvgen_vk_features_chain of what the kernels' infos list, and call this again
+ * with its VkDeviceCreateInfo). queue_family_index decides the timestamp support
+ * (UINT32_MAX: the first family with compute). Plan kernels with these caps and they only use what the
+ * device really has on. SPVGEN_ERROR_INVALID_ARGUMENT for NULL handles or an unknown
+ * structure at the head of the chain; SPVGEN_ERROR_NO_DEVICE without a loader. */
+spvgen_status spvgen_device_caps_from_vk(spvgen_vk_proc get_instance_proc_addr, void *instance,
+                                         void *physical_device, const void *enabled_chain,
+                                         uint32_t queue_family_index, spvgen_device_caps *out,
+                                         char *message, size_t message_size);
+
+/* Storage for a feature chain, filled by spvgen_vk_features_chain: opaque, aligned for
+ * every Vulkan structure it holds. */
+typedef struct spvgen_vk_feature_chain {
+  union {
+    uint64_t align;
+    unsigned char bytes[4096];
+  } storage;
+} spvgen_vk_feature_chain;
+
+/* Fills chain with a VkPhysicalDeviceFeatures2 and the feature structs that turn on
+ * `features` (SPVGEN_FEATURE_* bits: e.g. the union of the kernel infos' features of
+ * the kernels to run), every member spvgen does not need left VK_FALSE, structs with
+ * nothing to enable left out. Returns the VkPhysicalDeviceFeatures2 * (as void *) to put
+ * in VkDeviceCreateInfo.pNext (a caller's own structs may be appended: *tail, when not
+ * NULL, gets the address of the last struct's pNext). extensions (optional, max entries)
+ * gets the device extensions those features need on a device of api_version (the ones
+ * core there are left out), plus VK_KHR_push_descriptor when recommended_extensions is
+ * true (what spvgen_vk_cmd_dispatch binds buffers with); *extension_count gets how many
+ * (may exceed max). NULL for a NULL chain or a bit spvgen does not know (timestamps are
+ * a queue property: ignored). */
+void *spvgen_vk_features_chain(uint64_t features, uint32_t api_version,
+                               bool recommended_extensions, spvgen_vk_feature_chain *chain,
+                               void ***tail, const char **extensions, uint32_t max,
+                               uint32_t *extension_count);
 
 /* Lists every device's capabilities (the features each supports). Creates and destroys
  * its own instance. *count gets the number of devices; at most max entries are written
@@ -208,9 +293,17 @@ spvgen_status spvgen_vk_pipeline_create_kernel(spvgen_vk_context *ctx,
 void spvgen_vk_pipeline_destroy(spvgen_vk_pipeline *pipeline);
 /* The metadata the pipeline was built with (bindings in dispatch order). */
 const spvgen_kernel_info *spvgen_vk_pipeline_info(const spvgen_vk_pipeline *pipeline);
-/* Minimum size of the buffer bound to binding number i of the info (the static part of
- * its block), 0 if the module does not use it. */
+/* Minimum size of the buffer bound to binding number i of the info: the larger of the
+ * info's min_size and the static part of its block in the words (0 when neither says
+ * anything). A dispatch may need more (run-time sizes: spvgen_binding_sizes_fn). */
 uint64_t spvgen_vk_pipeline_binding_min_size(const spvgen_vk_pipeline *pipeline, uint32_t i);
+
+/* The VkPipeline and VkPipelineLayout (as integers; either may be NULL) of a pipeline,
+ * for a framework that binds it itself. They belong to the pipeline: valid until its
+ * last handle is destroyed. The layout has set 0 as a push-descriptor set when the
+ * context has VK_KHR_push_descriptor and the kernel uses only set 0. */
+void spvgen_vk_pipeline_handles(const spvgen_vk_pipeline *pipeline, uint64_t *vk_pipeline,
+                                uint64_t *vk_pipeline_layout);
 
 /* The VkPipelineCache contents: with data NULL, *size gets the size; else at most *size
  * bytes are written and *size is set to the count written. */
@@ -243,16 +336,76 @@ spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
                                             spvgen_vk_pipeline_stat *out, uint32_t max,
                                             uint32_t *count);
 
+/* ----------------------------------------------------------- kernel cache ---- */
+/* In process: spvgen_vk_pipeline_create hashes the words (spvgen_words_hash) and what else
+ * decides the compiled pipeline (entry point, descriptor layout, push-constant size,
+ * specialization constants, subgroup size); a create that matches an earlier one (words
+ * compared in full) shares its VkPipeline and costs no compile. Every create returns a
+ * handle of its own, with its own info (names, sizes), to be destroyed on its own:
+ * handles never alias, destroying one never affects another. A compiled pipeline lives
+ * while a handle uses it, and after that in a list of idle ones (the 256 most recently
+ * used) that a later create of the same words revives; the context's destruction frees
+ * all. spvgen_vk_desc.no_pipeline_reuse turns this off.
+ *
+ * On disk: the context's VkPipelineCache starts from, and is written back to,
+ * <cache dir>/pipelines-<vendor>-<device>-<driver version>-<pipelineCacheUUID>.bin
+ * (versioned by device and driver: another device's file is never read). The write
+ * happens at spvgen_vk_destroy (or spvgen_vk_kernel_cache_save) when something was
+ * compiled, merged with the file's current contents, atomically (a temporary file,
+ * fsync, rename). A file that is corrupt, truncated, of another version or of another
+ * device is ignored, never a crash: spvgen_vk_kernel_cache_stats' notice says why.
+ * `spvgen cache export FILE` / `spvgen cache import FILE` move the files (to ship them
+ * with an application). */
+typedef struct spvgen_vk_kernel_cache_stats {
+  uint64_t compiled;         /* pipelines compiled (vkCreateComputePipelines calls) */
+  uint64_t reused;           /* creates served by an already compiled pipeline */
+  double compile_ms;         /* wall time of the compiles (module + pipeline creation) */
+  uint32_t pipelines;        /* compiled pipelines alive, idle ones included */
+  uint64_t disk_bytes_read;  /* VkPipelineCache bytes read from the disk cache (0: none) */
+  char path[1024];           /* the disk cache file ("" when off) */
+  char notice[512];          /* why the file was ignored or not written ("" when fine) */
+} spvgen_vk_kernel_cache_stats;
+
+void spvgen_vk_kernel_cache_stats_get(const spvgen_vk_context *ctx,
+                                      spvgen_vk_kernel_cache_stats *out);
+/* Writes the disk cache now (as spvgen_vk_destroy does). SPVGEN_OK when there was nothing
+ * to write or the disk cache is off; SPVGEN_ERROR_IO with the reason otherwise. */
+spvgen_status spvgen_vk_kernel_cache_save(spvgen_vk_context *ctx);
+/* The default cache directory: $XDG_CACHE_HOME/spvgen when XDG_CACHE_HOME is an absolute
+ * path, else $HOME/.cache/spvgen. SPVGEN_ERROR_IO when neither is set. */
+spvgen_status spvgen_vk_kernel_cache_dir(char *path, size_t size);
+/* Writes every valid pipeline cache file of dir (NULL: the default directory) into one
+ * bundle file at path (atomically); *count gets the number of files. No device needed. */
+spvgen_status spvgen_vk_kernel_cache_export(const char *dir, const char *path, uint32_t *count,
+                                            char *message, size_t message_size);
+/* Reads a bundle written by export and writes its files into dir (NULL: the default),
+ * after checking every one (a truncated or corrupt bundle imports nothing:
+ * SPVGEN_ERROR_IO). A device's file already there is not replaced: the import is kept
+ * beside it and merged the next time a context opens that device. *count: files written. */
+spvgen_status spvgen_vk_kernel_cache_import(const char *dir, const char *path, uint32_t *count,
+                                            char *message, size_t message_size);
+/* Checks one cache file; identity (optional) gets its vendor_id, device_id,
+ * driver_version and pipeline_cache_uuid (the other fields zero), *data_bytes the size of
+ * the driver's data. SPVGEN_ERROR_IO with the reason for a file that would be ignored. */
+spvgen_status spvgen_vk_kernel_cache_file_check(const char *path, spvgen_device_caps *identity,
+                                                uint64_t *data_bytes, char *message,
+                                                size_t message_size);
+
 /* --------------------------------------------------------------- dispatch ---- */
 typedef struct spvgen_vk_dispatch_desc {
   spvgen_vk_pipeline *pipeline;
-  /* One buffer per binding of the pipeline's info, in that order. */
+  /* One buffer per binding of the pipeline's info, in that order (all of it: offset 0,
+   * the buffer's size; device addresses for DEVICE_ADDRESS bindings). */
   spvgen_vk_buffer *const *buffers;
   uint32_t buffer_count;
-  /* Exactly info->push_constant_size bytes (or none when that is 0). */
+  /* Exactly info->push_constant_size bytes (or none when that is 0; or none when the
+   * block holds only device addresses, which the runner writes). */
   const void *push_data;
   uint32_t push_size;
   uint32_t groups[3]; /* workgroup counts; 0 entries mean 1 */
+  /* Optional, one per binding: bytes this dispatch needs (run-time shapes; see
+   * spvgen_vk_record_desc.min_sizes). */
+  const uint64_t *min_sizes;
 } spvgen_vk_dispatch_desc;
 
 /* Runs count dispatches in one submission, in order, with a full memory barrier between
@@ -267,6 +420,120 @@ spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pip
                                  const void *push_data, uint32_t push_size,
                                  uint32_t groups_x, uint32_t groups_y, uint32_t groups_z,
                                  uint64_t *ns);
+
+/* -------------------------------------------------------------- recording ---- */
+/* One binding's buffer in a recorded dispatch: a spvgen buffer of this context, or the
+ * caller's own VkBuffer, or (DEVICE_ADDRESS bindings) a device address. */
+typedef struct spvgen_vk_buffer_range {
+  spvgen_vk_buffer *buffer; /* a spvgen buffer; NULL: handle or address below */
+  uint64_t handle;          /* the caller's VkBuffer (buffer NULL) */
+  uint64_t offset;          /* bytes from the buffer's start (or added to address) */
+  /* Bytes the kernel may use from offset. 0 with `buffer`: up to its end. REQUIRED with a
+   * handle or an address: spvgen cannot ask Vulkan how large a VkBuffer is, and the
+   * check that keeps a kernel inside it compares this with what the binding needs. */
+  uint64_t range;
+  /* DEVICE_ADDRESS bindings only, with neither buffer nor handle: the VkDeviceAddress of
+   * the buffer (offset is added). */
+  uint64_t address;
+} spvgen_vk_buffer_range;
+
+typedef struct spvgen_vk_record_desc {
+  spvgen_vk_pipeline *pipeline;
+  const spvgen_vk_buffer_range *buffers; /* one per binding of the pipeline's info */
+  uint32_t buffer_count;
+  const void *push_data; /* as spvgen_vk_dispatch_desc */
+  uint32_t push_size;
+  uint32_t groups[3];    /* 0 entries mean 1 */
+  /* Optional, one per binding: the bytes this dispatch needs, for kernels whose sizes
+   * depend on run-time values the info does not compute (a template's size function
+   * for run-time shapes). The check uses the largest of these, the info's min_size, the
+   * info's binding_sizes for this dispatch's push constants and the block's static
+   * size in the words: no source can lower what another requires. */
+  const uint64_t *min_sizes;
+} spvgen_vk_record_desc;
+
+/* spvgen_vk_cmd_dispatch / spvgen_vk_submit flags. */
+enum {
+  /* No barrier between consecutive dispatches of the call (they are independent). By
+   * default each dispatch's shader writes are made visible to the next one's shader
+   * reads and writes (a compute-to-compute memory barrier). */
+  SPVGEN_VK_RECORD_NO_BARRIERS = 1u << 0,
+};
+
+/* Records count dispatches into the caller's command_buffer (a VkCommandBuffer in the
+ * recording state, of a queue family with compute, on this context's device). Never
+ * begins, ends or submits it. Every dispatch is checked first; on any error nothing at
+ * all is recorded and the message names the dispatch, the binding (its name), the size
+ * given and the size needed.
+ *
+ * Barriers the caller owns (spvgen records only those between the call's own
+ * dispatches):
+ *  - before: whatever wrote the buffers the kernels read (a copy, an upload, an earlier
+ *    dispatch, the host) must be made visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
+ *    VK_ACCESS_SHADER_READ_BIT, and earlier reads of the buffers they write must be
+ *    finished (a write-after-read dependency into COMPUTE_SHADER / SHADER_WRITE);
+ *  - after: the kernels' writes (COMPUTE_SHADER / SHADER_WRITE, info access
+ *    SPVGEN_ACCESS_WRITE) must be made visible to whatever reads them next (a copy, a
+ *    later dispatch, the host: VK_PIPELINE_STAGE_HOST_BIT / VK_ACCESS_HOST_READ_BIT
+ *    before mapping).
+ * The call changes the command buffer's compute state: the bound compute pipeline, set
+ * 0's descriptors and the push constants; rebind yours afterwards.
+ *
+ * Buffers are bound with push descriptors (VK_KHR_push_descriptor: a created context
+ * enables it where present; a wrapped one when device_create_info lists it), so nothing
+ * spvgen allocates has to outlive the command buffer. Without it only kernels that take
+ * every buffer by device address can be recorded (SPVGEN_ERROR_UNSUPPORTED otherwise).
+ *
+ * What spvgen checks: sizes and ranges (against the binding's needs and, for spvgen
+ * buffers, the buffer's size), offsets (minStorageBufferOffsetAlignment; a binding's
+ * alignment for addresses), buffers of another context (spvgen buffers), a NULL command
+ * buffer, the context's own command buffers, and command buffers begun and ended through
+ * spvgen_vk_command_buffer_begin / _end (one that was ended is refused). What it cannot
+ * know: whether a caller's VkBuffer or VkCommandBuffer belongs to this device, how large
+ * a caller's VkBuffer really is (the range is taken as the truth), whether a command
+ * buffer spvgen never saw is recording, whether a handle is alive. Those are the
+ * caller's (the validation layer reports them: VUID-vkCmdDispatch-commandBuffer-recording
+ * and friends). */
+spvgen_status spvgen_vk_cmd_dispatch(spvgen_vk_context *ctx, void *command_buffer,
+                                     const spvgen_vk_record_desc *dispatches, uint32_t count,
+                                     uint32_t flags);
+
+/* vkBeginCommandBuffer (ONE_TIME_SUBMIT) / vkEndCommandBuffer on a caller's command
+ * buffer, remembered (up to 32 command buffers per context) so that
+ * spvgen_vk_cmd_dispatch can refuse one that is not recording. Optional: recording works
+ * on command buffers the caller begins itself. */
+spvgen_status spvgen_vk_command_buffer_begin(spvgen_vk_context *ctx, void *command_buffer);
+spvgen_status spvgen_vk_command_buffer_end(spvgen_vk_context *ctx, void *command_buffer);
+
+/* ------------------------------------------------------------------ async ---- */
+typedef struct spvgen_vk_submit_desc {
+  const spvgen_vk_record_desc *dispatches;
+  uint32_t count;
+  uint32_t flags;  /* SPVGEN_VK_RECORD_* */
+  /* Optional: a VkFence of the caller's (unsignaled) that the submission signals. */
+  uint64_t fence;
+} spvgen_vk_submit_desc;
+
+/* Records the dispatches into a command buffer of the context's own ring (4 deep),
+ * submits them as one submission on the context's queue and returns without waiting.
+ * *ticket gets the submission's number (1, 2, ...): spvgen_vk_wait(ctx, ticket) waits
+ * for it; spvgen_vk_timeline gives a timeline semaphore that reaches ticket when it is
+ * done (for a caller's own queue submissions to wait on). The submission begins with a
+ * barrier after everything submitted before (spvgen's earlier work and the host's
+ * writes) and ends with one that makes its writes visible to later work and to the host.
+ * When the ring is full, the oldest submission is waited for first. Buffers and
+ * pipelines in use must stay alive until the ticket completes (destroying them waits
+ * for every submission in flight). */
+spvgen_status spvgen_vk_submit(spvgen_vk_context *ctx, const spvgen_vk_submit_desc *desc,
+                               uint64_t *ticket);
+/* Waits (the context's timeout) until ticket has completed; ticket 0: everything
+ * submitted. A ticket past the last one submitted is an error. */
+spvgen_status spvgen_vk_wait(spvgen_vk_context *ctx, uint64_t ticket);
+/* The highest ticket known to be complete (asks the device; never waits). */
+uint64_t spvgen_vk_completed(spvgen_vk_context *ctx);
+/* The timeline VkSemaphore (as an integer) that spvgen_vk_submit signals with each
+ * ticket; 0 when the device has no timelineSemaphore (use the ticket or a fence). */
+uint64_t spvgen_vk_timeline(const spvgen_vk_context *ctx);
 
 /* ------------------------------------------- cooperative vector matrices ---- */
 /* A matrix conversion: rows x columns elements from (src_type, src_layout) to

@@ -268,6 +268,8 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     switch (op) {
     case SpvOpCapability:
       if (n >= 1) {
+        if (out->capability_count < SPVGEN_MAX_CAPABILITIES)
+          out->capabilities[out->capability_count++] = o[0];
         spvgen_status st = require_capability(r, o[0], out);
         if (st != SPVGEN_OK) return st;
       }
@@ -505,12 +507,27 @@ spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_ke
              SPVGEN_MAX_BINDINGS);
     return SPVGEN_ERROR_UNSUPPORTED;
   }
+  /* What the caller said about its bindings (names, sizes, access) outlives the
+   * re-derivation from the words; its address bindings are no descriptors, so the words
+   * do not list them. */
+  uint32_t given_count = info->binding_count < SPVGEN_MAX_BINDINGS ? info->binding_count
+                                                                   : SPVGEN_MAX_BINDINGS;
+  spvgen_binding given[SPVGEN_MAX_BINDINGS];
+  memcpy(given, info->bindings, given_count * sizeof given[0]);
+  uint32_t address_count = 0;
+  for (uint32_t i = 0; i < given_count; i++)
+    if (given[i].kind == SPVGEN_BINDING_DEVICE_ADDRESS) address_count++;
+  if (r->binding_count + address_count > SPVGEN_MAX_BINDINGS) {
+    snprintf(message, message_size, "the module has %u buffers and info %u address bindings; at most %d",
+             r->binding_count, address_count, SPVGEN_MAX_BINDINGS);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
   info->binding_count = r->binding_count;
   for (uint32_t i = 0; i < r->binding_count; i++) {
+    memset(&info->bindings[i], 0, sizeof info->bindings[i]);
     info->bindings[i].set = r->bindings[i].set;
     info->bindings[i].binding = r->bindings[i].binding;
     info->bindings[i].kind = r->bindings[i].kind;
-    info->bindings[i].name = NULL;
   }
   qsort(info->bindings, info->binding_count, sizeof info->bindings[0], compare_bindings);
   /* Variables that alias one binding (two views of a buffer, e.g. scalar and 128-bit
@@ -529,11 +546,47 @@ spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_ke
     }
     info->bindings[n++] = info->bindings[i];
   }
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t g = 0; g < given_count; g++)
+      if (given[g].kind != SPVGEN_BINDING_DEVICE_ADDRESS && given[g].set == info->bindings[i].set &&
+          given[g].binding == info->bindings[i].binding) {
+        info->bindings[i].name = given[g].name;
+        info->bindings[i].min_size = given[g].min_size;
+        info->bindings[i].access = given[g].access;
+        info->bindings[i].alignment = given[g].alignment;
+      }
+  for (uint32_t g = 0; g < given_count; g++)
+    if (given[g].kind == SPVGEN_BINDING_DEVICE_ADDRESS) info->bindings[n++] = given[g];
   info->binding_count = n;
-  info->push_constant_size = (r->push_constant_size + 3u) & ~3u;
+  uint32_t pc = (r->push_constant_size + 3u) & ~3u;
+  /* Address slots the caller placed past the block's static end (a block the words
+   * declare smaller) still belong to it. */
+  for (uint32_t i = 0; i < n; i++)
+    if (info->bindings[i].kind == SPVGEN_BINDING_DEVICE_ADDRESS &&
+        info->bindings[i].address_offset + 8u > pc)
+      pc = info->bindings[i].address_offset + 8u;
+  info->push_constant_size = pc;
   for (int i = 0; i < 3; i++)
     if (r->local_size[i]) info->local_size[i] = r->local_size[i];
+  info->features = r->required_features;
+  /* A required subgroup size is a pipeline property the device must allow. */
+  if (info->required_subgroup_size) info->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
+  info->subgroup_operations = r->required_subgroup_ops;
+  info->api_version = r->required_api_version;
+  info->spirv_version = r->version;
+  info->capability_count = r->capability_count;
+  memcpy(info->capabilities, r->capabilities, r->capability_count * sizeof r->capabilities[0]);
   return SPVGEN_OK;
+}
+
+uint64_t spvgen_words_hash(const uint32_t *words, size_t count) {
+  if (!words) return 0;
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < count; i++) {
+    uint32_t w = words[i];
+    for (int b = 0; b < 4; b++) h = (h ^ ((w >> (8 * b)) & 0xFFu)) * 1099511628211ull;
+  }
+  return h;
 }
 
 spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_kernel_info *info,
@@ -565,6 +618,7 @@ spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_
       st = SPVGEN_ERROR_UNSUPPORTED;
     }
   if (st == SPVGEN_OK) st = spvgen_reflection_to_info(r, info, msg, sizeof msg);
+  if (st == SPVGEN_OK) info->hash = spvgen_words_hash(words, count);
   if (st != SPVGEN_OK) snprintf(message, message_size, "spvgen_kernel_reflect: %s", msg);
   free(r);
   return st;

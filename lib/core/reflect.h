@@ -36,6 +36,8 @@ typedef struct spvgen_vk_reflection {
   const char *api_version_reason;  /* the capability that needs it */
   const char *feature_reason[SPVGEN_FEATURE_COUNT]; /* what in the module needs it */
   char entry_points[256];          /* names of the GLCompute entry points, for messages */
+  uint32_t capability_count;       /* OpCapability declarations kept (module order) */
+  uint32_t capabilities[SPVGEN_MAX_CAPABILITIES];
   uint64_t size_work;              /* operands visited computing type sizes: linear in the
                                       module (tests bound it by the word count) */
 } spvgen_vk_reflection;
@@ -47,9 +49,11 @@ typedef struct spvgen_vk_reflection {
 spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char *entry_point,
                                 spvgen_vk_reflection *out, char *message, size_t message_size);
 
-/* Fills info's bindings (sorted by set, binding), push constant size and literal local
- * size from a reflection (the one derivation behind spvgen_kernel_reflect and the
- * runner's info-less pipelines). */
+/* Fills info's bindings (sorted by set, binding; each keeps the name, min_size, access
+ * and alignment info gave the same set and binding; DEVICE_ADDRESS bindings of info
+ * follow), push constant size, literal local size and what the words need (features,
+ * subgroup operations, versions, capabilities) from a reflection: the one derivation
+ * behind spvgen_kernel_reflect and the runner's info-less pipelines. */
 spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_kernel_info *info,
                                         char *message, size_t message_size);
 

@@ -264,7 +264,8 @@ static void restrict_caps(spvgen_device_caps *caps, uint64_t enabled) {
 /* Device-level objects every context has: function table, command pool and buffer,
  * fence, pipeline cache. */
 static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *who,
-                                          const void *cache_data, size_t cache_size) {
+                                          const void *cache_data, size_t cache_size,
+                                          bool disk_cache, const char *cache_dir) {
   /* Through this instance's vkGetDeviceProcAddr, never volk's global one. The lookups
    * walk the loader's global lists: under the loader lock (sg_vk_loader_lock). */
   sg_vk_loader_lock();
@@ -284,6 +285,9 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
         ctx->GetPipelineExecutablePropertiesKHR && ctx->GetPipelineExecutableStatisticsKHR;
   }
   sg_vk_loader_unlock();
+  ctx->push_descriptors = ctx->push_descriptors && ctx->vkd.vkCmdPushDescriptorSetKHR;
+  ctx->timeline_semaphores = ctx->timeline_semaphores && ctx->vkd.vkCreateSemaphore;
+  ctx->idle_capacity = 256;
   if (!ctx->vkd.vkCreateCommandPool || !ctx->vkd.vkQueueSubmit || !ctx->vkd.vkCreateComputePipelines)
     return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
                           "%s: vkGetDeviceProcAddr returned no core device functions", who);
@@ -301,17 +305,43 @@ static spvgen_status setup_device_objects(spvgen_vk_context *ctx, const char *wh
   VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, NULL, 0};
   r = ctx->vkd.vkCreateFence(ctx->device, &fci, NULL, &ctx->fence);
   if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateFence", r);
+  /* The disk cache's contents, then the caller's on top (merged). */
+  size_t disk_size = 0;
+  void *disk = disk_cache ? sg_vk_disk_cache_read(ctx, cache_dir, &disk_size) : NULL;
   VkPipelineCacheCreateInfo cci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
-                                   cache_data ? cache_size : 0, cache_data};
+                                   disk_size, disk};
   r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
-  if (r != VK_SUCCESS && cache_data) {
+  if (r != VK_SUCCESS && disk) {
     /* A cache the driver rejects is no reason to fail: start empty. */
+    sg_vk_format(ctx->cache_notice, sizeof ctx->cache_notice,
+                 "%s: the driver refused it (vkCreatePipelineCache: %s); starting empty",
+                 ctx->cache_path, sg_vk_result_name(r));
+    ctx->stats.disk_bytes_read = 0;
     cci.initialDataSize = 0;
     cci.pInitialData = NULL;
     r = ctx->vkd.vkCreatePipelineCache(ctx->device, &cci, NULL, &ctx->pipeline_cache);
   }
+  free(disk);
   if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreatePipelineCache", r);
+  if (cache_data && cache_size) {
+    VkPipelineCacheCreateInfo uci = {VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
+                                     cache_size, cache_data};
+    VkPipelineCache given = VK_NULL_HANDLE;
+    /* A cache the driver rejects is no reason to fail: ignored. */
+    if (ctx->vkd.vkCreatePipelineCache(ctx->device, &uci, NULL, &given) == VK_SUCCESS) {
+      if (ctx->vkd.vkMergePipelineCaches)
+        ctx->vkd.vkMergePipelineCaches(ctx->device, ctx->pipeline_cache, 1, &given);
+      ctx->vkd.vkDestroyPipelineCache(ctx->device, given, NULL);
+    }
+  }
   return SPVGEN_OK;
+}
+
+/* The disk cache is on unless the desc or SPVGEN_PIPELINE_CACHE=off says otherwise. */
+static bool disk_cache_wanted(bool no_disk_cache) {
+  if (no_disk_cache) return false;
+  const char *env = getenv("SPVGEN_PIPELINE_CACHE");
+  return !(env && (!strcmp(env, "off") || !strcmp(env, "0") || !strcmp(env, "none")));
 }
 
 static void copy_message(char *message, size_t message_size, const char *text) {
@@ -471,6 +501,8 @@ static spvgen_status create_device(spvgen_vk_context *ctx, VkPhysicalDevice pd,
     return SPVGEN_ERROR_VULKAN;
   }
   ctx->pipeline_statistics = dev->pipeline_executable_info;
+  ctx->push_descriptors = dev->push_descriptor;
+  ctx->timeline_semaphores = dev->timeline_semaphore;
   return SPVGEN_OK;
 }
 
@@ -533,7 +565,9 @@ spvgen_status spvgen_vk_create(const spvgen_vk_desc *desc_in, spvgen_vk_context 
     return st;
   }
   get_queue(ctx->device, ctx->queue_family, 0, &ctx->queue);
-  st = setup_device_objects(ctx, who, desc.pipeline_cache_data, desc.pipeline_cache_size);
+  ctx->no_reuse = desc.no_pipeline_reuse;
+  st = setup_device_objects(ctx, who, desc.pipeline_cache_data, desc.pipeline_cache_size,
+                            disk_cache_wanted(desc.no_disk_cache), desc.cache_dir);
   if (st != SPVGEN_OK) {
     copy_message(message, message_size, ctx->error);
     spvgen_vk_destroy(ctx);
@@ -632,10 +666,30 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
   ctx->caps.timestamp_valid_bits = ts_bits;
   ctx->caps.features &= ~SPVGEN_FEATURE_TIMESTAMPS;
   if (ts_bits) ctx->caps.features |= SPVGEN_FEATURE_TIMESTAMPS;
-  restrict_caps(&ctx->caps, close_dependencies(desc->enabled_features | SPVGEN_FEATURE_TIMESTAMPS));
+  uint64_t enabled = desc->enabled_features;
+  if (desc->device_create_info) {
+    /* The truth: what the device was created with. */
+    sg_vk_enabled *en = malloc(sizeof *en);
+    if (!en) {
+      sg_vk_format(msg, sizeof msg, "out of memory");
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      goto fail;
+    }
+    if (!sg_vk_read_enabled_chain(desc->device_create_info, en, msg, sizeof msg)) {
+      free(en);
+      st = SPVGEN_ERROR_INVALID_ARGUMENT;
+      goto fail;
+    }
+    enabled = en->mask;
+    ctx->push_descriptors = en->push_descriptor;
+    ctx->timeline_semaphores = en->timeline;
+    free(en);
+  }
+  restrict_caps(&ctx->caps, close_dependencies(enabled | SPVGEN_FEATURE_TIMESTAMPS));
   free(info);
   info = NULL;
-  st = setup_device_objects(ctx, who, NULL, 0);
+  ctx->no_reuse = desc->no_pipeline_reuse;
+  st = setup_device_objects(ctx, who, NULL, 0, disk_cache_wanted(desc->no_disk_cache), desc->cache_dir);
   if (st != SPVGEN_OK) {
     copy_message(message, message_size, ctx->error);
     spvgen_vk_destroy(ctx);
@@ -658,13 +712,15 @@ void spvgen_vk_destroy(spvgen_vk_context *ctx) {
      * ours only. */
     sg_vk_settle(ctx);
     if (!ctx->wrapped) ctx->vkd.vkDeviceWaitIdle(ctx->device);
+    if (ctx->pipeline_cache && !ctx->lost) sg_vk_disk_cache_write(ctx, "spvgen_vk_destroy");
     while (ctx->pipelines) spvgen_vk_pipeline_destroy(ctx->pipelines);
+    sg_vk_programs_destroy(ctx);
     while (ctx->buffers) spvgen_vk_buffer_destroy(ctx->buffers);
     sg_vk_buffer_free(ctx->staging);
     ctx->staging = NULL;
+    sg_vk_frames_destroy(ctx);
     if (ctx->query_pool) ctx->vkd.vkDestroyQueryPool(ctx->device, ctx->query_pool, NULL);
-    if (ctx->descriptor_pool)
-      ctx->vkd.vkDestroyDescriptorPool(ctx->device, ctx->descriptor_pool, NULL);
+    sg_vk_pool_destroy(ctx, &ctx->descriptors);
     if (ctx->pipeline_cache) ctx->vkd.vkDestroyPipelineCache(ctx->device, ctx->pipeline_cache, NULL);
     if (ctx->fence) ctx->vkd.vkDestroyFence(ctx->device, ctx->fence, NULL);
     if (ctx->command_pool) ctx->vkd.vkDestroyCommandPool(ctx->device, ctx->command_pool, NULL);
@@ -708,6 +764,81 @@ void spvgen_vk_get_handles(const spvgen_vk_context *ctx, spvgen_vk_handles *out)
   out->device = ctx->device;
   out->queue = ctx->queue;
   out->queue_family_index = ctx->queue_family;
+}
+
+spvgen_status spvgen_device_caps_from_vk(spvgen_vk_proc get_instance_proc_addr, void *instance,
+                                         void *physical_device, const void *enabled_chain,
+                                         uint32_t queue_family_index, spvgen_device_caps *out,
+                                         char *message, size_t message_size) {
+  static const char *who = "spvgen_device_caps_from_vk";
+  if (message && message_size) message[0] = 0;
+  if (!out || !instance || !physical_device) {
+    sg_vk_format(message, message_size, "%s: %s is NULL", who,
+                 !out ? "out" : !instance ? "instance" : "physical_device");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  char msg[1024] = "";
+  PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)get_instance_proc_addr;
+  sg_vk_loader_lock();
+  spvgen_status st = SPVGEN_OK;
+  if (!gipa) {
+    st = load_loader(msg, sizeof msg);
+    gipa = vkGetInstanceProcAddr;
+  }
+  sg_vk_instance_fns fns;
+  sg_vk_device_info *info = malloc(sizeof *info);
+  sg_vk_enabled *en = malloc(sizeof *en);
+  if (st == SPVGEN_OK && (!info || !en)) {
+    sg_vk_format(msg, sizeof msg, "out of memory");
+    st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  if (st == SPVGEN_OK && !sg_vk_load_instance_fns(&fns, gipa, (VkInstance)instance)) {
+    sg_vk_format(msg, sizeof msg, "vkGetInstanceProcAddr returned no core instance functions");
+    st = SPVGEN_ERROR_VULKAN;
+  }
+  if (st == SPVGEN_OK) {
+    uint32_t index = 0, n = 0;
+    VkPhysicalDevice *pds = NULL;
+    if (list_physical_devices(&fns, (VkInstance)instance, &pds, &n, msg, sizeof msg) == SPVGEN_OK)
+      for (uint32_t i = 0; i < n; i++)
+        if (pds[i] == (VkPhysicalDevice)physical_device) index = i;
+    free(pds);
+    msg[0] = 0;
+    st = sg_vk_query_device(&fns, (VkPhysicalDevice)physical_device, index, info, msg, sizeof msg);
+  }
+  sg_vk_loader_unlock();
+  if (st == SPVGEN_OK && enabled_chain && !sg_vk_read_enabled_chain(enabled_chain, en, msg, sizeof msg))
+    st = SPVGEN_ERROR_INVALID_ARGUMENT;
+  /* No chain: everything the device supports (to plan before creating the device). */
+  if (st == SPVGEN_OK && !enabled_chain) en->mask = info->caps.features;
+  if (st == SPVGEN_OK) {
+    *out = info->caps;
+    /* Timestamps: of the queue family the caller will use. */
+    uint32_t nq = 0;
+    fns.GetPhysicalDeviceQueueFamilyProperties((VkPhysicalDevice)physical_device, &nq, NULL);
+    VkQueueFamilyProperties *qf = nq ? calloc(nq, sizeof *qf) : NULL;
+    uint32_t bits = 0;
+    if (qf) {
+      fns.GetPhysicalDeviceQueueFamilyProperties((VkPhysicalDevice)physical_device, &nq, qf);
+      for (uint32_t i = 0; i < nq; i++) {
+        bool pick = queue_family_index == UINT32_MAX ? (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) != 0
+                                                      : i == queue_family_index;
+        if (pick) {
+          bits = qf[i].timestampValidBits;
+          break;
+        }
+      }
+    }
+    free(qf);
+    out->timestamp_valid_bits = bits;
+    out->features &= ~SPVGEN_FEATURE_TIMESTAMPS;
+    if (bits) out->features |= SPVGEN_FEATURE_TIMESTAMPS;
+    restrict_caps(out, close_dependencies(en->mask | SPVGEN_FEATURE_TIMESTAMPS));
+  }
+  free(info);
+  free(en);
+  if (st != SPVGEN_OK) sg_vk_format(message, message_size, "%s: %s", who, msg);
+  return st;
 }
 
 static spvgen_status enumerate_locked(spvgen_device_caps *out, uint32_t max, uint32_t *count,

@@ -58,6 +58,7 @@ enum {
   CHAIN_BF16,
   CHAIN_FLOAT8,
   CHAIN_PIPELINE_EXECUTABLE,
+  CHAIN_TIMELINE,
   CHAIN_COUNT
 };
 
@@ -77,6 +78,7 @@ static void *chain_member(sg_vk_features *f, int i) {
   case CHAIN_BF16: return &f->bf16;
   case CHAIN_FLOAT8: return &f->float8;
   case CHAIN_PIPELINE_EXECUTABLE: return &f->pipeline_executable;
+  case CHAIN_TIMELINE: return &f->timeline;
   default: return NULL;
   }
 }
@@ -105,6 +107,7 @@ void sg_vk_features_link(sg_vk_features *f) {
   f->float8.sType = SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES;
   f->pipeline_executable.sType =
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+  f->timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
   chain_head *tail = (chain_head *)&f->f2;
   tail->pNext = NULL;
   for (int i = 0; i < CHAIN_COUNT; i++) {
@@ -389,6 +392,7 @@ static void read_properties(const sg_vk_instance_fns *fns, VkPhysicalDevice pd, 
                    : SPVGEN_DEVICE_OTHER;
   caps->api_version = props.apiVersion & 0x1FFFFFFFu; /* drop the variant */
   caps->driver_version = props.driverVersion;
+  memcpy(caps->pipeline_cache_uuid, props.pipelineCacheUUID, sizeof caps->pipeline_cache_uuid);
   caps->device_index = index;
 
   const VkPhysicalDeviceLimits *lim = &props.limits;
@@ -512,6 +516,21 @@ static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysical
   bool has_pipeline_executable =
       has_extension(exts, ne, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   if (has_pipeline_executable) f->chained |= 1u << CHAIN_PIPELINE_EXECUTABLE;
+  /* Timeline semaphores (spvgen_vk_submit's completion values): core in 1.2. Push
+   * descriptors: how a dispatch binds its buffers in a caller's command buffer (no
+   * descriptor set whose life spvgen would have to manage). Neither is a SPVGEN_FEATURE_*:
+   * enabled whenever present. */
+  bool has_timeline = v12 || has_extension(exts, ne, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  if (has_timeline) {
+    f->chained |= 1u << CHAIN_TIMELINE;
+    if (!v12 && info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS)
+      info->extensions[info->extension_count++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+  }
+  if (has_extension(exts, ne, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
+      info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS) {
+    info->extensions[info->extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    info->push_descriptor = true;
+  }
   /* Needed by the extensions above on a Vulkan 1.1 device. */
   if (!v12 && has_extension(exts, ne, VK_KHR_SPIRV_1_4_EXTENSION_NAME)) {
     info->extensions[info->extension_count++] = VK_KHR_SPIRV_1_4_EXTENSION_NAME;
@@ -548,6 +567,11 @@ static void read_features(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
     /* Extension without the feature: neither is enabled, the struct leaves the chain. */
     f->chained &= ~(1u << CHAIN_PIPELINE_EXECUTABLE);
     f->pipeline_executable.pipelineExecutableInfo = VK_FALSE;
+    sg_vk_features_link(f);
+  }
+  info->timeline_semaphore = ((f->chained >> CHAIN_TIMELINE) & 1) && f->timeline.timelineSemaphore;
+  if (!info->timeline_semaphore) {
+    f->chained &= ~(1u << CHAIN_TIMELINE);
     sg_vk_features_link(f);
   }
   caps->features = features_mask(f);
@@ -682,4 +706,180 @@ spvgen_status sg_vk_query_device(const sg_vk_instance_fns *fns, VkPhysicalDevice
   if (st != SPVGEN_OK) return st;
   read_features(fns, pd, info, plan.has_pipeline_executable);
   return read_properties2(fns, pd, info, plan.has_driver_props, message, message_size);
+}
+
+/* ------------------------------------------------- a caller's feature chain ---- */
+/* A member of sg_vk_features by its structure type (NULL: not one spvgen chains). */
+static void *member_by_type(sg_vk_features *f, VkStructureType type, size_t *size) {
+  for (int i = 0; i < CHAIN_COUNT; i++) {
+    chain_head *h = chain_member(f, i);
+    if (h->sType != type) continue;
+    switch (i) {
+    case CHAIN_STORAGE16: *size = sizeof f->storage16; break;
+    case CHAIN_STORAGE8: *size = sizeof f->storage8; break;
+    case CHAIN_FLOAT16_INT8: *size = sizeof f->float16_int8; break;
+    case CHAIN_BDA: *size = sizeof f->bda; break;
+    case CHAIN_VMM: *size = sizeof f->vmm; break;
+    case CHAIN_SUBGROUP_SIZE_CONTROL: *size = sizeof f->subgroup_size_control; break;
+    case CHAIN_SUBGROUP_TYPES: *size = sizeof f->subgroup_types; break;
+    case CHAIN_MAINTENANCE4: *size = sizeof f->maintenance4; break;
+    case CHAIN_COOPMAT: *size = sizeof f->coopmat; break;
+    case CHAIN_COOPMAT2: *size = sizeof f->coopmat2; break;
+    case CHAIN_COOPVEC: *size = sizeof f->coopvec; break;
+    case CHAIN_BF16: *size = sizeof f->bf16; break;
+    case CHAIN_FLOAT8: *size = sizeof f->float8; break;
+    case CHAIN_PIPELINE_EXECUTABLE: *size = sizeof f->pipeline_executable; break;
+    case CHAIN_TIMELINE: *size = sizeof f->timeline; break;
+    default: return NULL;
+    }
+    return h;
+  }
+  return NULL;
+}
+
+/* Sets a VkBool32 of f when the caller's value is true (the Vulkan 1.1-1.3 structs
+ * carry the same features as the extension structs spvgen chains). */
+#define TAKE(dst, src) \
+  do {                 \
+    if (src) dst = VK_TRUE; \
+  } while (0)
+
+bool sg_vk_read_enabled_chain(const void *head, sg_vk_enabled *out, char *message,
+                              size_t message_size) {
+  memset(out, 0, sizeof *out);
+  sg_vk_features *f = &out->features;
+  sg_vk_features_link(f); /* sTypes set: member_by_type finds them */
+  const chain_head *h = head;
+  if (!h) return true;
+  if (h->sType == VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO) {
+    const VkDeviceCreateInfo *dci = head;
+    if (dci->pEnabledFeatures) f->f2.features = *dci->pEnabledFeatures;
+    for (uint32_t i = 0; i < dci->enabledExtensionCount; i++) {
+      const char *e = dci->ppEnabledExtensionNames ? dci->ppEnabledExtensionNames[i] : NULL;
+      if (!e) continue;
+      if (!strcmp(e, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) out->push_descriptor = true;
+    }
+    out->from_create_info = true;
+    h = dci->pNext;
+  }
+  int seen = 0;
+  for (; h; h = h->pNext) {
+    if (++seen > 256) {
+      sg_vk_format(message, message_size, "the feature chain has more than 256 structures (a loop?)");
+      return false;
+    }
+    size_t size = 0;
+    void *m;
+    switch ((int)h->sType) {
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2: {
+      const VkPhysicalDeviceFeatures2 *x = (const void *)h;
+      f->f2.features = x->features;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES: {
+      const VkPhysicalDeviceVulkan11Features *x = (const void *)h;
+      TAKE(f->storage16.storageBuffer16BitAccess, x->storageBuffer16BitAccess);
+      TAKE(f->storage16.uniformAndStorageBuffer16BitAccess, x->uniformAndStorageBuffer16BitAccess);
+      TAKE(f->storage16.storagePushConstant16, x->storagePushConstant16);
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+      const VkPhysicalDeviceVulkan12Features *x = (const void *)h;
+      TAKE(f->storage8.storageBuffer8BitAccess, x->storageBuffer8BitAccess);
+      TAKE(f->storage8.uniformAndStorageBuffer8BitAccess, x->uniformAndStorageBuffer8BitAccess);
+      TAKE(f->storage8.storagePushConstant8, x->storagePushConstant8);
+      TAKE(f->float16_int8.shaderFloat16, x->shaderFloat16);
+      TAKE(f->float16_int8.shaderInt8, x->shaderInt8);
+      TAKE(f->bda.bufferDeviceAddress, x->bufferDeviceAddress);
+      TAKE(f->vmm.vulkanMemoryModel, x->vulkanMemoryModel);
+      TAKE(f->vmm.vulkanMemoryModelDeviceScope, x->vulkanMemoryModelDeviceScope);
+      TAKE(f->subgroup_types.shaderSubgroupExtendedTypes, x->shaderSubgroupExtendedTypes);
+      TAKE(f->timeline.timelineSemaphore, x->timelineSemaphore);
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+      const VkPhysicalDeviceVulkan13Features *x = (const void *)h;
+      TAKE(f->subgroup_size_control.subgroupSizeControl, x->subgroupSizeControl);
+      TAKE(f->subgroup_size_control.computeFullSubgroups, x->computeFullSubgroups);
+      TAKE(f->maintenance4.maintenance4, x->maintenance4);
+      break;
+    }
+    default:
+      m = member_by_type(f, h->sType, &size);
+      if (m && size > sizeof(chain_head)) {
+        /* The members after sType and pNext, OR-ed in (a struct may come twice). */
+        const VkBool32 *src = (const void *)((const char *)h + sizeof(chain_head));
+        VkBool32 *dst = (void *)((char *)m + sizeof(chain_head));
+        for (size_t k = 0; k < (size - sizeof(chain_head)) / sizeof(VkBool32); k++)
+          if (src[k]) dst[k] = VK_TRUE;
+      }
+      break;
+    }
+  }
+  out->mask = features_mask(f);
+  out->timeline = f->timeline.timelineSemaphore != VK_FALSE;
+  return true;
+}
+#undef TAKE
+
+void *spvgen_vk_features_chain(uint64_t features, uint32_t api_version, bool recommended,
+                               spvgen_vk_feature_chain *chain, void ***tail,
+                               const char **extensions, uint32_t max, uint32_t *extension_count) {
+  _Static_assert(sizeof(sg_vk_features) <= sizeof(chain->storage.bytes),
+                 "spvgen_vk_feature_chain is too small for sg_vk_features");
+  if (extension_count) *extension_count = 0;
+  if (tail) *tail = NULL;
+  features &= ~SPVGEN_FEATURE_TIMESTAMPS;
+  if (!chain || (features & ~SPVGEN_FEATURES_ALL)) return NULL;
+  sg_vk_features *f = (sg_vk_features *)(void *)chain->storage.bytes;
+  memset(f, 0, sizeof *f);
+  sg_vk_features_restrict(f, features);
+  /* Only the structs with something to enable. */
+  uint32_t chained = 0;
+  sg_vk_features_link(f); /* sTypes, for member_by_type */
+  for (int i = 0; i < CHAIN_COUNT; i++) {
+    if (i == CHAIN_PIPELINE_EXECUTABLE || i == CHAIN_TIMELINE) continue;
+    size_t size = 0;
+    chain_head *h = chain_member(f, i);
+    (void)member_by_type(f, h->sType, &size);
+    const VkBool32 *b = (const void *)((const char *)h + sizeof(chain_head));
+    for (size_t k = 0; k < (size - sizeof(chain_head)) / sizeof(VkBool32); k++)
+      if (b[k]) chained |= 1u << i;
+  }
+  f->chained = chained;
+  sg_vk_features_link(f);
+  if (tail) {
+    chain_head *last = (chain_head *)&f->f2;
+    while (last->pNext) last = last->pNext;
+    *tail = &last->pNext;
+  }
+  uint32_t major = VK_API_VERSION_MAJOR(api_version), minor = VK_API_VERSION_MINOR(api_version);
+  bool v11 = major > 1 || minor >= 1, v12 = major > 1 || minor >= 2, v13 = major > 1 || minor >= 3;
+  struct { int chain; const char *ext; bool core; } const table[] = {
+      {CHAIN_STORAGE16, VK_KHR_16BIT_STORAGE_EXTENSION_NAME, v11},
+      {CHAIN_STORAGE8, VK_KHR_8BIT_STORAGE_EXTENSION_NAME, v12},
+      {CHAIN_FLOAT16_INT8, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, v12},
+      {CHAIN_BDA, VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, v12},
+      {CHAIN_VMM, VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME, v12},
+      {CHAIN_SUBGROUP_SIZE_CONTROL, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, v13},
+      {CHAIN_SUBGROUP_TYPES, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME, v12},
+      {CHAIN_MAINTENANCE4, VK_KHR_MAINTENANCE_4_EXTENSION_NAME, v13},
+      {CHAIN_COOPMAT, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME, false},
+      {CHAIN_COOPMAT2, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME, false},
+      {CHAIN_COOPVEC, VK_NV_COOPERATIVE_VECTOR_EXTENSION_NAME, false},
+      {CHAIN_BF16, SPVGEN_VK_KHR_SHADER_BFLOAT16_NAME, false},
+      {CHAIN_FLOAT8, SPVGEN_VK_EXT_SHADER_FLOAT8_NAME, false},
+  };
+  uint32_t n = 0;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    if (!(chained & (1u << table[i].chain)) || table[i].core) continue;
+    if (extensions && n < max) extensions[n] = table[i].ext;
+    n++;
+  }
+  if (recommended) {
+    if (extensions && n < max) extensions[n] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    n++;
+  }
+  if (extension_count) *extension_count = n;
+  return &f->f2;
 }

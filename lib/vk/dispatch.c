@@ -1,95 +1,11 @@
-/* lib/vk/dispatch.c — dispatches: every argument checked against the pipeline's
- * metadata first (buffer count, sizes, push constants, group counts), then one
- * submission with a memory barrier between consecutive dispatches, descriptor sets from
- * a pool reset per submission, and a pair of timestamps around each dispatch. */
+/* lib/vk/dispatch.c — the runner's own submissions, on the one recording path of
+ * lib/vk/record.c: spvgen_vk_run / spvgen_vk_dispatch record into the context's command
+ * buffer, submit and wait (with GPU timestamps); spvgen_vk_submit records into a ring of
+ * command buffers and returns a ticket (a timeline semaphore value) without waiting. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-
-static spvgen_status check_dispatch(spvgen_vk_context *ctx, const char *who, uint32_t index,
-                                    const spvgen_vk_dispatch_desc *d) {
-  const spvgen_device_caps *caps = &ctx->caps;
-  const spvgen_vk_pipeline *p = d->pipeline;
-  if (!p)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatch %u: pipeline is NULL",
-                          who, index);
-  if (p->ctx != ctx)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: dispatch %u: the pipeline belongs to another context", who, index);
-  const spvgen_kernel_info *info = &p->info;
-  if (d->buffer_count != info->binding_count)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: dispatch %u: the pipeline has %u binding%s but %u buffer%s given",
-                          who, index, info->binding_count, info->binding_count == 1 ? "" : "s",
-                          d->buffer_count, d->buffer_count == 1 ? " was" : "s were");
-  if (d->buffer_count && !d->buffers)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: dispatch %u: buffers is NULL with buffer_count %u", who, index,
-                          d->buffer_count);
-  for (uint32_t i = 0; i < d->buffer_count; i++) {
-    const spvgen_vk_buffer *b = d->buffers[i];
-    const spvgen_binding *bind = &info->bindings[i];
-    char what[96];
-    sg_vk_format(what, sizeof what, "dispatch %u: buffers[%u] (set %u binding %u%s%s%s)",
-                     index, i, bind->set, bind->binding, bind->name ? ", '" : "",
-                     bind->name ? bind->name : "", bind->name ? "'" : "");
-    spvgen_status st = sg_vk_check_buffer(ctx, who, b, what);
-    if (st != SPVGEN_OK) return st;
-    if (b->size < p->binding_min_size[i])
-      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                            "%s: %s is %llu bytes; the shader's block needs at least %llu", who,
-                            what, (unsigned long long)b->size,
-                            (unsigned long long)p->binding_min_size[i]);
-  }
-  if (d->push_size != info->push_constant_size)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: dispatch %u: push_size is %u but the pipeline's push constant "
-                          "size is %u",
-                          who, index, d->push_size, info->push_constant_size);
-  if (d->push_size && !d->push_data)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: dispatch %u: push_data is NULL with push_size %u", who, index,
-                          d->push_size);
-  for (int i = 0; i < 3; i++) {
-    uint32_t g = d->groups[i] ? d->groups[i] : 1;
-    if (g > caps->max_workgroup_count[i])
-      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                            "%s: dispatch %u: groups[%d] = %u exceeds maxComputeWorkGroupCount[%d] "
-                            "= %u",
-                            who, index, i, g, i, caps->max_workgroup_count[i]);
-  }
-  return SPVGEN_OK;
-}
-
-static spvgen_status ensure_descriptor_pool(spvgen_vk_context *ctx, const char *who,
-                                            uint32_t sets, uint32_t storage, uint32_t uniform) {
-  if (ctx->descriptor_pool && sets <= ctx->pool_sets && storage <= ctx->pool_storage &&
-      uniform <= ctx->pool_uniform)
-    return SPVGEN_OK;
-  if (ctx->descriptor_pool) ctx->vkd.vkDestroyDescriptorPool(ctx->device, ctx->descriptor_pool, NULL);
-  ctx->descriptor_pool = VK_NULL_HANDLE;
-  uint32_t want_sets = ctx->pool_sets > 64 ? ctx->pool_sets : 64;
-  uint32_t want_storage = ctx->pool_storage > 256 ? ctx->pool_storage : 256;
-  uint32_t want_uniform = ctx->pool_uniform > 32 ? ctx->pool_uniform : 32;
-  while (want_sets < sets) want_sets *= 2;
-  while (want_storage < storage) want_storage *= 2;
-  while (want_uniform < uniform) want_uniform *= 2;
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, want_storage},
-                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, want_uniform}};
-  VkDescriptorPoolCreateInfo ci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0,
-                                   want_sets, 2, sizes};
-  VkResult r = ctx->vkd.vkCreateDescriptorPool(ctx->device, &ci, NULL, &ctx->descriptor_pool);
-  if (r != VK_SUCCESS) {
-    ctx->descriptor_pool = VK_NULL_HANDLE;
-    ctx->pool_sets = ctx->pool_storage = ctx->pool_uniform = 0;
-    return sg_vk_fail_call(ctx, who, "vkCreateDescriptorPool", r);
-  }
-  ctx->pool_sets = want_sets;
-  ctx->pool_storage = want_storage;
-  ctx->pool_uniform = want_uniform;
-  return SPVGEN_OK;
-}
 
 static spvgen_status ensure_query_pool(spvgen_vk_context *ctx, const char *who, uint32_t count) {
   if (ctx->query_pool && count <= ctx->query_capacity) return SPVGEN_OK;
@@ -112,119 +28,156 @@ static spvgen_status ensure_query_pool(spvgen_vk_context *ctx, const char *who, 
   return SPVGEN_OK;
 }
 
+/* Checks every dispatch (nothing recorded on a failure) and counts the descriptors the
+ * ones without push descriptors need from a pool. */
+static spvgen_status check_all(spvgen_vk_context *ctx, const char *who,
+                               const spvgen_vk_record_desc *d, uint32_t count, uint64_t *sets,
+                               uint64_t *storage, uint64_t *uniform) {
+  if (count == 0) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: count is 0", who);
+  if (!d) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatches is NULL", who);
+  if (count > (1u << 20))
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %u dispatches in one call; at most %u",
+                      who, count, 1u << 20);
+  *sets = *storage = *uniform = 0;
+  sg_vk_resolved r;
+  for (uint32_t i = 0; i < count; i++) {
+    spvgen_status st = sg_vk_resolve(ctx, who, i, &d[i], &r);
+    if (st != SPVGEN_OK) return st;
+    if (r.p->push_set) continue;
+    *sets += r.p->set_count;
+    *storage += r.p->storage_count;
+    *uniform += r.p->uniform_count;
+  }
+  if (*sets > UINT32_MAX / 2 || *storage > UINT32_MAX / 2)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: too many descriptors in one call", who);
+  return SPVGEN_OK;
+}
+
+/* Records every dispatch into cmd (begun), descriptor sets from pool where needed,
+ * timestamps when query_pool is set. */
+static spvgen_status record_all(spvgen_vk_context *ctx, const char *who, VkCommandBuffer cmd,
+                                sg_vk_pool *pool, const spvgen_vk_record_desc *d, uint32_t count,
+                                uint32_t flags, VkQueryPool query_pool) {
+  const spvgen_vk_pipeline *bound = NULL;
+  for (uint32_t i = 0; i < count; i++) {
+    sg_vk_resolved r;
+    spvgen_status st = sg_vk_resolve(ctx, who, i, &d[i], &r); /* checked by check_all */
+    if (st != SPVGEN_OK) return st;
+    VkDescriptorSet sets[SPVGEN_VK_MAX_SETS];
+    if (r.p->set_count && !r.p->push_set) {
+      st = sg_vk_write_sets(ctx, who, pool, &r, sets);
+      if (st != SPVGEN_OK) return st;
+    }
+    if (i > 0 && !(flags & SPVGEN_VK_RECORD_NO_BARRIERS)) sg_vk_compute_barrier(ctx, cmd);
+    sg_vk_record(ctx, cmd, &r, sets, &bound, query_pool, 2 * i);
+  }
+  return SPVGEN_OK;
+}
+
+/* spvgen_vk_dispatch_desc (spvgen buffers, whole) as record descs. */
+static spvgen_status to_record(spvgen_vk_context *ctx, const char *who,
+                               const spvgen_vk_dispatch_desc *in, uint32_t count,
+                               spvgen_vk_record_desc **out, spvgen_vk_buffer_range **ranges) {
+  *out = NULL;
+  *ranges = NULL;
+  if (count == 0) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: count is 0", who);
+  if (!in) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatches is NULL", who);
+  if (count > (1u << 20))
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %u dispatches in one call; at most %u",
+                      who, count, 1u << 20);
+  size_t nb = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    if (in[i].buffer_count > SPVGEN_MAX_BINDINGS)
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "%s: dispatch %u: %u buffers; a pipeline has at most %d bindings", who, i,
+                        in[i].buffer_count, SPVGEN_MAX_BINDINGS);
+    if (in[i].buffer_count && !in[i].buffers)
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "%s: dispatch %u: buffers is NULL with buffer_count %u", who, i,
+                        in[i].buffer_count);
+    nb += in[i].buffer_count;
+  }
+  spvgen_vk_record_desc *rd = calloc(count, sizeof *rd);
+  spvgen_vk_buffer_range *br = nb ? calloc(nb, sizeof *br) : NULL;
+  if (!rd || (nb && !br)) {
+    free(rd);
+    free(br);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  }
+  size_t at = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    rd[i].pipeline = in[i].pipeline;
+    rd[i].buffers = br + at;
+    rd[i].buffer_count = in[i].buffer_count;
+    rd[i].push_data = in[i].push_data;
+    rd[i].push_size = in[i].push_size;
+    memcpy(rd[i].groups, in[i].groups, sizeof rd[i].groups);
+    rd[i].min_sizes = in[i].min_sizes;
+    /* Only as many buffers as the pipeline has are read (sg_vk_resolve names the other
+     * mismatches). */
+    const spvgen_vk_pipeline *pp = in[i].pipeline;
+    bool readable = pp && pp->ctx == ctx && in[i].buffer_count == pp->info.binding_count;
+    for (uint32_t k = 0; readable && k < in[i].buffer_count; k++) {
+      const spvgen_vk_buffer *b = in[i].buffers[k];
+      if (!b) {
+        const spvgen_vk_pipeline *p = in[i].pipeline;
+        const char *name = p && p->ctx == ctx && k < p->info.binding_count ? p->info.bindings[k].name : NULL;
+        free(rd);
+        free(br);
+        return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s: dispatch %u: buffers[%u] (binding %u%s%s%s) is NULL", who, i, k, k,
+                          name ? " '" : "", name ? name : "", name ? "'" : "");
+      }
+      br[at + k].buffer = (spvgen_vk_buffer *)b;
+    }
+    at += in[i].buffer_count;
+  }
+  *out = rd;
+  *ranges = br;
+  return SPVGEN_OK;
+}
+
 /* spvgen_vk_run and spvgen_vk_dispatch; who: the one called, for messages. */
 static spvgen_status run(spvgen_vk_context *ctx, const char *who,
                          const spvgen_vk_dispatch_desc *dispatches, uint32_t count, uint64_t *ns) {
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
-  if (count == 0)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: count is 0", who);
-  if (!dispatches)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: dispatches is NULL", who);
-  if (count > (1u << 20))
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: %u dispatches in one call; at most %u", who, count, 1u << 20);
-  uint64_t sets = 0, storage = 0, uniform = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    st = check_dispatch(ctx, who, i, &dispatches[i]);
-    if (st != SPVGEN_OK) return st;
-    sets += dispatches[i].pipeline->set_count;
-    storage += dispatches[i].pipeline->storage_count;
-    uniform += dispatches[i].pipeline->uniform_count;
-  }
+  spvgen_vk_record_desc *d;
+  spvgen_vk_buffer_range *ranges;
+  st = to_record(ctx, who, dispatches, count, &d, &ranges);
+  if (st != SPVGEN_OK) return st;
+  uint64_t sets, storage, uniform;
+  st = check_all(ctx, who, d, count, &sets, &storage, &uniform);
   if (ns) memset(ns, 0, count * sizeof *ns);
   bool timing = ns && (ctx->caps.features & SPVGEN_FEATURE_TIMESTAMPS);
-
-  st = ensure_descriptor_pool(ctx, who, (uint32_t)sets, (uint32_t)storage, (uint32_t)uniform);
-  if (st != SPVGEN_OK) return st;
-  if (timing) {
-    st = ensure_query_pool(ctx, who, 2 * count);
-    if (st != SPVGEN_OK) return st;
-  }
-  VkResult r = ctx->vkd.vkResetDescriptorPool(ctx->device, ctx->descriptor_pool, 0);
-  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkResetDescriptorPool", r);
-
-  /* Descriptor sets for every dispatch, allocated and written up front. */
-  VkDescriptorSet *all_sets = sets ? calloc((size_t)sets, sizeof *all_sets) : NULL;
-  if (sets && !all_sets) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
-  size_t at = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    const spvgen_vk_dispatch_desc *d = &dispatches[i];
-    const spvgen_vk_pipeline *p = d->pipeline;
-    if (!p->set_count) continue;
-    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-                                      ctx->descriptor_pool, p->set_count, p->set_layouts};
-    r = ctx->vkd.vkAllocateDescriptorSets(ctx->device, &ai, all_sets + at);
-    if (r != VK_SUCCESS) {
-      free(all_sets);
-      return sg_vk_fail_call(ctx, who, "vkAllocateDescriptorSets", r);
-    }
-    VkDescriptorBufferInfo bi[SPVGEN_MAX_BINDINGS];
-    VkWriteDescriptorSet w[SPVGEN_MAX_BINDINGS];
-    for (uint32_t k = 0; k < d->buffer_count; k++) {
-      const spvgen_binding *bind = &p->info.bindings[k];
-      const spvgen_vk_buffer *b = d->buffers[k];
-      bool uniform_kind = bind->kind == SPVGEN_BINDING_UNIFORM_BUFFER;
-      uint64_t limit = uniform_kind ? ctx->caps.max_uniform_buffer_range
-                                    : ctx->caps.max_storage_buffer_range;
-      bi[k].buffer = b->buffer;
-      bi[k].offset = 0;
-      bi[k].range = (limit && b->size > limit) ? limit : VK_WHOLE_SIZE;
-      memset(&w[k], 0, sizeof w[k]);
-      w[k].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w[k].dstSet = all_sets[at + bind->set];
-      w[k].dstBinding = bind->binding;
-      w[k].descriptorCount = 1;
-      w[k].descriptorType =
-          uniform_kind ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[k].pBufferInfo = &bi[k];
-    }
-    if (d->buffer_count) ctx->vkd.vkUpdateDescriptorSets(ctx->device, d->buffer_count, w, 0, NULL);
-    at += p->set_count;
-  }
-
-  st = sg_vk_begin(ctx, who);
+  if (st == SPVGEN_OK)
+    st = sg_vk_pool_reserve(ctx, who, &ctx->descriptors, (uint32_t)sets, (uint32_t)storage,
+                            (uint32_t)uniform);
+  if (st == SPVGEN_OK && timing) st = ensure_query_pool(ctx, who, 2 * count);
+  if (st == SPVGEN_OK) st = sg_vk_begin(ctx, who);
   if (st != SPVGEN_OK) {
-    free(all_sets);
+    free(d);
+    free(ranges);
     return st;
   }
   if (timing) ctx->vkd.vkCmdResetQueryPool(ctx->cmd, ctx->query_pool, 0, 2 * count);
-  at = 0;
-  const spvgen_vk_pipeline *bound = NULL;
-  for (uint32_t i = 0; i < count; i++) {
-    const spvgen_vk_dispatch_desc *d = &dispatches[i];
-    const spvgen_vk_pipeline *p = d->pipeline;
-    if (i > 0) sg_vk_full_barrier(ctx);
-    if (p != bound) {
-      ctx->vkd.vkCmdBindPipeline(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
-      bound = p;
-    }
-    if (p->set_count)
-      ctx->vkd.vkCmdBindDescriptorSets(ctx->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0,
-                                       p->set_count, all_sets + at, 0, NULL);
-    at += p->set_count;
-    if (d->push_size)
-      ctx->vkd.vkCmdPushConstants(ctx->cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                  d->push_size, d->push_data);
-    if (timing)
-      ctx->vkd.vkCmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->query_pool,
-                                   2 * i);
-    ctx->vkd.vkCmdDispatch(ctx->cmd, d->groups[0] ? d->groups[0] : 1,
-                           d->groups[1] ? d->groups[1] : 1, d->groups[2] ? d->groups[2] : 1);
-    if (timing)
-      ctx->vkd.vkCmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                                   ctx->query_pool, 2 * i + 1);
+  st = record_all(ctx, who, ctx->cmd, &ctx->descriptors, d, count, 0,
+                  timing ? ctx->query_pool : VK_NULL_HANDLE);
+  free(d);
+  free(ranges);
+  if (st != SPVGEN_OK) {
+    ctx->vkd.vkEndCommandBuffer(ctx->cmd); /* never submitted; reset by the next begin */
+    return st;
   }
   st = sg_vk_submit_wait(ctx, who);
-  free(all_sets);
   if (st != SPVGEN_OK || !timing) return st;
 
   uint64_t *ticks = calloc(2 * (size_t)count, sizeof *ticks);
   if (!ticks) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
-  r = ctx->vkd.vkGetQueryPoolResults(ctx->device, ctx->query_pool, 0, 2 * count,
-                                     2 * count * sizeof *ticks, ticks, sizeof *ticks,
-                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  VkResult r = ctx->vkd.vkGetQueryPoolResults(ctx->device, ctx->query_pool, 0, 2 * count,
+                                              2 * count * sizeof *ticks, ticks, sizeof *ticks,
+                                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
   if (r != VK_SUCCESS) {
     free(ticks);
     return sg_vk_fail_call(ctx, who, "vkGetQueryPoolResults", r);
@@ -260,4 +213,188 @@ spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pip
   d.groups[1] = groups_y;
   d.groups[2] = groups_z;
   return run(ctx, "spvgen_vk_dispatch", &d, 1, ns);
+}
+
+/* ------------------------------------------------------------------ async ---- */
+/* The frame's submission is done: note its ticket. */
+static void frame_done(spvgen_vk_context *ctx, sg_vk_frame *f) {
+  if (f->ticket > ctx->completed) ctx->completed = f->ticket;
+  f->ticket = 0;
+}
+
+/* Waits for a frame's submission (the context's timeout); a timeout makes the context
+ * unusable, as for the synchronous calls. */
+static spvgen_status frame_wait(spvgen_vk_context *ctx, const char *who, sg_vk_frame *f) {
+  if (!f->ticket) return SPVGEN_OK;
+  VkResult r = ctx->vkd.vkWaitForFences(ctx->device, 1, &f->fence, VK_TRUE,
+                                        (uint64_t)ctx->timeout_ms * 1000000ull);
+  if (r == VK_TIMEOUT) {
+    ctx->lost = true;
+    return sg_vk_fail(ctx, SPVGEN_ERROR_VULKAN,
+                      "%s: vkWaitForFences failed: VK_TIMEOUT (%d): submission %llu ran longer than "
+                      "%u ms; the context is now unusable",
+                      who, (int)r, (unsigned long long)f->ticket, ctx->timeout_ms);
+  }
+  if (r != VK_SUCCESS) {
+    ctx->lost = true;
+    return sg_vk_fail_call(ctx, who, "vkWaitForFences", r);
+  }
+  frame_done(ctx, f);
+  return SPVGEN_OK;
+}
+
+static spvgen_status frames_create(spvgen_vk_context *ctx, const char *who) {
+  if (ctx->frames[0].cmd) return SPVGEN_OK;
+  for (int i = 0; i < SG_VK_FRAMES; i++) {
+    sg_vk_frame *f = &ctx->frames[i];
+    VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
+                                   VK_COMMAND_POOL_CREATE_TRANSIENT_BIT, ctx->queue_family};
+    VkResult r = ctx->vkd.vkCreateCommandPool(ctx->device, &pci, NULL, &f->command_pool);
+    if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateCommandPool", r);
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+                                       f->command_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    r = ctx->vkd.vkAllocateCommandBuffers(ctx->device, &cai, &f->cmd);
+    if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkAllocateCommandBuffers", r);
+    VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, NULL, 0};
+    r = ctx->vkd.vkCreateFence(ctx->device, &fci, NULL, &f->fence);
+    if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateFence", r);
+  }
+  if (ctx->timeline_semaphores && !ctx->timeline) {
+    VkSemaphoreTypeCreateInfo tci = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, NULL,
+                                     VK_SEMAPHORE_TYPE_TIMELINE, ctx->submitted};
+    VkSemaphoreCreateInfo sci = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &tci, 0};
+    VkResult r = ctx->vkd.vkCreateSemaphore(ctx->device, &sci, NULL, &ctx->timeline);
+    if (r != VK_SUCCESS) {
+      ctx->timeline = VK_NULL_HANDLE;
+      return sg_vk_fail_call(ctx, who, "vkCreateSemaphore", r);
+    }
+  }
+  return SPVGEN_OK;
+}
+
+void sg_vk_frames_destroy(spvgen_vk_context *ctx) {
+  for (int i = 0; i < SG_VK_FRAMES; i++) {
+    sg_vk_frame *f = &ctx->frames[i];
+    sg_vk_pool_destroy(ctx, &f->descriptors);
+    if (f->fence) ctx->vkd.vkDestroyFence(ctx->device, f->fence, NULL);
+    if (f->command_pool) ctx->vkd.vkDestroyCommandPool(ctx->device, f->command_pool, NULL);
+    memset(f, 0, sizeof *f);
+  }
+  if (ctx->timeline) ctx->vkd.vkDestroySemaphore(ctx->device, ctx->timeline, NULL);
+  ctx->timeline = VK_NULL_HANDLE;
+}
+
+spvgen_status spvgen_vk_submit(spvgen_vk_context *ctx, const spvgen_vk_submit_desc *desc,
+                               uint64_t *ticket) {
+  static const char *who = "spvgen_vk_submit";
+  if (ticket) *ticket = 0;
+  if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  spvgen_status st = sg_vk_check_usable(ctx, who);
+  if (st != SPVGEN_OK) return st;
+  if (!desc) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", who);
+  if (desc->flags & ~(uint32_t)SPVGEN_VK_RECORD_NO_BARRIERS)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", who,
+                      desc->flags & ~(uint32_t)SPVGEN_VK_RECORD_NO_BARRIERS);
+  uint64_t sets, storage, uniform;
+  st = check_all(ctx, who, desc->dispatches, desc->count, &sets, &storage, &uniform);
+  if (st == SPVGEN_OK) st = frames_create(ctx, who);
+  if (st != SPVGEN_OK) return st;
+  sg_vk_frame *f = &ctx->frames[ctx->next_frame];
+  st = frame_wait(ctx, who, f); /* the ring is full: the oldest submission first */
+  if (st != SPVGEN_OK) return st;
+  if (sets) {
+    st = sg_vk_pool_reserve(ctx, who, &f->descriptors, (uint32_t)sets, (uint32_t)storage,
+                            (uint32_t)uniform);
+    if (st != SPVGEN_OK) return st;
+  }
+  VkResult r = ctx->vkd.vkResetCommandPool(ctx->device, f->command_pool, 0);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkResetCommandPool", r);
+  VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL,
+                                 VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, NULL};
+  r = ctx->vkd.vkBeginCommandBuffer(f->cmd, &bi);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkBeginCommandBuffer", r);
+  /* The same barriers as a synchronous call: after everything before, and visible to
+   * everything after (the host included). */
+  sg_vk_full_barrier_on(ctx, f->cmd);
+  st = record_all(ctx, who, f->cmd, &f->descriptors, desc->dispatches, desc->count, desc->flags,
+                  VK_NULL_HANDLE);
+  sg_vk_full_barrier_on(ctx, f->cmd);
+  r = ctx->vkd.vkEndCommandBuffer(f->cmd);
+  if (st != SPVGEN_OK) return st;
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkEndCommandBuffer", r);
+  r = ctx->vkd.vkResetFences(ctx->device, 1, &f->fence);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkResetFences", r);
+
+  uint64_t value = ctx->submitted + 1;
+  VkTimelineSemaphoreSubmitInfo tsi = {VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, NULL, 0,
+                                       NULL, 1, &value};
+  VkSubmitInfo si;
+  memset(&si, 0, sizeof si);
+  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &f->cmd;
+  if (ctx->timeline) {
+    si.pNext = &tsi;
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &ctx->timeline;
+  }
+  r = ctx->vkd.vkQueueSubmit(ctx->queue, 1, &si, f->fence);
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkQueueSubmit", r);
+  if (desc->fence) {
+    /* The caller's fence: signaled by an empty submission after ours (queue order). */
+    r = ctx->vkd.vkQueueSubmit(ctx->queue, 0, NULL, (VkFence)desc->fence);
+    if (r != VK_SUCCESS) {
+      ctx->submitted = value;
+      f->ticket = value;
+      ctx->next_frame = (ctx->next_frame + 1) % SG_VK_FRAMES;
+      return sg_vk_fail_call(ctx, who, "vkQueueSubmit (the caller's fence)", r);
+    }
+  }
+  ctx->submitted = value;
+  f->ticket = value;
+  ctx->next_frame = (ctx->next_frame + 1) % SG_VK_FRAMES;
+  if (ticket) *ticket = value;
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_vk_wait(spvgen_vk_context *ctx, uint64_t ticket) {
+  static const char *who = "spvgen_vk_wait";
+  if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (ticket > ctx->submitted)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "%s: ticket %llu was never submitted (the last is %llu)", who,
+                      (unsigned long long)ticket, (unsigned long long)ctx->submitted);
+  if (ticket == 0) ticket = ctx->submitted;
+  if (ticket <= ctx->completed) return SPVGEN_OK;
+  spvgen_status st = sg_vk_check_usable(ctx, who);
+  if (st != SPVGEN_OK) return st;
+  /* Submissions complete in order: wait for every frame up to the ticket. */
+  for (int i = 0; i < SG_VK_FRAMES; i++) {
+    sg_vk_frame *f = &ctx->frames[i];
+    if (f->ticket && f->ticket <= ticket) {
+      st = frame_wait(ctx, who, f);
+      if (st != SPVGEN_OK) return st;
+    }
+  }
+  if (ticket > ctx->completed) ctx->completed = ticket;
+  return SPVGEN_OK;
+}
+
+uint64_t spvgen_vk_completed(spvgen_vk_context *ctx) {
+  if (!ctx) return 0;
+  for (int i = 0; i < SG_VK_FRAMES; i++) {
+    sg_vk_frame *f = &ctx->frames[i];
+    if (f->ticket && ctx->vkd.vkGetFenceStatus(ctx->device, f->fence) == VK_SUCCESS) frame_done(ctx, f);
+  }
+  /* Tickets below the oldest one still in flight are complete too. */
+  uint64_t oldest = 0;
+  for (int i = 0; i < SG_VK_FRAMES; i++)
+    if (ctx->frames[i].ticket && (!oldest || ctx->frames[i].ticket < oldest)) oldest = ctx->frames[i].ticket;
+  if (!oldest) return ctx->completed = ctx->submitted;
+  if (oldest - 1 > ctx->completed) ctx->completed = oldest - 1;
+  return ctx->completed;
+}
+
+uint64_t spvgen_vk_timeline(const spvgen_vk_context *ctx) {
+  return ctx ? (uint64_t)ctx->timeline : 0;
 }

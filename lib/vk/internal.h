@@ -90,6 +90,7 @@ bool sg_vk_load_instance_fns(sg_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr 
   X(vkCmdFillBuffer) \
   X(vkCmdPipelineBarrier) \
   X(vkCmdPushConstants) \
+  X(vkCmdPushDescriptorSetKHR) \
   X(vkCmdResetQueryPool) \
   X(vkCmdWriteTimestamp) \
   X(vkCreateBuffer) \
@@ -121,6 +122,12 @@ bool sg_vk_load_instance_fns(sg_vk_instance_fns *fns, PFN_vkGetInstanceProcAddr 
   X(vkGetBufferMemoryRequirements) \
   X(vkGetPipelineCacheData) \
   X(vkGetQueryPoolResults) \
+  X(vkGetSemaphoreCounterValue) \
+  X(vkCreateSemaphore) \
+  X(vkDestroySemaphore) \
+  X(vkMergePipelineCaches) \
+  X(vkGetFenceStatus) \
+  X(vkWaitSemaphores) \
   X(vkMapMemory) \
   X(vkQueueSubmit) \
   X(vkResetCommandPool) \
@@ -171,6 +178,9 @@ typedef struct sg_vk_features {
   /* Not a SPVGEN_FEATURE_*: chained only when the extension is present, kept as the
    * driver reports it (sg_vk_features_restrict leaves it alone). */
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable;
+  /* Not a SPVGEN_FEATURE_* either: timelineSemaphore as the driver reports it (chained
+   * only when supported; sg_vk_features_restrict leaves it alone). */
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline;
   uint32_t chained; /* bit i: the i-th struct after f2 (in the order above) is chained */
 } sg_vk_features;
 
@@ -191,7 +201,22 @@ typedef struct sg_vk_device_info {
   /* VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: both supported,
    * so the extension is in extensions[] and the feature on in the chain. */
   bool pipeline_executable_info;
+  bool timeline_semaphore; /* timelineSemaphore supported: chained and enabled */
+  bool push_descriptor;    /* VK_KHR_push_descriptor present: in extensions[] */
 } sg_vk_device_info;
+
+/* What a caller enabled on its device, read from its VkDeviceCreateInfo or feature
+ * chain (spvgen_vk_wrap, spvgen_device_caps_from_vk). */
+typedef struct sg_vk_enabled {
+  sg_vk_features features; /* the enabled members, OR-ed over the chain */
+  uint64_t mask;           /* as SPVGEN_FEATURE_* bits */
+  bool timeline;           /* timelineSemaphore */
+  bool push_descriptor;    /* VK_KHR_push_descriptor among the enabled extensions */
+  bool from_create_info;   /* head was a VkDeviceCreateInfo (extensions known) */
+} sg_vk_enabled;
+/* false (message) for a malformed chain. */
+bool sg_vk_read_enabled_chain(const void *head, sg_vk_enabled *out, char *message,
+                              size_t message_size);
 
 /* Queries everything (caps.c of lib/vk). who names the public call for messages. */
 spvgen_status sg_vk_query_device(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
@@ -214,19 +239,68 @@ struct spvgen_vk_buffer {
 
 #define SPVGEN_VK_MAX_SETS 4
 #define SPVGEN_VK_ENTRY_MAX 128
+/* The largest push-constant block the runner assembles itself (kernels with device
+ * addresses: the caller's values plus the addresses). */
+#define SG_VK_PUSH_MAX 256
+
+/* A compiled compute pipeline with its layout, shared by every spvgen_vk_pipeline created
+ * from the same words and layout (lib/vk/pipeline.c: the in-process kernel cache). */
+typedef struct sg_vk_program {
+  struct sg_vk_program *prev, *next; /* ctx->programs, most recently used first */
+  uint64_t key;                      /* spvgen_words_hash of the words, mixed with sig's */
+  uint32_t *words;                   /* a copy: a hit compares the words themselves */
+  size_t word_count;
+  unsigned char *sig;                /* what else decides the pipeline (layout, entry
+                                        point, specialization, subgroup size) */
+  size_t sig_size;
+  VkPipeline pipeline;
+  VkPipelineLayout layout;
+  VkDescriptorSetLayout set_layouts[SPVGEN_VK_MAX_SETS];
+  uint32_t set_count;  /* highest set used + 1 */
+  bool push_set;       /* set 0 is a push-descriptor set (VK_KHR_push_descriptor) */
+  uint32_t refs;       /* spvgen_vk_pipeline handles using it */
+} sg_vk_program;
 
 struct spvgen_vk_pipeline {
   spvgen_vk_context *ctx;
   spvgen_vk_pipeline *prev, *next;
-  VkPipeline pipeline;
-  VkPipelineLayout layout;
-  VkDescriptorSetLayout set_layouts[SPVGEN_VK_MAX_SETS];
-  uint32_t set_count; /* highest set used + 1 */
+  sg_vk_program *program;
+  VkPipeline pipeline;     /* = program->pipeline */
+  VkPipelineLayout layout; /* = program->layout */
+  uint32_t set_count;
+  bool push_set;
   spvgen_kernel_info info; /* entry_point points at entry_point below */
   char entry_point[SPVGEN_VK_ENTRY_MAX];
-  uint64_t binding_min_size[SPVGEN_MAX_BINDINGS];
-  uint32_t storage_count, uniform_count;
+  uint64_t binding_min_size[SPVGEN_MAX_BINDINGS]; /* the block's static part (words) */
+  uint32_t storage_count, uniform_count;          /* descriptors */
+  uint32_t address_count;                         /* DEVICE_ADDRESS bindings */
 };
+
+/* A descriptor pool that grows on demand (the runner's own submissions, on devices
+ * without push descriptors). */
+typedef struct sg_vk_pool {
+  VkDescriptorPool pool;
+  uint32_t sets, storage, uniform; /* capacity */
+} sg_vk_pool;
+
+/* One slot of spvgen_vk_submit's ring: a command buffer of its own, the fence of its
+ * submission, its descriptor pool. */
+#define SG_VK_FRAMES 4
+typedef struct sg_vk_frame {
+  VkCommandPool command_pool;
+  VkCommandBuffer cmd;
+  VkFence fence;
+  sg_vk_pool descriptors;
+  uint64_t ticket; /* the submission it holds (0: free, or completed and noted) */
+} sg_vk_frame;
+
+/* Command buffers begun and ended through spvgen_vk_command_buffer_begin/_end: the only
+ * ones whose recording state spvgen knows. */
+#define SG_VK_TRACKED 32
+typedef struct sg_vk_tracked {
+  VkCommandBuffer cmd;
+  bool recording;
+} sg_vk_tracked;
 
 struct spvgen_vk_context {
   char error[1024];
@@ -252,6 +326,10 @@ struct spvgen_vk_context {
   VkDebugUtilsMessengerEXT messenger;
   uint32_t validation_errors;
   char validation_first[512];
+  /* VK_KHR_push_descriptor is enabled (and vkCmdPushDescriptorSetKHR resolved). */
+  bool push_descriptors;
+  /* timelineSemaphore is enabled: spvgen_vk_submit signals `timeline` with each ticket. */
+  bool timeline_semaphores;
 
   spvgen_device_caps caps;
   VkPhysicalDeviceMemoryProperties memory;
@@ -260,10 +338,27 @@ struct spvgen_vk_context {
   VkCommandBuffer cmd;
   VkFence fence;
   VkPipelineCache pipeline_cache;
-  VkDescriptorPool descriptor_pool;
-  uint32_t pool_sets, pool_storage, pool_uniform; /* capacity */
+  sg_vk_pool descriptors;   /* the synchronous calls' (spvgen_vk_run) */
   VkQueryPool query_pool;
   uint32_t query_capacity;
+
+  /* spvgen_vk_submit: the ring, tickets submitted and known complete, the timeline. */
+  sg_vk_frame frames[SG_VK_FRAMES];
+  uint32_t next_frame;
+  uint64_t submitted, completed;
+  VkSemaphore timeline;
+
+  sg_vk_tracked tracked[SG_VK_TRACKED];
+
+  /* The kernel cache (lib/vk/pipeline.c, lib/vk/pipeline_cache.c). */
+  sg_vk_program *programs;  /* every compiled program, most recently used first */
+  uint32_t program_count, idle_programs; /* idle: no handle uses it */
+  uint32_t idle_capacity;   /* idle programs kept for a later create of the same words */
+  bool no_reuse;            /* desc: never share (every create compiles) */
+  spvgen_vk_kernel_cache_stats stats;
+  char cache_path[1024];    /* the disk cache file ("" : none) */
+  char cache_notice[512];   /* why a cache file was ignored or not written */
+  bool cache_dirty;         /* a pipeline was compiled since the cache was read */
 
   spvgen_vk_buffer *staging; /* host-visible, grows on demand */
 
@@ -285,6 +380,39 @@ void sg_vk_format(char *out, size_t size, const char *fmt, ...)
 /* Refuses to work on a lost context (status set, message naming who). */
 spvgen_status sg_vk_check_usable(spvgen_vk_context *ctx, const char *who);
 
+/* ---------------------------------------------------------- recording ---- */
+/* One dispatch checked against its pipeline and the device (lib/vk/record.c), ready to
+ * record: buffer ranges per descriptor binding, the push-constant block (with device
+ * addresses written in), the grid. */
+typedef struct sg_vk_resolved {
+  const spvgen_vk_pipeline *p;
+  VkDescriptorBufferInfo buffers[SPVGEN_MAX_BINDINGS]; /* by binding index of p->info */
+  const void *push;       /* push_size bytes: the caller's, or push_copy */
+  uint32_t push_size;
+  uint8_t push_copy[SG_VK_PUSH_MAX];
+  uint32_t groups[3];
+} sg_vk_resolved;
+
+/* Checks dispatch `index` (who: the public call) and fills r. Nothing is recorded. */
+spvgen_status sg_vk_resolve(spvgen_vk_context *ctx, const char *who, uint32_t index,
+                            const spvgen_vk_record_desc *d, sg_vk_resolved *r);
+/* Records r into cmd: pipeline (unless *bound is it already), descriptors (pushed when
+ * the pipeline has a push set, else the sets given), push constants, dispatch.
+ * Timestamps around it when query_pool is not null (queries 2*index, 2*index+1). */
+void sg_vk_record(spvgen_vk_context *ctx, VkCommandBuffer cmd, const sg_vk_resolved *r,
+                  const VkDescriptorSet *sets, const spvgen_vk_pipeline **bound,
+                  VkQueryPool query_pool, uint32_t query);
+/* Descriptor sets for a resolved dispatch without a push set, from pool (grown as
+ * needed by sg_vk_pool_reserve first). */
+spvgen_status sg_vk_pool_reserve(spvgen_vk_context *ctx, const char *who, sg_vk_pool *pool,
+                                 uint32_t sets, uint32_t storage, uint32_t uniform);
+spvgen_status sg_vk_write_sets(spvgen_vk_context *ctx, const char *who, sg_vk_pool *pool,
+                               const sg_vk_resolved *r, VkDescriptorSet *sets);
+void sg_vk_pool_destroy(spvgen_vk_context *ctx, sg_vk_pool *pool);
+/* A barrier between two dispatches: compute-shader writes before compute-shader reads
+ * and writes. */
+void sg_vk_compute_barrier(spvgen_vk_context *ctx, VkCommandBuffer cmd);
+
 /* ---------------------------------------------------------- submissions ---- */
 /* Begins recording into ctx->cmd (after the previous submission completed), with a
  * full memory barrier first so earlier submissions' writes are visible. */
@@ -292,10 +420,25 @@ spvgen_status sg_vk_begin(spvgen_vk_context *ctx, const char *who);
 /* Records a barrier making every earlier write visible to every later access (and to
  * host reads). */
 void sg_vk_full_barrier(spvgen_vk_context *ctx);
+void sg_vk_full_barrier_on(spvgen_vk_context *ctx, VkCommandBuffer cmd);
 /* Ends, submits, waits (timeout_ms). */
 spvgen_status sg_vk_submit_wait(spvgen_vk_context *ctx, const char *who);
-/* Before destroying anything: waits (without limit) for a submission that timed out. */
+/* Before destroying anything: waits (without limit) for a submission that timed out,
+ * and for every spvgen_vk_submit submission still in flight. */
 void sg_vk_settle(spvgen_vk_context *ctx);
+/* Frees the ring of spvgen_vk_submit (after sg_vk_settle). */
+void sg_vk_frames_destroy(spvgen_vk_context *ctx);
+
+/* ------------------------------------------------------------ kernel cache ---- */
+/* Reads the disk cache for the context's device (context creation); fills
+ * ctx->cache_path and, when a file is ignored, ctx->cache_notice. Returns the initial
+ * data (malloc'd, NULL when none) for vkCreatePipelineCache. */
+void *sg_vk_disk_cache_read(spvgen_vk_context *ctx, const char *dir_override, size_t *size);
+/* Writes the context's VkPipelineCache to ctx->cache_path when pipelines were compiled
+ * since it was read (atomically: temporary file, fsync, rename). */
+spvgen_status sg_vk_disk_cache_write(spvgen_vk_context *ctx, const char *who);
+/* Frees every program (the context's teardown, after every pipeline handle). */
+void sg_vk_programs_destroy(spvgen_vk_context *ctx);
 
 /* Index of a memory type in type_bits with `required` flags, preferring `preferred`;
  * UINT32_MAX when none. */

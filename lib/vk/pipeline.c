@@ -5,6 +5,7 @@
  * through the context's VkPipelineCache. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -17,7 +18,9 @@ static const char *binding_label(const spvgen_binding *b, char *buf, size_t size
 }
 
 static const char *kind_name(spvgen_binding_kind k) {
-  return k == SPVGEN_BINDING_UNIFORM_BUFFER ? "uniform buffer" : "storage buffer";
+  return k == SPVGEN_BINDING_UNIFORM_BUFFER   ? "uniform buffer"
+         : k == SPVGEN_BINDING_DEVICE_ADDRESS ? "device address"
+                                              : "storage buffer";
 }
 
 static bool is_power_of_two(uint32_t v) { return v && !(v & (v - 1)); }
@@ -106,7 +109,9 @@ static spvgen_status check_local_size(spvgen_vk_context *ctx, const char *who,
 
 /* The bindings: the module's resources are buffer blocks; info's list (read from the
  * module when info_in is NULL) is well formed and names each of them with its kind.
- * Counts the sets and descriptors into p, and each binding's minimum size. */
+ * Counts the sets and descriptors into p, and each binding's minimum size. Bindings
+ * taken by device address have no descriptor: they need bufferDeviceAddress, and their
+ * places in the push-constant block are checked with it (check_push_constants). */
 static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
                                     const spvgen_vk_reflection *refl, spvgen_kernel_info *info,
                                     bool info_given, spvgen_vk_pipeline *p) {
@@ -132,6 +137,16 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
   for (uint32_t i = 0; i < info->binding_count; i++) {
     const spvgen_binding *b = &info->bindings[i];
     binding_label(b, label, sizeof label);
+    if (b->kind == SPVGEN_BINDING_DEVICE_ADDRESS) {
+      if (!(caps->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS))
+        return sg_vk_fail(ctx, SPVGEN_ERROR_MISSING_FEATURE,
+                          "%s: info->bindings[%u]%s%s%s is taken by device address, which needs the "
+                          "device feature bufferDeviceAddress; '%s' does not have it enabled",
+                          who, i, b->name ? " ('" : "", b->name ? b->name : "", b->name ? "')" : "",
+                          caps->name);
+      p->address_count++;
+      continue;
+    }
     if (b->set >= max_sets)
       return sg_vk_fail(ctx, st, "%s: info->bindings[%u] (%s): set must be below %u", who, i, label,
                             max_sets);
@@ -139,7 +154,8 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
       return sg_vk_fail(ctx, st, "%s: info->bindings[%u] (%s): unknown kind %d", who, i, label,
                             (int)b->kind);
     for (uint32_t j = 0; j < i; j++)
-      if (info->bindings[j].set == b->set && info->bindings[j].binding == b->binding)
+      if (info->bindings[j].kind != SPVGEN_BINDING_DEVICE_ADDRESS &&
+          info->bindings[j].set == b->set && info->bindings[j].binding == b->binding)
         return sg_vk_fail(ctx, st, "%s: info->bindings[%u] and [%u] are both %s", who, j, i, label);
     if (b->set + 1 > p->set_count) p->set_count = b->set + 1;
     if (b->kind == SPVGEN_BINDING_UNIFORM_BUFFER) p->uniform_count++;
@@ -149,7 +165,9 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
     const spvgen_vk_reflected_binding *rb = &refl->bindings[r];
     uint32_t found = UINT32_MAX;
     for (uint32_t i = 0; i < info->binding_count; i++)
-      if (info->bindings[i].set == rb->set && info->bindings[i].binding == rb->binding) found = i;
+      if (info->bindings[i].kind != SPVGEN_BINDING_DEVICE_ADDRESS &&
+          info->bindings[i].set == rb->set && info->bindings[i].binding == rb->binding)
+        found = i;
     if (found == UINT32_MAX)
       return sg_vk_fail(ctx, st,
                             "%s: the module declares a %s at set %u binding %u that info->bindings "
@@ -159,7 +177,7 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
       return sg_vk_fail(ctx, st, "%s: info->bindings[%u] (%s) says %s; the module declares a %s",
                             who, found, binding_label(&info->bindings[found], label, sizeof label),
                             kind_name(info->bindings[found].kind), kind_name(rb->kind));
-    p->binding_min_size[found] = rb->min_size;
+    if (rb->min_size > p->binding_min_size[found]) p->binding_min_size[found] = rb->min_size;
   }
   return SPVGEN_OK;
 }
@@ -183,6 +201,30 @@ static spvgen_status check_push_constants(spvgen_vk_context *ctx, const char *wh
                           "%s: the module's push constant block is %u bytes but "
                           "info->push_constant_size is %u",
                           who, refl->push_constant_size, info->push_constant_size);
+  /* Device addresses: 8 aligned bytes each inside the block, no two overlapping; the
+   * runner assembles such a block itself (at most SG_VK_PUSH_MAX bytes). */
+  bool addresses = false;
+  for (uint32_t i = 0; i < info->binding_count; i++) {
+    const spvgen_binding *b = &info->bindings[i];
+    if (b->kind != SPVGEN_BINDING_DEVICE_ADDRESS) continue;
+    addresses = true;
+    if (b->address_offset % 8 || (uint64_t)b->address_offset + 8 > info->push_constant_size)
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "%s: info->bindings[%u]%s%s%s: address_offset %u is not a multiple of 8 "
+                        "inside the %u-byte push-constant block",
+                        who, i, b->name ? " ('" : "", b->name ? b->name : "", b->name ? "')" : "",
+                        b->address_offset, info->push_constant_size);
+    for (uint32_t j = 0; j < i; j++)
+      if (info->bindings[j].kind == SPVGEN_BINDING_DEVICE_ADDRESS &&
+          info->bindings[j].address_offset == b->address_offset)
+        return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s: info->bindings[%u] and [%u] both have address_offset %u", who, j, i,
+                          b->address_offset);
+  }
+  if (addresses && info->push_constant_size > SG_VK_PUSH_MAX)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_UNSUPPORTED,
+                      "%s: a push-constant block with device addresses is at most %d bytes (%u given)",
+                      who, SG_VK_PUSH_MAX, info->push_constant_size);
   return SPVGEN_OK;
 }
 
@@ -290,54 +332,148 @@ static spvgen_status check_module(spvgen_vk_context *ctx, const char *who, const
   if (st == SPVGEN_OK) st = merge_spec_constants(ctx, who, info, opt);
   if (st == SPVGEN_OK)
     st = check_subgroup_size(ctx, who, info, opt, refl->local_size[0] != 0, size[0], subgroup_size);
+  if (st == SPVGEN_OK) {
+    /* What the words need, as the words say (whatever info claimed). */
+    info->features = refl->required_features;
+    if (*subgroup_size) info->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
+    info->subgroup_operations = refl->required_subgroup_ops;
+    info->api_version = refl->required_api_version;
+    info->spirv_version = refl->version;
+    info->capability_count = refl->capability_count;
+    memcpy(info->capabilities, refl->capabilities, refl->capability_count * sizeof refl->capabilities[0]);
+  }
   free(refl);
   return st;
 }
 
-static void pipeline_free(spvgen_vk_pipeline *p) {
-  spvgen_vk_context *ctx = p->ctx;
-  if (p->pipeline) ctx->vkd.vkDestroyPipeline(ctx->device, p->pipeline, NULL);
-  if (p->layout) ctx->vkd.vkDestroyPipelineLayout(ctx->device, p->layout, NULL);
+/* ------------------------------------------------------------- programs ---- */
+static void program_free(spvgen_vk_context *ctx, sg_vk_program *g) {
+  if (g->pipeline) ctx->vkd.vkDestroyPipeline(ctx->device, g->pipeline, NULL);
+  if (g->layout) ctx->vkd.vkDestroyPipelineLayout(ctx->device, g->layout, NULL);
   for (uint32_t i = 0; i < SPVGEN_VK_MAX_SETS; i++)
-    if (p->set_layouts[i]) ctx->vkd.vkDestroyDescriptorSetLayout(ctx->device, p->set_layouts[i], NULL);
-  free(p);
+    if (g->set_layouts[i]) ctx->vkd.vkDestroyDescriptorSetLayout(ctx->device, g->set_layouts[i], NULL);
+  free(g->words);
+  free(g->sig);
+  free(g);
 }
 
-spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *words,
-                                        size_t word_count, const spvgen_kernel_info *info,
-                                        const spvgen_vk_pipeline_options *options,
-                                        spvgen_vk_pipeline **out) {
-  static const char *who = "spvgen_vk_pipeline_create";
-  if (out) *out = NULL;
-  if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  if (!out) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
-  if (info && info->entry_point && strlen(info->entry_point) >= SPVGEN_VK_ENTRY_MAX)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: info->entry_point is longer than %zu characters", who,
-                          (size_t)SPVGEN_VK_ENTRY_MAX - 1);
-  if (!words || word_count == 0)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who,
-                          words ? "word_count is 0" : "words is NULL");
-  spvgen_status st = sg_vk_check_usable(ctx, who);
-  if (st != SPVGEN_OK) return st;
-  spvgen_vk_pipeline *p = calloc(1, sizeof *p);
-  if (!p) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
-  p->ctx = ctx;
-  uint32_t subgroup_size = 0;
-  st = check_module(ctx, who, words, word_count, info, options, p, &subgroup_size);
-  if (st != SPVGEN_OK) {
-    free(p);
-    return st;
-  }
+static void program_unlink(spvgen_vk_context *ctx, sg_vk_program *g) {
+  if (g->prev) g->prev->next = g->next;
+  else ctx->programs = g->next;
+  if (g->next) g->next->prev = g->prev;
+  g->prev = g->next = NULL;
+  ctx->program_count--;
+}
 
-  /* Descriptor set layouts: one per set up to the highest used (gaps get empty ones). */
+static void program_push_front(spvgen_vk_context *ctx, sg_vk_program *g) {
+  g->prev = NULL;
+  g->next = ctx->programs;
+  if (ctx->programs) ctx->programs->prev = g;
+  ctx->programs = g;
+  ctx->program_count++;
+}
+
+void sg_vk_programs_destroy(spvgen_vk_context *ctx) {
+  while (ctx->programs) {
+    sg_vk_program *g = ctx->programs;
+    program_unlink(ctx, g);
+    program_free(ctx, g);
+  }
+  ctx->idle_programs = 0;
+}
+
+/* Appends bytes to a signature being built (fixed capacity; sizes are bounded). */
+typedef struct sig_buf {
+  unsigned char bytes[4096];
+  size_t size;
+} sig_buf;
+
+static void sig_put(sig_buf *b, const void *data, size_t n) {
+  if (b->size + n > sizeof b->bytes) n = sizeof b->bytes - b->size;
+  memcpy(b->bytes + b->size, data, n);
+  b->size += n;
+}
+
+static void sig_u32(sig_buf *b, uint32_t v) { sig_put(b, &v, 4); }
+
+/* What, besides the words, decides the compiled pipeline and its layout. */
+static void program_signature(const spvgen_vk_pipeline *p, uint32_t subgroup_size, bool full,
+                              bool push_set, sig_buf *b) {
+  const spvgen_kernel_info *info = &p->info;
+  b->size = 0;
+  const char *entry = info->entry_point ? info->entry_point : "main";
+  sig_put(b, entry, strlen(entry) + 1);
+  sig_u32(b, info->push_constant_size);
+  sig_u32(b, subgroup_size);
+  sig_u32(b, (full ? 1u : 0u) | (push_set ? 2u : 0u));
+  for (uint32_t i = 0; i < info->binding_count; i++) {
+    const spvgen_binding *bd = &info->bindings[i];
+    if (bd->kind == SPVGEN_BINDING_DEVICE_ADDRESS) continue;
+    sig_u32(b, bd->set);
+    sig_u32(b, bd->binding);
+    sig_u32(b, (uint32_t)bd->kind);
+  }
+  sig_u32(b, 0xFFFFFFFFu);
+  for (uint32_t i = 0; i < info->spec_constant_count; i++) {
+    const spvgen_spec_constant *sc = &info->spec_constants[i];
+    uint32_t size = sc->size ? sc->size : 4;
+    uint64_t v = size == 4 ? (uint32_t)sc->value : sc->value;
+    sig_u32(b, sc->id);
+    sig_u32(b, size);
+    sig_put(b, &v, 8);
+  }
+}
+
+static uint64_t fnv_more(uint64_t h, const unsigned char *bytes, size_t n) {
+  for (size_t i = 0; i < n; i++) h = (h ^ bytes[i]) * 1099511628211ull;
+  return h;
+}
+
+static sg_vk_program *program_find(spvgen_vk_context *ctx, uint64_t key, const uint32_t *words,
+                                   size_t count, const sig_buf *sig) {
+  for (sg_vk_program *g = ctx->programs; g; g = g->next)
+    if (g->words && g->key == key && g->word_count == count && g->sig_size == sig->size &&
+        !memcmp(g->sig, sig->bytes, sig->size) && !memcmp(g->words, words, count * sizeof *words))
+      return g;
+  return NULL;
+}
+
+/* Frees idle programs, least recently used first, until at most `keep` are idle. */
+static void programs_trim(spvgen_vk_context *ctx, uint32_t keep) {
+  sg_vk_program *g = ctx->programs;
+  while (g && g->next) g = g->next;
+  while (g && ctx->idle_programs > keep) {
+    sg_vk_program *prev = g->prev;
+    if (!g->refs) {
+      program_unlink(ctx, g);
+      program_free(ctx, g);
+      ctx->idle_programs--;
+    }
+    g = prev;
+  }
+}
+
+static double now_ms(void) {
+  struct timespec t;
+  timespec_get(&t, TIME_UTC);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Compiles a program: descriptor set layouts (set 0 a push-descriptor set where it can
+ * be), the pipeline layout, the shader module and the pipeline, through the context's
+ * VkPipelineCache. */
+static spvgen_status program_compile(spvgen_vk_context *ctx, const char *who, sg_vk_program *g,
+                                     const spvgen_vk_pipeline *p, const uint32_t *words,
+                                     size_t word_count, uint32_t subgroup_size,
+                                     const spvgen_vk_pipeline_options *options) {
+  double t0 = now_ms();
   VkResult r;
-  for (uint32_t s = 0; s < p->set_count; s++) {
+  for (uint32_t s = 0; s < g->set_count; s++) {
     VkDescriptorSetLayoutBinding lb[SPVGEN_MAX_BINDINGS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->info.binding_count; i++) {
       const spvgen_binding *b = &p->info.bindings[i];
-      if (b->set != s) continue;
+      if (b->kind == SPVGEN_BINDING_DEVICE_ADDRESS || b->set != s) continue;
       memset(&lb[n], 0, sizeof lb[n]);
       lb[n].binding = b->binding;
       lb[n].descriptorType = b->kind == SPVGEN_BINDING_UNIFORM_BUFFER
@@ -349,22 +485,21 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
     }
     VkDescriptorSetLayoutCreateInfo dci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                            NULL, 0, n, n ? lb : NULL};
-    r = ctx->vkd.vkCreateDescriptorSetLayout(ctx->device, &dci, NULL, &p->set_layouts[s]);
+    if (g->push_set) dci.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    r = ctx->vkd.vkCreateDescriptorSetLayout(ctx->device, &dci, NULL, &g->set_layouts[s]);
     if (r != VK_SUCCESS) {
-      p->set_layouts[s] = VK_NULL_HANDLE;
-      pipeline_free(p);
+      g->set_layouts[s] = VK_NULL_HANDLE;
       return sg_vk_fail_call(ctx, who, "vkCreateDescriptorSetLayout", r);
     }
   }
   VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, p->info.push_constant_size};
   VkPipelineLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
-                                    p->set_count, p->set_count ? p->set_layouts : NULL,
+                                    g->set_count, g->set_count ? g->set_layouts : NULL,
                                     p->info.push_constant_size ? 1u : 0u,
                                     p->info.push_constant_size ? &range : NULL};
-  r = ctx->vkd.vkCreatePipelineLayout(ctx->device, &lci, NULL, &p->layout);
+  r = ctx->vkd.vkCreatePipelineLayout(ctx->device, &lci, NULL, &g->layout);
   if (r != VK_SUCCESS) {
-    p->layout = VK_NULL_HANDLE;
-    pipeline_free(p);
+    g->layout = VK_NULL_HANDLE;
     return sg_vk_fail_call(ctx, who, "vkCreatePipelineLayout", r);
   }
 
@@ -372,10 +507,7 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
                                    word_count * sizeof(uint32_t), words};
   VkShaderModule module;
   r = ctx->vkd.vkCreateShaderModule(ctx->device, &smci, NULL, &module);
-  if (r != VK_SUCCESS) {
-    pipeline_free(p);
-    return sg_vk_fail_call(ctx, who, "vkCreateShaderModule", r);
-  }
+  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateShaderModule", r);
 
   VkSpecializationMapEntry entries[SPVGEN_MAX_SPEC_CONSTANTS];
   uint64_t data[SPVGEN_MAX_SPEC_CONSTANTS];
@@ -411,21 +543,114 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   memset(&cpci, 0, sizeof cpci);
   cpci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   cpci.stage = stage;
-  cpci.layout = p->layout;
+  cpci.layout = g->layout;
   cpci.basePipelineIndex = -1;
   /* For spvgen_vk_pipeline_statistics; the generated code does not change. */
   if (ctx->pipeline_statistics) cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   r = ctx->vkd.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &cpci, NULL,
-                                        &p->pipeline);
+                                        &g->pipeline);
   ctx->vkd.vkDestroyShaderModule(ctx->device, module, NULL);
   if (r != VK_SUCCESS) {
-    p->pipeline = VK_NULL_HANDLE;
-    pipeline_free(p);
+    g->pipeline = VK_NULL_HANDLE;
     return sg_vk_fail_call(ctx, who, "vkCreateComputePipelines", r);
   }
+  ctx->stats.compiled++;
+  ctx->stats.compile_ms += now_ms() - t0;
+  ctx->cache_dirty = true;
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *words,
+                                        size_t word_count, const spvgen_kernel_info *info,
+                                        const spvgen_vk_pipeline_options *options,
+                                        spvgen_vk_pipeline **out) {
+  static const char *who = "spvgen_vk_pipeline_create";
+  if (out) *out = NULL;
+  if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!out) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  if (info && info->entry_point && strlen(info->entry_point) >= SPVGEN_VK_ENTRY_MAX)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s: info->entry_point is longer than %zu characters", who,
+                          (size_t)SPVGEN_VK_ENTRY_MAX - 1);
+  if (!words || word_count == 0)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who,
+                          words ? "word_count is 0" : "words is NULL");
+  spvgen_status st = sg_vk_check_usable(ctx, who);
+  if (st != SPVGEN_OK) return st;
+  spvgen_vk_pipeline *p = calloc(1, sizeof *p);
+  if (!p) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  p->ctx = ctx;
+  uint32_t subgroup_size = 0;
+  st = check_module(ctx, who, words, word_count, info, options, p, &subgroup_size);
+  if (st != SPVGEN_OK) {
+    free(p);
+    return st;
+  }
   /* The caller's entry point string need not outlive the call. */
-  sg_vk_format(p->entry_point, sizeof p->entry_point, "%s", stage.pName);
+  sg_vk_format(p->entry_point, sizeof p->entry_point, "%s",
+               p->info.entry_point ? p->info.entry_point : "main");
   p->info.entry_point = p->entry_point;
+  p->info.hash = spvgen_words_hash(words, word_count);
+  /* Set 0 as a push-descriptor set when that is the only set: how buffers get into a
+   * caller's command buffer without descriptor sets whose life spvgen would manage. */
+  bool push_set = ctx->push_descriptors && p->set_count == 1;
+  bool full = options && options->require_full_subgroups;
+
+  sig_buf *sig = malloc(sizeof *sig);
+  if (!sig) {
+    free(p);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  }
+  program_signature(p, subgroup_size, full, push_set, sig);
+  uint64_t key = fnv_more(p->info.hash, sig->bytes, sig->size);
+  sg_vk_program *g = ctx->no_reuse ? NULL : program_find(ctx, key, words, word_count, sig);
+  if (g) {
+    program_unlink(ctx, g);
+    program_push_front(ctx, g);
+    if (!g->refs) ctx->idle_programs--;
+    ctx->stats.reused++;
+  } else {
+    g = calloc(1, sizeof *g);
+    if (!g) {
+      free(sig);
+      free(p);
+      return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+    }
+    g->key = key;
+    g->set_count = p->set_count;
+    g->push_set = push_set;
+    st = program_compile(ctx, who, g, p, words, word_count, subgroup_size, options);
+    if (st != SPVGEN_OK) {
+      program_free(ctx, g);
+      free(sig);
+      free(p);
+      return st;
+    }
+    /* What a later create compares with. Without the memory for it the program is
+     * still good, just never shared (program_find needs the words). */
+    if (!ctx->no_reuse) {
+      g->words = malloc(word_count * sizeof *words);
+      g->sig = malloc(sig->size ? sig->size : 1);
+      if (g->words && g->sig) {
+        memcpy(g->words, words, word_count * sizeof *words);
+        g->word_count = word_count;
+        memcpy(g->sig, sig->bytes, sig->size);
+        g->sig_size = sig->size;
+      } else {
+        free(g->words);
+        free(g->sig);
+        g->words = NULL;
+        g->sig = NULL;
+      }
+    }
+    program_push_front(ctx, g);
+  }
+  free(sig);
+  g->refs++;
+  p->program = g;
+  p->pipeline = g->pipeline;
+  p->layout = g->layout;
+  p->push_set = g->push_set;
 
   p->next = ctx->pipelines;
   if (ctx->pipelines) ctx->pipelines->prev = p;
@@ -453,7 +678,20 @@ void spvgen_vk_pipeline_destroy(spvgen_vk_pipeline *p) {
   if (p->prev) p->prev->next = p->next;
   else if (ctx->pipelines == p) ctx->pipelines = p->next;
   if (p->next) p->next->prev = p->prev;
-  pipeline_free(p);
+  sg_vk_program *g = p->program;
+  free(p);
+  if (g && --g->refs == 0) {
+    ctx->idle_programs++;
+    /* An idle program stays for a later create of the same words, up to the capacity
+     * (none when reuse is off). */
+    programs_trim(ctx, ctx->no_reuse ? 0 : ctx->idle_capacity);
+  }
+}
+
+void spvgen_vk_pipeline_handles(const spvgen_vk_pipeline *p, uint64_t *vk_pipeline,
+                                uint64_t *vk_pipeline_layout) {
+  if (vk_pipeline) *vk_pipeline = p ? (uint64_t)p->pipeline : 0;
+  if (vk_pipeline_layout) *vk_pipeline_layout = p ? (uint64_t)p->layout : 0;
 }
 
 const spvgen_kernel_info *spvgen_vk_pipeline_info(const spvgen_vk_pipeline *p) {
@@ -461,7 +699,9 @@ const spvgen_kernel_info *spvgen_vk_pipeline_info(const spvgen_vk_pipeline *p) {
 }
 
 uint64_t spvgen_vk_pipeline_binding_min_size(const spvgen_vk_pipeline *p, uint32_t i) {
-  return p && i < p->info.binding_count ? p->binding_min_size[i] : 0;
+  if (!p || i >= p->info.binding_count) return 0;
+  uint64_t a = p->binding_min_size[i], b = p->info.bindings[i].min_size;
+  return a > b ? a : b;
 }
 
 spvgen_status spvgen_vk_pipeline_cache_data(spvgen_vk_context *ctx, void *data, size_t *size) {

@@ -5,7 +5,7 @@
 
 #include "internal.h"
 
-void sg_vk_full_barrier(spvgen_vk_context *ctx) {
+void sg_vk_full_barrier_on(spvgen_vk_context *ctx, VkCommandBuffer cmd) {
   VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
                         VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                             VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -13,10 +13,12 @@ void sg_vk_full_barrier(spvgen_vk_context *ctx) {
                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                             VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
                             VK_ACCESS_HOST_READ_BIT};
-  ctx->vkd.vkCmdPipelineBarrier(ctx->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+  ctx->vkd.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                                 VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
                                 1, &mb, 0, NULL, 0, NULL);
 }
+
+void sg_vk_full_barrier(spvgen_vk_context *ctx) { sg_vk_full_barrier_on(ctx, ctx->cmd); }
 
 spvgen_status sg_vk_begin(spvgen_vk_context *ctx, const char *who) {
   spvgen_status st = sg_vk_check_usable(ctx, who);
@@ -65,8 +67,15 @@ spvgen_status sg_vk_submit_wait(spvgen_vk_context *ctx, const char *who) {
 }
 
 void sg_vk_settle(spvgen_vk_context *ctx) {
-  if (!ctx || !ctx->pending) return;
+  if (!ctx || !ctx->device) return;
   /* Fails at once on a lost device; otherwise the work ends eventually. */
-  ctx->vkd.vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, UINT64_MAX);
+  if (ctx->pending) ctx->vkd.vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, UINT64_MAX);
   ctx->pending = false;
+  for (int i = 0; i < SG_VK_FRAMES; i++) {
+    sg_vk_frame *f = &ctx->frames[i];
+    if (!f->ticket) continue;
+    ctx->vkd.vkWaitForFences(ctx->device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+    if (f->ticket > ctx->completed) ctx->completed = f->ticket;
+    f->ticket = 0;
+  }
 }

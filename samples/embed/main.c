@@ -64,9 +64,9 @@ int main(void) {
   spvgen_vk_wrap_desc wd = {.instance = instance, .physical_device = gpu, .device = device,
                             .queue = queue, .queue_family_index = family,
                             .get_instance_proc_addr = (spvgen_vk_proc)vkGetInstanceProcAddr,
-                            /* what we enabled above; spvgen cannot ask the device */
-                            .enabled_features = SPVGEN_FEATURE_VULKAN_MEMORY_MODEL |
-                                                SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE};
+                            /* what we enabled above (spvgen cannot ask the device): the
+                             * create info itself, so nothing is overstated */
+                            .device_create_info = &dci};
   char msg[1024];
   spvgen_vk_context *ctx = NULL;
   spvgen_kernel kernel = {0};

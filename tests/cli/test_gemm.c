@@ -187,8 +187,10 @@ static void test_json_has_the_metadata_and_matches_the_module(void) {
   CHECK_CONTAINS(j, "\"dispatch\": [");
   CHECK_CONTAINS(j, "\"push_constant_size\": 0");
   CHECK_CONTAINS(j, "\"spec_constants\": [");
-  CHECK_CONTAINS(j, "{\"set\": 0, \"binding\": 0, \"kind\": \"storage_buffer\", \"name\": \"A\"}");
-  CHECK_CONTAINS(j, "{\"set\": 0, \"binding\": 3, \"kind\": \"storage_buffer\", \"name\": \"bias\"}");
+  CHECK_CONTAINS(j, "{\"set\": 0, \"binding\": 0, \"kind\": \"storage_buffer\", \"name\": \"A\", \"min_size\": ");
+  CHECK_CONTAINS(j, "{\"set\": 0, \"binding\": 3, \"kind\": \"storage_buffer\", \"name\": \"bias\", \"min_size\": ");
+  CHECK_CONTAINS(j, "\"features\": [");
+  CHECK_CONTAINS(j, "\"vulkanMemoryModel\"");
   CHECK_CONTAINS(j, "\"capabilities\": [");
   CHECK_CONTAINS(j, "\"Shader\"");
   CHECK_CONTAINS(j, "\"Float16\"");

@@ -12,7 +12,7 @@ static void test_plan_defaults_and_errors(void) {
   char msg[256];
   CHECK(spvgen_elementwise_plan(NULL, NULL, &p, msg, sizeof msg) == SPVGEN_OK);
   CHECK_EQ_U64(p.desc.local_size, 64);
-  CHECK_EQ_U64(p.features, 0);
+  CHECK_EQ_U64(p.features, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL); /* the default memory model */
   spvgen_elementwise_desc d = {0};
   d.type = SPVGEN_ELEMENTWISE_F16;
   CHECK(spvgen_elementwise_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK);

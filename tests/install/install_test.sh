@@ -10,6 +10,8 @@
 #     libvulkan at link time;
 #  3. tests/install/consumer built with CMake (find_package(spvgen CONFIG COMPONENTS
 #     core runner)): against spvgen::spvgen, spvgen::core alone, and the static set, run;
+#     and samples/embed against spvgen::volk (volk.h and the Vulkan headers installed)
+#     and spvgen::spvgen, run (or skipped without a Vulkan device);
 #  4. the same consumer built with the C compiler and pkg-config (spvgen, spvgen-core), run;
 #  5. the installed CLI runs and reports the library's version.
 # Label "install" (ctest -L install); no GPU needed.
@@ -29,7 +31,7 @@ libdir=$(dirname "$(find "$prefix" -name spvgenConfig.cmake)")/../..
 libdir=$(cd "$libdir" && pwd)
 
 # 1. layout
-for f in include/spvgen/spvgen.h include/spvgen/builder.h include/spvgen/export.h \
+for f in include/spvgen/spvgen.h include/spvgen/builder.h include/spvgen/export.h include/spvgen/volk/volk.h \
          include/spvgen/ops.h include/spvgen/version.h include/spvgen/gemm.h include/spvgen/vk.h include/spvgen/tune.h \
          include/spvgen/spirv-headers/spirv/unified1/spirv.h \
          include/spvgen/spirv-headers/spirv/unified1/GLSL.std.450.h bin/spvgen; do
@@ -65,7 +67,7 @@ fi
 gen=()
 if command -v ninja >/dev/null; then gen=(-G Ninja); fi
 cmake -S "$src/tests/install/consumer" -B "$tmp/cmake-build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" >"$tmp/consumer-configure.log" 2>&1 ||
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" -DSPVGEN_SOURCE_DIR="$src" >"$tmp/consumer-configure.log" 2>&1 ||
   { cat "$tmp/consumer-configure.log"; fail "configuring the CMake consumer"; }
 cmake --build "$tmp/cmake-build" >"$tmp/consumer-build.log" 2>&1 ||
   { cat "$tmp/consumer-build.log"; fail "building the CMake consumer"; }
@@ -77,6 +79,14 @@ done
 if [ $shared = 1 ]; then
   readelf -d "$tmp/cmake-build/consumer" | grep -q 'NEEDED.*libspvgen\.so' || fail "spvgen::spvgen did not link libspvgen.so"
 fi
+# samples/embed, built from the installed headers (volk.h included): runs, or skips (77)
+# where there is no Vulkan device.
+set +e
+out=$(SPVGEN_PIPELINE_CACHE=off "$tmp/cmake-build/embed" 2>&1)
+rc=$?
+set -e
+[ $rc = 0 ] || [ $rc = 77 ] || fail "samples/embed built from the install failed ($rc): $out"
+echo "cmake embed (samples/embed): exit $rc"
 # spvgen::core alone has neither SPIRV-Tools nor the runner in it
 if nm "$tmp/cmake-build/consumer_core" | grep -qE ' T (spvValidate|spvgen_vk_create|spvgen_validate)$'; then
   fail "consumer_core (spvgen::core) contains SPIRV-Tools or the runner"

@@ -8,6 +8,10 @@
  *    info are read by every thread at once), buffers, upload, dispatch, download, a check
  *    of every output element against the CPU, then destroy (the pipeline and buffers by
  *    hand on even rounds, through spvgen_vk_destroy on odd ones).
+ *    Every other round runs the dispatch as an async submission (spvgen_vk_submit, then
+ *    spvgen_vk_wait on its ticket); each round creates the pipeline twice (the second a
+ *    kernel cache hit); every context reads and, at its destruction, writes the same
+ *    disk cache file (atomic renames racing), which must end valid.
  *  - 2 threads share the main thread's context and one pipeline on it, each call under a
  *    mutex, with their own buffers.
  * The kernel is a SIMT f32 GEMM (every Vulkan 1.1 device runs it) of an odd shape, so
@@ -71,16 +75,31 @@ static bool check_result(job *j, int round, const float *d) {
   return true;
 }
 
+/* Runs the GEMM once, synchronously (round even) or as an async submission waited for
+ * by its ticket (round odd: the ring, the timeline). */
+static spvgen_status dispatch_once(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
+                                   spvgen_vk_buffer *buf[3], int round) {
+  const spvgen_kernel_info *info = &shared_kernel.info;
+  if (round % 2 == 0)
+    return spvgen_vk_dispatch(ctx, pipe, buf, 3, NULL, 0, info->groups[0], info->groups[1],
+                              info->groups[2], NULL);
+  spvgen_vk_buffer_range r[3] = {{.buffer = buf[0]}, {.buffer = buf[1]}, {.buffer = buf[2]}};
+  spvgen_vk_record_desc d = {.pipeline = pipe, .buffers = r, .buffer_count = 3,
+                             .groups = {info->groups[0], info->groups[1], info->groups[2]}};
+  spvgen_vk_submit_desc sd = {.dispatches = &d, .count = 1};
+  uint64_t ticket = 0;
+  spvgen_status st = spvgen_vk_submit(ctx, &sd, &ticket);
+  return st == SPVGEN_OK ? spvgen_vk_wait(ctx, ticket) : st;
+}
+
 /* Uploads A and B, runs the GEMM, downloads D and checks it. */
 static bool run_once(job *j, int round, spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
                      spvgen_vk_buffer *buf[3], float *d) {
   memset(d, 0, sizeof(float) * M * N);
-  const spvgen_kernel_info *info = &shared_kernel.info;
   if (spvgen_vk_buffer_upload(ctx, buf[0], 0, host_a, sizeof host_a) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[1], 0, host_b, sizeof host_b) != SPVGEN_OK ||
       spvgen_vk_buffer_fill(ctx, buf[2], 0, sizeof(float) * M * N, 0x7fc00000u) != SPVGEN_OK ||
-      spvgen_vk_dispatch(ctx, pipe, buf, 3, NULL, 0, info->groups[0], info->groups[1],
-                         info->groups[2], NULL) != SPVGEN_OK ||
+      dispatch_once(ctx, pipe, buf, round) != SPVGEN_OK ||
       spvgen_vk_buffer_download(ctx, buf[2], 0, d, sizeof(float) * M * N) != SPVGEN_OK) {
     JOB_FAIL(j, "thread %d round %d: %s", j->index, round, spvgen_vk_error(ctx));
     return false;
@@ -105,14 +124,22 @@ static void *worker_main(void *arg) {
       JOB_FAIL(j, "thread %d round %d: spvgen_vk_create: %s", j->index, round, msg);
       break;
     }
-    spvgen_vk_pipeline *pipe = NULL;
+    spvgen_vk_pipeline *pipe = NULL, *again = NULL;
     spvgen_vk_buffer *buf[3] = {NULL, NULL, NULL};
-    bool ok = spvgen_vk_pipeline_create_kernel(ctx, &shared_kernel, NULL, &pipe) == SPVGEN_OK &&
+    /* The second create of the same words is the kernel cache's hit. */
+    bool ok = spvgen_vk_pipeline_create_kernel(ctx, &shared_kernel, NULL, &again) == SPVGEN_OK &&
+              spvgen_vk_pipeline_create_kernel(ctx, &shared_kernel, NULL, &pipe) == SPVGEN_OK &&
               spvgen_vk_buffer_create(ctx, sizeof host_a, 0, &buf[0]) == SPVGEN_OK &&
               spvgen_vk_buffer_create(ctx, sizeof host_b, 0, &buf[1]) == SPVGEN_OK &&
               spvgen_vk_buffer_create(ctx, sizeof(float) * M * N, 0, &buf[2]) == SPVGEN_OK;
     if (!ok) JOB_FAIL(j, "thread %d round %d: %s", j->index, round, spvgen_vk_error(ctx));
     else if (run_once(j, round, ctx, pipe, buf, d)) j->done++;
+    spvgen_vk_kernel_cache_stats cs;
+    spvgen_vk_kernel_cache_stats_get(ctx, &cs);
+    if (ok && (cs.compiled != 1 || cs.reused != 1))
+      JOB_FAIL(j, "thread %d round %d: %llu compiled, %llu reused; expected 1 and 1", j->index, round,
+               (unsigned long long)cs.compiled, (unsigned long long)cs.reused);
+    spvgen_vk_pipeline_destroy(again);
     if (round % 2 == 0) { /* by hand; odd rounds leave them to spvgen_vk_destroy */
       spvgen_vk_pipeline_destroy(pipe);
       for (int b = 0; b < 3; b++) spvgen_vk_buffer_destroy(buf[b]);
@@ -203,6 +230,15 @@ static void test_eight_threads_create_dispatch_and_destroy_contexts(void) {
     CHECK_MSG(jobs[t].failures == 0, "thread %d: %d failures; the first: %s", t,
               jobs[t].failures, jobs[t].first_failure);
     CHECK_EQ_U64(jobs[t].done, (uint64_t)(t < WORKERS ? rounds : 2 * rounds));
+  }
+  {
+    /* The disk cache file every context wrote at once is one good file. */
+    spvgen_vk_kernel_cache_stats cs;
+    spvgen_vk_kernel_cache_stats_get(ctx, &cs);
+    if (cs.path[0]) {
+      char why[1024];
+      CHECK_MSG(spvgen_vk_kernel_cache_file_check(cs.path, NULL, NULL, why, sizeof why) == SPVGEN_OK, "%s", why);
+    }
   }
 done:
   spvgen_kernel_free(&shared_kernel);

@@ -35,9 +35,9 @@ static spvgen_kernel_info vector_add_info(void) {
   spvgen_kernel_info info;
   memset(&info, 0, sizeof info);
   info.binding_count = 3;
-  info.bindings[0] = (spvgen_binding){0, 0, SPVGEN_BINDING_STORAGE_BUFFER, "a"};
-  info.bindings[1] = (spvgen_binding){0, 1, SPVGEN_BINDING_STORAGE_BUFFER, "b"};
-  info.bindings[2] = (spvgen_binding){0, 2, SPVGEN_BINDING_STORAGE_BUFFER, "c"};
+  info.bindings[0] = (spvgen_binding){.set = 0, .binding = 0, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "a"};
+  info.bindings[1] = (spvgen_binding){.set = 0, .binding = 1, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "b"};
+  info.bindings[2] = (spvgen_binding){.set = 0, .binding = 2, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "c"};
   info.push_constant_size = 4;
   return info;
 }
@@ -173,7 +173,7 @@ static void test_objects_of_another_context_are_rejected(void) {
   bufs[2] = foreign;
   uint32_t n = 64;
   VK_EXPECT_ERROR(f.ctx, spvgen_vk_dispatch(f.ctx, pipe, bufs, 3, &n, 4, 1, 1, 1, NULL),
-                  SPVGEN_ERROR_INVALID_ARGUMENT, "buffers[2] (set 0 binding 2) belongs to another context");
+                  SPVGEN_ERROR_INVALID_ARGUMENT, "binding 2 (set 0 binding 2): the buffer belongs to another context");
   VK_EXPECT_ERROR(other, spvgen_vk_dispatch(other, pipe, bufs, 3, &n, 4, 1, 1, 1, NULL),
                   SPVGEN_ERROR_INVALID_ARGUMENT, "the pipeline belongs to another context");
   bufs[2] = NULL;
@@ -454,10 +454,10 @@ static void test_dispatch_arguments_are_checked_against_the_pipeline(void) {
                   SPVGEN_ERROR_INVALID_ARGUMENT, "buffers is NULL with buffer_count 3");
   spvgen_vk_buffer *with_null[3] = {bufs[0], NULL, bufs[2]};
   VK_EXPECT_ERROR(ctx, spvgen_vk_dispatch(ctx, pipe, with_null, 3, &n, 4, 1, 1, 1, NULL),
-                  SPVGEN_ERROR_INVALID_ARGUMENT, "buffers[1] (set 0 binding 1, 'b') is NULL");
+                  SPVGEN_ERROR_INVALID_ARGUMENT, "buffers[1] (binding 1 'b') is NULL");
   VK_EXPECT_ERROR(ctx, spvgen_vk_dispatch(ctx, pipe, bufs, 3, &n, 8, 1, 1, 1, NULL),
                   SPVGEN_ERROR_INVALID_ARGUMENT,
-                  "push_size is 8 but the pipeline's push constant size is 4");
+                  "push_size is 8 but the pipeline's push-constant block is 4 bytes");
   VK_EXPECT_ERROR(ctx, spvgen_vk_dispatch(ctx, pipe, bufs, 3, NULL, 4, 1, 1, 1, NULL),
                   SPVGEN_ERROR_INVALID_ARGUMENT, "push_data is NULL with push_size 4");
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
@@ -517,7 +517,7 @@ static void test_buffer_smaller_than_its_binding_is_named(void) {
   VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, 64, 0, &exact));
   VK_EXPECT_ERROR(ctx, spvgen_vk_dispatch(ctx, pipe, &small, 1, NULL, 0, 1, 1, 1, NULL),
                   SPVGEN_ERROR_INVALID_ARGUMENT,
-                  "buffers[0] (set 0 binding 0) is 32 bytes; the shader's block needs at least 64");
+                  "binding 0 (set 0 binding 0): 32 bytes given (a 32-byte buffer at offset 0), the kernel needs 64");
   float data[16], back[16];
   for (int k = 0; k < 16; k++) data[k] = (float)k;
   VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, exact, 0, data, sizeof data));

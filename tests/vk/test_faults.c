@@ -123,9 +123,9 @@ static int child(const char *what) {
     spvgen_kernel_info info;
     memset(&info, 0, sizeof info);
     info.binding_count = 3;
-    info.bindings[0] = (spvgen_binding){0, 0, SPVGEN_BINDING_STORAGE_BUFFER, "a"};
-    info.bindings[1] = (spvgen_binding){0, 1, SPVGEN_BINDING_STORAGE_BUFFER, "b"};
-    info.bindings[2] = (spvgen_binding){0, 2, SPVGEN_BINDING_STORAGE_BUFFER, "c"};
+    info.bindings[0] = (spvgen_binding){.set = 0, .binding = 0, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "a"};
+    info.bindings[1] = (spvgen_binding){.set = 0, .binding = 1, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "b"};
+    info.bindings[2] = (spvgen_binding){.set = 0, .binding = 2, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "c"};
     info.push_constant_size = 4;
     if (!limit_address_space(8ull << 20)) {
       printf("skip: setrlimit failed\n");
@@ -259,9 +259,9 @@ static void test_dispatch_beyond_the_device_grid_is_named_per_dimension(void) {
   spvgen_kernel_info info;
   memset(&info, 0, sizeof info);
   info.binding_count = 3;
-  info.bindings[0] = (spvgen_binding){0, 0, SPVGEN_BINDING_STORAGE_BUFFER, "a"};
-  info.bindings[1] = (spvgen_binding){0, 1, SPVGEN_BINDING_STORAGE_BUFFER, "b"};
-  info.bindings[2] = (spvgen_binding){0, 2, SPVGEN_BINDING_STORAGE_BUFFER, "c"};
+  info.bindings[0] = (spvgen_binding){.set = 0, .binding = 0, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "a"};
+  info.bindings[1] = (spvgen_binding){.set = 0, .binding = 1, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "b"};
+  info.bindings[2] = (spvgen_binding){.set = 0, .binding = 2, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "c"};
   info.push_constant_size = 4;
   spvgen_vk_pipeline *pipe = NULL;
   spvgen_vk_buffer *bufs[3] = {NULL, NULL, NULL};

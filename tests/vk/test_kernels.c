@@ -333,8 +333,8 @@ static void test_spec_constants_from_info_and_options_apply(void) {
   spvgen_kernel_info info;
   memset(&info, 0, sizeof info);
   info.binding_count = 2;
-  info.bindings[0] = (spvgen_binding){0, 0, SPVGEN_BINDING_STORAGE_BUFFER, "in"};
-  info.bindings[1] = (spvgen_binding){0, 1, SPVGEN_BINDING_STORAGE_BUFFER, "out"};
+  info.bindings[0] = (spvgen_binding){.set = 0, .binding = 0, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "in"};
+  info.bindings[1] = (spvgen_binding){.set = 0, .binding = 1, .kind = SPVGEN_BINDING_STORAGE_BUFFER, .name = "out"};
   float info_scale = 4.0f;
   uint32_t info_bits;
   memcpy(&info_bits, &info_scale, 4);

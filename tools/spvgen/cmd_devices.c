@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
 #include "cmds.h"
 #include "spvgen/caps.h"
 #include "spvgen/vk.h"
@@ -201,16 +202,8 @@ static void print_device(FILE *out, const spvgen_device_caps *c) {
 }
 
 /* ----------------------------------------------------------------- JSON ---- */
-static void json_string(FILE *out, const char *s) {
-  fputc('"', out);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\') fprintf(out, "\\%c", ch);
-    else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
-    else fputc(ch, out);
-  }
-  fputc('"', out);
-}
+/* Strings through the one JSON writer's escaping (tools/common/json_out.h). */
+static void json_string(FILE *out, const char *s) { sg_json_escape(out, s); }
 
 static void json_key(FILE *out, const char *indent, const char *key) {
   fprintf(out, "%s\"%s\": ", indent, key);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "caps_json.h"
+#include "json_out.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "spvgen/check.h"
@@ -262,106 +263,31 @@ static int resolve_caps(const char *cmd, const gemm_cli *g, spvgen_device_caps *
   return 0;
 }
 
-static void json_str(FILE *o, const char *s) {
-  fputc('"', o);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fputc('\\', o);
-    fputc(*s, o);
-  }
-  fputc('"', o);
-}
-
-/* FNV-1a 64 of the words: a content hash for pipeline caches. */
-static uint64_t words_hash(const uint32_t *w, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++)
-    for (int b = 0; b < 4; b++) h = (h ^ ((w[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
-  return h;
-}
-
-/* Writes "OpCapability names", then "OpExtension names" of the module as two JSON
- * members. */
-static void json_module_declarations(FILE *o, const uint32_t *w, size_t n) {
-  for (int pass = 0; pass < 2; pass++) {
-    fprintf(o, pass ? ",\n  \"extensions\": [" : "  \"capabilities\": [");
-    int first = 1;
-    for (size_t i = 5; i < n;) {
-      uint32_t count = w[i] >> 16, op = w[i] & 0xFFFF;
-      if (count == 0 || i + count > n) break;
-      if (pass == 0 && op == SpvOpCapability && count == 2) {
-        const char *name = spvgen_capability_name(w[i + 1]);
-        fprintf(o, "%s", first ? "" : ", ");
-        if (name) json_str(o, name);
-        else fprintf(o, "\"%u\"", w[i + 1]);
-        first = 0;
-      } else if (pass == 1 && op == SpvOpExtension && count >= 2) {
-        char name[256];
-        size_t len = 0;
-        for (size_t b = 0; b < (count - 1) * 4 && len + 1 < sizeof name; b++) {
-          char c = (char)((w[i + 1 + b / 4] >> (8 * (b % 4))) & 0xFF);
-          if (!c) break;
-          name[len++] = c;
-        }
-        name[len] = 0;
-        fprintf(o, "%s", first ? "" : ", ");
-        json_str(o, name);
-        first = 0;
-      } else if (op == SpvOpFunction) {
-        break; /* past the declarations */
-      }
-      i += count;
-    }
-    fputc(']', o);
-  }
-}
-
+/* The metadata every template prints (json_out.h), then the GEMM's own members. */
 static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel *k) {
-  const spvgen_kernel_info *in = &k->info;
-  fprintf(o, "{\n  \"template\": \"gemm\",\n  \"variant\": ");
-  json_str(o, spvgen_gemm_variant_name(p->variant));
-  fprintf(o, ",\n  \"plan\": ");
-  json_str(o, p->name);
-  fprintf(o, ",\n  \"m\": %u, \"n\": %u, \"k\": %u, \"batch\": %u,\n", p->desc.m, p->desc.n, p->desc.k,
-          p->desc.batch);
-  fprintf(o, "  \"tile\": [%u, %u, %u],\n", p->desc.tile_m, p->desc.tile_n, p->desc.tile_k);
-  fprintf(o, "  \"entry_point\": \"main\",\n  \"workgroup_size\": [%u, %u, %u],\n", in->local_size[0],
-          in->local_size[1], in->local_size[2]);
-  fprintf(o, "  \"dispatch\": [%u, %u, %u],\n", in->groups[0], in->groups[1], in->groups[2]);
-  fprintf(o, "  \"subgroup_size\": %u,\n", in->required_subgroup_size ? in->required_subgroup_size : p->subgroup_size);
-  fprintf(o, "  \"push_constant_size\": %u,\n  \"spec_constants\": [", in->push_constant_size);
-  for (uint32_t i = 0; i < in->spec_constant_count; i++)
-    fprintf(o, "%s{\"id\": %u, \"size\": %u, \"value\": %llu}", i ? ", " : "", in->spec_constants[i].id,
-            in->spec_constants[i].size ? in->spec_constants[i].size : 4,
-            (unsigned long long)in->spec_constants[i].value);
-  fprintf(o, "],\n");
-  fprintf(o, "  \"bindings\": [");
-  /* Names in spvgen/gemm.h's binding order: A, B, D, then C, bias and the split-K
-   * workspace where the plan has them. */
-  const char *names[6] = {"A", "B", "D", "?", "?", "?"};
-  uint32_t next = 3;
-  if (p->desc.beta != 0.0f) names[next++] = "C";
-  if (p->desc.bias != SPVGEN_GEMM_BIAS_NONE) names[next++] = "bias";
-  if (p->workspace_bytes) names[next++] = "workspace";
-  for (uint32_t i = 0; i < in->binding_count; i++)
-    fprintf(o, "%s{\"set\": %u, \"binding\": %u, \"kind\": \"storage_buffer\", \"name\": \"%s\"}",
-            i ? ", " : "", in->bindings[i].set, in->bindings[i].binding,
-            in->bindings[i].binding < 6 ? names[in->bindings[i].binding] : "?");
-  fprintf(o, "],\n");
-  if (p->workspace_bytes)
-    fprintf(o, "  \"split_k\": %u, \"slice_k\": %u, \"workspace_bytes\": %llu, \"workspace_counters_offset\": %llu,\n",
-            p->desc.split_k, p->slice_k, (unsigned long long)p->workspace_bytes,
-            (unsigned long long)p->workspace_counters * 4u);
-  fprintf(o, "  \"features\": [");
-  int first = 1;
-  for (int b = 0; b < SPVGEN_FEATURE_COUNT; b++)
-    if (p->features & (1ull << b)) {
-      fprintf(o, "%s\"%s\"", first ? "" : ", ", spvgen_feature_name(1ull << b));
-      first = 0;
-    }
-  fprintf(o, "],\n");
-  json_module_declarations(o, k->words, k->word_count);
-  fprintf(o, ",\n  \"words\": %zu,\n  \"hash\": \"%016" PRIx64 "\", \"hash_algorithm\": \"fnv1a-64 of the bytes\"\n}\n",
-          k->word_count, words_hash(k->words, k->word_count));
+  sg_json j;
+  sg_json_start(&j, o);
+  sg_json_object(&j, NULL, false);
+  sg_json_kernel(&j, "gemm", spvgen_gemm_variant_name(p->variant), p->name, k->words, k->word_count,
+                 &k->info);
+  sg_json_u64(&j, "m", p->desc.m);
+  sg_json_u64(&j, "n", p->desc.n);
+  sg_json_u64(&j, "k", p->desc.k);
+  sg_json_u64(&j, "batch", p->desc.batch);
+  sg_json_array(&j, "tile", true);
+  sg_json_u64(&j, NULL, p->desc.tile_m);
+  sg_json_u64(&j, NULL, p->desc.tile_n);
+  sg_json_u64(&j, NULL, p->desc.tile_k);
+  sg_json_end(&j);
+  sg_json_u64(&j, "shared_bytes", p->shared_bytes);
+  if (p->workspace_bytes) {
+    sg_json_u64(&j, "split_k", p->desc.split_k);
+    sg_json_u64(&j, "slice_k", p->slice_k);
+    sg_json_u64(&j, "workspace_bytes", p->workspace_bytes);
+    sg_json_u64(&j, "workspace_counters_offset", p->workspace_counters * 4u);
+  }
+  sg_json_end(&j);
+  sg_json_finish(&j);
 }
 
 /* A C header holding the words: static const uint32_t NAME[], NAME_word_count and
@@ -376,7 +302,7 @@ static void print_c_header(FILE *o, const char *name, const spvgen_gemm_config *
           p->name, k->info.groups[0], k->info.groups[1], k->info.groups[2], k->info.local_size[0],
           k->info.local_size[1], k->info.local_size[2], p->desc.beta != 0.0f ? ", 3 C" : "",
           p->desc.bias != SPVGEN_GEMM_BIAS_NONE ? (p->desc.beta != 0.0f ? ", 4 bias" : ", 3 bias") : "",
-          words_hash(k->words, k->word_count));
+          spvgen_words_hash(k->words, k->word_count));
   fprintf(o, "#ifndef %s_SPV_H\n#define %s_SPV_H\n#include <stddef.h>\n#include <stdint.h>\n\n", name, name);
   fprintf(o, "#define %s_word_count %zu\n#define %s_size ((size_t)%s_word_count * 4u) /* bytes */\n\n", name,
           k->word_count, name, name);
@@ -777,15 +703,17 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
                  "Emits a kernel for the first Vulkan device, runs it on random data and checks it\n"
                  "against the CPU.\n");
     else
-      fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n\n"
+      fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n"
+                 "       spvgen bench trace FILE [options] (`spvgen bench trace --help`)\n\n"
                  "Times the emission of a kernel on this CPU and, with a Vulkan device, the kernel\n"
-                 "itself.\n");
+                 "itself; or runs a framework's trace of GEMM calls through the kernel cache.\n");
     fprintf(o, "\nexample:\n  spvgen %s gemm --m 1024 --n 1024 --k 1024\n", cmd);
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "gemm")) return gemm(argc - 1, argv + 1);
+  if (!strcmp(cmd, "bench") && !strcmp(argv[1], "trace")) return spvgen_cmd_bench_trace(argc - 1, argv + 1);
   if (!strcmp(cmd, "run") && !strcmp(argv[1], "mlp")) return spvgen_cmd_run_mlp(argc - 1, argv + 1);
-  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm%s)", argv[1], strcmp(cmd, "run") ? "" : ", mlp");
+  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm%s)", argv[1], strcmp(cmd, "run") ? ", trace" : ", mlp");
 }
 
 int spvgen_cmd_run(int argc, char **argv) { return template_command("run", argc, argv, run_gemm); }

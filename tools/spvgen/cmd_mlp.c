@@ -12,6 +12,7 @@
 
 #include "caps_json.h"
 #include "cmds.h"
+#include "json_out.h"
 #include "mlp_run.h"
 #include "mlp_train_ref.h"
 #include "spvgen/check.h"
@@ -235,33 +236,35 @@ static int resolve_caps(const mlp_cli *g, spvgen_device_caps *caps) {
   return 0;
 }
 
+/* The metadata every template prints (json_out.h), then the MLP's own members. */
 static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel *k) {
-  fprintf(o, "{\n  \"name\": \"%s\",\n  \"variant\": \"%s\",\n", p->name, spvgen_mlp_variant_name(p->variant));
-  fprintf(o, "  \"local_size\": [%u, %u, %u],\n  \"points_per_workgroup\": %u,\n", p->local_size[0],
-          p->local_size[1], p->local_size[2], p->points_per_workgroup);
-  fprintf(o, "  \"push_constants\": {\"points\": 0},\n  \"bindings\": [\"input\", \"weights\", \"output\"],\n");
-  fprintf(o, "  \"input_type\": \"%s\",\n  \"output_type\": \"%s\",\n",
-          spvgen_component_type_name(p->desc.input_type), spvgen_component_type_name(p->desc.output_type));
-  fprintf(o, "  \"encoded_width\": %u,\n  \"flops_per_point\": %" PRIu64 ",\n  \"weight_bytes\": %" PRIu64 ",\n",
-          p->encoded_width, p->flops_per_point, p->weight_bytes);
-  if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
-    fprintf(o, "  \"weight_layout\": \"optimal\",\n  \"matrix_offset_spec_ids\": [");
-    for (uint32_t l = 0; l < p->layer_count; l++)
-      fprintf(o, "%s%u", l ? ", " : "", (p->desc.spec_id_base ? p->desc.spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l);
-    fprintf(o, "],\n");
-  } else
-    fprintf(o, "  \"weight_layout\": \"row-major\",\n");
-  fprintf(o, "  \"layers\": [\n");
+  sg_json j;
+  sg_json_start(&j, o);
+  sg_json_object(&j, NULL, false);
+  sg_json_kernel(&j, "mlp", spvgen_mlp_variant_name(p->variant), p->name, k->words, k->word_count, &k->info);
+  sg_json_u64(&j, "points_per_workgroup", p->points_per_workgroup);
+  sg_json_str(&j, "input_type", spvgen_component_type_name(p->desc.input_type));
+  sg_json_str(&j, "output_type", spvgen_component_type_name(p->desc.output_type));
+  sg_json_u64(&j, "encoded_width", p->encoded_width);
+  sg_json_u64(&j, "flops_per_point", p->flops_per_point);
+  sg_json_u64(&j, "weight_bytes", p->weight_bytes);
+  sg_json_str(&j, "weight_layout", p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? "optimal" : "row-major");
+  sg_json_array(&j, "layers", false);
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
-    fprintf(o,
-            "    {\"inputs\": %u, \"outputs\": %u, \"row_stride\": %u, \"matrix_offset\": %" PRIu64
-            ", \"bias_offset\": %" PRIu64 ", \"activation\": \"%s\"}%s\n",
-            L->inputs, L->outputs, L->row_stride, L->matrix_offset, L->bias_offset,
-            spvgen_mlp_activation_name(L->activation), l + 1 < p->layer_count ? "," : "");
+    sg_json_object(&j, NULL, true);
+    sg_json_u64(&j, "inputs", L->inputs);
+    sg_json_u64(&j, "outputs", L->outputs);
+    sg_json_u64(&j, "row_stride", L->row_stride);
+    sg_json_u64(&j, "matrix_offset", L->matrix_offset);
+    sg_json_u64(&j, "bias_offset", L->bias_offset);
+    sg_json_str(&j, "activation", spvgen_mlp_activation_name(L->activation));
+    sg_json_end(&j);
   }
-  fprintf(o, "  ],\n  \"words\": %zu,\n  \"shared_bytes\": %u,\n  \"subgroup_size\": %u\n}\n", k->word_count,
-          p->shared_bytes, p->subgroup_size);
+  sg_json_end(&j);
+  sg_json_u64(&j, "shared_bytes", p->shared_bytes);
+  sg_json_end(&j);
+  sg_json_finish(&j);
 }
 
 static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel *k, const char *title) {
@@ -303,16 +306,25 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     return 1;
   }
   if (g->json) {
-    printf("{\n  \"name\": \"%s\",\n  \"net\": \"%s\",\n  \"loss\": \"%s\",\n  \"optimizer\": \"%s\",\n"
-           "  \"grad_workgroups\": %u,\n  \"grad_local_size\": %u,\n  \"grad_shared_bytes\": %u,\n"
-           "  \"weight_bytes\": %llu,\n  \"elements\": %llu,\n  \"params\": %llu,\n"
-           "  \"grad_bytes\": %llu,\n  \"state_bytes\": %llu,\n  \"loss_bytes\": %llu\n}\n",
-           plan.name, plan.net.name, spvgen_mlp_loss_name(plan.desc.loss),
-           spvgen_mlp_optimizer_name(plan.desc.optimizer), plan.grad_workgroups, plan.grad_local_size[0],
-           plan.grad_shared_bytes, (unsigned long long)plan.net.weight_bytes,
-           (unsigned long long)plan.elements, (unsigned long long)plan.params,
-           (unsigned long long)plan.grad_bytes, (unsigned long long)plan.state_bytes,
-           (unsigned long long)plan.loss_bytes);
+    sg_json j;
+    sg_json_start(&j, stdout);
+    sg_json_object(&j, NULL, false);
+    sg_json_str(&j, "template", "mlp_train");
+    sg_json_str(&j, "plan", plan.name);
+    sg_json_str(&j, "net", plan.net.name);
+    sg_json_str(&j, "loss", spvgen_mlp_loss_name(plan.desc.loss));
+    sg_json_str(&j, "optimizer", spvgen_mlp_optimizer_name(plan.desc.optimizer));
+    sg_json_u64(&j, "grad_workgroups", plan.grad_workgroups);
+    sg_json_u64(&j, "grad_local_size", plan.grad_local_size[0]);
+    sg_json_u64(&j, "grad_shared_bytes", plan.grad_shared_bytes);
+    sg_json_u64(&j, "weight_bytes", plan.net.weight_bytes);
+    sg_json_u64(&j, "elements", plan.elements);
+    sg_json_u64(&j, "params", plan.params);
+    sg_json_u64(&j, "grad_bytes", plan.grad_bytes);
+    sg_json_u64(&j, "state_bytes", plan.state_bytes);
+    sg_json_u64(&j, "loss_bytes", plan.loss_bytes);
+    sg_json_end(&j);
+    sg_json_finish(&j);
     return 0;
   }
   bool text = g->disassemble;

@@ -19,6 +19,8 @@ int spvgen_cmd_gemm(int argc, char **argv);     /* cmd_gemm.c */
 int spvgen_cmd_run(int argc, char **argv);      /* cmd_gemm.c */
 int spvgen_cmd_bench(int argc, char **argv);    /* cmd_gemm.c */
 int spvgen_cmd_tune(int argc, char **argv);     /* cmd_tune.c */
+int spvgen_cmd_cache(int argc, char **argv);    /* cmd_cache.c */
+int spvgen_cmd_bench_trace(int argc, char **argv); /* cmd_trace.c: `spvgen bench trace` */
 
 /* `spvgen tune gemm`'s flags: the problem flags of `spvgen gemm` plus the tuner's. */
 typedef struct spvgen_cli_tune_args {

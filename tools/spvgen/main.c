@@ -18,6 +18,7 @@ static const command commands[] = {
   {"run", spvgen_cmd_run, "emit a kernel for this device, run it and check it against the CPU"},
   {"bench", spvgen_cmd_bench, "time a kernel's emission on this CPU, and the kernel on the device"},
   {"tune", spvgen_cmd_tune, "autotune a kernel on this device; list, export and import the tune cache"},
+  {"cache", spvgen_cmd_cache, "the kernel cache on disk: path, list, export, import, clear"},
   {"val", spvgen_cmd_val, "validate a .spv file (Vulkan 1.3 rules by default)"},
   {"dis", spvgen_cmd_dis, "disassemble a .spv file"},
   {"devices", spvgen_cmd_devices, "list Vulkan devices and their cooperative capabilities"},

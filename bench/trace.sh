@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# bench/trace.sh [TRACE] [BUILD_DIR] — the framework-trace benchmark on the GPU machine:
+#  1. cold: `spvgen bench trace` with an empty spvgen kernel cache AND an empty driver
+#     shader cache (NVIDIA: __GL_SHADER_DISK_CACHE_PATH; Mesa: MESA_SHADER_CACHE_DIR),
+#  2. warm: the same again in a new process with both caches as run 1 left them,
+#  3. warm, spvgen cache only: a new process, the spvgen cache of run 1, the driver's
+#     cache emptied again (what spvgen's own VkPipelineCache brings),
+#  4. the torch.matmul anchor on the same calls (bench/anchors/gemm_trace_anchor.py),
+# each printing its per-call table and a `summary` line. Record the output in
+# bench/results/ with the date and the card.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trace=${1:-bench/traces/qwen2-7b-prefill.txt}
+build=${2:-build}
+spvgen="$build/tools/spvgen"
+work=$(mktemp -d /tmp/spvgen-trace-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/spvgen" "$work/driver" "$work/driver2"
+echo "== 1. cold (empty spvgen and driver caches)"
+__GL_SHADER_DISK_CACHE_PATH="$work/driver" MESA_SHADER_CACHE_DIR="$work/driver" \
+  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen"
+echo "== 2. warm (both caches from run 1)"
+__GL_SHADER_DISK_CACHE_PATH="$work/driver" MESA_SHADER_CACHE_DIR="$work/driver" \
+  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen"
+echo "== 3. warm spvgen cache, empty driver cache"
+__GL_SHADER_DISK_CACHE_PATH="$work/driver2" MESA_SHADER_CACHE_DIR="$work/driver2" \
+  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen"
+echo "== 4. torch.matmul anchor"
+if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+  python3 bench/anchors/gemm_trace_anchor.py "$trace"
+else
+  echo "(no torch with CUDA here: anchor skipped)"
+fi

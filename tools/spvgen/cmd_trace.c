@@ -1,0 +1,398 @@
+/* tools/spvgen/cmd_trace.c — `spvgen bench trace FILE`: a framework's GEMM calls run in
+ * order in one process, as the framework would run them: per call a plan and an emit
+ * (microseconds), a pipeline from the kernel cache (a compile on a miss, nothing on a
+ * hit), one dispatch; then the totals a framework pays: pipelines created, compile ms,
+ * GPU ms, wall ms. --cold starts from an empty spvgen disk cache (the driver's own cache
+ * is the caller's to empty: bench/trace.sh does both); without it the disk cache of
+ * --cache-dir (default: the user's) is used, so a second run is the warm one.
+ *
+ * Trace file: one call per line, `M N K TYPES LAYOUT`, e.g. `257 3584 3584 f16,f32 nt`
+ * (TYPES as --types: AB,ACC[,OUT]; LAYOUT as --layout: A then B, n row-major, t
+ * column-major; nt is how a linear layer stores its N x K weights). '#' starts a
+ * comment. Each call is checked on a sample of its outputs against the CPU. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "gemm_run.h"
+#include "spvgen/spvgen.h"
+
+#define TRACE_MAX_CALLS 4096
+
+typedef struct trace_call {
+  spvgen_gemm_desc desc;
+  int line;
+} trace_call;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void trace_usage(FILE *o) {
+  fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--sample N] [--device NAME]\n\n"
+             "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
+             "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
+             "dispatch, each checked on a sample of its outputs against the CPU. Prints each call\n"
+             "and the totals: pipelines created, compile ms, GPU ms, wall ms.\n\n"
+             "FILE: one call per line, `M N K TYPES LAYOUT` (TYPES as --types, e.g. f16,f32;\n"
+             "LAYOUT as --layout: nn, nt, tn, tt); '#' starts a comment.\n\n"
+             "  --cold           start from an empty spvgen disk cache (a temporary directory)\n"
+             "  --cache-dir DIR  the disk cache directory (default: $XDG_CACHE_HOME/spvgen)\n"
+             "  --sample N       outputs checked per call (default 8; 0: none)\n"
+             "  --device NAME    the first device whose name contains NAME\n\n"
+             "examples:\n"
+             "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --cold\n"
+             "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt      # warm: the cache filled\n");
+}
+
+/* Reads the trace; returns the number of calls or -1 after printing why. */
+static int read_trace(const char *path, trace_call *calls, int max) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "spvgen bench trace: cannot open '%s': %s\n", path, strerror(errno));
+    return -1;
+  }
+  char line[512];
+  int n = 0, lineno = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char types[64], layout[8], extra[8];
+    unsigned m, nn, k;
+    int got = sscanf(line, "%u %u %u %63s %7s %7s", &m, &nn, &k, types, layout, extra);
+    if (got <= 0) continue; /* blank or comment */
+    if (got != 5 || !m || !nn || !k) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: not `M N K TYPES LAYOUT` (M, N, K >= 1)\n", path, lineno);
+      fclose(f);
+      return -1;
+    }
+    if (n == max) {
+      fprintf(stderr, "spvgen bench trace: %s: more than %d calls\n", path, max);
+      fclose(f);
+      return -1;
+    }
+    spvgen_gemm_desc *d = &calls[n].desc;
+    memset(d, 0, sizeof *d);
+    d->m = m;
+    d->n = nn;
+    d->k = k;
+    spvgen_component_type ts[3];
+    int np = 0;
+    for (char *t = strtok(types, ","); t && np < 3; t = strtok(NULL, ","))
+      if (!spvgen_component_type_parse(t, &ts[np++])) np = -10;
+    if (np < 2) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: TYPES is AB,ACC[,OUT] (f16, bf16, f32, s8, u8, s32, ...)\n", path,
+              lineno);
+      fclose(f);
+      return -1;
+    }
+    d->a_type = d->b_type = ts[0];
+    d->acc_type = ts[1];
+    d->out_type = np == 3 ? ts[2] : ts[1];
+    if (strlen(layout) != 2 || !strchr("nt", layout[0]) || !strchr("nt", layout[1])) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: LAYOUT '%s' is not nn, nt, tn or tt\n", path, lineno, layout);
+      fclose(f);
+      return -1;
+    }
+    d->a_layout = layout[0] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+    d->b_layout = layout[1] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+    calls[n].line = lineno;
+    n++;
+  }
+  fclose(f);
+  if (n == 0) fprintf(stderr, "spvgen bench trace: %s has no calls\n", path);
+  return n ? n : -1;
+}
+
+/* Host values of the input types the trace runner fills: f16, bf16, f32, s8, u8. */
+static bool input_supported(spvgen_component_type t) {
+  return t == SPVGEN_COMPONENT_F16 || t == SPVGEN_COMPONENT_BF16 || t == SPVGEN_COMPONENT_F32 ||
+         t == SPVGEN_COMPONENT_S8 || t == SPVGEN_COMPONENT_U8;
+}
+
+static double host_get(const void *p, spvgen_component_type t, uint64_t i) {
+  switch (t) {
+  case SPVGEN_COMPONENT_F16: return gemm_run_f16_to_f32(((const uint16_t *)p)[i]);
+  case SPVGEN_COMPONENT_BF16: return gemm_run_bf16_to_f32(((const uint16_t *)p)[i]);
+  case SPVGEN_COMPONENT_F32: return ((const float *)p)[i];
+  case SPVGEN_COMPONENT_S8: return ((const int8_t *)p)[i];
+  case SPVGEN_COMPONENT_U8: return ((const uint8_t *)p)[i];
+  case SPVGEN_COMPONENT_S32: return ((const int32_t *)p)[i];
+  case SPVGEN_COMPONENT_U32: return ((const uint32_t *)p)[i];
+  default: return NAN;
+  }
+}
+
+static uint64_t rng_next(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* bytes of random values of type t (never zeros: magnitudes in [1/8, 1), or small ints). */
+static void *host_fill(spvgen_component_type t, uint64_t count, uint64_t *seed) {
+  uint32_t es = spvgen_component_type_size(t);
+  unsigned char *p = malloc(count * es > 0 ? count * es : 1);
+  if (!p) return NULL;
+  for (uint64_t i = 0; i < count; i++) {
+    double u = (double)(rng_next(seed) >> 11) / 9007199254740992.0; /* [0, 1) */
+    float v = (float)((0.125 + 0.875 * u) * ((rng_next(seed) & 1) ? -1 : 1));
+    switch (t) {
+    case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = gemm_run_f32_to_f16(v); break;
+    case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = gemm_run_f32_to_bf16(v); break;
+    case SPVGEN_COMPONENT_F32: ((float *)p)[i] = v; break;
+    case SPVGEN_COMPONENT_S8: ((int8_t *)p)[i] = (int8_t)(1 + (int)(rng_next(seed) % 7)) * ((rng_next(seed) & 1) ? -1 : 1); break;
+    case SPVGEN_COMPONENT_U8: ((uint8_t *)p)[i] = (uint8_t)(1 + rng_next(seed) % 7); break;
+    default: break;
+    }
+  }
+  return p;
+}
+
+/* Element (r, c) of a rows x cols operand with layout and leading dimension ld. */
+static uint64_t at(spvgen_matrix_layout l, uint32_t ld, uint32_t r, uint32_t c) {
+  return l == SPVGEN_ROW_MAJOR ? (uint64_t)r * ld + c : (uint64_t)c * ld + r;
+}
+
+static void rm_tree(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char p[2048];
+  while (d && (e = readdir(d)) != NULL) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    remove(p);
+  }
+  if (d) closedir(d);
+  rmdir(dir);
+}
+
+int spvgen_cmd_bench_trace(int argc, char **argv) {
+  const char *path = NULL, *cache_dir = NULL, *device = NULL;
+  bool cold = false;
+  uint32_t sample = 8;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      trace_usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--cold")) {
+      cold = true;
+    } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device")) {
+      if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--cache-dir")) cache_dir = v;
+      else if (!strcmp(a, "--device")) device = v;
+      else {
+        char *end;
+        unsigned long s = strtoul(v, &end, 10);
+        if (*end || !*v || s > 1000000) return spvgen_cli_usage_error("bench trace", "--sample: '%s' is not a count", v);
+        sample = (uint32_t)s;
+      }
+    } else if (a[0] == '-') {
+      return spvgen_cli_usage_error("bench trace", "unknown option '%s'", a);
+    } else if (!path) {
+      path = a;
+    } else {
+      return spvgen_cli_usage_error("bench trace", "one trace file (got '%s' and '%s')", path, a);
+    }
+  }
+  if (!path) {
+    trace_usage(stderr);
+    return 2;
+  }
+  if (cold && cache_dir) return spvgen_cli_usage_error("bench trace", "--cold and --cache-dir exclude each other");
+  trace_call *calls = malloc(sizeof *calls * TRACE_MAX_CALLS);
+  if (!calls) return 1;
+  int n = read_trace(path, calls, TRACE_MAX_CALLS);
+  if (n < 0) {
+    free(calls);
+    return 1;
+  }
+  char tmp_dir[] = "/tmp/spvgen-trace-cache-XXXXXX";
+  if (cold && !mkdtemp(tmp_dir)) {
+    fprintf(stderr, "spvgen bench trace: mkdtemp: %s\n", strerror(errno));
+    free(calls);
+    return 1;
+  }
+  char msg[2048];
+  spvgen_vk_desc vd = {.device_name = device, .cache_dir = cold ? tmp_dir : cache_dir};
+  spvgen_vk_context *ctx = NULL;
+  double t_open = now_ms();
+  spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
+  t_open = now_ms() - t_open;
+  if (st != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: %s\n", msg);
+    free(calls);
+    if (cold) rm_tree(tmp_dir);
+    return st == SPVGEN_ERROR_NO_DEVICE ? 77 : 1;
+  }
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  spvgen_vk_kernel_cache_stats cs0;
+  spvgen_vk_kernel_cache_stats_get(ctx, &cs0);
+
+  /* Operands as a framework holds them, allocated once at the largest size the trace
+   * needs (a bigger buffer is fine for every call: the runner checks the smaller bound). */
+  uint64_t max_a = 0, max_b = 0, max_d = 0;
+  int rc = 1;
+  for (int i = 0; i < n; i++) {
+    spvgen_gemm_desc *d = &calls[i].desc;
+    if (d->a_type != calls[0].desc.a_type) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: every call of a trace has the same input type (%s)\n", path,
+              calls[i].line, spvgen_component_type_name(calls[0].desc.a_type));
+      goto done_early;
+    }
+    if (!input_supported(d->a_type) || spvgen_component_type_size(d->out_type) == 0) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: the trace runner fills f16, bf16, f32, s8 and u8 inputs only\n",
+              path, calls[i].line);
+      goto done_early;
+    }
+    uint64_t a = (uint64_t)d->m * d->k * spvgen_component_type_size(d->a_type);
+    uint64_t b = (uint64_t)d->n * d->k * spvgen_component_type_size(d->b_type);
+    uint64_t o = (uint64_t)d->m * d->n * spvgen_component_type_size(d->out_type);
+    if (a > max_a) max_a = a;
+    if (b > max_b) max_b = b;
+    if (o > max_d) max_d = o;
+  }
+  uint64_t seed = 0x7ace5eedull;
+  /* One host copy per input type is enough: the bytes of the largest A and B. */
+  spvgen_component_type in_t = calls[0].desc.a_type;
+  uint32_t es = spvgen_component_type_size(in_t);
+  void *ha = host_fill(in_t, max_a / es + 1, &seed), *hb = host_fill(in_t, max_b / es + 1, &seed);
+  spvgen_vk_buffer *ba = NULL, *bb = NULL, *bd = NULL;
+  if (!ha || !hb || spvgen_vk_buffer_create(ctx, (max_a + 3) & ~3ull, 0, &ba) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, (max_b + 3) & ~3ull, 0, &bb) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, (max_d + 3) & ~3ull, 0, &bd) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, ba, 0, ha, max_a) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, bb, 0, hb, max_b) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: operands: %s\n", ha && hb ? spvgen_vk_error(ctx) : "out of host memory");
+    goto done;
+  }
+  printf("trace %s: %d calls on %s (%s %s)\n", path, n, caps->name, caps->driver_name, caps->driver_info);
+  printf("spvgen disk cache: %s%s (%llu bytes read at start%s%s); context %.1f ms\n\n",
+         cold ? "cold, empty " : "", cs0.path[0] ? cs0.path : "off", (unsigned long long)cs0.disk_bytes_read,
+         cs0.notice[0] ? "; " : "", cs0.notice, t_open);
+  printf("| %3s | %5s | %5s | %5s | %-36s | %8s | %11s | %9s | %8s | %7s |\n", "#", "M", "N", "K", "plan", "emit us",
+         "pipeline ms", "", "GPU ms", "TFLOP/s");
+  printf("|-----|-------|-------|-------|--------------------------------------|----------|-------------|-----------|----------|---------|\n");
+  double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
+  uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
+  double t_all = now_ms();
+  for (int i = 0; i < n; i++) {
+    spvgen_gemm_desc *d = &calls[i].desc;
+    spvgen_gemm_config plan;
+    spvgen_kernel k = {0};
+    spvgen_vk_pipeline *p = NULL;
+    double t0 = now_ms();
+    if (spvgen_gemm_plan(d, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
+        spvgen_gemm(d, caps, &k, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
+      goto done;
+    }
+    double t1 = now_ms();
+    spvgen_vk_kernel_cache_stats before, after;
+    spvgen_vk_kernel_cache_stats_get(ctx, &before);
+    st = spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &p);
+    double t2 = now_ms();
+    spvgen_vk_kernel_cache_stats_get(ctx, &after);
+    bool miss = after.compiled > before.compiled;
+    uint64_t ns = 0;
+    spvgen_vk_buffer *bufs[3] = {ba, bb, bd};
+    if (st == SPVGEN_OK && k.info.binding_count != 3) {
+      spvgen_kernel_free(&k);
+      spvgen_vk_pipeline_destroy(p);
+      fprintf(stderr, "spvgen bench trace: %s:%d: the plan has %u bindings; the trace runner binds A, B and D\n",
+              path, calls[i].line, k.info.binding_count);
+      goto done;
+    }
+    if (st == SPVGEN_OK)
+      st = spvgen_vk_dispatch(ctx, p, bufs, 3, NULL, 0, k.info.groups[0], k.info.groups[1], k.info.groups[2], &ns);
+    double t3 = now_ms();
+    if (st != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, spvgen_vk_error(ctx));
+      spvgen_kernel_free(&k);
+      spvgen_vk_pipeline_destroy(p);
+      goto done;
+    }
+    wall += t3 - t0;
+    emit_ms += t1 - t0;
+    if (miss) compiled++, compile_ms += t2 - t1;
+    else reused++;
+    gpu_ms += ns / 1e6;
+    /* The check (not in the wall time): a sample of D against the CPU in float64. */
+    double tc = now_ms();
+    uint64_t bad = 0;
+    uint32_t osize = spvgen_component_type_size(d->out_type);
+    uint64_t cseed = 0x5a5a0000ull + (uint64_t)i;
+    for (uint32_t s = 0; s < sample; s++) {
+      uint32_t r = (uint32_t)(rng_next(&cseed) % d->m), c = (uint32_t)(rng_next(&cseed) % d->n);
+      double ref = 0, mag = 0;
+      for (uint32_t kk = 0; kk < d->k; kk++) {
+        double t = host_get(ha, d->a_type, at(plan.desc.a_layout, plan.desc.lda, r, kk)) *
+                   host_get(hb, d->b_type, at(plan.desc.b_layout, plan.desc.ldb, kk, c));
+        ref += t, mag += fabs(t);
+      }
+      unsigned char got_bytes[8] = {0};
+      if (spvgen_vk_buffer_download(ctx, bd, at(plan.desc.d_layout, plan.desc.ldd, r, c) * osize, got_bytes, osize) !=
+          SPVGEN_OK) {
+        bad++;
+        continue;
+      }
+      double got = host_get(got_bytes, d->out_type, 0);
+      /* accumulation error ~ sqrt(K) ulps of the accumulator, plus the output's rounding */
+      double acc_eps = d->acc_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->acc_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
+      double out_eps = d->out_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->out_type == SPVGEN_COMPONENT_BF16 ? 0x1p-7
+                       : d->out_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
+      double tol = (acc_eps * sqrt((double)d->k) * 4 + 1e-30) * mag + out_eps * fabs(ref) + 1e-6;
+      if (!(fabs(got - ref) <= tol)) bad++;
+    }
+    check_ms += now_ms() - tc;
+    bad_total += bad;
+    checked_total += sample;
+    double tflops = ns ? 2.0 * d->m * d->n * d->k / ns / 1e3 : 0;
+    printf("| %3d | %5u | %5u | %5u | %-36.36s | %8.0f | %11.2f | %-9s | %8.3f | %7.1f |%s\n", i + 1, d->m, d->n, d->k,
+           plan.name, (t1 - t0) * 1e3, t2 - t1, miss ? "compiled" : "cached", ns / 1e6, tflops,
+           bad ? " CHECK FAILED" : "");
+    fflush(stdout);
+    spvgen_vk_pipeline_destroy(p); /* the compiled pipeline stays in the kernel cache */
+    spvgen_kernel_free(&k);
+  }
+  double loop_ms = now_ms() - t_all;
+  /* The disk cache written now (as at exit), timed: part of what a process pays. */
+  double t_save = now_ms();
+  spvgen_vk_kernel_cache_save(ctx);
+  t_save = now_ms() - t_save;
+  printf("\npipelines created: %llu (cache hits %llu)\n", (unsigned long long)compiled, (unsigned long long)reused);
+  printf("total compile ms:  %.1f\n", compile_ms);
+  printf("total GPU ms:      %.3f\n", gpu_ms);
+  printf("total wall ms:     %.1f (plan + emit %.2f, pipelines, dispatch and wait per call; the loop with the "
+         "checks took %.1f, the checks %.1f; the disk cache save %.1f)\n",
+         wall, emit_ms, loop_ms, check_ms, t_save);
+  printf("check:             %llu of %llu sampled outputs off\n", (unsigned long long)bad_total,
+         (unsigned long long)checked_total);
+  printf("summary calls=%d pipelines=%llu hits=%llu compile_ms=%.1f gpu_ms=%.3f wall_ms=%.1f cold=%d "
+         "disk_cache_bytes_read=%llu\n",
+         n, (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms, wall, cold ? 1 : 0,
+         (unsigned long long)cs0.disk_bytes_read);
+  rc = bad_total ? 1 : 0;
+done:
+  free(ha);
+  free(hb);
+done_early:
+  spvgen_vk_destroy(ctx);
+  free(calls);
+  if (cold) rm_tree(tmp_dir);
+  return rc;
+}
