@@ -364,6 +364,31 @@ static void stage_input_pad(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_store(m, act_ptr(c, i), spvgen_const_null(m, c->f16));
 }
 
+typedef struct grid_arg {
+  const input_arg *in;
+  const mlp_grid *grid;
+  uint32_t level; /* a u32 id */
+} grid_arg;
+
+/* Point e of the block at one level of the hash grid: its components loaded (zero past
+ * the count), the level's features stored as f16 at columns level * F.. of its row. */
+static void stage_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
+  const grid_arg *a = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
+  uint32_t gp = ek_add(m, a->in->base, e);
+  uint32_t ok = ek_lt(m, gp, a->in->n);
+  uint32_t at = spvgen_op_select(m, c->u32, ok, gp, ek_u32(m, 0)), x[3], feat[8];
+  for (uint32_t k = 0; k < D; k++)
+    x[k] = spvgen_op_select(m, c->f32, ok, mlp_load_input(m, p, a->in->io, at, ek_u32(m, k)),
+                            spvgen_const_f32(m, 0.0f));
+  mlp_grid_level_features(m, a->grid, a->level, x, feat);
+  uint32_t row = ek_add(m, ek_mul(m, e, ek_u32(m, c->g.ars)), ek_mul(m, a->level, ek_u32(m, F)));
+  for (uint32_t f = 0; f < F; f++)
+    spvgen_store(m, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row), spvgen_op_f_convert(m, c->f16, feat[f]));
+}
+
 /* Output (point, component) e of the block from the activation block (f16). */
 static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
   const input_arg *a = arg;
@@ -675,6 +700,30 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
 }
 
+/* The block's encoded inputs into the activation block (rows of c->g.ars halves from
+ * the start), padding columns zeroed: the hash grid level by level (a run-time level
+ * loop with the Unroll hint around the block's points), f16 points without encoding in
+ * 16-byte chunks, others component by component. */
+static void stage_inputs(mat_ctx *c, const input_arg *ia) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const mat_geom *g = &c->g;
+  if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    mlp_grid grid;
+    mlp_grid_begin(m, p, &c->w16, &grid);
+    uint32_t lv = ek_local(m, c->u32, 0);
+    grid_arg ga = {ia, &grid, 0};
+    ga.level = mlp_for_begin_ctl(m, lv, ek_u32(m, 0), ek_u32(m, p->desc.grid.levels), SpvLoopControlUnrollMask);
+    strided_loop(c, g->P, stage_grid_point, &ga);
+    mlp_for_end(m, lv, ga.level, ek_u32(m, 1));
+  } else if (c->in4.var) {
+    strided_loop(c, g->P * p->desc.input_width / 8, stage_input_chunk, ia);
+  } else {
+    strided_loop(c, g->P * p->desc.input_width, stage_input, ia);
+  }
+  if (g->kp[0] > p->encoded_width) strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+}
+
 /* Layer l's weight fragments for 16-wide column fragment j (an id), from the staged copy
  * (16-byte chunks, rows of rs[l]) or the weight buffer: forward, B = W^T with K along
  * the inputs (kp / 16 fragments, ColumnMajor); backward, B = W with K along the outputs
@@ -742,10 +791,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
   if (g->bias_halves)
     for (uint32_t l = 0; l < p->layer_count; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
-  if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
-  else strided_loop(c, g->P * d->input_width, stage_input, &ia);
-  if (g->kp[0] > p->encoded_width)
-    strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+  stage_inputs(c, &ia);
   spvgen_workgroup_barrier(m);
 
   const bool direct_out = d->output_width % FR == 0;
@@ -1241,9 +1287,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   {
     spvgen_workgroup_barrier(m);
     input_arg ia = {&io, x.base, x.n};
-    if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
-    else strided_loop(c, g->P * d->input_width, stage_input, &ia);
-    if (g->kp[0] > p->encoded_width) strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+    stage_inputs(c, &ia);
     spvgen_workgroup_barrier(m);
 
     /* Forward. */

@@ -21,7 +21,8 @@ static const mlp_variant_ops *const variants[SPVGEN_MLP_VARIANT_COUNT] = {
 static const char *const variant_names[SPVGEN_MLP_VARIANT_COUNT] = {"auto", "vec", "mat", "loop"};
 static const char *const activation_names[SPVGEN_MLP_ACT_COUNT] = {
     "default", "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "exp"};
-static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob"};
+static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob",
+                                                                      "hashgrid"};
 
 const char *spvgen_mlp_variant_name(spvgen_mlp_variant v) {
   return (unsigned)v < SPVGEN_MLP_VARIANT_COUNT ? variant_names[v] : NULL;
@@ -169,9 +170,21 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
                       d->encoding_size);
     p->encoded_width = d->input_width * d->encoding_size;
     break;
+  case SPVGEN_MLP_ENCODING_HASH_GRID: {
+    spvgen_status st = mlp_grid_resolve(p, msg, size);
+    if (st != SPVGEN_OK) return st;
+    break;
+  }
   default:
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "encoding %d is unknown",
                     (int)d->encoding);
+  }
+  if (d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID) {
+    static const spvgen_mlp_hash_grid none;
+    if (memcmp(&d->grid, &none, sizeof none))
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "grid is set but the encoding is %s (the hash grid's parameters need "
+                      "encoding hashgrid)", encoding_names[d->encoding]);
   }
   if (p->encoded_width > W)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -226,6 +239,11 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
     flops += 2ull * L->inputs * L->outputs;
     inputs = L->outputs;
   }
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) { /* the table after the layers */
+    off = (off + 63) & ~63ull;
+    p->grid_offset = off;
+    off += 2ull * p->grid_entries * d->grid.features;
+  }
   p->weight_bytes = (off + 15) & ~15ull;
   p->flops_per_point = flops;
   return SPVGEN_OK;
@@ -252,11 +270,17 @@ void mlp_plan_name(spvgen_mlp_config *p) {
   }
   char enc[24];
   ek_str e = ek_str_start(enc, sizeof enc);
-  if (d->encoding) { /* " %s:%u" */
+  if (d->encoding) { /* " %s:%u", the hash grid " hashgrid:%ux%u" (levels x features) */
     ek_str_put(&e, " ");
     ek_str_put(&e, encoding_names[d->encoding]);
     ek_str_put(&e, ":");
-    ek_str_u32(&e, d->encoding_size);
+    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+      ek_str_u32(&e, d->grid.levels);
+      ek_str_put(&e, "x");
+      ek_str_u32(&e, d->grid.features);
+    } else {
+      ek_str_u32(&e, d->encoding_size);
+    }
   }
   /* "%s %u-%.48s%u %s%.23s f16 w%u" */
   ek_str s = ek_str_start(p->name, sizeof p->name);
@@ -529,6 +553,11 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
 void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in, uint32_t *out) {
   const spvgen_mlp_desc *d = &p->desc;
   uint32_t f32 = ek_f32_type(m);
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) { /* needs the table: emitters/mlp/grid.c */
+    spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                       "mlp_encode: the hash grid is encoded by mlp_grid_* (a bug in spvgen)");
+    return;
+  }
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
     for (uint32_t c = 0; c < d->input_width; c++) out[c] = in[c];
     return;

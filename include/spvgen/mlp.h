@@ -115,10 +115,40 @@ typedef enum spvgen_mlp_encoding {
    * values exp(-((x - (i + 0.5) / B) * B)^2 / 2), a Gaussian of width 1/B at each bin
    * centre i = 0..B-1 (component c's values at c * B + i). */
   SPVGEN_MLP_ENCODING_ONE_BLOB = 2,
-  SPVGEN_MLP_ENCODING_COUNT = 3,
+  /* The multiresolution hash grid of Instant-NGP, in tiny-cuda-nn's parameterization
+   * (desc.grid below; input_width 2 or 3, components meant in [0, 1]): levels * features
+   * values, level l's features at l * features + f. Its trainable table lives in the
+   * weight buffer (spvgen_mlp_config.grid_offset). */
+  SPVGEN_MLP_ENCODING_HASH_GRID = 3,
+  SPVGEN_MLP_ENCODING_COUNT = 4,
 } spvgen_mlp_encoding;
 
-/* "none", "freq", "oneblob"; NULL for an unknown value. */
+/* The hash grid encoding's parameters (desc.grid; 0 fields take tiny-cuda-nn's defaults).
+ * Level l (0 .. levels - 1) is a grid of
+ *     scale_l = 2^(l log2(per_level_scale)) * base_resolution - 1     (computed in double,
+ *                                                                      rounded to f32)
+ *     resolution_l = ceil(scale_l) + 1 vertices per axis
+ * whose table holds entries_l = min(resolution_l^D rounded up to a multiple of 8,
+ * 2^log2_hashmap_size) entries of `features` f16 values. A point x (D components) is
+ * placed at pos = fma(scale_l, x, 0.5) per axis (the 0.5 staggers the levels, Instant-NGP
+ * appendix A); its cell is floor(pos), its weights the fractions pos - floor(pos), and
+ * its level-l features are the D-linear interpolation of the 2^D corner entries. A corner
+ * c (integer coordinates) indexes the table as
+ *     dense  (resolution_l^D <= 2^log2_hashmap_size):  c_0 + c_1 r + c_2 r^2
+ *     hashed (otherwise):  c_0 * 1 ^ c_1 * 2654435761 ^ c_2 * 805459861  (u32 products)
+ * taken modulo entries_l, i.e. tiny-cuda-nn's coherent prime hash and its dense indexing
+ * (which wraps at the grid's far edge). spvgen_mlp_config.grid[] lists every level. */
+typedef struct spvgen_mlp_hash_grid {
+  uint32_t levels;             /* 1 .. SPVGEN_MLP_MAX_GRID_LEVELS (0: 16) */
+  uint32_t features;           /* per level: 1, 2, 4 or 8 (0: 2) */
+  uint32_t log2_hashmap_size;  /* 4 .. 24 (0: 19) */
+  uint32_t base_resolution;    /* >= 1 (0: 16) */
+  float per_level_scale;       /* >= 1 (0: 2) */
+} spvgen_mlp_hash_grid;
+
+#define SPVGEN_MLP_MAX_GRID_LEVELS 32
+
+/* "none", "freq", "oneblob", "hashgrid"; NULL for an unknown value. */
 const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding encoding);
 
 typedef enum spvgen_mlp_weight_layout_kind {
@@ -134,6 +164,10 @@ typedef enum spvgen_mlp_weight_layout_kind {
    * may keep). mlp_run (tools/common) places them after weight_bytes, each at the next
    * multiple of 64. */
   SPVGEN_MLP_WEIGHTS_OPTIMAL = 1,
+  /* Either, as the plan expects faster on the device (the vec variant reads the optimal
+   * layout 2.4x to 3.8x faster on the H100: bench/results/mlp-h100-2026-11-23c.md); the
+   * plan's desc.weight_layout says which one it took, and the host prepares that one. */
+  SPVGEN_MLP_WEIGHTS_AUTO = 2,
 } spvgen_mlp_weight_layout_kind;
 
 /* SpecId of layer 0's matrix offset with SPVGEN_MLP_WEIGHTS_OPTIMAL (layer l: + l), unless
@@ -169,7 +203,9 @@ typedef struct spvgen_mlp_desc {
 
   /* ---- input encoding ---- */
   spvgen_mlp_encoding encoding;
-  uint32_t encoding_size; /* octaves (frequency) or bins (one-blob); 0: 8 / 16 */
+  uint32_t encoding_size; /* octaves (frequency) or bins (one-blob); 0: 8 / 16; the hash
+                             grid takes `grid` and leaves this 0 */
+  spvgen_mlp_hash_grid grid; /* the hash grid (encoding SPVGEN_MLP_ENCODING_HASH_GRID) */
 
   /* ---- types and layouts ---- */
   spvgen_component_type weight_type; /* 0: f16; E4M3 / E5M2: float8 weights (vec variant,
@@ -238,6 +274,19 @@ typedef struct spvgen_mlp_config {
   uint64_t features;          /* SPVGEN_FEATURE_* the kernel needs */
   uint32_t subgroup_size;     /* the subgroup size the kernel assumes (0: any) */
   uint64_t flops_per_point;   /* 2 * sum of inputs * outputs over the layers */
+  /* The hash grid (encoding SPVGEN_MLP_ENCODING_HASH_GRID; else 0): its table, f16, at byte
+   * grid_offset of the weight buffer (a multiple of 64, after the layers), grid_entries
+   * entries of desc.grid.features values each; level l's entry i at element
+   * grid_offset / 2 + (grid[l].offset + i) * features + f. */
+  uint64_t grid_offset;
+  uint32_t grid_entries;
+  struct spvgen_mlp_grid_level {
+    float scale;         /* pos = fma(scale, x, 0.5) */
+    uint32_t resolution; /* ceil(scale) + 1 */
+    uint32_t entries;    /* table entries of the level (the modulus) */
+    uint32_t offset;     /* its first entry */
+    bool hashed;         /* resolution^D > 2^log2_hashmap_size */
+  } grid[SPVGEN_MLP_MAX_GRID_LEVELS];
   char name[96];              /* "vec 32-64x4-16 relu f16 w64" */
 } spvgen_mlp_config;
 

@@ -135,10 +135,45 @@ static void test_mat_odd_networks_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The hash grid staged level by level into the activation block (dense and hashed
+ * levels, 2-D and 3-D points, 1 / 2 / 4 features), the first layer 16-multiple or not. */
+static void test_mat_hash_grid_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, levels, features, log2size, base;
+    float scale;
+    uint32_t width, out;
+  } cases[] = {
+      {3, 8, 2, 12, 4, 1.5f, 32, 4},  /* 16 inputs: direct B fragments */
+      {2, 5, 4, 10, 8, 1.7f, 16, 3},  /* 20 inputs: staged first layer */
+      {3, 3, 1, 6, 2, 2.0f, 16, 16},  /* 3 inputs (padded to 16), every level hashed past the first */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cases[i].in;
+    d.hidden_width = cases[i].width;
+    d.hidden_count = 2;
+    d.output_width = cases[i].out;
+    d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+    d.grid.levels = cases[i].levels;
+    d.grid.features = cases[i].features;
+    d.grid.log2_hashmap_size = cases[i].log2size;
+    d.grid.base_resolution = cases[i].base;
+    d.grid.per_level_scale = cases[i].scale;
+    d.input_type = i == 1 ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_F16;
+    d.points_per_group = 16;
+    run_case(ctx, d, 75);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mat_anchor_network_emulated),
       TEST_CASE(test_mat_odd_networks_emulated),
+      TEST_CASE(test_mat_hash_grid_emulated),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

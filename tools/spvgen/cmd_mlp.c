@@ -42,6 +42,9 @@ static void mlp_usage(FILE *o, bool run) {
           "  --leaky-slope F        leaky relu slope (default 0.01)\n"
           "  --no-bias              layers without bias\n"
           "  --encoding freq:N|oneblob:N  input encoding (N octaves / bins)\n"
+          "  --encoding hashgrid[:L,F,T,N,S]  multiresolution hash grid (2-D or 3-D points):\n"
+          "                         L levels (16), F features per level (2), table 2^T\n"
+          "                         entries (19), base resolution N (16), per-level scale S (2)\n"
           "  --types W[,IO]         weight type (f16; s8 with --variant vec; e4m3 or e5m2\n"
           "                         with --variant vec --weights optimal) and points in\n"
           "                         memory (f16 or f32)\n"
@@ -89,6 +92,34 @@ static bool parse_u32(const char *s, uint32_t *out) {
   if (*end || errno || v > 0xFFFFFFFFull || s[0] == '-') return false;
   *out = (uint32_t)v;
   return true;
+}
+
+/* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
+ * right; empty: the defaults). */
+static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
+  memset(g, 0, sizeof *g);
+  if (!*s) return true;
+  if (*s++ != ':') return false;
+  uint32_t *u[4] = {&g->levels, &g->features, &g->log2_hashmap_size, &g->base_resolution};
+  for (int i = 0; i < 5; i++) {
+    const char *comma = strchr(s, ',');
+    char field[32];
+    size_t n = comma ? (size_t)(comma - s) : strlen(s);
+    if (!n || n >= sizeof field) return false;
+    memcpy(field, s, n);
+    field[n] = 0;
+    if (i < 4) {
+      if (!parse_u32(field, u[i]) || !*u[i]) return false;
+    } else {
+      char *end;
+      errno = 0;
+      g->per_level_scale = strtof(field, &end);
+      if (*end || errno || !(g->per_level_scale >= 1.0f)) return false;
+    }
+    if (!comma) return true;
+    s = comma + 1;
+  }
+  return false;
 }
 
 static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
@@ -143,9 +174,14 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
       g->desc.leaky_slope = strtof(v, NULL);
     } else if (!strcmp(a, "--encoding")) {
       unsigned n = 0;
-      if (sscanf(v, "freq:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      if (!strncmp(v, "hashgrid", 8)) {
+        if (!parse_hash_grid(v + 8, &g->desc.grid))
+          return spvgen_cli_usage_error(cmd, "--encoding '%s': hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]", v);
+        g->desc.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+        n = 0;
+      } else if (sscanf(v, "freq:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
       else if (sscanf(v, "oneblob:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
-      else return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N or oneblob:N", v);
+      else return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N or hashgrid[:L,F,T,N,S]", v);
       g->desc.encoding_size = n;
     } else if (!strcmp(a, "--types")) {
       char wt[16] = "", io[16] = "";
