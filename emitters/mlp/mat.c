@@ -947,7 +947,9 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
   t->zs = g->np[L - 1];
   t->so = P * t->zs;
   t->floats = t->so + S * FR * FR;
-  for (uint32_t l = 1; l < L; l++) {
+  /* The backward pass's deltas of layer l's inputs: l >= 1, and with the hash grid l = 0
+   * too (the encoded input's, scattered into the table). */
+  for (uint32_t l = p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? 0 : 1; l < L; l++) {
     uint32_t live = g->R * mlp_ceil_div(g->kp[l] / FR, S);
     if (live > t->max_live) t->max_live = live;
   }
@@ -1046,9 +1048,33 @@ typedef struct mt_ctx {
   mat_ctx *c;
   const spvgen_mlp_train_config *t;
   mt_geom tg;
-  ek_buffer tgt, grad, loss;
+  ek_buffer tgt, grad, loss, gwords; /* gwords: the gradient as u32 words (grid atomics) */
+  const mlp_io *io;
+  const mlp_grid *grid;
+  uint32_t level;                    /* the scatter's level (an id) */
   uint32_t sgid, slot, inv, n, base, v_loss;
 } mt_ctx;
+
+/* Point e of the chunk at one level of the hash grid (points inside the count): the
+ * encoded input's delta (block 0, f16, unscaled) times 1 / (N outputs), scattered into
+ * the table's gradient. */
+static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
+  const mt_ctx *x = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
+  uint32_t gp = ek_add(m, x->base, e);
+  spvgen_if(m, ek_lt(m, gp, x->n));
+  uint32_t xs[3], df[8];
+  for (uint32_t k = 0; k < D; k++) xs[k] = mlp_load_input(m, p, x->io, gp, ek_u32(m, k));
+  uint32_t row = ek_add(m, ek_mul(m, e, ek_u32(m, x->tg.bs[0])),
+                        ek_add(m, ek_mul(m, x->level, ek_u32(m, F)), ek_u32(m, x->tg.bo[0])));
+  for (uint32_t f = 0; f < F; f++)
+    df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
+                            spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row))));
+  mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gwords, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
+  spvgen_end_if(m);
+}
 
 /* Fragment ownership with a guard: in the real kernel the spare subgroups skip (an if
  * around the work, no workgroup barriers inside); in the emulation every subgroup
@@ -1232,7 +1258,8 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c->g = x.tg.g;
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;
-  const uint32_t L = p->layer_count, E = (uint32_t)t->elements, G = t->grad_workgroups;
+  const uint32_t L = p->layer_count, E = (uint32_t)t->slot_elements, G = t->grad_workgroups;
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
   mlp_io io;
   memset(&io, 0, sizeof io);
   io.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
@@ -1240,6 +1267,8 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   x.tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
   x.grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
   x.loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+  if (grid) x.gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+  x.io = &io;
   io.pc = spvgen_push_constants(m, &c->u32, 1);
   spvgen_member_name(m, io.pc.struct_type, 0, "points");
   c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
@@ -1270,6 +1299,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
                                           spvgen_const_f32(m, (float)d->output_width)));
   x.v_loss = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
+  mlp_grid gr;
+  if (grid) {
+    mlp_grid_begin(m, p, &c->w16, &gr);
+    x.grid = &gr;
+  }
 
   /* The slot's elements, zeroed by their owners. */
   for (uint32_t l = 0; l < L; l++) {
@@ -1338,11 +1372,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     for (uint32_t l = L; l-- > 0;) {
       grad_tiles(&x, l, false);
       if (!d->no_bias) bias_grads(&x, l, false);
-      if (l == 0) break;
-      /* delta_(l-1): kp_l columns, K = np_l */
+      if (l == 0 && !grid) break;
+      /* delta_(l-1): kp_l columns, K = np_l (l = 0: the encoded input's, no activation) */
       const uint32_t nf = g->kp[l] / FR, kf = g->np[l] / FR, own = mlp_ceil_div(nf, g->S);
       const uint32_t dS = x.tg.bs[l + 1], aS = x.tg.bs[l];
-      const spvgen_mlp_activation pa = p->layers[l - 1].activation;
+      const spvgen_mlp_activation pa = l ? p->layers[l - 1].activation : SPVGEN_MLP_ACT_NONE;
       uint32_t accv[MAX_ACC], jv[MAX_ACC], okv[MAX_ACC];
       for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
       for (uint32_t jj = 0; jj < own; jj++) {
@@ -1391,6 +1425,12 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         if (guard) spvgen_end_if(m);
       }
       spvgen_workgroup_barrier(m);
+      if (l == 0) { /* the hash grid: the table's gradient, level by level */
+        uint32_t lv = ek_local(m, c->u32, 0);
+        x.level = mlp_for_begin(m, lv, ek_u32(m, 0), ek_u32(m, d->grid.levels));
+        strided_loop(c, g->P, scatter_grid_point, &x);
+        mlp_for_end(m, lv, x.level, ek_u32(m, 1));
+      }
     }
     spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
   }

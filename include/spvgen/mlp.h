@@ -363,6 +363,12 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   3 gradients      f32, grad_workgroups slots of E elements: slot g at g * E (written,
  *                    never read first: no clearing between steps)
  *   4 loss           f32, element g (g < grad_workgroups): workgroup g's share
+ * With the hash grid (loop and mat variants; not vec) the slots cover the network's part
+ * of the layout only (slot_elements), and the gradient of the table follows them
+ * (grid_grad_offset): the kernel adds each point's share to it with atomic f32 adds (a
+ * compare-exchange loop on the bits: order-dependent in the last bits), and the optimizer
+ * reads it and writes it back to 0. The host zeroes that region once, before the first
+ * step.
  * Push constants: uint32 at 0, the batch's point count N (>= 1). Dispatch exactly
  * grad_workgroups x 1 x 1 (the kernel info's groups): workgroup g takes the points
  * g * W + k * grad_workgroups * W + (0..W), W = grad_local_size[0].
@@ -467,10 +473,20 @@ typedef struct spvgen_mlp_train_config {
   uint32_t grad_shared_bytes;
   uint32_t opt_local_size[3];
   uint64_t elements;       /* E = net.weight_bytes / 2 */
-  uint64_t grad_bytes;     /* grad_workgroups * E * 4 (vec: 0, the host sizes it) */
+  /* The gradient buffer (loop and mat variants): grad_workgroups slots of slot_elements
+   * f32 each (slot g at g * slot_elements), then, with the hash grid, the table's
+   * gradient: element e >= slot_elements of the layout (e < E) at grid_grad_offset + e -
+   * slot_elements. slot_elements = E, or net.grid_offset / 2 with the hash grid (the
+   * network's part: the table is not summed per workgroup, its gradient is added there
+   * with atomics); grid_grad_offset = grad_workgroups * slot_elements (0 without it). */
+  uint64_t slot_elements;
+  uint64_t grid_grad_offset;
+  uint64_t grad_bytes;     /* (grad_workgroups * slot_elements + E - slot_elements) * 4
+                              (vec: 0, the host sizes it) */
   uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
   uint64_t loss_bytes;     /* the least: grad_workgroups * 4 (+ 4 per step of history) */
-  uint64_t params;         /* trainable values: sum of outputs * (inputs + bias) */
+  uint64_t params;         /* trainable values: sum of outputs * (inputs + bias), plus the
+                              hash grid's table (grid_entries * features) */
   uint64_t features;
   uint32_t grad_push_constant_size; /* loop 4; vec 8 + 8 * layer_count */
   char name[128];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
