@@ -202,7 +202,8 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   if (d->output_type != SPVGEN_COMPONENT_F16 && d->output_type != SPVGEN_COMPONENT_F32)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "output_type %s: output points are f16 or f32", tname(d->output_type));
-  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR && d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL)
+  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR && d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL &&
+      d->weight_layout != SPVGEN_MLP_WEIGHTS_AUTO)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout %d is unknown",
                     (int)d->weight_layout);
   if (d->spec_id_base > 0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS)
@@ -317,11 +318,13 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
   return tmp;
 }
 
-/* A plan for a resolved config with a concrete variant. */
-static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
-                                  const spvgen_mlp_desc *knobs, spvgen_mlp_variant v,
-                                  spvgen_mlp_config *p, char *msg, size_t size) {
+/* A plan for a resolved config with a concrete variant (and weight layout). */
+spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
+                               const spvgen_mlp_desc *knobs, spvgen_mlp_variant v, spvgen_mlp_config *p,
+                               char *msg, size_t size) {
   *p = *base;
+  if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO) /* mlp_select resolves it; a bug otherwise */
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout auto reached a variant's plan");
   if (knobs) {
     p->desc.workgroup_size = knobs->workgroup_size;
     p->desc.points_per_group = knobs->points_per_group;
@@ -378,24 +381,29 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
     memset(plan, 0, sizeof *plan);
     return st;
   }
-  if (base.desc.variant != SPVGEN_MLP_AUTO) {
-    st = plan_variant(caps, &base, NULL, base.desc.variant, plan, msg, size);
-    if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
+  const spvgen_mlp_desc *bd = &base.desc;
+  if (bd->variant != SPVGEN_MLP_AUTO && bd->weight_layout != SPVGEN_MLP_WEIGHTS_AUTO && bd->workgroup_size &&
+      bd->points_per_group) {
+    /* everything fixed by the desc */
+    st = mlp_plan_variant(caps, &base, NULL, bd->variant, plan, msg, size);
+    if (st != SPVGEN_OK) {
+      memset(plan, 0, sizeof *plan);
+      return st;
+    }
+    snprintf(plan->selection, sizeof plan->selection, "desc");
+    plan->estimated_ns_per_point = mlp_select_estimate(caps, plan);
     return st;
   }
-  /* AUTO: cooperative vectors (one matrix-vector MulAdd per layer and point), then
-   * cooperative matrices, then plain loops; the last one's reason when none can. */
-  static const spvgen_mlp_variant order[] = {SPVGEN_MLP_VEC, SPVGEN_MLP_MAT, SPVGEN_MLP_LOOP};
-  /* The optimal layout and float8 / int8 weights are the vec variant's: its reason when
-   * it cannot. */
-  bool fp8 = base.desc.weight_type != SPVGEN_COMPONENT_F16;
-  int nv = base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8 ? 1 : 3;
-  for (int v = 0; v < nv; v++) {
-    st = plan_variant(caps, &base, NULL, order[v], plan, msg, size);
-    if (st == SPVGEN_OK) return st;
-  }
+  /* The variant, the layout or knobs are open: emitters/mlp/select.c. The optimal layout
+   * and float8 / int8 weights are the vec variant's: its reason when it cannot. */
+  bool fp8 = bd->weight_type != SPVGEN_COMPONENT_F16;
+  bool vec_only = bd->variant == SPVGEN_MLP_AUTO && (bd->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8);
+  spvgen_mlp_config sel = base;
+  if (vec_only) sel.desc.variant = SPVGEN_MLP_VEC;
+  st = mlp_select(caps, &sel, plan, msg, size);
+  if (st == SPVGEN_OK) return st;
   memset(plan, 0, sizeof *plan);
-  if (nv == 1 && msg && size) {
+  if (vec_only && msg && size) {
     char why[512];
     const char *prefix = "spvgen_mlp_plan: ";
     snprintf(why, sizeof why, "%s", strncmp(msg, prefix, strlen(prefix)) ? msg : msg + strlen(prefix));
@@ -425,13 +433,25 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
   spvgen_mlp_desc cand[MAX_CAND];
   for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
     if (base.desc.variant != SPVGEN_MLP_AUTO && base.desc.variant != (spvgen_mlp_variant)v) continue;
-    uint32_t c = variants[v]->candidates(caps, &base.desc, cand, MAX_CAND);
-    for (uint32_t i = 0; i < c; i++) {
-      spvgen_mlp_config p;
-      if (plan_variant(caps, &base, &cand[i], (spvgen_mlp_variant)v, &p, NULL, 0) != SPVGEN_OK)
+    /* weight_layout auto: the vec variant's plans in both layouts, row-major first */
+    for (int opt = 0; opt < 2; opt++) {
+      spvgen_mlp_config b = base;
+      if (base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO) {
+        if (opt && v != SPVGEN_MLP_VEC) continue;
+        b.desc.weight_layout = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      } else if (opt) {
         continue;
-      if (n < max) plans[n] = p;
-      n++;
+      }
+      uint32_t c = variants[v]->candidates(caps, &b.desc, cand, MAX_CAND);
+      for (uint32_t i = 0; i < c; i++) {
+        spvgen_mlp_config p;
+        if (mlp_plan_variant(caps, &b, &cand[i], (spvgen_mlp_variant)v, &p, NULL, 0) != SPVGEN_OK)
+          continue;
+        snprintf(p.selection, sizeof p.selection, "candidate");
+        p.estimated_ns_per_point = mlp_select_estimate(caps, &p);
+        if (n < max) plans[n] = p;
+        n++;
+      }
     }
   }
   *count = n;

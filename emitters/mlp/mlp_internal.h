@@ -84,6 +84,19 @@ void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step);
  * run-time loop over a Function array, fewer one component after another. */
 #define MLP_UNROLLED_IO 4u
 
+/* A plan of variant v for a resolved config (base: desc checked, layers and layout filled;
+ * its weight_layout row-major or optimal), with the knobs of `knobs` (NULL: base's desc's)
+ * (emitters/mlp/mlp.c). */
+spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
+                               const spvgen_mlp_desc *knobs, spvgen_mlp_variant v, spvgen_mlp_config *p,
+                               char *msg, size_t size);
+/* The choice of variant, weight layout and knobs where the desc leaves them open
+ * (emitters/mlp/select.c): fills *plan, its selection and estimate. */
+spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
+                         char *msg, size_t size);
+/* The cost model's ns per point for a plan on the device (select.c). */
+double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p);
+
 /* Writes p->name from the plan (emitters/mlp/mlp.c). */
 void mlp_plan_name(spvgen_mlp_config *p);
 

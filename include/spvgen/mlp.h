@@ -288,6 +288,13 @@ typedef struct spvgen_mlp_config {
     bool hashed;         /* resolution^D > 2^log2_hashmap_size */
   } grid[SPVGEN_MLP_MAX_GRID_LEVELS];
   char name[96];              /* "vec 32-64x4-16 relu f16 w64" */
+  /* How the variant, the weight layout (AUTO) and the knobs the desc left open were
+   * chosen: "desc" (it fixed them), "measured <device> <network> (distance d)" (the
+   * nearest network measured on this device, emitters/mlp/select_table.c), "model"
+   * (the cost model's fastest estimate) or "order" (vec, mat, loop: the first the device
+   * has). */
+  char selection[80];
+  double estimated_ns_per_point; /* the cost model's estimate of the plan (0: none) */
 } spvgen_mlp_config;
 
 /* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of

@@ -784,8 +784,9 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "gemm")) return gemm(argc - 1, argv + 1);
-  if (!strcmp(cmd, "run") && !strcmp(argv[1], "mlp")) return spvgen_cmd_run_mlp(argc - 1, argv + 1);
-  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm%s)", argv[1], strcmp(cmd, "run") ? "" : ", mlp");
+  if (!strcmp(argv[1], "mlp")) return !strcmp(cmd, "run") ? spvgen_cmd_run_mlp(argc - 1, argv + 1)
+                                                          : spvgen_cmd_bench_mlp(argc - 1, argv + 1);
+  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm, mlp)", argv[1]);
 }
 
 int spvgen_cmd_run(int argc, char **argv) { return template_command("run", argc, argv, run_gemm); }
