@@ -14,9 +14,9 @@ static const mlp_select_entry h100_entries[] = {
 };
 
 /* ns per FLOP from the recorded TFLOP/s (1 TFLOP/s = 1000 FLOP/ns): vec row-major 120,
- * optimal 480, mat 77, loop 9; bandwidth 3000 GB/s. */
+ * optimal 480, mat 77, loop 9; bandwidth 3000 GB/s (3000 bytes per ns). */
 const mlp_select_model mlp_select_default_model = {
-    3.0,
+    3000.0,
     {0.01, 0.01, 0.02, 0.02},
     {1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3},
     {0, 0, 0, 0},
@@ -24,7 +24,7 @@ const mlp_select_model mlp_select_default_model = {
 
 const mlp_select_device mlp_select_devices[] = {
     {0x10de, 0x2330, "h100",
-     {3.0, {0.01, 0.01, 0.02, 0.02}, {1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3}, {0, 0, 0, 0}},
+     {3000.0, {0.01, 0.01, 0.02, 0.02}, {1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3}, {0, 0, 0, 0}},
      h100_entries, sizeof h100_entries / sizeof h100_entries[0]},
 };
 const uint32_t mlp_select_device_count = sizeof mlp_select_devices / sizeof mlp_select_devices[0];

@@ -123,6 +123,31 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   return st;
 }
 
+/* ------------------------------------------------------------------ flags ---- */
+
+void mlp_net_flags(const spvgen_mlp_desc *d, char *buf, size_t size) {
+  size_t o = (size_t)snprintf(buf, size, "--in %u --out %u", d->input_width, d->output_width);
+  if (d->hidden_count) {
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --hidden ");
+    for (uint32_t i = 0; i < d->hidden_count; i++)
+      o += (size_t)snprintf(buf + o, o < size ? size - o : 0, "%s%u", i ? "," : "", d->hidden_widths[i]);
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --act %s", spvgen_mlp_activation_name(d->activation));
+  }
+  o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --out-act %s",
+                        spvgen_mlp_activation_name(d->output_activation));
+  if (d->activation == SPVGEN_MLP_ACT_LEAKY_RELU || d->output_activation == SPVGEN_MLP_ACT_LEAKY_RELU)
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --leaky-slope %g", (double)d->leaky_slope);
+  if (d->no_bias) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --no-bias");
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --encoding hashgrid:%u,%u,%u,%u,%g", d->grid.levels,
+                          d->grid.features, d->grid.log2_hashmap_size, d->grid.base_resolution,
+                          (double)d->grid.per_level_scale);
+  else if (d->encoding)
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --encoding %s:%u", spvgen_mlp_encoding_name(d->encoding),
+                          d->encoding_size);
+  snprintf(buf + o, o < size ? size - o : 0, " --types f16,%s", spvgen_component_type_name(d->input_type));
+}
+
 /* ---------------------------------------------------------------- session ---- */
 
 /* The reference of the sampled points for one error model (sg_ref_mlp_point's: the loop

@@ -97,6 +97,10 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
                               char *message, size_t message_size);
 void mlp_session_close(mlp_session *s);
 
+/* The network of a resolved desc (plan.desc) as `spvgen mlp`'s flags ("--in 3 --out 1
+ * --hidden 48,48 --act sigmoid ..."), which bench/anchors/mlp_anchor_net.py reads too. */
+void mlp_net_flags(const spvgen_mlp_desc *d, char *buf, size_t size);
+
 /* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
  * verdict is res->bad == 0. */
 spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,

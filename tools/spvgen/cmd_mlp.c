@@ -572,36 +572,11 @@ static double bench_now_us(void) {
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-/* The network's flags, as `spvgen mlp` and the anchor script read them. */
-static void net_flags(const spvgen_mlp_config *p, char *buf, size_t size) {
-  const spvgen_mlp_desc *d = &p->desc;
-  size_t o = (size_t)snprintf(buf, size, "--in %u --out %u", d->input_width, d->output_width);
-  if (d->hidden_count) {
-    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --hidden ");
-    for (uint32_t i = 0; i < d->hidden_count; i++)
-      o += (size_t)snprintf(buf + o, o < size ? size - o : 0, "%s%u", i ? "," : "", d->hidden_widths[i]);
-    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --act %s", spvgen_mlp_activation_name(d->activation));
-  }
-  o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --out-act %s",
-                        spvgen_mlp_activation_name(d->output_activation));
-  if (d->activation == SPVGEN_MLP_ACT_LEAKY_RELU || d->output_activation == SPVGEN_MLP_ACT_LEAKY_RELU)
-    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --leaky-slope %g", (double)d->leaky_slope);
-  if (d->no_bias) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --no-bias");
-  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
-    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --encoding hashgrid:%u,%u,%u,%u,%g", d->grid.levels,
-                          d->grid.features, d->grid.log2_hashmap_size, d->grid.base_resolution,
-                          (double)d->grid.per_level_scale);
-  else if (d->encoding)
-    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --encoding %s:%u", spvgen_mlp_encoding_name(d->encoding),
-                          d->encoding_size);
-  snprintf(buf + o, o < size ? size - o : 0, " --types f16,%s", spvgen_component_type_name(d->input_type));
-}
-
 /* The anchor's figures for one network: "anchor<TAB>name<TAB>mode<TAB>points<TAB>ms<TAB>Gpts/s<TAB>TFLOP/s" lines. */
 static void run_anchor(const char *script, const spvgen_mlp_config *p, uint64_t points, double *eager,
                        double *compiled) {
   char flags[512], cmd[2048];
-  net_flags(p, flags, sizeof flags);
+  mlp_net_flags(&p->desc, flags, sizeof flags);
   snprintf(cmd, sizeof cmd, "python3 '%s' --points %llu --net '%s' 2>&1", script, (unsigned long long)points, flags);
   FILE *f = popen(cmd, "r");
   if (!f) {
