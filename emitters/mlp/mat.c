@@ -55,15 +55,21 @@ typedef struct mat_geom {
   bool staged[SPVGEN_MLP_MAX_LAYERS]; /* weights staged in shared memory */
   uint32_t rs[SPVGEN_MLP_MAX_LAYERS], woff[SPVGEN_MLP_MAX_LAYERS]; /* chunks */
   uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves */
-  uint32_t wchunks, bias_halves;
+  uint32_t wchunks, bias_halves;   /* bias_halves: halves of one of the 16 bias rows */
+  bool rotate;                      /* one layer's biases at a time (see geometry) */
   uint32_t ars;                     /* activation row stride, halves */
   uint32_t act_halves;
   uint32_t max_live;                /* accumulators per subgroup in the worst layer */
   uint32_t shared_bytes;
 } mat_geom;
 
-static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mat_geom *g) {
+/* rotate: the biases of one layer at a time (inference: the bias buffer holds layer l's
+ * while it runs, restaged between its two barriers for the next; 16 x the widest padded
+ * layer instead of 16 x the sum over the layers, which for 256-wide networks alone
+ * exceeded 48 KiB); else every layer's, staged once (training's chunks reuse them). */
+static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool rotate, mat_geom *g) {
   memset(g, 0, sizeof *g);
+  g->rotate = rotate;
   g->sg = sg;
   g->S = S;
   g->nt = S * sg;
@@ -82,8 +88,13 @@ static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32
       g->woff[l] = g->wchunks;
       g->wchunks += g->np[l] * g->rs[l];
     }
-    g->boff[l] = g->bias_halves;
-    if (!p->desc.no_bias) g->bias_halves += g->np[l];
+    if (rotate) {
+      g->boff[l] = 0;
+      if (!p->desc.no_bias && g->np[l] > g->bias_halves) g->bias_halves = g->np[l];
+    } else {
+      g->boff[l] = g->bias_halves;
+      if (!p->desc.no_bias) g->bias_halves += g->np[l];
+    }
     uint32_t live = g->R * mlp_ceil_div(g->np[l] / FR, S);
     if (live > g->max_live) g->max_live = live;
   }
@@ -151,7 +162,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
       return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "points_per_group %u: the mat variant takes a multiple of 16 up to 512",
                       d->points_per_group);
-    geometry(p, sg, S, d->points_per_group, &g);
+    geometry(p, sg, S, d->points_per_group, true, &g);
     if (g.max_live > MAX_ACC)
       return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "points_per_group %u with %u subgroups: %u accumulator fragments per "
@@ -161,7 +172,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     static const uint32_t tries[] = {128, 64, 32, 16};
     bool found = false;
     for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !found; i++) {
-      geometry(p, sg, S, tries[i], &g);
+      geometry(p, sg, S, tries[i], true, &g);
       found = g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
     }
     d->points_per_group = g.P;
@@ -762,7 +773,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   mat_ctx *c = &cx;
   c->m = m;
   c->p = p;
-  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, &c->g);
+  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, true, &c->g);
   const mat_geom *g = &c->g;
   mlp_io io;
   mlp_declare_io(m, p, &io);
@@ -786,11 +797,14 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
   input_arg ia = {&io, base, n};
 
-  /* Staging: weights of the odd layers, biases, the block's inputs. */
+  /* Staging: weights of the odd layers, the first layer's biases (the others in turn,
+   * g->rotate), the block's inputs. */
   for (uint32_t l = 0; l < p->layer_count; l++)
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
-  if (g->bias_halves)
-    for (uint32_t l = 0; l < p->layer_count; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+  if (g->bias_halves) {
+    uint32_t l0 = 0;
+    strided_loop(c, FR * g->np[0], stage_bias, &l0);
+  }
   stage_inputs(c, &ia);
   spvgen_workgroup_barrier(m);
 
@@ -858,8 +872,13 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       }
       spvgen_else(m);
     }
-    /* Into the activation block, in place: after every subgroup has read it. */
+    /* Into the activation block, in place: after every subgroup has read it (and the
+     * layer's biases: the next layer's go into the same rows meanwhile). */
     spvgen_workgroup_barrier(m);
+    if (!last && g->bias_halves) {
+      uint32_t ln = l + 1;
+      strided_loop(c, FR * g->np[ln], stage_bias, &ln);
+    }
     for (uint32_t jj = 0; jj < own; jj++) {
       bool g_here = guard && jj + 1 == own;
       if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
@@ -926,7 +945,7 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
 
 static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mt_geom *t) {
   memset(t, 0, sizeof *t);
-  geometry(p, sg, S, P, &t->g);
+  geometry(p, sg, S, P, false, &t->g);
   const mat_geom *g = &t->g;
   const uint32_t L = p->layer_count;
   uint32_t h = 0;

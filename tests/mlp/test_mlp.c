@@ -157,6 +157,35 @@ static void test_hash_grid_levels(void) {
     }
 }
 
+/* Width 256 on the mat variant within the H100's 48 KiB of shared memory (one layer's
+ * biases at a time), in the corners of the grid benchmark; the kernels validate. */
+static void test_mat_width_256_fits_48k(void) {
+  spvgen_device_caps h100 = preset("h100");
+  static const uint32_t nets[][4] = {{64, 256, 8, 64}, {1, 256, 8, 1}, {64, 256, 1, 64}, {1, 256, 1, 64}, {32, 128, 8, 32}};
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = nets[i][0];
+    d.hidden_width = nets[i][1];
+    d.hidden_count = nets[i][2];
+    d.output_width = nets[i][3];
+    d.variant = SPVGEN_MLP_MAT;
+    spvgen_kernel k;
+    char msg[512];
+    spvgen_mlp_config p;
+    spvgen_status st = spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%u-%ux%u-%u: %s", nets[i][0], nets[i][1], nets[i][2], nets[i][3], msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(p.shared_bytes <= h100.max_shared_memory);
+    CHECK(p.points_per_workgroup >= 32);
+    st = spvgen_mlp(&d, &h100, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(check_words(k.words, k.word_count));
+    spvgen_kernel_free(&k);
+  }
+}
+
 typedef struct bad_case {
   const char *needle;
   spvgen_status status;
@@ -674,6 +703,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_zero_desc_defaults),
       TEST_CASE(test_encodings_widen_the_input),
       TEST_CASE(test_hash_grid_levels),
+      TEST_CASE(test_mat_width_256_fits_48k),
       TEST_CASE(test_errors_name_the_field),
       TEST_CASE(test_names_parse),
       TEST_CASE(test_kernels_validate_and_reflect),

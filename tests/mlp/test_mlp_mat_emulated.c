@@ -114,6 +114,8 @@ static void test_mat_odd_networks_emulated(void) {
       {5, 48, 2, 20, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP, 0, 0, false, true, 2, 16}, /* 3 fragments on 2 subgroups */
       {1, 16, 1, 1, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_NONE, 0, 0, true, false, 0, 16},
       {16, 16, 0, 32, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_RELU, 0, 0, false, false, 1, 16},  /* one layer, direct output */
+      /* 256 wide: 16 output fragments on 8 subgroups, one layer's biases at a time */
+      {3, 256, 2, 16, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, 0, 0, false, false, 0, 16},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
     spvgen_mlp_desc d;
