@@ -739,6 +739,14 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   spvgen_function_end(m);
 }
 
+/* The optimizer's workgroups: one element per invocation, at most 65535 workgroups (what
+ * every Vulkan device allows); the kernel loops over the rest. */
+static uint32_t opt_groups(const spvgen_mlp_train_config *t) {
+  uint64_t per = t->opt_local_size[0] ? t->opt_local_size[0] : 1;
+  uint64_t g = (t->elements + per - 1) / per;
+  return g > 65535 ? 65535u : (uint32_t)g;
+}
+
 static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const spvgen_mlp_train_desc *td = &t->desc;
@@ -783,6 +791,11 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   }
   spvgen_end_if(m);
 
+  /* Every element in a grid-stride loop: the hash grid's table makes E large, and devices
+   * allow as few as 65535 workgroups (spvgen_mlp_train_optimizer_groups). */
+  const uint32_t stride = opt_groups(t) * t->opt_local_size[0];
+  uint32_t v_e = ek_local(m, u32, 0), e0 = e;
+  e = mlp_for_begin(m, v_e, e0, ek_u32(m, E));
   /* Whether element e is a weight or a bias (not padding). */
   uint32_t real = spvgen_const_bool(m, false);
   for (uint32_t l = 0; l < p->layer_count; l++) {
@@ -850,6 +863,7 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
     spvgen_store(m, ek_elem(m, &wb, e), spvgen_op_f_convert(m, wb.elem_type, nw));
   }
   spvgen_end_if(m);
+  mlp_for_end(m, v_e, e, ek_u32(m, stride));
   spvgen_function_end(m);
 }
 
@@ -864,9 +878,7 @@ static bool train_plan_ok(const spvgen_mlp_train_config *t) {
 
 void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]) {
   if (!groups) return;
-  uint64_t per = plan && plan->opt_local_size[0] ? plan->opt_local_size[0] : 1;
-  uint64_t e = plan ? plan->elements : 0;
-  groups[0] = (uint32_t)((e + per - 1) / per);
+  groups[0] = plan ? opt_groups(plan) : 0;
   groups[1] = groups[2] = 1;
 }
 

@@ -148,6 +148,39 @@ void mlp_net_flags(const spvgen_mlp_desc *d, char *buf, size_t size) {
   snprintf(buf + o, o < size ? size - o : 0, " --types f16,%s", spvgen_component_type_name(d->input_type));
 }
 
+/* ---------------------------------------------------------------- anchors ---- */
+
+uint32_t mlp_anchor_run(const char *script, const char *args, mlp_anchor_row *rows, uint32_t max, FILE *echo) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "python3 '%s' %s 2>&1", script, args);
+  FILE *f = popen(cmd, "r");
+  if (!f) {
+    if (echo) fprintf(echo, "# anchor: cannot run python3 %s\n", script);
+    return 0;
+  }
+  uint32_t n = 0;
+  char line[2048];
+  while (fgets(line, sizeof line, f)) {
+    mlp_anchor_row r;
+    unsigned long long pts;
+    memset(&r, 0, sizeof r);
+    if (sscanf(line, "anchor\t%63[^\t]\t%23[^\t]\t%llu\t%lf\t%lf\t%lf", r.name, r.mode, &pts, &r.ms, &r.rate_g,
+               &r.tflops) == 6) {
+      r.points = pts;
+      if (n < max) rows[n++] = r;
+    }
+    if (echo) fprintf(echo, "# anchor: %s", line);
+  }
+  pclose(f);
+  return n;
+}
+
+double mlp_anchor_rate(const mlp_anchor_row *rows, uint32_t n, const char *name, const char *mode) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!strcmp(rows[i].name, name) && !strcmp(rows[i].mode, mode)) return rows[i].rate_g;
+  return 0;
+}
+
 /* ---------------------------------------------------------------- session ---- */
 
 /* The reference of the sampled points for one error model (sg_ref_mlp_point's: the loop

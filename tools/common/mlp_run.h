@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
@@ -100,6 +101,19 @@ void mlp_session_close(mlp_session *s);
 /* The network of a resolved desc (plan.desc) as `spvgen mlp`'s flags ("--in 3 --out 1
  * --hidden 48,48 --act sigmoid ..."), which bench/anchors/mlp_anchor_net.py reads too. */
 void mlp_net_flags(const spvgen_mlp_desc *d, char *buf, size_t size);
+
+/* bench/anchors/mlp_anchor_net.py's results: "anchor<TAB>NAME<TAB>MODE<TAB>POINTS<TAB>MS<TAB>
+ * G/S<TAB>TFLOP/S" lines. mlp_anchor_run runs `python3 SCRIPT ARGS` (popen, in the same
+ * process run as the benchmark) and collects them; its other lines go to echo (NULL:
+ * dropped), prefixed "# anchor: ". Returns the number of rows. */
+typedef struct mlp_anchor_row {
+  char name[64], mode[24];
+  uint64_t points;
+  double ms, rate_g, tflops; /* rate_g: G points/s (inference) or G samples/s (train-*) */
+} mlp_anchor_row;
+uint32_t mlp_anchor_run(const char *script, const char *args, mlp_anchor_row *rows, uint32_t max, FILE *echo);
+/* The rate of NAME's MODE among rows (0: none). */
+double mlp_anchor_rate(const mlp_anchor_row *rows, uint32_t n, const char *name, const char *mode);
 
 /* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
  * verdict is res->bad == 0. */
