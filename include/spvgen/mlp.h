@@ -19,7 +19,7 @@
  *
  * A zero-initialized desc is valid once input_width and output_width are set: a single
  * linear layer (no hidden layer), f16 weights with a bias, f16 points in memory, the
- * variant chosen for the device. Hidden layers come from hidden_count / hidden_width
+ * variant and knobs chosen for the device (from measurements or a cost model: select.c). Hidden layers come from hidden_count / hidden_width
  * (or the explicit hidden_widths list); they use `activation` (0: relu), the output
  * layer `output_activation` (0: none); layer_activations overrides single layers.
  *
@@ -75,8 +75,10 @@ SPVGEN_API_BEGIN
 #define SPVGEN_MLP_MAX_POINTS 0xFFFFFFFFull
 
 typedef enum spvgen_mlp_variant {
-  SPVGEN_MLP_AUTO = 0, /* vec where the device has f16 cooperative vectors, else mat
-                          where it has f16 cooperative matrices, else loop */
+  SPVGEN_MLP_AUTO = 0, /* the plan chooses (emitters/mlp/select.c, docs/mlp.md "Choosing
+                          the variant"): what was fastest on the nearest network measured
+                          on this device, else a fitted cost model's lowest estimate; the
+                          result's selection field says which */
   SPVGEN_MLP_VEC = 1,  /* NV cooperative vectors: a matrix-vector MulAdd per layer and
                           invocation (VK_NV_cooperative_vector) */
   SPVGEN_MLP_MAT = 2,  /* KHR cooperative matrices: a workgroup evaluates a block of
