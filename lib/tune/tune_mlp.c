@@ -53,7 +53,7 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
   spvgen_status st = resolve_net(desc, caps, &p, why, sizeof why);
   if (st != SPVGEN_OK) return tune_msg(msg, size, "spvgen_tune_mlp_key: %s", why), st;
   const spvgen_mlp_desc *d = &p.desc;
-  char dev[256], net[16 * 12], acts[16 * 24], enc[32];
+  char dev[256], net[16 * 12], acts[16 * 24], enc[64];
   tune_device_field(caps, dev, sizeof dev);
   size_t o = (size_t)snprintf(net, sizeof net, "%u", p.encoded_width);
   for (uint32_t l = 0; l < p.layer_count && o < sizeof net; l++)
@@ -69,6 +69,9 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
       o += (size_t)snprintf(acts + o, sizeof acts - o, "%s%s", l ? "," : "", an ? an : "?");
   }
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) snprintf(enc, sizeof enc, "none");
+  else if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    snprintf(enc, sizeof enc, "hashgrid:%u,%u,%u,%u,%g", d->grid.levels, d->grid.features, d->grid.log2_hashmap_size,
+             d->grid.base_resolution, (double)d->grid.per_level_scale);
   else snprintf(enc, sizeof enc, "%s:%u", spvgen_mlp_encoding_name(d->encoding), d->encoding_size);
   int n = snprintf(key, key_size,
                    "mlp dev=%s net=%s acts=%s enc=%s types=%s,%s,%s acc=%s bias=%d points=%llu%s", dev, net, acts,
