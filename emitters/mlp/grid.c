@@ -190,11 +190,18 @@ void mlp_grid_level_features(spvgen_module *m, const mlp_grid *g, uint32_t level
   }
 }
 
-void mlp_atomic_add_f32(spvgen_module *m, const ek_buffer *words, uint32_t index, uint32_t value) {
-  /* No float atomics are assumed: a compare-exchange loop on the value's bits
+void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index, uint32_t value) {
+  uint32_t u32 = ek_u32_type(m), f32 = ek_f32_type(m), b = ek_bool_type(m);
+  if (at->floats) { /* OpAtomicFAddEXT (shaderBufferFloat32AtomicAdd); Device scope, relaxed */
+    /* declared first: of the instruction's capabilities (f16, f32, f64 adds) the f32 one */
+    spvgen_capability(m, SpvCapabilityAtomicFloat32AddEXT);
+    spvgen_op_atomic_f_add_ext(m, f32, ek_elem(m, at->floats, index), ek_u32(m, SpvScopeDevice), ek_u32(m, 0), value);
+    return;
+  }
+  /* Without float atomics: a compare-exchange loop on the value's bits
    * (OpAtomicCompareExchange on u32 is core Vulkan), Device scope, relaxed: the sums are
    * only read after the dispatch. */
-  uint32_t u32 = ek_u32_type(m), f32 = ek_f32_type(m), b = ek_bool_type(m);
+  const ek_buffer *words = at->words;
   uint32_t ptr = ek_elem(m, words, index);
   uint32_t oldv = ek_local(m, u32, 0), done = ek_local(m, b, 0);
   spvgen_store(m, oldv, spvgen_load(m, u32, ptr));
@@ -213,7 +220,7 @@ void mlp_atomic_add_f32(spvgen_module *m, const ek_buffer *words, uint32_t index
 }
 
 void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
-                            const uint32_t *dfeat, const ek_buffer *grad_words, uint32_t grad_base) {
+                            const uint32_t *dfeat, const mlp_atomics *grad, uint32_t grad_base) {
   const spvgen_mlp_config *p = g->p;
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
   uint32_t entry[8], weight[8];
@@ -221,7 +228,7 @@ void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level,
   for (uint32_t c = 0; c < (1u << D); c++) {
     uint32_t e = ek_add(m, entry[c], grad_base);
     for (uint32_t f = 0; f < F; f++)
-      mlp_atomic_add_f32(m, grad_words, f ? ek_add(m, e, ek_u32(m, f)) : e,
+      mlp_atomic_add_f32(m, grad, f ? ek_add(m, e, ek_u32(m, f)) : e,
                          spvgen_op_f_mul(m, g->f32, weight[c], dfeat[f]));
   }
 }

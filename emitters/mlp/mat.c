@@ -1068,6 +1068,7 @@ typedef struct mt_ctx {
   const spvgen_mlp_train_config *t;
   mt_geom tg;
   ek_buffer tgt, grad, loss, gwords; /* gwords: the gradient as u32 words (grid atomics) */
+  mlp_atomics gat;                   /* how the table's gradient is added */
   const mlp_io *io;
   const mlp_grid *grid;
   uint32_t level;                    /* the scatter's level (an id) */
@@ -1091,7 +1092,7 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   for (uint32_t f = 0; f < F; f++)
     df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
                             spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row))));
-  mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gwords, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
+  mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
   spvgen_end_if(m);
 }
 
@@ -1286,7 +1287,13 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   x.tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
   x.grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
   x.loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
-  if (grid) x.gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+  x.gat.floats = x.gat.words = NULL;
+  if (grid && (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+    x.gat.floats = &x.grad;
+  } else if (grid) {
+    x.gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+    x.gat.words = &x.gwords;
+  }
   x.io = &io;
   io.pc = spvgen_push_constants(m, &c->u32, 1);
   spvgen_member_name(m, io.pc.struct_type, 0, "points");

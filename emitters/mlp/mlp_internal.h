@@ -146,19 +146,25 @@ void mlp_grid_begin(spvgen_module *m, const spvgen_mlp_config *p, const ek_buffe
  * (f32 ids), the D-linear interpolation of the 2^D corner entries, summed in f32. */
 void mlp_grid_level_features(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
                              uint32_t *feat);
+/* An f32 buffer that atomic adds go to: its f32 view where the plan has
+ * SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD (floats; OpAtomicFAddEXT), else its u32 view
+ * (words; compare-exchange loops). */
+typedef struct mlp_atomics {
+  const ek_buffer *floats, *words;
+} mlp_atomics;
 /* The gradient of the level's table entries for dLoss/dfeature dfeat[0..F) (f32 ids):
  * weight * dfeat[f] added atomically to element grad_base + (offset + index) * F + f of
- * grad_words (a u32 view of an f32 buffer); grad_base a u32 id. */
+ * grad; grad_base a u32 id. */
 void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
-                            const uint32_t *dfeat, const ek_buffer *grad_words, uint32_t grad_base);
+                            const uint32_t *dfeat, const mlp_atomics *grad, uint32_t grad_base);
 /* Every level into the Function f32 array `arr` at arr_base + level * F + f (a run-time
  * loop over the levels with the Unroll hint). */
 void mlp_grid_encode_array(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t arr,
                            uint32_t arr_base);
 /* The same, returning the encoded_width values as ids. */
 void mlp_grid_encode(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t *out);
-/* *words[index] += value (f32 bits in a u32 buffer) atomically: a compare-exchange loop. */
-void mlp_atomic_add_f32(spvgen_module *m, const ek_buffer *words, uint32_t index, uint32_t value);
+/* buffer[index] += value (f32) atomically (mlp_atomics says how). */
+void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index, uint32_t value);
 
 typedef struct mlp_io {
   ek_buffer in, out;

@@ -184,6 +184,9 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->params += (uint64_t)net->grid_entries * net->desc.grid.features; /* the hash grid's table */
   p->features = net->features;
   if (vec) p->features |= SPVGEN_FEATURE_COOPVEC_TRAINING;
+  /* the hash grid's gradient: float atomics where the device adds floats in buffers */
+  if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
+    p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u", net->name, loss_names[d->loss],
            optimizer_names[d->optimizer], w, p->grad_workgroups);
   return SPVGEN_OK;
@@ -350,8 +353,14 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c.tgt = ek_buffer_decl(m, c.f32, 2, true, "targets");
   c.grad = ek_buffer_decl(m, c.f32, 3, false, "gradients");
   c.loss = ek_buffer_decl(m, c.f32, 4, false, "loss");
-  ek_buffer gwords; /* the table's gradient as u32 words (atomics) */
-  if (grid) gwords = ek_buffer_decl(m, c.u32, 3, false, "gradient_words");
+  ek_buffer gwords; /* the table's gradient as u32 words (compare-exchange atomics) */
+  mlp_atomics gat = {NULL, NULL};
+  if (grid && (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+    gat.floats = &c.grad;
+  } else if (grid) {
+    gwords = ek_buffer_decl(m, c.u32, 3, false, "gradient_words");
+    gat.words = &gwords;
+  }
   spvgen_push_constant_block pc = spvgen_push_constants(m, &c.u32, 1);
   spvgen_member_name(m, pc.struct_type, 0, "points");
 
@@ -511,7 +520,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         uint32_t dfeat[8];
         for (uint32_t f = 0; f < F; f++)
           dfeat[f] = fload(&c, denc, ek_add(m, ek_mul(m, lvl, ek_u32(m, F)), ek_u32(m, f)));
-        mlp_grid_level_scatter(m, &gr, lvl, raw, dfeat, &gwords, ek_u32(m, (uint32_t)t->grid_grad_offset));
+        mlp_grid_level_scatter(m, &gr, lvl, raw, dfeat, &gat, ek_u32(m, (uint32_t)t->grid_grad_offset));
         mlp_for_end(m, v_k, lvl, one_u);
       }
       spvgen_end_if(m);

@@ -374,10 +374,12 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   4 loss           f32, element g (g < grad_workgroups): workgroup g's share
  * With the hash grid (loop and mat variants; not vec) the slots cover the network's part
  * of the layout only (slot_elements), and the gradient of the table follows them
- * (grid_grad_offset): the kernel adds each point's share to it with atomic f32 adds (a
- * compare-exchange loop on the bits: order-dependent in the last bits), and the optimizer
+ * (grid_grad_offset): the kernel adds each point's share to it with atomic f32 adds
+ * (order-dependent in the last bits), and the optimizer
  * reads it and writes it back to 0. The host zeroes that region once, before the first
- * step.
+ * step. The adds are OpAtomicFAddEXT where the device has shaderBufferFloat32AtomicAdd
+ * (the plan's features then include SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD), else
+ * compare-exchange loops.
  * Push constants: uint32 at 0, the batch's point count N (>= 1). Dispatch exactly
  * grad_workgroups x 1 x 1 (the kernel info's groups): workgroup g takes the points
  * g * W + k * grad_workgroups * W + (0..W), W = grad_local_size[0].
