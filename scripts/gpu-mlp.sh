@@ -72,6 +72,10 @@ python3 -c "import torch" > /dev/null 2>&1 && have_torch=1
 T0=$SECONDS
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader 2>/dev/null | tee -a "$log"
 python3 -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -n 1 | tee -a "$log"
+# the device as the runner sees it (tests/data/h100-devices.json must equal it on the H100:
+# the preset gained shaderBufferFloat32AtomicAdd)
+"$B/tools/spvgen" devices --json > "$OUT/devices.json" 2>> "$log"
+grep -o '"shaderBufferFloat32AtomicAdd"' "$OUT/devices.json" | head -n 1 | sed 's/^/device reports /' | tee -a "$log"
 rc_all=0
 step() { # step NAME LIMIT CMD...: runs CMD with a time limit, output to $OUT/NAME.txt
   local name=$1 limit=$2; shift 2

@@ -128,15 +128,17 @@ class HashGrid(torch.nn.Module):
             ci = cell.long()
             acc = 0
             for c in range(1 << self.dims):
-                w, idx, stride = 1, 0, 1
+                w, idx, stride = None, None, 1
                 for k in range(self.dims):
                     up = (c >> k) & 1
                     ck = ci[:, k] + up
-                    w = w * (frac[:, k] if up else 1 - frac[:, k])
+                    wk = frac[:, k] if up else 1 - frac[:, k]
+                    w = wk if w is None else w * wk
                     if hashed:
-                        idx = idx ^ ((ck * self.PRIMES[k]) & 0xFFFFFFFF)
+                        hk = (ck * self.PRIMES[k]) & 0xFFFFFFFF
+                        idx = hk if idx is None else torch.bitwise_xor(idx, hk)
                     else:
-                        idx = idx + ck * stride
+                        idx = ck if idx is None else idx + ck * stride
                         stride *= res
                 idx = (idx & (entries - 1)) if hashed else torch.remainder(idx, entries)
                 acc = acc + w[:, None] * self.table[offset + idx]
