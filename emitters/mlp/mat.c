@@ -25,8 +25,9 @@
  * inputs), stored in place into the shared activation block for the next layer.
  *
  * Shared memory: the activation block (P rows of the widest padded layer + 8 halves, the
- * padding keeping fragment loads free of bank conflicts), f16; the biases of every layer
- * (zero-padded to 16, each in 16 identical rows), f16; and the weights of the layers whose inputs or outputs are
+ * padding keeping fragment loads free of bank conflicts), f16; the running layer's biases
+ * (zero-padded to 16, in 16 identical rows; the next layer's are staged between the
+ * layer's two barriers), f16; and the weights of the layers whose inputs or outputs are
  * not multiples of 16, zero-padded (16-byte chunks, rows padded by one chunk). Layers
  * whose sizes are multiples of 16 load their B fragments straight from the weight
  * buffer (16-byte aligned rows by the layout contract; L1/L2 keep them), so the weight
@@ -34,7 +35,9 @@
  *
  * Input: the block's points are loaded (clamped, zero past the point count), encoded
  * and stored as f16 into the activation block by the whole workgroup, padding columns
- * zeroed (f16 points without encoding, input_width a multiple of 8: 16-byte loads). Output: where output_width is a multiple of 16 and the block is full, the last
+ * zeroed (f16 points without encoding, input_width a multiple of 8: 16-byte loads; the
+ * hash grid level by level, each invocation looking up and interpolating its points'
+ * level, emitters/mlp/grid.c). Output: where output_width is a multiple of 16 and the block is full, the last
  * layer's fragments are converted to the output type and stored straight to binding 2;
  * otherwise they go through the activation block (f16) and the workgroup stores the
  * points inside the count, component by component. */
@@ -926,6 +929,9 @@ const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_em
  *   db_l  = column sums of delta_l, element i by invocation i % (S sg);
  *   delta_(l-1) = (delta_l W_l) .* act'(z_(l-1)) (W_l RowMajor from the weights or the
  *           staged copy; act' from a_l, or the z block), stored over a_l after a barrier.
+ * With the hash grid, l = 0 too: delta_enc = delta_0 W_0 (no activation) over block 0,
+ * then level by level each invocation scatters its points' share (times 1 / (N outputs))
+ * into the table's gradient with atomic adds (emitters/mlp/grid.c).
  * The slot's elements are zeroed first by their owners; padding is never written. */
 
 typedef struct mt_geom {

@@ -15,7 +15,10 @@
  *      gradient sum d_l[i]), element e = i * (inputs + bias) + j of the layer owned by
  *      invocation e % W, added to the slot;
  *   3. the loss shares of the W invocations summed through shared memory into loss[g].
- * Points past N (the last chunk) compute point N - 1 with a zero loss weight.
+ * Points past N (the last chunk) compute point N - 1 with a zero loss weight. With the
+ * hash grid the encoding is looked up in the table (emitters/mlp/grid.c), and after the
+ * deltas each valid point scatters W_0^T delta_0 into the table's gradient with atomic
+ * adds, level by level; the slots then cover the network's part of the layout only.
  * Everything is f32; the f16 weights are converted as they are read.
  *
  * The vec variant's gradient kernel (emit_gradient_vec) keeps the chunk loop but holds
