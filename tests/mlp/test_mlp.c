@@ -638,7 +638,8 @@ static void test_vec_int8_weights(void) {
 /* A caller's own kernel: a weight buffer at (0, 5), the network as a function, called
  * twice (two points per invocation); validates for loop (vulkan13) and vec (h100). */
 static void test_function_in_a_callers_kernel(void) {
-  for (int v = 0; v < 2; v++) {
+  for (int run = 0; run < 4; run++) { /* loop, vec; then both with the hash grid (its table in the caller's buffer) */
+    int v = run & 1;
     spvgen_device_caps caps = preset(v ? "h100" : "vulkan13");
     spvgen_mlp_desc d;
     memset(&d, 0, sizeof d);
@@ -648,6 +649,12 @@ static void test_function_in_a_callers_kernel(void) {
     d.hidden_count = 2;
     d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
     d.encoding_size = 4;
+    if (run >= 2) {
+      d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+      d.encoding_size = 0;
+      d.grid.levels = 6;
+      d.grid.log2_hashmap_size = 10;
+    }
     d.variant = v ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
     spvgen_mlp_config p;
     char msg[512];
