@@ -170,12 +170,14 @@ static uint64_t points_of(const spvgen_mlp_config *p, bool quick) {
 
 /* The knobs worth trying per class (a subset of spvgen_mlp_plans, to keep the grid within
  * a GPU call): vec row-major w32, w64; optimal w32, w64, w128, w32 p2, w32 p4; mat its
- * default, 64 and 32 points, 2 and 8 subgroups, f16 accumulators; loop w64. */
+ * default, 64 points, 2 subgroups, f16 accumulators, the rows arrangement (its default,
+ * and 4 subgroups over 64 points); loop w64. */
 static uint32_t class_plans(const spvgen_device_caps *caps, const spvgen_mlp_desc *base, int cls, bool quick,
                             spvgen_mlp_config *out, uint32_t max, char *why, size_t size) {
   static const uint32_t vec_row[][2] = {{32, 1}, {64, 1}};
   static const uint32_t vec_opt[][2] = {{32, 1}, {64, 1}, {128, 1}, {32, 2}, {32, 4}};
-  static const uint32_t mat[][3] = {{0, 0, 0}, {0, 64, 0}, {0, 32, 0}, {2, 0, 0}, {8, 0, 0}, {0, 0, 1}};
+  /* mat: subgroups, points, f16 accumulators, rows arrangement */
+  static const uint32_t mat[][4] = {{0, 0, 0, 0}, {0, 64, 0, 0}, {2, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}, {4, 64, 0, 1}};
   uint32_t n = 0;
   spvgen_mlp_desc d = *base;
   d.weight_layout = cls == C_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
@@ -192,6 +194,7 @@ static uint32_t class_plans(const spvgen_device_caps *caps, const spvgen_mlp_des
       e.workgroup_size = mat[i][0] * (caps->subgroup_size ? caps->subgroup_size : 32);
       e.points_per_group = mat[i][1];
       e.f16_accumulation = mat[i][2] != 0;
+      e.mat_rows = mat[i][3] != 0;
     } else {
       e.workgroup_size = 64;
     }
@@ -311,7 +314,7 @@ int main(int argc, char **argv) {
   if (tsv)
     fprintf(tsv, "vendor\tdevice\tdevice_name\tnet\tflags\tpoints\tflops\tencoded_width\thidden_width\tdepth\toutput_width"
                  "\tact_class\tencoding\tclass\tplan\tworkgroup_size\tpoints_per_group\tbias_add\tf16_acc\tgpts\ttflops\tms"
-                 "\tcompile_ms\temit_us\twords\tcheck\testimate_ns\n");
+                 "\tcompile_ms\temit_us\twords\tcheck\testimate_ns\tmat_rows\n");
   if (md)
     fprintf(md, "| network | points | best: class, plan | G points/s | TFLOP/s | torch.compile G points/s | vs compile "
                 "| vec | vec-opt | mat | loop | choice, row-major (of best row-major) | choice, weights auto (of best) |\n"
@@ -395,13 +398,13 @@ int main(int argc, char **argv) {
                  (unsigned long long)r->first_bad_component, r->first_bad_gpu, r->first_bad_ref, r->first_bad_tol);
         }
         if (tsv)
-          fprintf(tsv, "%u\t%u\t%s\t%s\t%s\t%llu\t%llu\t%u\t%u\t%u\t%u\t%d\t%d\t%s\t%s\t%u\t%u\t%d\t%d\t%.5f\t%.3f\t%.5f\t%.2f\t%.2f\t%zu\t%s\t%.5g\n",
+          fprintf(tsv, "%u\t%u\t%s\t%s\t%s\t%llu\t%llu\t%u\t%u\t%u\t%u\t%d\t%d\t%s\t%s\t%u\t%u\t%d\t%d\t%.5f\t%.3f\t%.5f\t%.2f\t%.2f\t%zu\t%s\t%.5g\t%d\n",
                   caps->vendor_id, caps->device_id, caps->name, g->name, flags,
                   (unsigned long long)(c == C_LOOP ? ol.points : points), (unsigned long long)p->flops_per_point,
                   p->encoded_width, g->width, g->depth, g->out, act_class(g->act), (int)g->enc, class_names[c], p->name,
                   p->desc.workgroup_size, p->desc.points_per_group, p->desc.bias_path == SPVGEN_MLP_BIAS_ADD,
                   (int)p->desc.f16_accumulation, r->points_per_s / 1e9, r->tflops, r->median_ns / 1e6, r->compile_ms,
-                  r->emit_us, r->words, r->bad ? "fail" : "ok", p->estimated_ns_per_point);
+                  r->emit_us, r->words, r->bad ? "fail" : "ok", p->estimated_ns_per_point, (int)p->desc.mat_rows);
         fflush(stdout);
         if (ok && r->points_per_s / 1e9 > best_cls[c]) best_cls[c] = r->points_per_s / 1e9;
         if (ok && (best < 0 || r->points_per_s > res[best].points_per_s)) best = nres;

@@ -207,7 +207,7 @@ def c_entry(n):
     cells = []
     for c in CLASSES:
         b = n.best.get(c)
-        cells.append("{%.4gf, %d, %d, %d, %d}" % b[:5] if b else "{0, 0, 0, 0, 0}")
+        cells.append("{%.4gf, %d, %d, %d, %d, %d}" % b[:6] if b else "{0, 0, 0, 0, 0, 0}")
     return "    {%d, %d, %d, %d, %d, %d, {%s}}, /* %s */" % (n.enc_w, n.width, n.depth, n.out, n.act, n.enc,
                                                              ", ".join(cells), n.name)
 
@@ -237,7 +237,7 @@ def main():
         c = r["class"]
         if c not in n.best or g > n.best[c][0]:
             n.best[c] = (g, int(r["workgroup_size"]), int(r["points_per_group"]), int(r["bias_add"]),
-                         int(r["f16_acc"]), r["plan"])
+                         int(r["f16_acc"]), int(r.get("mat_rows", 0)), r["plan"])
     out = ["/* emitters/mlp/select_table.c — the measurements behind the MLP's variant choice",
            " * (select.h). Written by tools/gen_mlp_select.py from " + ", ".join(a.tsv) + ": do not edit;",
            " * rerun the grid (scripts/gpu-mlp.sh) and the tool. */",

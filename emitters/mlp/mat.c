@@ -63,6 +63,9 @@ typedef struct mat_geom {
   uint32_t ars;                     /* activation row stride, halves */
   uint32_t act_halves;
   uint32_t max_live;                /* accumulators per subgroup in the worst layer */
+  bool rows;                        /* desc.mat_rows: subgroups own row fragments */
+  uint32_t Rs;                      /* rows: point fragments per subgroup (R / S) */
+  uint32_t a_frags;                 /* rows: A fragments a subgroup holds (Rs x widest K / 16) */
   uint32_t shared_bytes;
 } mat_geom;
 
@@ -70,9 +73,11 @@ typedef struct mat_geom {
  * while it runs, restaged between its two barriers for the next; 16 x the widest padded
  * layer instead of 16 x the sum over the layers, which for 256-wide networks alone
  * exceeded 48 KiB); else every layer's, staged once (training's chunks reuse them). */
-static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool rotate, mat_geom *g) {
+static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool rotate, bool rows,
+                     mat_geom *g) {
   memset(g, 0, sizeof *g);
   g->rotate = rotate;
+  g->rows = rows;
   g->sg = sg;
   g->S = S;
   g->nt = S * sg;
@@ -101,6 +106,12 @@ static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32
     uint32_t live = g->R * mlp_ceil_div(g->np[l] / FR, S);
     if (live > g->max_live) g->max_live = live;
   }
+  if (rows) { /* accumulators: one per owned point fragment (output fragments in turn) */
+    g->Rs = g->R / S;
+    g->max_live = g->Rs;
+    for (uint32_t l = 0; l < p->layer_count; l++)
+      if (g->Rs * (g->kp[l] / FR) > g->a_frags) g->a_frags = g->Rs * (g->kp[l] / FR);
+  }
   g->ars = wmax + 8;
   g->act_halves = P * g->ars;
   g->shared_bytes = g->wchunks * 16 + g->bias_halves * FR * 2 + g->act_halves * 2;
@@ -119,9 +130,16 @@ static uint32_t subgroup_size(const spvgen_device_caps *caps, bool *control) {
   return sg;
 }
 
+/* The rows arrangement's own limits: whole point fragments per subgroup, and the A
+ * fragments a subgroup keeps for a layer within the B fragments' register budget. */
+static bool rows_fit(const mat_geom *g) {
+  return !g->rows || (g->R % g->S == 0 && g->Rs >= 1 && g->a_frags <= MAX_KF);
+}
+
 static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                               size_t size) {
   spvgen_mlp_desc *d = &p->desc;
+  const bool rows = d->mat_rows;
   if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "the mat variant needs %s (VK_KHR_cooperative_matrix), which %s lacks",
@@ -153,6 +171,8 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     for (uint32_t l = 0; l < p->layer_count; l++)
       if (mlp_ceil_div(p->layers[l].outputs, FR) > nf) nf = mlp_ceil_div(p->layers[l].outputs, FR);
     S = nf > 8 ? 8 : nf;
+    /* rows: 4 subgroups, of two point fragments each over a block of 128 (one over 64) */
+    if (rows) S = 4;
   }
   for (uint32_t l = 0; l < p->layer_count; l++)
     if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
@@ -165,7 +185,12 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
       return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "points_per_group %u: the mat variant takes a multiple of 16 up to 512",
                       d->points_per_group);
-    geometry(p, sg, S, d->points_per_group, true, &g);
+    geometry(p, sg, S, d->points_per_group, !rows, rows, &g);
+    if (!rows_fit(&g))
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "points_per_group %u with %u subgroups and mat_rows: each subgroup owns whole "
+                      "16-point fragments, and holds %u A fragments of the widest layer (at most %u)",
+                      d->points_per_group, S, g.a_frags, MAX_KF);
     if (g.max_live > MAX_ACC)
       return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "points_per_group %u with %u subgroups: %u accumulator fragments per "
@@ -174,10 +199,13 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
   } else {
     static const uint32_t tries[] = {128, 64, 32, 16};
     bool found = false;
+    memset(&g, 0, sizeof g);
     for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !found; i++) {
-      geometry(p, sg, S, tries[i], true, &g);
-      found = g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
+      if (rows && tries[i] % (FR * S)) continue;
+      geometry(p, sg, S, tries[i], !rows, rows, &g);
+      found = rows_fit(&g) && g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
     }
+    if (!g.P) geometry(p, sg, S, FR * S, !rows, rows, &g); /* rows: one fragment per subgroup */
     d->points_per_group = g.P;
   }
   if (g.shared_bytes > caps->max_shared_memory)
@@ -186,10 +214,11 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     "biases %u, weights of layers not 16-multiples %u); %s has %u (fewer points)",
                     g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * FR * 2, g.wchunks * 16,
                     caps->name, caps->max_shared_memory);
-  if (g.max_live > MAX_ACC)
+  if (g.max_live > MAX_ACC || !rows_fit(&g))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "a layer %u wide needs more than %u accumulator fragments per subgroup even "
-                    "for 16 points (more subgroups: workgroup_size)", mlp_max_width(p), MAX_ACC);
+                    "a layer %u wide needs more than %u accumulator fragments (or, mat_rows, %u A "
+                    "fragments) per subgroup even for %u points (more subgroups: workgroup_size)",
+                    mlp_max_width(p), MAX_ACC, MAX_KF, g.P);
   d->workgroup_size = g.nt;
   p->local_size[0] = g.nt;
   p->local_size[1] = p->local_size[2] = 1;
@@ -220,8 +249,23 @@ static uint32_t mat_candidates(const spvgen_device_caps *caps, const spvgen_mlp_
       }
       if (knobs[i][0]) d.points_per_group = knobs[i][0];
       d.f16_accumulation = acc16 != 0;
+      if (d.mat_rows) continue; /* the rows arrangement's own knobs follow */
       out[n++] = d;
     }
+  }
+  /* mat_rows: blocks of 128 (4 subgroups of two fragments, or the plan's choice), of 64 */
+  static const uint32_t rows_knobs[][2] = {{0, 0}, {128, 4}, {64, 4}};
+  for (size_t i = 0; i < sizeof rows_knobs / sizeof rows_knobs[0] && n < max; i++) {
+    spvgen_mlp_desc d = *desc;
+    d.mat_rows = true;
+    if (rows_knobs[i][0]) {
+      if (!sized || (d.points_per_group && d.points_per_group != rows_knobs[i][0])) continue;
+      uint32_t ws = rows_knobs[i][1] * caps->subgroup_size;
+      if (d.workgroup_size && d.workgroup_size != ws) continue;
+      d.workgroup_size = ws;
+      d.points_per_group = rows_knobs[i][0];
+    }
+    out[n++] = d;
   }
   return n;
 }
@@ -769,6 +813,65 @@ static uint32_t bias_init(mat_ctx *c, uint32_t l, uint32_t j, uint32_t zero_acc)
   return c->p->desc.f16_accumulation ? v : frag_convert(c, c->tc, false, v);
 }
 
+/* The layers in the rows arrangement (desc.mat_rows, tiny-cuda-nn's): subgroup sgid owns
+ * the block's point fragments sgid Rs .. sgid Rs + Rs - 1. Per layer it loads their A
+ * fragments (Rs x K / 16, kept in registers), then for each output fragment j (a run-time
+ * loop) column j's B fragments and the bias, Rs MulAdd chains, the activation, and the f16
+ * result stored over its own rows once every lane has loaded the layer's A (a subgroup
+ * barrier); the last layer's full blocks with output_width a multiple of 16 go straight to
+ * binding 2 (the caller writes the others from the activation block). No workgroup
+ * barrier between layers: a subgroup reads and writes its own rows only. */
+static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32_t base, uint32_t full,
+                             const uint32_t *act_fn, uint32_t zero_acc) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const spvgen_mlp_desc *d = &p->desc;
+  const mat_geom *g = &c->g;
+  const bool direct_out = d->output_width % FR == 0;
+  uint32_t rows[MAX_ACC];
+  for (uint32_t rr = 0; rr < g->Rs; rr++) /* element of the fragment's first row */
+    rows[rr] = ek_mul(m, ek_add(m, ek_mul(m, sgid, ek_u32(m, g->Rs)), ek_u32(m, rr)), ek_u32(m, FR * g->ars));
+  uint32_t jv = ek_local(m, c->u32, 0);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    const bool last = l + 1 == p->layer_count;
+    const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR;
+    uint32_t a[MAX_KF];
+    for (uint32_t rr = 0; rr < g->Rs; rr++)
+      for (uint32_t k = 0; k < kf; k++)
+        a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, k ? ek_add(m, rows[rr], ek_u32(m, k * FR)) : rows[rr], false, g->ars);
+    ek_subgroup_barrier(m); /* every lane has its part of A: the rows may be overwritten */
+    uint32_t j = mlp_for_begin_ctl(m, jv, ek_u32(m, 0), ek_u32(m, nf), SpvLoopControlMaskNone);
+    {
+      uint32_t b[MAX_KF];
+      weight_frags(c, l, j, false, b);
+      uint32_t init = bias_init(c, l, j, zero_acc);
+      uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+      for (uint32_t rr = 0; rr < g->Rs; rr++) {
+        uint32_t acc = init;
+        for (uint32_t k = 0; k < kf; k++) acc = frag_muladd(c, a[rr * kf + k], b[k], acc);
+        if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
+        if (last && direct_out) {
+          spvgen_if(m, full);
+          uint32_t out_t = ek_type(m, d->output_type);
+          uint32_t v = acc;
+          if (out_t != c->facc)
+            v = frag_convert(c, frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR),
+                             d->output_type == SPVGEN_COMPONENT_F16, acc);
+          uint32_t pt = ek_add(m, base, ek_mul(m, ek_add(m, ek_mul(m, sgid, ek_u32(m, g->Rs)), ek_u32(m, rr)), ek_u32(m, FR)));
+          frag_store(c, MEM_OUT, &io->out, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), col), v, d->output_width);
+          spvgen_else(m);
+        }
+        uint32_t v = d->f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
+        frag_store(c, MEM_ACT, NULL, ek_add(m, rows[rr], col), v, g->ars);
+        if (last && direct_out) spvgen_end_if(m);
+      }
+    }
+    mlp_for_end(m, jv, j, ek_u32(m, 1));
+    ek_subgroup_barrier(m); /* the layer's outputs visible to the subgroup's next loads */
+  }
+}
+
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   mat_ctx cx;
@@ -776,7 +879,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   mat_ctx *c = &cx;
   c->m = m;
   c->p = p;
-  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, true, &c->g);
+  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, !d->mat_rows,
+           d->mat_rows, &c->g);
   const mat_geom *g = &c->g;
   mlp_io io;
   mlp_declare_io(m, p, &io);
@@ -804,10 +908,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
    * g->rotate), the block's inputs. */
   for (uint32_t l = 0; l < p->layer_count; l++)
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
-  if (g->bias_halves) {
-    uint32_t l0 = 0;
-    strided_loop(c, FR * g->np[0], stage_bias, &l0);
-  }
+  if (g->bias_halves)
+    for (uint32_t l = 0; l < (g->rotate ? 1 : p->layer_count); l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
   stage_inputs(c, &ia);
   spvgen_workgroup_barrier(m);
 
@@ -816,6 +918,15 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add(m, base, ek_u32(m, g->P))));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
 
+  if (g->rows) {
+    emit_layers_rows(c, &io, sgid, base, full, act_fn, zero_acc);
+    if (direct_out) spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), full));
+    spvgen_workgroup_barrier(m);
+    strided_loop(c, g->P * d->output_width, write_output, &ia);
+    if (direct_out) spvgen_end_if(m);
+    spvgen_function_end(m);
+    return;
+  }
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     const bool last = l + 1 == p->layer_count;
@@ -951,7 +1062,7 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
 
 static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mt_geom *t) {
   memset(t, 0, sizeof *t);
-  geometry(p, sg, S, P, false, &t->g);
+  geometry(p, sg, S, P, false, false, &t->g);
   const mat_geom *g = &t->g;
   const uint32_t L = p->layer_count;
   uint32_t h = 0;

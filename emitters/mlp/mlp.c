@@ -309,6 +309,7 @@ void mlp_plan_name(spvgen_mlp_config *p) {
     ek_str_put(&s, " p");
     ek_str_u32(&s, d->points_per_group);
     ek_str_put(&s, d->f16_accumulation ? " acc16" : "");
+    ek_str_put(&s, d->mat_rows ? " rows" : "");
   }
 }
 
@@ -329,6 +330,7 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     p->desc.workgroup_size = knobs->workgroup_size;
     p->desc.points_per_group = knobs->points_per_group;
     p->desc.f16_accumulation = knobs->f16_accumulation;
+    p->desc.mat_rows = knobs->mat_rows;
     p->desc.bias_path = knobs->bias_path;
   }
   p->desc.variant = v;
@@ -343,6 +345,10 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
                     "weight_type %s: 8-bit weights need the vec variant (cooperative vectors "
                     "with 8-bit interpretations); the %s variant reads f16 weights",
                     tname(p->desc.weight_type), variant_names[v]);
+  if (p->desc.mat_rows && v != SPVGEN_MLP_MAT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "mat_rows is a knob of the mat variant (the %s variant evaluates a point per invocation)",
+                    variant_names[v]);
   if ((unsigned)p->desc.bias_path >= SPVGEN_MLP_BIAS_PATH_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "bias_path %d: not a spvgen_mlp_bias_path",
                     (int)p->desc.bias_path);

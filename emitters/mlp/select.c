@@ -96,6 +96,7 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   if (d->points_per_group && d->points_per_group != k->points_per_group) return false;
   if (d->bias_path && (d->bias_path == SPVGEN_MLP_BIAS_ADD) != (k->bias_add != 0)) return false;
   if (d->f16_accumulation && !k->f16_accumulation) return false;
+  if (d->mat_rows && !k->mat_rows) return false;
   return true;
 }
 
@@ -110,6 +111,7 @@ static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp
     knobs.points_per_group = k->points_per_group;
     knobs.bias_path = k->bias_add ? SPVGEN_MLP_BIAS_ADD : b.desc.bias_path;
     knobs.f16_accumulation = k->f16_accumulation != 0;
+    knobs.mat_rows = k->mat_rows != 0;
   }
   return mlp_plan_variant(caps, &b, &knobs, class_variant(cls), p, msg, size);
 }

@@ -19,6 +19,7 @@ typedef struct mlp_select_knobs {
   uint16_t points_per_group;
   uint8_t bias_add;          /* vec: bias_path add */
   uint8_t f16_accumulation;  /* mat */
+  uint8_t mat_rows;          /* mat */
 } mlp_select_knobs;
 
 /* A measured network: the features the distance compares, and each class's best. */

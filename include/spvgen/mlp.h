@@ -243,6 +243,12 @@ typedef struct spvgen_mlp_desc {
                                 points per invocation (1, the only value) */
   bool f16_accumulation;     /* mat: f16 accumulator fragments (where the device lists
                                 f16 x f16 + f16), else f32 */
+  bool mat_rows;             /* mat: each subgroup owns whole 16-point fragments of the
+                                block and computes every output fragment of a layer for
+                                them (tiny-cuda-nn's arrangement: no workgroup barrier
+                                between layers, each activation read once), instead of
+                                owning output fragments of all the block's points (the
+                                default: each weight fragment loaded once per workgroup) */
   spvgen_mlp_bias_path bias_path; /* vec: how the bias is added (AUTO: the variant's
                                      choice); other variants take AUTO only */
 } spvgen_mlp_desc;

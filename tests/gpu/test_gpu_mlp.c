@@ -57,6 +57,7 @@ static spvgen_mlp_weight_layout_kind g_weights; /* the layout run_variant asks f
 static uint32_t g_points_per_group;               /* and the knob (0: the plan's) */
 static spvgen_mlp_bias_path g_bias_path;          /* vec's bias knob (0: the plan's) */
 static spvgen_component_type g_weight_type;       /* 0: f16 */
+static bool g_mat_rows;                           /* mat: the rows arrangement */
 
 static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | features);
@@ -69,6 +70,7 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
     d.points_per_group = g_points_per_group;
     d.bias_path = g_bias_path;
     d.weight_type = g_weight_type;
+    d.mat_rows = g_mat_rows;
     char msg[512];
     spvgen_mlp_config p;
     spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
@@ -163,6 +165,13 @@ static void test_mlp_mat_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_
 /* f16 accumulator fragments (tolerance: (inputs + 1) 2^-11 per layer, mlp_run.h). */
 static void test_mlp_mat_f16acc_matches_cpu(void) { run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, true); }
 static void test_mlp_loop_matches_cpu(void) { run_variant(SPVGEN_MLP_LOOP, 0, false); }
+/* The mat variant's rows arrangement (desc.mat_rows: each subgroup its own point
+ * fragments, every output fragment; no workgroup barrier between layers). */
+static void test_mlp_mat_rows_matches_cpu(void) {
+  g_mat_rows = true;
+  run_variant(SPVGEN_MLP_MAT, SPVGEN_FEATURE_COOPMAT, false);
+  g_mat_rows = false;
+}
 
 /* One desc on the device, every output of every point checked; false when the device
  * cannot run it (skipped, or under SPVGEN_GPU_REQUIRED a failure). */
@@ -284,6 +293,18 @@ static void test_mlp_chosen_plans_match_cpu(void) {
 static void test_mlp_kernels_h100_validation(void) {
   spvgen_device_caps caps;
   CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  for (int which = 0; which < 3; which++) { /* the rows arrangement's kernels */
+    spvgen_mlp_desc d = net(which);
+    d.variant = SPVGEN_MLP_MAT;
+    d.mat_rows = true;
+    spvgen_kernel k;
+    char msg[512];
+    spvgen_status st = spvgen_mlp(&d, &caps, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(check_words(k.words, k.word_count));
+    spvgen_kernel_free(&k);
+  }
   /* v: vec, mat, loop, then mat with f16 accumulators, vec with 2 and 4 points per
    * invocation, vec with bias_path add */
   for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT + 3; v++)
@@ -318,6 +339,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),
+      TEST_CASE(test_mlp_mat_rows_matches_cpu),
       TEST_CASE(test_mlp_hash_grid_every_variant_matches_cpu),
       TEST_CASE(test_mlp_width_256_matches_cpu),
       TEST_CASE(test_mlp_chosen_plans_match_cpu),

@@ -171,8 +171,46 @@ static void test_mat_hash_grid_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The rows arrangement (desc.mat_rows): each subgroup its own point fragments and every
+ * output fragment, no workgroup barrier between layers; direct and staged outputs, staged
+ * (odd) layers, an encoding, f32 points, no bias, one and two fragments per subgroup. */
+static void test_mat_rows_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    spvgen_mlp_encoding enc;
+    uint32_t enc_size, subgroups, ppg;
+    bool f32_io, no_bias;
+  } cases[] = {
+      {16, 32, 2, 16, SPVGEN_MLP_ACT_RELU, 0, 0, 2, 32, false, false},                /* direct output */
+      {3, 33, 3, 4, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ENCODING_FREQUENCY, 6, 2, 64, true, false}, /* 2 fragments each */
+      {5, 48, 2, 20, SPVGEN_MLP_ACT_LEAKY_RELU, 0, 0, 1, 16, false, true},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cases[i].in;
+    d.hidden_width = cases[i].width;
+    d.hidden_count = cases[i].count;
+    d.output_width = cases[i].out;
+    d.activation = cases[i].act;
+    d.encoding = cases[i].enc;
+    d.encoding_size = cases[i].enc_size;
+    d.no_bias = cases[i].no_bias;
+    if (cases[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    d.workgroup_size = cases[i].subgroups * spvgen_vk_caps(ctx)->subgroup_size;
+    d.points_per_group = cases[i].ppg;
+    d.mat_rows = true;
+    run_case(ctx, d, 75);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_mat_rows_emulated),
       TEST_CASE(test_mat_anchor_network_emulated),
       TEST_CASE(test_mat_odd_networks_emulated),
       TEST_CASE(test_mat_hash_grid_emulated),

@@ -65,6 +65,8 @@ static void mlp_usage(FILE *o, bool run) {
           "  --wg N                 invocations per workgroup\n"
           "  --points-per-group N   vec: points per invocation (1, 2, 4, 8); mat: points\n"
           "                         per workgroup block (a multiple of 16)\n"
+          "  --mat-rows             mat: each subgroup owns 16-point fragments and every output\n"
+          "                         of a layer for them (no workgroup barrier between layers)\n"
           "  --bias-path fused|add  vec: the bias as MatrixMulAdd's operand (fused), or\n"
           "                         MatrixMul then a loaded cooperative vector added\n"
           "training:\n"
@@ -148,6 +150,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     if (bench && !strcmp(a, "--all-plans")) { g->all_plans = true; continue; }
     if (bench && !strcmp(a, "--no-gpu")) { g->no_gpu = true; continue; }
     if (!strcmp(a, "--no-bias")) { g->desc.no_bias = true; continue; }
+    if (!strcmp(a, "--mat-rows")) { g->desc.mat_rows = true; continue; }
     if (!strcmp(a, "--train")) { g->train = true; continue; }
     if (!run && !strcmp(a, "-S")) { g->disassemble = true; continue; }
     if (!run && !strcmp(a, "--json")) { g->json = true; continue; }
