@@ -150,6 +150,7 @@ static void level_corners(spvgen_module *m, const mlp_grid *g, uint32_t level, c
     rest[k] = spvgen_op_f_sub(m, f32, one, frac[k]);
   }
   uint32_t mask = spvgen_op_i_sub(m, u32, size, ek_u32(m, 1));
+  uint32_t idxv = ek_local(m, u32, 0);
   for (uint32_t c = 0; c < (1u << D); c++) {
     uint32_t w = 0, dense = 0, hash = 0, stride = 0;
     for (uint32_t k = 0; k < D; k++) {
@@ -163,11 +164,18 @@ static void level_corners(spvgen_module *m, const mlp_grid *g, uint32_t level, c
       uint32_t hk = k ? spvgen_op_i_mul(m, u32, ck, ek_u32(m, grid_primes[k])) : ck;
       hash = k ? spvgen_op_bitwise_xor(m, u32, hash, hk) : hk;
     }
-    /* Both modulo the level's entries: a power of two for hashed levels, any multiple of
-     * 8 for dense ones (an index past the grid's far edge wraps, as in tiny-cuda-nn). */
-    uint32_t idx = spvgen_op_select(m, u32, hashed, spvgen_op_bitwise_and(m, u32, hash, mask),
-                                    spvgen_op_u_mod(m, u32, dense, size));
-    entry[c] = ek_mul(m, ek_add(m, off, idx), ek_u32(m, F));
+    /* Both modulo the level's entries: a power of two for hashed levels (a mask), any
+     * multiple of 8 for dense ones (an index past the grid's far edge wraps, as in
+     * tiny-cuda-nn). The division runs only where a dense index does wrap: a branch, not
+     * a select, which would compute it for every corner of every level. */
+    spvgen_store(m, idxv, spvgen_op_bitwise_and(m, u32, hash, mask));
+    spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), hashed));
+    spvgen_store(m, idxv, dense);
+    spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, dense, size)));
+    spvgen_store(m, idxv, spvgen_op_u_mod(m, u32, dense, size));
+    spvgen_end_if(m);
+    spvgen_end_if(m);
+    entry[c] = ek_mul(m, ek_add(m, off, spvgen_load(m, u32, idxv)), ek_u32(m, F));
     weight[c] = w;
   }
 }
