@@ -252,7 +252,7 @@ int main(int argc, char **argv) {
   const char *classes = "vec,vec-opt,mat,loop";
   double budget = 300;
   bool quick = false;
-  uint32_t repeats = 7, warmup_ms = 10;
+  uint32_t repeats = 7, warmup_ms = 25;
   uint64_t sample = 128;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -353,7 +353,7 @@ int main(int argc, char **argv) {
     o.seed = 1000 + i;
     o.warmup = 2;
     o.warmup_ms = quick ? 0 : warmup_ms;
-    o.warmup_limit_ms = 60;
+    o.warmup_limit_ms = 80;
     o.repeats = repeats;
     o.sample = sample;
     mlp_run_options ol = o; /* loop: an eighth of the points, 3 repeats */
