@@ -10,28 +10,121 @@
  * The comparison, torch autograd + Adam on the same networks, is bench/mlp_train_torch.py.
  *
  *   build/bench/bench_mlp_train [--points N] [--steps S] [--warmup W]
+ *   build/bench/bench_mlp_train --grid3 [--anchor bench/anchors/mlp_anchor_net.py] (see grid3)
  * defaults: 65536 points, 50 timed steps, 20 warm-up steps (lavapipe: try --points 1024
  * --steps 3 --warmup 1). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlp_run.h"
 #include "mlp_train_ref.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
 
+/* --grid3: three networks of the grid benchmark (bench/mlp_grid.c) on every variant the
+ * device trains with (loop, mat, vec), each first checked on one step of 4096 points
+ * against the float64 reference, then timed; next to torch eager and torch.compile
+ * (bench/anchors/mlp_anchor_net.py --train: autograd + Adam, f16 autocast) on the same
+ * networks and batch, in the same run. */
+static int grid3(spvgen_vk_context *ctx, uint64_t points, uint32_t steps, uint32_t warmup, const char *anchor) {
+  static const struct {
+    const char *name;
+    spvgen_mlp_desc net;
+  } nets[] = {
+      {"issue-3-48x2-1", {.input_width = 3, .output_width = 1, .hidden_width = 48, .hidden_count = 2,
+                          .activation = SPVGEN_MLP_ACT_SIGMOID}},
+      {"a-32-64x4-16", {.input_width = 32, .output_width = 16, .hidden_width = 64, .hidden_count = 4}},
+      {"issue-16-128x3-3", {.input_width = 16, .output_width = 3, .hidden_width = 128, .hidden_count = 3,
+                            .activation = SPVGEN_MLP_ACT_SILU}},
+  };
+  const size_t N = sizeof nets / sizeof nets[0];
+  mlp_anchor_row rows[32];
+  uint32_t nrows = 0;
+  if (anchor) {
+    char path[] = "/tmp/bench_mlp_train_nets_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) {
+      for (size_t i = 0; i < N; i++) {
+        spvgen_mlp_config p;
+        char flags[512];
+        if (spvgen_mlp_plan(&nets[i].net, NULL, &p, NULL, 0) != SPVGEN_OK) continue;
+        mlp_net_flags(&p.desc, flags, sizeof flags);
+        fprintf(f, "%s\t%s\t%llu\n", nets[i].name, flags, (unsigned long long)points);
+      }
+      fclose(f);
+      char args[512];
+      snprintf(args, sizeof args, "--train --reps %u --nets %s", steps < 10 ? 10 : steps, path);
+      nrows = mlp_anchor_run(anchor, args, rows, 32, stdout);
+      remove(path);
+    }
+  }
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  printf("| network | plan | gradient ms | optimizer ms | samples/s | torch eager | torch.compile | vs compile |\n"
+         "|---|---|---:|---:|---:|---:|---:|---:|\n");
+  int rc = 0;
+  for (size_t i = 0; i < N; i++)
+    for (int v = SPVGEN_MLP_LOOP; v >= SPVGEN_MLP_VEC; v--) {
+      spvgen_mlp_train_desc td = {.net = nets[i].net, .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
+                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
+      td.net.variant = (spvgen_mlp_variant)v;
+      char msg[1024];
+      spvgen_mlp_train_config t;
+      if (spvgen_mlp_train_plan(&td, caps, &t, msg, sizeof msg) != SPVGEN_OK) {
+        printf("| %s | %s: %s | | | | | | |\n", nets[i].name, spvgen_mlp_variant_name((spvgen_mlp_variant)v), msg);
+        continue;
+      }
+      mlp_train_run_options o = {.points = 4096, .steps = 1, .lr = 1e-3f, .seed = 5};
+      mlp_train_run_result r;
+      spvgen_status st = mlp_train_run(ctx, &td, &o, &r, msg, sizeof msg);
+      if (st != SPVGEN_OK || r.grad.bad || r.opt.bad || r.loss_bad) {
+        printf("| %s | %s: %s | | | | | | |\n", nets[i].name, t.name, st != SPVGEN_OK ? msg : "CHECK FAILED: no timing");
+        rc = 1;
+        continue;
+      }
+      o = (mlp_train_run_options){.points = points, .steps = steps, .warmup = warmup, .lr = 1e-3f, .no_check = true};
+      st = mlp_train_run(ctx, &td, &o, &r, msg, sizeof msg);
+      if (st != SPVGEN_OK) {
+        printf("| %s | %s: %s | | | | | | |\n", nets[i].name, t.name, msg);
+        rc = 1;
+        continue;
+      }
+      double e = mlp_anchor_rate(rows, nrows, nets[i].name, "train-eager") * 1e9;
+      double c = mlp_anchor_rate(rows, nrows, nets[i].name, "train-compile") * 1e9;
+      char ce[32], cc[32], cx[32];
+      snprintf(ce, sizeof ce, e > 0 ? "%.4g" : "-", e);
+      snprintf(cc, sizeof cc, c > 0 ? "%.4g" : "-", c);
+      snprintf(cx, sizeof cx, c > 0 ? "%.2fx" : "-", c > 0 ? r.samples_per_s / c : 0.0);
+      printf("| %s | %s | %.3f | %.3f | %.4g | %s | %s | %s |\n", nets[i].name, r.plan.name, r.grad_ns / 1e6,
+             r.opt_ns / 1e6, r.samples_per_s, ce, cc, cx);
+      fflush(stdout);
+    }
+  return rc;
+}
+
 int main(int argc, char **argv) {
   uint64_t points = 65536;
   uint32_t steps = 50, warmup = 20;
-  bool sweep = false;
+  bool sweep = false, g3 = false;
   uint32_t repeat = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--mat-sweep")) sweep = !strcmp(argv[i + 1], "1");
+  const char *anchor = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--grid3")) {
+      g3 = true;
+      continue;
+    }
+    if (i + 1 >= argc) return fprintf(stderr, "bench_mlp_train: %s needs a value\n", argv[i]), 2;
+    if (!strcmp(argv[i], "--anchor")) anchor = argv[i + 1];
+    else if (!strcmp(argv[i], "--mat-sweep")) sweep = !strcmp(argv[i + 1], "1");
     else if (!strcmp(argv[i], "--mat-repeat")) repeat = (uint32_t)strtoul(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--points")) points = strtoull(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--steps")) steps = (uint32_t)strtoul(argv[i + 1], NULL, 10);
     else if (!strcmp(argv[i], "--warmup")) warmup = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-    else return fprintf(stderr, "usage: bench_mlp_train [--points N] [--steps S] [--warmup W] [--mat-sweep 1] [--mat-repeat N]\n"), 2;
+    else return fprintf(stderr, "usage: bench_mlp_train [--points N] [--steps S] [--warmup W] [--mat-sweep 1] [--mat-repeat N]\n"
+                                "                       [--grid3 [--anchor bench/anchors/mlp_anchor_net.py]]\n"), 2;
+    i++;
   }
   if (!points || !steps) return fprintf(stderr, "bench_mlp_train: --points and --steps must be >= 1\n"), 2;
   char msg[1024];
@@ -40,6 +133,11 @@ int main(int argc, char **argv) {
   if (st != SPVGEN_OK) return fprintf(stderr, "bench_mlp_train: %s\n", msg), st == SPVGEN_ERROR_NO_DEVICE ? 77 : 1;
   printf("device %s, batch %llu points, median of %u steps after %u warm-up steps\n",
          spvgen_vk_caps(ctx)->name, (unsigned long long)points, steps, warmup);
+  if (g3) {
+    int r3 = grid3(ctx, points, steps, warmup, anchor);
+    spvgen_vk_destroy(ctx);
+    return r3;
+  }
   printf("| network | plan | gradient ms | optimizer ms | samples/s |\n|---|---|---|---|---|\n");
   static const struct {
     const char *name;

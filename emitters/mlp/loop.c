@@ -69,7 +69,14 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
   uint32_t iv = ek_local(m, u32, 0), jv = ek_local(m, u32, 0), accv = ek_local(m, f32, 0);
 
   uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), zero_f = spvgen_const_f32(m, 0.0f);
-  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_width > MLP_UNROLLED_IO) {
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    /* The grid's levels straight into the first layer's input array. */
+    uint32_t raw[3];
+    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_op_composite_extract(m, f32, param, &c, 1);
+    mlp_grid g;
+    mlp_grid_begin(m, p, &wb, &g);
+    mlp_grid_encode_array(m, &g, raw, bufs[0], 0);
+  } else if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_width > MLP_UNROLLED_IO) {
     /* The point as it came, copied by a run-time loop (MLP_UNROLLED_IO). */
     uint32_t pv = ek_local(m, arr_in, 0);
     spvgen_store(m, pv, param);

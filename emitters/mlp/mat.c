@@ -25,8 +25,9 @@
  * inputs), stored in place into the shared activation block for the next layer.
  *
  * Shared memory: the activation block (P rows of the widest padded layer + 8 halves, the
- * padding keeping fragment loads free of bank conflicts), f16; the biases of every layer
- * (zero-padded to 16, each in 16 identical rows), f16; and the weights of the layers whose inputs or outputs are
+ * padding keeping fragment loads free of bank conflicts), f16; the running layer's biases
+ * (zero-padded to 16, in 16 identical rows; the next layer's are staged between the
+ * layer's two barriers), f16; and the weights of the layers whose inputs or outputs are
  * not multiples of 16, zero-padded (16-byte chunks, rows padded by one chunk). Layers
  * whose sizes are multiples of 16 load their B fragments straight from the weight
  * buffer (16-byte aligned rows by the layout contract; L1/L2 keep them), so the weight
@@ -34,7 +35,9 @@
  *
  * Input: the block's points are loaded (clamped, zero past the point count), encoded
  * and stored as f16 into the activation block by the whole workgroup, padding columns
- * zeroed (f16 points without encoding, input_width a multiple of 8: 16-byte loads). Output: where output_width is a multiple of 16 and the block is full, the last
+ * zeroed (f16 points without encoding, input_width a multiple of 8: 16-byte loads; the
+ * hash grid level by level, each invocation looking up and interpolating its points'
+ * level, emitters/mlp/grid.c). Output: where output_width is a multiple of 16 and the block is full, the last
  * layer's fragments are converted to the output type and stored straight to binding 2;
  * otherwise they go through the activation block (f16) and the workgroup stores the
  * points inside the count, component by component. */
@@ -55,15 +58,26 @@ typedef struct mat_geom {
   bool staged[SPVGEN_MLP_MAX_LAYERS]; /* weights staged in shared memory */
   uint32_t rs[SPVGEN_MLP_MAX_LAYERS], woff[SPVGEN_MLP_MAX_LAYERS]; /* chunks */
   uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves */
-  uint32_t wchunks, bias_halves;
+  uint32_t wchunks, bias_halves;   /* bias_halves: halves of one of the 16 bias rows */
+  bool rotate;                      /* one layer's biases at a time (see geometry) */
   uint32_t ars;                     /* activation row stride, halves */
   uint32_t act_halves;
   uint32_t max_live;                /* accumulators per subgroup in the worst layer */
+  bool rows;                        /* desc.mat_rows: subgroups own row fragments */
+  uint32_t Rs;                      /* rows: point fragments per subgroup (R / S) */
+  uint32_t a_frags;                 /* rows: A fragments a subgroup holds (Rs x widest K / 16) */
   uint32_t shared_bytes;
 } mat_geom;
 
-static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mat_geom *g) {
+/* rotate: the biases of one layer at a time (inference: the bias buffer holds layer l's
+ * while it runs, restaged between its two barriers for the next; 16 x the widest padded
+ * layer instead of 16 x the sum over the layers, which for 256-wide networks alone
+ * exceeded 48 KiB); else every layer's, staged once (training's chunks reuse them). */
+static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool rotate, bool rows,
+                     mat_geom *g) {
   memset(g, 0, sizeof *g);
+  g->rotate = rotate;
+  g->rows = rows;
   g->sg = sg;
   g->S = S;
   g->nt = S * sg;
@@ -82,10 +96,21 @@ static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32
       g->woff[l] = g->wchunks;
       g->wchunks += g->np[l] * g->rs[l];
     }
-    g->boff[l] = g->bias_halves;
-    if (!p->desc.no_bias) g->bias_halves += g->np[l];
+    if (rotate) {
+      g->boff[l] = 0;
+      if (!p->desc.no_bias && g->np[l] > g->bias_halves) g->bias_halves = g->np[l];
+    } else {
+      g->boff[l] = g->bias_halves;
+      if (!p->desc.no_bias) g->bias_halves += g->np[l];
+    }
     uint32_t live = g->R * mlp_ceil_div(g->np[l] / FR, S);
     if (live > g->max_live) g->max_live = live;
+  }
+  if (rows) { /* accumulators: one per owned point fragment (output fragments in turn) */
+    g->Rs = g->R / S;
+    g->max_live = g->Rs;
+    for (uint32_t l = 0; l < p->layer_count; l++)
+      if (g->Rs * (g->kp[l] / FR) > g->a_frags) g->a_frags = g->Rs * (g->kp[l] / FR);
   }
   g->ars = wmax + 8;
   g->act_halves = P * g->ars;
@@ -105,9 +130,16 @@ static uint32_t subgroup_size(const spvgen_device_caps *caps, bool *control) {
   return sg;
 }
 
+/* The rows arrangement's own limits: whole point fragments per subgroup, and the A
+ * fragments a subgroup keeps for a layer within the B fragments' register budget. */
+static bool rows_fit(const mat_geom *g) {
+  return !g->rows || (g->R % g->S == 0 && g->Rs >= 1 && g->a_frags <= MAX_KF);
+}
+
 static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                               size_t size) {
   spvgen_mlp_desc *d = &p->desc;
+  const bool rows = d->mat_rows;
   if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "the mat variant needs %s (VK_KHR_cooperative_matrix), which %s lacks",
@@ -139,6 +171,8 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     for (uint32_t l = 0; l < p->layer_count; l++)
       if (mlp_ceil_div(p->layers[l].outputs, FR) > nf) nf = mlp_ceil_div(p->layers[l].outputs, FR);
     S = nf > 8 ? 8 : nf;
+    /* rows: 4 subgroups, of two point fragments each over a block of 128 (one over 64) */
+    if (rows) S = 4;
   }
   for (uint32_t l = 0; l < p->layer_count; l++)
     if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
@@ -151,7 +185,12 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
       return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "points_per_group %u: the mat variant takes a multiple of 16 up to 512",
                       d->points_per_group);
-    geometry(p, sg, S, d->points_per_group, &g);
+    geometry(p, sg, S, d->points_per_group, !rows, rows, &g);
+    if (!rows_fit(&g))
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "points_per_group %u with %u subgroups and mat_rows: each subgroup owns whole "
+                      "16-point fragments, and holds %u A fragments of the widest layer (at most %u)",
+                      d->points_per_group, S, g.a_frags, MAX_KF);
     if (g.max_live > MAX_ACC)
       return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "points_per_group %u with %u subgroups: %u accumulator fragments per "
@@ -160,10 +199,13 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
   } else {
     static const uint32_t tries[] = {128, 64, 32, 16};
     bool found = false;
+    memset(&g, 0, sizeof g);
     for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !found; i++) {
-      geometry(p, sg, S, tries[i], &g);
-      found = g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
+      if (rows && tries[i] % (FR * S)) continue;
+      geometry(p, sg, S, tries[i], !rows, rows, &g);
+      found = rows_fit(&g) && g.max_live <= MAX_ACC && g.shared_bytes <= caps->max_shared_memory;
     }
+    if (!g.P) geometry(p, sg, S, FR * S, !rows, rows, &g); /* rows: one fragment per subgroup */
     d->points_per_group = g.P;
   }
   if (g.shared_bytes > caps->max_shared_memory)
@@ -172,10 +214,11 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     "biases %u, weights of layers not 16-multiples %u); %s has %u (fewer points)",
                     g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * FR * 2, g.wchunks * 16,
                     caps->name, caps->max_shared_memory);
-  if (g.max_live > MAX_ACC)
+  if (g.max_live > MAX_ACC || !rows_fit(&g))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "a layer %u wide needs more than %u accumulator fragments per subgroup even "
-                    "for 16 points (more subgroups: workgroup_size)", mlp_max_width(p), MAX_ACC);
+                    "a layer %u wide needs more than %u accumulator fragments (or, mat_rows, %u A "
+                    "fragments) per subgroup even for %u points (more subgroups: workgroup_size)",
+                    mlp_max_width(p), MAX_ACC, MAX_KF, g.P);
   d->workgroup_size = g.nt;
   p->local_size[0] = g.nt;
   p->local_size[1] = p->local_size[2] = 1;
@@ -206,8 +249,23 @@ static uint32_t mat_candidates(const spvgen_device_caps *caps, const spvgen_mlp_
       }
       if (knobs[i][0]) d.points_per_group = knobs[i][0];
       d.f16_accumulation = acc16 != 0;
+      if (d.mat_rows) continue; /* the rows arrangement's own knobs follow */
       out[n++] = d;
     }
+  }
+  /* mat_rows: blocks of 128 (4 subgroups of two fragments, or the plan's choice), of 64 */
+  static const uint32_t rows_knobs[][2] = {{0, 0}, {128, 4}, {64, 4}};
+  for (size_t i = 0; i < sizeof rows_knobs / sizeof rows_knobs[0] && n < max; i++) {
+    spvgen_mlp_desc d = *desc;
+    d.mat_rows = true;
+    if (rows_knobs[i][0]) {
+      if (!sized || (d.points_per_group && d.points_per_group != rows_knobs[i][0])) continue;
+      uint32_t ws = rows_knobs[i][1] * caps->subgroup_size;
+      if (d.workgroup_size && d.workgroup_size != ws) continue;
+      d.workgroup_size = ws;
+      d.points_per_group = rows_knobs[i][0];
+    }
+    out[n++] = d;
   }
   return n;
 }
@@ -362,6 +420,31 @@ static void stage_input_pad(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t col = ek_add(m, ek_mod(m, e, ek_u32(m, padw)), ek_u32(m, c->p->encoded_width));
   uint32_t i = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), col);
   spvgen_store(m, act_ptr(c, i), spvgen_const_null(m, c->f16));
+}
+
+typedef struct grid_arg {
+  const input_arg *in;
+  const mlp_grid *grid;
+  uint32_t level; /* a u32 id */
+} grid_arg;
+
+/* Point e of the block at one level of the hash grid: its components loaded (zero past
+ * the count), the level's features stored as f16 at columns level * F.. of its row. */
+static void stage_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
+  const grid_arg *a = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
+  uint32_t gp = ek_add(m, a->in->base, e);
+  uint32_t ok = ek_lt(m, gp, a->in->n);
+  uint32_t at = spvgen_op_select(m, c->u32, ok, gp, ek_u32(m, 0)), x[3], feat[8];
+  for (uint32_t k = 0; k < D; k++)
+    x[k] = spvgen_op_select(m, c->f32, ok, mlp_load_input(m, p, a->in->io, at, ek_u32(m, k)),
+                            spvgen_const_f32(m, 0.0f));
+  mlp_grid_level_features(m, a->grid, a->level, x, feat);
+  uint32_t row = ek_add(m, ek_mul(m, e, ek_u32(m, c->g.ars)), ek_mul(m, a->level, ek_u32(m, F)));
+  for (uint32_t f = 0; f < F; f++)
+    spvgen_store(m, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row), spvgen_op_f_convert(m, c->f16, feat[f]));
 }
 
 /* Output (point, component) e of the block from the activation block (f16). */
@@ -675,6 +758,30 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   c->tc16 = d->f16_accumulation ? c->tc : frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
 }
 
+/* The block's encoded inputs into the activation block (rows of c->g.ars halves from
+ * the start), padding columns zeroed: the hash grid level by level (a run-time level
+ * loop with the Unroll hint around the block's points), f16 points without encoding in
+ * 16-byte chunks, others component by component. */
+static void stage_inputs(mat_ctx *c, const input_arg *ia) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const mat_geom *g = &c->g;
+  if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    mlp_grid grid;
+    mlp_grid_begin(m, p, &c->w16, &grid);
+    uint32_t lv = ek_local(m, c->u32, 0);
+    grid_arg ga = {ia, &grid, 0};
+    ga.level = mlp_for_begin_ctl(m, lv, ek_u32(m, 0), ek_u32(m, p->desc.grid.levels), SpvLoopControlUnrollMask);
+    strided_loop(c, g->P, stage_grid_point, &ga);
+    mlp_for_end(m, lv, ga.level, ek_u32(m, 1));
+  } else if (c->in4.var) {
+    strided_loop(c, g->P * p->desc.input_width / 8, stage_input_chunk, ia);
+  } else {
+    strided_loop(c, g->P * p->desc.input_width, stage_input, ia);
+  }
+  if (g->kp[0] > p->encoded_width) strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+}
+
 /* Layer l's weight fragments for 16-wide column fragment j (an id), from the staged copy
  * (16-byte chunks, rows of rs[l]) or the weight buffer: forward, B = W^T with K along
  * the inputs (kp / 16 fragments, ColumnMajor); backward, B = W with K along the outputs
@@ -706,6 +813,65 @@ static uint32_t bias_init(mat_ctx *c, uint32_t l, uint32_t j, uint32_t zero_acc)
   return c->p->desc.f16_accumulation ? v : frag_convert(c, c->tc, false, v);
 }
 
+/* The layers in the rows arrangement (desc.mat_rows, tiny-cuda-nn's): subgroup sgid owns
+ * the block's point fragments sgid Rs .. sgid Rs + Rs - 1. Per layer it loads their A
+ * fragments (Rs x K / 16, kept in registers), then for each output fragment j (a run-time
+ * loop) column j's B fragments and the bias, Rs MulAdd chains, the activation, and the f16
+ * result stored over its own rows once every lane has loaded the layer's A (a subgroup
+ * barrier); the last layer's full blocks with output_width a multiple of 16 go straight to
+ * binding 2 (the caller writes the others from the activation block). No workgroup
+ * barrier between layers: a subgroup reads and writes its own rows only. */
+static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32_t base, uint32_t full,
+                             const uint32_t *act_fn, uint32_t zero_acc) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const spvgen_mlp_desc *d = &p->desc;
+  const mat_geom *g = &c->g;
+  const bool direct_out = d->output_width % FR == 0;
+  uint32_t rows[MAX_ACC];
+  for (uint32_t rr = 0; rr < g->Rs; rr++) /* element of the fragment's first row */
+    rows[rr] = ek_mul(m, ek_add(m, ek_mul(m, sgid, ek_u32(m, g->Rs)), ek_u32(m, rr)), ek_u32(m, FR * g->ars));
+  uint32_t jv = ek_local(m, c->u32, 0);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    const bool last = l + 1 == p->layer_count;
+    const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR;
+    uint32_t a[MAX_KF];
+    for (uint32_t rr = 0; rr < g->Rs; rr++)
+      for (uint32_t k = 0; k < kf; k++)
+        a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, k ? ek_add(m, rows[rr], ek_u32(m, k * FR)) : rows[rr], false, g->ars);
+    ek_subgroup_barrier(m); /* every lane has its part of A: the rows may be overwritten */
+    uint32_t j = mlp_for_begin_ctl(m, jv, ek_u32(m, 0), ek_u32(m, nf), SpvLoopControlMaskNone);
+    {
+      uint32_t b[MAX_KF];
+      weight_frags(c, l, j, false, b);
+      uint32_t init = bias_init(c, l, j, zero_acc);
+      uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+      for (uint32_t rr = 0; rr < g->Rs; rr++) {
+        uint32_t acc = init;
+        for (uint32_t k = 0; k < kf; k++) acc = frag_muladd(c, a[rr * kf + k], b[k], acc);
+        if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
+        if (last && direct_out) {
+          spvgen_if(m, full);
+          uint32_t out_t = ek_type(m, d->output_type);
+          uint32_t v = acc;
+          if (out_t != c->facc)
+            v = frag_convert(c, frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR),
+                             d->output_type == SPVGEN_COMPONENT_F16, acc);
+          uint32_t pt = ek_add(m, base, ek_mul(m, ek_add(m, ek_mul(m, sgid, ek_u32(m, g->Rs)), ek_u32(m, rr)), ek_u32(m, FR)));
+          frag_store(c, MEM_OUT, &io->out, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), col), v, d->output_width);
+          spvgen_else(m);
+        }
+        uint32_t v = d->f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
+        frag_store(c, MEM_ACT, NULL, ek_add(m, rows[rr], col), v, g->ars);
+        if (last && direct_out) spvgen_end_if(m);
+      }
+    }
+    mlp_for_end(m, jv, j, ek_u32(m, 1));
+    ek_subgroup_barrier(m); /* the layer's outputs visible to the subgroup's next loads */
+  }
+}
+
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   mat_ctx cx;
@@ -713,7 +879,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   mat_ctx *c = &cx;
   c->m = m;
   c->p = p;
-  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, &c->g);
+  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, !d->mat_rows,
+           d->mat_rows, &c->g);
   const mat_geom *g = &c->g;
   mlp_io io;
   mlp_declare_io(m, p, &io);
@@ -737,15 +904,13 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
   input_arg ia = {&io, base, n};
 
-  /* Staging: weights of the odd layers, biases, the block's inputs. */
+  /* Staging: weights of the odd layers, the first layer's biases (the others in turn,
+   * g->rotate), the block's inputs. */
   for (uint32_t l = 0; l < p->layer_count; l++)
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
   if (g->bias_halves)
-    for (uint32_t l = 0; l < p->layer_count; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
-  if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
-  else strided_loop(c, g->P * d->input_width, stage_input, &ia);
-  if (g->kp[0] > p->encoded_width)
-    strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+    for (uint32_t l = 0; l < (g->rotate ? 1 : p->layer_count); l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+  stage_inputs(c, &ia);
   spvgen_workgroup_barrier(m);
 
   const bool direct_out = d->output_width % FR == 0;
@@ -753,6 +918,15 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add(m, base, ek_u32(m, g->P))));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
 
+  if (g->rows) {
+    emit_layers_rows(c, &io, sgid, base, full, act_fn, zero_acc);
+    if (direct_out) spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), full));
+    spvgen_workgroup_barrier(m);
+    strided_loop(c, g->P * d->output_width, write_output, &ia);
+    if (direct_out) spvgen_end_if(m);
+    spvgen_function_end(m);
+    return;
+  }
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     const bool last = l + 1 == p->layer_count;
@@ -812,8 +986,13 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       }
       spvgen_else(m);
     }
-    /* Into the activation block, in place: after every subgroup has read it. */
+    /* Into the activation block, in place: after every subgroup has read it (and the
+     * layer's biases: the next layer's go into the same rows meanwhile). */
     spvgen_workgroup_barrier(m);
+    if (!last && g->bias_halves) {
+      uint32_t ln = l + 1;
+      strided_loop(c, FR * g->np[ln], stage_bias, &ln);
+    }
     for (uint32_t jj = 0; jj < own; jj++) {
       bool g_here = guard && jj + 1 == own;
       if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
@@ -861,6 +1040,9 @@ const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_em
  *   db_l  = column sums of delta_l, element i by invocation i % (S sg);
  *   delta_(l-1) = (delta_l W_l) .* act'(z_(l-1)) (W_l RowMajor from the weights or the
  *           staged copy; act' from a_l, or the z block), stored over a_l after a barrier.
+ * With the hash grid, l = 0 too: delta_enc = delta_0 W_0 (no activation) over block 0,
+ * then level by level each invocation scatters its points' share (times 1 / (N outputs))
+ * into the table's gradient with atomic adds (emitters/mlp/grid.c).
  * The slot's elements are zeroed first by their owners; padding is never written. */
 
 typedef struct mt_geom {
@@ -880,7 +1062,7 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
 
 static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mt_geom *t) {
   memset(t, 0, sizeof *t);
-  geometry(p, sg, S, P, &t->g);
+  geometry(p, sg, S, P, false, false, &t->g);
   const mat_geom *g = &t->g;
   const uint32_t L = p->layer_count;
   uint32_t h = 0;
@@ -901,7 +1083,9 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
   t->zs = g->np[L - 1];
   t->so = P * t->zs;
   t->floats = t->so + S * FR * FR;
-  for (uint32_t l = 1; l < L; l++) {
+  /* The backward pass's deltas of layer l's inputs: l >= 1, and with the hash grid l = 0
+   * too (the encoded input's, scattered into the table). */
+  for (uint32_t l = p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? 0 : 1; l < L; l++) {
     uint32_t live = g->R * mlp_ceil_div(g->kp[l] / FR, S);
     if (live > t->max_live) t->max_live = live;
   }
@@ -1000,9 +1184,34 @@ typedef struct mt_ctx {
   mat_ctx *c;
   const spvgen_mlp_train_config *t;
   mt_geom tg;
-  ek_buffer tgt, grad, loss;
+  ek_buffer tgt, grad, loss, gwords; /* gwords: the gradient as u32 words (grid atomics) */
+  mlp_atomics gat;                   /* how the table's gradient is added */
+  const mlp_io *io;
+  const mlp_grid *grid;
+  uint32_t level;                    /* the scatter's level (an id) */
   uint32_t sgid, slot, inv, n, base, v_loss;
 } mt_ctx;
+
+/* Point e of the chunk at one level of the hash grid (points inside the count): the
+ * encoded input's delta (block 0, f16, unscaled) times 1 / (N outputs), scattered into
+ * the table's gradient. */
+static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
+  const mt_ctx *x = arg;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
+  uint32_t gp = ek_add(m, x->base, e);
+  spvgen_if(m, ek_lt(m, gp, x->n));
+  uint32_t xs[3], df[8];
+  for (uint32_t k = 0; k < D; k++) xs[k] = mlp_load_input(m, p, x->io, gp, ek_u32(m, k));
+  uint32_t row = ek_add(m, ek_mul(m, e, ek_u32(m, x->tg.bs[0])),
+                        ek_add(m, ek_mul(m, x->level, ek_u32(m, F)), ek_u32(m, x->tg.bo[0])));
+  for (uint32_t f = 0; f < F; f++)
+    df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
+                            spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row))));
+  mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
+  spvgen_end_if(m);
+}
 
 /* Fragment ownership with a guard: in the real kernel the spare subgroups skip (an if
  * around the work, no workgroup barriers inside); in the emulation every subgroup
@@ -1186,7 +1395,8 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c->g = x.tg.g;
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;
-  const uint32_t L = p->layer_count, E = (uint32_t)t->elements, G = t->grad_workgroups;
+  const uint32_t L = p->layer_count, E = (uint32_t)t->slot_elements, G = t->grad_workgroups;
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
   mlp_io io;
   memset(&io, 0, sizeof io);
   io.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
@@ -1194,6 +1404,14 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   x.tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
   x.grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
   x.loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+  x.gat.floats = x.gat.words = NULL;
+  if (grid && (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+    x.gat.floats = &x.grad;
+  } else if (grid) {
+    x.gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+    x.gat.words = &x.gwords;
+  }
+  x.io = &io;
   io.pc = spvgen_push_constants(m, &c->u32, 1);
   spvgen_member_name(m, io.pc.struct_type, 0, "points");
   c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
@@ -1224,6 +1442,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
                                           spvgen_const_f32(m, (float)d->output_width)));
   x.v_loss = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
+  mlp_grid gr;
+  if (grid) {
+    mlp_grid_begin(m, p, &c->w16, &gr);
+    x.grid = &gr;
+  }
 
   /* The slot's elements, zeroed by their owners. */
   for (uint32_t l = 0; l < L; l++) {
@@ -1241,9 +1464,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   {
     spvgen_workgroup_barrier(m);
     input_arg ia = {&io, x.base, x.n};
-    if (c->in4.var) strided_loop(c, g->P * d->input_width / 8, stage_input_chunk, &ia);
-    else strided_loop(c, g->P * d->input_width, stage_input, &ia);
-    if (g->kp[0] > p->encoded_width) strided_loop(c, g->P * (g->kp[0] - p->encoded_width), stage_input_pad, NULL);
+    stage_inputs(c, &ia);
     spvgen_workgroup_barrier(m);
 
     /* Forward. */
@@ -1294,11 +1515,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     for (uint32_t l = L; l-- > 0;) {
       grad_tiles(&x, l, false);
       if (!d->no_bias) bias_grads(&x, l, false);
-      if (l == 0) break;
-      /* delta_(l-1): kp_l columns, K = np_l */
+      if (l == 0 && !grid) break;
+      /* delta_(l-1): kp_l columns, K = np_l (l = 0: the encoded input's, no activation) */
       const uint32_t nf = g->kp[l] / FR, kf = g->np[l] / FR, own = mlp_ceil_div(nf, g->S);
       const uint32_t dS = x.tg.bs[l + 1], aS = x.tg.bs[l];
-      const spvgen_mlp_activation pa = p->layers[l - 1].activation;
+      const spvgen_mlp_activation pa = l ? p->layers[l - 1].activation : SPVGEN_MLP_ACT_NONE;
       uint32_t accv[MAX_ACC], jv[MAX_ACC], okv[MAX_ACC];
       for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
       for (uint32_t jj = 0; jj < own; jj++) {
@@ -1347,6 +1568,12 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         if (guard) spvgen_end_if(m);
       }
       spvgen_workgroup_barrier(m);
+      if (l == 0) { /* the hash grid: the table's gradient, level by level */
+        uint32_t lv = ek_local(m, c->u32, 0);
+        x.level = mlp_for_begin(m, lv, ek_u32(m, 0), ek_u32(m, d->grid.levels));
+        strided_loop(c, g->P, scatter_grid_point, &x);
+        mlp_for_end(m, lv, x.level, ek_u32(m, 1));
+      }
     }
     spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
   }

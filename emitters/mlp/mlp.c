@@ -21,7 +21,8 @@ static const mlp_variant_ops *const variants[SPVGEN_MLP_VARIANT_COUNT] = {
 static const char *const variant_names[SPVGEN_MLP_VARIANT_COUNT] = {"auto", "vec", "mat", "loop"};
 static const char *const activation_names[SPVGEN_MLP_ACT_COUNT] = {
     "default", "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "exp"};
-static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob"};
+static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob",
+                                                                      "hashgrid"};
 
 const char *spvgen_mlp_variant_name(spvgen_mlp_variant v) {
   return (unsigned)v < SPVGEN_MLP_VARIANT_COUNT ? variant_names[v] : NULL;
@@ -169,9 +170,21 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
                       d->encoding_size);
     p->encoded_width = d->input_width * d->encoding_size;
     break;
+  case SPVGEN_MLP_ENCODING_HASH_GRID: {
+    spvgen_status st = mlp_grid_resolve(p, msg, size);
+    if (st != SPVGEN_OK) return st;
+    break;
+  }
   default:
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "encoding %d is unknown",
                     (int)d->encoding);
+  }
+  if (d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID) {
+    static const spvgen_mlp_hash_grid none;
+    if (memcmp(&d->grid, &none, sizeof none))
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "grid is set but the encoding is %s (the hash grid's parameters need "
+                      "encoding hashgrid)", encoding_names[d->encoding]);
   }
   if (p->encoded_width > W)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -189,7 +202,8 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   if (d->output_type != SPVGEN_COMPONENT_F16 && d->output_type != SPVGEN_COMPONENT_F32)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "output_type %s: output points are f16 or f32", tname(d->output_type));
-  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR && d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL)
+  if (d->weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR && d->weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL &&
+      d->weight_layout != SPVGEN_MLP_WEIGHTS_AUTO)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout %d is unknown",
                     (int)d->weight_layout);
   if (d->spec_id_base > 0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS)
@@ -226,6 +240,11 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
     flops += 2ull * L->inputs * L->outputs;
     inputs = L->outputs;
   }
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) { /* the table after the layers */
+    off = (off + 63) & ~63ull;
+    p->grid_offset = off;
+    off += 2ull * p->grid_entries * d->grid.features;
+  }
   p->weight_bytes = (off + 15) & ~15ull;
   p->flops_per_point = flops;
   return SPVGEN_OK;
@@ -252,11 +271,17 @@ void mlp_plan_name(spvgen_mlp_config *p) {
   }
   char enc[24];
   ek_str e = ek_str_start(enc, sizeof enc);
-  if (d->encoding) { /* " %s:%u" */
+  if (d->encoding) { /* " %s:%u", the hash grid " hashgrid:%ux%u" (levels x features) */
     ek_str_put(&e, " ");
     ek_str_put(&e, encoding_names[d->encoding]);
     ek_str_put(&e, ":");
-    ek_str_u32(&e, d->encoding_size);
+    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+      ek_str_u32(&e, d->grid.levels);
+      ek_str_put(&e, "x");
+      ek_str_u32(&e, d->grid.features);
+    } else {
+      ek_str_u32(&e, d->encoding_size);
+    }
   }
   /* "%s %u-%.48s%u %s%.23s f16 w%u" */
   ek_str s = ek_str_start(p->name, sizeof p->name);
@@ -284,6 +309,7 @@ void mlp_plan_name(spvgen_mlp_config *p) {
     ek_str_put(&s, " p");
     ek_str_u32(&s, d->points_per_group);
     ek_str_put(&s, d->f16_accumulation ? " acc16" : "");
+    ek_str_put(&s, d->mat_rows ? " rows" : "");
   }
 }
 
@@ -293,15 +319,18 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
   return tmp;
 }
 
-/* A plan for a resolved config with a concrete variant. */
-static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
-                                  const spvgen_mlp_desc *knobs, spvgen_mlp_variant v,
-                                  spvgen_mlp_config *p, char *msg, size_t size) {
+/* A plan for a resolved config with a concrete variant (and weight layout). */
+spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
+                               const spvgen_mlp_desc *knobs, spvgen_mlp_variant v, spvgen_mlp_config *p,
+                               char *msg, size_t size) {
   *p = *base;
+  if (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO) /* mlp_select resolves it; a bug otherwise */
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout auto reached a variant's plan");
   if (knobs) {
     p->desc.workgroup_size = knobs->workgroup_size;
     p->desc.points_per_group = knobs->points_per_group;
     p->desc.f16_accumulation = knobs->f16_accumulation;
+    p->desc.mat_rows = knobs->mat_rows;
     p->desc.bias_path = knobs->bias_path;
   }
   p->desc.variant = v;
@@ -316,6 +345,10 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_m
                     "weight_type %s: 8-bit weights need the vec variant (cooperative vectors "
                     "with 8-bit interpretations); the %s variant reads f16 weights",
                     tname(p->desc.weight_type), variant_names[v]);
+  if (p->desc.mat_rows && v != SPVGEN_MLP_MAT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "mat_rows is a knob of the mat variant (the %s variant evaluates a point per invocation)",
+                    variant_names[v]);
   if ((unsigned)p->desc.bias_path >= SPVGEN_MLP_BIAS_PATH_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "bias_path %d: not a spvgen_mlp_bias_path",
                     (int)p->desc.bias_path);
@@ -359,24 +392,29 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
     memset(plan, 0, sizeof *plan);
     return st;
   }
-  if (base.desc.variant != SPVGEN_MLP_AUTO) {
-    st = plan_variant(caps, &base, NULL, base.desc.variant, plan, msg, size);
-    if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
+  const spvgen_mlp_desc *bd = &base.desc;
+  if (bd->variant != SPVGEN_MLP_AUTO && bd->weight_layout != SPVGEN_MLP_WEIGHTS_AUTO && bd->workgroup_size &&
+      bd->points_per_group) {
+    /* everything fixed by the desc */
+    st = mlp_plan_variant(caps, &base, NULL, bd->variant, plan, msg, size);
+    if (st != SPVGEN_OK) {
+      memset(plan, 0, sizeof *plan);
+      return st;
+    }
+    snprintf(plan->selection, sizeof plan->selection, "desc");
+    plan->estimated_ns_per_point = mlp_select_estimate(caps, plan);
     return st;
   }
-  /* AUTO: cooperative vectors (one matrix-vector MulAdd per layer and point), then
-   * cooperative matrices, then plain loops; the last one's reason when none can. */
-  static const spvgen_mlp_variant order[] = {SPVGEN_MLP_VEC, SPVGEN_MLP_MAT, SPVGEN_MLP_LOOP};
-  /* The optimal layout and float8 / int8 weights are the vec variant's: its reason when
-   * it cannot. */
-  bool fp8 = base.desc.weight_type != SPVGEN_COMPONENT_F16;
-  int nv = base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8 ? 1 : 3;
-  for (int v = 0; v < nv; v++) {
-    st = plan_variant(caps, &base, NULL, order[v], plan, msg, size);
-    if (st == SPVGEN_OK) return st;
-  }
+  /* The variant, the layout or knobs are open: emitters/mlp/select.c. The optimal layout
+   * and float8 / int8 weights are the vec variant's: its reason when it cannot. */
+  bool fp8 = bd->weight_type != SPVGEN_COMPONENT_F16;
+  bool vec_only = bd->variant == SPVGEN_MLP_AUTO && (bd->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8);
+  spvgen_mlp_config sel = base;
+  if (vec_only) sel.desc.variant = SPVGEN_MLP_VEC;
+  st = mlp_select(caps, &sel, plan, msg, size);
+  if (st == SPVGEN_OK) return st;
   memset(plan, 0, sizeof *plan);
-  if (nv == 1 && msg && size) {
+  if (vec_only && msg && size) {
     char why[512];
     const char *prefix = "spvgen_mlp_plan: ";
     snprintf(why, sizeof why, "%s", strncmp(msg, prefix, strlen(prefix)) ? msg : msg + strlen(prefix));
@@ -406,13 +444,25 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
   spvgen_mlp_desc cand[MAX_CAND];
   for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
     if (base.desc.variant != SPVGEN_MLP_AUTO && base.desc.variant != (spvgen_mlp_variant)v) continue;
-    uint32_t c = variants[v]->candidates(caps, &base.desc, cand, MAX_CAND);
-    for (uint32_t i = 0; i < c; i++) {
-      spvgen_mlp_config p;
-      if (plan_variant(caps, &base, &cand[i], (spvgen_mlp_variant)v, &p, NULL, 0) != SPVGEN_OK)
+    /* weight_layout auto: the vec variant's plans in both layouts, row-major first */
+    for (int opt = 0; opt < 2; opt++) {
+      spvgen_mlp_config b = base;
+      if (base.desc.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO) {
+        if (opt && v != SPVGEN_MLP_VEC) continue;
+        b.desc.weight_layout = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      } else if (opt) {
         continue;
-      if (n < max) plans[n] = p;
-      n++;
+      }
+      uint32_t c = variants[v]->candidates(caps, &b.desc, cand, MAX_CAND);
+      for (uint32_t i = 0; i < c; i++) {
+        spvgen_mlp_config p;
+        if (mlp_plan_variant(caps, &b, &cand[i], (spvgen_mlp_variant)v, &p, NULL, 0) != SPVGEN_OK)
+          continue;
+        snprintf(p.selection, sizeof p.selection, "candidate");
+        p.estimated_ns_per_point = mlp_select_estimate(caps, &p);
+        if (n < max) plans[n] = p;
+        n++;
+      }
     }
   }
   *count = n;
@@ -546,6 +596,11 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
 void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in, uint32_t *out) {
   const spvgen_mlp_desc *d = &p->desc;
   uint32_t f32 = ek_f32_type(m);
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) { /* needs the table: emitters/mlp/grid.c */
+    spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                       "mlp_encode: the hash grid is encoded by mlp_grid_* (a bug in spvgen)");
+    return;
+  }
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
     for (uint32_t c = 0; c < d->input_width; c++) out[c] = in[c];
     return;

@@ -84,6 +84,19 @@ void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step);
  * run-time loop over a Function array, fewer one component after another. */
 #define MLP_UNROLLED_IO 4u
 
+/* A plan of variant v for a resolved config (base: desc checked, layers and layout filled;
+ * its weight_layout row-major or optimal), with the knobs of `knobs` (NULL: base's desc's)
+ * (emitters/mlp/mlp.c). */
+spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_config *base,
+                               const spvgen_mlp_desc *knobs, spvgen_mlp_variant v, spvgen_mlp_config *p,
+                               char *msg, size_t size);
+/* The choice of variant, weight layout and knobs where the desc leaves them open
+ * (emitters/mlp/select.c): fills *plan, its selection and estimate. */
+spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
+                         char *msg, size_t size);
+/* The cost model's ns per point for a plan on the device (select.c). */
+double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p);
+
 /* Writes p->name from the plan (emitters/mlp/mlp.c). */
 void mlp_plan_name(spvgen_mlp_config *p);
 
@@ -111,6 +124,47 @@ uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_
 spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t,
                                  uint32_t invocations, char *msg, size_t size);
 void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t);
+
+/* ----------------------------------------------------------- hash grid ----
+ * emitters/mlp/grid.c (spvgen/mlp.h, SPVGEN_MLP_ENCODING_HASH_GRID). */
+
+/* Checks and completes desc.grid and fills p->grid[], grid_entries and encoded_width. */
+spvgen_status mlp_grid_resolve(spvgen_mlp_config *p, char *msg, size_t size);
+
+/* A function's view of the grid: the table's buffer (f16 elements; the table at element
+ * p->grid_offset / 2) and the level parameters as Function arrays (mlp_grid_begin, inside
+ * the function that uses them). */
+typedef struct mlp_grid {
+  const spvgen_mlp_config *p;
+  ek_buffer table;
+  uint32_t f32, u32;
+  uint32_t scale, res, entries, offset, hashed; /* Function arrays, one value per level */
+} mlp_grid;
+void mlp_grid_begin(spvgen_module *m, const spvgen_mlp_config *p, const ek_buffer *table,
+                    mlp_grid *g);
+/* Level `level` (a u32 id) of point x[input_width] (f32 ids): its features feat[0..F)
+ * (f32 ids), the D-linear interpolation of the 2^D corner entries, summed in f32. */
+void mlp_grid_level_features(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
+                             uint32_t *feat);
+/* An f32 buffer that atomic adds go to: its f32 view where the plan has
+ * SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD (floats; OpAtomicFAddEXT), else its u32 view
+ * (words; compare-exchange loops). */
+typedef struct mlp_atomics {
+  const ek_buffer *floats, *words;
+} mlp_atomics;
+/* The gradient of the level's table entries for dLoss/dfeature dfeat[0..F) (f32 ids):
+ * weight * dfeat[f] added atomically to element grad_base + (offset + index) * F + f of
+ * grad; grad_base a u32 id. */
+void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
+                            const uint32_t *dfeat, const mlp_atomics *grad, uint32_t grad_base);
+/* Every level into the Function f32 array `arr` at arr_base + level * F + f (a run-time
+ * loop over the levels with the Unroll hint). */
+void mlp_grid_encode_array(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t arr,
+                           uint32_t arr_base);
+/* The same, returning the encoded_width values as ids. */
+void mlp_grid_encode(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t *out);
+/* buffer[index] += value (f32) atomically (mlp_atomics says how). */
+void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index, uint32_t value);
 
 typedef struct mlp_io {
   ek_buffer in, out;

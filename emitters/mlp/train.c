@@ -15,7 +15,10 @@
  *      gradient sum d_l[i]), element e = i * (inputs + bias) + j of the layer owned by
  *      invocation e % W, added to the slot;
  *   3. the loss shares of the W invocations summed through shared memory into loss[g].
- * Points past N (the last chunk) compute point N - 1 with a zero loss weight.
+ * Points past N (the last chunk) compute point N - 1 with a zero loss weight. With the
+ * hash grid the encoding is looked up in the table (emitters/mlp/grid.c), and after the
+ * deltas each valid point scatters W_0^T delta_0 into the table's gradient with atomic
+ * adds, level by level; the slots then cover the network's part of the layout only.
  * Everything is f32; the f16 weights are converted as they are read.
  *
  * The vec variant's gradient kernel (emit_gradient_vec) keeps the chunk loop but holds
@@ -114,6 +117,10 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "net.weight_type %s: training keeps f16 weights (quantize the trained "
                       "weights for inference)", spvgen_component_type_name(d->net.weight_type));
+  if (vec && d->net.encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "variant vec: the hash grid trains on the loop and mat variants (the "
+                          "vec gradient kernel's f16 gradient buffer has no f32 table part)");
   if (d->net.weight_layout != SPVGEN_MLP_WEIGHTS_ROW_MAJOR)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "net.weight_layout %d: training keeps row-major weights (the gradient "
@@ -165,18 +172,24 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->opt_local_size[0] = OPT_LOCAL;
   p->opt_local_size[1] = p->opt_local_size[2] = 1;
   p->elements = net->weight_bytes / 2;
-  if (p->elements * p->grad_workgroups > 0xFFFFFFFFull)
+  p->slot_elements = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? net->grid_offset / 2 : p->elements;
+  p->grid_grad_offset = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? p->slot_elements * p->grad_workgroups : 0;
+  if (p->slot_elements * p->grad_workgroups + (p->elements - p->slot_elements) > 0xFFFFFFFFull)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
-                      "more than 2^32 elements (fewer workgroups)",
-                      p->grad_workgroups, (unsigned long long)p->elements);
-  p->grad_bytes = vec ? 0 : p->elements * p->grad_workgroups * 4;
+                          "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
+                          "more than 2^32 elements (fewer workgroups)",
+                          p->grad_workgroups, (unsigned long long)p->slot_elements);
+  p->grad_bytes = vec ? 0 : (p->slot_elements * p->grad_workgroups + p->elements - p->slot_elements) * 4;
   p->state_bytes = p->elements * 4 * (d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM ? 3 : 1);
   p->loss_bytes = (uint64_t)p->grad_workgroups * 4;
   for (uint32_t l = 0; l < net->layer_count; l++)
     p->params += (uint64_t)net->layers[l].outputs * (net->layers[l].inputs + (d->net.no_bias ? 0 : 1));
+  p->params += (uint64_t)net->grid_entries * net->desc.grid.features; /* the hash grid's table */
   p->features = net->features;
   if (vec) p->features |= SPVGEN_FEATURE_COOPVEC_TRAINING;
+  /* the hash grid's gradient: float atomics where the device adds floats in buffers */
+  if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
+    p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u", net->name, loss_names[d->loss],
            optimizer_names[d->optimizer], w, p->grad_workgroups);
   return SPVGEN_OK;
@@ -335,13 +348,22 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c.fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c.f32);
   c.wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c.f32);
   const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
-  const uint32_t E = (uint32_t)t->elements, bias = d->no_bias ? 0 : 1;
+  const uint32_t E = (uint32_t)t->slot_elements, bias = d->no_bias ? 0 : 1;
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
 
   c.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
   c.w = ek_buffer_decl(m, spvgen_type_float(m, 16), 1, true, "weights");
   c.tgt = ek_buffer_decl(m, c.f32, 2, true, "targets");
   c.grad = ek_buffer_decl(m, c.f32, 3, false, "gradients");
   c.loss = ek_buffer_decl(m, c.f32, 4, false, "loss");
+  ek_buffer gwords; /* the table's gradient as u32 words (compare-exchange atomics) */
+  mlp_atomics gat = {NULL, NULL};
+  if (grid && (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+    gat.floats = &c.grad;
+  } else if (grid) {
+    gwords = ek_buffer_decl(m, c.u32, 3, false, "gradient_words");
+    gat.words = &gwords;
+  }
   spvgen_push_constant_block pc = spvgen_push_constants(m, &c.u32, 1);
   spvgen_member_name(m, pc.struct_type, 0, "points");
 
@@ -377,6 +399,8 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_name(m, c.dl, "delta");
   uint32_t v_base = ek_local(m, c.u32, 0), v_i = ek_local(m, c.u32, 0), v_j = ek_local(m, c.u32, 0);
   uint32_t v_k = ek_local(m, c.u32, 0), v_acc = ek_local(m, c.f32, 0), v_loss = ek_local(m, c.f32, 0);
+  mlp_grid gr;
+  if (grid) mlp_grid_begin(m, p, &c.w, &gr);
   uint32_t lid = ek_load_v3_component(m, lid_var, 0);
   uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
   uint32_t n = spvgen_push_constant_load(m, &pc, 0);
@@ -413,8 +437,12 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       uint32_t v = spvgen_load(m, c.in.elem_type, ek_elem(m, &c.in, idx));
       raw[ci] = ek_convert(m, v, d->input_type, SPVGEN_COMPONENT_F32);
     }
-    mlp_encode(m, p, raw, enc);
-    for (uint32_t j = 0; j < p->encoded_width; j++) fstore(&c, c.act, ek_u32(m, j), enc[j]);
+    if (grid) {
+      mlp_grid_encode_array(m, &gr, raw, c.act, 0);
+    } else {
+      mlp_encode(m, p, raw, enc);
+      for (uint32_t j = 0; j < p->encoded_width; j++) fstore(&c, c.act, ek_u32(m, j), enc[j]);
+    }
     /* forward: layers */
     for (uint32_t l = 0; l < L; l++) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
@@ -470,6 +498,35 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         fstore(&c, c.dl, ek_add(m, j, ek_u32(m, c.zoff[l - 1])), dj);
       }
       mlp_for_end(m, v_j, j, one_u);
+    }
+    /* the hash grid: dLoss/d(encoded) = W_0^T delta_0, scattered level by level into
+     * the table's gradient (valid points only) */
+    if (grid) {
+      const spvgen_mlp_layer *L0 = &p->layers[0];
+      uint32_t denc = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, p->encoded_width)), 0);
+      uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, L0->inputs));
+      {
+        spvgen_store(m, v_acc, zero_f);
+        uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, L0->outputs));
+        uint32_t we = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L0->row_stride / 2)), j),
+                             ek_u32(m, (uint32_t)(L0->matrix_offset / 2)));
+        uint32_t di = fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[0])));
+        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
+        mlp_for_end(m, v_i, i, one_u);
+        fstore(&c, denc, j, spvgen_load(m, c.f32, v_acc));
+      }
+      mlp_for_end(m, v_j, j, one_u);
+      spvgen_if(m, valid);
+      {
+        const uint32_t F = d->grid.features;
+        uint32_t lvl = mlp_for_begin(m, v_k, zero_u, ek_u32(m, d->grid.levels));
+        uint32_t dfeat[8];
+        for (uint32_t f = 0; f < F; f++)
+          dfeat[f] = fload(&c, denc, ek_add(m, ek_mul(m, lvl, ek_u32(m, F)), ek_u32(m, f)));
+        mlp_grid_level_scatter(m, &gr, lvl, raw, dfeat, &gat, ek_u32(m, (uint32_t)t->grid_grad_offset));
+        mlp_for_end(m, v_k, lvl, one_u);
+      }
+      spvgen_end_if(m);
     }
     /* the workgroup's reduction, layer by layer */
     for (uint32_t l = 0; l < L; l++) {
@@ -694,6 +751,14 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   spvgen_function_end(m);
 }
 
+/* The optimizer's workgroups: one element per invocation, at most 65535 workgroups (what
+ * every Vulkan device allows); the kernel loops over the rest. */
+static uint32_t opt_groups(const spvgen_mlp_train_config *t) {
+  uint64_t per = t->opt_local_size[0] ? t->opt_local_size[0] : 1;
+  uint64_t g = (t->elements + per - 1) / per;
+  return g > 65535 ? 65535u : (uint32_t)g;
+}
+
 static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const spvgen_mlp_train_desc *td = &t->desc;
@@ -701,8 +766,10 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   /* vec: one f16 slot (the row-major part of the vec gradient buffer), scaled */
   const bool vec = p->variant == SPVGEN_MLP_VEC;
   const uint32_t E = (uint32_t)t->elements, G = t->grad_workgroups, slots = vec ? 1 : G;
+  const uint32_t Es = vec ? E : (uint32_t)t->slot_elements; /* the slots' stride */
+  const bool grid = !vec && p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
   ek_buffer wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
-  ek_buffer gb = ek_buffer_decl(m, vec ? spvgen_type_float(m, 16) : f32, 1, true, "gradients");
+  ek_buffer gb = ek_buffer_decl(m, vec ? spvgen_type_float(m, 16) : f32, 1, !grid, "gradients");
   ek_buffer sb = ek_buffer_decl(m, f32, 2, false, "state");
   ek_buffer lb = ek_buffer_decl(m, f32, 3, false, "loss");
   uint32_t pct[3] = {u32, f32, f32};
@@ -736,6 +803,11 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   }
   spvgen_end_if(m);
 
+  /* Every element in a grid-stride loop: the hash grid's table makes E large, and devices
+   * allow as few as 65535 workgroups (spvgen_mlp_train_optimizer_groups). */
+  const uint32_t stride = opt_groups(t) * t->opt_local_size[0];
+  uint32_t v_e = ek_local(m, u32, 0), e0 = e;
+  e = mlp_for_begin(m, v_e, e0, ek_u32(m, E));
   /* Whether element e is a weight or a bias (not padding). */
   uint32_t real = spvgen_const_bool(m, false);
   for (uint32_t l = 0; l < p->layer_count; l++) {
@@ -750,14 +822,26 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
       real = spvgen_op_logical_or(m, bt, real, ek_lt(m, rb, ek_u32(m, L->outputs)));
     }
   }
+  if (grid) { /* the hash grid's table entries */
+    uint32_t r = ek_add(m, e, ek_u32(m, 0u - (uint32_t)(p->grid_offset / 2)));
+    real = spvgen_op_logical_or(m, bt, real, ek_lt(m, r, ek_u32(m, p->grid_entries * p->desc.grid.features)));
+  }
   spvgen_if(m, ek_and(m, ek_lt(m, e, ek_u32(m, E)), real));
   {
     spvgen_store(m, v_acc, zero_f);
+    if (grid) spvgen_if(m, ek_lt(m, e, ek_u32(m, Es)));
     uint32_t k = mlp_for_begin(m, v_k, zero_u, ek_u32(m, slots));
-    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, E)), e)));
+    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, Es)), e)));
     if (vec) gk = spvgen_op_f_convert(m, f32, gk);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), gk));
     mlp_for_end(m, v_k, k, one_u);
+    if (grid) { /* the table's gradient (one sum, added by the gradient kernel's atomics): read, then reset to 0 */
+      spvgen_else(m);
+      uint32_t gp = ek_elem(m, &gb, ek_add(m, e, ek_u32(m, (uint32_t)t->grid_grad_offset - Es)));
+      spvgen_store(m, v_acc, spvgen_load(m, f32, gp));
+      spvgen_store(m, gp, zero_f);
+      spvgen_end_if(m);
+    }
     uint32_t g = spvgen_load(m, f32, v_acc);
     if (vec) g = spvgen_op_f_mul(m, f32, g, gscale);
     uint32_t wp = ek_elem(m, &sb, e);
@@ -791,6 +875,7 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
     spvgen_store(m, ek_elem(m, &wb, e), spvgen_op_f_convert(m, wb.elem_type, nw));
   }
   spvgen_end_if(m);
+  mlp_for_end(m, v_e, e, ek_u32(m, stride));
   spvgen_function_end(m);
 }
 
@@ -805,9 +890,7 @@ static bool train_plan_ok(const spvgen_mlp_train_config *t) {
 
 void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]) {
   if (!groups) return;
-  uint64_t per = plan && plan->opt_local_size[0] ? plan->opt_local_size[0] : 1;
-  uint64_t e = plan ? plan->elements : 0;
-  groups[0] = (uint32_t)((e + per - 1) / per);
+  groups[0] = plan ? opt_groups(plan) : 0;
   groups[1] = groups[2] = 1;
 }
 

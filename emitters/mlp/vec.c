@@ -162,6 +162,22 @@ static void vec_layer_matmul(spvgen_module *m, const spvgen_mlp_config *p, uint3
   }
 }
 
+/* The encoded point (f32 ids) from the raw point `param` (a coopvec<float32, in>): the
+ * per-component encodings, or the hash grid's lookups, whose table is in the weight
+ * buffer wb. */
+static void vec_encode(spvgen_module *m, const spvgen_mlp_config *p, const ek_buffer *wb, uint32_t param,
+                       uint32_t *enc) {
+  uint32_t raw[SPVGEN_MLP_MAX_WIDTH];
+  for (uint32_t c = 0; c < p->desc.input_width; c++) raw[c] = spvgen_coop_extract(m, param, c);
+  if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    mlp_grid g;
+    mlp_grid_begin(m, p, wb, &g);
+    mlp_grid_encode(m, &g, raw, enc);
+    return;
+  }
+  mlp_encode(m, p, raw, enc);
+}
+
 /* int8 weights (mlp.h, weight_type S8): activations f32 between layers; per layer the
  * input is quantized with the layer's scale (1/s_l as a loaded vector; clamp, then
  * floor(v + 0.5) as ConvertFToS(v + 128.5) - 128: the truncation sees positive values
@@ -176,9 +192,8 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
     x = param;
   } else {
-    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_coop_extract(m, param, c);
-    mlp_encode(m, p, raw, enc);
+    uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
+    vec_encode(m, p, &wb, param, enc);
     x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f32, width), enc, width);
   }
   uint32_t arr = ek_array(m, &wb);
@@ -232,9 +247,8 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
     x = spvgen_coop_convert(m, spvgen_type_coopvec(m, f16, d->input_width), param);
   } else {
-    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_coop_extract(m, param, c);
-    mlp_encode(m, p, raw, enc);
+    uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
+    vec_encode(m, p, &wb, param, enc);
     for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, f16, enc[j]);
     x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
   }

@@ -61,7 +61,8 @@ SPVGEN_API_BEGIN
 #define SPVGEN_FEATURE_FLOAT8 (1ull << 32)                    /* shaderFloat8 */
 #define SPVGEN_FEATURE_FLOAT8_COOPMAT (1ull << 33)
 #define SPVGEN_FEATURE_TIMESTAMPS (1ull << 34) /* compute queue writes timestamps */
-#define SPVGEN_FEATURE_COUNT 35
+#define SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD (1ull << 35) /* shaderBufferFloat32AtomicAdd */
+#define SPVGEN_FEATURE_COUNT 36
 #define SPVGEN_FEATURES_ALL ((1ull << SPVGEN_FEATURE_COUNT) - 1)
 
 /* Every cooperative feature (what the "no cooperative features" preset lacks). */

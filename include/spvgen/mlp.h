@@ -19,7 +19,7 @@
  *
  * A zero-initialized desc is valid once input_width and output_width are set: a single
  * linear layer (no hidden layer), f16 weights with a bias, f16 points in memory, the
- * variant chosen for the device. Hidden layers come from hidden_count / hidden_width
+ * variant and knobs chosen for the device (from measurements or a cost model: select.c). Hidden layers come from hidden_count / hidden_width
  * (or the explicit hidden_widths list); they use `activation` (0: relu), the output
  * layer `output_activation` (0: none); layer_activations overrides single layers.
  *
@@ -75,8 +75,10 @@ SPVGEN_API_BEGIN
 #define SPVGEN_MLP_MAX_POINTS 0xFFFFFFFFull
 
 typedef enum spvgen_mlp_variant {
-  SPVGEN_MLP_AUTO = 0, /* vec where the device has f16 cooperative vectors, else mat
-                          where it has f16 cooperative matrices, else loop */
+  SPVGEN_MLP_AUTO = 0, /* the plan chooses (emitters/mlp/select.c, docs/mlp.md "Choosing
+                          the variant"): what was fastest on the nearest network measured
+                          on this device, else a fitted cost model's lowest estimate; the
+                          result's selection field says which */
   SPVGEN_MLP_VEC = 1,  /* NV cooperative vectors: a matrix-vector MulAdd per layer and
                           invocation (VK_NV_cooperative_vector) */
   SPVGEN_MLP_MAT = 2,  /* KHR cooperative matrices: a workgroup evaluates a block of
@@ -115,10 +117,40 @@ typedef enum spvgen_mlp_encoding {
    * values exp(-((x - (i + 0.5) / B) * B)^2 / 2), a Gaussian of width 1/B at each bin
    * centre i = 0..B-1 (component c's values at c * B + i). */
   SPVGEN_MLP_ENCODING_ONE_BLOB = 2,
-  SPVGEN_MLP_ENCODING_COUNT = 3,
+  /* The multiresolution hash grid of Instant-NGP, in tiny-cuda-nn's parameterization
+   * (desc.grid below; input_width 2 or 3, components meant in [0, 1]): levels * features
+   * values, level l's features at l * features + f. Its trainable table lives in the
+   * weight buffer (spvgen_mlp_config.grid_offset). */
+  SPVGEN_MLP_ENCODING_HASH_GRID = 3,
+  SPVGEN_MLP_ENCODING_COUNT = 4,
 } spvgen_mlp_encoding;
 
-/* "none", "freq", "oneblob"; NULL for an unknown value. */
+/* The hash grid encoding's parameters (desc.grid; 0 fields take tiny-cuda-nn's defaults).
+ * Level l (0 .. levels - 1) is a grid of
+ *     scale_l = 2^(l log2(per_level_scale)) * base_resolution - 1     (computed in double,
+ *                                                                      rounded to f32)
+ *     resolution_l = ceil(scale_l) + 1 vertices per axis
+ * whose table holds entries_l = min(resolution_l^D rounded up to a multiple of 8,
+ * 2^log2_hashmap_size) entries of `features` f16 values. A point x (D components) is
+ * placed at pos = fma(scale_l, x, 0.5) per axis (the 0.5 staggers the levels, Instant-NGP
+ * appendix A); its cell is floor(pos), its weights the fractions pos - floor(pos), and
+ * its level-l features are the D-linear interpolation of the 2^D corner entries. A corner
+ * c (integer coordinates) indexes the table as
+ *     dense  (resolution_l^D <= 2^log2_hashmap_size):  c_0 + c_1 r + c_2 r^2
+ *     hashed (otherwise):  c_0 * 1 ^ c_1 * 2654435761 ^ c_2 * 805459861  (u32 products)
+ * taken modulo entries_l, i.e. tiny-cuda-nn's coherent prime hash and its dense indexing
+ * (which wraps at the grid's far edge). spvgen_mlp_config.grid[] lists every level. */
+typedef struct spvgen_mlp_hash_grid {
+  uint32_t levels;             /* 1 .. SPVGEN_MLP_MAX_GRID_LEVELS (0: 16) */
+  uint32_t features;           /* per level: 1, 2, 4 or 8 (0: 2) */
+  uint32_t log2_hashmap_size;  /* 4 .. 24 (0: 19) */
+  uint32_t base_resolution;    /* >= 1 (0: 16) */
+  float per_level_scale;       /* >= 1 (0: 2) */
+} spvgen_mlp_hash_grid;
+
+#define SPVGEN_MLP_MAX_GRID_LEVELS 32
+
+/* "none", "freq", "oneblob", "hashgrid"; NULL for an unknown value. */
 const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding encoding);
 
 typedef enum spvgen_mlp_weight_layout_kind {
@@ -134,6 +166,10 @@ typedef enum spvgen_mlp_weight_layout_kind {
    * may keep). mlp_run (tools/common) places them after weight_bytes, each at the next
    * multiple of 64. */
   SPVGEN_MLP_WEIGHTS_OPTIMAL = 1,
+  /* Either, as the plan expects faster on the device (the vec variant reads the optimal
+   * layout 2.4x to 3.8x faster on the H100: bench/results/mlp-h100-2026-11-23c.md); the
+   * plan's desc.weight_layout says which one it took, and the host prepares that one. */
+  SPVGEN_MLP_WEIGHTS_AUTO = 2,
 } spvgen_mlp_weight_layout_kind;
 
 /* SpecId of layer 0's matrix offset with SPVGEN_MLP_WEIGHTS_OPTIMAL (layer l: + l), unless
@@ -169,7 +205,9 @@ typedef struct spvgen_mlp_desc {
 
   /* ---- input encoding ---- */
   spvgen_mlp_encoding encoding;
-  uint32_t encoding_size; /* octaves (frequency) or bins (one-blob); 0: 8 / 16 */
+  uint32_t encoding_size; /* octaves (frequency) or bins (one-blob); 0: 8 / 16; the hash
+                             grid takes `grid` and leaves this 0 */
+  spvgen_mlp_hash_grid grid; /* the hash grid (encoding SPVGEN_MLP_ENCODING_HASH_GRID) */
 
   /* ---- types and layouts ---- */
   spvgen_component_type weight_type; /* 0: f16; E4M3 / E5M2: float8 weights (vec variant,
@@ -205,6 +243,12 @@ typedef struct spvgen_mlp_desc {
                                 points per invocation (1, the only value) */
   bool f16_accumulation;     /* mat: f16 accumulator fragments (where the device lists
                                 f16 x f16 + f16), else f32 */
+  bool mat_rows;             /* mat: each subgroup owns whole 16-point fragments of the
+                                block and computes every output fragment of a layer for
+                                them (tiny-cuda-nn's arrangement: no workgroup barrier
+                                between layers, each activation read once), instead of
+                                owning output fragments of all the block's points (the
+                                default: each weight fragment loaded once per workgroup) */
   spvgen_mlp_bias_path bias_path; /* vec: how the bias is added (AUTO: the variant's
                                      choice); other variants take AUTO only */
 } spvgen_mlp_desc;
@@ -238,7 +282,27 @@ typedef struct spvgen_mlp_config {
   uint64_t features;          /* SPVGEN_FEATURE_* the kernel needs */
   uint32_t subgroup_size;     /* the subgroup size the kernel assumes (0: any) */
   uint64_t flops_per_point;   /* 2 * sum of inputs * outputs over the layers */
+  /* The hash grid (encoding SPVGEN_MLP_ENCODING_HASH_GRID; else 0): its table, f16, at byte
+   * grid_offset of the weight buffer (a multiple of 64, after the layers), grid_entries
+   * entries of desc.grid.features values each; level l's entry i at element
+   * grid_offset / 2 + (grid[l].offset + i) * features + f. */
+  uint64_t grid_offset;
+  uint32_t grid_entries;
+  struct spvgen_mlp_grid_level {
+    float scale;         /* pos = fma(scale, x, 0.5) */
+    uint32_t resolution; /* ceil(scale) + 1 */
+    uint32_t entries;    /* table entries of the level (the modulus) */
+    uint32_t offset;     /* its first entry */
+    bool hashed;         /* resolution^D > 2^log2_hashmap_size */
+  } grid[SPVGEN_MLP_MAX_GRID_LEVELS];
   char name[96];              /* "vec 32-64x4-16 relu f16 w64" */
+  /* How the variant, the weight layout (AUTO) and the knobs the desc left open were
+   * chosen: "desc" (it fixed them), "measured <device> <network> (distance d)" (the
+   * nearest network measured on this device, emitters/mlp/select_table.c), "model"
+   * (the cost model's fastest estimate) or "order" (vec, mat, loop: the first the device
+   * has). */
+  char selection[80];
+  double estimated_ns_per_point; /* the cost model's estimate of the plan (0: none) */
 } spvgen_mlp_config;
 
 /* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of
@@ -314,6 +378,14 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   3 gradients      f32, grad_workgroups slots of E elements: slot g at g * E (written,
  *                    never read first: no clearing between steps)
  *   4 loss           f32, element g (g < grad_workgroups): workgroup g's share
+ * With the hash grid (loop and mat variants; not vec) the slots cover the network's part
+ * of the layout only (slot_elements), and the gradient of the table follows them
+ * (grid_grad_offset): the kernel adds each point's share to it with atomic f32 adds
+ * (order-dependent in the last bits), and the optimizer
+ * reads it and writes it back to 0. The host zeroes that region once, before the first
+ * step. The adds are OpAtomicFAddEXT where the device has shaderBufferFloat32AtomicAdd
+ * (the plan's features then include SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD), else
+ * compare-exchange loops.
  * Push constants: uint32 at 0, the batch's point count N (>= 1). Dispatch exactly
  * grad_workgroups x 1 x 1 (the kernel info's groups): workgroup g takes the points
  * g * W + k * grad_workgroups * W + (0..W), W = grad_local_size[0].
@@ -333,7 +405,8 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *                    grad_workgroups + step - 1 when the buffer has it (the loss history;
  *                    a buffer of grad_workgroups + steps elements keeps every step's)
  * Push constants: uint32 step at 0 (1, 2, ...: Adam's bias correction), float
- * learning_rate at 4. Dispatch spvgen_mlp_train_optimizer_groups (the info's groups).
+ * learning_rate at 4. Dispatch spvgen_mlp_train_optimizer_groups (the info's groups: one
+ * element per invocation, at most 65535 workgroups, the kernel looping over the rest).
  *   Adam: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
  *         w -= lr * (m / (1 - b1^step)) / (sqrt(v / (1 - b2^step)) + eps)
  *   SGD:  w -= lr * g
@@ -418,10 +491,20 @@ typedef struct spvgen_mlp_train_config {
   uint32_t grad_shared_bytes;
   uint32_t opt_local_size[3];
   uint64_t elements;       /* E = net.weight_bytes / 2 */
-  uint64_t grad_bytes;     /* grad_workgroups * E * 4 (vec: 0, the host sizes it) */
+  /* The gradient buffer (loop and mat variants): grad_workgroups slots of slot_elements
+   * f32 each (slot g at g * slot_elements), then, with the hash grid, the table's
+   * gradient: element e >= slot_elements of the layout (e < E) at grid_grad_offset + e -
+   * slot_elements. slot_elements = E, or net.grid_offset / 2 with the hash grid (the
+   * network's part: the table is not summed per workgroup, its gradient is added there
+   * with atomics); grid_grad_offset = grad_workgroups * slot_elements (0 without it). */
+  uint64_t slot_elements;
+  uint64_t grid_grad_offset;
+  uint64_t grad_bytes;     /* (grad_workgroups * slot_elements + E - slot_elements) * 4
+                              (vec: 0, the host sizes it) */
   uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
   uint64_t loss_bytes;     /* the least: grad_workgroups * 4 (+ 4 per step of history) */
-  uint64_t params;         /* trainable values: sum of outputs * (inputs + bias) */
+  uint64_t params;         /* trainable values: sum of outputs * (inputs + bias), plus the
+                              hash grid's table (grid_entries * features) */
   uint64_t features;
   uint32_t grad_push_constant_size; /* loop 4; vec 8 + 8 * layer_count */
   char name[128];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */

@@ -44,6 +44,7 @@ static const struct {
     {"shaderFloat8", "VK_EXT_shader_float8"},
     {"shaderFloat8CooperativeMatrix", "VK_EXT_shader_float8"},
     {"timestamps", "a queue with timestampValidBits > 0"},
+    {"shaderBufferFloat32AtomicAdd", "VK_EXT_shader_atomic_float"},
 };
 
 static int feature_index(uint64_t feature) {
@@ -275,7 +276,7 @@ static void preset_lavapipe(spvgen_device_caps *c) {
   c->api_version = SPVGEN_API_VERSION(1, 3, 230);
   c->driver_version = 1;
   c->features |= SPVGEN_FEATURE_FLOAT64 | SPVGEN_FEATURE_PUSH_CONSTANT_16BIT |
-                 SPVGEN_FEATURE_PUSH_CONSTANT_8BIT;
+                 SPVGEN_FEATURE_PUSH_CONSTANT_8BIT | SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   c->subgroup_size = c->min_subgroup_size = c->max_subgroup_size = 8;
   c->subgroup_operations &= ~SPVGEN_SUBGROUP_CLUSTERED;
   c->max_compute_workgroup_subgroups = 32;
@@ -352,7 +353,8 @@ static void preset_h100(spvgen_device_caps *c) {
                  SPVGEN_FEATURE_COOPMAT2_CONVERSIONS | SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS |
                  SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS |
                  SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPVEC_TRAINING |
-                 SPVGEN_FEATURE_BFLOAT16 | SPVGEN_FEATURE_BFLOAT16_COOPMAT;
+                 SPVGEN_FEATURE_BFLOAT16 | SPVGEN_FEATURE_BFLOAT16_COOPMAT |
+                 SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED |
                             0x100u; /* measured 2047: also partitioned (NV) */
   c->max_shared_memory = 49152;

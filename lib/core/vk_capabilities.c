@@ -330,8 +330,10 @@ static const spvgen_vk_capability table[] = {
              "shaderSubgroupRotate (Vulkan 1.4, VK_KHR_shader_subgroup_rotate)"),
     OTHER(6029, FloatControls2, V(1, 4),
           "shaderFloatControls2 (Vulkan 1.4, VK_KHR_shader_float_controls2)"),
-    OTHER(6033, AtomicFloat32AddEXT, 0,
-          "shaderBuffer/Shared/ImageFloat32AtomicAdd (VK_EXT_shader_atomic_float)"),
+    /* spvgen's kernels add to buffers only (the MLP's hash grid gradient): the buffer
+     * feature stands for the capability. */
+    FEAT(6033, AtomicFloat32AddEXT, 0, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD,
+         "shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)"),
     OTHER(6034, AtomicFloat64AddEXT, 0,
           "shaderBuffer/SharedFloat64AtomicAdd (VK_EXT_shader_atomic_float)"),
     OTHER(6095, AtomicFloat16AddEXT, 0,

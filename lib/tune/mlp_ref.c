@@ -112,6 +112,87 @@ static double get_io(const void *p, spvgen_component_type t, uint64_t i) {
   return t == SPVGEN_COMPONENT_F32 ? ((const float *)p)[i] : sg_ref_f16_to_f32(((const uint16_t *)p)[i]);
 }
 
+/* ------------------------------------------------------------ hash grid ---- */
+
+/* The device computes pos = fma(scale, x, 0.5) in f32, fused or not (Vulkan's fma may be
+ * a multiply and an add, each correctly rounded): the reference takes the fused value,
+ * and the other one's distance from it bounds the device's error in the fraction. */
+static void grid_pos(float scale, float x, float *fused, float *unfused) {
+  *fused = fmaf(scale, x, 0.5f);
+  volatile float prod = scale * x; /* rounded to f32, never contracted into an fma */
+  volatile float sum = prod + 0.5f;
+  *unfused = sum;
+}
+
+uint32_t sg_ref_mlp_grid_corners(const spvgen_mlp_config *p, const double *x, uint32_t l,
+                                 uint64_t *elem, double *weight, double *frac_err) {
+  const uint32_t D = p->desc.input_width;
+  const struct spvgen_mlp_grid_level *L = &p->grid[l];
+  uint32_t cell[3];
+  double frac[3];
+  *frac_err = 0;
+  for (uint32_t k = 0; k < D; k++) {
+    float fused, unfused;
+    grid_pos(L->scale, (float)x[k], &fused, &unfused);
+    float fl = floorf(fused);
+    cell[k] = (uint32_t)(int32_t)fl;
+    frac[k] = (double)fused - (double)fl;
+    double e = fabs((double)unfused - (double)fused);
+    if (e > *frac_err) *frac_err = e;
+  }
+  static const uint32_t primes[3] = {1u, 2654435761u, 805459861u};
+  for (uint32_t c = 0; c < (1u << D); c++) {
+    uint32_t dense = 0, hash = 0, stride = 1;
+    double w = 1;
+    for (uint32_t k = 0; k < D; k++) {
+      uint32_t ck = cell[k] + ((c >> k) & 1);
+      w *= (c >> k) & 1 ? frac[k] : 1 - frac[k];
+      dense += ck * stride;
+      stride *= L->resolution;
+      hash ^= ck * primes[k];
+    }
+    uint32_t idx = L->hashed ? hash & (L->entries - 1) : dense % L->entries;
+    elem[c] = ((uint64_t)L->offset + idx) * p->desc.grid.features;
+    weight[c] = w;
+  }
+  return 1u << D;
+}
+
+bool sg_ref_mlp_grid_ambiguous(const spvgen_mlp_config *p, const double *x) {
+  for (uint32_t l = 0; l < p->desc.grid.levels; l++)
+    for (uint32_t k = 0; k < p->desc.input_width; k++) {
+      float fused, unfused;
+      grid_pos(p->grid[l].scale, (float)x[k], &fused, &unfused);
+      if (floorf(fused) != floorf(unfused)) return true;
+    }
+  return false;
+}
+
+/* The hash grid's features of raw point x into out[levels * features] with the bound on
+ * the device's error: the fraction's (the fused / unfused difference, through the
+ * corners' values), f32 rounding of the weights and sums (2^-21 of the magnitudes), and
+ * u_store (f16 features on the vec / mat paths) of the value. */
+static void grid_point(const spvgen_mlp_config *p, const uint8_t *weights, const double *x, double u_store,
+                       double *out, double *err) {
+  const uint32_t F = p->desc.grid.features, D = p->desc.input_width;
+  for (uint32_t l = 0; l < p->desc.grid.levels; l++) {
+    uint64_t elem[8];
+    double w[8], fe;
+    uint32_t nc = sg_ref_mlp_grid_corners(p, x, l, elem, w, &fe);
+    for (uint32_t f = 0; f < F; f++) {
+      double v = 0, mag = 0, vmag = 0;
+      for (uint32_t c = 0; c < nc; c++) {
+        double t = f16v(weights, p->grid_offset + 2 * (elem[c] + f));
+        v += w[c] * t;
+        mag += fabs(w[c] * t);
+        vmag += fabs(t);
+      }
+      out[l * F + f] = v;
+      err[l * F + f] = (D * fe + ldexp(1, -21)) * vmag + ldexp(1, -21) * mag + u_store * fabs(v);
+    }
+  }
+}
+
 void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed, uint8_t *weights,
                      void *input) {
   uint64_t s = seed ? seed : 0x5eed0171full;
@@ -134,12 +215,28 @@ void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed,
     if (!p->desc.no_bias)
       for (uint32_t i = 0; i < L->outputs; i++) put_f16(weights, L->bias_offset + 2ull * i, rand_signed(&s) * 0.5);
   }
-  bool blob = p->desc.encoding == SPVGEN_MLP_ENCODING_ONE_BLOB;
-  for (uint64_t i = 0; i < nin; i++) {
-    double v = blob ? 0.01 + 0.98 * unit01(&s) : rand_signed(&s);
-    if (p->desc.input_type == SPVGEN_COMPONENT_F32) ((float *)input)[i] = (float)v;
-    else ((uint16_t *)input)[i] = sg_ref_f32_to_f16((float)v);
+  bool grid = p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  if (grid) /* the table: +-[1/8, 1), f16 */
+    for (uint64_t e = 0; e < (uint64_t)p->grid_entries * p->desc.grid.features; e++)
+      put_f16(weights, p->grid_offset + 2 * e, rand_signed(&s));
+  bool unit = p->desc.encoding == SPVGEN_MLP_ENCODING_ONE_BLOB || grid;
+  const uint32_t iw = p->desc.input_width;
+  for (uint64_t pt = 0; pt < points; pt++) {
+    /* in (0, 1) for the one-blob and the hash grid; the grid redraws a point where an f32
+     * rounding could move it to another cell (sg_ref_mlp_grid_ambiguous) */
+    for (int tries = 0; tries < 64; tries++) {
+      double xs[SPVGEN_MLP_MAX_WIDTH];
+      for (uint32_t c = 0; c < iw; c++) {
+        double v = unit ? 0.01 + 0.98 * unit01(&s) : rand_signed(&s);
+        uint64_t i = pt * iw + c;
+        if (p->desc.input_type == SPVGEN_COMPONENT_F32) ((float *)input)[i] = (float)v;
+        else ((uint16_t *)input)[i] = sg_ref_f32_to_f16((float)v);
+        xs[c] = get_io(input, p->desc.input_type, i);
+      }
+      if (!grid || !sg_ref_mlp_grid_ambiguous(p, xs)) break;
+    }
   }
+  (void)nin;
 }
 
 static double act(double x, spvgen_mlp_activation a, double slope) {
@@ -180,7 +277,8 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
     raw[c] = get_io(input, d->input_type, pt * d->input_width + c);
   const uint32_t F = d->encoding_size;
   const double pi = 3.14159265358979323846;
-  for (uint32_t c = 0; c < d->input_width; c++) {
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) grid_point(p, weights, raw, f16_path ? u_store : 0, xa, ea);
+  for (uint32_t c = 0; d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID && c < d->input_width; c++) {
     if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
       xa[c] = raw[c];
       ea[c] = f16_path ? u_store * fabs(raw[c]) : 0;

@@ -13,10 +13,22 @@
 
 /* Random weights (f16, nonzero, scaled by 1/sqrt(inputs)) and biases into weights
  * (plan->weight_bytes bytes; the padding gets 1000.0 so that a kernel reading it fails),
- * and points * input_width random input components of input_type into input (one-blob:
- * in (0, 1); else +-[1/8, 1)). seed 0: a fixed default. */
+ * and points * input_width random input components of input_type into input (one-blob and
+ * hash grid: in (0, 1), the grid's points never where an f32 rounding could change their
+ * cell; else +-[1/8, 1)); the hash grid's table +-[1/8, 1). seed 0: a fixed default. */
 void sg_ref_mlp_fill(const spvgen_mlp_config *plan, uint64_t points, uint64_t seed, uint8_t *weights,
                      void *input);
+
+/* The hash grid (spvgen/mlp.h) at level l for raw point x[input_width]: the 2^D corners'
+ * table elements (of feature 0, from the table's start: (offset + index) * features),
+ * their interpolation weights from the fused f32 position fma(scale, x, 0.5), and in
+ * *frac_err the largest distance between that and the unfused position (the device may
+ * compute either). Returns 2^D. */
+uint32_t sg_ref_mlp_grid_corners(const spvgen_mlp_config *plan, const double *x, uint32_t l,
+                                 uint64_t *elem, double *weight, double *frac_err);
+/* Whether fused and unfused f32 positions of x fall into different cells at some level
+ * (the data generator redraws such points: the device could take either cell). */
+bool sg_ref_mlp_grid_ambiguous(const spvgen_mlp_config *plan, const double *x);
 
 /* The float64 reference of point pt: out[output_width] and err[output_width], a bound on
  * the device's error for the plan's variant. */

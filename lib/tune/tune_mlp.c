@@ -53,7 +53,7 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
   spvgen_status st = resolve_net(desc, caps, &p, why, sizeof why);
   if (st != SPVGEN_OK) return tune_msg(msg, size, "spvgen_tune_mlp_key: %s", why), st;
   const spvgen_mlp_desc *d = &p.desc;
-  char dev[256], net[16 * 12], acts[16 * 24], enc[32];
+  char dev[256], net[16 * 12], acts[16 * 24], enc[64];
   tune_device_field(caps, dev, sizeof dev);
   size_t o = (size_t)snprintf(net, sizeof net, "%u", p.encoded_width);
   for (uint32_t l = 0; l < p.layer_count && o < sizeof net; l++)
@@ -69,6 +69,9 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
       o += (size_t)snprintf(acts + o, sizeof acts - o, "%s%s", l ? "," : "", an ? an : "?");
   }
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) snprintf(enc, sizeof enc, "none");
+  else if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    snprintf(enc, sizeof enc, "hashgrid:%u,%u,%u,%u,%g", d->grid.levels, d->grid.features, d->grid.log2_hashmap_size,
+             d->grid.base_resolution, (double)d->grid.per_level_scale);
   else snprintf(enc, sizeof enc, "%s:%u", spvgen_mlp_encoding_name(d->encoding), d->encoding_size);
   int n = snprintf(key, key_size,
                    "mlp dev=%s net=%s acts=%s enc=%s types=%s,%s,%s acc=%s bias=%d points=%llu%s", dev, net, acts,
@@ -88,7 +91,8 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
 
 static void knobs_of(const spvgen_mlp_config *p, spvgen_tune_knobs *k) {
   memset(k, 0, sizeof *k);
-  snprintf(k->variant, sizeof k->variant, "%s", spvgen_mlp_variant_name(p->variant));
+  /* the mat variant's rows arrangement rides in the variant's name: "mat-rows" */
+  snprintf(k->variant, sizeof k->variant, "%s%s", spvgen_mlp_variant_name(p->variant), p->desc.mat_rows ? "-rows" : "");
   k->workgroup_size = p->desc.workgroup_size;
   k->tile_m = p->desc.points_per_group;
 }
@@ -97,13 +101,16 @@ static void knobs_of(const spvgen_mlp_config *p, spvgen_tune_knobs *k) {
  * a knob d sets. */
 static bool apply_knobs(spvgen_mlp_desc *d, const spvgen_tune_knobs *k, char *why, size_t size) {
   spvgen_mlp_variant v;
-  if (!spvgen_mlp_variant_parse(k->variant, &v) || v == SPVGEN_MLP_AUTO)
+  bool rows = !strcmp(k->variant, "mat-rows");
+  if (rows) v = SPVGEN_MLP_MAT;
+  else if (!spvgen_mlp_variant_parse(k->variant, &v) || v == SPVGEN_MLP_AUTO)
     return tune_msg(why, size, "variant '%s' is not an MLP variant", k->variant), false;
   if (k->tile_n || k->tile_k || k->subgroups || k->stages || k->unroll || k->split_k)
     return tune_msg(why, size, "it sets knobs the MLP does not have"), false;
   if (d->variant != SPVGEN_MLP_AUTO && d->variant != v)
     return tune_msg(why, size, "the desc asks for variant %s", spvgen_mlp_variant_name(d->variant)), false;
   d->variant = v;
+  d->mat_rows = d->mat_rows || rows;
   if (k->workgroup_size) {
     if (d->workgroup_size && d->workgroup_size != k->workgroup_size)
       return tune_msg(why, size, "the desc sets workgroup_size %u", d->workgroup_size), false;

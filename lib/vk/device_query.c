@@ -57,6 +57,7 @@ enum {
   CHAIN_COOPVEC,
   CHAIN_BF16,
   CHAIN_FLOAT8,
+  CHAIN_ATOMIC_FLOAT,
   CHAIN_PIPELINE_EXECUTABLE,
   CHAIN_TIMELINE,
   CHAIN_COUNT
@@ -77,6 +78,7 @@ static void *chain_member(sg_vk_features *f, int i) {
   case CHAIN_COOPVEC: return &f->coopvec;
   case CHAIN_BF16: return &f->bf16;
   case CHAIN_FLOAT8: return &f->float8;
+  case CHAIN_ATOMIC_FLOAT: return &f->atomic_float;
   case CHAIN_PIPELINE_EXECUTABLE: return &f->pipeline_executable;
   case CHAIN_TIMELINE: return &f->timeline;
   default: return NULL;
@@ -105,6 +107,7 @@ void sg_vk_features_link(sg_vk_features *f) {
   f->coopvec.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_FEATURES_NV;
   f->bf16.sType = SPVGEN_VK_STRUCTURE_TYPE_BFLOAT16_FEATURES;
   f->float8.sType = SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES;
+  f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
   f->pipeline_executable.sType =
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   f->timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
@@ -164,6 +167,7 @@ static const feature_field FEATURE_FIELDS[] = {
     FIELD(bf16.shaderBFloat16CooperativeMatrix, SPVGEN_FEATURE_BFLOAT16_COOPMAT),
     FIELD(float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8),
     FIELD(float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT),
+    FIELD(atomic_float.shaderBufferFloat32AtomicAdd, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD),
 };
 #undef FIELD
 #define FEATURE_FIELD_COUNT (sizeof FEATURE_FIELDS / sizeof FEATURE_FIELDS[0])
@@ -187,6 +191,13 @@ void sg_vk_features_restrict(sg_vk_features *f, uint64_t m) {
   f->bda.bufferDeviceAddressCaptureReplay = VK_FALSE;
   f->bda.bufferDeviceAddressMultiDevice = VK_FALSE;
   f->vmm.vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
+  { /* of the float atomics only the table's buffer add (no image or sparse ones) */
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT a;
+    memset(&a, 0, sizeof a);
+    a.sType = f->atomic_float.sType;
+    a.pNext = f->atomic_float.pNext;
+    f->atomic_float = a;
+  }
   for (size_t i = 0; i < FEATURE_FIELD_COUNT; i++) {
     char *field = (char *)f + FEATURE_FIELDS[i].offset;
     *(VkBool32 *)(void *)field = (m & FEATURE_FIELDS[i].bit) ? VK_TRUE : VK_FALSE;
@@ -501,6 +512,7 @@ static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysical
       {CHAIN_COOPVEC, VK_NV_COOPERATIVE_VECTOR_EXTENSION_NAME, false},
       {CHAIN_BF16, SPVGEN_VK_KHR_SHADER_BFLOAT16_NAME, false},
       {CHAIN_FLOAT8, SPVGEN_VK_EXT_SHADER_FLOAT8_NAME, false},
+      {CHAIN_ATOMIC_FLOAT, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, false},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     bool present = has_extension(exts, ne, table[i].ext);

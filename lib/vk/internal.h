@@ -175,6 +175,7 @@ typedef struct sg_vk_features {
   VkPhysicalDeviceCooperativeVectorFeaturesNV coopvec;
   sg_vk_bfloat16_features bf16;
   sg_vk_float8_features float8;
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
   /* Not a SPVGEN_FEATURE_*: chained only when the extension is present, kept as the
    * driver reports it (sg_vk_features_restrict leaves it alone). */
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable;

@@ -95,6 +95,97 @@ static void test_encodings_widen_the_input(void) {
   CHECK_EQ_U64(p.layers[0].row_stride, 32);
 }
 
+/* The hash grid (spvgen/mlp.h): tiny-cuda-nn's defaults for zero fields; each level's
+ * scale, resolution, table size and offset as the header's formulas give them (worked
+ * by hand below); the table after the layers; hashed exactly where resolution^D exceeds
+ * the table. */
+static void test_hash_grid_levels(void) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 3;
+  d.output_width = 4;
+  d.hidden_width = 64;
+  d.hidden_count = 2;
+  d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+  spvgen_mlp_config p;
+  char msg[256];
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.desc.grid.levels, 16);
+  CHECK_EQ_U64(p.desc.grid.features, 2);
+  CHECK_EQ_U64(p.desc.grid.log2_hashmap_size, 19);
+  CHECK_EQ_U64(p.desc.grid.base_resolution, 16);
+  CHECK(p.desc.grid.per_level_scale == 2.0f);
+  CHECK_EQ_U64(p.encoded_width, 32);
+  CHECK_EQ_U64(p.layers[0].inputs, 32);
+  /* level 0: scale 15, resolution 16, 4096 dense entries; level 2: scale 63, 64^3 =
+   * 262144 <= 2^19 dense; level 3: scale 127, 128^3 > 2^19: hashed, 2^19 entries */
+  CHECK(p.grid[0].scale == 15.0f && p.grid[0].resolution == 16 && p.grid[0].entries == 4096 && !p.grid[0].hashed);
+  CHECK(p.grid[2].resolution == 64 && p.grid[2].entries == 262144 && !p.grid[2].hashed);
+  CHECK(p.grid[3].resolution == 128 && p.grid[3].entries == 524288 && p.grid[3].hashed);
+  CHECK_EQ_U64(p.grid[1].offset, 4096);
+  CHECK_EQ_U64(p.grid[3].offset, 4096 + 32768 + 262144);
+  CHECK_EQ_U64(p.grid_entries, 4096 + 32768 + 262144 + 13ull * 524288);
+  CHECK_EQ_U64(p.grid_offset % 64, 0);
+  CHECK(p.grid_offset >= p.layers[2].bias_offset + 8);
+  CHECK_EQ_U64(p.weight_bytes, (p.grid_offset + 4ull * p.grid_entries + 15) / 16 * 16);
+  CHECK_CONTAINS(p.name, "hashgrid:16x2");
+  /* 2-D, a non-integer scale: ceil; a resolution^2 not a multiple of 8 rounds up */
+  d.input_width = 2;
+  d.grid.levels = 3;
+  d.grid.features = 4;
+  d.grid.log2_hashmap_size = 8;
+  d.grid.base_resolution = 3;
+  d.grid.per_level_scale = 1.5f;
+  CHECK_MSG(spvgen_mlp_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(p.grid[0].scale == 2.0f && p.grid[0].resolution == 3 && p.grid[0].entries == 16); /* 9 -> 16 */
+  CHECK(p.grid[1].scale == 3.5f && p.grid[1].resolution == 5 && p.grid[1].entries == 32); /* 25 -> 32 */
+  CHECK(p.grid[2].scale == 5.75f && p.grid[2].resolution == 7 && p.grid[2].entries == 56); /* 49 -> 56 */
+  CHECK_EQ_U64(p.grid_entries, 104);
+  CHECK_EQ_U64(p.encoded_width, 12);
+  /* the kernels validate for every variant (h100) and the loop variant (vulkan13) */
+  spvgen_device_caps h100 = preset("h100"), v13 = preset("vulkan13");
+  for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++)
+    for (int dim = 2; dim <= 3; dim++) {
+      d.variant = (spvgen_mlp_variant)v;
+      d.input_width = (uint32_t)dim;
+      spvgen_kernel k;
+      spvgen_status st = spvgen_mlp(&d, v == SPVGEN_MLP_LOOP && dim == 2 ? &v13 : &h100, &k, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(check_words(k.words, k.word_count));
+      spvgen_kernel_free(&k);
+    }
+}
+
+/* Width 256 on the mat variant within the H100's 48 KiB of shared memory (one layer's
+ * biases at a time), in the corners of the grid benchmark; the kernels validate. */
+static void test_mat_width_256_fits_48k(void) {
+  spvgen_device_caps h100 = preset("h100");
+  static const uint32_t nets[][4] = {{64, 256, 8, 64}, {1, 256, 8, 1}, {64, 256, 1, 64}, {1, 256, 1, 64}, {32, 128, 8, 32}};
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = nets[i][0];
+    d.hidden_width = nets[i][1];
+    d.hidden_count = nets[i][2];
+    d.output_width = nets[i][3];
+    d.variant = SPVGEN_MLP_MAT;
+    spvgen_kernel k;
+    char msg[512];
+    spvgen_mlp_config p;
+    spvgen_status st = spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%u-%ux%u-%u: %s", nets[i][0], nets[i][1], nets[i][2], nets[i][3], msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(p.shared_bytes <= h100.max_shared_memory);
+    CHECK(p.points_per_workgroup >= 32);
+    st = spvgen_mlp(&d, &h100, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK(check_words(k.words, k.word_count));
+    spvgen_kernel_free(&k);
+  }
+}
+
 typedef struct bad_case {
   const char *needle;
   spvgen_status status;
@@ -127,6 +218,22 @@ static void e_bias_loop(spvgen_mlp_desc *d) { d->bias_path = SPVGEN_MLP_BIAS_ADD
 static void e_bias_bad(spvgen_mlp_desc *d) { d->bias_path = (spvgen_mlp_bias_path)7; d->variant = SPVGEN_MLP_LOOP; }
 static void e_wg(spvgen_mlp_desc *d) { d->workgroup_size = 4096; d->variant = SPVGEN_MLP_LOOP; }
 static void e_slope(spvgen_mlp_desc *d) { d->leaky_slope = 1.0f / 0.0f; }
+static void e_grid_dim(spvgen_mlp_desc *d) { d->encoding = SPVGEN_MLP_ENCODING_HASH_GRID; }
+static void e_grid_feat(spvgen_mlp_desc *d) { e_grid_dim(d); d->input_width = 3; d->grid.features = 3; }
+static void e_grid_log2(spvgen_mlp_desc *d) { e_grid_dim(d); d->input_width = 2; d->grid.log2_hashmap_size = 25; }
+static void e_grid_scale(spvgen_mlp_desc *d) { e_grid_dim(d); d->input_width = 2; d->grid.per_level_scale = 0.5f; }
+static void e_grid_size(spvgen_mlp_desc *d) { e_grid_dim(d); d->input_width = 2; d->encoding_size = 4; }
+static void e_grid_big(spvgen_mlp_desc *d) {
+  e_grid_dim(d);
+  d->input_width = 3;
+  d->grid.levels = 32;
+  d->grid.features = 8;
+  d->grid.log2_hashmap_size = 24;
+  d->grid.per_level_scale = 1.2f;
+}
+static void e_grid_levels(spvgen_mlp_desc *d) { e_grid_dim(d); d->input_width = 2; d->grid.levels = 33; }
+static void e_grid_res(spvgen_mlp_desc *d) { e_grid_dim(d); d->input_width = 2; d->grid.levels = 32; d->grid.per_level_scale = 2.0f; }
+static void e_grid_unused(spvgen_mlp_desc *d) { d->grid.levels = 4; }
 
 static void test_errors_name_the_field(void) {
   static const bad_case cases[] = {
@@ -156,6 +263,15 @@ static void test_errors_name_the_field(void) {
       {"bias_path is a knob of the vec variant (the loop variant", SPVGEN_ERROR_UNSUPPORTED, e_bias_loop},
       {"bias_path 7: not a spvgen_mlp_bias_path", SPVGEN_ERROR_INVALID_ARGUMENT, e_bias_bad},
       {"leaky_slope must be finite", SPVGEN_ERROR_INVALID_ARGUMENT, e_slope},
+      {"input_width 4: the hash grid encodes 2-D or 3-D points", SPVGEN_ERROR_UNSUPPORTED, e_grid_dim},
+      {"grid.features 3: 1, 2, 4 or 8 features per level", SPVGEN_ERROR_INVALID_ARGUMENT, e_grid_feat},
+      {"grid.log2_hashmap_size 25: 4 to 24", SPVGEN_ERROR_INVALID_ARGUMENT, e_grid_log2},
+      {"grid.per_level_scale 0.5: a finite factor >= 1", SPVGEN_ERROR_INVALID_ARGUMENT, e_grid_scale},
+      {"encoding_size 4: the hash grid takes desc.grid", SPVGEN_ERROR_INVALID_ARGUMENT, e_grid_size},
+      {"the hash grid's table is", SPVGEN_ERROR_UNSUPPORTED, e_grid_big},
+      {"grid.levels 33: at most 32", SPVGEN_ERROR_UNSUPPORTED, e_grid_levels},
+      {"at most 2^24 cells per axis", SPVGEN_ERROR_UNSUPPORTED, e_grid_res},
+      {"grid is set but the encoding is none", SPVGEN_ERROR_INVALID_ARGUMENT, e_grid_unused},
   };
   spvgen_device_caps v13 = preset("vulkan13");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -522,7 +638,8 @@ static void test_vec_int8_weights(void) {
 /* A caller's own kernel: a weight buffer at (0, 5), the network as a function, called
  * twice (two points per invocation); validates for loop (vulkan13) and vec (h100). */
 static void test_function_in_a_callers_kernel(void) {
-  for (int v = 0; v < 2; v++) {
+  for (int run = 0; run < 4; run++) { /* loop, vec; then both with the hash grid (its table in the caller's buffer) */
+    int v = run & 1;
     spvgen_device_caps caps = preset(v ? "h100" : "vulkan13");
     spvgen_mlp_desc d;
     memset(&d, 0, sizeof d);
@@ -532,6 +649,12 @@ static void test_function_in_a_callers_kernel(void) {
     d.hidden_count = 2;
     d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
     d.encoding_size = 4;
+    if (run >= 2) {
+      d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+      d.encoding_size = 0;
+      d.grid.levels = 6;
+      d.grid.log2_hashmap_size = 10;
+    }
     d.variant = v ? SPVGEN_MLP_VEC : SPVGEN_MLP_LOOP;
     spvgen_mlp_config p;
     char msg[512];
@@ -586,6 +709,8 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_zero_desc_defaults),
       TEST_CASE(test_encodings_widen_the_input),
+      TEST_CASE(test_hash_grid_levels),
+      TEST_CASE(test_mat_width_256_fits_48k),
       TEST_CASE(test_errors_name_the_field),
       TEST_CASE(test_names_parse),
       TEST_CASE(test_kernels_validate_and_reflect),

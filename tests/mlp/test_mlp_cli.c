@@ -9,7 +9,7 @@ static void test_mlp_emits_a_valid_module_for_h100(void) {
   cli_result r = cli_run("mlp", "--in", "32", "--hidden", "64x4", "--out", "16", "--act", "relu", "--types",
                          "f16", "--caps", "h100", "-o", path);
   CHECK_EXIT(r, 0);
-  CHECK_CONTAINS(r.err, "vec 32-64x4-16 relu f16");
+  CHECK_CONTAINS(r.err, " 32-64x4-16 relu f16"); /* the variant: what was measured fastest there */
   cli_result_free(&r);
   r = cli_run("val", path);
   CHECK_EXIT(r, 0);
@@ -125,8 +125,57 @@ static void test_mlp_train(void) {
   cli_result_free(&r);
 }
 
+/* The hash grid's flag, weights auto, run mlp --sample, bench mlp (emission only for a
+ * preset; a run on the CI device with every variant it has and the reasons for the
+ * others). */
+static void test_mlp_hash_grid_sample_and_bench(void) {
+  cli_result r = cli_run("mlp", "--in", "3", "--hidden", "64x2", "--out", "4", "--encoding", "hashgrid:8,2,12,4,1.5",
+                         "--caps", "h100", "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "grid_scale");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "4", "--encoding", "hashgrid:8,3", "--caps", "h100");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "grid.features 3: 1, 2, 4 or 8 features per level");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "4", "--encoding", "hashgrid:8,x");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "32", "--hidden", "64x4", "--out", "16", "--weights", "auto", "--caps", "h100", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"weight_layout\": \"optimal\""); /* the vec variant reads it faster */
+  cli_result_free(&r);
+  r = cli_run("bench", "mlp", "--in", "64", "--hidden", "64x5", "--out", "64", "--caps", "h100");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "emit     ");
+  CHECK_CONTAINS(r.out, "net      49152 FLOP per point");
+  cli_result_free(&r);
+  r = cli_run("bench", "mlp", "--in", "3", "--out", "1", "--sample", "x");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--sample: 'x' is not a number of points");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "3", "--hidden", "16", "--out", "2", "--points", "3000", "--sample", "50");
+  if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "(sampled points)");
+  CHECK_CONTAINS(r.out, "check    102 of 102 outputs match"); /* 51 points: every 60th, the last */
+  cli_result_free(&r);
+  r = cli_run("bench", "mlp", "--in", "3", "--hidden", "16", "--out", "2", "--points", "2000", "--repeats", "1",
+              "--warmup-ms", "1", "--variants", "all");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "loop     loop 3-16x1-2 relu f16 w64");
+  CHECK_CONTAINS(r.out, "best     ");
+  cli_result_free(&r);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_mlp_hash_grid_sample_and_bench),
       TEST_CASE(test_mlp_emits_a_valid_module_for_h100),
       TEST_CASE(test_mlp_usage_and_refusals),
       TEST_CASE(test_run_mlp_checks_every_output),

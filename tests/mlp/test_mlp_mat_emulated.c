@@ -114,6 +114,8 @@ static void test_mat_odd_networks_emulated(void) {
       {5, 48, 2, 20, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP, 0, 0, false, true, 2, 16}, /* 3 fragments on 2 subgroups */
       {1, 16, 1, 1, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_NONE, 0, 0, true, false, 0, 16},
       {16, 16, 0, 32, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_RELU, 0, 0, false, false, 1, 16},  /* one layer, direct output */
+      /* 256 wide: 16 output fragments on 8 subgroups, one layer's biases at a time */
+      {3, 256, 2, 16, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, 0, 0, false, false, 0, 16},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
     spvgen_mlp_desc d;
@@ -135,10 +137,83 @@ static void test_mat_odd_networks_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The hash grid staged level by level into the activation block (dense and hashed
+ * levels, 2-D and 3-D points, 1 / 2 / 4 features), the first layer 16-multiple or not. */
+static void test_mat_hash_grid_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, levels, features, log2size, base;
+    float scale;
+    uint32_t width, out;
+  } cases[] = {
+      {3, 8, 2, 12, 4, 1.5f, 32, 4},  /* 16 inputs: direct B fragments */
+      {2, 5, 4, 10, 8, 1.7f, 16, 3},  /* 20 inputs: staged first layer */
+      {3, 3, 1, 6, 2, 2.0f, 16, 16},  /* 3 inputs (padded to 16), every level hashed past the first */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cases[i].in;
+    d.hidden_width = cases[i].width;
+    d.hidden_count = 2;
+    d.output_width = cases[i].out;
+    d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+    d.grid.levels = cases[i].levels;
+    d.grid.features = cases[i].features;
+    d.grid.log2_hashmap_size = cases[i].log2size;
+    d.grid.base_resolution = cases[i].base;
+    d.grid.per_level_scale = cases[i].scale;
+    d.input_type = i == 1 ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_F16;
+    d.points_per_group = 16;
+    run_case(ctx, d, 75);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* The rows arrangement (desc.mat_rows): each subgroup its own point fragments and every
+ * output fragment, no workgroup barrier between layers; direct and staged outputs, staged
+ * (odd) layers, an encoding, f32 points, no bias, one and two fragments per subgroup. */
+static void test_mat_rows_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    spvgen_mlp_encoding enc;
+    uint32_t enc_size, subgroups, ppg;
+    bool f32_io, no_bias;
+  } cases[] = {
+      {16, 32, 2, 16, SPVGEN_MLP_ACT_RELU, 0, 0, 2, 32, false, false},                /* direct output */
+      {3, 33, 3, 4, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ENCODING_FREQUENCY, 6, 2, 64, true, false}, /* 2 fragments each */
+      {5, 48, 2, 20, SPVGEN_MLP_ACT_LEAKY_RELU, 0, 0, 1, 16, false, true},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cases[i].in;
+    d.hidden_width = cases[i].width;
+    d.hidden_count = cases[i].count;
+    d.output_width = cases[i].out;
+    d.activation = cases[i].act;
+    d.encoding = cases[i].enc;
+    d.encoding_size = cases[i].enc_size;
+    d.no_bias = cases[i].no_bias;
+    if (cases[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    d.workgroup_size = cases[i].subgroups * spvgen_vk_caps(ctx)->subgroup_size;
+    d.points_per_group = cases[i].ppg;
+    d.mat_rows = true;
+    run_case(ctx, d, 75);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_mat_rows_emulated),
       TEST_CASE(test_mat_anchor_network_emulated),
       TEST_CASE(test_mat_odd_networks_emulated),
+      TEST_CASE(test_mat_hash_grid_emulated),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -95,6 +95,43 @@ static void test_loop_networks_match_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The hash grid (loop variant): 2-D and 3-D points, 1 to 8 features per level, dense,
+ * wrapping and hashed levels, f16 and f32 points, and tiny-cuda-nn's default grid
+ * (16 levels, 2^19 entries: the finest levels' f32 positions keep a few bits of
+ * fraction, which the bound allows for). */
+static void test_loop_hash_grid_matches_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, levels, features, log2size, base;
+    float scale;
+    bool f32_io;
+  } nets[] = {
+      {3, 8, 2, 12, 4, 1.5f, false}, {2, 6, 1, 10, 8, 2.0f, true}, {3, 4, 4, 8, 2, 1.3f, true},
+      {2, 3, 8, 16, 16, 1.9f, false}, {3, 0, 0, 0, 0, 0.0f, false},
+  };
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = nets[i].in;
+    d.hidden_width = 32;
+    d.hidden_count = 2;
+    d.output_width = 3;
+    d.activation = SPVGEN_MLP_ACT_SILU;
+    d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+    d.grid.levels = nets[i].levels;
+    d.grid.features = nets[i].features;
+    d.grid.log2_hashmap_size = nets[i].log2size;
+    d.grid.base_resolution = nets[i].base;
+    d.grid.per_level_scale = nets[i].scale;
+    if (nets[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    char what[32];
+    snprintf(what, sizeof what, "grid %zu", i);
+    run_case(ctx, d, 333, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The check is able to fail: a correct output altered in one component by a little more
  * than the tolerance fails, and exactly the reference passes. */
 static void test_check_fails_on_a_wrong_output(void) {
@@ -329,6 +366,7 @@ done:
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_loop_networks_match_cpu),
+      TEST_CASE(test_loop_hash_grid_matches_cpu),
       TEST_CASE(test_check_fails_on_a_wrong_output),
       TEST_CASE(test_float8_weights_data_and_reference),
       TEST_CASE(test_int8_weights_data_and_reference),

@@ -38,7 +38,14 @@ static const net_case cases[] = {
     {2, 16, 2, 4, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ENCODING_ONE_BLOB, 8, false, false, SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 1000},
     {4, 24, 3, 2, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_EXP, 0, 0, true, false, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_SGD, 128},
     {6, 0, 0, 5, 0, SPVGEN_MLP_ACT_NONE, 0, 0, true, false, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 64},
+    /* the hash grid (enc_size: which of hash_grids below) */
+    {3, 16, 2, 3, SPVGEN_MLP_ACT_RELU, 0, SPVGEN_MLP_ENCODING_HASH_GRID, 0, true, false, SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 300},
+    {2, 16, 1, 2, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ENCODING_HASH_GRID, 1, false, false, SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 200},
 };
+
+/* 3-D: 5 levels of 2 features, dense and hashed; 2-D: 4 features per level, a 2^6 table
+ * (every level past the first hashed) */
+static const spvgen_mlp_hash_grid hash_grids[] = {{5, 2, 9, 4, 1.6f}, {3, 4, 6, 4, 2.0f}};
 
 static spvgen_mlp_train_desc make_desc(const net_case *c) {
   spvgen_mlp_train_desc d;
@@ -50,7 +57,8 @@ static spvgen_mlp_train_desc make_desc(const net_case *c) {
   d.net.activation = c->act;
   d.net.output_activation = c->out_act;
   d.net.encoding = c->enc;
-  d.net.encoding_size = c->enc_size;
+  d.net.encoding_size = c->enc == SPVGEN_MLP_ENCODING_HASH_GRID ? 0 : c->enc_size;
+  if (c->enc == SPVGEN_MLP_ENCODING_HASH_GRID) d.net.grid = hash_grids[c->enc_size];
   d.net.no_bias = c->no_bias;
   if (c->f32_io) d.net.input_type = d.net.output_type = SPVGEN_COMPONENT_F32;
   d.loss = c->loss;
@@ -136,6 +144,14 @@ static void test_train_refusals(void) {
   d.net.variant = SPVGEN_MLP_VEC;
   CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "variant vec: training needs cooperativeVectorTraining, which");
+  {
+    spvgen_device_caps hc;
+    spvgen_caps_preset("h100", &hc);
+    spvgen_mlp_train_desc g = make_desc(&cases[6]);
+    g.net.variant = SPVGEN_MLP_VEC;
+    CHECK(spvgen_mlp_train_plan(&g, &hc, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "variant vec: the hash grid trains on the loop and mat variants");
+  }
   d.net.variant = SPVGEN_MLP_MAT;
   CHECK(spvgen_mlp_train_plan(&d, NULL, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "net: spvgen_mlp_plan: the mat variant needs cooperativeMatrix");
@@ -202,6 +218,7 @@ static void test_vec_gradient_kernel_validates_for_h100(void) {
   spvgen_device_caps h100;
   CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    if (cases[i].enc == SPVGEN_MLP_ENCODING_HASH_GRID) continue; /* refused: test_train_refusals */
     spvgen_mlp_train_desc d = make_desc(&cases[i]);
     d.net.variant = SPVGEN_MLP_VEC;
     spvgen_mlp_train_config p;
@@ -243,11 +260,22 @@ static void test_vec_gradient_kernel_validates_for_h100(void) {
 static void test_training_matches_cpu(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+  /* the hash grid cases twice: with the device's float atomics where it has them
+   * (lavapipe: VK_EXT_shader_atomic_float), and with the compare-exchange loops */
+  for (size_t run = 0; run < sizeof cases / sizeof cases[0] + 2; run++) {
+    size_t i = run < sizeof cases / sizeof cases[0] ? run : run - 2;
+    bool cas = run >= sizeof cases / sizeof cases[0];
     spvgen_mlp_train_desc d = make_desc(&cases[i]);
     if (i == 2) d.weight_decay = 0.01f;
+    spvgen_mlp_train_config plan;
+    char pmsg[512];
+    if (cas) {
+      CHECK_MSG(spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &plan, pmsg, sizeof pmsg) == SPVGEN_OK, "%s", pmsg);
+      plan.features &= ~SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+    }
     mlp_train_run_options o;
     memset(&o, 0, sizeof o);
+    if (cas) o.plan = &plan;
     o.seed = test_rand_u32() | 1u;
     o.points = cases[i].points;
     o.steps = 3;
@@ -265,8 +293,8 @@ static void test_training_matches_cpu(void) {
               r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.checked,
               (unsigned long long)r.opt.first_bad, r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
     CHECK_MSG(r.loss_bad == 0, "%s: loss gpu %.8g cpu %.8g (step 1)", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
-    fprintf(stderr, "  %-58s %llu grads x %u steps, worst err/tol %.3f; optimizer worst %.3f; loss %.5g -> %.5g\n",
-            r.plan.name, (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio,
+    fprintf(stderr, "  %-58s%s %llu grads x %u steps, worst err/tol %.3f; optimizer worst %.3f; loss %.5g -> %.5g\n",
+            r.plan.name, cas ? " (compare-exchange)" : (r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) ? " (float atomics)" : "", (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio,
             r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[o.steps - 1]);
   }
   spvgen_vk_destroy(ctx);
@@ -281,23 +309,25 @@ static int cmp_double(const void *a, const void *b) {
 
 static void check_case(const net_case *nc, double max_median_ratio) {
   spvgen_mlp_train_desc d = make_desc(nc);
+  const bool grid = nc->enc == SPVGEN_MLP_ENCODING_HASH_GRID;
   spvgen_mlp_train_config t;
   char msg[512];
   CHECK_MSG(spvgen_mlp_train_plan(&d, NULL, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   mlp_train_data data;
   CHECK(mlp_train_make_data(&t, 100, 7, &data));
-  uint64_t E = t.elements;
+  uint64_t E = t.elements, Es = t.slot_elements;
   double *grad = malloc(E * 8), *tol = malloc(E * 8), loss, ltol;
-  float *slots = calloc(E * t.grad_workgroups, 4);
+  float *slots = calloc(t.grad_bytes / 4, 4);
   CHECK(grad && tol && slots && mlp_train_reference(&t, data.weights, &data, grad, tol, &loss, &ltol));
-  for (uint64_t e = 0; e < E; e++) slots[e] = (float)grad[e];
+  for (uint64_t e = 0; e < E; e++) slots[e < Es ? e : t.grid_grad_offset + e - Es] = (float)grad[e];
   mlp_train_check c;
   memset(&c, 0, sizeof c);
   mlp_train_check_gradients(&t, slots, grad, tol, &c);
   CHECK_EQ_U64(c.bad, 0);
   CHECK_EQ_U64(c.checked, t.params);
-  uint64_t victim = t.net.layers[1].matrix_offset / 2 + 3;
-  slots[E + victim] += (float)(3 * tol[victim]); /* in the second slot */
+  /* in the second slot; with the hash grid, an entry of the table's gradient */
+  uint64_t victim = grid ? Es + 5 : t.net.layers[1].matrix_offset / 2 + 3;
+  slots[grid ? t.grid_grad_offset + 5 : Es + victim] += (float)(3 * tol[victim]);
   memset(&c, 0, sizeof c);
   mlp_train_check_gradients(&t, slots, grad, tol, &c);
   CHECK_EQ_U64(c.bad, 1);
@@ -326,6 +356,7 @@ static void test_gradient_check_fails_on_a_wrong_gradient(void) {
   check_case(&cases[0], 0.5);  /* measured 0.23: Vulkan's 2^-11 for sin / cos */
   check_case(&cases[2], 0.05); /* measured 0.012 */
   check_case(&cases[4], 0.002); /* measured 0.0001 */
+  check_case(&cases[7], 0.05);  /* the hash grid */
 }
 
 int main(int argc, char **argv) {

@@ -115,17 +115,266 @@ spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
 spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
                            const mlp_run_options *options, mlp_run_result *res, char *msg,
                            size_t size) {
+  memset(res, 0, sizeof *res);
+  mlp_session *s = NULL;
+  spvgen_status st = mlp_session_open(ctx, plan, options, &s, msg, size);
+  if (st == SPVGEN_OK) st = mlp_session_run(s, plan, res, msg, size);
+  mlp_session_close(s);
+  return st;
+}
+
+/* ------------------------------------------------------------------ flags ---- */
+
+void mlp_net_flags(const spvgen_mlp_desc *d, char *buf, size_t size) {
+  size_t o = (size_t)snprintf(buf, size, "--in %u --out %u", d->input_width, d->output_width);
+  if (d->hidden_count) {
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --hidden ");
+    for (uint32_t i = 0; i < d->hidden_count; i++)
+      o += (size_t)snprintf(buf + o, o < size ? size - o : 0, "%s%u", i ? "," : "", d->hidden_widths[i]);
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --act %s", spvgen_mlp_activation_name(d->activation));
+  }
+  o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --out-act %s",
+                        spvgen_mlp_activation_name(d->output_activation));
+  if (d->activation == SPVGEN_MLP_ACT_LEAKY_RELU || d->output_activation == SPVGEN_MLP_ACT_LEAKY_RELU)
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --leaky-slope %g", (double)d->leaky_slope);
+  if (d->no_bias) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --no-bias");
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --encoding hashgrid:%u,%u,%u,%u,%g", d->grid.levels,
+                          d->grid.features, d->grid.log2_hashmap_size, d->grid.base_resolution,
+                          (double)d->grid.per_level_scale);
+  else if (d->encoding)
+    o += (size_t)snprintf(buf + o, o < size ? size - o : 0, " --encoding %s:%u", spvgen_mlp_encoding_name(d->encoding),
+                          d->encoding_size);
+  snprintf(buf + o, o < size ? size - o : 0, " --types f16,%s", spvgen_component_type_name(d->input_type));
+}
+
+/* ---------------------------------------------------------------- anchors ---- */
+
+uint32_t mlp_anchor_run(const char *script, const char *args, mlp_anchor_row *rows, uint32_t max, FILE *echo) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "python3 '%s' %s 2>&1", script, args);
+  FILE *f = popen(cmd, "r");
+  if (!f) {
+    if (echo) fprintf(echo, "# anchor: cannot run python3 %s\n", script);
+    return 0;
+  }
+  uint32_t n = 0;
+  char line[2048];
+  while (fgets(line, sizeof line, f)) {
+    mlp_anchor_row r;
+    unsigned long long pts;
+    memset(&r, 0, sizeof r);
+    if (sscanf(line, "anchor\t%63[^\t]\t%23[^\t]\t%llu\t%lf\t%lf\t%lf", r.name, r.mode, &pts, &r.ms, &r.rate_g,
+               &r.tflops) == 6) {
+      r.points = pts;
+      if (n < max) rows[n++] = r;
+    }
+    if (echo) fprintf(echo, "# anchor: %s", line);
+  }
+  pclose(f);
+  return n;
+}
+
+double mlp_anchor_rate(const mlp_anchor_row *rows, uint32_t n, const char *name, const char *mode) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!strcmp(rows[i].name, name) && !strcmp(rows[i].mode, mode)) return rows[i].rate_g;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- session ---- */
+
+/* The reference of the sampled points for one error model (sg_ref_mlp_point's: the loop
+ * variant's f32 path, the f16 paths, f16 accumulation). */
+enum { REF_LOOP, REF_F16, REF_F16ACC, REF_CLASSES };
+
+struct mlp_session {
+  spvgen_vk_context *ctx;
+  spvgen_mlp_config net; /* the plan it was opened with */
+  mlp_run_options opt;
+  mlp_run_data data;
+  spvgen_vk_buffer *in, *out, *w_row, *w_opt;
+  uint64_t in_bytes, out_bytes;
+  uint64_t opt_offsets[SPVGEN_MLP_MAX_LAYERS]; /* the optimal matrices' offsets */
+  void *hout;
+  uint64_t *pts, npts;   /* the checked points (sampled); NULL: every point, not cached */
+  double *ref[REF_CLASSES], *err[REF_CLASSES];
+};
+
+static int ref_class(const spvgen_mlp_config *p) {
+  return p->variant == SPVGEN_MLP_LOOP ? REF_LOOP : p->desc.f16_accumulation ? REF_F16ACC : REF_F16;
+}
+
+bool mlp_session_accepts(const mlp_session *s, const spvgen_mlp_config *p) {
+  const spvgen_mlp_config *n = &s->net;
+  const spvgen_mlp_desc *a = &n->desc, *b = &p->desc;
+  if (p->layer_count != n->layer_count || p->weight_bytes != n->weight_bytes || a->input_width != b->input_width ||
+      a->output_width != b->output_width || a->encoding != b->encoding || a->encoding_size != b->encoding_size ||
+      memcmp(&a->grid, &b->grid, sizeof a->grid) || a->weight_type != b->weight_type ||
+      a->input_type != b->input_type || a->output_type != b->output_type || a->no_bias != b->no_bias ||
+      a->leaky_slope != b->leaky_slope)
+    return false;
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (p->layers[l].inputs != n->layers[l].inputs || p->layers[l].outputs != n->layers[l].outputs ||
+        p->layers[l].activation != n->layers[l].activation || p->layers[l].matrix_offset != n->layers[l].matrix_offset)
+      return false;
+  return true;
+}
+
+void mlp_session_close(mlp_session *s) {
+  if (!s) return;
+  spvgen_vk_buffer_destroy(s->in);
+  spvgen_vk_buffer_destroy(s->out);
+  spvgen_vk_buffer_destroy(s->w_row);
+  spvgen_vk_buffer_destroy(s->w_opt);
+  mlp_run_free_data(&s->data);
+  free(s->hout);
+  free(s->pts);
+  for (int c = 0; c < REF_CLASSES; c++) free(s->ref[c]), free(s->err[c]);
+  free(s);
+}
+
+spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                               const mlp_run_options *options, mlp_session **out, char *msg,
+                               size_t size) {
+  *out = NULL;
   mlp_run_options opt = options ? *options : (mlp_run_options){0};
   if (!opt.repeats) opt.repeats = 1;
   if (!opt.points) opt.points = 4096;
+  if (opt.points > 0xFFFFFFFFull) {
+    snprintf(msg, size, "points %llu: the kernel's point count is a uint32", (unsigned long long)opt.points);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  mlp_session *s = calloc(1, sizeof *s);
+  if (!s) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  s->ctx = ctx;
+  s->net = *plan;
+  s->opt = opt;
+  const spvgen_mlp_desc *d = &plan->desc;
+  s->in_bytes = opt.points * d->input_width * spvgen_component_type_size(d->input_type);
+  s->out_bytes = opt.points * d->output_width * spvgen_component_type_size(d->output_type);
+  spvgen_status st = SPVGEN_OK;
+  /* The checked points: about `sample` of them evenly spread, the last included (their
+   * references cached), or every point. */
+  if (!opt.no_check && opt.sample && opt.points > opt.sample) {
+    uint64_t step = opt.points / opt.sample;
+    s->pts = malloc(sizeof *s->pts * (opt.points / step + 2));
+    if (!s->pts) goto oom;
+    for (uint64_t pt = 0; pt < opt.points; pt += step) s->pts[s->npts++] = pt;
+    if (s->pts[s->npts - 1] != opt.points - 1) s->pts[s->npts++] = opt.points - 1;
+  }
+  if (!mlp_run_make_data(plan, opt.points, opt.seed, &s->data) || !(s->hout = malloc(s->out_bytes ? s->out_bytes : 1)))
+    goto oom;
+  uint64_t sizes[3] = {s->in_bytes, s->out_bytes, plan->weight_bytes};
+  spvgen_vk_buffer **bufs[3] = {&s->in, &s->out, &s->w_row};
+  for (int i = 0; i < 3; i++) {
+    uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
+    if (spvgen_vk_buffer_create(ctx, b, 0, bufs[i]) != SPVGEN_OK) VKFAIL();
+  }
+  if (spvgen_vk_buffer_upload(ctx, s->in, 0, s->data.input, s->in_bytes) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, s->w_row, 0, s->data.weights, plan->weight_bytes) != SPVGEN_OK)
+    VKFAIL();
+  *out = s;
+  return SPVGEN_OK;
+oom:
+  st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)opt.points);
+done:
+  mlp_session_close(s);
+  return st;
+}
+
+/* The optimal-layout weight buffer (made once): row-major weights with each layer's
+ * matrix converted by the driver after them (mlp_ref.c). */
+static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p, char *msg, size_t size) {
+  if (s->w_opt) return SPVGEN_OK;
+  spvgen_vk_context *ctx = s->ctx;
+  uint8_t *w = NULL;
+  uint64_t bytes = 0;
+  spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t n = 0;
+  spvgen_status st = sg_ref_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, spec, &n, msg, size);
+  if (st != SPVGEN_OK) return st;
+  for (uint32_t l = 0; l < n; l++) s->opt_offsets[l] = spec[l].value;
+  if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &s->w_opt) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, s->w_opt, 0, w, bytes) != SPVGEN_OK) {
+    st = SPVGEN_ERROR_VULKAN;
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+    spvgen_vk_buffer_destroy(s->w_opt);
+    s->w_opt = NULL;
+  }
+  free(w);
+  return st;
+}
+
+/* The checked points' references for p's error model (computed once). */
+static bool session_refs(mlp_session *s, const spvgen_mlp_config *p, double **ref, double **err) {
+  int c = ref_class(p);
+  const uint32_t ow = p->desc.output_width;
+  if (!s->ref[c]) {
+    s->ref[c] = malloc(sizeof(double) * s->npts * ow);
+    s->err[c] = malloc(sizeof(double) * s->npts * ow);
+    if (!s->ref[c] || !s->err[c]) {
+      free(s->ref[c]), free(s->err[c]);
+      s->ref[c] = s->err[c] = NULL;
+      return false;
+    }
+    for (uint64_t i = 0; i < s->npts; i++)
+      mlp_reference(p, &s->data, s->pts[i], s->ref[c] + i * ow, s->err[c] + i * ow);
+  }
+  *ref = s->ref[c];
+  *err = s->err[c];
+  return true;
+}
+
+static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt, const double *ref,
+                        const double *err, mlp_run_result *res) {
+  const spvgen_mlp_desc *d = &p->desc;
+  for (uint32_t c = 0; c < d->output_width; c++) {
+    double g = get_io(gpu, d->output_type, pt * d->output_width + c);
+    double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
+    double e = fabs(g - ref[c]);
+    if (!(e <= tol)) {
+      if (!res->bad) {
+        res->first_bad_point = pt;
+        res->first_bad_component = c;
+        res->first_bad_gpu = g;
+        res->first_bad_ref = ref[c];
+        res->first_bad_tol = tol;
+      }
+      res->bad++;
+    }
+    if (!(e <= res->max_err)) {
+      res->max_err = e;
+      res->max_err_tol = tol;
+    }
+    double ratio = e / tol;
+    if (!(ratio <= res->worst_ratio)) res->worst_ratio = ratio;
+    res->checked++;
+  }
+}
+
+/* First compiles in this process: FNV-1a hashes of the modules compiled so far (the
+ * driver and the runner's pipeline cache make a second compile of the same words
+ * cheaper, which is not what a framework's first call costs). */
+static uint64_t compiled[4096];
+static uint32_t compiled_n;
+
+static uint64_t words_hash(const uint32_t *w, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 0x100000001b3ull;
+  return h;
+}
+
+spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp_run_result *res, char *msg,
+                              size_t size) {
   memset(res, 0, sizeof *res);
   res->plan = *plan;
+  spvgen_vk_context *ctx = s->ctx;
+  const mlp_run_options opt = s->opt;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
-  spvgen_status st = SPVGEN_OK;
   const spvgen_mlp_config *p = &res->plan;
-  if (opt.points > 0xFFFFFFFFull) {
-    snprintf(msg, size, "points %llu: the kernel's point count is a uint32",
-             (unsigned long long)opt.points);
+  if (!mlp_session_accepts(s, p)) {
+    snprintf(msg, size, "plan %s is not of the session's network %s", p->name, s->net.name);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   uint32_t groups[3];
@@ -135,7 +384,6 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
              (unsigned long long)opt.points, groups[0], caps->name, caps->max_workgroup_count[0]);
     return SPVGEN_ERROR_UNSUPPORTED;
   }
-
   spvgen_module *m = spvgen_module_create(NULL);
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel_info info;
@@ -143,6 +391,7 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   size_t count = 0;
   double t0 = now_us();
   int reps = 0;
+  spvgen_status st;
   do {
     spvgen_module_reset(m, NULL);
     st = spvgen_mlp_emit(m, p, &info);
@@ -150,57 +399,47 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
     reps++;
   } while (st == SPVGEN_OK && now_us() - t0 < 20000.0 && reps < 2000);
   res->emit_us = (now_us() - t0) / reps;
+  res->words = count;
   if (st != SPVGEN_OK) {
     snprintf(msg, size, "emit: %s", spvgen_module_error(m));
     spvgen_module_destroy(m);
     return st;
   }
   st = spvgen_kernel_reflect(words, count, &info, msg, size);
-  /* The weights as the device reads them (the optimal layout: converted by the driver,
-   * offsets as specialization constants). Made from the host data below. */
-  mlp_run_data data;
-  memset(&data, 0, sizeof data);
-  uint8_t *dev_weights = NULL;
-  uint64_t dev_weight_bytes = 0;
+  spvgen_vk_buffer *wbuf = s->w_row;
   spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
   uint32_t nspec = 0;
-  if (st == SPVGEN_OK && !mlp_run_make_data(p, opt.points, opt.seed, &data)) {
-    st = SPVGEN_ERROR_OUT_OF_MEMORY;
-    snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)opt.points);
+  if (st == SPVGEN_OK && p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    st = session_optimal(s, p, msg, size);
+    wbuf = s->w_opt;
+    for (uint32_t l = 0; st == SPVGEN_OK && l < p->layer_count; l++) {
+      spec[l].id = (p->desc.spec_id_base ? p->desc.spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;
+      spec[l].size = 4;
+      spec[l].value = s->opt_offsets[l];
+      spec[l].name = NULL;
+      nspec = l + 1;
+    }
   }
-  if (st == SPVGEN_OK)
-    st = sg_ref_mlp_device_weights(ctx, p, data.weights, &dev_weights, &dev_weight_bytes, spec, &nspec, msg, size);
   spvgen_vk_pipeline_options popt;
   memset(&popt, 0, sizeof popt);
   popt.spec_constants = spec;
   popt.spec_constant_count = nspec;
   spvgen_vk_pipeline *pipe = NULL;
+  uint64_t h = words_hash(words, count);
+  bool first = true;
+  for (uint32_t i = 0; i < compiled_n; i++) first &= compiled[i] != h;
+  double c0 = now_us();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
+  res->compile_ms = first ? (now_us() - c0) / 1e3 : -1;
+  if (st == SPVGEN_OK && first && compiled_n < sizeof compiled / sizeof compiled[0]) compiled[compiled_n++] = h;
   spvgen_module_destroy(m);
-  void *hout = NULL;
-  spvgen_vk_buffer *bufs[3] = {0};
   spvgen_vk_dispatch_desc *dd = NULL;
   uint64_t *ns = NULL;
-  uint32_t osz = spvgen_component_type_size(p->desc.output_type);
-  uint64_t out_bytes = opt.points * p->desc.output_width * osz;
-  uint64_t in_bytes = opt.points * p->desc.input_width * spvgen_component_type_size(p->desc.input_type);
   if (st != SPVGEN_OK) goto done;
-  if (!(hout = malloc(out_bytes ? out_bytes : 1))) {
-    st = SPVGEN_ERROR_OUT_OF_MEMORY;
-    snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)opt.points);
-    goto done;
-  }
-  uint64_t sizes[3] = {in_bytes, dev_weight_bytes, out_bytes};
-  for (int i = 0; i < 3; i++) {
-    uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(ctx, b, 0, &bufs[i]) != SPVGEN_OK) VKFAIL();
-  }
-  if (spvgen_vk_buffer_upload(ctx, bufs[0], 0, data.input, in_bytes) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, bufs[1], 0, dev_weights, dev_weight_bytes) != SPVGEN_OK ||
-      spvgen_vk_buffer_fill(ctx, bufs[2], 0, (out_bytes < 4 ? 4 : out_bytes + 3) & ~3ull, 0x7FC07FC0u) != SPVGEN_OK)
+  if (spvgen_vk_buffer_fill(ctx, s->out, 0, (s->out_bytes < 4 ? 4 : s->out_bytes + 3) & ~3ull, 0x7FC07FC0u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled output: a component never written fails the check */
   uint32_t total = opt.warmup + opt.repeats;
   uint32_t npoints = (uint32_t)opt.points;
@@ -211,6 +450,7 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
     snprintf(msg, size, "out of host memory");
     goto done;
   }
+  spvgen_vk_buffer *bufs[3] = {s->in, wbuf, s->out};
   for (uint32_t i = 0; i < total; i++) {
     dd[i].pipeline = pipe;
     dd[i].buffers = bufs;
@@ -221,9 +461,8 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   }
   if (opt.warmup_ms) { /* until the timings are steady (warm_up.h) */
     warm_up_info wi;
-    st = warm_up_run(ctx, dd, total, opt.warmup_ms, ns, &wi);
+    st = warm_up_run_limit(ctx, dd, total, opt.warmup_ms, opt.warmup_limit_ms, ns, &wi);
   }
-
   if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
   if (st != SPVGEN_OK) VKFAIL();
   qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);
@@ -233,17 +472,22 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
     res->points_per_s = opt.points / (res->median_ns * 1e-9);
     res->tflops = (double)p->flops_per_point * opt.points / res->median_ns / 1e3;
   }
-  if (spvgen_vk_buffer_download(ctx, bufs[2], 0, hout, out_bytes) != SPVGEN_OK) VKFAIL();
-  if (!opt.no_check)
-    mlp_run_check_sampled(p, &data, hout, opt.sample && opt.points > opt.sample ? opt.points / opt.sample : 1, res);
-
+  if (!opt.no_check) {
+    if (spvgen_vk_buffer_download(ctx, s->out, 0, s->hout, s->out_bytes) != SPVGEN_OK) VKFAIL();
+    double *ref, *err;
+    if (!s->pts) {
+      mlp_run_check_sampled(p, &s->data, s->hout, 1, res);
+    } else if (!session_refs(s, p, &ref, &err)) {
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of host memory");
+    } else {
+      for (uint64_t i = 0; i < s->npts; i++)
+        check_point(p, s->hout, s->pts[i], ref + i * p->desc.output_width, err + i * p->desc.output_width, res);
+    }
+  }
 done:
   free(dd);
   free(ns);
-  for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(bufs[i]);
   spvgen_vk_pipeline_destroy(pipe);
-  mlp_run_free_data(&data);
-  free(dev_weights);
-  free(hout);
   return st;
 }

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
@@ -36,7 +37,9 @@ typedef struct mlp_run_options {
   uint32_t repeats;   /* timed dispatches; 0: 1 */
   bool no_check;
   uint64_t sample;    /* 0: check every point; else about this many points, evenly spread
-                         (the first and the last included: large benchmark runs) */
+                         (the first and the last included: large benchmark runs), every
+                         output component of each */
+  uint32_t warmup_limit_ms; /* the warm-up's time limit (warm_up_run_limit; 0: its default) */
 } mlp_run_options;
 
 typedef struct mlp_run_result {
@@ -48,6 +51,9 @@ typedef struct mlp_run_result {
   double median_ns, min_ns;
   double points_per_s, tflops;
   double emit_us;     /* emit + finish of the plan, one core, averaged over repeats */
+  double compile_ms;  /* the driver's pipeline creation (vkCreateComputePipelines), wall
+                         time of the first compile of this module in the process */
+  size_t words;       /* the module's size */
 } mlp_run_result;
 
 /* Host data of a run: what mlp_run_make_data fills. */
@@ -76,6 +82,38 @@ void mlp_run_check(const spvgen_mlp_config *plan, const mlp_run_data *data, cons
 /* The same on every step-th point (and the last one); step 0 or 1: every point. */
 void mlp_run_check_sampled(const spvgen_mlp_config *plan, const mlp_run_data *data,
                            const void *gpu_out, uint64_t step, mlp_run_result *res);
+
+/* A network's data on the device, for running several plans of it (benchmarks): random
+ * weights (row-major, and the driver's optimal layout made when a plan first needs it),
+ * points, the output buffer, and the float64 reference of the sampled points (per error
+ * model: loop / f16 paths / f16 accumulation), computed once. Plans run on a session must
+ * be of its network (layers, encoding, types: mlp_session_accepts). */
+typedef struct mlp_session mlp_session;
+spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
+                               const mlp_run_options *options, mlp_session **out, char *message,
+                               size_t message_size);
+bool mlp_session_accepts(const mlp_session *s, const spvgen_mlp_config *plan);
+/* Emits (timed), compiles (timed), warms up, times and checks one plan. */
+spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp_run_result *res,
+                              char *message, size_t message_size);
+void mlp_session_close(mlp_session *s);
+
+/* The network of a resolved desc (plan.desc) as `spvgen mlp`'s flags ("--in 3 --out 1
+ * --hidden 48,48 --act sigmoid ..."), which bench/anchors/mlp_anchor_net.py reads too. */
+void mlp_net_flags(const spvgen_mlp_desc *d, char *buf, size_t size);
+
+/* bench/anchors/mlp_anchor_net.py's results: "anchor<TAB>NAME<TAB>MODE<TAB>POINTS<TAB>MS<TAB>
+ * G/S<TAB>TFLOP/S" lines. mlp_anchor_run runs `python3 SCRIPT ARGS` (popen, in the same
+ * process run as the benchmark) and collects them; its other lines go to echo (NULL:
+ * dropped), prefixed "# anchor: ". Returns the number of rows. */
+typedef struct mlp_anchor_row {
+  char name[64], mode[24];
+  uint64_t points;
+  double ms, rate_g, tflops; /* rate_g: G points/s (inference) or G samples/s (train-*) */
+} mlp_anchor_row;
+uint32_t mlp_anchor_run(const char *script, const char *args, mlp_anchor_row *rows, uint32_t max, FILE *echo);
+/* The rate of NAME's MODE among rows (0: none). */
+double mlp_anchor_rate(const mlp_anchor_row *rows, uint32_t n, const char *name, const char *mode);
 
 /* Plans desc for ctx's device, emits, runs and checks. SPVGEN_OK means it ran; the
  * verdict is res->bad == 0. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gemm_run.h" /* f16 conversions */
+#include "mlp_ref.h"   /* lib/tune: the hash grid's cells and weights */
 #include "mlp_run.h"
 
 static uint64_t rng_next(uint64_t *s) { /* splitmix64 */
@@ -23,8 +24,33 @@ static double f16at(const uint8_t *w, uint64_t byte) {
   return gemm_run_f16_to_f32(h);
 }
 
+/* The hash grid's table: elements [grid_offset / 2, + entries * features). */
+static bool is_table(const spvgen_mlp_config *p, uint64_t e) {
+  return p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && e >= p->grid_offset / 2 &&
+         e < p->grid_offset / 2 + (uint64_t)p->grid_entries * p->desc.grid.features;
+}
+
+/* Element e's gradient in the device's gradient buffer (the slots summed; the table's
+ * single sum), and the sum of the magnitudes of its parts. */
+static double device_grad(const spvgen_mlp_train_config *t, const float *slots, uint64_t e, double *mag) {
+  const uint64_t Es = t->slot_elements;
+  if (e >= Es) {
+    double g = slots[t->grid_grad_offset + e - Es];
+    *mag = fabs(g);
+    return g;
+  }
+  double g = 0, m = 0;
+  for (uint32_t k = 0; k < t->grad_workgroups; k++) {
+    g += slots[(uint64_t)k * Es + e];
+    m += fabs(slots[(uint64_t)k * Es + e]);
+  }
+  *mag = m;
+  return g;
+}
+
 bool mlp_train_is_param(const spvgen_mlp_train_config *t, uint64_t e) {
   const spvgen_mlp_config *p = &t->net;
+  if (is_table(p, e)) return true;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     uint64_t mo = L->matrix_offset / 2, rs = L->row_stride / 2;
@@ -119,6 +145,28 @@ static double d2_bound(double z, double e, spvgen_mlp_activation a) {
   }
 }
 
+/* The hash grid's features of point x (as lib/tune/mlp_ref.c's forward: the fused f32
+ * position, the unfused one's distance through the corners, f32 rounding). */
+static void grid_forward(const spvgen_mlp_config *p, const uint8_t *w, const double *x, double *a, double *ea) {
+  const uint32_t F = p->desc.grid.features, D = p->desc.input_width;
+  for (uint32_t l = 0; l < p->desc.grid.levels; l++) {
+    uint64_t elem[8];
+    double wc[8], fe;
+    uint32_t nc = sg_ref_mlp_grid_corners(p, x, l, elem, wc, &fe);
+    for (uint32_t f = 0; f < F; f++) {
+      double v = 0, mag = 0, vmag = 0;
+      for (uint32_t c = 0; c < nc; c++) {
+        double tv = f16at(w, p->grid_offset + 2 * (elem[c] + f));
+        v += wc[c] * tv;
+        mag += fabs(wc[c] * tv);
+        vmag += fabs(tv);
+      }
+      a[l * F + f] = v;
+      ea[l * F + f] = (D * fe + ldexp(1, -21)) * vmag + ldexp(1, -21) * mag;
+    }
+  }
+}
+
 bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
                          const mlp_train_data *data, double *grad, double *tol, double *loss,
                          double *loss_tol) {
@@ -142,8 +190,14 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
     A += p->layers[l].outputs;
     Z += p->layers[l].outputs;
   }
-  double *buf = malloc(sizeof(double) * (3 * (size_t)A + 5 * (size_t)Z));
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  const uint64_t T = grid ? E - p->grid_offset / 2 : 0; /* the table's part of the layout */
+  double *buf = malloc(sizeof(double) * (3 * (size_t)A + 5 * (size_t)Z + 2 * (size_t)p->encoded_width + 2 * T));
   if (!buf) return false;
+  double *denc = buf + 3 * (size_t)A + 5 * (size_t)Z, *edenc = denc + p->encoded_width;
+  double *tcount = edenc + p->encoded_width, *tmag = tcount + T; /* atomic terms per table element */
+  for (uint64_t i = 0; i < 2 * T; i++) tcount[i] = 0;
+  double xin[3];
   double *a = buf, *ea = a + A, *amag = ea + A, *z = amag + A, *ez = z + Z, *del = ez + Z,
          *edel = del + Z, *amb = edel + Z;
   memset(grad, 0, E * sizeof *grad);
@@ -158,7 +212,10 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
       uint64_t i = pt * d->input_width + c;
       double x = d->input_type == SPVGEN_COMPONENT_F32 ? ((const float *)data->input)[i]
                                                        : gemm_run_f16_to_f32(((const uint16_t *)data->input)[i]);
-      if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
+      if (grid) {
+        xin[c] = x;
+        if (c + 1 == d->input_width) grid_forward(p, w, xin, a, ea);
+      } else if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
         a[c] = x;
         ea[c] = 0;
       } else if (d->encoding == SPVGEN_MLP_ENCODING_FREQUENCY) {
@@ -258,6 +315,39 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
                      u16 * (fabs(del[q]) + edel[q]) + scale * tiny16;
       }
     }
+    /* the hash grid: dLoss/d(encoded) = W_0^T delta_0 (f32 sums; mat: stored f16, as
+     * the deltas), each level's share scattered into its corners' entries (an f32 product
+     * and an atomic f32 sum: the sum's bound is taken below from the terms per element) */
+    if (grid) {
+      const spvgen_mlp_layer *L0 = &p->layers[0];
+      for (uint32_t j = 0; j < L0->inputs; j++) {
+        double s0 = 0, sm = 0, se = 0;
+        for (uint32_t i = 0; i < L0->outputs; i++) {
+          double wij = f16at(w, L0->matrix_offset + (uint64_t)i * L0->row_stride + 2ull * j);
+          s0 += wij * del[zoff[0] + i];
+          sm += fabs(wij * del[zoff[0] + i]);
+          se += fabs(wij) * edel[zoff[0] + i];
+        }
+        denc[j] = s0;
+        edenc[j] = se + u_acc * sm;
+        if (f16s) edenc[j] += u16 * (fabs(s0) + edenc[j]) + scale * tiny16;
+      }
+      const uint32_t Fg = d->grid.features, D = d->input_width;
+      for (uint32_t l = 0; l < d->grid.levels; l++) {
+        uint64_t elem[8];
+        double wc[8], fe;
+        uint32_t nc = sg_ref_mlp_grid_corners(p, xin, l, elem, wc, &fe);
+        for (uint32_t cc = 0; cc < nc; cc++)
+          for (uint32_t f = 0; f < Fg; f++) {
+            double dv = denc[l * Fg + f], term = wc[cc] * dv;
+            uint64_t te = elem[cc] + f, e = p->grid_offset / 2 + te;
+            grad[e] += term;
+            tol[e] += fabs(wc[cc]) * edenc[l * Fg + f] + fabs(dv) * (D * fe + ldexp(1, -21)) + ldexp(1, -24) * fabs(term);
+            tcount[te] += 1;
+            tmag[te] += fabs(term);
+          }
+      }
+    }
     /* gradients: the terms' error, and the f32 sums over points (W in a workgroup's
      * chunk, then the chunks; the slots are summed in double) */
     for (uint32_t l = 0; l < L; l++) {
@@ -278,6 +368,7 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
       }
     }
   }
+  for (uint64_t te = 0; te < T; te++) tol[p->grid_offset / 2 + te] += tcount[te] * ldexp(1, -24) * tmag[te];
   for (uint64_t e = 0; e < E; e++) tol[e] += 1e-30;
   *loss = lsum;
   *loss_tol = ltol + 1e-30;
@@ -306,9 +397,8 @@ void mlp_train_check_gradients(const spvgen_mlp_train_config *t, const float *sl
   const uint64_t E = t->elements;
   for (uint64_t e = 0; e < E; e++) {
     if (!mlp_train_is_param(t, e)) continue;
-    double s = 0;
-    for (uint32_t g = 0; g < t->grad_workgroups; g++) s += slots[(uint64_t)g * E + e];
-    check_one(c, e, s, grad[e], tol[e]);
+    double mag;
+    check_one(c, e, device_grad(t, slots, e, &mag), grad[e], tol[e]);
   }
 }
 
@@ -321,11 +411,8 @@ void mlp_train_optimizer_reference(const spvgen_mlp_train_config *t, const float
   for (uint64_t e = 0; e < E * (adam ? 3 : 1); e++) after[e] = before[e], tol[e] = 0;
   for (uint64_t e = 0; e < E; e++) {
     if (!mlp_train_is_param(t, e)) continue;
-    double g = 0, gmag = 0, w = before[e];
-    for (uint32_t k = 0; k < t->grad_workgroups; k++) {
-      g += slots[(uint64_t)k * E + e];
-      gmag += fabs(slots[(uint64_t)k * E + e]);
-    }
+    double gmag, w = before[e];
+    double g = device_grad(t, slots, e, &gmag);
     g += (double)d->weight_decay * w;
     gmag += fabs((double)d->weight_decay * w);
     /* the device's f32 sum of the slots (and the decay's fma) */
@@ -513,6 +600,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       spvgen_vk_buffer_upload(ctx, b_t, 0, data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, b_s, 0, state, sw * 4) != SPVGEN_OK ||
       spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0x7FC00000u) != SPVGEN_OK ||
+      (t->grid_grad_offset &&
+       spvgen_vk_buffer_fill(ctx, b_g, t->grid_grad_offset * 4, (E - t->slot_elements) * 4, 0) != SPVGEN_OK) ||
       spvgen_vk_buffer_fill(ctx, b_l, 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
   uint32_t npoints = (uint32_t)N;
@@ -629,6 +718,11 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
         VKFAIL();
       mlp_train_optimizer_reference(&t1, state, slots, step, opt.lr, sref, stol);
       mlp_train_check_optimizer(&t1, sref, stol, state2, wcur, &res->opt);
+      if (t->grid_grad_offset) { /* the optimizer leaves the table's gradient at 0 */
+        if (spvgen_vk_buffer_download(ctx, b_g, 0, slots, t->grad_bytes) != SPVGEN_OK) VKFAIL();
+        for (uint64_t e = t->slot_elements; e < E; e++)
+          check_one(&res->opt, e, slots[t->grid_grad_offset + e - t->slot_elements], 0.0, 1e-30);
+      }
       /* the loss history element */
       if (!(fabs(lossv[G + step - 1] - lg) <= 1e-6 * fabs(lg) + 1e-30)) res->loss_bad++;
     }

@@ -26,6 +26,11 @@ static int cmp_u64(const void *a, const void *b) {
 
 spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                           uint32_t min_ms, uint64_t *ns, warm_up_info *info) {
+  return warm_up_run_limit(ctx, dd, count, min_ms, 0, ns, info);
+}
+
+spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
+                                uint32_t min_ms, uint32_t limit_ms, uint64_t *ns, warm_up_info *info) {
   warm_up_info w;
   memset(&w, 0, sizeof w);
   spvgen_status st = SPVGEN_OK;
@@ -44,7 +49,7 @@ spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc 
     const spvgen_vk_dispatch_desc *use = big ? big : dd;
     uint64_t *tns = bns ? bns : ns;
     uint32_t cap = big ? WARM_MAX_BATCH : count;
-    double max_ms = 4.0 * min_ms > 2000.0 ? 4.0 * min_ms : 2000.0;
+    double max_ms = limit_ms ? (limit_ms > min_ms ? limit_ms : min_ms) : 4.0 * min_ms > 2000.0 ? 4.0 * min_ms : 2000.0;
     double t0 = now_ms(), prev = 0;
     uint32_t batch = 1;
     bool full = false; /* the batch stopped growing: medians compare like with like */

@@ -29,4 +29,9 @@ typedef struct warm_up_info {
 spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                           uint32_t min_ms, uint64_t *ns, warm_up_info *info);
 
+/* The same with its own time limit (limit_ms, at least min_ms; 0: the default above): for
+ * benchmarks of many short kernels, which give up waiting for steadiness sooner. */
+spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
+                                uint32_t min_ms, uint32_t limit_ms, uint64_t *ns, warm_up_info *info);
+
 #endif

@@ -712,8 +712,9 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
   }
   if (!strcmp(argv[1], "gemm")) return gemm(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench") && !strcmp(argv[1], "trace")) return spvgen_cmd_bench_trace(argc - 1, argv + 1);
-  if (!strcmp(cmd, "run") && !strcmp(argv[1], "mlp")) return spvgen_cmd_run_mlp(argc - 1, argv + 1);
-  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm%s)", argv[1], strcmp(cmd, "run") ? ", trace" : ", mlp");
+  if (!strcmp(argv[1], "mlp")) return !strcmp(cmd, "run") ? spvgen_cmd_run_mlp(argc - 1, argv + 1)
+                                                          : spvgen_cmd_bench_mlp(argc - 1, argv + 1);
+  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm, mlp%s)", argv[1], strcmp(cmd, "run") ? ", trace" : "");
 }
 
 int spvgen_cmd_run(int argc, char **argv) { return template_command("run", argc, argv, run_gemm); }

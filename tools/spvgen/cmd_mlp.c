@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "caps_json.h"
 #include "cmds.h"
@@ -28,7 +29,14 @@ typedef struct mlp_cli {
   bool train;
   spvgen_mlp_train_desc tdesc; /* loss, optimizer (net: desc) */
   mlp_train_run_options trun;
+  /* bench */
+  bool bench, all_plans, no_gpu;
+  const char *variants, *anchor;
 } mlp_cli;
+
+/* What parse() accepts beyond the network: emit (-o, -S, --json, --caps), run (--points,
+ * --repeats, ...), bench (run's, and --variants, --all-plans, --anchor, --caps, --no-gpu). */
+enum { P_EMIT = 0, P_RUN = 1, P_BENCH = 2 };
 
 static void mlp_usage(FILE *o, bool run) {
   fprintf(o,
@@ -43,18 +51,23 @@ static void mlp_usage(FILE *o, bool run) {
           "  --leaky-slope F        leaky relu slope (default 0.01)\n"
           "  --no-bias              layers without bias\n"
           "  --encoding freq:N|oneblob:N  input encoding (N octaves / bins)\n"
+          "  --encoding hashgrid[:L,F,T,N,S]  multiresolution hash grid (2-D or 3-D points):\n"
+          "                         L levels (16), F features per level (2), table 2^T\n"
+          "                         entries (19), base resolution N (16), per-level scale S (2)\n"
           "  --types W[,IO]         weight type (f16; s8 with --variant vec; e4m3 or e5m2\n"
           "                         with --variant vec --weights optimal) and points in\n"
           "                         memory (f16 or f32)\n"
-          "  --weights row|optimal  weight layout: row-major (default), or the driver's\n"
+          "  --weights row|optimal|auto  weight layout: row-major (default), the driver's\n"
           "                         inferencing-optimal one (vec variant; offsets as spec\n"
-          "                         constants, see mlp.h)\n"
+          "                         constants, see mlp.h), or the one the plan expects faster\n"
           "  --spec-id-base N       with optimal weights: layer l's offset is SpecId N + l\n"
           "knobs:\n"
           "  --variant auto|vec|mat|loop\n"
           "  --wg N                 invocations per workgroup\n"
           "  --points-per-group N   vec: points per invocation (1, 2, 4, 8); mat: points\n"
           "                         per workgroup block (a multiple of 16)\n"
+          "  --mat-rows             mat: each subgroup owns 16-point fragments and every output\n"
+          "                         of a layer for them (no workgroup barrier between layers)\n"
           "  --bias-path fused|add  vec: the bias as MatrixMulAdd's operand (fused), or\n"
           "                         MatrixMul then a loaded cooperative vector added\n"
           "training:\n"
@@ -70,6 +83,8 @@ static void mlp_usage(FILE *o, bool run) {
           run ? "run:\n"
                 "  --points N             points (default 4096)\n"
                 "  --repeats N --warmup N --warmup-ms MS --seed N\n"
+                "  --sample N             check about N points (evenly spread, the last included),\n"
+                "                         every output of each, instead of every point\n"
                 "  --steps N --lr F       with --train: steps (default 3; each checked against\n"
                 "                         the CPU), learning rate (default 1e-3)\n"
               : "device:\n"
@@ -92,15 +107,51 @@ static bool parse_u32(const char *s, uint32_t *out) {
   return true;
 }
 
-static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
+/* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
+ * right; empty: the defaults). */
+static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
   memset(g, 0, sizeof *g);
+  if (!*s) return true;
+  if (*s++ != ':') return false;
+  uint32_t *u[4] = {&g->levels, &g->features, &g->log2_hashmap_size, &g->base_resolution};
+  for (int i = 0; i < 5; i++) {
+    const char *comma = strchr(s, ',');
+    char field[32];
+    size_t n = comma ? (size_t)(comma - s) : strlen(s);
+    if (!n || n >= sizeof field) return false;
+    memcpy(field, s, n);
+    field[n] = 0;
+    if (i < 4) {
+      if (!parse_u32(field, u[i]) || !*u[i]) return false;
+    } else {
+      char *end;
+      errno = 0;
+      g->per_level_scale = strtof(field, &end);
+      if (*end || errno || !(g->per_level_scale >= 1.0f)) return false;
+    }
+    if (!comma) return true;
+    s = comma + 1;
+  }
+  return false;
+}
+
+static void bench_mlp_usage(FILE *o);
+
+static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
+  memset(g, 0, sizeof *g);
+  const bool run = mode != P_EMIT, bench = mode == P_BENCH;
+  g->bench = bench;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      mlp_usage(stdout, run);
+      if (bench) bench_mlp_usage(stdout);
+      else mlp_usage(stdout, run);
       return -1;
     }
+    if (bench && !strcmp(a, "--all-plans")) { g->all_plans = true; continue; }
+    if (bench && !strcmp(a, "--no-gpu")) { g->no_gpu = true; continue; }
     if (!strcmp(a, "--no-bias")) { g->desc.no_bias = true; continue; }
+    if (!strcmp(a, "--mat-rows")) { g->desc.mat_rows = true; continue; }
     if (!strcmp(a, "--train")) { g->train = true; continue; }
     if (!run && !strcmp(a, "-S")) { g->disassemble = true; continue; }
     if (!run && !strcmp(a, "--json")) { g->json = true; continue; }
@@ -144,9 +195,14 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
       g->desc.leaky_slope = strtof(v, NULL);
     } else if (!strcmp(a, "--encoding")) {
       unsigned n = 0;
-      if (sscanf(v, "freq:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      if (!strncmp(v, "hashgrid", 8)) {
+        if (!parse_hash_grid(v + 8, &g->desc.grid))
+          return spvgen_cli_usage_error(cmd, "--encoding '%s': hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]", v);
+        g->desc.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+        n = 0;
+      } else if (sscanf(v, "freq:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
       else if (sscanf(v, "oneblob:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
-      else return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N or oneblob:N", v);
+      else return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N or hashgrid[:L,F,T,N,S]", v);
       g->desc.encoding_size = n;
     } else if (!strcmp(a, "--types")) {
       char wt[16] = "", io[16] = "";
@@ -157,7 +213,8 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
     } else if (!strcmp(a, "--weights")) {
       if (!strcmp(v, "row")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
       else if (!strcmp(v, "optimal")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
-      else return spvgen_cli_usage_error(cmd, "--weights: '%s' is not row or optimal", v);
+      else if (!strcmp(v, "auto")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
+      else return spvgen_cli_usage_error(cmd, "--weights: '%s' is not row, optimal or auto", v);
     } else if (!strcmp(a, "--variant")) {
       if (!spvgen_mlp_variant_parse(v, &g->desc.variant))
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
@@ -185,8 +242,18 @@ static int parse(const char *cmd, bool run, int argc, char **argv, mlp_cli *g) {
       char *end;
       g->trun.lr = strtof(v, &end);
       if (*end || !(g->trun.lr > 0)) return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number", v);
-    } else if (!run && !strcmp(a, "--caps")) {
+    } else if ((!run || bench) && !strcmp(a, "--caps")) {
       g->caps_name = v;
+    } else if (run && !strcmp(a, "--sample")) {
+      char *end;
+      errno = 0;
+      g->run.sample = strtoull(v, &end, 10);
+      if (!*v || *end || errno || v[0] == '-')
+        return spvgen_cli_usage_error(cmd, "--sample: '%s' is not a number of points (0: every point)", v);
+    } else if (bench && !strcmp(a, "--variants")) {
+      g->variants = v;
+    } else if (bench && !strcmp(a, "--anchor")) {
+      g->anchor = v;
     } else if (!run && !strcmp(a, "-o")) {
       g->output = v;
     } else if (run && !strcmp(a, "--points")) {
@@ -361,7 +428,7 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
 
 int spvgen_cmd_mlp(int argc, char **argv) {
   mlp_cli g;
-  int r = parse("mlp", false, argc, argv, &g);
+  int r = parse("mlp", P_EMIT, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
   if ((r = resolve_caps(&g, &caps))) return r;
@@ -415,7 +482,7 @@ int spvgen_cmd_mlp(int argc, char **argv) {
 
 int spvgen_cmd_run_mlp(int argc, char **argv) {
   mlp_cli g;
-  int r = parse("run mlp", true, argc, argv, &g);
+  int r = parse("run mlp", P_RUN, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   char msg[1024];
   spvgen_vk_context *ctx = NULL;
@@ -462,15 +529,19 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
     rc = 1;
   } else {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
-    printf("plan     %s\n", res.plan.name);
-    printf("emit     %.1f us\n", res.emit_us);
+    printf("plan     %s%s\n", res.plan.name,
+           g.desc.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO
+               ? res.plan.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? " (weights auto: optimal)" : " (weights auto: row-major)"
+               : "");
+    printf("emit     %.1f us, %zu words; driver compile %.1f ms\n", res.emit_us, res.words, res.compile_ms);
     if (res.median_ns > 0)
       printf("gpu      %.3f ms median of %u, %.3f G points/s, %.2f TFLOP/s\n", res.median_ns / 1e6,
              g.run.repeats ? g.run.repeats : 1, res.points_per_s / 1e9, res.tflops);
     else
       printf("gpu      no timestamps on this queue\n");
-    printf("check    %" PRIu64 " of %" PRIu64 " outputs match (max |err| %.3g, tolerance there %.3g)\n",
-           res.checked - res.bad, res.checked, res.max_err, res.max_err_tol);
+    printf("check    %" PRIu64 " of %" PRIu64 " outputs match (max |err| %.3g, tolerance there %.3g)%s\n",
+           res.checked - res.bad, res.checked, res.max_err, res.max_err_tol,
+           g.run.sample && g.run.points > g.run.sample ? " (sampled points)" : "");
     if (res.bad) {
       printf("MISMATCH %" PRIu64 " outputs; first point %" PRIu64 " component %" PRIu64 ": gpu %.6g, cpu %.6g (tol %.3g)\n",
              res.bad, res.first_bad_point, res.first_bad_component, res.first_bad_gpu, res.first_bad_ref,
@@ -478,6 +549,187 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
       rc = 1;
     }
   }
+  spvgen_vk_destroy(ctx);
+  return rc;
+}
+
+/* ------------------------------------------------------------ bench mlp ---- */
+
+static void bench_mlp_usage(FILE *o) {
+  fputs("usage: spvgen bench mlp --in N --out N [network and knob flags of `spvgen mlp`]\n"
+        "                        [--points N] [--repeats N] [--warmup-ms MS] [--sample N] [--seed N]\n"
+        "                        [--variants auto|all|LIST] [--all-plans] [--anchor SCRIPT]\n"
+        "                        [--caps NAME | --no-gpu]\n\n"
+        "Times the emission of the network's kernel on this CPU and, on the first Vulkan device,\n"
+        "the kernel itself: the driver's first compile, GPU timestamps after a sustained warm-up\n"
+        "(median of --repeats), G points/s and TFLOP/s (2 sum(inputs * outputs) per point), and a\n"
+        "check of --sample points (default 1024; 0: every point), every output of each, against\n"
+        "the float64 CPU reference.\n\n"
+        "  --variants auto       the plan's choice (default)\n"
+        "  --variants all        vec, vec-opt (the driver's optimal weights), mat and loop, each\n"
+        "                        where the device has it (a reason where not)\n"
+        "  --variants LIST       a comma-separated subset of vec, vec-opt, mat, loop\n"
+        "  --all-plans           every plan of each variant (spvgen_mlp_plans), not its default\n"
+        "  --anchor SCRIPT       run SCRIPT (bench/anchors/mlp_anchor_net.py) with python3 on the\n"
+        "                        same network and point count: torch eager and torch.compile in\n"
+        "                        the same run, and the best plan's ratio to torch.compile\n"
+        "  --caps NAME, --no-gpu time the emission only (for a preset, or without a device)\n"
+        "  -h, --help\n\n"
+        "examples:\n"
+        "  spvgen bench mlp --in 64 --hidden 64x5 --out 64 --points 2097152 --variants all\n"
+        "  spvgen bench mlp --in 16 --hidden 128x3 --out 3 --act silu --sample 256 --anchor bench/anchors/mlp_anchor_net.py\n",
+        o);
+}
+
+static double bench_now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* The anchor's figures for one network: "anchor<TAB>name<TAB>mode<TAB>points<TAB>ms<TAB>Gpts/s<TAB>TFLOP/s" lines. */
+static void run_anchor(const char *script, const spvgen_mlp_config *p, uint64_t points, double *eager,
+                       double *compiled) {
+  char flags[512], cmd[2048];
+  mlp_net_flags(&p->desc, flags, sizeof flags);
+  snprintf(cmd, sizeof cmd, "python3 '%s' --points %llu --net '%s' 2>&1", script, (unsigned long long)points, flags);
+  FILE *f = popen(cmd, "r");
+  if (!f) {
+    printf("anchor   cannot run python3 %s\n", script);
+    return;
+  }
+  char line[1024];
+  while (fgets(line, sizeof line, f)) {
+    char name[64], mode[32];
+    unsigned long long pts;
+    double ms, gpts, tf;
+    if (sscanf(line, "anchor\t%63[^\t]\t%31[^\t]\t%llu\t%lf\t%lf\t%lf", name, mode, &pts, &ms, &gpts, &tf) == 6) {
+      printf("anchor   %-14s %10.3f ms %9.3f G points/s %8.2f TFLOP/s (%llu points)\n", mode, ms, gpts, tf, pts);
+      if (!strcmp(mode, "eager")) *eager = gpts;
+      if (!strcmp(mode, "compile")) *compiled = gpts;
+    } else {
+      printf("anchor # %s", line);
+    }
+  }
+  pclose(f);
+}
+
+int spvgen_cmd_bench_mlp(int argc, char **argv) {
+  mlp_cli g;
+  int r = parse("bench mlp", P_BENCH, argc, argv, &g);
+  if (r) return r < 0 ? 0 : r;
+  if (g.train) return spvgen_cli_usage_error("bench mlp", "--train: see bench/mlp_train.c (bench_mlp_train)");
+  if (!g.run.sample) g.run.sample = 1024;
+  if (!g.run.points) g.run.points = 1u << 21;
+  if (!g.run.repeats) g.run.repeats = 20;
+  if (!g.run.warmup_ms) g.run.warmup_ms = 100;
+  g.run.warmup = 2;
+  char msg[1024];
+  spvgen_vk_context *ctx = NULL;
+  spvgen_device_caps caps;
+  if (g.caps_name || g.no_gpu) {
+    if (g.caps_name && (r = resolve_caps(&g, &caps))) return r;
+    if (!g.caps_name) spvgen_caps_preset("vulkan13", &caps);
+    printf("caps     %s (no GPU run)\n", caps.name);
+  } else if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) == SPVGEN_OK) {
+    caps = *spvgen_vk_caps(ctx);
+    printf("device   %s (%s %s)\n", caps.name, caps.driver_name, caps.driver_info);
+  } else {
+    printf("device   none (%s); timing the emission for vulkan13\n", msg);
+    spvgen_caps_preset("vulkan13", &caps);
+  }
+  /* The emission of the plan's choice: plan + emit + finish into one reused module. */
+  spvgen_mlp_config auto_plan;
+  if (spvgen_mlp_plan(&g.desc, &caps, &auto_plan, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench mlp: %s\n", msg);
+    spvgen_vk_destroy(ctx);
+    return 1;
+  }
+  {
+    spvgen_module *m = spvgen_module_create(NULL);
+    const uint32_t *words;
+    size_t count = 0;
+    uint32_t n = 0;
+    double t0 = bench_now_us(), best = 1e30;
+    while (m && (n < 20 || bench_now_us() - t0 < 20000.0) && n < 5000) {
+      double a = bench_now_us();
+      spvgen_module_reset(m, NULL);
+      spvgen_mlp_config p;
+      if (spvgen_mlp_plan(&g.desc, &caps, &p, NULL, 0) != SPVGEN_OK || spvgen_mlp_emit(m, &p, NULL) != SPVGEN_OK ||
+          spvgen_module_finish(m, &words, &count) != SPVGEN_OK)
+        break;
+      double t = bench_now_us() - a;
+      best = t < best ? t : best;
+      n++;
+    }
+    printf("plan     %s (%s)\n", auto_plan.name, auto_plan.selection);
+    printf("emit     %.1f us per module (best of %u: plan + emit + finish, one core), %zu words\n", best, n, count);
+    spvgen_module_destroy(m);
+  }
+  printf("net      %llu FLOP per point, %llu weight bytes, %llu points\n", (unsigned long long)auto_plan.flops_per_point,
+         (unsigned long long)auto_plan.weight_bytes, (unsigned long long)g.run.points);
+  if (!ctx) return 0;
+  /* The variants. */
+  const char *list = g.variants && strcmp(g.variants, "auto") ? (!strcmp(g.variants, "all") ? "vec,vec-opt,mat,loop" : g.variants) : "auto";
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list);
+  mlp_session *sess = NULL;
+  mlp_run_result best;
+  memset(&best, 0, sizeof best);
+  int rc = 0;
+  printf("%-8s %-56s %10s %9s %9s %10s %8s %s\n", "variant", "plan", "G pts/s", "TFLOP/s", "ms", "compile ms", "emit us",
+         "check");
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    spvgen_mlp_desc d = g.desc;
+    if (!strcmp(t, "vec-opt")) {
+      d.variant = SPVGEN_MLP_VEC;
+      d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+    } else if (strcmp(t, "auto")) {
+      if (!spvgen_mlp_variant_parse(t, &d.variant) || d.variant == SPVGEN_MLP_AUTO) {
+        rc = spvgen_cli_usage_error("bench mlp", "--variants: '%s' is not auto, all, vec, vec-opt, mat or loop", t);
+        break;
+      }
+      if (d.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO || d.variant != SPVGEN_MLP_VEC) d.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    }
+    spvgen_mlp_config plans[64];
+    uint32_t np = 0;
+    spvgen_status st = g.all_plans ? spvgen_mlp_plans(&d, &caps, plans, 64, &np, msg, sizeof msg)
+                                   : spvgen_mlp_plan(&d, &caps, &plans[0], msg, sizeof msg);
+    if (!g.all_plans && st == SPVGEN_OK) np = 1;
+    if (np > 64) np = 64;
+    if (st != SPVGEN_OK) {
+      printf("%-8s -  (%s)\n", t, msg);
+      continue;
+    }
+    for (uint32_t i = 0; i < np; i++) {
+      if (!sess && mlp_session_open(ctx, &plans[i], &g.run, &sess, msg, sizeof msg) != SPVGEN_OK) {
+        fprintf(stderr, "spvgen bench mlp: %s\n", msg);
+        rc = 1;
+        break;
+      }
+      mlp_run_result res;
+      if (mlp_session_run(sess, &plans[i], &res, msg, sizeof msg) != SPVGEN_OK) {
+        printf("%-8s %-56s -  (%s)\n", t, plans[i].name, msg);
+        continue;
+      }
+      char check[64];
+      if (res.bad) snprintf(check, sizeof check, "FAIL %llu of %llu", (unsigned long long)res.bad, (unsigned long long)res.checked);
+      else snprintf(check, sizeof check, "ok (%llu outputs)", (unsigned long long)res.checked);
+      printf("%-8s %-56s %10.3f %9.2f %9.3f %10.1f %8.1f %s\n", t, res.plan.name, res.points_per_s / 1e9, res.tflops,
+             res.median_ns / 1e6, res.compile_ms, res.emit_us, check);
+      fflush(stdout);
+      if (res.bad) rc = 1;
+      else if (res.points_per_s > best.points_per_s) best = res;
+    }
+  }
+  double eager = 0, compiled = 0;
+  if (!rc && g.anchor) run_anchor(g.anchor, &auto_plan, g.run.points, &eager, &compiled);
+  if (best.points_per_s > 0) {
+    printf("best     %s: %.3f G points/s, %.2f TFLOP/s", best.plan.name, best.points_per_s / 1e9, best.tflops);
+    if (compiled > 0) printf(", %.2fx torch.compile", best.points_per_s / 1e9 / compiled);
+    printf("\n");
+  }
+  mlp_session_close(sess);
   spvgen_vk_destroy(ctx);
   return rc;
 }
@@ -572,7 +824,7 @@ int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *o
   }
   if (!rc) {
     static mlp_cli g;
-    rc = parse(cmd, false, n, rest, &g);
+    rc = parse(cmd, P_EMIT, n, rest, &g);
     if (!rc) out->desc = g.desc;
   }
   free(rest);

@@ -52,6 +52,7 @@ typedef struct spvgen_cli_tune_mlp_args {
  * 2 usage error (printed). cmd_mlp.c. */
 int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *out);
 int spvgen_cmd_run_mlp(int argc, char **argv);  /* cmd_mlp.c: `spvgen run mlp` */
+int spvgen_cmd_bench_mlp(int argc, char **argv); /* cmd_mlp.c: `spvgen bench mlp` */
 
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */

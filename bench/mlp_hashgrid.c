@@ -1,0 +1,173 @@
+/* bench/mlp_hashgrid.c — the multiresolution hash grid fused into the MLP (spvgen/mlp.h,
+ * SPVGEN_MLP_ENCODING_HASH_GRID): inference points/s of each variant class and training
+ * samples/s (gradient + optimizer kernels: the table's gradient by atomics, Adam on the
+ * table) on two Instant-NGP-style networks, next to a torch implementation of the same
+ * encoding and network (bench/anchors/mlp_anchor_net.py: eager and torch.compile, same
+ * points and batch, in the same run):
+ *   ngp32:  3-D points, tiny-cuda-nn's default grid (16 levels x 2 features, 2^19 entries,
+ *           base resolution 16, per-level scale 2: a 32-value encoding) -> 64x2 -> 16, relu
+ *   ngp128: the same with 8 features per level (a 128-value encoding), scale 1.5: the
+ *           shape of tiny-cuda-nn's public figure (64-wide network, 128-value input
+ *           encoding: about 1.1 G evaluations/s inference, 0.2 G/s training, RTX 3090).
+ * Inference: --points (default 2^22) points in [0, 1)^3, each class's default plan, --sample
+ * points checked against the float64 reference. Training: batches of --batch (default
+ * 2^18), mat and loop (the vec variant's training has no hash grid), each first checked
+ * for one step of 4096 points on the same network with a 2^14 table (every gradient, the
+ * table's included, and every optimizer value against float64), then --steps timed steps.
+ *
+ *   bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N]
+ *                      [--anchor bench/anchors/mlp_anchor_net.py] [--quick] */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlp_run.h"
+#include "mlp_train_ref.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+static bool quick; /* lavapipe-sized: a 2^14 table */
+
+static spvgen_mlp_desc net(int which) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 3;
+  d.hidden_width = 64;
+  d.hidden_count = 2;
+  d.output_width = 16;
+  d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+  d.input_type = SPVGEN_COMPONENT_F32;
+  d.grid.levels = 16;
+  d.grid.features = which ? 8 : 2;
+  d.grid.log2_hashmap_size = quick ? 14 : 19;
+  d.grid.base_resolution = 16;
+  d.grid.per_level_scale = which ? 1.5f : 2.0f;
+  return d;
+}
+
+static const char *const names[2] = {"ngp32", "ngp128"};
+
+int main(int argc, char **argv) {
+  uint64_t points = 1ull << 22, batch = 1ull << 18, sample = 256;
+  uint32_t steps = 20;
+  const char *anchor = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--quick")) quick = true;
+    else if (!strcmp(a, "--points") && v) points = strtoull(v, NULL, 10), i++;
+    else if (!strcmp(a, "--batch") && v) batch = strtoull(v, NULL, 10), i++;
+    else if (!strcmp(a, "--steps") && v) steps = (uint32_t)strtoul(v, NULL, 10), i++;
+    else if (!strcmp(a, "--sample") && v) sample = strtoull(v, NULL, 10), i++;
+    else if (!strcmp(a, "--anchor") && v) anchor = v, i++;
+    else
+      return fprintf(stderr, "usage: bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N] [--anchor SCRIPT] [--quick]\n"), 2;
+  }
+  if (quick) points = 3000, batch = 1000, steps = 2, sample = 64;
+  if (!points || !batch || !steps) return fprintf(stderr, "bench_mlp_hashgrid: points, batch and steps must be >= 1\n"), 2;
+  char msg[1024];
+  spvgen_vk_context *ctx;
+  spvgen_status st = spvgen_vk_create(NULL, &ctx, msg, sizeof msg);
+  if (st != SPVGEN_OK) return fprintf(stderr, "bench_mlp_hashgrid: %s\n", msg), st == SPVGEN_ERROR_NO_DEVICE ? 77 : 1;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  printf("# bench_mlp_hashgrid on %s (%s %s): inference %llu points, training batches of %llu\n", caps->name,
+         caps->driver_name, caps->driver_info, (unsigned long long)points, (unsigned long long)batch);
+  /* the torch references, inference and training, in this run */
+  mlp_anchor_row rows[32];
+  uint32_t nrows = 0;
+  if (anchor) {
+    char path[] = "/tmp/bench_mlp_hashgrid_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) {
+      for (int w = 0; w < 2; w++) {
+        spvgen_mlp_desc d = net(w);
+        spvgen_mlp_config p;
+        char flags[512];
+        if (spvgen_mlp_plan(&d, NULL, &p, NULL, 0) != SPVGEN_OK) continue;
+        mlp_net_flags(&p.desc, flags, sizeof flags);
+        fprintf(f, "%s\t%s\n", names[w], flags);
+      }
+      fclose(f);
+      char args[512];
+      snprintf(args, sizeof args, "--points %llu --nets %s", (unsigned long long)points, path);
+      nrows = mlp_anchor_run(anchor, args, rows, 32, stdout);
+      snprintf(args, sizeof args, "--train --points %llu --nets %s", (unsigned long long)batch, path);
+      nrows += mlp_anchor_run(anchor, args, rows + nrows, 32 - nrows, stdout);
+      remove(path);
+    }
+  }
+  printf("| network | mode | spvgen plan | spvgen G/s | torch eager G/s | torch.compile G/s | vs compile | check |\n"
+         "|---|---|---|---:|---:|---:|---:|---|\n");
+  int rc = 0;
+  for (int w = 0; w < 2; w++) {
+    /* inference: each class's default plan */
+    mlp_session *sess = NULL;
+    mlp_run_options o = {.points = points, .seed = 17 + w, .warmup = 2, .warmup_ms = quick ? 0 : 100,
+                         .repeats = quick ? 1 : 10, .sample = sample};
+    double ce = mlp_anchor_rate(rows, nrows, names[w], "eager"), cc = mlp_anchor_rate(rows, nrows, names[w], "compile");
+    for (int cls = 0; cls < 4; cls++) {
+      spvgen_mlp_desc d = net(w);
+      d.variant = cls == 3 ? SPVGEN_MLP_LOOP : cls == 2 ? SPVGEN_MLP_MAT : SPVGEN_MLP_VEC;
+      if (cls == 1) d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+      spvgen_mlp_config p;
+      if (spvgen_mlp_plan(&d, caps, &p, msg, sizeof msg) != SPVGEN_OK) {
+        printf("| %s | inference | %s | - | | | | |\n", names[w], msg);
+        continue;
+      }
+      mlp_run_result r;
+      if ((!sess && mlp_session_open(ctx, &p, &o, &sess, msg, sizeof msg) != SPVGEN_OK) ||
+          mlp_session_run(sess, &p, &r, msg, sizeof msg) != SPVGEN_OK) {
+        printf("| %s | inference | %s: %s | - | | | | |\n", names[w], p.name, msg);
+        rc = 1;
+        continue;
+      }
+      char x[32];
+      snprintf(x, sizeof x, cc > 0 ? "%.2fx" : "-", cc > 0 ? r.points_per_s / 1e9 / cc : 0.0);
+      printf("| %s | inference | %s | %.3f | %.3f | %.3f | %s | %s |\n", names[w], p.name, r.points_per_s / 1e9, ce, cc,
+             x, r.bad ? "FAIL" : "ok");
+      if (r.bad) rc = 1;
+      fflush(stdout);
+    }
+    mlp_session_close(sess);
+    /* training: mat and loop */
+    double te = mlp_anchor_rate(rows, nrows, names[w], "train-eager"),
+           tc = mlp_anchor_rate(rows, nrows, names[w], "train-compile");
+    for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++) {
+      spvgen_mlp_train_desc td = {.net = net(w), .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
+                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
+      td.net.variant = (spvgen_mlp_variant)v;
+      spvgen_mlp_train_desc small = td; /* the check: the same network with a 2^14 table */
+      small.net.grid.log2_hashmap_size = 14;
+      spvgen_mlp_train_config t;
+      if (spvgen_mlp_train_plan(&td, caps, &t, msg, sizeof msg) != SPVGEN_OK) {
+        printf("| %s | training | %s | - | | | | |\n", names[w], msg);
+        continue;
+      }
+      mlp_train_run_options o1 = {.points = quick ? 300 : 4096, .steps = 1, .lr = 1e-3f, .seed = 3};
+      mlp_train_run_result r;
+      st = mlp_train_run(ctx, &small, &o1, &r, msg, sizeof msg);
+      bool ok = st == SPVGEN_OK && !r.grad.bad && !r.opt.bad && !r.loss_bad;
+      if (!ok) {
+        printf("| %s | training | %s: %s | - | | | | FAIL |\n", names[w], t.name, st != SPVGEN_OK ? msg : "the check");
+        rc = 1;
+        continue;
+      }
+      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f, .no_check = true};
+      st = mlp_train_run(ctx, &td, &o2, &r, msg, sizeof msg);
+      if (st != SPVGEN_OK) {
+        printf("| %s | training | %s: %s | - | | | | |\n", names[w], t.name, msg);
+        rc = 1;
+        continue;
+      }
+      char x[32];
+      snprintf(x, sizeof x, tc > 0 ? "%.2fx" : "-", tc > 0 ? r.samples_per_s / 1e9 / tc : 0.0);
+      printf("| %s | training | %s (gradient %.3f ms, optimizer %.3f ms) | %.4f | %.4f | %.4f | %s | ok (%llu points, 2^14 table) |\n",
+             names[w], r.plan.name, r.grad_ns / 1e6, r.opt_ns / 1e6, r.samples_per_s / 1e9, te, tc, x,
+             (unsigned long long)o1.points);
+      fflush(stdout);
+    }
+  }
+  spvgen_vk_destroy(ctx);
+  return rc;
+}

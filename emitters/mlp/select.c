@@ -1,0 +1,186 @@
+/* emitters/mlp/select.c — which variant, weight layout and knobs spvgen_mlp_plan takes when
+ * the desc leaves them open (variant AUTO, weight_layout AUTO, zero knobs).
+ *
+ * 1. Measured: where select_table.c has measurements of this device, the nearest measured
+ *    network (a distance over log2 widths, depth, activation kind and encoding; used up
+ *    to MAX_DISTANCE) says what each variant class reached there; of the classes the desc
+ *    allows, the fastest is taken with its knobs (knobs the desc sets must agree).
+ * 2. Model: otherwise, each allowed class's default plan is estimated by a cost model
+ *    (select.h: per-point overhead, ns per FLOP, ns per activation, bandwidth floor),
+ *    with parameters fitted to the device's measurements (or the default ones), and the
+ *    lowest estimate is taken.
+ * The classes the desc allows: its variant (AUTO: vec, mat, loop), and for vec the
+ * row-major layout, the optimal one or (AUTO) both. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlp_internal.h"
+#include "select.h"
+
+/* Beyond this distance the nearest measured network says little about this one. */
+#define MAX_DISTANCE 2.0
+
+static uint32_t pad16(uint32_t x) { return (x + 15) / 16 * 16; }
+
+static int act_class(spvgen_mlp_activation a) {
+  return a == SPVGEN_MLP_ACT_RELU || a == SPVGEN_MLP_ACT_LEAKY_RELU || a == SPVGEN_MLP_ACT_NONE ? 0 : 1;
+}
+
+static double lg(double x) { return log2(x < 1 ? 1 : x); }
+
+/* The distance between the plan's network and a measured one. */
+static double distance(const spvgen_mlp_config *p, const mlp_select_entry *e) {
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t w = d->hidden_count ? d->hidden_widths[0] : 0;
+  double dist = fabs(lg(p->encoded_width) - lg(e->encoded_width)) + fabs(lg(w) - lg(e->hidden_width)) +
+                0.5 * fabs((double)d->hidden_count - (double)e->depth) +
+                fabs(lg(d->output_width) - lg(e->output_width));
+  if (act_class(d->activation) != e->act_class) dist += 0.5;
+  if ((uint32_t)d->encoding != e->encoding) dist += 1.0;
+  return dist;
+}
+
+static const mlp_select_device *find_device(const spvgen_device_caps *caps) {
+  const mlp_select_device *vendor = NULL;
+  for (uint32_t i = 0; i < mlp_select_device_count; i++) {
+    const mlp_select_device *dv = &mlp_select_devices[i];
+    if (dv->vendor_id != caps->vendor_id) continue;
+    if (dv->device_id == caps->device_id) return dv;
+    if (!dv->device_id && !vendor) vendor = dv;
+  }
+  return vendor;
+}
+
+double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p) {
+  const mlp_select_device *dv = find_device(caps);
+  const mlp_select_model *m = dv ? &dv->model : &mlp_select_default_model;
+  int cls = p->variant == SPVGEN_MLP_VEC ? (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? MLP_CLASS_VEC_OPT : MLP_CLASS_VEC)
+            : p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT
+                                           : MLP_CLASS_LOOP;
+  double work = 0, acts = 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    uint32_t k = p->layers[l].inputs, n = p->layers[l].outputs;
+    if (cls != MLP_CLASS_LOOP) k = pad16(k), n = pad16(n);
+    work += 2.0 * k * n;
+    acts += n;
+  }
+  double bytes = (double)p->desc.input_width * spvgen_component_type_size(p->desc.input_type) +
+                 (double)p->desc.output_width * spvgen_component_type_size(p->desc.output_type);
+  double t = m->a[cls] + m->b[cls] * work + m->c[cls] * acts;
+  double floor = m->bw > 0 ? bytes / m->bw : 0;
+  return t > floor ? t : floor;
+}
+
+/* A candidate: a class and the knobs to plan it with (0: the variant's defaults). */
+typedef struct candidate {
+  int cls;
+  const mlp_select_knobs *knobs;
+} candidate;
+
+static spvgen_mlp_variant class_variant(int cls) {
+  return cls == MLP_CLASS_VEC || cls == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_VEC
+         : cls == MLP_CLASS_MAT                           ? SPVGEN_MLP_MAT
+                                                          : SPVGEN_MLP_LOOP;
+}
+
+/* Whether the desc allows class cls (its variant and layout), and knobs k where set. */
+static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k) {
+  spvgen_mlp_variant v = class_variant(cls);
+  if (d->variant != SPVGEN_MLP_AUTO && d->variant != v) return false;
+  bool opt = cls == MLP_CLASS_VEC_OPT;
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && !opt) return false;
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_ROW_MAJOR && opt) return false;
+  if (!k) return true;
+  if (d->workgroup_size && d->workgroup_size != k->workgroup_size) return false;
+  if (d->points_per_group && d->points_per_group != k->points_per_group) return false;
+  if (d->bias_path && (d->bias_path == SPVGEN_MLP_BIAS_ADD) != (k->bias_add != 0)) return false;
+  if (d->f16_accumulation && !k->f16_accumulation) return false;
+  if (d->mat_rows && !k->mat_rows) return false;
+  return true;
+}
+
+/* Plans class cls with knobs k (NULL: the desc's own). */
+static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp_config *base, int cls,
+                                const mlp_select_knobs *k, spvgen_mlp_config *p, char *msg, size_t size) {
+  spvgen_mlp_config b = *base;
+  b.desc.weight_layout = cls == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+  spvgen_mlp_desc knobs = b.desc;
+  if (k) {
+    knobs.workgroup_size = k->workgroup_size;
+    knobs.points_per_group = k->points_per_group;
+    knobs.bias_path = k->bias_add ? SPVGEN_MLP_BIAS_ADD : b.desc.bias_path;
+    knobs.f16_accumulation = k->f16_accumulation != 0;
+    knobs.mat_rows = k->mat_rows != 0;
+  }
+  return mlp_plan_variant(caps, &b, &knobs, class_variant(cls), p, msg, size);
+}
+
+spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
+                         char *msg, size_t size) {
+  const spvgen_mlp_desc *d = &base->desc;
+  const mlp_select_device *dv = find_device(caps);
+  /* 1. the nearest measured network */
+  if (dv && dv->entry_count) {
+    const mlp_select_entry *near = NULL;
+    double best = 1e30;
+    for (uint32_t i = 0; i < dv->entry_count; i++) {
+      double dist = distance(base, &dv->entries[i]);
+      if (dist < best) best = dist, near = &dv->entries[i];
+    }
+    if (near && best <= MAX_DISTANCE) {
+      /* its classes, fastest first */
+      int order[MLP_CLASS_COUNT], n = 0;
+      for (int c = 0; c < MLP_CLASS_COUNT; c++)
+        if (near->cls[c].gpts > 0 && allows(d, c, NULL)) order[n++] = c;
+      for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && near->cls[order[j]].gpts > near->cls[order[j - 1]].gpts; j--) {
+          int t = order[j];
+          order[j] = order[j - 1];
+          order[j - 1] = t;
+        }
+      for (int i = 0; i < n; i++) {
+        int c = order[i];
+        /* its measured knobs where the desc leaves them open, else the desc's */
+        const mlp_select_knobs *k = allows(d, c, &near->cls[c]) ? &near->cls[c] : NULL;
+        if (plan_class(caps, base, c, k, plan, NULL, 0) != SPVGEN_OK &&
+            (!k || plan_class(caps, base, c, NULL, plan, NULL, 0) != SPVGEN_OK))
+          continue;
+        snprintf(plan->selection, sizeof plan->selection, "measured %s %u-%ux%u-%u (distance %.2g)", dv->name,
+                 near->encoded_width, near->hidden_width, near->depth, near->output_width, best);
+        plan->estimated_ns_per_point = mlp_select_estimate(caps, plan);
+        return SPVGEN_OK;
+      }
+    }
+  }
+  /* 2. the cost model over the allowed classes' default plans */
+  spvgen_status st = SPVGEN_ERROR_UNSUPPORTED;
+  bool have = false, tried = false;
+  double best = 0;
+  static const int classes[] = {MLP_CLASS_VEC_OPT, MLP_CLASS_VEC, MLP_CLASS_MAT, MLP_CLASS_LOOP};
+  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+    int c = classes[i];
+    if (!allows(d, c, NULL)) continue;
+    tried = true;
+    spvgen_mlp_config p;
+    spvgen_status s = plan_class(caps, base, c, NULL, &p, have ? NULL : msg, have ? 0 : size);
+    if (s != SPVGEN_OK) {
+      if (!have) st = s;
+      continue;
+    }
+    double t = mlp_select_estimate(caps, &p);
+    if (!have || t < best) {
+      *plan = p;
+      best = t;
+    }
+    have = true;
+  }
+  if (!tried) /* no class fits the desc's variant and layout: the variant's own reason */
+    return mlp_plan_variant(caps, base, NULL, d->variant != SPVGEN_MLP_AUTO ? d->variant : SPVGEN_MLP_VEC, plan, msg,
+                            size);
+  if (!have) return st;
+  if (msg && size) msg[0] = 0;
+  snprintf(plan->selection, sizeof plan->selection, "model");
+  plan->estimated_ns_per_point = best;
+  return SPVGEN_OK;
+}

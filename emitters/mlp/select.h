@@ -1,0 +1,55 @@
+/* emitters/mlp/select.h — the data behind the MLP's variant choice (select.c): per device,
+ * the networks measured on it (what each variant class reached, with its best knobs) and
+ * the fitted parameters of a cost model. emitters/mlp/select_table.c holds the data;
+ * tools/gen_mlp_select.py writes it from the grid benchmark's TSV (bench/mlp_grid.c). */
+#ifndef SPVGEN_EMITTERS_MLP_SELECT_H
+#define SPVGEN_EMITTERS_MLP_SELECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The variant classes the grid measures: the vec variant with row-major and with the
+ * driver's optimal weights, mat, loop. */
+enum { MLP_CLASS_VEC, MLP_CLASS_VEC_OPT, MLP_CLASS_MAT, MLP_CLASS_LOOP, MLP_CLASS_COUNT };
+
+/* One class's best plan on one network. */
+typedef struct mlp_select_knobs {
+  float gpts;                /* G points/s it reached; 0: not measured, refused or wrong */
+  uint16_t workgroup_size;   /* its knobs */
+  uint16_t points_per_group;
+  uint8_t bias_add;          /* vec: bias_path add */
+  uint8_t f16_accumulation;  /* mat */
+  uint8_t mat_rows;          /* mat */
+} mlp_select_knobs;
+
+/* A measured network: the features the distance compares, and each class's best. */
+typedef struct mlp_select_entry {
+  uint16_t encoded_width, hidden_width, depth, output_width;
+  uint8_t act_class;         /* 0: relu, leaky relu, none; 1: sigmoid, tanh, silu, exp */
+  uint8_t encoding;          /* spvgen_mlp_encoding */
+  mlp_select_knobs cls[MLP_CLASS_COUNT];
+} mlp_select_entry;
+
+/* The cost model, per class: ns per point = max(a + b * work + c * acts, bytes / bw),
+ * work the FLOPs of the layers (vec, mat: widths padded to 16), acts the activations
+ * (the layers' outputs, padded likewise), bytes the point's input and output. */
+typedef struct mlp_select_model {
+  double bw;                          /* bytes per ns */
+  double a[MLP_CLASS_COUNT], b[MLP_CLASS_COUNT], c[MLP_CLASS_COUNT];
+} mlp_select_model;
+
+typedef struct mlp_select_device {
+  uint32_t vendor_id, device_id;      /* 0 device_id: any device of the vendor */
+  const char *name;                   /* for plan.selection: "h100" */
+  mlp_select_model model;
+  const mlp_select_entry *entries;
+  uint32_t entry_count;
+} mlp_select_device;
+
+extern const mlp_select_device mlp_select_devices[];
+extern const uint32_t mlp_select_device_count;
+/* The model for devices no entry names (the H100's fit, or until there is one the
+ * figures recorded in bench/results). */
+extern const mlp_select_model mlp_select_default_model;
+
+#endif

@@ -1,0 +1,149 @@
+/* tests/mlp/test_mlp_select.c — how spvgen_mlp_plan chooses the variant, the weight layout
+ * and the knobs the desc leaves open (emitters/mlp/select.c), against the measurements it
+ * ships (emitters/mlp/select_table.c, whatever grid run wrote it):
+ *   - every measured network of the h100 preset's device gets the class that was fastest
+ *     there (of all classes with weights auto, of the row-major ones by default), with
+ *     that class's measured knobs, and says so in plan.selection;
+ *   - a desc that fixes the variant still gets the measured knobs of its class;
+ *   - knobs the desc sets are kept;
+ *   - far from every measured network, and on devices without measurements, the cost
+ *     model decides, and its estimate grows with the network. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "select.h" /* emitters/mlp: the shipped measurements */
+#include "spvgen/mlp.h"
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  spvgen_caps_preset(name, &c);
+  return c;
+}
+
+static const mlp_select_device *h100_table(const spvgen_device_caps *caps) {
+  for (uint32_t i = 0; i < mlp_select_device_count; i++)
+    if (mlp_select_devices[i].vendor_id == caps->vendor_id && mlp_select_devices[i].device_id == caps->device_id)
+      return &mlp_select_devices[i];
+  return NULL;
+}
+
+static int class_of(const spvgen_mlp_config *p) {
+  if (p->variant == SPVGEN_MLP_VEC)
+    return p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? MLP_CLASS_VEC_OPT : MLP_CLASS_VEC;
+  return p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT : MLP_CLASS_LOOP;
+}
+
+static spvgen_mlp_desc desc_of(const mlp_select_entry *e) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = e->encoded_width;
+  d.hidden_width = e->hidden_width;
+  d.hidden_count = e->depth;
+  d.output_width = e->output_width;
+  d.activation = e->act_class ? SPVGEN_MLP_ACT_TANH : SPVGEN_MLP_ACT_RELU;
+  return d;
+}
+
+static void test_measured_networks_choose_their_fastest_class(void) {
+  spvgen_device_caps h100 = preset("h100");
+  const mlp_select_device *dv = h100_table(&h100);
+  CHECK_MSG(dv != NULL, "the table has no entry for the h100 preset's device");
+  if (!dv) return;
+  uint32_t tried = 0;
+  for (uint32_t i = 0; i < dv->entry_count; i++) {
+    const mlp_select_entry *e = &dv->entries[i];
+    if (e->encoding || !e->depth) continue; /* the desc is rebuilt from the widths */
+    for (int layout = 0; layout < 2; layout++) {
+      int best = -1;
+      for (int c = 0; c < MLP_CLASS_COUNT; c++)
+        if (e->cls[c].gpts > 0 && (layout || c != MLP_CLASS_VEC_OPT) && (best < 0 || e->cls[c].gpts > e->cls[best].gpts))
+          best = c;
+      if (best < 0) continue;
+      spvgen_mlp_desc d = desc_of(e);
+      d.weight_layout = layout ? SPVGEN_MLP_WEIGHTS_AUTO : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      spvgen_mlp_config p;
+      char msg[512];
+      CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_MSG(class_of(&p) == best, "%u-%ux%u-%u (%s): chose %s (class %d), the measured best is class %d",
+                e->encoded_width, e->hidden_width, e->depth, e->output_width, layout ? "auto" : "row-major", p.name,
+                class_of(&p), best);
+      CHECK_MSG(!strncmp(p.selection, "measured h100", 13), "%s: selection '%s'", p.name, p.selection);
+      CHECK_EQ_U64(p.desc.workgroup_size, e->cls[best].workgroup_size);
+      CHECK_EQ_U64(p.desc.points_per_group, e->cls[best].points_per_group);
+      CHECK(p.estimated_ns_per_point > 0);
+      tried++;
+    }
+  }
+  CHECK(tried >= 2);
+}
+
+static void test_fixed_variant_takes_the_measured_knobs_and_keeps_the_descs(void) {
+  spvgen_device_caps h100 = preset("h100");
+  const mlp_select_device *dv = h100_table(&h100);
+  if (!dv) return;
+  for (uint32_t i = 0; i < dv->entry_count; i++) {
+    const mlp_select_entry *e = &dv->entries[i];
+    if (e->encoding || !e->depth || e->cls[MLP_CLASS_MAT].gpts <= 0) continue;
+    spvgen_mlp_desc d = desc_of(e);
+    d.variant = SPVGEN_MLP_MAT;
+    spvgen_mlp_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_EQ_U64(p.variant, SPVGEN_MLP_MAT);
+    CHECK_EQ_U64(p.desc.workgroup_size, e->cls[MLP_CLASS_MAT].workgroup_size);
+    CHECK_EQ_U64(p.desc.points_per_group, e->cls[MLP_CLASS_MAT].points_per_group);
+    /* a knob the desc sets stays */
+    d.points_per_group = 16;
+    CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_EQ_U64(p.desc.points_per_group, 16);
+    /* everything fixed: the desc's */
+    d.workgroup_size = 64;
+    CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_STR_EQ(p.selection, "desc");
+    CHECK_EQ_U64(p.desc.workgroup_size, 64);
+    return;
+  }
+}
+
+static void test_far_networks_and_other_devices_use_the_model(void) {
+  spvgen_device_caps h100 = preset("h100"), v13 = preset("vulkan13");
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 500; /* log2 distance > 2 from every width the grid measures */
+  d.hidden_width = 512;
+  d.hidden_count = 15;
+  d.output_width = 500;
+  d.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_STR_EQ(p.selection, "model");
+  CHECK(p.estimated_ns_per_point > 0);
+  CHECK_MSG(spvgen_mlp_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_STR_EQ(p.selection, "model");
+  CHECK_EQ_U64(p.variant, SPVGEN_MLP_LOOP);
+  CHECK_EQ_U64(p.desc.weight_layout, SPVGEN_MLP_WEIGHTS_ROW_MAJOR); /* auto resolved */
+  /* the estimate grows with the work */
+  double small = 0, big = 0;
+  d.hidden_width = 64;
+  d.hidden_count = 2;
+  d.input_width = d.output_width = 16;
+  d.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+  CHECK(spvgen_mlp_plan(&d, &v13, &p, NULL, 0) == SPVGEN_OK);
+  small = p.estimated_ns_per_point;
+  d.hidden_width = 256;
+  d.hidden_count = 8;
+  CHECK(spvgen_mlp_plan(&d, &v13, &p, NULL, 0) == SPVGEN_OK);
+  big = p.estimated_ns_per_point;
+  CHECK_MSG(big > 10 * small, "estimates %g (16-64x2-16) and %g (16-256x8-16)", small, big);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_measured_networks_choose_their_fastest_class),
+      TEST_CASE(test_fixed_variant_takes_the_measured_knobs_and_keeps_the_descs),
+      TEST_CASE(test_far_networks_and_other_devices_use_the_model),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""tools/gen_mlp_select.py — the MLP's variant choice from grid measurements.
+
+    gen_mlp_select.py GRID.tsv [GRID2.tsv ...] [--out emitters/mlp/select_table.c]
+                      [--check]
+
+Reads the TSV of bench_mlp_grid (bench/mlp_grid.c: one row per plan run) and, per device:
+  - for every network, each variant class's best correct plan (G points/s and knobs):
+    the table select.c's nearest-neighbour choice reads;
+  - a cost model per class, ns per point = max(a + b * work + c * acts, bytes / bw), fitted
+    by least squares on the relative error (non-negative coefficients) over the rows
+    whose time is not at the bandwidth floor; bw from the fastest I/O rates measured;
+  - an audit: for each network, the class the selection would take (1) with the whole
+    table (the measured best by construction), (2) leaving that network out of the table
+    (the nearest other network within select.c's MAX_DISTANCE, else the model), and (3)
+    the model alone, each as a fraction of the network's best; fractions under 0.5 are
+    listed (the issue's rule: never under half the best).
+--out writes the C file (entries sorted as in the TSV); --check exits 1 when (1) or (2)
+has a fraction under 0.5. Pure Python, no numpy.
+"""
+import argparse
+import collections
+import math
+import re
+import sys
+
+CLASSES = ["vec", "vec-opt", "mat", "loop"]
+MAX_DISTANCE = 2.0  # emitters/mlp/select.c
+
+
+def lg(x):
+    return math.log2(max(x, 1))
+
+
+def pad16(x):
+    return (x + 15) // 16 * 16
+
+
+def parse_widths(flags):
+    m = re.search(r"--hidden (\S+)", flags)
+    hidden = [int(w) for w in m.group(1).split(",")] if m else []
+    i = int(re.search(r"--in (\d+)", flags).group(1))
+    o = int(re.search(r"--out (\d+)", flags).group(1))
+    io = 4 if "f16,f32" in flags else 2
+    return i, hidden, o, io
+
+
+def read(paths):
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            header = f.readline().rstrip("\n").split("\t")
+            for line in f:
+                v = line.rstrip("\n").split("\t")
+                if len(v) == len(header):
+                    rows.append(dict(zip(header, v)))
+    return rows
+
+
+def short_name(name):
+    for k in ("H100", "H200", "A100", "L40", "4090"):
+        if k in name:
+            return k.lower()
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:24]
+
+
+class Net:
+    def __init__(self, r):
+        self.name = r["net"]
+        self.flags = r["flags"]
+        self.enc_w = int(r["encoded_width"])
+        self.width = int(r["hidden_width"])
+        self.depth = int(r["depth"])
+        self.out = int(r["output_width"])
+        self.act = int(r["act_class"])
+        self.enc = int(r["encoding"])
+        _, self.hidden, _, self.io = parse_widths(self.flags)
+        self.inp = int(re.search(r"--in (\d+)", self.flags).group(1))
+        self.best = {}  # class -> (gpts, wg, ppg, bias, acc16, plan)
+
+    def dims(self):
+        return [self.enc_w] + self.hidden + [self.out]
+
+    def work(self, cls):
+        d = self.dims()
+        if cls == "loop":
+            return sum(2 * d[k] * d[k + 1] for k in range(len(d) - 1))
+        return sum(2 * pad16(d[k]) * pad16(d[k + 1]) for k in range(len(d) - 1))
+
+    def acts(self, cls):
+        d = self.dims()[1:]
+        return sum(d) if cls == "loop" else sum(pad16(x) for x in d)
+
+    def bytes(self):
+        return (self.inp + self.out) * self.io
+
+
+def distance(a, b):
+    d = abs(lg(a.enc_w) - lg(b.enc_w)) + abs(lg(a.width) - lg(b.width)) + 0.5 * abs(a.depth - b.depth) + \
+        abs(lg(a.out) - lg(b.out))
+    if a.act != b.act:
+        d += 0.5
+    if a.enc != b.enc:
+        d += 1.0
+    return d
+
+
+def solve(rows):
+    """Least squares of sum (x . p - 1)^2 over rows x, p >= 0 (all subsets of 3)."""
+    best = None
+    for mask in range(1, 8):
+        idx = [k for k in range(3) if mask >> k & 1]
+        n = len(idx)
+        A = [[sum(x[idx[i]] * x[idx[j]] for x in rows) for j in range(n)] for i in range(n)]
+        y = [sum(x[idx[i]] for x in rows) for i in range(n)]
+        # Gaussian elimination
+        M = [A[i] + [y[i]] for i in range(n)]
+        ok = True
+        for c in range(n):
+            p = max(range(c, n), key=lambda r: abs(M[r][c]))
+            if abs(M[p][c]) < 1e-300:
+                ok = False
+                break
+            M[c], M[p] = M[p], M[c]
+            for r in range(n):
+                if r != c:
+                    f = M[r][c] / M[c][c]
+                    M[r] = [M[r][k] - f * M[c][k] for k in range(n + 1)]
+        if not ok:
+            continue
+        sol = [M[i][n] / M[i][i] for i in range(n)]
+        if any(s < 0 for s in sol):
+            continue
+        p = [0.0, 0.0, 0.0]
+        for i, k in enumerate(idx):
+            p[k] = sol[i]
+        err = sum((sum(x[k] * p[k] for k in range(3)) - 1) ** 2 for x in rows)
+        if best is None or err < best[0]:
+            best = (err, p)
+    return best[1] if best else [0.01, 1e-5, 0.0]
+
+
+def fit(nets):
+    obs = []  # (net, cls, ns per point)
+    for n in nets:
+        for c, b in n.best.items():
+            obs.append((n, c, 1.0 / b[0]))
+    rates = sorted(n.bytes() / t for n, c, t in obs)
+    bw = rates[int(0.95 * (len(rates) - 1))] if rates else 3000.0
+    model = {"bw": bw}
+    for c in CLASSES:
+        rows = []
+        for n, c2, t in obs:
+            if c2 != c or t < 1.3 * n.bytes() / bw:
+                continue
+            rows.append([1.0 / t, n.work(c) / t, n.acts(c) / t])
+        model[c] = solve(rows) if rows else None
+    return model
+
+
+def estimate(model, n, c):
+    p = model.get(c)
+    if p is None:
+        return None
+    t = p[0] + p[1] * n.work(c) + p[2] * n.acts(c)
+    return max(t, n.bytes() / model["bw"])
+
+
+def choose(n, table, model, row_only):
+    """The class select.c would take for network n: nearest entry of `table` within
+    MAX_DISTANCE (its fastest allowed class), else the model's lowest estimate."""
+    allowed = [c for c in CLASSES if not (row_only and c == "vec-opt")]
+    near = min(table, key=lambda e: distance(n, e), default=None)
+    if near is not None and distance(n, near) <= MAX_DISTANCE:
+        cands = [c for c in allowed if c in near.best]
+        if cands:
+            return max(cands, key=lambda c: near.best[c][0]), "measured " + near.name
+    ests = [(estimate(model, n, c), c) for c in allowed if c in n.best and estimate(model, n, c) is not None]
+    if ests:
+        return min(ests)[1], "model"
+    return None, "none"
+
+
+def audit(nets, model):
+    bad = []
+    lines = []
+    for row_only in (True, False):
+        for n in nets:
+            allowed = [c for c in n.best if not (row_only and c == "vec-opt")]
+            if not allowed:
+                continue
+            top = max(n.best[c][0] for c in allowed)
+            res = []
+            for label, table in (("table", nets), ("leave-one-out", [m for m in nets if m is not n]),
+                                 ("model", [])):
+                c, why = choose(n, table, model, row_only)
+                frac = n.best[c][0] / top if c in n.best else 0
+                res.append((label, c, frac, why))
+                if frac < 0.5 and label != "model":
+                    bad.append((n.name, "row" if row_only else "auto", label, c, frac))
+            lines.append(f"{'row ' if row_only else 'auto'} {n.name:28s} best {top:8.3f} | " +
+                         " | ".join(f"{lab} {c} {frac:.2f}" for lab, c, frac, _ in res))
+    return lines, bad
+
+
+def c_entry(n):
+    cells = []
+    for c in CLASSES:
+        b = n.best.get(c)
+        cells.append("{%.4gf, %d, %d, %d, %d, %d}" % b[:6] if b else "{0, 0, 0, 0, 0, 0}")
+    return "    {%d, %d, %d, %d, %d, %d, {%s}}, /* %s */" % (n.enc_w, n.width, n.depth, n.out, n.act, n.enc,
+                                                             ", ".join(cells), n.name)
+
+
+def c_model(m):
+    a = ", ".join("%.6g" % (m[c][0] if m.get(c) else 1.0) for c in CLASSES)
+    b = ", ".join("%.6g" % (m[c][1] if m.get(c) else 1.0) for c in CLASSES)
+    c = ", ".join("%.6g" % (m[k][2] if m.get(k) else 0.0) for k in CLASSES)
+    return "{%.6g, {%s}, {%s}, {%s}}" % (m["bw"], a, b, c)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tsv", nargs="+")
+    ap.add_argument("--out")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    rows = read(a.tsv)
+    devices = collections.OrderedDict()
+    for r in rows:
+        key = (int(r["vendor"]), int(r["device"]))
+        dev = devices.setdefault(key, {"name": r["device_name"], "nets": collections.OrderedDict()})
+        n = dev["nets"].get(r["net"]) or dev["nets"].setdefault(r["net"], Net(r))
+        if r["check"] != "ok" or float(r["gpts"]) <= 0:
+            continue
+        g = float(r["gpts"])
+        c = r["class"]
+        if c not in n.best or g > n.best[c][0]:
+            n.best[c] = (g, int(r["workgroup_size"]), int(r["points_per_group"]), int(r["bias_add"]),
+                         int(r["f16_acc"]), int(r.get("mat_rows", 0)), r["plan"])
+    out = ["/* emitters/mlp/select_table.c — the measurements behind the MLP's variant choice",
+           " * (select.h). Written by tools/gen_mlp_select.py from " + ", ".join(a.tsv) + ": do not edit;",
+           " * rerun the grid (scripts/gpu-mlp.sh) and the tool. */",
+           '#include "select.h"', ""]
+    defs = []
+    first_model = None
+    status = 0
+    for (vendor, device), dev in devices.items():
+        nets = [n for n in dev["nets"].values() if n.best]
+        model = fit(nets)
+        first_model = first_model or model
+        sname = short_name(dev["name"])
+        print(f"== {dev['name']} ({vendor:#x}:{device:#x}): {len(nets)} networks")
+        print("model: bw %.3g bytes/ns; " % model["bw"] +
+              "; ".join(f"{c}: a %.3g b %.3g c %.3g" % tuple(model[c]) if model.get(c) else f"{c}: -" for c in CLASSES))
+        lines, bad = audit(nets, model)
+        for line in lines:
+            print(line)
+        for b in bad:
+            print("UNDER HALF: %s (%s, %s): %s at %.2f of the best" % b)
+            status = 1
+        var = re.sub(r"[^a-z0-9]", "_", sname)
+        out.append(f"static const mlp_select_entry {var}_entries[] = {{")
+        out += [c_entry(n) for n in nets]
+        out.append("};")
+        out.append("")
+        defs.append(f'    {{{vendor:#x}, {device:#x}, "{sname}", {c_model(model)}, {var}_entries,\n'
+                    f"     sizeof {var}_entries / sizeof {var}_entries[0]}},")
+    out.append("const mlp_select_model mlp_select_default_model = %s;" % c_model(first_model) if first_model else
+               "const mlp_select_model mlp_select_default_model = {3000.0, {0.01, 0.01, 0.02, 0.02}, "
+               "{1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3}, {0, 0, 0, 0}};")
+    out.append("")
+    out.append("const mlp_select_device mlp_select_devices[] = {")
+    out += defs
+    out.append("};")
+    out.append("const uint32_t mlp_select_device_count = sizeof mlp_select_devices / sizeof mlp_select_devices[0];")
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write("\n".join(out) + "\n")
+        print(f"wrote {a.out}")
+    return status if a.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
