@@ -699,11 +699,13 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *o = argc < 2 ? stderr : stdout;
     if (!strcmp(cmd, "run"))
-      fprintf(o, "usage: spvgen run gemm [options]   (`spvgen run gemm --help`)\n\n"
+      fprintf(o, "usage: spvgen run gemm [options]   (`spvgen run gemm --help`)\n"
+                 "       spvgen run mlp [options]    (`spvgen run mlp --help`)\n\n"
                  "Emits a kernel for the first Vulkan device, runs it on random data and checks it\n"
                  "against the CPU.\n");
     else
       fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n"
+                 "       spvgen bench mlp [options]    (`spvgen bench mlp --help`)\n"
                  "       spvgen bench trace FILE [options] (`spvgen bench trace --help`)\n\n"
                  "Times the emission of a kernel on this CPU and, with a Vulkan device, the kernel\n"
                  "itself; or runs a framework's trace of GEMM calls through the kernel cache.\n");
