@@ -740,6 +740,7 @@ static void *member_by_type(sg_vk_features *f, VkStructureType type, size_t *siz
     case CHAIN_COOPVEC: *size = sizeof f->coopvec; break;
     case CHAIN_BF16: *size = sizeof f->bf16; break;
     case CHAIN_FLOAT8: *size = sizeof f->float8; break;
+    case CHAIN_ATOMIC_FLOAT: *size = sizeof f->atomic_float; break;
     case CHAIN_PIPELINE_EXECUTABLE: *size = sizeof f->pipeline_executable; break;
     case CHAIN_TIMELINE: *size = sizeof f->timeline; break;
     default: return NULL;
@@ -853,7 +854,7 @@ void *spvgen_vk_features_chain(uint64_t features, uint32_t api_version, bool rec
     if (i == CHAIN_PIPELINE_EXECUTABLE || i == CHAIN_TIMELINE) continue;
     size_t size = 0;
     chain_head *h = chain_member(f, i);
-    (void)member_by_type(f, h->sType, &size);
+    if (!member_by_type(f, h->sType, &size) || size <= sizeof(chain_head)) continue;
     const VkBool32 *b = (const void *)((const char *)h + sizeof(chain_head));
     for (size_t k = 0; k < (size - sizeof(chain_head)) / sizeof(VkBool32); k++)
       if (b[k]) chained |= 1u << i;
