@@ -89,14 +89,18 @@ ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding,
 }
 
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
-  uint32_t idx[2] = {ek_u32(m, 0), index};
-  return spvgen_access_chain(m, b->elem_ptr, b->var, idx, 2);
+  return ek_at2(m, b->var, ek_u32(m, 0), index);
 }
 
-uint32_t ek_array(spvgen_module *m, const ek_buffer *b) {
-  uint32_t zero = ek_u32(m, 0);
-  return spvgen_access_chain(m, b->array_ptr, b->var, &zero, 1);
+uint32_t ek_load_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
+  return spvgen_load(m, b->elem_type, ek_elem(m, b, index));
 }
+
+void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_t value) {
+  spvgen_store(m, ek_elem(m, b, index), value);
+}
+
+uint32_t ek_array(spvgen_module *m, const ek_buffer *b) { return ek_at(m, b->var, ek_u32(m, 0)); }
 
 /* ----------------------------------------------------------- invocations ---- */
 
@@ -140,6 +144,13 @@ uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t
   uint32_t i = layout == SPVGEN_ROW_MAJOR ? ek_add(m, ek_mul(m, row, ldc), col)
                                           : ek_add(m, ek_mul(m, col, ldc), row);
   return base ? ek_add(m, i, base) : i;
+}
+
+uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row,
+                          uint32_t col, uint32_t base) {
+  uint32_t i = layout == SPVGEN_ROW_MAJOR ? ek_iadd(m, ek_imul(m, row, ld), col)
+                                          : ek_iadd(m, ek_imul(m, col, ld), row);
+  return base ? ek_iadd(m, i, base) : i;
 }
 
 /* ------------------------------------------------------------- activations ---- */

@@ -17,6 +17,8 @@
 #include "spvgen/gemm.h"
 #include "spvgen/kernel.h"
 
+#include "kernel_builder.h" /* loops, guards, folding arithmetic, typed access */
+
 /* ------------------------------------------------------------------- types ---- */
 /* The scalar type of a component type (f16, f32, bf16, e4m3, e5m2, s8, u8, s32, ...). */
 uint32_t ek_type(spvgen_module *m, spvgen_component_type t);
@@ -45,6 +47,9 @@ ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding,
                          const char *name);
 /* &buffer.data[index] (index: a u32 id). */
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
+/* buffer.data[index] loaded (a value of elem_type), or value stored there. */
+uint32_t ek_load_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
+void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_t value);
 /* &buffer.data (the runtime array, for cooperative loads and stores). */
 uint32_t ek_array(spvgen_module *m, const ek_buffer *b);
 
@@ -115,6 +120,10 @@ uint32_t ek_local(spvgen_module *m, uint32_t type, uint32_t init);
  * (ids; base may be 0 for none). */
 uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld,
                          uint32_t row, uint32_t col, uint32_t base);
+/* The same with the leading dimension as an id (a constant or a run-time value), folding
+ * constants (ek_iadd / ek_imul). */
+uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row,
+                          uint32_t col, uint32_t base);
 
 /* f32 -> f32 activation. */
 uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act);
