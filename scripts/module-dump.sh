@@ -37,13 +37,16 @@ if [ "${1:-}" = --canon ]; then
     -I"$deps/root/usr/include" scripts/module-dump/canon.c -o build-dump/canon \
     "$deps/spirv-tools/lib/libSPIRV-Tools.a" -lstdc++ -lm
   for d in "$a" "$b"; do
-    find "$d" -name '*.spv' -print0 | xargs -0 build-dump/canon $fold 2>/dev/null | sort > "$d.canon"
+    # kept beside the dump and reused while the dump is older
+    if [ ! -s "$d.canon$fold" ] || [ "$d" -nt "$d.canon$fold" ] || [ build-dump/canon -nt "$d.canon$fold" ]; then
+      find "$d" -name '*.spv' -print0 | xargs -0 build-dump/canon $fold 2>/dev/null | sort > "$d.canon$fold"
+    fi
   done
-  only_a=$(join -v1 <(cut -d' ' -f1 "$a.canon" | sort -u) <(cut -d' ' -f1 "$b.canon" | sort -u) | wc -l)
-  only_b=$(join -v2 <(cut -d' ' -f1 "$a.canon" | sort -u) <(cut -d' ' -f1 "$b.canon" | sort -u) | wc -l)
-  echo "$(cut -d' ' -f1 "$a.canon" | sort -u | wc -l) canonical modules in $a, $(cut -d' ' -f1 "$b.canon" | sort -u | wc -l) in $b${fold:+ (folded)}; only in the first: $only_a, only in the second: $only_b"
-  join -v1 "$a.canon" <(cut -d' ' -f1 "$b.canon" | sort -u) | head -5 | sed 's/^/  first only: /'
-  join -v1 "$b.canon" <(cut -d' ' -f1 "$a.canon" | sort -u) | head -5 | sed 's/^/  second only: /'
+  only_a=$(join -v1 <(cut -d' ' -f1 "$a.canon$fold" | sort -u) <(cut -d' ' -f1 "$b.canon$fold" | sort -u) | wc -l)
+  only_b=$(join -v2 <(cut -d' ' -f1 "$a.canon$fold" | sort -u) <(cut -d' ' -f1 "$b.canon$fold" | sort -u) | wc -l)
+  echo "$(cut -d' ' -f1 "$a.canon$fold" | sort -u | wc -l) canonical modules in $a, $(cut -d' ' -f1 "$b.canon$fold" | sort -u | wc -l) in $b${fold:+ (folded)}; only in the first: $only_a, only in the second: $only_b"
+  join -v1 "$a.canon$fold" <(cut -d' ' -f1 "$b.canon$fold" | sort -u) | head -5 | sed 's/^/  first only: /'
+  join -v1 "$b.canon$fold" <(cut -d' ' -f1 "$a.canon$fold" | sort -u) | head -5 | sed 's/^/  second only: /'
   [ "$only_a" = 0 ] && [ "$only_b" = 0 ]
   exit
 fi

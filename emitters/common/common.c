@@ -102,6 +102,14 @@ void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_
 
 uint32_t ek_array(spvgen_module *m, const ek_buffer *b) { return ek_at(m, b->var, ek_u32(m, 0)); }
 
+spvgen_push_constant_block ek_push_constants(spvgen_module *m, const uint32_t *types,
+                                             const char *const *names, uint32_t count) {
+  spvgen_push_constant_block b = spvgen_push_constants(m, types, count);
+  for (uint32_t i = 0; names && b.count && i < count; i++)
+    if (names[i]) spvgen_member_name(m, b.struct_type, i, names[i]);
+  return b;
+}
+
 /* ----------------------------------------------------------- invocations ---- */
 
 uint32_t ek_builtin_v3(spvgen_module *m, SpvBuiltIn builtin) {

@@ -93,6 +93,11 @@ static inline size_t ek_str_u32(ek_str *s, uint32_t v) {
   return n;
 }
 
+/* A push-constant block of `count` members (types: scalars, vectors or strided arrays;
+ * std430 offsets), each member named for the disassembly (names may be NULL). */
+spvgen_push_constant_block ek_push_constants(spvgen_module *m, const uint32_t *types,
+                                             const char *const *names, uint32_t count);
+
 /* ----------------------------------------------------------- invocations ---- */
 /* Component c of a uvec3 built-in (WorkgroupId, LocalInvocationId, ...), declared once
  * per module by the builder's deduplication of the variable is NOT assumed: pass the

@@ -95,22 +95,21 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
 
 void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, uint32_t wgz) {
   const spvgen_gemm_desc *d = &s->p->desc;
-  uint32_t u32 = ek_u32_type(m);
   if (d->batch > 1) {
-    s->slice = ek_div(m, wgz, ek_u32(m, d->batch));
-    s->z = ek_mod(m, wgz, ek_u32(m, d->batch));
+    s->slice = ek_div_imm(m, wgz, d->batch);
+    s->z = ek_mod_imm(m, wgz, d->batch);
   } else {
     s->slice = wgz;
     s->z = ek_u32(m, 0);
   }
-  s->k_begin = ek_mul(m, s->slice, ek_u32(m, s->p->slice_k));
-  s->k_end = spvgen_glsl_u_min(m, u32, ek_add(m, s->k_begin, ek_u32(m, s->p->slice_k)), ek_u32(m, d->k));
+  s->k_begin = ek_mul_imm(m, s->slice, s->p->slice_k);
+  s->k_end = ek_umin(m, ek_add_imm(m, s->k_begin, s->p->slice_k), ek_u32(m, d->k));
 }
 
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice) {
   const spvgen_gemm_desc *d = &s->p->desc;
-  uint32_t plane = d->batch > 1 ? ek_add(m, ek_mul(m, slice, ek_u32(m, d->batch)), s->z) : slice;
-  return ek_mul(m, plane, ek_u32(m, d->m * s->p->workspace_ld));
+  uint32_t plane = d->batch > 1 ? ek_iadd(m, ek_mul_imm(m, slice, d->batch), s->z) : slice;
+  return ek_mul_imm(m, plane, d->m * s->p->workspace_ld);
 }
 
 void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word) {
@@ -129,15 +128,15 @@ uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, u
   spvgen_op_memory_barrier(m, dev, sem);
   spvgen_workgroup_barrier(m);
   uint32_t tiles_m = gemm_ceil_div(d->m, d->tile_m), tiles_n = gemm_ceil_div(d->n, d->tile_n);
-  uint32_t tile = ek_add(m, ek_mul(m, tile_y, ek_u32(m, tiles_n)), tile_x);
-  if (d->batch > 1) tile = ek_add(m, ek_mul(m, s->z, ek_u32(m, tiles_m * tiles_n)), tile);
-  s->counter = ek_add(m, tile, ek_u32(m, (uint32_t)p->workspace_counters));
-  spvgen_if(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
+  uint32_t tile = ek_iadd(m, ek_mul_imm(m, tile_y, tiles_n), tile_x);
+  if (d->batch > 1) tile = ek_iadd(m, ek_mul_imm(m, s->z, tiles_m * tiles_n), tile);
+  s->counter = ek_add_imm(m, tile, (uint32_t)p->workspace_counters);
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
   uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
   uint32_t last = spvgen_op_i_equal(m, b, old, ek_u32(m, d->split_k - 1));
   spvgen_op_store(m, s->flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)), gemm_splitk_access(s),
                   NULL, 0);
-  spvgen_end_if(m);
+  ek_guard_end(m, first);
   spvgen_workgroup_barrier(m);
   uint32_t f = spvgen_op_load(m, u32, s->flag, gemm_splitk_access(s), NULL, 0);
   return spvgen_op_i_equal(m, b, f, ek_u32(m, 1));
@@ -148,8 +147,8 @@ void gemm_splitk_acquire(spvgen_module *m, const gemm_splitk *s) {
 }
 
 void gemm_splitk_reset(spvgen_module *m, const gemm_splitk *s, uint32_t lid) {
-  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, ek_u32(m, 0)));
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, ek_u32(m, 0)));
   spvgen_op_atomic_store(m, ek_elem(m, &s->ws, s->counter), ek_u32(m, SpvScopeDevice),
                          ek_u32(m, SpvMemorySemanticsMaskNone), ek_u32(m, 0));
-  spvgen_end_if(m);
+  ek_guard_end(m, first);
 }

@@ -154,6 +154,16 @@ static int is_annotation(uint16_t op) {
          op == SpvOpMemberName || op == SpvOpDecorateString || op == SpvOpMemberDecorateString;
 }
 
+/* Instructions without side effects or memory access, whose result depends only on their
+ * operands: arithmetic, logic, conversions, composites, access chains, extended
+ * instructions (GLSL.std.450), cooperative MulAdd / length / conversion / transpose and
+ * the tensor layout and view operations. */
+static int is_pure(uint16_t op) {
+  return op == SpvOpExtInst || (op >= 65 && op <= 68) || (op >= 77 && op <= 84) || (op >= 109 && op <= 205) ||
+         op == 4459 || op == 4460 || op == 5293 || op == 5361 || op == 5362 || (op >= 5372 && op <= 5379) || op == 5382 || op == 5384 ||
+         op == 5390;
+}
+
 static int result_operand(const inst *i) {
   for (uint32_t k = 0; k < i->nops; k++)
     if (i->ops[k].is_id && i->words[i->ops[k].offset] == i->result && i->result) return (int)k;
@@ -443,7 +453,12 @@ static char *canonical(module *m) {
   }
   free(lines);
 
-  /* Functions: local ids by first appearance; hoisted variables by first use. */
+  /* Functions. Results of pure instructions (no memory access, no control flow: see
+   * is_pure) are named by value (a hash of the instruction with its operands' names), so
+   * the order in which an emitter computes independent values does not matter; every
+   * other id (labels, loads, calls, variables) by the order of first appearance among
+   * the instructions that are not pure; hoisted variables by their first use. Each block
+   * is written as its pure instructions, sorted, then the rest in order. */
   uint32_t fn = 0;
   for (size_t i = first_fn; i < m->n;) {
     size_t end = i;
@@ -462,16 +477,24 @@ static char *canonical(module *m) {
       if (k >= vbegin && k < vend) continue;
       inst *x = &m->in[k];
       if (!x->opcode) continue;
+      int pure = is_pure(x->opcode) && x->result;
       for (uint32_t o = 0; o < x->nops; o++) {
         if (!x->ops[o].is_id) continue;
         uint32_t id = x->words[x->ops[o].offset];
-        if (id > m->bound || names[id]) continue;
+        if (id > m->bound || names[id] || (pure && id == x->result)) continue;
         int hoisted = 0;
         for (size_t v = vbegin; v < vend; v++)
           if (m->in[v].result == id) hoisted = 1;
         snprintf(t, sizeof t, "%c%u_%u", hoisted ? 'v' : 'l', fn, counter++);
         set_name(id, t);
         if (hoisted) vorder[nv++] = id;
+      }
+      if (pure) {
+        str b = {0};
+        render(&b, x, result_operand(x));
+        snprintf(t, sizeof t, "p%u_%016llx", fn, (unsigned long long)fnv(b.s, b.len));
+        free(b.s);
+        set_name(x->result, t);
       }
     }
     /* variables never used afterwards keep module order */
@@ -481,26 +504,45 @@ static char *canonical(module *m) {
         set_name(m->in[v].result, t);
         vorder[nv++] = m->in[v].result;
       }
-    for (size_t k = i; k <= end && k < m->n; k++) {
+    char **pure_lines = NULL;
+    size_t npure = 0;
+    str seq = {0};
+    for (size_t k = i; k <= end + 1 && k <= m->n; k++) {
+      int flush = k == end + 1 || k == m->n || m->in[k].opcode == SpvOpLabel;
+      if (flush) {
+        qsort(pure_lines, npure, sizeof *pure_lines, cmp_str);
+        for (size_t q = 0; q < npure; q++) {
+          put(&out, pure_lines[q]);
+          put(&out, "\n");
+          free(pure_lines[q]);
+        }
+        npure = 0;
+        if (seq.s) put(&out, seq.s);
+        free(seq.s);
+        seq = (str){0};
+        if (k == end + 1 || k == m->n) break;
+      }
       if (k == vend) {
         for (size_t v = 0; v < nv; v++)
           for (size_t w = vbegin; w < vend; w++)
             if (m->in[w].result == vorder[v]) {
-              str b = {0};
-              render(&b, &m->in[w], -1);
-              put(&out, b.s);
-              put(&out, "\n");
-              free(b.s);
+              render(&seq, &m->in[w], -1);
+              put(&seq, "\n");
             }
       }
       if (k >= vbegin && k < vend) continue;
       if (!m->in[k].opcode) continue;
-      str b = {0};
-      render(&b, &m->in[k], -1);
-      put(&out, b.s);
-      put(&out, "\n");
-      free(b.s);
+      if (is_pure(m->in[k].opcode) && m->in[k].result) {
+        str b = {0};
+        render(&b, &m->in[k], -1);
+        pure_lines = realloc(pure_lines, (npure + 1) * sizeof *pure_lines);
+        pure_lines[npure++] = b.s;
+      } else {
+        render(&seq, &m->in[k], -1);
+        put(&seq, "\n");
+      }
     }
+    free(pure_lines);
     free(vorder);
     fn++;
     i = end + 1;
@@ -520,6 +562,15 @@ static int load(const char *path, module *m, spv_context ctx) {
   uint32_t *w = xmalloc((size_t)size);
   size_t got = fread(w, 1, (size_t)size, f);
   fclose(f);
+  /* Capabilities this SPIRV-Tools does not know yet (SPV_KHR_bfloat16: BFloat16TypeKHR,
+   * BFloat16DotProductKHR, BFloat16CooperativeMatrixKHR) are renamed to ones it knows
+   * (Float16 and friends) so that such modules parse; both dumps get the same renaming. */
+  for (size_t i = 5; i + 1 < got / 4;) {
+    uint32_t len = w[i] >> 16, op = w[i] & 0xFFFF;
+    if (!len) break;
+    if (op == SpvOpCapability && w[i + 1] >= 5116 && w[i + 1] <= 5118) w[i + 1] = 9 + (w[i + 1] - 5116);
+    i += len;
+  }
   spv_result_t r = spvBinaryParse(ctx, m, w, got / 4, on_header, on_inst, NULL);
   free(w);
   return r == SPV_SUCCESS ? 0 : -1;
