@@ -182,8 +182,11 @@ static void set_name(uint32_t id, const char *n) {
  * layer (emitters/common/kernel_builder.c): x + 0, x - 0, x * 1, x * 0, x / 1, x % 1,
  * x < 0, x <= 0xffffffff, true && x, select(constant, a, b), umin(x, x) and constant op
  * constant (32-bit integers). Folded instructions are dropped and their uses renamed;
- * constants nothing uses any more are dropped. So a module whose emitter now folds what
- * it emitted before compares equal to the old one. */
+ * constants nothing uses any more are dropped, and so are pure instructions whose results
+ * nothing uses (dead values). So a module whose emitter now folds what it emitted before,
+ * or no longer computes a value it never used, compares equal to the old one. */
+static int is_pure(uint16_t op);
+
 typedef struct kinfo {
   int kind;       /* 0 none, 1 integer constant, 2 bool constant */
   uint32_t type;  /* its type */
@@ -316,28 +319,60 @@ static void fold_module(module *m) {
   }
   free(extra);
   m->bound = next_id;
-  /* constants nothing but annotations refers to */
-  uint32_t *uses = calloc(next_id + 1, sizeof *uses);
-  if (!uses) exit(2);
-  for (size_t i = 0; i < m->n; i++) {
-    inst *x = &m->in[i];
-    if (!x->opcode || is_annotation(x->opcode)) continue;
-    for (uint32_t o = 0; o < x->nops; o++)
-      if (x->ops[o].is_id && x->words[x->ops[o].offset] != x->result && x->words[x->ops[o].offset] <= next_id)
-        uses[x->words[x->ops[o].offset]]++;
+  /* pure instructions whose results nothing uses (dead values), until none is left */
+  for (int changed = 1; changed;) {
+    changed = 0;
+    uint32_t *used = calloc(next_id + 1, sizeof *used);
+    if (!used) exit(2);
+    for (size_t i = 0; i < m->n; i++) {
+      inst *x = &m->in[i];
+      if (!x->opcode || is_annotation(x->opcode)) continue;
+      for (uint32_t o = 0; o < x->nops; o++)
+        if (x->ops[o].is_id && x->words[x->ops[o].offset] != x->result && x->words[x->ops[o].offset] <= next_id)
+          used[x->words[x->ops[o].offset]]++;
+    }
+    for (size_t i = first_fn; i < m->n; i++) {
+      inst *x = &m->in[i];
+      if (x->opcode && x->result && is_pure(x->opcode) && !used[x->result]) {
+        x->opcode = 0;
+        changed = 1;
+      }
+    }
+    free(used);
   }
-  for (size_t i = 0; i < first_fn; i++) {
-    inst *g = &m->in[i];
-    int constant = g->opcode == SpvOpConstant || g->opcode == SpvOpConstantTrue || g->opcode == SpvOpConstantFalse;
-    if (constant && !uses[g->result]) g->opcode = 0;
+  /* types and constants nothing but annotations refers to (until none is left), with
+   * their annotations */
+  for (int changed = 1; changed;) {
+    changed = 0;
+    uint32_t *uses = calloc(next_id + 1, sizeof *uses);
+    if (!uses) exit(2);
+    for (size_t i = 0; i < m->n; i++) {
+      inst *x = &m->in[i];
+      if (!x->opcode || is_annotation(x->opcode)) continue;
+      for (uint32_t o = 0; o < x->nops; o++)
+        if (x->ops[o].is_id && x->words[x->ops[o].offset] != x->result && x->words[x->ops[o].offset] <= next_id)
+          uses[x->words[x->ops[o].offset]]++;
+    }
+    for (size_t i = 0; i < first_fn; i++) {
+      inst *g = &m->in[i];
+      int decl = g->result && g->opcode != SpvOpVariable && g->opcode != SpvOpExtInstImport &&
+                 g->opcode != SpvOpString && !is_annotation(g->opcode) && g->opcode;
+      if (decl && !uses[g->result]) {
+        g->opcode = 0;
+        changed = 1;
+      }
+    }
+    for (size_t i = 0; i < first_fn; i++) {
+      inst *g = &m->in[i];
+      if (is_annotation(g->opcode) && g->words[1] <= next_id && !uses[g->words[1]]) {
+        int target_gone = 1;
+        for (size_t j = 0; j < m->n && target_gone; j++)
+          if (m->in[j].opcode && m->in[j].result == g->words[1]) target_gone = 0;
+        if (target_gone) g->opcode = 0;
+      }
+    }
+    free(uses);
   }
-  for (size_t i = 0; i < first_fn; i++) {
-    inst *g = &m->in[i];
-    if (is_annotation(g->opcode) && g->words[1] <= next_id && !uses[g->words[1]] && g->words[1] < cap &&
-        k[g->words[1]].kind)
-      g->opcode = 0;
-  }
-  free(uses);
   free(k);
   free(subst);
   free(int32);
