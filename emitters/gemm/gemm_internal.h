@@ -59,6 +59,30 @@ uint64_t gemm_type_features(const spvgen_gemm_desc *d);
 uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t z,
                            uint64_t stride);
 
+/* --------------------------------------------------------------- coopmat2 ---- */
+/* coopmat2_plan.c plans, coopmat2.c emits (gemm_variant_coopmat2 joins them). */
+spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size);
+uint32_t cm2_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc, spvgen_gemm_desc *out,
+                        uint32_t max);
+
+/* stages 2: at most this many 16-byte chunks of an operand's K-step tile per invocation. */
+#define CM2_STAGE_MAX_CHUNKS 16u
+
+/* The accumulator's component type in the MulAdd: u32 for unsigned integer inputs (the
+ * combination devices list for u8 x u8), else acc_type. */
+static inline spvgen_component_type cm2_acc_matrix_type(const spvgen_gemm_desc *d) {
+  if (!ek_is_float(d->a_type) && !ek_is_signed(d->a_type) && !ek_is_signed(d->b_type))
+    return SPVGEN_COMPONENT_U32;
+  return d->acc_type;
+}
+
+/* Whether the epilogue needs OpCooperativeMatrixPerElementOpNV. */
+static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
+  bool float_path = ek_epilogue_type(d) == SPVGEN_COMPONENT_F32;
+  return d->bias != SPVGEN_GEMM_BIAS_NONE || d->activation != SPVGEN_ACTIVATION_NONE ||
+         (float_path && !ek_is_float(d->out_type));
+}
+
 /* ---------------------------------------------------------------- split-K ---- */
 /* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
  * "Split-K"). */
