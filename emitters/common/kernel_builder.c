@@ -107,14 +107,17 @@ static uint32_t int_op2(spvgen_module *m, int_op op, uint32_t a, uint32_t b) {
   return r ? r : emit_op(m, op, t, a, b);
 }
 
-uint32_t ek_iadd(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_ADD, a, b); }
-uint32_t ek_isub(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_SUB, a, b); }
-uint32_t ek_imul(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_MUL, a, b); }
-uint32_t ek_udiv(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_DIV, a, b); }
-uint32_t ek_umod(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_MOD, a, b); }
-uint32_t ek_umin(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_MIN, a, b); }
-uint32_t ek_ult(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_LT, a, b); }
-uint32_t ek_ule(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, OP_LE, a, b); }
+/* The public forms, one line each. */
+#define EK_INT_OP(name, op) \
+  uint32_t name(spvgen_module *m, uint32_t a, uint32_t b) { return int_op2(m, op, a, b); }
+EK_INT_OP(ek_iadd, OP_ADD)
+EK_INT_OP(ek_isub, OP_SUB)
+EK_INT_OP(ek_imul, OP_MUL)
+EK_INT_OP(ek_udiv, OP_DIV)
+EK_INT_OP(ek_umod, OP_MOD)
+EK_INT_OP(ek_umin, OP_MIN)
+EK_INT_OP(ek_ult, OP_LT)
+EK_INT_OP(ek_ule, OP_LE)
 
 /* x op c: the constant c is declared only when the operation is emitted (or the folded
  * result is c itself). */
@@ -132,13 +135,15 @@ static uint32_t imm_op(spvgen_module *m, int_op op, uint32_t x, uint32_t c) {
   return emit_op(m, op, t, x, spvgen_const_u32(m, c));
 }
 
-uint32_t ek_add_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_ADD, x, c); }
-uint32_t ek_mul_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_MUL, x, c); }
-uint32_t ek_div_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_DIV, x, c); }
-uint32_t ek_mod_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_MOD, x, c); }
-uint32_t ek_min_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_MIN, x, c); }
-uint32_t ek_lt_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_LT, x, c); }
-uint32_t ek_le_imm(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, OP_LE, x, c); }
+#define EK_IMM_OP(name, op) \
+  uint32_t name(spvgen_module *m, uint32_t x, uint32_t c) { return imm_op(m, op, x, c); }
+EK_IMM_OP(ek_add_imm, OP_ADD)
+EK_IMM_OP(ek_mul_imm, OP_MUL)
+EK_IMM_OP(ek_div_imm, OP_DIV)
+EK_IMM_OP(ek_mod_imm, OP_MOD)
+EK_IMM_OP(ek_min_imm, OP_MIN)
+EK_IMM_OP(ek_lt_imm, OP_LT)
+EK_IMM_OP(ek_le_imm, OP_LE)
 
 uint32_t ek_all(spvgen_module *m, uint32_t a, uint32_t b) {
   if (!a) return b;

@@ -189,50 +189,37 @@ static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
   return u < most ? u : most;
 }
 
-spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
-                                   size_t size) {
-  spvgen_gemm_desc *d = &p->desc;
-  uint64_t need = needed_features(d);
+/* The features the variant needs that the device lacks, named (workgroup scope first:
+ * it is what this variant is about). */
+static spvgen_status check_features(const spvgen_device_caps *caps, uint64_t need, char *msg, size_t size) {
   uint64_t missing = need & ~caps->features;
-  if (missing) {
-    char names[512];
-    size_t n = 0;
-    names[0] = 0;
-    /* Workgroup scope first: it is what this variant is about. */
-    static const uint64_t order[] = {
-        SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE, SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS,
-        SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS,
-        SPVGEN_FEATURE_COOPMAT, SPVGEN_FEATURE_BFLOAT16_COOPMAT, SPVGEN_FEATURE_FLOAT8_COOPMAT};
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-      if ((missing & order[i]) && n < sizeof names) {
-        int w = snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", spvgen_feature_name(order[i]));
-        if (w > 0) n += (size_t)w;
-      }
-    const char *why = (missing & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS) &&
-                              !(missing & ~SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS)
-                          ? " (for the bias, activation or integer rounding of the epilogue)"
-                          : "";
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the coopmat2 variant needs %s, which %s lacks%s",
-                     names, caps->name, why);
-  }
-  if (d->stages > 2)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "stages %u: the coopmat2 variant has 1 (the driver stages the workgroup-scope "
-                     "matrices) or 2 (the kernel stages A and B through shared memory itself)", d->stages);
-  if (d->stages == 2 && (d->split_k > 1 || d->batch > 1))
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "stages 2 (shared-memory staging) with %s: not implemented (stages 1 does it)",
-                     d->split_k > 1 ? "split_k > 1" : "batch > 1");
-  if (!d->stages) d->stages = 1;
-  if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
-    d->workgroup_size = d->subgroups * caps->subgroup_size;
+  if (!missing) return SPVGEN_OK;
+  char names[512];
+  size_t n = 0;
+  names[0] = 0;
+  static const uint64_t order[] = {
+      SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE, SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS,
+      SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS,
+      SPVGEN_FEATURE_COOPMAT, SPVGEN_FEATURE_BFLOAT16_COOPMAT, SPVGEN_FEATURE_FLOAT8_COOPMAT};
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    if ((missing & order[i]) && n < sizeof names) {
+      int w = snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", spvgen_feature_name(order[i]));
+      if (w > 0) n += (size_t)w;
+    }
+  const char *why = (missing & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS) &&
+                            !(missing & ~SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS)
+                        ? " (for the bias, activation or integer rounding of the epilogue)"
+                        : "";
+  return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the coopmat2 variant needs %s, which %s lacks%s", names,
+                   caps->name, why);
+}
 
-  /* K granularity of the type combination (for fitting BK to small K). */
+/* The cheapest tiling of the table that fits the device and the desc's knobs (cost
+ * model), or the reason none does. */
+static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, cm2_tile *best,
+                                 char *msg, size_t size) {
   cm2_flex fl = flex_lookup(caps, d);
-  uint32_t kgran = fl.any ? fl.any->k_granularity : 16;
-
-  cm2_tile best;
-  memset(&best, 0, sizeof best);
+  uint32_t kgran = fl.any ? fl.any->k_granularity : 16; /* for fitting BK to small K */
   double best_cost = 0;
   bool found = false;
   spvgen_status first_st = SPVGEN_OK;
@@ -249,7 +236,7 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
     }
     double c = tile_cost(d, &t);
     if (!found || c < best_cost) {
-      best = t;
+      *best = t;
       best_cost = c;
       found = true;
     }
@@ -267,9 +254,83 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
     if (msg && size) snprintf(msg, size, "%s", first_msg);
     return first_st;
   }
-  const spvgen_coopmat_flex *flex = NULL;
-  spvgen_status st = check_tile(caps, d, &fl, &best, &flex, msg, size);
+  return check_tile(caps, d, &fl, best, NULL, msg, size);
+}
+
+/* stages 2: every chunk of a K-step tile is 16 bytes of one stored row, the rows start
+ * 16-byte aligned (ld), the chunks split evenly over the invocations, and both tiles fit
+ * in shared memory beside the driver's reserve. Sets shared_bytes. */
+static spvgen_status plan_stages2(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t wg = d->workgroup_size;
+  uint32_t es = spvgen_component_type_size(d->a_type);
+  uint32_t a_row = d->a_layout == SPVGEN_COL_MAJOR ? d->tile_m : d->tile_k;
+  uint32_t b_row = d->b_layout == SPVGEN_COL_MAJOR ? d->tile_k : d->tile_n;
+  uint32_t ca = d->tile_m * d->tile_k * es / 16, cb = d->tile_k * d->tile_n * es / 16;
+  uint64_t bytes = (uint64_t)(d->tile_m + d->tile_n) * d->tile_k * es;
+  uint64_t room = caps->max_shared_memory > caps->coopmat2_workgroup_scope_reserved_shared_memory
+                      ? caps->max_shared_memory - caps->coopmat2_workgroup_scope_reserved_shared_memory
+                      : 0;
+  const char *why = NULL;
+  if (d->k < d->tile_k) why = "k is under tile_k: no full K step to stage";
+  else if ((a_row * es) % 16 || (b_row * es) % 16) why = "a stored tile row is not a multiple of 16 bytes";
+  else if ((d->lda * es) % 16 || (d->ldb * es) % 16) why = "lda or ldb is not a multiple of 16 bytes";
+  else if (ca % wg || cb % wg) why = "the tiles' 16-byte chunks do not split evenly over the invocations";
+  else if (ca / wg > CM2_STAGE_MAX_CHUNKS || cb / wg > CM2_STAGE_MAX_CHUNKS) why = "over 16 chunks per invocation";
+  else if (bytes > room) why = "the two tiles do not fit in shared memory beside the driver's reserve";
+  if (why)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "stages 2 with tile %ux%ux%u: %s", d->tile_m, d->tile_n,
+                     d->tile_k, why);
+  p->shared_bytes = (uint32_t)bytes;
+  return SPVGEN_OK;
+}
+
+/* The edge mode (shift needs beta 0 and a matrix at least one tile large) and the plan's
+ * name. */
+static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  bool off_tile = d->m % d->tile_m || d->n % d->tile_n;
+  bool can_shift = d->m >= d->tile_m && d->n >= d->tile_n && d->beta == 0.0f;
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && d->beta != 0.0f)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge shift with beta %g: a shifted tile would read C where its neighbour may "
+                     "already have written D (beta 0 only)", (double)d->beta);
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && !can_shift)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge shift: M %u x N %u is smaller than the tile %ux%u (a tile cannot move "
+                     "inside)", d->m, d->n, d->tile_m, d->tile_n);
+  if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH; /* shift: measured before it becomes the default */
+  char extra[16];
+  ek_str x = ek_str_start(extra, sizeof extra);
+  ek_str_put(&x, "u");
+  ek_str_u32(&x, d->unroll);
+  if (d->stages == 2) ek_str_put(&x, " s2");
+  ek_str_put(&x, !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
+                 : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
+                                                                : " shift");
+  gemm_plan_name(p, extra);
+  return SPVGEN_OK;
+}
+
+spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  uint64_t need = needed_features(d);
+  spvgen_status st = check_features(caps, need, msg, size);
   if (st != SPVGEN_OK) return st;
+  if (d->stages > 2)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stages %u: the coopmat2 variant has 1 (the driver stages the workgroup-scope "
+                     "matrices) or 2 (the kernel stages A and B through shared memory itself)", d->stages);
+  if (d->stages == 2 && (d->split_k > 1 || d->batch > 1))
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stages 2 (shared-memory staging) with %s: not implemented (stages 1 does it)",
+                     d->split_k > 1 ? "split_k > 1" : "batch > 1");
+  if (!d->stages) d->stages = 1;
+  if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
+    d->workgroup_size = d->subgroups * caps->subgroup_size;
+  cm2_tile best;
+  memset(&best, 0, sizeof best);
+  if ((st = choose_tile(caps, d, &best, msg, size)) != SPVGEN_OK) return st;
   if (d->subgroups && caps->subgroup_size && d->subgroups * caps->subgroup_size != best.wg)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "subgroups %u: %u invocations per workgroup make %u subgroups of %u", d->subgroups,
@@ -287,54 +348,11 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
   p->frag_k = best.k;
   p->warp_m = p->warp_n = 0;
   p->shared_bytes = 0; /* none declared; the driver reserves its own for workgroup scope */
-  if (d->stages == 2) {
-    /* Every chunk of a K-step tile is 16 bytes of one stored row, the rows start 16-byte
-     * aligned (ld), and the chunks split evenly over the invocations. */
-    uint32_t es = spvgen_component_type_size(d->a_type);
-    uint32_t a_row = d->a_layout == SPVGEN_COL_MAJOR ? d->tile_m : d->tile_k;
-    uint32_t b_row = d->b_layout == SPVGEN_COL_MAJOR ? d->tile_k : d->tile_n;
-    uint32_t ca = d->tile_m * d->tile_k * es / 16, cb = d->tile_k * d->tile_n * es / 16;
-    uint64_t bytes = (uint64_t)(d->tile_m + d->tile_n) * d->tile_k * es;
-    uint64_t room = caps->max_shared_memory > caps->coopmat2_workgroup_scope_reserved_shared_memory
-                        ? caps->max_shared_memory - caps->coopmat2_workgroup_scope_reserved_shared_memory
-                        : 0;
-    const char *why = NULL;
-    if (d->k < d->tile_k) why = "k is under tile_k: no full K step to stage";
-    else if ((a_row * es) % 16 || (b_row * es) % 16) why = "a stored tile row is not a multiple of 16 bytes";
-    else if ((d->lda * es) % 16 || (d->ldb * es) % 16) why = "lda or ldb is not a multiple of 16 bytes";
-    else if (ca % best.wg || cb % best.wg) why = "the tiles' 16-byte chunks do not split evenly over the invocations";
-    else if (ca / best.wg > CM2_STAGE_MAX_CHUNKS || cb / best.wg > CM2_STAGE_MAX_CHUNKS) why = "over 16 chunks per invocation";
-    else if (bytes > room) why = "the two tiles do not fit in shared memory beside the driver's reserve";
-    if (why)
-      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "stages 2 with tile %ux%ux%u: %s", d->tile_m, d->tile_n,
-                       d->tile_k, why);
-    p->shared_bytes = (uint32_t)bytes;
-  }
+  if (d->stages == 2 && (st = plan_stages2(caps, p, msg, size)) != SPVGEN_OK) return st;
   p->features = need;
   p->subgroup_size = 0;
   gemm_set_grid(p);
-  bool off_tile = d->m % d->tile_m || d->n % d->tile_n;
-  bool can_shift = d->m >= d->tile_m && d->n >= d->tile_n && d->beta == 0.0f;
-  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && d->beta != 0.0f)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "edge shift with beta %g: a shifted tile would read C where its neighbour may "
-                     "already have written D (beta 0 only)", (double)d->beta);
-  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && !can_shift)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "edge shift: M %u x N %u is smaller than the tile %ux%u (a tile cannot move "
-                     "inside)", d->m, d->n, d->tile_m, d->tile_n);
-  (void)can_shift; /* AUTO: measured before it becomes the default */
-  if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
-  char extra[16];
-  ek_str x = ek_str_start(extra, sizeof extra);
-  ek_str_put(&x, "u");
-  ek_str_u32(&x, d->unroll);
-  if (d->stages == 2) ek_str_put(&x, " s2");
-  ek_str_put(&x, !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
-                 : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
-                                                                : " shift");
-  gemm_plan_name(p, extra);
-  return SPVGEN_OK;
+  return plan_edge_and_name(p, msg, size);
 }
 
 uint32_t cm2_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc,

@@ -205,9 +205,10 @@ static void default_knobs(spvgen_gemm_desc *d, uint32_t sg) {
   if (!d->stages) d->stages = d->tile_m * d->tile_n >= 128 * 256 ? 1 : 2;
 }
 
-static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
-                              size_t size) {
-  spvgen_gemm_desc *d = &p->desc;
+/* What the device must have for the desc's types: cooperative matrices with a 16x16xK
+ * subgroup shape for (a_type, acc). Returns the shape's K in *fk. */
+static spvgen_status khr_check_types(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, uint32_t *fk,
+                                     char *msg, size_t size) {
   const char *tn = spvgen_component_type_name(d->a_type);
   if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -232,25 +233,30 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "a_type bf16 needs %s, which %s lacks",
                      spvgen_feature_name(SPVGEN_FEATURE_BFLOAT16_COOPMAT), caps->name);
-  const uint32_t fk = shape->k;
+  *fk = shape->k;
+  return SPVGEN_OK;
+}
 
-  /* Subgroup size: the device's default; where size control can pin it, 32 if offered. */
-  uint32_t sg = caps->subgroup_size ? caps->subgroup_size : 32;
-  bool control = spvgen_caps_has(caps, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL) &&
-                 caps->required_subgroup_size_in_compute && caps->min_subgroup_size &&
-                 caps->min_subgroup_size != caps->max_subgroup_size;
-  if (control && caps->min_subgroup_size <= 32 && 32 <= caps->max_subgroup_size) sg = 32;
-  if (!control && caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size)
+/* The subgroup size the kernel assumes: the device's default; where size control can pin
+ * it, 32 if offered. *control: the plan pins it. */
+static spvgen_status khr_subgroup_size(const spvgen_device_caps *caps, uint32_t *sg, bool *control, char *msg,
+                                       size_t size) {
+  *sg = caps->subgroup_size ? caps->subgroup_size : 32;
+  *control = spvgen_caps_has(caps, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL) && caps->required_subgroup_size_in_compute &&
+             caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size;
+  if (*control && caps->min_subgroup_size <= 32 && 32 <= caps->max_subgroup_size) *sg = 32;
+  if (!*control && caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "subgroup size %u..%u on %s: the khr variant needs a fixed subgroup size "
                      "(subgroupSizeControl with requiredSubgroupSizeStages including compute)",
                      caps->min_subgroup_size, caps->max_subgroup_size, caps->name);
+  return SPVGEN_OK;
+}
 
-  if (d->workgroup_size % sg)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                     "workgroup_size %u is not a whole number of subgroups of %u invocations",
-                     d->workgroup_size, sg);
-  default_knobs(d, sg);
+/* The knobs (defaults filled) against what the kernel can do: tile sides, K step,
+ * subgroups and their warp tiles, workgroup size, unroll. */
+static spvgen_status khr_check_knobs(const spvgen_device_caps *caps, spvgen_gemm_desc *d, uint32_t sg, uint32_t fk,
+                                     char *msg, size_t size) {
   const uint32_t tm = d->tile_m, tnn = d->tile_n, tk = d->tile_k;
   if (!gemm_pow2(tm) || tm < 16 || tm > 256 || !gemm_pow2(tnn) || tnn < 16 || tnn > 256)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -286,7 +292,15 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
                      "unroll %u: the khr variant unrolls the tile_k / frag_k = %u K sub-steps fully",
                      d->unroll, tk / fk);
   d->unroll = tk / fk;
+  return SPVGEN_OK;
+}
 
+/* The staging geometry against the workgroup and shared memory; fills the plan's
+ * derived fields and name. */
+static spvgen_status khr_fill(const spvgen_device_caps *caps, spvgen_gemm_config *p, uint32_t sg, uint32_t fk,
+                              bool control, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  const uint32_t tm = d->tile_m, tnn = d->tile_n, tk = d->tile_k, nt = d->workgroup_size;
   khr_geom g;
   geometry(d, sg, fk, &g);
   /* Each invocation copies whole chunks, the same chunk column in every row pass. */
@@ -305,7 +319,6 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
                      "tile %ux%ux%u with stages %u needs %u bytes of shared memory; %s has %u "
                      "(stages 1 or a smaller tile)", tm, tnn, tk, d->stages, p->shared_bytes,
                      caps->name, caps->max_shared_memory);
-
   p->local_size[0] = nt;
   p->local_size[1] = p->local_size[2] = 1;
   p->frag_m = FRAG;
@@ -333,6 +346,22 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
   ek_str_u32(&x, d->stages);
   gemm_plan_name(p, extra);
   return SPVGEN_OK;
+}
+
+static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  uint32_t fk = 0, sg = 0;
+  bool control = false;
+  spvgen_status st;
+  if ((st = khr_check_types(caps, d, &fk, msg, size)) != SPVGEN_OK) return st;
+  if ((st = khr_subgroup_size(caps, &sg, &control, msg, size)) != SPVGEN_OK) return st;
+  if (d->workgroup_size % sg)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "workgroup_size %u is not a whole number of subgroups of %u invocations",
+                     d->workgroup_size, sg);
+  default_knobs(d, sg);
+  if ((st = khr_check_knobs(caps, d, sg, fk, msg, size)) != SPVGEN_OK) return st;
+  return khr_fill(caps, p, sg, fk, control, msg, size);
 }
 
 static uint32_t khr_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc,

@@ -124,7 +124,7 @@ uint64_t gemm_type_features(const spvgen_gemm_desc *d) {
 
 uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t z, uint64_t stride) {
   if (d->batch <= 1) return 0;
-  return ek_mul(m, z, ek_u32(m, (uint32_t)stride));
+  return ek_mul_imm(m, z, (uint32_t)stride);
 }
 
 /* ------------------------------------------------------------ desc checks ---- */
