@@ -30,6 +30,7 @@ if [ "${1:-}" = --canon ]; then
   fold=
   if [ "${1:-}" = --fold ]; then fold=--fold; shift; fi
   a=${1:?usage: --canon [--fold] A_DIR B_DIR} b=${2:?usage: --canon [--fold] A_DIR B_DIR}
+  a=$(cd "$a" && pwd) b=$(cd "$b" && pwd)
   cd "$(dirname "$0")/.."
   deps=${SPVGEN_DEPS_DIR:-$(bash scripts/deps.sh | tail -n 1)}
   mkdir -p build-dump
