@@ -92,14 +92,17 @@ typedef struct cm2_operand {
   uint32_t view;    /* transposing view for column-major operands, else 0 */
 } cm2_operand;
 
-/* An operand as the caller describes it. */
+/* An operand as the caller describes it: its extents, leading dimension, batch stride
+ * and batch count are ids (constants, or run-time values). */
 typedef struct cm2_matrix {
   const ek_buffer *buf, *v4;   /* the binding, and its 128-bit view (optional) */
   spvgen_component_type type;
   spvgen_matrix_layout layout;
   uint32_t rows, cols, ld;
-  uint64_t stride;             /* elements between batches */
+  uint32_t stride;             /* elements between batches */
   uint32_t batch;
+  bool batched;                /* the batch index takes part (FIXED batch > 1, RUNTIME always) */
+  bool flat;                   /* every batch starts 16-byte aligned: 2-D layouts from its base */
 } cm2_matrix;
 
 /* v4 (optional): a 128-bit (u32x4) view of the same binding, whose elements are the
@@ -112,21 +115,21 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   o->z = z;
   uint32_t d0 = o->col_major ? mx->cols : mx->rows, d1 = o->col_major ? mx->rows : mx->cols;
   uint32_t esize = spvgen_component_type_size(mx->type);
-  bool flat = mx->batch <= 1 || (mx->stride * esize) % 16 == 0;
-  o->dim = flat ? 2 : 3;
-  bool batched = mx->batch > 1 && flat;
+  o->dim = mx->flat ? 2 : 3;
+  bool batched = mx->batched && mx->flat;
   if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
-    o->ptr = ek_elem(m, mx->v4, batched ? ek_mul_imm(m, z, (uint32_t)(mx->stride * esize / 16)) : ek_u32(m, 0));
+    o->ptr = ek_elem(m, mx->v4, batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16))
+                                        : ek_u32(m, 0));
   else
-    o->ptr = ek_elem(m, mx->buf, batched ? ek_mul_imm(m, z, (uint32_t)mx->stride) : ek_u32(m, 0));
+    o->ptr = ek_elem(m, mx->buf, batched ? ek_imul(m, z, mx->stride) : ek_u32(m, 0));
   uint32_t dims[3], strides[3], n = 0;
-  if (!flat) {
-    dims[n] = ek_u32(m, mx->batch);
-    strides[n++] = ek_u32(m, (uint32_t)mx->stride);
+  if (!mx->flat) {
+    dims[n] = mx->batch;
+    strides[n++] = mx->stride;
   }
-  dims[n] = ek_u32(m, d0);
-  strides[n++] = ek_u32(m, mx->ld);
-  dims[n] = ek_u32(m, d1);
+  dims[n] = d0;
+  strides[n++] = mx->ld;
+  dims[n] = d1;
   strides[n++] = ek_u32(m, 1);
   for (int c = clamped_only ? 1 : 0; c < 2; c++) {
     uint32_t lt = spvgen_type_tensor_layout(m, o->dim, c ? SpvTensorClampModeConstant : SpvTensorClampModeUndefined);
@@ -173,7 +176,9 @@ static void operand_store(spvgen_module *m, const cm2_operand *o, int clamped, u
 /* ------------------------------------------------------------------ kernel ---- */
 
 typedef struct cm2_ctx {
+  const spvgen_gemm_config *p;
   const spvgen_gemm_desc *d;
+  ek_gemm_shape sh;            /* extents, leading dimensions, strides, scalars (ids) */
   ek_epilogue epi;
   cm2_operand a, b, c, dd;
   uint32_t ta, tb, tacc;       /* matrix types */
@@ -270,13 +275,13 @@ static void epilogue(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t a
     v = mconvert(m, x, v, t, et);
     t = et;
   }
-  if (scale) v = spvgen_coop_scale(m, v, spvgen_const_f32(m, d->alpha));
+  if (scale) v = spvgen_coop_scale(m, v, x->sh.alpha);
   if (cterm) {
     uint32_t ct = acc_type_of(m, x, d->out_type);
     uint32_t zc = spvgen_coop_splat(m, ct, spvgen_const_bits(m, ek_type(m, d->out_type), 0));
     uint32_t cm = operand_load(m, &x->c, clamped, ct, zc, x->bm, d->tile_m, x->bn, d->tile_n);
     cm = mconvert(m, x, cm, d->out_type, SPVGEN_COMPONENT_F32);
-    cm = spvgen_coop_scale(m, cm, spvgen_const_f32(m, d->beta));
+    cm = spvgen_coop_scale(m, cm, x->sh.beta);
     v = spvgen_coop_arith(m, SpvOpFAdd, v, cm);
   }
   if (x->pe_fn) {
@@ -296,9 +301,11 @@ static uint32_t per_element_fn(spvgen_module *m, const cm2_ctx *x) {
   uint32_t extra[2] = {u32, u32}, p[5];
   uint32_t fn = spvgen_per_element_func_begin(m, t, extra, 2, p);
   spvgen_name(m, fn, "epilogue");
+  ek_gemm_shape sh = x->sh; /* the extents, loaded in this function */
+  ek_gemm_shape_load(m, x->p, &sh);
   uint32_t row = ek_iadd(m, p[3], p[0]), col = ek_iadd(m, p[4], p[1]);
-  if (d->bias == SPVGEN_GEMM_BIAS_ROW) row = ek_min_imm(m, row, d->m - 1);
-  if (d->bias == SPVGEN_GEMM_BIAS_COLUMN) col = ek_min_imm(m, col, d->n - 1);
+  if (d->bias == SPVGEN_GEMM_BIAS_ROW) row = ek_umin(m, row, ek_isub(m, sh.m, ek_u32(m, 1)));
+  if (d->bias == SPVGEN_GEMM_BIAS_COLUMN) col = ek_umin(m, col, ek_isub(m, sh.n, ek_u32(m, 1)));
   uint32_t v = ek_epilogue_bias_activation(m, &x->epi, p[2], row, col);
   if (et == SPVGEN_COMPONENT_F32 && !ek_is_float(d->out_type)) v = spvgen_glsl_round_even(m, t, v);
   spvgen_return_value(m, v);
@@ -311,9 +318,9 @@ static uint32_t per_element_fn(spvgen_module *m, const cm2_ctx *x) {
 /* The unrolled K loop over whole steps [0, steps * BK): `steps / U` iterations of U
  * steps at run time when there are two or more, straight-line steps otherwise, then the
  * leftover steps; returns the accumulator. */
-static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t steps) {
+static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t steps, uint32_t U) {
   const uint32_t BK = x->d->tile_k;
-  uint32_t U = x->d->unroll ? x->d->unroll : 1;
+  if (!U) U = 1;
   if (U > steps && steps) U = steps;
   const uint32_t outer = steps ? steps / U : 0, rest = steps ? steps % U : 0;
   uint32_t acc = x->zacc;
@@ -336,26 +343,66 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
   return acc;
 }
 
-static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped);
+/* The K range [k_begin, k_end) (ids, uniform over the workgroup; a run-time K, or a
+ * split-K slice): the whole steps in a loop of `U` steps per iteration, then one at a
+ * time, and the K edge's partial step (clamped) where the range holds it. */
+static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U, uint32_t k_begin,
+                        uint32_t k_end) {
+  const spvgen_gemm_desc *d = x->d;
+  const uint32_t BK = d->tile_k;
+  if (!U) U = 1;
+  bool whole = k_begin == 0 && k_end == x->sh.k; /* the whole of K (no split) */
+  uint32_t kfull = ek_mul_imm(m, ek_div_imm(m, x->sh.k, BK), BK);
+  uint32_t full_end = whole ? kfull : ek_umin(m, k_end, kfull);
+  uint32_t accv = ek_local(m, x->tacc, x->zacc);
+  uint32_t kv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
+  spvgen_store(m, accv, x->zacc);
+  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
+    uint32_t n = pass ? 1 : U;
+    ek_for kl; /* the first pass starts at k_begin, the second resumes where it ended */
+    uint32_t start = pass == (U > 1 ? 0 : 1) ? (whole ? ek_u32(m, 0) : k_begin) : 0;
+    uint32_t k0 = ek_for_begin_var(m, &kl, kv, start, 0, ek_u32(m, n * BK), SpvLoopControlMaskNone);
+    spvgen_loop_while(m, ek_ule(m, ek_add_imm(m, k0, n * BK), full_end));
+    uint32_t cur = spvgen_load(m, x->tacc, accv);
+    for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, ek_add_imm(m, k0, j * BK), cur);
+    spvgen_store(m, accv, cur);
+    ek_for_end(m, &kl);
+  }
+  if (!gemm_dim_multiple(d, 'k', BK)) {
+    /* The K edge (clamped) belongs to the range that starts below K and ends past kfull. */
+    uint32_t holds = whole ? ek_ult(m, kfull, x->sh.k) : ek_all(m, ek_ult(m, k_begin, x->sh.k), ek_ult(m, kfull, k_end));
+    ek_guard g = ek_guard_begin(m, holds);
+    spvgen_store(m, accv, k_step(m, x, 1, kfull, spvgen_load(m, x->tacc, accv)));
+    ek_guard_end(m, g);
+  }
+  return spvgen_load(m, x->tacc, accv);
+}
+
+static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U);
 static void staged_tile_path(spvgen_module *m, const cm2_ctx *x);
 
 /* The whole tile, as in a paper:
  *   acc = 0; for k in K steps: acc += A(bm, k) * B(k, bn); the K edge, clamped;
  *   D(bm, bn) = epilogue(acc)
- * clamped: the tile may cross M or N. */
-static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
+ * clamped: the tile may cross M or N; U: the K loop's unroll. */
+static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
   const spvgen_gemm_desc *d = x->d;
   if (x->sk) {
-    splitk_tile_path(m, x, clamped);
+    splitk_tile_path(m, x, clamped, U);
     return;
   }
   if (x->st && !clamped && d->k >= d->tile_k) {
     staged_tile_path(m, x);
     return;
   }
-  const uint32_t steps = d->k / d->tile_k;
-  uint32_t acc = k_loop(m, x, clamped, steps);
-  if (d->k % d->tile_k) acc = k_step(m, x, 1, ek_u32(m, steps * d->tile_k), acc); /* K edge: clamped */
+  uint32_t acc;
+  if (gemm_runtime(d)) {
+    acc = k_range(m, x, clamped, U, ek_u32(m, 0), x->sh.k);
+  } else { /* a constant K: the steps counted here */
+    const uint32_t steps = d->k / d->tile_k;
+    acc = k_loop(m, x, clamped, steps, U);
+    if (d->k % d->tile_k) acc = k_step(m, x, 1, ek_u32(m, steps * d->tile_k), acc); /* K edge: clamped */
+  }
   epilogue(m, x, clamped, acc);
 }
 
@@ -493,56 +540,25 @@ static spvgen_component_type splitk_sum_type(const cm2_ctx *x) {
  * row-major with leading dimension workspace_ld; planes are 16-byte aligned. */
 static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2_operand *o) {
   const cm2_splitk *sk = x->sk;
-  const spvgen_gemm_config *p = sk->s.p;
   const spvgen_gemm_desc *d = x->d;
-  uint32_t plane = d->batch > 1 ? ek_iadd(m, ek_mul_imm(m, slice, d->batch), sk->s.z) : slice;
-  cm2_matrix w = {&sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, d->m, d->n, p->workspace_ld,
-                  (uint64_t)d->m * p->workspace_ld, d->split_k * d->batch};
+  const ek_gemm_shape *sh = &x->sh;
+  bool batched = gemm_runtime(d) || d->batch > 1;
+  uint32_t plane = batched ? ek_iadd(m, ek_imul(m, slice, sh->batch), sk->s.z) : slice;
+  cm2_matrix w = {&sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, sh->m, sh->n, sh->workspace_ld,
+                  ek_imul(m, sh->m, sh->workspace_ld), ek_mul_imm(m, sh->batch, d->split_k), true, true};
   operand_init(m, o, &w, plane, false);
-}
-
-/* This slice's K range [k_begin, k_end): full steps (unrolled by `unroll`, then one at a
- * time), and the K edge's partial step in the slice that holds it. Bounds are ids
- * (uniform over the workgroup). */
-static uint32_t splitk_k_loop(spvgen_module *m, const cm2_ctx *x, int clamped) {
-  const spvgen_gemm_desc *d = x->d;
-  const gemm_splitk *s = &x->sk->s;
-  const uint32_t BK = d->tile_k, U = d->unroll ? d->unroll : 1;
-  uint32_t kfull = ek_u32(m, d->k / BK * BK);
-  uint32_t full_end = ek_umin(m, s->k_end, kfull);
-  uint32_t accv = ek_local(m, x->tacc, x->zacc);
-  uint32_t kv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
-  spvgen_store(m, accv, x->zacc);
-  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
-    uint32_t n = pass ? 1 : U;
-    ek_for kl; /* the first pass starts at k_begin, the second resumes where it ended */
-    uint32_t k0 = ek_for_begin_var(m, &kl, kv, pass == (U > 1 ? 0 : 1) ? s->k_begin : 0, 0, ek_u32(m, n * BK),
-                                   SpvLoopControlMaskNone);
-    spvgen_loop_while(m, ek_ule(m, ek_add_imm(m, k0, n * BK), full_end));
-    uint32_t cur = spvgen_load(m, x->tacc, accv);
-    for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, ek_add_imm(m, k0, j * BK), cur);
-    spvgen_store(m, accv, cur);
-    ek_for_end(m, &kl);
-  }
-  if (d->k % BK) {
-    /* The K edge (clamped) belongs to the slice that starts below K and ends past kfull. */
-    ek_guard g = ek_guard_begin(m, ek_all(m, ek_lt_imm(m, s->k_begin, d->k), ek_ult(m, kfull, s->k_end)));
-    spvgen_store(m, accv, k_step(m, x, 1, kfull, spvgen_load(m, x->tacc, accv)));
-    ek_guard_end(m, g);
-  }
-  return spvgen_load(m, x->tacc, accv);
 }
 
 /* A split-K tile: this slice's K range, its partial tile to the workspace, the arrival;
  * the last slice sums every partial in slice order, runs the epilogue on the sum and
  * resets the counter. */
-static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped) {
+static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
   const spvgen_gemm_desc *d = x->d;
   cm2_splitk *sk = x->sk;
   spvgen_component_type st = splitk_sum_type(x);
   spvgen_memory_operands mem = {gemm_splitk_access(&sk->s), 0, 0};
   const spvgen_memory_operands *memp = mem.mask ? &mem : NULL;
-  uint32_t acc = splitk_k_loop(m, x, clamped);
+  uint32_t acc = k_range(m, x, clamped, U, sk->s.k_begin, sk->s.k_end);
   cm2_operand own;
   splitk_plane(m, x, sk->s.slice, &own);
   spvgen_tensor_operands tops = {own.view, 0};
@@ -592,8 +608,11 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   const spvgen_gemm_desc *d = &p->desc;
   memset(x, 0, sizeof *x);
   memset(bd, 0, sizeof *bd);
+  x->p = p;
   x->d = d;
   ek_gemm_buffers(m, d, &bd->A, &bd->B, &x->epi);
+  ek_gemm_shape_declare(m, p, &x->sh);
+  x->epi.shape = &x->sh;
   uint32_t v4t = spvgen_type_vector(m, ek_u32_type(m), 4);
   bd->A4 = ek_buffer_decl(m, v4t, 0, true, "A4");
   bd->B4 = ek_buffer_decl(m, v4t, 1, true, "B4");
@@ -623,17 +642,62 @@ static void cm2_types(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd) {
   x->muladd_ops = ek_is_float(d->a_type) ? 0 : SPVGEN_COOPMAT_SIGNEDNESS_FROM_TYPES;
 }
 
+/* One operand: its extents and strides from the shape, the leading dimension with the
+ * class's alignment visible to the driver. */
+static cm2_matrix cm2_matrix_of(spvgen_module *m, const cm2_ctx *x, const ek_buffer *buf, const ek_buffer *v4,
+                                spvgen_component_type t, spvgen_matrix_layout layout, uint32_t rows, uint32_t cols,
+                                uint32_t ld, uint32_t stride, uint64_t fixed_stride) {
+  const spvgen_gemm_desc *d = x->d;
+  uint32_t esize = spvgen_component_type_size(t);
+  bool runtime = gemm_runtime(d);
+  cm2_matrix mx = {buf, v4, t, layout, rows, cols, gemm_ld_hint(m, d, &x->sh, ld), gemm_ld_hint(m, d, &x->sh, stride),
+                   x->sh.batch, runtime || d->batch > 1, false};
+  mx.flat = runtime ? (uint64_t)(d->ld_multiple ? d->ld_multiple : 1) * esize % 16 == 0
+                    : d->batch <= 1 || (fixed_stride * esize) % 16 == 0;
+  return mx;
+}
+
 /* The four operands' layouts for batch z (clamped_only: no unclamped layouts). */
 static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, uint32_t z, bool clamped_only) {
   const spvgen_gemm_desc *d = x->d;
-  cm2_matrix a = {&bd->A, &bd->A4, d->a_type, d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch};
-  cm2_matrix b = {&bd->B, &bd->B4, d->b_type, d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch};
-  cm2_matrix dd = {&x->epi.d, &bd->D4, d->out_type, d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch};
-  cm2_matrix c = {&x->epi.c, &bd->C4, d->out_type, d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch};
+  const ek_gemm_shape *sh = &x->sh;
+  cm2_matrix a = cm2_matrix_of(m, x, &bd->A, &bd->A4, d->a_type, d->a_layout, sh->m, sh->k, sh->lda, sh->stride_a, d->stride_a);
+  cm2_matrix b = cm2_matrix_of(m, x, &bd->B, &bd->B4, d->b_type, d->b_layout, sh->k, sh->n, sh->ldb, sh->stride_b, d->stride_b);
+  cm2_matrix dd = cm2_matrix_of(m, x, &x->epi.d, &bd->D4, d->out_type, d->d_layout, sh->m, sh->n, sh->ldd, sh->stride_d,
+                                d->stride_d);
   operand_init(m, &x->a, &a, z, clamped_only);
   operand_init(m, &x->b, &b, z, clamped_only);
   operand_init(m, &x->dd, &dd, z, clamped_only);
-  if (x->epi.c.var) operand_init(m, &x->c, &c, z, clamped_only);
+  if (x->epi.c.var) {
+    cm2_matrix c = cm2_matrix_of(m, x, &x->epi.c, &bd->C4, d->out_type, d->c_layout, sh->m, sh->n, sh->ldc,
+                                 sh->stride_c, d->stride_c);
+    operand_init(m, &x->c, &c, z, clamped_only);
+  }
+}
+
+/* How the tiles that cross M or N are handled, decided from the plan (FIXED: the shape;
+ * RUNTIME: the class and the edge mode). */
+typedef struct cm2_edges {
+  bool m_edge, n_edge;   /* a tile may cross M (N) */
+  bool only_clamped;     /* every tile runs the clamped path */
+  bool shift;            /* edge tiles move back inside (unclamped) */
+  bool branch;           /* interior tiles unclamped, the others clamped, by a uniform branch */
+} cm2_edges;
+
+static cm2_edges cm2_edges_of(const spvgen_gemm_desc *d) {
+  cm2_edges e = {!gemm_dim_multiple(d, 'm', d->tile_m), !gemm_dim_multiple(d, 'n', d->tile_n), false, false, false};
+  if (!e.m_edge && !e.n_edge) return e;
+  if (gemm_runtime(d)) {
+    e.only_clamped = d->edge == SPVGEN_GEMM_EDGE_CLAMP;
+    e.shift = d->edge == SPVGEN_GEMM_EDGE_SHIFT; /* M >= tile_m and N >= tile_n: checked at launch */
+    e.branch = !e.only_clamped && !e.shift;
+    return e;
+  }
+  bool any_interior = d->m >= d->tile_m && d->n >= d->tile_n;
+  e.only_clamped = !any_interior || d->edge == SPVGEN_GEMM_EDGE_CLAMP;
+  e.shift = any_interior && d->edge == SPVGEN_GEMM_EDGE_SHIFT;
+  e.branch = !e.only_clamped && !e.shift;
+  return e;
 }
 
 /* The kernel: the tile's origin, then the tile path, once (every tile alike) or twice
@@ -645,33 +709,38 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   cm2_declare(m, p, &x, &bd);
   spvgen_name(m, spvgen_compute_main(m, "main", p->local_size[0], 1, 1), "main");
   cm2_types(m, &x, &bd);
+  ek_gemm_shape_load(m, p, &x.sh);
   x.bn = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 0), d->tile_n);
   x.bm = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 1), d->tile_m);
-  uint32_t z = d->batch > 1 ? ek_load_v3_component(m, bd.wg_var, 2) : ek_u32(m, 0);
+  uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, bd.wg_var, 2) : ek_u32(m, 0);
   if (x.sk) {
-    gemm_splitk_ids(m, &x.sk->s, ek_load_v3_component(m, x.sk->wg_var, 2));
+    gemm_splitk_ids(m, &x.sk->s, &x.sh, ek_load_v3_component(m, x.sk->wg_var, 2));
     z = x.sk->s.z;
   }
-  /* Interior tiles (entirely inside M x N) skip the bounds checks. */
-  bool any_interior = d->m >= d->tile_m && d->n >= d->tile_n;
-  bool all_interior = d->m % d->tile_m == 0 && d->n % d->tile_n == 0;
-  bool only_clamped = !all_interior && d->edge == SPVGEN_GEMM_EDGE_CLAMP;
-  bool shift = !all_interior && any_interior && d->edge == SPVGEN_GEMM_EDGE_SHIFT;
-  if (shift) { /* edge tiles move back inside: origin min(origin, M - BM), likewise N */
-    if (d->m % d->tile_m) x.bm = ek_min_imm(m, x.bm, d->m - d->tile_m);
-    if (d->n % d->tile_n) x.bn = ek_min_imm(m, x.bn, d->n - d->tile_n);
+  cm2_edges e = cm2_edges_of(d);
+  if (e.shift) { /* edge tiles move back inside: origin min(origin, M - BM), likewise N */
+    if (e.m_edge) x.bm = ek_umin(m, x.bm, ek_isub(m, x.sh.m, ek_u32(m, d->tile_m)));
+    if (e.n_edge) x.bn = ek_umin(m, x.bn, ek_isub(m, x.sh.n, ek_u32(m, d->tile_n)));
   }
   if (x.st) stage_origins(m, &x);
-  cm2_operands(m, &x, &bd, z, only_clamped);
-  if (all_interior || shift) {
-    tile_path(m, &x, 0);
-  } else if (!any_interior || only_clamped) {
-    tile_path(m, &x, 1);
+  cm2_operands(m, &x, &bd, z, e.only_clamped);
+  uint32_t edge_unroll = d->edge_unroll ? d->edge_unroll : d->unroll;
+  if (!e.branch) {
+    tile_path(m, &x, e.only_clamped, d->unroll);
   } else {
-    spvgen_if(m, ek_all(m, ek_le_imm(m, x.bm, d->m - d->tile_m), ek_le_imm(m, x.bn, d->n - d->tile_n)));
-    tile_path(m, &x, 0);
+    /* inside M x N: bm + BM <= M and bn + BN <= N (as bm <= M - BM for a constant M) */
+    uint32_t in_m = !e.m_edge ? 0 : gemm_runtime(d) ? ek_ule(m, ek_add_imm(m, x.bm, d->tile_m), x.sh.m)
+                                                     : ek_le_imm(m, x.bm, d->m - d->tile_m);
+    uint32_t in_n = !e.n_edge ? 0 : gemm_runtime(d) ? ek_ule(m, ek_add_imm(m, x.bn, d->tile_n), x.sh.n)
+                                                     : ek_le_imm(m, x.bn, d->n - d->tile_n);
+    if (!gemm_runtime(d)) { /* the FIXED form checks both dimensions */
+      in_m = ek_le_imm(m, x.bm, d->m - d->tile_m);
+      in_n = ek_le_imm(m, x.bn, d->n - d->tile_n);
+    }
+    spvgen_if(m, ek_all(m, in_m, in_n));
+    tile_path(m, &x, 0, d->unroll);
     spvgen_else(m);
-    tile_path(m, &x, 1);
+    tile_path(m, &x, 1, edge_unroll);
     spvgen_end_if(m);
   }
   spvgen_function_end(m);

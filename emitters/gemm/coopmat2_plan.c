@@ -285,12 +285,70 @@ static spvgen_status plan_stages2(const spvgen_device_caps *caps, spvgen_gemm_co
   return SPVGEN_OK;
 }
 
+/* How well a kernel of unroll u with edge mode e runs, relative to an unclamped unroll-4
+ * one, for ranking the choices that fit the compile budget (bench/results of 2026-11-26:
+ * 8192^3 f16->f32 326 / 315 / 298 TFLOP/s at unroll 4 / 2 / 1, clamp at unroll 1 202). A
+ * shift that moves an operand along its contiguous dimension loses the loads' alignment
+ * in every tile. */
+static double knob_score(const spvgen_gemm_desc *d, uint32_t u, spvgen_gemm_edge e, bool edges) {
+  double su = u >= 4 ? 1.0 : u >= 2 ? 0.96 : 0.91;
+  if (!edges) return su;
+  bool m_edge = !gemm_dim_multiple(d, 'm', d->tile_m), n_edge = !gemm_dim_multiple(d, 'n', d->tile_n);
+  bool shift_aligned = (!m_edge || d->a_layout == SPVGEN_ROW_MAJOR) && (!n_edge || d->b_layout == SPVGEN_COL_MAJOR);
+  switch (e) {
+  case SPVGEN_GEMM_EDGE_SHIFT: return su * (shift_aligned ? 1.0 : 0.6);
+  case SPVGEN_GEMM_EDGE_CLAMP: return su * 0.68;
+  default: return su * 0.97;
+  }
+}
+
+/* Unroll and edge mode where the desc leaves them to the plan: the best-ranked pair whose
+ * estimated compile fits the budget (gemm_budget_ms), else the cheapest to compile.
+ * Shift is a choice for a FIXED shape with beta 0 and both extents at least a tile (a
+ * RUNTIME class cannot promise that). */
+static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool edge_set) {
+  spvgen_gemm_desc *d = &p->desc;
+  bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  bool can_shift = !gemm_runtime(d) && d->m >= d->tile_m && d->n >= d->tile_n && d->beta == 0.0f;
+  uint32_t budget = gemm_budget_ms(d), u_max = d->unroll;
+  static const spvgen_gemm_edge modes[] = {SPVGEN_GEMM_EDGE_BRANCH, SPVGEN_GEMM_EDGE_SHIFT, SPVGEN_GEMM_EDGE_CLAMP};
+  spvgen_gemm_desc best = *d, cheapest = *d;
+  double best_score = -1.0;
+  uint32_t cheapest_ms = 0;
+  for (uint32_t u = u_max; u >= 1; u = u > 2 ? u / 2 : u - 1) {
+    if (unroll_set && u != u_max) continue;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+      spvgen_gemm_edge e = edge_set ? d->edge : modes[i];
+      if (edge_set && i) break;
+      if (e == SPVGEN_GEMM_EDGE_SHIFT && !edge_set && !can_shift) continue;
+      spvgen_gemm_config c = *p;
+      c.desc.unroll = u;
+      c.desc.edge = e;
+      if (e == SPVGEN_GEMM_EDGE_BRANCH && !c.desc.edge_unroll) c.desc.edge_unroll = 1;
+      uint32_t ms = gemm_compile_ms(&c);
+      double score = knob_score(&c.desc, u, e, edges);
+      if (ms <= budget && score > best_score) {
+        best = c.desc;
+        best_score = score;
+      }
+      if (!cheapest_ms || ms < cheapest_ms) {
+        cheapest = c.desc;
+        cheapest_ms = ms;
+      }
+      if (!edges) break; /* the edge mode changes nothing */
+    }
+  }
+  *d = best_score >= 0 ? best : cheapest;
+  if (!edges && !edge_set) d->edge = SPVGEN_GEMM_EDGE_BRANCH, d->edge_unroll = 0;
+}
+
 /* The edge mode (shift needs beta 0 and a matrix at least one tile large) and the plan's
  * name. */
 static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t size) {
   spvgen_gemm_desc *d = &p->desc;
-  bool off_tile = d->m % d->tile_m || d->n % d->tile_n;
-  bool can_shift = d->m >= d->tile_m && d->n >= d->tile_n && d->beta == 0.0f;
+  bool off_tile = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  /* RUNTIME: M >= tile_m and N >= tile_n are checked per launch */
+  bool can_shift = (gemm_runtime(d) || (d->m >= d->tile_m && d->n >= d->tile_n)) && d->beta == 0.0f;
   if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && d->beta != 0.0f)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "edge shift with beta %g: a shifted tile would read C where its neighbour may "
@@ -300,10 +358,14 @@ static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t
                      "edge shift: M %u x N %u is smaller than the tile %ux%u (a tile cannot move "
                      "inside)", d->m, d->n, d->tile_m, d->tile_n);
   if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH; /* shift: measured before it becomes the default */
-  char extra[16];
+  char extra[24];
   ek_str x = ek_str_start(extra, sizeof extra);
   ek_str_put(&x, "u");
   ek_str_u32(&x, d->unroll);
+  if (off_tile && d->edge == SPVGEN_GEMM_EDGE_BRANCH && d->edge_unroll && d->edge_unroll != d->unroll) {
+    ek_str_put(&x, "/");
+    ek_str_u32(&x, d->edge_unroll);
+  }
   if (d->stages == 2) ek_str_put(&x, " s2");
   ek_str_put(&x, !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
                  : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
@@ -321,10 +383,10 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "stages %u: the coopmat2 variant has 1 (the driver stages the workgroup-scope "
                      "matrices) or 2 (the kernel stages A and B through shared memory itself)", d->stages);
-  if (d->stages == 2 && (d->split_k > 1 || d->batch > 1))
+  if (d->stages == 2 && (d->split_k > 1 || d->batch > 1 || gemm_runtime(d)))
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "stages 2 (shared-memory staging) with %s: not implemented (stages 1 does it)",
-                     d->split_k > 1 ? "split_k > 1" : "batch > 1");
+                     d->split_k > 1 ? "split_k > 1" : d->batch > 1 ? "batch > 1" : "run-time shapes");
   if (!d->stages) d->stages = 1;
   if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
     d->workgroup_size = d->subgroups * caps->subgroup_size;
@@ -340,6 +402,7 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
   d->tile_k = best.k;
   d->workgroup_size = best.wg;
   d->subgroups = caps->subgroup_size ? best.wg / caps->subgroup_size : 0;
+  bool unroll_set = d->unroll != 0, edge_set = d->edge != SPVGEN_GEMM_EDGE_AUTO;
   if (!d->unroll) d->unroll = default_unroll(d, best.k);
   p->local_size[0] = best.wg;
   p->local_size[1] = p->local_size[2] = 1;
@@ -352,6 +415,7 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
   p->features = need;
   p->subgroup_size = 0;
   gemm_set_grid(p);
+  choose_unroll_and_edge(p, unroll_set, edge_set);
   return plan_edge_and_name(p, msg, size);
 }
 

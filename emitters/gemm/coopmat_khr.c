@@ -131,14 +131,12 @@ static void geometry(const spvgen_gemm_desc *d, uint32_t sg, uint32_t fk, khr_ge
 }
 
 /* 16-byte global loads for an operand: leading dimension, contiguous extent and batch
- * stride in whole chunks. */
+ * stride in whole chunks (for every shape of a RUNTIME plan's class). */
 static bool operand_vec_ok(const spvgen_gemm_desc *d, uint32_t epv, bool is_a) {
   spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
-  uint32_t ld = is_a ? d->lda : d->ldb;
-  uint64_t stride = is_a ? d->stride_a : d->stride_b;
-  uint32_t inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? d->k : d->m)
-                        : (lay == SPVGEN_ROW_MAJOR ? d->n : d->k);
-  return ld % epv == 0 && inner % epv == 0 && (d->batch <= 1 || stride % epv == 0);
+  char inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? 'k' : 'm') : (lay == SPVGEN_ROW_MAJOR ? 'n' : 'k');
+  return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv) &&
+         gemm_dim_multiple(d, inner, epv);
 }
 
 /* Fragment stores straight to D: an epilogue that is a store (or a float conversion),
@@ -146,8 +144,7 @@ static bool operand_vec_ok(const spvgen_gemm_desc *d, uint32_t epv, bool is_a) {
 static bool direct_store_ok(const spvgen_gemm_desc *d) {
   if (!ek_epilogue_is_plain(d) && !ek_epilogue_is_convert_only(d)) return false;
   uint32_t os = spvgen_component_type_size(d->out_type);
-  return ((uint64_t)d->ldd * os) % CHUNK == 0 &&
-         (d->batch <= 1 || (d->stride_d * os) % CHUNK == 0);
+  return gemm_ld_multiple(d, d->ldd, d->stride_d, CHUNK / os);
 }
 
 /* ---------------------------------------------------------------------- plan ---- */
@@ -403,7 +400,7 @@ typedef struct khr_copy {
   bool vec;
   ek_buffer buf, buf4;
   uint32_t outer, inner, rs;        /* tile extents (elements), shared row stride (chunks) */
-  uint32_t outer_lim, inner_lim, ld;
+  uint32_t outer_lim, inner_lim, ld; /* ids: the matrix's extents, its leading dimension */
   bool k_outer;
   uint32_t outer0, inner0;          /* ids: the tile's origin along the non-K coordinate */
   uint32_t base, base4;             /* batch offsets: elements / chunks (0: none) */
@@ -422,6 +419,7 @@ typedef struct khr_kernel {
   ek_shared smem;                   /* u32x4[]: the stages, then the epilogue's scratch */
   ek_buffer A, B;
   ek_epilogue epi;
+  ek_gemm_shape sh;                 /* extents, leading dimensions, strides, scalars (ids) */
   uint32_t wg_var, lid_var;
   uint32_t ta, tb, tc;              /* fragment types: A, B, accumulator */
   uint32_t muladd_ops;
@@ -442,6 +440,7 @@ static void khr_declare(spvgen_module *m, const spvgen_gemm_config *p, khr_kerne
   k->u32 = ek_u32_type(m);
   k->v4 = spvgen_type_vector(m, k->u32, 4);
   ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
+  ek_gemm_shape_declare(m, p, &k->sh);
   k->smem = ek_shared_array(m, k->v4, k->g.total_chunks, "smem");
   k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
@@ -454,9 +453,11 @@ static void khr_declare(spvgen_module *m, const spvgen_gemm_config *p, khr_kerne
 
 /* In main: the invocation's subgroup and lane, the subgroup's warp tile, the tile
  * origin and batch offsets. */
-static void khr_ids(spvgen_module *m, khr_kernel *k) {
+static void khr_ids(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k) {
   const spvgen_gemm_desc *d = k->d;
   const khr_geom *g = &k->g;
+  ek_gemm_shape_load(m, p, &k->sh);
+  k->epi.shape = &k->sh;
   k->tid = ek_load_u32(m, k->lid_var);
   k->sgid = ek_div_imm(m, k->tid, g->sg);
   k->lane = ek_mod_imm(m, k->tid, g->sg);
@@ -465,8 +466,8 @@ static void khr_ids(spvgen_module *m, khr_kernel *k) {
   k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
   k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
   k->z = ek_load_v3_component(m, k->wg_var, 2);
-  k->epi.d_base = gemm_batch_offset(m, d, k->z, d->stride_d);
-  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, k->z, d->stride_c) : 0;
+  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_d);
+  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_c) : 0;
 }
 
 /* ------------------------------------------------------------------ staging ---- */
@@ -483,25 +484,26 @@ static void copy_init(spvgen_module *m, khr_kernel *k, khr_copy *cp, bool is_a) 
   cp->inner = is_a ? g->a_inner : g->b_inner;
   cp->rs = is_a ? g->a_rs : g->b_rs;
   cp->stage_off = is_a ? 0 : g->a_chunks;
-  cp->ld = is_a ? d->lda : d->ldb;
+  cp->ld = is_a ? k->sh.lda : k->sh.ldb;
+  if (cp->vec) cp->ld = ek_gemm_aligned(m, &k->sh, cp->ld, g->epv);
   uint32_t tile_mn = is_a ? d->tile_m : d->tile_n;
-  uint32_t lim_mn = is_a ? d->m : d->n;
+  uint32_t lim_mn = is_a ? k->sh.m : k->sh.n;
   uint32_t org = is_a ? k->bm : k->bn;
   /* A row-major: [m][k]; A column-major: [k][m]; B row-major: [k][n]; B column-major: [n][k] */
   cp->k_outer = is_a ? !row : row;
   uint32_t zero = ek_u32(m, 0);
-  bool k_edge = d->k % d->tile_k != 0, mn_edge = lim_mn % tile_mn != 0;
-  cp->outer_lim = cp->k_outer ? d->k : lim_mn;
-  cp->inner_lim = cp->k_outer ? lim_mn : d->k;
+  bool k_edge = !gemm_dim_multiple(d, 'k', d->tile_k), mn_edge = !gemm_dim_multiple(d, is_a ? 'm' : 'n', tile_mn);
+  cp->outer_lim = cp->k_outer ? k->sh.k : lim_mn;
+  cp->inner_lim = cp->k_outer ? lim_mn : k->sh.k;
   cp->outer0 = cp->k_outer ? zero : org;
   cp->inner0 = cp->k_outer ? org : zero;
   cp->check_o = cp->k_outer ? k_edge : mn_edge;
   cp->check_i = cp->k_outer ? mn_edge : k_edge;
   /* Scalar gathers check each element; a chunk straddles the edge only there. */
-  if (!cp->vec && cp->inner_lim % g->epv) cp->check_i = true;
-  uint64_t stride = is_a ? d->stride_a : d->stride_b;
-  cp->base = gemm_batch_offset(m, d, k->z, stride);
-  cp->base4 = cp->vec ? gemm_batch_offset(m, d, k->z, stride / g->epv) : 0;
+  if (!cp->vec && !gemm_dim_multiple(d, cp->k_outer ? (is_a ? 'm' : 'n') : 'k', g->epv)) cp->check_i = true;
+  uint32_t stride = is_a ? k->sh.stride_a : k->sh.stride_b;
+  cp->base = gemm_batch_offset(m, d, &k->sh, k->z, stride);
+  cp->base4 = cp->vec ? gemm_batch_offset(m, d, &k->sh, k->z, ek_div_imm(m, stride, g->epv)) : 0;
   uint32_t cpr = cp->inner / g->epv;
   cp->rpp = g->nt / cpr;
   cp->passes = gemm_ceil_div(cp->outer, cp->rpp);
@@ -524,7 +526,7 @@ static uint32_t gather_chunk(spvgen_module *m, const khr_kernel *k, const khr_co
     uint32_t parts[4];
     for (uint32_t t = 0; t < per_word; t++) {
       uint32_t off = w * per_word + t;
-      uint32_t ok = ek_all(m, inb, ek_below(m, cp->check_i, ek_add_imm(m, inner_g, off), ek_u32(m, cp->inner_lim)));
+      uint32_t ok = ek_all(m, inb, ek_below(m, cp->check_i, ek_add_imm(m, inner_g, off), cp->inner_lim));
       uint32_t idx = ek_select(m, ok, ek_add_imm(m, idx0, off), ek_u32(m, 0));
       parts[t] = ek_select(m, ok, ek_load_elem(m, &cp->buf, idx), zero_s);
     }
@@ -543,16 +545,16 @@ static void copy_fetch(spvgen_module *m, const khr_kernel *k, khr_copy *cp, uint
     uint32_t og = ek_iadd(m, o, cp->outer0);
     if (cp->k_outer) og = ek_iadd(m, og, k0);
     uint32_t inb = ek_below(m, cp->partial && e == cp->passes - 1, o, ek_u32(m, cp->outer));
-    inb = ek_all(m, inb, ek_below(m, cp->check_o, og, ek_u32(m, cp->outer_lim)));
+    inb = ek_all(m, inb, ek_below(m, cp->check_o, og, cp->outer_lim));
     uint32_t v;
     if (cp->vec) {
-      inb = ek_all(m, inb, ek_below(m, cp->check_i, ig, ek_u32(m, cp->inner_lim)));
-      uint32_t idx = ek_iadd(m, ek_mul_imm(m, og, cp->ld / g->epv), ek_div_imm(m, ig, g->epv));
+      inb = ek_all(m, inb, ek_below(m, cp->check_i, ig, cp->inner_lim));
+      uint32_t idx = ek_iadd(m, ek_imul(m, og, ek_div_imm(m, cp->ld, g->epv)), ek_div_imm(m, ig, g->epv));
       if (cp->base4) idx = ek_iadd(m, idx, cp->base4);
       idx = ek_select(m, inb, idx, ek_u32(m, 0));
       v = ek_select(m, inb, ek_load_elem(m, &cp->buf4, idx), spvgen_const_null(m, k->v4));
     } else {
-      uint32_t idx0 = ek_iadd(m, ek_mul_imm(m, og, cp->ld), ig);
+      uint32_t idx0 = ek_iadd(m, ek_imul(m, og, cp->ld), ig);
       if (cp->base) idx0 = ek_iadd(m, idx0, cp->base);
       v = gather_chunk(m, k, cp, idx0, ig, inb);
     }
@@ -631,9 +633,10 @@ static void warp_tile_muladds(spvgen_module *m, const khr_kernel *k, uint32_t st
  *   stages 1: barrier; store; barrier; fetch(kt + 1); MulAdds on the one stage. */
 static void khr_main_loop(spvgen_module *m, khr_kernel *k) {
   const spvgen_gemm_desc *d = k->d;
-  const uint32_t num_k = gemm_ceil_div(d->k, d->tile_k);
+  /* K tiles: ceil(K / BK) (a constant for FIXED shapes); one tile has no next one. */
   const bool two = d->stages == 2;
-  uint32_t zero = ek_u32(m, 0), Kt = ek_u32(m, num_k);
+  const bool single = !gemm_runtime(d) && gemm_ceil_div(d->k, d->tile_k) <= 1;
+  uint32_t zero = ek_u32(m, 0), Kt = ek_div_imm(m, ek_add_imm(m, k->sh.k, d->tile_k - 1), d->tile_k);
   copy_fetch_both(m, k, zero); /* prologue: the first K tile */
   if (two) {
     copy_store_both(m, k, zero);
@@ -642,7 +645,7 @@ static void khr_main_loop(spvgen_module *m, khr_kernel *k) {
   ek_for kl;
   uint32_t kt = ek_for_begin(m, &kl, zero, Kt, ek_u32(m, 1), SpvLoopControlMaskNone);
   uint32_t k_next = ek_mul_imm(m, ek_add_imm(m, kt, 1), d->tile_k);
-  uint32_t has_next = num_k > 1 ? ek_ult(m, ek_add_imm(m, kt, 1), Kt) : 0;
+  uint32_t has_next = single ? 0 : ek_ult(m, ek_add_imm(m, kt, 1), Kt);
   uint32_t stage = zero;
   if (two) {
     stage = ek_mul_imm(m, spvgen_op_bitwise_and(m, k->u32, kt, ek_u32(m, 1)), k->g.stage_chunks);
@@ -682,13 +685,14 @@ static void epilogue_direct(spvgen_module *m, const khr_kernel *k) {
   SpvCooperativeMatrixLayout d_lay = d->d_layout == SPVGEN_ROW_MAJOR ? SpvCooperativeMatrixLayoutRowMajorKHR
                                                                       : SpvCooperativeMatrixLayoutColumnMajorKHR;
   uint32_t r0 = ek_iadd(m, k->bm, k->wm0), c0 = ek_iadd(m, k->bn, k->wn0);
+  uint32_t ldd = ek_gemm_aligned(m, &k->sh, k->sh.ldd, CHUNK / spvgen_component_type_size(d->out_type));
   for (uint32_t i = 0; i < g->fm; i++)
     for (uint32_t j = 0; j < g->fn; j++) {
       uint32_t r = ek_add_imm(m, r0, i * FRAG), col = ek_add_imm(m, c0, j * FRAG);
       uint32_t v = spvgen_load(m, k->tc, k->acc[i * g->fn + j]);
       if (to != k->tc) v = spvgen_coop_convert(m, to, v);
-      uint32_t ptr = ek_elem(m, &k->epi.d, ek_matrix_index(m, d->d_layout, d->ldd, r, col, k->epi.d_base));
-      spvgen_coopmat_store(m, ptr, v, d_lay, d->ldd, NULL);
+      uint32_t ptr = ek_elem(m, &k->epi.d, ek_matrix_offset(m, d->d_layout, ldd, r, col, k->epi.d_base));
+      spvgen_coopmat_store_stride_id(m, ptr, v, d_lay, ldd, NULL);
     }
 }
 
@@ -700,7 +704,7 @@ static void epilogue_scratch(spvgen_module *m, const khr_kernel *k, bool full_st
   const khr_geom *g = &k->g;
   uint32_t scr = ek_mul_imm(m, k->sgid, g->scr_chunks);
   uint32_t acc_t = ek_type(m, d->acc_type);
-  uint32_t M = ek_u32(m, d->m), N = ek_u32(m, d->n);
+  uint32_t M = k->sh.m, N = k->sh.n;
   uint32_t ev = ek_local(m, k->u32, ek_u32(m, 0));
   for (uint32_t i = 0; i < g->fm; i++) {
     for (uint32_t j = 0; j < g->fn; j++)
@@ -735,8 +739,8 @@ static void epilogue_scratch(spvgen_module *m, const khr_kernel *k, bool full_st
 static void khr_epilogue(spvgen_module *m, const khr_kernel *k) {
   const spvgen_gemm_desc *d = k->d;
   const uint32_t BM = d->tile_m, BN = d->tile_n;
-  bool full_static = d->m % BM == 0 && d->n % BN == 0;
-  bool direct = direct_store_ok(d) && d->m >= BM && d->n >= BN;
+  bool full_static = gemm_dim_multiple(d, 'm', BM) && gemm_dim_multiple(d, 'n', BN);
+  bool direct = direct_store_ok(d) && (gemm_runtime(d) || (d->m >= BM && d->n >= BN));
   bool scratch = !direct || !full_static;
   if (scratch && d->stages == 1) spvgen_workgroup_barrier(m); /* the last MulAdds read stage 0 */
   if (!direct) {
@@ -747,7 +751,10 @@ static void khr_epilogue(spvgen_module *m, const khr_kernel *k) {
     epilogue_direct(m, k);
     return;
   }
-  spvgen_if(m, ek_all(m, ek_lt_imm(m, k->bm, d->m - BM + 1), ek_lt_imm(m, k->bn, d->n - BN + 1)));
+  if (gemm_runtime(d)) /* the tile inside D: bm + BM <= M, bn + BN <= N */
+    spvgen_if(m, ek_all(m, ek_ule(m, ek_add_imm(m, k->bm, BM), k->sh.m), ek_ule(m, ek_add_imm(m, k->bn, BN), k->sh.n)));
+  else
+    spvgen_if(m, ek_all(m, ek_lt_imm(m, k->bm, d->m - BM + 1), ek_lt_imm(m, k->bn, d->n - BN + 1)));
   epilogue_direct(m, k);
   spvgen_else(m);
   epilogue_scratch(m, k, full_static);
@@ -759,7 +766,7 @@ static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   khr_kernel k;
   khr_declare(m, p, &k);
   spvgen_compute_main(m, "main", k.g.nt, 1, 1);
-  khr_ids(m, &k);
+  khr_ids(m, p, &k);
   copy_init(m, &k, &k.ca, true);
   copy_init(m, &k, &k.cb, false);
   warp_tile_init(m, &k);

@@ -127,6 +127,7 @@ typedef struct simt_kernel {
   const spvgen_gemm_desc *d;
   ek_buffer A, B;
   ek_epilogue epi;
+  ek_gemm_shape sh;            /* extents, leading dimensions, strides, scalars (ids) */
   ek_shared As, Bs;            /* As[kk * BM + r], Bs[kk * BN + c] */
   uint32_t ct, zero;           /* accumulator type and its zero */
   uint32_t wg_var, lid_var;    /* WorkgroupId, LocalInvocationIndex */
@@ -160,6 +161,7 @@ static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_ker
   k->p = p;
   k->d = d;
   ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
+  ek_gemm_shape_declare(m, p, &k->sh);
   k->ct = ek_type(m, d->acc_type);
   k->As = ek_shared_array(m, k->ct, d->tile_k * d->tile_m, "As");
   k->Bs = ek_shared_array(m, k->ct, d->tile_k * d->tile_n, "Bs");
@@ -173,6 +175,8 @@ static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_ker
  * the slice and its K range), the zeroed accumulators. */
 static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32_t *k_end) {
   const spvgen_gemm_desc *d = k->d;
+  ek_gemm_shape_load(m, k->p, &k->sh);
+  k->epi.shape = &k->sh;
   k->zero = spvgen_const_null(m, k->ct);
   k->tid = ek_load_u32(m, k->lid_var);
   k->tx = ek_mod_imm(m, k->tid, d->tile_n / MICRO);
@@ -180,21 +184,21 @@ static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32
   k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
   k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
   uint32_t z = ek_load_v3_component(m, k->wg_var, 2);
-  k->K = ek_u32(m, d->k);
+  k->K = k->sh.k;
   *k_begin = ek_u32(m, 0);
   *k_end = k->K;
   if (k->split) {
-    gemm_splitk_ids(m, &k->sk, z);
+    gemm_splitk_ids(m, &k->sk, &k->sh, z);
     z = k->sk.z;
     *k_begin = k->sk.k_begin;
     *k_end = k->sk.k_end;
   }
-  k->a_base = gemm_batch_offset(m, d, z, d->stride_a);
-  k->b_base = gemm_batch_offset(m, d, z, d->stride_b);
-  k->epi.d_base = gemm_batch_offset(m, d, z, d->stride_d);
-  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, z, d->stride_c) : 0;
-  k->M = ek_u32(m, d->m);
-  k->N = ek_u32(m, d->n);
+  k->a_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_a);
+  k->b_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_b);
+  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d);
+  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c) : 0;
+  k->M = k->sh.m;
+  k->N = k->sh.n;
   for (uint32_t i = 0; i < MICRO * MICRO; i++) k->acc[i] = ek_local(m, k->ct, k->zero);
 }
 
@@ -221,8 +225,8 @@ static void stage_operand(spvgen_module *m, const simt_kernel *k, bool is_a, uin
     uint32_t gt = ek_iadd(m, is_a ? k->bm : k->bn, t), gk = ek_iadd(m, k0, kk);
     uint32_t inb = is_a ? ek_all(m, ek_ult(m, gt, k->M), ek_ult(m, gk, k->K))
                         : ek_all(m, ek_ult(m, gk, k->K), ek_ult(m, gt, k->N));
-    uint32_t gi = is_a ? ek_matrix_index(m, lay, d->lda, gt, gk, k->a_base)
-                       : ek_matrix_index(m, lay, d->ldb, gk, gt, k->b_base);
+    uint32_t gi = is_a ? ek_matrix_offset(m, lay, k->sh.lda, gt, gk, k->a_base)
+                       : ek_matrix_offset(m, lay, k->sh.ldb, gk, gt, k->b_base);
     gi = ek_select(m, inb, gi, ek_u32(m, 0));
     uint32_t v = ek_convert(m, ek_load_elem(m, buf, gi), is_a ? d->a_type : d->b_type, d->acc_type);
     v = ek_select(m, inb, v, k->zero);
@@ -271,7 +275,7 @@ static void simt_splitk_epilogue(spvgen_module *m, simt_kernel *k) {
   const bool fl = ek_is_float(d->acc_type);
   const spvgen_component_type st = fl ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_S32;
   uint32_t u32 = ek_u32_type(m), stt = ek_type(m, st);
-  uint32_t ldw = ek_u32(m, k->p->workspace_ld);
+  uint32_t ldw = k->sh.workspace_ld;
   uint32_t inb[MICRO * MICRO], widx[MICRO * MICRO], rr[MICRO * MICRO], cc[MICRO * MICRO];
   for (uint32_t e = 0; e < MICRO * MICRO; e++) {
     rr[e] = micro_row(m, k, e / MICRO);

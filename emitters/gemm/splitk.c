@@ -29,13 +29,20 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   const spvgen_gemm_desc *d = &p->desc;
   const uint32_t S = d->split_k, tk = d->tile_k;
   uint32_t steps = gemm_ceil_div(d->k, tk);
+  p->workspace_binding = 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
+  p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
+  if (gemm_runtime(d)) { /* slice size and workspace per launch (spvgen_gemm_launch_for) */
+    ek_str x = ek_str_after(p->name, sizeof p->name);
+    ek_str_put(&x, " sk");
+    ek_str_u32(&x, S);
+    return SPVGEN_OK;
+  }
   if (S > steps)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "split_k %u is over the %u K steps of tile_k %u (k %u): at most %u slices", S, steps,
                      tk, d->k, steps);
   p->slice_k = gemm_ceil_div(gemm_ceil_div(d->k, S), tk) * tk;
   p->groups[2] = d->batch * S;
-  p->workspace_binding = 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
   p->workspace_ld = (d->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
   uint64_t counters = (uint64_t)d->batch * gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n);
@@ -46,7 +53,6 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
                      S, (unsigned long long)(partials + counters));
   p->workspace_counters = partials;
   p->workspace_bytes = (partials + counters) * 4u;
-  p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
   ek_str x = ek_str_after(p->name, sizeof p->name);
   ek_str_put(&x, " sk");
   ek_str_u32(&x, S);
@@ -93,23 +99,25 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
   spvgen_name(m, s->flag, "splitk_last");
 }
 
-void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, uint32_t wgz) {
-  const spvgen_gemm_desc *d = &s->p->desc;
-  if (d->batch > 1) {
-    s->slice = ek_div_imm(m, wgz, d->batch);
-    s->z = ek_mod_imm(m, wgz, d->batch);
+/* Whether the batch index takes part (RUNTIME: always; FIXED: batch > 1). */
+static bool batched(const gemm_splitk *s) { return s->sh->runtime || s->p->desc.batch > 1; }
+
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz) {
+  s->sh = sh;
+  if (batched(s)) {
+    s->slice = ek_udiv(m, wgz, sh->batch);
+    s->z = ek_umod(m, wgz, sh->batch);
   } else {
     s->slice = wgz;
     s->z = ek_u32(m, 0);
   }
-  s->k_begin = ek_mul_imm(m, s->slice, s->p->slice_k);
-  s->k_end = ek_umin(m, ek_add_imm(m, s->k_begin, s->p->slice_k), ek_u32(m, d->k));
+  s->k_begin = ek_imul(m, s->slice, sh->slice_k);
+  s->k_end = ek_umin(m, ek_iadd(m, s->k_begin, sh->slice_k), sh->k);
 }
 
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice) {
-  const spvgen_gemm_desc *d = &s->p->desc;
-  uint32_t plane = d->batch > 1 ? ek_iadd(m, ek_mul_imm(m, slice, d->batch), s->z) : slice;
-  return ek_mul_imm(m, plane, d->m * s->p->workspace_ld);
+  uint32_t plane = batched(s) ? ek_iadd(m, ek_imul(m, slice, s->sh->batch), s->z) : slice;
+  return ek_imul(m, plane, ek_imul(m, s->sh->m, s->sh->workspace_ld));
 }
 
 void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word) {
@@ -127,10 +135,13 @@ uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, u
   uint32_t dev = ek_u32(m, SpvScopeDevice), sem = ek_u32(m, mem_sem(s));
   spvgen_op_memory_barrier(m, dev, sem);
   spvgen_workgroup_barrier(m);
-  uint32_t tiles_m = gemm_ceil_div(d->m, d->tile_m), tiles_n = gemm_ceil_div(d->n, d->tile_n);
-  uint32_t tile = ek_iadd(m, ek_mul_imm(m, tile_y, tiles_n), tile_x);
-  if (d->batch > 1) tile = ek_iadd(m, ek_mul_imm(m, s->z, tiles_m * tiles_n), tile);
-  s->counter = ek_add_imm(m, tile, (uint32_t)p->workspace_counters);
+  const ek_gemm_shape *sh = s->sh;
+  uint32_t tile = ek_iadd(m, ek_imul(m, tile_y, sh->tiles_n), tile_x);
+  if (batched(s)) {
+    uint32_t tiles_m = ek_div_imm(m, ek_add_imm(m, sh->m, d->tile_m - 1), d->tile_m);
+    tile = ek_iadd(m, ek_imul(m, s->z, ek_imul(m, tiles_m, sh->tiles_n)), tile);
+  }
+  s->counter = ek_iadd(m, tile, sh->workspace_counters);
   ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
   uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
   uint32_t last = spvgen_op_i_equal(m, b, old, ek_u32(m, d->split_k - 1));

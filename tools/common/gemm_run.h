@@ -27,6 +27,9 @@ typedef struct gemm_run_options {
   bool recheck;        /* after the runs, fill D with NaN again and dispatch once more in
                           a submission of its own: the check reads that D (a split-K
                           kernel must have reset its counters for it to be complete) */
+  /* A RUNTIME desc (shapes runtime, or m = n = k = 0): the shape to run, with its leading
+     dimensions, strides, alpha and beta (NULL: the desc's m, n, k, batch, tight) */
+  const spvgen_gemm_args *args;
 } gemm_run_options;
 
 typedef struct gemm_run_result {
@@ -45,6 +48,8 @@ typedef struct gemm_run_result {
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */
   double tflops;                 /* 2 M N K batch / median */
+  spvgen_gemm_launch launch;     /* the grid and push constants the shape ran with */
+  spvgen_gemm_desc shape;        /* the shape that ran, as a FIXED desc (the reference's) */
   double emit_us;                /* plan + emit + finish on the host */
   double pipeline_ms;            /* spvgen_vk_pipeline_create (the driver's compile) */
   /* With options->statistics: the driver's pipeline statistics on one line, "Register
@@ -60,6 +65,14 @@ typedef struct gemm_run_result {
 spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
                        const gemm_run_options *options, gemm_run_result *res, char *message,
                        size_t message_size);
+
+/* One pipeline for a RUNTIME desc, run and checked for each of `count` shapes (res[i]:
+ * shape i; the plan, emit and pipeline figures are the one pipeline's). SPVGEN_OK means
+ * every shape ran; the verdicts are the res[i].bad. */
+spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
+                              const spvgen_gemm_args *shapes, uint32_t count,
+                              const gemm_run_options *options, gemm_run_result *res,
+                              char *message, size_t message_size);
 
 /* Host conversions used for inputs and outputs (round to nearest even). */
 uint16_t gemm_run_f32_to_f16(float f);
