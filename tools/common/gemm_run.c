@@ -221,10 +221,12 @@ static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
     nbuf++;
   }
 
-  /* Runs: warm-up, then the timed repeats in one submission. */
+  /* Runs: warm-up, then the timed repeats in one submission. With round_ms the repeats
+   * fill about that much GPU time per submission (the warm-up measured a dispatch). */
   uint32_t total = opt.warmup + opt.repeats;
-  spvgen_vk_dispatch_desc *dd = calloc(total, sizeof *dd);
-  uint64_t *ns = calloc(total, sizeof *ns);
+  uint32_t room = opt.round_ms && total < opt.warmup + GEMM_RUN_MAX_REPEATS ? opt.warmup + GEMM_RUN_MAX_REPEATS : total;
+  spvgen_vk_dispatch_desc *dd = calloc(room, sizeof *dd);
+  uint64_t *ns = calloc(room, sizeof *ns);
   if (!dd || !ns) {
     free(dd);
     free(ns);
@@ -232,7 +234,7 @@ static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
     snprintf(msg, size, "out of host memory");
     goto done;
   }
-  for (uint32_t i = 0; i < total; i++) {
+  for (uint32_t i = 0; i < room; i++) {
     dd[i].pipeline = pipe;
     dd[i].buffers = bufs;
     dd[i].buffer_count = nbuf;
@@ -245,12 +247,23 @@ static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
     st = warm_up_run(ctx, dd, total, opt.warmup_ms, ns, &wi);
     res->warmup_ms = wi.ms;
     res->warmup_steady = wi.steady;
+    if (opt.round_ms && wi.last_ns > 0) {
+      double want = opt.round_ms * 1e6 / wi.last_ns;
+      uint32_t reps = want > GEMM_RUN_MAX_REPEATS ? GEMM_RUN_MAX_REPEATS : want < opt.repeats ? opt.repeats : (uint32_t)want;
+      opt.repeats = reps;
+      total = opt.warmup + reps;
+    }
   }
+  res->repeats = opt.repeats;
 
   /* Three timed submissions back to back; the best median counts. A single one was at
    * times timed at a third of the clock the next one got (bench/results/gemm-h100-
    * 2026-11-23c.md: 16384x128x4096 f16->f32 82.8 in bench_gemm, 231 twice in spvgen run). */
-  for (int round = 0; round < 3 && st == SPVGEN_OK; round++) {
+  /* With stable_pct: more submissions until two in a row have medians within stable_pct
+   * percent of each other (at most 8); the smaller of that pair counts. */
+  int rounds = opt.stable_pct > 0 ? 8 : 3;
+  double prev = 0;
+  for (int round = 0; round < rounds && st == SPVGEN_OK; round++) {
     double w0 = now_us();
     st = spvgen_vk_run(ctx, dd, total, ns);
     double wall = (now_us() - w0) * 1e3 / total;
@@ -261,6 +274,23 @@ static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
     }
     qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);
     double med = (double)ns[opt.warmup + opt.repeats / 2];
+    res->rounds = (uint32_t)round + 1;
+    if (opt.stable_pct > 0) {
+      if (round == 0 || med > res->worst_round_median_ns) res->worst_round_median_ns = med;
+      bool agree = round > 0 && fabs(med - prev) <= opt.stable_pct / 100.0 * (med > prev ? med : prev);
+      if (round == 0 || agree) {
+        res->median_ns = agree && prev < med ? prev : med;
+        res->min_ns = (double)ns[opt.warmup];
+        res->wall_ns = wall;
+      }
+      if (agree) {
+        res->stable = true;
+        break;
+      }
+      res->median_ns = med; /* the latest, until two agree */
+      prev = med;
+      continue;
+    }
     if (round == 0 || med < res->median_ns) {
       res->median_ns = med;
       res->min_ns = (double)ns[opt.warmup];

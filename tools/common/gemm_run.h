@@ -30,7 +30,15 @@ typedef struct gemm_run_options {
   /* A RUNTIME desc (shapes runtime, or m = n = k = 0): the shape to run, with its leading
      dimensions, strides, alpha and beta (NULL: the desc's m, n, k, batch, tight) */
   const spvgen_gemm_args *args;
+  /* Timing until steady: submissions of the repeats until two in a row have medians
+     within stable_pct percent (at most 8; 0: the best of three) */
+  double stable_pct;
+  /* With a warm-up: as many repeats as fill about round_ms of GPU time (at least
+     `repeats`, at most GEMM_RUN_MAX_REPEATS; 0: `repeats`) */
+  uint32_t round_ms;
 } gemm_run_options;
+
+#define GEMM_RUN_MAX_REPEATS 2000u
 
 typedef struct gemm_run_result {
   spvgen_gemm_config plan;
@@ -41,7 +49,10 @@ typedef struct gemm_run_result {
   uint64_t first_bad_row, first_bad_col, first_bad_batch;
   double first_bad_gpu, first_bad_ref;
   double median_ns, min_ns;      /* per dispatch, 0 without timestamps: the best of three
-                                    timed submissions of `repeats` dispatches */
+                                    timed submissions of `repeats` dispatches (stable_pct:
+                                    the smaller of the two that agreed) */
+  uint32_t repeats, rounds;      /* dispatches per submission, and submissions timed */
+  bool stable;                   /* stable_pct: two medians agreed */
   double worst_round_median_ns;  /* the slowest of the three submissions' medians */
   uint64_t counters_left;  /* split-K: workspace counters not back at 0 after the runs */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
