@@ -18,9 +18,10 @@
  *                                                no allocation in steady state)
  *   spvgen_gemm(desc, caps, &kernel, msg, size)  the one-shot convenience
  *
- * A zero-initialized desc is valid once m, n and k are set: an f16 GEMM (f16 inputs,
- * f16 accumulation, f16 output), every matrix row-major and tightly packed, alpha 1, no
- * C, no bias, no activation, the variant and tile chosen for the device.
+ * A zero-initialized desc is valid: an f16 GEMM (f16 inputs, f16 accumulation, f16
+ * output), every matrix row-major, alpha 1, no C, no bias, no activation, the variant and
+ * tile chosen for the device, for any shape given per call (run-time shapes, below); with
+ * m, n and k set, the kernel of that shape, every matrix tightly packed.
  *
  * Bindings (set 0), in this order, each a storage buffer of its element type:
  *   0 A, 1 B, 2 D (written), then 3 C when beta != 0, then the bias (3 or 4) when bias
@@ -194,7 +195,7 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out);
 
 typedef struct spvgen_gemm_desc {
   /* ---- the problem ---- */
-  uint32_t m, n, k;      /* >= 1 (required) */
+  uint32_t m, n, k;      /* FIXED: >= 1; RUNTIME: the shape to plan for (0: unknown) */
   uint32_t batch;        /* 0: 1 */
   /* Element types (0 is f16 for all four). Integer inputs (s8, u8) need an s32
    * accumulator; float inputs a float one. The epilogue converts to out_type. */
