@@ -17,8 +17,9 @@
  *
  * Plan specs: default (the planner's choice for the fixed shape), rt (run-time shapes,
  * the class the shape falls in), rt-m1 (run-time, M any: one pipeline for every M of the
- * group), khr / rt-khr, cm2:uU[:EDGE[/EU]][:tMxNxK] (coopmat2 with those knobs; EDGE
- * branch, clamp or shift; EU the edge path's unroll), rt-cm2:... likewise run-time. */
+ * group), khr / rt-khr, cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs;
+ * EDGE branch, clamp or shift; EU the edge path's unroll; S split-K slices), rt-cm2:...
+ * and rt-m1-cm2:... likewise run-time. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -118,7 +119,9 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
   while (*s == ':') {
     s++;
     unsigned a, b, c;
-    if (sscanf(s, "u%u", &a) == 1) {
+    if (sscanf(s, "sk%u", &a) == 1) {
+      d->split_k = a;
+    } else if (sscanf(s, "u%u", &a) == 1) {
       d->unroll = a;
     } else if (sscanf(s, "t%ux%ux%u", &a, &b, &c) == 3) {
       d->tile_m = a, d->tile_n = b, d->tile_k = c;
@@ -321,9 +324,10 @@ static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
     /* Qwen2-7B's linear layers as (N, K) of N x K weights: qkv, o, up (gate alike), down */
     static const uint32_t weights[][2] = {{4608, 3584}, {3584, 3584}, {18944, 3584}, {3584, 18944}};
     static const uint32_t ms[] = {1, 3, 16, 31, 64, 100, 128, 255, 512, 1000, 2048, 4096};
-    static const char *const specs[] = {"rt-m1", "rt-m1-khr"};
+    /* the planner's choice for any M; a small tile for short prompts, with split-K */
+    static const char *const specs[] = {"rt-m1", "rt-m1-khr", "rt-m1-cm2:u2:t32x64x64", "rt-m1-cm2:u2:t32x64x64:sk4"};
     for (size_t w = 0; w < 4; w++)
-      for (size_t s = 0; s < 2; s++) {
+      for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
         uint32_t sh[12][3];
         for (size_t i = 0; i < 12; i++) sh[i][0] = ms[i], sh[i][1] = weights[w][0], sh[i][2] = weights[w][1];
         add("prompt", "f16,f32", "nt", specs[s], false, 12, (const uint32_t(*)[3])sh);

@@ -6,7 +6,8 @@
  * big-problem tiles; llama.cpp's "l" tile) through 128x128 (W 256), 64x128 / 128x64 /
  * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = waves x concurrent tiles
  * per SM x padded tile area / tile efficiency, so big problems get the big tiles and
- * skinny ones (M or N of 64, a few hundred tiles) get small tiles that fill 132 SMs.
+ * skinny ones (M or N of 64, a few hundred tiles) get small tiles that fill the device's
+ * SMs (caps->compute_units; 132 when unknown).
  * BK is 64 for 16-bit inputs and 128 for 8-bit ones (128 bytes of each row per step),
  * less when K is smaller. Every tile is a multiple of the device's flexible-dimension
  * granularity for W (the h100 preset: 32x32x16 at 256, 32x16x16 at 128, 16x16x16 at 64;
@@ -34,7 +35,6 @@ static const cm2_tile TILES[] = {
     {128, 128, 64, 128, 0.84f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.80f},
 };
 #define TILE_COUNT (sizeof TILES / sizeof TILES[0])
-#define H100_SMS 132u /* the cost model's machine; only the ranking matters */
 
 static bool is_8bit(spvgen_component_type t) { return spvgen_component_type_size(t) == 1; }
 
@@ -164,7 +164,7 @@ static bool tile_spills(const spvgen_gemm_desc *d, const cm2_tile *t) {
 }
 
 /* Estimated run time of a tiling (arbitrary units; only the order matters). */
-static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t) {
+static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t units) {
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch;
   /* Concurrent workgroups per SM, from the register estimate, 64K registers and 2048
    * threads. */
@@ -172,9 +172,9 @@ static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t) {
   uint32_t per_sm = (uint32_t)(65536.0 / (regs * t->wg));
   if (per_sm > 2048 / t->wg) per_sm = 2048 / t->wg;
   if (per_sm < 1) per_sm = 1;
-  uint64_t conc = (tiles + H100_SMS - 1) / H100_SMS;
+  uint64_t conc = (tiles + units - 1) / units;
   if (conc > per_sm) conc = per_sm;
-  uint64_t waves = (tiles + H100_SMS * conc - 1) / (H100_SMS * conc);
+  uint64_t waves = (tiles + units * conc - 1) / (units * conc);
   return (double)waves * (double)conc * t->m * t->n / t->eff;
 }
 
@@ -234,7 +234,7 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
       split_short = t.k;
       continue;
     }
-    double c = tile_cost(d, &t);
+    double c = tile_cost(d, &t, gemm_units(caps));
     if (!found || c < best_cost) {
       *best = t;
       best_cost = c;
@@ -457,7 +457,7 @@ uint32_t cm2_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *
       dup = rest[j].m == t.m && rest[j].n == t.n && rest[j].k == t.k && rest[j].wg == t.wg;
     if (dup) continue;
     /* Insertion by cost (stable: table order among equals). */
-    double c = tile_cost(desc, &t);
+    double c = tile_cost(desc, &t, gemm_units(caps));
     uint32_t at = nr;
     while (at > 0 && cost[at - 1] > c) {
       rest[at] = rest[at - 1];

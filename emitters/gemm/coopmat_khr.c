@@ -157,12 +157,12 @@ static const spvgen_coopmat_shape *find_shape(const spvgen_device_caps *caps,
 }
 
 /* Defaults for the knobs the desc leaves at 0. */
-static void default_knobs(spvgen_gemm_desc *d, uint32_t sg) {
+static void default_knobs(spvgen_gemm_desc *d, uint32_t sg, uint32_t units) {
   bool wide_acc = spvgen_component_type_size(d->acc_type) == 4;
   if (!d->tile_m && !d->tile_n) {
     uint64_t big = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 128) * d->batch;
     uint64_t wide = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 256) * d->batch;
-    if (wide >= 132) {
+    if (wide >= units) {
       /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured on the
        * H100 (4096^3: f16 290, f16->f32 295, s8 302 TOP/s against 200-270 for 128x128;
        * bench/results/gemm-h100-2026-11-23.md). */
@@ -356,7 +356,7 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "workgroup_size %u is not a whole number of subgroups of %u invocations",
                      d->workgroup_size, sg);
-  default_knobs(d, sg);
+  default_knobs(d, sg, gemm_units(caps));
   if ((st = khr_check_knobs(caps, d, sg, fk, msg, size)) != SPVGEN_OK) return st;
   return khr_fill(caps, p, sg, fk, control, msg, size);
 }

@@ -524,7 +524,7 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
       continue;
     spvgen_gemm_config base;
     if (plan_variant(caps, &d, (spvgen_gemm_variant)v, &base, NULL, 0) != SPVGEN_OK) continue;
-    uint32_t c = gemm_splitk_candidates(&base, cand, MAX_CAND);
+    uint32_t c = gemm_splitk_candidates(caps, &base, cand, MAX_CAND);
     for (uint32_t i = 0; i < c; i++) {
       spvgen_gemm_config p;
       if (plan_variant(caps, &cand[i], (spvgen_gemm_variant)v, &p, NULL, 0) != SPVGEN_OK) continue;

@@ -47,6 +47,12 @@ void gemm_plan_name(spvgen_gemm_config *plan, const char *extra);
 static inline uint32_t gemm_ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 static inline bool gemm_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
+/* The compute units (SMs) the planners spread tiles over: the device's, else 132 (an
+ * H100's). */
+static inline uint32_t gemm_units(const spvgen_device_caps *caps) {
+  return caps && caps->compute_units ? caps->compute_units : 132u;
+}
+
 /* Whether the plan's shapes are run-time values (push constants). */
 static inline bool gemm_runtime(const spvgen_gemm_desc *d) { return d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME; }
 
@@ -128,7 +134,8 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
 /* Split-K descs worth trying for a plan's tile (copies of base->desc with split_k set):
  * none unless the grid is under two waves of SMs and K has 8 steps or more and is at
  * least 512. */
-uint32_t gemm_splitk_candidates(const spvgen_gemm_config *base, spvgen_gemm_desc *out, uint32_t max);
+uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,
+                                uint32_t max);
 
 typedef struct gemm_splitk {
   const spvgen_gemm_config *p;

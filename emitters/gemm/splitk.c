@@ -19,9 +19,6 @@
 
 #include "gemm_internal.h"
 
-/* Compute units the candidate rule assumes (caps have no such count; the H100's SMs, as
- * the coopmat2 cost model). */
-#define SPLITK_UNITS 132u
 
 spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
                                size_t size) {
@@ -59,16 +56,18 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   return SPVGEN_OK;
 }
 
-uint32_t gemm_splitk_candidates(const spvgen_gemm_config *base, spvgen_gemm_desc *out, uint32_t max) {
+uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,
+                                uint32_t max) {
+  const uint32_t units = gemm_units(caps);
   const spvgen_gemm_desc *d = &base->desc;
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
   uint32_t steps = gemm_ceil_div(d->k, d->tile_k);
-  if (tiles >= 2u * SPLITK_UNITS || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
+  if (tiles >= 2u * units || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
   uint32_t n = 0;
   /* 2, 4, 8, 16 slices while every slice keeps 4 K steps or more and the grid stays
    * within about 4 waves. */
   for (uint32_t s = 2; s <= 16 && n < max; s *= 2) {
-    if (s * 4 > steps || (s > 2 && tiles * (s / 2) >= 4u * SPLITK_UNITS)) break;
+    if (s * 4 > steps || (s > 2 && tiles * (s / 2) >= 4u * units)) break;
     out[n] = *d;
     out[n].split_k = s;
     n++;
