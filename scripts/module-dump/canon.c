@@ -193,6 +193,21 @@ typedef struct kinfo {
   uint32_t value;
 } kinfo;
 
+/* How often each id (up to bound) is an operand of a live instruction, annotations left
+ * out. */
+static uint32_t *count_uses(const module *m, uint32_t bound) {
+  uint32_t *uses = calloc(bound + 1, sizeof *uses);
+  if (!uses) exit(2);
+  for (size_t i = 0; i < m->n; i++) {
+    const inst *x = &m->in[i];
+    if (!x->opcode || is_annotation(x->opcode)) continue;
+    for (uint32_t o = 0; o < x->nops; o++)
+      if (x->ops[o].is_id && x->words[x->ops[o].offset] != x->result && x->words[x->ops[o].offset] <= bound)
+        uses[x->words[x->ops[o].offset]]++;
+  }
+  return uses;
+}
+
 static void fold_module(module *m) {
   size_t first_fn = m->n;
   for (size_t i = 0; i < m->n; i++)
@@ -322,15 +337,7 @@ static void fold_module(module *m) {
   /* pure instructions whose results nothing uses (dead values), until none is left */
   for (int changed = 1; changed;) {
     changed = 0;
-    uint32_t *used = calloc(next_id + 1, sizeof *used);
-    if (!used) exit(2);
-    for (size_t i = 0; i < m->n; i++) {
-      inst *x = &m->in[i];
-      if (!x->opcode || is_annotation(x->opcode)) continue;
-      for (uint32_t o = 0; o < x->nops; o++)
-        if (x->ops[o].is_id && x->words[x->ops[o].offset] != x->result && x->words[x->ops[o].offset] <= next_id)
-          used[x->words[x->ops[o].offset]]++;
-    }
+    uint32_t *used = count_uses(m, next_id);
     for (size_t i = first_fn; i < m->n; i++) {
       inst *x = &m->in[i];
       if (x->opcode && x->result && is_pure(x->opcode) && !used[x->result]) {
@@ -344,15 +351,7 @@ static void fold_module(module *m) {
    * their annotations */
   for (int changed = 1; changed;) {
     changed = 0;
-    uint32_t *uses = calloc(next_id + 1, sizeof *uses);
-    if (!uses) exit(2);
-    for (size_t i = 0; i < m->n; i++) {
-      inst *x = &m->in[i];
-      if (!x->opcode || is_annotation(x->opcode)) continue;
-      for (uint32_t o = 0; o < x->nops; o++)
-        if (x->ops[o].is_id && x->words[x->ops[o].offset] != x->result && x->words[x->ops[o].offset] <= next_id)
-          uses[x->words[x->ops[o].offset]]++;
-    }
+    uint32_t *uses = count_uses(m, next_id);
     for (size_t i = 0; i < first_fn; i++) {
       inst *g = &m->in[i];
       int decl = g->result && g->opcode != SpvOpVariable && g->opcode != SpvOpExtInstImport &&
