@@ -10,8 +10,10 @@
  *
  *   bench_gemm [--shapes M,N,K;M,N,K...] [--types f16,f32;f16,f16;s8,s32]
  *              [--variant auto|coopmat2|khr|simt] [--all-plans] [--repeats N]
- *              [--anchor PATH/gemm_anchor.py] [--md] [--cache TUNE-CACHE]
+ *              [--anchor PATH/gemm_anchor.py] [--md] [--cache TUNE-CACHE] [--runtime]
  *
+ * With --runtime each shape runs through the run-time-shape kernel of its class
+ * (spvgen_gemm_class_for; the shape as push constants).
  * With --cache (a tune cache file, docs/tune.md) each row also runs the plan
  * spvgen_gemm_plan_cached picks from it: default vs tuned vs cuBLAS (use without
  * --all-plans).
@@ -98,7 +100,7 @@ int main(int argc, char **argv) {
   const char *cache_path = NULL; /* --cache: also run the tuned plan (spvgen_gemm_plan_cached) */
   const char *layout_arg = "nn";
   spvgen_gemm_variant variant = SPVGEN_GEMM_AUTO;
-  bool all_plans = false, md = false, glsl450 = false, stats = false;
+  bool all_plans = false, md = false, glsl450 = false, stats = false, runtime = false;
   uint32_t repeats = 20, sample = 1024, warmup_ms = 300;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -118,10 +120,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--md")) md = true;
     else if (!strcmp(a, "--glsl450")) glsl450 = true;
     else if (!strcmp(a, "--stats")) stats = true;
+    else if (!strcmp(a, "--runtime")) runtime = true;
     else {
       fprintf(stderr, "usage: bench_gemm [--shapes M,N,K;...] [--types AB,ACC;...] [--variant V] [--all-plans]\n"
                       "                  [--repeats N] [--sample N] [--anchor gemm_anchor.py] [--md] [--glsl450]\n"
-                      "                  [--layouts nn;nt;tn;tt] [--stats] [--warmup-ms N] [--cache TUNE-CACHE]\n");
+                      "                  [--layouts nn;nt;tn;tt] [--stats] [--warmup-ms N] [--cache TUNE-CACHE]\n"
+                      "                  [--runtime]\n");
       return 2;
     }
   }
@@ -189,6 +193,15 @@ int main(int argc, char **argv) {
       d.variant = variant;
       d.a_layout = litems[l][0] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
       d.b_layout = litems[l][1] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+      spvgen_gemm_args shape_args = {.m = d.m, .n = d.n, .k = d.k};
+      if (runtime) { /* the class this shape falls in, the shape through push constants */
+        spvgen_gemm_desc cls;
+        if (spvgen_gemm_class_for(&d, &shape_args, &cls, msg, sizeof msg) != SPVGEN_OK) {
+          printf("# %ux%ux%u: %s\n", d.m, d.n, d.k, msg);
+          continue;
+        }
+        d = cls;
+      }
       spvgen_gemm_config plans[64];
       uint32_t np = 1;
       if (all_plans) {
@@ -212,6 +225,7 @@ int main(int argc, char **argv) {
         o.sample = sample;
         o.glsl450_memory_model = glsl450;
         o.statistics = stats;
+        o.args = runtime ? &shape_args : NULL;
         gemm_run_result r;
         spvgen_status st = gemm_run(ctx, &e, &o, &r, msg, sizeof msg);
         if (st != SPVGEN_OK) {

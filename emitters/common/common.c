@@ -89,13 +89,25 @@ ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding,
 }
 
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
-  uint32_t idx[2] = {ek_u32(m, 0), index};
-  return spvgen_access_chain(m, b->elem_ptr, b->var, idx, 2);
+  return ek_at2(m, b->var, ek_u32(m, 0), index);
 }
 
-uint32_t ek_array(spvgen_module *m, const ek_buffer *b) {
-  uint32_t zero = ek_u32(m, 0);
-  return spvgen_access_chain(m, b->array_ptr, b->var, &zero, 1);
+uint32_t ek_load_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
+  return spvgen_load(m, b->elem_type, ek_elem(m, b, index));
+}
+
+void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_t value) {
+  spvgen_store(m, ek_elem(m, b, index), value);
+}
+
+uint32_t ek_array(spvgen_module *m, const ek_buffer *b) { return ek_at(m, b->var, ek_u32(m, 0)); }
+
+spvgen_push_constant_block ek_push_constants(spvgen_module *m, const uint32_t *types,
+                                             const char *const *names, uint32_t count) {
+  spvgen_push_constant_block b = spvgen_push_constants(m, types, count);
+  for (uint32_t i = 0; names && b.count && i < count; i++)
+    if (names[i]) spvgen_member_name(m, b.struct_type, i, names[i]);
+  return b;
 }
 
 /* ----------------------------------------------------------- invocations ---- */
@@ -142,6 +154,13 @@ uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t
   return base ? ek_add(m, i, base) : i;
 }
 
+uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row,
+                          uint32_t col, uint32_t base) {
+  uint32_t i = layout == SPVGEN_ROW_MAJOR ? ek_iadd(m, ek_imul(m, row, ld), col)
+                                          : ek_iadd(m, ek_imul(m, col, ld), row);
+  return base ? ek_iadd(m, i, base) : i;
+}
+
 /* ------------------------------------------------------------- activations ---- */
 
 uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act) {
@@ -166,6 +185,46 @@ uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act) {
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "emitter: unknown activation %d",
                               (int)act);
   }
+}
+
+/* ------------------------------------------------------------- GEMM shape ---- */
+
+/* spvgen_gemm_push, member by member. */
+static const char *const push_names[] = {"m", "n", "k", "batch", "lda", "ldb", "ldc", "ldd", "stride_a", "stride_b",
+                                         "stride_c", "stride_d", "alpha", "beta", "slice_k", "workspace_ld",
+                                         "workspace_counters", "tiles_n"};
+#define PUSH_MEMBERS (sizeof push_names / sizeof push_names[0])
+
+void ek_gemm_shape_declare(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_shape *s) {
+  memset(s, 0, sizeof *s);
+  s->runtime = p->desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME;
+  if (!s->runtime) return;
+  uint32_t types[PUSH_MEMBERS];
+  for (uint32_t i = 0; i < PUSH_MEMBERS; i++) types[i] = i == 12 || i == 13 ? ek_f32_type(m) : ek_u32_type(m);
+  s->pc = ek_push_constants(m, types, push_names, PUSH_MEMBERS);
+}
+
+void ek_gemm_shape_load(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_shape *s) {
+  const spvgen_gemm_desc *d = &p->desc;
+  uint32_t *ids[PUSH_MEMBERS] = {&s->m, &s->n, &s->k, &s->batch, &s->lda, &s->ldb, &s->ldc, &s->ldd,
+                                 &s->stride_a, &s->stride_b, &s->stride_c, &s->stride_d, &s->alpha, &s->beta,
+                                 &s->slice_k, &s->workspace_ld, &s->workspace_counters, &s->tiles_n};
+  if (s->runtime) {
+    for (uint32_t i = 0; i < PUSH_MEMBERS; i++) *ids[i] = spvgen_push_constant_load(m, &s->pc, i);
+    return;
+  }
+  uint32_t v[PUSH_MEMBERS] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd, (uint32_t)d->stride_a,
+                              (uint32_t)d->stride_b, (uint32_t)d->stride_c, (uint32_t)d->stride_d, 0, 0,
+                              p->slice_k, p->workspace_ld, (uint32_t)p->workspace_counters,
+                              d->tile_n ? (d->n + d->tile_n - 1) / d->tile_n : 0};
+  for (uint32_t i = 0; i < PUSH_MEMBERS; i++) *ids[i] = i == 12 || i == 13 ? 0 : ek_u32(m, v[i]);
+  s->alpha = spvgen_const_f32(m, d->alpha);
+  s->beta = spvgen_const_f32(m, d->beta);
+}
+
+uint32_t ek_gemm_aligned(spvgen_module *m, const ek_gemm_shape *s, uint32_t ld, uint32_t multiple) {
+  if (!s->runtime || multiple < 2 || (multiple & (multiple - 1))) return ld;
+  return spvgen_op_bitwise_and(m, ek_u32_type(m), ld, ek_u32(m, ~(multiple - 1)));
 }
 
 /* ---------------------------------------------------------- GEMM epilogue ---- */
@@ -231,12 +290,11 @@ uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc,
   if (ek_epilogue_is_plain(d)) return acc;
   uint32_t f = ek_f32_type(m);
   uint32_t x = ek_convert(m, acc, d->acc_type, SPVGEN_COMPONENT_F32);
-  if (d->alpha != 1.0f) x = spvgen_op_f_mul(m, f, x, spvgen_const_f32(m, d->alpha));
+  if (d->alpha != 1.0f) x = spvgen_op_f_mul(m, f, x, e->shape->alpha);
   if (e->c.var) {
-    uint32_t ci = ek_matrix_index(m, d->c_layout, d->ldc, row, col, e->c_base);
-    uint32_t cv = ek_convert(m, spvgen_load(m, e->c.elem_type, ek_elem(m, &e->c, ci)), d->out_type,
-                             SPVGEN_COMPONENT_F32);
-    x = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, cv, spvgen_const_f32(m, d->beta)));
+    uint32_t ci = ek_matrix_offset(m, d->c_layout, e->shape->ldc, row, col, e->c_base);
+    uint32_t cv = ek_convert(m, ek_load_elem(m, &e->c, ci), d->out_type, SPVGEN_COMPONENT_F32);
+    x = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, cv, e->shape->beta));
   }
   x = ek_epilogue_bias_activation(m, e, x, row, col);
   return ek_convert(m, x, SPVGEN_COMPONENT_F32, d->out_type);
@@ -246,8 +304,8 @@ void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uin
                        uint32_t col) {
   const spvgen_gemm_desc *d = e->desc;
   uint32_t v = ek_epilogue_value(m, e, acc, row, col);
-  uint32_t di = ek_matrix_index(m, d->d_layout, d->ldd, row, col, e->d_base);
-  spvgen_store(m, ek_elem(m, &e->d, di), v);
+  uint32_t di = ek_matrix_offset(m, d->d_layout, e->shape->ldd, row, col, e->d_base);
+  ek_store_elem(m, &e->d, di, v);
 }
 
 /* ------------------------------------------------------------- one-shot ---- */

@@ -17,6 +17,8 @@
 #include "spvgen/gemm.h"
 #include "spvgen/kernel.h"
 
+#include "kernel_builder.h" /* loops, guards, folding arithmetic, typed access */
+
 /* ------------------------------------------------------------------- types ---- */
 /* The scalar type of a component type (f16, f32, bf16, e4m3, e5m2, s8, u8, s32, ...). */
 uint32_t ek_type(spvgen_module *m, spvgen_component_type t);
@@ -45,6 +47,9 @@ ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding,
                          const char *name);
 /* &buffer.data[index] (index: a u32 id). */
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
+/* buffer.data[index] loaded (a value of elem_type), or value stored there. */
+uint32_t ek_load_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
+void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_t value);
 /* &buffer.data (the runtime array, for cooperative loads and stores). */
 uint32_t ek_array(spvgen_module *m, const ek_buffer *b);
 
@@ -88,6 +93,11 @@ static inline size_t ek_str_u32(ek_str *s, uint32_t v) {
   return n;
 }
 
+/* A push-constant block of `count` members (types: scalars, vectors or strided arrays;
+ * std430 offsets), each member named for the disassembly (names may be NULL). */
+spvgen_push_constant_block ek_push_constants(spvgen_module *m, const uint32_t *types,
+                                             const char *const *names, uint32_t count);
+
 /* ----------------------------------------------------------- invocations ---- */
 /* Component c of a uvec3 built-in (WorkgroupId, LocalInvocationId, ...), declared once
  * per module by the builder's deduplication of the variable is NOT assumed: pass the
@@ -115,15 +125,45 @@ uint32_t ek_local(spvgen_module *m, uint32_t type, uint32_t init);
  * (ids; base may be 0 for none). */
 uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld,
                          uint32_t row, uint32_t col, uint32_t base);
+/* The same with the leading dimension as an id (a constant or a run-time value), folding
+ * constants (ek_iadd / ek_imul). */
+uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row,
+                          uint32_t col, uint32_t base);
 
 /* f32 -> f32 activation. */
 uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act);
 
+/* ------------------------------------------------------------- GEMM shape ---- */
+/* A GEMM's extents, leading dimensions, batch strides and scalars as ids: module
+ * constants for a FIXED plan, members of the push-constant block (spvgen_gemm_push) for a
+ * RUNTIME one. The kernels compute with these ids only; the folding arithmetic of
+ * kernel_builder.h turns the FIXED ones back into constants. */
+typedef struct ek_gemm_shape {
+  bool runtime;
+  spvgen_push_constant_block pc; /* RUNTIME: the block */
+  uint32_t m, n, k, batch;
+  uint32_t lda, ldb, ldc, ldd;
+  uint32_t stride_a, stride_b, stride_c, stride_d;
+  uint32_t alpha, beta; /* f32 */
+  uint32_t slice_k, workspace_ld, workspace_counters, tiles_n;
+} ek_gemm_shape;
+
+/* Before the entry point: the push-constant block of a RUNTIME plan (nothing for FIXED). */
+void ek_gemm_shape_declare(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_shape *s);
+/* In a function: the ids (constants, or loads of the block's members; loads again in
+ * each function that calls it). */
+void ek_gemm_shape_load(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_shape *s);
+/* A leading dimension (stride) id with the class's alignment made visible to the driver:
+ * RUNTIME ld & ~(multiple - 1) for a power-of-two multiple > 1 (the value is unchanged
+ * for every shape of the class, and the driver can prove 16-byte rows); FIXED as is. */
+uint32_t ek_gemm_aligned(spvgen_module *m, const ek_gemm_shape *s, uint32_t ld, uint32_t multiple);
+
 /* ---------------------------------------------------------- GEMM epilogue ---- */
 /* What the epilogue of a GEMM-like kernel needs: the output and optional C / bias
- * buffers, their layouts, and the batch offsets (ids) of this workgroup. */
+ * buffers, their layouts, the shape and the batch offsets (ids) of this workgroup. */
 typedef struct ek_epilogue {
   const spvgen_gemm_desc *desc;
+  const ek_gemm_shape *shape; /* alpha, beta, ldc, ldd */
   ek_buffer d, c, bias;    /* c.var / bias.var 0 when unused */
   uint32_t d_base, c_base; /* batch offsets (u32 ids; 0 for none) */
 } ek_epilogue;

@@ -121,22 +121,17 @@ spvgen_status spvgen_elementwise_emit(spvgen_module *m, const spvgen_elementwise
   ek_buffer c = ek_buffer_decl(m, t, 2, false, "c");
   uint32_t gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
   uint32_t u32 = ek_u32_type(m);
-  uint32_t pc_t = spvgen_type_struct(m, &u32, 1);
-  spvgen_decorate(m, pc_t, SpvDecorationBlock);
-  spvgen_member_decorate1(m, pc_t, 0, SpvDecorationOffset, 0);
-  spvgen_member_name(m, pc_t, 0, "n");
-  uint32_t pc = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassPushConstant, pc_t),
-                                SpvStorageClassPushConstant, 0);
+  static const char *const pc_names[1] = {"n"};
+  spvgen_push_constant_block pc = ek_push_constants(m, &u32, pc_names, 1);
 
   spvgen_compute_main(m, "main", d->local_size, 1, 1);
-  uint32_t zero = ek_u32(m, 0);
   uint32_t i = ek_load_v3_component(m, gid, 0);
-  uint32_t n = spvgen_load(m, u32, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassPushConstant, u32), pc, &zero, 1));
-  spvgen_if(m, spvgen_op_u_greater_than_equal(m, ek_bool_type(m), i, n));
+  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  ek_guard past_end = ek_guard_begin(m, spvgen_op_u_greater_than_equal(m, ek_bool_type(m), i, n));
   spvgen_return(m);
-  spvgen_end_if(m);
-  uint32_t x = spvgen_load(m, t, ek_elem(m, &a, i));
-  uint32_t y = spvgen_load(m, t, ek_elem(m, &b, i));
+  ek_guard_end(m, past_end);
+  uint32_t x = ek_load_elem(m, &a, i);
+  uint32_t y = ek_load_elem(m, &b, i);
   bool is_float = ek_is_float(ct);
   uint32_t r = 0;
   switch (d->op) {
@@ -148,7 +143,7 @@ spvgen_status spvgen_elementwise_emit(spvgen_module *m, const spvgen_elementwise
                            : spvgen_glsl_u_max(m, t, x, y);
     break;
   }
-  spvgen_store(m, ek_elem(m, &c, i), r);
+  ek_store_elem(m, &c, i, r);
   spvgen_function_end(m);
   if (info) {
     memset(info, 0, sizeof *info);

@@ -131,14 +131,12 @@ static void geometry(const spvgen_gemm_desc *d, uint32_t sg, uint32_t fk, khr_ge
 }
 
 /* 16-byte global loads for an operand: leading dimension, contiguous extent and batch
- * stride in whole chunks. */
+ * stride in whole chunks (for every shape of a RUNTIME plan's class). */
 static bool operand_vec_ok(const spvgen_gemm_desc *d, uint32_t epv, bool is_a) {
   spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
-  uint32_t ld = is_a ? d->lda : d->ldb;
-  uint64_t stride = is_a ? d->stride_a : d->stride_b;
-  uint32_t inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? d->k : d->m)
-                        : (lay == SPVGEN_ROW_MAJOR ? d->n : d->k);
-  return ld % epv == 0 && inner % epv == 0 && (d->batch <= 1 || stride % epv == 0);
+  char inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? 'k' : 'm') : (lay == SPVGEN_ROW_MAJOR ? 'n' : 'k');
+  return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv) &&
+         gemm_dim_multiple(d, inner, epv);
 }
 
 /* Fragment stores straight to D: an epilogue that is a store (or a float conversion),
@@ -146,8 +144,7 @@ static bool operand_vec_ok(const spvgen_gemm_desc *d, uint32_t epv, bool is_a) {
 static bool direct_store_ok(const spvgen_gemm_desc *d) {
   if (!ek_epilogue_is_plain(d) && !ek_epilogue_is_convert_only(d)) return false;
   uint32_t os = spvgen_component_type_size(d->out_type);
-  return ((uint64_t)d->ldd * os) % CHUNK == 0 &&
-         (d->batch <= 1 || (d->stride_d * os) % CHUNK == 0);
+  return gemm_ld_multiple(d, d->ldd, d->stride_d, CHUNK / os);
 }
 
 /* ---------------------------------------------------------------------- plan ---- */
@@ -160,12 +157,12 @@ static const spvgen_coopmat_shape *find_shape(const spvgen_device_caps *caps,
 }
 
 /* Defaults for the knobs the desc leaves at 0. */
-static void default_knobs(spvgen_gemm_desc *d, uint32_t sg) {
+static void default_knobs(spvgen_gemm_desc *d, uint32_t sg, uint32_t units) {
   bool wide_acc = spvgen_component_type_size(d->acc_type) == 4;
   if (!d->tile_m && !d->tile_n) {
     uint64_t big = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 128) * d->batch;
     uint64_t wide = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 256) * d->batch;
-    if (wide >= 132) {
+    if (wide >= units) {
       /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured on the
        * H100 (4096^3: f16 290, f16->f32 295, s8 302 TOP/s against 200-270 for 128x128;
        * bench/results/gemm-h100-2026-11-23.md). */
@@ -205,9 +202,10 @@ static void default_knobs(spvgen_gemm_desc *d, uint32_t sg) {
   if (!d->stages) d->stages = d->tile_m * d->tile_n >= 128 * 256 ? 1 : 2;
 }
 
-static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
-                              size_t size) {
-  spvgen_gemm_desc *d = &p->desc;
+/* What the device must have for the desc's types: cooperative matrices with a 16x16xK
+ * subgroup shape for (a_type, acc). Returns the shape's K in *fk. */
+static spvgen_status khr_check_types(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, uint32_t *fk,
+                                     char *msg, size_t size) {
   const char *tn = spvgen_component_type_name(d->a_type);
   if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -232,25 +230,30 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "a_type bf16 needs %s, which %s lacks",
                      spvgen_feature_name(SPVGEN_FEATURE_BFLOAT16_COOPMAT), caps->name);
-  const uint32_t fk = shape->k;
+  *fk = shape->k;
+  return SPVGEN_OK;
+}
 
-  /* Subgroup size: the device's default; where size control can pin it, 32 if offered. */
-  uint32_t sg = caps->subgroup_size ? caps->subgroup_size : 32;
-  bool control = spvgen_caps_has(caps, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL) &&
-                 caps->required_subgroup_size_in_compute && caps->min_subgroup_size &&
-                 caps->min_subgroup_size != caps->max_subgroup_size;
-  if (control && caps->min_subgroup_size <= 32 && 32 <= caps->max_subgroup_size) sg = 32;
-  if (!control && caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size)
+/* The subgroup size the kernel assumes: the device's default; where size control can pin
+ * it, 32 if offered. *control: the plan pins it. */
+static spvgen_status khr_subgroup_size(const spvgen_device_caps *caps, uint32_t *sg, bool *control, char *msg,
+                                       size_t size) {
+  *sg = caps->subgroup_size ? caps->subgroup_size : 32;
+  *control = spvgen_caps_has(caps, SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL) && caps->required_subgroup_size_in_compute &&
+             caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size;
+  if (*control && caps->min_subgroup_size <= 32 && 32 <= caps->max_subgroup_size) *sg = 32;
+  if (!*control && caps->min_subgroup_size && caps->min_subgroup_size != caps->max_subgroup_size)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "subgroup size %u..%u on %s: the khr variant needs a fixed subgroup size "
                      "(subgroupSizeControl with requiredSubgroupSizeStages including compute)",
                      caps->min_subgroup_size, caps->max_subgroup_size, caps->name);
+  return SPVGEN_OK;
+}
 
-  if (d->workgroup_size % sg)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                     "workgroup_size %u is not a whole number of subgroups of %u invocations",
-                     d->workgroup_size, sg);
-  default_knobs(d, sg);
+/* The knobs (defaults filled) against what the kernel can do: tile sides, K step,
+ * subgroups and their warp tiles, workgroup size, unroll. */
+static spvgen_status khr_check_knobs(const spvgen_device_caps *caps, spvgen_gemm_desc *d, uint32_t sg, uint32_t fk,
+                                     char *msg, size_t size) {
   const uint32_t tm = d->tile_m, tnn = d->tile_n, tk = d->tile_k;
   if (!gemm_pow2(tm) || tm < 16 || tm > 256 || !gemm_pow2(tnn) || tnn < 16 || tnn > 256)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -286,7 +289,15 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
                      "unroll %u: the khr variant unrolls the tile_k / frag_k = %u K sub-steps fully",
                      d->unroll, tk / fk);
   d->unroll = tk / fk;
+  return SPVGEN_OK;
+}
 
+/* The staging geometry against the workgroup and shared memory; fills the plan's
+ * derived fields and name. */
+static spvgen_status khr_fill(const spvgen_device_caps *caps, spvgen_gemm_config *p, uint32_t sg, uint32_t fk,
+                              bool control, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  const uint32_t tm = d->tile_m, tnn = d->tile_n, tk = d->tile_k, nt = d->workgroup_size;
   khr_geom g;
   geometry(d, sg, fk, &g);
   /* Each invocation copies whole chunks, the same chunk column in every row pass. */
@@ -305,7 +316,6 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
                      "tile %ux%ux%u with stages %u needs %u bytes of shared memory; %s has %u "
                      "(stages 1 or a smaller tile)", tm, tnn, tk, d->stages, p->shared_bytes,
                      caps->name, caps->max_shared_memory);
-
   p->local_size[0] = nt;
   p->local_size[1] = p->local_size[2] = 1;
   p->frag_m = FRAG;
@@ -333,6 +343,22 @@ static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config
   ek_str_u32(&x, d->stages);
   gemm_plan_name(p, extra);
   return SPVGEN_OK;
+}
+
+static spvgen_status khr_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  uint32_t fk = 0, sg = 0;
+  bool control = false;
+  spvgen_status st;
+  if ((st = khr_check_types(caps, d, &fk, msg, size)) != SPVGEN_OK) return st;
+  if ((st = khr_subgroup_size(caps, &sg, &control, msg, size)) != SPVGEN_OK) return st;
+  if (d->workgroup_size % sg)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "workgroup_size %u is not a whole number of subgroups of %u invocations",
+                     d->workgroup_size, sg);
+  default_knobs(d, sg, gemm_units(caps));
+  if ((st = khr_check_knobs(caps, d, sg, fk, msg, size)) != SPVGEN_OK) return st;
+  return khr_fill(caps, p, sg, fk, control, msg, size);
 }
 
 static uint32_t khr_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc,
@@ -367,22 +393,14 @@ static uint32_t khr_candidates(const spvgen_device_caps *caps, const spvgen_gemm
 
 /* ---------------------------------------------------------------------- emit ---- */
 
-typedef struct khr_ctx {
-  spvgen_module *m;
-  const spvgen_gemm_desc *d;
-  const khr_geom *g;
-  uint32_t u32, v4, bool_t, wp4, smem;
-} khr_ctx;
-
 /* One operand's global -> shared copy. The staged tile is `outer` rows of `inner`
  * elements (the operand's contiguous dimension); K advances the outer or the inner
  * coordinate. */
 typedef struct khr_copy {
   bool vec;
   ek_buffer buf, buf4;
-  spvgen_component_type type;
   uint32_t outer, inner, rs;        /* tile extents (elements), shared row stride (chunks) */
-  uint32_t outer_lim, inner_lim, ld;
+  uint32_t outer_lim, inner_lim, ld; /* ids: the matrix's extents, its leading dimension */
   bool k_outer;
   uint32_t outer0, inner0;          /* ids: the tile's origin along the non-K coordinate */
   uint32_t base, base4;             /* batch offsets: elements / chunks (0: none) */
@@ -393,360 +411,367 @@ typedef struct khr_copy {
   uint32_t regs[MAX_PASS];
 } khr_copy;
 
-static void copy_init(khr_ctx *c, khr_copy *cp, bool is_a, const ek_buffer *buf, uint32_t tid,
-                      uint32_t bm, uint32_t bn, uint32_t z) {
-  spvgen_module *m = c->m;
-  const spvgen_gemm_desc *d = c->d;
-  const khr_geom *g = c->g;
+/* What the kernel's phases share. */
+typedef struct khr_kernel {
+  const spvgen_gemm_desc *d;
+  khr_geom g;
+  uint32_t u32, v4;
+  ek_shared smem;                   /* u32x4[]: the stages, then the epilogue's scratch */
+  ek_buffer A, B;
+  ek_epilogue epi;
+  ek_gemm_shape sh;                 /* extents, leading dimensions, strides, scalars (ids) */
+  uint32_t wg_var, lid_var;
+  uint32_t ta, tb, tc;              /* fragment types: A, B, accumulator */
+  uint32_t muladd_ops;
+  uint32_t tid, sgid, lane, wr, wc; /* invocation, subgroup, lane, subgroup row / column */
+  uint32_t bm, bn, z;               /* tile origin, batch */
+  uint32_t wm0, wn0;                /* the subgroup's warp tile within the workgroup tile */
+  uint32_t a_sub, b_sub;            /* its first A / B fragment in a stage (chunks) */
+  uint32_t acc[MAX_FRAGS * MAX_FRAGS];
+  khr_copy ca, cb;
+} khr_kernel;
+
+/* Bindings, shared memory, built-ins and fragment types, before the entry point. */
+static void khr_declare(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k) {
+  const spvgen_gemm_desc *d = &p->desc;
+  memset(k, 0, sizeof *k);
+  k->d = d;
+  geometry(d, p->subgroup_size, p->frag_k, &k->g);
+  k->u32 = ek_u32_type(m);
+  k->v4 = spvgen_type_vector(m, k->u32, 4);
+  ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
+  ek_gemm_shape_declare(m, p, &k->sh);
+  k->smem = ek_shared_array(m, k->v4, k->g.total_chunks, "smem");
+  k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  uint32_t in_t = ek_type(m, d->a_type), facc_t = ek_type(m, frag_acc(d));
+  k->ta = spvgen_type_coopmat(m, in_t, SpvScopeSubgroup, FRAG, k->g.fk, SpvCooperativeMatrixUseMatrixAKHR);
+  k->tb = spvgen_type_coopmat(m, in_t, SpvScopeSubgroup, k->g.fk, FRAG, SpvCooperativeMatrixUseMatrixBKHR);
+  k->tc = spvgen_type_coopmat(m, facc_t, SpvScopeSubgroup, FRAG, FRAG, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  k->muladd_ops = ek_is_float(d->a_type) ? 0 : SPVGEN_COOPMAT_SIGNEDNESS_FROM_TYPES;
+}
+
+/* In main: the invocation's subgroup and lane, the subgroup's warp tile, the tile
+ * origin and batch offsets. */
+static void khr_ids(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k) {
+  const spvgen_gemm_desc *d = k->d;
+  const khr_geom *g = &k->g;
+  ek_gemm_shape_load(m, p, &k->sh);
+  k->epi.shape = &k->sh;
+  k->tid = ek_load_u32(m, k->lid_var);
+  k->sgid = ek_div_imm(m, k->tid, g->sg);
+  k->lane = ek_mod_imm(m, k->tid, g->sg);
+  k->wr = ek_div_imm(m, k->sgid, g->sgc);
+  k->wc = ek_mod_imm(m, k->sgid, g->sgc);
+  k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
+  k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
+  k->z = ek_load_v3_component(m, k->wg_var, 2);
+  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_d);
+  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_c) : 0;
+}
+
+/* ------------------------------------------------------------------ staging ---- */
+
+static void copy_init(spvgen_module *m, khr_kernel *k, khr_copy *cp, bool is_a) {
+  const spvgen_gemm_desc *d = k->d;
+  const khr_geom *g = &k->g;
   memset(cp, 0, sizeof *cp);
-  cp->buf = *buf;
-  cp->type = is_a ? d->a_type : d->b_type;
+  cp->buf = is_a ? k->A : k->B;
   bool row = (is_a ? d->a_layout : d->b_layout) == SPVGEN_ROW_MAJOR;
   cp->vec = operand_vec_ok(d, g->epv, is_a);
-  if (cp->vec) {
-    cp->buf4 = ek_buffer_decl(m, c->v4, is_a ? 0 : 1, true, is_a ? "A4" : "B4");
-  }
+  if (cp->vec) cp->buf4 = ek_buffer_decl(m, k->v4, is_a ? 0 : 1, true, is_a ? "A4" : "B4");
   cp->outer = is_a ? g->a_outer : g->b_outer;
   cp->inner = is_a ? g->a_inner : g->b_inner;
   cp->rs = is_a ? g->a_rs : g->b_rs;
   cp->stage_off = is_a ? 0 : g->a_chunks;
-  cp->ld = is_a ? d->lda : d->ldb;
+  cp->ld = is_a ? k->sh.lda : k->sh.ldb;
+  if (cp->vec) cp->ld = ek_gemm_aligned(m, &k->sh, cp->ld, g->epv);
   uint32_t tile_mn = is_a ? d->tile_m : d->tile_n;
-  uint32_t lim_mn = is_a ? d->m : d->n;
-  uint32_t org = is_a ? bm : bn;
+  uint32_t lim_mn = is_a ? k->sh.m : k->sh.n;
+  uint32_t org = is_a ? k->bm : k->bn;
   /* A row-major: [m][k]; A column-major: [k][m]; B row-major: [k][n]; B column-major: [n][k] */
   cp->k_outer = is_a ? !row : row;
   uint32_t zero = ek_u32(m, 0);
-  if (cp->k_outer) {
-    cp->outer_lim = d->k;
-    cp->inner_lim = lim_mn;
-    cp->outer0 = zero;
-    cp->inner0 = org;
-    cp->check_o = d->k % d->tile_k != 0;
-    cp->check_i = lim_mn % tile_mn != 0;
-  } else {
-    cp->outer_lim = lim_mn;
-    cp->inner_lim = d->k;
-    cp->outer0 = org;
-    cp->inner0 = zero;
-    cp->check_o = lim_mn % tile_mn != 0;
-    cp->check_i = d->k % d->tile_k != 0;
-  }
+  bool k_edge = !gemm_dim_multiple(d, 'k', d->tile_k), mn_edge = !gemm_dim_multiple(d, is_a ? 'm' : 'n', tile_mn);
+  cp->outer_lim = cp->k_outer ? k->sh.k : lim_mn;
+  cp->inner_lim = cp->k_outer ? lim_mn : k->sh.k;
+  cp->outer0 = cp->k_outer ? zero : org;
+  cp->inner0 = cp->k_outer ? org : zero;
+  cp->check_o = cp->k_outer ? k_edge : mn_edge;
+  cp->check_i = cp->k_outer ? mn_edge : k_edge;
   /* Scalar gathers check each element; a chunk straddles the edge only there. */
-  if (!cp->vec && cp->inner_lim % g->epv) cp->check_i = true;
-  uint64_t stride = is_a ? d->stride_a : d->stride_b;
-  cp->base = gemm_batch_offset(m, d, z, stride);
-  cp->base4 = cp->vec ? gemm_batch_offset(m, d, z, stride / g->epv) : 0;
+  if (!cp->vec && !gemm_dim_multiple(d, cp->k_outer ? (is_a ? 'm' : 'n') : 'k', g->epv)) cp->check_i = true;
+  uint32_t stride = is_a ? k->sh.stride_a : k->sh.stride_b;
+  cp->base = gemm_batch_offset(m, d, &k->sh, k->z, stride);
+  cp->base4 = cp->vec ? gemm_batch_offset(m, d, &k->sh, k->z, ek_div_imm(m, stride, g->epv)) : 0;
   uint32_t cpr = cp->inner / g->epv;
   cp->rpp = g->nt / cpr;
   cp->passes = gemm_ceil_div(cp->outer, cp->rpp);
   cp->partial = cp->outer % cp->rpp != 0;
-  cp->o_t = ek_div(m, tid, ek_u32(m, cpr));
-  cp->i_t = ek_mod(m, tid, ek_u32(m, cpr));
-  for (uint32_t e = 0; e < cp->passes; e++)
-    cp->regs[e] = ek_local(m, c->v4, spvgen_const_null(m, c->v4));
+  cp->o_t = ek_div_imm(m, k->tid, cpr);
+  cp->i_t = ek_mod_imm(m, k->tid, cpr);
+  for (uint32_t e = 0; e < cp->passes; e++) cp->regs[e] = ek_local(m, k->v4, spvgen_const_null(m, k->v4));
 }
 
 /* A 16-byte chunk gathered from scalars: element t at index idx0 + t, zero where the
  * inner coordinate inner_g + t is outside (or the whole chunk is, by `inb`). */
-static uint32_t gather_chunk(khr_ctx *c, const khr_copy *cp, uint32_t idx0, uint32_t inner_g,
-                             uint32_t inb) {
-  spvgen_module *m = c->m;
-  const khr_geom *g = c->g;
+static uint32_t gather_chunk(spvgen_module *m, const khr_kernel *k, const khr_copy *cp, uint32_t idx0,
+                             uint32_t inner_g, uint32_t inb) {
   uint32_t st = cp->buf.elem_type;
   uint32_t zero_s = spvgen_const_null(m, st);
-  uint32_t per_word = 4 / g->esize;
+  uint32_t per_word = 4 / k->g.esize;
   uint32_t wvec = spvgen_type_vector(m, st, per_word);
   uint32_t words[4];
-  uint32_t zero_u = ek_u32(m, 0);
   for (uint32_t w = 0; w < 4; w++) {
     uint32_t parts[4];
     for (uint32_t t = 0; t < per_word; t++) {
-      uint32_t off = ek_u32(m, w * per_word + t);
-      uint32_t ok = inb;
-      if (cp->check_i) {
-        uint32_t in_i = ek_lt(m, ek_add(m, inner_g, off), ek_u32(m, cp->inner_lim));
-        ok = ok ? ek_and(m, ok, in_i) : in_i;
-      }
-      uint32_t idx = ek_add(m, idx0, off);
-      if (ok) idx = spvgen_op_select(m, c->u32, ok, idx, zero_u);
-      uint32_t v = spvgen_load(m, st, ek_elem(m, &cp->buf, idx));
-      if (ok) v = spvgen_op_select(m, st, ok, v, zero_s);
-      parts[t] = v;
+      uint32_t off = w * per_word + t;
+      uint32_t ok = ek_all(m, inb, ek_below(m, cp->check_i, ek_add_imm(m, inner_g, off), cp->inner_lim));
+      uint32_t idx = ek_select(m, ok, ek_add_imm(m, idx0, off), ek_u32(m, 0));
+      parts[t] = ek_select(m, ok, ek_load_elem(m, &cp->buf, idx), zero_s);
     }
-    words[w] = spvgen_op_bitcast(m, c->u32, spvgen_op_composite_construct(m, wvec, parts, per_word));
+    words[w] = spvgen_op_bitcast(m, k->u32, spvgen_op_composite_construct(m, wvec, parts, per_word));
   }
-  return spvgen_op_composite_construct(m, c->v4, words, 4);
+  return spvgen_op_composite_construct(m, k->v4, words, 4);
 }
 
 /* Global -> registers for the K tile starting at k0 (an id). */
-static void copy_fetch(khr_ctx *c, khr_copy *cp, uint32_t k0) {
-  spvgen_module *m = c->m;
-  const khr_geom *g = c->g;
-  uint32_t zero_u = ek_u32(m, 0);
-  uint32_t zero4 = spvgen_const_null(m, c->v4);
-  uint32_t ig = ek_add(m, ek_mul(m, cp->i_t, ek_u32(m, g->epv)), cp->inner0);
-  if (!cp->k_outer) ig = ek_add(m, ig, k0);
+static void copy_fetch(spvgen_module *m, const khr_kernel *k, khr_copy *cp, uint32_t k0) {
+  const khr_geom *g = &k->g;
+  uint32_t ig = ek_iadd(m, ek_mul_imm(m, cp->i_t, g->epv), cp->inner0);
+  if (!cp->k_outer) ig = ek_iadd(m, ig, k0);
   for (uint32_t e = 0; e < cp->passes; e++) {
-    uint32_t o = ek_add(m, cp->o_t, ek_u32(m, e * cp->rpp));
-    uint32_t og = ek_add(m, o, cp->outer0);
-    if (cp->k_outer) og = ek_add(m, og, k0);
-    uint32_t inb = 0;
-    if (cp->partial && e == cp->passes - 1) inb = ek_lt(m, o, ek_u32(m, cp->outer));
-    if (cp->check_o) {
-      uint32_t t = ek_lt(m, og, ek_u32(m, cp->outer_lim));
-      inb = inb ? ek_and(m, inb, t) : t;
-    }
+    uint32_t o = ek_add_imm(m, cp->o_t, e * cp->rpp);
+    uint32_t og = ek_iadd(m, o, cp->outer0);
+    if (cp->k_outer) og = ek_iadd(m, og, k0);
+    uint32_t inb = ek_below(m, cp->partial && e == cp->passes - 1, o, ek_u32(m, cp->outer));
+    inb = ek_all(m, inb, ek_below(m, cp->check_o, og, cp->outer_lim));
     uint32_t v;
     if (cp->vec) {
-      if (cp->check_i) {
-        uint32_t t = ek_lt(m, ig, ek_u32(m, cp->inner_lim));
-        inb = inb ? ek_and(m, inb, t) : t;
-      }
-      uint32_t idx = ek_add(m, ek_mul(m, og, ek_u32(m, cp->ld / g->epv)),
-                            ek_div(m, ig, ek_u32(m, g->epv)));
-      if (cp->base4) idx = ek_add(m, idx, cp->base4);
-      if (inb) idx = spvgen_op_select(m, c->u32, inb, idx, zero_u);
-      v = spvgen_load(m, c->v4, ek_elem(m, &cp->buf4, idx));
-      if (inb) v = spvgen_op_select(m, c->v4, inb, v, zero4);
+      inb = ek_all(m, inb, ek_below(m, cp->check_i, ig, cp->inner_lim));
+      uint32_t idx = ek_iadd(m, ek_imul(m, og, ek_div_imm(m, cp->ld, g->epv)), ek_div_imm(m, ig, g->epv));
+      if (cp->base4) idx = ek_iadd(m, idx, cp->base4);
+      idx = ek_select(m, inb, idx, ek_u32(m, 0));
+      v = ek_select(m, inb, ek_load_elem(m, &cp->buf4, idx), spvgen_const_null(m, k->v4));
     } else {
-      uint32_t idx0 = ek_add(m, ek_mul(m, og, ek_u32(m, cp->ld)), ig);
-      if (cp->base) idx0 = ek_add(m, idx0, cp->base);
-      v = gather_chunk(c, cp, idx0, ig, inb);
+      uint32_t idx0 = ek_iadd(m, ek_imul(m, og, cp->ld), ig);
+      if (cp->base) idx0 = ek_iadd(m, idx0, cp->base);
+      v = gather_chunk(m, k, cp, idx0, ig, inb);
     }
     spvgen_store(m, cp->regs[e], v);
   }
 }
 
 /* Registers -> the stage at chunk offset `stage` (an id). */
-static void copy_store(khr_ctx *c, khr_copy *cp, uint32_t stage) {
-  spvgen_module *m = c->m;
-  uint32_t base = ek_add(m, stage, ek_add(m, ek_mul(m, cp->o_t, ek_u32(m, cp->rs)),
-                                          ek_add(m, cp->i_t, ek_u32(m, cp->stage_off))));
+static void copy_store(spvgen_module *m, const khr_kernel *k, const khr_copy *cp, uint32_t stage) {
+  uint32_t row = ek_mul_imm(m, cp->o_t, cp->rs);
+  uint32_t base = ek_iadd(m, stage, ek_iadd(m, row, ek_add_imm(m, cp->i_t, cp->stage_off)));
   for (uint32_t e = 0; e < cp->passes; e++) {
-    bool guard = cp->partial && e == cp->passes - 1;
-    if (guard) spvgen_if(m, ek_lt(m, ek_add(m, cp->o_t, ek_u32(m, e * cp->rpp)), ek_u32(m, cp->outer)));
-    uint32_t idx[1] = {ek_add(m, base, ek_u32(m, e * cp->rpp * cp->rs))};
-    spvgen_store(m, spvgen_access_chain(m, c->wp4, c->smem, idx, 1), spvgen_load(m, c->v4, cp->regs[e]));
-    if (guard) spvgen_end_if(m);
+    ek_guard g = ek_guard_begin(m, ek_below(m, cp->partial && e == cp->passes - 1,
+                                            ek_add_imm(m, cp->o_t, e * cp->rpp), ek_u32(m, cp->outer)));
+    ek_shared_store(m, &k->smem, ek_add_imm(m, base, e * cp->rpp * cp->rs), spvgen_load(m, k->v4, cp->regs[e]));
+    ek_guard_end(m, g);
   }
 }
 
-static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
-  const spvgen_gemm_desc *d = &p->desc;
-  khr_geom g;
-  geometry(d, p->subgroup_size, p->frag_k, &g);
-  const uint32_t BM = d->tile_m, BN = d->tile_n, BK = d->tile_k;
-  khr_ctx c = {m, d, &g, 0, 0, 0, 0, 0};
-  c.u32 = ek_u32_type(m);
-  c.v4 = spvgen_type_vector(m, c.u32, 4);
-  c.bool_t = ek_bool_type(m);
-  c.wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c.v4);
-  uint32_t wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c.u32);
+static void copy_fetch_both(spvgen_module *m, khr_kernel *k, uint32_t k0) {
+  copy_fetch(m, k, &k->ca, k0);
+  copy_fetch(m, k, &k->cb, k0);
+}
 
-  ek_buffer A, B;
-  ek_epilogue epi;
-  ek_gemm_buffers(m, d, &A, &B, &epi);
-  uint32_t sm_t = spvgen_type_array(m, c.v4, ek_u32(m, g.total_chunks));
-  c.smem = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sm_t),
-                           SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, c.smem, "smem");
-  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+static void copy_store_both(spvgen_module *m, khr_kernel *k, uint32_t stage) {
+  copy_store(m, k, &k->ca, stage);
+  copy_store(m, k, &k->cb, stage);
+}
 
-  spvgen_component_type facc = frag_acc(d);
-  uint32_t in_t = ek_type(m, d->a_type), facc_t = ek_type(m, facc);
-  uint32_t ta = spvgen_type_coopmat(m, in_t, SpvScopeSubgroup, FRAG, g.fk, SpvCooperativeMatrixUseMatrixAKHR);
-  uint32_t tb = spvgen_type_coopmat(m, in_t, SpvScopeSubgroup, g.fk, FRAG, SpvCooperativeMatrixUseMatrixBKHR);
-  uint32_t tc = spvgen_type_coopmat(m, facc_t, SpvScopeSubgroup, FRAG, FRAG,
-                                    SpvCooperativeMatrixUseMatrixAccumulatorKHR);
-  const uint32_t muladd_ops = ek_is_float(d->a_type) ? 0 : SPVGEN_COOPMAT_SIGNEDNESS_FROM_TYPES;
+/* ---------------------------------------------------------------- main loop ---- */
 
-  spvgen_compute_main(m, "main", g.nt, 1, 1);
-  uint32_t zero_u = ek_u32(m, 0);
-  uint32_t tid = ek_load_u32(m, lid_var);
-  uint32_t sgid = ek_div(m, tid, ek_u32(m, g.sg));
-  uint32_t lane = ek_mod(m, tid, ek_u32(m, g.sg));
-  uint32_t wr = ek_div(m, sgid, ek_u32(m, g.sgc));
-  uint32_t wc = ek_mod(m, sgid, ek_u32(m, g.sgc));
-  uint32_t bn = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, BN));
-  uint32_t bm = ek_mul(m, ek_load_v3_component(m, wg_var, 1), ek_u32(m, BM));
-  uint32_t z = ek_load_v3_component(m, wg_var, 2);
-  epi.d_base = gemm_batch_offset(m, d, z, d->stride_d);
-  epi.c_base = epi.c.var ? gemm_batch_offset(m, d, z, d->stride_c) : 0;
+/* The subgroup's warp tile of fragments: where its A and B fragments start in a stage
+ * (chunks), and its accumulators, zero. */
+static void warp_tile_init(spvgen_module *m, khr_kernel *k) {
+  const khr_geom *g = &k->g;
+  bool a_row = k->d->a_layout == SPVGEN_ROW_MAJOR, b_row = k->d->b_layout == SPVGEN_ROW_MAJOR;
+  uint32_t zero_acc = spvgen_coop_splat(m, k->tc, spvgen_const_null(m, spvgen_type_element(m, k->tc)));
+  for (uint32_t i = 0; i < g->fm * g->fn; i++) k->acc[i] = ek_local(m, k->tc, zero_acc);
+  k->wm0 = ek_mul_imm(m, k->wr, g->wm);
+  k->wn0 = ek_mul_imm(m, k->wc, g->wn);
+  k->a_sub = a_row ? ek_mul_imm(m, k->wm0, g->a_rs) : ek_div_imm(m, k->wm0, g->epv);
+  k->b_sub = b_row ? ek_div_imm(m, k->wn0, g->epv) : ek_mul_imm(m, k->wn0, g->b_rs);
+}
 
-  khr_copy ca, cb;
-  copy_init(&c, &ca, true, &A, tid, bm, bn, z);
-  copy_init(&c, &cb, false, &B, tid, bm, bn, z);
+/* The MulAdds of one K tile out of the stage at chunk offset `stage`: per K sub-step,
+ * the warp tile's A and B fragments, then every A x B product into the accumulators. */
+static void warp_tile_muladds(spvgen_module *m, const khr_kernel *k, uint32_t stage) {
+  const khr_geom *g = &k->g;
+  bool a_row = k->d->a_layout == SPVGEN_ROW_MAJOR, b_row = k->d->b_layout == SPVGEN_ROW_MAJOR;
+  SpvCooperativeMatrixLayout a_lay = a_row ? SpvCooperativeMatrixLayoutRowMajorKHR : SpvCooperativeMatrixLayoutColumnMajorKHR;
+  SpvCooperativeMatrixLayout b_lay = b_row ? SpvCooperativeMatrixLayoutRowMajorKHR : SpvCooperativeMatrixLayoutColumnMajorKHR;
+  uint32_t a_at = ek_iadd(m, stage, k->a_sub);
+  uint32_t b_at = ek_iadd(m, ek_add_imm(m, stage, g->a_chunks), k->b_sub);
+  uint32_t acc[MAX_FRAGS * MAX_FRAGS];
+  for (uint32_t i = 0; i < g->fm * g->fn; i++) acc[i] = spvgen_load(m, k->tc, k->acc[i]);
+  for (uint32_t ks = 0; ks < k->d->tile_k / g->fk; ks++) {
+    uint32_t fa[MAX_FRAGS], fb[MAX_FRAGS];
+    for (uint32_t i = 0; i < g->fm; i++) {
+      uint32_t off = a_row ? i * FRAG * g->a_rs + ks * g->fk / g->epv : ks * g->fk * g->a_rs + i * FRAG / g->epv;
+      fa[i] = spvgen_coopmat_load(m, k->ta, ek_at(m, k->smem.var, ek_add_imm(m, a_at, off)), a_lay, g->a_rs, NULL);
+    }
+    for (uint32_t j = 0; j < g->fn; j++) {
+      uint32_t off = b_row ? ks * g->fk * g->b_rs + j * FRAG / g->epv : j * FRAG * g->b_rs + ks * g->fk / g->epv;
+      fb[j] = spvgen_coopmat_load(m, k->tb, ek_at(m, k->smem.var, ek_add_imm(m, b_at, off)), b_lay, g->b_rs, NULL);
+    }
+    for (uint32_t i = 0; i < g->fm; i++)
+      for (uint32_t j = 0; j < g->fn; j++)
+        acc[i * g->fn + j] = spvgen_coopmat_muladd(m, k->tc, fa[i], fb[j], acc[i * g->fn + j], k->muladd_ops);
+  }
+  for (uint32_t i = 0; i < g->fm * g->fn; i++) spvgen_store(m, k->acc[i], acc[i]);
+}
 
-  /* Accumulators. */
-  uint32_t zero_acc = spvgen_coop_splat(m, tc, spvgen_const_null(m, facc_t));
-  uint32_t accv[MAX_FRAGS * MAX_FRAGS];
-  for (uint32_t i = 0; i < g.fm * g.fn; i++) accv[i] = ek_local(m, tc, zero_acc);
-
-  /* Fragment addressing (chunks): per-subgroup parts and strides. */
-  bool a_row = d->a_layout == SPVGEN_ROW_MAJOR, b_row = d->b_layout == SPVGEN_ROW_MAJOR;
-  uint32_t wm0 = ek_mul(m, wr, ek_u32(m, g.wm)), wn0 = ek_mul(m, wc, ek_u32(m, g.wn));
-  uint32_t a_sub = a_row ? ek_mul(m, wm0, ek_u32(m, g.a_rs)) : ek_div(m, wm0, ek_u32(m, g.epv));
-  uint32_t b_sub = b_row ? ek_div(m, wn0, ek_u32(m, g.epv)) : ek_mul(m, wn0, ek_u32(m, g.b_rs));
-  uint32_t a_stride = g.a_rs, b_stride = g.b_rs; /* elements (vec4 chunks), values */
-  SpvCooperativeMatrixLayout a_lay = a_row ? SpvCooperativeMatrixLayoutRowMajorKHR
-                                           : SpvCooperativeMatrixLayoutColumnMajorKHR;
-  SpvCooperativeMatrixLayout b_lay = b_row ? SpvCooperativeMatrixLayoutRowMajorKHR
-                                           : SpvCooperativeMatrixLayoutColumnMajorKHR;
-
-  const uint32_t num_k = gemm_ceil_div(d->k, BK);
-  uint32_t Kt = ek_u32(m, num_k);
-  uint32_t ktv = ek_local(m, c.u32, zero_u);
-
-  /* Prologue: the first K tile. */
-  copy_fetch(&c, &ca, zero_u);
-  copy_fetch(&c, &cb, zero_u);
-  if (d->stages == 2) {
-    copy_store(&c, &ca, zero_u);
-    copy_store(&c, &cb, zero_u);
+/* The K loop over tiles kt, with the next tile fetched into registers while this one is
+ * multiplied:
+ *   stages 2: fetch(kt + 1); MulAdds on stage kt & 1; store to stage (kt + 1) & 1; barrier
+ *   stages 1: barrier; store; barrier; fetch(kt + 1); MulAdds on the one stage. */
+static void khr_main_loop(spvgen_module *m, khr_kernel *k) {
+  const spvgen_gemm_desc *d = k->d;
+  /* K tiles: ceil(K / BK) (a constant for FIXED shapes); one tile has no next one. */
+  const bool two = d->stages == 2;
+  const bool single = !gemm_runtime(d) && gemm_ceil_div(d->k, d->tile_k) <= 1;
+  uint32_t zero = ek_u32(m, 0), Kt = ek_div_imm(m, ek_add_imm(m, k->sh.k, d->tile_k - 1), d->tile_k);
+  copy_fetch_both(m, k, zero); /* prologue: the first K tile */
+  if (two) {
+    copy_store_both(m, k, zero);
     spvgen_workgroup_barrier(m);
   }
+  ek_for kl;
+  uint32_t kt = ek_for_begin(m, &kl, zero, Kt, ek_u32(m, 1), SpvLoopControlMaskNone);
+  uint32_t k_next = ek_mul_imm(m, ek_add_imm(m, kt, 1), d->tile_k);
+  uint32_t has_next = single ? 0 : ek_ult(m, ek_add_imm(m, kt, 1), Kt);
+  uint32_t stage = zero;
+  if (two) {
+    stage = ek_mul_imm(m, spvgen_op_bitwise_and(m, k->u32, kt, ek_u32(m, 1)), k->g.stage_chunks);
+  } else {
+    spvgen_workgroup_barrier(m);
+    copy_store_both(m, k, zero);
+    spvgen_workgroup_barrier(m);
+  }
+  if (has_next) {
+    ek_guard g = ek_guard_begin(m, has_next);
+    copy_fetch_both(m, k, k_next);
+    ek_guard_end(m, g);
+  }
+  warp_tile_muladds(m, k, stage);
+  if (two) {
+    if (has_next) {
+      ek_guard g = ek_guard_begin(m, has_next);
+      copy_store_both(m, k, ek_isub(m, ek_u32(m, k->g.stage_chunks), stage));
+      ek_guard_end(m, g);
+    }
+    spvgen_workgroup_barrier(m);
+  }
+  ek_for_end(m, &kl);
+}
 
-  spvgen_loop(m, SpvLoopControlMaskNone);
-  uint32_t kt = ek_load_u32(m, ktv);
-  spvgen_loop_while(m, ek_lt(m, kt, Kt));
-  {
-    uint32_t k_next = ek_mul(m, ek_add(m, kt, ek_u32(m, 1)), ek_u32(m, BK));
-    uint32_t has_next = ek_lt(m, ek_add(m, kt, ek_u32(m, 1)), Kt);
-    uint32_t stage;
-    if (d->stages == 2) {
-      stage = ek_mul(m, spvgen_op_bitwise_and(m, c.u32, kt, ek_u32(m, 1)), ek_u32(m, g.stage_chunks));
-      if (num_k > 1) {
-        spvgen_if(m, has_next);
-        copy_fetch(&c, &ca, k_next);
-        copy_fetch(&c, &cb, k_next);
-        spvgen_end_if(m);
-      }
-    } else {
-      stage = zero_u;
-      spvgen_workgroup_barrier(m);
-      copy_store(&c, &ca, zero_u);
-      copy_store(&c, &cb, zero_u);
-      spvgen_workgroup_barrier(m);
-      if (num_k > 1) {
-        spvgen_if(m, has_next);
-        copy_fetch(&c, &ca, k_next);
-        copy_fetch(&c, &cb, k_next);
-        spvgen_end_if(m);
-      }
-    }
-    /* MulAdds over the stage. */
-    uint32_t a_at = ek_add(m, stage, a_sub);
-    uint32_t b_at = ek_add(m, ek_add(m, stage, ek_u32(m, g.a_chunks)), b_sub);
-    uint32_t acc[MAX_FRAGS * MAX_FRAGS];
-    for (uint32_t i = 0; i < g.fm * g.fn; i++) acc[i] = spvgen_load(m, tc, accv[i]);
-    for (uint32_t ks = 0; ks < BK / g.fk; ks++) {
-      uint32_t fa[MAX_FRAGS], fb[MAX_FRAGS];
-      for (uint32_t i = 0; i < g.fm; i++) {
-        uint32_t off = a_row ? i * FRAG * g.a_rs + ks * g.fk / g.epv : ks * g.fk * g.a_rs + i * FRAG / g.epv;
-        uint32_t idx[1] = {ek_add(m, a_at, ek_u32(m, off))};
-        fa[i] = spvgen_coopmat_load(m, ta, spvgen_access_chain(m, c.wp4, c.smem, idx, 1), a_lay, a_stride, NULL);
-      }
-      for (uint32_t j = 0; j < g.fn; j++) {
-        uint32_t off = b_row ? ks * g.fk * g.b_rs + j * FRAG / g.epv : j * FRAG * g.b_rs + ks * g.fk / g.epv;
-        uint32_t idx[1] = {ek_add(m, b_at, ek_u32(m, off))};
-        fb[j] = spvgen_coopmat_load(m, tb, spvgen_access_chain(m, c.wp4, c.smem, idx, 1), b_lay, b_stride, NULL);
-      }
-      for (uint32_t i = 0; i < g.fm; i++)
-        for (uint32_t j = 0; j < g.fn; j++)
-          acc[i * g.fn + j] = spvgen_coopmat_muladd(m, tc, fa[i], fb[j], acc[i * g.fn + j], muladd_ops);
-    }
-    for (uint32_t i = 0; i < g.fm * g.fn; i++) spvgen_store(m, accv[i], acc[i]);
-    if (d->stages == 2) {
-      if (num_k > 1) {
-        spvgen_if(m, has_next);
-        uint32_t next = spvgen_op_i_sub(m, c.u32, ek_u32(m, g.stage_chunks), stage);
-        copy_store(&c, &ca, next);
-        copy_store(&c, &cb, next);
-        spvgen_end_if(m);
-      }
-      spvgen_workgroup_barrier(m);
-    }
-  }
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, ktv, ek_add(m, kt, ek_u32(m, 1)));
-  spvgen_end_loop(m);
+/* ----------------------------------------------------------------- epilogue ---- */
 
-  /* ---- epilogue ---- */
-  uint32_t Mc = ek_u32(m, d->m), Nc = ek_u32(m, d->n);
-  bool full_static = d->m % BM == 0 && d->n % BN == 0;
-  bool direct = direct_store_ok(d) && d->m >= BM && d->n >= BN;
-  bool shared_path = !direct || !full_static;
-  if (shared_path && d->stages == 1) spvgen_workgroup_barrier(m); /* the last MulAdds read stage 0 */
-  if (direct) {
-    if (!full_static)
-      spvgen_if(m, ek_and(m, ek_lt(m, bm, ek_u32(m, d->m - BM + 1)), ek_lt(m, bn, ek_u32(m, d->n - BN + 1))));
-    uint32_t out_t = ek_type(m, d->out_type);
-    uint32_t to = d->out_type == d->acc_type ? tc
-                  : spvgen_type_coopmat(m, out_t, SpvScopeSubgroup, FRAG, FRAG,
-                                        SpvCooperativeMatrixUseMatrixAccumulatorKHR);
-    SpvCooperativeMatrixLayout d_lay = d->d_layout == SPVGEN_ROW_MAJOR
-                                           ? SpvCooperativeMatrixLayoutRowMajorKHR
-                                           : SpvCooperativeMatrixLayoutColumnMajorKHR;
-    uint32_t r0 = ek_add(m, bm, wm0), c0 = ek_add(m, bn, wn0);
-    for (uint32_t i = 0; i < g.fm; i++)
-      for (uint32_t j = 0; j < g.fn; j++) {
-        uint32_t r = ek_add(m, r0, ek_u32(m, i * FRAG)), col = ek_add(m, c0, ek_u32(m, j * FRAG));
-        uint32_t v = spvgen_load(m, tc, accv[i * g.fn + j]);
-        if (to != tc) v = spvgen_coop_convert(m, to, v);
-        uint32_t ptr = ek_elem(m, &epi.d, ek_matrix_index(m, d->d_layout, d->ldd, r, col, epi.d_base));
-        spvgen_coopmat_store(m, ptr, v, d_lay, d->ldd, NULL);
-      }
-    if (!full_static) spvgen_else(m);
-  }
-  if (shared_path) {
-    /* Per subgroup: a 16 x warp_n slice of scratch, one fragment row at a time. */
-    uint32_t scr = ek_mul(m, sgid, ek_u32(m, g.scr_chunks));
-    uint32_t scr_stride = ek_u32(m, g.scr_rs);
-    uint32_t acc_t = ek_type(m, d->acc_type);
-    uint32_t ev = ek_local(m, c.u32, zero_u);
-    for (uint32_t i = 0; i < g.fm; i++) {
-      for (uint32_t j = 0; j < g.fn; j++) {
-        uint32_t idx[1] = {ek_add(m, scr, ek_u32(m, j * FRAG / g.apv))};
-        spvgen_coopmat_store(m, spvgen_access_chain(m, c.wp4, c.smem, idx, 1),
-                             spvgen_load(m, tc, accv[i * g.fn + j]),
-                             SpvCooperativeMatrixLayoutRowMajorKHR, g.scr_rs, NULL);
-      }
-      ek_subgroup_barrier(m);
-      spvgen_store(m, ev, lane);
-      spvgen_loop(m, SpvLoopControlMaskNone);
-      uint32_t e = ek_load_u32(m, ev);
-      spvgen_loop_while(m, ek_lt(m, e, ek_u32(m, FRAG * g.wn)));
-      {
-        uint32_t r = ek_div(m, e, ek_u32(m, g.wn));
-        uint32_t col = ek_mod(m, e, ek_u32(m, g.wn));
-        uint32_t chunk = ek_add(m, scr, ek_add(m, ek_mul(m, r, scr_stride), ek_div(m, col, ek_u32(m, g.apv))));
-        uint32_t in_chunk = ek_mod(m, col, ek_u32(m, g.apv));
-        uint32_t word_i = g.acc_size == 4 ? in_chunk : ek_div(m, in_chunk, ek_u32(m, 2));
-        uint32_t wi[2] = {chunk, word_i};
-        uint32_t word = spvgen_load(m, c.u32, spvgen_access_chain(m, wpu, c.smem, wi, 2));
-        uint32_t v;
-        if (g.acc_size == 4) {
-          v = spvgen_op_bitcast(m, acc_t, word);
-        } else {
-          uint32_t v2t = spvgen_type_vector(m, acc_t, 2);
-          v = spvgen_op_vector_extract_dynamic(m, acc_t, spvgen_op_bitcast(m, v2t, word),
-                                               ek_mod(m, in_chunk, ek_u32(m, 2)));
-        }
-        uint32_t gr = ek_add(m, ek_add(m, bm, wm0), ek_add(m, r, ek_u32(m, i * FRAG)));
-        uint32_t gc = ek_add(m, ek_add(m, bn, wn0), col);
-        if (!full_static) spvgen_if(m, ek_and(m, ek_lt(m, gr, Mc), ek_lt(m, gc, Nc)));
-        ek_epilogue_store(m, &epi, v, gr, gc);
-        if (!full_static) spvgen_end_if(m);
-      }
-      spvgen_loop_continue_block(m);
-      spvgen_store(m, ev, ek_add(m, e, ek_u32(m, g.sg)));
-      spvgen_end_loop(m);
-      ek_subgroup_barrier(m);
+/* Fragments straight to D (the whole workgroup tile inside D, checked here unless the
+ * tile divides M and N). */
+static void epilogue_direct(spvgen_module *m, const khr_kernel *k) {
+  const spvgen_gemm_desc *d = k->d;
+  const khr_geom *g = &k->g;
+  uint32_t out_t = ek_type(m, d->out_type);
+  uint32_t to = d->out_type == d->acc_type
+                    ? k->tc
+                    : spvgen_type_coopmat(m, out_t, SpvScopeSubgroup, FRAG, FRAG, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
+  SpvCooperativeMatrixLayout d_lay = d->d_layout == SPVGEN_ROW_MAJOR ? SpvCooperativeMatrixLayoutRowMajorKHR
+                                                                      : SpvCooperativeMatrixLayoutColumnMajorKHR;
+  uint32_t r0 = ek_iadd(m, k->bm, k->wm0), c0 = ek_iadd(m, k->bn, k->wn0);
+  uint32_t ldd = ek_gemm_aligned(m, &k->sh, k->sh.ldd, CHUNK / spvgen_component_type_size(d->out_type));
+  for (uint32_t i = 0; i < g->fm; i++)
+    for (uint32_t j = 0; j < g->fn; j++) {
+      uint32_t r = ek_add_imm(m, r0, i * FRAG), col = ek_add_imm(m, c0, j * FRAG);
+      uint32_t v = spvgen_load(m, k->tc, k->acc[i * g->fn + j]);
+      if (to != k->tc) v = spvgen_coop_convert(m, to, v);
+      uint32_t ptr = ek_elem(m, &k->epi.d, ek_matrix_offset(m, d->d_layout, ldd, r, col, k->epi.d_base));
+      spvgen_coopmat_store_stride_id(m, ptr, v, d_lay, ldd, NULL);
     }
+}
+
+/* Element by element: per subgroup, one row of its fragments (16 x warp_n) to its own
+ * scratch slice of shared memory, then its lanes run ek_epilogue_store on consecutive
+ * columns, inside D only. */
+static void epilogue_scratch(spvgen_module *m, const khr_kernel *k, bool full_static) {
+  const spvgen_gemm_desc *d = k->d;
+  const khr_geom *g = &k->g;
+  uint32_t scr = ek_mul_imm(m, k->sgid, g->scr_chunks);
+  uint32_t acc_t = ek_type(m, d->acc_type);
+  uint32_t M = k->sh.m, N = k->sh.n;
+  uint32_t ev = ek_local(m, k->u32, ek_u32(m, 0));
+  for (uint32_t i = 0; i < g->fm; i++) {
+    for (uint32_t j = 0; j < g->fn; j++)
+      spvgen_coopmat_store(m, ek_at(m, k->smem.var, ek_add_imm(m, scr, j * FRAG / g->apv)),
+                           spvgen_load(m, k->tc, k->acc[i * g->fn + j]), SpvCooperativeMatrixLayoutRowMajorKHR,
+                           g->scr_rs, NULL);
+    ek_subgroup_barrier(m);
+    ek_for el;
+    uint32_t e = ek_for_begin_var(m, &el, ev, k->lane, ek_u32(m, FRAG * g->wn), ek_u32(m, g->sg),
+                                  SpvLoopControlMaskNone);
+    uint32_t r = ek_div_imm(m, e, g->wn), col = ek_mod_imm(m, e, g->wn);
+    uint32_t chunk = ek_iadd(m, scr, ek_iadd(m, ek_mul_imm(m, r, g->scr_rs), ek_div_imm(m, col, g->apv)));
+    uint32_t in_chunk = ek_mod_imm(m, col, g->apv);
+    uint32_t word_i = g->acc_size == 4 ? in_chunk : ek_div_imm(m, in_chunk, 2);
+    uint32_t word = spvgen_load(m, k->u32, ek_at2(m, k->smem.var, chunk, word_i));
+    uint32_t v = g->acc_size == 4
+                     ? spvgen_op_bitcast(m, acc_t, word)
+                     : spvgen_op_vector_extract_dynamic(m, acc_t, spvgen_op_bitcast(m, spvgen_type_vector(m, acc_t, 2), word),
+                                                        ek_mod_imm(m, in_chunk, 2));
+    uint32_t gr = ek_iadd(m, ek_iadd(m, k->bm, k->wm0), ek_add_imm(m, r, i * FRAG));
+    uint32_t gc = ek_iadd(m, ek_iadd(m, k->bn, k->wn0), col);
+    ek_guard in_d = ek_guard_begin(m, full_static ? 0 : ek_all(m, ek_ult(m, gr, M), ek_ult(m, gc, N)));
+    ek_epilogue_store(m, &k->epi, v, gr, gc);
+    ek_guard_end(m, in_d);
+    ek_for_end(m, &el);
+    ek_subgroup_barrier(m);
   }
-  if (direct && !full_static) spvgen_end_if(m);
+}
+
+/* Fragment stores where the epilogue is a store (or a conversion) and D's alignment
+ * allows them, for tiles inside D; element by element otherwise. */
+static void khr_epilogue(spvgen_module *m, const khr_kernel *k) {
+  const spvgen_gemm_desc *d = k->d;
+  const uint32_t BM = d->tile_m, BN = d->tile_n;
+  bool full_static = gemm_dim_multiple(d, 'm', BM) && gemm_dim_multiple(d, 'n', BN);
+  bool direct = direct_store_ok(d) && (gemm_runtime(d) || (d->m >= BM && d->n >= BN));
+  bool scratch = !direct || !full_static;
+  if (scratch && d->stages == 1) spvgen_workgroup_barrier(m); /* the last MulAdds read stage 0 */
+  if (!direct) {
+    epilogue_scratch(m, k, full_static);
+    return;
+  }
+  if (full_static) {
+    epilogue_direct(m, k);
+    return;
+  }
+  if (gemm_runtime(d)) /* the tile inside D: bm + BM <= M, bn + BN <= N */
+    spvgen_if(m, ek_all(m, ek_ule(m, ek_add_imm(m, k->bm, BM), k->sh.m), ek_ule(m, ek_add_imm(m, k->bn, BN), k->sh.n)));
+  else
+    spvgen_if(m, ek_all(m, ek_lt_imm(m, k->bm, d->m - BM + 1), ek_lt_imm(m, k->bn, d->n - BN + 1)));
+  epilogue_direct(m, k);
+  spvgen_else(m);
+  epilogue_scratch(m, k, full_static);
+  spvgen_end_if(m);
+}
+
+/* The kernel: staging with prefetch, the warp tiles' MulAdds per K tile, the epilogue. */
+static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
+  khr_kernel k;
+  khr_declare(m, p, &k);
+  spvgen_compute_main(m, "main", k.g.nt, 1, 1);
+  khr_ids(m, p, &k);
+  copy_init(m, &k, &k.ca, true);
+  copy_init(m, &k, &k.cb, false);
+  warp_tile_init(m, &k);
+  khr_main_loop(m, &k);
+  khr_epilogue(m, &k);
   spvgen_function_end(m);
 }
 

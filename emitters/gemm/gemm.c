@@ -44,6 +44,17 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
 }
 
 static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
+static const char *const shapes_names[SPVGEN_GEMM_SHAPES_COUNT] = {"auto", "fixed", "runtime"};
+
+const char *spvgen_gemm_shapes_name(spvgen_gemm_shapes v) {
+  return (unsigned)v < SPVGEN_GEMM_SHAPES_COUNT ? shapes_names[v] : NULL;
+}
+
+bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out) {
+  int i = ek_name_index(shapes_names, SPVGEN_GEMM_SHAPES_COUNT, name);
+  if (i >= 0 && out) *out = (spvgen_gemm_shapes)i;
+  return i >= 0;
+}
 
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge e) {
   return (unsigned)e < SPVGEN_GEMM_EDGE_COUNT ? edge_names[e] : NULL;
@@ -53,6 +64,17 @@ bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out) {
   int i = ek_name_index(edge_names, SPVGEN_GEMM_EDGE_COUNT, name);
   if (i >= 0 && out) *out = (spvgen_gemm_edge)i;
   return i >= 0;
+}
+
+/* gemm_fail for another entry point (fn: its name in the message). */
+static spvgen_status gemm_fail_fn(const char *fn, char *msg, size_t size, spvgen_status st, const char *fmt, ...)
+    SG_PRINTF(5, 6);
+static spvgen_status gemm_fail_fn(const char *fn, char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sg_error_vformat(msg, size, st, fn, fmt, ap);
+  va_end(ap);
+  return st;
 }
 
 spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
@@ -122,9 +144,10 @@ uint64_t gemm_type_features(const spvgen_gemm_desc *d) {
   return f;
 }
 
-uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t z, uint64_t stride) {
-  if (d->batch <= 1) return 0;
-  return ek_mul(m, z, ek_u32(m, (uint32_t)stride));
+uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek_gemm_shape *sh, uint32_t z,
+                           uint32_t stride) {
+  if (!sh->runtime && d->batch <= 1) return 0;
+  return ek_imul(m, z, stride);
 }
 
 /* ------------------------------------------------------------ desc checks ---- */
@@ -144,53 +167,100 @@ static bool out_type_ok(spvgen_component_type t) {
 static const char *tname(spvgen_component_type t) { return spvgen_component_type_name(t); }
 
 /* Leading dimension and batch stride defaults and checks for one operand of rows x cols. */
-static spvgen_status resolve_operand(const char *name, spvgen_matrix_layout layout, uint32_t rows,
-                                     uint32_t cols, uint32_t batch, uint32_t *ld, uint64_t *stride,
-                                     char *msg, size_t size) {
+static spvgen_status resolve_operand_in(const char *fn, const char *name, spvgen_matrix_layout layout,
+                                        uint32_t rows, uint32_t cols, uint32_t batch, uint32_t *ld,
+                                        uint64_t *stride, char *msg, size_t size) {
   if ((unsigned)layout > SPVGEN_COL_MAJOR)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "%s_layout %d is not row- (0) or column-major (1)",
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "%s_layout %d is not row- (0) or column-major (1)",
                      name, (int)layout);
   uint32_t inner = layout == SPVGEN_ROW_MAJOR ? cols : rows;
   uint32_t outer = layout == SPVGEN_ROW_MAJOR ? rows : cols;
   if (!*ld) *ld = inner;
   if (*ld < inner)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "ld%s %u is less than the %s length %u of the %s-major %ux%u %s", name, *ld,
                      layout == SPVGEN_ROW_MAJOR ? "row" : "column", inner,
                      layout == SPVGEN_ROW_MAJOR ? "row" : "column", rows, cols, name);
   uint64_t tight = (uint64_t)*ld * outer;
   if (!*stride) *stride = tight;
   if (batch > 1 && *stride < tight)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "stride_%s %llu is less than one %s (%llu elements): batches would overlap",
                      name, (unsigned long long)*stride, name, (unsigned long long)tight);
   /* The last element any batch reaches must have a 32-bit index. (A stride past it
    * alone is refused first: (batch - 1) * stride wrapped 64 bits for strides near 2^63
    * and let such descs through.) */
   if (batch > 1 && *stride > SPVGEN_GEMM_MAX_INDEX)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "stride_%s %llu: %s reaches past element 2^32 - 1; indices past 2^32 - 1 are "
                      "not supported (split the batch or the matrix)",
                      name, (unsigned long long)*stride, name);
   uint64_t last = (uint64_t)(batch - 1) * *stride + (uint64_t)(outer - 1) * *ld + (inner - 1);
   if (last > SPVGEN_GEMM_MAX_INDEX)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "%s reaches element %llu: indices past 2^32 - 1 are not supported (split "
                      "the batch or the matrix)", name, (unsigned long long)last);
   return SPVGEN_OK;
 }
+
+static spvgen_status resolve_operand(const char *name, spvgen_matrix_layout layout, uint32_t rows, uint32_t cols,
+                                     uint32_t batch, uint32_t *ld, uint64_t *stride, char *msg, size_t size) {
+  return resolve_operand_in("spvgen_gemm_plan", name, layout, rows, cols, batch, ld, stride, msg, size);
+}
+
+static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size);
+static spvgen_status resolve_runtime(spvgen_gemm_desc *d, char *msg, size_t size);
 
 /* Checks and resolves everything but the knobs; the variant stays as given. */
 static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *d, char *msg,
                                   size_t size) {
   if (!in) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
   *d = *in;
+  if ((unsigned)d->shapes >= SPVGEN_GEMM_SHAPES_COUNT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "shapes %d is not auto (0), fixed (1) or runtime (2)",
+                     (int)d->shapes);
+  if (d->shapes == SPVGEN_GEMM_SHAPES_AUTO) {
+    if (!d->m && !d->n && !d->k) d->shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+    else if (d->m && d->n && d->k) d->shapes = SPVGEN_GEMM_SHAPES_FIXED;
+    else
+      return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                       "m, n and k: set all three (a fixed shape) or none (run-time shapes; or shapes runtime "
+                       "with m, n, k as the shape to plan for); got m=%u n=%u k=%u", d->m, d->n, d->k);
+  }
+  if (d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME) return resolve_runtime(d, msg, size);
   if (!d->m || !d->n || !d->k)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "m, n and k must be at least 1 (got m=%u n=%u k=%u)", d->m, d->n, d->k);
+  if (d->m_multiple || d->n_multiple || d->k_multiple || d->ld_multiple)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "m_multiple, n_multiple, k_multiple and ld_multiple describe run-time shapes; a fixed "
+                     "shape has none (leave them 0, or shapes runtime)");
   if (d->m > SPVGEN_GEMM_MAX_DIM || d->n > SPVGEN_GEMM_MAX_DIM || d->k > SPVGEN_GEMM_MAX_DIM)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "m=%u n=%u k=%u: each dimension must be at most 2^24", d->m, d->n, d->k);
+  spvgen_status st = resolve_common(d, msg, size);
+  if (st != SPVGEN_OK) return st;
+  if (d->split_k > gemm_ceil_div(d->k, 4))
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "split_k %u is over ceil(k / 4) = %u: every K slice needs a K step of its own "
+                     "(tile_k is at least 4)", d->split_k, gemm_ceil_div(d->k, 4));
+  if ((st = resolve_operand("a", d->a_layout, d->m, d->k, d->batch, &d->lda, &d->stride_a, msg, size)) ||
+      (st = resolve_operand("b", d->b_layout, d->k, d->n, d->batch, &d->ldb, &d->stride_b, msg, size)) ||
+      (st = resolve_operand("d", d->d_layout, d->m, d->n, d->batch, &d->ldd, &d->stride_d, msg, size)))
+    return st;
+  if (d->beta != 0.0f) {
+    if ((st = resolve_operand("c", d->c_layout, d->m, d->n, d->batch, &d->ldc, &d->stride_c, msg, size)))
+      return st;
+  } else {
+    d->c_layout = SPVGEN_ROW_MAJOR;
+    d->ldc = 0;
+    d->stride_c = 0;
+  }
+  return SPVGEN_OK;
+}
+
+/* What FIXED and RUNTIME descs share: batch, types, epilogue and knob checks. */
+static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size) {
   if (!d->batch) d->batch = 1;
   if (d->batch > SPVGEN_GEMM_MAX_BATCH)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "batch %u is over 65535 (one workgroup row per batch)",
@@ -238,10 +308,8 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
   if ((unsigned)d->variant >= SPVGEN_GEMM_VARIANT_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown", (int)d->variant);
   if (!d->split_k) d->split_k = 1;
-  if (d->split_k > gemm_ceil_div(d->k, 4))
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                     "split_k %u is over ceil(k / 4) = %u: every K slice needs a K step of its own "
-                     "(tile_k is at least 4)", d->split_k, gemm_ceil_div(d->k, 4));
+  if (d->split_k > 256)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k %u is over 256", d->split_k);
   if (d->stages > 2)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "stages %u: 1 or 2 shared-memory stages", d->stages);
   if (d->unroll > 16)
@@ -249,19 +317,44 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
   if ((unsigned)d->edge >= SPVGEN_GEMM_EDGE_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge %d is not auto (0), branch (1), clamp (2) or shift (3)",
                      (int)d->edge);
-  spvgen_status st;
-  if ((st = resolve_operand("a", d->a_layout, d->m, d->k, d->batch, &d->lda, &d->stride_a, msg, size)) ||
-      (st = resolve_operand("b", d->b_layout, d->k, d->n, d->batch, &d->ldb, &d->stride_b, msg, size)) ||
-      (st = resolve_operand("d", d->d_layout, d->m, d->n, d->batch, &d->ldd, &d->stride_d, msg, size)))
-    return st;
-  if (d->beta != 0.0f) {
-    if ((st = resolve_operand("c", d->c_layout, d->m, d->n, d->batch, &d->ldc, &d->stride_c, msg, size)))
-      return st;
-  } else {
-    d->c_layout = SPVGEN_ROW_MAJOR;
-    d->ldc = 0;
-    d->stride_c = 0;
+  if (d->edge_unroll > 16)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge_unroll %u is over 16", d->edge_unroll);
+  if (d->compile_budget_ms > 600000)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "compile_budget_ms %u is over 600000 (10 minutes)",
+                     d->compile_budget_ms);
+  for (int i = 0; i < 4; i++) {
+    if (i == 2 && d->beta == 0.0f) continue; /* no C operand: its layout is unused */
+    static const char *const lay[4] = {"a_layout", "b_layout", "c_layout", "d_layout"};
+    spvgen_matrix_layout l = i == 0 ? d->a_layout : i == 1 ? d->b_layout : i == 2 ? d->c_layout : d->d_layout;
+    if ((unsigned)l > SPVGEN_COL_MAJOR)
+      return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "%s %d is not row- (0) or column-major (1)", lay[i],
+                       (int)l);
   }
+  return SPVGEN_OK;
+}
+
+/* A RUNTIME desc: m, n, k and batch are the shape to plan for (0: unknown), the class
+ * fields default to 1, leading dimensions and strides are run-time values (cleared),
+ * alpha 0 or 1 means no scaling and beta != 0 a C operand. */
+static spvgen_status resolve_runtime(spvgen_gemm_desc *d, char *msg, size_t size) {
+  if (d->m > SPVGEN_GEMM_MAX_DIM || d->n > SPVGEN_GEMM_MAX_DIM || d->k > SPVGEN_GEMM_MAX_DIM)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "m=%u n=%u k=%u: each dimension must be at most 2^24", d->m, d->n, d->k);
+  struct { const char *name; uint32_t *v; } cls[4] = {
+      {"m_multiple", &d->m_multiple}, {"n_multiple", &d->n_multiple}, {"k_multiple", &d->k_multiple},
+      {"ld_multiple", &d->ld_multiple}};
+  for (int i = 0; i < 4; i++) {
+    if (!*cls[i].v) *cls[i].v = 1;
+    if (*cls[i].v > SPVGEN_GEMM_MAX_DIM)
+      return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "%s %u is over 2^24", cls[i].name, *cls[i].v);
+  }
+  if (d->lda || d->ldb || d->ldc || d->ldd || d->stride_a || d->stride_b || d->stride_c || d->stride_d)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "lda/ldb/ldc/ldd and stride_*: run-time shapes take them per call (spvgen_gemm_args); "
+                     "the class promises ld_multiple");
+  spvgen_status st = resolve_common(d, msg, size);
+  if (st != SPVGEN_OK) return st;
+  if (d->beta == 0.0f) d->c_layout = SPVGEN_ROW_MAJOR;
   return SPVGEN_OK;
 }
 
@@ -291,6 +384,9 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
   return tmp;
 }
 
+/* The shape a RUNTIME plan is chosen for: the desc's hints, 4096 where it gives none. */
+#define GEMM_RUNTIME_HINT 4096u
+
 /* A plan for a resolved desc with a concrete variant. */
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
@@ -298,6 +394,12 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   p->desc = *d;
   p->desc.variant = v;
   p->variant = v;
+  const bool runtime = gemm_runtime(d);
+  if (runtime) { /* the variants plan for the hinted shape; the kernel serves the class */
+    if (!p->desc.m) p->desc.m = GEMM_RUNTIME_HINT;
+    if (!p->desc.n) p->desc.n = GEMM_RUNTIME_HINT;
+    if (!p->desc.k) p->desc.k = GEMM_RUNTIME_HINT;
+  }
   if (v != SPVGEN_GEMM_COOPMAT2 && d->edge != SPVGEN_GEMM_EDGE_AUTO)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "edge %s: the %s variant checks bounds per element; only coopmat2 has an edge choice",
@@ -309,6 +411,18 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st == SPVGEN_OK && p->desc.split_k > 1) st = gemm_splitk_plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
+  if (runtime) { /* the hints back as the caller gave them; the grid is per launch */
+    p->desc.m = d->m;
+    p->desc.n = d->n;
+    p->desc.k = d->k;
+    p->groups[0] = p->groups[1] = p->groups[2] = 0;
+    p->push_size = (uint32_t)sizeof(spvgen_gemm_push);
+    if (p->push_size > caps->max_push_constants_size && caps->max_push_constants_size)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "run-time shapes take %u bytes of push constants; %s has %u", p->push_size, caps->name,
+                       caps->max_push_constants_size);
+  }
+  p->compile_ms = gemm_compile_ms(p);
   /* The element types' features, and the Vulkan memory model of the module the kernel
    * is emitted into (spvgen_module_create's default; declared by every variant). */
   p->features |= gemm_type_features(&p->desc) | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
@@ -344,13 +458,28 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
    * is measured on the H100 (bench/results/gemm-h100-2026-11-23.md, 4096^3 with a
    * sustained warm-up): coopmat2 first for every input width (f16->f16 377 against 291
    * TFLOP/s for KHR, f16->f32 322 against 295, s8 380 against 308 TOP/s). */
+  /* The compile budget reorders them: a variant whose plan is estimated over the budget
+   * gives way to the next one that fits (when the desc leaves unroll and edge to the
+   * plan); when none fits, the cheapest to compile. */
   static const spvgen_gemm_variant order[] = {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_SIMT};
+  const bool budget_free = d.unroll || d.edge; /* knobs the caller chose are kept */
+  const uint32_t budget = gemm_budget_ms(&d);
+  spvgen_gemm_config cheapest;
+  bool have_cheapest = false;
   for (int v = 0; v < 3; v++) {
     st = plan_variant(caps, &d, order[v], plan, msg, size);
-    if (st == SPVGEN_OK) {
+    if (st != SPVGEN_OK) continue;
+    if (budget_free || plan->compile_ms <= budget) {
       if (msg && size) msg[0] = 0; /* an earlier variant's refusal is no message of a success */
       return st;
     }
+    if (!have_cheapest || plan->compile_ms < cheapest.compile_ms) cheapest = *plan;
+    have_cheapest = true;
+  }
+  if (have_cheapest) {
+    *plan = cheapest;
+    if (msg && size) msg[0] = 0;
+    return SPVGEN_OK;
   }
   memset(plan, 0, sizeof *plan);
   return st;
@@ -400,7 +529,7 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
       continue;
     spvgen_gemm_config base;
     if (plan_variant(caps, &d, (spvgen_gemm_variant)v, &base, NULL, 0) != SPVGEN_OK) continue;
-    uint32_t c = gemm_splitk_candidates(&base, cand, MAX_CAND);
+    uint32_t c = gemm_splitk_candidates(caps, &base, cand, MAX_CAND);
     for (uint32_t i = 0; i < c; i++) {
       spvgen_gemm_config p;
       if (plan_variant(caps, &cand[i], (spvgen_gemm_variant)v, &p, NULL, 0) != SPVGEN_OK) continue;
@@ -491,4 +620,214 @@ spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps
   spvgen_kernel_info info;
   st = spvgen_gemm_emit(m, &plan, &info);
   return ek_kernel_finish(m, st, &info, kernel, "spvgen_gemm", msg, size);
+}
+
+/* ------------------------------------------------------------ run-time shapes ---- */
+
+/* args resolved against the plan's layouts: defaults filled, extents, leading dimensions,
+ * strides and the 32-bit index limit checked (messages from fn). */
+static spvgen_status resolve_args(const char *fn, const spvgen_gemm_desc *d, const spvgen_gemm_args *in,
+                                  spvgen_gemm_args *a, char *msg, size_t size) {
+  if (!in) return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "args is NULL (a run-time plan needs a shape)");
+  *a = *in;
+  if (!a->m || !a->n || !a->k)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "m, n and k must be at least 1 (got m=%u n=%u k=%u)",
+                        a->m, a->n, a->k);
+  if (a->m > SPVGEN_GEMM_MAX_DIM || a->n > SPVGEN_GEMM_MAX_DIM || a->k > SPVGEN_GEMM_MAX_DIM)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED, "m=%u n=%u k=%u: each dimension must be at most 2^24",
+                        a->m, a->n, a->k);
+  if (!a->batch) a->batch = 1;
+  if (a->batch > SPVGEN_GEMM_MAX_BATCH)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED, "batch %u is over 65535 (one workgroup row per batch)",
+                        a->batch);
+  if (!isfinite(a->alpha) || !isfinite(a->beta))
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "alpha and beta must be finite");
+  if (a->alpha == 0.0f) a->alpha = 1.0f;
+  spvgen_status st;
+  if ((st = resolve_operand_in(fn, "a", d->a_layout, a->m, a->k, a->batch, &a->lda, &a->stride_a, msg, size)) ||
+      (st = resolve_operand_in(fn, "b", d->b_layout, a->k, a->n, a->batch, &a->ldb, &a->stride_b, msg, size)) ||
+      (st = resolve_operand_in(fn, "d", d->d_layout, a->m, a->n, a->batch, &a->ldd, &a->stride_d, msg, size)))
+    return st;
+  if (d->beta != 0.0f) {
+    if ((st = resolve_operand_in(fn, "c", d->c_layout, a->m, a->n, a->batch, &a->ldc, &a->stride_c, msg, size)))
+      return st;
+  } else {
+    a->ldc = 0;
+    a->stride_c = 0;
+  }
+  return SPVGEN_OK;
+}
+
+/* The class checks of a RUNTIME plan: the multiples, the epilogue, the edge mode. */
+static spvgen_status check_class(const spvgen_gemm_config *p, const spvgen_gemm_args *a, char *msg, size_t size) {
+  static const char fn[] = "spvgen_gemm_launch_for";
+  const spvgen_gemm_desc *d = &p->desc;
+  struct { const char *name; uint64_t v; uint32_t q; const char *cls; } need[] = {
+      {"m", a->m, d->m_multiple, "m_multiple"},        {"n", a->n, d->n_multiple, "n_multiple"},
+      {"k", a->k, d->k_multiple, "k_multiple"},        {"lda", a->lda, d->ld_multiple, "ld_multiple"},
+      {"ldb", a->ldb, d->ld_multiple, "ld_multiple"},  {"ldd", a->ldd, d->ld_multiple, "ld_multiple"},
+      {"ldc", a->ldc, d->ld_multiple, "ld_multiple"},  {"stride_a", a->stride_a, d->ld_multiple, "ld_multiple"},
+      {"stride_b", a->stride_b, d->ld_multiple, "ld_multiple"}, {"stride_d", a->stride_d, d->ld_multiple, "ld_multiple"},
+      {"stride_c", a->stride_c, d->ld_multiple, "ld_multiple"}};
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+    bool stride = !strncmp(need[i].name, "stride", 6);
+    if ((stride && a->batch <= 1) || !need[i].v || need[i].q <= 1) continue;
+    if (need[i].v % need[i].q)
+      return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s %llu is not a multiple of the plan's %s %u (the class this pipeline serves)",
+                          need[i].name, (unsigned long long)need[i].v, need[i].cls, need[i].q);
+  }
+  if (d->alpha == 1.0f && a->alpha != 1.0f)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "alpha %g: the plan does not scale (plan with desc.alpha other than 0 and 1 for a run-time alpha)",
+                        (double)a->alpha);
+  if (d->beta == 0.0f && a->beta != 0.0f)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "beta %g: the plan has no C operand (plan with desc.beta != 0)", (double)a->beta);
+  bool m_edge = a->m % d->tile_m != 0, n_edge = a->n % d->tile_n != 0;
+  if (p->variant == SPVGEN_GEMM_COOPMAT2 && d->edge == SPVGEN_GEMM_EDGE_SHIFT &&
+      ((m_edge && a->m < d->tile_m) || (n_edge && a->n < d->tile_n)))
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "%s %u is under tile_%s %u: the shift edge mode moves edge tiles inside the matrix, which "
+                        "needs at least one whole tile (a plan with edge clamp or branch serves it)",
+                        m_edge && a->m < d->tile_m ? "m" : "n", m_edge && a->m < d->tile_m ? a->m : a->n,
+                        m_edge && a->m < d->tile_m ? "m" : "n", m_edge && a->m < d->tile_m ? d->tile_m : d->tile_n);
+  return SPVGEN_OK;
+}
+
+/* Split-K of a RUNTIME plan for a shape: slice size, workspace layout and size. */
+static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gemm_args *a, spvgen_gemm_launch *l,
+                                   char *msg, size_t size) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t S = d->split_k, tk = d->tile_k;
+  l->push.slice_k = gemm_ceil_div(gemm_ceil_div(a->k, S), tk) * tk;
+  l->push.workspace_ld = (a->n + 3u) & ~3u;
+  uint64_t partials = (uint64_t)S * a->batch * a->m * l->push.workspace_ld;
+  uint64_t counters = (uint64_t)a->batch * gemm_ceil_div(a->m, d->tile_m) * gemm_ceil_div(a->n, d->tile_n);
+  if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
+    return gemm_fail_fn("spvgen_gemm_launch_for", msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "m %u x n %u x batch %u with split_k %u: the workspace would hold %llu 32-bit words; indices "
+                        "past 2^32 - 1 are not supported", a->m, a->n, a->batch, S,
+                        (unsigned long long)(partials + counters));
+  l->push.workspace_counters = (uint32_t)partials;
+  l->workspace_counters = partials;
+  l->workspace_bytes = (partials + counters) * 4u;
+  return SPVGEN_OK;
+}
+
+spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_gemm_args *args,
+                                     spvgen_gemm_launch *l, char *msg, size_t size) {
+  static const char fn[] = "spvgen_gemm_launch_for";
+  if (msg && size) msg[0] = 0;
+  if (!l) return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "launch is NULL");
+  memset(l, 0, sizeof *l);
+  if (!p || p->variant <= SPVGEN_GEMM_AUTO || p->variant >= SPVGEN_GEMM_VARIANT_COUNT || !p->local_size[0])
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL or not made by spvgen_gemm_plan");
+  const spvgen_gemm_desc *d = &p->desc;
+  if (!gemm_runtime(d)) {
+    if (args && (args->m != d->m || args->n != d->n || args->k != d->k || (args->batch ? args->batch : 1) != d->batch))
+      return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "args %ux%ux%u (batch %u) differ from the fixed-shape plan's %ux%ux%u (batch %u): a FIXED "
+                          "plan serves its own shape (plan with run-time shapes for others)", args->m, args->n, args->k,
+                          args->batch ? args->batch : 1, d->m, d->n, d->k, d->batch);
+    for (int i = 0; i < 3; i++) l->groups[i] = p->groups[i];
+    l->workspace_bytes = p->workspace_bytes;
+    l->workspace_counters = p->workspace_counters;
+    return SPVGEN_OK;
+  }
+  spvgen_gemm_args a;
+  spvgen_status st = resolve_args(fn, d, args, &a, msg, size);
+  if (st == SPVGEN_OK) st = check_class(p, &a, msg, size);
+  if (st != SPVGEN_OK) return st;
+  l->push = (spvgen_gemm_push){a.m, a.n, a.k, a.batch, a.lda, a.ldb, a.ldc, a.ldd, (uint32_t)a.stride_a,
+                               (uint32_t)a.stride_b, (uint32_t)a.stride_c, (uint32_t)a.stride_d, a.alpha, a.beta,
+                               0, 0, 0, gemm_ceil_div(a.n, d->tile_n)};
+  if (d->split_k > 1 && (st = launch_splitk(p, &a, l, msg, size)) != SPVGEN_OK) return st;
+  l->push_size = p->push_size;
+  l->groups[0] = gemm_ceil_div(a.n, d->tile_n);
+  l->groups[1] = gemm_ceil_div(a.m, d->tile_m);
+  l->groups[2] = a.batch * d->split_k;
+  /* 65535 workgroups per dimension: the least maxComputeWorkGroupCount Vulkan allows */
+  static const char *const dim_of[3] = {"n", "m", "batch"};
+  for (int i = 0; i < 3; i++)
+    if (l->groups[i] > 65535u)
+      return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "%s: %u workgroups in dimension %d exceed 65535 (a larger tile, or fewer batches)", dim_of[i],
+                          l->groups[i], i);
+  return SPVGEN_OK;
+}
+
+/* The largest power of two, at most cap, that divides v (v 0: cap). */
+static uint32_t pow2_divisor(uint64_t v, uint32_t cap) {
+  uint32_t q = 1;
+  while (q < cap && v % (2u * q) == 0) q *= 2;
+  return q;
+}
+
+spvgen_status spvgen_gemm_class_for(const spvgen_gemm_desc *base, const spvgen_gemm_args *args, spvgen_gemm_desc *out,
+                                    char *msg, size_t size) {
+  static const char fn[] = "spvgen_gemm_class_for";
+  if (msg && size) msg[0] = 0;
+  if (!base || !out) return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "base or out is NULL");
+  spvgen_gemm_desc d = *base;
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  d.m = d.n = d.k = 0;
+  d.lda = d.ldb = d.ldc = d.ldd = 0;
+  d.stride_a = d.stride_b = d.stride_c = d.stride_d = 0;
+  if (args && args->beta != 0.0f && d.beta == 0.0f) d.beta = args->beta; /* a C operand */
+  if (args && args->alpha != 0.0f && args->alpha != 1.0f && (d.alpha == 0.0f || d.alpha == 1.0f))
+    d.alpha = args->alpha; /* a run-time alpha */
+  spvgen_gemm_args a;
+  spvgen_status st = resolve_args(fn, &d, args, &a, msg, size);
+  if (st != SPVGEN_OK) return st;
+  d.m = a.m;
+  d.n = a.n;
+  d.k = a.k;
+  d.batch = a.batch;
+  d.m_multiple = pow2_divisor(a.m, 256);
+  d.n_multiple = pow2_divisor(a.n, 256);
+  d.k_multiple = pow2_divisor(a.k, 256);
+  uint32_t q = 16;
+  uint64_t lds[8] = {a.lda, a.ldb, a.ldd, a.ldc, a.stride_a, a.stride_b, a.stride_d, a.stride_c};
+  for (int i = 0; i < 8; i++)
+    if (lds[i] && (i < 4 || a.batch > 1)) {
+      uint32_t qi = pow2_divisor(lds[i], 16);
+      if (qi < q) q = qi;
+    }
+  d.ld_multiple = q;
+  *out = d;
+  return SPVGEN_OK;
+}
+
+uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
+  if (!plan) return 0;
+  const spvgen_gemm_desc *d = &plan->desc;
+  bool runtime = gemm_runtime(d);
+  /* Field by field (no struct padding), FNV-1a; the shape values only for FIXED plans. */
+  uint64_t h = 1469598103934665603ull;
+  uint32_t w[64];
+  uint32_t n = 0;
+  float f[2] = {d->alpha, d->beta};
+  uint32_t fb[2];
+  memcpy(fb, f, sizeof fb);
+  uint32_t fields[] = {(uint32_t)plan->variant, (uint32_t)d->a_type, (uint32_t)d->b_type, (uint32_t)d->acc_type,
+                       (uint32_t)d->out_type, (uint32_t)d->a_layout, (uint32_t)d->b_layout, (uint32_t)d->c_layout,
+                       (uint32_t)d->d_layout, fb[0], fb[1], (uint32_t)d->bias, (uint32_t)d->activation, d->tile_m,
+                       d->tile_n, d->tile_k, d->workgroup_size, d->subgroups, d->stages, d->split_k, d->unroll,
+                       (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
+                       d->k_multiple, d->ld_multiple, plan->subgroup_size};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
+  if (!runtime) {
+    uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,
+                        (uint32_t)d->stride_a, (uint32_t)(d->stride_a >> 32), (uint32_t)d->stride_b,
+                        (uint32_t)(d->stride_b >> 32), (uint32_t)d->stride_c, (uint32_t)(d->stride_c >> 32),
+                        (uint32_t)d->stride_d, (uint32_t)(d->stride_d >> 32)};
+    for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++) w[n++] = shape[i];
+  }
+  const unsigned char *b = (const unsigned char *)w;
+  for (size_t i = 0; i < n * sizeof *w; i++) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
 }

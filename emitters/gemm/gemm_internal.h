@@ -47,6 +47,39 @@ void gemm_plan_name(spvgen_gemm_config *plan, const char *extra);
 static inline uint32_t gemm_ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 static inline bool gemm_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
+/* The compute units (SMs) the planners spread tiles over: the device's, else 132 (an
+ * H100's). */
+static inline uint32_t gemm_units(const spvgen_device_caps *caps) {
+  return caps && caps->compute_units ? caps->compute_units : 132u;
+}
+
+/* Whether the plan's shapes are run-time values (push constants). */
+static inline bool gemm_runtime(const spvgen_gemm_desc *d) { return d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME; }
+
+/* Whether M ('m'), N ('n') or K ('k') of every shape the plan serves is a multiple of q:
+ * FIXED, the value; RUNTIME, the class (m_multiple ...). */
+static inline bool gemm_dim_multiple(const spvgen_gemm_desc *d, char dim, uint32_t q) {
+  uint32_t v = gemm_runtime(d) ? (dim == 'm' ? d->m_multiple : dim == 'n' ? d->n_multiple : d->k_multiple)
+                               : (dim == 'm' ? d->m : dim == 'n' ? d->n : d->k);
+  return q && v && v % q == 0;
+}
+
+/* Whether an operand's leading dimension and batch stride (ld, stride) are multiples of q
+ * for every shape the plan serves (RUNTIME: the class's ld_multiple). */
+static inline bool gemm_ld_multiple(const spvgen_gemm_desc *d, uint32_t ld, uint64_t stride, uint32_t q) {
+  if (gemm_runtime(d)) return q && d->ld_multiple && d->ld_multiple % q == 0;
+  return q && ld % q == 0 && (d->batch <= 1 || stride % q == 0);
+}
+
+/* A leading dimension or batch stride id with the class's alignment made visible to the
+ * driver (ek_gemm_aligned by the largest power of two dividing ld_multiple; FIXED: as
+ * is). */
+static inline uint32_t gemm_ld_hint(spvgen_module *m, const spvgen_gemm_desc *d, const ek_gemm_shape *sh,
+                                    uint32_t ld) {
+  uint32_t q = d->ld_multiple & (~d->ld_multiple + 1u);
+  return ek_gemm_aligned(m, sh, ld, q);
+}
+
 /* Dispatch grid for a workgroup tile: (ceil(N / tile_n), ceil(M / tile_m), batch). */
 void gemm_set_grid(spvgen_gemm_config *plan);
 
@@ -54,10 +87,40 @@ void gemm_set_grid(spvgen_gemm_config *plan);
  * 16-bit storage, int8 and 8-bit storage ...), not counting cooperative ones. */
 uint64_t gemm_type_features(const spvgen_gemm_desc *d);
 
-/* The desc's batch offsets as u32 ids for batch index `z` (an id): z * stride_x, or 0
- * when batch is 1. */
-uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t z,
-                           uint64_t stride);
+/* A batch offset as a u32 id for batch index `z` (an id): z * stride (an id), or 0 when
+ * a FIXED plan has batch 1. */
+uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek_gemm_shape *sh, uint32_t z,
+                           uint32_t stride);
+
+/* ------------------------------------------------------------- plan costs ---- */
+/* plan_cost.c: the estimated first compile of a plan's kernel by the driver (ms), and the
+ * compile budget of a desc (its compile_budget_ms, or the default). */
+uint32_t gemm_compile_ms(const spvgen_gemm_config *p);
+uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
+
+/* --------------------------------------------------------------- coopmat2 ---- */
+/* coopmat2_plan.c plans, coopmat2.c emits (gemm_variant_coopmat2 joins them). */
+spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size);
+uint32_t cm2_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc, spvgen_gemm_desc *out,
+                        uint32_t max);
+
+/* stages 2: at most this many 16-byte chunks of an operand's K-step tile per invocation. */
+#define CM2_STAGE_MAX_CHUNKS 16u
+
+/* The accumulator's component type in the MulAdd: u32 for unsigned integer inputs (the
+ * combination devices list for u8 x u8), else acc_type. */
+static inline spvgen_component_type cm2_acc_matrix_type(const spvgen_gemm_desc *d) {
+  if (!ek_is_float(d->a_type) && !ek_is_signed(d->a_type) && !ek_is_signed(d->b_type))
+    return SPVGEN_COMPONENT_U32;
+  return d->acc_type;
+}
+
+/* Whether the epilogue needs OpCooperativeMatrixPerElementOpNV. */
+static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
+  bool float_path = ek_epilogue_type(d) == SPVGEN_COMPONENT_F32;
+  return d->bias != SPVGEN_GEMM_BIAS_NONE || d->activation != SPVGEN_ACTIVATION_NONE ||
+         (float_path && !ek_is_float(d->out_type));
+}
 
 /* ---------------------------------------------------------------- split-K ---- */
 /* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
@@ -71,10 +134,12 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
 /* Split-K descs worth trying for a plan's tile (copies of base->desc with split_k set):
  * none unless the grid is under two waves of SMs and K has 8 steps or more and is at
  * least 512. */
-uint32_t gemm_splitk_candidates(const spvgen_gemm_config *base, spvgen_gemm_desc *out, uint32_t max);
+uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,
+                                uint32_t max);
 
 typedef struct gemm_splitk {
   const spvgen_gemm_config *p;
+  const ek_gemm_shape *sh;  /* the shape's ids (set by gemm_splitk_ids) */
   bool vmm;                 /* the module uses the Vulkan memory model */
   ek_buffer ws;             /* the workspace, as u32 words */
   uint32_t flag;            /* Workgroup u32: 1 in the last slice's workgroup */
@@ -86,7 +151,7 @@ typedef struct gemm_splitk {
 /* Declares the workspace binding and the Workgroup flag (before the entry point). */
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s);
 /* In main: slice, z and the K range from the workgroup's z id. */
-void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, uint32_t wgz);
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz);
 /* Word index of the partial plane (slice (an id), this batch). */
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice);
 /* The memory access mask of workspace loads and stores (NonPrivatePointer under the

@@ -118,212 +118,228 @@ static uint32_t simt_candidates(const spvgen_device_caps *caps, const spvgen_gem
   return n;
 }
 
+/* ------------------------------------------------------------------- emit ---- */
+
+/* What the kernel's phases share: bindings, the shared tiles, this invocation's place in
+ * the workgroup tile, the problem's extents (ids) and the accumulators. */
+typedef struct simt_kernel {
+  const spvgen_gemm_config *p;
+  const spvgen_gemm_desc *d;
+  ek_buffer A, B;
+  ek_epilogue epi;
+  ek_gemm_shape sh;            /* extents, leading dimensions, strides, scalars (ids) */
+  ek_shared As, Bs;            /* As[kk * BM + r], Bs[kk * BN + c] */
+  uint32_t ct, zero;           /* accumulator type and its zero */
+  uint32_t wg_var, lid_var;    /* WorkgroupId, LocalInvocationIndex */
+  uint32_t tid, tx, ty;        /* invocation, its micro-tile column and row */
+  uint32_t bm, bn;             /* the workgroup tile's origin */
+  uint32_t a_base, b_base;     /* batch offsets (0: none) */
+  uint32_t M, N, K;
+  uint32_t acc[MICRO * MICRO]; /* Function variables: the micro tile */
+  bool split;
+  gemm_splitk sk;
+} simt_kernel;
+
 /* acc + a * b in the accumulator type. */
-static uint32_t mad(spvgen_module *m, const spvgen_gemm_desc *d, uint32_t ct, uint32_t a, uint32_t b,
-                    uint32_t acc) {
-  if (ek_is_float(d->acc_type)) return spvgen_glsl_fma(m, ct, a, b, acc);
-  return spvgen_op_i_add(m, ct, acc, spvgen_op_i_mul(m, ct, a, b));
+static uint32_t mad(spvgen_module *m, const simt_kernel *k, uint32_t a, uint32_t b, uint32_t acc) {
+  if (ek_is_float(k->d->acc_type)) return spvgen_glsl_fma(m, k->ct, a, b, acc);
+  return spvgen_op_i_add(m, k->ct, acc, spvgen_op_i_mul(m, k->ct, a, b));
+}
+
+/* Row i, column j of this invocation's micro tile in D. */
+static uint32_t micro_row(spvgen_module *m, const simt_kernel *k, uint32_t i) {
+  return ek_iadd(m, k->bm, ek_add_imm(m, k->ty, i * (k->d->tile_m / MICRO)));
+}
+static uint32_t micro_col(spvgen_module *m, const simt_kernel *k, uint32_t j) {
+  return ek_iadd(m, k->bn, ek_add_imm(m, k->tx, j * (k->d->tile_n / MICRO)));
+}
+
+/* Bindings, the shared tiles and the built-ins, before the entry point. */
+static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_kernel *k) {
+  const spvgen_gemm_desc *d = &p->desc;
+  memset(k, 0, sizeof *k);
+  k->p = p;
+  k->d = d;
+  ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
+  ek_gemm_shape_declare(m, p, &k->sh);
+  k->ct = ek_type(m, d->acc_type);
+  k->As = ek_shared_array(m, k->ct, d->tile_k * d->tile_m, "As");
+  k->Bs = ek_shared_array(m, k->ct, d->tile_k * d->tile_n, "Bs");
+  k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  k->split = d->split_k > 1;
+  if (k->split) gemm_splitk_declare(m, p, &k->sk);
+}
+
+/* In main: this invocation's micro tile, the tile origin, the batch (and with split-K
+ * the slice and its K range), the zeroed accumulators. */
+static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32_t *k_end) {
+  const spvgen_gemm_desc *d = k->d;
+  ek_gemm_shape_load(m, k->p, &k->sh);
+  k->epi.shape = &k->sh;
+  k->zero = spvgen_const_null(m, k->ct);
+  k->tid = ek_load_u32(m, k->lid_var);
+  k->tx = ek_mod_imm(m, k->tid, d->tile_n / MICRO);
+  k->ty = ek_div_imm(m, k->tid, d->tile_n / MICRO);
+  k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
+  k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
+  uint32_t z = ek_load_v3_component(m, k->wg_var, 2);
+  k->K = k->sh.k;
+  *k_begin = ek_u32(m, 0);
+  *k_end = k->K;
+  if (k->split) {
+    gemm_splitk_ids(m, &k->sk, &k->sh, z);
+    z = k->sk.z;
+    *k_begin = k->sk.k_begin;
+    *k_end = k->sk.k_end;
+  }
+  k->a_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_a);
+  k->b_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_b);
+  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d);
+  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c) : 0;
+  k->M = k->sh.m;
+  k->N = k->sh.n;
+  for (uint32_t i = 0; i < MICRO * MICRO; i++) k->acc[i] = ek_local(m, k->ct, k->zero);
+}
+
+/* Staging: the operand's tile at K position k0 into shared memory, converted to the
+ * accumulator type, zero outside the matrix. A is BM x BK (rows r), B is BK x BN
+ * (columns c); consecutive invocations walk the operand's contiguous dimension. */
+static void stage_operand(spvgen_module *m, const simt_kernel *k, bool is_a, uint32_t k0) {
+  const spvgen_gemm_desc *d = k->d;
+  const uint32_t BK = d->tile_k, T = is_a ? d->tile_m : d->tile_n;
+  const uint32_t NT = (d->tile_m / MICRO) * (d->tile_n / MICRO);
+  spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
+  bool k_contiguous = is_a == (lay == SPVGEN_ROW_MAJOR); /* A row-major, B column-major */
+  const ek_buffer *buf = is_a ? &k->A : &k->B;
+  for (uint32_t e = 0; e < T * BK / NT; e++) {
+    uint32_t idx = ek_add_imm(m, k->tid, e * NT);
+    uint32_t t, kk; /* the tile's row (A) or column (B), and its K index */
+    if (k_contiguous) {
+      kk = ek_mod_imm(m, idx, BK);
+      t = ek_div_imm(m, idx, BK);
+    } else {
+      t = ek_mod_imm(m, idx, T);
+      kk = ek_div_imm(m, idx, T);
+    }
+    uint32_t gt = ek_iadd(m, is_a ? k->bm : k->bn, t), gk = ek_iadd(m, k0, kk);
+    uint32_t inb = is_a ? ek_all(m, ek_ult(m, gt, k->M), ek_ult(m, gk, k->K))
+                        : ek_all(m, ek_ult(m, gk, k->K), ek_ult(m, gt, k->N));
+    uint32_t gi = is_a ? ek_matrix_offset(m, lay, k->sh.lda, gt, gk, k->a_base)
+                       : ek_matrix_offset(m, lay, k->sh.ldb, gk, gt, k->b_base);
+    gi = ek_select(m, inb, gi, ek_u32(m, 0));
+    uint32_t v = ek_convert(m, ek_load_elem(m, buf, gi), is_a ? d->a_type : d->b_type, d->acc_type);
+    v = ek_select(m, inb, v, k->zero);
+    ek_shared_store(m, is_a ? &k->As : &k->Bs, ek_iadd(m, ek_mul_imm(m, kk, T), t), v);
+  }
+}
+
+/* The main loop's body after staging: BK rank-1 updates of the micro tile out of shared
+ * memory, the accumulators in registers across the step. */
+static void micro_tile_update(spvgen_module *m, const simt_kernel *k) {
+  const uint32_t BM = k->d->tile_m, BN = k->d->tile_n;
+  uint32_t acc[MICRO * MICRO];
+  for (uint32_t i = 0; i < MICRO * MICRO; i++) acc[i] = spvgen_load(m, k->ct, k->acc[i]);
+  for (uint32_t kk = 0; kk < k->d->tile_k; kk++) {
+    uint32_t av[MICRO], bv[MICRO];
+    for (uint32_t i = 0; i < MICRO; i++) {
+      av[i] = ek_shared_load(m, &k->As, ek_add_imm(m, k->ty, kk * BM + i * (BM / MICRO)));
+      bv[i] = ek_shared_load(m, &k->Bs, ek_add_imm(m, k->tx, kk * BN + i * (BN / MICRO)));
+    }
+    for (uint32_t i = 0; i < MICRO; i++)
+      for (uint32_t j = 0; j < MICRO; j++) acc[i * MICRO + j] = mad(m, k, av[i], bv[j], acc[i * MICRO + j]);
+  }
+  for (uint32_t i = 0; i < MICRO * MICRO; i++) spvgen_store(m, k->acc[i], acc[i]);
+}
+
+/* Epilogue: each element of the micro tile inside D. */
+static void simt_epilogue(spvgen_module *m, const simt_kernel *k) {
+  for (uint32_t i = 0; i < MICRO; i++) {
+    uint32_t r = micro_row(m, k, i);
+    for (uint32_t j = 0; j < MICRO; j++) {
+      uint32_t c = micro_col(m, k, j);
+      ek_guard g = ek_guard_begin(m, ek_all(m, ek_ult(m, r, k->M), ek_ult(m, c, k->N)));
+      ek_epilogue_store(m, &k->epi, spvgen_load(m, k->ct, k->acc[i * MICRO + j]), r, c);
+      ek_guard_end(m, g);
+    }
+  }
 }
 
 /* Split-K: the slice's partials to the workspace (f32 bits for float accumulators, s32
  * for integer ones), the arrival, and in the last slice the sum of every slice's
  * partials in slice order, the epilogue (computed from that sum as if the accumulator
  * were f32 / s32) and the counter reset. */
-static void simt_splitk_epilogue(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *sk,
-                                 const ek_epilogue *epi, const uint32_t *accv, uint32_t bm, uint32_t bn,
-                                 uint32_t tx, uint32_t ty, uint32_t tid, uint32_t wg_var) {
-  const spvgen_gemm_desc *d = &p->desc;
-  const uint32_t BM = d->tile_m, BN = d->tile_n;
+static void simt_splitk_epilogue(spvgen_module *m, simt_kernel *k) {
+  const spvgen_gemm_desc *d = k->d;
+  gemm_splitk *sk = &k->sk;
   const bool fl = ek_is_float(d->acc_type);
   const spvgen_component_type st = fl ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_S32;
-  uint32_t u32 = ek_u32_type(m), ct = ek_type(m, d->acc_type), stt = ek_type(m, st);
-  uint32_t Mc = ek_u32(m, d->m), Nc = ek_u32(m, d->n), ldw = ek_u32(m, p->workspace_ld);
+  uint32_t u32 = ek_u32_type(m), stt = ek_type(m, st);
+  uint32_t ldw = k->sh.workspace_ld;
   uint32_t inb[MICRO * MICRO], widx[MICRO * MICRO], rr[MICRO * MICRO], cc[MICRO * MICRO];
-  for (uint32_t i = 0; i < MICRO; i++)
-    for (uint32_t j = 0; j < MICRO; j++) {
-      uint32_t e = i * MICRO + j;
-      rr[e] = ek_add(m, bm, ek_add(m, ty, ek_u32(m, i * (BM / MICRO))));
-      cc[e] = ek_add(m, bn, ek_add(m, tx, ek_u32(m, j * (BN / MICRO))));
-      inb[e] = ek_and(m, ek_lt(m, rr[e], Mc), ek_lt(m, cc[e], Nc));
-      /* in-plane word index, 0 outside D (read but unused) */
-      widx[e] = spvgen_op_select(m, u32, inb[e], ek_add(m, ek_mul(m, rr[e], ldw), cc[e]), ek_u32(m, 0));
-    }
+  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
+    rr[e] = micro_row(m, k, e / MICRO);
+    cc[e] = micro_col(m, k, e % MICRO);
+    inb[e] = ek_all(m, ek_ult(m, rr[e], k->M), ek_ult(m, cc[e], k->N));
+    /* in-plane word index, 0 outside D (read but unused) */
+    widx[e] = ek_select(m, inb[e], ek_iadd(m, ek_imul(m, rr[e], ldw), cc[e]), ek_u32(m, 0));
+  }
   uint32_t own = gemm_splitk_plane(m, sk, sk->slice);
   for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-    spvgen_if(m, inb[e]);
-    uint32_t v = ek_convert(m, spvgen_load(m, ct, accv[e]), d->acc_type, st);
-    gemm_splitk_store(m, sk, ek_add(m, own, widx[e]), spvgen_op_bitcast(m, u32, v));
-    spvgen_end_if(m);
+    ek_guard g = ek_guard_begin(m, inb[e]);
+    uint32_t v = ek_convert(m, spvgen_load(m, k->ct, k->acc[e]), d->acc_type, st);
+    gemm_splitk_store(m, sk, ek_iadd(m, own, widx[e]), spvgen_op_bitcast(m, u32, v));
+    ek_guard_end(m, g);
   }
-  uint32_t last = gemm_splitk_arrive(m, sk, ek_load_v3_component(m, wg_var, 0),
-                                     ek_load_v3_component(m, wg_var, 1), tid);
-  spvgen_if(m, last);
+  uint32_t last = gemm_splitk_arrive(m, sk, ek_load_v3_component(m, k->wg_var, 0),
+                                     ek_load_v3_component(m, k->wg_var, 1), k->tid);
+  ek_guard lg = ek_guard_begin(m, last);
   gemm_splitk_acquire(m, sk);
   uint32_t zs = spvgen_const_null(m, stt);
   uint32_t sumv[MICRO * MICRO];
   for (uint32_t e = 0; e < MICRO * MICRO; e++) sumv[e] = ek_local(m, stt, zs);
-  uint32_t sv = ek_local(m, u32, ek_u32(m, 0));
-  spvgen_store(m, sv, ek_u32(m, 0));
-  spvgen_loop(m, SpvLoopControlMaskNone);
-  uint32_t s = ek_load_u32(m, sv);
-  spvgen_loop_while(m, ek_lt(m, s, ek_u32(m, d->split_k)));
-  {
-    uint32_t plane = gemm_splitk_plane(m, sk, s);
-    for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-      uint32_t w = spvgen_op_bitcast(m, stt, gemm_splitk_load(m, sk, ek_add(m, plane, widx[e])));
-      uint32_t cur = spvgen_load(m, stt, sumv[e]);
-      spvgen_store(m, sumv[e], fl ? spvgen_op_f_add(m, stt, cur, w) : spvgen_op_i_add(m, stt, cur, w));
-    }
+  ek_for sl;
+  uint32_t s = ek_for_begin_var(m, &sl, ek_local(m, u32, ek_u32(m, 0)), ek_u32(m, 0), ek_u32(m, d->split_k),
+                                ek_u32(m, 1), SpvLoopControlMaskNone);
+  uint32_t plane = gemm_splitk_plane(m, sk, s);
+  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
+    uint32_t w = spvgen_op_bitcast(m, stt, gemm_splitk_load(m, sk, ek_iadd(m, plane, widx[e])));
+    uint32_t cur = spvgen_load(m, stt, sumv[e]);
+    spvgen_store(m, sumv[e], fl ? spvgen_op_f_add(m, stt, cur, w) : spvgen_op_i_add(m, stt, cur, w));
   }
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, sv, ek_add(m, s, ek_u32(m, 1)));
-  spvgen_end_loop(m);
+  ek_for_end(m, &sl);
   spvgen_gemm_desc dsum = *d;
   dsum.acc_type = st;
-  ek_epilogue e2 = *epi;
+  ek_epilogue e2 = k->epi;
   e2.desc = &dsum;
   for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-    spvgen_if(m, inb[e]);
+    ek_guard g = ek_guard_begin(m, inb[e]);
     ek_epilogue_store(m, &e2, spvgen_load(m, stt, sumv[e]), rr[e], cc[e]);
-    spvgen_end_if(m);
+    ek_guard_end(m, g);
   }
-  gemm_splitk_reset(m, sk, tid);
-  spvgen_end_if(m);
+  gemm_splitk_reset(m, sk, k->tid);
+  ek_guard_end(m, lg);
 }
 
+/* The kernel: for each K step, stage A and B, then rank-1 updates of the micro tile;
+ * then the epilogue (or split-K's partials and the last slice's epilogue). */
 static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
-  const uint32_t BM = d->tile_m, BN = d->tile_n, BK = d->tile_k;
-  const uint32_t NT = (BM / MICRO) * (BN / MICRO);
-  ek_buffer A, B;
-  ek_epilogue epi;
-  ek_gemm_buffers(m, d, &A, &B, &epi);
-  uint32_t u32 = ek_u32_type(m);
-  uint32_t ct = ek_type(m, d->acc_type);
-  uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, ct);
-  uint32_t as_t = spvgen_type_array(m, ct, ek_u32(m, BK * BM));
-  uint32_t bs_t = spvgen_type_array(m, ct, ek_u32(m, BK * BN));
-  uint32_t As = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, as_t),
-                                SpvStorageClassWorkgroup, 0);
-  uint32_t Bs = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, bs_t),
-                                SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, As, "As");
-  spvgen_name(m, Bs, "Bs");
-  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
-  const bool split = d->split_k > 1;
-  gemm_splitk sk;
-  if (split) gemm_splitk_declare(m, p, &sk);
-
-  spvgen_compute_main(m, "main", NT, 1, 1);
-  uint32_t zero_u = ek_u32(m, 0);
-  uint32_t zero = spvgen_const_null(m, ct);
-  uint32_t tid = ek_load_u32(m, lid_var);
-  uint32_t tx = ek_mod(m, tid, ek_u32(m, BN / MICRO));
-  uint32_t ty = ek_div(m, tid, ek_u32(m, BN / MICRO));
-  uint32_t bn = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, BN));
-  uint32_t bm = ek_mul(m, ek_load_v3_component(m, wg_var, 1), ek_u32(m, BM));
-  uint32_t z = ek_load_v3_component(m, wg_var, 2);
-  uint32_t k_begin = zero_u, Kend = 0;
-  if (split) {
-    gemm_splitk_ids(m, &sk, z);
-    z = sk.z;
-    k_begin = sk.k_begin;
-    Kend = sk.k_end;
-  }
-  uint32_t a_base = gemm_batch_offset(m, d, z, d->stride_a);
-  uint32_t b_base = gemm_batch_offset(m, d, z, d->stride_b);
-  epi.d_base = gemm_batch_offset(m, d, z, d->stride_d);
-  epi.c_base = epi.c.var ? gemm_batch_offset(m, d, z, d->stride_c) : 0;
-  uint32_t Mc = ek_u32(m, d->m), Nc = ek_u32(m, d->n), Kc = ek_u32(m, d->k);
-  if (!split) Kend = Kc;
-
-  uint32_t accv[MICRO * MICRO];
-  for (uint32_t i = 0; i < MICRO * MICRO; i++) accv[i] = ek_local(m, ct, zero);
-  uint32_t k0v = ek_local(m, u32, zero_u);
-  if (split) spvgen_store(m, k0v, k_begin);
-
-  spvgen_loop(m, SpvLoopControlMaskNone);
-  uint32_t k0 = ek_load_u32(m, k0v);
-  spvgen_loop_while(m, ek_lt(m, k0, Kend));
-  {
-    /* A tile (BM x BK) -> As[kk * BM + r]; consecutive invocations walk A's contiguous
-     * dimension. */
-    for (uint32_t e = 0; e < BM * BK / NT; e++) {
-      uint32_t idx = ek_add(m, tid, ek_u32(m, e * NT));
-      uint32_t r, kk;
-      if (d->a_layout == SPVGEN_ROW_MAJOR) {
-        kk = ek_mod(m, idx, ek_u32(m, BK));
-        r = ek_div(m, idx, ek_u32(m, BK));
-      } else {
-        r = ek_mod(m, idx, ek_u32(m, BM));
-        kk = ek_div(m, idx, ek_u32(m, BM));
-      }
-      uint32_t gr = ek_add(m, bm, r), gk = ek_add(m, k0, kk);
-      uint32_t inb = ek_and(m, ek_lt(m, gr, Mc), ek_lt(m, gk, Kc));
-      uint32_t gi = spvgen_op_select(m, u32, inb, ek_matrix_index(m, d->a_layout, d->lda, gr, gk, a_base), zero_u);
-      uint32_t v = ek_convert(m, spvgen_load(m, A.elem_type, ek_elem(m, &A, gi)), d->a_type, d->acc_type);
-      v = spvgen_op_select(m, ct, inb, v, zero);
-      uint32_t si[1] = {ek_add(m, ek_mul(m, kk, ek_u32(m, BM)), r)};
-      spvgen_store(m, spvgen_access_chain(m, wptr, As, si, 1), v);
-    }
-    /* B tile (BK x BN) -> Bs[kk * BN + c]. */
-    for (uint32_t e = 0; e < BN * BK / NT; e++) {
-      uint32_t idx = ek_add(m, tid, ek_u32(m, e * NT));
-      uint32_t c, kk;
-      if (d->b_layout == SPVGEN_ROW_MAJOR) {
-        c = ek_mod(m, idx, ek_u32(m, BN));
-        kk = ek_div(m, idx, ek_u32(m, BN));
-      } else {
-        kk = ek_mod(m, idx, ek_u32(m, BK));
-        c = ek_div(m, idx, ek_u32(m, BK));
-      }
-      uint32_t gc = ek_add(m, bn, c), gk = ek_add(m, k0, kk);
-      uint32_t inb = ek_and(m, ek_lt(m, gk, Kc), ek_lt(m, gc, Nc));
-      uint32_t gi = spvgen_op_select(m, u32, inb, ek_matrix_index(m, d->b_layout, d->ldb, gk, gc, b_base), zero_u);
-      uint32_t v = ek_convert(m, spvgen_load(m, B.elem_type, ek_elem(m, &B, gi)), d->b_type, d->acc_type);
-      v = spvgen_op_select(m, ct, inb, v, zero);
-      uint32_t si[1] = {ek_add(m, ek_mul(m, kk, ek_u32(m, BN)), c)};
-      spvgen_store(m, spvgen_access_chain(m, wptr, Bs, si, 1), v);
-    }
-    spvgen_workgroup_barrier(m);
-    /* BK rank-1 updates of the micro tile, accumulators in registers. */
-    uint32_t acc[MICRO * MICRO];
-    for (uint32_t i = 0; i < MICRO * MICRO; i++) acc[i] = spvgen_load(m, ct, accv[i]);
-    for (uint32_t kk = 0; kk < BK; kk++) {
-      uint32_t av[MICRO], bv[MICRO];
-      for (uint32_t i = 0; i < MICRO; i++) {
-        uint32_t ai[1] = {ek_add(m, ty, ek_u32(m, kk * BM + i * (BM / MICRO)))};
-        av[i] = spvgen_load(m, ct, spvgen_access_chain(m, wptr, As, ai, 1));
-        uint32_t bi[1] = {ek_add(m, tx, ek_u32(m, kk * BN + i * (BN / MICRO)))};
-        bv[i] = spvgen_load(m, ct, spvgen_access_chain(m, wptr, Bs, bi, 1));
-      }
-      for (uint32_t i = 0; i < MICRO; i++)
-        for (uint32_t j = 0; j < MICRO; j++)
-          acc[i * MICRO + j] = mad(m, d, ct, av[i], bv[j], acc[i * MICRO + j]);
-    }
-    for (uint32_t i = 0; i < MICRO * MICRO; i++) spvgen_store(m, accv[i], acc[i]);
-    spvgen_workgroup_barrier(m);
-  }
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, k0v, ek_add(m, k0, ek_u32(m, BK)));
-  spvgen_end_loop(m);
-
-  if (split) {
-    simt_splitk_epilogue(m, p, &sk, &epi, accv, bm, bn, tx, ty, tid, wg_var);
-    spvgen_function_end(m);
-    return;
-  }
-  /* Epilogue: each element inside D. */
-  for (uint32_t i = 0; i < MICRO; i++) {
-    uint32_t r = ek_add(m, bm, ek_add(m, ty, ek_u32(m, i * (BM / MICRO))));
-    for (uint32_t j = 0; j < MICRO; j++) {
-      uint32_t c = ek_add(m, bn, ek_add(m, tx, ek_u32(m, j * (BN / MICRO))));
-      spvgen_if(m, ek_and(m, ek_lt(m, r, Mc), ek_lt(m, c, Nc)));
-      ek_epilogue_store(m, &epi, spvgen_load(m, ct, accv[i * MICRO + j]), r, c);
-      spvgen_end_if(m);
-    }
-  }
+  simt_kernel k;
+  simt_declare(m, p, &k);
+  spvgen_compute_main(m, "main", (d->tile_m / MICRO) * (d->tile_n / MICRO), 1, 1);
+  uint32_t k_begin, k_end;
+  simt_ids(m, &k, &k_begin, &k_end);
+  ek_for kl;
+  uint32_t k0 = ek_for_begin(m, &kl, k_begin, k_end, ek_u32(m, d->tile_k), SpvLoopControlMaskNone);
+  stage_operand(m, &k, true, k0);
+  stage_operand(m, &k, false, k0);
+  spvgen_workgroup_barrier(m);
+  micro_tile_update(m, &k);
+  spvgen_workgroup_barrier(m);
+  ek_for_end(m, &kl);
+  if (k.split) simt_splitk_epilogue(m, &k);
+  else simt_epilogue(m, &k);
   spvgen_function_end(m);
 }
 

@@ -19,9 +19,6 @@
 
 #include "gemm_internal.h"
 
-/* Compute units the candidate rule assumes (caps have no such count; the H100's SMs, as
- * the coopmat2 cost model). */
-#define SPLITK_UNITS 132u
 
 spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
                                size_t size) {
@@ -29,13 +26,20 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   const spvgen_gemm_desc *d = &p->desc;
   const uint32_t S = d->split_k, tk = d->tile_k;
   uint32_t steps = gemm_ceil_div(d->k, tk);
+  p->workspace_binding = 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
+  p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
+  if (gemm_runtime(d)) { /* slice size and workspace per launch (spvgen_gemm_launch_for) */
+    ek_str x = ek_str_after(p->name, sizeof p->name);
+    ek_str_put(&x, " sk");
+    ek_str_u32(&x, S);
+    return SPVGEN_OK;
+  }
   if (S > steps)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "split_k %u is over the %u K steps of tile_k %u (k %u): at most %u slices", S, steps,
                      tk, d->k, steps);
   p->slice_k = gemm_ceil_div(gemm_ceil_div(d->k, S), tk) * tk;
   p->groups[2] = d->batch * S;
-  p->workspace_binding = 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
   p->workspace_ld = (d->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
   uint64_t counters = (uint64_t)d->batch * gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n);
@@ -46,23 +50,24 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
                      S, (unsigned long long)(partials + counters));
   p->workspace_counters = partials;
   p->workspace_bytes = (partials + counters) * 4u;
-  p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
   ek_str x = ek_str_after(p->name, sizeof p->name);
   ek_str_put(&x, " sk");
   ek_str_u32(&x, S);
   return SPVGEN_OK;
 }
 
-uint32_t gemm_splitk_candidates(const spvgen_gemm_config *base, spvgen_gemm_desc *out, uint32_t max) {
+uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,
+                                uint32_t max) {
+  const uint32_t units = gemm_units(caps);
   const spvgen_gemm_desc *d = &base->desc;
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
   uint32_t steps = gemm_ceil_div(d->k, d->tile_k);
-  if (tiles >= 2u * SPLITK_UNITS || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
+  if (tiles >= 2u * units || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
   uint32_t n = 0;
   /* 2, 4, 8, 16 slices while every slice keeps 4 K steps or more and the grid stays
    * within about 4 waves. */
   for (uint32_t s = 2; s <= 16 && n < max; s *= 2) {
-    if (s * 4 > steps || (s > 2 && tiles * (s / 2) >= 4u * SPLITK_UNITS)) break;
+    if (s * 4 > steps || (s > 2 && tiles * (s / 2) >= 4u * units)) break;
     out[n] = *d;
     out[n].split_k = s;
     n++;
@@ -93,24 +98,25 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
   spvgen_name(m, s->flag, "splitk_last");
 }
 
-void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, uint32_t wgz) {
-  const spvgen_gemm_desc *d = &s->p->desc;
-  uint32_t u32 = ek_u32_type(m);
-  if (d->batch > 1) {
-    s->slice = ek_div(m, wgz, ek_u32(m, d->batch));
-    s->z = ek_mod(m, wgz, ek_u32(m, d->batch));
+/* Whether the batch index takes part (RUNTIME: always; FIXED: batch > 1). */
+static bool batched(const gemm_splitk *s) { return s->sh->runtime || s->p->desc.batch > 1; }
+
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz) {
+  s->sh = sh;
+  if (batched(s)) {
+    s->slice = ek_udiv(m, wgz, sh->batch);
+    s->z = ek_umod(m, wgz, sh->batch);
   } else {
     s->slice = wgz;
     s->z = ek_u32(m, 0);
   }
-  s->k_begin = ek_mul(m, s->slice, ek_u32(m, s->p->slice_k));
-  s->k_end = spvgen_glsl_u_min(m, u32, ek_add(m, s->k_begin, ek_u32(m, s->p->slice_k)), ek_u32(m, d->k));
+  s->k_begin = ek_imul(m, s->slice, sh->slice_k);
+  s->k_end = ek_umin(m, ek_iadd(m, s->k_begin, sh->slice_k), sh->k);
 }
 
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice) {
-  const spvgen_gemm_desc *d = &s->p->desc;
-  uint32_t plane = d->batch > 1 ? ek_add(m, ek_mul(m, slice, ek_u32(m, d->batch)), s->z) : slice;
-  return ek_mul(m, plane, ek_u32(m, d->m * s->p->workspace_ld));
+  uint32_t plane = batched(s) ? ek_iadd(m, ek_imul(m, slice, s->sh->batch), s->z) : slice;
+  return ek_imul(m, plane, ek_imul(m, s->sh->m, s->sh->workspace_ld));
 }
 
 void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word) {
@@ -128,16 +134,19 @@ uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, u
   uint32_t dev = ek_u32(m, SpvScopeDevice), sem = ek_u32(m, mem_sem(s));
   spvgen_op_memory_barrier(m, dev, sem);
   spvgen_workgroup_barrier(m);
-  uint32_t tiles_m = gemm_ceil_div(d->m, d->tile_m), tiles_n = gemm_ceil_div(d->n, d->tile_n);
-  uint32_t tile = ek_add(m, ek_mul(m, tile_y, ek_u32(m, tiles_n)), tile_x);
-  if (d->batch > 1) tile = ek_add(m, ek_mul(m, s->z, ek_u32(m, tiles_m * tiles_n)), tile);
-  s->counter = ek_add(m, tile, ek_u32(m, (uint32_t)p->workspace_counters));
-  spvgen_if(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
+  const ek_gemm_shape *sh = s->sh;
+  uint32_t tile = ek_iadd(m, ek_imul(m, tile_y, sh->tiles_n), tile_x);
+  if (batched(s)) {
+    uint32_t tiles_m = ek_div_imm(m, ek_add_imm(m, sh->m, d->tile_m - 1), d->tile_m);
+    tile = ek_iadd(m, ek_imul(m, s->z, ek_imul(m, tiles_m, sh->tiles_n)), tile);
+  }
+  s->counter = ek_iadd(m, tile, sh->workspace_counters);
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
   uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
   uint32_t last = spvgen_op_i_equal(m, b, old, ek_u32(m, d->split_k - 1));
   spvgen_op_store(m, s->flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)), gemm_splitk_access(s),
                   NULL, 0);
-  spvgen_end_if(m);
+  ek_guard_end(m, first);
   spvgen_workgroup_barrier(m);
   uint32_t f = spvgen_op_load(m, u32, s->flag, gemm_splitk_access(s), NULL, 0);
   return spvgen_op_i_equal(m, b, f, ek_u32(m, 1));
@@ -148,8 +157,8 @@ void gemm_splitk_acquire(spvgen_module *m, const gemm_splitk *s) {
 }
 
 void gemm_splitk_reset(spvgen_module *m, const gemm_splitk *s, uint32_t lid) {
-  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, ek_u32(m, 0)));
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, ek_u32(m, 0)));
   spvgen_op_atomic_store(m, ek_elem(m, &s->ws, s->counter), ek_u32(m, SpvScopeDevice),
                          ek_u32(m, SpvMemorySemanticsMaskNone), ek_u32(m, 0));
-  spvgen_end_if(m);
+  ek_guard_end(m, first);
 }

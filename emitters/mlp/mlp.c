@@ -815,24 +815,3 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   if (uniform) spvgen_end_if(m);
   spvgen_function_end(m);
 }
-
-/* A run-time loop `for (i = start; i < end; i += step)` over u32 ids, counter in `var`
- * (a Function u32 variable); returns i (valid in the body). */
-uint32_t mlp_for_begin(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end) {
-  return mlp_for_begin_ctl(m, var, start, end, SpvLoopControlDontUnrollMask);
-}
-
-uint32_t mlp_for_begin_ctl(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end,
-                           SpvLoopControlMask control) {
-  spvgen_store(m, var, start);
-  spvgen_loop(m, control);
-  uint32_t i = ek_load_u32(m, var);
-  spvgen_loop_while(m, ek_lt(m, i, end));
-  return i;
-}
-
-void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, var, ek_add(m, i, step));
-  spvgen_end_loop(m);
-}

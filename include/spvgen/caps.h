@@ -289,6 +289,9 @@ typedef struct spvgen_device_caps {
   uint32_t coopvec_count;
   spvgen_coopvec_combo coopvec[SPVGEN_MAX_COOPVEC_COMBOS];
   bool lists_truncated; /* the driver listed more entries than the arrays hold */
+  /* Streaming multiprocessors (VK_NV_shader_sm_builtins' shaderSMCount) or the vendor's
+   * compute units: what the GEMM planner spreads tiles over (0: unknown; it assumes 132). */
+  uint32_t compute_units;
 } spvgen_device_caps;
 
 /* (caps->features & mask) == mask; false for NULL caps. */

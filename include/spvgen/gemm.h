@@ -18,9 +18,10 @@
  *                                                no allocation in steady state)
  *   spvgen_gemm(desc, caps, &kernel, msg, size)  the one-shot convenience
  *
- * A zero-initialized desc is valid once m, n and k are set: an f16 GEMM (f16 inputs,
- * f16 accumulation, f16 output), every matrix row-major and tightly packed, alpha 1, no
- * C, no bias, no activation, the variant and tile chosen for the device.
+ * A zero-initialized desc is valid: an f16 GEMM (f16 inputs, f16 accumulation, f16
+ * output), every matrix row-major, alpha 1, no C, no bias, no activation, the variant and
+ * tile chosen for the device, for any shape given per call (run-time shapes, below); with
+ * m, n and k set, the kernel of that shape, every matrix tightly packed.
  *
  * Bindings (set 0), in this order, each a storage buffer of its element type:
  *   0 A, 1 B, 2 D (written), then 3 C when beta != 0, then the bias (3 or 4) when bias
@@ -38,10 +39,14 @@
  *   spvgen_vk_buffer_fill with 0). The kernel leaves them at 0 again, so the same
  *   workspace serves any number of later dispatches (one dispatch at a time per
  *   workspace); the partial planes need no initialization.
- * No push constants: shapes, strides and scalars are constants of the module (a module
- * per shape; emission takes microseconds, and a framework keys its pipeline cache on the
- * words' hash).
- * Dispatch: plan.groups[0] x groups[1] x groups[2] workgroups (also in the kernel info).
+ * Shapes (desc.shapes): FIXED kernels hold M, N, K, batch, leading dimensions, batch
+ * strides, alpha and beta as module constants (a module per shape) and take no push
+ * constants; dispatch plan.groups[0] x groups[1] x groups[2] workgroups (also in the
+ * kernel info). RUNTIME kernels take all of them as push constants (the block is
+ * spvgen_gemm_push, byte for byte, plan.push_size bytes): one pipeline serves every shape
+ * of its class (see "Run-time shapes" below); spvgen_gemm_launch_for gives the push
+ * bytes, the grid and the workspace size for a shape, and the kernel info's groups are
+ * 0 (the caller decides, from the shape).
  *
  * Split-K (split_k > 1; the simt and coopmat2 variants): one dispatch of split_k times
  * the workgroups, groups[2] = batch * split_k, workgroup z = slice * batch + b. Slice s
@@ -52,6 +57,29 @@
  * partials in slice order 0, 1, ... (so results do not depend on the arrival order:
  * deterministic), applies the whole epilogue, writes D and resets the counter to 0. No
  * float atomics, no spin-waits. Needs vulkanMemoryModelDeviceScope.
+ *
+ * Run-time shapes (desc.shapes RUNTIME, or AUTO with m, n and k all 0; a zeroed desc is
+ * thus a valid request: an f16 GEMM pipeline for any shape). A kernel is specialized only
+ * by what changes its code: types, layouts, epilogue, tile and knobs, and a class of
+ * shapes it promises to serve:
+ *   m_multiple, n_multiple, k_multiple  M (N, K) is always a multiple of this (0: 1).
+ *                  A tile dimension that divides it needs no edge handling in that
+ *                  dimension (e.g. N and K of a model's weights).
+ *   ld_multiple    every leading dimension and batch stride is a multiple of this (0: 1):
+ *                  16 bytes' worth (8 f16, 16 s8) lets the kernels load 16 bytes at a time
+ *                  without checks and tells the driver the rows are aligned.
+ * m, n, k and batch, when set, are the shape the plan is chosen for (tile, split-K); the
+ * kernel still serves every shape of the class. The epilogue is part of the class:
+ * desc.beta != 0 declares the C operand (its factor is the run-time args.beta); desc.alpha
+ * 0 or 1 means no scaling (args.alpha must be 0 or 1), any other value a run-time alpha
+ * (args.alpha). spvgen_gemm_launch_for refuses a shape outside the plan's class naming the
+ * field ("lda 1001 is not a multiple of the class's ld_multiple 8"), and
+ * spvgen_gemm_class_for fills a desc's class from a concrete shape.
+ *
+ * Compile time is a planning cost: every plan carries plan.compile_ms, an estimate of what
+ * the driver takes to compile it (a model fitted to measurements: variant, tile, unroll,
+ * edge handling), and the planner keeps to desc.compile_budget_ms (0: the default, 300 ms;
+ * raised to at most 1000 ms for a fixed shape whose run is estimated at 1 ms or more).
  *
  * caps may be NULL in plan/plans/spvgen_gemm: then the "vulkan13" preset (no cooperative
  * features) is assumed. Nothing here prints, allocates (but spvgen_gemm's words) or
@@ -137,6 +165,18 @@ typedef enum spvgen_gemm_edge {
   SPVGEN_GEMM_EDGE_COUNT = 4,
 } spvgen_gemm_edge;
 
+/* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */
+typedef enum spvgen_gemm_shapes {
+  SPVGEN_GEMM_SHAPES_AUTO = 0,    /* FIXED when m, n and k are set, RUNTIME when all are 0 */
+  SPVGEN_GEMM_SHAPES_FIXED = 1,   /* module constants: a module per shape */
+  SPVGEN_GEMM_SHAPES_RUNTIME = 2, /* push constants: one pipeline per class of shapes */
+  SPVGEN_GEMM_SHAPES_COUNT = 3,
+} spvgen_gemm_shapes;
+
+/* "auto", "fixed", "runtime"; NULL for an unknown value. */
+const char *spvgen_gemm_shapes_name(spvgen_gemm_shapes shapes);
+bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out);
+
 /* "auto", "branch", "clamp", "shift"; NULL for an unknown value. */
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
@@ -155,7 +195,7 @@ bool spvgen_activation_parse(const char *name, spvgen_activation *out);
 
 typedef struct spvgen_gemm_desc {
   /* ---- the problem ---- */
-  uint32_t m, n, k;      /* >= 1 (required) */
+  uint32_t m, n, k;      /* FIXED: >= 1; RUNTIME: the shape to plan for (0: unknown) */
   uint32_t batch;        /* 0: 1 */
   /* Element types (0 is f16 for all four). Integer inputs (s8, u8) need an s32
    * accumulator; float inputs a float one. The epilogue converts to out_type. */
@@ -188,6 +228,15 @@ typedef struct spvgen_gemm_desc {
                                       candidates for small-M*N, long-K shapes) */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
   spvgen_gemm_edge edge;           /* coopmat2: tiles crossing M or N (see above) */
+
+  /* ---- shapes and what compiling may cost (see "Run-time shapes") ---- */
+  spvgen_gemm_shapes shapes;       /* 0: FIXED when m, n, k are set, else RUNTIME */
+  uint32_t m_multiple, n_multiple, k_multiple; /* RUNTIME class: M, N, K multiples (0: 1) */
+  uint32_t ld_multiple;            /* RUNTIME class: ld* and stride_* multiples (0: 1) */
+  uint32_t edge_unroll;            /* coopmat2 edge branch: unroll of the clamped edge path
+                                      (0: 1; the interior path runs `unroll`) */
+  uint32_t compile_budget_ms;      /* estimated driver compile the plan may cost (0: 300 ms,
+                                      up to 1000 for long fixed-shape runs) */
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the
@@ -211,8 +260,69 @@ typedef struct spvgen_gemm_config {
   uint32_t workspace_binding;  /* the workspace's binding (after D, C and bias) */
   uint32_t workspace_ld;       /* words per partial row: N rounded up to 4 */
   uint64_t workspace_counters; /* word offset of the counters */
-  uint64_t workspace_bytes;    /* the workspace's size: partials, then counters */
+  uint64_t workspace_bytes;    /* the workspace's size: partials, then counters (RUNTIME:
+                                  0; spvgen_gemm_launch_for gives it per shape) */
+  /* RUNTIME shapes: the push-constant block's size (sizeof(spvgen_gemm_push)); 0 FIXED. */
+  uint32_t push_size;
+  /* The planner's estimate of the driver's first compile of the kernel, in ms. */
+  uint32_t compile_ms;
 } spvgen_gemm_config;
+
+/* ------------------------------------------------------------ run-time shapes ---- */
+
+/* One call's shape for a RUNTIME plan. Zero fields take the defaults of spvgen_gemm_desc
+ * (batch 1, tight leading dimensions and strides, alpha 1). */
+typedef struct spvgen_gemm_args {
+  uint32_t m, n, k;       /* >= 1, at most SPVGEN_GEMM_MAX_DIM */
+  uint32_t batch;
+  uint32_t lda, ldb, ldc, ldd;
+  uint64_t stride_a, stride_b, stride_c, stride_d;
+  float alpha, beta;      /* as the plan's epilogue allows (see "Run-time shapes") */
+} spvgen_gemm_args;
+
+/* The push-constant block of a RUNTIME kernel, member for member (std430, 4-byte
+ * members, 72 bytes: within the 128 every Vulkan device has). Strides and the split-K
+ * fields are derived by spvgen_gemm_launch_for. */
+typedef struct spvgen_gemm_push {
+  uint32_t m, n, k, batch;
+  uint32_t lda, ldb, ldc, ldd;
+  uint32_t stride_a, stride_b, stride_c, stride_d;
+  float alpha, beta;
+  uint32_t slice_k;            /* split-K: K per slice (a multiple of tile_k) */
+  uint32_t workspace_ld;       /* split-K: words per partial row (N rounded up to 4) */
+  uint32_t workspace_counters; /* split-K: word offset of the counters */
+  uint32_t tiles_n;            /* ceil(N / tile_n) */
+} spvgen_gemm_push;
+
+/* Everything a dispatch of a plan needs for one shape. */
+typedef struct spvgen_gemm_launch {
+  spvgen_gemm_push push;       /* the push constants (RUNTIME) */
+  uint32_t push_size;          /* bytes of push to pass: plan.push_size (0: FIXED) */
+  uint32_t groups[3];          /* the dispatch grid */
+  uint64_t workspace_bytes;    /* split-K: the workspace this shape needs (0: none) */
+  uint64_t workspace_counters; /* split-K: word offset of its counters */
+} spvgen_gemm_launch;
+
+/* The launch of plan for args: checks args against the plan's class (every field named
+ * on refusal: "n 1000 is not a multiple of n_multiple 8", "lda 100 is less than the row
+ * length 128 of the row-major 64x128 a"), fills the push constants, the grid and the
+ * split-K workspace size. A FIXED plan takes args NULL (or the plan's own shape). */
+spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *plan, const spvgen_gemm_args *args,
+                                     spvgen_gemm_launch *launch, char *message, size_t message_size);
+
+/* The class a concrete shape falls in: *out = *base (types, layouts, epilogue, knobs) with
+ * shapes RUNTIME, m, n, k and batch set to the shape as the planning hint, and the class
+ * fields set to what the shape satisfies: m_multiple, n_multiple, k_multiple the largest
+ * power of two (at most 256) dividing M, N, K; ld_multiple the largest (at most 16)
+ * dividing every leading dimension and batch stride. Fails (naming the field) on an args
+ * that no plan could take. */
+spvgen_status spvgen_gemm_class_for(const spvgen_gemm_desc *base, const spvgen_gemm_args *args,
+                                    spvgen_gemm_desc *out, char *message, size_t message_size);
+
+/* A key for a framework's pipeline cache: equal for two plans whose kernels are the same
+ * (a hash of the resolved plan with the shape values of a RUNTIME plan left out; a FIXED
+ * plan's shape is part of its kernel). */
+uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan);
 
 /* Resolves desc for a device. On failure returns SPVGEN_ERROR_INVALID_ARGUMENT (a field
  * out of range) or SPVGEN_ERROR_UNSUPPORTED (the device, or this variant, cannot do

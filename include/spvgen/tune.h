@@ -74,6 +74,8 @@ typedef struct spvgen_tune_entry {
   double median_ns;
   uint32_t m, n, k, batch;
   spvgen_tune_origin origin; /* set by lookup and list; ignored by store */
+  double compile_ms;         /* the plan's build (emit + the driver's compile) when it was
+                                tuned; 0: not recorded (entries written before it was) */
 } spvgen_tune_entry;
 
 /* The default cache file: $XDG_CACHE_HOME/spvgen/tune-v1.txt when XDG_CACHE_HOME is an
@@ -207,6 +209,8 @@ typedef struct spvgen_tune_candidate {
   uint32_t samples, rejected; /* timed dispatches kept, and dropped as outliers */
   uint64_t checked, bad;  /* output elements compared, and out of tolerance */
   char message[160];      /* FAILED / WRONG: why */
+  double compile_ms;      /* building it: emit + spvgen_vk_pipeline_create (the driver's
+                             compile; a cold figure only with an empty driver cache) */
 } spvgen_tune_candidate;
 
 #define SPVGEN_TUNE_MAX_CANDIDATES 128

@@ -142,9 +142,13 @@ bool tune_format_line(const spvgen_tune_entry *e, char *line, size_t size, char 
     return tune_msg(msg, msize, "median_ns is not a finite number >= 0"), false;
   char body[TUNE_MAX_LINE], split[32] = "";
   if (k->split_k > 1) snprintf(split, sizeof split, " split_k=%u", k->split_k);
-  int n = snprintf(body, sizeof body, "%s\tvariant=%s tile=%ux%ux%u wg=%u sg=%u stages=%u unroll=%u%s ns=%.1f at=%ux%ux%ux%u",
+  /* compile_ms: optional (lines of caches written before it have none) */
+  char compile[40] = "";
+  if (e->compile_ms > 0 && isfinite(e->compile_ms) && e->compile_ms < 1e9)
+    snprintf(compile, sizeof compile, " compile_ms=%.1f", e->compile_ms);
+  int n = snprintf(body, sizeof body, "%s\tvariant=%s tile=%ux%ux%u wg=%u sg=%u stages=%u unroll=%u%s ns=%.1f at=%ux%ux%ux%u%s",
                    e->key, k->variant, k->tile_m, k->tile_n, k->tile_k, k->workgroup_size, k->subgroups,
-                   k->stages, k->unroll, split, e->median_ns, e->m, e->n, e->k, e->batch);
+                   k->stages, k->unroll, split, e->median_ns, e->m, e->n, e->k, e->batch, compile);
   if (n < 0 || (size_t)n + 14 + 1 > TUNE_MAX_LINE || (size_t)n + 14 >= size)
     return tune_msg(msg, msize, "the entry is longer than a line may be (%d bytes)", TUNE_MAX_LINE), false;
   snprintf(line, size, "%s\tcrc=%08x", body, tune_crc32(body, (size_t)n));
@@ -224,7 +228,15 @@ bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *w
   e->median_ns = strtod(p, &end);
   if (errno || end == p || !isfinite(e->median_ns) || e->median_ns < 0) goto bad;
   p = end;
-  if (!expect(&p, " at=") || !parse_dims(&p, at, 4) || *p) goto bad;
+  if (!expect(&p, " at=") || !parse_dims(&p, at, 4)) goto bad;
+  if (expect(&p, " compile_ms=")) {
+    if (*p < '0' || *p > '9') goto bad;
+    errno = 0;
+    e->compile_ms = strtod(p, &end);
+    if (errno || end == p || !isfinite(e->compile_ms) || e->compile_ms < 0) goto bad;
+    p = end;
+  }
+  if (*p) goto bad;
   k->tile_m = tile[0];
   k->tile_n = tile[1];
   k->tile_k = tile[2];
@@ -234,7 +246,8 @@ bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *w
   e->batch = at[3];
   return true;
 bad:
-  tune_msg(why, wsize, "has a malformed value (expected variant=V tile=MxNxK wg= sg= stages= unroll= [split_k=] ns= at=MxNxKxB)");
+  tune_msg(why, wsize, "has a malformed value (expected variant=V tile=MxNxK wg= sg= stages= unroll= [split_k=] ns= "
+                       "at=MxNxKxB [compile_ms=])");
   return false;
 }
 

@@ -128,7 +128,9 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
       memset(&one, 0, sizeof one);
       char why[sizeof c->message];
       why[0] = 0;
+      double build0 = tune_now_seconds();
       spvgen_status st = ops->build(state, i, &one, why, sizeof why);
+      c->compile_ms = (tune_now_seconds() - build0) * 1e3;
       if (st == SPVGEN_OK) {
         for (uint32_t r = 0; r < total; r++) dd[r] = one;
         if (warmup_ms) {

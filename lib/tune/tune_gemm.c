@@ -378,6 +378,11 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
   spvgen_gemm_config def;
   spvgen_status st = plan_clean(desc, caps, &def, msg, size);
   if (st != SPVGEN_OK) return st;
+  if (def.desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME)
+    return tune_msg(msg, size,
+                    "spvgen_tune_gemm: a run-time shape desc: tune a fixed shape of its class (m, n, k set, shapes "
+                    "fixed); its knobs apply to the class"),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
   uint32_t n = 0;
   st = spvgen_gemm_plans(desc, caps, NULL, 0, &n, msg, size);
   if (st != SPVGEN_OK) return st;
@@ -425,6 +430,7 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
       snprintf(e.key, sizeof e.key, "%s", res->key);
       e.knobs = res->candidates[res->best].knobs;
       e.median_ns = res->best_ns;
+      e.compile_ms = res->candidates[res->best].compile_ms;
       e.m = def.desc.m;
       e.n = def.desc.n;
       e.k = def.desc.k;

@@ -463,6 +463,7 @@ static void read_memory_heaps(const sg_vk_instance_fns *fns, VkPhysicalDevice pd
 /* What choose_extensions found that the later steps need. */
 typedef struct extension_plan {
   bool has_pipeline_executable, has_driver_props;
+  bool has_sm_builtins; /* VK_NV_shader_sm_builtins: the SM count (properties only) */
 } extension_plan;
 
 /* The device extensions: which feature structs to chain, which extensions to enable, the
@@ -555,6 +556,7 @@ static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysical
                                 ? SPVGEN_SPIRV_VERSION(1, 4)
                                 : SPVGEN_SPIRV_VERSION(1, 3);
   bool has_driver_props = v12 || has_extension(exts, ne, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+  plan->has_sm_builtins = has_extension(exts, ne, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
   free(exts);
   plan->has_pipeline_executable = has_pipeline_executable;
   plan->has_driver_props = has_driver_props;
@@ -593,7 +595,7 @@ static void read_features(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
 /* The properties of the chained extensions (subgroups, maintenance, driver, cooperative
  * matrix / vector) and the cooperative shape lists. */
 static spvgen_status read_properties2(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
-                                      sg_vk_device_info *info, bool has_driver_props,
+                                      sg_vk_device_info *info, bool has_driver_props, bool has_sm_builtins,
                                       char *message, size_t message_size) {
   spvgen_device_caps *caps = &info->caps;
   const sg_vk_features *f = &info->features;
@@ -631,6 +633,9 @@ static spvgen_status read_properties2(const sg_vk_instance_fns *fns, VkPhysicalD
   if (has_m4) CHAIN(m4);
   if (has_ssc) CHAIN(ssc);
   if (has_driver_props) CHAIN(driver);
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV, NULL, 0, 0};
+  if (has_sm_builtins) CHAIN(sm);
   if (has_coopmat) CHAIN(cm);
   if (has_coopmat2) CHAIN(cm2);
   if (has_coopvec) CHAIN(cv);
@@ -650,6 +655,7 @@ static spvgen_status read_properties2(const sg_vk_instance_fns *fns, VkPhysicalD
     caps->required_subgroup_size_in_compute =
         (ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
   }
+  caps->compute_units = has_sm_builtins ? sm.shaderSMCount : 0;
   if (has_driver_props) {
     copy_name(caps->driver_name, sizeof caps->driver_name, driver.driverName);
     copy_name(caps->driver_info, sizeof caps->driver_info, driver.driverInfo);
@@ -717,7 +723,7 @@ spvgen_status sg_vk_query_device(const sg_vk_instance_fns *fns, VkPhysicalDevice
   st = choose_extensions(fns, pd, info, v11, v12, v13, &plan, message, message_size);
   if (st != SPVGEN_OK) return st;
   read_features(fns, pd, info, plan.has_pipeline_executable);
-  return read_properties2(fns, pd, info, plan.has_driver_props, message, message_size);
+  return read_properties2(fns, pd, info, plan.has_driver_props, plan.has_sm_builtins, message, message_size);
 }
 
 /* ------------------------------------------------- a caller's feature chain ---- */

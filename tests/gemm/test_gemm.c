@@ -87,6 +87,8 @@ static void test_zero_desc_resolves_every_field(void) {
 static void test_plan_errors_name_the_field(void) {
   spvgen_device_caps c = preset("vulkan13"), lvp = preset("lavapipe");
   spvgen_gemm_desc d = shape(0, 5, 5);
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "m, n and k: set all three");
+  d.shapes = SPVGEN_GEMM_SHAPES_FIXED;
   EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "m, n and k must be at least 1");
   d = shape(64, 64, 64);
   d.lda = 10;

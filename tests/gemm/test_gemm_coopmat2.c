@@ -297,6 +297,7 @@ static void test_column_major_edges_and_epilogue_disassembly(void) {
   d.beta = 0.5f;
   d.bias = SPVGEN_GEMM_BIAS_ROW;
   d.activation = SPVGEN_ACTIVATION_GELU;
+  d.edge = SPVGEN_GEMM_EDGE_BRANCH; /* (the budget's default for this shape is another) */
   char *text = emit_text(&d, NULL);
   check_has_line(text, "OpCapability CooperativeMatrixPerElementOperationsNV");
   CHECK_MSG(text_has(text, "OpTypeTensorViewNV %uint_2 %false %uint_1 %uint_0"), "transposing view");
@@ -317,12 +318,20 @@ static size_t count_of(const char *text, const char *needle) {
 }
 
 /* edge = clamp: one path, every load and store through the clamped layouts (no unclamped
- * layout, no interior/edge branch, one copy of the K loop); branch: two copies. */
+ * layout, no interior/edge branch, one copy of the K loop); branch with edge_unroll equal
+ * to unroll: two copies; with edge_unroll 1 (the default) the edge copy is one step. */
 static void test_edge_clamp_emits_one_clamped_path(void) {
   load_h100();
   spvgen_gemm_desc d = gemm(3000, 3000, 3000, F16, F32, F32);
-  spvgen_gemm_config pb, pc;
+  spvgen_gemm_config pb, pc, p1;
+  d.edge = SPVGEN_GEMM_EDGE_BRANCH;
+  d.unroll = 4;
+  char *rolled = emit_text(&d, &p1);
+  CHECK_EQ_U64(p1.desc.edge_unroll, 1);
+  CHECK_MSG(strstr(p1.name, "u4/1") != NULL, "plan name '%s' names the edge unroll", p1.name);
+  d.edge_unroll = 4;
   char *branch = emit_text(&d, &pb);
+  d.edge_unroll = 0;
   d.edge = SPVGEN_GEMM_EDGE_CLAMP;
   char *clamp = emit_text(&d, &pc);
   CHECK_EQ_U64(pb.desc.edge, SPVGEN_GEMM_EDGE_BRANCH);
@@ -335,6 +344,9 @@ static void test_edge_clamp_emits_one_clamped_path(void) {
   CHECK_MSG(text_has(clamp, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "clamp: the clamped layout");
   size_t mb = count_of(branch, "OpCooperativeMatrixMulAddKHR"), mc = count_of(clamp, "OpCooperativeMatrixMulAddKHR");
   CHECK_MSG(mc > 0 && mb == 2 * mc, "MulAdds: branch %zu, clamp %zu (half)", mb, mc);
+  size_t mr = count_of(rolled, "OpCooperativeMatrixMulAddKHR");
+  CHECK_MSG(mr == mc + 2, "MulAdds: rolled edge path %zu, one clamped path %zu (+ one step + the K edge)", mr, mc);
+  spvgen_free_text(rolled);
   spvgen_free_text(branch);
   spvgen_free_text(clamp);
   /* A tile-multiple shape has no edge: clamp changes nothing but the desc. */
@@ -363,6 +375,7 @@ static void test_edge_clamp_emits_one_clamped_path(void) {
    * matrix smaller than the tile. */
   d = gemm(3000, 3000, 3000, F16, F32, F32);
   d.edge = SPVGEN_GEMM_EDGE_SHIFT;
+  d.unroll = 4; /* as the clamp kernel above */
   char *sh = emit_text(&d, &pc);
   CHECK_MSG(strstr(pc.name, " shift") != NULL, "plan name '%s' says shift", pc.name);
   CHECK_MSG(!text_has(sh, "OpSelectionMerge"), "shift: no branch");
@@ -570,6 +583,7 @@ static void test_stages2_plans_validate(void) {
         d.a_layout = (spvgen_matrix_layout)(lay & 1);
         d.b_layout = (spvgen_matrix_layout)(lay >> 1);
         d.stages = 2;
+        d.edge = SPVGEN_GEMM_EDGE_BRANCH; /* edge tiles on the tensor loads */
         size_t ti = (t + s + lay) % 3;
         bool eight = spvgen_component_type_size(TYPES[t].a) == 1;
         d.tile_m = tiles[ti][0];

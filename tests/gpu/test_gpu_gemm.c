@@ -397,6 +397,152 @@ static void test_gemm_coopmat2_edge_clamp_matches_cpu(void) {
   g_edge = SPVGEN_GEMM_EDGE_AUTO;
 }
 
+/* ---------------------------------------------------------- run-time shapes ---- */
+
+/* One pipeline of a RUNTIME desc over `shapes` (those the plan's class takes: shift needs
+ * whole tiles), every element checked. */
+static void run_time_shapes(spvgen_vk_context *ctx, spvgen_gemm_desc d, const spvgen_gemm_args *list, uint32_t n,
+                            const char *what) {
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  spvgen_gemm_config p;
+  char msg[1024];
+  spvgen_status st = spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
+  if (st != SPVGEN_OK) return;
+  spvgen_gemm_args take[16];
+  uint32_t nt = 0;
+  for (uint32_t i = 0; i < n && nt < 16; i++) {
+    spvgen_gemm_launch l;
+    if (spvgen_gemm_launch_for(&p, &list[i], &l, NULL, 0) == SPVGEN_OK) take[nt++] = list[i];
+  }
+  CHECK_MSG(nt > 0, "%s [%s]: no shape of the list is in the class", what, p.name);
+  gemm_run_result r[16];
+  gemm_run_options o = {0};
+  o.seed = test_rand_u32() | 1u;
+  st = gemm_run_shapes(ctx, &d, take, nt, &o, r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
+  if (st != SPVGEN_OK) return;
+  for (uint32_t i = 0; i < nt; i++) {
+    const spvgen_gemm_desc *s = &r[i].shape;
+    g_runs++;
+    CHECK_MSG(r[i].bad == 0,
+              "%s [%s] %ux%ux%u batch %u: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g", what,
+              r[i].plan.name, s->m, s->n, s->k, s->batch, (unsigned long long)r[i].bad,
+              (unsigned long long)r[i].checked, (unsigned long long)r[i].first_bad_row,
+              (unsigned long long)r[i].first_bad_col, (unsigned long long)r[i].first_bad_batch, r[i].first_bad_gpu,
+              r[i].first_bad_ref);
+  }
+}
+
+static const spvgen_gemm_args runtime_shapes[] = {
+    {.m = 1, .n = 1, .k = 1},           {.m = 97, .n = 131, .k = 67},  {.m = 256, .n = 128, .k = 64},
+    {.m = 255, .n = 257, .k = 129},     {.m = 33, .n = 520, .k = 300}, {.m = 300, .n = 276, .k = 264, .batch = 3},
+    {.m = 257, .n = 512, .k = 512},     {.m = 1000, .n = 129, .k = 1000}};
+
+/* Every type set and layout (D's too; `all`: else f16->f32, f16->f16 and s8 with A and
+ * B's four layouts, which keeps the binary's run under its time limit), with no class
+ * promise and with aligned rows; the coopmat2 edge mode `edge` (0: the plan's). */
+static void runtime_variant(spvgen_gemm_variant variant, spvgen_gemm_edge edge, bool all) {
+  spvgen_vk_context *ctx = open_for(variant);
+  if (!ctx) return;
+  for (size_t t = 0; t < sizeof type_sets / sizeof type_sets[0]; t++)
+    for (int lay = 0; lay < 8; lay++) {
+      if (!all && (t == 2 || t == 4 || t == 5 || lay >= 4)) continue;
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.a_type = d.b_type = type_sets[t][0];
+      d.acc_type = type_sets[t][1];
+      d.out_type = type_sets[t][2];
+      d.a_layout = (spvgen_matrix_layout)(lay & 1);
+      d.b_layout = (spvgen_matrix_layout)((lay >> 1) & 1);
+      d.d_layout = (spvgen_matrix_layout)(lay >> 2);
+      d.variant = variant;
+      d.edge = edge;
+      d.ld_multiple = lay & 1 ? 0 : 1; /* both: no promise */
+      spvgen_gemm_config p;
+      spvgen_gemm_desc probe = d;
+      probe.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      if (spvgen_gemm_plan(&probe, spvgen_vk_caps(ctx), &p, NULL, 0) != SPVGEN_OK) {
+        g_plans_skipped++; /* this type set is not on the device (e.g. bf16) */
+        continue;
+      }
+      char what[96];
+      snprintf(what, sizeof what, "run-time %s types %zu layout %d", spvgen_gemm_variant_name(variant), t, lay);
+      run_time_shapes(ctx, d, runtime_shapes, sizeof runtime_shapes / sizeof runtime_shapes[0], what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
+/* The epilogue's run-time pieces (alpha, beta with C, bias, activations), padded leading
+ * dimensions and batch strides, and a class that promises aligned rows and whole K
+ * steps. */
+static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
+  spvgen_vk_context *ctx = open_for(variant);
+  if (!ctx) return;
+  static const spvgen_gemm_args sh[] = {
+      {.m = 100, .n = 200, .k = 64, .batch = 2, .lda = 72, .ldb = 208, .ldc = 216, .ldd = 200, .alpha = 0.5f, .beta = 2.0f},
+      {.m = 129, .n = 65, .k = 128, .alpha = -1.0f, .beta = 0.0f},
+      {.m = 512, .n = 256, .k = 256, .batch = 2, .stride_a = 512 * 256 + 64, .alpha = 1.5f, .beta = -0.5f}};
+  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.acc_type = SPVGEN_COMPONENT_F32;
+    d.out_type = act & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+    d.alpha = 2.0f; /* a run-time alpha */
+    d.beta = 1.0f;  /* a C operand */
+    d.c_layout = (spvgen_matrix_layout)(act & 1);
+    d.bias = (spvgen_gemm_bias)(act % 3);
+    d.activation = (spvgen_activation)act;
+    d.variant = variant;
+    d.ld_multiple = 8;
+    d.k_multiple = 64;
+    char what[96];
+    snprintf(what, sizeof what, "run-time epilogue %s %s", spvgen_gemm_variant_name(variant),
+             spvgen_activation_name(d.activation));
+    run_time_shapes(ctx, d, sh, 3, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_gemm_coopmat2_runtime_matches_cpu(void) {
+  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_AUTO, true);
+}
+static void test_gemm_coopmat2_runtime_branch_matches_cpu(void) {
+  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_BRANCH, false);
+}
+static void test_gemm_coopmat2_runtime_clamp_matches_cpu(void) {
+  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_CLAMP, false);
+}
+static void test_gemm_coopmat2_runtime_shift_matches_cpu(void) {
+  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_SHIFT, false);
+}
+static void test_gemm_khr_runtime_matches_cpu(void) {
+  runtime_variant(SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_EDGE_AUTO, true);
+}
+static void test_gemm_coopmat2_runtime_epilogue_matches_cpu(void) { runtime_epilogue_variant(SPVGEN_GEMM_COOPMAT2); }
+static void test_gemm_khr_runtime_epilogue_matches_cpu(void) { runtime_epilogue_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+
+/* Split-K with run-time shapes: slices and workspace per launch, one workspace size per
+ * shape, counters back at 0. */
+static void test_gemm_coopmat2_runtime_splitk_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  static const spvgen_gemm_args sh[] = {{.m = 64, .n = 64, .k = 4096}, {.m = 100, .n = 300, .k = 1000, .batch = 2},
+                                        {.m = 1, .n = 1, .k = 1}};
+  for (uint32_t split = 2; split <= 8; split *= 2) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.split_k = split;
+    d.edge = split == 4 ? SPVGEN_GEMM_EDGE_CLAMP : SPVGEN_GEMM_EDGE_BRANCH;
+    char what[64];
+    snprintf(what, sizeof what, "run-time split_k %u", split);
+    run_time_shapes(ctx, d, sh, 3, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The validation half (runs everywhere): the h100 kernels of each variant validate. */
 static void test_gemm_h100_kernels_validation(void) {
   spvgen_device_caps c;
@@ -433,6 +579,14 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_splitk_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_stages2_matches_cpu),
       TEST_CASE(test_gemm_simt_splitk_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_branch_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_clamp_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_shift_matches_cpu),
+      TEST_CASE(test_gemm_khr_runtime_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_epilogue_matches_cpu),
+      TEST_CASE(test_gemm_khr_runtime_epilogue_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_splitk_matches_cpu),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
   printf("gpu gemm: %d runs checked element-wise, %d type/variant combinations refused by plan\n", g_runs,

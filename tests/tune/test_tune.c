@@ -166,6 +166,16 @@ static void test_line_format_round_trips(void) {
   e.knobs.split_k = 1;
   CHECK_MSG(tune_format_line(&e, line, sizeof line, why, sizeof why), "%s", why);
   CHECK(strstr(line, "split_k") == NULL);
+  /* The build time the tuner measured: " compile_ms=X" after at= (lines without it, as
+   * older caches wrote them, still read, with compile_ms 0). */
+  CHECK(strstr(line, "compile_ms") == NULL);
+  CHECK_MSG(tune_parse_line(line, strlen(line), &back, why, sizeof why), "%s", why);
+  CHECK(back.compile_ms == 0.0);
+  e.compile_ms = 224.5;
+  CHECK_MSG(tune_format_line(&e, line, sizeof line, why, sizeof why), "%s", why);
+  CHECK_CONTAINS(line, "at=100x70x50x1 compile_ms=224.5\tcrc=");
+  CHECK_MSG(tune_parse_line(line, strlen(line), &back, why, sizeof why), "%s", why);
+  CHECK(back.compile_ms == 224.5);
 }
 
 static void test_robust_median_drops_outliers(void) {

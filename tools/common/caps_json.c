@@ -232,6 +232,7 @@ static bool device(parser *ps, spvgen_device_caps *c) {
         {"max_bound_descriptor_sets", &c->max_bound_descriptor_sets},
         {"max_per_stage_storage_buffers", &c->max_per_stage_storage_buffers},
         {"timestamp_valid_bits", &c->timestamp_valid_bits},
+        {"compute_units", &c->compute_units},
         {"coopmat2_workgroup_scope_max_workgroup_size", &c->coopmat2_workgroup_scope_max_workgroup_size},
         {"coopmat2_flexible_dimensions_max_dimension", &c->coopmat2_flexible_dimensions_max_dimension},
         {"coopmat2_workgroup_scope_reserved_shared_memory", &c->coopmat2_workgroup_scope_reserved_shared_memory},

@@ -78,25 +78,18 @@ static void statistics_line(spvgen_vk_context *ctx, const spvgen_vk_pipeline *pi
 
 /* --------------------------------------------------------------------- run ---- */
 
-spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
-                       const gemm_run_options *options, gemm_run_result *res, char *msg,
-                       size_t size) {
-  gemm_run_options opt = options ? *options : (gemm_run_options){0};
-  if (!opt.repeats) opt.repeats = 1;
-  memset(res, 0, sizeof *res);
+/* Plans desc, emits it (timing plan + emit + finish into a reused module, the steady
+ * state) and creates the pipeline (timing the driver's compile). */
+static spvgen_status build_pipeline(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc, const gemm_run_options *opt,
+                                    gemm_run_result *res, spvgen_vk_pipeline **pipe, char *msg, size_t size) {
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   spvgen_status st = spvgen_gemm_plan(desc, caps, &res->plan, msg, size);
   if (st != SPVGEN_OK) return st;
-  const spvgen_gemm_desc *d = &res->plan.desc;
-
-  /* Emission time: plan + emit + finish into a reused module (the steady state). */
   spvgen_module_desc md;
   memset(&md, 0, sizeof md);
-  if (opt.glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
+  if (opt->glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
   spvgen_module *m = spvgen_module_create(&md);
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  spvgen_kernel kernel;
-  memset(&kernel, 0, sizeof kernel);
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;
@@ -117,21 +110,69 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     return st;
   }
   st = spvgen_kernel_reflect(words, count, &info, msg, size);
-  spvgen_vk_pipeline *pipe = NULL;
   double pc0 = now_us();
-  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, &pipe) != SPVGEN_OK) {
+  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
   res->pipeline_ms = (now_us() - pc0) / 1e3;
   spvgen_module_destroy(m);
+  if (st == SPVGEN_OK && opt->statistics) statistics_line(ctx, *pipe, res->stats, sizeof res->stats);
+  return st;
+}
+
+/* The shape a run uses as a FIXED desc (what the host data and the reference read):
+ * the plan's desc with the args' extents, leading dimensions, strides and scalars. */
+static void concrete_shape(const spvgen_gemm_config *plan, const spvgen_gemm_launch *l, spvgen_gemm_desc *d) {
+  *d = plan->desc;
+  if (plan->desc.shapes != SPVGEN_GEMM_SHAPES_RUNTIME) return;
+  const spvgen_gemm_push *p = &l->push;
+  d->shapes = SPVGEN_GEMM_SHAPES_FIXED;
+  d->m = p->m;
+  d->n = p->n;
+  d->k = p->k;
+  d->batch = p->batch;
+  d->lda = p->lda;
+  d->ldb = p->ldb;
+  d->ldc = p->ldc;
+  d->ldd = p->ldd;
+  d->stride_a = p->stride_a;
+  d->stride_b = p->stride_b;
+  d->stride_c = p->stride_c;
+  d->stride_d = p->stride_d;
+  d->alpha = p->alpha;
+  d->beta = plan->desc.beta != 0.0f ? p->beta : 0.0f;
+  d->m_multiple = d->n_multiple = d->k_multiple = d->ld_multiple = 0;
+}
+
+/* One shape through a built pipeline: data, runs, timing, check. */
+static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe, const spvgen_gemm_args *args,
+                               const gemm_run_options *options, gemm_run_result *res, char *msg, size_t size) {
+  gemm_run_options opt = *options;
+  spvgen_status st;
+  spvgen_gemm_args fallback;
+  if (res->plan.desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME && !args) { /* the hints as the shape */
+    memset(&fallback, 0, sizeof fallback);
+    fallback.m = res->plan.desc.m;
+    fallback.n = res->plan.desc.n;
+    fallback.k = res->plan.desc.k;
+    fallback.batch = res->plan.desc.batch;
+    fallback.alpha = res->plan.desc.alpha;
+    fallback.beta = res->plan.desc.beta;
+    args = &fallback;
+  }
+  st = spvgen_gemm_launch_for(&res->plan, res->plan.desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME ? args : NULL,
+                              &res->launch, msg, size);
   if (st != SPVGEN_OK) return st;
-  if (opt.statistics) statistics_line(ctx, pipe, res->stats, sizeof res->stats);
+  concrete_shape(&res->plan, &res->launch, &res->shape);
+  const spvgen_gemm_desc *d = &res->shape;
+  const spvgen_gemm_launch *ln = &res->launch;
 
   /* Host data. */
   uint64_t seed = opt.seed ? opt.seed : 0x5eed6e33ull;
   uint64_t na = d->stride_a * d->batch, nb = d->stride_b * d->batch, nd = d->stride_d * d->batch;
-  uint64_t nc = d->beta != 0.0f ? d->stride_c * d->batch : 0;
+  /* C is bound when the plan has a C operand (a RUNTIME beta may still be 0) */
+  uint64_t nc = res->plan.desc.beta != 0.0f ? (d->stride_c ? d->stride_c : 1) * d->batch : 0;
   uint64_t nbias = d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->bias == SPVGEN_GEMM_BIAS_COLUMN ? d->n : 0;
   void *ha = sg_ref_fill(&seed, d->a_type, na), *hb = sg_ref_fill(&seed, d->b_type, nb);
   void *hc = nc ? sg_ref_fill(&seed, d->out_type, nc) : NULL;
@@ -153,7 +194,7 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
       {NULL, nd * out_size},
       {hc, nc * out_size},
       {hbias, nbias * out_size},
-      {NULL, res->plan.workspace_bytes}};
+      {NULL, ln->workspace_bytes}};
   for (int i = 0; i < 6; i++) {
     if (i >= 3 && !ops[i].bytes) continue;
     uint64_t bytes = ops[i].bytes < 4 ? 4 : ops[i].bytes;
@@ -180,10 +221,12 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     nbuf++;
   }
 
-  /* Runs: warm-up, then the timed repeats in one submission. */
+  /* Runs: warm-up, then the timed repeats in one submission. With round_ms the repeats
+   * fill about that much GPU time per submission (the warm-up measured a dispatch). */
   uint32_t total = opt.warmup + opt.repeats;
-  spvgen_vk_dispatch_desc *dd = calloc(total, sizeof *dd);
-  uint64_t *ns = calloc(total, sizeof *ns);
+  uint32_t room = opt.round_ms && total < opt.warmup + GEMM_RUN_MAX_REPEATS ? opt.warmup + GEMM_RUN_MAX_REPEATS : total;
+  spvgen_vk_dispatch_desc *dd = calloc(room, sizeof *dd);
+  uint64_t *ns = calloc(room, sizeof *ns);
   if (!dd || !ns) {
     free(dd);
     free(ns);
@@ -191,23 +234,36 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     snprintf(msg, size, "out of host memory");
     goto done;
   }
-  for (uint32_t i = 0; i < total; i++) {
+  for (uint32_t i = 0; i < room; i++) {
     dd[i].pipeline = pipe;
     dd[i].buffers = bufs;
     dd[i].buffer_count = nbuf;
-    for (int j = 0; j < 3; j++) dd[i].groups[j] = res->plan.groups[j];
+    dd[i].push_data = ln->push_size ? &ln->push : NULL;
+    dd[i].push_size = ln->push_size;
+    for (int j = 0; j < 3; j++) dd[i].groups[j] = ln->groups[j];
   }
   if (opt.warmup_ms) { /* until the timings are steady (warm_up.h) */
     warm_up_info wi;
     st = warm_up_run(ctx, dd, total, opt.warmup_ms, ns, &wi);
     res->warmup_ms = wi.ms;
     res->warmup_steady = wi.steady;
+    if (opt.round_ms && wi.last_ns > 0) {
+      double want = opt.round_ms * 1e6 / wi.last_ns;
+      uint32_t reps = want > GEMM_RUN_MAX_REPEATS ? GEMM_RUN_MAX_REPEATS : want < opt.repeats ? opt.repeats : (uint32_t)want;
+      opt.repeats = reps;
+      total = opt.warmup + reps;
+    }
   }
+  res->repeats = opt.repeats;
 
   /* Three timed submissions back to back; the best median counts. A single one was at
    * times timed at a third of the clock the next one got (bench/results/gemm-h100-
    * 2026-11-23c.md: 16384x128x4096 f16->f32 82.8 in bench_gemm, 231 twice in spvgen run). */
-  for (int round = 0; round < 3 && st == SPVGEN_OK; round++) {
+  /* With stable_pct: more submissions until two in a row have medians within stable_pct
+   * percent of each other (at most 8); the smaller of that pair counts. */
+  int rounds = opt.stable_pct > 0 ? 8 : 3;
+  double prev = 0;
+  for (int round = 0; round < rounds && st == SPVGEN_OK; round++) {
     double w0 = now_us();
     st = spvgen_vk_run(ctx, dd, total, ns);
     double wall = (now_us() - w0) * 1e3 / total;
@@ -218,6 +274,23 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     }
     qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);
     double med = (double)ns[opt.warmup + opt.repeats / 2];
+    res->rounds = (uint32_t)round + 1;
+    if (opt.stable_pct > 0) {
+      if (round == 0 || med > res->worst_round_median_ns) res->worst_round_median_ns = med;
+      bool agree = round > 0 && fabs(med - prev) <= opt.stable_pct / 100.0 * (med > prev ? med : prev);
+      if (round == 0 || agree) {
+        res->median_ns = agree && prev < med ? prev : med;
+        res->min_ns = (double)ns[opt.warmup];
+        res->wall_ns = wall;
+      }
+      if (agree) {
+        res->stable = true;
+        break;
+      }
+      res->median_ns = med; /* the latest, until two agree */
+      prev = med;
+      continue;
+    }
     if (round == 0 || med < res->median_ns) {
       res->median_ns = med;
       res->min_ns = (double)ns[opt.warmup];
@@ -237,7 +310,9 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     one.pipeline = pipe;
     one.buffers = bufs;
     one.buffer_count = nbuf;
-    for (int j = 0; j < 3; j++) one.groups[j] = res->plan.groups[j];
+    one.push_data = ln->push_size ? &ln->push : NULL;
+    one.push_size = ln->push_size;
+    for (int j = 0; j < 3; j++) one.groups[j] = ln->groups[j];
     uint64_t dbytes = ((nd * out_size < 4 ? 4 : nd * out_size) + 3) & ~3ull;
     if (spvgen_vk_buffer_fill(ctx, bufs[2], 0, dbytes, 0x7FC07FC0u) != SPVGEN_OK ||
         spvgen_vk_run(ctx, &one, 1, NULL) != SPVGEN_OK) {
@@ -251,9 +326,9 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
     goto done;
   }
-  if (res->plan.workspace_bytes) {
+  if (ln->workspace_bytes) {
     /* The counters after the runs: every one back at 0. */
-    uint64_t off = res->plan.workspace_counters * 4u, cbytes = res->plan.workspace_bytes - off;
+    uint64_t off = ln->workspace_counters * 4u, cbytes = ln->workspace_bytes - off;
     uint32_t *cnt = malloc(cbytes);
     if (!cnt || spvgen_vk_buffer_download(ctx, bufs[nbuf - 1], off, cnt, cbytes) != SPVGEN_OK) {
       free(cnt);
@@ -301,11 +376,44 @@ spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
 
 done:
   for (uint32_t i = 0; i < nbuf; i++) spvgen_vk_buffer_destroy(bufs[i]);
-  spvgen_vk_pipeline_destroy(pipe);
   free(ha);
   free(hb);
   free(hc);
   free(hbias);
   free(hd);
+  return st;
+}
+
+spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc, const gemm_run_options *options,
+                       gemm_run_result *res, char *msg, size_t size) {
+  gemm_run_options opt = options ? *options : (gemm_run_options){0};
+  if (!opt.repeats) opt.repeats = 1;
+  memset(res, 0, sizeof *res);
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_status st = build_pipeline(ctx, desc, &opt, res, &pipe, msg, size);
+  if (st == SPVGEN_OK) st = run_shape(ctx, pipe, opt.args, &opt, res, msg, size);
+  spvgen_vk_pipeline_destroy(pipe);
+  return st;
+}
+
+spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc, const spvgen_gemm_args *shapes,
+                              uint32_t count, const gemm_run_options *options, gemm_run_result *res, char *msg,
+                              size_t size) {
+  gemm_run_options opt = options ? *options : (gemm_run_options){0};
+  if (!opt.repeats) opt.repeats = 1;
+  if (!count) return snprintf(msg, size, "no shapes"), SPVGEN_ERROR_INVALID_ARGUMENT;
+  memset(res, 0, count * sizeof *res);
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_status st = build_pipeline(ctx, desc, &opt, &res[0], &pipe, msg, size);
+  for (uint32_t i = 0; i < count && st == SPVGEN_OK; i++) {
+    if (i) { /* the one pipeline's figures */
+      res[i].plan = res[0].plan;
+      res[i].emit_us = res[0].emit_us;
+      res[i].pipeline_ms = res[0].pipeline_ms;
+      memcpy(res[i].stats, res[0].stats, sizeof res[i].stats);
+    }
+    st = run_shape(ctx, pipe, &shapes[i], &opt, &res[i], msg, size);
+  }
+  spvgen_vk_pipeline_destroy(pipe);
   return st;
 }

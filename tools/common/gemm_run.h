@@ -27,7 +27,18 @@ typedef struct gemm_run_options {
   bool recheck;        /* after the runs, fill D with NaN again and dispatch once more in
                           a submission of its own: the check reads that D (a split-K
                           kernel must have reset its counters for it to be complete) */
+  /* A RUNTIME desc (shapes runtime, or m = n = k = 0): the shape to run, with its leading
+     dimensions, strides, alpha and beta (NULL: the desc's m, n, k, batch, tight) */
+  const spvgen_gemm_args *args;
+  /* Timing until steady: submissions of the repeats until two in a row have medians
+     within stable_pct percent (at most 8; 0: the best of three) */
+  double stable_pct;
+  /* With a warm-up: as many repeats as fill about round_ms of GPU time (at least
+     `repeats`, at most GEMM_RUN_MAX_REPEATS; 0: `repeats`) */
+  uint32_t round_ms;
 } gemm_run_options;
+
+#define GEMM_RUN_MAX_REPEATS 2000u
 
 typedef struct gemm_run_result {
   spvgen_gemm_config plan;
@@ -38,13 +49,18 @@ typedef struct gemm_run_result {
   uint64_t first_bad_row, first_bad_col, first_bad_batch;
   double first_bad_gpu, first_bad_ref;
   double median_ns, min_ns;      /* per dispatch, 0 without timestamps: the best of three
-                                    timed submissions of `repeats` dispatches */
+                                    timed submissions of `repeats` dispatches (stable_pct:
+                                    the smaller of the two that agreed) */
+  uint32_t repeats, rounds;      /* dispatches per submission, and submissions timed */
+  bool stable;                   /* stable_pct: two medians agreed */
   double worst_round_median_ns;  /* the slowest of the three submissions' medians */
   uint64_t counters_left;  /* split-K: workspace counters not back at 0 after the runs */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */
   double tflops;                 /* 2 M N K batch / median */
+  spvgen_gemm_launch launch;     /* the grid and push constants the shape ran with */
+  spvgen_gemm_desc shape;        /* the shape that ran, as a FIXED desc (the reference's) */
   double emit_us;                /* plan + emit + finish on the host */
   double pipeline_ms;            /* spvgen_vk_pipeline_create (the driver's compile) */
   /* With options->statistics: the driver's pipeline statistics on one line, "Register
@@ -60,6 +76,14 @@ typedef struct gemm_run_result {
 spvgen_status gemm_run(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
                        const gemm_run_options *options, gemm_run_result *res, char *message,
                        size_t message_size);
+
+/* One pipeline for a RUNTIME desc, run and checked for each of `count` shapes (res[i]:
+ * shape i; the plan, emit and pipeline figures are the one pipeline's). SPVGEN_OK means
+ * every shape ran; the verdicts are the res[i].bad. */
+spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc,
+                              const spvgen_gemm_args *shapes, uint32_t count,
+                              const gemm_run_options *options, gemm_run_result *res,
+                              char *message, size_t message_size);
 
 /* Host conversions used for inputs and outputs (round to nearest even). */
 uint16_t gemm_run_f32_to_f16(float f);

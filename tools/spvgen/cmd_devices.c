@@ -128,9 +128,9 @@ static void print_device(FILE *out, const spvgen_device_caps *c) {
   fprintf(out, "  %-10s groups %u x %u x %u, push constants %u bytes, storage buffer range %u,\n",
           "", c->max_workgroup_count[0], c->max_workgroup_count[1], c->max_workgroup_count[2],
           c->max_push_constants_size, c->max_storage_buffer_range);
-  fprintf(out, "  %-10s device-local memory %.1f GiB, timestamps %u bits at %g ns/tick\n", "",
+  fprintf(out, "  %-10s device-local memory %.1f GiB, timestamps %u bits at %g ns/tick, %u compute units\n", "",
           (double)c->device_local_memory / (1024.0 * 1024.0 * 1024.0), c->timestamp_valid_bits,
-          (double)c->timestamp_period);
+          (double)c->timestamp_period, c->compute_units);
   print_feature_list(out, "features", c->features);
   print_feature_list(out, "absent", SPVGEN_FEATURES_ALL & ~c->features);
 
@@ -266,11 +266,11 @@ static void json_device(FILE *out, const spvgen_device_caps *c) {
           "%s\"min_storage_buffer_offset_alignment\": %llu,\n"
           "%s\"max_memory_allocation_size\": %llu,\n%s\"max_buffer_size\": %llu,\n"
           "%s\"device_local_memory\": %llu,\n%s\"timestamp_period\": %g,\n"
-          "%s\"timestamp_valid_bits\": %u,\n",
+          "%s\"timestamp_valid_bits\": %u,\n%s\"compute_units\": %u,\n",
           in, (unsigned long long)c->min_storage_buffer_offset_alignment, in,
           (unsigned long long)c->max_memory_allocation_size, in,
           (unsigned long long)c->max_buffer_size, in, (unsigned long long)c->device_local_memory,
-          in, (double)c->timestamp_period, in, c->timestamp_valid_bits);
+          in, (double)c->timestamp_period, in, c->timestamp_valid_bits, in, c->compute_units);
   fprintf(out,
           "%s\"coopmat2_workgroup_scope_max_workgroup_size\": %u,\n"
           "%s\"coopmat2_flexible_dimensions_max_dimension\": %u,\n"

@@ -46,6 +46,17 @@ static const char gemm_flags_help[] =
     "  --edge auto|branch|clamp|shift  coopmat2: tiles crossing M or N run a clamped copy\n"
     "                         of the kernel (branch), every tile runs the clamped one\n"
     "                         (clamp), or edge tiles move inside and overlap (shift, beta 0)\n"
+    "  --edge-unroll N        coopmat2 branch: unroll of the clamped edge path (default 1)\n"
+    "  --compile-budget MS    the driver compile time the plan may cost, estimated (default\n"
+    "                         300; 1000 for fixed shapes that run 1 ms or more)\n"
+    "shapes:\n"
+    "  --shapes auto|fixed|runtime  fixed: the shape is part of the kernel (default);\n"
+    "                         runtime: M, N, K, ld*, strides, alpha, beta are push\n"
+    "                         constants, one kernel for every shape of its class (then\n"
+    "                         --m/--n/--k are the shape run, or planned for)\n"
+    "  --m-multiple/--n-multiple/--k-multiple N  runtime class: M (N, K) always a\n"
+    "                         multiple of N\n"
+    "  --ld-multiple N        runtime class: every ld and batch stride a multiple of N\n"
     "device:\n"
     "  --caps NAME|FILE       h100, vulkan13 or lavapipe (offline presets), or a file written\n"
     "                         by `spvgen devices --json`; default: the first Vulkan device,\n"
@@ -86,6 +97,7 @@ typedef struct gemm_cli {
   uint32_t emit_repeats; /* bench */
   bool no_gpu;           /* bench */
   spvgen_cli_tune_args tune; /* tune: --budget, --cache, --max-candidates */
+  spvgen_gemm_args args;     /* --shapes runtime: the shape to run (from --m ... --ldd) */
 } gemm_cli;
 
 /* The flags each mode takes besides the problem's (which every mode takes). */
@@ -115,7 +127,9 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
                                        "--ldb", "--ldc", "--ldd", "--alpha", "--beta", "--bias", "--act",
                                        "--variant", "--tile", "--wg", "--subgroups", "--stages",
                                        "--unroll", "--split-k", "--edge", "--caps", "--repeats", "--warmup",
-                                       "--sample", "--seed", "--gpu-repeats", "--warmup-ms"};
+                                       "--sample", "--seed", "--gpu-repeats", "--warmup-ms", "--shapes",
+                                       "--m-multiple", "--n-multiple", "--k-multiple", "--ld-multiple",
+                                       "--compile-budget", "--edge-unroll"};
   bool known = false;
   for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(name, valued[k]);
   if (!known || !flag_allowed(name, g->mode)) return 0;
@@ -136,6 +150,12 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   else if (!strcmp(name, "--stages")) u = &d->stages;
   else if (!strcmp(name, "--unroll")) u = &d->unroll;
   else if (!strcmp(name, "--split-k")) u = &d->split_k;
+  else if (!strcmp(name, "--m-multiple")) u = &d->m_multiple;
+  else if (!strcmp(name, "--n-multiple")) u = &d->n_multiple;
+  else if (!strcmp(name, "--k-multiple")) u = &d->k_multiple;
+  else if (!strcmp(name, "--ld-multiple")) u = &d->ld_multiple;
+  else if (!strcmp(name, "--compile-budget")) u = &d->compile_budget_ms;
+  else if (!strcmp(name, "--edge-unroll")) u = &d->edge_unroll;
   else if (!strcmp(name, "--repeats")) u = g->mode == MODE_BENCH ? &g->emit_repeats : &g->run.repeats;
   else if (!strcmp(name, "--gpu-repeats")) u = &g->run.repeats;
   else if (!strcmp(name, "--warmup")) u = &g->run.warmup;
@@ -199,6 +219,11 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   if (!strcmp(name, "--act")) {
     if (!spvgen_activation_parse(v, &d->activation))
       return spvgen_cli_usage_error(cmd, "--act: '%s' is not none, relu, gelu or silu", v);
+    return 1;
+  }
+  if (!strcmp(name, "--shapes")) {
+    if (!spvgen_gemm_shapes_parse(v, &d->shapes))
+      return spvgen_cli_usage_error(cmd, "--shapes: '%s' is not auto, fixed or runtime", v);
     return 1;
   }
   if (!strcmp(name, "--edge")) {
@@ -280,6 +305,17 @@ static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel
   sg_json_u64(&j, NULL, p->desc.tile_k);
   sg_json_end(&j);
   sg_json_u64(&j, "shared_bytes", p->shared_bytes);
+  sg_json_str(&j, "shapes", spvgen_gemm_shapes_name(p->desc.shapes));
+  sg_json_object(&j, "class", true);
+  sg_json_u64(&j, "m_multiple", p->desc.m_multiple);
+  sg_json_u64(&j, "n_multiple", p->desc.n_multiple);
+  sg_json_u64(&j, "k_multiple", p->desc.k_multiple);
+  sg_json_u64(&j, "ld_multiple", p->desc.ld_multiple);
+  sg_json_end(&j);
+  sg_json_u64(&j, "compile_ms_estimate", p->compile_ms);
+  char key[24];
+  snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
+  sg_json_str(&j, "class_key", key);
   if (p->workspace_bytes) {
     sg_json_u64(&j, "split_k", p->desc.split_k);
     sg_json_u64(&j, "slice_k", p->slice_k);
@@ -468,6 +504,17 @@ static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
   if (outputs > 1) return spvgen_cli_usage_error(cmd, "-S, --json and --c-header exclude each other");
   const char *missing = !g->desc.m ? "--m" : !g->desc.n ? "--n" : !g->desc.k ? "--k" : NULL;
   if (missing) return spvgen_cli_usage_error(cmd, "%s is required (--m, --n and --k give the shape)", missing);
+  if (g->desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME) {
+    /* The shape to run: --m ... --ldd go to the call's args; the desc keeps m, n, k and
+     * batch as the shape to plan for, and alpha / beta as the class (a run-time alpha, a
+     * C operand). */
+    spvgen_gemm_desc *d = &g->desc;
+    g->args = (spvgen_gemm_args){d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,
+                                 d->stride_a, d->stride_b, d->stride_c, d->stride_d, d->alpha, d->beta};
+    d->lda = d->ldb = d->ldc = d->ldd = 0;
+    d->stride_a = d->stride_b = d->stride_c = d->stride_d = 0;
+    g->run.args = &g->args;
+  }
   return 0;
 }
 
@@ -598,8 +645,12 @@ static int run_gemm(int argc, char **argv) {
   } else {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
     printf("plan     %s\n", res.plan.name);
+    if (res.plan.push_size)
+      printf("shape    %ux%ux%u batch %u at run time (push constants), grid %ux%ux%u\n", res.shape.m, res.shape.n,
+             res.shape.k, res.shape.batch, res.launch.groups[0], res.launch.groups[1], res.launch.groups[2]);
     printf("emit     %.1f us\n", res.emit_us);
-    printf("pipeline %.1f ms (the driver's compile)\n", res.pipeline_ms);
+    printf("pipeline %.1f ms (the driver's compile; the plan estimated %u ms)\n", res.pipeline_ms,
+           res.plan.compile_ms);
     if (g.run.statistics) printf("stats    %s\n", res.stats);
     print_run_result(&g, &res);
     if (res.bad || res.counters_left) rc = 1;

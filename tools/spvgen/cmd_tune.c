@@ -136,13 +136,15 @@ static int tune_run(const char *cmd, const spvgen_gemm_desc *gdesc, const spvgen
   } else {
     if (msg[0]) fprintf(stderr, "spvgen %s: note: %s\n", cmd, msg);
     printf("key      %s\n", res->key);
-    printf("%-10s %-8s %-9s %s\n", "median", "min", "status", "plan");
+    printf("%-10s %-8s %-9s %-10s %s\n", "median", "min", "status", "compile", "plan");
     for (uint32_t i = 0; i < res->count; i++) {
       const spvgen_tune_candidate *c = &res->candidates[i];
-      char med[32], mn[32];
+      char med[32], mn[32], comp[32];
       fmt_ns(med, sizeof med, c->median_ns);
       fmt_ns(mn, sizeof mn, c->min_ns);
-      printf("%-10s %-8s %-9s %s%s%s%s%s\n", med, mn, spvgen_tune_candidate_status_name(c->status), c->name,
+      if (c->compile_ms > 0) snprintf(comp, sizeof comp, "%.1f ms", c->compile_ms);
+      else snprintf(comp, sizeof comp, "-");
+      printf("%-10s %-8s %-9s %-10s %s%s%s%s%s\n", med, mn, spvgen_tune_candidate_status_name(c->status), comp, c->name,
              c->is_default ? "  (default)" : "", i == res->best ? "  <- best" : "", c->message[0] ? "  " : "",
              c->message);
     }

@@ -1,0 +1,410 @@
+/* bench/gemm_shapes.c — what a framework pays for a GEMM: the driver's first compile of
+ * the kernel and the GPU time, per shape and per plan or knob variant, over the shapes of
+ * issue 24 (big and off-tile squares, prompt lengths against an LLM's weights, a skinny
+ * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
+ * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
+ *
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny] [--anchor PATH/gemm_anchor.py]
+ *                     [--deadline-s S] [--quick] [--list]
+ *
+ * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
+ * __GL_SHADER_DISK_CACHE_PATH at a fresh directory. A run-time-shape pipeline is compiled
+ * once and serves every shape of its group ("cached" in the compile column after the
+ * first). GPU time: a sustained warm-up, then submissions of about 20 ms of dispatches
+ * until two medians agree within 3 %; a sample of 256 output elements is checked against
+ * the float64 reference (a mismatch prints FAIL). Rows that would start after the
+ * deadline (default 420 s) print "skipped (deadline)".
+ *
+ * Plan specs: default (the planner's choice for the fixed shape), rt (run-time shapes,
+ * the class the shape falls in), rt-m1 (run-time, M any: one pipeline for every M of the
+ * group), khr / rt-khr, cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs;
+ * EDGE branch, clamp or shift; EU the edge path's unroll; S split-K slices), rt-cm2:...
+ * and rt-m1-cm2:... likewise run-time. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gemm_run.h"
+#include "spvgen/gemm.h"
+#include "spvgen/vk.h"
+
+#define MAX_SHAPES 16
+#define MAX_ANCHORS 128
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------------------------ anchors ---- */
+
+typedef struct anchor_row {
+  uint32_t m, n, k;
+  double f16, int8;
+} anchor_row;
+static anchor_row anchors[MAX_ANCHORS];
+static int anchor_count;
+static int bad_specs; /* rows whose spec does not parse: the exit status says so */
+
+static void run_anchor(const char *script, uint32_t (*shapes)[3], int n) {
+  size_t cap = 64 + (size_t)n * 40;
+  char *cmd = malloc(cap);
+  if (!cmd) return;
+  size_t len = (size_t)snprintf(cmd, cap, "python3 %s", script);
+  for (int i = 0; i < n; i++) len += (size_t)snprintf(cmd + len, cap - len, " %u,%u,%u", shapes[i][0], shapes[i][1], shapes[i][2]);
+  snprintf(cmd + len, cap - len, " 2>&1");
+  FILE *p = popen(cmd, "r");
+  free(cmd);
+  if (!p) return;
+  char line[1024];
+  while (fgets(line, sizeof line, p)) {
+    printf("# anchor: %s", line);
+    anchor_row r = {0};
+    if (sscanf(line, "cuBLAS %ux%ux%u", &r.m, &r.n, &r.k) != 3 || anchor_count >= MAX_ANCHORS) continue;
+    char *s;
+    if ((s = strstr(line, "float16 "))) r.f16 = atof(s + 8);
+    if ((s = strstr(line, "int8 ")) && !strstr(s, "n/a")) r.int8 = atof(s + 5);
+    anchors[anchor_count++] = r;
+  }
+  pclose(p);
+}
+
+static double anchor_for(uint32_t m, uint32_t n, uint32_t k, bool int8) {
+  for (int i = 0; i < anchor_count; i++)
+    if (anchors[i].m == m && anchors[i].n == n && anchors[i].k == k) return int8 ? anchors[i].int8 : anchors[i].f16;
+  return 0;
+}
+
+/* ------------------------------------------------------------------- groups ---- */
+
+/* One group: a plan spec over shapes of one type set and layout. */
+typedef struct group {
+  const char *set;    /* targets, prompt, compile */
+  const char *types;  /* "f16,f32", "f16,f16", "s8,s32" */
+  const char *layout; /* "nn", "nt" */
+  const char *spec;
+  uint32_t count;
+  uint32_t shapes[MAX_SHAPES][3];
+  bool compile_only; /* the compile matrix: pipeline only, no GPU run */
+} group;
+
+static bool parse_types(const char *t, spvgen_gemm_desc *d) {
+  d->a_type = d->b_type = !strncmp(t, "s8", 2) ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
+  d->acc_type = strstr(t, "s32") ? SPVGEN_COMPONENT_S32 : strstr(t, ",f16") ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+  d->out_type = d->acc_type;
+  return true;
+}
+
+/* Applies a spec's knobs to d; sets *runtime and *class_m1. False on a malformed spec. */
+static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, bool *m_any) {
+  *runtime = !strncmp(spec, "rt", 2);
+  *m_any = !strncmp(spec, "rt-m1", 5);
+  const char *s = spec;
+  if (*runtime) s = spec[2] == '-' ? spec + 3 : spec + 2;
+  if (*m_any) s = spec + 5;
+  if (*s == ':' || *s == '-') s++;
+  if (!*s || !strcmp(s, "default")) return true;
+  if (!strcmp(s, "khr")) {
+    d->variant = SPVGEN_GEMM_COOPMAT_KHR;
+    return true;
+  }
+  if (strncmp(s, "cm2", 3)) return false;
+  d->variant = SPVGEN_GEMM_COOPMAT2;
+  s += 3;
+  while (*s == ':') {
+    s++;
+    unsigned a, b, c;
+    if (sscanf(s, "sk%u", &a) == 1) {
+      d->split_k = a;
+    } else if (sscanf(s, "u%u", &a) == 1) {
+      d->unroll = a;
+    } else if (sscanf(s, "t%ux%ux%u", &a, &b, &c) == 3) {
+      d->tile_m = a, d->tile_n = b, d->tile_k = c;
+    } else {
+      char e[16] = "";
+      unsigned eu = 0;
+      if (sscanf(s, "%15[a-z]/%u", e, &eu) < 1 || !spvgen_gemm_edge_parse(e, &d->edge)) return false;
+      d->edge_unroll = eu;
+    }
+    s = strchr(s, ':');
+    if (!s) break;
+  }
+  return true;
+}
+
+/* The desc of a group's shape i. */
+static bool desc_for(const group *g, uint32_t i, spvgen_gemm_desc *d, bool *runtime, bool *m_any) {
+  memset(d, 0, sizeof *d);
+  parse_types(g->types, d);
+  d->a_layout = g->layout[0] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+  d->b_layout = g->layout[1] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+  if (!apply_spec(g->spec, d, runtime, m_any)) return false;
+  spvgen_gemm_args a = {.m = g->shapes[i][0], .n = g->shapes[i][1], .k = g->shapes[i][2]};
+  if (!*runtime) {
+    d->m = a.m, d->n = a.n, d->k = a.k;
+    d->shapes = SPVGEN_GEMM_SHAPES_FIXED;
+    return true;
+  }
+  spvgen_gemm_desc c;
+  if (spvgen_gemm_class_for(d, &a, &c, NULL, 0) != SPVGEN_OK) return false;
+  if (*m_any) c.m_multiple = 1;
+  *d = c;
+  return true;
+}
+
+static void print_header(void) {
+  printf("%-8s %-16s %-8s %-3s %-22s %-54s %10s %10s %9s %8s %6s %s\n", "set", "shape", "types", "lay", "spec", "plan",
+         "compile", "gpu_ms", "TFLOP/s", "cuBLAS", "ratio", "check");
+}
+
+static void print_row(const group *g, uint32_t i, const char *plan, const char *compile, double gpu_ms, double tflops,
+                      const char *check) {
+  char shape[32];
+  snprintf(shape, sizeof shape, "%ux%ux%u", g->shapes[i][0], g->shapes[i][1], g->shapes[i][2]);
+  bool int8 = !strncmp(g->types, "s8", 2);
+  double ref = anchor_for(g->shapes[i][0], g->shapes[i][1], g->shapes[i][2], int8);
+  char refs[16] = "-", ratio[16] = "-";
+  if (ref > 0) snprintf(refs, sizeof refs, "%.1f", ref);
+  if (ref > 0 && tflops > 0) snprintf(ratio, sizeof ratio, "%.2f", tflops / ref);
+  if (!strcmp(plan, "bad spec")) bad_specs++;
+  char gms[16] = "-", tfs[16] = "-";
+  if (gpu_ms > 0) snprintf(gms, sizeof gms, "%.4f", gpu_ms);
+  if (tflops > 0) snprintf(tfs, sizeof tfs, "%.1f", tflops);
+  printf("%-8s %-16s %-8s %-3s %-22s %-54s %10s %10s %9s %8s %6s %s\n", g->set, shape, g->types, g->layout, g->spec,
+         plan, compile, gms, tfs, refs, ratio, check);
+  fflush(stdout);
+}
+
+static gemm_run_options run_options(bool compile_only, bool quick) {
+  gemm_run_options o;
+  memset(&o, 0, sizeof o);
+  o.sample = 256;
+  o.warmup = 2;
+  o.repeats = 5;
+  o.warmup_ms = compile_only ? 0 : quick ? 60 : 150;
+  o.round_ms = 20;
+  o.stable_pct = 3.0;
+  if (compile_only) o.no_check = true, o.repeats = 1, o.warmup = 0;
+  return o;
+}
+
+/* Compile only: plan, emit, create the pipeline, time it. */
+static void compile_one(spvgen_vk_context *ctx, const group *g, uint32_t i) {
+  spvgen_gemm_desc d;
+  bool rt, m1;
+  if (!desc_for(g, i, &d, &rt, &m1)) return print_row(g, i, "bad spec", "-", 0, 0, "-");
+  spvgen_gemm_config p;
+  char msg[512];
+  if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) return print_row(g, i, msg, "-", 0, 0, "refused");
+  spvgen_kernel k;
+  if (spvgen_gemm(&d, spvgen_vk_caps(ctx), &k, msg, sizeof msg) != SPVGEN_OK) return print_row(g, i, msg, "-", 0, 0, "emit failed");
+  spvgen_vk_pipeline *pipe = NULL;
+  double t0 = now_s();
+  spvgen_status st = spvgen_vk_pipeline_create(ctx, k.words, k.word_count, &k.info, NULL, &pipe);
+  double ms = (now_s() - t0) * 1e3;
+  char comp[32], name[128];
+  snprintf(comp, sizeof comp, "%.0f", ms);
+  snprintf(name, sizeof name, "%s (est %u)", p.name, p.compile_ms);
+  print_row(g, i, name, comp, 0, 0, st == SPVGEN_OK ? "compiled" : spvgen_vk_error(ctx));
+  spvgen_vk_pipeline_destroy(pipe);
+  spvgen_kernel_free(&k);
+}
+
+static void result_row(const group *g, uint32_t i, const gemm_run_result *r, bool first) {
+  char comp[32], check[64], name[128];
+  if (first) snprintf(comp, sizeof comp, "%.0f", r->pipeline_ms);
+  else snprintf(comp, sizeof comp, "cached");
+  snprintf(check, sizeof check, "%s%s", r->bad ? "FAIL" : "ok", r->stable ? "" : " (unsteady)");
+  snprintf(name, sizeof name, "%s (est %u)", r->plan.name, r->plan.compile_ms);
+  print_row(g, i, name, comp, r->median_ns / 1e6, r->tflops, check);
+}
+
+static void run_group(spvgen_vk_context *ctx, const group *g, double deadline, bool quick) {
+  gemm_run_options o = run_options(g->compile_only, quick);
+  char msg[1024];
+  bool rt = !strncmp(g->spec, "rt", 2), m1 = !strncmp(g->spec, "rt-m1", 5);
+  if (rt && m1) { /* one pipeline for the group */
+    if (now_s() > deadline) {
+      for (uint32_t i = 0; i < g->count; i++) print_row(g, i, "-", "-", 0, 0, "skipped (deadline)");
+      return;
+    }
+    spvgen_gemm_desc d;
+    bool r1, r2;
+    if (!desc_for(g, 0, &d, &r1, &r2)) return print_row(g, 0, "bad spec", "-", 0, 0, "-");
+    d.m = 0; /* M: any (planned for the default hint) */
+    spvgen_gemm_args a[MAX_SHAPES];
+    for (uint32_t i = 0; i < g->count; i++) a[i] = (spvgen_gemm_args){.m = g->shapes[i][0], .n = g->shapes[i][1], .k = g->shapes[i][2]};
+    gemm_run_result r[MAX_SHAPES];
+    spvgen_status st = gemm_run_shapes(ctx, &d, a, g->count, &o, r, msg, sizeof msg);
+    for (uint32_t i = 0; i < g->count; i++) {
+      if (st != SPVGEN_OK && r[i].median_ns <= 0) print_row(g, i, msg, "-", 0, 0, "failed");
+      else result_row(g, i, &r[i], i == 0);
+    }
+    return;
+  }
+  for (uint32_t i = 0; i < g->count; i++) {
+    if (now_s() > deadline) {
+      spvgen_gemm_desc d;
+      bool r1, r2;
+      print_row(g, i, desc_for(g, i, &d, &r1, &r2) ? "-" : "bad spec", "-", 0, 0, "skipped (deadline)");
+      continue;
+    }
+    if (g->compile_only) {
+      compile_one(ctx, g, i);
+      continue;
+    }
+    spvgen_gemm_desc d;
+    bool r1, r2;
+    if (!desc_for(g, i, &d, &r1, &r2)) {
+      print_row(g, i, "bad spec", "-", 0, 0, "-");
+      continue;
+    }
+    gemm_run_result r;
+    if (gemm_run(ctx, &d, &o, &r, msg, sizeof msg) != SPVGEN_OK) print_row(g, i, msg, "-", 0, 0, "failed");
+    else result_row(g, i, &r, true);
+  }
+}
+
+/* ----------------------------------------------------------------- the sets ---- */
+
+static group groups[256];
+static uint32_t ngroups;
+
+static void add(const char *set, const char *types, const char *layout, const char *spec, bool compile_only, uint32_t n,
+                const uint32_t (*shapes)[3]) {
+  if (ngroups >= sizeof groups / sizeof groups[0]) return;
+  group *g = &groups[ngroups++];
+  memset(g, 0, sizeof *g);
+  g->set = set, g->types = types, g->layout = layout, g->spec = spec, g->compile_only = compile_only;
+  g->count = n > MAX_SHAPES ? MAX_SHAPES : n;
+  memcpy(g->shapes, shapes, g->count * sizeof g->shapes[0]);
+}
+
+#define ONE(m, n, k) ((const uint32_t[][3]){{m, n, k}})
+
+static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
+  if (tiny) { /* a smoke test of every path, small enough for lavapipe */
+    static const uint32_t sh[][3] = {{1, 40, 24}, {33, 40, 24}, {64, 40, 24}};
+    add("tiny", "f16,f32", "nt", "default", false, 2, sh);
+    add("tiny", "f16,f32", "nt", "rt", false, 1, sh + 1);
+    add("tiny", "f16,f32", "nt", "rt-m1", false, 3, sh);
+    add("tiny", "f16,f32", "nn", "default", true, 1, sh + 2);
+  }
+  if (targets) {
+    static const char *const big[] = {"default", "rt", "cm2:u4", "cm2:u1", "khr"};
+    for (size_t s = 0; s < sizeof big / sizeof big[0]; s++) add("targets", "f16,f32", "nn", big[s], false, 1, ONE(8192, 8192, 8192));
+    add("targets", "f16,f32", "nt", "default", false, 1, ONE(8192, 8192, 8192));
+    static const char *const odd[] = {"default", "rt", "khr", "cm2:u1:clamp", "cm2:u1:branch", "cm2:u2:branch",
+                                      "cm2:u4:branch", "cm2:u2:shift", "rt-cm2:u2:branch", "rt-cm2:u1:clamp"};
+    for (size_t s = 0; s < sizeof odd / sizeof odd[0]; s++) add("targets", "f16,f32", "nn", odd[s], false, 1, ONE(4097, 4095, 4093));
+    static const char *const sq[] = {"default", "rt", "khr", "cm2:u1:clamp", "cm2:u2:branch", "cm2:u2:shift"};
+    for (size_t s = 0; s < sizeof sq / sizeof sq[0]; s++) {
+      add("targets", "f16,f32", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
+      add("targets", "f16,f16", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
+    }
+    static const uint32_t mids[][3] = {{257, 3584, 3584}, {2048, 3584, 3584}, {1999, 3584, 3584}};
+    static const char *const mid[] = {"default", "rt-m1", "khr", "rt-m1-khr", "cm2:u2:shift"};
+    for (size_t s = 0; s < sizeof mid / sizeof mid[0]; s++) {
+      add("targets", "f16,f32", "nt", mid[s], false, 3, mids);
+      add("targets", "f16,f32", "nn", mid[s], false, 3, mids);
+    }
+    static const char *const skinny[] = {"default", "rt", "khr", "cm2:u1", "cm2:u2"};
+    for (size_t s = 0; s < sizeof skinny / sizeof skinny[0]; s++)
+      add("targets", "s8,s32", "nt", skinny[s], false, 1, ONE(128, 16384, 4096));
+    add("targets", "s8,s32", "nn", "default", false, 1, ONE(4097, 4095, 4093));
+    /* the old branch: the edge path unrolled like the interior (compiles for many seconds) */
+    add("targets", "f16,f32", "nn", "cm2:u4:branch/4", false, 1, ONE(4097, 4095, 4093));
+  }
+  if (prompt) {
+    /* Qwen2-7B's linear layers as (N, K) of N x K weights: qkv, o, up (gate alike), down */
+    static const uint32_t weights[][2] = {{4608, 3584}, {3584, 3584}, {18944, 3584}, {3584, 18944}};
+    static const uint32_t ms[] = {1, 3, 16, 31, 64, 100, 128, 255, 512, 1000, 2048, 4096};
+    /* the planner's choice for any M; a small tile for short prompts, with split-K */
+    static const char *const specs[] = {"rt-m1", "rt-m1-khr", "rt-m1-cm2:u2:t32x64x64", "rt-m1-cm2:u2:t32x64x64:sk4"};
+    for (size_t w = 0; w < 4; w++)
+      for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        uint32_t sh[12][3];
+        for (size_t i = 0; i < 12; i++) sh[i][0] = ms[i], sh[i][1] = weights[w][0], sh[i][2] = weights[w][1];
+        add("prompt", "f16,f32", "nt", specs[s], false, 12, (const uint32_t(*)[3])sh);
+      }
+  }
+  if (compile) {
+    static const char *const tiles[] = {"t128x256x32", "t128x128x64", "t64x128x64", "t64x64x64"};
+    static const char *const edges[] = {"clamp", "branch", "shift"};
+    char *spec;
+    for (size_t t = 0; t < 4; t++)
+      for (uint32_t u = 1; u <= 4; u *= 2) {
+        spec = malloc(48);
+        snprintf(spec, 48, "cm2:u%u:%s", u, tiles[t]);
+        add("compile", "f16,f32", "nn", spec, true, 1, ONE(4096, 4096, 4096));
+        for (size_t e = 0; e < 3; e++) {
+          spec = malloc(48);
+          snprintf(spec, 48, "cm2:u%u:%s:%s", u, edges[e], tiles[t]);
+          add("compile", "f16,f32", "nn", spec, true, 1, ONE(4097, 4095, 4093));
+        }
+      }
+    add("compile", "f16,f32", "nn", "khr", true, 1, ONE(4097, 4095, 4093));
+    add("compile", "f16,f32", "nn", "rt", true, 1, ONE(4097, 4095, 4093));
+    add("compile", "f16,f32", "nn", "rt-khr", true, 1, ONE(4097, 4095, 4093));
+    add("compile", "f16,f32", "nn", "rt-cm2:u1:clamp", true, 1, ONE(4097, 4095, 4093));
+    add("compile", "f16,f32", "nn", "rt-cm2:u2:branch", true, 1, ONE(4097, 4095, 4093));
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *anchor = NULL, *sets = "targets,prompt,compile";
+  double deadline_s = 420;
+  bool quick = false, list = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--anchor") && i + 1 < argc) anchor = argv[++i];
+    else if (!strcmp(argv[i], "--set") && i + 1 < argc) sets = argv[++i];
+    else if (!strcmp(argv[i], "--deadline-s") && i + 1 < argc) deadline_s = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--quick")) quick = true;
+    else if (!strcmp(argv[i], "--list")) list = true;
+    else {
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny] [--anchor PATH] [--deadline-s S] "
+                      "[--quick] [--list]\n");
+      return 2;
+    }
+  }
+  build_sets(strstr(sets, "targets") != NULL, strstr(sets, "prompt") != NULL, strstr(sets, "compile") != NULL,
+             strstr(sets, "tiny") != NULL);
+  if (list) {
+    for (uint32_t gi = 0; gi < ngroups; gi++)
+      for (uint32_t i = 0; i < groups[gi].count; i++)
+        printf("%s %ux%ux%u %s %s %s\n", groups[gi].set, groups[gi].shapes[i][0], groups[gi].shapes[i][1],
+               groups[gi].shapes[i][2], groups[gi].types, groups[gi].layout, groups[gi].spec);
+    return 0;
+  }
+  double t0 = now_s(), deadline = t0 + deadline_s;
+  if (anchor) {
+    static uint32_t uniq[MAX_ANCHORS][3];
+    int nu = 0;
+    for (uint32_t gi = 0; gi < ngroups; gi++)
+      for (uint32_t i = 0; i < groups[gi].count && !groups[gi].compile_only; i++) {
+        bool seen = false;
+        for (int u = 0; u < nu && !seen; u++) seen = !memcmp(uniq[u], groups[gi].shapes[i], sizeof uniq[0]);
+        if (!seen && nu < MAX_ANCHORS) memcpy(uniq[nu++], groups[gi].shapes[i], sizeof uniq[0]);
+      }
+    run_anchor(anchor, uniq, nu);
+  }
+  char msg[1024];
+  spvgen_vk_context *ctx = NULL;
+  if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "bench_gemm_shapes: no Vulkan device: %s\n", msg);
+    return 1;
+  }
+  printf("# device %s, driver cache %s\n", spvgen_vk_caps(ctx)->name,
+         getenv("__GL_SHADER_DISK_CACHE_PATH") ? getenv("__GL_SHADER_DISK_CACHE_PATH") : "(the driver's default)");
+  print_header();
+  for (uint32_t gi = 0; gi < ngroups; gi++) run_group(ctx, &groups[gi], deadline, quick);
+  printf("# %.1f s\n", now_s() - t0);
+  spvgen_vk_destroy(ctx);
+  if (bad_specs) fprintf(stderr, "bench_gemm_shapes: %d rows with a malformed spec\n", bad_specs);
+  return bad_specs ? 1 : 0;
+}

@@ -1,0 +1,481 @@
+/* emitters/gemm/coopmat2_plan.c — how the coopmat2 variant (coopmat2.c) plans a GEMM:
+ * the device checks, the list of tilings and the cost model that picks one, the K step
+ * and unroll defaults, the edge mode, and the candidates the tuner times.
+ *
+ * Tiles: a small cost model over a fixed list from 128x256 / 256x128 (W 256, the
+ * big-problem tiles; llama.cpp's "l" tile) through 128x128 (W 256), 64x128 / 128x64 /
+ * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = waves x concurrent tiles
+ * per SM x padded tile area / tile efficiency, so big problems get the big tiles and
+ * skinny ones (M or N of 64, a few hundred tiles) get small tiles that fill the device's
+ * SMs (caps->compute_units; 132 when unknown).
+ * BK is 64 for 16-bit inputs and 128 for 8-bit ones (128 bytes of each row per step),
+ * less when K is smaller. Every tile is a multiple of the device's flexible-dimension
+ * granularity for W (the h100 preset: 32x32x16 at 256, 32x16x16 at 128, 16x16x16 at 64;
+ * K granularity 32 for int8). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm_internal.h"
+
+/* ------------------------------------------------------------------- plan ---- */
+
+typedef struct cm2_tile {
+  uint32_t m, n, k, wg;
+  float eff; /* relative efficiency of the tile shape (cost model) */
+} cm2_tile;
+
+/* The tilings the variant chooses from (k: for 16-bit inputs; doubled for 8-bit ones). */
+static const cm2_tile TILES[] = {
+    {128, 256, 64, 256, 1.00f}, {256, 128, 64, 256, 1.00f}, {128, 128, 64, 256, 0.88f},
+    {64, 128, 64, 128, 0.68f},  {128, 64, 64, 128, 0.68f},  {64, 64, 64, 128, 0.55f},
+    {32, 64, 64, 128, 0.40f},   {64, 32, 64, 64, 0.40f},    {32, 32, 64, 64, 0.30f},
+    {128, 256, 32, 256, 0.95f}, {128, 128, 32, 256, 0.84f}, {256, 128, 32, 256, 0.95f},
+    {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f}, {128, 128, 32, 128, 0.84f},
+    {256, 256, 64, 256, 0.88f},
+    {128, 128, 64, 128, 0.84f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.80f},
+};
+#define TILE_COUNT (sizeof TILES / sizeof TILES[0])
+
+static bool is_8bit(spvgen_component_type t) { return spvgen_component_type_size(t) == 1; }
+
+static uint64_t needed_features(const spvgen_gemm_desc *d) {
+  uint64_t f = SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE | SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS |
+               SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT;
+  if (cm2_needs_per_element(d)) f |= SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
+  if (d->a_type == SPVGEN_COMPONENT_BF16 || d->b_type == SPVGEN_COMPONENT_BF16)
+    f |= SPVGEN_FEATURE_BFLOAT16_COOPMAT;
+  if (d->a_type == SPVGEN_COMPONENT_E4M3 || d->a_type == SPVGEN_COMPONENT_E5M2 ||
+      d->b_type == SPVGEN_COMPONENT_E4M3 || d->b_type == SPVGEN_COMPONENT_E5M2)
+    f |= SPVGEN_FEATURE_FLOAT8_COOPMAT;
+  return f;
+}
+
+static const char *tn(spvgen_component_type t) { return spvgen_component_type_name(t); }
+
+/* The device's workgroup-scope entries for a desc's types: any workgroup size (`any`),
+ * and the last workgroup size asked for, so that the plan's loop over the tilings scans
+ * the caps once per workgroup size, not twice per tiling. */
+typedef struct cm2_flex {
+  const spvgen_coopmat_flex *any;
+  uint32_t wg;
+  const spvgen_coopmat_flex *f;
+} cm2_flex;
+
+static cm2_flex flex_lookup(const spvgen_device_caps *caps, const spvgen_gemm_desc *d) {
+  spvgen_component_type acc = cm2_acc_matrix_type(d);
+  cm2_flex x = {spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, 0, d->a_type, d->b_type, acc, acc),
+                0, NULL};
+  return x;
+}
+
+/* Checks one tiling against the device; NULL when it fits, else writes the reason.
+ * fl: flex_lookup's answer for d (its cache updated). */
+static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                cm2_flex *fl, const cm2_tile *t, const spvgen_coopmat_flex **flex_out,
+                                char *msg, size_t size) {
+  spvgen_component_type acc = cm2_acc_matrix_type(d);
+  const spvgen_coopmat_flex *any = fl->any;
+  if (!any) {
+    if (d->a_type == d->b_type)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "a_type %s with acc_type %s: %s has no workgroup-scope cooperative matrix with %s "
+                       "inputs and %s accumulators (no flexible-dimensions entry %s x %s + %s)",
+                       tn(d->a_type), tn(d->acc_type), caps->name, tn(d->a_type), tn(acc), tn(d->a_type),
+                       tn(d->b_type), tn(acc));
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "a_type %s, b_type %s: %s has no workgroup-scope cooperative matrix with %s x %s "
+                     "inputs and %s accumulators", tn(d->a_type), tn(d->b_type), caps->name,
+                     tn(d->a_type), tn(d->b_type), tn(acc));
+  }
+  if (!fl->wg || fl->wg != t->wg) {
+    fl->f = spvgen_caps_find_coopmat_flex(caps, SpvScopeWorkgroup, t->wg, d->a_type, d->b_type, acc, acc);
+    fl->wg = t->wg;
+  }
+  const spvgen_coopmat_flex *f = fl->f;
+  if (!f)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "workgroup_size %u: %s lists workgroup-scope %s x %s + %s matrices for other "
+                     "workgroup sizes only (e.g. %u)", t->wg, caps->name, tn(d->a_type), tn(d->b_type),
+                     tn(acc), any->workgroup_invocations);
+  uint32_t wg_max = caps->coopmat2_workgroup_scope_max_workgroup_size;
+  if ((wg_max && t->wg > wg_max) || t->wg > caps->max_workgroup_invocations || t->wg > caps->max_workgroup_size[0])
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "workgroup_size %u is over %s's cooperativeMatrixWorkgroupScopeMaxWorkgroupSize %u",
+                     t->wg, caps->name, wg_max ? wg_max : caps->max_workgroup_invocations);
+  if (!t->m || t->m % f->m_granularity || !t->n || t->n % f->n_granularity || !t->k ||
+      t->k % f->k_granularity)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "tile_m %u, tile_n %u, tile_k %u: with %u invocations %s needs multiples of "
+                     "%ux%ux%u (flexible-dimension granularity)", t->m, t->n, t->k, t->wg, caps->name,
+                     f->m_granularity, f->n_granularity, f->k_granularity);
+  uint32_t maxd = caps->coopmat2_flexible_dimensions_max_dimension;
+  if (maxd && (t->m > maxd || t->n > maxd || t->k > maxd))
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "tile %ux%ux%u: %s's cooperativeMatrixFlexibleDimensionsMaxDimension is %u", t->m,
+                     t->n, t->k, caps->name, maxd);
+  if (flex_out) *flex_out = f;
+  return SPVGEN_OK;
+}
+
+/* The measured best tiling per input width and accumulator gets a bonus over the cost
+ * model's shape efficiency. H100, 4096^3, 400 ms warm-up, every tiling with unroll 1 and
+ * 4 (bench/results/raw/gemm-h100-2026-11-23b-tilings.txt): 16-bit inputs, f16
+ * accumulators: 256x256x32 377 TFLOP/s against 327 for 128x256x64; f32 accumulators:
+ * 128x256x32 322 against 312 (256x256 needs more registers than there are); 8-bit
+ * inputs: 256x128x64 380 TOP/s against 311 for 128x256x64 and 170 for 128x256x128.
+ * (Tilings with K 16, as vk_cooperative_matrix_perf uses for f32 accumulators, measured
+ * 114-211: too little work per tensor load on this driver.) */
+static float tile_bonus(const spvgen_gemm_desc *d, const cm2_tile *base) {
+  if (is_8bit(d->a_type)) return base->m == 256 && base->n == 128 && base->k == 32 ? 1.25f : 1.0f;
+  if (spvgen_component_type_size(d->acc_type) == 2)
+    return base->m == 256 && base->n == 256 && base->k == 32 ? 1.2f : 1.0f;
+  return base->m == 128 && base->n == 256 && base->k == 32 ? 1.08f : 1.0f;
+}
+
+/* A desc's knobs applied to a tiling of the table; K step fitted to the problem. */
+static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32_t kgran) {
+  cm2_tile t = *base;
+  t.eff *= tile_bonus(d, base);
+  if (is_8bit(d->a_type)) t.k *= 2;
+  if (kgran) {
+    /* no step longer than K (split-K: a slice) needs */
+    uint32_t kmax = gemm_ceil_div(d->split_k > 1 ? gemm_ceil_div(d->k, d->split_k) : d->k, kgran) * kgran;
+    if (t.k > kmax) t.k = kmax;
+  }
+  if (d->tile_m) t.m = d->tile_m;
+  if (d->tile_n) t.n = d->tile_n;
+  if (d->tile_k) t.k = d->tile_k;
+  if (d->workgroup_size) t.wg = d->workgroup_size;
+  return t;
+}
+
+/* Registers per invocation a tiling needs, roughly: the accumulator and the A and B tiles
+ * spread over the workgroup, + 32 for addressing. */
+static double tile_registers(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  uint32_t acc_bytes = spvgen_component_type_size(d->acc_type);
+  uint32_t in_bytes = spvgen_component_type_size(d->a_type);
+  return ((double)t->m * t->n * acc_bytes + (double)(t->m + t->n) * t->k * in_bytes) / 4.0 / t->wg + 32.0;
+}
+
+/* Whether the variant leaves a table tiling out of its own choices: one that would spill
+ * (over ~240 registers per invocation), unless the desc fixes the tile itself. */
+static bool tile_spills(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  return !(d->tile_m && d->tile_n) && tile_registers(d, t) > 240.0;
+}
+
+/* Estimated run time of a tiling (arbitrary units; only the order matters). */
+static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t units) {
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch;
+  /* Concurrent workgroups per SM, from the register estimate, 64K registers and 2048
+   * threads. */
+  double regs = tile_registers(d, t);
+  uint32_t per_sm = (uint32_t)(65536.0 / (regs * t->wg));
+  if (per_sm > 2048 / t->wg) per_sm = 2048 / t->wg;
+  if (per_sm < 1) per_sm = 1;
+  uint64_t conc = (tiles + units - 1) / units;
+  if (conc > per_sm) conc = per_sm;
+  uint64_t waves = (tiles + units * conc - 1) / (units * conc);
+  return (double)waves * (double)conc * t->m * t->n / t->eff;
+}
+
+/* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more:
+ * there the unrolled loads outgrow the registers (H100: 128x256x128 s8 170 TOP/s at
+ * unroll 4 against 285 at 1; 8192x256x4096 s8 128x128x128 0.206 ms at 4 against 0.081 ms
+ * at 2, bench/results/raw/tune-h100-2026-11-23.txt). */
+static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
+  uint32_t steps = d->k / tk;
+  uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;
+  uint32_t u = steps >= 8 ? 4 : steps >= 2 ? 2 : 1;
+  return u < most ? u : most;
+}
+
+/* The features the variant needs that the device lacks, named (workgroup scope first:
+ * it is what this variant is about). */
+static spvgen_status check_features(const spvgen_device_caps *caps, uint64_t need, char *msg, size_t size) {
+  uint64_t missing = need & ~caps->features;
+  if (!missing) return SPVGEN_OK;
+  char names[512];
+  size_t n = 0;
+  names[0] = 0;
+  static const uint64_t order[] = {
+      SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE, SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS,
+      SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING, SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS,
+      SPVGEN_FEATURE_COOPMAT, SPVGEN_FEATURE_BFLOAT16_COOPMAT, SPVGEN_FEATURE_FLOAT8_COOPMAT};
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    if ((missing & order[i]) && n < sizeof names) {
+      int w = snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", spvgen_feature_name(order[i]));
+      if (w > 0) n += (size_t)w;
+    }
+  const char *why = (missing & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS) &&
+                            !(missing & ~SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS)
+                        ? " (for the bias, activation or integer rounding of the epilogue)"
+                        : "";
+  return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the coopmat2 variant needs %s, which %s lacks%s", names,
+                   caps->name, why);
+}
+
+/* The cheapest tiling of the table that fits the device and the desc's knobs (cost
+ * model), or the reason none does. */
+static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, cm2_tile *best,
+                                 char *msg, size_t size) {
+  cm2_flex fl = flex_lookup(caps, d);
+  uint32_t kgran = fl.any ? fl.any->k_granularity : 16; /* for fitting BK to small K */
+  double best_cost = 0;
+  bool found = false;
+  spvgen_status first_st = SPVGEN_OK;
+  char first_msg[512] = "";
+  uint32_t split_short = 0; /* a tile_k left out for having fewer K steps than split_k */
+  for (size_t i = 0; i < TILE_COUNT; i++) {
+    cm2_tile t = fit_tile(d, &TILES[i], kgran);
+    spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
+    if (i == 0) first_st = st;
+    if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
+    if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
+      split_short = t.k;
+      continue;
+    }
+    double c = tile_cost(d, &t, gemm_units(caps));
+    if (!found || c < best_cost) {
+      *best = t;
+      best_cost = c;
+      found = true;
+    }
+  }
+  if (!found && split_short)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "split_k %u is over the %u K steps of tile_k %u (k %u): at most %u slices", d->split_k,
+                     gemm_ceil_div(d->k, split_short), split_short, d->k, gemm_ceil_div(d->k, split_short));
+  if (!found) {
+    /* Report the first tiling's reason (the desc's own knobs, or the big tile). */
+    if (first_st == SPVGEN_OK)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "tile_m %u / tile_n %u: every tiling with them needs over 240 registers per "
+                       "invocation (set both to force one)", d->tile_m, d->tile_n);
+    if (msg && size) snprintf(msg, size, "%s", first_msg);
+    return first_st;
+  }
+  return check_tile(caps, d, &fl, best, NULL, msg, size);
+}
+
+/* stages 2: every chunk of a K-step tile is 16 bytes of one stored row, the rows start
+ * 16-byte aligned (ld), the chunks split evenly over the invocations, and both tiles fit
+ * in shared memory beside the driver's reserve. Sets shared_bytes. */
+static spvgen_status plan_stages2(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t wg = d->workgroup_size;
+  uint32_t es = spvgen_component_type_size(d->a_type);
+  uint32_t a_row = d->a_layout == SPVGEN_COL_MAJOR ? d->tile_m : d->tile_k;
+  uint32_t b_row = d->b_layout == SPVGEN_COL_MAJOR ? d->tile_k : d->tile_n;
+  uint32_t ca = d->tile_m * d->tile_k * es / 16, cb = d->tile_k * d->tile_n * es / 16;
+  uint64_t bytes = (uint64_t)(d->tile_m + d->tile_n) * d->tile_k * es;
+  uint64_t room = caps->max_shared_memory > caps->coopmat2_workgroup_scope_reserved_shared_memory
+                      ? caps->max_shared_memory - caps->coopmat2_workgroup_scope_reserved_shared_memory
+                      : 0;
+  const char *why = NULL;
+  if (d->k < d->tile_k) why = "k is under tile_k: no full K step to stage";
+  else if ((a_row * es) % 16 || (b_row * es) % 16) why = "a stored tile row is not a multiple of 16 bytes";
+  else if ((d->lda * es) % 16 || (d->ldb * es) % 16) why = "lda or ldb is not a multiple of 16 bytes";
+  else if (ca % wg || cb % wg) why = "the tiles' 16-byte chunks do not split evenly over the invocations";
+  else if (ca / wg > CM2_STAGE_MAX_CHUNKS || cb / wg > CM2_STAGE_MAX_CHUNKS) why = "over 16 chunks per invocation";
+  else if (bytes > room) why = "the two tiles do not fit in shared memory beside the driver's reserve";
+  if (why)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "stages 2 with tile %ux%ux%u: %s", d->tile_m, d->tile_n,
+                     d->tile_k, why);
+  p->shared_bytes = (uint32_t)bytes;
+  return SPVGEN_OK;
+}
+
+/* How well a kernel of unroll u with edge mode e runs, relative to an unclamped unroll-4
+ * one, for ranking the choices that fit the compile budget (bench/results of 2026-11-26:
+ * 8192^3 f16->f32 326 / 315 / 298 TFLOP/s at unroll 4 / 2 / 1, clamp at unroll 1 202). A
+ * shift that moves an operand along its contiguous dimension loses the loads' alignment
+ * in every tile. */
+static double knob_score(const spvgen_gemm_desc *d, uint32_t u, spvgen_gemm_edge e, bool edges) {
+  double su = u >= 4 ? 1.0 : u >= 2 ? 0.96 : 0.91;
+  if (!edges) return su;
+  bool m_edge = !gemm_dim_multiple(d, 'm', d->tile_m), n_edge = !gemm_dim_multiple(d, 'n', d->tile_n);
+  bool shift_aligned = (!m_edge || d->a_layout == SPVGEN_ROW_MAJOR) && (!n_edge || d->b_layout == SPVGEN_COL_MAJOR);
+  switch (e) {
+  case SPVGEN_GEMM_EDGE_SHIFT: return su * (shift_aligned ? 1.0 : 0.6);
+  case SPVGEN_GEMM_EDGE_CLAMP: return su * 0.68;
+  default: return su * 0.97;
+  }
+}
+
+/* Unroll and edge mode where the desc leaves them to the plan: the best-ranked pair whose
+ * estimated compile fits the budget (gemm_budget_ms), else the cheapest to compile.
+ * Shift is a choice for a FIXED shape with beta 0 and both extents at least a tile (a
+ * RUNTIME class cannot promise that). */
+static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool edge_set) {
+  spvgen_gemm_desc *d = &p->desc;
+  bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  bool can_shift = !gemm_runtime(d) && d->m >= d->tile_m && d->n >= d->tile_n && d->beta == 0.0f;
+  uint32_t budget = gemm_budget_ms(d), u_max = d->unroll;
+  static const spvgen_gemm_edge modes[] = {SPVGEN_GEMM_EDGE_BRANCH, SPVGEN_GEMM_EDGE_SHIFT, SPVGEN_GEMM_EDGE_CLAMP};
+  spvgen_gemm_desc best = *d, cheapest = *d;
+  double best_score = -1.0;
+  uint32_t cheapest_ms = 0;
+  for (uint32_t u = u_max; u >= 1; u = u > 2 ? u / 2 : u - 1) {
+    if (unroll_set && u != u_max) continue;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+      spvgen_gemm_edge e = edge_set ? d->edge : modes[i];
+      if (edge_set && i) break;
+      if (e == SPVGEN_GEMM_EDGE_SHIFT && !edge_set && !can_shift) continue;
+      spvgen_gemm_config c = *p;
+      c.desc.unroll = u;
+      c.desc.edge = e;
+      if (e == SPVGEN_GEMM_EDGE_BRANCH && !c.desc.edge_unroll) c.desc.edge_unroll = 1;
+      uint32_t ms = gemm_compile_ms(&c);
+      double score = knob_score(&c.desc, u, e, edges);
+      if (ms <= budget && score > best_score) {
+        best = c.desc;
+        best_score = score;
+      }
+      if (!cheapest_ms || ms < cheapest_ms) {
+        cheapest = c.desc;
+        cheapest_ms = ms;
+      }
+      if (!edges) break; /* the edge mode changes nothing */
+    }
+  }
+  *d = best_score >= 0 ? best : cheapest;
+  if (!edges && !edge_set) d->edge = SPVGEN_GEMM_EDGE_BRANCH, d->edge_unroll = 0;
+}
+
+/* The edge mode (shift needs beta 0 and a matrix at least one tile large) and the plan's
+ * name. */
+static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  bool off_tile = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  /* RUNTIME: M >= tile_m and N >= tile_n are checked per launch */
+  bool can_shift = (gemm_runtime(d) || (d->m >= d->tile_m && d->n >= d->tile_n)) && d->beta == 0.0f;
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && d->beta != 0.0f)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge shift with beta %g: a shifted tile would read C where its neighbour may "
+                     "already have written D (beta 0 only)", (double)d->beta);
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT && !can_shift)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "edge shift: M %u x N %u is smaller than the tile %ux%u (a tile cannot move "
+                     "inside)", d->m, d->n, d->tile_m, d->tile_n);
+  if (!d->edge) d->edge = SPVGEN_GEMM_EDGE_BRANCH; /* shift: measured before it becomes the default */
+  char extra[24];
+  ek_str x = ek_str_start(extra, sizeof extra);
+  ek_str_put(&x, "u");
+  ek_str_u32(&x, d->unroll);
+  if (off_tile && d->edge == SPVGEN_GEMM_EDGE_BRANCH && d->edge_unroll && d->edge_unroll != d->unroll) {
+    ek_str_put(&x, "/");
+    ek_str_u32(&x, d->edge_unroll);
+  }
+  if (d->stages == 2) ek_str_put(&x, " s2");
+  ek_str_put(&x, !off_tile || d->edge == SPVGEN_GEMM_EDGE_BRANCH ? ""
+                 : d->edge == SPVGEN_GEMM_EDGE_CLAMP            ? " clamp"
+                                                                : " shift");
+  gemm_plan_name(p, extra);
+  return SPVGEN_OK;
+}
+
+spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc *d = &p->desc;
+  uint64_t need = needed_features(d);
+  spvgen_status st = check_features(caps, need, msg, size);
+  if (st != SPVGEN_OK) return st;
+  if (d->stages > 2)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stages %u: the coopmat2 variant has 1 (the driver stages the workgroup-scope "
+                     "matrices) or 2 (the kernel stages A and B through shared memory itself)", d->stages);
+  if (d->stages == 2 && (d->split_k > 1 || d->batch > 1 || gemm_runtime(d)))
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "stages 2 (shared-memory staging) with %s: not implemented (stages 1 does it)",
+                     d->split_k > 1 ? "split_k > 1" : d->batch > 1 ? "batch > 1" : "run-time shapes");
+  if (!d->stages) d->stages = 1;
+  if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
+    d->workgroup_size = d->subgroups * caps->subgroup_size;
+  cm2_tile best;
+  memset(&best, 0, sizeof best);
+  if ((st = choose_tile(caps, d, &best, msg, size)) != SPVGEN_OK) return st;
+  if (d->subgroups && caps->subgroup_size && d->subgroups * caps->subgroup_size != best.wg)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "subgroups %u: %u invocations per workgroup make %u subgroups of %u", d->subgroups,
+                     best.wg, best.wg / caps->subgroup_size, caps->subgroup_size);
+  d->tile_m = best.m;
+  d->tile_n = best.n;
+  d->tile_k = best.k;
+  d->workgroup_size = best.wg;
+  d->subgroups = caps->subgroup_size ? best.wg / caps->subgroup_size : 0;
+  bool unroll_set = d->unroll != 0, edge_set = d->edge != SPVGEN_GEMM_EDGE_AUTO;
+  if (!d->unroll) d->unroll = default_unroll(d, best.k);
+  p->local_size[0] = best.wg;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->frag_m = best.m;
+  p->frag_n = best.n;
+  p->frag_k = best.k;
+  p->warp_m = p->warp_n = 0;
+  p->shared_bytes = 0; /* none declared; the driver reserves its own for workgroup scope */
+  if (d->stages == 2 && (st = plan_stages2(caps, p, msg, size)) != SPVGEN_OK) return st;
+  p->features = need;
+  p->subgroup_size = 0;
+  gemm_set_grid(p);
+  choose_unroll_and_edge(p, unroll_set, edge_set);
+  return plan_edge_and_name(p, msg, size);
+}
+
+uint32_t cm2_candidates(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc,
+                                    spvgen_gemm_desc *out, uint32_t max) {
+  uint32_t n = 0;
+  /* The plan's own choice first. */
+  spvgen_gemm_config first;
+  memset(&first, 0, sizeof first);
+  first.desc = *desc;
+  first.variant = first.desc.variant = SPVGEN_GEMM_COOPMAT2;
+  if (cm2_plan(caps, &first, NULL, 0) != SPVGEN_OK) return 0;
+  const spvgen_gemm_desc *b = &first.desc;
+  if (n < max) out[n++] = *b;
+  /* Unroll variants of that tile (unless the desc fixes unroll). */
+  static const uint32_t unrolls[] = {1, 2, 4}; /* 8 never won on the H100 (66-117 TFLOP/s) */
+  for (size_t u = 0; u < sizeof unrolls / sizeof unrolls[0] && !desc->unroll && n < max; u++) {
+    if (unrolls[u] == b->unroll || unrolls[u] > b->k / b->tile_k) continue;
+    spvgen_gemm_desc c = *b;
+    c.unroll = unrolls[u];
+    out[n++] = c;
+  }
+  /* Every other tiling of the table that honours the desc's knobs, cheapest by the cost
+   * model first: a tuner with a short budget (each candidate costs the driver's compile,
+   * up to seconds for the big tilings) reaches the likely winners first. */
+  cm2_flex fl = flex_lookup(caps, desc);
+  uint32_t kgran = fl.any ? fl.any->k_granularity : 16;
+  cm2_tile rest[TILE_COUNT];
+  double cost[TILE_COUNT];
+  uint32_t nr = 0;
+  for (size_t i = 0; i < TILE_COUNT; i++) {
+    cm2_tile t = fit_tile(desc, &TILES[i], kgran);
+    if (check_tile(caps, desc, &fl, &t, NULL, NULL, 0) != SPVGEN_OK || tile_spills(desc, &t)) continue;
+    bool dup = false;
+    for (uint32_t j = 0; j < n && !dup; j++)
+      dup = out[j].tile_m == t.m && out[j].tile_n == t.n && out[j].tile_k == t.k &&
+            out[j].workgroup_size == t.wg;
+    for (uint32_t j = 0; j < nr && !dup; j++)
+      dup = rest[j].m == t.m && rest[j].n == t.n && rest[j].k == t.k && rest[j].wg == t.wg;
+    if (dup) continue;
+    /* Insertion by cost (stable: table order among equals). */
+    double c = tile_cost(desc, &t, gemm_units(caps));
+    uint32_t at = nr;
+    while (at > 0 && cost[at - 1] > c) {
+      rest[at] = rest[at - 1];
+      cost[at] = cost[at - 1];
+      at--;
+    }
+    rest[at] = t;
+    cost[at] = c;
+    nr++;
+  }
+  for (uint32_t i = 0; i < nr && n < max; i++) {
+    spvgen_gemm_desc c = *desc;
+    c.tile_m = rest[i].m;
+    c.tile_n = rest[i].n;
+    c.tile_k = rest[i].k;
+    c.workgroup_size = rest[i].wg;
+    c.subgroups = 0;
+    out[n++] = c;
+  }
+  return n;
+}
