@@ -552,11 +552,82 @@ static uint64_t operand_bytes(spvgen_matrix_layout layout, uint32_t rows, uint32
   return ((last + 1) * spvgen_component_type_size(t) + 3) & ~3ull;
 }
 
+/* size_args of a run-time plan's info: what gemm_runtime_sizes needs besides the push
+ * constants. */
+enum { SIZE_ARG_LAYOUTS, SIZE_ARG_ELEMENTS, SIZE_ARG_TILE };
+
+/* operand_bytes with the layout as a bit and the element size in bytes. */
+static uint64_t span_bytes(uint64_t col_major, uint32_t rows, uint32_t cols, uint32_t ld, uint32_t stride,
+                           uint32_t batch, uint64_t esize) {
+  uint32_t inner = col_major ? rows : cols, outer = col_major ? cols : rows;
+  uint64_t last = (uint64_t)(batch - 1) * stride + (uint64_t)(outer - 1) * ld + (inner - 1);
+  return ((last + 1) * esize + 3) & ~3ull;
+}
+
+/* The run-time plan's binding sizes for one dispatch (spvgen_binding_sizes_fn): the
+ * bytes each operand spans for the shape, leading dimensions and batch strides in the
+ * push constants, as operand_bytes computes them for a fixed plan. */
+static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
+                               uint64_t *sizes) {
+  spvgen_gemm_push pc;
+  if (!push_data || push_size < sizeof pc) return false;
+  memcpy(&pc, push_data, sizeof pc);
+  const uint64_t lay = info->size_args[SIZE_ARG_LAYOUTS], el = info->size_args[SIZE_ARG_ELEMENTS];
+  const uint32_t tile_m = (uint32_t)info->size_args[SIZE_ARG_TILE];
+  const uint32_t batch = pc.batch ? pc.batch : 1;
+  if (!pc.m || !pc.n || !pc.k) return true; /* an empty problem touches nothing */
+  uint64_t need[6];
+  uint32_t n = 0;
+  need[n++] = span_bytes((lay >> 0) & 1, pc.m, pc.k, pc.lda, pc.stride_a, batch, el & 0xff);
+  need[n++] = span_bytes((lay >> 1) & 1, pc.k, pc.n, pc.ldb, pc.stride_b, batch, (el >> 8) & 0xff);
+  need[n++] = span_bytes((lay >> 3) & 1, pc.m, pc.n, pc.ldd, pc.stride_d, batch, (el >> 16) & 0xff);
+  if ((lay >> 6) & 1) need[n++] = span_bytes((lay >> 2) & 1, pc.m, pc.n, pc.ldc, pc.stride_c, batch, (el >> 16) & 0xff);
+  uint32_t bias = (uint32_t)(lay >> 4) & 3;
+  if (bias) need[n++] = ((uint64_t)(bias == SPVGEN_GEMM_BIAS_ROW ? pc.m : pc.n) * ((el >> 16) & 0xff) + 3) & ~3ull;
+  if ((lay >> 7) & 1) /* split-K: the partial planes, then one counter per output tile */
+    need[n++] = ((uint64_t)pc.workspace_counters +
+                 (uint64_t)batch * ((pc.m + tile_m - 1) / tile_m) * pc.tiles_n) * 4u;
+  for (uint32_t i = 0; i < n && i < info->binding_count; i++)
+    if (need[i] > sizes[i]) sizes[i] = need[i];
+  return true;
+}
+
 /* The bindings as spvgen/gemm.h lists them (set 0): A, B, D, then C, the bias and the
  * split-K workspace where the plan has them, each with its name, access and the bytes
- * the planned shape touches. */
+ * the planned shape touches (a run-time plan: 0, and a size function of the push
+ * constants, gemm_runtime_sizes). */
 static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_kernel_info *info) {
   const spvgen_gemm_desc *d = &p->desc;
+  if (gemm_runtime(d)) {
+    static const char *const names[] = {"A", "B", "D", "C", "bias", "workspace"};
+    const char *list[6];
+    uint32_t access[6], n = 0;
+    list[n] = names[0], access[n++] = SPVGEN_ACCESS_READ;
+    list[n] = names[1], access[n++] = SPVGEN_ACCESS_READ;
+    list[n] = names[2], access[n++] = SPVGEN_ACCESS_WRITE;
+    if (d->beta != 0.0f) list[n] = names[3], access[n++] = SPVGEN_ACCESS_READ;
+    if (d->bias != SPVGEN_GEMM_BIAS_NONE) list[n] = names[4], access[n++] = SPVGEN_ACCESS_READ;
+    if (d->split_k > 1) list[n] = names[5], access[n++] = SPVGEN_ACCESS_READ | SPVGEN_ACCESS_WRITE;
+    info->binding_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+      info->bindings[i].set = 0;
+      info->bindings[i].binding = i;
+      info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+      info->bindings[i].name = list[i];
+      info->bindings[i].access = access[i];
+      info->bindings[i].min_size = 0;
+    }
+    info->binding_sizes = gemm_runtime_sizes;
+    info->size_args[SIZE_ARG_LAYOUTS] = (uint64_t)d->a_layout | (uint64_t)d->b_layout << 1 |
+                                        (uint64_t)d->c_layout << 2 | (uint64_t)d->d_layout << 3 |
+                                        (uint64_t)d->bias << 4 | (uint64_t)(d->beta != 0.0f) << 6 |
+                                        (uint64_t)(d->split_k > 1) << 7;
+    info->size_args[SIZE_ARG_ELEMENTS] = (uint64_t)spvgen_component_type_size(d->a_type) |
+                                         (uint64_t)spvgen_component_type_size(d->b_type) << 8 |
+                                         (uint64_t)spvgen_component_type_size(d->out_type) << 16;
+    info->size_args[SIZE_ARG_TILE] = d->tile_m;
+    return;
+  }
   typedef struct { const char *name; uint32_t access; uint64_t bytes; } entry;
   entry b[6];
   uint32_t n = 0;

@@ -291,6 +291,44 @@ static void run_time_split_k_on_the_device(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The runner checks a run-time kernel's buffers against the shape in each dispatch's
+ * push constants (the info's size function), naming the binding. */
+static void a_small_buffer_for_the_shape_is_refused(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.variant = SPVGEN_GEMM_SIMT;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  char msg[512];
+  spvgen_kernel k;
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_vk_buffer *buf[3] = {NULL, NULL, NULL};
+  spvgen_gemm_config plan;
+  spvgen_gemm_launch l;
+  spvgen_gemm_args a = {.m = 40, .n = 24, .k = 16};
+  memset(&k, 0, sizeof k);
+  CHECK_MSG(spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(spvgen_gemm(&d, spvgen_vk_caps(ctx), &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  VK_CHECK(ctx, spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &pipe));
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, 40 * 16 * 2, 0, &buf[0]));
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, 16 * 24 * 2, 0, &buf[1]));
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, 40 * 24 * 4 - 4, 0, &buf[2])); /* one element short */
+  CHECK(spvgen_vk_dispatch(ctx, pipe, buf, 3, &l.push, l.push_size, l.groups[0], l.groups[1], l.groups[2],
+                           NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_vk_error(ctx), "'D'");
+  CHECK_CONTAINS(spvgen_vk_error(ctx), "3840");
+  a.m = 39; /* a shape the buffers hold */
+  CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  VK_CHECK(ctx, spvgen_vk_dispatch(ctx, pipe, buf, 3, &l.push, l.push_size, l.groups[0], l.groups[1],
+                                   l.groups[2], NULL));
+done:
+  spvgen_kernel_free(&k);
+  spvgen_vk_destroy(ctx);
+}
+
 static void a_class_promise_takes_the_unchecked_paths(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
@@ -392,6 +430,7 @@ int main(int argc, char **argv) {
       TEST_CASE(one_simt_pipeline_serves_many_shapes),
       TEST_CASE(run_time_batches_scalars_and_epilogues),
       TEST_CASE(run_time_split_k_on_the_device),
+      TEST_CASE(a_small_buffer_for_the_shape_is_refused),
       TEST_CASE(a_class_promise_takes_the_unchecked_paths),
       TEST_CASE(khr_and_coopmat2_run_time_kernels_validate),
       TEST_CASE(coopmat2_run_time_split_k_and_unrolls_validate),
