@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # bench/trace.sh [TRACE] [BUILD_DIR] — the framework-trace benchmark on the GPU machine:
+# (`spvgen bench trace` plans each call for its class of shapes, run-time shapes in push
+# constants, unless --shapes fixed is given through SPVGEN_TRACE_ARGS.)
 #  1. cold: `spvgen bench trace` with an empty spvgen kernel cache AND an empty driver
 #     shader cache (NVIDIA: __GL_SHADER_DISK_CACHE_PATH; Mesa: MESA_SHADER_CACHE_DIR),
 #  2. warm: the same again in a new process with both caches as run 1 left them,
@@ -18,13 +20,13 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/spvgen" "$work/driver" "$work/driver2"
 echo "== 1. cold (empty spvgen and driver caches)"
 __GL_SHADER_DISK_CACHE_PATH="$work/driver" MESA_SHADER_CACHE_DIR="$work/driver" \
-  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen"
+  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen" ${SPVGEN_TRACE_ARGS:-}
 echo "== 2. warm (both caches from run 1)"
 __GL_SHADER_DISK_CACHE_PATH="$work/driver" MESA_SHADER_CACHE_DIR="$work/driver" \
-  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen"
+  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen" ${SPVGEN_TRACE_ARGS:-}
 echo "== 3. warm spvgen cache, empty driver cache"
 __GL_SHADER_DISK_CACHE_PATH="$work/driver2" MESA_SHADER_CACHE_DIR="$work/driver2" \
-  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen"
+  "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen" ${SPVGEN_TRACE_ARGS:-}
 echo "== 4. torch.matmul anchor"
 if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
   python3 bench/anchors/gemm_trace_anchor.py "$trace"

@@ -39,7 +39,8 @@ static double now_ms(void) {
 }
 
 static void trace_usage(FILE *o) {
-  fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--sample N] [--device NAME]\n\n"
+  fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
+             "                                [--device NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
              "dispatch, each checked on a sample of its outputs against the CPU. Prints each call\n"
@@ -48,6 +49,10 @@ static void trace_usage(FILE *o) {
              "LAYOUT as --layout: nn, nt, tn, tt); '#' starts a comment.\n\n"
              "  --cold           start from an empty spvgen disk cache (a temporary directory)\n"
              "  --cache-dir DIR  the disk cache directory (default: $XDG_CACHE_HOME/spvgen)\n"
+             "  --shapes S       runtime (default): each call planned for its class of shapes\n"
+             "                   (spvgen_gemm_class_for, M taken as any length), the shape in push\n"
+             "                   constants, so calls of one class share a pipeline; fixed: a module\n"
+             "                   per shape, as before run-time shapes\n"
              "  --sample N       outputs checked per call (default 8; 0: none)\n"
              "  --device NAME    the first device whose name contains NAME\n\n"
              "examples:\n"
@@ -181,7 +186,7 @@ static void rm_tree(const char *dir) {
 
 int spvgen_cmd_bench_trace(int argc, char **argv) {
   const char *path = NULL, *cache_dir = NULL, *device = NULL;
-  bool cold = false;
+  bool cold = false, runtime = true;
   uint32_t sample = 8;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -190,10 +195,16 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--cold")) {
       cold = true;
-    } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device")) {
+    } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
+               !strcmp(a, "--shapes")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
+      else if (!strcmp(a, "--shapes")) {
+        if (strcmp(v, "runtime") && strcmp(v, "fixed"))
+          return spvgen_cli_usage_error("bench trace", "--shapes: '%s' is not runtime or fixed", v);
+        runtime = !strcmp(v, "runtime");
+      }
       else if (!strcmp(a, "--device")) device = v;
       else {
         char *end;
@@ -293,12 +304,24 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc *d = &calls[i].desc;
     spvgen_gemm_config plan;
+    spvgen_gemm_launch launch;
     spvgen_kernel k = {0};
     spvgen_vk_pipeline *p = NULL;
     double t0 = now_ms();
-    if (spvgen_gemm_plan(d, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
-        spvgen_gemm(d, caps, &k, msg, sizeof msg) != SPVGEN_OK) {
+    /* run-time: the class of the call's shape, with M free (a prompt length is anything),
+     * so every call with this weight shape and types has the same kernel */
+    spvgen_gemm_desc want = *d;
+    spvgen_gemm_args args = {.m = d->m, .n = d->n, .k = d->k};
+    if (runtime && spvgen_gemm_class_for(d, &args, &want, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
+      goto done;
+    }
+    if (runtime) want.m_multiple = 1;
+    if (spvgen_gemm_plan(&want, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
+        spvgen_gemm(&want, caps, &k, msg, sizeof msg) != SPVGEN_OK ||
+        spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
+      spvgen_kernel_free(&k);
       goto done;
     }
     double t1 = now_ms();
@@ -318,7 +341,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       goto done;
     }
     if (st == SPVGEN_OK)
-      st = spvgen_vk_dispatch(ctx, p, bufs, 3, NULL, 0, k.info.groups[0], k.info.groups[1], k.info.groups[2], &ns);
+      st = spvgen_vk_dispatch(ctx, p, bufs, 3, launch.push_size ? &launch.push : NULL, launch.push_size,
+                              launch.groups[0], launch.groups[1], launch.groups[2], &ns);
     double t3 = now_ms();
     if (st != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, spvgen_vk_error(ctx));
@@ -335,17 +359,21 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     double tc = now_ms();
     uint64_t bad = 0;
     uint32_t osize = spvgen_component_type_size(d->out_type);
+    /* tight leading dimensions, as the run-time launch and the fixed plan both use */
+    const uint32_t lda = plan.desc.a_layout == SPVGEN_ROW_MAJOR ? d->k : d->m;
+    const uint32_t ldb = plan.desc.b_layout == SPVGEN_ROW_MAJOR ? d->n : d->k;
+    const uint32_t ldd = plan.desc.d_layout == SPVGEN_ROW_MAJOR ? d->n : d->m;
     uint64_t cseed = 0x5a5a0000ull + (uint64_t)i;
     for (uint32_t s = 0; s < sample; s++) {
       uint32_t r = (uint32_t)(rng_next(&cseed) % d->m), c = (uint32_t)(rng_next(&cseed) % d->n);
       double ref = 0, mag = 0;
       for (uint32_t kk = 0; kk < d->k; kk++) {
-        double t = host_get(ha, d->a_type, at(plan.desc.a_layout, plan.desc.lda, r, kk)) *
-                   host_get(hb, d->b_type, at(plan.desc.b_layout, plan.desc.ldb, kk, c));
+        double t = host_get(ha, d->a_type, at(plan.desc.a_layout, lda, r, kk)) *
+                   host_get(hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
         ref += t, mag += fabs(t);
       }
       unsigned char got_bytes[8] = {0};
-      if (spvgen_vk_buffer_download(ctx, bd, at(plan.desc.d_layout, plan.desc.ldd, r, c) * osize, got_bytes, osize) !=
+      if (spvgen_vk_buffer_download(ctx, bd, at(plan.desc.d_layout, ldd, r, c) * osize, got_bytes, osize) !=
           SPVGEN_OK) {
         bad++;
         continue;
@@ -382,9 +410,9 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
          wall, emit_ms, loop_ms, check_ms, t_save);
   printf("check:             %llu of %llu sampled outputs off\n", (unsigned long long)bad_total,
          (unsigned long long)checked_total);
-  printf("summary calls=%d pipelines=%llu hits=%llu compile_ms=%.1f gpu_ms=%.3f wall_ms=%.1f cold=%d "
+  printf("summary calls=%d shapes=%s pipelines=%llu hits=%llu compile_ms=%.1f gpu_ms=%.3f wall_ms=%.1f cold=%d "
          "disk_cache_bytes_read=%llu\n",
-         n, (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms, wall, cold ? 1 : 0,
+         n, runtime ? "runtime" : "fixed", (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms, wall, cold ? 1 : 0,
          (unsigned long long)cs0.disk_bytes_read);
   rc = bad_total ? 1 : 0;
 done:
