@@ -102,8 +102,8 @@ class Net:
 ACT_WEIGHT = {"leaky_relu": 0.5, "tanh": 1.0, "exp": 1.0, "sigmoid": 2.0, "silu": 2.5}
 # emitters/mlp/plan_cost.c's defaults (the first H100 grid run), for classes with too few
 # first compiles to fit
-COMPILE_DEFAULT = {"vec": [23.6, 3.47, 0.70, 1.22, 1.15], "vec-opt": [17.6, 4.17, 1.14, 1.22, 0.976],
-                   "mat": [66.6, 4.17, 2.08, 1.0, 0.872], "loop": [14.9, 25.8, 0.0, 1.0, 1.64]}
+COMPILE_DEFAULT = {"vec": [33.2, 1.01, 1.01, 1.22, 1.41], "vec-opt": [25.8, 2.02, 1.34, 1.33, 1.12],
+                   "mat": [59.9, 5.85, 1.98, 1.0, 0.81], "loop": [0.0, 33.7, 0.0, 1.0, 1.52]}
 
 
 def cdiv(a, b):
