@@ -566,7 +566,7 @@ static void measure_net(grid_run *G, run_net *rn, uint32_t index) {
   o.seed = 1000 + rn->index;
   o.warmup = 2;
   o.warmup_ms = G->quick ? 0 : G->warmup_ms;
-  o.warmup_limit_ms = 4 * G->warmup_ms;
+  o.warmup_limit_ms = 3 * G->warmup_ms;
   o.repeats = G->repeats;
   o.sample = G->sample;
   o.emit_ms = 2;
@@ -770,7 +770,7 @@ int main(int argc, char **argv) {
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   uint32_t threads = ncpu > 1 ? (uint32_t)(ncpu - 1) : 1;
   bool quick = false;
-  uint32_t repeats = 7, warmup_ms = 10;
+  uint32_t repeats = 7, warmup_ms = 20;
   uint64_t sample = 128;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -878,8 +878,7 @@ int main(int argc, char **argv) {
   uint32_t skipped = 0;
   for (uint32_t i = 0; i < np; i++) skipped += plans[i].skipped;
   printf("# %u plans of %u networks (%u estimated over %.0f ms of compile: skipped)\n", np, nr, skipped, max_compile_ms);
-  if (threads && !quick) precompile(plans, np, threads, compile_budget < budget ? compile_budget : budget, cache_dir);
-  else if (threads) precompile(plans, np, threads < 2 ? threads : 2, compile_budget, cache_dir);
+  if (threads) precompile(plans, np, threads, compile_budget < budget ? compile_budget : budget, cache_dir);
   st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
   if (st != SPVGEN_OK) {
     if (own_dir) remove_cache_dir(cache_dir);
