@@ -46,6 +46,7 @@ static spvgen_status plan_one(const spvgen_elementwise_desc *desc, const spvgen_
   uint64_t features = d.type == SPVGEN_ELEMENTWISE_F16
                           ? SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT
                           : 0;
+  if (caps && spvgen_caps_check(caps, message, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (caps) {
     if (d.local_size > caps->max_workgroup_invocations || d.local_size > caps->max_workgroup_size[0])
       return fail(message, size, SPVGEN_ERROR_UNSUPPORTED, fn,

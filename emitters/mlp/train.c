@@ -198,6 +198,10 @@ spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
   }
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) {
+    memset(plan, 0, sizeof *plan);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
   spvgen_status st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
   if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
   return st;
@@ -213,6 +217,7 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "desc or count is NULL, or plans is NULL with max > 0");
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;

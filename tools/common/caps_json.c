@@ -311,5 +311,9 @@ bool spvgen_caps_from_json(const char *text, size_t length, spvgen_device_caps *
   if (!found) return fail(&ps, "no \"devices\" array");
   if (!caps->name[0] || !caps->max_workgroup_invocations)
     return fail(&ps, "the device has no \"name\" or \"max_workgroup_invocations\"");
-  return !ps.failed;
+  if (ps.failed) return false;
+  /* Caps are data: the same check as every other source (spvgen/caps.h). */
+  char why[512];
+  if (spvgen_caps_check(caps, why, sizeof why) != SPVGEN_OK) return fail(&ps, "%s", why);
+  return true;
 }
