@@ -130,6 +130,14 @@ bool spvgen_tune_cache_entry(const spvgen_tune_cache *cache, uint32_t i, spvgen_
 spvgen_status spvgen_tune_cache_export(const spvgen_tune_cache *cache, const char *path,
                                        uint32_t *count, char *message, size_t message_size);
 
+/* The same text export writes (the cache file format, file entries only), in memory:
+ * *text (malloc'd, NUL-terminated; free with spvgen_tune_free_text) and *length bytes;
+ * *count (optional) the entries in it. For writing a cache anywhere a file path does not
+ * fit (`spvgen tune export -` writes it to standard output). */
+spvgen_status spvgen_tune_cache_export_text(const spvgen_tune_cache *cache, char **text, size_t *length,
+                                            uint32_t *count, char *message, size_t message_size);
+void spvgen_tune_free_text(char *text);
+
 /* Reads a file written by export (or a cache file) and stores each of its entries in
  * the cache (replacing those with the same key; save writes them). The file is checked
  * like open checks: bad lines are dropped and counted in message; a file that is not a
@@ -137,6 +145,10 @@ spvgen_status spvgen_tune_cache_export(const spvgen_tune_cache *cache, const cha
  * (optional) gets the number imported. */
 spvgen_status spvgen_tune_cache_import(spvgen_tune_cache *cache, const char *path,
                                        uint32_t *count, char *message, size_t message_size);
+/* The same from text in memory (the cache file format; at most 16 MiB), e.g. read from
+ * standard input (`spvgen tune import -`). */
+spvgen_status spvgen_tune_cache_import_text(spvgen_tune_cache *cache, const char *text, size_t length,
+                                            uint32_t *count, char *message, size_t message_size);
 
 /* ------------------------------------------------------------------- keys ---- */
 /* The cache key of a GEMM on a device (caps NULL: the vulkan13 preset):
