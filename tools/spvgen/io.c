@@ -25,6 +25,13 @@
  * further than that, so a mistaken path (a disk image, /dev/zero) costs nothing. */
 #define MAX_BYTES (SPVGEN_VALIDATE_MAX_WORDS * 4)
 
+static bool reader_gone;
+
+bool spvgen_cli_reader_gone(FILE *f) {
+  if (f == stdout && errno == EPIPE) reader_gone = true;
+  return reader_gone && f == stdout;
+}
+
 int spvgen_cli_usage_error(const char *command, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "spvgen %s: ", command);
