@@ -997,8 +997,8 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     stage.b.layout = bcol ? SpvCooperativeMatrixLayoutColumnMajorKHR : SpvCooperativeMatrixLayoutRowMajorKHR;
     stage.a.step = acol ? d->tile_k * (d->lda * es / 16) : d->tile_k * es / 16;
     stage.b.step = bcol ? d->tile_k * es / 16 : d->tile_k * (d->ldb * es / 16);
-    uint32_t arr_a = spvgen_type_array(m, v4t, ek_u32(m, stage.a.chunks * W));
-    uint32_t arr_b = spvgen_type_array(m, v4t, ek_u32(m, stage.b.chunks * W));
+    uint32_t arr_a = spvgen_type_array(m, v4t, stage.a.chunks * W);
+    uint32_t arr_b = spvgen_type_array(m, v4t, stage.b.chunks * W);
     stage.a.sh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_a), SpvStorageClassWorkgroup, 0);
     stage.b.sh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_b), SpvStorageClassWorkgroup, 0);
     spvgen_name(m, stage.a.sh, "stage_a");

@@ -547,7 +547,7 @@ static void khr_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   ek_buffer A, B;
   ek_epilogue epi;
   ek_gemm_buffers(m, d, &A, &B, &epi);
-  uint32_t sm_t = spvgen_type_array(m, c.v4, ek_u32(m, g.total_chunks));
+  uint32_t sm_t = spvgen_type_array(m, c.v4, g.total_chunks);
   c.smem = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sm_t),
                            SpvStorageClassWorkgroup, 0);
   spvgen_name(m, c.smem, "smem");

@@ -201,8 +201,8 @@ static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   uint32_t u32 = ek_u32_type(m);
   uint32_t ct = ek_type(m, d->acc_type);
   uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, ct);
-  uint32_t as_t = spvgen_type_array(m, ct, ek_u32(m, BK * BM));
-  uint32_t bs_t = spvgen_type_array(m, ct, ek_u32(m, BK * BN));
+  uint32_t as_t = spvgen_type_array(m, ct, BK * BM);
+  uint32_t bs_t = spvgen_type_array(m, ct, BK * BN);
   uint32_t As = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, as_t),
                                 SpvStorageClassWorkgroup, 0);
   uint32_t Bs = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, bs_t),

@@ -361,9 +361,9 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     A += Ly->outputs;
     Z += Ly->outputs;
   }
-  uint32_t sh_a_t = spvgen_type_array(m, c.f32, ek_u32(m, W * maxi));
-  uint32_t sh_d_t = spvgen_type_array(m, c.f32, ek_u32(m, W * maxo));
-  uint32_t sh_l_t = spvgen_type_array(m, c.f32, ek_u32(m, W));
+  uint32_t sh_a_t = spvgen_type_array(m, c.f32, W * maxi);
+  uint32_t sh_d_t = spvgen_type_array(m, c.f32, W * maxo);
+  uint32_t sh_l_t = spvgen_type_array(m, c.f32, W);
   uint32_t sh_a = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_a_t), SpvStorageClassWorkgroup, 0);
   uint32_t sh_d = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_d_t), SpvStorageClassWorkgroup, 0);
   uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_l_t), SpvStorageClassWorkgroup, 0);
@@ -374,9 +374,9 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
 
   spvgen_compute_main(m, "main", W, 1, 1);
-  c.act = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, A)), 0);
-  c.zs = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, Z)), 0);
-  c.dl = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, Z)), 0);
+  c.act = ek_local(m, spvgen_type_array(m, c.f32, A), 0);
+  c.zs = ek_local(m, spvgen_type_array(m, c.f32, Z), 0);
+  c.dl = ek_local(m, spvgen_type_array(m, c.f32, Z), 0);
   spvgen_name(m, c.act, "a");
   spvgen_name(m, c.zs, "z");
   spvgen_name(m, c.dl, "delta");
@@ -570,7 +570,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   spvgen_member_name(m, pc.struct_type, 0, "points");
   spvgen_member_name(m, pc.struct_type, 1, "loss_scale");
   uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                         spvgen_type_array(m, f32, ek_u32(m, W))),
+                                                         spvgen_type_array(m, f32, W)),
                                   SpvStorageClassWorkgroup, 0);
   spvgen_name(m, sh_l, "shared_loss");
   uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, f32);
