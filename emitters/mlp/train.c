@@ -149,6 +149,14 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
                       (unsigned long long)grad_shared(net, w), caps->name, shared_max);
+  /* The vec gradient kernel's push constants: the point count, the loss scale, and a
+   * matrix and a bias offset per layer, one block member each. */
+  if (vec && 2 + 2 * net->layer_count > SPVGEN_PUSH_CONSTANT_MAX_MEMBERS)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "%u layers: the vec variant's gradient kernel takes 2 + 2 per layer push constants "
+                          "(%u), a push constant block at most %u members (at most %u layers)",
+                          net->layer_count, 2 + 2 * net->layer_count, SPVGEN_PUSH_CONSTANT_MAX_MEMBERS,
+                          (SPVGEN_PUSH_CONSTANT_MAX_MEMBERS - 2) / 2);
   p->grad_push_constant_size = vec ? 8 + 8 * net->layer_count : 4;
   uint32_t push = p->grad_push_constant_size > 8 ? p->grad_push_constant_size : 8;
   if (caps->max_push_constants_size && caps->max_push_constants_size < push)
