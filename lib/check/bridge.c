@@ -372,7 +372,7 @@ static spvgen_status structure_prechecked(spv_context context, const uint32_t *w
     put_message(message, message_size, "spvgen_validate: out of memory");
     status = SPVGEN_ERROR_OUT_OF_MEMORY;
   } else if (parsed == SPV_SUCCESS) {
-    qsort(s.defs, s.def_count, sizeof *s.defs, pre_def_cmp);
+    if (s.def_count > 1) qsort(s.defs, s.def_count, sizeof *s.defs, pre_def_cmp);
     for (size_t k = 0; k < s.use_count; k++) {
       const pre_use *u = &s.uses[k];
       char why[200];

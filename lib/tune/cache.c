@@ -438,6 +438,7 @@ static read_verdict read_file(const char *path, tune_list *l, char *msg, size_t 
 /* Parses n bytes of buf (NUL-terminated at n; freed here) as a cache file named path
  * (for messages) into l, sorted. */
 static read_verdict read_text(const char *path, char *buf, size_t n, tune_list *l, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
   if (n == 0) { /* an empty file (touched): an empty cache */
     free(buf);
     return READ_OK;

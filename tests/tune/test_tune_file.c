@@ -442,6 +442,14 @@ static void test_text_export_and_import_round_trip(void) {
   CHECK_EQ_U64(n, 5);
   CHECK_EQ_U64(spvgen_tune_cache_count(b), 5);
   spvgen_tune_free_text(text);
+  /* Empty text and a header alone import nothing and say nothing (the fuzz_tune target
+   * found the message left unset). */
+  strcpy(msg, "junk");
+  CHECK(spvgen_tune_cache_import_text(b, "", 0, &n, msg, sizeof msg) == SPVGEN_OK && n == 0);
+  CHECK_STR_EQ(msg, "");
+  strcpy(msg, "junk");
+  CHECK(spvgen_tune_cache_import_text(b, "spvgen-tune-cache 1\n", 20, &n, msg, sizeof msg) == SPVGEN_OK && n == 0);
+  CHECK_STR_EQ(msg, "");
   spvgen_tune_cache_close(a);
   spvgen_tune_cache_close(b);
 }

@@ -295,7 +295,7 @@ bool spvgen_caps_from_json(const char *text, size_t length, spvgen_device_caps *
   bool found = false;
   if (!eat(&ps, '}')) do {
       char k[32];
-      if (!string(&ps, k, sizeof k) || !eat(&ps, ':')) return false;
+      if (!string(&ps, k, sizeof k) || !eat(&ps, ':')) return fail(&ps, "expected \"key\": at the top level");
       if (!strcmp(k, "devices")) {
         if (!eat(&ps, '[')) return fail(&ps, "\"devices\": expected an array");
         if (eat(&ps, ']')) return fail(&ps, "\"devices\" is empty");
