@@ -304,7 +304,8 @@ typedef struct spvgen_device_caps {
  *  - the list counts at most their arrays (SPVGEN_MAX_COOPMAT_SHAPES, ...);
  *  - in each listed entry: M, N, K and each granularity 1 to 256, component types within
  *    spvgen_component_type (UNKNOWN included), scope device, workgroup or subgroup,
- *    workgroup_invocations up to 65536.
+ *    workgroup_invocations up to 65536;
+ *  - every bool field 0 or 1 (a byte pattern there would be undefined to read).
  * NULL caps is SPVGEN_ERROR_INVALID_ARGUMENT. */
 spvgen_status spvgen_caps_check(const spvgen_device_caps *caps, char *message, size_t message_size);
 

@@ -475,6 +475,14 @@ static bool scope_known(SpvScope s) {
 #define CAPS_MAX_SHARED (1u << 30)    /* bytes of shared memory */
 #define CAPS_MAX_PUSH (1u << 16)      /* bytes of push constants */
 
+/* A bool field's byte is 0 or 1: a struct filled from elsewhere (memset with a pattern,
+ * a cast buffer) may hold any byte there, and reading it as a bool would be undefined. */
+static bool bool_ok(const bool *field) {
+  uint8_t byte;
+  memcpy(&byte, field, 1);
+  return byte <= 1;
+}
+
 static bool caps_valid(const spvgen_device_caps *c, char *m, size_t z) {
   static const char *const strings[] = {"name", "driver_name", "driver_info"};
   const char *const fields[] = {c->name, c->driver_name, c->driver_info};
@@ -483,6 +491,15 @@ static bool caps_valid(const spvgen_device_caps *c, char *m, size_t z) {
       return caps_refuse(m, z, "%s is not NUL-terminated within its %zu bytes", strings[i],
                          sizeof c->name);
   const char *dev = c->name;
+  const struct {
+    const bool *field;
+    const char *name;
+  } bools[] = {{&c->required_subgroup_size_in_compute, "required_subgroup_size_in_compute"},
+               {&c->coopvec_training_float16_accumulation, "coopvec_training_float16_accumulation"},
+               {&c->coopvec_training_float32_accumulation, "coopvec_training_float32_accumulation"},
+               {&c->lists_truncated, "lists_truncated"}};
+  for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
+    if (!bool_ok(bools[i].field)) return caps_refuse(m, z, "%s: %s is not a bool (0 or 1)", dev, bools[i].name);
   if (c->subgroup_size && !pow2_upto(c->subgroup_size, CAPS_MAX_SUBGROUP))
     return caps_refuse(m, z, "%s: subgroup_size %u is not a power of two from 1 to %u (0: unknown)",
                        dev, c->subgroup_size, CAPS_MAX_SUBGROUP);
@@ -542,6 +559,7 @@ static bool caps_valid(const spvgen_device_caps *c, char *m, size_t z) {
     if (!scope_known(s->scope))
       return caps_refuse(m, z, "%s: coopmat[%u].scope %d is not device, workgroup or subgroup", dev, i,
                          (int)s->scope);
+    if (!bool_ok(&s->saturating)) return caps_refuse(m, z, "%s: coopmat[%u].saturating is not a bool (0 or 1)", dev, i);
   }
   for (uint32_t i = 0; i < c->coopmat_flex_count; i++) {
     const spvgen_coopmat_flex *s = &c->coopmat_flex[i];
@@ -561,6 +579,8 @@ static bool caps_valid(const spvgen_device_caps *c, char *m, size_t z) {
     if (!scope_known(s->scope))
       return caps_refuse(m, z, "%s: coopmat_flex[%u].scope %d is not device, workgroup or subgroup",
                          dev, i, (int)s->scope);
+    if (!bool_ok(&s->saturating))
+      return caps_refuse(m, z, "%s: coopmat_flex[%u].saturating is not a bool (0 or 1)", dev, i);
   }
   for (uint32_t i = 0; i < c->coopvec_count; i++) {
     const spvgen_coopvec_combo *v = &c->coopvec[i];
@@ -569,6 +589,7 @@ static bool caps_valid(const spvgen_device_caps *c, char *m, size_t z) {
         !component_known(v->result))
       return caps_refuse(m, z, "%s: coopvec[%u] has a component type outside spvgen_component_type",
                          dev, i);
+    if (!bool_ok(&v->transpose)) return caps_refuse(m, z, "%s: coopvec[%u].transpose is not a bool (0 or 1)", dev, i);
   }
   return true;
 }
