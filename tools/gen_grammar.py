@@ -425,6 +425,10 @@ def gen_tables(g, out):
         flags = ((1 if simple else 0) | (2 if noreq else 0) | (4 if id_tail else 0)
                  | (8 if lit_tail else 0) | (16 if value_tail else 0))
         writes = write_operand(ins)
+        # SG_INST_WATCHED: sg_inst looks at it beyond the grammar (a write through a
+        # pointer, or a call: the read-only check), one bit on the hot path.
+        if writes or ins["opname"] == "OpFunctionCall":
+            flags |= 32
         assert len(req) == first_q or not simple
         op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, writes, lit_mask,
                         value_mask, label_mask, any_mask,

@@ -500,11 +500,60 @@ static bool trace_mark(tracer *t, uint32_t id) {
 /* Calls origin(variable or parameter id, member) for each place pointer may come from. */
 typedef bool (*trace_origin_fn)(spvgen_module *m, uint32_t origin, uint32_t member, void *user);
 
+static bool trace_branches(spvgen_module *m, uint32_t pointer, uint32_t member, trace_origin_fn origin,
+                           void *user);
+
+/* The common case first, without a work list: a single chain of access chains, copies and
+ * bitcasts down to a variable or a parameter. At the first select or phi the rest goes
+ * to trace_branches. */
 static bool trace_pointer(spvgen_module *m, uint32_t pointer, trace_origin_fn origin, void *user) {
-  tracer t = {.m = m};
+  uint32_t cur = pointer, member = SPVGEN_ABSENT;
+  for (;;) {
+    const sg_id_info *i = sg_id(m, cur);
+    if (!i || i->kind != SG_ID_VALUE) return true;
+    const uint32_t *w = sg_def_words(m, cur);
+    if (!w) return true;
+    uint32_t op = w[0] & 0xFFFF, len = w[0] >> 16;
+    switch (op) {
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+      if (len > 4) member = w[4];
+      cur = w[3];
+      break;
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain:
+      if (len > 5) member = w[5];
+      cur = w[3];
+      break;
+    case SpvOpRawAccessChainNV:
+    case SpvOpCopyObject:
+    case SpvOpBitcast:
+      if (len <= 3) return true;
+      cur = w[3];
+      break;
+    case SpvOpVariable:
+    case SpvOpFunctionParameter:
+      return origin(m, cur, member, user);
+    case SpvOpSelect:
+    case SpvOpPhi:
+      return trace_branches(m, cur, member, origin, user);
+    default:
+      return true; /* loaded, converted, returned: not followed */
+    }
+  }
+}
+
+static bool trace_branches(spvgen_module *m, uint32_t pointer, uint32_t member0, trace_origin_fn origin,
+                           void *user) {
+  tracer t;
+  t.m = m;
   t.stack = t.small;
+  t.n = 0;
   t.cap = sizeof t.small / sizeof t.small[0];
-  trace_push(&t, pointer, SPVGEN_ABSENT);
+  t.marked = NULL;
+  t.marked_n = t.marked_cap = 0;
+  t.out_of_memory = false;
+  trace_push(&t, pointer, member0);
   bool ok = true;
   while (ok && t.n && !t.out_of_memory) {
     trace_item it = t.stack[--t.n];
@@ -648,7 +697,9 @@ static uint32_t function_params(const spvgen_module *m, uint32_t f, uint32_t *pa
 }
 
 bool sg_check_writes_at_finish(spvgen_module *m) {
-  if (!m->nonwritable_marked) return true;
+  /* Each write was checked when it was emitted; again here only when a NonWritable mark
+   * came after a write, or calls may bind parameters (the common kernel: neither). */
+  if (!m->nonwritable_marked || (!m->recheck_writes && !m->has_calls)) return true;
   const sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
   write_check c = {"spvgen_module_finish", 0, "", true, false};
   /* Every write: read-only variables refused, parameters written through marked. */

@@ -642,7 +642,13 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
 
   /* The one read-only check, for every instruction that writes memory through a
    * pointer (helpers.c: sg_check_writable). */
-  if (ins->write_at && n >= ins->write_at && !sg_check_writable(m, fn, ops[ins->write_at - 1])) return 0;
+  if (ins->flags & SG_INST_WATCHED) {
+    if (opcode == SpvOpFunctionCall) m->has_calls = true;
+    if (ins->write_at) {
+      m->wrote = true;
+      if (n >= ins->write_at && !sg_check_writable(m, fn, ops[ins->write_at - 1])) return 0;
+    }
+  }
   uint32_t ret;
   if (body_fast_path(m, fn, ins, opcode, ops, n, &ret)) return ret;
   /* Step 5's key when step 2 already looked it up and missed (the table does not change

@@ -76,6 +76,7 @@ enum {
   SG_INST_ID_TAIL = 4, /* the only non-required operand is a repeated IdRef */
   SG_INST_LIT_TAIL = 8, /* the only non-required operand is a repeated LiteralInteger */
   SG_INST_VALUE_TAIL = 16, /* SG_INST_SIMPLE and the repeated IdRef tail are values */
+  SG_INST_WATCHED = 32, /* writes memory (write_at) or is OpFunctionCall: the read-only check */
 };
 
 typedef struct sg_instruction {
@@ -219,6 +220,9 @@ struct spvgen_module {
   char error[512];
   bool finished;
   bool nonwritable_marked; /* some id was decorated NonWritable (sg_mark_nonwritable) */
+  bool wrote;              /* an instruction that writes memory was emitted */
+  bool recheck_writes;     /* a NonWritable mark came after a write: finish checks them all */
+  bool has_calls;          /* an OpFunctionCall was emitted: finish follows parameters */
 
   uint32_t version, addressing, memory_model, generator;
   bool emit_memory_model;
@@ -508,6 +512,7 @@ static inline void sg_mark_nonwritable(spvgen_module *m, uint32_t id) {
   if (m->status == SPVGEN_OK && id && id < m->bound) {
     m->ids[id].flags |= SG_TF_NONWRITABLE;
     m->nonwritable_marked = true;
+    if (m->wrote) m->recheck_writes = true;
   }
 }
 /* false (with an error naming fn) when pointer may lead (through access chains, copies,

@@ -156,7 +156,7 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   m->status = SPVGEN_OK;
   m->error[0] = 0;
   m->finished = false;
-  m->nonwritable_marked = false;
+  m->nonwritable_marked = m->wrote = m->recheck_writes = m->has_calls = false;
   /* Clear only the capability bits this module set: its OpCapability words and their
    * implied closure (cheaper than clearing the 2 KiB of bitsets). */
   {
