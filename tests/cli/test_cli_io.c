@@ -225,12 +225,31 @@ static void test_tune_export_dash_is_stdout_and_import_dash_is_stdin(void) {
   free(got);
 }
 
+/* The probe: `spvgen mlp --in 16 --hidden 16x15 --out 16 --variant vec --train --caps
+ * h100` was planned and then failed to emit (a push-constant block of 34 members). The
+ * plan refuses it now, naming the limit; 14 hidden layers emit. */
+static void test_a_plan_that_cannot_be_emitted_is_refused_by_the_plan(void) {
+  if (!cli_binary()) return;
+  cli_result r = cli_run("mlp", "--in", "16", "--hidden", "16x15", "--out", "16", "--variant", "vec", "--train",
+                         "--caps", "h100", "-o", cli_path("train15.spv"));
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "spvgen_mlp_train_plan: 16 layers: the vec variant's gradient kernel takes 2 + 2 per layer");
+  CHECK_NOT_CONTAINS(r.err, "spvgen_push_constants");
+  cli_result_free(&r);
+  cli_path("train14.opt.spv");
+  r = cli_run("mlp", "--in", "16", "--hidden", "16x14", "--out", "16", "--variant", "vec", "--train", "--caps",
+              "h100", "-o", cli_path("train14.spv"));
+  CHECK_EXIT(r, 0);
+  cli_result_free(&r);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_bad_numbers_are_usage_errors_naming_the_flag),
       TEST_CASE(test_every_subcommand_reports_a_failed_stdout_write),
       TEST_CASE(test_a_reader_that_stops_early_is_no_crash),
       TEST_CASE(test_tune_export_dash_is_stdout_and_import_dash_is_stdin),
+      TEST_CASE(test_a_plan_that_cannot_be_emitted_is_refused_by_the_plan),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
