@@ -44,7 +44,11 @@ static void test_broken_caps_files_are_refused(void) {
       {"{\"devices\": [{\"name\": \"x\", \"max_workgroup_invocations\": 64, \"features\": [\"warpDrive\"]}]}",
        "unknown feature \"warpDrive\""},
       {"{\"devices\": [{\"name\": \"x\", \"max_workgroup_invocations\": \"many\"}]}",
-       "\"max_workgroup_invocations\": expected an unsigned 32-bit number"},
+       "\"max_workgroup_invocations\": expected an unsigned 32-bit integer"},
+      {"{\"devices\": [{\"name\": \"x\", \"max_workgroup_invocations\": 64.5}]}",
+       "\"max_workgroup_invocations\": expected an unsigned 32-bit integer"},
+      {"{\"devices\": [{\"name\": \"x\", \"max_buffer_size\": 1e27}]}",
+       "\"max_buffer_size\": expected an unsigned 64-bit integer"},
       {"{\"devices\": [{\"name\": \"x\"", "expected"},
       {"{\"other\": 1}", "no \"devices\" array"},
   };
