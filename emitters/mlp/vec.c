@@ -440,7 +440,7 @@ static void vec_loop_addr_begin(vec_ctx *c, vec_loop_addr *la) {
   mlp_vec_loop_layers(c->p, &la->first, &la->count);
   la->matrices = la->pieces = 0;
   if (c->p->desc.weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL) return;
-  uint32_t t = spvgen_type_array(m, ek_u32_type(m), ek_u32(m, la->count));
+  uint32_t t = spvgen_type_array(m, ek_u32_type(m), la->count);
   la->matrices = ek_local(m, t, 0);
   bool split = vec_piece_rows(c->p, la->first) < c->p->layers[la->first].outputs;
   if (split) la->pieces = ek_local(m, t, 0);
