@@ -122,8 +122,7 @@ void mlp_grid_begin(spvgen_module *m, const spvgen_mlp_config *p, const ek_buffe
 }
 
 static uint32_t level_u32(spvgen_module *m, const mlp_grid *g, uint32_t arr, uint32_t level) {
-  return spvgen_load(m, g->u32,
-                     spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, g->u32), arr, &level, 1));
+  return spvgen_load(m, g->u32, ek_at(m, arr, level));
 }
 
 /* Level `level` (a u32 id) of the point x[D] (f32 ids): the 2^D corners' first feature
@@ -134,8 +133,7 @@ static void level_corners(spvgen_module *m, const mlp_grid *g, uint32_t level, c
   const spvgen_mlp_config *p = g->p;
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
   uint32_t f32 = g->f32, u32 = g->u32, i32 = spvgen_type_int(m, 32, true);
-  uint32_t scale = spvgen_load(m, f32, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, f32),
-                                                           g->scale, &level, 1));
+  uint32_t scale = spvgen_load(m, f32, ek_at(m, g->scale, level));
   uint32_t res = level_u32(m, g, g->res, level), size = level_u32(m, g, g->entries, level);
   uint32_t off = level_u32(m, g, g->offset, level);
   uint32_t hashed = spvgen_op_i_not_equal(m, ek_bool_type(m), level_u32(m, g, g->hashed, level), ek_u32(m, 0));
@@ -149,19 +147,19 @@ static void level_corners(spvgen_module *m, const mlp_grid *g, uint32_t level, c
     frac[k] = spvgen_op_f_sub(m, f32, pos, fl);
     rest[k] = spvgen_op_f_sub(m, f32, one, frac[k]);
   }
-  uint32_t mask = spvgen_op_i_sub(m, u32, size, ek_u32(m, 1));
+  uint32_t mask = ek_isub(m, size, ek_u32(m, 1));
   uint32_t idxv = ek_local(m, u32, 0);
   for (uint32_t c = 0; c < (1u << D); c++) {
     uint32_t w = 0, dense = 0, hash = 0, stride = 0;
     for (uint32_t k = 0; k < D; k++) {
       bool up = (c >> k) & 1;
-      uint32_t ck = up ? ek_add(m, cell[k], ek_u32(m, 1)) : cell[k];
+      uint32_t ck = up ? ek_add_imm(m, cell[k], 1) : cell[k];
       uint32_t wk = up ? frac[k] : rest[k];
       w = k ? spvgen_op_f_mul(m, f32, w, wk) : wk;
       /* dense: c0 + c1 r + c2 r^2; hashed: c0 ^ c1 p1 ^ c2 p2 (u32, wrapping) */
-      dense = k ? ek_add(m, dense, ek_mul(m, ck, stride)) : ck;
-      stride = k ? ek_mul(m, stride, res) : res;
-      uint32_t hk = k ? spvgen_op_i_mul(m, u32, ck, ek_u32(m, grid_primes[k])) : ck;
+      dense = k ? ek_iadd(m, dense, ek_imul(m, ck, stride)) : ck;
+      stride = k ? ek_imul(m, stride, res) : res;
+      uint32_t hk = k ? ek_mul_imm(m, ck, grid_primes[k]) : ck;
       hash = k ? spvgen_op_bitwise_xor(m, u32, hash, hk) : hk;
     }
     /* Both modulo the level's entries: a power of two for hashed levels (a mask), any
@@ -169,13 +167,13 @@ static void level_corners(spvgen_module *m, const mlp_grid *g, uint32_t level, c
      * tiny-cuda-nn). The division runs only where a dense index does wrap: a branch, not
      * a select, which would compute it for every corner of every level. */
     spvgen_store(m, idxv, spvgen_op_bitwise_and(m, u32, hash, mask));
-    spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), hashed));
+    ek_guard dense_level = ek_guard_begin(m, spvgen_op_logical_not(m, ek_bool_type(m), hashed));
     spvgen_store(m, idxv, dense);
-    spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, dense, size)));
-    spvgen_store(m, idxv, spvgen_op_u_mod(m, u32, dense, size));
-    spvgen_end_if(m);
-    spvgen_end_if(m);
-    entry[c] = ek_mul(m, ek_add(m, off, spvgen_load(m, u32, idxv)), ek_u32(m, F));
+    ek_guard wraps = ek_guard_begin(m, spvgen_op_logical_not(m, ek_bool_type(m), ek_ult(m, dense, size)));
+    spvgen_store(m, idxv, ek_umod(m, dense, size));
+    ek_guard_end(m, wraps);
+    ek_guard_end(m, dense_level);
+    entry[c] = ek_mul_imm(m, ek_iadd(m, off, spvgen_load(m, u32, idxv)), F);
     weight[c] = w;
   }
 }
@@ -186,13 +184,11 @@ void mlp_grid_level_features(spvgen_module *m, const mlp_grid *g, uint32_t level
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
   uint32_t entry[8], weight[8];
   level_corners(m, g, level, x, entry, weight);
-  uint32_t base = ek_u32(m, (uint32_t)(p->grid_offset / 2));
   for (uint32_t f = 0; f < F; f++) feat[f] = 0;
   for (uint32_t c = 0; c < (1u << D); c++) {
-    uint32_t e = ek_add(m, entry[c], base);
+    uint32_t e = ek_add_imm(m, entry[c], (uint32_t)(p->grid_offset / 2));
     for (uint32_t f = 0; f < F; f++) {
-      uint32_t v = spvgen_load(m, g->table.elem_type, ek_elem(m, &g->table, f ? ek_add(m, e, ek_u32(m, f)) : e));
-      v = spvgen_op_f_convert(m, g->f32, v);
+      uint32_t v = spvgen_op_f_convert(m, g->f32, ek_load_elem(m, &g->table, ek_add_imm(m, e, f)));
       feat[f] = feat[f] ? spvgen_glsl_fma(m, g->f32, weight[c], v, feat[f]) : spvgen_op_f_mul(m, g->f32, weight[c], v);
     }
   }
@@ -234,36 +230,28 @@ void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level,
   uint32_t entry[8], weight[8];
   level_corners(m, g, level, x, entry, weight);
   for (uint32_t c = 0; c < (1u << D); c++) {
-    uint32_t e = ek_add(m, entry[c], grad_base);
+    uint32_t e = ek_iadd(m, entry[c], grad_base);
     for (uint32_t f = 0; f < F; f++)
-      mlp_atomic_add_f32(m, grad, f ? ek_add(m, e, ek_u32(m, f)) : e,
-                         spvgen_op_f_mul(m, g->f32, weight[c], dfeat[f]));
+      mlp_atomic_add_f32(m, grad, ek_add_imm(m, e, f), spvgen_op_f_mul(m, g->f32, weight[c], dfeat[f]));
   }
 }
 
 void mlp_grid_encode_array(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t arr,
                            uint32_t arr_base) {
   const uint32_t F = g->p->desc.grid.features;
-  uint32_t lv = ek_local(m, g->u32, 0);
-  uint32_t l = mlp_for_begin_ctl(m, lv, ek_u32(m, 0), ek_u32(m, g->p->desc.grid.levels), SpvLoopControlUnrollMask);
+  ek_for lv;
+  uint32_t l = ek_for_begin_var(m, &lv, ek_local(m, g->u32, 0), ek_u32(m, 0), ek_u32(m, g->p->desc.grid.levels),
+                                ek_u32(m, 1), SpvLoopControlUnrollMask);
   uint32_t feat[8];
   mlp_grid_level_features(m, g, l, x, feat);
-  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, g->f32);
-  uint32_t at = ek_add(m, ek_mul(m, l, ek_u32(m, F)), ek_u32(m, arr_base));
-  for (uint32_t f = 0; f < F; f++) {
-    uint32_t i = f ? ek_add(m, at, ek_u32(m, f)) : at;
-    spvgen_store(m, spvgen_access_chain(m, fptr, arr, &i, 1), feat[f]);
-  }
-  mlp_for_end(m, lv, l, ek_u32(m, 1));
+  uint32_t at = ek_add_imm(m, ek_mul_imm(m, l, F), arr_base);
+  for (uint32_t f = 0; f < F; f++) spvgen_store(m, ek_at(m, arr, ek_add_imm(m, at, f)), feat[f]);
+  ek_for_end(m, &lv);
 }
 
 void mlp_grid_encode(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t *out) {
   const uint32_t W = g->p->encoded_width;
   uint32_t arr = ek_local(m, spvgen_type_array(m, g->f32, W), 0);
   mlp_grid_encode_array(m, g, x, arr, 0);
-  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, g->f32);
-  for (uint32_t j = 0; j < W; j++) {
-    uint32_t i = ek_u32(m, j);
-    out[j] = spvgen_load(m, g->f32, spvgen_access_chain(m, fptr, arr, &i, 1));
-  }
+  for (uint32_t j = 0; j < W; j++) out[j] = spvgen_load(m, g->f32, ek_at(m, arr, ek_u32(m, j)));
 }

@@ -53,97 +53,108 @@ static uint32_t loop_candidates(const spvgen_device_caps *caps, const spvgen_mlp
   return n;
 }
 
+/* The loop function's state: the weight buffer, the two Function arrays of the widest
+ * layer (layer l reads bufs[l & 1] and writes the other), the counters and the sum. */
+typedef struct loop_ctx {
+  spvgen_module *m;
+  const spvgen_mlp_config *p;
+  uint32_t f32;
+  ek_buffer wb;
+  uint32_t bufs[2];
+  uint32_t iv, jv, accv;
+} loop_ctx;
+
+/* The encoded point into bufs[0]: the hash grid's levels, the raw point copied by a
+ * run-time loop (no encoding, wider than MLP_UNROLLED_IO), or each encoded value. */
+static void loop_input(loop_ctx *c, uint32_t param, uint32_t arr_in) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  uint32_t raw[SPVGEN_MLP_MAX_WIDTH];
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_width > MLP_UNROLLED_IO) {
+    uint32_t pv = ek_local(m, arr_in, 0);
+    spvgen_store(m, pv, param);
+    ek_for f;
+    uint32_t j = ek_for_begin_var(m, &f, c->jv, ek_u32(m, 0), ek_u32(m, d->input_width), ek_u32(m, 1),
+                                  SpvLoopControlMaskNone);
+    spvgen_store(m, ek_at(m, c->bufs[0], j), spvgen_load(m, c->f32, ek_at(m, pv, j)));
+    ek_for_end(m, &f);
+    return;
+  }
+  for (uint32_t k = 0; k < d->input_width; k++) raw[k] = spvgen_op_composite_extract(m, c->f32, param, &k, 1);
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) { /* the levels straight into bufs[0] */
+    mlp_grid g;
+    mlp_grid_begin(m, c->p, &c->wb, &g);
+    mlp_grid_encode_array(m, &g, raw, c->bufs[0], 0);
+    return;
+  }
+  uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
+  mlp_encode(m, c->p, raw, enc);
+  for (uint32_t j = 0; j < c->p->encoded_width; j++) spvgen_store(m, ek_at(m, c->bufs[0], ek_u32(m, j)), enc[j]);
+}
+
+/* Layer l: for i < outputs { acc = b[i]; for j < inputs: acc = fma(W[i][j], x[j], acc);
+ * y[i] = act(acc) }, the f16 weights converted as they are read. */
+static void loop_layer(loop_ctx *c, uint32_t l) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const uint32_t src = c->bufs[l & 1], dst = c->bufs[(l + 1) & 1];
+  ek_for fi, fj;
+  uint32_t i = ek_for_begin_var(m, &fi, c->iv, ek_u32(m, 0), ek_u32(m, L->outputs), ek_u32(m, 1),
+                                SpvLoopControlDontUnrollMask);
+  uint32_t init = spvgen_const_f32(m, 0.0f);
+  if (!c->p->desc.no_bias)
+    init = spvgen_op_f_convert(m, c->f32, ek_load_elem(m, &c->wb, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
+  spvgen_store(m, c->accv, init);
+  uint32_t row = ek_add_imm(m, ek_mul_imm(m, i, L->row_stride / 2), (uint32_t)(L->matrix_offset / 2));
+  uint32_t j = ek_for_begin_var(m, &fj, c->jv, ek_u32(m, 0), ek_u32(m, L->inputs), ek_u32(m, 1),
+                                SpvLoopControlDontUnrollMask);
+  uint32_t w = spvgen_op_f_convert(m, c->f32, ek_load_elem(m, &c->wb, ek_iadd(m, row, j)));
+  uint32_t x = spvgen_load(m, c->f32, ek_at(m, src, j));
+  spvgen_store(m, c->accv, spvgen_glsl_fma(m, c->f32, w, x, spvgen_load(m, c->f32, c->accv)));
+  ek_for_end(m, &fj);
+  uint32_t y = mlp_activation_f32(m, c->p, spvgen_load(m, c->f32, c->accv), L->activation);
+  spvgen_store(m, ek_at(m, dst, i), y);
+  ek_for_end(m, &fi);
+}
+
+/* The last layer's outputs as the function's result (through a run-time loop when the
+ * point is wider than MLP_UNROLLED_IO). */
+static void loop_return(loop_ctx *c, uint32_t arr_out) {
+  spvgen_module *m = c->m;
+  const uint32_t ow = c->p->desc.output_width, last = c->bufs[c->p->layer_count & 1];
+  if (ow > MLP_UNROLLED_IO) {
+    uint32_t ov = ek_local(m, arr_out, 0);
+    ek_for f;
+    uint32_t k = ek_for_begin_var(m, &f, c->jv, ek_u32(m, 0), ek_u32(m, ow), ek_u32(m, 1), SpvLoopControlMaskNone);
+    spvgen_store(m, ek_at(m, ov, k), spvgen_load(m, c->f32, ek_at(m, last, k)));
+    ek_for_end(m, &f);
+    spvgen_return_value(m, spvgen_load(m, arr_out, ov));
+    return;
+  }
+  uint32_t outs[SPVGEN_MLP_MAX_WIDTH];
+  for (uint32_t k = 0; k < ow; k++) outs[k] = spvgen_load(m, c->f32, ek_at(m, last, ek_u32(m, k)));
+  spvgen_return_value(m, spvgen_op_composite_construct(m, arr_out, outs, ow));
+}
+
 static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
                           spvgen_mlp_function_info *info) {
   const spvgen_mlp_desc *d = &p->desc;
-  uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m);
-  uint32_t arr_in = spvgen_type_array(m, f32, d->input_width);
-  uint32_t arr_out = spvgen_type_array(m, f32, d->output_width);
-  uint32_t arr_w = spvgen_type_array(m, f32, mlp_max_width(p));
-  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, f32);
-  ek_buffer wb = mlp_weights_buffer(m, info);
+  loop_ctx c = {m, p, ek_f32_type(m), {0}, {0, 0}, 0, 0, 0};
+  uint32_t arr_in = spvgen_type_array(m, c.f32, d->input_width);
+  uint32_t arr_out = spvgen_type_array(m, c.f32, d->output_width);
+  uint32_t arr_w = spvgen_type_array(m, c.f32, mlp_max_width(p));
+  c.wb = mlp_weights_buffer(m, info);
   uint32_t param = 0;
   uint32_t fn = spvgen_function_begin(m, arr_out, SpvFunctionControlMaskNone, &arr_in, 1, &param);
   spvgen_name(m, fn, "mlp");
-  uint32_t bufs[2] = {ek_local(m, arr_w, 0), ek_local(m, arr_w, 0)};
-  uint32_t iv = ek_local(m, u32, 0), jv = ek_local(m, u32, 0), accv = ek_local(m, f32, 0);
-
-  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), zero_f = spvgen_const_f32(m, 0.0f);
-  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
-    /* The grid's levels straight into the first layer's input array. */
-    uint32_t raw[3];
-    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_op_composite_extract(m, f32, param, &c, 1);
-    mlp_grid g;
-    mlp_grid_begin(m, p, &wb, &g);
-    mlp_grid_encode_array(m, &g, raw, bufs[0], 0);
-  } else if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_width > MLP_UNROLLED_IO) {
-    /* The point as it came, copied by a run-time loop (MLP_UNROLLED_IO). */
-    uint32_t pv = ek_local(m, arr_in, 0);
-    spvgen_store(m, pv, param);
-    uint32_t j = mlp_for_begin_ctl(m, jv, zero_u, ek_u32(m, d->input_width), SpvLoopControlMaskNone);
-    spvgen_store(m, spvgen_access_chain(m, fptr, bufs[0], &j, 1),
-                 spvgen_load(m, f32, spvgen_access_chain(m, fptr, pv, &j, 1)));
-    mlp_for_end(m, jv, j, one_u);
-  } else {
-    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t c = 0; c < d->input_width; c++) raw[c] = spvgen_op_composite_extract(m, f32, param, &c, 1);
-    mlp_encode(m, p, raw, enc);
-    for (uint32_t j = 0; j < p->encoded_width; j++) {
-      uint32_t idx = ek_u32(m, j);
-      spvgen_store(m, spvgen_access_chain(m, fptr, bufs[0], &idx, 1), enc[j]);
-    }
-  }
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    const spvgen_mlp_layer *L = &p->layers[l];
-    uint32_t src = bufs[l & 1], dst = bufs[(l + 1) & 1];
-    spvgen_store(m, iv, zero_u);
-    spvgen_loop(m, SpvLoopControlDontUnrollMask);
-    uint32_t i = ek_load_u32(m, iv);
-    spvgen_loop_while(m, ek_lt(m, i, ek_u32(m, L->outputs)));
-    {
-      uint32_t init = zero_f;
-      if (!d->no_bias) {
-        uint32_t bi = ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2)));
-        init = spvgen_op_f_convert(m, f32, spvgen_load(m, wb.elem_type, ek_elem(m, &wb, bi)));
-      }
-      spvgen_store(m, accv, init);
-      uint32_t row = ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)),
-                            ek_u32(m, (uint32_t)(L->matrix_offset / 2)));
-      spvgen_store(m, jv, zero_u);
-      spvgen_loop(m, SpvLoopControlDontUnrollMask);
-      uint32_t j = ek_load_u32(m, jv);
-      spvgen_loop_while(m, ek_lt(m, j, ek_u32(m, L->inputs)));
-      {
-        uint32_t w = spvgen_op_f_convert(m, f32, spvgen_load(m, wb.elem_type, ek_elem(m, &wb, ek_add(m, row, j))));
-        uint32_t x = spvgen_load(m, f32, spvgen_access_chain(m, fptr, src, &j, 1));
-        spvgen_store(m, accv, spvgen_glsl_fma(m, f32, w, x, spvgen_load(m, f32, accv)));
-      }
-      spvgen_loop_continue_block(m);
-      spvgen_store(m, jv, ek_add(m, j, one_u));
-      spvgen_end_loop(m);
-      uint32_t y = mlp_activation_f32(m, p, spvgen_load(m, f32, accv), L->activation);
-      spvgen_store(m, spvgen_access_chain(m, fptr, dst, &i, 1), y);
-    }
-    spvgen_loop_continue_block(m);
-    spvgen_store(m, iv, ek_add(m, i, one_u));
-    spvgen_end_loop(m);
-  }
-  uint32_t last = bufs[p->layer_count & 1];
-  if (d->output_width > MLP_UNROLLED_IO) {
-    uint32_t ov = ek_local(m, arr_out, 0);
-    uint32_t c = mlp_for_begin_ctl(m, jv, zero_u, ek_u32(m, d->output_width), SpvLoopControlMaskNone);
-    spvgen_store(m, spvgen_access_chain(m, fptr, ov, &c, 1),
-                 spvgen_load(m, f32, spvgen_access_chain(m, fptr, last, &c, 1)));
-    mlp_for_end(m, jv, c, one_u);
-    spvgen_return_value(m, spvgen_load(m, arr_out, ov));
-  } else {
-    uint32_t outs[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t c = 0; c < d->output_width; c++) {
-      uint32_t idx = ek_u32(m, c);
-      outs[c] = spvgen_load(m, f32, spvgen_access_chain(m, fptr, last, &idx, 1));
-    }
-    spvgen_return_value(m, spvgen_op_composite_construct(m, arr_out, outs, d->output_width));
-  }
+  c.bufs[0] = ek_local(m, arr_w, 0);
+  c.bufs[1] = ek_local(m, arr_w, 0);
+  c.iv = ek_local(m, ek_u32_type(m), 0);
+  c.jv = ek_local(m, ek_u32_type(m), 0);
+  c.accv = ek_local(m, c.f32, 0);
+  loop_input(&c, param, arr_in);
+  for (uint32_t l = 0; l < p->layer_count; l++) loop_layer(&c, l);
+  loop_return(&c, arr_out);
   spvgen_function_end(m);
   info->function = fn;
   info->param_type = arr_in;

@@ -292,8 +292,15 @@ typedef struct mat_ctx {
 
 enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT, MEM_F32 };
 
+/* &base[i] of a Function array of fragments, or of one of a fragment variable's
+ * components: a cooperative type, which spvgen_access cannot see through, so the element
+ * type is given. */
+static uint32_t coop_at(mat_ctx *c, uint32_t elem_type, uint32_t base, uint32_t i) {
+  return spvgen_access_chain(c->m, spvgen_type_pointer(c->m, SpvStorageClassFunction, elem_type), base, &i, 1);
+}
+
 static uint32_t act_ptr(mat_ctx *c, uint32_t index) {
-  return spvgen_access_chain(c->m, c->wp16, c->act, &index, 1);
+  return ek_at(c->m, c->act, index);
 }
 
 /* for (e = tid; e < count; e += nt) { body(e) } — the callback form keeps the loops. */
@@ -304,10 +311,10 @@ static void strided_loop(mat_ctx *c, uint32_t count, strided_body body, const vo
   spvgen_store(m, ev, c->tid);
   spvgen_loop(m, SpvLoopControlMaskNone);
   uint32_t e = ek_load_u32(m, ev);
-  spvgen_loop_while(m, ek_lt(m, e, ek_u32(m, count)));
+  spvgen_loop_while(m, ek_lt_imm(m, e, count));
   body(c, e, arg);
   spvgen_loop_continue_block(m);
-  spvgen_store(m, ev, ek_add(m, e, ek_u32(m, c->g.nt)));
+  spvgen_store(m, ev, ek_add_imm(m, e, c->g.nt));
   spvgen_end_loop(m);
 }
 
@@ -318,32 +325,30 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   const spvgen_mlp_layer *L = &c->p->layers[l];
   const mat_geom *g = &c->g;
   uint32_t cpr = g->kp[l] / 8;
-  uint32_t row = ek_div(m, e, ek_u32(m, cpr)), q = ek_mod(m, e, ek_u32(m, cpr));
-  uint32_t col0 = ek_mul(m, q, ek_u32(m, 8));
-  uint32_t ok = ek_and(m, ek_lt(m, row, ek_u32(m, L->outputs)), ek_lt(m, col0, ek_u32(m, L->inputs)));
-  uint32_t gidx = ek_add(m, ek_mul(m, row, ek_u32(m, L->row_stride / 16)),
-                         ek_add(m, q, ek_u32(m, (uint32_t)(L->matrix_offset / 16))));
-  gidx = spvgen_op_select(m, c->u32, ok, gidx, ek_u32(m, 0));
+  uint32_t row = ek_div_imm(m, e, cpr), q = ek_mod_imm(m, e, cpr);
+  uint32_t col0 = ek_mul_imm(m, q, 8);
+  uint32_t ok = ek_and(m, ek_lt_imm(m, row, L->outputs), ek_lt_imm(m, col0, L->inputs));
+  uint32_t gidx = ek_add(m, ek_mul_imm(m, row, L->row_stride / 16),
+                         ek_add_imm(m, q, (uint32_t)(L->matrix_offset / 16)));
+  gidx = ek_select(m, ok, gidx, ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->w4, gidx));
   uint32_t zero4 = spvgen_const_null(m, c->v4);
-  v = spvgen_op_select(m, c->v4, ok, v, zero4);
+  v = ek_select(m, ok, v, zero4);
   if (L->inputs % 8) {
     /* The chunk holding column `inputs`: keep the halves before it (little-endian: half
      * 2w in the low 16 bits of word w). */
     uint32_t words[4];
     for (uint32_t w = 0; w < 4; w++) {
       uint32_t wd = spvgen_op_composite_extract(m, c->u32, v, &w, 1);
-      uint32_t c0 = ek_add(m, col0, ek_u32(m, 2 * w));
-      uint32_t c1 = ek_add(m, c0, ek_u32(m, 1));
-      uint32_t mask = spvgen_op_select(m, c->u32, ek_lt(m, c1, ek_u32(m, L->inputs)), ek_u32(m, 0xFFFFFFFFu),
-                                       spvgen_op_select(m, c->u32, ek_lt(m, c0, ek_u32(m, L->inputs)),
-                                                        ek_u32(m, 0xFFFFu), ek_u32(m, 0)));
+      uint32_t c0 = ek_add_imm(m, col0, 2 * w);
+      uint32_t c1 = ek_add_imm(m, c0, 1);
+      uint32_t mask = ek_select(m, ek_lt_imm(m, c1, L->inputs), ek_u32(m, 0xFFFFFFFFu), ek_select(m, ek_lt_imm(m, c0, L->inputs), ek_u32(m, 0xFFFFu), ek_u32(m, 0)));
       words[w] = spvgen_op_bitwise_and(m, c->u32, wd, mask);
     }
     v = spvgen_op_composite_construct(m, c->v4, words, 4);
   }
-  uint32_t sidx = ek_add(m, ek_mul(m, row, ek_u32(m, g->rs[l])), ek_add(m, q, ek_u32(m, g->woff[l])));
-  spvgen_store(m, spvgen_access_chain(m, c->wp4, c->wsm, &sidx, 1), v);
+  uint32_t sidx = ek_add(m, ek_mul_imm(m, row, g->rs[l]), ek_add_imm(m, q, g->woff[l]));
+  spvgen_store(m, ek_at(m, c->wsm, sidx), v);
 }
 
 /* Layer l's bias, zero-padded to np and repeated in 16 rows (an accumulator fragment
@@ -352,13 +357,13 @@ static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   uint32_t l = *(const uint32_t *)arg;
   const spvgen_mlp_layer *L = &c->p->layers[l];
-  uint32_t i = ek_mod(m, e, ek_u32(m, c->g.np[l]));
-  uint32_t ok = ek_lt(m, i, ek_u32(m, L->outputs));
-  uint32_t gidx = spvgen_op_select(m, c->u32, ok, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2))), ek_u32(m, 0));
+  uint32_t i = ek_mod_imm(m, e, c->g.np[l]);
+  uint32_t ok = ek_lt_imm(m, i, L->outputs);
+  uint32_t gidx = ek_select(m, ok, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2)), ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, gidx));
-  v = spvgen_op_select(m, c->f16, ok, v, spvgen_const_null(m, c->f16));
-  uint32_t si = ek_add(m, e, ek_u32(m, FR * c->g.boff[l]));
-  spvgen_store(m, spvgen_access_chain(m, c->wp16, c->bias, &si, 1), v);
+  v = ek_select(m, ok, v, spvgen_const_null(m, c->f16));
+  uint32_t si = ek_add_imm(m, e, FR * c->g.boff[l]);
+  spvgen_store(m, ek_at(m, c->bias, si), v);
 }
 
 typedef struct input_arg {
@@ -372,20 +377,20 @@ static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   const spvgen_mlp_config *p = c->p;
   const uint32_t iw = p->desc.input_width;
-  uint32_t pt = ek_div(m, e, ek_u32(m, iw)), comp = ek_mod(m, e, ek_u32(m, iw));
+  uint32_t pt = ek_div_imm(m, e, iw), comp = ek_mod_imm(m, e, iw);
   uint32_t gp = ek_add(m, a->base, pt);
   uint32_t ok = ek_lt(m, gp, a->n);
-  uint32_t x = mlp_load_input(m, p, a->io, spvgen_op_select(m, c->u32, ok, gp, ek_u32(m, 0)), comp);
-  x = spvgen_op_select(m, c->f32, ok, x, spvgen_const_f32(m, 0.0f));
+  uint32_t x = mlp_load_input(m, p, a->io, ek_select(m, ok, gp, ek_u32(m, 0)), comp);
+  x = ek_select(m, ok, x, spvgen_const_f32(m, 0.0f));
   /* The encoding of one component: the plan with input_width 1. */
   spvgen_mlp_config one = *p;
   one.desc.input_width = 1;
   uint32_t per = p->encoded_width / iw;
   uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
   mlp_encode(m, &one, &x, enc);
-  uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, comp, ek_u32(m, per)));
+  uint32_t row = ek_add(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, comp, per));
   for (uint32_t t = 0; t < per; t++)
-    spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, t))), spvgen_op_f_convert(m, c->f16, enc[t]));
+    spvgen_store(m, act_ptr(c, ek_add_imm(m, row, t)), spvgen_op_f_convert(m, c->f16, enc[t]));
 }
 
 /* Input chunk e of the block (f16 points, no encoding, input_width a multiple of 8):
@@ -394,19 +399,19 @@ static void stage_input_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   const input_arg *a = arg;
   spvgen_module *m = c->m;
   const uint32_t cpp = c->p->desc.input_width / 8; /* chunks per point */
-  uint32_t pt = ek_div(m, e, ek_u32(m, cpp)), q = ek_mod(m, e, ek_u32(m, cpp));
+  uint32_t pt = ek_div_imm(m, e, cpp), q = ek_mod_imm(m, e, cpp);
   uint32_t gp = ek_add(m, a->base, pt);
   uint32_t ok = ek_lt(m, gp, a->n);
-  uint32_t gi = ek_add(m, ek_mul(m, gp, ek_u32(m, cpp)), q);
-  gi = spvgen_op_select(m, c->u32, ok, gi, ek_u32(m, 0));
+  uint32_t gi = ek_add(m, ek_mul_imm(m, gp, cpp), q);
+  gi = ek_select(m, ok, gi, ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->in4, gi));
-  v = spvgen_op_select(m, c->v4, ok, v, spvgen_const_null(m, c->v4));
+  v = ek_select(m, ok, v, spvgen_const_null(m, c->v4));
   uint32_t h2 = spvgen_type_vector(m, c->f16, 2);
-  uint32_t row = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), ek_mul(m, q, ek_u32(m, 8)));
+  uint32_t row = ek_add(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, q, 8));
   for (uint32_t w = 0; w < 4; w++) {
     uint32_t pair = spvgen_op_bitcast(m, h2, spvgen_op_composite_extract(m, c->u32, v, &w, 1));
     for (uint32_t t = 0; t < 2; t++)
-      spvgen_store(m, act_ptr(c, ek_add(m, row, ek_u32(m, 2 * w + t))),
+      spvgen_store(m, act_ptr(c, ek_add_imm(m, row, 2 * w + t)),
                    spvgen_op_composite_extract(m, c->f16, pair, &t, 1));
   }
 }
@@ -416,9 +421,9 @@ static void stage_input_pad(mat_ctx *c, uint32_t e, const void *arg) {
   (void)arg;
   spvgen_module *m = c->m;
   uint32_t padw = c->g.kp[0] - c->p->encoded_width;
-  uint32_t pt = ek_div(m, e, ek_u32(m, padw));
-  uint32_t col = ek_add(m, ek_mod(m, e, ek_u32(m, padw)), ek_u32(m, c->p->encoded_width));
-  uint32_t i = ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), col);
+  uint32_t pt = ek_div_imm(m, e, padw);
+  uint32_t col = ek_add_imm(m, ek_mod_imm(m, e, padw), c->p->encoded_width);
+  uint32_t i = ek_add(m, ek_mul_imm(m, pt, c->g.ars), col);
   spvgen_store(m, act_ptr(c, i), spvgen_const_null(m, c->f16));
 }
 
@@ -437,14 +442,13 @@ static void stage_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
   uint32_t gp = ek_add(m, a->in->base, e);
   uint32_t ok = ek_lt(m, gp, a->in->n);
-  uint32_t at = spvgen_op_select(m, c->u32, ok, gp, ek_u32(m, 0)), x[3], feat[8];
+  uint32_t at = ek_select(m, ok, gp, ek_u32(m, 0)), x[3], feat[8];
   for (uint32_t k = 0; k < D; k++)
-    x[k] = spvgen_op_select(m, c->f32, ok, mlp_load_input(m, p, a->in->io, at, ek_u32(m, k)),
-                            spvgen_const_f32(m, 0.0f));
+    x[k] = ek_select(m, ok, mlp_load_input(m, p, a->in->io, at, ek_u32(m, k)), spvgen_const_f32(m, 0.0f));
   mlp_grid_level_features(m, a->grid, a->level, x, feat);
-  uint32_t row = ek_add(m, ek_mul(m, e, ek_u32(m, c->g.ars)), ek_mul(m, a->level, ek_u32(m, F)));
+  uint32_t row = ek_add(m, ek_mul_imm(m, e, c->g.ars), ek_mul_imm(m, a->level, F));
   for (uint32_t f = 0; f < F; f++)
-    spvgen_store(m, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row), spvgen_op_f_convert(m, c->f16, feat[f]));
+    spvgen_store(m, act_ptr(c, f ? ek_add_imm(m, row, f) : row), spvgen_op_f_convert(m, c->f16, feat[f]));
 }
 
 /* Output (point, component) e of the block from the activation block (f16). */
@@ -452,10 +456,10 @@ static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
   const input_arg *a = arg;
   spvgen_module *m = c->m;
   const uint32_t ow = c->p->desc.output_width;
-  uint32_t pt = ek_div(m, e, ek_u32(m, ow)), comp = ek_mod(m, e, ek_u32(m, ow));
+  uint32_t pt = ek_div_imm(m, e, ow), comp = ek_mod_imm(m, e, ow);
   uint32_t gp = ek_add(m, a->base, pt);
   spvgen_if(m, ek_lt(m, gp, a->n));
-  uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_add(m, ek_mul(m, pt, ek_u32(m, c->g.ars)), comp)));
+  uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_add(m, ek_mul_imm(m, pt, c->g.ars), comp)));
   mlp_store_output(m, c->p, a->io, gp, comp, spvgen_op_f_convert(m, c->f32, v));
   spvgen_end_if(m);
 }
@@ -482,14 +486,14 @@ static uint32_t emu_mem_load(mat_ctx *c, enum frag_mem mem, uint32_t h) {
   spvgen_module *m = c->m;
   uint32_t v;
   if (mem == MEM_WSM) {
-    uint32_t ix[2] = {ek_div(m, h, ek_u32(m, 8)), ek_div(m, ek_mod(m, h, ek_u32(m, 8)), ek_u32(m, 2))};
+    uint32_t ix[2] = {ek_div_imm(m, h, 8), ek_div_imm(m, ek_mod_imm(m, h, 8), 2)};
     uint32_t word = spvgen_load(m, c->u32, spvgen_access_chain(m, c->wpu, c->wsm, ix, 2));
     uint32_t pair = spvgen_op_bitcast(m, spvgen_type_vector(m, c->f16, 2), word);
-    v = spvgen_op_vector_extract_dynamic(m, c->f16, pair, ek_mod(m, h, ek_u32(m, 2)));
+    v = spvgen_op_vector_extract_dynamic(m, c->f16, pair, ek_mod_imm(m, h, 2));
   } else if (mem == MEM_W16) {
     v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, h));
   } else {
-    v = spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, mem == MEM_ACT ? c->act : c->bias, &h, 1));
+    v = spvgen_load(m, c->f16, ek_at(m, mem == MEM_ACT ? c->act : c->bias, h));
   }
   return spvgen_op_f_convert(m, c->f32, v);
 }
@@ -497,9 +501,9 @@ static uint32_t emu_mem_load(mat_ctx *c, enum frag_mem mem, uint32_t h) {
 /* Element i (an id) of this lane's part: its row and column. */
 static void emu_pos(mat_ctx *c, uint32_t i, uint32_t *row, uint32_t *col) {
   spvgen_module *m = c->m;
-  uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), i);
-  *row = ek_div(m, e, ek_u32(m, FR));
-  *col = ek_mod(m, e, ek_u32(m, FR));
+  uint32_t e = ek_add(m, ek_mul_imm(m, c->lane, c->emu_len), i);
+  *row = ek_div_imm(m, e, FR);
+  *col = ek_mod_imm(m, e, FR);
 }
 
 static uint32_t f16_round(mat_ctx *c, uint32_t x) {
@@ -520,14 +524,14 @@ static void emu_begin(mat_ctx *c, emu_loop *L, uint32_t init) {
   spvgen_store(m, L->iv, ek_u32(m, 0));
   spvgen_loop(m, SpvLoopControlDontUnrollMask);
   L->i = ek_load_u32(m, L->iv);
-  spvgen_loop_while(m, ek_lt(m, L->i, ek_u32(m, c->emu_len)));
-  L->elem = spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, c->f32), L->arr, &L->i, 1);
+  spvgen_loop_while(m, ek_lt_imm(m, L->i, c->emu_len));
+  L->elem = ek_at(m, L->arr, L->i);
 }
 
 static uint32_t emu_end(mat_ctx *c, emu_loop *L) {
   spvgen_module *m = c->m;
   spvgen_loop_continue_block(m);
-  spvgen_store(m, L->iv, ek_add(m, L->i, ek_u32(m, 1)));
+  spvgen_store(m, L->iv, ek_add_imm(m, L->i, 1));
   spvgen_end_loop(m);
   return spvgen_load(m, c->emu_arr, L->arr);
 }
@@ -539,21 +543,21 @@ static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t
   SpvCooperativeMatrixLayout lay = col_major ? SpvCooperativeMatrixLayoutColumnMajorKHR
                                              : SpvCooperativeMatrixLayoutRowMajorKHR;
   if (!c->emu) {
-    uint32_t ptr = mem == MEM_WSM   ? spvgen_access_chain(m, c->wp4, c->wsm, &idx, 1)
+    uint32_t ptr = mem == MEM_WSM   ? ek_at(m, c->wsm, idx)
                    : mem == MEM_W16 ? ek_elem(m, &c->w16, idx)
-                                    : spvgen_access_chain(m, c->wp16, mem == MEM_ACT ? c->act : c->bias, &idx, 1);
+                                    : ek_at(m, mem == MEM_ACT ? c->act : c->bias, idx);
     return spvgen_coopmat_load(m, type, ptr, lay, stride, NULL);
   }
   if (mem == MEM_WSM) {
-    idx = ek_mul(m, idx, ek_u32(m, 8));
+    idx = ek_mul_imm(m, idx, 8);
     stride *= 8;
   }
   emu_loop L;
   emu_begin(c, &L, spvgen_const_null(m, c->emu_arr));
   uint32_t row, col;
   emu_pos(c, L.i, &row, &col);
-  uint32_t off = col_major ? ek_add(m, ek_mul(m, col, ek_u32(m, stride)), row)
-                           : ek_add(m, ek_mul(m, row, ek_u32(m, stride)), col);
+  uint32_t off = col_major ? ek_add(m, ek_mul_imm(m, col, stride), row)
+                           : ek_add(m, ek_mul_imm(m, row, stride), col);
   spvgen_store(m, L.elem, emu_mem_load(c, mem, ek_add(m, idx, off)));
   return emu_end(c, &L);
 }
@@ -565,8 +569,8 @@ static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint
                        uint32_t stride) {
   spvgen_module *m = c->m;
   if (!c->emu) {
-    uint32_t ptr = mem == MEM_ACT   ? spvgen_access_chain(m, c->wp16, c->act, &idx, 1)
-                   : mem == MEM_F32 ? spvgen_access_chain(m, c->wpf, c->fsh, &idx, 1)
+    uint32_t ptr = mem == MEM_ACT   ? ek_at(m, c->act, idx)
+                   : mem == MEM_F32 ? ek_at(m, c->fsh, idx)
                                     : ek_elem(m, out, idx);
     spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, NULL);
     return;
@@ -575,12 +579,12 @@ static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint
   emu_begin(c, &L, v);
   uint32_t row, col;
   emu_pos(c, L.i, &row, &col);
-  uint32_t at = ek_add(m, idx, ek_add(m, ek_mul(m, row, ek_u32(m, stride)), col));
+  uint32_t at = ek_add(m, idx, ek_add(m, ek_mul_imm(m, row, stride), col));
   uint32_t x = spvgen_load(m, c->f32, L.elem);
   if (mem == MEM_ACT)
-    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->act, &at, 1), spvgen_op_f_convert(m, c->f16, x));
+    spvgen_store(m, ek_at(m, c->act, at), spvgen_op_f_convert(m, c->f16, x));
   else if (mem == MEM_F32)
-    spvgen_store(m, spvgen_access_chain(m, c->wpf, c->fsh, &at, 1), x);
+    spvgen_store(m, ek_at(m, c->fsh, at), x);
   else
     spvgen_store(m, ek_elem(m, out, at), ek_convert(m, x, SPVGEN_COMPONENT_F32, c->p->desc.output_type));
   emu_end(c, &L);
@@ -594,9 +598,8 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
   spvgen_name(m, fn, "emulated_muladd");
   uint32_t tid = ek_load_u32(m, ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex));
   uint32_t saved_lane = c->lane;
-  c->lane = ek_mod(m, tid, ek_u32(m, c->g.sg));
-  uint32_t sbase = ek_mul(m, ek_div(m, tid, ek_u32(m, c->g.sg)), ek_u32(m, 2 * FR * FR));
-  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
+  c->lane = ek_mod_imm(m, tid, c->g.sg);
+  uint32_t sbase = ek_mul_imm(m, ek_div_imm(m, tid, c->g.sg), 2 * FR * FR);
   uint32_t av = ek_local(m, c->emu_arr, 0), bv = ek_local(m, c->emu_arr, 0);
   uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
   spvgen_store(m, av, params[0]);
@@ -604,13 +607,13 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
   emu_loop L;
   emu_begin(c, &L, params[2]);
   {
-    uint32_t e = ek_add(m, ek_mul(m, c->lane, ek_u32(m, c->emu_len)), L.i);
-    uint32_t ia = ek_add(m, sbase, e), ib = ek_add(m, ia, ek_u32(m, FR * FR));
+    uint32_t e = ek_add(m, ek_mul_imm(m, c->lane, c->emu_len), L.i);
+    uint32_t ia = ek_add(m, sbase, e), ib = ek_add_imm(m, ia, FR * FR);
     /* A and B hold f16 values: an f16 scratch is exact (and half the shared memory) */
-    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->scr, &ia, 1),
-                 spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, av, &L.i, 1))));
-    spvgen_store(m, spvgen_access_chain(m, c->wp16, c->scr, &ib, 1),
-                 spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, spvgen_access_chain(m, fptr, bv, &L.i, 1))));
+    spvgen_store(m, ek_at(m, c->scr, ia),
+                 spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, ek_at(m, av, L.i))));
+    spvgen_store(m, ek_at(m, c->scr, ib),
+                 spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, ek_at(m, bv, L.i))));
   }
   uint32_t acc = emu_end(c, &L);
   ek_subgroup_barrier(m);
@@ -622,16 +625,16 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
     spvgen_store(m, kv, ek_u32(m, 0));
     spvgen_loop(m, SpvLoopControlDontUnrollMask);
     uint32_t k = ek_load_u32(m, kv);
-    spvgen_loop_while(m, ek_lt(m, k, ek_u32(m, FR)));
+    spvgen_loop_while(m, ek_lt_imm(m, k, FR));
     {
-      uint32_t ia = ek_add(m, sbase, ek_add(m, ek_mul(m, row, ek_u32(m, FR)), k));
-      uint32_t ib = ek_add(m, sbase, ek_add(m, ek_u32(m, FR * FR), ek_add(m, ek_mul(m, k, ek_u32(m, FR)), col)));
-      uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, c->scr, &ia, 1)));
-      uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, spvgen_access_chain(m, c->wp16, c->scr, &ib, 1)));
+      uint32_t ia = ek_add(m, sbase, ek_add(m, ek_mul_imm(m, row, FR), k));
+      uint32_t ib = ek_add(m, sbase, ek_add(m, ek_u32(m, FR * FR), ek_add(m, ek_mul_imm(m, k, FR), col)));
+      uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ia)));
+      uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ib)));
       spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
     }
     spvgen_loop_continue_block(m);
-    spvgen_store(m, kv, ek_add(m, k, ek_u32(m, 1)));
+    spvgen_store(m, kv, ek_add_imm(m, k, 1));
     spvgen_end_loop(m);
     uint32_t sum = spvgen_load(m, c->f32, sv);
     spvgen_store(m, L.elem, c->p->desc.f16_accumulation ? f16_round(c, sum) : sum);
@@ -686,12 +689,11 @@ static uint32_t component_function(mat_ctx *c, spvgen_mlp_activation act, enum c
   spvgen_store(m, var, param);
   uint32_t len = c->emu ? ek_u32(m, c->emu_len) : spvgen_coopmat_length(m, c->tc);
   spvgen_store(m, iv, ek_u32(m, 0));
-  uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, ctype);
   spvgen_loop(m, SpvLoopControlUnrollMask);
   uint32_t i = ek_load_u32(m, iv);
   spvgen_loop_while(m, ek_lt(m, i, len));
   {
-    uint32_t ptr = spvgen_access_chain(m, fptr, var, &i, 1);
+    uint32_t ptr = coop_at(c, ctype, var, i);
     uint32_t x = spvgen_load(m, ctype, ptr);
     if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
     uint32_t y = kind == FN_ACT             ? mlp_activation_f32(m, c->p, x, act)
@@ -702,7 +704,7 @@ static uint32_t component_function(mat_ctx *c, spvgen_mlp_activation act, enum c
     spvgen_store(m, ptr, y);
   }
   spvgen_loop_continue_block(m);
-  spvgen_store(m, iv, ek_add(m, i, ek_u32(m, 1)));
+  spvgen_store(m, iv, ek_add_imm(m, i, 1));
   spvgen_end_loop(m);
   spvgen_return_value(m, spvgen_load(m, c->tc, var));
   spvgen_function_end(m);
@@ -794,11 +796,11 @@ static void weight_frags(mat_ctx *c, uint32_t l, uint32_t j, bool backward, uint
   for (uint32_t k = 0; k < n; k++) {
     uint32_t idx;
     if (g->staged[l]) /* chunk woff + (16 j) rs + 2 k, or woff + (16 k) rs + 2 j */
-      idx = backward ? ek_add(m, ek_mul(m, j, ek_u32(m, 2)), ek_u32(m, g->woff[l] + FR * k * g->rs[l]))
-                     : ek_add(m, ek_mul(m, j, ek_u32(m, FR * g->rs[l])), ek_u32(m, g->woff[l] + 2 * k));
+      idx = backward ? ek_add_imm(m, ek_mul_imm(m, j, 2), g->woff[l] + FR * k * g->rs[l])
+                     : ek_add_imm(m, ek_mul_imm(m, j, FR * g->rs[l]), g->woff[l] + 2 * k);
     else
-      idx = backward ? ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k * rsh))
-                     : ek_add(m, ek_mul(m, j, ek_u32(m, FR * rsh)), ek_u32(m, (uint32_t)(L->matrix_offset / 2) + FR * k));
+      idx = backward ? ek_add_imm(m, ek_mul_imm(m, j, FR), (uint32_t)(L->matrix_offset / 2) + FR * k * rsh)
+                     : ek_add_imm(m, ek_mul_imm(m, j, FR * rsh), (uint32_t)(L->matrix_offset / 2) + FR * k);
     b[k] = frag_load(c, c->tb, g->staged[l] ? MEM_WSM : MEM_W16, idx, !backward, g->staged[l] ? g->rs[l] : rsh);
   }
 }
@@ -808,7 +810,7 @@ static void weight_frags(mat_ctx *c, uint32_t l, uint32_t j, bool backward, uint
 static uint32_t bias_init(mat_ctx *c, uint32_t l, uint32_t j, uint32_t zero_acc) {
   spvgen_module *m = c->m;
   if (c->p->desc.no_bias) return zero_acc;
-  uint32_t bi = ek_add(m, ek_mul(m, j, ek_u32(m, FR)), ek_u32(m, FR * c->g.boff[l]));
+  uint32_t bi = ek_add_imm(m, ek_mul_imm(m, j, FR), FR * c->g.boff[l]);
   uint32_t v = frag_load(c, c->tc16, MEM_BIAS, bi, false, c->g.np[l]);
   return c->p->desc.f16_accumulation ? v : frag_convert(c, c->tc, false, v);
 }
@@ -830,7 +832,7 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
   const bool direct_out = d->output_width % FR == 0;
   uint32_t rows[MAX_ACC];
   for (uint32_t rr = 0; rr < g->Rs; rr++) /* element of the fragment's first row */
-    rows[rr] = ek_mul(m, ek_add(m, ek_mul(m, sgid, ek_u32(m, g->Rs)), ek_u32(m, rr)), ek_u32(m, FR * g->ars));
+    rows[rr] = ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, sgid, g->Rs), rr), FR * g->ars);
   uint32_t jv = ek_local(m, c->u32, 0);
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
@@ -839,14 +841,14 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
     uint32_t a[MAX_KF];
     for (uint32_t rr = 0; rr < g->Rs; rr++)
       for (uint32_t k = 0; k < kf; k++)
-        a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, k ? ek_add(m, rows[rr], ek_u32(m, k * FR)) : rows[rr], false, g->ars);
+        a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, k ? ek_add_imm(m, rows[rr], k * FR) : rows[rr], false, g->ars);
     ek_subgroup_barrier(m); /* every lane has its part of A: the rows may be overwritten */
     uint32_t j = mlp_for_begin_ctl(m, jv, ek_u32(m, 0), ek_u32(m, nf), SpvLoopControlMaskNone);
     {
       uint32_t b[MAX_KF];
       weight_frags(c, l, j, false, b);
       uint32_t init = bias_init(c, l, j, zero_acc);
-      uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+      uint32_t col = ek_mul_imm(m, j, FR);
       for (uint32_t rr = 0; rr < g->Rs; rr++) {
         uint32_t acc = init;
         for (uint32_t k = 0; k < kf; k++) acc = frag_muladd(c, a[rr * kf + k], b[k], acc);
@@ -858,8 +860,8 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
           if (out_t != c->facc)
             v = frag_convert(c, frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR),
                              d->output_type == SPVGEN_COMPONENT_F16, acc);
-          uint32_t pt = ek_add(m, base, ek_mul(m, ek_add(m, ek_mul(m, sgid, ek_u32(m, g->Rs)), ek_u32(m, rr)), ek_u32(m, FR)));
-          frag_store(c, MEM_OUT, &io->out, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), col), v, d->output_width);
+          uint32_t pt = ek_add(m, base, ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, sgid, g->Rs), rr), FR));
+          frag_store(c, MEM_OUT, &io->out, ek_add(m, ek_mul_imm(m, pt, d->output_width), col), v, d->output_width);
           spvgen_else(m);
         }
         uint32_t v = d->f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
@@ -898,10 +900,10 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
 
   spvgen_compute_main(m, "main", g->nt, 1, 1);
   c->tid = ek_load_u32(m, lid_var);
-  uint32_t sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
-  c->lane = ek_mod(m, c->tid, ek_u32(m, g->sg));
+  uint32_t sgid = ek_div_imm(m, c->tid, g->sg);
+  c->lane = ek_mod_imm(m, c->tid, g->sg);
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
-  uint32_t base = ek_mul(m, ek_load_v3_component(m, wg_var, 0), ek_u32(m, g->P));
+  uint32_t base = ek_mul_imm(m, ek_load_v3_component(m, wg_var, 0), g->P);
   input_arg ia = {&io, base, n};
 
   /* Staging: weights of the odd layers, the first layer's biases (the others in turn,
@@ -915,7 +917,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
 
   const bool direct_out = d->output_width % FR == 0;
   uint32_t full = 0;
-  if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add(m, base, ek_u32(m, g->P))));
+  if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add_imm(m, base, g->P)));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
 
   if (g->rows) {
@@ -938,32 +940,31 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
      * the array indices become constants and the accumulators registers, while the
      * module holds one copy of a fragment's loads and MulAdds instead of R. */
     uint32_t arr_t = spvgen_type_array(m, c->tc, g->R);
-    uint32_t ptr_t = spvgen_type_pointer(m, SpvStorageClassFunction, c->tc);
     uint32_t accv[MAX_ACC];
     for (uint32_t jj = 0; jj < own; jj++) accv[jj] = ek_local(m, arr_t, 0);
     uint32_t rv = ek_local(m, c->u32, 0), one = ek_u32(m, 1), zero = ek_u32(m, 0), rn = ek_u32(m, g->R);
     uint32_t jv[MAX_ACC];
     for (uint32_t jj = 0; jj < own; jj++) {
-      uint32_t j = ek_add(m, sgid, ek_u32(m, jj * g->S));
+      uint32_t j = ek_add_imm(m, sgid, jj * g->S);
       jv[jj] = j;
       bool g_here = guard && jj + 1 == own;
       /* The emulation's barriers must be reached by every subgroup (lavapipe makes each
        * barrier a workgroup one): there the spare subgroups compute the last fragment
        * again (clamped) and only the stores are guarded. */
       if (g_here && c->emu) j = spvgen_glsl_u_min(m, c->u32, j, ek_u32(m, nf - 1));
-      else if (g_here) spvgen_if(m, ek_lt(m, j, ek_u32(m, nf)));
+      else if (g_here) spvgen_if(m, ek_lt_imm(m, j, nf));
       uint32_t b[MAX_KF];
       weight_frags(c, l, j, false, b);
       uint32_t init = bias_init(c, l, j, zero_acc);
       uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
-      uint32_t row = ek_mul(m, r, ek_u32(m, FR * g->ars));
+      uint32_t row = ek_mul_imm(m, r, FR * g->ars);
       uint32_t acc = init;
       for (uint32_t k = 0; k < kf; k++) {
-        uint32_t a = frag_load(c, c->ta, MEM_ACT, k ? ek_add(m, row, ek_u32(m, k * FR)) : row, false, g->ars);
+        uint32_t a = frag_load(c, c->ta, MEM_ACT, k ? ek_add_imm(m, row, k * FR) : row, false, g->ars);
         acc = frag_muladd(c, a, b[k], acc);
       }
       if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
-      spvgen_store(m, spvgen_access_chain(m, ptr_t, accv[jj], &r, 1), acc);
+      spvgen_store(m, coop_at(c, c->tc, accv[jj], r), acc);
       mlp_for_end(m, rv, r, one);
       if (g_here && !c->emu) spvgen_end_if(m);
     }
@@ -974,12 +975,12 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
       uint32_t to = conv ? frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR) : c->tc;
       for (uint32_t jj = 0; jj < own; jj++) {
         bool g_here = guard && jj + 1 == own;
-        if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
+        if (g_here) spvgen_if(m, ek_lt_imm(m, jv[jj], nf));
         uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
-        uint32_t v = spvgen_load(m, c->tc, spvgen_access_chain(m, ptr_t, accv[jj], &r, 1));
+        uint32_t v = spvgen_load(m, c->tc, coop_at(c, c->tc, accv[jj], r));
         if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
-        uint32_t idx = ek_add(m, ek_mul(m, ek_add(m, base, ek_mul(m, r, ek_u32(m, FR))), ek_u32(m, d->output_width)),
-                              ek_mul(m, jv[jj], ek_u32(m, FR)));
+        uint32_t idx = ek_add(m, ek_mul_imm(m, ek_add(m, base, ek_mul_imm(m, r, FR)), d->output_width),
+                              ek_mul_imm(m, jv[jj], FR));
         frag_store(c, MEM_OUT, &io.out, idx, v, d->output_width);
         mlp_for_end(m, rv, r, one);
         if (g_here) spvgen_end_if(m);
@@ -995,11 +996,11 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     }
     for (uint32_t jj = 0; jj < own; jj++) {
       bool g_here = guard && jj + 1 == own;
-      if (g_here) spvgen_if(m, ek_lt(m, jv[jj], ek_u32(m, nf)));
+      if (g_here) spvgen_if(m, ek_lt_imm(m, jv[jj], nf));
       uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
-      uint32_t v = spvgen_load(m, c->tc, spvgen_access_chain(m, ptr_t, accv[jj], &r, 1));
+      uint32_t v = spvgen_load(m, c->tc, coop_at(c, c->tc, accv[jj], r));
       if (!d->f16_accumulation) v = frag_convert(c, c->tc16, true, v);
-      uint32_t idx = ek_add(m, ek_mul(m, jv[jj], ek_u32(m, FR)), ek_mul(m, r, ek_u32(m, FR * g->ars)));
+      uint32_t idx = ek_add(m, ek_mul_imm(m, jv[jj], FR), ek_mul_imm(m, r, FR * g->ars));
       frag_store(c, MEM_ACT, NULL, idx, v, g->ars);
       mlp_for_end(m, rv, r, one);
       if (g_here) spvgen_end_if(m);
@@ -1158,7 +1159,7 @@ static uint32_t frag_mul(mat_ctx *c, uint32_t a, uint32_t b) {
   spvgen_store(m, bv, b);
   emu_loop L;
   emu_begin(c, &L, a);
-  uint32_t y = spvgen_load(m, c->f32, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, c->f32), bv, &L.i, 1));
+  uint32_t y = spvgen_load(m, c->f32, ek_at(m, bv, L.i));
   spvgen_store(m, L.elem, spvgen_op_f_mul(m, c->f32, spvgen_load(m, c->f32, L.elem), y));
   return emu_end(c, &L);
 }
@@ -1169,10 +1170,9 @@ static uint32_t deriv_of_output(mat_ctx *c, uint32_t y, spvgen_mlp_activation ac
   uint32_t f32 = c->f32, b = ek_bool_type(m);
   uint32_t one = spvgen_const_f32(m, 1.0f), zero = spvgen_const_f32(m, 0.0f);
   switch (act) {
-  case SPVGEN_MLP_ACT_RELU: return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than(m, b, y, zero), one, zero);
+  case SPVGEN_MLP_ACT_RELU: return ek_select(m, spvgen_op_f_ord_greater_than(m, b, y, zero), one, zero);
   case SPVGEN_MLP_ACT_LEAKY_RELU:
-    return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than_equal(m, b, y, zero), one,
-                            spvgen_const_f32(m, c->p->desc.leaky_slope));
+    return ek_select(m, spvgen_op_f_ord_greater_than_equal(m, b, y, zero), one, spvgen_const_f32(m, c->p->desc.leaky_slope));
   case SPVGEN_MLP_ACT_SIGMOID: return spvgen_op_f_mul(m, f32, y, spvgen_op_f_sub(m, f32, one, y));
   case SPVGEN_MLP_ACT_TANH: return spvgen_op_f_sub(m, f32, one, spvgen_op_f_mul(m, f32, y, y));
   case SPVGEN_MLP_ACT_EXP: return y;
@@ -1204,11 +1204,11 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_if(m, ek_lt(m, gp, x->n));
   uint32_t xs[3], df[8];
   for (uint32_t k = 0; k < D; k++) xs[k] = mlp_load_input(m, p, x->io, gp, ek_u32(m, k));
-  uint32_t row = ek_add(m, ek_mul(m, e, ek_u32(m, x->tg.bs[0])),
-                        ek_add(m, ek_mul(m, x->level, ek_u32(m, F)), ek_u32(m, x->tg.bo[0])));
+  uint32_t row = ek_add(m, ek_mul_imm(m, e, x->tg.bs[0]),
+                        ek_add_imm(m, ek_mul_imm(m, x->level, F), x->tg.bo[0]));
   for (uint32_t f = 0; f < F; f++)
     df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
-                            spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add(m, row, ek_u32(m, f)) : row))));
+                            spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add_imm(m, row, f) : row))));
   mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
   spvgen_end_if(m);
 }
@@ -1222,10 +1222,10 @@ static uint32_t own_begin(mat_ctx *c, uint32_t item, uint32_t count, bool guard,
   *ok = 0;
   if (!guard) return item;
   if (!c->emu) {
-    spvgen_if(m, ek_lt(m, item, ek_u32(m, count)));
+    spvgen_if(m, ek_lt_imm(m, item, count));
     return item;
   }
-  *ok = ek_lt(m, item, ek_u32(m, count));
+  *ok = ek_lt_imm(m, item, count);
   return spvgen_glsl_u_min(m, c->u32, item, ek_u32(m, count - 1));
 }
 static void own_end(mat_ctx *c, bool guard) {
@@ -1239,7 +1239,7 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
   spvgen_module *m = c->m;
   const spvgen_mlp_layer *L = &c->p->layers[l];
   const uint32_t sg = c->g.sg;
-  uint32_t sbase = ek_add(m, ek_mul(m, x->sgid, ek_u32(m, FR * FR)), ek_u32(m, x->tg.so));
+  uint32_t sbase = ek_add_imm(m, ek_mul_imm(m, x->sgid, FR * FR), x->tg.so);
   if (acc) {
     frag_store(c, MEM_F32, NULL, sbase, acc, FR);
     ek_subgroup_barrier(m);
@@ -1250,18 +1250,18 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
      * of load, add, store is bound by the memory latency). */
     uint32_t n = FR * FR / sg, gi[16], vv[16], cond[16];
     for (uint32_t q = 0; q < n; q++) {
-      uint32_t e = ek_add(m, c->lane, ek_u32(m, q * sg));
-      uint32_t i = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_u32(m, q * sg / FR));
-      i = ek_add(m, i, ek_div(m, c->lane, ek_u32(m, FR)));
-      uint32_t j = ek_add(m, ek_mul(m, ki, ek_u32(m, FR)), ek_mod(m, e, ek_u32(m, FR)));
-      cond[q] = ek_and(m, ek_lt(m, i, ek_u32(m, L->outputs)), ek_lt(m, j, ek_u32(m, L->inputs)));
+      uint32_t e = ek_add_imm(m, c->lane, q * sg);
+      uint32_t i = ek_add_imm(m, ek_mul_imm(m, jo, FR), q * sg / FR);
+      i = ek_add(m, i, ek_div_imm(m, c->lane, FR));
+      uint32_t j = ek_add(m, ek_mul_imm(m, ki, FR), ek_mod_imm(m, e, FR));
+      cond[q] = ek_and(m, ek_lt_imm(m, i, L->outputs), ek_lt_imm(m, j, L->inputs));
       if (ok) cond[q] = ek_and(m, cond[q], ok);
-      gi[q] = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)), j),
-                     ek_add(m, x->slot, ek_u32(m, (uint32_t)(L->matrix_offset / 2))));
+      gi[q] = ek_add(m, ek_add(m, ek_mul_imm(m, i, L->row_stride / 2), j),
+                     ek_add_imm(m, x->slot, (uint32_t)(L->matrix_offset / 2)));
       vv[q] = ek_local(m, c->f32, 0);
       spvgen_if(m, cond[q]);
       uint32_t si = ek_add(m, sbase, e);
-      uint32_t sv = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &si, 1));
+      uint32_t sv = spvgen_load(m, c->f32, ek_at(m, c->fsh, si));
       spvgen_store(m, vv[q], spvgen_glsl_fma(m, c->f32, x->inv, sv,
                                              spvgen_load(m, c->f32, ek_elem(m, &x->grad, gi[q]))));
       spvgen_end_if(m);
@@ -1277,18 +1277,18 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
   uint32_t qv = ek_local(m, c->u32, 0);
   uint32_t e = mlp_for_begin(m, qv, c->lane, ek_u32(m, FR * FR));
   {
-    uint32_t i = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_div(m, e, ek_u32(m, FR)));
-    uint32_t j = ek_add(m, ek_mul(m, ki, ek_u32(m, FR)), ek_mod(m, e, ek_u32(m, FR)));
-    uint32_t cond = ek_and(m, ek_lt(m, i, ek_u32(m, L->outputs)), ek_lt(m, j, ek_u32(m, L->inputs)));
+    uint32_t i = ek_add(m, ek_mul_imm(m, jo, FR), ek_div_imm(m, e, FR));
+    uint32_t j = ek_add(m, ek_mul_imm(m, ki, FR), ek_mod_imm(m, e, FR));
+    uint32_t cond = ek_and(m, ek_lt_imm(m, i, L->outputs), ek_lt_imm(m, j, L->inputs));
     if (ok) cond = ek_and(m, cond, ok);
     spvgen_if(m, cond);
-    uint32_t gi = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)), j),
-                         ek_add(m, x->slot, ek_u32(m, (uint32_t)(L->matrix_offset / 2))));
+    uint32_t gi = ek_add(m, ek_add(m, ek_mul_imm(m, i, L->row_stride / 2), j),
+                         ek_add_imm(m, x->slot, (uint32_t)(L->matrix_offset / 2)));
     uint32_t ptr = ek_elem(m, &x->grad, gi);
     uint32_t v = spvgen_const_f32(m, 0.0f);
     if (acc) {
       uint32_t si = ek_add(m, sbase, e);
-      uint32_t s = spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &si, 1));
+      uint32_t s = spvgen_load(m, c->f32, ek_at(m, c->fsh, si));
       v = spvgen_glsl_fma(m, c->f32, x->inv, s, spvgen_load(m, c->f32, ptr));
     }
     spvgen_store(m, ptr, v);
@@ -1308,14 +1308,14 @@ static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
   for (uint32_t tt = 0; tt < own; tt++) {
     bool guard = T % g->S && tt + 1 == own;
     uint32_t ok;
-    uint32_t t = own_begin(c, ek_add(m, x->sgid, ek_u32(m, tt * g->S)), T, guard, &ok);
-    uint32_t jo = ek_div(m, t, ek_u32(m, kf)), ki = ek_mod(m, t, ek_u32(m, kf));
+    uint32_t t = own_begin(c, ek_add_imm(m, x->sgid, tt * g->S), T, guard, &ok);
+    uint32_t jo = ek_div_imm(m, t, kf), ki = ek_mod_imm(m, t, kf);
     uint32_t acc = 0;
     if (!zero) {
       acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
       for (uint32_t r = 0; r < g->R; r++) {
-        uint32_t ai = ek_add(m, ek_mul(m, jo, ek_u32(m, FR)), ek_u32(m, x->tg.bo[l + 1] + r * FR * dS));
-        uint32_t bi = ek_add(m, ek_mul(m, ki, ek_u32(m, FR)), ek_u32(m, x->tg.bo[l] + r * FR * aS));
+        uint32_t ai = ek_add_imm(m, ek_mul_imm(m, jo, FR), x->tg.bo[l + 1] + r * FR * dS);
+        uint32_t bi = ek_add_imm(m, ek_mul_imm(m, ki, FR), x->tg.bo[l] + r * FR * aS);
         uint32_t a = frag_load(c, c->ta, MEM_ACT, ai, true, dS);
         uint32_t b = frag_load(c, c->tb, MEM_ACT, bi, false, aS);
         acc = frag_muladd(c, a, b, acc);
@@ -1335,13 +1335,13 @@ static void bias_grads(mt_ctx *x, uint32_t l, bool zero) {
   uint32_t iv = ek_local(m, c->u32, 0), pv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
   uint32_t i = mlp_for_begin(m, iv, c->tid, ek_u32(m, L->outputs));
   {
-    uint32_t ptr = ek_elem(m, &x->grad, ek_add(m, x->slot, ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2)))));
+    uint32_t ptr = ek_elem(m, &x->grad, ek_add(m, x->slot, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
     if (zero) {
       spvgen_store(m, ptr, spvgen_const_f32(m, 0.0f));
     } else {
       spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
       uint32_t pt = mlp_for_begin(m, pv, ek_u32(m, 0), ek_u32(m, c->g.P));
-      uint32_t h = ek_add(m, ek_add(m, ek_mul(m, pt, ek_u32(m, x->tg.bs[l + 1])), i), ek_u32(m, x->tg.bo[l + 1]));
+      uint32_t h = ek_add_imm(m, ek_add(m, ek_mul_imm(m, pt, x->tg.bs[l + 1]), i), x->tg.bo[l + 1]);
       uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
       spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
       mlp_for_end(m, pv, pt, ek_u32(m, 1));
@@ -1359,22 +1359,21 @@ static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
   const spvgen_mlp_desc *d = &c->p->desc;
   const uint32_t f32 = c->f32, zs = x->tg.zs, ow = d->output_width;
   const spvgen_mlp_activation act = c->p->layers[c->p->layer_count - 1].activation;
-  uint32_t pt = ek_div(m, e, ek_u32(m, zs)), o = ek_mod(m, e, ek_u32(m, zs));
+  uint32_t pt = ek_div_imm(m, e, zs), o = ek_mod_imm(m, e, zs);
   uint32_t gp = ek_add(m, x->base, pt);
-  uint32_t valid = ek_and(m, ek_lt(m, gp, x->n), ek_lt(m, o, ek_u32(m, ow)));
-  uint32_t z = spvgen_load(m, f32, spvgen_access_chain(m, c->wpf, c->fsh, &e, 1));
+  uint32_t valid = ek_and(m, ek_lt(m, gp, x->n), ek_lt_imm(m, o, ow));
+  uint32_t z = spvgen_load(m, f32, ek_at(m, c->fsh, e));
   uint32_t y = act == SPVGEN_MLP_ACT_NONE ? z : mlp_activation_f32(m, c->p, z, act);
-  uint32_t ti = spvgen_op_select(m, c->u32, valid, ek_add(m, ek_mul(m, gp, ek_u32(m, ow)), o), ek_u32(m, 0));
+  uint32_t ti = ek_select(m, valid, ek_add(m, ek_mul_imm(m, gp, ow), o), ek_u32(m, 0));
   uint32_t tv = spvgen_load(m, f32, ek_elem(m, &x->tgt, ti));
   uint32_t lv, gr;
   mlp_loss_terms(m, x->t->desc.loss, y, tv, &lv, &gr);
   uint32_t zero = spvgen_const_f32(m, 0.0f);
-  uint32_t scale = spvgen_op_select(m, f32, valid, x->inv, zero);
+  uint32_t scale = ek_select(m, valid, x->inv, zero);
   spvgen_store(m, x->v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, x->v_loss)));
   uint32_t dv = spvgen_op_f_mul(m, f32, gr, mlp_act_deriv_f32(m, c->p, z, y, act));
-  dv = spvgen_op_select(m, f32, valid, dv, zero);
-  uint32_t h = ek_add(m, ek_add(m, ek_mul(m, pt, ek_u32(m, x->tg.bs[c->p->layer_count])), o),
-                      ek_u32(m, x->tg.bo[c->p->layer_count]));
+  dv = ek_select(m, valid, dv, zero);
+  uint32_t h = ek_add_imm(m, ek_add(m, ek_mul_imm(m, pt, x->tg.bs[c->p->layer_count]), o), x->tg.bo[c->p->layer_count]);
   spvgen_store(m, act_ptr(c, h), spvgen_op_f_convert(m, c->f16, dv));
 }
 
@@ -1432,11 +1431,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
 
   spvgen_compute_main(m, "main", g->nt, 1, 1);
   c->tid = ek_load_u32(m, lid_var);
-  x.sgid = ek_div(m, c->tid, ek_u32(m, g->sg));
-  c->lane = ek_mod(m, c->tid, ek_u32(m, g->sg));
+  x.sgid = ek_div_imm(m, c->tid, g->sg);
+  c->lane = ek_mod_imm(m, c->tid, g->sg);
   x.n = spvgen_push_constant_load(m, &io.pc, 0);
   uint32_t grp = ek_load_v3_component(m, wg_var, 0);
-  x.slot = ek_mul(m, grp, ek_u32(m, E));
+  x.slot = ek_mul_imm(m, grp, E);
   x.inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
                           spvgen_op_f_mul(m, c->f32, spvgen_op_convert_u_to_f(m, c->f32, x.n),
                                           spvgen_const_f32(m, (float)d->output_width)));
@@ -1460,7 +1459,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     for (uint32_t l = 0; l < L; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
 
   uint32_t v_base = ek_local(m, c->u32, 0);
-  x.base = mlp_for_begin(m, v_base, ek_mul(m, grp, ek_u32(m, g->P)), x.n);
+  x.base = mlp_for_begin(m, v_base, ek_mul_imm(m, grp, g->P), x.n);
   {
     spvgen_workgroup_barrier(m);
     input_arg ia = {&io, x.base, x.n};
@@ -1476,11 +1475,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       for (uint32_t jj = 0; jj < own; jj++) {
         bool guard = nf % g->S && jj + 1 == own;
         uint32_t ok;
-        uint32_t j = own_begin(c, ek_add(m, x.sgid, ek_u32(m, jj * g->S)), nf, guard, &ok);
+        uint32_t j = own_begin(c, ek_add_imm(m, x.sgid, jj * g->S), nf, guard, &ok);
         uint32_t b[MAX_KF];
         weight_frags(c, l, j, false, b);
         uint32_t init = bias_init(c, l, j, zero_acc);
-        uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+        uint32_t col = ek_mul_imm(m, j, FR);
         for (uint32_t r = 0; r < g->R; r++) {
           uint32_t acc = init;
           for (uint32_t k = 0; k < kf; k++) {
@@ -1489,15 +1488,15 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
           }
           if (ok) spvgen_if(m, ok);
           if (last) {
-            frag_store(c, MEM_F32, NULL, ek_add(m, col, ek_u32(m, r * FR * x.tg.zs)), acc, x.tg.zs);
+            frag_store(c, MEM_F32, NULL, ek_add_imm(m, col, r * FR * x.tg.zs), acc, x.tg.zs);
           } else {
             spvgen_mlp_activation a = Ly->activation;
             uint32_t y = act_fn[a] ? spvgen_op_function_call(m, c->tc, act_fn[a], &acc, 1) : acc;
-            frag_store(c, MEM_ACT, NULL, ek_add(m, col, ek_u32(m, x.tg.bo[l + 1] + r * FR * oS)),
+            frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x.tg.bo[l + 1] + r * FR * oS),
                        frag_convert(c, c->tc16, true, y), oS);
             if (x.tg.dz[l]) {
               uint32_t dv = spvgen_op_function_call(m, c->tc, dz_fn[a], &acc, 1);
-              frag_store(c, MEM_ACT, NULL, ek_add(m, col, ek_u32(m, x.tg.dzo[l] + r * FR * oS)),
+              frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x.tg.dzo[l] + r * FR * oS),
                          frag_convert(c, c->tc16, true, dv), oS);
             }
           }
@@ -1524,11 +1523,11 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
       for (uint32_t jj = 0; jj < own; jj++) {
         bool guard = nf % g->S && jj + 1 == own;
-        uint32_t j = own_begin(c, ek_add(m, x.sgid, ek_u32(m, jj * g->S)), nf, guard, &okv[jj]);
+        uint32_t j = own_begin(c, ek_add_imm(m, x.sgid, jj * g->S), nf, guard, &okv[jj]);
         jv[jj] = j;
         uint32_t b[MAX_KF];
         weight_frags(c, l, j, true, b);
-        uint32_t col = ek_mul(m, j, ek_u32(m, FR));
+        uint32_t col = ek_mul_imm(m, j, FR);
         for (uint32_t r = 0; r < g->R; r++) {
           uint32_t acc = zero_acc;
           for (uint32_t k = 0; k < kf; k++) {
@@ -1538,10 +1537,10 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
           if (pa != SPVGEN_MLP_ACT_NONE) {
             uint32_t dd;
             if (x.tg.dz[l - 1]) {
-              dd = frag_load(c, c->tc16, MEM_ACT, ek_add(m, col, ek_u32(m, x.tg.dzo[l - 1] + r * FR * aS)), false, aS);
+              dd = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x.tg.dzo[l - 1] + r * FR * aS), false, aS);
               dd = frag_convert(c, c->tc, false, dd);
             } else {
-              uint32_t yv = frag_load(c, c->tc16, MEM_ACT, ek_add(m, col, ek_u32(m, x.tg.bo[l] + r * FR * aS)), false, aS);
+              uint32_t yv = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x.tg.bo[l] + r * FR * aS), false, aS);
               yv = frag_convert(c, c->tc, false, yv);
               dd = spvgen_op_function_call(m, c->tc, dy_fn[pa], &yv, 1);
             }
@@ -1556,13 +1555,13 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         bool guard = nf % g->S && jj + 1 == own;
         uint32_t ok = okv[jj];
         if (guard) {
-          if (!ok) ok = ek_lt(m, jv[jj], ek_u32(m, nf));
+          if (!ok) ok = ek_lt_imm(m, jv[jj], nf);
           spvgen_if(m, ok);
         }
-        uint32_t col = ek_mul(m, jv[jj], ek_u32(m, FR));
+        uint32_t col = ek_mul_imm(m, jv[jj], FR);
         for (uint32_t r = 0; r < g->R; r++) {
           uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
-          frag_store(c, MEM_ACT, NULL, ek_add(m, col, ek_u32(m, x.tg.bo[l] + r * FR * aS)),
+          frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x.tg.bo[l] + r * FR * aS),
                      frag_convert(c, c->tc16, true, v), aS);
         }
         if (guard) spvgen_end_if(m);
@@ -1580,16 +1579,16 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   mlp_for_end(m, v_base, x.base, ek_u32(m, G * g->P));
 
   /* The workgroup's loss share. */
-  uint32_t li = ek_add(m, c->tid, ek_u32(m, x.tg.so));
-  spvgen_store(m, spvgen_access_chain(m, c->wpf, c->fsh, &li, 1), spvgen_load(m, c->f32, x.v_loss));
+  uint32_t li = ek_add_imm(m, c->tid, x.tg.so);
+  spvgen_store(m, ek_at(m, c->fsh, li), spvgen_load(m, c->f32, x.v_loss));
   spvgen_workgroup_barrier(m);
   spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), c->tid, ek_u32(m, 0)));
   {
     uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
     uint32_t k = mlp_for_begin(m, kv, ek_u32(m, 0), ek_u32(m, g->nt));
-    uint32_t ki = ek_add(m, k, ek_u32(m, x.tg.so));
+    uint32_t ki = ek_add_imm(m, k, x.tg.so);
     spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv),
-                                        spvgen_load(m, c->f32, spvgen_access_chain(m, c->wpf, c->fsh, &ki, 1))));
+                                        spvgen_load(m, c->f32, ek_at(m, c->fsh, ki))));
     mlp_for_end(m, kv, k, ek_u32(m, 1));
     spvgen_store(m, ek_elem(m, &x.loss, grp), spvgen_load(m, c->f32, sv));
   }

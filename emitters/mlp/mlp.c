@@ -67,13 +67,12 @@ uint32_t mlp_max_width(const spvgen_mlp_config *p) {
 
 static const char *tname(spvgen_component_type t) { return spvgen_component_type_name(t); }
 
-/* Checks and resolves everything but the knobs; fills p's layers. */
-static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, char *msg,
-                             size_t size) {
-  if (!in) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
-  memset(p, 0, sizeof *p);
+/* The desc's checks and defaults, phase by phase: each fills what it resolves into p (its
+ * desc and layers) or names the field that is wrong. */
+
+/* Input and output widths, the hidden layers' count and widths. */
+static spvgen_status resolve_widths(spvgen_mlp_config *p, char *msg, size_t size) {
   spvgen_mlp_desc *d = &p->desc;
-  *d = *in;
   const uint32_t W = SPVGEN_MLP_MAX_WIDTH;
   if (!d->input_width || !d->output_width)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -83,7 +82,6 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "input_width %u / output_width %u: at most %u", d->input_width,
                     d->output_width, W);
-  /* Hidden layers. */
   const uint32_t maxh = SPVGEN_MLP_MAX_LAYERS - 1;
   if (d->hidden_count > maxh)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -118,7 +116,12 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
                       "hidden_widths[%u] %u: at most %u", i, d->hidden_widths[i], W);
   }
   if (!d->hidden_width && d->hidden_count) d->hidden_width = d->hidden_widths[0];
-  /* Activations. */
+  return SPVGEN_OK;
+}
+
+/* Every layer's activation (layer_activations over the two defaults), the leaky slope. */
+static spvgen_status resolve_activations(spvgen_mlp_config *p, char *msg, size_t size) {
+  spvgen_mlp_desc *d = &p->desc;
   if ((unsigned)d->activation >= SPVGEN_MLP_ACT_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "activation %d is unknown",
                     (int)d->activation);
@@ -146,7 +149,13 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   if (!isfinite(d->leaky_slope))
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "leaky_slope must be finite");
   if (d->leaky_slope == 0.0f) d->leaky_slope = 0.01f;
-  /* Encoding. */
+  return SPVGEN_OK;
+}
+
+/* The input encoding: encoding_size, the hash grid, the encoded width. */
+static spvgen_status resolve_encoding(spvgen_mlp_config *p, char *msg, size_t size) {
+  spvgen_mlp_desc *d = &p->desc;
+  const uint32_t W = SPVGEN_MLP_MAX_WIDTH;
   switch (d->encoding) {
   case SPVGEN_MLP_ENCODING_NONE:
     if (d->encoding_size)
@@ -191,7 +200,12 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
                     "the %s encoding of %u components with encoding_size %u is %u wide: at "
                     "most %u", encoding_names[d->encoding], d->input_width, d->encoding_size,
                     p->encoded_width, W);
-  /* Types. */
+  return SPVGEN_OK;
+}
+
+/* Weight, point and layout types, the spec ids, the variant's range. */
+static spvgen_status resolve_types(spvgen_mlp_config *p, char *msg, size_t size) {
+  const spvgen_mlp_desc *d = &p->desc;
   if (d->weight_type != SPVGEN_COMPONENT_F16 && d->weight_type != SPVGEN_COMPONENT_E4M3 &&
       d->weight_type != SPVGEN_COMPONENT_E5M2 && d->weight_type != SPVGEN_COMPONENT_S8)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -213,7 +227,13 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   if ((unsigned)d->variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown",
                     (int)d->variant);
-  /* Layers and the weight layout. */
+  return SPVGEN_OK;
+}
+
+/* The layers and the weight buffer's layout (mlp.h: matrices at multiples of 64, biases
+ * at multiples of 16, the hash grid's table after them). */
+static void resolve_layout(spvgen_mlp_config *p) {
+  const spvgen_mlp_desc *d = &p->desc;
   uint64_t off = 0, flops = 0;
   uint32_t inputs = p->encoded_width;
   for (uint32_t l = 0; l < p->layer_count; l++) {
@@ -247,7 +267,20 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
   }
   p->weight_bytes = (off + 15) & ~15ull;
   p->flops_per_point = flops;
-  return SPVGEN_OK;
+}
+
+/* Checks and resolves everything but the knobs; fills p's layers. */
+static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, char *msg,
+                             size_t size) {
+  if (!in) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
+  memset(p, 0, sizeof *p);
+  p->desc = *in;
+  spvgen_status st = resolve_widths(p, msg, size);
+  if (st == SPVGEN_OK) st = resolve_activations(p, msg, size);
+  if (st == SPVGEN_OK) st = resolve_encoding(p, msg, size);
+  if (st == SPVGEN_OK) st = resolve_types(p, msg, size);
+  if (st == SPVGEN_OK) resolve_layout(p);
+  return st;
 }
 
 void mlp_plan_name(spvgen_mlp_config *p) {
@@ -682,8 +715,7 @@ uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32
   case SPVGEN_MLP_ACT_RELU: return spvgen_glsl_f_max(m, f32, x, spvgen_const_f32(m, 0.0f));
   case SPVGEN_MLP_ACT_LEAKY_RELU: {
     uint32_t ge = spvgen_op_f_ord_greater_than_equal(m, ek_bool_type(m), x, spvgen_const_f32(m, 0.0f));
-    return spvgen_op_select(m, f32, ge, x,
-                            spvgen_op_f_mul(m, f32, x, spvgen_const_f32(m, p->desc.leaky_slope)));
+    return ek_select(m, ge, x, spvgen_op_f_mul(m, f32, x, spvgen_const_f32(m, p->desc.leaky_slope)));
   }
   case SPVGEN_MLP_ACT_SIGMOID:
   case SPVGEN_MLP_ACT_SILU: {
@@ -726,15 +758,14 @@ void mlp_declare_io(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io) {
 
 uint32_t mlp_load_input(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
                         uint32_t point, uint32_t c) {
-  uint32_t i = ek_add(m, ek_mul(m, point, ek_u32(m, p->desc.input_width)), c);
-  uint32_t v = spvgen_load(m, io->in.elem_type, ek_elem(m, &io->in, i));
+  uint32_t v = ek_load_elem(m, &io->in, ek_iadd(m, ek_mul_imm(m, point, p->desc.input_width), c));
   return ek_convert(m, v, p->desc.input_type, SPVGEN_COMPONENT_F32);
 }
 
 void mlp_store_output(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,
                       uint32_t point, uint32_t c, uint32_t v) {
-  uint32_t i = ek_add(m, ek_mul(m, point, ek_u32(m, p->desc.output_width)), c);
-  spvgen_store(m, ek_elem(m, &io->out, i), ek_convert(m, v, SPVGEN_COMPONENT_F32, p->desc.output_type));
+  ek_store_elem(m, &io->out, ek_iadd(m, ek_mul_imm(m, point, p->desc.output_width), c),
+                ek_convert(m, v, SPVGEN_COMPONENT_F32, p->desc.output_type));
 }
 
 /* Loads point `point` as the network function's parameter (see mlp_emit_pointwise_kernel). */
@@ -748,18 +779,18 @@ static uint32_t pointwise_load(spvgen_module *m, const spvgen_mlp_config *p, con
   uint32_t in_row = d->input_width * spvgen_component_type_size(d->input_type);
   if (!array_shape && in_row % 16 == 0) {
     uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->input_type), d->input_width);
-    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io->in), ek_mul(m, point, ek_u32(m, in_row)), NULL);
+    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io->in), ek_mul_imm(m, point, in_row), NULL);
     return d->input_type == SPVGEN_COMPONENT_F32 ? v : spvgen_coop_convert(m, fi->param_type, v);
   }
   if (array_shape && d->input_width > MLP_UNROLLED_IO) {
     /* A run-time loop into a Function array, loaded whole: a few instructions instead of
      * four per component (the driver unrolls it where that pays). */
-    uint32_t f32 = ek_f32_type(m);
-    uint32_t var = ek_local(m, fi->param_type, 0), cv = ek_local(m, ek_u32_type(m), 0);
-    uint32_t c = mlp_for_begin_ctl(m, cv, ek_u32(m, 0), ek_u32(m, d->input_width), SpvLoopControlMaskNone);
-    spvgen_store(m, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, f32), var, &c, 1),
-                 mlp_load_input(m, p, io, point, c));
-    mlp_for_end(m, cv, c, ek_u32(m, 1));
+    uint32_t var = ek_local(m, fi->param_type, 0);
+    ek_for f;
+    uint32_t c = ek_for_begin_var(m, &f, ek_local(m, ek_u32_type(m), 0), ek_u32(m, 0), ek_u32(m, d->input_width),
+                                  ek_u32(m, 1), SpvLoopControlMaskNone);
+    spvgen_store(m, ek_at(m, var, c), mlp_load_input(m, p, io, point, c));
+    ek_for_end(m, &f);
     return spvgen_load(m, fi->param_type, var);
   }
   uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
@@ -777,24 +808,49 @@ static void pointwise_store(spvgen_module *m, const spvgen_mlp_config *p, const 
   if (!array_shape && out_row % 16 == 0) {
     uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->output_type), d->output_width);
     uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
-    spvgen_coopvec_store(m, ek_array(m, &io->out), v, ek_mul(m, point, ek_u32(m, out_row)), NULL);
+    spvgen_coopvec_store(m, ek_array(m, &io->out), v, ek_mul_imm(m, point, out_row), NULL);
     return;
   }
   uint32_t f32 = ek_f32_type(m);
   if (array_shape && d->output_width > MLP_UNROLLED_IO) {
-    uint32_t var = ek_local(m, spvgen_type_of(m, y), 0), cv = ek_local(m, ek_u32_type(m), 0);
+    uint32_t var = ek_local(m, spvgen_type_of(m, y), 0);
     spvgen_store(m, var, y);
-    uint32_t c = mlp_for_begin_ctl(m, cv, ek_u32(m, 0), ek_u32(m, d->output_width), SpvLoopControlMaskNone);
-    uint32_t v = spvgen_load(m, f32, spvgen_access_chain(m, spvgen_type_pointer(m, SpvStorageClassFunction, f32),
-                                                         var, &c, 1));
-    mlp_store_output(m, p, io, point, c, v);
-    mlp_for_end(m, cv, c, ek_u32(m, 1));
+    ek_for f;
+    uint32_t c = ek_for_begin_var(m, &f, ek_local(m, ek_u32_type(m), 0), ek_u32(m, 0), ek_u32(m, d->output_width),
+                                  ek_u32(m, 1), SpvLoopControlMaskNone);
+    mlp_store_output(m, p, io, point, c, spvgen_load(m, f32, ek_at(m, var, c)));
+    ek_for_end(m, &f);
     return;
   }
   for (uint32_t c = 0; c < d->output_width; c++) {
     uint32_t v = array_shape ? spvgen_op_composite_extract(m, f32, y, &c, 1) : spvgen_coop_extract(m, y, c);
     mlp_store_output(m, p, io, point, ek_u32(m, c), v);
   }
+}
+
+/* The invocation's first point: ppi points per invocation, one after another: a
+ * workgroup of W invocations owns W * ppi consecutive points, and step j of invocation i
+ * takes point base + j W + i (adjacent invocations, adjacent points: the loads and stores
+ * stay coalesced). One point each: the global invocation index. The built-ins are
+ * declared before the entry point (ids), loaded after it (pointwise_base). */
+typedef struct pointwise_ids {
+  uint32_t gid, wg, lid;
+} pointwise_ids;
+
+static pointwise_ids pointwise_declare(spvgen_module *m, uint32_t ppi) {
+  pointwise_ids b = {0, 0, 0};
+  if (ppi == 1) {
+    b.gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  } else {
+    b.wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+    b.lid = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  }
+  return b;
+}
+
+static uint32_t pointwise_base(spvgen_module *m, const pointwise_ids *b, uint32_t ppi, uint32_t W) {
+  if (ppi == 1) return ek_load_v3_component(m, b->gid, 0);
+  return ek_iadd(m, ek_mul_imm(m, ek_load_v3_component(m, b->wg, 0), W * ppi), ek_load_v3_component(m, b->lid, 0));
 }
 
 void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
@@ -805,23 +861,11 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   ops->emit_function(m, p, &fi);
   mlp_io io;
   mlp_declare_io(m, p, &io);
-  /* ppi points per invocation, one after another: a workgroup of W invocations owns W * ppi
-   * consecutive points, and step j of invocation i takes point base + j W + i (adjacent
-   * invocations, adjacent points: the loads and stores stay coalesced). One point each:
-   * the global invocation index. */
-  uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1, W = p->local_size[0];
-  uint32_t gid = 0, wg = 0, lid = 0;
-  if (ppi == 1) {
-    gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-  } else {
-    wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-    lid = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
-  }
+  const uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1, W = p->local_size[0];
+  pointwise_ids ids = pointwise_declare(m, ppi);
   (void)ek_f32_type(m);
   spvgen_compute_main(m, "main", W, 1, 1);
-  uint32_t base = ppi == 1 ? ek_load_v3_component(m, gid, 0)
-                           : ek_add(m, ek_mul(m, ek_load_v3_component(m, wg, 0), ek_u32(m, W * ppi)),
-                                    ek_load_v3_component(m, lid, 0));
+  uint32_t base = pointwise_base(m, &ids, ppi, W);
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   /* Cooperative vectors: the network runs in uniform control flow (every invocation
    * active), on the point clamped to the last one; only the store is guarded. The one
@@ -832,27 +876,26 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
    * (bench/results/mlp-h100-2026-11-26.md). */
   const bool uniform = !array_shape;
   uint32_t last = 0;
-  if (uniform) {
-    spvgen_if(m, spvgen_op_i_not_equal(m, ek_bool_type(m), n, ek_u32(m, 0)));
-    last = spvgen_op_i_sub(m, ek_u32_type(m), n, ek_u32(m, 1));
-  }
+  ek_guard any = ek_guard_begin(m, uniform ? spvgen_op_i_not_equal(m, ek_bool_type(m), n, ek_u32(m, 0)) : 0);
+  if (uniform) last = ek_isub(m, n, ek_u32(m, 1));
   /* Uniform: every point's input is loaded first (the loads of later points overlap the
    * first point's network), then each point is evaluated and stored. */
   uint32_t points[8], xs[8];
   for (uint32_t j = 0; uniform && j < ppi; j++) {
-    points[j] = j ? ek_add(m, base, ek_u32(m, j * W)) : base;
-    xs[j] = pointwise_load(m, p, &io, &fi, spvgen_glsl_u_min(m, ek_u32_type(m), points[j], last), false);
+    points[j] = ek_add_imm(m, base, j * W);
+    xs[j] = pointwise_load(m, p, &io, &fi, ek_umin(m, points[j], last), false);
   }
   for (uint32_t j = 0; j < ppi; j++) {
-    uint32_t point = uniform ? points[j] : j ? ek_add(m, base, ek_u32(m, j * W)) : base;
-    uint32_t in_bounds = ek_lt(m, point, n);
-    if (!uniform) spvgen_if(m, in_bounds);
+    uint32_t point = uniform ? points[j] : ek_add_imm(m, base, j * W);
+    uint32_t in_bounds = ek_ult(m, point, n);
+    ek_guard whole = ek_guard_begin(m, uniform ? 0 : in_bounds);
     uint32_t x = uniform ? xs[j] : pointwise_load(m, p, &io, &fi, point, array_shape);
     uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
-    if (uniform) spvgen_if(m, in_bounds);
+    ek_guard store = ek_guard_begin(m, uniform ? in_bounds : 0);
     pointwise_store(m, p, &io, point, y, array_shape);
-    spvgen_end_if(m);
+    ek_guard_end(m, store);
+    ek_guard_end(m, whole);
   }
-  if (uniform) spvgen_end_if(m);
+  ek_guard_end(m, any);
   spvgen_function_end(m);
 }

@@ -305,10 +305,9 @@ uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_
   uint32_t one = spvgen_const_f32(m, 1.0f), zero = spvgen_const_f32(m, 0.0f);
   switch (act) {
   case SPVGEN_MLP_ACT_RELU:
-    return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than(m, b, z, zero), one, zero);
+    return ek_select(m, spvgen_op_f_ord_greater_than(m, b, z, zero), one, zero);
   case SPVGEN_MLP_ACT_LEAKY_RELU:
-    return spvgen_op_select(m, f32, spvgen_op_f_ord_greater_than_equal(m, b, z, zero), one,
-                            spvgen_const_f32(m, p->desc.leaky_slope));
+    return ek_select(m, spvgen_op_f_ord_greater_than_equal(m, b, z, zero), one, spvgen_const_f32(m, p->desc.leaky_slope));
   case SPVGEN_MLP_ACT_SIGMOID: return spvgen_op_f_mul(m, f32, y, spvgen_op_f_sub(m, f32, one, y));
   case SPVGEN_MLP_ACT_TANH: return spvgen_op_f_sub(m, f32, one, spvgen_op_f_mul(m, f32, y, y));
   case SPVGEN_MLP_ACT_SILU: {
@@ -333,16 +332,16 @@ typedef struct tr_ctx {
 } tr_ctx;
 
 static uint32_t fload(tr_ctx *c, uint32_t arr, uint32_t idx) {
-  return spvgen_load(c->m, c->f32, spvgen_access_chain(c->m, c->fptr, arr, &idx, 1));
+  return spvgen_load(c->m, c->f32, ek_at(c->m, arr, idx));
 }
 static void fstore(tr_ctx *c, uint32_t arr, uint32_t idx, uint32_t v) {
-  spvgen_store(c->m, spvgen_access_chain(c->m, c->fptr, arr, &idx, 1), v);
+  spvgen_store(c->m, ek_at(c->m, arr, idx), v);
 }
 static uint32_t sload(tr_ctx *c, uint32_t arr, uint32_t idx) {
-  return spvgen_load(c->m, c->f32, spvgen_access_chain(c->m, c->wptr, arr, &idx, 1));
+  return spvgen_load(c->m, c->f32, ek_at(c->m, arr, idx));
 }
 static void sstore(tr_ctx *c, uint32_t arr, uint32_t idx, uint32_t v) {
-  spvgen_store(c->m, spvgen_access_chain(c->m, c->wptr, arr, &idx, 1), v);
+  spvgen_store(c->m, ek_at(c->m, arr, idx), v);
 }
 static uint32_t weight(tr_ctx *c, uint32_t elem) {
   return spvgen_op_f_convert(c->m, c->f32, spvgen_load(c->m, c->w.elem_type, ek_elem(c->m, &c->w, elem)));
@@ -352,11 +351,10 @@ static uint32_t weight(tr_ctx *c, uint32_t elem) {
  * bias: the matrix element for j < inputs, the bias element for j == inputs. */
 static uint32_t grad_elem(tr_ctx *c, const spvgen_mlp_layer *L, uint32_t i, uint32_t j) {
   spvgen_module *m = c->m;
-  uint32_t me = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L->row_stride / 2)), j),
-                       ek_u32(m, (uint32_t)(L->matrix_offset / 2)));
+  uint32_t me = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, L->row_stride / 2), j), (uint32_t)(L->matrix_offset / 2));
   if (c->p->desc.no_bias) return me;
-  uint32_t be = ek_add(m, i, ek_u32(m, (uint32_t)(L->bias_offset / 2)));
-  return spvgen_op_select(m, c->u32, ek_lt(m, j, ek_u32(m, L->inputs)), me, be);
+  uint32_t be = ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2));
+  return ek_select(m, ek_lt_imm(m, j, L->inputs), me, be);
 }
 
 static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
@@ -428,7 +426,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t lid = ek_load_v3_component(m, lid_var, 0);
   uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
   uint32_t n = spvgen_push_constant_load(m, &pc, 0);
-  uint32_t slot = ek_mul(m, grp, ek_u32(m, E));
+  uint32_t slot = ek_mul_imm(m, grp, E);
   uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), Wc = ek_u32(m, W);
   uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
 
@@ -445,19 +443,19 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t nf = spvgen_op_convert_u_to_f(m, c.f32, n);
   uint32_t inv = spvgen_op_f_div(m, c.f32, one_f,
                                  spvgen_op_f_mul(m, c.f32, nf, spvgen_const_f32(m, (float)d->output_width)));
-  uint32_t last = ek_add(m, n, ek_u32(m, 0xFFFFFFFFu)); /* n - 1 */
+  uint32_t last = ek_add_imm(m, n, 0xFFFFFFFFu); /* n - 1 */
 
   /* 2. the chunks. */
   uint32_t base = mlp_for_begin(m, v_base, ek_mul(m, grp, Wc), n);
   {
     uint32_t praw = ek_add(m, base, lid);
     uint32_t valid = ek_lt(m, praw, n);
-    uint32_t pt = spvgen_op_select(m, c.u32, valid, praw, last);
-    uint32_t scale = spvgen_op_select(m, c.f32, valid, inv, zero_f);
+    uint32_t pt = ek_select(m, valid, praw, last);
+    uint32_t scale = ek_select(m, valid, inv, zero_f);
     /* forward: encode */
     uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
     for (uint32_t ci = 0; ci < d->input_width; ci++) {
-      uint32_t idx = ek_add(m, ek_mul(m, pt, ek_u32(m, d->input_width)), ek_u32(m, ci));
+      uint32_t idx = ek_add_imm(m, ek_mul_imm(m, pt, d->input_width), ci);
       uint32_t v = spvgen_load(m, c.in.elem_type, ek_elem(m, &c.in, idx));
       raw[ci] = ek_convert(m, v, d->input_type, SPVGEN_COMPONENT_F32);
     }
@@ -473,18 +471,17 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
       {
         uint32_t init = zero_f;
-        if (bias) init = weight(&c, ek_add(m, i, ek_u32(m, (uint32_t)(Ly->bias_offset / 2))));
+        if (bias) init = weight(&c, ek_add_imm(m, i, (uint32_t)(Ly->bias_offset / 2)));
         spvgen_store(m, v_acc, init);
-        uint32_t row = ek_add(m, ek_mul(m, i, ek_u32(m, Ly->row_stride / 2)),
-                              ek_u32(m, (uint32_t)(Ly->matrix_offset / 2)));
+        uint32_t row = ek_add_imm(m, ek_mul_imm(m, i, Ly->row_stride / 2), (uint32_t)(Ly->matrix_offset / 2));
         uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
-        uint32_t x = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
+        uint32_t x = fload(&c, c.act, ek_add_imm(m, j, c.aoff[l]));
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, ek_add(m, row, j)), x,
                                                spvgen_load(m, c.f32, v_acc)));
         mlp_for_end(m, v_j, j, one_u);
         uint32_t z = spvgen_load(m, c.f32, v_acc);
-        fstore(&c, c.zs, ek_add(m, i, ek_u32(m, c.zoff[l])), z);
-        fstore(&c, c.act, ek_add(m, i, ek_u32(m, c.aoff[l + 1])), mlp_activation_f32(m, p, z, Ly->activation));
+        fstore(&c, c.zs, ek_add_imm(m, i, c.zoff[l]), z);
+        fstore(&c, c.act, ek_add_imm(m, i, c.aoff[l + 1]), mlp_activation_f32(m, p, z, Ly->activation));
       }
       mlp_for_end(m, v_i, i, one_u);
     }
@@ -492,15 +489,15 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     {
       const spvgen_mlp_layer *Ly = &p->layers[L - 1];
       uint32_t o = mlp_for_begin(m, v_i, zero_u, ek_u32(m, d->output_width));
-      uint32_t y = fload(&c, c.act, ek_add(m, o, ek_u32(m, c.aoff[L])));
-      uint32_t z = fload(&c, c.zs, ek_add(m, o, ek_u32(m, c.zoff[L - 1])));
-      uint32_t tv = spvgen_load(m, c.f32, ek_elem(m, &c.tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), o)));
+      uint32_t y = fload(&c, c.act, ek_add_imm(m, o, c.aoff[L]));
+      uint32_t z = fload(&c, c.zs, ek_add_imm(m, o, c.zoff[L - 1]));
+      uint32_t tv = spvgen_load(m, c.f32, ek_elem(m, &c.tgt, ek_add(m, ek_mul_imm(m, pt, d->output_width), o)));
       uint32_t lv, g;
       mlp_loss_terms(m, t->desc.loss, y, tv, &lv, &g);
       spvgen_store(m, v_loss, spvgen_glsl_fma(m, c.f32, scale, lv, spvgen_load(m, c.f32, v_loss)));
       uint32_t dv = spvgen_op_f_mul(m, c.f32, spvgen_op_f_mul(m, c.f32, scale, g),
                                     mlp_act_deriv_f32(m, p, z, y, Ly->activation));
-      fstore(&c, c.dl, ek_add(m, o, ek_u32(m, c.zoff[L - 1])), dv);
+      fstore(&c, c.dl, ek_add_imm(m, o, c.zoff[L - 1]), dv);
       mlp_for_end(m, v_i, o, one_u);
     }
     /* backward: the deltas of the hidden layers */
@@ -510,16 +507,15 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       {
         spvgen_store(m, v_acc, zero_f);
         uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
-        uint32_t we = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, Ly->row_stride / 2)), j),
-                             ek_u32(m, (uint32_t)(Ly->matrix_offset / 2)));
-        uint32_t di = fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[l])));
+        uint32_t we = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, Ly->row_stride / 2), j), (uint32_t)(Ly->matrix_offset / 2));
+        uint32_t di = fload(&c, c.dl, ek_add_imm(m, i, c.zoff[l]));
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
         mlp_for_end(m, v_i, i, one_u);
-        uint32_t zj = fload(&c, c.zs, ek_add(m, j, ek_u32(m, c.zoff[l - 1])));
-        uint32_t yj = fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l])));
+        uint32_t zj = fload(&c, c.zs, ek_add_imm(m, j, c.zoff[l - 1]));
+        uint32_t yj = fload(&c, c.act, ek_add_imm(m, j, c.aoff[l]));
         uint32_t dj = spvgen_op_f_mul(m, c.f32, spvgen_load(m, c.f32, v_acc),
                                       mlp_act_deriv_f32(m, p, zj, yj, p->layers[l - 1].activation));
-        fstore(&c, c.dl, ek_add(m, j, ek_u32(m, c.zoff[l - 1])), dj);
+        fstore(&c, c.dl, ek_add_imm(m, j, c.zoff[l - 1]), dj);
       }
       mlp_for_end(m, v_j, j, one_u);
     }
@@ -532,9 +528,8 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       {
         spvgen_store(m, v_acc, zero_f);
         uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, L0->outputs));
-        uint32_t we = ek_add(m, ek_add(m, ek_mul(m, i, ek_u32(m, L0->row_stride / 2)), j),
-                             ek_u32(m, (uint32_t)(L0->matrix_offset / 2)));
-        uint32_t di = fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[0])));
+        uint32_t we = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, L0->row_stride / 2), j), (uint32_t)(L0->matrix_offset / 2));
+        uint32_t di = fload(&c, c.dl, ek_add_imm(m, i, c.zoff[0]));
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
         mlp_for_end(m, v_i, i, one_u);
         fstore(&c, denc, j, spvgen_load(m, c.f32, v_acc));
@@ -546,7 +541,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
         uint32_t lvl = mlp_for_begin(m, v_k, zero_u, ek_u32(m, d->grid.levels));
         uint32_t dfeat[8];
         for (uint32_t f = 0; f < F; f++)
-          dfeat[f] = fload(&c, denc, ek_add(m, ek_mul(m, lvl, ek_u32(m, F)), ek_u32(m, f)));
+          dfeat[f] = fload(&c, denc, ek_add_imm(m, ek_mul_imm(m, lvl, F), f));
         mlp_grid_level_scatter(m, &gr, lvl, raw, dfeat, &gat, ek_u32(m, (uint32_t)t->grid_grad_offset));
         mlp_for_end(m, v_k, lvl, one_u);
       }
@@ -557,10 +552,10 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
       uint32_t in_c = ek_u32(m, Ly->inputs), out_c = ek_u32(m, Ly->outputs);
       uint32_t j = mlp_for_begin(m, v_j, zero_u, in_c);
-      sstore(&c, sh_a, ek_add(m, ek_mul(m, lid, in_c), j), fload(&c, c.act, ek_add(m, j, ek_u32(m, c.aoff[l]))));
+      sstore(&c, sh_a, ek_add(m, ek_mul(m, lid, in_c), j), fload(&c, c.act, ek_add_imm(m, j, c.aoff[l])));
       mlp_for_end(m, v_j, j, one_u);
       uint32_t i = mlp_for_begin(m, v_i, zero_u, out_c);
-      sstore(&c, sh_d, ek_add(m, ek_mul(m, lid, out_c), i), fload(&c, c.dl, ek_add(m, i, ek_u32(m, c.zoff[l]))));
+      sstore(&c, sh_d, ek_add(m, ek_mul(m, lid, out_c), i), fload(&c, c.dl, ek_add_imm(m, i, c.zoff[l])));
       mlp_for_end(m, v_i, i, one_u);
       spvgen_workgroup_barrier(m);
       uint32_t cols = ek_u32(m, Ly->inputs + bias);
@@ -568,12 +563,12 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
       {
         uint32_t ei = ek_div(m, e, cols), ej = ek_mod(m, e, cols);
         uint32_t isw = ek_lt(m, ej, in_c);
-        uint32_t jc = bias ? spvgen_op_select(m, c.u32, isw, ej, zero_u) : ej;
+        uint32_t jc = bias ? ek_select(m, isw, ej, zero_u) : ej;
         spvgen_store(m, v_acc, zero_f);
         uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
         uint32_t dk = sload(&c, sh_d, ek_add(m, ek_mul(m, k, out_c), ei));
         uint32_t ak = sload(&c, sh_a, ek_add(m, ek_mul(m, k, in_c), jc));
-        if (bias) ak = spvgen_op_select(m, c.f32, isw, ak, one_f);
+        if (bias) ak = ek_select(m, isw, ak, one_f);
         spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, dk, ak, spvgen_load(m, c.f32, v_acc)));
         mlp_for_end(m, v_k, k, one_u);
         uint32_t ptr = ek_elem(m, &c.grad, ek_add(m, slot, grad_elem(&c, Ly, ei, ej)));
@@ -649,7 +644,6 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
                                                          spvgen_type_array(m, f32, W)),
                                   SpvStorageClassWorkgroup, 0);
   spvgen_name(m, sh_l, "shared_loss");
-  uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, f32);
   uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
   uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
 
@@ -669,7 +663,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
   uint32_t nf = spvgen_op_convert_u_to_f(m, f32, n);
   uint32_t inv = spvgen_op_f_div(m, f32, one_f, spvgen_op_f_mul(m, f32, nf, spvgen_const_f32(m, (float)d->output_width)));
-  uint32_t last = ek_add(m, n, ek_u32(m, 0xFFFFFFFFu));
+  uint32_t last = ek_add_imm(m, n, 0xFFFFFFFFu);
   uint32_t warr = ek_array(m, &wb), garr = ek_array(m, &gb);
   spvgen_store(m, v_loss, zero_f);
 
@@ -677,11 +671,11 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   {
     uint32_t praw = ek_add(m, base, lid);
     uint32_t valid = ek_lt(m, praw, n);
-    uint32_t pt = spvgen_op_select(m, u32, valid, praw, last);
-    uint32_t scale = spvgen_op_select(m, f32, valid, inv, zero_f);
+    uint32_t pt = ek_select(m, valid, praw, last);
+    uint32_t scale = ek_select(m, valid, inv, zero_f);
     uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
     for (uint32_t c = 0; c < d->input_width; c++) {
-      uint32_t idx = ek_add(m, ek_mul(m, pt, ek_u32(m, d->input_width)), ek_u32(m, c));
+      uint32_t idx = ek_add_imm(m, ek_mul_imm(m, pt, d->input_width), c);
       raw[c] = ek_convert(m, spvgen_load(m, in.elem_type, ek_elem(m, &in, idx)), d->input_type, SPVGEN_COMPONENT_F32);
     }
     mlp_encode(m, p, raw, enc);
@@ -719,7 +713,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
     uint32_t dv_out = vec_act_deriv(m, p, z[L - 1], x[L], p->layers[L - 1].activation);
     for (uint32_t c = 0; c < d->output_width; c++) {
       uint32_t y = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, x[L], c));
-      uint32_t tv = spvgen_load(m, f32, ek_elem(m, &tgt, ek_add(m, ek_mul(m, pt, ek_u32(m, d->output_width)), ek_u32(m, c))));
+      uint32_t tv = spvgen_load(m, f32, ek_elem(m, &tgt, ek_add_imm(m, ek_mul_imm(m, pt, d->output_width), c)));
       uint32_t lv, g;
       mlp_loss_terms(m, t->desc.loss, y, tv, &lv, &g);
       spvgen_store(m, v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, v_loss)));
@@ -760,14 +754,14 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   }
   mlp_for_end(m, v_base, base, ek_u32(m, G * W));
 
-  spvgen_store(m, spvgen_access_chain(m, wptr, sh_l, &lid, 1), spvgen_load(m, f32, v_loss));
+  spvgen_store(m, ek_at(m, sh_l, lid), spvgen_load(m, f32, v_loss));
   spvgen_workgroup_barrier(m);
   spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
   {
     spvgen_store(m, v_acc, zero_f);
     uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
-                                           spvgen_load(m, f32, spvgen_access_chain(m, wptr, sh_l, &k, 1))));
+                                           spvgen_load(m, f32, ek_at(m, sh_l, k))));
     mlp_for_end(m, v_k, k, one_u);
     spvgen_store(m, ek_elem(m, &lb, grp), spvgen_load(m, f32, v_acc));
   }
@@ -837,31 +831,31 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     uint32_t mo = (uint32_t)(L->matrix_offset / 2), rs = L->row_stride / 2;
-    uint32_t r = ek_add(m, e, ek_u32(m, 0u - mo)); /* e - mo, wraps below mo */
-    uint32_t inm = ek_and(m, ek_lt(m, r, ek_u32(m, L->outputs * rs)),
-                          ek_lt(m, ek_mod(m, r, ek_u32(m, rs)), ek_u32(m, L->inputs)));
+    uint32_t r = ek_add_imm(m, e, 0u - mo); /* e - mo, wraps below mo */
+    uint32_t inm = ek_and(m, ek_lt_imm(m, r, L->outputs * rs),
+                          ek_lt_imm(m, ek_mod_imm(m, r, rs), L->inputs));
     real = spvgen_op_logical_or(m, bt, real, inm);
     if (!p->desc.no_bias) {
-      uint32_t rb = ek_add(m, e, ek_u32(m, 0u - (uint32_t)(L->bias_offset / 2)));
-      real = spvgen_op_logical_or(m, bt, real, ek_lt(m, rb, ek_u32(m, L->outputs)));
+      uint32_t rb = ek_add_imm(m, e, 0u - (uint32_t)(L->bias_offset / 2));
+      real = spvgen_op_logical_or(m, bt, real, ek_lt_imm(m, rb, L->outputs));
     }
   }
   if (grid) { /* the hash grid's table entries */
-    uint32_t r = ek_add(m, e, ek_u32(m, 0u - (uint32_t)(p->grid_offset / 2)));
-    real = spvgen_op_logical_or(m, bt, real, ek_lt(m, r, ek_u32(m, p->grid_entries * p->desc.grid.features)));
+    uint32_t r = ek_add_imm(m, e, 0u - (uint32_t)(p->grid_offset / 2));
+    real = spvgen_op_logical_or(m, bt, real, ek_lt_imm(m, r, p->grid_entries * p->desc.grid.features));
   }
-  spvgen_if(m, ek_and(m, ek_lt(m, e, ek_u32(m, E)), real));
+  spvgen_if(m, ek_and(m, ek_lt_imm(m, e, E), real));
   {
     spvgen_store(m, v_acc, zero_f);
-    if (grid) spvgen_if(m, ek_lt(m, e, ek_u32(m, Es)));
+    if (grid) spvgen_if(m, ek_lt_imm(m, e, Es));
     uint32_t k = mlp_for_begin(m, v_k, zero_u, ek_u32(m, slots));
-    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul(m, k, ek_u32(m, Es)), e)));
+    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul_imm(m, k, Es), e)));
     if (vec) gk = spvgen_op_f_convert(m, f32, gk);
     spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), gk));
     mlp_for_end(m, v_k, k, one_u);
     if (grid) { /* the table's gradient (one sum, added by the gradient kernel's atomics): read, then reset to 0 */
       spvgen_else(m);
-      uint32_t gp = ek_elem(m, &gb, ek_add(m, e, ek_u32(m, (uint32_t)t->grid_grad_offset - Es)));
+      uint32_t gp = ek_elem(m, &gb, ek_add_imm(m, e, (uint32_t)t->grid_grad_offset - Es));
       spvgen_store(m, v_acc, spvgen_load(m, f32, gp));
       spvgen_store(m, gp, zero_f);
       spvgen_end_if(m);
@@ -875,8 +869,8 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
     uint32_t upd;
     if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
       uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
-      uint32_t mp = ek_elem(m, &sb, ek_add(m, e, ek_u32(m, E)));
-      uint32_t vp = ek_elem(m, &sb, ek_add(m, e, ek_u32(m, 2 * E)));
+      uint32_t mp = ek_elem(m, &sb, ek_add_imm(m, e, E));
+      uint32_t vp = ek_elem(m, &sb, ek_add_imm(m, e, 2 * E));
       uint32_t mv = spvgen_glsl_fma(m, f32, b1, spvgen_load(m, f32, mp),
                                     spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
       uint32_t vv = spvgen_glsl_fma(m, f32, b2, spvgen_load(m, f32, vp),
