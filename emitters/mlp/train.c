@@ -320,15 +320,31 @@ uint32_t mlp_act_deriv_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_
   }
 }
 
+/* The loop variant's gradient kernel (the file's first comment says the algorithm): its
+ * bindings, shared arrays, Function arrays and counters. Layer l's input a_l starts at
+ * aoff[l] of `act`, its z_l and delta_l at zoff[l] of `zs` and `dl`. */
 typedef struct tr_ctx {
   spvgen_module *m;
   const spvgen_mlp_train_config *t;
   const spvgen_mlp_config *p;
-  uint32_t f32, u32, fptr, wptr;
+  uint32_t f32, u32;
   ek_buffer in, w, tgt, grad, loss;
+  ek_buffer gwords;    /* the table's gradient as u32 words (compare-exchange atomics) */
+  mlp_atomics gat;     /* where the table's gradient goes (hash grid) */
+  mlp_grid grid;       /* the hash grid's view (inside the entry function) */
+  spvgen_push_constant_block pc;
+  uint32_t sh_a, sh_d, sh_l;              /* Workgroup arrays: inputs, deltas, loss */
+  uint32_t lid_var, wgid_var;             /* built-ins */
   uint32_t act, zs, dl;                   /* Function arrays */
   uint32_t aoff[SPVGEN_MLP_MAX_LAYERS + 1]; /* a_l's start in act */
   uint32_t zoff[SPVGEN_MLP_MAX_LAYERS];     /* z_l's / d_l's start in zs / dl */
+  uint32_t maxi, maxo, A, Z;              /* widest input / output, act and zs lengths */
+  uint32_t v_base, v_i, v_j, v_k, v_acc, v_loss; /* Function counters and sums */
+  uint32_t lid, grp, n, slot;             /* this invocation, its slot's first element */
+  /* vec: f16, the weight and gradient arrays, the push constants' loss scale and the
+   * layers' gradient offsets */
+  uint32_t f16, warr, garr, lscale;
+  uint32_t moff[SPVGEN_MLP_MAX_LAYERS], boff[SPVGEN_MLP_MAX_LAYERS];
 } tr_ctx;
 
 static uint32_t fload(tr_ctx *c, uint32_t arr, uint32_t idx) {
@@ -337,14 +353,16 @@ static uint32_t fload(tr_ctx *c, uint32_t arr, uint32_t idx) {
 static void fstore(tr_ctx *c, uint32_t arr, uint32_t idx, uint32_t v) {
   spvgen_store(c->m, ek_at(c->m, arr, idx), v);
 }
-static uint32_t sload(tr_ctx *c, uint32_t arr, uint32_t idx) {
-  return spvgen_load(c->m, c->f32, ek_at(c->m, arr, idx));
-}
-static void sstore(tr_ctx *c, uint32_t arr, uint32_t idx, uint32_t v) {
-  spvgen_store(c->m, ek_at(c->m, arr, idx), v);
-}
 static uint32_t weight(tr_ctx *c, uint32_t elem) {
-  return spvgen_op_f_convert(c->m, c->f32, spvgen_load(c->m, c->w.elem_type, ek_elem(c->m, &c->w, elem)));
+  return spvgen_op_f_convert(c->m, c->f32, ek_load_elem(c->m, &c->w, elem));
+}
+/* acc = fma(a, b, acc) on the Function variable v_acc (loaded after a and b). */
+static void accumulate(tr_ctx *c, uint32_t a, uint32_t b) {
+  spvgen_store(c->m, c->v_acc, spvgen_glsl_fma(c->m, c->f32, a, b, spvgen_load(c->m, c->f32, c->v_acc)));
+}
+/* for (i = start; i < end; i += step) over the counter variable var (DontUnroll). */
+static uint32_t tr_for(tr_ctx *c, ek_for *f, uint32_t var, uint32_t start, uint32_t end, uint32_t step) {
+  return ek_for_begin_var(c->m, f, var, start, ek_u32(c->m, end), ek_u32(c->m, step), SpvLoopControlDontUnrollMask);
 }
 
 /* The slot element of layer l's gradient entry e = i * cols + j (ids), cols = inputs +
@@ -357,241 +375,283 @@ static uint32_t grad_elem(tr_ctx *c, const spvgen_mlp_layer *L, uint32_t i, uint
   return ek_select(m, ek_lt_imm(m, j, L->inputs), me, be);
 }
 
+/* Bindings 0-4 (and the table's gradient as words), the push constant, the shared
+ * arrays, the built-ins; the layers' places in the Function arrays. */
+static void gradient_declare(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t W = c->t->grad_local_size[0];
+  c->f32 = ek_f32_type(m);
+  c->u32 = ek_u32_type(m);
+  spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
+  spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+  c->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  c->w = ek_buffer_decl(m, spvgen_type_float(m, 16), 1, true, "weights");
+  c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+  c->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
+  c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID && (c->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+    c->gat.floats = &c->grad;
+  } else if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    c->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+    c->gat.words = &c->gwords;
+  }
+  c->pc = spvgen_push_constants(m, &c->u32, 1);
+  spvgen_member_name(m, c->pc.struct_type, 0, "points");
+  c->A = p->encoded_width;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *Ly = &p->layers[l];
+    if (Ly->inputs > c->maxi) c->maxi = Ly->inputs;
+    if (Ly->outputs > c->maxo) c->maxo = Ly->outputs;
+    c->aoff[l + 1] = c->A;
+    c->zoff[l] = c->Z;
+    c->A += Ly->outputs;
+    c->Z += Ly->outputs;
+  }
+  uint32_t sh_a_t = spvgen_type_array(m, c->f32, W * c->maxi);
+  uint32_t sh_d_t = spvgen_type_array(m, c->f32, W * c->maxo);
+  uint32_t sh_l_t = spvgen_type_array(m, c->f32, W);
+  c->sh_a = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_a_t), SpvStorageClassWorkgroup, 0);
+  c->sh_d = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_d_t), SpvStorageClassWorkgroup, 0);
+  c->sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_l_t), SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, c->sh_a, "shared_inputs");
+  spvgen_name(m, c->sh_d, "shared_deltas");
+  spvgen_name(m, c->sh_l, "shared_loss");
+  c->lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  c->wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+}
+
+/* The entry function's Function arrays and counters, the invocation's ids. */
+static void gradient_locals(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  c->act = ek_local(m, spvgen_type_array(m, c->f32, c->A), 0);
+  c->zs = ek_local(m, spvgen_type_array(m, c->f32, c->Z), 0);
+  c->dl = ek_local(m, spvgen_type_array(m, c->f32, c->Z), 0);
+  spvgen_name(m, c->act, "a");
+  spvgen_name(m, c->zs, "z");
+  spvgen_name(m, c->dl, "delta");
+  c->v_base = ek_local(m, c->u32, 0);
+  c->v_i = ek_local(m, c->u32, 0);
+  c->v_j = ek_local(m, c->u32, 0);
+  c->v_k = ek_local(m, c->u32, 0);
+  c->v_acc = ek_local(m, c->f32, 0);
+  c->v_loss = ek_local(m, c->f32, 0);
+  if (c->p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) mlp_grid_begin(m, c->p, &c->w, &c->grid);
+  c->lid = ek_load_v3_component(m, c->lid_var, 0);
+  c->grp = ek_load_v3_component(m, c->wgid_var, 0);
+  c->n = spvgen_push_constant_load(m, &c->pc, 0);
+  c->slot = ek_mul_imm(m, c->grp, (uint32_t)c->t->slot_elements);
+}
+
+/* 1. Every element the invocation will own, zeroed in the workgroup's slot. */
+static void gradient_zero_slot(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  const uint32_t bias = c->p->desc.no_bias ? 0 : 1, W = c->t->grad_local_size[0];
+  for (uint32_t l = 0; l < c->p->layer_count; l++) {
+    const spvgen_mlp_layer *Ly = &c->p->layers[l];
+    const uint32_t cols = Ly->inputs + bias;
+    ek_for f;
+    uint32_t e = tr_for(c, &f, c->v_i, c->lid, Ly->outputs * cols, W);
+    uint32_t el = grad_elem(c, Ly, ek_div_imm(m, e, cols), ek_mod_imm(m, e, cols));
+    ek_store_elem(m, &c->grad, ek_iadd(m, c->slot, el), spvgen_const_f32(m, 0.0f));
+    ek_for_end(m, &f);
+  }
+}
+
+/* Forward: point pt's raw components (raw[], f32) encoded into a_0, then per layer
+ * z_l = W_l a_l + b_l and a_(l+1) = act(z_l), one output at a time. */
+static void gradient_forward(tr_ctx *c, uint32_t pt, uint32_t *raw) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const spvgen_mlp_desc *d = &p->desc;
+  for (uint32_t ci = 0; ci < d->input_width; ci++) {
+    uint32_t v = ek_load_elem(m, &c->in, ek_add_imm(m, ek_mul_imm(m, pt, d->input_width), ci));
+    raw[ci] = ek_convert(m, v, d->input_type, SPVGEN_COMPONENT_F32);
+  }
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    mlp_grid_encode_array(m, &c->grid, raw, c->act, 0);
+  } else {
+    uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
+    mlp_encode(m, p, raw, enc);
+    for (uint32_t j = 0; j < p->encoded_width; j++) fstore(c, c->act, ek_u32(m, j), enc[j]);
+  }
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *Ly = &p->layers[l];
+    ek_for fi, fj;
+    uint32_t i = tr_for(c, &fi, c->v_i, ek_u32(m, 0), Ly->outputs, 1);
+    uint32_t init = spvgen_const_f32(m, 0.0f);
+    if (!d->no_bias) init = weight(c, ek_add_imm(m, i, (uint32_t)(Ly->bias_offset / 2)));
+    spvgen_store(m, c->v_acc, init);
+    uint32_t row = ek_add_imm(m, ek_mul_imm(m, i, Ly->row_stride / 2), (uint32_t)(Ly->matrix_offset / 2));
+    uint32_t j = tr_for(c, &fj, c->v_j, ek_u32(m, 0), Ly->inputs, 1);
+    uint32_t x = fload(c, c->act, ek_add_imm(m, j, c->aoff[l]));
+    uint32_t acc = spvgen_load(m, c->f32, c->v_acc);
+    spvgen_store(m, c->v_acc, spvgen_glsl_fma(m, c->f32, weight(c, ek_iadd(m, row, j)), x, acc));
+    ek_for_end(m, &fj);
+    uint32_t z = spvgen_load(m, c->f32, c->v_acc);
+    fstore(c, c->zs, ek_add_imm(m, i, c->zoff[l]), z);
+    fstore(c, c->act, ek_add_imm(m, i, c->aoff[l + 1]), mlp_activation_f32(m, p, z, Ly->activation));
+    ek_for_end(m, &fi);
+  }
+}
+
+/* The loss of point pt (weighted by scale: 1 / (N outputs), 0 past N) into v_loss, and
+ * the output layer's delta scale * dLoss/dy * act'(z). */
+static void gradient_output_delta(tr_ctx *c, uint32_t pt, uint32_t scale) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t L = p->layer_count, ow = p->desc.output_width;
+  ek_for f;
+  uint32_t o = tr_for(c, &f, c->v_i, ek_u32(m, 0), ow, 1);
+  uint32_t y = fload(c, c->act, ek_add_imm(m, o, c->aoff[L]));
+  uint32_t z = fload(c, c->zs, ek_add_imm(m, o, c->zoff[L - 1]));
+  uint32_t tv = ek_load_elem(m, &c->tgt, ek_iadd(m, ek_mul_imm(m, pt, ow), o));
+  uint32_t lv, g;
+  mlp_loss_terms(m, c->t->desc.loss, y, tv, &lv, &g);
+  spvgen_store(m, c->v_loss, spvgen_glsl_fma(m, c->f32, scale, lv, spvgen_load(m, c->f32, c->v_loss)));
+  uint32_t dv = spvgen_op_f_mul(m, c->f32, spvgen_op_f_mul(m, c->f32, scale, g),
+                                mlp_act_deriv_f32(m, p, z, y, p->layers[L - 1].activation));
+  fstore(c, c->dl, ek_add_imm(m, o, c->zoff[L - 1]), dv);
+  ek_for_end(m, &f);
+}
+
+/* sum over i of W_l[i][j] delta_l[i] (j an id), into v_acc. */
+static void transposed_dot(tr_ctx *c, uint32_t l, uint32_t j) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *Ly = &c->p->layers[l];
+  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
+  ek_for f;
+  uint32_t i = tr_for(c, &f, c->v_i, ek_u32(m, 0), Ly->outputs, 1);
+  uint32_t we = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, Ly->row_stride / 2), j), (uint32_t)(Ly->matrix_offset / 2));
+  uint32_t di = fload(c, c->dl, ek_add_imm(m, i, c->zoff[l]));
+  uint32_t acc = spvgen_load(m, c->f32, c->v_acc);
+  spvgen_store(m, c->v_acc, spvgen_glsl_fma(m, c->f32, weight(c, we), di, acc));
+  ek_for_end(m, &f);
+}
+
+/* Backward through the hidden layers: delta_(l-1)[j] = act'(z_(l-1)[j]) (W_l^T delta_l)[j]. */
+static void gradient_backward(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  for (uint32_t l = p->layer_count - 1; l >= 1; l--) {
+    ek_for f;
+    uint32_t j = tr_for(c, &f, c->v_j, ek_u32(m, 0), p->layers[l].inputs, 1);
+    transposed_dot(c, l, j);
+    uint32_t zj = fload(c, c->zs, ek_add_imm(m, j, c->zoff[l - 1]));
+    uint32_t yj = fload(c, c->act, ek_add_imm(m, j, c->aoff[l]));
+    uint32_t dj = spvgen_op_f_mul(m, c->f32, spvgen_load(m, c->f32, c->v_acc),
+                                  mlp_act_deriv_f32(m, p, zj, yj, p->layers[l - 1].activation));
+    fstore(c, c->dl, ek_add_imm(m, j, c->zoff[l - 1]), dj);
+    ek_for_end(m, &f);
+  }
+}
+
+/* The hash grid: dLoss/d(encoded) = W_0^T delta_0, scattered level by level into the
+ * table's gradient (valid points only). */
+static void gradient_grid_scatter(tr_ctx *c, uint32_t valid, const uint32_t *raw) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t F = p->desc.grid.features;
+  uint32_t denc = ek_local(m, spvgen_type_array(m, c->f32, p->encoded_width), 0);
+  ek_for fj, fl;
+  uint32_t j = tr_for(c, &fj, c->v_j, ek_u32(m, 0), p->layers[0].inputs, 1);
+  transposed_dot(c, 0, j);
+  fstore(c, denc, j, spvgen_load(m, c->f32, c->v_acc));
+  ek_for_end(m, &fj);
+  ek_guard g = ek_guard_begin(m, valid);
+  uint32_t lvl = tr_for(c, &fl, c->v_k, ek_u32(m, 0), p->desc.grid.levels, 1);
+  uint32_t dfeat[8];
+  for (uint32_t f = 0; f < F; f++) dfeat[f] = fload(c, denc, ek_add_imm(m, ek_mul_imm(m, lvl, F), f));
+  mlp_grid_level_scatter(m, &c->grid, lvl, raw, dfeat, &c->gat, ek_u32(m, (uint32_t)c->t->grid_grad_offset));
+  ek_for_end(m, &fl);
+  ek_guard_end(m, g);
+}
+
+/* The workgroup's reduction of layer l: every invocation's a_l and delta_l into shared
+ * memory, then element e = i * cols + j (owned by invocation e % W) summed over the W
+ * points, d_l[i] a_l[j] (a_l[inputs] = 1: the bias), and added to the slot. */
+static void gradient_reduce_layer(tr_ctx *c, uint32_t l) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *Ly = &c->p->layers[l];
+  const uint32_t bias = c->p->desc.no_bias ? 0 : 1, W = c->t->grad_local_size[0];
+  const uint32_t cols = Ly->inputs + bias;
+  ek_for fj, fi, fe, fk;
+  uint32_t j = tr_for(c, &fj, c->v_j, ek_u32(m, 0), Ly->inputs, 1);
+  fstore(c, c->sh_a, ek_iadd(m, ek_mul_imm(m, c->lid, Ly->inputs), j), fload(c, c->act, ek_add_imm(m, j, c->aoff[l])));
+  ek_for_end(m, &fj);
+  uint32_t i = tr_for(c, &fi, c->v_i, ek_u32(m, 0), Ly->outputs, 1);
+  fstore(c, c->sh_d, ek_iadd(m, ek_mul_imm(m, c->lid, Ly->outputs), i), fload(c, c->dl, ek_add_imm(m, i, c->zoff[l])));
+  ek_for_end(m, &fi);
+  spvgen_workgroup_barrier(m);
+  uint32_t e = tr_for(c, &fe, c->v_j, c->lid, Ly->outputs * cols, W);
+  uint32_t ei = ek_div_imm(m, e, cols), ej = ek_mod_imm(m, e, cols);
+  uint32_t isw = ek_lt_imm(m, ej, Ly->inputs);
+  uint32_t jc = bias ? ek_select(m, isw, ej, ek_u32(m, 0)) : ej;
+  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
+  uint32_t k = tr_for(c, &fk, c->v_k, ek_u32(m, 0), W, 1);
+  uint32_t dk = fload(c, c->sh_d, ek_iadd(m, ek_mul_imm(m, k, Ly->outputs), ei));
+  uint32_t ak = fload(c, c->sh_a, ek_iadd(m, ek_mul_imm(m, k, Ly->inputs), jc));
+  if (bias) ak = ek_select(m, isw, ak, spvgen_const_f32(m, 1.0f));
+  accumulate(c, dk, ak);
+  ek_for_end(m, &fk);
+  uint32_t ptr = ek_elem(m, &c->grad, ek_iadd(m, c->slot, grad_elem(c, Ly, ei, ej)));
+  spvgen_store(m, ptr, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, ptr), spvgen_load(m, c->f32, c->v_acc)));
+  ek_for_end(m, &fe);
+  spvgen_workgroup_barrier(m);
+}
+
+/* 3. The W invocations' loss shares summed through shared memory into loss[g]. */
+static void gradient_loss_share(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  fstore(c, c->sh_l, c->lid, spvgen_load(m, c->f32, c->v_loss));
+  spvgen_workgroup_barrier(m);
+  ek_guard g = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), c->lid, ek_u32(m, 0)));
+  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
+  ek_for f;
+  uint32_t k = tr_for(c, &f, c->v_k, ek_u32(m, 0), c->t->grad_local_size[0], 1);
+  spvgen_store(m, c->v_acc, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, c->v_acc), fload(c, c->sh_l, k)));
+  ek_for_end(m, &f);
+  ek_store_elem(m, &c->loss, c->grp, spvgen_load(m, c->f32, c->v_acc));
+  ek_guard_end(m, g);
+}
+
 static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  const spvgen_mlp_desc *d = &p->desc;
-  tr_ctx c;
-  memset(&c, 0, sizeof c);
-  c.m = m;
-  c.t = t;
-  c.p = p;
-  c.f32 = ek_f32_type(m);
-  c.u32 = ek_u32_type(m);
-  c.fptr = spvgen_type_pointer(m, SpvStorageClassFunction, c.f32);
-  c.wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c.f32);
-  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
-  const uint32_t E = (uint32_t)t->slot_elements, bias = d->no_bias ? 0 : 1;
-  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
-
-  c.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  c.w = ek_buffer_decl(m, spvgen_type_float(m, 16), 1, true, "weights");
-  c.tgt = ek_buffer_decl(m, c.f32, 2, true, "targets");
-  c.grad = ek_buffer_decl(m, c.f32, 3, false, "gradients");
-  c.loss = ek_buffer_decl(m, c.f32, 4, false, "loss");
-  ek_buffer gwords; /* the table's gradient as u32 words (compare-exchange atomics) */
-  mlp_atomics gat = {NULL, NULL};
-  if (grid && (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
-    gat.floats = &c.grad;
-  } else if (grid) {
-    gwords = ek_buffer_decl(m, c.u32, 3, false, "gradient_words");
-    gat.words = &gwords;
-  }
-  spvgen_push_constant_block pc = spvgen_push_constants(m, &c.u32, 1);
-  spvgen_member_name(m, pc.struct_type, 0, "points");
-
-  uint32_t maxi = 0, maxo = 0, A = p->encoded_width, Z = 0;
-  c.aoff[0] = 0;
-  for (uint32_t l = 0; l < L; l++) {
-    const spvgen_mlp_layer *Ly = &p->layers[l];
-    if (Ly->inputs > maxi) maxi = Ly->inputs;
-    if (Ly->outputs > maxo) maxo = Ly->outputs;
-    c.aoff[l + 1] = A;
-    c.zoff[l] = Z;
-    A += Ly->outputs;
-    Z += Ly->outputs;
-  }
-  uint32_t sh_a_t = spvgen_type_array(m, c.f32, W * maxi);
-  uint32_t sh_d_t = spvgen_type_array(m, c.f32, W * maxo);
-  uint32_t sh_l_t = spvgen_type_array(m, c.f32, W);
-  uint32_t sh_a = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_a_t), SpvStorageClassWorkgroup, 0);
-  uint32_t sh_d = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_d_t), SpvStorageClassWorkgroup, 0);
-  uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_l_t), SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, sh_a, "shared_inputs");
-  spvgen_name(m, sh_d, "shared_deltas");
-  spvgen_name(m, sh_l, "shared_loss");
-  uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
-  uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-
+  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups;
+  tr_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  tr_ctx *c = &cx;
+  c->m = m;
+  c->t = t;
+  c->p = p;
+  gradient_declare(c);
   spvgen_compute_main(m, "main", W, 1, 1);
-  c.act = ek_local(m, spvgen_type_array(m, c.f32, A), 0);
-  c.zs = ek_local(m, spvgen_type_array(m, c.f32, Z), 0);
-  c.dl = ek_local(m, spvgen_type_array(m, c.f32, Z), 0);
-  spvgen_name(m, c.act, "a");
-  spvgen_name(m, c.zs, "z");
-  spvgen_name(m, c.dl, "delta");
-  uint32_t v_base = ek_local(m, c.u32, 0), v_i = ek_local(m, c.u32, 0), v_j = ek_local(m, c.u32, 0);
-  uint32_t v_k = ek_local(m, c.u32, 0), v_acc = ek_local(m, c.f32, 0), v_loss = ek_local(m, c.f32, 0);
-  mlp_grid gr;
-  if (grid) mlp_grid_begin(m, p, &c.w, &gr);
-  uint32_t lid = ek_load_v3_component(m, lid_var, 0);
-  uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
-  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
-  uint32_t slot = ek_mul_imm(m, grp, E);
-  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), Wc = ek_u32(m, W);
-  uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
+  gradient_locals(c);
+  gradient_zero_slot(c);
+  spvgen_store(m, c->v_loss, spvgen_const_f32(m, 0.0f));
+  uint32_t nf = spvgen_op_convert_u_to_f(m, c->f32, c->n);
+  uint32_t inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
+                                 spvgen_op_f_mul(m, c->f32, nf, spvgen_const_f32(m, (float)p->desc.output_width)));
+  uint32_t last = ek_add_imm(m, c->n, 0xFFFFFFFFu); /* n - 1 */
 
-  /* 1. zero the owned elements. */
-  for (uint32_t l = 0; l < L; l++) {
-    const spvgen_mlp_layer *Ly = &p->layers[l];
-    uint32_t cols = ek_u32(m, Ly->inputs + bias);
-    uint32_t e = mlp_for_begin(m, v_i, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
-    uint32_t el = grad_elem(&c, Ly, ek_div(m, e, cols), ek_mod(m, e, cols));
-    spvgen_store(m, ek_elem(m, &c.grad, ek_add(m, slot, el)), zero_f);
-    mlp_for_end(m, v_i, e, Wc);
-  }
-  spvgen_store(m, v_loss, zero_f);
-  uint32_t nf = spvgen_op_convert_u_to_f(m, c.f32, n);
-  uint32_t inv = spvgen_op_f_div(m, c.f32, one_f,
-                                 spvgen_op_f_mul(m, c.f32, nf, spvgen_const_f32(m, (float)d->output_width)));
-  uint32_t last = ek_add_imm(m, n, 0xFFFFFFFFu); /* n - 1 */
+  /* 2. The chunks of W points: forward, loss, backward, the workgroup's reduction. */
+  ek_for chunk;
+  uint32_t base = ek_for_begin_var(m, &chunk, c->v_base, ek_mul_imm(m, c->grp, W), c->n, ek_u32(m, G * W),
+                                   SpvLoopControlDontUnrollMask);
+  uint32_t praw = ek_iadd(m, base, c->lid);
+  uint32_t valid = ek_ult(m, praw, c->n);
+  uint32_t pt = ek_select(m, valid, praw, last);
+  uint32_t scale = ek_select(m, valid, inv, spvgen_const_f32(m, 0.0f));
+  uint32_t raw[SPVGEN_MLP_MAX_WIDTH];
+  gradient_forward(c, pt, raw);
+  gradient_output_delta(c, pt, scale);
+  gradient_backward(c);
+  if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) gradient_grid_scatter(c, valid, raw);
+  for (uint32_t l = 0; l < p->layer_count; l++) gradient_reduce_layer(c, l);
+  ek_for_end(m, &chunk);
 
-  /* 2. the chunks. */
-  uint32_t base = mlp_for_begin(m, v_base, ek_mul(m, grp, Wc), n);
-  {
-    uint32_t praw = ek_add(m, base, lid);
-    uint32_t valid = ek_lt(m, praw, n);
-    uint32_t pt = ek_select(m, valid, praw, last);
-    uint32_t scale = ek_select(m, valid, inv, zero_f);
-    /* forward: encode */
-    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t ci = 0; ci < d->input_width; ci++) {
-      uint32_t idx = ek_add_imm(m, ek_mul_imm(m, pt, d->input_width), ci);
-      uint32_t v = spvgen_load(m, c.in.elem_type, ek_elem(m, &c.in, idx));
-      raw[ci] = ek_convert(m, v, d->input_type, SPVGEN_COMPONENT_F32);
-    }
-    if (grid) {
-      mlp_grid_encode_array(m, &gr, raw, c.act, 0);
-    } else {
-      mlp_encode(m, p, raw, enc);
-      for (uint32_t j = 0; j < p->encoded_width; j++) fstore(&c, c.act, ek_u32(m, j), enc[j]);
-    }
-    /* forward: layers */
-    for (uint32_t l = 0; l < L; l++) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
-      uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
-      {
-        uint32_t init = zero_f;
-        if (bias) init = weight(&c, ek_add_imm(m, i, (uint32_t)(Ly->bias_offset / 2)));
-        spvgen_store(m, v_acc, init);
-        uint32_t row = ek_add_imm(m, ek_mul_imm(m, i, Ly->row_stride / 2), (uint32_t)(Ly->matrix_offset / 2));
-        uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
-        uint32_t x = fload(&c, c.act, ek_add_imm(m, j, c.aoff[l]));
-        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, ek_add(m, row, j)), x,
-                                               spvgen_load(m, c.f32, v_acc)));
-        mlp_for_end(m, v_j, j, one_u);
-        uint32_t z = spvgen_load(m, c.f32, v_acc);
-        fstore(&c, c.zs, ek_add_imm(m, i, c.zoff[l]), z);
-        fstore(&c, c.act, ek_add_imm(m, i, c.aoff[l + 1]), mlp_activation_f32(m, p, z, Ly->activation));
-      }
-      mlp_for_end(m, v_i, i, one_u);
-    }
-    /* loss and the output layer's delta */
-    {
-      const spvgen_mlp_layer *Ly = &p->layers[L - 1];
-      uint32_t o = mlp_for_begin(m, v_i, zero_u, ek_u32(m, d->output_width));
-      uint32_t y = fload(&c, c.act, ek_add_imm(m, o, c.aoff[L]));
-      uint32_t z = fload(&c, c.zs, ek_add_imm(m, o, c.zoff[L - 1]));
-      uint32_t tv = spvgen_load(m, c.f32, ek_elem(m, &c.tgt, ek_add(m, ek_mul_imm(m, pt, d->output_width), o)));
-      uint32_t lv, g;
-      mlp_loss_terms(m, t->desc.loss, y, tv, &lv, &g);
-      spvgen_store(m, v_loss, spvgen_glsl_fma(m, c.f32, scale, lv, spvgen_load(m, c.f32, v_loss)));
-      uint32_t dv = spvgen_op_f_mul(m, c.f32, spvgen_op_f_mul(m, c.f32, scale, g),
-                                    mlp_act_deriv_f32(m, p, z, y, Ly->activation));
-      fstore(&c, c.dl, ek_add_imm(m, o, c.zoff[L - 1]), dv);
-      mlp_for_end(m, v_i, o, one_u);
-    }
-    /* backward: the deltas of the hidden layers */
-    for (uint32_t l = L - 1; l >= 1; l--) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
-      uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, Ly->inputs));
-      {
-        spvgen_store(m, v_acc, zero_f);
-        uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, Ly->outputs));
-        uint32_t we = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, Ly->row_stride / 2), j), (uint32_t)(Ly->matrix_offset / 2));
-        uint32_t di = fload(&c, c.dl, ek_add_imm(m, i, c.zoff[l]));
-        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
-        mlp_for_end(m, v_i, i, one_u);
-        uint32_t zj = fload(&c, c.zs, ek_add_imm(m, j, c.zoff[l - 1]));
-        uint32_t yj = fload(&c, c.act, ek_add_imm(m, j, c.aoff[l]));
-        uint32_t dj = spvgen_op_f_mul(m, c.f32, spvgen_load(m, c.f32, v_acc),
-                                      mlp_act_deriv_f32(m, p, zj, yj, p->layers[l - 1].activation));
-        fstore(&c, c.dl, ek_add_imm(m, j, c.zoff[l - 1]), dj);
-      }
-      mlp_for_end(m, v_j, j, one_u);
-    }
-    /* the hash grid: dLoss/d(encoded) = W_0^T delta_0, scattered level by level into
-     * the table's gradient (valid points only) */
-    if (grid) {
-      const spvgen_mlp_layer *L0 = &p->layers[0];
-      uint32_t denc = ek_local(m, spvgen_type_array(m, c.f32, p->encoded_width), 0);
-      uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, L0->inputs));
-      {
-        spvgen_store(m, v_acc, zero_f);
-        uint32_t i = mlp_for_begin(m, v_i, zero_u, ek_u32(m, L0->outputs));
-        uint32_t we = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, L0->row_stride / 2), j), (uint32_t)(L0->matrix_offset / 2));
-        uint32_t di = fload(&c, c.dl, ek_add_imm(m, i, c.zoff[0]));
-        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, weight(&c, we), di, spvgen_load(m, c.f32, v_acc)));
-        mlp_for_end(m, v_i, i, one_u);
-        fstore(&c, denc, j, spvgen_load(m, c.f32, v_acc));
-      }
-      mlp_for_end(m, v_j, j, one_u);
-      spvgen_if(m, valid);
-      {
-        const uint32_t F = d->grid.features;
-        uint32_t lvl = mlp_for_begin(m, v_k, zero_u, ek_u32(m, d->grid.levels));
-        uint32_t dfeat[8];
-        for (uint32_t f = 0; f < F; f++)
-          dfeat[f] = fload(&c, denc, ek_add_imm(m, ek_mul_imm(m, lvl, F), f));
-        mlp_grid_level_scatter(m, &gr, lvl, raw, dfeat, &gat, ek_u32(m, (uint32_t)t->grid_grad_offset));
-        mlp_for_end(m, v_k, lvl, one_u);
-      }
-      spvgen_end_if(m);
-    }
-    /* the workgroup's reduction, layer by layer */
-    for (uint32_t l = 0; l < L; l++) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
-      uint32_t in_c = ek_u32(m, Ly->inputs), out_c = ek_u32(m, Ly->outputs);
-      uint32_t j = mlp_for_begin(m, v_j, zero_u, in_c);
-      sstore(&c, sh_a, ek_add(m, ek_mul(m, lid, in_c), j), fload(&c, c.act, ek_add_imm(m, j, c.aoff[l])));
-      mlp_for_end(m, v_j, j, one_u);
-      uint32_t i = mlp_for_begin(m, v_i, zero_u, out_c);
-      sstore(&c, sh_d, ek_add(m, ek_mul(m, lid, out_c), i), fload(&c, c.dl, ek_add_imm(m, i, c.zoff[l])));
-      mlp_for_end(m, v_i, i, one_u);
-      spvgen_workgroup_barrier(m);
-      uint32_t cols = ek_u32(m, Ly->inputs + bias);
-      uint32_t e = mlp_for_begin(m, v_j, lid, ek_u32(m, Ly->outputs * (Ly->inputs + bias)));
-      {
-        uint32_t ei = ek_div(m, e, cols), ej = ek_mod(m, e, cols);
-        uint32_t isw = ek_lt(m, ej, in_c);
-        uint32_t jc = bias ? ek_select(m, isw, ej, zero_u) : ej;
-        spvgen_store(m, v_acc, zero_f);
-        uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
-        uint32_t dk = sload(&c, sh_d, ek_add(m, ek_mul(m, k, out_c), ei));
-        uint32_t ak = sload(&c, sh_a, ek_add(m, ek_mul(m, k, in_c), jc));
-        if (bias) ak = ek_select(m, isw, ak, one_f);
-        spvgen_store(m, v_acc, spvgen_glsl_fma(m, c.f32, dk, ak, spvgen_load(m, c.f32, v_acc)));
-        mlp_for_end(m, v_k, k, one_u);
-        uint32_t ptr = ek_elem(m, &c.grad, ek_add(m, slot, grad_elem(&c, Ly, ei, ej)));
-        spvgen_store(m, ptr, spvgen_op_f_add(m, c.f32, spvgen_load(m, c.f32, ptr), spvgen_load(m, c.f32, v_acc)));
-      }
-      mlp_for_end(m, v_j, e, Wc);
-      spvgen_workgroup_barrier(m);
-    }
-  }
-  mlp_for_end(m, v_base, base, ek_u32(m, G * W));
-
-  /* 3. the loss share */
-  sstore(&c, sh_l, lid, spvgen_load(m, c.f32, v_loss));
-  spvgen_workgroup_barrier(m);
-  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
-  {
-    spvgen_store(m, v_acc, zero_f);
-    uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
-    spvgen_store(m, v_acc, spvgen_op_f_add(m, c.f32, spvgen_load(m, c.f32, v_acc), sload(&c, sh_l, k)));
-    mlp_for_end(m, v_k, k, one_u);
-    spvgen_store(m, ek_elem(m, &c.loss, grp), spvgen_load(m, c.f32, v_acc));
-  }
-  spvgen_end_if(m);
+  gradient_loss_share(c);
   spvgen_function_end(m);
 }
 
@@ -620,152 +680,176 @@ static uint32_t vec_act_deriv(spvgen_module *m, const spvgen_mlp_config *p, uint
   }
 }
 
+/* Layer l's matrix-vector product on the f16 weights: forward z = W x (+ b), or, for the
+ * backward pass, W^T delta (inputs x outputs, column c = row c of W), of `input`. */
+static spvgen_coopvec_matmul_desc vec_layer_desc(tr_ctx *c, uint32_t l, uint32_t input, bool transposed) {
+  const spvgen_mlp_layer *Ly = &c->p->layers[l];
+  spvgen_coopvec_matmul_desc md;
+  memset(&md, 0, sizeof md);
+  md.result_type = spvgen_type_coopvec(c->m, c->f16, transposed ? Ly->inputs : Ly->outputs);
+  md.input = input;
+  md.input_interpretation = SpvComponentTypeFloat16NV;
+  md.matrix = c->warr;
+  md.matrix_offset = ek_u32(c->m, (uint32_t)Ly->matrix_offset);
+  md.matrix_interpretation = SpvComponentTypeFloat16NV;
+  md.m = transposed ? Ly->inputs : Ly->outputs;
+  md.k = transposed ? Ly->outputs : Ly->inputs;
+  md.layout = transposed ? SpvCooperativeVectorMatrixLayoutColumnMajorNV : SpvCooperativeVectorMatrixLayoutRowMajorNV;
+  md.matrix_stride = Ly->row_stride;
+  return md;
+}
+
+/* vec: bindings 0-4 (f16 gradients), the push constants (points, loss scale, the layers'
+ * gradient offsets), the loss's shared array, the built-ins. */
+static void vec_gradient_declare(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  const uint32_t W = c->t->grad_local_size[0], L = c->p->layer_count;
+  c->f32 = ek_f32_type(m);
+  c->u32 = ek_u32_type(m);
+  c->f16 = spvgen_type_float(m, 16);
+  c->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  c->w = ek_buffer_decl(m, c->f16, 1, true, "weights");
+  c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+  c->grad = ek_buffer_decl(m, c->f16, 3, false, "gradients");
+  c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+  uint32_t pct[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
+  pct[0] = c->u32;
+  pct[1] = c->f32;
+  for (uint32_t l = 0; l < 2 * L; l++) pct[2 + l] = c->u32;
+  c->pc = spvgen_push_constants(m, pct, 2 + 2 * L);
+  spvgen_member_name(m, c->pc.struct_type, 0, "points");
+  spvgen_member_name(m, c->pc.struct_type, 1, "loss_scale");
+  c->sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, spvgen_type_array(m, c->f32, W)),
+                            SpvStorageClassWorkgroup, 0);
+  spvgen_name(m, c->sh_l, "shared_loss");
+  c->lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  c->wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+}
+
+/* vec forward: point pt encoded into x[0] (f16), z[l] = W_l x[l] (+ b_l) and x[l + 1] =
+ * act(z[l]) per layer. */
+static void vec_gradient_forward(tr_ctx *c, uint32_t pt, uint32_t *x, uint32_t *z) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
+  for (uint32_t k = 0; k < d->input_width; k++) {
+    uint32_t idx = ek_add_imm(m, ek_mul_imm(m, pt, d->input_width), k);
+    raw[k] = ek_convert(m, ek_load_elem(m, &c->in, idx), d->input_type, SPVGEN_COMPONENT_F32);
+  }
+  mlp_encode(m, p, raw, enc);
+  for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, c->f16, enc[j]);
+  x[0] = spvgen_coop_construct(m, spvgen_type_coopvec(m, c->f16, p->encoded_width), enc, p->encoded_width);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *Ly = &p->layers[l];
+    spvgen_coopvec_matmul_desc md = vec_layer_desc(c, l, x[l], false);
+    if (d->no_bias) {
+      z[l] = spvgen_coopvec_matmul(m, &md);
+    } else {
+      md.bias = c->warr;
+      md.bias_offset = ek_u32(m, (uint32_t)Ly->bias_offset);
+      md.bias_interpretation = SpvComponentTypeFloat16NV;
+      z[l] = spvgen_coopvec_matmul_add(m, &md);
+    }
+    x[l + 1] = mlp_vec_activation(m, p, z[l], Ly->activation);
+  }
+}
+
+/* vec: the loss of point pt (weighted by scale) into v_loss, per component in f32, and
+ * the output layer's delta (f16; times the push constant's loss scale). */
+static uint32_t vec_gradient_output_delta(tr_ctx *c, uint32_t pt, uint32_t scale, const uint32_t *x,
+                                          const uint32_t *z) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const uint32_t L = p->layer_count, ow = p->desc.output_width, f32 = c->f32;
+  uint32_t dl[SPVGEN_MLP_MAX_WIDTH];
+  uint32_t gscale = spvgen_op_f_mul(m, f32, scale, c->lscale);
+  uint32_t dv_out = vec_act_deriv(m, p, z[L - 1], x[L], p->layers[L - 1].activation);
+  for (uint32_t k = 0; k < ow; k++) {
+    uint32_t y = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, x[L], k));
+    uint32_t tv = ek_load_elem(m, &c->tgt, ek_add_imm(m, ek_mul_imm(m, pt, ow), k));
+    uint32_t lv, g;
+    mlp_loss_terms(m, c->t->desc.loss, y, tv, &lv, &g);
+    spvgen_store(m, c->v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, c->v_loss)));
+    uint32_t dd = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, dv_out, k));
+    dl[k] = spvgen_op_f_convert(m, c->f16, spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, gscale, g), dd));
+  }
+  return spvgen_coop_construct(m, spvgen_type_coopvec(m, c->f16, ow), dl, ow);
+}
+
+/* vec backward, layer L-1 .. 0: dW_l += delta x_l^T (the training-optimal layout), db_l
+ * += delta, then delta = (W_l^T delta) .* act'(z_(l-1)). */
+static void vec_gradient_backward(tr_ctx *c, uint32_t delta, const uint32_t *x, const uint32_t *z) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  for (uint32_t l = p->layer_count; l-- > 0;) {
+    spvgen_coopvec_outer_product_desc od;
+    memset(&od, 0, sizeof od);
+    od.pointer = c->garr;
+    od.offset = c->moff[l];
+    od.a = delta;
+    od.b = x[l];
+    od.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
+    od.matrix_interpretation = SpvComponentTypeFloat16NV;
+    spvgen_coopvec_outer_product_accumulate(m, &od);
+    if (!p->desc.no_bias) spvgen_coopvec_reduce_sum_accumulate(m, c->garr, delta, c->boff[l]);
+    if (l == 0) break;
+    spvgen_coopvec_matmul_desc md = vec_layer_desc(c, l, delta, true);
+    uint32_t s = spvgen_coopvec_matmul(m, &md);
+    delta = spvgen_coop_arith(m, SpvOpFMul, s, vec_act_deriv(m, p, z[l - 1], x[l], p->layers[l - 1].activation));
+  }
+}
+
 /* The vec variant's gradient kernel (spvgen/mlp.h, "The vec variant"): the chunk loop of
  * the loop variant, one point per invocation, everything between layers in f16
  * cooperative vectors held as values (the layers are unrolled). */
 static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  const spvgen_mlp_desc *d = &p->desc;
   const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
-  uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m), f16 = spvgen_type_float(m, 16);
-  ek_buffer in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  ek_buffer wb = ek_buffer_decl(m, f16, 1, true, "weights");
-  ek_buffer tgt = ek_buffer_decl(m, f32, 2, true, "targets");
-  ek_buffer gb = ek_buffer_decl(m, f16, 3, false, "gradients");
-  ek_buffer lb = ek_buffer_decl(m, f32, 4, false, "loss");
-  uint32_t pct[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
-  pct[0] = u32;
-  pct[1] = f32;
-  for (uint32_t l = 0; l < 2 * L; l++) pct[2 + l] = u32;
-  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, 2 + 2 * L);
-  spvgen_member_name(m, pc.struct_type, 0, "points");
-  spvgen_member_name(m, pc.struct_type, 1, "loss_scale");
-  uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                         spvgen_type_array(m, f32, W)),
-                                  SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, sh_l, "shared_loss");
-  uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
-  uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-
+  tr_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  tr_ctx *c = &cx;
+  c->m = m;
+  c->t = t;
+  c->p = p;
+  vec_gradient_declare(c);
   spvgen_compute_main(m, "main", W, 1, 1);
-  uint32_t v_base = ek_local(m, u32, 0), v_k = ek_local(m, u32, 0);
-  uint32_t v_acc = ek_local(m, f32, 0), v_loss = ek_local(m, f32, 0);
-  uint32_t lid = ek_load_v3_component(m, lid_var, 0);
-  uint32_t grp = ek_load_v3_component(m, wgid_var, 0);
-  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
-  uint32_t lscale = spvgen_push_constant_load(m, &pc, 1);
-  uint32_t moff[SPVGEN_MLP_MAX_LAYERS], boff[SPVGEN_MLP_MAX_LAYERS];
+  c->v_base = ek_local(m, c->u32, 0);
+  c->v_k = ek_local(m, c->u32, 0);
+  c->v_acc = ek_local(m, c->f32, 0);
+  c->v_loss = ek_local(m, c->f32, 0);
+  c->lid = ek_load_v3_component(m, c->lid_var, 0);
+  c->grp = ek_load_v3_component(m, c->wgid_var, 0);
+  c->n = spvgen_push_constant_load(m, &c->pc, 0);
+  c->lscale = spvgen_push_constant_load(m, &c->pc, 1);
   for (uint32_t l = 0; l < L; l++) {
-    moff[l] = spvgen_push_constant_load(m, &pc, 2 + l);
-    boff[l] = spvgen_push_constant_load(m, &pc, 2 + L + l);
+    c->moff[l] = spvgen_push_constant_load(m, &c->pc, 2 + l);
+    c->boff[l] = spvgen_push_constant_load(m, &c->pc, 2 + L + l);
   }
-  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), Wc = ek_u32(m, W);
-  uint32_t zero_f = spvgen_const_f32(m, 0.0f), one_f = spvgen_const_f32(m, 1.0f);
-  uint32_t nf = spvgen_op_convert_u_to_f(m, f32, n);
-  uint32_t inv = spvgen_op_f_div(m, f32, one_f, spvgen_op_f_mul(m, f32, nf, spvgen_const_f32(m, (float)d->output_width)));
-  uint32_t last = ek_add_imm(m, n, 0xFFFFFFFFu);
-  uint32_t warr = ek_array(m, &wb), garr = ek_array(m, &gb);
-  spvgen_store(m, v_loss, zero_f);
+  uint32_t zero_f = spvgen_const_f32(m, 0.0f);
+  uint32_t nf = spvgen_op_convert_u_to_f(m, c->f32, c->n);
+  uint32_t inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
+                                 spvgen_op_f_mul(m, c->f32, nf, spvgen_const_f32(m, (float)p->desc.output_width)));
+  uint32_t last = ek_add_imm(m, c->n, 0xFFFFFFFFu);
+  c->warr = ek_array(m, &c->w);
+  c->garr = ek_array(m, &c->grad);
+  spvgen_store(m, c->v_loss, zero_f);
 
-  uint32_t base = mlp_for_begin(m, v_base, ek_mul(m, grp, Wc), n);
-  {
-    uint32_t praw = ek_add(m, base, lid);
-    uint32_t valid = ek_lt(m, praw, n);
-    uint32_t pt = ek_select(m, valid, praw, last);
-    uint32_t scale = ek_select(m, valid, inv, zero_f);
-    uint32_t raw[SPVGEN_MLP_MAX_WIDTH], enc[SPVGEN_MLP_MAX_WIDTH];
-    for (uint32_t c = 0; c < d->input_width; c++) {
-      uint32_t idx = ek_add_imm(m, ek_mul_imm(m, pt, d->input_width), c);
-      raw[c] = ek_convert(m, spvgen_load(m, in.elem_type, ek_elem(m, &in, idx)), d->input_type, SPVGEN_COMPONENT_F32);
-    }
-    mlp_encode(m, p, raw, enc);
-    for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, f16, enc[j]);
-    uint32_t x[SPVGEN_MLP_MAX_LAYERS + 1], z[SPVGEN_MLP_MAX_LAYERS];
-    x[0] = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
-    /* forward */
-    for (uint32_t l = 0; l < L; l++) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
-      spvgen_coopvec_matmul_desc md;
-      memset(&md, 0, sizeof md);
-      md.result_type = spvgen_type_coopvec(m, f16, Ly->outputs);
-      md.input = x[l];
-      md.input_interpretation = SpvComponentTypeFloat16NV;
-      md.matrix = warr;
-      md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
-      md.matrix_interpretation = SpvComponentTypeFloat16NV;
-      md.m = Ly->outputs;
-      md.k = Ly->inputs;
-      md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
-      md.matrix_stride = Ly->row_stride;
-      if (d->no_bias) {
-        z[l] = spvgen_coopvec_matmul(m, &md);
-      } else {
-        md.bias = warr;
-        md.bias_offset = ek_u32(m, (uint32_t)Ly->bias_offset);
-        md.bias_interpretation = SpvComponentTypeFloat16NV;
-        z[l] = spvgen_coopvec_matmul_add(m, &md);
-      }
-      x[l + 1] = mlp_vec_activation(m, p, z[l], Ly->activation);
-    }
-    /* loss and the output delta, per component in f32 */
-    uint32_t dl[SPVGEN_MLP_MAX_WIDTH];
-    uint32_t gscale = spvgen_op_f_mul(m, f32, scale, lscale);
-    uint32_t dv_out = vec_act_deriv(m, p, z[L - 1], x[L], p->layers[L - 1].activation);
-    for (uint32_t c = 0; c < d->output_width; c++) {
-      uint32_t y = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, x[L], c));
-      uint32_t tv = spvgen_load(m, f32, ek_elem(m, &tgt, ek_add_imm(m, ek_mul_imm(m, pt, d->output_width), c)));
-      uint32_t lv, g;
-      mlp_loss_terms(m, t->desc.loss, y, tv, &lv, &g);
-      spvgen_store(m, v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, v_loss)));
-      uint32_t dd = spvgen_op_f_convert(m, f32, spvgen_coop_extract(m, dv_out, c));
-      dl[c] = spvgen_op_f_convert(m, f16, spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, gscale, g), dd));
-    }
-    uint32_t delta = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, d->output_width), dl, d->output_width);
-    /* backward */
-    for (uint32_t l = L; l-- > 0;) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
-      spvgen_coopvec_outer_product_desc od;
-      memset(&od, 0, sizeof od);
-      od.pointer = garr;
-      od.offset = moff[l];
-      od.a = delta;
-      od.b = x[l];
-      od.layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV;
-      od.matrix_interpretation = SpvComponentTypeFloat16NV;
-      spvgen_coopvec_outer_product_accumulate(m, &od);
-      if (!d->no_bias) spvgen_coopvec_reduce_sum_accumulate(m, garr, delta, boff[l]);
-      if (l == 0) break;
-      spvgen_coopvec_matmul_desc md;
-      memset(&md, 0, sizeof md);
-      md.result_type = spvgen_type_coopvec(m, f16, Ly->inputs);
-      md.input = delta;
-      md.input_interpretation = SpvComponentTypeFloat16NV;
-      md.matrix = warr;
-      md.matrix_offset = ek_u32(m, (uint32_t)Ly->matrix_offset);
-      md.matrix_interpretation = SpvComponentTypeFloat16NV;
-      md.m = Ly->inputs; /* W^T: inputs x outputs, column c = row c of W */
-      md.k = Ly->outputs;
-      md.layout = SpvCooperativeVectorMatrixLayoutColumnMajorNV;
-      md.matrix_stride = Ly->row_stride;
-      uint32_t s = spvgen_coopvec_matmul(m, &md);
-      delta = spvgen_coop_arith(m, SpvOpFMul, s,
-                                vec_act_deriv(m, p, z[l - 1], x[l], p->layers[l - 1].activation));
-    }
-  }
-  mlp_for_end(m, v_base, base, ek_u32(m, G * W));
+  ek_for chunk;
+  uint32_t base = ek_for_begin_var(m, &chunk, c->v_base, ek_mul_imm(m, c->grp, W), c->n, ek_u32(m, G * W),
+                                   SpvLoopControlDontUnrollMask);
+  uint32_t praw = ek_iadd(m, base, c->lid);
+  uint32_t valid = ek_ult(m, praw, c->n);
+  uint32_t pt = ek_select(m, valid, praw, last);
+  uint32_t scale = ek_select(m, valid, inv, zero_f);
+  uint32_t x[SPVGEN_MLP_MAX_LAYERS + 1], z[SPVGEN_MLP_MAX_LAYERS];
+  vec_gradient_forward(c, pt, x, z);
+  uint32_t delta = vec_gradient_output_delta(c, pt, scale, x, z);
+  vec_gradient_backward(c, delta, x, z);
+  ek_for_end(m, &chunk);
 
-  spvgen_store(m, ek_at(m, sh_l, lid), spvgen_load(m, f32, v_loss));
-  spvgen_workgroup_barrier(m);
-  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, zero_u));
-  {
-    spvgen_store(m, v_acc, zero_f);
-    uint32_t k = mlp_for_begin(m, v_k, zero_u, Wc);
-    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
-                                           spvgen_load(m, f32, ek_at(m, sh_l, k))));
-    mlp_for_end(m, v_k, k, one_u);
-    spvgen_store(m, ek_elem(m, &lb, grp), spvgen_load(m, f32, v_acc));
-  }
-  spvgen_end_if(m);
+  gradient_loss_share(c);
   spvgen_function_end(m);
 }
 
@@ -777,123 +861,167 @@ static uint32_t opt_groups(const spvgen_mlp_train_config *t) {
   return g > 65535 ? 65535u : (uint32_t)g;
 }
 
-static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
-  const spvgen_mlp_config *p = &t->net;
-  const spvgen_mlp_train_desc *td = &t->desc;
-  uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m), bt = ek_bool_type(m);
-  /* vec: one f16 slot (the row-major part of the vec gradient buffer), scaled */
-  const bool vec = p->variant == SPVGEN_MLP_VEC;
-  const uint32_t E = (uint32_t)t->elements, G = t->grad_workgroups, slots = vec ? 1 : G;
-  const uint32_t Es = vec ? E : (uint32_t)t->slot_elements; /* the slots' stride */
-  const bool grid = !vec && p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
-  ek_buffer wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
-  ek_buffer gb = ek_buffer_decl(m, vec ? spvgen_type_float(m, 16) : f32, 1, !grid, "gradients");
-  ek_buffer sb = ek_buffer_decl(m, f32, 2, false, "state");
-  ek_buffer lb = ek_buffer_decl(m, f32, 3, false, "loss");
-  uint32_t pct[3] = {u32, f32, f32};
-  spvgen_push_constant_block pc = spvgen_push_constants(m, pct, vec ? 3 : 2);
-  spvgen_member_name(m, pc.struct_type, 0, "step");
-  spvgen_member_name(m, pc.struct_type, 1, "learning_rate");
-  if (vec) spvgen_member_name(m, pc.struct_type, 2, "grad_scale");
-  uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-  spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
-  uint32_t v_k = ek_local(m, u32, 0), v_acc = ek_local(m, f32, 0);
-  uint32_t e = ek_load_v3_component(m, gid_var, 0);
-  uint32_t step = spvgen_push_constant_load(m, &pc, 0);
-  uint32_t lr = spvgen_push_constant_load(m, &pc, 1);
-  uint32_t gscale = vec ? spvgen_push_constant_load(m, &pc, 2) : 0;
-  uint32_t zero_u = ek_u32(m, 0), one_u = ek_u32(m, 1), zero_f = spvgen_const_f32(m, 0.0f);
-  uint32_t one_f = spvgen_const_f32(m, 1.0f);
+/* The optimizer kernel's state: bindings, push constants, counters (vec: one f16 slot,
+ * the row-major part of the vec gradient buffer, scaled by the push constant). */
+typedef struct opt_ctx {
+  spvgen_module *m;
+  const spvgen_mlp_train_config *t;
+  const spvgen_mlp_config *p;
+  uint32_t f32, u32, bt;
+  bool vec, grid;
+  uint32_t E, G, slots, Es; /* elements, slots and their stride */
+  ek_buffer wb, gb, sb, lb;
+  spvgen_push_constant_block pc;
+  uint32_t v_k, v_acc;
+  uint32_t step, lr, gscale;
+} opt_ctx;
 
-  /* The loss history. */
-  spvgen_if(m, spvgen_op_i_equal(m, bt, e, zero_u));
-  {
-    spvgen_store(m, v_acc, zero_f);
-    uint32_t k = mlp_for_begin(m, v_k, zero_u, ek_u32(m, G));
-    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc),
-                                           spvgen_load(m, f32, ek_elem(m, &lb, k))));
-    mlp_for_end(m, v_k, k, one_u);
-    uint32_t slot = ek_add(m, ek_u32(m, G - 1), step);
-    uint32_t len = spvgen_op_array_length(m, u32, lb.var, 0);
-    spvgen_if(m, ek_lt(m, slot, len));
-    spvgen_store(m, ek_elem(m, &lb, slot), spvgen_load(m, f32, v_acc));
-    spvgen_end_if(m);
-  }
-  spvgen_end_if(m);
+/* Invocation 0: the workgroups' loss shares summed into the loss history (element G - 1
+ * + step, where the buffer has it). */
+static void optimizer_loss_history(opt_ctx *c, uint32_t e) {
+  spvgen_module *m = c->m;
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, e, ek_u32(m, 0)));
+  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
+  ek_for f;
+  uint32_t k = ek_for_begin_var(m, &f, c->v_k, ek_u32(m, 0), ek_u32(m, c->G), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  spvgen_store(m, c->v_acc, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, c->v_acc), ek_load_elem(m, &c->lb, k)));
+  ek_for_end(m, &f);
+  uint32_t slot = ek_iadd(m, ek_u32(m, c->G - 1), c->step);
+  uint32_t len = spvgen_op_array_length(m, c->u32, c->lb.var, 0);
+  ek_guard fits = ek_guard_begin(m, ek_ult(m, slot, len));
+  ek_store_elem(m, &c->lb, slot, spvgen_load(m, c->f32, c->v_acc));
+  ek_guard_end(m, fits);
+  ek_guard_end(m, first);
+}
 
-  /* Every element in a grid-stride loop: the hash grid's table makes E large, and devices
-   * allow as few as 65535 workgroups (spvgen_mlp_train_optimizer_groups). */
-  const uint32_t stride = opt_groups(t) * t->opt_local_size[0];
-  uint32_t v_e = ek_local(m, u32, 0), e0 = e;
-  e = mlp_for_begin(m, v_e, e0, ek_u32(m, E));
-  /* Whether element e is a weight or a bias (not padding). */
+/* Whether element e is a weight, a bias or a table entry (not padding). */
+static uint32_t optimizer_is_parameter(opt_ctx *c, uint32_t e) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
   uint32_t real = spvgen_const_bool(m, false);
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     uint32_t mo = (uint32_t)(L->matrix_offset / 2), rs = L->row_stride / 2;
     uint32_t r = ek_add_imm(m, e, 0u - mo); /* e - mo, wraps below mo */
-    uint32_t inm = ek_and(m, ek_lt_imm(m, r, L->outputs * rs),
-                          ek_lt_imm(m, ek_mod_imm(m, r, rs), L->inputs));
-    real = spvgen_op_logical_or(m, bt, real, inm);
+    uint32_t inm = ek_and(m, ek_lt_imm(m, r, L->outputs * rs), ek_lt_imm(m, ek_mod_imm(m, r, rs), L->inputs));
+    real = spvgen_op_logical_or(m, c->bt, real, inm);
     if (!p->desc.no_bias) {
       uint32_t rb = ek_add_imm(m, e, 0u - (uint32_t)(L->bias_offset / 2));
-      real = spvgen_op_logical_or(m, bt, real, ek_lt_imm(m, rb, L->outputs));
+      real = spvgen_op_logical_or(m, c->bt, real, ek_lt_imm(m, rb, L->outputs));
     }
   }
-  if (grid) { /* the hash grid's table entries */
+  if (c->grid) {
     uint32_t r = ek_add_imm(m, e, 0u - (uint32_t)(p->grid_offset / 2));
-    real = spvgen_op_logical_or(m, bt, real, ek_lt_imm(m, r, p->grid_entries * p->desc.grid.features));
+    real = spvgen_op_logical_or(m, c->bt, real, ek_lt_imm(m, r, p->grid_entries * p->desc.grid.features));
   }
-  spvgen_if(m, ek_and(m, ek_lt_imm(m, e, E), real));
-  {
-    spvgen_store(m, v_acc, zero_f);
-    if (grid) spvgen_if(m, ek_lt_imm(m, e, Es));
-    uint32_t k = mlp_for_begin(m, v_k, zero_u, ek_u32(m, slots));
-    uint32_t gk = spvgen_load(m, gb.elem_type, ek_elem(m, &gb, ek_add(m, ek_mul_imm(m, k, Es), e)));
-    if (vec) gk = spvgen_op_f_convert(m, f32, gk);
-    spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), gk));
-    mlp_for_end(m, v_k, k, one_u);
-    if (grid) { /* the table's gradient (one sum, added by the gradient kernel's atomics): read, then reset to 0 */
-      spvgen_else(m);
-      uint32_t gp = ek_elem(m, &gb, ek_add_imm(m, e, (uint32_t)t->grid_grad_offset - Es));
-      spvgen_store(m, v_acc, spvgen_load(m, f32, gp));
-      spvgen_store(m, gp, zero_f);
-      spvgen_end_if(m);
-    }
-    uint32_t g = spvgen_load(m, f32, v_acc);
-    if (vec) g = spvgen_op_f_mul(m, f32, g, gscale);
-    uint32_t wp = ek_elem(m, &sb, e);
-    uint32_t w = spvgen_load(m, f32, wp);
-    if (td->weight_decay > 0)
-      g = spvgen_glsl_fma(m, f32, spvgen_const_f32(m, td->weight_decay), w, g);
-    uint32_t upd;
-    if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
-      uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
-      uint32_t mp = ek_elem(m, &sb, ek_add_imm(m, e, E));
-      uint32_t vp = ek_elem(m, &sb, ek_add_imm(m, e, 2 * E));
-      uint32_t mv = spvgen_glsl_fma(m, f32, b1, spvgen_load(m, f32, mp),
-                                    spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
-      uint32_t vv = spvgen_glsl_fma(m, f32, b2, spvgen_load(m, f32, vp),
-                                    spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta2),
-                                                    spvgen_op_f_mul(m, f32, g, g)));
-      spvgen_store(m, mp, mv);
-      spvgen_store(m, vp, vv);
-      uint32_t sf = spvgen_op_convert_u_to_f(m, f32, step);
-      uint32_t c1 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b1, sf));
-      uint32_t c2 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b2, sf));
-      uint32_t mh = spvgen_op_f_div(m, f32, mv, c1);
-      uint32_t vh = spvgen_op_f_div(m, f32, vv, c2);
-      uint32_t den = spvgen_op_f_add(m, f32, spvgen_glsl_sqrt(m, f32, vh), spvgen_const_f32(m, td->epsilon));
-      upd = spvgen_op_f_div(m, f32, mh, den);
-    } else {
-      upd = g;
-    }
-    uint32_t nw = spvgen_op_f_sub(m, f32, w, spvgen_op_f_mul(m, f32, lr, upd));
-    spvgen_store(m, wp, nw);
-    spvgen_store(m, ek_elem(m, &wb, e), spvgen_op_f_convert(m, wb.elem_type, nw));
+  return real;
+}
+
+/* Element e's gradient: the sum over the slots (the hash grid's table: its one sum,
+ * added by the gradient kernel's atomics, read and reset to 0), vec: scaled. */
+static uint32_t optimizer_gradient(opt_ctx *c, uint32_t e) {
+  spvgen_module *m = c->m;
+  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
+  if (c->grid) spvgen_if(m, ek_lt_imm(m, e, c->Es));
+  ek_for f;
+  uint32_t k = ek_for_begin_var(m, &f, c->v_k, ek_u32(m, 0), ek_u32(m, c->slots), ek_u32(m, 1),
+                                SpvLoopControlDontUnrollMask);
+  uint32_t gk = ek_load_elem(m, &c->gb, ek_iadd(m, ek_mul_imm(m, k, c->Es), e));
+  if (c->vec) gk = spvgen_op_f_convert(m, c->f32, gk);
+  spvgen_store(m, c->v_acc, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, c->v_acc), gk));
+  ek_for_end(m, &f);
+  if (c->grid) {
+    spvgen_else(m);
+    uint32_t gp = ek_elem(m, &c->gb, ek_add_imm(m, e, (uint32_t)c->t->grid_grad_offset - c->Es));
+    spvgen_store(m, c->v_acc, spvgen_load(m, c->f32, gp));
+    spvgen_store(m, gp, spvgen_const_f32(m, 0.0f));
+    spvgen_end_if(m);
   }
-  spvgen_end_if(m);
-  mlp_for_end(m, v_e, e, ek_u32(m, stride));
+  uint32_t g = spvgen_load(m, c->f32, c->v_acc);
+  return c->vec ? spvgen_op_f_mul(m, c->f32, g, c->gscale) : g;
+}
+
+/* Adam or SGD on element e's f32 master weight (weight decay folded into g), and its f16
+ * copy. */
+static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_train_desc *td = &c->t->desc;
+  const uint32_t f32 = c->f32, E = c->E;
+  uint32_t wp = ek_elem(m, &c->sb, e);
+  uint32_t w = spvgen_load(m, f32, wp);
+  if (td->weight_decay > 0) g = spvgen_glsl_fma(m, f32, spvgen_const_f32(m, td->weight_decay), w, g);
+  uint32_t upd = g;
+  if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
+    uint32_t one_f = spvgen_const_f32(m, 1.0f);
+    uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
+    uint32_t mp = ek_elem(m, &c->sb, ek_add_imm(m, e, E));
+    uint32_t vp = ek_elem(m, &c->sb, ek_add_imm(m, e, 2 * E));
+    uint32_t mv = spvgen_glsl_fma(m, f32, b1, spvgen_load(m, f32, mp),
+                                  spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
+    uint32_t vv = spvgen_glsl_fma(m, f32, b2, spvgen_load(m, f32, vp),
+                                  spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta2),
+                                                  spvgen_op_f_mul(m, f32, g, g)));
+    spvgen_store(m, mp, mv);
+    spvgen_store(m, vp, vv);
+    uint32_t sf = spvgen_op_convert_u_to_f(m, f32, c->step);
+    uint32_t c1 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b1, sf));
+    uint32_t c2 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b2, sf));
+    uint32_t mh = spvgen_op_f_div(m, f32, mv, c1);
+    uint32_t vh = spvgen_op_f_div(m, f32, vv, c2);
+    uint32_t den = spvgen_op_f_add(m, f32, spvgen_glsl_sqrt(m, f32, vh), spvgen_const_f32(m, td->epsilon));
+    upd = spvgen_op_f_div(m, f32, mh, den);
+  }
+  uint32_t nw = spvgen_op_f_sub(m, f32, w, spvgen_op_f_mul(m, f32, c->lr, upd));
+  spvgen_store(m, wp, nw);
+  ek_store_elem(m, &c->wb, e, spvgen_op_f_convert(m, c->wb.elem_type, nw));
+}
+
+static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
+  const spvgen_mlp_config *p = &t->net;
+  opt_ctx cx;
+  memset(&cx, 0, sizeof cx);
+  opt_ctx *c = &cx;
+  c->m = m;
+  c->t = t;
+  c->p = p;
+  c->f32 = ek_f32_type(m);
+  c->u32 = ek_u32_type(m);
+  c->bt = ek_bool_type(m);
+  c->vec = p->variant == SPVGEN_MLP_VEC;
+  c->E = (uint32_t)t->elements;
+  c->G = t->grad_workgroups;
+  c->slots = c->vec ? 1 : c->G;
+  c->Es = c->vec ? c->E : (uint32_t)t->slot_elements;
+  c->grid = !c->vec && p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  c->wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
+  c->gb = ek_buffer_decl(m, c->vec ? spvgen_type_float(m, 16) : c->f32, 1, !c->grid, "gradients");
+  c->sb = ek_buffer_decl(m, c->f32, 2, false, "state");
+  c->lb = ek_buffer_decl(m, c->f32, 3, false, "loss");
+  uint32_t pct[3] = {c->u32, c->f32, c->f32};
+  c->pc = spvgen_push_constants(m, pct, c->vec ? 3 : 2);
+  spvgen_member_name(m, c->pc.struct_type, 0, "step");
+  spvgen_member_name(m, c->pc.struct_type, 1, "learning_rate");
+  if (c->vec) spvgen_member_name(m, c->pc.struct_type, 2, "grad_scale");
+  uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
+  c->v_k = ek_local(m, c->u32, 0);
+  c->v_acc = ek_local(m, c->f32, 0);
+  uint32_t e0 = ek_load_v3_component(m, gid_var, 0);
+  c->step = spvgen_push_constant_load(m, &c->pc, 0);
+  c->lr = spvgen_push_constant_load(m, &c->pc, 1);
+  c->gscale = c->vec ? spvgen_push_constant_load(m, &c->pc, 2) : 0;
+
+  optimizer_loss_history(c, e0);
+  /* Every element in a grid-stride loop: the hash grid's table makes E large, and devices
+   * allow as few as 65535 workgroups (spvgen_mlp_train_optimizer_groups). */
+  ek_for f;
+  uint32_t e = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), e0, ek_u32(m, c->E),
+                                ek_u32(m, opt_groups(t) * t->opt_local_size[0]), SpvLoopControlDontUnrollMask);
+  uint32_t real = optimizer_is_parameter(c, e);
+  ek_guard g = ek_guard_begin(m, ek_and(m, ek_lt_imm(m, e, c->E), real));
+  optimizer_update(c, e, optimizer_gradient(c, e));
+  ek_guard_end(m, g);
+  ek_for_end(m, &f);
   spvgen_function_end(m);
 }
 
