@@ -277,7 +277,6 @@ typedef struct mat_ctx {
   const spvgen_mlp_config *p;
   mat_geom g;
   uint32_t u32, f16, f32, facc, v4;
-  uint32_t wp16, wp4;         /* Workgroup pointer types */
   uint32_t act, bias, wsm;    /* shared variables (0: none) */
   ek_buffer w16, w4;          /* the weight buffer as f16 and as 16-byte chunks */
   ek_buffer in4;              /* the input points as 16-byte chunks (fast input path) */
@@ -287,7 +286,7 @@ typedef struct mat_ctx {
   /* Software emulation (tests only, see emulated()): fragments are float32[EMU_LEN]
    * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
   bool emu;
-  uint32_t emu_arr, emu_len, lane, scr, wpu, wpf, emu_fn;
+  uint32_t emu_arr, emu_len, lane, scr, emu_fn;
 } mat_ctx;
 
 enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT, MEM_F32 };
@@ -307,15 +306,11 @@ static uint32_t act_ptr(mat_ctx *c, uint32_t index) {
 typedef void (*strided_body)(mat_ctx *c, uint32_t e, const void *arg);
 static void strided_loop(mat_ctx *c, uint32_t count, strided_body body, const void *arg) {
   spvgen_module *m = c->m;
-  uint32_t ev = ek_local(m, c->u32, 0);
-  spvgen_store(m, ev, c->tid);
-  spvgen_loop(m, SpvLoopControlMaskNone);
-  uint32_t e = ek_load_u32(m, ev);
-  spvgen_loop_while(m, ek_lt_imm(m, e, count));
+  ek_for f;
+  uint32_t e = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), c->tid, ek_u32(m, count), ek_u32(m, c->g.nt),
+                                SpvLoopControlMaskNone);
   body(c, e, arg);
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, ev, ek_add_imm(m, e, c->g.nt));
-  spvgen_end_loop(m);
+  ek_for_end(m, &f);
 }
 
 /* Staged weights of layer l: chunk e of the Npad x Kpad/8 chunk grid, zero outside. */
@@ -458,10 +453,10 @@ static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
   const uint32_t ow = c->p->desc.output_width;
   uint32_t pt = ek_div_imm(m, e, ow), comp = ek_mod_imm(m, e, ow);
   uint32_t gp = ek_add(m, a->base, pt);
-  spvgen_if(m, ek_lt(m, gp, a->n));
-  uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_add(m, ek_mul_imm(m, pt, c->g.ars), comp)));
+  ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, a->n));
+  uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), comp)));
   mlp_store_output(m, c->p, a->io, gp, comp, spvgen_op_f_convert(m, c->f32, v));
-  spvgen_end_if(m);
+  ek_guard_end(m, inside);
 }
 
 /* ------------------------------------------------- fragment operations ---- */
@@ -487,7 +482,7 @@ static uint32_t emu_mem_load(mat_ctx *c, enum frag_mem mem, uint32_t h) {
   uint32_t v;
   if (mem == MEM_WSM) {
     uint32_t ix[2] = {ek_div_imm(m, h, 8), ek_div_imm(m, ek_mod_imm(m, h, 8), 2)};
-    uint32_t word = spvgen_load(m, c->u32, spvgen_access_chain(m, c->wpu, c->wsm, ix, 2));
+    uint32_t word = spvgen_load(m, c->u32, ek_at2(m, c->wsm, ix[0], ix[1]));
     uint32_t pair = spvgen_op_bitcast(m, spvgen_type_vector(m, c->f16, 2), word);
     v = spvgen_op_vector_extract_dynamic(m, c->f16, pair, ek_mod_imm(m, h, 2));
   } else if (mem == MEM_W16) {
@@ -513,27 +508,23 @@ static uint32_t f16_round(mat_ctx *c, uint32_t x) {
 /* The emulation's loops: for (i = 0; i < emu_len; i++) over a Function variable `arr`
  * of the fragment's array type; emu_begin returns i and a pointer to arr[i]. */
 typedef struct emu_loop {
-  uint32_t iv, arr, i, elem;
+  ek_for f;
+  uint32_t arr, i, elem;
 } emu_loop;
 
 static void emu_begin(mat_ctx *c, emu_loop *L, uint32_t init) {
   spvgen_module *m = c->m;
   L->arr = ek_local(m, c->emu_arr, 0);
-  L->iv = ek_local(m, c->u32, 0);
+  uint32_t iv = ek_local(m, c->u32, 0);
   spvgen_store(m, L->arr, init);
-  spvgen_store(m, L->iv, ek_u32(m, 0));
-  spvgen_loop(m, SpvLoopControlDontUnrollMask);
-  L->i = ek_load_u32(m, L->iv);
-  spvgen_loop_while(m, ek_lt_imm(m, L->i, c->emu_len));
+  L->i = ek_for_begin_var(m, &L->f, iv, ek_u32(m, 0), ek_u32(m, c->emu_len), ek_u32(m, 1),
+                          SpvLoopControlDontUnrollMask);
   L->elem = ek_at(m, L->arr, L->i);
 }
 
 static uint32_t emu_end(mat_ctx *c, emu_loop *L) {
-  spvgen_module *m = c->m;
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, L->iv, ek_add_imm(m, L->i, 1));
-  spvgen_end_loop(m);
-  return spvgen_load(m, c->emu_arr, L->arr);
+  ek_for_end(c->m, &L->f);
+  return spvgen_load(c->m, c->emu_arr, L->arr);
 }
 
 /* Load of a fragment at element idx (wsm: chunks; stride likewise) of a memory. */
@@ -622,20 +613,14 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
     uint32_t row, col;
     emu_pos(c, L.i, &row, &col);
     spvgen_store(m, sv, spvgen_load(m, c->f32, L.elem));
-    spvgen_store(m, kv, ek_u32(m, 0));
-    spvgen_loop(m, SpvLoopControlDontUnrollMask);
-    uint32_t k = ek_load_u32(m, kv);
-    spvgen_loop_while(m, ek_lt_imm(m, k, FR));
-    {
-      uint32_t ia = ek_add(m, sbase, ek_add(m, ek_mul_imm(m, row, FR), k));
-      uint32_t ib = ek_add(m, sbase, ek_add(m, ek_u32(m, FR * FR), ek_add(m, ek_mul_imm(m, k, FR), col)));
-      uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ia)));
-      uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ib)));
-      spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
-    }
-    spvgen_loop_continue_block(m);
-    spvgen_store(m, kv, ek_add_imm(m, k, 1));
-    spvgen_end_loop(m);
+    ek_for fk;
+    uint32_t k = ek_for_begin_var(m, &fk, kv, ek_u32(m, 0), ek_u32(m, FR), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+    uint32_t ia = ek_iadd(m, sbase, ek_iadd(m, ek_mul_imm(m, row, FR), k));
+    uint32_t ib = ek_iadd(m, sbase, ek_iadd(m, ek_u32(m, FR * FR), ek_iadd(m, ek_mul_imm(m, k, FR), col)));
+    uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ia)));
+    uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ib)));
+    spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
+    ek_for_end(m, &fk);
     uint32_t sum = spvgen_load(m, c->f32, sv);
     spvgen_store(m, L.elem, c->p->desc.f16_accumulation ? f16_round(c, sum) : sum);
   }
@@ -688,24 +673,18 @@ static uint32_t component_function(mat_ctx *c, spvgen_mlp_activation act, enum c
   uint32_t iv = ek_local(m, c->u32, 0);
   spvgen_store(m, var, param);
   uint32_t len = c->emu ? ek_u32(m, c->emu_len) : spvgen_coopmat_length(m, c->tc);
-  spvgen_store(m, iv, ek_u32(m, 0));
-  spvgen_loop(m, SpvLoopControlUnrollMask);
-  uint32_t i = ek_load_u32(m, iv);
-  spvgen_loop_while(m, ek_lt(m, i, len));
-  {
-    uint32_t ptr = coop_at(c, ctype, var, i);
-    uint32_t x = spvgen_load(m, ctype, ptr);
-    if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
-    uint32_t y = kind == FN_ACT             ? mlp_activation_f32(m, c->p, x, act)
-                 : kind == FN_DERIV_OF_OUTPUT ? deriv_of_output(c, x, act)
-                                              : mlp_act_deriv_f32(m, c->p, x, mlp_activation_f32(m, c->p, x, act), act);
-    if (f16acc) y = spvgen_op_f_convert(m, c->f16, y);
-    if (round16) y = f16_round(c, y);
-    spvgen_store(m, ptr, y);
-  }
-  spvgen_loop_continue_block(m);
-  spvgen_store(m, iv, ek_add_imm(m, i, 1));
-  spvgen_end_loop(m);
+  ek_for f;
+  uint32_t i = ek_for_begin_var(m, &f, iv, ek_u32(m, 0), len, ek_u32(m, 1), SpvLoopControlUnrollMask);
+  uint32_t ptr = coop_at(c, ctype, var, i);
+  uint32_t x = spvgen_load(m, ctype, ptr);
+  if (f16acc) x = spvgen_op_f_convert(m, c->f32, x);
+  uint32_t y = kind == FN_ACT               ? mlp_activation_f32(m, c->p, x, act)
+               : kind == FN_DERIV_OF_OUTPUT ? deriv_of_output(c, x, act)
+                                            : mlp_act_deriv_f32(m, c->p, x, mlp_activation_f32(m, c->p, x, act), act);
+  if (f16acc) y = spvgen_op_f_convert(m, c->f16, y);
+  if (round16) y = f16_round(c, y);
+  spvgen_store(m, ptr, y);
+  ek_for_end(m, &f);
   spvgen_return_value(m, spvgen_load(m, c->tc, var));
   spvgen_function_end(m);
   return fn;
@@ -738,8 +717,6 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   c->f32 = ek_f32_type(m);
   c->v4 = spvgen_type_vector(m, c->u32, 4);
   c->facc = ek_type(m, acc_type(d));
-  c->wp16 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f16);
-  c->wp4 = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->v4);
   c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
     c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
@@ -751,7 +728,6 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   if (c->emu) {
     c->emu_len = FR * FR / g->sg;
     c->emu_arr = spvgen_type_array(m, c->f32, c->emu_len);
-    c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
     c->scr = shared_array(c, c->f16, g->S * 2 * FR * FR, "emulation_scratch");
   }
   c->ta = frag_type(c, c->f16, SpvCooperativeMatrixUseMatrixAKHR);
@@ -771,11 +747,12 @@ static void stage_inputs(mat_ctx *c, const input_arg *ia) {
   if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
     mlp_grid grid;
     mlp_grid_begin(m, p, &c->w16, &grid);
-    uint32_t lv = ek_local(m, c->u32, 0);
+    ek_for f;
     grid_arg ga = {ia, &grid, 0};
-    ga.level = mlp_for_begin_ctl(m, lv, ek_u32(m, 0), ek_u32(m, p->desc.grid.levels), SpvLoopControlUnrollMask);
+    ga.level = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), ek_u32(m, 0), ek_u32(m, p->desc.grid.levels),
+                                ek_u32(m, 1), SpvLoopControlUnrollMask);
     strided_loop(c, g->P, stage_grid_point, &ga);
-    mlp_for_end(m, lv, ga.level, ek_u32(m, 1));
+    ek_for_end(m, &f);
   } else if (c->in4.var) {
     strided_loop(c, g->P * p->desc.input_width / 8, stage_input_chunk, ia);
   } else {
@@ -843,7 +820,8 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
       for (uint32_t k = 0; k < kf; k++)
         a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, k ? ek_add_imm(m, rows[rr], k * FR) : rows[rr], false, g->ars);
     ek_subgroup_barrier(m); /* every lane has its part of A: the rows may be overwritten */
-    uint32_t j = mlp_for_begin_ctl(m, jv, ek_u32(m, 0), ek_u32(m, nf), SpvLoopControlMaskNone);
+    ek_for fj;
+    uint32_t j = ek_for_begin_var(m, &fj, jv, ek_u32(m, 0), ek_u32(m, nf), ek_u32(m, 1), SpvLoopControlMaskNone);
     {
       uint32_t b[MAX_KF];
       weight_frags(c, l, j, false, b);
@@ -869,9 +847,164 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
         if (last && direct_out) spvgen_end_if(m);
       }
     }
-    mlp_for_end(m, jv, j, ek_u32(m, 1));
+    ek_for_end(m, &fj);
     ek_subgroup_barrier(m); /* the layer's outputs visible to the subgroup's next loads */
   }
+}
+
+/* The point fragments' loop of the columns arrangement: for (r = 0; r < R; r++) over the
+ * counter rv, with the Unroll hint (the driver unrolls it, so the accumulator array's
+ * indices become constants and the accumulators registers, while the module holds one
+ * copy of a fragment's loads and MulAdds instead of R). */
+static uint32_t point_frags_begin(mat_ctx *c, ek_for *f, uint32_t rv) {
+  spvgen_module *m = c->m;
+  return ek_for_begin_var(m, f, rv, ek_u32(m, 0), ek_u32(m, c->g.R), ek_u32(m, 1), SpvLoopControlUnrollMask);
+}
+
+/* Layer l in the columns arrangement (the default): subgroup sgid owns output fragments
+ * j = sgid + jj S (own of them; the last one guarded where S does not divide nf), each
+ * with R accumulators in a Function array: the guard's branches and the barrier separate
+ * computing them from storing them. */
+typedef struct cols_layer {
+  uint32_t l, nf, kf, own;
+  bool guard;               /* the last owned fragment may be past nf */
+  uint32_t rv;              /* the point fragments' counter */
+  uint32_t accv[MAX_ACC];   /* per owned fragment: tc[R] */
+  uint32_t jv[MAX_ACC];     /* per owned fragment: j (unclamped) */
+} cols_layer;
+
+/* Main loop: per owned fragment j, its B fragments and bias, then per point fragment r
+ * the MulAdd chain over K and the activation, into accv[jj][r]. In the emulation every
+ * subgroup must reach every barrier (lavapipe makes each barrier a workgroup one): there
+ * the spare subgroups compute the last fragment again (clamped); the stores are guarded. */
+static void cols_compute(mat_ctx *c, cols_layer *s, uint32_t sgid, const uint32_t *act_fn, uint32_t zero_acc) {
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const spvgen_mlp_activation act = c->p->layers[s->l].activation;
+  for (uint32_t jj = 0; jj < s->own; jj++) {
+    s->jv[jj] = ek_add_imm(m, sgid, jj * g->S);
+    ek_own o;
+    uint32_t j = ek_own_begin(m, &o, s->jv[jj], s->nf, s->guard && jj + 1 == s->own, c->emu);
+    uint32_t b[MAX_KF];
+    weight_frags(c, s->l, j, false, b);
+    uint32_t init = bias_init(c, s->l, j, zero_acc);
+    ek_for f;
+    uint32_t r = point_frags_begin(c, &f, s->rv);
+    uint32_t row = ek_mul_imm(m, r, FR * g->ars);
+    uint32_t acc = init;
+    for (uint32_t k = 0; k < s->kf; k++)
+      acc = frag_muladd(c, frag_load(c, c->ta, MEM_ACT, ek_add_imm(m, row, k * FR), false, g->ars), b[k], acc);
+    if (act_fn[act]) acc = spvgen_op_function_call(m, c->tc, act_fn[act], &acc, 1);
+    spvgen_store(m, coop_at(c, c->tc, s->accv[jj], r), acc);
+    ek_for_end(m, &f);
+    ek_own_end(m, &o);
+  }
+}
+
+/* Owned fragment jj's guard for the stores (0: none needed). */
+static uint32_t cols_store_guard(mat_ctx *c, const cols_layer *s, uint32_t jj) {
+  return s->guard && jj + 1 == s->own ? ek_lt_imm(c->m, s->jv[jj], s->nf) : 0;
+}
+
+/* Epilogue of the last layer of a full block (output_width a multiple of 16): the
+ * accumulators straight to binding 2, in the output type. */
+static void cols_store_output(mat_ctx *c, const cols_layer *s, const mlp_io *io, uint32_t base) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  uint32_t out_t = ek_type(m, d->output_type);
+  bool conv = out_t != c->facc;
+  uint32_t to = conv ? frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR) : c->tc;
+  for (uint32_t jj = 0; jj < s->own; jj++) {
+    ek_guard g = ek_guard_begin(m, cols_store_guard(c, s, jj));
+    ek_for f;
+    uint32_t r = point_frags_begin(c, &f, s->rv);
+    uint32_t v = spvgen_load(m, c->tc, coop_at(c, c->tc, s->accv[jj], r));
+    if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
+    uint32_t idx = ek_iadd(m, ek_mul_imm(m, ek_iadd(m, base, ek_mul_imm(m, r, FR)), d->output_width),
+                           ek_mul_imm(m, s->jv[jj], FR));
+    frag_store(c, MEM_OUT, &io->out, idx, v, d->output_width);
+    ek_for_end(m, &f);
+    ek_guard_end(m, g);
+  }
+}
+
+/* Epilogue into the activation block, in place (f16), over the layer's input. */
+static void cols_store_act(mat_ctx *c, const cols_layer *s) {
+  spvgen_module *m = c->m;
+  for (uint32_t jj = 0; jj < s->own; jj++) {
+    ek_guard g = ek_guard_begin(m, cols_store_guard(c, s, jj));
+    ek_for f;
+    uint32_t r = point_frags_begin(c, &f, s->rv);
+    uint32_t v = spvgen_load(m, c->tc, coop_at(c, c->tc, s->accv[jj], r));
+    if (!c->p->desc.f16_accumulation) v = frag_convert(c, c->tc16, true, v);
+    uint32_t idx = ek_iadd(m, ek_mul_imm(m, s->jv[jj], FR), ek_mul_imm(m, r, FR * c->g.ars));
+    frag_store(c, MEM_ACT, NULL, idx, v, c->g.ars);
+    ek_for_end(m, &f);
+    ek_guard_end(m, g);
+  }
+}
+
+/* The layers in the columns arrangement: per layer the main loop, then (the last layer
+ * of a full block with direct output) the accumulators to binding 2, else, after every
+ * subgroup has read the block (and the layer's biases: the next layer's go into the same
+ * rows meanwhile), into the activation block; the last layer's block is then written to
+ * binding 2 from there. */
+static void emit_layers_cols(mat_ctx *c, const mlp_io *io, const input_arg *ia, uint32_t sgid, uint32_t full,
+                             const uint32_t *act_fn, uint32_t zero_acc) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const mat_geom *g = &c->g;
+  const bool direct_out = p->desc.output_width % FR == 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const bool last = l + 1 == p->layer_count;
+    cols_layer s;
+    memset(&s, 0, sizeof s);
+    s.l = l;
+    s.nf = g->np[l] / FR;
+    s.kf = g->kp[l] / FR;
+    s.own = mlp_ceil_div(s.nf, g->S);
+    s.guard = s.nf % g->S != 0;
+    uint32_t arr_t = spvgen_type_array(m, c->tc, g->R);
+    for (uint32_t jj = 0; jj < s.own; jj++) s.accv[jj] = ek_local(m, arr_t, 0);
+    s.rv = ek_local(m, c->u32, 0);
+    cols_compute(c, &s, sgid, act_fn, zero_acc);
+    if (last && direct_out) {
+      spvgen_if(m, full);
+      cols_store_output(c, &s, io, ia->base);
+      spvgen_else(m);
+    }
+    spvgen_workgroup_barrier(m);
+    if (!last && g->bias_halves) {
+      uint32_t ln = l + 1;
+      strided_loop(c, FR * g->np[ln], stage_bias, &ln);
+    }
+    cols_store_act(c, &s);
+    spvgen_workgroup_barrier(m);
+    if (last) {
+      strided_loop(c, g->P * p->desc.output_width, write_output, ia);
+      if (direct_out) spvgen_end_if(m);
+    }
+  }
+}
+
+/* The activation functions the layers use (emitted before the entry point). */
+static void activation_functions(mat_ctx *c, uint32_t layers, uint32_t *act_fn) {
+  for (uint32_t l = 0; l < layers; l++) {
+    spvgen_mlp_activation a = c->p->layers[l].activation;
+    if (a != SPVGEN_MLP_ACT_NONE && !act_fn[a]) act_fn[a] = activation_function(c, a);
+  }
+}
+
+/* Staging: weights of the odd layers, the first layer's biases (the others in turn,
+ * g->rotate; every layer's where `all`), the block's inputs. */
+static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
+  const mat_geom *g = &c->g;
+  const uint32_t L = c->p->layer_count;
+  for (uint32_t l = 0; l < L; l++)
+    if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
+  if (g->bias_halves)
+    for (uint32_t l = 0; l < (all_biases || !g->rotate ? L : 1); l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+  if (ia) stage_inputs(c, ia);
 }
 
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
@@ -889,13 +1022,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   declare_common(c, "act", g->act_halves);
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
-
   uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0};
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    spvgen_mlp_activation a = p->layers[l].activation;
-    if (a != SPVGEN_MLP_ACT_NONE && !act_fn[a]) act_fn[a] = activation_function(c, a);
-  }
-
+  activation_functions(c, p->layer_count, act_fn);
   if (c->emu) c->emu_fn = emu_muladd_function(c);
 
   spvgen_compute_main(m, "main", g->nt, 1, 1);
@@ -905,111 +1033,21 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   uint32_t base = ek_mul_imm(m, ek_load_v3_component(m, wg_var, 0), g->P);
   input_arg ia = {&io, base, n};
-
-  /* Staging: weights of the odd layers, the first layer's biases (the others in turn,
-   * g->rotate), the block's inputs. */
-  for (uint32_t l = 0; l < p->layer_count; l++)
-    if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
-  if (g->bias_halves)
-    for (uint32_t l = 0; l < (g->rotate ? 1 : p->layer_count); l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
-  stage_inputs(c, &ia);
+  stage_block(c, &ia, false);
   spvgen_workgroup_barrier(m);
 
   const bool direct_out = d->output_width % FR == 0;
   uint32_t full = 0;
-  if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_lt(m, n, ek_add_imm(m, base, g->P)));
+  if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_ult(m, n, ek_add_imm(m, base, g->P)));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
-
   if (g->rows) {
     emit_layers_rows(c, &io, sgid, base, full, act_fn, zero_acc);
-    if (direct_out) spvgen_if(m, spvgen_op_logical_not(m, ek_bool_type(m), full));
+    ek_guard partial = ek_guard_begin(m, direct_out ? spvgen_op_logical_not(m, ek_bool_type(m), full) : 0);
     spvgen_workgroup_barrier(m);
     strided_loop(c, g->P * d->output_width, write_output, &ia);
-    if (direct_out) spvgen_end_if(m);
-    spvgen_function_end(m);
-    return;
-  }
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    const spvgen_mlp_layer *L = &p->layers[l];
-    const bool last = l + 1 == p->layer_count;
-    const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
-    const bool guard = nf % g->S != 0;
-    /* Per owned fragment jj: R accumulators in a Function array (the guard's branches
-     * and the barrier separate computing from storing), filled and emptied by run-time
-     * loops over the point fragments with the Unroll hint: the driver unrolls them, so
-     * the array indices become constants and the accumulators registers, while the
-     * module holds one copy of a fragment's loads and MulAdds instead of R. */
-    uint32_t arr_t = spvgen_type_array(m, c->tc, g->R);
-    uint32_t accv[MAX_ACC];
-    for (uint32_t jj = 0; jj < own; jj++) accv[jj] = ek_local(m, arr_t, 0);
-    uint32_t rv = ek_local(m, c->u32, 0), one = ek_u32(m, 1), zero = ek_u32(m, 0), rn = ek_u32(m, g->R);
-    uint32_t jv[MAX_ACC];
-    for (uint32_t jj = 0; jj < own; jj++) {
-      uint32_t j = ek_add_imm(m, sgid, jj * g->S);
-      jv[jj] = j;
-      bool g_here = guard && jj + 1 == own;
-      /* The emulation's barriers must be reached by every subgroup (lavapipe makes each
-       * barrier a workgroup one): there the spare subgroups compute the last fragment
-       * again (clamped) and only the stores are guarded. */
-      if (g_here && c->emu) j = spvgen_glsl_u_min(m, c->u32, j, ek_u32(m, nf - 1));
-      else if (g_here) spvgen_if(m, ek_lt_imm(m, j, nf));
-      uint32_t b[MAX_KF];
-      weight_frags(c, l, j, false, b);
-      uint32_t init = bias_init(c, l, j, zero_acc);
-      uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
-      uint32_t row = ek_mul_imm(m, r, FR * g->ars);
-      uint32_t acc = init;
-      for (uint32_t k = 0; k < kf; k++) {
-        uint32_t a = frag_load(c, c->ta, MEM_ACT, k ? ek_add_imm(m, row, k * FR) : row, false, g->ars);
-        acc = frag_muladd(c, a, b[k], acc);
-      }
-      if (act_fn[L->activation]) acc = spvgen_op_function_call(m, c->tc, act_fn[L->activation], &acc, 1);
-      spvgen_store(m, coop_at(c, c->tc, accv[jj], r), acc);
-      mlp_for_end(m, rv, r, one);
-      if (g_here && !c->emu) spvgen_end_if(m);
-    }
-    if (last && direct_out) {
-      spvgen_if(m, full);
-      uint32_t out_t = ek_type(m, d->output_type);
-      bool conv = out_t != c->facc;
-      uint32_t to = conv ? frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR) : c->tc;
-      for (uint32_t jj = 0; jj < own; jj++) {
-        bool g_here = guard && jj + 1 == own;
-        if (g_here) spvgen_if(m, ek_lt_imm(m, jv[jj], nf));
-        uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
-        uint32_t v = spvgen_load(m, c->tc, coop_at(c, c->tc, accv[jj], r));
-        if (conv) v = frag_convert(c, to, d->output_type == SPVGEN_COMPONENT_F16, v);
-        uint32_t idx = ek_add(m, ek_mul_imm(m, ek_add(m, base, ek_mul_imm(m, r, FR)), d->output_width),
-                              ek_mul_imm(m, jv[jj], FR));
-        frag_store(c, MEM_OUT, &io.out, idx, v, d->output_width);
-        mlp_for_end(m, rv, r, one);
-        if (g_here) spvgen_end_if(m);
-      }
-      spvgen_else(m);
-    }
-    /* Into the activation block, in place: after every subgroup has read it (and the
-     * layer's biases: the next layer's go into the same rows meanwhile). */
-    spvgen_workgroup_barrier(m);
-    if (!last && g->bias_halves) {
-      uint32_t ln = l + 1;
-      strided_loop(c, FR * g->np[ln], stage_bias, &ln);
-    }
-    for (uint32_t jj = 0; jj < own; jj++) {
-      bool g_here = guard && jj + 1 == own;
-      if (g_here) spvgen_if(m, ek_lt_imm(m, jv[jj], nf));
-      uint32_t r = mlp_for_begin_ctl(m, rv, zero, rn, SpvLoopControlUnrollMask);
-      uint32_t v = spvgen_load(m, c->tc, coop_at(c, c->tc, accv[jj], r));
-      if (!d->f16_accumulation) v = frag_convert(c, c->tc16, true, v);
-      uint32_t idx = ek_add(m, ek_mul_imm(m, jv[jj], FR), ek_mul_imm(m, r, FR * g->ars));
-      frag_store(c, MEM_ACT, NULL, idx, v, g->ars);
-      mlp_for_end(m, rv, r, one);
-      if (g_here) spvgen_end_if(m);
-    }
-    spvgen_workgroup_barrier(m);
-    if (last) {
-      strided_loop(c, g->P * d->output_width, write_output, &ia);
-      if (direct_out) spvgen_end_if(m);
-    }
+    ek_guard_end(m, partial);
+  } else {
+    emit_layers_cols(c, &io, &ia, sgid, full, act_fn, zero_acc);
   }
   spvgen_function_end(m);
 }
@@ -1189,7 +1227,10 @@ typedef struct mt_ctx {
   const mlp_io *io;
   const mlp_grid *grid;
   uint32_t level;                    /* the scatter's level (an id) */
-  uint32_t sgid, slot, inv, n, base, v_loss;
+  uint32_t sgid, slot, inv, n, base, v_loss, grp, zero_acc;
+  uint32_t wg_var, lid_var;          /* built-ins */
+  /* the hidden layers' activations and derivatives (of z, of the output y) */
+  uint32_t act_fn[SPVGEN_MLP_ACT_COUNT], dz_fn[SPVGEN_MLP_ACT_COUNT], dy_fn[SPVGEN_MLP_ACT_COUNT];
 } mt_ctx;
 
 /* Point e of the chunk at one level of the hash grid (points inside the count): the
@@ -1201,7 +1242,7 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   const spvgen_mlp_config *p = c->p;
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
   uint32_t gp = ek_add(m, x->base, e);
-  spvgen_if(m, ek_lt(m, gp, x->n));
+  ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, x->n));
   uint32_t xs[3], df[8];
   for (uint32_t k = 0; k < D; k++) xs[k] = mlp_load_input(m, p, x->io, gp, ek_u32(m, k));
   uint32_t row = ek_add(m, ek_mul_imm(m, e, x->tg.bs[0]),
@@ -1210,26 +1251,21 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
     df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
                             spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add_imm(m, row, f) : row))));
   mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
-  spvgen_end_if(m);
+  ek_guard_end(m, inside);
 }
 
-/* Fragment ownership with a guard: in the real kernel the spare subgroups skip (an if
- * around the work, no workgroup barriers inside); in the emulation every subgroup
- * reaches every barrier, so the spare ones redo the last item (clamped) and only the
- * writes are guarded (*ok; 0: unguarded). Returns the item id to use. */
-static uint32_t own_begin(mat_ctx *c, uint32_t item, uint32_t count, bool guard, uint32_t *ok) {
-  spvgen_module *m = c->m;
-  *ok = 0;
-  if (!guard) return item;
-  if (!c->emu) {
-    spvgen_if(m, ek_lt_imm(m, item, count));
-    return item;
-  }
-  *ok = ek_lt_imm(m, item, count);
-  return spvgen_glsl_u_min(m, c->u32, item, ek_u32(m, count - 1));
+/* The slot element of layer l's weight gradient (i, j) (ids). */
+static uint32_t grad_index(mt_ctx *x, const spvgen_mlp_layer *L, uint32_t i, uint32_t j) {
+  spvgen_module *m = x->c->m;
+  return ek_iadd(m, ek_iadd(m, ek_mul_imm(m, i, L->row_stride / 2), j),
+                 ek_add_imm(m, x->slot, (uint32_t)(L->matrix_offset / 2)));
 }
-static void own_end(mat_ctx *c, bool guard) {
-  if (guard && !c->emu) spvgen_end_if(c->m);
+
+/* Whether (i, j) lies inside layer l's matrix (and ok, where the owner's writes count). */
+static uint32_t in_layer(mt_ctx *x, const spvgen_mlp_layer *L, uint32_t i, uint32_t j, uint32_t ok) {
+  spvgen_module *m = x->c->m;
+  uint32_t cond = ek_and(m, ek_lt_imm(m, i, L->outputs), ek_lt_imm(m, j, L->inputs));
+  return ok ? ek_and(m, cond, ok) : cond;
 }
 
 /* Layer l's gradient tile (jo, ki): acc (f32 accumulator; 0 = write zeros) times inv
@@ -1252,49 +1288,39 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
     for (uint32_t q = 0; q < n; q++) {
       uint32_t e = ek_add_imm(m, c->lane, q * sg);
       uint32_t i = ek_add_imm(m, ek_mul_imm(m, jo, FR), q * sg / FR);
-      i = ek_add(m, i, ek_div_imm(m, c->lane, FR));
-      uint32_t j = ek_add(m, ek_mul_imm(m, ki, FR), ek_mod_imm(m, e, FR));
-      cond[q] = ek_and(m, ek_lt_imm(m, i, L->outputs), ek_lt_imm(m, j, L->inputs));
-      if (ok) cond[q] = ek_and(m, cond[q], ok);
-      gi[q] = ek_add(m, ek_add(m, ek_mul_imm(m, i, L->row_stride / 2), j),
-                     ek_add_imm(m, x->slot, (uint32_t)(L->matrix_offset / 2)));
+      i = ek_iadd(m, i, ek_div_imm(m, c->lane, FR));
+      uint32_t j = ek_iadd(m, ek_mul_imm(m, ki, FR), ek_mod_imm(m, e, FR));
+      cond[q] = in_layer(x, L, i, j, ok);
+      gi[q] = grad_index(x, L, i, j);
       vv[q] = ek_local(m, c->f32, 0);
-      spvgen_if(m, cond[q]);
-      uint32_t si = ek_add(m, sbase, e);
-      uint32_t sv = spvgen_load(m, c->f32, ek_at(m, c->fsh, si));
-      spvgen_store(m, vv[q], spvgen_glsl_fma(m, c->f32, x->inv, sv,
-                                             spvgen_load(m, c->f32, ek_elem(m, &x->grad, gi[q]))));
-      spvgen_end_if(m);
+      ek_guard inside = ek_guard_begin(m, cond[q]);
+      uint32_t sv = spvgen_load(m, c->f32, ek_at(m, c->fsh, ek_iadd(m, sbase, e)));
+      spvgen_store(m, vv[q], spvgen_glsl_fma(m, c->f32, x->inv, sv, ek_load_elem(m, &x->grad, gi[q])));
+      ek_guard_end(m, inside);
     }
     for (uint32_t q = 0; q < n; q++) {
-      spvgen_if(m, cond[q]);
-      spvgen_store(m, ek_elem(m, &x->grad, gi[q]), spvgen_load(m, c->f32, vv[q]));
-      spvgen_end_if(m);
+      ek_guard inside = ek_guard_begin(m, cond[q]);
+      ek_store_elem(m, &x->grad, gi[q], spvgen_load(m, c->f32, vv[q]));
+      ek_guard_end(m, inside);
     }
     ek_subgroup_barrier(m);
     return;
   }
-  uint32_t qv = ek_local(m, c->u32, 0);
-  uint32_t e = mlp_for_begin(m, qv, c->lane, ek_u32(m, FR * FR));
-  {
-    uint32_t i = ek_add(m, ek_mul_imm(m, jo, FR), ek_div_imm(m, e, FR));
-    uint32_t j = ek_add(m, ek_mul_imm(m, ki, FR), ek_mod_imm(m, e, FR));
-    uint32_t cond = ek_and(m, ek_lt_imm(m, i, L->outputs), ek_lt_imm(m, j, L->inputs));
-    if (ok) cond = ek_and(m, cond, ok);
-    spvgen_if(m, cond);
-    uint32_t gi = ek_add(m, ek_add(m, ek_mul_imm(m, i, L->row_stride / 2), j),
-                         ek_add_imm(m, x->slot, (uint32_t)(L->matrix_offset / 2)));
-    uint32_t ptr = ek_elem(m, &x->grad, gi);
-    uint32_t v = spvgen_const_f32(m, 0.0f);
-    if (acc) {
-      uint32_t si = ek_add(m, sbase, e);
-      uint32_t s = spvgen_load(m, c->f32, ek_at(m, c->fsh, si));
-      v = spvgen_glsl_fma(m, c->f32, x->inv, s, spvgen_load(m, c->f32, ptr));
-    }
-    spvgen_store(m, ptr, v);
-    spvgen_end_if(m);
+  ek_for f;
+  uint32_t e = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), c->lane, ek_u32(m, FR * FR), ek_u32(m, sg),
+                                SpvLoopControlDontUnrollMask);
+  uint32_t i = ek_iadd(m, ek_mul_imm(m, jo, FR), ek_div_imm(m, e, FR));
+  uint32_t j = ek_iadd(m, ek_mul_imm(m, ki, FR), ek_mod_imm(m, e, FR));
+  ek_guard inside = ek_guard_begin(m, in_layer(x, L, i, j, ok));
+  uint32_t ptr = ek_elem(m, &x->grad, grad_index(x, L, i, j));
+  uint32_t v = spvgen_const_f32(m, 0.0f);
+  if (acc) {
+    uint32_t s = spvgen_load(m, c->f32, ek_at(m, c->fsh, ek_iadd(m, sbase, e)));
+    v = spvgen_glsl_fma(m, c->f32, x->inv, s, spvgen_load(m, c->f32, ptr));
   }
-  mlp_for_end(m, qv, e, ek_u32(m, sg));
+  spvgen_store(m, ptr, v);
+  ek_guard_end(m, inside);
+  ek_for_end(m, &f);
   if (acc) ek_subgroup_barrier(m);
 }
 
@@ -1306,9 +1332,8 @@ static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
   const uint32_t kf = g->kp[l] / FR, T = (g->np[l] / FR) * kf, own = mlp_ceil_div(T, g->S);
   const uint32_t dS = x->tg.bs[l + 1], aS = x->tg.bs[l];
   for (uint32_t tt = 0; tt < own; tt++) {
-    bool guard = T % g->S && tt + 1 == own;
-    uint32_t ok;
-    uint32_t t = own_begin(c, ek_add_imm(m, x->sgid, tt * g->S), T, guard, &ok);
+    ek_own o;
+    uint32_t t = ek_own_begin(m, &o, ek_add_imm(m, x->sgid, tt * g->S), T, T % g->S && tt + 1 == own, c->emu);
     uint32_t jo = ek_div_imm(m, t, kf), ki = ek_mod_imm(m, t, kf);
     uint32_t acc = 0;
     if (!zero) {
@@ -1321,8 +1346,8 @@ static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
         acc = frag_muladd(c, a, b, acc);
       }
     }
-    grad_tile_out(x, l, jo, ki, ok, acc);
-    own_end(c, guard);
+    grad_tile_out(x, l, jo, ki, o.ok, acc);
+    ek_own_end(m, &o);
   }
 }
 
@@ -1333,22 +1358,23 @@ static void bias_grads(mt_ctx *x, uint32_t l, bool zero) {
   spvgen_module *m = c->m;
   const spvgen_mlp_layer *L = &c->p->layers[l];
   uint32_t iv = ek_local(m, c->u32, 0), pv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
-  uint32_t i = mlp_for_begin(m, iv, c->tid, ek_u32(m, L->outputs));
-  {
-    uint32_t ptr = ek_elem(m, &x->grad, ek_add(m, x->slot, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
-    if (zero) {
-      spvgen_store(m, ptr, spvgen_const_f32(m, 0.0f));
-    } else {
-      spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
-      uint32_t pt = mlp_for_begin(m, pv, ek_u32(m, 0), ek_u32(m, c->g.P));
-      uint32_t h = ek_add_imm(m, ek_add(m, ek_mul_imm(m, pt, x->tg.bs[l + 1]), i), x->tg.bo[l + 1]);
-      uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
-      spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
-      mlp_for_end(m, pv, pt, ek_u32(m, 1));
-      spvgen_store(m, ptr, spvgen_glsl_fma(m, c->f32, x->inv, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ptr)));
-    }
+  ek_for fi, fp;
+  uint32_t i = ek_for_begin_var(m, &fi, iv, c->tid, ek_u32(m, L->outputs), ek_u32(m, c->g.nt),
+                                SpvLoopControlDontUnrollMask);
+  uint32_t ptr = ek_elem(m, &x->grad, ek_iadd(m, x->slot, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
+  if (zero) {
+    spvgen_store(m, ptr, spvgen_const_f32(m, 0.0f));
+  } else {
+    spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
+    uint32_t pt = ek_for_begin_var(m, &fp, pv, ek_u32(m, 0), ek_u32(m, c->g.P), ek_u32(m, 1),
+                                   SpvLoopControlDontUnrollMask);
+    uint32_t h = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, pt, x->tg.bs[l + 1]), i), x->tg.bo[l + 1]);
+    uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
+    spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
+    ek_for_end(m, &fp);
+    spvgen_store(m, ptr, spvgen_glsl_fma(m, c->f32, x->inv, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ptr)));
   }
-  mlp_for_end(m, iv, i, ek_u32(m, c->g.nt));
+  ek_for_end(m, &fi);
 }
 
 /* The loss and delta_(L-1) of (point, output) e of the chunk (padding and points past
@@ -1377,9 +1403,214 @@ static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_store(m, act_ptr(c, h), spvgen_op_f_convert(m, c->f16, dv));
 }
 
+/* The training kernel's declarations: bindings (input, weights, targets, gradients,
+ * loss; the gradient as words for the hash grid's compare-exchange atomics), the push
+ * constant, the f32 shared array, the built-ins; then its functions (the hidden layers'
+ * activations and derivatives: of z where a z block keeps act'(z), of the output y
+ * otherwise; the emulated MulAdd). */
+static void mt_declare(mt_ctx *x, mlp_io *io) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_config *p = c->p;
+  const spvgen_mlp_desc *d = &p->desc;
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  memset(io, 0, sizeof *io);
+  io->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+  declare_common(c, "blocks", x->tg.halves);
+  x->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+  x->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
+  x->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+  x->gat.floats = x->gat.words = NULL;
+  if (grid && (x->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+    x->gat.floats = &x->grad;
+  } else if (grid) {
+    x->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+    x->gat.words = &x->gwords;
+  }
+  x->io = io;
+  io->pc = spvgen_push_constants(m, &c->u32, 1);
+  spvgen_member_name(m, io->pc.struct_type, 0, "points");
+  spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+  c->fsh = shared_array(c, c->f32, x->tg.floats, "z_and_tiles");
+  x->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  x->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  for (uint32_t l = 0; l + 1 < p->layer_count; l++) {
+    spvgen_mlp_activation a = p->layers[l].activation;
+    if (a == SPVGEN_MLP_ACT_NONE) continue;
+    if (!x->act_fn[a]) x->act_fn[a] = activation_function(c, a);
+    if (x->tg.dz[l] && !x->dz_fn[a]) x->dz_fn[a] = component_function(c, a, FN_DERIV_OF_Z);
+    if (!x->tg.dz[l] && !x->dy_fn[a]) x->dy_fn[a] = component_function(c, a, FN_DERIV_OF_OUTPUT);
+  }
+  if (c->emu) c->emu_fn = emu_muladd_function(c);
+}
+
+/* The invocation's ids, the workgroup's slot, 1 / (N outputs), the loss sum, the zero
+ * accumulator, the hash grid's view. */
+static void mt_ids(mt_ctx *x, mlp_grid *gr) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  c->tid = ek_load_u32(m, x->lid_var);
+  x->sgid = ek_div_imm(m, c->tid, c->g.sg);
+  c->lane = ek_mod_imm(m, c->tid, c->g.sg);
+  x->n = spvgen_push_constant_load(m, &x->io->pc, 0);
+  x->grp = ek_load_v3_component(m, x->wg_var, 0);
+  x->slot = ek_mul_imm(m, x->grp, (uint32_t)x->t->slot_elements);
+  x->inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
+                           spvgen_op_f_mul(m, c->f32, spvgen_op_convert_u_to_f(m, c->f32, x->n),
+                                           spvgen_const_f32(m, (float)d->output_width)));
+  x->v_loss = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
+  x->zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    mlp_grid_begin(m, c->p, &c->w16, gr);
+    x->grid = gr;
+  }
+}
+
+/* Forward, layer l: per owned output fragment j, Y^T = X^T W^T from the bias fragment,
+ * R point fragments; the output layer's z into the f32 array, a hidden layer's act(z)
+ * (and act'(z) where a z block keeps it) into the next f16 block. */
+static void mt_forward_layer(mt_ctx *x, uint32_t l) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const bool last = l + 1 == c->p->layer_count;
+  const spvgen_mlp_activation a = c->p->layers[l].activation;
+  const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
+  const uint32_t iS = x->tg.bs[l], oS = x->tg.bs[l + 1];
+  for (uint32_t jj = 0; jj < own; jj++) {
+    ek_own o;
+    uint32_t j = ek_own_begin(m, &o, ek_add_imm(m, x->sgid, jj * g->S), nf, nf % g->S && jj + 1 == own, c->emu);
+    uint32_t b[MAX_KF];
+    weight_frags(c, l, j, false, b);
+    uint32_t init = bias_init(c, l, j, x->zero_acc);
+    uint32_t col = ek_mul_imm(m, j, FR);
+    for (uint32_t r = 0; r < g->R; r++) {
+      uint32_t acc = init;
+      for (uint32_t k = 0; k < kf; k++) {
+        uint32_t af = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x->tg.bo[l] + r * FR * iS + k * FR), false, iS);
+        acc = frag_muladd(c, af, b[k], acc);
+      }
+      ek_guard writes = ek_guard_begin(m, o.ok);
+      if (last) {
+        frag_store(c, MEM_F32, NULL, ek_add_imm(m, col, r * FR * x->tg.zs), acc, x->tg.zs);
+      } else {
+        uint32_t y = x->act_fn[a] ? spvgen_op_function_call(m, c->tc, x->act_fn[a], &acc, 1) : acc;
+        frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x->tg.bo[l + 1] + r * FR * oS),
+                   frag_convert(c, c->tc16, true, y), oS);
+        if (x->tg.dz[l]) {
+          uint32_t dv = spvgen_op_function_call(m, c->tc, x->dz_fn[a], &acc, 1);
+          frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x->tg.dzo[l] + r * FR * oS),
+                     frag_convert(c, c->tc16, true, dv), oS);
+        }
+      }
+      ek_guard_end(m, writes);
+    }
+    ek_own_end(m, &o);
+  }
+  spvgen_workgroup_barrier(m);
+}
+
+/* act'(z_(l-1)) of point fragment r, column fragment col (an id): from the z block, or
+ * from the output a_l. */
+static uint32_t mt_act_deriv(mt_ctx *x, uint32_t l, uint32_t col, uint32_t r) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const uint32_t aS = x->tg.bs[l];
+  if (x->tg.dz[l - 1]) {
+    uint32_t dd = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x->tg.dzo[l - 1] + r * FR * aS), false, aS);
+    return frag_convert(c, c->tc, false, dd);
+  }
+  uint32_t yv = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x->tg.bo[l] + r * FR * aS), false, aS);
+  yv = frag_convert(c, c->tc, false, yv);
+  return spvgen_op_function_call(m, c->tc, x->dy_fn[c->p->layers[l - 1].activation], &yv, 1);
+}
+
+/* Backward, layer l: delta_(l-1) = (delta_l W_l) .* act'(z_(l-1)) (kp_l columns, K =
+ * np_l; l = 0: the encoded input's, no activation), computed into Function variables,
+ * then stored over a_l once every subgroup has read it. */
+static void mt_delta(mt_ctx *x, uint32_t l) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const uint32_t nf = g->kp[l] / FR, kf = g->np[l] / FR, own = mlp_ceil_div(nf, g->S);
+  const uint32_t dS = x->tg.bs[l + 1], aS = x->tg.bs[l];
+  const spvgen_mlp_activation pa = l ? c->p->layers[l - 1].activation : SPVGEN_MLP_ACT_NONE;
+  uint32_t accv[MAX_ACC], jv[MAX_ACC], okv[MAX_ACC];
+  for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, x->zero_acc);
+  for (uint32_t jj = 0; jj < own; jj++) {
+    ek_own o;
+    uint32_t j = ek_own_begin(m, &o, ek_add_imm(m, x->sgid, jj * g->S), nf, nf % g->S && jj + 1 == own, c->emu);
+    jv[jj] = j;
+    okv[jj] = o.ok;
+    uint32_t b[MAX_KF];
+    weight_frags(c, l, j, true, b);
+    uint32_t col = ek_mul_imm(m, j, FR);
+    for (uint32_t r = 0; r < g->R; r++) {
+      uint32_t acc = x->zero_acc;
+      for (uint32_t k = 0; k < kf; k++) {
+        uint32_t af = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x->tg.bo[l + 1] + r * FR * dS + k * FR), false, dS);
+        acc = frag_muladd(c, af, b[k], acc);
+      }
+      if (pa != SPVGEN_MLP_ACT_NONE) acc = frag_mul(c, acc, mt_act_deriv(x, l, col, r));
+      spvgen_store(m, accv[jj * g->R + r], acc);
+    }
+    ek_own_end(m, &o);
+  }
+  spvgen_workgroup_barrier(m); /* every subgroup has read a_l */
+  for (uint32_t jj = 0; jj < own; jj++) {
+    bool guard = nf % g->S && jj + 1 == own;
+    ek_guard writes = ek_guard_begin(m, !guard ? 0 : okv[jj] ? okv[jj] : ek_lt_imm(m, jv[jj], nf));
+    uint32_t col = ek_mul_imm(m, jv[jj], FR);
+    for (uint32_t r = 0; r < g->R; r++) {
+      uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
+      frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x->tg.bo[l] + r * FR * aS), frag_convert(c, c->tc16, true, v),
+                 aS);
+    }
+    ek_guard_end(m, writes);
+  }
+  spvgen_workgroup_barrier(m);
+}
+
+/* Backward, layer l: its weight and bias gradients, then delta_(l-1) (l = 0 with the
+ * hash grid: the encoded input's, scattered into the table level by level). */
+static void mt_backward_layer(mt_ctx *x, uint32_t l) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  grad_tiles(x, l, false);
+  if (!d->no_bias) bias_grads(x, l, false);
+  if (l == 0 && d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID) return;
+  mt_delta(x, l);
+  if (l == 0) {
+    ek_for f;
+    x->level = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), ek_u32(m, 0), ek_u32(m, d->grid.levels),
+                                ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+    strided_loop(c, c->g.P, scatter_grid_point, x);
+    ek_for_end(m, &f);
+  }
+}
+
+/* The workgroup's loss share: every invocation's sum through the f32 array, added by
+ * invocation 0 into loss[g]. */
+static void mt_loss_share(mt_ctx *x) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  spvgen_store(m, ek_at(m, c->fsh, ek_add_imm(m, c->tid, x->tg.so)), spvgen_load(m, c->f32, x->v_loss));
+  spvgen_workgroup_barrier(m);
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), c->tid, ek_u32(m, 0)));
+  uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
+  ek_for f;
+  uint32_t k = ek_for_begin_var(m, &f, kv, ek_u32(m, 0), ek_u32(m, c->g.nt), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  uint32_t ki = ek_add_imm(m, k, x->tg.so);
+  spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ek_at(m, c->fsh, ki))));
+  ek_for_end(m, &f);
+  ek_store_elem(m, &x->loss, x->grp, spvgen_load(m, c->f32, sv));
+  ek_guard_end(m, first);
+}
+
 void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  const spvgen_mlp_desc *d = &p->desc;
   mat_ctx cx;
   memset(&cx, 0, sizeof cx);
   mat_ctx *c = &cx;
@@ -1390,208 +1621,39 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   x.c = c;
   x.t = t;
   const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
-  mt_geometry(p, sg, t->grad_local_size[0] / sg, d->points_per_group, &x.tg);
+  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, &x.tg);
   c->g = x.tg.g;
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;
-  const uint32_t L = p->layer_count, E = (uint32_t)t->slot_elements, G = t->grad_workgroups;
-  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  const uint32_t L = p->layer_count;
   mlp_io io;
-  memset(&io, 0, sizeof io);
-  io.in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  declare_common(c, "blocks", x.tg.halves);
-  x.tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
-  x.grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
-  x.loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
-  x.gat.floats = x.gat.words = NULL;
-  if (grid && (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
-    x.gat.floats = &x.grad;
-  } else if (grid) {
-    x.gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
-    x.gat.words = &x.gwords;
-  }
-  x.io = &io;
-  io.pc = spvgen_push_constants(m, &c->u32, 1);
-  spvgen_member_name(m, io.pc.struct_type, 0, "points");
-  c->wpf = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
-  c->fsh = shared_array(c, c->f32, x.tg.floats, "z_and_tiles");
-  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
-
-  /* Functions: the hidden layers' activations and derivatives. */
-  uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0}, dz_fn[SPVGEN_MLP_ACT_COUNT] = {0}, dy_fn[SPVGEN_MLP_ACT_COUNT] = {0};
-  for (uint32_t l = 0; l + 1 < L; l++) {
-    spvgen_mlp_activation a = p->layers[l].activation;
-    if (a == SPVGEN_MLP_ACT_NONE) continue;
-    if (!act_fn[a]) act_fn[a] = activation_function(c, a);
-    if (x.tg.dz[l] && !dz_fn[a]) dz_fn[a] = component_function(c, a, FN_DERIV_OF_Z);
-    if (!x.tg.dz[l] && !dy_fn[a]) dy_fn[a] = component_function(c, a, FN_DERIV_OF_OUTPUT);
-  }
-  if (c->emu) c->emu_fn = emu_muladd_function(c);
-
+  mt_declare(&x, &io);
   spvgen_compute_main(m, "main", g->nt, 1, 1);
-  c->tid = ek_load_u32(m, lid_var);
-  x.sgid = ek_div_imm(m, c->tid, g->sg);
-  c->lane = ek_mod_imm(m, c->tid, g->sg);
-  x.n = spvgen_push_constant_load(m, &io.pc, 0);
-  uint32_t grp = ek_load_v3_component(m, wg_var, 0);
-  x.slot = ek_mul_imm(m, grp, E);
-  x.inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
-                          spvgen_op_f_mul(m, c->f32, spvgen_op_convert_u_to_f(m, c->f32, x.n),
-                                          spvgen_const_f32(m, (float)d->output_width)));
-  x.v_loss = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
-  uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
   mlp_grid gr;
-  if (grid) {
-    mlp_grid_begin(m, p, &c->w16, &gr);
-    x.grid = &gr;
-  }
+  mt_ids(&x, &gr);
 
-  /* The slot's elements, zeroed by their owners. */
+  /* The slot's elements, zeroed by their owners; staged weights and biases, once. */
   for (uint32_t l = 0; l < L; l++) {
     grad_tiles(&x, l, true);
-    if (!d->no_bias) bias_grads(&x, l, true);
+    if (!p->desc.no_bias) bias_grads(&x, l, true);
   }
-  /* Staged weights (layers not 16-multiples) and biases, once. */
-  for (uint32_t l = 0; l < L; l++)
-    if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
-  if (g->bias_halves)
-    for (uint32_t l = 0; l < L; l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+  stage_block(c, NULL, true);
 
-  uint32_t v_base = ek_local(m, c->u32, 0);
-  x.base = mlp_for_begin(m, v_base, ek_mul_imm(m, grp, g->P), x.n);
-  {
-    spvgen_workgroup_barrier(m);
-    input_arg ia = {&io, x.base, x.n};
-    stage_inputs(c, &ia);
-    spvgen_workgroup_barrier(m);
-
-    /* Forward. */
-    for (uint32_t l = 0; l < L; l++) {
-      const spvgen_mlp_layer *Ly = &p->layers[l];
-      const bool last = l + 1 == L;
-      const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
-      const uint32_t iS = x.tg.bs[l], oS = x.tg.bs[l + 1];
-      for (uint32_t jj = 0; jj < own; jj++) {
-        bool guard = nf % g->S && jj + 1 == own;
-        uint32_t ok;
-        uint32_t j = own_begin(c, ek_add_imm(m, x.sgid, jj * g->S), nf, guard, &ok);
-        uint32_t b[MAX_KF];
-        weight_frags(c, l, j, false, b);
-        uint32_t init = bias_init(c, l, j, zero_acc);
-        uint32_t col = ek_mul_imm(m, j, FR);
-        for (uint32_t r = 0; r < g->R; r++) {
-          uint32_t acc = init;
-          for (uint32_t k = 0; k < kf; k++) {
-            uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x.tg.bo[l] + r * FR * iS + k * FR), false, iS);
-            acc = frag_muladd(c, a, b[k], acc);
-          }
-          if (ok) spvgen_if(m, ok);
-          if (last) {
-            frag_store(c, MEM_F32, NULL, ek_add_imm(m, col, r * FR * x.tg.zs), acc, x.tg.zs);
-          } else {
-            spvgen_mlp_activation a = Ly->activation;
-            uint32_t y = act_fn[a] ? spvgen_op_function_call(m, c->tc, act_fn[a], &acc, 1) : acc;
-            frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x.tg.bo[l + 1] + r * FR * oS),
-                       frag_convert(c, c->tc16, true, y), oS);
-            if (x.tg.dz[l]) {
-              uint32_t dv = spvgen_op_function_call(m, c->tc, dz_fn[a], &acc, 1);
-              frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x.tg.dzo[l] + r * FR * oS),
-                         frag_convert(c, c->tc16, true, dv), oS);
-            }
-          }
-          if (ok) spvgen_end_if(m);
-        }
-        own_end(c, guard);
-      }
-      spvgen_workgroup_barrier(m);
-    }
-    /* The loss and the output layer's delta. */
-    strided_loop(c, g->P * x.tg.zs, output_delta, &x);
-    spvgen_workgroup_barrier(m);
-
-    /* Backward. */
-    for (uint32_t l = L; l-- > 0;) {
-      grad_tiles(&x, l, false);
-      if (!d->no_bias) bias_grads(&x, l, false);
-      if (l == 0 && !grid) break;
-      /* delta_(l-1): kp_l columns, K = np_l (l = 0: the encoded input's, no activation) */
-      const uint32_t nf = g->kp[l] / FR, kf = g->np[l] / FR, own = mlp_ceil_div(nf, g->S);
-      const uint32_t dS = x.tg.bs[l + 1], aS = x.tg.bs[l];
-      const spvgen_mlp_activation pa = l ? p->layers[l - 1].activation : SPVGEN_MLP_ACT_NONE;
-      uint32_t accv[MAX_ACC], jv[MAX_ACC], okv[MAX_ACC];
-      for (uint32_t i = 0; i < own * g->R; i++) accv[i] = ek_local(m, c->tc, zero_acc);
-      for (uint32_t jj = 0; jj < own; jj++) {
-        bool guard = nf % g->S && jj + 1 == own;
-        uint32_t j = own_begin(c, ek_add_imm(m, x.sgid, jj * g->S), nf, guard, &okv[jj]);
-        jv[jj] = j;
-        uint32_t b[MAX_KF];
-        weight_frags(c, l, j, true, b);
-        uint32_t col = ek_mul_imm(m, j, FR);
-        for (uint32_t r = 0; r < g->R; r++) {
-          uint32_t acc = zero_acc;
-          for (uint32_t k = 0; k < kf; k++) {
-            uint32_t a = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x.tg.bo[l + 1] + r * FR * dS + k * FR), false, dS);
-            acc = frag_muladd(c, a, b[k], acc);
-          }
-          if (pa != SPVGEN_MLP_ACT_NONE) {
-            uint32_t dd;
-            if (x.tg.dz[l - 1]) {
-              dd = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x.tg.dzo[l - 1] + r * FR * aS), false, aS);
-              dd = frag_convert(c, c->tc, false, dd);
-            } else {
-              uint32_t yv = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x.tg.bo[l] + r * FR * aS), false, aS);
-              yv = frag_convert(c, c->tc, false, yv);
-              dd = spvgen_op_function_call(m, c->tc, dy_fn[pa], &yv, 1);
-            }
-            acc = frag_mul(c, acc, dd);
-          }
-          spvgen_store(m, accv[jj * g->R + r], acc);
-        }
-        own_end(c, guard);
-      }
-      spvgen_workgroup_barrier(m); /* every subgroup has read a_l */
-      for (uint32_t jj = 0; jj < own; jj++) {
-        bool guard = nf % g->S && jj + 1 == own;
-        uint32_t ok = okv[jj];
-        if (guard) {
-          if (!ok) ok = ek_lt_imm(m, jv[jj], nf);
-          spvgen_if(m, ok);
-        }
-        uint32_t col = ek_mul_imm(m, jv[jj], FR);
-        for (uint32_t r = 0; r < g->R; r++) {
-          uint32_t v = spvgen_load(m, c->tc, accv[jj * g->R + r]);
-          frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x.tg.bo[l] + r * FR * aS),
-                     frag_convert(c, c->tc16, true, v), aS);
-        }
-        if (guard) spvgen_end_if(m);
-      }
-      spvgen_workgroup_barrier(m);
-      if (l == 0) { /* the hash grid: the table's gradient, level by level */
-        uint32_t lv = ek_local(m, c->u32, 0);
-        x.level = mlp_for_begin(m, lv, ek_u32(m, 0), ek_u32(m, d->grid.levels));
-        strided_loop(c, g->P, scatter_grid_point, &x);
-        mlp_for_end(m, lv, x.level, ek_u32(m, 1));
-      }
-    }
-    spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
-  }
-  mlp_for_end(m, v_base, x.base, ek_u32(m, G * g->P));
-
-  /* The workgroup's loss share. */
-  uint32_t li = ek_add_imm(m, c->tid, x.tg.so);
-  spvgen_store(m, ek_at(m, c->fsh, li), spvgen_load(m, c->f32, x.v_loss));
+  /* The chunks: inputs, forward, the loss and the output layer's delta, backward. */
+  ek_for chunk;
+  x.base = ek_for_begin_var(m, &chunk, ek_local(m, c->u32, 0), ek_mul_imm(m, x.grp, g->P), x.n,
+                            ek_u32(m, t->grad_workgroups * g->P), SpvLoopControlDontUnrollMask);
   spvgen_workgroup_barrier(m);
-  spvgen_if(m, spvgen_op_i_equal(m, ek_bool_type(m), c->tid, ek_u32(m, 0)));
-  {
-    uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
-    uint32_t k = mlp_for_begin(m, kv, ek_u32(m, 0), ek_u32(m, g->nt));
-    uint32_t ki = ek_add_imm(m, k, x.tg.so);
-    spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv),
-                                        spvgen_load(m, c->f32, ek_at(m, c->fsh, ki))));
-    mlp_for_end(m, kv, k, ek_u32(m, 1));
-    spvgen_store(m, ek_elem(m, &x.loss, grp), spvgen_load(m, c->f32, sv));
-  }
-  spvgen_end_if(m);
+  input_arg ia = {&io, x.base, x.n};
+  stage_inputs(c, &ia);
+  spvgen_workgroup_barrier(m);
+  for (uint32_t l = 0; l < L; l++) mt_forward_layer(&x, l);
+  strided_loop(c, g->P * x.tg.zs, output_delta, &x);
+  spvgen_workgroup_barrier(m);
+  for (uint32_t l = L; l-- > 0;) mt_backward_layer(&x, l);
+  spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
+  ek_for_end(m, &chunk);
+
+  mt_loss_share(&x);
   spvgen_function_end(m);
 }

@@ -81,23 +81,6 @@ static inline uint32_t mlp_spec_id(const spvgen_mlp_desc *d, uint32_t l) {
   return (d->spec_id_base ? d->spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;
 }
 
-/* A run-time loop `for (i = start; i < end; i += step)` over u32 ids, counter in `var`
- * (a Function u32 variable): mlp_for_begin returns i (valid in the body), mlp_for_end
- * closes it. The counted loop of emitters/common/kernel_builder.h (ek_for_begin_var)
- * with the counter's variable and the step passed as the MLP kernels pass them. */
-static inline uint32_t mlp_for_begin_ctl(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end,
-                                         SpvLoopControlMask control) {
-  ek_for l;
-  return ek_for_begin_var(m, &l, var, start, end, 0, control);
-}
-/* The same, DontUnroll. */
-static inline uint32_t mlp_for_begin(spvgen_module *m, uint32_t var, uint32_t start, uint32_t end) {
-  return mlp_for_begin_ctl(m, var, start, end, SpvLoopControlDontUnrollMask);
-}
-static inline void mlp_for_end(spvgen_module *m, uint32_t var, uint32_t i, uint32_t step) {
-  ek_for l = {var, i, step};
-  ek_for_end(m, &l);
-}
 /* The loop variant's kernel moves a point of more components than this through a
  * run-time loop over a Function array, fewer one component after another. */
 #define MLP_UNROLLED_IO 4u
