@@ -323,7 +323,7 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t row = ek_div_imm(m, e, cpr), q = ek_mod_imm(m, e, cpr);
   uint32_t col0 = ek_mul_imm(m, q, 8);
   uint32_t ok = ek_and(m, ek_lt_imm(m, row, L->outputs), ek_lt_imm(m, col0, L->inputs));
-  uint32_t gidx = ek_add(m, ek_mul_imm(m, row, L->row_stride / 16),
+  uint32_t gidx = ek_iadd(m, ek_mul_imm(m, row, L->row_stride / 16),
                          ek_add_imm(m, q, (uint32_t)(L->matrix_offset / 16)));
   gidx = ek_select(m, ok, gidx, ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->w4, gidx));
@@ -342,7 +342,7 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
     }
     v = spvgen_op_composite_construct(m, c->v4, words, 4);
   }
-  uint32_t sidx = ek_add(m, ek_mul_imm(m, row, g->rs[l]), ek_add_imm(m, q, g->woff[l]));
+  uint32_t sidx = ek_iadd(m, ek_mul_imm(m, row, g->rs[l]), ek_add_imm(m, q, g->woff[l]));
   spvgen_store(m, ek_at(m, c->wsm, sidx), v);
 }
 
@@ -373,8 +373,8 @@ static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
   const spvgen_mlp_config *p = c->p;
   const uint32_t iw = p->desc.input_width;
   uint32_t pt = ek_div_imm(m, e, iw), comp = ek_mod_imm(m, e, iw);
-  uint32_t gp = ek_add(m, a->base, pt);
-  uint32_t ok = ek_lt(m, gp, a->n);
+  uint32_t gp = ek_iadd(m, a->base, pt);
+  uint32_t ok = ek_ult(m, gp, a->n);
   uint32_t x = mlp_load_input(m, p, a->io, ek_select(m, ok, gp, ek_u32(m, 0)), comp);
   x = ek_select(m, ok, x, spvgen_const_f32(m, 0.0f));
   /* The encoding of one component: the plan with input_width 1. */
@@ -383,7 +383,7 @@ static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t per = p->encoded_width / iw;
   uint32_t enc[SPVGEN_MLP_MAX_WIDTH];
   mlp_encode(m, &one, &x, enc);
-  uint32_t row = ek_add(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, comp, per));
+  uint32_t row = ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, comp, per));
   for (uint32_t t = 0; t < per; t++)
     spvgen_store(m, act_ptr(c, ek_add_imm(m, row, t)), spvgen_op_f_convert(m, c->f16, enc[t]));
 }
@@ -395,14 +395,14 @@ static void stage_input_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   const uint32_t cpp = c->p->desc.input_width / 8; /* chunks per point */
   uint32_t pt = ek_div_imm(m, e, cpp), q = ek_mod_imm(m, e, cpp);
-  uint32_t gp = ek_add(m, a->base, pt);
-  uint32_t ok = ek_lt(m, gp, a->n);
-  uint32_t gi = ek_add(m, ek_mul_imm(m, gp, cpp), q);
+  uint32_t gp = ek_iadd(m, a->base, pt);
+  uint32_t ok = ek_ult(m, gp, a->n);
+  uint32_t gi = ek_iadd(m, ek_mul_imm(m, gp, cpp), q);
   gi = ek_select(m, ok, gi, ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->in4, gi));
   v = ek_select(m, ok, v, spvgen_const_null(m, c->v4));
   uint32_t h2 = spvgen_type_vector(m, c->f16, 2);
-  uint32_t row = ek_add(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, q, 8));
+  uint32_t row = ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, q, 8));
   for (uint32_t w = 0; w < 4; w++) {
     uint32_t pair = spvgen_op_bitcast(m, h2, spvgen_op_composite_extract(m, c->u32, v, &w, 1));
     for (uint32_t t = 0; t < 2; t++)
@@ -418,7 +418,7 @@ static void stage_input_pad(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t padw = c->g.kp[0] - c->p->encoded_width;
   uint32_t pt = ek_div_imm(m, e, padw);
   uint32_t col = ek_add_imm(m, ek_mod_imm(m, e, padw), c->p->encoded_width);
-  uint32_t i = ek_add(m, ek_mul_imm(m, pt, c->g.ars), col);
+  uint32_t i = ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), col);
   spvgen_store(m, act_ptr(c, i), spvgen_const_null(m, c->f16));
 }
 
@@ -435,13 +435,13 @@ static void stage_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   const spvgen_mlp_config *p = c->p;
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
-  uint32_t gp = ek_add(m, a->in->base, e);
-  uint32_t ok = ek_lt(m, gp, a->in->n);
+  uint32_t gp = ek_iadd(m, a->in->base, e);
+  uint32_t ok = ek_ult(m, gp, a->in->n);
   uint32_t at = ek_select(m, ok, gp, ek_u32(m, 0)), x[3], feat[8];
   for (uint32_t k = 0; k < D; k++)
     x[k] = ek_select(m, ok, mlp_load_input(m, p, a->in->io, at, ek_u32(m, k)), spvgen_const_f32(m, 0.0f));
   mlp_grid_level_features(m, a->grid, a->level, x, feat);
-  uint32_t row = ek_add(m, ek_mul_imm(m, e, c->g.ars), ek_mul_imm(m, a->level, F));
+  uint32_t row = ek_iadd(m, ek_mul_imm(m, e, c->g.ars), ek_mul_imm(m, a->level, F));
   for (uint32_t f = 0; f < F; f++)
     spvgen_store(m, act_ptr(c, f ? ek_add_imm(m, row, f) : row), spvgen_op_f_convert(m, c->f16, feat[f]));
 }
@@ -452,7 +452,7 @@ static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   const uint32_t ow = c->p->desc.output_width;
   uint32_t pt = ek_div_imm(m, e, ow), comp = ek_mod_imm(m, e, ow);
-  uint32_t gp = ek_add(m, a->base, pt);
+  uint32_t gp = ek_iadd(m, a->base, pt);
   ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, a->n));
   uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), comp)));
   mlp_store_output(m, c->p, a->io, gp, comp, spvgen_op_f_convert(m, c->f32, v));
@@ -496,7 +496,7 @@ static uint32_t emu_mem_load(mat_ctx *c, enum frag_mem mem, uint32_t h) {
 /* Element i (an id) of this lane's part: its row and column. */
 static void emu_pos(mat_ctx *c, uint32_t i, uint32_t *row, uint32_t *col) {
   spvgen_module *m = c->m;
-  uint32_t e = ek_add(m, ek_mul_imm(m, c->lane, c->emu_len), i);
+  uint32_t e = ek_iadd(m, ek_mul_imm(m, c->lane, c->emu_len), i);
   *row = ek_div_imm(m, e, FR);
   *col = ek_mod_imm(m, e, FR);
 }
@@ -547,9 +547,9 @@ static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t
   emu_begin(c, &L, spvgen_const_null(m, c->emu_arr));
   uint32_t row, col;
   emu_pos(c, L.i, &row, &col);
-  uint32_t off = col_major ? ek_add(m, ek_mul_imm(m, col, stride), row)
-                           : ek_add(m, ek_mul_imm(m, row, stride), col);
-  spvgen_store(m, L.elem, emu_mem_load(c, mem, ek_add(m, idx, off)));
+  uint32_t off = col_major ? ek_iadd(m, ek_mul_imm(m, col, stride), row)
+                           : ek_iadd(m, ek_mul_imm(m, row, stride), col);
+  spvgen_store(m, L.elem, emu_mem_load(c, mem, ek_iadd(m, idx, off)));
   return emu_end(c, &L);
 }
 
@@ -570,7 +570,7 @@ static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint
   emu_begin(c, &L, v);
   uint32_t row, col;
   emu_pos(c, L.i, &row, &col);
-  uint32_t at = ek_add(m, idx, ek_add(m, ek_mul_imm(m, row, stride), col));
+  uint32_t at = ek_iadd(m, idx, ek_iadd(m, ek_mul_imm(m, row, stride), col));
   uint32_t x = spvgen_load(m, c->f32, L.elem);
   if (mem == MEM_ACT)
     spvgen_store(m, ek_at(m, c->act, at), spvgen_op_f_convert(m, c->f16, x));
@@ -598,8 +598,8 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
   emu_loop L;
   emu_begin(c, &L, params[2]);
   {
-    uint32_t e = ek_add(m, ek_mul_imm(m, c->lane, c->emu_len), L.i);
-    uint32_t ia = ek_add(m, sbase, e), ib = ek_add_imm(m, ia, FR * FR);
+    uint32_t e = ek_iadd(m, ek_mul_imm(m, c->lane, c->emu_len), L.i);
+    uint32_t ia = ek_iadd(m, sbase, e), ib = ek_add_imm(m, ia, FR * FR);
     /* A and B hold f16 values: an f16 scratch is exact (and half the shared memory) */
     spvgen_store(m, ek_at(m, c->scr, ia),
                  spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, ek_at(m, av, L.i))));
@@ -838,12 +838,12 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
           if (out_t != c->facc)
             v = frag_convert(c, frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR),
                              d->output_type == SPVGEN_COMPONENT_F16, acc);
-          uint32_t pt = ek_add(m, base, ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, sgid, g->Rs), rr), FR));
-          frag_store(c, MEM_OUT, &io->out, ek_add(m, ek_mul_imm(m, pt, d->output_width), col), v, d->output_width);
+          uint32_t pt = ek_iadd(m, base, ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, sgid, g->Rs), rr), FR));
+          frag_store(c, MEM_OUT, &io->out, ek_iadd(m, ek_mul_imm(m, pt, d->output_width), col), v, d->output_width);
           spvgen_else(m);
         }
         uint32_t v = d->f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
-        frag_store(c, MEM_ACT, NULL, ek_add(m, rows[rr], col), v, g->ars);
+        frag_store(c, MEM_ACT, NULL, ek_iadd(m, rows[rr], col), v, g->ars);
         if (last && direct_out) spvgen_end_if(m);
       }
     }
@@ -1241,11 +1241,11 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   const spvgen_mlp_config *p = c->p;
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
-  uint32_t gp = ek_add(m, x->base, e);
+  uint32_t gp = ek_iadd(m, x->base, e);
   ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, x->n));
   uint32_t xs[3], df[8];
   for (uint32_t k = 0; k < D; k++) xs[k] = mlp_load_input(m, p, x->io, gp, ek_u32(m, k));
-  uint32_t row = ek_add(m, ek_mul_imm(m, e, x->tg.bs[0]),
+  uint32_t row = ek_iadd(m, ek_mul_imm(m, e, x->tg.bs[0]),
                         ek_add_imm(m, ek_mul_imm(m, x->level, F), x->tg.bo[0]));
   for (uint32_t f = 0; f < F; f++)
     df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
@@ -1386,11 +1386,11 @@ static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
   const uint32_t f32 = c->f32, zs = x->tg.zs, ow = d->output_width;
   const spvgen_mlp_activation act = c->p->layers[c->p->layer_count - 1].activation;
   uint32_t pt = ek_div_imm(m, e, zs), o = ek_mod_imm(m, e, zs);
-  uint32_t gp = ek_add(m, x->base, pt);
-  uint32_t valid = ek_and(m, ek_lt(m, gp, x->n), ek_lt_imm(m, o, ow));
+  uint32_t gp = ek_iadd(m, x->base, pt);
+  uint32_t valid = ek_and(m, ek_ult(m, gp, x->n), ek_lt_imm(m, o, ow));
   uint32_t z = spvgen_load(m, f32, ek_at(m, c->fsh, e));
   uint32_t y = act == SPVGEN_MLP_ACT_NONE ? z : mlp_activation_f32(m, c->p, z, act);
-  uint32_t ti = ek_select(m, valid, ek_add(m, ek_mul_imm(m, gp, ow), o), ek_u32(m, 0));
+  uint32_t ti = ek_select(m, valid, ek_iadd(m, ek_mul_imm(m, gp, ow), o), ek_u32(m, 0));
   uint32_t tv = spvgen_load(m, f32, ek_elem(m, &x->tgt, ti));
   uint32_t lv, gr;
   mlp_loss_terms(m, x->t->desc.loss, y, tv, &lv, &gr);
@@ -1399,7 +1399,7 @@ static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_store(m, x->v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, x->v_loss)));
   uint32_t dv = spvgen_op_f_mul(m, f32, gr, mlp_act_deriv_f32(m, c->p, z, y, act));
   dv = ek_select(m, valid, dv, zero);
-  uint32_t h = ek_add_imm(m, ek_add(m, ek_mul_imm(m, pt, x->tg.bs[c->p->layer_count]), o), x->tg.bo[c->p->layer_count]);
+  uint32_t h = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, pt, x->tg.bs[c->p->layer_count]), o), x->tg.bo[c->p->layer_count]);
   spvgen_store(m, act_ptr(c, h), spvgen_op_f_convert(m, c->f16, dv));
 }
 

@@ -369,7 +369,7 @@ static uint32_t tr_for(tr_ctx *c, ek_for *f, uint32_t var, uint32_t start, uint3
  * bias: the matrix element for j < inputs, the bias element for j == inputs. */
 static uint32_t grad_elem(tr_ctx *c, const spvgen_mlp_layer *L, uint32_t i, uint32_t j) {
   spvgen_module *m = c->m;
-  uint32_t me = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, L->row_stride / 2), j), (uint32_t)(L->matrix_offset / 2));
+  uint32_t me = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, i, L->row_stride / 2), j), (uint32_t)(L->matrix_offset / 2));
   if (c->p->desc.no_bias) return me;
   uint32_t be = ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2));
   return ek_select(m, ek_lt_imm(m, j, L->inputs), me, be);
@@ -523,7 +523,7 @@ static void transposed_dot(tr_ctx *c, uint32_t l, uint32_t j) {
   spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
   ek_for f;
   uint32_t i = tr_for(c, &f, c->v_i, ek_u32(m, 0), Ly->outputs, 1);
-  uint32_t we = ek_add_imm(m, ek_add(m, ek_mul_imm(m, i, Ly->row_stride / 2), j), (uint32_t)(Ly->matrix_offset / 2));
+  uint32_t we = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, i, Ly->row_stride / 2), j), (uint32_t)(Ly->matrix_offset / 2));
   uint32_t di = fload(c, c->dl, ek_add_imm(m, i, c->zoff[l]));
   uint32_t acc = spvgen_load(m, c->f32, c->v_acc);
   spvgen_store(m, c->v_acc, spvgen_glsl_fma(m, c->f32, weight(c, we), di, acc));
