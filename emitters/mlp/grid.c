@@ -159,7 +159,7 @@ static void level_corners(spvgen_module *m, const mlp_grid *g, uint32_t level, c
       /* dense: c0 + c1 r + c2 r^2; hashed: c0 ^ c1 p1 ^ c2 p2 (u32, wrapping) */
       dense = k ? ek_iadd(m, dense, ek_imul(m, ck, stride)) : ck;
       stride = k ? ek_imul(m, stride, res) : res;
-      uint32_t hk = k ? ek_mul_imm(m, ck, grid_primes[k]) : ck;
+      uint32_t hk = ek_mul_imm(m, ck, grid_primes[k]); /* primes[0] = 1: folds */
       hash = k ? spvgen_op_bitwise_xor(m, u32, hash, hk) : hk;
     }
     /* Both modulo the level's entries: a power of two for hashed levels (a mask), any

@@ -337,7 +337,8 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
       uint32_t wd = spvgen_op_composite_extract(m, c->u32, v, &w, 1);
       uint32_t c0 = ek_add_imm(m, col0, 2 * w);
       uint32_t c1 = ek_add_imm(m, c0, 1);
-      uint32_t mask = ek_select(m, ek_lt_imm(m, c1, L->inputs), ek_u32(m, 0xFFFFFFFFu), ek_select(m, ek_lt_imm(m, c0, L->inputs), ek_u32(m, 0xFFFFu), ek_u32(m, 0)));
+      uint32_t mask = ek_select(m, ek_lt_imm(m, c1, L->inputs), ek_u32(m, 0xFFFFFFFFu),
+                                ek_select(m, ek_lt_imm(m, c0, L->inputs), ek_u32(m, 0xFFFFu), ek_u32(m, 0)));
       words[w] = spvgen_op_bitwise_and(m, c->u32, wd, mask);
     }
     v = spvgen_op_composite_construct(m, c->v4, words, 4);
@@ -443,7 +444,7 @@ static void stage_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   mlp_grid_level_features(m, a->grid, a->level, x, feat);
   uint32_t row = ek_iadd(m, ek_mul_imm(m, e, c->g.ars), ek_mul_imm(m, a->level, F));
   for (uint32_t f = 0; f < F; f++)
-    spvgen_store(m, act_ptr(c, f ? ek_add_imm(m, row, f) : row), spvgen_op_f_convert(m, c->f16, feat[f]));
+    spvgen_store(m, act_ptr(c, ek_add_imm(m, row, f)), spvgen_op_f_convert(m, c->f16, feat[f]));
 }
 
 /* Output (point, component) e of the block from the activation block (f16). */
@@ -818,7 +819,7 @@ static void emit_layers_rows(mat_ctx *c, const mlp_io *io, uint32_t sgid, uint32
     uint32_t a[MAX_KF];
     for (uint32_t rr = 0; rr < g->Rs; rr++)
       for (uint32_t k = 0; k < kf; k++)
-        a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, k ? ek_add_imm(m, rows[rr], k * FR) : rows[rr], false, g->ars);
+        a[rr * kf + k] = frag_load(c, c->ta, MEM_ACT, ek_add_imm(m, rows[rr], k * FR), false, g->ars);
     ek_subgroup_barrier(m); /* every lane has its part of A: the rows may be overwritten */
     ek_for fj;
     uint32_t j = ek_for_begin_var(m, &fj, jv, ek_u32(m, 0), ek_u32(m, nf), ek_u32(m, 1), SpvLoopControlMaskNone);
@@ -957,11 +958,7 @@ static void emit_layers_cols(mat_ctx *c, const mlp_io *io, const input_arg *ia, 
   const bool direct_out = p->desc.output_width % FR == 0;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const bool last = l + 1 == p->layer_count;
-    cols_layer s;
-    memset(&s, 0, sizeof s);
-    s.l = l;
-    s.nf = g->np[l] / FR;
-    s.kf = g->kp[l] / FR;
+    cols_layer s = {.l = l, .nf = g->np[l] / FR, .kf = g->kp[l] / FR};
     s.own = mlp_ceil_div(s.nf, g->S);
     s.guard = s.nf % g->S != 0;
     uint32_t arr_t = spvgen_type_array(m, c->tc, g->R);
@@ -1009,11 +1006,7 @@ static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
 
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
-  mat_ctx cx;
-  memset(&cx, 0, sizeof cx);
-  mat_ctx *c = &cx;
-  c->m = m;
-  c->p = p;
+  mat_ctx cx = {.m = m, .p = p}, *c = &cx;
   geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, !d->mat_rows,
            d->mat_rows, &c->g);
   const mat_geom *g = &c->g;
@@ -1210,7 +1203,8 @@ static uint32_t deriv_of_output(mat_ctx *c, uint32_t y, spvgen_mlp_activation ac
   switch (act) {
   case SPVGEN_MLP_ACT_RELU: return ek_select(m, spvgen_op_f_ord_greater_than(m, b, y, zero), one, zero);
   case SPVGEN_MLP_ACT_LEAKY_RELU:
-    return ek_select(m, spvgen_op_f_ord_greater_than_equal(m, b, y, zero), one, spvgen_const_f32(m, c->p->desc.leaky_slope));
+    return ek_select(m, spvgen_op_f_ord_greater_than_equal(m, b, y, zero), one,
+                     spvgen_const_f32(m, c->p->desc.leaky_slope));
   case SPVGEN_MLP_ACT_SIGMOID: return spvgen_op_f_mul(m, f32, y, spvgen_op_f_sub(m, f32, one, y));
   case SPVGEN_MLP_ACT_TANH: return spvgen_op_f_sub(m, f32, one, spvgen_op_f_mul(m, f32, y, y));
   case SPVGEN_MLP_ACT_EXP: return y;
@@ -1249,7 +1243,7 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
                         ek_add_imm(m, ek_mul_imm(m, x->level, F), x->tg.bo[0]));
   for (uint32_t f = 0; f < F; f++)
     df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
-                            spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, f ? ek_add_imm(m, row, f) : row))));
+                            spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, ek_add_imm(m, row, f)))));
   mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
   ek_guard_end(m, inside);
 }
@@ -1399,7 +1393,8 @@ static void output_delta(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_store(m, x->v_loss, spvgen_glsl_fma(m, f32, scale, lv, spvgen_load(m, f32, x->v_loss)));
   uint32_t dv = spvgen_op_f_mul(m, f32, gr, mlp_act_deriv_f32(m, c->p, z, y, act));
   dv = ek_select(m, valid, dv, zero);
-  uint32_t h = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, pt, x->tg.bs[c->p->layer_count]), o), x->tg.bo[c->p->layer_count]);
+  const uint32_t L = c->p->layer_count;
+  uint32_t h = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, pt, x->tg.bs[L]), o), x->tg.bo[L]);
   spvgen_store(m, act_ptr(c, h), spvgen_op_f_convert(m, c->f16, dv));
 }
 
@@ -1601,9 +1596,11 @@ static void mt_loss_share(mt_ctx *x) {
   ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), c->tid, ek_u32(m, 0)));
   uint32_t kv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
   ek_for f;
-  uint32_t k = ek_for_begin_var(m, &f, kv, ek_u32(m, 0), ek_u32(m, c->g.nt), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  uint32_t k = ek_for_begin_var(m, &f, kv, ek_u32(m, 0), ek_u32(m, c->g.nt), ek_u32(m, 1),
+                                SpvLoopControlDontUnrollMask);
   uint32_t ki = ek_add_imm(m, k, x->tg.so);
-  spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ek_at(m, c->fsh, ki))));
+  spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv),
+                                      spvgen_load(m, c->f32, ek_at(m, c->fsh, ki))));
   ek_for_end(m, &f);
   ek_store_elem(m, &x->loss, x->grp, spvgen_load(m, c->f32, sv));
   ek_guard_end(m, first);
@@ -1611,15 +1608,8 @@ static void mt_loss_share(mt_ctx *x) {
 
 void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  mat_ctx cx;
-  memset(&cx, 0, sizeof cx);
-  mat_ctx *c = &cx;
-  c->m = m;
-  c->p = p;
-  mt_ctx x;
-  memset(&x, 0, sizeof x);
-  x.c = c;
-  x.t = t;
+  mat_ctx cx = {.m = m, .p = p}, *c = &cx;
+  mt_ctx x = {.c = c, .t = t};
   const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
   mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, &x.tg);
   c->g = x.tg.g;

@@ -619,12 +619,7 @@ static void gradient_loss_share(tr_ctx *c) {
 static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups;
-  tr_ctx cx;
-  memset(&cx, 0, sizeof cx);
-  tr_ctx *c = &cx;
-  c->m = m;
-  c->t = t;
-  c->p = p;
+  tr_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
   gradient_declare(c);
   spvgen_compute_main(m, "main", W, 1, 1);
   gradient_locals(c);
@@ -807,12 +802,7 @@ static void vec_gradient_backward(tr_ctx *c, uint32_t delta, const uint32_t *x, 
 static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
-  tr_ctx cx;
-  memset(&cx, 0, sizeof cx);
-  tr_ctx *c = &cx;
-  c->m = m;
-  c->t = t;
-  c->p = p;
+  tr_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
   vec_gradient_declare(c);
   spvgen_compute_main(m, "main", W, 1, 1);
   c->v_base = ek_local(m, c->u32, 0);
@@ -978,12 +968,7 @@ static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
 
 static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  opt_ctx cx;
-  memset(&cx, 0, sizeof cx);
-  opt_ctx *c = &cx;
-  c->m = m;
-  c->t = t;
-  c->p = p;
+  opt_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
   c->f32 = ek_f32_type(m);
   c->u32 = ek_u32_type(m);
   c->bt = ek_bool_type(m);

@@ -14,7 +14,8 @@
  * (the cooperative-matrix feature cleared, as the tests do); the function shape of loop
  * and vec plans; training (loop, mat and its emulation, vec): both kernels, both losses,
  * both optimizers. A configuration that a preset refuses is skipped (the same in both
- * builds). Built and run by scripts/mlp-module-compare.sh; not part of the library. */
+ * builds). Built, run and compared by scripts/module-dump/mlp-sweep.sh; not part of the
+ * library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
