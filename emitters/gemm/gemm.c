@@ -121,6 +121,12 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
     ek_str_put(&s, " ");
     ek_str_put(&s, extra);
   }
+  if (d->codegen) { /* the alternatives, by their bench spec letters */
+    ek_str_put(&s, " cg:");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) ek_str_put(&s, "o");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_CONST_DIMS) ek_str_put(&s, "d");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL) ek_str_put(&s, "c");
+  }
 }
 
 uint64_t gemm_type_features(const spvgen_gemm_desc *d) {
@@ -319,6 +325,9 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
                      (int)d->edge);
   if (d->edge_unroll > 16)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge_unroll %u is over 16", d->edge_unroll);
+  if (d->codegen & ~(uint32_t)SPVGEN_GEMM_CODEGEN_ALL)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "codegen 0x%x has unknown bits (known: 0x%x)",
+                     d->codegen, (unsigned)SPVGEN_GEMM_CODEGEN_ALL);
   if (d->compile_budget_ms > 600000)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "compile_budget_ms %u is over 600000 (10 minutes)",
                      d->compile_budget_ms);
@@ -886,7 +895,7 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
                        (uint32_t)d->d_layout, fb[0], fb[1], (uint32_t)d->bias, (uint32_t)d->activation, d->tile_m,
                        d->tile_n, d->tile_k, d->workgroup_size, d->subgroups, d->stages, d->split_k, d->unroll,
                        (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
-                       d->k_multiple, d->ld_multiple, plan->subgroup_size};
+                       d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
   if (!runtime) {
     uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,

@@ -165,6 +165,26 @@ typedef enum spvgen_gemm_edge {
   SPVGEN_GEMM_EDGE_COUNT = 4,
 } spvgen_gemm_edge;
 
+/* Code-generation alternatives (desc.codegen, a mask; 0: the defaults). Each changes how a
+ * kernel is written, never what it computes: they are kept so that one measurement can
+ * put the alternatives side by side (bench_gemm_shapes specs, docs/gemm.md). */
+typedef enum spvgen_gemm_codegen {
+  SPVGEN_GEMM_CODEGEN_DEFAULT = 0,
+  /* coopmat2: the K loop of a run-time shape written as before, `while (k + tile_k * unroll
+   * <= end)`, a condition whose trip count the driver cannot derive (the default counts
+   * whole steps once and loops `i < steps`) */
+  SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP = 1u << 0,
+  /* coopmat2, run-time shapes: the unclamped tensor layouts get constant dimensions
+   * (SPVGEN_GEMM_MAX_DIM; with clamp mode Undefined a dimension bounds nothing), so only
+   * the strides and offsets are run-time values */
+  SPVGEN_GEMM_CODEGEN_CONST_DIMS = 1u << 1,
+  /* khr: every global load checked and zero-filled as before (the default checks K only
+   * in the last K tile and clamps rows past M or N to the last row, whose products land
+   * in outputs that are never stored) */
+  SPVGEN_GEMM_CODEGEN_CHECK_ALL = 1u << 2,
+  SPVGEN_GEMM_CODEGEN_ALL = (1u << 3) - 1u,
+} spvgen_gemm_codegen;
+
 /* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */
 typedef enum spvgen_gemm_shapes {
   SPVGEN_GEMM_SHAPES_AUTO = 0,    /* FIXED when m, n and k are set, RUNTIME when all are 0 */
@@ -237,6 +257,7 @@ typedef struct spvgen_gemm_desc {
                                       (0: 1; the interior path runs `unroll`) */
   uint32_t compile_budget_ms;      /* estimated driver compile the plan may cost (0: 300 ms,
                                       up to 1000 for long fixed-shape runs) */
+  uint32_t codegen;                /* SPVGEN_GEMM_CODEGEN_* alternatives (0: the defaults) */
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the
