@@ -606,7 +606,7 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   bool batched = gemm_runtime(d) || d->batch > 1;
   uint32_t plane = batched ? ek_iadd(m, ek_imul(m, slice, sh->batch), sk->s.z) : slice;
   cm2_matrix w = {&sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, sh->m, sh->n, sh->workspace_ld,
-                  ek_imul(m, sh->m, sh->workspace_ld), ek_mul_imm(m, sh->batch, d->split_k), true, true};
+                  ek_imul(m, sh->m, sh->workspace_ld), ek_imul(m, sh->batch, sk->s.count), true, true};
   const bool want[2] = {true, x->m_edge || x->n_edge};
   operand_init(m, o, &w, plane, want, cm2_const_dims(d));
 }
@@ -640,7 +640,7 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
   spvgen_store(m, sumv, xs.zacc);
   ek_for sl;
   uint32_t slice = ek_for_begin_var(m, &sl, ek_local(m, ek_u32_type(m), ek_u32(m, 0)), ek_u32(m, 0),
-                                    ek_u32(m, d->split_k), ek_u32(m, 1), SpvLoopControlMaskNone);
+                                    sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
   cm2_operand pl;
   splitk_plane(m, x, slice, &pl);
   spvgen_tensor_operands lops = {pl.view, 0};

@@ -143,6 +143,8 @@ typedef struct gemm_splitk {
   bool vmm;                 /* the module uses the Vulkan memory model */
   ek_buffer ws;             /* the workspace, as u32 words */
   uint32_t flag;            /* Workgroup u32: 1 in the last slice's workgroup */
+  uint32_t nwg_var;         /* RUNTIME: the NumWorkgroups built-in (the slice count) */
+  uint32_t count;           /* id: the number of slices (set by gemm_splitk_ids) */
   uint32_t slice, z;        /* ids: this workgroup's slice and batch */
   uint32_t k_begin, k_end;  /* ids: its K range */
   uint32_t counter;         /* id: its counter's word index (set by arrive) */
@@ -150,7 +152,10 @@ typedef struct gemm_splitk {
 
 /* Declares the workspace binding and the Workgroup flag (before the entry point). */
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s);
-/* In main: slice, z and the K range from the workgroup's z id. */
+/* In main: slice, z, the slice count and the K range from the workgroup's z id. The count
+ * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /
+ * batch), so its words do not depend on split_k: spvgen_gemm_launch_for picks the count
+ * per shape, and plans that differ only in split_k share one pipeline. */
 void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz);
 /* Word index of the partial plane (slice (an id), this batch). */
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice);
