@@ -140,7 +140,7 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
     uint32_t lt = spvgen_type_tensor_layout(m, o->dim, c ? SpvTensorClampModeConstant : SpvTensorClampModeUndefined);
     uint32_t l = spvgen_tensor_layout_create(m, lt);
     uint32_t cdims[3];
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; !c && const_dims && i < n; i++)
       cdims[i] = ek_u32(m, !mx->flat && i == 0 ? SPVGEN_GEMM_MAX_BATCH : SPVGEN_GEMM_MAX_DIM);
     l = spvgen_tensor_layout_set_dimension(m, l, !c && const_dims ? cdims : dims, n);
     o->lay[c] = spvgen_tensor_layout_set_stride(m, l, strides, n);
