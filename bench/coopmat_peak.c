@@ -105,8 +105,8 @@ static void build(spvgen_module *m, const peak_row *r) {
   bool shared = r->load == LOAD_SHARED || r->load == LOAD_SHARED_U32 || r->load == LOAD_SHARED_V4;
   if (shared) {
     psh = spvgen_type_pointer(m, SpvStorageClassWorkgroup, sel);
-    uint32_t arr_a = spvgen_type_array(m, sel, spvgen_const_u32(m, (ta_n + r->bk) / per));
-    uint32_t arr_b = spvgen_type_array(m, sel, spvgen_const_u32(m, (tb_n + r->bn) / per));
+    uint32_t arr_a = spvgen_type_array(m, sel, (ta_n + r->bk) / per);
+    uint32_t arr_b = spvgen_type_array(m, sel, (tb_n + r->bn) / per);
     sa = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_a), SpvStorageClassWorkgroup, 0);
     sb = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr_b), SpvStorageClassWorkgroup, 0);
     lidx = lid ? lid : spvgen_builtin_input(m, SpvBuiltInLocalInvocationIndex, u32);

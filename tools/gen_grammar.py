@@ -183,6 +183,43 @@ def operand_role(ins, o):
     return ROLE_VALUE
 
 
+# Instructions that write memory through a pointer operand, and which operand: the
+# builder's one read-only check (lib/core/helpers.c, sg_check_writable) runs on that
+# pointer for every one of them, whichever emitter (generated or hand-written) emits it.
+# Every instruction whose name says it may write (a store, an atomic other than a load)
+# must be listed here or in NOT_WRITING: a grammar that adds one fails the generator.
+WRITES = {
+    "OpStore": "Pointer", "OpCopyMemory": "Target", "OpCopyMemorySized": "Target",
+    "OpAtomicStore": "Pointer", "OpAtomicExchange": "Pointer",
+    "OpAtomicCompareExchange": "Pointer", "OpAtomicCompareExchangeWeak": "Pointer",
+    "OpAtomicIIncrement": "Pointer", "OpAtomicIDecrement": "Pointer",
+    "OpAtomicIAdd": "Pointer", "OpAtomicISub": "Pointer", "OpAtomicSMin": "Pointer",
+    "OpAtomicUMin": "Pointer", "OpAtomicSMax": "Pointer", "OpAtomicUMax": "Pointer",
+    "OpAtomicAnd": "Pointer", "OpAtomicOr": "Pointer", "OpAtomicXor": "Pointer",
+    "OpAtomicFlagTestAndSet": "Pointer", "OpAtomicFlagClear": "Pointer",
+    "OpAtomicFMinEXT": "Pointer", "OpAtomicFMaxEXT": "Pointer", "OpAtomicFAddEXT": "Pointer",
+    "OpCooperativeMatrixStoreKHR": "Pointer", "OpCooperativeMatrixStoreNV": "Pointer",
+    "OpCooperativeMatrixStoreTensorNV": "Pointer", "OpCooperativeVectorStoreNV": "Pointer",
+    "OpCooperativeVectorOuterProductAccumulateNV": "Pointer",
+    "OpCooperativeVectorReduceSumAccumulateNV": "Pointer",
+    "OpGroupAsyncCopy": "Destination", "OpSubgroup2DBlockStoreINTEL": "Dst Base Pointer",
+}
+NOT_WRITING = {"OpAtomicLoad", "OpSubgroupMatrixMultiplyAccumulateINTEL"}
+
+
+def write_operand(ins):
+    """1 + the index of the operand whose pointee ins writes; 0 when it writes none."""
+    name = ins["opname"]
+    if name not in WRITES:
+        if ("Store" in name or "Atomic" in name) and name not in NOT_WRITING:
+            raise SystemExit("%s may write memory: list it in WRITES or NOT_WRITING" % name)
+        return 0
+    for i, o in enumerate(ins.get("operands", [])):
+        if (o.get("name") or "").strip("'") == WRITES[name]:
+            return i + 1
+    raise SystemExit("%s has no operand '%s'" % (name, WRITES[name]))
+
+
 # Operand kind categories, as numbers shared with lib/core/internal.h.
 CAT = {"BitEnum": 1, "ValueEnum": 2, "Id": 3, "Literal": 4, "Composite": 5}
 QUANT = {None: 0, "?": 1, "*": 2}
@@ -202,7 +239,14 @@ def version_code(v):
     return (int(major) << 8) | int(minor)
 
 
-def param_name(op, used):
+# Operand kinds that are ids: their parameters are named *_id (a repeated one *_ids), so
+# that a prototype says which arguments are ids and which literals
+# (spvgen_op_group_non_uniform_f_add(m, result_type, execution_id, operation, value_id,
+# cluster_size_id): the scope is a constant's id, the group operation a literal).
+ID_KINDS = ("IdRef", "IdScope", "IdMemorySemantics")
+
+
+def param_name(op, used, is_id=False):
     raw = op.get("name")
     if raw:
         raw = raw.strip("'")
@@ -214,6 +258,12 @@ def param_name(op, used):
         name = snake(op["kind"])
     if not name or name[0].isdigit():
         name = "op_" + name
+    if is_id:
+        repeated = op.get("quantifier") == "*"
+        if repeated:
+            name = re.sub(r"_(id|ids)$", "", name) + "_ids"
+        elif not name.endswith("_id"):
+            name = name + "_id"
     if name in C_KEYWORDS:
         name = name + "_"
     base, i = name, 2
@@ -322,7 +372,8 @@ def gen_tables(g, out):
                  "LiteralInteger", "LiteralString", "LiteralContextDependentNumber",
                  "LiteralExtInstInteger", "LiteralSpecConstantOpInteger", "LiteralFloat",
                  "PairLiteralIntegerIdRef", "PairIdRefLiteralInteger", "PairIdRefIdRef",
-                 "Capability", "StorageClass", "Decoration", "FPEncoding", "ExecutionModel"):
+                 "Capability", "StorageClass", "Decoration", "FPEncoding", "ExecutionModel",
+                 "Scope", "MemorySemantics"):
         g.kinds_header.append("#define SG_KIND_%s %du" % (name, g.kind_index.get(name, 0xFFFF)))
     w("")
     # Instructions.
@@ -373,8 +424,13 @@ def gen_tables(g, out):
         noreq = not caps and not exts and version_code(ins.get("version")) <= 0x0100
         flags = ((1 if simple else 0) | (2 if noreq else 0) | (4 if id_tail else 0)
                  | (8 if lit_tail else 0) | (16 if value_tail else 0))
+        writes = write_operand(ins)
+        # SG_INST_WATCHED: sg_inst looks at it beyond the grammar (a write through a
+        # pointer, or a call: the read-only check), one bit on the hot path.
+        if writes or ins["opname"] == "OpFunctionCall":
+            flags |= 32
         assert len(req) == first_q or not simple
-        op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, lit_mask,
+        op_rows.append((oc, has_type, has_result, placement(ins["opname"]), flags, first_q, writes, lit_mask,
                         value_mask, label_mask, any_mask,
                         first, len(ops),
                         pool(cap_pool, caps, "c"), len(caps), pool(ext_pool, exts, "e"),
@@ -398,7 +454,7 @@ def gen_tables(g, out):
     w("")
     w("const sg_instruction sg_instructions[] = {")
     for r in op_rows:
-        w('  {%d, %d, %d, %d, %d, %d, 0x%x, 0x%x, 0x%x, 0x%x, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
+        w('  {%d, %d, %d, %d, %d, %d, %d, 0x%x, 0x%x, 0x%x, 0x%x, %d, %d, %d, %d, %d, %d, 0x%04x, "%s"},' % r)
     w("};")
     w("const uint32_t sg_instruction_count = %d;" % len(op_rows))
     # Dense opcode -> index+1 map.
@@ -474,7 +530,7 @@ def c_params(g, ins, used):
         if kind == "IdResult":
             packs.append(("result", None, None))
             continue
-        name = param_name(o, used)
+        name = param_name(o, used, kind in ID_KINDS)
         cat = g.kinds[kind]["category"]
         if q == "*" or cat == "Composite":
             if kind == "LiteralString":
@@ -661,8 +717,12 @@ def main():
         " * instruction (the same emitter, kept so that upstream renames break no caller).",
         " *",
         " * One emitter per instruction: spvgen_op_<opname in snake case>, e.g.",
-        " * spvgen_op_i_add(m, result_type, a, b). Result ids are returned; operands follow",
-        " * the grammar's order. Optional operands: ids 0, bit masks 0, literals and value",
+        " * spvgen_op_i_add(m, result_type, operand_1_id, operand_2_id). Result ids are",
+        " * returned; operands follow the grammar's order. A parameter named *_id (*_ids for a",
+        " * repeated one) takes an id; any other one a literal word: a Scope or",
+        " * MemorySemantics operand is the id of an integer OpConstant",
+        " * (spvgen_const_u32(m, SpvScopeSubgroup)), which the builder checks, never the enum",
+        " * value itself. Optional operands: ids 0, bit masks 0, literals and value",
         " * enums SPVGEN_ABSENT, strings NULL, arrays count 0 mean 'not given'. Repeated",
         " * operands are (pointer, count) pairs; enumerants with parameters take their",
         " * parameter words as (args, args_count). GLSL.std.450: spvgen_glsl_<name>. */",

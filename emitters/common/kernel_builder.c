@@ -230,7 +230,7 @@ ek_shared ek_shared_array(spvgen_module *m, uint32_t elem_type, uint32_t count, 
   ek_shared s;
   s.elem_type = elem_type;
   spvgen_type_pointer(m, SpvStorageClassWorkgroup, elem_type);
-  uint32_t arr = spvgen_type_array(m, elem_type, spvgen_const_u32(m, count));
+  uint32_t arr = spvgen_type_array(m, elem_type, count);
   s.var = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, arr), SpvStorageClassWorkgroup, 0);
   if (name) spvgen_name(m, s.var, name);
   return s;

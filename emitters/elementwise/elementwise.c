@@ -46,6 +46,7 @@ static spvgen_status plan_one(const spvgen_elementwise_desc *desc, const spvgen_
   uint64_t features = d.type == SPVGEN_ELEMENTWISE_F16
                           ? SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT
                           : 0;
+  if (caps && spvgen_caps_check(caps, message, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   /* The Vulkan memory model (the default) is a feature of its own. */
   if (!d.glsl450_memory_model) features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
   if (caps) {

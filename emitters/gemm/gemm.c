@@ -480,6 +480,7 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
   if (!plan) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
   memset(plan, 0, sizeof *plan);
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   caps = default_caps(caps, &tmp);
   spvgen_gemm_desc d;
   spvgen_status st = resolve_desc(desc, &d, msg, size);
@@ -529,6 +530,7 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
   if (!count || (max && !plans))
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "count is NULL, or plans is NULL with max > 0");
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   caps = default_caps(caps, &tmp);
   spvgen_gemm_desc d;
   spvgen_status st = resolve_desc(desc, &d, msg, size);

@@ -86,7 +86,7 @@ spvgen_status mlp_grid_resolve(spvgen_mlp_config *p, char *msg, size_t size) {
 static uint32_t const_array_u32(spvgen_module *m, const uint32_t *v, uint32_t n) {
   uint32_t u32 = ek_u32_type(m), ids[SPVGEN_MLP_MAX_GRID_LEVELS];
   for (uint32_t i = 0; i < n; i++) ids[i] = ek_u32(m, v[i]);
-  uint32_t t = spvgen_type_array(m, u32, ek_u32(m, n));
+  uint32_t t = spvgen_type_array(m, u32, n);
   return ek_local(m, t, spvgen_const_composite(m, t, ids, n));
 }
 
@@ -108,7 +108,7 @@ void mlp_grid_begin(spvgen_module *m, const spvgen_mlp_config *p, const ek_buffe
     hashed[l] = p->grid[l].hashed;
     scale[l] = spvgen_const_f32(m, p->grid[l].scale);
   }
-  uint32_t ft = spvgen_type_array(m, g->f32, ek_u32(m, L));
+  uint32_t ft = spvgen_type_array(m, g->f32, L);
   g->scale = ek_local(m, ft, spvgen_const_composite(m, ft, scale, L));
   g->res = const_array_u32(m, res, L);
   g->entries = const_array_u32(m, ent, L);
@@ -259,7 +259,7 @@ void mlp_grid_encode_array(spvgen_module *m, const mlp_grid *g, const uint32_t *
 
 void mlp_grid_encode(spvgen_module *m, const mlp_grid *g, const uint32_t *x, uint32_t *out) {
   const uint32_t W = g->p->encoded_width;
-  uint32_t arr = ek_local(m, spvgen_type_array(m, g->f32, ek_u32(m, W)), 0);
+  uint32_t arr = ek_local(m, spvgen_type_array(m, g->f32, W), 0);
   mlp_grid_encode_array(m, g, x, arr, 0);
   uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, g->f32);
   for (uint32_t j = 0; j < W; j++) {

@@ -57,9 +57,9 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
                           spvgen_mlp_function_info *info) {
   const spvgen_mlp_desc *d = &p->desc;
   uint32_t f32 = ek_f32_type(m), u32 = ek_u32_type(m);
-  uint32_t arr_in = spvgen_type_array(m, f32, ek_u32(m, d->input_width));
-  uint32_t arr_out = spvgen_type_array(m, f32, ek_u32(m, d->output_width));
-  uint32_t arr_w = spvgen_type_array(m, f32, ek_u32(m, mlp_max_width(p)));
+  uint32_t arr_in = spvgen_type_array(m, f32, d->input_width);
+  uint32_t arr_out = spvgen_type_array(m, f32, d->output_width);
+  uint32_t arr_w = spvgen_type_array(m, f32, mlp_max_width(p));
   uint32_t fptr = spvgen_type_pointer(m, SpvStorageClassFunction, f32);
   ek_buffer wb = mlp_weights_buffer(m, info);
   uint32_t param = 0;

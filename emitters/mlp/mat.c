@@ -716,7 +716,7 @@ static uint32_t activation_function(mat_ctx *c, spvgen_mlp_activation act) {
 /* A Workgroup array of `count` elements of type elem, named. */
 static uint32_t shared_array(mat_ctx *c, uint32_t elem, uint32_t count, const char *name) {
   spvgen_module *m = c->m;
-  uint32_t v = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, spvgen_type_array(m, elem, ek_u32(m, count))),
+  uint32_t v = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, spvgen_type_array(m, elem, count)),
                                SpvStorageClassWorkgroup, 0);
   spvgen_name(m, v, name);
   return v;
@@ -748,7 +748,7 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   c->emu = emulated(c->p);
   if (c->emu) {
     c->emu_len = FR * FR / g->sg;
-    c->emu_arr = spvgen_type_array(m, c->f32, ek_u32(m, c->emu_len));
+    c->emu_arr = spvgen_type_array(m, c->f32, c->emu_len);
     c->wpu = spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->u32);
     c->scr = shared_array(c, c->f16, g->S * 2 * FR * FR, "emulation_scratch");
   }
@@ -937,7 +937,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
      * loops over the point fragments with the Unroll hint: the driver unrolls them, so
      * the array indices become constants and the accumulators registers, while the
      * module holds one copy of a fragment's loads and MulAdds instead of R. */
-    uint32_t arr_t = spvgen_type_array(m, c->tc, ek_u32(m, g->R));
+    uint32_t arr_t = spvgen_type_array(m, c->tc, g->R);
     uint32_t ptr_t = spvgen_type_pointer(m, SpvStorageClassFunction, c->tc);
     uint32_t accv[MAX_ACC];
     for (uint32_t jj = 0; jj < own; jj++) accv[jj] = ek_local(m, arr_t, 0);

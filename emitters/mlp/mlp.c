@@ -385,6 +385,10 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
   if (msg && size) msg[0] = 0;
   if (!plan) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) {
+    memset(plan, 0, sizeof *plan);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
   caps = default_caps(caps, &tmp);
   spvgen_mlp_config base;
   spvgen_status st = resolve(desc, &base, msg, size);
@@ -435,6 +439,7 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                     "count is NULL, or plans is NULL with max > 0");
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   caps = default_caps(caps, &tmp);
   spvgen_mlp_config base;
   spvgen_status st = resolve(desc, &base, msg, size);

@@ -156,6 +156,14 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
                       (unsigned long long)grad_shared(net, w), caps->name, shared_max);
+  /* The vec gradient kernel's push constants: the point count, the loss scale, and a
+   * matrix and a bias offset per layer, one block member each. */
+  if (vec && 2 + 2 * net->layer_count > SPVGEN_PUSH_CONSTANT_MAX_MEMBERS)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "%u layers: the vec variant's gradient kernel takes 2 + 2 per layer push constants "
+                          "(%u), a push constant block at most %u members (at most %u layers)",
+                          net->layer_count, 2 + 2 * net->layer_count, SPVGEN_PUSH_CONSTANT_MAX_MEMBERS,
+                          (SPVGEN_PUSH_CONSTANT_MAX_MEMBERS - 2) / 2);
   p->grad_push_constant_size = vec ? 8 + 8 * net->layer_count : 4;
   uint32_t push = p->grad_push_constant_size > 8 ? p->grad_push_constant_size : 8;
   if (caps->max_push_constants_size && caps->max_push_constants_size < push)
@@ -211,6 +219,10 @@ spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
   }
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) {
+    memset(plan, 0, sizeof *plan);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
   spvgen_status st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
   if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
   return st;
@@ -226,6 +238,7 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "desc or count is NULL, or plans is NULL with max > 0");
   spvgen_device_caps tmp;
+  if (caps && spvgen_caps_check(caps, msg, size) != SPVGEN_OK) return SPVGEN_ERROR_INVALID_ARGUMENT;
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;
@@ -378,9 +391,9 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     A += Ly->outputs;
     Z += Ly->outputs;
   }
-  uint32_t sh_a_t = spvgen_type_array(m, c.f32, ek_u32(m, W * maxi));
-  uint32_t sh_d_t = spvgen_type_array(m, c.f32, ek_u32(m, W * maxo));
-  uint32_t sh_l_t = spvgen_type_array(m, c.f32, ek_u32(m, W));
+  uint32_t sh_a_t = spvgen_type_array(m, c.f32, W * maxi);
+  uint32_t sh_d_t = spvgen_type_array(m, c.f32, W * maxo);
+  uint32_t sh_l_t = spvgen_type_array(m, c.f32, W);
   uint32_t sh_a = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_a_t), SpvStorageClassWorkgroup, 0);
   uint32_t sh_d = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_d_t), SpvStorageClassWorkgroup, 0);
   uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_l_t), SpvStorageClassWorkgroup, 0);
@@ -391,9 +404,9 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
 
   spvgen_compute_main(m, "main", W, 1, 1);
-  c.act = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, A)), 0);
-  c.zs = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, Z)), 0);
-  c.dl = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, Z)), 0);
+  c.act = ek_local(m, spvgen_type_array(m, c.f32, A), 0);
+  c.zs = ek_local(m, spvgen_type_array(m, c.f32, Z), 0);
+  c.dl = ek_local(m, spvgen_type_array(m, c.f32, Z), 0);
   spvgen_name(m, c.act, "a");
   spvgen_name(m, c.zs, "z");
   spvgen_name(m, c.dl, "delta");
@@ -503,7 +516,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
      * the table's gradient (valid points only) */
     if (grid) {
       const spvgen_mlp_layer *L0 = &p->layers[0];
-      uint32_t denc = ek_local(m, spvgen_type_array(m, c.f32, ek_u32(m, p->encoded_width)), 0);
+      uint32_t denc = ek_local(m, spvgen_type_array(m, c.f32, p->encoded_width), 0);
       uint32_t j = mlp_for_begin(m, v_j, zero_u, ek_u32(m, L0->inputs));
       {
         spvgen_store(m, v_acc, zero_f);
@@ -622,7 +635,7 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   spvgen_member_name(m, pc.struct_type, 0, "points");
   spvgen_member_name(m, pc.struct_type, 1, "loss_scale");
   uint32_t sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup,
-                                                         spvgen_type_array(m, f32, ek_u32(m, W))),
+                                                         spvgen_type_array(m, f32, W)),
                                   SpvStorageClassWorkgroup, 0);
   spvgen_name(m, sh_l, "shared_loss");
   uint32_t wptr = spvgen_type_pointer(m, SpvStorageClassWorkgroup, f32);

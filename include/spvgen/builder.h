@@ -145,12 +145,18 @@ uint32_t spvgen_type_float(spvgen_module *m, uint32_t width);
 uint32_t spvgen_type_float_encoded(spvgen_module *m, uint32_t width, uint32_t encoding);
 uint32_t spvgen_type_vector(spvgen_module *m, uint32_t component, uint32_t count);
 uint32_t spvgen_type_matrix(spvgen_module *m, uint32_t column_type, uint32_t columns);
-/* length_id is a constant id (spvgen_const_u32 or a spec constant). */
-uint32_t spvgen_type_array(spvgen_module *m, uint32_t element, uint32_t length_id);
+/* An array of count elements (a number, at least 1; the length constant is made here).
+ * The _id forms take the length as the id of an integer constant the caller made
+ * (spvgen_const_u32, spvgen_const_bits for a 64-bit length, or a specialization
+ * constant), and refuse any other id: a count can never be taken for an id, nor an id
+ * for a count. */
+uint32_t spvgen_type_array(spvgen_module *m, uint32_t element, uint32_t count);
+uint32_t spvgen_type_array_id(spvgen_module *m, uint32_t element, uint32_t length_id);
 uint32_t spvgen_type_runtime_array(spvgen_module *m, uint32_t element);
 /* Same, decorated with ArrayStride; distinct strides give distinct types. */
-uint32_t spvgen_type_array_strided(spvgen_module *m, uint32_t element, uint32_t length_id,
-                                   uint32_t stride);
+uint32_t spvgen_type_array_strided(spvgen_module *m, uint32_t element, uint32_t count, uint32_t stride);
+uint32_t spvgen_type_array_strided_id(spvgen_module *m, uint32_t element, uint32_t length_id,
+                                      uint32_t stride);
 uint32_t spvgen_type_runtime_array_strided(spvgen_module *m, uint32_t element,
                                            uint32_t stride);
 /* Never merged: each call gives a new struct type. */
@@ -390,12 +396,15 @@ void spvgen_emit(spvgen_module *m, SpvOp opcode, const uint32_t *operands, uint3
 uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type,
                             const uint32_t *operands, uint32_t count);
 
-/* Common helpers (typed; the generated spvgen_op_* cover everything else). spvgen_store
- * (and every store helper of spvgen/coop.h) refuses a pointer derived, through access
- * chains, from a buffer whose member or variable is decorated NonWritable (a read-only
- * spvgen_storage_buffer / spvgen_buffer_declare, or spvgen_decorate /
+/* Common helpers (typed; the generated spvgen_op_* cover everything else). Every
+ * instruction that writes memory (spvgen_store, OpStore, OpCopyMemory(Sized), atomics,
+ * the cooperative stores of spvgen/coop.h; through any emitter, generated or raw) is
+ * refused when its pointer may come, through access chains, copies, bitcasts, selects or
+ * phis (no hop limit), from a buffer whose member or variable is decorated NonWritable (a
+ * read-only spvgen_storage_buffer / spvgen_buffer_declare, or spvgen_decorate /
  * spvgen_member_decorate with NonWritable; a decoration emitted through the raw
- * spvgen_op_decorate is not seen). */
+ * spvgen_op_decorate is not seen); spvgen_module_finish also refuses a write through a
+ * function parameter that a call binds to such a buffer. */
 uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer);
 void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value);
 /* OpAccessChain with index ids. The result pointer type is pointer_type; it is checked

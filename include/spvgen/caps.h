@@ -294,6 +294,27 @@ typedef struct spvgen_device_caps {
   uint32_t compute_units;
 } spvgen_device_caps;
 
+/* Caps are data from outside (a driver, a JSON file, a struct a caller filled): before
+ * anything divides by or loops over them, this one check holds every source to the same
+ * rules, and the plan functions (gemm, mlp, elementwise), the caps JSON reader, the
+ * presets and spvgen_vk_caps all apply it. SPVGEN_OK, or SPVGEN_ERROR_INVALID_ARGUMENT
+ * with a message naming the field, its value and the rule ("spvgen_caps_check: <device>:
+ * coopmat_flex[0].k_granularity 0 is not 1 to 256"):
+ *  - name, driver_name, driver_info NUL-terminated in their arrays;
+ *  - subgroup_size, min_ and max_subgroup_size 0 (unknown) or a power of two up to 128,
+ *    min <= subgroup_size <= max when all are known;
+ *  - max_workgroup_invocations and each max_workgroup_size 1 to 65536, each
+ *    max_workgroup_count 1 to 2^31 - 1, max_shared_memory up to 1 GiB,
+ *    max_push_constants_size up to 64 KiB,
+ *    coopmat2_workgroup_scope_max_workgroup_size up to 65536;
+ *  - the list counts at most their arrays (SPVGEN_MAX_COOPMAT_SHAPES, ...);
+ *  - in each listed entry: M, N, K and each granularity 1 to 256, component types within
+ *    spvgen_component_type (UNKNOWN included), scope device, workgroup or subgroup,
+ *    workgroup_invocations up to 65536;
+ *  - every bool field 0 or 1 (a byte pattern there would be undefined to read).
+ * NULL caps is SPVGEN_ERROR_INVALID_ARGUMENT. */
+spvgen_status spvgen_caps_check(const spvgen_device_caps *caps, char *message, size_t message_size);
+
 /* (caps->features & mask) == mask; false for NULL caps. */
 bool spvgen_caps_has(const spvgen_device_caps *caps, uint64_t mask);
 

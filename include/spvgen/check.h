@@ -39,20 +39,34 @@ typedef struct spvgen_validate_options {
   int scalar_block_layout;  /* VK_EXT_scalar_block_layout rules */
 } spvgen_validate_options;
 
+/* The largest module spvgen_validate and spvgen_disassemble take, in words (4 MiB).
+ * SPIRV-Tools 2025.1 holds about 45 bytes per word while it validates (a 16 MiB module
+ * peaks near 700 MB), so a larger module is refused with SPVGEN_ERROR_OUT_OF_MEMORY
+ * before SPIRV-Tools sees it: an embedded caller's memory stays bounded (about 200 MB
+ * at this limit) whatever words it is handed. spvgen's own kernels are under 64 KiB. */
+#define SPVGEN_VALIDATE_MAX_WORDS ((size_t)1 << 20)
+
 /* Validates words. Returns SPVGEN_OK, SPVGEN_ERROR_VALIDATION (message holds the
  * validator's text; a binary that does not even parse is reported the same way),
  * SPVGEN_ERROR_INVALID_ARGUMENT (NULL words, fewer than the 5 header words, an
- * unknown env), or SPVGEN_ERROR_OUT_OF_MEMORY. message (may be NULL) gets at most
+ * unknown env), or SPVGEN_ERROR_OUT_OF_MEMORY (memory ran out, or count is over
+ * SPVGEN_VALIDATE_MAX_WORDS: "... words is over the ... a module may have"). message (may be NULL) gets at most
  * message_size bytes, NUL-terminated; it is "" on success. options may be NULL
  * (Vulkan 1.3, default layout rules). For every Vulkan env, a capability that no Vulkan
  * version or extension allows (Kernel, Addresses, Linkage, ...: see
  * spvgen_vk_capability_find in spvgen/caps.h) is SPVGEN_ERROR_VALIDATION with a message
- * naming it, which SPIRV-Tools 2025.1 checks only up to Vulkan 1.2. For every env, a
- * cooperative-vector instruction whose vector operand (the Input of
+ * naming it, which SPIRV-Tools 2025.1 checks only up to Vulkan 1.2. For every env, the
+ * operands that SPIRV-Tools 2025.1's validator reads unchecked (and dies on: SIGSEGV,
+ * or an uncaught C++ exception that aborts the process) are checked first, and a wrong
+ * one is SPVGEN_ERROR_VALIDATION naming the instruction, its word and the operand:
+ * the vector operand of a cooperative-vector instruction (the Input of
  * OpCooperativeVectorMatrixMul(Add)NV, A and B of ...OuterProductAccumulateNV, V of
- * ...ReduceSumAccumulateNV, Object of OpCooperativeVectorStoreNV) is not a cooperative
- * vector is SPVGEN_ERROR_VALIDATION naming the instruction, its word and the operand:
- * SPIRV-Tools 2025.1's validator dereferences null on it, so it is checked first. */
+ * ...ReduceSumAccumulateNV, Object of OpCooperativeVectorStoreNV) must be a cooperative
+ * vector; DecodeFunc (OpCooperativeMatrixLoadTensorNV), Func
+ * (OpCooperativeMatrixPerElementOpNV) and CombineFunc (OpCooperativeMatrixReduceNV) must
+ * be OpFunctions with an OpTypeFunction type (a DecodeFunc's with three parameters, the
+ * first a pointer); a TensorView operand must be a value with a type. The upstream
+ * reports are in docs/design-notes.md ("Validator crashes"). */
 spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                               const spvgen_validate_options *options, char *message,
                               size_t message_size);
@@ -68,7 +82,8 @@ enum {
  * spvgen_free_text) and message is "". On a decoding error (or NULL words, fewer than 5
  * words, unknown flags, NULL text) returns SPVGEN_ERROR_INVALID_ARGUMENT, *text is NULL
  * and message (when not NULL and message_size > 0; truncated to fit) says what was
- * wrong ("spvgen_disassemble: ..."); when memory runs out, SPVGEN_ERROR_OUT_OF_MEMORY.
+ * wrong ("spvgen_disassemble: ..."); when memory runs out, or count is over
+ * SPVGEN_VALIDATE_MAX_WORDS, SPVGEN_ERROR_OUT_OF_MEMORY.
  * The module need not be valid, only decodable. */
 spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t flags,
                                  char **text, char *message, size_t message_size);

@@ -12,8 +12,12 @@
  * instruction (the same emitter, kept so that upstream renames break no caller).
  *
  * One emitter per instruction: spvgen_op_<opname in snake case>, e.g.
- * spvgen_op_i_add(m, result_type, a, b). Result ids are returned; operands follow
- * the grammar's order. Optional operands: ids 0, bit masks 0, literals and value
+ * spvgen_op_i_add(m, result_type, operand_1_id, operand_2_id). Result ids are
+ * returned; operands follow the grammar's order. A parameter named *_id (*_ids for a
+ * repeated one) takes an id; any other one a literal word: a Scope or
+ * MemorySemantics operand is the id of an integer OpConstant
+ * (spvgen_const_u32(m, SpvScopeSubgroup)), which the builder checks, never the enum
+ * value itself. Optional operands: ids 0, bit masks 0, literals and value
  * enums SPVGEN_ABSENT, strings NULL, arrays count 0 mean 'not given'. Repeated
  * operands are (pointer, count) pairs; enumerants with parameters take their
  * parameter words as (args, args_count). GLSL.std.450: spvgen_glsl_<name>. */
@@ -37,22 +41,22 @@ SPVGEN_API
 void spvgen_op_source_continued(spvgen_module *m, const char *continued_source);
 /* OpSource (3); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_source(spvgen_module *m, uint32_t source_language, uint32_t version, uint32_t file, const char *source);
+void spvgen_op_source(spvgen_module *m, uint32_t source_language, uint32_t version, uint32_t file_id, const char *source);
 /* OpSourceExtension (4); SPIR-V 1.0 */
 SPVGEN_API
 void spvgen_op_source_extension(spvgen_module *m, const char *extension);
 /* OpName (5); SPIR-V 1.0; raw: prefer spvgen_name */
 SPVGEN_API
-void spvgen_op_name(spvgen_module *m, uint32_t target, const char *name);
+void spvgen_op_name(spvgen_module *m, uint32_t target_id, const char *name);
 /* OpMemberName (6); SPIR-V 1.0; raw: prefer spvgen_member_name */
 SPVGEN_API
-void spvgen_op_member_name(spvgen_module *m, uint32_t type, uint32_t member, const char *name);
+void spvgen_op_member_name(spvgen_module *m, uint32_t type_id, uint32_t member, const char *name);
 /* OpString (7); SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_string(spvgen_module *m, const char *string);
 /* OpLine (8); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_line(spvgen_module *m, uint32_t file, uint32_t line, uint32_t column);
+void spvgen_op_line(spvgen_module *m, uint32_t file_id, uint32_t line, uint32_t column);
 /* OpExtension (10); SPIR-V 1.0; raw: prefer spvgen_extension */
 SPVGEN_API
 void spvgen_op_extension(spvgen_module *m, const char *name);
@@ -61,16 +65,16 @@ SPVGEN_API
 uint32_t spvgen_op_ext_inst_import(spvgen_module *m, const char *name);
 /* OpExtInst (12); SPIR-V 1.0; raw: prefer spvgen_ext_inst */
 SPVGEN_API
-uint32_t spvgen_op_ext_inst(spvgen_module *m, uint32_t result_type, uint32_t set, uint32_t instruction, const uint32_t *operand_1, uint32_t operand_1_count);
+uint32_t spvgen_op_ext_inst(spvgen_module *m, uint32_t result_type, uint32_t set_id, uint32_t instruction, const uint32_t *operand_1_ids, uint32_t operand_1_ids_count);
 /* OpMemoryModel (14); SPIR-V 1.0; raw: prefer spvgen_module_create (spvgen_module_desc) */
 SPVGEN_API
 void spvgen_op_memory_model(spvgen_module *m, uint32_t addressing_model, uint32_t memory_model);
 /* OpEntryPoint (15); SPIR-V 1.0; raw: prefer spvgen_entry_point */
 SPVGEN_API
-void spvgen_op_entry_point(spvgen_module *m, uint32_t execution_model, uint32_t entry_point, const char *name, const uint32_t *interface, uint32_t interface_count);
+void spvgen_op_entry_point(spvgen_module *m, uint32_t execution_model, uint32_t entry_point_id, const char *name, const uint32_t *interface_ids, uint32_t interface_ids_count);
 /* OpExecutionMode (16); SPIR-V 1.0; raw: prefer spvgen_execution_mode */
 SPVGEN_API
-void spvgen_op_execution_mode(spvgen_module *m, uint32_t entry_point, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count);
+void spvgen_op_execution_mode(spvgen_module *m, uint32_t entry_point_id, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count);
 /* OpCapability (17); SPIR-V 1.0; raw: prefer spvgen_capability */
 SPVGEN_API
 void spvgen_op_capability(spvgen_module *m, uint32_t capability);
@@ -88,37 +92,37 @@ SPVGEN_API
 uint32_t spvgen_op_type_float(spvgen_module *m, uint32_t width, uint32_t floating_point_encoding);
 /* OpTypeVector (23); SPIR-V 1.0; raw: prefer spvgen_type_vector */
 SPVGEN_API
-uint32_t spvgen_op_type_vector(spvgen_module *m, uint32_t component_type, uint32_t component_count);
+uint32_t spvgen_op_type_vector(spvgen_module *m, uint32_t component_type_id, uint32_t component_count);
 /* OpTypeMatrix (24); capabilities Matrix; SPIR-V 1.0; raw: prefer spvgen_type_matrix */
 SPVGEN_API
-uint32_t spvgen_op_type_matrix(spvgen_module *m, uint32_t column_type, uint32_t column_count);
+uint32_t spvgen_op_type_matrix(spvgen_module *m, uint32_t column_type_id, uint32_t column_count);
 /* OpTypeImage (25); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_type_image(spvgen_module *m, uint32_t sampled_type, uint32_t dim, uint32_t depth, uint32_t arrayed, uint32_t ms, uint32_t sampled, uint32_t image_format, uint32_t access_qualifier);
+uint32_t spvgen_op_type_image(spvgen_module *m, uint32_t sampled_type_id, uint32_t dim, uint32_t depth, uint32_t arrayed, uint32_t ms, uint32_t sampled, uint32_t image_format, uint32_t access_qualifier);
 /* OpTypeSampler (26); SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_type_sampler(spvgen_module *m);
 /* OpTypeSampledImage (27); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_type_sampled_image(spvgen_module *m, uint32_t image_type);
+uint32_t spvgen_op_type_sampled_image(spvgen_module *m, uint32_t image_type_id);
 /* OpTypeArray (28); SPIR-V 1.0; raw: prefer spvgen_type_array, spvgen_type_array_strided */
 SPVGEN_API
-uint32_t spvgen_op_type_array(spvgen_module *m, uint32_t element_type, uint32_t length);
+uint32_t spvgen_op_type_array(spvgen_module *m, uint32_t element_type_id, uint32_t length_id);
 /* OpTypeRuntimeArray (29); capabilities Shader; SPIR-V 1.0; raw: prefer spvgen_type_runtime_array, spvgen_type_runtime_array_strided */
 SPVGEN_API
-uint32_t spvgen_op_type_runtime_array(spvgen_module *m, uint32_t element_type);
+uint32_t spvgen_op_type_runtime_array(spvgen_module *m, uint32_t element_type_id);
 /* OpTypeStruct (30); SPIR-V 1.0; raw: prefer spvgen_type_struct */
 SPVGEN_API
-uint32_t spvgen_op_type_struct(spvgen_module *m, const uint32_t *member_0_type, uint32_t member_0_type_count);
+uint32_t spvgen_op_type_struct(spvgen_module *m, const uint32_t *member_0_type_ids, uint32_t member_0_type_ids_count);
 /* OpTypeOpaque (31); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_type_opaque(spvgen_module *m, const char *the_name_of_the_opaque_type);
 /* OpTypePointer (32); SPIR-V 1.0; raw: prefer spvgen_type_pointer */
 SPVGEN_API
-uint32_t spvgen_op_type_pointer(spvgen_module *m, uint32_t storage_class, uint32_t type);
+uint32_t spvgen_op_type_pointer(spvgen_module *m, uint32_t storage_class, uint32_t type_id);
 /* OpTypeFunction (33); SPIR-V 1.0; raw: prefer spvgen_type_function */
 SPVGEN_API
-uint32_t spvgen_op_type_function(spvgen_module *m, uint32_t return_type, const uint32_t *parameter_0_type, uint32_t parameter_0_type_count);
+uint32_t spvgen_op_type_function(spvgen_module *m, uint32_t return_type_id, const uint32_t *parameter_0_type_ids, uint32_t parameter_0_type_ids_count);
 /* OpTypeEvent (34); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_type_event(spvgen_module *m);
@@ -136,7 +140,7 @@ SPVGEN_API
 uint32_t spvgen_op_type_pipe(spvgen_module *m, uint32_t qualifier);
 /* OpTypeForwardPointer (39); capabilities Addresses, PhysicalStorageBufferAddresses; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_type_forward_pointer(spvgen_module *m, uint32_t pointer_type, uint32_t storage_class);
+void spvgen_op_type_forward_pointer(spvgen_module *m, uint32_t pointer_type_id, uint32_t storage_class);
 /* OpConstantTrue (41); SPIR-V 1.0; raw: prefer spvgen_const_bool */
 SPVGEN_API
 uint32_t spvgen_op_constant_true(spvgen_module *m, uint32_t result_type);
@@ -148,7 +152,7 @@ SPVGEN_API
 uint32_t spvgen_op_constant(spvgen_module *m, uint32_t result_type, const uint32_t *value, uint32_t value_count);
 /* OpConstantComposite (44); SPIR-V 1.0; raw: prefer spvgen_const_composite */
 SPVGEN_API
-uint32_t spvgen_op_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count);
+uint32_t spvgen_op_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count);
 /* OpConstantSampler (45); capabilities LiteralSampler; SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_constant_sampler(spvgen_module *m, uint32_t result_type, uint32_t sampler_addressing_mode, uint32_t param, uint32_t sampler_filter_mode);
@@ -166,13 +170,13 @@ SPVGEN_API
 uint32_t spvgen_op_spec_constant(spvgen_module *m, uint32_t result_type, const uint32_t *value, uint32_t value_count);
 /* OpSpecConstantComposite (51); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_spec_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count);
+uint32_t spvgen_op_spec_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count);
 /* OpSpecConstantOp (52); SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_spec_constant_op(spvgen_module *m, uint32_t result_type, uint32_t opcode);
 /* OpFunction (54); SPIR-V 1.0; raw: prefer spvgen_function_begin */
 SPVGEN_API
-uint32_t spvgen_op_function(spvgen_module *m, uint32_t result_type, uint32_t function_control, uint32_t function_type);
+uint32_t spvgen_op_function(spvgen_module *m, uint32_t result_type, uint32_t function_control, uint32_t function_type_id);
 /* OpFunctionParameter (55); SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_function_parameter(spvgen_module *m, uint32_t result_type);
@@ -181,454 +185,454 @@ SPVGEN_API
 void spvgen_op_function_end(spvgen_module *m);
 /* OpFunctionCall (57); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_function_call(spvgen_module *m, uint32_t result_type, uint32_t function, const uint32_t *argument_0, uint32_t argument_0_count);
+uint32_t spvgen_op_function_call(spvgen_module *m, uint32_t result_type, uint32_t function_id, const uint32_t *argument_0_ids, uint32_t argument_0_ids_count);
 /* OpVariable (59); SPIR-V 1.0; raw: prefer spvgen_variable */
 SPVGEN_API
-uint32_t spvgen_op_variable(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t initializer);
+uint32_t spvgen_op_variable(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t initializer_id);
 /* OpImageTexelPointer (60); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_texel_pointer(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t sample);
+uint32_t spvgen_op_image_texel_pointer(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t sample_id);
 /* OpLoad (61); SPIR-V 1.0; raw: prefer spvgen_load */
 SPVGEN_API
-uint32_t spvgen_op_load(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+uint32_t spvgen_op_load(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpStore (62); SPIR-V 1.0; raw: prefer spvgen_store */
 SPVGEN_API
-void spvgen_op_store(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+void spvgen_op_store(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpCopyMemory (63); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_copy_memory(spvgen_module *m, uint32_t target, uint32_t source, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count);
+void spvgen_op_copy_memory(spvgen_module *m, uint32_t target_id, uint32_t source_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count);
 /* OpCopyMemorySized (64); capabilities Addresses, UntypedPointersKHR; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_copy_memory_sized(spvgen_module *m, uint32_t target, uint32_t source, uint32_t size, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count);
+void spvgen_op_copy_memory_sized(spvgen_module *m, uint32_t target_id, uint32_t source_id, uint32_t size_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count);
 /* OpAccessChain (65); SPIR-V 1.0; raw: prefer spvgen_access_chain */
 SPVGEN_API
-uint32_t spvgen_op_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpInBoundsAccessChain (66); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_in_bounds_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_in_bounds_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpPtrAccessChain (67); capabilities Addresses, VariablePointers, VariablePointersStorageBuffer, PhysicalStorageBufferAddresses; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpArrayLength (68); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_array_length(spvgen_module *m, uint32_t result_type, uint32_t structure, uint32_t array_member);
+uint32_t spvgen_op_array_length(spvgen_module *m, uint32_t result_type, uint32_t structure_id, uint32_t array_member);
 /* OpGenericPtrMemSemantics (69); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_generic_ptr_mem_semantics(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_generic_ptr_mem_semantics(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpInBoundsPtrAccessChain (70); capabilities Addresses; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_in_bounds_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_in_bounds_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpDecorate (71); SPIR-V 1.0; raw: prefer spvgen_decorate */
 SPVGEN_API
-void spvgen_op_decorate(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_decorate(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpMemberDecorate (72); SPIR-V 1.0; raw: prefer spvgen_member_decorate */
 SPVGEN_API
-void spvgen_op_member_decorate(spvgen_module *m, uint32_t structure_type, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_member_decorate(spvgen_module *m, uint32_t structure_type_id, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpDecorationGroup (73); SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_decoration_group(spvgen_module *m);
 /* OpGroupDecorate (74); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_group_decorate(spvgen_module *m, uint32_t decoration_group, const uint32_t *targets, uint32_t targets_count);
+void spvgen_op_group_decorate(spvgen_module *m, uint32_t decoration_group_id, const uint32_t *targets_ids, uint32_t targets_ids_count);
 /* OpGroupMemberDecorate (75); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_group_member_decorate(spvgen_module *m, uint32_t decoration_group, const uint32_t *targets, uint32_t targets_count);
+void spvgen_op_group_member_decorate(spvgen_module *m, uint32_t decoration_group_id, const uint32_t *targets, uint32_t targets_count);
 /* OpVectorExtractDynamic (77); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_vector_extract_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t index);
+uint32_t spvgen_op_vector_extract_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t index_id);
 /* OpVectorInsertDynamic (78); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_vector_insert_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t component, uint32_t index);
+uint32_t spvgen_op_vector_insert_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t component_id, uint32_t index_id);
 /* OpVectorShuffle (79); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_vector_shuffle(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, const uint32_t *components, uint32_t components_count);
+uint32_t spvgen_op_vector_shuffle(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, const uint32_t *components, uint32_t components_count);
 /* OpCompositeConstruct (80); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_composite_construct(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count);
+uint32_t spvgen_op_composite_construct(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count);
 /* OpCompositeExtract (81); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_composite_extract(spvgen_module *m, uint32_t result_type, uint32_t composite, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_composite_extract(spvgen_module *m, uint32_t result_type, uint32_t composite_id, const uint32_t *indexes, uint32_t indexes_count);
 /* OpCompositeInsert (82); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_composite_insert(spvgen_module *m, uint32_t result_type, uint32_t object, uint32_t composite, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_composite_insert(spvgen_module *m, uint32_t result_type, uint32_t object_id, uint32_t composite_id, const uint32_t *indexes, uint32_t indexes_count);
 /* OpCopyObject (83); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_copy_object(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_copy_object(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpTranspose (84); capabilities Matrix; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_transpose(spvgen_module *m, uint32_t result_type, uint32_t matrix);
+uint32_t spvgen_op_transpose(spvgen_module *m, uint32_t result_type, uint32_t matrix_id);
 /* OpSampledImage (86); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_sampled_image(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t sampler);
+uint32_t spvgen_op_sampled_image(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t sampler_id);
 /* OpImageSampleImplicitLod (87); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleExplicitLod (88); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleDrefImplicitLod (89); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleDrefExplicitLod (90); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleProjImplicitLod (91); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleProjExplicitLod (92); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleProjDrefImplicitLod (93); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSampleProjDrefExplicitLod (94); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageFetch (95); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_fetch(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_fetch(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageGather (96); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t component, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t component_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageDrefGather (97); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageRead (98); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_read(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_read(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageWrite (99); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_image_write(spvgen_module *m, uint32_t image, uint32_t coordinate, uint32_t texel, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+void spvgen_op_image_write(spvgen_module *m, uint32_t image_id, uint32_t coordinate_id, uint32_t texel_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImage (100); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image(spvgen_module *m, uint32_t result_type, uint32_t sampled_image);
+uint32_t spvgen_op_image(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id);
 /* OpImageQueryFormat (101); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_format(spvgen_module *m, uint32_t result_type, uint32_t image);
+uint32_t spvgen_op_image_query_format(spvgen_module *m, uint32_t result_type, uint32_t image_id);
 /* OpImageQueryOrder (102); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_order(spvgen_module *m, uint32_t result_type, uint32_t image);
+uint32_t spvgen_op_image_query_order(spvgen_module *m, uint32_t result_type, uint32_t image_id);
 /* OpImageQuerySizeLod (103); capabilities Kernel, ImageQuery; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_size_lod(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t level_of_detail);
+uint32_t spvgen_op_image_query_size_lod(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t level_of_detail_id);
 /* OpImageQuerySize (104); capabilities Kernel, ImageQuery; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_size(spvgen_module *m, uint32_t result_type, uint32_t image);
+uint32_t spvgen_op_image_query_size(spvgen_module *m, uint32_t result_type, uint32_t image_id);
 /* OpImageQueryLod (105); capabilities ImageQuery; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate);
+uint32_t spvgen_op_image_query_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id);
 /* OpImageQueryLevels (106); capabilities Kernel, ImageQuery; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_levels(spvgen_module *m, uint32_t result_type, uint32_t image);
+uint32_t spvgen_op_image_query_levels(spvgen_module *m, uint32_t result_type, uint32_t image_id);
 /* OpImageQuerySamples (107); capabilities Kernel, ImageQuery; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_query_samples(spvgen_module *m, uint32_t result_type, uint32_t image);
+uint32_t spvgen_op_image_query_samples(spvgen_module *m, uint32_t result_type, uint32_t image_id);
 /* OpConvertFToU (109); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_convert_f_to_u(spvgen_module *m, uint32_t result_type, uint32_t float_value);
+uint32_t spvgen_op_convert_f_to_u(spvgen_module *m, uint32_t result_type, uint32_t float_value_id);
 /* OpConvertFToS (110); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_convert_f_to_s(spvgen_module *m, uint32_t result_type, uint32_t float_value);
+uint32_t spvgen_op_convert_f_to_s(spvgen_module *m, uint32_t result_type, uint32_t float_value_id);
 /* OpConvertSToF (111); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_convert_s_to_f(spvgen_module *m, uint32_t result_type, uint32_t signed_value);
+uint32_t spvgen_op_convert_s_to_f(spvgen_module *m, uint32_t result_type, uint32_t signed_value_id);
 /* OpConvertUToF (112); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_convert_u_to_f(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value);
+uint32_t spvgen_op_convert_u_to_f(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value_id);
 /* OpUConvert (113); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_convert(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value);
+uint32_t spvgen_op_u_convert(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value_id);
 /* OpSConvert (114); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_convert(spvgen_module *m, uint32_t result_type, uint32_t signed_value);
+uint32_t spvgen_op_s_convert(spvgen_module *m, uint32_t result_type, uint32_t signed_value_id);
 /* OpFConvert (115); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_convert(spvgen_module *m, uint32_t result_type, uint32_t float_value);
+uint32_t spvgen_op_f_convert(spvgen_module *m, uint32_t result_type, uint32_t float_value_id);
 /* OpQuantizeToF16 (116); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_quantize_to_f16(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_op_quantize_to_f16(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* OpConvertPtrToU (117); capabilities Addresses, PhysicalStorageBufferAddresses; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_convert_ptr_to_u(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_convert_ptr_to_u(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpSatConvertSToU (118); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_sat_convert_s_to_u(spvgen_module *m, uint32_t result_type, uint32_t signed_value);
+uint32_t spvgen_op_sat_convert_s_to_u(spvgen_module *m, uint32_t result_type, uint32_t signed_value_id);
 /* OpSatConvertUToS (119); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_sat_convert_u_to_s(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value);
+uint32_t spvgen_op_sat_convert_u_to_s(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value_id);
 /* OpConvertUToPtr (120); capabilities Addresses, PhysicalStorageBufferAddresses; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_convert_u_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t integer_value);
+uint32_t spvgen_op_convert_u_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t integer_value_id);
 /* OpPtrCastToGeneric (121); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_ptr_cast_to_generic(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_ptr_cast_to_generic(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpGenericCastToPtr (122); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_generic_cast_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_generic_cast_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpGenericCastToPtrExplicit (123); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_generic_cast_to_ptr_explicit(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t storage);
+uint32_t spvgen_op_generic_cast_to_ptr_explicit(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t storage);
 /* OpBitcast (124); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bitcast(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_bitcast(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpSNegate (126); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_negate(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_s_negate(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpFNegate (127); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_negate(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_f_negate(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpIAdd (128); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFAdd (129); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpISub (130); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFSub (131); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpIMul (132); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFMul (133); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUDiv (134); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSDiv (135); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFDiv (136); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUMod (137); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSRem (138); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSMod (139); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFRem (140); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFMod (141); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpVectorTimesScalar (142); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_vector_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t scalar);
+uint32_t spvgen_op_vector_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t scalar_id);
 /* OpMatrixTimesScalar (143); capabilities Matrix; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_matrix_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t scalar);
+uint32_t spvgen_op_matrix_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t scalar_id);
 /* OpVectorTimesMatrix (144); capabilities Matrix; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_vector_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t matrix);
+uint32_t spvgen_op_vector_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t matrix_id);
 /* OpMatrixTimesVector (145); capabilities Matrix; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_matrix_times_vector(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t vector);
+uint32_t spvgen_op_matrix_times_vector(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t vector_id);
 /* OpMatrixTimesMatrix (146); capabilities Matrix; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_matrix_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t left_matrix, uint32_t right_matrix);
+uint32_t spvgen_op_matrix_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t left_matrix_id, uint32_t right_matrix_id);
 /* OpOuterProduct (147); capabilities Matrix; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_outer_product(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2);
+uint32_t spvgen_op_outer_product(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id);
 /* OpDot (148); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2);
+uint32_t spvgen_op_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id);
 /* OpIAddCarry (149); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_add_carry(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_add_carry(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpISubBorrow (150); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_sub_borrow(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_sub_borrow(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUMulExtended (151); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSMulExtended (152); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpAny (154); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_any(spvgen_module *m, uint32_t result_type, uint32_t vector);
+uint32_t spvgen_op_any(spvgen_module *m, uint32_t result_type, uint32_t vector_id);
 /* OpAll (155); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_all(spvgen_module *m, uint32_t result_type, uint32_t vector);
+uint32_t spvgen_op_all(spvgen_module *m, uint32_t result_type, uint32_t vector_id);
 /* OpIsNan (156); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_is_nan(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_op_is_nan(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* OpIsInf (157); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_is_inf(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_op_is_inf(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* OpIsFinite (158); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_is_finite(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_op_is_finite(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* OpIsNormal (159); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_is_normal(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_op_is_normal(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* OpSignBitSet (160); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_sign_bit_set(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_op_sign_bit_set(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* OpLessOrGreater (161); capabilities Kernel; SPIR-V 1.0 to 1.5 */
 SPVGEN_API
-uint32_t spvgen_op_less_or_greater(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_op_less_or_greater(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* OpOrdered (162); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_ordered(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_op_ordered(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* OpUnordered (163); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_unordered(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_op_unordered(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* OpLogicalEqual (164); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_logical_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_logical_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpLogicalNotEqual (165); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_logical_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_logical_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpLogicalOr (166); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_logical_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_logical_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpLogicalAnd (167); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_logical_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_logical_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpLogicalNot (168); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_logical_not(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_logical_not(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpSelect (169); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_select(spvgen_module *m, uint32_t result_type, uint32_t condition, uint32_t object_1, uint32_t object_2);
+uint32_t spvgen_op_select(spvgen_module *m, uint32_t result_type, uint32_t condition_id, uint32_t object_1_id, uint32_t object_2_id);
 /* OpIEqual (170); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpINotEqual (171); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_i_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUGreaterThan (172); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSGreaterThan (173); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUGreaterThanEqual (174); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSGreaterThanEqual (175); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpULessThan (176); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSLessThan (177); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpULessThanEqual (178); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_u_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpSLessThanEqual (179); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_s_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_s_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFOrdEqual (180); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_ord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_ord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFUnordEqual (181); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_unord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_unord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFOrdNotEqual (182); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_ord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_ord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFUnordNotEqual (183); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_unord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_unord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFOrdLessThan (184); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_ord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_ord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFUnordLessThan (185); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_unord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_unord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFOrdGreaterThan (186); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_ord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_ord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFUnordGreaterThan (187); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_unord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_unord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFOrdLessThanEqual (188); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_ord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_ord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFUnordLessThanEqual (189); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_unord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_unord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFOrdGreaterThanEqual (190); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_ord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_ord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpFUnordGreaterThanEqual (191); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_f_unord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_f_unord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpShiftRightLogical (194); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_shift_right_logical(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t shift);
+uint32_t spvgen_op_shift_right_logical(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t shift_id);
 /* OpShiftRightArithmetic (195); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_shift_right_arithmetic(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t shift);
+uint32_t spvgen_op_shift_right_arithmetic(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t shift_id);
 /* OpShiftLeftLogical (196); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_shift_left_logical(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t shift);
+uint32_t spvgen_op_shift_left_logical(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t shift_id);
 /* OpBitwiseOr (197); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpBitwiseXor (198); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpBitwiseAnd (199); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpNot (200); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_not(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_not(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpBitFieldInsert (201); capabilities Shader, BitInstructions; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bit_field_insert(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t insert, uint32_t offset, uint32_t count);
+uint32_t spvgen_op_bit_field_insert(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t insert_id, uint32_t offset_id, uint32_t count_id);
 /* OpBitFieldSExtract (202); capabilities Shader, BitInstructions; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bit_field_s_extract(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t offset, uint32_t count);
+uint32_t spvgen_op_bit_field_s_extract(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t offset_id, uint32_t count_id);
 /* OpBitFieldUExtract (203); capabilities Shader, BitInstructions; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bit_field_u_extract(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t offset, uint32_t count);
+uint32_t spvgen_op_bit_field_u_extract(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t offset_id, uint32_t count_id);
 /* OpBitReverse (204); capabilities Shader, BitInstructions; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bit_reverse(spvgen_module *m, uint32_t result_type, uint32_t base);
+uint32_t spvgen_op_bit_reverse(spvgen_module *m, uint32_t result_type, uint32_t base_id);
 /* OpBitCount (205); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_bit_count(spvgen_module *m, uint32_t result_type, uint32_t base);
+uint32_t spvgen_op_bit_count(spvgen_module *m, uint32_t result_type, uint32_t base_id);
 /* OpDPdx (207); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_d_pdx(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_d_pdx(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpDPdy (208); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_d_pdy(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_d_pdy(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpFwidth (209); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_fwidth(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_fwidth(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpDPdxFine (210); capabilities DerivativeControl; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_d_pdx_fine(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_d_pdx_fine(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpDPdyFine (211); capabilities DerivativeControl; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_d_pdy_fine(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_d_pdy_fine(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpFwidthFine (212); capabilities DerivativeControl; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_fwidth_fine(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_fwidth_fine(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpDPdxCoarse (213); capabilities DerivativeControl; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_d_pdx_coarse(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_d_pdx_coarse(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpDPdyCoarse (214); capabilities DerivativeControl; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_d_pdy_coarse(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_d_pdy_coarse(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpFwidthCoarse (215); capabilities DerivativeControl; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_fwidth_coarse(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_op_fwidth_coarse(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* OpEmitVertex (218); capabilities Geometry; SPIR-V 1.0 */
 SPVGEN_API
 void spvgen_op_emit_vertex(spvgen_module *m);
@@ -637,85 +641,85 @@ SPVGEN_API
 void spvgen_op_end_primitive(spvgen_module *m);
 /* OpEmitStreamVertex (220); capabilities GeometryStreams; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_emit_stream_vertex(spvgen_module *m, uint32_t stream);
+void spvgen_op_emit_stream_vertex(spvgen_module *m, uint32_t stream_id);
 /* OpEndStreamPrimitive (221); capabilities GeometryStreams; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_end_stream_primitive(spvgen_module *m, uint32_t stream);
+void spvgen_op_end_stream_primitive(spvgen_module *m, uint32_t stream_id);
 /* OpControlBarrier (224); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_control_barrier(spvgen_module *m, uint32_t execution, uint32_t memory, uint32_t semantics);
+void spvgen_op_control_barrier(spvgen_module *m, uint32_t execution_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpMemoryBarrier (225); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_memory_barrier(spvgen_module *m, uint32_t memory, uint32_t semantics);
+void spvgen_op_memory_barrier(spvgen_module *m, uint32_t memory_id, uint32_t semantics_id);
 /* OpAtomicLoad (227); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_load(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics);
+uint32_t spvgen_op_atomic_load(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpAtomicStore (228); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_atomic_store(spvgen_module *m, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+void spvgen_op_atomic_store(spvgen_module *m, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicExchange (229); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicCompareExchange (230); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_compare_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t equal, uint32_t unequal, uint32_t value, uint32_t comparator);
+uint32_t spvgen_op_atomic_compare_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t equal_id, uint32_t unequal_id, uint32_t value_id, uint32_t comparator_id);
 /* OpAtomicCompareExchangeWeak (231); capabilities Kernel; SPIR-V 1.0 to 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_compare_exchange_weak(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t equal, uint32_t unequal, uint32_t value, uint32_t comparator);
+uint32_t spvgen_op_atomic_compare_exchange_weak(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t equal_id, uint32_t unequal_id, uint32_t value_id, uint32_t comparator_id);
 /* OpAtomicIIncrement (232); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_i_increment(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics);
+uint32_t spvgen_op_atomic_i_increment(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpAtomicIDecrement (233); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_i_decrement(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics);
+uint32_t spvgen_op_atomic_i_decrement(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpAtomicIAdd (234); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_i_add(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_i_add(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicISub (235); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_i_sub(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_i_sub(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicSMin (236); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_s_min(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_s_min(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicUMin (237); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_u_min(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_u_min(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicSMax (238); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_s_max(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_s_max(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicUMax (239); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_u_max(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_u_max(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicAnd (240); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_and(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_and(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicOr (241); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_or(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_or(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicXor (242); SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_xor(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_xor(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpPhi (245); SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_phi(spvgen_module *m, uint32_t result_type, const uint32_t *variable_parent, uint32_t variable_parent_count);
 /* OpLoopMerge (246); SPIR-V 1.0; raw: prefer spvgen_loop */
 SPVGEN_API
-void spvgen_op_loop_merge(spvgen_module *m, uint32_t merge_block, uint32_t continue_target, uint32_t loop_control, const uint32_t *loop_control_args, uint32_t loop_control_args_count);
+void spvgen_op_loop_merge(spvgen_module *m, uint32_t merge_block_id, uint32_t continue_target_id, uint32_t loop_control, const uint32_t *loop_control_args, uint32_t loop_control_args_count);
 /* OpSelectionMerge (247); SPIR-V 1.0; raw: prefer spvgen_if */
 SPVGEN_API
-void spvgen_op_selection_merge(spvgen_module *m, uint32_t merge_block, uint32_t selection_control);
+void spvgen_op_selection_merge(spvgen_module *m, uint32_t merge_block_id, uint32_t selection_control);
 /* OpLabel (248); SPIR-V 1.0; raw: prefer spvgen_label, spvgen_block */
 SPVGEN_API
 uint32_t spvgen_op_label(spvgen_module *m);
 /* OpBranch (249); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_branch(spvgen_module *m, uint32_t target_label);
+void spvgen_op_branch(spvgen_module *m, uint32_t target_label_id);
 /* OpBranchConditional (250); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_branch_conditional(spvgen_module *m, uint32_t condition, uint32_t true_label, uint32_t false_label, const uint32_t *branch_weights, uint32_t branch_weights_count);
+void spvgen_op_branch_conditional(spvgen_module *m, uint32_t condition_id, uint32_t true_label_id, uint32_t false_label_id, const uint32_t *branch_weights, uint32_t branch_weights_count);
 /* OpSwitch (251); SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_switch(spvgen_module *m, uint32_t selector, uint32_t default_, const uint32_t *target, uint32_t target_count);
+void spvgen_op_switch(spvgen_module *m, uint32_t selector_id, uint32_t default_id, const uint32_t *target, uint32_t target_count);
 /* OpKill (252); capabilities Shader; SPIR-V 1.0 */
 SPVGEN_API
 void spvgen_op_kill(spvgen_module *m);
@@ -724,193 +728,193 @@ SPVGEN_API
 void spvgen_op_return(spvgen_module *m);
 /* OpReturnValue (254); SPIR-V 1.0; raw: prefer spvgen_return_value */
 SPVGEN_API
-void spvgen_op_return_value(spvgen_module *m, uint32_t value);
+void spvgen_op_return_value(spvgen_module *m, uint32_t value_id);
 /* OpUnreachable (255); SPIR-V 1.0 */
 SPVGEN_API
 void spvgen_op_unreachable(spvgen_module *m);
 /* OpLifetimeStart (256); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_lifetime_start(spvgen_module *m, uint32_t pointer, uint32_t size);
+void spvgen_op_lifetime_start(spvgen_module *m, uint32_t pointer_id, uint32_t size);
 /* OpLifetimeStop (257); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_lifetime_stop(spvgen_module *m, uint32_t pointer, uint32_t size);
+void spvgen_op_lifetime_stop(spvgen_module *m, uint32_t pointer_id, uint32_t size);
 /* OpGroupAsyncCopy (259); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_async_copy(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t destination, uint32_t source, uint32_t num_elements, uint32_t stride, uint32_t event);
+uint32_t spvgen_op_group_async_copy(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t destination_id, uint32_t source_id, uint32_t num_elements_id, uint32_t stride_id, uint32_t event_id);
 /* OpGroupWaitEvents (260); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_group_wait_events(spvgen_module *m, uint32_t execution, uint32_t num_events, uint32_t events_list);
+void spvgen_op_group_wait_events(spvgen_module *m, uint32_t execution_id, uint32_t num_events_id, uint32_t events_list_id);
 /* OpGroupAll (261); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_all(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate);
+uint32_t spvgen_op_group_all(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id);
 /* OpGroupAny (262); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_any(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate);
+uint32_t spvgen_op_group_any(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id);
 /* OpGroupBroadcast (263); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t local_id);
+uint32_t spvgen_op_group_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t local_id);
 /* OpGroupIAdd (264); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFAdd (265); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFMin (266); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupUMin (267); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupSMin (268); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFMax (269); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupUMax (270); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupSMax (271); capabilities Groups; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpReadPipe (274); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpWritePipe (275); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpReservedReadPipe (276); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_reserved_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t reserve_id, uint32_t index, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_reserved_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t reserve_id, uint32_t index_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpReservedWritePipe (277); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_reserved_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t reserve_id, uint32_t index, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_reserved_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t reserve_id, uint32_t index_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpReserveReadPipePackets (278); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpReserveWritePipePackets (279); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpCommitReadPipe (280); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_commit_read_pipe(spvgen_module *m, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment);
+void spvgen_op_commit_read_pipe(spvgen_module *m, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpCommitWritePipe (281); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_commit_write_pipe(spvgen_module *m, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment);
+void spvgen_op_commit_write_pipe(spvgen_module *m, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpIsValidReserveId (282); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_is_valid_reserve_id(spvgen_module *m, uint32_t result_type, uint32_t reserve_id);
 /* OpGetNumPipePackets (283); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_get_num_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_get_num_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpGetMaxPipePackets (284); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_get_max_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_get_max_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpGroupReserveReadPipePackets (285); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_group_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpGroupReserveWritePipePackets (286); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_group_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_group_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpGroupCommitReadPipe (287); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_group_commit_read_pipe(spvgen_module *m, uint32_t execution, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment);
+void spvgen_op_group_commit_read_pipe(spvgen_module *m, uint32_t execution_id, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpGroupCommitWritePipe (288); capabilities Pipes; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_group_commit_write_pipe(spvgen_module *m, uint32_t execution, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment);
+void spvgen_op_group_commit_write_pipe(spvgen_module *m, uint32_t execution_id, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpEnqueueMarker (291); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_enqueue_marker(spvgen_module *m, uint32_t result_type, uint32_t queue, uint32_t num_events, uint32_t wait_events, uint32_t ret_event);
+uint32_t spvgen_op_enqueue_marker(spvgen_module *m, uint32_t result_type, uint32_t queue_id, uint32_t num_events_id, uint32_t wait_events_id, uint32_t ret_event_id);
 /* OpEnqueueKernel (292); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_enqueue_kernel(spvgen_module *m, uint32_t result_type, uint32_t queue, uint32_t flags, uint32_t nd_range, uint32_t num_events, uint32_t wait_events, uint32_t ret_event, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align, const uint32_t *local_size, uint32_t local_size_count);
+uint32_t spvgen_op_enqueue_kernel(spvgen_module *m, uint32_t result_type, uint32_t queue_id, uint32_t flags_id, uint32_t nd_range_id, uint32_t num_events_id, uint32_t wait_events_id, uint32_t ret_event_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id, const uint32_t *local_size_ids, uint32_t local_size_ids_count);
 /* OpGetKernelNDrangeSubGroupCount (293); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_get_kernel_n_drange_sub_group_count(spvgen_module *m, uint32_t result_type, uint32_t nd_range, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align);
+uint32_t spvgen_op_get_kernel_n_drange_sub_group_count(spvgen_module *m, uint32_t result_type, uint32_t nd_range_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id);
 /* OpGetKernelNDrangeMaxSubGroupSize (294); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_get_kernel_n_drange_max_sub_group_size(spvgen_module *m, uint32_t result_type, uint32_t nd_range, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align);
+uint32_t spvgen_op_get_kernel_n_drange_max_sub_group_size(spvgen_module *m, uint32_t result_type, uint32_t nd_range_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id);
 /* OpGetKernelWorkGroupSize (295); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_get_kernel_work_group_size(spvgen_module *m, uint32_t result_type, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align);
+uint32_t spvgen_op_get_kernel_work_group_size(spvgen_module *m, uint32_t result_type, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id);
 /* OpGetKernelPreferredWorkGroupSizeMultiple (296); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_get_kernel_preferred_work_group_size_multiple(spvgen_module *m, uint32_t result_type, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align);
+uint32_t spvgen_op_get_kernel_preferred_work_group_size_multiple(spvgen_module *m, uint32_t result_type, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id);
 /* OpRetainEvent (297); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_retain_event(spvgen_module *m, uint32_t event);
+void spvgen_op_retain_event(spvgen_module *m, uint32_t event_id);
 /* OpReleaseEvent (298); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_release_event(spvgen_module *m, uint32_t event);
+void spvgen_op_release_event(spvgen_module *m, uint32_t event_id);
 /* OpCreateUserEvent (299); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_create_user_event(spvgen_module *m, uint32_t result_type);
 /* OpIsValidEvent (300); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_is_valid_event(spvgen_module *m, uint32_t result_type, uint32_t event);
+uint32_t spvgen_op_is_valid_event(spvgen_module *m, uint32_t result_type, uint32_t event_id);
 /* OpSetUserEventStatus (301); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_set_user_event_status(spvgen_module *m, uint32_t event, uint32_t status);
+void spvgen_op_set_user_event_status(spvgen_module *m, uint32_t event_id, uint32_t status_id);
 /* OpCaptureEventProfilingInfo (302); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_capture_event_profiling_info(spvgen_module *m, uint32_t event, uint32_t profiling_info, uint32_t value);
+void spvgen_op_capture_event_profiling_info(spvgen_module *m, uint32_t event_id, uint32_t profiling_info_id, uint32_t value_id);
 /* OpGetDefaultQueue (303); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
 uint32_t spvgen_op_get_default_queue(spvgen_module *m, uint32_t result_type);
 /* OpBuildNDRange (304); capabilities DeviceEnqueue; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_build_nd_range(spvgen_module *m, uint32_t result_type, uint32_t global_work_size, uint32_t local_work_size, uint32_t global_work_offset);
+uint32_t spvgen_op_build_nd_range(spvgen_module *m, uint32_t result_type, uint32_t global_work_size_id, uint32_t local_work_size_id, uint32_t global_work_offset_id);
 /* OpImageSparseSampleImplicitLod (305); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleExplicitLod (306); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleDrefImplicitLod (307); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleDrefExplicitLod (308); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleProjImplicitLod (309); capabilities SparseResidency; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleProjExplicitLod (310); capabilities SparseResidency; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleProjDrefImplicitLod (311); capabilities SparseResidency; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseSampleProjDrefExplicitLod (312); capabilities SparseResidency; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseFetch (313); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_fetch(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_fetch(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseGather (314); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t component, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t component_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseDrefGather (315); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpImageSparseTexelsResident (316); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_texels_resident(spvgen_module *m, uint32_t result_type, uint32_t resident_code);
+uint32_t spvgen_op_image_sparse_texels_resident(spvgen_module *m, uint32_t result_type, uint32_t resident_code_id);
 /* OpNoLine (317); SPIR-V 1.0 */
 SPVGEN_API
 void spvgen_op_no_line(spvgen_module *m);
 /* OpAtomicFlagTestAndSet (318); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_atomic_flag_test_and_set(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics);
+uint32_t spvgen_op_atomic_flag_test_and_set(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpAtomicFlagClear (319); capabilities Kernel; SPIR-V 1.0 */
 SPVGEN_API
-void spvgen_op_atomic_flag_clear(spvgen_module *m, uint32_t pointer, uint32_t memory, uint32_t semantics);
+void spvgen_op_atomic_flag_clear(spvgen_module *m, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpImageSparseRead (320); capabilities SparseResidency; SPIR-V 1.0 */
 SPVGEN_API
-uint32_t spvgen_op_image_sparse_read(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sparse_read(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpSizeOf (321); capabilities Addresses; SPIR-V 1.1 */
 SPVGEN_API
-uint32_t spvgen_op_size_of(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_size_of(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpTypePipeStorage (322); capabilities PipeStorage; SPIR-V 1.1 */
 SPVGEN_API
 uint32_t spvgen_op_type_pipe_storage(spvgen_module *m);
@@ -919,154 +923,154 @@ SPVGEN_API
 uint32_t spvgen_op_constant_pipe_storage(spvgen_module *m, uint32_t result_type, uint32_t packet_size, uint32_t packet_alignment, uint32_t capacity);
 /* OpCreatePipeFromPipeStorage (324); capabilities PipeStorage; SPIR-V 1.1 */
 SPVGEN_API
-uint32_t spvgen_op_create_pipe_from_pipe_storage(spvgen_module *m, uint32_t result_type, uint32_t pipe_storage);
+uint32_t spvgen_op_create_pipe_from_pipe_storage(spvgen_module *m, uint32_t result_type, uint32_t pipe_storage_id);
 /* OpGetKernelLocalSizeForSubgroupCount (325); capabilities SubgroupDispatch; SPIR-V 1.1 */
 SPVGEN_API
-uint32_t spvgen_op_get_kernel_local_size_for_subgroup_count(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align);
+uint32_t spvgen_op_get_kernel_local_size_for_subgroup_count(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id);
 /* OpGetKernelMaxNumSubgroups (326); capabilities SubgroupDispatch; SPIR-V 1.1 */
 SPVGEN_API
-uint32_t spvgen_op_get_kernel_max_num_subgroups(spvgen_module *m, uint32_t result_type, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align);
+uint32_t spvgen_op_get_kernel_max_num_subgroups(spvgen_module *m, uint32_t result_type, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id);
 /* OpTypeNamedBarrier (327); capabilities NamedBarrier; SPIR-V 1.1 */
 SPVGEN_API
 uint32_t spvgen_op_type_named_barrier(spvgen_module *m);
 /* OpNamedBarrierInitialize (328); capabilities NamedBarrier; SPIR-V 1.1 */
 SPVGEN_API
-uint32_t spvgen_op_named_barrier_initialize(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count);
+uint32_t spvgen_op_named_barrier_initialize(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count_id);
 /* OpMemoryNamedBarrier (329); capabilities NamedBarrier; SPIR-V 1.1 */
 SPVGEN_API
-void spvgen_op_memory_named_barrier(spvgen_module *m, uint32_t named_barrier, uint32_t memory, uint32_t semantics);
+void spvgen_op_memory_named_barrier(spvgen_module *m, uint32_t named_barrier_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpModuleProcessed (330); SPIR-V 1.1 */
 SPVGEN_API
 void spvgen_op_module_processed(spvgen_module *m, const char *process);
 /* OpExecutionModeId (331); SPIR-V 1.2; raw: prefer spvgen_execution_mode_id */
 SPVGEN_API
-void spvgen_op_execution_mode_id(spvgen_module *m, uint32_t entry_point, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count);
+void spvgen_op_execution_mode_id(spvgen_module *m, uint32_t entry_point_id, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count);
 /* OpDecorateId (332); extensions SPV_GOOGLE_hlsl_functionality1; SPIR-V 1.2; raw: prefer spvgen_decorate_id */
 SPVGEN_API
-void spvgen_op_decorate_id(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_decorate_id(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpGroupNonUniformElect (333); capabilities GroupNonUniform; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_elect(spvgen_module *m, uint32_t result_type, uint32_t execution);
+uint32_t spvgen_op_group_non_uniform_elect(spvgen_module *m, uint32_t result_type, uint32_t execution_id);
 /* OpGroupNonUniformAll (334); capabilities GroupNonUniformVote; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_all(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate);
+uint32_t spvgen_op_group_non_uniform_all(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id);
 /* OpGroupNonUniformAny (335); capabilities GroupNonUniformVote; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_any(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate);
+uint32_t spvgen_op_group_non_uniform_any(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id);
 /* OpGroupNonUniformAllEqual (336); capabilities GroupNonUniformVote; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_all_equal(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_all_equal(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id);
 /* OpGroupNonUniformBroadcast (337); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t id_);
+uint32_t spvgen_op_group_non_uniform_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t id_id);
 /* OpGroupNonUniformBroadcastFirst (338); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_broadcast_first(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_broadcast_first(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id);
 /* OpGroupNonUniformBallot (339); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate);
+uint32_t spvgen_op_group_non_uniform_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id);
 /* OpGroupNonUniformInverseBallot (340); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_inverse_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_inverse_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id);
 /* OpGroupNonUniformBallotBitExtract (341); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_ballot_bit_extract(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t index);
+uint32_t spvgen_op_group_non_uniform_ballot_bit_extract(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t index_id);
 /* OpGroupNonUniformBallotBitCount (342); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_ballot_bit_count(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_ballot_bit_count(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id);
 /* OpGroupNonUniformBallotFindLSB (343); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_ballot_find_lsb(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_ballot_find_lsb(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id);
 /* OpGroupNonUniformBallotFindMSB (344); capabilities GroupNonUniformBallot; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_ballot_find_msb(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_ballot_find_msb(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id);
 /* OpGroupNonUniformShuffle (345); capabilities GroupNonUniformShuffle; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_shuffle(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t id_);
+uint32_t spvgen_op_group_non_uniform_shuffle(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t id_id);
 /* OpGroupNonUniformShuffleXor (346); capabilities GroupNonUniformShuffle; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_shuffle_xor(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t mask);
+uint32_t spvgen_op_group_non_uniform_shuffle_xor(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t mask_id);
 /* OpGroupNonUniformShuffleUp (347); capabilities GroupNonUniformShuffleRelative; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_shuffle_up(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t delta);
+uint32_t spvgen_op_group_non_uniform_shuffle_up(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t delta_id);
 /* OpGroupNonUniformShuffleDown (348); capabilities GroupNonUniformShuffleRelative; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_shuffle_down(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t delta);
+uint32_t spvgen_op_group_non_uniform_shuffle_down(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t delta_id);
 /* OpGroupNonUniformIAdd (349); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformFAdd (350); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformIMul (351); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_i_mul(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_i_mul(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformFMul (352); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_f_mul(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_f_mul(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformSMin (353); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformUMin (354); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformFMin (355); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformSMax (356); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformUMax (357); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformFMax (358); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformBitwiseAnd (359); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformBitwiseOr (360); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformBitwiseXor (361); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformLogicalAnd (362); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_logical_and(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_logical_and(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformLogicalOr (363); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_logical_or(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_logical_or(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformLogicalXor (364); capabilities GroupNonUniformArithmetic, GroupNonUniformClustered, GroupNonUniformPartitionedNV; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_logical_xor(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_logical_xor(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id);
 /* OpGroupNonUniformQuadBroadcast (365); capabilities GroupNonUniformQuad; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_quad_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t index);
+uint32_t spvgen_op_group_non_uniform_quad_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t index_id);
 /* OpGroupNonUniformQuadSwap (366); capabilities GroupNonUniformQuad; SPIR-V 1.3 */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_quad_swap(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t direction);
+uint32_t spvgen_op_group_non_uniform_quad_swap(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t direction_id);
 /* OpCopyLogical (400); SPIR-V 1.4 */
 SPVGEN_API
-uint32_t spvgen_op_copy_logical(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_copy_logical(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpPtrEqual (401); SPIR-V 1.4 */
 SPVGEN_API
-uint32_t spvgen_op_ptr_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_ptr_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpPtrNotEqual (402); SPIR-V 1.4 */
 SPVGEN_API
-uint32_t spvgen_op_ptr_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_ptr_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpPtrDiff (403); capabilities Addresses, VariablePointers, VariablePointersStorageBuffer; SPIR-V 1.4 */
 SPVGEN_API
-uint32_t spvgen_op_ptr_diff(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_ptr_diff(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpColorAttachmentReadEXT (4160); capabilities TileImageColorReadAccessEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_color_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t attachment, uint32_t sample);
+uint32_t spvgen_op_color_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t attachment_id, uint32_t sample_id);
 /* OpDepthAttachmentReadEXT (4161); capabilities TileImageDepthReadAccessEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_depth_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample);
+uint32_t spvgen_op_depth_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample_id);
 /* OpStencilAttachmentReadEXT (4162); capabilities TileImageStencilReadAccessEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_stencil_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample);
+uint32_t spvgen_op_stencil_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample_id);
 /* OpTerminateInvocation (4416); capabilities Shader; extensions SPV_KHR_terminate_invocation; SPIR-V 1.6 */
 SPVGEN_API
 void spvgen_op_terminate_invocation(spvgen_module *m);
@@ -1075,58 +1079,58 @@ SPVGEN_API
 uint32_t spvgen_op_type_untyped_pointer_khr(spvgen_module *m, uint32_t storage_class);
 /* OpUntypedVariableKHR (4418); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_untyped_variable_khr(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t data_type, uint32_t initializer);
+uint32_t spvgen_op_untyped_variable_khr(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t data_type_id, uint32_t initializer_id);
 /* OpUntypedAccessChainKHR (4419); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_untyped_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_untyped_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpUntypedInBoundsAccessChainKHR (4420); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_untyped_in_bounds_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_untyped_in_bounds_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpSubgroupBallotKHR (4421); capabilities SubgroupBallotKHR; extensions SPV_KHR_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_ballot_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate);
+uint32_t spvgen_op_subgroup_ballot_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id);
 /* OpSubgroupFirstInvocationKHR (4422); capabilities SubgroupBallotKHR; extensions SPV_KHR_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_first_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_op_subgroup_first_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* OpUntypedPtrAccessChainKHR (4423); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_untyped_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_untyped_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpUntypedInBoundsPtrAccessChainKHR (4424); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_untyped_in_bounds_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count);
+uint32_t spvgen_op_untyped_in_bounds_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count);
 /* OpUntypedArrayLengthKHR (4425); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_untyped_array_length_khr(spvgen_module *m, uint32_t result_type, uint32_t structure, uint32_t pointer, uint32_t array_member);
+uint32_t spvgen_op_untyped_array_length_khr(spvgen_module *m, uint32_t result_type, uint32_t structure_id, uint32_t pointer_id, uint32_t array_member);
 /* OpUntypedPrefetchKHR (4426); capabilities UntypedPointersKHR; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_untyped_prefetch_khr(spvgen_module *m, uint32_t pointer_type, uint32_t num_bytes, uint32_t rw, uint32_t locality, uint32_t cache_type);
+void spvgen_op_untyped_prefetch_khr(spvgen_module *m, uint32_t pointer_type_id, uint32_t num_bytes_id, uint32_t rw_id, uint32_t locality_id, uint32_t cache_type_id);
 /* OpSubgroupAllKHR (4428); capabilities SubgroupVoteKHR; extensions SPV_KHR_subgroup_vote; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate);
+uint32_t spvgen_op_subgroup_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id);
 /* OpSubgroupAnyKHR (4429); capabilities SubgroupVoteKHR; extensions SPV_KHR_subgroup_vote; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate);
+uint32_t spvgen_op_subgroup_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id);
 /* OpSubgroupAllEqualKHR (4430); capabilities SubgroupVoteKHR; extensions SPV_KHR_subgroup_vote; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_all_equal_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate);
+uint32_t spvgen_op_subgroup_all_equal_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id);
 /* OpGroupNonUniformRotateKHR (4431); capabilities GroupNonUniformRotateKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_rotate_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t delta, uint32_t cluster_size);
+uint32_t spvgen_op_group_non_uniform_rotate_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t delta_id, uint32_t cluster_size_id);
 /* OpSubgroupReadInvocationKHR (4432); capabilities SubgroupBallotKHR; extensions SPV_KHR_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_read_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value, uint32_t index);
+uint32_t spvgen_op_subgroup_read_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value_id, uint32_t index_id);
 /* OpExtInstWithForwardRefsKHR (4433); extensions SPV_KHR_relaxed_extended_instruction; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ext_inst_with_forward_refs_khr(spvgen_module *m, uint32_t result_type, uint32_t set, uint32_t instruction, const uint32_t *operand_1, uint32_t operand_1_count);
+uint32_t spvgen_op_ext_inst_with_forward_refs_khr(spvgen_module *m, uint32_t result_type, uint32_t set_id, uint32_t instruction, const uint32_t *operand_1_ids, uint32_t operand_1_ids_count);
 /* OpTraceRayKHR (4445); capabilities RayTracingKHR; extensions SPV_KHR_ray_tracing; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_trace_ray_khr(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t payload);
+void spvgen_op_trace_ray_khr(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t payload_id);
 /* OpExecuteCallableKHR (4446); capabilities RayTracingKHR; extensions SPV_KHR_ray_tracing; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_execute_callable_khr(spvgen_module *m, uint32_t sbt_index, uint32_t callable_data);
+void spvgen_op_execute_callable_khr(spvgen_module *m, uint32_t sbt_index_id, uint32_t callable_data_id);
 /* OpConvertUToAccelerationStructureKHR (4447); capabilities RayTracingKHR, RayQueryKHR; extensions SPV_KHR_ray_tracing, SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_u_to_acceleration_structure_khr(spvgen_module *m, uint32_t result_type, uint32_t accel);
+uint32_t spvgen_op_convert_u_to_acceleration_structure_khr(spvgen_module *m, uint32_t result_type, uint32_t accel_id);
 /* OpIgnoreIntersectionKHR (4448); capabilities RayTracingKHR; extensions SPV_KHR_ray_tracing; no core version (extensions only) */
 SPVGEN_API
 void spvgen_op_ignore_intersection_khr(spvgen_module *m);
@@ -1135,160 +1139,160 @@ SPVGEN_API
 void spvgen_op_terminate_ray_khr(spvgen_module *m);
 /* OpSDot (4450); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6 */
 SPVGEN_API
-uint32_t spvgen_op_s_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format);
+uint32_t spvgen_op_s_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format);
 /* OpSDotKHR (4450); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6; alias of spvgen_op_s_dot */
 SPVGEN_API
-uint32_t spvgen_op_s_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format);
+uint32_t spvgen_op_s_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format);
 /* OpUDot (4451); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6 */
 SPVGEN_API
-uint32_t spvgen_op_u_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format);
+uint32_t spvgen_op_u_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format);
 /* OpUDotKHR (4451); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6; alias of spvgen_op_u_dot */
 SPVGEN_API
-uint32_t spvgen_op_u_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format);
+uint32_t spvgen_op_u_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format);
 /* OpSUDot (4452); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6 */
 SPVGEN_API
-uint32_t spvgen_op_su_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format);
+uint32_t spvgen_op_su_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format);
 /* OpSUDotKHR (4452); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6; alias of spvgen_op_su_dot */
 SPVGEN_API
-uint32_t spvgen_op_su_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format);
+uint32_t spvgen_op_su_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format);
 /* OpSDotAccSat (4453); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6 */
 SPVGEN_API
-uint32_t spvgen_op_s_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format);
+uint32_t spvgen_op_s_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format);
 /* OpSDotAccSatKHR (4453); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6; alias of spvgen_op_s_dot_acc_sat */
 SPVGEN_API
-uint32_t spvgen_op_s_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format);
+uint32_t spvgen_op_s_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format);
 /* OpUDotAccSat (4454); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6 */
 SPVGEN_API
-uint32_t spvgen_op_u_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format);
+uint32_t spvgen_op_u_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format);
 /* OpUDotAccSatKHR (4454); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6; alias of spvgen_op_u_dot_acc_sat */
 SPVGEN_API
-uint32_t spvgen_op_u_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format);
+uint32_t spvgen_op_u_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format);
 /* OpSUDotAccSat (4455); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6 */
 SPVGEN_API
-uint32_t spvgen_op_su_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format);
+uint32_t spvgen_op_su_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format);
 /* OpSUDotAccSatKHR (4455); capabilities DotProduct; extensions SPV_KHR_integer_dot_product; SPIR-V 1.6; alias of spvgen_op_su_dot_acc_sat */
 SPVGEN_API
-uint32_t spvgen_op_su_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format);
+uint32_t spvgen_op_su_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format);
 /* OpTypeCooperativeMatrixKHR (4456); capabilities CooperativeMatrixKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_cooperative_matrix_khr(spvgen_module *m, uint32_t component_type, uint32_t scope, uint32_t rows, uint32_t columns, uint32_t use);
+uint32_t spvgen_op_type_cooperative_matrix_khr(spvgen_module *m, uint32_t component_type_id, uint32_t scope_id, uint32_t rows_id, uint32_t columns_id, uint32_t use_id);
 /* OpCooperativeMatrixLoadKHR (4457); capabilities CooperativeMatrixKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_load_khr(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory_layout, uint32_t stride, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count);
+uint32_t spvgen_op_cooperative_matrix_load_khr(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_layout_id, uint32_t stride_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count);
 /* OpCooperativeMatrixStoreKHR (4458); capabilities CooperativeMatrixKHR; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_cooperative_matrix_store_khr(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t memory_layout, uint32_t stride, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count);
+void spvgen_op_cooperative_matrix_store_khr(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t memory_layout_id, uint32_t stride_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count);
 /* OpCooperativeMatrixMulAddKHR (4459); capabilities CooperativeMatrixKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_mul_add_khr(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b, uint32_t c, uint32_t cooperative_matrix_operands);
+uint32_t spvgen_op_cooperative_matrix_mul_add_khr(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t b_id, uint32_t c_id, uint32_t cooperative_matrix_operands);
 /* OpCooperativeMatrixLengthKHR (4460); capabilities CooperativeMatrixKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_length_khr(spvgen_module *m, uint32_t result_type, uint32_t type);
+uint32_t spvgen_op_cooperative_matrix_length_khr(spvgen_module *m, uint32_t result_type, uint32_t type_id);
 /* OpConstantCompositeReplicateEXT (4461); capabilities ReplicatedCompositesEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_op_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* OpSpecConstantCompositeReplicateEXT (4462); capabilities ReplicatedCompositesEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_spec_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_op_spec_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* OpCompositeConstructReplicateEXT (4463); capabilities ReplicatedCompositesEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_composite_construct_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_op_composite_construct_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* OpTypeRayQueryKHR (4472); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_type_ray_query_khr(spvgen_module *m);
 /* OpRayQueryInitializeKHR (4473); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_ray_query_initialize_khr(spvgen_module *m, uint32_t ray_query, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t ray_origin, uint32_t ray_t_min, uint32_t ray_direction, uint32_t ray_t_max);
+void spvgen_op_ray_query_initialize_khr(spvgen_module *m, uint32_t ray_query_id, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t ray_origin_id, uint32_t ray_t_min_id, uint32_t ray_direction_id, uint32_t ray_t_max_id);
 /* OpRayQueryTerminateKHR (4474); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_ray_query_terminate_khr(spvgen_module *m, uint32_t ray_query);
+void spvgen_op_ray_query_terminate_khr(spvgen_module *m, uint32_t ray_query_id);
 /* OpRayQueryGenerateIntersectionKHR (4475); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_ray_query_generate_intersection_khr(spvgen_module *m, uint32_t ray_query, uint32_t hit_t);
+void spvgen_op_ray_query_generate_intersection_khr(spvgen_module *m, uint32_t ray_query_id, uint32_t hit_t_id);
 /* OpRayQueryConfirmIntersectionKHR (4476); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_ray_query_confirm_intersection_khr(spvgen_module *m, uint32_t ray_query);
+void spvgen_op_ray_query_confirm_intersection_khr(spvgen_module *m, uint32_t ray_query_id);
 /* OpRayQueryProceedKHR (4477); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_proceed_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query);
+uint32_t spvgen_op_ray_query_proceed_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id);
 /* OpRayQueryGetIntersectionTypeKHR (4479); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_type_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_type_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpImageSampleWeightedQCOM (4480); capabilities TextureSampleWeightedQCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_weighted_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture, uint32_t coordinates, uint32_t weights);
+uint32_t spvgen_op_image_sample_weighted_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture_id, uint32_t coordinates_id, uint32_t weights_id);
 /* OpImageBoxFilterQCOM (4481); capabilities TextureBoxFilterQCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_box_filter_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture, uint32_t coordinates, uint32_t box_size);
+uint32_t spvgen_op_image_box_filter_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture_id, uint32_t coordinates_id, uint32_t box_size_id);
 /* OpImageBlockMatchSSDQCOM (4482); capabilities TextureBlockMatchQCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_block_match_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target, uint32_t target_coordinates, uint32_t reference, uint32_t reference_coordinates, uint32_t block_size);
+uint32_t spvgen_op_image_block_match_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_id, uint32_t target_coordinates_id, uint32_t reference_id, uint32_t reference_coordinates_id, uint32_t block_size_id);
 /* OpImageBlockMatchSADQCOM (4483); capabilities TextureBlockMatchQCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_block_match_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target, uint32_t target_coordinates, uint32_t reference, uint32_t reference_coordinates, uint32_t block_size);
+uint32_t spvgen_op_image_block_match_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_id, uint32_t target_coordinates_id, uint32_t reference_id, uint32_t reference_coordinates_id, uint32_t block_size_id);
 /* OpImageBlockMatchWindowSSDQCOM (4500); capabilities TextureBlockMatch2QCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_block_match_window_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size);
+uint32_t spvgen_op_image_block_match_window_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id);
 /* OpImageBlockMatchWindowSADQCOM (4501); capabilities TextureBlockMatch2QCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_block_match_window_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size);
+uint32_t spvgen_op_image_block_match_window_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id);
 /* OpImageBlockMatchGatherSSDQCOM (4502); capabilities TextureBlockMatch2QCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_block_match_gather_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size);
+uint32_t spvgen_op_image_block_match_gather_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id);
 /* OpImageBlockMatchGatherSADQCOM (4503); capabilities TextureBlockMatch2QCOM; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_block_match_gather_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size);
+uint32_t spvgen_op_image_block_match_gather_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id);
 /* OpGroupIAddNonUniformAMD (5000); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_i_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_i_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFAddNonUniformAMD (5001); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_f_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFMinNonUniformAMD (5002); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_f_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupUMinNonUniformAMD (5003); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_u_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_u_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupSMinNonUniformAMD (5004); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_s_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_s_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFMaxNonUniformAMD (5005); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_f_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupUMaxNonUniformAMD (5006); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_u_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_u_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupSMaxNonUniformAMD (5007); capabilities Groups; extensions SPV_AMD_shader_ballot; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_s_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_s_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpFragmentMaskFetchAMD (5011); capabilities FragmentMaskAMD; extensions SPV_AMD_shader_fragment_mask; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fragment_mask_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate);
+uint32_t spvgen_op_fragment_mask_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id);
 /* OpFragmentFetchAMD (5012); capabilities FragmentMaskAMD; extensions SPV_AMD_shader_fragment_mask; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fragment_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t fragment_index);
+uint32_t spvgen_op_fragment_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t fragment_index_id);
 /* OpReadClockKHR (5056); capabilities ShaderClockKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_read_clock_khr(spvgen_module *m, uint32_t result_type, uint32_t scope);
+uint32_t spvgen_op_read_clock_khr(spvgen_module *m, uint32_t result_type, uint32_t scope_id);
 /* OpAllocateNodePayloadsAMDX (5074); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_allocate_node_payloads_amdx(spvgen_module *m, uint32_t result_type, uint32_t visibility, uint32_t payload_count, uint32_t node_index);
+uint32_t spvgen_op_allocate_node_payloads_amdx(spvgen_module *m, uint32_t result_type, uint32_t visibility_id, uint32_t payload_count_id, uint32_t node_index_id);
 /* OpEnqueueNodePayloadsAMDX (5075); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_enqueue_node_payloads_amdx(spvgen_module *m, uint32_t payload_array);
+void spvgen_op_enqueue_node_payloads_amdx(spvgen_module *m, uint32_t payload_array_id);
 /* OpTypeNodePayloadArrayAMDX (5076); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_node_payload_array_amdx(spvgen_module *m, uint32_t payload_type);
+uint32_t spvgen_op_type_node_payload_array_amdx(spvgen_module *m, uint32_t payload_type_id);
 /* OpFinishWritingNodePayloadAMDX (5078); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_finish_writing_node_payload_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_finish_writing_node_payload_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpNodePayloadArrayLengthAMDX (5090); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_node_payload_array_length_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_array);
+uint32_t spvgen_op_node_payload_array_length_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_array_id);
 /* OpIsNodePayloadValidAMDX (5101); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_is_node_payload_valid_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_type, uint32_t node_index);
+uint32_t spvgen_op_is_node_payload_valid_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_type_id, uint32_t node_index_id);
 /* OpConstantStringAMDX (5103); capabilities ShaderEnqueueAMDX; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_constant_string_amdx(spvgen_module *m, const char *literal_string);
@@ -1297,160 +1301,160 @@ SPVGEN_API
 uint32_t spvgen_op_spec_constant_string_amdx(spvgen_module *m, const char *literal_string);
 /* OpGroupNonUniformQuadAllKHR (5110); capabilities QuadControlKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_quad_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate);
+uint32_t spvgen_op_group_non_uniform_quad_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id);
 /* OpGroupNonUniformQuadAnyKHR (5111); capabilities QuadControlKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_quad_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate);
+uint32_t spvgen_op_group_non_uniform_quad_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id);
 /* OpHitObjectRecordHitMotionNV (5249); capabilities ShaderInvocationReorderNV, RayTracingMotionBlurNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_hit_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t current_time, uint32_t hit_object_attributes);
+void spvgen_op_hit_object_record_hit_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t current_time_id, uint32_t hit_object_attributes_id);
 /* OpHitObjectRecordHitWithIndexMotionNV (5250); capabilities ShaderInvocationReorderNV, RayTracingMotionBlurNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_hit_with_index_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t current_time, uint32_t hit_object_attributes);
+void spvgen_op_hit_object_record_hit_with_index_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t current_time_id, uint32_t hit_object_attributes_id);
 /* OpHitObjectRecordMissMotionNV (5251); capabilities ShaderInvocationReorderNV, RayTracingMotionBlurNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_miss_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t sbt_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t current_time);
+void spvgen_op_hit_object_record_miss_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t sbt_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t current_time_id);
 /* OpHitObjectGetWorldToObjectNV (5252); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_world_to_object_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_world_to_object_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetObjectToWorldNV (5253); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_object_to_world_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_object_to_world_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetObjectRayDirectionNV (5254); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_object_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_object_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetObjectRayOriginNV (5255); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_object_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_object_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectTraceRayMotionNV (5256); capabilities ShaderInvocationReorderNV, RayTracingMotionBlurNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_trace_ray_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t ray_flags, uint32_t cullmask, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t miss_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t time, uint32_t payload);
+void spvgen_op_hit_object_trace_ray_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t ray_flags_id, uint32_t cullmask_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t miss_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t time_id, uint32_t payload_id);
 /* OpHitObjectGetShaderRecordBufferHandleNV (5257); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_shader_record_buffer_handle_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_shader_record_buffer_handle_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetShaderBindingTableRecordIndexNV (5258); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_shader_binding_table_record_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_shader_binding_table_record_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectRecordEmptyNV (5259); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_empty_nv(spvgen_module *m, uint32_t hit_object);
+void spvgen_op_hit_object_record_empty_nv(spvgen_module *m, uint32_t hit_object_id);
 /* OpHitObjectTraceRayNV (5260); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_trace_ray_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t ray_flags, uint32_t cullmask, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t miss_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t payload);
+void spvgen_op_hit_object_trace_ray_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t ray_flags_id, uint32_t cullmask_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t miss_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t payload_id);
 /* OpHitObjectRecordHitNV (5261); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_hit_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t hit_object_attributes);
+void spvgen_op_hit_object_record_hit_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t hit_object_attributes_id);
 /* OpHitObjectRecordHitWithIndexNV (5262); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_hit_with_index_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t hit_object_attributes);
+void spvgen_op_hit_object_record_hit_with_index_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t hit_object_attributes_id);
 /* OpHitObjectRecordMissNV (5263); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_record_miss_nv(spvgen_module *m, uint32_t hit_object, uint32_t sbt_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max);
+void spvgen_op_hit_object_record_miss_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t sbt_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id);
 /* OpHitObjectExecuteShaderNV (5264); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_execute_shader_nv(spvgen_module *m, uint32_t hit_object, uint32_t payload);
+void spvgen_op_hit_object_execute_shader_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t payload_id);
 /* OpHitObjectGetCurrentTimeNV (5265); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_current_time_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_current_time_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetAttributesNV (5266); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_hit_object_get_attributes_nv(spvgen_module *m, uint32_t hit_object, uint32_t hit_object_attribute);
+void spvgen_op_hit_object_get_attributes_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t hit_object_attribute_id);
 /* OpHitObjectGetHitKindNV (5267); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_hit_kind_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_hit_kind_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetPrimitiveIndexNV (5268); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_primitive_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_primitive_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetGeometryIndexNV (5269); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_geometry_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_geometry_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetInstanceIdNV (5270); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_instance_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_instance_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetInstanceCustomIndexNV (5271); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_instance_custom_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_instance_custom_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetWorldRayDirectionNV (5272); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_world_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_world_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetWorldRayOriginNV (5273); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_world_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_world_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetRayTMaxNV (5274); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_ray_t_max_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_ray_t_max_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetRayTMinNV (5275); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_ray_t_min_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_ray_t_min_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectIsEmptyNV (5276); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_is_empty_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_is_empty_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectIsHitNV (5277); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_is_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_is_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectIsMissNV (5278); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_is_miss_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_is_miss_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpReorderThreadWithHitObjectNV (5279); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_reorder_thread_with_hit_object_nv(spvgen_module *m, uint32_t hit_object, uint32_t hint, uint32_t bits);
+void spvgen_op_reorder_thread_with_hit_object_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t hint_id, uint32_t bits_id);
 /* OpReorderThreadWithHintNV (5280); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_reorder_thread_with_hint_nv(spvgen_module *m, uint32_t hint, uint32_t bits);
+void spvgen_op_reorder_thread_with_hint_nv(spvgen_module *m, uint32_t hint_id, uint32_t bits_id);
 /* OpTypeHitObjectNV (5281); capabilities ShaderInvocationReorderNV; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_type_hit_object_nv(spvgen_module *m);
 /* OpImageSampleFootprintNV (5283); capabilities ImageFootprintNV; extensions SPV_NV_shader_image_footprint; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_image_sample_footprint_nv(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t granularity, uint32_t coarse, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
+uint32_t spvgen_op_image_sample_footprint_nv(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t granularity_id, uint32_t coarse_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count);
 /* OpTypeCooperativeVectorNV (5288); capabilities CooperativeVectorNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_cooperative_vector_nv(spvgen_module *m, uint32_t component_type, uint32_t component_count);
+uint32_t spvgen_op_type_cooperative_vector_nv(spvgen_module *m, uint32_t component_type_id, uint32_t component_count_id);
 /* OpCooperativeVectorMatrixMulNV (5289); capabilities CooperativeVectorNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_vector_matrix_mul_nv(spvgen_module *m, uint32_t result_type, uint32_t input, uint32_t input_interpretation, uint32_t matrix, uint32_t matrix_offset, uint32_t matrix_interpretation, uint32_t m_, uint32_t k, uint32_t memory_layout, uint32_t transpose, uint32_t matrix_stride, uint32_t cooperative_matrix_operands);
+uint32_t spvgen_op_cooperative_vector_matrix_mul_nv(spvgen_module *m, uint32_t result_type, uint32_t input_id, uint32_t input_interpretation_id, uint32_t matrix_id, uint32_t matrix_offset_id, uint32_t matrix_interpretation_id, uint32_t m_id, uint32_t k_id, uint32_t memory_layout_id, uint32_t transpose_id, uint32_t matrix_stride_id, uint32_t cooperative_matrix_operands);
 /* OpCooperativeVectorOuterProductAccumulateNV (5290); capabilities CooperativeVectorTrainingNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_cooperative_vector_outer_product_accumulate_nv(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t a, uint32_t b, uint32_t memory_layout, uint32_t matrix_interpretation, uint32_t matrix_stride);
+void spvgen_op_cooperative_vector_outer_product_accumulate_nv(spvgen_module *m, uint32_t pointer_id, uint32_t offset_id, uint32_t a_id, uint32_t b_id, uint32_t memory_layout_id, uint32_t matrix_interpretation_id, uint32_t matrix_stride_id);
 /* OpCooperativeVectorReduceSumAccumulateNV (5291); capabilities CooperativeVectorTrainingNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_cooperative_vector_reduce_sum_accumulate_nv(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t v);
+void spvgen_op_cooperative_vector_reduce_sum_accumulate_nv(spvgen_module *m, uint32_t pointer_id, uint32_t offset_id, uint32_t v_id);
 /* OpCooperativeVectorMatrixMulAddNV (5292); capabilities CooperativeVectorNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_vector_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t input, uint32_t input_interpretation, uint32_t matrix, uint32_t matrix_offset, uint32_t matrix_interpretation, uint32_t bias, uint32_t bias_offset, uint32_t bias_interpretation, uint32_t m_, uint32_t k, uint32_t memory_layout, uint32_t transpose, uint32_t matrix_stride, uint32_t cooperative_matrix_operands);
+uint32_t spvgen_op_cooperative_vector_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t input_id, uint32_t input_interpretation_id, uint32_t matrix_id, uint32_t matrix_offset_id, uint32_t matrix_interpretation_id, uint32_t bias_id, uint32_t bias_offset_id, uint32_t bias_interpretation_id, uint32_t m_id, uint32_t k_id, uint32_t memory_layout_id, uint32_t transpose_id, uint32_t matrix_stride_id, uint32_t cooperative_matrix_operands);
 /* OpCooperativeMatrixConvertNV (5293); capabilities CooperativeMatrixConversionsNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_convert_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix);
+uint32_t spvgen_op_cooperative_matrix_convert_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id);
 /* OpEmitMeshTasksEXT (5294); capabilities MeshShadingEXT; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_emit_mesh_tasks_ext(spvgen_module *m, uint32_t group_count_x, uint32_t group_count_y, uint32_t group_count_z, uint32_t payload);
+void spvgen_op_emit_mesh_tasks_ext(spvgen_module *m, uint32_t group_count_x_id, uint32_t group_count_y_id, uint32_t group_count_z_id, uint32_t payload_id);
 /* OpSetMeshOutputsEXT (5295); capabilities MeshShadingEXT; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_set_mesh_outputs_ext(spvgen_module *m, uint32_t vertex_count, uint32_t primitive_count);
+void spvgen_op_set_mesh_outputs_ext(spvgen_module *m, uint32_t vertex_count_id, uint32_t primitive_count_id);
 /* OpGroupNonUniformPartitionNV (5296); capabilities GroupNonUniformPartitionedNV; extensions SPV_NV_shader_subgroup_partitioned; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_non_uniform_partition_nv(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_op_group_non_uniform_partition_nv(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* OpWritePackedPrimitiveIndices4x8NV (5299); capabilities MeshShadingNV; extensions SPV_NV_mesh_shader; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_write_packed_primitive_indices4x8_nv(spvgen_module *m, uint32_t index_offset, uint32_t packed_indices);
+void spvgen_op_write_packed_primitive_indices4x8_nv(spvgen_module *m, uint32_t index_offset_id, uint32_t packed_indices_id);
 /* OpFetchMicroTriangleVertexPositionNV (5300); capabilities DisplacementMicromapNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fetch_micro_triangle_vertex_position_nv(spvgen_module *m, uint32_t result_type, uint32_t accel, uint32_t instance_id, uint32_t geometry_index, uint32_t primitive_index, uint32_t barycentric);
+uint32_t spvgen_op_fetch_micro_triangle_vertex_position_nv(spvgen_module *m, uint32_t result_type, uint32_t accel_id, uint32_t instance_id, uint32_t geometry_index_id, uint32_t primitive_index_id, uint32_t barycentric_id);
 /* OpFetchMicroTriangleVertexBarycentricNV (5301); capabilities DisplacementMicromapNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fetch_micro_triangle_vertex_barycentric_nv(spvgen_module *m, uint32_t result_type, uint32_t accel, uint32_t instance_id, uint32_t geometry_index, uint32_t primitive_index, uint32_t barycentric);
+uint32_t spvgen_op_fetch_micro_triangle_vertex_barycentric_nv(spvgen_module *m, uint32_t result_type, uint32_t accel_id, uint32_t instance_id, uint32_t geometry_index_id, uint32_t primitive_index_id, uint32_t barycentric_id);
 /* OpCooperativeVectorLoadNV (5302); capabilities CooperativeVectorNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_vector_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t offset, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+uint32_t spvgen_op_cooperative_vector_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t offset_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpCooperativeVectorStoreNV (5303); capabilities CooperativeVectorNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_cooperative_vector_store_nv(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t object, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+void spvgen_op_cooperative_vector_store_nv(spvgen_module *m, uint32_t pointer_id, uint32_t offset_id, uint32_t object_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpReportIntersectionKHR (5334); capabilities RayTracingNV, RayTracingKHR; extensions SPV_NV_ray_tracing, SPV_KHR_ray_tracing; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_report_intersection_khr(spvgen_module *m, uint32_t result_type, uint32_t hit, uint32_t hit_kind);
+uint32_t spvgen_op_report_intersection_khr(spvgen_module *m, uint32_t result_type, uint32_t hit_id, uint32_t hit_kind_id);
 /* OpReportIntersectionNV (5334); capabilities RayTracingNV, RayTracingKHR; extensions SPV_NV_ray_tracing, SPV_KHR_ray_tracing; no core version (extensions only); alias of spvgen_op_report_intersection_khr */
 SPVGEN_API
-uint32_t spvgen_op_report_intersection_nv(spvgen_module *m, uint32_t result_type, uint32_t hit, uint32_t hit_kind);
+uint32_t spvgen_op_report_intersection_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_id, uint32_t hit_kind_id);
 /* OpIgnoreIntersectionNV (5335); capabilities RayTracingNV; extensions SPV_NV_ray_tracing; no core version (extensions only) */
 SPVGEN_API
 void spvgen_op_ignore_intersection_nv(spvgen_module *m);
@@ -1459,16 +1463,16 @@ SPVGEN_API
 void spvgen_op_terminate_ray_nv(spvgen_module *m);
 /* OpTraceNV (5337); capabilities RayTracingNV; extensions SPV_NV_ray_tracing; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_trace_nv(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t payload_id);
+void spvgen_op_trace_nv(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t payload_id);
 /* OpTraceMotionNV (5338); capabilities RayTracingMotionBlurNV; extensions SPV_NV_ray_tracing_motion_blur; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_trace_motion_nv(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t time, uint32_t payload_id);
+void spvgen_op_trace_motion_nv(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t time_id, uint32_t payload_id);
 /* OpTraceRayMotionNV (5339); capabilities RayTracingMotionBlurNV; extensions SPV_NV_ray_tracing_motion_blur; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_trace_ray_motion_nv(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t time, uint32_t payload);
+void spvgen_op_trace_ray_motion_nv(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t time_id, uint32_t payload_id);
 /* OpRayQueryGetIntersectionTriangleVertexPositionsKHR (5340); capabilities RayQueryPositionFetchKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_triangle_vertex_positions_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_triangle_vertex_positions_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpTypeAccelerationStructureKHR (5341); capabilities RayTracingNV, RayTracingKHR, RayQueryKHR; extensions SPV_NV_ray_tracing, SPV_KHR_ray_tracing, SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_type_acceleration_structure_khr(spvgen_module *m);
@@ -1477,28 +1481,28 @@ SPVGEN_API
 uint32_t spvgen_op_type_acceleration_structure_nv(spvgen_module *m);
 /* OpExecuteCallableNV (5344); capabilities RayTracingNV; extensions SPV_NV_ray_tracing; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_execute_callable_nv(spvgen_module *m, uint32_t sbt_index, uint32_t callable_data_id);
+void spvgen_op_execute_callable_nv(spvgen_module *m, uint32_t sbt_index_id, uint32_t callable_data_id);
 /* OpRayQueryGetClusterIdNV (5345); capabilities RayTracingClusterAccelerationStructureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpHitObjectGetClusterIdNV (5346); capabilities RayTracingClusterAccelerationStructureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpTypeCooperativeMatrixNV (5358); capabilities CooperativeMatrixNV; extensions SPV_NV_cooperative_matrix; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_cooperative_matrix_nv(spvgen_module *m, uint32_t component_type, uint32_t execution, uint32_t rows, uint32_t columns);
+uint32_t spvgen_op_type_cooperative_matrix_nv(spvgen_module *m, uint32_t component_type_id, uint32_t execution_id, uint32_t rows_id, uint32_t columns_id);
 /* OpCooperativeMatrixLoadNV (5359); capabilities CooperativeMatrixNV; extensions SPV_NV_cooperative_matrix; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t stride, uint32_t column_major, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+uint32_t spvgen_op_cooperative_matrix_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t stride_id, uint32_t column_major_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpCooperativeMatrixStoreNV (5360); capabilities CooperativeMatrixNV; extensions SPV_NV_cooperative_matrix; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_cooperative_matrix_store_nv(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t stride, uint32_t column_major, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+void spvgen_op_cooperative_matrix_store_nv(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t stride_id, uint32_t column_major_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpCooperativeMatrixMulAddNV (5361); capabilities CooperativeMatrixNV; extensions SPV_NV_cooperative_matrix; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b, uint32_t c);
+uint32_t spvgen_op_cooperative_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t b_id, uint32_t c_id);
 /* OpCooperativeMatrixLengthNV (5362); capabilities CooperativeMatrixNV; extensions SPV_NV_cooperative_matrix; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_length_nv(spvgen_module *m, uint32_t result_type, uint32_t type);
+uint32_t spvgen_op_cooperative_matrix_length_nv(spvgen_module *m, uint32_t result_type, uint32_t type_id);
 /* OpBeginInvocationInterlockEXT (5364); capabilities FragmentShaderSampleInterlockEXT, FragmentShaderPixelInterlockEXT, FragmentShaderShadingRateInterlockEXT; extensions SPV_EXT_fragment_shader_interlock; no core version (extensions only) */
 SPVGEN_API
 void spvgen_op_begin_invocation_interlock_ext(spvgen_module *m);
@@ -1507,46 +1511,46 @@ SPVGEN_API
 void spvgen_op_end_invocation_interlock_ext(spvgen_module *m);
 /* OpCooperativeMatrixReduceNV (5366); capabilities CooperativeMatrixReductionsNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_reduce_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t reduce, uint32_t combine_func);
+uint32_t spvgen_op_cooperative_matrix_reduce_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t reduce, uint32_t combine_func_id);
 /* OpCooperativeMatrixLoadTensorNV (5367); capabilities CooperativeMatrixTensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_load_tensor_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t object, uint32_t tensor_layout, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count);
+uint32_t spvgen_op_cooperative_matrix_load_tensor_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t object_id, uint32_t tensor_layout_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count);
 /* OpCooperativeMatrixStoreTensorNV (5368); capabilities CooperativeMatrixTensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_cooperative_matrix_store_tensor_nv(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t tensor_layout, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count);
+void spvgen_op_cooperative_matrix_store_tensor_nv(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t tensor_layout_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count);
 /* OpCooperativeMatrixPerElementOpNV (5369); capabilities CooperativeMatrixPerElementOperationsNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_per_element_op_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t func, const uint32_t *operands, uint32_t operands_count);
+uint32_t spvgen_op_cooperative_matrix_per_element_op_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t func_id, const uint32_t *operands_ids, uint32_t operands_ids_count);
 /* OpTypeTensorLayoutNV (5370); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_tensor_layout_nv(spvgen_module *m, uint32_t dim, uint32_t clamp_mode);
+uint32_t spvgen_op_type_tensor_layout_nv(spvgen_module *m, uint32_t dim_id, uint32_t clamp_mode_id);
 /* OpTypeTensorViewNV (5371); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_tensor_view_nv(spvgen_module *m, uint32_t dim, uint32_t has_dimensions, const uint32_t *p, uint32_t p_count);
+uint32_t spvgen_op_type_tensor_view_nv(spvgen_module *m, uint32_t dim_id, uint32_t has_dimensions_id, const uint32_t *p_ids, uint32_t p_ids_count);
 /* OpCreateTensorLayoutNV (5372); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_create_tensor_layout_nv(spvgen_module *m, uint32_t result_type);
 /* OpTensorLayoutSetDimensionNV (5373); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_layout_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *dim, uint32_t dim_count);
+uint32_t spvgen_op_tensor_layout_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *dim_ids, uint32_t dim_ids_count);
 /* OpTensorLayoutSetStrideNV (5374); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_layout_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *stride, uint32_t stride_count);
+uint32_t spvgen_op_tensor_layout_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *stride_ids, uint32_t stride_ids_count);
 /* OpTensorLayoutSliceNV (5375); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_layout_slice_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *operands, uint32_t operands_count);
+uint32_t spvgen_op_tensor_layout_slice_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *operands_ids, uint32_t operands_ids_count);
 /* OpTensorLayoutSetClampValueNV (5376); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_layout_set_clamp_value_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, uint32_t value);
+uint32_t spvgen_op_tensor_layout_set_clamp_value_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, uint32_t value_id);
 /* OpCreateTensorViewNV (5377); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_create_tensor_view_nv(spvgen_module *m, uint32_t result_type);
 /* OpTensorViewSetDimensionNV (5378); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_view_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view, const uint32_t *dim, uint32_t dim_count);
+uint32_t spvgen_op_tensor_view_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view_id, const uint32_t *dim_ids, uint32_t dim_ids_count);
 /* OpTensorViewSetStrideNV (5379); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_view_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view, const uint32_t *stride, uint32_t stride_count);
+uint32_t spvgen_op_tensor_view_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view_id, const uint32_t *stride_ids, uint32_t stride_ids_count);
 /* OpDemoteToHelperInvocation (5380); capabilities DemoteToHelperInvocation; SPIR-V 1.6 */
 SPVGEN_API
 void spvgen_op_demote_to_helper_invocation(spvgen_module *m);
@@ -1558,193 +1562,193 @@ SPVGEN_API
 uint32_t spvgen_op_is_helper_invocation_ext(spvgen_module *m, uint32_t result_type);
 /* OpTensorViewSetClipNV (5382); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_view_set_clip_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view, uint32_t clip_row_offset, uint32_t clip_row_span, uint32_t clip_col_offset, uint32_t clip_col_span);
+uint32_t spvgen_op_tensor_view_set_clip_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view_id, uint32_t clip_row_offset_id, uint32_t clip_row_span_id, uint32_t clip_col_offset_id, uint32_t clip_col_span_id);
 /* OpTensorLayoutSetBlockSizeNV (5384); capabilities TensorAddressingNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_tensor_layout_set_block_size_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *block_size, uint32_t block_size_count);
+uint32_t spvgen_op_tensor_layout_set_block_size_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *block_size_ids, uint32_t block_size_ids_count);
 /* OpCooperativeMatrixTransposeNV (5390); capabilities CooperativeMatrixConversionsNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cooperative_matrix_transpose_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix);
+uint32_t spvgen_op_cooperative_matrix_transpose_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id);
 /* OpConvertUToImageNV (5391); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_u_to_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_convert_u_to_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpConvertUToSamplerNV (5392); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_u_to_sampler_nv(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_convert_u_to_sampler_nv(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpConvertImageToUNV (5393); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_convert_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpConvertSamplerToUNV (5394); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_sampler_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_convert_sampler_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpConvertUToSampledImageNV (5395); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_u_to_sampled_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_convert_u_to_sampled_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpConvertSampledImageToUNV (5396); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_sampled_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_convert_sampled_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpSamplerImageAddressingModeNV (5397); capabilities BindlessTextureNV; no core version (extensions only) */
 SPVGEN_API
 void spvgen_op_sampler_image_addressing_mode_nv(spvgen_module *m, uint32_t bit_width);
 /* OpRawAccessChainNV (5398); capabilities RawAccessChainsNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_raw_access_chain_nv(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t byte_stride, uint32_t element_index, uint32_t byte_offset, uint32_t raw_access_chain_operands);
+uint32_t spvgen_op_raw_access_chain_nv(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t byte_stride_id, uint32_t element_index_id, uint32_t byte_offset_id, uint32_t raw_access_chain_operands);
 /* OpRayQueryGetIntersectionSpherePositionNV (5427); capabilities RayTracingSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionSphereRadiusNV (5428); capabilities RayTracingSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionLSSPositionsNV (5429); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionLSSRadiiNV (5430); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionLSSHitValueNV (5431); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_lss_hit_value_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_lss_hit_value_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpHitObjectGetSpherePositionNV (5432); capabilities RayTracingSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetSphereRadiusNV (5433); capabilities RayTracingSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetLSSPositionsNV (5434); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectGetLSSRadiiNV (5435); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_get_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_get_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectIsSphereHitNV (5436); capabilities RayTracingSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpHitObjectIsLSSHitNV (5437); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_hit_object_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object);
+uint32_t spvgen_op_hit_object_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id);
 /* OpRayQueryIsSphereHitNV (5438); capabilities RayTracingSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryIsLSSHitNV (5439); capabilities RayTracingLinearSweptSpheresGeometryNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpSubgroupShuffleINTEL (5571); capabilities SubgroupShuffleINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_shuffle_intel(spvgen_module *m, uint32_t result_type, uint32_t data, uint32_t invocation_id);
+uint32_t spvgen_op_subgroup_shuffle_intel(spvgen_module *m, uint32_t result_type, uint32_t data_id, uint32_t invocation_id);
 /* OpSubgroupShuffleDownINTEL (5572); capabilities SubgroupShuffleINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_shuffle_down_intel(spvgen_module *m, uint32_t result_type, uint32_t current, uint32_t next, uint32_t delta);
+uint32_t spvgen_op_subgroup_shuffle_down_intel(spvgen_module *m, uint32_t result_type, uint32_t current_id, uint32_t next_id, uint32_t delta_id);
 /* OpSubgroupShuffleUpINTEL (5573); capabilities SubgroupShuffleINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_shuffle_up_intel(spvgen_module *m, uint32_t result_type, uint32_t previous, uint32_t current, uint32_t delta);
+uint32_t spvgen_op_subgroup_shuffle_up_intel(spvgen_module *m, uint32_t result_type, uint32_t previous_id, uint32_t current_id, uint32_t delta_id);
 /* OpSubgroupShuffleXorINTEL (5574); capabilities SubgroupShuffleINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_shuffle_xor_intel(spvgen_module *m, uint32_t result_type, uint32_t data, uint32_t value);
+uint32_t spvgen_op_subgroup_shuffle_xor_intel(spvgen_module *m, uint32_t result_type, uint32_t data_id, uint32_t value_id);
 /* OpSubgroupBlockReadINTEL (5575); capabilities SubgroupBufferBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr);
+uint32_t spvgen_op_subgroup_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr_id);
 /* OpSubgroupBlockWriteINTEL (5576); capabilities SubgroupBufferBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup_block_write_intel(spvgen_module *m, uint32_t ptr, uint32_t data);
+void spvgen_op_subgroup_block_write_intel(spvgen_module *m, uint32_t ptr_id, uint32_t data_id);
 /* OpSubgroupImageBlockReadINTEL (5577); capabilities SubgroupImageBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_image_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate);
+uint32_t spvgen_op_subgroup_image_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id);
 /* OpSubgroupImageBlockWriteINTEL (5578); capabilities SubgroupImageBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup_image_block_write_intel(spvgen_module *m, uint32_t image, uint32_t coordinate, uint32_t data);
+void spvgen_op_subgroup_image_block_write_intel(spvgen_module *m, uint32_t image_id, uint32_t coordinate_id, uint32_t data_id);
 /* OpSubgroupImageMediaBlockReadINTEL (5580); capabilities SubgroupImageMediaBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_image_media_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t width, uint32_t height);
+uint32_t spvgen_op_subgroup_image_media_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t width_id, uint32_t height_id);
 /* OpSubgroupImageMediaBlockWriteINTEL (5581); capabilities SubgroupImageMediaBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup_image_media_block_write_intel(spvgen_module *m, uint32_t image, uint32_t coordinate, uint32_t width, uint32_t height, uint32_t data);
+void spvgen_op_subgroup_image_media_block_write_intel(spvgen_module *m, uint32_t image_id, uint32_t coordinate_id, uint32_t width_id, uint32_t height_id, uint32_t data_id);
 /* OpUCountLeadingZerosINTEL (5585); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_count_leading_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_u_count_leading_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpUCountTrailingZerosINTEL (5586); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_count_trailing_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand);
+uint32_t spvgen_op_u_count_trailing_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_id);
 /* OpAbsISubINTEL (5587); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_abs_i_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_abs_i_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpAbsUSubINTEL (5588); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_abs_u_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_abs_u_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpIAddSatINTEL (5589); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_i_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUAddSatINTEL (5590); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpIAverageINTEL (5591); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_i_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUAverageINTEL (5592); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpIAverageRoundedINTEL (5593); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_i_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUAverageRoundedINTEL (5594); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpISubSatINTEL (5595); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_i_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUSubSatINTEL (5596); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpIMul32x16INTEL (5597); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_i_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_i_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpUMul32x16INTEL (5598); capabilities IntegerFunctions2INTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_u_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2);
+uint32_t spvgen_op_u_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id);
 /* OpConstantFunctionPointerINTEL (5600); capabilities FunctionPointersINTEL; extensions SPV_INTEL_function_pointers; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_constant_function_pointer_intel(spvgen_module *m, uint32_t result_type, uint32_t function);
+uint32_t spvgen_op_constant_function_pointer_intel(spvgen_module *m, uint32_t result_type, uint32_t function_id);
 /* OpFunctionPointerCallINTEL (5601); capabilities FunctionPointersINTEL; extensions SPV_INTEL_function_pointers; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_function_pointer_call_intel(spvgen_module *m, uint32_t result_type, const uint32_t *operand_1, uint32_t operand_1_count);
+uint32_t spvgen_op_function_pointer_call_intel(spvgen_module *m, uint32_t result_type, const uint32_t *operand_1_ids, uint32_t operand_1_ids_count);
 /* OpAsmTargetINTEL (5609); capabilities AsmINTEL; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_asm_target_intel(spvgen_module *m, const char *asm_target);
 /* OpAsmINTEL (5610); capabilities AsmINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_asm_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_type, uint32_t target, const char *asm_instructions, const char *constraints);
+uint32_t spvgen_op_asm_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_type_id, uint32_t target_id, const char *asm_instructions, const char *constraints);
 /* OpAsmCallINTEL (5611); capabilities AsmINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_asm_call_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_, const uint32_t *argument_0, uint32_t argument_0_count);
+uint32_t spvgen_op_asm_call_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_id, const uint32_t *argument_0_ids, uint32_t argument_0_ids_count);
 /* OpAtomicFMinEXT (5614); capabilities AtomicFloat16MinMaxEXT, AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT, AtomicFloat16VectorNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_atomic_f_min_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_f_min_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAtomicFMaxEXT (5615); capabilities AtomicFloat16MinMaxEXT, AtomicFloat32MinMaxEXT, AtomicFloat64MinMaxEXT, AtomicFloat16VectorNV; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_atomic_f_max_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_f_max_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpAssumeTrueKHR (5630); capabilities ExpectAssumeKHR; extensions SPV_KHR_expect_assume; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_assume_true_khr(spvgen_module *m, uint32_t condition);
+void spvgen_op_assume_true_khr(spvgen_module *m, uint32_t condition_id);
 /* OpExpectKHR (5631); capabilities ExpectAssumeKHR; extensions SPV_KHR_expect_assume; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_expect_khr(spvgen_module *m, uint32_t result_type, uint32_t value, uint32_t expected_value);
+uint32_t spvgen_op_expect_khr(spvgen_module *m, uint32_t result_type, uint32_t value_id, uint32_t expected_value_id);
 /* OpDecorateString (5632); extensions SPV_GOOGLE_decorate_string, SPV_GOOGLE_hlsl_functionality1; SPIR-V 1.4 */
 SPVGEN_API
-void spvgen_op_decorate_string(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_decorate_string(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpDecorateStringGOOGLE (5632); extensions SPV_GOOGLE_decorate_string, SPV_GOOGLE_hlsl_functionality1; SPIR-V 1.4; alias of spvgen_op_decorate_string */
 SPVGEN_API
-void spvgen_op_decorate_string_google(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_decorate_string_google(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpMemberDecorateString (5633); extensions SPV_GOOGLE_decorate_string, SPV_GOOGLE_hlsl_functionality1; SPIR-V 1.4 */
 SPVGEN_API
-void spvgen_op_member_decorate_string(spvgen_module *m, uint32_t struct_type, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_member_decorate_string(spvgen_module *m, uint32_t struct_type_id, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpMemberDecorateStringGOOGLE (5633); extensions SPV_GOOGLE_decorate_string, SPV_GOOGLE_hlsl_functionality1; SPIR-V 1.4; alias of spvgen_op_member_decorate_string */
 SPVGEN_API
-void spvgen_op_member_decorate_string_google(spvgen_module *m, uint32_t struct_type, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
+void spvgen_op_member_decorate_string_google(spvgen_module *m, uint32_t struct_type_id, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count);
 /* OpVmeImageINTEL (5699); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_vme_image_intel(spvgen_module *m, uint32_t result_type, uint32_t image_type, uint32_t sampler);
+uint32_t spvgen_op_vme_image_intel(spvgen_module *m, uint32_t result_type, uint32_t image_type_id, uint32_t sampler_id);
 /* OpTypeVmeImageINTEL (5700); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_type_vme_image_intel(spvgen_module *m, uint32_t image_type);
+uint32_t spvgen_op_type_vme_image_intel(spvgen_module *m, uint32_t image_type_id);
 /* OpTypeAvcImePayloadINTEL (5701); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_type_avc_ime_payload_intel(spvgen_module *m);
@@ -1783,28 +1787,28 @@ SPVGEN_API
 uint32_t spvgen_op_type_avc_sic_result_intel(spvgen_module *m);
 /* OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL (5713); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp);
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id);
 /* OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL (5714); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_base_penalty, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_base_penalty_id, uint32_t payload_id);
 /* OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL (5715); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp);
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id);
 /* OpSubgroupAvcMceSetInterShapePenaltyINTEL (5716); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty_id, uint32_t payload_id);
 /* OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL (5717); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp);
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id);
 /* OpSubgroupAvcMceSetInterDirectionPenaltyINTEL (5718); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t direction_cost, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t direction_cost_id, uint32_t payload_id);
 /* OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL (5719); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp);
+uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id);
 /* OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL (5720); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp);
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id);
 /* OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL (5721); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_subgroup_avc_mce_get_default_high_penalty_cost_table_intel(spvgen_module *m, uint32_t result_type);
@@ -1816,10 +1820,10 @@ SPVGEN_API
 uint32_t spvgen_op_subgroup_avc_mce_get_default_low_penalty_cost_table_intel(spvgen_module *m, uint32_t result_type);
 /* OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL (5724); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_motion_vector_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_cost_center_delta, uint32_t packed_cost_table, uint32_t cost_precision, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_motion_vector_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_cost_center_delta_id, uint32_t packed_cost_table_id, uint32_t cost_precision_id, uint32_t payload_id);
 /* OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL (5725); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp);
+uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id);
 /* OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL (5726); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_subgroup_avc_mce_get_default_non_dc_luma_intra_penalty_intel(spvgen_module *m, uint32_t result_type);
@@ -1828,843 +1832,843 @@ SPVGEN_API
 uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_intel(spvgen_module *m, uint32_t result_type);
 /* OpSubgroupAvcMceSetAcOnlyHaarINTEL (5728); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_ac_only_haar_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_ac_only_haar_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL (5729); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_source_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t source_field_polarity, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_source_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t source_field_polarity_id, uint32_t payload_id);
 /* OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL (5730); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_field_polarity, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_field_polarity_id, uint32_t payload_id);
 /* OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL (5731); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t forward_reference_field_polarity, uint32_t backward_reference_field_polarity, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t forward_reference_field_polarity_id, uint32_t backward_reference_field_polarity_id, uint32_t payload_id);
 /* OpSubgroupAvcMceConvertToImePayloadINTEL (5732); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceConvertToImeResultINTEL (5733); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceConvertToRefPayloadINTEL (5734); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceConvertToRefResultINTEL (5735); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceConvertToSicPayloadINTEL (5736); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceConvertToSicResultINTEL (5737); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetMotionVectorsINTEL (5738); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterDistortionsINTEL (5739); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetBestInterDistortionsINTEL (5740); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_best_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_best_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterMajorShapeINTEL (5741); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_major_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_major_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterMinorShapeINTEL (5742); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_minor_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_minor_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterDirectionsINTEL (5743); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_directions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_directions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterMotionVectorCountINTEL (5744); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterReferenceIdsINTEL (5745); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL (5746); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_reference_ids, uint32_t packed_reference_parameter_field_polarities, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_reference_ids_id, uint32_t packed_reference_parameter_field_polarities_id, uint32_t payload_id);
 /* OpSubgroupAvcImeInitializeINTEL (5747); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord, uint32_t partition_mask, uint32_t sad_adjustment);
+uint32_t spvgen_op_subgroup_avc_ime_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id, uint32_t partition_mask_id, uint32_t sad_adjustment_id);
 /* OpSubgroupAvcImeSetSingleReferenceINTEL (5748); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_set_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset, uint32_t search_window_config, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_set_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset_id, uint32_t search_window_config_id, uint32_t payload_id);
 /* OpSubgroupAvcImeSetDualReferenceINTEL (5749); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_set_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t fwd_ref_offset, uint32_t bwd_ref_offset, uint32_t id_search_window_config, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_set_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t fwd_ref_offset_id, uint32_t bwd_ref_offset_id, uint32_t id_search_window_config_id, uint32_t payload_id);
 /* OpSubgroupAvcImeRefWindowSizeINTEL (5750); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_ref_window_size_intel(spvgen_module *m, uint32_t result_type, uint32_t search_window_config, uint32_t dual_ref);
+uint32_t spvgen_op_subgroup_avc_ime_ref_window_size_intel(spvgen_module *m, uint32_t result_type, uint32_t search_window_config_id, uint32_t dual_ref_id);
 /* OpSubgroupAvcImeAdjustRefOffsetINTEL (5751); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_adjust_ref_offset_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset, uint32_t src_coord, uint32_t ref_window_size, uint32_t image_size);
+uint32_t spvgen_op_subgroup_avc_ime_adjust_ref_offset_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset_id, uint32_t src_coord_id, uint32_t ref_window_size_id, uint32_t image_size_id);
 /* OpSubgroupAvcImeConvertToMcePayloadINTEL (5752); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeSetMaxMotionVectorCountINTEL (5753); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_set_max_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t max_motion_vector_count, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_set_max_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t max_motion_vector_count_id, uint32_t payload_id);
 /* OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL (5754); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_set_unidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_set_unidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL (5755); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_set_early_search_termination_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t threshold, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_set_early_search_termination_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t threshold_id, uint32_t payload_id);
 /* OpSubgroupAvcImeSetWeightedSadINTEL (5756); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_set_weighted_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_weights, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_set_weighted_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_weights_id, uint32_t payload_id);
 /* OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL (5757); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcImeEvaluateWithDualReferenceINTEL (5758); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL (5759); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload, uint32_t streamin_components);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id, uint32_t streamin_components_id);
 /* OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL (5760); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload, uint32_t streamin_components);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id, uint32_t streamin_components_id);
 /* OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL (5761); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL (5762); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL (5763); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload, uint32_t streamin_components);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id, uint32_t streamin_components_id);
 /* OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL (5764); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload, uint32_t streamin_components);
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id, uint32_t streamin_components_id);
 /* OpSubgroupAvcImeConvertToMceResultINTEL (5765); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeGetSingleReferenceStreaminINTEL (5766); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeGetDualReferenceStreaminINTEL (5767); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL (5768); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_strip_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_strip_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeStripDualReferenceStreamoutINTEL (5769); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_strip_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_strip_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL (5770); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape);
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id);
 /* OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL (5771); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape);
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id);
 /* OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL (5772); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape);
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id);
 /* OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL (5773); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape, uint32_t direction);
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id, uint32_t direction_id);
 /* OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL (5774); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape, uint32_t direction);
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id, uint32_t direction_id);
 /* OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL (5775); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape, uint32_t direction);
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id, uint32_t direction_id);
 /* OpSubgroupAvcImeGetBorderReachedINTEL (5776); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_border_reached_intel(spvgen_module *m, uint32_t result_type, uint32_t image_select, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_border_reached_intel(spvgen_module *m, uint32_t result_type, uint32_t image_select_id, uint32_t payload_id);
 /* OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL (5777); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_truncated_search_indication_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_truncated_search_indication_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL (5778); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_unidirectional_early_search_termination_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_unidirectional_early_search_termination_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL (5779); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL (5780); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcFmeInitializeINTEL (5781); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_fme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord, uint32_t motion_vectors, uint32_t major_shapes, uint32_t minor_shapes, uint32_t direction, uint32_t pixel_resolution, uint32_t sad_adjustment);
+uint32_t spvgen_op_subgroup_avc_fme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id, uint32_t motion_vectors_id, uint32_t major_shapes_id, uint32_t minor_shapes_id, uint32_t direction_id, uint32_t pixel_resolution_id, uint32_t sad_adjustment_id);
 /* OpSubgroupAvcBmeInitializeINTEL (5782); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_bme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord, uint32_t motion_vectors, uint32_t major_shapes, uint32_t minor_shapes, uint32_t direction, uint32_t pixel_resolution, uint32_t bidirectional_weight, uint32_t sad_adjustment);
+uint32_t spvgen_op_subgroup_avc_bme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id, uint32_t motion_vectors_id, uint32_t major_shapes_id, uint32_t minor_shapes_id, uint32_t direction_id, uint32_t pixel_resolution_id, uint32_t bidirectional_weight_id, uint32_t sad_adjustment_id);
 /* OpSubgroupAvcRefConvertToMcePayloadINTEL (5783); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcRefSetBidirectionalMixDisableINTEL (5784); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_set_bidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_set_bidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcRefSetBilinearFilterEnableINTEL (5785); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL (5786); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcRefEvaluateWithDualReferenceINTEL (5787); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL (5788); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t payload_id);
 /* OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL (5789); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t packed_reference_field_polarities, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t packed_reference_field_polarities_id, uint32_t payload_id);
 /* OpSubgroupAvcRefConvertToMceResultINTEL (5790); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicInitializeINTEL (5791); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord);
+uint32_t spvgen_op_subgroup_avc_sic_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id);
 /* OpSubgroupAvcSicConfigureSkcINTEL (5792); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_configure_skc_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type, uint32_t skip_motion_vector_mask, uint32_t motion_vectors, uint32_t bidirectional_weight, uint32_t sad_adjustment, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_configure_skc_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type_id, uint32_t skip_motion_vector_mask_id, uint32_t motion_vectors_id, uint32_t bidirectional_weight_id, uint32_t sad_adjustment_id, uint32_t payload_id);
 /* OpSubgroupAvcSicConfigureIpeLumaINTEL (5793); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask, uint32_t intra_neighbour_availabilty, uint32_t left_edge_luma_pixels, uint32_t upper_left_corner_luma_pixel, uint32_t upper_edge_luma_pixels, uint32_t upper_right_edge_luma_pixels, uint32_t sad_adjustment, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask_id, uint32_t intra_neighbour_availabilty_id, uint32_t left_edge_luma_pixels_id, uint32_t upper_left_corner_luma_pixel_id, uint32_t upper_edge_luma_pixels_id, uint32_t upper_right_edge_luma_pixels_id, uint32_t sad_adjustment_id, uint32_t payload_id);
 /* OpSubgroupAvcSicConfigureIpeLumaChromaINTEL (5794); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_chroma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask, uint32_t intra_neighbour_availabilty, uint32_t left_edge_luma_pixels, uint32_t upper_left_corner_luma_pixel, uint32_t upper_edge_luma_pixels, uint32_t upper_right_edge_luma_pixels, uint32_t left_edge_chroma_pixels, uint32_t upper_left_corner_chroma_pixel, uint32_t upper_edge_chroma_pixels, uint32_t sad_adjustment, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_chroma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask_id, uint32_t intra_neighbour_availabilty_id, uint32_t left_edge_luma_pixels_id, uint32_t upper_left_corner_luma_pixel_id, uint32_t upper_edge_luma_pixels_id, uint32_t upper_right_edge_luma_pixels_id, uint32_t left_edge_chroma_pixels_id, uint32_t upper_left_corner_chroma_pixel_id, uint32_t upper_edge_chroma_pixels_id, uint32_t sad_adjustment_id, uint32_t payload_id);
 /* OpSubgroupAvcSicGetMotionVectorMaskINTEL (5795); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_motion_vector_mask_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type, uint32_t direction);
+uint32_t spvgen_op_subgroup_avc_sic_get_motion_vector_mask_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type_id, uint32_t direction_id);
 /* OpSubgroupAvcSicConvertToMcePayloadINTEL (5796); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL (5797); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty_id, uint32_t payload_id);
 /* OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL (5798); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_mode_penalty, uint32_t luma_packed_neighbor_modes, uint32_t luma_packed_non_dc_penalty, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_mode_penalty_id, uint32_t luma_packed_neighbor_modes_id, uint32_t luma_packed_non_dc_penalty_id, uint32_t payload_id);
 /* OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL (5799); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t chroma_mode_base_penalty, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t chroma_mode_base_penalty_id, uint32_t payload_id);
 /* OpSubgroupAvcSicSetBilinearFilterEnableINTEL (5800); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL (5801); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_set_skc_forward_transform_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_coefficients, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_set_skc_forward_transform_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_coefficients_id, uint32_t payload_id);
 /* OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL (5802); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_set_block_based_raw_skip_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t block_based_skip_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_set_block_based_raw_skip_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t block_based_skip_type_id, uint32_t payload_id);
 /* OpSubgroupAvcSicEvaluateIpeINTEL (5803); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_ipe_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_ipe_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t payload_id);
 /* OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL (5804); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcSicEvaluateWithDualReferenceINTEL (5805); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id);
 /* OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL (5806); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t payload_id);
 /* OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL (5807); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t packed_reference_field_polarities, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t packed_reference_field_polarities_id, uint32_t payload_id);
 /* OpSubgroupAvcSicConvertToMceResultINTEL (5808); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetIpeLumaShapeINTEL (5809); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_ipe_luma_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_ipe_luma_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL (5810); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_luma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_luma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL (5811); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetPackedIpeLumaModesINTEL (5812); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_packed_ipe_luma_modes_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_packed_ipe_luma_modes_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetIpeChromaModeINTEL (5813); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationChromaINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_ipe_chroma_mode_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_ipe_chroma_mode_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL (5814); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL (5815); capabilities SubgroupAvcMotionEstimationINTEL, SubgroupAvcMotionEstimationIntraINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpSubgroupAvcSicGetInterRawSadsINTEL (5816); capabilities SubgroupAvcMotionEstimationINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_avc_sic_get_inter_raw_sads_intel(spvgen_module *m, uint32_t result_type, uint32_t payload);
+uint32_t spvgen_op_subgroup_avc_sic_get_inter_raw_sads_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id);
 /* OpVariableLengthArrayINTEL (5818); capabilities VariableLengthArrayINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_variable_length_array_intel(spvgen_module *m, uint32_t result_type, uint32_t lenght);
+uint32_t spvgen_op_variable_length_array_intel(spvgen_module *m, uint32_t result_type, uint32_t lenght_id);
 /* OpSaveMemoryINTEL (5819); capabilities VariableLengthArrayINTEL; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_save_memory_intel(spvgen_module *m, uint32_t result_type);
 /* OpRestoreMemoryINTEL (5820); capabilities VariableLengthArrayINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_restore_memory_intel(spvgen_module *m, uint32_t ptr);
+void spvgen_op_restore_memory_intel(spvgen_module *m, uint32_t ptr_id);
 /* OpArbitraryFloatSinCosPiINTEL (5840); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatCastINTEL (5841); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_cast_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_cast_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatCastFromIntINTEL (5842); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_cast_from_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_cast_from_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatCastToIntINTEL (5843); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_cast_to_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_cast_to_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatAddINTEL (5846); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_add_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_add_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatSubINTEL (5847); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatMulINTEL (5848); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_mul_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_mul_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatDivINTEL (5849); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_div_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_div_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatGTINTEL (5850); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_gtintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2);
+uint32_t spvgen_op_arbitrary_float_gtintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2);
 /* OpArbitraryFloatGEINTEL (5851); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_geintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2);
+uint32_t spvgen_op_arbitrary_float_geintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2);
 /* OpArbitraryFloatLTINTEL (5852); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_ltintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2);
+uint32_t spvgen_op_arbitrary_float_ltintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2);
 /* OpArbitraryFloatLEINTEL (5853); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_leintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2);
+uint32_t spvgen_op_arbitrary_float_leintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2);
 /* OpArbitraryFloatEQINTEL (5854); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_eqintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2);
+uint32_t spvgen_op_arbitrary_float_eqintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2);
 /* OpArbitraryFloatRecipINTEL (5855); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatRSqrtINTEL (5856); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_r_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_r_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatCbrtINTEL (5857); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_cbrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_cbrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatHypotINTEL (5858); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_hypot_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_hypot_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatSqrtINTEL (5859); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatLogINTEL (5860); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_log_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_log_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatLog2INTEL (5861); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_log2_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_log2_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatLog10INTEL (5862); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_log10_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_log10_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatLog1pINTEL (5863); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_log1p_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_log1p_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatExpINTEL (5864); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatExp2INTEL (5865); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_exp2_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_exp2_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatExp10INTEL (5866); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_exp10_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_exp10_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatExpm1INTEL (5867); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_expm1_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_expm1_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatSinINTEL (5868); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatCosINTEL (5869); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatSinCosINTEL (5870); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatSinPiINTEL (5871); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatCosPiINTEL (5872); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatASinINTEL (5873); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatASinPiINTEL (5874); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatACosINTEL (5875); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatACosPiINTEL (5876); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatATanINTEL (5877); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_tan_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_tan_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatATanPiINTEL (5878); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_tan_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_tan_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatATan2INTEL (5879); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_a_tan2_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_a_tan2_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatPowINTEL (5880); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_pow_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_pow_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatPowRINTEL (5881); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_pow_rintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_pow_rintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpArbitraryFloatPowNINTEL (5882); capabilities ArbitraryPrecisionFloatingPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arbitrary_float_pow_nintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
+uint32_t spvgen_op_arbitrary_float_pow_nintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy);
 /* OpLoopControlINTEL (5887); capabilities UnstructuredLoopControlsINTEL; extensions SPV_INTEL_unstructured_loop_controls; no core version (extensions only) */
 SPVGEN_API
 void spvgen_op_loop_control_intel(spvgen_module *m, const uint32_t *loop_control_parameters, uint32_t loop_control_parameters_count);
 /* OpAliasDomainDeclINTEL (5911); capabilities MemoryAccessAliasingINTEL; extensions SPV_INTEL_memory_access_aliasing; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_alias_domain_decl_intel(spvgen_module *m, uint32_t name);
+uint32_t spvgen_op_alias_domain_decl_intel(spvgen_module *m, uint32_t name_id);
 /* OpAliasScopeDeclINTEL (5912); capabilities MemoryAccessAliasingINTEL; extensions SPV_INTEL_memory_access_aliasing; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_alias_scope_decl_intel(spvgen_module *m, uint32_t alias_domain, uint32_t name);
+uint32_t spvgen_op_alias_scope_decl_intel(spvgen_module *m, uint32_t alias_domain_id, uint32_t name_id);
 /* OpAliasScopeListDeclINTEL (5913); capabilities MemoryAccessAliasingINTEL; extensions SPV_INTEL_memory_access_aliasing; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_alias_scope_list_decl_intel(spvgen_module *m, const uint32_t *alias_scope1_alias_scope2, uint32_t alias_scope1_alias_scope2_count);
+uint32_t spvgen_op_alias_scope_list_decl_intel(spvgen_module *m, const uint32_t *alias_scope1_alias_scope2_ids, uint32_t alias_scope1_alias_scope2_ids_count);
 /* OpFixedSqrtINTEL (5923); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedRecipINTEL (5924); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedRsqrtINTEL (5925); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_rsqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_rsqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedSinINTEL (5926); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedCosINTEL (5927); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedSinCosINTEL (5928); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedSinPiINTEL (5929); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedCosPiINTEL (5930); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedSinCosPiINTEL (5931); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedLogINTEL (5932); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_log_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_log_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpFixedExpINTEL (5933); capabilities ArbitraryPrecisionFixedPointINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fixed_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
+uint32_t spvgen_op_fixed_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o);
 /* OpPtrCastToCrossWorkgroupINTEL (5934); capabilities USMStorageClassesINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ptr_cast_to_cross_workgroup_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_ptr_cast_to_cross_workgroup_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpCrossWorkgroupCastToPtrINTEL (5938); capabilities USMStorageClassesINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_cross_workgroup_cast_to_ptr_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer);
+uint32_t spvgen_op_cross_workgroup_cast_to_ptr_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer_id);
 /* OpReadPipeBlockingINTEL (5946); capabilities BlockingPipesINTEL; extensions SPV_INTEL_blocking_pipes; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_read_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_read_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpWritePipeBlockingINTEL (5947); capabilities BlockingPipesINTEL; extensions SPV_INTEL_blocking_pipes; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_write_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size, uint32_t packet_alignment);
+uint32_t spvgen_op_write_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size_id, uint32_t packet_alignment_id);
 /* OpFPGARegINTEL (5949); capabilities FPGARegINTEL; extensions SPV_INTEL_fpga_reg; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_fpga_reg_intel(spvgen_module *m, uint32_t result_type, uint32_t result, uint32_t input);
+uint32_t spvgen_op_fpga_reg_intel(spvgen_module *m, uint32_t result_type, uint32_t result_id, uint32_t input_id);
 /* OpRayQueryGetRayTMinKHR (6016); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_ray_t_min_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query);
+uint32_t spvgen_op_ray_query_get_ray_t_min_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id);
 /* OpRayQueryGetRayFlagsKHR (6017); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_ray_flags_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query);
+uint32_t spvgen_op_ray_query_get_ray_flags_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id);
 /* OpRayQueryGetIntersectionTKHR (6018); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_tkhr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_tkhr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionInstanceCustomIndexKHR (6019); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_instance_custom_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_instance_custom_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionInstanceIdKHR (6020); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_instance_id_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_instance_id_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR (6021); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionGeometryIndexKHR (6022); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_geometry_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_geometry_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionPrimitiveIndexKHR (6023); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_primitive_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_primitive_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionBarycentricsKHR (6024); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_barycentrics_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_barycentrics_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionFrontFaceKHR (6025); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_front_face_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_front_face_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionCandidateAABBOpaqueKHR (6026); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_candidate_aabb_opaque_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query);
+uint32_t spvgen_op_ray_query_get_intersection_candidate_aabb_opaque_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id);
 /* OpRayQueryGetIntersectionObjectRayDirectionKHR (6027); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_object_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_object_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionObjectRayOriginKHR (6028); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_object_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_object_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetWorldRayDirectionKHR (6029); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_world_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query);
+uint32_t spvgen_op_ray_query_get_world_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id);
 /* OpRayQueryGetWorldRayOriginKHR (6030); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_world_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query);
+uint32_t spvgen_op_ray_query_get_world_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id);
 /* OpRayQueryGetIntersectionObjectToWorldKHR (6031); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_object_to_world_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_object_to_world_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpRayQueryGetIntersectionWorldToObjectKHR (6032); capabilities RayQueryKHR; extensions SPV_KHR_ray_query; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_ray_query_get_intersection_world_to_object_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection);
+uint32_t spvgen_op_ray_query_get_intersection_world_to_object_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id);
 /* OpAtomicFAddEXT (6035); capabilities AtomicFloat16AddEXT, AtomicFloat32AddEXT, AtomicFloat64AddEXT, AtomicFloat16VectorNV; extensions SPV_EXT_shader_atomic_float_add; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_atomic_f_add_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value);
+uint32_t spvgen_op_atomic_f_add_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id);
 /* OpTypeBufferSurfaceINTEL (6086); capabilities VectorComputeINTEL; no core version (extensions only) */
 SPVGEN_API
 uint32_t spvgen_op_type_buffer_surface_intel(spvgen_module *m, uint32_t access_qualifier);
 /* OpTypeStructContinuedINTEL (6090); capabilities LongCompositesINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_type_struct_continued_intel(spvgen_module *m, const uint32_t *member_0_type, uint32_t member_0_type_count);
+void spvgen_op_type_struct_continued_intel(spvgen_module *m, const uint32_t *member_0_type_ids, uint32_t member_0_type_ids_count);
 /* OpConstantCompositeContinuedINTEL (6091); capabilities LongCompositesINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents, uint32_t constituents_count);
+void spvgen_op_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents_ids, uint32_t constituents_ids_count);
 /* OpSpecConstantCompositeContinuedINTEL (6092); capabilities LongCompositesINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_spec_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents, uint32_t constituents_count);
+void spvgen_op_spec_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents_ids, uint32_t constituents_ids_count);
 /* OpCompositeConstructContinuedINTEL (6096); capabilities LongCompositesINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_composite_construct_continued_intel(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count);
+uint32_t spvgen_op_composite_construct_continued_intel(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count);
 /* OpConvertFToBF16INTEL (6116); capabilities BFloat16ConversionINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_f_to_bf16_intel(spvgen_module *m, uint32_t result_type, uint32_t float_value);
+uint32_t spvgen_op_convert_f_to_bf16_intel(spvgen_module *m, uint32_t result_type, uint32_t float_value_id);
 /* OpConvertBF16ToFINTEL (6117); capabilities BFloat16ConversionINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_convert_bf16_to_fintel(spvgen_module *m, uint32_t result_type, uint32_t b_float16_value);
+uint32_t spvgen_op_convert_bf16_to_fintel(spvgen_module *m, uint32_t result_type, uint32_t b_float16_value_id);
 /* OpControlBarrierArriveINTEL (6142); capabilities SplitBarrierINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_control_barrier_arrive_intel(spvgen_module *m, uint32_t execution, uint32_t memory, uint32_t semantics);
+void spvgen_op_control_barrier_arrive_intel(spvgen_module *m, uint32_t execution_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpControlBarrierWaitINTEL (6143); capabilities SplitBarrierINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_control_barrier_wait_intel(spvgen_module *m, uint32_t execution, uint32_t memory, uint32_t semantics);
+void spvgen_op_control_barrier_wait_intel(spvgen_module *m, uint32_t execution_id, uint32_t memory_id, uint32_t semantics_id);
 /* OpArithmeticFenceEXT (6145); capabilities ArithmeticFenceEXT; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_arithmetic_fence_ext(spvgen_module *m, uint32_t result_type, uint32_t target);
+uint32_t spvgen_op_arithmetic_fence_ext(spvgen_module *m, uint32_t result_type, uint32_t target_id);
 /* OpSubgroupBlockPrefetchINTEL (6221); capabilities SubgroupBufferPrefetchINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup_block_prefetch_intel(spvgen_module *m, uint32_t ptr, uint32_t num_bytes, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
+void spvgen_op_subgroup_block_prefetch_intel(spvgen_module *m, uint32_t ptr_id, uint32_t num_bytes_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count);
 /* OpSubgroup2DBlockLoadINTEL (6231); capabilities Subgroup2DBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup2_d_block_load_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate, uint32_t dst_pointer);
+void spvgen_op_subgroup2_d_block_load_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id, uint32_t dst_pointer_id);
 /* OpSubgroup2DBlockLoadTransformINTEL (6232); capabilities Subgroup2DBlockTransformINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup2_d_block_load_transform_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate, uint32_t dst_pointer);
+void spvgen_op_subgroup2_d_block_load_transform_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id, uint32_t dst_pointer_id);
 /* OpSubgroup2DBlockLoadTransposeINTEL (6233); capabilities Subgroup2DBlockTransposeINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup2_d_block_load_transpose_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate, uint32_t dst_pointer);
+void spvgen_op_subgroup2_d_block_load_transpose_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id, uint32_t dst_pointer_id);
 /* OpSubgroup2DBlockPrefetchINTEL (6234); capabilities Subgroup2DBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup2_d_block_prefetch_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate);
+void spvgen_op_subgroup2_d_block_prefetch_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id);
 /* OpSubgroup2DBlockStoreINTEL (6235); capabilities Subgroup2DBlockIOINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_subgroup2_d_block_store_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_pointer, uint32_t dst_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate);
+void spvgen_op_subgroup2_d_block_store_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_pointer_id, uint32_t dst_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id);
 /* OpSubgroupMatrixMultiplyAccumulateINTEL (6237); capabilities SubgroupMatrixMultiplyAccumulateINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_subgroup_matrix_multiply_accumulate_intel(spvgen_module *m, uint32_t result_type, uint32_t k_dim, uint32_t matrix_a, uint32_t matrix_b, uint32_t matrix_c, uint32_t matrix_multiply_accumulate_operands);
+uint32_t spvgen_op_subgroup_matrix_multiply_accumulate_intel(spvgen_module *m, uint32_t result_type, uint32_t k_dim_id, uint32_t matrix_a_id, uint32_t matrix_b_id, uint32_t matrix_c_id, uint32_t matrix_multiply_accumulate_operands);
 /* OpGroupIMulKHR (6401); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_i_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_i_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupFMulKHR (6402); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_f_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_f_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupBitwiseAndKHR (6403); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_bitwise_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_bitwise_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupBitwiseOrKHR (6404); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_bitwise_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_bitwise_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupBitwiseXorKHR (6405); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_bitwise_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_bitwise_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupLogicalAndKHR (6406); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_logical_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_logical_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupLogicalOrKHR (6407); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_logical_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_logical_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpGroupLogicalXorKHR (6408); capabilities GroupUniformArithmeticKHR; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_group_logical_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x);
+uint32_t spvgen_op_group_logical_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id);
 /* OpMaskedGatherINTEL (6428); capabilities MaskedGatherScatterINTEL; no core version (extensions only) */
 SPVGEN_API
-uint32_t spvgen_op_masked_gather_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr_vector, uint32_t alignment, uint32_t mask, uint32_t fill_empty);
+uint32_t spvgen_op_masked_gather_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr_vector_id, uint32_t alignment, uint32_t mask_id, uint32_t fill_empty_id);
 /* OpMaskedScatterINTEL (6429); capabilities MaskedGatherScatterINTEL; no core version (extensions only) */
 SPVGEN_API
-void spvgen_op_masked_scatter_intel(spvgen_module *m, uint32_t input_vector, uint32_t ptr_vector, uint32_t alignment, uint32_t mask);
+void spvgen_op_masked_scatter_intel(spvgen_module *m, uint32_t input_vector_id, uint32_t ptr_vector_id, uint32_t alignment, uint32_t mask_id);
 
 /* GLSL.std.450 extended instructions (the set is imported on first use). */
 /* GLSL.std.450 Round (1); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_round(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_round(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 RoundEven (2); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_round_even(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_round_even(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Trunc (3); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_trunc(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_trunc(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 FAbs (4); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_f_abs(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_f_abs(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 SAbs (5); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_s_abs(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_s_abs(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 FSign (6); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_f_sign(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_f_sign(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 SSign (7); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_s_sign(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_s_sign(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Floor (8); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_floor(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_floor(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Ceil (9); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_ceil(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_ceil(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Fract (10); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_fract(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_fract(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Radians (11); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_radians(spvgen_module *m, uint32_t result_type, uint32_t degrees);
+uint32_t spvgen_glsl_radians(spvgen_module *m, uint32_t result_type, uint32_t degrees_id);
 /* GLSL.std.450 Degrees (12); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_degrees(spvgen_module *m, uint32_t result_type, uint32_t radians);
+uint32_t spvgen_glsl_degrees(spvgen_module *m, uint32_t result_type, uint32_t radians_id);
 /* GLSL.std.450 Sin (13); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_sin(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_sin(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Cos (14); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_cos(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_cos(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Tan (15); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_tan(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_tan(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Asin (16); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_asin(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_asin(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Acos (17); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_acos(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_acos(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Atan (18); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_atan(spvgen_module *m, uint32_t result_type, uint32_t y_over_x);
+uint32_t spvgen_glsl_atan(spvgen_module *m, uint32_t result_type, uint32_t y_over_x_id);
 /* GLSL.std.450 Sinh (19); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_sinh(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_sinh(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Cosh (20); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_cosh(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_cosh(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Tanh (21); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_tanh(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_tanh(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Asinh (22); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_asinh(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_asinh(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Acosh (23); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_acosh(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_acosh(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Atanh (24); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_atanh(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_atanh(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Atan2 (25); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_atan2(spvgen_module *m, uint32_t result_type, uint32_t y, uint32_t x);
+uint32_t spvgen_glsl_atan2(spvgen_module *m, uint32_t result_type, uint32_t y_id, uint32_t x_id);
 /* GLSL.std.450 Pow (26); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pow(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_pow(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 Exp (27); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_exp(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_exp(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Log (28); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_log(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_log(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Exp2 (29); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_exp2(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_exp2(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Log2 (30); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_log2(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_log2(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Sqrt (31); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 InverseSqrt (32); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_inverse_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_inverse_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Determinant (33); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_determinant(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_determinant(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 MatrixInverse (34); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_matrix_inverse(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_matrix_inverse(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Modf (35); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_modf(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t i);
+uint32_t spvgen_glsl_modf(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t i_id);
 /* GLSL.std.450 ModfStruct (36); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_modf_struct(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_modf_struct(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 FMin (37); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_f_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_f_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 UMin (38); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_u_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_u_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 SMin (39); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_s_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_s_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 FMax (40); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_f_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_f_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 UMax (41); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_u_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_u_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 SMax (42); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_s_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_s_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 FClamp (43); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_f_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val);
+uint32_t spvgen_glsl_f_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id);
 /* GLSL.std.450 UClamp (44); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_u_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val);
+uint32_t spvgen_glsl_u_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id);
 /* GLSL.std.450 SClamp (45); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_s_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val);
+uint32_t spvgen_glsl_s_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id);
 /* GLSL.std.450 FMix (46); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_f_mix(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y, uint32_t a);
+uint32_t spvgen_glsl_f_mix(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id, uint32_t a_id);
 /* GLSL.std.450 IMix (47); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_i_mix(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y, uint32_t a);
+uint32_t spvgen_glsl_i_mix(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id, uint32_t a_id);
 /* GLSL.std.450 Step (48); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_step(spvgen_module *m, uint32_t result_type, uint32_t edge, uint32_t x);
+uint32_t spvgen_glsl_step(spvgen_module *m, uint32_t result_type, uint32_t edge_id, uint32_t x_id);
 /* GLSL.std.450 SmoothStep (49); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_smooth_step(spvgen_module *m, uint32_t result_type, uint32_t edge0, uint32_t edge1, uint32_t x);
+uint32_t spvgen_glsl_smooth_step(spvgen_module *m, uint32_t result_type, uint32_t edge0_id, uint32_t edge1_id, uint32_t x_id);
 /* GLSL.std.450 Fma (50); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_fma(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b, uint32_t c);
+uint32_t spvgen_glsl_fma(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t b_id, uint32_t c_id);
 /* GLSL.std.450 Frexp (51); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_frexp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t exp);
+uint32_t spvgen_glsl_frexp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t exp_id);
 /* GLSL.std.450 FrexpStruct (52); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_frexp_struct(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_frexp_struct(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Ldexp (53); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_ldexp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t exp);
+uint32_t spvgen_glsl_ldexp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t exp_id);
 /* GLSL.std.450 PackSnorm4x8 (54); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_pack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 PackUnorm4x8 (55); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_pack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 PackSnorm2x16 (56); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_pack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 PackUnorm2x16 (57); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_pack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 PackHalf2x16 (58); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_pack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 PackDouble2x32 (59); capabilities Float64; SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_pack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_pack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 UnpackSnorm2x16 (60); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_unpack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_glsl_unpack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* GLSL.std.450 UnpackUnorm2x16 (61); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_unpack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_glsl_unpack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* GLSL.std.450 UnpackHalf2x16 (62); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_unpack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_unpack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 UnpackSnorm4x8 (63); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_unpack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_glsl_unpack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* GLSL.std.450 UnpackUnorm4x8 (64); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_unpack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p);
+uint32_t spvgen_glsl_unpack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p_id);
 /* GLSL.std.450 UnpackDouble2x32 (65); capabilities Float64; SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_unpack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v);
+uint32_t spvgen_glsl_unpack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v_id);
 /* GLSL.std.450 Length (66); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_length(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_length(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 Distance (67); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_distance(spvgen_module *m, uint32_t result_type, uint32_t p0, uint32_t p1);
+uint32_t spvgen_glsl_distance(spvgen_module *m, uint32_t result_type, uint32_t p0_id, uint32_t p1_id);
 /* GLSL.std.450 Cross (68); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_cross(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_cross(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 Normalize (69); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_normalize(spvgen_module *m, uint32_t result_type, uint32_t x);
+uint32_t spvgen_glsl_normalize(spvgen_module *m, uint32_t result_type, uint32_t x_id);
 /* GLSL.std.450 FaceForward (70); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_face_forward(spvgen_module *m, uint32_t result_type, uint32_t n_, uint32_t i, uint32_t nref);
+uint32_t spvgen_glsl_face_forward(spvgen_module *m, uint32_t result_type, uint32_t n_id, uint32_t i_id, uint32_t nref_id);
 /* GLSL.std.450 Reflect (71); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_reflect(spvgen_module *m, uint32_t result_type, uint32_t i, uint32_t n_);
+uint32_t spvgen_glsl_reflect(spvgen_module *m, uint32_t result_type, uint32_t i_id, uint32_t n_id);
 /* GLSL.std.450 Refract (72); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_refract(spvgen_module *m, uint32_t result_type, uint32_t i, uint32_t n_, uint32_t eta);
+uint32_t spvgen_glsl_refract(spvgen_module *m, uint32_t result_type, uint32_t i_id, uint32_t n_id, uint32_t eta_id);
 /* GLSL.std.450 FindILsb (73); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_find_i_lsb(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_glsl_find_i_lsb(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* GLSL.std.450 FindSMsb (74); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_find_s_msb(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_glsl_find_s_msb(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* GLSL.std.450 FindUMsb (75); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_find_u_msb(spvgen_module *m, uint32_t result_type, uint32_t value);
+uint32_t spvgen_glsl_find_u_msb(spvgen_module *m, uint32_t result_type, uint32_t value_id);
 /* GLSL.std.450 InterpolateAtCentroid (76); capabilities InterpolationFunction; SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_interpolate_at_centroid(spvgen_module *m, uint32_t result_type, uint32_t interpolant);
+uint32_t spvgen_glsl_interpolate_at_centroid(spvgen_module *m, uint32_t result_type, uint32_t interpolant_id);
 /* GLSL.std.450 InterpolateAtSample (77); capabilities InterpolationFunction; SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_interpolate_at_sample(spvgen_module *m, uint32_t result_type, uint32_t interpolant, uint32_t sample);
+uint32_t spvgen_glsl_interpolate_at_sample(spvgen_module *m, uint32_t result_type, uint32_t interpolant_id, uint32_t sample_id);
 /* GLSL.std.450 InterpolateAtOffset (78); capabilities InterpolationFunction; SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_interpolate_at_offset(spvgen_module *m, uint32_t result_type, uint32_t interpolant, uint32_t offset);
+uint32_t spvgen_glsl_interpolate_at_offset(spvgen_module *m, uint32_t result_type, uint32_t interpolant_id, uint32_t offset_id);
 /* GLSL.std.450 NMin (79); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_n_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_n_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 NMax (80); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_n_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y);
+uint32_t spvgen_glsl_n_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id);
 /* GLSL.std.450 NClamp (81); SPIR-V 1.0; OpExtInst; imports the set on first use */
 SPVGEN_API
-uint32_t spvgen_glsl_n_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val);
+uint32_t spvgen_glsl_n_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id);
 
 #ifdef __cplusplus
 }

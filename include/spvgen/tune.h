@@ -99,8 +99,11 @@ spvgen_status spvgen_tune_cache_open(const char *path, spvgen_tune_cache **out, 
  * file's; the other keys of the file, stored meanwhile by other processes, are kept and
  * become visible here), written to a temporary file in the same directory and renamed
  * over it. Creates missing directories. SPVGEN_ERROR_IO with a message when the file
- * cannot be written, or is not a tune cache of this version (it is never overwritten
- * then). Nothing to write is SPVGEN_OK without touching the file. */
+ * cannot be written, is not a regular file this process can read and write (a device
+ * node, a directory, a read-only file are never replaced; a symlink is followed to its
+ * file, whose mode and owner are kept), or is not a tune cache of this version (it is
+ * never overwritten then). Numbers are written in the C locale whatever setlocale says.
+ * Nothing to write is SPVGEN_OK without touching the file. */
 spvgen_status spvgen_tune_cache_save(spvgen_tune_cache *cache, char *message,
                                      size_t message_size);
 
@@ -127,10 +130,22 @@ uint32_t spvgen_tune_cache_count(const spvgen_tune_cache *cache);
 bool spvgen_tune_cache_entry(const spvgen_tune_cache *cache, uint32_t i, spvgen_tune_entry *out);
 
 /* Writes the cache's file entries (not the compiled-in ones), those stored since open
- * included, to path in the cache file format (atomically: temporary file and rename).
- * *count (optional) gets the number written. */
+ * included, to path in the cache file format (atomically: temporary file, fsync, rename).
+ * *count (optional) gets the number written. What may be replaced, as for save: a
+ * regular file this process can read and write (a symlink followed to its file; mode
+ * and owner kept); a device node, directory, FIFO, read-only or other user's file, or an
+ * existing file that is not a tune cache, is refused with SPVGEN_ERROR_IO and left
+ * alone (docs/tune.md, "What a save or an export replaces"). */
 spvgen_status spvgen_tune_cache_export(const spvgen_tune_cache *cache, const char *path,
                                        uint32_t *count, char *message, size_t message_size);
+
+/* The same text export writes (the cache file format, file entries only), in memory:
+ * *text (malloc'd, NUL-terminated; free with spvgen_tune_free_text) and *length bytes;
+ * *count (optional) the entries in it. For writing a cache anywhere a file path does not
+ * fit (`spvgen tune export -` writes it to standard output). */
+spvgen_status spvgen_tune_cache_export_text(const spvgen_tune_cache *cache, char **text, size_t *length,
+                                            uint32_t *count, char *message, size_t message_size);
+void spvgen_tune_free_text(char *text);
 
 /* Reads a file written by export (or a cache file) and stores each of its entries in
  * the cache (replacing those with the same key; save writes them). The file is checked
@@ -139,6 +154,10 @@ spvgen_status spvgen_tune_cache_export(const spvgen_tune_cache *cache, const cha
  * (optional) gets the number imported. */
 spvgen_status spvgen_tune_cache_import(spvgen_tune_cache *cache, const char *path,
                                        uint32_t *count, char *message, size_t message_size);
+/* The same from text in memory (the cache file format; at most 16 MiB), e.g. read from
+ * standard input (`spvgen tune import -`). */
+spvgen_status spvgen_tune_cache_import_text(spvgen_tune_cache *cache, const char *text, size_t length,
+                                            uint32_t *count, char *message, size_t message_size);
 
 /* ------------------------------------------------------------------- keys ---- */
 /* The cache key of a GEMM on a device (caps NULL: the vulkan13 preset):

@@ -94,25 +94,45 @@ static bool capabilities_allowed(const uint32_t *words, size_t count, spvgen_tar
   return true;
 }
 
-/* ------------------------------------------- cooperative-vector pre-check ---- */
+/* ------------------------------------------------ structural pre-check ---- */
 
-/* SPIRV-Tools 2025.1's validator dereferences a null definition (SIGSEGV) when the
- * vector operand of a cooperative-vector instruction is not a cooperative vector: an
- * OpCooperativeVectorMatrixMulNV whose Input is a scalar reads the scalar type's third
- * operand as a component count id. So before spvValidate, these operands are checked
- * here: Input of OpCooperativeVectorMatrixMul(Add)NV (Bias and Matrix are pointers, which
- * the validator checks safely), A and B of OpCooperativeVectorOuterProductAccumulateNV, V
- * of OpCooperativeVectorReduceSumAccumulateNV and Object of OpCooperativeVectorStoreNV
- * must be values whose type is an OpTypeCooperativeVectorNV.
- *
+/* SPIRV-Tools 2025.1's validator reads some operands of cooperative and tensor
+ * instructions without checking them first, and dies (SIGSEGV on a null definition,
+ * std::out_of_range and abort on a missing operand) when they are not what the
+ * extension requires. An embedded JIT validating a module it did not write would take
+ * the host process down with it, so these preconditions are checked here, before
+ * spvValidate; each one the validator would also refuse, so a module that passes the
+ * validator passes them:
+ *  - the vector operand of a cooperative-vector instruction (the Input of
+ *    OpCooperativeVectorMatrixMul(Add)NV, A and B of ...OuterProductAccumulateNV, V of
+ *    ...ReduceSumAccumulateNV, Object of OpCooperativeVectorStoreNV) is a value of an
+ *    OpTypeCooperativeVectorNV type (the validator reads a scalar type's third operand as
+ *    a component count id: SIGSEGV);
+ *  - the function operands that SPIR-V lets refer to a function defined later (DecodeFunc
+ *    of OpCooperativeMatrixLoadTensorNV, Func of OpCooperativeMatrixPerElementOpNV,
+ *    CombineFunc of OpCooperativeMatrixReduceNV) are OpFunctions whose function type is an
+ *    OpTypeFunction (the validator checks the later function only when it gets there,
+ *    after reading its type's operands unchecked: a DecodeFunc without parameters is
+ *    std::out_of_range); a DecodeFunc's type has exactly the three parameters
+ *    SPV_NV_tensor_addressing requires, the first a pointer;
+ *  - the TensorView operand of OpCooperativeMatrixLoadTensorNV, which may also name an id
+ *    defined later, is a value with a type (a label there: SIGSEGV).
  * A linear scan of the instruction words finds whether the module has any of these
- * instructions at all (the common case: none, and nothing else is done). Only then is
- * the module parsed once with spvBinaryParse (SPIRV-Tools' own grammar says which word
- * is the result type and which the result id), recording each id's type and defining
- * opcode; the operands are checked after the whole module is read. Anything the parser
- * rejects is left to the validator, which rejects it the same way. */
+ * instructions at all (the common case: none, and nothing else is done). Only then is the
+ * module parsed once with spvBinaryParse (SPIRV-Tools' own grammar says which word is
+ * the result type, the result id and each operand), recording each definition in an
+ * array sorted by id (memory linear in the module, never in its id bound); the operands
+ * are checked once the whole module is read. Anything the parser rejects is left to the
+ * validator, which rejects it the same way. */
 
-static const char *coopvec_op_name(uint32_t opcode) {
+typedef enum pre_role {
+  ROLE_COOPVEC,      /* a value of a cooperative vector type */
+  ROLE_TYPED_VALUE,  /* a value with a type */
+  ROLE_DECODE_FUNC,  /* an OpFunction of type (component)(pointer, array, array) */
+  ROLE_FUNC,         /* an OpFunction whose type is an OpTypeFunction */
+} pre_role;
+
+static const char *pre_op_name(uint32_t opcode) {
   switch (opcode) {
     case SpvOpCooperativeVectorMatrixMulNV: return "OpCooperativeVectorMatrixMulNV";
     case SpvOpCooperativeVectorOuterProductAccumulateNV:
@@ -121,96 +141,161 @@ static const char *coopvec_op_name(uint32_t opcode) {
       return "OpCooperativeVectorReduceSumAccumulateNV";
     case SpvOpCooperativeVectorMatrixMulAddNV: return "OpCooperativeVectorMatrixMulAddNV";
     case SpvOpCooperativeVectorStoreNV: return "OpCooperativeVectorStoreNV";
+    case SpvOpCooperativeMatrixLoadTensorNV: return "OpCooperativeMatrixLoadTensorNV";
+    case SpvOpCooperativeMatrixPerElementOpNV: return "OpCooperativeMatrixPerElementOpNV";
+    case SpvOpCooperativeMatrixReduceNV: return "OpCooperativeMatrixReduceNV";
   }
   return NULL;
 }
 
-/* The operands of a cooperative-vector instruction that must be cooperative vectors:
- * their word indices in the instruction and names. Returns how many (0: none). */
-static int coopvec_vector_operands(uint32_t opcode, uint32_t at[2], const char *name[2]) {
-  switch (opcode) {
-    case SpvOpCooperativeVectorMatrixMulNV: /* ResultType Result Input ... */
-    case SpvOpCooperativeVectorMatrixMulAddNV: at[0] = 3, name[0] = "Input"; return 1;
-    case SpvOpCooperativeVectorOuterProductAccumulateNV: /* Pointer Offset A B ... */
-      at[0] = 3, name[0] = "A";
-      at[1] = 4, name[1] = "B";
-      return 2;
-    case SpvOpCooperativeVectorReduceSumAccumulateNV: /* Pointer Offset V */
-      at[0] = 3, name[0] = "V";
-      return 1;
-    case SpvOpCooperativeVectorStoreNV: /* Pointer Offset Object ... */
-      at[0] = 3, name[0] = "Object";
-      return 1;
-  }
-  return 0;
-}
-
-typedef struct coopvec_use {
+typedef struct pre_use {
   size_t word;     /* index of the instruction in the module */
   uint32_t opcode; /* the instruction */
   const char *operand;
   uint32_t id;
-} coopvec_use;
+  pre_role role;
+} pre_use;
 
-typedef struct coopvec_scan {
-  uint32_t bound;
-  uint32_t *value_type; /* by id: the result type of its definition (0: none) */
-  uint16_t *def_opcode; /* by id: the opcode that defines it (0: undefined) */
-  size_t word;          /* index of the next instruction */
-  coopvec_use *uses;
+typedef struct pre_def {
+  uint32_t id, opcode, type; /* type: the result type (0: none) */
+  size_t word;               /* index of the defining instruction in the module */
+} pre_def;
+
+typedef struct pre_scan {
+  const uint32_t *words; /* the module (the parser's words are per instruction) */
+  size_t count;
+  bool swapped;
+  size_t word; /* index of the next instruction */
+  pre_def *defs;
+  size_t def_count, def_cap;
+  pre_use *uses;
   size_t use_count, use_cap;
   bool out_of_memory;
-} coopvec_scan;
+} pre_scan;
 
-static spv_result_t coopvec_header(void *user, spv_endianness_t endian, uint32_t magic,
-                                   uint32_t version, uint32_t generator, uint32_t bound,
-                                   uint32_t schema) {
-  (void)endian, (void)magic, (void)version, (void)generator, (void)schema;
-  coopvec_scan *s = user;
-  /* Larger bounds are the validator's error (SPIRV-Tools' default limit 0x3FFFFF). */
-  if (bound == 0 || bound > 0x3FFFFFu) return SPV_ERROR_INVALID_BINARY;
-  s->bound = bound;
-  s->value_type = calloc(bound, sizeof *s->value_type);
-  s->def_opcode = calloc(bound, sizeof *s->def_opcode);
-  if (!s->value_type || !s->def_opcode) {
-    s->out_of_memory = true;
-    return SPV_ERROR_OUT_OF_MEMORY;
-  }
-  s->word = HEADER_WORDS;
+static spv_result_t pre_header(void *user, spv_endianness_t endian, uint32_t magic,
+                               uint32_t version, uint32_t generator, uint32_t bound,
+                               uint32_t schema) {
+  (void)endian, (void)magic, (void)version, (void)generator, (void)bound, (void)schema;
+  ((pre_scan *)user)->word = HEADER_WORDS;
   return SPV_SUCCESS;
 }
 
-static spv_result_t coopvec_instruction(void *user, const spv_parsed_instruction_t *inst) {
-  coopvec_scan *s = user;
+static bool pre_grow(void **v, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return true;
+  size_t n = *cap ? *cap * 2 : 64;
+  while (n < need) n *= 2;
+  void *p = realloc(*v, n * elem);
+  if (!p) return false;
+  *v = p;
+  *cap = n;
+  return true;
+}
+
+static bool pre_add_use(pre_scan *s, size_t word, uint32_t opcode, const char *operand,
+                        uint32_t id, pre_role role) {
+  if (!pre_grow((void **)&s->uses, &s->use_cap, s->use_count + 1, sizeof *s->uses)) return false;
+  s->uses[s->use_count++] = (pre_use){word, opcode, operand, id, role};
+  return true;
+}
+
+/* The operands of inst to check: their word indices and roles. Returns how many. */
+static int pre_operands(const spv_parsed_instruction_t *inst, uint32_t at[4],
+                        const char *name[4], pre_role role[4]) {
+  int n = 0;
+  switch (inst->opcode) {
+    case SpvOpCooperativeVectorMatrixMulNV: /* ResultType Result Input ... */
+    case SpvOpCooperativeVectorMatrixMulAddNV:
+      at[n] = 3, name[n] = "Input", role[n++] = ROLE_COOPVEC;
+      break;
+    case SpvOpCooperativeVectorOuterProductAccumulateNV: /* Pointer Offset A B ... */
+      at[n] = 3, name[n] = "A", role[n++] = ROLE_COOPVEC;
+      at[n] = 4, name[n] = "B", role[n++] = ROLE_COOPVEC;
+      break;
+    case SpvOpCooperativeVectorReduceSumAccumulateNV: /* Pointer Offset V */
+    case SpvOpCooperativeVectorStoreNV:               /* Pointer Offset Object ... */
+      at[n] = 3,
+      name[n] = inst->opcode == SpvOpCooperativeVectorStoreNV ? "Object" : "V",
+      role[n++] = ROLE_COOPVEC;
+      break;
+    case SpvOpCooperativeMatrixPerElementOpNV: /* ResultType Result Matrix Func ... */
+      at[n] = 4, name[n] = "Func", role[n++] = ROLE_FUNC;
+      break;
+    case SpvOpCooperativeMatrixReduceNV: /* ResultType Result Matrix Reduce CombineFunc */
+      at[n] = 5, name[n] = "CombineFunc", role[n++] = ROLE_FUNC;
+      break;
+    case SpvOpCooperativeMatrixLoadTensorNV: {
+      /* ... MemoryOperand [its ids] TensorAddressingOperands [TensorView] [DecodeFunc]:
+       * the ids after the tensor addressing mask, in its bit order. */
+      for (uint16_t k = 0; k < inst->num_operands; k++) {
+        if (inst->operands[k].type != SPV_OPERAND_TYPE_TENSOR_ADDRESSING_OPERANDS) continue;
+        uint32_t mask = inst->words[inst->operands[k].offset];
+        uint32_t next = inst->operands[k].offset + 1u;
+        if ((mask & SpvTensorAddressingOperandsTensorViewMask) && next < inst->num_words)
+          at[n] = next++, name[n] = "TensorView", role[n++] = ROLE_TYPED_VALUE;
+        if ((mask & SpvTensorAddressingOperandsDecodeFuncMask) && next < inst->num_words)
+          at[n] = next++, name[n] = "DecodeFunc", role[n++] = ROLE_DECODE_FUNC;
+        break;
+      }
+      break;
+    }
+  }
+  return n;
+}
+
+static spv_result_t pre_instruction(void *user, const spv_parsed_instruction_t *inst) {
+  pre_scan *s = user;
   size_t word = s->word;
   s->word += inst->num_words;
-  if (inst->result_id && inst->result_id < s->bound) {
-    s->value_type[inst->result_id] = inst->type_id;
-    s->def_opcode[inst->result_id] = inst->opcode;
+  if (inst->result_id) {
+    if (!pre_grow((void **)&s->defs, &s->def_cap, s->def_count + 1, sizeof *s->defs)) {
+      s->out_of_memory = true;
+      return SPV_ERROR_OUT_OF_MEMORY;
+    }
+    s->defs[s->def_count++] = (pre_def){inst->result_id, inst->opcode, inst->type_id, word};
   }
-  uint32_t at[2];
-  const char *name[2];
-  int n = coopvec_vector_operands(inst->opcode, at, name);
+  uint32_t at[4];
+  const char *name[4];
+  pre_role role[4];
+  int n = pre_operands(inst, at, name, role);
   for (int k = 0; k < n; k++) {
     if (at[k] >= inst->num_words) continue; /* the parser has checked the operand count */
-    if (s->use_count == s->use_cap) {
-      size_t cap = s->use_cap ? s->use_cap * 2 : 16;
-      coopvec_use *u = realloc(s->uses, cap * sizeof *u);
-      if (!u) {
-        s->out_of_memory = true;
-        return SPV_ERROR_OUT_OF_MEMORY;
-      }
-      s->uses = u;
-      s->use_cap = cap;
+    if (!pre_add_use(s, word, inst->opcode, name[k], inst->words[at[k]], role[k])) {
+      s->out_of_memory = true;
+      return SPV_ERROR_OUT_OF_MEMORY;
     }
-    s->uses[s->use_count++] = (coopvec_use){word, inst->opcode, name[k], inst->words[at[k]]};
   }
   return SPV_SUCCESS;
 }
 
-/* Whether the words hold any instruction coopvec_vector_operands names (both byte
- * orders; a malformed stream ends the scan, and the validator reports it). */
-static bool has_coopvec_instruction(const uint32_t *words, size_t count) {
+static int pre_def_cmp(const void *a, const void *b) {
+  uint32_t x = ((const pre_def *)a)->id, y = ((const pre_def *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+/* The definition of id, or NULL. */
+static const pre_def *pre_find(const pre_scan *s, uint32_t id) {
+  size_t lo = 0, hi = s->def_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s->defs[mid].id == id) return &s->defs[mid];
+    if (s->defs[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+/* Word k of the instruction at index `at` (host order), or 0 past the module. */
+static uint32_t pre_word(const pre_scan *s, size_t at, uint32_t k) {
+  if (at + k >= s->count) return 0;
+  uint32_t w = s->words[at + k];
+  if (s->swapped) w = (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
+  return w;
+}
+
+/* Whether the words hold any instruction pre_operands checks (both byte orders; a
+ * malformed stream ends the scan, and the validator reports it). */
+static bool has_prechecked_instruction(const uint32_t *words, size_t count) {
   bool swap = words[0] == 0x03022307u;
   if (!swap && words[0] != 0x07230203u) return false;
   for (size_t i = HEADER_WORDS; i < count;) {
@@ -219,54 +304,89 @@ static bool has_coopvec_instruction(const uint32_t *words, size_t count) {
       w = (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
     uint32_t wc = w >> 16, op = w & 0xFFFFu;
     if (wc == 0) return false;
-    if (coopvec_op_name(op)) return true;
+    if (pre_op_name(op)) return true;
     i += wc;
   }
   return false;
 }
 
+/* NULL when use u holds, else what is wrong with it (why[] may be filled). */
+static const char *pre_judge(const pre_scan *s, const pre_use *u, char *why, size_t size) {
+  const pre_def *d = u->id ? pre_find(s, u->id) : NULL;
+  if (!d) return ", which nothing defines";
+  if (u->role == ROLE_COOPVEC || u->role == ROLE_TYPED_VALUE) {
+    const pre_def *t = d->type ? pre_find(s, d->type) : NULL;
+    if (!d->type || !t) return ", which is not a value (it has no type)";
+    if (u->role == ROLE_COOPVEC && t->opcode != SpvOpTypeCooperativeVectorNV) {
+      snprintf(why, size, " of type %%%u, which is not an OpTypeCooperativeVectorNV (it must be a "
+               "cooperative vector)", d->type);
+      return why;
+    }
+    return NULL;
+  }
+  /* The function roles. OpFunction: ResultType Result FunctionControl FunctionType. */
+  if (d->opcode != SpvOpFunction) return ", which is not an OpFunction";
+  uint32_t ftype_id = pre_word(s, d->word, 4);
+  const pre_def *ft = pre_find(s, ftype_id);
+  if (!ft || ft->opcode != SpvOpTypeFunction) {
+    snprintf(why, size, ", an OpFunction whose function type %%%u is not an OpTypeFunction", ftype_id);
+    return why;
+  }
+  if (u->role == ROLE_DECODE_FUNC) {
+    /* OpTypeFunction Result ReturnType Param...: SPV_NV_tensor_addressing's DecodeFunc
+     * takes (pointer to PhysicalStorageBuffer, array of Dim uint32, array of Dim uint32). */
+    uint32_t params = (pre_word(s, ft->word, 0) >> 16) - 3u;
+    if ((pre_word(s, ft->word, 0) >> 16) < 3u || params != 3) {
+      snprintf(why, size, ", an OpFunction whose type %%%u has %u parameters (a DecodeFunc takes "
+               "three: a PhysicalStorageBuffer pointer and two arrays of 32-bit integers)",
+               ftype_id, (pre_word(s, ft->word, 0) >> 16) < 3u ? 0u : params);
+      return why;
+    }
+    uint32_t p0 = pre_word(s, ft->word, 3);
+    const pre_def *pt = pre_find(s, p0);
+    if (pt && pt->opcode != SpvOpTypePointer) {
+      snprintf(why, size, ", an OpFunction whose first parameter type %%%u is not a pointer (a "
+               "DecodeFunc's first parameter is a PhysicalStorageBuffer pointer)", p0);
+      return why;
+    }
+  }
+  return NULL;
+}
+
 /* Returns SPVGEN_OK, or SPVGEN_ERROR_VALIDATION / SPVGEN_ERROR_OUT_OF_MEMORY with
  * message set. */
-static spvgen_status coopvec_operands_checked(spv_context context, const uint32_t *words,
-                                              size_t count, char *message,
-                                              size_t message_size) {
-  if (!has_coopvec_instruction(words, count)) return SPVGEN_OK;
-  coopvec_scan s;
+static spvgen_status structure_prechecked(spv_context context, const uint32_t *words,
+                                          size_t count, char *message, size_t message_size) {
+  if (!has_prechecked_instruction(words, count)) return SPVGEN_OK;
+  pre_scan s;
   memset(&s, 0, sizeof s);
+  s.words = words;
+  s.count = count;
+  s.swapped = words[0] == 0x03022307u;
   spv_diagnostic diagnostic = NULL;
-  spv_result_t parsed = spvBinaryParse(context, &s, words, count, coopvec_header,
-                                       coopvec_instruction, &diagnostic);
+  spv_result_t parsed =
+      spvBinaryParse(context, &s, words, count, pre_header, pre_instruction, &diagnostic);
   spvDiagnosticDestroy(diagnostic);
   spvgen_status status = SPVGEN_OK;
   if (s.out_of_memory) {
     put_message(message, message_size, "spvgen_validate: out of memory");
     status = SPVGEN_ERROR_OUT_OF_MEMORY;
   } else if (parsed == SPV_SUCCESS) {
+    if (s.def_count > 1) qsort(s.defs, s.def_count, sizeof *s.defs, pre_def_cmp);
     for (size_t k = 0; k < s.use_count; k++) {
-      const coopvec_use *u = &s.uses[k];
-      const char *what = NULL;
-      uint32_t type = 0;
-      if (u->id == 0 || u->id >= s.bound || !s.def_opcode[u->id]) {
-        what = "which nothing defines";
-      } else if (!(type = s.value_type[u->id])) {
-        what = "which is not a value (it has no type)";
-      } else if (type >= s.bound || s.def_opcode[type] != SpvOpTypeCooperativeVectorNV) {
-        what = "which is not an OpTypeCooperativeVectorNV";
-      }
+      const pre_use *u = &s.uses[k];
+      char why[200];
+      const char *what = pre_judge(&s, u, why, sizeof why);
       if (what) {
-        char type_text[32] = "";
-        if (type) snprintf(type_text, sizeof type_text, " of type %%%u", type);
         put_message(message, message_size,
-                    "spvgen_validate: %s at word %zu: operand %s is id %%%u%s, %s (it must be "
-                    "a cooperative vector)",
-                    coopvec_op_name(u->opcode), u->word, u->operand, u->id, type_text, what);
+                    "spvgen_validate: %s at word %zu: operand %s is id %%%u%s",
+                    pre_op_name(u->opcode), u->word, u->operand, u->id, what);
         status = SPVGEN_ERROR_VALIDATION;
         break;
       }
     }
   }
-  free(s.value_type);
-  free(s.def_opcode);
+  free(s.defs);
   free(s.uses);
   return status;
 }
@@ -286,6 +406,13 @@ spvgen_status spvgen_validate(const uint32_t *words, size_t count,
                 "spvgen_validate: %zu words, fewer than the %u-word SPIR-V header", count,
                 HEADER_WORDS);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  if (count > SPVGEN_VALIDATE_MAX_WORDS) {
+    put_message(message, message_size,
+                "spvgen_validate: %zu words is over the %zu words (%zu MiB) a module may have "
+                "(SPVGEN_VALIDATE_MAX_WORDS: the validator's memory grows with the module)",
+                count, SPVGEN_VALIDATE_MAX_WORDS, SPVGEN_VALIDATE_MAX_WORDS >> 18);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   spvgen_validate_options defaults = {0};
   if (!options) options = &defaults;
@@ -316,7 +443,7 @@ spvgen_status spvgen_validate(const uint32_t *words, size_t count,
   if (options->scalar_block_layout)
     spvValidatorOptionsSetScalarBlockLayout(tools_options, true);
 
-  spvgen_status pre = coopvec_operands_checked(context, words, count, message, message_size);
+  spvgen_status pre = structure_prechecked(context, words, count, message, message_size);
   if (pre != SPVGEN_OK) {
     spvValidatorOptionsDestroy(tools_options);
     spvContextDestroy(context);
@@ -366,6 +493,11 @@ spvgen_status spvgen_disassemble(const uint32_t *words, size_t count, uint32_t f
   if (count < HEADER_WORDS)
     return SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT,
                     "%zu words, fewer than the %u-word SPIR-V header", count, HEADER_WORDS);
+  if (count > SPVGEN_VALIDATE_MAX_WORDS)
+    return SG_ERROR(message, message_size, SPVGEN_ERROR_OUT_OF_MEMORY,
+                    "%zu words is over the %zu words (%zu MiB) a module may have "
+                    "(SPVGEN_VALIDATE_MAX_WORDS)",
+                    count, SPVGEN_VALIDATE_MAX_WORDS, SPVGEN_VALIDATE_MAX_WORDS >> 18);
   if (flags & ~(uint32_t)KNOWN_FLAGS)
     return SG_ERROR(message, message_size, SPVGEN_ERROR_INVALID_ARGUMENT,
                     "unknown flags 0x%x", (unsigned)(flags & ~(uint32_t)KNOWN_FLAGS));

@@ -1,6 +1,8 @@
 /* lib/core/caps.c — spvgen_device_caps without Vulkan: feature and type names, lookups
  * in the cooperative shape lists, and the named presets for offline emission. It lives
  * in spvgen_core so that emitters and tools use caps without linking the runner. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "spvgen/caps.h"
@@ -439,4 +441,168 @@ spvgen_status spvgen_caps_preset(const char *name, spvgen_device_caps *out) {
   else if (!strcmp(name, "lavapipe")) preset_lavapipe(out);
   else return SPVGEN_ERROR_INVALID_ARGUMENT;
   return SPVGEN_OK;
+}
+
+/* ------------------------------------------------------------ caps check ---- */
+
+/* The message "spvgen_caps_check: FIELD ...: WHY"; false. */
+static bool caps_refuse(char *message, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool caps_refuse(char *message, size_t size, const char *fmt, ...) {
+  if (message && size) {
+    int n = snprintf(message, size, "spvgen_caps_check: ");
+    if (n > 0 && (size_t)n < size) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(message + n, size - (size_t)n, fmt, ap);
+      va_end(ap);
+    }
+  }
+  return false;
+}
+
+static bool pow2_upto(uint32_t v, uint32_t max) { return v && v <= max && !(v & (v - 1)); }
+
+static bool component_known(spvgen_component_type t) {
+  return (uint32_t)t <= (uint32_t)SPVGEN_COMPONENT_UNKNOWN;
+}
+
+static bool scope_known(SpvScope s) {
+  return s == SpvScopeDevice || s == SpvScopeWorkgroup || s == SpvScopeSubgroup;
+}
+
+/* The limits every source of caps is held to (see spvgen_caps_check in spvgen/caps.h). */
+#define CAPS_MAX_SHAPE 256u           /* a fragment's M, N or K; a granularity */
+#define CAPS_MAX_SUBGROUP 128u
+#define CAPS_MAX_INVOCATIONS 65536u   /* per workgroup (real devices: 1024) */
+#define CAPS_MAX_GROUPS 0x7FFFFFFFu   /* workgroups per dimension */
+#define CAPS_MAX_SHARED (1u << 30)    /* bytes of shared memory */
+#define CAPS_MAX_PUSH (1u << 16)      /* bytes of push constants */
+
+/* A bool field's byte is 0 or 1: a struct filled from elsewhere (memset with a pattern,
+ * a cast buffer) may hold any byte there, and reading it as a bool would be undefined. */
+static bool bool_ok(const bool *field) {
+  uint8_t byte;
+  memcpy(&byte, field, 1);
+  return byte <= 1;
+}
+
+static bool caps_valid(const spvgen_device_caps *c, char *m, size_t z) {
+  static const char *const strings[] = {"name", "driver_name", "driver_info"};
+  const char *const fields[] = {c->name, c->driver_name, c->driver_info};
+  for (int i = 0; i < 3; i++)
+    if (!memchr(fields[i], 0, sizeof c->name))
+      return caps_refuse(m, z, "%s is not NUL-terminated within its %zu bytes", strings[i],
+                         sizeof c->name);
+  const char *dev = c->name;
+  const struct {
+    const bool *field;
+    const char *name;
+  } bools[] = {{&c->required_subgroup_size_in_compute, "required_subgroup_size_in_compute"},
+               {&c->coopvec_training_float16_accumulation, "coopvec_training_float16_accumulation"},
+               {&c->coopvec_training_float32_accumulation, "coopvec_training_float32_accumulation"},
+               {&c->lists_truncated, "lists_truncated"}};
+  for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
+    if (!bool_ok(bools[i].field)) return caps_refuse(m, z, "%s: %s is not a bool (0 or 1)", dev, bools[i].name);
+  if (c->subgroup_size && !pow2_upto(c->subgroup_size, CAPS_MAX_SUBGROUP))
+    return caps_refuse(m, z, "%s: subgroup_size %u is not a power of two from 1 to %u (0: unknown)",
+                       dev, c->subgroup_size, CAPS_MAX_SUBGROUP);
+  if (c->min_subgroup_size && !pow2_upto(c->min_subgroup_size, CAPS_MAX_SUBGROUP))
+    return caps_refuse(m, z, "%s: min_subgroup_size %u is not a power of two from 1 to %u (0: unknown)",
+                       dev, c->min_subgroup_size, CAPS_MAX_SUBGROUP);
+  if (c->max_subgroup_size && !pow2_upto(c->max_subgroup_size, CAPS_MAX_SUBGROUP))
+    return caps_refuse(m, z, "%s: max_subgroup_size %u is not a power of two from 1 to %u (0: unknown)",
+                       dev, c->max_subgroup_size, CAPS_MAX_SUBGROUP);
+  if (c->min_subgroup_size && c->max_subgroup_size && c->min_subgroup_size > c->max_subgroup_size)
+    return caps_refuse(m, z, "%s: min_subgroup_size %u is over max_subgroup_size %u", dev,
+                       c->min_subgroup_size, c->max_subgroup_size);
+  if (c->subgroup_size && c->min_subgroup_size && c->max_subgroup_size &&
+      (c->subgroup_size < c->min_subgroup_size || c->subgroup_size > c->max_subgroup_size))
+    return caps_refuse(m, z, "%s: subgroup_size %u is outside min_subgroup_size %u .. max_subgroup_size %u",
+                       dev, c->subgroup_size, c->min_subgroup_size, c->max_subgroup_size);
+  if (!c->max_workgroup_invocations || c->max_workgroup_invocations > CAPS_MAX_INVOCATIONS)
+    return caps_refuse(m, z, "%s: max_workgroup_invocations %u is not 1 to %u", dev,
+                       c->max_workgroup_invocations, CAPS_MAX_INVOCATIONS);
+  for (int i = 0; i < 3; i++) {
+    if (!c->max_workgroup_size[i] || c->max_workgroup_size[i] > CAPS_MAX_INVOCATIONS)
+      return caps_refuse(m, z, "%s: max_workgroup_size[%d] %u is not 1 to %u", dev, i,
+                         c->max_workgroup_size[i], CAPS_MAX_INVOCATIONS);
+    if (!c->max_workgroup_count[i] || c->max_workgroup_count[i] > CAPS_MAX_GROUPS)
+      return caps_refuse(m, z, "%s: max_workgroup_count[%d] %u is not 1 to %u", dev, i,
+                         c->max_workgroup_count[i], CAPS_MAX_GROUPS);
+  }
+  if (c->max_shared_memory > CAPS_MAX_SHARED)
+    return caps_refuse(m, z, "%s: max_shared_memory %u is over %u bytes", dev, c->max_shared_memory,
+                       CAPS_MAX_SHARED);
+  if (c->max_push_constants_size > CAPS_MAX_PUSH)
+    return caps_refuse(m, z, "%s: max_push_constants_size %u is over %u bytes", dev,
+                       c->max_push_constants_size, CAPS_MAX_PUSH);
+  if (c->coopmat2_workgroup_scope_max_workgroup_size > CAPS_MAX_INVOCATIONS)
+    return caps_refuse(m, z, "%s: coopmat2_workgroup_scope_max_workgroup_size %u is over %u", dev,
+                       c->coopmat2_workgroup_scope_max_workgroup_size, CAPS_MAX_INVOCATIONS);
+  if (c->coopmat_count > SPVGEN_MAX_COOPMAT_SHAPES)
+    return caps_refuse(m, z, "%s: coopmat_count %u is over SPVGEN_MAX_COOPMAT_SHAPES (%d)", dev,
+                       c->coopmat_count, SPVGEN_MAX_COOPMAT_SHAPES);
+  if (c->coopmat_flex_count > SPVGEN_MAX_COOPMAT_FLEX)
+    return caps_refuse(m, z, "%s: coopmat_flex_count %u is over SPVGEN_MAX_COOPMAT_FLEX (%d)", dev,
+                       c->coopmat_flex_count, SPVGEN_MAX_COOPMAT_FLEX);
+  if (c->coopvec_count > SPVGEN_MAX_COOPVEC_COMBOS)
+    return caps_refuse(m, z, "%s: coopvec_count %u is over SPVGEN_MAX_COOPVEC_COMBOS (%d)", dev,
+                       c->coopvec_count, SPVGEN_MAX_COOPVEC_COMBOS);
+  for (uint32_t i = 0; i < c->coopmat_count; i++) {
+    const spvgen_coopmat_shape *s = &c->coopmat[i];
+    const uint32_t v[3] = {s->m, s->n, s->k};
+    for (int d = 0; d < 3; d++)
+      if (!v[d] || v[d] > CAPS_MAX_SHAPE)
+        return caps_refuse(m, z, "%s: coopmat[%u].%c %u is not 1 to %u", dev, i, "mnk"[d], v[d],
+                           CAPS_MAX_SHAPE);
+    if (!component_known(s->a) || !component_known(s->b) || !component_known(s->c) ||
+        !component_known(s->result))
+      return caps_refuse(m, z, "%s: coopmat[%u] has a component type outside spvgen_component_type",
+                         dev, i);
+    if (!scope_known(s->scope))
+      return caps_refuse(m, z, "%s: coopmat[%u].scope %d is not device, workgroup or subgroup", dev, i,
+                         (int)s->scope);
+    if (!bool_ok(&s->saturating)) return caps_refuse(m, z, "%s: coopmat[%u].saturating is not a bool (0 or 1)", dev, i);
+  }
+  for (uint32_t i = 0; i < c->coopmat_flex_count; i++) {
+    const spvgen_coopmat_flex *s = &c->coopmat_flex[i];
+    const uint32_t v[3] = {s->m_granularity, s->n_granularity, s->k_granularity};
+    for (int d = 0; d < 3; d++)
+      if (!v[d] || v[d] > CAPS_MAX_SHAPE)
+        return caps_refuse(m, z, "%s: coopmat_flex[%u].%c_granularity %u is not 1 to %u", dev, i,
+                           "mnk"[d], v[d], CAPS_MAX_SHAPE);
+    if (s->workgroup_invocations > CAPS_MAX_INVOCATIONS)
+      return caps_refuse(m, z, "%s: coopmat_flex[%u].workgroup_invocations %u is over %u", dev, i,
+                         s->workgroup_invocations, CAPS_MAX_INVOCATIONS);
+    if (!component_known(s->a) || !component_known(s->b) || !component_known(s->c) ||
+        !component_known(s->result))
+      return caps_refuse(m, z,
+                         "%s: coopmat_flex[%u] has a component type outside spvgen_component_type",
+                         dev, i);
+    if (!scope_known(s->scope))
+      return caps_refuse(m, z, "%s: coopmat_flex[%u].scope %d is not device, workgroup or subgroup",
+                         dev, i, (int)s->scope);
+    if (!bool_ok(&s->saturating))
+      return caps_refuse(m, z, "%s: coopmat_flex[%u].saturating is not a bool (0 or 1)", dev, i);
+  }
+  for (uint32_t i = 0; i < c->coopvec_count; i++) {
+    const spvgen_coopvec_combo *v = &c->coopvec[i];
+    if (!component_known(v->input) || !component_known(v->input_interpretation) ||
+        !component_known(v->matrix_interpretation) || !component_known(v->bias_interpretation) ||
+        !component_known(v->result))
+      return caps_refuse(m, z, "%s: coopvec[%u] has a component type outside spvgen_component_type",
+                         dev, i);
+    if (!bool_ok(&v->transpose)) return caps_refuse(m, z, "%s: coopvec[%u].transpose is not a bool (0 or 1)", dev, i);
+  }
+  return true;
+}
+
+spvgen_status spvgen_caps_check(const spvgen_device_caps *caps, char *message, size_t message_size) {
+  if (message && message_size) message[0] = 0;
+  if (!caps) {
+    caps_refuse(message, message_size, "caps is NULL");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  return caps_valid(caps, message, message_size) ? SPVGEN_OK : SPVGEN_ERROR_INVALID_ARGUMENT;
 }

@@ -664,7 +664,6 @@ static void coopmat_store(spvgen_module *m, const char *fn, uint32_t pointer, ui
     return;
   uint32_t ops[12] = {pointer, object}, n = 2;
   if (!coopmat_layout_ops(m, fn, layout_id, stride, mem, false, ops, &n)) return;
-  if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeMatrixStoreKHR, ops, n);
 }
 

@@ -368,7 +368,6 @@ void spvgen_coopmat_store_tensor(spvgen_module *m, uint32_t pointer, uint32_t ob
   if (!sg_coop_need_matrix_value(m, fn, object, "object", &ti)) return;
   uint32_t ops[16] = {pointer, object}, n = 2;
   if (!tensor_ops(m, fn, false, pointer, tensor_layout, ti.component, mem, tensor, ops, &n)) return;
-  if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeMatrixStoreTensorNV, ops, n);
 }
 
@@ -573,7 +572,7 @@ static bool decode_params(spvgen_module *m, const char *fn, uint32_t component, 
   if (dim < 1 || dim > MAX_TENSOR_DIM)
     return COOP_BAD(m, fn, "tensor dimension %u is outside [1, 5] (%s)", dim, RULE_DIM), false;
   if (!spvgen_is_type(m, pointee)) return COOP_BAD(m, fn, "pointee (id %u) is not a type", pointee), false;
-  uint32_t arr = spvgen_type_array(m, spvgen_type_int(m, 32, false), spvgen_const_u32(m, dim));
+  uint32_t arr = spvgen_type_array(m, spvgen_type_int(m, 32, false), dim);
   params[0] = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, pointee);
   params[1] = params[2] = arr;
   return m->status == SPVGEN_OK;

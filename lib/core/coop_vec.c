@@ -108,7 +108,6 @@ void spvgen_coopvec_store(spvgen_module *m, uint32_t pointer, uint32_t object, u
   if (!off) return;
   uint32_t ops[8] = {pointer, off, object}, n = 3;
   if (!sg_coop_pack_memory(m, fn, mem, false, false, ops, &n)) return;
-  if (!sg_check_writable(m, fn, pointer)) return;
   sg_inst(m, fn, SpvOpCooperativeVectorStoreNV, ops, n);
 }
 
@@ -461,7 +460,6 @@ void spvgen_coopvec_outer_product_accumulate(spvgen_module *m,
   bool emit;
   if (!stride_operand(m, fn, layout, d->matrix_stride, d->matrix_stride_id, tight, &stride_id, &emit))
     return;
-  if (!sg_check_writable(m, fn, d->pointer)) return;
   uint32_t ops[7] = {d->pointer, off, d->a, d->b, lay_id, int_id, stride_id};
   sg_inst(m, fn, SpvOpCooperativeVectorOuterProductAccumulateNV, ops, emit ? 7 : 6);
 }
@@ -476,7 +474,6 @@ void spvgen_coopvec_reduce_sum_accumulate(spvgen_module *m, uint32_t pointer, ui
     return;
   uint32_t off = sg_coop_offset(m, fn, offset, "offset", 16, RULE_OFFSET16);
   if (!off) return;
-  if (!sg_check_writable(m, fn, pointer)) return;
   uint32_t ops[3] = {pointer, off, v};
   sg_inst(m, fn, SpvOpCooperativeVectorReduceSumAccumulateNV, ops, 3);
 }

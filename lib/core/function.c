@@ -353,7 +353,6 @@ void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value) {
         TN(m, pt[3]));
     return;
   }
-  if (!sg_check_writable(m, __func__, pointer)) return;
   uint32_t ops[2] = {pointer, value};
   sg_inst(m, __func__, SpvOpStore, ops, 2);
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api_internal.h"
@@ -437,67 +438,314 @@ uint32_t spvgen_access(spvgen_module *m, uint32_t base_pointer, const uint32_t *
 
 /* ================================================================ read-only ==== */
 
-bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer) {
+/* Every instruction that writes memory through a pointer (its write_at operand: OpStore,
+ * OpCopyMemory(Sized), the atomics, the cooperative matrix / vector / tensor stores and
+ * accumulates; tools/gen_grammar.py WRITES) goes through sg_inst, which checks the
+ * pointer here, whichever emitter made it; spvgen_module_finish checks them all again
+ * (sg_check_writes_at_finish), which also catches a write through a function parameter
+ * that a call binds to a read-only buffer, and a decoration added after the write.
+ *
+ * A pointer is followed back to where it comes from through access chains (plain, in
+ * bounds, ptr, raw), OpCopyObject, OpBitcast, and both sides of OpSelect and every
+ * incoming value of OpPhi: with no limit on the number of hops (each id is visited once
+ * per walk, so a walk is linear in the ids it passes). Where it ends: a variable (checked
+ * for NonWritable on the variable or on the struct member the outermost chain selects),
+ * a function parameter (followed through the calls at finish), or something a builder
+ * cannot see through (a pointer loaded from memory, converted from an integer, returned
+ * by a call): not followed. */
+
+typedef struct trace_item {
+  uint32_t id, member; /* member: the struct member the chain nearest the origin selects */
+} trace_item;
+
+typedef struct tracer {
+  spvgen_module *m;
+  trace_item small[32], *stack;
+  size_t n, cap;
+  uint32_t *marked; /* branch points marked SG_TF_VISITED, cleared at the end */
+  size_t marked_n, marked_cap;
+  bool out_of_memory;
+} tracer;
+
+#define SG_TF_VISITED 0x40u /* transient: an OpSelect / OpPhi already followed in this walk */
+
+static void trace_push(tracer *t, uint32_t id, uint32_t member) {
+  if (t->n == t->cap) {
+    size_t cap = t->cap * 2;
+    trace_item *s = t->stack == t->small ? malloc(cap * sizeof *s) : realloc(t->stack, cap * sizeof *s);
+    if (!s) {
+      t->out_of_memory = true;
+      return;
+    }
+    if (t->stack == t->small) memcpy(s, t->small, sizeof t->small);
+    t->stack = s;
+    t->cap = cap;
+  }
+  t->stack[t->n++] = (trace_item){id, member};
+}
+
+/* Marks a branch point; false when it was marked already (followed once per walk). */
+static bool trace_mark(tracer *t, uint32_t id) {
+  sg_id_info *i = &t->m->ids[id];
+  if (i->flags & SG_TF_VISITED) return false;
+  if (!sg_grow(&t->marked, &t->marked_cap, t->marked_n + 1, sizeof *t->marked, 16, SIZE_MAX)) {
+    t->out_of_memory = true;
+    return false;
+  }
+  i->flags |= SG_TF_VISITED;
+  t->marked[t->marked_n++] = id;
+  return true;
+}
+
+/* Calls origin(variable or parameter id, member) for each place pointer may come from. */
+typedef bool (*trace_origin_fn)(spvgen_module *m, uint32_t origin, uint32_t member, void *user);
+
+static bool trace_branches(spvgen_module *m, uint32_t pointer, uint32_t member, trace_origin_fn origin,
+                           void *user);
+
+/* The common case first, without a work list: a single chain of access chains, copies and
+ * bitcasts down to a variable or a parameter. At the first select or phi the rest goes
+ * to trace_branches. */
+static bool trace_pointer(spvgen_module *m, uint32_t pointer, trace_origin_fn origin, void *user) {
   uint32_t cur = pointer, member = SPVGEN_ABSENT;
-  const uint32_t *w = NULL;
-  for (int hops = 0;; hops++) {
+  for (;;) {
     const sg_id_info *i = sg_id(m, cur);
-    if (hops > 256 || !i || i->kind != SG_ID_VALUE) return true;
-    w = sg_def_words(m, cur);
+    if (!i || i->kind != SG_ID_VALUE) return true;
+    const uint32_t *w = sg_def_words(m, cur);
     if (!w) return true;
     uint32_t op = w[0] & 0xFFFF, len = w[0] >> 16;
-    if (op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) {
+    switch (op) {
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
       if (len > 4) member = w[4];
       cur = w[3];
-    } else if (op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain) {
+      break;
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain:
       if (len > 5) member = w[5];
       cur = w[3];
-    } else if (op == SpvOpCopyObject) {
-      cur = w[3];
-    } else if (op == SpvOpVariable) {
       break;
-    } else {
-      return true; /* a parameter, a load of a pointer...: not followed */
+    case SpvOpRawAccessChainNV:
+    case SpvOpCopyObject:
+    case SpvOpBitcast:
+      if (len <= 3) return true;
+      cur = w[3];
+      break;
+    case SpvOpVariable:
+    case SpvOpFunctionParameter:
+      return origin(m, cur, member, user);
+    case SpvOpSelect:
+    case SpvOpPhi:
+      return trace_branches(m, cur, member, origin, user);
+    default:
+      return true; /* loaded, converted, returned: not followed */
     }
   }
-  uint32_t var = cur, sc = w[3];
+}
+
+static bool trace_branches(spvgen_module *m, uint32_t pointer, uint32_t member0, trace_origin_fn origin,
+                           void *user) {
+  tracer t;
+  t.m = m;
+  t.stack = t.small;
+  t.n = 0;
+  t.cap = sizeof t.small / sizeof t.small[0];
+  t.marked = NULL;
+  t.marked_n = t.marked_cap = 0;
+  t.out_of_memory = false;
+  trace_push(&t, pointer, member0);
+  bool ok = true;
+  while (ok && t.n && !t.out_of_memory) {
+    trace_item it = t.stack[--t.n];
+    uint32_t cur = it.id, member = it.member;
+    const sg_id_info *i = sg_id(m, cur);
+    if (!i || i->kind != SG_ID_VALUE) continue;
+    const uint32_t *w = sg_def_words(m, cur);
+    if (!w) continue;
+    uint32_t op = w[0] & 0xFFFF, len = w[0] >> 16;
+    switch (op) {
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+      if (len > 4) member = w[4];
+      trace_push(&t, w[3], member);
+      break;
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain:
+      if (len > 5) member = w[5];
+      trace_push(&t, w[3], member);
+      break;
+    case SpvOpRawAccessChainNV:
+    case SpvOpCopyObject:
+    case SpvOpBitcast:
+      if (len > 3) trace_push(&t, w[3], member);
+      break;
+    case SpvOpSelect:
+      if (len > 5 && trace_mark(&t, cur)) {
+        trace_push(&t, w[4], member);
+        trace_push(&t, w[5], member);
+      }
+      break;
+    case SpvOpPhi:
+      if (trace_mark(&t, cur))
+        for (uint32_t k = 3; k + 1 < len; k += 2) trace_push(&t, w[k], member);
+      break;
+    case SpvOpVariable:
+    case SpvOpFunctionParameter:
+      ok = origin(m, cur, member, user);
+      break;
+    default:
+      break; /* loaded, converted, returned: not followed */
+    }
+  }
+  for (size_t k = 0; k < t.marked_n; k++) m->ids[t.marked[k]].flags &= (uint8_t)~SG_TF_VISITED;
+  free(t.marked);
+  if (t.stack != t.small) free(t.stack);
+  if (t.out_of_memory && m->status == SPVGEN_OK) {
+    sg_fail(m, SPVGEN_ERROR_OUT_OF_MEMORY, "spvgen_module_finish", "out of memory");
+    return false;
+  }
+  return ok;
+}
+
+/* Whether variable var (an OpVariable), reached through member, is read-only: NonWritable
+ * on the variable, or on the member (any member when the index is not a constant) of its
+ * block. *what names which. */
+static bool variable_read_only(spvgen_module *m, uint32_t var, uint32_t member, char *what, size_t size) {
+  const uint32_t *w = sg_def_words(m, var);
+  if (!w) return false;
+  uint32_t sc = w[3];
   if (sc != SpvStorageClassStorageBuffer && sc != SpvStorageClassUniform &&
       sc != SpvStorageClassPhysicalStorageBuffer)
-    return true;
+    return false;
   /* Only ids marked by spvgen_decorate* / spvgen_member_decorate* are scanned. */
   const uint32_t *vpt = sg_def_words(m, w[1]);
   const sg_id_info *vst = vpt ? sg_id(m, vpt[3]) : NULL;
-  if (!(m->ids[var].flags & SG_TF_NONWRITABLE) && !(vst && (vst->flags & SG_TF_NONWRITABLE)))
-    return true;
-  bool found, ro = false;
-  const char *what = "variable";
-  char whatbuf[64];
+  if (!(m->ids[var].flags & SG_TF_NONWRITABLE) && !(vst && (vst->flags & SG_TF_NONWRITABLE))) return false;
+  bool found;
   decoration_literal(m, var, SpvDecorationNonWritable, &found);
-  if (found) ro = true;
-  if (!ro) {
-    const uint32_t *pt = sg_def_words(m, w[1]);
-    uint32_t st = pt ? pt[3] : 0, mv = SPVGEN_ABSENT, which = 0;
-    uint64_t v;
-    if (member != SPVGEN_ABSENT && spvgen_const_value(m, member, &v)) mv = (uint32_t)v;
-    else if (member != SPVGEN_ABSENT) mv = SPVGEN_ABSENT; /* dynamic index: any member */
-    if (sg_op_of(m, st) == SpvOpTypeStruct && member_decorated(m, st, mv, SpvDecorationNonWritable, &which)) {
-      ro = true;
-      snprintf(whatbuf, sizeof whatbuf, "member %u", which);
-      what = whatbuf;
-    }
+  if (found) {
+    snprintf(what, size, "variable");
+    return true;
   }
-  if (!ro) return true;
+  uint32_t st = vpt ? vpt[3] : 0, mv = SPVGEN_ABSENT, which = 0;
+  uint64_t v;
+  if (member != SPVGEN_ABSENT && spvgen_const_value(m, member, &v)) mv = (uint32_t)v;
+  if (sg_op_of(m, st) == SpvOpTypeStruct && member_decorated(m, st, mv, SpvDecorationNonWritable, &which)) {
+    snprintf(what, size, "member %u", which);
+    return true;
+  }
+  return false;
+}
+
+static void variable_location(spvgen_module *m, uint32_t var, char *loc, size_t size) {
+  bool found;
   uint32_t set = decoration_literal(m, var, SpvDecorationDescriptorSet, &found);
   bool has_set = found;
   uint32_t binding = decoration_literal(m, var, SpvDecorationBinding, &found);
-  char loc[64] = "";
-  if (has_set && found) snprintf(loc, sizeof loc, " (set %u, binding %u)", set, binding);
-  sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
-          "the pointer (id %u) leads to buffer variable %u%s, whose %s is NonWritable (declared "
+  loc[0] = 0;
+  if (has_set && found) snprintf(loc, size, " (set %u, binding %u)", set, binding);
+}
+
+typedef struct write_check {
+  const char *fn;
+  uint32_t pointer;
+  const char *how; /* "" or ", passed to function %u as its parameter %u" */
+  bool mark_params; /* at finish: parameters written through are marked */
+  bool changed;
+} write_check;
+
+#define SG_TF_WRITTEN_PARAM 0x20u /* a function parameter its function writes through */
+
+static bool refuse_read_only(spvgen_module *m, uint32_t origin, uint32_t member, void *user) {
+  write_check *c = user;
+  if ((m->ids[origin].opcode) == SpvOpFunctionParameter) {
+    if (c->mark_params && !(m->ids[origin].flags & SG_TF_WRITTEN_PARAM)) {
+      m->ids[origin].flags |= SG_TF_WRITTEN_PARAM;
+      c->changed = true;
+    }
+    return true;
+  }
+  char what[64], loc[64];
+  if (!variable_read_only(m, origin, member, what, sizeof what)) return true;
+  variable_location(m, origin, loc, sizeof loc);
+  sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, c->fn,
+          "the pointer (id %u)%s leads to buffer variable %u%s, whose %s is NonWritable (declared "
           "read-only); a store through it is refused (Vulkan: a NonWritable resource must not "
           "be written; drop the read-only flag to write it)",
-          pointer, var, loc, what);
+          c->pointer, c->how, origin, loc, what);
   return false;
+}
+
+bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer) {
+  if (!m->nonwritable_marked) return true; /* nothing in the module is read-only */
+  write_check c = {fn, pointer, "", false, false};
+  return trace_pointer(m, pointer, refuse_read_only, &c);
+}
+
+/* The parameter ids of function f, in order (at most max); their count. */
+static uint32_t function_params(const spvgen_module *m, uint32_t f, uint32_t *params, uint32_t max) {
+  const uint32_t *w = sg_def_words(m, f);
+  if (!w || (w[0] & 0xFFFF) != SpvOpFunction) return 0;
+  const sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+  uint32_t n = 0;
+  for (const uint32_t *p = w + (w[0] >> 16); p < b->data + b->len && (p[0] & 0xFFFF) == SpvOpFunctionParameter;
+       p += p[0] >> 16) {
+    if (n < max) params[n] = p[2];
+    n++;
+  }
+  return n;
+}
+
+bool sg_check_writes_at_finish(spvgen_module *m) {
+  /* Each write was checked when it was emitted; again here only when a NonWritable mark
+   * came after a write, or calls may bind parameters (the common kernel: neither). */
+  if (!m->nonwritable_marked || (!m->recheck_writes && !m->has_calls)) return true;
+  const sg_words *b = &m->sec[SG_SEC_FUNCTIONS];
+  write_check c = {"spvgen_module_finish", 0, "", true, false};
+  /* Every write: read-only variables refused, parameters written through marked. */
+  for (size_t at = 0; at < b->len;) {
+    const uint32_t *w = b->data + at;
+    uint32_t op = w[0] & 0xFFFF, len = w[0] >> 16;
+    if (!len) break;
+    uint16_t ins_index = op <= sg_max_opcode ? sg_opcode_index[op] : 0;
+    if (ins_index) {
+      const sg_instruction *ins = &sg_instructions[ins_index - 1];
+      if (ins->write_at && ins->write_at < len) {
+        c.pointer = w[ins->write_at];
+        if (!trace_pointer(m, c.pointer, refuse_read_only, &c)) return false;
+      }
+    }
+    at += len;
+  }
+  /* A call whose argument comes from the caller's own parameter makes that parameter
+   * written when the callee writes through its parameter: to a fixed point (each round
+   * marks at least one more parameter, so at most one round per parameter). */
+  enum { MAX_PARAMS = 255 };
+  uint32_t params[MAX_PARAMS];
+  do {
+    c.changed = false;
+    for (size_t at = 0; at < b->len;) {
+      const uint32_t *w = b->data + at;
+      uint32_t op = w[0] & 0xFFFF, len = w[0] >> 16;
+      if (!len) break;
+      if (op == SpvOpFunctionCall && len > 4) {
+        uint32_t np = function_params(m, w[3], params, MAX_PARAMS);
+        for (uint32_t k = 0; k < np && k < MAX_PARAMS && 4 + k < len; k++) {
+          if (!(m->ids[params[k]].flags & SG_TF_WRITTEN_PARAM)) continue;
+          char how[96];
+          snprintf(how, sizeof how, ", passed to function %u as its parameter %u, which it writes through,",
+                   w[3], k);
+          c.how = how;
+          c.pointer = w[4 + k];
+          if (!trace_pointer(m, c.pointer, refuse_read_only, &c)) return false;
+        }
+      }
+      at += len;
+    }
+  } while (c.changed);
+  /* The marks are per finish. */
+  for (uint32_t id = 1; id < m->bound; id++) m->ids[id].flags &= (uint8_t)~SG_TF_WRITTEN_PARAM;
+  return true;
 }
 
 /* ================================================================ resources ==== */

@@ -392,7 +392,7 @@ static bool single_words_checked(sg_walk_state *s) {
     }
     if (o[i].quantifier == SG_Q_MANY) return false;
     uint32_t v = s->w[i], k = o[i].kind;
-    if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
+    if (k == SG_KIND_IdRef) { /* IdScope and IdMemorySemantics: the walk checks them */
       if (!(v != 0 && v < bound && (!s->decl || ids[v].kind != SG_ID_RESERVED) &&
             !((role_bad[o[i].role & 3] >> ids[v].kind) & 1u)))
         return false;
@@ -640,6 +640,15 @@ uint32_t sg_inst(spvgen_module *m, const char *fn, uint32_t opcode, const uint32
     return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: %u operand words is over the 65534 limit", ins->name, n);
   if (n && !ops) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "%s: operands are NULL", ins->name);
 
+  /* The one read-only check, for every instruction that writes memory through a
+   * pointer (helpers.c: sg_check_writable). */
+  if (ins->flags & SG_INST_WATCHED) {
+    if (opcode == SpvOpFunctionCall) m->has_calls = true;
+    if (ins->write_at) {
+      m->wrote = true;
+      if (n >= ins->write_at && !sg_check_writable(m, fn, ops[ins->write_at - 1])) return 0;
+    }
+  }
   uint32_t ret;
   if (body_fast_path(m, fn, ins, opcode, ops, n, &ret)) return ret;
   /* Step 5's key when step 2 already looked it up and missed (the table does not change

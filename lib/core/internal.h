@@ -76,6 +76,7 @@ enum {
   SG_INST_ID_TAIL = 4, /* the only non-required operand is a repeated IdRef */
   SG_INST_LIT_TAIL = 8, /* the only non-required operand is a repeated LiteralInteger */
   SG_INST_VALUE_TAIL = 16, /* SG_INST_SIMPLE and the repeated IdRef tail are values */
+  SG_INST_WATCHED = 32, /* writes memory (write_at) or is OpFunctionCall: the read-only check */
 };
 
 typedef struct sg_instruction {
@@ -84,6 +85,8 @@ typedef struct sg_instruction {
   uint8_t placement; /* SG_PLACE_*, chosen by opcode */
   uint8_t flags;     /* SG_INST_* */
   uint8_t nreq;      /* operands before the first optional or repeated one */
+  uint8_t write_at;  /* 1 + the operand whose pointee it writes (OpStore, atomics,
+                        cooperative stores...: tools/gen_grammar.py WRITES); 0: none */
   uint16_t lit_mask; /* which of those are one-word literals (the rest are ids) */
   /* SG_INST_SIMPLE only, over the required operands: which are values (SG_ROLE_VALUE),
    * which labels (SG_ROLE_LABEL), which other ids (SG_ROLE_ANY, the result type and the
@@ -216,6 +219,10 @@ struct spvgen_module {
   spvgen_status status;
   char error[512];
   bool finished;
+  bool nonwritable_marked; /* some id was decorated NonWritable (sg_mark_nonwritable) */
+  bool wrote;              /* an instruction that writes memory was emitted */
+  bool recheck_writes;     /* a NonWritable mark came after a write: finish checks them all */
+  bool has_calls;          /* an OpFunctionCall was emitted: finish follows parameters */
 
   uint32_t version, addressing, memory_model, generator;
   bool emit_memory_model;
@@ -502,11 +509,19 @@ bool sg_std430(const spvgen_module *m, uint32_t type, uint64_t *size, uint64_t *
  * Lets the store helpers skip the annotation scan for every other buffer. */
 #define SG_TF_NONWRITABLE 0x80u
 static inline void sg_mark_nonwritable(spvgen_module *m, uint32_t id) {
-  if (m->status == SPVGEN_OK && id && id < m->bound) m->ids[id].flags |= SG_TF_NONWRITABLE;
+  if (m->status == SPVGEN_OK && id && id < m->bound) {
+    m->ids[id].flags |= SG_TF_NONWRITABLE;
+    m->nonwritable_marked = true;
+    if (m->wrote) m->recheck_writes = true;
+  }
 }
-/* false (with an error naming fn) when pointer leads, through access chains, to a
- * variable or buffer member decorated NonWritable (helpers.c). */
+/* false (with an error naming fn) when pointer may lead (through access chains, copies,
+ * bitcasts, selects and phis, with no hop limit) to a variable or buffer member decorated
+ * NonWritable (helpers.c). sg_inst calls it for every instruction that writes memory. */
 bool sg_check_writable(spvgen_module *m, const char *fn, uint32_t pointer);
+/* The same for every write in the module's functions, and for the pointers calls pass to
+ * parameters their function writes through (helpers.c; spvgen_module_finish). */
+bool sg_check_writes_at_finish(spvgen_module *m);
 /* The pointee an access chain from base through indices reaches, and the base's storage
  * class. 1: found; 0: an error was recorded under fn; -1: unknown (forward references),
  * left to the validator (helpers.c). */

@@ -156,6 +156,7 @@ void spvgen_module_reset(spvgen_module *m, const spvgen_module_desc *desc) {
   m->status = SPVGEN_OK;
   m->error[0] = 0;
   m->finished = false;
+  m->nonwritable_marked = m->wrote = m->recheck_writes = m->has_calls = false;
   /* Clear only the capability bits this module set: its OpCapability words and their
    * implied closure (cheaper than clearing the 2 KiB of bitsets). */
   {
@@ -285,6 +286,7 @@ spvgen_status spvgen_module_finish(spvgen_module *m, const uint32_t **words, siz
       return m->status;
     }
   }
+  if (!sg_check_writes_at_finish(m)) return m->status;
   if (!write_entry_points(m)) return m->status;
   if (m->version < m->min_version) {
     sg_fail(m, SPVGEN_ERROR_UNSUPPORTED, "spvgen_module_finish", "the module needs SPIR-V %u.%u but targets %u.%u",

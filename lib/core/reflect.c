@@ -57,7 +57,15 @@ typedef struct reflector {
   const uint32_t *words;
   size_t count;
   uint32_t bound;
+  /* Per id: a dense array of `bound` entries when the bound is no larger than the module
+   * (the usual case), else a hash table of `cap` slots keyed by `keys` (0: empty), sized
+   * by the module's words: a 28-byte module with the id bound 0x3FFFFF costs a few
+   * hundred bytes, not 200 MB. Either way the memory is linear in the module's size. */
   id_info *ids;
+  uint32_t *keys;
+  size_t cap, used; /* sparse only; cap 0: dense */
+  uint32_t *variables; /* OpVariable ids, in definition order */
+  size_t variable_count, variable_cap;
   member_offset *offsets; /* sorted by (type, member, seq) before sizes are computed */
   size_t offset_count, offset_cap;
   uint32_t *types; /* the types whose size is computed, in definition order */
@@ -128,6 +136,38 @@ static spvgen_status malformed(reflector *r, const char *fmt, ...) {
 
 static bool valid_id(const reflector *r, uint32_t id) { return id > 0 && id < r->bound; }
 
+static const id_info no_info = {.set = UINT32_MAX, .binding = UINT32_MAX};
+
+static size_t slot_of(const reflector *r, uint32_t id) {
+  size_t mask = r->cap - 1, k = ((size_t)id * 0x9E3779B1u) & mask;
+  while (r->keys[k] && r->keys[k] != id) k = (k + 1) & mask;
+  return k;
+}
+
+/* id's entry, for reading: no_info (opcode 0) when the id is invalid or never seen. */
+static const id_info *id_get(const reflector *r, uint32_t id) {
+  if (!valid_id(r, id)) return &no_info;
+  if (!r->cap) return &r->ids[id];
+  size_t k = slot_of(r, id);
+  return r->keys[k] ? &r->ids[k] : &no_info;
+}
+
+/* id's entry, for writing (made on first use); NULL for an invalid id. The sparse table
+ * never fills: each id the walk records was named by a word of the module, and the table
+ * has two slots per word. */
+static id_info *id_at(reflector *r, uint32_t id) {
+  if (!valid_id(r, id)) return NULL;
+  if (!r->cap) return &r->ids[id];
+  size_t k = slot_of(r, id);
+  if (!r->keys[k]) {
+    if (r->used + 1 >= r->cap) return NULL;
+    r->keys[k] = id;
+    r->ids[k] = no_info;
+    r->used++;
+  }
+  return &r->ids[k];
+}
+
 /* Sizes saturate at UINT64_MAX: a hostile array of arrays cannot wrap around to a small
  * size (a buffer that large is refused as too small, never under-allocated). */
 static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
@@ -139,8 +179,14 @@ static uint64_t mul_sat(uint64_t a, uint64_t b) {
  * result is never more than what Vulkan requires). A lookup: compute_sizes has filled
  * in every type once, in definition order. */
 static uint64_t type_size(const reflector *r, uint32_t type) {
-  if (!valid_id(r, type) || !r->ids[type].sized) return 0;
-  return r->ids[type].size;
+  const id_info *t = id_get(r, type);
+  if (t->opcode == SpvOpTypePointer) return 8; /* also before it is sized: a forward pointer */
+  return t->sized ? t->size : 0;
+}
+
+static int compare_ids(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
 }
 
 static int compare_offsets(const void *a, const void *b) {
@@ -167,7 +213,7 @@ static size_t first_offset(const reflector *r, uint32_t type) {
 /* A struct's size: the end of its furthest member, each member at its Offset or right
  * after the previous one. Linear in members plus its Offset decorations. */
 static uint64_t struct_size(reflector *r, uint32_t type) {
-  const id_info *t = &r->ids[type];
+  const id_info *t = id_get(r, type);
   uint32_t members = t->word_count - 2;
   uint64_t end = 0, running = 0;
   size_t k = first_offset(r, type);
@@ -193,7 +239,8 @@ static void compute_sizes(reflector *r) {
   if (r->offset_count > 1) qsort(r->offsets, r->offset_count, sizeof *r->offsets, compare_offsets);
   for (size_t i = 0; i < r->type_count; i++) {
     uint32_t type = r->types[i];
-    id_info *t = &r->ids[type];
+    id_info *t = id_at(r, type);
+    if (!t) continue;
     uint64_t size = 0;
     r->work++;
     switch (t->opcode) {
@@ -203,8 +250,7 @@ static void compute_sizes(reflector *r) {
     case SpvOpTypeVector:
     case SpvOpTypeMatrix: size = mul_sat(t->b, type_size(r, t->a)); break;
     case SpvOpTypeArray: {
-      if (!valid_id(r, t->b)) break;
-      const id_info *len = &r->ids[t->b];
+      const id_info *len = id_get(r, t->b);
       if (len->opcode != SpvOpConstant || len->is_spec) break;
       uint64_t stride = t->array_stride ? t->array_stride : type_size(r, t->a);
       size = mul_sat(len->a, stride);
@@ -224,7 +270,8 @@ static void compute_sizes(reflector *r) {
  * SPIR-V allows a type to use only ids defined before it (OpTypeForwardPointer aside),
  * which also rules out a struct that contains itself. */
 static void note_use(reflector *r, uint32_t used) {
-  if (valid_id(r, used) && r->ids[used].opcode == 0) r->ids[used].used_early = true;
+  id_info *u = id_at(r, used);
+  if (u && u->opcode == 0) u->used_early = true;
 }
 
 static bool add_type(reflector *r, uint32_t type) {
@@ -306,8 +353,8 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
         local_size_id_entries[local_size_id_count++] = o[0];
       break;
     case SpvOpDecorate:
-      if (n >= 2 && valid_id(r, o[0])) {
-        id_info *t = &r->ids[o[0]];
+      if (n >= 2 && id_at(r, o[0])) {
+        id_info *t = id_at(r, o[0]);
         switch (o[1]) {
         case SpvDecorationBlock: t->block = true; break;
         case SpvDecorationBufferBlock: t->buffer_block = true; break;
@@ -334,12 +381,14 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     case SpvOpTypeStruct:
     case SpvOpTypePointer:
     case SpvOpTypeCooperativeMatrixKHR: {
-      if (n < 1 || !valid_id(r, o[0]))
-        return malformed(r, "type at word %zu defines an id outside the bound %u", i, r->bound);
-      id_info *t = &r->ids[o[0]];
+      id_info *t = n >= 1 ? id_at(r, o[0]) : NULL;
+      if (!t) return malformed(r, "type at word %zu defines an id outside the bound %u", i, r->bound);
       if (t->opcode)
         return malformed(r, "type at word %zu defines id %u, which is already defined", i, o[0]);
-      if (t->used_early && !(op == SpvOpTypePointer && t->forward_pointer))
+      /* A pointer announced by OpTypeForwardPointer may be used before it is defined (a
+       * buffer reference's struct naming its own pointer: a linked list). */
+      if (op == SpvOpTypePointer && t->forward_pointer) t->used_early = false;
+      if (t->used_early)
         return malformed(r,
                          "type %u at word %zu is used by a type defined before it (a type "
                          "may only use ids defined before it)",
@@ -374,7 +423,7 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
         return SPVGEN_ERROR_OUT_OF_MEMORY;
       }
       if (op == SpvOpTypeCooperativeMatrixKHR && n >= 3 && valid_id(r, o[2])) {
-        const id_info *scope = &r->ids[o[2]];
+        const id_info *scope = id_get(r, o[2]);
         if (scope->opcode == SpvOpConstant && scope->a == SpvScopeWorkgroup)
           require(out, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE,
                   "a workgroup-scope cooperative matrix type");
@@ -382,12 +431,12 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       break;
     }
     case SpvOpTypeForwardPointer:
-      if (n >= 1 && valid_id(r, o[0])) r->ids[o[0]].forward_pointer = true;
+      if (n >= 1 && id_at(r, o[0])) id_at(r, o[0])->forward_pointer = true;
       break;
     case SpvOpConstant:
     case SpvOpSpecConstant:
-      if (n >= 3 && valid_id(r, o[1])) {
-        id_info *t = &r->ids[o[1]];
+      if (n >= 3 && id_at(r, o[1])) {
+        id_info *t = id_at(r, o[1]);
         if (t->used_early)
           return malformed(r,
                            "constant %u at word %zu is used as an array length by a type "
@@ -399,8 +448,14 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       }
       break;
     case SpvOpVariable:
-      if (n >= 3 && valid_id(r, o[1])) {
-        id_info *t = &r->ids[o[1]];
+      if (n >= 3 && id_at(r, o[1])) {
+        id_info *t = id_at(r, o[1]);
+        if (t->opcode != SpvOpVariable &&
+            !sg_grow(&r->variables, &r->variable_cap, r->variable_count + 1, sizeof *r->variables, 16, SIZE_MAX)) {
+          format_message(r->message, r->message_size, "out of memory");
+          return SPVGEN_ERROR_OUT_OF_MEMORY;
+        }
+        if (t->opcode != SpvOpVariable) r->variables[r->variable_count++] = o[1];
         t->opcode = SpvOpVariable;
         t->a = o[0]; /* pointer type */
         t->b = o[2]; /* storage class */
@@ -422,15 +477,17 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
   out->size_work = r->work;
 
   /* Buffers and push constants. */
-  for (uint32_t id = 1; id < r->bound; id++) {
-    const id_info *v = &r->ids[id];
+  /* In id order, as the bindings have always been listed. */
+  if (r->variable_count > 1) qsort(r->variables, r->variable_count, sizeof *r->variables, compare_ids);
+  for (size_t vi = 0; vi < r->variable_count; vi++) {
+    const id_info *v = id_get(r, r->variables[vi]);
     if (v->opcode != SpvOpVariable) continue;
     uint32_t sc = v->b;
     if (sc != SpvStorageClassUniform && sc != SpvStorageClassStorageBuffer &&
         sc != SpvStorageClassUniformConstant && sc != SpvStorageClassPushConstant)
       continue;
     uint32_t pointee = 0;
-    if (valid_id(r, v->a) && r->ids[v->a].opcode == SpvOpTypePointer) pointee = r->ids[v->a].b;
+    if (id_get(r, v->a)->opcode == SpvOpTypePointer) pointee = id_get(r, v->a)->b;
     if (sc == SpvStorageClassPushConstant) {
       uint64_t size = type_size(r, pointee);
       if (size > UINT32_MAX) size = UINT32_MAX;
@@ -445,7 +502,7 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
     spvgen_vk_reflected_binding *b = &out->bindings[out->binding_count++];
     b->set = v->set == UINT32_MAX ? 0 : v->set;
     b->binding = v->binding == UINT32_MAX ? 0 : v->binding;
-    const id_info *p = valid_id(r, pointee) ? &r->ids[pointee] : NULL;
+    const id_info *p = valid_id(r, pointee) ? id_get(r, pointee) : NULL;
     b->supported = sc != SpvStorageClassUniformConstant && p && p->opcode == SpvOpTypeStruct;
     b->kind = (sc == SpvStorageClassUniform && p && !p->buffer_block)
                   ? SPVGEN_BINDING_UNIFORM_BUFFER
@@ -475,17 +532,26 @@ spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char 
   r.bound = words[3];
   if (r.bound == 0 || r.bound > MAX_BOUND)
     return malformed(&r, "id bound %u is 0 or larger than %u", words[3], MAX_BOUND);
-  r.ids = calloc(r.bound, sizeof *r.ids);
-  if (!r.ids) {
+  if (r.bound <= count + 64) { /* dense: as many entries as the module has words, or fewer */
+    r.ids = malloc(r.bound * sizeof *r.ids);
+    if (r.ids)
+      for (uint32_t i = 0; i < r.bound; i++) r.ids[i] = no_info;
+  } else { /* sparse: two slots per word */
+    r.cap = 64;
+    while (r.cap < 2 * count + 64) r.cap *= 2;
+    r.ids = malloc(r.cap * sizeof *r.ids);
+    r.keys = calloc(r.cap, sizeof *r.keys);
+  }
+  if (!r.ids || (r.cap && !r.keys)) {
+    free(r.ids);
+    free(r.keys);
     format_message(message, message_size, "out of memory");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
-  for (uint32_t i = 0; i < r.bound; i++) {
-    r.ids[i].set = UINT32_MAX;
-    r.ids[i].binding = UINT32_MAX;
-  }
   spvgen_status st = walk(&r, entry_point ? entry_point : "main", out);
   free(r.ids);
+  free(r.keys);
+  free(r.variables);
   free(r.offsets);
   free(r.types);
   return st;

@@ -103,8 +103,9 @@ static bool check_length(spvgen_module *m, const char *fn, uint32_t length_id) {
   const sg_id_info *i = sg_id(m, length_id);
   if (!i || !(i->flags & (SG_TF_CONSTANT | SG_TF_SPEC_CONSTANT)) || sg_op_of(m, i->type) != SpvOpTypeInt) {
     sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
-            "length_id %u is not the id of an integer constant: it is %s (a length is an id here: "
-            "spvgen_const_u32(m, n) or a specialization constant)", length_id, IDN(m, length_id));
+            "length_id %u is not the id of an integer constant: it is %s (the _id forms take a "
+            "constant's id, spvgen_const_u32(m, n) or a specialization constant; spvgen_type_array "
+            "takes the count itself)", length_id, IDN(m, length_id));
     return false;
   }
   uint64_t v;
@@ -115,7 +116,21 @@ static bool check_length(spvgen_module *m, const char *fn, uint32_t length_id) {
   return true;
 }
 
-uint32_t spvgen_type_array(spvgen_module *m, uint32_t element, uint32_t length_id) {
+/* The length constant of a literal count (the count itself checked: at least 1). */
+static uint32_t count_constant(spvgen_module *m, const char *fn, uint32_t count) {
+  if (count == 0) return sg_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "count 0: an array has at least 1 element");
+  return spvgen_const_u32(m, count);
+}
+
+uint32_t spvgen_type_array(spvgen_module *m, uint32_t element, uint32_t count) {
+  if (!sg_ok(m, __func__) || !sg_need_type(m, __func__, element, "element type")) return 0;
+  uint32_t length_id = count_constant(m, __func__, count);
+  if (!length_id) return 0;
+  uint32_t ops[3] = {0, element, length_id};
+  return sg_inst(m, __func__, SpvOpTypeArray, ops, 3);
+}
+
+uint32_t spvgen_type_array_id(spvgen_module *m, uint32_t element, uint32_t length_id) {
   if (!sg_ok(m, __func__) || !sg_need_type(m, __func__, element, "element type") ||
       !check_length(m, __func__, length_id))
     return 0;
@@ -149,8 +164,15 @@ static uint32_t strided(spvgen_module *m, const char *fn, uint32_t opcode, uint3
   return m->status == SPVGEN_OK ? id : 0;
 }
 
-uint32_t spvgen_type_array_strided(spvgen_module *m, uint32_t element, uint32_t length_id,
-                                   uint32_t stride) {
+uint32_t spvgen_type_array_strided(spvgen_module *m, uint32_t element, uint32_t count, uint32_t stride) {
+  if (!sg_ok(m, __func__) || !sg_need_type(m, __func__, element, "element type")) return 0;
+  uint32_t length_id = count_constant(m, __func__, count);
+  if (!length_id) return 0;
+  return strided(m, __func__, SpvOpTypeArray, element, length_id, stride);
+}
+
+uint32_t spvgen_type_array_strided_id(spvgen_module *m, uint32_t element, uint32_t length_id,
+                                      uint32_t stride) {
   if (!sg_ok(m, __func__) || !sg_need_type(m, __func__, element, "element type") ||
       !check_length(m, __func__, length_id))
     return 0;

@@ -110,6 +110,42 @@ static bool check_role(walk_state *s, uint32_t id, const char *opname, uint32_t 
   return false;
 }
 
+/* A Scope or MemorySemantics operand (kind) is id v: an OpConstant of an integer type
+ * made in this module (in a type declaration, OpTypeCooperativeMatrixKHR's, a
+ * specialization constant too, as SPIR-V allows there), whose value, when known, is a
+ * Scope / a set of MemorySemantics bits. Names the operand and what v is otherwise. */
+static bool scope_constant(walk_state *s, uint32_t v, uint32_t kind, const char *opname) {
+  const sg_id_info *i = &s->m->ids[v];
+  const uint32_t *t = i->kind == SG_ID_VALUE ? sg_def_words(s->m, i->type) : NULL;
+  const char *what = kind == SG_KIND_IdScope ? "Scope" : "MemorySemantics";
+  bool integer = t && (t[0] & 0xFFFF) == SpvOpTypeInt;
+  if (integer && s->decl && (i->flags & SG_TF_SPEC_CONSTANT)) return true;
+  if (integer && i->opcode == SpvOpConstant) {
+    uint64_t value;
+    if (!sg_const_value(s->m, v, &value)) return true;
+    uint32_t bad = 0;
+    if (value > 0xFFFFFFFFu) bad = 1;
+    else if (kind == SG_KIND_IdScope) bad = !sg_find_enumerant_m(s->m, SG_KIND_Scope, (uint32_t)value);
+    else
+      for (uint32_t rest = (uint32_t)value; rest && !bad; rest &= rest - 1)
+        bad = !sg_find_enumerant_m(s->m, SG_KIND_MemorySemantics, rest & (~rest + 1));
+    if (!bad) return true;
+    sg_fail(s->m, SPVGEN_ERROR_INVALID_ARGUMENT, s->fn,
+            "%s: operand '%s' (a %s) is id %u, the constant %llu, which is not a %s value", s->ins->name,
+            opname, what, v, (unsigned long long)value, what);
+    return false;
+  }
+  const char *is = i->kind == SG_ID_VALUE ? (i->opcode == SpvOpConstant ? "a constant of a non-integer type"
+                                             : (i->flags & SG_TF_SPEC_CONSTANT) ? "a spec constant"
+                                             : "a value computed at run time")
+                   : i->kind < 7 ? id_kind_names[i->kind] : "an id of unknown kind";
+  sg_fail(s->m, SPVGEN_ERROR_INVALID_ARGUMENT, s->fn,
+          "%s: operand '%s' (a %s) is id %u, %s: it must be an integer constant (OpConstant; e.g. "
+          "spvgen_const_u32(m, %s), not the enum value itself)",
+          s->ins->name, opname, what, v, is, kind == SG_KIND_IdScope ? "SpvScopeSubgroup" : "semantics");
+  return false;
+}
+
 static bool walk_enum_params(walk_state *s, const sg_enumerant *e) {
   for (uint32_t i = 0; i < e->params_n; i++)
     if (!walk_kind(s, sg_param_pool[e->params_off + i], e->name, SG_ROLE_ANY)) return false;
@@ -141,6 +177,11 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
     if (!check_id(s, v, opname)) return false;
     if (s->decl && !decl_operand_ok(s->m, s->ins->opcode, v))
       return walk_fail(s, "operand '%s' is id %u, which is not declared yet (a declaration can only use ids declared before it)", opname, v);
+    /* A Scope or MemorySemantics operand is the id of an integer constant (the Vulkan
+     * environment requires OpConstant): a SpvScope value passed where its constant's id
+     * belongs would otherwise name whatever id has that number. */
+    if ((kind == SG_KIND_IdScope || kind == SG_KIND_IdMemorySemantics) && !scope_constant(s, v, kind, opname))
+      return false;
     if (role && !check_role(s, v, opname, role)) return false;
     /* Device scope under the Vulkan memory model needs its own capability. */
     if (kind == SG_KIND_IdScope && s->m->memory_model == SpvMemoryModelVulkan) {
@@ -228,7 +269,7 @@ static bool walk_kind(walk_state *s, uint32_t kind, const char *opname, uint32_t
  * everything else goes through walk_kind. */
 static inline bool walk_one(walk_state *s, const sg_operand *o) {
   uint32_t k = o->kind;
-  if (k == SG_KIND_IdRef || k == SG_KIND_IdMemorySemantics) {
+  if (k == SG_KIND_IdRef) { /* IdScope and IdMemorySemantics: walk_kind checks them */
     uint32_t v = s->w[s->pos];
     if (v != 0 && v < s->m->bound && (!s->decl || s->m->ids[v].kind != SG_ID_RESERVED) &&
         !((role_bad_kinds[o->role & 3] >> s->m->ids[v].kind) & 1u)) {

@@ -1,10 +1,16 @@
 /* lib/tune/cache.c — the tune cache: the text file format (tune_internal.h), reading it
- * without trusting it, atomic and lock-protected saving with a merge, export/import and
- * the compiled-in layer. */
-#define _POSIX_C_SOURCE 200809L
+ * without trusting it (in time linear in its size, whatever the order of its lines),
+ * atomic and lock-protected saving with a merge that replaces only a regular file of its
+ * own, export/import and the compiled-in layer. Numbers are written and read in the C
+ * locale whatever the application set. */
+#define _XOPEN_SOURCE 700 /* realpath, and POSIX 2008 (newlocale, uselocale) */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +70,41 @@ uint32_t tune_crc32(const void *data, size_t n) {
   return c ^ 0xFFFFFFFFu;
 }
 
+/* ---------------------------------------------------------- the C locale ---- */
+
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static void make_c_locale(void) { c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
+
+/* The calling thread's locale switched to "C" (restore with uselocale(returned)); when
+ * the locale object could not be made (out of memory at the first call), (locale_t)0 and
+ * nothing switched. */
+static locale_t enter_c_locale(void) {
+  pthread_once(&c_locale_once, make_c_locale);
+  return c_locale ? uselocale(c_locale) : (locale_t)0;
+}
+
+static void leave_c_locale(locale_t previous) {
+  if (previous) uselocale(previous);
+}
+
+int tune_snprintf_c(char *buf, size_t size, const char *fmt, ...) {
+  locale_t previous = enter_c_locale();
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  leave_c_locale(previous);
+  return n;
+}
+
+double tune_strtod_c(const char *s, char **end) {
+  locale_t previous = enter_c_locale();
+  double v = strtod(s, end);
+  leave_c_locale(previous);
+  return v;
+}
+
 /* ----------------------------------------------------------------- lists ---- */
 
 /* Index of key, or where it would go (*found false). */
@@ -107,6 +148,93 @@ static void list_free(tune_list *l) {
   memset(l, 0, sizeof *l);
 }
 
+/* Appends e (unsorted; list_sort puts the list in order). */
+static bool list_append(tune_list *l, const spvgen_tune_entry *e, bool dirty) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 16;
+    tune_slot *v = realloc(l->v, cap * sizeof *v);
+    if (!v) return false;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n].e = *e;
+  l->v[l->n].dirty = dirty;
+  l->n++;
+  return true;
+}
+
+static const tune_slot *sort_base;
+static int by_key_then_position(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  int c = strcmp(sort_base[x].e.key, sort_base[y].e.key);
+  return c ? c : (x < y ? -1 : x > y);
+}
+
+/* Sorts an appended list by key; of entries with the same key the last appended stays
+ * (a later line of a file wins, as it did when lines were put one by one). O(n log n):
+ * a file in any order reads in time linear in its size times log n. false: out of
+ * memory (the list unchanged). qsort has no context argument, so the comparison reads
+ * sort_base: the lists sorted here are private to one call, but two threads reading
+ * caches at once would race on it, so the sort holds a lock. */
+static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool list_sort(tune_list *l) {
+  if (l->n < 2) return true;
+  size_t *order = malloc(l->n * sizeof *order);
+  tune_slot *sorted = malloc(l->n * sizeof *sorted);
+  if (!order || !sorted) {
+    free(order);
+    free(sorted);
+    return false;
+  }
+  for (size_t i = 0; i < l->n; i++) order[i] = i;
+  pthread_mutex_lock(&sort_lock);
+  sort_base = l->v;
+  qsort(order, l->n, sizeof *order, by_key_then_position);
+  sort_base = NULL;
+  pthread_mutex_unlock(&sort_lock);
+  size_t n = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    if (i + 1 < l->n && !strcmp(l->v[order[i]].e.key, l->v[order[i + 1]].e.key)) continue;
+    sorted[n++] = l->v[order[i]];
+  }
+  free(order);
+  free(l->v);
+  l->v = sorted;
+  l->cap = l->n; /* what sorted holds */
+  l->n = n;
+  return true;
+}
+
+/* dst = dst merged with src (both sorted), src's entry winning on the same key, marked
+ * dirty when `dirty` (else as src had it); linear. false: out of memory (dst
+ * unchanged). */
+static bool list_merge(tune_list *dst, const tune_list *src, bool only_dirty, bool dirty) {
+  size_t cap = dst->n + src->n + 1;
+  tune_slot *v = malloc(cap * sizeof *v);
+  if (!v) return false;
+  size_t i = 0, j = 0, n = 0;
+  while (i < dst->n || j < src->n) {
+    if (j < src->n && only_dirty && !src->v[j].dirty) {
+      j++;
+      continue;
+    }
+    int c = i == dst->n ? 1 : j == src->n ? -1 : strcmp(dst->v[i].e.key, src->v[j].e.key);
+    if (c < 0) {
+      v[n++] = dst->v[i++];
+    } else {
+      v[n] = src->v[j++];
+      if (dirty) v[n].dirty = true;
+      n++;
+      if (c == 0) i++;
+    }
+  }
+  free(dst->v);
+  dst->v = v;
+  dst->n = n;
+  dst->cap = cap;
+  return true;
+}
+
 /* ---------------------------------------------------------------- format ---- */
 
 static bool key_ok(const char *key, char *why, size_t size) {
@@ -138,15 +266,15 @@ bool tune_format_line(const spvgen_tune_entry *e, char *line, size_t size, char 
   const spvgen_tune_knobs *k = &e->knobs;
   if (!variant_ok(k->variant))
     return tune_msg(msg, msize, "the variant name '%.15s' is not a lowercase identifier", k->variant), false;
-  if (!(isfinite(e->median_ns) && e->median_ns >= 0))
-    return tune_msg(msg, msize, "median_ns is not a finite number >= 0"), false;
+  if (!(isfinite(e->median_ns) && e->median_ns >= 0 && e->median_ns <= TUNE_MAX_NS))
+    return tune_msg(msg, msize, "median_ns is not a number from 0 to 1e15"), false;
   char body[TUNE_MAX_LINE], split[32] = "";
   if (k->split_k > 1) snprintf(split, sizeof split, " split_k=%u", k->split_k);
   /* compile_ms: optional (lines of caches written before it have none) */
   char compile[40] = "";
   if (e->compile_ms > 0 && isfinite(e->compile_ms) && e->compile_ms < 1e9)
-    snprintf(compile, sizeof compile, " compile_ms=%.1f", e->compile_ms);
-  int n = snprintf(body, sizeof body, "%s\tvariant=%s tile=%ux%ux%u wg=%u sg=%u stages=%u unroll=%u%s ns=%.1f at=%ux%ux%ux%u%s",
+    tune_snprintf_c(compile, sizeof compile, " compile_ms=%.1f", e->compile_ms);
+  int n = tune_snprintf_c(body, sizeof body, "%s\tvariant=%s tile=%ux%ux%u wg=%u sg=%u stages=%u unroll=%u%s ns=%.1f at=%ux%ux%ux%u%s",
                    e->key, k->variant, k->tile_m, k->tile_n, k->tile_k, k->workgroup_size, k->subgroups,
                    k->stages, k->unroll, split, e->median_ns, e->m, e->n, e->k, e->batch, compile);
   if (n < 0 || (size_t)n + 14 + 1 > TUNE_MAX_LINE || (size_t)n + 14 >= size)
@@ -225,8 +353,10 @@ bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *w
   char *end;
   if (*p < '0' || *p > '9') goto bad;
   errno = 0;
-  e->median_ns = strtod(p, &end);
+  e->median_ns = tune_strtod_c(p, &end);
   if (errno || end == p || !isfinite(e->median_ns) || e->median_ns < 0) goto bad;
+  if (e->median_ns > TUNE_MAX_NS)
+    return tune_msg(why, wsize, "has ns=%.*s, over the 1e15 a figure may be", (int)(end - p), p), false;
   p = end;
   if (!expect(&p, " at=") || !parse_dims(&p, at, 4)) goto bad;
   if (expect(&p, " compile_ms=")) {
@@ -244,6 +374,12 @@ bool tune_parse_line(const char *line, size_t len, spvgen_tune_entry *e, char *w
   e->n = at[1];
   e->k = at[2];
   e->batch = at[3];
+  /* An entry is accepted only if it can be written back: a line that reads but would
+   * re-serialise longer than a line may be (numbers written shorter in the file than
+   * the writer writes them) would be counted on import and dropped on save. */
+  char again[TUNE_MAX_LINE], reason[160];
+  if (!tune_format_line(e, again, sizeof again, reason, sizeof reason))
+    return tune_msg(why, wsize, "cannot be written back: %s", reason), false;
   return true;
 bad:
   tune_msg(why, wsize, "has a malformed value (expected variant=V tile=MxNxK wg= sg= stages= unroll= [split_k=] ns= "
@@ -262,9 +398,12 @@ typedef enum read_verdict {
 
 /* Reads path into l (entries not dirty). Writes into msg what was ignored (msg is
  * "" when nothing was). */
+static read_verdict read_text(const char *path, char *buf, size_t n, tune_list *l, char *msg, size_t size);
+
 static read_verdict read_file(const char *path, tune_list *l, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return READ_MISSING;
     tune_msg(msg, size, "%s: cannot open: %s (ignored)", path, strerror(errno));
@@ -306,14 +445,22 @@ static read_verdict read_file(const char *path, tune_list *l, char *msg, size_t 
   }
   close(fd);
   buf[n] = 0;
+  return read_text(path, buf, n, l, msg, size);
+}
 
+/* Parses n bytes of buf (NUL-terminated at n; freed here) as a cache file named path
+ * (for messages) into l, sorted. */
+static read_verdict read_text(const char *path, char *buf, size_t n, tune_list *l, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
   if (n == 0) { /* an empty file (touched): an empty cache */
     free(buf);
     return READ_OK;
   }
-  /* Header. */
+  /* Header. A file written on (or copied through) Windows ends its lines in CRLF: each
+   * line's CR is dropped (the checksum covers KEY<tab>VALUE, not the line ending). */
   size_t hl = 0;
   while (hl < n && buf[hl] != '\n') hl++;
+  size_t hlen = hl > 0 && buf[hl - 1] == '\r' ? hl - 1 : hl;
   size_t ml = strlen(TUNE_MAGIC);
   if (hl == n || hl < ml + 2 || memcmp(buf, TUNE_MAGIC " ", ml + 1)) {
     tune_msg(msg, size, "%s: not a spvgen tune cache (the first line is not \"" TUNE_MAGIC " %d\"): ignored", path,
@@ -323,7 +470,7 @@ static read_verdict read_file(const char *path, tune_list *l, char *msg, size_t 
   }
   uint32_t version = 0;
   const char *vp = buf + ml + 1;
-  const char *vend = buf + hl;
+  const char *vend = buf + hlen;
   bool vok = parse_uint(&vp, &version) && vp == vend;
   if (!vok || version != TUNE_VERSION) {
     if (vok && version > TUNE_VERSION)
@@ -331,7 +478,7 @@ static read_verdict read_file(const char *path, tune_list *l, char *msg, size_t 
                TUNE_VERSION);
     else
       tune_msg(msg, size, "%s: not a spvgen tune cache of a known version (header \"%.*s\"): ignored", path,
-               (int)(hl < 60 ? hl : 60), buf);
+               (int)(hlen < 60 ? hlen : 60), buf);
     free(buf);
     return READ_FOREIGN;
   }
@@ -348,19 +495,25 @@ static read_verdict read_file(const char *path, tune_list *l, char *msg, size_t 
     const char *line = buf + pos;
     bool complete = end < n;
     pos = end + 1;
+    if (complete && len > 0 && line[len - 1] == '\r') len--;
     if (len == 0 || line[0] == '#') continue;
     spvgen_tune_entry e;
     char why[160];
     bool ok;
     if (!complete) ok = (snprintf(why, sizeof why, "truncated (no newline at the end of the file)"), false);
     else ok = tune_parse_line(line, len, &e, why, sizeof why);
-    if (ok && !list_put(l, &e, false)) ok = (snprintf(why, sizeof why, "out of memory"), false);
+    if (ok && !list_append(l, &e, false)) ok = (snprintf(why, sizeof why, "out of memory"), false);
     if (!ok) {
       if (dropped < 3) snprintf(first[dropped], sizeof first[0], "line %u: %s", lineno, why);
       dropped++;
     }
   }
   free(buf);
+  if (!list_sort(l)) {
+    list_free(l);
+    tune_msg(msg, size, "%s: out of memory reading it (ignored)", path);
+    return READ_ERROR;
+  }
   if (dropped) {
     tune_msg(msg, size, "%s: ignored %u line%s that cannot be trusted (", path, dropped, dropped == 1 ? "" : "s");
     for (uint32_t i = 0; i < dropped && i < 3; i++) msg_append(msg, size, "%s%s", i ? "; " : "", first[i]);
@@ -412,8 +565,12 @@ spvgen_status tune_cache_open_with_builtin(const char *path, const char *const *
     spvgen_tune_entry e;
     char why[160];
     if (!lines[i] || !tune_parse_line(lines[i], strlen(lines[i]), &e, why, sizeof why) ||
-        !list_put(&c->builtin, &e, false))
+        !list_append(&c->builtin, &e, false))
       bad_builtin++;
+  }
+  if (!list_sort(&c->builtin)) {
+    spvgen_tune_cache_close(c);
+    return tune_msg(msg, size, "spvgen_tune_cache_open: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   read_file(c->path, &c->file, msg, size);
   if (bad_builtin)
@@ -514,52 +671,190 @@ static bool make_parent_dirs(const char *path, char *msg, size_t size) {
   return ok;
 }
 
-/* Writes l's entries to path through a temporary file in the same directory and a
- * rename. */
-static bool write_atomic(const char *path, const tune_list *l, char *msg, size_t size) {
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (!tmp) return tune_msg(msg, size, "out of memory"), false;
-  snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    tune_msg(msg, size, "cannot create a temporary file beside %s: %s", path, strerror(errno));
-    free(tmp);
+/* The file a write replaces, as judged before writing (docs/tune.md, "Writing"). */
+typedef struct write_target {
+  char *path;  /* the file itself: path, or where path's symlinks lead (malloc'd) */
+  bool exists;
+  struct stat st; /* when it exists */
+} write_target;
+
+static const char *file_kind(mode_t m) {
+  return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+       : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* Decides what writing path may replace. A symlink is followed to the file it names,
+ * which is replaced (the link stays a link, as an editor leaves it); a link to nothing
+ * (or a loop) is refused. What exists there must be a regular file that this process can
+ * read and write: a device node, a directory, a FIFO, a file we cannot read (its
+ * content could not be merged) or cannot write (read-only, or another user's without
+ * group or other write permission) is refused, never replaced. false with a message. */
+static bool judge_target(const char *path, write_target *t, char *msg, size_t size) {
+  memset(t, 0, sizeof *t);
+  struct stat lst;
+  if (lstat(path, &lst) != 0) {
+    if (errno != ENOENT) return tune_msg(msg, size, "%s: %s", path, strerror(errno)), false;
+    t->path = strdup(path);
+    if (!t->path) return tune_msg(msg, size, "out of memory"), false;
+    return true;
+  }
+  if (S_ISLNK(lst.st_mode)) {
+    char *real = realpath(path, NULL);
+    if (!real)
+      return tune_msg(msg, size, "%s is a symlink to a file that cannot be reached (%s): not followed", path,
+                      strerror(errno)),
+             false;
+    t->path = real;
+  } else {
+    t->path = strdup(path);
+    if (!t->path) return tune_msg(msg, size, "out of memory"), false;
+  }
+  if (stat(t->path, &t->st) != 0) {
+    tune_msg(msg, size, "%s: %s", t->path, strerror(errno));
+    free(t->path);
     return false;
   }
-  fchmod(fd, 0644);
-  FILE *f = fdopen(fd, "w");
-  if (!f) {
-    tune_msg(msg, size, "fdopen: %s", strerror(errno));
-    close(fd);
-    unlink(tmp);
-    free(tmp);
+  t->exists = true;
+  const char *why = NULL;
+  char reason[160];
+  if (!S_ISREG(t->st.st_mode)) {
+    snprintf(reason, sizeof reason, "is %s", file_kind(t->st.st_mode));
+    why = reason;
+  } else if (access(t->path, R_OK) != 0) {
+    snprintf(reason, sizeof reason, "cannot be read (%s), so its entries could not be kept", strerror(errno));
+    why = reason;
+  } else if (access(t->path, W_OK) != 0) {
+    snprintf(reason, sizeof reason, "is not writable (mode %04o, owner uid %u: %s)", (unsigned)(t->st.st_mode & 07777),
+             (unsigned)t->st.st_uid, strerror(errno));
+    why = reason;
+  }
+  if (why) {
+    tune_msg(msg, size, "%s %s: not replaced", t->path, why);
+    free(t->path);
     return false;
   }
-  bool ok = fprintf(f, TUNE_MAGIC " %d\n# spvgen autotuner cache (docs/tune.md): KEY<tab>VALUE<tab>crc=CRC-32 of "
-                       "KEY<tab>VALUE; edit with `spvgen tune`, not by hand\n",
-                    TUNE_VERSION) > 0;
-  char line[TUNE_MAX_LINE], why[160];
-  for (size_t i = 0; ok && i < l->n; i++) {
-    if (!tune_format_line(&l->v[i].e, line, sizeof line, why, sizeof why)) continue; /* cannot happen: checked */
-    ok = fprintf(f, "%s\n", line) > 0;
+  return true;
+}
+
+#define TUNE_STR_(x) #x
+#define TUNE_STR(x) TUNE_STR_(x)
+
+/* The file's text: the header, then each entry's line (malloc'd, NUL-terminated).
+ * *written: the entries in it. */
+static char *format_file(const tune_list *l, size_t *length, uint32_t *written, char *msg, size_t size) {
+  static const char header[] = TUNE_MAGIC " " TUNE_STR(TUNE_VERSION)
+      "\n# spvgen autotuner cache (docs/tune.md): KEY<tab>VALUE<tab>crc=CRC-32 of KEY<tab>VALUE; edit with "
+      "`spvgen tune`, not by hand\n";
+  size_t cap = sizeof header + l->n * 256 + TUNE_MAX_LINE, n = sizeof header - 1;
+  char *text = malloc(cap);
+  if (!text) return tune_msg(msg, size, "out of memory"), NULL;
+  memcpy(text, header, sizeof header);
+  char why[160];
+  for (size_t i = 0; i < l->n; i++) {
+    if (cap - n < TUNE_MAX_LINE + 1) {
+      char *grown = realloc(text, cap * 2);
+      if (!grown) {
+        free(text);
+        return tune_msg(msg, size, "out of memory"), NULL;
+      }
+      text = grown;
+      cap *= 2;
+    }
+    /* Every entry in a list was checked when it was read or stored; one that still
+     * cannot be written is an error, not a silent drop. */
+    if (!tune_format_line(&l->v[i].e, text + n, TUNE_MAX_LINE, why, sizeof why)) {
+      tune_msg(msg, size, "the entry \"%.80s\" cannot be written: %s", l->v[i].e.key, why);
+      free(text);
+      return NULL;
+    }
+    n += strlen(text + n);
+    text[n++] = '\n';
+    text[n] = 0;
   }
-  ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-  if (fclose(f) != 0) ok = false;
+  *length = n;
+  *written = (uint32_t)l->n;
+  return text;
+}
+
+/* write() of all of text, retrying after EINTR and short writes. */
+static bool write_all(int fd, const char *text, size_t length) {
+  while (length) {
+    ssize_t w = write(fd, text, length);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    text += w;
+    length -= (size_t)w;
+  }
+  return true;
+}
+
+/* Writes l's entries to the file at path (judge_target's rules) through a temporary file
+ * in the same directory: written, fsync'd, given the old file's mode (and owner, where
+ * this process may set it: never a change of owner), renamed over it, the directory
+ * fsync'd. *written: the entries written. */
+static bool write_atomic(const char *path, const tune_list *l, uint32_t *written, char *msg, size_t size) {
+  write_target t;
+  if (!judge_target(path, &t, msg, size)) return false;
+  size_t length = 0;
+  uint32_t count = 0;
+  char *text = format_file(l, &length, &count, msg, size);
+  if (!text) {
+    free(t.path);
+    return false;
+  }
+  size_t plen = strlen(t.path);
+  char *tmp = malloc(plen + 40);
+  int fd = -1;
+  static unsigned serial;
+  for (int attempt = 0; tmp && fd < 0 && attempt < 100; attempt++) {
+    snprintf(tmp, plen + 40, "%s.tmp-%ld-%u", t.path, (long)getpid(),
+             __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+    /* 0666 less the umask for a new file, as any program creating it would. */
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  bool ok = fd >= 0;
   if (!ok) {
-    tune_msg(msg, size, "writing %s failed: %s", tmp, strerror(errno));
-    unlink(tmp);
-    free(tmp);
-    return false;
-  }
-  if (rename(tmp, path) != 0) {
-    tune_msg(msg, size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-    unlink(tmp);
-    free(tmp);
-    return false;
+    tune_msg(msg, size, "cannot create a temporary file beside %s: %s", t.path, tmp ? strerror(errno) : "out of memory");
+  } else {
+    const char *step = "write";
+    if (t.exists && (t.st.st_uid != geteuid() || t.st.st_gid != getegid()) &&
+        fchown(fd, t.st.st_uid, t.st.st_gid) != 0 && t.st.st_uid != geteuid()) {
+      tune_msg(msg, size, "%s belongs to uid %u: replacing it would change its owner (%s): not replaced", t.path,
+               (unsigned)t.st.st_uid, strerror(errno));
+      ok = false;
+    } else if ((t.exists && fchmod(fd, t.st.st_mode & 07777) != 0 && (step = "chmod")) ||
+               !(step = "write", write_all(fd, text, length)) || (step = "fsync", fsync(fd) != 0)) {
+      tune_msg(msg, size, "%s of %s failed: %s", step, tmp, strerror(errno));
+      ok = false;
+    }
+    if (close(fd) != 0 && ok) {
+      tune_msg(msg, size, "writing %s failed: %s", tmp, strerror(errno));
+      ok = false;
+    }
+    if (ok && rename(tmp, t.path) != 0) {
+      tune_msg(msg, size, "cannot rename %s to %s: %s", tmp, t.path, strerror(errno));
+      ok = false;
+    }
+    if (!ok) {
+      unlink(tmp);
+    } else {
+      /* The rename itself durable: the directory's entry. */
+      char *slash = strrchr(t.path, '/');
+      char *dir = slash ? strndup(t.path, slash == t.path ? 1 : (size_t)(slash - t.path)) : strdup(".");
+      int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+      if (dfd >= 0) {
+        fsync(dfd); /* best effort: some file systems refuse fsync on a directory */
+        close(dfd);
+      }
+      free(dir);
+    }
   }
   free(tmp);
-  return true;
+  free(text);
+  free(t.path);
+  if (ok && written) *written = count;
+  return ok;
 }
 
 /* An exclusive lock on path + ".lock" (fcntl: released when the descriptor closes,
@@ -591,6 +886,18 @@ static int lock_path(const char *path, char *msg, size_t size) {
   return fd;
 }
 
+/* The path the cache file really is (a symlink followed), for the lock and the merge:
+ * two links to one file share one lock. path itself when it is no link (or a broken one,
+ * which judge_target then refuses). malloc'd; NULL only when out of memory. */
+static char *resolved_path(const char *path) {
+  struct stat lst;
+  if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    char *real = realpath(path, NULL);
+    if (real) return real;
+  }
+  return strdup(path);
+}
+
 spvgen_status spvgen_tune_cache_save(spvgen_tune_cache *c, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
   if (!c) return tune_msg(msg, size, "spvgen_tune_cache_save: cache is NULL"), SPVGEN_ERROR_INVALID_ARGUMENT;
@@ -598,35 +905,43 @@ spvgen_status spvgen_tune_cache_save(spvgen_tune_cache *c, char *msg, size_t siz
   for (size_t i = 0; i < c->file.n; i++) dirty += c->file.v[i].dirty;
   if (!dirty) return SPVGEN_OK;
   char why[512];
-  if (!make_parent_dirs(c->path, why, sizeof why))
+  char *path = resolved_path(c->path);
+  if (!path) return tune_msg(msg, size, "spvgen_tune_cache_save: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  if (!make_parent_dirs(path, why, sizeof why)) {
+    free(path);
     return tune_msg(msg, size, "spvgen_tune_cache_save: %s", why), SPVGEN_ERROR_IO;
-  int lock = lock_path(c->path, why, sizeof why);
-  if (lock < 0) return tune_msg(msg, size, "spvgen_tune_cache_save: %s", why), SPVGEN_ERROR_IO;
+  }
+  int lock = lock_path(path, why, sizeof why);
+  if (lock < 0) {
+    free(path);
+    return tune_msg(msg, size, "spvgen_tune_cache_save: %s", why), SPVGEN_ERROR_IO;
+  }
   /* Under the lock: what the file holds now (other processes may have saved since we
    * read it), then our stored entries over it. */
   tune_list merged = {0};
   char rmsg[512];
-  read_verdict v = read_file(c->path, &merged, rmsg, sizeof rmsg);
+  read_verdict v = read_file(path, &merged, rmsg, sizeof rmsg);
   spvgen_status st = SPVGEN_OK;
   if (v == READ_FOREIGN || v == READ_ERROR) {
     tune_msg(msg, size, "spvgen_tune_cache_save: %s; the file was not overwritten (remove it, or give another path)",
              rmsg);
     st = SPVGEN_ERROR_IO;
   }
-  for (size_t i = 0; st == SPVGEN_OK && i < c->file.n; i++)
-    if (c->file.v[i].dirty && !list_put(&merged, &c->file.v[i].e, false)) {
-      tune_msg(msg, size, "spvgen_tune_cache_save: out of memory");
-      st = SPVGEN_ERROR_OUT_OF_MEMORY;
-    }
-  if (st == SPVGEN_OK && !write_atomic(c->path, &merged, why, sizeof why)) {
+  if (st == SPVGEN_OK && !list_merge(&merged, &c->file, true, false)) {
+    tune_msg(msg, size, "spvgen_tune_cache_save: out of memory");
+    st = SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  if (st == SPVGEN_OK && !write_atomic(path, &merged, NULL, why, sizeof why)) {
     tune_msg(msg, size, "spvgen_tune_cache_save: %s", why);
     st = SPVGEN_ERROR_IO;
   }
   close(lock);
+  free(path);
   if (st != SPVGEN_OK) {
     list_free(&merged);
     return st;
   }
+  for (size_t i = 0; i < merged.n; i++) merged.v[i].dirty = false;
   list_free(&c->file);
   c->file = merged;
   if (rmsg[0]) tune_msg(msg, size, "%s (dropped from the file)", rmsg);
@@ -639,12 +954,43 @@ spvgen_status spvgen_tune_cache_export(const spvgen_tune_cache *c, const char *p
   if (count) *count = 0;
   if (!c || !path || !path[0])
     return tune_msg(msg, size, "spvgen_tune_cache_export: cache or path is NULL"), SPVGEN_ERROR_INVALID_ARGUMENT;
+  /* An existing file is replaced only when it is a tune cache (or empty): export never
+   * overwrites someone's other file. */
   char why[512];
-  if (!write_atomic(path, &c->file, why, sizeof why))
+  tune_list old = {0};
+  read_verdict v = read_file(path, &old, why, sizeof why);
+  list_free(&old);
+  if (v == READ_FOREIGN)
+    return tune_msg(msg, size, "spvgen_tune_cache_export: %s: not replaced", why), SPVGEN_ERROR_IO;
+  uint32_t written = 0;
+  if (!write_atomic(path, &c->file, &written, why, sizeof why))
     return tune_msg(msg, size, "spvgen_tune_cache_export: %s", why), SPVGEN_ERROR_IO;
-  if (count) *count = (uint32_t)c->file.n;
+  if (count) *count = written;
   return SPVGEN_OK;
 }
+
+spvgen_status spvgen_tune_cache_export_text(const spvgen_tune_cache *c, char **text, size_t *length,
+                                            uint32_t *count, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (count) *count = 0;
+  if (text) *text = NULL;
+  if (length) *length = 0;
+  if (!c || !text || !length)
+    return tune_msg(msg, size, "spvgen_tune_cache_export_text: cache, text or length is NULL"),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
+  char why[256];
+  uint32_t written = 0;
+  char *t = format_file(&c->file, length, &written, why, sizeof why);
+  if (!t) return tune_msg(msg, size, "spvgen_tune_cache_export_text: %s", why), SPVGEN_ERROR_OUT_OF_MEMORY;
+  *text = t;
+  if (count) *count = written;
+  return SPVGEN_OK;
+}
+
+void spvgen_tune_free_text(char *text) { free(text); }
+
+static spvgen_status import_list(spvgen_tune_cache *c, const char *path, tune_list *in, read_verdict v,
+                                 const char *rmsg, uint32_t *count, char *msg, size_t size);
 
 spvgen_status spvgen_tune_cache_import(spvgen_tune_cache *c, const char *path, uint32_t *count, char *msg,
                                        size_t size) {
@@ -655,6 +1001,33 @@ spvgen_status spvgen_tune_cache_import(spvgen_tune_cache *c, const char *path, u
   tune_list in = {0};
   char rmsg[512];
   read_verdict v = read_file(path, &in, rmsg, sizeof rmsg);
+  return import_list(c, path, &in, v, rmsg, count, msg, size);
+}
+
+spvgen_status spvgen_tune_cache_import_text(spvgen_tune_cache *c, const char *text, size_t length,
+                                            uint32_t *count, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (count) *count = 0;
+  if (!c || (!text && length))
+    return tune_msg(msg, size, "spvgen_tune_cache_import_text: cache or text is NULL"),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (length > TUNE_MAX_FILE)
+    return tune_msg(msg, size, "spvgen_tune_cache_import_text: %zu bytes, over the %u MiB a tune cache may have",
+                    length, TUNE_MAX_FILE >> 20),
+           SPVGEN_ERROR_IO;
+  char *buf = malloc(length + 1);
+  if (!buf) return tune_msg(msg, size, "spvgen_tune_cache_import_text: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  if (length) memcpy(buf, text, length);
+  buf[length] = 0;
+  tune_list in = {0};
+  char rmsg[512];
+  read_verdict v = read_text("(text)", buf, length, &in, rmsg, sizeof rmsg);
+  return import_list(c, "(text)", &in, v, rmsg, count, msg, size);
+}
+
+static spvgen_status import_list(spvgen_tune_cache *c, const char *path, tune_list *in_list, read_verdict v,
+                                 const char *rmsg, uint32_t *count, char *msg, size_t size) {
+  tune_list in = *in_list;
   if (v == READ_MISSING) {
     tune_msg(msg, size, "spvgen_tune_cache_import: %s: no such file", path);
     return SPVGEN_ERROR_IO;
@@ -664,18 +1037,13 @@ spvgen_status spvgen_tune_cache_import(spvgen_tune_cache *c, const char *path, u
     tune_msg(msg, size, "spvgen_tune_cache_import: %s", rmsg);
     return SPVGEN_ERROR_IO;
   }
-  spvgen_status st = SPVGEN_OK;
-  uint32_t n = 0;
-  for (size_t i = 0; i < in.n; i++) {
-    if (!list_put(&c->file, &in.v[i].e, true)) {
-      st = SPVGEN_ERROR_OUT_OF_MEMORY;
-      break;
-    }
-    n++;
-  }
+  /* in is sorted with one entry per key (the file's last line for a key), each of which
+   * can be written back (tune_parse_line): the count is what save will write. */
+  uint32_t n = (uint32_t)in.n;
+  bool ok = list_merge(&c->file, &in, false, true);
   list_free(&in);
+  if (!ok) return tune_msg(msg, size, "spvgen_tune_cache_import: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   if (count) *count = n;
-  if (st != SPVGEN_OK) return tune_msg(msg, size, "spvgen_tune_cache_import: out of memory"), st;
   if (rmsg[0]) tune_msg(msg, size, "%s", rmsg);
   return SPVGEN_OK;
 }

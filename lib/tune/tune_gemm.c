@@ -40,6 +40,9 @@ spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_de
     spvgen_caps_preset("vulkan13", &tmp);
     caps = &tmp;
   }
+  char why[256];
+  if (spvgen_caps_check(caps, why, sizeof why) != SPVGEN_OK)
+    return tune_msg(msg, size, "spvgen_tune_gemm_key: %s", why), SPVGEN_ERROR_INVALID_ARGUMENT;
   const spvgen_gemm_desc *d = desc;
   if (!d->m || !d->n || !d->k)
     return tune_msg(msg, size, "spvgen_tune_gemm_key: m, n and k must be at least 1 (got m=%u n=%u k=%u)", d->m, d->n,

@@ -16,7 +16,9 @@
 #define TUNE_MAGIC "spvgen-tune-cache"
 #define TUNE_VERSION 1
 #define TUNE_MAX_LINE 1024                 /* bytes, newline included */
-#define TUNE_MAX_FILE (64u * 1024u * 1024u) /* a larger file is not read */
+#define TUNE_MAX_FILE (16u * 1024u * 1024u) /* a larger file is not read (about 80,000
+                                              entries; reading is linear in the size) */
+#define TUNE_MAX_NS 1e15                    /* ns: a larger figure (11 days) is refused */
 
 /* CRC-32 (IEEE 802.3, as zlib.crc32) of n bytes. */
 uint32_t tune_crc32(const void *data, size_t n);
@@ -38,6 +40,17 @@ spvgen_status tune_cache_open_with_builtin(const char *path, const char *const *
  * tools/gen_tune_builtin.py). */
 extern const char *const tune_builtin_lines[];
 extern const size_t tune_builtin_count;
+
+/* snprintf / strtod in the C locale whatever the application's setlocale (a comma-
+ * decimal locale would write "ns=4801708,5" and read "0.01" as 0): the file format and
+ * the keys are the same in every process. uselocale() on a "C" locale object made once;
+ * thread-safe (uselocale is per thread). */
+int tune_snprintf_c(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+double tune_strtod_c(const char *s, char **end);
 
 /* snprintf into msg when msg is not NULL. */
 void tune_msg(char *msg, size_t size, const char *fmt, ...)

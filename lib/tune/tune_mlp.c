@@ -64,7 +64,7 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
     spvgen_mlp_activation a = p.layers[l].activation;
     const char *an = spvgen_mlp_activation_name(a);
     if (a == SPVGEN_MLP_ACT_LEAKY_RELU)
-      o += (size_t)snprintf(acts + o, sizeof acts - o, "%s%s:%g", l ? "," : "", an, (double)d->leaky_slope);
+      o += (size_t)tune_snprintf_c(acts + o, sizeof acts - o, "%s%s:%g", l ? "," : "", an, (double)d->leaky_slope);
     else
       o += (size_t)snprintf(acts + o, sizeof acts - o, "%s%s", l ? "," : "", an ? an : "?");
   }

@@ -723,7 +723,16 @@ spvgen_status sg_vk_query_device(const sg_vk_instance_fns *fns, VkPhysicalDevice
   st = choose_extensions(fns, pd, info, v11, v12, v13, &plan, message, message_size);
   if (st != SPVGEN_OK) return st;
   read_features(fns, pd, info, plan.has_pipeline_executable);
-  return read_properties2(fns, pd, info, plan.has_driver_props, plan.has_sm_builtins, message, message_size);
+  st = read_properties2(fns, pd, info, plan.has_driver_props, plan.has_sm_builtins, message, message_size);
+  if (st != SPVGEN_OK) return st;
+  /* What the driver reported is held to the rules every source of caps is (spvgen/caps.h:
+   * spvgen_caps_check): a device that breaks them is refused rather than planned for. */
+  char why[512];
+  if (spvgen_caps_check(caps, why, sizeof why) != SPVGEN_OK) {
+    sg_vk_format(message, message_size, "the device's properties cannot be used: %s", why);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  return SPVGEN_OK;
 }
 
 /* ------------------------------------------------- a caller's feature chain ---- */

@@ -510,6 +510,251 @@ static void test_cooperative_vector_operands_of_every_id_are_judged_not_crashed_
   spvgen_free_words(words);
 }
 
+/* ------------------------------------------- tensor and coopmat2 operands ---- */
+
+/* A file from the suite's data (tests/data/...), read whole; NULL (skipped) without
+ * SPVGEN_SOURCE_DIR. */
+static uint32_t *read_data_words(const char *name, size_t *count) {
+  const char *src = getenv("SPVGEN_SOURCE_DIR");
+  if (!src) {
+    test_skip("SPVGEN_SOURCE_DIR is not set (ctest sets it)");
+    return NULL;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/data/%s", src, name);
+  FILE *f = fopen(path, "rb");
+  CHECK_MSG(f != NULL, "cannot open %s", path);
+  if (!f) return NULL;
+  uint32_t *w = malloc(1 << 20);
+  size_t n = w ? fread(w, 4, (1 << 20) / 4, f) : 0;
+  fclose(f);
+  *count = n;
+  return w;
+}
+
+/* shared/repro/2026-11-26/decodefunc0.spv: an OpCooperativeMatrixLoadTensorNV whose
+ * DecodeFunc has no parameters. SPIRV-Tools 2025.1 reads the function type's parameters
+ * unchecked (std::out_of_range, abort); spvgen_validate refuses it first, naming the
+ * instruction, the operand and the function's type, for every env. */
+static void test_a_decode_func_without_parameters_is_refused_not_crashed_on(void) {
+  size_t count = 0;
+  uint32_t *words = read_data_words("repro-2026-11-26/decodefunc0.spv", &count);
+  if (!words) return;
+  static const spvgen_target_env envs[] = {SPVGEN_ENV_VULKAN_1_3, SPVGEN_ENV_VULKAN_1_4,
+                                           SPVGEN_ENV_VULKAN_1_2, SPVGEN_ENV_UNIVERSAL_1_6};
+  for (size_t e = 0; e < sizeof envs / sizeof envs[0]; e++) {
+    spvgen_validate_options options = {.env = envs[e]};
+    char message[1024];
+    CHECK_EQ_U64(spvgen_validate(words, count, &options, message, sizeof message),
+                 SPVGEN_ERROR_VALIDATION);
+    CHECK_CONTAINS(message, "OpCooperativeMatrixLoadTensorNV at word 573: operand DecodeFunc "
+                            "is id %85, an OpFunction whose type %38 has 0 parameters");
+  }
+  free(words);
+}
+
+/* Every cooperative matrix 2 and tensor addressing instruction SPIRV-Tools reads
+ * operands of unchecked, valid as written: a tensor load with a TensorView and a
+ * DecodeFunc, a per-element operation, a reduction and a tensor store, with their
+ * functions defined after the entry point (forward references, as SPIR-V allows). */
+static const char tensor_ops[] =
+    "OpCapability Shader\n"
+    "OpCapability Float16\n"
+    "OpCapability StorageBuffer16BitAccess\n"
+    "OpCapability VulkanMemoryModel\n"
+    "OpCapability PhysicalStorageBufferAddresses\n"
+    "OpCapability CooperativeMatrixKHR\n"
+    "OpCapability CooperativeMatrixReductionsNV\n"
+    "OpCapability CooperativeMatrixPerElementOperationsNV\n"
+    "OpCapability TensorAddressingNV\n"
+    "OpCapability CooperativeMatrixTensorAddressingNV\n"
+    "OpCapability CooperativeMatrixBlockLoadsNV\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+    "OpExtension \"SPV_NV_cooperative_matrix2\"\n"
+    "OpExtension \"SPV_NV_tensor_addressing\"\n"
+    "OpMemoryModel PhysicalStorageBuffer64 Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %buf\n"
+    "OpExecutionMode %main LocalSize 64 1 1\n"
+    "OpDecorate %arr ArrayStride 2\n"
+    "OpDecorate %blk Block\n"
+    "OpMemberDecorate %blk 0 Offset 0\n"
+    "OpDecorate %buf DescriptorSet 0\n"
+    "OpDecorate %buf Binding 0\n"
+    "OpDecorate %pblk Block\n"
+    "OpMemberDecorate %pblk 0 Offset 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%half = OpTypeFloat 16\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%bool = OpTypeBool\n"
+    "%false = OpConstantFalse %bool\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%u1 = OpConstant %uint 1\n"
+    "%u2 = OpConstant %uint 2\n"
+    "%u16 = OpConstant %uint 16\n"
+    "%u64 = OpConstant %uint 64\n"
+    "%arr = OpTypeRuntimeArray %half\n"
+    "%blk = OpTypeStruct %arr\n"
+    "%sbp = OpTypePointer StorageBuffer %blk\n"
+    "%buf = OpVariable %sbp StorageBuffer\n"
+    "%parr = OpTypePointer StorageBuffer %arr\n"
+    "%mat = OpTypeCooperativeMatrixKHR %half %u2 %u16 %u16 %u2\n"
+    "%h0 = OpConstant %half 0\n"
+    "%zero = OpConstantComposite %mat %h0\n"
+    "%layout = OpTypeTensorLayoutNV %u2 %u0\n"
+    "%view = OpTypeTensorViewNV %u2 %false %u0 %u1\n"
+    "%pblk = OpTypeStruct %half\n"
+    "%psb = OpTypePointer PhysicalStorageBuffer %pblk\n"
+    "%dims = OpTypeArray %uint %u2\n"
+    "%decode_t = OpTypeFunction %half %psb %dims %dims\n"
+    "%elem_t = OpTypeFunction %half %uint %uint %half\n"
+    "%comb_t = OpTypeFunction %half %half %half\n"
+    "%main = OpFunction %void None %fn\n"
+    "%lbl = OpLabel\n"
+    "%p = OpAccessChain %parr %buf %u0\n"
+    "%tl0 = OpCreateTensorLayoutNV %layout\n"
+    "%tl = OpTensorLayoutSetDimensionNV %layout %tl0 %u64 %u64\n"
+    "%tv = OpCreateTensorViewNV %view\n"
+    "%x = OpCooperativeMatrixLoadTensorNV %mat %p %zero %tl None TensorView|DecodeFunc %tv "
+    "%decode\n"
+    "%y = OpCooperativeMatrixPerElementOpNV %mat %x %elem\n"
+    "%z = OpCooperativeMatrixReduceNV %mat %y Row|Column %comb\n"
+    "OpCooperativeMatrixStoreTensorNV %p %z %tl None None\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n"
+    "%decode = OpFunction %half None %decode_t\n"
+    "%dp = OpFunctionParameter %psb\n"
+    "%dc = OpFunctionParameter %dims\n"
+    "%dd = OpFunctionParameter %dims\n"
+    "%dl = OpLabel\n"
+    "OpReturnValue %h0\n"
+    "OpFunctionEnd\n"
+    "%elem = OpFunction %half None %elem_t\n"
+    "%er = OpFunctionParameter %uint\n"
+    "%ec = OpFunctionParameter %uint\n"
+    "%ev = OpFunctionParameter %half\n"
+    "%el = OpLabel\n"
+    "OpReturnValue %ev\n"
+    "OpFunctionEnd\n"
+    "%comb = OpFunction %half None %comb_t\n"
+    "%ca = OpFunctionParameter %half\n"
+    "%cb = OpFunctionParameter %half\n"
+    "%cl = OpLabel\n"
+    "%cs = OpFAdd %half %ca %cb\n"
+    "OpReturnValue %cs\n"
+    "OpFunctionEnd\n";
+
+static bool tensor_mutated_opcode(uint32_t op) {
+  return op == SpvOpCooperativeMatrixLoadTensorNV || op == SpvOpCooperativeMatrixStoreTensorNV ||
+         op == SpvOpCooperativeMatrixPerElementOpNV || op == SpvOpCooperativeMatrixReduceNV ||
+         op == SpvOpCreateTensorLayoutNV || op == SpvOpTensorLayoutSetDimensionNV ||
+         op == SpvOpCreateTensorViewNV || op == SpvOpFunction || op == SpvOpTypeFunction ||
+         op == SpvOpTypeTensorLayoutNV || op == SpvOpTypeTensorViewNV ||
+         op == SpvOpTypeCooperativeMatrixKHR;
+}
+
+/* Each operand word of those instructions (and of the functions, their types and the
+ * cooperative and tensor types) replaced by every id, 0 and the bound: the answer is OK
+ * or a validation error, never a crash (SPIRV-Tools 2025.1 aborted or died on a
+ * DecodeFunc, Func or CombineFunc of the wrong type, a TensorView that is a label...). */
+static void test_tensor_operands_of_every_id_are_judged_not_crashed_on(void) {
+  size_t count = 0;
+  uint32_t *words = assemble(tensor_ops, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!words) return;
+  char message[1024];
+  CHECK_MSG(spvgen_validate(words, count, NULL, message, sizeof message) == SPVGEN_OK,
+            "the unmutated module: %s", message);
+  uint32_t bound = words[3];
+  int mutated = 0, refused_first = 0;
+  for (size_t i = 5; i < count;) {
+    uint32_t wc = words[i] >> 16, op = words[i] & 0xFFFFu;
+    if (wc == 0) break;
+    if (tensor_mutated_opcode(op)) {
+      for (uint32_t k = 1; k < wc; k++) {
+        uint32_t saved = words[i + k];
+        for (uint32_t id = 0; id <= bound; id++) {
+          words[i + k] = id;
+          spvgen_status st = spvgen_validate(words, count, NULL, message, sizeof message);
+          CHECK_MSG(st == SPVGEN_OK || st == SPVGEN_ERROR_VALIDATION,
+                    "opcode %u word %u = %u: status %d (%s)", op, k, id, (int)st, message);
+          mutated++;
+          if (st != SPVGEN_OK && strstr(message, "spvgen_validate: ")) refused_first++;
+        }
+        words[i + k] = saved;
+      }
+    }
+    i += wc;
+  }
+  CHECK(mutated > 3000);
+  CHECK(refused_first > 0); /* the pre-check, not only SPIRV-Tools, answered some */
+  spvgen_free_words(words);
+}
+
+/* The operands the pre-check judges, each named with what is wrong: a DecodeFunc that is
+ * not a function, a Func whose type is not a function type, a CombineFunc that nothing
+ * defines... checked by rewriting the valid module's text. */
+static void test_each_prechecked_operand_is_named(void) {
+  static const struct {
+    const char *from, *to, *want;
+  } cases[] = {
+      {"%tv %decode\n", "%tv %u0\n", "operand DecodeFunc is id %"},
+      {"%decode_t = OpTypeFunction %half %psb %dims %dims\n",
+       "%decode_t = OpTypeFunction %half %dims %dims %dims\n",
+       "is not a pointer (a DecodeFunc's first parameter"},
+      {"%decode_t = OpTypeFunction %half %psb %dims %dims\n",
+       "%decode_t = OpTypeFunction %half %psb %dims\n", "has 2 parameters"},
+      {"%elem = OpFunction %half None %elem_t\n", "%elem = OpFunction %half None %u0\n",
+       "operand Func is id %"},
+      {"Row|Column %comb\n", "Row|Column %h0\n", "operand CombineFunc is id %"},
+      {"TensorView|DecodeFunc %tv ", "TensorView|DecodeFunc %el ", "operand TensorView is id %"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const char *at = strstr(tensor_ops, cases[c].from);
+    CHECK(at != NULL);
+    if (!at) continue;
+    char text[sizeof tensor_ops + 64];
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - tensor_ops), tensor_ops, cases[c].to,
+             at + strlen(cases[c].from));
+    size_t count = 0;
+    uint32_t *words = assemble(text, SPVGEN_ENV_VULKAN_1_3, &count);
+    if (!words) continue;
+    char message[1024];
+    CHECK_EQ_U64(spvgen_validate(words, count, NULL, message, sizeof message),
+                 SPVGEN_ERROR_VALIDATION);
+    CHECK_CONTAINS(message, "spvgen_validate: OpCooperativeMatrix");
+    CHECK_CONTAINS(message, cases[c].want);
+    spvgen_free_words(words);
+  }
+}
+
+/* A module over SPVGEN_VALIDATE_MAX_WORDS is refused by its size, before SPIRV-Tools
+ * allocates for it; one at the limit is validated (and refused for what it holds). */
+static void test_a_module_over_the_size_limit_is_refused_before_validation(void) {
+  size_t count = 0;
+  uint32_t *valid = assemble(tiny_compute, SPVGEN_ENV_VULKAN_1_3, &count);
+  if (!valid) return;
+  size_t n = SPVGEN_VALIDATE_MAX_WORDS + 1;
+  uint32_t *words = malloc(n * sizeof *words);
+  CHECK(words != NULL);
+  if (!words) return;
+  memcpy(words, valid, count * sizeof *words);
+  for (size_t i = count; i < n; i++) words[i] = 0x00010000u; /* OpNop */
+  char message[1024];
+  CHECK_EQ_U64(spvgen_validate(words, n, NULL, message, sizeof message),
+               SPVGEN_ERROR_OUT_OF_MEMORY);
+  CHECK_CONTAINS(message, "1048577 words is over the 1048576 words (4 MiB)");
+  char *text = NULL;
+  CHECK_EQ_U64(spvgen_disassemble(words, n, 0, &text, message, sizeof message),
+               SPVGEN_ERROR_OUT_OF_MEMORY);
+  CHECK(text == NULL);
+  CHECK_CONTAINS(message, "SPVGEN_VALIDATE_MAX_WORDS");
+  CHECK_EQ_U64(spvgen_validate(words, n - 1, NULL, message, sizeof message),
+               SPVGEN_ERROR_VALIDATION);
+  CHECK_CONTAINS(message, "Nop");
+  free(words);
+  spvgen_free_words(valid);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_a_valid_module_is_ok_with_an_empty_message),
@@ -528,6 +773,10 @@ int main(int argc, char **argv) {
       TEST_CASE(test_env_names_round_trip),
       TEST_CASE(test_assembly_errors_name_line_and_column),
       TEST_CASE(test_a_cooperative_vector_op_with_a_scalar_input_is_refused_not_crashed_on),
+      TEST_CASE(test_a_decode_func_without_parameters_is_refused_not_crashed_on),
+      TEST_CASE(test_tensor_operands_of_every_id_are_judged_not_crashed_on),
+      TEST_CASE(test_each_prechecked_operand_is_named),
+      TEST_CASE(test_a_module_over_the_size_limit_is_refused_before_validation),
       TEST_CASE(test_cooperative_vector_operands_of_every_id_are_judged_not_crashed_on),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

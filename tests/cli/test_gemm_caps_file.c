@@ -44,7 +44,11 @@ static void test_broken_caps_files_are_refused(void) {
       {"{\"devices\": [{\"name\": \"x\", \"max_workgroup_invocations\": 64, \"features\": [\"warpDrive\"]}]}",
        "unknown feature \"warpDrive\""},
       {"{\"devices\": [{\"name\": \"x\", \"max_workgroup_invocations\": \"many\"}]}",
-       "\"max_workgroup_invocations\": expected an unsigned 32-bit number"},
+       "\"max_workgroup_invocations\": expected an unsigned 32-bit integer"},
+      {"{\"devices\": [{\"name\": \"x\", \"max_workgroup_invocations\": 64.5}]}",
+       "\"max_workgroup_invocations\": expected an unsigned 32-bit integer"},
+      {"{\"devices\": [{\"name\": \"x\", \"max_buffer_size\": 1e27}]}",
+       "\"max_buffer_size\": expected an unsigned 64-bit integer"},
       {"{\"devices\": [{\"name\": \"x\"", "expected"},
       {"{\"other\": 1}", "no \"devices\" array"},
   };
@@ -62,10 +66,34 @@ static void test_broken_caps_files_are_refused(void) {
   cli_result_free(&r);
 }
 
+/* shared/repro/2026-11-26: caps files with a zero coopmat2 granularity or a zero KHR K
+ * were a SIGFPE (exit 136) in the planner; now exit 1 naming the field. */
+static void test_caps_files_with_a_zero_granularity_or_shape_are_refused_naming_it(void) {
+  if (!cli_binary()) return;
+  static const struct {
+    const char *file, *variant, *field;
+  } cases[] = {
+      {"caps-flex-granularity0.json", "auto", "coopmat_flex[0].m_granularity 0 is not 1 to 256"},
+      {"caps-flex-granularity0.json", "coopmat2", "coopmat_flex[0].m_granularity 0"},
+      {"caps-coopmat-k0.json", "khr", "coopmat[0].k 0 is not 1 to 256"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/data/repro-2026-11-26/%s", getenv("SPVGEN_SOURCE_DIR"),
+             cases[i].file);
+    cli_result r = cli_run("gemm", "--m", "64", "--n", "64", "--k", "64", "--variant", cases[i].variant,
+                           "--caps", path, "-o", cli_path("out.spv"));
+    CHECK_EXIT(r, 1);
+    CHECK_CONTAINS(r.err, cases[i].field);
+    cli_result_free(&r);
+  }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_caps_file_round_trips_the_preset),
       TEST_CASE(test_broken_caps_files_are_refused),
+      TEST_CASE(test_caps_files_with_a_zero_granularity_or_shape_are_refused_naming_it),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
   cli_cleanup();

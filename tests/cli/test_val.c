@@ -271,6 +271,53 @@ static void test_the_coopvec_validator_crash_repro_exits_1_with_a_message(void) 
   }
 }
 
+/* shared/repro/2026-11-26/decodefunc0.spv: `spvgen val` aborted (std::out_of_range inside
+ * SPIRV-Tools, exit 134) on a tensor load whose DecodeFunc takes no parameters; now it
+ * exits 1 with the reason, for every env. */
+static void test_the_decode_func_validator_crash_repro_exits_1_with_a_message(void) {
+  if (!cli_binary()) return;
+  const char *src = getenv("SPVGEN_SOURCE_DIR");
+  if (!src) {
+    test_skip("SPVGEN_SOURCE_DIR is not set");
+    return;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/data/repro-2026-11-26/decodefunc0.spv", src);
+  static const char *const envs[] = {"vulkan1.3", "vulkan1.4", "vulkan1.2", "vulkan1.1",
+                                     "universal1.6"};
+  for (int e = 0; e < 5; e++) {
+    cli_result r = cli_run("val", "--env", envs[e], path);
+    CHECK_EXIT(r, 1);
+    CHECK_CONTAINS(r.err, ": invalid: ");
+    CHECK_CONTAINS(r.err, "operand DecodeFunc is id %85, an OpFunction whose type %38 has 0 "
+                          "parameters");
+    cli_result_free(&r);
+  }
+}
+
+/* A file larger than the check layer takes (SPVGEN_VALIDATE_MAX_WORDS words) is refused
+ * by its size before it is read: a sparse 1 GiB + 4 file answers at once. So is standard
+ * input past the limit, read no further than it. */
+static void test_a_file_over_the_size_limit_is_refused_before_it_is_read(void) {
+  if (!cli_binary()) return;
+  const char *path = cli_write("huge.spv", "", 0);
+  CHECK(truncate(path, (off_t)((1ull << 30) + 4)) == 0);
+  for (int dis = 0; dis < 2; dis++) {
+    cli_result r = cli_run(dis ? "dis" : "val", path);
+    CHECK_EXIT(r, 1);
+    CHECK_CONTAINS(r.err, "1073741828 bytes is over the 4 MiB a module may have");
+    CHECK_CONTAINS(r.err, "not read");
+    cli_result_free(&r);
+  }
+  CHECK(truncate(path, (off_t)(SPVGEN_VALIDATE_MAX_WORDS * 4 + 4)) == 0);
+  const char *args[] = {"val", "-", NULL};
+  cli_result r = cli_run_in(path, args);
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "larger than the 4 MiB a module may have");
+  cli_result_free(&r);
+  CHECK(truncate(path, 0) == 0);
+}
+
 static void test_random_bytes_never_crash_it(void) {
   if (!cli_binary()) return;
   unsigned char bytes[4096];
@@ -338,6 +385,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_files_that_are_not_modules_exit_1_with_a_reason),
       TEST_CASE(test_damaged_modules_exit_1_with_a_reason),
       TEST_CASE(test_the_coopvec_validator_crash_repro_exits_1_with_a_message),
+      TEST_CASE(test_the_decode_func_validator_crash_repro_exits_1_with_a_message),
+      TEST_CASE(test_a_file_over_the_size_limit_is_refused_before_it_is_read),
       TEST_CASE(test_random_bytes_never_crash_it),
       TEST_CASE(test_mutated_modules_are_judged_never_crashed_on),
   };

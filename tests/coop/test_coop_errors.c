@@ -846,7 +846,7 @@ static void test_decode_func_takes_three_parameters(void) {
 
 static void test_decode_func_first_parameter_is_a_physical_storage_buffer_pointer(void) {
   fx f = setup(NULL, false);
-  uint32_t arr = spvgen_type_array(f.m, f.u32, spvgen_const_u32(f.m, 2));
+  uint32_t arr = spvgen_type_array(f.m, f.u32, 2);
   uint32_t fn = dummy_function(&f, f.f16, U32S(f.u32, arr, arr), 3);
   spvgen_compute_main(f.m, "main", 32, 1, 1);
   uint32_t p = array_of(f.m, f.buf16, f.f16);
@@ -1097,7 +1097,7 @@ static void test_coopvec_count_is_a_constant_of_at_least_one(void) {
 
 static void test_coopvec_load_store_arrays_are_in_buffer_or_shared_storage(void) {
   fx f = begin();
-  uint32_t at = spvgen_type_array(f.m, f.f16, f.sixteen);
+  uint32_t at = spvgen_type_array_id(f.m, f.f16, f.sixteen);
   uint32_t var = spvgen_variable(f.m, spvgen_type_pointer(f.m, SpvStorageClassFunction, at),
                                  SpvStorageClassFunction, 0);
   spvgen_coopvec_load(f.m, f.V8, var, 0, NULL);
@@ -1107,7 +1107,7 @@ static void test_coopvec_load_store_arrays_are_in_buffer_or_shared_storage(void)
 
 static void test_coopvec_matrix_and_bias_are_in_buffer_storage(void) {
   fx f = begin();
-  uint32_t at = spvgen_type_array(f.m, f.f16, f.sixteen);
+  uint32_t at = spvgen_type_array_id(f.m, f.f16, f.sixteen);
   uint32_t sh = spvgen_variable(f.m, spvgen_type_pointer(f.m, SpvStorageClassWorkgroup, at),
                                 SpvStorageClassWorkgroup, 0);
   matmul_with(&f, (spvgen_coopvec_matmul_desc){.matrix = sh});

@@ -207,7 +207,7 @@ static void test_tensor_load_with_decode_func_and_view(void) {
   uint32_t x = spvgen_op_load(f.m, f.f16, ep, SpvMemoryAccessAlignedMask, U32S(2), 1);
   spvgen_return_value(f.m, x);
   spvgen_function_end(f.m);
-  uint32_t u2 = spvgen_type_array(f.m, f.u32, spvgen_const_u32(f.m, 2));
+  uint32_t u2 = spvgen_type_array(f.m, f.u32, 2);
   uint32_t psb = spvgen_type_pointer(f.m, SpvStorageClassPhysicalStorageBuffer, block);
   CHECK_EQ_U64(spvgen_type_decode_func(f.m, f.f16, block, 2),
                spvgen_type_function(f.m, f.f16, U32S(psb, u2, u2), 3));

@@ -62,7 +62,7 @@ static void test_coopvec_load_store_from_buffer_and_shared_arrays(void) {
   fixture f = coop_begin(32, COOP_FIXTURE_S32);
   uint32_t V = coop_named(f.m, spvgen_type_coopvec(f.m, f.f16, 16), "V");
   uint32_t arr = coop_named(f.m, array_of(f.m, f.buf16, f.f16), "arr");
-  uint32_t shared_t = spvgen_type_array(f.m, f.f16, c(&f, 256));
+  uint32_t shared_t = spvgen_type_array(f.m, f.f16, 256);
   uint32_t shared = coop_named(f.m, spvgen_variable(f.m, spvgen_type_pointer(f.m, SpvStorageClassWorkgroup,
                                                                       shared_t),
                                              SpvStorageClassWorkgroup, 0), "shared");

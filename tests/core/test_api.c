@@ -129,7 +129,7 @@ static void test_type_names_read_as_text(void) {
   uint32_t v4 = spvgen_type_vector(m, f32, 4);
   CHECK_STR_EQ(spvgen_type_name(m, v4, b, sizeof b), "vec4 float32");
   CHECK_STR_EQ(spvgen_type_name(m, spvgen_type_matrix(m, v4, 3), b, sizeof b), "mat3 vec4 float32");
-  uint32_t arr = spvgen_type_array(m, u32, spvgen_const_u32(m, 16));
+  uint32_t arr = spvgen_type_array(m, u32, 16);
   CHECK_STR_EQ(spvgen_type_name(m, arr, b, sizeof b), "array[16] uint32");
   uint32_t rta = spvgen_type_runtime_array_strided(m, f32, 4);
   CHECK_STR_EQ(spvgen_type_name(m, rta, b, sizeof b), "array[] float32 stride 4");
@@ -199,16 +199,15 @@ static void test_core_messages_name_types(void) {
   spvgen_module_destroy(m);
 }
 
-/* spvgen_type_array takes its length as an id (length_id): a number in its place is
- * refused unless it happens to be an integer constant's id, and the message says what it
- * is. */
+/* spvgen_type_array_id takes its length as an id (length_id): anything but an integer
+ * constant's id is refused, and the message says what it is. */
 static void test_array_length_ids_are_checked_and_named(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32);
-  spvgen_type_array(m, f32, f32);
+  spvgen_type_array_id(m, f32, f32);
   char expected[200];
   snprintf(expected, sizeof expected,
-           "spvgen_type_array: length_id %u is not the id of an integer constant: it is id %u, "
+           "spvgen_type_array_id: length_id %u is not the id of an integer constant: it is id %u, "
            "the type float32", f32, f32);
   check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);
   spvgen_module_destroy(m);
@@ -292,7 +291,7 @@ static void test_access_computes_the_result_type(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32), u32 = spvgen_type_int(m, 32, false);
   uint32_t v4 = spvgen_type_vector(m, f32, 4);
-  uint32_t arr = spvgen_type_array(m, v4, spvgen_const_u32(m, 8));
+  uint32_t arr = spvgen_type_array(m, v4, 8);
   uint32_t st = spvgen_type_struct(m, (const uint32_t[]){u32, arr}, 2);
   uint32_t var = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassPrivate, st),
                                  SpvStorageClassPrivate, 0);

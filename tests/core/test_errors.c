@@ -233,7 +233,8 @@ static void test_a_type_id_as_a_value_operand_is_an_invalid_argument(void) {
 
   f = in_main();
   snprintf(expected, sizeof expected,
-           "spvgen_op_control_barrier: OpControlBarrier: operand 'Execution' is id %u, a type, where a value belongs",
+           "spvgen_op_control_barrier: OpControlBarrier: operand 'Execution' (a Scope) is id %u, a type: it must "
+           "be an integer constant",
            f.u32);
   spvgen_op_control_barrier(f.m, f.u32, f.a, f.b);
   check_module_error(f.m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);

@@ -196,7 +196,7 @@ static void test_a_storage_buffer_of_3_component_vectors_validates(void) {
 static void test_a_storage_buffer_of_padded_arrays_validates(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t u32 = spvgen_type_int(m, 32, false);
-  uint32_t arr = spvgen_type_array_strided(m, u32, spvgen_const_u32(m, 3), 16); /* 3 x 16 bytes */
+  uint32_t arr = spvgen_type_array_strided(m, u32, 3, 16); /* 3 x 16 bytes */
   uint32_t ep = 0;
   uint32_t buf = spvgen_storage_buffer(m, arr, 0, 0, false, &ep);
   spvgen_compute_main(m, "main", 1, 1, 1);

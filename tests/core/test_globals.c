@@ -35,7 +35,7 @@ static void test_global_variables_of_each_storage_class_validate(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32), u32 = spvgen_type_int(m, 32, false);
   uint32_t c64 = spvgen_const_u32(m, 64);
-  uint32_t shared_t = spvgen_type_array(m, f32, c64);
+  uint32_t shared_t = spvgen_type_array_id(m, f32, c64);
   uint32_t shared = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, shared_t),
                                     SpvStorageClassWorkgroup, 0);
   uint32_t seven = spvgen_const_u32(m, 7);

@@ -4,8 +4,14 @@
  * with a message. */
 #define _POSIX_C_SOURCE 200809L /* alarm: a reader that hangs fails instead */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "spvgen/check.h"
 
 #include "big_modules.h"
 #include "harness.h"
@@ -184,11 +190,92 @@ static void test_a_block_of_1600_structs_of_1600_members_is_read_quickly(void) {
   spvgen_module_destroy(m);
 }
 
+/* shared/repro/2026-11-26/fwdptr_valid.spvasm: a buffer-reference linked list, whose
+ * struct names its own PhysicalStorageBuffer pointer through OpTypeForwardPointer. Valid
+ * (spirv-val agrees) and refused by the reader as "contains itself"; now read, the push
+ * constant block one 8-byte pointer. */
+static const char fwdptr_text[] =
+    "OpCapability Shader\n"
+    "OpCapability PhysicalStorageBufferAddresses\n"
+    "OpMemoryModel PhysicalStorageBuffer64 GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %pc\n"
+    "OpExecutionMode %main LocalSize 1 1 1\n"
+    "OpDecorate %node Block\n"
+    "OpMemberDecorate %node 0 Offset 0\n"
+    "OpMemberDecorate %node 1 Offset 8\n"
+    "OpDecorate %pcblk Block\n"
+    "OpMemberDecorate %pcblk 0 Offset 0\n"
+    "OpTypeForwardPointer %pnode PhysicalStorageBuffer\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%node = OpTypeStruct %pnode %uint\n"
+    "%pnode = OpTypePointer PhysicalStorageBuffer %node\n"
+    "%pcblk = OpTypeStruct %pnode\n"
+    "%ppc = OpTypePointer PushConstant %pcblk\n"
+    "%pc = OpVariable %ppc PushConstant\n"
+    "%main = OpFunction %void None %fn\n"
+    "%l = OpLabel\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_a_forward_pointer_linked_list_is_read(void) {
+  uint32_t *words = NULL;
+  size_t count = 0;
+  char msg[512];
+  CHECK_MSG(spvgen_assemble(fwdptr_text, SPVGEN_ENV_VULKAN_1_3, &words, &count, msg, sizeof msg) == SPVGEN_OK,
+            "%s", msg);
+  if (!words) return;
+  CHECK_MSG(spvgen_validate(words, count, NULL, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_kernel_info info;
+  memset(&info, 0, sizeof info);
+  CHECK_MSG(spvgen_kernel_reflect(words, count, &info, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(info.push_constant_size, 8);
+  CHECK_EQ_U64(info.binding_count, 0);
+  spvgen_free_words(words);
+}
+
+/* shared/repro/2026-11-26: a 28-byte module whose header claims the id bound 0x3FFFFF
+ * made the reader allocate 200 MB (an entry per possible id). Its memory now follows the
+ * module's size: read in a child process whose address space may grow by 32 MB only
+ * (skipped under a sanitizer, which reserves terabytes of shadow). */
+static void test_a_huge_id_bound_costs_no_memory(void) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  test_skip("a sanitizer reserves its shadow memory: no address-space limit here");
+  return;
+#else
+  static const uint32_t tiny[] = {0x07230203, 0x10600, 0, 0x3FFFFF, 0, (2u << 16) | 17, 1};
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    /* The address space used now, from /proc/self/statm (pages), plus 32 MB. */
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (!f || fscanf(f, "%lu", &pages) != 1) _exit(3);
+    fclose(f);
+    struct rlimit rl;
+    rl.rlim_cur = rl.rlim_max = pages * (rlim_t)sysconf(_SC_PAGESIZE) + (32u << 20);
+    if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(4);
+    spvgen_kernel_info info;
+    memset(&info, 0, sizeof info);
+    char msg[256];
+    spvgen_status st = spvgen_kernel_reflect(tiny, sizeof tiny / 4, &info, msg, sizeof msg);
+    /* No entry point "main": refused for that, not for memory. */
+    _exit(st == SPVGEN_ERROR_INVALID_ARGUMENT && strstr(msg, "no GLCompute entry point") ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: status 0x%x", status);
+#endif
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_bindings_sorted_aliases_merged_push_constants_sized),
       TEST_CASE(test_missing_entry_point_and_bad_words_are_refused),
       TEST_CASE(test_types_that_contain_themselves_are_refused),
+      TEST_CASE(test_a_forward_pointer_linked_list_is_read),
+      TEST_CASE(test_a_huge_id_bound_costs_no_memory),
       TEST_CASE(test_a_block_of_1600_structs_of_1600_members_is_read_quickly),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

@@ -203,12 +203,12 @@ static void test_the_id_bound_stops_at_the_largest_one_spirv_tools_accepts(void)
 static void test_sizes_that_overflow_are_unknown_and_refused(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t u32 = spvgen_type_int(m, 32, false), u64 = spvgen_type_int(m, 64, false);
-  uint32_t huge = spvgen_type_array(m, u32, spvgen_const_bits(m, u64, (1ull << 62) + 1));
+  uint32_t huge = spvgen_type_array_id(m, u32, spvgen_const_bits(m, u64, (1ull << 62) + 1));
   uint32_t huge_strided =
-      spvgen_type_array_strided(m, u32, spvgen_const_bits(m, u64, (1ull << 62) + 1), 4);
-  uint32_t big = spvgen_type_array_strided(m, u32, spvgen_const_bits(m, u64, 1ull << 31), 4);
-  uint32_t nested = spvgen_type_array_strided(m, big, spvgen_const_bits(m, u64, 1ull << 32), 1u << 31);
-  uint32_t small = spvgen_type_array_strided(m, u32, spvgen_const_u32(m, 5), 4);
+      spvgen_type_array_strided_id(m, u32, spvgen_const_bits(m, u64, (1ull << 62) + 1), 4);
+  uint32_t big = spvgen_type_array_strided_id(m, u32, spvgen_const_bits(m, u64, 1ull << 31), 4);
+  uint32_t nested = spvgen_type_array_strided_id(m, big, spvgen_const_bits(m, u64, 1ull << 32), 1u << 31);
+  uint32_t small = spvgen_type_array_strided(m, u32, 5, 4);
   CHECK_EQ_U64(spvgen_module_status(m), SPVGEN_OK);
   CHECK_EQ_U64(spvgen_type_size(m, huge), 0);
   CHECK_EQ_U64(spvgen_type_size(m, huge_strided), 0);
@@ -227,7 +227,7 @@ static void test_sizes_that_overflow_are_unknown_and_refused(void) {
   spvgen_module_reset(m, NULL);
   u32 = spvgen_type_int(m, 32, false);
   u64 = spvgen_type_int(m, 64, false);
-  big = spvgen_type_array_strided(m, u32, spvgen_const_bits(m, u64, 1ull << 31), 4);
+  big = spvgen_type_array_strided_id(m, u32, spvgen_const_bits(m, u64, 1ull << 31), 4);
   CHECK_EQ_U64(spvgen_storage_buffer(m, big, 0, 0, false, NULL), 0);
   snprintf(expected, sizeof expected, "spvgen_storage_buffer: element type %u is 8589934592 bytes", big);
   check_module_error(m, SPVGEN_ERROR_INVALID_ARGUMENT, expected);

@@ -40,7 +40,7 @@ static void test_a_sample_of_every_instruction_class_builds_one_valid_module(voi
   uint32_t uin = spvgen_storage_buffer(m, u32, 0, 1, false, &uin_ptr);
   uint32_t out = spvgen_storage_buffer(m, f32, 0, 2, false, &out_ptr);
   uint32_t c64 = spvgen_const_u32(m, 64);
-  uint32_t shared_t = spvgen_type_array(m, f32, c64);
+  uint32_t shared_t = spvgen_type_array_id(m, f32, c64);
   uint32_t shared = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, shared_t),
                                     SpvStorageClassWorkgroup, 0);
   uint32_t lid_var = spvgen_builtin_input(m, SpvBuiltInLocalInvocationIndex, u32);

@@ -79,11 +79,11 @@ static void test_composite_types_are_hash_consed_by_operands(void) {
   CHECK_EQ_U64(spvgen_type_matrix(m, v4, 4), m4);
   CHECK_NE_U64(spvgen_type_matrix(m, v4, 3), m4);
 
-  uint32_t a4 = spvgen_type_array(m, f32, c4);
-  CHECK_EQ_U64(spvgen_type_array(m, f32, c4), a4);
-  CHECK_EQ_U64(spvgen_type_array(m, f32, spvgen_const_u32(m, 4)), a4);
-  CHECK_NE_U64(spvgen_type_array(m, f32, c8), a4);
-  CHECK_NE_U64(spvgen_type_array(m, u32, c4), a4);
+  uint32_t a4 = spvgen_type_array_id(m, f32, c4);
+  CHECK_EQ_U64(spvgen_type_array_id(m, f32, c4), a4);
+  CHECK_EQ_U64(spvgen_type_array(m, f32, 4), a4);
+  CHECK_NE_U64(spvgen_type_array_id(m, f32, c8), a4);
+  CHECK_NE_U64(spvgen_type_array_id(m, u32, c4), a4);
 
   uint32_t ra = spvgen_type_runtime_array(m, f32);
   CHECK_EQ_U64(spvgen_type_runtime_array(m, f32), ra);
@@ -149,13 +149,13 @@ static void test_a_strided_array_after_a_plain_one_is_a_distinct_type(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32);
   uint32_t c4 = spvgen_const_u32(m, 4);
-  uint32_t plain = spvgen_type_array(m, f32, c4);
-  uint32_t s4 = spvgen_type_array_strided(m, f32, c4, 4);
+  uint32_t plain = spvgen_type_array_id(m, f32, c4);
+  uint32_t s4 = spvgen_type_array_strided_id(m, f32, c4, 4);
   CHECK(plain != 0);
   CHECK(s4 != 0);
   CHECK_NE_U64(plain, s4);
-  CHECK_EQ_U64(spvgen_type_array_strided(m, f32, c4, 4), s4);
-  CHECK_EQ_U64(spvgen_type_array(m, f32, c4), plain);
+  CHECK_EQ_U64(spvgen_type_array_strided_id(m, f32, c4, 4), s4);
+  CHECK_EQ_U64(spvgen_type_array_id(m, f32, c4), plain);
   uint32_t rplain = spvgen_type_runtime_array(m, f32);
   uint32_t r4 = spvgen_type_runtime_array_strided(m, f32, 4);
   CHECK(r4 != 0);
@@ -172,8 +172,8 @@ static void test_a_plain_array_after_a_strided_one_is_a_distinct_type(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32);
   uint32_t c4 = spvgen_const_u32(m, 4);
-  uint32_t s4 = spvgen_type_array_strided(m, f32, c4, 4);
-  uint32_t plain = spvgen_type_array(m, f32, c4);
+  uint32_t s4 = spvgen_type_array_strided_id(m, f32, c4, 4);
+  uint32_t plain = spvgen_type_array_id(m, f32, c4);
   CHECK(s4 != 0);
   CHECK_NE_U64(plain, s4); /* else the plain array would carry ArrayStride 4 */
   uint32_t r4 = spvgen_type_runtime_array_strided(m, f32, 4);
@@ -191,12 +191,12 @@ static void test_arrays_with_different_strides_are_distinct_types(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32);
   uint32_t c4 = spvgen_const_u32(m, 4);
-  uint32_t s4 = spvgen_type_array_strided(m, f32, c4, 4);
-  uint32_t s8 = spvgen_type_array_strided(m, f32, c4, 8);
+  uint32_t s4 = spvgen_type_array_strided_id(m, f32, c4, 4);
+  uint32_t s8 = spvgen_type_array_strided_id(m, f32, c4, 8);
   CHECK(s4 != 0);
   CHECK(s8 != 0);
   CHECK_NE_U64(s4, s8);
-  CHECK_EQ_U64(spvgen_type_array_strided(m, f32, c4, 8), s8);
+  CHECK_EQ_U64(spvgen_type_array_strided_id(m, f32, c4, 8), s8);
   uint32_t r4 = spvgen_type_runtime_array_strided(m, f32, 4);
   uint32_t r16 = spvgen_type_runtime_array_strided(m, f32, 16);
   CHECK(r4 != 0);
@@ -360,7 +360,7 @@ static void test_a_duplicate_spec_id_is_rejected(void) {
 static void test_large_types_and_constants_are_hash_consed_too(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t u32 = spvgen_type_int(m, 32, false);
-  uint32_t arr = spvgen_type_array(m, u32, spvgen_const_u32(m, 100));
+  uint32_t arr = spvgen_type_array(m, u32, 100);
   uint32_t parts[100], params[70];
   for (uint32_t i = 0; i < 100; i++) parts[i] = spvgen_const_u32(m, i * 7u);
   for (uint32_t i = 0; i < 70; i++) params[i] = u32;
@@ -398,10 +398,10 @@ static void test_array_lengths_may_be_spec_constants_and_stay_distinct(void) {
   spvgen_module *m = spvgen_module_create(NULL);
   uint32_t f32 = spvgen_type_float(m, 32);
   uint32_t s1 = spvgen_spec_const_u32(m, 16, 0), s2 = spvgen_spec_const_u32(m, 16, 1);
-  uint32_t a1 = spvgen_type_array(m, f32, s1), a2 = spvgen_type_array(m, f32, s2);
+  uint32_t a1 = spvgen_type_array_id(m, f32, s1), a2 = spvgen_type_array_id(m, f32, s2);
   CHECK(a1 && a2);
   CHECK_NE_U64(a1, a2);
-  CHECK_EQ_U64(spvgen_type_array(m, f32, s1), a1);
+  CHECK_EQ_U64(spvgen_type_array_id(m, f32, s1), a1);
   CHECK_EQ_U64(spvgen_type_size(m, a1), 0); /* not known until specialization */
   char *text = finish_with_main(m);
   spvgen_free_text(text);

@@ -17,6 +17,9 @@
  *     module does not validate;
  *     a binary output validates.
  *   4 `spvgen tune gemm` arguments through spvgen_cli_parse_tune_gemm (parse only).
+ * A first byte of 250 or more picks the other templates (issue 27: every accepted plan of
+ * every template emits a valid module): 250-252 an MLP training desc (both kernels of
+ * its first plans emitted and validated), 253-255 an elementwise desc.
  * A broken contract aborts (libFuzzer keeps the input). Built with clang by the fuzz
  * preset; other builds link tests/fuzz/replay_main.c and replay tests/data/fuzz-corpus/. */
 #define _POSIX_C_SOURCE 200809L
@@ -30,6 +33,7 @@
 #include "cmds.h" /* tools/spvgen */
 #include "fuzz_common.h"
 #include "spvgen/check.h"
+#include "spvgen/elementwise.h"
 #include "spvgen/gemm.h"
 #include "spvgen/mlp.h"
 
@@ -222,6 +226,86 @@ static void fuzz_mlp(reader *r) {
   }
 }
 
+static void fuzz_mlp_train(reader *r) {
+  spvgen_device_caps caps;
+  if (spvgen_caps_preset(presets[byte(r) % 3], &caps) != SPVGEN_OK) FUZZ_FAIL("preset");
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = num(r);
+  d.net.output_width = num(r);
+  d.net.hidden_count = small(r, SPVGEN_MLP_MAX_LAYERS + 1);
+  d.net.hidden_width = num(r);
+  uint8_t f = byte(r);
+  if (f & 1)
+    for (uint32_t i = 0; i < SPVGEN_MLP_MAX_LAYERS - 1 && r->n; i++) d.net.hidden_widths[i] = byte(r) < 128 ? 0 : num(r);
+  d.net.activation = (spvgen_mlp_activation)small(r, SPVGEN_MLP_ACT_COUNT + 1);
+  d.net.output_activation = (spvgen_mlp_activation)small(r, SPVGEN_MLP_ACT_COUNT + 1);
+  d.net.leaky_slope = real(r);
+  d.net.no_bias = f & 4;
+  d.net.encoding = (spvgen_mlp_encoding)small(r, SPVGEN_MLP_ENCODING_COUNT + 1);
+  d.net.encoding_size = num(r);
+  if (f & 8) d.net.input_type = (spvgen_component_type)small(r, 18);
+  if (f & 32) d.net.variant = (spvgen_mlp_variant)small(r, SPVGEN_MLP_VARIANT_COUNT + 1);
+  if (f & 64) d.net.workgroup_size = num(r);
+  if (f & 128) d.net.points_per_group = num(r);
+  d.loss = (spvgen_mlp_loss)small(r, SPVGEN_MLP_LOSS_COUNT + 1);
+  d.optimizer = (spvgen_mlp_optimizer)small(r, SPVGEN_MLP_OPTIMIZER_COUNT + 1);
+  uint8_t g = byte(r);
+  if (g & 1) d.beta1 = real(r), d.beta2 = real(r), d.epsilon = real(r);
+  if (g & 2) d.weight_decay = real(r);
+  if (g & 4) d.grad_workgroups = num(r);
+  if (g & 8) d.grad_workgroup_size = num(r);
+  enum { MAXP = 4 };
+  spvgen_mlp_train_config plans[MAXP];
+  uint32_t n = 0;
+  char msg[512];
+  spvgen_status st = spvgen_mlp_train_plans(&d, &caps, plans, MAXP, &n, msg, sizeof msg);
+  if (st != SPVGEN_OK) {
+    expect_reason(msg, "spvgen_mlp_train_plan");
+    return;
+  }
+  if (!n) FUZZ_FAIL("spvgen_mlp_train_plans: OK with no plan");
+  for (uint32_t i = 0; i < n && i < 2; i++)
+    for (int k = 0; k < 2; k++) {
+      spvgen_module_reset(g_module, NULL);
+      spvgen_kernel_info info;
+      const uint32_t *w = NULL;
+      size_t count = 0;
+      st = spvgen_mlp_train_emit(g_module, &plans[i], (spvgen_mlp_train_kernel)k, &info);
+      if (st == SPVGEN_OK) st = spvgen_module_finish(g_module, &w, &count);
+      if (st != SPVGEN_OK) FUZZ_FAIL("plan %s kernel %d did not emit: %s", plans[i].name, k, spvgen_module_error(g_module));
+      expect_valid(w, count, plans[i].name);
+    }
+}
+
+static void fuzz_elementwise(reader *r) {
+  spvgen_device_caps caps;
+  if (spvgen_caps_preset(presets[byte(r) % 3], &caps) != SPVGEN_OK) FUZZ_FAIL("preset");
+  spvgen_elementwise_desc d;
+  memset(&d, 0, sizeof d);
+  d.op = (spvgen_elementwise_op)small(r, SPVGEN_ELEMENTWISE_MAX + 2);
+  d.type = (spvgen_elementwise_type)small(r, SPVGEN_ELEMENTWISE_S32 + 2);
+  d.local_size = num(r);
+  d.glsl450_memory_model = byte(r) & 1;
+  spvgen_elementwise_config plans[8];
+  uint32_t n = 0;
+  char msg[512];
+  if (spvgen_elementwise_plans(&d, &caps, plans, 8, &n, msg, sizeof msg) != SPVGEN_OK) {
+    expect_reason(msg, "spvgen_elementwise_plan");
+    return;
+  }
+  for (uint32_t i = 0; i < n && i < 8; i++) {
+    spvgen_module_reset(g_module, NULL);
+    spvgen_kernel_info info;
+    const uint32_t *w = NULL;
+    size_t count = 0;
+    spvgen_status st = spvgen_elementwise_emit(g_module, &plans[i], &info);
+    if (st == SPVGEN_OK) st = spvgen_module_finish(g_module, &w, &count);
+    if (st != SPVGEN_OK) FUZZ_FAIL("elementwise plan %u did not emit: %s", i, spvgen_module_error(g_module));
+    expect_valid(w, count, "elementwise");
+  }
+}
+
 /* ------------------------------------------------------------------- CLI ---- */
 
 static char g_dir[64], g_out[96], g_err[96];
@@ -333,6 +417,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size) return 0;
   reader r = {data + 1, size - 1};
+  if (data[0] >= 250) {
+    if (data[0] <= 252) fuzz_mlp_train(&r);
+    else fuzz_elementwise(&r);
+    return 0;
+  }
   switch (data[0] % 5) {
   case 0: fuzz_gemm(&r); break;
   case 1: fuzz_mlp(&r); break;

@@ -1115,7 +1115,7 @@ static void global_storage_buffer(vg *g) {
     a.inner = 2 + below(g->r, 3);
     uint32_t len = VID(P_CONST, spvgen_const_u32, (M_, a.inner), ", %u", a.inner);
     uint32_t stride = chance(g->r, 70) ? g->types[a.t].width / 8u : 16u; /* tight, or padded */
-    elem = VID(P_TYPE, spvgen_type_array_strided, (M_, tid(g, a.t), len, stride), ", %u, %u, %u",
+    elem = VID(P_TYPE, spvgen_type_array_strided_id, (M_, tid(g, a.t), len, stride), ", %u, %u, %u",
                tid(g, a.t), len, stride);
   } else {
     a.kind = AG_SSBO;
@@ -1155,7 +1155,7 @@ static void global_variable(vg *g) {
     a.storage = wg ? SpvStorageClassWorkgroup : SpvStorageClassPrivate;
     a.t = rand_type(g, wg, true);
     uint32_t len = length_const(g, &a.n);
-    uint32_t at = VID(P_TYPE, spvgen_type_array, (M_, tid(g, a.t), len), ", %u, %u", tid(g, a.t), len);
+    uint32_t at = VID(P_TYPE, spvgen_type_array_id, (M_, tid(g, a.t), len), ", %u, %u", tid(g, a.t), len);
     uint32_t init = 0;
     if (!wg && a.n && chance(g->r, 40)) {
       uint32_t parts[8];
@@ -1216,7 +1216,7 @@ static void function_variable(vg *g) {
     a.kind = AG_ARRAY;
     a.t = rand_type(g, false, true);
     uint32_t len = length_const(g, &a.n);
-    inner = VID(P_TYPE, spvgen_type_array, (M_, tid(g, a.t), len), ", %u, %u", tid(g, a.t), len);
+    inner = VID(P_TYPE, spvgen_type_array_id, (M_, tid(g, a.t), len), ", %u, %u", tid(g, a.t), len);
     if (a.n && chance(g->r, 30)) {
       uint32_t parts[8];
       for (uint32_t i = 0; i < a.n; i++) parts[i] = pick_const(g, a.t);
@@ -2160,7 +2160,8 @@ static void chaos_step(fz *z) {
   }
   case 7: {
     uint32_t e = any_id(z, P_TYPE), l = any_id(z, P_CONST);
-    FZ_ID(z, P_TYPE, spvgen_type_array, (m, e, l), ", %u, %u", e, l);
+    if (chance(r, 50)) FZ_ID(z, P_TYPE, spvgen_type_array_id, (m, e, l), ", %u, %u", e, l);
+    else FZ_ID(z, P_TYPE, spvgen_type_array, (m, e, l), ", %u, %u", e, l);
     break;
   }
   case 8: {
@@ -2170,8 +2171,10 @@ static void chaos_step(fz *z) {
   }
   case 9: {
     uint32_t e = any_id(z, P_TYPE), l = any_id(z, P_CONST), s = any_lit(z);
-    if (chance(r, 50))
+    if (chance(r, 25))
       FZ_ID(z, P_TYPE, spvgen_type_array_strided, (m, e, l, s), ", %u, %u, %u", e, l, s);
+    else if (chance(r, 33))
+      FZ_ID(z, P_TYPE, spvgen_type_array_strided_id, (m, e, l, s), ", %u, %u, %u", e, l, s);
     else
       FZ_ID(z, P_TYPE, spvgen_type_runtime_array_strided, (m, e, s), ", %u, %u", e, s);
     break;
@@ -2546,7 +2549,7 @@ static void null_call(fz *z, uint32_t k) {
   case 4: id = spvgen_type_float_encoded(m, 16, 0); break;
   case 5: id = spvgen_type_vector(m, 1, 4); break;
   case 6: id = spvgen_type_matrix(m, 1, 4); break;
-  case 7: id = spvgen_type_array(m, 1, 2); break;
+  case 7: id = spvgen_type_array(m, 1, 2) + spvgen_type_array_id(m, 1, 2); break;
   case 8: id = spvgen_type_runtime_array_strided(m, 1, 4); break;
   case 9: id = spvgen_type_struct(m, arr, 2); break;
   case 10: id = spvgen_type_pointer(m, SpvStorageClassPrivate, 1); break;
@@ -2603,6 +2606,7 @@ static void null_call(fz *z, uint32_t k) {
   case 57: spvgen_module_reset(m, NULL); spvgen_module_destroy(m); break;
   case 58: id = spvgen_op_i_add(m, 1, 2, 3) + spvgen_op_type_int(m, 32, 0); spvgen_op_return(m); break;
   default: id = spvgen_spec_const_bits(m, 1, 2, 3) + spvgen_type_array_strided(m, 1, 2, 4) +
+                spvgen_type_array_strided_id(m, 1, 2, 4) +
                 spvgen_type_runtime_array(m, 1); break;
   }
   FZ_CHECK(z, id == 0, "call %u on a NULL module returned %u", k, id);

@@ -35,6 +35,7 @@
 #include "words.h"
 #include "spvgen/check.h"
 #include "spvgen/gemm.h"
+#include "spvgen/elementwise.h"
 #include "spvgen/mlp.h"
 
 static uint32_t g_shard = 0, g_nshards = 1, g_reps = 3;
@@ -482,6 +483,128 @@ static void sweep_mlp(counts *c, uint64_t *serial) {
   spvgen_module_destroy(m);
 }
 
+/* ------------------------------------------------------- MLP training ---- */
+
+/* desc -> spvgen_mlp_train_plans -> both kernels emitted and validated, for every plan
+ * offered (issue 27: a vec plan with 15 hidden layers was accepted and failed to emit,
+ * its gradient kernel wanting 34 push-constant members). Widths, depths up to the
+ * maximum and one past it, each variant, both losses and optimizers, gradient knobs. */
+static const uint32_t train_ins[] = {1, 3, 16, 64, 513};
+static const uint32_t train_outs[] = {1, 4, 16};
+static const mlp_hidden train_hiddens[] = {
+    {0, 0, {0}}, {1, 16, {0}}, {2, 33, {0}}, {3, 64, {0}}, {0, 0, {64, 32, 16}},
+    {SPVGEN_MLP_MAX_LAYERS - 2, 16, {0}}, {SPVGEN_MLP_MAX_LAYERS - 1, 16, {0}}, {SPVGEN_MLP_MAX_LAYERS, 8, {0}},
+};
+static const spvgen_mlp_variant train_variants[] = {SPVGEN_MLP_AUTO, SPVGEN_MLP_LOOP, SPVGEN_MLP_VEC, SPVGEN_MLP_MAT};
+
+static void sweep_mlp_train(counts *c, uint64_t *serial) {
+  enum { MAXP = 16 };
+  static spvgen_mlp_train_config plans[MAXP];
+  spvgen_module *m = spvgen_module_create(NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  const int ni = (int)(sizeof train_ins / sizeof train_ins[0]), no = (int)(sizeof train_outs / sizeof train_outs[0]);
+  const int nh = (int)(sizeof train_hiddens / sizeof train_hiddens[0]);
+  const int nv = (int)(sizeof train_variants / sizeof train_variants[0]);
+  for (int p = 0; p < NPRESETS; p++) {
+    spvgen_device_caps caps;
+    CHECK(spvgen_caps_preset(presets[p], &caps) == SPVGEN_OK);
+    for (int a = 0; a < ni; a++)
+      for (int b = 0; b < no; b++)
+        for (int h = 0; h < nh; h++)
+          for (int v = 0; v < nv; v++) {
+            if ((*serial)++ % g_nshards != g_shard) continue;
+            uint64_t combo = ((((uint64_t)p * ni + a) * no + b) * nh + h) * nv + v;
+            spvgen_mlp_train_desc d;
+            memset(&d, 0, sizeof d);
+            d.net.input_width = train_ins[a];
+            d.net.output_width = train_outs[b];
+            d.net.hidden_count = train_hiddens[h].count;
+            d.net.hidden_width = train_hiddens[h].width;
+            memcpy(d.net.hidden_widths, train_hiddens[h].widths, sizeof train_hiddens[h].widths);
+            d.net.variant = train_variants[v];
+            d.net.activation = (spvgen_mlp_activation)(combo % SPVGEN_MLP_ACT_COUNT);
+            d.loss = (spvgen_mlp_loss)(combo / 3 % SPVGEN_MLP_LOSS_COUNT);
+            d.optimizer = (spvgen_mlp_optimizer)(combo / 5 % SPVGEN_MLP_OPTIMIZER_COUNT);
+            d.grad_workgroups = combo % 7 == 0 ? 16 : 0;
+            d.grad_workgroup_size = combo % 11 == 0 ? 32 : 0;
+            char what[160];
+            snprintf(what, sizeof what, "%s train %s %u->[%ux%u]->%u", presets[p],
+                     spvgen_mlp_variant_name(d.net.variant), d.net.input_width, d.net.hidden_count,
+                     d.net.hidden_width, d.net.output_width);
+            c->descs++;
+            uint32_t n = 0;
+            char msg[512] = "";
+            spvgen_status st = spvgen_mlp_train_plans(&d, &caps, plans, MAXP, &n, msg, sizeof msg);
+            spvgen_mlp_train_config one;
+            char msg1[512];
+            spvgen_status st1 = spvgen_mlp_train_plan(&d, &caps, &one, msg1, sizeof msg1);
+            CHECK_MSG((st1 == SPVGEN_OK) == (st == SPVGEN_OK), "%s: train_plans says %s (%s), train_plan %s (%s)",
+                      what, spvgen_status_name(st), msg, spvgen_status_name(st1), msg1);
+            if (st != SPVGEN_OK) {
+              c->rejected++;
+              check_reason(msg, "spvgen_mlp_train_plan", what);
+              continue;
+            }
+            for (uint32_t i = 0; i < n && i < MAXP; i++)
+              for (int k = 0; k < 2; k++) {
+                c->plans++;
+                spvgen_module_reset(m, NULL);
+                spvgen_kernel_info info;
+                if (finish_and_validate(m, spvgen_mlp_train_emit(m, &plans[i], (spvgen_mlp_train_kernel)k, &info),
+                                        what, plans[i].name))
+                  c->valid++;
+                else
+                  c->invalid++;
+              }
+          }
+  }
+  spvgen_module_destroy(m);
+}
+
+/* ------------------------------------------------------------ elementwise ---- */
+
+/* Every op, type and local size (valid and not) on every preset: each plan offered
+ * emits a valid module. */
+static void sweep_elementwise(counts *c, uint64_t *serial) {
+  static const uint32_t sizes[] = {0, 1, 32, 64, 100, 256, 1024, 1025};
+  spvgen_module *m = spvgen_module_create(NULL);
+  CHECK(m != NULL);
+  if (!m) return;
+  for (int p = 0; p < NPRESETS; p++) {
+    spvgen_device_caps caps;
+    CHECK(spvgen_caps_preset(presets[p], &caps) == SPVGEN_OK);
+    for (int op = 0; op <= SPVGEN_ELEMENTWISE_MAX + 1; op++)
+      for (int t = 0; t <= SPVGEN_ELEMENTWISE_S32 + 1; t++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+          for (int mm = 0; mm < 2; mm++) {
+            if ((*serial)++ % g_nshards != g_shard) continue;
+            spvgen_elementwise_desc d = {(spvgen_elementwise_op)op, (spvgen_elementwise_type)t, sizes[z], mm != 0};
+            char what[96];
+            snprintf(what, sizeof what, "%s elementwise op%d type%d local%u mm%d", presets[p], op, t, sizes[z], mm);
+            c->descs++;
+            spvgen_elementwise_config plans[8];
+            uint32_t n = 0;
+            char msg[512] = "";
+            if (spvgen_elementwise_plans(&d, &caps, plans, 8, &n, msg, sizeof msg) != SPVGEN_OK || n == 0) {
+              c->rejected++;
+              check_reason(msg, "spvgen_elementwise_plan", what);
+              continue;
+            }
+            for (uint32_t i = 0; i < n && i < 8; i++) {
+              c->plans++;
+              spvgen_module_reset(m, NULL);
+              spvgen_kernel_info info;
+              if (finish_and_validate(m, spvgen_elementwise_emit(m, &plans[i], &info), what, "elementwise"))
+                c->valid++;
+              else
+                c->invalid++;
+            }
+          }
+  }
+  spvgen_module_destroy(m);
+}
+
 static void report(const char *what, const counts *c, double secs) {
   printf("sweep %s shard %u/%u reps %u: %llu descs, %llu rejected with a reason, %llu plans emitted: "
          "%llu valid, %llu invalid (%.1f s)\n",
@@ -510,6 +633,26 @@ static void test_mlp_sweep(void) {
   double t0 = now_s();
   sweep_mlp(&c, &serial);
   report("mlp", &c, now_s() - t0);
+  CHECK(c.invalid == 0);
+  CHECK(c.descs > 0 && c.valid > 0 && c.rejected > 0);
+}
+
+static void test_mlp_train_sweep(void) {
+  counts c = {0};
+  uint64_t serial = 0;
+  double t0 = now_s();
+  sweep_mlp_train(&c, &serial);
+  report("mlp train", &c, now_s() - t0);
+  CHECK(c.invalid == 0);
+  CHECK(c.descs > 0 && c.valid > 0 && c.rejected > 0);
+}
+
+static void test_elementwise_sweep(void) {
+  counts c = {0};
+  uint64_t serial = 0;
+  double t0 = now_s();
+  sweep_elementwise(&c, &serial);
+  report("elementwise", &c, now_s() - t0);
   CHECK(c.invalid == 0);
   CHECK(c.descs > 0 && c.valid > 0 && c.rejected > 0);
 }
@@ -570,6 +713,8 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_gemm_sweep),
       TEST_CASE(test_mlp_sweep),
+      TEST_CASE(test_mlp_train_sweep),
+      TEST_CASE(test_elementwise_sweep),
       TEST_CASE(test_gemm_plans_keep_the_knobs_and_agree_with_gemm_plan),
   };
   const char *e = getenv("SPVGEN_SWEEP_SHARD");

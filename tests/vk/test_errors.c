@@ -494,7 +494,7 @@ static void test_buffer_smaller_than_its_binding_is_named(void) {
   spvgen_vk_pipeline *pipe = NULL;
   spvgen_vk_buffer *small = NULL, *exact = NULL;
   uint32_t f32 = spvgen_type_float(m, 32);
-  uint32_t arr = spvgen_type_array_strided(m, f32, spvgen_const_u32(m, 16), 4);
+  uint32_t arr = spvgen_type_array_strided(m, f32, 16, 4);
   uint32_t st = spvgen_type_struct(m, &arr, 1);
   spvgen_decorate(m, st, SpvDecorationBlock);
   spvgen_member_decorate1(m, st, 0, SpvDecorationOffset, 0);

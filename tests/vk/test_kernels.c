@@ -144,7 +144,7 @@ static void test_shared_memory_loop_reduction_matches_cpu(void) {
   uint32_t out_buf = spvgen_storage_buffer(m, f32, 0, 1, false, NULL);
   uint32_t pc_ptr = 0;
   uint32_t pc = vk_push_constants_u32(m, 1, &pc_ptr);
-  uint32_t shared_type = spvgen_type_array(m, f32, spvgen_const_u32(m, LOCAL));
+  uint32_t shared_type = spvgen_type_array(m, f32, LOCAL);
   uint32_t shared = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, shared_type),
                                     SpvStorageClassWorkgroup, 0);
   uint32_t pw = spvgen_type_pointer(m, SpvStorageClassWorkgroup, f32);

@@ -8,6 +8,7 @@
 #include "caps_json.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,16 +110,21 @@ static bool starts_number(parser *ps) {
   return ps->p < ps->end && (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'));
 }
 
+/* Whole numbers only: 3.7 is no count, and a value past the type's range would be
+ * undefined to convert (the fuzz_caps target found 1e27 for a 64-bit field). */
 static bool u32v(parser *ps, const char *key, uint32_t *out) {
   double d;
-  if (!starts_number(ps) || !number(ps, &d) || d < 0 || d > 4294967295.0) return fail(ps, "\"%s\": expected an unsigned 32-bit number", key);
+  if (!starts_number(ps) || !number(ps, &d) || !(d >= 0 && d <= 4294967295.0) || d != floor(d))
+    return fail(ps, "\"%s\": expected an unsigned 32-bit integer", key);
   *out = (uint32_t)d;
   return true;
 }
 
 static bool u64v(parser *ps, const char *key, uint64_t *out) {
   double d;
-  if (!starts_number(ps) || !number(ps, &d) || d < 0) return fail(ps, "\"%s\": expected an unsigned number", key);
+  /* 2^64 is the first double past UINT64_MAX. */
+  if (!starts_number(ps) || !number(ps, &d) || !(d >= 0 && d < 18446744073709551616.0) || d != floor(d))
+    return fail(ps, "\"%s\": expected an unsigned 64-bit integer", key);
   *out = (uint64_t)d;
   return true;
 }
@@ -296,7 +302,7 @@ bool spvgen_caps_from_json(const char *text, size_t length, spvgen_device_caps *
   bool found = false;
   if (!eat(&ps, '}')) do {
       char k[32];
-      if (!string(&ps, k, sizeof k) || !eat(&ps, ':')) return false;
+      if (!string(&ps, k, sizeof k) || !eat(&ps, ':')) return fail(&ps, "expected \"key\": at the top level");
       if (!strcmp(k, "devices")) {
         if (!eat(&ps, '[')) return fail(&ps, "\"devices\": expected an array");
         if (eat(&ps, ']')) return fail(&ps, "\"devices\" is empty");
@@ -312,5 +318,9 @@ bool spvgen_caps_from_json(const char *text, size_t length, spvgen_device_caps *
   if (!found) return fail(&ps, "no \"devices\" array");
   if (!caps->name[0] || !caps->max_workgroup_invocations)
     return fail(&ps, "the device has no \"name\" or \"max_workgroup_invocations\"");
-  return !ps.failed;
+  if (ps.failed) return false;
+  /* Caps are data: the same check as every other source (spvgen/caps.h). */
+  char why[512];
+  if (spvgen_caps_check(caps, why, sizeof why) != SPVGEN_OK) return fail(&ps, "%s", why);
+  return true;
 }

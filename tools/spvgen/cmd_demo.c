@@ -82,13 +82,10 @@ int spvgen_cmd_demo(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--require-device")) {
       require_device = 1;
     } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
-      char *end;
-      unsigned long v = strtoul(argv[++i], &end, 10);
-      if (*end || v == 0 || v > (1ul << 28)) {
-        fprintf(stderr, "spvgen demo: --n must be 1 .. %lu\n", 1ul << 28);
+      if (!spvgen_cli_u32(argv[++i], 1, 1u << 28, &n)) {
+        fprintf(stderr, "spvgen demo: --n '%s': must be a number from 1 to %u\n", argv[i], 1u << 28);
         return 2;
       }
-      n = (uint32_t)v;
     } else if (!strcmp(argv[i], "--device") && i + 1 < argc) {
       device = argv[++i];
     } else if (!strcmp(argv[i], "--no-run")) {

@@ -47,6 +47,7 @@ static int write_text(const char *path, const char *text) {
   size_t len = strlen(text);
   int ok = fwrite(text, 1, len, f) == len;
   ok = (to_stdout ? fflush(f) : fclose(f)) == 0 && ok;
+  if (!ok && to_stdout && spvgen_cli_reader_gone(stdout)) return 0;
   if (!ok) {
     fprintf(stderr, "spvgen dis: %s: write failed\n", to_stdout ? "stdout" : path);
     return 1;

@@ -63,23 +63,13 @@ static const char gemm_flags_help[] =
     "                         else vulkan13\n";
 
 /* Parses one unsigned number; false on junk or overflow. */
-static bool parse_u32(const char *s, uint32_t *out) {
-  if (!s || !*s || *s == '-') return false;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v > 0xFFFFFFFFull) return false;
-  *out = (uint32_t)v;
-  return true;
-}
+static bool parse_u32(const char *s, uint32_t *out) { return spvgen_cli_u32(s, 0, UINT32_MAX, out); }
 
+/* A finite float (alpha, beta, a budget). */
 static bool parse_float(const char *s, float *out) {
-  if (!s || !*s) return false;
-  char *end;
-  errno = 0;
-  float v = strtof(s, &end);
-  if (errno || *end) return false;
-  *out = v;
+  double v;
+  if (!spvgen_cli_number(s, -3.4e38, 3.4e38, &v)) return false;
+  *out = (float)v;
   return true;
 }
 
@@ -170,10 +160,8 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
     return 1;
   }
   if (!strcmp(name, "--seed")) {
-    char *end;
-    errno = 0;
-    g->run.seed = strtoull(v, &end, 0);
-    if (errno || *end || !*v) return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number", v);
+    if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &g->run.seed))
+      return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     return 1;
   }
   if (!strcmp(name, "--alpha") || !strcmp(name, "--beta")) {
@@ -237,13 +225,12 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
     return 1;
   }
   if (!strcmp(name, "--tile")) {
-    unsigned tm, tn, tk;
-    char extra;
-    if (strchr(v, '-') || strchr(v, '+') || sscanf(v, "%ux%ux%u%c", &tm, &tn, &tk, &extra) != 3)
+    uint32_t t[3], nt = 0;
+    if (!spvgen_cli_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
       return spvgen_cli_usage_error(cmd, "--tile: '%s' is not MxNxK (e.g. 128x128x32)", v);
-    d->tile_m = tm;
-    d->tile_n = tn;
-    d->tile_k = tk;
+    d->tile_m = t[0];
+    d->tile_n = t[1];
+    d->tile_k = t[2];
     return 1;
   }
   if (!strcmp(name, "--caps")) {
@@ -541,7 +528,9 @@ static FILE *open_output(const char *path, bool binary) {
 /* Closes f (flushes stdout); 0 ok, 1 after printing why. */
 static int close_output(FILE *f, const char *path) {
   int bad = ferror(f);
-  bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+  bool to_stdout = f == stdout;
+  bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+  if (bad && to_stdout && spvgen_cli_reader_gone(stdout)) return 0;
   if (bad) fprintf(stderr, "spvgen gemm: write to '%s' failed\n", path && strcmp(path, "-") ? path : "stdout");
   return bad ? 1 : 0;
 }

@@ -97,15 +97,7 @@ static void mlp_usage(FILE *o, bool run) {
                 "  --json                 the plan and the weight layout as JSON\n");
 }
 
-static bool parse_u32(const char *s, uint32_t *out) {
-  if (!s || !*s) return false;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno || v > 0xFFFFFFFFull || s[0] == '-') return false;
-  *out = (uint32_t)v;
-  return true;
-}
+static bool parse_u32(const char *s, uint32_t *out) { return spvgen_cli_u32(s, 0, UINT32_MAX, out); }
 
 /* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
  * right; empty: the defaults). */
@@ -124,10 +116,9 @@ static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
     if (i < 4) {
       if (!parse_u32(field, u[i]) || !*u[i]) return false;
     } else {
-      char *end;
-      errno = 0;
-      g->per_level_scale = strtof(field, &end);
-      if (*end || errno || !(g->per_level_scale >= 1.0f)) return false;
+      double scale;
+      if (!spvgen_cli_number(field, 1.0, 1e6, &scale)) return false;
+      g->per_level_scale = (float)scale;
     }
     if (!comma) return true;
     s = comma + 1;
@@ -164,25 +155,16 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     } else if (!strcmp(a, "--out")) {
       if (!parse_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
     } else if (!strcmp(a, "--hidden")) {
-      unsigned w = 0, c = 0;
-      char x;
-      if (sscanf(v, "%u%c%u", &w, &x, &c) == 3 && x == 'x') {
-        g->desc.hidden_width = w;
-        g->desc.hidden_count = c;
-        if (!c) return spvgen_cli_usage_error(cmd, "--hidden %s: the layer count is 0", v);
+      uint32_t wc[2], n = 0;
+      if (strchr(v, 'x')) {
+        if (!spvgen_cli_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
+          return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC with a width and a layer count from 1 to 4294967295", v);
+        g->desc.hidden_width = wc[0];
+        g->desc.hidden_count = wc[1];
       } else {
-        uint32_t n = 0;
-        const char *s = v;
-        while (*s) {
-          char *end;
-          unsigned long wl = strtoul(s, &end, 10);
-          if (end == s || n >= SPVGEN_MLP_MAX_LAYERS - 1 || !wl)
-            return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or a list of up to %u widths", v,
-                                          SPVGEN_MLP_MAX_LAYERS - 1);
-          g->desc.hidden_widths[n++] = (uint32_t)wl;
-          s = *end == ',' ? end + 1 : end;
-          if (*end && *end != ',') return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or W,W,...", v);
-        }
+        if (!spvgen_cli_u32_list(v, ',', 1, UINT32_MAX, g->desc.hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
+          return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or a list of 1 to %u widths W,W,... (each 1 to 4294967295)",
+                                        v, SPVGEN_MLP_MAX_LAYERS - 1);
         g->desc.hidden_count = n;
       }
     } else if (!strcmp(a, "--act") || !strcmp(a, "--out-act")) {
@@ -192,17 +174,23 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (a[2] == 'a') g->desc.activation = act;
       else g->desc.output_activation = act;
     } else if (!strcmp(a, "--leaky-slope")) {
-      g->desc.leaky_slope = strtof(v, NULL);
+      double slope;
+      if (!spvgen_cli_number(v, -1e6, 1e6, &slope))
+        return spvgen_cli_usage_error(cmd, "--leaky-slope: '%s' is not a number from -1e6 to 1e6", v);
+      g->desc.leaky_slope = (float)slope;
     } else if (!strcmp(a, "--encoding")) {
-      unsigned n = 0;
+      uint32_t n = 0;
       if (!strncmp(v, "hashgrid", 8)) {
         if (!parse_hash_grid(v + 8, &g->desc.grid))
           return spvgen_cli_usage_error(cmd, "--encoding '%s': hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]", v);
         g->desc.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
-        n = 0;
-      } else if (sscanf(v, "freq:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
-      else if (sscanf(v, "oneblob:%u", &n) == 1) g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
-      else return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N or hashgrid[:L,F,T,N,S]", v);
+      } else if (!strncmp(v, "freq:", 5) && spvgen_cli_u32(v + 5, 0, UINT32_MAX, &n))
+        g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      else if (!strncmp(v, "oneblob:", 8) && spvgen_cli_u32(v + 8, 0, UINT32_MAX, &n))
+        g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
+      else
+        return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N (N from 0 to 4294967295) or "
+                                      "hashgrid[:L,F,T,N,S]", v);
       g->desc.encoding_size = n;
     } else if (!strcmp(a, "--types")) {
       char wt[16] = "", io[16] = "";
@@ -239,17 +227,17 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (!parse_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
         return spvgen_cli_usage_error(cmd, "--steps: '%s' (1 to %u)", v, MLP_TRAIN_RUN_MAX_STEPS);
     } else if (run && !strcmp(a, "--lr")) {
-      char *end;
-      g->trun.lr = strtof(v, &end);
-      if (*end || !(g->trun.lr > 0)) return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number", v);
+      double lr;
+      if (!spvgen_cli_number(v, 0, 1e6, &lr) || !(lr > 0))
+        return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number (up to 1e6)", v);
+      g->trun.lr = (float)lr;
     } else if ((!run || bench) && !strcmp(a, "--caps")) {
       g->caps_name = v;
     } else if (run && !strcmp(a, "--sample")) {
-      char *end;
-      errno = 0;
-      g->run.sample = strtoull(v, &end, 10);
-      if (!*v || *end || errno || v[0] == '-')
+      uint64_t sample = 0;
+      if (!spvgen_cli_u64(v, false, 0, UINT64_MAX, &sample))
         return spvgen_cli_usage_error(cmd, "--sample: '%s' is not a number of points (0: every point)", v);
+      g->run.sample = sample;
     } else if (bench && !strcmp(a, "--variants")) {
       g->variants = v;
     } else if (bench && !strcmp(a, "--anchor")) {
@@ -257,16 +245,18 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     } else if (!run && !strcmp(a, "-o")) {
       g->output = v;
     } else if (run && !strcmp(a, "--points")) {
-      char *end;
-      g->run.points = strtoull(v, &end, 10);
-      if (*end || !g->run.points) return spvgen_cli_usage_error(cmd, "--points: '%s'", v);
+      uint64_t points;
+      if (!spvgen_cli_u64(v, false, 1, UINT64_MAX, &points))
+        return spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 2^64 - 1", v);
+      g->run.points = points;
     } else if (run && (!strcmp(a, "--repeats") || !strcmp(a, "--warmup") || !strcmp(a, "--warmup-ms"))) {
       if (!parse_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
       if (!strcmp(a, "--repeats")) g->run.repeats = u;
       else if (!strcmp(a, "--warmup")) g->run.warmup = u;
       else g->run.warmup_ms = u;
     } else if (run && !strcmp(a, "--seed")) {
-      g->run.seed = strtoull(v, NULL, 0);
+      if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &g->run.seed))
+        return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       known = false;
     }
@@ -358,7 +348,7 @@ static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel 
   }
   rc |= ferror(f) ? 1 : 0;
   if (f != stdout) rc |= fclose(f) ? 1 : 0;
-  else fflush(f);
+  else if (fflush(f) != 0 || rc) rc = spvgen_cli_reader_gone(f) ? 0 : 1;
   if (rc) fprintf(stderr, "spvgen mlp: write to '%s' failed\n", path);
   else if (!text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, title, k->word_count);
   return rc;
@@ -473,7 +463,7 @@ int spvgen_cmd_mlp(int argc, char **argv) {
   }
   rc |= ferror(f) ? 1 : 0;
   if (f != stdout) rc |= fclose(f) ? 1 : 0;
-  else fflush(f);
+  else if (fflush(f) != 0 || rc) rc = spvgen_cli_reader_gone(f) ? 0 : 1;
   if (!rc && !text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, plan.name, k.word_count);
   if (rc) fprintf(stderr, "spvgen mlp: write to '%s' failed\n", path);
   spvgen_kernel_free(&k);
@@ -798,23 +788,17 @@ int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *o
       break;
     }
     const char *v = argv[++i];
-    char *end = NULL;
     if (!strcmp(a, "--cache")) {
       out->cache = v;
     } else if (!strcmp(a, "--budget")) {
-      errno = 0;
-      out->budget_seconds = strtod(v, &end);
-      if (!*v || *end || errno || !(out->budget_seconds > 0))
+      if (!spvgen_cli_number(v, 0, 1e9, &out->budget_seconds) || !(out->budget_seconds > 0))
         rc = spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
     } else if (!strcmp(a, "--points")) {
-      errno = 0;
-      out->points = strtoull(v, &end, 10);
-      if (!*v || *end || errno || v[0] == '-' || !out->points || out->points > 0xFFFFFFFFull)
+      if (!spvgen_cli_u64(v, false, 1, 0xFFFFFFFFull, &out->points))
         rc = spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 4294967295", v);
     } else if (!strcmp(a, "--seed")) {
-      errno = 0;
-      out->seed = strtoull(v, &end, 0);
-      if (!*v || *end || errno) rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number", v);
+      if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &out->seed))
+        rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       uint32_t u = 0;
       if (!parse_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);

@@ -207,10 +207,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       }
       else if (!strcmp(a, "--device")) device = v;
       else {
-        char *end;
-        unsigned long s = strtoul(v, &end, 10);
-        if (*end || !*v || s > 1000000) return spvgen_cli_usage_error("bench trace", "--sample: '%s' is not a count", v);
-        sample = (uint32_t)s;
+        if (!spvgen_cli_u32(v, 0, 1000000, &sample))
+          return spvgen_cli_usage_error("bench trace", "--sample: '%s' is not a count from 0 to 1000000", v);
       }
     } else if (a[0] == '-') {
       return spvgen_cli_usage_error("bench trace", "unknown option '%s'", a);

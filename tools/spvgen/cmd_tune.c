@@ -5,6 +5,7 @@
  * (`tune export FILE`, `tune import FILE`). The cache is spvgen/tune.h's. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,8 @@ static void tune_usage(FILE *o) {
           "usage: spvgen tune gemm [gemm flags] [--budget SECONDS] [--cache FILE]\n"
           "       spvgen tune mlp [mlp flags] [--points N] [--budget SECONDS] [--cache FILE]\n"
           "       spvgen tune --list [--cache FILE]\n"
-          "       spvgen tune export FILE [--cache FILE]\n"
-          "       spvgen tune import FILE [--cache FILE]\n\n"
+          "       spvgen tune export FILE [--cache FILE]   (FILE - : standard output)\n"
+          "       spvgen tune import FILE [--cache FILE]   (FILE - : standard input)\n\n"
           "gemm     times every candidate plan on the first Vulkan device, checks each one's\n"
           "         output, prints the table and stores the fastest in the cache\n"
           "         (`spvgen tune gemm --help` lists the flags)\n"
@@ -204,6 +205,33 @@ static int tune_list(const char *path) {
   return 0;
 }
 
+/* "-": the cache text to standard output (export) or from standard input (import),
+ * through the in-memory forms of spvgen/tune.h. */
+static spvgen_status export_stdout(const spvgen_tune_cache *c, uint32_t *n, char *msg, size_t size) {
+  char *text = NULL;
+  size_t len = 0;
+  spvgen_status st = spvgen_tune_cache_export_text(c, &text, &len, n, msg, size);
+  if (st == SPVGEN_OK && (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)) {
+    snprintf(msg, size, "writing standard output failed: %s", strerror(errno));
+    st = SPVGEN_ERROR_IO;
+  }
+  spvgen_tune_free_text(text);
+  return st;
+}
+
+static spvgen_status import_stdin(spvgen_tune_cache *c, uint32_t *n, char *msg, size_t size) {
+  enum { MAX = 16 << 20 }; /* the library's limit for a cache (docs/tune.md) */
+  char *buf = malloc(MAX + 1);
+  if (!buf) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  size_t len = fread(buf, 1, MAX + 1, stdin);
+  spvgen_status st;
+  if (ferror(stdin)) st = (snprintf(msg, size, "reading standard input failed: %s", strerror(errno)), SPVGEN_ERROR_IO);
+  else if (len > MAX) st = (snprintf(msg, size, "standard input is over the 16 MiB a tune cache may have"), SPVGEN_ERROR_IO);
+  else st = spvgen_tune_cache_import_text(c, buf, len, n, msg, size);
+  free(buf);
+  return st;
+}
+
 static int tune_transfer(bool export_, const char *file, const char *path) {
   const char *cmd = export_ ? "tune export" : "tune import";
   spvgen_tune_cache *c = open_cache(cmd, path);
@@ -211,17 +239,22 @@ static int tune_transfer(bool export_, const char *file, const char *path) {
   char msg[1024];
   uint32_t n = 0;
   int rc = 0;
-  spvgen_status st = export_ ? spvgen_tune_cache_export(c, file, &n, msg, sizeof msg)
-                             : spvgen_tune_cache_import(c, file, &n, msg, sizeof msg);
+  bool dash = !strcmp(file, "-");
+  spvgen_status st = export_ ? (dash ? export_stdout(c, &n, msg, sizeof msg)
+                                     : spvgen_tune_cache_export(c, file, &n, msg, sizeof msg))
+                             : (dash ? import_stdin(c, &n, msg, sizeof msg)
+                                     : spvgen_tune_cache_import(c, file, &n, msg, sizeof msg));
   if (st != SPVGEN_OK) {
     fprintf(stderr, "spvgen %s: %s\n", cmd, msg);
     rc = 1;
   } else {
     if (msg[0]) fprintf(stderr, "spvgen %s: warning: %s\n", cmd, msg);
     if (!export_) rc = save_cache(cmd, c);
+    /* The summary goes to stderr when the entries themselves went to stdout. */
     if (!rc)
-      printf("%s %u entr%s %s %s\n", export_ ? "exported" : "imported", n, n == 1 ? "y" : "ies",
-             export_ ? "to" : "into", export_ ? file : spvgen_tune_cache_path(c));
+      fprintf(export_ && dash ? stderr : stdout, "%s %u entr%s %s %s\n", export_ ? "exported" : "imported", n,
+              n == 1 ? "y" : "ies", export_ ? "to" : "into",
+              export_ ? (dash ? "standard output" : file) : spvgen_tune_cache_path(c));
   }
   spvgen_tune_cache_close(c);
   return rc;

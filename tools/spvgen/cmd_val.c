@@ -103,7 +103,7 @@ int spvgen_cmd_val(int argc, char **argv) {
   int failed = 0;
   for (int i = 0; i < nfiles; i++) failed |= validate_file(files[i], &options);
   free(files);
-  if (fflush(stdout) != 0) {
+  if (fflush(stdout) != 0 && !spvgen_cli_reader_gone(stdout)) {
     fprintf(stderr, "spvgen val: cannot write to stdout\n");
     return 1;
   }

@@ -15,13 +15,22 @@
 #include <sys/stat.h>
 
 #include "cmds.h"
+#include "spvgen/check.h"
 
 #define SPIRV_MAGIC 0x07230203u
 #define SPIRV_MAGIC_SWAPPED 0x03022307u /* a big-endian module; SPIRV-Tools reads it */
 #define HEADER_BYTES 20u
-/* Far beyond any real module; keeps a mistaken path (a disk image, /dev/zero) from
- * eating all memory. */
-#define MAX_BYTES ((size_t)1 << 30)
+/* The largest module the check layer takes (spvgen/check.h: SPVGEN_VALIDATE_MAX_WORDS,
+ * 4 MiB): a larger file is refused by its size before it is read, and a pipe is read no
+ * further than that, so a mistaken path (a disk image, /dev/zero) costs nothing. */
+#define MAX_BYTES (SPVGEN_VALIDATE_MAX_WORDS * 4)
+
+static bool reader_gone;
+
+bool spvgen_cli_reader_gone(FILE *f) {
+  if (f == stdout && errno == EPIPE) reader_gone = true;
+  return reader_gone && f == stdout;
+}
 
 int spvgen_cli_usage_error(const char *command, const char *fmt, ...) {
   va_list ap;
@@ -93,6 +102,15 @@ int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count) {
     fclose(f);
     return 1;
   }
+  if (!from_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+      (uint64_t)st.st_size > MAX_BYTES) {
+    fprintf(stderr,
+            "spvgen: %s: %lld bytes is over the %zu MiB a module may have "
+            "(SPVGEN_VALIDATE_MAX_WORDS); not read\n",
+            path, (long long)st.st_size, MAX_BYTES >> 20);
+    fclose(f);
+    return 1;
+  }
   unsigned char *bytes = NULL;
   size_t size = 0;
   errno = 0;
@@ -100,7 +118,9 @@ int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count) {
   if (!from_stdin) fclose(f);
   if (err) {
     if (err == EFBIG)
-      fprintf(stderr, "spvgen: %s: larger than %zu MiB, not a plausible SPIR-V module\n",
+      fprintf(stderr,
+              "spvgen: %s: larger than the %zu MiB a module may have "
+              "(SPVGEN_VALIDATE_MAX_WORDS)\n",
               path, MAX_BYTES >> 20);
     else
       fprintf(stderr, "spvgen: %s: cannot read: %s\n", path, strerror(err));

@@ -1,4 +1,12 @@
-/* tools/spvgen/main.c — the spvgen command line: dispatches to a subcommand. */
+/* tools/spvgen/main.c — the spvgen command line: dispatches to a subcommand, and owns
+ * what every subcommand shares about standard output: each write is checked (a full disk
+ * or /dev/full is exit 1 with the error, whatever the subcommand), and a reader that goes
+ * away early (`spvgen dis x.spv | head -1`) ends the command quietly with exit 0:
+ * SIGPIPE is ignored, so a write fails with EPIPE instead of killing the process (exit
+ * 141), and EPIPE means the reader has what it wanted (docs/cli.md, "Output"). */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +48,7 @@ static void usage(FILE *out) {
                "\nexit status: 0 ok, 1 failure, 2 usage error\n");
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -54,4 +62,29 @@ int main(int argc, char **argv) {
   fprintf(stderr, "spvgen: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return 2;
+}
+
+/* The exit status once stdout is flushed and closed: rc, or 1 with the error when a
+ * write to stdout failed (and the command did not fail already); rc when the reader went
+ * away (EPIPE). */
+static int finish_stdout(int rc) {
+  errno = 0;
+  bool failed = fflush(stdout) != 0 || ferror(stdout);
+  int err = errno;
+  if (fclose(stdout) != 0 && !failed) {
+    failed = true;
+    err = errno;
+  }
+  if (!failed || err == EPIPE || spvgen_cli_reader_gone(stdout)) return rc;
+  if (rc == 0) {
+    fprintf(stderr, "spvgen: writing standard output failed: %s\n",
+            err ? strerror(err) : "an earlier write failed");
+    return 1;
+  }
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  signal(SIGPIPE, SIG_IGN);
+  return finish_stdout(dispatch(argc, argv));
 }

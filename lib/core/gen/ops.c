@@ -17,13 +17,13 @@ void spvgen_op_source_continued(spvgen_module *m, const char *continued_source) 
   sg_pack_end(&pk_, 2);
 }
 
-void spvgen_op_source(spvgen_module *m, uint32_t source_language, uint32_t version, uint32_t file, const char *source) {
+void spvgen_op_source(spvgen_module *m, uint32_t source_language, uint32_t version, uint32_t file_id, const char *source) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_source")) return;
   sg_pack_word(&pk_, source_language);
   sg_pack_word(&pk_, version);
-  if ((file != 0) || (source != NULL)) {
-    sg_pack_word(&pk_, file);
+  if ((file_id != 0) || (source != NULL)) {
+    sg_pack_word(&pk_, file_id);
   }
   if ((source != NULL)) {
     sg_pack_string(&pk_, source);
@@ -38,18 +38,18 @@ void spvgen_op_source_extension(spvgen_module *m, const char *extension) {
   sg_pack_end(&pk_, 4);
 }
 
-void spvgen_op_name(spvgen_module *m, uint32_t target, const char *name) {
+void spvgen_op_name(spvgen_module *m, uint32_t target_id, const char *name) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_name")) return;
-  sg_pack_word(&pk_, target);
+  sg_pack_word(&pk_, target_id);
   sg_pack_string(&pk_, name);
   sg_pack_end(&pk_, 5);
 }
 
-void spvgen_op_member_name(spvgen_module *m, uint32_t type, uint32_t member, const char *name) {
+void spvgen_op_member_name(spvgen_module *m, uint32_t type_id, uint32_t member, const char *name) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_member_name")) return;
-  sg_pack_word(&pk_, type);
+  sg_pack_word(&pk_, type_id);
   sg_pack_word(&pk_, member);
   sg_pack_string(&pk_, name);
   sg_pack_end(&pk_, 6);
@@ -63,8 +63,8 @@ uint32_t spvgen_op_string(spvgen_module *m, const char *string) {
   return sg_pack_end(&pk_, 7);
 }
 
-void spvgen_op_line(spvgen_module *m, uint32_t file, uint32_t line, uint32_t column) {
-  uint32_t w_[3] = {file, line, column};
+void spvgen_op_line(spvgen_module *m, uint32_t file_id, uint32_t line, uint32_t column) {
+  uint32_t w_[3] = {file_id, line, column};
   sg_inst(m, "spvgen_op_line", 8, w_, 3);
 }
 
@@ -83,14 +83,14 @@ uint32_t spvgen_op_ext_inst_import(spvgen_module *m, const char *name) {
   return sg_pack_end(&pk_, 11);
 }
 
-uint32_t spvgen_op_ext_inst(spvgen_module *m, uint32_t result_type, uint32_t set, uint32_t instruction, const uint32_t *operand_1, uint32_t operand_1_count) {
+uint32_t spvgen_op_ext_inst(spvgen_module *m, uint32_t result_type, uint32_t set_id, uint32_t instruction, const uint32_t *operand_1_ids, uint32_t operand_1_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_ext_inst")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, set);
+  sg_pack_word(&pk_, set_id);
   sg_pack_word(&pk_, instruction);
-  sg_pack_words(&pk_, operand_1, operand_1_count);
+  sg_pack_words(&pk_, operand_1_ids, operand_1_ids_count);
   return sg_pack_end(&pk_, 12);
 }
 
@@ -99,20 +99,20 @@ void spvgen_op_memory_model(spvgen_module *m, uint32_t addressing_model, uint32_
   sg_inst(m, "spvgen_op_memory_model", 14, w_, 2);
 }
 
-void spvgen_op_entry_point(spvgen_module *m, uint32_t execution_model, uint32_t entry_point, const char *name, const uint32_t *interface, uint32_t interface_count) {
+void spvgen_op_entry_point(spvgen_module *m, uint32_t execution_model, uint32_t entry_point_id, const char *name, const uint32_t *interface_ids, uint32_t interface_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_entry_point")) return;
   sg_pack_word(&pk_, execution_model);
-  sg_pack_word(&pk_, entry_point);
+  sg_pack_word(&pk_, entry_point_id);
   sg_pack_string(&pk_, name);
-  sg_pack_words(&pk_, interface, interface_count);
+  sg_pack_words(&pk_, interface_ids, interface_ids_count);
   sg_pack_end(&pk_, 15);
 }
 
-void spvgen_op_execution_mode(spvgen_module *m, uint32_t entry_point, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count) {
+void spvgen_op_execution_mode(spvgen_module *m, uint32_t entry_point_id, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_execution_mode")) return;
-  sg_pack_word(&pk_, entry_point);
+  sg_pack_word(&pk_, entry_point_id);
   sg_pack_word(&pk_, mode);
   sg_pack_words(&pk_, mode_args, mode_args_count);
   sg_pack_end(&pk_, 16);
@@ -149,21 +149,21 @@ uint32_t spvgen_op_type_float(spvgen_module *m, uint32_t width, uint32_t floatin
   return sg_pack_end(&pk_, 22);
 }
 
-uint32_t spvgen_op_type_vector(spvgen_module *m, uint32_t component_type, uint32_t component_count) {
-  uint32_t w_[3] = {0, component_type, component_count};
+uint32_t spvgen_op_type_vector(spvgen_module *m, uint32_t component_type_id, uint32_t component_count) {
+  uint32_t w_[3] = {0, component_type_id, component_count};
   return sg_inst(m, "spvgen_op_type_vector", 23, w_, 3);
 }
 
-uint32_t spvgen_op_type_matrix(spvgen_module *m, uint32_t column_type, uint32_t column_count) {
-  uint32_t w_[3] = {0, column_type, column_count};
+uint32_t spvgen_op_type_matrix(spvgen_module *m, uint32_t column_type_id, uint32_t column_count) {
+  uint32_t w_[3] = {0, column_type_id, column_count};
   return sg_inst(m, "spvgen_op_type_matrix", 24, w_, 3);
 }
 
-uint32_t spvgen_op_type_image(spvgen_module *m, uint32_t sampled_type, uint32_t dim, uint32_t depth, uint32_t arrayed, uint32_t ms, uint32_t sampled, uint32_t image_format, uint32_t access_qualifier) {
+uint32_t spvgen_op_type_image(spvgen_module *m, uint32_t sampled_type_id, uint32_t dim, uint32_t depth, uint32_t arrayed, uint32_t ms, uint32_t sampled, uint32_t image_format, uint32_t access_qualifier) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_type_image")) return 0;
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_type);
+  sg_pack_word(&pk_, sampled_type_id);
   sg_pack_word(&pk_, dim);
   sg_pack_word(&pk_, depth);
   sg_pack_word(&pk_, arrayed);
@@ -181,26 +181,26 @@ uint32_t spvgen_op_type_sampler(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_type_sampler", 26, w_, 1);
 }
 
-uint32_t spvgen_op_type_sampled_image(spvgen_module *m, uint32_t image_type) {
-  uint32_t w_[2] = {0, image_type};
+uint32_t spvgen_op_type_sampled_image(spvgen_module *m, uint32_t image_type_id) {
+  uint32_t w_[2] = {0, image_type_id};
   return sg_inst(m, "spvgen_op_type_sampled_image", 27, w_, 2);
 }
 
-uint32_t spvgen_op_type_array(spvgen_module *m, uint32_t element_type, uint32_t length) {
-  uint32_t w_[3] = {0, element_type, length};
+uint32_t spvgen_op_type_array(spvgen_module *m, uint32_t element_type_id, uint32_t length_id) {
+  uint32_t w_[3] = {0, element_type_id, length_id};
   return sg_inst(m, "spvgen_op_type_array", 28, w_, 3);
 }
 
-uint32_t spvgen_op_type_runtime_array(spvgen_module *m, uint32_t element_type) {
-  uint32_t w_[2] = {0, element_type};
+uint32_t spvgen_op_type_runtime_array(spvgen_module *m, uint32_t element_type_id) {
+  uint32_t w_[2] = {0, element_type_id};
   return sg_inst(m, "spvgen_op_type_runtime_array", 29, w_, 2);
 }
 
-uint32_t spvgen_op_type_struct(spvgen_module *m, const uint32_t *member_0_type, uint32_t member_0_type_count) {
+uint32_t spvgen_op_type_struct(spvgen_module *m, const uint32_t *member_0_type_ids, uint32_t member_0_type_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_type_struct")) return 0;
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, member_0_type, member_0_type_count);
+  sg_pack_words(&pk_, member_0_type_ids, member_0_type_ids_count);
   return sg_pack_end(&pk_, 30);
 }
 
@@ -212,17 +212,17 @@ uint32_t spvgen_op_type_opaque(spvgen_module *m, const char *the_name_of_the_opa
   return sg_pack_end(&pk_, 31);
 }
 
-uint32_t spvgen_op_type_pointer(spvgen_module *m, uint32_t storage_class, uint32_t type) {
-  uint32_t w_[3] = {0, storage_class, type};
+uint32_t spvgen_op_type_pointer(spvgen_module *m, uint32_t storage_class, uint32_t type_id) {
+  uint32_t w_[3] = {0, storage_class, type_id};
   return sg_inst(m, "spvgen_op_type_pointer", 32, w_, 3);
 }
 
-uint32_t spvgen_op_type_function(spvgen_module *m, uint32_t return_type, const uint32_t *parameter_0_type, uint32_t parameter_0_type_count) {
+uint32_t spvgen_op_type_function(spvgen_module *m, uint32_t return_type_id, const uint32_t *parameter_0_type_ids, uint32_t parameter_0_type_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_type_function")) return 0;
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, return_type);
-  sg_pack_words(&pk_, parameter_0_type, parameter_0_type_count);
+  sg_pack_word(&pk_, return_type_id);
+  sg_pack_words(&pk_, parameter_0_type_ids, parameter_0_type_ids_count);
   return sg_pack_end(&pk_, 33);
 }
 
@@ -251,8 +251,8 @@ uint32_t spvgen_op_type_pipe(spvgen_module *m, uint32_t qualifier) {
   return sg_inst(m, "spvgen_op_type_pipe", 38, w_, 2);
 }
 
-void spvgen_op_type_forward_pointer(spvgen_module *m, uint32_t pointer_type, uint32_t storage_class) {
-  uint32_t w_[2] = {pointer_type, storage_class};
+void spvgen_op_type_forward_pointer(spvgen_module *m, uint32_t pointer_type_id, uint32_t storage_class) {
+  uint32_t w_[2] = {pointer_type_id, storage_class};
   sg_inst(m, "spvgen_op_type_forward_pointer", 39, w_, 2);
 }
 
@@ -275,12 +275,12 @@ uint32_t spvgen_op_constant(spvgen_module *m, uint32_t result_type, const uint32
   return sg_pack_end(&pk_, 43);
 }
 
-uint32_t spvgen_op_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count) {
+uint32_t spvgen_op_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_constant_composite")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, constituents, constituents_count);
+  sg_pack_words(&pk_, constituents_ids, constituents_ids_count);
   return sg_pack_end(&pk_, 44);
 }
 
@@ -313,12 +313,12 @@ uint32_t spvgen_op_spec_constant(spvgen_module *m, uint32_t result_type, const u
   return sg_pack_end(&pk_, 50);
 }
 
-uint32_t spvgen_op_spec_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count) {
+uint32_t spvgen_op_spec_constant_composite(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_spec_constant_composite")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, constituents, constituents_count);
+  sg_pack_words(&pk_, constituents_ids, constituents_ids_count);
   return sg_pack_end(&pk_, 51);
 }
 
@@ -327,8 +327,8 @@ uint32_t spvgen_op_spec_constant_op(spvgen_module *m, uint32_t result_type, uint
   return sg_inst(m, "spvgen_op_spec_constant_op", 52, w_, 3);
 }
 
-uint32_t spvgen_op_function(spvgen_module *m, uint32_t result_type, uint32_t function_control, uint32_t function_type) {
-  uint32_t w_[4] = {result_type, 0, function_control, function_type};
+uint32_t spvgen_op_function(spvgen_module *m, uint32_t result_type, uint32_t function_control, uint32_t function_type_id) {
+  uint32_t w_[4] = {result_type, 0, function_control, function_type_id};
   return sg_inst(m, "spvgen_op_function", 54, w_, 4);
 }
 
@@ -341,39 +341,39 @@ void spvgen_op_function_end(spvgen_module *m) {
   sg_inst(m, "spvgen_op_function_end", 56, NULL, 0);
 }
 
-uint32_t spvgen_op_function_call(spvgen_module *m, uint32_t result_type, uint32_t function, const uint32_t *argument_0, uint32_t argument_0_count) {
+uint32_t spvgen_op_function_call(spvgen_module *m, uint32_t result_type, uint32_t function_id, const uint32_t *argument_0_ids, uint32_t argument_0_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_function_call")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, function);
-  sg_pack_words(&pk_, argument_0, argument_0_count);
+  sg_pack_word(&pk_, function_id);
+  sg_pack_words(&pk_, argument_0_ids, argument_0_ids_count);
   return sg_pack_end(&pk_, 57);
 }
 
-uint32_t spvgen_op_variable(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t initializer) {
+uint32_t spvgen_op_variable(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t initializer_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_variable")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
   sg_pack_word(&pk_, storage_class);
-  if ((initializer != 0)) {
-    sg_pack_word(&pk_, initializer);
+  if ((initializer_id != 0)) {
+    sg_pack_word(&pk_, initializer_id);
   }
   return sg_pack_end(&pk_, 59);
 }
 
-uint32_t spvgen_op_image_texel_pointer(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t sample) {
-  uint32_t w_[5] = {result_type, 0, image, coordinate, sample};
+uint32_t spvgen_op_image_texel_pointer(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t sample_id) {
+  uint32_t w_[5] = {result_type, 0, image_id, coordinate_id, sample_id};
   return sg_inst(m, "spvgen_op_image_texel_pointer", 60, w_, 5);
 }
 
-uint32_t spvgen_op_load(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+uint32_t spvgen_op_load(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_load")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, pointer);
+  sg_pack_word(&pk_, pointer_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -381,11 +381,11 @@ uint32_t spvgen_op_load(spvgen_module *m, uint32_t result_type, uint32_t pointer
   return sg_pack_end(&pk_, 61);
 }
 
-void spvgen_op_store(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+void spvgen_op_store(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_store")) return;
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, object);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, object_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -393,11 +393,11 @@ void spvgen_op_store(spvgen_module *m, uint32_t pointer, uint32_t object, uint32
   sg_pack_end(&pk_, 62);
 }
 
-void spvgen_op_copy_memory(spvgen_module *m, uint32_t target, uint32_t source, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count) {
+void spvgen_op_copy_memory(spvgen_module *m, uint32_t target_id, uint32_t source_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_copy_memory")) return;
-  sg_pack_word(&pk_, target);
-  sg_pack_word(&pk_, source);
+  sg_pack_word(&pk_, target_id);
+  sg_pack_word(&pk_, source_id);
   if (((memory_access != 0 || memory_access_args_count != 0)) || ((memory_access2 != 0 || memory_access2_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -409,12 +409,12 @@ void spvgen_op_copy_memory(spvgen_module *m, uint32_t target, uint32_t source, u
   sg_pack_end(&pk_, 63);
 }
 
-void spvgen_op_copy_memory_sized(spvgen_module *m, uint32_t target, uint32_t source, uint32_t size, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count) {
+void spvgen_op_copy_memory_sized(spvgen_module *m, uint32_t target_id, uint32_t source_id, uint32_t size_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count, uint32_t memory_access2, const uint32_t *memory_access2_args, uint32_t memory_access2_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_copy_memory_sized")) return;
-  sg_pack_word(&pk_, target);
-  sg_pack_word(&pk_, source);
-  sg_pack_word(&pk_, size);
+  sg_pack_word(&pk_, target_id);
+  sg_pack_word(&pk_, source_id);
+  sg_pack_word(&pk_, size_id);
   if (((memory_access != 0 || memory_access_args_count != 0)) || ((memory_access2 != 0 || memory_access2_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -426,71 +426,71 @@ void spvgen_op_copy_memory_sized(spvgen_module *m, uint32_t target, uint32_t sou
   sg_pack_end(&pk_, 64);
 }
 
-uint32_t spvgen_op_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_access_chain")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 65);
 }
 
-uint32_t spvgen_op_in_bounds_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_in_bounds_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_in_bounds_access_chain")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 66);
 }
 
-uint32_t spvgen_op_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_ptr_access_chain")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base);
-  sg_pack_word(&pk_, element);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_word(&pk_, element_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 67);
 }
 
-uint32_t spvgen_op_array_length(spvgen_module *m, uint32_t result_type, uint32_t structure, uint32_t array_member) {
-  uint32_t w_[4] = {result_type, 0, structure, array_member};
+uint32_t spvgen_op_array_length(spvgen_module *m, uint32_t result_type, uint32_t structure_id, uint32_t array_member) {
+  uint32_t w_[4] = {result_type, 0, structure_id, array_member};
   return sg_inst(m, "spvgen_op_array_length", 68, w_, 4);
 }
 
-uint32_t spvgen_op_generic_ptr_mem_semantics(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_generic_ptr_mem_semantics(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_generic_ptr_mem_semantics", 69, w_, 3);
 }
 
-uint32_t spvgen_op_in_bounds_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_in_bounds_ptr_access_chain(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_in_bounds_ptr_access_chain")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base);
-  sg_pack_word(&pk_, element);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_word(&pk_, element_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 70);
 }
 
-void spvgen_op_decorate(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_decorate(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_decorate")) return;
-  sg_pack_word(&pk_, target);
+  sg_pack_word(&pk_, target_id);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
   sg_pack_end(&pk_, 71);
 }
 
-void spvgen_op_member_decorate(spvgen_module *m, uint32_t structure_type, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_member_decorate(spvgen_module *m, uint32_t structure_type_id, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_member_decorate")) return;
-  sg_pack_word(&pk_, structure_type);
+  sg_pack_word(&pk_, structure_type_id);
   sg_pack_word(&pk_, member);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
@@ -502,95 +502,95 @@ uint32_t spvgen_op_decoration_group(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_decoration_group", 73, w_, 1);
 }
 
-void spvgen_op_group_decorate(spvgen_module *m, uint32_t decoration_group, const uint32_t *targets, uint32_t targets_count) {
+void spvgen_op_group_decorate(spvgen_module *m, uint32_t decoration_group_id, const uint32_t *targets_ids, uint32_t targets_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_decorate")) return;
-  sg_pack_word(&pk_, decoration_group);
-  sg_pack_words(&pk_, targets, targets_count);
+  sg_pack_word(&pk_, decoration_group_id);
+  sg_pack_words(&pk_, targets_ids, targets_ids_count);
   sg_pack_end(&pk_, 74);
 }
 
-void spvgen_op_group_member_decorate(spvgen_module *m, uint32_t decoration_group, const uint32_t *targets, uint32_t targets_count) {
+void spvgen_op_group_member_decorate(spvgen_module *m, uint32_t decoration_group_id, const uint32_t *targets, uint32_t targets_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_member_decorate")) return;
-  sg_pack_word(&pk_, decoration_group);
+  sg_pack_word(&pk_, decoration_group_id);
   sg_pack_words(&pk_, targets, targets_count);
   sg_pack_end(&pk_, 75);
 }
 
-uint32_t spvgen_op_vector_extract_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t index) {
-  uint32_t w_[4] = {result_type, 0, vector, index};
+uint32_t spvgen_op_vector_extract_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t index_id) {
+  uint32_t w_[4] = {result_type, 0, vector_id, index_id};
   return sg_inst(m, "spvgen_op_vector_extract_dynamic", 77, w_, 4);
 }
 
-uint32_t spvgen_op_vector_insert_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t component, uint32_t index) {
-  uint32_t w_[5] = {result_type, 0, vector, component, index};
+uint32_t spvgen_op_vector_insert_dynamic(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t component_id, uint32_t index_id) {
+  uint32_t w_[5] = {result_type, 0, vector_id, component_id, index_id};
   return sg_inst(m, "spvgen_op_vector_insert_dynamic", 78, w_, 5);
 }
 
-uint32_t spvgen_op_vector_shuffle(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, const uint32_t *components, uint32_t components_count) {
+uint32_t spvgen_op_vector_shuffle(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, const uint32_t *components, uint32_t components_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_vector_shuffle")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   sg_pack_words(&pk_, components, components_count);
   return sg_pack_end(&pk_, 79);
 }
 
-uint32_t spvgen_op_composite_construct(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count) {
+uint32_t spvgen_op_composite_construct(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_composite_construct")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, constituents, constituents_count);
+  sg_pack_words(&pk_, constituents_ids, constituents_ids_count);
   return sg_pack_end(&pk_, 80);
 }
 
-uint32_t spvgen_op_composite_extract(spvgen_module *m, uint32_t result_type, uint32_t composite, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_composite_extract(spvgen_module *m, uint32_t result_type, uint32_t composite_id, const uint32_t *indexes, uint32_t indexes_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_composite_extract")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, composite);
+  sg_pack_word(&pk_, composite_id);
   sg_pack_words(&pk_, indexes, indexes_count);
   return sg_pack_end(&pk_, 81);
 }
 
-uint32_t spvgen_op_composite_insert(spvgen_module *m, uint32_t result_type, uint32_t object, uint32_t composite, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_composite_insert(spvgen_module *m, uint32_t result_type, uint32_t object_id, uint32_t composite_id, const uint32_t *indexes, uint32_t indexes_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_composite_insert")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, object);
-  sg_pack_word(&pk_, composite);
+  sg_pack_word(&pk_, object_id);
+  sg_pack_word(&pk_, composite_id);
   sg_pack_words(&pk_, indexes, indexes_count);
   return sg_pack_end(&pk_, 82);
 }
 
-uint32_t spvgen_op_copy_object(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_copy_object(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_copy_object", 83, w_, 3);
 }
 
-uint32_t spvgen_op_transpose(spvgen_module *m, uint32_t result_type, uint32_t matrix) {
-  uint32_t w_[3] = {result_type, 0, matrix};
+uint32_t spvgen_op_transpose(spvgen_module *m, uint32_t result_type, uint32_t matrix_id) {
+  uint32_t w_[3] = {result_type, 0, matrix_id};
   return sg_inst(m, "spvgen_op_transpose", 84, w_, 3);
 }
 
-uint32_t spvgen_op_sampled_image(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t sampler) {
-  uint32_t w_[4] = {result_type, 0, image, sampler};
+uint32_t spvgen_op_sampled_image(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t sampler_id) {
+  uint32_t w_[4] = {result_type, 0, image_id, sampler_id};
   return sg_inst(m, "spvgen_op_sampled_image", 86, w_, 4);
 }
 
-uint32_t spvgen_op_image_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -598,26 +598,26 @@ uint32_t spvgen_op_image_sample_implicit_lod(spvgen_module *m, uint32_t result_t
   return sg_pack_end(&pk_, 87);
 }
 
-uint32_t spvgen_op_image_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 88);
 }
 
-uint32_t spvgen_op_image_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_dref_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -625,26 +625,26 @@ uint32_t spvgen_op_image_sample_dref_implicit_lod(spvgen_module *m, uint32_t res
   return sg_pack_end(&pk_, 89);
 }
 
-uint32_t spvgen_op_image_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_dref_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 90);
 }
 
-uint32_t spvgen_op_image_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_proj_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -652,26 +652,26 @@ uint32_t spvgen_op_image_sample_proj_implicit_lod(spvgen_module *m, uint32_t res
   return sg_pack_end(&pk_, 91);
 }
 
-uint32_t spvgen_op_image_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_proj_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 92);
 }
 
-uint32_t spvgen_op_image_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_proj_dref_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -679,26 +679,26 @@ uint32_t spvgen_op_image_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_
   return sg_pack_end(&pk_, 93);
 }
 
-uint32_t spvgen_op_image_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_proj_dref_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 94);
 }
 
-uint32_t spvgen_op_image_fetch(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_fetch(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_fetch")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -706,14 +706,14 @@ uint32_t spvgen_op_image_fetch(spvgen_module *m, uint32_t result_type, uint32_t 
   return sg_pack_end(&pk_, 95);
 }
 
-uint32_t spvgen_op_image_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t component, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t component_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_gather")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, component);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, component_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -721,14 +721,14 @@ uint32_t spvgen_op_image_gather(spvgen_module *m, uint32_t result_type, uint32_t
   return sg_pack_end(&pk_, 96);
 }
 
-uint32_t spvgen_op_image_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_dref_gather")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -736,13 +736,13 @@ uint32_t spvgen_op_image_dref_gather(spvgen_module *m, uint32_t result_type, uin
   return sg_pack_end(&pk_, 97);
 }
 
-uint32_t spvgen_op_image_read(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_read(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_read")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -750,12 +750,12 @@ uint32_t spvgen_op_image_read(spvgen_module *m, uint32_t result_type, uint32_t i
   return sg_pack_end(&pk_, 98);
 }
 
-void spvgen_op_image_write(spvgen_module *m, uint32_t image, uint32_t coordinate, uint32_t texel, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+void spvgen_op_image_write(spvgen_module *m, uint32_t image_id, uint32_t coordinate_id, uint32_t texel_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_write")) return;
-  sg_pack_word(&pk_, image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, texel);
+  sg_pack_word(&pk_, image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, texel_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -763,553 +763,553 @@ void spvgen_op_image_write(spvgen_module *m, uint32_t image, uint32_t coordinate
   sg_pack_end(&pk_, 99);
 }
 
-uint32_t spvgen_op_image(spvgen_module *m, uint32_t result_type, uint32_t sampled_image) {
-  uint32_t w_[3] = {result_type, 0, sampled_image};
+uint32_t spvgen_op_image(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id) {
+  uint32_t w_[3] = {result_type, 0, sampled_image_id};
   return sg_inst(m, "spvgen_op_image", 100, w_, 3);
 }
 
-uint32_t spvgen_op_image_query_format(spvgen_module *m, uint32_t result_type, uint32_t image) {
-  uint32_t w_[3] = {result_type, 0, image};
+uint32_t spvgen_op_image_query_format(spvgen_module *m, uint32_t result_type, uint32_t image_id) {
+  uint32_t w_[3] = {result_type, 0, image_id};
   return sg_inst(m, "spvgen_op_image_query_format", 101, w_, 3);
 }
 
-uint32_t spvgen_op_image_query_order(spvgen_module *m, uint32_t result_type, uint32_t image) {
-  uint32_t w_[3] = {result_type, 0, image};
+uint32_t spvgen_op_image_query_order(spvgen_module *m, uint32_t result_type, uint32_t image_id) {
+  uint32_t w_[3] = {result_type, 0, image_id};
   return sg_inst(m, "spvgen_op_image_query_order", 102, w_, 3);
 }
 
-uint32_t spvgen_op_image_query_size_lod(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t level_of_detail) {
-  uint32_t w_[4] = {result_type, 0, image, level_of_detail};
+uint32_t spvgen_op_image_query_size_lod(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t level_of_detail_id) {
+  uint32_t w_[4] = {result_type, 0, image_id, level_of_detail_id};
   return sg_inst(m, "spvgen_op_image_query_size_lod", 103, w_, 4);
 }
 
-uint32_t spvgen_op_image_query_size(spvgen_module *m, uint32_t result_type, uint32_t image) {
-  uint32_t w_[3] = {result_type, 0, image};
+uint32_t spvgen_op_image_query_size(spvgen_module *m, uint32_t result_type, uint32_t image_id) {
+  uint32_t w_[3] = {result_type, 0, image_id};
   return sg_inst(m, "spvgen_op_image_query_size", 104, w_, 3);
 }
 
-uint32_t spvgen_op_image_query_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate) {
-  uint32_t w_[4] = {result_type, 0, sampled_image, coordinate};
+uint32_t spvgen_op_image_query_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id) {
+  uint32_t w_[4] = {result_type, 0, sampled_image_id, coordinate_id};
   return sg_inst(m, "spvgen_op_image_query_lod", 105, w_, 4);
 }
 
-uint32_t spvgen_op_image_query_levels(spvgen_module *m, uint32_t result_type, uint32_t image) {
-  uint32_t w_[3] = {result_type, 0, image};
+uint32_t spvgen_op_image_query_levels(spvgen_module *m, uint32_t result_type, uint32_t image_id) {
+  uint32_t w_[3] = {result_type, 0, image_id};
   return sg_inst(m, "spvgen_op_image_query_levels", 106, w_, 3);
 }
 
-uint32_t spvgen_op_image_query_samples(spvgen_module *m, uint32_t result_type, uint32_t image) {
-  uint32_t w_[3] = {result_type, 0, image};
+uint32_t spvgen_op_image_query_samples(spvgen_module *m, uint32_t result_type, uint32_t image_id) {
+  uint32_t w_[3] = {result_type, 0, image_id};
   return sg_inst(m, "spvgen_op_image_query_samples", 107, w_, 3);
 }
 
-uint32_t spvgen_op_convert_f_to_u(spvgen_module *m, uint32_t result_type, uint32_t float_value) {
-  uint32_t w_[3] = {result_type, 0, float_value};
+uint32_t spvgen_op_convert_f_to_u(spvgen_module *m, uint32_t result_type, uint32_t float_value_id) {
+  uint32_t w_[3] = {result_type, 0, float_value_id};
   return sg_inst(m, "spvgen_op_convert_f_to_u", 109, w_, 3);
 }
 
-uint32_t spvgen_op_convert_f_to_s(spvgen_module *m, uint32_t result_type, uint32_t float_value) {
-  uint32_t w_[3] = {result_type, 0, float_value};
+uint32_t spvgen_op_convert_f_to_s(spvgen_module *m, uint32_t result_type, uint32_t float_value_id) {
+  uint32_t w_[3] = {result_type, 0, float_value_id};
   return sg_inst(m, "spvgen_op_convert_f_to_s", 110, w_, 3);
 }
 
-uint32_t spvgen_op_convert_s_to_f(spvgen_module *m, uint32_t result_type, uint32_t signed_value) {
-  uint32_t w_[3] = {result_type, 0, signed_value};
+uint32_t spvgen_op_convert_s_to_f(spvgen_module *m, uint32_t result_type, uint32_t signed_value_id) {
+  uint32_t w_[3] = {result_type, 0, signed_value_id};
   return sg_inst(m, "spvgen_op_convert_s_to_f", 111, w_, 3);
 }
 
-uint32_t spvgen_op_convert_u_to_f(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value) {
-  uint32_t w_[3] = {result_type, 0, unsigned_value};
+uint32_t spvgen_op_convert_u_to_f(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value_id) {
+  uint32_t w_[3] = {result_type, 0, unsigned_value_id};
   return sg_inst(m, "spvgen_op_convert_u_to_f", 112, w_, 3);
 }
 
-uint32_t spvgen_op_u_convert(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value) {
-  uint32_t w_[3] = {result_type, 0, unsigned_value};
+uint32_t spvgen_op_u_convert(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value_id) {
+  uint32_t w_[3] = {result_type, 0, unsigned_value_id};
   return sg_inst(m, "spvgen_op_u_convert", 113, w_, 3);
 }
 
-uint32_t spvgen_op_s_convert(spvgen_module *m, uint32_t result_type, uint32_t signed_value) {
-  uint32_t w_[3] = {result_type, 0, signed_value};
+uint32_t spvgen_op_s_convert(spvgen_module *m, uint32_t result_type, uint32_t signed_value_id) {
+  uint32_t w_[3] = {result_type, 0, signed_value_id};
   return sg_inst(m, "spvgen_op_s_convert", 114, w_, 3);
 }
 
-uint32_t spvgen_op_f_convert(spvgen_module *m, uint32_t result_type, uint32_t float_value) {
-  uint32_t w_[3] = {result_type, 0, float_value};
+uint32_t spvgen_op_f_convert(spvgen_module *m, uint32_t result_type, uint32_t float_value_id) {
+  uint32_t w_[3] = {result_type, 0, float_value_id};
   return sg_inst(m, "spvgen_op_f_convert", 115, w_, 3);
 }
 
-uint32_t spvgen_op_quantize_to_f16(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[3] = {result_type, 0, value};
+uint32_t spvgen_op_quantize_to_f16(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[3] = {result_type, 0, value_id};
   return sg_inst(m, "spvgen_op_quantize_to_f16", 116, w_, 3);
 }
 
-uint32_t spvgen_op_convert_ptr_to_u(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_convert_ptr_to_u(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_convert_ptr_to_u", 117, w_, 3);
 }
 
-uint32_t spvgen_op_sat_convert_s_to_u(spvgen_module *m, uint32_t result_type, uint32_t signed_value) {
-  uint32_t w_[3] = {result_type, 0, signed_value};
+uint32_t spvgen_op_sat_convert_s_to_u(spvgen_module *m, uint32_t result_type, uint32_t signed_value_id) {
+  uint32_t w_[3] = {result_type, 0, signed_value_id};
   return sg_inst(m, "spvgen_op_sat_convert_s_to_u", 118, w_, 3);
 }
 
-uint32_t spvgen_op_sat_convert_u_to_s(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value) {
-  uint32_t w_[3] = {result_type, 0, unsigned_value};
+uint32_t spvgen_op_sat_convert_u_to_s(spvgen_module *m, uint32_t result_type, uint32_t unsigned_value_id) {
+  uint32_t w_[3] = {result_type, 0, unsigned_value_id};
   return sg_inst(m, "spvgen_op_sat_convert_u_to_s", 119, w_, 3);
 }
 
-uint32_t spvgen_op_convert_u_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t integer_value) {
-  uint32_t w_[3] = {result_type, 0, integer_value};
+uint32_t spvgen_op_convert_u_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t integer_value_id) {
+  uint32_t w_[3] = {result_type, 0, integer_value_id};
   return sg_inst(m, "spvgen_op_convert_u_to_ptr", 120, w_, 3);
 }
 
-uint32_t spvgen_op_ptr_cast_to_generic(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_ptr_cast_to_generic(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_ptr_cast_to_generic", 121, w_, 3);
 }
 
-uint32_t spvgen_op_generic_cast_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_generic_cast_to_ptr(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_generic_cast_to_ptr", 122, w_, 3);
 }
 
-uint32_t spvgen_op_generic_cast_to_ptr_explicit(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t storage) {
-  uint32_t w_[4] = {result_type, 0, pointer, storage};
+uint32_t spvgen_op_generic_cast_to_ptr_explicit(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t storage) {
+  uint32_t w_[4] = {result_type, 0, pointer_id, storage};
   return sg_inst(m, "spvgen_op_generic_cast_to_ptr_explicit", 123, w_, 4);
 }
 
-uint32_t spvgen_op_bitcast(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_bitcast(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_bitcast", 124, w_, 3);
 }
 
-uint32_t spvgen_op_s_negate(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_s_negate(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_s_negate", 126, w_, 3);
 }
 
-uint32_t spvgen_op_f_negate(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_f_negate(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_f_negate", 127, w_, 3);
 }
 
-uint32_t spvgen_op_i_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_add", 128, w_, 4);
 }
 
-uint32_t spvgen_op_f_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_add(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_add", 129, w_, 4);
 }
 
-uint32_t spvgen_op_i_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_sub", 130, w_, 4);
 }
 
-uint32_t spvgen_op_f_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_sub(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_sub", 131, w_, 4);
 }
 
-uint32_t spvgen_op_i_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_mul", 132, w_, 4);
 }
 
-uint32_t spvgen_op_f_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_mul(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_mul", 133, w_, 4);
 }
 
-uint32_t spvgen_op_u_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_div", 134, w_, 4);
 }
 
-uint32_t spvgen_op_s_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_div", 135, w_, 4);
 }
 
-uint32_t spvgen_op_f_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_div(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_div", 136, w_, 4);
 }
 
-uint32_t spvgen_op_u_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_mod", 137, w_, 4);
 }
 
-uint32_t spvgen_op_s_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_rem", 138, w_, 4);
 }
 
-uint32_t spvgen_op_s_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_mod", 139, w_, 4);
 }
 
-uint32_t spvgen_op_f_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_rem(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_rem", 140, w_, 4);
 }
 
-uint32_t spvgen_op_f_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_mod(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_mod", 141, w_, 4);
 }
 
-uint32_t spvgen_op_vector_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t scalar) {
-  uint32_t w_[4] = {result_type, 0, vector, scalar};
+uint32_t spvgen_op_vector_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t scalar_id) {
+  uint32_t w_[4] = {result_type, 0, vector_id, scalar_id};
   return sg_inst(m, "spvgen_op_vector_times_scalar", 142, w_, 4);
 }
 
-uint32_t spvgen_op_matrix_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t scalar) {
-  uint32_t w_[4] = {result_type, 0, matrix, scalar};
+uint32_t spvgen_op_matrix_times_scalar(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t scalar_id) {
+  uint32_t w_[4] = {result_type, 0, matrix_id, scalar_id};
   return sg_inst(m, "spvgen_op_matrix_times_scalar", 143, w_, 4);
 }
 
-uint32_t spvgen_op_vector_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t vector, uint32_t matrix) {
-  uint32_t w_[4] = {result_type, 0, vector, matrix};
+uint32_t spvgen_op_vector_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t vector_id, uint32_t matrix_id) {
+  uint32_t w_[4] = {result_type, 0, vector_id, matrix_id};
   return sg_inst(m, "spvgen_op_vector_times_matrix", 144, w_, 4);
 }
 
-uint32_t spvgen_op_matrix_times_vector(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t vector) {
-  uint32_t w_[4] = {result_type, 0, matrix, vector};
+uint32_t spvgen_op_matrix_times_vector(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t vector_id) {
+  uint32_t w_[4] = {result_type, 0, matrix_id, vector_id};
   return sg_inst(m, "spvgen_op_matrix_times_vector", 145, w_, 4);
 }
 
-uint32_t spvgen_op_matrix_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t left_matrix, uint32_t right_matrix) {
-  uint32_t w_[4] = {result_type, 0, left_matrix, right_matrix};
+uint32_t spvgen_op_matrix_times_matrix(spvgen_module *m, uint32_t result_type, uint32_t left_matrix_id, uint32_t right_matrix_id) {
+  uint32_t w_[4] = {result_type, 0, left_matrix_id, right_matrix_id};
   return sg_inst(m, "spvgen_op_matrix_times_matrix", 146, w_, 4);
 }
 
-uint32_t spvgen_op_outer_product(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2) {
-  uint32_t w_[4] = {result_type, 0, vector_1, vector_2};
+uint32_t spvgen_op_outer_product(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id) {
+  uint32_t w_[4] = {result_type, 0, vector_1_id, vector_2_id};
   return sg_inst(m, "spvgen_op_outer_product", 147, w_, 4);
 }
 
-uint32_t spvgen_op_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2) {
-  uint32_t w_[4] = {result_type, 0, vector_1, vector_2};
+uint32_t spvgen_op_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id) {
+  uint32_t w_[4] = {result_type, 0, vector_1_id, vector_2_id};
   return sg_inst(m, "spvgen_op_dot", 148, w_, 4);
 }
 
-uint32_t spvgen_op_i_add_carry(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_add_carry(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_add_carry", 149, w_, 4);
 }
 
-uint32_t spvgen_op_i_sub_borrow(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_sub_borrow(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_sub_borrow", 150, w_, 4);
 }
 
-uint32_t spvgen_op_u_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_mul_extended", 151, w_, 4);
 }
 
-uint32_t spvgen_op_s_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_mul_extended(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_mul_extended", 152, w_, 4);
 }
 
-uint32_t spvgen_op_any(spvgen_module *m, uint32_t result_type, uint32_t vector) {
-  uint32_t w_[3] = {result_type, 0, vector};
+uint32_t spvgen_op_any(spvgen_module *m, uint32_t result_type, uint32_t vector_id) {
+  uint32_t w_[3] = {result_type, 0, vector_id};
   return sg_inst(m, "spvgen_op_any", 154, w_, 3);
 }
 
-uint32_t spvgen_op_all(spvgen_module *m, uint32_t result_type, uint32_t vector) {
-  uint32_t w_[3] = {result_type, 0, vector};
+uint32_t spvgen_op_all(spvgen_module *m, uint32_t result_type, uint32_t vector_id) {
+  uint32_t w_[3] = {result_type, 0, vector_id};
   return sg_inst(m, "spvgen_op_all", 155, w_, 3);
 }
 
-uint32_t spvgen_op_is_nan(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[3] = {result_type, 0, x};
+uint32_t spvgen_op_is_nan(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[3] = {result_type, 0, x_id};
   return sg_inst(m, "spvgen_op_is_nan", 156, w_, 3);
 }
 
-uint32_t spvgen_op_is_inf(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[3] = {result_type, 0, x};
+uint32_t spvgen_op_is_inf(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[3] = {result_type, 0, x_id};
   return sg_inst(m, "spvgen_op_is_inf", 157, w_, 3);
 }
 
-uint32_t spvgen_op_is_finite(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[3] = {result_type, 0, x};
+uint32_t spvgen_op_is_finite(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[3] = {result_type, 0, x_id};
   return sg_inst(m, "spvgen_op_is_finite", 158, w_, 3);
 }
 
-uint32_t spvgen_op_is_normal(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[3] = {result_type, 0, x};
+uint32_t spvgen_op_is_normal(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[3] = {result_type, 0, x_id};
   return sg_inst(m, "spvgen_op_is_normal", 159, w_, 3);
 }
 
-uint32_t spvgen_op_sign_bit_set(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[3] = {result_type, 0, x};
+uint32_t spvgen_op_sign_bit_set(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[3] = {result_type, 0, x_id};
   return sg_inst(m, "spvgen_op_sign_bit_set", 160, w_, 3);
 }
 
-uint32_t spvgen_op_less_or_greater(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[4] = {result_type, 0, x, y};
+uint32_t spvgen_op_less_or_greater(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[4] = {result_type, 0, x_id, y_id};
   return sg_inst(m, "spvgen_op_less_or_greater", 161, w_, 4);
 }
 
-uint32_t spvgen_op_ordered(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[4] = {result_type, 0, x, y};
+uint32_t spvgen_op_ordered(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[4] = {result_type, 0, x_id, y_id};
   return sg_inst(m, "spvgen_op_ordered", 162, w_, 4);
 }
 
-uint32_t spvgen_op_unordered(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[4] = {result_type, 0, x, y};
+uint32_t spvgen_op_unordered(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[4] = {result_type, 0, x_id, y_id};
   return sg_inst(m, "spvgen_op_unordered", 163, w_, 4);
 }
 
-uint32_t spvgen_op_logical_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_logical_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_logical_equal", 164, w_, 4);
 }
 
-uint32_t spvgen_op_logical_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_logical_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_logical_not_equal", 165, w_, 4);
 }
 
-uint32_t spvgen_op_logical_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_logical_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_logical_or", 166, w_, 4);
 }
 
-uint32_t spvgen_op_logical_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_logical_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_logical_and", 167, w_, 4);
 }
 
-uint32_t spvgen_op_logical_not(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_logical_not(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_logical_not", 168, w_, 3);
 }
 
-uint32_t spvgen_op_select(spvgen_module *m, uint32_t result_type, uint32_t condition, uint32_t object_1, uint32_t object_2) {
-  uint32_t w_[5] = {result_type, 0, condition, object_1, object_2};
+uint32_t spvgen_op_select(spvgen_module *m, uint32_t result_type, uint32_t condition_id, uint32_t object_1_id, uint32_t object_2_id) {
+  uint32_t w_[5] = {result_type, 0, condition_id, object_1_id, object_2_id};
   return sg_inst(m, "spvgen_op_select", 169, w_, 5);
 }
 
-uint32_t spvgen_op_i_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_equal", 170, w_, 4);
 }
 
-uint32_t spvgen_op_i_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_not_equal", 171, w_, 4);
 }
 
-uint32_t spvgen_op_u_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_greater_than", 172, w_, 4);
 }
 
-uint32_t spvgen_op_s_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_greater_than", 173, w_, 4);
 }
 
-uint32_t spvgen_op_u_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_greater_than_equal", 174, w_, 4);
 }
 
-uint32_t spvgen_op_s_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_greater_than_equal", 175, w_, 4);
 }
 
-uint32_t spvgen_op_u_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_less_than", 176, w_, 4);
 }
 
-uint32_t spvgen_op_s_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_less_than", 177, w_, 4);
 }
 
-uint32_t spvgen_op_u_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_less_than_equal", 178, w_, 4);
 }
 
-uint32_t spvgen_op_s_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_s_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_s_less_than_equal", 179, w_, 4);
 }
 
-uint32_t spvgen_op_f_ord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_ord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_ord_equal", 180, w_, 4);
 }
 
-uint32_t spvgen_op_f_unord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_unord_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_unord_equal", 181, w_, 4);
 }
 
-uint32_t spvgen_op_f_ord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_ord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_ord_not_equal", 182, w_, 4);
 }
 
-uint32_t spvgen_op_f_unord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_unord_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_unord_not_equal", 183, w_, 4);
 }
 
-uint32_t spvgen_op_f_ord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_ord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_ord_less_than", 184, w_, 4);
 }
 
-uint32_t spvgen_op_f_unord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_unord_less_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_unord_less_than", 185, w_, 4);
 }
 
-uint32_t spvgen_op_f_ord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_ord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_ord_greater_than", 186, w_, 4);
 }
 
-uint32_t spvgen_op_f_unord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_unord_greater_than(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_unord_greater_than", 187, w_, 4);
 }
 
-uint32_t spvgen_op_f_ord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_ord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_ord_less_than_equal", 188, w_, 4);
 }
 
-uint32_t spvgen_op_f_unord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_unord_less_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_unord_less_than_equal", 189, w_, 4);
 }
 
-uint32_t spvgen_op_f_ord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_ord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_ord_greater_than_equal", 190, w_, 4);
 }
 
-uint32_t spvgen_op_f_unord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_f_unord_greater_than_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_f_unord_greater_than_equal", 191, w_, 4);
 }
 
-uint32_t spvgen_op_shift_right_logical(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t shift) {
-  uint32_t w_[4] = {result_type, 0, base, shift};
+uint32_t spvgen_op_shift_right_logical(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t shift_id) {
+  uint32_t w_[4] = {result_type, 0, base_id, shift_id};
   return sg_inst(m, "spvgen_op_shift_right_logical", 194, w_, 4);
 }
 
-uint32_t spvgen_op_shift_right_arithmetic(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t shift) {
-  uint32_t w_[4] = {result_type, 0, base, shift};
+uint32_t spvgen_op_shift_right_arithmetic(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t shift_id) {
+  uint32_t w_[4] = {result_type, 0, base_id, shift_id};
   return sg_inst(m, "spvgen_op_shift_right_arithmetic", 195, w_, 4);
 }
 
-uint32_t spvgen_op_shift_left_logical(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t shift) {
-  uint32_t w_[4] = {result_type, 0, base, shift};
+uint32_t spvgen_op_shift_left_logical(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t shift_id) {
+  uint32_t w_[4] = {result_type, 0, base_id, shift_id};
   return sg_inst(m, "spvgen_op_shift_left_logical", 196, w_, 4);
 }
 
-uint32_t spvgen_op_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_bitwise_or", 197, w_, 4);
 }
 
-uint32_t spvgen_op_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_bitwise_xor", 198, w_, 4);
 }
 
-uint32_t spvgen_op_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_bitwise_and", 199, w_, 4);
 }
 
-uint32_t spvgen_op_not(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_not(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_not", 200, w_, 3);
 }
 
-uint32_t spvgen_op_bit_field_insert(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t insert, uint32_t offset, uint32_t count) {
-  uint32_t w_[6] = {result_type, 0, base, insert, offset, count};
+uint32_t spvgen_op_bit_field_insert(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t insert_id, uint32_t offset_id, uint32_t count_id) {
+  uint32_t w_[6] = {result_type, 0, base_id, insert_id, offset_id, count_id};
   return sg_inst(m, "spvgen_op_bit_field_insert", 201, w_, 6);
 }
 
-uint32_t spvgen_op_bit_field_s_extract(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t offset, uint32_t count) {
-  uint32_t w_[5] = {result_type, 0, base, offset, count};
+uint32_t spvgen_op_bit_field_s_extract(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t offset_id, uint32_t count_id) {
+  uint32_t w_[5] = {result_type, 0, base_id, offset_id, count_id};
   return sg_inst(m, "spvgen_op_bit_field_s_extract", 202, w_, 5);
 }
 
-uint32_t spvgen_op_bit_field_u_extract(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t offset, uint32_t count) {
-  uint32_t w_[5] = {result_type, 0, base, offset, count};
+uint32_t spvgen_op_bit_field_u_extract(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t offset_id, uint32_t count_id) {
+  uint32_t w_[5] = {result_type, 0, base_id, offset_id, count_id};
   return sg_inst(m, "spvgen_op_bit_field_u_extract", 203, w_, 5);
 }
 
-uint32_t spvgen_op_bit_reverse(spvgen_module *m, uint32_t result_type, uint32_t base) {
-  uint32_t w_[3] = {result_type, 0, base};
+uint32_t spvgen_op_bit_reverse(spvgen_module *m, uint32_t result_type, uint32_t base_id) {
+  uint32_t w_[3] = {result_type, 0, base_id};
   return sg_inst(m, "spvgen_op_bit_reverse", 204, w_, 3);
 }
 
-uint32_t spvgen_op_bit_count(spvgen_module *m, uint32_t result_type, uint32_t base) {
-  uint32_t w_[3] = {result_type, 0, base};
+uint32_t spvgen_op_bit_count(spvgen_module *m, uint32_t result_type, uint32_t base_id) {
+  uint32_t w_[3] = {result_type, 0, base_id};
   return sg_inst(m, "spvgen_op_bit_count", 205, w_, 3);
 }
 
-uint32_t spvgen_op_d_pdx(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_d_pdx(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_d_pdx", 207, w_, 3);
 }
 
-uint32_t spvgen_op_d_pdy(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_d_pdy(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_d_pdy", 208, w_, 3);
 }
 
-uint32_t spvgen_op_fwidth(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_fwidth(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_fwidth", 209, w_, 3);
 }
 
-uint32_t spvgen_op_d_pdx_fine(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_d_pdx_fine(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_d_pdx_fine", 210, w_, 3);
 }
 
-uint32_t spvgen_op_d_pdy_fine(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_d_pdy_fine(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_d_pdy_fine", 211, w_, 3);
 }
 
-uint32_t spvgen_op_fwidth_fine(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_fwidth_fine(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_fwidth_fine", 212, w_, 3);
 }
 
-uint32_t spvgen_op_d_pdx_coarse(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_d_pdx_coarse(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_d_pdx_coarse", 213, w_, 3);
 }
 
-uint32_t spvgen_op_d_pdy_coarse(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_d_pdy_coarse(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_d_pdy_coarse", 214, w_, 3);
 }
 
-uint32_t spvgen_op_fwidth_coarse(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[3] = {result_type, 0, p};
+uint32_t spvgen_op_fwidth_coarse(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[3] = {result_type, 0, p_id};
   return sg_inst(m, "spvgen_op_fwidth_coarse", 215, w_, 3);
 }
 
@@ -1321,103 +1321,103 @@ void spvgen_op_end_primitive(spvgen_module *m) {
   sg_inst(m, "spvgen_op_end_primitive", 219, NULL, 0);
 }
 
-void spvgen_op_emit_stream_vertex(spvgen_module *m, uint32_t stream) {
-  uint32_t w_[1] = {stream};
+void spvgen_op_emit_stream_vertex(spvgen_module *m, uint32_t stream_id) {
+  uint32_t w_[1] = {stream_id};
   sg_inst(m, "spvgen_op_emit_stream_vertex", 220, w_, 1);
 }
 
-void spvgen_op_end_stream_primitive(spvgen_module *m, uint32_t stream) {
-  uint32_t w_[1] = {stream};
+void spvgen_op_end_stream_primitive(spvgen_module *m, uint32_t stream_id) {
+  uint32_t w_[1] = {stream_id};
   sg_inst(m, "spvgen_op_end_stream_primitive", 221, w_, 1);
 }
 
-void spvgen_op_control_barrier(spvgen_module *m, uint32_t execution, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[3] = {execution, memory, semantics};
+void spvgen_op_control_barrier(spvgen_module *m, uint32_t execution_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[3] = {execution_id, memory_id, semantics_id};
   sg_inst(m, "spvgen_op_control_barrier", 224, w_, 3);
 }
 
-void spvgen_op_memory_barrier(spvgen_module *m, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[2] = {memory, semantics};
+void spvgen_op_memory_barrier(spvgen_module *m, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[2] = {memory_id, semantics_id};
   sg_inst(m, "spvgen_op_memory_barrier", 225, w_, 2);
 }
 
-uint32_t spvgen_op_atomic_load(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[5] = {result_type, 0, pointer, memory, semantics};
+uint32_t spvgen_op_atomic_load(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[5] = {result_type, 0, pointer_id, memory_id, semantics_id};
   return sg_inst(m, "spvgen_op_atomic_load", 227, w_, 5);
 }
 
-void spvgen_op_atomic_store(spvgen_module *m, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[4] = {pointer, memory, semantics, value};
+void spvgen_op_atomic_store(spvgen_module *m, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[4] = {pointer_id, memory_id, semantics_id, value_id};
   sg_inst(m, "spvgen_op_atomic_store", 228, w_, 4);
 }
 
-uint32_t spvgen_op_atomic_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_exchange", 229, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_compare_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t equal, uint32_t unequal, uint32_t value, uint32_t comparator) {
-  uint32_t w_[8] = {result_type, 0, pointer, memory, equal, unequal, value, comparator};
+uint32_t spvgen_op_atomic_compare_exchange(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t equal_id, uint32_t unequal_id, uint32_t value_id, uint32_t comparator_id) {
+  uint32_t w_[8] = {result_type, 0, pointer_id, memory_id, equal_id, unequal_id, value_id, comparator_id};
   return sg_inst(m, "spvgen_op_atomic_compare_exchange", 230, w_, 8);
 }
 
-uint32_t spvgen_op_atomic_compare_exchange_weak(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t equal, uint32_t unequal, uint32_t value, uint32_t comparator) {
-  uint32_t w_[8] = {result_type, 0, pointer, memory, equal, unequal, value, comparator};
+uint32_t spvgen_op_atomic_compare_exchange_weak(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t equal_id, uint32_t unequal_id, uint32_t value_id, uint32_t comparator_id) {
+  uint32_t w_[8] = {result_type, 0, pointer_id, memory_id, equal_id, unequal_id, value_id, comparator_id};
   return sg_inst(m, "spvgen_op_atomic_compare_exchange_weak", 231, w_, 8);
 }
 
-uint32_t spvgen_op_atomic_i_increment(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[5] = {result_type, 0, pointer, memory, semantics};
+uint32_t spvgen_op_atomic_i_increment(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[5] = {result_type, 0, pointer_id, memory_id, semantics_id};
   return sg_inst(m, "spvgen_op_atomic_i_increment", 232, w_, 5);
 }
 
-uint32_t spvgen_op_atomic_i_decrement(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[5] = {result_type, 0, pointer, memory, semantics};
+uint32_t spvgen_op_atomic_i_decrement(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[5] = {result_type, 0, pointer_id, memory_id, semantics_id};
   return sg_inst(m, "spvgen_op_atomic_i_decrement", 233, w_, 5);
 }
 
-uint32_t spvgen_op_atomic_i_add(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_i_add(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_i_add", 234, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_i_sub(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_i_sub(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_i_sub", 235, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_s_min(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_s_min(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_s_min", 236, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_u_min(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_u_min(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_u_min", 237, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_s_max(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_s_max(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_s_max", 238, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_u_max(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_u_max(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_u_max", 239, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_and(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_and(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_and", 240, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_or(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_or(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_or", 241, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_xor(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_xor(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_xor", 242, w_, 6);
 }
 
@@ -1430,18 +1430,18 @@ uint32_t spvgen_op_phi(spvgen_module *m, uint32_t result_type, const uint32_t *v
   return sg_pack_end(&pk_, 245);
 }
 
-void spvgen_op_loop_merge(spvgen_module *m, uint32_t merge_block, uint32_t continue_target, uint32_t loop_control, const uint32_t *loop_control_args, uint32_t loop_control_args_count) {
+void spvgen_op_loop_merge(spvgen_module *m, uint32_t merge_block_id, uint32_t continue_target_id, uint32_t loop_control, const uint32_t *loop_control_args, uint32_t loop_control_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_loop_merge")) return;
-  sg_pack_word(&pk_, merge_block);
-  sg_pack_word(&pk_, continue_target);
+  sg_pack_word(&pk_, merge_block_id);
+  sg_pack_word(&pk_, continue_target_id);
   sg_pack_word(&pk_, loop_control);
   sg_pack_words(&pk_, loop_control_args, loop_control_args_count);
   sg_pack_end(&pk_, 246);
 }
 
-void spvgen_op_selection_merge(spvgen_module *m, uint32_t merge_block, uint32_t selection_control) {
-  uint32_t w_[2] = {merge_block, selection_control};
+void spvgen_op_selection_merge(spvgen_module *m, uint32_t merge_block_id, uint32_t selection_control) {
+  uint32_t w_[2] = {merge_block_id, selection_control};
   sg_inst(m, "spvgen_op_selection_merge", 247, w_, 2);
 }
 
@@ -1450,26 +1450,26 @@ uint32_t spvgen_op_label(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_label", 248, w_, 1);
 }
 
-void spvgen_op_branch(spvgen_module *m, uint32_t target_label) {
-  uint32_t w_[1] = {target_label};
+void spvgen_op_branch(spvgen_module *m, uint32_t target_label_id) {
+  uint32_t w_[1] = {target_label_id};
   sg_inst(m, "spvgen_op_branch", 249, w_, 1);
 }
 
-void spvgen_op_branch_conditional(spvgen_module *m, uint32_t condition, uint32_t true_label, uint32_t false_label, const uint32_t *branch_weights, uint32_t branch_weights_count) {
+void spvgen_op_branch_conditional(spvgen_module *m, uint32_t condition_id, uint32_t true_label_id, uint32_t false_label_id, const uint32_t *branch_weights, uint32_t branch_weights_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_branch_conditional")) return;
-  sg_pack_word(&pk_, condition);
-  sg_pack_word(&pk_, true_label);
-  sg_pack_word(&pk_, false_label);
+  sg_pack_word(&pk_, condition_id);
+  sg_pack_word(&pk_, true_label_id);
+  sg_pack_word(&pk_, false_label_id);
   sg_pack_words(&pk_, branch_weights, branch_weights_count);
   sg_pack_end(&pk_, 250);
 }
 
-void spvgen_op_switch(spvgen_module *m, uint32_t selector, uint32_t default_, const uint32_t *target, uint32_t target_count) {
+void spvgen_op_switch(spvgen_module *m, uint32_t selector_id, uint32_t default_id, const uint32_t *target, uint32_t target_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_switch")) return;
-  sg_pack_word(&pk_, selector);
-  sg_pack_word(&pk_, default_);
+  sg_pack_word(&pk_, selector_id);
+  sg_pack_word(&pk_, default_id);
   sg_pack_words(&pk_, target, target_count);
   sg_pack_end(&pk_, 251);
 }
@@ -1482,8 +1482,8 @@ void spvgen_op_return(spvgen_module *m) {
   sg_inst(m, "spvgen_op_return", 253, NULL, 0);
 }
 
-void spvgen_op_return_value(spvgen_module *m, uint32_t value) {
-  uint32_t w_[1] = {value};
+void spvgen_op_return_value(spvgen_module *m, uint32_t value_id) {
+  uint32_t w_[1] = {value_id};
   sg_inst(m, "spvgen_op_return_value", 254, w_, 1);
 }
 
@@ -1491,118 +1491,118 @@ void spvgen_op_unreachable(spvgen_module *m) {
   sg_inst(m, "spvgen_op_unreachable", 255, NULL, 0);
 }
 
-void spvgen_op_lifetime_start(spvgen_module *m, uint32_t pointer, uint32_t size) {
-  uint32_t w_[2] = {pointer, size};
+void spvgen_op_lifetime_start(spvgen_module *m, uint32_t pointer_id, uint32_t size) {
+  uint32_t w_[2] = {pointer_id, size};
   sg_inst(m, "spvgen_op_lifetime_start", 256, w_, 2);
 }
 
-void spvgen_op_lifetime_stop(spvgen_module *m, uint32_t pointer, uint32_t size) {
-  uint32_t w_[2] = {pointer, size};
+void spvgen_op_lifetime_stop(spvgen_module *m, uint32_t pointer_id, uint32_t size) {
+  uint32_t w_[2] = {pointer_id, size};
   sg_inst(m, "spvgen_op_lifetime_stop", 257, w_, 2);
 }
 
-uint32_t spvgen_op_group_async_copy(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t destination, uint32_t source, uint32_t num_elements, uint32_t stride, uint32_t event) {
-  uint32_t w_[8] = {result_type, 0, execution, destination, source, num_elements, stride, event};
+uint32_t spvgen_op_group_async_copy(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t destination_id, uint32_t source_id, uint32_t num_elements_id, uint32_t stride_id, uint32_t event_id) {
+  uint32_t w_[8] = {result_type, 0, execution_id, destination_id, source_id, num_elements_id, stride_id, event_id};
   return sg_inst(m, "spvgen_op_group_async_copy", 259, w_, 8);
 }
 
-void spvgen_op_group_wait_events(spvgen_module *m, uint32_t execution, uint32_t num_events, uint32_t events_list) {
-  uint32_t w_[3] = {execution, num_events, events_list};
+void spvgen_op_group_wait_events(spvgen_module *m, uint32_t execution_id, uint32_t num_events_id, uint32_t events_list_id) {
+  uint32_t w_[3] = {execution_id, num_events_id, events_list_id};
   sg_inst(m, "spvgen_op_group_wait_events", 260, w_, 3);
 }
 
-uint32_t spvgen_op_group_all(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate) {
-  uint32_t w_[4] = {result_type, 0, execution, predicate};
+uint32_t spvgen_op_group_all(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, predicate_id};
   return sg_inst(m, "spvgen_op_group_all", 261, w_, 4);
 }
 
-uint32_t spvgen_op_group_any(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate) {
-  uint32_t w_[4] = {result_type, 0, execution, predicate};
+uint32_t spvgen_op_group_any(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, predicate_id};
   return sg_inst(m, "spvgen_op_group_any", 262, w_, 4);
 }
 
-uint32_t spvgen_op_group_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t local_id) {
-  uint32_t w_[5] = {result_type, 0, execution, value, local_id};
+uint32_t spvgen_op_group_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t local_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, local_id};
   return sg_inst(m, "spvgen_op_group_broadcast", 263, w_, 5);
 }
 
-uint32_t spvgen_op_group_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_i_add", 264, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_add", 265, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_min", 266, w_, 5);
 }
 
-uint32_t spvgen_op_group_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_u_min", 267, w_, 5);
 }
 
-uint32_t spvgen_op_group_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_s_min", 268, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_max", 269, w_, 5);
 }
 
-uint32_t spvgen_op_group_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_u_max", 270, w_, 5);
 }
 
-uint32_t spvgen_op_group_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_s_max", 271, w_, 5);
 }
 
-uint32_t spvgen_op_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[6] = {result_type, 0, pipe, pointer, packet_size, packet_alignment};
+uint32_t spvgen_op_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[6] = {result_type, 0, pipe_id, pointer_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_read_pipe", 274, w_, 6);
 }
 
-uint32_t spvgen_op_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[6] = {result_type, 0, pipe, pointer, packet_size, packet_alignment};
+uint32_t spvgen_op_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[6] = {result_type, 0, pipe_id, pointer_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_write_pipe", 275, w_, 6);
 }
 
-uint32_t spvgen_op_reserved_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t reserve_id, uint32_t index, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[8] = {result_type, 0, pipe, reserve_id, index, pointer, packet_size, packet_alignment};
+uint32_t spvgen_op_reserved_read_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t reserve_id, uint32_t index_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[8] = {result_type, 0, pipe_id, reserve_id, index_id, pointer_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_reserved_read_pipe", 276, w_, 8);
 }
 
-uint32_t spvgen_op_reserved_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t reserve_id, uint32_t index, uint32_t pointer, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[8] = {result_type, 0, pipe, reserve_id, index, pointer, packet_size, packet_alignment};
+uint32_t spvgen_op_reserved_write_pipe(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t reserve_id, uint32_t index_id, uint32_t pointer_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[8] = {result_type, 0, pipe_id, reserve_id, index_id, pointer_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_reserved_write_pipe", 277, w_, 8);
 }
 
-uint32_t spvgen_op_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[6] = {result_type, 0, pipe, num_packets, packet_size, packet_alignment};
+uint32_t spvgen_op_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[6] = {result_type, 0, pipe_id, num_packets_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_reserve_read_pipe_packets", 278, w_, 6);
 }
 
-uint32_t spvgen_op_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[6] = {result_type, 0, pipe, num_packets, packet_size, packet_alignment};
+uint32_t spvgen_op_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[6] = {result_type, 0, pipe_id, num_packets_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_reserve_write_pipe_packets", 279, w_, 6);
 }
 
-void spvgen_op_commit_read_pipe(spvgen_module *m, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[4] = {pipe, reserve_id, packet_size, packet_alignment};
+void spvgen_op_commit_read_pipe(spvgen_module *m, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[4] = {pipe_id, reserve_id, packet_size_id, packet_alignment_id};
   sg_inst(m, "spvgen_op_commit_read_pipe", 280, w_, 4);
 }
 
-void spvgen_op_commit_write_pipe(spvgen_module *m, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[4] = {pipe, reserve_id, packet_size, packet_alignment};
+void spvgen_op_commit_write_pipe(spvgen_module *m, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[4] = {pipe_id, reserve_id, packet_size_id, packet_alignment_id};
   sg_inst(m, "spvgen_op_commit_write_pipe", 281, w_, 4);
 }
 
@@ -1611,87 +1611,87 @@ uint32_t spvgen_op_is_valid_reserve_id(spvgen_module *m, uint32_t result_type, u
   return sg_inst(m, "spvgen_op_is_valid_reserve_id", 282, w_, 3);
 }
 
-uint32_t spvgen_op_get_num_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[5] = {result_type, 0, pipe, packet_size, packet_alignment};
+uint32_t spvgen_op_get_num_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[5] = {result_type, 0, pipe_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_get_num_pipe_packets", 283, w_, 5);
 }
 
-uint32_t spvgen_op_get_max_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[5] = {result_type, 0, pipe, packet_size, packet_alignment};
+uint32_t spvgen_op_get_max_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t pipe_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[5] = {result_type, 0, pipe_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_get_max_pipe_packets", 284, w_, 5);
 }
 
-uint32_t spvgen_op_group_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[7] = {result_type, 0, execution, pipe, num_packets, packet_size, packet_alignment};
+uint32_t spvgen_op_group_reserve_read_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[7] = {result_type, 0, execution_id, pipe_id, num_packets_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_group_reserve_read_pipe_packets", 285, w_, 7);
 }
 
-uint32_t spvgen_op_group_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t pipe, uint32_t num_packets, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[7] = {result_type, 0, execution, pipe, num_packets, packet_size, packet_alignment};
+uint32_t spvgen_op_group_reserve_write_pipe_packets(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t pipe_id, uint32_t num_packets_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[7] = {result_type, 0, execution_id, pipe_id, num_packets_id, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_group_reserve_write_pipe_packets", 286, w_, 7);
 }
 
-void spvgen_op_group_commit_read_pipe(spvgen_module *m, uint32_t execution, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[5] = {execution, pipe, reserve_id, packet_size, packet_alignment};
+void spvgen_op_group_commit_read_pipe(spvgen_module *m, uint32_t execution_id, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[5] = {execution_id, pipe_id, reserve_id, packet_size_id, packet_alignment_id};
   sg_inst(m, "spvgen_op_group_commit_read_pipe", 287, w_, 5);
 }
 
-void spvgen_op_group_commit_write_pipe(spvgen_module *m, uint32_t execution, uint32_t pipe, uint32_t reserve_id, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[5] = {execution, pipe, reserve_id, packet_size, packet_alignment};
+void spvgen_op_group_commit_write_pipe(spvgen_module *m, uint32_t execution_id, uint32_t pipe_id, uint32_t reserve_id, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[5] = {execution_id, pipe_id, reserve_id, packet_size_id, packet_alignment_id};
   sg_inst(m, "spvgen_op_group_commit_write_pipe", 288, w_, 5);
 }
 
-uint32_t spvgen_op_enqueue_marker(spvgen_module *m, uint32_t result_type, uint32_t queue, uint32_t num_events, uint32_t wait_events, uint32_t ret_event) {
-  uint32_t w_[6] = {result_type, 0, queue, num_events, wait_events, ret_event};
+uint32_t spvgen_op_enqueue_marker(spvgen_module *m, uint32_t result_type, uint32_t queue_id, uint32_t num_events_id, uint32_t wait_events_id, uint32_t ret_event_id) {
+  uint32_t w_[6] = {result_type, 0, queue_id, num_events_id, wait_events_id, ret_event_id};
   return sg_inst(m, "spvgen_op_enqueue_marker", 291, w_, 6);
 }
 
-uint32_t spvgen_op_enqueue_kernel(spvgen_module *m, uint32_t result_type, uint32_t queue, uint32_t flags, uint32_t nd_range, uint32_t num_events, uint32_t wait_events, uint32_t ret_event, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align, const uint32_t *local_size, uint32_t local_size_count) {
+uint32_t spvgen_op_enqueue_kernel(spvgen_module *m, uint32_t result_type, uint32_t queue_id, uint32_t flags_id, uint32_t nd_range_id, uint32_t num_events_id, uint32_t wait_events_id, uint32_t ret_event_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id, const uint32_t *local_size_ids, uint32_t local_size_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_enqueue_kernel")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, queue);
-  sg_pack_word(&pk_, flags);
-  sg_pack_word(&pk_, nd_range);
-  sg_pack_word(&pk_, num_events);
-  sg_pack_word(&pk_, wait_events);
-  sg_pack_word(&pk_, ret_event);
-  sg_pack_word(&pk_, invoke);
-  sg_pack_word(&pk_, param);
-  sg_pack_word(&pk_, param_size);
-  sg_pack_word(&pk_, param_align);
-  sg_pack_words(&pk_, local_size, local_size_count);
+  sg_pack_word(&pk_, queue_id);
+  sg_pack_word(&pk_, flags_id);
+  sg_pack_word(&pk_, nd_range_id);
+  sg_pack_word(&pk_, num_events_id);
+  sg_pack_word(&pk_, wait_events_id);
+  sg_pack_word(&pk_, ret_event_id);
+  sg_pack_word(&pk_, invoke_id);
+  sg_pack_word(&pk_, param_id);
+  sg_pack_word(&pk_, param_size_id);
+  sg_pack_word(&pk_, param_align_id);
+  sg_pack_words(&pk_, local_size_ids, local_size_ids_count);
   return sg_pack_end(&pk_, 292);
 }
 
-uint32_t spvgen_op_get_kernel_n_drange_sub_group_count(spvgen_module *m, uint32_t result_type, uint32_t nd_range, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align) {
-  uint32_t w_[7] = {result_type, 0, nd_range, invoke, param, param_size, param_align};
+uint32_t spvgen_op_get_kernel_n_drange_sub_group_count(spvgen_module *m, uint32_t result_type, uint32_t nd_range_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id) {
+  uint32_t w_[7] = {result_type, 0, nd_range_id, invoke_id, param_id, param_size_id, param_align_id};
   return sg_inst(m, "spvgen_op_get_kernel_n_drange_sub_group_count", 293, w_, 7);
 }
 
-uint32_t spvgen_op_get_kernel_n_drange_max_sub_group_size(spvgen_module *m, uint32_t result_type, uint32_t nd_range, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align) {
-  uint32_t w_[7] = {result_type, 0, nd_range, invoke, param, param_size, param_align};
+uint32_t spvgen_op_get_kernel_n_drange_max_sub_group_size(spvgen_module *m, uint32_t result_type, uint32_t nd_range_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id) {
+  uint32_t w_[7] = {result_type, 0, nd_range_id, invoke_id, param_id, param_size_id, param_align_id};
   return sg_inst(m, "spvgen_op_get_kernel_n_drange_max_sub_group_size", 294, w_, 7);
 }
 
-uint32_t spvgen_op_get_kernel_work_group_size(spvgen_module *m, uint32_t result_type, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align) {
-  uint32_t w_[6] = {result_type, 0, invoke, param, param_size, param_align};
+uint32_t spvgen_op_get_kernel_work_group_size(spvgen_module *m, uint32_t result_type, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id) {
+  uint32_t w_[6] = {result_type, 0, invoke_id, param_id, param_size_id, param_align_id};
   return sg_inst(m, "spvgen_op_get_kernel_work_group_size", 295, w_, 6);
 }
 
-uint32_t spvgen_op_get_kernel_preferred_work_group_size_multiple(spvgen_module *m, uint32_t result_type, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align) {
-  uint32_t w_[6] = {result_type, 0, invoke, param, param_size, param_align};
+uint32_t spvgen_op_get_kernel_preferred_work_group_size_multiple(spvgen_module *m, uint32_t result_type, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id) {
+  uint32_t w_[6] = {result_type, 0, invoke_id, param_id, param_size_id, param_align_id};
   return sg_inst(m, "spvgen_op_get_kernel_preferred_work_group_size_multiple", 296, w_, 6);
 }
 
-void spvgen_op_retain_event(spvgen_module *m, uint32_t event) {
-  uint32_t w_[1] = {event};
+void spvgen_op_retain_event(spvgen_module *m, uint32_t event_id) {
+  uint32_t w_[1] = {event_id};
   sg_inst(m, "spvgen_op_retain_event", 297, w_, 1);
 }
 
-void spvgen_op_release_event(spvgen_module *m, uint32_t event) {
-  uint32_t w_[1] = {event};
+void spvgen_op_release_event(spvgen_module *m, uint32_t event_id) {
+  uint32_t w_[1] = {event_id};
   sg_inst(m, "spvgen_op_release_event", 298, w_, 1);
 }
 
@@ -1700,18 +1700,18 @@ uint32_t spvgen_op_create_user_event(spvgen_module *m, uint32_t result_type) {
   return sg_inst(m, "spvgen_op_create_user_event", 299, w_, 2);
 }
 
-uint32_t spvgen_op_is_valid_event(spvgen_module *m, uint32_t result_type, uint32_t event) {
-  uint32_t w_[3] = {result_type, 0, event};
+uint32_t spvgen_op_is_valid_event(spvgen_module *m, uint32_t result_type, uint32_t event_id) {
+  uint32_t w_[3] = {result_type, 0, event_id};
   return sg_inst(m, "spvgen_op_is_valid_event", 300, w_, 3);
 }
 
-void spvgen_op_set_user_event_status(spvgen_module *m, uint32_t event, uint32_t status) {
-  uint32_t w_[2] = {event, status};
+void spvgen_op_set_user_event_status(spvgen_module *m, uint32_t event_id, uint32_t status_id) {
+  uint32_t w_[2] = {event_id, status_id};
   sg_inst(m, "spvgen_op_set_user_event_status", 301, w_, 2);
 }
 
-void spvgen_op_capture_event_profiling_info(spvgen_module *m, uint32_t event, uint32_t profiling_info, uint32_t value) {
-  uint32_t w_[3] = {event, profiling_info, value};
+void spvgen_op_capture_event_profiling_info(spvgen_module *m, uint32_t event_id, uint32_t profiling_info_id, uint32_t value_id) {
+  uint32_t w_[3] = {event_id, profiling_info_id, value_id};
   sg_inst(m, "spvgen_op_capture_event_profiling_info", 302, w_, 3);
 }
 
@@ -1720,18 +1720,18 @@ uint32_t spvgen_op_get_default_queue(spvgen_module *m, uint32_t result_type) {
   return sg_inst(m, "spvgen_op_get_default_queue", 303, w_, 2);
 }
 
-uint32_t spvgen_op_build_nd_range(spvgen_module *m, uint32_t result_type, uint32_t global_work_size, uint32_t local_work_size, uint32_t global_work_offset) {
-  uint32_t w_[5] = {result_type, 0, global_work_size, local_work_size, global_work_offset};
+uint32_t spvgen_op_build_nd_range(spvgen_module *m, uint32_t result_type, uint32_t global_work_size_id, uint32_t local_work_size_id, uint32_t global_work_offset_id) {
+  uint32_t w_[5] = {result_type, 0, global_work_size_id, local_work_size_id, global_work_offset_id};
   return sg_inst(m, "spvgen_op_build_nd_range", 304, w_, 5);
 }
 
-uint32_t spvgen_op_image_sparse_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1739,26 +1739,26 @@ uint32_t spvgen_op_image_sparse_sample_implicit_lod(spvgen_module *m, uint32_t r
   return sg_pack_end(&pk_, 305);
 }
 
-uint32_t spvgen_op_image_sparse_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 306);
 }
 
-uint32_t spvgen_op_image_sparse_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_dref_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1766,26 +1766,26 @@ uint32_t spvgen_op_image_sparse_sample_dref_implicit_lod(spvgen_module *m, uint3
   return sg_pack_end(&pk_, 307);
 }
 
-uint32_t spvgen_op_image_sparse_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_dref_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 308);
 }
 
-uint32_t spvgen_op_image_sparse_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_proj_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_proj_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1793,26 +1793,26 @@ uint32_t spvgen_op_image_sparse_sample_proj_implicit_lod(spvgen_module *m, uint3
   return sg_pack_end(&pk_, 309);
 }
 
-uint32_t spvgen_op_image_sparse_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_proj_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_proj_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 310);
 }
 
-uint32_t spvgen_op_image_sparse_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_proj_dref_implicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_proj_dref_implicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1820,26 +1820,26 @@ uint32_t spvgen_op_image_sparse_sample_proj_dref_implicit_lod(spvgen_module *m, 
   return sg_pack_end(&pk_, 311);
 }
 
-uint32_t spvgen_op_image_sparse_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_sample_proj_dref_explicit_lod(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_sample_proj_dref_explicit_lod")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   sg_pack_word(&pk_, image_operands);
   sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
   return sg_pack_end(&pk_, 312);
 }
 
-uint32_t spvgen_op_image_sparse_fetch(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_fetch(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_fetch")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1847,14 +1847,14 @@ uint32_t spvgen_op_image_sparse_fetch(spvgen_module *m, uint32_t result_type, ui
   return sg_pack_end(&pk_, 313);
 }
 
-uint32_t spvgen_op_image_sparse_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t component, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t component_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_gather")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, component);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, component_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1862,14 +1862,14 @@ uint32_t spvgen_op_image_sparse_gather(spvgen_module *m, uint32_t result_type, u
   return sg_pack_end(&pk_, 314);
 }
 
-uint32_t spvgen_op_image_sparse_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t d_ref, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_dref_gather(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t d_ref_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_dref_gather")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, d_ref);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, d_ref_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1877,8 +1877,8 @@ uint32_t spvgen_op_image_sparse_dref_gather(spvgen_module *m, uint32_t result_ty
   return sg_pack_end(&pk_, 315);
 }
 
-uint32_t spvgen_op_image_sparse_texels_resident(spvgen_module *m, uint32_t result_type, uint32_t resident_code) {
-  uint32_t w_[3] = {result_type, 0, resident_code};
+uint32_t spvgen_op_image_sparse_texels_resident(spvgen_module *m, uint32_t result_type, uint32_t resident_code_id) {
+  uint32_t w_[3] = {result_type, 0, resident_code_id};
   return sg_inst(m, "spvgen_op_image_sparse_texels_resident", 316, w_, 3);
 }
 
@@ -1886,23 +1886,23 @@ void spvgen_op_no_line(spvgen_module *m) {
   sg_inst(m, "spvgen_op_no_line", 317, NULL, 0);
 }
 
-uint32_t spvgen_op_atomic_flag_test_and_set(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[5] = {result_type, 0, pointer, memory, semantics};
+uint32_t spvgen_op_atomic_flag_test_and_set(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[5] = {result_type, 0, pointer_id, memory_id, semantics_id};
   return sg_inst(m, "spvgen_op_atomic_flag_test_and_set", 318, w_, 5);
 }
 
-void spvgen_op_atomic_flag_clear(spvgen_module *m, uint32_t pointer, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[3] = {pointer, memory, semantics};
+void spvgen_op_atomic_flag_clear(spvgen_module *m, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[3] = {pointer_id, memory_id, semantics_id};
   sg_inst(m, "spvgen_op_atomic_flag_clear", 319, w_, 3);
 }
 
-uint32_t spvgen_op_image_sparse_read(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sparse_read(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sparse_read")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, image);
-  sg_pack_word(&pk_, coordinate);
+  sg_pack_word(&pk_, image_id);
+  sg_pack_word(&pk_, coordinate_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -1910,8 +1910,8 @@ uint32_t spvgen_op_image_sparse_read(spvgen_module *m, uint32_t result_type, uin
   return sg_pack_end(&pk_, 320);
 }
 
-uint32_t spvgen_op_size_of(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_size_of(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_size_of", 321, w_, 3);
 }
 
@@ -1925,18 +1925,18 @@ uint32_t spvgen_op_constant_pipe_storage(spvgen_module *m, uint32_t result_type,
   return sg_inst(m, "spvgen_op_constant_pipe_storage", 323, w_, 5);
 }
 
-uint32_t spvgen_op_create_pipe_from_pipe_storage(spvgen_module *m, uint32_t result_type, uint32_t pipe_storage) {
-  uint32_t w_[3] = {result_type, 0, pipe_storage};
+uint32_t spvgen_op_create_pipe_from_pipe_storage(spvgen_module *m, uint32_t result_type, uint32_t pipe_storage_id) {
+  uint32_t w_[3] = {result_type, 0, pipe_storage_id};
   return sg_inst(m, "spvgen_op_create_pipe_from_pipe_storage", 324, w_, 3);
 }
 
-uint32_t spvgen_op_get_kernel_local_size_for_subgroup_count(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align) {
-  uint32_t w_[7] = {result_type, 0, subgroup_count, invoke, param, param_size, param_align};
+uint32_t spvgen_op_get_kernel_local_size_for_subgroup_count(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count_id, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id) {
+  uint32_t w_[7] = {result_type, 0, subgroup_count_id, invoke_id, param_id, param_size_id, param_align_id};
   return sg_inst(m, "spvgen_op_get_kernel_local_size_for_subgroup_count", 325, w_, 7);
 }
 
-uint32_t spvgen_op_get_kernel_max_num_subgroups(spvgen_module *m, uint32_t result_type, uint32_t invoke, uint32_t param, uint32_t param_size, uint32_t param_align) {
-  uint32_t w_[6] = {result_type, 0, invoke, param, param_size, param_align};
+uint32_t spvgen_op_get_kernel_max_num_subgroups(spvgen_module *m, uint32_t result_type, uint32_t invoke_id, uint32_t param_id, uint32_t param_size_id, uint32_t param_align_id) {
+  uint32_t w_[6] = {result_type, 0, invoke_id, param_id, param_size_id, param_align_id};
   return sg_inst(m, "spvgen_op_get_kernel_max_num_subgroups", 326, w_, 6);
 }
 
@@ -1945,13 +1945,13 @@ uint32_t spvgen_op_type_named_barrier(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_type_named_barrier", 327, w_, 1);
 }
 
-uint32_t spvgen_op_named_barrier_initialize(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count) {
-  uint32_t w_[3] = {result_type, 0, subgroup_count};
+uint32_t spvgen_op_named_barrier_initialize(spvgen_module *m, uint32_t result_type, uint32_t subgroup_count_id) {
+  uint32_t w_[3] = {result_type, 0, subgroup_count_id};
   return sg_inst(m, "spvgen_op_named_barrier_initialize", 328, w_, 3);
 }
 
-void spvgen_op_memory_named_barrier(spvgen_module *m, uint32_t named_barrier, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[3] = {named_barrier, memory, semantics};
+void spvgen_op_memory_named_barrier(spvgen_module *m, uint32_t named_barrier_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[3] = {named_barrier_id, memory_id, semantics_id};
   sg_inst(m, "spvgen_op_memory_named_barrier", 329, w_, 3);
 }
 
@@ -1962,388 +1962,388 @@ void spvgen_op_module_processed(spvgen_module *m, const char *process) {
   sg_pack_end(&pk_, 330);
 }
 
-void spvgen_op_execution_mode_id(spvgen_module *m, uint32_t entry_point, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count) {
+void spvgen_op_execution_mode_id(spvgen_module *m, uint32_t entry_point_id, uint32_t mode, const uint32_t *mode_args, uint32_t mode_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_execution_mode_id")) return;
-  sg_pack_word(&pk_, entry_point);
+  sg_pack_word(&pk_, entry_point_id);
   sg_pack_word(&pk_, mode);
   sg_pack_words(&pk_, mode_args, mode_args_count);
   sg_pack_end(&pk_, 331);
 }
 
-void spvgen_op_decorate_id(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_decorate_id(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_decorate_id")) return;
-  sg_pack_word(&pk_, target);
+  sg_pack_word(&pk_, target_id);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
   sg_pack_end(&pk_, 332);
 }
 
-uint32_t spvgen_op_group_non_uniform_elect(spvgen_module *m, uint32_t result_type, uint32_t execution) {
-  uint32_t w_[3] = {result_type, 0, execution};
+uint32_t spvgen_op_group_non_uniform_elect(spvgen_module *m, uint32_t result_type, uint32_t execution_id) {
+  uint32_t w_[3] = {result_type, 0, execution_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_elect", 333, w_, 3);
 }
 
-uint32_t spvgen_op_group_non_uniform_all(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate) {
-  uint32_t w_[4] = {result_type, 0, execution, predicate};
+uint32_t spvgen_op_group_non_uniform_all(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, predicate_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_all", 334, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_any(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate) {
-  uint32_t w_[4] = {result_type, 0, execution, predicate};
+uint32_t spvgen_op_group_non_uniform_any(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, predicate_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_any", 335, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_all_equal(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, execution, value};
+uint32_t spvgen_op_group_non_uniform_all_equal(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_all_equal", 336, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t id_) {
-  uint32_t w_[5] = {result_type, 0, execution, value, id_};
+uint32_t spvgen_op_group_non_uniform_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t id_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, id_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_broadcast", 337, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_broadcast_first(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, execution, value};
+uint32_t spvgen_op_group_non_uniform_broadcast_first(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_broadcast_first", 338, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t predicate) {
-  uint32_t w_[4] = {result_type, 0, execution, predicate};
+uint32_t spvgen_op_group_non_uniform_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t predicate_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, predicate_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_ballot", 339, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_inverse_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, execution, value};
+uint32_t spvgen_op_group_non_uniform_inverse_ballot(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_inverse_ballot", 340, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_ballot_bit_extract(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t index) {
-  uint32_t w_[5] = {result_type, 0, execution, value, index};
+uint32_t spvgen_op_group_non_uniform_ballot_bit_extract(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t index_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, index_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_ballot_bit_extract", 341, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_ballot_bit_count(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, value};
+uint32_t spvgen_op_group_non_uniform_ballot_bit_count(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_ballot_bit_count", 342, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_ballot_find_lsb(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, execution, value};
+uint32_t spvgen_op_group_non_uniform_ballot_find_lsb(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_ballot_find_lsb", 343, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_ballot_find_msb(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, execution, value};
+uint32_t spvgen_op_group_non_uniform_ballot_find_msb(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, execution_id, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_ballot_find_msb", 344, w_, 4);
 }
 
-uint32_t spvgen_op_group_non_uniform_shuffle(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t id_) {
-  uint32_t w_[5] = {result_type, 0, execution, value, id_};
+uint32_t spvgen_op_group_non_uniform_shuffle(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t id_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, id_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_shuffle", 345, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_shuffle_xor(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t mask) {
-  uint32_t w_[5] = {result_type, 0, execution, value, mask};
+uint32_t spvgen_op_group_non_uniform_shuffle_xor(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t mask_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, mask_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_shuffle_xor", 346, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_shuffle_up(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t delta) {
-  uint32_t w_[5] = {result_type, 0, execution, value, delta};
+uint32_t spvgen_op_group_non_uniform_shuffle_up(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t delta_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, delta_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_shuffle_up", 347, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_shuffle_down(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t delta) {
-  uint32_t w_[5] = {result_type, 0, execution, value, delta};
+uint32_t spvgen_op_group_non_uniform_shuffle_down(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t delta_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, delta_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_shuffle_down", 348, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_i_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_i_add")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 349);
 }
 
-uint32_t spvgen_op_group_non_uniform_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_f_add(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_f_add")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 350);
 }
 
-uint32_t spvgen_op_group_non_uniform_i_mul(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_i_mul(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_i_mul")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 351);
 }
 
-uint32_t spvgen_op_group_non_uniform_f_mul(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_f_mul(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_f_mul")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 352);
 }
 
-uint32_t spvgen_op_group_non_uniform_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_s_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_s_min")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 353);
 }
 
-uint32_t spvgen_op_group_non_uniform_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_u_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_u_min")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 354);
 }
 
-uint32_t spvgen_op_group_non_uniform_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_f_min(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_f_min")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 355);
 }
 
-uint32_t spvgen_op_group_non_uniform_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_s_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_s_max")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 356);
 }
 
-uint32_t spvgen_op_group_non_uniform_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_u_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_u_max")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 357);
 }
 
-uint32_t spvgen_op_group_non_uniform_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_f_max(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_f_max")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 358);
 }
 
-uint32_t spvgen_op_group_non_uniform_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_bitwise_and(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_bitwise_and")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 359);
 }
 
-uint32_t spvgen_op_group_non_uniform_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_bitwise_or(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_bitwise_or")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 360);
 }
 
-uint32_t spvgen_op_group_non_uniform_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_bitwise_xor(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_bitwise_xor")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 361);
 }
 
-uint32_t spvgen_op_group_non_uniform_logical_and(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_logical_and(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_logical_and")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 362);
 }
 
-uint32_t spvgen_op_group_non_uniform_logical_or(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_logical_or(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_logical_or")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 363);
 }
 
-uint32_t spvgen_op_group_non_uniform_logical_xor(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t value, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_logical_xor(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t value_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_logical_xor")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
+  sg_pack_word(&pk_, execution_id);
   sg_pack_word(&pk_, operation);
-  sg_pack_word(&pk_, value);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, value_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 364);
 }
 
-uint32_t spvgen_op_group_non_uniform_quad_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t index) {
-  uint32_t w_[5] = {result_type, 0, execution, value, index};
+uint32_t spvgen_op_group_non_uniform_quad_broadcast(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t index_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, index_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_quad_broadcast", 365, w_, 5);
 }
 
-uint32_t spvgen_op_group_non_uniform_quad_swap(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t direction) {
-  uint32_t w_[5] = {result_type, 0, execution, value, direction};
+uint32_t spvgen_op_group_non_uniform_quad_swap(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t direction_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, value_id, direction_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_quad_swap", 366, w_, 5);
 }
 
-uint32_t spvgen_op_copy_logical(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_copy_logical(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_copy_logical", 400, w_, 3);
 }
 
-uint32_t spvgen_op_ptr_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_ptr_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_ptr_equal", 401, w_, 4);
 }
 
-uint32_t spvgen_op_ptr_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_ptr_not_equal(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_ptr_not_equal", 402, w_, 4);
 }
 
-uint32_t spvgen_op_ptr_diff(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_ptr_diff(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_ptr_diff", 403, w_, 4);
 }
 
-uint32_t spvgen_op_color_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t attachment, uint32_t sample) {
+uint32_t spvgen_op_color_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t attachment_id, uint32_t sample_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_color_attachment_read_ext")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, attachment);
-  if ((sample != 0)) {
-    sg_pack_word(&pk_, sample);
+  sg_pack_word(&pk_, attachment_id);
+  if ((sample_id != 0)) {
+    sg_pack_word(&pk_, sample_id);
   }
   return sg_pack_end(&pk_, 4160);
 }
 
-uint32_t spvgen_op_depth_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample) {
+uint32_t spvgen_op_depth_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_depth_attachment_read_ext")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  if ((sample != 0)) {
-    sg_pack_word(&pk_, sample);
+  if ((sample_id != 0)) {
+    sg_pack_word(&pk_, sample_id);
   }
   return sg_pack_end(&pk_, 4161);
 }
 
-uint32_t spvgen_op_stencil_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample) {
+uint32_t spvgen_op_stencil_attachment_read_ext(spvgen_module *m, uint32_t result_type, uint32_t sample_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_stencil_attachment_read_ext")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  if ((sample != 0)) {
-    sg_pack_word(&pk_, sample);
+  if ((sample_id != 0)) {
+    sg_pack_word(&pk_, sample_id);
   }
   return sg_pack_end(&pk_, 4162);
 }
@@ -2357,156 +2357,156 @@ uint32_t spvgen_op_type_untyped_pointer_khr(spvgen_module *m, uint32_t storage_c
   return sg_inst(m, "spvgen_op_type_untyped_pointer_khr", 4417, w_, 2);
 }
 
-uint32_t spvgen_op_untyped_variable_khr(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t data_type, uint32_t initializer) {
+uint32_t spvgen_op_untyped_variable_khr(spvgen_module *m, uint32_t result_type, uint32_t storage_class, uint32_t data_type_id, uint32_t initializer_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_untyped_variable_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
   sg_pack_word(&pk_, storage_class);
-  if ((data_type != 0) || (initializer != 0)) {
-    sg_pack_word(&pk_, data_type);
+  if ((data_type_id != 0) || (initializer_id != 0)) {
+    sg_pack_word(&pk_, data_type_id);
   }
-  if ((initializer != 0)) {
-    sg_pack_word(&pk_, initializer);
+  if ((initializer_id != 0)) {
+    sg_pack_word(&pk_, initializer_id);
   }
   return sg_pack_end(&pk_, 4418);
 }
 
-uint32_t spvgen_op_untyped_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_untyped_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_untyped_access_chain_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base_type);
-  sg_pack_word(&pk_, base);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_type_id);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 4419);
 }
 
-uint32_t spvgen_op_untyped_in_bounds_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_untyped_in_bounds_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_untyped_in_bounds_access_chain_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base_type);
-  sg_pack_word(&pk_, base);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_type_id);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 4420);
 }
 
-uint32_t spvgen_op_subgroup_ballot_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate) {
-  uint32_t w_[3] = {result_type, 0, predicate};
+uint32_t spvgen_op_subgroup_ballot_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id) {
+  uint32_t w_[3] = {result_type, 0, predicate_id};
   return sg_inst(m, "spvgen_op_subgroup_ballot_khr", 4421, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_first_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[3] = {result_type, 0, value};
+uint32_t spvgen_op_subgroup_first_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[3] = {result_type, 0, value_id};
   return sg_inst(m, "spvgen_op_subgroup_first_invocation_khr", 4422, w_, 3);
 }
 
-uint32_t spvgen_op_untyped_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_untyped_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_untyped_ptr_access_chain_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base_type);
-  sg_pack_word(&pk_, base);
-  sg_pack_word(&pk_, element);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_type_id);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_word(&pk_, element_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 4423);
 }
 
-uint32_t spvgen_op_untyped_in_bounds_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type, uint32_t base, uint32_t element, const uint32_t *indexes, uint32_t indexes_count) {
+uint32_t spvgen_op_untyped_in_bounds_ptr_access_chain_khr(spvgen_module *m, uint32_t result_type, uint32_t base_type_id, uint32_t base_id, uint32_t element_id, const uint32_t *indexes_ids, uint32_t indexes_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_untyped_in_bounds_ptr_access_chain_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base_type);
-  sg_pack_word(&pk_, base);
-  sg_pack_word(&pk_, element);
-  sg_pack_words(&pk_, indexes, indexes_count);
+  sg_pack_word(&pk_, base_type_id);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_word(&pk_, element_id);
+  sg_pack_words(&pk_, indexes_ids, indexes_ids_count);
   return sg_pack_end(&pk_, 4424);
 }
 
-uint32_t spvgen_op_untyped_array_length_khr(spvgen_module *m, uint32_t result_type, uint32_t structure, uint32_t pointer, uint32_t array_member) {
-  uint32_t w_[5] = {result_type, 0, structure, pointer, array_member};
+uint32_t spvgen_op_untyped_array_length_khr(spvgen_module *m, uint32_t result_type, uint32_t structure_id, uint32_t pointer_id, uint32_t array_member) {
+  uint32_t w_[5] = {result_type, 0, structure_id, pointer_id, array_member};
   return sg_inst(m, "spvgen_op_untyped_array_length_khr", 4425, w_, 5);
 }
 
-void spvgen_op_untyped_prefetch_khr(spvgen_module *m, uint32_t pointer_type, uint32_t num_bytes, uint32_t rw, uint32_t locality, uint32_t cache_type) {
+void spvgen_op_untyped_prefetch_khr(spvgen_module *m, uint32_t pointer_type_id, uint32_t num_bytes_id, uint32_t rw_id, uint32_t locality_id, uint32_t cache_type_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_untyped_prefetch_khr")) return;
-  sg_pack_word(&pk_, pointer_type);
-  sg_pack_word(&pk_, num_bytes);
-  if ((rw != 0) || (locality != 0) || (cache_type != 0)) {
-    sg_pack_word(&pk_, rw);
+  sg_pack_word(&pk_, pointer_type_id);
+  sg_pack_word(&pk_, num_bytes_id);
+  if ((rw_id != 0) || (locality_id != 0) || (cache_type_id != 0)) {
+    sg_pack_word(&pk_, rw_id);
   }
-  if ((locality != 0) || (cache_type != 0)) {
-    sg_pack_word(&pk_, locality);
+  if ((locality_id != 0) || (cache_type_id != 0)) {
+    sg_pack_word(&pk_, locality_id);
   }
-  if ((cache_type != 0)) {
-    sg_pack_word(&pk_, cache_type);
+  if ((cache_type_id != 0)) {
+    sg_pack_word(&pk_, cache_type_id);
   }
   sg_pack_end(&pk_, 4426);
 }
 
-uint32_t spvgen_op_subgroup_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate) {
-  uint32_t w_[3] = {result_type, 0, predicate};
+uint32_t spvgen_op_subgroup_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id) {
+  uint32_t w_[3] = {result_type, 0, predicate_id};
   return sg_inst(m, "spvgen_op_subgroup_all_khr", 4428, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate) {
-  uint32_t w_[3] = {result_type, 0, predicate};
+uint32_t spvgen_op_subgroup_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id) {
+  uint32_t w_[3] = {result_type, 0, predicate_id};
   return sg_inst(m, "spvgen_op_subgroup_any_khr", 4429, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_all_equal_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate) {
-  uint32_t w_[3] = {result_type, 0, predicate};
+uint32_t spvgen_op_subgroup_all_equal_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id) {
+  uint32_t w_[3] = {result_type, 0, predicate_id};
   return sg_inst(m, "spvgen_op_subgroup_all_equal_khr", 4430, w_, 3);
 }
 
-uint32_t spvgen_op_group_non_uniform_rotate_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t value, uint32_t delta, uint32_t cluster_size) {
+uint32_t spvgen_op_group_non_uniform_rotate_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t value_id, uint32_t delta_id, uint32_t cluster_size_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_group_non_uniform_rotate_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, execution);
-  sg_pack_word(&pk_, value);
-  sg_pack_word(&pk_, delta);
-  if ((cluster_size != 0)) {
-    sg_pack_word(&pk_, cluster_size);
+  sg_pack_word(&pk_, execution_id);
+  sg_pack_word(&pk_, value_id);
+  sg_pack_word(&pk_, delta_id);
+  if ((cluster_size_id != 0)) {
+    sg_pack_word(&pk_, cluster_size_id);
   }
   return sg_pack_end(&pk_, 4431);
 }
 
-uint32_t spvgen_op_subgroup_read_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value, uint32_t index) {
-  uint32_t w_[4] = {result_type, 0, value, index};
+uint32_t spvgen_op_subgroup_read_invocation_khr(spvgen_module *m, uint32_t result_type, uint32_t value_id, uint32_t index_id) {
+  uint32_t w_[4] = {result_type, 0, value_id, index_id};
   return sg_inst(m, "spvgen_op_subgroup_read_invocation_khr", 4432, w_, 4);
 }
 
-uint32_t spvgen_op_ext_inst_with_forward_refs_khr(spvgen_module *m, uint32_t result_type, uint32_t set, uint32_t instruction, const uint32_t *operand_1, uint32_t operand_1_count) {
+uint32_t spvgen_op_ext_inst_with_forward_refs_khr(spvgen_module *m, uint32_t result_type, uint32_t set_id, uint32_t instruction, const uint32_t *operand_1_ids, uint32_t operand_1_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_ext_inst_with_forward_refs_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, set);
+  sg_pack_word(&pk_, set_id);
   sg_pack_word(&pk_, instruction);
-  sg_pack_words(&pk_, operand_1, operand_1_count);
+  sg_pack_words(&pk_, operand_1_ids, operand_1_ids_count);
   return sg_pack_end(&pk_, 4433);
 }
 
-void spvgen_op_trace_ray_khr(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t payload) {
-  uint32_t w_[11] = {accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload};
+void spvgen_op_trace_ray_khr(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t payload_id) {
+  uint32_t w_[11] = {accel_id, ray_flags_id, cull_mask_id, sbt_offset_id, sbt_stride_id, miss_index_id, ray_origin_id, ray_tmin_id, ray_direction_id, ray_tmax_id, payload_id};
   sg_inst(m, "spvgen_op_trace_ray_khr", 4445, w_, 11);
 }
 
-void spvgen_op_execute_callable_khr(spvgen_module *m, uint32_t sbt_index, uint32_t callable_data) {
-  uint32_t w_[2] = {sbt_index, callable_data};
+void spvgen_op_execute_callable_khr(spvgen_module *m, uint32_t sbt_index_id, uint32_t callable_data_id) {
+  uint32_t w_[2] = {sbt_index_id, callable_data_id};
   sg_inst(m, "spvgen_op_execute_callable_khr", 4446, w_, 2);
 }
 
-uint32_t spvgen_op_convert_u_to_acceleration_structure_khr(spvgen_module *m, uint32_t result_type, uint32_t accel) {
-  uint32_t w_[3] = {result_type, 0, accel};
+uint32_t spvgen_op_convert_u_to_acceleration_structure_khr(spvgen_module *m, uint32_t result_type, uint32_t accel_id) {
+  uint32_t w_[3] = {result_type, 0, accel_id};
   return sg_inst(m, "spvgen_op_convert_u_to_acceleration_structure_khr", 4447, w_, 3);
 }
 
@@ -2518,182 +2518,182 @@ void spvgen_op_terminate_ray_khr(spvgen_module *m) {
   sg_inst(m, "spvgen_op_terminate_ray_khr", 4449, NULL, 0);
 }
 
-uint32_t spvgen_op_s_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format) {
+uint32_t spvgen_op_s_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_s_dot")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4450);
 }
 
-uint32_t spvgen_op_s_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format) {
+uint32_t spvgen_op_s_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_s_dot_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4450);
 }
 
-uint32_t spvgen_op_u_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format) {
+uint32_t spvgen_op_u_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_u_dot")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4451);
 }
 
-uint32_t spvgen_op_u_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format) {
+uint32_t spvgen_op_u_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_u_dot_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4451);
 }
 
-uint32_t spvgen_op_su_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format) {
+uint32_t spvgen_op_su_dot(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_su_dot")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4452);
 }
 
-uint32_t spvgen_op_su_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t packed_vector_format) {
+uint32_t spvgen_op_su_dot_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_su_dot_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4452);
 }
 
-uint32_t spvgen_op_s_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format) {
+uint32_t spvgen_op_s_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_s_dot_acc_sat")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
-  sg_pack_word(&pk_, accumulator);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
+  sg_pack_word(&pk_, accumulator_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4453);
 }
 
-uint32_t spvgen_op_s_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format) {
+uint32_t spvgen_op_s_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_s_dot_acc_sat_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
-  sg_pack_word(&pk_, accumulator);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
+  sg_pack_word(&pk_, accumulator_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4453);
 }
 
-uint32_t spvgen_op_u_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format) {
+uint32_t spvgen_op_u_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_u_dot_acc_sat")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
-  sg_pack_word(&pk_, accumulator);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
+  sg_pack_word(&pk_, accumulator_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4454);
 }
 
-uint32_t spvgen_op_u_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format) {
+uint32_t spvgen_op_u_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_u_dot_acc_sat_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
-  sg_pack_word(&pk_, accumulator);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
+  sg_pack_word(&pk_, accumulator_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4454);
 }
 
-uint32_t spvgen_op_su_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format) {
+uint32_t spvgen_op_su_dot_acc_sat(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_su_dot_acc_sat")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
-  sg_pack_word(&pk_, accumulator);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
+  sg_pack_word(&pk_, accumulator_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4455);
 }
 
-uint32_t spvgen_op_su_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1, uint32_t vector_2, uint32_t accumulator, uint32_t packed_vector_format) {
+uint32_t spvgen_op_su_dot_acc_sat_khr(spvgen_module *m, uint32_t result_type, uint32_t vector_1_id, uint32_t vector_2_id, uint32_t accumulator_id, uint32_t packed_vector_format) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_su_dot_acc_sat_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, vector_1);
-  sg_pack_word(&pk_, vector_2);
-  sg_pack_word(&pk_, accumulator);
+  sg_pack_word(&pk_, vector_1_id);
+  sg_pack_word(&pk_, vector_2_id);
+  sg_pack_word(&pk_, accumulator_id);
   if ((packed_vector_format != SPVGEN_ABSENT)) {
     sg_pack_word(&pk_, packed_vector_format);
   }
   return sg_pack_end(&pk_, 4455);
 }
 
-uint32_t spvgen_op_type_cooperative_matrix_khr(spvgen_module *m, uint32_t component_type, uint32_t scope, uint32_t rows, uint32_t columns, uint32_t use) {
-  uint32_t w_[6] = {0, component_type, scope, rows, columns, use};
+uint32_t spvgen_op_type_cooperative_matrix_khr(spvgen_module *m, uint32_t component_type_id, uint32_t scope_id, uint32_t rows_id, uint32_t columns_id, uint32_t use_id) {
+  uint32_t w_[6] = {0, component_type_id, scope_id, rows_id, columns_id, use_id};
   return sg_inst(m, "spvgen_op_type_cooperative_matrix_khr", 4456, w_, 6);
 }
 
-uint32_t spvgen_op_cooperative_matrix_load_khr(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory_layout, uint32_t stride, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count) {
+uint32_t spvgen_op_cooperative_matrix_load_khr(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_layout_id, uint32_t stride_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_load_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, memory_layout);
-  if ((stride != 0) || ((memory_operand != 0 || memory_operand_args_count != 0))) {
-    sg_pack_word(&pk_, stride);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, memory_layout_id);
+  if ((stride_id != 0) || ((memory_operand != 0 || memory_operand_args_count != 0))) {
+    sg_pack_word(&pk_, stride_id);
   }
   if (((memory_operand != 0 || memory_operand_args_count != 0))) {
     sg_pack_word(&pk_, memory_operand);
@@ -2702,14 +2702,14 @@ uint32_t spvgen_op_cooperative_matrix_load_khr(spvgen_module *m, uint32_t result
   return sg_pack_end(&pk_, 4457);
 }
 
-void spvgen_op_cooperative_matrix_store_khr(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t memory_layout, uint32_t stride, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count) {
+void spvgen_op_cooperative_matrix_store_khr(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t memory_layout_id, uint32_t stride_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_store_khr")) return;
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, object);
-  sg_pack_word(&pk_, memory_layout);
-  if ((stride != 0) || ((memory_operand != 0 || memory_operand_args_count != 0))) {
-    sg_pack_word(&pk_, stride);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, object_id);
+  sg_pack_word(&pk_, memory_layout_id);
+  if ((stride_id != 0) || ((memory_operand != 0 || memory_operand_args_count != 0))) {
+    sg_pack_word(&pk_, stride_id);
   }
   if (((memory_operand != 0 || memory_operand_args_count != 0))) {
     sg_pack_word(&pk_, memory_operand);
@@ -2718,37 +2718,37 @@ void spvgen_op_cooperative_matrix_store_khr(spvgen_module *m, uint32_t pointer, 
   sg_pack_end(&pk_, 4458);
 }
 
-uint32_t spvgen_op_cooperative_matrix_mul_add_khr(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b, uint32_t c, uint32_t cooperative_matrix_operands) {
+uint32_t spvgen_op_cooperative_matrix_mul_add_khr(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t b_id, uint32_t c_id, uint32_t cooperative_matrix_operands) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_mul_add_khr")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, a);
-  sg_pack_word(&pk_, b);
-  sg_pack_word(&pk_, c);
+  sg_pack_word(&pk_, a_id);
+  sg_pack_word(&pk_, b_id);
+  sg_pack_word(&pk_, c_id);
   if ((cooperative_matrix_operands != 0)) {
     sg_pack_word(&pk_, cooperative_matrix_operands);
   }
   return sg_pack_end(&pk_, 4459);
 }
 
-uint32_t spvgen_op_cooperative_matrix_length_khr(spvgen_module *m, uint32_t result_type, uint32_t type) {
-  uint32_t w_[3] = {result_type, 0, type};
+uint32_t spvgen_op_cooperative_matrix_length_khr(spvgen_module *m, uint32_t result_type, uint32_t type_id) {
+  uint32_t w_[3] = {result_type, 0, type_id};
   return sg_inst(m, "spvgen_op_cooperative_matrix_length_khr", 4460, w_, 3);
 }
 
-uint32_t spvgen_op_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[3] = {result_type, 0, value};
+uint32_t spvgen_op_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[3] = {result_type, 0, value_id};
   return sg_inst(m, "spvgen_op_constant_composite_replicate_ext", 4461, w_, 3);
 }
 
-uint32_t spvgen_op_spec_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[3] = {result_type, 0, value};
+uint32_t spvgen_op_spec_constant_composite_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[3] = {result_type, 0, value_id};
   return sg_inst(m, "spvgen_op_spec_constant_composite_replicate_ext", 4462, w_, 3);
 }
 
-uint32_t spvgen_op_composite_construct_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[3] = {result_type, 0, value};
+uint32_t spvgen_op_composite_construct_replicate_ext(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[3] = {result_type, 0, value_id};
   return sg_inst(m, "spvgen_op_composite_construct_replicate_ext", 4463, w_, 3);
 }
 
@@ -2757,158 +2757,158 @@ uint32_t spvgen_op_type_ray_query_khr(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_type_ray_query_khr", 4472, w_, 1);
 }
 
-void spvgen_op_ray_query_initialize_khr(spvgen_module *m, uint32_t ray_query, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t ray_origin, uint32_t ray_t_min, uint32_t ray_direction, uint32_t ray_t_max) {
-  uint32_t w_[8] = {ray_query, accel, ray_flags, cull_mask, ray_origin, ray_t_min, ray_direction, ray_t_max};
+void spvgen_op_ray_query_initialize_khr(spvgen_module *m, uint32_t ray_query_id, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t ray_origin_id, uint32_t ray_t_min_id, uint32_t ray_direction_id, uint32_t ray_t_max_id) {
+  uint32_t w_[8] = {ray_query_id, accel_id, ray_flags_id, cull_mask_id, ray_origin_id, ray_t_min_id, ray_direction_id, ray_t_max_id};
   sg_inst(m, "spvgen_op_ray_query_initialize_khr", 4473, w_, 8);
 }
 
-void spvgen_op_ray_query_terminate_khr(spvgen_module *m, uint32_t ray_query) {
-  uint32_t w_[1] = {ray_query};
+void spvgen_op_ray_query_terminate_khr(spvgen_module *m, uint32_t ray_query_id) {
+  uint32_t w_[1] = {ray_query_id};
   sg_inst(m, "spvgen_op_ray_query_terminate_khr", 4474, w_, 1);
 }
 
-void spvgen_op_ray_query_generate_intersection_khr(spvgen_module *m, uint32_t ray_query, uint32_t hit_t) {
-  uint32_t w_[2] = {ray_query, hit_t};
+void spvgen_op_ray_query_generate_intersection_khr(spvgen_module *m, uint32_t ray_query_id, uint32_t hit_t_id) {
+  uint32_t w_[2] = {ray_query_id, hit_t_id};
   sg_inst(m, "spvgen_op_ray_query_generate_intersection_khr", 4475, w_, 2);
 }
 
-void spvgen_op_ray_query_confirm_intersection_khr(spvgen_module *m, uint32_t ray_query) {
-  uint32_t w_[1] = {ray_query};
+void spvgen_op_ray_query_confirm_intersection_khr(spvgen_module *m, uint32_t ray_query_id) {
+  uint32_t w_[1] = {ray_query_id};
   sg_inst(m, "spvgen_op_ray_query_confirm_intersection_khr", 4476, w_, 1);
 }
 
-uint32_t spvgen_op_ray_query_proceed_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query) {
-  uint32_t w_[3] = {result_type, 0, ray_query};
+uint32_t spvgen_op_ray_query_proceed_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id) {
+  uint32_t w_[3] = {result_type, 0, ray_query_id};
   return sg_inst(m, "spvgen_op_ray_query_proceed_khr", 4477, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_type_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_type_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_type_khr", 4479, w_, 4);
 }
 
-uint32_t spvgen_op_image_sample_weighted_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture, uint32_t coordinates, uint32_t weights) {
-  uint32_t w_[5] = {result_type, 0, texture, coordinates, weights};
+uint32_t spvgen_op_image_sample_weighted_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture_id, uint32_t coordinates_id, uint32_t weights_id) {
+  uint32_t w_[5] = {result_type, 0, texture_id, coordinates_id, weights_id};
   return sg_inst(m, "spvgen_op_image_sample_weighted_qcom", 4480, w_, 5);
 }
 
-uint32_t spvgen_op_image_box_filter_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture, uint32_t coordinates, uint32_t box_size) {
-  uint32_t w_[5] = {result_type, 0, texture, coordinates, box_size};
+uint32_t spvgen_op_image_box_filter_qcom(spvgen_module *m, uint32_t result_type, uint32_t texture_id, uint32_t coordinates_id, uint32_t box_size_id) {
+  uint32_t w_[5] = {result_type, 0, texture_id, coordinates_id, box_size_id};
   return sg_inst(m, "spvgen_op_image_box_filter_qcom", 4481, w_, 5);
 }
 
-uint32_t spvgen_op_image_block_match_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target, uint32_t target_coordinates, uint32_t reference, uint32_t reference_coordinates, uint32_t block_size) {
-  uint32_t w_[7] = {result_type, 0, target, target_coordinates, reference, reference_coordinates, block_size};
+uint32_t spvgen_op_image_block_match_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_id, uint32_t target_coordinates_id, uint32_t reference_id, uint32_t reference_coordinates_id, uint32_t block_size_id) {
+  uint32_t w_[7] = {result_type, 0, target_id, target_coordinates_id, reference_id, reference_coordinates_id, block_size_id};
   return sg_inst(m, "spvgen_op_image_block_match_ssdqcom", 4482, w_, 7);
 }
 
-uint32_t spvgen_op_image_block_match_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target, uint32_t target_coordinates, uint32_t reference, uint32_t reference_coordinates, uint32_t block_size) {
-  uint32_t w_[7] = {result_type, 0, target, target_coordinates, reference, reference_coordinates, block_size};
+uint32_t spvgen_op_image_block_match_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_id, uint32_t target_coordinates_id, uint32_t reference_id, uint32_t reference_coordinates_id, uint32_t block_size_id) {
+  uint32_t w_[7] = {result_type, 0, target_id, target_coordinates_id, reference_id, reference_coordinates_id, block_size_id};
   return sg_inst(m, "spvgen_op_image_block_match_sadqcom", 4483, w_, 7);
 }
 
-uint32_t spvgen_op_image_block_match_window_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size) {
-  uint32_t w_[7] = {result_type, 0, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size};
+uint32_t spvgen_op_image_block_match_window_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id) {
+  uint32_t w_[7] = {result_type, 0, target_sampled_image_id, target_coordinates_id, reference_sampled_image_id, reference_coordinates_id, block_size_id};
   return sg_inst(m, "spvgen_op_image_block_match_window_ssdqcom", 4500, w_, 7);
 }
 
-uint32_t spvgen_op_image_block_match_window_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size) {
-  uint32_t w_[7] = {result_type, 0, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size};
+uint32_t spvgen_op_image_block_match_window_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id) {
+  uint32_t w_[7] = {result_type, 0, target_sampled_image_id, target_coordinates_id, reference_sampled_image_id, reference_coordinates_id, block_size_id};
   return sg_inst(m, "spvgen_op_image_block_match_window_sadqcom", 4501, w_, 7);
 }
 
-uint32_t spvgen_op_image_block_match_gather_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size) {
-  uint32_t w_[7] = {result_type, 0, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size};
+uint32_t spvgen_op_image_block_match_gather_ssdqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id) {
+  uint32_t w_[7] = {result_type, 0, target_sampled_image_id, target_coordinates_id, reference_sampled_image_id, reference_coordinates_id, block_size_id};
   return sg_inst(m, "spvgen_op_image_block_match_gather_ssdqcom", 4502, w_, 7);
 }
 
-uint32_t spvgen_op_image_block_match_gather_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image, uint32_t target_coordinates, uint32_t reference_sampled_image, uint32_t reference_coordinates, uint32_t block_size) {
-  uint32_t w_[7] = {result_type, 0, target_sampled_image, target_coordinates, reference_sampled_image, reference_coordinates, block_size};
+uint32_t spvgen_op_image_block_match_gather_sadqcom(spvgen_module *m, uint32_t result_type, uint32_t target_sampled_image_id, uint32_t target_coordinates_id, uint32_t reference_sampled_image_id, uint32_t reference_coordinates_id, uint32_t block_size_id) {
+  uint32_t w_[7] = {result_type, 0, target_sampled_image_id, target_coordinates_id, reference_sampled_image_id, reference_coordinates_id, block_size_id};
   return sg_inst(m, "spvgen_op_image_block_match_gather_sadqcom", 4503, w_, 7);
 }
 
-uint32_t spvgen_op_group_i_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_i_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_i_add_non_uniform_amd", 5000, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_add_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_add_non_uniform_amd", 5001, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_min_non_uniform_amd", 5002, w_, 5);
 }
 
-uint32_t spvgen_op_group_u_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_u_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_u_min_non_uniform_amd", 5003, w_, 5);
 }
 
-uint32_t spvgen_op_group_s_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_s_min_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_s_min_non_uniform_amd", 5004, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_max_non_uniform_amd", 5005, w_, 5);
 }
 
-uint32_t spvgen_op_group_u_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_u_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_u_max_non_uniform_amd", 5006, w_, 5);
 }
 
-uint32_t spvgen_op_group_s_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_s_max_non_uniform_amd(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_s_max_non_uniform_amd", 5007, w_, 5);
 }
 
-uint32_t spvgen_op_fragment_mask_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate) {
-  uint32_t w_[4] = {result_type, 0, image, coordinate};
+uint32_t spvgen_op_fragment_mask_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id) {
+  uint32_t w_[4] = {result_type, 0, image_id, coordinate_id};
   return sg_inst(m, "spvgen_op_fragment_mask_fetch_amd", 5011, w_, 4);
 }
 
-uint32_t spvgen_op_fragment_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t fragment_index) {
-  uint32_t w_[5] = {result_type, 0, image, coordinate, fragment_index};
+uint32_t spvgen_op_fragment_fetch_amd(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t fragment_index_id) {
+  uint32_t w_[5] = {result_type, 0, image_id, coordinate_id, fragment_index_id};
   return sg_inst(m, "spvgen_op_fragment_fetch_amd", 5012, w_, 5);
 }
 
-uint32_t spvgen_op_read_clock_khr(spvgen_module *m, uint32_t result_type, uint32_t scope) {
-  uint32_t w_[3] = {result_type, 0, scope};
+uint32_t spvgen_op_read_clock_khr(spvgen_module *m, uint32_t result_type, uint32_t scope_id) {
+  uint32_t w_[3] = {result_type, 0, scope_id};
   return sg_inst(m, "spvgen_op_read_clock_khr", 5056, w_, 3);
 }
 
-uint32_t spvgen_op_allocate_node_payloads_amdx(spvgen_module *m, uint32_t result_type, uint32_t visibility, uint32_t payload_count, uint32_t node_index) {
-  uint32_t w_[5] = {result_type, 0, visibility, payload_count, node_index};
+uint32_t spvgen_op_allocate_node_payloads_amdx(spvgen_module *m, uint32_t result_type, uint32_t visibility_id, uint32_t payload_count_id, uint32_t node_index_id) {
+  uint32_t w_[5] = {result_type, 0, visibility_id, payload_count_id, node_index_id};
   return sg_inst(m, "spvgen_op_allocate_node_payloads_amdx", 5074, w_, 5);
 }
 
-void spvgen_op_enqueue_node_payloads_amdx(spvgen_module *m, uint32_t payload_array) {
-  uint32_t w_[1] = {payload_array};
+void spvgen_op_enqueue_node_payloads_amdx(spvgen_module *m, uint32_t payload_array_id) {
+  uint32_t w_[1] = {payload_array_id};
   sg_inst(m, "spvgen_op_enqueue_node_payloads_amdx", 5075, w_, 1);
 }
 
-uint32_t spvgen_op_type_node_payload_array_amdx(spvgen_module *m, uint32_t payload_type) {
-  uint32_t w_[2] = {0, payload_type};
+uint32_t spvgen_op_type_node_payload_array_amdx(spvgen_module *m, uint32_t payload_type_id) {
+  uint32_t w_[2] = {0, payload_type_id};
   return sg_inst(m, "spvgen_op_type_node_payload_array_amdx", 5076, w_, 2);
 }
 
-uint32_t spvgen_op_finish_writing_node_payload_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_finish_writing_node_payload_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_finish_writing_node_payload_amdx", 5078, w_, 3);
 }
 
-uint32_t spvgen_op_node_payload_array_length_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_array) {
-  uint32_t w_[3] = {result_type, 0, payload_array};
+uint32_t spvgen_op_node_payload_array_length_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_array_id) {
+  uint32_t w_[3] = {result_type, 0, payload_array_id};
   return sg_inst(m, "spvgen_op_node_payload_array_length_amdx", 5090, w_, 3);
 }
 
-uint32_t spvgen_op_is_node_payload_valid_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_type, uint32_t node_index) {
-  uint32_t w_[4] = {result_type, 0, payload_type, node_index};
+uint32_t spvgen_op_is_node_payload_valid_amdx(spvgen_module *m, uint32_t result_type, uint32_t payload_type_id, uint32_t node_index_id) {
+  uint32_t w_[4] = {result_type, 0, payload_type_id, node_index_id};
   return sg_inst(m, "spvgen_op_is_node_payload_valid_amdx", 5101, w_, 4);
 }
 
@@ -2928,181 +2928,181 @@ uint32_t spvgen_op_spec_constant_string_amdx(spvgen_module *m, const char *liter
   return sg_pack_end(&pk_, 5104);
 }
 
-uint32_t spvgen_op_group_non_uniform_quad_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate) {
-  uint32_t w_[3] = {result_type, 0, predicate};
+uint32_t spvgen_op_group_non_uniform_quad_all_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id) {
+  uint32_t w_[3] = {result_type, 0, predicate_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_quad_all_khr", 5110, w_, 3);
 }
 
-uint32_t spvgen_op_group_non_uniform_quad_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate) {
-  uint32_t w_[3] = {result_type, 0, predicate};
+uint32_t spvgen_op_group_non_uniform_quad_any_khr(spvgen_module *m, uint32_t result_type, uint32_t predicate_id) {
+  uint32_t w_[3] = {result_type, 0, predicate_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_quad_any_khr", 5111, w_, 3);
 }
 
-void spvgen_op_hit_object_record_hit_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t current_time, uint32_t hit_object_attributes) {
-  uint32_t w_[14] = {hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, current_time, hit_object_attributes};
+void spvgen_op_hit_object_record_hit_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t current_time_id, uint32_t hit_object_attributes_id) {
+  uint32_t w_[14] = {hit_object_id, acceleration_structure_id, instance_id, primitive_id, geometry_index_id, hit_kind_id, sbt_record_offset_id, sbt_record_stride_id, origin_id, t_min_id, direction_id, t_max_id, current_time_id, hit_object_attributes_id};
   sg_inst(m, "spvgen_op_hit_object_record_hit_motion_nv", 5249, w_, 14);
 }
 
-void spvgen_op_hit_object_record_hit_with_index_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t current_time, uint32_t hit_object_attributes) {
-  uint32_t w_[13] = {hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, current_time, hit_object_attributes};
+void spvgen_op_hit_object_record_hit_with_index_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t current_time_id, uint32_t hit_object_attributes_id) {
+  uint32_t w_[13] = {hit_object_id, acceleration_structure_id, instance_id, primitive_id, geometry_index_id, hit_kind_id, sbt_record_index_id, origin_id, t_min_id, direction_id, t_max_id, current_time_id, hit_object_attributes_id};
   sg_inst(m, "spvgen_op_hit_object_record_hit_with_index_motion_nv", 5250, w_, 13);
 }
 
-void spvgen_op_hit_object_record_miss_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t sbt_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t current_time) {
-  uint32_t w_[7] = {hit_object, sbt_index, origin, t_min, direction, t_max, current_time};
+void spvgen_op_hit_object_record_miss_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t sbt_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t current_time_id) {
+  uint32_t w_[7] = {hit_object_id, sbt_index_id, origin_id, t_min_id, direction_id, t_max_id, current_time_id};
   sg_inst(m, "spvgen_op_hit_object_record_miss_motion_nv", 5251, w_, 7);
 }
 
-uint32_t spvgen_op_hit_object_get_world_to_object_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_world_to_object_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_world_to_object_nv", 5252, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_object_to_world_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_object_to_world_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_object_to_world_nv", 5253, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_object_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_object_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_object_ray_direction_nv", 5254, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_object_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_object_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_object_ray_origin_nv", 5255, w_, 3);
 }
 
-void spvgen_op_hit_object_trace_ray_motion_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t ray_flags, uint32_t cullmask, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t miss_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t time, uint32_t payload) {
-  uint32_t w_[13] = {hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, time, payload};
+void spvgen_op_hit_object_trace_ray_motion_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t ray_flags_id, uint32_t cullmask_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t miss_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t time_id, uint32_t payload_id) {
+  uint32_t w_[13] = {hit_object_id, acceleration_structure_id, ray_flags_id, cullmask_id, sbt_record_offset_id, sbt_record_stride_id, miss_index_id, origin_id, t_min_id, direction_id, t_max_id, time_id, payload_id};
   sg_inst(m, "spvgen_op_hit_object_trace_ray_motion_nv", 5256, w_, 13);
 }
 
-uint32_t spvgen_op_hit_object_get_shader_record_buffer_handle_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_shader_record_buffer_handle_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_shader_record_buffer_handle_nv", 5257, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_shader_binding_table_record_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_shader_binding_table_record_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_shader_binding_table_record_index_nv", 5258, w_, 3);
 }
 
-void spvgen_op_hit_object_record_empty_nv(spvgen_module *m, uint32_t hit_object) {
-  uint32_t w_[1] = {hit_object};
+void spvgen_op_hit_object_record_empty_nv(spvgen_module *m, uint32_t hit_object_id) {
+  uint32_t w_[1] = {hit_object_id};
   sg_inst(m, "spvgen_op_hit_object_record_empty_nv", 5259, w_, 1);
 }
 
-void spvgen_op_hit_object_trace_ray_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t ray_flags, uint32_t cullmask, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t miss_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t payload) {
-  uint32_t w_[12] = {hit_object, acceleration_structure, ray_flags, cullmask, sbt_record_offset, sbt_record_stride, miss_index, origin, t_min, direction, t_max, payload};
+void spvgen_op_hit_object_trace_ray_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t ray_flags_id, uint32_t cullmask_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t miss_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t payload_id) {
+  uint32_t w_[12] = {hit_object_id, acceleration_structure_id, ray_flags_id, cullmask_id, sbt_record_offset_id, sbt_record_stride_id, miss_index_id, origin_id, t_min_id, direction_id, t_max_id, payload_id};
   sg_inst(m, "spvgen_op_hit_object_trace_ray_nv", 5260, w_, 12);
 }
 
-void spvgen_op_hit_object_record_hit_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_offset, uint32_t sbt_record_stride, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t hit_object_attributes) {
-  uint32_t w_[13] = {hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_offset, sbt_record_stride, origin, t_min, direction, t_max, hit_object_attributes};
+void spvgen_op_hit_object_record_hit_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_offset_id, uint32_t sbt_record_stride_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t hit_object_attributes_id) {
+  uint32_t w_[13] = {hit_object_id, acceleration_structure_id, instance_id, primitive_id, geometry_index_id, hit_kind_id, sbt_record_offset_id, sbt_record_stride_id, origin_id, t_min_id, direction_id, t_max_id, hit_object_attributes_id};
   sg_inst(m, "spvgen_op_hit_object_record_hit_nv", 5261, w_, 13);
 }
 
-void spvgen_op_hit_object_record_hit_with_index_nv(spvgen_module *m, uint32_t hit_object, uint32_t acceleration_structure, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index, uint32_t hit_kind, uint32_t sbt_record_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max, uint32_t hit_object_attributes) {
-  uint32_t w_[12] = {hit_object, acceleration_structure, instance_id, primitive_id, geometry_index, hit_kind, sbt_record_index, origin, t_min, direction, t_max, hit_object_attributes};
+void spvgen_op_hit_object_record_hit_with_index_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t acceleration_structure_id, uint32_t instance_id, uint32_t primitive_id, uint32_t geometry_index_id, uint32_t hit_kind_id, uint32_t sbt_record_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id, uint32_t hit_object_attributes_id) {
+  uint32_t w_[12] = {hit_object_id, acceleration_structure_id, instance_id, primitive_id, geometry_index_id, hit_kind_id, sbt_record_index_id, origin_id, t_min_id, direction_id, t_max_id, hit_object_attributes_id};
   sg_inst(m, "spvgen_op_hit_object_record_hit_with_index_nv", 5262, w_, 12);
 }
 
-void spvgen_op_hit_object_record_miss_nv(spvgen_module *m, uint32_t hit_object, uint32_t sbt_index, uint32_t origin, uint32_t t_min, uint32_t direction, uint32_t t_max) {
-  uint32_t w_[6] = {hit_object, sbt_index, origin, t_min, direction, t_max};
+void spvgen_op_hit_object_record_miss_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t sbt_index_id, uint32_t origin_id, uint32_t t_min_id, uint32_t direction_id, uint32_t t_max_id) {
+  uint32_t w_[6] = {hit_object_id, sbt_index_id, origin_id, t_min_id, direction_id, t_max_id};
   sg_inst(m, "spvgen_op_hit_object_record_miss_nv", 5263, w_, 6);
 }
 
-void spvgen_op_hit_object_execute_shader_nv(spvgen_module *m, uint32_t hit_object, uint32_t payload) {
-  uint32_t w_[2] = {hit_object, payload};
+void spvgen_op_hit_object_execute_shader_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t payload_id) {
+  uint32_t w_[2] = {hit_object_id, payload_id};
   sg_inst(m, "spvgen_op_hit_object_execute_shader_nv", 5264, w_, 2);
 }
 
-uint32_t spvgen_op_hit_object_get_current_time_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_current_time_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_current_time_nv", 5265, w_, 3);
 }
 
-void spvgen_op_hit_object_get_attributes_nv(spvgen_module *m, uint32_t hit_object, uint32_t hit_object_attribute) {
-  uint32_t w_[2] = {hit_object, hit_object_attribute};
+void spvgen_op_hit_object_get_attributes_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t hit_object_attribute_id) {
+  uint32_t w_[2] = {hit_object_id, hit_object_attribute_id};
   sg_inst(m, "spvgen_op_hit_object_get_attributes_nv", 5266, w_, 2);
 }
 
-uint32_t spvgen_op_hit_object_get_hit_kind_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_hit_kind_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_hit_kind_nv", 5267, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_primitive_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_primitive_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_primitive_index_nv", 5268, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_geometry_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_geometry_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_geometry_index_nv", 5269, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_instance_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_instance_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_instance_id_nv", 5270, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_instance_custom_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_instance_custom_index_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_instance_custom_index_nv", 5271, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_world_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_world_ray_direction_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_world_ray_direction_nv", 5272, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_world_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_world_ray_origin_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_world_ray_origin_nv", 5273, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_ray_t_max_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_ray_t_max_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_ray_t_max_nv", 5274, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_ray_t_min_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_ray_t_min_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_ray_t_min_nv", 5275, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_is_empty_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_is_empty_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_is_empty_nv", 5276, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_is_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_is_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_is_hit_nv", 5277, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_is_miss_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_is_miss_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_is_miss_nv", 5278, w_, 3);
 }
 
-void spvgen_op_reorder_thread_with_hit_object_nv(spvgen_module *m, uint32_t hit_object, uint32_t hint, uint32_t bits) {
+void spvgen_op_reorder_thread_with_hit_object_nv(spvgen_module *m, uint32_t hit_object_id, uint32_t hint_id, uint32_t bits_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_reorder_thread_with_hit_object_nv")) return;
-  sg_pack_word(&pk_, hit_object);
-  if ((hint != 0) || (bits != 0)) {
-    sg_pack_word(&pk_, hint);
+  sg_pack_word(&pk_, hit_object_id);
+  if ((hint_id != 0) || (bits_id != 0)) {
+    sg_pack_word(&pk_, hint_id);
   }
-  if ((bits != 0)) {
-    sg_pack_word(&pk_, bits);
+  if ((bits_id != 0)) {
+    sg_pack_word(&pk_, bits_id);
   }
   sg_pack_end(&pk_, 5279);
 }
 
-void spvgen_op_reorder_thread_with_hint_nv(spvgen_module *m, uint32_t hint, uint32_t bits) {
-  uint32_t w_[2] = {hint, bits};
+void spvgen_op_reorder_thread_with_hint_nv(spvgen_module *m, uint32_t hint_id, uint32_t bits_id) {
+  uint32_t w_[2] = {hint_id, bits_id};
   sg_inst(m, "spvgen_op_reorder_thread_with_hint_nv", 5280, w_, 2);
 }
 
@@ -3111,15 +3111,15 @@ uint32_t spvgen_op_type_hit_object_nv(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_type_hit_object_nv", 5281, w_, 1);
 }
 
-uint32_t spvgen_op_image_sample_footprint_nv(spvgen_module *m, uint32_t result_type, uint32_t sampled_image, uint32_t coordinate, uint32_t granularity, uint32_t coarse, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
+uint32_t spvgen_op_image_sample_footprint_nv(spvgen_module *m, uint32_t result_type, uint32_t sampled_image_id, uint32_t coordinate_id, uint32_t granularity_id, uint32_t coarse_id, uint32_t image_operands, const uint32_t *image_operands_args, uint32_t image_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_image_sample_footprint_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, sampled_image);
-  sg_pack_word(&pk_, coordinate);
-  sg_pack_word(&pk_, granularity);
-  sg_pack_word(&pk_, coarse);
+  sg_pack_word(&pk_, sampled_image_id);
+  sg_pack_word(&pk_, coordinate_id);
+  sg_pack_word(&pk_, granularity_id);
+  sg_pack_word(&pk_, coarse_id);
   if (((image_operands != 0 || image_operands_args_count != 0))) {
     sg_pack_word(&pk_, image_operands);
     sg_pack_words(&pk_, image_operands_args, image_operands_args_count);
@@ -3127,27 +3127,27 @@ uint32_t spvgen_op_image_sample_footprint_nv(spvgen_module *m, uint32_t result_t
   return sg_pack_end(&pk_, 5283);
 }
 
-uint32_t spvgen_op_type_cooperative_vector_nv(spvgen_module *m, uint32_t component_type, uint32_t component_count) {
-  uint32_t w_[3] = {0, component_type, component_count};
+uint32_t spvgen_op_type_cooperative_vector_nv(spvgen_module *m, uint32_t component_type_id, uint32_t component_count_id) {
+  uint32_t w_[3] = {0, component_type_id, component_count_id};
   return sg_inst(m, "spvgen_op_type_cooperative_vector_nv", 5288, w_, 3);
 }
 
-uint32_t spvgen_op_cooperative_vector_matrix_mul_nv(spvgen_module *m, uint32_t result_type, uint32_t input, uint32_t input_interpretation, uint32_t matrix, uint32_t matrix_offset, uint32_t matrix_interpretation, uint32_t m_, uint32_t k, uint32_t memory_layout, uint32_t transpose, uint32_t matrix_stride, uint32_t cooperative_matrix_operands) {
+uint32_t spvgen_op_cooperative_vector_matrix_mul_nv(spvgen_module *m, uint32_t result_type, uint32_t input_id, uint32_t input_interpretation_id, uint32_t matrix_id, uint32_t matrix_offset_id, uint32_t matrix_interpretation_id, uint32_t m_id, uint32_t k_id, uint32_t memory_layout_id, uint32_t transpose_id, uint32_t matrix_stride_id, uint32_t cooperative_matrix_operands) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_vector_matrix_mul_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, input);
-  sg_pack_word(&pk_, input_interpretation);
-  sg_pack_word(&pk_, matrix);
-  sg_pack_word(&pk_, matrix_offset);
-  sg_pack_word(&pk_, matrix_interpretation);
-  sg_pack_word(&pk_, m_);
-  sg_pack_word(&pk_, k);
-  sg_pack_word(&pk_, memory_layout);
-  sg_pack_word(&pk_, transpose);
-  if ((matrix_stride != 0) || (cooperative_matrix_operands != 0)) {
-    sg_pack_word(&pk_, matrix_stride);
+  sg_pack_word(&pk_, input_id);
+  sg_pack_word(&pk_, input_interpretation_id);
+  sg_pack_word(&pk_, matrix_id);
+  sg_pack_word(&pk_, matrix_offset_id);
+  sg_pack_word(&pk_, matrix_interpretation_id);
+  sg_pack_word(&pk_, m_id);
+  sg_pack_word(&pk_, k_id);
+  sg_pack_word(&pk_, memory_layout_id);
+  sg_pack_word(&pk_, transpose_id);
+  if ((matrix_stride_id != 0) || (cooperative_matrix_operands != 0)) {
+    sg_pack_word(&pk_, matrix_stride_id);
   }
   if ((cooperative_matrix_operands != 0)) {
     sg_pack_word(&pk_, cooperative_matrix_operands);
@@ -3155,45 +3155,45 @@ uint32_t spvgen_op_cooperative_vector_matrix_mul_nv(spvgen_module *m, uint32_t r
   return sg_pack_end(&pk_, 5289);
 }
 
-void spvgen_op_cooperative_vector_outer_product_accumulate_nv(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t a, uint32_t b, uint32_t memory_layout, uint32_t matrix_interpretation, uint32_t matrix_stride) {
+void spvgen_op_cooperative_vector_outer_product_accumulate_nv(spvgen_module *m, uint32_t pointer_id, uint32_t offset_id, uint32_t a_id, uint32_t b_id, uint32_t memory_layout_id, uint32_t matrix_interpretation_id, uint32_t matrix_stride_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_vector_outer_product_accumulate_nv")) return;
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, offset);
-  sg_pack_word(&pk_, a);
-  sg_pack_word(&pk_, b);
-  sg_pack_word(&pk_, memory_layout);
-  sg_pack_word(&pk_, matrix_interpretation);
-  if ((matrix_stride != 0)) {
-    sg_pack_word(&pk_, matrix_stride);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, offset_id);
+  sg_pack_word(&pk_, a_id);
+  sg_pack_word(&pk_, b_id);
+  sg_pack_word(&pk_, memory_layout_id);
+  sg_pack_word(&pk_, matrix_interpretation_id);
+  if ((matrix_stride_id != 0)) {
+    sg_pack_word(&pk_, matrix_stride_id);
   }
   sg_pack_end(&pk_, 5290);
 }
 
-void spvgen_op_cooperative_vector_reduce_sum_accumulate_nv(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t v) {
-  uint32_t w_[3] = {pointer, offset, v};
+void spvgen_op_cooperative_vector_reduce_sum_accumulate_nv(spvgen_module *m, uint32_t pointer_id, uint32_t offset_id, uint32_t v_id) {
+  uint32_t w_[3] = {pointer_id, offset_id, v_id};
   sg_inst(m, "spvgen_op_cooperative_vector_reduce_sum_accumulate_nv", 5291, w_, 3);
 }
 
-uint32_t spvgen_op_cooperative_vector_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t input, uint32_t input_interpretation, uint32_t matrix, uint32_t matrix_offset, uint32_t matrix_interpretation, uint32_t bias, uint32_t bias_offset, uint32_t bias_interpretation, uint32_t m_, uint32_t k, uint32_t memory_layout, uint32_t transpose, uint32_t matrix_stride, uint32_t cooperative_matrix_operands) {
+uint32_t spvgen_op_cooperative_vector_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t input_id, uint32_t input_interpretation_id, uint32_t matrix_id, uint32_t matrix_offset_id, uint32_t matrix_interpretation_id, uint32_t bias_id, uint32_t bias_offset_id, uint32_t bias_interpretation_id, uint32_t m_id, uint32_t k_id, uint32_t memory_layout_id, uint32_t transpose_id, uint32_t matrix_stride_id, uint32_t cooperative_matrix_operands) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_vector_matrix_mul_add_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, input);
-  sg_pack_word(&pk_, input_interpretation);
-  sg_pack_word(&pk_, matrix);
-  sg_pack_word(&pk_, matrix_offset);
-  sg_pack_word(&pk_, matrix_interpretation);
-  sg_pack_word(&pk_, bias);
-  sg_pack_word(&pk_, bias_offset);
-  sg_pack_word(&pk_, bias_interpretation);
-  sg_pack_word(&pk_, m_);
-  sg_pack_word(&pk_, k);
-  sg_pack_word(&pk_, memory_layout);
-  sg_pack_word(&pk_, transpose);
-  if ((matrix_stride != 0) || (cooperative_matrix_operands != 0)) {
-    sg_pack_word(&pk_, matrix_stride);
+  sg_pack_word(&pk_, input_id);
+  sg_pack_word(&pk_, input_interpretation_id);
+  sg_pack_word(&pk_, matrix_id);
+  sg_pack_word(&pk_, matrix_offset_id);
+  sg_pack_word(&pk_, matrix_interpretation_id);
+  sg_pack_word(&pk_, bias_id);
+  sg_pack_word(&pk_, bias_offset_id);
+  sg_pack_word(&pk_, bias_interpretation_id);
+  sg_pack_word(&pk_, m_id);
+  sg_pack_word(&pk_, k_id);
+  sg_pack_word(&pk_, memory_layout_id);
+  sg_pack_word(&pk_, transpose_id);
+  if ((matrix_stride_id != 0) || (cooperative_matrix_operands != 0)) {
+    sg_pack_word(&pk_, matrix_stride_id);
   }
   if ((cooperative_matrix_operands != 0)) {
     sg_pack_word(&pk_, cooperative_matrix_operands);
@@ -3201,55 +3201,55 @@ uint32_t spvgen_op_cooperative_vector_matrix_mul_add_nv(spvgen_module *m, uint32
   return sg_pack_end(&pk_, 5292);
 }
 
-uint32_t spvgen_op_cooperative_matrix_convert_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix) {
-  uint32_t w_[3] = {result_type, 0, matrix};
+uint32_t spvgen_op_cooperative_matrix_convert_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id) {
+  uint32_t w_[3] = {result_type, 0, matrix_id};
   return sg_inst(m, "spvgen_op_cooperative_matrix_convert_nv", 5293, w_, 3);
 }
 
-void spvgen_op_emit_mesh_tasks_ext(spvgen_module *m, uint32_t group_count_x, uint32_t group_count_y, uint32_t group_count_z, uint32_t payload) {
+void spvgen_op_emit_mesh_tasks_ext(spvgen_module *m, uint32_t group_count_x_id, uint32_t group_count_y_id, uint32_t group_count_z_id, uint32_t payload_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_emit_mesh_tasks_ext")) return;
-  sg_pack_word(&pk_, group_count_x);
-  sg_pack_word(&pk_, group_count_y);
-  sg_pack_word(&pk_, group_count_z);
-  if ((payload != 0)) {
-    sg_pack_word(&pk_, payload);
+  sg_pack_word(&pk_, group_count_x_id);
+  sg_pack_word(&pk_, group_count_y_id);
+  sg_pack_word(&pk_, group_count_z_id);
+  if ((payload_id != 0)) {
+    sg_pack_word(&pk_, payload_id);
   }
   sg_pack_end(&pk_, 5294);
 }
 
-void spvgen_op_set_mesh_outputs_ext(spvgen_module *m, uint32_t vertex_count, uint32_t primitive_count) {
-  uint32_t w_[2] = {vertex_count, primitive_count};
+void spvgen_op_set_mesh_outputs_ext(spvgen_module *m, uint32_t vertex_count_id, uint32_t primitive_count_id) {
+  uint32_t w_[2] = {vertex_count_id, primitive_count_id};
   sg_inst(m, "spvgen_op_set_mesh_outputs_ext", 5295, w_, 2);
 }
 
-uint32_t spvgen_op_group_non_uniform_partition_nv(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[3] = {result_type, 0, value};
+uint32_t spvgen_op_group_non_uniform_partition_nv(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[3] = {result_type, 0, value_id};
   return sg_inst(m, "spvgen_op_group_non_uniform_partition_nv", 5296, w_, 3);
 }
 
-void spvgen_op_write_packed_primitive_indices4x8_nv(spvgen_module *m, uint32_t index_offset, uint32_t packed_indices) {
-  uint32_t w_[2] = {index_offset, packed_indices};
+void spvgen_op_write_packed_primitive_indices4x8_nv(spvgen_module *m, uint32_t index_offset_id, uint32_t packed_indices_id) {
+  uint32_t w_[2] = {index_offset_id, packed_indices_id};
   sg_inst(m, "spvgen_op_write_packed_primitive_indices4x8_nv", 5299, w_, 2);
 }
 
-uint32_t spvgen_op_fetch_micro_triangle_vertex_position_nv(spvgen_module *m, uint32_t result_type, uint32_t accel, uint32_t instance_id, uint32_t geometry_index, uint32_t primitive_index, uint32_t barycentric) {
-  uint32_t w_[7] = {result_type, 0, accel, instance_id, geometry_index, primitive_index, barycentric};
+uint32_t spvgen_op_fetch_micro_triangle_vertex_position_nv(spvgen_module *m, uint32_t result_type, uint32_t accel_id, uint32_t instance_id, uint32_t geometry_index_id, uint32_t primitive_index_id, uint32_t barycentric_id) {
+  uint32_t w_[7] = {result_type, 0, accel_id, instance_id, geometry_index_id, primitive_index_id, barycentric_id};
   return sg_inst(m, "spvgen_op_fetch_micro_triangle_vertex_position_nv", 5300, w_, 7);
 }
 
-uint32_t spvgen_op_fetch_micro_triangle_vertex_barycentric_nv(spvgen_module *m, uint32_t result_type, uint32_t accel, uint32_t instance_id, uint32_t geometry_index, uint32_t primitive_index, uint32_t barycentric) {
-  uint32_t w_[7] = {result_type, 0, accel, instance_id, geometry_index, primitive_index, barycentric};
+uint32_t spvgen_op_fetch_micro_triangle_vertex_barycentric_nv(spvgen_module *m, uint32_t result_type, uint32_t accel_id, uint32_t instance_id, uint32_t geometry_index_id, uint32_t primitive_index_id, uint32_t barycentric_id) {
+  uint32_t w_[7] = {result_type, 0, accel_id, instance_id, geometry_index_id, primitive_index_id, barycentric_id};
   return sg_inst(m, "spvgen_op_fetch_micro_triangle_vertex_barycentric_nv", 5301, w_, 7);
 }
 
-uint32_t spvgen_op_cooperative_vector_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t offset, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+uint32_t spvgen_op_cooperative_vector_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t offset_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_vector_load_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, offset);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, offset_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -3257,12 +3257,12 @@ uint32_t spvgen_op_cooperative_vector_load_nv(spvgen_module *m, uint32_t result_
   return sg_pack_end(&pk_, 5302);
 }
 
-void spvgen_op_cooperative_vector_store_nv(spvgen_module *m, uint32_t pointer, uint32_t offset, uint32_t object, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+void spvgen_op_cooperative_vector_store_nv(spvgen_module *m, uint32_t pointer_id, uint32_t offset_id, uint32_t object_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_vector_store_nv")) return;
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, offset);
-  sg_pack_word(&pk_, object);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, offset_id);
+  sg_pack_word(&pk_, object_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -3270,13 +3270,13 @@ void spvgen_op_cooperative_vector_store_nv(spvgen_module *m, uint32_t pointer, u
   sg_pack_end(&pk_, 5303);
 }
 
-uint32_t spvgen_op_report_intersection_khr(spvgen_module *m, uint32_t result_type, uint32_t hit, uint32_t hit_kind) {
-  uint32_t w_[4] = {result_type, 0, hit, hit_kind};
+uint32_t spvgen_op_report_intersection_khr(spvgen_module *m, uint32_t result_type, uint32_t hit_id, uint32_t hit_kind_id) {
+  uint32_t w_[4] = {result_type, 0, hit_id, hit_kind_id};
   return sg_inst(m, "spvgen_op_report_intersection_khr", 5334, w_, 4);
 }
 
-uint32_t spvgen_op_report_intersection_nv(spvgen_module *m, uint32_t result_type, uint32_t hit, uint32_t hit_kind) {
-  uint32_t w_[4] = {result_type, 0, hit, hit_kind};
+uint32_t spvgen_op_report_intersection_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_id, uint32_t hit_kind_id) {
+  uint32_t w_[4] = {result_type, 0, hit_id, hit_kind_id};
   return sg_inst(m, "spvgen_op_report_intersection_nv", 5334, w_, 4);
 }
 
@@ -3288,23 +3288,23 @@ void spvgen_op_terminate_ray_nv(spvgen_module *m) {
   sg_inst(m, "spvgen_op_terminate_ray_nv", 5336, NULL, 0);
 }
 
-void spvgen_op_trace_nv(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t payload_id) {
-  uint32_t w_[11] = {accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, payload_id};
+void spvgen_op_trace_nv(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t payload_id) {
+  uint32_t w_[11] = {accel_id, ray_flags_id, cull_mask_id, sbt_offset_id, sbt_stride_id, miss_index_id, ray_origin_id, ray_tmin_id, ray_direction_id, ray_tmax_id, payload_id};
   sg_inst(m, "spvgen_op_trace_nv", 5337, w_, 11);
 }
 
-void spvgen_op_trace_motion_nv(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t time, uint32_t payload_id) {
-  uint32_t w_[12] = {accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload_id};
+void spvgen_op_trace_motion_nv(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t time_id, uint32_t payload_id) {
+  uint32_t w_[12] = {accel_id, ray_flags_id, cull_mask_id, sbt_offset_id, sbt_stride_id, miss_index_id, ray_origin_id, ray_tmin_id, ray_direction_id, ray_tmax_id, time_id, payload_id};
   sg_inst(m, "spvgen_op_trace_motion_nv", 5338, w_, 12);
 }
 
-void spvgen_op_trace_ray_motion_nv(spvgen_module *m, uint32_t accel, uint32_t ray_flags, uint32_t cull_mask, uint32_t sbt_offset, uint32_t sbt_stride, uint32_t miss_index, uint32_t ray_origin, uint32_t ray_tmin, uint32_t ray_direction, uint32_t ray_tmax, uint32_t time, uint32_t payload) {
-  uint32_t w_[12] = {accel, ray_flags, cull_mask, sbt_offset, sbt_stride, miss_index, ray_origin, ray_tmin, ray_direction, ray_tmax, time, payload};
+void spvgen_op_trace_ray_motion_nv(spvgen_module *m, uint32_t accel_id, uint32_t ray_flags_id, uint32_t cull_mask_id, uint32_t sbt_offset_id, uint32_t sbt_stride_id, uint32_t miss_index_id, uint32_t ray_origin_id, uint32_t ray_tmin_id, uint32_t ray_direction_id, uint32_t ray_tmax_id, uint32_t time_id, uint32_t payload_id) {
+  uint32_t w_[12] = {accel_id, ray_flags_id, cull_mask_id, sbt_offset_id, sbt_stride_id, miss_index_id, ray_origin_id, ray_tmin_id, ray_direction_id, ray_tmax_id, time_id, payload_id};
   sg_inst(m, "spvgen_op_trace_ray_motion_nv", 5339, w_, 12);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_triangle_vertex_positions_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_triangle_vertex_positions_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_triangle_vertex_positions_khr", 5340, w_, 4);
 }
 
@@ -3318,34 +3318,34 @@ uint32_t spvgen_op_type_acceleration_structure_nv(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_type_acceleration_structure_nv", 5341, w_, 1);
 }
 
-void spvgen_op_execute_callable_nv(spvgen_module *m, uint32_t sbt_index, uint32_t callable_data_id) {
-  uint32_t w_[2] = {sbt_index, callable_data_id};
+void spvgen_op_execute_callable_nv(spvgen_module *m, uint32_t sbt_index_id, uint32_t callable_data_id) {
+  uint32_t w_[2] = {sbt_index_id, callable_data_id};
   sg_inst(m, "spvgen_op_execute_callable_nv", 5344, w_, 2);
 }
 
-uint32_t spvgen_op_ray_query_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_cluster_id_nv", 5345, w_, 4);
 }
 
-uint32_t spvgen_op_hit_object_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_cluster_id_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_cluster_id_nv", 5346, w_, 3);
 }
 
-uint32_t spvgen_op_type_cooperative_matrix_nv(spvgen_module *m, uint32_t component_type, uint32_t execution, uint32_t rows, uint32_t columns) {
-  uint32_t w_[5] = {0, component_type, execution, rows, columns};
+uint32_t spvgen_op_type_cooperative_matrix_nv(spvgen_module *m, uint32_t component_type_id, uint32_t execution_id, uint32_t rows_id, uint32_t columns_id) {
+  uint32_t w_[5] = {0, component_type_id, execution_id, rows_id, columns_id};
   return sg_inst(m, "spvgen_op_type_cooperative_matrix_nv", 5358, w_, 5);
 }
 
-uint32_t spvgen_op_cooperative_matrix_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t stride, uint32_t column_major, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+uint32_t spvgen_op_cooperative_matrix_load_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t stride_id, uint32_t column_major_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_load_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, stride);
-  sg_pack_word(&pk_, column_major);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, stride_id);
+  sg_pack_word(&pk_, column_major_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -3353,13 +3353,13 @@ uint32_t spvgen_op_cooperative_matrix_load_nv(spvgen_module *m, uint32_t result_
   return sg_pack_end(&pk_, 5359);
 }
 
-void spvgen_op_cooperative_matrix_store_nv(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t stride, uint32_t column_major, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+void spvgen_op_cooperative_matrix_store_nv(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t stride_id, uint32_t column_major_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_store_nv")) return;
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, object);
-  sg_pack_word(&pk_, stride);
-  sg_pack_word(&pk_, column_major);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, object_id);
+  sg_pack_word(&pk_, stride_id);
+  sg_pack_word(&pk_, column_major_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -3367,13 +3367,13 @@ void spvgen_op_cooperative_matrix_store_nv(spvgen_module *m, uint32_t pointer, u
   sg_pack_end(&pk_, 5360);
 }
 
-uint32_t spvgen_op_cooperative_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t w_[5] = {result_type, 0, a, b, c};
+uint32_t spvgen_op_cooperative_matrix_mul_add_nv(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t b_id, uint32_t c_id) {
+  uint32_t w_[5] = {result_type, 0, a_id, b_id, c_id};
   return sg_inst(m, "spvgen_op_cooperative_matrix_mul_add_nv", 5361, w_, 5);
 }
 
-uint32_t spvgen_op_cooperative_matrix_length_nv(spvgen_module *m, uint32_t result_type, uint32_t type) {
-  uint32_t w_[3] = {result_type, 0, type};
+uint32_t spvgen_op_cooperative_matrix_length_nv(spvgen_module *m, uint32_t result_type, uint32_t type_id) {
+  uint32_t w_[3] = {result_type, 0, type_id};
   return sg_inst(m, "spvgen_op_cooperative_matrix_length_nv", 5362, w_, 3);
 }
 
@@ -3385,19 +3385,19 @@ void spvgen_op_end_invocation_interlock_ext(spvgen_module *m) {
   sg_inst(m, "spvgen_op_end_invocation_interlock_ext", 5365, NULL, 0);
 }
 
-uint32_t spvgen_op_cooperative_matrix_reduce_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t reduce, uint32_t combine_func) {
-  uint32_t w_[5] = {result_type, 0, matrix, reduce, combine_func};
+uint32_t spvgen_op_cooperative_matrix_reduce_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t reduce, uint32_t combine_func_id) {
+  uint32_t w_[5] = {result_type, 0, matrix_id, reduce, combine_func_id};
   return sg_inst(m, "spvgen_op_cooperative_matrix_reduce_nv", 5366, w_, 5);
 }
 
-uint32_t spvgen_op_cooperative_matrix_load_tensor_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t object, uint32_t tensor_layout, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count) {
+uint32_t spvgen_op_cooperative_matrix_load_tensor_nv(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t object_id, uint32_t tensor_layout_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_load_tensor_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, object);
-  sg_pack_word(&pk_, tensor_layout);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, object_id);
+  sg_pack_word(&pk_, tensor_layout_id);
   sg_pack_word(&pk_, memory_operand);
   sg_pack_words(&pk_, memory_operand_args, memory_operand_args_count);
   sg_pack_word(&pk_, tensor_addressing_operands);
@@ -3405,12 +3405,12 @@ uint32_t spvgen_op_cooperative_matrix_load_tensor_nv(spvgen_module *m, uint32_t 
   return sg_pack_end(&pk_, 5367);
 }
 
-void spvgen_op_cooperative_matrix_store_tensor_nv(spvgen_module *m, uint32_t pointer, uint32_t object, uint32_t tensor_layout, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count) {
+void spvgen_op_cooperative_matrix_store_tensor_nv(spvgen_module *m, uint32_t pointer_id, uint32_t object_id, uint32_t tensor_layout_id, uint32_t memory_operand, const uint32_t *memory_operand_args, uint32_t memory_operand_args_count, uint32_t tensor_addressing_operands, const uint32_t *tensor_addressing_operands_args, uint32_t tensor_addressing_operands_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_store_tensor_nv")) return;
-  sg_pack_word(&pk_, pointer);
-  sg_pack_word(&pk_, object);
-  sg_pack_word(&pk_, tensor_layout);
+  sg_pack_word(&pk_, pointer_id);
+  sg_pack_word(&pk_, object_id);
+  sg_pack_word(&pk_, tensor_layout_id);
   sg_pack_word(&pk_, memory_operand);
   sg_pack_words(&pk_, memory_operand_args, memory_operand_args_count);
   sg_pack_word(&pk_, tensor_addressing_operands);
@@ -3418,29 +3418,29 @@ void spvgen_op_cooperative_matrix_store_tensor_nv(spvgen_module *m, uint32_t poi
   sg_pack_end(&pk_, 5368);
 }
 
-uint32_t spvgen_op_cooperative_matrix_per_element_op_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix, uint32_t func, const uint32_t *operands, uint32_t operands_count) {
+uint32_t spvgen_op_cooperative_matrix_per_element_op_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id, uint32_t func_id, const uint32_t *operands_ids, uint32_t operands_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_cooperative_matrix_per_element_op_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, matrix);
-  sg_pack_word(&pk_, func);
-  sg_pack_words(&pk_, operands, operands_count);
+  sg_pack_word(&pk_, matrix_id);
+  sg_pack_word(&pk_, func_id);
+  sg_pack_words(&pk_, operands_ids, operands_ids_count);
   return sg_pack_end(&pk_, 5369);
 }
 
-uint32_t spvgen_op_type_tensor_layout_nv(spvgen_module *m, uint32_t dim, uint32_t clamp_mode) {
-  uint32_t w_[3] = {0, dim, clamp_mode};
+uint32_t spvgen_op_type_tensor_layout_nv(spvgen_module *m, uint32_t dim_id, uint32_t clamp_mode_id) {
+  uint32_t w_[3] = {0, dim_id, clamp_mode_id};
   return sg_inst(m, "spvgen_op_type_tensor_layout_nv", 5370, w_, 3);
 }
 
-uint32_t spvgen_op_type_tensor_view_nv(spvgen_module *m, uint32_t dim, uint32_t has_dimensions, const uint32_t *p, uint32_t p_count) {
+uint32_t spvgen_op_type_tensor_view_nv(spvgen_module *m, uint32_t dim_id, uint32_t has_dimensions_id, const uint32_t *p_ids, uint32_t p_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_type_tensor_view_nv")) return 0;
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, dim);
-  sg_pack_word(&pk_, has_dimensions);
-  sg_pack_words(&pk_, p, p_count);
+  sg_pack_word(&pk_, dim_id);
+  sg_pack_word(&pk_, has_dimensions_id);
+  sg_pack_words(&pk_, p_ids, p_ids_count);
   return sg_pack_end(&pk_, 5371);
 }
 
@@ -3449,38 +3449,38 @@ uint32_t spvgen_op_create_tensor_layout_nv(spvgen_module *m, uint32_t result_typ
   return sg_inst(m, "spvgen_op_create_tensor_layout_nv", 5372, w_, 2);
 }
 
-uint32_t spvgen_op_tensor_layout_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *dim, uint32_t dim_count) {
+uint32_t spvgen_op_tensor_layout_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *dim_ids, uint32_t dim_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_tensor_layout_set_dimension_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, tensor_layout);
-  sg_pack_words(&pk_, dim, dim_count);
+  sg_pack_word(&pk_, tensor_layout_id);
+  sg_pack_words(&pk_, dim_ids, dim_ids_count);
   return sg_pack_end(&pk_, 5373);
 }
 
-uint32_t spvgen_op_tensor_layout_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *stride, uint32_t stride_count) {
+uint32_t spvgen_op_tensor_layout_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *stride_ids, uint32_t stride_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_tensor_layout_set_stride_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, tensor_layout);
-  sg_pack_words(&pk_, stride, stride_count);
+  sg_pack_word(&pk_, tensor_layout_id);
+  sg_pack_words(&pk_, stride_ids, stride_ids_count);
   return sg_pack_end(&pk_, 5374);
 }
 
-uint32_t spvgen_op_tensor_layout_slice_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *operands, uint32_t operands_count) {
+uint32_t spvgen_op_tensor_layout_slice_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *operands_ids, uint32_t operands_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_tensor_layout_slice_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, tensor_layout);
-  sg_pack_words(&pk_, operands, operands_count);
+  sg_pack_word(&pk_, tensor_layout_id);
+  sg_pack_words(&pk_, operands_ids, operands_ids_count);
   return sg_pack_end(&pk_, 5375);
 }
 
-uint32_t spvgen_op_tensor_layout_set_clamp_value_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, tensor_layout, value};
+uint32_t spvgen_op_tensor_layout_set_clamp_value_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, tensor_layout_id, value_id};
   return sg_inst(m, "spvgen_op_tensor_layout_set_clamp_value_nv", 5376, w_, 4);
 }
 
@@ -3489,23 +3489,23 @@ uint32_t spvgen_op_create_tensor_view_nv(spvgen_module *m, uint32_t result_type)
   return sg_inst(m, "spvgen_op_create_tensor_view_nv", 5377, w_, 2);
 }
 
-uint32_t spvgen_op_tensor_view_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view, const uint32_t *dim, uint32_t dim_count) {
+uint32_t spvgen_op_tensor_view_set_dimension_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view_id, const uint32_t *dim_ids, uint32_t dim_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_tensor_view_set_dimension_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, tensor_view);
-  sg_pack_words(&pk_, dim, dim_count);
+  sg_pack_word(&pk_, tensor_view_id);
+  sg_pack_words(&pk_, dim_ids, dim_ids_count);
   return sg_pack_end(&pk_, 5378);
 }
 
-uint32_t spvgen_op_tensor_view_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view, const uint32_t *stride, uint32_t stride_count) {
+uint32_t spvgen_op_tensor_view_set_stride_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view_id, const uint32_t *stride_ids, uint32_t stride_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_tensor_view_set_stride_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, tensor_view);
-  sg_pack_words(&pk_, stride, stride_count);
+  sg_pack_word(&pk_, tensor_view_id);
+  sg_pack_words(&pk_, stride_ids, stride_ids_count);
   return sg_pack_end(&pk_, 5379);
 }
 
@@ -3522,53 +3522,53 @@ uint32_t spvgen_op_is_helper_invocation_ext(spvgen_module *m, uint32_t result_ty
   return sg_inst(m, "spvgen_op_is_helper_invocation_ext", 5381, w_, 2);
 }
 
-uint32_t spvgen_op_tensor_view_set_clip_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view, uint32_t clip_row_offset, uint32_t clip_row_span, uint32_t clip_col_offset, uint32_t clip_col_span) {
-  uint32_t w_[7] = {result_type, 0, tensor_view, clip_row_offset, clip_row_span, clip_col_offset, clip_col_span};
+uint32_t spvgen_op_tensor_view_set_clip_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_view_id, uint32_t clip_row_offset_id, uint32_t clip_row_span_id, uint32_t clip_col_offset_id, uint32_t clip_col_span_id) {
+  uint32_t w_[7] = {result_type, 0, tensor_view_id, clip_row_offset_id, clip_row_span_id, clip_col_offset_id, clip_col_span_id};
   return sg_inst(m, "spvgen_op_tensor_view_set_clip_nv", 5382, w_, 7);
 }
 
-uint32_t spvgen_op_tensor_layout_set_block_size_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout, const uint32_t *block_size, uint32_t block_size_count) {
+uint32_t spvgen_op_tensor_layout_set_block_size_nv(spvgen_module *m, uint32_t result_type, uint32_t tensor_layout_id, const uint32_t *block_size_ids, uint32_t block_size_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_tensor_layout_set_block_size_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, tensor_layout);
-  sg_pack_words(&pk_, block_size, block_size_count);
+  sg_pack_word(&pk_, tensor_layout_id);
+  sg_pack_words(&pk_, block_size_ids, block_size_ids_count);
   return sg_pack_end(&pk_, 5384);
 }
 
-uint32_t spvgen_op_cooperative_matrix_transpose_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix) {
-  uint32_t w_[3] = {result_type, 0, matrix};
+uint32_t spvgen_op_cooperative_matrix_transpose_nv(spvgen_module *m, uint32_t result_type, uint32_t matrix_id) {
+  uint32_t w_[3] = {result_type, 0, matrix_id};
   return sg_inst(m, "spvgen_op_cooperative_matrix_transpose_nv", 5390, w_, 3);
 }
 
-uint32_t spvgen_op_convert_u_to_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_convert_u_to_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_convert_u_to_image_nv", 5391, w_, 3);
 }
 
-uint32_t spvgen_op_convert_u_to_sampler_nv(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_convert_u_to_sampler_nv(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_convert_u_to_sampler_nv", 5392, w_, 3);
 }
 
-uint32_t spvgen_op_convert_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_convert_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_convert_image_to_unv", 5393, w_, 3);
 }
 
-uint32_t spvgen_op_convert_sampler_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_convert_sampler_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_convert_sampler_to_unv", 5394, w_, 3);
 }
 
-uint32_t spvgen_op_convert_u_to_sampled_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_convert_u_to_sampled_image_nv(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_convert_u_to_sampled_image_nv", 5395, w_, 3);
 }
 
-uint32_t spvgen_op_convert_sampled_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_convert_sampled_image_to_unv(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_convert_sampled_image_to_unv", 5396, w_, 3);
 }
 
@@ -3577,217 +3577,217 @@ void spvgen_op_sampler_image_addressing_mode_nv(spvgen_module *m, uint32_t bit_w
   sg_inst(m, "spvgen_op_sampler_image_addressing_mode_nv", 5397, w_, 1);
 }
 
-uint32_t spvgen_op_raw_access_chain_nv(spvgen_module *m, uint32_t result_type, uint32_t base, uint32_t byte_stride, uint32_t element_index, uint32_t byte_offset, uint32_t raw_access_chain_operands) {
+uint32_t spvgen_op_raw_access_chain_nv(spvgen_module *m, uint32_t result_type, uint32_t base_id, uint32_t byte_stride_id, uint32_t element_index_id, uint32_t byte_offset_id, uint32_t raw_access_chain_operands) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_raw_access_chain_nv")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, base);
-  sg_pack_word(&pk_, byte_stride);
-  sg_pack_word(&pk_, element_index);
-  sg_pack_word(&pk_, byte_offset);
+  sg_pack_word(&pk_, base_id);
+  sg_pack_word(&pk_, byte_stride_id);
+  sg_pack_word(&pk_, element_index_id);
+  sg_pack_word(&pk_, byte_offset_id);
   if ((raw_access_chain_operands != 0)) {
     sg_pack_word(&pk_, raw_access_chain_operands);
   }
   return sg_pack_end(&pk_, 5398);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_sphere_position_nv", 5427, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_sphere_radius_nv", 5428, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_lss_positions_nv", 5429, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_lss_radii_nv", 5430, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_lss_hit_value_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_lss_hit_value_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_lss_hit_value_nv", 5431, w_, 4);
 }
 
-uint32_t spvgen_op_hit_object_get_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_sphere_position_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_sphere_position_nv", 5432, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_sphere_radius_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_sphere_radius_nv", 5433, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_lss_positions_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_lss_positions_nv", 5434, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_get_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_get_lss_radii_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_get_lss_radii_nv", 5435, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_is_sphere_hit_nv", 5436, w_, 3);
 }
 
-uint32_t spvgen_op_hit_object_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object) {
-  uint32_t w_[3] = {result_type, 0, hit_object};
+uint32_t spvgen_op_hit_object_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t hit_object_id) {
+  uint32_t w_[3] = {result_type, 0, hit_object_id};
   return sg_inst(m, "spvgen_op_hit_object_is_lss_hit_nv", 5437, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_is_sphere_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_is_sphere_hit_nv", 5438, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_is_lss_hit_nv(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_is_lss_hit_nv", 5439, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_shuffle_intel(spvgen_module *m, uint32_t result_type, uint32_t data, uint32_t invocation_id) {
-  uint32_t w_[4] = {result_type, 0, data, invocation_id};
+uint32_t spvgen_op_subgroup_shuffle_intel(spvgen_module *m, uint32_t result_type, uint32_t data_id, uint32_t invocation_id) {
+  uint32_t w_[4] = {result_type, 0, data_id, invocation_id};
   return sg_inst(m, "spvgen_op_subgroup_shuffle_intel", 5571, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_shuffle_down_intel(spvgen_module *m, uint32_t result_type, uint32_t current, uint32_t next, uint32_t delta) {
-  uint32_t w_[5] = {result_type, 0, current, next, delta};
+uint32_t spvgen_op_subgroup_shuffle_down_intel(spvgen_module *m, uint32_t result_type, uint32_t current_id, uint32_t next_id, uint32_t delta_id) {
+  uint32_t w_[5] = {result_type, 0, current_id, next_id, delta_id};
   return sg_inst(m, "spvgen_op_subgroup_shuffle_down_intel", 5572, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_shuffle_up_intel(spvgen_module *m, uint32_t result_type, uint32_t previous, uint32_t current, uint32_t delta) {
-  uint32_t w_[5] = {result_type, 0, previous, current, delta};
+uint32_t spvgen_op_subgroup_shuffle_up_intel(spvgen_module *m, uint32_t result_type, uint32_t previous_id, uint32_t current_id, uint32_t delta_id) {
+  uint32_t w_[5] = {result_type, 0, previous_id, current_id, delta_id};
   return sg_inst(m, "spvgen_op_subgroup_shuffle_up_intel", 5573, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_shuffle_xor_intel(spvgen_module *m, uint32_t result_type, uint32_t data, uint32_t value) {
-  uint32_t w_[4] = {result_type, 0, data, value};
+uint32_t spvgen_op_subgroup_shuffle_xor_intel(spvgen_module *m, uint32_t result_type, uint32_t data_id, uint32_t value_id) {
+  uint32_t w_[4] = {result_type, 0, data_id, value_id};
   return sg_inst(m, "spvgen_op_subgroup_shuffle_xor_intel", 5574, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr) {
-  uint32_t w_[3] = {result_type, 0, ptr};
+uint32_t spvgen_op_subgroup_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr_id) {
+  uint32_t w_[3] = {result_type, 0, ptr_id};
   return sg_inst(m, "spvgen_op_subgroup_block_read_intel", 5575, w_, 3);
 }
 
-void spvgen_op_subgroup_block_write_intel(spvgen_module *m, uint32_t ptr, uint32_t data) {
-  uint32_t w_[2] = {ptr, data};
+void spvgen_op_subgroup_block_write_intel(spvgen_module *m, uint32_t ptr_id, uint32_t data_id) {
+  uint32_t w_[2] = {ptr_id, data_id};
   sg_inst(m, "spvgen_op_subgroup_block_write_intel", 5576, w_, 2);
 }
 
-uint32_t spvgen_op_subgroup_image_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate) {
-  uint32_t w_[4] = {result_type, 0, image, coordinate};
+uint32_t spvgen_op_subgroup_image_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id) {
+  uint32_t w_[4] = {result_type, 0, image_id, coordinate_id};
   return sg_inst(m, "spvgen_op_subgroup_image_block_read_intel", 5577, w_, 4);
 }
 
-void spvgen_op_subgroup_image_block_write_intel(spvgen_module *m, uint32_t image, uint32_t coordinate, uint32_t data) {
-  uint32_t w_[3] = {image, coordinate, data};
+void spvgen_op_subgroup_image_block_write_intel(spvgen_module *m, uint32_t image_id, uint32_t coordinate_id, uint32_t data_id) {
+  uint32_t w_[3] = {image_id, coordinate_id, data_id};
   sg_inst(m, "spvgen_op_subgroup_image_block_write_intel", 5578, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_image_media_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image, uint32_t coordinate, uint32_t width, uint32_t height) {
-  uint32_t w_[6] = {result_type, 0, image, coordinate, width, height};
+uint32_t spvgen_op_subgroup_image_media_block_read_intel(spvgen_module *m, uint32_t result_type, uint32_t image_id, uint32_t coordinate_id, uint32_t width_id, uint32_t height_id) {
+  uint32_t w_[6] = {result_type, 0, image_id, coordinate_id, width_id, height_id};
   return sg_inst(m, "spvgen_op_subgroup_image_media_block_read_intel", 5580, w_, 6);
 }
 
-void spvgen_op_subgroup_image_media_block_write_intel(spvgen_module *m, uint32_t image, uint32_t coordinate, uint32_t width, uint32_t height, uint32_t data) {
-  uint32_t w_[5] = {image, coordinate, width, height, data};
+void spvgen_op_subgroup_image_media_block_write_intel(spvgen_module *m, uint32_t image_id, uint32_t coordinate_id, uint32_t width_id, uint32_t height_id, uint32_t data_id) {
+  uint32_t w_[5] = {image_id, coordinate_id, width_id, height_id, data_id};
   sg_inst(m, "spvgen_op_subgroup_image_media_block_write_intel", 5581, w_, 5);
 }
 
-uint32_t spvgen_op_u_count_leading_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_u_count_leading_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_u_count_leading_zeros_intel", 5585, w_, 3);
 }
 
-uint32_t spvgen_op_u_count_trailing_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand) {
-  uint32_t w_[3] = {result_type, 0, operand};
+uint32_t spvgen_op_u_count_trailing_zeros_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_id) {
+  uint32_t w_[3] = {result_type, 0, operand_id};
   return sg_inst(m, "spvgen_op_u_count_trailing_zeros_intel", 5586, w_, 3);
 }
 
-uint32_t spvgen_op_abs_i_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_abs_i_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_abs_i_sub_intel", 5587, w_, 4);
 }
 
-uint32_t spvgen_op_abs_u_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_abs_u_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_abs_u_sub_intel", 5588, w_, 4);
 }
 
-uint32_t spvgen_op_i_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_add_sat_intel", 5589, w_, 4);
 }
 
-uint32_t spvgen_op_u_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_add_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_add_sat_intel", 5590, w_, 4);
 }
 
-uint32_t spvgen_op_i_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_average_intel", 5591, w_, 4);
 }
 
-uint32_t spvgen_op_u_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_average_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_average_intel", 5592, w_, 4);
 }
 
-uint32_t spvgen_op_i_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_average_rounded_intel", 5593, w_, 4);
 }
 
-uint32_t spvgen_op_u_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_average_rounded_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_average_rounded_intel", 5594, w_, 4);
 }
 
-uint32_t spvgen_op_i_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_sub_sat_intel", 5595, w_, 4);
 }
 
-uint32_t spvgen_op_u_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_sub_sat_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_sub_sat_intel", 5596, w_, 4);
 }
 
-uint32_t spvgen_op_i_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_i_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_i_mul32x16_intel", 5597, w_, 4);
 }
 
-uint32_t spvgen_op_u_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1, uint32_t operand_2) {
-  uint32_t w_[4] = {result_type, 0, operand_1, operand_2};
+uint32_t spvgen_op_u_mul32x16_intel(spvgen_module *m, uint32_t result_type, uint32_t operand_1_id, uint32_t operand_2_id) {
+  uint32_t w_[4] = {result_type, 0, operand_1_id, operand_2_id};
   return sg_inst(m, "spvgen_op_u_mul32x16_intel", 5598, w_, 4);
 }
 
-uint32_t spvgen_op_constant_function_pointer_intel(spvgen_module *m, uint32_t result_type, uint32_t function) {
-  uint32_t w_[3] = {result_type, 0, function};
+uint32_t spvgen_op_constant_function_pointer_intel(spvgen_module *m, uint32_t result_type, uint32_t function_id) {
+  uint32_t w_[3] = {result_type, 0, function_id};
   return sg_inst(m, "spvgen_op_constant_function_pointer_intel", 5600, w_, 3);
 }
 
-uint32_t spvgen_op_function_pointer_call_intel(spvgen_module *m, uint32_t result_type, const uint32_t *operand_1, uint32_t operand_1_count) {
+uint32_t spvgen_op_function_pointer_call_intel(spvgen_module *m, uint32_t result_type, const uint32_t *operand_1_ids, uint32_t operand_1_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_function_pointer_call_intel")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, operand_1, operand_1_count);
+  sg_pack_words(&pk_, operand_1_ids, operand_1_ids_count);
   return sg_pack_end(&pk_, 5601);
 }
 
@@ -3799,93 +3799,93 @@ uint32_t spvgen_op_asm_target_intel(spvgen_module *m, const char *asm_target) {
   return sg_pack_end(&pk_, 5609);
 }
 
-uint32_t spvgen_op_asm_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_type, uint32_t target, const char *asm_instructions, const char *constraints) {
+uint32_t spvgen_op_asm_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_type_id, uint32_t target_id, const char *asm_instructions, const char *constraints) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_asm_intel")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, asm_type);
-  sg_pack_word(&pk_, target);
+  sg_pack_word(&pk_, asm_type_id);
+  sg_pack_word(&pk_, target_id);
   sg_pack_string(&pk_, asm_instructions);
   sg_pack_string(&pk_, constraints);
   return sg_pack_end(&pk_, 5610);
 }
 
-uint32_t spvgen_op_asm_call_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_, const uint32_t *argument_0, uint32_t argument_0_count) {
+uint32_t spvgen_op_asm_call_intel(spvgen_module *m, uint32_t result_type, uint32_t asm_id, const uint32_t *argument_0_ids, uint32_t argument_0_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_asm_call_intel")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, asm_);
-  sg_pack_words(&pk_, argument_0, argument_0_count);
+  sg_pack_word(&pk_, asm_id);
+  sg_pack_words(&pk_, argument_0_ids, argument_0_ids_count);
   return sg_pack_end(&pk_, 5611);
 }
 
-uint32_t spvgen_op_atomic_f_min_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_f_min_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_f_min_ext", 5614, w_, 6);
 }
 
-uint32_t spvgen_op_atomic_f_max_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_f_max_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_f_max_ext", 5615, w_, 6);
 }
 
-void spvgen_op_assume_true_khr(spvgen_module *m, uint32_t condition) {
-  uint32_t w_[1] = {condition};
+void spvgen_op_assume_true_khr(spvgen_module *m, uint32_t condition_id) {
+  uint32_t w_[1] = {condition_id};
   sg_inst(m, "spvgen_op_assume_true_khr", 5630, w_, 1);
 }
 
-uint32_t spvgen_op_expect_khr(spvgen_module *m, uint32_t result_type, uint32_t value, uint32_t expected_value) {
-  uint32_t w_[4] = {result_type, 0, value, expected_value};
+uint32_t spvgen_op_expect_khr(spvgen_module *m, uint32_t result_type, uint32_t value_id, uint32_t expected_value_id) {
+  uint32_t w_[4] = {result_type, 0, value_id, expected_value_id};
   return sg_inst(m, "spvgen_op_expect_khr", 5631, w_, 4);
 }
 
-void spvgen_op_decorate_string(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_decorate_string(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_decorate_string")) return;
-  sg_pack_word(&pk_, target);
+  sg_pack_word(&pk_, target_id);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
   sg_pack_end(&pk_, 5632);
 }
 
-void spvgen_op_decorate_string_google(spvgen_module *m, uint32_t target, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_decorate_string_google(spvgen_module *m, uint32_t target_id, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_decorate_string_google")) return;
-  sg_pack_word(&pk_, target);
+  sg_pack_word(&pk_, target_id);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
   sg_pack_end(&pk_, 5632);
 }
 
-void spvgen_op_member_decorate_string(spvgen_module *m, uint32_t struct_type, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_member_decorate_string(spvgen_module *m, uint32_t struct_type_id, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_member_decorate_string")) return;
-  sg_pack_word(&pk_, struct_type);
+  sg_pack_word(&pk_, struct_type_id);
   sg_pack_word(&pk_, member);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
   sg_pack_end(&pk_, 5633);
 }
 
-void spvgen_op_member_decorate_string_google(spvgen_module *m, uint32_t struct_type, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
+void spvgen_op_member_decorate_string_google(spvgen_module *m, uint32_t struct_type_id, uint32_t member, uint32_t decoration, const uint32_t *decoration_args, uint32_t decoration_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_member_decorate_string_google")) return;
-  sg_pack_word(&pk_, struct_type);
+  sg_pack_word(&pk_, struct_type_id);
   sg_pack_word(&pk_, member);
   sg_pack_word(&pk_, decoration);
   sg_pack_words(&pk_, decoration_args, decoration_args_count);
   sg_pack_end(&pk_, 5633);
 }
 
-uint32_t spvgen_op_vme_image_intel(spvgen_module *m, uint32_t result_type, uint32_t image_type, uint32_t sampler) {
-  uint32_t w_[4] = {result_type, 0, image_type, sampler};
+uint32_t spvgen_op_vme_image_intel(spvgen_module *m, uint32_t result_type, uint32_t image_type_id, uint32_t sampler_id) {
+  uint32_t w_[4] = {result_type, 0, image_type_id, sampler_id};
   return sg_inst(m, "spvgen_op_vme_image_intel", 5699, w_, 4);
 }
 
-uint32_t spvgen_op_type_vme_image_intel(spvgen_module *m, uint32_t image_type) {
-  uint32_t w_[2] = {0, image_type};
+uint32_t spvgen_op_type_vme_image_intel(spvgen_module *m, uint32_t image_type_id) {
+  uint32_t w_[2] = {0, image_type_id};
   return sg_inst(m, "spvgen_op_type_vme_image_intel", 5700, w_, 2);
 }
 
@@ -3949,43 +3949,43 @@ uint32_t spvgen_op_type_avc_sic_result_intel(spvgen_module *m) {
   return sg_inst(m, "spvgen_op_type_avc_sic_result_intel", 5712, w_, 1);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp) {
-  uint32_t w_[4] = {result_type, 0, slice_type, qp};
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id) {
+  uint32_t w_[4] = {result_type, 0, slice_type_id, qp_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_inter_base_multi_reference_penalty_intel", 5713, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_base_penalty, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, reference_base_penalty, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_base_penalty_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, reference_base_penalty_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_inter_base_multi_reference_penalty_intel", 5714, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp) {
-  uint32_t w_[4] = {result_type, 0, slice_type, qp};
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id) {
+  uint32_t w_[4] = {result_type, 0, slice_type_id, qp_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_inter_shape_penalty_intel", 5715, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, packed_shape_penalty, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_inter_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, packed_shape_penalty_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_inter_shape_penalty_intel", 5716, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp) {
-  uint32_t w_[4] = {result_type, 0, slice_type, qp};
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id) {
+  uint32_t w_[4] = {result_type, 0, slice_type_id, qp_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_inter_direction_penalty_intel", 5717, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t direction_cost, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, direction_cost, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_inter_direction_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t direction_cost_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, direction_cost_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_inter_direction_penalty_intel", 5718, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp) {
-  uint32_t w_[4] = {result_type, 0, slice_type, qp};
+uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id) {
+  uint32_t w_[4] = {result_type, 0, slice_type_id, qp_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_intra_luma_shape_penalty_intel", 5719, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp) {
-  uint32_t w_[4] = {result_type, 0, slice_type, qp};
+uint32_t spvgen_op_subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id) {
+  uint32_t w_[4] = {result_type, 0, slice_type_id, qp_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_inter_motion_vector_cost_table_intel", 5720, w_, 4);
 }
 
@@ -4004,13 +4004,13 @@ uint32_t spvgen_op_subgroup_avc_mce_get_default_low_penalty_cost_table_intel(spv
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_low_penalty_cost_table_intel", 5723, w_, 2);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_motion_vector_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_cost_center_delta, uint32_t packed_cost_table, uint32_t cost_precision, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, packed_cost_center_delta, packed_cost_table, cost_precision, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_motion_vector_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_cost_center_delta_id, uint32_t packed_cost_table_id, uint32_t cost_precision_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, packed_cost_center_delta_id, packed_cost_table_id, cost_precision_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_motion_vector_cost_function_intel", 5724, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type, uint32_t qp) {
-  uint32_t w_[4] = {result_type, 0, slice_type, qp};
+uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t slice_type_id, uint32_t qp_id) {
+  uint32_t w_[4] = {result_type, 0, slice_type_id, qp_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_intra_luma_mode_penalty_intel", 5725, w_, 4);
 }
 
@@ -4024,453 +4024,453 @@ uint32_t spvgen_op_subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_i
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_default_intra_chroma_mode_base_penalty_intel", 5727, w_, 2);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_ac_only_haar_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_ac_only_haar_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_ac_only_haar_intel", 5728, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_source_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t source_field_polarity, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, source_field_polarity, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_source_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t source_field_polarity_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, source_field_polarity_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_source_interlaced_field_polarity_intel", 5729, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_field_polarity, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, reference_field_polarity, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel(spvgen_module *m, uint32_t result_type, uint32_t reference_field_polarity_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, reference_field_polarity_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_single_reference_interlaced_field_polarity_intel", 5730, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t forward_reference_field_polarity, uint32_t backward_reference_field_polarity, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, forward_reference_field_polarity, backward_reference_field_polarity, payload};
+uint32_t spvgen_op_subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t forward_reference_field_polarity_id, uint32_t backward_reference_field_polarity_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, forward_reference_field_polarity_id, backward_reference_field_polarity_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_set_dual_reference_interlaced_field_polarities_intel", 5731, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_convert_to_ime_payload_intel", 5732, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ime_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_convert_to_ime_result_intel", 5733, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_convert_to_ref_payload_intel", 5734, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_ref_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_convert_to_ref_result_intel", 5735, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_convert_to_sic_payload_intel", 5736, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_convert_to_sic_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_convert_to_sic_result_intel", 5737, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_motion_vectors_intel", 5738, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_distortions_intel", 5739, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_best_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_best_inter_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_best_inter_distortions_intel", 5740, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_major_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_major_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_major_shape_intel", 5741, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_minor_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_minor_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_minor_shape_intel", 5742, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_directions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_directions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_directions_intel", 5743, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_motion_vector_count_intel", 5744, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_reference_ids_intel", 5745, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_reference_ids, uint32_t packed_reference_parameter_field_polarities, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, packed_reference_ids, packed_reference_parameter_field_polarities, payload};
+uint32_t spvgen_op_subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_reference_ids_id, uint32_t packed_reference_parameter_field_polarities_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, packed_reference_ids_id, packed_reference_parameter_field_polarities_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_mce_get_inter_reference_interlaced_field_polarities_intel", 5746, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord, uint32_t partition_mask, uint32_t sad_adjustment) {
-  uint32_t w_[5] = {result_type, 0, src_coord, partition_mask, sad_adjustment};
+uint32_t spvgen_op_subgroup_avc_ime_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id, uint32_t partition_mask_id, uint32_t sad_adjustment_id) {
+  uint32_t w_[5] = {result_type, 0, src_coord_id, partition_mask_id, sad_adjustment_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_initialize_intel", 5747, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_set_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset, uint32_t search_window_config, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, ref_offset, search_window_config, payload};
+uint32_t spvgen_op_subgroup_avc_ime_set_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset_id, uint32_t search_window_config_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, ref_offset_id, search_window_config_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_set_single_reference_intel", 5748, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_set_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t fwd_ref_offset, uint32_t bwd_ref_offset, uint32_t id_search_window_config, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, fwd_ref_offset, bwd_ref_offset, id_search_window_config, payload};
+uint32_t spvgen_op_subgroup_avc_ime_set_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t fwd_ref_offset_id, uint32_t bwd_ref_offset_id, uint32_t id_search_window_config_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, fwd_ref_offset_id, bwd_ref_offset_id, id_search_window_config_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_set_dual_reference_intel", 5749, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_ref_window_size_intel(spvgen_module *m, uint32_t result_type, uint32_t search_window_config, uint32_t dual_ref) {
-  uint32_t w_[4] = {result_type, 0, search_window_config, dual_ref};
+uint32_t spvgen_op_subgroup_avc_ime_ref_window_size_intel(spvgen_module *m, uint32_t result_type, uint32_t search_window_config_id, uint32_t dual_ref_id) {
+  uint32_t w_[4] = {result_type, 0, search_window_config_id, dual_ref_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_ref_window_size_intel", 5750, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_adjust_ref_offset_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset, uint32_t src_coord, uint32_t ref_window_size, uint32_t image_size) {
-  uint32_t w_[6] = {result_type, 0, ref_offset, src_coord, ref_window_size, image_size};
+uint32_t spvgen_op_subgroup_avc_ime_adjust_ref_offset_intel(spvgen_module *m, uint32_t result_type, uint32_t ref_offset_id, uint32_t src_coord_id, uint32_t ref_window_size_id, uint32_t image_size_id) {
+  uint32_t w_[6] = {result_type, 0, ref_offset_id, src_coord_id, ref_window_size_id, image_size_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_adjust_ref_offset_intel", 5751, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_convert_to_mce_payload_intel", 5752, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_set_max_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t max_motion_vector_count, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, max_motion_vector_count, payload};
+uint32_t spvgen_op_subgroup_avc_ime_set_max_motion_vector_count_intel(spvgen_module *m, uint32_t result_type, uint32_t max_motion_vector_count_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, max_motion_vector_count_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_set_max_motion_vector_count_intel", 5753, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_set_unidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_set_unidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_set_unidirectional_mix_disable_intel", 5754, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_set_early_search_termination_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t threshold, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, threshold, payload};
+uint32_t spvgen_op_subgroup_avc_ime_set_early_search_termination_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t threshold_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, threshold_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_set_early_search_termination_threshold_intel", 5755, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_set_weighted_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_weights, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, packed_sad_weights, payload};
+uint32_t spvgen_op_subgroup_avc_ime_set_weighted_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_weights_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, packed_sad_weights_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_set_weighted_sad_intel", 5756, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, src_image, ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, src_image_id, ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_intel", 5757, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, src_image, fwd_ref_image, bwd_ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, fwd_ref_image_id, bwd_ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_intel", 5758, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload, uint32_t streamin_components) {
-  uint32_t w_[6] = {result_type, 0, src_image, ref_image, payload, streamin_components};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id, uint32_t streamin_components_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, ref_image_id, payload_id, streamin_components_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamin_intel", 5759, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload, uint32_t streamin_components) {
-  uint32_t w_[7] = {result_type, 0, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id, uint32_t streamin_components_id) {
+  uint32_t w_[7] = {result_type, 0, src_image_id, fwd_ref_image_id, bwd_ref_image_id, payload_id, streamin_components_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamin_intel", 5760, w_, 7);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, src_image, ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, src_image_id, ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streamout_intel", 5761, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, src_image, fwd_ref_image, bwd_ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, fwd_ref_image_id, bwd_ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streamout_intel", 5762, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload, uint32_t streamin_components) {
-  uint32_t w_[6] = {result_type, 0, src_image, ref_image, payload, streamin_components};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id, uint32_t streamin_components_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, ref_image_id, payload_id, streamin_components_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_single_reference_streaminout_intel", 5763, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload, uint32_t streamin_components) {
-  uint32_t w_[7] = {result_type, 0, src_image, fwd_ref_image, bwd_ref_image, payload, streamin_components};
+uint32_t spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id, uint32_t streamin_components_id) {
+  uint32_t w_[7] = {result_type, 0, src_image_id, fwd_ref_image_id, bwd_ref_image_id, payload_id, streamin_components_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_evaluate_with_dual_reference_streaminout_intel", 5764, w_, 7);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_convert_to_mce_result_intel", 5765, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_single_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_single_reference_streamin_intel", 5766, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_dual_reference_streamin_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_dual_reference_streamin_intel", 5767, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_strip_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_strip_single_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_strip_single_reference_streamout_intel", 5768, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_strip_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_strip_dual_reference_streamout_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_strip_dual_reference_streamout_intel", 5769, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape) {
-  uint32_t w_[4] = {result_type, 0, payload, major_shape};
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id) {
+  uint32_t w_[4] = {result_type, 0, payload_id, major_shape_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_motion_vectors_intel", 5770, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape) {
-  uint32_t w_[4] = {result_type, 0, payload, major_shape};
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id) {
+  uint32_t w_[4] = {result_type, 0, payload_id, major_shape_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_distortions_intel", 5771, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape) {
-  uint32_t w_[4] = {result_type, 0, payload, major_shape};
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id) {
+  uint32_t w_[4] = {result_type, 0, payload_id, major_shape_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_streamout_single_reference_major_shape_reference_ids_intel", 5772, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape, uint32_t direction) {
-  uint32_t w_[5] = {result_type, 0, payload, major_shape, direction};
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id, uint32_t direction_id) {
+  uint32_t w_[5] = {result_type, 0, payload_id, major_shape_id, direction_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_motion_vectors_intel", 5773, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape, uint32_t direction) {
-  uint32_t w_[5] = {result_type, 0, payload, major_shape, direction};
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id, uint32_t direction_id) {
+  uint32_t w_[5] = {result_type, 0, payload_id, major_shape_id, direction_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_distortions_intel", 5774, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload, uint32_t major_shape, uint32_t direction) {
-  uint32_t w_[5] = {result_type, 0, payload, major_shape, direction};
+uint32_t spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id, uint32_t major_shape_id, uint32_t direction_id) {
+  uint32_t w_[5] = {result_type, 0, payload_id, major_shape_id, direction_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_streamout_dual_reference_major_shape_reference_ids_intel", 5775, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_border_reached_intel(spvgen_module *m, uint32_t result_type, uint32_t image_select, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, image_select, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_border_reached_intel(spvgen_module *m, uint32_t result_type, uint32_t image_select_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, image_select_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_border_reached_intel", 5776, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_truncated_search_indication_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_truncated_search_indication_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_truncated_search_indication_intel", 5777, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_unidirectional_early_search_termination_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_unidirectional_early_search_termination_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_unidirectional_early_search_termination_intel", 5778, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_motion_vector_intel", 5779, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ime_get_weighting_pattern_minimum_distortion_intel", 5780, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_fme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord, uint32_t motion_vectors, uint32_t major_shapes, uint32_t minor_shapes, uint32_t direction, uint32_t pixel_resolution, uint32_t sad_adjustment) {
-  uint32_t w_[9] = {result_type, 0, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, sad_adjustment};
+uint32_t spvgen_op_subgroup_avc_fme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id, uint32_t motion_vectors_id, uint32_t major_shapes_id, uint32_t minor_shapes_id, uint32_t direction_id, uint32_t pixel_resolution_id, uint32_t sad_adjustment_id) {
+  uint32_t w_[9] = {result_type, 0, src_coord_id, motion_vectors_id, major_shapes_id, minor_shapes_id, direction_id, pixel_resolution_id, sad_adjustment_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_fme_initialize_intel", 5781, w_, 9);
 }
 
-uint32_t spvgen_op_subgroup_avc_bme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord, uint32_t motion_vectors, uint32_t major_shapes, uint32_t minor_shapes, uint32_t direction, uint32_t pixel_resolution, uint32_t bidirectional_weight, uint32_t sad_adjustment) {
-  uint32_t w_[10] = {result_type, 0, src_coord, motion_vectors, major_shapes, minor_shapes, direction, pixel_resolution, bidirectional_weight, sad_adjustment};
+uint32_t spvgen_op_subgroup_avc_bme_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id, uint32_t motion_vectors_id, uint32_t major_shapes_id, uint32_t minor_shapes_id, uint32_t direction_id, uint32_t pixel_resolution_id, uint32_t bidirectional_weight_id, uint32_t sad_adjustment_id) {
+  uint32_t w_[10] = {result_type, 0, src_coord_id, motion_vectors_id, major_shapes_id, minor_shapes_id, direction_id, pixel_resolution_id, bidirectional_weight_id, sad_adjustment_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_bme_initialize_intel", 5782, w_, 10);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_convert_to_mce_payload_intel", 5783, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_set_bidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ref_set_bidirectional_mix_disable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_set_bidirectional_mix_disable_intel", 5784, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ref_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_set_bilinear_filter_enable_intel", 5785, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, src_image, ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, src_image_id, ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_evaluate_with_single_reference_intel", 5786, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, src_image, fwd_ref_image, bwd_ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, fwd_ref_image_id, bwd_ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_evaluate_with_dual_reference_intel", 5787, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, src_image, packed_reference_ids, payload};
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, src_image_id, packed_reference_ids_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_intel", 5788, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t packed_reference_field_polarities, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, src_image, packed_reference_ids, packed_reference_field_polarities, payload};
+uint32_t spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t packed_reference_field_polarities_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, packed_reference_ids_id, packed_reference_field_polarities_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_evaluate_with_multi_reference_interlaced_intel", 5789, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_ref_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_ref_convert_to_mce_result_intel", 5790, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord) {
-  uint32_t w_[3] = {result_type, 0, src_coord};
+uint32_t spvgen_op_subgroup_avc_sic_initialize_intel(spvgen_module *m, uint32_t result_type, uint32_t src_coord_id) {
+  uint32_t w_[3] = {result_type, 0, src_coord_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_initialize_intel", 5791, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_configure_skc_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type, uint32_t skip_motion_vector_mask, uint32_t motion_vectors, uint32_t bidirectional_weight, uint32_t sad_adjustment, uint32_t payload) {
-  uint32_t w_[8] = {result_type, 0, skip_block_partition_type, skip_motion_vector_mask, motion_vectors, bidirectional_weight, sad_adjustment, payload};
+uint32_t spvgen_op_subgroup_avc_sic_configure_skc_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type_id, uint32_t skip_motion_vector_mask_id, uint32_t motion_vectors_id, uint32_t bidirectional_weight_id, uint32_t sad_adjustment_id, uint32_t payload_id) {
+  uint32_t w_[8] = {result_type, 0, skip_block_partition_type_id, skip_motion_vector_mask_id, motion_vectors_id, bidirectional_weight_id, sad_adjustment_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_configure_skc_intel", 5792, w_, 8);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask, uint32_t intra_neighbour_availabilty, uint32_t left_edge_luma_pixels, uint32_t upper_left_corner_luma_pixel, uint32_t upper_edge_luma_pixels, uint32_t upper_right_edge_luma_pixels, uint32_t sad_adjustment, uint32_t payload) {
-  uint32_t w_[10] = {result_type, 0, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, sad_adjustment, payload};
+uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask_id, uint32_t intra_neighbour_availabilty_id, uint32_t left_edge_luma_pixels_id, uint32_t upper_left_corner_luma_pixel_id, uint32_t upper_edge_luma_pixels_id, uint32_t upper_right_edge_luma_pixels_id, uint32_t sad_adjustment_id, uint32_t payload_id) {
+  uint32_t w_[10] = {result_type, 0, luma_intra_partition_mask_id, intra_neighbour_availabilty_id, left_edge_luma_pixels_id, upper_left_corner_luma_pixel_id, upper_edge_luma_pixels_id, upper_right_edge_luma_pixels_id, sad_adjustment_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_configure_ipe_luma_intel", 5793, w_, 10);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_chroma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask, uint32_t intra_neighbour_availabilty, uint32_t left_edge_luma_pixels, uint32_t upper_left_corner_luma_pixel, uint32_t upper_edge_luma_pixels, uint32_t upper_right_edge_luma_pixels, uint32_t left_edge_chroma_pixels, uint32_t upper_left_corner_chroma_pixel, uint32_t upper_edge_chroma_pixels, uint32_t sad_adjustment, uint32_t payload) {
-  uint32_t w_[13] = {result_type, 0, luma_intra_partition_mask, intra_neighbour_availabilty, left_edge_luma_pixels, upper_left_corner_luma_pixel, upper_edge_luma_pixels, upper_right_edge_luma_pixels, left_edge_chroma_pixels, upper_left_corner_chroma_pixel, upper_edge_chroma_pixels, sad_adjustment, payload};
+uint32_t spvgen_op_subgroup_avc_sic_configure_ipe_luma_chroma_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_intra_partition_mask_id, uint32_t intra_neighbour_availabilty_id, uint32_t left_edge_luma_pixels_id, uint32_t upper_left_corner_luma_pixel_id, uint32_t upper_edge_luma_pixels_id, uint32_t upper_right_edge_luma_pixels_id, uint32_t left_edge_chroma_pixels_id, uint32_t upper_left_corner_chroma_pixel_id, uint32_t upper_edge_chroma_pixels_id, uint32_t sad_adjustment_id, uint32_t payload_id) {
+  uint32_t w_[13] = {result_type, 0, luma_intra_partition_mask_id, intra_neighbour_availabilty_id, left_edge_luma_pixels_id, upper_left_corner_luma_pixel_id, upper_edge_luma_pixels_id, upper_right_edge_luma_pixels_id, left_edge_chroma_pixels_id, upper_left_corner_chroma_pixel_id, upper_edge_chroma_pixels_id, sad_adjustment_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_configure_ipe_luma_chroma_intel", 5794, w_, 13);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_motion_vector_mask_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type, uint32_t direction) {
-  uint32_t w_[4] = {result_type, 0, skip_block_partition_type, direction};
+uint32_t spvgen_op_subgroup_avc_sic_get_motion_vector_mask_intel(spvgen_module *m, uint32_t result_type, uint32_t skip_block_partition_type_id, uint32_t direction_id) {
+  uint32_t w_[4] = {result_type, 0, skip_block_partition_type_id, direction_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_motion_vector_mask_intel", 5795, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_payload_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_convert_to_mce_payload_intel", 5796, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, packed_shape_penalty, payload};
+uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_shape_penalty_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_shape_penalty_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, packed_shape_penalty_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_set_intra_luma_shape_penalty_intel", 5797, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_mode_penalty, uint32_t luma_packed_neighbor_modes, uint32_t luma_packed_non_dc_penalty, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, luma_mode_penalty, luma_packed_neighbor_modes, luma_packed_non_dc_penalty, payload};
+uint32_t spvgen_op_subgroup_avc_sic_set_intra_luma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t luma_mode_penalty_id, uint32_t luma_packed_neighbor_modes_id, uint32_t luma_packed_non_dc_penalty_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, luma_mode_penalty_id, luma_packed_neighbor_modes_id, luma_packed_non_dc_penalty_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_set_intra_luma_mode_cost_function_intel", 5798, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t chroma_mode_base_penalty, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, chroma_mode_base_penalty, payload};
+uint32_t spvgen_op_subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel(spvgen_module *m, uint32_t result_type, uint32_t chroma_mode_base_penalty_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, chroma_mode_base_penalty_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_set_intra_chroma_mode_cost_function_intel", 5799, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_set_bilinear_filter_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_set_bilinear_filter_enable_intel", 5800, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_set_skc_forward_transform_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_coefficients, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, packed_sad_coefficients, payload};
+uint32_t spvgen_op_subgroup_avc_sic_set_skc_forward_transform_enable_intel(spvgen_module *m, uint32_t result_type, uint32_t packed_sad_coefficients_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, packed_sad_coefficients_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_set_skc_forward_transform_enable_intel", 5801, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_set_block_based_raw_skip_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t block_based_skip_type, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, block_based_skip_type, payload};
+uint32_t spvgen_op_subgroup_avc_sic_set_block_based_raw_skip_sad_intel(spvgen_module *m, uint32_t result_type, uint32_t block_based_skip_type_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, block_based_skip_type_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_set_block_based_raw_skip_sad_intel", 5802, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_ipe_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t payload) {
-  uint32_t w_[4] = {result_type, 0, src_image, payload};
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_ipe_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t payload_id) {
+  uint32_t w_[4] = {result_type, 0, src_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_evaluate_ipe_intel", 5803, w_, 4);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t ref_image, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, src_image, ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_single_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t ref_image_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, src_image_id, ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_evaluate_with_single_reference_intel", 5804, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t fwd_ref_image, uint32_t bwd_ref_image, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, src_image, fwd_ref_image, bwd_ref_image, payload};
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_dual_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t fwd_ref_image_id, uint32_t bwd_ref_image_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, fwd_ref_image_id, bwd_ref_image_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_evaluate_with_dual_reference_intel", 5805, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t payload) {
-  uint32_t w_[5] = {result_type, 0, src_image, packed_reference_ids, payload};
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t payload_id) {
+  uint32_t w_[5] = {result_type, 0, src_image_id, packed_reference_ids_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_intel", 5806, w_, 5);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image, uint32_t packed_reference_ids, uint32_t packed_reference_field_polarities, uint32_t payload) {
-  uint32_t w_[6] = {result_type, 0, src_image, packed_reference_ids, packed_reference_field_polarities, payload};
+uint32_t spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel(spvgen_module *m, uint32_t result_type, uint32_t src_image_id, uint32_t packed_reference_ids_id, uint32_t packed_reference_field_polarities_id, uint32_t payload_id) {
+  uint32_t w_[6] = {result_type, 0, src_image_id, packed_reference_ids_id, packed_reference_field_polarities_id, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_evaluate_with_multi_reference_interlaced_intel", 5807, w_, 6);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_convert_to_mce_result_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_convert_to_mce_result_intel", 5808, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_ipe_luma_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_ipe_luma_shape_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_ipe_luma_shape_intel", 5809, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_luma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_luma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_best_ipe_luma_distortion_intel", 5810, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_best_ipe_chroma_distortion_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_best_ipe_chroma_distortion_intel", 5811, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_packed_ipe_luma_modes_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_packed_ipe_luma_modes_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_packed_ipe_luma_modes_intel", 5812, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_ipe_chroma_mode_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_ipe_chroma_mode_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_ipe_chroma_mode_intel", 5813, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_packed_skc_luma_count_threshold_intel", 5814, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_packed_skc_luma_sum_threshold_intel", 5815, w_, 3);
 }
 
-uint32_t spvgen_op_subgroup_avc_sic_get_inter_raw_sads_intel(spvgen_module *m, uint32_t result_type, uint32_t payload) {
-  uint32_t w_[3] = {result_type, 0, payload};
+uint32_t spvgen_op_subgroup_avc_sic_get_inter_raw_sads_intel(spvgen_module *m, uint32_t result_type, uint32_t payload_id) {
+  uint32_t w_[3] = {result_type, 0, payload_id};
   return sg_inst(m, "spvgen_op_subgroup_avc_sic_get_inter_raw_sads_intel", 5816, w_, 3);
 }
 
-uint32_t spvgen_op_variable_length_array_intel(spvgen_module *m, uint32_t result_type, uint32_t lenght) {
-  uint32_t w_[3] = {result_type, 0, lenght};
+uint32_t spvgen_op_variable_length_array_intel(spvgen_module *m, uint32_t result_type, uint32_t lenght_id) {
+  uint32_t w_[3] = {result_type, 0, lenght_id};
   return sg_inst(m, "spvgen_op_variable_length_array_intel", 5818, w_, 3);
 }
 
@@ -4479,213 +4479,213 @@ uint32_t spvgen_op_save_memory_intel(spvgen_module *m, uint32_t result_type) {
   return sg_inst(m, "spvgen_op_save_memory_intel", 5819, w_, 2);
 }
 
-void spvgen_op_restore_memory_intel(spvgen_module *m, uint32_t ptr) {
-  uint32_t w_[1] = {ptr};
+void spvgen_op_restore_memory_intel(spvgen_module *m, uint32_t ptr_id) {
+  uint32_t w_[1] = {ptr_id};
   sg_inst(m, "spvgen_op_restore_memory_intel", 5820, w_, 1);
 }
 
-uint32_t spvgen_op_arbitrary_float_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[9] = {result_type, 0, a, m1, mout, from_sign, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[9] = {result_type, 0, a_id, m1, mout, from_sign, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_sin_cos_pi_intel", 5840, w_, 9);
 }
 
-uint32_t spvgen_op_arbitrary_float_cast_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_cast_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_cast_intel", 5841, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_cast_from_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, mout, from_sign, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_cast_from_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t mout, uint32_t from_sign, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, mout, from_sign, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_cast_from_int_intel", 5842, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_cast_to_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[7] = {result_type, 0, a, m1, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_cast_to_int_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[7] = {result_type, 0, a_id, m1, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_cast_to_int_intel", 5843, w_, 7);
 }
 
-uint32_t spvgen_op_arbitrary_float_add_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_add_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_add_intel", 5846, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_sub_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_sub_intel", 5847, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_mul_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_mul_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_mul_intel", 5848, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_div_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_div_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_div_intel", 5849, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_gtintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2) {
-  uint32_t w_[6] = {result_type, 0, a, m1, b, m2};
+uint32_t spvgen_op_arbitrary_float_gtintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2) {
+  uint32_t w_[6] = {result_type, 0, a_id, m1, b_id, m2};
   return sg_inst(m, "spvgen_op_arbitrary_float_gtintel", 5850, w_, 6);
 }
 
-uint32_t spvgen_op_arbitrary_float_geintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2) {
-  uint32_t w_[6] = {result_type, 0, a, m1, b, m2};
+uint32_t spvgen_op_arbitrary_float_geintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2) {
+  uint32_t w_[6] = {result_type, 0, a_id, m1, b_id, m2};
   return sg_inst(m, "spvgen_op_arbitrary_float_geintel", 5851, w_, 6);
 }
 
-uint32_t spvgen_op_arbitrary_float_ltintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2) {
-  uint32_t w_[6] = {result_type, 0, a, m1, b, m2};
+uint32_t spvgen_op_arbitrary_float_ltintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2) {
+  uint32_t w_[6] = {result_type, 0, a_id, m1, b_id, m2};
   return sg_inst(m, "spvgen_op_arbitrary_float_ltintel", 5852, w_, 6);
 }
 
-uint32_t spvgen_op_arbitrary_float_leintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2) {
-  uint32_t w_[6] = {result_type, 0, a, m1, b, m2};
+uint32_t spvgen_op_arbitrary_float_leintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2) {
+  uint32_t w_[6] = {result_type, 0, a_id, m1, b_id, m2};
   return sg_inst(m, "spvgen_op_arbitrary_float_leintel", 5853, w_, 6);
 }
 
-uint32_t spvgen_op_arbitrary_float_eqintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2) {
-  uint32_t w_[6] = {result_type, 0, a, m1, b, m2};
+uint32_t spvgen_op_arbitrary_float_eqintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2) {
+  uint32_t w_[6] = {result_type, 0, a_id, m1, b_id, m2};
   return sg_inst(m, "spvgen_op_arbitrary_float_eqintel", 5854, w_, 6);
 }
 
-uint32_t spvgen_op_arbitrary_float_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_recip_intel", 5855, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_r_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_r_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_r_sqrt_intel", 5856, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_cbrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_cbrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_cbrt_intel", 5857, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_hypot_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_hypot_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_hypot_intel", 5858, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_sqrt_intel", 5859, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_log_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_log_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_log_intel", 5860, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_log2_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_log2_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_log2_intel", 5861, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_log10_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_log10_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_log10_intel", 5862, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_log1p_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_log1p_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_log1p_intel", 5863, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_exp_intel", 5864, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_exp2_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_exp2_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_exp2_intel", 5865, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_exp10_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_exp10_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_exp10_intel", 5866, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_expm1_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_expm1_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_expm1_intel", 5867, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_sin_intel", 5868, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_cos_intel", 5869, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_sin_cos_intel", 5870, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_sin_pi_intel", 5871, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_cos_pi_intel", 5872, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_sin_intel", 5873, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_sin_pi_intel", 5874, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_cos_intel", 5875, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_cos_pi_intel", 5876, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_tan_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_tan_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_tan_intel", 5877, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_tan_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[8] = {result_type, 0, a, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_tan_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[8] = {result_type, 0, a_id, m1, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_tan_pi_intel", 5878, w_, 8);
 }
 
-uint32_t spvgen_op_arbitrary_float_a_tan2_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_a_tan2_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_a_tan2_intel", 5879, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_pow_intel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_pow_intel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_pow_intel", 5880, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_pow_rintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[10] = {result_type, 0, a, m1, b, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_pow_rintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t m2, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[10] = {result_type, 0, a_id, m1, b_id, m2, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_pow_rintel", 5881, w_, 10);
 }
 
-uint32_t spvgen_op_arbitrary_float_pow_nintel(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t m1, uint32_t b, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
-  uint32_t w_[9] = {result_type, 0, a, m1, b, mout, enable_subnormals, rounding_mode, rounding_accuracy};
+uint32_t spvgen_op_arbitrary_float_pow_nintel(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t m1, uint32_t b_id, uint32_t mout, uint32_t enable_subnormals, uint32_t rounding_mode, uint32_t rounding_accuracy) {
+  uint32_t w_[9] = {result_type, 0, a_id, m1, b_id, mout, enable_subnormals, rounding_mode, rounding_accuracy};
   return sg_inst(m, "spvgen_op_arbitrary_float_pow_nintel", 5882, w_, 9);
 }
 
@@ -4696,202 +4696,202 @@ void spvgen_op_loop_control_intel(spvgen_module *m, const uint32_t *loop_control
   sg_pack_end(&pk_, 5887);
 }
 
-uint32_t spvgen_op_alias_domain_decl_intel(spvgen_module *m, uint32_t name) {
+uint32_t spvgen_op_alias_domain_decl_intel(spvgen_module *m, uint32_t name_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_alias_domain_decl_intel")) return 0;
   sg_pack_result(&pk_);
-  if ((name != 0)) {
-    sg_pack_word(&pk_, name);
+  if ((name_id != 0)) {
+    sg_pack_word(&pk_, name_id);
   }
   return sg_pack_end(&pk_, 5911);
 }
 
-uint32_t spvgen_op_alias_scope_decl_intel(spvgen_module *m, uint32_t alias_domain, uint32_t name) {
+uint32_t spvgen_op_alias_scope_decl_intel(spvgen_module *m, uint32_t alias_domain_id, uint32_t name_id) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_alias_scope_decl_intel")) return 0;
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, alias_domain);
-  if ((name != 0)) {
-    sg_pack_word(&pk_, name);
+  sg_pack_word(&pk_, alias_domain_id);
+  if ((name_id != 0)) {
+    sg_pack_word(&pk_, name_id);
   }
   return sg_pack_end(&pk_, 5912);
 }
 
-uint32_t spvgen_op_alias_scope_list_decl_intel(spvgen_module *m, const uint32_t *alias_scope1_alias_scope2, uint32_t alias_scope1_alias_scope2_count) {
+uint32_t spvgen_op_alias_scope_list_decl_intel(spvgen_module *m, const uint32_t *alias_scope1_alias_scope2_ids, uint32_t alias_scope1_alias_scope2_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_alias_scope_list_decl_intel")) return 0;
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, alias_scope1_alias_scope2, alias_scope1_alias_scope2_count);
+  sg_pack_words(&pk_, alias_scope1_alias_scope2_ids, alias_scope1_alias_scope2_ids_count);
   return sg_pack_end(&pk_, 5913);
 }
 
-uint32_t spvgen_op_fixed_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_sqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_sqrt_intel", 5923, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_recip_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_recip_intel", 5924, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_rsqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_rsqrt_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_rsqrt_intel", 5925, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_sin_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_sin_intel", 5926, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_cos_intel", 5927, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_sin_cos_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_sin_cos_intel", 5928, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_sin_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_sin_pi_intel", 5929, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_cos_pi_intel", 5930, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_sin_cos_pi_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_sin_cos_pi_intel", 5931, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_log_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_log_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_log_intel", 5932, w_, 9);
 }
 
-uint32_t spvgen_op_fixed_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type, uint32_t input, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
-  uint32_t w_[9] = {result_type, 0, input_type, input, s, i, r_i, q, o};
+uint32_t spvgen_op_fixed_exp_intel(spvgen_module *m, uint32_t result_type, uint32_t input_type_id, uint32_t input_id, uint32_t s, uint32_t i, uint32_t r_i, uint32_t q, uint32_t o) {
+  uint32_t w_[9] = {result_type, 0, input_type_id, input_id, s, i, r_i, q, o};
   return sg_inst(m, "spvgen_op_fixed_exp_intel", 5933, w_, 9);
 }
 
-uint32_t spvgen_op_ptr_cast_to_cross_workgroup_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_ptr_cast_to_cross_workgroup_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_ptr_cast_to_cross_workgroup_intel", 5934, w_, 3);
 }
 
-uint32_t spvgen_op_cross_workgroup_cast_to_ptr_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer) {
-  uint32_t w_[3] = {result_type, 0, pointer};
+uint32_t spvgen_op_cross_workgroup_cast_to_ptr_intel(spvgen_module *m, uint32_t result_type, uint32_t pointer_id) {
+  uint32_t w_[3] = {result_type, 0, pointer_id};
   return sg_inst(m, "spvgen_op_cross_workgroup_cast_to_ptr_intel", 5938, w_, 3);
 }
 
-uint32_t spvgen_op_read_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[4] = {result_type, 0, packet_size, packet_alignment};
+uint32_t spvgen_op_read_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[4] = {result_type, 0, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_read_pipe_blocking_intel", 5946, w_, 4);
 }
 
-uint32_t spvgen_op_write_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size, uint32_t packet_alignment) {
-  uint32_t w_[4] = {result_type, 0, packet_size, packet_alignment};
+uint32_t spvgen_op_write_pipe_blocking_intel(spvgen_module *m, uint32_t result_type, uint32_t packet_size_id, uint32_t packet_alignment_id) {
+  uint32_t w_[4] = {result_type, 0, packet_size_id, packet_alignment_id};
   return sg_inst(m, "spvgen_op_write_pipe_blocking_intel", 5947, w_, 4);
 }
 
-uint32_t spvgen_op_fpga_reg_intel(spvgen_module *m, uint32_t result_type, uint32_t result, uint32_t input) {
-  uint32_t w_[4] = {result_type, 0, result, input};
+uint32_t spvgen_op_fpga_reg_intel(spvgen_module *m, uint32_t result_type, uint32_t result_id, uint32_t input_id) {
+  uint32_t w_[4] = {result_type, 0, result_id, input_id};
   return sg_inst(m, "spvgen_op_fpga_reg_intel", 5949, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_ray_t_min_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query) {
-  uint32_t w_[3] = {result_type, 0, ray_query};
+uint32_t spvgen_op_ray_query_get_ray_t_min_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id) {
+  uint32_t w_[3] = {result_type, 0, ray_query_id};
   return sg_inst(m, "spvgen_op_ray_query_get_ray_t_min_khr", 6016, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_get_ray_flags_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query) {
-  uint32_t w_[3] = {result_type, 0, ray_query};
+uint32_t spvgen_op_ray_query_get_ray_flags_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id) {
+  uint32_t w_[3] = {result_type, 0, ray_query_id};
   return sg_inst(m, "spvgen_op_ray_query_get_ray_flags_khr", 6017, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_tkhr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_tkhr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_tkhr", 6018, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_instance_custom_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_instance_custom_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_instance_custom_index_khr", 6019, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_instance_id_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_instance_id_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_instance_id_khr", 6020, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_instance_shader_binding_table_record_offset_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_instance_shader_binding_table_record_offset_khr", 6021, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_geometry_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_geometry_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_geometry_index_khr", 6022, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_primitive_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_primitive_index_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_primitive_index_khr", 6023, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_barycentrics_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_barycentrics_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_barycentrics_khr", 6024, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_front_face_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_front_face_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_front_face_khr", 6025, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_candidate_aabb_opaque_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query) {
-  uint32_t w_[3] = {result_type, 0, ray_query};
+uint32_t spvgen_op_ray_query_get_intersection_candidate_aabb_opaque_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id) {
+  uint32_t w_[3] = {result_type, 0, ray_query_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_candidate_aabb_opaque_khr", 6026, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_object_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_object_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_object_ray_direction_khr", 6027, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_object_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_object_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_object_ray_origin_khr", 6028, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_world_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query) {
-  uint32_t w_[3] = {result_type, 0, ray_query};
+uint32_t spvgen_op_ray_query_get_world_ray_direction_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id) {
+  uint32_t w_[3] = {result_type, 0, ray_query_id};
   return sg_inst(m, "spvgen_op_ray_query_get_world_ray_direction_khr", 6029, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_get_world_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query) {
-  uint32_t w_[3] = {result_type, 0, ray_query};
+uint32_t spvgen_op_ray_query_get_world_ray_origin_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id) {
+  uint32_t w_[3] = {result_type, 0, ray_query_id};
   return sg_inst(m, "spvgen_op_ray_query_get_world_ray_origin_khr", 6030, w_, 3);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_object_to_world_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_object_to_world_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_object_to_world_khr", 6031, w_, 4);
 }
 
-uint32_t spvgen_op_ray_query_get_intersection_world_to_object_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query, uint32_t intersection) {
-  uint32_t w_[4] = {result_type, 0, ray_query, intersection};
+uint32_t spvgen_op_ray_query_get_intersection_world_to_object_khr(spvgen_module *m, uint32_t result_type, uint32_t ray_query_id, uint32_t intersection_id) {
+  uint32_t w_[4] = {result_type, 0, ray_query_id, intersection_id};
   return sg_inst(m, "spvgen_op_ray_query_get_intersection_world_to_object_khr", 6032, w_, 4);
 }
 
-uint32_t spvgen_op_atomic_f_add_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer, uint32_t memory, uint32_t semantics, uint32_t value) {
-  uint32_t w_[6] = {result_type, 0, pointer, memory, semantics, value};
+uint32_t spvgen_op_atomic_f_add_ext(spvgen_module *m, uint32_t result_type, uint32_t pointer_id, uint32_t memory_id, uint32_t semantics_id, uint32_t value_id) {
+  uint32_t w_[6] = {result_type, 0, pointer_id, memory_id, semantics_id, value_id};
   return sg_inst(m, "spvgen_op_atomic_f_add_ext", 6035, w_, 6);
 }
 
@@ -4900,66 +4900,66 @@ uint32_t spvgen_op_type_buffer_surface_intel(spvgen_module *m, uint32_t access_q
   return sg_inst(m, "spvgen_op_type_buffer_surface_intel", 6086, w_, 2);
 }
 
-void spvgen_op_type_struct_continued_intel(spvgen_module *m, const uint32_t *member_0_type, uint32_t member_0_type_count) {
+void spvgen_op_type_struct_continued_intel(spvgen_module *m, const uint32_t *member_0_type_ids, uint32_t member_0_type_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_type_struct_continued_intel")) return;
-  sg_pack_words(&pk_, member_0_type, member_0_type_count);
+  sg_pack_words(&pk_, member_0_type_ids, member_0_type_ids_count);
   sg_pack_end(&pk_, 6090);
 }
 
-void spvgen_op_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents, uint32_t constituents_count) {
+void spvgen_op_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents_ids, uint32_t constituents_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_constant_composite_continued_intel")) return;
-  sg_pack_words(&pk_, constituents, constituents_count);
+  sg_pack_words(&pk_, constituents_ids, constituents_ids_count);
   sg_pack_end(&pk_, 6091);
 }
 
-void spvgen_op_spec_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents, uint32_t constituents_count) {
+void spvgen_op_spec_constant_composite_continued_intel(spvgen_module *m, const uint32_t *constituents_ids, uint32_t constituents_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_spec_constant_composite_continued_intel")) return;
-  sg_pack_words(&pk_, constituents, constituents_count);
+  sg_pack_words(&pk_, constituents_ids, constituents_ids_count);
   sg_pack_end(&pk_, 6092);
 }
 
-uint32_t spvgen_op_composite_construct_continued_intel(spvgen_module *m, uint32_t result_type, const uint32_t *constituents, uint32_t constituents_count) {
+uint32_t spvgen_op_composite_construct_continued_intel(spvgen_module *m, uint32_t result_type, const uint32_t *constituents_ids, uint32_t constituents_ids_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_composite_construct_continued_intel")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_words(&pk_, constituents, constituents_count);
+  sg_pack_words(&pk_, constituents_ids, constituents_ids_count);
   return sg_pack_end(&pk_, 6096);
 }
 
-uint32_t spvgen_op_convert_f_to_bf16_intel(spvgen_module *m, uint32_t result_type, uint32_t float_value) {
-  uint32_t w_[3] = {result_type, 0, float_value};
+uint32_t spvgen_op_convert_f_to_bf16_intel(spvgen_module *m, uint32_t result_type, uint32_t float_value_id) {
+  uint32_t w_[3] = {result_type, 0, float_value_id};
   return sg_inst(m, "spvgen_op_convert_f_to_bf16_intel", 6116, w_, 3);
 }
 
-uint32_t spvgen_op_convert_bf16_to_fintel(spvgen_module *m, uint32_t result_type, uint32_t b_float16_value) {
-  uint32_t w_[3] = {result_type, 0, b_float16_value};
+uint32_t spvgen_op_convert_bf16_to_fintel(spvgen_module *m, uint32_t result_type, uint32_t b_float16_value_id) {
+  uint32_t w_[3] = {result_type, 0, b_float16_value_id};
   return sg_inst(m, "spvgen_op_convert_bf16_to_fintel", 6117, w_, 3);
 }
 
-void spvgen_op_control_barrier_arrive_intel(spvgen_module *m, uint32_t execution, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[3] = {execution, memory, semantics};
+void spvgen_op_control_barrier_arrive_intel(spvgen_module *m, uint32_t execution_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[3] = {execution_id, memory_id, semantics_id};
   sg_inst(m, "spvgen_op_control_barrier_arrive_intel", 6142, w_, 3);
 }
 
-void spvgen_op_control_barrier_wait_intel(spvgen_module *m, uint32_t execution, uint32_t memory, uint32_t semantics) {
-  uint32_t w_[3] = {execution, memory, semantics};
+void spvgen_op_control_barrier_wait_intel(spvgen_module *m, uint32_t execution_id, uint32_t memory_id, uint32_t semantics_id) {
+  uint32_t w_[3] = {execution_id, memory_id, semantics_id};
   sg_inst(m, "spvgen_op_control_barrier_wait_intel", 6143, w_, 3);
 }
 
-uint32_t spvgen_op_arithmetic_fence_ext(spvgen_module *m, uint32_t result_type, uint32_t target) {
-  uint32_t w_[3] = {result_type, 0, target};
+uint32_t spvgen_op_arithmetic_fence_ext(spvgen_module *m, uint32_t result_type, uint32_t target_id) {
+  uint32_t w_[3] = {result_type, 0, target_id};
   return sg_inst(m, "spvgen_op_arithmetic_fence_ext", 6145, w_, 3);
 }
 
-void spvgen_op_subgroup_block_prefetch_intel(spvgen_module *m, uint32_t ptr, uint32_t num_bytes, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
+void spvgen_op_subgroup_block_prefetch_intel(spvgen_module *m, uint32_t ptr_id, uint32_t num_bytes_id, uint32_t memory_access, const uint32_t *memory_access_args, uint32_t memory_access_args_count) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_subgroup_block_prefetch_intel")) return;
-  sg_pack_word(&pk_, ptr);
-  sg_pack_word(&pk_, num_bytes);
+  sg_pack_word(&pk_, ptr_id);
+  sg_pack_word(&pk_, num_bytes_id);
   if (((memory_access != 0 || memory_access_args_count != 0))) {
     sg_pack_word(&pk_, memory_access);
     sg_pack_words(&pk_, memory_access_args, memory_access_args_count);
@@ -4967,498 +4967,498 @@ void spvgen_op_subgroup_block_prefetch_intel(spvgen_module *m, uint32_t ptr, uin
   sg_pack_end(&pk_, 6221);
 }
 
-void spvgen_op_subgroup2_d_block_load_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate, uint32_t dst_pointer) {
-  uint32_t w_[10] = {element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer};
+void spvgen_op_subgroup2_d_block_load_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id, uint32_t dst_pointer_id) {
+  uint32_t w_[10] = {element_size_id, block_width_id, block_height_id, block_count_id, src_base_pointer_id, memory_width_id, memory_height_id, memory_pitch_id, coordinate_id, dst_pointer_id};
   sg_inst(m, "spvgen_op_subgroup2_d_block_load_intel", 6231, w_, 10);
 }
 
-void spvgen_op_subgroup2_d_block_load_transform_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate, uint32_t dst_pointer) {
-  uint32_t w_[10] = {element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer};
+void spvgen_op_subgroup2_d_block_load_transform_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id, uint32_t dst_pointer_id) {
+  uint32_t w_[10] = {element_size_id, block_width_id, block_height_id, block_count_id, src_base_pointer_id, memory_width_id, memory_height_id, memory_pitch_id, coordinate_id, dst_pointer_id};
   sg_inst(m, "spvgen_op_subgroup2_d_block_load_transform_intel", 6232, w_, 10);
 }
 
-void spvgen_op_subgroup2_d_block_load_transpose_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate, uint32_t dst_pointer) {
-  uint32_t w_[10] = {element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate, dst_pointer};
+void spvgen_op_subgroup2_d_block_load_transpose_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id, uint32_t dst_pointer_id) {
+  uint32_t w_[10] = {element_size_id, block_width_id, block_height_id, block_count_id, src_base_pointer_id, memory_width_id, memory_height_id, memory_pitch_id, coordinate_id, dst_pointer_id};
   sg_inst(m, "spvgen_op_subgroup2_d_block_load_transpose_intel", 6233, w_, 10);
 }
 
-void spvgen_op_subgroup2_d_block_prefetch_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate) {
-  uint32_t w_[9] = {element_size, block_width, block_height, block_count, src_base_pointer, memory_width, memory_height, memory_pitch, coordinate};
+void spvgen_op_subgroup2_d_block_prefetch_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id) {
+  uint32_t w_[9] = {element_size_id, block_width_id, block_height_id, block_count_id, src_base_pointer_id, memory_width_id, memory_height_id, memory_pitch_id, coordinate_id};
   sg_inst(m, "spvgen_op_subgroup2_d_block_prefetch_intel", 6234, w_, 9);
 }
 
-void spvgen_op_subgroup2_d_block_store_intel(spvgen_module *m, uint32_t element_size, uint32_t block_width, uint32_t block_height, uint32_t block_count, uint32_t src_pointer, uint32_t dst_base_pointer, uint32_t memory_width, uint32_t memory_height, uint32_t memory_pitch, uint32_t coordinate) {
-  uint32_t w_[10] = {element_size, block_width, block_height, block_count, src_pointer, dst_base_pointer, memory_width, memory_height, memory_pitch, coordinate};
+void spvgen_op_subgroup2_d_block_store_intel(spvgen_module *m, uint32_t element_size_id, uint32_t block_width_id, uint32_t block_height_id, uint32_t block_count_id, uint32_t src_pointer_id, uint32_t dst_base_pointer_id, uint32_t memory_width_id, uint32_t memory_height_id, uint32_t memory_pitch_id, uint32_t coordinate_id) {
+  uint32_t w_[10] = {element_size_id, block_width_id, block_height_id, block_count_id, src_pointer_id, dst_base_pointer_id, memory_width_id, memory_height_id, memory_pitch_id, coordinate_id};
   sg_inst(m, "spvgen_op_subgroup2_d_block_store_intel", 6235, w_, 10);
 }
 
-uint32_t spvgen_op_subgroup_matrix_multiply_accumulate_intel(spvgen_module *m, uint32_t result_type, uint32_t k_dim, uint32_t matrix_a, uint32_t matrix_b, uint32_t matrix_c, uint32_t matrix_multiply_accumulate_operands) {
+uint32_t spvgen_op_subgroup_matrix_multiply_accumulate_intel(spvgen_module *m, uint32_t result_type, uint32_t k_dim_id, uint32_t matrix_a_id, uint32_t matrix_b_id, uint32_t matrix_c_id, uint32_t matrix_multiply_accumulate_operands) {
   sg_packer pk_;
   if (!sg_pack_begin(m, &pk_, "spvgen_op_subgroup_matrix_multiply_accumulate_intel")) return 0;
   sg_pack_word(&pk_, result_type);
   sg_pack_result(&pk_);
-  sg_pack_word(&pk_, k_dim);
-  sg_pack_word(&pk_, matrix_a);
-  sg_pack_word(&pk_, matrix_b);
-  sg_pack_word(&pk_, matrix_c);
+  sg_pack_word(&pk_, k_dim_id);
+  sg_pack_word(&pk_, matrix_a_id);
+  sg_pack_word(&pk_, matrix_b_id);
+  sg_pack_word(&pk_, matrix_c_id);
   if ((matrix_multiply_accumulate_operands != 0)) {
     sg_pack_word(&pk_, matrix_multiply_accumulate_operands);
   }
   return sg_pack_end(&pk_, 6237);
 }
 
-uint32_t spvgen_op_group_i_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_i_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_i_mul_khr", 6401, w_, 5);
 }
 
-uint32_t spvgen_op_group_f_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_f_mul_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_f_mul_khr", 6402, w_, 5);
 }
 
-uint32_t spvgen_op_group_bitwise_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_bitwise_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_bitwise_and_khr", 6403, w_, 5);
 }
 
-uint32_t spvgen_op_group_bitwise_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_bitwise_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_bitwise_or_khr", 6404, w_, 5);
 }
 
-uint32_t spvgen_op_group_bitwise_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_bitwise_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_bitwise_xor_khr", 6405, w_, 5);
 }
 
-uint32_t spvgen_op_group_logical_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_logical_and_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_logical_and_khr", 6406, w_, 5);
 }
 
-uint32_t spvgen_op_group_logical_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_logical_or_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_logical_or_khr", 6407, w_, 5);
 }
 
-uint32_t spvgen_op_group_logical_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution, uint32_t operation, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, execution, operation, x};
+uint32_t spvgen_op_group_logical_xor_khr(spvgen_module *m, uint32_t result_type, uint32_t execution_id, uint32_t operation, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, execution_id, operation, x_id};
   return sg_inst(m, "spvgen_op_group_logical_xor_khr", 6408, w_, 5);
 }
 
-uint32_t spvgen_op_masked_gather_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr_vector, uint32_t alignment, uint32_t mask, uint32_t fill_empty) {
-  uint32_t w_[6] = {result_type, 0, ptr_vector, alignment, mask, fill_empty};
+uint32_t spvgen_op_masked_gather_intel(spvgen_module *m, uint32_t result_type, uint32_t ptr_vector_id, uint32_t alignment, uint32_t mask_id, uint32_t fill_empty_id) {
+  uint32_t w_[6] = {result_type, 0, ptr_vector_id, alignment, mask_id, fill_empty_id};
   return sg_inst(m, "spvgen_op_masked_gather_intel", 6428, w_, 6);
 }
 
-void spvgen_op_masked_scatter_intel(spvgen_module *m, uint32_t input_vector, uint32_t ptr_vector, uint32_t alignment, uint32_t mask) {
-  uint32_t w_[4] = {input_vector, ptr_vector, alignment, mask};
+void spvgen_op_masked_scatter_intel(spvgen_module *m, uint32_t input_vector_id, uint32_t ptr_vector_id, uint32_t alignment, uint32_t mask_id) {
+  uint32_t w_[4] = {input_vector_id, ptr_vector_id, alignment, mask_id};
   sg_inst(m, "spvgen_op_masked_scatter_intel", 6429, w_, 4);
 }
 
-uint32_t spvgen_glsl_round(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 1, x};
+uint32_t spvgen_glsl_round(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 1, x_id};
   return sg_inst(m, "spvgen_glsl_round", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_round_even(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 2, x};
+uint32_t spvgen_glsl_round_even(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 2, x_id};
   return sg_inst(m, "spvgen_glsl_round_even", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_trunc(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 3, x};
+uint32_t spvgen_glsl_trunc(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 3, x_id};
   return sg_inst(m, "spvgen_glsl_trunc", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_f_abs(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 4, x};
+uint32_t spvgen_glsl_f_abs(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 4, x_id};
   return sg_inst(m, "spvgen_glsl_f_abs", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_s_abs(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 5, x};
+uint32_t spvgen_glsl_s_abs(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 5, x_id};
   return sg_inst(m, "spvgen_glsl_s_abs", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_f_sign(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 6, x};
+uint32_t spvgen_glsl_f_sign(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 6, x_id};
   return sg_inst(m, "spvgen_glsl_f_sign", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_s_sign(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 7, x};
+uint32_t spvgen_glsl_s_sign(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 7, x_id};
   return sg_inst(m, "spvgen_glsl_s_sign", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_floor(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 8, x};
+uint32_t spvgen_glsl_floor(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 8, x_id};
   return sg_inst(m, "spvgen_glsl_floor", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_ceil(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 9, x};
+uint32_t spvgen_glsl_ceil(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 9, x_id};
   return sg_inst(m, "spvgen_glsl_ceil", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_fract(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 10, x};
+uint32_t spvgen_glsl_fract(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 10, x_id};
   return sg_inst(m, "spvgen_glsl_fract", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_radians(spvgen_module *m, uint32_t result_type, uint32_t degrees) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 11, degrees};
+uint32_t spvgen_glsl_radians(spvgen_module *m, uint32_t result_type, uint32_t degrees_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 11, degrees_id};
   return sg_inst(m, "spvgen_glsl_radians", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_degrees(spvgen_module *m, uint32_t result_type, uint32_t radians) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 12, radians};
+uint32_t spvgen_glsl_degrees(spvgen_module *m, uint32_t result_type, uint32_t radians_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 12, radians_id};
   return sg_inst(m, "spvgen_glsl_degrees", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_sin(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 13, x};
+uint32_t spvgen_glsl_sin(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 13, x_id};
   return sg_inst(m, "spvgen_glsl_sin", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_cos(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 14, x};
+uint32_t spvgen_glsl_cos(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 14, x_id};
   return sg_inst(m, "spvgen_glsl_cos", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_tan(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 15, x};
+uint32_t spvgen_glsl_tan(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 15, x_id};
   return sg_inst(m, "spvgen_glsl_tan", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_asin(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 16, x};
+uint32_t spvgen_glsl_asin(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 16, x_id};
   return sg_inst(m, "spvgen_glsl_asin", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_acos(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 17, x};
+uint32_t spvgen_glsl_acos(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 17, x_id};
   return sg_inst(m, "spvgen_glsl_acos", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_atan(spvgen_module *m, uint32_t result_type, uint32_t y_over_x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 18, y_over_x};
+uint32_t spvgen_glsl_atan(spvgen_module *m, uint32_t result_type, uint32_t y_over_x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 18, y_over_x_id};
   return sg_inst(m, "spvgen_glsl_atan", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_sinh(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 19, x};
+uint32_t spvgen_glsl_sinh(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 19, x_id};
   return sg_inst(m, "spvgen_glsl_sinh", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_cosh(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 20, x};
+uint32_t spvgen_glsl_cosh(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 20, x_id};
   return sg_inst(m, "spvgen_glsl_cosh", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_tanh(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 21, x};
+uint32_t spvgen_glsl_tanh(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 21, x_id};
   return sg_inst(m, "spvgen_glsl_tanh", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_asinh(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 22, x};
+uint32_t spvgen_glsl_asinh(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 22, x_id};
   return sg_inst(m, "spvgen_glsl_asinh", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_acosh(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 23, x};
+uint32_t spvgen_glsl_acosh(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 23, x_id};
   return sg_inst(m, "spvgen_glsl_acosh", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_atanh(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 24, x};
+uint32_t spvgen_glsl_atanh(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 24, x_id};
   return sg_inst(m, "spvgen_glsl_atanh", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_atan2(spvgen_module *m, uint32_t result_type, uint32_t y, uint32_t x) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 25, y, x};
+uint32_t spvgen_glsl_atan2(spvgen_module *m, uint32_t result_type, uint32_t y_id, uint32_t x_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 25, y_id, x_id};
   return sg_inst(m, "spvgen_glsl_atan2", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_pow(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 26, x, y};
+uint32_t spvgen_glsl_pow(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 26, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_pow", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_exp(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 27, x};
+uint32_t spvgen_glsl_exp(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 27, x_id};
   return sg_inst(m, "spvgen_glsl_exp", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_log(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 28, x};
+uint32_t spvgen_glsl_log(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 28, x_id};
   return sg_inst(m, "spvgen_glsl_log", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_exp2(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 29, x};
+uint32_t spvgen_glsl_exp2(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 29, x_id};
   return sg_inst(m, "spvgen_glsl_exp2", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_log2(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 30, x};
+uint32_t spvgen_glsl_log2(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 30, x_id};
   return sg_inst(m, "spvgen_glsl_log2", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 31, x};
+uint32_t spvgen_glsl_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 31, x_id};
   return sg_inst(m, "spvgen_glsl_sqrt", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_inverse_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 32, x};
+uint32_t spvgen_glsl_inverse_sqrt(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 32, x_id};
   return sg_inst(m, "spvgen_glsl_inverse_sqrt", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_determinant(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 33, x};
+uint32_t spvgen_glsl_determinant(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 33, x_id};
   return sg_inst(m, "spvgen_glsl_determinant", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_matrix_inverse(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 34, x};
+uint32_t spvgen_glsl_matrix_inverse(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 34, x_id};
   return sg_inst(m, "spvgen_glsl_matrix_inverse", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_modf(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t i) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 35, x, i};
+uint32_t spvgen_glsl_modf(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t i_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 35, x_id, i_id};
   return sg_inst(m, "spvgen_glsl_modf", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_modf_struct(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 36, x};
+uint32_t spvgen_glsl_modf_struct(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 36, x_id};
   return sg_inst(m, "spvgen_glsl_modf_struct", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_f_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 37, x, y};
+uint32_t spvgen_glsl_f_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 37, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_f_min", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_u_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 38, x, y};
+uint32_t spvgen_glsl_u_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 38, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_u_min", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_s_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 39, x, y};
+uint32_t spvgen_glsl_s_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 39, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_s_min", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_f_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 40, x, y};
+uint32_t spvgen_glsl_f_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 40, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_f_max", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_u_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 41, x, y};
+uint32_t spvgen_glsl_u_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 41, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_u_max", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_s_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 42, x, y};
+uint32_t spvgen_glsl_s_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 42, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_s_max", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_f_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 43, x, min_val, max_val};
+uint32_t spvgen_glsl_f_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 43, x_id, min_val_id, max_val_id};
   return sg_inst(m, "spvgen_glsl_f_clamp", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_u_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 44, x, min_val, max_val};
+uint32_t spvgen_glsl_u_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 44, x_id, min_val_id, max_val_id};
   return sg_inst(m, "spvgen_glsl_u_clamp", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_s_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 45, x, min_val, max_val};
+uint32_t spvgen_glsl_s_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 45, x_id, min_val_id, max_val_id};
   return sg_inst(m, "spvgen_glsl_s_clamp", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_f_mix(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y, uint32_t a) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 46, x, y, a};
+uint32_t spvgen_glsl_f_mix(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id, uint32_t a_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 46, x_id, y_id, a_id};
   return sg_inst(m, "spvgen_glsl_f_mix", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_i_mix(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y, uint32_t a) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 47, x, y, a};
+uint32_t spvgen_glsl_i_mix(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id, uint32_t a_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 47, x_id, y_id, a_id};
   return sg_inst(m, "spvgen_glsl_i_mix", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_step(spvgen_module *m, uint32_t result_type, uint32_t edge, uint32_t x) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 48, edge, x};
+uint32_t spvgen_glsl_step(spvgen_module *m, uint32_t result_type, uint32_t edge_id, uint32_t x_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 48, edge_id, x_id};
   return sg_inst(m, "spvgen_glsl_step", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_smooth_step(spvgen_module *m, uint32_t result_type, uint32_t edge0, uint32_t edge1, uint32_t x) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 49, edge0, edge1, x};
+uint32_t spvgen_glsl_smooth_step(spvgen_module *m, uint32_t result_type, uint32_t edge0_id, uint32_t edge1_id, uint32_t x_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 49, edge0_id, edge1_id, x_id};
   return sg_inst(m, "spvgen_glsl_smooth_step", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_fma(spvgen_module *m, uint32_t result_type, uint32_t a, uint32_t b, uint32_t c) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 50, a, b, c};
+uint32_t spvgen_glsl_fma(spvgen_module *m, uint32_t result_type, uint32_t a_id, uint32_t b_id, uint32_t c_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 50, a_id, b_id, c_id};
   return sg_inst(m, "spvgen_glsl_fma", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_frexp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t exp) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 51, x, exp};
+uint32_t spvgen_glsl_frexp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t exp_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 51, x_id, exp_id};
   return sg_inst(m, "spvgen_glsl_frexp", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_frexp_struct(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 52, x};
+uint32_t spvgen_glsl_frexp_struct(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 52, x_id};
   return sg_inst(m, "spvgen_glsl_frexp_struct", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_ldexp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t exp) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 53, x, exp};
+uint32_t spvgen_glsl_ldexp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t exp_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 53, x_id, exp_id};
   return sg_inst(m, "spvgen_glsl_ldexp", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_pack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 54, v};
+uint32_t spvgen_glsl_pack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 54, v_id};
   return sg_inst(m, "spvgen_glsl_pack_snorm4x8", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_pack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 55, v};
+uint32_t spvgen_glsl_pack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 55, v_id};
   return sg_inst(m, "spvgen_glsl_pack_unorm4x8", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_pack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 56, v};
+uint32_t spvgen_glsl_pack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 56, v_id};
   return sg_inst(m, "spvgen_glsl_pack_snorm2x16", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_pack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 57, v};
+uint32_t spvgen_glsl_pack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 57, v_id};
   return sg_inst(m, "spvgen_glsl_pack_unorm2x16", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_pack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 58, v};
+uint32_t spvgen_glsl_pack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 58, v_id};
   return sg_inst(m, "spvgen_glsl_pack_half2x16", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_pack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 59, v};
+uint32_t spvgen_glsl_pack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 59, v_id};
   return sg_inst(m, "spvgen_glsl_pack_double2x32", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_unpack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 60, p};
+uint32_t spvgen_glsl_unpack_snorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 60, p_id};
   return sg_inst(m, "spvgen_glsl_unpack_snorm2x16", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_unpack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 61, p};
+uint32_t spvgen_glsl_unpack_unorm2x16(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 61, p_id};
   return sg_inst(m, "spvgen_glsl_unpack_unorm2x16", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_unpack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 62, v};
+uint32_t spvgen_glsl_unpack_half2x16(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 62, v_id};
   return sg_inst(m, "spvgen_glsl_unpack_half2x16", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_unpack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 63, p};
+uint32_t spvgen_glsl_unpack_snorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 63, p_id};
   return sg_inst(m, "spvgen_glsl_unpack_snorm4x8", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_unpack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 64, p};
+uint32_t spvgen_glsl_unpack_unorm4x8(spvgen_module *m, uint32_t result_type, uint32_t p_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 64, p_id};
   return sg_inst(m, "spvgen_glsl_unpack_unorm4x8", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_unpack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 65, v};
+uint32_t spvgen_glsl_unpack_double2x32(spvgen_module *m, uint32_t result_type, uint32_t v_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 65, v_id};
   return sg_inst(m, "spvgen_glsl_unpack_double2x32", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_length(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 66, x};
+uint32_t spvgen_glsl_length(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 66, x_id};
   return sg_inst(m, "spvgen_glsl_length", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_distance(spvgen_module *m, uint32_t result_type, uint32_t p0, uint32_t p1) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 67, p0, p1};
+uint32_t spvgen_glsl_distance(spvgen_module *m, uint32_t result_type, uint32_t p0_id, uint32_t p1_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 67, p0_id, p1_id};
   return sg_inst(m, "spvgen_glsl_distance", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_cross(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 68, x, y};
+uint32_t spvgen_glsl_cross(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 68, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_cross", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_normalize(spvgen_module *m, uint32_t result_type, uint32_t x) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 69, x};
+uint32_t spvgen_glsl_normalize(spvgen_module *m, uint32_t result_type, uint32_t x_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 69, x_id};
   return sg_inst(m, "spvgen_glsl_normalize", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_face_forward(spvgen_module *m, uint32_t result_type, uint32_t n_, uint32_t i, uint32_t nref) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 70, n_, i, nref};
+uint32_t spvgen_glsl_face_forward(spvgen_module *m, uint32_t result_type, uint32_t n_id, uint32_t i_id, uint32_t nref_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 70, n_id, i_id, nref_id};
   return sg_inst(m, "spvgen_glsl_face_forward", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_reflect(spvgen_module *m, uint32_t result_type, uint32_t i, uint32_t n_) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 71, i, n_};
+uint32_t spvgen_glsl_reflect(spvgen_module *m, uint32_t result_type, uint32_t i_id, uint32_t n_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 71, i_id, n_id};
   return sg_inst(m, "spvgen_glsl_reflect", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_refract(spvgen_module *m, uint32_t result_type, uint32_t i, uint32_t n_, uint32_t eta) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 72, i, n_, eta};
+uint32_t spvgen_glsl_refract(spvgen_module *m, uint32_t result_type, uint32_t i_id, uint32_t n_id, uint32_t eta_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 72, i_id, n_id, eta_id};
   return sg_inst(m, "spvgen_glsl_refract", SpvOpExtInst, w_, 7);
 }
 
-uint32_t spvgen_glsl_find_i_lsb(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 73, value};
+uint32_t spvgen_glsl_find_i_lsb(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 73, value_id};
   return sg_inst(m, "spvgen_glsl_find_i_lsb", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_find_s_msb(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 74, value};
+uint32_t spvgen_glsl_find_s_msb(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 74, value_id};
   return sg_inst(m, "spvgen_glsl_find_s_msb", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_find_u_msb(spvgen_module *m, uint32_t result_type, uint32_t value) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 75, value};
+uint32_t spvgen_glsl_find_u_msb(spvgen_module *m, uint32_t result_type, uint32_t value_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 75, value_id};
   return sg_inst(m, "spvgen_glsl_find_u_msb", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_interpolate_at_centroid(spvgen_module *m, uint32_t result_type, uint32_t interpolant) {
-  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 76, interpolant};
+uint32_t spvgen_glsl_interpolate_at_centroid(spvgen_module *m, uint32_t result_type, uint32_t interpolant_id) {
+  uint32_t w_[5] = {result_type, 0, spvgen_glsl_std_450(m), 76, interpolant_id};
   return sg_inst(m, "spvgen_glsl_interpolate_at_centroid", SpvOpExtInst, w_, 5);
 }
 
-uint32_t spvgen_glsl_interpolate_at_sample(spvgen_module *m, uint32_t result_type, uint32_t interpolant, uint32_t sample) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 77, interpolant, sample};
+uint32_t spvgen_glsl_interpolate_at_sample(spvgen_module *m, uint32_t result_type, uint32_t interpolant_id, uint32_t sample_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 77, interpolant_id, sample_id};
   return sg_inst(m, "spvgen_glsl_interpolate_at_sample", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_interpolate_at_offset(spvgen_module *m, uint32_t result_type, uint32_t interpolant, uint32_t offset) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 78, interpolant, offset};
+uint32_t spvgen_glsl_interpolate_at_offset(spvgen_module *m, uint32_t result_type, uint32_t interpolant_id, uint32_t offset_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 78, interpolant_id, offset_id};
   return sg_inst(m, "spvgen_glsl_interpolate_at_offset", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_n_min(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 79, x, y};
+uint32_t spvgen_glsl_n_min(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 79, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_n_min", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_n_max(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t y) {
-  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 80, x, y};
+uint32_t spvgen_glsl_n_max(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t y_id) {
+  uint32_t w_[6] = {result_type, 0, spvgen_glsl_std_450(m), 80, x_id, y_id};
   return sg_inst(m, "spvgen_glsl_n_max", SpvOpExtInst, w_, 6);
 }
 
-uint32_t spvgen_glsl_n_clamp(spvgen_module *m, uint32_t result_type, uint32_t x, uint32_t min_val, uint32_t max_val) {
-  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 81, x, min_val, max_val};
+uint32_t spvgen_glsl_n_clamp(spvgen_module *m, uint32_t result_type, uint32_t x_id, uint32_t min_val_id, uint32_t max_val_id) {
+  uint32_t w_[7] = {result_type, 0, spvgen_glsl_std_450(m), 81, x_id, min_val_id, max_val_id};
   return sg_inst(m, "spvgen_glsl_n_clamp", SpvOpExtInst, w_, 7);
 }
 

@@ -20,4 +20,6 @@
 #define SG_KIND_Decoration 32u
 #define SG_KIND_FPEncoding 53u
 #define SG_KIND_ExecutionModel 12u
+#define SG_KIND_Scope 34u
+#define SG_KIND_MemorySemantics 5u
 #endif
