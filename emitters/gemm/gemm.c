@@ -398,11 +398,13 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
 
 /* Whether a RUNTIME coopmat2 plan (its knobs in `planned`) should move its edge tiles
  * inside: the caller left the edge mode to the plan, gave the M it plans for (and N, where
- * tiles cross N) and both are at least a tile, beta is 0, and tiles do cross M or N. */
+ * tiles cross N) and both are at least a tile of the run-time menu (128 rows), beta is 0,
+ * and tiles do cross M or N. */
 static bool shift_for_hint(const spvgen_gemm_desc *d, const spvgen_gemm_desc *planned) {
   bool m_edge = !gemm_dim_multiple(planned, 'm', planned->tile_m), n_edge = !gemm_dim_multiple(planned, 'n', planned->tile_n);
   if (d->edge != SPVGEN_GEMM_EDGE_AUTO || d->beta != 0.0f || planned->edge == SPVGEN_GEMM_EDGE_SHIFT) return false;
-  if (!m_edge && !n_edge) return false;
+  /* the small-M tiles keep one kernel for every M up to their height (no shift) */
+  if ((!m_edge && !n_edge) || planned->tile_m < 128) return false;
   return (!m_edge || (d->m && d->m >= planned->tile_m)) && (!n_edge || (d->n && d->n >= planned->tile_n));
 }
 
