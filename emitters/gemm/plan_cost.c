@@ -3,18 +3,29 @@
  * keeps to (spvgen/gemm.h, "Compile time is a planning cost").
  *
  * The model is fitted to first compiles with an empty driver cache (NVIDIA driver 580,
- * H200, issue 24 of 2026-11-26; bench/results/ holds the compile matrix that refits it,
- * scripts/gpu-gemm.sh prints a new one):
- *   coopmat2 128x256x32, 256 invocations, unclamped K step:  unroll 1 224 ms, unroll 4 991
- *   the same, every load clamped:                            unroll 1 653 ms, unroll 4 3018
- *   two paths (unclamped and clamped copies, unroll 4):      9-46 s
- *   KHR 128x256: 222 ms, 128x128: 129 ms
- * so a coopmat2 kernel costs about 224 ms x u^1.07 per unclamped K loop and 653 ms x
- * u^1.1 per clamped one for a 4096-MulAdd-per-invocation step (128x256x32 / 256), scaled
- * by the step's work per invocation; a K edge step is one clamped step (4097x4095x4093
- * clamp u1: 1300 ms = 653 + 653); a kernel with both paths costs three times their sum
- * (the smallest factor the measurements allow); the epilogue's per-element function, a
- * C operand and split-K's summation add a little each. */
+ * H200; bench/results/raw/gemm-h200-2026-11-26cc1.txt, the compile column against each
+ * plan's estimate; scripts/gpu-gemm.sh --call prints a new matrix to refit it from).
+ * coopmat2:
+ *   - a base of 110 ms per pipeline;
+ *   - the K loop's body, by the A and B elements it loads per invocation (8-bit ones
+ *     count half), relative to 128x256x32 f16 over 256 invocations: 120 ms x body^1.6;
+ *     superlinear, as unroll 1 / 2 / 4 measured 245 / 564-598 / 991-1079 ms (the first
+ *     compile of a process reads up to 500 ms more: 1591 for unroll 4);
+ *   - a clamped path (edge tiles, or every tile with clamp) multiplies its loop by
+ *     1 + 0.6 per clamped operand (A past M, B past N, D always): 653 ms for unroll 1
+ *     with all three against 224 unclamped;
+ *   - a K edge (K not a multiple of tile_k) is one clamped step across A's and B's K,
+ *     the costliest code the driver makes: 2500 ms x body beside unclamped loops (shift
+ *     with a K edge: 3470-4993 ms against 598-726 without), 1200 in a kernel that clamps
+ *     anyway (clamp unroll 1 at 4097x4095x4093: 1614-1825);
+ *   - two paths (branch) cost 1.3 x their sum;
+ *   - a run-time kernel with an unrolled loop has a rolled loop for the leftover steps
+ *     unless its class's K is a multiple of the unrolled steps.
+ * khr: 120 ms + 150 ms per 128x256 tile of 64 bytes of K; per-element gathers (an operand
+ * without 16-byte loads) 2.5x the tile part, the fetch of the K-edge tile beside the fast
+ * one 1.3x, run-time shapes 1.4x (128x256: 251-394 ms, 739 with gathers, 408-1057 run-time).
+ * The figures are noisy (the same kernel read 991 and 1591 ms in two processes): the
+ * model ranks plans and keeps the defaults within the budget; it is not a stopwatch. */
 #include <math.h>
 
 #include "gemm_internal.h"
