@@ -69,7 +69,11 @@
  *                  16 bytes' worth (8 f16, 16 s8) lets the kernels load 16 bytes at a time
  *                  without checks and tells the driver the rows are aligned.
  * m, n, k and batch, when set, are the shape the plan is chosen for (tile, split-K); the
- * kernel still serves every shape of the class. The epilogue is part of the class:
+ * kernel still serves every shape of the class, except that a coopmat2 plan given an M
+ * (and N) of at least its 128-row tile moves its edge tiles inside (edge shift, chosen
+ * where the desc leaves edge at AUTO and beta is 0): it serves M >= tile_m and N >= tile_n,
+ * and spvgen_gemm_launch_for refuses a smaller shape naming it (plan per call, as with
+ * spvgen_gemm_class_for, or plan with m 0 for a kernel of every M). The epilogue is part of the class:
  * desc.beta != 0 declares the C operand (its factor is the run-time args.beta); desc.alpha
  * 0 or 1 means no scaling (args.alpha must be 0 or 1), any other value a run-time alpha
  * (args.alpha). spvgen_gemm_launch_for refuses a shape outside the plan's class naming the
@@ -243,9 +247,13 @@ typedef struct spvgen_gemm_desc {
                                       copies A and B through shared memory itself (batch 1,
                                       split_k 1, 16-byte rows; slower on the H100: docs/gemm.md) */
   uint32_t split_k;                /* K slices, summed in one dispatch by the last slice to
-                                      finish (simt, coopmat2; see Split-K above). 0: chosen
-                                      (1 in spvgen_gemm_plan; spvgen_gemm_plans adds split-K
-                                      candidates for small-M*N, long-K shapes) */
+                                      finish (simt, coopmat2; see Split-K above). 0: chosen:
+                                      spvgen_gemm_plan splits for coopmat2's tiles of few
+                                      rows (M <= 64 against wide B: a workspace binding;
+                                      1 keeps it off), else 1; spvgen_gemm_plans adds
+                                      split-K candidates for small-M*N, long-K shapes.
+                                      A RUNTIME kernel reads the count off the grid, so
+                                      plans differing only in it share one kernel */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
   spvgen_gemm_edge edge;           /* coopmat2: tiles crossing M or N (see above) */
 
