@@ -25,7 +25,8 @@
  * cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs; EDGE branch, clamp or
  * shift; EU the edge path's unroll; S split-K slices), rt-cm2:... and rt-m1-cm2:...
  * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
- * constant layout dimensions, c: khr checks every load), e.g. rt-cm2:u1:cgo, khr:cgc. */
+ * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
+ * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -139,6 +140,7 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         if (*l == 'o') d->codegen |= SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP;
         else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
         else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
+        else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
         else return false;
       }
     } else if (sscanf(s, "sk%u", &a) == 1) {
@@ -356,7 +358,8 @@ static void build_call_set(void) {
   for (size_t s = 0; s < sizeof skinny / sizeof skinny[0]; s++)
     add("call", "s8,s32", "nt", skinny[s], false, 1, ONE(128, 16384, 4096));
   /* 3000^3 */
-  static const char *const sq[] = {"default", "rt", "khr:cgc", "cm2:u2:shift"};
+  static const char *const sq[] = {"default", "rt", "khr:cgc", "cm2:u2:shift", "cm2:u1:shift:cgm", "cm2:u2:shift:cgm",
+                                   "cm2:u1:branch:cgm"};
   for (size_t s = 0; s < sizeof sq / sizeof sq[0]; s++) {
     add("call", "f16,f32", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
     add("call", "f16,f16", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
@@ -368,6 +371,7 @@ static void build_call_set(void) {
       {"cm2:u2:t128x128x64", 4096, 4096, 4096},           {"cm2:u1:clamp:t128x256x32", 4095, 4096, 4096},
       {"cm2:u1:shift:t128x256x32", 4095, 4096, 4096},     {"cm2:u1:branch:t128x256x32", 4095, 4096, 4096},
       {"cm2:u1:clamp:t128x256x32", 4096, 4096, 4080},     {"cm2:u1:shift:t128x256x32", 4096, 4096, 4080},
+      {"cm2:u1:t128x256x32:cgm", 4096, 4096, 4080},       {"cm2:u1:shift:t128x256x32:cgm", 4095, 4096, 4080},
       {"rt-cm2:u1:t128x256x32", 4096, 4096, 4096},        {"rt-cm2:u2:t128x256x32", 4096, 4096, 4096},
       {"rt-call-cm2:u1:clamp:t32x64x64", 17, 3584, 3584}, {"rt-call-cm2:u2:clamp:t32x64x64", 17, 3584, 3584},
       {"rt-call-cm2:u1:clamp:t128x64x64", 77, 3584, 3584}, {"khr", 4096, 4096, 4096},

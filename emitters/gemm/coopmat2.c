@@ -202,6 +202,7 @@ typedef struct cm2_ctx {
   bool m_edge, n_edge, k_edge; /* a tile may cross M, N; K may end inside a step */
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
+  uint32_t mask_fn;            /* masked K edge: B's rows below a count zeroed, or 0 */
   struct cm2_splitk *sk;       /* split_k > 1: the split-K state, else NULL */
   struct cm2_stage *st;        /* stages 2: the kernel's own shared-memory staging, else NULL */
 } cm2_ctx;
@@ -282,6 +283,18 @@ static int clamp_d(const cm2_ctx *x, int clamped) { return clamped && (x->m_edge
  * inside (clamped in K). */
 static uint32_t k_step(spvgen_module *m, const cm2_ctx *x, int clamped, bool kedge, uint32_t k0, uint32_t acc) {
   const spvgen_gemm_desc *d = x->d;
+  if (kedge && x->mask_fn) {
+    /* The masked K edge: the last tile_k of K, [K - BK, K), unclamped (16-byte aligned:
+     * K is whole 16-byte rows), with B's first BK - K % BK rows (summed by the whole
+     * steps already) zeroed. */
+    const uint32_t BK = d->tile_k, start = d->k - BK, overlap = BK - d->k % BK;
+    uint32_t ks = ek_u32(m, start);
+    uint32_t a = operand_load(m, &x->a, clamp_a(x, clamped, false), x->ta, x->za, x->bm, d->tile_m, ks, BK);
+    uint32_t b = operand_load(m, &x->b, clamp_b(x, clamped, false), x->tb, x->zb, ks, BK, x->bn, d->tile_n);
+    uint32_t ov = ek_u32(m, overlap);
+    b = spvgen_coopmat_per_element(m, b, x->mask_fn, &ov, 1);
+    return spvgen_coopmat_muladd(m, x->tacc, a, b, acc, x->muladd_ops);
+  }
   uint32_t a = operand_load(m, &x->a, clamp_a(x, clamped, kedge), x->ta, x->za, x->bm, d->tile_m, k0, d->tile_k);
   uint32_t b = operand_load(m, &x->b, clamp_b(x, clamped, kedge), x->tb, x->zb, k0, d->tile_k, x->bn, d->tile_n);
   return spvgen_coopmat_muladd(m, x->tacc, a, b, acc, x->muladd_ops);
@@ -334,6 +347,19 @@ static uint32_t per_element_fn(spvgen_module *m, const cm2_ctx *x) {
   uint32_t v = ek_epilogue_bias_activation(m, &x->epi, p[2], row, col);
   if (et == SPVGEN_COMPONENT_F32 && !ek_is_float(d->out_type)) v = spvgen_glsl_round_even(m, t, v);
   spvgen_return_value(m, v);
+  spvgen_function_end(m);
+  return fn;
+}
+
+/* B's element (row, col) of the masked K-edge step: 0 in the rows below `overlap`. Emitted
+ * before main. */
+static uint32_t mask_rows_fn(spvgen_module *m, const cm2_ctx *x, uint32_t b_elem_type) {
+  uint32_t u32 = ek_u32_type(m), extra[1] = {u32}, p[4];
+  uint32_t fn = spvgen_per_element_func_begin(m, b_elem_type, extra, 1, p);
+  spvgen_name(m, fn, "mask_k_edge");
+  (void)x;
+  uint32_t keep = ek_ule(m, p[3], p[0]); /* row >= overlap */
+  spvgen_return_value(m, ek_select(m, keep, p[2], spvgen_const_null(m, b_elem_type)));
   spvgen_function_end(m);
   return fn;
 }
@@ -683,6 +709,7 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   x->accm = cm2_acc_matrix_type(d);
   if (cm2_needs_per_element(d)) x->pe_fn = per_element_fn(m, x);
+  if (cm2_masked_k_edge(d)) x->mask_fn = mask_rows_fn(m, x, bd->B.elem_type);
   if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, bd->wg_var);
   if (d->stages == 2) {
     stage_declare(m, p, &bd->stage, &bd->A4, &bd->B4, v4t);
@@ -730,8 +757,9 @@ static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, u
   cm2_matrix dd = cm2_matrix_of(m, x, &x->epi.d, &bd->D4, d->out_type, d->d_layout, sh->m, sh->n, sh->ldd, sh->stride_d,
                                 d->stride_d);
   const bool cd = cm2_const_dims(d), edge_tiles = x->m_edge || x->n_edge;
-  const bool wa[2] = {!(only_clamped && x->m_edge), x->k_edge || x->m_edge};
-  const bool wb[2] = {!(only_clamped && x->n_edge), x->k_edge || x->n_edge};
+  const bool kc = x->k_edge && !x->mask_fn; /* the K-edge step loads clamped */
+  const bool wa[2] = {!(only_clamped && x->m_edge) || x->mask_fn, kc || x->m_edge};
+  const bool wb[2] = {!(only_clamped && x->n_edge) || x->mask_fn, kc || x->n_edge};
   const bool wd[2] = {!(only_clamped && edge_tiles), edge_tiles};
   operand_init(m, &x->a, &a, z, wa, cd);
   operand_init(m, &x->b, &b, z, wb, cd);

@@ -41,7 +41,7 @@ static bool is_8bit(spvgen_component_type t) { return spvgen_component_type_size
 static uint64_t needed_features(const spvgen_gemm_desc *d) {
   uint64_t f = SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE | SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS |
                SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT;
-  if (cm2_needs_per_element(d)) f |= SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
+  if (cm2_needs_per_element(d) || cm2_masked_k_edge(d)) f |= SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
   if (d->a_type == SPVGEN_COMPONENT_BF16 || d->b_type == SPVGEN_COMPONENT_BF16)
     f |= SPVGEN_FEATURE_BFLOAT16_COOPMAT;
   if (d->a_type == SPVGEN_COMPONENT_E4M3 || d->a_type == SPVGEN_COMPONENT_E5M2 ||

@@ -115,6 +115,15 @@ static inline spvgen_component_type cm2_acc_matrix_type(const spvgen_gemm_desc *
   return d->acc_type;
 }
 
+/* Whether a coopmat2 plan's K edge is the masked step (SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE:
+ * asked for, a FIXED K of whole 16-byte rows, longer than tile_k and no multiple of it).
+ * tile_k 0 (not chosen yet): whether it can be for some tile. */
+static inline bool cm2_masked_k_edge(const spvgen_gemm_desc *d) {
+  if (!(d->codegen & SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE) || d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME) return false;
+  if ((uint64_t)d->k * spvgen_component_type_size(d->a_type) % 16) return false;
+  return !d->tile_k || (d->k > d->tile_k && d->k % d->tile_k);
+}
+
 /* Whether the epilogue needs OpCooperativeMatrixPerElementOpNV. */
 static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
   bool float_path = ek_epilogue_type(d) == SPVGEN_COMPONENT_F32;

@@ -69,15 +69,18 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   /* the operands an edge tile clamps: A past M, B past N, D (and C) past either */
   double clamp_f = 1.0 + CM2_CLAMP_PER_OPERAND * ((double)m_edge + (double)n_edge + 1.0);
   double rest = 0.0; /* RUNTIME: the single steps after an unrolled loop */
+  const bool masked = cm2_masked_k_edge(d); /* an unclamped step and a per-element op */
+  const double kedge_solo = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_SOLO_MS * cm2_body(d, 1);
+  const double kedge_clamped = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_CLAMPED_MS * cm2_body(d, 1);
   if (gemm_runtime(d) && u > 1 && !gemm_dim_multiple(d, 'k', u * d->tile_k)) rest = cm2_loop(d, 1);
   double ms;
   if (!edges || d->edge == SPVGEN_GEMM_EDGE_SHIFT) {
-    ms = cm2_loop(d, u) + rest + (k_edge ? CM2_KEDGE_SOLO_MS * cm2_body(d, 1) : 0.0);
+    ms = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
   } else if (d->edge == SPVGEN_GEMM_EDGE_CLAMP || fixed_small) {
-    ms = (cm2_loop(d, u) + rest) * clamp_f + (k_edge ? CM2_KEDGE_CLAMPED_MS * cm2_body(d, 1) : 0.0);
+    ms = (cm2_loop(d, u) + rest) * clamp_f + (k_edge ? kedge_clamped : 0.0);
   } else { /* branch: an unclamped and a clamped path */
-    double inner = cm2_loop(d, u) + rest + (k_edge ? CM2_KEDGE_SOLO_MS * cm2_body(d, 1) : 0.0);
-    double outer = cm2_loop(d, ue) * clamp_f + (k_edge ? CM2_KEDGE_CLAMPED_MS * cm2_body(d, 1) : 0.0);
+    double inner = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
+    double outer = cm2_loop(d, ue) * clamp_f + (k_edge ? kedge_clamped : 0.0);
     ms = (inner + outer) * CM2_TWO_PATH_FACTOR;
   }
   double extra = 1.0;

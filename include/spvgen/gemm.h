@@ -186,7 +186,13 @@ typedef enum spvgen_gemm_codegen {
    * in the last K tile and clamps rows past M or N to the last row, whose products land
    * in outputs that are never stored) */
   SPVGEN_GEMM_CODEGEN_CHECK_ALL = 1u << 2,
-  SPVGEN_GEMM_CODEGEN_ALL = (1u << 3) - 1u,
+  /* coopmat2, fixed shapes whose K is a whole number of 16-byte rows and longer than
+   * tile_k: the K-edge step loads the last tile_k of K unclamped, [K - tile_k, K), and
+   * zeroes the rows of its B tile that the whole steps already summed (a per-element
+   * operation: needs cooperativeMatrixPerElementOperations), instead of a step clamped
+   * across A's and B's K */
+  SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE = 1u << 3,
+  SPVGEN_GEMM_CODEGEN_ALL = (1u << 4) - 1u,
 } spvgen_gemm_codegen;
 
 /* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */

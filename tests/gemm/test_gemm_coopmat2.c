@@ -924,6 +924,42 @@ static void test_run_time_split_k_takes_its_count_from_the_grid(void) {
   CHECK_EQ_U64(l.push.slice_k, 512);
 }
 
+
+/* SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE: a fixed K of whole 16-byte rows loads its last tile_k
+ * unclamped and zeroes B's rows the whole steps summed (a per-element function); no
+ * clamped layout where M and N are tile multiples. Not for a K that is no whole number of
+ * 16-byte rows, nor for run-time shapes. */
+static void test_masked_k_edge_loads_the_last_tile_unclamped(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(4096, 4096, 3000, F16, F32, F32);
+  d.tile_m = 128, d.tile_n = 256, d.tile_k = 32, d.unroll = 1;
+  d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+  spvgen_gemm_config p;
+  char *t = emit_text(&d, &p);
+  CHECK_MSG(text_has(t, "%mask_k_edge = OpFunction"), "the mask function");
+  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixPerElementOpNV"), 1);
+  CHECK_MSG(!text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "no clamped layout");
+  CHECK_MSG(text_has(t, "%uint_2968"), "the last step at K - tile_k = 2968");
+  CHECK(p.features & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
+  spvgen_free_text(t);
+  d.k = 3001; /* not whole 16-byte rows: the clamped step */
+  t = emit_text(&d, &p);
+  CHECK_MSG(!text_has(t, "mask_k_edge"), "odd K: no mask");
+  CHECK_MSG(text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "odd K: clamped");
+  spvgen_free_text(t);
+  /* edges in M and N too, split-K, s8: the plans validate */
+  static const uint32_t sh[][3] = {{300, 276, 1000}, {97, 131, 1008}};
+  for (int i = 0; i < 2; i++)
+    for (int sk = 1; sk <= 3; sk += 2) {
+      d = gemm(sh[i][0], sh[i][1], sh[i][2], i ? S8 : F16, i ? S32 : F32, i ? S32 : F32);
+      d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+      d.split_k = (uint32_t)sk;
+      t = emit_text(&d, &p);
+      CHECK_MSG(text_has(t, "mask_k_edge"), "%ux%ux%u split %d: %s", d.m, d.n, d.k, sk, p.name);
+      spvgen_free_text(t);
+    }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_candidate_validates_across_layouts_types_and_shapes),
@@ -947,6 +983,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_run_time_plans_for_an_m_shift_their_edge_tiles),
       TEST_CASE(test_small_m_plans_stream_the_weights_with_split_k),
       TEST_CASE(test_run_time_split_k_takes_its_count_from_the_grid),
+      TEST_CASE(test_masked_k_edge_loads_the_last_tile_unclamped),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -666,6 +666,34 @@ static void test_gemm_prompt_lengths_planned_per_call_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE: the K edge as the last tile_k of K, unclamped, with B's
+ * already-summed rows zeroed; every layout, with and without M and N edges, split-K. */
+static void test_gemm_coopmat2_masked_k_edge_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  static const struct { uint32_t m, n, k; spvgen_component_type ab, acc; } cases[] = {
+      {256, 256, 1000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
+      {300, 276, 1000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
+      {97, 131, 1008, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int lay = 0; lay < 4; lay++) {
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k;
+      d.a_type = d.b_type = cases[i].ab;
+      d.acc_type = d.out_type = cases[i].acc;
+      d.a_layout = (spvgen_matrix_layout)(lay & 1);
+      d.b_layout = (spvgen_matrix_layout)(lay >> 1);
+      d.variant = SPVGEN_GEMM_COOPMAT2;
+      d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+      d.split_k = lay == 3 ? 3 : 1;
+      char what[96];
+      snprintf(what, sizeof what, "masked K edge %ux%ux%u layout %d split %u", d.m, d.n, d.k, lay, d.split_k);
+      run_checked(ctx, &d, what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_gemm_coopmat2_matches_cpu_f16_f32),
@@ -717,6 +745,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_khr_runtime_epilogue_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_runtime_splitk_matches_cpu),
       TEST_CASE(test_gemm_prompt_lengths_planned_per_call_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_masked_k_edge_matches_cpu),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
   if (argc > 1 && !strcmp(argv[1], "--list")) return rc;
