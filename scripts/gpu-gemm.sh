@@ -83,14 +83,14 @@ if [ "$call" = 1 ]; then
   [ "$anchor_set" = 0 ] && [ -f "$build_dir/anchors/gemm_anchor.py" ] && anchor=$build_dir/anchors/gemm_anchor.py
   echo "== spvgen gpu-gemm --call $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n), $(git log -1 --format=%h 2>/dev/null || echo '?')" | tee "$summary"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$summary"
-  smi_pid=
+  work=$(mktemp -d)
   if command -v nvidia-smi >/dev/null; then
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,pstate,power.draw,temperature.gpu,clocks_event_reasons.active \
-      --format=csv -lms 500 > "$out_dir/smi.csv" 2>&1 &
-    smi_pid=$!
+    # started from a subshell: not a job of this shell, which waits for the tests' jobs
+    (nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,pstate,power.draw,temperature.gpu,clocks_event_reasons.active \
+       --format=csv -lms 500 > "$out_dir/smi.csv" 2>&1 &
+     echo $! > "$work/smi.pid")
   fi
   export SPVGEN_GPU_REQUIRED=1
-  work=$(mktemp -d)
   names=()
   # 1. the GPU tests as parallel processes, the slow sweeps first
   tests_bin=$build_dir/tests/gpu_test_gpu_gemm
@@ -149,7 +149,7 @@ if [ "$call" = 1 ]; then
   timeout 60 bash bench/trace.sh bench/traces/qwen2-7b-prefill.txt "$build_dir" > "$out_dir/trace.txt" 2>&1
   echo "trace: exit $? in $((SECONDS - t2)) s" | tee -a "$summary"
   grep -E "^==|^summary|total (GPU|wall)|torch" "$out_dir/trace.txt" | head -20 >> "$summary"
-  [ -n "$smi_pid" ] && kill "$smi_pid" 2>/dev/null
+  [ -s "$work/smi.pid" ] && kill "$(cat "$work/smi.pid")" 2>/dev/null
   rm -rf "$work"
   echo "== done in $((SECONDS - t0)) s" | tee -a "$summary"
   exit 0
