@@ -135,11 +135,14 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
-  if (st == SPVGEN_OK && (p->net.desc.vec_rows || p->net.desc.vec_stage || p->net.desc.layer_loop)) {
-    /* The choice took inference knobs: the same plan without them (every knob now set). */
+  if (st == SPVGEN_OK && (p->net.desc.vec_rows || p->net.desc.vec_stage || p->net.desc.layer_loop ||
+                          (p->net.desc.f16_accumulation && !d->net.f16_accumulation))) {
+    /* The choice took inference knobs (f16 accumulation among them: training sums its
+     * gradients in f32): the same plan without them (every knob now set). */
     nd = p->net.desc;
     nd.vec_rows = 0;
     nd.vec_stage = nd.layer_loop = false;
+    nd.f16_accumulation = d->net.f16_accumulation;
     st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
   }
   if (st != SPVGEN_OK) {
