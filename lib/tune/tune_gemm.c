@@ -1,13 +1,13 @@
 /* lib/tune/tune_gemm.c — the GEMM template in the tuner: its cache key, the cached plan,
  * and the tuner's operations (candidates from spvgen_gemm_plans, random operands, a
- * float64 CPU reference of gemm_ref.c, output checks). Uses the public runner API only. */
+ * float64 CPU reference of lib/ref/ref_gemm.c, output checks). Uses the public runner API only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm_ref.h"
+#include "ref_gemm.h"
 #include "tune_internal.h"
 
 /* ------------------------------------------------------------------- key ---- */
@@ -178,7 +178,7 @@ typedef struct gemm_state {
   spvgen_vk_pipeline *pipe;
 } gemm_state;
 
-/* The CPU reference and its tolerance at element lin (lib/tune/gemm_ref.c). */
+/* The CPU reference and its tolerance at element lin (lib/ref/ref_gemm.c). */
 static void reference(const gemm_state *s, uint64_t lin, double *ref_out, double *tol_out) {
   sg_ref_gemm_element(&s->d, s->ha, s->hb, s->hc, s->hbias, lin, ref_out, tol_out, NULL);
 }

@@ -1,6 +1,6 @@
 /* lib/tune/tune_mlp.c — the MLP template in the tuner: its cache key, the cached plan,
  * and the tuner's operations (candidates from spvgen_mlp_plans, random weights and
- * points, the float64 CPU reference of mlp_ref.c, output checks). Uses the public runner
+ * points, the float64 CPU reference of lib/ref/ref_mlp.c, output checks). Uses the public runner
  * API only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm_ref.h" /* splitmix64 */
-#include "mlp_ref.h"
+#include "ref_convert.h"
+#include "ref_mlp.h"
+#include "template.h"
 #include "tune_internal.h"
 
 /* ------------------------------------------------------------------- key ---- */
@@ -341,7 +342,7 @@ static spvgen_status mlp_setup(mlp_state *s, const spvgen_tune_options *opt, cha
   } else {
     for (uint64_t e = 0; e < s->nsel; e++) s->sel[e] = e;
   }
-  spvgen_status wst = sg_ref_mlp_device_weights(s->ctx, p, s->weights, &s->dev_weights, &s->dev_weight_bytes,
+  spvgen_status wst = sg_mlp_device_weights(s->ctx, p, s->weights, &s->dev_weights, &s->dev_weight_bytes,
                                                 s->spec, &s->nspec, msg, size);
   if (wst != SPVGEN_OK) return wst;
   struct { void *host; uint64_t bytes; } ops[3] = {{s->input, in_bytes}, {s->dev_weights, s->dev_weight_bytes},

@@ -18,7 +18,7 @@
 #include "words.h"
 #include "spvgen/caps.h"
 #include "spvgen/gemm.h"
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 
 typedef spvgen_component_type T;
 #define F16 SPVGEN_COMPONENT_F16

@@ -140,7 +140,7 @@ static void test_mlp_vec_bias_add_matches_cpu(void) {
 }
 /* Float8 weights (E4M3, E5M2; optimal layout, converted by the driver from f16 values on
  * the float8 grid): the reference rounds each layer's input to float8 as the device does
- * (mlp_ref.c says the tolerance). */
+ * (lib/ref/ref_mlp.c says the tolerance). */
 static void test_mlp_vec_float8_weights_match_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
   for (int t = 0; t < 2 && !test_current_failed && !test_current_skipped; t++) {
@@ -151,7 +151,7 @@ static void test_mlp_vec_float8_weights_match_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
 /* int8 weights with scales (row-major and optimal): the reference quantizes each layer's
- * input as the kernel does (mlp_ref.c says the tolerance). */
+ * input as the kernel does (lib/ref/ref_mlp.c says the tolerance). */
 static void test_mlp_vec_int8_weights_match_cpu(void) {
   g_weight_type = SPVGEN_COMPONENT_S8;
   for (int opt = 0; opt < 2 && !test_current_failed && !test_current_skipped; opt++) {

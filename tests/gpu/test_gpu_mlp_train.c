@@ -3,7 +3,7 @@
  * (2 -> freq:6 -> 64x3 -> 3, Adam, L2) and 32-64x4-16 (SGD, relative L2) on a batch of
  * 65536 points (lavapipe: 512), three steps, every weight and bias gradient, the loss
  * and every optimizer value checked against the float64 reference of
- * tools/common/mlp_train_ref.c (tolerances: mlp_train_ref.h). Prints a gpu-summary line
+ * lib/ref/ref_mlp_train.c (tolerances: ref_mlp_train.h). Prints a gpu-summary line
  * with the training throughput. The validation part emits both kernels for the "h100"
  * preset and validates them, everywhere.
  *
@@ -20,7 +20,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 

@@ -2,7 +2,7 @@
  * preset that validates, JSON with the weight layout, disassembly, usage errors, the
  * plan's refusal as exit 1, and a run on the CI device checking every output. */
 #define _POSIX_C_SOURCE 200809L
-#include "../cli/cli_run.h"
+#include "cli_run.h"
 
 static void test_mlp_emits_a_valid_module_for_h100(void) {
   const char *path = cli_path("net.spv");

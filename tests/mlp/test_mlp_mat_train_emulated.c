@@ -24,7 +24,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "rand.h"
 #include "rand.h"
 #include "spvgen/mlp.h"

@@ -3,22 +3,13 @@
 #include "gemm_run.h"
 #include "warm_up.h"
 
-#include "gemm_ref.h" /* lib/tune */
+#include "ref_gemm.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* ------------------------------------------------------------ conversions ---- */
-/* The data, the reference and the tolerances are lib/tune/gemm_ref.c's (shared with the
- * tuner); these keep gemm_run.h's names for the tools that use them. */
-
-uint16_t gemm_run_f32_to_f16(float f) { return sg_ref_f32_to_f16(f); }
-float gemm_run_f16_to_f32(uint16_t h) { return sg_ref_f16_to_f32(h); }
-uint16_t gemm_run_f32_to_bf16(float f) { return sg_ref_f32_to_bf16(f); }
-float gemm_run_bf16_to_f32(uint16_t h) { return sg_ref_bf16_to_f32(h); }
 
 static double now_us(void) {
   struct timespec ts;

@@ -9,14 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "gemm_run.h" /* f16 conversions */
-#include "mlp_ref.h"   /* lib/tune */
+#include "ref_convert.h"
+#include "ref_mlp.h"
+#include "template.h"
 
-/* The data and the reference are lib/tune/mlp_ref.c's (shared with the tuner). */
-
-static double get_io(const void *p, spvgen_component_type t, uint64_t i) {
-  return t == SPVGEN_COMPONENT_F32 ? ((const float *)p)[i] : gemm_run_f16_to_f32(((const uint16_t *)p)[i]);
-}
+/* The data and the reference are lib/ref/ref_mlp.c's (shared with the tuner). */
 
 bool mlp_run_make_data(const spvgen_mlp_config *p, uint64_t points, uint64_t seed,
                        mlp_run_data *data) {
@@ -60,7 +57,7 @@ void mlp_run_check_sampled(const spvgen_mlp_config *p, const mlp_run_data *data,
   for (uint64_t pt = 0; pt < data->points; pt = pt + step < data->points || pt + 1 == data->points ? pt + step : data->points - 1) {
     mlp_reference(p, data, pt, ref, err);
     for (uint32_t c = 0; c < d->output_width; c++) {
-      double g = get_io(gpu, d->output_type, pt * d->output_width + c);
+      double g = sg_ref_get(gpu, d->output_type, pt * d->output_width + c);
       double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
       double e = fabs(g - ref[c]);
       if (!(e <= tol)) {
@@ -284,7 +281,7 @@ done:
 }
 
 /* The optimal-layout weight buffer (made once): row-major weights with each layer's
- * matrix converted by the driver after them (mlp_ref.c). */
+ * matrix converted by the driver after them (lib/template/mlp_weights.c). */
 static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p, char *msg, size_t size) {
   if (s->w_opt) return SPVGEN_OK;
   spvgen_vk_context *ctx = s->ctx;
@@ -292,7 +289,7 @@ static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p,
   uint64_t bytes = 0;
   spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
   uint32_t n = 0;
-  spvgen_status st = sg_ref_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, spec, &n, msg, size);
+  spvgen_status st = sg_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, spec, &n, msg, size);
   if (st != SPVGEN_OK) return st;
   for (uint32_t l = 0; l < n; l++) s->opt_offsets[l] = spec[l].value;
   if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &s->w_opt) != SPVGEN_OK ||
@@ -330,7 +327,7 @@ static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt
                         const double *err, mlp_run_result *res) {
   const spvgen_mlp_desc *d = &p->desc;
   for (uint32_t c = 0; c < d->output_width; c++) {
-    double g = get_io(gpu, d->output_type, pt * d->output_width + c);
+    double g = sg_ref_get(gpu, d->output_type, pt * d->output_width + c);
     double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
     double e = fabs(g - ref[c]);
     if (!(e <= tol)) {

@@ -15,7 +15,7 @@
 #include "cmds.h"
 #include "json_out.h"
 #include "mlp_run.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "spvgen/check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"

@@ -23,6 +23,7 @@
 
 #include "cmds.h"
 #include "gemm_run.h"
+#include "ref_convert.h"
 #include "spvgen/spvgen.h"
 
 #define TRACE_MAX_CALLS 4096
@@ -128,8 +129,8 @@ static bool input_supported(spvgen_component_type t) {
 
 static double host_get(const void *p, spvgen_component_type t, uint64_t i) {
   switch (t) {
-  case SPVGEN_COMPONENT_F16: return gemm_run_f16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_BF16: return gemm_run_bf16_to_f32(((const uint16_t *)p)[i]);
+  case SPVGEN_COMPONENT_F16: return sg_ref_f16_to_f32(((const uint16_t *)p)[i]);
+  case SPVGEN_COMPONENT_BF16: return sg_ref_bf16_to_f32(((const uint16_t *)p)[i]);
   case SPVGEN_COMPONENT_F32: return ((const float *)p)[i];
   case SPVGEN_COMPONENT_S8: return ((const int8_t *)p)[i];
   case SPVGEN_COMPONENT_U8: return ((const uint8_t *)p)[i];
@@ -155,8 +156,8 @@ static void *host_fill(spvgen_component_type t, uint64_t count, uint64_t *seed) 
     double u = (double)(rng_next(seed) >> 11) / 9007199254740992.0; /* [0, 1) */
     float v = (float)((0.125 + 0.875 * u) * ((rng_next(seed) & 1) ? -1 : 1));
     switch (t) {
-    case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = gemm_run_f32_to_f16(v); break;
-    case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = gemm_run_f32_to_bf16(v); break;
+    case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = sg_ref_f32_to_f16(v); break;
+    case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = sg_ref_f32_to_bf16(v); break;
     case SPVGEN_COMPONENT_F32: ((float *)p)[i] = v; break;
     case SPVGEN_COMPONENT_S8: ((int8_t *)p)[i] = (int8_t)(1 + (int)(rng_next(seed) % 7)) * ((rng_next(seed) & 1) ? -1 : 1); break;
     case SPVGEN_COMPONENT_U8: ((uint8_t *)p)[i] = (uint8_t)(1 + rng_next(seed) % 7); break;
