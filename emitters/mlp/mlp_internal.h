@@ -48,9 +48,12 @@ uint32_t mlp_max_width(const spvgen_mlp_config *p);
  * out[0..encoded_width) (f32 ids), as spvgen_mlp_encoding documents. */
 void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in, uint32_t *out);
 
-/* f32 -> f32 activation. */
-uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
-                            spvgen_mlp_activation act);
+/* f32 -> f32 activation: the one builder of emitters/common (an unknown value sets the
+ * module's error), in the MLP's style. */
+static inline uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
+                                          spvgen_mlp_activation act) {
+  return ek_activation(m, x, act, p->desc.leaky_slope, EK_ACT_MLP);
+}
 
 /* The activation on a float16 cooperative vector (vec.c; the vec training kernel too). */
 uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,

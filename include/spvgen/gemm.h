@@ -97,6 +97,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spvgen/activation.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/kernel.h"
@@ -181,17 +182,8 @@ bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out);
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
 
-typedef enum spvgen_activation {
-  SPVGEN_ACTIVATION_NONE = 0,
-  SPVGEN_ACTIVATION_RELU = 1,
-  SPVGEN_ACTIVATION_GELU = 2, /* tanh approximation */
-  SPVGEN_ACTIVATION_SILU = 3,
-  SPVGEN_ACTIVATION_COUNT = 4,
-} spvgen_activation;
-
-/* "none", "relu", "gelu", "silu"; NULL for an unknown value. */
-const char *spvgen_activation_name(spvgen_activation act);
-bool spvgen_activation_parse(const char *name, spvgen_activation *out);
+/* The epilogue's activation (spvgen/activation.h: one enum for every template): none,
+ * relu, gelu or silu; DEFAULT (0) is none; integer outputs take none or relu. */
 
 typedef struct spvgen_gemm_desc {
   /* ---- the problem ---- */

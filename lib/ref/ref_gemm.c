@@ -3,21 +3,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ref_gemm.h"
 
+#include "ref_activation.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t sg_ref_idx(spvgen_matrix_layout layout, uint32_t ld, uint64_t r, uint64_t c) {
   return layout == SPVGEN_ROW_MAJOR ? r * ld + c : c * ld + r;
-}
-
-double sg_ref_activation(double x, spvgen_activation act) {
-  switch (act) {
-  case SPVGEN_ACTIVATION_RELU: return x > 0 ? x : 0;
-  case SPVGEN_ACTIVATION_GELU: return 0.5 * x * (1.0 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
-  case SPVGEN_ACTIVATION_SILU: return x / (1.0 + exp(-x));
-  default: return x;
-  }
 }
 
 /* Offset of D's element lin (over batch, row, column). */
@@ -59,7 +52,7 @@ void sg_ref_gemm_element(const spvgen_gemm_desc *d, const void *ha, const void *
     ref = acc * d->alpha;
     if (hc) ref += d->beta * sg_ref_get(hc, d->out_type, bz * d->stride_c + sg_ref_idx(d->c_layout, d->ldc, r, c));
     if (hbias) ref += sg_ref_get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
-    ref = sg_ref_activation(ref, d->activation);
+    ref = sg_ref_activation(ref, d->activation, 0.0);
     if (!sg_ref_is_float(d->out_type)) ref = nearbyint(ref);
   }
   double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;

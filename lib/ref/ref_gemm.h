@@ -12,7 +12,6 @@
 #include "spvgen/gemm.h"
 
 uint64_t sg_ref_idx(spvgen_matrix_layout layout, uint32_t ld, uint64_t r, uint64_t c);
-double sg_ref_activation(double x, spvgen_activation act);
 /* Offset in D of its element lin (over batch, row, column), with the coordinates. */
 uint64_t sg_ref_d_offset(const spvgen_gemm_desc *d, uint64_t lin, uint64_t *bz, uint64_t *r,
                          uint64_t *c);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_activation.h"
 #include "ref_convert.h"
 #include "ref_grid.h"
 
@@ -134,29 +135,6 @@ void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed,
   (void)nin;
 }
 
-static double act(double x, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_RELU: return x > 0 ? x : 0;
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return x >= 0 ? x : slope * x;
-  case SPVGEN_MLP_ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
-  case SPVGEN_MLP_ACT_TANH: return tanh(x);
-  case SPVGEN_MLP_ACT_SILU: return x / (1.0 + exp(-x));
-  case SPVGEN_MLP_ACT_EXP: return exp(x);
-  default: return x;
-  }
-}
-
-/* A bound on |act'| over [x - e, x + e]. */
-static double slope_bound(double x, double e, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return fabs(slope) > 1 ? fabs(slope) : 1;
-  case SPVGEN_MLP_ACT_SIGMOID: return 0.25;
-  case SPVGEN_MLP_ACT_SILU: return 1.1;
-  case SPVGEN_MLP_ACT_EXP: return exp(x + e);
-  default: return 1;
-  }
-}
-
 void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const void *input, uint64_t pt,
                       double *out, double *err) {
   const spvgen_mlp_desc *d = &p->desc;
@@ -224,8 +202,8 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
       double b = d->no_bias ? 0 : f32v(weights, L->bias_offset + 4ull * i);
       double z = acc * os + b;
       double ez = dacc * os + ldexp(1, -22) * (fabs(acc * os) + fabs(b));
-      double v = act(z, L->activation, d->leaky_slope);
-      double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      double v = sg_ref_activation(z, L->activation, d->leaky_slope);
+      double ev = sg_ref_activation_slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
           L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
         ev += act_rel * (fabs(v) + 1);
@@ -268,8 +246,8 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
        * magnitudes. */
       double ua = p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
       double ez = prop + ua * mag + (f16_path ? u_store * fabs(z) : 0);
-      double v = act(z, L->activation, d->leaky_slope);
-      double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      double v = sg_ref_activation(z, L->activation, d->leaky_slope);
+      double ev = sg_ref_activation_slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
           L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
         ev += act_rel * (fabs(v) + 1);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_activation.h"
 #include "ref_convert.h"
 #include "ref_grid.h"
 #include "ref_mlp.h"
@@ -81,60 +82,6 @@ void mlp_train_free_data(mlp_train_data *d) {
   free(d->input);
   free(d->targets);
   memset(d, 0, sizeof *d);
-}
-
-static double act(double x, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_RELU: return x > 0 ? x : 0;
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return x >= 0 ? x : slope * x;
-  case SPVGEN_MLP_ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
-  case SPVGEN_MLP_ACT_TANH: return tanh(x);
-  case SPVGEN_MLP_ACT_SILU: return x / (1.0 + exp(-x));
-  case SPVGEN_MLP_ACT_EXP: return exp(x);
-  default: return x;
-  }
-}
-
-/* act'(z), with the kernel's conventions at the kinks (relu' (0) = 0, leaky' (0) = 1). */
-static double dact(double z, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_RELU: return z > 0 ? 1 : 0;
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return z >= 0 ? 1 : slope;
-  case SPVGEN_MLP_ACT_SIGMOID: {
-    double s = 1.0 / (1.0 + exp(-z));
-    return s * (1 - s);
-  }
-  case SPVGEN_MLP_ACT_TANH: {
-    double y = tanh(z);
-    return 1 - y * y;
-  }
-  case SPVGEN_MLP_ACT_SILU: {
-    double s = 1.0 / (1.0 + exp(-z));
-    return s * (1 + z * (1 - s));
-  }
-  case SPVGEN_MLP_ACT_EXP: return exp(z);
-  default: return 1;
-  }
-}
-
-/* Bounds on |act'| and |act''| over [z - e, z + e]. */
-static double d1_bound(double z, double e, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return fabs(slope) > 1 ? fabs(slope) : 1;
-  case SPVGEN_MLP_ACT_SIGMOID: return 0.25;
-  case SPVGEN_MLP_ACT_SILU: return 1.1;
-  case SPVGEN_MLP_ACT_EXP: return exp(z + e);
-  default: return 1;
-  }
-}
-static double d2_bound(double z, double e, spvgen_mlp_activation a) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_SIGMOID: return 0.1;
-  case SPVGEN_MLP_ACT_TANH: return 0.77;
-  case SPVGEN_MLP_ACT_SILU: return 0.5;
-  case SPVGEN_MLP_ACT_EXP: return exp(z + e);
-  default: return 0;
-  }
 }
 
 bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
@@ -217,8 +164,8 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
           prop += fabs(wij) * ea[aoff[l] + j];
         }
         double e = prop + u_acc * mag;
-        double y = act(zz, Ly->activation, slope);
-        double ey = d1_bound(zz, e, Ly->activation, slope) * e;
+        double y = sg_ref_activation(zz, Ly->activation, slope);
+        double ey = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope) * e;
         if (Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU &&
             Ly->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
           ey += 1e-6 * (fabs(y) + 1);
@@ -253,10 +200,11 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         }
         lsum += scale * lv;
         ltol += scale * (el + ldexp(1, -12) * lv);
-        double dv = dact(zz, Ly->activation, slope), d1 = d1_bound(zz, e, Ly->activation, slope);
+        double dv = sg_ref_activation_deriv(zz, Ly->activation, slope);
+        double d1 = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope);
         uint32_t q = zoff[L - 1] + o;
         del[q] = scale * g * dv;
-        edel[q] = scale * (eg * fabs(dv) + fabs(g) * d2_bound(zz, e, Ly->activation) * e) +
+        edel[q] = scale * (eg * fabs(dv) + fabs(g) * sg_ref_activation_curvature_bound(zz, e, Ly->activation) * e) +
                   u_acc * fabs(del[q]) + (amb[q] != 0 ? scale * (fabs(g) + eg) * d1 : 0);
         if (f16s) edel[q] += u16 * (fabs(del[q]) + edel[q]) + scale * tiny16; /* stored as f16 */
       }
@@ -276,9 +224,10 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
           se += fabs(wij) * edel[zoff[l] + i];
         }
         uint32_t q = zoff[l - 1] + j;
-        double dv = dact(z[q], Lp->activation, slope), d1 = d1_bound(z[q], ez[q], Lp->activation, slope);
+        double dv = sg_ref_activation_deriv(z[q], Lp->activation, slope);
+        double d1 = sg_ref_activation_slope_bound(z[q], ez[q], Lp->activation, slope);
         del[q] = s * dv;
-        edel[q] = fabs(dv) * (se + u_acc * sm) + fabs(s) * d2_bound(z[q], ez[q], Lp->activation) * ez[q] +
+        edel[q] = fabs(dv) * (se + u_acc * sm) + fabs(s) * sg_ref_activation_curvature_bound(z[q], ez[q], Lp->activation) * ez[q] +
                   u_acc * fabs(del[q]) + (amb[q] != 0 ? (fabs(s) + se + u_acc * sm) * d1 : 0);
         if (f16s) /* act' of the f16 output (|d act' / dy| <= 2) or an f16 act'; the f16 store */
           edel[q] += (fabs(s) + se) * u16 * (2 * fabs(a[aoff[l] + j]) + fabs(dv)) +
