@@ -56,7 +56,7 @@ int spvgen_cmd_demo(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--require-device")) {
       require_device = 1;
     } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
-      if (!spvgen_cli_u32(argv[++i], 1, 1u << 28, &n)) {
+      if (!sg_parse_u32(argv[++i], 1, 1u << 28, &n)) {
         fprintf(stderr, "spvgen demo: --n '%s': must be a number from 1 to %u\n", argv[i], 1u << 28);
         return 2;
       }

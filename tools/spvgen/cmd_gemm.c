@@ -63,12 +63,12 @@ static const char gemm_flags_help[] =
     "                         else vulkan13\n";
 
 /* Parses one unsigned number; false on junk or overflow. */
-static bool parse_u32(const char *s, uint32_t *out) { return spvgen_cli_u32(s, 0, UINT32_MAX, out); }
+static bool parse_u32(const char *s, uint32_t *out) { return sg_parse_u32(s, 0, UINT32_MAX, out); }
 
 /* A finite float (alpha, beta, a budget). */
 static bool parse_float(const char *s, float *out) {
   double v;
-  if (!spvgen_cli_number(s, -3.4e38, 3.4e38, &v)) return false;
+  if (!sg_parse_number(s, -3.4e38, 3.4e38, &v)) return false;
   *out = (float)v;
   return true;
 }
@@ -160,7 +160,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
     return 1;
   }
   if (!strcmp(name, "--seed")) {
-    if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &g->run.seed))
+    if (!sg_parse_u64(v, true, 0, UINT64_MAX, &g->run.seed))
       return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     return 1;
   }
@@ -226,7 +226,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   }
   if (!strcmp(name, "--tile")) {
     uint32_t t[3], nt = 0;
-    if (!spvgen_cli_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
+    if (!sg_parse_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
       return spvgen_cli_usage_error(cmd, "--tile: '%s' is not MxNxK (e.g. 128x128x32)", v);
     d->tile_m = t[0];
     d->tile_n = t[1];

@@ -97,7 +97,7 @@ static void mlp_usage(FILE *o, bool run) {
                 "  --json                 the plan and the weight layout as JSON\n");
 }
 
-static bool parse_u32(const char *s, uint32_t *out) { return spvgen_cli_u32(s, 0, UINT32_MAX, out); }
+static bool parse_u32(const char *s, uint32_t *out) { return sg_parse_u32(s, 0, UINT32_MAX, out); }
 
 /* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
  * right; empty: the defaults). */
@@ -117,7 +117,7 @@ static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
       if (!parse_u32(field, u[i]) || !*u[i]) return false;
     } else {
       double scale;
-      if (!spvgen_cli_number(field, 1.0, 1e6, &scale)) return false;
+      if (!sg_parse_number(field, 1.0, 1e6, &scale)) return false;
       g->per_level_scale = (float)scale;
     }
     if (!comma) return true;
@@ -157,12 +157,12 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     } else if (!strcmp(a, "--hidden")) {
       uint32_t wc[2], n = 0;
       if (strchr(v, 'x')) {
-        if (!spvgen_cli_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
+        if (!sg_parse_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
           return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC with a width and a layer count from 1 to 4294967295", v);
         g->desc.hidden_width = wc[0];
         g->desc.hidden_count = wc[1];
       } else {
-        if (!spvgen_cli_u32_list(v, ',', 1, UINT32_MAX, g->desc.hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
+        if (!sg_parse_u32_list(v, ',', 1, UINT32_MAX, g->desc.hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
           return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or a list of 1 to %u widths W,W,... (each 1 to 4294967295)",
                                         v, SPVGEN_MLP_MAX_LAYERS - 1);
         g->desc.hidden_count = n;
@@ -175,7 +175,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       else g->desc.output_activation = act;
     } else if (!strcmp(a, "--leaky-slope")) {
       double slope;
-      if (!spvgen_cli_number(v, -1e6, 1e6, &slope))
+      if (!sg_parse_number(v, -1e6, 1e6, &slope))
         return spvgen_cli_usage_error(cmd, "--leaky-slope: '%s' is not a number from -1e6 to 1e6", v);
       g->desc.leaky_slope = (float)slope;
     } else if (!strcmp(a, "--encoding")) {
@@ -184,9 +184,9 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
         if (!parse_hash_grid(v + 8, &g->desc.grid))
           return spvgen_cli_usage_error(cmd, "--encoding '%s': hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]", v);
         g->desc.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
-      } else if (!strncmp(v, "freq:", 5) && spvgen_cli_u32(v + 5, 0, UINT32_MAX, &n))
+      } else if (!strncmp(v, "freq:", 5) && sg_parse_u32(v + 5, 0, UINT32_MAX, &n))
         g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
-      else if (!strncmp(v, "oneblob:", 8) && spvgen_cli_u32(v + 8, 0, UINT32_MAX, &n))
+      else if (!strncmp(v, "oneblob:", 8) && sg_parse_u32(v + 8, 0, UINT32_MAX, &n))
         g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
       else
         return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N (N from 0 to 4294967295) or "
@@ -228,14 +228,14 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
         return spvgen_cli_usage_error(cmd, "--steps: '%s' (1 to %u)", v, MLP_TRAIN_RUN_MAX_STEPS);
     } else if (run && !strcmp(a, "--lr")) {
       double lr;
-      if (!spvgen_cli_number(v, 0, 1e6, &lr) || !(lr > 0))
+      if (!sg_parse_number(v, 0, 1e6, &lr) || !(lr > 0))
         return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number (up to 1e6)", v);
       g->trun.lr = (float)lr;
     } else if ((!run || bench) && !strcmp(a, "--caps")) {
       g->caps_name = v;
     } else if (run && !strcmp(a, "--sample")) {
       uint64_t sample = 0;
-      if (!spvgen_cli_u64(v, false, 0, UINT64_MAX, &sample))
+      if (!sg_parse_u64(v, false, 0, UINT64_MAX, &sample))
         return spvgen_cli_usage_error(cmd, "--sample: '%s' is not a number of points (0: every point)", v);
       g->run.sample = sample;
     } else if (bench && !strcmp(a, "--variants")) {
@@ -246,7 +246,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       g->output = v;
     } else if (run && !strcmp(a, "--points")) {
       uint64_t points;
-      if (!spvgen_cli_u64(v, false, 1, UINT64_MAX, &points))
+      if (!sg_parse_u64(v, false, 1, UINT64_MAX, &points))
         return spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 2^64 - 1", v);
       g->run.points = points;
     } else if (run && (!strcmp(a, "--repeats") || !strcmp(a, "--warmup") || !strcmp(a, "--warmup-ms"))) {
@@ -255,7 +255,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       else if (!strcmp(a, "--warmup")) g->run.warmup = u;
       else g->run.warmup_ms = u;
     } else if (run && !strcmp(a, "--seed")) {
-      if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &g->run.seed))
+      if (!sg_parse_u64(v, true, 0, UINT64_MAX, &g->run.seed))
         return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       known = false;
@@ -791,13 +791,13 @@ int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *o
     if (!strcmp(a, "--cache")) {
       out->cache = v;
     } else if (!strcmp(a, "--budget")) {
-      if (!spvgen_cli_number(v, 0, 1e9, &out->budget_seconds) || !(out->budget_seconds > 0))
+      if (!sg_parse_number(v, 0, 1e9, &out->budget_seconds) || !(out->budget_seconds > 0))
         rc = spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
     } else if (!strcmp(a, "--points")) {
-      if (!spvgen_cli_u64(v, false, 1, 0xFFFFFFFFull, &out->points))
+      if (!sg_parse_u64(v, false, 1, 0xFFFFFFFFull, &out->points))
         rc = spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 4294967295", v);
     } else if (!strcmp(a, "--seed")) {
-      if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &out->seed))
+      if (!sg_parse_u64(v, true, 0, UINT64_MAX, &out->seed))
         rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       uint32_t u = 0;

@@ -208,7 +208,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       }
       else if (!strcmp(a, "--device")) device = v;
       else {
-        if (!spvgen_cli_u32(v, 0, 1000000, &sample))
+        if (!sg_parse_u32(v, 0, 1000000, &sample))
           return spvgen_cli_usage_error("bench trace", "--sample: '%s' is not a count from 0 to 1000000", v);
       }
     } else if (a[0] == '-') {
