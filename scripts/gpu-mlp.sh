@@ -1,47 +1,51 @@
 #!/usr/bin/env bash
-# scripts/gpu-mlp.sh — issue 28's fused-MLP measurements in one GPU call (about 8 minutes
-# on an H100 or H200), from binaries built elsewhere (scripts/gpu-check --build: build-gpu/
-# with the gpu tests, bench/ and samples/), every output under $OUT:
+# scripts/gpu-mlp.sh — issue 28's fused-MLP measurements in ONE GPU call of at most 10
+# minutes (the steps' time limits add up to 9 minutes), from binaries built elsewhere
+# (scripts/gpu-check --build: build-gpu/ with bench/ and samples/; carry .gl and
+# build-gpu), everything under $OUT in at most 8 files:
 #
-#   1. the MLP GPU tests (gpu_test_gpu_mlp, gpu_test_gpu_mlp_train): the hash grid on every
-#      variant, width 256, the plans spvgen_mlp_plan chooses, training of three grid
-#      networks on vec / mat / loop and of the hash grid                  -> tests-*.txt
-#   2. the grid of networks (bench_mlp_grid): torch eager / torch.compile for every network
-#      first (bench/anchors/mlp_anchor_net.py, same networks and point counts), then every
-#      variant class, the plan's choice audited, the ratio to torch.compile
-#                                                     -> grid.txt, grid.md, grid.tsv, grid-anchor.tsv
-#   3. the variant choice refitted from that grid (tools/gen_mlp_select.py: the table and
-#      the cost model for emitters/mlp/select_table.c, with the leave-one-out audit)
-#                                                     -> select_table.c, select-audit.txt
-#   4. the hash grid: inference and training next to its torch implementation
-#      (bench_mlp_hashgrid)                                               -> hashgrid.md
-#   5. training of the three grid networks next to torch eager / compile
-#      (bench_mlp_train --grid3)                                          -> train3.md
-#   6. samples/mlp-fit-image: PSNR and time, frequency encoding vs hash grid -> fit-image.*
+#   1. the networks of the grid with their point counts (bench_mlp_grid --write-nets), and
+#      torch eager / torch.compile on them (bench/anchors/mlp_anchor_net.py: same networks,
+#      same point counts)                                   -> grid-nets.txt, grid-anchor.*
+#   2. the grid (bench_mlp_grid): a compile phase on the cores less one (every plan's
+#      pipeline, each thread with a Vulkan context of its own, into one pipeline cache),
+#      then every network measured from that cache, the plan's choice audited, the ratio
+#      to torch.compile                                     -> grid.txt, grid.md, grid.tsv
+#   3. the variant choice and the compile-time model refitted from that grid
+#      (tools/gen_mlp_select.py: emitters/mlp/select_table.c with the leave-one-out audit)
+#                                                           -> select_table.c, select-audit.txt
+#   4. training of three grid networks next to torch eager / compile
+#      (bench_mlp_train --grid3)                            -> train3.txt
+#   5. the hash grid: inference and training next to its torch implementation
+#      (bench_mlp_hashgrid)                                 -> hashgrid.txt
+#   6. samples/mlp-fit-image: PSNR and time, frequency encoding vs hash grid
+#                                                           -> fit-image.txt, *.png
+# Files in $OUT: gpu-mlp.log (the summary), grid.md, grid.tsv, select-audit.txt,
+# select_table.c, and mlp-results.tar with everything (the files above, the device's
+# caps, nvidia-smi's clocks).
 #
-# Usage (on the GPU machine, from the repo root; carry .gl and build-gpu):
-#   bash scripts/gpu-mlp.sh [--only tests,grid,hashgrid,train,sample] [--grid-budget S]
-#                           [--anchor-budget S] [--quick]
-# (--quick: a smoke run of the same steps at lavapipe sizes, torch steps skipped where
-# there is no torch.) Split into two calls with --only if a call must be shorter; if the
-# grid or its anchor list networks as skipped (their budgets: torch.compile compiles each
-# network, a few seconds apiece), a second call with `--only grid --grid-budget 330
-# --anchor-budget 200` measures all 51.
-# A step's time limit keeps the whole within about 8 minutes; the grid and its anchor also
-# stop starting networks at their budgets (the rest are listed as skipped). The driver's
-# shader disk cache is off (__GL_SHADER_DISK_CACHE=0): compile times are first compiles.
+# Usage (on the GPU machine, from the repo root):
+#   bash scripts/gpu-mlp.sh [--only grid,train,hashgrid,sample,tests] [--wall S]
+#                           [--grid-budget S] [--quick]
+# --wall: the whole run's limit (default 560 s); each step's time limit is cut to what is
+# left of it, so the call ends before the device's 10 minutes. --grid-budget: the grid's
+# (default 270 s; its compile phase at most 100 s of it). --only tests runs the MLP GPU
+# tests instead (six at a time, 330 s each: a call of its own; not in the default).
+# --quick: a smoke run of the same steps at lavapipe sizes (torch steps skipped where
+# there is no torch). The driver's shader disk cache is off (__GL_SHADER_DISK_CACHE=0)
+# and spvgen's pipeline cache is a fresh directory: compile times are first compiles.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-only="tests,grid,hashgrid,train,sample"
-grid_budget=200
-anchor_budget=150
+only="grid,train,hashgrid,sample"
+wall=560
+grid_budget=270
 quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only=${2:?}; shift ;;
+    --wall) wall=${2:?}; shift ;;
     --grid-budget) grid_budget=${2:?}; shift ;;
-    --anchor-budget) anchor_budget=${2:?}; shift ;;
     --quick) quick=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "gpu-mlp: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -52,79 +56,103 @@ want() { case ",$only," in *",$1,"*) return 0 ;; esac; return 1; }
 
 OUT=${OUT:-/tmp/gpu-mlp}
 mkdir -p "$OUT"
+W=$(mktemp -d /tmp/gpu-mlp.XXXXXX) # everything, bundled into $OUT/mlp-results.tar at the end
 B=build-gpu
 [ -d "$B" ] || B=build
-log="$OUT/gpu-mlp.log"
+log="$W/gpu-mlp.log"
 : > "$log"
 say() { echo "$@" | tee -a "$log"; }
 
+T0=$SECONDS
 if [ -d /usr/local/nvidia ]; then # the NVIDIA machine: the carried Vulkan loader (docs/gpu.md)
   for f in .gl/*.deb; do dpkg -x "$f" / || { say "gpu-mlp: dpkg -x $f failed"; exit 1; }; done
   ldconfig
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json SPVGEN_GPU_REQUIRED=1
 fi
 export __GL_SHADER_DISK_CACHE=0 SPVGEN_CLI="$PWD/$B/tools/spvgen" SPVGEN_SOURCE_DIR="$PWD"
+SPVGEN_PIPELINE_CACHE=$(mktemp -d /tmp/spvgen-cache.XXXXXX) # a cold cache for every step
+export SPVGEN_PIPELINE_CACHE
 anchor=bench/anchors/mlp_anchor_net.py
 q=()
 if [ $quick = 1 ]; then q=(--quick); fi
 have_torch=0
-python3 -c "import torch" > /dev/null 2>&1 && have_torch=1
-T0=$SECONDS
+python3 -c "import torch; assert torch.cuda.is_available()" > /dev/null 2>&1 && have_torch=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader 2>/dev/null | tee -a "$log"
-python3 -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -n 1 | tee -a "$log"
-# the device as the runner sees it (tests/data/h100-devices.json must equal it on the H100:
-# the preset gained shaderBufferFloat32AtomicAdd)
-"$B/tools/spvgen" devices --json > "$OUT/devices.json" 2>> "$log"
-grep -o '"shaderBufferFloat32AtomicAdd"' "$OUT/devices.json" | head -n 1 | sed 's/^/device reports /' | tee -a "$log"
+SMI=
+if command -v nvidia-smi > /dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,pstate,power.draw,temperature.gpu,clocks_event_reasons.active \
+    --format=csv -lms 500 > "$W/smi.csv" 2>&1 &
+  SMI=$!
+fi
+[ $have_torch = 1 ] && python3 -c "import torch; print('torch', torch.__version__)" 2>&1 | tail -n 1 | tee -a "$log"
+"$B/tools/spvgen" devices --json > "$W/devices.json" 2>> "$log"
 rc_all=0
-step() { # step NAME LIMIT CMD...: runs CMD with a time limit, output to $OUT/NAME.txt
+left() { echo $((wall - (SECONDS - T0))); }
+step() { # step NAME LIMIT CMD...: CMD with LIMIT seconds (cut to the wall), output to $W/NAME.txt
   local name=$1 limit=$2; shift 2
+  local l; l=$(left)
+  [ "$limit" -gt "$l" ] && limit=$l
+  if [ "$limit" -lt 10 ]; then
+    say "== $name: not run (${l} s of the wall left)"
+    rc_all=1
+    return 0
+  fi
   local t0=$SECONDS
-  timeout "$limit" "$@" > "$OUT/$name.txt" 2>&1
+  timeout "$limit" "$@" > "$W/$name.txt" 2>&1
   local rc=$?
-  say "== $name: exit $rc after $((SECONDS - t0)) s (at $((SECONDS - T0)) s)"
+  say "== $name: exit $rc after $((SECONDS - t0)) s (limit $limit s, at $((SECONDS - T0)) s)"
   [ $rc = 0 ] || rc_all=1
   return 0
 }
 
-if want tests; then
-  step tests-gpu-mlp 120 "$B/tests/gpu_test_gpu_mlp"
-  step tests-gpu-mlp-train 100 "$B/tests/gpu_test_gpu_mlp_train"
-  grep -hE "^(FAIL|SKIP)|passed, [0-9]+ failed" "$OUT"/tests-*.txt | tee -a "$log"
+if want tests; then # the MLP GPU tests, six binaries at a time (not in the default run)
+  ls "$B"/tests/gpu_test_gpu_mlp* | xargs -P 6 -I{} sh -c 'timeout 330 {} > {}.log 2>&1; echo "{} exit $?" >> {}.log'
+  for f in "$B"/tests/gpu_test_gpu_mlp*.log; do
+    echo "=== $f"; grep -E "^(FAIL|SKIP)|passed, [0-9]+ failed|exit" "$f"
+  done > "$W/tests.txt"
+  tee -a "$log" < "$W/tests.txt"
 fi
 
 if want grid; then
-  "$B/bench/bench_mlp_grid" "${q[@]}" --write-nets "$OUT/grid-nets.txt" >> "$log" 2>&1
-  : > "$OUT/grid-anchor.tsv"
-  [ $have_torch = 1 ] && step grid-anchor $((anchor_budget + 60)) python3 "$anchor" --nets "$OUT/grid-nets.txt" \
-    --out "$OUT/grid-anchor.tsv" --reps 10 --budget "$anchor_budget"
-  step grid $((grid_budget + 60)) "$B/bench/bench_mlp_grid" "${q[@]}" --anchor-results "$OUT/grid-anchor.tsv" \
-    --tsv "$OUT/grid.tsv" --md "$OUT/grid.md" --budget "$grid_budget"
-  tail -n 1 "$OUT/grid.txt" | tee -a "$log"
-  python3 tools/gen_mlp_select.py "$OUT/grid.tsv" --out "$OUT/select_table.c" > "$OUT/select-audit.txt" 2>&1
-  grep -E "^(==|model|UNDER)" "$OUT/select-audit.txt" | tee -a "$log"
+  "$B/bench/bench_mlp_grid" "${q[@]}" --write-nets "$W/grid-nets.txt" >> "$log" 2>&1
+  : > "$W/grid-anchor.tsv"
+  if [ $have_torch = 1 ]; then
+    step grid-anchor 75 python3 "$anchor" --nets "$W/grid-nets.txt" --out "$W/grid-anchor.tsv" --reps 10 --budget 60
+    grep -c "" "$W/grid-anchor.tsv" | sed 's/^/anchor rows: /' | tee -a "$log"
+  fi
+  gb=$grid_budget
+  [ $((gb + 15)) -gt "$(left)" ] && gb=$(($(left) - 15))
+  cb=$((gb * 37 / 100)) # the compile phase: at most 100 s of 270
+  step grid $((gb + 10)) "$B/bench/bench_mlp_grid" "${q[@]}" --anchor-results "$W/grid-anchor.tsv" \
+    --tsv "$W/grid.tsv" --md "$W/grid.md" --budget "$gb" --compile-budget "$cb"
+  grep -E "^# (compile phase|[0-9]+ plans|[0-9]+ networks)" "$W/grid.txt" | tee -a "$log"
+  python3 tools/gen_mlp_select.py "$W/grid.tsv" --out "$W/select_table.c" > "$W/select-audit.txt" 2>&1
+  grep -E "^(==|model|compile|UNDER)" "$W/select-audit.txt" | tee -a "$log"
+fi
+
+a=(--anchor "$anchor")
+[ $have_torch = 1 ] || a=()
+if want train; then
+  if [ $quick = 1 ]; then p=(--points 1000 --steps 2 --warmup 1); else p=(--points 262144 --steps 20 --warmup 5); fi
+  step train3 70 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
+  grep -E "^\| (issue|a-)" "$W/train3.txt" | cut -c1-200 | tee -a "$log"
 fi
 
 if want hashgrid; then
-  a=(--anchor "$anchor")
-  [ $have_torch = 1 ] || a=()
-  step hashgrid 100 "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${a[@]}"
-  cp "$OUT/hashgrid.txt" "$OUT/hashgrid.md"
-  grep -E "^\| ngp" "$OUT/hashgrid.md" | cut -c1-200 | tee -a "$log"
-fi
-
-if want train; then
-  a=(--anchor "$anchor")
-  [ $have_torch = 1 ] || a=()
-  if [ $quick = 1 ]; then p=(--points 1000 --steps 2 --warmup 1); else p=(--points 262144 --steps 20 --warmup 5); fi
-  step train3 90 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
-  cp "$OUT/train3.txt" "$OUT/train3.md"
-  grep -E "^\| (issue|a-)" "$OUT/train3.md" | cut -c1-200 | tee -a "$log"
+  step hashgrid 70 "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${a[@]}"
+  grep -E "^\| ngp" "$W/hashgrid.txt" | cut -c1-200 | tee -a "$log"
 fi
 
 if want sample; then
-  step fit-image 60 "$B/samples/mlp-fit-image" "$OUT"
-  grep -E "^fit " "$OUT/fit-image.txt" | tee -a "$log"
+  step fit-image 45 "$B/samples/mlp-fit-image" "$W"
+  grep -E "^fit " "$W/fit-image.txt" | tee -a "$log"
 fi
+[ -n "$SMI" ] && kill "$SMI" 2> /dev/null
 say "== gpu-mlp done in $((SECONDS - T0)) s, exit $rc_all"
+# At most 8 files come back from the device: the summary, the grid's tables, the refit,
+# and one tar of everything.
+for f in grid.md grid.tsv select-audit.txt select_table.c; do [ -f "$W/$f" ] && cp "$W/$f" "$OUT/"; done
+cp "$log" "$OUT/gpu-mlp.log"
+tar -C "$W" -cf "$OUT/mlp-results.tar" . 2>> "$OUT/gpu-mlp.log"
+rm -rf "$SPVGEN_PIPELINE_CACHE"
 exit $rc_all

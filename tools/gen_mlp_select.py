@@ -10,6 +10,10 @@ Reads the TSV of bench_mlp_grid (bench/mlp_grid.c: one row per plan run) and, pe
   - a cost model per class, ns per point = max(a + b * work + c * acts, bytes / bw), fitted
     by least squares on the relative error (non-negative coefficients) over the rows
     whose time is not at the bandwidth floor; bw from the fastest I/O rates measured;
+  - the driver's first compile per class, ms = a + b * p^q * (T + c * A)^e
+    (emitters/mlp/plan_cost.c: T the tiles of the layers' products as the module holds
+    them, A the activations, p the points per invocation), fitted on log(ms) by
+    coordinate descent over the rows whose compile was a first one (compile_cold 1);
   - an audit: for each network, the class the selection would take (1) with the whole
     table (the measured best by construction), (2) leaving that network out of the table
     (the nearest other network within select.c's MAX_DISTANCE, else the model), and (3)
@@ -93,6 +97,90 @@ class Net:
 
     def bytes(self):
         return (self.inp + self.out) * self.io
+
+
+ACT_WEIGHT = {"leaky_relu": 0.5, "tanh": 1.0, "exp": 1.0, "sigmoid": 2.0, "silu": 2.5}
+# emitters/mlp/plan_cost.c's defaults (the first H100 grid run), for classes with too few
+# first compiles to fit
+COMPILE_DEFAULT = {"vec": [33.2, 1.01, 1.01, 1.22, 1.41], "vec-opt": [25.8, 2.02, 1.34, 1.33, 1.12],
+                   "mat": [59.9, 5.85, 1.98, 1.0, 0.81], "loop": [0.0, 33.7, 0.0, 1.0, 1.52]}
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def compile_features(r):
+    """(T, A, p) of a TSV row, as emitters/mlp/plan_cost.c computes them."""
+    flags = r["flags"]
+    i, hidden, o, _ = parse_widths(flags)
+    enc_w = int(r["encoded_width"])
+    act = re.search(r"--act (\S+)", flags)
+    oact = re.search(r"--out-act (\S+)", flags)
+    acts = [act.group(1) if act else "relu"] * len(hidden) + [oact.group(1) if oact else "none"]
+    dims = [enc_w] + hidden + [o]
+    layers = [(dims[k], dims[k + 1], acts[k]) for k in range(len(dims) - 1)]
+    cls = r["class"]
+    T = A = 0.0
+    if cls.startswith("vec"):
+        rows_knob = int(r.get("vec_rows", 0) or 0)
+        stage = int(r.get("vec_stage", 0) or 0)
+        loop = int(r.get("layer_loop", 0) or 0) and len(hidden) >= 3
+        for l, (k, m, a) in enumerate(layers):
+            if loop and 1 < l < len(hidden):
+                continue
+            rows = m
+            if loop and l == 1 and stage and rows_knob and rows_knob < m:
+                rows = rows_knob + m % rows_knob
+            T += cdiv(rows, 16) * cdiv(k, 16)
+            A += rows * ACT_WEIGHT.get(a, 0.0) / 16
+        return T, A, max(1, int(r["points_per_group"]))
+    if cls == "mat":
+        S = max(1, int(r["workgroup_size"]) // 32)
+        R = int(r["points_per_group"]) // 16
+        rows_arr = int(r.get("mat_rows", 0) or 0)
+        for k, m, a in layers:
+            nf, kf = cdiv(m, 16), cdiv(k, 16)
+            T += max(1, R // S) * nf * kf if rows_arr else R * cdiv(nf, S) * kf
+            A += m * ACT_WEIGHT.get(a, 0.0) / 16
+        return T, A, 1
+    for k, m, a in layers:
+        A += m * ACT_WEIGHT.get(a, 0.0) / 16
+    return float(len(layers)), A, 1
+
+
+def compile_predict(par, f):
+    a, b, c, q, e = par
+    T, A, p = f
+    return a + b * p ** q * (T + c * A) ** e
+
+
+def fit_compile(points, default):
+    """ms = a + b p^q (T + c A)^e on log(ms): coordinate descent from the default."""
+    if len(points) < 6:
+        return list(default), None
+
+    def err(par):
+        return sum((math.log(max(compile_predict(par, f), 1e-3)) - math.log(ms)) ** 2 for f, ms in points) / len(points)
+
+    par = list(default)
+    steps = [5.0, 0.2, 0.3, 0.1, 0.05]
+    fixed_q = len({f[2] for f, _ in points}) < 2  # one point count per invocation: q stays
+    for it in range(600):
+        i = it % 5
+        if i == 3 and fixed_q:
+            continue
+        for sgn in (1, -1):
+            q = list(par)
+            if i == 1:
+                q[1] = q[1] * math.exp(sgn * steps[1])
+            else:
+                q[i] = max(0.0, q[i] + sgn * steps[i])
+            if err(q) < err(par):
+                par = q
+        if it % 50 == 49:
+            steps = [x * 0.7 for x in steps]
+    return par, math.exp(math.sqrt(err(par)))
 
 
 def distance(a, b):
@@ -207,7 +295,7 @@ def c_entry(n):
     cells = []
     for c in CLASSES:
         b = n.best.get(c)
-        cells.append("{%.4gf, %d, %d, %d, %d, %d}" % b[:6] if b else "{0, 0, 0, 0, 0, 0}")
+        cells.append("{%.4gf, %d, %d, %d, %d, %d, %d, %d, %d}" % b[:9] if b else "{0, 0, 0, 0, 0, 0, 0, 0, 0}")
     return "    {%d, %d, %d, %d, %d, %d, {%s}}, /* %s */" % (n.enc_w, n.width, n.depth, n.out, n.act, n.enc,
                                                              ", ".join(cells), n.name)
 
@@ -217,6 +305,10 @@ def c_model(m):
     b = ", ".join("%.6g" % (m[c][1] if m.get(c) else 1.0) for c in CLASSES)
     c = ", ".join("%.6g" % (m[k][2] if m.get(k) else 0.0) for k in CLASSES)
     return "{%.6g, {%s}, {%s}, {%s}}" % (m["bw"], a, b, c)
+
+
+def c_compile(cm):
+    return "{" + ", ".join("{%.6g, %.6g, %.6g, %.6g, %.6g}" % tuple(cm[c]) for c in CLASSES) + "}"
 
 
 def main():
@@ -231,19 +323,27 @@ def main():
         key = (int(r["vendor"]), int(r["device"]))
         dev = devices.setdefault(key, {"name": r["device_name"], "nets": collections.OrderedDict()})
         n = dev["nets"].get(r["net"]) or dev["nets"].setdefault(r["net"], Net(r))
+        # a first compile: compile_cold 1; older TSVs (no such column): over 5 ms (a hit in
+        # the driver's or spvgen's pipeline cache takes under 1 ms)
+        cold = int(r["compile_cold"] or 0) if "compile_cold" in r else float(r.get("compile_ms", 0) or 0) >= 5
+        if cold and float(r.get("compile_ms", 0) or 0) > 0:
+            dev.setdefault("compiles", collections.defaultdict(list))[r["class"]].append(
+                (compile_features(r), float(r["compile_ms"])))
         if r["check"] != "ok" or float(r["gpts"]) <= 0:
             continue
         g = float(r["gpts"])
         c = r["class"]
         if c not in n.best or g > n.best[c][0]:
             n.best[c] = (g, int(r["workgroup_size"]), int(r["points_per_group"]), int(r["bias_add"]),
-                         int(r["f16_acc"]), int(r.get("mat_rows", 0)), r["plan"])
+                         int(r["f16_acc"]), int(r.get("mat_rows", 0) or 0), int(r.get("vec_rows", 0) or 0),
+                         int(r.get("vec_stage", 0) or 0), int(r.get("layer_loop", 0) or 0), r["plan"])
     out = ["/* emitters/mlp/select_table.c — the measurements behind the MLP's variant choice",
            " * (select.h). Written by tools/gen_mlp_select.py from " + ", ".join(a.tsv) + ": do not edit;",
            " * rerun the grid (scripts/gpu-mlp.sh) and the tool. */",
            '#include "select.h"', ""]
     defs = []
     first_model = None
+    first_compile = None
     status = 0
     for (vendor, device), dev in devices.items():
         nets = [n for n in dev["nets"].values() if n.best]
@@ -259,16 +359,24 @@ def main():
         for b in bad:
             print("UNDER HALF: %s (%s, %s): %s at %.2f of the best" % b)
             status = 1
+        cm = {}
+        for c in CLASSES:
+            cm[c], rms = fit_compile(dev.get("compiles", {}).get(c, []), COMPILE_DEFAULT[c])
+            print(f"compile {c}: a %.3g b %.3g c %.3g q %.3g e %.3g" % tuple(cm[c]) +
+                  (f" ({len(dev['compiles'][c])} first compiles, rms x{rms:.2f})" if rms else " (default)"))
+        first_compile = first_compile or cm
         var = re.sub(r"[^a-z0-9]", "_", sname)
         out.append(f"static const mlp_select_entry {var}_entries[] = {{")
         out += [c_entry(n) for n in nets]
         out.append("};")
         out.append("")
-        defs.append(f'    {{{vendor:#x}, {device:#x}, "{sname}", {c_model(model)}, {var}_entries,\n'
+        defs.append(f'    {{{vendor:#x}, {device:#x}, "{sname}", {c_model(model)}, {c_compile(cm)}, {var}_entries,\n'
                     f"     sizeof {var}_entries / sizeof {var}_entries[0]}},")
     out.append("const mlp_select_model mlp_select_default_model = %s;" % c_model(first_model) if first_model else
                "const mlp_select_model mlp_select_default_model = {3000.0, {0.01, 0.01, 0.02, 0.02}, "
                "{1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3}, {0, 0, 0, 0}};")
+    out.append("const mlp_compile_model mlp_compile_default_model[MLP_CLASS_COUNT] = %s;" %
+               c_compile(first_compile or COMPILE_DEFAULT))
     out.append("")
     out.append("const mlp_select_device mlp_select_devices[] = {")
     out += defs

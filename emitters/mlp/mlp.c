@@ -196,10 +196,10 @@ static spvgen_status resolve(const spvgen_mlp_desc *in, spvgen_mlp_config *p, ch
       d->weight_layout != SPVGEN_MLP_WEIGHTS_AUTO)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "weight_layout %d is unknown",
                     (int)d->weight_layout);
-  if (d->spec_id_base > 0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS)
+  if (d->spec_id_base > 0xFFFFFFFFu - SPVGEN_MLP_MAX_SPEC)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                    "spec_id_base %u: at most %u (a SpecId per layer follows it)", d->spec_id_base,
-                    0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS);
+                    "spec_id_base %u: at most %u (SpecIds for the layers follow it)", d->spec_id_base,
+                    0xFFFFFFFFu - SPVGEN_MLP_MAX_SPEC);
   if ((unsigned)d->variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown",
                     (int)d->variant);
@@ -295,6 +295,12 @@ void mlp_plan_name(spvgen_mlp_config *p) {
   }
   if (p->variant == SPVGEN_MLP_VEC && d->bias_path == SPVGEN_MLP_BIAS_ADD && !d->no_bias)
     ek_str_put(&s, " badd");
+  if (p->variant == SPVGEN_MLP_VEC && d->vec_rows) { /* pieces of rows: " r%u" */
+    ek_str_put(&s, " r");
+    ek_str_u32(&s, d->vec_rows);
+  }
+  if (p->variant == SPVGEN_MLP_VEC && d->vec_stage) ek_str_put(&s, " stage");
+  if (d->layer_loop) ek_str_put(&s, " loop");
   if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator: " p%u%s" */
     ek_str_put(&s, " p");
     ek_str_u32(&s, d->points_per_group);
@@ -322,6 +328,9 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     p->desc.f16_accumulation = knobs->f16_accumulation;
     p->desc.mat_rows = knobs->mat_rows;
     p->desc.bias_path = knobs->bias_path;
+    p->desc.vec_rows = knobs->vec_rows;
+    p->desc.vec_stage = knobs->vec_stage;
+    p->desc.layer_loop = knobs->layer_loop;
   }
   p->desc.variant = v;
   p->variant = v;
@@ -339,6 +348,10 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "mat_rows is a knob of the mat variant (the %s variant evaluates a point per invocation)",
                     variant_names[v]);
+  if ((p->desc.vec_rows || p->desc.vec_stage || p->desc.layer_loop) && v != SPVGEN_MLP_VEC)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "%s is a knob of the vec variant (the %s variant has its own structure)",
+                    p->desc.vec_rows ? "vec_rows" : p->desc.vec_stage ? "vec_stage" : "layer_loop", variant_names[v]);
   if ((unsigned)p->desc.bias_path >= SPVGEN_MLP_BIAS_PATH_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "bias_path %d: not a spvgen_mlp_bias_path",
                     (int)p->desc.bias_path);
@@ -367,6 +380,7 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
   if (caps->max_push_constants_size && caps->max_push_constants_size < 4)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has no push constants", caps->name);
   mlp_plan_name(p);
+  p->compile_ms = mlp_compile_ms(caps, p);
   return SPVGEN_OK;
 }
 
@@ -519,12 +533,28 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
           "matrix_offset_4",  "matrix_offset_5",  "matrix_offset_6",  "matrix_offset_7",
           "matrix_offset_8",  "matrix_offset_9",  "matrix_offset_10", "matrix_offset_11",
           "matrix_offset_12", "matrix_offset_13", "matrix_offset_14", "matrix_offset_15"};
+      static const char *const pieces[SPVGEN_MLP_MAX_LAYERS] = {
+          "matrix_piece_bytes_0",  "matrix_piece_bytes_1",  "matrix_piece_bytes_2",  "matrix_piece_bytes_3",
+          "matrix_piece_bytes_4",  "matrix_piece_bytes_5",  "matrix_piece_bytes_6",  "matrix_piece_bytes_7",
+          "matrix_piece_bytes_8",  "matrix_piece_bytes_9",  "matrix_piece_bytes_10", "matrix_piece_bytes_11",
+          "matrix_piece_bytes_12", "matrix_piece_bytes_13", "matrix_piece_bytes_14", "matrix_piece_bytes_15"};
       info->spec_constant_count = plan->layer_count;
       for (uint32_t l = 0; l < plan->layer_count; l++) {
         info->spec_constants[l].id = mlp_spec_id(&plan->desc, l);
         info->spec_constants[l].size = 4;
         info->spec_constants[l].value = plan->layers[l].matrix_offset;
         info->spec_constants[l].name = offsets[l];
+      }
+      /* vec_rows: the piece stride of each layer it splits. */
+      for (uint32_t l = 0; l < plan->layer_count; l++) {
+        const spvgen_mlp_layer *L = &plan->layers[l];
+        uint32_t R = plan->desc.vec_rows;
+        if (!R || R >= L->outputs) continue;
+        spvgen_spec_constant *sc = &info->spec_constants[info->spec_constant_count++];
+        sc->id = mlp_spec_id(&plan->desc, SPVGEN_MLP_SPEC_PIECE_BYTES + l);
+        sc->size = 4;
+        sc->value = (uint64_t)R * L->row_stride;
+        sc->name = pieces[l];
       }
     }
   }
@@ -581,6 +611,12 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_mlp_emit_function: called inside a function (end it "
                               "first: the network is a function of its own)"),
+           spvgen_module_status(m);
+  if (plan->desc.vec_stage)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "spvgen_mlp_emit_function: vec_stage stages the activations in a "
+                              "shared-memory row per invocation of the plan's workgroup, which the "
+                              "function shape does not know (plan without vec_stage)"),
            spvgen_module_status(m);
   variants[plan->variant]->emit_function(m, plan, info);
   return spvgen_module_status(m);

@@ -55,6 +55,15 @@ static inline uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_con
   return ek_activation(m, x, act, p->desc.leaky_slope, EK_ACT_MLP);
 }
 
+/* The layers layer_loop evaluates in a loop (vec.c): first .. first + count - 1; count 0
+ * when the plan has no layer loop. */
+void mlp_vec_loop_layers(const spvgen_mlp_config *p, uint32_t *first, uint32_t *count);
+
+/* The driver's first compile of the plan's kernel, ms, estimated (plan_cost.c). */
+uint32_t mlp_compile_ms(const spvgen_device_caps *caps, const spvgen_mlp_config *p);
+/* The compile budget of a desc (compile_budget_ms, or the default). */
+uint32_t mlp_budget_ms(const spvgen_mlp_desc *d);
+
 /* The activation on a float16 cooperative vector (vec.c; the vec training kernel too). */
 uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
                             spvgen_mlp_activation act);
@@ -106,6 +115,12 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
  * (emitters/mlp/select.c): fills *plan, its selection and estimate. */
 spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
                          char *msg, size_t size);
+/* The device's entry in select_table.c (its vendor's where no entry names it), or NULL. */
+struct mlp_select_device;
+const struct mlp_select_device *mlp_select_find_device(const spvgen_device_caps *caps);
+/* The variant class of a plan (select.h: vec with row-major or optimal weights, mat,
+ * loop). */
+int mlp_select_class(const spvgen_mlp_config *p);
 /* The cost model's ns per point for a plan on the device (select.c). */
 double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p);
 

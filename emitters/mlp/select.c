@@ -41,7 +41,7 @@ static double distance(const spvgen_mlp_config *p, const mlp_select_entry *e) {
   return dist;
 }
 
-static const mlp_select_device *find_device(const spvgen_device_caps *caps) {
+const mlp_select_device *mlp_select_find_device(const spvgen_device_caps *caps) {
   const mlp_select_device *vendor = NULL;
   for (uint32_t i = 0; i < mlp_select_device_count; i++) {
     const mlp_select_device *dv = &mlp_select_devices[i];
@@ -52,12 +52,16 @@ static const mlp_select_device *find_device(const spvgen_device_caps *caps) {
   return vendor;
 }
 
+int mlp_select_class(const spvgen_mlp_config *p) {
+  return p->variant == SPVGEN_MLP_VEC ? (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? MLP_CLASS_VEC_OPT : MLP_CLASS_VEC)
+         : p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT
+                                        : MLP_CLASS_LOOP;
+}
+
 double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p) {
-  const mlp_select_device *dv = find_device(caps);
+  const mlp_select_device *dv = mlp_select_find_device(caps);
   const mlp_select_model *m = dv ? &dv->model : &mlp_select_default_model;
-  int cls = p->variant == SPVGEN_MLP_VEC ? (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? MLP_CLASS_VEC_OPT : MLP_CLASS_VEC)
-            : p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT
-                                           : MLP_CLASS_LOOP;
+  int cls = mlp_select_class(p);
   double work = 0, acts = 0;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     uint32_t k = p->layers[l].inputs, n = p->layers[l].outputs;
@@ -97,6 +101,9 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   if (d->bias_path && (d->bias_path == SPVGEN_MLP_BIAS_ADD) != (k->bias_add != 0)) return false;
   if (d->f16_accumulation && !k->f16_accumulation) return false;
   if (d->mat_rows && !k->mat_rows) return false;
+  if (d->vec_rows && d->vec_rows != k->vec_rows) return false;
+  if (d->vec_stage && !k->vec_stage) return false;
+  if (d->layer_loop && !k->layer_loop) return false;
   return true;
 }
 
@@ -112,14 +119,62 @@ static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp
     knobs.bias_path = k->bias_add ? SPVGEN_MLP_BIAS_ADD : b.desc.bias_path;
     knobs.f16_accumulation = k->f16_accumulation != 0;
     knobs.mat_rows = k->mat_rows != 0;
+    knobs.vec_rows = k->vec_rows;
+    knobs.vec_stage = k->vec_stage != 0;
+    knobs.layer_loop = k->layer_loop != 0;
   }
   return mlp_plan_variant(caps, &b, &knobs, class_variant(cls), p, msg, size);
+}
+
+/* The compile budget (spvgen/mlp.h, compile_budget_ms): a choice estimated over it gives
+ * way to the first of these that fits, each changing only knobs the desc leaves open:
+ * the chosen class and knobs with the layers in a loop, then with the loop's pieces
+ * staged too (a looped layer's code is one piece), one point per invocation, and then
+ * the other classes the desc allows (their default knobs, vec also with the loop). When
+ * none fits, the cheapest to compile of them all. */
+static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan) {
+  const uint32_t budget = mlp_budget_ms(&base->desc);
+  if (plan->compile_ms <= budget) return;
+  const spvgen_mlp_desc *d = &base->desc;
+  spvgen_mlp_config cheapest = *plan, p;
+  static const int classes[] = {MLP_CLASS_VEC_OPT, MLP_CLASS_VEC, MLP_CLASS_MAT, MLP_CLASS_LOOP};
+  const int chosen = mlp_select_class(plan);
+  for (int ci = -1; ci < (int)(sizeof classes / sizeof classes[0]); ci++) {
+    const int cls = ci < 0 ? chosen : classes[ci];
+    if ((ci >= 0 && cls == chosen) || !allows(d, cls, NULL)) continue;
+    spvgen_mlp_desc k0 = ci < 0 ? plan->desc : *d; /* the chosen knobs, else the defaults */
+    const bool vec = class_variant(cls) == SPVGEN_MLP_VEC;
+    for (int t = 0; t < (vec ? 6 : 1); t++) {
+      spvgen_mlp_desc k = k0;
+      const bool ppi1 = t >= 3, loop = t % 3 >= 1, staged = t % 3 == 2;
+      if (ppi1 && (d->points_per_group || k.points_per_group <= 1)) continue;
+      if (ppi1) k.points_per_group = 1;
+      if (loop && !d->layer_loop) k.layer_loop = true;
+      if (staged && !d->vec_stage && !d->vec_rows) k.vec_stage = true, k.vec_rows = 64;
+      if ((loop && !k.layer_loop) || (staged && !k.vec_stage)) continue;
+      spvgen_mlp_config b = *base;
+      b.desc.weight_layout = cls == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      if (mlp_plan_variant(caps, &b, &k, class_variant(cls), &p, NULL, 0) != SPVGEN_OK) continue;
+      if (p.compile_ms <= budget) {
+        snprintf(p.selection, sizeof p.selection, "%.56s, compile budget", plan->selection);
+        p.estimated_ns_per_point = mlp_select_estimate(caps, &p);
+        *plan = p;
+        return;
+      }
+      if (p.compile_ms < cheapest.compile_ms) cheapest = p;
+    }
+  }
+  if (cheapest.compile_ms < plan->compile_ms) {
+    snprintf(cheapest.selection, sizeof cheapest.selection, "%.52s, cheapest compile", plan->selection);
+    cheapest.estimated_ns_per_point = mlp_select_estimate(caps, &cheapest);
+    *plan = cheapest;
+  }
 }
 
 spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
                          char *msg, size_t size) {
   const spvgen_mlp_desc *d = &base->desc;
-  const mlp_select_device *dv = find_device(caps);
+  const mlp_select_device *dv = mlp_select_find_device(caps);
   /* 1. the nearest measured network */
   if (dv && dv->entry_count) {
     const mlp_select_entry *near = NULL;
@@ -149,6 +204,7 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
         snprintf(plan->selection, sizeof plan->selection, "measured %s %u-%ux%u-%u (distance %.2g)", dv->name,
                  near->encoded_width, near->hidden_width, near->depth, near->output_width, best);
         plan->estimated_ns_per_point = mlp_select_estimate(caps, plan);
+        fit_budget(caps, base, plan);
         return SPVGEN_OK;
       }
     }
@@ -182,5 +238,6 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
   if (msg && size) msg[0] = 0;
   snprintf(plan->selection, sizeof plan->selection, "model");
   plan->estimated_ns_per_point = best;
+  fit_budget(caps, base, plan);
   return SPVGEN_OK;
 }

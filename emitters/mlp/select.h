@@ -20,6 +20,9 @@ typedef struct mlp_select_knobs {
   uint8_t bias_add;          /* vec: bias_path add */
   uint8_t f16_accumulation;  /* mat */
   uint8_t mat_rows;          /* mat */
+  uint16_t vec_rows;         /* vec: rows per piece (0: whole layers) */
+  uint8_t vec_stage;         /* vec: activations staged in shared memory */
+  uint8_t layer_loop;        /* vec: the hidden layers in a loop */
 } mlp_select_knobs;
 
 /* A measured network: the features the distance compares, and each class's best. */
@@ -38,10 +41,18 @@ typedef struct mlp_select_model {
   double a[MLP_CLASS_COUNT], b[MLP_CLASS_COUNT], c[MLP_CLASS_COUNT];
 } mlp_select_model;
 
+/* The driver's first compile, per class: ms = a + b * p^q * (T + c * A)^e (plan_cost.c:
+ * T the 16 x 16 tiles of the layers' code, A the activations' weight, p the points per
+ * invocation). */
+typedef struct mlp_compile_model {
+  double a, b, c, q, e;
+} mlp_compile_model;
+
 typedef struct mlp_select_device {
   uint32_t vendor_id, device_id;      /* 0 device_id: any device of the vendor */
   const char *name;                   /* for plan.selection: "h100" */
   mlp_select_model model;
+  mlp_compile_model compile[MLP_CLASS_COUNT];
   const mlp_select_entry *entries;
   uint32_t entry_count;
 } mlp_select_device;
@@ -51,5 +62,7 @@ extern const uint32_t mlp_select_device_count;
 /* The model for devices no entry names (the H100's fit, or until there is one the
  * figures recorded in bench/results). */
 extern const mlp_select_model mlp_select_default_model;
+extern const mlp_compile_model mlp_compile_default_model[MLP_CLASS_COUNT];
+
 
 #endif

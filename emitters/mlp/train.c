@@ -110,11 +110,22 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                       "net.weight_layout %d: training keeps row-major weights (the gradient "
                       "kernel converts its TrainingOptimal gradients itself)",
                       (int)d->net.weight_layout);
+  if (d->net.vec_rows || d->net.vec_stage || d->net.layer_loop)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "net.%s: an inference knob (the gradient kernels evaluate whole, unrolled layers)",
+                          d->net.vec_rows ? "vec_rows" : d->net.vec_stage ? "vec_stage" : "layer_loop");
   spvgen_mlp_desc nd = d->net;
   nd.variant = vec ? SPVGEN_MLP_VEC : mat ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
   if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
+  if (st == SPVGEN_OK && (p->net.desc.vec_rows || p->net.desc.vec_stage || p->net.desc.layer_loop)) {
+    /* The choice took inference knobs: the same plan without them (every knob now set). */
+    nd = p->net.desc;
+    nd.vec_rows = 0;
+    nd.vec_stage = nd.layer_loop = false;
+    st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
+  }
   if (st != SPVGEN_OK) {
     if (msg && size) snprintf(msg, size, "spvgen_mlp_train_plan: net: %s", sub);
     return st;

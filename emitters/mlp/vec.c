@@ -19,6 +19,57 @@
 
 #include "mlp_internal.h"
 
+/* Halves of an invocation's row of the staging array (vec_stage): the widest layer
+ * rounded to 8, plus 8 (rows 16 bytes apart in the banks: the lanes' rows do not all
+ * start in one bank). */
+static uint32_t vec_stage_row(const spvgen_mlp_config *p) { return mlp_round_up(mlp_max_width(p), 8) + 8; }
+static uint32_t vec_stage_bytes(const spvgen_mlp_config *p) {
+  return p->desc.workgroup_size * vec_stage_row(p) * 2;
+}
+
+/* The layers layer_loop runs as a loop: [1, hidden_count - 1] (0 count: none). */
+void mlp_vec_loop_layers(const spvgen_mlp_config *p, uint32_t *first, uint32_t *count) {
+  *first = 1;
+  *count = p->desc.layer_loop && p->desc.hidden_count >= 3 ? p->desc.hidden_count - 1 : 0;
+}
+
+/* The structure knobs: vec_rows, vec_stage, layer_loop (mlp.h). */
+static spvgen_status vec_plan_structure(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
+                                        size_t size) {
+  const spvgen_mlp_desc *d = &p->desc;
+  const bool s8 = d->weight_type == SPVGEN_COMPONENT_S8;
+  if (d->vec_rows && (d->vec_rows % 16 || d->vec_rows > 256))
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "vec_rows %u: a multiple of 16 from 16 to 256 (0: whole layers)", d->vec_rows);
+  if (s8 && (d->vec_rows || d->vec_stage || d->layer_loop))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "%s: weight_type s8 keeps its layers whole and unrolled (f16 or float8 weights take it)",
+                    d->vec_rows ? "vec_rows" : d->vec_stage ? "vec_stage" : "layer_loop");
+  if (d->vec_stage && vec_stage_bytes(p) > caps->max_shared_memory)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "vec_stage: %u invocations x %u halves of staging row need %u bytes of shared "
+                    "memory; %s has %u (a smaller workgroup_size)",
+                    d->workgroup_size, vec_stage_row(p), vec_stage_bytes(p), caps->name, caps->max_shared_memory);
+  if (d->layer_loop) {
+    const uint32_t h = d->hidden_count;
+    bool same = h >= 3;
+    for (uint32_t i = 1; same && i < h; i++)
+      same = d->hidden_widths[i] == d->hidden_widths[0] && p->layers[i].activation == p->layers[1].activation;
+    if (!same)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layer_loop: the hidden layers after the first must be at least two, of one width "
+                      "and one activation (%u hidden layers)", h);
+    /* The row-major layout gives equal layers equal strides; a loop relies on it. */
+    for (uint32_t i = 2; i < h; i++)
+      if (p->layers[i].matrix_offset - p->layers[i - 1].matrix_offset !=
+              p->layers[2].matrix_offset - p->layers[1].matrix_offset ||
+          p->layers[i].bias_offset - p->layers[i - 1].bias_offset != p->layers[2].bias_offset - p->layers[1].bias_offset)
+        return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "layer_loop: layer %u is not where an equal layer's stride puts it (a bug in spvgen)", i);
+  }
+  return SPVGEN_OK;
+}
+
 static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                               size_t size) {
   spvgen_mlp_desc *d = &p->desc;
@@ -75,10 +126,12 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                     "workgroup_size %u: at most 1024", d->workgroup_size);
   if (!d->bias_path) d->bias_path = SPVGEN_MLP_BIAS_FUSED;
+  spvgen_status st = vec_plan_structure(caps, p, msg, size);
+  if (st != SPVGEN_OK) return st;
   p->local_size[0] = d->workgroup_size;
   p->local_size[1] = p->local_size[2] = 1;
   p->points_per_workgroup = d->workgroup_size * d->points_per_group;
-  p->shared_bytes = 0;
+  p->shared_bytes = d->vec_stage ? vec_stage_bytes(p) : 0;
   p->features = SPVGEN_FEATURE_COOPVEC;
   p->subgroup_size = 0;
   return SPVGEN_OK;
@@ -229,6 +282,241 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
   info->function_type = spvgen_type_function(m, cv_out, &cv_in, 1);
 }
 
+/* ---- f16 and float8 weights: layers whole or in pieces, unrolled or in a loop ----
+ * A layer of M outputs is evaluated in pieces of R = vec_rows rows (R = M without it):
+ * piece i multiplies rows i R .. i R + R of the matrix by the whole input, adds those
+ * biases and applies the activation. The next layer's input is the pieces' components
+ * put together (OpCompositeConstruct), or, with vec_stage, the invocation's row of the
+ * staging array, where each piece was stored. With layer_loop the hidden layers after the
+ * first are a DontUnroll loop over the layers, their weights found from the loop counter
+ * (row-major: equal strides; optimal: Function arrays of the layers' offsets). */
+
+/* Where a layer's weights are (ids): piece 0's matrix offset, the bytes from one piece's
+ * matrix to the next (0: the layer is one piece), and the bias offset: bias_id, or, for
+ * a layer known at emit time, the constant bias (its id made where it is used). */
+typedef struct vec_addr {
+  uint32_t matrix, piece, bias_id;
+  uint64_t bias;
+} vec_addr;
+
+typedef struct vec_ctx {
+  spvgen_module *m;
+  const spvgen_mlp_config *p;
+  uint32_t f16;
+  uint32_t arr;            /* the weight buffer's array */
+  SpvComponentType interp; /* the matrices' (and the input's) interpretation */
+  uint32_t stage;          /* vec_stage: the Workgroup array (else 0) */
+  uint32_t row;            /* vec_stage: this invocation's row, bytes from the array's start */
+} vec_ctx;
+
+/* Rows per piece of layer l (the layer's outputs when it is one piece). */
+static uint32_t vec_piece_rows(const spvgen_mlp_config *p, uint32_t l) {
+  uint32_t M = p->layers[l].outputs, R = p->desc.vec_rows;
+  return R && R < M ? R : M;
+}
+
+static uint32_t vec_spec(vec_ctx *c, uint64_t value, uint32_t id, const char *what, uint32_t l) {
+  uint32_t s = spvgen_spec_const_u32(c->m, (uint32_t)value, id);
+  char name[40];
+  snprintf(name, sizeof name, "%s_%u", what, l);
+  spvgen_name(c->m, s, name);
+  return s;
+}
+
+/* Layer l's matrix offsets and piece stride: spec constants with the optimal layout
+ * (matrix_offset_<l>, matrix_piece_bytes_<l>: mlp.h), else the row-major constants. */
+static void vec_layer_offsets(vec_ctx *c, uint32_t l, uint32_t *matrix, uint32_t *piece) {
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const uint32_t R = vec_piece_rows(c->p, l);
+  if (c->p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    *matrix = vec_spec(c, L->matrix_offset, mlp_spec_id(&c->p->desc, l), "matrix_offset", l);
+    *piece = R < L->outputs ? vec_spec(c, (uint64_t)R * L->row_stride, mlp_spec_id(&c->p->desc, SPVGEN_MLP_SPEC_PIECE_BYTES + l),
+                                       "matrix_piece_bytes", l)
+                            : 0;
+  } else {
+    *matrix = ek_u32(c->m, (uint32_t)L->matrix_offset);
+    *piece = R < L->outputs ? ek_u32(c->m, R * L->row_stride) : 0;
+  }
+}
+
+static vec_addr vec_layer_addr(vec_ctx *c, uint32_t l) {
+  vec_addr a = {0, 0, 0, c->p->layers[l].bias_offset};
+  vec_layer_offsets(c, l, &a.matrix, &a.piece);
+  return a;
+}
+
+/* Piece i of `rows` rows of the layer shaped like layer l, on input x: the activated
+ * coopvec<f16, rows>. i: an id (a constant or a loop counter), or 0 for the first piece
+ * (which declares nothing for its index: a whole layer's module is as it was before
+ * layers had pieces). */
+static uint32_t vec_piece(vec_ctx *c, uint32_t l, const vec_addr *a, uint32_t x, uint32_t i, uint32_t rows) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
+  const uint32_t R = vec_piece_rows(c->p, l);
+  spvgen_coopvec_matmul_desc md;
+  memset(&md, 0, sizeof md);
+  md.result_type = spvgen_type_coopvec(m, c->f16, rows);
+  md.input = x;
+  md.input_interpretation = c->interp;
+  md.matrix = c->arr;
+  md.matrix_interpretation = c->interp;
+  md.m = rows;
+  md.k = L->inputs;
+  md.matrix_offset = i ? ek_iadd(m, a->matrix, ek_imul(m, a->piece, i)) : a->matrix;
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    md.layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
+  } else {
+    md.layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
+    md.matrix_stride = L->row_stride;
+  }
+  if (d->no_bias) return mlp_vec_activation(m, c->p, spvgen_coopvec_matmul(m, &md), L->activation);
+  uint32_t y = d->bias_path == SPVGEN_MLP_BIAS_ADD ? spvgen_coopvec_matmul(m, &md) : 0;
+  /* The bias of the piece's rows: 2 R i bytes past the layer's. */
+  uint32_t ci = 0, bias;
+  if (!i) bias = a->bias_id ? a->bias_id : ek_u32(m, (uint32_t)a->bias);
+  else if (a->bias_id) bias = ek_iadd(m, a->bias_id, ek_mul_imm(m, i, 2 * R));
+  else if (ek_const_int(m, i, &ci)) bias = ek_u32(m, (uint32_t)(a->bias + 2ull * R * ci));
+  else bias = ek_add_imm(m, ek_mul_imm(m, i, 2 * R), (uint32_t)a->bias);
+  if (y) {
+    y = spvgen_coop_arith(m, SpvOpFAdd, y, spvgen_coopvec_load(m, md.result_type, c->arr, bias, NULL));
+  } else {
+    md.bias = c->arr;
+    md.bias_offset = bias;
+    md.bias_interpretation = SpvComponentTypeFloat16NV;
+    y = spvgen_coopvec_matmul_add(m, &md);
+  }
+  return mlp_vec_activation(m, c->p, y, L->activation);
+}
+
+/* The invocation's staged row (vec_stage) as a coopvec<f16, n>. */
+static uint32_t vec_stage_load(vec_ctx *c, uint32_t n) {
+  return spvgen_coopvec_load(c->m, spvgen_type_coopvec(c->m, c->f16, n), c->stage, c->row, NULL);
+}
+
+/* Piece i's rows of the staged row: bytes 2 R i on. */
+static void vec_stage_store(vec_ctx *c, uint32_t y, uint32_t i, uint32_t R) {
+  spvgen_coopvec_store(c->m, c->stage, y, i ? ek_iadd(c->m, c->row, ek_mul_imm(c->m, i, 2 * R)) : c->row, NULL);
+}
+
+/* Layer l (or a layer of its shape at a): x -> its output, a coopvec<f16, outputs>; or,
+ * `store` (vec_stage, not the last layer), stored in the staging row (returns 0), the
+ * full pieces by a loop where piece_loop. */
+static uint32_t vec_layer(vec_ctx *c, uint32_t l, const vec_addr *a, uint32_t x, bool store, bool piece_loop) {
+  spvgen_module *m = c->m;
+  const uint32_t M = c->p->layers[l].outputs, R = vec_piece_rows(c->p, l), n = mlp_ceil_div(M, R);
+  if (n == 1 && !store) return vec_piece(c, l, a, x, 0, M);
+  uint32_t comps[SPVGEN_MLP_MAX_WIDTH];
+  uint32_t k0 = 0;
+  if (store && piece_loop && M / R > 1) { /* the full pieces: one piece's code */
+    ek_for f;
+    uint32_t i = ek_for_begin(m, &f, ek_u32(m, 0), ek_u32(m, M / R), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+    vec_stage_store(c, vec_piece(c, l, a, x, i, R), i, R);
+    ek_for_end(m, &f);
+    k0 = M / R;
+  }
+  for (uint32_t k = k0; k < n; k++) {
+    uint32_t rows = k + 1 < n ? R : M - k * R;
+    uint32_t ki = k ? ek_u32(m, k) : 0;
+    uint32_t y = vec_piece(c, l, a, x, ki, rows);
+    if (store) {
+      vec_stage_store(c, y, ki, R);
+      continue;
+    }
+    for (uint32_t j = 0; j < rows; j++) comps[k * R + j] = spvgen_coop_extract(m, y, j);
+  }
+  return store ? 0 : spvgen_coop_construct(m, spvgen_type_coopvec(m, c->f16, M), comps, M);
+}
+
+/* The looped layers' addresses from the counter k (0 .. count): the row-major strides,
+ * or the spec constants' offsets from Function arrays filled before the loop. */
+typedef struct vec_loop_addr {
+  uint32_t first, count;
+  uint32_t matrices, pieces; /* optimal: Function arrays of the offsets / piece strides */
+} vec_loop_addr;
+
+static void vec_loop_addr_begin(vec_ctx *c, vec_loop_addr *la) {
+  spvgen_module *m = c->m;
+  mlp_vec_loop_layers(c->p, &la->first, &la->count);
+  la->matrices = la->pieces = 0;
+  if (c->p->desc.weight_layout != SPVGEN_MLP_WEIGHTS_OPTIMAL) return;
+  uint32_t t = spvgen_type_array(m, ek_u32_type(m), la->count);
+  la->matrices = ek_local(m, t, 0);
+  bool split = vec_piece_rows(c->p, la->first) < c->p->layers[la->first].outputs;
+  if (split) la->pieces = ek_local(m, t, 0);
+  for (uint32_t k = 0; k < la->count; k++) {
+    uint32_t mo, po;
+    vec_layer_offsets(c, la->first + k, &mo, &po);
+    spvgen_store(m, ek_at(m, la->matrices, ek_u32(m, k)), mo);
+    if (split) spvgen_store(m, ek_at(m, la->pieces, ek_u32(m, k)), po);
+  }
+}
+
+static vec_addr vec_loop_addr_at(vec_ctx *c, const vec_loop_addr *la, uint32_t k) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *L0 = &c->p->layers[la->first], *L1 = &c->p->layers[la->first + 1];
+  vec_addr a = {0, 0, 0, 0};
+  if (la->matrices) {
+    uint32_t u32 = ek_u32_type(m);
+    a.matrix = spvgen_load(m, u32, ek_at(m, la->matrices, k));
+    if (la->pieces) a.piece = spvgen_load(m, u32, ek_at(m, la->pieces, k));
+  } else {
+    a.matrix = ek_iadd(m, ek_u32(m, (uint32_t)L0->matrix_offset),
+                       ek_mul_imm(m, k, (uint32_t)(L1->matrix_offset - L0->matrix_offset)));
+    uint32_t R = vec_piece_rows(c->p, la->first);
+    if (R < L0->outputs) a.piece = ek_u32(m, R * L0->row_stride);
+  }
+  if (!c->p->desc.no_bias)
+    a.bias_id = ek_iadd(m, ek_u32(m, (uint32_t)L0->bias_offset),
+                        ek_mul_imm(m, k, (uint32_t)(L1->bias_offset - L0->bias_offset)));
+  return a;
+}
+
+/* The looped layers, x their input (0 when staged); returns the last one's output (0
+ * when staged: it is in the staging row). */
+static uint32_t vec_layer_loop(vec_ctx *c, uint32_t x) {
+  spvgen_module *m = c->m;
+  vec_loop_addr la;
+  vec_loop_addr_begin(c, &la);
+  const uint32_t W = c->p->layers[la.first].inputs;
+  uint32_t xv = 0;
+  if (!c->stage) {
+    xv = ek_local(m, spvgen_type_coopvec(m, c->f16, W), 0);
+    spvgen_store(m, xv, x);
+  }
+  ek_for f;
+  uint32_t k = ek_for_begin(m, &f, ek_u32(m, 0), ek_u32(m, la.count), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  vec_addr a = vec_loop_addr_at(c, &la, k);
+  uint32_t in = c->stage ? vec_stage_load(c, W) : spvgen_load(m, spvgen_type_coopvec(m, c->f16, W), xv);
+  uint32_t y = vec_layer(c, la.first, &a, in, c->stage != 0, true);
+  if (!c->stage) spvgen_store(m, xv, y);
+  ek_for_end(m, &f);
+  return c->stage ? 0 : spvgen_load(m, spvgen_type_coopvec(m, c->f16, W), xv);
+}
+
+/* Every layer from the encoded input x (coopvec<f16, encoded_width>) to the output's
+ * coopvec<f16, output_width>. */
+static uint32_t vec_layers(vec_ctx *c, uint32_t x) {
+  const spvgen_mlp_config *p = c->p;
+  uint32_t first = 0, count = 0;
+  mlp_vec_loop_layers(p, &first, &count);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const bool last = l + 1 == p->layer_count;
+    if (count && l == first) {
+      x = vec_layer_loop(c, x);
+      l += count - 1;
+      continue;
+    }
+    if (c->stage && l && !x) x = vec_stage_load(c, p->layers[l].inputs);
+    /* The first piece's result type before the layer's offsets (the order the module's
+     * declarations have always had). */
+    (void)spvgen_type_coopvec(c->m, c->f16, vec_piece_rows(p, l));
+    vec_addr a = vec_layer_addr(c, l);
+    x = vec_layer(c, l, &a, x, c->stage && !last, false);
+  }
+  return x;
+}
+
 static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
                          spvgen_mlp_function_info *info) {
   const spvgen_mlp_desc *d = &p->desc;
@@ -236,6 +524,12 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
   uint32_t cv_in = spvgen_type_coopvec(m, f32, d->input_width);
   uint32_t cv_out = spvgen_type_coopvec(m, f32, d->output_width);
   ek_buffer wb = mlp_weights_buffer(m, info);
+  vec_ctx c = {m, p, f16, 0, SpvComponentTypeFloat16NV, 0, 0};
+  uint32_t lid = 0;
+  if (d->vec_stage) { /* the staging array, a row per invocation */
+    c.stage = ek_shared_array(m, f16, d->workgroup_size * vec_stage_row(p), "stage").var;
+    lid = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  }
   uint32_t param = 0;
   uint32_t fn = spvgen_function_begin(m, cv_out, SpvFunctionControlMaskNone, &cv_in, 1, &param);
   spvgen_name(m, fn, "mlp");
@@ -243,6 +537,7 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     vec_function_s8(m, p, info, wb, param, fn, cv_in, cv_out);
     return;
   }
+  if (lid) c.row = ek_mul_imm(m, ek_load_u32(m, lid), vec_stage_row(p) * 2);
   uint32_t x;
   if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
     x = spvgen_coop_convert(m, spvgen_type_coopvec(m, f16, d->input_width), param);
@@ -252,29 +547,11 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
     for (uint32_t j = 0; j < p->encoded_width; j++) enc[j] = spvgen_op_f_convert(m, f16, enc[j]);
     x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f16, p->encoded_width), enc, p->encoded_width);
   }
-  uint32_t arr = ek_array(m, &wb);
-  SpvComponentType interp = d->weight_type == SPVGEN_COMPONENT_E4M3   ? SpvComponentTypeFloatE4M3NV
-                            : d->weight_type == SPVGEN_COMPONENT_E5M2 ? SpvComponentTypeFloatE5M2NV
-                                                                      : SpvComponentTypeFloat16NV;
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    const spvgen_mlp_layer *L = &p->layers[l];
-    spvgen_coopvec_matmul_desc md;
-    vec_layer_matmul(m, p, l, spvgen_type_coopvec(m, f16, L->outputs), x, interp, arr, &md);
-    uint32_t y;
-    if (d->no_bias) {
-      y = spvgen_coopvec_matmul(m, &md);
-    } else if (d->bias_path == SPVGEN_MLP_BIAS_ADD) {
-      y = spvgen_coopvec_matmul(m, &md);
-      uint32_t b = spvgen_coopvec_load(m, md.result_type, arr, ek_u32(m, (uint32_t)L->bias_offset), NULL);
-      y = spvgen_coop_arith(m, SpvOpFAdd, y, b);
-    } else {
-      md.bias = arr;
-      md.bias_offset = ek_u32(m, (uint32_t)L->bias_offset);
-      md.bias_interpretation = SpvComponentTypeFloat16NV;
-      y = spvgen_coopvec_matmul_add(m, &md);
-    }
-    x = mlp_vec_activation(m, p, y, L->activation);
-  }
+  c.arr = ek_array(m, &wb);
+  c.interp = d->weight_type == SPVGEN_COMPONENT_E4M3   ? SpvComponentTypeFloatE4M3NV
+             : d->weight_type == SPVGEN_COMPONENT_E5M2 ? SpvComponentTypeFloatE5M2NV
+                                                       : SpvComponentTypeFloat16NV;
+  x = vec_layers(&c, x);
   spvgen_return_value(m, spvgen_coop_convert(m, cv_out, x));
   spvgen_function_end(m);
   info->function = fn;

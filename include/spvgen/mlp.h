@@ -176,6 +176,12 @@ typedef enum spvgen_mlp_weight_layout_kind {
 /* SpecId of layer 0's matrix offset with SPVGEN_MLP_WEIGHTS_OPTIMAL (layer l: + l), unless
  * desc.spec_id_base moves them. */
 #define SPVGEN_MLP_SPEC_MATRIX_OFFSET 0u
+/* SpecId of layer l's piece stride with SPVGEN_MLP_WEIGHTS_OPTIMAL and vec_rows splitting
+ * the layer (below): + l, after the spec_id_base's matrix offsets. */
+#define SPVGEN_MLP_SPEC_PIECE_BYTES SPVGEN_MLP_MAX_LAYERS
+/* Specialization constants an MLP kernel may have: a matrix offset per layer and a piece
+ * stride per layer that vec_rows splits (SpecIds spec_id_base + 0 .. + this - 1). */
+#define SPVGEN_MLP_MAX_SPEC (2u * SPVGEN_MLP_MAX_LAYERS)
 
 /* How the vec variant adds a layer's bias. */
 typedef enum spvgen_mlp_bias_path {
@@ -231,7 +237,7 @@ typedef struct spvgen_mlp_desc {
   /* With SPVGEN_MLP_WEIGHTS_OPTIMAL: layer l's matrix offset is SpecId spec_id_base + l
    * (0: SPVGEN_MLP_SPEC_MATRIX_OFFSET + l). For a caller's module whose own specialization
    * constants already use those ids (the function shape), or two networks in one module.
-   * At most 0xFFFFFFFF - SPVGEN_MLP_MAX_LAYERS. */
+   * At most 0xFFFFFFFF - SPVGEN_MLP_MAX_SPEC. */
   uint32_t spec_id_base;
 
   /* ---- knobs: 0 means "choose" ---- */
@@ -252,6 +258,29 @@ typedef struct spvgen_mlp_desc {
                                 default: each weight fragment loaded once per workgroup) */
   spvgen_mlp_bias_path bias_path; /* vec: how the bias is added (AUTO: the variant's
                                      choice); other variants take AUTO only */
+  /* vec: output rows per matrix-vector multiply (0: the whole layer). A layer with more
+   * outputs is evaluated in pieces of vec_rows rows (the last one shorter), each its own
+   * OpCooperativeVectorMatrixMulAddNV of that piece of the matrix: fewer accumulators
+   * live at once. A multiple of 16, 16 to 256. With the optimal weight layout each piece
+   * is converted on its own: piece i of layer l at matrix_offset_<l> + i *
+   * matrix_piece_bytes_<l> (SpecId spec_id_base + SPVGEN_MLP_SPEC_PIECE_BYTES + l: at
+   * least the converted size of a full piece, a multiple of 64), for the layers that it
+   * splits. */
+  uint32_t vec_rows;
+  /* vec: the activations between layers go through the invocation's own row of shared
+   * memory (each piece stored as it is computed, the next layer's input loaded whole)
+   * instead of staying in registers; shared memory workgroup_size x (widest layer + 8)
+   * halves. Not for the function shape (its workgroup is the caller's). */
+  bool vec_stage;
+  /* vec: the hidden layers after the first (at least two, all of one width and one
+   * activation) are a run-time loop over the layers instead of being unrolled, and with
+   * vec_stage a layer's pieces too: the module, and the driver's compile, hold one such
+   * layer. */
+  bool layer_loop;
+  /* The driver's first compile the plan may cost, in ms, estimated (plan.compile_ms):
+   * where the desc leaves the variant or knobs open, the plan takes none estimated over
+   * it (if every plan is, the cheapest to compile). 0: 1000 ms. */
+  uint32_t compile_budget_ms;
 } spvgen_mlp_desc;
 
 /* One layer's place in the weight buffer (binding 1). */
@@ -304,6 +333,9 @@ typedef struct spvgen_mlp_config {
    * has). */
   char selection[80];
   double estimated_ns_per_point; /* the cost model's estimate of the plan (0: none) */
+  /* The driver's first compile of the kernel, ms, estimated (a model fitted to the grid
+   * benchmark's compiles on the device: emitters/mlp/select_table.c). */
+  uint32_t compile_ms;
 } spvgen_mlp_config;
 
 /* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of

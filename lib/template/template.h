@@ -17,13 +17,14 @@
  * SPVGEN_MLP_WEIGHTS_OPTIMAL (mlp.h): the row-major weights (plan->weight_bytes, biases
  * included) copied to [0, weight_bytes), then each layer's matrix converted by the driver
  * (vkConvertCooperativeVectorMatrixNV, row-major f16 -> InferencingOptimalNV f16) at the
- * next multiple of 64. *out (malloc'd, *out_bytes bytes) and spec[layer_count] (the
- * matrix_offset_<l> values) are the caller's; for a row-major plan, *out is a copy and no
- * spec constant is written (*spec_count 0). */
+ * next multiple of 64; a layer that vec_rows splits as its pieces, each converted on its
+ * own, one piece stride (the full piece's size rounded to 64) apart. *out (malloc'd,
+ * *out_bytes bytes) and spec[SPVGEN_MLP_MAX_SPEC] (the matrix_offset_<l> values, then the
+ * matrix_piece_bytes_<l> of the split layers) are the caller's; for a row-major plan,
+ * *out is a copy and no spec constant is written (*spec_count 0). (mlp_weights.c) */
 spvgen_status sg_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp_config *plan, const uint8_t *weights,
-                                    uint8_t **out, uint64_t *out_bytes,
-                                    spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS], uint32_t *spec_count,
-                                    char *msg, size_t size);
+                                    uint8_t **out, uint64_t *out_bytes, spvgen_spec_constant spec[SPVGEN_MLP_MAX_SPEC],
+                                    uint32_t *spec_count, char *msg, size_t size);
 
 /* ------------------------------------------------------- strict numbers ---- */
 /* The whole text is the number, no sign or spaces, within [min, max]; false otherwise

@@ -178,14 +178,15 @@ typedef struct mlp_state {
   spvgen_vk_pipeline *pipe;
   uint8_t *dev_weights;    /* the weight buffer as the device reads it (optimal layout) */
   uint64_t dev_weight_bytes;
-  spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
+  spvgen_spec_constant spec[SPVGEN_MLP_MAX_SPEC];
   uint32_t nspec;
 } mlp_state;
 
 static bool same_layout(const spvgen_mlp_config *a, const spvgen_mlp_config *b) {
   if (a->weight_bytes != b->weight_bytes || a->layer_count != b->layer_count ||
-      a->desc.weight_layout != b->desc.weight_layout)
-    return false;
+      a->desc.weight_layout != b->desc.weight_layout ||
+      (a->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && a->desc.vec_rows != b->desc.vec_rows))
+    return false; /* (vec_rows: the optimal layout's pieces) */
   for (uint32_t l = 0; l < a->layer_count; l++)
     if (a->layers[l].matrix_offset != b->layers[l].matrix_offset || a->layers[l].bias_offset != b->layers[l].bias_offset ||
         a->layers[l].row_stride != b->layers[l].row_stride)

@@ -165,7 +165,10 @@ int main(int argc, char **argv) {
   spvgen_gemm_desc gd = {.m = M, .n = N, .k = K, .a_type = SPVGEN_COMPONENT_F16, .b_type = SPVGEN_COMPONENT_F16,
                          .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F16,
                          .b_layout = SPVGEN_COL_MAJOR, .bias = SPVGEN_GEMM_BIAS_COLUMN,
-                         .activation = SPVGEN_ACTIVATION_GELU};
+                         .activation = SPVGEN_ACTIVATION_GELU,
+                         /* this engine binds no split-K workspace (the plan would split K for
+                          * a few rows against wide weights, then a binding more) */
+                         .split_k = 1};
   /* The MLP reads H as its points (M points of N f16 values: the same memory layout). */
   spvgen_mlp_desc md = {.input_width = N, .output_width = OUT, .hidden_count = 2, .hidden_width = 64,
                         .input_type = SPVGEN_COMPONENT_F16, .output_type = SPVGEN_COMPONENT_F32};

@@ -59,8 +59,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < (size_t)M * K; i++) a[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
   for (size_t i = 0; i < (size_t)K * N; i++) b[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
 
-  /* 3. Buffers at bindings 0 A, 1 B, 2 D; a pipeline from the words and their metadata. */
-  spvgen_vk_buffer *buf[3] = {0};
+  /* 3. Buffers at bindings 0 A, 1 B, 2 D (and 3 the split-K workspace when the plan
+   *    splits K, as it does for a few rows against wide B: zeroed once, the kernel leaves
+   *    its counters at 0); a pipeline from the words and their metadata. */
+  spvgen_vk_buffer *buf[4] = {0};
+  uint32_t nbuf = plan.workspace_bytes ? 4 : 3;
   spvgen_vk_pipeline *pipe = NULL;
   uint64_t ns[5] = {0};
   size_t bad = 0;
@@ -71,13 +74,15 @@ int main(int argc, char **argv) {
       spvgen_vk_buffer_create(ctx, sizeof *d * M * N, 0, &buf[2]) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[0], 0, a, sizeof *a * M * K) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[1], 0, b, sizeof *b * K * N) != SPVGEN_OK ||
+      (nbuf == 4 && (spvgen_vk_buffer_create(ctx, plan.workspace_bytes, 0, &buf[3]) != SPVGEN_OK ||
+                     spvgen_vk_buffer_fill(ctx, buf[3], 0, plan.workspace_bytes, 0) != SPVGEN_OK)) ||
       spvgen_vk_pipeline_create_kernel(ctx, &kernel, NULL, &pipe) != SPVGEN_OK)
     goto done;
 
   /* 4. Run it 5 times in one submission (the grid is the plan's), read D back. */
   spvgen_vk_dispatch_desc runs[5];
   for (int r = 0; r < 5; r++)
-    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe, .buffers = buf, .buffer_count = 3,
+    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe, .buffers = buf, .buffer_count = nbuf,
                                          .groups = {kernel.info.groups[0], kernel.info.groups[1],
                                                     kernel.info.groups[2]}};
   if (spvgen_vk_run(ctx, runs, 5, ns) != SPVGEN_OK ||

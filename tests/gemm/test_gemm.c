@@ -538,6 +538,48 @@ static void test_simt_splitk_on_the_device(void) {
   spvgen_vk_destroy(ctx);
 }
 
+
+/* The default plans keep to the compile budget (estimates, emitters/gemm/plan_cost.c):
+ * 300 ms for a short run, 1000 for one of a millisecond or more; none above 1000 ms. A
+ * cooperative plan over the budget is never replaced by SIMT (the fallback of devices
+ * without cooperative matrices), and a desc's own budget buys the slower compiles. */
+static void test_default_plans_keep_to_the_compile_budget(void) {
+  spvgen_device_caps caps = preset("h100");
+  static const struct { uint32_t m, n, k; spvgen_component_type a, acc; spvgen_matrix_layout bl; } cases[] = {
+      {8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR},
+      {8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {4097, 4095, 4093, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR},
+      {4097, 4095, 4093, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_ROW_MAJOR},
+      {3000, 3000, 3000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_ROW_MAJOR},
+      {2048, 3584, 3584, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {257, 3584, 3584, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {1, 3584, 3584, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {128, 16384, 4096, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COL_MAJOR}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = shape(cases[i].m, cases[i].n, cases[i].k);
+    d.a_type = d.b_type = cases[i].a;
+    d.acc_type = d.out_type = cases[i].acc;
+    d.b_layout = cases[i].bl;
+    spvgen_gemm_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    double run_ms = 2.0 * d.m * (double)d.n * d.k / 200e12 * 1e3;
+    uint32_t budget = run_ms >= 1.0 ? 1000 : 300;
+    CHECK_MSG(p.compile_ms <= 1000, "%ux%ux%u: %s estimated at %u ms", d.m, d.n, d.k, p.name, p.compile_ms);
+    CHECK_MSG(p.variant != SPVGEN_GEMM_SIMT, "%ux%ux%u: %s", d.m, d.n, d.k, p.name);
+    if (p.compile_ms > budget) /* only when no cooperative plan fits: then the cheapest */
+      CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT_KHR, "%ux%ux%u over budget: %s", d.m, d.n, d.k, p.name);
+    if (i == 0) CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT2 && p.desc.unroll == 2, "8192^3: %s", p.name);
+    if (i == 8) CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT2, "s8 128x16384x4096: %s", p.name);
+  }
+  spvgen_gemm_desc d = shape(8192, 8192, 8192);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.compile_budget_ms = 5000;
+  spvgen_gemm_config p;
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_MSG(p.desc.unroll == 4 && p.compile_ms > 1000, "budget 5000: %s (%u ms)", p.name, p.compile_ms);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_zero_desc_resolves_every_field),
@@ -552,6 +594,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_simt_every_candidate_runs),
       TEST_CASE(test_splitk_plan),
       TEST_CASE(test_simt_splitk_on_the_device),
+      TEST_CASE(test_default_plans_keep_to_the_compile_budget),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

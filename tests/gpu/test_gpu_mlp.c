@@ -265,6 +265,46 @@ static void test_mlp_width_256_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The vec variant's structure knobs (spvgen/mlp.h): layers in pieces of 64 rows (48 for
+ * uneven pieces), staged through shared memory, the hidden layers in a loop (and, staged,
+ * a layer's pieces), on 16-128x3-3 silu and 1-256x5-16 tanh (row-major: looped only),
+ * row-major and optimal (each piece converted on its own), every output of 20011 points
+ * against float64. */
+static void test_mlp_vec_structure_knobs_match_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    SPVGEN_FEATURE_COOPVEC);
+  if (!ctx) return;
+  static const uint32_t nets[2][4] = {{16, 128, 3, 3}, {1, 256, 5, 16}};
+  static const struct {
+    uint32_t rows;
+    bool stage, loop;
+  } knobs[] = {{64, false, false}, {48, false, false}, {0, true, false}, {64, true, false},
+               {0, false, true},   {64, false, true},  {64, true, true}};
+  for (int n = 0; n < 2 && !test_current_failed; n++)
+    for (int opt = 0; opt < 2 && !test_current_failed; opt++)
+      for (size_t k = 0; k < sizeof knobs / sizeof knobs[0] && !test_current_failed; k++) {
+        if (n == 1 && !opt && !knobs[k].loop) continue; /* 256 wide, row-major, unrolled: ~20 s of compile */
+        spvgen_mlp_desc d;
+        memset(&d, 0, sizeof d);
+        d.input_width = nets[n][0];
+        d.hidden_width = nets[n][1];
+        d.hidden_count = nets[n][2];
+        d.output_width = nets[n][3];
+        d.activation = n ? SPVGEN_MLP_ACT_TANH : SPVGEN_MLP_ACT_SILU;
+        d.variant = SPVGEN_MLP_VEC;
+        d.workgroup_size = 32;
+        d.weight_layout = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+        d.vec_rows = knobs[k].rows;
+        d.vec_stage = knobs[k].stage;
+        d.layer_loop = knobs[k].loop;
+        char tag[48];
+        snprintf(tag, sizeof tag, "net%d-%s-r%u%s%s", n, opt ? "opt" : "row", knobs[k].rows,
+                 knobs[k].stage ? "-stage" : "", knobs[k].loop ? "-loop" : "");
+        if (!run_desc(ctx, &d, 20011, tag) && test_current_skipped) break;
+      }
+  spvgen_vk_destroy(ctx);
+}
+
 /* What spvgen_mlp_plan chooses with variant and weight layout auto (emitters/mlp/select.c)
  * runs correctly on the issue's four networks. */
 static void test_mlp_chosen_plans_match_cpu(void) {
@@ -342,6 +382,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_mat_rows_matches_cpu),
       TEST_CASE(test_mlp_hash_grid_every_variant_matches_cpu),
       TEST_CASE(test_mlp_width_256_matches_cpu),
+      TEST_CASE(test_mlp_vec_structure_knobs_match_cpu),
       TEST_CASE(test_mlp_chosen_plans_match_cpu),
       TEST_CASE(test_mlp_kernels_h100_validation),
   };

@@ -420,7 +420,7 @@ static void test_optimal_weights_take_offsets_from_spec_constants(void) {
     spvgen_free_text(text);
     spvgen_kernel_free(&k);
   }
-  d.spec_id_base = 0xFFFFFFFFu - SPVGEN_MLP_MAX_LAYERS + 1;
+  d.spec_id_base = 0xFFFFFFFFu - SPVGEN_MLP_MAX_SPEC + 1;
   CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "spec_id_base");
   d.spec_id_base = 0;

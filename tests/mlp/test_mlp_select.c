@@ -118,7 +118,7 @@ static void test_far_networks_and_other_devices_use_the_model(void) {
   spvgen_mlp_config p;
   char msg[512];
   CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  CHECK_STR_EQ(p.selection, "model");
+  CHECK_MSG(!strncmp(p.selection, "model", 5), "%s", p.selection); /* "model, ...": the compile budget */
   CHECK(p.estimated_ns_per_point > 0);
   CHECK_MSG(spvgen_mlp_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_STR_EQ(p.selection, "model");

@@ -189,10 +189,18 @@ struct mlp_session {
   spvgen_mlp_config net; /* the plan it was opened with */
   mlp_run_options opt;
   mlp_run_data data;
-  spvgen_vk_buffer *in, *out, *w_row, *w_opt;
+  spvgen_vk_buffer *in, *out, *w_row;
+  struct session_opt {   /* the optimal-layout weights, per vec_rows (its pieces) */
+    uint32_t vec_rows;
+    spvgen_vk_buffer *buf;
+    spvgen_spec_constant spec[SPVGEN_MLP_MAX_SPEC];
+    uint32_t nspec;
+  } opt_w[4];
+  uint32_t nopt;
   uint64_t in_bytes, out_bytes;
-  uint64_t opt_offsets[SPVGEN_MLP_MAX_LAYERS]; /* the optimal matrices' offsets */
+  uint64_t period;       /* the points the host drew (opt.input_period, or all) */
   void *hout;
+  bool hout_sampled;     /* hout holds the sampled points' rows only, in order */
   uint64_t *pts, npts;   /* the checked points (sampled); NULL: every point, not cached */
   double *ref[REF_CLASSES], *err[REF_CLASSES];
 };
@@ -222,7 +230,7 @@ void mlp_session_close(mlp_session *s) {
   spvgen_vk_buffer_destroy(s->in);
   spvgen_vk_buffer_destroy(s->out);
   spvgen_vk_buffer_destroy(s->w_row);
-  spvgen_vk_buffer_destroy(s->w_opt);
+  for (uint32_t i = 0; i < s->nopt; i++) spvgen_vk_buffer_destroy(s->opt_w[i].buf);
   mlp_run_free_data(&s->data);
   free(s->hout);
   free(s->pts);
@@ -259,7 +267,12 @@ spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *
     for (uint64_t pt = 0; pt < opt.points; pt += step) s->pts[s->npts++] = pt;
     if (s->pts[s->npts - 1] != opt.points - 1) s->pts[s->npts++] = opt.points - 1;
   }
-  if (!mlp_run_make_data(plan, opt.points, opt.seed, &s->data) || !(s->hout = malloc(s->out_bytes ? s->out_bytes : 1)))
+  s->period = opt.input_period && opt.input_period < opt.points ? opt.input_period : opt.points;
+  /* Sampled runs of large outputs download the sampled rows only. */
+  const uint64_t row = (uint64_t)d->output_width * spvgen_component_type_size(d->output_type);
+  s->hout_sampled = s->pts && s->out_bytes > (64ull << 20);
+  if (!mlp_run_make_data(plan, s->period, opt.seed, &s->data) ||
+      !(s->hout = malloc(s->hout_sampled ? s->npts * row : s->out_bytes ? s->out_bytes : 1)))
     goto oom;
   uint64_t sizes[3] = {s->in_bytes, s->out_bytes, plan->weight_bytes};
   spvgen_vk_buffer **bufs[3] = {&s->in, &s->out, &s->w_row};
@@ -267,9 +280,12 @@ spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *
     uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
     if (spvgen_vk_buffer_create(ctx, b, 0, bufs[i]) != SPVGEN_OK) VKFAIL();
   }
-  if (spvgen_vk_buffer_upload(ctx, s->in, 0, s->data.input, s->in_bytes) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, s->w_row, 0, s->data.weights, plan->weight_bytes) != SPVGEN_OK)
-    VKFAIL();
+  const uint64_t period_bytes = s->period * d->input_width * spvgen_component_type_size(d->input_type);
+  for (uint64_t at = 0; at < s->in_bytes; at += period_bytes) /* the period over and over */
+    if (spvgen_vk_buffer_upload(ctx, s->in, at, s->data.input,
+                                s->in_bytes - at < period_bytes ? s->in_bytes - at : period_bytes) != SPVGEN_OK)
+      VKFAIL();
+  if (spvgen_vk_buffer_upload(ctx, s->w_row, 0, s->data.weights, plan->weight_bytes) != SPVGEN_OK) VKFAIL();
   *out = s;
   return SPVGEN_OK;
 oom:
@@ -280,24 +296,34 @@ done:
   return st;
 }
 
-/* The optimal-layout weight buffer (made once): row-major weights with each layer's
- * matrix converted by the driver after them (lib/template/mlp_weights.c). */
-static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p, char *msg, size_t size) {
-  if (s->w_opt) return SPVGEN_OK;
+/* The optimal-layout weight buffer of p's pieces (made once per vec_rows): row-major
+ * weights with each layer's matrix (or pieces) converted by the driver after them
+ * (lib/template/mlp_weights.c). */
+static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p, struct session_opt **out, char *msg,
+                                     size_t size) {
+  for (uint32_t i = 0; i < s->nopt; i++)
+    if (s->opt_w[i].vec_rows == p->desc.vec_rows) return *out = &s->opt_w[i], SPVGEN_OK;
+  if (s->nopt == sizeof s->opt_w / sizeof s->opt_w[0]) { /* the oldest goes */
+    spvgen_vk_buffer_destroy(s->opt_w[0].buf);
+    memmove(&s->opt_w[0], &s->opt_w[1], sizeof s->opt_w[0] * (s->nopt - 1));
+    s->nopt--;
+  }
   spvgen_vk_context *ctx = s->ctx;
+  struct session_opt *o = &s->opt_w[s->nopt];
+  memset(o, 0, sizeof *o);
+  o->vec_rows = p->desc.vec_rows;
   uint8_t *w = NULL;
   uint64_t bytes = 0;
-  spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
-  uint32_t n = 0;
-  spvgen_status st = sg_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, spec, &n, msg, size);
+  spvgen_status st = sg_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, o->spec, &o->nspec, msg, size);
   if (st != SPVGEN_OK) return st;
-  for (uint32_t l = 0; l < n; l++) s->opt_offsets[l] = spec[l].value;
-  if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &s->w_opt) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, s->w_opt, 0, w, bytes) != SPVGEN_OK) {
+  if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &o->buf) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, o->buf, 0, w, bytes) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
-    spvgen_vk_buffer_destroy(s->w_opt);
-    s->w_opt = NULL;
+    spvgen_vk_buffer_destroy(o->buf);
+  } else {
+    s->nopt++;
+    *out = o;
   }
   free(w);
   return st;
@@ -315,19 +341,20 @@ static bool session_refs(mlp_session *s, const spvgen_mlp_config *p, double **re
       s->ref[c] = s->err[c] = NULL;
       return false;
     }
-    for (uint64_t i = 0; i < s->npts; i++)
-      mlp_reference(p, &s->data, s->pts[i], s->ref[c] + i * ow, s->err[c] + i * ow);
+    for (uint64_t i = 0; i < s->npts; i++) /* the period's point that the device saw */
+      mlp_reference(p, &s->data, s->pts[i] % s->period, s->ref[c] + i * ow, s->err[c] + i * ow);
   }
   *ref = s->ref[c];
   *err = s->err[c];
   return true;
 }
 
-static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt, const double *ref,
+/* Point pt's outputs, at row `at` of the host copy gpu. */
+static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt, uint64_t at, const double *ref,
                         const double *err, mlp_run_result *res) {
   const spvgen_mlp_desc *d = &p->desc;
   for (uint32_t c = 0; c < d->output_width; c++) {
-    double g = sg_ref_get(gpu, d->output_type, pt * d->output_width + c);
+    double g = sg_ref_get(gpu, d->output_type, at * d->output_width + c);
     double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
     double e = fabs(g - ref[c]);
     if (!(e <= tol)) {
@@ -389,12 +416,13 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   double t0 = now_us();
   int reps = 0;
   spvgen_status st;
+  const double emit_us = (opt.emit_ms ? opt.emit_ms : 20) * 1e3;
   do {
     spvgen_module_reset(m, NULL);
     st = spvgen_mlp_emit(m, p, &info);
     if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
     reps++;
-  } while (st == SPVGEN_OK && now_us() - t0 < 20000.0 && reps < 2000);
+  } while (st == SPVGEN_OK && now_us() - t0 < emit_us && reps < 2000);
   res->emit_us = (now_us() - t0) / reps;
   res->words = count;
   if (st != SPVGEN_OK) {
@@ -404,23 +432,17 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   }
   st = spvgen_kernel_reflect(words, count, &info, msg, size);
   spvgen_vk_buffer *wbuf = s->w_row;
-  spvgen_spec_constant spec[SPVGEN_MLP_MAX_LAYERS];
-  uint32_t nspec = 0;
-  if (st == SPVGEN_OK && p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
-    st = session_optimal(s, p, msg, size);
-    wbuf = s->w_opt;
-    for (uint32_t l = 0; st == SPVGEN_OK && l < p->layer_count; l++) {
-      spec[l].id = (p->desc.spec_id_base ? p->desc.spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;
-      spec[l].size = 4;
-      spec[l].value = s->opt_offsets[l];
-      spec[l].name = NULL;
-      nspec = l + 1;
-    }
-  }
   spvgen_vk_pipeline_options popt;
   memset(&popt, 0, sizeof popt);
-  popt.spec_constants = spec;
-  popt.spec_constant_count = nspec;
+  if (st == SPVGEN_OK && p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    struct session_opt *o = NULL;
+    st = session_optimal(s, p, &o, msg, size);
+    if (st == SPVGEN_OK) {
+      wbuf = o->buf;
+      popt.spec_constants = o->spec;
+      popt.spec_constant_count = o->nspec;
+    }
+  }
   spvgen_vk_pipeline *pipe = NULL;
   uint64_t h = words_hash(words, count);
   bool first = true;
@@ -470,7 +492,14 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
     res->tflops = (double)p->flops_per_point * opt.points / res->median_ns / 1e3;
   }
   if (!opt.no_check) {
-    if (spvgen_vk_buffer_download(ctx, s->out, 0, s->hout, s->out_bytes) != SPVGEN_OK) VKFAIL();
+    const uint64_t row = (uint64_t)p->desc.output_width * spvgen_component_type_size(p->desc.output_type);
+    if (s->hout_sampled) { /* the sampled rows, one download each */
+      for (uint64_t i = 0; i < s->npts; i++)
+        if (spvgen_vk_buffer_download(ctx, s->out, s->pts[i] * row, (char *)s->hout + i * row, row) != SPVGEN_OK)
+          VKFAIL();
+    } else if (spvgen_vk_buffer_download(ctx, s->out, 0, s->hout, s->out_bytes) != SPVGEN_OK) {
+      VKFAIL();
+    }
     double *ref, *err;
     if (!s->pts) {
       mlp_run_check_sampled(p, &s->data, s->hout, 1, res);
@@ -479,12 +508,53 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
       snprintf(msg, size, "out of host memory");
     } else {
       for (uint64_t i = 0; i < s->npts; i++)
-        check_point(p, s->hout, s->pts[i], ref + i * p->desc.output_width, err + i * p->desc.output_width, res);
+        check_point(p, s->hout, s->pts[i], s->hout_sampled ? i : s->pts[i], ref + i * p->desc.output_width,
+                    err + i * p->desc.output_width, res);
     }
   }
 done:
   free(dd);
   free(ns);
   spvgen_vk_pipeline_destroy(pipe);
+  return st;
+}
+
+spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *p, double *compile_ms, char *msg,
+                               size_t size) {
+  *compile_ms = 0;
+  spvgen_module *m = spvgen_module_create(NULL);
+  if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  spvgen_kernel_info info;
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_status st = spvgen_mlp_emit(m, p, &info);
+  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
+  if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
+  if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, &info, msg, size);
+  /* The optimal layout's offsets depend on the driver's matrix sizes only: any weights. */
+  uint8_t *zeros = NULL, *w = NULL;
+  uint64_t bytes = 0;
+  spvgen_spec_constant spec[SPVGEN_MLP_MAX_SPEC];
+  uint32_t nspec = 0;
+  if (st == SPVGEN_OK && p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    zeros = calloc(p->weight_bytes ? p->weight_bytes : 1, 1);
+    st = zeros ? sg_mlp_device_weights(ctx, p, zeros, &w, &bytes, spec, &nspec, msg, size)
+               : (snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY);
+  }
+  free(zeros);
+  free(w);
+  spvgen_vk_pipeline_options popt;
+  memset(&popt, 0, sizeof popt);
+  popt.spec_constants = spec;
+  popt.spec_constant_count = nspec;
+  spvgen_vk_pipeline *pipe = NULL;
+  double c0 = now_us();
+  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
+    st = SPVGEN_ERROR_VULKAN;
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  }
+  if (st == SPVGEN_OK) *compile_ms = (now_us() - c0) / 1e3;
+  spvgen_vk_pipeline_destroy(pipe);
+  spvgen_module_destroy(m);
   return st;
 }

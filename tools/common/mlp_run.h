@@ -40,6 +40,11 @@ typedef struct mlp_run_options {
                          (the first and the last included: large benchmark runs), every
                          output component of each */
   uint32_t warmup_limit_ms; /* the warm-up's time limit (warm_up_run_limit; 0: its default) */
+  uint64_t input_period; /* 0: every point drawn at random; else the points repeat with this
+                            period (the host draws and checks that many, the device buffer
+                            holds them over and over: large point counts without the host's
+                            cost; keep period * point bytes past the caches) */
+  uint32_t emit_ms;      /* how long emit + finish is repeated to time it (0: 20 ms) */
 } mlp_run_options;
 
 typedef struct mlp_run_result {
@@ -96,6 +101,14 @@ bool mlp_session_accepts(const mlp_session *s, const spvgen_mlp_config *plan);
 /* Emits (timed), compiles (timed), warms up, times and checks one plan. */
 spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp_run_result *res,
                               char *message, size_t message_size);
+
+/* Creates (and destroys) the pipeline of a plan on ctx exactly as mlp_session_run does
+ * (the same words, specialization constants and subgroup size), so that a later session's
+ * create finds it in the kernel cache: for compiling plans ahead on other threads, each
+ * with a context of its own (spvgen/vk.h, "Threads"). *compile_ms: the create's wall
+ * time. */
+spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan, double *compile_ms,
+                               char *message, size_t message_size);
 void mlp_session_close(mlp_session *s);
 
 /* The network of a resolved desc (plan.desc) as `spvgen mlp`'s flags ("--in 3 --out 1

@@ -70,6 +70,10 @@ static void mlp_usage(FILE *o, bool run) {
           "                         of a layer for them (no workgroup barrier between layers)\n"
           "  --bias-path fused|add  vec: the bias as MatrixMulAdd's operand (fused), or\n"
           "                         MatrixMul then a loaded cooperative vector added\n"
+          "  --vec-rows N           vec: a layer in pieces of N output rows (16..256, /16)\n"
+          "  --vec-stage            vec: activations through a shared-memory row per invocation\n"
+          "  --layer-loop           vec: the equal hidden layers as a run-time loop\n"
+          "  --compile-budget MS    the estimated driver compile the plan may choose (1000)\n"
           "training:\n"
           "  --train                the training kernels: the gradient kernel (forward +\n"
           "                         backward) and the optimizer kernel (loop variant;\n"
@@ -143,6 +147,8 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     if (bench && !strcmp(a, "--no-gpu")) { g->no_gpu = true; continue; }
     if (!strcmp(a, "--no-bias")) { g->desc.no_bias = true; continue; }
     if (!strcmp(a, "--mat-rows")) { g->desc.mat_rows = true; continue; }
+    if (!strcmp(a, "--vec-stage")) { g->desc.vec_stage = true; continue; }
+    if (!strcmp(a, "--layer-loop")) { g->desc.layer_loop = true; continue; }
     if (!strcmp(a, "--train")) { g->train = true; continue; }
     if (!run && !strcmp(a, "-S")) { g->disassemble = true; continue; }
     if (!run && !strcmp(a, "--json")) { g->json = true; continue; }
@@ -208,6 +214,10 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
     } else if (!strcmp(a, "--wg")) {
       if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+    } else if (!strcmp(a, "--vec-rows")) {
+      if (!parse_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
+    } else if (!strcmp(a, "--compile-budget")) {
+      if (!parse_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
     } else if (!strcmp(a, "--spec-id-base")) {
       if (!parse_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
     } else if (!strcmp(a, "--bias-path")) {
@@ -305,6 +315,7 @@ static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel 
   sg_json_u64(&j, "encoded_width", p->encoded_width);
   sg_json_u64(&j, "flops_per_point", p->flops_per_point);
   sg_json_u64(&j, "weight_bytes", p->weight_bytes);
+  sg_json_u64(&j, "compile_ms", p->compile_ms);
   sg_json_str(&j, "weight_layout", p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? "optimal" : "row-major");
   sg_json_array(&j, "layers", false);
   for (uint32_t l = 0; l < p->layer_count; l++) {

@@ -298,6 +298,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
          "pipeline ms", "", "GPU ms", "TFLOP/s");
   printf("|-----|-------|-------|-------|--------------------------------------|----------|-------------|-----------|----------|---------|\n");
   double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
+  spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
+  uint64_t ws_bytes = 0;
   uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
   double t_all = now_ms();
   for (int i = 0; i < n; i++) {
@@ -331,16 +333,27 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
     uint64_t ns = 0;
-    spvgen_vk_buffer *bufs[3] = {ba, bb, bd};
-    if (st == SPVGEN_OK && k.info.binding_count != 3) {
+    spvgen_vk_buffer *bufs[4] = {ba, bb, bd, NULL};
+    uint32_t nbufs = plan.desc.split_k > 1 ? 4 : 3;
+    if (st == SPVGEN_OK && k.info.binding_count != nbufs) {
       spvgen_kernel_free(&k);
       spvgen_vk_pipeline_destroy(p);
-      fprintf(stderr, "spvgen bench trace: %s:%d: the plan has %u bindings; the trace runner binds A, B and D\n",
-              path, calls[i].line, k.info.binding_count);
+      fprintf(stderr, "spvgen bench trace: %s:%d: the plan has %u bindings; the trace runner binds A, B, D and a "
+              "split-K workspace\n", path, calls[i].line, k.info.binding_count);
       goto done;
     }
+    if (st == SPVGEN_OK && launch.workspace_bytes > ws_bytes) {
+      /* split-K: one workspace for the trace, grown as a call needs and zeroed once when
+       * made (each dispatch leaves its counters at 0), as a framework would keep it */
+      if (ws) spvgen_vk_buffer_destroy(ws);
+      ws = NULL;
+      ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
+      st = spvgen_vk_buffer_create(ctx, ws_bytes, 0, &ws);
+      if (st == SPVGEN_OK) st = spvgen_vk_buffer_fill(ctx, ws, 0, ws_bytes, 0);
+    }
+    bufs[3] = ws;
     if (st == SPVGEN_OK)
-      st = spvgen_vk_dispatch(ctx, p, bufs, 3, launch.push_size ? &launch.push : NULL, launch.push_size,
+      st = spvgen_vk_dispatch(ctx, p, bufs, nbufs, launch.push_size ? &launch.push : NULL, launch.push_size,
                               launch.groups[0], launch.groups[1], launch.groups[2], &ns);
     double t3 = now_ms();
     if (st != SPVGEN_OK) {
