@@ -1,7 +1,7 @@
 /* lib/template/template.h — the kernel templates as the tools above the library see them
- * (the tuner, tools/common, bench/, the CLI, the tests): the MLP's device data and the
- * strict number parsers every command and benchmark shares. Internal to spvgen
- * (tests/scripts/check_includes.py lists who may include this). */
+ * (the tuner, tools/common, bench/, the CLI, the tests): the table of templates, the
+ * MLP's device data and the strict number parsers every command and benchmark shares.
+ * Internal to spvgen (tests/scripts/check_includes.py lists who may include this). */
 #ifndef SPVGEN_TEMPLATE_H
 #define SPVGEN_TEMPLATE_H
 
@@ -9,8 +9,57 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spvgen/caps.h"
+#include "spvgen/kernel.h"
 #include "spvgen/mlp.h"
+#include "spvgen/tune.h"
 #include "spvgen/vk.h"
+
+/* ---------------------------------------------------------------- the table ---- */
+/* Each template (GEMM, MLP, elementwise) fills one sg_template: its public functions
+ * behind one signature, so what sits above the templates is written once and never asks
+ * which template it has (the emit benchmark bench/emit_templates.c, the tuner's candidate
+ * list lib/tune/tune.c). Descs and plans travel as `const void *` of the template's own
+ * types (desc_size, plan_size bytes); only the template's operations look inside.
+ *
+ * A new template is a directory emitters/NAME/ (its emitter and public header) with
+ * NAME_template.c holding its entry, and one line in sg_templates[] (table.c):
+ * docs/architecture.md, "Adding a template", walks through it. */
+typedef struct sg_template {
+  const char *name;  /* "gemm": the tune key's first word, the benchmarks' row label */
+  size_t desc_size, plan_size;
+
+  /* ---- plan, plans, emit: the template's public functions ---- */
+  spvgen_status (*plan)(const void *desc, const spvgen_device_caps *caps, void *plan, char *msg, size_t size);
+  /* Every plan the device can run (max 0: *count gets how many). */
+  spvgen_status (*plans)(const void *desc, const spvgen_device_caps *caps, void *plans, uint32_t max,
+                         uint32_t *count, char *msg, size_t size);
+  spvgen_status (*emit)(spvgen_module *m, const void *plan, spvgen_kernel_info *info);
+  /* plan + emit + finish into a kernel the caller frees (spvgen_kernel_free). */
+  spvgen_status (*kernel)(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg, size_t size);
+
+  /* ---- describe ---- */
+  /* The plan in words ("khr f16,f16->f32 128x128x32 ..."). */
+  void (*plan_name)(const void *plan, char *buf, size_t size);
+  /* Example problems (for benchmarks and walkthroughs): writes up to max descs into
+   * descs (desc_size bytes each) and the caps preset each targets; returns how many. */
+  uint32_t (*examples)(void *descs, const char **presets, uint32_t max);
+  /* Tuning (NULL: the template is not tuned): the knobs of a plan, and whether plan is
+   * another candidate beside the default plan (not the same knobs, and a choice the tuner
+   * may make: the MLP's accumulation is the desc's, not a knob). */
+  void (*knobs)(const void *plan, spvgen_tune_knobs *knobs);
+  bool (*candidate)(const void *default_plan, const void *plan);
+} sg_template;
+
+/* Every template, NULL-terminated (table.c: one line each). */
+extern const sg_template *const sg_templates[];
+/* The template named name; NULL if none is. */
+const sg_template *sg_template_find(const char *name);
+
+/* The entries (each in emitters/NAME/NAME_template.c). */
+extern const sg_template sg_template_gemm;
+extern const sg_template sg_template_mlp;
+extern const sg_template sg_template_elementwise;
 
 /* --------------------------------------------------------- MLP device data ---- */
 /* The weight buffer of an MLP plan as the device reads it. With

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ref_gemm.h"
+#include "template.h"
 #include "tune_internal.h"
 
 /* ------------------------------------------------------------------- key ---- */
@@ -87,19 +88,6 @@ spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_de
 }
 
 /* ---------------------------------------------------------------- cached ---- */
-
-static void knobs_of(const spvgen_gemm_config *p, spvgen_tune_knobs *k) {
-  memset(k, 0, sizeof *k);
-  snprintf(k->variant, sizeof k->variant, "%s", spvgen_gemm_variant_name(p->variant));
-  k->tile_m = p->desc.tile_m;
-  k->tile_n = p->desc.tile_n;
-  k->tile_k = p->desc.tile_k;
-  k->workgroup_size = p->desc.workgroup_size;
-  k->subgroups = p->desc.subgroups;
-  k->stages = p->desc.stages;
-  k->unroll = p->desc.unroll;
-  k->split_k = p->desc.split_k > 1 ? p->desc.split_k : 0;
-}
 
 /* Sets d's zero knobs from k; false (why) when k conflicts with a knob d sets. */
 static bool apply_knobs(spvgen_gemm_desc *d, const spvgen_tune_knobs *k, char *why, size_t size) {
@@ -271,13 +259,6 @@ static void gemm_release(void *state, uint32_t i) {
 
 static const tune_ops gemm_ops = {"gemm", gemm_build, gemm_poison, gemm_check, gemm_release};
 
-static bool same_knobs(const spvgen_gemm_config *a, const spvgen_gemm_config *b) {
-  const spvgen_gemm_desc *x = &a->desc, *y = &b->desc;
-  return a->variant == b->variant && x->tile_m == y->tile_m && x->tile_n == y->tile_n && x->tile_k == y->tile_k &&
-         x->workgroup_size == y->workgroup_size && x->subgroups == y->subgroups && x->stages == y->stages &&
-         x->unroll == y->unroll && x->split_k == y->split_k;
-}
-
 /* Host operands, device buffers and the CPU reference of the checked elements. */
 static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, char *msg, size_t size) {
   const spvgen_gemm_desc *d = &s->d;
@@ -386,33 +367,10 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
                     "spvgen_tune_gemm: a run-time shape desc: tune a fixed shape of its class (m, n, k set, shapes "
                     "fixed); its knobs apply to the class"),
            SPVGEN_ERROR_INVALID_ARGUMENT;
-  uint32_t n = 0;
-  st = spvgen_gemm_plans(desc, caps, NULL, 0, &n, msg, size);
+  spvgen_gemm_config *plans = NULL;
+  st = tune_candidates(&sg_template_gemm, "spvgen_tune_gemm", desc, caps, &def, (void **)&plans, res, msg, size);
   if (st != SPVGEN_OK) return st;
-  spvgen_gemm_config *plans = malloc((size_t)(n + 1) * sizeof *plans);
-  if (!plans) return tune_msg(msg, size, "spvgen_tune_gemm: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  uint32_t got = 0;
-  st = spvgen_gemm_plans(desc, caps, plans + 1, n, &got, msg, size);
-  if (st != SPVGEN_OK) {
-    free(plans);
-    return st;
-  }
-  if (got > n) got = n;
-  if (msg && size) msg[0] = 0;
-  plans[0] = def;
-  uint32_t count = 1;
-  for (uint32_t i = 1; i <= got; i++)
-    if (!same_knobs(&plans[i], &def)) plans[count++] = plans[i];
-  res->offered = count;
-  if (count > SPVGEN_TUNE_MAX_CANDIDATES) count = SPVGEN_TUNE_MAX_CANDIDATES;
-  res->count = count;
-  res->default_index = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    spvgen_tune_candidate *c = &res->candidates[i];
-    snprintf(c->name, sizeof c->name, "%s", plans[i].name);
-    knobs_of(&plans[i], &c->knobs);
-    c->is_default = i == 0;
-  }
+  const uint32_t count = res->count;
   spvgen_tune_gemm_key(desc, caps, res->key, sizeof res->key, NULL, 0);
 
   gemm_state s;
@@ -427,19 +385,14 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
   gemm_teardown(&s);
   if (st == SPVGEN_OK) {
     res->plan = plans[res->best];
-    if (opt && opt->cache && res->key[0]) {
-      spvgen_tune_entry e;
-      memset(&e, 0, sizeof e);
-      snprintf(e.key, sizeof e.key, "%s", res->key);
-      e.knobs = res->candidates[res->best].knobs;
-      e.median_ns = res->best_ns;
-      e.compile_ms = res->candidates[res->best].compile_ms;
-      e.m = def.desc.m;
-      e.n = def.desc.n;
-      e.k = def.desc.k;
-      e.batch = def.desc.batch;
-      res->stored = spvgen_tune_cache_store(opt->cache, &e, msg, size) == SPVGEN_OK;
-    }
+    spvgen_tune_entry e;
+    memset(&e, 0, sizeof e);
+    e.m = def.desc.m;
+    e.n = def.desc.n;
+    e.k = def.desc.k;
+    e.batch = def.desc.batch;
+    e.compile_ms = res->candidates[res->best].compile_ms;
+    tune_store(opt, res, &e, msg, size);
   }
   free(plans);
   return st;

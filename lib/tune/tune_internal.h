@@ -59,7 +59,6 @@ void tune_msg(char *msg, size_t size, const char *fmt, ...)
 #endif
     ;
 
-#endif
 
 /* ------------------------------------------------------------------ tuner ---- */
 /* A template as the tuner sees it: candidates, emit + run one, check its output. The
@@ -94,3 +93,24 @@ double tune_now_seconds(void);
 /* The device part of a cache key, "VENDOR:DEVICE:DRIVER:NAME" with the name
  * percent-encoded, into out (size bytes: 256 is enough). */
 void tune_device_field(const spvgen_device_caps *caps, char *out, size_t size);
+
+/* ------------------------------------------------------ candidates, store ---- */
+struct sg_template;
+
+/* The candidates of desc for template t (lib/template/template.h): def (t's plan of desc)
+ * first, then every other plan of t->plans that t->candidate accepts, at most
+ * SPVGEN_TUNE_MAX_CANDIDATES; fills res's offered, count, default_index and each
+ * candidate's name, knobs and is_default. *plans (malloc'd, res->count plans of
+ * t->plan_size bytes) is the caller's. `who` names the caller in messages. */
+spvgen_status tune_candidates(const struct sg_template *t, const char *who, const void *desc,
+                              const spvgen_device_caps *caps, const void *def, void **plans,
+                              spvgen_tune_result *res, char *msg, size_t size);
+
+/* Stores the winner of res in opt->cache (when opt has one and res a key): *e (its
+ * problem fields, and compile_ms where the template records it, filled by the caller)
+ * gets the key, the best candidate's knobs and median; res->stored says whether it was
+ * stored. */
+void tune_store(const spvgen_tune_options *opt, spvgen_tune_result *res, spvgen_tune_entry *e, char *msg,
+                size_t size);
+
+#endif

@@ -63,7 +63,6 @@ static const char gemm_flags_help[] =
     "                         else vulkan13\n";
 
 /* Parses one unsigned number; false on junk or overflow. */
-static bool parse_u32(const char *s, uint32_t *out) { return sg_parse_u32(s, 0, UINT32_MAX, out); }
 
 /* A finite float (alpha, beta, a budget). */
 static bool parse_float(const char *s, float *out) {
@@ -152,7 +151,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   else if (!strcmp(name, "--warmup-ms")) u = &g->run.warmup_ms;
   else if (!strcmp(name, "--sample")) u = &g->run.sample;
   if (u) {
-    if (!parse_u32(v, u))
+    if (!spvgen_cli_u32(v, u))
       return spvgen_cli_usage_error(cmd, "%s: '%s' is not a number (an integer >= 0)", name, v);
     bool at_least_1 = !strcmp(name, "--m") || !strcmp(name, "--n") || !strcmp(name, "--k") ||
                       !strcmp(name, "--batch") || !strcmp(name, "--repeats") || !strcmp(name, "--gpu-repeats");
@@ -237,41 +236,6 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
     g->caps_name = v;
     return 1;
   }
-  return 0;
-}
-
-/* The caps the user named, or the first device's, or vulkan13. */
-static int resolve_caps(const char *cmd, const gemm_cli *g, spvgen_device_caps *caps) {
-  if (g->caps_name) {
-    if (spvgen_caps_preset(g->caps_name, caps) == SPVGEN_OK) return 0;
-    FILE *f = fopen(g->caps_name, "rb");
-    if (f) {
-      /* A caps file: what `spvgen devices --json` wrote on some machine. */
-      static char text[1 << 20];
-      size_t n = fread(text, 1, sizeof text, f);
-      bool too_big = n == sizeof text;
-      fclose(f);
-      char msg[256];
-      if (too_big) {
-        fprintf(stderr, "spvgen %s: --caps %s: over 1 MiB, not a caps file\n", cmd, g->caps_name);
-        return 1;
-      }
-      if (!spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
-        fprintf(stderr, "spvgen %s: --caps %s: %s\n", cmd, g->caps_name, msg);
-        return 1;
-      }
-      return 0;
-    }
-    fprintf(stderr, "spvgen %s: --caps: '%s' is neither a preset nor a readable caps file (", cmd, g->caps_name);
-    const char *const *names = spvgen_caps_preset_names();
-    for (int i = 0; names[i]; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
-    fprintf(stderr, ")\n");
-    return 2;
-  }
-  uint32_t count = 0;
-  char msg[256];
-  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) == SPVGEN_OK && count > 0) return 0;
-  spvgen_caps_preset("vulkan13", caps);
   return 0;
 }
 
@@ -482,7 +446,7 @@ static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
       else if (!strcmp(a, "--budget") && (!parse_float(v, &f) || !(f > 0)))
         return spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
       else if (!strcmp(a, "--budget")) g->tune.budget_seconds = f;
-      else if (!parse_u32(v, &g->tune.max_candidates) || !g->tune.max_candidates)
+      else if (!spvgen_cli_u32(v, &g->tune.max_candidates) || !g->tune.max_candidates)
         return spvgen_cli_usage_error(cmd, "--max-candidates: '%s' is not a number >= 1", v);
     } else {
       return spvgen_cli_usage_error(cmd, "unknown %s '%s'", a[0] == '-' ? "option" : "argument", a);
@@ -540,7 +504,7 @@ int spvgen_cmd_gemm(int argc, char **argv) {
   int r = parse_all(MODE_GEMM, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
-  if ((r = resolve_caps("gemm", &g, &caps))) return r;
+  if ((r = spvgen_cli_resolve_caps("gemm", g.caps_name, &caps))) return r;
   char msg[1024];
   spvgen_gemm_config plan;
   if (spvgen_gemm_plan(&g.desc, &caps, &plan, msg, sizeof msg) != SPVGEN_OK) {
@@ -711,7 +675,7 @@ static int bench_gemm(int argc, char **argv) {
   spvgen_vk_context *ctx = NULL;
   spvgen_device_caps caps;
   if (g.caps_name) {
-    if ((r = resolve_caps("bench gemm", &g, &caps))) return r;
+    if ((r = spvgen_cli_resolve_caps("bench gemm", g.caps_name, &caps))) return r;
     printf("caps     %s (preset; no GPU run)\n", g.caps_name);
   } else if (!g.no_gpu && spvgen_vk_create(NULL, &ctx, msg, sizeof msg) == SPVGEN_OK) {
     caps = *spvgen_vk_caps(ctx);

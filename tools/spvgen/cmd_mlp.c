@@ -101,7 +101,6 @@ static void mlp_usage(FILE *o, bool run) {
                 "  --json                 the plan and the weight layout as JSON\n");
 }
 
-static bool parse_u32(const char *s, uint32_t *out) { return sg_parse_u32(s, 0, UINT32_MAX, out); }
 
 /* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
  * right; empty: the defaults). */
@@ -118,7 +117,7 @@ static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
     memcpy(field, s, n);
     field[n] = 0;
     if (i < 4) {
-      if (!parse_u32(field, u[i]) || !*u[i]) return false;
+      if (!spvgen_cli_u32(field, u[i]) || !*u[i]) return false;
     } else {
       double scale;
       if (!sg_parse_number(field, 1.0, 1e6, &scale)) return false;
@@ -157,9 +156,9 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     uint32_t u = 0;
     if (!v) return spvgen_cli_usage_error(cmd, "%s needs a value", a);
     if (!strcmp(a, "--in")) {
-      if (!parse_u32(v, &g->desc.input_width)) return spvgen_cli_usage_error(cmd, "--in: '%s' is not a number", v);
+      if (!spvgen_cli_u32(v, &g->desc.input_width)) return spvgen_cli_usage_error(cmd, "--in: '%s' is not a number", v);
     } else if (!strcmp(a, "--out")) {
-      if (!parse_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
+      if (!spvgen_cli_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
     } else if (!strcmp(a, "--hidden")) {
       uint32_t wc[2], n = 0;
       if (strchr(v, 'x')) {
@@ -213,19 +212,19 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (!spvgen_mlp_variant_parse(v, &g->desc.variant))
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
     } else if (!strcmp(a, "--wg")) {
-      if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
     } else if (!strcmp(a, "--vec-rows")) {
-      if (!parse_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
     } else if (!strcmp(a, "--compile-budget")) {
-      if (!parse_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
     } else if (!strcmp(a, "--spec-id-base")) {
-      if (!parse_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
     } else if (!strcmp(a, "--bias-path")) {
       if (!strcmp(v, "fused")) g->desc.bias_path = SPVGEN_MLP_BIAS_FUSED;
       else if (!strcmp(v, "add")) g->desc.bias_path = SPVGEN_MLP_BIAS_ADD;
       else return spvgen_cli_usage_error(cmd, "--bias-path: '%s' is not fused or add", v);
     } else if (!strcmp(a, "--points-per-group")) {
-      if (!parse_u32(v, &g->desc.points_per_group))
+      if (!spvgen_cli_u32(v, &g->desc.points_per_group))
         return spvgen_cli_usage_error(cmd, "--points-per-group: '%s'", v);
     } else if (!strcmp(a, "--loss")) {
       if (!spvgen_mlp_loss_parse(v, &g->tdesc.loss))
@@ -234,7 +233,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (!spvgen_mlp_optimizer_parse(v, &g->tdesc.optimizer))
         return spvgen_cli_usage_error(cmd, "--optimizer: '%s' is not adam or sgd", v);
     } else if (run && !strcmp(a, "--steps")) {
-      if (!parse_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
+      if (!spvgen_cli_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
         return spvgen_cli_usage_error(cmd, "--steps: '%s' (1 to %u)", v, MLP_TRAIN_RUN_MAX_STEPS);
     } else if (run && !strcmp(a, "--lr")) {
       double lr;
@@ -260,7 +259,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
         return spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 2^64 - 1", v);
       g->run.points = points;
     } else if (run && (!strcmp(a, "--repeats") || !strcmp(a, "--warmup") || !strcmp(a, "--warmup-ms"))) {
-      if (!parse_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
+      if (!spvgen_cli_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
       if (!strcmp(a, "--repeats")) g->run.repeats = u;
       else if (!strcmp(a, "--warmup")) g->run.warmup = u;
       else g->run.warmup_ms = u;
@@ -278,28 +277,6 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
   g->tdesc.net = g->desc;
   g->trun.seed = g->run.seed;
   g->trun.points = g->run.points;
-  return 0;
-}
-
-static int resolve_caps(const mlp_cli *g, spvgen_device_caps *caps) {
-  if (g->caps_name) {
-    if (spvgen_caps_preset(g->caps_name, caps) == SPVGEN_OK) return 0;
-    FILE *f = fopen(g->caps_name, "rb");
-    if (!f) return spvgen_cli_usage_error("mlp", "--caps: '%s' is neither a preset nor a readable file", g->caps_name);
-    static char text[1 << 20];
-    size_t n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    char msg[256];
-    if (n == sizeof text || !spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
-      fprintf(stderr, "spvgen mlp: --caps %s: not a caps file\n", g->caps_name);
-      return 1;
-    }
-    return 0;
-  }
-  uint32_t count = 0;
-  char msg[256];
-  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) == SPVGEN_OK && count > 0) return 0;
-  spvgen_caps_preset("vulkan13", caps);
   return 0;
 }
 
@@ -432,7 +409,7 @@ int spvgen_cmd_mlp(int argc, char **argv) {
   int r = parse("mlp", P_EMIT, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
-  if ((r = resolve_caps(&g, &caps))) return r;
+  if ((r = spvgen_cli_resolve_caps("mlp", g.caps_name, &caps))) return r;
   if (g.train) return cmd_mlp_train(&g, &caps);
   char msg[1024];
   spvgen_mlp_config plan;
@@ -629,7 +606,7 @@ int spvgen_cmd_bench_mlp(int argc, char **argv) {
   spvgen_vk_context *ctx = NULL;
   spvgen_device_caps caps;
   if (g.caps_name || g.no_gpu) {
-    if (g.caps_name && (r = resolve_caps(&g, &caps))) return r;
+    if (g.caps_name && (r = spvgen_cli_resolve_caps("mlp", g.caps_name, &caps))) return r;
     if (!g.caps_name) spvgen_caps_preset("vulkan13", &caps);
     printf("caps     %s (no GPU run)\n", caps.name);
   } else if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) == SPVGEN_OK) {
@@ -812,7 +789,7 @@ int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *o
         rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       uint32_t u = 0;
-      if (!parse_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);
+      if (!spvgen_cli_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);
       else if (!strcmp(a, "--repeats")) out->repeats = u;
       else out->max_candidates = u;
     }

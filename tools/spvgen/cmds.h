@@ -70,6 +70,17 @@ int spvgen_cli_usage_error(const char *command, const char *fmt, ...)
  * command ends quietly with exit 0 rather than as a failure (docs/cli.md, "Output"). */
 bool spvgen_cli_reader_gone(FILE *f);
 
+/* The caps a command runs against (io.c): caps_name a preset or a caps file (what
+ * `spvgen devices --json` wrote), or with caps_name NULL the first device's, else
+ * vulkan13. Returns 0, or prints "spvgen CMD: --caps ...: why" (the caps parser's own
+ * message for a malformed file) and returns 1 (a bad file) or 2 (neither a preset nor a
+ * readable file: a usage error). */
+int spvgen_cli_resolve_caps(const char *cmd, const char *caps_name, spvgen_device_caps *caps);
+
+/* A flag's unsigned 32-bit value (sg_parse_u32 over the whole range): false when the
+ * text is not a number; the caller's usage error names the flag. */
+bool spvgen_cli_u32(const char *s, uint32_t *out);
+
 /* Reads a whole .spv file. Returns 0 and malloc'd words, or prints why and returns 1
  * (unreadable, size not a multiple of 4, empty). */
 int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count);
