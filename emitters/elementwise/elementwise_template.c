@@ -8,23 +8,7 @@
 #include "spvgen/elementwise.h"
 #include "template.h"
 
-static spvgen_status plan(const void *desc, const spvgen_device_caps *caps, void *out, char *msg, size_t size) {
-  return spvgen_elementwise_plan(desc, caps, out, msg, size);
-}
-
-static spvgen_status plans(const void *desc, const spvgen_device_caps *caps, void *out, uint32_t max,
-                           uint32_t *count, char *msg, size_t size) {
-  return spvgen_elementwise_plans(desc, caps, out, max, count, msg, size);
-}
-
-static spvgen_status emit(spvgen_module *m, const void *p, spvgen_kernel_info *info) {
-  return spvgen_elementwise_emit(m, p, info);
-}
-
-static spvgen_status kernel(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg,
-                            size_t size) {
-  return spvgen_elementwise(desc, caps, k, msg, size);
-}
+SG_TEMPLATE_API(elementwise)
 
 static void plan_name(const void *p_, char *buf, size_t size) {
   const spvgen_elementwise_config *p = p_;
@@ -61,10 +45,7 @@ const sg_template sg_template_elementwise = {
     .name = "elementwise",
     .desc_size = sizeof(spvgen_elementwise_desc),
     .plan_size = sizeof(spvgen_elementwise_config),
-    .plan = plan,
-    .plans = plans,
-    .emit = emit,
-    .kernel = kernel,
+    SG_TEMPLATE_API_FIELDS(elementwise),
     .plan_name = plan_name,
     .examples = examples,
 };

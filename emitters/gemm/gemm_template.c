@@ -6,23 +6,7 @@
 #include "spvgen/gemm.h"
 #include "template.h"
 
-static spvgen_status plan(const void *desc, const spvgen_device_caps *caps, void *out, char *msg, size_t size) {
-  return spvgen_gemm_plan(desc, caps, out, msg, size);
-}
-
-static spvgen_status plans(const void *desc, const spvgen_device_caps *caps, void *out, uint32_t max,
-                           uint32_t *count, char *msg, size_t size) {
-  return spvgen_gemm_plans(desc, caps, out, max, count, msg, size);
-}
-
-static spvgen_status emit(spvgen_module *m, const void *p, spvgen_kernel_info *info) {
-  return spvgen_gemm_emit(m, p, info);
-}
-
-static spvgen_status kernel(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg,
-                            size_t size) {
-  return spvgen_gemm(desc, caps, k, msg, size);
-}
+SG_TEMPLATE_API(gemm)
 
 static void plan_name(const void *p, char *buf, size_t size) {
   snprintf(buf, size, "%s", ((const spvgen_gemm_config *)p)->name);
@@ -85,10 +69,7 @@ const sg_template sg_template_gemm = {
     .name = "gemm",
     .desc_size = sizeof(spvgen_gemm_desc),
     .plan_size = sizeof(spvgen_gemm_config),
-    .plan = plan,
-    .plans = plans,
-    .emit = emit,
-    .kernel = kernel,
+    SG_TEMPLATE_API_FIELDS(gemm),
     .plan_name = plan_name,
     .examples = examples,
     .knobs = knobs,

@@ -6,23 +6,7 @@
 #include "spvgen/mlp.h"
 #include "template.h"
 
-static spvgen_status plan(const void *desc, const spvgen_device_caps *caps, void *out, char *msg, size_t size) {
-  return spvgen_mlp_plan(desc, caps, out, msg, size);
-}
-
-static spvgen_status plans(const void *desc, const spvgen_device_caps *caps, void *out, uint32_t max,
-                           uint32_t *count, char *msg, size_t size) {
-  return spvgen_mlp_plans(desc, caps, out, max, count, msg, size);
-}
-
-static spvgen_status emit(spvgen_module *m, const void *p, spvgen_kernel_info *info) {
-  return spvgen_mlp_emit(m, p, info);
-}
-
-static spvgen_status kernel(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg,
-                            size_t size) {
-  return spvgen_mlp(desc, caps, k, msg, size);
-}
+SG_TEMPLATE_API(mlp)
 
 static void plan_name(const void *p, char *buf, size_t size) {
   snprintf(buf, size, "%s", ((const spvgen_mlp_config *)p)->name);
@@ -82,10 +66,7 @@ const sg_template sg_template_mlp = {
     .name = "mlp",
     .desc_size = sizeof(spvgen_mlp_desc),
     .plan_size = sizeof(spvgen_mlp_config),
-    .plan = plan,
-    .plans = plans,
-    .emit = emit,
-    .kernel = kernel,
+    SG_TEMPLATE_API_FIELDS(mlp),
     .plan_name = plan_name,
     .examples = examples,
     .knobs = knobs,

@@ -51,6 +51,28 @@ typedef struct sg_template {
   bool (*candidate)(const void *default_plan, const void *plan);
 } sg_template;
 
+/* The four public functions of a template NAME (spvgen_NAME_plan, spvgen_NAME_plans,
+ * spvgen_NAME_emit, spvgen_NAME) behind the table's signatures: SG_TEMPLATE_API(NAME) in
+ * NAME_template.c defines them, SG_TEMPLATE_API_FIELDS(NAME) names them in the entry. */
+#define SG_TEMPLATE_API(NAME)                                                                                 \
+  static spvgen_status NAME##_plan_(const void *desc, const spvgen_device_caps *caps, void *plan, char *msg,  \
+                                    size_t size) {                                                            \
+    return spvgen_##NAME##_plan(desc, caps, plan, msg, size);                                                 \
+  }                                                                                                           \
+  static spvgen_status NAME##_plans_(const void *desc, const spvgen_device_caps *caps, void *plans,           \
+                                     uint32_t max, uint32_t *count, char *msg, size_t size) {                 \
+    return spvgen_##NAME##_plans(desc, caps, plans, max, count, msg, size);                                   \
+  }                                                                                                           \
+  static spvgen_status NAME##_emit_(spvgen_module *m, const void *plan, spvgen_kernel_info *info) {           \
+    return spvgen_##NAME##_emit(m, plan, info);                                                               \
+  }                                                                                                           \
+  static spvgen_status NAME##_kernel_(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k,     \
+                                      char *msg, size_t size) {                                               \
+    return spvgen_##NAME(desc, caps, k, msg, size);                                                           \
+  }
+#define SG_TEMPLATE_API_FIELDS(NAME) \
+  .plan = NAME##_plan_, .plans = NAME##_plans_, .emit = NAME##_emit_, .kernel = NAME##_kernel_
+
 /* Every template, NULL-terminated (table.c: one line each). */
 extern const sg_template *const sg_templates[];
 /* The template named name; NULL if none is. */

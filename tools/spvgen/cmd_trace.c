@@ -127,19 +127,6 @@ static bool input_supported(spvgen_component_type t) {
          t == SPVGEN_COMPONENT_S8 || t == SPVGEN_COMPONENT_U8;
 }
 
-static double host_get(const void *p, spvgen_component_type t, uint64_t i) {
-  switch (t) {
-  case SPVGEN_COMPONENT_F16: return sg_ref_f16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_BF16: return sg_ref_bf16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_F32: return ((const float *)p)[i];
-  case SPVGEN_COMPONENT_S8: return ((const int8_t *)p)[i];
-  case SPVGEN_COMPONENT_U8: return ((const uint8_t *)p)[i];
-  case SPVGEN_COMPONENT_S32: return ((const int32_t *)p)[i];
-  case SPVGEN_COMPONENT_U32: return ((const uint32_t *)p)[i];
-  default: return NAN;
-  }
-}
-
 static uint64_t rng_next(uint64_t *s) {
   *s ^= *s << 13;
   *s ^= *s >> 7;
@@ -380,8 +367,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       uint32_t r = (uint32_t)(rng_next(&cseed) % d->m), c = (uint32_t)(rng_next(&cseed) % d->n);
       double ref = 0, mag = 0;
       for (uint32_t kk = 0; kk < d->k; kk++) {
-        double t = host_get(ha, d->a_type, at(plan.desc.a_layout, lda, r, kk)) *
-                   host_get(hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
+        double t = sg_ref_get(ha, d->a_type, at(plan.desc.a_layout, lda, r, kk)) *
+                   sg_ref_get(hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
         ref += t, mag += fabs(t);
       }
       unsigned char got_bytes[8] = {0};
@@ -390,7 +377,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         bad++;
         continue;
       }
-      double got = host_get(got_bytes, d->out_type, 0);
+      double got = sg_ref_get(got_bytes, d->out_type, 0);
       /* accumulation error ~ sqrt(K) ulps of the accumulator, plus the output's rounding */
       double acc_eps = d->acc_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->acc_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
       double out_eps = d->out_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->out_type == SPVGEN_COMPONENT_BF16 ? 0x1p-7
