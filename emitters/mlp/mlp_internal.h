@@ -77,8 +77,6 @@ ek_buffer mlp_weights_buffer(spvgen_module *m, spvgen_mlp_function_info *info);
 void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
                                const mlp_variant_ops *ops, bool array_shape);
 
-/* The bindings and push constant every kernel has; *points: the loaded point count (an
- * id; valid inside the entry function only after mlp_load_points). */
 /* The SpecId of layer l's matrix offset (optimal weights). */
 static inline uint32_t mlp_spec_id(const spvgen_mlp_desc *d, uint32_t l) {
   return (d->spec_id_base ? d->spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;

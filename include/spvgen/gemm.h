@@ -129,8 +129,10 @@ SPVGEN_API_BEGIN
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
 
 typedef enum spvgen_gemm_variant {
-  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement (16-bit
-                                  inputs: coopmat2, KHR, SIMT; 8-bit: KHR, coopmat2, SIMT) */
+  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement, for
+                                  16- and 8-bit inputs alike: coopmat2, KHR, then SIMT only
+                                  where no cooperative variant can run; a plan over the
+                                  compile budget gives way to the next that fits */
   SPVGEN_GEMM_COOPMAT2 = 1,    /* workgroup-scope matrices with tensor addressing (NV) */
   SPVGEN_GEMM_COOPMAT_KHR = 2, /* subgroup-scope matrices, A/B staged in shared memory */
   SPVGEN_GEMM_SIMT = 3,        /* no cooperative features: shared-memory tiled loops */

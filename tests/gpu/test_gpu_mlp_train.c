@@ -145,7 +145,7 @@ static void test_mlp_train_mat_matches_cpu(void) {
 /* Three networks of the grid benchmark (bench/mlp_grid.c: 3-48x2-1 sigmoid, 32-64x4-16
  * relu, 16-128x3-3 silu) trained on every variant the device has (loop, mat, vec), two
  * steps on 8192 points, every gradient, optimizer value and loss checked as above. */
-static void test_mlp_train_grid_networks_every_variant_match_cpu(void) {
+static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
   static const uint32_t nets[3][4] = {{3, 48, 2, 1}, {32, 64, 4, 16}, {16, 128, 3, 3}};
@@ -290,7 +290,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_train_loop_matches_cpu),
       TEST_CASE(test_mlp_train_vec_matches_cpu),
       TEST_CASE(test_mlp_train_mat_matches_cpu),
-      TEST_CASE(test_mlp_train_grid_networks_every_variant_match_cpu),
+      TEST_CASE(test_mlp_train_grid_networks_every_variant_matches_cpu),
       TEST_CASE(test_mlp_train_hash_grid_matches_cpu),
       TEST_CASE(test_mlp_train_kernels_h100_validation),
   };
