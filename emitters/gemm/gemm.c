@@ -459,9 +459,8 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
   if (d.variant != SPVGEN_GEMM_AUTO) return plan_variant(caps, &d, d.variant, plan, msg, size);
   /* AUTO: the first variant of the preference order that can do it; the last one's
    * reason when none can (SIMT's, which names what even the fallback lacks). The order
-   * is measured on the H100 (bench/results/gemm-h100-2026-11-23.md, 4096^3 with a
-   * sustained warm-up): coopmat2 first for every input width (f16->f16 377 against 291
-   * TFLOP/s for KHR, f16->f32 322 against 295, s8 380 against 308 TOP/s). */
+   * is measured: coopmat2 first for every input width (docs/design-notes.md,
+   * "Measurements behind source comments"). */
   /* The compile budget reorders them: a variant whose plan is estimated over the budget
    * gives way to the next one that fits (when the desc leaves unroll and edge to the
    * plan); when none fits, the cheapest cooperative one to compile. */
