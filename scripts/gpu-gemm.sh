@@ -98,7 +98,7 @@ if [ "$call" = 1 ]; then
   : > "$work/results"
   if [ -x "$tests_bin" ]; then
     mapfile -t names < <("$tests_bin" --list | awk '
-      /every_plan|runtime_(branch|shift)|edge_(clamp|shift)_matches|coopmat2_matches/ { print 0, $0; next }
+      /every_plan|runtime_(branch|shift)|edge_(clamp|shift)_matches|coopmat2_matches|simt_splitk/ { print 0, $0; next }
       /coopmat2/ { print 1, $0; next }
       { print 2, $0 }' | sort -s -k1,1n | cut -d' ' -f2)
     run_one() { # name, seconds left

@@ -447,7 +447,8 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
     /* the steps the unrolled loop leaves (all of them at U 1), one at a time; none when
      * every K of the class is a multiple of U steps */
     if (U == 1 || !whole || !gemm_dim_multiple(d, 'k', U * BK)) {
-      uint32_t done = ek_mul_imm(m, outer, U);
+      /* where the unrolled loop is not emitted (U 1) none of the steps are done yet */
+      uint32_t done = U > 1 ? ek_mul_imm(m, outer, U) : ek_u32(m, 0);
       ek_for rl;
       uint32_t i = ek_for_begin(m, &rl, done, steps, ek_u32(m, 1), SpvLoopControlMaskNone);
       uint32_t cur = spvgen_load(m, x->tacc, accv);
