@@ -18,6 +18,11 @@ static void plan_name(const void *p_, char *buf, size_t size) {
            p->desc.local_size);
 }
 
+static const char *variant_name(const void *plan) {
+  (void)plan;
+  return "elementwise";
+}
+
 /* Each op in f32, and f16 where the device has it. */
 static uint32_t examples(void *descs, const char **presets, uint32_t max) {
   static const struct {
@@ -47,5 +52,6 @@ const sg_template sg_template_elementwise = {
     .plan_size = sizeof(spvgen_elementwise_config),
     SG_TEMPLATE_API_FIELDS(elementwise),
     .plan_name = plan_name,
+    .variant_name = variant_name,
     .examples = examples,
 };

@@ -12,6 +12,42 @@ static void plan_name(const void *p, char *buf, size_t size) {
   snprintf(buf, size, "%s", ((const spvgen_gemm_config *)p)->name);
 }
 
+static const char *variant_name(const void *plan) {
+  return spvgen_gemm_variant_name(((const spvgen_gemm_config *)plan)->variant);
+}
+
+/* The GEMM's members of `spvgen gemm --json`: the shape, tile, class and split-K. */
+static void describe(const void *plan, sg_json *j) {
+  const spvgen_gemm_config *p = plan;
+  sg_json_u64(j, "m", p->desc.m);
+  sg_json_u64(j, "n", p->desc.n);
+  sg_json_u64(j, "k", p->desc.k);
+  sg_json_u64(j, "batch", p->desc.batch);
+  sg_json_array(j, "tile", true);
+  sg_json_u64(j, NULL, p->desc.tile_m);
+  sg_json_u64(j, NULL, p->desc.tile_n);
+  sg_json_u64(j, NULL, p->desc.tile_k);
+  sg_json_end(j);
+  sg_json_u64(j, "shared_bytes", p->shared_bytes);
+  sg_json_str(j, "shapes", spvgen_gemm_shapes_name(p->desc.shapes));
+  sg_json_object(j, "class", true);
+  sg_json_u64(j, "m_multiple", p->desc.m_multiple);
+  sg_json_u64(j, "n_multiple", p->desc.n_multiple);
+  sg_json_u64(j, "k_multiple", p->desc.k_multiple);
+  sg_json_u64(j, "ld_multiple", p->desc.ld_multiple);
+  sg_json_end(j);
+  sg_json_u64(j, "compile_ms_estimate", p->compile_ms);
+  char key[24];
+  snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
+  sg_json_str(j, "class_key", key);
+  if (p->workspace_bytes) {
+    sg_json_u64(j, "split_k", p->desc.split_k);
+    sg_json_u64(j, "slice_k", p->slice_k);
+    sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
+    sg_json_u64(j, "workspace_counters_offset", p->workspace_counters * 4u);
+  }
+}
+
 /* Each variant on the preset it targets, on a tile-multiple and an odd shape. */
 static uint32_t examples(void *descs, const char **presets, uint32_t max) {
   static const struct {
@@ -71,6 +107,8 @@ const sg_template sg_template_gemm = {
     .plan_size = sizeof(spvgen_gemm_config),
     SG_TEMPLATE_API_FIELDS(gemm),
     .plan_name = plan_name,
+    .variant_name = variant_name,
+    .describe = describe,
     .examples = examples,
     .knobs = knobs,
     .candidate = candidate,

@@ -12,6 +12,37 @@ static void plan_name(const void *p, char *buf, size_t size) {
   snprintf(buf, size, "%s", ((const spvgen_mlp_config *)p)->name);
 }
 
+static const char *variant_name(const void *plan) {
+  return spvgen_mlp_variant_name(((const spvgen_mlp_config *)plan)->variant);
+}
+
+/* The MLP's members of `spvgen mlp --json`: types, sizes and the weight layout. */
+static void describe(const void *plan, sg_json *j) {
+  const spvgen_mlp_config *p = plan;
+  sg_json_u64(j, "points_per_workgroup", p->points_per_workgroup);
+  sg_json_str(j, "input_type", spvgen_component_type_name(p->desc.input_type));
+  sg_json_str(j, "output_type", spvgen_component_type_name(p->desc.output_type));
+  sg_json_u64(j, "encoded_width", p->encoded_width);
+  sg_json_u64(j, "flops_per_point", p->flops_per_point);
+  sg_json_u64(j, "weight_bytes", p->weight_bytes);
+  sg_json_u64(j, "compile_ms", p->compile_ms);
+  sg_json_str(j, "weight_layout", p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? "optimal" : "row-major");
+  sg_json_array(j, "layers", false);
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    sg_json_object(j, NULL, true);
+    sg_json_u64(j, "inputs", L->inputs);
+    sg_json_u64(j, "outputs", L->outputs);
+    sg_json_u64(j, "row_stride", L->row_stride);
+    sg_json_u64(j, "matrix_offset", L->matrix_offset);
+    sg_json_u64(j, "bias_offset", L->bias_offset);
+    sg_json_str(j, "activation", spvgen_mlp_activation_name(L->activation));
+    sg_json_end(j);
+  }
+  sg_json_end(j);
+  sg_json_u64(j, "shared_bytes", p->shared_bytes);
+}
+
 /* Each variant on the preset it targets, on the two networks of the MLP issue and an odd
  * one with an encoding. */
 static uint32_t examples(void *descs, const char **presets, uint32_t max) {
@@ -68,6 +99,8 @@ const sg_template sg_template_mlp = {
     .plan_size = sizeof(spvgen_mlp_config),
     SG_TEMPLATE_API_FIELDS(mlp),
     .plan_name = plan_name,
+    .variant_name = variant_name,
+    .describe = describe,
     .examples = examples,
     .knobs = knobs,
     .candidate = candidate,

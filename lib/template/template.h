@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "json_out.h"
 #include "spvgen/caps.h"
 #include "spvgen/kernel.h"
 #include "spvgen/mlp.h"
@@ -39,8 +40,12 @@ typedef struct sg_template {
   spvgen_status (*kernel)(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg, size_t size);
 
   /* ---- describe ---- */
-  /* The plan in words ("khr f16,f16->f32 128x128x32 ..."). */
+  /* The plan in words ("khr f16,f16->f32 128x128x32 ..."), and its variant's name. */
   void (*plan_name)(const void *plan, char *buf, size_t size);
+  const char *(*variant_name)(const void *plan);
+  /* The plan's own members of the kernel metadata JSON, after the ones every template has
+   * (sg_template_json writes both; NULL: none). */
+  void (*describe)(const void *plan, sg_json *j);
   /* Example problems (for benchmarks and walkthroughs): writes up to max descs into
    * descs (desc_size bytes each) and the caps preset each targets; returns how many. */
   uint32_t (*examples)(void *descs, const char **presets, uint32_t max);
@@ -77,6 +82,10 @@ typedef struct sg_template {
 extern const sg_template *const sg_templates[];
 /* The template named name; NULL if none is. */
 const sg_template *sg_template_find(const char *name);
+
+/* The kernel metadata of `spvgen NAME --json`: one object, sg_json_kernel's members then
+ * the template's describe (table.c). */
+void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_kernel *k);
 
 /* The entries (each in emitters/NAME/NAME_template.c). */
 extern const sg_template sg_template_gemm;

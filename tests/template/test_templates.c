@@ -1,8 +1,10 @@
 /* tests/template/test_templates.c — the table of templates (lib/template/template.h):
  * every entry complete, found by name, and each of its examples planned, emitted through
  * the table (a valid module, the same words as the template's own one-shot call), its
- * plans listed with the default among them, and the tuner's candidate rule refusing the
- * default itself. */
+ * plans listed with the default among them, the kernel metadata JSON through the table,
+ * and the tuner's candidate rule refusing the default itself. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,7 @@ static void test_table_complete(void) {
   for (; sg_templates[n]; n++) {
     const sg_template *t = sg_templates[n];
     CHECK_MSG(t->name && t->desc_size && t->plan_size && t->plan && t->plans && t->emit && t->kernel &&
-                  t->plan_name && t->examples,
+                  t->plan_name && t->variant_name && t->examples,
               "template %zu (%s) lacks an operation", n, t->name ? t->name : "?");
     CHECK_MSG(!t->knobs == !t->candidate, "%s: knobs and candidate come together", t->name);
     CHECK(sg_template_find(t->name) == t);
@@ -52,6 +54,21 @@ static void check_example(const sg_template *t, const void *desc, const char *pr
     CHECK_EQ_U64(k.word_count, count);
     CHECK_MSG(k.word_count == count && !memcmp(k.words, words, count * 4), "%s (%s): table and one-shot differ",
               t->name, name);
+    /* The metadata JSON: the common members, then the template's own. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f != NULL);
+    if (f) {
+      sg_template_json(t, f, plan, &k);
+      fclose(f);
+      char want[64];
+      snprintf(want, sizeof want, "\"template\": \"%s\"", t->name);
+      CHECK_MSG(text && text[0] == '{' && strstr(text, want) && strstr(text, "\"hash_algorithm\"") &&
+                    len > 2 && text[len - 2] == '}' && text[len - 1] == '\n',
+                "%s: metadata JSON:\n%s", t->name, text ? text : "(none)");
+      free(text);
+    }
   }
   if (st == SPVGEN_OK) spvgen_kernel_free(&k);
   spvgen_module_destroy(m);

@@ -239,44 +239,6 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   return 0;
 }
 
-/* The metadata every template prints (json_out.h), then the GEMM's own members. */
-static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel *k) {
-  sg_json j;
-  sg_json_start(&j, o);
-  sg_json_object(&j, NULL, false);
-  sg_json_kernel(&j, "gemm", spvgen_gemm_variant_name(p->variant), p->name, k->words, k->word_count,
-                 &k->info);
-  sg_json_u64(&j, "m", p->desc.m);
-  sg_json_u64(&j, "n", p->desc.n);
-  sg_json_u64(&j, "k", p->desc.k);
-  sg_json_u64(&j, "batch", p->desc.batch);
-  sg_json_array(&j, "tile", true);
-  sg_json_u64(&j, NULL, p->desc.tile_m);
-  sg_json_u64(&j, NULL, p->desc.tile_n);
-  sg_json_u64(&j, NULL, p->desc.tile_k);
-  sg_json_end(&j);
-  sg_json_u64(&j, "shared_bytes", p->shared_bytes);
-  sg_json_str(&j, "shapes", spvgen_gemm_shapes_name(p->desc.shapes));
-  sg_json_object(&j, "class", true);
-  sg_json_u64(&j, "m_multiple", p->desc.m_multiple);
-  sg_json_u64(&j, "n_multiple", p->desc.n_multiple);
-  sg_json_u64(&j, "k_multiple", p->desc.k_multiple);
-  sg_json_u64(&j, "ld_multiple", p->desc.ld_multiple);
-  sg_json_end(&j);
-  sg_json_u64(&j, "compile_ms_estimate", p->compile_ms);
-  char key[24];
-  snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
-  sg_json_str(&j, "class_key", key);
-  if (p->workspace_bytes) {
-    sg_json_u64(&j, "split_k", p->desc.split_k);
-    sg_json_u64(&j, "slice_k", p->slice_k);
-    sg_json_u64(&j, "workspace_bytes", p->workspace_bytes);
-    sg_json_u64(&j, "workspace_counters_offset", p->workspace_counters * 4u);
-  }
-  sg_json_end(&j);
-  sg_json_finish(&j);
-}
-
 /* A C header holding the words: static const uint32_t NAME[], NAME_word_count and
  * NAME_size (bytes) as macros (no unused-variable warnings where only the array is
  * used). */
@@ -536,7 +498,7 @@ int spvgen_cmd_gemm(int argc, char **argv) {
       if (!f) {
         rc = 1;
       } else {
-        if (g.json) print_json(f, &plan, &k);
+        if (g.json) sg_template_json(&sg_template_gemm, f, &plan, &k);
         else if (g.c_header) print_c_header(f, g.c_header, &plan, &k, argc, argv);
         else fputs(dis, f);
         rc = close_output(f, g.output);

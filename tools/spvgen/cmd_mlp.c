@@ -281,37 +281,6 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
 }
 
 /* The metadata every template prints (json_out.h), then the MLP's own members. */
-static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel *k) {
-  sg_json j;
-  sg_json_start(&j, o);
-  sg_json_object(&j, NULL, false);
-  sg_json_kernel(&j, "mlp", spvgen_mlp_variant_name(p->variant), p->name, k->words, k->word_count, &k->info);
-  sg_json_u64(&j, "points_per_workgroup", p->points_per_workgroup);
-  sg_json_str(&j, "input_type", spvgen_component_type_name(p->desc.input_type));
-  sg_json_str(&j, "output_type", spvgen_component_type_name(p->desc.output_type));
-  sg_json_u64(&j, "encoded_width", p->encoded_width);
-  sg_json_u64(&j, "flops_per_point", p->flops_per_point);
-  sg_json_u64(&j, "weight_bytes", p->weight_bytes);
-  sg_json_u64(&j, "compile_ms", p->compile_ms);
-  sg_json_str(&j, "weight_layout", p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? "optimal" : "row-major");
-  sg_json_array(&j, "layers", false);
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    const spvgen_mlp_layer *L = &p->layers[l];
-    sg_json_object(&j, NULL, true);
-    sg_json_u64(&j, "inputs", L->inputs);
-    sg_json_u64(&j, "outputs", L->outputs);
-    sg_json_u64(&j, "row_stride", L->row_stride);
-    sg_json_u64(&j, "matrix_offset", L->matrix_offset);
-    sg_json_u64(&j, "bias_offset", L->bias_offset);
-    sg_json_str(&j, "activation", spvgen_mlp_activation_name(L->activation));
-    sg_json_end(&j);
-  }
-  sg_json_end(&j);
-  sg_json_u64(&j, "shared_bytes", p->shared_bytes);
-  sg_json_end(&j);
-  sg_json_finish(&j);
-}
-
 static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel *k, const char *title) {
   bool text = g->json || g->disassemble;
   FILE *f = strcmp(path, "-") ? fopen(path, text ? "w" : "wb") : stdout;
@@ -435,7 +404,7 @@ int spvgen_cmd_mlp(int argc, char **argv) {
     return 1;
   }
   if (g.json) {
-    print_json(f, &plan, &k);
+    sg_template_json(&sg_template_mlp, f, &plan, &k);
   } else if (g.disassemble) {
     char *dis = NULL;
     char dmsg[1024];
