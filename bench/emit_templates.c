@@ -12,21 +12,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "template.h"
 
 #define RUNS 7
 #define MAX_EXAMPLES 16
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* The warm and one-shot medians of one desc; false (message printed) on failure. */
 static bool measure(const sg_template *t, spvgen_module *m, const void *desc, const spvgen_device_caps *caps, int n,
@@ -34,7 +24,7 @@ static bool measure(const sg_template *t, spvgen_module *m, const void *desc, co
   double warm[RUNS], cold[RUNS];
   char msg[512];
   for (int run = 0; run < RUNS; run++) {
-    double t0 = now_us();
+    double t0 = sg_now_us();
     for (int i = 0; i < n; i++) {
       spvgen_module_reset(m, NULL);
       const uint32_t *w;
@@ -44,8 +34,8 @@ static bool measure(const sg_template *t, spvgen_module *m, const void *desc, co
         return false;
       }
     }
-    warm[run] = (now_us() - t0) / n;
-    t0 = now_us();
+    warm[run] = (sg_now_us() - t0) / n;
+    t0 = sg_now_us();
     for (int i = 0; i < n / 4 + 1; i++) {
       spvgen_kernel k;
       if (t->kernel(desc, caps, &k, msg, sizeof msg) != SPVGEN_OK) {
@@ -54,10 +44,10 @@ static bool measure(const sg_template *t, spvgen_module *m, const void *desc, co
       }
       spvgen_kernel_free(&k);
     }
-    cold[run] = (now_us() - t0) / (n / 4 + 1);
+    cold[run] = (sg_now_us() - t0) / (n / 4 + 1);
   }
-  qsort(warm, RUNS, sizeof warm[0], cmp_double);
-  qsort(cold, RUNS, sizeof cold[0], cmp_double);
+  qsort(warm, RUNS, sizeof warm[0], sg_cmp_double);
+  qsort(cold, RUNS, sizeof cold[0], sg_cmp_double);
   *warm_us = warm[RUNS / 2];
   *cold_us = cold[RUNS / 2];
   return true;

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "mlp_train_run.h"
 
+#include "clock.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +18,6 @@
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));      \
     goto done;                                            \
   } while (0)
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
                                spvgen_mlp_train_kernel which, spvgen_vk_pipeline **pipe,
@@ -198,10 +195,10 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     if (st != SPVGEN_OK) VKFAIL();
     uint64_t *g2 = tns + 2 * opt.steps; /* scratch: the gradient times, then the optimizer's */
     for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k];
-    qsort(g2, opt.steps, 8, cmp_u64);
+    qsort(g2, opt.steps, 8, sg_cmp_u64);
     res->grad_ns = (double)g2[opt.steps / 2];
     for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k + 1];
-    qsort(g2, opt.steps, 8, cmp_u64);
+    qsort(g2, opt.steps, 8, sg_cmp_u64);
     res->opt_ns = (double)g2[opt.steps / 2];
     if (spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
     for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)

@@ -17,6 +17,7 @@
 
 #include "caps_json.h"
 #include "json_out.h"
+#include "clock.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "spvgen/check.h"
@@ -574,17 +575,6 @@ static int run_gemm(int argc, char **argv) {
   return rc;
 }
 
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The emission benchmark: plan + emit + finish into one module reset between runs, the
  * way a framework that JITs kernels would call it. */
 static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
@@ -606,7 +596,7 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
   int rc = 0;
   const uint32_t warmup = 3;
   for (uint32_t i = 0; i < warmup + g->emit_repeats && !rc; i++) {
-    double t0 = now_us();
+    double t0 = sg_now_us();
     spvgen_module_reset(m, NULL);
     spvgen_gemm_config p;
     const uint32_t *words;
@@ -615,10 +605,10 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
       fprintf(stderr, "spvgen bench gemm: %s\n", spvgen_module_error(m)[0] ? spvgen_module_error(m) : msg);
       rc = 1;
     }
-    if (i >= warmup) t[i - warmup] = now_us() - t0;
+    if (i >= warmup) t[i - warmup] = sg_now_us() - t0;
   }
   if (!rc) {
-    qsort(t, g->emit_repeats, sizeof *t, cmp_double);
+    qsort(t, g->emit_repeats, sizeof *t, sg_cmp_double);
     printf("plan     %s\n", plan.name);
     printf("emit     %.1f us per module (median of %u; min %.1f, max %.1f), %zu words, %.0f MB/s\n",
            t[g->emit_repeats / 2], g->emit_repeats, t[0], t[g->emit_repeats - 1], count,

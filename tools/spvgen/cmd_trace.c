@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "ref_convert.h"
@@ -32,12 +33,6 @@ typedef struct trace_call {
   spvgen_gemm_desc desc;
   int line;
 } trace_call;
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
@@ -227,9 +222,9 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   char msg[2048];
   spvgen_vk_desc vd = {.device_name = device, .cache_dir = cold ? tmp_dir : cache_dir};
   spvgen_vk_context *ctx = NULL;
-  double t_open = now_ms();
+  double t_open = sg_now_ms();
   spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  t_open = now_ms() - t_open;
+  t_open = sg_now_ms() - t_open;
   if (st != SPVGEN_OK) {
     fprintf(stderr, "spvgen bench trace: %s\n", msg);
     free(calls);
@@ -288,14 +283,14 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
   uint64_t ws_bytes = 0;
   uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
-  double t_all = now_ms();
+  double t_all = sg_now_ms();
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc *d = &calls[i].desc;
     spvgen_gemm_config plan;
     spvgen_gemm_launch launch;
     spvgen_kernel k = {0};
     spvgen_vk_pipeline *p = NULL;
-    double t0 = now_ms();
+    double t0 = sg_now_ms();
     /* run-time: the class of the call's shape, with M free (a prompt length is anything),
      * so every call with this weight shape and types has the same kernel */
     spvgen_gemm_desc want = *d;
@@ -312,11 +307,11 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       spvgen_kernel_free(&k);
       goto done;
     }
-    double t1 = now_ms();
+    double t1 = sg_now_ms();
     spvgen_vk_kernel_cache_stats before, after;
     spvgen_vk_kernel_cache_stats_get(ctx, &before);
     st = spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &p);
-    double t2 = now_ms();
+    double t2 = sg_now_ms();
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
     uint64_t ns = 0;
@@ -342,7 +337,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     if (st == SPVGEN_OK)
       st = spvgen_vk_dispatch(ctx, p, bufs, nbufs, launch.push_size ? &launch.push : NULL, launch.push_size,
                               launch.groups[0], launch.groups[1], launch.groups[2], &ns);
-    double t3 = now_ms();
+    double t3 = sg_now_ms();
     if (st != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, spvgen_vk_error(ctx));
       spvgen_kernel_free(&k);
@@ -355,7 +350,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     else reused++;
     gpu_ms += ns / 1e6;
     /* The check (not in the wall time): a sample of D against the CPU in float64. */
-    double tc = now_ms();
+    double tc = sg_now_ms();
     uint64_t bad = 0;
     uint32_t osize = spvgen_component_type_size(d->out_type);
     /* tight leading dimensions, as the run-time launch and the fixed plan both use */
@@ -385,7 +380,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       double tol = (acc_eps * sqrt((double)d->k) * 4 + 1e-30) * mag + out_eps * fabs(ref) + 1e-6;
       if (!(fabs(got - ref) <= tol)) bad++;
     }
-    check_ms += now_ms() - tc;
+    check_ms += sg_now_ms() - tc;
     bad_total += bad;
     checked_total += sample;
     double tflops = ns ? 2.0 * d->m * d->n * d->k / ns / 1e3 : 0;
@@ -396,11 +391,11 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     spvgen_vk_pipeline_destroy(p); /* the compiled pipeline stays in the kernel cache */
     spvgen_kernel_free(&k);
   }
-  double loop_ms = now_ms() - t_all;
+  double loop_ms = sg_now_ms() - t_all;
   /* The disk cache written now (as at exit), timed: part of what a process pays. */
-  double t_save = now_ms();
+  double t_save = sg_now_ms();
   spvgen_vk_kernel_cache_save(ctx);
-  t_save = now_ms() - t_save;
+  t_save = sg_now_ms() - t_save;
   printf("\npipelines created: %llu (cache hits %llu)\n", (unsigned long long)compiled, (unsigned long long)reused);
   printf("total compile ms:  %.1f\n", compile_ms);
   printf("total GPU ms:      %.3f\n", gpu_ms);
