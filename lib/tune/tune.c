@@ -293,3 +293,24 @@ void tune_store(const spvgen_tune_options *opt, spvgen_tune_result *res, spvgen_
   e->median_ns = res->best_ns;
   res->stored = spvgen_tune_cache_store(opt->cache, e, msg, size) == SPVGEN_OK;
 }
+
+spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const sg_template *t, const void *plan,
+                            const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
+                            size_t size) {
+  spvgen_module_reset(mod, NULL);
+  spvgen_kernel_info info;
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_status st = t->emit(mod, plan, &info);
+  if (st == SPVGEN_OK) st = spvgen_module_finish(mod, &words, &count);
+  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(mod)), st;
+  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
+  spvgen_vk_pipeline_options popt;
+  memset(&popt, 0, sizeof popt);
+  popt.spec_constants = spec;
+  popt.spec_constant_count = nspec;
+  if ((st = spvgen_vk_pipeline_create(ctx, words, count, &info, nspec ? &popt : NULL, pipe)) != SPVGEN_OK)
+    return tune_msg(msg, size, "%s", spvgen_vk_error(ctx)), st;
+  return SPVGEN_OK;
+}
+

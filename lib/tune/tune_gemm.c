@@ -178,16 +178,8 @@ static uint64_t d_offset(const spvgen_gemm_desc *d, uint64_t lin, uint64_t *bz, 
 static spvgen_status gemm_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
   gemm_state *s = state;
   const spvgen_gemm_config *p = &s->plans[i];
-  spvgen_module_reset(s->mod, NULL);
-  spvgen_kernel_info info;
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  spvgen_status st = spvgen_gemm_emit(s->mod, p, &info);
-  if (st == SPVGEN_OK) st = spvgen_module_finish(s->mod, &words, &count);
-  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(s->mod)), st;
-  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
-  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, NULL, &s->pipe)) != SPVGEN_OK)
-    return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
+  spvgen_status st = tune_pipeline(s->ctx, s->mod, &sg_template_gemm, p, NULL, 0, &s->pipe, msg, size);
+  if (st != SPVGEN_OK) return st;
   dd->pipeline = s->pipe;
   dd->buffers = s->bufs;
   dd->buffer_count = s->nbuf + (p->workspace_bytes ? 1u : 0u); /* the workspace last */

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 
 #include "spvgen/tune.h"
+#include "spvgen/vk.h"
 
 /* The file format (docs/tune.md):
  *   line 1     "spvgen-tune-cache 1"
@@ -105,6 +106,12 @@ struct sg_template;
 spvgen_status tune_candidates(const struct sg_template *t, const char *who, const void *desc,
                               const spvgen_device_caps *caps, const void *def, void **plans,
                               spvgen_tune_result *res, char *msg, size_t size);
+
+/* Candidate plan's pipeline: emits plan (template t) into mod (reset first), reflects the
+ * words and creates *pipe with the specialization constants spec[0 .. nspec-1]. */
+spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const struct sg_template *t, const void *plan,
+                            const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
+                            size_t size);
 
 /* Stores the winner of res in opt->cache (when opt has one and res a key): *e (its
  * problem fields, and compile_ms where the template records it, filled by the caller)

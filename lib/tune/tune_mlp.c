@@ -198,20 +198,8 @@ static spvgen_status mlp_build(void *state, uint32_t i, spvgen_vk_dispatch_desc 
     return tune_msg(msg, size, "%u points need %u workgroups; the device allows %u", s->points, groups[0],
                     caps->max_workgroup_count[0]),
            SPVGEN_ERROR_UNSUPPORTED;
-  spvgen_module_reset(s->mod, NULL);
-  spvgen_kernel_info info;
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  spvgen_status st = spvgen_mlp_emit(s->mod, p, &info);
-  if (st == SPVGEN_OK) st = spvgen_module_finish(s->mod, &words, &count);
-  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(s->mod)), st;
-  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
-  spvgen_vk_pipeline_options popt;
-  memset(&popt, 0, sizeof popt);
-  popt.spec_constants = s->spec;
-  popt.spec_constant_count = s->nspec;
-  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, &popt, &s->pipe)) != SPVGEN_OK)
-    return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
+  spvgen_status st = tune_pipeline(s->ctx, s->mod, &sg_template_mlp, p, s->spec, s->nspec, &s->pipe, msg, size);
+  if (st != SPVGEN_OK) return st;
   dd->pipeline = s->pipe;
   dd->buffers = s->bufs;
   dd->buffer_count = s->nbuf;
