@@ -39,6 +39,13 @@
  *   spvgen_vk_buffer_fill with 0). The kernel leaves them at 0 again, so the same
  *   workspace serves any number of later dispatches (one dispatch at a time per
  *   workspace); the partial planes need no initialization.
+ *   RUNTIME plans: the counters follow the partials, so their word offset
+ *   (launch.workspace_counters) moves with the shape. A workspace shared by shapes keeps
+ *   a high-water mark of the partial words dispatches wrote (the largest
+ *   workspace_counters so far); where a dispatch's counters start below it, zero
+ *   [workspace_counters * 4, workspace_bytes) first (vkCmdFillBuffer and a transfer to
+ *   compute barrier, or spvgen_vk_buffer_fill): those words may hold an earlier shape's
+ *   partials. (spvgen bench trace does exactly this.)
  * Shapes (desc.shapes): FIXED kernels hold M, N, K, batch, leading dimensions, batch
  * strides, alpha and beta as module constants (a module per shape) and take no push
  * constants; dispatch plan.groups[0] x groups[1] x groups[2] workgroups (also in the

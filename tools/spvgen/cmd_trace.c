@@ -282,6 +282,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
   spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
   uint64_t ws_bytes = 0;
+  uint64_t ws_dirty = 0; /* split-K: words below this may hold partials (above: zero) */
   uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
   double t_all = sg_now_ms();
   for (int i = 0; i < n; i++) {
@@ -332,6 +333,16 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
       st = spvgen_vk_buffer_create(ctx, ws_bytes, 0, &ws);
       if (st == SPVGEN_OK) st = spvgen_vk_buffer_fill(ctx, ws, 0, ws_bytes, 0);
+      ws_dirty = 0; /* all of it zeroed */
+    }
+    if (st == SPVGEN_OK && launch.workspace_bytes) {
+      /* A run-time plan's counters follow the partials, so they move with the shape; where
+       * they fall below the partials an earlier call wrote, those words may hold partials:
+       * zeroed first (spvgen/gemm.h, "Split-K"). Timed with the call, as a framework pays it. */
+      if (launch.workspace_counters < ws_dirty)
+        st = spvgen_vk_buffer_fill(ctx, ws, launch.workspace_counters * 4u,
+                                   launch.workspace_bytes - launch.workspace_counters * 4u, 0);
+      if (launch.workspace_counters > ws_dirty) ws_dirty = launch.workspace_counters;
     }
     bufs[3] = ws;
     if (st == SPVGEN_OK)
