@@ -118,13 +118,10 @@ static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gem
 }
 
 /* The measured best tiling per input width and accumulator gets a bonus over the cost
- * model's shape efficiency. H100, 4096^3, 400 ms warm-up, every tiling with unroll 1 and
- * 4 (bench/results/raw/gemm-h100-2026-11-23b-tilings.txt): 16-bit inputs, f16
- * accumulators: 256x256x32 377 TFLOP/s against 327 for 128x256x64; f32 accumulators:
- * 128x256x32 322 against 312 (256x256 needs more registers than there are); 8-bit
- * inputs: 256x128x64 380 TOP/s against 311 for 128x256x64 and 170 for 128x256x128.
- * (Tilings with K 16, as vk_cooperative_matrix_perf uses for f32 accumulators, measured
- * 114-211: too little work per tensor load on this driver.) */
+ * model's shape efficiency: 16-bit inputs with f16 accumulators 256x256x32, with f32
+ * accumulators 128x256x32 (256x256 needs more registers than there are), 8-bit inputs
+ * 256x128x64; tilings with K 16 do too little work per tensor load. The figures:
+ * docs/design-notes.md, "Measurements behind source comments". */
 static float tile_bonus(const spvgen_gemm_desc *d, const cm2_tile *base) {
   if (is_8bit(d->a_type)) return base->m == 256 && base->n == 128 && base->k == 32 ? 1.25f : 1.0f;
   if (spvgen_component_type_size(d->acc_type) == 2)
@@ -179,9 +176,8 @@ static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t u
 }
 
 /* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more:
- * there the unrolled loads outgrow the registers (H100: 128x256x128 s8 170 TOP/s at
- * unroll 4 against 285 at 1; 8192x256x4096 s8 128x128x128 0.206 ms at 4 against 0.081 ms
- * at 2, bench/results/raw/tune-h100-2026-11-23.txt). */
+ * there the unrolled loads outgrow the registers (measured: docs/design-notes.md,
+ * "Measurements behind source comments"). */
 static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
   uint32_t steps = d->k / tk;
   uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;
@@ -393,11 +389,10 @@ static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t
  * enough of it is in flight. So the tile covers all of M (32, 64 or 128 rows), is 64 columns
  * wide with 128 bytes of K per step (full cache lines of each B row for N x K weights), and
  * 256 invocations share it; then (split_k left to the plan) K is split until the grid has
- * about four workgroups per SM, every slice keeping 4 steps or more. Measured on the H200
- * (bench/results/raw/gemm-h200-2026-11-26cc1.txt, prompt rows, 32x64x64 w256 with 4
- * slices): M 1..31 against 3584x3584 at 0.019-0.021 ms, 1.3-1.9x cuBLAS; without split-K
- * 0.035 ms; the 32x32 tile of the general model 0.092 ms. Returns whether it applies
- * (the desc's tile knobs are then set). */
+ * about four workgroups per SM, every slice keeping 4 steps or more (faster than cuBLAS
+ * for the prompt rows, and than either tile without split-K: docs/design-notes.md,
+ * "Measurements behind source comments"). Returns whether it applies (the desc's tile
+ * knobs are then set). */
 static bool small_m_tile(const spvgen_device_caps *caps, spvgen_gemm_desc *d) {
   if (d->tile_m || d->tile_n || d->tile_k || d->workgroup_size || d->subgroups || d->stages == 2) return false;
   /* RUNTIME plans also up to 127 rows: the run-time tile menu's 128-row tiles cannot move

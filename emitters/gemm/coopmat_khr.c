@@ -163,9 +163,8 @@ static void default_knobs(spvgen_gemm_desc *d, uint32_t sg, uint32_t units) {
     uint64_t big = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 128) * d->batch;
     uint64_t wide = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 256) * d->batch;
     if (wide >= units) {
-      /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured on the
-       * H100 (4096^3: f16 290, f16->f32 295, s8 302 TOP/s against 200-270 for 128x128;
-       * bench/results/gemm-h100-2026-11-23.md). */
+      /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured
+       * (docs/design-notes.md, "Measurements behind source comments"). */
       d->tile_m = 128;
       d->tile_n = 256;
     } else if (big >= 96 || (d->m > 64 && d->n > 64 && big >= 16)) {

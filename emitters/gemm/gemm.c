@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error_private.h" /* lib/core: the one error formatter */
+#include "names.h"         /* lib/core: one table of names per enum */
 #include "gemm_internal.h"
 #include "spvgen/kernel.h"
 
@@ -18,53 +19,13 @@ static const gemm_variant_ops *const variants[SPVGEN_GEMM_VARIANT_COUNT] = {
     &gemm_variant_simt,
 };
 
-static const char *const variant_names[SPVGEN_GEMM_VARIANT_COUNT] = {"auto", "coopmat2", "khr",
-                                                                     "simt"};
-static const char *const activation_names[SPVGEN_ACTIVATION_COUNT] = {"none", "relu", "gelu",
-                                                                      "silu"};
-
-const char *spvgen_gemm_variant_name(spvgen_gemm_variant v) {
-  return (unsigned)v < SPVGEN_GEMM_VARIANT_COUNT ? variant_names[v] : NULL;
-}
-
-bool spvgen_gemm_variant_parse(const char *name, spvgen_gemm_variant *out) {
-  int i = ek_name_index(variant_names, SPVGEN_GEMM_VARIANT_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_gemm_variant)i;
-  return i >= 0;
-}
-
-const char *spvgen_activation_name(spvgen_activation a) {
-  return (unsigned)a < SPVGEN_ACTIVATION_COUNT ? activation_names[a] : NULL;
-}
-
-bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
-  int i = ek_name_index(activation_names, SPVGEN_ACTIVATION_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_activation)i;
-  return i >= 0;
-}
-
+static const char *const variant_names[SPVGEN_GEMM_VARIANT_COUNT] = {"auto", "coopmat2", "khr", "simt"};
 static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
 static const char *const shapes_names[SPVGEN_GEMM_SHAPES_COUNT] = {"auto", "fixed", "runtime"};
 
-const char *spvgen_gemm_shapes_name(spvgen_gemm_shapes v) {
-  return (unsigned)v < SPVGEN_GEMM_SHAPES_COUNT ? shapes_names[v] : NULL;
-}
-
-bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out) {
-  int i = ek_name_index(shapes_names, SPVGEN_GEMM_SHAPES_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_gemm_shapes)i;
-  return i >= 0;
-}
-
-const char *spvgen_gemm_edge_name(spvgen_gemm_edge e) {
-  return (unsigned)e < SPVGEN_GEMM_EDGE_COUNT ? edge_names[e] : NULL;
-}
-
-bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out) {
-  int i = ek_name_index(edge_names, SPVGEN_GEMM_EDGE_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_gemm_edge)i;
-  return i >= 0;
-}
+SG_NAMES(spvgen_gemm_variant, variant_names, NULL, spvgen_gemm_variant_name, spvgen_gemm_variant_parse)
+SG_NAMES(spvgen_gemm_shapes, shapes_names, NULL, spvgen_gemm_shapes_name, spvgen_gemm_shapes_parse)
+SG_NAMES(spvgen_gemm_edge, edge_names, NULL, spvgen_gemm_edge_name, spvgen_gemm_edge_parse)
 
 /* gemm_fail for another entry point (fn: its name in the message). */
 static spvgen_status gemm_fail_fn(const char *fn, char *msg, size_t size, spvgen_status st, const char *fmt, ...)
@@ -302,6 +263,12 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
                      (int)d->bias);
   if ((unsigned)d->activation >= SPVGEN_ACTIVATION_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "activation %d is unknown", (int)d->activation);
+  if (!d->activation) d->activation = SPVGEN_ACTIVATION_NONE;
+  if (d->activation != SPVGEN_ACTIVATION_NONE && d->activation != SPVGEN_ACTIVATION_RELU &&
+      d->activation != SPVGEN_ACTIVATION_GELU && d->activation != SPVGEN_ACTIVATION_SILU)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "activation %s: the GEMM epilogue's activations are none, relu, gelu and silu",
+                     spvgen_activation_name(d->activation));
   if (a_int && !ek_is_float(d->out_type)) {
     if (d->alpha != 1.0f || d->beta != 0.0f)
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -492,9 +459,8 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
   if (d.variant != SPVGEN_GEMM_AUTO) return plan_variant(caps, &d, d.variant, plan, msg, size);
   /* AUTO: the first variant of the preference order that can do it; the last one's
    * reason when none can (SIMT's, which names what even the fallback lacks). The order
-   * is measured on the H100 (bench/results/gemm-h100-2026-11-23.md, 4096^3 with a
-   * sustained warm-up): coopmat2 first for every input width (f16->f16 377 against 291
-   * TFLOP/s for KHR, f16->f32 322 against 295, s8 380 against 308 TOP/s). */
+   * is measured: coopmat2 first for every input width (docs/design-notes.md,
+   * "Measurements behind source comments"). */
   /* The compile budget reorders them: a variant whose plan is estimated over the budget
    * gives way to the next one that fits (when the desc leaves unroll and edge to the
    * plan); when none fits, the cheapest cooperative one to compile. */

@@ -108,6 +108,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spvgen/activation.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/kernel.h"
@@ -135,8 +136,10 @@ SPVGEN_API_BEGIN
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
 
 typedef enum spvgen_gemm_variant {
-  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement (16-bit
-                                  inputs: coopmat2, KHR, SIMT; 8-bit: KHR, coopmat2, SIMT) */
+  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement, for
+                                  16- and 8-bit inputs alike: coopmat2, KHR, then SIMT only
+                                  where no cooperative variant can run; a plan over the
+                                  compile budget gives way to the next that fits */
   SPVGEN_GEMM_COOPMAT2 = 1,    /* workgroup-scope matrices with tensor addressing (NV) */
   SPVGEN_GEMM_COOPMAT_KHR = 2, /* subgroup-scope matrices, A/B staged in shared memory */
   SPVGEN_GEMM_SIMT = 3,        /* no cooperative features: shared-memory tiled loops */
@@ -218,17 +221,8 @@ bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out);
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
 
-typedef enum spvgen_activation {
-  SPVGEN_ACTIVATION_NONE = 0,
-  SPVGEN_ACTIVATION_RELU = 1,
-  SPVGEN_ACTIVATION_GELU = 2, /* tanh approximation */
-  SPVGEN_ACTIVATION_SILU = 3,
-  SPVGEN_ACTIVATION_COUNT = 4,
-} spvgen_activation;
-
-/* "none", "relu", "gelu", "silu"; NULL for an unknown value. */
-const char *spvgen_activation_name(spvgen_activation act);
-bool spvgen_activation_parse(const char *name, spvgen_activation *out);
+/* The epilogue's activation (spvgen/activation.h: one enum for every template): none,
+ * relu, gelu or silu; DEFAULT (0) is none; integer outputs take none or relu. */
 
 typedef struct spvgen_gemm_desc {
   /* ---- the problem ---- */

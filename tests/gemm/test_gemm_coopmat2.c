@@ -18,7 +18,7 @@
 #include "words.h"
 #include "spvgen/caps.h"
 #include "spvgen/gemm.h"
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 
 typedef spvgen_component_type T;
 #define F16 SPVGEN_COMPONENT_F16
@@ -710,7 +710,9 @@ static void test_splitk_plans_validate(void) {
         d.d_layout = (spvgen_matrix_layout)(s & 1);
         bool int_out = TYPES[t].out == S32;
         d.bias = (spvgen_gemm_bias)(1 + (s + t) % 2);
-        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : (spvgen_activation)(1 + (s + t + sk) % 3);
+        static const spvgen_activation float_acts[3] = {SPVGEN_ACTIVATION_RELU, SPVGEN_ACTIVATION_GELU,
+                                                        SPVGEN_ACTIVATION_SILU};
+        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : float_acts[(s + t + sk) % 3];
         if (!int_out) {
           d.alpha = 0.5f;
           d.beta = sk == 3 ? 0.0f : -1.5f;

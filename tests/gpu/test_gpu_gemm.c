@@ -15,6 +15,11 @@
 #include "module_check.h"
 #include "spvgen/gemm.h"
 
+/* The GEMM epilogue's activations (spvgen/activation.h), in the order of its former enum. */
+static const spvgen_activation gemm_acts[] = {SPVGEN_ACTIVATION_NONE, SPVGEN_ACTIVATION_RELU, SPVGEN_ACTIVATION_GELU,
+                                              SPVGEN_ACTIVATION_SILU};
+#define GEMM_ACT_COUNT 4
+
 static const spvgen_component_type type_sets[][4] = { /* a=b, acc, out */
     {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
     {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
@@ -119,7 +124,7 @@ static void sweep_variant(spvgen_gemm_variant variant, unsigned types) {
 static void epilogue_variant(spvgen_gemm_variant variant) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
-  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++)
+  for (int act = 0; act < GEMM_ACT_COUNT; act++)
     for (int bias = 0; bias < 3; bias++) {
       spvgen_gemm_desc d;
       memset(&d, 0, sizeof d);
@@ -132,7 +137,7 @@ static void epilogue_variant(spvgen_gemm_variant variant) {
       d.beta = bias == 2 ? 0.0f : 1.5f;
       d.c_layout = (spvgen_matrix_layout)(bias & 1);
       d.bias = (spvgen_gemm_bias)bias;
-      d.activation = (spvgen_activation)act;
+      d.activation = gemm_acts[act];
       d.batch = bias + 1;
       d.variant = variant;
       d.edge = g_edge;
@@ -228,7 +233,7 @@ static void splitk_variant(spvgen_gemm_variant variant) {
         d.d_layout = (spvgen_matrix_layout)((i + s) & 1);
         bool int_out = d.out_type == SPVGEN_COMPONENT_S32;
         d.bias = (spvgen_gemm_bias)((s + sk) % 3);
-        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : (spvgen_activation)((i + s + sk) % 4);
+        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : gemm_acts[(i + s + sk) % 4];
         if (!int_out) {
           d.alpha = 0.5f;
           d.beta = sk == 3 ? 0.0f : 1.25f;
@@ -393,7 +398,7 @@ static void test_gemm_coopmat2_edge_shift_epilogue_matches_cpu(void) {
   if (!ctx) return;
   static const uint32_t sh[][3] = {{300, 276, 264}, {129, 1000, 77}, {1000, 129, 1000}, {255, 257, 129}};
   for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++)
-    for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++) {
+    for (int act = 0; act < GEMM_ACT_COUNT; act++) {
       spvgen_gemm_desc d;
       memset(&d, 0, sizeof d);
       d.m = sh[i][0];
@@ -405,7 +410,7 @@ static void test_gemm_coopmat2_edge_shift_epilogue_matches_cpu(void) {
       if (d.acc_type == SPVGEN_COMPONENT_F16) d.out_type = SPVGEN_COMPONENT_F16;
       d.alpha = 0.75f;
       d.bias = (spvgen_gemm_bias)(act % 3);
-      d.activation = (spvgen_activation)act;
+      d.activation = gemm_acts[act];
       d.batch = 1 + (act & 1);
       d.d_layout = (spvgen_matrix_layout)(i == 3);
       d.a_layout = (spvgen_matrix_layout)(act >> 1 & 1);
@@ -513,7 +518,7 @@ static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
       {.m = 100, .n = 200, .k = 64, .batch = 2, .lda = 72, .ldb = 208, .ldc = 216, .ldd = 200, .alpha = 0.5f, .beta = 2.0f},
       {.m = 129, .n = 65, .k = 128, .alpha = -1.0f, .beta = 0.0f},
       {.m = 512, .n = 256, .k = 256, .batch = 2, .stride_a = 512 * 256 + 64, .alpha = 1.5f, .beta = -0.5f}};
-  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++) {
+  for (int act = 0; act < GEMM_ACT_COUNT; act++) {
     spvgen_gemm_desc d;
     memset(&d, 0, sizeof d);
     d.acc_type = SPVGEN_COMPONENT_F32;
@@ -522,7 +527,7 @@ static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
     d.beta = 1.0f;  /* a C operand */
     d.c_layout = (spvgen_matrix_layout)(act & 1);
     d.bias = (spvgen_gemm_bias)(act % 3);
-    d.activation = (spvgen_activation)act;
+    d.activation = gemm_acts[act];
     d.variant = variant;
     d.ld_multiple = 8;
     d.k_multiple = 64;
