@@ -4,8 +4,8 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny] [--anchor PATH/gemm_anchor.py]
- *                     [--deadline-s S] [--quick] [--list]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call] [--anchor PATH/gemm_anchor.py]
+ *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
  * __GL_SHADER_DISK_CACHE_PATH at a fresh directory. A run-time-shape pipeline is compiled
@@ -13,13 +13,20 @@
  * first). GPU time: a sustained warm-up, then submissions of about 20 ms of dispatches
  * until two medians agree within 3 %; a sample of 256 output elements is checked against
  * the float64 reference (a mismatch prints FAIL). Rows that would start after the
- * deadline (default 420 s) print "skipped (deadline)".
+ * deadline (default 420 s) print "skipped (deadline)". --plans CAPS prints the plan each
+ * row would run on a caps preset (e.g. h100), with its compile estimate, and exits: no
+ * device needed.
  *
  * Plan specs: default (the planner's choice for the fixed shape), rt (run-time shapes,
- * the class the shape falls in), rt-m1 (run-time, M any: one pipeline for every M of the
- * group), khr / rt-khr, cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs;
- * EDGE branch, clamp or shift; EU the edge path's unroll; S split-K slices), rt-cm2:...
- * and rt-m1-cm2:... likewise run-time. */
+ * the class the shape falls in, planned for the shape), rt-m1 (run-time, M any: one
+ * pipeline for every M of the group, planned for no M in particular), rt-call (run-time,
+ * M any, each shape planned for its own M as a framework plans per call: pipelines shared
+ * where the kernels are the same, through the driver's cache), khr / rt-khr,
+ * cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs; EDGE branch, clamp or
+ * shift; EU the edge path's unroll; S split-K slices), rt-cm2:... and rt-m1-cm2:...
+ * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
+ * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
+ * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -100,26 +107,43 @@ static bool parse_types(const char *t, spvgen_gemm_desc *d) {
   return true;
 }
 
+/* Whether a spec plans each shape on its own with M free (rt-call). */
+static bool spec_per_call(const char *spec) { return !strncmp(spec, "rt-call", 7); }
+
 /* Applies a spec's knobs to d; sets *runtime and *class_m1. False on a malformed spec. */
 static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, bool *m_any) {
   *runtime = !strncmp(spec, "rt", 2);
-  *m_any = !strncmp(spec, "rt-m1", 5);
+  *m_any = !strncmp(spec, "rt-m1", 5) || spec_per_call(spec);
   const char *s = spec;
   if (*runtime) s = spec[2] == '-' ? spec + 3 : spec + 2;
-  if (*m_any) s = spec + 5;
+  if (!strncmp(spec, "rt-m1", 5)) s = spec + 5;
+  if (spec_per_call(spec)) s = spec + 7;
   if (*s == ':' || *s == '-') s++;
   if (!*s || !strcmp(s, "default")) return true;
-  if (!strcmp(s, "khr")) {
+  if (!strncmp(s, "khr", 3)) {
     d->variant = SPVGEN_GEMM_COOPMAT_KHR;
-    return true;
+    s += 3;
+  } else if (!strncmp(s, "cm2", 3)) {
+    d->variant = SPVGEN_GEMM_COOPMAT2;
+    s += 3;
+  } else if (!strncmp(s, "auto", 4)) {
+    s += 4;
+  } else {
+    return false;
   }
-  if (strncmp(s, "cm2", 3)) return false;
-  d->variant = SPVGEN_GEMM_COOPMAT2;
-  s += 3;
   while (*s == ':') {
     s++;
     unsigned a, b, c;
-    if (sscanf(s, "sk%u", &a) == 1) {
+    char cg[16] = "";
+    if (sscanf(s, "cg%15[a-z]", cg) == 1) { /* SPVGEN_GEMM_CODEGEN_*: o(pen K loop), d(ims), c(heck all) */
+      for (const char *l = cg; *l; l++) {
+        if (*l == 'o') d->codegen |= SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP;
+        else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
+        else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
+        else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+        else return false;
+      }
+    } else if (sscanf(s, "sk%u", &a) == 1) {
       d->split_k = a;
     } else if (sscanf(s, "u%u", &a) == 1) {
       d->unroll = a;
@@ -228,7 +252,7 @@ static void run_group(spvgen_vk_context *ctx, const group *g, double deadline, b
   gemm_run_options o = run_options(g->compile_only, quick);
   char msg[1024];
   bool rt = !strncmp(g->spec, "rt", 2), m1 = !strncmp(g->spec, "rt-m1", 5);
-  if (rt && m1) { /* one pipeline for the group */
+  if (rt && m1) { /* one pipeline for the group, planned for no M in particular */
     if (now_s() > deadline) {
       for (uint32_t i = 0; i < g->count; i++) print_row(g, i, "-", "-", 0, 0, "skipped (deadline)");
       return;
@@ -286,6 +310,75 @@ static void add(const char *set, const char *types, const char *layout, const ch
 }
 
 #define ONE(m, n, k) ((const uint32_t[][3]){{m, n, k}})
+
+/* The set of one final GPU call (scripts/gpu-gemm.sh --call): every issue-24 target with
+ * the alternatives the code keeps as knobs side by side, most important first (rows past
+ * the deadline are skipped). */
+static void build_call_set(void) {
+  /* 8192^3: the default (within 1 s of compile), fixed against run-time at each unroll,
+   * the K loop alternatives (cgo: the open loop of before; cgd: constant dimensions) */
+  static const char *const big[] = {"default", "cm2:u1", "cm2:u4", "rt", "rt-cm2:u2", "rt-cm2:u1:cgo",
+                                    "rt-cm2:u1:cgd", "rt-cm2:u4", "khr", "rt-khr"};
+  for (size_t s = 0; s < sizeof big / sizeof big[0]; s++) add("call", "f16,f32", "nn", big[s], false, 1, ONE(8192, 8192, 8192));
+  /* nt against nn: the default, and K steps of 128 bytes (every B row's cache lines whole) */
+  static const char *const bignt[] = {"default", "cm2:u2:t128x256x64", "cm2:u2:t256x128x32", "rt"};
+  for (size_t s = 0; s < sizeof bignt / sizeof bignt[0]; s++)
+    add("call", "f16,f32", "nt", bignt[s], false, 1, ONE(8192, 8192, 8192));
+  /* off-tile: khr fixed and run-time with the new fetch and the old (cgc) */
+  static const char *const odd[] = {"default", "rt", "khr:cgc", "rt-khr:cgc", "cm2:u1:branch"};
+  for (size_t s = 0; s < sizeof odd / sizeof odd[0]; s++) add("call", "f16,f32", "nn", odd[s], false, 1, ONE(4097, 4095, 4093));
+  add("call", "f16,f16", "nn", "default", false, 1, ONE(4097, 4095, 4093));
+  add("call", "f16,f16", "nn", "rt", false, 1, ONE(4097, 4095, 4093));
+  add("call", "s8,s32", "nn", "default", false, 1, ONE(4097, 4095, 4093));
+  /* prompt lengths against Qwen2-7B weights (N x K), fixed and planned per call */
+  static const uint32_t weights[][2] = {{3584, 3584}, {18944, 3584}};
+  static const uint32_t ms[] = {1, 16, 64, 257, 1000, 4096};
+  static const char *const pspecs[] = {"default", "rt-call", "rt-m1"};
+  for (size_t w = 0; w < 2; w++)
+    for (size_t s = 0; s < sizeof pspecs / sizeof pspecs[0]; s++) {
+      uint32_t sh[6][3];
+      for (size_t i = 0; i < 6; i++) sh[i][0] = ms[i], sh[i][1] = weights[w][0], sh[i][2] = weights[w][1];
+      add("call", "f16,f32", "nt", pspecs[s], false, 6, (const uint32_t(*)[3])sh);
+    }
+  /* M between the small-M tiles and the run-time menu: the plan's choice (khr where
+   * coopmat2's estimate is over the budget) against coopmat2's 128x64 small-M tile with
+   * split-K */
+  static const uint32_t mid[][3] = {{77, 3584, 3584}, {100, 18944, 3584}};
+  add("call", "f16,f32", "nt", "rt-call", false, 2, mid);
+  add("call", "f16,f32", "nt", "rt-call-cm2", false, 2, mid);
+  /* nt against nn at 2048x3584x3584 */
+  static const char *const ntnn[] = {"default", "cm2:u2", "rt"};
+  for (size_t s = 0; s < sizeof ntnn / sizeof ntnn[0]; s++) {
+    add("call", "f16,f32", "nn", ntnn[s], false, 1, ONE(2048, 3584, 3584));
+    add("call", "f16,f32", "nt", ntnn[s], false, 1, ONE(2048, 3584, 3584));
+  }
+  add("call", "f16,f32", "nt", "cm2:u2:t128x256x64", false, 1, ONE(2048, 3584, 3584));
+  /* s8 skinny */
+  static const char *const skinny[] = {"default", "rt", "khr", "cm2:u2"};
+  for (size_t s = 0; s < sizeof skinny / sizeof skinny[0]; s++)
+    add("call", "s8,s32", "nt", skinny[s], false, 1, ONE(128, 16384, 4096));
+  /* 3000^3 */
+  static const char *const sq[] = {"default", "rt", "khr:cgc", "cm2:u2:shift", "cm2:u1:shift:cgm", "cm2:u2:shift:cgm",
+                                   "cm2:u1:branch:cgm"};
+  for (size_t s = 0; s < sizeof sq / sizeof sq[0]; s++) {
+    add("call", "f16,f32", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
+    add("call", "f16,f16", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
+  }
+  /* compile matrix (first compiles only): the cost model's terms one at a time */
+  static const struct { const char *spec; uint32_t m, n, k; } cm[] = {
+      {"cm2:u1:t128x256x32", 4096, 4096, 4096},           {"cm2:u2:t128x256x32", 4096, 4096, 4096},
+      {"cm2:u4:t128x256x32", 4096, 4096, 4096},           {"cm2:u1:t128x128x64", 4096, 4096, 4096},
+      {"cm2:u2:t128x128x64", 4096, 4096, 4096},           {"cm2:u1:clamp:t128x256x32", 4095, 4096, 4096},
+      {"cm2:u1:shift:t128x256x32", 4095, 4096, 4096},     {"cm2:u1:branch:t128x256x32", 4095, 4096, 4096},
+      {"cm2:u1:clamp:t128x256x32", 4096, 4096, 4080},     {"cm2:u1:shift:t128x256x32", 4096, 4096, 4080},
+      {"cm2:u1:t128x256x32:cgm", 4096, 4096, 4080},       {"cm2:u1:shift:t128x256x32:cgm", 4095, 4096, 4080},
+      {"rt-cm2:u1:t128x256x32", 4096, 4096, 4096},        {"rt-cm2:u2:t128x256x32", 4096, 4096, 4096},
+      {"rt-call-cm2:u1:clamp:t32x64x64", 17, 3584, 3584}, {"rt-call-cm2:u2:clamp:t32x64x64", 17, 3584, 3584},
+      {"rt-call-cm2:u1:clamp:t128x64x64", 77, 3584, 3584}, {"khr", 4096, 4096, 4096},
+      {"khr", 4097, 4095, 4093},                          {"rt-khr", 4096, 4096, 4096}};
+  for (size_t i = 0; i < sizeof cm / sizeof cm[0]; i++)
+    add("call", "f16,f32", "nn", cm[i].spec, true, 1, ONE(cm[i].m, cm[i].n, cm[i].k));
+}
 
 static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
   if (tiny) { /* a smoke test of every path, small enough for lavapipe */
@@ -357,7 +450,7 @@ static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
 }
 
 int main(int argc, char **argv) {
-  const char *anchor = NULL, *sets = "targets,prompt,compile";
+  const char *anchor = NULL, *sets = "targets,prompt,compile", *plans_for = NULL;
   double deadline_s = 420;
   bool quick = false, list = false;
   for (int i = 1; i < argc; i++) {
@@ -366,20 +459,50 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--deadline-s") && i + 1 < argc) deadline_s = atof(argv[++i]);
     else if (!strcmp(argv[i], "--quick")) quick = true;
     else if (!strcmp(argv[i], "--list")) list = true;
+    else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny] [--anchor PATH] [--deadline-s S] "
-                      "[--quick] [--list]\n");
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call] [--anchor PATH] [--deadline-s S] "
+                      "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
   }
   build_sets(strstr(sets, "targets") != NULL, strstr(sets, "prompt") != NULL, strstr(sets, "compile") != NULL,
              strstr(sets, "tiny") != NULL);
+  if (strstr(sets, "call")) build_call_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
       for (uint32_t i = 0; i < groups[gi].count; i++)
         printf("%s %ux%ux%u %s %s %s\n", groups[gi].set, groups[gi].shapes[i][0], groups[gi].shapes[i][1],
                groups[gi].shapes[i][2], groups[gi].types, groups[gi].layout, groups[gi].spec);
     return 0;
+  }
+  if (plans_for) { /* what each row would run, planned offline for a caps preset or file */
+    spvgen_device_caps caps;
+    char msg[512];
+    if (spvgen_caps_preset(plans_for, &caps) != SPVGEN_OK) {
+      fprintf(stderr, "bench_gemm_shapes: --plans: '%s' is no caps preset\n", plans_for);
+      return 2;
+    }
+    print_header();
+    for (uint32_t gi = 0; gi < ngroups; gi++)
+      for (uint32_t i = 0; i < groups[gi].count; i++) {
+        spvgen_gemm_desc d;
+        bool r1, r2;
+        if (!desc_for(&groups[gi], i, &d, &r1, &r2)) {
+          print_row(&groups[gi], i, "bad spec", "-", 0, 0, "-");
+          continue;
+        }
+        if (!strncmp(groups[gi].spec, "rt-m1", 5)) d.m = 0; /* as run_group plans it */
+        spvgen_gemm_config p;
+        char name[160];
+        if (spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) != SPVGEN_OK) {
+          print_row(&groups[gi], i, msg, "-", 0, 0, "refused");
+          continue;
+        }
+        snprintf(name, sizeof name, "%s (est %u)", p.name, p.compile_ms);
+        print_row(&groups[gi], i, name, "-", 0, 0, "planned");
+      }
+    return bad_specs ? 1 : 0;
   }
   double t0 = now_s(), deadline = t0 + deadline_s;
   if (anchor) {

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "mlp_run.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
 

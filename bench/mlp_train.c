@@ -3,7 +3,7 @@
  * the timed steps after untimed warm-up steps), for the network of
  * samples/mlp-fit-image (GPU size: 2 -> freq:6 -> 64x3 -> 3, ReLU, L2, Adam) and the
  * issue's 32 -> 64x4 -> 16. One step checked against the float64 reference first
- * (tools/common/mlp_train_ref.c), so a number is never printed for a wrong kernel. Each
+ * (lib/ref/ref_mlp_train.c), so a number is never printed for a wrong kernel. Each
  * network with 64, 256 and 1024 gradient slots (workgroups of the gradient kernel), and
  * the vec variant where the device has cooperative vector training (the TrainingOptimal
  * -> row-major conversions between its kernels are not in the time).
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "mlp_run.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
 

@@ -25,11 +25,17 @@ set_target_properties(spvgen_volk PROPERTIES EXPORT_NAME volk)
 set_target_properties(spvgen_emitters PROPERTIES EXPORT_NAME emitters)
 set_target_properties(spvgen_tune PROPERTIES EXPORT_NAME tune)
 set_target_properties(spvgen_runner PROPERTIES EXPORT_NAME runner)
-set(_spvgen_static_targets spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_emitters spvgen_tune spvgen_runner)
+# lib/ref and lib/template are internal (no installed headers); spvgen_tune is built on
+# them, so the static set carries them.
+set_target_properties(spvgen_ref PROPERTIES EXPORT_NAME internal_ref)
+set_target_properties(spvgen_template PROPERTIES EXPORT_NAME internal_template)
+set(_spvgen_static_targets spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_emitters spvgen_ref
+    spvgen_template spvgen_tune spvgen_runner)
 # The libraries' code is hidden unless a public header declares it (SPVGEN_API_BEGIN/END,
 # SPVGEN_API). Only the libraries: executables keep default visibility (the sanitizer
 # builds' dlclose override in tests/sanitize/keep_loaded.c must stay exported).
-set_target_properties(spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_tune PROPERTIES C_VISIBILITY_PRESET hidden)
+set_target_properties(spvgen_core spvgen_check spvgen_vk spvgen_volk spvgen_ref spvgen_template spvgen_tune
+                      PROPERTIES C_VISIBILITY_PRESET hidden)
 get_target_property(_emitters_type spvgen_emitters TYPE)
 if(NOT _emitters_type STREQUAL "INTERFACE_LIBRARY")
   set_target_properties(spvgen_emitters PROPERTIES C_VISIBILITY_PRESET hidden)
@@ -53,7 +59,7 @@ elseif(SPVGEN_SHARED)
   set_target_properties(spvgen_shared PROPERTIES C_VISIBILITY_PRESET hidden)
   # spvgen_core comes in through the others' dependencies, once, at their end; the
   # override makes that occurrence whole too.
-  set(_whole spvgen_tune spvgen_check spvgen_vk spvgen_emitters)
+  set(_whole spvgen_tune spvgen_template spvgen_ref spvgen_check spvgen_vk spvgen_emitters)
   target_link_libraries(spvgen_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${_whole}>"
                         spvgen_volk spvgen_spirv_tools)
   foreach(_t ${_whole} spvgen_core)
@@ -119,7 +125,7 @@ if(SPVGEN_SHARED_BUILT)
   set(SPVGEN_PC_LIBS "-lspvgen")
   set(SPVGEN_PC_LIBS_PRIVATE "")
 else()
-  set(SPVGEN_PC_LIBS "-lspvgen_tune -lspvgen_emitters -lspvgen_check -lspvgen_vk -lspvgen_volk -lspvgen_core -lspvgen_spirv_tools -lstdc++ -lm -ldl")
+  set(SPVGEN_PC_LIBS "-lspvgen_tune -lspvgen_template -lspvgen_ref -lspvgen_emitters -lspvgen_check -lspvgen_vk -lspvgen_volk -lspvgen_core -lspvgen_spirv_tools -lstdc++ -lm -ldl")
   set(SPVGEN_PC_LIBS_PRIVATE "")
 endif()
 # Relocatable: the prefix is found from the .pc file's own place (${pcfiledir}), so a

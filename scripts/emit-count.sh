@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per module (callgrind) for each row of bench_emit_gemm / bench_emit_mlp,
+# Instructions per module (callgrind) for each row of bench_emit_templates (gemm, mlp),
 # warm path (reset + plan + emit + finish). Usage: scripts/emit-count.sh [BUILD_DIR [N]]
 # (default build-release, N=200). Deterministic, so it works on a loaded machine.
 set -euo pipefail

@@ -161,32 +161,6 @@ uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_
   return base ? ek_iadd(m, i, base) : i;
 }
 
-/* ------------------------------------------------------------- activations ---- */
-
-uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act) {
-  uint32_t f = ek_f32_type(m);
-  switch (act) {
-  case SPVGEN_ACTIVATION_NONE: return x;
-  case SPVGEN_ACTIVATION_RELU: return spvgen_glsl_f_max(m, f, x, spvgen_const_f32(m, 0.0f));
-  case SPVGEN_ACTIVATION_GELU: {
-    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-    uint32_t x3 = spvgen_op_f_mul(m, f, spvgen_op_f_mul(m, f, x, x), x);
-    uint32_t in = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, x3, spvgen_const_f32(m, 0.044715f)));
-    uint32_t t = spvgen_glsl_tanh(m, f, spvgen_op_f_mul(m, f, in, spvgen_const_f32(m, 0.7978845608f)));
-    uint32_t h = spvgen_op_f_mul(m, f, x, spvgen_const_f32(m, 0.5f));
-    return spvgen_op_f_add(m, f, h, spvgen_op_f_mul(m, f, h, t));
-  }
-  case SPVGEN_ACTIVATION_SILU: {
-    /* x / (1 + exp(-x)) */
-    uint32_t e = spvgen_glsl_exp(m, f, spvgen_op_f_negate(m, f, x));
-    return spvgen_op_f_div(m, f, x, spvgen_op_f_add(m, f, spvgen_const_f32(m, 1.0f), e));
-  }
-  default:
-    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "emitter: unknown activation %d",
-                              (int)act);
-  }
-}
-
 /* ------------------------------------------------------------- GEMM shape ---- */
 
 /* spvgen_gemm_push, member by member. */
@@ -275,7 +249,7 @@ uint32_t ek_epilogue_bias_activation(spvgen_module *m, const ek_epilogue *e, uin
       x = spvgen_glsl_s_max(m, t, x, spvgen_const_i32(m, 0));
     return x;
   }
-  return ek_activation(m, x, d->activation);
+  return ek_activation(m, x, d->activation, 0.0f, EK_ACT_EPILOGUE);
 }
 
 uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,
@@ -349,8 +323,3 @@ spvgen_status ek_kernel_finish(spvgen_module *m, spvgen_status st, spvgen_kernel
   return SPVGEN_OK;
 }
 
-int ek_name_index(const char *const *names, int count, const char *name) {
-  for (int i = 0; name && i < count; i++)
-    if (names[i] && !strcmp(name, names[i])) return i;
-  return -1;
-}

@@ -53,10 +53,6 @@ void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_
 /* &buffer.data (the runtime array, for cooperative loads and stores). */
 uint32_t ek_array(spvgen_module *m, const ek_buffer *b);
 
-/* The index of name in names[0..count) (NULL entries skipped), or -1: the one lookup
- * behind every spvgen_*_parse of the templates. */
-int ek_name_index(const char *const *names, int count, const char *name);
-
 /* Plan names without snprintf (a plan is made per module emitted): appends to buf[size]
  * with snprintf's truncation (the longest prefix that fits, always NUL-terminated). */
 typedef struct ek_str {
@@ -130,8 +126,22 @@ uint32_t ek_matrix_index(spvgen_module *m, spvgen_matrix_layout layout, uint32_t
 uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row,
                           uint32_t col, uint32_t base);
 
-/* f32 -> f32 activation. */
-uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act);
+/* ---------------------------------------------------------- activations ---- */
+/* The two ways the templates wrote activations before they shared one builder, kept
+ * because this refactor changes no kernel (docs/design-notes.md, "One vocabulary"):
+ *   EK_ACT_EPILOGUE  the GEMM epilogue: SiLU as x / (1 + e^-x), one division
+ *   EK_ACT_MLP       the MLP's layers: SiLU as x * sigmoid(x), and the constant 1.0
+ *                    declared before the activation whatever it is (the modules' id
+ *                    order) */
+typedef enum ek_act_style { EK_ACT_EPILOGUE = 0, EK_ACT_MLP = 1 } ek_act_style;
+
+/* The activation act (spvgen/activation.h) of an f32 value x, an f32 id: every value
+ * the enum names (DEFAULT is x, as a plan resolves it for the GEMM; the MLP resolves its
+ * layers before emitting); leaky_slope is LEAKY_RELU's; tanh's argument is clamped to
+ * +-15 (some implementations give NaN for large |x|). A value the enum does not name sets
+ * the module's error, naming it. (emitters/common/activation.c) */
+uint32_t ek_activation(spvgen_module *m, uint32_t x, spvgen_activation act, float leaky_slope,
+                       ek_act_style style);
 
 /* ------------------------------------------------------------- GEMM shape ---- */
 /* A GEMM's extents, leading dimensions, batch strides and scalars as ids: module

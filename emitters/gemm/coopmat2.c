@@ -109,7 +109,11 @@ typedef struct cm2_matrix {
  * tensor instructions' base pointers, as NVIDIA's own coopmat2 sample passes them (the
  * spec wants a 16-byte-aligned base; the pointee type then says so too). Addressing is
  * unchanged: offsets count matrix components, whatever the pointee. */
-static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, bool clamped_only) {
+/* want[0] / want[1]: whether the unclamped / the clamped layout is used. const_dims: the
+ * unclamped layout gets constant dimensions (with clamp mode Undefined they bound nothing;
+ * SPVGEN_GEMM_CODEGEN_CONST_DIMS). */
+static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, const bool want[2],
+                         bool const_dims) {
   memset(o, 0, sizeof *o);
   o->col_major = mx->layout == SPVGEN_COL_MAJOR;
   o->z = z;
@@ -131,10 +135,14 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   strides[n++] = mx->ld;
   dims[n] = d1;
   strides[n++] = ek_u32(m, 1);
-  for (int c = clamped_only ? 1 : 0; c < 2; c++) {
+  for (int c = 0; c < 2; c++) {
+    if (!want[c]) continue;
     uint32_t lt = spvgen_type_tensor_layout(m, o->dim, c ? SpvTensorClampModeConstant : SpvTensorClampModeUndefined);
     uint32_t l = spvgen_tensor_layout_create(m, lt);
-    l = spvgen_tensor_layout_set_dimension(m, l, dims, n);
+    uint32_t cdims[3];
+    for (uint32_t i = 0; !c && const_dims && i < n; i++)
+      cdims[i] = ek_u32(m, !mx->flat && i == 0 ? SPVGEN_GEMM_MAX_BATCH : SPVGEN_GEMM_MAX_DIM);
+    l = spvgen_tensor_layout_set_dimension(m, l, !c && const_dims ? cdims : dims, n);
     o->lay[c] = spvgen_tensor_layout_set_stride(m, l, strides, n);
   }
   if (o->col_major) {
@@ -173,6 +181,12 @@ static void operand_store(spvgen_module *m, const cm2_operand *o, int clamped, u
                               o->view ? &ops : NULL);
 }
 
+/* Whether the unclamped layouts get constant dimensions (SPVGEN_GEMM_CODEGEN_CONST_DIMS;
+ * a FIXED plan's are constants anyway). */
+static bool cm2_const_dims(const spvgen_gemm_desc *d) {
+  return gemm_runtime(d) && (d->codegen & SPVGEN_GEMM_CODEGEN_CONST_DIMS);
+}
+
 /* ------------------------------------------------------------------ kernel ---- */
 
 typedef struct cm2_ctx {
@@ -185,8 +199,10 @@ typedef struct cm2_ctx {
   uint32_t za, zb, zacc;       /* their zero constants */
   spvgen_component_type accm;  /* the accumulator matrix's component type */
   uint32_t bm, bn;             /* tile origin (ids) */
+  bool m_edge, n_edge, k_edge; /* a tile may cross M, N; K may end inside a step */
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
+  uint32_t mask_fn;            /* masked K edge: B's rows below a count zeroed, or 0 */
   struct cm2_splitk *sk;       /* split_k > 1: the split-K state, else NULL */
   struct cm2_stage *st;        /* stages 2: the kernel's own shared-memory staging, else NULL */
 } cm2_ctx;
@@ -254,11 +270,33 @@ static uint32_t mconvert(spvgen_module *m, const cm2_ctx *x, uint32_t v, spvgen_
   return spvgen_coop_convert(m, acc_type_of(m, x, to), v);
 }
 
-/* One K step at k0 (an id): acc += A[bm.., k0..] * B[k0.., bn..]. */
-static uint32_t k_step(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t k0, uint32_t acc) {
+/* Which layout an operand load or store takes: the clamped one only where the operand can
+ * reach past the matrix on this path. An edge tile (clamped) crosses M or N, which only A
+ * (rows: M), B (columns: N) and D / C (both) see; the K edge step crosses K, which only A
+ * and B see. A class whose N and K are tile multiples (a model's weights) thus loads B
+ * unclamped even on its edge tiles: less code for the driver to compile, and faster. */
+static int clamp_a(const cm2_ctx *x, int clamped, bool kedge) { return kedge || (clamped && x->m_edge); }
+static int clamp_b(const cm2_ctx *x, int clamped, bool kedge) { return kedge || (clamped && x->n_edge); }
+static int clamp_d(const cm2_ctx *x, int clamped) { return clamped && (x->m_edge || x->n_edge); }
+
+/* One K step at k0 (an id): acc += A[bm.., k0..] * B[k0.., bn..]; kedge: the step K ends
+ * inside (clamped in K). */
+static uint32_t k_step(spvgen_module *m, const cm2_ctx *x, int clamped, bool kedge, uint32_t k0, uint32_t acc) {
   const spvgen_gemm_desc *d = x->d;
-  uint32_t a = operand_load(m, &x->a, clamped, x->ta, x->za, x->bm, d->tile_m, k0, d->tile_k);
-  uint32_t b = operand_load(m, &x->b, clamped, x->tb, x->zb, k0, d->tile_k, x->bn, d->tile_n);
+  if (kedge && x->mask_fn) {
+    /* The masked K edge: the last tile_k of K, [K - BK, K), unclamped (16-byte aligned:
+     * K is whole 16-byte rows), with B's first BK - K % BK rows (summed by the whole
+     * steps already) zeroed. */
+    const uint32_t BK = d->tile_k, start = d->k - BK, overlap = BK - d->k % BK;
+    uint32_t ks = ek_u32(m, start);
+    uint32_t a = operand_load(m, &x->a, clamp_a(x, clamped, false), x->ta, x->za, x->bm, d->tile_m, ks, BK);
+    uint32_t b = operand_load(m, &x->b, clamp_b(x, clamped, false), x->tb, x->zb, ks, BK, x->bn, d->tile_n);
+    uint32_t ov = ek_u32(m, overlap);
+    b = spvgen_coopmat_per_element(m, b, x->mask_fn, &ov, 1);
+    return spvgen_coopmat_muladd(m, x->tacc, a, b, acc, x->muladd_ops);
+  }
+  uint32_t a = operand_load(m, &x->a, clamp_a(x, clamped, kedge), x->ta, x->za, x->bm, d->tile_m, k0, d->tile_k);
+  uint32_t b = operand_load(m, &x->b, clamp_b(x, clamped, kedge), x->tb, x->zb, k0, d->tile_k, x->bn, d->tile_n);
   return spvgen_coopmat_muladd(m, x->tacc, a, b, acc, x->muladd_ops);
 }
 
@@ -279,7 +317,7 @@ static void epilogue(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t a
   if (cterm) {
     uint32_t ct = acc_type_of(m, x, d->out_type);
     uint32_t zc = spvgen_coop_splat(m, ct, spvgen_const_bits(m, ek_type(m, d->out_type), 0));
-    uint32_t cm = operand_load(m, &x->c, clamped, ct, zc, x->bm, d->tile_m, x->bn, d->tile_n);
+    uint32_t cm = operand_load(m, &x->c, clamp_d(x, clamped), ct, zc, x->bm, d->tile_m, x->bn, d->tile_n);
     cm = mconvert(m, x, cm, d->out_type, SPVGEN_COMPONENT_F32);
     cm = spvgen_coop_scale(m, cm, x->sh.beta);
     v = spvgen_coop_arith(m, SpvOpFAdd, v, cm);
@@ -289,7 +327,7 @@ static void epilogue(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t a
     v = spvgen_coopmat_per_element(m, v, x->pe_fn, extra, 2);
   }
   v = mconvert(m, x, v, t, d->out_type);
-  operand_store(m, &x->dd, clamped, v, x->bm, d->tile_m, x->bn, d->tile_n);
+  operand_store(m, &x->dd, clamp_d(x, clamped), v, x->bm, d->tile_m, x->bn, d->tile_n);
 }
 
 /* float/int epilogue_type f(row, col, x, tile_row, tile_col): bias and activation (and the
@@ -313,6 +351,19 @@ static uint32_t per_element_fn(spvgen_module *m, const cm2_ctx *x) {
   return fn;
 }
 
+/* B's element (row, col) of the masked K-edge step: 0 in the rows below `overlap`. Emitted
+ * before main. */
+static uint32_t mask_rows_fn(spvgen_module *m, const cm2_ctx *x, uint32_t b_elem_type) {
+  uint32_t u32 = ek_u32_type(m), extra[1] = {u32}, p[4];
+  uint32_t fn = spvgen_per_element_func_begin(m, b_elem_type, extra, 1, p);
+  spvgen_name(m, fn, "mask_k_edge");
+  (void)x;
+  uint32_t keep = ek_ule(m, p[3], p[0]); /* row >= overlap */
+  spvgen_return_value(m, ek_select(m, keep, p[2], spvgen_const_null(m, b_elem_type)));
+  spvgen_function_end(m);
+  return fn;
+}
+
 /* ---------------------------------------------------------------- main loop ---- */
 
 /* The unrolled K loop over whole steps [0, steps * BK): `steps / U` iterations of U
@@ -331,48 +382,85 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
     uint32_t k0 = ek_for_begin(m, &kl, ek_u32(m, 0), ek_u32(m, outer * U * BK), ek_u32(m, U * BK),
                                SpvLoopControlMaskNone);
     uint32_t cur = spvgen_load(m, x->tacc, accv);
-    for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, ek_add_imm(m, k0, j * BK), cur);
+    for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
     spvgen_store(m, accv, cur);
     ek_for_end(m, &kl);
     acc = spvgen_load(m, x->tacc, accv);
     k = outer * U * BK;
   } else if (outer == 1) {
-    for (uint32_t j = 0; j < U; j++, k += BK) acc = k_step(m, x, clamped, ek_u32(m, k), acc);
+    for (uint32_t j = 0; j < U; j++, k += BK) acc = k_step(m, x, clamped, false, ek_u32(m, k), acc);
   }
-  for (uint32_t j = 0; j < rest; j++, k += BK) acc = k_step(m, x, clamped, ek_u32(m, k), acc);
+  for (uint32_t j = 0; j < rest; j++, k += BK) acc = k_step(m, x, clamped, false, ek_u32(m, k), acc);
   return acc;
 }
 
 /* The K range [k_begin, k_end) (ids, uniform over the workgroup; a run-time K, or a
- * split-K slice): the whole steps in a loop of `U` steps per iteration, then one at a
- * time, and the K edge's partial step (clamped) where the range holds it. */
+ * split-K slice; k_begin a multiple of tile_k; whole: the range is all of K): the whole
+ * steps in a loop of `U` steps per iteration, then one at a time, and the K edge's partial
+ * step (clamped) where the range holds it.
+ *
+ * The loops count: the number of whole steps is computed once and each loop runs
+ * `i < count` with i += 1, the canonical form whose trip count a compiler derives. A
+ * condition on the K position itself (`k + U * tile_k <= end`, SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP)
+ * has none the driver can prove: k + U * tile_k may wrap for all it knows. */
 static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U, uint32_t k_begin,
-                        uint32_t k_end) {
+                        uint32_t k_end, bool whole) {
   const spvgen_gemm_desc *d = x->d;
   const uint32_t BK = d->tile_k;
   if (!U) U = 1;
-  bool whole = k_begin == 0 && k_end == x->sh.k; /* the whole of K (no split) */
-  uint32_t kfull = ek_mul_imm(m, ek_div_imm(m, x->sh.k, BK), BK);
+  /* the whole steps end at kfull = K rounded down to BK (K itself when the class's K is a
+   * multiple of BK) */
+  uint32_t kfull = x->k_edge ? ek_mul_imm(m, ek_div_imm(m, x->sh.k, BK), BK) : x->sh.k;
   uint32_t full_end = whole ? kfull : ek_umin(m, k_end, kfull);
   uint32_t accv = ek_local(m, x->tacc, x->zacc);
-  uint32_t kv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
   spvgen_store(m, accv, x->zacc);
-  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
-    uint32_t n = pass ? 1 : U;
-    ek_for kl; /* the first pass starts at k_begin, the second resumes where it ended */
-    uint32_t start = pass == (U > 1 ? 0 : 1) ? (whole ? ek_u32(m, 0) : k_begin) : 0;
-    uint32_t k0 = ek_for_begin_var(m, &kl, kv, start, 0, ek_u32(m, n * BK), SpvLoopControlMaskNone);
-    spvgen_loop_while(m, ek_ule(m, ek_add_imm(m, k0, n * BK), full_end));
-    uint32_t cur = spvgen_load(m, x->tacc, accv);
-    for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, ek_add_imm(m, k0, j * BK), cur);
-    spvgen_store(m, accv, cur);
-    ek_for_end(m, &kl);
+  if (d->codegen & SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) {
+    uint32_t kv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
+    for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
+      uint32_t n = pass ? 1 : U;
+      ek_for kl; /* the first pass starts at k_begin, the second resumes where it ended */
+      uint32_t start = pass == (U > 1 ? 0 : 1) ? (whole ? ek_u32(m, 0) : k_begin) : 0;
+      uint32_t k0 = ek_for_begin_var(m, &kl, kv, start, 0, ek_u32(m, n * BK), SpvLoopControlMaskNone);
+      spvgen_loop_while(m, ek_ule(m, ek_add_imm(m, k0, n * BK), full_end));
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
+      spvgen_store(m, accv, cur);
+      ek_for_end(m, &kl);
+    }
+  } else {
+    /* k_begin is a multiple of BK (slice_k is a multiple of tile_k): masked so the driver
+     * sees the steps' alignment too */
+    uint32_t kb = whole ? ek_u32(m, 0) : spvgen_op_bitwise_and(m, ek_u32_type(m), k_begin, ek_u32(m, ~(BK - 1u)));
+    uint32_t steps = whole ? ek_div_imm(m, full_end, BK)
+                           : ek_select(m, ek_ult(m, kb, full_end), ek_div_imm(m, ek_isub(m, full_end, kb), BK),
+                                       ek_u32(m, 0));
+    uint32_t outer = ek_div_imm(m, steps, U);
+    if (U > 1) {
+      ek_for kl;
+      uint32_t i = ek_for_begin(m, &kl, ek_u32(m, 0), outer, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t k0 = ek_iadd(m, kb, ek_mul_imm(m, i, U * BK));
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
+      spvgen_store(m, accv, cur);
+      ek_for_end(m, &kl);
+    }
+    /* the steps the unrolled loop leaves (all of them at U 1), one at a time; none when
+     * every K of the class is a multiple of U steps */
+    if (U == 1 || !whole || !gemm_dim_multiple(d, 'k', U * BK)) {
+      /* where the unrolled loop is not emitted (U 1) none of the steps are done yet */
+      uint32_t done = U > 1 ? ek_mul_imm(m, outer, U) : ek_u32(m, 0);
+      ek_for rl;
+      uint32_t i = ek_for_begin(m, &rl, done, steps, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      spvgen_store(m, accv, k_step(m, x, clamped, false, ek_iadd(m, kb, ek_mul_imm(m, i, BK)), cur));
+      ek_for_end(m, &rl);
+    }
   }
-  if (!gemm_dim_multiple(d, 'k', BK)) {
+  if (x->k_edge) {
     /* The K edge (clamped) belongs to the range that starts below K and ends past kfull. */
     uint32_t holds = whole ? ek_ult(m, kfull, x->sh.k) : ek_all(m, ek_ult(m, k_begin, x->sh.k), ek_ult(m, kfull, k_end));
     ek_guard g = ek_guard_begin(m, holds);
-    spvgen_store(m, accv, k_step(m, x, 1, kfull, spvgen_load(m, x->tacc, accv)));
+    spvgen_store(m, accv, k_step(m, x, clamped, true, kfull, spvgen_load(m, x->tacc, accv)));
     ek_guard_end(m, g);
   }
   return spvgen_load(m, x->tacc, accv);
@@ -397,11 +485,11 @@ static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t 
   }
   uint32_t acc;
   if (gemm_runtime(d)) {
-    acc = k_range(m, x, clamped, U, ek_u32(m, 0), x->sh.k);
+    acc = k_range(m, x, clamped, U, ek_u32(m, 0), x->sh.k, true);
   } else { /* a constant K: the steps counted here */
     const uint32_t steps = d->k / d->tile_k;
     acc = k_loop(m, x, clamped, steps, U);
-    if (d->k % d->tile_k) acc = k_step(m, x, 1, ek_u32(m, steps * d->tile_k), acc); /* K edge: clamped */
+    if (d->k % d->tile_k) acc = k_step(m, x, clamped, true, ek_u32(m, steps * d->tile_k), acc); /* K edge */
   }
   epilogue(m, x, clamped, acc);
 }
@@ -473,7 +561,7 @@ static void staged_tile_path(spvgen_module *m, const cm2_ctx *x) {
     done = outer * U;
   }
   for (; done < steps; done++) acc = staged_step(m, x, ek_u32(m, done + 1 < steps ? done + 1 : steps - 1), acc);
-  if (tail) acc = k_step(m, x, 1, ek_u32(m, steps * BK), acc); /* K edge: clamped, from global memory */
+  if (tail) acc = k_step(m, x, 0, true, ek_u32(m, steps * BK), acc); /* K edge: clamped, from global memory */
   epilogue(m, x, 0, acc);
 }
 
@@ -545,8 +633,9 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   bool batched = gemm_runtime(d) || d->batch > 1;
   uint32_t plane = batched ? ek_iadd(m, ek_imul(m, slice, sh->batch), sk->s.z) : slice;
   cm2_matrix w = {&sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, sh->m, sh->n, sh->workspace_ld,
-                  ek_imul(m, sh->m, sh->workspace_ld), ek_mul_imm(m, sh->batch, d->split_k), true, true};
-  operand_init(m, o, &w, plane, false);
+                  ek_imul(m, sh->m, sh->workspace_ld), ek_imul(m, sh->batch, sk->s.count), true, true};
+  const bool want[2] = {true, x->m_edge || x->n_edge};
+  operand_init(m, o, &w, plane, want, cm2_const_dims(d));
 }
 
 /* A split-K tile: this slice's K range, its partial tile to the workspace, the arrival;
@@ -558,12 +647,12 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
   spvgen_component_type st = splitk_sum_type(x);
   spvgen_memory_operands mem = {gemm_splitk_access(&sk->s), 0, 0};
   const spvgen_memory_operands *memp = mem.mask ? &mem : NULL;
-  uint32_t acc = k_range(m, x, clamped, U, sk->s.k_begin, sk->s.k_end);
+  uint32_t acc = k_range(m, x, clamped, U, sk->s.k_begin, sk->s.k_end, false);
   cm2_operand own;
   splitk_plane(m, x, sk->s.slice, &own);
   spvgen_tensor_operands tops = {own.view, 0};
   spvgen_coopmat_store_tensor(m, own.ptr, mconvert(m, x, acc, x->accm, st),
-                              operand_slice(m, &own, clamped, x->bm, d->tile_m, x->bn, d->tile_n), memp,
+                              operand_slice(m, &own, clamp_d(x, clamped), x->bm, d->tile_m, x->bn, d->tile_n), memp,
                               own.view ? &tops : NULL);
   uint32_t lid = ek_load_u32(m, sk->lid_var);
   uint32_t last = gemm_splitk_arrive(m, &sk->s, ek_load_v3_component(m, sk->wg_var, 0),
@@ -578,12 +667,12 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
   spvgen_store(m, sumv, xs.zacc);
   ek_for sl;
   uint32_t slice = ek_for_begin_var(m, &sl, ek_local(m, ek_u32_type(m), ek_u32(m, 0)), ek_u32(m, 0),
-                                    ek_u32(m, d->split_k), ek_u32(m, 1), SpvLoopControlMaskNone);
+                                    sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
   cm2_operand pl;
   splitk_plane(m, x, slice, &pl);
   spvgen_tensor_operands lops = {pl.view, 0};
   uint32_t part = spvgen_coopmat_load_tensor(m, xs.tacc, pl.ptr, xs.zacc,
-                                             operand_slice(m, &pl, clamped, x->bm, d->tile_m, x->bn, d->tile_n),
+                                             operand_slice(m, &pl, clamp_d(x, clamped), x->bm, d->tile_m, x->bn, d->tile_n),
                                              memp, pl.view ? &lops : NULL);
   uint32_t cur = spvgen_load(m, xs.tacc, sumv);
   spvgen_store(m, sumv, spvgen_coop_arith(m, ek_is_float(st) ? SpvOpFAdd : SpvOpIAdd, cur, part));
@@ -621,6 +710,7 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   x->accm = cm2_acc_matrix_type(d);
   if (cm2_needs_per_element(d)) x->pe_fn = per_element_fn(m, x);
+  if (cm2_masked_k_edge(d)) x->mask_fn = mask_rows_fn(m, x, bd->B.elem_type);
   if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, bd->wg_var);
   if (d->stages == 2) {
     stage_declare(m, p, &bd->stage, &bd->A4, &bd->B4, v4t);
@@ -657,21 +747,28 @@ static cm2_matrix cm2_matrix_of(spvgen_module *m, const cm2_ctx *x, const ek_buf
   return mx;
 }
 
-/* The four operands' layouts for batch z (clamped_only: no unclamped layouts). */
-static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, uint32_t z, bool clamped_only) {
+/* The four operands' layouts for batch z: the unclamped ones unless every tile crossing
+ * the operand's dimension runs clamped (only_clamped), the clamped ones where a path can
+ * reach past the operand (clamp_a, clamp_b, clamp_d). */
+static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, uint32_t z, bool only_clamped) {
   const spvgen_gemm_desc *d = x->d;
   const ek_gemm_shape *sh = &x->sh;
   cm2_matrix a = cm2_matrix_of(m, x, &bd->A, &bd->A4, d->a_type, d->a_layout, sh->m, sh->k, sh->lda, sh->stride_a, d->stride_a);
   cm2_matrix b = cm2_matrix_of(m, x, &bd->B, &bd->B4, d->b_type, d->b_layout, sh->k, sh->n, sh->ldb, sh->stride_b, d->stride_b);
   cm2_matrix dd = cm2_matrix_of(m, x, &x->epi.d, &bd->D4, d->out_type, d->d_layout, sh->m, sh->n, sh->ldd, sh->stride_d,
                                 d->stride_d);
-  operand_init(m, &x->a, &a, z, clamped_only);
-  operand_init(m, &x->b, &b, z, clamped_only);
-  operand_init(m, &x->dd, &dd, z, clamped_only);
+  const bool cd = cm2_const_dims(d), edge_tiles = x->m_edge || x->n_edge;
+  const bool kc = x->k_edge && !x->mask_fn; /* the K-edge step loads clamped */
+  const bool wa[2] = {!(only_clamped && x->m_edge) || x->mask_fn, kc || x->m_edge};
+  const bool wb[2] = {!(only_clamped && x->n_edge) || x->mask_fn, kc || x->n_edge};
+  const bool wd[2] = {!(only_clamped && edge_tiles), edge_tiles};
+  operand_init(m, &x->a, &a, z, wa, cd);
+  operand_init(m, &x->b, &b, z, wb, cd);
+  operand_init(m, &x->dd, &dd, z, wd, cd);
   if (x->epi.c.var) {
     cm2_matrix c = cm2_matrix_of(m, x, &x->epi.c, &bd->C4, d->out_type, d->c_layout, sh->m, sh->n, sh->ldc,
                                  sh->stride_c, d->stride_c);
-    operand_init(m, &x->c, &c, z, clamped_only);
+    operand_init(m, &x->c, &c, z, wd, cd);
   }
 }
 
@@ -722,6 +819,10 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     if (e.m_edge) x.bm = ek_umin(m, x.bm, ek_isub(m, x.sh.m, ek_u32(m, d->tile_m)));
     if (e.n_edge) x.bn = ek_umin(m, x.bn, ek_isub(m, x.sh.n, ek_u32(m, d->tile_n)));
   }
+  /* what the tile paths can cross (a shifted tile crosses nothing) */
+  x.m_edge = e.m_edge && !e.shift;
+  x.n_edge = e.n_edge && !e.shift;
+  x.k_edge = !gemm_dim_multiple(d, 'k', d->tile_k);
   if (x.st) stage_origins(m, &x);
   cm2_operands(m, &x, &bd, z, e.only_clamped);
   uint32_t edge_unroll = d->edge_unroll ? d->edge_unroll : d->unroll;

@@ -41,7 +41,7 @@ static bool is_8bit(spvgen_component_type t) { return spvgen_component_type_size
 static uint64_t needed_features(const spvgen_gemm_desc *d) {
   uint64_t f = SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE | SPVGEN_FEATURE_COOPMAT2_FLEXIBLE_DIMENSIONS |
                SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT;
-  if (cm2_needs_per_element(d)) f |= SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
+  if (cm2_needs_per_element(d) || cm2_masked_k_edge(d)) f |= SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS;
   if (d->a_type == SPVGEN_COMPONENT_BF16 || d->b_type == SPVGEN_COMPONENT_BF16)
     f |= SPVGEN_FEATURE_BFLOAT16_COOPMAT;
   if (d->a_type == SPVGEN_COMPONENT_E4M3 || d->a_type == SPVGEN_COMPONENT_E5M2 ||
@@ -118,13 +118,10 @@ static spvgen_status check_tile(const spvgen_device_caps *caps, const spvgen_gem
 }
 
 /* The measured best tiling per input width and accumulator gets a bonus over the cost
- * model's shape efficiency. H100, 4096^3, 400 ms warm-up, every tiling with unroll 1 and
- * 4 (bench/results/raw/gemm-h100-2026-11-23b-tilings.txt): 16-bit inputs, f16
- * accumulators: 256x256x32 377 TFLOP/s against 327 for 128x256x64; f32 accumulators:
- * 128x256x32 322 against 312 (256x256 needs more registers than there are); 8-bit
- * inputs: 256x128x64 380 TOP/s against 311 for 128x256x64 and 170 for 128x256x128.
- * (Tilings with K 16, as vk_cooperative_matrix_perf uses for f32 accumulators, measured
- * 114-211: too little work per tensor load on this driver.) */
+ * model's shape efficiency: 16-bit inputs with f16 accumulators 256x256x32, with f32
+ * accumulators 128x256x32 (256x256 needs more registers than there are), 8-bit inputs
+ * 256x128x64; tilings with K 16 do too little work per tensor load. The figures:
+ * docs/design-notes.md, "Measurements behind source comments". */
 static float tile_bonus(const spvgen_gemm_desc *d, const cm2_tile *base) {
   if (is_8bit(d->a_type)) return base->m == 256 && base->n == 128 && base->k == 32 ? 1.25f : 1.0f;
   if (spvgen_component_type_size(d->acc_type) == 2)
@@ -179,9 +176,8 @@ static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t u
 }
 
 /* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more:
- * there the unrolled loads outgrow the registers (H100: 128x256x128 s8 170 TOP/s at
- * unroll 4 against 285 at 1; 8192x256x4096 s8 128x128x128 0.206 ms at 4 against 0.081 ms
- * at 2, bench/results/raw/tune-h100-2026-11-23.txt). */
+ * there the unrolled loads outgrow the registers (measured: docs/design-notes.md,
+ * "Measurements behind source comments"). */
 static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
   uint32_t steps = d->k / tk;
   uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;
@@ -214,6 +210,15 @@ static spvgen_status check_features(const spvgen_device_caps *caps, uint64_t nee
                    caps->name, why);
 }
 
+/* The tilings a RUNTIME plan chooses from when the desc leaves the tile to it: 128x256x32
+ * and 128x128x64 (256 invocations). A run-time kernel serves every M of its class, and a
+ * framework compiles one pipeline per tile it meets: a short menu keeps a prompt-length
+ * trace at a handful of pipelines (with the small-M tiles), where the full table would
+ * give one per M range. */
+static bool in_runtime_menu(const cm2_tile *t) {
+  return t->wg == 256 && t->m == 128 && ((t->n == 256 && t->k == 32) || (t->n == 128 && t->k == 64));
+}
+
 /* The cheapest tiling of the table that fits the device and the desc's knobs (cost
  * model), or the reason none does. */
 static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, cm2_tile *best,
@@ -225,11 +230,13 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
   spvgen_status first_st = SPVGEN_OK;
   char first_msg[512] = "";
   uint32_t split_short = 0; /* a tile_k left out for having fewer K steps than split_k */
+  const bool runtime_menu = gemm_runtime(d) && !d->tile_m && !d->tile_n && !d->tile_k && !d->workgroup_size;
   for (size_t i = 0; i < TILE_COUNT; i++) {
     cm2_tile t = fit_tile(d, &TILES[i], kgran);
     spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
     if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
+    if (runtime_menu && !in_runtime_menu(&TILES[i])) continue;
     if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
       split_short = t.k;
       continue;
@@ -315,11 +322,14 @@ static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool 
   spvgen_gemm_desc best = *d, cheapest = *d;
   double best_score = -1.0;
   uint32_t cheapest_ms = 0;
+  /* a FIXED shape with no interior tile runs clamped whatever the mode says: say so */
+  bool no_interior = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
   for (uint32_t u = u_max; u >= 1; u = u > 2 ? u / 2 : u - 1) {
     if (unroll_set && u != u_max) continue;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
       spvgen_gemm_edge e = edge_set ? d->edge : modes[i];
       if (edge_set && i) break;
+      if (!edge_set && no_interior && e != SPVGEN_GEMM_EDGE_CLAMP) continue;
       if (e == SPVGEN_GEMM_EDGE_SHIFT && !edge_set && !can_shift) continue;
       spvgen_gemm_config c = *p;
       c.desc.unroll = u;
@@ -374,6 +384,44 @@ static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t
   return SPVGEN_OK;
 }
 
+/* Few rows against wide weights (M of 64 or less: a prompt of a few tokens, a batch of
+ * vectors): the GEMM is a stream over B, and what matters is that B is read once and that
+ * enough of it is in flight. So the tile covers all of M (32, 64 or 128 rows), is 64 columns
+ * wide with 128 bytes of K per step (full cache lines of each B row for N x K weights), and
+ * 256 invocations share it; then (split_k left to the plan) K is split until the grid has
+ * about four workgroups per SM, every slice keeping 4 steps or more (faster than cuBLAS
+ * for the prompt rows, and than either tile without split-K: docs/design-notes.md,
+ * "Measurements behind source comments"). Returns whether it applies (the desc's tile
+ * knobs are then set). */
+static bool small_m_tile(const spvgen_device_caps *caps, spvgen_gemm_desc *d) {
+  if (d->tile_m || d->tile_n || d->tile_k || d->workgroup_size || d->subgroups || d->stages == 2) return false;
+  /* RUNTIME plans also up to 127 rows: the run-time tile menu's 128-row tiles cannot move
+   * inside a shorter M (edge shift), and a 128-row tile of 64 columns is the same kernel
+   * family */
+  uint32_t most = gemm_runtime(d) && !gemm_dim_multiple(d, 'm', 128) ? 127 : 64;
+  if (d->m > most || d->n < 256 || d->k < 256) return false;
+  spvgen_gemm_desc t = *d;
+  t.tile_m = d->m <= 32 ? 32 : d->m <= 64 ? 64 : 128;
+  t.tile_n = 64;
+  t.tile_k = 128 / spvgen_component_type_size(d->a_type);
+  t.workgroup_size = 256;
+  cm2_flex fl = flex_lookup(caps, &t);
+  cm2_tile tile = {t.tile_m, t.tile_n, t.tile_k, 256, 1.0f};
+  if (check_tile(caps, &t, &fl, &tile, NULL, NULL, 0) != SPVGEN_OK) return false;
+  *d = t;
+  return true;
+}
+
+/* The slices small_m_tile wants: powers of two up to 16 while the grid is under four
+ * workgroups per SM and every slice keeps 4 K steps (a RUNTIME plan: for the hinted
+ * shape; the kernel reads the count per launch). */
+static uint32_t small_m_split(const spvgen_device_caps *caps, const spvgen_gemm_desc *d) {
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
+  uint32_t steps = d->k / d->tile_k, s = 1;
+  while (s < 16 && tiles * s < 4ull * gemm_units(caps) && s * 2 * 4 <= steps) s *= 2;
+  return s;
+}
+
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
   spvgen_gemm_desc *d = &p->desc;
   uint64_t need = needed_features(d);
@@ -390,6 +438,8 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
   if (!d->stages) d->stages = 1;
   if (d->subgroups && caps->subgroup_size && !d->workgroup_size)
     d->workgroup_size = d->subgroups * caps->subgroup_size;
+  bool small = small_m_tile(caps, d);
+  if (small && !d->split_k) d->split_k = small_m_split(caps, d);
   cm2_tile best;
   memset(&best, 0, sizeof best);
   if ((st = choose_tile(caps, d, &best, msg, size)) != SPVGEN_OK) return st;

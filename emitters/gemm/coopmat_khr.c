@@ -163,9 +163,8 @@ static void default_knobs(spvgen_gemm_desc *d, uint32_t sg, uint32_t units) {
     uint64_t big = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 128) * d->batch;
     uint64_t wide = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 256) * d->batch;
     if (wide >= units) {
-      /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured on the
-       * H100 (4096^3: f16 290, f16->f32 295, s8 302 TOP/s against 200-270 for 128x128;
-       * bench/results/gemm-h100-2026-11-23.md). */
+      /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured
+       * (docs/design-notes.md, "Measurements behind source comments"). */
       d->tile_m = 128;
       d->tile_n = 256;
     } else if (big >= 96 || (d->m > 64 && d->n > 64 && big >= 16)) {
@@ -535,18 +534,68 @@ static uint32_t gather_chunk(spvgen_module *m, const khr_kernel *k, const khr_co
   return spvgen_op_composite_construct(m, k->v4, words, 4);
 }
 
-/* Global -> registers for the K tile starting at k0 (an id). */
-static void copy_fetch(spvgen_module *m, const khr_kernel *k, khr_copy *cp, uint32_t k0) {
+/* A 16-byte chunk from scalars without zero fill: element t at index row + inner(t), where
+ * inner(t) is inner_g + t, clamped to inner_lim - 1 when `clamp` (the chunk may reach past
+ * M or N, whose products land in outputs that are never stored). */
+static uint32_t gather_chunk_fast(spvgen_module *m, const khr_kernel *k, const khr_copy *cp, uint32_t row,
+                                  uint32_t inner_g, bool clamp) {
+  uint32_t st = cp->buf.elem_type;
+  uint32_t per_word = 4 / k->g.esize;
+  uint32_t wvec = spvgen_type_vector(m, st, per_word);
+  uint32_t last = clamp ? ek_isub(m, cp->inner_lim, ek_u32(m, 1)) : 0;
+  uint32_t idx0 = ek_iadd(m, row, inner_g);
+  uint32_t words[4];
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t parts[4];
+    for (uint32_t t = 0; t < per_word; t++) {
+      uint32_t off = w * per_word + t;
+      uint32_t idx = clamp ? ek_iadd(m, row, ek_umin(m, ek_add_imm(m, inner_g, off), last)) : ek_add_imm(m, idx0, off);
+      parts[t] = ek_load_elem(m, &cp->buf, idx);
+    }
+    words[w] = spvgen_op_bitcast(m, k->u32, spvgen_op_composite_construct(m, wvec, parts, per_word));
+  }
+  return spvgen_op_composite_construct(m, k->v4, words, 4);
+}
+
+/* Global -> registers for the K tile starting at k0 (an id).
+ *   checked: every chunk or element bounds-checked and zero outside the matrix (the K
+ *            edge's tile, where K ends inside; and every tile under
+ *            SPVGEN_GEMM_CODEGEN_CHECK_ALL);
+ *   fast:    the tile lies inside K, so only M or N can be crossed: there the row (column)
+ *            index is clamped to the last one instead of zero-filled (what it feeds is
+ *            never stored), and nothing is selected. */
+static void copy_fetch_mode(spvgen_module *m, const khr_kernel *k, khr_copy *cp, uint32_t k0, bool checked) {
   const khr_geom *g = &k->g;
   uint32_t ig = ek_iadd(m, ek_mul_imm(m, cp->i_t, g->epv), cp->inner0);
   if (!cp->k_outer) ig = ek_iadd(m, ig, k0);
+  /* fast: which coordinate may cross M or N (the other one is K) */
+  bool clamp_o = !cp->k_outer && cp->check_o, clamp_i = cp->k_outer && cp->check_i;
   for (uint32_t e = 0; e < cp->passes; e++) {
     uint32_t o = ek_add_imm(m, cp->o_t, e * cp->rpp);
+    bool spare = cp->partial && e == cp->passes - 1; /* some invocations have no row in this pass */
+    /* fast: a spare invocation loads the tile's last row again (not stored) */
+    if (spare && !checked) o = ek_min_imm(m, o, cp->outer - 1);
     uint32_t og = ek_iadd(m, o, cp->outer0);
     if (cp->k_outer) og = ek_iadd(m, og, k0);
-    uint32_t inb = ek_below(m, cp->partial && e == cp->passes - 1, o, ek_u32(m, cp->outer));
-    inb = ek_all(m, inb, ek_below(m, cp->check_o, og, cp->outer_lim));
+    uint32_t inb = checked ? ek_below(m, spare, o, ek_u32(m, cp->outer)) : 0;
     uint32_t v;
+    if (!checked) {
+      if (clamp_o) og = ek_umin(m, og, ek_isub(m, cp->outer_lim, ek_u32(m, 1)));
+      if (cp->vec) {
+        uint32_t ic = ek_div_imm(m, ig, g->epv);
+        if (clamp_i) ic = ek_umin(m, ic, ek_isub(m, ek_div_imm(m, cp->inner_lim, g->epv), ek_u32(m, 1)));
+        uint32_t idx = ek_iadd(m, ek_imul(m, og, ek_div_imm(m, cp->ld, g->epv)), ic);
+        if (cp->base4) idx = ek_iadd(m, idx, cp->base4);
+        v = ek_load_elem(m, &cp->buf4, idx);
+      } else {
+        uint32_t row = ek_imul(m, og, cp->ld);
+        if (cp->base) row = ek_iadd(m, row, cp->base);
+        v = gather_chunk_fast(m, k, cp, row, ig, clamp_i);
+      }
+      spvgen_store(m, cp->regs[e], v);
+      continue;
+    }
+    inb = ek_all(m, inb, ek_below(m, cp->check_o, og, cp->outer_lim));
     if (cp->vec) {
       inb = ek_all(m, inb, ek_below(m, cp->check_i, ig, cp->inner_lim));
       uint32_t idx = ek_iadd(m, ek_imul(m, og, ek_div_imm(m, cp->ld, g->epv)), ek_div_imm(m, ig, g->epv));
@@ -574,9 +623,28 @@ static void copy_store(spvgen_module *m, const khr_kernel *k, const khr_copy *cp
   }
 }
 
+/* Both operands' K tile at k0 into registers: the fast fetch where the tile lies inside K,
+ * the checked one for the tile K ends in (a uniform branch: K and k0 are the same in the
+ * whole workgroup; none when the class's K is a multiple of tile_k). */
 static void copy_fetch_both(spvgen_module *m, khr_kernel *k, uint32_t k0) {
-  copy_fetch(m, k, &k->ca, k0);
-  copy_fetch(m, k, &k->cb, k0);
+  const spvgen_gemm_desc *d = k->d;
+  if (d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL) {
+    copy_fetch_mode(m, k, &k->ca, k0, true);
+    copy_fetch_mode(m, k, &k->cb, k0, true);
+    return;
+  }
+  if (gemm_dim_multiple(d, 'k', d->tile_k)) {
+    copy_fetch_mode(m, k, &k->ca, k0, false);
+    copy_fetch_mode(m, k, &k->cb, k0, false);
+    return;
+  }
+  spvgen_if(m, ek_ule(m, ek_add_imm(m, k0, d->tile_k), k->sh.k));
+  copy_fetch_mode(m, k, &k->ca, k0, false);
+  copy_fetch_mode(m, k, &k->cb, k0, false);
+  spvgen_else(m);
+  copy_fetch_mode(m, k, &k->ca, k0, true);
+  copy_fetch_mode(m, k, &k->cb, k0, true);
+  spvgen_end_if(m);
 }
 
 static void copy_store_both(spvgen_module *m, khr_kernel *k, uint32_t stage) {

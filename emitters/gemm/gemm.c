@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error_private.h" /* lib/core: the one error formatter */
+#include "names.h"         /* lib/core: one table of names per enum */
 #include "gemm_internal.h"
 #include "spvgen/kernel.h"
 
@@ -18,53 +19,13 @@ static const gemm_variant_ops *const variants[SPVGEN_GEMM_VARIANT_COUNT] = {
     &gemm_variant_simt,
 };
 
-static const char *const variant_names[SPVGEN_GEMM_VARIANT_COUNT] = {"auto", "coopmat2", "khr",
-                                                                     "simt"};
-static const char *const activation_names[SPVGEN_ACTIVATION_COUNT] = {"none", "relu", "gelu",
-                                                                      "silu"};
-
-const char *spvgen_gemm_variant_name(spvgen_gemm_variant v) {
-  return (unsigned)v < SPVGEN_GEMM_VARIANT_COUNT ? variant_names[v] : NULL;
-}
-
-bool spvgen_gemm_variant_parse(const char *name, spvgen_gemm_variant *out) {
-  int i = ek_name_index(variant_names, SPVGEN_GEMM_VARIANT_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_gemm_variant)i;
-  return i >= 0;
-}
-
-const char *spvgen_activation_name(spvgen_activation a) {
-  return (unsigned)a < SPVGEN_ACTIVATION_COUNT ? activation_names[a] : NULL;
-}
-
-bool spvgen_activation_parse(const char *name, spvgen_activation *out) {
-  int i = ek_name_index(activation_names, SPVGEN_ACTIVATION_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_activation)i;
-  return i >= 0;
-}
-
+static const char *const variant_names[SPVGEN_GEMM_VARIANT_COUNT] = {"auto", "coopmat2", "khr", "simt"};
 static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
 static const char *const shapes_names[SPVGEN_GEMM_SHAPES_COUNT] = {"auto", "fixed", "runtime"};
 
-const char *spvgen_gemm_shapes_name(spvgen_gemm_shapes v) {
-  return (unsigned)v < SPVGEN_GEMM_SHAPES_COUNT ? shapes_names[v] : NULL;
-}
-
-bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out) {
-  int i = ek_name_index(shapes_names, SPVGEN_GEMM_SHAPES_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_gemm_shapes)i;
-  return i >= 0;
-}
-
-const char *spvgen_gemm_edge_name(spvgen_gemm_edge e) {
-  return (unsigned)e < SPVGEN_GEMM_EDGE_COUNT ? edge_names[e] : NULL;
-}
-
-bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out) {
-  int i = ek_name_index(edge_names, SPVGEN_GEMM_EDGE_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_gemm_edge)i;
-  return i >= 0;
-}
+SG_NAMES(spvgen_gemm_variant, variant_names, NULL, spvgen_gemm_variant_name, spvgen_gemm_variant_parse)
+SG_NAMES(spvgen_gemm_shapes, shapes_names, NULL, spvgen_gemm_shapes_name, spvgen_gemm_shapes_parse)
+SG_NAMES(spvgen_gemm_edge, edge_names, NULL, spvgen_gemm_edge_name, spvgen_gemm_edge_parse)
 
 /* gemm_fail for another entry point (fn: its name in the message). */
 static spvgen_status gemm_fail_fn(const char *fn, char *msg, size_t size, spvgen_status st, const char *fmt, ...)
@@ -120,6 +81,13 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
   if (extra) {
     ek_str_put(&s, " ");
     ek_str_put(&s, extra);
+  }
+  if (d->codegen) { /* the alternatives, by their bench spec letters */
+    ek_str_put(&s, " cg:");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) ek_str_put(&s, "o");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_CONST_DIMS) ek_str_put(&s, "d");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL) ek_str_put(&s, "c");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE) ek_str_put(&s, "m");
   }
 }
 
@@ -295,6 +263,12 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
                      (int)d->bias);
   if ((unsigned)d->activation >= SPVGEN_ACTIVATION_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "activation %d is unknown", (int)d->activation);
+  if (!d->activation) d->activation = SPVGEN_ACTIVATION_NONE;
+  if (d->activation != SPVGEN_ACTIVATION_NONE && d->activation != SPVGEN_ACTIVATION_RELU &&
+      d->activation != SPVGEN_ACTIVATION_GELU && d->activation != SPVGEN_ACTIVATION_SILU)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "activation %s: the GEMM epilogue's activations are none, relu, gelu and silu",
+                     spvgen_activation_name(d->activation));
   if (a_int && !ek_is_float(d->out_type)) {
     if (d->alpha != 1.0f || d->beta != 0.0f)
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -307,7 +281,7 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
   }
   if ((unsigned)d->variant >= SPVGEN_GEMM_VARIANT_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown", (int)d->variant);
-  if (!d->split_k) d->split_k = 1;
+  /* split_k 0 stays 0 until a variant has planned (coopmat2 may choose slices; then 1) */
   if (d->split_k > 256)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k %u is over 256", d->split_k);
   if (d->stages > 2)
@@ -319,6 +293,9 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
                      (int)d->edge);
   if (d->edge_unroll > 16)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge_unroll %u is over 16", d->edge_unroll);
+  if (d->codegen & ~(uint32_t)SPVGEN_GEMM_CODEGEN_ALL)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "codegen 0x%x has unknown bits (known: 0x%x)",
+                     d->codegen, (unsigned)SPVGEN_GEMM_CODEGEN_ALL);
   if (d->compile_budget_ms > 600000)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "compile_budget_ms %u is over 600000 (10 minutes)",
                      d->compile_budget_ms);
@@ -387,6 +364,18 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
 /* The shape a RUNTIME plan is chosen for: the desc's hints, 4096 where it gives none. */
 #define GEMM_RUNTIME_HINT 4096u
 
+/* Whether a RUNTIME coopmat2 plan (its knobs in `planned`) should move its edge tiles
+ * inside: the caller left the edge mode to the plan, gave the M it plans for (and N, where
+ * tiles cross N) and both are at least a tile of the run-time menu (128 rows), beta is 0,
+ * and tiles do cross M or N. */
+static bool shift_for_hint(const spvgen_gemm_desc *d, const spvgen_gemm_desc *planned) {
+  bool m_edge = !gemm_dim_multiple(planned, 'm', planned->tile_m), n_edge = !gemm_dim_multiple(planned, 'n', planned->tile_n);
+  if (d->edge != SPVGEN_GEMM_EDGE_AUTO || d->beta != 0.0f || planned->edge == SPVGEN_GEMM_EDGE_SHIFT) return false;
+  /* the small-M tiles keep one kernel for every M up to their height (no shift) */
+  if ((!m_edge && !n_edge) || planned->tile_m < 128) return false;
+  return (!m_edge || (d->m && d->m >= planned->tile_m)) && (!n_edge || (d->n && d->n >= planned->tile_n));
+}
+
 /* A plan for a resolved desc with a concrete variant. */
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
@@ -409,6 +398,20 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
                      "split_k %u: the khr variant does not split K (the simt and coopmat2 variants do; "
                      "or split_k 1)", d->split_k);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
+  if (st == SPVGEN_OK && runtime && v == SPVGEN_GEMM_COOPMAT2 && shift_for_hint(d, &p->desc)) {
+    /* A run-time plan for a given M (and N) of at least a tile, with tiles crossing them:
+     * edge tiles move inside (one unclamped path, the fastest to compile and to run);
+     * such a plan serves M >= tile_m, N >= tile_n (spvgen_gemm_launch_for checks). */
+    spvgen_gemm_config q = *p;
+    q.desc = p->desc;
+    q.desc.tile_m = p->desc.tile_m, q.desc.tile_n = p->desc.tile_n, q.desc.tile_k = p->desc.tile_k;
+    q.desc.unroll = d->unroll;
+    q.desc.edge = SPVGEN_GEMM_EDGE_SHIFT;
+    q.desc.edge_unroll = d->edge_unroll;
+    q.desc.split_k = d->split_k ? d->split_k : p->desc.split_k;
+    if (variants[v]->plan(caps, &q, NULL, 0) == SPVGEN_OK) *p = q;
+  }
+  if (st == SPVGEN_OK && !p->desc.split_k) p->desc.split_k = 1;
   if (st == SPVGEN_OK && p->desc.split_k > 1) st = gemm_splitk_plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
   if (runtime) { /* the hints back as the caller gave them; the grid is per launch */
@@ -456,18 +459,20 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
   if (d.variant != SPVGEN_GEMM_AUTO) return plan_variant(caps, &d, d.variant, plan, msg, size);
   /* AUTO: the first variant of the preference order that can do it; the last one's
    * reason when none can (SIMT's, which names what even the fallback lacks). The order
-   * is measured on the H100 (bench/results/gemm-h100-2026-11-23.md, 4096^3 with a
-   * sustained warm-up): coopmat2 first for every input width (f16->f16 377 against 291
-   * TFLOP/s for KHR, f16->f32 322 against 295, s8 380 against 308 TOP/s). */
+   * is measured: coopmat2 first for every input width (docs/design-notes.md,
+   * "Measurements behind source comments"). */
   /* The compile budget reorders them: a variant whose plan is estimated over the budget
    * gives way to the next one that fits (when the desc leaves unroll and edge to the
-   * plan); when none fits, the cheapest to compile. */
+   * plan); when none fits, the cheapest cooperative one to compile. */
   static const spvgen_gemm_variant order[] = {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_SIMT};
   const bool budget_free = d.unroll || d.edge; /* knobs the caller chose are kept */
   const uint32_t budget = gemm_budget_ms(&d);
   spvgen_gemm_config cheapest;
   bool have_cheapest = false;
   for (int v = 0; v < 3; v++) {
+    /* SIMT only where no cooperative variant can run: it is the fallback of devices
+     * without them, 10-100x slower at run time than any compile it saves */
+    if (order[v] == SPVGEN_GEMM_SIMT && have_cheapest) break;
     st = plan_variant(caps, &d, order[v], plan, msg, size);
     if (st != SPVGEN_OK) continue;
     if (budget_free || plan->compile_ms <= budget) {
@@ -768,12 +773,17 @@ static spvgen_status check_class(const spvgen_gemm_config *p, const spvgen_gemm_
   return SPVGEN_OK;
 }
 
-/* Split-K of a RUNTIME plan for a shape: slice size, workspace layout and size. */
+/* Split-K of a RUNTIME plan for a shape: the slice count (the plan's split_k, fewer where
+ * K has fewer tile_k steps: no slice is empty; the kernel reads the count off the grid),
+ * slice size, workspace layout and size. */
 static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gemm_args *a, spvgen_gemm_launch *l,
-                                   char *msg, size_t size) {
+                                   uint32_t *slices, char *msg, size_t size) {
   const spvgen_gemm_desc *d = &p->desc;
-  const uint32_t S = d->split_k, tk = d->tile_k;
+  const uint32_t tk = d->tile_k, steps = gemm_ceil_div(a->k, tk);
+  uint32_t S = d->split_k < steps ? d->split_k : steps;
   l->push.slice_k = gemm_ceil_div(gemm_ceil_div(a->k, S), tk) * tk;
+  S = gemm_ceil_div(a->k, l->push.slice_k); /* every slice holds some of K */
+  *slices = S;
   l->push.workspace_ld = (a->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * a->batch * a->m * l->push.workspace_ld;
   uint64_t counters = (uint64_t)a->batch * gemm_ceil_div(a->m, d->tile_m) * gemm_ceil_div(a->n, d->tile_n);
@@ -815,11 +825,12 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
   l->push = (spvgen_gemm_push){a.m, a.n, a.k, a.batch, a.lda, a.ldb, a.ldc, a.ldd, (uint32_t)a.stride_a,
                                (uint32_t)a.stride_b, (uint32_t)a.stride_c, (uint32_t)a.stride_d, a.alpha, a.beta,
                                0, 0, 0, gemm_ceil_div(a.n, d->tile_n)};
-  if (d->split_k > 1 && (st = launch_splitk(p, &a, l, msg, size)) != SPVGEN_OK) return st;
+  uint32_t slices = 1;
+  if (d->split_k > 1 && (st = launch_splitk(p, &a, l, &slices, msg, size)) != SPVGEN_OK) return st;
   l->push_size = p->push_size;
   l->groups[0] = gemm_ceil_div(a.n, d->tile_n);
   l->groups[1] = gemm_ceil_div(a.m, d->tile_m);
-  l->groups[2] = a.batch * d->split_k;
+  l->groups[2] = a.batch * slices;
   /* 65535 workgroups per dimension: the least maxComputeWorkGroupCount Vulkan allows */
   static const char *const dim_of[3] = {"n", "m", "batch"};
   for (int i = 0; i < 3; i++)
@@ -886,9 +897,11 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
   uint32_t fields[] = {(uint32_t)plan->variant, (uint32_t)d->a_type, (uint32_t)d->b_type, (uint32_t)d->acc_type,
                        (uint32_t)d->out_type, (uint32_t)d->a_layout, (uint32_t)d->b_layout, (uint32_t)d->c_layout,
                        (uint32_t)d->d_layout, fb[0], fb[1], (uint32_t)d->bias, (uint32_t)d->activation, d->tile_m,
-                       d->tile_n, d->tile_k, d->workgroup_size, d->subgroups, d->stages, d->split_k, d->unroll,
+                       d->tile_n, d->tile_k, d->workgroup_size, d->subgroups, d->stages,
+                       /* a RUNTIME kernel reads its slice count off the grid: only split or not */
+                       runtime ? (uint32_t)(d->split_k > 1) : d->split_k, d->unroll,
                        (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
-                       d->k_multiple, d->ld_multiple, plan->subgroup_size};
+                       d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
   if (!runtime) {
     uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,

@@ -115,6 +115,15 @@ static inline spvgen_component_type cm2_acc_matrix_type(const spvgen_gemm_desc *
   return d->acc_type;
 }
 
+/* Whether a coopmat2 plan's K edge is the masked step (SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE:
+ * asked for, a FIXED K of whole 16-byte rows, longer than tile_k and no multiple of it).
+ * tile_k 0 (not chosen yet): whether it can be for some tile. */
+static inline bool cm2_masked_k_edge(const spvgen_gemm_desc *d) {
+  if (!(d->codegen & SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE) || d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME) return false;
+  if ((uint64_t)d->k * spvgen_component_type_size(d->a_type) % 16) return false;
+  return !d->tile_k || (d->k > d->tile_k && d->k % d->tile_k);
+}
+
 /* Whether the epilogue needs OpCooperativeMatrixPerElementOpNV. */
 static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
   bool float_path = ek_epilogue_type(d) == SPVGEN_COMPONENT_F32;
@@ -143,6 +152,8 @@ typedef struct gemm_splitk {
   bool vmm;                 /* the module uses the Vulkan memory model */
   ek_buffer ws;             /* the workspace, as u32 words */
   uint32_t flag;            /* Workgroup u32: 1 in the last slice's workgroup */
+  uint32_t nwg_var;         /* RUNTIME: the NumWorkgroups built-in (the slice count) */
+  uint32_t count;           /* id: the number of slices (set by gemm_splitk_ids) */
   uint32_t slice, z;        /* ids: this workgroup's slice and batch */
   uint32_t k_begin, k_end;  /* ids: its K range */
   uint32_t counter;         /* id: its counter's word index (set by arrive) */
@@ -150,7 +161,10 @@ typedef struct gemm_splitk {
 
 /* Declares the workspace binding and the Workgroup flag (before the entry point). */
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s);
-/* In main: slice, z and the K range from the workgroup's z id. */
+/* In main: slice, z, the slice count and the K range from the workgroup's z id. The count
+ * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /
+ * batch), so its words do not depend on split_k: spvgen_gemm_launch_for picks the count
+ * per shape, and plans that differ only in split_k share one pipeline. */
 void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz);
 /* Word index of the partial plane (slice (an id), this batch). */
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice);

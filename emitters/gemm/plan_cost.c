@@ -3,18 +3,29 @@
  * keeps to (spvgen/gemm.h, "Compile time is a planning cost").
  *
  * The model is fitted to first compiles with an empty driver cache (NVIDIA driver 580,
- * H200, issue 24 of 2026-11-26; bench/results/ holds the compile matrix that refits it,
- * scripts/gpu-gemm.sh prints a new one):
- *   coopmat2 128x256x32, 256 invocations, unclamped K step:  unroll 1 224 ms, unroll 4 991
- *   the same, every load clamped:                            unroll 1 653 ms, unroll 4 3018
- *   two paths (unclamped and clamped copies, unroll 4):      9-46 s
- *   KHR 128x256: 222 ms, 128x128: 129 ms
- * so a coopmat2 kernel costs about 224 ms x u^1.07 per unclamped K loop and 653 ms x
- * u^1.1 per clamped one for a 4096-MulAdd-per-invocation step (128x256x32 / 256), scaled
- * by the step's work per invocation; a K edge step is one clamped step (4097x4095x4093
- * clamp u1: 1300 ms = 653 + 653); a kernel with both paths costs three times their sum
- * (the smallest factor the measurements allow); the epilogue's per-element function, a
- * C operand and split-K's summation add a little each. */
+ * H200; bench/results/raw/gemm-h200-2026-11-26cc1.txt, the compile column against each
+ * plan's estimate; scripts/gpu-gemm.sh --call prints a new matrix to refit it from).
+ * coopmat2:
+ *   - a base of 110 ms per pipeline;
+ *   - the K loop's body, by the A and B elements it loads per invocation (8-bit ones
+ *     count half), relative to 128x256x32 f16 over 256 invocations: 120 ms x body^1.6;
+ *     superlinear, as unroll 1 / 2 / 4 measured 245 / 564-598 / 991-1079 ms (the first
+ *     compile of a process reads up to 500 ms more: 1591 for unroll 4);
+ *   - a clamped path (edge tiles, or every tile with clamp) multiplies its loop by
+ *     1 + 0.6 per clamped operand (A past M, B past N, D always): 653 ms for unroll 1
+ *     with all three against 224 unclamped;
+ *   - a K edge (K not a multiple of tile_k) is one clamped step across A's and B's K,
+ *     the costliest code the driver makes: 2500 ms x body beside unclamped loops (shift
+ *     with a K edge: 3470-4993 ms against 598-726 without), 1200 in a kernel that clamps
+ *     anyway (clamp unroll 1 at 4097x4095x4093: 1614-1825);
+ *   - two paths (branch) cost 1.3 x their sum;
+ *   - a run-time kernel with an unrolled loop has a rolled loop for the leftover steps
+ *     unless its class's K is a multiple of the unrolled steps.
+ * khr: 120 ms + 150 ms per 128x256 tile of 64 bytes of K; per-element gathers (an operand
+ * without 16-byte loads) 2.5x the tile part, the fetch of the K-edge tile beside the fast
+ * one 1.3x, run-time shapes 1.4x (128x256: 251-394 ms, 739 with gathers, 408-1057 run-time).
+ * The figures are noisy (the same kernel read 991 and 1591 ms in two processes): the
+ * model ranks plans and keeps the defaults within the budget; it is not a stopwatch. */
 #include <math.h>
 
 #include "gemm_internal.h"
@@ -23,40 +34,80 @@
 #define BUDGET_DEFAULT_MS 300u
 #define BUDGET_LONG_RUN_MS 1000u /* a FIXED shape whose run is estimated at >= 1 ms */
 
-#define CM2_STEP_MS 224.0      /* one unclamped K step, 4096 MulAdd elements per invocation */
-#define CM2_CLAMPED_MS 653.0   /* one clamped K step */
-#define CM2_TWO_PATH_FACTOR 3.0
-#define KHR_BASE_MS 60.0
-#define KHR_AREA_MS 160.0      /* per 128x256 of tile */
+#define CM2_BASE_MS 110.0       /* any coopmat2 pipeline */
+#define CM2_LOOP_MS 120.0       /* the K loop's body at the reference size, unclamped */
+#define CM2_LOOP_EXP 1.6        /* superlinear in the body's size (unroll 1 / 2 / 4: 230 / 475 / 1210 ms) */
+#define CM2_CLAMP_PER_OPERAND 0.6 /* a clamped path: the loop body x (1 + 0.6 per clamped operand) */
+#define CM2_KEDGE_SOLO_MS 2500.0  /* a clamped K-edge step beside unclamped loops (shift, branch's interior) */
+#define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
+#define CM2_TWO_PATH_FACTOR 1.3
+#define KHR_BASE_MS 120.0
+#define KHR_AREA_MS 150.0       /* per 128x256 of tile, 64 bytes of K */
+#define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */
+#define KHR_RUNTIME_FACTOR 1.4
+#define KHR_KEDGE_FACTOR 1.3    /* the checked fetch beside the fast one */
 #define SIMT_MS 60.0
 
-/* MulAdd work of one K step per invocation, relative to 128x256x32 over 256. */
-static double step_work(const spvgen_gemm_desc *d) {
-  double w = (double)d->tile_m * d->tile_n * d->tile_k / (d->workgroup_size ? d->workgroup_size : 256);
-  return w / (128.0 * 256.0 * 32.0 / 256.0);
+/* The loop body of a coopmat2 kernel relative to 128x256x32 f16 at unroll 1 over 256
+ * invocations: the A and B elements it loads per invocation (8-bit ones count half:
+ * their K steps are twice as long for the same MulAdd instructions; the s8 128x128x128
+ * kernel compiles in 190 ms at unroll 1 and 432 at 2). */
+static double cm2_body(const spvgen_gemm_desc *d, uint32_t u) {
+  double per = (double)(d->tile_m + d->tile_n) * d->tile_k * u / (d->workgroup_size ? d->workgroup_size : 256);
+  if (spvgen_component_type_size(d->a_type) == 1) per *= 0.5;
+  return per / (384.0 * 32.0 / 256.0);
 }
 
+static double cm2_loop(const spvgen_gemm_desc *d, uint32_t u) { return CM2_LOOP_MS * pow(cm2_body(d, u), CM2_LOOP_EXP); }
+
 static double cm2_compile(const spvgen_gemm_desc *d) {
-  double w = step_work(d);
   uint32_t u = d->unroll ? d->unroll : 1, ue = d->edge_unroll ? d->edge_unroll : u;
   bool m_edge = !gemm_dim_multiple(d, 'm', d->tile_m), n_edge = !gemm_dim_multiple(d, 'n', d->tile_n);
   bool k_edge = !gemm_dim_multiple(d, 'k', d->tile_k);
   bool edges = m_edge || n_edge;
   bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
-  double fast = CM2_STEP_MS * w * pow(u, 1.07);
-  double clamped_u = CM2_CLAMPED_MS * w * pow(u, 1.1), clamped_e = CM2_CLAMPED_MS * w * pow(ue, 1.1);
-  double tail = k_edge ? CM2_CLAMPED_MS * w : 0.0;
+  /* the operands an edge tile clamps: A past M, B past N, D (and C) past either */
+  double clamp_f = 1.0 + CM2_CLAMP_PER_OPERAND * ((double)m_edge + (double)n_edge + 1.0);
+  double rest = 0.0; /* RUNTIME: the single steps after an unrolled loop */
+  const bool masked = cm2_masked_k_edge(d); /* an unclamped step and a per-element op */
+  const double kedge_solo = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_SOLO_MS * cm2_body(d, 1);
+  const double kedge_clamped = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_CLAMPED_MS * cm2_body(d, 1);
+  if (gemm_runtime(d) && u > 1 && !gemm_dim_multiple(d, 'k', u * d->tile_k)) rest = cm2_loop(d, 1);
   double ms;
-  if (!edges || d->edge == SPVGEN_GEMM_EDGE_SHIFT) ms = fast + tail;
-  else if (d->edge == SPVGEN_GEMM_EDGE_CLAMP || fixed_small) ms = clamped_u + tail;
-  else ms = (fast + clamped_e + tail) * CM2_TWO_PATH_FACTOR; /* branch: two paths */
-  if (gemm_runtime(d) && u > 1) ms += CM2_STEP_MS * w; /* the rolled loop of leftover steps */
+  if (!edges || d->edge == SPVGEN_GEMM_EDGE_SHIFT) {
+    ms = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
+  } else if (d->edge == SPVGEN_GEMM_EDGE_CLAMP || fixed_small) {
+    ms = (cm2_loop(d, u) + rest) * clamp_f + (k_edge ? kedge_clamped : 0.0);
+  } else { /* branch: an unclamped and a clamped path */
+    double inner = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
+    double outer = cm2_loop(d, ue) * clamp_f + (k_edge ? kedge_clamped : 0.0);
+    ms = (inner + outer) * CM2_TWO_PATH_FACTOR;
+  }
   double extra = 1.0;
   if (cm2_needs_per_element(d)) extra += 0.1;
   if (d->beta != 0.0f) extra += 0.1;
   if (d->split_k > 1) extra += 0.3;
   if (d->stages == 2) extra += 0.5;
-  return ms * extra;
+  return CM2_BASE_MS + ms * extra;
+}
+
+/* 16-byte global loads of the khr variant for an operand (as coopmat_khr.c decides). */
+static bool khr_vec(const spvgen_gemm_desc *d, bool is_a) {
+  uint32_t epv = 16u / spvgen_component_type_size(d->a_type);
+  spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
+  char inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? 'k' : 'm') : (lay == SPVGEN_ROW_MAJOR ? 'n' : 'k');
+  return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv) &&
+         gemm_dim_multiple(d, inner, epv);
+}
+
+static double khr_compile(const spvgen_gemm_desc *d) {
+  double area = (double)d->tile_m * d->tile_n / (128.0 * 256.0) *
+                ((double)d->tile_k * spvgen_component_type_size(d->a_type) / 64.0);
+  double ms = KHR_AREA_MS * area;
+  if (!khr_vec(d, true) || !khr_vec(d, false)) ms *= KHR_SCALAR_FACTOR;
+  if (!gemm_dim_multiple(d, 'k', d->tile_k) && !(d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL)) ms *= KHR_KEDGE_FACTOR;
+  ms += KHR_BASE_MS;
+  return gemm_runtime(d) ? ms * KHR_RUNTIME_FACTOR : ms;
 }
 
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
@@ -64,10 +115,7 @@ uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
   double ms;
   switch (p->variant) {
   case SPVGEN_GEMM_COOPMAT2: ms = cm2_compile(d); break;
-  case SPVGEN_GEMM_COOPMAT_KHR:
-    ms = KHR_BASE_MS + KHR_AREA_MS * (double)d->tile_m * d->tile_n / (128.0 * 256.0) *
-                           ((double)d->tile_k * spvgen_component_type_size(d->a_type) / 64.0);
-    break;
+  case SPVGEN_GEMM_COOPMAT_KHR: ms = khr_compile(d); break;
   default: ms = SIMT_MS * (0.5 + (double)d->tile_m * d->tile_n / (64.0 * 64.0) / 2.0); break;
   }
   if (ms < 1.0) ms = 1.0;

@@ -299,7 +299,7 @@ static void simt_splitk_epilogue(spvgen_module *m, simt_kernel *k) {
   uint32_t sumv[MICRO * MICRO];
   for (uint32_t e = 0; e < MICRO * MICRO; e++) sumv[e] = ek_local(m, stt, zs);
   ek_for sl;
-  uint32_t s = ek_for_begin_var(m, &sl, ek_local(m, u32, ek_u32(m, 0)), ek_u32(m, 0), ek_u32(m, d->split_k),
+  uint32_t s = ek_for_begin_var(m, &sl, ek_local(m, u32, ek_u32(m, 0)), ek_u32(m, 0), sk->count,
                                 ek_u32(m, 1), SpvLoopControlMaskNone);
   uint32_t plane = gemm_splitk_plane(m, sk, s);
   for (uint32_t e = 0; e < MICRO * MICRO; e++) {

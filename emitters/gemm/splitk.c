@@ -96,6 +96,7 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
   uint32_t u32 = ek_u32_type(m);
   s->flag = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, u32), SpvStorageClassWorkgroup, 0);
   spvgen_name(m, s->flag, "splitk_last");
+  if (gemm_runtime(&p->desc)) s->nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
 }
 
 /* Whether the batch index takes part (RUNTIME: always; FIXED: batch > 1). */
@@ -110,6 +111,7 @@ void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, 
     s->slice = wgz;
     s->z = ek_u32(m, 0);
   }
+  s->count = s->nwg_var ? ek_udiv(m, ek_load_v3_component(m, s->nwg_var, 2), sh->batch) : ek_u32(m, s->p->desc.split_k);
   s->k_begin = ek_imul(m, s->slice, sh->slice_k);
   s->k_end = ek_umin(m, ek_iadd(m, s->k_begin, sh->slice_k), sh->k);
 }
@@ -143,7 +145,7 @@ uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, u
   s->counter = ek_iadd(m, tile, sh->workspace_counters);
   ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
   uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
-  uint32_t last = spvgen_op_i_equal(m, b, old, ek_u32(m, d->split_k - 1));
+  uint32_t last = spvgen_op_i_equal(m, b, old, ek_isub(m, s->count, ek_u32(m, 1)));
   spvgen_op_store(m, s->flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)), gemm_splitk_access(s),
                   NULL, 0);
   ek_guard_end(m, first);

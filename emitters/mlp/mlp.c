@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error_private.h" /* lib/core: the one error formatter */
+#include "names.h"         /* lib/core: one table of names per enum */
 #include "mlp_internal.h"
 #include "spvgen/kernel.h"
 
@@ -19,30 +20,13 @@ static const mlp_variant_ops *const variants[SPVGEN_MLP_VARIANT_COUNT] = {
 };
 
 static const char *const variant_names[SPVGEN_MLP_VARIANT_COUNT] = {"auto", "vec", "mat", "loop"};
-static const char *const activation_names[SPVGEN_MLP_ACT_COUNT] = {
-    "default", "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "exp"};
 static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob",
                                                                       "hashgrid"};
 
-const char *spvgen_mlp_variant_name(spvgen_mlp_variant v) {
-  return (unsigned)v < SPVGEN_MLP_VARIANT_COUNT ? variant_names[v] : NULL;
-}
+SG_NAMES(spvgen_mlp_variant, variant_names, NULL, spvgen_mlp_variant_name, spvgen_mlp_variant_parse)
 
-bool spvgen_mlp_variant_parse(const char *name, spvgen_mlp_variant *out) {
-  int i = ek_name_index(variant_names, SPVGEN_MLP_VARIANT_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_mlp_variant)i;
-  return i >= 0;
-}
-
-const char *spvgen_mlp_activation_name(spvgen_mlp_activation a) {
-  return (unsigned)a < SPVGEN_MLP_ACT_COUNT ? activation_names[a] : NULL;
-}
-
-bool spvgen_mlp_activation_parse(const char *name, spvgen_mlp_activation *out) {
-  int i = ek_name_index(activation_names, SPVGEN_MLP_ACT_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_mlp_activation)i;
-  return i >= 0;
-}
+/* The activations the MLP implements (spvgen/activation.h lists each template's). */
+#define MLP_ACTIVATIONS "none, relu, leaky_relu, sigmoid, tanh, silu and exp"
 
 const char *spvgen_mlp_encoding_name(spvgen_mlp_encoding e) {
   return (unsigned)e < SPVGEN_MLP_ENCODING_COUNT ? encoding_names[e] : NULL;
@@ -128,6 +112,9 @@ static spvgen_status resolve_activations(spvgen_mlp_config *p, char *msg, size_t
   if ((unsigned)d->output_activation >= SPVGEN_MLP_ACT_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "output_activation %d is unknown",
                     (int)d->output_activation);
+  if (d->activation == SPVGEN_ACTIVATION_GELU || d->output_activation == SPVGEN_ACTIVATION_GELU)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s gelu: the MLP's activations are %s",
+                    d->activation == SPVGEN_ACTIVATION_GELU ? "activation" : "output_activation", MLP_ACTIVATIONS);
   if (!d->activation) d->activation = SPVGEN_MLP_ACT_RELU;
   if (!d->output_activation) d->output_activation = SPVGEN_MLP_ACT_NONE;
   p->layer_count = d->hidden_count + 1;
@@ -136,6 +123,9 @@ static spvgen_status resolve_activations(spvgen_mlp_config *p, char *msg, size_t
     if ((unsigned)a >= SPVGEN_MLP_ACT_COUNT)
       return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "layer_activations[%u] %d is unknown", l, (int)a);
+    if (a == SPVGEN_ACTIVATION_GELU)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "layer_activations[%u] gelu: the MLP's activations are %s",
+                      l, MLP_ACTIVATIONS);
     if (l >= p->layer_count) {
       if (a)
         return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -325,7 +315,7 @@ void mlp_plan_name(spvgen_mlp_config *p) {
   ek_str_putn(&s, hidden, 48);
   ek_str_u32(&s, d->output_width);
   ek_str_put(&s, " ");
-  ek_str_put(&s, activation_names[d->hidden_count ? d->activation : d->output_activation]);
+  ek_str_put(&s, spvgen_activation_name(d->hidden_count ? d->activation : d->output_activation));
   ek_str_putn(&s, enc, 23);
   ek_str_put(&s, " ");
   ek_str_put(&s, spvgen_component_type_name(d->weight_type));
@@ -704,30 +694,6 @@ void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in
       uint32_t e = spvgen_op_f_mul(m, f32, spvgen_op_f_mul(m, f32, t, t), mhalf);
       out[c * F + i] = spvgen_glsl_exp(m, f32, e);
     }
-  }
-}
-
-uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
-                            spvgen_mlp_activation act) {
-  uint32_t f32 = ek_f32_type(m);
-  uint32_t one = spvgen_const_f32(m, 1.0f);
-  switch (act) {
-  case SPVGEN_MLP_ACT_RELU: return spvgen_glsl_f_max(m, f32, x, spvgen_const_f32(m, 0.0f));
-  case SPVGEN_MLP_ACT_LEAKY_RELU: {
-    uint32_t ge = spvgen_op_f_ord_greater_than_equal(m, ek_bool_type(m), x, spvgen_const_f32(m, 0.0f));
-    return ek_select(m, ge, x, spvgen_op_f_mul(m, f32, x, spvgen_const_f32(m, p->desc.leaky_slope)));
-  }
-  case SPVGEN_MLP_ACT_SIGMOID:
-  case SPVGEN_MLP_ACT_SILU: {
-    uint32_t e = spvgen_glsl_exp(m, f32, spvgen_op_f_negate(m, f32, x));
-    uint32_t s = spvgen_op_f_div(m, f32, one, spvgen_op_f_add(m, f32, one, e));
-    return act == SPVGEN_MLP_ACT_SILU ? spvgen_op_f_mul(m, f32, x, s) : s;
-  }
-  case SPVGEN_MLP_ACT_TANH: /* clamped: some implementations give NaN for large |x| */
-    return spvgen_glsl_tanh(m, f32, spvgen_glsl_f_clamp(m, f32, x, spvgen_const_f32(m, -15.0f),
-                                                       spvgen_const_f32(m, 15.0f)));
-  case SPVGEN_MLP_ACT_EXP: return spvgen_glsl_exp(m, f32, x);
-  default: return x;
   }
 }
 

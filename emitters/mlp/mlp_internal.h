@@ -48,9 +48,12 @@ uint32_t mlp_max_width(const spvgen_mlp_config *p);
  * out[0..encoded_width) (f32 ids), as spvgen_mlp_encoding documents. */
 void mlp_encode(spvgen_module *m, const spvgen_mlp_config *p, const uint32_t *in, uint32_t *out);
 
-/* f32 -> f32 activation. */
-uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
-                            spvgen_mlp_activation act);
+/* f32 -> f32 activation: the one builder of emitters/common (an unknown value sets the
+ * module's error), in the MLP's style. */
+static inline uint32_t mlp_activation_f32(spvgen_module *m, const spvgen_mlp_config *p, uint32_t x,
+                                          spvgen_mlp_activation act) {
+  return ek_activation(m, x, act, p->desc.leaky_slope, EK_ACT_MLP);
+}
 
 /* The layers layer_loop evaluates in a loop (vec.c): first .. first + count - 1; count 0
  * when the plan has no layer loop. */
@@ -74,8 +77,6 @@ ek_buffer mlp_weights_buffer(spvgen_module *m, spvgen_mlp_function_info *info);
 void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
                                const mlp_variant_ops *ops, bool array_shape);
 
-/* The bindings and push constant every kernel has; *points: the loaded point count (an
- * id; valid inside the entry function only after mlp_load_points). */
 /* The SpecId of layer l's matrix offset (optimal weights). */
 static inline uint32_t mlp_spec_id(const spvgen_mlp_desc *d, uint32_t l) {
   return (d->spec_id_base ? d->spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET) + l;

@@ -42,14 +42,18 @@ static double distance(const spvgen_mlp_config *p, const mlp_select_entry *e) {
 }
 
 const mlp_select_device *mlp_select_find_device(const spvgen_device_caps *caps) {
-  const mlp_select_device *vendor = NULL;
+  /* the device itself; else a vendor-wide entry (device 0); else the vendor's first
+   * measured device: its ranking of the variants is a better guess for a sibling (an
+   * H100 beside a measured H200) than the model alone */
+  const mlp_select_device *vendor = NULL, *sibling = NULL;
   for (uint32_t i = 0; i < mlp_select_device_count; i++) {
     const mlp_select_device *dv = &mlp_select_devices[i];
     if (dv->vendor_id != caps->vendor_id) continue;
     if (dv->device_id == caps->device_id) return dv;
     if (!dv->device_id && !vendor) vendor = dv;
+    if (dv->device_id && !sibling) sibling = dv;
   }
-  return vendor;
+  return vendor ? vendor : sibling;
 }
 
 int mlp_select_class(const spvgen_mlp_config *p) {
@@ -132,7 +136,21 @@ static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp
  * staged too (a looped layer's code is one piece), one point per invocation, and then
  * the other classes the desc allows (their default knobs, vec also with the loop). When
  * none fits, the cheapest to compile of them all. */
-static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan) {
+/* A stand-in must keep at least half the chosen plan's speed (issue rule: never a plan
+ * the grid shows under half the best): by the cost model, and where the choice came from
+ * a measured network (near), by that network's measured class speeds. Where nothing
+ * within the budget keeps that speed, the choice stays, over the budget, and says so. */
+static bool keeps_speed(const spvgen_device_caps *caps, const spvgen_mlp_config *plan, const spvgen_mlp_config *p,
+                        const mlp_select_entry *near) {
+  double t0 = mlp_select_estimate(caps, plan), t = mlp_select_estimate(caps, p);
+  if (t0 > 0 && t > 2.0 * t0) return false;
+  const int c0 = mlp_select_class(plan), c = mlp_select_class(p);
+  if (near && c != c0 && near->cls[c0].gpts > 0 && !(near->cls[c].gpts >= 0.5f * near->cls[c0].gpts)) return false;
+  return true;
+}
+
+static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
+                       const mlp_select_entry *near) {
   const uint32_t budget = mlp_budget_ms(&base->desc);
   if (plan->compile_ms <= budget) return;
   const spvgen_mlp_desc *d = &base->desc;
@@ -155,6 +173,7 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
       spvgen_mlp_config b = *base;
       b.desc.weight_layout = cls == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
       if (mlp_plan_variant(caps, &b, &k, class_variant(cls), &p, NULL, 0) != SPVGEN_OK) continue;
+      if (!keeps_speed(caps, plan, &p, near)) continue;
       if (p.compile_ms <= budget) {
         snprintf(p.selection, sizeof p.selection, "%.56s, compile budget", plan->selection);
         p.estimated_ns_per_point = mlp_select_estimate(caps, &p);
@@ -168,6 +187,10 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
     snprintf(cheapest.selection, sizeof cheapest.selection, "%.52s, cheapest compile", plan->selection);
     cheapest.estimated_ns_per_point = mlp_select_estimate(caps, &cheapest);
     *plan = cheapest;
+  } else {
+    char sel[sizeof plan->selection];
+    snprintf(sel, sizeof sel, "%.48s, over compile budget", plan->selection);
+    memcpy(plan->selection, sel, sizeof sel);
   }
 }
 
@@ -204,7 +227,7 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
         snprintf(plan->selection, sizeof plan->selection, "measured %s %u-%ux%u-%u (distance %.2g)", dv->name,
                  near->encoded_width, near->hidden_width, near->depth, near->output_width, best);
         plan->estimated_ns_per_point = mlp_select_estimate(caps, plan);
-        fit_budget(caps, base, plan);
+        fit_budget(caps, base, plan, near);
         return SPVGEN_OK;
       }
     }
@@ -238,6 +261,6 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
   if (msg && size) msg[0] = 0;
   snprintf(plan->selection, sizeof plan->selection, "model");
   plan->estimated_ns_per_point = best;
-  fit_budget(caps, base, plan);
+  fit_budget(caps, base, plan, NULL);
   return SPVGEN_OK;
 }

@@ -29,30 +29,14 @@
 #include <string.h>
 
 #include "error_private.h" /* lib/core: the one error formatter */
+#include "names.h"         /* lib/core: one table of names per enum */
 #include "mlp_internal.h"
 
 static const char *const loss_names[SPVGEN_MLP_LOSS_COUNT] = {"l2", "rel-l2"};
 static const char *const optimizer_names[SPVGEN_MLP_OPTIMIZER_COUNT] = {"adam", "sgd"};
 
-const char *spvgen_mlp_loss_name(spvgen_mlp_loss l) {
-  return (unsigned)l < SPVGEN_MLP_LOSS_COUNT ? loss_names[l] : NULL;
-}
-
-bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out) {
-  int i = ek_name_index(loss_names, SPVGEN_MLP_LOSS_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_mlp_loss)i;
-  return i >= 0;
-}
-
-const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer o) {
-  return (unsigned)o < SPVGEN_MLP_OPTIMIZER_COUNT ? optimizer_names[o] : NULL;
-}
-
-bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out) {
-  int i = ek_name_index(optimizer_names, SPVGEN_MLP_OPTIMIZER_COUNT, name);
-  if (i >= 0 && out) *out = (spvgen_mlp_optimizer)i;
-  return i >= 0;
-}
+SG_NAMES(spvgen_mlp_loss, loss_names, NULL, spvgen_mlp_loss_name, spvgen_mlp_loss_parse)
+SG_NAMES(spvgen_mlp_optimizer, optimizer_names, NULL, spvgen_mlp_optimizer_name, spvgen_mlp_optimizer_parse)
 
 spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   va_list ap;
@@ -135,11 +119,14 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
-  if (st == SPVGEN_OK && (p->net.desc.vec_rows || p->net.desc.vec_stage || p->net.desc.layer_loop)) {
-    /* The choice took inference knobs: the same plan without them (every knob now set). */
+  if (st == SPVGEN_OK && (p->net.desc.vec_rows || p->net.desc.vec_stage || p->net.desc.layer_loop ||
+                          (p->net.desc.f16_accumulation && !d->net.f16_accumulation))) {
+    /* The choice took inference knobs (f16 accumulation among them: training sums its
+     * gradients in f32): the same plan without them (every knob now set). */
     nd = p->net.desc;
     nd.vec_rows = 0;
     nd.vec_stage = nd.layer_loop = false;
+    nd.f16_accumulation = d->net.f16_accumulation;
     st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
   }
   if (st != SPVGEN_OK) {

@@ -118,9 +118,8 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "points_per_group %u: the vec variant evaluates 1, 2, 4 or 8 points per invocation",
                     d->points_per_group);
-  /* 32: one subgroup per workgroup ran (a) 32-64x4-16 at 15.1 G points/s against 14.3 for
-   * 64 and 13.6 for 128, and (b) 8-64x3-8 at 482 TFLOP/s against 478 / 480 (H100, call M,
-   * bench/results/mlp-h100-2026-11-23d.md). */
+  /* 32: one subgroup per workgroup measured fastest for the issue's networks (the
+   * figures: docs/design-notes.md, "Measurements behind source comments"). */
   if (!d->workgroup_size) d->workgroup_size = 32;
   if (d->workgroup_size > 1024)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -264,7 +263,8 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
     vec_layer_matmul(m, p, l, spvgen_type_coopvec(m, s32, L->outputs), q, SpvComponentTypeSignedInt8NV, arr,
                      &md);
     /* The s32 input and result are marked signed by spvgen_coopvec_matmul (operands 0:
-     * inferred from the types); unmarked, the driver reads them as u32 (H100 call Y). */
+     * inferred from the types); unmarked, the driver reads them as u32 (seen on the
+     * H100: docs/design-notes.md, "Measurements behind source comments"). */
     uint32_t acc = spvgen_coopvec_matmul(m, &md);
     uint32_t os = spvgen_coopvec_load(m, tm, arr,
                                       ek_u32(m, (uint32_t)(L->scale_offset + 4ull * mlp_round_up(L->inputs, 4))), NULL);

@@ -195,6 +195,11 @@ uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value);
 /* The bits spvgen_const_float stores for a float type of `width` bits and `encoding`
  * (SPVGEN_ABSENT for IEEE, else an FP encoding of spvgen/coop.h); false if unknown. */
 bool spvgen_float_bits(uint32_t width, uint32_t encoding, double value, uint64_t *bits);
+/* The inverse: the value of `bits` (the low `width` bits) in that float type, exactly
+ * (every float16, bfloat16, float32 and float8 value is a double); NaN for NaN codes,
+ * +-Inf where the type has them. false if width and encoding name no known type. The
+ * host side of a kernel's f16 / bf16 / fp8 buffers can use these two. */
+bool spvgen_float_value(uint32_t width, uint32_t encoding, uint64_t bits, double *value);
 /* A scalar constant of any int/float type from raw bits (low `width` bits used). */
 uint32_t spvgen_const_bits(spvgen_module *m, uint32_t type, uint64_t bits);
 uint32_t spvgen_const_composite(spvgen_module *m, uint32_t type, const uint32_t *parts,

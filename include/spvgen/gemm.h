@@ -39,6 +39,13 @@
  *   spvgen_vk_buffer_fill with 0). The kernel leaves them at 0 again, so the same
  *   workspace serves any number of later dispatches (one dispatch at a time per
  *   workspace); the partial planes need no initialization.
+ *   RUNTIME plans: the counters follow the partials, so their word offset
+ *   (launch.workspace_counters) moves with the shape. A workspace shared by shapes keeps
+ *   a high-water mark of the partial words dispatches wrote (the largest
+ *   workspace_counters so far); where a dispatch's counters start below it, zero
+ *   [workspace_counters * 4, workspace_bytes) first (vkCmdFillBuffer and a transfer to
+ *   compute barrier, or spvgen_vk_buffer_fill): those words may hold an earlier shape's
+ *   partials. (spvgen bench trace does exactly this.)
  * Shapes (desc.shapes): FIXED kernels hold M, N, K, batch, leading dimensions, batch
  * strides, alpha and beta as module constants (a module per shape) and take no push
  * constants; dispatch plan.groups[0] x groups[1] x groups[2] workgroups (also in the
@@ -69,7 +76,11 @@
  *                  16 bytes' worth (8 f16, 16 s8) lets the kernels load 16 bytes at a time
  *                  without checks and tells the driver the rows are aligned.
  * m, n, k and batch, when set, are the shape the plan is chosen for (tile, split-K); the
- * kernel still serves every shape of the class. The epilogue is part of the class:
+ * kernel still serves every shape of the class, except that a coopmat2 plan given an M
+ * (and N) of at least its 128-row tile moves its edge tiles inside (edge shift, chosen
+ * where the desc leaves edge at AUTO and beta is 0): it serves M >= tile_m and N >= tile_n,
+ * and spvgen_gemm_launch_for refuses a smaller shape naming it (plan per call, as with
+ * spvgen_gemm_class_for, or plan with m 0 for a kernel of every M). The epilogue is part of the class:
  * desc.beta != 0 declares the C operand (its factor is the run-time args.beta); desc.alpha
  * 0 or 1 means no scaling (args.alpha must be 0 or 1), any other value a run-time alpha
  * (args.alpha). spvgen_gemm_launch_for refuses a shape outside the plan's class naming the
@@ -97,6 +108,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spvgen/activation.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/kernel.h"
@@ -124,8 +136,10 @@ SPVGEN_API_BEGIN
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
 
 typedef enum spvgen_gemm_variant {
-  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement (16-bit
-                                  inputs: coopmat2, KHR, SIMT; 8-bit: KHR, coopmat2, SIMT) */
+  SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement, for
+                                  16- and 8-bit inputs alike: coopmat2, KHR, then SIMT only
+                                  where no cooperative variant can run; a plan over the
+                                  compile budget gives way to the next that fits */
   SPVGEN_GEMM_COOPMAT2 = 1,    /* workgroup-scope matrices with tensor addressing (NV) */
   SPVGEN_GEMM_COOPMAT_KHR = 2, /* subgroup-scope matrices, A/B staged in shared memory */
   SPVGEN_GEMM_SIMT = 3,        /* no cooperative features: shared-memory tiled loops */
@@ -165,6 +179,32 @@ typedef enum spvgen_gemm_edge {
   SPVGEN_GEMM_EDGE_COUNT = 4,
 } spvgen_gemm_edge;
 
+/* Code-generation alternatives (desc.codegen, a mask; 0: the defaults). Each changes how a
+ * kernel is written, never what it computes: they are kept so that one measurement can
+ * put the alternatives side by side (bench_gemm_shapes specs, docs/gemm.md). */
+typedef enum spvgen_gemm_codegen {
+  SPVGEN_GEMM_CODEGEN_DEFAULT = 0,
+  /* coopmat2: the K loop of a run-time shape written as before, `while (k + tile_k * unroll
+   * <= end)`, a condition whose trip count the driver cannot derive (the default counts
+   * whole steps once and loops `i < steps`) */
+  SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP = 1u << 0,
+  /* coopmat2, run-time shapes: the unclamped tensor layouts get constant dimensions
+   * (SPVGEN_GEMM_MAX_DIM; with clamp mode Undefined a dimension bounds nothing), so only
+   * the strides and offsets are run-time values */
+  SPVGEN_GEMM_CODEGEN_CONST_DIMS = 1u << 1,
+  /* khr: every global load checked and zero-filled as before (the default checks K only
+   * in the last K tile and clamps rows past M or N to the last row, whose products land
+   * in outputs that are never stored) */
+  SPVGEN_GEMM_CODEGEN_CHECK_ALL = 1u << 2,
+  /* coopmat2, fixed shapes whose K is a whole number of 16-byte rows and longer than
+   * tile_k: the K-edge step loads the last tile_k of K unclamped, [K - tile_k, K), and
+   * zeroes the rows of its B tile that the whole steps already summed (a per-element
+   * operation: needs cooperativeMatrixPerElementOperations), instead of a step clamped
+   * across A's and B's K */
+  SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE = 1u << 3,
+  SPVGEN_GEMM_CODEGEN_ALL = (1u << 4) - 1u,
+} spvgen_gemm_codegen;
+
 /* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */
 typedef enum spvgen_gemm_shapes {
   SPVGEN_GEMM_SHAPES_AUTO = 0,    /* FIXED when m, n and k are set, RUNTIME when all are 0 */
@@ -181,17 +221,8 @@ bool spvgen_gemm_shapes_parse(const char *name, spvgen_gemm_shapes *out);
 const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
 
-typedef enum spvgen_activation {
-  SPVGEN_ACTIVATION_NONE = 0,
-  SPVGEN_ACTIVATION_RELU = 1,
-  SPVGEN_ACTIVATION_GELU = 2, /* tanh approximation */
-  SPVGEN_ACTIVATION_SILU = 3,
-  SPVGEN_ACTIVATION_COUNT = 4,
-} spvgen_activation;
-
-/* "none", "relu", "gelu", "silu"; NULL for an unknown value. */
-const char *spvgen_activation_name(spvgen_activation act);
-bool spvgen_activation_parse(const char *name, spvgen_activation *out);
+/* The epilogue's activation (spvgen/activation.h: one enum for every template): none,
+ * relu, gelu or silu; DEFAULT (0) is none; integer outputs take none or relu. */
 
 typedef struct spvgen_gemm_desc {
   /* ---- the problem ---- */
@@ -223,9 +254,13 @@ typedef struct spvgen_gemm_desc {
                                       copies A and B through shared memory itself (batch 1,
                                       split_k 1, 16-byte rows; slower on the H100: docs/gemm.md) */
   uint32_t split_k;                /* K slices, summed in one dispatch by the last slice to
-                                      finish (simt, coopmat2; see Split-K above). 0: chosen
-                                      (1 in spvgen_gemm_plan; spvgen_gemm_plans adds split-K
-                                      candidates for small-M*N, long-K shapes) */
+                                      finish (simt, coopmat2; see Split-K above). 0: chosen:
+                                      spvgen_gemm_plan splits for coopmat2's tiles of few
+                                      rows (M <= 64 against wide B: a workspace binding;
+                                      1 keeps it off), else 1; spvgen_gemm_plans adds
+                                      split-K candidates for small-M*N, long-K shapes.
+                                      A RUNTIME kernel reads the count off the grid, so
+                                      plans differing only in it share one kernel */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
   spvgen_gemm_edge edge;           /* coopmat2: tiles crossing M or N (see above) */
 
@@ -237,6 +272,7 @@ typedef struct spvgen_gemm_desc {
                                       (0: 1; the interior path runs `unroll`) */
   uint32_t compile_budget_ms;      /* estimated driver compile the plan may cost (0: 300 ms,
                                       up to 1000 for long fixed-shape runs) */
+  uint32_t codegen;                /* SPVGEN_GEMM_CODEGEN_* alternatives (0: the defaults) */
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the

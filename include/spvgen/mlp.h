@@ -54,6 +54,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spvgen/activation.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/kernel.h"
@@ -91,21 +92,21 @@ typedef enum spvgen_mlp_variant {
 const char *spvgen_mlp_variant_name(spvgen_mlp_variant variant);
 bool spvgen_mlp_variant_parse(const char *name, spvgen_mlp_variant *out);
 
-typedef enum spvgen_mlp_activation {
-  SPVGEN_MLP_ACT_DEFAULT = 0,    /* hidden layers: relu; the output layer: none */
-  SPVGEN_MLP_ACT_NONE = 1,
-  SPVGEN_MLP_ACT_RELU = 2,       /* max(x, 0) */
-  SPVGEN_MLP_ACT_LEAKY_RELU = 3, /* x >= 0 ? x : slope * x (desc.leaky_slope) */
-  SPVGEN_MLP_ACT_SIGMOID = 4,    /* 1 / (1 + exp(-x)) */
-  SPVGEN_MLP_ACT_TANH = 5,
-  SPVGEN_MLP_ACT_SILU = 6,       /* x * sigmoid(x) */
-  SPVGEN_MLP_ACT_EXP = 7,        /* exp(x) (density outputs of NeRF-like networks) */
-  SPVGEN_MLP_ACT_COUNT = 8,
-} spvgen_mlp_activation;
-
-/* "default", "none", "relu", "leaky_relu", "sigmoid", "tanh", "silu", "exp". */
-const char *spvgen_mlp_activation_name(spvgen_mlp_activation act);
-bool spvgen_mlp_activation_parse(const char *name, spvgen_mlp_activation *out);
+/* A layer's activation (spvgen/activation.h: one enum for every template): none, relu,
+ * leaky_relu, sigmoid, tanh, silu, exp; DEFAULT (0) is relu for hidden layers and none
+ * for the output layer. The MLP's former names remain as aliases of the same values. */
+typedef spvgen_activation spvgen_mlp_activation;
+#define SPVGEN_MLP_ACT_DEFAULT SPVGEN_ACTIVATION_DEFAULT
+#define SPVGEN_MLP_ACT_NONE SPVGEN_ACTIVATION_NONE
+#define SPVGEN_MLP_ACT_RELU SPVGEN_ACTIVATION_RELU
+#define SPVGEN_MLP_ACT_LEAKY_RELU SPVGEN_ACTIVATION_LEAKY_RELU
+#define SPVGEN_MLP_ACT_SIGMOID SPVGEN_ACTIVATION_SIGMOID
+#define SPVGEN_MLP_ACT_TANH SPVGEN_ACTIVATION_TANH
+#define SPVGEN_MLP_ACT_SILU SPVGEN_ACTIVATION_SILU
+#define SPVGEN_MLP_ACT_EXP SPVGEN_ACTIVATION_EXP
+#define SPVGEN_MLP_ACT_COUNT SPVGEN_ACTIVATION_COUNT
+#define spvgen_mlp_activation_name spvgen_activation_name
+#define spvgen_mlp_activation_parse spvgen_activation_parse
 
 typedef enum spvgen_mlp_encoding {
   SPVGEN_MLP_ENCODING_NONE = 0,
@@ -549,8 +550,9 @@ typedef enum spvgen_mlp_train_kernel {
 } spvgen_mlp_train_kernel;
 
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
- * AUTO means loop; vec (above) only when asked for; mat is refused naming the reason.
- * plans lists loop plans (or the one vec plan when net.variant is vec). */
+ * AUTO means loop; vec and mat (above) only when asked for, each refused naming the
+ * reason where the device or the network does not allow it. plans lists loop plans (or
+ * the one vec or mat plan when net.variant asks for it). */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);

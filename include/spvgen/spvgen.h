@@ -9,6 +9,7 @@
 #include "spvgen/kernel.h"
 #include "spvgen/check.h"
 #include "spvgen/vk.h"
+#include "spvgen/activation.h"
 #include "spvgen/elementwise.h"
 #include "spvgen/gemm.h"
 #include "spvgen/tune.h"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "names.h"
 #include "spvgen/caps.h"
 
 static const struct {
@@ -68,39 +69,47 @@ const char *spvgen_feature_source(uint64_t feature) {
 
 uint64_t spvgen_feature_first(uint64_t mask) { return mask & (~mask + 1); }
 
-static const struct {
-  const char *name;
-  uint32_t size;
-} component_info[] = {
-    [SPVGEN_COMPONENT_F16] = {"f16", 2},       [SPVGEN_COMPONENT_F32] = {"f32", 4},
-    [SPVGEN_COMPONENT_F64] = {"f64", 8},       [SPVGEN_COMPONENT_S8] = {"s8", 1},
-    [SPVGEN_COMPONENT_S16] = {"s16", 2},       [SPVGEN_COMPONENT_S32] = {"s32", 4},
-    [SPVGEN_COMPONENT_S64] = {"s64", 8},       [SPVGEN_COMPONENT_U8] = {"u8", 1},
-    [SPVGEN_COMPONENT_U16] = {"u16", 2},       [SPVGEN_COMPONENT_U32] = {"u32", 4},
-    [SPVGEN_COMPONENT_U64] = {"u64", 8},       [SPVGEN_COMPONENT_BF16] = {"bf16", 2},
-    [SPVGEN_COMPONENT_E4M3] = {"e4m3", 1},     [SPVGEN_COMPONENT_E5M2] = {"e5m2", 1},
-    [SPVGEN_COMPONENT_S8_PACKED] = {"s8packed", 1},
-    [SPVGEN_COMPONENT_U8_PACKED] = {"u8packed", 1},
+static const char *const component_names[] = {
+    [SPVGEN_COMPONENT_F16] = "f16",
+    [SPVGEN_COMPONENT_F32] = "f32",
+    [SPVGEN_COMPONENT_F64] = "f64",
+    [SPVGEN_COMPONENT_S8] = "s8",
+    [SPVGEN_COMPONENT_S16] = "s16",
+    [SPVGEN_COMPONENT_S32] = "s32",
+    [SPVGEN_COMPONENT_S64] = "s64",
+    [SPVGEN_COMPONENT_U8] = "u8",
+    [SPVGEN_COMPONENT_U16] = "u16",
+    [SPVGEN_COMPONENT_U32] = "u32",
+    [SPVGEN_COMPONENT_U64] = "u64",
+    [SPVGEN_COMPONENT_BF16] = "bf16",
+    [SPVGEN_COMPONENT_E4M3] = "e4m3",
+    [SPVGEN_COMPONENT_E5M2] = "e5m2",
+    [SPVGEN_COMPONENT_S8_PACKED] = "s8packed",
+    [SPVGEN_COMPONENT_U8_PACKED] = "u8packed",
+};
+static const uint8_t component_sizes[] = {
+    [SPVGEN_COMPONENT_F16] = 2,
+    [SPVGEN_COMPONENT_F32] = 4,
+    [SPVGEN_COMPONENT_F64] = 8,
+    [SPVGEN_COMPONENT_S8] = 1,
+    [SPVGEN_COMPONENT_S16] = 2,
+    [SPVGEN_COMPONENT_S32] = 4,
+    [SPVGEN_COMPONENT_S64] = 8,
+    [SPVGEN_COMPONENT_U8] = 1,
+    [SPVGEN_COMPONENT_U16] = 2,
+    [SPVGEN_COMPONENT_U32] = 4,
+    [SPVGEN_COMPONENT_U64] = 8,
+    [SPVGEN_COMPONENT_BF16] = 2,
+    [SPVGEN_COMPONENT_E4M3] = 1,
+    [SPVGEN_COMPONENT_E5M2] = 1,
+    [SPVGEN_COMPONENT_S8_PACKED] = 1,
+    [SPVGEN_COMPONENT_U8_PACKED] = 1,
 };
 
-const char *spvgen_component_type_name(spvgen_component_type type) {
-  if ((unsigned)type >= sizeof component_info / sizeof component_info[0]) return "unknown";
-  return component_info[type].name;
-}
+SG_NAMES(spvgen_component_type, component_names, "unknown", spvgen_component_type_name, spvgen_component_type_parse)
 
 uint32_t spvgen_component_type_size(spvgen_component_type type) {
-  if ((unsigned)type >= sizeof component_info / sizeof component_info[0]) return 0;
-  return component_info[type].size;
-}
-
-bool spvgen_component_type_parse(const char *name, spvgen_component_type *type) {
-  if (!name) return false;
-  for (unsigned i = 0; i < sizeof component_info / sizeof component_info[0]; i++)
-    if (!strcmp(name, component_info[i].name)) {
-      if (type) *type = (spvgen_component_type)i;
-      return true;
-    }
-  return false;
+  return (unsigned)type < sizeof component_sizes / sizeof component_sizes[0] ? component_sizes[type] : 0;
 }
 
 /* spvgen_component_type <-> SPIR-V ComponentType: 0..10 are equal, the rest is this

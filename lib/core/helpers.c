@@ -91,6 +91,18 @@ bool spvgen_float_bits(uint32_t width, uint32_t encoding, double value, uint64_t
   return true;
 }
 
+bool spvgen_float_value(uint32_t width, uint32_t encoding, uint64_t bits, double *value) {
+  float_format f;
+  if (!format_of(width, encoding, &f)) return false;
+  double v;
+  if (width == 64 && encoding == SPVGEN_ABSENT)
+    memcpy(&v, &bits, 8);
+  else
+    v = decode(bits & ((1ull << width) - 1), f);
+  if (value) *value = v;
+  return true;
+}
+
 uint32_t spvgen_const_float(spvgen_module *m, uint32_t type, double value) {
   uint64_t vb;
   memcpy(&vb, &value, sizeof vb);

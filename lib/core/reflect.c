@@ -70,12 +70,12 @@ typedef struct reflector {
   size_t offset_count, offset_cap;
   uint32_t *types; /* the types whose size is computed, in definition order */
   size_t type_count, type_cap;
-  uint64_t work;   /* operands visited computing sizes (spvgen_vk_reflection.size_work) */
+  uint64_t work;   /* operands visited computing sizes (sg_reflection.size_work) */
   char *message;
   size_t message_size;
 } reflector;
 
-static void require(spvgen_vk_reflection *out, uint64_t feature, const char *why) {
+static void require(sg_reflection *out, uint64_t feature, const char *why) {
   out->required_features |= feature;
   for (int i = 0; i < SPVGEN_FEATURE_COUNT; i++)
     if (feature == (1ull << i) && !out->feature_reason[i]) out->feature_reason[i] = why;
@@ -87,7 +87,7 @@ static void require(spvgen_vk_reflection *out, uint64_t feature, const char *why
  * queries nor enables, is refused: the driver would otherwise get a module it may not
  * accept (or, for Kernel and the like, that no Vulkan driver should). */
 static spvgen_status require_capability(reflector *r, uint32_t capability,
-                                        spvgen_vk_reflection *out) {
+                                        sg_reflection *out) {
   const spvgen_vk_capability *c = spvgen_vk_capability_find(capability);
   if (!c) {
     const char *name = spvgen_capability_name(capability);
@@ -289,7 +289,7 @@ static bool add_offset(reflector *r, uint32_t type, uint32_t member, uint32_t of
   return true;
 }
 
-static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection *out) {
+static spvgen_status walk(reflector *r, const char *entry, sg_reflection *out) {
   const uint32_t *w = r->words;
   uint32_t entry_func = 0;
   size_t names = 0;
@@ -494,12 +494,12 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
       if (size > out->push_constant_size) out->push_constant_size = (uint32_t)size;
       continue;
     }
-    if (out->binding_count == SPVGEN_VK_REFLECT_MAX_BINDINGS) {
+    if (out->binding_count == SG_REFLECT_MAX_BINDINGS) {
       format_message(r->message, r->message_size, "the module declares more than %d resources",
-                       SPVGEN_VK_REFLECT_MAX_BINDINGS);
+                       SG_REFLECT_MAX_BINDINGS);
       return SPVGEN_ERROR_UNSUPPORTED;
     }
-    spvgen_vk_reflected_binding *b = &out->bindings[out->binding_count++];
+    sg_reflected_binding *b = &out->bindings[out->binding_count++];
     b->set = v->set == UINT32_MAX ? 0 : v->set;
     b->binding = v->binding == UINT32_MAX ? 0 : v->binding;
     const id_info *p = valid_id(r, pointee) ? id_get(r, pointee) : NULL;
@@ -512,8 +512,8 @@ static spvgen_status walk(reflector *r, const char *entry, spvgen_vk_reflection 
   return SPVGEN_OK;
 }
 
-spvgen_status spvgen_vk_reflect(const uint32_t *words, size_t count, const char *entry_point,
-                                spvgen_vk_reflection *out, char *message, size_t message_size) {
+spvgen_status sg_reflect(const uint32_t *words, size_t count, const char *entry_point,
+                                sg_reflection *out, char *message, size_t message_size) {
   memset(out, 0, sizeof *out);
   reflector r;
   memset(&r, 0, sizeof r);
@@ -566,7 +566,7 @@ static int compare_bindings(const void *a, const void *b) {
   return 0;
 }
 
-spvgen_status spvgen_reflection_to_info(const spvgen_vk_reflection *r, spvgen_kernel_info *info,
+spvgen_status sg_reflection_to_info(const sg_reflection *r, spvgen_kernel_info *info,
                                         char *message, size_t message_size) {
   if (r->binding_count > SPVGEN_MAX_BINDINGS) {
     snprintf(message, message_size, "the module has %u buffers; at most %d", r->binding_count,
@@ -665,13 +665,13 @@ spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   const char *entry = info->entry_point ? info->entry_point : "main";
-  spvgen_vk_reflection *r = malloc(sizeof *r);
+  sg_reflection *r = malloc(sizeof *r);
   if (!r) {
     snprintf(message, message_size, "spvgen_kernel_reflect: out of memory");
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   char msg[448];
-  spvgen_status st = spvgen_vk_reflect(words, count, entry, r, msg, sizeof msg);
+  spvgen_status st = sg_reflect(words, count, entry, r, msg, sizeof msg);
   if (st == SPVGEN_OK && !r->entry_found) {
     snprintf(msg, sizeof msg, "the module has no GLCompute entry point named '%s' (it has: %s)", entry,
              r->entry_points[0] ? r->entry_points : "none");
@@ -683,7 +683,7 @@ spvgen_status spvgen_kernel_reflect(const uint32_t *words, size_t count, spvgen_
                r->bindings[i].binding);
       st = SPVGEN_ERROR_UNSUPPORTED;
     }
-  if (st == SPVGEN_OK) st = spvgen_reflection_to_info(r, info, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = sg_reflection_to_info(r, info, msg, sizeof msg);
   if (st == SPVGEN_OK) info->hash = spvgen_words_hash(words, count);
   if (st != SPVGEN_OK) snprintf(message, message_size, "spvgen_kernel_reflect: %s", msg);
   free(r);

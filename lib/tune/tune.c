@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "template.h"
 #include "tune_internal.h"
 
 /* Dispatches in the longest warm-up submission (see tune_loop). */
@@ -245,3 +246,71 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
   res->default_ns = d->status == SPVGEN_TUNE_TIMED ? d->median_ns : 0;
   return SPVGEN_OK;
 }
+
+spvgen_status tune_candidates(const sg_template *t, const char *who, const void *desc,
+                              const spvgen_device_caps *caps, const void *def, void **plans_out,
+                              spvgen_tune_result *res, char *msg, size_t size) {
+  *plans_out = NULL;
+  uint32_t n = 0;
+  spvgen_status st = t->plans(desc, caps, NULL, 0, &n, msg, size);
+  if (st != SPVGEN_OK) return st;
+  unsigned char *plans = malloc((size_t)(n + 1) * t->plan_size);
+  if (!plans) return tune_msg(msg, size, "%s: out of memory", who), SPVGEN_ERROR_OUT_OF_MEMORY;
+  uint32_t got = 0;
+  st = t->plans(desc, caps, plans + t->plan_size, n, &got, msg, size);
+  if (st != SPVGEN_OK) {
+    free(plans);
+    return st;
+  }
+  if (got > n) got = n;
+  if (msg && size) msg[0] = 0;
+  memcpy(plans, def, t->plan_size);
+  uint32_t count = 1;
+  for (uint32_t i = 1; i <= got; i++)
+    if (t->candidate(def, plans + i * t->plan_size)) {
+      if (count != i) memcpy(plans + count * t->plan_size, plans + i * t->plan_size, t->plan_size);
+      count++;
+    }
+  res->offered = count;
+  if (count > SPVGEN_TUNE_MAX_CANDIDATES) count = SPVGEN_TUNE_MAX_CANDIDATES;
+  res->count = count;
+  res->default_index = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    spvgen_tune_candidate *c = &res->candidates[i];
+    t->plan_name(plans + i * t->plan_size, c->name, sizeof c->name);
+    t->knobs(plans + i * t->plan_size, &c->knobs);
+    c->is_default = i == 0;
+  }
+  *plans_out = plans;
+  return SPVGEN_OK;
+}
+
+void tune_store(const spvgen_tune_options *opt, spvgen_tune_result *res, spvgen_tune_entry *e, char *msg,
+                size_t size) {
+  if (!opt || !opt->cache || !res->key[0]) return;
+  snprintf(e->key, sizeof e->key, "%s", res->key);
+  e->knobs = res->candidates[res->best].knobs;
+  e->median_ns = res->best_ns;
+  res->stored = spvgen_tune_cache_store(opt->cache, e, msg, size) == SPVGEN_OK;
+}
+
+spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const sg_template *t, const void *plan,
+                            const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
+                            size_t size) {
+  spvgen_module_reset(mod, NULL);
+  spvgen_kernel_info info;
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_status st = t->emit(mod, plan, &info);
+  if (st == SPVGEN_OK) st = spvgen_module_finish(mod, &words, &count);
+  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(mod)), st;
+  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
+  spvgen_vk_pipeline_options popt;
+  memset(&popt, 0, sizeof popt);
+  popt.spec_constants = spec;
+  popt.spec_constant_count = nspec;
+  if ((st = spvgen_vk_pipeline_create(ctx, words, count, &info, nspec ? &popt : NULL, pipe)) != SPVGEN_OK)
+    return tune_msg(msg, size, "%s", spvgen_vk_error(ctx)), st;
+  return SPVGEN_OK;
+}
+

@@ -1,13 +1,14 @@
 /* lib/tune/tune_gemm.c — the GEMM template in the tuner: its cache key, the cached plan,
  * and the tuner's operations (candidates from spvgen_gemm_plans, random operands, a
- * float64 CPU reference of gemm_ref.c, output checks). Uses the public runner API only. */
+ * float64 CPU reference of lib/ref/ref_gemm.c, output checks). Uses the public runner API only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm_ref.h"
+#include "ref_gemm.h"
+#include "template.h"
 #include "tune_internal.h"
 
 /* ------------------------------------------------------------------- key ---- */
@@ -88,19 +89,6 @@ spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_de
 
 /* ---------------------------------------------------------------- cached ---- */
 
-static void knobs_of(const spvgen_gemm_config *p, spvgen_tune_knobs *k) {
-  memset(k, 0, sizeof *k);
-  snprintf(k->variant, sizeof k->variant, "%s", spvgen_gemm_variant_name(p->variant));
-  k->tile_m = p->desc.tile_m;
-  k->tile_n = p->desc.tile_n;
-  k->tile_k = p->desc.tile_k;
-  k->workgroup_size = p->desc.workgroup_size;
-  k->subgroups = p->desc.subgroups;
-  k->stages = p->desc.stages;
-  k->unroll = p->desc.unroll;
-  k->split_k = p->desc.split_k > 1 ? p->desc.split_k : 0;
-}
-
 /* Sets d's zero knobs from k; false (why) when k conflicts with a knob d sets. */
 static bool apply_knobs(spvgen_gemm_desc *d, const spvgen_tune_knobs *k, char *why, size_t size) {
   spvgen_gemm_variant v;
@@ -178,7 +166,7 @@ typedef struct gemm_state {
   spvgen_vk_pipeline *pipe;
 } gemm_state;
 
-/* The CPU reference and its tolerance at element lin (lib/tune/gemm_ref.c). */
+/* The CPU reference and its tolerance at element lin (lib/ref/ref_gemm.c). */
 static void reference(const gemm_state *s, uint64_t lin, double *ref_out, double *tol_out) {
   sg_ref_gemm_element(&s->d, s->ha, s->hb, s->hc, s->hbias, lin, ref_out, tol_out, NULL);
 }
@@ -190,16 +178,8 @@ static uint64_t d_offset(const spvgen_gemm_desc *d, uint64_t lin, uint64_t *bz, 
 static spvgen_status gemm_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
   gemm_state *s = state;
   const spvgen_gemm_config *p = &s->plans[i];
-  spvgen_module_reset(s->mod, NULL);
-  spvgen_kernel_info info;
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  spvgen_status st = spvgen_gemm_emit(s->mod, p, &info);
-  if (st == SPVGEN_OK) st = spvgen_module_finish(s->mod, &words, &count);
-  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(s->mod)), st;
-  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
-  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, NULL, &s->pipe)) != SPVGEN_OK)
-    return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
+  spvgen_status st = tune_pipeline(s->ctx, s->mod, &sg_template_gemm, p, NULL, 0, &s->pipe, msg, size);
+  if (st != SPVGEN_OK) return st;
   dd->pipeline = s->pipe;
   dd->buffers = s->bufs;
   dd->buffer_count = s->nbuf + (p->workspace_bytes ? 1u : 0u); /* the workspace last */
@@ -270,13 +250,6 @@ static void gemm_release(void *state, uint32_t i) {
 }
 
 static const tune_ops gemm_ops = {"gemm", gemm_build, gemm_poison, gemm_check, gemm_release};
-
-static bool same_knobs(const spvgen_gemm_config *a, const spvgen_gemm_config *b) {
-  const spvgen_gemm_desc *x = &a->desc, *y = &b->desc;
-  return a->variant == b->variant && x->tile_m == y->tile_m && x->tile_n == y->tile_n && x->tile_k == y->tile_k &&
-         x->workgroup_size == y->workgroup_size && x->subgroups == y->subgroups && x->stages == y->stages &&
-         x->unroll == y->unroll && x->split_k == y->split_k;
-}
 
 /* Host operands, device buffers and the CPU reference of the checked elements. */
 static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, char *msg, size_t size) {
@@ -386,33 +359,10 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
                     "spvgen_tune_gemm: a run-time shape desc: tune a fixed shape of its class (m, n, k set, shapes "
                     "fixed); its knobs apply to the class"),
            SPVGEN_ERROR_INVALID_ARGUMENT;
-  uint32_t n = 0;
-  st = spvgen_gemm_plans(desc, caps, NULL, 0, &n, msg, size);
+  spvgen_gemm_config *plans = NULL;
+  st = tune_candidates(&sg_template_gemm, "spvgen_tune_gemm", desc, caps, &def, (void **)&plans, res, msg, size);
   if (st != SPVGEN_OK) return st;
-  spvgen_gemm_config *plans = malloc((size_t)(n + 1) * sizeof *plans);
-  if (!plans) return tune_msg(msg, size, "spvgen_tune_gemm: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  uint32_t got = 0;
-  st = spvgen_gemm_plans(desc, caps, plans + 1, n, &got, msg, size);
-  if (st != SPVGEN_OK) {
-    free(plans);
-    return st;
-  }
-  if (got > n) got = n;
-  if (msg && size) msg[0] = 0;
-  plans[0] = def;
-  uint32_t count = 1;
-  for (uint32_t i = 1; i <= got; i++)
-    if (!same_knobs(&plans[i], &def)) plans[count++] = plans[i];
-  res->offered = count;
-  if (count > SPVGEN_TUNE_MAX_CANDIDATES) count = SPVGEN_TUNE_MAX_CANDIDATES;
-  res->count = count;
-  res->default_index = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    spvgen_tune_candidate *c = &res->candidates[i];
-    snprintf(c->name, sizeof c->name, "%s", plans[i].name);
-    knobs_of(&plans[i], &c->knobs);
-    c->is_default = i == 0;
-  }
+  const uint32_t count = res->count;
   spvgen_tune_gemm_key(desc, caps, res->key, sizeof res->key, NULL, 0);
 
   gemm_state s;
@@ -427,19 +377,14 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
   gemm_teardown(&s);
   if (st == SPVGEN_OK) {
     res->plan = plans[res->best];
-    if (opt && opt->cache && res->key[0]) {
-      spvgen_tune_entry e;
-      memset(&e, 0, sizeof e);
-      snprintf(e.key, sizeof e.key, "%s", res->key);
-      e.knobs = res->candidates[res->best].knobs;
-      e.median_ns = res->best_ns;
-      e.compile_ms = res->candidates[res->best].compile_ms;
-      e.m = def.desc.m;
-      e.n = def.desc.n;
-      e.k = def.desc.k;
-      e.batch = def.desc.batch;
-      res->stored = spvgen_tune_cache_store(opt->cache, &e, msg, size) == SPVGEN_OK;
-    }
+    spvgen_tune_entry e;
+    memset(&e, 0, sizeof e);
+    e.m = def.desc.m;
+    e.n = def.desc.n;
+    e.k = def.desc.k;
+    e.batch = def.desc.batch;
+    e.compile_ms = res->candidates[res->best].compile_ms;
+    tune_store(opt, res, &e, msg, size);
   }
   free(plans);
   return st;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 
 #include "spvgen/tune.h"
+#include "spvgen/vk.h"
 
 /* The file format (docs/tune.md):
  *   line 1     "spvgen-tune-cache 1"
@@ -59,7 +60,6 @@ void tune_msg(char *msg, size_t size, const char *fmt, ...)
 #endif
     ;
 
-#endif
 
 /* ------------------------------------------------------------------ tuner ---- */
 /* A template as the tuner sees it: candidates, emit + run one, check its output. The
@@ -94,3 +94,30 @@ double tune_now_seconds(void);
 /* The device part of a cache key, "VENDOR:DEVICE:DRIVER:NAME" with the name
  * percent-encoded, into out (size bytes: 256 is enough). */
 void tune_device_field(const spvgen_device_caps *caps, char *out, size_t size);
+
+/* ------------------------------------------------------ candidates, store ---- */
+struct sg_template;
+
+/* The candidates of desc for template t (lib/template/template.h): def (t's plan of desc)
+ * first, then every other plan of t->plans that t->candidate accepts, at most
+ * SPVGEN_TUNE_MAX_CANDIDATES; fills res's offered, count, default_index and each
+ * candidate's name, knobs and is_default. *plans (malloc'd, res->count plans of
+ * t->plan_size bytes) is the caller's. `who` names the caller in messages. */
+spvgen_status tune_candidates(const struct sg_template *t, const char *who, const void *desc,
+                              const spvgen_device_caps *caps, const void *def, void **plans,
+                              spvgen_tune_result *res, char *msg, size_t size);
+
+/* Candidate plan's pipeline: emits plan (template t) into mod (reset first), reflects the
+ * words and creates *pipe with the specialization constants spec[0 .. nspec-1]. */
+spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const struct sg_template *t, const void *plan,
+                            const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
+                            size_t size);
+
+/* Stores the winner of res in opt->cache (when opt has one and res a key): *e (its
+ * problem fields, and compile_ms where the template records it, filled by the caller)
+ * gets the key, the best candidate's knobs and median; res->stored says whether it was
+ * stored. */
+void tune_store(const spvgen_tune_options *opt, spvgen_tune_result *res, spvgen_tune_entry *e, char *msg,
+                size_t size);
+
+#endif

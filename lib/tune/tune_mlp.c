@@ -1,6 +1,6 @@
 /* lib/tune/tune_mlp.c — the MLP template in the tuner: its cache key, the cached plan,
  * and the tuner's operations (candidates from spvgen_mlp_plans, random weights and
- * points, the float64 CPU reference of mlp_ref.c, output checks). Uses the public runner
+ * points, the float64 CPU reference of lib/ref/ref_mlp.c, output checks). Uses the public runner
  * API only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm_ref.h" /* splitmix64 */
-#include "mlp_ref.h"
+#include "ref_convert.h"
+#include "ref_mlp.h"
+#include "template.h"
 #include "tune_internal.h"
 
 /* ------------------------------------------------------------------- key ---- */
@@ -88,14 +89,6 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
 }
 
 /* ---------------------------------------------------------------- cached ---- */
-
-static void knobs_of(const spvgen_mlp_config *p, spvgen_tune_knobs *k) {
-  memset(k, 0, sizeof *k);
-  /* the mat variant's rows arrangement rides in the variant's name: "mat-rows" */
-  snprintf(k->variant, sizeof k->variant, "%s%s", spvgen_mlp_variant_name(p->variant), p->desc.mat_rows ? "-rows" : "");
-  k->workgroup_size = p->desc.workgroup_size;
-  k->tile_m = p->desc.points_per_group;
-}
 
 /* Sets d's zero knobs from k; false (why) when k is not an MLP entry or conflicts with
  * a knob d sets. */
@@ -205,20 +198,8 @@ static spvgen_status mlp_build(void *state, uint32_t i, spvgen_vk_dispatch_desc 
     return tune_msg(msg, size, "%u points need %u workgroups; the device allows %u", s->points, groups[0],
                     caps->max_workgroup_count[0]),
            SPVGEN_ERROR_UNSUPPORTED;
-  spvgen_module_reset(s->mod, NULL);
-  spvgen_kernel_info info;
-  const uint32_t *words = NULL;
-  size_t count = 0;
-  spvgen_status st = spvgen_mlp_emit(s->mod, p, &info);
-  if (st == SPVGEN_OK) st = spvgen_module_finish(s->mod, &words, &count);
-  if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(s->mod)), st;
-  if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
-  spvgen_vk_pipeline_options popt;
-  memset(&popt, 0, sizeof popt);
-  popt.spec_constants = s->spec;
-  popt.spec_constant_count = s->nspec;
-  if ((st = spvgen_vk_pipeline_create(s->ctx, words, count, &info, &popt, &s->pipe)) != SPVGEN_OK)
-    return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
+  spvgen_status st = tune_pipeline(s->ctx, s->mod, &sg_template_mlp, p, s->spec, s->nspec, &s->pipe, msg, size);
+  if (st != SPVGEN_OK) return st;
   dd->pipeline = s->pipe;
   dd->buffers = s->bufs;
   dd->buffer_count = s->nbuf;
@@ -302,12 +283,6 @@ static void mlp_release(void *state, uint32_t i) {
 
 static const tune_ops mlp_ops = {"mlp", mlp_build, mlp_poison, mlp_check, mlp_release};
 
-static bool same_knobs(const spvgen_mlp_config *a, const spvgen_mlp_config *b) {
-  return a->variant == b->variant && a->desc.workgroup_size == b->desc.workgroup_size &&
-         a->desc.points_per_group == b->desc.points_per_group &&
-         a->desc.f16_accumulation == b->desc.f16_accumulation;
-}
-
 static spvgen_status mlp_setup(mlp_state *s, const spvgen_tune_options *opt, char *msg, size_t size) {
   const spvgen_mlp_config *p = s->def;
   uint32_t ow = p->desc.output_width;
@@ -342,7 +317,7 @@ static spvgen_status mlp_setup(mlp_state *s, const spvgen_tune_options *opt, cha
   } else {
     for (uint64_t e = 0; e < s->nsel; e++) s->sel[e] = e;
   }
-  spvgen_status wst = sg_ref_mlp_device_weights(s->ctx, p, s->weights, &s->dev_weights, &s->dev_weight_bytes,
+  spvgen_status wst = sg_mlp_device_weights(s->ctx, p, s->weights, &s->dev_weights, &s->dev_weight_bytes,
                                                 s->spec, &s->nspec, msg, size);
   if (wst != SPVGEN_OK) return wst;
   struct { void *host; uint64_t bytes; } ops[3] = {{s->input, in_bytes}, {s->dev_weights, s->dev_weight_bytes},
@@ -392,34 +367,9 @@ spvgen_status spvgen_tune_mlp(spvgen_vk_context *ctx, const spvgen_mlp_desc *des
   spvgen_mlp_config def;
   spvgen_status st = plan_clean(desc, caps, &def, msg, size);
   if (st != SPVGEN_OK) return st;
-  uint32_t n = 0;
-  st = spvgen_mlp_plans(desc, caps, NULL, 0, &n, msg, size);
+  spvgen_mlp_config *plans = NULL;
+  st = tune_candidates(&sg_template_mlp, "spvgen_tune_mlp", desc, caps, &def, (void **)&plans, res, msg, size);
   if (st != SPVGEN_OK) return st;
-  spvgen_mlp_config *plans = malloc((size_t)(n + 1) * sizeof *plans);
-  if (!plans) return tune_msg(msg, size, "spvgen_tune_mlp: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  uint32_t got = 0;
-  st = spvgen_mlp_plans(desc, caps, plans + 1, n, &got, msg, size);
-  if (st != SPVGEN_OK) {
-    free(plans);
-    return st;
-  }
-  if (got > n) got = n;
-  if (msg && size) msg[0] = 0;
-  plans[0] = def;
-  uint32_t count = 1;
-  for (uint32_t i = 1; i <= got; i++)
-    if (!same_knobs(&plans[i], &def) && plans[i].desc.f16_accumulation == def.desc.f16_accumulation)
-      plans[count++] = plans[i];
-  res->offered = count;
-  if (count > SPVGEN_TUNE_MAX_CANDIDATES) count = SPVGEN_TUNE_MAX_CANDIDATES;
-  res->count = count;
-  res->default_index = 0;
-  for (uint32_t i = 0; i < count; i++) {
-    spvgen_tune_candidate *c = &res->candidates[i];
-    snprintf(c->name, sizeof c->name, "%s", plans[i].name);
-    knobs_of(&plans[i], &c->knobs);
-    c->is_default = i == 0;
-  }
   spvgen_tune_mlp_key(desc, caps, points, res->key, sizeof res->key, NULL, 0);
 
   mlp_state s;
@@ -433,15 +383,10 @@ spvgen_status spvgen_tune_mlp(spvgen_vk_context *ctx, const spvgen_mlp_desc *des
   mlp_teardown(&s);
   if (st == SPVGEN_OK) {
     res->mlp_plan = plans[res->best];
-    if (opt && opt->cache && res->key[0]) {
-      spvgen_tune_entry e;
-      memset(&e, 0, sizeof e);
-      snprintf(e.key, sizeof e.key, "%s", res->key);
-      e.knobs = res->candidates[res->best].knobs;
-      e.median_ns = res->best_ns;
-      e.m = (uint32_t)points;
-      res->stored = spvgen_tune_cache_store(opt->cache, &e, msg, size) == SPVGEN_OK;
-    }
+    spvgen_tune_entry e;
+    memset(&e, 0, sizeof e);
+    e.m = (uint32_t)points;
+    tune_store(opt, res, &e, msg, size);
   }
   free(plans);
   return st;

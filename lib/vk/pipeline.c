@@ -31,7 +31,7 @@ static bool is_power_of_two(uint32_t v) { return v && !(v & (v - 1)); }
 /* The module itself against the device: the entry point, the SPIR-V and Vulkan versions,
  * the features and subgroup operations its capabilities need. */
 static spvgen_status check_device_support(spvgen_vk_context *ctx, const char *who,
-                                          const spvgen_vk_reflection *refl, const char *entry) {
+                                          const sg_reflection *refl, const char *entry) {
   const spvgen_device_caps *caps = &ctx->caps;
   if (!refl->entry_found)
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -77,7 +77,7 @@ static spvgen_status check_device_support(spvgen_vk_context *ctx, const char *wh
 /* The local size: the module's LocalSize fills (or must equal) info's, and fits the
  * device's limits. size: the local size with 0s as 1s. */
 static spvgen_status check_local_size(spvgen_vk_context *ctx, const char *who,
-                                      const spvgen_vk_reflection *refl, spvgen_kernel_info *info,
+                                      const sg_reflection *refl, spvgen_kernel_info *info,
                                       uint32_t size[3]) {
   const spvgen_device_caps *caps = &ctx->caps;
   const uint32_t *ls = refl->local_size;
@@ -113,7 +113,7 @@ static spvgen_status check_local_size(spvgen_vk_context *ctx, const char *who,
  * taken by device address have no descriptor: they need bufferDeviceAddress, and their
  * places in the push-constant block are checked with it (check_push_constants). */
 static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
-                                    const spvgen_vk_reflection *refl, spvgen_kernel_info *info,
+                                    const sg_reflection *refl, spvgen_kernel_info *info,
                                     bool info_given, spvgen_vk_pipeline *p) {
   const spvgen_device_caps *caps = &ctx->caps;
   const spvgen_status st = SPVGEN_ERROR_INVALID_ARGUMENT;
@@ -125,7 +125,7 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
                             "buffer block (images, samplers and descriptor arrays are not supported)",
                             who, refl->bindings[i].set, refl->bindings[i].binding);
   if (!info_given) {
-    spvgen_status rs = spvgen_reflection_to_info(refl, info, msg, sizeof msg);
+    spvgen_status rs = sg_reflection_to_info(refl, info, msg, sizeof msg);
     if (rs != SPVGEN_OK) return sg_vk_fail(ctx, rs, "%s: %s", who, msg);
   }
   if (info->binding_count > SPVGEN_MAX_BINDINGS)
@@ -162,7 +162,7 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
     else p->storage_count++;
   }
   for (uint32_t r = 0; r < refl->binding_count; r++) {
-    const spvgen_vk_reflected_binding *rb = &refl->bindings[r];
+    const sg_reflected_binding *rb = &refl->bindings[r];
     uint32_t found = UINT32_MAX;
     for (uint32_t i = 0; i < info->binding_count; i++)
       if (info->bindings[i].kind != SPVGEN_BINDING_DEVICE_ADDRESS &&
@@ -185,7 +185,7 @@ static spvgen_status check_bindings(spvgen_vk_context *ctx, const char *who,
 /* The push constant block: a multiple of 4 within the device's limit, and at least as
  * large as the module's. */
 static spvgen_status check_push_constants(spvgen_vk_context *ctx, const char *who,
-                                          const spvgen_vk_reflection *refl,
+                                          const sg_reflection *refl,
                                           const spvgen_kernel_info *info) {
   const spvgen_device_caps *caps = &ctx->caps;
   if (info->push_constant_size % 4)
@@ -319,11 +319,11 @@ static spvgen_status check_module(spvgen_vk_context *ctx, const char *who, const
   else memset(info, 0, sizeof *info);
   const char *entry = info->entry_point ? info->entry_point : "main";
 
-  spvgen_vk_reflection *refl = malloc(sizeof *refl);
+  sg_reflection *refl = malloc(sizeof *refl);
   if (!refl) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   char msg[512];
   uint32_t size[3];
-  spvgen_status st = spvgen_vk_reflect(words, count, entry, refl, msg, sizeof msg);
+  spvgen_status st = sg_reflect(words, count, entry, refl, msg, sizeof msg);
   if (st != SPVGEN_OK) sg_vk_fail(ctx, st, "%s: %s", who, msg);
   if (st == SPVGEN_OK) st = check_device_support(ctx, who, refl, entry);
   if (st == SPVGEN_OK) st = check_local_size(ctx, who, refl, info, size);

@@ -29,21 +29,16 @@
 #define N 64
 #define OUT 16
 
-/* ------------------------------------------------------------- f16 on the CPU ---- */
-static uint16_t to_f16(float f) { /* round to nearest even; small values flush to 0 */
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u, man = x & 0x7FFFFFu;
-  int e = (int)((x >> 23) & 0xFF) - 127 + 15;
-  if (e <= 0) return (uint16_t)sign;
-  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
-  return (uint16_t)h;
+/* ------------------------- f16 on the CPU: the builder's codec (spvgen/builder.h) ---- */
+static uint16_t to_f16(double x) {
+  uint64_t bits = 0;
+  spvgen_float_bits(16, SPVGEN_ABSENT, x, &bits);
+  return (uint16_t)bits;
 }
 static double from_f16(uint16_t h) {
-  int e = (h >> 10) & 0x1F;
-  double v = e ? ldexp(1024 + (h & 0x3FF), e - 25) : ldexp(h & 0x3FF, -24);
-  return h & 0x8000 ? -v : v;
+  double v = 0;
+  spvgen_float_value(16, SPVGEN_ABSENT, h, &v);
+  return v;
 }
 static double rnd(void) { return 2.0 * rand() / RAND_MAX - 1; }
 static double gelu(double x) { /* the tanh approximation, as spvgen's epilogue */
@@ -170,7 +165,10 @@ int main(int argc, char **argv) {
   spvgen_gemm_desc gd = {.m = M, .n = N, .k = K, .a_type = SPVGEN_COMPONENT_F16, .b_type = SPVGEN_COMPONENT_F16,
                          .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F16,
                          .b_layout = SPVGEN_COL_MAJOR, .bias = SPVGEN_GEMM_BIAS_COLUMN,
-                         .activation = SPVGEN_ACTIVATION_GELU};
+                         .activation = SPVGEN_ACTIVATION_GELU,
+                         /* this engine binds no split-K workspace (the plan would split K for
+                          * a few rows against wide weights, then a binding more) */
+                         .split_k = 1};
   /* The MLP reads H as its points (M points of N f16 values: the same memory layout). */
   spvgen_mlp_desc md = {.input_width = N, .output_width = OUT, .hidden_count = 2, .hidden_width = 64,
                         .input_type = SPVGEN_COMPONENT_F16, .output_type = SPVGEN_COMPONENT_F32};

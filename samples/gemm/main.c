@@ -11,22 +11,17 @@
 
 #include <spvgen/spvgen.h>
 
-/* f32 -> f16 (round to nearest even; normal range only, which is all we feed it) and
- * back, on the host. */
-static uint16_t to_f16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u, man = x & 0x7FFFFFu;
-  int e = (int)((x >> 23) & 0xFF) - 127 + 15;
-  if (e <= 0) return (uint16_t)sign; /* flush tiny values to zero */
-  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
-  return (uint16_t)h;
+/* f16 <-> double on the host: the builder's own codec (spvgen/builder.h), the bits
+ * spvgen_const_float writes (round to nearest even). */
+static uint16_t to_f16(double x) {
+  uint64_t bits = 0;
+  spvgen_float_bits(16, SPVGEN_ABSENT, x, &bits);
+  return (uint16_t)bits;
 }
 static double from_f16(uint16_t h) {
-  int e = (h >> 10) & 0x1F;
-  double v = e ? ldexp(1024 + (h & 0x3FF), e - 25) : ldexp(h & 0x3FF, -24);
-  return h & 0x8000 ? -v : v;
+  double v = 0;
+  spvgen_float_value(16, SPVGEN_ABSENT, h, &v);
+  return v;
 }
 
 int main(int argc, char **argv) {
@@ -64,8 +59,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < (size_t)M * K; i++) a[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
   for (size_t i = 0; i < (size_t)K * N; i++) b[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
 
-  /* 3. Buffers at bindings 0 A, 1 B, 2 D; a pipeline from the words and their metadata. */
-  spvgen_vk_buffer *buf[3] = {0};
+  /* 3. Buffers at bindings 0 A, 1 B, 2 D (and 3 the split-K workspace when the plan
+   *    splits K, as it does for a few rows against wide B: zeroed once, the kernel leaves
+   *    its counters at 0); a pipeline from the words and their metadata. */
+  spvgen_vk_buffer *buf[4] = {0};
+  uint32_t nbuf = plan.workspace_bytes ? 4 : 3;
   spvgen_vk_pipeline *pipe = NULL;
   uint64_t ns[5] = {0};
   size_t bad = 0;
@@ -76,13 +74,15 @@ int main(int argc, char **argv) {
       spvgen_vk_buffer_create(ctx, sizeof *d * M * N, 0, &buf[2]) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[0], 0, a, sizeof *a * M * K) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[1], 0, b, sizeof *b * K * N) != SPVGEN_OK ||
+      (nbuf == 4 && (spvgen_vk_buffer_create(ctx, plan.workspace_bytes, 0, &buf[3]) != SPVGEN_OK ||
+                     spvgen_vk_buffer_fill(ctx, buf[3], 0, plan.workspace_bytes, 0) != SPVGEN_OK)) ||
       spvgen_vk_pipeline_create_kernel(ctx, &kernel, NULL, &pipe) != SPVGEN_OK)
     goto done;
 
   /* 4. Run it 5 times in one submission (the grid is the plan's), read D back. */
   spvgen_vk_dispatch_desc runs[5];
   for (int r = 0; r < 5; r++)
-    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe, .buffers = buf, .buffer_count = 3,
+    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe, .buffers = buf, .buffer_count = nbuf,
                                          .groups = {kernel.info.groups[0], kernel.info.groups[1],
                                                     kernel.info.groups[2]}};
   if (spvgen_vk_run(ctx, runs, 5, ns) != SPVGEN_OK ||

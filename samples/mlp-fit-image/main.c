@@ -98,15 +98,11 @@ static void pattern(double x, double y, float rgb[3]) {
   rgb[1] = (float)(0.2 + 0.6 * x * y + 0.2 * (y > 0.5));
   rgb[2] = (float)(0.5 + 0.45 * sin(4 * 3.14159265358979 * x) * sin(4 * 3.14159265358979 * y));
 }
-static uint16_t to_f16(float f) { /* round to nearest even, normal range (small values flush) */
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u, man = x & 0x7FFFFFu;
-  int e = (int)((x >> 23) & 0xFF) - 127 + 15;
-  if (e <= 0) return (uint16_t)sign;
-  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
-  return (uint16_t)h;
+/* f16 on the host: the builder's codec (round to nearest even). */
+static uint16_t to_f16(double x) {
+  uint64_t bits = 0;
+  spvgen_float_bits(16, SPVGEN_ABSENT, x, &bits);
+  return (uint16_t)bits;
 }
 static uint8_t to_byte(float v) { return (uint8_t)lrintf(255 * (v < 0 ? 0 : v > 1 ? 1 : v)); }
 

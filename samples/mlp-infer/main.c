@@ -13,20 +13,16 @@
 
 #include <spvgen/spvgen.h>
 
-static uint16_t to_f16(float f) { /* round to nearest even; normal range (small values flush) */
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u, man = x & 0x7FFFFFu;
-  int e = (int)((x >> 23) & 0xFF) - 127 + 15;
-  if (e <= 0) return (uint16_t)sign;
-  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
-  return (uint16_t)h;
+/* f16 <-> double on the host: the builder's codec (round to nearest even). */
+static uint16_t to_f16(double x) {
+  uint64_t bits = 0;
+  spvgen_float_bits(16, SPVGEN_ABSENT, x, &bits);
+  return (uint16_t)bits;
 }
 static double from_f16(uint16_t h) {
-  int e = (h >> 10) & 0x1F;
-  double v = e ? ldexp(1024 + (h & 0x3FF), e - 25) : ldexp(h & 0x3FF, -24);
-  return h & 0x8000 ? -v : v;
+  double v = 0;
+  spvgen_float_value(16, SPVGEN_ABSENT, h, &v);
+  return v;
 }
 static double rnd(void) { return 2.0 * rand() / RAND_MAX - 1; }
 

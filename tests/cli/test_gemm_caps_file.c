@@ -64,6 +64,18 @@ static void test_broken_caps_files_are_refused(void) {
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "is neither a preset nor a readable caps file");
   cli_result_free(&r);
+  /* The MLP commands read caps the same way (one reader, spvgen_cli_resolve_caps), the
+   * parser's message included. */
+  const char *path = cli_write("bad.json", cases[0].json, strlen(cases[0].json));
+  r = cli_run("mlp", "--in", "4", "--hidden", "16x1", "--out", "4", "--caps", path, "-o", cli_path("x.spv"));
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "spvgen mlp: --caps ");
+  CHECK_CONTAINS(r.err, cases[0].message);
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "4", "--hidden", "16x1", "--out", "4", "--caps", "no-such-preset-or-file");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "is neither a preset nor a readable caps file");
+  cli_result_free(&r);
 }
 
 /* shared/repro/2026-11-26: caps files with a zero coopmat2 granularity or a zero KHR K

@@ -1,12 +1,12 @@
 /* tests/coop/test_tensor_ref.c — the CPU reference of tensor layout/view addressing
- * (tests/support/tensor_ref.h) against hand-computed cases, one spec rule per test. The
+ * (lib/ref/ref_tensor.h) against hand-computed cases, one spec rule per test. The
  * quoted rules are from SPV_NV_tensor_addressing, SPV_NV_cooperative_matrix2 ("Tensor
  * Layout and View") and GLSL_NV_cooperative_matrix2. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "harness.h"
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 
 #define U32S(...) ((const uint32_t[]){__VA_ARGS__})
 #define I32S(...) ((const int32_t[]){__VA_ARGS__})

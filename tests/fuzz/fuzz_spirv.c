@@ -2,7 +2,7 @@
  * runner do with a .spv file, on arbitrary bytes (the words are the bytes, a trailing
  * partial word dropped): spvgen_validate (with its pre-checks before SPIRV-Tools),
  * spvgen_disassemble, spvgen_kernel_reflect, and the runner's SPIR-V reader
- * spvgen_vk_reflect (lib/core/reflect.c, which spvgen_vk_pipeline_create runs on every
+ * sg_reflect (lib/core/reflect.c, which spvgen_vk_pipeline_create runs on every
  * module before a driver sees it).
  *
  * Seeds: the valid modules the test suite writes with SPVGEN_TEST_DUMP (scripts/fuzz
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "reflect.h" /* lib/core: spvgen_vk_reflect */
+#include "reflect.h" /* lib/core: sg_reflect */
 #include "spvgen/check.h"
 #include "spvgen/kernel.h"
 
@@ -68,13 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_FAIL("spvgen_kernel_reflect returned %d", kst);
   expect_message(kst, msg, "spvgen_kernel_reflect");
 
-  spvgen_vk_reflection r;
+  sg_reflection r;
   msg[0] = 'x';
-  spvgen_status rst = spvgen_vk_reflect(w, count, "main", &r, msg, sizeof msg);
+  spvgen_status rst = sg_reflect(w, count, "main", &r, msg, sizeof msg);
   if (rst != SPVGEN_OK && rst != SPVGEN_ERROR_INVALID_ARGUMENT && rst != SPVGEN_ERROR_UNSUPPORTED &&
       rst != SPVGEN_ERROR_OUT_OF_MEMORY)
-    FUZZ_FAIL("spvgen_vk_reflect returned %d", rst);
-  expect_message(rst, msg, "spvgen_vk_reflect");
+    FUZZ_FAIL("sg_reflect returned %d", rst);
+  expect_message(rst, msg, "sg_reflect");
   free(w);
   return 0;
 }

@@ -170,6 +170,28 @@ static void test_names_parse_both_ways(void) {
   CHECK(!spvgen_activation_parse(NULL, NULL));
 }
 
+/* One activation enum for every template (spvgen/activation.h): the GEMM epilogue takes
+ * none, relu, gelu and silu, resolves DEFAULT to none, and refuses the MLP's others by
+ * name. */
+static void test_the_epilogue_takes_its_activations_and_names_the_others(void) {
+  spvgen_device_caps c = preset("vulkan13");
+  spvgen_gemm_desc d = shape(64, 64, 64);
+  spvgen_gemm_config p;
+  char msg[256];
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.desc.activation, SPVGEN_ACTIVATION_NONE);
+  d.activation = SPVGEN_ACTIVATION_SIGMOID;
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "activation sigmoid: the GEMM epilogue's activations are none, relu, gelu and silu");
+  d.activation = SPVGEN_ACTIVATION_COUNT;
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "activation 9 is unknown");
+  spvgen_activation a;
+  CHECK(spvgen_activation_parse("leaky_relu", &a) && a == SPVGEN_ACTIVATION_LEAKY_RELU);
+  CHECK(spvgen_activation_parse("default", &a) && a == SPVGEN_ACTIVATION_DEFAULT);
+  CHECK(!spvgen_activation_parse("Relu", &a));
+}
+
 /* Every candidate validates; they differ; emission into a reset module is deterministic. */
 static void test_plans_validate_and_emit_deterministically(void) {
   spvgen_device_caps c = preset("vulkan13");
@@ -307,7 +329,11 @@ static void test_simt_type_pairs(void) {
 static void test_simt_epilogue_batch_and_strides(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
-  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++)
+  /* the GEMM's activations (spvgen/activation.h), in the order of the enum before it was
+   * shared: index 0..3 */
+  static const spvgen_activation acts[] = {SPVGEN_ACTIVATION_NONE, SPVGEN_ACTIVATION_RELU, SPVGEN_ACTIVATION_GELU,
+                                           SPVGEN_ACTIVATION_SILU};
+  for (int act = 0; act < 4; act++)
     for (int bias = 0; bias < 3; bias++) {
       spvgen_gemm_desc d = shape(37, 53, 41);
       d.acc_type = SPVGEN_COMPONENT_F32;
@@ -316,7 +342,7 @@ static void test_simt_epilogue_batch_and_strides(void) {
       d.beta = bias == 1 ? -1.5f : 0.0f;
       d.c_layout = (spvgen_matrix_layout)(act & 1);
       d.bias = (spvgen_gemm_bias)bias;
-      d.activation = (spvgen_activation)act;
+      d.activation = acts[act];
       d.batch = 1 + (uint32_t)bias;
       char what[64];
       snprintf(what, sizeof what, "epilogue act %s bias %d", spvgen_activation_name(d.activation), bias);
@@ -477,7 +503,9 @@ static void test_simt_splitk_on_the_device(void) {
         d.alpha = sk == 2 ? 0.75f : -1.25f;
         d.beta = 0.5f;
         d.c_layout = (spvgen_matrix_layout)!d.d_layout;
-        d.activation = (spvgen_activation)(1 + (i + sk) % 3); /* relu, gelu, silu */
+        static const spvgen_activation float_acts[3] = {SPVGEN_ACTIVATION_RELU, SPVGEN_ACTIVATION_GELU,
+                                                        SPVGEN_ACTIVATION_SILU};
+        d.activation = float_acts[(i + sk) % 3];
       } else {
         d.activation = SPVGEN_ACTIVATION_RELU;
       }
@@ -510,11 +538,54 @@ static void test_simt_splitk_on_the_device(void) {
   spvgen_vk_destroy(ctx);
 }
 
+
+/* The default plans keep to the compile budget (estimates, emitters/gemm/plan_cost.c):
+ * 300 ms for a short run, 1000 for one of a millisecond or more; none above 1000 ms. A
+ * cooperative plan over the budget is never replaced by SIMT (the fallback of devices
+ * without cooperative matrices), and a desc's own budget buys the slower compiles. */
+static void test_default_plans_keep_to_the_compile_budget(void) {
+  spvgen_device_caps caps = preset("h100");
+  static const struct { uint32_t m, n, k; spvgen_component_type a, acc; spvgen_matrix_layout bl; } cases[] = {
+      {8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR},
+      {8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {4097, 4095, 4093, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR},
+      {4097, 4095, 4093, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_ROW_MAJOR},
+      {3000, 3000, 3000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_ROW_MAJOR},
+      {2048, 3584, 3584, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {257, 3584, 3584, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {1, 3584, 3584, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COL_MAJOR},
+      {128, 16384, 4096, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COL_MAJOR}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = shape(cases[i].m, cases[i].n, cases[i].k);
+    d.a_type = d.b_type = cases[i].a;
+    d.acc_type = d.out_type = cases[i].acc;
+    d.b_layout = cases[i].bl;
+    spvgen_gemm_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    double run_ms = 2.0 * d.m * (double)d.n * d.k / 200e12 * 1e3;
+    uint32_t budget = run_ms >= 1.0 ? 1000 : 300;
+    CHECK_MSG(p.compile_ms <= 1000, "%ux%ux%u: %s estimated at %u ms", d.m, d.n, d.k, p.name, p.compile_ms);
+    CHECK_MSG(p.variant != SPVGEN_GEMM_SIMT, "%ux%ux%u: %s", d.m, d.n, d.k, p.name);
+    if (p.compile_ms > budget) /* only when no cooperative plan fits: then the cheapest */
+      CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT_KHR, "%ux%ux%u over budget: %s", d.m, d.n, d.k, p.name);
+    if (i == 0) CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT2 && p.desc.unroll == 2, "8192^3: %s", p.name);
+    if (i == 8) CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT2, "s8 128x16384x4096: %s", p.name);
+  }
+  spvgen_gemm_desc d = shape(8192, 8192, 8192);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.compile_budget_ms = 5000;
+  spvgen_gemm_config p;
+  CHECK(spvgen_gemm_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_MSG(p.desc.unroll == 4 && p.compile_ms > 1000, "budget 5000: %s (%u ms)", p.name, p.compile_ms);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_zero_desc_resolves_every_field),
       TEST_CASE(test_plan_errors_name_the_field),
       TEST_CASE(test_names_parse_both_ways),
+      TEST_CASE(test_the_epilogue_takes_its_activations_and_names_the_others),
       TEST_CASE(test_plans_validate_and_emit_deterministically),
       TEST_CASE(test_one_shot_fills_the_kernel_info),
       TEST_CASE(test_simt_shapes_and_layouts_f16),
@@ -523,6 +594,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_simt_every_candidate_runs),
       TEST_CASE(test_splitk_plan),
       TEST_CASE(test_simt_splitk_on_the_device),
+      TEST_CASE(test_default_plans_keep_to_the_compile_budget),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -18,7 +18,7 @@
 #include "words.h"
 #include "spvgen/caps.h"
 #include "spvgen/gemm.h"
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 
 typedef spvgen_component_type T;
 #define F16 SPVGEN_COMPONENT_F16
@@ -710,7 +710,9 @@ static void test_splitk_plans_validate(void) {
         d.d_layout = (spvgen_matrix_layout)(s & 1);
         bool int_out = TYPES[t].out == S32;
         d.bias = (spvgen_gemm_bias)(1 + (s + t) % 2);
-        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : (spvgen_activation)(1 + (s + t + sk) % 3);
+        static const spvgen_activation float_acts[3] = {SPVGEN_ACTIVATION_RELU, SPVGEN_ACTIVATION_GELU,
+                                                        SPVGEN_ACTIVATION_SILU};
+        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : float_acts[(s + t + sk) % 3];
         if (!int_out) {
           d.alpha = 0.5f;
           d.beta = sk == 3 ? 0.0f : -1.5f;
@@ -753,6 +755,213 @@ static void test_splitk_plans_validate(void) {
   spvgen_module_destroy(m);
 }
 
+
+/* ------------------------------------------------------- run-time kernels ---- */
+
+static spvgen_gemm_desc runtime_class(T a, T acc, uint32_t mq, uint32_t nq, uint32_t kq) {
+  spvgen_gemm_desc d = gemm(0, 0, 0, a, acc, acc);
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  d.m_multiple = mq;
+  d.n_multiple = nq;
+  d.k_multiple = kq;
+  d.ld_multiple = 16;
+  return d;
+}
+
+/* The K loop of a run-time kernel counts whole steps (`i < steps`, a trip count the
+ * driver derives), with no leftover loop when the class's K is a multiple of the unrolled
+ * steps; SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP brings back the open `k + step <= end`. */
+static void test_run_time_k_loops_count_their_steps(void) {
+  load_h100();
+  spvgen_gemm_desc d = runtime_class(F16, F32, 256, 256, 256);
+  d.tile_m = 128, d.tile_n = 256, d.tile_k = 32, d.unroll = 2;
+  spvgen_gemm_config p;
+  char *t = emit_text(&d, &p);
+  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 1);
+  CHECK_EQ_U64(count_of(t, "OpULessThanEqual"), 0);
+  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixMulAddKHR"), 2);
+  spvgen_free_text(t);
+  d.k_multiple = 32; /* K a multiple of one step, not of two: the leftover step's loop */
+  t = emit_text(&d, &p);
+  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 2);
+  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixMulAddKHR"), 3);
+  spvgen_free_text(t);
+  d.codegen = SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP;
+  t = emit_text(&d, &p);
+  CHECK_MSG(count_of(t, "OpULessThanEqual") >= 1, "the open loop's condition");
+  CHECK_MSG(strstr(p.name, " cg:o") != NULL, "plan name '%s' names the alternative", p.name);
+  spvgen_free_text(t);
+  /* constant dimensions: the unclamped layouts of a run-time kernel get 2^24 */
+  d.codegen = SPVGEN_GEMM_CODEGEN_CONST_DIMS;
+  t = emit_text(&d, &p);
+  CHECK_MSG(text_has(t, "%uint_16777216"), "constant dimensions of the unclamped layouts");
+  CHECK_MSG(strstr(p.name, " cg:d") != NULL, "plan name '%s'", p.name);
+  spvgen_free_text(t);
+  d.codegen = 0;
+  t = emit_text(&d, &p);
+  CHECK_MSG(!text_has(t, "%uint_16777216"), "run-time dimensions by default");
+  spvgen_free_text(t);
+  char msg[256];
+  d.codegen = 1u << 12;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG(strstr(msg, "codegen 0x1000 has unknown bits"), "message: %s", msg);
+}
+
+/* An edge tile clamps only the operands it can cross: with M free and N, K tile
+ * multiples (prompt lengths against weights), A and D take the clamped layout and B
+ * never does. */
+static void test_edge_tiles_clamp_only_the_operands_they_cross(void) {
+  load_h100();
+  spvgen_gemm_desc d = runtime_class(F16, F32, 1, 256, 256);
+  d.tile_m = 128, d.tile_n = 128, d.tile_k = 64, d.unroll = 1;
+  d.edge = SPVGEN_GEMM_EDGE_CLAMP;
+  spvgen_gemm_config p;
+  char *t = emit_text(&d, &p);
+  /* B's unclamped layout is there (its loads), and A's and D's clamped ones */
+  CHECK_MSG(text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_0"), "B unclamped");
+  CHECK_MSG(text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "A and D clamped");
+  CHECK_EQ_U64(count_of(t, "OpCreateTensorLayoutNV"), 3);
+  spvgen_free_text(t);
+  /* every dimension off-tile: the three clamped, no unclamped layout */
+  d.n_multiple = d.k_multiple = 1;
+  t = emit_text(&d, &p);
+  CHECK_MSG(!text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_0"), "no unclamped layout");
+  CHECK_EQ_U64(count_of(t, "OpCreateTensorLayoutNV"), 3);
+  spvgen_free_text(t);
+}
+
+/* A run-time plan for a given M of at least a tile moves its edge tiles inside (shift: one
+ * unclamped path); without an M to plan for it serves every M (no shift), and a shift
+ * plan refuses an M under its tile, naming it. */
+static void test_run_time_plans_for_an_m_shift_their_edge_tiles(void) {
+  load_h100();
+  spvgen_gemm_desc d = runtime_class(F16, F32, 1, 256, 256);
+  d.b_layout = SPVGEN_COL_MAJOR;
+  d.m = 1000, d.n = 3584, d.k = 3584;
+  char msg[512];
+  spvgen_gemm_config p;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.edge == SPVGEN_GEMM_EDGE_SHIFT && p.desc.tile_m <= 1000, "plan %s", p.name);
+  CHECK_MSG(p.desc.tile_m == 128 && (p.desc.tile_n == 256 || p.desc.tile_n == 128), "the run-time menu: %s", p.name);
+  spvgen_gemm_args a = {.m = 77, .n = 3584, .k = 3584};
+  spvgen_gemm_launch l;
+  CHECK_EQ_U64(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG(strstr(msg, "m 77 is under tile_m 128"), "message: %s", msg);
+  d.m = d.n = d.k = 0; /* no shape to plan for: every M served */
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.edge != SPVGEN_GEMM_EDGE_SHIFT, "plan %s", p.name);
+  CHECK_EQ_U64(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg), SPVGEN_OK);
+  d.m = 1000, d.beta = 1.0f; /* a C operand: no shift */
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.edge != SPVGEN_GEMM_EDGE_SHIFT, "plan %s", p.name);
+}
+
+/* Few rows against wide weights: the tile covers M (32, 64 rows; 128 for run-time plans
+ * under 128) by 64 columns with 128 bytes of K, 256 invocations, and the plan splits K to
+ * fill the device; the desc's own tile or split_k turns it off. */
+static void test_small_m_plans_stream_the_weights_with_split_k(void) {
+  load_h100();
+  char msg[512];
+  spvgen_gemm_config p;
+  static const struct { uint32_t m, n, k, tm, sk_min; } cases[] = {
+      {1, 3584, 3584, 32, 4}, {17, 18944, 3584, 32, 2}, {31, 3584, 18944, 32, 8}, {64, 4608, 3584, 64, 2}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = gemm(cases[i].m, cases[i].n, cases[i].k, F16, F32, F32);
+    d.b_layout = SPVGEN_COL_MAJOR;
+    CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+    CHECK_MSG(p.desc.tile_m == cases[i].tm && p.desc.tile_n == 64 && p.desc.tile_k == 64 && p.local_size[0] == 256,
+              "%ux%ux%u: %s", cases[i].m, cases[i].n, cases[i].k, p.name);
+    CHECK_MSG(p.desc.split_k >= cases[i].sk_min && p.desc.split_k <= 16 &&
+                  p.desc.split_k * 4 <= cases[i].k / p.desc.tile_k,
+              "%ux%ux%u: split_k %u", cases[i].m, cases[i].n, cases[i].k, p.desc.split_k);
+    CHECK_MSG(p.workspace_bytes > 0, "%s: a workspace", p.name);
+  }
+  spvgen_gemm_desc d = gemm(16, 4096, 4096, S8, S32, S32);
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.tile_k == 128 && p.desc.tile_m == 32, "s8: 128 bytes of K: %s", p.name);
+  d = gemm(1, 3584, 3584, F16, F32, F32);
+  d.split_k = 1;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.split_k == 1 && p.desc.tile_m == 32, "split_k 1 kept: %s", p.name);
+  d.split_k = 0;
+  d.tile_m = 64;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.split_k == 1 && p.desc.tile_m == 64, "a desc's tile: no small-M rule: %s", p.name);
+  /* M over 64 (fixed): the general tiles; run-time plans for M under 128: 128-row tiles */
+  d = gemm(100, 3584, 3584, F16, F32, F32);
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.split_k == 1, "100 rows: %s", p.name);
+  d = runtime_class(F16, F32, 1, 256, 256);
+  d.m = 77, d.n = 3584, d.k = 3584;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.tile_m == 128 && p.desc.tile_n == 64 && p.desc.split_k > 1, "run-time 77 rows: %s", p.name);
+}
+
+/* Split-K in a run-time kernel reads its slice count off the grid: plans that differ
+ * only in split_k emit the same words (one pipeline) and share a class key, and a launch
+ * never makes a slice without K. */
+static void test_run_time_split_k_takes_its_count_from_the_grid(void) {
+  load_h100();
+  spvgen_gemm_desc d = runtime_class(F16, F32, 1, 64, 64);
+  d.tile_m = 32, d.tile_n = 64, d.tile_k = 64, d.workgroup_size = 256;
+  spvgen_gemm_config p2, p8;
+  d.split_k = 2;
+  char *t2 = emit_text(&d, &p2);
+  d.split_k = 8;
+  char *t8 = emit_text(&d, &p8);
+  CHECK_MSG(t2 && t8 && !strcmp(t2, t8), "split_k 2 and 8: the same kernel");
+  CHECK_MSG(text_has(t8, "BuiltIn NumWorkgroups"), "the slice count from NumWorkgroups");
+  CHECK_EQ_U64(spvgen_gemm_class_key(&p2), spvgen_gemm_class_key(&p8));
+  spvgen_free_text(t2);
+  spvgen_free_text(t8);
+  char msg[256];
+  spvgen_gemm_launch l;
+  spvgen_gemm_args a = {.m = 5, .n = 64, .k = 192}; /* 3 K steps: 3 slices, not 8 */
+  CHECK_EQ_U64(spvgen_gemm_launch_for(&p8, &a, &l, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(l.groups[2], 3);
+  CHECK_EQ_U64(l.push.slice_k, 64);
+  a.k = 4096, a.batch = 2;
+  CHECK_EQ_U64(spvgen_gemm_launch_for(&p8, &a, &l, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(l.groups[2], 16);
+  CHECK_EQ_U64(l.push.slice_k, 512);
+}
+
+
+/* SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE: a fixed K of whole 16-byte rows loads its last tile_k
+ * unclamped and zeroes B's rows the whole steps summed (a per-element function); no
+ * clamped layout where M and N are tile multiples. Not for a K that is no whole number of
+ * 16-byte rows, nor for run-time shapes. */
+static void test_masked_k_edge_loads_the_last_tile_unclamped(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(4096, 4096, 3000, F16, F32, F32);
+  d.tile_m = 128, d.tile_n = 256, d.tile_k = 32, d.unroll = 1;
+  d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+  spvgen_gemm_config p;
+  char *t = emit_text(&d, &p);
+  CHECK_MSG(text_has(t, "%mask_k_edge = OpFunction"), "the mask function");
+  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixPerElementOpNV"), 1);
+  CHECK_MSG(!text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "no clamped layout");
+  CHECK_MSG(text_has(t, "%uint_2968"), "the last step at K - tile_k = 2968");
+  CHECK(p.features & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
+  spvgen_free_text(t);
+  d.k = 3001; /* not whole 16-byte rows: the clamped step */
+  t = emit_text(&d, &p);
+  CHECK_MSG(!text_has(t, "mask_k_edge"), "odd K: no mask");
+  CHECK_MSG(text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "odd K: clamped");
+  spvgen_free_text(t);
+  /* edges in M and N too, split-K, s8: the plans validate */
+  static const uint32_t sh[][3] = {{300, 276, 1000}, {97, 131, 1008}};
+  for (int i = 0; i < 2; i++)
+    for (int sk = 1; sk <= 3; sk += 2) {
+      d = gemm(sh[i][0], sh[i][1], sh[i][2], i ? S8 : F16, i ? S32 : F32, i ? S32 : F32);
+      d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+      d.split_k = (uint32_t)sk;
+      t = emit_text(&d, &p);
+      CHECK_MSG(text_has(t, "mask_k_edge"), "%ux%ux%u split %d: %s", d.m, d.n, d.k, sk, p.name);
+      spvgen_free_text(t);
+    }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_candidate_validates_across_layouts_types_and_shapes),
@@ -771,6 +980,12 @@ int main(int argc, char **argv) {
       TEST_CASE(test_addressing_recipe_matches_the_spec_reference),
       TEST_CASE(test_splitk_plans_validate),
       TEST_CASE(test_stages2_plans_validate),
+      TEST_CASE(test_run_time_k_loops_count_their_steps),
+      TEST_CASE(test_edge_tiles_clamp_only_the_operands_they_cross),
+      TEST_CASE(test_run_time_plans_for_an_m_shift_their_edge_tiles),
+      TEST_CASE(test_small_m_plans_stream_the_weights_with_split_k),
+      TEST_CASE(test_run_time_split_k_takes_its_count_from_the_grid),
+      TEST_CASE(test_masked_k_edge_loads_the_last_tile_unclamped),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

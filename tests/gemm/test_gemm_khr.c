@@ -348,6 +348,53 @@ static void test_khr_sweep_count_is_reported(void) {
   else CHECK(g_modules > 300);
 }
 
+
+static size_t count_in(const char *text, const char *needle) {
+  size_t n = 0;
+  for (const char *s = text; s && (s = strstr(s, needle)); s += strlen(needle)) n++;
+  return n;
+}
+
+static char *khr_text(const spvgen_gemm_desc *d) {
+  spvgen_device_caps caps = h100();
+  spvgen_gemm_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_gemm_plan(d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_module *m = spvgen_module_create(NULL);
+  size_t count = 0;
+  const uint32_t *words = emit_plan(m, &p, &count);
+  CHECK(check_words(words, count));
+  char *text = words ? check_disassemble(words, count) : NULL;
+  spvgen_module_destroy(m);
+  return text;
+}
+
+/* Loads are checked only in the K tile K ends in (a uniform branch picks the fetch);
+ * rows past M or N are clamped, not zero-filled: the main loop selects nothing. A K that
+ * is a tile multiple has no checked fetch at all. SPVGEN_GEMM_CODEGEN_CHECK_ALL checks
+ * every load as before. */
+static void test_khr_checks_loads_only_in_the_k_edge_tile(void) {
+  spvgen_gemm_desc d = base_desc(4097, 4095, 4096);
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  char *no_kedge = khr_text(&d);
+  CHECK_EQ_U64(count_in(no_kedge, "OpSelect %half"), 0);
+  CHECK_MSG(count_in(no_kedge, "UMin") > 0, "rows past M and N clamped");
+  d.k = 4093;
+  char *kedge = khr_text(&d);
+  d.codegen = SPVGEN_GEMM_CODEGEN_CHECK_ALL;
+  char *all = khr_text(&d);
+  size_t sel_k = count_in(kedge, "OpSelect %half"), sel_all = count_in(all, "OpSelect %half");
+  /* the checked fetch, in the prologue and in the loop, as often as CHECK_ALL has it,
+   * beside a fast one: one more selection each */
+  CHECK_MSG(sel_k > 0 && sel_k == sel_all, "checked fetches %zu, CHECK_ALL %zu", sel_k, sel_all);
+  CHECK_EQ_U64(count_in(kedge, "OpSelectionMerge"), count_in(all, "OpSelectionMerge") + 2);
+  CHECK_MSG(count_in(kedge, "UMin") > 0, "the fast fetch clamps rows");
+  CHECK_EQ_U64(count_in(all, "UMin"), 0);
+  spvgen_free_text(no_kedge);
+  spvgen_free_text(kedge);
+  spvgen_free_text(all);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_khr_every_candidate_of_the_sweep_validates),
@@ -358,6 +405,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_khr_plan_defaults_and_names),
       TEST_CASE(test_khr_plan_errors_name_the_field),
       TEST_CASE(test_khr_sweep_count_is_reported),
+      TEST_CASE(test_khr_checks_loads_only_in_the_k_edge_tile),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

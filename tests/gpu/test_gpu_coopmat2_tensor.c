@@ -5,7 +5,7 @@
  * mode is Constant (out-of-bounds elements read as the clamp value, 0), sliced at (0, 0)
  * with the tile's shape as the span, computes A * B + C, and stores through a tensor
  * layout whose dimensions clip the write and whose row stride is wider than the row. The
- * CPU oracle is tests/support/tensor_ref.h: it gives the loaded tiles and, for every
+ * CPU oracle is lib/ref/ref_tensor.h: it gives the loaded tiles and, for every
  * element of the output buffer, which matrix element (if any) must land there. Output
  * memory is pre-filled with a sentinel so the test sees both the in-bounds results and
  * that nothing else was written.
@@ -29,7 +29,7 @@
 #include "spvgen/caps.h"
 #include "spvgen/coop.h"
 #include "spvgen/vk.h"
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 
 /* ----------------------------------------------------------------- module ---- */
 

@@ -15,6 +15,11 @@
 #include "module_check.h"
 #include "spvgen/gemm.h"
 
+/* The GEMM epilogue's activations (spvgen/activation.h), in the order of its former enum. */
+static const spvgen_activation gemm_acts[] = {SPVGEN_ACTIVATION_NONE, SPVGEN_ACTIVATION_RELU, SPVGEN_ACTIVATION_GELU,
+                                              SPVGEN_ACTIVATION_SILU};
+#define GEMM_ACT_COUNT 4
+
 static const spvgen_component_type type_sets[][4] = { /* a=b, acc, out */
     {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
     {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
@@ -25,6 +30,15 @@ static const spvgen_component_type type_sets[][4] = { /* a=b, acc, out */
 };
 
 static const uint32_t shapes[][3] = {{1, 1, 1}, {97, 131, 67}, {256, 128, 64}, {255, 257, 129}, {33, 520, 300}};
+
+/* The type sets a test takes (bit t: type_sets[t]). The sweeps run per group so that the
+ * binary's tests can run as parallel processes (`gpu_test_gpu_gemm --list`, one name
+ * each: scripts/gpu-gemm.sh --tests), each a few dozen cold pipeline compiles. */
+#define TYPES_F16F32 (1u << 0)
+#define TYPES_F16 ((1u << 1) | (1u << 2)) /* f16 accumulators, and f32 ones stored as f16 */
+#define TYPES_INT8 ((1u << 3) | (1u << 4))
+#define TYPES_BF16 (1u << 5)
+#define TYPES_ALL 0x3fu
 
 static int g_runs, g_plans_skipped;
 
@@ -70,12 +84,12 @@ static spvgen_vk_context *open_for(spvgen_gemm_variant variant) {
 /* The coopmat2 edge mode the sweeps ask for (0: the plan's choice). */
 static spvgen_gemm_edge g_edge;
 
-static void sweep_variant(spvgen_gemm_variant variant) {
+static void sweep_variant(spvgen_gemm_variant variant, unsigned types) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   for (size_t t = 0; t < sizeof type_sets / sizeof type_sets[0]; t++)
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && (types >> t & 1); s++)
       for (int lay = 0; lay < 4; lay++) {
         spvgen_gemm_desc d;
         memset(&d, 0, sizeof d);
@@ -110,7 +124,7 @@ static void sweep_variant(spvgen_gemm_variant variant) {
 static void epilogue_variant(spvgen_gemm_variant variant) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
-  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++)
+  for (int act = 0; act < GEMM_ACT_COUNT; act++)
     for (int bias = 0; bias < 3; bias++) {
       spvgen_gemm_desc d;
       memset(&d, 0, sizeof d);
@@ -123,7 +137,7 @@ static void epilogue_variant(spvgen_gemm_variant variant) {
       d.beta = bias == 2 ? 0.0f : 1.5f;
       d.c_layout = (spvgen_matrix_layout)(bias & 1);
       d.bias = (spvgen_gemm_bias)bias;
-      d.activation = (spvgen_activation)act;
+      d.activation = gemm_acts[act];
       d.batch = bias + 1;
       d.variant = variant;
       d.edge = g_edge;
@@ -150,19 +164,22 @@ static void epilogue_variant(spvgen_gemm_variant variant) {
   spvgen_vk_destroy(ctx);
 }
 
-static void every_plan_variant(spvgen_gemm_variant variant) {
+/* Every candidate of spvgen_gemm_plans for one type set (0 f16->f32, 1 f16->f16, 2 s8) on
+ * a shape with M and N off every tile; K is 256 (the K edge is the sweeps' business: here
+ * it would only make each of the candidates' pipelines slow to compile). */
+static void every_plan_variant(spvgen_gemm_variant variant, size_t only) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
   static const spvgen_component_type t[][3] = {
       {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
       {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
       {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32}};
-  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+  for (size_t i = only; i == only; i++) {
     spvgen_gemm_desc d;
     memset(&d, 0, sizeof d);
     d.m = 300;
     d.n = 276;
-    d.k = 264;
+    d.k = 256;
     d.a_type = d.b_type = t[i][0];
     d.acc_type = t[i][1];
     d.out_type = t[i][2];
@@ -216,7 +233,7 @@ static void splitk_variant(spvgen_gemm_variant variant) {
         d.d_layout = (spvgen_matrix_layout)((i + s) & 1);
         bool int_out = d.out_type == SPVGEN_COMPONENT_S32;
         d.bias = (spvgen_gemm_bias)((s + sk) % 3);
-        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : (spvgen_activation)((i + s + sk) % 4);
+        d.activation = int_out ? SPVGEN_ACTIVATION_RELU : gemm_acts[(i + s + sk) % 4];
         if (!int_out) {
           d.alpha = 0.5f;
           d.beta = sk == 3 ? 0.0f : 1.25f;
@@ -332,8 +349,13 @@ static void test_gemm_simt_splitk_matches_cpu(void) {
   splitk_variant(SPVGEN_GEMM_SIMT);
 }
 
-static void test_gemm_coopmat2_matches_cpu(void) { sweep_variant(SPVGEN_GEMM_COOPMAT2); }
-static void test_gemm_khr_matches_cpu(void) { sweep_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+#define SWEEP_TESTS(name, variant)                                                                   \
+  static void test_gemm_##name##_matches_cpu_f16_f32(void) { sweep_variant(variant, TYPES_F16F32); }     \
+  static void test_gemm_##name##_matches_cpu_f16_f16(void) { sweep_variant(variant, TYPES_F16); }           \
+  static void test_gemm_##name##_matches_cpu_int8(void) { sweep_variant(variant, TYPES_INT8); }         \
+  static void test_gemm_##name##_matches_cpu_bf16(void) { sweep_variant(variant, TYPES_BF16); }
+SWEEP_TESTS(coopmat2, SPVGEN_GEMM_COOPMAT2)
+SWEEP_TESTS(khr, SPVGEN_GEMM_COOPMAT_KHR)
 /* On a CPU device (lavapipe) the SIMT variant is covered by tests/gemm/test_gemm.c; this
  * sweep's 100 pipelines would only cost CI minutes there. */
 static void test_gemm_simt_matches_cpu(void) {
@@ -345,24 +367,38 @@ static void test_gemm_simt_matches_cpu(void) {
     test_skip("the SIMT sweep runs on GPUs; tests/gemm/test_gemm.c covers it on CPU devices");
     return;
   }
-  sweep_variant(SPVGEN_GEMM_SIMT);
+  sweep_variant(SPVGEN_GEMM_SIMT, TYPES_ALL);
 }
 static void test_gemm_coopmat2_epilogue_matches_cpu(void) { epilogue_variant(SPVGEN_GEMM_COOPMAT2); }
 static void test_gemm_khr_epilogue_matches_cpu(void) { epilogue_variant(SPVGEN_GEMM_COOPMAT_KHR); }
-static void test_gemm_coopmat2_every_plan_matches_cpu(void) { every_plan_variant(SPVGEN_GEMM_COOPMAT2); }
-static void test_gemm_khr_every_plan_matches_cpu(void) { every_plan_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+#define EVERY_PLAN_TESTS(name, variant)                                                              \
+  static void test_gemm_##name##_every_plan_matches_cpu_f16_f32(void) { every_plan_variant(variant, 0); } \
+  static void test_gemm_##name##_every_plan_matches_cpu_f16_f16(void) { every_plan_variant(variant, 1); }    \
+  static void test_gemm_##name##_every_plan_matches_cpu_s8(void) { every_plan_variant(variant, 2); }
+EVERY_PLAN_TESTS(coopmat2, SPVGEN_GEMM_COOPMAT2)
+EVERY_PLAN_TESTS(khr, SPVGEN_GEMM_COOPMAT_KHR)
 /* edge = shift: edge tiles moved back inside, overlapping their neighbours (beta 0).
  * The sweep's shapes (those at least one tile big), then forced tiles with every
  * activation, bias kind, batches and column-major D. */
-static void test_gemm_coopmat2_edge_shift_matches_cpu(void) {
-  g_edge = SPVGEN_GEMM_EDGE_SHIFT;
-  sweep_variant(SPVGEN_GEMM_COOPMAT2);
+static void edge_sweep(spvgen_gemm_edge edge, unsigned types) {
+  g_edge = edge;
+  sweep_variant(SPVGEN_GEMM_COOPMAT2, types);
   g_edge = SPVGEN_GEMM_EDGE_AUTO;
+}
+#define EDGE_TESTS(name, edge)                                                                            \
+  static void test_gemm_coopmat2_edge_##name##_matches_cpu_f16_f32(void) { edge_sweep(edge, TYPES_F16F32); } \
+  static void test_gemm_coopmat2_edge_##name##_matches_cpu_f16_f16(void) { edge_sweep(edge, TYPES_F16); }       \
+  static void test_gemm_coopmat2_edge_##name##_matches_cpu_int8(void) { edge_sweep(edge, TYPES_INT8); }     \
+  static void test_gemm_coopmat2_edge_##name##_matches_cpu_bf16(void) { edge_sweep(edge, TYPES_BF16); }
+EDGE_TESTS(shift, SPVGEN_GEMM_EDGE_SHIFT)
+EDGE_TESTS(clamp, SPVGEN_GEMM_EDGE_CLAMP)
+
+static void test_gemm_coopmat2_edge_shift_epilogue_matches_cpu(void) {
   spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
   if (!ctx) return;
   static const uint32_t sh[][3] = {{300, 276, 264}, {129, 1000, 77}, {1000, 129, 1000}, {255, 257, 129}};
   for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++)
-    for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++) {
+    for (int act = 0; act < GEMM_ACT_COUNT; act++) {
       spvgen_gemm_desc d;
       memset(&d, 0, sizeof d);
       d.m = sh[i][0];
@@ -374,7 +410,7 @@ static void test_gemm_coopmat2_edge_shift_matches_cpu(void) {
       if (d.acc_type == SPVGEN_COMPONENT_F16) d.out_type = SPVGEN_COMPONENT_F16;
       d.alpha = 0.75f;
       d.bias = (spvgen_gemm_bias)(act % 3);
-      d.activation = (spvgen_activation)act;
+      d.activation = gemm_acts[act];
       d.batch = 1 + (act & 1);
       d.d_layout = (spvgen_matrix_layout)(i == 3);
       d.a_layout = (spvgen_matrix_layout)(act >> 1 & 1);
@@ -388,11 +424,10 @@ static void test_gemm_coopmat2_edge_shift_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* edge = clamp: every tile through the clamped layouts (the awkward shapes and the
- * epilogue features again). */
-static void test_gemm_coopmat2_edge_clamp_matches_cpu(void) {
+/* edge = clamp: every tile through the clamped layouts (the awkward shapes above, and the
+ * epilogue features again here). */
+static void test_gemm_coopmat2_edge_clamp_epilogue_matches_cpu(void) {
   g_edge = SPVGEN_GEMM_EDGE_CLAMP;
-  sweep_variant(SPVGEN_GEMM_COOPMAT2);
   epilogue_variant(SPVGEN_GEMM_COOPMAT2);
   g_edge = SPVGEN_GEMM_EDGE_AUTO;
 }
@@ -442,11 +477,11 @@ static const spvgen_gemm_args runtime_shapes[] = {
 /* Every type set and layout (D's too; `all`: else f16->f32, f16->f16 and s8 with A and
  * B's four layouts, which keeps the binary's run under its time limit), with no class
  * promise and with aligned rows; the coopmat2 edge mode `edge` (0: the plan's). */
-static void runtime_variant(spvgen_gemm_variant variant, spvgen_gemm_edge edge, bool all) {
+static void runtime_variant(spvgen_gemm_variant variant, spvgen_gemm_edge edge, bool all, unsigned types) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
   for (size_t t = 0; t < sizeof type_sets / sizeof type_sets[0]; t++)
-    for (int lay = 0; lay < 8; lay++) {
+    for (int lay = 0; lay < 8 && (types >> t & 1); lay++) {
       if (!all && (t == 2 || t == 4 || t == 5 || lay >= 4)) continue;
       spvgen_gemm_desc d;
       memset(&d, 0, sizeof d);
@@ -483,7 +518,7 @@ static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
       {.m = 100, .n = 200, .k = 64, .batch = 2, .lda = 72, .ldb = 208, .ldc = 216, .ldd = 200, .alpha = 0.5f, .beta = 2.0f},
       {.m = 129, .n = 65, .k = 128, .alpha = -1.0f, .beta = 0.0f},
       {.m = 512, .n = 256, .k = 256, .batch = 2, .stride_a = 512 * 256 + 64, .alpha = 1.5f, .beta = -0.5f}};
-  for (int act = 0; act < SPVGEN_ACTIVATION_COUNT; act++) {
+  for (int act = 0; act < GEMM_ACT_COUNT; act++) {
     spvgen_gemm_desc d;
     memset(&d, 0, sizeof d);
     d.acc_type = SPVGEN_COMPONENT_F32;
@@ -492,7 +527,7 @@ static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
     d.beta = 1.0f;  /* a C operand */
     d.c_layout = (spvgen_matrix_layout)(act & 1);
     d.bias = (spvgen_gemm_bias)(act % 3);
-    d.activation = (spvgen_activation)act;
+    d.activation = gemm_acts[act];
     d.variant = variant;
     d.ld_multiple = 8;
     d.k_multiple = 64;
@@ -504,21 +539,33 @@ static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
   spvgen_vk_destroy(ctx);
 }
 
-static void test_gemm_coopmat2_runtime_matches_cpu(void) {
-  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_AUTO, true);
-}
-static void test_gemm_coopmat2_runtime_branch_matches_cpu(void) {
-  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_BRANCH, false);
-}
-static void test_gemm_coopmat2_runtime_clamp_matches_cpu(void) {
-  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_CLAMP, false);
-}
-static void test_gemm_coopmat2_runtime_shift_matches_cpu(void) {
-  runtime_variant(SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_SHIFT, false);
-}
-static void test_gemm_khr_runtime_matches_cpu(void) {
-  runtime_variant(SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_EDGE_AUTO, true);
-}
+#define RUNTIME_TESTS(name, variant)                                                                       \
+  static void test_gemm_##name##_runtime_matches_cpu_f16_f32(void) {                                          \
+    runtime_variant(variant, SPVGEN_GEMM_EDGE_AUTO, true, TYPES_F16F32);                                      \
+  }                                                                                                          \
+  static void test_gemm_##name##_runtime_matches_cpu_f16_f16(void) {                                             \
+    runtime_variant(variant, SPVGEN_GEMM_EDGE_AUTO, true, TYPES_F16);                                         \
+  }                                                                                                          \
+  static void test_gemm_##name##_runtime_matches_cpu_int8(void) {                                            \
+    runtime_variant(variant, SPVGEN_GEMM_EDGE_AUTO, true, TYPES_INT8);                                        \
+  }                                                                                                          \
+  static void test_gemm_##name##_runtime_matches_cpu_bf16(void) {                                            \
+    runtime_variant(variant, SPVGEN_GEMM_EDGE_AUTO, true, TYPES_BF16);                                        \
+  }
+RUNTIME_TESTS(coopmat2, SPVGEN_GEMM_COOPMAT2)
+RUNTIME_TESTS(khr, SPVGEN_GEMM_COOPMAT_KHR)
+/* The coopmat2 edge modes with run-time shapes: f16->f32, f16->f16 and s8, A and B's four
+ * layouts each. */
+#define RUNTIME_EDGE_TESTS(name, edge)                                                                     \
+  static void test_gemm_coopmat2_runtime_##name##_matches_cpu_16bit(void) {                                    \
+    runtime_variant(SPVGEN_GEMM_COOPMAT2, edge, false, TYPES_F16F32 | TYPES_F16);                             \
+  }                                                                                                          \
+  static void test_gemm_coopmat2_runtime_##name##_matches_cpu_8bit(void) {                                   \
+    runtime_variant(SPVGEN_GEMM_COOPMAT2, edge, false, TYPES_INT8);                                           \
+  }
+RUNTIME_EDGE_TESTS(branch, SPVGEN_GEMM_EDGE_BRANCH)
+RUNTIME_EDGE_TESTS(clamp, SPVGEN_GEMM_EDGE_CLAMP)
+RUNTIME_EDGE_TESTS(shift, SPVGEN_GEMM_EDGE_SHIFT)
 static void test_gemm_coopmat2_runtime_epilogue_matches_cpu(void) { runtime_epilogue_variant(SPVGEN_GEMM_COOPMAT2); }
 static void test_gemm_khr_runtime_epilogue_matches_cpu(void) { runtime_epilogue_variant(SPVGEN_GEMM_COOPMAT_KHR); }
 
@@ -564,31 +611,149 @@ static void test_gemm_h100_kernels_validation(void) {
   }
 }
 
+/* Prompt lengths as a framework plans them (bench trace's flow): per call the class of its
+ * shape with M free, a plan for that M (small-M tiles with split-K below 128 rows, run-time
+ * tiles that shift their edge tiles above, or khr where coopmat2's estimate is over the
+ * budget), the kernel cache sharing pipelines between calls; every element checked, and
+ * the split-K counters back at 0 after a second dispatch. */
+static void test_gemm_prompt_lengths_planned_per_call_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(0);
+  if (!ctx) return;
+  if (spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) {
+    /* SIMT there: tests/gemm/test_gemm_runtime.c runs its run-time kernels on CPU devices */
+    spvgen_vk_destroy(ctx);
+    test_skip("the per-call prompt plans are cooperative-matrix plans; a CPU device runs SIMT");
+    return;
+  }
+  const size_t types = 3;
+  static const uint32_t weights[][2] = {{512, 1024}, {1536, 512}, {256, 2048}}; /* N, K */
+  static const uint32_t ms[] = {1, 17, 33, 64, 77, 130, 300};
+  static const spvgen_component_type t[][3] = {
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32}};
+  for (size_t ti = 0; ti < types; ti++)
+    for (size_t w = 0; w < 3; w++)
+      for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++) {
+        if (ti == 2 && mi % 2) continue; /* s8: every other length */
+        spvgen_gemm_desc base;
+        memset(&base, 0, sizeof base);
+        base.a_type = base.b_type = t[ti][0];
+        base.acc_type = t[ti][1];
+        base.out_type = t[ti][2];
+        base.b_layout = SPVGEN_COL_MAJOR; /* N x K weights */
+        spvgen_gemm_args call = {.m = ms[mi], .n = weights[w][0], .k = weights[w][1]};
+        spvgen_gemm_desc cls;
+        char msg[1024];
+        spvgen_status st = spvgen_gemm_class_for(&base, &call, &cls, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "class_for: %s", msg);
+        if (st != SPVGEN_OK) continue;
+        cls.m_multiple = 1; /* any prompt length */
+        gemm_run_result r;
+        gemm_run_options o = {0};
+        o.seed = test_rand_u32() | 1u;
+        o.recheck = true;
+        o.repeats = 2;
+        st = gemm_run_shapes(ctx, &cls, &call, 1, &o, &r, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%ux%ux%u: %s", call.m, call.n, call.k, msg);
+        if (st != SPVGEN_OK) continue;
+        g_runs++;
+        fprintf(stderr, "  prompt %ux%ux%u %s [%s]: %llu bad of %llu, pipeline %.0f ms\n", call.m, call.n, call.k,
+                spvgen_component_type_name(t[ti][1]), r.plan.name, (unsigned long long)r.bad,
+                (unsigned long long)r.checked, r.pipeline_ms);
+        CHECK_MSG(r.bad == 0, "prompt %ux%ux%u [%s]: %llu of %llu wrong; first (%llu,%llu) gpu %g cpu %g", call.m,
+                  call.n, call.k, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+                  (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
+                  r.first_bad_ref);
+        CHECK_MSG(r.counters_left == 0, "[%s]: %llu counters not reset", r.plan.name,
+                  (unsigned long long)r.counters_left);
+      }
+  spvgen_vk_destroy(ctx);
+}
+
+/* SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE: the K edge as the last tile_k of K, unclamped, with B's
+ * already-summed rows zeroed; every layout, with and without M and N edges, split-K. */
+static void test_gemm_coopmat2_masked_k_edge_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  static const struct { uint32_t m, n, k; spvgen_component_type ab, acc; } cases[] = {
+      {256, 256, 1000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
+      {300, 276, 1000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
+      {97, 131, 1008, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int lay = 0; lay < 4; lay++) {
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k;
+      d.a_type = d.b_type = cases[i].ab;
+      d.acc_type = d.out_type = cases[i].acc;
+      d.a_layout = (spvgen_matrix_layout)(lay & 1);
+      d.b_layout = (spvgen_matrix_layout)(lay >> 1);
+      d.variant = SPVGEN_GEMM_COOPMAT2;
+      d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+      d.split_k = lay == 3 ? 3 : 1;
+      char what[96];
+      snprintf(what, sizeof what, "masked K edge %ux%ux%u layout %d split %u", d.m, d.n, d.k, lay, d.split_k);
+      run_checked(ctx, &d, what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
-      TEST_CASE(test_gemm_coopmat2_matches_cpu),
-      TEST_CASE(test_gemm_khr_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_coopmat2_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_coopmat2_matches_cpu_int8),
+      TEST_CASE(test_gemm_coopmat2_matches_cpu_bf16),
+      TEST_CASE(test_gemm_khr_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_khr_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_khr_matches_cpu_int8),
+      TEST_CASE(test_gemm_khr_matches_cpu_bf16),
       TEST_CASE(test_gemm_simt_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_epilogue_matches_cpu),
       TEST_CASE(test_gemm_khr_epilogue_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu),
-      TEST_CASE(test_gemm_khr_every_plan_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_s8),
+      TEST_CASE(test_gemm_khr_every_plan_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_khr_every_plan_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_khr_every_plan_matches_cpu_s8),
+      TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu_int8),
+      TEST_CASE(test_gemm_coopmat2_edge_clamp_matches_cpu_bf16),
+      TEST_CASE(test_gemm_coopmat2_edge_clamp_epilogue_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu_int8),
+      TEST_CASE(test_gemm_coopmat2_edge_shift_matches_cpu_bf16),
+      TEST_CASE(test_gemm_coopmat2_edge_shift_epilogue_matches_cpu),
       TEST_CASE(test_gemm_h100_kernels_validation),
       TEST_CASE(test_gemm_coopmat2_splitk_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_stages2_matches_cpu),
       TEST_CASE(test_gemm_simt_splitk_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_runtime_branch_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_runtime_clamp_matches_cpu),
-      TEST_CASE(test_gemm_coopmat2_runtime_shift_matches_cpu),
-      TEST_CASE(test_gemm_khr_runtime_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_int8),
+      TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_bf16),
+      TEST_CASE(test_gemm_coopmat2_runtime_branch_matches_cpu_16bit),
+      TEST_CASE(test_gemm_coopmat2_runtime_branch_matches_cpu_8bit),
+      TEST_CASE(test_gemm_coopmat2_runtime_clamp_matches_cpu_16bit),
+      TEST_CASE(test_gemm_coopmat2_runtime_clamp_matches_cpu_8bit),
+      TEST_CASE(test_gemm_coopmat2_runtime_shift_matches_cpu_16bit),
+      TEST_CASE(test_gemm_coopmat2_runtime_shift_matches_cpu_8bit),
+      TEST_CASE(test_gemm_khr_runtime_matches_cpu_f16_f32),
+      TEST_CASE(test_gemm_khr_runtime_matches_cpu_f16_f16),
+      TEST_CASE(test_gemm_khr_runtime_matches_cpu_int8),
+      TEST_CASE(test_gemm_khr_runtime_matches_cpu_bf16),
       TEST_CASE(test_gemm_coopmat2_runtime_epilogue_matches_cpu),
       TEST_CASE(test_gemm_khr_runtime_epilogue_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_runtime_splitk_matches_cpu),
+      TEST_CASE(test_gemm_prompt_lengths_planned_per_call_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_masked_k_edge_matches_cpu),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
+  if (argc > 1 && !strcmp(argv[1], "--list")) return rc;
   printf("gpu gemm: %d runs checked element-wise, %d type/variant combinations refused by plan\n", g_runs,
          g_plans_skipped);
   return rc;

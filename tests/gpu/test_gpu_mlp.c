@@ -109,14 +109,14 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
 static void test_mlp_vec_matches_cpu(void) { run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false); }
 /* The driver's inferencing-optimal weights (converted on the host, offsets as
  * specialization constants). */
-static void test_mlp_vec_optimal_weights_match_cpu(void) {
+static void test_mlp_vec_optimal_weights_matches_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
   run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false);
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
 /* Two and four points per invocation, one after another; the point counts leave partial
  * last workgroups (65573 and 5000 points). */
-static void test_mlp_vec_two_and_four_points_per_invocation_match_cpu(void) {
+static void test_mlp_vec_two_and_four_points_per_invocation_matches_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
   for (uint32_t ppi = 2; ppi <= 4 && !test_current_failed && !test_current_skipped; ppi += 2) {
     g_points_per_group = ppi;
@@ -140,8 +140,8 @@ static void test_mlp_vec_bias_add_matches_cpu(void) {
 }
 /* Float8 weights (E4M3, E5M2; optimal layout, converted by the driver from f16 values on
  * the float8 grid): the reference rounds each layer's input to float8 as the device does
- * (mlp_ref.c says the tolerance). */
-static void test_mlp_vec_float8_weights_match_cpu(void) {
+ * (lib/ref/ref_mlp.c says the tolerance). */
+static void test_mlp_vec_float8_weights_matches_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_OPTIMAL;
   for (int t = 0; t < 2 && !test_current_failed && !test_current_skipped; t++) {
     g_weight_type = t ? SPVGEN_COMPONENT_E5M2 : SPVGEN_COMPONENT_E4M3;
@@ -151,8 +151,8 @@ static void test_mlp_vec_float8_weights_match_cpu(void) {
   g_weights = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
 }
 /* int8 weights with scales (row-major and optimal): the reference quantizes each layer's
- * input as the kernel does (mlp_ref.c says the tolerance). */
-static void test_mlp_vec_int8_weights_match_cpu(void) {
+ * input as the kernel does (lib/ref/ref_mlp.c says the tolerance). */
+static void test_mlp_vec_int8_weights_matches_cpu(void) {
   g_weight_type = SPVGEN_COMPONENT_S8;
   for (int opt = 0; opt < 2 && !test_current_failed && !test_current_skipped; opt++) {
     g_weights = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
@@ -270,7 +270,7 @@ static void test_mlp_width_256_matches_cpu(void) {
  * a layer's pieces), on 16-128x3-3 silu and 1-256x5-16 tanh (row-major: looped only),
  * row-major and optimal (each piece converted on its own), every output of 20011 points
  * against float64. */
-static void test_mlp_vec_structure_knobs_match_cpu(void) {
+static void test_mlp_vec_structure_knobs_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
                                     SPVGEN_FEATURE_COOPVEC);
   if (!ctx) return;
@@ -307,7 +307,7 @@ static void test_mlp_vec_structure_knobs_match_cpu(void) {
 
 /* What spvgen_mlp_plan chooses with variant and weight layout auto (emitters/mlp/select.c)
  * runs correctly on the issue's four networks. */
-static void test_mlp_chosen_plans_match_cpu(void) {
+static void test_mlp_chosen_plans_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
   static const uint32_t nets[4][4] = {{3, 48, 2, 1}, {8, 32, 1, 8}, {64, 64, 5, 64}, {16, 128, 3, 3}};
@@ -371,19 +371,19 @@ static void test_mlp_kernels_h100_validation(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_vec_matches_cpu),
-      TEST_CASE(test_mlp_vec_optimal_weights_match_cpu),
-      TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_match_cpu),
+      TEST_CASE(test_mlp_vec_optimal_weights_matches_cpu),
+      TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_matches_cpu),
       TEST_CASE(test_mlp_vec_bias_add_matches_cpu),
-      TEST_CASE(test_mlp_vec_float8_weights_match_cpu),
-      TEST_CASE(test_mlp_vec_int8_weights_match_cpu),
+      TEST_CASE(test_mlp_vec_float8_weights_matches_cpu),
+      TEST_CASE(test_mlp_vec_int8_weights_matches_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),
       TEST_CASE(test_mlp_mat_f16acc_matches_cpu),
       TEST_CASE(test_mlp_loop_matches_cpu),
       TEST_CASE(test_mlp_mat_rows_matches_cpu),
       TEST_CASE(test_mlp_hash_grid_every_variant_matches_cpu),
       TEST_CASE(test_mlp_width_256_matches_cpu),
-      TEST_CASE(test_mlp_vec_structure_knobs_match_cpu),
-      TEST_CASE(test_mlp_chosen_plans_match_cpu),
+      TEST_CASE(test_mlp_vec_structure_knobs_matches_cpu),
+      TEST_CASE(test_mlp_chosen_plans_matches_cpu),
       TEST_CASE(test_mlp_kernels_h100_validation),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

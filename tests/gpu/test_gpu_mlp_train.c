@@ -3,7 +3,7 @@
  * (2 -> freq:6 -> 64x3 -> 3, Adam, L2) and 32-64x4-16 (SGD, relative L2) on a batch of
  * 65536 points (lavapipe: 512), three steps, every weight and bias gradient, the loss
  * and every optimizer value checked against the float64 reference of
- * tools/common/mlp_train_ref.c (tolerances: mlp_train_ref.h). Prints a gpu-summary line
+ * lib/ref/ref_mlp_train.c (tolerances: ref_mlp_train.h). Prints a gpu-summary line
  * with the training throughput. The validation part emits both kernels for the "h100"
  * preset and validates them, everywhere.
  *
@@ -20,7 +20,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 
@@ -145,7 +145,7 @@ static void test_mlp_train_mat_matches_cpu(void) {
 /* Three networks of the grid benchmark (bench/mlp_grid.c: 3-48x2-1 sigmoid, 32-64x4-16
  * relu, 16-128x3-3 silu) trained on every variant the device has (loop, mat, vec), two
  * steps on 8192 points, every gradient, optimizer value and loss checked as above. */
-static void test_mlp_train_grid_networks_every_variant_match_cpu(void) {
+static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
   static const uint32_t nets[3][4] = {{3, 48, 2, 1}, {32, 64, 4, 16}, {16, 128, 3, 3}};
@@ -290,7 +290,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_train_loop_matches_cpu),
       TEST_CASE(test_mlp_train_vec_matches_cpu),
       TEST_CASE(test_mlp_train_mat_matches_cpu),
-      TEST_CASE(test_mlp_train_grid_networks_every_variant_match_cpu),
+      TEST_CASE(test_mlp_train_grid_networks_every_variant_matches_cpu),
       TEST_CASE(test_mlp_train_hash_grid_matches_cpu),
       TEST_CASE(test_mlp_train_kernels_h100_validation),
   };

@@ -2,7 +2,7 @@
  * preset that validates, JSON with the weight layout, disassembly, usage errors, the
  * plan's refusal as exit 1, and a run on the CI device checking every output. */
 #define _POSIX_C_SOURCE 200809L
-#include "../cli/cli_run.h"
+#include "cli_run.h"
 
 static void test_mlp_emits_a_valid_module_for_h100(void) {
   const char *path = cli_path("net.spv");
@@ -32,9 +32,13 @@ static void test_mlp_usage_and_refusals(void) {
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--in and --out are required");
   cli_result_free(&r);
-  r = cli_run("mlp", "--in", "3", "--out", "2", "--act", "gelu");
+  r = cli_run("mlp", "--in", "3", "--out", "2", "--act", "swish");
   CHECK_EXIT(r, 2);
-  CHECK_CONTAINS(r.err, "unknown activation 'gelu'");
+  CHECK_CONTAINS(r.err, "unknown activation 'swish'");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "2", "--act", "gelu", "--caps", "h100");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "activation gelu: the MLP's activations are none, relu, leaky_relu");
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "3", "--out", "2", "--types", "e4m3", "--caps", "h100");
   CHECK_EXIT(r, 1);

@@ -24,7 +24,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "rand.h"
 #include "rand.h"
 #include "spvgen/mlp.h"
@@ -82,10 +82,9 @@ static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
   d.optimizer = tc->opt;
   /* One chunk of 16 points per workgroup, the last partial. Several chunks per workgroup
    * (the slots accumulating over chunks) go wrong on lavapipe (Mesa 22.3, Debian 12)
-   * from about 3 chunks on, for this kernel only: the same emulated SPIR-V passes on the
-   * H100 with 7 and 15 chunks per workgroup (GPU call AB, 2026-11-24), and so does the
-   * real kernel with 8 (tests/gpu/test_gpu_mlp_train.c). Recorded in
-   * tests/results/gpu-h100-2026-11-24b.md. */
+   * from about 3 chunks on, for this kernel only: the same emulated SPIR-V passes on a
+   * real device with more chunks, and so does the real kernel with 8
+   * (tests/gpu/test_gpu_mlp_train.c; the record: tests/results/gpu-h100-2026-11-24b.md). */
   d.grad_workgroups = (tc->points + 15) / 16;
   d.grad_workgroup_size = tc->subgroups * caps.subgroup_size;
   spvgen_mlp_train_config plan;

@@ -10,7 +10,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
-#include "gemm_run.h"
+#include "ref_convert.h"
 #include "mlp_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
@@ -202,7 +202,7 @@ static void test_float8_weights_data_and_reference(void) {
         for (uint32_t j = 0; j < p.layers[l].inputs; j++) {
           uint16_t h;
           memcpy(&h, data.weights + p.layers[l].matrix_offset + (uint64_t)i * p.layers[l].row_stride + 2ull * j, 2);
-          double w = gemm_run_f16_to_f32(h);
+          double w = sg_ref_f16_to_f32(h);
           double ulp = ldexp(1, ilogb(fabs(w)) - mbits);
           off_grid += fabs(w) < min_normal || w / ulp != floor(w / ulp);
           n++;

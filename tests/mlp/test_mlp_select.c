@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "select.h" /* emitters/mlp: the shipped measurements */
+#include "select.h"
+#include "mlp_internal.h" /* emitters/mlp: the shipped measurements */
 #include "spvgen/mlp.h"
 
 static spvgen_device_caps preset(const char *name) {
@@ -21,12 +22,9 @@ static spvgen_device_caps preset(const char *name) {
   return c;
 }
 
-static const mlp_select_device *h100_table(const spvgen_device_caps *caps) {
-  for (uint32_t i = 0; i < mlp_select_device_count; i++)
-    if (mlp_select_devices[i].vendor_id == caps->vendor_id && mlp_select_devices[i].device_id == caps->device_id)
-      return &mlp_select_devices[i];
-  return NULL;
-}
+/* The measurements the h100 preset plans from: its own, or a measured sibling's (the
+ * library's lookup: select.c) */
+static const mlp_select_device *h100_table(const spvgen_device_caps *caps) { return mlp_select_find_device(caps); }
 
 static int class_of(const spvgen_mlp_config *p) {
   if (p->variant == SPVGEN_MLP_VEC)
@@ -54,6 +52,13 @@ static void test_measured_networks_choose_their_fastest_class(void) {
   for (uint32_t i = 0; i < dv->entry_count; i++) {
     const mlp_select_entry *e = &dv->entries[i];
     if (e->encoding || !e->depth) continue; /* the desc is rebuilt from the widths */
+    bool twin = false; /* an earlier entry the selection cannot tell apart (e.g. sigmoid and tanh) */
+    for (uint32_t j = 0; j < i && !twin; j++) {
+      const mlp_select_entry *f = &dv->entries[j];
+      twin = f->encoded_width == e->encoded_width && f->hidden_width == e->hidden_width && f->depth == e->depth &&
+             f->output_width == e->output_width && f->act_class == e->act_class && f->encoding == e->encoding;
+    }
+    if (twin) continue;
     for (int layout = 0; layout < 2; layout++) {
       int best = -1;
       for (int c = 0; c < MLP_CLASS_COUNT; c++)
@@ -65,12 +70,27 @@ static void test_measured_networks_choose_their_fastest_class(void) {
       spvgen_mlp_config p;
       char msg[512];
       CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-      CHECK_MSG(class_of(&p) == best, "%u-%ux%u-%u (%s): chose %s (class %d), the measured best is class %d",
-                e->encoded_width, e->hidden_width, e->depth, e->output_width, layout ? "auto" : "row-major", p.name,
-                class_of(&p), best);
-      CHECK_MSG(!strncmp(p.selection, "measured h100", 13), "%s: selection '%s'", p.name, p.selection);
-      CHECK_EQ_U64(p.desc.workgroup_size, e->cls[best].workgroup_size);
-      CHECK_EQ_U64(p.desc.points_per_group, e->cls[best].points_per_group);
+      char want[64];
+      snprintf(want, sizeof want, "measured %s", dv->name);
+      CHECK_MSG(!strncmp(p.selection, want, strlen(want)), "%s: selection '%s' (want '%s')", p.name, p.selection, want);
+      if ((strstr(p.selection, "compile budget") && !strstr(p.selection, "over compile budget")) ||
+          strstr(p.selection, "cheapest compile")) {
+        /* the measured best is estimated over the compile budget: its stand-in keeps at
+         * least half the network's measured best (the issue's rule) */
+        CHECK_MSG(e->cls[class_of(&p)].gpts >= 0.5f * e->cls[best].gpts,
+                  "%u-%ux%u-%u (%s): the budget chose %s (class %d, %.3g G points/s measured), under half the best "
+                  "class %d (%.3g)", e->encoded_width, e->hidden_width, e->depth, e->output_width,
+                  layout ? "auto" : "row-major", p.name, class_of(&p), e->cls[class_of(&p)].gpts, best, e->cls[best].gpts);
+      } else {
+        CHECK_MSG(class_of(&p) == best, "%u-%ux%u-%u (%s): chose %s (class %d), the measured best is class %d",
+                  e->encoded_width, e->hidden_width, e->depth, e->output_width, layout ? "auto" : "row-major", p.name,
+                  class_of(&p), best);
+        CHECK_MSG(p.desc.workgroup_size == e->cls[best].workgroup_size &&
+                      p.desc.points_per_group == e->cls[best].points_per_group,
+                  "%s (%s): workgroup %u points per group %u, measured best's %u / %u", p.name, p.selection,
+                  p.desc.workgroup_size, p.desc.points_per_group, e->cls[best].workgroup_size,
+                  e->cls[best].points_per_group);
+      }
       CHECK(p.estimated_ns_per_point > 0);
       tried++;
     }
@@ -121,7 +141,7 @@ static void test_far_networks_and_other_devices_use_the_model(void) {
   CHECK_MSG(!strncmp(p.selection, "model", 5), "%s", p.selection); /* "model, ...": the compile budget */
   CHECK(p.estimated_ns_per_point > 0);
   CHECK_MSG(spvgen_mlp_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  CHECK_STR_EQ(p.selection, "model");
+  CHECK_MSG(!strncmp(p.selection, "model", 5), "%s", p.selection); /* "model, over compile budget" */
   CHECK_EQ_U64(p.variant, SPVGEN_MLP_LOOP);
   CHECK_EQ_U64(p.desc.weight_layout, SPVGEN_MLP_WEIGHTS_ROW_MAJOR); /* auto resolved */
   /* the estimate grows with the work */

@@ -5,7 +5,7 @@
  *     both encodings, f16 and f32 points, bias on and off, L2 and relative L2, Adam and
  *     SGD, batches that do and do not fill the last chunk) train for a few steps: every
  *     weight and bias gradient, the loss and every optimizer update checked against the
- *     float64 reference of tools/common/mlp_train_ref.c with its stated tolerances;
+ *     float64 reference of lib/ref/ref_mlp_train.c with its stated tolerances;
  *   - the gradient check fails on a gradient off by a few tolerances;
  *   - bad descs are refused naming the field. */
 #include <math.h>
@@ -15,7 +15,7 @@
 
 #include "gpu_fixture.h"
 #include "harness.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"

@@ -8,7 +8,7 @@
 
 #include "module_check.h"
 #include "spvgen/caps.h"
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 
 const char *test_device_name(void) { return getenv("SPVGEN_VK_DEVICE"); }
 

@@ -31,6 +31,10 @@ void test_skip(const char *fmt, ...) {
 int test_main(int argc, char **argv, const test_case *tests, int count) {
   int passed = 0, failed = 0, skipped = 0;
   const char *filter = argc > 1 ? argv[1] : NULL;
+  if (filter && !strcmp(filter, "--list")) { /* the names, one a line: for running shards */
+    for (int i = 0; i < count; i++) printf("%s\n", tests[i].name);
+    return 0;
+  }
   for (int i = 0; i < count; i++) {
     if (filter && !strstr(tests[i].name, filter)) continue;
     test_current_name = tests[i].name;

@@ -9,7 +9,8 @@
  *     static const test_case tests[] = { TEST_CASE(test_vector_types_are_deduplicated) };
  *     return test_main(argc, argv, tests, TEST_COUNT(tests));
  *   }
- * A single test can be run with `binary name-substring`. */
+ * A single test can be run with `binary name-substring`; `binary --list` prints the test
+ * names, one a line (to run them as parallel processes, e.g. scripts/gpu-gemm.sh). */
 #ifndef SPVGEN_TEST_HARNESS_H
 #define SPVGEN_TEST_HARNESS_H
 

@@ -382,7 +382,7 @@ static const mlp_knobs mlp_knob_settings[] = {
 enum {
   NMLP_KNOBS = sizeof mlp_knob_settings / sizeof mlp_knob_settings[0],
   NMLP_ENC = 5, /* none, freq 2, freq default, oneblob 4, oneblob default */
-  NMLP_ACT = SPVGEN_MLP_ACT_COUNT,
+  NMLP_ACT = SPVGEN_ACTIVATION_EXP + 1, /* DEFAULT .. EXP: the MLP's (not GELU) */
   NMLP_COMBOS = NMLP_KNOBS * NMLP_ENC * NMLP_ACT * 2,
 };
 
@@ -523,7 +523,7 @@ static void sweep_mlp_train(counts *c, uint64_t *serial) {
             d.net.hidden_width = train_hiddens[h].width;
             memcpy(d.net.hidden_widths, train_hiddens[h].widths, sizeof train_hiddens[h].widths);
             d.net.variant = train_variants[v];
-            d.net.activation = (spvgen_mlp_activation)(combo % SPVGEN_MLP_ACT_COUNT);
+            d.net.activation = (spvgen_mlp_activation)(combo % NMLP_ACT);
             d.loss = (spvgen_mlp_loss)(combo / 3 % SPVGEN_MLP_LOSS_COUNT);
             d.optimizer = (spvgen_mlp_optimizer)(combo / 5 % SPVGEN_MLP_OPTIMIZER_COUNT);
             d.grad_workgroups = combo % 7 == 0 ? 16 : 0;

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../cli/cli_run.h"
+#include "cli_run.h"
 #include "harness.h"
 #include "spvgen/gemm.h"
 #include "spvgen/tune.h"

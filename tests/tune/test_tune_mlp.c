@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli_run.h"
+#include "cli_run.h"
 #include "harness.h"
 #include "spvgen/mlp.h"
 #include "spvgen/tune.h"

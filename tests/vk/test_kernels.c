@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tensor_ref.h"
+#include "ref_tensor.h"
 #include "vk_fixture.h"
 
 /* The vector add: every element below n is a + b; the tail of c beyond n keeps its fill

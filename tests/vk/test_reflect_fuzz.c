@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "big_modules.h"
-#include "internal.h" /* lib/vk: spvgen_vk_reflect */
+#include "internal.h" /* lib/vk: sg_reflect */
 #include "spvgen/coop.h"
 #include "vk_fixture.h"
 
@@ -166,12 +166,12 @@ static bool message_ok(const char *msg, size_t size) {
 
 static void test_valid_modules_are_read_as_built(void) {
   static seed_module s;
-  spvgen_vk_reflection r;
+  sg_reflection r;
   char msg[512];
   spvgen_module *m = spvgen_module_create(NULL);
   vk_build_vector_add(m, 64);
   if (take_words(m, &s, "vector add")) {
-    CHECK_EQ_U64(spvgen_vk_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
+    CHECK_EQ_U64(sg_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
     CHECK(r.entry_found);
     CHECK_EQ_U64(r.local_size[0], 64);
     CHECK_EQ_U64(r.binding_count, 3);
@@ -180,7 +180,7 @@ static void test_valid_modules_are_read_as_built(void) {
   m = spvgen_module_create(NULL);
   build_small_types(m);
   if (take_words(m, &s, "small types")) {
-    CHECK_EQ_U64(spvgen_vk_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
+    CHECK_EQ_U64(sg_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
     CHECK(r.local_size_id);
     CHECK_EQ_U64(r.binding_count, 2);
     CHECK_EQ_U64(r.push_constant_size, 8);
@@ -191,21 +191,21 @@ static void test_valid_modules_are_read_as_built(void) {
   m = spvgen_module_create(NULL);
   build_coopmat(m);
   if (take_words(m, &s, "coopmat")) {
-    CHECK_EQ_U64(spvgen_vk_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
+    CHECK_EQ_U64(sg_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
     CHECK(r.required_features & SPVGEN_FEATURE_COOPMAT);
     CHECK(r.required_features & SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE);
   }
   m = spvgen_module_create(NULL);
   build_coopvec(m);
   if (take_words(m, &s, "coopvec")) {
-    CHECK_EQ_U64(spvgen_vk_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
+    CHECK_EQ_U64(sg_reflect(s.words, s.count, "main", &r, msg, sizeof msg), SPVGEN_OK);
     CHECK(r.required_features & SPVGEN_FEATURE_COOPVEC);
   }
   /* An entry point that is not there is named, not a crash. */
   m = spvgen_module_create(NULL);
   vk_build_vector_add(m, 64);
   if (take_words(m, &s, "vector add")) {
-    spvgen_status st = spvgen_vk_reflect(s.words, s.count, "nope", &r, msg, sizeof msg);
+    spvgen_status st = sg_reflect(s.words, s.count, "nope", &r, msg, sizeof msg);
     CHECK(st == SPVGEN_OK ? !r.entry_found : message_ok(msg, sizeof msg));
   }
 }
@@ -234,13 +234,13 @@ static void test_mutated_modules_are_read_or_rejected_with_a_message(void) {
       memcpy(w, seeds[i].words, n * sizeof *w);
       mutate(w, &n);
       const char *entry = below(4) ? "main" : NULL;
-      spvgen_vk_reflection r;
+      sg_reflection r;
       char msg[256];
       memset(msg, 'x', sizeof msg);
-      spvgen_status st = spvgen_vk_reflect(w, n, entry, &r, msg, sizeof msg);
+      spvgen_status st = sg_reflect(w, n, entry, &r, msg, sizeof msg);
       if (st == SPVGEN_OK) {
         accepted++;
-        CHECK_MSG(r.binding_count <= SPVGEN_VK_REFLECT_MAX_BINDINGS,
+        CHECK_MSG(r.binding_count <= SG_REFLECT_MAX_BINDINGS,
                   "%s, iteration %ld (seed 0x%016llx): %u bindings", names[i], it,
                   (unsigned long long)seed, r.binding_count);
         continue;
@@ -257,9 +257,9 @@ static void test_mutated_modules_are_read_or_rejected_with_a_message(void) {
                 names[i], it, (unsigned long long)seed);
       /* The same words into a 1-byte buffer and into none: same status, no overflow. */
       char tiny[1] = {'x'};
-      CHECK_EQ_U64(spvgen_vk_reflect(w, n, entry, &r, tiny, sizeof tiny), st);
+      CHECK_EQ_U64(sg_reflect(w, n, entry, &r, tiny, sizeof tiny), st);
       CHECK_EQ_U64(tiny[0], 0);
-      CHECK_EQ_U64(spvgen_vk_reflect(w, n, entry, &r, NULL, 0), st);
+      CHECK_EQ_U64(sg_reflect(w, n, entry, &r, NULL, 0), st);
     }
   }
   /* A mutation test that never rejects (or never accepts) is not exercising the reader. */
@@ -279,14 +279,14 @@ static size_t capability_module(uint32_t *w, uint32_t capability) {
 static void test_every_capability_is_mapped_or_refused(void) {
   uint32_t w[8];
   char msg[512];
-  spvgen_vk_reflection r;
+  sg_reflection r;
   unsigned counts[5] = {0}; /* refused as not Vulkan, core, feature, subgroup, untracked */
   for (uint32_t cap = 0; cap < 8192 && !test_current_failed; cap++) {
     const char *name = spvgen_capability_name(cap);
     const spvgen_vk_capability *c = spvgen_vk_capability_find(cap);
     if (!name && cap > 100) continue; /* unknown values: a sample below 100 is enough */
     size_t n = capability_module(w, cap);
-    spvgen_status st = spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg);
+    spvgen_status st = sg_reflect(w, n, "main", &r, msg, sizeof msg);
     if (!c) {
       counts[0]++;
       CHECK_MSG(st == SPVGEN_ERROR_UNSUPPORTED, "capability %u (%s): %s", cap,
@@ -338,21 +338,21 @@ static void test_every_capability_is_mapped_or_refused(void) {
   }
   /* Spot checks of the mapping the runner relied on before the table. */
   size_t n = capability_module(w, SpvCapabilityGroupNonUniformBallot);
-  CHECK_EQ_U64(spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(sg_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_OK);
   CHECK_EQ_U64(r.required_subgroup_ops, SPVGEN_SUBGROUP_BALLOT);
   n = capability_module(w, SpvCapabilityInt64);
-  CHECK_EQ_U64(spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(sg_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_OK);
   CHECK_EQ_U64(r.required_features, SPVGEN_FEATURE_INT64);
   n = capability_module(w, SpvCapabilityShader);
-  CHECK_EQ_U64(spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_OK);
+  CHECK_EQ_U64(sg_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_OK);
   CHECK_EQ_U64(r.required_features | r.required_subgroup_ops, 0);
   CHECK_EQ_U64(r.required_api_version, SPVGEN_API_VERSION(1, 0, 0));
   n = capability_module(w, SpvCapabilityVariablePointers);
-  CHECK_EQ_U64(spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_EQ_U64(sg_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "capability VariablePointers");
   CHECK_CONTAINS(msg, "variablePointers");
   n = capability_module(w, 100000);
-  CHECK_EQ_U64(spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_EQ_U64(sg_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "capability 100000");
   for (int k = 0; k < 5; k++) CHECK_MSG(counts[k] > 0, "no capability of class %d", k);
   fprintf(stderr, "capabilities: %u refused (not Vulkan), %u core, %u feature, %u subgroup, "
@@ -369,9 +369,9 @@ static void test_a_kernel_module_is_refused_naming_kernel(void) {
   const uint32_t *w = NULL;
   size_t n = 0;
   CHECK_EQ_U64(spvgen_module_finish(m, &w, &n), SPVGEN_OK);
-  spvgen_vk_reflection r;
+  sg_reflection r;
   char msg[512];
-  CHECK_EQ_U64(spvgen_vk_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_EQ_U64(sg_reflect(w, n, "main", &r, msg, sizeof msg), SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "capability Kernel (6), which Vulkan does not allow");
   spvgen_module_destroy(m);
 }
@@ -385,10 +385,10 @@ static void test_a_struct_containing_itself_is_refused(void) {
       (4u << 16) | 32, 6, 12, 5,   /* %6 = OpTypePointer StorageBuffer %5 */
       (4u << 16) | 59, 6, 7, 12,   /* %7 = OpVariable %6 StorageBuffer */
   };
-  spvgen_vk_reflection r;
+  sg_reflection r;
   char msg[512];
   alarm(60);
-  CHECK_EQ_U64(spvgen_vk_reflect(words, sizeof words / 4, "main", &r, msg, sizeof msg),
+  CHECK_EQ_U64(sg_reflect(words, sizeof words / 4, "main", &r, msg, sizeof msg),
                SPVGEN_ERROR_INVALID_ARGUMENT);
   alarm(0);
   CHECK_CONTAINS(msg, "malformed SPIR-V: type 5 at word 5 contains itself");
@@ -414,9 +414,9 @@ static void test_type_sizes_take_linear_work(void) {
     else
       CHECK_MSG(spvgen_module_finish(m, &w, &count) == SPVGEN_OK, "%s", spvgen_module_error(m));
     if (!w) continue;
-    spvgen_vk_reflection r;
+    sg_reflection r;
     char msg[512];
-    CHECK_MSG(spvgen_vk_reflect(w, count, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(sg_reflect(w, count, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
     CHECK_EQ_U64(r.binding_count, 1);
     CHECK_EQ_U64(r.bindings[0].min_size, 4ull * cases[c].n * cases[c].n);
     CHECK_MSG(r.size_work > 0 && r.size_work <= 2 * count,
@@ -430,12 +430,12 @@ static void test_type_sizes_take_linear_work(void) {
 /* SPIRV-Tools accepts an id bound up to 0x3FFFFF; the reader took 0x400000 too. */
 static void test_the_id_bound_limit_is_spirv_tools_one(void) {
   uint32_t words[] = {0x07230203u, 0x10600u, 0, 0x400000u, 0, (2u << 16) | 17, 1 /* Shader */};
-  spvgen_vk_reflection r;
+  sg_reflection r;
   char msg[512];
-  CHECK_EQ_U64(spvgen_vk_reflect(words, 7, "main", &r, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ_U64(sg_reflect(words, 7, "main", &r, msg, sizeof msg), SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "id bound 4194304 is 0 or larger than 4194303");
   words[3] = 0x3FFFFFu;
-  CHECK_MSG(spvgen_vk_reflect(words, 7, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(sg_reflect(words, 7, "main", &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
 }
 
 int main(int argc, char **argv) {

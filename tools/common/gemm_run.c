@@ -1,35 +1,17 @@
 /* tools/common/gemm_run.c — see gemm_run.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "gemm_run.h"
+
+#include "clock.h"
 #include "warm_up.h"
 
-#include "gemm_ref.h" /* lib/tune */
+#include "ref_gemm.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* ------------------------------------------------------------ conversions ---- */
-/* The data, the reference and the tolerances are lib/tune/gemm_ref.c's (shared with the
- * tuner); these keep gemm_run.h's names for the tools that use them. */
-
-uint16_t gemm_run_f32_to_f16(float f) { return sg_ref_f32_to_f16(f); }
-float gemm_run_f16_to_f32(uint16_t h) { return sg_ref_f16_to_f32(h); }
-uint16_t gemm_run_f32_to_bf16(float f) { return sg_ref_f32_to_bf16(f); }
-float gemm_run_bf16_to_f32(uint16_t h) { return sg_ref_bf16_to_f32(h); }
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* ------------------------------------------------------------- statistics ---- */
 /* Whether a statistic's name says something about registers, spills, local / shared /
@@ -93,7 +75,7 @@ static spvgen_status build_pipeline(spvgen_vk_context *ctx, const spvgen_gemm_de
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;
-  double t0 = now_us();
+  double t0 = sg_now_us();
   int reps = 0;
   do {
     spvgen_module_reset(m, &md);
@@ -102,20 +84,20 @@ static spvgen_status build_pipeline(spvgen_vk_context *ctx, const spvgen_gemm_de
     if (st == SPVGEN_OK) st = spvgen_gemm_emit(m, &p, &info);
     if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
     reps++;
-  } while (st == SPVGEN_OK && now_us() - t0 < 20000.0 && reps < 2000);
-  res->emit_us = (now_us() - t0) / reps;
+  } while (st == SPVGEN_OK && sg_now_us() - t0 < 20000.0 && reps < 2000);
+  res->emit_us = (sg_now_us() - t0) / reps;
   if (st != SPVGEN_OK) {
     snprintf(msg, size, "emit: %s", spvgen_module_error(m));
     spvgen_module_destroy(m);
     return st;
   }
   st = spvgen_kernel_reflect(words, count, &info, msg, size);
-  double pc0 = now_us();
+  double pc0 = sg_now_us();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
-  res->pipeline_ms = (now_us() - pc0) / 1e3;
+  res->pipeline_ms = (sg_now_us() - pc0) / 1e3;
   spvgen_module_destroy(m);
   if (st == SPVGEN_OK && opt->statistics) statistics_line(ctx, *pipe, res->stats, sizeof res->stats);
   return st;
@@ -264,15 +246,15 @@ static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
   int rounds = opt.stable_pct > 0 ? 8 : 3;
   double prev = 0;
   for (int round = 0; round < rounds && st == SPVGEN_OK; round++) {
-    double w0 = now_us();
+    double w0 = sg_now_us();
     st = spvgen_vk_run(ctx, dd, total, ns);
-    double wall = (now_us() - w0) * 1e3 / total;
+    double wall = (sg_now_us() - w0) * 1e3 / total;
     if (st != SPVGEN_OK) break;
     if (!opt.repeats) {
       res->wall_ns = wall;
       break;
     }
-    qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);
+    qsort(ns + opt.warmup, opt.repeats, sizeof *ns, sg_cmp_u64);
     double med = (double)ns[opt.warmup + opt.repeats / 2];
     res->rounds = (uint32_t)round + 1;
     if (opt.stable_pct > 0) {

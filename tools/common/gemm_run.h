@@ -85,10 +85,4 @@ spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *de
                               const gemm_run_options *options, gemm_run_result *res,
                               char *message, size_t message_size);
 
-/* Host conversions used for inputs and outputs (round to nearest even). */
-uint16_t gemm_run_f32_to_f16(float f);
-float gemm_run_f16_to_f32(uint16_t h);
-uint16_t gemm_run_f32_to_bf16(float f);
-float gemm_run_bf16_to_f32(uint16_t h);
-
 #endif

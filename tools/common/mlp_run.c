@@ -1,6 +1,8 @@
 /* tools/common/mlp_run.c — see mlp_run.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "mlp_run.h"
+
+#include "clock.h"
 #include "warm_up.h"
 
 #include <math.h>
@@ -9,14 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "gemm_run.h" /* f16 conversions */
-#include "mlp_ref.h"   /* lib/tune */
+#include "ref_convert.h"
+#include "ref_mlp.h"
+#include "template.h"
 
-/* The data and the reference are lib/tune/mlp_ref.c's (shared with the tuner). */
-
-static double get_io(const void *p, spvgen_component_type t, uint64_t i) {
-  return t == SPVGEN_COMPONENT_F32 ? ((const float *)p)[i] : gemm_run_f16_to_f32(((const uint16_t *)p)[i]);
-}
+/* The data and the reference are lib/ref/ref_mlp.c's (shared with the tuner). */
 
 bool mlp_run_make_data(const spvgen_mlp_config *p, uint64_t points, uint64_t seed,
                        mlp_run_data *data) {
@@ -45,6 +44,34 @@ void mlp_reference(const spvgen_mlp_config *p, const mlp_run_data *data, uint64_
   sg_ref_mlp_point(p, data->weights, data->input, pt, out, err);
 }
 
+/* Point pt's outputs, at row `at` of the host copy gpu. */
+static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt, uint64_t at, const double *ref,
+                        const double *err, mlp_run_result *res) {
+  const spvgen_mlp_desc *d = &p->desc;
+  for (uint32_t c = 0; c < d->output_width; c++) {
+    double g = sg_ref_get(gpu, d->output_type, at * d->output_width + c);
+    double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
+    double e = fabs(g - ref[c]);
+    if (!(e <= tol)) {
+      if (!res->bad) {
+        res->first_bad_point = pt;
+        res->first_bad_component = c;
+        res->first_bad_gpu = g;
+        res->first_bad_ref = ref[c];
+        res->first_bad_tol = tol;
+      }
+      res->bad++;
+    }
+    if (!(e <= res->max_err)) {
+      res->max_err = e;
+      res->max_err_tol = tol;
+    }
+    double ratio = e / tol;
+    if (!(ratio <= res->worst_ratio)) res->worst_ratio = ratio;
+    res->checked++;
+  }
+}
+
 void mlp_run_check(const spvgen_mlp_config *p, const mlp_run_data *data, const void *gpu,
                    mlp_run_result *res) {
   mlp_run_check_sampled(p, data, gpu, 1, res);
@@ -52,47 +79,14 @@ void mlp_run_check(const spvgen_mlp_config *p, const mlp_run_data *data, const v
 
 void mlp_run_check_sampled(const spvgen_mlp_config *p, const mlp_run_data *data, const void *gpu,
                            uint64_t step, mlp_run_result *res) {
-  const spvgen_mlp_desc *d = &p->desc;
   if (step < 1) step = 1;
   double ref[SPVGEN_MLP_MAX_WIDTH], err[SPVGEN_MLP_MAX_WIDTH];
   res->checked = res->bad = 0;
   res->max_err = res->max_err_tol = res->worst_ratio = 0;
   for (uint64_t pt = 0; pt < data->points; pt = pt + step < data->points || pt + 1 == data->points ? pt + step : data->points - 1) {
     mlp_reference(p, data, pt, ref, err);
-    for (uint32_t c = 0; c < d->output_width; c++) {
-      double g = get_io(gpu, d->output_type, pt * d->output_width + c);
-      double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
-      double e = fabs(g - ref[c]);
-      if (!(e <= tol)) {
-        if (!res->bad) {
-          res->first_bad_point = pt;
-          res->first_bad_component = c;
-          res->first_bad_gpu = g;
-          res->first_bad_ref = ref[c];
-          res->first_bad_tol = tol;
-        }
-        res->bad++;
-      }
-      if (!(e <= res->max_err)) {
-        res->max_err = e;
-        res->max_err_tol = tol;
-      }
-      double ratio = e / tol;
-      if (!(ratio <= res->worst_ratio)) res->worst_ratio = ratio;
-      res->checked++;
-    }
+    check_point(p, gpu, pt, pt, ref, err, res);
   }
-}
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
 }
 
 #define VKFAIL()                                          \
@@ -301,7 +295,7 @@ done:
 
 /* The optimal-layout weight buffer of p's pieces (made once per vec_rows): row-major
  * weights with each layer's matrix (or pieces) converted by the driver after them
- * (lib/tune/mlp_ref.c). */
+ * (lib/template/mlp_weights.c). */
 static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p, struct session_opt **out, char *msg,
                                      size_t size) {
   for (uint32_t i = 0; i < s->nopt; i++)
@@ -317,7 +311,7 @@ static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p,
   o->vec_rows = p->desc.vec_rows;
   uint8_t *w = NULL;
   uint64_t bytes = 0;
-  spvgen_status st = sg_ref_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, o->spec, &o->nspec, msg, size);
+  spvgen_status st = sg_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, o->spec, &o->nspec, msg, size);
   if (st != SPVGEN_OK) return st;
   if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &o->buf) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, o->buf, 0, w, bytes) != SPVGEN_OK) {
@@ -350,34 +344,6 @@ static bool session_refs(mlp_session *s, const spvgen_mlp_config *p, double **re
   *ref = s->ref[c];
   *err = s->err[c];
   return true;
-}
-
-/* Point pt's outputs, at row `at` of the host copy gpu. */
-static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt, uint64_t at, const double *ref,
-                        const double *err, mlp_run_result *res) {
-  const spvgen_mlp_desc *d = &p->desc;
-  for (uint32_t c = 0; c < d->output_width; c++) {
-    double g = get_io(gpu, d->output_type, at * d->output_width + c);
-    double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
-    double e = fabs(g - ref[c]);
-    if (!(e <= tol)) {
-      if (!res->bad) {
-        res->first_bad_point = pt;
-        res->first_bad_component = c;
-        res->first_bad_gpu = g;
-        res->first_bad_ref = ref[c];
-        res->first_bad_tol = tol;
-      }
-      res->bad++;
-    }
-    if (!(e <= res->max_err)) {
-      res->max_err = e;
-      res->max_err_tol = tol;
-    }
-    double ratio = e / tol;
-    if (!(ratio <= res->worst_ratio)) res->worst_ratio = ratio;
-    res->checked++;
-  }
 }
 
 /* First compiles in this process: FNV-1a hashes of the modules compiled so far (the
@@ -416,7 +382,7 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;
-  double t0 = now_us();
+  double t0 = sg_now_us();
   int reps = 0;
   spvgen_status st;
   const double emit_us = (opt.emit_ms ? opt.emit_ms : 20) * 1e3;
@@ -425,8 +391,8 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
     st = spvgen_mlp_emit(m, p, &info);
     if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
     reps++;
-  } while (st == SPVGEN_OK && now_us() - t0 < emit_us && reps < 2000);
-  res->emit_us = (now_us() - t0) / reps;
+  } while (st == SPVGEN_OK && sg_now_us() - t0 < emit_us && reps < 2000);
+  res->emit_us = (sg_now_us() - t0) / reps;
   res->words = count;
   if (st != SPVGEN_OK) {
     snprintf(msg, size, "emit: %s", spvgen_module_error(m));
@@ -450,12 +416,12 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   uint64_t h = words_hash(words, count);
   bool first = true;
   for (uint32_t i = 0; i < compiled_n; i++) first &= compiled[i] != h;
-  double c0 = now_us();
+  double c0 = sg_now_us();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
-  res->compile_ms = first ? (now_us() - c0) / 1e3 : -1;
+  res->compile_ms = first ? (sg_now_us() - c0) / 1e3 : -1;
   if (st == SPVGEN_OK && first && compiled_n < sizeof compiled / sizeof compiled[0]) compiled[compiled_n++] = h;
   spvgen_module_destroy(m);
   spvgen_vk_dispatch_desc *dd = NULL;
@@ -487,7 +453,7 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   }
   if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
   if (st != SPVGEN_OK) VKFAIL();
-  qsort(ns + opt.warmup, opt.repeats, sizeof *ns, cmp_u64);
+  qsort(ns + opt.warmup, opt.repeats, sizeof *ns, sg_cmp_u64);
   res->median_ns = (double)ns[opt.warmup + opt.repeats / 2];
   res->min_ns = (double)ns[opt.warmup];
   if (res->median_ns > 0) {
@@ -541,7 +507,7 @@ spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *
   uint32_t nspec = 0;
   if (st == SPVGEN_OK && p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
     zeros = calloc(p->weight_bytes ? p->weight_bytes : 1, 1);
-    st = zeros ? sg_ref_mlp_device_weights(ctx, p, zeros, &w, &bytes, spec, &nspec, msg, size)
+    st = zeros ? sg_mlp_device_weights(ctx, p, zeros, &w, &bytes, spec, &nspec, msg, size)
                : (snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY);
   }
   free(zeros);
@@ -551,12 +517,12 @@ spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *
   popt.spec_constants = spec;
   popt.spec_constant_count = nspec;
   spvgen_vk_pipeline *pipe = NULL;
-  double c0 = now_us();
+  double c0 = sg_now_us();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
-  if (st == SPVGEN_OK) *compile_ms = (now_us() - c0) / 1e3;
+  if (st == SPVGEN_OK) *compile_ms = (sg_now_us() - c0) / 1e3;
   spvgen_vk_pipeline_destroy(pipe);
   spvgen_module_destroy(m);
   return st;

@@ -3,20 +3,11 @@
 
 #include "warm_up.h"
 
+#include "clock.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* Long enough in GPU time for the power manager to see a busy GPU: a submission of a
  * few short dispatches (60 us each) followed by the host's wait looks idle, and the H100
@@ -50,17 +41,17 @@ spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch
     uint64_t *tns = bns ? bns : ns;
     uint32_t cap = big ? WARM_MAX_BATCH : count;
     double max_ms = limit_ms ? (limit_ms > min_ms ? limit_ms : min_ms) : 4.0 * min_ms > 2000.0 ? 4.0 * min_ms : 2000.0;
-    double t0 = now_ms(), prev = 0;
+    double t0 = sg_now_ms(), prev = 0;
     uint32_t batch = 1;
     bool full = false; /* the batch stopped growing: medians compare like with like */
     for (;;) {
-      double b0 = now_ms();
+      double b0 = sg_now_ms();
       memset(tns, 0, sizeof *tns * batch);
       st = spvgen_vk_run(ctx, use, batch, tns);
       if (st != SPVGEN_OK) break;
       w.batches++;
-      double took = now_ms() - b0, elapsed = now_ms() - t0;
-      qsort(tns, batch, sizeof *tns, cmp_u64);
+      double took = sg_now_ms() - b0, elapsed = sg_now_ms() - t0;
+      qsort(tns, batch, sizeof *tns, sg_cmp_u64);
       double med = tns[batch / 2] ? (double)tns[batch / 2] : took * 1e6 / batch;
       if (full) {
         w.last_ns = med;
@@ -74,7 +65,7 @@ spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch
       if (!full && took < WARM_SUBMIT_MS && batch * 2 <= cap) batch *= 2;
       else full = true;
     }
-    w.ms = now_ms() - t0;
+    w.ms = sg_now_ms() - t0;
     free(big);
     free(bns);
   }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "ref_convert.h"
 #include "spvgen/check.h"
 #include "spvgen/elementwise.h"
 #include "spvgen/vk.h"
@@ -33,33 +34,6 @@ static void demo_usage(FILE *f) {
           "exit: 0 ok (or no device, unless required), 1 failure, 2 usage\n");
 }
 
-static uint16_t f32_to_f16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xFF, man = x & 0x7FFFFFu;
-  int e = (int)exp - 127 + 15;
-  if (e <= 0) return (uint16_t)sign; /* the demo's inputs are never this small */
-  if (e >= 31) return (uint16_t)(sign | 0x7C00u);
-  uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13);
-  uint32_t rest = man & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++; /* round to nearest even */
-  return (uint16_t)h;
-}
-
-static float f16_to_f32(uint16_t h) {
-  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1F, man = h & 0x3FFu;
-  uint32_t x;
-  if (e == 0) {
-    float v = ldexpf((float)man, -24);
-    return sign ? -v : v;
-  }
-  if (e == 31) x = sign | 0x7F800000u | (man << 13);
-  else x = sign | ((e - 15 + 127) << 23) | (man << 13);
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
 int spvgen_cmd_demo(int argc, char **argv) {
   spvgen_elementwise_desc desc = {0};
   uint32_t n = 1000003;
@@ -82,7 +56,7 @@ int spvgen_cmd_demo(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--require-device")) {
       require_device = 1;
     } else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
-      if (!spvgen_cli_u32(argv[++i], 1, 1u << 28, &n)) {
+      if (!sg_parse_u32(argv[++i], 1, 1u << 28, &n)) {
         fprintf(stderr, "spvgen demo: --n '%s': must be a number from 1 to %u\n", argv[i], 1u << 28);
         return 2;
       }
@@ -167,8 +141,8 @@ int spvgen_cmd_demo(int argc, char **argv) {
       x[j] = (float)((seed >> 40) % 20000) / 1000.0f - 10.0f + 0.001f; /* [-10, 10), never 0 */
     }
     if (f16) {
-      ((uint16_t *)ha)[i] = f32_to_f16(x[0]);
-      ((uint16_t *)hb)[i] = f32_to_f16(x[1]);
+      ((uint16_t *)ha)[i] = sg_ref_f32_to_f16(x[0]);
+      ((uint16_t *)hb)[i] = sg_ref_f32_to_f16(x[1]);
     } else {
       ((float *)ha)[i] = x[0];
       ((float *)hb)[i] = x[1];
@@ -191,9 +165,9 @@ int spvgen_cmd_demo(int argc, char **argv) {
     double want, got, tol;
     if (f16) {
       /* f16 add: exact sum rounded once; allow one ulp of the result */
-      float s = f16_to_f32(((uint16_t *)ha)[i]) + f16_to_f32(((uint16_t *)hb)[i]);
-      want = f16_to_f32(f32_to_f16(s));
-      got = f16_to_f32(((uint16_t *)hc)[i]);
+      float s = sg_ref_f16_to_f32(((uint16_t *)ha)[i]) + sg_ref_f16_to_f32(((uint16_t *)hb)[i]);
+      want = sg_ref_f16_to_f32(sg_ref_f32_to_f16(s));
+      got = sg_ref_f16_to_f32(((uint16_t *)hc)[i]);
       tol = fabs(want) * (1.0 / 1024) + 1e-3;
     } else {
       want = (double)(((float *)ha)[i] + ((float *)hb)[i]);

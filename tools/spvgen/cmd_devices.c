@@ -202,129 +202,111 @@ static void print_device(FILE *out, const spvgen_device_caps *c) {
 }
 
 /* ----------------------------------------------------------------- JSON ---- */
-/* Strings through the one JSON writer's escaping (tools/common/json_out.h). */
-static void json_string(FILE *out, const char *s) { sg_json_escape(out, s); }
-
-static void json_key(FILE *out, const char *indent, const char *key) {
-  fprintf(out, "%s\"%s\": ", indent, key);
-}
-
-static void json_device(FILE *out, const spvgen_device_caps *c) {
-  const char *in = "      ";
-  fprintf(out, "    {\n");
-  json_key(out, in, "index");
-  fprintf(out, "%u,\n", c->device_index);
-  json_key(out, in, "name");
-  json_string(out, c->name);
-  fprintf(out, ",\n");
-  json_key(out, in, "type");
-  json_string(out, spvgen_device_type_name(c->type));
-  fprintf(out, ",\n");
-  json_key(out, in, "api_version");
-  fputc('"', out);
-  print_version(out, c->api_version);
-  fprintf(out, "\",\n");
-  json_key(out, in, "driver_name");
-  json_string(out, c->driver_name);
-  fprintf(out, ",\n");
-  json_key(out, in, "driver_info");
-  json_string(out, c->driver_info);
-  fprintf(out, ",\n");
-  fprintf(out, "%s\"vendor_id\": %u,\n%s\"device_id\": %u,\n%s\"driver_version\": %u,\n", in,
-          c->vendor_id, in, c->device_id, in, c->driver_version);
-  fprintf(out, "%s\"max_spirv_version\": \"%u.%u\",\n", in, (c->max_spirv_version >> 16) & 0xFF,
-          (c->max_spirv_version >> 8) & 0xFF);
-  fprintf(out, "%s\"features\": [", in);
-  bool first = true;
+/* One device through the one JSON writer (lib/template/json_out.h): the object an
+ * element of "devices", lists of shapes one entry a line. */
+static void json_device(sg_json *j, const spvgen_device_caps *c) {
+  char buf[64];
+  sg_json_object(j, NULL, false);
+  sg_json_u64(j, "index", c->device_index);
+  sg_json_str(j, "name", c->name);
+  sg_json_str(j, "type", spvgen_device_type_name(c->type));
+  snprintf(buf, sizeof buf, "%u.%u.%u", SPVGEN_API_VERSION_MAJOR(c->api_version),
+           SPVGEN_API_VERSION_MINOR(c->api_version), SPVGEN_API_VERSION_PATCH(c->api_version));
+  sg_json_str(j, "api_version", buf);
+  sg_json_str(j, "driver_name", c->driver_name);
+  sg_json_str(j, "driver_info", c->driver_info);
+  sg_json_u64(j, "vendor_id", c->vendor_id);
+  sg_json_u64(j, "device_id", c->device_id);
+  sg_json_u64(j, "driver_version", c->driver_version);
+  snprintf(buf, sizeof buf, "%u.%u", (c->max_spirv_version >> 16) & 0xFF, (c->max_spirv_version >> 8) & 0xFF);
+  sg_json_str(j, "max_spirv_version", buf);
+  sg_json_array(j, "features", true);
   for (int i = 0; i < SPVGEN_FEATURE_COUNT; i++)
-    if (c->features & (1ull << i)) {
-      fprintf(out, "%s", first ? "" : ", ");
-      json_string(out, spvgen_feature_name(1ull << i));
-      first = false;
-    }
-  fprintf(out, "],\n");
-  fprintf(out,
-          "%s\"subgroup_size\": %u,\n%s\"min_subgroup_size\": %u,\n%s\"max_subgroup_size\": %u,\n"
-          "%s\"subgroup_operations\": %u,\n%s\"max_compute_workgroup_subgroups\": %u,\n"
-          "%s\"required_subgroup_size_in_compute\": %s,\n",
-          in, c->subgroup_size, in, c->min_subgroup_size, in, c->max_subgroup_size, in,
-          c->subgroup_operations, in, c->max_compute_workgroup_subgroups, in,
-          c->required_subgroup_size_in_compute ? "true" : "false");
-  fprintf(out,
-          "%s\"max_shared_memory\": %u,\n%s\"max_workgroup_invocations\": %u,\n"
-          "%s\"max_workgroup_size\": [%u, %u, %u],\n%s\"max_workgroup_count\": [%u, %u, %u],\n"
-          "%s\"max_push_constants_size\": %u,\n%s\"max_storage_buffer_range\": %u,\n"
-          "%s\"max_uniform_buffer_range\": %u,\n%s\"max_bound_descriptor_sets\": %u,\n"
-          "%s\"max_per_stage_storage_buffers\": %u,\n",
-          in, c->max_shared_memory, in, c->max_workgroup_invocations, in,
-          c->max_workgroup_size[0], c->max_workgroup_size[1], c->max_workgroup_size[2], in,
-          c->max_workgroup_count[0], c->max_workgroup_count[1], c->max_workgroup_count[2], in,
-          c->max_push_constants_size, in, c->max_storage_buffer_range, in,
-          c->max_uniform_buffer_range, in, c->max_bound_descriptor_sets, in,
-          c->max_per_stage_storage_buffers);
-  fprintf(out,
-          "%s\"min_storage_buffer_offset_alignment\": %llu,\n"
-          "%s\"max_memory_allocation_size\": %llu,\n%s\"max_buffer_size\": %llu,\n"
-          "%s\"device_local_memory\": %llu,\n%s\"timestamp_period\": %g,\n"
-          "%s\"timestamp_valid_bits\": %u,\n%s\"compute_units\": %u,\n",
-          in, (unsigned long long)c->min_storage_buffer_offset_alignment, in,
-          (unsigned long long)c->max_memory_allocation_size, in,
-          (unsigned long long)c->max_buffer_size, in, (unsigned long long)c->device_local_memory,
-          in, (double)c->timestamp_period, in, c->timestamp_valid_bits, in, c->compute_units);
-  fprintf(out,
-          "%s\"coopmat2_workgroup_scope_max_workgroup_size\": %u,\n"
-          "%s\"coopmat2_flexible_dimensions_max_dimension\": %u,\n"
-          "%s\"coopmat2_workgroup_scope_reserved_shared_memory\": %u,\n"
-          "%s\"coopmat_supported_stages\": %u,\n%s\"coopvec_supported_stages\": %u,\n"
-          "%s\"coopvec_max_components\": %u,\n"
-          "%s\"coopvec_training_float16_accumulation\": %s,\n"
-          "%s\"coopvec_training_float32_accumulation\": %s,\n",
-          in, c->coopmat2_workgroup_scope_max_workgroup_size, in,
-          c->coopmat2_flexible_dimensions_max_dimension, in,
-          c->coopmat2_workgroup_scope_reserved_shared_memory, in, c->coopmat_supported_stages, in,
-          c->coopvec_supported_stages, in, c->coopvec_max_components, in,
-          c->coopvec_training_float16_accumulation ? "true" : "false", in,
-          c->coopvec_training_float32_accumulation ? "true" : "false");
-  fprintf(out, "%s\"coopmat\": [", in);
+    if (c->features & (1ull << i)) sg_json_str(j, NULL, spvgen_feature_name(1ull << i));
+  sg_json_end(j);
+  sg_json_u64(j, "subgroup_size", c->subgroup_size);
+  sg_json_u64(j, "min_subgroup_size", c->min_subgroup_size);
+  sg_json_u64(j, "max_subgroup_size", c->max_subgroup_size);
+  sg_json_u64(j, "subgroup_operations", c->subgroup_operations);
+  sg_json_u64(j, "max_compute_workgroup_subgroups", c->max_compute_workgroup_subgroups);
+  sg_json_bool(j, "required_subgroup_size_in_compute", c->required_subgroup_size_in_compute);
+  sg_json_u64(j, "max_shared_memory", c->max_shared_memory);
+  sg_json_u64(j, "max_workgroup_invocations", c->max_workgroup_invocations);
+  sg_json_array(j, "max_workgroup_size", true);
+  for (int i = 0; i < 3; i++) sg_json_u64(j, NULL, c->max_workgroup_size[i]);
+  sg_json_end(j);
+  sg_json_array(j, "max_workgroup_count", true);
+  for (int i = 0; i < 3; i++) sg_json_u64(j, NULL, c->max_workgroup_count[i]);
+  sg_json_end(j);
+  sg_json_u64(j, "max_push_constants_size", c->max_push_constants_size);
+  sg_json_u64(j, "max_storage_buffer_range", c->max_storage_buffer_range);
+  sg_json_u64(j, "max_uniform_buffer_range", c->max_uniform_buffer_range);
+  sg_json_u64(j, "max_bound_descriptor_sets", c->max_bound_descriptor_sets);
+  sg_json_u64(j, "max_per_stage_storage_buffers", c->max_per_stage_storage_buffers);
+  sg_json_u64(j, "min_storage_buffer_offset_alignment", c->min_storage_buffer_offset_alignment);
+  sg_json_u64(j, "max_memory_allocation_size", c->max_memory_allocation_size);
+  sg_json_u64(j, "max_buffer_size", c->max_buffer_size);
+  sg_json_u64(j, "device_local_memory", c->device_local_memory);
+  sg_json_f64(j, "timestamp_period", c->timestamp_period);
+  sg_json_u64(j, "timestamp_valid_bits", c->timestamp_valid_bits);
+  sg_json_u64(j, "compute_units", c->compute_units);
+  sg_json_u64(j, "coopmat2_workgroup_scope_max_workgroup_size", c->coopmat2_workgroup_scope_max_workgroup_size);
+  sg_json_u64(j, "coopmat2_flexible_dimensions_max_dimension", c->coopmat2_flexible_dimensions_max_dimension);
+  sg_json_u64(j, "coopmat2_workgroup_scope_reserved_shared_memory",
+              c->coopmat2_workgroup_scope_reserved_shared_memory);
+  sg_json_u64(j, "coopmat_supported_stages", c->coopmat_supported_stages);
+  sg_json_u64(j, "coopvec_supported_stages", c->coopvec_supported_stages);
+  sg_json_u64(j, "coopvec_max_components", c->coopvec_max_components);
+  sg_json_bool(j, "coopvec_training_float16_accumulation", c->coopvec_training_float16_accumulation);
+  sg_json_bool(j, "coopvec_training_float32_accumulation", c->coopvec_training_float32_accumulation);
+  sg_json_array(j, "coopmat", false);
   for (uint32_t i = 0; i < c->coopmat_count; i++) {
     const spvgen_coopmat_shape *s = &c->coopmat[i];
-    fprintf(out,
-            "%s\n%s  {\"m\": %u, \"n\": %u, \"k\": %u, \"a\": \"%s\", \"b\": \"%s\", \"c\": \"%s\", "
-            "\"result\": \"%s\", \"saturating\": %s, \"scope\": \"%s\"}",
-            i ? "," : "", in, s->m, s->n, s->k, spvgen_component_type_name(s->a),
-            spvgen_component_type_name(s->b), spvgen_component_type_name(s->c),
-            spvgen_component_type_name(s->result), s->saturating ? "true" : "false",
-            scope_name(s->scope));
+    sg_json_object(j, NULL, true);
+    sg_json_u64(j, "m", s->m);
+    sg_json_u64(j, "n", s->n);
+    sg_json_u64(j, "k", s->k);
+    sg_json_str(j, "a", spvgen_component_type_name(s->a));
+    sg_json_str(j, "b", spvgen_component_type_name(s->b));
+    sg_json_str(j, "c", spvgen_component_type_name(s->c));
+    sg_json_str(j, "result", spvgen_component_type_name(s->result));
+    sg_json_bool(j, "saturating", s->saturating);
+    sg_json_str(j, "scope", scope_name(s->scope));
+    sg_json_end(j);
   }
-  fprintf(out, "%s],\n", c->coopmat_count ? "\n      " : "");
-  fprintf(out, "%s\"coopmat_flexible\": [", in);
+  sg_json_end(j);
+  sg_json_array(j, "coopmat_flexible", false);
   for (uint32_t i = 0; i < c->coopmat_flex_count; i++) {
     const spvgen_coopmat_flex *s = &c->coopmat_flex[i];
-    fprintf(out,
-            "%s\n%s  {\"m_granularity\": %u, \"n_granularity\": %u, \"k_granularity\": %u, "
-            "\"a\": \"%s\", \"b\": \"%s\", \"c\": \"%s\", \"result\": \"%s\", \"saturating\": %s, "
-            "\"scope\": \"%s\", \"workgroup_invocations\": %u}",
-            i ? "," : "", in, s->m_granularity, s->n_granularity, s->k_granularity,
-            spvgen_component_type_name(s->a), spvgen_component_type_name(s->b),
-            spvgen_component_type_name(s->c), spvgen_component_type_name(s->result),
-            s->saturating ? "true" : "false", scope_name(s->scope), s->workgroup_invocations);
+    sg_json_object(j, NULL, true);
+    sg_json_u64(j, "m_granularity", s->m_granularity);
+    sg_json_u64(j, "n_granularity", s->n_granularity);
+    sg_json_u64(j, "k_granularity", s->k_granularity);
+    sg_json_str(j, "a", spvgen_component_type_name(s->a));
+    sg_json_str(j, "b", spvgen_component_type_name(s->b));
+    sg_json_str(j, "c", spvgen_component_type_name(s->c));
+    sg_json_str(j, "result", spvgen_component_type_name(s->result));
+    sg_json_bool(j, "saturating", s->saturating);
+    sg_json_str(j, "scope", scope_name(s->scope));
+    sg_json_u64(j, "workgroup_invocations", s->workgroup_invocations);
+    sg_json_end(j);
   }
-  fprintf(out, "%s],\n", c->coopmat_flex_count ? "\n      " : "");
-  fprintf(out, "%s\"coopvec\": [", in);
+  sg_json_end(j);
+  sg_json_array(j, "coopvec", false);
   for (uint32_t i = 0; i < c->coopvec_count; i++) {
     const spvgen_coopvec_combo *v = &c->coopvec[i];
-    fprintf(out,
-            "%s\n%s  {\"input\": \"%s\", \"input_interpretation\": \"%s\", "
-            "\"matrix_interpretation\": \"%s\", \"bias_interpretation\": \"%s\", "
-            "\"result\": \"%s\", \"transpose\": %s}",
-            i ? "," : "", in, spvgen_component_type_name(v->input),
-            spvgen_component_type_name(v->input_interpretation),
-            spvgen_component_type_name(v->matrix_interpretation),
-            spvgen_component_type_name(v->bias_interpretation),
-            spvgen_component_type_name(v->result), v->transpose ? "true" : "false");
+    sg_json_object(j, NULL, true);
+    sg_json_str(j, "input", spvgen_component_type_name(v->input));
+    sg_json_str(j, "input_interpretation", spvgen_component_type_name(v->input_interpretation));
+    sg_json_str(j, "matrix_interpretation", spvgen_component_type_name(v->matrix_interpretation));
+    sg_json_str(j, "bias_interpretation", spvgen_component_type_name(v->bias_interpretation));
+    sg_json_str(j, "result", spvgen_component_type_name(v->result));
+    sg_json_bool(j, "transpose", v->transpose);
+    sg_json_end(j);
   }
-  fprintf(out, "%s],\n", c->coopvec_count ? "\n      " : "");
-  fprintf(out, "%s\"lists_truncated\": %s\n    }", in, c->lists_truncated ? "true" : "false");
+  sg_json_end(j);
+  sg_json_bool(j, "lists_truncated", c->lists_truncated);
+  sg_json_end(j);
 }
 
 int spvgen_cmd_devices(int argc, char **argv) {
@@ -381,12 +363,14 @@ int spvgen_cmd_devices(int argc, char **argv) {
   }
 
   if (json) {
-    printf("{\n  \"devices\": [");
-    for (uint32_t i = 0; i < count; i++) {
-      printf("%s\n", i ? "," : "");
-      json_device(stdout, &caps[i]);
-    }
-    printf("%s]\n}\n", count ? "\n  " : "");
+    sg_json j;
+    sg_json_start(&j, stdout);
+    sg_json_object(&j, NULL, false);
+    sg_json_array(&j, "devices", false);
+    for (uint32_t i = 0; i < count; i++) json_device(&j, &caps[i]);
+    sg_json_end(&j);
+    sg_json_end(&j);
+    sg_json_finish(&j);
   } else if (count == 0) {
     printf("no Vulkan devices\n");
   } else {

@@ -17,6 +17,7 @@
 
 #include "caps_json.h"
 #include "json_out.h"
+#include "clock.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "spvgen/check.h"
@@ -63,12 +64,11 @@ static const char gemm_flags_help[] =
     "                         else vulkan13\n";
 
 /* Parses one unsigned number; false on junk or overflow. */
-static bool parse_u32(const char *s, uint32_t *out) { return spvgen_cli_u32(s, 0, UINT32_MAX, out); }
 
 /* A finite float (alpha, beta, a budget). */
 static bool parse_float(const char *s, float *out) {
   double v;
-  if (!spvgen_cli_number(s, -3.4e38, 3.4e38, &v)) return false;
+  if (!sg_parse_number(s, -3.4e38, 3.4e38, &v)) return false;
   *out = (float)v;
   return true;
 }
@@ -152,7 +152,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   else if (!strcmp(name, "--warmup-ms")) u = &g->run.warmup_ms;
   else if (!strcmp(name, "--sample")) u = &g->run.sample;
   if (u) {
-    if (!parse_u32(v, u))
+    if (!spvgen_cli_u32(v, u))
       return spvgen_cli_usage_error(cmd, "%s: '%s' is not a number (an integer >= 0)", name, v);
     bool at_least_1 = !strcmp(name, "--m") || !strcmp(name, "--n") || !strcmp(name, "--k") ||
                       !strcmp(name, "--batch") || !strcmp(name, "--repeats") || !strcmp(name, "--gpu-repeats");
@@ -160,7 +160,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
     return 1;
   }
   if (!strcmp(name, "--seed")) {
-    if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &g->run.seed))
+    if (!sg_parse_u64(v, true, 0, UINT64_MAX, &g->run.seed))
       return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     return 1;
   }
@@ -226,7 +226,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   }
   if (!strcmp(name, "--tile")) {
     uint32_t t[3], nt = 0;
-    if (!spvgen_cli_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
+    if (!sg_parse_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
       return spvgen_cli_usage_error(cmd, "--tile: '%s' is not MxNxK (e.g. 128x128x32)", v);
     d->tile_m = t[0];
     d->tile_n = t[1];
@@ -238,79 +238,6 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
     return 1;
   }
   return 0;
-}
-
-/* The caps the user named, or the first device's, or vulkan13. */
-static int resolve_caps(const char *cmd, const gemm_cli *g, spvgen_device_caps *caps) {
-  if (g->caps_name) {
-    if (spvgen_caps_preset(g->caps_name, caps) == SPVGEN_OK) return 0;
-    FILE *f = fopen(g->caps_name, "rb");
-    if (f) {
-      /* A caps file: what `spvgen devices --json` wrote on some machine. */
-      static char text[1 << 20];
-      size_t n = fread(text, 1, sizeof text, f);
-      bool too_big = n == sizeof text;
-      fclose(f);
-      char msg[256];
-      if (too_big) {
-        fprintf(stderr, "spvgen %s: --caps %s: over 1 MiB, not a caps file\n", cmd, g->caps_name);
-        return 1;
-      }
-      if (!spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
-        fprintf(stderr, "spvgen %s: --caps %s: %s\n", cmd, g->caps_name, msg);
-        return 1;
-      }
-      return 0;
-    }
-    fprintf(stderr, "spvgen %s: --caps: '%s' is neither a preset nor a readable caps file (", cmd, g->caps_name);
-    const char *const *names = spvgen_caps_preset_names();
-    for (int i = 0; names[i]; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
-    fprintf(stderr, ")\n");
-    return 2;
-  }
-  uint32_t count = 0;
-  char msg[256];
-  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) == SPVGEN_OK && count > 0) return 0;
-  spvgen_caps_preset("vulkan13", caps);
-  return 0;
-}
-
-/* The metadata every template prints (json_out.h), then the GEMM's own members. */
-static void print_json(FILE *o, const spvgen_gemm_config *p, const spvgen_kernel *k) {
-  sg_json j;
-  sg_json_start(&j, o);
-  sg_json_object(&j, NULL, false);
-  sg_json_kernel(&j, "gemm", spvgen_gemm_variant_name(p->variant), p->name, k->words, k->word_count,
-                 &k->info);
-  sg_json_u64(&j, "m", p->desc.m);
-  sg_json_u64(&j, "n", p->desc.n);
-  sg_json_u64(&j, "k", p->desc.k);
-  sg_json_u64(&j, "batch", p->desc.batch);
-  sg_json_array(&j, "tile", true);
-  sg_json_u64(&j, NULL, p->desc.tile_m);
-  sg_json_u64(&j, NULL, p->desc.tile_n);
-  sg_json_u64(&j, NULL, p->desc.tile_k);
-  sg_json_end(&j);
-  sg_json_u64(&j, "shared_bytes", p->shared_bytes);
-  sg_json_str(&j, "shapes", spvgen_gemm_shapes_name(p->desc.shapes));
-  sg_json_object(&j, "class", true);
-  sg_json_u64(&j, "m_multiple", p->desc.m_multiple);
-  sg_json_u64(&j, "n_multiple", p->desc.n_multiple);
-  sg_json_u64(&j, "k_multiple", p->desc.k_multiple);
-  sg_json_u64(&j, "ld_multiple", p->desc.ld_multiple);
-  sg_json_end(&j);
-  sg_json_u64(&j, "compile_ms_estimate", p->compile_ms);
-  char key[24];
-  snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
-  sg_json_str(&j, "class_key", key);
-  if (p->workspace_bytes) {
-    sg_json_u64(&j, "split_k", p->desc.split_k);
-    sg_json_u64(&j, "slice_k", p->slice_k);
-    sg_json_u64(&j, "workspace_bytes", p->workspace_bytes);
-    sg_json_u64(&j, "workspace_counters_offset", p->workspace_counters * 4u);
-  }
-  sg_json_end(&j);
-  sg_json_finish(&j);
 }
 
 /* A C header holding the words: static const uint32_t NAME[], NAME_word_count and
@@ -482,7 +409,7 @@ static int parse_all(gemm_mode mode, int argc, char **argv, gemm_cli *g) {
       else if (!strcmp(a, "--budget") && (!parse_float(v, &f) || !(f > 0)))
         return spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
       else if (!strcmp(a, "--budget")) g->tune.budget_seconds = f;
-      else if (!parse_u32(v, &g->tune.max_candidates) || !g->tune.max_candidates)
+      else if (!spvgen_cli_u32(v, &g->tune.max_candidates) || !g->tune.max_candidates)
         return spvgen_cli_usage_error(cmd, "--max-candidates: '%s' is not a number >= 1", v);
     } else {
       return spvgen_cli_usage_error(cmd, "unknown %s '%s'", a[0] == '-' ? "option" : "argument", a);
@@ -540,7 +467,7 @@ int spvgen_cmd_gemm(int argc, char **argv) {
   int r = parse_all(MODE_GEMM, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
-  if ((r = resolve_caps("gemm", &g, &caps))) return r;
+  if ((r = spvgen_cli_resolve_caps("gemm", g.caps_name, &caps))) return r;
   char msg[1024];
   spvgen_gemm_config plan;
   if (spvgen_gemm_plan(&g.desc, &caps, &plan, msg, sizeof msg) != SPVGEN_OK) {
@@ -572,7 +499,7 @@ int spvgen_cmd_gemm(int argc, char **argv) {
       if (!f) {
         rc = 1;
       } else {
-        if (g.json) print_json(f, &plan, &k);
+        if (g.json) sg_template_json(&sg_template_gemm, f, &plan, &k);
         else if (g.c_header) print_c_header(f, g.c_header, &plan, &k, argc, argv);
         else fputs(dis, f);
         rc = close_output(f, g.output);
@@ -648,17 +575,6 @@ static int run_gemm(int argc, char **argv) {
   return rc;
 }
 
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The emission benchmark: plan + emit + finish into one module reset between runs, the
  * way a framework that JITs kernels would call it. */
 static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
@@ -680,7 +596,7 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
   int rc = 0;
   const uint32_t warmup = 3;
   for (uint32_t i = 0; i < warmup + g->emit_repeats && !rc; i++) {
-    double t0 = now_us();
+    double t0 = sg_now_us();
     spvgen_module_reset(m, NULL);
     spvgen_gemm_config p;
     const uint32_t *words;
@@ -689,10 +605,10 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
       fprintf(stderr, "spvgen bench gemm: %s\n", spvgen_module_error(m)[0] ? spvgen_module_error(m) : msg);
       rc = 1;
     }
-    if (i >= warmup) t[i - warmup] = now_us() - t0;
+    if (i >= warmup) t[i - warmup] = sg_now_us() - t0;
   }
   if (!rc) {
-    qsort(t, g->emit_repeats, sizeof *t, cmp_double);
+    qsort(t, g->emit_repeats, sizeof *t, sg_cmp_double);
     printf("plan     %s\n", plan.name);
     printf("emit     %.1f us per module (median of %u; min %.1f, max %.1f), %zu words, %.0f MB/s\n",
            t[g->emit_repeats / 2], g->emit_repeats, t[0], t[g->emit_repeats - 1], count,
@@ -711,7 +627,7 @@ static int bench_gemm(int argc, char **argv) {
   spvgen_vk_context *ctx = NULL;
   spvgen_device_caps caps;
   if (g.caps_name) {
-    if ((r = resolve_caps("bench gemm", &g, &caps))) return r;
+    if ((r = spvgen_cli_resolve_caps("bench gemm", g.caps_name, &caps))) return r;
     printf("caps     %s (preset; no GPU run)\n", g.caps_name);
   } else if (!g.no_gpu && spvgen_vk_create(NULL, &ctx, msg, sizeof msg) == SPVGEN_OK) {
     caps = *spvgen_vk_caps(ctx);

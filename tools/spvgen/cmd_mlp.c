@@ -15,7 +15,7 @@
 #include "cmds.h"
 #include "json_out.h"
 #include "mlp_run.h"
-#include "mlp_train_ref.h"
+#include "mlp_train_run.h"
 #include "spvgen/check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
@@ -101,7 +101,6 @@ static void mlp_usage(FILE *o, bool run) {
                 "  --json                 the plan and the weight layout as JSON\n");
 }
 
-static bool parse_u32(const char *s, uint32_t *out) { return spvgen_cli_u32(s, 0, UINT32_MAX, out); }
 
 /* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
  * right; empty: the defaults). */
@@ -118,10 +117,10 @@ static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
     memcpy(field, s, n);
     field[n] = 0;
     if (i < 4) {
-      if (!parse_u32(field, u[i]) || !*u[i]) return false;
+      if (!spvgen_cli_u32(field, u[i]) || !*u[i]) return false;
     } else {
       double scale;
-      if (!spvgen_cli_number(field, 1.0, 1e6, &scale)) return false;
+      if (!sg_parse_number(field, 1.0, 1e6, &scale)) return false;
       g->per_level_scale = (float)scale;
     }
     if (!comma) return true;
@@ -157,18 +156,18 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
     uint32_t u = 0;
     if (!v) return spvgen_cli_usage_error(cmd, "%s needs a value", a);
     if (!strcmp(a, "--in")) {
-      if (!parse_u32(v, &g->desc.input_width)) return spvgen_cli_usage_error(cmd, "--in: '%s' is not a number", v);
+      if (!spvgen_cli_u32(v, &g->desc.input_width)) return spvgen_cli_usage_error(cmd, "--in: '%s' is not a number", v);
     } else if (!strcmp(a, "--out")) {
-      if (!parse_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
+      if (!spvgen_cli_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
     } else if (!strcmp(a, "--hidden")) {
       uint32_t wc[2], n = 0;
       if (strchr(v, 'x')) {
-        if (!spvgen_cli_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
+        if (!sg_parse_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
           return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC with a width and a layer count from 1 to 4294967295", v);
         g->desc.hidden_width = wc[0];
         g->desc.hidden_count = wc[1];
       } else {
-        if (!spvgen_cli_u32_list(v, ',', 1, UINT32_MAX, g->desc.hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
+        if (!sg_parse_u32_list(v, ',', 1, UINT32_MAX, g->desc.hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
           return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or a list of 1 to %u widths W,W,... (each 1 to 4294967295)",
                                         v, SPVGEN_MLP_MAX_LAYERS - 1);
         g->desc.hidden_count = n;
@@ -181,7 +180,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       else g->desc.output_activation = act;
     } else if (!strcmp(a, "--leaky-slope")) {
       double slope;
-      if (!spvgen_cli_number(v, -1e6, 1e6, &slope))
+      if (!sg_parse_number(v, -1e6, 1e6, &slope))
         return spvgen_cli_usage_error(cmd, "--leaky-slope: '%s' is not a number from -1e6 to 1e6", v);
       g->desc.leaky_slope = (float)slope;
     } else if (!strcmp(a, "--encoding")) {
@@ -190,9 +189,9 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
         if (!parse_hash_grid(v + 8, &g->desc.grid))
           return spvgen_cli_usage_error(cmd, "--encoding '%s': hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]", v);
         g->desc.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
-      } else if (!strncmp(v, "freq:", 5) && spvgen_cli_u32(v + 5, 0, UINT32_MAX, &n))
+      } else if (!strncmp(v, "freq:", 5) && sg_parse_u32(v + 5, 0, UINT32_MAX, &n))
         g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
-      else if (!strncmp(v, "oneblob:", 8) && spvgen_cli_u32(v + 8, 0, UINT32_MAX, &n))
+      else if (!strncmp(v, "oneblob:", 8) && sg_parse_u32(v + 8, 0, UINT32_MAX, &n))
         g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
       else
         return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N (N from 0 to 4294967295) or "
@@ -213,19 +212,19 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (!spvgen_mlp_variant_parse(v, &g->desc.variant))
         return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
     } else if (!strcmp(a, "--wg")) {
-      if (!parse_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
     } else if (!strcmp(a, "--vec-rows")) {
-      if (!parse_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
     } else if (!strcmp(a, "--compile-budget")) {
-      if (!parse_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
     } else if (!strcmp(a, "--spec-id-base")) {
-      if (!parse_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
+      if (!spvgen_cli_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
     } else if (!strcmp(a, "--bias-path")) {
       if (!strcmp(v, "fused")) g->desc.bias_path = SPVGEN_MLP_BIAS_FUSED;
       else if (!strcmp(v, "add")) g->desc.bias_path = SPVGEN_MLP_BIAS_ADD;
       else return spvgen_cli_usage_error(cmd, "--bias-path: '%s' is not fused or add", v);
     } else if (!strcmp(a, "--points-per-group")) {
-      if (!parse_u32(v, &g->desc.points_per_group))
+      if (!spvgen_cli_u32(v, &g->desc.points_per_group))
         return spvgen_cli_usage_error(cmd, "--points-per-group: '%s'", v);
     } else if (!strcmp(a, "--loss")) {
       if (!spvgen_mlp_loss_parse(v, &g->tdesc.loss))
@@ -234,18 +233,18 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (!spvgen_mlp_optimizer_parse(v, &g->tdesc.optimizer))
         return spvgen_cli_usage_error(cmd, "--optimizer: '%s' is not adam or sgd", v);
     } else if (run && !strcmp(a, "--steps")) {
-      if (!parse_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
+      if (!spvgen_cli_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
         return spvgen_cli_usage_error(cmd, "--steps: '%s' (1 to %u)", v, MLP_TRAIN_RUN_MAX_STEPS);
     } else if (run && !strcmp(a, "--lr")) {
       double lr;
-      if (!spvgen_cli_number(v, 0, 1e6, &lr) || !(lr > 0))
+      if (!sg_parse_number(v, 0, 1e6, &lr) || !(lr > 0))
         return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number (up to 1e6)", v);
       g->trun.lr = (float)lr;
     } else if ((!run || bench) && !strcmp(a, "--caps")) {
       g->caps_name = v;
     } else if (run && !strcmp(a, "--sample")) {
       uint64_t sample = 0;
-      if (!spvgen_cli_u64(v, false, 0, UINT64_MAX, &sample))
+      if (!sg_parse_u64(v, false, 0, UINT64_MAX, &sample))
         return spvgen_cli_usage_error(cmd, "--sample: '%s' is not a number of points (0: every point)", v);
       g->run.sample = sample;
     } else if (bench && !strcmp(a, "--variants")) {
@@ -256,16 +255,16 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       g->output = v;
     } else if (run && !strcmp(a, "--points")) {
       uint64_t points;
-      if (!spvgen_cli_u64(v, false, 1, UINT64_MAX, &points))
+      if (!sg_parse_u64(v, false, 1, UINT64_MAX, &points))
         return spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 2^64 - 1", v);
       g->run.points = points;
     } else if (run && (!strcmp(a, "--repeats") || !strcmp(a, "--warmup") || !strcmp(a, "--warmup-ms"))) {
-      if (!parse_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
+      if (!spvgen_cli_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
       if (!strcmp(a, "--repeats")) g->run.repeats = u;
       else if (!strcmp(a, "--warmup")) g->run.warmup = u;
       else g->run.warmup_ms = u;
     } else if (run && !strcmp(a, "--seed")) {
-      if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &g->run.seed))
+      if (!sg_parse_u64(v, true, 0, UINT64_MAX, &g->run.seed))
         return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       known = false;
@@ -281,60 +280,7 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
   return 0;
 }
 
-static int resolve_caps(const mlp_cli *g, spvgen_device_caps *caps) {
-  if (g->caps_name) {
-    if (spvgen_caps_preset(g->caps_name, caps) == SPVGEN_OK) return 0;
-    FILE *f = fopen(g->caps_name, "rb");
-    if (!f) return spvgen_cli_usage_error("mlp", "--caps: '%s' is neither a preset nor a readable file", g->caps_name);
-    static char text[1 << 20];
-    size_t n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    char msg[256];
-    if (n == sizeof text || !spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
-      fprintf(stderr, "spvgen mlp: --caps %s: not a caps file\n", g->caps_name);
-      return 1;
-    }
-    return 0;
-  }
-  uint32_t count = 0;
-  char msg[256];
-  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) == SPVGEN_OK && count > 0) return 0;
-  spvgen_caps_preset("vulkan13", caps);
-  return 0;
-}
-
 /* The metadata every template prints (json_out.h), then the MLP's own members. */
-static void print_json(FILE *o, const spvgen_mlp_config *p, const spvgen_kernel *k) {
-  sg_json j;
-  sg_json_start(&j, o);
-  sg_json_object(&j, NULL, false);
-  sg_json_kernel(&j, "mlp", spvgen_mlp_variant_name(p->variant), p->name, k->words, k->word_count, &k->info);
-  sg_json_u64(&j, "points_per_workgroup", p->points_per_workgroup);
-  sg_json_str(&j, "input_type", spvgen_component_type_name(p->desc.input_type));
-  sg_json_str(&j, "output_type", spvgen_component_type_name(p->desc.output_type));
-  sg_json_u64(&j, "encoded_width", p->encoded_width);
-  sg_json_u64(&j, "flops_per_point", p->flops_per_point);
-  sg_json_u64(&j, "weight_bytes", p->weight_bytes);
-  sg_json_u64(&j, "compile_ms", p->compile_ms);
-  sg_json_str(&j, "weight_layout", p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? "optimal" : "row-major");
-  sg_json_array(&j, "layers", false);
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    const spvgen_mlp_layer *L = &p->layers[l];
-    sg_json_object(&j, NULL, true);
-    sg_json_u64(&j, "inputs", L->inputs);
-    sg_json_u64(&j, "outputs", L->outputs);
-    sg_json_u64(&j, "row_stride", L->row_stride);
-    sg_json_u64(&j, "matrix_offset", L->matrix_offset);
-    sg_json_u64(&j, "bias_offset", L->bias_offset);
-    sg_json_str(&j, "activation", spvgen_mlp_activation_name(L->activation));
-    sg_json_end(&j);
-  }
-  sg_json_end(&j);
-  sg_json_u64(&j, "shared_bytes", p->shared_bytes);
-  sg_json_end(&j);
-  sg_json_finish(&j);
-}
-
 static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel *k, const char *title) {
   bool text = g->json || g->disassemble;
   FILE *f = strcmp(path, "-") ? fopen(path, text ? "w" : "wb") : stdout;
@@ -432,7 +378,7 @@ int spvgen_cmd_mlp(int argc, char **argv) {
   int r = parse("mlp", P_EMIT, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
   spvgen_device_caps caps;
-  if ((r = resolve_caps(&g, &caps))) return r;
+  if ((r = spvgen_cli_resolve_caps("mlp", g.caps_name, &caps))) return r;
   if (g.train) return cmd_mlp_train(&g, &caps);
   char msg[1024];
   spvgen_mlp_config plan;
@@ -458,7 +404,7 @@ int spvgen_cmd_mlp(int argc, char **argv) {
     return 1;
   }
   if (g.json) {
-    print_json(f, &plan, &k);
+    sg_template_json(&sg_template_mlp, f, &plan, &k);
   } else if (g.disassemble) {
     char *dis = NULL;
     char dmsg[1024];
@@ -629,7 +575,7 @@ int spvgen_cmd_bench_mlp(int argc, char **argv) {
   spvgen_vk_context *ctx = NULL;
   spvgen_device_caps caps;
   if (g.caps_name || g.no_gpu) {
-    if (g.caps_name && (r = resolve_caps(&g, &caps))) return r;
+    if (g.caps_name && (r = spvgen_cli_resolve_caps("mlp", g.caps_name, &caps))) return r;
     if (!g.caps_name) spvgen_caps_preset("vulkan13", &caps);
     printf("caps     %s (no GPU run)\n", caps.name);
   } else if (spvgen_vk_create(NULL, &ctx, msg, sizeof msg) == SPVGEN_OK) {
@@ -802,17 +748,17 @@ int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *o
     if (!strcmp(a, "--cache")) {
       out->cache = v;
     } else if (!strcmp(a, "--budget")) {
-      if (!spvgen_cli_number(v, 0, 1e9, &out->budget_seconds) || !(out->budget_seconds > 0))
+      if (!sg_parse_number(v, 0, 1e9, &out->budget_seconds) || !(out->budget_seconds > 0))
         rc = spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
     } else if (!strcmp(a, "--points")) {
-      if (!spvgen_cli_u64(v, false, 1, 0xFFFFFFFFull, &out->points))
+      if (!sg_parse_u64(v, false, 1, 0xFFFFFFFFull, &out->points))
         rc = spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 4294967295", v);
     } else if (!strcmp(a, "--seed")) {
-      if (!spvgen_cli_u64(v, true, 0, UINT64_MAX, &out->seed))
+      if (!sg_parse_u64(v, true, 0, UINT64_MAX, &out->seed))
         rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
     } else {
       uint32_t u = 0;
-      if (!parse_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);
+      if (!spvgen_cli_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);
       else if (!strcmp(a, "--repeats")) out->repeats = u;
       else out->max_candidates = u;
     }

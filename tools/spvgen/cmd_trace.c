@@ -21,8 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmds.h"
 #include "gemm_run.h"
+#include "ref_convert.h"
 #include "spvgen/spvgen.h"
 
 #define TRACE_MAX_CALLS 4096
@@ -31,12 +33,6 @@ typedef struct trace_call {
   spvgen_gemm_desc desc;
   int line;
 } trace_call;
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
@@ -126,19 +122,6 @@ static bool input_supported(spvgen_component_type t) {
          t == SPVGEN_COMPONENT_S8 || t == SPVGEN_COMPONENT_U8;
 }
 
-static double host_get(const void *p, spvgen_component_type t, uint64_t i) {
-  switch (t) {
-  case SPVGEN_COMPONENT_F16: return gemm_run_f16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_BF16: return gemm_run_bf16_to_f32(((const uint16_t *)p)[i]);
-  case SPVGEN_COMPONENT_F32: return ((const float *)p)[i];
-  case SPVGEN_COMPONENT_S8: return ((const int8_t *)p)[i];
-  case SPVGEN_COMPONENT_U8: return ((const uint8_t *)p)[i];
-  case SPVGEN_COMPONENT_S32: return ((const int32_t *)p)[i];
-  case SPVGEN_COMPONENT_U32: return ((const uint32_t *)p)[i];
-  default: return NAN;
-  }
-}
-
 static uint64_t rng_next(uint64_t *s) {
   *s ^= *s << 13;
   *s ^= *s >> 7;
@@ -155,8 +138,8 @@ static void *host_fill(spvgen_component_type t, uint64_t count, uint64_t *seed) 
     double u = (double)(rng_next(seed) >> 11) / 9007199254740992.0; /* [0, 1) */
     float v = (float)((0.125 + 0.875 * u) * ((rng_next(seed) & 1) ? -1 : 1));
     switch (t) {
-    case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = gemm_run_f32_to_f16(v); break;
-    case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = gemm_run_f32_to_bf16(v); break;
+    case SPVGEN_COMPONENT_F16: ((uint16_t *)p)[i] = sg_ref_f32_to_f16(v); break;
+    case SPVGEN_COMPONENT_BF16: ((uint16_t *)p)[i] = sg_ref_f32_to_bf16(v); break;
     case SPVGEN_COMPONENT_F32: ((float *)p)[i] = v; break;
     case SPVGEN_COMPONENT_S8: ((int8_t *)p)[i] = (int8_t)(1 + (int)(rng_next(seed) % 7)) * ((rng_next(seed) & 1) ? -1 : 1); break;
     case SPVGEN_COMPONENT_U8: ((uint8_t *)p)[i] = (uint8_t)(1 + rng_next(seed) % 7); break;
@@ -207,7 +190,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       }
       else if (!strcmp(a, "--device")) device = v;
       else {
-        if (!spvgen_cli_u32(v, 0, 1000000, &sample))
+        if (!sg_parse_u32(v, 0, 1000000, &sample))
           return spvgen_cli_usage_error("bench trace", "--sample: '%s' is not a count from 0 to 1000000", v);
       }
     } else if (a[0] == '-') {
@@ -239,9 +222,9 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   char msg[2048];
   spvgen_vk_desc vd = {.device_name = device, .cache_dir = cold ? tmp_dir : cache_dir};
   spvgen_vk_context *ctx = NULL;
-  double t_open = now_ms();
+  double t_open = sg_now_ms();
   spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
-  t_open = now_ms() - t_open;
+  t_open = sg_now_ms() - t_open;
   if (st != SPVGEN_OK) {
     fprintf(stderr, "spvgen bench trace: %s\n", msg);
     free(calls);
@@ -297,15 +280,18 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
          "pipeline ms", "", "GPU ms", "TFLOP/s");
   printf("|-----|-------|-------|-------|--------------------------------------|----------|-------------|-----------|----------|---------|\n");
   double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
+  spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
+  uint64_t ws_bytes = 0;
+  uint64_t ws_dirty = 0; /* split-K: words below this may hold partials (above: zero) */
   uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
-  double t_all = now_ms();
+  double t_all = sg_now_ms();
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc *d = &calls[i].desc;
     spvgen_gemm_config plan;
     spvgen_gemm_launch launch;
     spvgen_kernel k = {0};
     spvgen_vk_pipeline *p = NULL;
-    double t0 = now_ms();
+    double t0 = sg_now_ms();
     /* run-time: the class of the call's shape, with M free (a prompt length is anything),
      * so every call with this weight shape and types has the same kernel */
     spvgen_gemm_desc want = *d;
@@ -322,26 +308,47 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       spvgen_kernel_free(&k);
       goto done;
     }
-    double t1 = now_ms();
+    double t1 = sg_now_ms();
     spvgen_vk_kernel_cache_stats before, after;
     spvgen_vk_kernel_cache_stats_get(ctx, &before);
     st = spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &p);
-    double t2 = now_ms();
+    double t2 = sg_now_ms();
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
     uint64_t ns = 0;
-    spvgen_vk_buffer *bufs[3] = {ba, bb, bd};
-    if (st == SPVGEN_OK && k.info.binding_count != 3) {
+    spvgen_vk_buffer *bufs[4] = {ba, bb, bd, NULL};
+    uint32_t nbufs = plan.desc.split_k > 1 ? 4 : 3;
+    if (st == SPVGEN_OK && k.info.binding_count != nbufs) {
       spvgen_kernel_free(&k);
       spvgen_vk_pipeline_destroy(p);
-      fprintf(stderr, "spvgen bench trace: %s:%d: the plan has %u bindings; the trace runner binds A, B and D\n",
-              path, calls[i].line, k.info.binding_count);
+      fprintf(stderr, "spvgen bench trace: %s:%d: the plan has %u bindings; the trace runner binds A, B, D and a "
+              "split-K workspace\n", path, calls[i].line, k.info.binding_count);
       goto done;
     }
+    if (st == SPVGEN_OK && launch.workspace_bytes > ws_bytes) {
+      /* split-K: one workspace for the trace, grown as a call needs and zeroed once when
+       * made (each dispatch leaves its counters at 0), as a framework would keep it */
+      if (ws) spvgen_vk_buffer_destroy(ws);
+      ws = NULL;
+      ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
+      st = spvgen_vk_buffer_create(ctx, ws_bytes, 0, &ws);
+      if (st == SPVGEN_OK) st = spvgen_vk_buffer_fill(ctx, ws, 0, ws_bytes, 0);
+      ws_dirty = 0; /* all of it zeroed */
+    }
+    if (st == SPVGEN_OK && launch.workspace_bytes) {
+      /* A run-time plan's counters follow the partials, so they move with the shape; where
+       * they fall below the partials an earlier call wrote, those words may hold partials:
+       * zeroed first (spvgen/gemm.h, "Split-K"). Timed with the call, as a framework pays it. */
+      if (launch.workspace_counters < ws_dirty)
+        st = spvgen_vk_buffer_fill(ctx, ws, launch.workspace_counters * 4u,
+                                   launch.workspace_bytes - launch.workspace_counters * 4u, 0);
+      if (launch.workspace_counters > ws_dirty) ws_dirty = launch.workspace_counters;
+    }
+    bufs[3] = ws;
     if (st == SPVGEN_OK)
-      st = spvgen_vk_dispatch(ctx, p, bufs, 3, launch.push_size ? &launch.push : NULL, launch.push_size,
+      st = spvgen_vk_dispatch(ctx, p, bufs, nbufs, launch.push_size ? &launch.push : NULL, launch.push_size,
                               launch.groups[0], launch.groups[1], launch.groups[2], &ns);
-    double t3 = now_ms();
+    double t3 = sg_now_ms();
     if (st != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, spvgen_vk_error(ctx));
       spvgen_kernel_free(&k);
@@ -354,7 +361,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     else reused++;
     gpu_ms += ns / 1e6;
     /* The check (not in the wall time): a sample of D against the CPU in float64. */
-    double tc = now_ms();
+    double tc = sg_now_ms();
     uint64_t bad = 0;
     uint32_t osize = spvgen_component_type_size(d->out_type);
     /* tight leading dimensions, as the run-time launch and the fixed plan both use */
@@ -366,8 +373,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       uint32_t r = (uint32_t)(rng_next(&cseed) % d->m), c = (uint32_t)(rng_next(&cseed) % d->n);
       double ref = 0, mag = 0;
       for (uint32_t kk = 0; kk < d->k; kk++) {
-        double t = host_get(ha, d->a_type, at(plan.desc.a_layout, lda, r, kk)) *
-                   host_get(hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
+        double t = sg_ref_get(ha, d->a_type, at(plan.desc.a_layout, lda, r, kk)) *
+                   sg_ref_get(hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
         ref += t, mag += fabs(t);
       }
       unsigned char got_bytes[8] = {0};
@@ -376,7 +383,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         bad++;
         continue;
       }
-      double got = host_get(got_bytes, d->out_type, 0);
+      double got = sg_ref_get(got_bytes, d->out_type, 0);
       /* accumulation error ~ sqrt(K) ulps of the accumulator, plus the output's rounding */
       double acc_eps = d->acc_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->acc_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
       double out_eps = d->out_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->out_type == SPVGEN_COMPONENT_BF16 ? 0x1p-7
@@ -384,7 +391,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       double tol = (acc_eps * sqrt((double)d->k) * 4 + 1e-30) * mag + out_eps * fabs(ref) + 1e-6;
       if (!(fabs(got - ref) <= tol)) bad++;
     }
-    check_ms += now_ms() - tc;
+    check_ms += sg_now_ms() - tc;
     bad_total += bad;
     checked_total += sample;
     double tflops = ns ? 2.0 * d->m * d->n * d->k / ns / 1e3 : 0;
@@ -395,11 +402,11 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     spvgen_vk_pipeline_destroy(p); /* the compiled pipeline stays in the kernel cache */
     spvgen_kernel_free(&k);
   }
-  double loop_ms = now_ms() - t_all;
+  double loop_ms = sg_now_ms() - t_all;
   /* The disk cache written now (as at exit), timed: part of what a process pays. */
-  double t_save = now_ms();
+  double t_save = sg_now_ms();
   spvgen_vk_kernel_cache_save(ctx);
-  t_save = now_ms() - t_save;
+  t_save = sg_now_ms() - t_save;
   printf("\npipelines created: %llu (cache hits %llu)\n", (unsigned long long)compiled, (unsigned long long)reused);
   printf("total compile ms:  %.1f\n", compile_ms);
   printf("total GPU ms:      %.3f\n", gpu_ms);

@@ -11,6 +11,7 @@
 
 #include "spvgen/gemm.h"
 #include "spvgen/mlp.h"
+#include "template.h"
 
 int spvgen_cmd_val(int argc, char **argv);      /* cmd_val.c */
 int spvgen_cmd_dis(int argc, char **argv);      /* cmd_dis.c */
@@ -69,16 +70,16 @@ int spvgen_cli_usage_error(const char *command, const char *fmt, ...)
  * command ends quietly with exit 0 rather than as a failure (docs/cli.md, "Output"). */
 bool spvgen_cli_reader_gone(FILE *f);
 
-/* Strict numeric arguments (args.c): the whole text is the number, no sign or spaces,
- * within [min, max]; false otherwise (the caller's usage error names the flag).
- * spvgen_cli_u64 takes "0x..." too when hex_ok; spvgen_cli_number any finite decimal or
- * hexadecimal float; spvgen_cli_u32_list 1..capacity numbers separated by sep ("64,"
- * and "" are refused). */
-bool spvgen_cli_u64(const char *s, bool hex_ok, uint64_t min, uint64_t max, uint64_t *out);
-bool spvgen_cli_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
-bool spvgen_cli_number(const char *s, double min, double max, double *out);
-bool spvgen_cli_u32_list(const char *s, char sep, uint32_t min, uint32_t max, uint32_t *values,
-                         uint32_t capacity, uint32_t *count);
+/* The caps a command runs against (io.c): caps_name a preset or a caps file (what
+ * `spvgen devices --json` wrote), or with caps_name NULL the first device's, else
+ * vulkan13. Returns 0, or prints "spvgen CMD: --caps ...: why" (the caps parser's own
+ * message for a malformed file) and returns 1 (a bad file) or 2 (neither a preset nor a
+ * readable file: a usage error). */
+int spvgen_cli_resolve_caps(const char *cmd, const char *caps_name, spvgen_device_caps *caps);
+
+/* A flag's unsigned 32-bit value (sg_parse_u32 over the whole range): false when the
+ * text is not a number; the caller's usage error names the flag. */
+bool spvgen_cli_u32(const char *s, uint32_t *out);
 
 /* Reads a whole .spv file. Returns 0 and malloc'd words, or prints why and returns 1
  * (unreadable, size not a multiple of 4, empty). */

@@ -16,6 +16,8 @@
 
 #include "cmds.h"
 #include "spvgen/check.h"
+#include "spvgen/vk.h"
+#include "caps_json.h"
 
 #define SPIRV_MAGIC 0x07230203u
 #define SPIRV_MAGIC_SWAPPED 0x03022307u /* a big-endian module; SPIRV-Tools reads it */
@@ -159,3 +161,39 @@ int spvgen_cli_read_spv(const char *path, uint32_t **words, size_t *count) {
   *count = size / 4;
   return 0;
 }
+
+int spvgen_cli_resolve_caps(const char *cmd, const char *caps_name, spvgen_device_caps *caps) {
+  if (caps_name) {
+    if (spvgen_caps_preset(caps_name, caps) == SPVGEN_OK) return 0;
+    FILE *f = fopen(caps_name, "rb");
+    if (f) {
+      /* A caps file: what `spvgen devices --json` wrote on some machine. */
+      static char text[1 << 20];
+      size_t n = fread(text, 1, sizeof text, f);
+      bool too_big = n == sizeof text;
+      fclose(f);
+      char msg[256];
+      if (too_big) {
+        fprintf(stderr, "spvgen %s: --caps %s: over 1 MiB, not a caps file\n", cmd, caps_name);
+        return 1;
+      }
+      if (!spvgen_caps_from_json(text, n, caps, msg, sizeof msg)) {
+        fprintf(stderr, "spvgen %s: --caps %s: %s\n", cmd, caps_name, msg);
+        return 1;
+      }
+      return 0;
+    }
+    fprintf(stderr, "spvgen %s: --caps: '%s' is neither a preset nor a readable caps file (", cmd, caps_name);
+    const char *const *names = spvgen_caps_preset_names();
+    for (int i = 0; names[i]; i++) fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+    fprintf(stderr, ")\n");
+    return 2;
+  }
+  uint32_t count = 0;
+  char msg[256];
+  if (spvgen_vk_enumerate(caps, 1, &count, msg, sizeof msg) == SPVGEN_OK && count > 0) return 0;
+  spvgen_caps_preset("vulkan13", caps);
+  return 0;
+}
+
+bool spvgen_cli_u32(const char *s, uint32_t *out) { return sg_parse_u32(s, 0, UINT32_MAX, out); }

@@ -1,6 +1,7 @@
-/* tools/spvgen/args.c — the one strict reader of the CLI's numeric arguments: the whole
- * text must be the number (no sign, no spaces, nothing after it), within the range the
- * flag allows; anything else is false, and the caller's usage error names the flag.
+/* lib/template/args.c — the one strict reader of numeric arguments (the CLI's flags, the
+ * templates' flag tables, the benchmarks'): the whole text must be the number (no sign,
+ * no spaces, nothing after it), within the range the flag allows; anything else is
+ * false, and the caller's usage error names the flag.
  * strtoul-style parsing had let "4294967297" wrap to 1, "" read as 0 and "3junk" read as
  * 3. */
 #include <ctype.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "template.h"
 
 static int digit_value(char c, bool hex) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -18,7 +19,7 @@ static int digit_value(char c, bool hex) {
   return -1;
 }
 
-bool spvgen_cli_u64(const char *s, bool hex_ok, uint64_t min, uint64_t max, uint64_t *out) {
+bool sg_parse_u64(const char *s, bool hex_ok, uint64_t min, uint64_t max, uint64_t *out) {
   if (!s || !*s) return false;
   bool hex = hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
   if (hex) s += 2;
@@ -35,14 +36,14 @@ bool spvgen_cli_u64(const char *s, bool hex_ok, uint64_t min, uint64_t max, uint
   return true;
 }
 
-bool spvgen_cli_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out) {
+bool sg_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out) {
   uint64_t v;
-  if (!spvgen_cli_u64(s, false, min, max, &v)) return false;
+  if (!sg_parse_u64(s, false, min, max, &v)) return false;
   *out = (uint32_t)v;
   return true;
 }
 
-bool spvgen_cli_number(const char *s, double min, double max, double *out) {
+bool sg_parse_number(const char *s, double min, double max, double *out) {
   if (!s || !*s || isspace((unsigned char)s[0])) return false;
   char *end;
   errno = 0;
@@ -52,7 +53,7 @@ bool spvgen_cli_number(const char *s, double min, double max, double *out) {
   return true;
 }
 
-bool spvgen_cli_u32_list(const char *s, char sep, uint32_t min, uint32_t max, uint32_t *values,
+bool sg_parse_u32_list(const char *s, char sep, uint32_t min, uint32_t max, uint32_t *values,
                          uint32_t capacity, uint32_t *count) {
   if (!s || !*s) return false;
   uint32_t n = 0;
@@ -63,7 +64,7 @@ bool spvgen_cli_u32_list(const char *s, char sep, uint32_t min, uint32_t max, ui
     if (len == 0 || len >= sizeof item || n == capacity) return false; /* "", "64,", ",64" */
     memcpy(item, s, len);
     item[len] = 0;
-    if (!spvgen_cli_u32(item, min, max, &values[n])) return false;
+    if (!sg_parse_u32(item, min, max, &values[n])) return false;
     n++;
     if (!end) break;
     s = end + 1;

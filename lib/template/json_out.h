@@ -1,10 +1,12 @@
-/* tools/common/json_out.h — the one JSON writer of the CLI and the bench programs: string
+/* lib/template/json_out.h — the one JSON writer of the CLI and the bench programs: string
  * escaping (quotes, backslashes, every control character; UTF-8 bytes pass through),
  * objects and arrays with commas placed for the caller, pretty at the top level and on
  * one line where asked, and the kernel metadata schema every template prints
- * (`spvgen gemm --json`, `spvgen mlp --json`): one function, so the keys cannot drift. */
-#ifndef SPVGEN_TOOLS_JSON_OUT_H
-#define SPVGEN_TOOLS_JSON_OUT_H
+ * (`spvgen gemm --json`, `spvgen mlp --json`, ...): one function, so the keys cannot drift; a
+ * template's own members come from its table entry (template.h, `describe`). Internal to
+ * spvgen (lib/template). */
+#ifndef SPVGEN_TEMPLATE_JSON_OUT_H
+#define SPVGEN_TEMPLATE_JSON_OUT_H
 
 #include <stdbool.h>
 #include <stdint.h>

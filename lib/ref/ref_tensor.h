@@ -1,4 +1,4 @@
-/* tests/support/tensor_ref.h — a CPU reference of tensor layout / tensor view addressing
+/* lib/ref/ref_tensor.h — a CPU reference of tensor layout / tensor view addressing
  * (SPV_NV_tensor_addressing + SPV_NV_cooperative_matrix2, section "Tensor Layout and
  * View"; GLSL_NV_cooperative_matrix2 section 8.X). It is the oracle GPU tests compare
  * OpCooperativeMatrixLoadTensorNV / StoreTensorNV results against.
@@ -16,8 +16,8 @@
  * guessing, so a test can assert that it never depends on such an element.
  *
  * Plain C11; depends on nothing but the C library. */
-#ifndef SPVGEN_TEST_TENSOR_REF_H
-#define SPVGEN_TEST_TENSOR_REF_H
+#ifndef SPVGEN_REF_TENSOR_H
+#define SPVGEN_REF_TENSOR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,15 +1,17 @@
-/* lib/tune/gemm_ref.c — the host side of checking a GEMM: operand conversions, the
- * random operands (never zero), and the float64 reference with the tolerance that
- * follows the precision. One implementation for the tuner and for tools/common/gemm_run.c
- * (the CLI, bench/ and the tests). Internal to spvgen (lib/tune/gemm_ref.h). */
+/* lib/ref/ref_convert.c — see ref_convert.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "gemm_ref.h"
+#include "ref_convert.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------ data ---- */
+#include "spvgen/builder.h" /* spvgen_float_bits / spvgen_float_value: the one codec */
+#include "spvgen/coop.h"    /* the float8 encodings */
+
+/* ------------------------------------------------------- f16 and bf16 ---- */
+/* Bit-level: the references and data generators convert every element of large
+ * operands. tests/core/test_ref_convert.c checks them against the codec. */
 
 uint16_t sg_ref_f32_to_f16(float f) {
   uint32_t x;
@@ -59,31 +61,71 @@ float sg_ref_bf16_to_f32(uint16_t h) {
   return f;
 }
 
-/* float8 (e4m3: bias 7, no infinities, S.1111.111 NaN; e5m2: bias 15, IEEE-like). */
-double sg_ref_f8_value(uint8_t v, bool e4m3) {
-  int ebits = e4m3 ? 4 : 5, mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
-  int sign = v >> 7, e = (v >> mbits) & ((1 << ebits) - 1), mant = v & ((1 << mbits) - 1);
-  if (e4m3 && e == 15 && mant == 7) return NAN;
-  if (!e4m3 && e == 31) return mant ? NAN : (sign ? -INFINITY : INFINITY);
-  double x = e == 0 ? ldexp(mant, 1 - bias - mbits) : ldexp((1 << mbits) + mant, e - bias - mbits);
-  return sign ? -x : x;
+/* ------------------------------------------------------------- the codec ---- */
+
+/* The width and encoding of a float component type for the builder's codec. */
+static bool float_format(spvgen_component_type t, uint32_t *width, uint32_t *encoding) {
+  switch (t) {
+  case SPVGEN_COMPONENT_F16: *width = 16, *encoding = SPVGEN_ABSENT; return true;
+  case SPVGEN_COMPONENT_BF16: *width = 16, *encoding = SPVGEN_FP_ENCODING_BFLOAT16; return true;
+  case SPVGEN_COMPONENT_F32: *width = 32, *encoding = SPVGEN_ABSENT; return true;
+  case SPVGEN_COMPONENT_F64: *width = 64, *encoding = SPVGEN_ABSENT; return true;
+  case SPVGEN_COMPONENT_E4M3: *width = 8, *encoding = SPVGEN_FP_ENCODING_FLOAT8_E4M3; return true;
+  case SPVGEN_COMPONENT_E5M2: *width = 8, *encoding = SPVGEN_FP_ENCODING_FLOAT8_E5M2; return true;
+  default: return false;
+  }
 }
 
-/* The float8 encoding nearest to x (by search: 256 codes), ties to even. */
-uint8_t sg_ref_f8_encode(double x, bool e4m3) {
-  uint8_t best = 0;
-  double bd = INFINITY;
-  for (int c = 0; c < 256; c++) {
-    double v = sg_ref_f8_value((uint8_t)c, e4m3);
-    if (isnan(v) || isinf(v)) continue;
-    double dd = fabs(v - x);
-    if (dd < bd || (dd == bd && !(c & 1))) {
-      bd = dd;
-      best = (uint8_t)c;
-    }
-  }
-  return best;
+double sg_ref_f8_value(uint8_t v, bool e4m3) {
+  return sg_ref_decode(e4m3 ? SPVGEN_COMPONENT_E4M3 : SPVGEN_COMPONENT_E5M2, v);
 }
+
+uint8_t sg_ref_f8_encode(double x, bool e4m3) {
+  return (uint8_t)sg_ref_encode(e4m3 ? SPVGEN_COMPONENT_E4M3 : SPVGEN_COMPONENT_E5M2, x);
+}
+
+double sg_ref_decode(spvgen_component_type t, uint64_t bits) {
+  uint32_t width, encoding;
+  double v;
+  if (float_format(t, &width, &encoding)) return spvgen_float_value(width, encoding, bits, &v) ? v : NAN;
+  switch (t) {
+  case SPVGEN_COMPONENT_S8: return (double)(int8_t)(uint8_t)bits;
+  case SPVGEN_COMPONENT_U8: return (double)(uint8_t)bits;
+  case SPVGEN_COMPONENT_S16: return (double)(int16_t)(uint16_t)bits;
+  case SPVGEN_COMPONENT_U16: return (double)(uint16_t)bits;
+  case SPVGEN_COMPONENT_S32: return (double)(int32_t)(uint32_t)bits;
+  case SPVGEN_COMPONENT_U32: return (double)(uint32_t)bits;
+  case SPVGEN_COMPONENT_S64: return (double)(int64_t)bits;
+  case SPVGEN_COMPONENT_U64: return (double)bits;
+  default: return NAN;
+  }
+}
+
+/* C's conversion of a double to an integer of `bits` bits, wrapped (out-of-range and
+ * NaN values are undefined in C: through int64 / uint64 with the range checked). */
+static uint64_t to_int_bits(double x, uint32_t bits) {
+  uint64_t u;
+  if (!(x == x)) u = 0;
+  else if (x >= 0 && x < 18446744073709551616.0) u = (uint64_t)x;
+  else if (x < 0 && x >= -9223372036854775808.0) u = (uint64_t)(int64_t)x;
+  else u = 0;
+  return bits == 64 ? u : u & ((1ull << bits) - 1);
+}
+
+uint64_t sg_ref_encode(spvgen_component_type t, double x) {
+  uint32_t width, encoding;
+  uint64_t bits = 0;
+  if (float_format(t, &width, &encoding)) return spvgen_float_bits(width, encoding, x, &bits) ? bits : 0;
+  switch (t) {
+  case SPVGEN_COMPONENT_S8: case SPVGEN_COMPONENT_U8: return to_int_bits(x, 8);
+  case SPVGEN_COMPONENT_S16: case SPVGEN_COMPONENT_U16: return to_int_bits(x, 16);
+  case SPVGEN_COMPONENT_S32: case SPVGEN_COMPONENT_U32: return to_int_bits(x, 32);
+  case SPVGEN_COMPONENT_S64: case SPVGEN_COMPONENT_U64: return to_int_bits(x, 64);
+  default: return 0;
+  }
+}
+
+/* ------------------------------------------------------------ host arrays ---- */
 
 double sg_ref_get(const void *p, spvgen_component_type t, uint64_t i) {
   switch (t) {
@@ -115,11 +157,21 @@ void sg_ref_put(void *p, spvgen_component_type t, uint64_t i, double v) {
   }
 }
 
+double sg_ref_f16_at(const void *base, uint64_t byte_offset) {
+  uint16_t h;
+  memcpy(&h, (const uint8_t *)base + byte_offset, 2);
+  return sg_ref_f16_to_f32(h);
+}
+
+void sg_ref_f16_put(void *base, uint64_t byte_offset, double v) {
+  uint16_t h = sg_ref_f32_to_f16((float)v);
+  memcpy((uint8_t *)base + byte_offset, &h, 2);
+}
+
 bool sg_ref_is_float(spvgen_component_type t) {
   return t == SPVGEN_COMPONENT_F16 || t == SPVGEN_COMPONENT_BF16 || t == SPVGEN_COMPONENT_F32;
 }
 
-/* Unit roundoff of a float type (0 for integers). */
 double sg_ref_unit(spvgen_component_type t) {
   switch (t) {
   case SPVGEN_COMPONENT_F16: return ldexp(1.0, -11);
@@ -129,6 +181,8 @@ double sg_ref_unit(spvgen_component_type t) {
   }
 }
 
+/* ----------------------------------------------------------- random data ---- */
+
 uint64_t sg_ref_rng_next(uint64_t *s) { /* splitmix64 */
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -136,8 +190,8 @@ uint64_t sg_ref_rng_next(uint64_t *s) { /* splitmix64 */
   return z ^ (z >> 31);
 }
 
-/* Nonzero values: floats of magnitude in [1/8, 1) with a random sign, s8 in [-8, 8] \ {0},
- * u8 in [1, 15] (gemm_run's data). */
+double sg_ref_rng_unit(uint64_t *s) { return (double)(sg_ref_rng_next(s) >> 11) / 9007199254740992.0; }
+
 double sg_ref_random_value(uint64_t *s, spvgen_component_type t) {
   uint64_t r = sg_ref_rng_next(s);
   if (t == SPVGEN_COMPONENT_S8) {
@@ -156,69 +210,3 @@ void *sg_ref_fill(uint64_t *s, spvgen_component_type t, uint64_t n) {
   for (uint64_t i = 0; i < n; i++) sg_ref_put(p, t, i, sg_ref_random_value(s, t));
   return p;
 }
-
-uint64_t sg_ref_idx(spvgen_matrix_layout layout, uint32_t ld, uint64_t r, uint64_t c) {
-  return layout == SPVGEN_ROW_MAJOR ? r * ld + c : c * ld + r;
-}
-
-double sg_ref_activation(double x, spvgen_activation act) {
-  switch (act) {
-  case SPVGEN_ACTIVATION_RELU: return x > 0 ? x : 0;
-  case SPVGEN_ACTIVATION_GELU: return 0.5 * x * (1.0 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
-  case SPVGEN_ACTIVATION_SILU: return x / (1.0 + exp(-x));
-  default: return x;
-  }
-}
-
-/* Offset of D's element lin (over batch, row, column). */
-uint64_t sg_ref_d_offset(const spvgen_gemm_desc *d, uint64_t lin, uint64_t *bz, uint64_t *r, uint64_t *c) {
-  uint64_t mn = (uint64_t)d->m * d->n;
-  *bz = lin / mn;
-  uint64_t rem = lin % mn;
-  *r = rem / d->n;
-  *c = rem % d->n;
-  return *bz * d->stride_d + sg_ref_idx(d->d_layout, d->ldd, *r, *c);
-}
-
-/* The float64 reference of D's element lin and its tolerance (see gemm_ref.h). */
-void sg_ref_gemm_element(const spvgen_gemm_desc *d, const void *ha, const void *hb, const void *hc,
-                         const void *hbias, uint64_t lin, double *ref_out, double *tol_out,
-                         uint64_t *d_index) {
-  bool int_exact = !sg_ref_is_float(d->acc_type) && !sg_ref_is_float(d->out_type);
-  uint64_t bz, r, c;
-  uint64_t at = sg_ref_d_offset(d, lin, &bz, &r, &c);
-  if (d_index) *d_index = at;
-  double acc = 0, sabs = 0;
-  for (uint64_t k = 0; k < d->k; k++) {
-    double p = sg_ref_get(ha, d->a_type, bz * d->stride_a + sg_ref_idx(d->a_layout, d->lda, r, k)) *
-               sg_ref_get(hb, d->b_type, bz * d->stride_b + sg_ref_idx(d->b_layout, d->ldb, k, c));
-    acc += p;
-    sabs += fabs(p);
-  }
-  double ref;
-  if (int_exact) {
-    int64_t v = (int64_t)acc;
-    if (hbias) v += (int64_t)sg_ref_get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
-    if (d->activation == SPVGEN_ACTIVATION_RELU && v < 0) v = 0;
-    int32_t w = (int32_t)(uint32_t)(uint64_t)v;
-    if (d->out_type == SPVGEN_COMPONENT_S8) ref = (int8_t)(uint8_t)(uint32_t)w;
-    else if (d->out_type == SPVGEN_COMPONENT_U8) ref = (uint8_t)(uint32_t)w;
-    else if (d->out_type == SPVGEN_COMPONENT_U32) ref = (uint32_t)w;
-    else ref = w;
-  } else {
-    ref = acc * d->alpha;
-    if (hc) ref += d->beta * sg_ref_get(hc, d->out_type, bz * d->stride_c + sg_ref_idx(d->c_layout, d->ldc, r, c));
-    if (hbias) ref += sg_ref_get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
-    ref = sg_ref_activation(ref, d->activation);
-    if (!sg_ref_is_float(d->out_type)) ref = nearbyint(ref);
-  }
-  double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
-  double tol = int_exact ? 0.0
-                            : acc_ulps * sg_ref_unit(d->acc_type) * sabs * fabs(d->alpha) * 1.1 +
-                                  2.0 * sg_ref_unit(d->out_type) * fabs(ref) + (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0);
-  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU)
-    tol += 3e-5 * (fabs(ref) + 1.0);
-  *ref_out = ref;
-  *tol_out = tol;
-}
-

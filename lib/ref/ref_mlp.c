@@ -1,33 +1,14 @@
-/* lib/tune/mlp_ref.c — see mlp_ref.h: moved from tools/common/mlp_run.c (which now calls
- * it) so that the tuner checks MLP candidates with the same reference and bounds. */
-#include "mlp_ref.h"
+/* lib/ref/ref_mlp.c — see ref_mlp.h. */
+#include "ref_mlp.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemm_ref.h" /* f16 conversions, splitmix64 */
-
-static double unit01(uint64_t *s) { return (double)(sg_ref_rng_next(s) >> 11) / 9007199254740992.0; }
-
-/* +-[1/8, 1) */
-static double rand_signed(uint64_t *s) {
-  uint64_t r = sg_ref_rng_next(s);
-  double mag = 0.125 + 0.875 * (double)(r >> 11) / 9007199254740992.0;
-  return (r & 1) ? -mag : mag;
-}
-
-static double f16v(const uint8_t *base, uint64_t byte_offset) {
-  uint16_t h;
-  memcpy(&h, base + byte_offset, 2);
-  return sg_ref_f16_to_f32(h);
-}
-
-static void put_f16(uint8_t *base, uint64_t byte_offset, double v) {
-  uint16_t h = sg_ref_f32_to_f16((float)v);
-  memcpy(base + byte_offset, &h, 2);
-}
+#include "ref_activation.h"
+#include "ref_convert.h"
+#include "ref_grid.h"
 
 /* Float8 (OCP E4M3 / E5M2) rounding of a double, to nearest even (rint under the default
  * rounding mode), saturated to the largest finite value; *spacing gets the grid step at
@@ -76,7 +57,7 @@ static void fill_s8(const spvgen_mlp_config *p, uint8_t *weights, uint64_t *s) {
     for (uint32_t i = 0; i < L->outputs; i++) {
       double mx = 0, n2 = 0;
       for (uint32_t j = 0; j < L->inputs; j++) {
-        w[j] = rand_signed(s) * scale;
+        w[j] = sg_ref_random_value(s, SPVGEN_COMPONENT_F16) * scale;
         mx = fmax(mx, fabs(w[j]));
         n2 += w[j] * w[j];
       }
@@ -89,7 +70,7 @@ static void fill_s8(const spvgen_mlp_config *p, uint8_t *weights, uint64_t *s) {
       put_f32(weights, L->scale_offset + 4ull * mlp_ref_round4(L->inputs) + 4ull * i, sl * ws);
       double b = 0;
       if (!p->desc.no_bias) {
-        b = rand_signed(s) * 0.5;
+        b = sg_ref_random_value(s, SPVGEN_COMPONENT_F16) * 0.5;
         put_f32(weights, L->bias_offset + 4ull * i, b);
       }
       next = fmax(next, 2 * sqrt(n2) * M + fabs(b));
@@ -108,158 +89,50 @@ static bool fp8_weights(const spvgen_mlp_config *p) {
   return p->desc.weight_type == SPVGEN_COMPONENT_E4M3 || p->desc.weight_type == SPVGEN_COMPONENT_E5M2;
 }
 
-static double get_io(const void *p, spvgen_component_type t, uint64_t i) {
-  return t == SPVGEN_COMPONENT_F32 ? ((const float *)p)[i] : sg_ref_f16_to_f32(((const uint16_t *)p)[i]);
-}
-
-/* ------------------------------------------------------------ hash grid ---- */
-
-/* The device computes pos = fma(scale, x, 0.5) in f32, fused or not (Vulkan's fma may be
- * a multiply and an add, each correctly rounded): the reference takes the fused value,
- * and the other one's distance from it bounds the device's error in the fraction. */
-static void grid_pos(float scale, float x, float *fused, float *unfused) {
-  *fused = fmaf(scale, x, 0.5f);
-  volatile float prod = scale * x; /* rounded to f32, never contracted into an fma */
-  volatile float sum = prod + 0.5f;
-  *unfused = sum;
-}
-
-uint32_t sg_ref_mlp_grid_corners(const spvgen_mlp_config *p, const double *x, uint32_t l,
-                                 uint64_t *elem, double *weight, double *frac_err) {
-  const uint32_t D = p->desc.input_width;
-  const struct spvgen_mlp_grid_level *L = &p->grid[l];
-  uint32_t cell[3];
-  double frac[3];
-  *frac_err = 0;
-  for (uint32_t k = 0; k < D; k++) {
-    float fused, unfused;
-    grid_pos(L->scale, (float)x[k], &fused, &unfused);
-    float fl = floorf(fused);
-    cell[k] = (uint32_t)(int32_t)fl;
-    frac[k] = (double)fused - (double)fl;
-    double e = fabs((double)unfused - (double)fused);
-    if (e > *frac_err) *frac_err = e;
-  }
-  static const uint32_t primes[3] = {1u, 2654435761u, 805459861u};
-  for (uint32_t c = 0; c < (1u << D); c++) {
-    uint32_t dense = 0, hash = 0, stride = 1;
-    double w = 1;
-    for (uint32_t k = 0; k < D; k++) {
-      uint32_t ck = cell[k] + ((c >> k) & 1);
-      w *= (c >> k) & 1 ? frac[k] : 1 - frac[k];
-      dense += ck * stride;
-      stride *= L->resolution;
-      hash ^= ck * primes[k];
-    }
-    uint32_t idx = L->hashed ? hash & (L->entries - 1) : dense % L->entries;
-    elem[c] = ((uint64_t)L->offset + idx) * p->desc.grid.features;
-    weight[c] = w;
-  }
-  return 1u << D;
-}
-
-bool sg_ref_mlp_grid_ambiguous(const spvgen_mlp_config *p, const double *x) {
-  for (uint32_t l = 0; l < p->desc.grid.levels; l++)
-    for (uint32_t k = 0; k < p->desc.input_width; k++) {
-      float fused, unfused;
-      grid_pos(p->grid[l].scale, (float)x[k], &fused, &unfused);
-      if (floorf(fused) != floorf(unfused)) return true;
-    }
-  return false;
-}
-
-/* The hash grid's features of raw point x into out[levels * features] with the bound on
- * the device's error: the fraction's (the fused / unfused difference, through the
- * corners' values), f32 rounding of the weights and sums (2^-21 of the magnitudes), and
- * u_store (f16 features on the vec / mat paths) of the value. */
-static void grid_point(const spvgen_mlp_config *p, const uint8_t *weights, const double *x, double u_store,
-                       double *out, double *err) {
-  const uint32_t F = p->desc.grid.features, D = p->desc.input_width;
-  for (uint32_t l = 0; l < p->desc.grid.levels; l++) {
-    uint64_t elem[8];
-    double w[8], fe;
-    uint32_t nc = sg_ref_mlp_grid_corners(p, x, l, elem, w, &fe);
-    for (uint32_t f = 0; f < F; f++) {
-      double v = 0, mag = 0, vmag = 0;
-      for (uint32_t c = 0; c < nc; c++) {
-        double t = f16v(weights, p->grid_offset + 2 * (elem[c] + f));
-        v += w[c] * t;
-        mag += fabs(w[c] * t);
-        vmag += fabs(t);
-      }
-      out[l * F + f] = v;
-      err[l * F + f] = (D * fe + ldexp(1, -21)) * vmag + ldexp(1, -21) * mag + u_store * fabs(v);
-    }
-  }
-}
-
 void sg_ref_mlp_fill(const spvgen_mlp_config *p, uint64_t points, uint64_t seed, uint8_t *weights,
                      void *input) {
   uint64_t s = seed ? seed : 0x5eed0171full;
   uint64_t nin = points * p->desc.input_width;
-  for (uint64_t b = 0; b + 1 < p->weight_bytes; b += 2) put_f16(weights, b, 1000.0);
+  for (uint64_t b = 0; b + 1 < p->weight_bytes; b += 2) sg_ref_f16_put(weights, b, 1000.0);
   if (p->desc.weight_type == SPVGEN_COMPONENT_S8) fill_s8(p, weights, &s);
   for (uint32_t l = 0; p->desc.weight_type != SPVGEN_COMPONENT_S8 && l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     double scale = 1.0 / sqrt((double)L->inputs);
     for (uint32_t i = 0; i < L->outputs; i++)
       for (uint32_t j = 0; j < L->inputs; j++) {
-        double w = rand_signed(&s) * scale;
+        double w = sg_ref_random_value(&s, SPVGEN_COMPONENT_F16) * scale;
         if (fp8_weights(p)) { /* on the float8 grid, normal: the driver's conversion is exact */
           double sp, mn;
           if (fabs(w) < ldexp(1, -6)) w = w < 0 ? -ldexp(1, -6) : ldexp(1, -6);
           w = fp8_round(p->desc.weight_type, w, &sp, &mn);
         }
-        put_f16(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j, w);
+        sg_ref_f16_put(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j, w);
       }
     if (!p->desc.no_bias)
-      for (uint32_t i = 0; i < L->outputs; i++) put_f16(weights, L->bias_offset + 2ull * i, rand_signed(&s) * 0.5);
+      for (uint32_t i = 0; i < L->outputs; i++) sg_ref_f16_put(weights, L->bias_offset + 2ull * i, sg_ref_random_value(&s, SPVGEN_COMPONENT_F16) * 0.5);
   }
   bool grid = p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
   if (grid) /* the table: +-[1/8, 1), f16 */
     for (uint64_t e = 0; e < (uint64_t)p->grid_entries * p->desc.grid.features; e++)
-      put_f16(weights, p->grid_offset + 2 * e, rand_signed(&s));
+      sg_ref_f16_put(weights, p->grid_offset + 2 * e, sg_ref_random_value(&s, SPVGEN_COMPONENT_F16));
   bool unit = p->desc.encoding == SPVGEN_MLP_ENCODING_ONE_BLOB || grid;
   const uint32_t iw = p->desc.input_width;
   for (uint64_t pt = 0; pt < points; pt++) {
     /* in (0, 1) for the one-blob and the hash grid; the grid redraws a point where an f32
-     * rounding could move it to another cell (sg_ref_mlp_grid_ambiguous) */
+     * rounding could move it to another cell (sg_ref_grid_ambiguous) */
     for (int tries = 0; tries < 64; tries++) {
       double xs[SPVGEN_MLP_MAX_WIDTH];
       for (uint32_t c = 0; c < iw; c++) {
-        double v = unit ? 0.01 + 0.98 * unit01(&s) : rand_signed(&s);
+        double v = unit ? 0.01 + 0.98 * sg_ref_rng_unit(&s) : sg_ref_random_value(&s, SPVGEN_COMPONENT_F16);
         uint64_t i = pt * iw + c;
         if (p->desc.input_type == SPVGEN_COMPONENT_F32) ((float *)input)[i] = (float)v;
         else ((uint16_t *)input)[i] = sg_ref_f32_to_f16((float)v);
-        xs[c] = get_io(input, p->desc.input_type, i);
+        xs[c] = sg_ref_get(input, p->desc.input_type, i);
       }
-      if (!grid || !sg_ref_mlp_grid_ambiguous(p, xs)) break;
+      if (!grid || !sg_ref_grid_ambiguous(p, xs)) break;
     }
   }
   (void)nin;
-}
-
-static double act(double x, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_RELU: return x > 0 ? x : 0;
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return x >= 0 ? x : slope * x;
-  case SPVGEN_MLP_ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
-  case SPVGEN_MLP_ACT_TANH: return tanh(x);
-  case SPVGEN_MLP_ACT_SILU: return x / (1.0 + exp(-x));
-  case SPVGEN_MLP_ACT_EXP: return exp(x);
-  default: return x;
-  }
-}
-
-/* A bound on |act'| over [x - e, x + e]. */
-static double slope_bound(double x, double e, spvgen_mlp_activation a, double slope) {
-  switch (a) {
-  case SPVGEN_MLP_ACT_LEAKY_RELU: return fabs(slope) > 1 ? fabs(slope) : 1;
-  case SPVGEN_MLP_ACT_SIGMOID: return 0.25;
-  case SPVGEN_MLP_ACT_SILU: return 1.1;
-  case SPVGEN_MLP_ACT_EXP: return exp(x + e);
-  default: return 1;
-  }
 }
 
 void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const void *input, uint64_t pt,
@@ -274,10 +147,10 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
   double xb[SPVGEN_MLP_MAX_WIDTH], eb[SPVGEN_MLP_MAX_WIDTH];
   double raw[SPVGEN_MLP_MAX_WIDTH];
   for (uint32_t c = 0; c < d->input_width; c++)
-    raw[c] = get_io(input, d->input_type, pt * d->input_width + c);
+    raw[c] = sg_ref_get(input, d->input_type, pt * d->input_width + c);
   const uint32_t F = d->encoding_size;
   const double pi = 3.14159265358979323846;
-  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) grid_point(p, weights, raw, f16_path ? u_store : 0, xa, ea);
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) sg_ref_grid_features(p, weights, raw, f16_path ? u_store : 0, xa, ea);
   for (uint32_t c = 0; d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID && c < d->input_width; c++) {
     if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
       xa[c] = raw[c];
@@ -329,8 +202,8 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
       double b = d->no_bias ? 0 : f32v(weights, L->bias_offset + 4ull * i);
       double z = acc * os + b;
       double ez = dacc * os + ldexp(1, -22) * (fabs(acc * os) + fabs(b));
-      double v = act(z, L->activation, d->leaky_slope);
-      double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      double v = sg_ref_activation(z, L->activation, d->leaky_slope);
+      double ev = sg_ref_activation_slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
           L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
         ev += act_rel * (fabs(v) + 1);
@@ -360,10 +233,10 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
       }
     }
     for (uint32_t i = 0; i < L->outputs; i++) {
-      double z = d->no_bias ? 0 : f16v(weights, L->bias_offset + 2ull * i);
+      double z = d->no_bias ? 0 : sg_ref_f16_at(weights, L->bias_offset + 2ull * i);
       double mag = fabs(z), prop = 0;
       for (uint32_t j = 0; j < L->inputs; j++) {
-        double w = f16v(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j);
+        double w = sg_ref_f16_at(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j);
         z += w * x[j];
         mag += fabs(w * x[j]);
         prop += fabs(w) * e[j];
@@ -373,8 +246,8 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
        * magnitudes. */
       double ua = p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
       double ez = prop + ua * mag + (f16_path ? u_store * fabs(z) : 0);
-      double v = act(z, L->activation, d->leaky_slope);
-      double ev = slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      double v = sg_ref_activation(z, L->activation, d->leaky_slope);
+      double ev = sg_ref_activation_slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
           L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
         ev += act_rel * (fabs(v) + 1);
@@ -397,101 +270,5 @@ double sg_ref_mlp_tolerance(const spvgen_mlp_config *p, double ref, double err) 
 }
 
 double sg_ref_mlp_get_output(const spvgen_mlp_config *p, const void *out, uint64_t i) {
-  return get_io(out, p->desc.output_type, i);
-}
-
-/* The conversion of rows [r0, r0 + rows) of layer L's row-major matrix. */
-static spvgen_vk_coopvec_matrix optimal_piece(const spvgen_mlp_config *plan, const spvgen_mlp_layer *L, uint32_t rows) {
-  spvgen_vk_coopvec_matrix mat;
-  memset(&mat, 0, sizeof mat);
-  mat.rows = rows;
-  mat.columns = L->inputs;
-  mat.src_type = plan->desc.weight_type == SPVGEN_COMPONENT_S8 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
-  mat.dst_type = plan->desc.weight_type; /* f16, or float8: the host's weights are on its grid */
-  mat.src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV;
-  mat.dst_layout = SpvCooperativeVectorMatrixLayoutInferencingOptimalNV;
-  mat.src_stride = L->row_stride;
-  return mat;
-}
-
-spvgen_status sg_ref_mlp_device_weights(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
-                                        const uint8_t *weights, uint8_t **out, uint64_t *out_bytes,
-                                        spvgen_spec_constant spec[SPVGEN_MLP_MAX_SPEC],
-                                        uint32_t *spec_count, char *msg, size_t size) {
-  *out = NULL;
-  *out_bytes = 0;
-  *spec_count = 0;
-  const bool optimal = plan->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL;
-  const uint32_t base = plan->desc.spec_id_base ? plan->desc.spec_id_base : SPVGEN_MLP_SPEC_MATRIX_OFFSET;
-  uint64_t stride[SPVGEN_MLP_MAX_LAYERS]; /* a layer's piece stride (its one matrix's size) */
-  uint32_t prows[SPVGEN_MLP_MAX_LAYERS];  /* rows per piece */
-  uint64_t total = plan->weight_bytes;
-  uint32_t n = 0;
-  for (uint32_t l = 0; optimal && l < plan->layer_count; l++) {
-    const spvgen_mlp_layer *L = &plan->layers[l];
-    const uint32_t R = plan->desc.vec_rows && plan->desc.vec_rows < L->outputs ? plan->desc.vec_rows : L->outputs;
-    const uint32_t pieces = (L->outputs + R - 1) / R;
-    spvgen_vk_coopvec_matrix mat = optimal_piece(plan, L, R);
-    size_t bytes = 0;
-    if (spvgen_vk_coopvec_matrix_size(ctx, &mat, &bytes) != SPVGEN_OK) {
-      snprintf(msg, size, "layer %u's optimal matrix: %s", l, spvgen_vk_error(ctx));
-      return SPVGEN_ERROR_VULKAN;
-    }
-    prows[l] = R;
-    stride[l] = pieces > 1 ? (bytes + 63) & ~63ull : bytes;
-    total = (total + 63) & ~63ull;
-    spec[n].id = base + l;
-    spec[n].size = 4;
-    spec[n].value = total;
-    spec[n].name = NULL;
-    n++;
-    total += stride[l] * (pieces - 1);
-    if (pieces > 1) { /* the last piece may be shorter: its own size */
-      mat = optimal_piece(plan, L, L->outputs - R * (pieces - 1));
-      if (spvgen_vk_coopvec_matrix_size(ctx, &mat, &bytes) != SPVGEN_OK) {
-        snprintf(msg, size, "layer %u's optimal matrix: %s", l, spvgen_vk_error(ctx));
-        return SPVGEN_ERROR_VULKAN;
-      }
-    }
-    total += bytes;
-  }
-  for (uint32_t l = 0; optimal && l < plan->layer_count; l++)
-    if (prows[l] < plan->layers[l].outputs) { /* the split layers' piece strides */
-      spec[n].id = base + SPVGEN_MLP_SPEC_PIECE_BYTES + l;
-      spec[n].size = 4;
-      spec[n].value = stride[l];
-      spec[n].name = NULL;
-      n++;
-    }
-  total = (total + 15) & ~15ull;
-  if (total > 0xFFFFFFFFull) {
-    snprintf(msg, size, "the optimal weights need %llu bytes; offsets are 32-bit", (unsigned long long)total);
-    return SPVGEN_ERROR_UNSUPPORTED;
-  }
-  uint8_t *buf = calloc(total ? total : 1, 1);
-  if (!buf) {
-    snprintf(msg, size, "out of host memory for %llu weight bytes", (unsigned long long)total);
-    return SPVGEN_ERROR_OUT_OF_MEMORY;
-  }
-  memcpy(buf, weights, plan->weight_bytes);
-  for (uint32_t l = 0; optimal && l < plan->layer_count; l++) {
-    const spvgen_mlp_layer *L = &plan->layers[l];
-    for (uint32_t r0 = 0; r0 < L->outputs; r0 += prows[l]) {
-      const uint32_t rows = L->outputs - r0 < prows[l] ? L->outputs - r0 : prows[l];
-      spvgen_vk_coopvec_matrix mat = optimal_piece(plan, L, rows);
-      const uint64_t at = spec[l].value + stride[l] * (r0 / prows[l]);
-      size_t written = 0;
-      if (spvgen_vk_convert_coopvec_matrix(ctx, &mat, weights + L->matrix_offset + (uint64_t)r0 * L->row_stride,
-                                           (size_t)L->row_stride * rows, buf + at, (size_t)(total - at),
-                                           &written) != SPVGEN_OK) {
-        snprintf(msg, size, "layer %u's optimal matrix (rows %u..%u): %s", l, r0, r0 + rows, spvgen_vk_error(ctx));
-        free(buf);
-        return SPVGEN_ERROR_VULKAN;
-      }
-    }
-  }
-  *out = buf;
-  *out_bytes = total;
-  *spec_count = n;
-  return SPVGEN_OK;
+  return sg_ref_get(out, p->desc.output_type, i);
 }

@@ -1,4 +1,4 @@
-/* tools/common/json_out.c — the JSON writer (json_out.h). */
+/* lib/template/json_out.c — the JSON writer (json_out.h). */
 #include "json_out.h"
 
 #include <inttypes.h>

@@ -1,7 +1,7 @@
-/* tools/common/mlp_train_ref.h — the float64 CPU reference of MLP training (spvgen/mlp.h,
- * "training") and a runner that checks the device against it: gradients of every weight
- * and bias, the loss, and every optimizer step (Adam / SGD) element for element. For
- * `spvgen run mlp --train`, tests/mlp and bench/. Not part of the library.
+/* lib/ref/ref_mlp_train.h — the float64 CPU reference of MLP training (spvgen/mlp.h,
+ * "training"): gradients of every weight and bias, the loss, and every optimizer step
+ * (Adam / SGD) element for element, with the checks that compare a device's buffers to
+ * it (tools/common/mlp_train_run.h runs the kernels). Internal to spvgen (lib/ref).
  *
  * Gradient tolerance, per element e (weight W_l[i][j] or bias b_l[i]), summed over the
  * batch's points:
@@ -19,7 +19,7 @@
  * (tests/mlp/test_mlp_train.c) states how tight this is: the median tolerance is 0.01 %
  * to 1 % of |gradient| without encoding, about 25 % with the frequency encoding, whose
  * 2^-11 allowance dominates. The vec variant (f16 arithmetic, f16 atomic sums with a
- * loss scale of 1024) is checked by mlp_train_run at 2^-5 (|ref| + the layer's largest
+ * loss scale of 1024) is checked by tools/common's mlp_train_run at 2^-5 (|ref| + the layer's largest
  * |gradient|), the loss at 2^-5 relative.
  *
  * Optimizer: recomputed in double from the device's state before the step and the
@@ -28,20 +28,19 @@
  * 1e-6 relative per f32 operation and pow, carried to m, v and (first order, at most
  * 4 lr) the update, plus 1e-4 lr and 2^-22 |w|; the f16 weight must be the device's
  * master rounded to f16 (either direction). */
-#ifndef SPVGEN_TOOLS_MLP_TRAIN_REF_H
-#define SPVGEN_TOOLS_MLP_TRAIN_REF_H
+#ifndef SPVGEN_REF_MLP_TRAIN_H
+#define SPVGEN_REF_MLP_TRAIN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "spvgen/mlp.h"
-#include "spvgen/vk.h"
 
 /* Whether element e (of the E of the weight layout) is a weight or a bias. */
 bool mlp_train_is_param(const spvgen_mlp_train_config *t, uint64_t e);
 
-/* Host data: weights f16 (as mlp_run_make_data: nonzero, padding 1000.0), input points,
+/* Host data: weights f16 (sg_ref_mlp_fill's: nonzero, padding 1000.0), input points,
  * targets f32 (+-[1/8, 1); in (0, 1) for a sigmoid output). */
 typedef struct mlp_train_data {
   uint8_t *weights;
@@ -66,6 +65,9 @@ typedef struct mlp_train_check {
   double first_gpu, first_ref, first_tol;
 } mlp_train_check;
 
+/* Compares one value g with its reference and tolerance (NaN fails), into *c. */
+void mlp_train_check_value(mlp_train_check *c, uint64_t e, double g, double ref, double tol);
+
 /* Sums the device's gradient slots (grad_workgroups x E floats) and compares each real
  * element with grad / tol; padding is skipped. Accumulates into *c. */
 void mlp_train_check_gradients(const spvgen_mlp_train_config *t, const float *slots,
@@ -80,37 +82,5 @@ void mlp_train_optimizer_reference(const spvgen_mlp_train_config *t, const float
 void mlp_train_check_optimizer(const spvgen_mlp_train_config *t, const double *ref_state,
                                const double *tol, const float *gpu_state,
                                const uint8_t *gpu_weights, mlp_train_check *c);
-
-typedef struct mlp_train_run_options {
-  uint64_t seed;    /* 0: a fixed default */
-  uint64_t points;  /* batch; 0: 1024 */
-  uint32_t steps;   /* 0: 3 */
-  float lr;         /* 0: 1e-3 */
-  bool no_check;    /* timing only: `warmup` untimed steps, then `steps` timed ones
-                       (steps up to 1024 here), all [gradient, optimizer] pairs in one
-                       submission each */
-  uint32_t warmup;
-  /* A plan to run instead of planning the desc for the device (tests: a mat plan with
-   * the cooperativeMatrix bit cleared runs its emulation); NULL: plan. */
-  const spvgen_mlp_train_config *plan;
-} mlp_train_run_options;
-
-#define MLP_TRAIN_RUN_MAX_STEPS 64
-typedef struct mlp_train_run_result {
-  spvgen_mlp_train_config plan;
-  mlp_train_check grad, opt;
-  double loss_gpu[MLP_TRAIN_RUN_MAX_STEPS], loss_ref[MLP_TRAIN_RUN_MAX_STEPS];
-  uint32_t loss_bad; /* steps whose loss missed its tolerance */
-  double grad_ns, opt_ns; /* GPU time of the kernels: the last step's, or (no_check) the
-                             medians over the timed steps */
-  double samples_per_s;   /* points / (grad_ns + opt_ns) */
-} mlp_train_run_result;
-
-/* Plans, emits both kernels, runs `steps` steps on one random batch, checking every
- * step's gradients, loss and optimizer update. SPVGEN_OK means it ran; the verdict is
- * grad.bad == opt.bad == loss_bad == 0. */
-spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc *desc,
-                            const mlp_train_run_options *options, mlp_train_run_result *res,
-                            char *message, size_t message_size);
 
 #endif

@@ -1,9 +1,11 @@
-/* tests/support/tensor_ref.c — CPU reference of tensor layout/view addressing; see
- * tensor_ref.h. The functions below follow the pseudocode of SPV_NV_cooperative_matrix2
+/* lib/ref/ref_tensor.c — CPU reference of tensor layout/view addressing; see
+ * ref_tensor.h. The functions below follow the pseudocode of SPV_NV_cooperative_matrix2
  * "Tensor Layout and View" one step each (matrixCoordToLinear, linearToSpanCoord,
  * spanCoordToTensorCoord, tensorCoordToLinear, linearToViewCoord, viewCoordToLinear), and
  * the state updates of SPV_NV_tensor_addressing's OpTensorLayout* / OpTensorView*. */
-#include "tensor_ref.h"
+#include "ref_tensor.h"
+
+#include "ref_convert.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -545,68 +547,20 @@ uint32_t tensor_ref_type_size(tensor_ref_type type) {
   return 0;
 }
 
-/* A small binary float with `ebits` exponent and `mbits` mantissa bits, bias 2^(ebits-1)-1.
- * `ieee`: the all-ones exponent means infinity/NaN; otherwise (E4M3) only the all-ones
- * pattern is NaN and the rest of that exponent is finite. */
-static double decode_minifloat(uint64_t bits, int ebits, int mbits, bool ieee) {
-  int bias = (1 << (ebits - 1)) - 1;
-  uint64_t mant = bits & (((uint64_t)1 << mbits) - 1);
-  uint64_t exp = (bits >> mbits) & (((uint64_t)1 << ebits) - 1);
-  bool neg = (bits >> (mbits + ebits)) & 1;
-  uint64_t exp_max = ((uint64_t)1 << ebits) - 1;
-  double v;
-  if (ieee && exp == exp_max) {
-    v = mant ? NAN : INFINITY;
-  } else if (!ieee && exp == exp_max && mant == ((uint64_t)1 << mbits) - 1) {
-    v = NAN;
-  } else if (exp == 0) {
-    v = ldexp((double)mant, 1 - bias - mbits);
-  } else {
-    v = ldexp((double)(mant | ((uint64_t)1 << mbits)), (int)exp - bias - mbits);
-  }
-  return neg ? -v : v;
-}
-
-static uint64_t encode_minifloat(double x, int ebits, int mbits, bool ieee) {
-  int bias = (1 << (ebits - 1)) - 1;
-  uint64_t sign = (uint64_t)(signbit(x) ? 1 : 0) << (ebits + mbits);
-  uint64_t exp_max = ((uint64_t)1 << ebits) - 1;
-  uint64_t nan = ieee ? (exp_max << mbits) | ((uint64_t)1 << (mbits - 1))
-                      : (exp_max << mbits) | (((uint64_t)1 << mbits) - 1);
-  uint64_t inf = ieee ? exp_max << mbits : nan;
-  if (isnan(x)) return sign | nan;
-  double a = fabs(x);
-  if (isinf(a)) return sign | inf;
-  if (a == 0) return sign;
-  int e;
-  (void)frexp(a, &e); /* a = f * 2^e, f in [0.5, 1): unbiased exponent e-1 */
-  int ue = e - 1;
-  if (ue < 1 - bias) ue = 1 - bias; /* subnormal: fixed quantum */
-  /* a / quantum, rounded to nearest even; exact scaling by a power of two */
-  double n = nearbyint(ldexp(a, mbits - ue));
-  uint64_t q = (uint64_t)n;
-  uint64_t bits;
-  if (q < ((uint64_t)1 << mbits)) {
-    bits = q; /* subnormal (or rounded up to the smallest normal: q == 2^mbits encodes it) */
-  } else {
-    if (q == ((uint64_t)1 << (mbits + 1))) {
-      q >>= 1;
-      ue++;
-    }
-    uint64_t exp = (uint64_t)(ue + bias);
-    if (exp > exp_max || (ieee && exp == exp_max)) return sign | inf;
-    bits = (exp << mbits) | (q - ((uint64_t)1 << mbits));
-    if (!ieee && bits == nan) return sign | nan; /* rounded into E4M3's NaN pattern: overflow */
-  }
-  return sign | bits;
+/* The float types through the one host codec (lib/ref/ref_convert.h). */
+static spvgen_component_type minifloat(tensor_ref_type t) {
+  return t == TENSOR_REF_F16    ? SPVGEN_COMPONENT_F16
+         : t == TENSOR_REF_BF16 ? SPVGEN_COMPONENT_BF16
+         : t == TENSOR_REF_E4M3 ? SPVGEN_COMPONENT_E4M3
+                                : SPVGEN_COMPONENT_E5M2;
 }
 
 double tensor_ref_decode(tensor_ref_type type, uint64_t bits) {
   switch (type) {
-  case TENSOR_REF_F16: return decode_minifloat(bits & 0xFFFF, 5, 10, true);
-  case TENSOR_REF_BF16: return decode_minifloat(bits & 0xFFFF, 8, 7, true);
-  case TENSOR_REF_E4M3: return decode_minifloat(bits & 0xFF, 4, 3, false);
-  case TENSOR_REF_E5M2: return decode_minifloat(bits & 0xFF, 5, 2, true);
+  case TENSOR_REF_F16: return sg_ref_decode(minifloat(type), bits & 0xFFFF);
+  case TENSOR_REF_BF16: return sg_ref_decode(minifloat(type), bits & 0xFFFF);
+  case TENSOR_REF_E4M3: return sg_ref_decode(minifloat(type), bits & 0xFF);
+  case TENSOR_REF_E5M2: return sg_ref_decode(minifloat(type), bits & 0xFF);
   case TENSOR_REF_F32: { uint32_t u = (uint32_t)bits; float f; memcpy(&f, &u, 4); return f; }
   case TENSOR_REF_F64: { double d; memcpy(&d, &bits, 8); return d; }
   case TENSOR_REF_S8: return (double)(int8_t)(uint8_t)bits;
@@ -623,10 +577,10 @@ double tensor_ref_decode(tensor_ref_type type, uint64_t bits) {
 
 uint64_t tensor_ref_encode(tensor_ref_type type, double x) {
   switch (type) {
-  case TENSOR_REF_F16: return encode_minifloat(x, 5, 10, true);
-  case TENSOR_REF_BF16: return encode_minifloat(x, 8, 7, true);
-  case TENSOR_REF_E4M3: return encode_minifloat(x, 4, 3, false);
-  case TENSOR_REF_E5M2: return encode_minifloat(x, 5, 2, true);
+  case TENSOR_REF_F16: return sg_ref_encode(minifloat(type), x);
+  case TENSOR_REF_BF16: return sg_ref_encode(minifloat(type), x);
+  case TENSOR_REF_E4M3: return sg_ref_encode(minifloat(type), x);
+  case TENSOR_REF_E5M2: return sg_ref_encode(minifloat(type), x);
   case TENSOR_REF_F32: { float f = (float)x; uint32_t u; memcpy(&u, &f, 4); return u; }
   case TENSOR_REF_F64: { uint64_t u; memcpy(&u, &x, 8); return u; }
   case TENSOR_REF_S8: case TENSOR_REF_S16: case TENSOR_REF_S32: case TENSOR_REF_S64:

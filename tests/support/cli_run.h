@@ -1,4 +1,4 @@
-/* tests/cli/cli_run.h — running the spvgen binary from tests: files in a private temp
+/* tests/support/cli_run.h — running the spvgen binary from tests: files in a private temp
  * directory, fork/exec with stdout and stderr captured, the exit status or the signal
  * that ended it. A signal, or a run longer than CLI_TIME_LIMIT_S seconds (SIGALRM), is
  * always a crash, never an answer.

@@ -1,0 +1,379 @@
+/* lib/ref/ref_mlp_train.c — see ref_mlp_train.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "ref_mlp_train.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_activation.h"
+#include "ref_convert.h"
+#include "ref_grid.h"
+#include "ref_mlp.h"
+
+/* The hash grid's table: elements [grid_offset / 2, + entries * features). */
+static bool is_table(const spvgen_mlp_config *p, uint64_t e) {
+  return p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && e >= p->grid_offset / 2 &&
+         e < p->grid_offset / 2 + (uint64_t)p->grid_entries * p->desc.grid.features;
+}
+
+/* Element e's gradient in the device's gradient buffer (the slots summed; the table's
+ * single sum), and the sum of the magnitudes of its parts. */
+static double device_grad(const spvgen_mlp_train_config *t, const float *slots, uint64_t e, double *mag) {
+  const uint64_t Es = t->slot_elements;
+  if (e >= Es) {
+    double g = slots[t->grid_grad_offset + e - Es];
+    *mag = fabs(g);
+    return g;
+  }
+  double g = 0, m = 0;
+  for (uint32_t k = 0; k < t->grad_workgroups; k++) {
+    g += slots[(uint64_t)k * Es + e];
+    m += fabs(slots[(uint64_t)k * Es + e]);
+  }
+  *mag = m;
+  return g;
+}
+
+bool mlp_train_is_param(const spvgen_mlp_train_config *t, uint64_t e) {
+  const spvgen_mlp_config *p = &t->net;
+  if (is_table(p, e)) return true;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    uint64_t mo = L->matrix_offset / 2, rs = L->row_stride / 2;
+    if (e >= mo && e < mo + L->outputs * rs && (e - mo) % rs < L->inputs) return true;
+    if (!p->desc.no_bias && e >= L->bias_offset / 2 && e < L->bias_offset / 2 + L->outputs) return true;
+  }
+  return false;
+}
+
+bool mlp_train_make_data(const spvgen_mlp_train_config *t, uint64_t points, uint64_t seed,
+                         mlp_train_data *d) {
+  memset(d, 0, sizeof *d);
+  const spvgen_mlp_config *p = &t->net;
+  uint64_t in_bytes = points * p->desc.input_width * spvgen_component_type_size(p->desc.input_type);
+  d->weights = malloc(p->weight_bytes ? p->weight_bytes : 1);
+  d->input = malloc(in_bytes ? in_bytes : 1);
+  d->points = points;
+  if (!d->weights || !d->input) {
+    mlp_train_free_data(d);
+    return false;
+  }
+  sg_ref_mlp_fill(p, points, seed, d->weights, d->input);
+  uint64_t n = points * t->net.desc.output_width;
+  d->targets = malloc((n ? n : 1) * sizeof(float));
+  if (!d->targets) {
+    mlp_train_free_data(d);
+    return false;
+  }
+  uint64_t s = (seed ? seed : 0x7a26e75ull) ^ 0xA5A5A5A5ull;
+  bool unit = t->net.layers[t->net.layer_count - 1].activation == SPVGEN_MLP_ACT_SIGMOID;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t r = sg_ref_rng_next(&s);
+    double mag = 0.125 + 0.875 * (double)(r >> 11) / 9007199254740992.0;
+    d->targets[i] = (float)(unit ? 0.05 + 0.9 * (mag - 0.125) / 0.875 : (r & 1) ? -mag : mag);
+  }
+  return true;
+}
+
+void mlp_train_free_data(mlp_train_data *d) {
+  free(d->weights);
+  free(d->input);
+  free(d->targets);
+  memset(d, 0, sizeof *d);
+}
+
+bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
+                         const mlp_train_data *data, double *grad, double *tol, double *loss,
+                         double *loss_tol) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t L = p->layer_count;
+  const uint64_t E = t->elements, N = data->points;
+  const double u_acc = ldexp(1, -20), slope = d->leaky_slope;
+  /* mat: a chunk is points_per_group points; its activations (the encoded input and the
+   * hidden layers' outputs) and deltas are stored as f16 between the products */
+  const bool f16s = p->variant == SPVGEN_MLP_MAT;
+  const uint64_t W = f16s ? d->points_per_group : t->grad_local_size[0];
+  const uint64_t chunks = (N + (uint64_t)t->grad_workgroups * W - 1) / ((uint64_t)t->grad_workgroups * W);
+  const double u_sum = ldexp(1, -23) * (double)(W + chunks + 4), u16 = ldexp(1, -11), tiny16 = ldexp(1, -25);
+  uint32_t aoff[SPVGEN_MLP_MAX_LAYERS + 1], zoff[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t A = p->encoded_width, Z = 0;
+  aoff[0] = 0;
+  for (uint32_t l = 0; l < L; l++) {
+    aoff[l + 1] = A;
+    zoff[l] = Z;
+    A += p->layers[l].outputs;
+    Z += p->layers[l].outputs;
+  }
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  const uint64_t T = grid ? E - p->grid_offset / 2 : 0; /* the table's part of the layout */
+  double *buf = malloc(sizeof(double) * (3 * (size_t)A + 5 * (size_t)Z + 2 * (size_t)p->encoded_width + 2 * T));
+  if (!buf) return false;
+  double *denc = buf + 3 * (size_t)A + 5 * (size_t)Z, *edenc = denc + p->encoded_width;
+  double *tcount = edenc + p->encoded_width, *tmag = tcount + T; /* atomic terms per table element */
+  for (uint64_t i = 0; i < 2 * T; i++) tcount[i] = 0;
+  double xin[3];
+  double *a = buf, *ea = a + A, *amag = ea + A, *z = amag + A, *ez = z + Z, *del = ez + Z,
+         *edel = del + Z, *amb = edel + Z;
+  memset(grad, 0, E * sizeof *grad);
+  memset(tol, 0, E * sizeof *tol);
+  double lsum = 0, ltol = 0;
+  const double scale = 1.0 / ((double)N * d->output_width);
+  const double pi = 3.14159265358979323846;
+  const uint32_t F = d->encoding_size;
+  for (uint64_t pt = 0; pt < N; pt++) {
+    /* encode */
+    for (uint32_t c = 0; c < d->input_width; c++) {
+      uint64_t i = pt * d->input_width + c;
+      double x = d->input_type == SPVGEN_COMPONENT_F32 ? ((const float *)data->input)[i]
+                                                       : sg_ref_f16_to_f32(((const uint16_t *)data->input)[i]);
+      if (grid) {
+        xin[c] = x;
+        if (c + 1 == d->input_width) sg_ref_grid_features(p, w, xin, 0.0, a, ea);
+      } else if (d->encoding == SPVGEN_MLP_ENCODING_NONE) {
+        a[c] = x;
+        ea[c] = 0;
+      } else if (d->encoding == SPVGEN_MLP_ENCODING_FREQUENCY) {
+        for (uint32_t k = 0; k < F; k++) {
+          a[c * 2 * F + 2 * k] = sin(ldexp(pi, (int)k) * x);
+          a[c * 2 * F + 2 * k + 1] = cos(ldexp(pi, (int)k) * x);
+          ea[c * 2 * F + 2 * k] = ea[c * 2 * F + 2 * k + 1] = ldexp(1, -11) + 8 * ldexp(1, -24);
+        }
+      } else {
+        for (uint32_t i2 = 0; i2 < F; i2++) {
+          double tt = x * F - i2 - 0.5, v = exp(-0.5 * tt * tt);
+          a[c * F + i2] = v;
+          ea[c * F + i2] = v * (1e-6 + 4 * ldexp(1, -24) * (0.5 * tt * tt + 1));
+        }
+      }
+    }
+    if (f16s)
+      for (uint32_t j = 0; j < p->encoded_width; j++) ea[j] += u16 * fabs(a[j]) + tiny16;
+    /* forward */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      for (uint32_t i = 0; i < Ly->outputs; i++) {
+        double zz = d->no_bias ? 0 : sg_ref_f16_at(w, Ly->bias_offset + 2ull * i);
+        double mag = fabs(zz), prop = 0;
+        for (uint32_t j = 0; j < Ly->inputs; j++) {
+          double wij = sg_ref_f16_at(w, Ly->matrix_offset + (uint64_t)i * Ly->row_stride + 2ull * j);
+          zz += wij * a[aoff[l] + j];
+          mag += fabs(wij * a[aoff[l] + j]);
+          prop += fabs(wij) * ea[aoff[l] + j];
+        }
+        double e = prop + u_acc * mag;
+        double y = sg_ref_activation(zz, Ly->activation, slope);
+        double ey = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope) * e;
+        if (Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU &&
+            Ly->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
+          ey += 1e-6 * (fabs(y) + 1);
+        z[zoff[l] + i] = zz;
+        ez[zoff[l] + i] = e;
+        amb[zoff[l] + i] = (Ly->activation == SPVGEN_MLP_ACT_RELU ||
+                            Ly->activation == SPVGEN_MLP_ACT_LEAKY_RELU) && fabs(zz) <= e;
+        if (f16s && l + 1 < L) ey += u16 * (fabs(y) + ey) + tiny16; /* stored as f16 */
+        a[aoff[l + 1] + i] = y;
+        ea[aoff[l + 1] + i] = ey;
+      }
+    }
+    for (uint32_t i = 0; i < A; i++) amag[i] = fabs(a[i]) + ea[i];
+    /* loss and the output deltas */
+    {
+      const spvgen_mlp_layer *Ly = &p->layers[L - 1];
+      for (uint32_t o = 0; o < d->output_width; o++) {
+        double y = a[aoff[L] + o], eyv = ea[aoff[L] + o], zz = z[zoff[L - 1] + o], e = ez[zoff[L - 1] + o];
+        double tv = data->targets[pt * d->output_width + o], diff = y - tv;
+        double lv, g, eg, el;
+        if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+          double den = y * y + 0.01, eden = 2 * fabs(y) * eyv + eyv * eyv;
+          lv = diff * diff / den;
+          g = 2 * diff / den;
+          el = (2 * fabs(diff) * eyv + eyv * eyv) / den + diff * diff * eden / (den * (den - eden > 0.005 ? den - eden : 0.005));
+          eg = 2 * eyv / den + 2 * fabs(diff) * eden / (den * (den - eden > 0.005 ? den - eden : 0.005));
+        } else {
+          lv = diff * diff;
+          g = 2 * diff;
+          el = 2 * fabs(diff) * eyv + eyv * eyv;
+          eg = 2 * eyv;
+        }
+        lsum += scale * lv;
+        ltol += scale * (el + ldexp(1, -12) * lv);
+        double dv = sg_ref_activation_deriv(zz, Ly->activation, slope);
+        double d1 = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope);
+        uint32_t q = zoff[L - 1] + o;
+        del[q] = scale * g * dv;
+        edel[q] = scale * (eg * fabs(dv) + fabs(g) * sg_ref_activation_curvature_bound(zz, e, Ly->activation) * e) +
+                  u_acc * fabs(del[q]) + (amb[q] != 0 ? scale * (fabs(g) + eg) * d1 : 0);
+        if (f16s) edel[q] += u16 * (fabs(del[q]) + edel[q]) + scale * tiny16; /* stored as f16 */
+      }
+    }
+    /* backward: delta and a bound on the device's error in it (its own error through
+     * |act'|, the pre-activation's error through act'', f32 rounding of the sum, and at
+     * an ambiguous kink the whole value act' could take) */
+    for (uint32_t l = L - 1; l >= 1; l--) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      const spvgen_mlp_layer *Lp = &p->layers[l - 1];
+      for (uint32_t j = 0; j < Ly->inputs; j++) {
+        double s = 0, sm = 0, se = 0;
+        for (uint32_t i = 0; i < Ly->outputs; i++) {
+          double wij = sg_ref_f16_at(w, Ly->matrix_offset + (uint64_t)i * Ly->row_stride + 2ull * j);
+          s += wij * del[zoff[l] + i];
+          sm += fabs(wij * del[zoff[l] + i]);
+          se += fabs(wij) * edel[zoff[l] + i];
+        }
+        uint32_t q = zoff[l - 1] + j;
+        double dv = sg_ref_activation_deriv(z[q], Lp->activation, slope);
+        double d1 = sg_ref_activation_slope_bound(z[q], ez[q], Lp->activation, slope);
+        del[q] = s * dv;
+        edel[q] = fabs(dv) * (se + u_acc * sm) + fabs(s) * sg_ref_activation_curvature_bound(z[q], ez[q], Lp->activation) * ez[q] +
+                  u_acc * fabs(del[q]) + (amb[q] != 0 ? (fabs(s) + se + u_acc * sm) * d1 : 0);
+        if (f16s) /* act' of the f16 output (|d act' / dy| <= 2) or an f16 act'; the f16 store */
+          edel[q] += (fabs(s) + se) * u16 * (2 * fabs(a[aoff[l] + j]) + fabs(dv)) +
+                     u16 * (fabs(del[q]) + edel[q]) + scale * tiny16;
+      }
+    }
+    /* the hash grid: dLoss/d(encoded) = W_0^T delta_0 (f32 sums; mat: stored f16, as
+     * the deltas), each level's share scattered into its corners' entries (an f32 product
+     * and an atomic f32 sum: the sum's bound is taken below from the terms per element) */
+    if (grid) {
+      const spvgen_mlp_layer *L0 = &p->layers[0];
+      for (uint32_t j = 0; j < L0->inputs; j++) {
+        double s0 = 0, sm = 0, se = 0;
+        for (uint32_t i = 0; i < L0->outputs; i++) {
+          double wij = sg_ref_f16_at(w, L0->matrix_offset + (uint64_t)i * L0->row_stride + 2ull * j);
+          s0 += wij * del[zoff[0] + i];
+          sm += fabs(wij * del[zoff[0] + i]);
+          se += fabs(wij) * edel[zoff[0] + i];
+        }
+        denc[j] = s0;
+        edenc[j] = se + u_acc * sm;
+        if (f16s) edenc[j] += u16 * (fabs(s0) + edenc[j]) + scale * tiny16;
+      }
+      const uint32_t Fg = d->grid.features, D = d->input_width;
+      for (uint32_t l = 0; l < d->grid.levels; l++) {
+        uint64_t elem[8];
+        double wc[8], fe;
+        uint32_t nc = sg_ref_grid_corners(p, xin, l, elem, wc, &fe);
+        for (uint32_t cc = 0; cc < nc; cc++)
+          for (uint32_t f = 0; f < Fg; f++) {
+            double dv = denc[l * Fg + f], term = wc[cc] * dv;
+            uint64_t te = elem[cc] + f, e = p->grid_offset / 2 + te;
+            grad[e] += term;
+            tol[e] += fabs(wc[cc]) * edenc[l * Fg + f] + fabs(dv) * (D * fe + ldexp(1, -21)) + ldexp(1, -24) * fabs(term);
+            tcount[te] += 1;
+            tmag[te] += fabs(term);
+          }
+      }
+    }
+    /* gradients: the terms' error, and the f32 sums over points (W in a workgroup's
+     * chunk, then the chunks; the slots are summed in double) */
+    for (uint32_t l = 0; l < L; l++) {
+      const spvgen_mlp_layer *Ly = &p->layers[l];
+      for (uint32_t i = 0; i < Ly->outputs; i++) {
+        double di = del[zoff[l] + i], de = edel[zoff[l] + i];
+        uint64_t row = Ly->matrix_offset / 2 + (uint64_t)i * (Ly->row_stride / 2);
+        for (uint32_t j = 0; j < Ly->inputs; j++) {
+          uint32_t q = aoff[l] + j;
+          grad[row + j] += di * a[q];
+          tol[row + j] += fabs(di) * ea[q] + de * amag[q] + u_sum * fabs(di * a[q]);
+        }
+        if (!d->no_bias) {
+          uint64_t b = Ly->bias_offset / 2 + i;
+          grad[b] += di;
+          tol[b] += de + u_sum * fabs(di);
+        }
+      }
+    }
+  }
+  for (uint64_t te = 0; te < T; te++) tol[p->grid_offset / 2 + te] += tcount[te] * ldexp(1, -24) * tmag[te];
+  for (uint64_t e = 0; e < E; e++) tol[e] += 1e-30;
+  *loss = lsum;
+  *loss_tol = ltol + 1e-30;
+  free(buf);
+  return true;
+}
+
+void mlp_train_check_value(mlp_train_check *c, uint64_t e, double g, double ref, double tl) {
+  double err = fabs(g - ref);
+  c->checked++;
+  if (!(err <= tl)) {
+    if (!c->bad) {
+      c->first_bad = e;
+      c->first_gpu = g;
+      c->first_ref = ref;
+      c->first_tol = tl;
+    }
+    c->bad++;
+  }
+  double ratio = err / tl;
+  if (!(ratio <= c->worst_ratio)) c->worst_ratio = ratio;
+}
+
+void mlp_train_check_gradients(const spvgen_mlp_train_config *t, const float *slots,
+                               const double *grad, const double *tol, mlp_train_check *c) {
+  const uint64_t E = t->elements;
+  for (uint64_t e = 0; e < E; e++) {
+    if (!mlp_train_is_param(t, e)) continue;
+    double mag;
+    mlp_train_check_value(c, e, device_grad(t, slots, e, &mag), grad[e], tol[e]);
+  }
+}
+
+void mlp_train_optimizer_reference(const spvgen_mlp_train_config *t, const float *before,
+                                   const float *slots, uint32_t step, float lr, double *after,
+                                   double *tol) {
+  const uint64_t E = t->elements;
+  const spvgen_mlp_train_desc *d = &t->desc;
+  bool adam = d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
+  for (uint64_t e = 0; e < E * (adam ? 3 : 1); e++) after[e] = before[e], tol[e] = 0;
+  for (uint64_t e = 0; e < E; e++) {
+    if (!mlp_train_is_param(t, e)) continue;
+    double gmag, w = before[e];
+    double g = device_grad(t, slots, e, &gmag);
+    g += (double)d->weight_decay * w;
+    gmag += fabs((double)d->weight_decay * w);
+    /* the device's f32 sum of the slots (and the decay's fma) */
+    double eg = (t->grad_workgroups + 2) * ldexp(1, -24) * gmag;
+    const double u = 1e-6; /* a few f32 roundings, pow's error */
+    if (adam) {
+      double b1 = d->beta1, b2 = d->beta2;
+      double m = b1 * before[E + e] + (1 - b1) * g;
+      double v = b2 * before[2 * E + e] + (1 - b2) * g * g;
+      after[E + e] = m;
+      after[2 * E + e] = v;
+      tol[E + e] = (1 - b1) * eg + u * (fabs(b1 * before[E + e]) + fabs((1 - b1) * g)) + 1e-38;
+      tol[2 * E + e] = (1 - b2) * (2 * fabs(g) + eg) * eg + u * (b2 * before[2 * E + e] + (1 - b2) * g * g) + 1e-38;
+      double c1 = 1 - pow(b1, step), c2 = 1 - pow(b2, step);
+      double mh = m / c1, vh = v / c2, den = sqrt(vh) + d->epsilon;
+      after[e] = w - (double)lr * mh / den;
+      /* first order in the errors of m and v, at most the update's whole range */
+      double em = tol[E + e] / c1, ev = tol[2 * E + e] / c2;
+      double eu = em / den + fabs(mh) * (ev / (2 * sqrt(vh) + 1e-300)) / (den * den) + 1e-4 * (fabs(mh) / den + 1);
+      tol[e] = (double)lr * (eu < 4 ? eu : 4) + ldexp(1, -22) * fabs(after[e]) + 1e-38;
+    } else {
+      after[e] = w - (double)lr * g;
+      tol[e] = (double)lr * (eg + u * fabs(g)) + ldexp(1, -22) * fabs(after[e]) + 1e-38;
+    }
+  }
+}
+
+void mlp_train_check_optimizer(const spvgen_mlp_train_config *t, const double *ref,
+                               const double *tol, const float *gpu, const uint8_t *gw,
+                               mlp_train_check *c) {
+  const uint64_t E = t->elements;
+  bool adam = t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
+  for (uint64_t e = 0; e < E; e++) {
+    if (!mlp_train_is_param(t, e)) continue;
+    mlp_train_check_value(c, e, gpu[e], ref[e], tol[e]);
+    if (adam) {
+      mlp_train_check_value(c, E + e, gpu[E + e], ref[E + e], tol[E + e]);
+      mlp_train_check_value(c, 2 * E + e, gpu[2 * E + e], ref[2 * E + e], tol[2 * E + e]);
+    }
+    /* the f16 copy: the device master rounded either way */
+    double h = sg_ref_f16_at(gw, 2 * e), mw = gpu[e];
+    double ulp = ldexp(1, (int)floor(log2(fabs(mw) > ldexp(1, -14) ? fabs(mw) : ldexp(1, -14))) - 10);
+    mlp_train_check_value(c, e, h, mw, ulp);
+  }
+}

@@ -1,0 +1,303 @@
+/* tools/common/mlp_train_run.c — see mlp_train_run.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "mlp_train_run.h"
+
+#include "clock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlp_run.h"
+#include "ref_convert.h"
+
+#define VKFAIL()                                          \
+  do {                                                    \
+    st = SPVGEN_ERROR_VULKAN;                             \
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));      \
+    goto done;                                            \
+  } while (0)
+
+static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
+                               spvgen_mlp_train_kernel which, spvgen_vk_pipeline **pipe,
+                               spvgen_kernel_info *info, char *msg, size_t size) {
+  spvgen_module *m = spvgen_module_create(NULL);
+  if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_status st = spvgen_mlp_train_emit(m, t, which, info);
+  if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
+  if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
+  if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, info, msg, size);
+  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, info, NULL, pipe) != SPVGEN_OK) {
+    st = SPVGEN_ERROR_VULKAN;
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  }
+  spvgen_module_destroy(m);
+  return st;
+}
+
+/* The vec variant's gradient buffer (spvgen/mlp.h): the weight layout's row-major part,
+ * then each layer's TrainingOptimal f16 matrix (64-byte aligned). push: the gradient
+ * kernel's push constants but loss_scale. Returns the buffer's size, 0 on failure. */
+static uint64_t vec_layout(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t, uint32_t *push,
+                           size_t *msize) {
+  const spvgen_mlp_config *p = &t->net;
+  uint64_t off = (p->weight_bytes + 63) & ~63ull;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_vk_coopvec_matrix cm = {.rows = p->layers[l].outputs, .columns = p->layers[l].inputs,
+                                   .src_type = SPVGEN_COMPONENT_F16, .dst_type = SPVGEN_COMPONENT_F16,
+                                   .src_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV,
+                                   .dst_layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV};
+    if (spvgen_vk_coopvec_matrix_size(ctx, &cm, &msize[l]) != SPVGEN_OK) return 0;
+    push[2 + l] = (uint32_t)off;
+    push[2 + p->layer_count + l] = (uint32_t)p->layers[l].bias_offset;
+    off = (off + msize[l] + 63) & ~63ull;
+  }
+  return off;
+}
+
+/* Zeroes the vec gradient buffer before a step (fill) or converts its TrainingOptimal
+ * matrices into the row-major part after one. */
+static spvgen_status vec_convert(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
+                                 spvgen_vk_buffer *g, const uint32_t *push) {
+  const spvgen_mlp_config *p = &t->net;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    spvgen_vk_coopvec_matrix cm = {.rows = L->outputs, .columns = L->inputs,
+                                   .src_type = SPVGEN_COMPONENT_F16, .dst_type = SPVGEN_COMPONENT_F16,
+                                   .src_layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV,
+                                   .dst_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV, .dst_stride = L->row_stride};
+    spvgen_status st = spvgen_vk_convert_coopvec_matrix_buffers(ctx, &cm, g, push[2 + l], g, L->matrix_offset);
+    if (st != SPVGEN_OK) return st;
+  }
+  return SPVGEN_OK;
+}
+
+spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc *desc,
+                            const mlp_train_run_options *options, mlp_train_run_result *res,
+                            char *msg, size_t size) {
+  mlp_train_run_options opt = options ? *options : (mlp_train_run_options){0};
+  if (!opt.points) opt.points = 1024;
+  if (!opt.steps) opt.steps = 3;
+  if (!(opt.lr > 0)) opt.lr = 1e-3f;
+  memset(res, 0, sizeof *res);
+  uint32_t max_steps = opt.no_check ? 1024 : MLP_TRAIN_RUN_MAX_STEPS;
+  if (opt.steps > max_steps || opt.warmup > 1024 || opt.points > 0xFFFFFFFFull) {
+    snprintf(msg, size, "steps %u (at most %u), warmup %u (at most 1024) or points %llu (at most 2^32 - 1)",
+             opt.steps, max_steps, opt.warmup, (unsigned long long)opt.points);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  spvgen_status st = SPVGEN_OK;
+  if (opt.plan) res->plan = *opt.plan;
+  else st = spvgen_mlp_train_plan(desc, caps, &res->plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  const spvgen_mlp_train_config *t = &res->plan;
+  const spvgen_mlp_desc *nd = &t->net.desc;
+  const uint64_t E = t->elements, N = opt.points;
+  const uint32_t G = t->grad_workgroups;
+  bool adam = t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
+  const bool vec = t->net.variant == SPVGEN_MLP_VEC;
+  /* vec: push constants of the gradient kernel, f16 gradients scaled by loss_scale */
+  uint32_t gpush[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
+  size_t msize[SPVGEN_MLP_MAX_LAYERS];
+  const float loss_scale = 1024.0f, grad_scale = 1.0f / 1024.0f;
+  spvgen_mlp_train_config t1 = *t; /* the optimizer's view: vec has one slot */
+  if (vec) t1.grad_workgroups = 1;
+  uint16_t *h16 = NULL;
+  uint64_t gbytes = t->grad_bytes;
+  gpush[0] = (uint32_t)N;
+  memcpy(&gpush[1], &loss_scale, 4);
+  spvgen_vk_pipeline *gp = NULL, *op = NULL;
+  spvgen_kernel_info gi, oi;
+  spvgen_vk_buffer *b_in = NULL, *b_w = NULL, *b_t = NULL, *b_g = NULL, *b_s = NULL, *b_l = NULL;
+  mlp_train_data data;
+  memset(&data, 0, sizeof data);
+  float *slots = NULL, *state = NULL, *state2 = NULL, *lossv = NULL;
+  uint8_t *wcur = NULL;
+  double *grad = NULL, *tol = NULL, *sref = NULL, *stol = NULL;
+  uint64_t *tns = NULL;
+  st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, &gp, &gi, msg, size);
+  if (st == SPVGEN_OK) st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_OPTIMIZER, &op, &oi, msg, size);
+  if (st != SPVGEN_OK) goto done;
+  uint64_t sw = adam ? 3 * E : E;
+  if (vec && !(gbytes = vec_layout(ctx, t, gpush, msize))) VKFAIL();
+  uint64_t in_bytes = N * nd->input_width * spvgen_component_type_size(nd->input_type);
+  uint64_t loss_n = G + opt.warmup + opt.steps;
+  if (!mlp_train_make_data(t, N, opt.seed, &data) || !(slots = malloc(vec ? E * 4 : t->grad_bytes)) ||
+      !(h16 = malloc(t->net.weight_bytes)) ||
+      !(state = calloc(sw, 4)) || !(state2 = malloc(sw * 4)) || !(lossv = malloc(loss_n * 4)) ||
+      !(wcur = malloc(t->net.weight_bytes)) || !(grad = malloc(E * 8)) || !(tol = malloc(E * 8)) ||
+      !(sref = malloc(sw * 8)) || !(stol = malloc(sw * 8)) || !(tns = calloc(3ull * opt.steps + 2ull * opt.warmup + 1, 8))) {
+    st = SPVGEN_ERROR_OUT_OF_MEMORY;
+    snprintf(msg, size, "out of host memory");
+    goto done;
+  }
+  for (uint64_t e = 0; e < E; e++) state[e] = (float)sg_ref_f16_at(data.weights, 2 * e);
+  if (spvgen_vk_buffer_create(ctx, (in_bytes + 3) & ~3ull, 0, &b_in) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, (t->net.weight_bytes + 3) & ~3ull, 0, &b_w) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, N * nd->output_width * 4, 0, &b_t) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, (gbytes + 3) & ~3ull, vec ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0, &b_g) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, sw * 4, 0, &b_s) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, loss_n * 4, 0, &b_l) != SPVGEN_OK)
+    VKFAIL();
+  if (spvgen_vk_buffer_upload(ctx, b_in, 0, data.input, in_bytes) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, b_w, 0, data.weights, t->net.weight_bytes) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, b_t, 0, data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, b_s, 0, state, sw * 4) != SPVGEN_OK ||
+      spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0x7FC00000u) != SPVGEN_OK ||
+      (t->grid_grad_offset &&
+       spvgen_vk_buffer_fill(ctx, b_g, t->grid_grad_offset * 4, (E - t->slot_elements) * 4, 0) != SPVGEN_OK) ||
+      spvgen_vk_buffer_fill(ctx, b_l, 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
+    VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
+  uint32_t npoints = (uint32_t)N;
+  if (opt.no_check) {
+    uint32_t total = opt.warmup + opt.steps;
+    spvgen_vk_buffer *gb[5] = {b_in, b_w, b_t, b_g, b_l};
+    spvgen_vk_buffer *ob[4] = {b_w, b_g, b_s, b_l};
+    struct pc { uint32_t step; float lr, grad_scale; } *opc = calloc(total, sizeof *opc);
+    spvgen_vk_dispatch_desc *dd = calloc(2 * total, sizeof *dd);
+    if (!opc || !dd) {
+      free(opc);
+      free(dd);
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of host memory");
+      goto done;
+    }
+    for (uint32_t k = 0; k < total; k++) {
+      opc[k].step = k + 1;
+      opc[k].lr = opt.lr;
+      opc[k].grad_scale = grad_scale;
+      dd[2 * k] = (spvgen_vk_dispatch_desc){.pipeline = gp, .buffers = gb, .buffer_count = 5,
+                                             .push_data = vec ? (const void *)gpush : &npoints,
+                                             .push_size = t->grad_push_constant_size,
+                                             .groups = {gi.groups[0], 1, 1}};
+      dd[2 * k + 1] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
+                                                 .push_data = &opc[k], .push_size = vec ? 12 : 8,
+                                                 .groups = {oi.groups[0], 1, 1}};
+    }
+    if (!vec) {
+      if (opt.warmup) st = spvgen_vk_run(ctx, dd, 2 * opt.warmup, tns);
+      if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * opt.warmup, 2 * opt.steps, tns);
+    } else { /* zero, gradient, conversions (untimed), optimizer: step by step */
+      for (uint32_t k = 0; k < total && st == SPVGEN_OK; k++) {
+        uint64_t *at = tns + 2 * (k < opt.warmup ? 0 : k - opt.warmup);
+        st = spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0);
+        if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k, 1, at);
+        if (st == SPVGEN_OK) st = vec_convert(ctx, t, b_g, gpush);
+        if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k + 1, 1, at + 1);
+      }
+    }
+    free(opc);
+    free(dd);
+    if (st != SPVGEN_OK) VKFAIL();
+    uint64_t *g2 = tns + 2 * opt.steps; /* scratch: the gradient times, then the optimizer's */
+    for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k];
+    qsort(g2, opt.steps, 8, sg_cmp_u64);
+    res->grad_ns = (double)g2[opt.steps / 2];
+    for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k + 1];
+    qsort(g2, opt.steps, 8, sg_cmp_u64);
+    res->opt_ns = (double)g2[opt.steps / 2];
+    if (spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
+    for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)
+      res->loss_gpu[k] = lossv[G + opt.warmup + k];
+  }
+  for (uint32_t step = 1; step <= opt.steps && !opt.no_check; step++) {
+    spvgen_vk_buffer *gb[5] = {b_in, b_w, b_t, b_g, b_l};
+    spvgen_vk_buffer *ob[4] = {b_w, b_g, b_s, b_l};
+    struct { uint32_t step; float lr, grad_scale; } opc = {step, opt.lr, grad_scale};
+    spvgen_vk_dispatch_desc dd[2];
+    memset(dd, 0, sizeof dd);
+    dd[0].pipeline = gp;
+    dd[0].buffers = gb;
+    dd[0].buffer_count = 5;
+    dd[0].push_data = vec ? (const void *)gpush : &npoints;
+    dd[0].push_size = t->grad_push_constant_size;
+    memcpy(dd[0].groups, gi.groups, sizeof dd[0].groups);
+    dd[1].pipeline = op;
+    dd[1].buffers = ob;
+    dd[1].buffer_count = 4;
+    dd[1].push_data = &opc;
+    dd[1].push_size = vec ? 12 : 8;
+    memcpy(dd[1].groups, oi.groups, sizeof dd[1].groups);
+    uint64_t ns[2] = {0, 0};
+    {
+      /* the weights and state before the step, the gradient kernel, its check */
+      if (spvgen_vk_buffer_download(ctx, b_w, 0, wcur, t->net.weight_bytes) != SPVGEN_OK ||
+          spvgen_vk_buffer_download(ctx, b_s, 0, state, sw * 4) != SPVGEN_OK ||
+          (vec && spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0) != SPVGEN_OK) ||
+          spvgen_vk_run(ctx, dd, 1, ns) != SPVGEN_OK ||
+          (vec && vec_convert(ctx, t, b_g, gpush) != SPVGEN_OK) ||
+          spvgen_vk_buffer_download(ctx, b_g, 0, vec ? (void *)h16 : (void *)slots,
+                                    vec ? t->net.weight_bytes : t->grad_bytes) != SPVGEN_OK ||
+          spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK)
+        VKFAIL();
+      /* vec: the f16 gradients as the optimizer reads them (f32(h) * grad_scale) */
+      for (uint64_t e = 0; vec && e < E; e++) slots[e] = (float)sg_ref_f16_to_f32(h16[e]) * grad_scale;
+      double lref, ltol;
+      if (!mlp_train_reference(t, wcur, &data, grad, tol, &lref, &ltol)) {
+        st = SPVGEN_ERROR_OUT_OF_MEMORY;
+        snprintf(msg, size, "out of host memory");
+        goto done;
+      }
+      if (vec) { /* f16 arithmetic and f16 atomic sums: 2^-5 (|ref| + the layer's largest) */
+        for (uint32_t l = 0; l < t->net.layer_count; l++) {
+          const spvgen_mlp_layer *L = &t->net.layers[l];
+          uint64_t lo = L->matrix_offset / 2, hi = (l + 1 < t->net.layer_count ? t->net.layers[l + 1].matrix_offset : t->net.weight_bytes) / 2;
+          double lmax = 0;
+          for (uint64_t e = lo; e < hi; e++) lmax = fabs(grad[e]) > lmax ? fabs(grad[e]) : lmax;
+          for (uint64_t e = lo; e < hi; e++) tol[e] = ldexp(fabs(grad[e]) + lmax, -5) + 1e-30;
+        }
+        ltol = ldexp(fabs(lref), -5);
+      }
+      mlp_train_check_gradients(&t1, slots, grad, tol, &res->grad);
+      double lg = 0;
+      for (uint32_t g = 0; g < G; g++) lg += lossv[g];
+      res->loss_gpu[step - 1] = lg;
+      res->loss_ref[step - 1] = lref;
+      if (!(fabs(lg - lref) <= ltol)) res->loss_bad++;
+      /* the optimizer and its check */
+      if (spvgen_vk_run(ctx, dd + 1, 1, ns + 1) != SPVGEN_OK ||
+          spvgen_vk_buffer_download(ctx, b_s, 0, state2, sw * 4) != SPVGEN_OK ||
+          spvgen_vk_buffer_download(ctx, b_w, 0, wcur, t->net.weight_bytes) != SPVGEN_OK ||
+          spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK)
+        VKFAIL();
+      mlp_train_optimizer_reference(&t1, state, slots, step, opt.lr, sref, stol);
+      mlp_train_check_optimizer(&t1, sref, stol, state2, wcur, &res->opt);
+      if (t->grid_grad_offset) { /* the optimizer leaves the table's gradient at 0 */
+        if (spvgen_vk_buffer_download(ctx, b_g, 0, slots, t->grad_bytes) != SPVGEN_OK) VKFAIL();
+        for (uint64_t e = t->slot_elements; e < E; e++)
+          mlp_train_check_value(&res->opt, e, slots[t->grid_grad_offset + e - t->slot_elements], 0.0, 1e-30);
+      }
+      /* the loss history element */
+      if (!(fabs(lossv[G + step - 1] - lg) <= 1e-6 * fabs(lg) + 1e-30)) res->loss_bad++;
+    }
+    res->grad_ns = (double)ns[0];
+    res->opt_ns = (double)ns[1];
+  }
+  if (res->grad_ns + res->opt_ns > 0) res->samples_per_s = N / ((res->grad_ns + res->opt_ns) * 1e-9);
+done:
+  spvgen_vk_buffer_destroy(b_in);
+  spvgen_vk_buffer_destroy(b_w);
+  spvgen_vk_buffer_destroy(b_t);
+  spvgen_vk_buffer_destroy(b_g);
+  spvgen_vk_buffer_destroy(b_s);
+  spvgen_vk_buffer_destroy(b_l);
+  spvgen_vk_pipeline_destroy(gp);
+  spvgen_vk_pipeline_destroy(op);
+  mlp_train_free_data(&data);
+  free(slots);
+  free(state);
+  free(state2);
+  free(lossv);
+  free(wcur);
+  free(grad);
+  free(tol);
+  free(sref);
+  free(stol);
+  free(tns);
+  free(h16);
+  return st;
+}

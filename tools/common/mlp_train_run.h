@@ -1,0 +1,48 @@
+/* tools/common/mlp_train_run.h — runs MLP training on a device (the gradient and optimizer
+ * kernels of spvgen/mlp.h) and checks every step against the float64 reference of
+ * lib/ref/ref_mlp_train.h: gradients, loss, optimizer state. For `spvgen run mlp --train`,
+ * tests/mlp and bench/. Not part of the library. */
+#ifndef SPVGEN_TOOLS_MLP_TRAIN_RUN_H
+#define SPVGEN_TOOLS_MLP_TRAIN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ref_mlp_train.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+typedef struct mlp_train_run_options {
+  uint64_t seed;    /* 0: a fixed default */
+  uint64_t points;  /* batch; 0: 1024 */
+  uint32_t steps;   /* 0: 3 */
+  float lr;         /* 0: 1e-3 */
+  bool no_check;    /* timing only: `warmup` untimed steps, then `steps` timed ones
+                       (steps up to 1024 here), all [gradient, optimizer] pairs in one
+                       submission each */
+  uint32_t warmup;
+  /* A plan to run instead of planning the desc for the device (tests: a mat plan with
+   * the cooperativeMatrix bit cleared runs its emulation); NULL: plan. */
+  const spvgen_mlp_train_config *plan;
+} mlp_train_run_options;
+
+#define MLP_TRAIN_RUN_MAX_STEPS 64
+typedef struct mlp_train_run_result {
+  spvgen_mlp_train_config plan;
+  mlp_train_check grad, opt;
+  double loss_gpu[MLP_TRAIN_RUN_MAX_STEPS], loss_ref[MLP_TRAIN_RUN_MAX_STEPS];
+  uint32_t loss_bad; /* steps whose loss missed its tolerance */
+  double grad_ns, opt_ns; /* GPU time of the kernels: the last step's, or (no_check) the
+                             medians over the timed steps */
+  double samples_per_s;   /* points / (grad_ns + opt_ns) */
+} mlp_train_run_result;
+
+/* Plans, emits both kernels, runs `steps` steps on one random batch, checking every
+ * step's gradients, loss and optimizer update. SPVGEN_OK means it ran; the verdict is
+ * grad.bad == opt.bad == loss_bad == 0. */
+spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc *desc,
+                            const mlp_train_run_options *options, mlp_train_run_result *res,
+                            char *message, size_t message_size);
+
+#endif
