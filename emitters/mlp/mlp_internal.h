@@ -96,9 +96,8 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
  * (emitters/mlp/select.c): fills *plan, its selection and estimate. */
 spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
                          char *msg, size_t size);
-/* The device's entry in select_table.c (its vendor's where no entry names it), or NULL. */
+/* mlp_select_find_device: select.h */
 struct mlp_select_device;
-const struct mlp_select_device *mlp_select_find_device(const spvgen_device_caps *caps);
 /* The variant class of a plan (select.h: vec with row-major or optimal weights, mat,
  * loop). */
 int mlp_select_class(const spvgen_mlp_config *p);

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct spvgen_device_caps; /* spvgen/caps.h */
+
 /* The variant classes the grid measures: the vec variant with row-major and with the
  * driver's optimal weights, mat, loop. */
 enum { MLP_CLASS_VEC, MLP_CLASS_VEC_OPT, MLP_CLASS_MAT, MLP_CLASS_LOOP, MLP_CLASS_COUNT };
@@ -63,6 +65,10 @@ extern const uint32_t mlp_select_device_count;
  * figures recorded in bench/results). */
 extern const mlp_select_model mlp_select_default_model;
 extern const mlp_compile_model mlp_compile_default_model[MLP_CLASS_COUNT];
+
+/* The measurements a device plans from: its own entry, else its vendor's (device 0),
+ * else its vendor's first measured device (a sibling: select.c), else NULL. */
+const mlp_select_device *mlp_select_find_device(const struct spvgen_device_caps *caps);
 
 
 #endif
