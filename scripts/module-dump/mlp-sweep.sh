@@ -3,8 +3,9 @@
 # covers).
 #
 #   scripts/module-dump/mlp-sweep.sh BUILD_DIR OUT_DIR   build mlp_sweep against the
-#       libraries of BUILD_DIR (a configured and built tree of any checkout: the headers
-#       of the checkout it was configured from) and write the sweep's modules to OUT_DIR
+#       libraries of BUILD_DIR (a configured and built tree of any checkout, only read:
+#       the headers of the checkout it was configured from) and write the sweep's
+#       modules to OUT_DIR
 #   scripts/module-dump/mlp-sweep.sh --compare A B   how many modules of two sweeps are
 #       byte-identical, and how many of the others differ in canonical form after the
 #       helper layer's folds (scripts/module-dump/canon.c --fold); exit 1 when any does
@@ -39,8 +40,11 @@ fi
 build=$(cd "${1:?usage: mlp-sweep.sh BUILD_DIR OUT_DIR | --compare A B}" && pwd)
 out=${2:?usage: mlp-sweep.sh BUILD_DIR OUT_DIR}
 src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+# the program is built outside BUILD_DIR, which is only read (it may be another checkout's)
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
 cc -O1 -std=c11 -I"$src/include" -I"$build/gen" -I"$deps/root/usr/include" "$here/mlp_sweep.c" \
-  -o "$build/mlp_sweep" "$build/libspvgen_emitters.a" "$build/libspvgen_core.a" -lm
+  -o "$bin/mlp_sweep" "$build/libspvgen_emitters.a" "$build/libspvgen_core.a" -lm
 rm -rf "$out"
 mkdir -p "$out"
-"$build/mlp_sweep" "$out"
+"$bin/mlp_sweep" "$out"
