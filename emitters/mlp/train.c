@@ -409,6 +409,47 @@ static void gradient_declare(tr_ctx *c) {
   c->wgid_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
 }
 
+/* The counters and sums both gradient kernels keep in Function variables. */
+static void gradient_counters(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  c->v_base = ek_local(m, c->u32, 0);
+  c->v_k = ek_local(m, c->u32, 0);
+  c->v_acc = ek_local(m, c->f32, 0);
+  c->v_loss = ek_local(m, c->f32, 0);
+}
+
+/* The invocation's index in its workgroup, the workgroup's, the point count. */
+static void gradient_invocation(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  c->lid = ek_load_v3_component(m, c->lid_var, 0);
+  c->grp = ek_load_v3_component(m, c->wgid_var, 0);
+  c->n = spvgen_push_constant_load(m, &c->pc, 0);
+}
+
+/* The chunk loop of both gradient kernels: for (base = g W; base < n; base += G W), and
+ * this invocation's point base + lid: valid (inside the count), pt (clamped: points past
+ * N compute point N - 1) and its loss weight scale (1 / (N outputs), 0 past N). */
+typedef struct chunk_point {
+  uint32_t valid, pt, scale;
+} chunk_point;
+
+static chunk_point gradient_chunk_begin(tr_ctx *c, ek_for *chunk) {
+  spvgen_module *m = c->m;
+  const uint32_t W = c->t->grad_local_size[0], G = c->t->grad_workgroups;
+  uint32_t nf = spvgen_op_convert_u_to_f(m, c->f32, c->n);
+  uint32_t inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
+                                 spvgen_op_f_mul(m, c->f32, nf, spvgen_const_f32(m, (float)c->p->desc.output_width)));
+  uint32_t last = ek_add_imm(m, c->n, 0xFFFFFFFFu); /* n - 1 */
+  uint32_t base = ek_for_begin_var(m, chunk, c->v_base, ek_mul_imm(m, c->grp, W), c->n, ek_u32(m, G * W),
+                                   SpvLoopControlDontUnrollMask);
+  uint32_t praw = ek_iadd(m, base, c->lid);
+  chunk_point q;
+  q.valid = ek_ult(m, praw, c->n);
+  q.pt = ek_select(m, q.valid, praw, last);
+  q.scale = ek_select(m, q.valid, inv, spvgen_const_f32(m, 0.0f));
+  return q;
+}
+
 /* The entry function's Function arrays and counters, the invocation's ids. */
 static void gradient_locals(tr_ctx *c) {
   spvgen_module *m = c->m;
@@ -418,16 +459,11 @@ static void gradient_locals(tr_ctx *c) {
   spvgen_name(m, c->act, "a");
   spvgen_name(m, c->zs, "z");
   spvgen_name(m, c->dl, "delta");
-  c->v_base = ek_local(m, c->u32, 0);
+  gradient_counters(c);
   c->v_i = ek_local(m, c->u32, 0);
   c->v_j = ek_local(m, c->u32, 0);
-  c->v_k = ek_local(m, c->u32, 0);
-  c->v_acc = ek_local(m, c->f32, 0);
-  c->v_loss = ek_local(m, c->f32, 0);
   if (c->p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) mlp_grid_begin(m, c->p, &c->w, &c->grid);
-  c->lid = ek_load_v3_component(m, c->lid_var, 0);
-  c->grp = ek_load_v3_component(m, c->wgid_var, 0);
-  c->n = spvgen_push_constant_load(m, &c->pc, 0);
+  gradient_invocation(c);
   c->slot = ek_mul_imm(m, c->grp, (uint32_t)c->t->slot_elements);
 }
 
@@ -605,31 +641,21 @@ static void gradient_loss_share(tr_ctx *c) {
 
 static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups;
   tr_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
   gradient_declare(c);
-  spvgen_compute_main(m, "main", W, 1, 1);
+  spvgen_compute_main(m, "main", t->grad_local_size[0], 1, 1);
   gradient_locals(c);
   gradient_zero_slot(c);
   spvgen_store(m, c->v_loss, spvgen_const_f32(m, 0.0f));
-  uint32_t nf = spvgen_op_convert_u_to_f(m, c->f32, c->n);
-  uint32_t inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
-                                 spvgen_op_f_mul(m, c->f32, nf, spvgen_const_f32(m, (float)p->desc.output_width)));
-  uint32_t last = ek_add_imm(m, c->n, 0xFFFFFFFFu); /* n - 1 */
 
   /* 2. The chunks of W points: forward, loss, backward, the workgroup's reduction. */
   ek_for chunk;
-  uint32_t base = ek_for_begin_var(m, &chunk, c->v_base, ek_mul_imm(m, c->grp, W), c->n, ek_u32(m, G * W),
-                                   SpvLoopControlDontUnrollMask);
-  uint32_t praw = ek_iadd(m, base, c->lid);
-  uint32_t valid = ek_ult(m, praw, c->n);
-  uint32_t pt = ek_select(m, valid, praw, last);
-  uint32_t scale = ek_select(m, valid, inv, spvgen_const_f32(m, 0.0f));
+  chunk_point q = gradient_chunk_begin(c, &chunk);
   uint32_t raw[SPVGEN_MLP_MAX_WIDTH];
-  gradient_forward(c, pt, raw);
-  gradient_output_delta(c, pt, scale);
+  gradient_forward(c, q.pt, raw);
+  gradient_output_delta(c, q.pt, q.scale);
   gradient_backward(c);
-  if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) gradient_grid_scatter(c, valid, raw);
+  if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) gradient_grid_scatter(c, q.valid, raw);
   for (uint32_t l = 0; l < p->layer_count; l++) gradient_reduce_layer(c, l);
   ek_for_end(m, &chunk);
 
@@ -788,41 +814,26 @@ static void vec_gradient_backward(tr_ctx *c, uint32_t delta, const uint32_t *x, 
  * cooperative vectors held as values (the layers are unrolled). */
 static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  const uint32_t W = t->grad_local_size[0], G = t->grad_workgroups, L = p->layer_count;
+  const uint32_t L = p->layer_count;
   tr_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
   vec_gradient_declare(c);
-  spvgen_compute_main(m, "main", W, 1, 1);
-  c->v_base = ek_local(m, c->u32, 0);
-  c->v_k = ek_local(m, c->u32, 0);
-  c->v_acc = ek_local(m, c->f32, 0);
-  c->v_loss = ek_local(m, c->f32, 0);
-  c->lid = ek_load_v3_component(m, c->lid_var, 0);
-  c->grp = ek_load_v3_component(m, c->wgid_var, 0);
-  c->n = spvgen_push_constant_load(m, &c->pc, 0);
+  spvgen_compute_main(m, "main", t->grad_local_size[0], 1, 1);
+  gradient_counters(c);
+  gradient_invocation(c);
   c->lscale = spvgen_push_constant_load(m, &c->pc, 1);
   for (uint32_t l = 0; l < L; l++) {
     c->moff[l] = spvgen_push_constant_load(m, &c->pc, 2 + l);
     c->boff[l] = spvgen_push_constant_load(m, &c->pc, 2 + L + l);
   }
-  uint32_t zero_f = spvgen_const_f32(m, 0.0f);
-  uint32_t nf = spvgen_op_convert_u_to_f(m, c->f32, c->n);
-  uint32_t inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
-                                 spvgen_op_f_mul(m, c->f32, nf, spvgen_const_f32(m, (float)p->desc.output_width)));
-  uint32_t last = ek_add_imm(m, c->n, 0xFFFFFFFFu);
   c->warr = ek_array(m, &c->w);
   c->garr = ek_array(m, &c->grad);
-  spvgen_store(m, c->v_loss, zero_f);
+  spvgen_store(m, c->v_loss, spvgen_const_f32(m, 0.0f));
 
   ek_for chunk;
-  uint32_t base = ek_for_begin_var(m, &chunk, c->v_base, ek_mul_imm(m, c->grp, W), c->n, ek_u32(m, G * W),
-                                   SpvLoopControlDontUnrollMask);
-  uint32_t praw = ek_iadd(m, base, c->lid);
-  uint32_t valid = ek_ult(m, praw, c->n);
-  uint32_t pt = ek_select(m, valid, praw, last);
-  uint32_t scale = ek_select(m, valid, inv, zero_f);
+  chunk_point q = gradient_chunk_begin(c, &chunk);
   uint32_t x[SPVGEN_MLP_MAX_LAYERS + 1], z[SPVGEN_MLP_MAX_LAYERS];
-  vec_gradient_forward(c, pt, x, z);
-  uint32_t delta = vec_gradient_output_delta(c, pt, scale, x, z);
+  vec_gradient_forward(c, q.pt, x, z);
+  uint32_t delta = vec_gradient_output_delta(c, q.pt, q.scale, x, z);
   vec_gradient_backward(c, delta, x, z);
   ek_for_end(m, &chunk);
 
