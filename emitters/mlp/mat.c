@@ -992,8 +992,9 @@ static void activation_functions(mat_ctx *c, uint32_t layers, uint32_t *act_fn) 
   }
 }
 
-/* Staging: weights of the odd layers, the first layer's biases (the others in turn,
- * g->rotate; every layer's where `all`), the block's inputs. */
+/* Staging: the weights of the layers not made of whole fragments, the biases (every
+ * layer's with all_biases or without g->rotate, else the first layer's: the others are
+ * staged in turn between a layer's barriers), the block's inputs (ia NULL: none). */
 static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
   const mat_geom *g = &c->g;
   const uint32_t L = c->p->layer_count;
