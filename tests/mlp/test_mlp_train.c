@@ -137,6 +137,42 @@ static void test_train_plans_validate(void) {
   spvgen_kernel_free(&k);
 }
 
+/* The GPU test's three grid networks (tests/gpu/test_gpu_mlp_train.c) plan and validate
+ * on every variant for the h100 preset: the inference choice's knobs (e.g. mat blocks of
+ * 256 invocations for 16-128x3-3) must leave a training chunk room in shared memory. */
+static void test_grid_networks_train_plans_on_every_variant(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  static const uint32_t nets[3][4] = {{3, 48, 2, 1}, {32, 64, 4, 16}, {16, 128, 3, 3}};
+  static const spvgen_mlp_activation acts[3] = {SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_SILU};
+  for (int n = 0; n < 3; n++)
+    for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP; v++) {
+      spvgen_mlp_train_desc d;
+      memset(&d, 0, sizeof d);
+      d.net.input_width = nets[n][0];
+      d.net.hidden_width = nets[n][1];
+      d.net.hidden_count = nets[n][2];
+      d.net.output_width = nets[n][3];
+      d.net.activation = acts[n];
+      d.net.variant = (spvgen_mlp_variant)v;
+      d.grad_workgroups = 128;
+      spvgen_mlp_train_config t;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%u-%ux%u-%u %s: %s", nets[n][0], nets[n][1], nets[n][2], nets[n][3],
+                spvgen_mlp_variant_name((spvgen_mlp_variant)v), msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(t.grad_shared_bytes <= h100.max_shared_memory);
+      spvgen_module *m = spvgen_module_create(NULL);
+      spvgen_kernel_info info;
+      st = spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_GRADIENT, &info);
+      CHECK_MSG(st == SPVGEN_OK, "%s: %s", t.name, spvgen_module_error(m));
+      size_t count = 0;
+      CHECK_MSG(check_module(m, &count) != NULL, "%s", t.name);
+      spvgen_module_destroy(m);
+    }
+}
+
 static void test_train_refusals(void) {
   spvgen_mlp_train_desc d = make_desc(&cases[0]);
   spvgen_mlp_train_config p;
@@ -363,6 +399,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_train_plans_validate),
       TEST_CASE(test_train_refusals),
+      TEST_CASE(test_grid_networks_train_plans_on_every_variant),
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),
       TEST_CASE(test_gradient_check_fails_on_a_wrong_gradient),
       TEST_CASE(test_training_matches_cpu),

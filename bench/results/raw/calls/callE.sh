@@ -11,8 +11,9 @@ export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json SPVG
 O=${OUT:-/tmp/callE}; mkdir -p "$O"; W=$(mktemp -d)
 T0=$SECONDS
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/summary.txt"
-nvidia-smi --query-gpu=timestamp,clocks.sm,pstate,power.draw,clocks_event_reasons.active --format=csv -lms 500 > "$W/smi.csv" 2>&1 &
-SMI=$!
+# started from a subshell: not a job of this shell, whose `wait` waits for the tests
+(nvidia-smi --query-gpu=timestamp,clocks.sm,pstate,power.draw,clocks_event_reasons.active --format=csv -lms 500 > "$W/smi.csv" 2>&1 &
+ echo $! > "$W/smi.pid")
 # 1. tests: the GEMM sweep one process per test (10 at a time) and the other GPU binaries
 #    beside it, each with an empty driver cache, 300 s in all
 run_one() { # name cmd...
@@ -63,11 +64,10 @@ export SPVGEN_PIPELINE_CACHE=off __GL_SHADER_DISK_CACHE=0
 timeout 35 stdbuf -oL "$B/bench/bench_slowmode" --shape 8192,8192,8192 --types f16,f32 --variant coopmat2 --modes context,none --trials 6 > "$O/slowmode.txt" 2>&1
 echo "slowmode: exit $? at $((SECONDS - T0)) s" | tee -a "$O/summary.txt"
 echo "== busy: 16 spinning processes while each trial compiles and runs" >> "$O/slowmode.txt"
-hogs=(); for i in $(seq 16); do (timeout 40 sh -c 'while :; do :; done') & hogs+=($!); done
+for i in $(seq 16); do (timeout 40 sh -c 'while :; do :; done' > /dev/null 2>&1 &); done
 timeout 35 stdbuf -oL "$B/bench/bench_slowmode" --shape 8192,8192,8192 --types f16,f32 --variant coopmat2 --modes context --trials 6 >> "$O/slowmode.txt" 2>&1
 echo "slowmode busy: exit $? at $((SECONDS - T0)) s" | tee -a "$O/summary.txt"
-kill "${hogs[@]}" 2>/dev/null
 grep -h "^summary" "$O/slowmode.txt" >> "$O/summary.txt"
-kill $SMI 2>/dev/null
+kill "$(cat "$W/smi.pid")" 2>/dev/null
 cp "$W/smi.csv" "$O/smi.csv"
 echo "== done in $((SECONDS - T0)) s" | tee -a "$O/summary.txt"
