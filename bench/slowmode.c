@@ -62,6 +62,9 @@ static spvgen_status make_buffers(setup *s, const spvgen_gemm_desc *d) {
   s->bytes[0] = (uint64_t)d->m * d->k * in_a;
   s->bytes[1] = (uint64_t)d->k * d->n * in_b;
   s->bytes[2] = (uint64_t)d->m * d->n * out;
+  /* whole 32-bit words: the kernels read 16-bit operands in pairs (the binding's minimum
+   * size, spvgen_vk_pipeline_binding_min_size, is rounded up to 4 bytes) */
+  for (int i = 0; i < 3; i++) s->bytes[i] = (s->bytes[i] + 3u) & ~3ull;
   for (int i = 0; i < 3; i++) {
     spvgen_status st = spvgen_vk_buffer_create(s->ctx, s->bytes[i], 0, &s->buf[i]);
     if (st != SPVGEN_OK) return st;
