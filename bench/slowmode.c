@@ -9,6 +9,9 @@
  *             driver's compile, its code placement)
  *   context   a new context, pipeline and buffers (everything)
  *   idle      nothing renewed, but the GPU idles --idle-ms first (a long compile)
+ *   fragment  buffers of changing sizes (1-700 MB) made and freed, then A, B and D
+ *             made again (what bench_gemm_shapes does to device memory row after row:
+ *             memory fragmentation and page size)
  * and any of them joined by '+' in that order ("context+idle": a new context, pipeline and
  * buffers, then the idle, then the first dispatches of that pipeline).
  * A trial: a sustained warm-up (--warmup-ms, batches of dispatches), then three timed
@@ -16,7 +19,7 @@
  * submission. A trial slower than 1.6x the best trial of its mode is "slow".
  *
  *   bench_slowmode [--shape M,N,K] [--types f16,f32] [--variant auto|coopmat2|khr|simt]
- *                  [--modes none,buffers,pipeline,context,idle] [--trials N]
+ *                  [--modes none,buffers,pipeline,context,idle,fragment] [--trials N]
  *                  [--repeats N] [--warmup-ms MS] [--idle-ms MS]
  *
  * Output: one line per trial ("trial MODE I us TFLOP/s [slow]"), then per mode the
@@ -74,6 +77,27 @@ static spvgen_status make_buffers(setup *s, const spvgen_gemm_desc *d) {
     if (st != SPVGEN_OK) return st;
   }
   return SPVGEN_OK;
+}
+
+/* "fragment": what a benchmark of many shapes does to device memory before a row's own
+ * buffers: a sequence of differently sized buffers (1 MB to ~700 MB, a fixed pseudo-random
+ * sequence per trial), every other one kept while the next are made, then all freed. */
+static spvgen_status fragment(setup *s, unsigned trial) {
+  enum { N = 24 };
+  spvgen_vk_buffer *b[N] = {0};
+  uint64_t x = 0x9e3779b97f4a7c15ull * (trial + 1);
+  spvgen_status st = SPVGEN_OK;
+  for (int i = 0; i < N && st == SPVGEN_OK; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint64_t bytes = ((1ull << 20) + x % (700ull << 20)) & ~3ull;
+    st = spvgen_vk_buffer_create(s->ctx, bytes, 0, &b[i]);
+    if (st == SPVGEN_OK && (i & 1)) { /* odd ones freed at once: holes between the kept */
+      spvgen_vk_buffer_destroy(b[i]);
+      b[i] = NULL;
+    }
+  }
+  for (int i = 0; i < N; i++) spvgen_vk_buffer_destroy(b[i]);
+  return st;
 }
 
 static void drop_buffers(setup *s) {
@@ -211,6 +235,10 @@ int main(int argc, char **argv) {
         } else if (!strcmp(p, "context")) {
           close_setup(&s);
           st = open_setup(&s, &d, msg, sizeof msg);
+        } else if (!strcmp(p, "fragment")) {
+          drop_buffers(&s);
+          st = fragment(&s, i);
+          if (st == SPVGEN_OK) st = make_buffers(&s, &d);
         } else if (!strcmp(p, "idle")) {
           sleep_ms(idle_ms);
         } else if (strcmp(p, "none")) {
