@@ -160,8 +160,7 @@ static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_ker
   memset(k, 0, sizeof *k);
   k->p = p;
   k->d = d;
-  ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
-  ek_gemm_shape_declare(m, p, &k->sh);
+  ek_gemm_interface(m, p, &k->A, &k->B, &k->epi, &k->sh);
   k->ct = ek_type(m, d->acc_type);
   k->As = ek_shared_array(m, k->ct, d->tile_k * d->tile_m, "As");
   k->Bs = ek_shared_array(m, k->ct, d->tile_k * d->tile_n, "Bs");
