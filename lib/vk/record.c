@@ -66,13 +66,21 @@ static spvgen_status resolve_push(spvgen_vk_context *ctx, const char *who, uint3
   for (uint32_t i = 0; i < info->binding_count; i++)
     if (info->bindings[i].kind == SPVGEN_BINDING_DEVICE_ADDRESS && info->bindings[i].address_offset < lead)
       addresses_last = false;
-  if (d->push_size != size && !(addresses_last && d->push_size == lead))
+  /* ... or the bytes of the named fields before them (an MLP's 4-byte point count before
+   * 8-aligned addresses) */
+  uint32_t fields_end = 0;
+  for (uint32_t i = 0; i < info->push_field_count; i++)
+    if (info->push_fields[i].offset + info->push_fields[i].size > fields_end)
+      fields_end = info->push_fields[i].offset + info->push_fields[i].size;
+  bool short_ok = addresses_last && (d->push_size == lead || (fields_end <= lead && d->push_size == fields_end &&
+                                                              fields_end));
+  if (d->push_size != size && !short_ok)
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "%s: dispatch %u: push_size is %u but the pipeline's push-constant block "
                       "is %u bytes%s",
                       who, index, d->push_size, size,
                       !addresses_last ? ""
-                      : lead ? " (or the bytes before its device addresses)"
+                      : lead ? " (or the bytes of the push constants before its device addresses)"
                              : " (or 0: it holds only device addresses)");
   if (d->push_size && !d->push_data)
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
