@@ -568,7 +568,7 @@ static int run_gemm(int argc, char **argv) {
   } else {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
     printf("plan     %s\n", res.plan.name);
-    if (res.plan.push_size)
+    if (res.plan.desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME)
       printf("shape    %ux%ux%u batch %u at run time (push constants), grid %ux%ux%u\n", res.shape.m, res.shape.n,
              res.shape.k, res.shape.batch, res.launch.groups[0], res.launch.groups[1], res.launch.groups[2]);
     printf("emit     %.1f us\n", res.emit_us);
