@@ -173,7 +173,7 @@ static void test_suballocated_buffers(void) {
   CHECK_MSG(spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_MSG(spvgen_mlp(&d, spvgen_vk_caps(ctx), &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK(mlp_run_make_data(&plan, n, 11, &data));
-  const uint64_t in_bytes = (uint64_t)n * 3 * 4, out_bytes = (uint64_t)n * 5 * 4;
+  const uint64_t in_bytes = (uint64_t)n * 3 * spvgen_component_type_size(plan.desc.input_type), out_bytes = (uint64_t)n * 5 * 4;
   const uint64_t off_in = 512, off_w = (off_in + in_bytes + 255) & ~255ull,
                  off_out = (off_w + plan.weight_bytes + 255) & ~255ull, total = off_out + out_bytes + 1024;
   VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, total, SPVGEN_VK_BUFFER_HOST_VISIBLE | SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &big));
@@ -186,7 +186,7 @@ static void test_suballocated_buffers(void) {
   for (int by_address = 0; by_address < 2; by_address++) {
     float *out = (float *)(host + off_out);
     for (uint64_t i = 0; i < (out_bytes + 1024) / 4; i++) out[i] = NAN;
-    spvgen_vk_buffer_range r[3] = {{.buffer = big, .offset = off_in, .range = in_bytes},
+    spvgen_vk_buffer_range r[3] = {{.buffer = big, .offset = off_in, .range = (in_bytes + 3) & ~3ull},
                                    {.buffer = big, .offset = off_w, .range = plan.weight_bytes},
                                    {.buffer = big, .offset = off_out, .range = out_bytes}};
     if (by_address) r[2] = (spvgen_vk_buffer_range){.address = spvgen_vk_buffer_address(big) + off_out, .range = out_bytes};
