@@ -266,8 +266,9 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
 }
 
 void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
-                       ek_epilogue *epi, ek_gemm_shape *s) {
+                       ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
   const spvgen_gemm_desc *d = &p->desc;
+  if (workspace) memset(workspace, 0, sizeof *workspace);
   if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
     ek_gemm_buffers(m, d, a, b, epi);
     ek_gemm_shape_declare(m, p, s);
@@ -279,20 +280,16 @@ void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer 
   s->runtime = d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME;
   uint32_t lead[PUSH_MEMBERS];
   for (uint32_t i = 0; i < PUSH_MEMBERS; i++) lead[i] = i == 12 || i == 13 ? ek_f32_type(m) : ek_u32_type(m);
-  uint32_t out = ek_type(m, d->out_type), types[5] = {ek_type(m, d->a_type), ek_type(m, d->b_type), out, out, out};
-  const char *names[5] = {"A", "B", "D", "C", "bias"};
-  bool ro[5] = {true, true, false, true, true};
-  ek_buffer *dst[5] = {a, b, &epi->d, &epi->c, &epi->bias};
+  uint32_t out = ek_type(m, d->out_type), types[6] = {ek_type(m, d->a_type), ek_type(m, d->b_type), out};
+  const char *names[6] = {"A", "B", "D"};
+  bool ro[6] = {true, true, false};
+  ek_buffer *dst[6] = {a, b, &epi->d};
   uint32_t n = 3;
-  if (d->beta != 0.0f) n++;
-  if (d->bias != SPVGEN_GEMM_BIAS_NONE) {
-    if (n == 3) { /* no C: bias takes its place */
-      names[3] = "bias";
-      dst[3] = &epi->bias;
-    }
-    n++;
-  }
-  ek_buffer bufs[5];
+  if (d->beta != 0.0f) types[n] = out, names[n] = "C", ro[n] = true, dst[n++] = &epi->c;
+  if (d->bias != SPVGEN_GEMM_BIAS_NONE) types[n] = out, names[n] = "bias", ro[n] = true, dst[n++] = &epi->bias;
+  if (d->split_k > 1 && workspace)
+    types[n] = ek_u32_type(m), names[n] = "workspace", ro[n] = false, dst[n++] = workspace;
+  ek_buffer bufs[6];
   s->pc = ek_push_constants_bda(m, lead, push_names, s->runtime ? PUSH_MEMBERS : 0, types, ro, names, n, bufs);
   for (uint32_t i = 0; i < n; i++) *dst[i] = bufs[i];
 }

@@ -201,9 +201,11 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
 /* A GEMM's whole interface before the entry point: descriptors (ek_gemm_buffers, then
  * ek_gemm_shape_declare), or with desc.addressing DEVICE_ADDRESS one push-constant block
  * of the run-time shape's members (if any) followed by the pointers to A, B, D, C, bias
- * in that order. */
+ * and (split_k > 1) the split-K workspace, in that order; *workspace (may be NULL without
+ * split-K) receives the last (descriptors: left zeroed, gemm_splitk_declare declares
+ * it). */
 void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
-                       ek_epilogue *epi, ek_gemm_shape *s);
+                       ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace);
 /* Whether the epilogue is a plain store (no alpha, C, bias or activation, and acc and
  * out of one type): cooperative variants may then store the accumulator directly. */
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);

@@ -386,7 +386,7 @@ static uint32_t gemm_address_base(const spvgen_gemm_desc *d) {
   return gemm_runtime(d) ? (uint32_t)sizeof(spvgen_gemm_push) : 0u;
 }
 static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d) {
-  return 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
+  return 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE) + (d->split_k > 1);
 }
 
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
@@ -415,10 +415,6 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
                      "addressing device-address: the %s variant takes its buffers through descriptors "
                      "(only the simt variant emits device addresses so far; or addressing descriptors)",
                      variant_names[v]);
-  if (bda && d->split_k > 1)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "split_k %u: device addresses do not reach the split-K workspace yet (split_k 1, or "
-                     "addressing descriptors)", d->split_k);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st == SPVGEN_OK && runtime && v == SPVGEN_GEMM_COOPMAT2 && shift_for_hint(d, &p->desc)) {
     /* A run-time plan for a given M (and N) of at least a tile, with tiles crossing them:
@@ -448,10 +444,6 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
                        caps->max_push_constants_size);
   }
   if (bda) { /* one 8-byte pointer per buffer after the shape's push constants */
-    if (p->desc.split_k > 1)
-      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                       "split_k %u: device addresses do not reach the split-K workspace yet (split_k 1, or "
-                       "addressing descriptors)", p->desc.split_k);
     p->push_size = gemm_address_base(&p->desc) + 8u * gemm_buffer_count(&p->desc);
     if (p->push_size > caps->max_push_constants_size && caps->max_push_constants_size)
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,

@@ -273,9 +273,10 @@ typedef struct spvgen_gemm_desc {
   uint32_t compile_budget_ms;      /* estimated driver compile the plan may cost (0: 300 ms,
                                       up to 1000 for long fixed-shape runs) */
   uint32_t codegen;                /* SPVGEN_GEMM_CODEGEN_* alternatives (0: the defaults) */
-  /* How the kernel reaches A, B, D, C and bias (spvgen/kernel.h): descriptors (0), or
-   * device addresses in the push constants (simt variant only, split_k 1; the pointers
-   * follow spvgen_gemm_push in a run-time kernel, start the block in a fixed one). */
+  /* How the kernel reaches A, B, D, C, bias and the split-K workspace (spvgen/kernel.h):
+   * descriptors (0), or device addresses in the push constants (the simt variant only;
+   * the pointers follow spvgen_gemm_push in a run-time kernel, start the block in a fixed
+   * one). */
   spvgen_addressing addressing;
 } spvgen_gemm_desc;
 

@@ -144,10 +144,21 @@ static void test_refusals_name_what_is_wrong(void) {
   d.variant = SPVGEN_GEMM_AUTO;
   CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(plan.variant, SPVGEN_GEMM_SIMT);
+  /* split-K: the workspace is the last pointer */
   d = bda_desc(16, 16, 4096);
   d.split_k = 4;
-  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "split_k 4: device addresses do not reach the split-K workspace");
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(plan.push_size, 32);
+  spvgen_kernel sk;
+  CHECK_MSG(spvgen_gemm(&d, &caps, &sk, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  if (sk.words) {
+    CHECK(check_words(sk.words, sk.word_count));
+    CHECK_EQ_U64(sk.info.binding_count, 4);
+    CHECK_STR_EQ(sk.info.bindings[3].name, "workspace");
+    CHECK_EQ_U64(sk.info.bindings[3].address_offset, 24);
+    CHECK_EQ_U64(sk.info.bindings[3].min_size, plan.workspace_bytes);
+  }
+  spvgen_kernel_free(&sk);
   d = bda_desc(16, 16, 16);
   d.addressing = (spvgen_addressing)7;
   CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
@@ -174,7 +185,7 @@ static void test_refusals_name_what_is_wrong(void) {
 
 /* Through gemm_run (spvgen buffers created with SPVGEN_VK_BUFFER_DEVICE_ADDRESS, every
  * element against the float64 reference): fixed and run-time shapes, the epilogue's
- * operands, batches, integer and f16 inputs. */
+ * operands, batches, integer and f16 inputs, split-K (its workspace by address too). */
 static void test_runs_match_the_reference(void) {
   spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
   if (!ctx) return;
@@ -186,14 +197,19 @@ static void test_runs_match_the_reference(void) {
     spvgen_activation act;
     spvgen_gemm_shapes shapes;
     int layout;
+    uint32_t split_k;
   } cases[] = {
-      {67, 71, 37, 1, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0, 0, 0, SPVGEN_GEMM_SHAPES_FIXED, 0},
+      {67, 71, 37, 1, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0, 0, 0, SPVGEN_GEMM_SHAPES_FIXED, 0, 1},
       {65, 33, 17, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW,
-       SPVGEN_ACTIVATION_GELU, SPVGEN_GEMM_SHAPES_FIXED, 3},
+       SPVGEN_ACTIVATION_GELU, SPVGEN_GEMM_SHAPES_FIXED, 3, 1},
       {100, 70, 50, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.25f, SPVGEN_GEMM_BIAS_COLUMN,
-       SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_RUNTIME, 1},
+       SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 1},
       {31, 45, 29, 3, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0, 0, SPVGEN_GEMM_BIAS_ROW,
-       SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_RUNTIME, 2},
+       SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_RUNTIME, 2, 1},
+      {40, 52, 2000, 1, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.5f, SPVGEN_GEMM_BIAS_ROW, 0,
+       SPVGEN_GEMM_SHAPES_FIXED, 0, 4},
+      {33, 70, 1500, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0, 0, SPVGEN_GEMM_BIAS_COLUMN,
+       SPVGEN_ACTIVATION_SILU, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 3},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     spvgen_gemm_desc d = bda_desc(cases[i].m, cases[i].n, cases[i].k);
@@ -208,6 +224,7 @@ static void test_runs_match_the_reference(void) {
     d.shapes = cases[i].shapes;
     d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
     d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
+    d.split_k = cases[i].split_k;
     spvgen_gemm_args args;
     memset(&args, 0, sizeof args);
     args.m = d.m, args.n = d.n, args.k = d.k, args.batch = d.batch;
@@ -217,6 +234,7 @@ static void test_runs_match_the_reference(void) {
     char msg[512];
     gemm_run_options o = {0};
     o.seed = test_rand_u32() | 1u;
+    o.recheck = d.split_k > 1; /* a second dispatch: the counters were reset */
     if (d.shapes == SPVGEN_GEMM_SHAPES_RUNTIME) o.args = &args;
     spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
