@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "module_check.h"
 #include "spvgen/gemm.h"
+#include "spvgen/tune.h"
 #include "spvgen/vk.h"
 
 /* The runner call fails with `status` and a message containing `text`. */
@@ -124,6 +125,13 @@ static void test_descriptors_stay_the_default(void) {
   CHECK(!has_capability(&k.info, SpvCapabilityPhysicalStorageBufferAddresses));
   CHECK_EQ_U64(k.info.push_constant_size, 0);
   spvgen_kernel_free(&k);
+  /* the tuner keeps the two forms apart, and the descriptor key as it was */
+  char key[1024];
+  CHECK(spvgen_tune_gemm_key(&d, &caps, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(!strstr(key, "addressing"));
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  CHECK(spvgen_tune_gemm_key(&d, &caps, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(strstr(key, " addressing=device-address") != NULL);
 }
 
 /* What cannot take device addresses says so, naming the variant, the knob or the

@@ -16,6 +16,7 @@
 #include "mlp_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
+#include "spvgen/tune.h"
 #include "spvgen/vk.h"
 
 static spvgen_device_caps preset(const char *name) {
@@ -82,6 +83,12 @@ static void test_modules_validate(void) {
   CHECK_EQ_U64(k.info.push_constant_size, 4);
   CHECK(!has_capability(&k.info, SpvCapabilityPhysicalStorageBufferAddresses));
   spvgen_kernel_free(&k);
+  char key[1024];
+  CHECK(spvgen_tune_mlp_key(&d, &caps, 1000, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(!strstr(key, "addressing"));
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  CHECK(spvgen_tune_mlp_key(&d, &caps, 1000, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(strstr(key, " addressing=device-address") != NULL);
 }
 
 static void test_refusals_name_what_is_wrong(void) {
