@@ -88,8 +88,57 @@ ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding,
   return b;
 }
 
+spvgen_push_constant_block ek_push_constants_bda(spvgen_module *m, const uint32_t *lead_types,
+                                                 const char *const *lead_names, uint32_t lead,
+                                                 const uint32_t *elem_types, const bool *readonly,
+                                                 const char *const *names, uint32_t count, ek_buffer *out) {
+  uint32_t types[SPVGEN_PUSH_CONSTANT_MAX_MEMBERS];
+  const char *member_names[SPVGEN_PUSH_CONSTANT_MAX_MEMBERS];
+  spvgen_push_constant_block none;
+  memset(&none, 0, sizeof none);
+  if (lead + count > SPVGEN_PUSH_CONSTANT_MAX_MEMBERS) {
+    spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT, "ek_push_constants_bda: %u members; a block has at most %u",
+                       lead + count, SPVGEN_PUSH_CONSTANT_MAX_MEMBERS);
+    return none;
+  }
+  for (uint32_t i = 0; i < lead; i++) {
+    types[i] = lead_types[i];
+    member_names[i] = lead_names ? lead_names[i] : NULL;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    ek_buffer *b = &out[i];
+    memset(b, 0, sizeof *b);
+    b->elem_type = elem_types[i];
+    uint32_t rta = spvgen_type_runtime_array_strided(m, elem_types[i], spvgen_type_size(m, elem_types[i]));
+    uint32_t st = spvgen_type_struct(m, &rta, 1);
+    spvgen_decorate(m, st, SpvDecorationBlock);
+    spvgen_member_decorate1(m, st, 0, SpvDecorationOffset, 0);
+    if (readonly[i]) spvgen_member_decorate(m, st, 0, SpvDecorationNonWritable);
+    b->ptr_type = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, st);
+    b->elem_ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, elem_types[i]);
+    b->array_ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, rta);
+    types[lead + i] = b->ptr_type;
+    member_names[lead + i] = names ? names[i] : NULL;
+  }
+  spvgen_push_constant_block blk = ek_push_constants(m, types, member_names, lead + count);
+  for (uint32_t i = 0; i < count && blk.count; i++) {
+    out[i].var = blk.variable;
+    out[i].pc_member = lead + i;
+    out[i].pc_member_ptr = blk.member_pointer_types[lead + i];
+  }
+  return blk;
+}
+
+/* The buffer's base pointer: its variable, or its address loaded from the push
+ * constants (a load per access; drivers fold the repeats). */
+static uint32_t buffer_base(spvgen_module *m, const ek_buffer *b) {
+  if (!b->ptr_type) return b->var;
+  uint32_t member = ek_u32(m, b->pc_member);
+  return spvgen_load(m, b->ptr_type, spvgen_access_chain(m, b->pc_member_ptr, b->var, &member, 1));
+}
+
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
-  return ek_at2(m, b->var, ek_u32(m, 0), index);
+  return ek_at2(m, buffer_base(m, b), ek_u32(m, 0), index);
 }
 
 uint32_t ek_load_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
@@ -100,7 +149,7 @@ void ek_store_elem(spvgen_module *m, const ek_buffer *b, uint32_t index, uint32_
   spvgen_store(m, ek_elem(m, b, index), value);
 }
 
-uint32_t ek_array(spvgen_module *m, const ek_buffer *b) { return ek_at(m, b->var, ek_u32(m, 0)); }
+uint32_t ek_array(spvgen_module *m, const ek_buffer *b) { return ek_at(m, buffer_base(m, b), ek_u32(m, 0)); }
 
 spvgen_push_constant_block ek_push_constants(spvgen_module *m, const uint32_t *types,
                                              const char *const *names, uint32_t count) {
@@ -214,6 +263,35 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
   if (d->beta != 0.0f) epi->c = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "C");
   if (d->bias != SPVGEN_GEMM_BIAS_NONE)
     epi->bias = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "bias");
+}
+
+void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
+                       ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
+  const spvgen_gemm_desc *d = &p->desc;
+  if (workspace) memset(workspace, 0, sizeof *workspace);
+  if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
+    ek_gemm_buffers(m, d, a, b, epi);
+    ek_gemm_shape_declare(m, p, s);
+    return;
+  }
+  memset(epi, 0, sizeof *epi);
+  epi->desc = d;
+  memset(s, 0, sizeof *s);
+  s->runtime = d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME;
+  uint32_t lead[PUSH_MEMBERS];
+  for (uint32_t i = 0; i < PUSH_MEMBERS; i++) lead[i] = i == 12 || i == 13 ? ek_f32_type(m) : ek_u32_type(m);
+  uint32_t out = ek_type(m, d->out_type), types[6] = {ek_type(m, d->a_type), ek_type(m, d->b_type), out};
+  const char *names[6] = {"A", "B", "D"};
+  bool ro[6] = {true, true, false};
+  ek_buffer *dst[6] = {a, b, &epi->d};
+  uint32_t n = 3;
+  if (d->beta != 0.0f) types[n] = out, names[n] = "C", ro[n] = true, dst[n++] = &epi->c;
+  if (d->bias != SPVGEN_GEMM_BIAS_NONE) types[n] = out, names[n] = "bias", ro[n] = true, dst[n++] = &epi->bias;
+  if (d->split_k > 1 && workspace)
+    types[n] = ek_u32_type(m), names[n] = "workspace", ro[n] = false, dst[n++] = workspace;
+  ek_buffer bufs[6];
+  s->pc = ek_push_constants_bda(m, lead, push_names, s->runtime ? PUSH_MEMBERS : 0, types, ro, names, n, bufs);
+  for (uint32_t i = 0; i < n; i++) *dst[i] = bufs[i];
 }
 
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d) {

@@ -36,15 +36,31 @@ uint32_t ek_convert(spvgen_module *m, uint32_t value, spvgen_component_type from
 
 /* ----------------------------------------------------------------- buffers ---- */
 typedef struct ek_buffer {
-  uint32_t var;       /* the variable (a Block struct { T data[]; }) */
-  uint32_t elem_ptr;  /* pointer type (StorageBuffer, T) */
+  uint32_t var;       /* the variable (a Block struct { T data[]; }); a device-address
+                         buffer: the push-constant block's variable (non-zero: declared) */
+  uint32_t elem_ptr;  /* pointer type (StorageBuffer or PhysicalStorageBuffer, T) */
   uint32_t elem_type; /* T */
-  uint32_t array_ptr; /* pointer type (StorageBuffer, T[]) (cooperative loads take it) */
+  uint32_t array_ptr; /* pointer type (StorageBuffer or PhysicalStorageBuffer, T[])
+                         (cooperative loads take it) */
+  /* A device-address buffer (ptr_type != 0): the pointer (ptr PhysicalStorageBuffer
+   * struct { T data[]; }) is member pc_member of the push-constant block var, whose
+   * member pointer type is pc_member_ptr. Every access loads it from the block. */
+  uint32_t ptr_type, pc_member, pc_member_ptr;
 } ek_buffer;
 
 /* A storage buffer of `t` elements at (0, binding); named for the disassembly. */
 ek_buffer ek_buffer_decl(spvgen_module *m, uint32_t elem_type, uint32_t binding, bool readonly,
                          const char *name);
+/* Device addresses: `count` buffers of elem_types[i] (readonly[i]: NonWritable; names
+ * for the disassembly) as PhysicalStorageBuffer pointers, members of one push-constant
+ * block after `lead` members of the caller's (lead_types / lead_names as
+ * ek_push_constants; 0: the block holds only the pointers), 8-byte aligned by std430.
+ * Fills out[i]; returns the block. Loads and stores through these buffers carry the
+ * Aligned operand (spvgen_load / spvgen_store add it). */
+spvgen_push_constant_block ek_push_constants_bda(spvgen_module *m, const uint32_t *lead_types,
+                                                 const char *const *lead_names, uint32_t lead,
+                                                 const uint32_t *elem_types, const bool *readonly,
+                                                 const char *const *names, uint32_t count, ek_buffer *out);
 /* &buffer.data[index] (index: a u32 id). */
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
 /* buffer.data[index] loaded (a value of elem_type), or value stored there. */
@@ -182,6 +198,14 @@ typedef struct ek_epilogue {
  * order gemm.h documents. */
 void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
                      ek_epilogue *epi);
+/* A GEMM's whole interface before the entry point: descriptors (ek_gemm_buffers, then
+ * ek_gemm_shape_declare), or with desc.addressing DEVICE_ADDRESS one push-constant block
+ * of the run-time shape's members (if any) followed by the pointers to A, B, D, C, bias
+ * and (split_k > 1) the split-K workspace, in that order; *workspace (may be NULL without
+ * split-K) receives the last (descriptors: left zeroed, gemm_splitk_declare declares
+ * it). */
+void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
+                       ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace);
 /* Whether the epilogue is a plain store (no alpha, C, bias or activation, and acc and
  * out of one type): cooperative variants may then store the accumulator directly. */
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);

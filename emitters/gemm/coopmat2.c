@@ -610,7 +610,7 @@ static void stage_origins(spvgen_module *m, const cm2_ctx *x) {
 static void splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *x, cm2_splitk *sk,
                            uint32_t wg_var) {
   memset(sk, 0, sizeof *sk);
-  gemm_splitk_declare(m, p, &sk->s);
+  gemm_splitk_declare(m, p, &sk->s, NULL);
   sk->w4 = ek_buffer_decl(m, spvgen_type_vector(m, ek_u32_type(m), 4), p->workspace_binding, false, "workspace4");
   if (!sk->s.vmm) spvgen_decorate(m, sk->w4.var, SpvDecorationCoherent);
   sk->wg_var = wg_var;

@@ -184,6 +184,9 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
                                   size_t size) {
   if (!in) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "desc is NULL");
   *d = *in;
+  if ((unsigned)d->addressing >= SPVGEN_ADDRESSING_COUNT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "addressing %d is not descriptors (0) or device-address (1)", (int)d->addressing);
   if ((unsigned)d->shapes >= SPVGEN_GEMM_SHAPES_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "shapes %d is not auto (0), fixed (1) or runtime (2)",
                      (int)d->shapes);
@@ -377,6 +380,15 @@ static bool shift_for_hint(const spvgen_gemm_desc *d, const spvgen_gemm_desc *pl
 }
 
 /* A plan for a resolved desc with a concrete variant. */
+/* Device addresses: bytes before the first pointer (spvgen_gemm_push in a run-time
+ * kernel), and the buffers (A, B, D, C, bias). */
+static uint32_t gemm_address_base(const spvgen_gemm_desc *d) {
+  return gemm_runtime(d) ? (uint32_t)sizeof(spvgen_gemm_push) : 0u;
+}
+static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d) {
+  return 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE) + (d->split_k > 1);
+}
+
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   memset(p, 0, sizeof *p);
@@ -397,6 +409,12 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "split_k %u: the khr variant does not split K (the simt and coopmat2 variants do; "
                      "or split_k 1)", d->split_k);
+  const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda && v != SPVGEN_GEMM_SIMT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "addressing device-address: the %s variant takes its buffers through descriptors "
+                     "(only the simt variant emits device addresses so far; or addressing descriptors)",
+                     variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st == SPVGEN_OK && runtime && v == SPVGEN_GEMM_COOPMAT2 && shift_for_hint(d, &p->desc)) {
     /* A run-time plan for a given M (and N) of at least a tile, with tiles crossing them:
@@ -424,6 +442,14 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                        "run-time shapes take %u bytes of push constants; %s has %u", p->push_size, caps->name,
                        caps->max_push_constants_size);
+  }
+  if (bda) { /* one 8-byte pointer per buffer after the shape's push constants */
+    p->push_size = gemm_address_base(&p->desc) + 8u * gemm_buffer_count(&p->desc);
+    if (p->push_size > caps->max_push_constants_size && caps->max_push_constants_size)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "device addresses take %u bytes of push constants; %s has %u", p->push_size, caps->name,
+                       caps->max_push_constants_size);
+    p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS;
   }
   p->compile_ms = gemm_compile_ms(p);
   /* The element types' features, and the Vulkan memory model of the module the kernel
@@ -599,6 +625,17 @@ static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_
   return true;
 }
 
+/* Descriptor bindings become device addresses: pointer i at base + 8 i. */
+static void gemm_bindings_to_addresses(const spvgen_gemm_desc *d, spvgen_kernel_info *info) {
+  if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) return;
+  for (uint32_t i = 0; i < info->binding_count; i++) {
+    info->bindings[i].kind = SPVGEN_BINDING_DEVICE_ADDRESS;
+    info->bindings[i].set = 0;
+    info->bindings[i].binding = 0;
+    info->bindings[i].address_offset = gemm_address_base(d) + 8u * i;
+  }
+}
+
 /* The bindings as spvgen/gemm.h lists them (set 0): A, B, D, then C, the bias and the
  * split-K workspace where the plan has them, each with its name, access and the bytes
  * the planned shape touches (a run-time plan: 0, and a size function of the push
@@ -633,6 +670,7 @@ static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_kernel_info *
                                          (uint64_t)spvgen_component_type_size(d->b_type) << 8 |
                                          (uint64_t)spvgen_component_type_size(d->out_type) << 16;
     info->size_args[SIZE_ARG_TILE] = d->tile_m;
+    gemm_bindings_to_addresses(d, info);
     return;
   }
   typedef struct { const char *name; uint32_t access; uint64_t bytes; } entry;
@@ -662,6 +700,7 @@ static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_kernel_info *
     info->bindings[i].access = b[i].access;
     info->bindings[i].min_size = b[i].bytes;
   }
+  gemm_bindings_to_addresses(d, info);
 }
 
 spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_kernel_info *info) {
@@ -670,6 +709,13 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
       plan->desc.variant != plan->variant || !plan->local_size[0])
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_gemm_emit: plan is NULL or not made by spvgen_gemm_plan"),
+           spvgen_module_status(m);
+  if (plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS &&
+      spvgen_module_addressing(m) != SpvAddressingModelPhysicalStorageBuffer64)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_gemm_emit: the plan takes device addresses; create the module with "
+                              "spvgen_module_desc.addressing = SpvAddressingModelPhysicalStorageBuffer64 (%u)",
+                              (unsigned)SpvAddressingModelPhysicalStorageBuffer64),
            spvgen_module_status(m);
   variants[plan->variant]->emit(m, plan);
   if (info) {
@@ -685,6 +731,12 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
   return spvgen_module_status(m);
 }
 
+uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan) {
+  return plan && plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS
+             ? (uint32_t)SpvAddressingModelPhysicalStorageBuffer64
+             : (uint32_t)SpvAddressingModelLogical;
+}
+
 spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                           spvgen_kernel *kernel, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
@@ -693,7 +745,7 @@ spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps
   spvgen_gemm_config plan;
   spvgen_status st = spvgen_gemm_plan(desc, caps, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_gemm_addressing_model(&plan)});
   if (!m) return gemm_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
   st = spvgen_gemm_emit(m, &plan, &info);
@@ -827,7 +879,8 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
                                0, 0, 0, gemm_ceil_div(a.n, d->tile_n)};
   uint32_t slices = 1;
   if (d->split_k > 1 && (st = launch_splitk(p, &a, l, &slices, msg, size)) != SPVGEN_OK) return st;
-  l->push_size = p->push_size;
+  /* device addresses: the runner writes the pointers after the shape's push constants */
+  l->push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? gemm_address_base(d) : p->push_size;
   l->groups[0] = gemm_ceil_div(a.n, d->tile_n);
   l->groups[1] = gemm_ceil_div(a.m, d->tile_m);
   l->groups[2] = a.batch * slices;

@@ -159,8 +159,9 @@ typedef struct gemm_splitk {
   uint32_t counter;         /* id: its counter's word index (set by arrive) */
 } gemm_splitk;
 
-/* Declares the workspace binding and the Workgroup flag (before the entry point). */
-void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s);
+/* Declares the workspace binding (ws non-NULL: the device-address workspace that
+ * ek_gemm_interface declared) and the Workgroup flag (before the entry point). */
+void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s, const ek_buffer *ws);
 /* In main: slice, z, the slice count and the K range from the workgroup's z id. The count
  * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /
  * batch), so its words do not depend on split_k: spvgen_gemm_launch_for picks the count

@@ -101,6 +101,8 @@ static bool candidate(const void *def_, const void *plan_) {
            x->unroll == y->unroll && x->split_k == y->split_k);
 }
 
+static uint32_t addressing_model(const void *plan) { return spvgen_gemm_addressing_model(plan); }
+
 const sg_template sg_template_gemm = {
     .name = "gemm",
     .desc_size = sizeof(spvgen_gemm_desc),
@@ -112,4 +114,5 @@ const sg_template sg_template_gemm = {
     .examples = examples,
     .knobs = knobs,
     .candidate = candidate,
+    .addressing_model = addressing_model,
 };

@@ -160,15 +160,15 @@ static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_ker
   memset(k, 0, sizeof *k);
   k->p = p;
   k->d = d;
-  ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
-  ek_gemm_shape_declare(m, p, &k->sh);
+  ek_buffer ws;
+  ek_gemm_interface(m, p, &k->A, &k->B, &k->epi, &k->sh, &ws);
   k->ct = ek_type(m, d->acc_type);
   k->As = ek_shared_array(m, k->ct, d->tile_k * d->tile_m, "As");
   k->Bs = ek_shared_array(m, k->ct, d->tile_k * d->tile_n, "Bs");
   k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
   k->split = d->split_k > 1;
-  if (k->split) gemm_splitk_declare(m, p, &k->sk);
+  if (k->split) gemm_splitk_declare(m, p, &k->sk, ws.ptr_type ? &ws : NULL);
 }
 
 /* In main: this invocation's micro tile, the tile origin, the batch (and with split-K

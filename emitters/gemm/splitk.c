@@ -87,12 +87,22 @@ uint32_t gemm_splitk_access(const gemm_splitk *s) {
   return s->vmm ? SpvMemoryAccessNonPrivatePointerMask : SpvMemoryAccessMaskNone;
 }
 
-void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s) {
+void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s, const ek_buffer *ws) {
   memset(s, 0, sizeof *s);
   s->p = p;
   s->vmm = spvgen_has_capability(m, SpvCapabilityVulkanMemoryModel);
-  s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
-  if (!s->vmm) spvgen_decorate(m, s->ws.var, SpvDecorationCoherent);
+  if (ws) {
+    /* Device address: the partials are read back by another workgroup, which the Vulkan
+     * memory model's NonPrivatePointer accesses and device-scope barriers order; the
+     * GLSL450 model would need Coherent on the pointee, which the block does not carry. */
+    s->ws = *ws;
+    if (!s->vmm)
+      spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                         "split-K with device addresses needs the Vulkan memory model (the module's default)");
+  } else {
+    s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
+    if (!s->vmm) spvgen_decorate(m, s->ws.var, SpvDecorationCoherent);
+  }
   uint32_t u32 = ek_u32_type(m);
   s->flag = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, u32), SpvStorageClassWorkgroup, 0);
   spvgen_name(m, s->flag, "splitk_last");
@@ -121,12 +131,21 @@ uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slic
   return ek_imul(m, plane, ek_imul(m, s->sh->m, s->sh->workspace_ld));
 }
 
+/* A device-address workspace's accesses carry Aligned 4 too (one u32 word). */
+static const uint32_t word_alignment = 4;
+
 void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word) {
-  spvgen_op_store(m, ek_elem(m, &s->ws, index), word, gemm_splitk_access(s), NULL, 0);
+  bool phys = s->ws.ptr_type != 0;
+  spvgen_op_store(m, ek_elem(m, &s->ws, index), word,
+                  gemm_splitk_access(s) | (phys ? SpvMemoryAccessAlignedMask : 0u), phys ? &word_alignment : NULL,
+                  phys ? 1 : 0);
 }
 
 uint32_t gemm_splitk_load(spvgen_module *m, const gemm_splitk *s, uint32_t index) {
-  return spvgen_op_load(m, ek_u32_type(m), ek_elem(m, &s->ws, index), gemm_splitk_access(s), NULL, 0);
+  bool phys = s->ws.ptr_type != 0;
+  return spvgen_op_load(m, ek_u32_type(m), ek_elem(m, &s->ws, index),
+                        gemm_splitk_access(s) | (phys ? SpvMemoryAccessAlignedMask : 0u),
+                        phys ? &word_alignment : NULL, phys ? 1 : 0);
 }
 
 uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, uint32_t tile_y, uint32_t lid) {

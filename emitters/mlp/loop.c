@@ -136,14 +136,14 @@ static void loop_return(loop_ctx *c, uint32_t arr_out) {
   spvgen_return_value(m, spvgen_op_composite_construct(m, arr_out, outs, ow));
 }
 
-static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
-                          spvgen_mlp_function_info *info) {
+void mlp_loop_function(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info,
+                       const ek_buffer *weights) {
   const spvgen_mlp_desc *d = &p->desc;
   loop_ctx c = {m, p, ek_f32_type(m), {0}, {0, 0}, 0, 0, 0};
   uint32_t arr_in = spvgen_type_array(m, c.f32, d->input_width);
   uint32_t arr_out = spvgen_type_array(m, c.f32, d->output_width);
   uint32_t arr_w = spvgen_type_array(m, c.f32, mlp_max_width(p));
-  c.wb = mlp_weights_buffer(m, info);
+  c.wb = weights ? *weights : mlp_weights_buffer(m, info);
   uint32_t param = 0;
   uint32_t fn = spvgen_function_begin(m, arr_out, SpvFunctionControlMaskNone, &arr_in, 1, &param);
   spvgen_name(m, fn, "mlp");
@@ -160,6 +160,11 @@ static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
   info->param_type = arr_in;
   info->return_type = arr_out;
   info->function_type = spvgen_type_function(m, arr_out, &arr_in, 1);
+}
+
+static void loop_function(spvgen_module *m, const spvgen_mlp_config *p,
+                          spvgen_mlp_function_info *info) {
+  mlp_loop_function(m, p, info, NULL);
 }
 
 static void loop_emit(spvgen_module *m, const spvgen_mlp_config *p) {

@@ -217,6 +217,9 @@ static spvgen_status resolve_types(spvgen_mlp_config *p, char *msg, size_t size)
   if ((unsigned)d->variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown",
                     (int)d->variant);
+  if ((unsigned)d->addressing >= SPVGEN_ADDRESSING_COUNT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "addressing %d is not descriptors (0) or device-address (1)", (int)d->addressing);
   return SPVGEN_OK;
 }
 
@@ -392,8 +395,15 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "bias_path is a knob of the vec variant (the %s variant adds its biases one way)",
                     variant_names[v]);
+  const bool bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda && v != SPVGEN_MLP_LOOP)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "addressing device-address: the %s variant takes its buffers through descriptors "
+                    "(only the loop variant emits device addresses so far; or addressing descriptors)",
+                    variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
+  if (bda) p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS;
   /* Every variant: f16 weights, and the Vulkan memory model of the module it is emitted
    * into (spvgen_module_create's default). */
   p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
@@ -410,8 +420,9 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "workgroup_size %u exceeds %s's limit %u", p->local_size[0], caps->name,
                     caps->max_workgroup_invocations);
-  if (caps->max_push_constants_size && caps->max_push_constants_size < 4)
-    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has no push constants", caps->name);
+  if (caps->max_push_constants_size && caps->max_push_constants_size < (bda ? MLP_BDA_PUSH_SIZE : 4))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has %u bytes of push constants; the kernel takes %u",
+                    caps->name, caps->max_push_constants_size, bda ? MLP_BDA_PUSH_SIZE : 4);
   mlp_plan_name(p);
   p->compile_ms = mlp_compile_ms(caps, p);
   return SPVGEN_OK;
@@ -534,13 +545,20 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_mlp_emit: plan is NULL or not made by spvgen_mlp_plan"),
            spvgen_module_status(m);
+  const bool bda = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda && spvgen_module_addressing(m) != SpvAddressingModelPhysicalStorageBuffer64)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_emit: the plan takes device addresses; create the module with "
+                              "spvgen_module_desc.addressing = SpvAddressingModelPhysicalStorageBuffer64 (%u)",
+                              (unsigned)SpvAddressingModelPhysicalStorageBuffer64),
+           spvgen_module_status(m);
   variants[plan->variant]->emit(m, plan);
   if (info) {
     memset(info, 0, sizeof *info);
     info->entry_point = "main";
     for (int i = 0; i < 3; i++) info->local_size[i] = plan->local_size[i];
     info->required_subgroup_size = plan->subgroup_size;
-    info->push_constant_size = 4;
+    info->push_constant_size = bda ? MLP_BDA_PUSH_SIZE : 4;
     info->push_field_count = 1;
     info->push_fields[0].name = "points";
     info->push_fields[0].size = 4;
@@ -557,6 +575,11 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
      * device-defined sizes: weight_bytes is what is known); the points grow with the
      * point count, a push constant. */
     info->bindings[1].min_size = plan->weight_bytes;
+    for (uint32_t i = 0; bda && i < 3; i++) { /* the pointers after the point count */
+      info->bindings[i].kind = SPVGEN_BINDING_DEVICE_ADDRESS;
+      info->bindings[i].binding = 0;
+      info->bindings[i].address_offset = 8u + 8u * i;
+    }
     info->binding_sizes = ek_sizes_per_count;
     info->size_args[0] = (uint64_t)plan->desc.input_width * spvgen_component_type_size(plan->desc.input_type);
     info->size_args[2] = (uint64_t)plan->desc.output_width * spvgen_component_type_size(plan->desc.output_type);
@@ -594,6 +617,12 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
   return spvgen_module_status(m);
 }
 
+uint32_t spvgen_mlp_addressing_model(const spvgen_mlp_config *plan) {
+  return plan && plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS
+             ? (uint32_t)SpvAddressingModelPhysicalStorageBuffer64
+             : (uint32_t)SpvAddressingModelLogical;
+}
+
 spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
                          spvgen_kernel *kernel, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
@@ -602,7 +631,7 @@ spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *
   spvgen_mlp_config plan;
   spvgen_status st = spvgen_mlp_plan(desc, caps, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan)});
   if (!m) return mlp_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
   st = spvgen_mlp_emit(m, &plan, &info);
@@ -644,6 +673,11 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_mlp_emit_function: called inside a function (end it "
                               "first: the network is a function of its own)"),
+           spvgen_module_status(m);
+  if (plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "spvgen_mlp_emit_function: the function reads a descriptor weight "
+                              "buffer (info.weights_buffer); plan with addressing descriptors"),
            spvgen_module_status(m);
   if (plan->desc.vec_stage)
     return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
@@ -715,6 +749,20 @@ ek_buffer mlp_weights_buffer(spvgen_module *m, spvgen_mlp_function_info *info) {
 }
 
 void mlp_declare_io(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io) {
+  if (p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
+    /* { uint points; input, weights, output pointers at 8, 16, 24 } */
+    uint32_t u32 = ek_u32_type(m);
+    static const char *const lead_names[1] = {"points"};
+    static const char *const names[3] = {"input", "weights", "output"};
+    uint32_t types[3] = {ek_type(m, p->desc.input_type), spvgen_type_float(m, 16), ek_type(m, p->desc.output_type)};
+    static const bool ro[3] = {true, true, false};
+    ek_buffer b[3];
+    io->pc = ek_push_constants_bda(m, &u32, lead_names, 1, types, ro, names, 3, b);
+    io->in = b[0];
+    io->weights = b[1];
+    io->out = b[2];
+    return;
+  }
   io->in = ek_buffer_decl(m, ek_type(m, p->desc.input_type), 0, true, "input");
   io->out = ek_buffer_decl(m, ek_type(m, p->desc.output_type), 2, false, "output");
   uint32_t u32 = ek_u32_type(m);
@@ -824,9 +872,17 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   const spvgen_mlp_desc *d = &p->desc;
   spvgen_mlp_function_info fi;
   memset(&fi, 0, sizeof fi);
-  ops->emit_function(m, p, &fi);
   mlp_io io;
-  mlp_declare_io(m, p, &io);
+  memset(&io, 0, sizeof io);
+  if (d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
+    /* the network reads the weights through the pointer in the block: the block first
+     * (mlp_plan_variant lets only the loop variant take device addresses) */
+    mlp_declare_io(m, p, &io);
+    mlp_loop_function(m, p, &fi, &io.weights);
+  } else {
+    ops->emit_function(m, p, &fi);
+    mlp_declare_io(m, p, &io);
+  }
   const uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1, W = p->local_size[0];
   pointwise_ids ids = pointwise_declare(m, ppi);
   (void)ek_f32_type(m);

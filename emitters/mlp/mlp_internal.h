@@ -175,8 +175,16 @@ void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index,
 
 typedef struct mlp_io {
   ek_buffer in, out;
+  ek_buffer weights; /* device addresses only (descriptors: mlp_weights_buffer) */
   spvgen_push_constant_block pc;
 } mlp_io;
+/* The push-constant block of a device-address kernel: the point count, then the
+ * input, weights and output pointers at 8, 16 and 24. */
+#define MLP_BDA_PUSH_SIZE 32u
+/* The loop variant's network function reading the weights through `weights` (NULL: the
+ * descriptor buffer of info->weights_buffer, as spvgen_mlp_emit_function). */
+void mlp_loop_function(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info,
+                       const ek_buffer *weights);
 void mlp_declare_io(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io);
 /* Loads input component c of point `point` (u32 ids) as f32. */
 uint32_t mlp_load_input(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,

@@ -93,6 +93,8 @@ static bool candidate(const void *def_, const void *plan_) {
   return !same && a->desc.f16_accumulation == b->desc.f16_accumulation;
 }
 
+static uint32_t addressing_model(const void *plan) { return spvgen_mlp_addressing_model(plan); }
+
 const sg_template sg_template_mlp = {
     .name = "mlp",
     .desc_size = sizeof(spvgen_mlp_desc),
@@ -104,4 +106,5 @@ const sg_template sg_template_mlp = {
     .examples = examples,
     .knobs = knobs,
     .candidate = candidate,
+    .addressing_model = addressing_model,
 };

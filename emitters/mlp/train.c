@@ -110,6 +110,11 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                       "net.weight_layout %d: training keeps row-major weights (the gradient "
                       "kernel converts its TrainingOptimal gradients itself)",
                       (int)d->net.weight_layout);
+  if (d->net.addressing != SPVGEN_ADDRESSING_DESCRIPTORS)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "net.addressing %s: training takes its buffers through descriptors (device "
+                          "addresses are an inference form of the loop variant so far)",
+                          spvgen_addressing_name(d->net.addressing) ? spvgen_addressing_name(d->net.addressing) : "?");
   if (d->net.vec_rows || d->net.vec_stage || d->net.layer_loop)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "net.%s: an inference knob (the gradient kernels evaluate whole, unrolled layers)",

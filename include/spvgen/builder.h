@@ -112,6 +112,8 @@ uint32_t spvgen_module_fail(spvgen_module *m, spvgen_status status, const char *
 uint32_t spvgen_module_version(const spvgen_module *m);
 /* The lowest SPIR-V version the module's content needs (from the grammar). */
 uint32_t spvgen_module_min_version(const spvgen_module *m);
+/* The addressing model the module was created with (SpvAddressingModel; 0: Logical). */
+uint32_t spvgen_module_addressing(const spvgen_module *m);
 /* Number of ids allocated so far + 1 (the header's bound). */
 uint32_t spvgen_module_bound(const spvgen_module *m);
 
@@ -409,7 +411,9 @@ uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type
  * read-only spvgen_storage_buffer / spvgen_buffer_declare, or spvgen_decorate /
  * spvgen_member_decorate with NonWritable; a decoration emitted through the raw
  * spvgen_op_decorate is not seen); spvgen_module_finish also refuses a write through a
- * function parameter that a call binds to such a buffer. */
+ * function parameter that a call binds to such a buffer. Through a PhysicalStorageBuffer
+ * pointer, spvgen_load and spvgen_store add the Aligned memory operand Vulkan requires,
+ * with the pointee's std430 alignment (spvgen_op_load / spvgen_op_store take your own). */
 uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer);
 void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value);
 /* OpAccessChain with index ids. The result pointer type is pointer_type; it is checked

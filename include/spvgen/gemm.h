@@ -273,6 +273,11 @@ typedef struct spvgen_gemm_desc {
   uint32_t compile_budget_ms;      /* estimated driver compile the plan may cost (0: 300 ms,
                                       up to 1000 for long fixed-shape runs) */
   uint32_t codegen;                /* SPVGEN_GEMM_CODEGEN_* alternatives (0: the defaults) */
+  /* How the kernel reaches A, B, D, C, bias and the split-K workspace (spvgen/kernel.h):
+   * descriptors (0), or device addresses in the push constants (the simt variant only;
+   * the pointers follow spvgen_gemm_push in a run-time kernel, start the block in a fixed
+   * one). */
+  spvgen_addressing addressing;
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the
@@ -298,7 +303,8 @@ typedef struct spvgen_gemm_config {
   uint64_t workspace_counters; /* word offset of the counters */
   uint64_t workspace_bytes;    /* the workspace's size: partials, then counters (RUNTIME:
                                   0; spvgen_gemm_launch_for gives it per shape) */
-  /* RUNTIME shapes: the push-constant block's size (sizeof(spvgen_gemm_push)); 0 FIXED. */
+  /* RUNTIME shapes: the push-constant block's size (sizeof(spvgen_gemm_push)); 0 FIXED.
+   * Device addresses: 8 bytes more per buffer (the pointers at the block's end). */
   uint32_t push_size;
   /* The planner's estimate of the driver's first compile of the kernel, in ms. */
   uint32_t compile_ms;
@@ -333,7 +339,9 @@ typedef struct spvgen_gemm_push {
 /* Everything a dispatch of a plan needs for one shape. */
 typedef struct spvgen_gemm_launch {
   spvgen_gemm_push push;       /* the push constants (RUNTIME) */
-  uint32_t push_size;          /* bytes of push to pass: plan.push_size (0: FIXED) */
+  uint32_t push_size;          /* bytes of push to pass: plan.push_size (0: FIXED); with
+                                  device addresses the bytes before the pointers
+                                  (sizeof push, 0: FIXED), which the runner fills in */
   uint32_t groups[3];          /* the dispatch grid */
   uint64_t workspace_bytes;    /* split-K: the workspace this shape needs (0: none) */
   uint64_t workspace_counters; /* split-K: word offset of its counters */
@@ -378,9 +386,16 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
                                 spvgen_gemm_config *plans, uint32_t max, uint32_t *count,
                                 char *message, size_t message_size);
 
+/* The addressing model the plan's module is created with (spvgen_module_desc.addressing):
+ * SpvAddressingModelPhysicalStorageBuffer64 for addressing DEVICE_ADDRESS, else Logical
+ * (0). */
+uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan);
+
 /* Builds the plan's kernel into m (a fresh or reset module, created with a NULL or
- * default desc). info (optional) receives what the words cannot say: entry point name,
- * dispatch grid, local size and the bindings in the order above, each with its name
+ * default desc; with addressing DEVICE_ADDRESS, with spvgen_gemm_addressing_model's
+ * addressing: the bindings are then SPVGEN_BINDING_DEVICE_ADDRESS, each at its
+ * address_offset in the push constants, and plan.push_size covers the pointers).
+ * info (optional) receives what the words cannot say: entry point name, dispatch grid, local size and the bindings in the order above, each with its name
  * ("A", "B", "D", "C", "bias", "workspace"), access and min_size (the bytes the planned
  * shape touches: up to the last element any batch reaches, rounded up to 4);
  * spvgen_kernel_reflect fills the rest after finish (features, capabilities, hash).

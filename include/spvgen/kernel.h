@@ -33,6 +33,24 @@ typedef enum spvgen_binding_kind {
   SPVGEN_BINDING_DEVICE_ADDRESS = 2,
 } spvgen_binding_kind;
 
+/* How a template's kernel reaches its buffers (spvgen_gemm_desc.addressing,
+ * spvgen_mlp_desc.addressing). */
+typedef enum spvgen_addressing {
+  /* Storage-buffer descriptors at set 0 (SPVGEN_BINDING_STORAGE_BUFFER): the default. */
+  SPVGEN_ADDRESSING_DESCRIPTORS = 0,
+  /* Every buffer a PhysicalStorageBuffer64 pointer in the push-constant block, after the
+   * template's own push constants, 8 bytes each (SPVGEN_BINDING_DEVICE_ADDRESS at
+   * address_offset): no descriptor set. The module must be created with addressing
+   * SpvAddressingModelPhysicalStorageBuffer64 (spvgen_module_desc.addressing); the
+   * kernel needs SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS. */
+  SPVGEN_ADDRESSING_DEVICE_ADDRESS = 1,
+  SPVGEN_ADDRESSING_COUNT = 2,
+} spvgen_addressing;
+
+/* "descriptors", "device-address"; NULL for an unknown value. */
+const char *spvgen_addressing_name(spvgen_addressing addressing);
+bool spvgen_addressing_parse(const char *name, spvgen_addressing *out);
+
 /* How a kernel uses a binding (spvgen_binding.access); 0 means "not said": read and
  * written, as far as a caller's barriers go. */
 #define SPVGEN_ACCESS_READ 1u

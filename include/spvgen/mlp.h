@@ -281,6 +281,11 @@ typedef struct spvgen_mlp_desc {
    * where the desc leaves the variant or knobs open, the plan takes none estimated over
    * it (if every plan is, the cheapest to compile). 0: 1000 ms. */
   uint32_t compile_budget_ms;
+  /* How the kernel reaches input, weights and output (spvgen/kernel.h): descriptors (0),
+   * or device addresses, 8 bytes each at offsets 8, 16, 24 of the push-constant block
+   * after the point count (the loop variant, inference only; emit into a module created
+   * with spvgen_mlp_addressing_model's addressing). */
+  spvgen_addressing addressing;
 } spvgen_mlp_desc;
 
 /* One layer's place in the weight buffer (binding 1). */
@@ -354,6 +359,11 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info);
 /* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). */
+/* The addressing model the plan's module is created with (spvgen_module_desc.addressing):
+ * SpvAddressingModelPhysicalStorageBuffer64 for addressing DEVICE_ADDRESS, else Logical
+ * (0). */
+uint32_t spvgen_mlp_addressing_model(const spvgen_mlp_config *plan);
+
 spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
                          spvgen_kernel *kernel, char *message, size_t message_size);
 

@@ -165,7 +165,8 @@ spvgen_status spvgen_tune_cache_import_text(spvgen_tune_cache *cache, const char
  *        shape=M'xN'xK'xBATCH' align=M,N,K,LDA,LDB,LDC,LDD
  * where M' ... are the dimensions rounded up to a power of two, the alignments the
  * largest power of two (at most 16) dividing each value (C's "-" without beta), and the
- * layouts n (row-major) or t (column-major), C's "-" without beta. The device name is
+ * layouts n (row-major) or t (column-major), C's "-" without beta; " addressing=
+ * device-address" ends the key of a device-address desc. The device name is
  * percent-encoded. Fails like spvgen_gemm_plan for a desc it refuses outright (m 0 ...). */
 spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                    char *key, size_t key_size, char *message,
@@ -187,7 +188,8 @@ spvgen_status spvgen_gemm_plan_cached(const spvgen_gemm_desc *desc, const spvgen
  * E the encoded input width (the first layer's inputs), H the hidden widths, O the
  * output width, A the resolved activation of each layer (leaky_relu followed by its
  * slope, "leaky_relu:0.01"), ENC "none", "freq:F" or "oneblob:B", acc the accumulation
- * the desc asks for (f16_accumulation), P' the point count rounded up to a power of two.
+ * the desc asks for (f16_accumulation), P' the point count rounded up to a power of two
+ * (then " weights=optimal" and " addressing=device-address" where the desc asks them).
  * The knobs (variant, workgroup_size, points_per_group) are not part of the key. Fails
  * like spvgen_mlp_plan for a desc it refuses outright (input_width 0 ...) and for
  * points 0. */

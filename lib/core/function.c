@@ -328,6 +328,17 @@ uint32_t spvgen_emit_result(spvgen_module *m, SpvOp opcode, uint32_t result_type
   return id;
 }
 
+/* A load or store through a PhysicalStorageBuffer pointer must say how aligned the
+ * address is (Vulkan: the Aligned memory operand); the pointee's std430 alignment (its
+ * scalar size, a vector's size) is what a buffer of such elements guarantees. pt: the
+ * pointer type's words. */
+static bool physical_alignment(const spvgen_module *m, const uint32_t *pt, uint32_t *align) {
+  uint64_t size, a;
+  if (pt[2] != SpvStorageClassPhysicalStorageBuffer || !sg_std430(m, pt[3], &size, &a)) return false;
+  *align = (uint32_t)a;
+  return true;
+}
+
 uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer) {
   if (!sg_ok(m, __func__)) return 0;
   const uint32_t *pt = sg_def_words(m, spvgen_type_of(m, pointer));
@@ -336,8 +347,8 @@ uint32_t spvgen_load(spvgen_module *m, uint32_t type, uint32_t pointer) {
   if (pt[3] != type)
     return BAD(m, "pointer %u points to %s, not %s (the type to load)", pointer, TN(m, pt[3]),
                TN(m, type));
-  uint32_t ops[3] = {type, 0, pointer};
-  return sg_inst(m, __func__, SpvOpLoad, ops, 3);
+  uint32_t ops[5] = {type, 0, pointer, SpvMemoryAccessAlignedMask, 0};
+  return sg_inst(m, __func__, SpvOpLoad, ops, physical_alignment(m, pt, &ops[4]) ? 5 : 3);
 }
 
 void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value) {
@@ -353,8 +364,8 @@ void spvgen_store(spvgen_module *m, uint32_t pointer, uint32_t value) {
         TN(m, pt[3]));
     return;
   }
-  uint32_t ops[2] = {pointer, value};
-  sg_inst(m, __func__, SpvOpStore, ops, 2);
+  uint32_t ops[4] = {pointer, value, SpvMemoryAccessAlignedMask, 0};
+  sg_inst(m, __func__, SpvOpStore, ops, physical_alignment(m, pt, &ops[3]) ? 4 : 2);
 }
 
 uint32_t spvgen_access_chain(spvgen_module *m, uint32_t pointer_type, uint32_t base,

@@ -109,6 +109,7 @@ bool spvgen_is_type(const spvgen_module *m, uint32_t id) {
 
 uint32_t spvgen_module_bound(const spvgen_module *m) { return m ? m->bound : 0; }
 uint32_t spvgen_module_version(const spvgen_module *m) { return m ? m->version : 0; }
+uint32_t spvgen_module_addressing(const spvgen_module *m) { return m ? m->addressing : 0; }
 uint32_t spvgen_module_min_version(const spvgen_module *m) {
   return m ? m->min_version : 0;
 }

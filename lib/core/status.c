@@ -4,6 +4,7 @@
 
 #include "spvgen/kernel.h"
 #include "spvgen/status.h"
+#include "names.h"
 
 const char *spvgen_status_name(spvgen_status status) {
   switch (status) {
@@ -26,3 +27,6 @@ void spvgen_kernel_free(spvgen_kernel *kernel) {
   free(kernel->words);
   memset(kernel, 0, sizeof *kernel);
 }
+
+static const char *const addressing_names[SPVGEN_ADDRESSING_COUNT] = {"descriptors", "device-address"};
+SG_NAMES(spvgen_addressing, addressing_names, NULL, spvgen_addressing_name, spvgen_addressing_parse)

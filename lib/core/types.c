@@ -286,6 +286,11 @@ bool sg_std430_layout(const spvgen_module *m, uint32_t type, uint64_t *size, uin
   case SpvOpTypeFloat:
     *size = *align = d[2] / 8;
     return *size != 0;
+  case SpvOpTypePointer: /* a device address (PhysicalStorageBuffer64): 8 bytes; other
+                           pointers have no layout */
+    if (d[2] != SpvStorageClassPhysicalStorageBuffer) return false;
+    *size = *align = 8;
+    return true;
   case SpvOpTypeVector:
     if (!sg_std430_layout(m, d[2], &s, &a, need_stride, overflow)) return false;
     *size = s * d[3];

@@ -53,6 +53,8 @@ typedef struct sg_template {
    * another candidate beside the default plan (not the same knobs, and a choice the tuner
    * may make: the MLP's accumulation is the desc's, not a knob). */
   void (*knobs)(const void *plan, spvgen_tune_knobs *knobs);
+  /* The addressing model the plan's module is created with (NULL: Logical). */
+  uint32_t (*addressing_model)(const void *plan);
   bool (*candidate)(const void *default_plan, const void *plan);
 } sg_template;
 

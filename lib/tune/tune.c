@@ -297,7 +297,8 @@ void tune_store(const spvgen_tune_options *opt, spvgen_tune_result *res, spvgen_
 spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const sg_template *t, const void *plan,
                             const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
                             size_t size) {
-  spvgen_module_reset(mod, NULL);
+  spvgen_module_desc md = {.addressing = t->addressing_model ? t->addressing_model(plan) : 0};
+  spvgen_module_reset(mod, &md);
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;

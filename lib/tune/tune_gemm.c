@@ -74,11 +74,12 @@ spvgen_status spvgen_tune_gemm_key(const spvgen_gemm_desc *desc, const spvgen_de
   else snprintf(ca, sizeof ca, "-");
   int n = snprintf(key, key_size,
                    "gemm dev=%s types=%s,%s,%s,%s layout=%c%c%s%c shape=%ux%ux%ux%u "
-                   "align=%u,%u,%u,%u,%u,%s,%u",
+                   "align=%u,%u,%u,%u,%u,%s,%u%s",
                    dev, tn[0], tn[1], tn[2], tn[3],
                    d->a_layout ? 't' : 'n', d->b_layout ? 't' : 'n', cl, d->d_layout ? 't' : 'n', pow2_ceil(d->m),
                    pow2_ceil(d->n), pow2_ceil(d->k), pow2_ceil(batch), align_class(d->m), align_class(d->n),
-                   align_class(d->k), align_class(lda), align_class(ldb), ca, align_class(ldd));
+                   align_class(d->k), align_class(lda), align_class(ldb), ca, align_class(ldd),
+                   d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? " addressing=device-address" : "");
   if (n < 0 || (size_t)n >= key_size) {
     key[0] = 0;
     return tune_msg(msg, size, "spvgen_tune_gemm_key: the key needs %d bytes, key_size is %zu", n + 1, key_size),
@@ -298,6 +299,8 @@ static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, c
     s->pair_tol_rel += 6e-5;
   }
 
+  /* device-address candidates take buffers that have an address */
+  const uint32_t bda_flags = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
   struct { void *host; uint64_t bytes; } ops[5] = {
       {s->ha, na * spvgen_component_type_size(d->a_type)},
       {s->hb, nb * spvgen_component_type_size(d->b_type)},
@@ -307,7 +310,7 @@ static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, c
   for (int i = 0; i < 5; i++) {
     if (i >= 3 && !ops[i].bytes) continue;
     uint64_t bytes = ops[i].bytes < 4 ? 4 : (ops[i].bytes + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(s->ctx, bytes, 0, &s->bufs[s->nbuf]) != SPVGEN_OK ||
+    if (spvgen_vk_buffer_create(s->ctx, bytes, bda_flags, &s->bufs[s->nbuf]) != SPVGEN_OK ||
         (ops[i].host && spvgen_vk_buffer_upload(s->ctx, s->bufs[s->nbuf], 0, ops[i].host, ops[i].bytes) != SPVGEN_OK)) {
       if (s->bufs[s->nbuf]) s->nbuf++;
       return tune_msg(msg, size, "spvgen_tune_gemm: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
@@ -317,7 +320,7 @@ static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, c
   if (s->ws_bytes) {
     /* The split-K workspace, bound after the others by the candidates that split K. */
     uint64_t bytes = (s->ws_bytes + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(s->ctx, bytes, 0, &s->ws) != SPVGEN_OK ||
+    if (spvgen_vk_buffer_create(s->ctx, bytes, bda_flags, &s->ws) != SPVGEN_OK ||
         spvgen_vk_buffer_fill(s->ctx, s->ws, 0, bytes, 0) != SPVGEN_OK)
       return tune_msg(msg, size, "spvgen_tune_gemm: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
     s->bufs[s->nbuf] = s->ws;

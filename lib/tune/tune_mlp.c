@@ -75,11 +75,12 @@ spvgen_status spvgen_tune_mlp_key(const spvgen_mlp_desc *desc, const spvgen_devi
              d->grid.base_resolution, (double)d->grid.per_level_scale);
   else snprintf(enc, sizeof enc, "%s:%u", spvgen_mlp_encoding_name(d->encoding), d->encoding_size);
   int n = snprintf(key, key_size,
-                   "mlp dev=%s net=%s acts=%s enc=%s types=%s,%s,%s acc=%s bias=%d points=%llu%s", dev, net, acts,
+                   "mlp dev=%s net=%s acts=%s enc=%s types=%s,%s,%s acc=%s bias=%d points=%llu%s%s", dev, net, acts,
                    enc, type_name(d->weight_type), type_name(d->input_type), type_name(d->output_type),
                    desc->f16_accumulation ? "f16" : "f32", d->no_bias ? 0 : 1,
                    (unsigned long long)pow2_ceil64(points),
-                   d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? " weights=optimal" : "");
+                   d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? " weights=optimal" : "",
+                   d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? " addressing=device-address" : "");
   if (n < 0 || (size_t)n >= key_size) {
     key[0] = 0;
     return tune_msg(msg, size, "spvgen_tune_mlp_key: the key needs %d bytes, key_size is %zu", n + 1, key_size),
@@ -324,7 +325,9 @@ static spvgen_status mlp_setup(mlp_state *s, const spvgen_tune_options *opt, cha
                                                    {NULL, s->out_bytes}};
   for (int i = 0; i < 3; i++) {
     uint64_t bytes = ops[i].bytes < 4 ? 4 : (ops[i].bytes + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(s->ctx, bytes, 0, &s->bufs[s->nbuf]) != SPVGEN_OK ||
+    if (spvgen_vk_buffer_create(s->ctx, bytes,
+                                p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0,
+                                &s->bufs[s->nbuf]) != SPVGEN_OK ||
         (ops[i].host && spvgen_vk_buffer_upload(s->ctx, s->bufs[s->nbuf], 0, ops[i].host, ops[i].bytes) != SPVGEN_OK)) {
       if (s->bufs[s->nbuf]) s->nbuf++;
       return tune_msg(msg, size, "spvgen_tune_mlp: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;

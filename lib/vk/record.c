@@ -58,13 +58,30 @@ static spvgen_status resolve_push(spvgen_vk_context *ctx, const char *who, uint3
   const spvgen_vk_pipeline *p = d->pipeline;
   const spvgen_kernel_info *info = &p->info;
   uint32_t size = info->push_constant_size;
-  bool only_addresses = p->address_count && size == 8u * p->address_count;
-  if (d->push_size != size && !(only_addresses && d->push_size == 0))
+  /* With the addresses packed at the block's end (as the templates place them), the
+   * caller may pass only the bytes before them (0 when the block holds only addresses):
+   * the runner writes the rest. */
+  uint32_t lead = size >= 8u * p->address_count ? size - 8u * p->address_count : size;
+  bool addresses_last = p->address_count != 0;
+  for (uint32_t i = 0; i < info->binding_count; i++)
+    if (info->bindings[i].kind == SPVGEN_BINDING_DEVICE_ADDRESS && info->bindings[i].address_offset < lead)
+      addresses_last = false;
+  /* ... or the bytes of the named fields before them (an MLP's 4-byte point count before
+   * 8-aligned addresses) */
+  uint32_t fields_end = 0;
+  for (uint32_t i = 0; i < info->push_field_count; i++)
+    if (info->push_fields[i].offset + info->push_fields[i].size > fields_end)
+      fields_end = info->push_fields[i].offset + info->push_fields[i].size;
+  bool short_ok = addresses_last && (d->push_size == lead || (fields_end <= lead && d->push_size == fields_end &&
+                                                              fields_end));
+  if (d->push_size != size && !short_ok)
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "%s: dispatch %u: push_size is %u but the pipeline's push-constant block "
                       "is %u bytes%s",
                       who, index, d->push_size, size,
-                      only_addresses ? " (or 0: it holds only device addresses)" : "");
+                      !addresses_last ? ""
+                      : lead ? " (or the bytes of the push constants before its device addresses)"
+                             : " (or 0: it holds only device addresses)");
   if (d->push_size && !d->push_data)
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "%s: dispatch %u: push_data is NULL with push_size %u", who, index,
@@ -76,7 +93,7 @@ static spvgen_status resolve_push(spvgen_vk_context *ctx, const char *who, uint3
   }
   /* pipeline creation keeps blocks with addresses within SG_VK_PUSH_MAX */
   memset(r->push_copy, 0, size);
-  if (d->push_size) memcpy(r->push_copy, d->push_data, size);
+  if (d->push_size) memcpy(r->push_copy, d->push_data, d->push_size);
   r->push = r->push_copy;
   return SPVGEN_OK;
 }

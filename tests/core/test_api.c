@@ -285,6 +285,36 @@ static void test_push_constants_get_std430_offsets_and_load_by_index(void) {
   spvgen_module_destroy(m);
 }
 
+/* A device address in a push-constant block (8 bytes, 8-aligned by std430), and loads
+ * and stores through PhysicalStorageBuffer pointers: spvgen_load / spvgen_store add the
+ * Aligned operand Vulkan requires (the module validates only with it). */
+static void test_physical_pointers_in_push_constants_are_aligned(void) {
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = SpvAddressingModelPhysicalStorageBuffer64});
+  uint32_t f16 = spvgen_type_float(m, 16), u32 = spvgen_type_int(m, 32, false);
+  uint32_t rta = spvgen_type_runtime_array_strided(m, f16, 2);
+  uint32_t st = spvgen_type_struct(m, &rta, 1);
+  spvgen_decorate(m, st, SpvDecorationBlock);
+  spvgen_member_decorate1(m, st, 0, SpvDecorationOffset, 0);
+  uint32_t ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, st);
+  CHECK_EQ_U64(spvgen_type_size(m, ptr), 8);
+  spvgen_push_constant_block pc = spvgen_push_constants(m, (const uint32_t[]){u32, ptr}, 2);
+  CHECK_EQ_U64(pc.offsets[1], 8);
+  CHECK_EQ_U64(pc.size, 16);
+  spvgen_compute_main(m, "main", 1, 1, 1);
+  uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  uint32_t base = spvgen_push_constant_load(m, &pc, 1);
+  uint32_t zero = spvgen_const_u32(m, 0);
+  uint32_t x = spvgen_load(m, f16, spvgen_access(m, base, (const uint32_t[]){zero, zero}, 2));
+  spvgen_store(m, spvgen_access(m, base, (const uint32_t[]){zero, n}, 2), x);
+  spvgen_function_end(m);
+  size_t count = 0;
+  const uint32_t *w = check_module(m, &count);
+  char *text = w ? check_disassemble(w, count) : NULL;
+  CHECK(text && strstr(text, "Aligned 2"));
+  spvgen_free_text(text);
+  spvgen_module_destroy(m);
+}
+
 /* ------------------------------------------------------------ access chains ---- */
 
 static void test_access_computes_the_result_type(void) {
@@ -409,6 +439,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_array_length_ids_are_checked_and_named),
       TEST_CASE(test_buffer_declare_hands_back_every_pointer_type),
       TEST_CASE(test_push_constants_get_std430_offsets_and_load_by_index),
+      TEST_CASE(test_physical_pointers_in_push_constants_are_aligned),
       TEST_CASE(test_access_computes_the_result_type),
       TEST_CASE(test_access_chain_checks_its_result_type_and_names_both),
       TEST_CASE(test_stores_into_read_only_buffers_are_refused),

@@ -70,6 +70,7 @@ static spvgen_status build_pipeline(spvgen_vk_context *ctx, const spvgen_gemm_de
   spvgen_module_desc md;
   memset(&md, 0, sizeof md);
   if (opt->glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
+  md.addressing = spvgen_gemm_addressing_model(&res->plan);
   spvgen_module *m = spvgen_module_create(&md);
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel_info info;
@@ -180,7 +181,8 @@ static spvgen_status run_shape(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe,
   for (int i = 0; i < 6; i++) {
     if (i >= 3 && !ops[i].bytes) continue;
     uint64_t bytes = ops[i].bytes < 4 ? 4 : ops[i].bytes;
-    if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &bufs[nbuf]) != SPVGEN_OK) {
+    uint32_t flags = res->plan.desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
+    if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, flags, &bufs[nbuf]) != SPVGEN_OK) {
       st = SPVGEN_ERROR_VULKAN;
       snprintf(msg, size, "%s", spvgen_vk_error(ctx));
       goto done;

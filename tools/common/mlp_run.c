@@ -275,7 +275,10 @@ spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *
   spvgen_vk_buffer **bufs[3] = {&s->in, &s->out, &s->w_row};
   for (int i = 0; i < 3; i++) {
     uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(ctx, b, 0, bufs[i]) != SPVGEN_OK) VKFAIL();
+    /* device-address kernels take buffers that have an address (the flag costs nothing
+     * for descriptor kernels, but they keep the runner's plain buffers) */
+    uint32_t flags = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
+    if (spvgen_vk_buffer_create(ctx, b, flags, bufs[i]) != SPVGEN_OK) VKFAIL();
   }
   const uint64_t period_bytes = s->period * d->input_width * spvgen_component_type_size(d->input_type);
   for (uint64_t at = 0; at < s->in_bytes; at += period_bytes) /* the period over and over */
@@ -313,7 +316,9 @@ static spvgen_status session_optimal(mlp_session *s, const spvgen_mlp_config *p,
   uint64_t bytes = 0;
   spvgen_status st = sg_mlp_device_weights(ctx, p, s->data.weights, &w, &bytes, o->spec, &o->nspec, msg, size);
   if (st != SPVGEN_OK) return st;
-  if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull, 0, &o->buf) != SPVGEN_OK ||
+  if (spvgen_vk_buffer_create(ctx, (bytes + 3) & ~3ull,
+                              p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0,
+                              &o->buf) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, o->buf, 0, w, bytes) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
@@ -377,7 +382,8 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
              (unsigned long long)opt.points, groups[0], caps->name, caps->max_workgroup_count[0]);
     return SPVGEN_ERROR_UNSUPPORTED;
   }
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module_desc md = {.addressing = spvgen_mlp_addressing_model(p)};
+  spvgen_module *m = spvgen_module_create(&md);
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
@@ -387,7 +393,7 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   spvgen_status st;
   const double emit_us = (opt.emit_ms ? opt.emit_ms : 20) * 1e3;
   do {
-    spvgen_module_reset(m, NULL);
+    spvgen_module_reset(m, &md);
     st = spvgen_mlp_emit(m, p, &info);
     if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
     reps++;
@@ -491,7 +497,7 @@ done:
 spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *p, double *compile_ms, char *msg,
                                size_t size) {
   *compile_ms = 0;
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(p)});
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel_info info;
   const uint32_t *words = NULL;

@@ -58,6 +58,8 @@ static const char gemm_flags_help[] =
     "  --m-multiple/--n-multiple/--k-multiple N  runtime class: M (N, K) always a\n"
     "                         multiple of N\n"
     "  --ld-multiple N        runtime class: every ld and batch stride a multiple of N\n"
+    "  --addressing descriptors|device-address  device-address: every buffer a 64-bit\n"
+    "                         pointer in the push constants, no descriptor set (simt)\n"
     "device:\n"
     "  --caps NAME|FILE       h100, vulkan13 or lavapipe (offline presets), or a file written\n"
     "                         by `spvgen devices --json`; default: the first Vulkan device,\n"
@@ -119,7 +121,7 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
                                        "--unroll", "--split-k", "--edge", "--caps", "--repeats", "--warmup",
                                        "--sample", "--seed", "--gpu-repeats", "--warmup-ms", "--shapes",
                                        "--m-multiple", "--n-multiple", "--k-multiple", "--ld-multiple",
-                                       "--compile-budget", "--edge-unroll"};
+                                       "--compile-budget", "--edge-unroll", "--addressing"};
   bool known = false;
   for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(name, valued[k]);
   if (!known || !flag_allowed(name, g->mode)) return 0;
@@ -207,6 +209,11 @@ static int parse_gemm_flag(const char *cmd, int argc, char **argv, int *i, gemm_
   if (!strcmp(name, "--act")) {
     if (!spvgen_activation_parse(v, &d->activation))
       return spvgen_cli_usage_error(cmd, "--act: '%s' is not none, relu, gelu or silu", v);
+    return 1;
+  }
+  if (!strcmp(name, "--addressing")) {
+    if (!spvgen_addressing_parse(v, &d->addressing))
+      return spvgen_cli_usage_error(cmd, "--addressing: '%s' is not descriptors or device-address", v);
     return 1;
   }
   if (!strcmp(name, "--shapes")) {
@@ -561,7 +568,7 @@ static int run_gemm(int argc, char **argv) {
   } else {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
     printf("plan     %s\n", res.plan.name);
-    if (res.plan.push_size)
+    if (res.plan.desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME)
       printf("shape    %ux%ux%u batch %u at run time (push constants), grid %ux%ux%u\n", res.shape.m, res.shape.n,
              res.shape.k, res.shape.batch, res.launch.groups[0], res.launch.groups[1], res.launch.groups[2]);
     printf("emit     %.1f us\n", res.emit_us);
@@ -584,7 +591,8 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
     fprintf(stderr, "spvgen bench gemm: %s\n", msg);
     return 1;
   }
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module_desc md = {.addressing = spvgen_gemm_addressing_model(&plan)};
+  spvgen_module *m = spvgen_module_create(&md);
   double *t = malloc(sizeof *t * g->emit_repeats);
   if (!m || !t) {
     fprintf(stderr, "spvgen bench gemm: out of memory\n");
@@ -597,7 +605,7 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
   const uint32_t warmup = 3;
   for (uint32_t i = 0; i < warmup + g->emit_repeats && !rc; i++) {
     double t0 = sg_now_us();
-    spvgen_module_reset(m, NULL);
+    spvgen_module_reset(m, &md);
     spvgen_gemm_config p;
     const uint32_t *words;
     if (spvgen_gemm_plan(&g->desc, caps, &p, msg, sizeof msg) != SPVGEN_OK ||

@@ -74,6 +74,8 @@ static void mlp_usage(FILE *o, bool run) {
           "  --vec-stage            vec: activations through a shared-memory row per invocation\n"
           "  --layer-loop           vec: the equal hidden layers as a run-time loop\n"
           "  --compile-budget MS    the estimated driver compile the plan may choose (1000)\n"
+          "  --addressing descriptors|device-address  device-address: input, weights and output\n"
+          "                         as 64-bit pointers in the push constants (loop variant)\n"
           "training:\n"
           "  --train                the training kernels: the gradient kernel (forward +\n"
           "                         backward) and the optimizer kernel (loop variant;\n"
@@ -215,6 +217,9 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
       if (!spvgen_cli_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
     } else if (!strcmp(a, "--vec-rows")) {
       if (!spvgen_cli_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
+    } else if (!strcmp(a, "--addressing")) {
+      if (!spvgen_addressing_parse(v, &g->desc.addressing))
+        return spvgen_cli_usage_error(cmd, "--addressing: '%s' is not descriptors or device-address", v);
     } else if (!strcmp(a, "--compile-budget")) {
       if (!spvgen_cli_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
     } else if (!strcmp(a, "--spec-id-base")) {

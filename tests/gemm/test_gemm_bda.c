@@ -1,0 +1,350 @@
+/* tests/gemm/test_gemm_bda.c — the GEMM's device-address form (desc.addressing
+ * SPVGEN_ADDRESSING_DEVICE_ADDRESS): every buffer a PhysicalStorageBuffer64 pointer in the
+ * push constants. The modules validate, the info says where each pointer goes, the SIMT
+ * kernels run on the test device (lavapipe in CI) against the CPU reference, every element
+ * checked, with buffers at non-zero offsets of one allocation (sub-allocation), and the
+ * variants and devices that cannot take the form refuse it by name. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_run.h"
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/gemm.h"
+#include "spvgen/tune.h"
+#include "spvgen/vk.h"
+
+/* The runner call fails with `status` and a message containing `text`. */
+#define VK_EXPECT_ERROR(ctx, call, status, text)                                             \
+  do {                                                                                       \
+    spvgen_status vk_st_ = (call);                                                           \
+    CHECK_MSG(vk_st_ == (status), "%s returned %s, expected %s (message: %s)", #call,        \
+              spvgen_status_name(vk_st_), spvgen_status_name(status), spvgen_vk_error(ctx)); \
+    CHECK_CONTAINS(spvgen_vk_error(ctx), (text));                                            \
+  } while (0)
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  memset(&c, 0, sizeof c);
+  CHECK(spvgen_caps_preset(name, &c) == SPVGEN_OK);
+  return c;
+}
+
+static spvgen_gemm_desc bda_desc(uint32_t m, uint32_t n, uint32_t k) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = m;
+  d.n = n;
+  d.k = k;
+  d.variant = SPVGEN_GEMM_SIMT;
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  d.a_type = d.b_type = d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  return d;
+}
+
+static bool has_capability(const spvgen_kernel_info *info, uint32_t cap) {
+  for (uint32_t i = 0; i < info->capability_count; i++)
+    if (info->capabilities[i] == cap) return true;
+  return false;
+}
+
+/* ------------------------------------------------------------- the modules ---- */
+
+/* Fixed and run-time shapes, every operand (C, bias), several types and layouts: the
+ * module validates, declares PhysicalStorageBufferAddresses, lists bufferDeviceAddress,
+ * and the info has one DEVICE_ADDRESS binding per operand, 8 bytes apart after the
+ * shape's push constants; the plan's push_size is the block's size. */
+static void test_modules_validate_and_say_where_the_pointers_are(void) {
+  spvgen_device_caps caps = preset("lavapipe");
+  struct {
+    spvgen_component_type a, acc, out;
+    float beta;
+    spvgen_gemm_bias bias;
+    spvgen_gemm_shapes shapes;
+    int layout;
+    uint32_t buffers;
+  } cases[] = {
+      {SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0.0f, SPVGEN_GEMM_BIAS_NONE, SPVGEN_GEMM_SHAPES_FIXED, 0, 3},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_FIXED, 3, 5},
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0.0f, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 4},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0.0f, SPVGEN_GEMM_BIAS_NONE, SPVGEN_GEMM_SHAPES_RUNTIME, 2, 3},
+      {SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 2.0f, SPVGEN_GEMM_BIAS_NONE, SPVGEN_GEMM_SHAPES_RUNTIME, 0, 4},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = bda_desc(96, 80, 48);
+    d.a_type = d.b_type = cases[i].a;
+    d.acc_type = cases[i].acc;
+    d.out_type = cases[i].out;
+    d.beta = cases[i].beta;
+    d.bias = cases[i].bias;
+    d.shapes = cases[i].shapes;
+    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
+    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
+    d.activation = cases[i].a == SPVGEN_COMPONENT_S8 ? SPVGEN_ACTIVATION_RELU : SPVGEN_ACTIVATION_GELU;
+    char msg[512];
+    spvgen_gemm_config plan;
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "case %zu: %s", i, msg);
+    CHECK(plan.features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+    CHECK_EQ_U64(spvgen_gemm_addressing_model(&plan), SpvAddressingModelPhysicalStorageBuffer64);
+    spvgen_kernel k;
+    CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (!k.words) continue;
+    CHECK_MSG(check_words(k.words, k.word_count), "case %zu", i);
+    const uint32_t base = cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME ? (uint32_t)sizeof(spvgen_gemm_push) : 0;
+    CHECK_EQ_U64(k.info.binding_count, cases[i].buffers);
+    CHECK_EQ_U64(k.info.push_constant_size, base + 8 * cases[i].buffers);
+    CHECK_EQ_U64(plan.push_size, k.info.push_constant_size);
+    for (uint32_t b = 0; b < k.info.binding_count; b++) {
+      CHECK_EQ_U64(k.info.bindings[b].kind, SPVGEN_BINDING_DEVICE_ADDRESS);
+      CHECK_EQ_U64(k.info.bindings[b].address_offset, base + 8 * b);
+      if (cases[i].shapes == SPVGEN_GEMM_SHAPES_FIXED) CHECK(k.info.bindings[b].min_size > 0);
+    }
+    CHECK_STR_EQ(k.info.bindings[2].name, "D");
+    if (cases[i].buffers == 4) CHECK_STR_EQ(k.info.bindings[3].name, cases[i].beta != 0.0f ? "C" : "bias");
+    CHECK(k.info.features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+    CHECK(has_capability(&k.info, SpvCapabilityPhysicalStorageBufferAddresses));
+    CHECK(k.words[0] == 0x07230203u);
+    spvgen_kernel_free(&k);
+  }
+}
+
+/* The default (descriptors) does not change: no PhysicalStorageBuffer anywhere, storage
+ * buffer bindings, and the same words as a desc that never heard of addressing. */
+static void test_descriptors_stay_the_default(void) {
+  spvgen_device_caps caps = preset("lavapipe");
+  spvgen_gemm_desc d = bda_desc(64, 64, 64);
+  d.addressing = SPVGEN_ADDRESSING_DESCRIPTORS;
+  char msg[512];
+  spvgen_kernel k;
+  CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(k.info.bindings[0].kind, SPVGEN_BINDING_STORAGE_BUFFER);
+  CHECK(!(k.info.features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS));
+  CHECK(!has_capability(&k.info, SpvCapabilityPhysicalStorageBufferAddresses));
+  CHECK_EQ_U64(k.info.push_constant_size, 0);
+  spvgen_kernel_free(&k);
+  /* the tuner keeps the two forms apart, and the descriptor key as it was */
+  char key[1024];
+  CHECK(spvgen_tune_gemm_key(&d, &caps, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(!strstr(key, "addressing"));
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  CHECK(spvgen_tune_gemm_key(&d, &caps, key, sizeof key, msg, sizeof msg) == SPVGEN_OK);
+  CHECK(strstr(key, " addressing=device-address") != NULL);
+}
+
+/* What cannot take device addresses says so, naming the variant, the knob or the
+ * feature; the emitter refuses a module of the wrong addressing model. */
+static void test_refusals_name_what_is_wrong(void) {
+  spvgen_device_caps caps = preset("h100");
+  char msg[512];
+  spvgen_gemm_config plan;
+  spvgen_gemm_desc d = bda_desc(256, 256, 256);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "the khr variant takes its buffers through descriptors");
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "the coopmat2 variant takes its buffers through descriptors");
+  /* AUTO on a device with cooperative matrices: the SIMT kernel, the one that can */
+  d.variant = SPVGEN_GEMM_AUTO;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(plan.variant, SPVGEN_GEMM_SIMT);
+  /* split-K: the workspace is the last pointer */
+  d = bda_desc(16, 16, 4096);
+  d.split_k = 4;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(plan.push_size, 32);
+  spvgen_kernel sk;
+  CHECK_MSG(spvgen_gemm(&d, &caps, &sk, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  if (sk.words) {
+    CHECK(check_words(sk.words, sk.word_count));
+    CHECK_EQ_U64(sk.info.binding_count, 4);
+    CHECK_STR_EQ(sk.info.bindings[3].name, "workspace");
+    CHECK_EQ_U64(sk.info.bindings[3].address_offset, 24);
+    CHECK_EQ_U64(sk.info.bindings[3].min_size, plan.workspace_bytes);
+  }
+  spvgen_kernel_free(&sk);
+  d = bda_desc(16, 16, 16);
+  d.addressing = (spvgen_addressing)7;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "addressing 7 is not descriptors (0) or device-address (1)");
+  /* a device without bufferDeviceAddress */
+  spvgen_device_caps no_bda = preset("lavapipe");
+  no_bda.features &= ~SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS;
+  d = bda_desc(16, 16, 16);
+  CHECK(spvgen_gemm_plan(&d, &no_bda, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "bufferDeviceAddress");
+  /* a module of the Logical addressing model */
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_module *m = spvgen_module_create(NULL);
+  CHECK(spvgen_gemm_emit(m, &plan, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "create the module with spvgen_module_desc.addressing");
+  spvgen_module_destroy(m);
+  CHECK(spvgen_addressing_name(SPVGEN_ADDRESSING_DEVICE_ADDRESS) != NULL);
+  spvgen_addressing a = SPVGEN_ADDRESSING_DESCRIPTORS;
+  CHECK(spvgen_addressing_parse("device-address", &a) && a == SPVGEN_ADDRESSING_DEVICE_ADDRESS);
+  CHECK(!spvgen_addressing_parse("bda", &a));
+}
+
+/* ------------------------------------------------------------ on the device ---- */
+
+/* Through gemm_run (spvgen buffers created with SPVGEN_VK_BUFFER_DEVICE_ADDRESS, every
+ * element against the float64 reference): fixed and run-time shapes, the epilogue's
+ * operands, batches, integer and f16 inputs, split-K (its workspace by address too). */
+static void test_runs_match_the_reference(void) {
+  spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  if (!ctx) return;
+  struct {
+    uint32_t m, n, k, batch;
+    spvgen_component_type a, acc, out;
+    float alpha, beta;
+    spvgen_gemm_bias bias;
+    spvgen_activation act;
+    spvgen_gemm_shapes shapes;
+    int layout;
+    uint32_t split_k;
+  } cases[] = {
+      {67, 71, 37, 1, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0, 0, 0, SPVGEN_GEMM_SHAPES_FIXED, 0, 1},
+      {65, 33, 17, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW,
+       SPVGEN_ACTIVATION_GELU, SPVGEN_GEMM_SHAPES_FIXED, 3, 1},
+      {100, 70, 50, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.25f, SPVGEN_GEMM_BIAS_COLUMN,
+       SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 1},
+      {31, 45, 29, 3, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0, 0, SPVGEN_GEMM_BIAS_ROW,
+       SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_RUNTIME, 2, 1},
+      {40, 52, 2000, 1, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.5f, SPVGEN_GEMM_BIAS_ROW, 0,
+       SPVGEN_GEMM_SHAPES_FIXED, 0, 4},
+      {33, 70, 1500, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0, 0, SPVGEN_GEMM_BIAS_COLUMN,
+       SPVGEN_ACTIVATION_SILU, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 3},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = bda_desc(cases[i].m, cases[i].n, cases[i].k);
+    d.batch = cases[i].batch;
+    d.a_type = d.b_type = cases[i].a;
+    d.acc_type = cases[i].acc;
+    d.out_type = cases[i].out;
+    d.alpha = cases[i].alpha;
+    d.beta = cases[i].beta;
+    d.bias = cases[i].bias;
+    d.activation = cases[i].act;
+    d.shapes = cases[i].shapes;
+    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
+    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
+    d.split_k = cases[i].split_k;
+    spvgen_gemm_args args;
+    memset(&args, 0, sizeof args);
+    args.m = d.m, args.n = d.n, args.k = d.k, args.batch = d.batch;
+    args.alpha = d.alpha ? d.alpha : 1.0f;
+    args.beta = d.beta;
+    gemm_run_result r;
+    char msg[512];
+    gemm_run_options o = {0};
+    o.seed = test_rand_u32() | 1u;
+    o.recheck = d.split_k > 1; /* a second dispatch: the counters were reset */
+    if (d.shapes == SPVGEN_GEMM_SHAPES_RUNTIME) o.args = &args;
+    spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
+    CHECK_MSG(r.bad == 0, "case %zu [%s]: %llu of %llu elements wrong; first (%llu,%llu) gpu %g cpu %g", i,
+              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+              (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
+              r.first_bad_ref);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* f32 D = A B + bias (per row) in double, row-major. */
+static void reference(const float *a, const float *b, const float *bias, uint32_t m, uint32_t n, uint32_t k,
+                      double *d) {
+  for (uint32_t i = 0; i < m; i++)
+    for (uint32_t j = 0; j < n; j++) {
+      double s = bias[i];
+      for (uint32_t l = 0; l < k; l++) s += (double)a[i * k + l] * b[l * n + j];
+      d[i * n + j] = s;
+    }
+}
+
+/* A framework's sub-allocations: A, B, bias and D at non-zero aligned offsets of one
+ * buffer (D also once by its raw VkDeviceAddress), recorded through spvgen_vk_submit,
+ * fixed and run-time shapes; every element of D checked, and the bytes around D
+ * untouched. An undersized range is refused by name. */
+static void test_suballocated_operands(void) {
+  spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  if (!ctx) return;
+  const uint32_t M = 45, N = 37, K = 29;
+  const uint64_t off_a = 256, off_b = off_a + 8192, off_bias = off_b + 8192, off_d = off_bias + 512, total = off_d + 8192;
+  spvgen_vk_buffer *big = NULL;
+  double *ref = NULL;
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, total, SPVGEN_VK_BUFFER_HOST_VISIBLE | SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &big));
+  unsigned char *host = spvgen_vk_buffer_map(big);
+  float *a = (float *)(host + off_a), *b = (float *)(host + off_b), *bias = (float *)(host + off_bias);
+  float *dd = (float *)(host + off_d);
+  for (uint32_t i = 0; i < M * K; i++) a[i] = (float)((int)(test_rand_u32() % 17) - 8) / 8.0f + 0.0625f;
+  for (uint32_t i = 0; i < K * N; i++) b[i] = (float)((int)(test_rand_u32() % 13) - 6) / 4.0f + 0.125f;
+  for (uint32_t i = 0; i < M; i++) bias[i] = (float)(test_rand_u32() % 9) - 4.5f;
+  ref = malloc(sizeof *ref * M * N);
+  if (!ref) goto done;
+  reference(a, b, bias, M, N, K, ref);
+  for (int runtime = 0; runtime < 2; runtime++)
+    for (int by_address = 0; by_address < 2; by_address++) {
+      spvgen_gemm_desc d = bda_desc(M, N, K);
+      d.bias = SPVGEN_GEMM_BIAS_ROW;
+      d.shapes = runtime ? SPVGEN_GEMM_SHAPES_RUNTIME : SPVGEN_GEMM_SHAPES_FIXED;
+      char msg[512];
+      spvgen_gemm_config plan;
+      spvgen_kernel k;
+      CHECK_MSG(spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_MSG(spvgen_gemm(&d, spvgen_vk_caps(ctx), &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      spvgen_vk_pipeline *p = NULL;
+      VK_CHECK(ctx, spvgen_vk_pipeline_create(ctx, k.words, k.word_count, &k.info, NULL, &p));
+      spvgen_gemm_launch l;
+      spvgen_gemm_args args;
+      memset(&args, 0, sizeof args);
+      args.m = M, args.n = N, args.k = K, args.alpha = 1.0f;
+      CHECK_MSG(spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_EQ_U64(l.push_size, runtime ? sizeof(spvgen_gemm_push) : 0);
+      for (uint64_t i = 0; i < 8192 / 4; i++) dd[i] = NAN; /* D and the bytes after it */
+      spvgen_vk_buffer_range r[4] = {{.buffer = big, .offset = off_a, .range = (uint64_t)M * K * 4},
+                                     {.buffer = big, .offset = off_b, .range = (uint64_t)K * N * 4},
+                                     {.buffer = big, .offset = off_d, .range = (uint64_t)M * N * 4},
+                                     {.buffer = big, .offset = off_bias, .range = (uint64_t)M * 4}};
+      if (by_address) r[2] = (spvgen_vk_buffer_range){.address = spvgen_vk_buffer_address(big) + off_d, .range = (uint64_t)M * N * 4};
+      spvgen_vk_record_desc rd = {.pipeline = p, .buffers = r, .buffer_count = k.info.binding_count,
+                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
+                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
+      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
+      uint64_t t = 0;
+      VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
+      VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < M * N; i++) bad += !(fabs(dd[i] - ref[i]) <= 1e-5 * (1.0 + fabs(ref[i])));
+      CHECK_MSG(bad == 0, "runtime %d by_address %d: %u of %u elements wrong (first: %g vs %g)", runtime, by_address,
+                bad, M * N, dd[0], ref[0]);
+      uint32_t touched = 0;
+      for (uint32_t i = M * N; i < 8192 / 4; i++) touched += !isnan(dd[i]);
+      CHECK_EQ_U64(touched, 0);
+      /* one element short */
+      r[2].range = (uint64_t)M * N * 4 - 4;
+      VK_EXPECT_ERROR(ctx, spvgen_vk_submit(ctx, &sd, &t), SPVGEN_ERROR_INVALID_ARGUMENT, "'D' (device address at push offset");
+      spvgen_vk_pipeline_destroy(p);
+      spvgen_kernel_free(&k);
+    }
+done:
+  free(ref);
+  spvgen_vk_buffer_destroy(big);
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_modules_validate_and_say_where_the_pointers_are),
+      TEST_CASE(test_descriptors_stay_the_default),
+      TEST_CASE(test_refusals_name_what_is_wrong),
+      TEST_CASE(test_runs_match_the_reference),
+      TEST_CASE(test_suballocated_operands),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
