@@ -30,7 +30,8 @@
 # --wall: the whole run's limit (default 560 s); each step's time limit is cut to what is
 # left of it, so the call ends before the device's 10 minutes. --grid-budget: the grid's
 # (default 270 s; its compile phase at most 100 s of it). --only tests runs the MLP GPU
-# tests instead (six at a time, 330 s each: a call of its own; not in the default).
+# tests instead (each test its own process, 12 at a time, at most 330 s each: a call of
+# its own; not in the default).
 # --quick: a smoke run of the same steps at lavapipe sizes (torch steps skipped where
 # there is no torch). The driver's shader disk cache is off (__GL_SHADER_DISK_CACHE=0)
 # and spvgen's pipeline cache is a fresh directory: compile times are first compiles.
@@ -105,12 +106,19 @@ step() { # step NAME LIMIT CMD...: CMD with LIMIT seconds (cut to the wall), out
   return 0
 }
 
-if want tests; then # the MLP GPU tests, six binaries at a time (not in the default run)
-  ls "$B"/tests/gpu_test_gpu_mlp* | xargs -P 6 -I{} sh -c 'timeout 330 {} > {}.log 2>&1; echo "{} exit $?" >> {}.log'
-  for f in "$B"/tests/gpu_test_gpu_mlp*.log; do
-    echo "=== $f"; grep -E "^(FAIL|SKIP)|passed, [0-9]+ failed|exit" "$f"
+if want tests; then # the MLP GPU tests, each test its own process, 12 at a time (not in the default run)
+  # one process per test (the harness's --list), as scripts/gpu-gemm.sh --call does: a
+  # binary run whole did not finish beside the others in one call (2026-11-26 call E)
+  for bin in "$B"/tests/gpu_test_gpu_mlp*; do
+    for t in $("$bin" --list); do echo "$bin $t"; done
+  done > "$W/test-list.txt"
+  lim=$(left); [ "$lim" -gt 330 ] && lim=330
+  xargs -P 12 -L 1 sh -c 'c=$(mktemp -d); __GL_SHADER_DISK_CACHE_PATH=$c timeout '"$lim"' "$0" "$1" > "$0.$1.log" 2>&1; echo "$1 exit $?" >> "$0.$1.log"; rm -rf "$c"' < "$W/test-list.txt"
+  for f in "$B"/tests/gpu_test_gpu_mlp*.*.log; do
+    echo "=== $f"; grep -E "^(FAIL|SKIP)|passed, [0-9]+ failed| exit " "$f"
   done > "$W/tests.txt"
-  tee -a "$log" < "$W/tests.txt"
+  grep -c " exit 0$" "$W/tests.txt" | sed 's/$/ tests passed/' | tee -a "$log"
+  grep -E " exit [1-9]|^FAIL" "$W/tests.txt" | tee -a "$log"
 fi
 
 if want grid; then
