@@ -36,6 +36,7 @@ typedef struct trace_call {
 
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
+             "                          [--split-k S]\n"
              "                                [--device NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
@@ -50,6 +51,9 @@ static void trace_usage(FILE *o) {
              "                   constants, so calls of one class share a pipeline; fixed: a module\n"
              "                   per shape, as before run-time shapes\n"
              "  --sample N       outputs checked per call (default 8; 0: none)\n"
+             "  --split-k S      every call's plan splits K into S slices (2-64; run-time plans\n"
+             "                   fewer where K has fewer steps): one shared split-K workspace\n"
+             "                   serves calls of every shape, as a framework keeps it\n"
              "  --device NAME    the first device whose name contains NAME\n\n"
              "examples:\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --cold\n"
@@ -170,7 +174,7 @@ static void rm_tree(const char *dir) {
 int spvgen_cmd_bench_trace(int argc, char **argv) {
   const char *path = NULL, *cache_dir = NULL, *device = NULL;
   bool cold = false, runtime = true;
-  uint32_t sample = 8;
+  uint32_t sample = 8, split_k = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -179,7 +183,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     } else if (!strcmp(a, "--cold")) {
       cold = true;
     } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
-               !strcmp(a, "--shapes")) {
+               !strcmp(a, "--shapes") || !strcmp(a, "--split-k")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
@@ -189,7 +193,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         runtime = !strcmp(v, "runtime");
       }
       else if (!strcmp(a, "--device")) device = v;
-      else {
+      else if (!strcmp(a, "--split-k")) {
+        if (!sg_parse_u32(v, 2, 64, &split_k))
+          return spvgen_cli_usage_error("bench trace", "--split-k: '%s' is not a slice count from 2 to 64", v);
+      } else {
         if (!sg_parse_u32(v, 0, 1000000, &sample))
           return spvgen_cli_usage_error("bench trace", "--sample: '%s' is not a count from 0 to 1000000", v);
       }
@@ -301,6 +308,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       goto done;
     }
     if (runtime) want.m_multiple = 1;
+    if (split_k) want.split_k = split_k;
     if (spvgen_gemm_plan(&want, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm(&want, caps, &k, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
