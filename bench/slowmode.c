@@ -22,7 +22,9 @@
  *                  [--modes none,buffers,pipeline,context,idle,fragment] [--trials N]
  *                  [--repeats N] [--warmup-ms MS] [--idle-ms MS]
  *
- * Output: one line per trial ("trial MODE I us TFLOP/s [slow]"), then per mode the
+ * Output: one line per trial ("trial MODE I us TFLOP/s at T s; pipeline MS ms": the
+ * latest pipeline create, a first compile when neither spvgen's nor the driver's cache
+ * holds it), then per mode the
  * count of slow trials and the spread. Results go to bench/results/. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -41,6 +43,7 @@ typedef struct setup {
   spvgen_vk_pipeline *pipe;
   spvgen_vk_buffer *buf[3];
   uint64_t bytes[3];
+  double pipeline_ms; /* the last pipeline create (the driver's compile, or its cache) */
 } setup;
 
 static int cmp_double(const void *a, const void *b) {
@@ -113,7 +116,9 @@ static spvgen_status open_setup(setup *s, const spvgen_gemm_desc *d, char *msg, 
   if (st != SPVGEN_OK) return st;
   st = spvgen_gemm(d, spvgen_vk_caps(s->ctx), &s->kernel, msg, size);
   if (st != SPVGEN_OK) return st;
+  double t0 = seconds();
   st = spvgen_vk_pipeline_create_kernel(s->ctx, &s->kernel, NULL, &s->pipe);
+  s->pipeline_ms = (seconds() - t0) * 1e3;
   if (st == SPVGEN_OK) st = make_buffers(s, d);
   if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(s->ctx));
   return st;
@@ -231,7 +236,9 @@ int main(int argc, char **argv) {
         } else if (!strcmp(p, "pipeline")) {
           spvgen_vk_pipeline_destroy(s.pipe);
           s.pipe = NULL;
+          double t0 = seconds();
           st = spvgen_vk_pipeline_create_kernel(s.ctx, &s.kernel, NULL, &s.pipe);
+          s.pipeline_ms = (seconds() - t0) * 1e3;
         } else if (!strcmp(p, "context")) {
           close_setup(&s);
           st = open_setup(&s, &d, msg, sizeof msg);
@@ -252,8 +259,8 @@ int main(int argc, char **argv) {
         rc = 1;
         break;
       }
-      printf("trial %s %u %.1f us %.1f TFLOP/s at %.3f s\n", mode, i, t[i] / 1e3, flop / t[i] / 1e3,
-             seconds() - start);
+      printf("trial %s %u %.1f us %.1f TFLOP/s at %.3f s; pipeline %.1f ms\n", mode, i, t[i] / 1e3, flop / t[i] / 1e3,
+             seconds() - start, s.pipeline_ms);
       fflush(stdout);
     }
     double best = 0, worst = 0;

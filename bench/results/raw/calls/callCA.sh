@@ -1,4 +1,5 @@
 #!/bin/bash
+# No cuBLAS, torch or Triton reference in this call: bench_slowmode compares spvgen with itself across trials; the nearest same-card cuBLAS figures are in ../../gemm-h200-2026-11-26.md. The driver's compile of the measured pipeline came from its warm cache (not a first compile).
 # Call CA, 2026-11-26 10:20 UTC, H200 (the loan gave an H200): carried .gl and gpurun/ (stripped copies of build/bench/bench_slowmode, build/tools/spvgen, build/tests/{vk,threads}_test_*, build/tests/gpu_test_gpu_gemm at commit 0542982 + bench_slowmode).
 # GPU call A (2026-11-26): runner change (own device table + loader lock) on the GPU, and
 # the slow-mode search (bench_slowmode) with the clocks logged.

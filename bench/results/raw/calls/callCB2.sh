@@ -1,4 +1,5 @@
 #!/bin/bash
+# No cuBLAS, torch or Triton reference in this call: the runner tests, the dispatch overhead (compared with a raw vkCmdDispatch loop of the same run) and bench_slowmode (spvgen against itself). The same day's cuBLAS/torch figures with first-compile times: ../../gemm-h200-2026-11-26.md and ../../mlp-h100-2026-11-26.md.
 # Call CB2, 2026-11-26, right after CB1 on the same machine: the runner of issue 25 on the
 # GPU (record path, kernels, threads stress, the framework sample with cooperative
 # variants, dispatch overhead) and the slow-mode follow-up (issue 24 item 7: fresh

@@ -1,4 +1,5 @@
 #!/bin/bash
+# References: bench_gemm_shapes --anchor runs shared/anchors/gemm_anchor.py (cuBLAS through torch) in the same call, for the same shapes bench_slowmode measures (4097x4095x4093, 8192^3); first compiles: bench_gemm_shapes' compile column, with the driver cache pointed at an empty directory.
 # Call J (prepared 2026-11-26, NOT RUN: the session's device time was spent). The slow
 # mode's next suspect (bench/results/gemm-2026-11-26c.md, calls H and I): device memory
 # fragmentation and page size. If "fragment" trials are slow where "buffers" and "none"
