@@ -1146,19 +1146,29 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
   mt_geom tg;
   uint32_t P = d->points_per_group;
   const uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
-  if (P) {
-    if (P % FR || P > 256)
-      return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                     "net.points_per_group %u: mat training takes a multiple of 16 up to 256", P);
-    mt_geometry(p, sg, S, P, &tg);
-  } else {
+  if (P && (P % FR || P > 256))
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                   "net.points_per_group %u: mat training takes a multiple of 16 up to 256", P);
+  /* The chunk (points, unless the desc sets them) and, where the gradient kernel's size is
+   * open, the subgroups: the inference block's first, then fewer (each subgroup's f32 tiles
+   * take shared memory; the inference choice may take a block with no room left for a
+   * training chunk). The first that fits; else the inference block's own, for its reason. */
+  mt_geom first;
+  memset(&first, 0, sizeof first);
+  for (uint32_t s_try = S;; s_try /= 2) {
     static const uint32_t tries[] = {64, 32, 16};
-    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
-      mt_geometry(p, sg, S, tries[i], &tg);
+    for (size_t i = 0; i < (P ? 1 : sizeof tries / sizeof tries[0]); i++) {
+      mt_geometry(p, sg, s_try, P ? P : tries[i], &tg);
       if (tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) break;
     }
-    P = tg.g.P;
+    if (s_try == S) first = tg;
+    if ((tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) || invocations || s_try <= 1) {
+      if (tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) S = s_try;
+      else tg = first;
+      break;
+    }
   }
+  P = tg.g.P;
   if (tg.max_live > MAX_ACC)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                    "variant mat: %u points per chunk with %u subgroups keep %u accumulator "

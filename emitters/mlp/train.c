@@ -144,16 +144,6 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if (mat) {
     p->net.desc.points_per_group = d->net.points_per_group;
     st = mlp_mat_train_plan(caps, p, w, msg, size);
-    /* The inference block's invocations (the choice's) may leave no room in shared
-     * memory for a training chunk (each subgroup's f32 tiles): where the desc leaves the
-     * gradient kernel's size open, fewer subgroups (the first error stays the message). */
-    for (uint32_t fewer = p->net.local_size[0] / 2; st == SPVGEN_ERROR_UNSUPPORTED && !w && fewer >= 32; fewer /= 2) {
-      p->net.desc.points_per_group = d->net.points_per_group;
-      if (mlp_mat_train_plan(caps, p, fewer, NULL, 0) == SPVGEN_OK) {
-        st = SPVGEN_OK;
-        if (msg && size) msg[0] = 0;
-      }
-    }
     if (st != SPVGEN_OK) return st;
     mlp_plan_name(&p->net);
     w = p->grad_local_size[0];
