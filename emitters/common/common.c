@@ -115,6 +115,7 @@ spvgen_push_constant_block ek_push_constants_bda(spvgen_module *m, const uint32_
     spvgen_member_decorate1(m, st, 0, SpvDecorationOffset, 0);
     if (readonly[i]) spvgen_member_decorate(m, st, 0, SpvDecorationNonWritable);
     b->ptr_type = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, st);
+    b->pc_ptr_type = b->ptr_type;
     b->elem_ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, elem_types[i]);
     b->array_ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, rta);
     types[lead + i] = b->ptr_type;
@@ -133,8 +134,41 @@ spvgen_push_constant_block ek_push_constants_bda(spvgen_module *m, const uint32_
  * constants (a load per access; drivers fold the repeats). */
 static uint32_t buffer_base(spvgen_module *m, const ek_buffer *b) {
   if (!b->ptr_type) return b->var;
+  if (b->base) return b->base;
   uint32_t member = ek_u32(m, b->pc_member);
-  return spvgen_load(m, b->ptr_type, spvgen_access_chain(m, b->pc_member_ptr, b->var, &member, 1));
+  uint32_t p = spvgen_load(m, b->pc_ptr_type, spvgen_access_chain(m, b->pc_member_ptr, b->var, &member, 1));
+  return b->pc_ptr_type == b->ptr_type ? p : spvgen_op_bitcast(m, b->ptr_type, p);
+}
+
+ek_buffer ek_buffer_view(spvgen_module *m, const ek_buffer *b, uint32_t elem_type, uint32_t binding, bool readonly,
+                         const char *name) {
+  if (!b->ptr_type) return ek_buffer_decl(m, elem_type, binding, readonly, name);
+  ek_buffer v = *b;
+  v.elem_type = elem_type;
+  uint32_t rta = spvgen_type_runtime_array_strided(m, elem_type, spvgen_type_size(m, elem_type));
+  uint32_t st = spvgen_type_struct(m, &rta, 1);
+  spvgen_decorate(m, st, SpvDecorationBlock);
+  spvgen_member_decorate1(m, st, 0, SpvDecorationOffset, 0);
+  if (readonly) spvgen_member_decorate(m, st, 0, SpvDecorationNonWritable);
+  v.ptr_type = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, st);
+  v.elem_ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, elem_type);
+  v.array_ptr = spvgen_type_pointer(m, SpvStorageClassPhysicalStorageBuffer, rta);
+  if (b->base) v.base = spvgen_op_bitcast(m, v.ptr_type, b->base);
+  return v;
+}
+
+void ek_buffer_rebase(spvgen_module *m, ek_buffer *b, uint32_t offset64) {
+  if (!b->ptr_type || !offset64) return;
+  uint32_t u64 = spvgen_type_int(m, 64, false);
+  uint32_t at = spvgen_op_convert_ptr_to_u(m, u64, buffer_base(m, b));
+  b->base = spvgen_op_convert_u_to_ptr(m, b->ptr_type, spvgen_op_i_add(m, u64, at, offset64));
+}
+
+uint32_t ek_batch_bytes64(spvgen_module *m, uint32_t z, uint32_t stride, uint32_t esize) {
+  uint32_t u64 = spvgen_type_int(m, 64, false);
+  uint32_t s = spvgen_op_u_convert(m, u64, stride);
+  if (esize > 1) s = spvgen_op_i_mul(m, u64, s, spvgen_const_bits(m, u64, esize));
+  return spvgen_op_i_mul(m, u64, spvgen_op_u_convert(m, u64, z), s);
 }
 
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {

@@ -44,8 +44,12 @@ typedef struct ek_buffer {
                          (cooperative loads take it) */
   /* A device-address buffer (ptr_type != 0): the pointer (ptr PhysicalStorageBuffer
    * struct { T data[]; }) is member pc_member of the push-constant block var, whose
-   * member pointer type is pc_member_ptr. Every access loads it from the block. */
-  uint32_t ptr_type, pc_member, pc_member_ptr;
+   * member pointer type is pc_member_ptr. Every access loads it from the block (typed
+   * pc_ptr_type, the member's own type; a view of another element type converts it). */
+  uint32_t ptr_type, pc_member, pc_member_ptr, pc_ptr_type;
+  /* A device-address buffer moved by ek_buffer_rebase: its base pointer (ptr_type),
+   * computed once in the entry block; 0: loaded from the block at each access. */
+  uint32_t base;
 } ek_buffer;
 
 /* A storage buffer of `t` elements at (0, binding); named for the disassembly. */
@@ -61,6 +65,19 @@ spvgen_push_constant_block ek_push_constants_bda(spvgen_module *m, const uint32_
                                                  const char *const *lead_names, uint32_t lead,
                                                  const uint32_t *elem_types, const bool *readonly,
                                                  const char *const *names, uint32_t count, ek_buffer *out);
+/* A view of buffer b as elements of elem_type (the same memory): with descriptors a
+ * second variable at (0, binding), with device addresses the same push-constant pointer
+ * read as a pointer to elem_type[] (moved as b is, when b was rebased first). */
+ek_buffer ek_buffer_view(spvgen_module *m, const ek_buffer *b, uint32_t elem_type, uint32_t binding, bool readonly,
+                         const char *name);
+/* A device-address buffer's base moved by a byte offset (a u64 id; call in the entry
+ * block, before any view of b): later accesses index from base + offset, so element
+ * indices stay 32-bit while the address is 64-bit (tensors over 4 GB). No-op for
+ * descriptor buffers (their offsets are indices). */
+void ek_buffer_rebase(spvgen_module *m, ek_buffer *b, uint32_t offset64);
+/* The byte offset of batch z (a u32 id) for a batch stride (a u32 id, elements) of esize-
+ * byte elements: (u64)z * stride * esize, a u64 id (the module then declares Int64). */
+uint32_t ek_batch_bytes64(spvgen_module *m, uint32_t z, uint32_t stride, uint32_t esize);
 /* &buffer.data[index] (index: a u32 id). */
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
 /* buffer.data[index] loaded (a value of elem_type), or value stored there. */

@@ -90,6 +90,9 @@ typedef struct cm2_operand {
   uint32_t z;       /* batch index (3-D layouts) */
   uint32_t lay[2];  /* [0] clamp mode Undefined, [1] ConstantNV (0 outside) */
   uint32_t view;    /* transposing view for column-major operands, else 0 */
+  /* device addresses: Aligned 16 (the tensor instructions' pointers are multiples of 16
+   * bytes; a PhysicalStorageBuffer access must say so); mask 0 otherwise */
+  spvgen_memory_operands mem;
 } cm2_operand;
 
 /* An operand as the caller describes it: its extents, leading dimension, batch stride
@@ -121,7 +124,12 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   uint32_t esize = spvgen_component_type_size(mx->type);
   o->dim = mx->flat ? 2 : 3;
   bool batched = mx->batched && mx->flat;
-  if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
+  if (mx->buf->ptr_type) o->mem = (spvgen_memory_operands){SpvMemoryAccessAlignedMask, 16, 0};
+  if (mx->v4 && mx->v4->ptr_type && batched) { /* device address: the batch's base in 64 bits */
+    ek_buffer at = *mx->v4;
+    ek_buffer_rebase(m, &at, ek_batch_bytes64(m, z, mx->stride, esize));
+    o->ptr = ek_elem(m, &at, ek_u32(m, 0));
+  } else if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
     o->ptr = ek_elem(m, mx->v4, batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16))
                                         : ek_u32(m, 0));
   else
@@ -170,14 +178,16 @@ static uint32_t operand_slice(spvgen_module *m, const cm2_operand *o, int clampe
 static uint32_t operand_load(spvgen_module *m, const cm2_operand *o, int clamped, uint32_t type,
                              uint32_t zero, uint32_t r0, uint32_t rs, uint32_t c0, uint32_t cs) {
   spvgen_tensor_operands ops = {o->view, 0};
-  return spvgen_coopmat_load_tensor(m, type, o->ptr, zero, operand_slice(m, o, clamped, r0, rs, c0, cs), NULL,
+  return spvgen_coopmat_load_tensor(m, type, o->ptr, zero, operand_slice(m, o, clamped, r0, rs, c0, cs),
+                                    o->mem.mask ? &o->mem : NULL,
                                     o->view ? &ops : NULL);
 }
 
 static void operand_store(spvgen_module *m, const cm2_operand *o, int clamped, uint32_t value,
                           uint32_t r0, uint32_t rs, uint32_t c0, uint32_t cs) {
   spvgen_tensor_operands ops = {o->view, 0};
-  spvgen_coopmat_store_tensor(m, o->ptr, value, operand_slice(m, o, clamped, r0, rs, c0, cs), NULL,
+  spvgen_coopmat_store_tensor(m, o->ptr, value, operand_slice(m, o, clamped, r0, rs, c0, cs),
+                              o->mem.mask ? &o->mem : NULL,
                               o->view ? &ops : NULL);
 }
 
@@ -608,11 +618,12 @@ static void stage_origins(spvgen_module *m, const cm2_ctx *x) {
 /* Declares the workspace (u32 words and a u32x4 view) and the ids split-K needs; before
  * the entry point. */
 static void splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *x, cm2_splitk *sk,
-                           uint32_t wg_var) {
+                           uint32_t wg_var, const ek_buffer *ws) {
   memset(sk, 0, sizeof *sk);
-  gemm_splitk_declare(m, p, &sk->s, NULL);
-  sk->w4 = ek_buffer_decl(m, spvgen_type_vector(m, ek_u32_type(m), 4), p->workspace_binding, false, "workspace4");
-  if (!sk->s.vmm) spvgen_decorate(m, sk->w4.var, SpvDecorationCoherent);
+  gemm_splitk_declare(m, p, &sk->s, ws);
+  sk->w4 = ek_buffer_view(m, &sk->s.ws, spvgen_type_vector(m, ek_u32_type(m), 4), p->workspace_binding, false,
+                          "workspace4");
+  if (!sk->s.vmm && !ws) spvgen_decorate(m, sk->w4.var, SpvDecorationCoherent);
   sk->wg_var = wg_var;
   sk->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
   x->sk = sk;
@@ -646,6 +657,7 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
   cm2_splitk *sk = x->sk;
   spvgen_component_type st = splitk_sum_type(x);
   spvgen_memory_operands mem = {gemm_splitk_access(&sk->s), 0, 0};
+  if (sk->s.ws.ptr_type) mem.mask |= SpvMemoryAccessAlignedMask, mem.alignment = 16; /* device address */
   const spvgen_memory_operands *memp = mem.mask ? &mem : NULL;
   uint32_t acc = k_range(m, x, clamped, U, sk->s.k_begin, sk->s.k_end, false);
   cm2_operand own;
@@ -699,19 +711,19 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   memset(bd, 0, sizeof *bd);
   x->p = p;
   x->d = d;
-  ek_gemm_buffers(m, d, &bd->A, &bd->B, &x->epi);
-  ek_gemm_shape_declare(m, p, &x->sh);
+  ek_buffer ws; /* device addresses: the workspace's pointer (split-K) */
+  ek_gemm_interface(m, p, &bd->A, &bd->B, &x->epi, &x->sh, &ws);
   x->epi.shape = &x->sh;
   uint32_t v4t = spvgen_type_vector(m, ek_u32_type(m), 4);
-  bd->A4 = ek_buffer_decl(m, v4t, 0, true, "A4");
-  bd->B4 = ek_buffer_decl(m, v4t, 1, true, "B4");
-  bd->D4 = ek_buffer_decl(m, v4t, 2, false, "D4");
-  if (x->epi.c.var) bd->C4 = ek_buffer_decl(m, v4t, 3, true, "C4");
+  bd->A4 = ek_buffer_view(m, &bd->A, v4t, 0, true, "A4");
+  bd->B4 = ek_buffer_view(m, &bd->B, v4t, 1, true, "B4");
+  bd->D4 = ek_buffer_view(m, &x->epi.d, v4t, 2, false, "D4");
+  if (x->epi.c.var) bd->C4 = ek_buffer_view(m, &x->epi.c, v4t, 3, true, "C4");
   bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   x->accm = cm2_acc_matrix_type(d);
   if (cm2_needs_per_element(d)) x->pe_fn = per_element_fn(m, x);
   if (cm2_masked_k_edge(d)) x->mask_fn = mask_rows_fn(m, x, bd->B.elem_type);
-  if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, bd->wg_var);
+  if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, bd->wg_var, ws.ptr_type ? &ws : NULL);
   if (d->stages == 2) {
     stage_declare(m, p, &bd->stage, &bd->A4, &bd->B4, v4t);
     x->st = &bd->stage;

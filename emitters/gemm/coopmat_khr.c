@@ -438,8 +438,7 @@ static void khr_declare(spvgen_module *m, const spvgen_gemm_config *p, khr_kerne
   geometry(d, p->subgroup_size, p->frag_k, &k->g);
   k->u32 = ek_u32_type(m);
   k->v4 = spvgen_type_vector(m, k->u32, 4);
-  ek_gemm_buffers(m, d, &k->A, &k->B, &k->epi);
-  ek_gemm_shape_declare(m, p, &k->sh);
+  ek_gemm_interface(m, p, &k->A, &k->B, &k->epi, &k->sh, NULL);
   k->smem = ek_shared_array(m, k->v4, k->g.total_chunks, "smem");
   k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
@@ -465,8 +464,8 @@ static void khr_ids(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k
   k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
   k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
   k->z = ek_load_v3_component(m, k->wg_var, 2);
-  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_d);
-  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_c) : 0;
+  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_d, &k->epi.d);
+  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_c, &k->epi.c) : 0;
 }
 
 /* ------------------------------------------------------------------ staging ---- */
@@ -476,9 +475,14 @@ static void copy_init(spvgen_module *m, khr_kernel *k, khr_copy *cp, bool is_a) 
   const khr_geom *g = &k->g;
   memset(cp, 0, sizeof *cp);
   cp->buf = is_a ? k->A : k->B;
+  uint32_t stride = is_a ? k->sh.stride_a : k->sh.stride_b;
+  /* Device addresses: the batch moves the pointer (64-bit) before the 128-bit view is
+   * made from it; descriptors: element offsets below. */
+  const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda) gemm_batch_offset(m, d, &k->sh, k->z, stride, &cp->buf);
   bool row = (is_a ? d->a_layout : d->b_layout) == SPVGEN_ROW_MAJOR;
   cp->vec = operand_vec_ok(d, g->epv, is_a);
-  if (cp->vec) cp->buf4 = ek_buffer_decl(m, k->v4, is_a ? 0 : 1, true, is_a ? "A4" : "B4");
+  if (cp->vec) cp->buf4 = ek_buffer_view(m, &cp->buf, k->v4, is_a ? 0 : 1, true, is_a ? "A4" : "B4");
   cp->outer = is_a ? g->a_outer : g->b_outer;
   cp->inner = is_a ? g->a_inner : g->b_inner;
   cp->rs = is_a ? g->a_rs : g->b_rs;
@@ -500,9 +504,10 @@ static void copy_init(spvgen_module *m, khr_kernel *k, khr_copy *cp, bool is_a) 
   cp->check_i = cp->k_outer ? mn_edge : k_edge;
   /* Scalar gathers check each element; a chunk straddles the edge only there. */
   if (!cp->vec && !gemm_dim_multiple(d, cp->k_outer ? (is_a ? 'm' : 'n') : 'k', g->epv)) cp->check_i = true;
-  uint32_t stride = is_a ? k->sh.stride_a : k->sh.stride_b;
-  cp->base = gemm_batch_offset(m, d, &k->sh, k->z, stride);
-  cp->base4 = cp->vec ? gemm_batch_offset(m, d, &k->sh, k->z, ek_div_imm(m, stride, g->epv)) : 0;
+  if (!bda) {
+    cp->base = gemm_batch_offset(m, d, &k->sh, k->z, stride, NULL);
+    cp->base4 = cp->vec ? gemm_batch_offset(m, d, &k->sh, k->z, ek_div_imm(m, stride, g->epv), NULL) : 0;
+  }
   uint32_t cpr = cp->inner / g->epv;
   cp->rpp = g->nt / cpr;
   cp->passes = gemm_ceil_div(cp->outer, cp->rpp);

@@ -113,8 +113,12 @@ uint64_t gemm_type_features(const spvgen_gemm_desc *d) {
 }
 
 uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek_gemm_shape *sh, uint32_t z,
-                           uint32_t stride) {
+                           uint32_t stride, ek_buffer *buf) {
   if (!sh->runtime && d->batch <= 1) return 0;
+  if (d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
+    if (buf) ek_buffer_rebase(m, buf, ek_batch_bytes64(m, z, stride, spvgen_type_size(m, buf->elem_type)));
+    return 0;
+  }
   return ek_imul(m, z, stride);
 }
 
@@ -135,9 +139,24 @@ static bool out_type_ok(spvgen_component_type t) {
 static const char *tname(spvgen_component_type t) { return spvgen_component_type_name(t); }
 
 /* Leading dimension and batch stride defaults and checks for one operand of rows x cols. */
+/* Whether an operand's batches reach the kernel through 32-bit element indices: always
+ * with descriptors; with device addresses only in a coopmat2 kernel whose batches do not
+ * all start 16-byte aligned (a 3-D tensor layout; the tensor instructions' pointer must be
+ * a multiple of 16 bytes). Otherwise the batch moves the pointer in 64 bits and only one
+ * batch's elements are indexed (gemm_batch_offset). d: the plan's desc (variant known);
+ * NULL: not known yet. */
+static bool batch_index_32(const spvgen_gemm_desc *d, spvgen_component_type t, uint64_t stride) {
+  if (!d || d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) return true;
+  if (d->variant != SPVGEN_GEMM_COOPMAT2) return false;
+  uint64_t esize = spvgen_component_type_size(t);
+  if (d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME) return (d->ld_multiple ? d->ld_multiple : 1) * esize % 16 != 0;
+  return d->batch > 1 && stride * esize % 16 != 0;
+}
+
 static spvgen_status resolve_operand_in(const char *fn, const char *name, spvgen_matrix_layout layout,
                                         uint32_t rows, uint32_t cols, uint32_t batch, uint32_t *ld,
-                                        uint64_t *stride, char *msg, size_t size) {
+                                        uint64_t *stride, const spvgen_gemm_desc *d, spvgen_component_type t,
+                                        char *msg, size_t size) {
   if ((unsigned)layout > SPVGEN_COL_MAJOR)
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "%s_layout %d is not row- (0) or column-major (1)",
                      name, (int)layout);
@@ -163,17 +182,27 @@ static spvgen_status resolve_operand_in(const char *fn, const char *name, spvgen
                      "stride_%s %llu: %s reaches past element 2^32 - 1; indices past 2^32 - 1 are "
                      "not supported (split the batch or the matrix)",
                      name, (unsigned long long)*stride, name);
-  uint64_t last = (uint64_t)(batch - 1) * *stride + (uint64_t)(outer - 1) * *ld + (inner - 1);
-  if (last > SPVGEN_GEMM_MAX_INDEX)
+  uint64_t one = (uint64_t)(outer - 1) * *ld + (inner - 1);
+  if (d && d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS && one > SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "%s reaches element %llu within one batch: with device addresses the kernel indexes a "
+                        "batch's elements with 32-bit signed indices (at most 2^31 - 1; split the matrix, "
+                        "batches may start anywhere)", name, (unsigned long long)one);
+  uint64_t last = (uint64_t)(batch - 1) * *stride + one;
+  if (last > SPVGEN_GEMM_MAX_INDEX && batch_index_32(d, t, *stride))
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "%s reaches element %llu: indices past 2^32 - 1 are not supported (split "
-                     "the batch or the matrix)", name, (unsigned long long)last);
+                     "the batch or the matrix%s)", name, (unsigned long long)last,
+                     d && d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS
+                         ? "; or batch strides whose bytes are multiples of 16, which move the pointer instead"
+                         : "; or addressing device-address, whose batches may start past 4 GB");
   return SPVGEN_OK;
 }
 
 static spvgen_status resolve_operand(const char *name, spvgen_matrix_layout layout, uint32_t rows, uint32_t cols,
-                                     uint32_t batch, uint32_t *ld, uint64_t *stride, char *msg, size_t size) {
-  return resolve_operand_in("spvgen_gemm_plan", name, layout, rows, cols, batch, ld, stride, msg, size);
+                                     uint32_t batch, uint32_t *ld, uint64_t *stride, const spvgen_gemm_desc *d,
+                                     spvgen_component_type t, char *msg, size_t size) {
+  return resolve_operand_in("spvgen_gemm_plan", name, layout, rows, cols, batch, ld, stride, d, t, msg, size);
 }
 
 static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size);
@@ -215,12 +244,12 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "split_k %u is over ceil(k / 4) = %u: every K slice needs a K step of its own "
                      "(tile_k is at least 4)", d->split_k, gemm_ceil_div(d->k, 4));
-  if ((st = resolve_operand("a", d->a_layout, d->m, d->k, d->batch, &d->lda, &d->stride_a, msg, size)) ||
-      (st = resolve_operand("b", d->b_layout, d->k, d->n, d->batch, &d->ldb, &d->stride_b, msg, size)) ||
-      (st = resolve_operand("d", d->d_layout, d->m, d->n, d->batch, &d->ldd, &d->stride_d, msg, size)))
+  if ((st = resolve_operand("a", d->a_layout, d->m, d->k, d->batch, &d->lda, &d->stride_a, d, d->a_type, msg, size)) ||
+      (st = resolve_operand("b", d->b_layout, d->k, d->n, d->batch, &d->ldb, &d->stride_b, d, d->b_type, msg, size)) ||
+      (st = resolve_operand("d", d->d_layout, d->m, d->n, d->batch, &d->ldd, &d->stride_d, d, d->out_type, msg, size)))
     return st;
   if (d->beta != 0.0f) {
-    if ((st = resolve_operand("c", d->c_layout, d->m, d->n, d->batch, &d->ldc, &d->stride_c, msg, size)))
+    if ((st = resolve_operand("c", d->c_layout, d->m, d->n, d->batch, &d->ldc, &d->stride_c, d, d->out_type, msg, size)))
       return st;
   } else {
     d->c_layout = SPVGEN_ROW_MAJOR;
@@ -389,6 +418,19 @@ static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d) {
   return 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE) + (d->split_k > 1);
 }
 
+/* Whether a device-address kernel does 64-bit pointer arithmetic (shaderInt64): batches
+ * move the pointers (gemm_batch_offset), except a coopmat2 operand indexed as a 3-D
+ * tensor (batch_index_32); coopmat2's split-K workspace planes move it too. */
+static bool bda_uses_int64(const spvgen_gemm_desc *d) {
+  const bool batched = gemm_runtime(d) || d->batch > 1;
+  if (d->variant != SPVGEN_GEMM_COOPMAT2) return batched;
+  if (d->split_k > 1) return true;
+  if (!batched) return false;
+  return !batch_index_32(d, d->a_type, d->stride_a) || !batch_index_32(d, d->b_type, d->stride_b) ||
+         !batch_index_32(d, d->out_type, d->stride_d) ||
+         (d->beta != 0.0f && !batch_index_32(d, d->out_type, d->stride_c));
+}
+
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   memset(p, 0, sizeof *p);
@@ -410,11 +452,18 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
                      "split_k %u: the khr variant does not split K (the simt and coopmat2 variants do; "
                      "or split_k 1)", d->split_k);
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
-  if (bda && v != SPVGEN_GEMM_SIMT)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "addressing device-address: the %s variant takes its buffers through descriptors "
-                     "(only the simt variant emits device addresses so far; or addressing descriptors)",
-                     variant_names[v]);
+  if (bda && v == SPVGEN_GEMM_COOPMAT2 && !runtime && d->batch > 1) {
+    /* the desc was resolved before the variant was known: batches a 3-D tensor layout
+     * indexes keep the 32-bit limit over every batch (batch_index_32) */
+    spvgen_gemm_desc r = p->desc;
+    spvgen_status st;
+    if ((st = resolve_operand("a", r.a_layout, r.m, r.k, r.batch, &r.lda, &r.stride_a, &r, r.a_type, msg, size)) ||
+        (st = resolve_operand("b", r.b_layout, r.k, r.n, r.batch, &r.ldb, &r.stride_b, &r, r.b_type, msg, size)) ||
+        (st = resolve_operand("d", r.d_layout, r.m, r.n, r.batch, &r.ldd, &r.stride_d, &r, r.out_type, msg, size)) ||
+        (r.beta != 0.0f &&
+         (st = resolve_operand("c", r.c_layout, r.m, r.n, r.batch, &r.ldc, &r.stride_c, &r, r.out_type, msg, size))))
+      return st;
+  }
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st == SPVGEN_OK && runtime && v == SPVGEN_GEMM_COOPMAT2 && shift_for_hint(d, &p->desc)) {
     /* A run-time plan for a given M (and N) of at least a tile, with tiles crossing them:
@@ -450,6 +499,7 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
                        "device addresses take %u bytes of push constants; %s has %u", p->push_size, caps->name,
                        caps->max_push_constants_size);
     p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS;
+    if (bda_uses_int64(&p->desc)) p->features |= SPVGEN_FEATURE_INT64;
   }
   p->compile_ms = gemm_compile_ms(p);
   /* The element types' features, and the Vulkan memory model of the module the kernel
@@ -625,7 +675,11 @@ static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_
   return true;
 }
 
-/* Descriptor bindings become device addresses: pointer i at base + 8 i. */
+/* Descriptor bindings become device addresses: pointer i at base + 8 i. The cooperative
+ * variants read and write A, B, C, D and the workspace through 128-bit views, fragment
+ * loads and stores and tensor instructions (whose pointer must be a multiple of 16
+ * bytes, SPV_NV_cooperative_matrix2): those addresses must be 16-byte aligned; the bias
+ * (scalar loads) and the simt variant's buffers 4 (the runner's default). */
 static void gemm_bindings_to_addresses(const spvgen_gemm_desc *d, spvgen_kernel_info *info) {
   if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) return;
   for (uint32_t i = 0; i < info->binding_count; i++) {
@@ -633,6 +687,8 @@ static void gemm_bindings_to_addresses(const spvgen_gemm_desc *d, spvgen_kernel_
     info->bindings[i].set = 0;
     info->bindings[i].binding = 0;
     info->bindings[i].address_offset = gemm_address_base(d) + 8u * i;
+    if (d->variant != SPVGEN_GEMM_SIMT && strcmp(info->bindings[i].name, "bias") != 0)
+      info->bindings[i].alignment = 16;
   }
 }
 
@@ -774,12 +830,12 @@ static spvgen_status resolve_args(const char *fn, const spvgen_gemm_desc *d, con
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "alpha and beta must be finite");
   if (a->alpha == 0.0f) a->alpha = 1.0f;
   spvgen_status st;
-  if ((st = resolve_operand_in(fn, "a", d->a_layout, a->m, a->k, a->batch, &a->lda, &a->stride_a, msg, size)) ||
-      (st = resolve_operand_in(fn, "b", d->b_layout, a->k, a->n, a->batch, &a->ldb, &a->stride_b, msg, size)) ||
-      (st = resolve_operand_in(fn, "d", d->d_layout, a->m, a->n, a->batch, &a->ldd, &a->stride_d, msg, size)))
+  if ((st = resolve_operand_in(fn, "a", d->a_layout, a->m, a->k, a->batch, &a->lda, &a->stride_a, d, d->a_type, msg, size)) ||
+      (st = resolve_operand_in(fn, "b", d->b_layout, a->k, a->n, a->batch, &a->ldb, &a->stride_b, d, d->b_type, msg, size)) ||
+      (st = resolve_operand_in(fn, "d", d->d_layout, a->m, a->n, a->batch, &a->ldd, &a->stride_d, d, d->out_type, msg, size)))
     return st;
   if (d->beta != 0.0f) {
-    if ((st = resolve_operand_in(fn, "c", d->c_layout, a->m, a->n, a->batch, &a->ldc, &a->stride_c, msg, size)))
+    if ((st = resolve_operand_in(fn, "c", d->c_layout, a->m, a->n, a->batch, &a->ldc, &a->stride_c, d, d->out_type, msg, size)))
       return st;
   } else {
     a->ldc = 0;

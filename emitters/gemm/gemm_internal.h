@@ -88,9 +88,11 @@ void gemm_set_grid(spvgen_gemm_config *plan);
 uint64_t gemm_type_features(const spvgen_gemm_desc *d);
 
 /* A batch offset as a u32 id for batch index `z` (an id): z * stride (an id), or 0 when
- * a FIXED plan has batch 1. */
+ * a FIXED plan has batch 1. The device-address form returns 0 and moves buf's base by
+ * the batch's bytes in 64 bits instead (ek_buffer_rebase; buf NULL: a view made after
+ * its buffer was moved), so a batch may start past 4 GB; call it in the entry block. */
 uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek_gemm_shape *sh, uint32_t z,
-                           uint32_t stride);
+                           uint32_t stride, ek_buffer *buf);
 
 /* ------------------------------------------------------------- plan costs ---- */
 /* plan_cost.c: the estimated first compile of a plan's kernel by the driver (ms), and the

@@ -193,10 +193,10 @@ static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32
     *k_begin = k->sk.k_begin;
     *k_end = k->sk.k_end;
   }
-  k->a_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_a);
-  k->b_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_b);
-  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d);
-  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c) : 0;
+  k->a_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_a, &k->A);
+  k->b_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_b, &k->B);
+  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d, &k->epi.d);
+  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c, &k->epi.c) : 0;
   k->M = k->sh.m;
   k->N = k->sh.n;
   for (uint32_t i = 0; i < MICRO * MICRO; i++) k->acc[i] = ek_local(m, k->ct, k->zero);

@@ -126,7 +126,17 @@ SPVGEN_API_BEGIN
  *                      the smallest maxComputeWorkGroupCount[2] Vulkan allows)
  *   element indices    the last element of A, B, C and D any batch reaches (through
  *                      ld and stride) at most SPVGEN_GEMM_MAX_INDEX (2^32 - 1: 32-bit
- *                      indices in the kernel)
+ *                      indices in the kernel). With addressing DEVICE_ADDRESS a batch
+ *                      moves the buffer's pointer by (u64)b * stride * element size
+ *                      instead (64-bit address arithmetic, once per workgroup): batches
+ *                      may start anywhere, past 4 GB included, and the limit is per
+ *                      batch: its last element at most SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS
+ *                      (2^31 - 1: SPIR-V treats access-chain indices as signed). Batch
+ *                      strides stay under 2^32 elements (the push constants' u32). The
+ *                      exception: a coopmat2 operand whose batches do not all start
+ *                      16-byte aligned (fixed: stride * element size not a multiple of
+ *                      16; run-time: ld_multiple * element size not) is a 3-D tensor,
+ *                      under the 2^32 - 1 limit over every batch.
  *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
  *                      unroll <= 16, workgroup size <= the device's, split_k 1 or
  *                      (simt and coopmat2) 2 .. ceil(k / tile_k), batch * split_k
@@ -134,6 +144,7 @@ SPVGEN_API_BEGIN
 #define SPVGEN_GEMM_MAX_DIM (1u << 24)
 #define SPVGEN_GEMM_MAX_BATCH 65535u
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
+#define SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS 0x7FFFFFFFull
 
 typedef enum spvgen_gemm_variant {
   SPVGEN_GEMM_AUTO = 0,        /* choose: the fastest the device has, by measurement, for
@@ -274,9 +285,11 @@ typedef struct spvgen_gemm_desc {
                                       up to 1000 for long fixed-shape runs) */
   uint32_t codegen;                /* SPVGEN_GEMM_CODEGEN_* alternatives (0: the defaults) */
   /* How the kernel reaches A, B, D, C, bias and the split-K workspace (spvgen/kernel.h):
-   * descriptors (0), or device addresses in the push constants (the simt variant only;
-   * the pointers follow spvgen_gemm_push in a run-time kernel, start the block in a fixed
-   * one). */
+   * descriptors (0), or device addresses in the push constants (every variant; the
+   * pointers follow spvgen_gemm_push in a run-time kernel, start the block in a fixed
+   * one; the khr and coopmat2 variants need A, B, C, D and the workspace 16-byte
+   * aligned, the info's bindings[i].alignment). See the limits above for tensors over
+   * 4 GB. */
   spvgen_addressing addressing;
 } spvgen_gemm_desc;
 

@@ -134,24 +134,172 @@ static void test_descriptors_stay_the_default(void) {
   CHECK(strstr(key, " addressing=device-address") != NULL);
 }
 
-/* What cannot take device addresses says so, naming the variant, the knob or the
- * feature; the emitter refuses a module of the wrong addressing model. */
+/* The cooperative variants' device-address forms (the H100's caps; lavapipe has no
+ * cooperative matrices, so they run in tests/gpu/test_gpu_gemm_bda.c): a spread of plans
+ * over types, layouts, edges, batches, C, bias, split-K and run-time shapes validates,
+ * every binding a DEVICE_ADDRESS 8 bytes apart, A, B, C, D and the workspace 16-byte
+ * aligned, the bias 4; batches (64-bit pointer arithmetic) list shaderInt64. */
+static void test_cooperative_forms_validate(void) {
+  spvgen_device_caps caps = preset("h100");
+  struct {
+    spvgen_gemm_variant v;
+    uint32_t m, n, k, batch;
+    spvgen_component_type a, acc, out;
+    float beta;
+    spvgen_gemm_bias bias;
+    spvgen_gemm_shapes shapes;
+    int layout;
+    uint32_t split_k;
+  } cases[] = {
+      {SPVGEN_GEMM_COOPMAT_KHR, 256, 256, 256, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0,
+       SPVGEN_GEMM_SHAPES_FIXED, 0, 1},
+      {SPVGEN_GEMM_COOPMAT_KHR, 300, 200, 100, 3, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0.5f,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_FIXED, 3, 1},
+      {SPVGEN_GEMM_COOPMAT_KHR, 128, 128, 128, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 0, 0,
+       SPVGEN_GEMM_SHAPES_FIXED, 2, 1},
+      {SPVGEN_GEMM_COOPMAT_KHR, 97, 131, 67, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0,
+       SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_SHAPES_FIXED, 1, 1},
+      {SPVGEN_GEMM_COOPMAT_KHR, 0, 0, 0, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 1.0f,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_RUNTIME, 0, 1},
+      {SPVGEN_GEMM_COOPMAT2, 256, 256, 256, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0,
+       SPVGEN_GEMM_SHAPES_FIXED, 0, 1},
+      {SPVGEN_GEMM_COOPMAT2, 300, 200, 100, 3, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0.5f,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_FIXED, 3, 1},
+      {SPVGEN_GEMM_COOPMAT2, 97, 131, 67, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0,
+       SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_SHAPES_FIXED, 1, 1},
+      {SPVGEN_GEMM_COOPMAT2, 64, 64, 8192, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0.25f, 0,
+       SPVGEN_GEMM_SHAPES_FIXED, 0, 4},
+      {SPVGEN_GEMM_COOPMAT2, 0, 0, 0, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 1.0f,
+       SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_SHAPES_RUNTIME, 2, 1},
+      {SPVGEN_GEMM_COOPMAT2, 0, 0, 0, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0,
+       SPVGEN_GEMM_SHAPES_RUNTIME, 0, 3},
+      {SPVGEN_GEMM_COOPMAT2, 0, 0, 0, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = bda_desc(cases[i].m, cases[i].n, cases[i].k);
+    d.variant = cases[i].v;
+    d.batch = cases[i].batch;
+    d.a_type = d.b_type = cases[i].a;
+    d.acc_type = cases[i].acc;
+    d.out_type = cases[i].out;
+    d.beta = cases[i].beta;
+    d.bias = cases[i].bias;
+    d.shapes = cases[i].shapes;
+    d.split_k = cases[i].split_k;
+    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
+    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
+    if (cases[i].a == SPVGEN_COMPONENT_S8 && cases[i].bias) d.activation = SPVGEN_ACTIVATION_RELU;
+    char msg[512];
+    spvgen_gemm_config plan;
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "case %zu: %s", i, msg);
+    CHECK_EQ_U64(plan.variant, cases[i].v);
+    const bool batched = cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME || cases[i].batch > 1;
+    /* 64-bit pointer arithmetic: khr batches; coopmat2 batches starting 16-byte aligned
+     * and split-K planes (unaligned ones are a 3-D tensor's index) */
+    const bool cm2_aligned = cases[i].shapes == SPVGEN_GEMM_SHAPES_FIXED && cases[i].a != SPVGEN_COMPONENT_S8;
+    const bool int64 = cases[i].v == SPVGEN_GEMM_COOPMAT_KHR ? batched
+                                                            : cases[i].split_k > 1 || (batched && cm2_aligned);
+    CHECK_MSG(!!(plan.features & SPVGEN_FEATURE_INT64) == int64, "case %zu", i);
+    spvgen_kernel k;
+    CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "case %zu [%s]: %s", i, plan.name, msg);
+    if (!k.words) continue;
+    CHECK_MSG(check_words(k.words, k.word_count), "case %zu [%s]", i, plan.name);
+    const uint32_t base = cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME ? (uint32_t)sizeof(spvgen_gemm_push) : 0;
+    const uint32_t buffers = 3u + (cases[i].beta != 0.0f) + (cases[i].bias != 0) + (cases[i].split_k > 1);
+    CHECK_EQ_U64(k.info.binding_count, buffers);
+    CHECK_EQ_U64(k.info.push_constant_size, base + 8 * buffers);
+    for (uint32_t b = 0; b < k.info.binding_count; b++) {
+      CHECK_EQ_U64(k.info.bindings[b].kind, SPVGEN_BINDING_DEVICE_ADDRESS);
+      CHECK_EQ_U64(k.info.bindings[b].address_offset, base + 8 * b);
+      CHECK_EQ_U64(k.info.bindings[b].alignment, strcmp(k.info.bindings[b].name, "bias") ? 16 : 0);
+    }
+    CHECK(has_capability(&k.info, SpvCapabilityPhysicalStorageBufferAddresses));
+    CHECK_MSG(has_capability(&k.info, SpvCapabilityInt64) == int64, "case %zu [%s]", i, plan.name);
+    spvgen_kernel_free(&k);
+  }
+}
+
+/* Tensors over 4 GB: with device addresses a batch moves the pointer in 64 bits, so a
+ * batch stride that puts a batch past element 2^32 plans (descriptors refuse it, naming
+ * the way out); one batch's elements stay under 2^31 (named); a coopmat2 operand whose
+ * batches are not 16-byte aligned keeps the 32-bit limit over all batches (named). */
+static void test_index_limits(void) {
+  spvgen_device_caps caps = preset("h100");
+  char msg[512];
+  spvgen_gemm_config plan;
+  for (int v = 0; v < 3; v++) {
+    static const spvgen_gemm_variant vs[3] = {SPVGEN_GEMM_SIMT, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_COOPMAT2};
+    spvgen_gemm_desc d = bda_desc(128, 64, 128);
+    d.variant = vs[v];
+    d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+    d.batch = 3;
+    d.stride_a = (1ull << 31) + 64; /* batch 2 of A starts at byte 2^33 + 256 */
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "variant %d: %s", v, msg);
+    CHECK(plan.features & SPVGEN_FEATURE_INT64);
+    spvgen_gemm_desc e = d;
+    e.addressing = SPVGEN_ADDRESSING_DESCRIPTORS;
+    CHECK(spvgen_gemm_plan(&e, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "or addressing device-address");
+    /* one batch over 2^31 elements */
+    e = d;
+    e.batch = 1;
+    e.stride_a = 0;
+    e.m = 70000;
+    e.lda = 32768;
+    CHECK(spvgen_gemm_plan(&e, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "a reaches element 2293727359 within one batch");
+  }
+  /* coopmat2 with batches 8 bytes apart: a 3-D tensor, 32-bit over every batch */
+  spvgen_gemm_desc d = bda_desc(128, 64, 128);
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.batch = 3;
+  d.stride_a = (1ull << 31) + 4;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "batch strides whose bytes are multiples of 16");
+  d.variant = SPVGEN_GEMM_AUTO; /* the other variants take it */
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(plan.variant != SPVGEN_GEMM_COOPMAT2);
+  /* run-time shapes: the same rules per launch */
+  d = bda_desc(0, 0, 0);
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.ld_multiple = 8;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_gemm_args a;
+  memset(&a, 0, sizeof a);
+  a.m = 128, a.n = 64, a.k = 128, a.batch = 3, a.stride_a = (1u << 31) + 64;
+  spvgen_gemm_launch l;
+  CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  a.stride_a = 0, a.batch = 1, a.m = 70000, a.lda = 32768;
+  CHECK(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "within one batch");
+}
+
+/* What cannot take device addresses says so, naming the knob or the feature; the
+ * emitter refuses a module of the wrong addressing model; AUTO plans the fastest
+ * variant the device has. */
 static void test_refusals_name_what_is_wrong(void) {
   spvgen_device_caps caps = preset("h100");
   char msg[512];
   spvgen_gemm_config plan;
   spvgen_gemm_desc d = bda_desc(256, 256, 256);
   d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
-  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
-  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "the khr variant takes its buffers through descriptors");
-  d.variant = SPVGEN_GEMM_COOPMAT2;
-  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "the coopmat2 variant takes its buffers through descriptors");
-  /* AUTO on a device with cooperative matrices: the SIMT kernel, the one that can */
+  /* AUTO on a device with cooperative matrices: coopmat2 on the H100, khr without it */
   d.variant = SPVGEN_GEMM_AUTO;
   CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  CHECK_EQ_U64(plan.variant, SPVGEN_GEMM_SIMT);
+  CHECK_EQ_U64(plan.variant, SPVGEN_GEMM_COOPMAT2);
+  spvgen_device_caps khr_only = caps;
+  khr_only.features &= ~SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING;
+  CHECK_MSG(spvgen_gemm_plan(&d, &khr_only, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(plan.variant, SPVGEN_GEMM_COOPMAT_KHR);
+  /* the khr variant does not split K, with either addressing */
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  d.split_k = 2;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "split_k 2: the khr variant does not split K");
   /* split-K: the workspace is the last pointer */
   d = bda_desc(16, 16, 4096);
   d.split_k = 4;
@@ -343,6 +491,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_modules_validate_and_say_where_the_pointers_are),
       TEST_CASE(test_descriptors_stay_the_default),
       TEST_CASE(test_refusals_name_what_is_wrong),
+      TEST_CASE(test_cooperative_forms_validate),
+      TEST_CASE(test_index_limits),
       TEST_CASE(test_runs_match_the_reference),
       TEST_CASE(test_suballocated_operands),
   };

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# scripts/gpu-gemm-bda.sh — the GEMM device-address GPU tests (tests/gpu/test_gpu_gemm_bda.c)
+# on the GPU machine: every test of gpu_test_gpu_gemm_bda (`--list`) as its own process, in
+# parallel, each with an empty driver cache, SPVGEN_GPU_REQUIRED=1 (a skip is a failure);
+# prints one line per case ("gpu-case ... pass|FAIL") and per test ("PASS|FAIL name
+# seconds"), then a verdict. Well under 60 s on an H100 (a few dozen small kernels).
+#
+#   here:  scripts/gpu-check --build        stages build-gpu/ and .gl/; carry both
+#   there: bash scripts/gpu-gemm-bda.sh [--build-dir DIR] [--timeout S]
+# Exit status 0 when every test passed. Logs go to ${OUT:-/tmp}/gemm-bda/.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+build_dir=
+limit=120
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build_dir=${2:?--build-dir needs a directory}; shift ;;
+    --timeout) limit=${2:?--timeout needs seconds}; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "gpu-gemm-bda: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ -z "$build_dir" ]; then
+  if [ -d build-gpu ]; then build_dir=build-gpu; else build_dir=build; fi
+fi
+bin=$build_dir/tests/gpu_test_gpu_gemm_bda
+[ -x "$bin" ] || { echo "gpu-gemm-bda: no $bin (scripts/gpu-check --build, carry build-gpu)" >&2; exit 1; }
+# The NVIDIA machine has the driver but no Vulkan loader: unpack the one carried in .gl/.
+if [ -d /usr/local/nvidia ]; then
+  shopt -s nullglob
+  debs=(.gl/*.deb)
+  [ ${#debs[@]} -gt 0 ] || { echo "gpu-gemm-bda: .gl/ has no Vulkan loader packages" >&2; exit 1; }
+  for f in "${debs[@]}"; do dpkg -x "$f" / || exit 1; done
+  ldconfig
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+logs=${OUT:-/tmp}/gemm-bda
+mkdir -p "$logs"
+export SPVGEN_GPU_REQUIRED=1
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+mapfile -t names < <("$bin" --list)
+for name in "${names[@]}"; do
+  (cache=$(mktemp -d); s0=$SECONDS
+   __GL_SHADER_DISK_CACHE_PATH=$cache timeout "$limit" "$bin" "$name" > "$logs/$name.log" 2>&1
+   rc=$?; rm -rf "$cache"
+   echo "$rc $((SECONDS - s0))" > "$logs/$name.rc") &
+done
+wait
+fails=0
+for name in "${names[@]}"; do
+  read -r rc secs < "$logs/$name.rc"
+  grep -E '^gpu-(case|note)' "$logs/$name.log"
+  if [ "$rc" = 0 ] && grep -qE '^[0-9]+ passed, 0 failed$' "$logs/$name.log"; then
+    echo "PASS $name ${secs}s"
+  else
+    fails=$((fails + 1))
+    echo "FAIL $name ${secs}s (exit $rc):"
+    grep -E '^(FAIL|SKIP)' "$logs/$name.log" | head -20 | sed 's/^/    /'
+    tail -3 "$logs/$name.log" | sed 's/^/    /'
+  fi
+done
+echo "gpu-gemm-bda: $((${#names[@]} - fails)) of ${#names[@]} tests passed"
+[ "$fails" = 0 ]

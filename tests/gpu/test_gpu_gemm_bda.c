@@ -1,0 +1,468 @@
+/* tests/gpu/test_gpu_gemm_bda.c — the GEMM's device-address form (desc.addressing
+ * SPVGEN_ADDRESSING_DEVICE_ADDRESS) of the cooperative variants on a real device, every
+ * output element against a float64 reference:
+ *   - a spread of khr and coopmat2 plans through gemm_run (types, layouts, edges,
+ *     batches, C, bias, split-K, run-time shapes), and AUTO (the cooperative variant);
+ *   - sub-allocation: A, B, C, bias and D at non-zero 256-byte-aligned offsets of one
+ *     buffer, the bytes around D checked untouched;
+ *   - tensors over 4 GB: batch 1 of A and of D starts past byte 2^32 (the kernel moves
+ *     its pointers in 64 bits), for simt, khr and coopmat2, fixed and run-time shapes.
+ * lavapipe has no cooperative matrices, so the device tests skip in CI (failures where
+ * SPVGEN_GPU_REQUIRED=1); the _validation test builds and validates the modules
+ * everywhere. Run on the GPU machine: scripts/gpu-gemm-bda.sh (one process per test,
+ * a pass/fail line each). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_run.h"
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/gemm.h"
+#include "spvgen/vk.h"
+
+static spvgen_gemm_desc bda_desc(spvgen_gemm_variant v, uint32_t m, uint32_t n, uint32_t k) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = m, d.n = n, d.k = k;
+  d.variant = v;
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  return d;
+}
+
+/* ------------------------------------------------------------ the spread ---- */
+
+typedef struct spread_case {
+  uint32_t m, n, k, batch;
+  spvgen_component_type a, acc, out;
+  float alpha, beta;
+  spvgen_gemm_bias bias;
+  spvgen_activation act;
+  spvgen_gemm_shapes shapes;
+  int layout;       /* bit 0: A column-major, bit 1: B column-major */
+  uint32_t split_k; /* coopmat2 only */
+} spread_case;
+
+static const spread_case SPREAD[] = {
+    {256, 128, 64, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0, 0, 0,
+     SPVGEN_GEMM_SHAPES_FIXED, 0, 1},
+    {97, 131, 67, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW,
+     SPVGEN_ACTIVATION_GELU, SPVGEN_GEMM_SHAPES_FIXED, 3, 1},
+    {255, 257, 129, 3, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.25f,
+     SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_FIXED, 1, 1},
+    {128, 128, 128, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 0, 0, 0, 0,
+     SPVGEN_GEMM_SHAPES_FIXED, 2, 1},
+    {97, 131, 67, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, 0, 0, SPVGEN_GEMM_BIAS_ROW,
+     SPVGEN_ACTIVATION_RELU, SPVGEN_GEMM_SHAPES_FIXED, 0, 1},
+    {33, 520, 300, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.5f, SPVGEN_GEMM_BIAS_ROW, 0,
+     SPVGEN_GEMM_SHAPES_RUNTIME, 0, 1},
+    {300, 200, 100, 3, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0, 0, SPVGEN_GEMM_BIAS_COLUMN,
+     SPVGEN_ACTIVATION_SILU, SPVGEN_GEMM_SHAPES_RUNTIME, 3, 1},
+    {64, 96, 4096, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0.5f, SPVGEN_GEMM_BIAS_ROW, 0,
+     SPVGEN_GEMM_SHAPES_FIXED, 0, 4},
+    {40, 70, 3000, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, 0, 0, 0, 0,
+     SPVGEN_GEMM_SHAPES_RUNTIME, 1, 3},
+};
+
+static spvgen_gemm_desc spread_desc(spvgen_gemm_variant v, const spread_case *c) {
+  spvgen_gemm_desc d = bda_desc(v, c->m, c->n, c->k);
+  d.batch = c->batch;
+  d.a_type = d.b_type = c->a;
+  d.acc_type = c->acc;
+  d.out_type = c->out;
+  d.alpha = c->alpha;
+  d.beta = c->beta;
+  d.bias = c->bias;
+  d.activation = c->act;
+  d.shapes = c->shapes;
+  d.a_layout = (spvgen_matrix_layout)(c->layout & 1);
+  d.b_layout = (spvgen_matrix_layout)(c->layout >> 1);
+  d.split_k = v == SPVGEN_GEMM_COOPMAT_KHR ? 1 : c->split_k;
+  return d;
+}
+
+/* Runs d through gemm_run (buffers with device addresses), every element checked. */
+static void run_checked(spvgen_vk_context *ctx, const spvgen_gemm_desc *d, const char *what, size_t i) {
+  spvgen_gemm_args args;
+  memset(&args, 0, sizeof args);
+  args.m = d->m, args.n = d->n, args.k = d->k, args.batch = d->batch;
+  args.alpha = d->alpha ? d->alpha : 1.0f;
+  args.beta = d->beta;
+  gemm_run_options o = {0};
+  o.seed = test_rand_u32() | 1u;
+  o.recheck = d->split_k > 1;
+  if (d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME) o.args = &args;
+  gemm_run_result r;
+  char msg[1024];
+  spvgen_status st = gemm_run(ctx, d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s case %zu: %s", what, i, msg);
+  if (st != SPVGEN_OK) return;
+  CHECK_EQ_U64(r.checked, (uint64_t)d->m * d->n * (d->batch ? d->batch : 1));
+  CHECK_MSG(r.bad == 0, "%s case %zu [%s]: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g", what, i,
+            r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+            (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
+            (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
+  if (d->variant != SPVGEN_GEMM_AUTO) CHECK_EQ_U64(r.plan.variant, d->variant);
+  printf("gpu-case %s %zu [%s] %s\n", what, i, r.plan.name, r.bad == 0 ? "pass" : "FAIL");
+}
+
+/* A context whose device plans the variant with device addresses, or NULL (skipped). */
+static spvgen_vk_context *open_for(spvgen_gemm_variant v) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  if (!ctx) return NULL;
+  spvgen_gemm_desc d = bda_desc(v, 64, 64, 64);
+  spvgen_gemm_config p;
+  char msg[512];
+  if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK ||
+      (v == SPVGEN_GEMM_AUTO && p.variant == SPVGEN_GEMM_SIMT)) {
+    gpu_unavailable("%s", msg[0] ? msg : "AUTO plans simt: no cooperative variant on this device");
+    spvgen_vk_destroy(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+static void spread(spvgen_gemm_variant v, const char *what) {
+  spvgen_vk_context *ctx = open_for(v);
+  if (!ctx) return;
+  for (size_t i = 0; i < sizeof SPREAD / sizeof SPREAD[0]; i++) {
+    spvgen_gemm_desc d = spread_desc(v, &SPREAD[i]);
+    run_checked(ctx, &d, what, i);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_gemm_bda_khr_matches_cpu(void) { spread(SPVGEN_GEMM_COOPMAT_KHR, "khr"); }
+static void test_gemm_bda_coopmat2_matches_cpu(void) { spread(SPVGEN_GEMM_COOPMAT2, "coopmat2"); }
+
+/* AUTO with device addresses plans a cooperative variant where the device has one. */
+static void test_gemm_bda_auto_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_AUTO);
+  if (!ctx) return;
+  for (size_t i = 0; i < 3; i++) {
+    spvgen_gemm_desc d = spread_desc(SPVGEN_GEMM_AUTO, &SPREAD[i]);
+    spvgen_gemm_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant != SPVGEN_GEMM_SIMT, "case %zu: AUTO planned %s", i, p.name);
+    run_checked(ctx, &d, "auto", i);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* ------------------------------------------------- hand-placed operands ---- */
+
+/* f16 inputs, f32 output: D = A B (+ 0.5 C + bias per row), A and B row-major, in
+ * float64 from the f16 bits. */
+typedef struct placed {
+  uint32_t m, n, k, batch;
+  uint64_t stride_a, stride_d;      /* elements between batches */
+  uint16_t *a, *b;                  /* batch-packed host copies (m*k, k*n per batch) */
+  float *c, *bias;                  /* c: m*n per batch (NULL: no C) */
+  double *ref;                      /* m*n per batch */
+} placed;
+
+static bool placed_init(placed *p, uint32_t m, uint32_t n, uint32_t k, uint32_t batch, bool with_c) {
+  memset(p, 0, sizeof *p);
+  p->m = m, p->n = n, p->k = k, p->batch = batch;
+  size_t na = (size_t)m * k * batch, nb = (size_t)k * n * batch, nd = (size_t)m * n * batch;
+  p->a = malloc(na * 2);
+  p->b = malloc(nb * 2);
+  p->bias = malloc((size_t)m * 4);
+  p->c = with_c ? malloc(nd * 4) : NULL;
+  p->ref = malloc(nd * 8);
+  if (!p->a || !p->b || !p->bias || (with_c && !p->c) || !p->ref) return false;
+  for (size_t i = 0; i < na; i++) p->a[i] = gpu_rand_f16();
+  for (size_t i = 0; i < nb; i++) p->b[i] = gpu_rand_f16();
+  for (uint32_t i = 0; i < m; i++) p->bias[i] = gpu_rand_f32();
+  for (size_t i = 0; with_c && i < nd; i++) p->c[i] = gpu_rand_f32();
+  for (uint32_t z = 0; z < batch; z++)
+    for (uint32_t i = 0; i < m; i++)
+      for (uint32_t j = 0; j < n; j++) {
+        double s = 0;
+        for (uint32_t l = 0; l < k; l++)
+          s += gpu_f16_value(p->a[(size_t)z * m * k + (size_t)i * k + l]) *
+               gpu_f16_value(p->b[(size_t)z * k * n + (size_t)l * n + j]);
+        size_t o = (size_t)z * m * n + (size_t)i * n + j;
+        if (with_c) s += 0.5 * p->c[o];
+        p->ref[o] = s + p->bias[i];
+      }
+  return true;
+}
+
+static void placed_free(placed *p) {
+  free(p->a), free(p->b), free(p->c), free(p->bias), free(p->ref);
+}
+
+/* Bad elements of one batch of D (m x n f32, row-major) against the reference. */
+static uint64_t count_bad(const placed *p, const float *d, uint32_t z, double *first_gpu, double *first_ref) {
+  uint64_t bad = 0;
+  for (size_t i = 0; i < (size_t)p->m * p->n; i++) {
+    double ref = p->ref[(size_t)z * p->m * p->n + i];
+    /* f16 products summed in f32: K ulps of f32 on the magnitudes, generously */
+    if (!(fabs(d[i] - ref) <= 1e-5 * p->k * (1.0 + fabs(ref)))) {
+      if (!bad) *first_gpu = d[i], *first_ref = ref;
+      bad++;
+    }
+  }
+  return bad;
+}
+
+/* The plan, kernel and pipeline of d on ctx; false after a failed check. */
+static bool build(spvgen_vk_context *ctx, const spvgen_gemm_desc *d, spvgen_gemm_config *plan, spvgen_kernel *k,
+                  spvgen_vk_pipeline **pl) {
+  char msg[1024];
+  memset(k, 0, sizeof *k);
+  *pl = NULL;
+  CHECK_MSG(spvgen_gemm_plan(d, spvgen_vk_caps(ctx), plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(spvgen_gemm(d, spvgen_vk_caps(ctx), k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  if (!k->words) return false;
+  if (spvgen_vk_pipeline_create(ctx, k->words, k->word_count, &k->info, NULL, pl) != SPVGEN_OK) {
+    CHECK_MSG(0, "pipeline: %s", spvgen_vk_error(ctx));
+    spvgen_kernel_free(k);
+    return false;
+  }
+  return true;
+}
+
+static const spvgen_gemm_variant VARIANTS[3] = {SPVGEN_GEMM_SIMT, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_COOPMAT2};
+static const char *const VARIANT_NAMES[3] = {"simt", "khr", "coopmat2"};
+
+/* Whether ctx's device plans variant v with device addresses; a cooperative one it
+ * cannot is reported (a skip, or a failure where a GPU is required) once per test by
+ * the caller, after the variants that can run have run. */
+static bool device_plans(spvgen_vk_context *ctx, int v, char *why, size_t size) {
+  spvgen_gemm_desc d = bda_desc(VARIANTS[v], 64, 64, 64);
+  spvgen_gemm_config p;
+  char msg[512];
+  if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) == SPVGEN_OK) return true;
+  if (!why[0]) snprintf(why, size, "%s", msg);
+  return false;
+}
+
+/* A framework's sub-allocations: A, B, C, bias and D at non-zero 256-byte-aligned offsets
+ * of one device-local buffer (the order scrambled: D first), fixed and run-time shapes,
+ * each variant; every element of D checked and 4 KiB on both sides of D untouched. */
+static void test_gemm_bda_suballocated_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  char why[512] = "";
+  if (!ctx) return;
+  const uint32_t M = 200, N = 136, K = 72, GUARD = 4096;
+  placed p;
+  spvgen_vk_buffer *big = NULL;
+  float *dd = NULL;
+  if (!placed_init(&p, M, N, K, 1, true)) goto done;
+  const uint64_t bd = (uint64_t)M * N * 4, ba = (uint64_t)M * K * 2, bb = (uint64_t)K * N * 2;
+  const uint64_t off_d = 256 + GUARD, off_a = off_d + bd + GUARD + 768, off_c = off_a + ba + 512,
+                 off_b = off_c + bd + 256, off_bias = off_b + bb + 1280, total = off_bias + M * 4 + 256;
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, total, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &big));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, big, off_a, p.a, ba));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, big, off_b, p.b, bb));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, big, off_c, p.c, bd));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, big, off_bias, p.bias, (uint64_t)M * 4));
+  dd = malloc(bd + 2 * GUARD);
+  if (!dd) goto done;
+  for (int v = 0; v < 3; v++)
+    for (int runtime = 0; runtime < 2 && device_plans(ctx, v, why, sizeof why); runtime++) {
+      spvgen_gemm_desc d = bda_desc(VARIANTS[v], M, N, K);
+      d.beta = 0.5f;
+      d.bias = SPVGEN_GEMM_BIAS_ROW;
+      d.shapes = runtime ? SPVGEN_GEMM_SHAPES_RUNTIME : SPVGEN_GEMM_SHAPES_FIXED;
+      spvgen_gemm_config plan;
+      spvgen_kernel k;
+      spvgen_vk_pipeline *pl;
+      if (!build(ctx, &d, &plan, &k, &pl)) continue;
+      spvgen_gemm_args args;
+      memset(&args, 0, sizeof args);
+      args.m = M, args.n = N, args.k = K, args.alpha = 1.0f, args.beta = 0.5f;
+      spvgen_gemm_launch l;
+      char msg[512];
+      CHECK_MSG(spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      VK_CHECK(ctx, spvgen_vk_buffer_fill(ctx, big, off_d - GUARD, bd + 2 * GUARD, 0x7FC00000u));
+      spvgen_vk_buffer_range r[5] = {{.buffer = big, .offset = off_a, .range = ba},
+                                     {.buffer = big, .offset = off_b, .range = bb},
+                                     {.buffer = big, .offset = off_d, .range = bd},
+                                     {.buffer = big, .offset = off_c, .range = bd},
+                                     {.buffer = big, .offset = off_bias, .range = (uint64_t)M * 4}};
+      spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = k.info.binding_count,
+                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
+                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
+      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
+      uint64_t t = 0;
+      VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
+      VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
+      VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, big, off_d - GUARD, dd, bd + 2 * GUARD));
+      double g = 0, rf = 0;
+      uint64_t bad = count_bad(&p, dd + GUARD / 4, 0, &g, &rf);
+      uint32_t touched = 0;
+      for (uint32_t i = 0; i < GUARD / 4; i++) touched += !isnan(dd[i]) + !isnan(dd[GUARD / 4 + M * N + i]);
+      CHECK_MSG(bad == 0, "%s runtime %d [%s]: %llu of %u wrong (first gpu %g ref %g)", VARIANT_NAMES[v], runtime,
+                plan.name, (unsigned long long)bad, M * N, g, rf);
+      CHECK_MSG(touched == 0, "%s runtime %d: %u words around D written", VARIANT_NAMES[v], runtime, touched);
+      printf("gpu-case suballocated %s runtime %d [%s] %s\n", VARIANT_NAMES[v], runtime, plan.name,
+             bad == 0 && touched == 0 ? "pass" : "FAIL");
+      spvgen_vk_pipeline_destroy(pl);
+      spvgen_kernel_free(&k);
+    }
+done:
+  free(dd);
+  placed_free(&p);
+  spvgen_vk_buffer_destroy(big);
+  spvgen_vk_destroy(ctx);
+  if (why[0]) gpu_unavailable("%s", why);
+}
+
+/* Tensors over 4 GB: batch 1 of A and of D lies more than 4 GB past batch 0. One
+ * allocation cannot hold that on every driver (the H100 reports maxMemoryAllocationSize
+ * just under 4 GiB), so the batches live in two of a pool of 1 GiB buffers whose device
+ * addresses are 4-8 GiB apart, and the batch strides are that distance: the kernel
+ * reaches batch 1 only through its 64-bit pointer arithmetic (base + z * stride * size;
+ * 32-bit arithmetic would wrap into batch 0's buffer). The buffers go in by address, as
+ * a framework's own memory would. Every variant, fixed and run-time shapes, every element
+ * of both batches checked. */
+static void test_gemm_bda_over_4gb_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  char why[512] = "";
+  if (!ctx) return;
+  enum { POOL = 12 };
+  const uint64_t GIB = 1ull << 30, D_AT = GIB / 2; /* D's batches at 512 MiB into the same buffers */
+  const uint32_t M = 256, N = 64, K = 128, B = 2;
+  placed p;
+  spvgen_vk_buffer *pool[POOL] = {0}, *bb = NULL, *bbias = NULL;
+  float *dd = NULL;
+  int lo = -1, hi = -1;
+  uint64_t dist = 0;
+  if (!placed_init(&p, M, N, K, B, false)) goto done;
+  for (int n = 0; n < POOL && lo < 0; n++) {
+    if (spvgen_vk_buffer_create(ctx, GIB, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &pool[n]) != SPVGEN_OK) break;
+    for (int i = 0; i < n && lo < 0; i++) {
+      uint64_t x = spvgen_vk_buffer_address(pool[i]), y = spvgen_vk_buffer_address(pool[n]);
+      int a = x < y ? i : n, b = x < y ? n : i;
+      uint64_t g = x < y ? y - x : x - y;
+      /* past 4 GiB, f16 stride under 2^32 elements, whole 16-byte chunks */
+      if (g > (1ull << 32) + GIB && g < (1ull << 33) && g % 16 == 0) lo = a, hi = b, dist = g;
+    }
+  }
+  if (lo < 0) {
+    gpu_unavailable("no two 1 GiB buffers of %d came 4-8 GiB apart (the driver's address layout)", POOL);
+    goto done;
+  }
+  printf("gpu-note over-4gb: batch 1 is %.3f GiB past batch 0\n", (double)dist / (double)GIB);
+  const uint64_t one_a = (uint64_t)M * K * 2, one_d = (uint64_t)M * N * 4;
+  const uint64_t SA = dist / 2, SD = dist / 4; /* elements */
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, (uint64_t)K * N * 2 * B, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &bb));
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, (uint64_t)M * 4, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &bbias));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, pool[lo], 0, p.a, one_a));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, pool[hi], 0, p.a + (size_t)M * K, one_a));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bb, 0, p.b, (uint64_t)K * N * 2 * B));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bbias, 0, p.bias, (uint64_t)M * 4));
+  dd = malloc(one_d);
+  if (!dd) goto done;
+  for (int v = 0; v < 3; v++)
+    for (int runtime = 0; runtime < 2 && device_plans(ctx, v, why, sizeof why); runtime++) {
+      spvgen_gemm_desc d = bda_desc(VARIANTS[v], M, N, K);
+      d.batch = B;
+      d.bias = SPVGEN_GEMM_BIAS_ROW;
+      d.shapes = runtime ? SPVGEN_GEMM_SHAPES_RUNTIME : SPVGEN_GEMM_SHAPES_FIXED;
+      if (runtime) /* strides per launch; coopmat2: 16-byte batch starts, the 64-bit path */
+        d.ld_multiple = 8;
+      else
+        d.stride_a = SA, d.stride_d = SD;
+      spvgen_gemm_config plan;
+      spvgen_kernel k;
+      spvgen_vk_pipeline *pl;
+      if (!build(ctx, &d, &plan, &k, &pl)) continue;
+      spvgen_gemm_args args;
+      memset(&args, 0, sizeof args);
+      args.m = M, args.n = N, args.k = K, args.batch = B, args.alpha = 1.0f;
+      args.stride_a = (uint32_t)SA, args.stride_d = (uint32_t)SD;
+      spvgen_gemm_launch l;
+      char msg[512];
+      CHECK_MSG(spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      VK_CHECK(ctx, spvgen_vk_buffer_fill(ctx, pool[lo], D_AT, one_d, 0x7FC00000u));
+      VK_CHECK(ctx, spvgen_vk_buffer_fill(ctx, pool[hi], D_AT, one_d, 0x7FC00000u));
+      /* A and D by address from batch 0's buffer, spanning both batches */
+      const uint64_t base = spvgen_vk_buffer_address(pool[lo]);
+      spvgen_vk_buffer_range r[4] = {{.address = base, .range = SA * 2 + one_a},
+                                     {.buffer = bb},
+                                     {.address = base + D_AT, .range = SD * 4 + one_d},
+                                     {.buffer = bbias}};
+      spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = k.info.binding_count,
+                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
+                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
+      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
+      uint64_t t = 0;
+      VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
+      VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
+      uint64_t bad = 0;
+      double g = 0, rf = 0;
+      for (uint32_t z = 0; z < B; z++) {
+        VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, pool[z ? hi : lo], D_AT, dd, one_d));
+        bad += count_bad(&p, dd, z, &g, &rf);
+      }
+      CHECK_MSG(bad == 0, "%s runtime %d [%s]: %llu of %u wrong (first gpu %g ref %g)", VARIANT_NAMES[v], runtime,
+                plan.name, (unsigned long long)bad, M * N * B, g, rf);
+      printf("gpu-case over-4gb %s runtime %d [%s] %s\n", VARIANT_NAMES[v], runtime, plan.name,
+             bad == 0 ? "pass" : "FAIL");
+      spvgen_vk_pipeline_destroy(pl);
+      spvgen_kernel_free(&k);
+    }
+done:
+  free(dd);
+  placed_free(&p);
+  for (int n = 0; n < POOL; n++) spvgen_vk_buffer_destroy(pool[n]);
+  spvgen_vk_buffer_destroy(bb);
+  spvgen_vk_buffer_destroy(bbias);
+  spvgen_vk_destroy(ctx);
+  if (why[0]) gpu_unavailable("%s", why);
+}
+
+/* ------------------------------------------------------------ validation ---- */
+
+/* Runs everywhere: every module the device tests emit (the H100's caps) validates. */
+static void test_gemm_bda_h100_kernels_validation(void) {
+  spvgen_device_caps caps;
+  CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  char msg[1024];
+  for (int v = 1; v < 3; v++)
+    for (size_t i = 0; i < sizeof SPREAD / sizeof SPREAD[0]; i++) {
+      spvgen_gemm_desc d = spread_desc(VARIANTS[v], &SPREAD[i]);
+      spvgen_kernel k;
+      CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s case %zu: %s", VARIANT_NAMES[v], i, msg);
+      if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "%s case %zu", VARIANT_NAMES[v], i);
+      spvgen_kernel_free(&k);
+    }
+  for (int v = 0; v < 3; v++)
+    for (int runtime = 0; runtime < 2; runtime++) {
+      spvgen_gemm_desc d = bda_desc(VARIANTS[v], 256, 64, 128);
+      d.batch = 2;
+      d.stride_a = (1ull << 31) + 1024;
+      d.stride_d = (1ull << 30) + 256;
+      d.bias = SPVGEN_GEMM_BIAS_ROW;
+      d.shapes = runtime ? SPVGEN_GEMM_SHAPES_RUNTIME : SPVGEN_GEMM_SHAPES_FIXED;
+      if (runtime) {
+        d.ld_multiple = 8;
+        d.stride_a = d.stride_d = 0;
+      }
+      spvgen_kernel k;
+      CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s: %s", VARIANT_NAMES[v], msg);
+      if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "%s over 4 GB", VARIANT_NAMES[v]);
+      spvgen_kernel_free(&k);
+    }
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_gemm_bda_khr_matches_cpu),
+      TEST_CASE(test_gemm_bda_coopmat2_matches_cpu),
+      TEST_CASE(test_gemm_bda_auto_matches_cpu),
+      TEST_CASE(test_gemm_bda_suballocated_matches_cpu),
+      TEST_CASE(test_gemm_bda_over_4gb_matches_cpu),
+      TEST_CASE(test_gemm_bda_h100_kernels_validation),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
