@@ -266,13 +266,19 @@ static void test_mlp_train_kernels_h100_validation(void) {
       CHECK(check_words(kern.words, kern.word_count));
       spvgen_kernel_free(&kern);
     }
-  /* the grid networks' kernels on every variant, and the hash grid's on mat and loop */
+  /* the grid networks' kernels on every variant (mat in both forms: held and slot adds),
+   * and the hash grid's on mat and loop */
   static const uint32_t nets[4][4] = {{3, 48, 2, 1}, {32, 64, 4, 16}, {16, 128, 3, 3}, {3, 64, 2, 4}};
+  static const spvgen_mlp_activation acts[4] = {SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_SILU,
+                                                SPVGEN_MLP_ACT_TANH};
   for (int n = 0; n < 4; n++)
-    for (int v = n == 3 ? SPVGEN_MLP_MAT : SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP; v++)
+    for (int run = n == 3 ? 1 : 0; run < 4; run++)
       for (int k = 0; k < 2; k++) {
+        int v = run == 0 ? SPVGEN_MLP_VEC : run == 3 ? SPVGEN_MLP_LOOP : SPVGEN_MLP_MAT;
         spvgen_mlp_train_desc d;
         memset(&d, 0, sizeof d);
+        d.grad_slot_adds = run == 2;
+        d.net.activation = acts[n];
         d.net.input_width = nets[n][0];
         d.net.hidden_width = nets[n][1];
         d.net.hidden_count = nets[n][2];
@@ -290,6 +296,11 @@ static void test_mlp_train_kernels_h100_validation(void) {
         if (st != SPVGEN_OK) continue;
         CHECK(check_words(kern.words, kern.word_count));
         spvgen_kernel_free(&kern);
+        if (v == SPVGEN_MLP_MAT) {
+          spvgen_mlp_train_config t;
+          CHECK(spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg) == SPVGEN_OK);
+          CHECK_MSG(t.grad_held == (run == 1), "[%s] held %d", t.name, (int)t.grad_held);
+        }
       }
 }
 
