@@ -148,7 +148,7 @@ a=(--anchor "$anchor")
 [ $have_torch = 1 ] || a=()
 if want train; then
   if [ $quick = 1 ]; then p=(--points 1000 --steps 2 --warmup 1); else p=(--points 262144 --steps 20 --warmup 5); fi
-  step train3 90 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
+  step train3 120 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
   grep -E "^\| (issue|a-)" "$W/train3.txt" | cut -c1-200 | tee -a "$log"
 fi
 
