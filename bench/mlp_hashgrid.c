@@ -14,9 +14,15 @@
  * 2^18), mat and loop (the vec variant's training has no hash grid), each first checked
  * for one step of 4096 points on the same network with a 2^14 table (every gradient, the
  * table's included, and every optimizer value against float64), then --steps timed steps.
+ * spvgen's rows are measured first and the torch references after them, under a hard
+ * time cap (--anchor-cap S seconds, half for inference and half for training, default
+ * 40; --anchor-reps R timed repetitions, default 5; eager modes before compiled ones):
+ * torch.compile of the hash grid's gathers can take minutes cold, and a reference that
+ * does not come within the cap leaves its column empty, not the benchmark's own rows.
  *
  *   bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N]
- *                      [--anchor bench/anchors/mlp_anchor_net.py] [--quick] */
+ *                      [--anchor bench/anchors/mlp_anchor_net.py] [--anchor-cap S]
+ *                      [--anchor-reps R] [--quick] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +54,18 @@ static spvgen_mlp_desc net(int which) {
 
 static const char *const names[2] = {"ngp32", "ngp128"};
 
+/* One measured row, printed once the references are in. */
+typedef struct hg_row {
+  int net;
+  bool train;
+  char text[1280]; /* the plan (and kernel times), or what went wrong */
+  double rate;    /* G points/s or G samples/s; 0: none */
+  char check[64];
+} hg_row;
+
 int main(int argc, char **argv) {
   uint64_t points = 1ull << 22, batch = 1ull << 18, sample = 256;
-  uint32_t steps = 20;
+  uint32_t steps = 20, anchor_cap = 40, anchor_reps = 5;
   const char *anchor = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -60,11 +75,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--steps") && v) steps = (uint32_t)strtoul(v, NULL, 10), i++;
     else if (!strcmp(a, "--sample") && v) sample = strtoull(v, NULL, 10), i++;
     else if (!strcmp(a, "--anchor") && v) anchor = v, i++;
+    else if (!strcmp(a, "--anchor-cap") && v) anchor_cap = (uint32_t)strtoul(v, NULL, 10), i++;
+    else if (!strcmp(a, "--anchor-reps") && v) anchor_reps = (uint32_t)strtoul(v, NULL, 10), i++;
     else
-      return fprintf(stderr, "usage: bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N] [--anchor SCRIPT] [--quick]\n"), 2;
+      return fprintf(stderr, "usage: bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N] [--anchor SCRIPT]\n"
+                             "                          [--anchor-cap S] [--anchor-reps R] [--quick]\n"), 2;
   }
   if (quick) points = 3000, batch = 1000, steps = 2, sample = 64;
-  if (!points || !batch || !steps) return fprintf(stderr, "bench_mlp_hashgrid: points, batch and steps must be >= 1\n"), 2;
+  if (!points || !batch || !steps || anchor_cap < 2 || !anchor_reps)
+    return fprintf(stderr, "bench_mlp_hashgrid: points, batch, steps and anchor reps must be >= 1, the anchor cap >= 2 s\n"), 2;
   char msg[1024];
   spvgen_vk_context *ctx;
   spvgen_status st = spvgen_vk_create(NULL, &ctx, msg, sizeof msg);
@@ -72,6 +91,78 @@ int main(int argc, char **argv) {
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   printf("# bench_mlp_hashgrid on %s (%s %s): inference %llu points, training batches of %llu\n", caps->name,
          caps->driver_name, caps->driver_info, (unsigned long long)points, (unsigned long long)batch);
+  hg_row out[16];
+  uint32_t nout = 0;
+  int rc = 0;
+#define ROW(w_, train_, rate_, check_, ...)                                             \
+  do {                                                                                 \
+    hg_row *row_ = &out[nout++];                                                       \
+    row_->net = (w_), row_->train = (train_), row_->rate = (rate_);                    \
+    snprintf(row_->check, sizeof row_->check, "%s", (check_));                         \
+    snprintf(row_->text, sizeof row_->text, __VA_ARGS__);                              \
+    printf("# measured: %s %s %s\n", names[row_->net], train_ ? "training" : "inference", row_->text); \
+    fflush(stdout);                                                                    \
+  } while (0)
+  for (int w = 0; w < 2; w++) {
+    /* inference: each class's default plan */
+    mlp_session *sess = NULL;
+    mlp_run_options o = {.points = points, .seed = 17 + w, .warmup = 2, .warmup_ms = quick ? 0 : 100,
+                         .repeats = quick ? 1 : 10, .sample = sample};
+    for (int cls = 0; cls < 4; cls++) {
+      spvgen_mlp_desc d = net(w);
+      d.variant = cls == 3 ? SPVGEN_MLP_LOOP : cls == 2 ? SPVGEN_MLP_MAT : SPVGEN_MLP_VEC;
+      if (cls == 1) d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+      spvgen_mlp_config p;
+      if (spvgen_mlp_plan(&d, caps, &p, msg, sizeof msg) != SPVGEN_OK) {
+        ROW(w, false, 0, "", "%s", msg);
+        continue;
+      }
+      mlp_run_result r;
+      if ((!sess && mlp_session_open(ctx, &p, &o, &sess, msg, sizeof msg) != SPVGEN_OK) ||
+          mlp_session_run(sess, &p, &r, msg, sizeof msg) != SPVGEN_OK) {
+        ROW(w, false, 0, "", "%s: %s", p.name, msg);
+        rc = 1;
+        continue;
+      }
+      ROW(w, false, r.points_per_s / 1e9, r.bad ? "FAIL" : "ok", "%s", p.name);
+      if (r.bad) rc = 1;
+    }
+    mlp_session_close(sess);
+    /* training: mat and loop */
+    for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++) {
+      spvgen_mlp_train_desc td = {.net = net(w), .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
+                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
+      td.net.variant = (spvgen_mlp_variant)v;
+      spvgen_mlp_train_desc small = td; /* the check: the same network with a 2^14 table */
+      small.net.grid.log2_hashmap_size = 14;
+      spvgen_mlp_train_config t;
+      if (spvgen_mlp_train_plan(&td, caps, &t, msg, sizeof msg) != SPVGEN_OK) {
+        ROW(w, true, 0, "", "%s", msg);
+        continue;
+      }
+      mlp_train_run_options o1 = {.points = quick ? 300 : 4096, .steps = 1, .lr = 1e-3f, .seed = 3};
+      mlp_train_run_result r;
+      st = mlp_train_run(ctx, &small, &o1, &r, msg, sizeof msg);
+      bool ok = st == SPVGEN_OK && !r.grad.bad && !r.opt.bad && !r.loss_bad;
+      if (!ok) {
+        ROW(w, true, 0, "FAIL", "%s: %s", t.name, st != SPVGEN_OK ? msg : "the check");
+        rc = 1;
+        continue;
+      }
+      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f, .no_check = true};
+      st = mlp_train_run(ctx, &td, &o2, &r, msg, sizeof msg);
+      if (st != SPVGEN_OK) {
+        ROW(w, true, 0, "", "%s: %s", t.name, msg);
+        rc = 1;
+        continue;
+      }
+      char ck[64];
+      snprintf(ck, sizeof ck, "ok (%llu points, 2^14 table)", (unsigned long long)o1.points);
+      ROW(w, true, r.samples_per_s / 1e9, ck, "%s (gradient %.3f ms, optimizer %.3f ms)", r.plan.name, r.grad_ns / 1e6,
+          r.opt_ns / 1e6);
+    }
+  }
+#undef ROW
   /* the torch references, inference and training, in this run */
   mlp_anchor_row rows[32];
   uint32_t nrows = 0;
@@ -90,83 +181,28 @@ int main(int argc, char **argv) {
       }
       fclose(f);
       char args[512];
-      snprintf(args, sizeof args, "--points %llu --nets %s", (unsigned long long)points, path);
+      snprintf(args, sizeof args, "--points %llu --reps %u --time-cap %u --eager-first --nets %s", (unsigned long long)points,
+               anchor_reps, anchor_cap / 2, path);
       nrows = mlp_anchor_run(anchor, args, rows, 32, stdout);
-      snprintf(args, sizeof args, "--train --points %llu --nets %s", (unsigned long long)batch, path);
+      snprintf(args, sizeof args, "--train --points %llu --reps %u --time-cap %u --eager-first --nets %s",
+               (unsigned long long)batch, anchor_reps, anchor_cap - anchor_cap / 2, path);
       nrows += mlp_anchor_run(anchor, args, rows + nrows, 32 - nrows, stdout);
       remove(path);
     }
   }
   printf("| network | mode | spvgen plan | spvgen G/s | torch eager G/s | torch.compile G/s | vs compile | check |\n"
          "|---|---|---|---:|---:|---:|---:|---|\n");
-  int rc = 0;
-  for (int w = 0; w < 2; w++) {
-    /* inference: each class's default plan */
-    mlp_session *sess = NULL;
-    mlp_run_options o = {.points = points, .seed = 17 + w, .warmup = 2, .warmup_ms = quick ? 0 : 100,
-                         .repeats = quick ? 1 : 10, .sample = sample};
-    double ce = mlp_anchor_rate(rows, nrows, names[w], "eager"), cc = mlp_anchor_rate(rows, nrows, names[w], "compile");
-    for (int cls = 0; cls < 4; cls++) {
-      spvgen_mlp_desc d = net(w);
-      d.variant = cls == 3 ? SPVGEN_MLP_LOOP : cls == 2 ? SPVGEN_MLP_MAT : SPVGEN_MLP_VEC;
-      if (cls == 1) d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
-      spvgen_mlp_config p;
-      if (spvgen_mlp_plan(&d, caps, &p, msg, sizeof msg) != SPVGEN_OK) {
-        printf("| %s | inference | %s | - | | | | |\n", names[w], msg);
-        continue;
-      }
-      mlp_run_result r;
-      if ((!sess && mlp_session_open(ctx, &p, &o, &sess, msg, sizeof msg) != SPVGEN_OK) ||
-          mlp_session_run(sess, &p, &r, msg, sizeof msg) != SPVGEN_OK) {
-        printf("| %s | inference | %s: %s | - | | | | |\n", names[w], p.name, msg);
-        rc = 1;
-        continue;
-      }
-      char x[32];
-      snprintf(x, sizeof x, cc > 0 ? "%.2fx" : "-", cc > 0 ? r.points_per_s / 1e9 / cc : 0.0);
-      printf("| %s | inference | %s | %.3f | %.3f | %.3f | %s | %s |\n", names[w], p.name, r.points_per_s / 1e9, ce, cc,
-             x, r.bad ? "FAIL" : "ok");
-      if (r.bad) rc = 1;
-      fflush(stdout);
-    }
-    mlp_session_close(sess);
-    /* training: mat and loop */
-    double te = mlp_anchor_rate(rows, nrows, names[w], "train-eager"),
-           tc = mlp_anchor_rate(rows, nrows, names[w], "train-compile");
-    for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++) {
-      spvgen_mlp_train_desc td = {.net = net(w), .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
-                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
-      td.net.variant = (spvgen_mlp_variant)v;
-      spvgen_mlp_train_desc small = td; /* the check: the same network with a 2^14 table */
-      small.net.grid.log2_hashmap_size = 14;
-      spvgen_mlp_train_config t;
-      if (spvgen_mlp_train_plan(&td, caps, &t, msg, sizeof msg) != SPVGEN_OK) {
-        printf("| %s | training | %s | - | | | | |\n", names[w], msg);
-        continue;
-      }
-      mlp_train_run_options o1 = {.points = quick ? 300 : 4096, .steps = 1, .lr = 1e-3f, .seed = 3};
-      mlp_train_run_result r;
-      st = mlp_train_run(ctx, &small, &o1, &r, msg, sizeof msg);
-      bool ok = st == SPVGEN_OK && !r.grad.bad && !r.opt.bad && !r.loss_bad;
-      if (!ok) {
-        printf("| %s | training | %s: %s | - | | | | FAIL |\n", names[w], t.name, st != SPVGEN_OK ? msg : "the check");
-        rc = 1;
-        continue;
-      }
-      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f, .no_check = true};
-      st = mlp_train_run(ctx, &td, &o2, &r, msg, sizeof msg);
-      if (st != SPVGEN_OK) {
-        printf("| %s | training | %s: %s | - | | | | |\n", names[w], t.name, msg);
-        rc = 1;
-        continue;
-      }
-      char x[32];
-      snprintf(x, sizeof x, tc > 0 ? "%.2fx" : "-", tc > 0 ? r.samples_per_s / 1e9 / tc : 0.0);
-      printf("| %s | training | %s (gradient %.3f ms, optimizer %.3f ms) | %.4f | %.4f | %.4f | %s | ok (%llu points, 2^14 table) |\n",
-             names[w], r.plan.name, r.grad_ns / 1e6, r.opt_ns / 1e6, r.samples_per_s / 1e9, te, tc, x,
-             (unsigned long long)o1.points);
-      fflush(stdout);
-    }
+  for (uint32_t i = 0; i < nout; i++) {
+    const hg_row *h = &out[i];
+    double e = mlp_anchor_rate(rows, nrows, names[h->net], h->train ? "train-eager" : "eager");
+    double c = mlp_anchor_rate(rows, nrows, names[h->net], h->train ? "train-compile" : "compile");
+    char rs[32], es[32], cs[32], xs[32];
+    snprintf(rs, sizeof rs, h->rate > 0 ? "%.4g" : "-", h->rate);
+    snprintf(es, sizeof es, e > 0 ? "%.4g" : "-", e);
+    snprintf(cs, sizeof cs, c > 0 ? "%.4g" : "-", c);
+    snprintf(xs, sizeof xs, c > 0 && h->rate > 0 ? "%.2fx" : "-", c > 0 ? h->rate / c : 0.0);
+    printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", names[h->net], h->train ? "training" : "inference", h->text, rs,
+           es, cs, xs, h->check);
   }
   spvgen_vk_destroy(ctx);
   return rc;

@@ -27,7 +27,11 @@
  * device trains with (loop, mat, vec), each first checked on one step of 4096 points
  * against the float64 reference, then timed; next to torch eager and torch.compile
  * (bench/anchors/mlp_anchor_net.py --train: autograd + Adam, f16 autocast) on the same
- * networks and batch, in the same run. */
+ * networks and batch, in the same run. mat runs in its held form (its default: the dW
+ * tiles in registers across the chunks) at 256, 512 and 1024 workgroups of the plan's
+ * size and at 256 workgroups of 512 invocations (16 subgroups: fewer tiles each), and in
+ * the slot-adds form at 256 (the form before the held one), so that both are measured
+ * in the same process. */
 static int grid3(spvgen_vk_context *ctx, uint64_t points, uint32_t steps, uint32_t warmup, const char *anchor) {
   static const struct {
     const char *name;
@@ -65,10 +69,20 @@ static int grid3(spvgen_vk_context *ctx, uint64_t points, uint32_t steps, uint32
   printf("| network | plan | gradient ms | optimizer ms | samples/s | torch eager | torch.compile | vs compile |\n"
          "|---|---|---:|---:|---:|---:|---:|---:|\n");
   int rc = 0;
+  /* the runs per network: variant, gradient workgroups, their size (0: the plan's), slot adds */
+  static const struct {
+    spvgen_mlp_variant v;
+    uint32_t groups, size;
+    bool slot_adds;
+  } runs[] = {{SPVGEN_MLP_LOOP, 1024, 0, false}, {SPVGEN_MLP_MAT, 256, 0, false}, {SPVGEN_MLP_MAT, 512, 0, false},
+              {SPVGEN_MLP_MAT, 1024, 0, false},  {SPVGEN_MLP_MAT, 256, 512, false}, {SPVGEN_MLP_MAT, 256, 0, true},
+              {SPVGEN_MLP_VEC, 256, 0, false}};
   for (size_t i = 0; i < N; i++)
-    for (int v = SPVGEN_MLP_LOOP; v >= SPVGEN_MLP_VEC; v--) {
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+      int v = runs[k].v;
       spvgen_mlp_train_desc td = {.net = nets[i].net, .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
-                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
+                                  .grad_workgroups = runs[k].groups, .grad_workgroup_size = runs[k].size,
+                                  .grad_slot_adds = runs[k].slot_adds};
       td.net.variant = (spvgen_mlp_variant)v;
       char msg[1024];
       spvgen_mlp_train_config t;

@@ -26,12 +26,13 @@
 #
 # Usage (on the GPU machine, from the repo root):
 #   bash scripts/gpu-mlp.sh [--only grid,train,hashgrid,sample,tests] [--wall S]
-#                           [--grid-budget S] [--quick]
+#                           [--grid-budget S] [--tests NAME] [--quick]
 # --wall: the whole run's limit (default 560 s); each step's time limit is cut to what is
 # left of it, so the call ends before the device's 10 minutes. --grid-budget: the grid's
 # (default 270 s; its compile phase at most 100 s of it). --only tests runs the MLP GPU
 # tests instead (each test its own process, 12 at a time, at most 330 s each: a call of
-# its own; not in the default).
+# its own; not in the default). --tests NAME: only the test binary build-gpu/tests/NAME
+# (e.g. gpu_test_gpu_mlp_train), each test at most 200 s.
 # --quick: a smoke run of the same steps at lavapipe sizes (torch steps skipped where
 # there is no torch). The driver's shader disk cache is off (__GL_SHADER_DISK_CACHE=0)
 # and spvgen's pipeline cache is a fresh directory: compile times are first compiles.
@@ -41,12 +42,14 @@ cd "$(dirname "$0")/.." || exit 1
 only="grid,train,hashgrid,sample"
 wall=560
 grid_budget=270
+tests_bin=
 quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only=${2:?}; shift ;;
     --wall) wall=${2:?}; shift ;;
     --grid-budget) grid_budget=${2:?}; shift ;;
+    --tests) tests_bin=${2:?}; shift ;;
     --quick) quick=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "gpu-mlp: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -109,10 +112,13 @@ step() { # step NAME LIMIT CMD...: CMD with LIMIT seconds (cut to the wall), out
 if want tests; then # the MLP GPU tests, each test its own process, 12 at a time (not in the default run)
   # one process per test (the harness's --list), as scripts/gpu-gemm.sh --call does: a
   # binary run whole did not finish beside the others in one call (2026-11-26 call E)
-  for bin in "$B"/tests/gpu_test_gpu_mlp*; do
+  tl=330
+  bins=("$B"/tests/gpu_test_gpu_mlp*)
+  if [ -n "$tests_bin" ]; then bins=("$B/tests/$tests_bin"); tl=200; fi
+  for bin in "${bins[@]}"; do
     for t in $("$bin" --list); do echo "$bin $t"; done
   done > "$W/test-list.txt"
-  lim=$(left); [ "$lim" -gt 330 ] && lim=330
+  lim=$(left); [ "$lim" -gt $tl ] && lim=$tl
   xargs -P 12 -L 1 sh -c 'c=$(mktemp -d); __GL_SHADER_DISK_CACHE_PATH=$c timeout '"$lim"' "$0" "$1" > "$0.$1.log" 2>&1; echo "$1 exit $?" >> "$0.$1.log"; rm -rf "$c"' < "$W/test-list.txt"
   for f in "$B"/tests/gpu_test_gpu_mlp*.*.log; do
     echo "=== $f"; grep -E "^(FAIL|SKIP)|passed, [0-9]+ failed| exit " "$f"
@@ -142,12 +148,12 @@ a=(--anchor "$anchor")
 [ $have_torch = 1 ] || a=()
 if want train; then
   if [ $quick = 1 ]; then p=(--points 1000 --steps 2 --warmup 1); else p=(--points 262144 --steps 20 --warmup 5); fi
-  step train3 70 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
+  step train3 120 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
   grep -E "^\| (issue|a-)" "$W/train3.txt" | cut -c1-200 | tee -a "$log"
 fi
 
 if want hashgrid; then
-  step hashgrid 70 "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${a[@]}"
+  step hashgrid 75 "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${a[@]}"
   grep -E "^\| ngp" "$W/hashgrid.txt" | cut -c1-200 | tee -a "$log"
 fi
 

@@ -4,8 +4,8 @@ takes, in the style of shared/anchors/mlp_anchor.py (which knows fixed networks)
 user would write instead, torch eager and torch.compile, on the same network and the same
 number of points, timed with CUDA events (median of the timed runs after warm-up runs).
 
-    python3 mlp_anchor_net.py [--points N] [--reps R] [--budget S] [--train] [--out FILE]
-                              (--net "FLAGS" | --nets FILE)
+    python3 mlp_anchor_net.py [--points N] [--reps R] [--budget S] [--time-cap S] [--eager-first]
+                              [--train] [--out FILE] (--net "FLAGS" | --nets FILE)
 
 FLAGS are `spvgen mlp`'s network flags: --in N --hidden WxC|W,W,.. --out N --act A
 --out-act A --leaky-slope F --no-bias --encoding freq:N|oneblob:N|hashgrid:L,F,T,N,S
@@ -25,12 +25,20 @@ Each result is one line on stdout (and in --out FILE):
 MODE: eager, compile (inference, G points/s), train-eager, train-compile (G samples/s);
 TFLOP/s counts 2 * sum(inputs * outputs) per point, as spvgen does (training: 3x that).
 --budget S stops starting networks after S seconds (a line "skipped NAME" for each one
-left), so that a GPU call's time limit is kept.
+left), so that a GPU call's time limit is kept. --time-cap S is a hard limit on the whole
+run: what runs at S seconds (a torch.compile, which can take minutes on the hash grid's
+gathers, or the timed repetitions) is abandoned, and it and everything not yet run get a
+line "skipped NAME MODE (time cap S s)"; the process exits by S + 10 s whatever happens.
+--eager-first measures the eager mode of every network before any compiled one, so that a
+capped run keeps the eager references.
 """
 import argparse
 import math
+import os
 import shlex
+import signal
 import sys
+import threading
 import time
 
 import torch
@@ -198,7 +206,20 @@ def emit(name, mode, n, ms, flops, out):
         out.flush()
 
 
-def run_net(name, flags, points, args, out):
+class TimeCap(BaseException):  # not an Exception: torch.compile's wrappers do not catch it
+    pass
+
+
+alarm_rang = False  # set even where a wrapper turned the exception into another
+
+
+def on_alarm(signum, frame):
+    global alarm_rang
+    alarm_rang = True
+    raise TimeCap()
+
+
+def run_net(name, flags, points, args, out, modes):
     a = parse_net(flags)
     enc, mlp, flops = make(a)
     n = points or args.points
@@ -213,14 +234,15 @@ def run_net(name, flags, points, args, out):
             return lambda: m(e(x).half() if has_enc else x.half()).to(io)
 
         with torch.no_grad():
-            emit(name, "eager", n, timed(fwd(enc, mlp), args.reps), flops, out)
-            if not args.no_compile:
+            if "eager" in modes:
+                emit(name, "eager", n, timed(fwd(enc, mlp), args.reps), flops, out)
+            if "compile" in modes:
                 ce, cm = torch.compile(enc), torch.compile(mlp)
                 emit(name, "compile", n, timed(fwd(ce, cm), args.reps), flops, out)
         return
     y = torch.rand(n, a.out, device=dev)
     for mode in ("train-eager", "train-compile"):
-        if mode == "train-compile" and args.no_compile:
+        if mode not in modes:
             continue
         e2, m2, _ = make(a)
         params = list(e2.parameters()) + list(m2.parameters())
@@ -243,6 +265,8 @@ def main():
     ap.add_argument("--points", type=int, default=1 << 21)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--budget", type=float, default=0, help="seconds; 0: no limit")
+    ap.add_argument("--time-cap", dest="time_cap", type=int, default=0, help="seconds, a hard limit; 0: none")
+    ap.add_argument("--eager-first", dest="eager_first", action="store_true")
     ap.add_argument("--train", action="store_true")
     ap.add_argument("--no-compile", dest="no_compile", action="store_true")
     ap.add_argument("--out")
@@ -263,14 +287,41 @@ def main():
     print(f"# device {torch.cuda.get_device_name()} torch {torch.__version__}, {args.points} points, "
           f"median of {args.reps}", flush=True)
     t0 = time.time()
-    for name, flags, points in nets:
-        if args.budget and time.time() - t0 > args.budget:
-            print(f"skipped {name}", flush=True)
-            continue
-        try:
-            run_net(name, flags, points, args, out)
-        except Exception as ex:  # a network torch cannot run here: say so, go on
-            print(f"# {name}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
+    if args.time_cap > 0:
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.alarm(args.time_cap)
+
+        def last_resort():  # the alarm could not interrupt what runs (a call that never returns)
+            print(f"# time cap {args.time_cap} s: exiting after {time.time() - t0:.1f} s", flush=True)
+            os._exit(0)
+
+        watchdog = threading.Timer(args.time_cap + 10, last_resort)
+        watchdog.daemon = True
+        watchdog.start()
+    modes = ["train-eager", "train-compile"] if args.train else ["eager", "compile"]
+    if args.no_compile:
+        modes = modes[:1]
+    # one pass over the networks with every mode, or (--eager-first) one pass per mode
+    passes = [[m] for m in modes] if args.eager_first else [modes]
+    capped = False
+    for ms in passes:
+        for name, flags, points in nets:
+            if capped:
+                print(f"skipped {name} {','.join(ms)} (time cap {args.time_cap} s)", flush=True)
+                continue
+            if args.budget and time.time() - t0 > args.budget:
+                print(f"skipped {name}", flush=True)
+                continue
+            try:
+                run_net(name, flags, points, args, out, ms)
+            except TimeCap:
+                capped = True
+                print(f"skipped {name} {','.join(ms)} (time cap {args.time_cap} s, reached after "
+                      f"{time.time() - t0:.1f} s)", flush=True)
+            except Exception as ex:  # a network torch cannot run here: say so, go on
+                print(f"# {name}: {type(ex).__name__}: {str(ex)[:200]}", flush=True)
+                capped = alarm_rang
+    signal.alarm(0)
     print(f"# done in {time.time() - t0:.1f} s", flush=True)
 
 

@@ -51,6 +51,8 @@
 #define MAX_SG 16u    /* subgroups per workgroup */
 #define MAX_ACC 16u   /* live accumulator fragments per subgroup and layer */
 #define MAX_KF 32u    /* B fragments per output column (inputs / 16) */
+#define MAX_HELD 20u  /* training, held form: dW tiles a subgroup keeps (8 f32 per lane each) */
+#define MAX_BH 8u     /* training, held form: bias sums an invocation keeps per layer */
 
 typedef struct mat_geom {
   uint32_t sg, S, nt, P, R;         /* subgroup size, subgroups, invocations, points, P/16 */
@@ -1076,7 +1078,15 @@ const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_em
  * With the hash grid, l = 0 too: delta_enc = delta_0 W_0 (no activation) over block 0,
  * then level by level each invocation scatters its points' share (times 1 / (N outputs))
  * into the table's gradient with atomic adds (emitters/mlp/grid.c).
- * The slot's elements are zeroed first by their owners; padding is never written. */
+ * The slot's elements are zeroed first by their owners; padding is never written.
+ * Held form (t->grad_held): adding every chunk's tiles to the slot is a read and a write
+ * of the whole network's gradient per chunk of P points (16-128x3-3 at P = 16: 280 KiB of
+ * L2 traffic per 16 points, one round trip after another), which bound the kernel. So
+ * where the tiles fit (at most MAX_HELD per subgroup over all layers), each subgroup
+ * keeps its tiles as accumulator fragments in Function variables across the chunks, each
+ * invocation its bias sums; after the last chunk they go to the slot once, written (not
+ * added) by their owners through scratch tiles over the dead z rows, subgroups taking
+ * turns where fewer scratch tiles fit than there are subgroups. Nothing is zeroed first. */
 
 typedef struct mt_geom {
   mat_geom g; /* the widths, staging and biases of the net at S, P */
@@ -1086,6 +1096,9 @@ typedef struct mt_geom {
   uint32_t halves, zs, so, floats; /* f16 halves; f32: z at 0 (stride zs), tiles at so */
   uint32_t max_live;
   uint32_t shared_bytes;
+  bool held;           /* the dW tiles and bias sums held in registers across the chunks */
+  uint32_t held_tiles; /* the most dW tiles one subgroup owns, over all layers */
+  uint32_t scr;        /* scratch tiles at so (held: at 0, over z, used after the chunks) */
 } mt_geom;
 
 /* Whether act'(z) is a function of act(z) as rounded to f16 (the a_l block). */
@@ -1093,7 +1106,7 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
   return a != SPVGEN_MLP_ACT_SILU && (a != SPVGEN_MLP_ACT_LEAKY_RELU || d->leaky_slope > 0);
 }
 
-static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, mt_geom *t) {
+static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool held, mt_geom *t) {
   memset(t, 0, sizeof *t);
   geometry(p, sg, S, P, false, false, &t->g);
   const mat_geom *g = &t->g;
@@ -1114,8 +1127,23 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
   }
   t->halves = h;
   t->zs = g->np[L - 1];
-  t->so = P * t->zs;
-  t->floats = t->so + S * FR * FR;
+  t->held = held;
+  for (uint32_t l = 0; l < L; l++) t->held_tiles += mlp_ceil_div((g->np[l] / FR) * (g->kp[l] / FR), S);
+  if (held) {
+    /* The scratch tiles of the final writes (and the loss shares after them) reuse the
+     * z rows, dead once the chunks are done: as many tiles as fit, subgroups taking
+     * turns, instead of S tiles of shared memory for the whole kernel. */
+    uint32_t f = P * t->zs;
+    if (f < S * sg) f = S * sg;
+    if (f < FR * FR) f = FR * FR;
+    t->so = 0;
+    t->floats = f;
+    t->scr = f / (FR * FR) < S ? f / (FR * FR) : S;
+  } else {
+    t->so = P * t->zs;
+    t->floats = t->so + S * FR * FR;
+    t->scr = S;
+  }
   /* The backward pass's deltas of layer l's inputs: l >= 1, and with the hash grid l = 0
    * too (the encoded input's, scattered into the table). */
   for (uint32_t l = p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? 0 : 1; l < L; l++) {
@@ -1149,16 +1177,38 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
   if (P && (P % FR || P > 256))
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                    "net.points_per_group %u: mat training takes a multiple of 16 up to 256", P);
-  /* The chunk (points, unless the desc sets them) and, where the gradient kernel's size is
-   * open, the subgroups: the inference block's first, then fewer (each subgroup's f32 tiles
-   * take shared memory; the inference choice may take a block with no room left for a
-   * training chunk). The first that fits; else the inference block's own, for its reason. */
+  static const uint32_t tries[] = {64, 32, 16};
+  const size_t ntries = P ? 1 : sizeof tries / sizeof tries[0];
+  uint32_t max_inv = caps->max_workgroup_invocations ? caps->max_workgroup_invocations : 128;
+  if (max_inv > 1024) max_inv = 1024;
+  /* The held form first (unless the desc asks for slot adds): the gradient of the whole
+   * network stays in the registers of one workgroup, so a workgroup takes as many
+   * subgroups as make each one's share at most MAX_HELD tiles (from the inference
+   * block's, doubling; only the desc's where it sets the size), with the largest chunk
+   * that fits. The scratch tiles then cost no shared memory of their own. */
+  bool held = false;
+  for (uint32_t s_try = S; !t->desc.grad_slot_adds && s_try <= MAX_SG && s_try * sg <= max_inv && !held;
+       s_try *= 2) {
+    for (size_t i = 0; i < ntries && !held; i++) {
+      mt_geometry(p, sg, s_try, P ? P : tries[i], true, &tg);
+      uint32_t bh = 0;
+      for (uint32_t l = 0; l < p->layer_count; l++)
+        if (mlp_ceil_div(p->layers[l].outputs, s_try * sg) > bh) bh = mlp_ceil_div(p->layers[l].outputs, s_try * sg);
+      held = tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max && tg.held_tiles <= MAX_HELD && bh <= MAX_BH;
+    }
+    if (held) S = s_try;
+    if (invocations) break;
+  }
+  /* Else slot adds. The chunk (points, unless the desc sets them) and, where the gradient
+   * kernel's size is open, the subgroups: the inference block's first, then fewer (each
+   * subgroup's f32 tiles take shared memory; the inference choice may take a block with
+   * no room left for a training chunk). The first that fits; else the inference block's
+   * own, for its reason. */
   mt_geom first;
   memset(&first, 0, sizeof first);
-  for (uint32_t s_try = S;; s_try /= 2) {
-    static const uint32_t tries[] = {64, 32, 16};
-    for (size_t i = 0; i < (P ? 1 : sizeof tries / sizeof tries[0]); i++) {
-      mt_geometry(p, sg, s_try, P ? P : tries[i], &tg);
+  for (uint32_t s_try = S; !held; s_try /= 2) {
+    for (size_t i = 0; i < ntries; i++) {
+      mt_geometry(p, sg, s_try, P ? P : tries[i], false, &tg);
       if (tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) break;
     }
     if (s_try == S) first = tg;
@@ -1190,6 +1240,7 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
   t->grad_local_size[0] = S * sg;
   t->grad_local_size[1] = t->grad_local_size[2] = 1;
   t->grad_shared_bytes = tg.shared_bytes;
+  t->grad_held = held;
   return SPVGEN_OK;
 }
 
@@ -1236,7 +1287,14 @@ typedef struct mt_ctx {
   uint32_t wg_var, lid_var;          /* built-ins */
   /* the hidden layers' activations and derivatives (of z, of the output y) */
   uint32_t act_fn[SPVGEN_MLP_ACT_COUNT], dz_fn[SPVGEN_MLP_ACT_COUNT], dy_fn[SPVGEN_MLP_ACT_COUNT];
+  /* held form: layer l's dW tiles of this subgroup (Function variables, accumulator
+   * fragments) and this invocation's bias sums (f32) */
+  uint32_t held_w[SPVGEN_MLP_MAX_LAYERS][MAX_HELD], held_b[SPVGEN_MLP_MAX_LAYERS][MAX_BH];
 } mt_ctx;
+
+/* What a pass over the gradients does: zero the slot, add this chunk's sums to the slot
+ * (slot adds); add them to the held sums, write the held sums to the slot (held). */
+typedef enum grad_pass { GRAD_ZERO, GRAD_ADD, GRAD_HOLD, GRAD_WRITE } grad_pass;
 
 /* Point e of the chunk at one level of the hash grid (points inside the count): the
  * encoded input's delta (block 0, f16, unscaled) times 1 / (N outputs), scattered into
@@ -1274,13 +1332,15 @@ static uint32_t in_layer(mt_ctx *x, const spvgen_mlp_layer *L, uint32_t i, uint3
 }
 
 /* Layer l's gradient tile (jo, ki): acc (f32 accumulator; 0 = write zeros) times inv
- * added to the slot by the lanes, element lane + q sg of the tile. */
-static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint32_t ok, uint32_t acc) {
+ * added to the slot (set: written over it) by the lanes, element lane + q sg of the
+ * tile, through the subgroup's scratch tile (sgid % scr). */
+static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint32_t ok, uint32_t acc, bool set) {
   mat_ctx *c = x->c;
   spvgen_module *m = c->m;
   const spvgen_mlp_layer *L = &c->p->layers[l];
   const uint32_t sg = c->g.sg;
-  uint32_t sbase = ek_add_imm(m, ek_mul_imm(m, x->sgid, FR * FR), x->tg.so);
+  uint32_t si = x->tg.scr < c->g.S ? ek_mod_imm(m, x->sgid, x->tg.scr) : x->sgid;
+  uint32_t sbase = ek_add_imm(m, ek_mul_imm(m, si, FR * FR), x->tg.so);
   if (acc) {
     frag_store(c, MEM_F32, NULL, sbase, acc, FR);
     ek_subgroup_barrier(m);
@@ -1300,7 +1360,8 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
       vv[q] = ek_local(m, c->f32, 0);
       ek_guard inside = ek_guard_begin(m, cond[q]);
       uint32_t sv = spvgen_load(m, c->f32, ek_at(m, c->fsh, ek_iadd(m, sbase, e)));
-      spvgen_store(m, vv[q], spvgen_glsl_fma(m, c->f32, x->inv, sv, ek_load_elem(m, &x->grad, gi[q])));
+      spvgen_store(m, vv[q], set ? spvgen_op_f_mul(m, c->f32, x->inv, sv)
+                                 : spvgen_glsl_fma(m, c->f32, x->inv, sv, ek_load_elem(m, &x->grad, gi[q])));
       ek_guard_end(m, inside);
     }
     for (uint32_t q = 0; q < n; q++) {
@@ -1321,7 +1382,7 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
   uint32_t v = spvgen_const_f32(m, 0.0f);
   if (acc) {
     uint32_t s = spvgen_load(m, c->f32, ek_at(m, c->fsh, ek_iadd(m, sbase, e)));
-    v = spvgen_glsl_fma(m, c->f32, x->inv, s, spvgen_load(m, c->f32, ptr));
+    v = set ? spvgen_op_f_mul(m, c->f32, x->inv, s) : spvgen_glsl_fma(m, c->f32, x->inv, s, spvgen_load(m, c->f32, ptr));
   }
   spvgen_store(m, ptr, v);
   ek_guard_end(m, inside);
@@ -1329,8 +1390,9 @@ static void grad_tile_out(mt_ctx *x, uint32_t l, uint32_t jo, uint32_t ki, uint3
   if (acc) ek_subgroup_barrier(m);
 }
 
-/* Layer l's weight gradient tiles of this subgroup: zeroed (zero) or the chunk's sums. */
-static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
+/* Layer l's weight gradient tiles of this subgroup, as the pass says: the chunk's sums
+ * are sum over the point fragments of delta_l^T a_l. */
+static void grad_tiles(mt_ctx *x, uint32_t l, grad_pass pass) {
   mat_ctx *c = x->c;
   spvgen_module *m = c->m;
   const mat_geom *g = &c->g;
@@ -1341,8 +1403,11 @@ static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
     uint32_t t = ek_own_begin(m, &o, ek_add_imm(m, x->sgid, tt * g->S), T, T % g->S && tt + 1 == own, c->emu);
     uint32_t jo = ek_div_imm(m, t, kf), ki = ek_mod_imm(m, t, kf);
     uint32_t acc = 0;
-    if (!zero) {
-      acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
+    if (pass == GRAD_WRITE) acc = spvgen_load(m, c->tc, x->held_w[l][tt]);
+    if (pass == GRAD_ADD || pass == GRAD_HOLD) {
+      acc = pass == GRAD_HOLD ? spvgen_load(m, c->tc, x->held_w[l][tt])
+            : c->emu          ? spvgen_const_null(m, c->tc)
+                              : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->f32));
       for (uint32_t r = 0; r < g->R; r++) {
         uint32_t ai = ek_add_imm(m, ek_mul_imm(m, jo, FR), x->tg.bo[l + 1] + r * FR * dS);
         uint32_t bi = ek_add_imm(m, ek_mul_imm(m, ki, FR), x->tg.bo[l] + r * FR * aS);
@@ -1351,33 +1416,58 @@ static void grad_tiles(mt_ctx *x, uint32_t l, bool zero) {
         acc = frag_muladd(c, a, b, acc);
       }
     }
-    grad_tile_out(x, l, jo, ki, o.ok, acc);
+    if (pass == GRAD_HOLD) spvgen_store(m, x->held_w[l][tt], acc);
+    else grad_tile_out(x, l, jo, ki, o.ok, acc, pass == GRAD_WRITE);
     ek_own_end(m, &o);
   }
 }
 
-/* Layer l's bias gradients: element i by invocation i % nt, the column sum of delta_l
- * over the chunk (zero: written 0). */
-static void bias_grads(mt_ctx *x, uint32_t l, bool zero) {
+/* The column sum of delta_l over the chunk's points at output i (an id), f32. */
+static uint32_t delta_column_sum(mt_ctx *x, uint32_t l, uint32_t i) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  uint32_t pv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
+  spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
+  ek_for fp;
+  uint32_t pt = ek_for_begin_var(m, &fp, pv, ek_u32(m, 0), ek_u32(m, c->g.P), ek_u32(m, 1),
+                                 SpvLoopControlDontUnrollMask);
+  uint32_t h = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, pt, x->tg.bs[l + 1]), i), x->tg.bo[l + 1]);
+  uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
+  spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
+  ek_for_end(m, &fp);
+  return spvgen_load(m, c->f32, sv);
+}
+
+/* Layer l's bias gradients, element i by invocation i % nt, as the pass says. */
+static void bias_grads(mt_ctx *x, uint32_t l, grad_pass pass) {
   mat_ctx *c = x->c;
   spvgen_module *m = c->m;
   const spvgen_mlp_layer *L = &c->p->layers[l];
-  uint32_t iv = ek_local(m, c->u32, 0), pv = ek_local(m, c->u32, 0), sv = ek_local(m, c->f32, 0);
-  ek_for fi, fp;
+  if (pass == GRAD_HOLD || pass == GRAD_WRITE) { /* the held sums: element tid + k nt */
+    for (uint32_t k = 0; k * c->g.nt < L->outputs; k++) {
+      uint32_t i = ek_add_imm(m, c->tid, k * c->g.nt);
+      ek_guard inside = ek_guard_begin(m, ek_lt_imm(m, i, L->outputs));
+      if (pass == GRAD_HOLD) {
+        uint32_t sum = delta_column_sum(x, l, i);
+        spvgen_store(m, x->held_b[l][k], spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, x->held_b[l][k]), sum));
+      } else {
+        uint32_t ptr = ek_elem(m, &x->grad, ek_iadd(m, x->slot, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
+        spvgen_store(m, ptr, spvgen_op_f_mul(m, c->f32, x->inv, spvgen_load(m, c->f32, x->held_b[l][k])));
+      }
+      ek_guard_end(m, inside);
+    }
+    return;
+  }
+  uint32_t iv = ek_local(m, c->u32, 0);
+  ek_for fi;
   uint32_t i = ek_for_begin_var(m, &fi, iv, c->tid, ek_u32(m, L->outputs), ek_u32(m, c->g.nt),
                                 SpvLoopControlDontUnrollMask);
   uint32_t ptr = ek_elem(m, &x->grad, ek_iadd(m, x->slot, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
-  if (zero) {
+  if (pass == GRAD_ZERO) {
     spvgen_store(m, ptr, spvgen_const_f32(m, 0.0f));
   } else {
-    spvgen_store(m, sv, spvgen_const_f32(m, 0.0f));
-    uint32_t pt = ek_for_begin_var(m, &fp, pv, ek_u32(m, 0), ek_u32(m, c->g.P), ek_u32(m, 1),
-                                   SpvLoopControlDontUnrollMask);
-    uint32_t h = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, pt, x->tg.bs[l + 1]), i), x->tg.bo[l + 1]);
-    uint32_t dv = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, h)));
-    spvgen_store(m, sv, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, sv), dv));
-    ek_for_end(m, &fp);
-    spvgen_store(m, ptr, spvgen_glsl_fma(m, c->f32, x->inv, spvgen_load(m, c->f32, sv), spvgen_load(m, c->f32, ptr)));
+    uint32_t sum = delta_column_sum(x, l, i);
+    spvgen_store(m, ptr, spvgen_glsl_fma(m, c->f32, x->inv, sum, spvgen_load(m, c->f32, ptr)));
   }
   ek_for_end(m, &fi);
 }
@@ -1584,8 +1674,9 @@ static void mt_backward_layer(mt_ctx *x, uint32_t l) {
   mat_ctx *c = x->c;
   spvgen_module *m = c->m;
   const spvgen_mlp_desc *d = &c->p->desc;
-  grad_tiles(x, l, false);
-  if (!d->no_bias) bias_grads(x, l, false);
+  grad_pass pass = x->tg.held ? GRAD_HOLD : GRAD_ADD;
+  grad_tiles(x, l, pass);
+  if (!d->no_bias) bias_grads(x, l, pass);
   if (l == 0 && d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID) return;
   mt_delta(x, l);
   if (l == 0) {
@@ -1622,7 +1713,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   mat_ctx cx = {.m = m, .p = p}, *c = &cx;
   mt_ctx x = {.c = c, .t = t};
   const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
-  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, &x.tg);
+  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, t->grad_held, &x.tg);
   c->g = x.tg.g;
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;
@@ -1633,10 +1724,19 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   mlp_grid gr;
   mt_ids(&x, &gr);
 
-  /* The slot's elements, zeroed by their owners; staged weights and biases, once. */
+  /* The slot's elements, zeroed by their owners (held: the sums held, zero); staged
+   * weights and biases, once. */
   for (uint32_t l = 0; l < L; l++) {
-    grad_tiles(&x, l, true);
-    if (!p->desc.no_bias) bias_grads(&x, l, true);
+    const spvgen_mlp_layer *ly = &p->layers[l];
+    if (!x.tg.held) {
+      grad_tiles(&x, l, GRAD_ZERO);
+      if (!p->desc.no_bias) bias_grads(&x, l, GRAD_ZERO);
+      continue;
+    }
+    uint32_t own = mlp_ceil_div((g->np[l] / FR) * (g->kp[l] / FR), g->S);
+    for (uint32_t tt = 0; tt < own; tt++) x.held_w[l][tt] = ek_local(m, c->tc, x.zero_acc);
+    for (uint32_t k = 0; k * g->nt < ly->outputs && !p->desc.no_bias; k++)
+      x.held_b[l][k] = ek_local(m, c->f32, spvgen_const_f32(m, 0.0f));
   }
   stage_block(c, NULL, true);
 
@@ -1654,6 +1754,28 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   for (uint32_t l = L; l-- > 0;) mt_backward_layer(&x, l);
   spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
   ek_for_end(m, &chunk);
+
+  if (x.tg.held) {
+    /* The held sums into the slot. The scratch tiles lie over the z rows (dead now):
+     * subgroups sgid / scr == k take turn k, a barrier between turns. */
+    const uint32_t turns = mlp_ceil_div(g->S, x.tg.scr);
+    ek_for tf;
+    uint32_t k = 0;
+    ek_guard mine = {0};
+    if (turns > 1) {
+      k = ek_for_begin_var(m, &tf, ek_local(m, c->u32, 0), ek_u32(m, 0), ek_u32(m, turns), ek_u32(m, 1),
+                           SpvLoopControlDontUnrollMask);
+      mine = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), ek_div_imm(m, x.sgid, x.tg.scr), k));
+    }
+    for (uint32_t l = 0; l < L; l++) grad_tiles(&x, l, GRAD_WRITE);
+    if (turns > 1) {
+      ek_guard_end(m, mine);
+      spvgen_workgroup_barrier(m);
+      ek_for_end(m, &tf);
+    }
+    for (uint32_t l = 0; l < L && !p->desc.no_bias; l++) bias_grads(&x, l, GRAD_WRITE);
+    spvgen_workgroup_barrier(m); /* the loss shares below reuse the scratch */
+  }
 
   mt_loss_share(&x);
   spvgen_function_end(m);

@@ -201,8 +201,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   /* the hash grid's gradient: float atomics where the device adds floats in buffers */
   if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
     p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
-  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u", net->name, loss_names[d->loss],
-           optimizer_names[d->optimizer], w, p->grad_workgroups);
+  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s", net->name, loss_names[d->loss],
+           optimizer_names[d->optimizer], w, p->grad_workgroups, p->grad_held ? " held" : "");
   return SPVGEN_OK;
 }
 

@@ -492,7 +492,12 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * before = (delta W) .* act' (act' from the f16 output, or for SiLU and leaky ReLU with
  * a slope <= 0 from an f16 block written in the forward), stored f16 over that layer's
  * input. Deltas are kept unscaled (O(1) in f16); the 1 / (N outputs) of the mean is
- * applied to the f32 sums. Checked on the H100 against the float64 reference (whose
+ * applied to the f32 sums. Held form (grad_held; the default where it fits, unless
+ * grad_slot_adds): each subgroup keeps its 16x16 dW tiles (and each invocation its bias
+ * sums) in registers across all of its workgroup's chunks, and writes them to the slot
+ * once at the end, so the chunk loop touches no gradient memory; it needs at most 20
+ * tiles per subgroup over all layers (a grad_workgroup_size of 0 takes more subgroups
+ * for that, up to 16), else the kernel adds each chunk's tiles to the slot. Checked on the H100 against the float64 reference (whose
  * error model adds the f16 stores), and on lavapipe through an emulation of the
  * cooperative matrix instructions (tests/mlp/test_mlp_mat_train_emulated.c). */
 typedef enum spvgen_mlp_loss {
@@ -524,6 +529,9 @@ typedef struct spvgen_mlp_train_desc {
                                   0: 64 */
   uint32_t grad_workgroup_size; /* W, points a workgroup reduces at once; 0: the largest
                                    of 64, 32, ... whose shared memory fits the device */
+  bool grad_slot_adds;          /* mat: add every chunk's weight gradients to the slot
+                                   instead of holding them in registers across the
+                                   chunks (the held form's limits: below) */
 } spvgen_mlp_train_desc;
 
 typedef struct spvgen_mlp_train_config {
@@ -532,6 +540,7 @@ typedef struct spvgen_mlp_train_config {
   uint32_t grad_workgroups;
   uint32_t grad_local_size[3];
   uint32_t grad_shared_bytes;
+  bool grad_held;             /* mat: the weight-gradient tiles held across the chunks */
   uint32_t opt_local_size[3];
   uint64_t elements;       /* E = net.weight_bytes / 2 */
   /* The gradient buffer (loop and mat variants): grad_workgroups slots of slot_elements

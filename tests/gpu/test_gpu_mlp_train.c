@@ -143,8 +143,11 @@ static void test_mlp_train_mat_matches_cpu(void) {
 }
 
 /* Three networks of the grid benchmark (bench/mlp_grid.c: 3-48x2-1 sigmoid, 32-64x4-16
- * relu, 16-128x3-3 silu) trained on every variant the device has (loop, mat, vec), two
- * steps on 8192 points, every gradient, optimizer value and loss checked as above. */
+ * relu, 16-128x3-3 silu) trained on every variant the device has (loop, mat, vec), mat
+ * in both of its forms (the dW tiles held in registers across the chunks, which its
+ * plan takes for these three, and added to the slot after every chunk), two steps on
+ * 8192 points (128 workgroups: 4 or more chunks each), every gradient, optimizer value
+ * and loss checked as above. */
 static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
@@ -156,9 +159,12 @@ static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
    * (16-100x3-3 and 16-64x6-3 fail, 16-90x3-3 passes; also before the hash grid work), so
    * the third network runs on GPUs only. */
   for (int n = 0; n < (cpu ? 2 : 3) && !test_current_failed; n++)
-    for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP && !test_current_failed; v++) {
+    for (int run = 0; run < 4 && !test_current_failed; run++) {
+      /* vec, mat held, mat slot adds, loop */
+      int v = run == 0 ? SPVGEN_MLP_VEC : run == 3 ? SPVGEN_MLP_LOOP : SPVGEN_MLP_MAT;
       spvgen_mlp_train_desc d;
       memset(&d, 0, sizeof d);
+      d.grad_slot_adds = run == 2;
       d.net.input_width = nets[n][0];
       d.net.hidden_width = nets[n][1];
       d.net.hidden_count = nets[n][2];
@@ -174,14 +180,16 @@ static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
         if (getenv("SPVGEN_GPU_REQUIRED") && !cpu) CHECK_MSG(false, "%s", msg);
         continue;
       }
+      if (v == SPVGEN_MLP_MAT) CHECK_MSG(t.grad_held == (run == 1), "[%s] held %d", t.name, (int)t.grad_held);
       mlp_train_run_options o = {.seed = 500 + n, .points = cpu ? 300 : 8192, .steps = 2, .lr = 1e-3f};
       mlp_train_run_result r;
       st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
       CHECK_MSG(st == SPVGEN_OK, "%s", msg);
       if (st != SPVGEN_OK) continue;
       check_run(&r, o.steps);
-      printf("gpu-summary %s/%d-%s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name, n,
-             spvgen_mlp_variant_name((spvgen_mlp_variant)v), r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3,
+      printf("gpu-summary %s/%d-%s%s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name, n,
+             spvgen_mlp_variant_name((spvgen_mlp_variant)v), run == 2 ? "-slot-adds" : "", r.grad.worst_ratio,
+             (r.grad_ns + r.opt_ns) / 1e3,
              spvgen_vk_caps(ctx)->name);
       printf("  [%s] %llu points: gradient %.3f ms + optimizer %.3f ms, loss %.5g -> %.5g\n", r.plan.name,
              (unsigned long long)o.points, r.grad_ns / 1e6, r.opt_ns / 1e6, r.loss_gpu[0], r.loss_gpu[1]);
@@ -258,13 +266,19 @@ static void test_mlp_train_kernels_h100_validation(void) {
       CHECK(check_words(kern.words, kern.word_count));
       spvgen_kernel_free(&kern);
     }
-  /* the grid networks' kernels on every variant, and the hash grid's on mat and loop */
+  /* the grid networks' kernels on every variant (mat in both forms: held and slot adds),
+   * and the hash grid's on mat and loop */
   static const uint32_t nets[4][4] = {{3, 48, 2, 1}, {32, 64, 4, 16}, {16, 128, 3, 3}, {3, 64, 2, 4}};
+  static const spvgen_mlp_activation acts[4] = {SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_SILU,
+                                                SPVGEN_MLP_ACT_TANH};
   for (int n = 0; n < 4; n++)
-    for (int v = n == 3 ? SPVGEN_MLP_MAT : SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP; v++)
+    for (int run = n == 3 ? 1 : 0; run < 4; run++)
       for (int k = 0; k < 2; k++) {
+        int v = run == 0 ? SPVGEN_MLP_VEC : run == 3 ? SPVGEN_MLP_LOOP : SPVGEN_MLP_MAT;
         spvgen_mlp_train_desc d;
         memset(&d, 0, sizeof d);
+        d.grad_slot_adds = run == 2;
+        d.net.activation = acts[n];
         d.net.input_width = nets[n][0];
         d.net.hidden_width = nets[n][1];
         d.net.hidden_count = nets[n][2];
@@ -282,6 +296,11 @@ static void test_mlp_train_kernels_h100_validation(void) {
         if (st != SPVGEN_OK) continue;
         CHECK(check_words(kern.words, kern.word_count));
         spvgen_kernel_free(&kern);
+        if (v == SPVGEN_MLP_MAT) {
+          spvgen_mlp_train_config t;
+          CHECK(spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg) == SPVGEN_OK);
+          CHECK_MSG(t.grad_held == (run == 1), "[%s] held %d", t.name, (int)t.grad_held);
+        }
       }
 }
 

@@ -110,7 +110,7 @@ static void test_mlp_train(void) {
   r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "h100", "-S");
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "OpCooperativeMatrixMulAddKHR");
-  CHECK_CONTAINS(r.out, "; train mat 2-3 none f16 w32 p64 l2 adam w32 g64: gradient kernel");
+  CHECK_CONTAINS(r.out, "; train mat 2-3 none f16 w32 p64 l2 adam w32 g64 held: gradient kernel");
   cli_result_free(&r);
   r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--variant", "mat", "--caps", "vulkan13");
   CHECK_EXIT(r, 1);

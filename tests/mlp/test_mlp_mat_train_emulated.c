@@ -54,6 +54,8 @@ typedef struct train_case {
   float slope;
   uint32_t subgroups, points;
   spvgen_mlp_hash_grid grid; /* encoding hashgrid */
+  uint32_t chunks;           /* chunks of 16 points per workgroup (0: 1) */
+  bool slot_adds;            /* the slot-adds form instead of the held one */
 } train_case;
 
 static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
@@ -85,8 +87,10 @@ static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
    * from about 3 chunks on, for this kernel only: the same emulated SPIR-V passes on a
    * real device with more chunks, and so does the real kernel with 8
    * (tests/gpu/test_gpu_mlp_train.c; the record: tests/results/gpu-h100-2026-11-24b.md). */
-  d.grad_workgroups = (tc->points + 15) / 16;
+  uint32_t chunks = tc->chunks ? tc->chunks : 1;
+  d.grad_workgroups = (tc->points + 16 * chunks - 1) / (16 * chunks);
   d.grad_workgroup_size = tc->subgroups * caps.subgroup_size;
+  d.grad_slot_adds = tc->slot_adds;
   spvgen_mlp_train_config plan;
   char msg[512];
   spvgen_status st = spvgen_mlp_train_plan(&d, &caps, &plan, msg, sizeof msg);
@@ -94,6 +98,7 @@ static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
   if (st != SPVGEN_OK) return;
   CHECK(plan.net.features & SPVGEN_FEATURE_COOPMAT);
   CHECK(plan.grad_local_size[0] / plan.net.subgroup_size <= 4);
+  CHECK_MSG(plan.grad_held == !tc->slot_adds, "[%s] held %d", plan.name, (int)plan.grad_held);
   plan.net.features &= ~SPVGEN_FEATURE_COOPMAT; /* the emulation */
   mlp_train_run_options o;
   memset(&o, 0, sizeof o);
@@ -129,7 +134,7 @@ static void test_mat_train_sample_network_emulated(void) {
   if (!ctx) return;
   static const train_case c = {2, 32, 3, 3, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE,
                                SPVGEN_MLP_ENCODING_FREQUENCY, 6, true, false, SPVGEN_MLP_LOSS_L2,
-                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 100, {0, 0, 0, 0, 0}};
+                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 100, {0, 0, 0, 0, 0}, 0, false};
   run_case(ctx, &c);
   spvgen_vk_destroy(ctx);
 }
@@ -137,16 +142,17 @@ static void test_mat_train_sample_network_emulated(void) {
 /* Odd widths and the other paths: SiLU (derivatives from a z block), a sigmoid output,
  * one-blob encoding, no bias, relative L2, SGD, 2 output fragments of 32 on 2 subgroups;
  * tanh hidden layers (derivative of the output) with an exp output, 48 wide: 3
- * fragments on 2 subgroups (guards in every pass). Each kernel takes lavapipe about 40 s
+ * fragments on 2 subgroups (guards in every pass), in the slot-adds form (the others run
+ * the held one, the plan's default). Each kernel takes lavapipe about 40 s
  * to compile (the emulation inlined at every fragment operation), hence two cases. */
 static void test_mat_train_odd_networks_emulated(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   static const train_case cases[] = {
       {3, 20, 2, 5, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ENCODING_ONE_BLOB, 8, true, true,
-       SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 0, 2, 50, {0, 0, 0, 0, 0}},
+       SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 0, 2, 50, {0, 0, 0, 0, 0}, 0, false},
       {4, 48, 2, 2, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_EXP, 0, 0, true, false,
-       SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 61, {0, 0, 0, 0, 0}},
+       SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 61, {0, 0, 0, 0, 0}, 0, true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) run_case(ctx, &cases[i]);
   spvgen_vk_destroy(ctx);
@@ -162,7 +168,22 @@ static void test_mat_train_hash_grid_emulated(void) {
   if (!ctx) return;
   static const train_case c = {3, 16, 2, 3, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE,
                                SPVGEN_MLP_ENCODING_HASH_GRID, 0, true, false, SPVGEN_MLP_LOSS_L2,
-                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 45, {4, 2, 8, 4, 1.5f}};
+                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 45, {4, 2, 8, 4, 1.5f}, 0, false};
+  run_case(ctx, &c);
+  spvgen_vk_destroy(ctx);
+}
+
+/* The held form summing over chunks: the dW tiles and bias sums stay in Function
+ * variables across 2 chunks of 16 points per workgroup (the last workgroup one partial
+ * chunk), then go to the slot once; 48 wide on 2 subgroups (3 output fragments: the
+ * guarded tiles accumulate too). Two chunks, not more: from 3 or 4 chunks per workgroup
+ * on, lavapipe computes a wrong forward pass (the loss differs already) in both forms,
+ * the slot-adds one included (see the note in run_case). */
+static void test_mat_train_held_sums_over_chunks_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const train_case c = {4, 48, 2, 2, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, 0, 0, true, false,
+                               SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 150, {0, 0, 0, 0, 0}, 2, false};
   run_case(ctx, &c);
   spvgen_vk_destroy(ctx);
 }
@@ -172,6 +193,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mat_train_sample_network_emulated),
       TEST_CASE(test_mat_train_odd_networks_emulated),
       TEST_CASE(test_mat_train_hash_grid_emulated),
+      TEST_CASE(test_mat_train_held_sums_over_chunks_emulated),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
