@@ -364,6 +364,8 @@ spvgen_status template_run_built(template_built *b, const template_run_options *
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   if (st == SPVGEN_OK) st = download(ctx, &data, bufs, !opt->no_check, res, msg, size);
   if (st == SPVGEN_OK && !opt->no_check) t->run_check(b->plan, &data, opt->sample, &res->check);
+  if (res->check.bad && t->run_where)
+    t->run_where(b->plan, &data, res->check.first_bad, res->first_bad_where, sizeof res->first_bad_where);
   for (uint32_t i = 0; i < data.buffer_count; i++) spvgen_vk_buffer_destroy(bufs[i]);
   if (t->run_free) t->run_free(&data);
   return st;

@@ -59,6 +59,8 @@ typedef struct template_run_result {
    * those about registers, spills, memory, occupancy and instructions, else the first
    * few) or "unavailable: <why>". */
   char stats[512];
+  char first_bad_where[128];      /* the first bad element in the template's words
+                                     (run_where: "row 3, column 4, batch 0") */
 } template_run_result;
 
 /* A plan's module, emitted and timed, and (once the first run has its specialization
