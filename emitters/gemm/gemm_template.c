@@ -1,8 +1,11 @@
 /* emitters/gemm/gemm_template.c — the GEMM's entry in the table of templates
  * (lib/template/template.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ref_convert.h"
+#include "ref_gemm.h"
 #include "spvgen/gemm.h"
 #include "template.h"
 
@@ -103,6 +106,149 @@ static bool candidate(const void *def_, const void *plan_) {
 
 static uint32_t addressing_model(const void *plan) { return spvgen_gemm_addressing_model(plan); }
 
+/* ------------------------------------------------------------ run and check ---- */
+/* The host side of a run: the shape as a FIXED desc (what the data and the reference
+ * read), its launch, and the operands. */
+typedef struct gemm_run_state {
+  spvgen_gemm_desc shape;
+  spvgen_gemm_launch launch;
+  uint64_t seed;
+  void *ha, *hb, *hc, *hbias, *hd;
+} gemm_run_state;
+
+_Static_assert(sizeof(spvgen_gemm_push) <= SG_RUN_MAX_PUSH, "the GEMM's push constants fit a run's");
+
+/* The shape a run uses as a FIXED desc: the plan's desc with the launch's extents,
+ * leading dimensions, strides and scalars. */
+static void concrete_shape(const spvgen_gemm_config *plan, const spvgen_gemm_launch *l, spvgen_gemm_desc *d) {
+  *d = plan->desc;
+  if (plan->desc.shapes != SPVGEN_GEMM_SHAPES_RUNTIME) return;
+  const spvgen_gemm_push *p = &l->push;
+  d->shapes = SPVGEN_GEMM_SHAPES_FIXED;
+  d->m = p->m;
+  d->n = p->n;
+  d->k = p->k;
+  d->batch = p->batch;
+  d->lda = p->lda;
+  d->ldb = p->ldb;
+  d->ldc = p->ldc;
+  d->ldd = p->ldd;
+  d->stride_a = p->stride_a;
+  d->stride_b = p->stride_b;
+  d->stride_c = p->stride_c;
+  d->stride_d = p->stride_d;
+  d->alpha = p->alpha;
+  d->beta = plan->desc.beta != 0.0f ? p->beta : 0.0f;
+  d->m_multiple = d->n_multiple = d->k_multiple = d->ld_multiple = 0;
+}
+
+static void gemm_run_free(sg_run_data *data) {
+  gemm_run_state *s = data->state;
+  if (!s) return;
+  free(s->ha);
+  free(s->hb);
+  free(s->hc);
+  free(s->hbias);
+  free(s->hd);
+  free(s);
+  data->state = NULL;
+}
+
+static void add_buffer(sg_run_data *data, sg_run_role role, void *host, uint64_t bytes) {
+  data->buffers[data->buffer_count++] = (sg_run_buffer){.role = role, .host = host, .bytes = bytes};
+}
+
+/* Random A, B (and C, bias) for the run's shape (rq->args for a RUNTIME plan, else its
+ * hints), bound in spvgen/gemm.h's order with the split-K workspace last: zeroed once,
+ * its counters back at 0 after every dispatch. */
+static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, const sg_run_request *rq,
+                                   sg_run_data *data, char *msg, size_t size) {
+  (void)ctx;
+  const spvgen_gemm_config *plan = plan_;
+  const bool runtime = plan->desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME;
+  const spvgen_gemm_args *args = rq->args;
+  spvgen_gemm_args hints;
+  if (runtime && !args) { /* the hints as the shape */
+    memset(&hints, 0, sizeof hints);
+    hints.m = plan->desc.m;
+    hints.n = plan->desc.n;
+    hints.k = plan->desc.k;
+    hints.batch = plan->desc.batch;
+    hints.alpha = plan->desc.alpha;
+    hints.beta = plan->desc.beta;
+    args = &hints;
+  }
+  gemm_run_state *s = calloc(1, sizeof *s);
+  if (!s) return snprintf(msg, size, "out of host memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  data->state = s;
+  spvgen_status st = spvgen_gemm_launch_for(plan, runtime ? args : NULL, &s->launch, msg, size);
+  if (st != SPVGEN_OK) return st;
+  concrete_shape(plan, &s->launch, &s->shape);
+  const spvgen_gemm_desc *d = &s->shape;
+  s->seed = rq->seed ? rq->seed : 0x5eed6e33ull;
+  uint64_t seed = s->seed;
+  uint64_t na = d->stride_a * d->batch, nb = d->stride_b * d->batch, nd = d->stride_d * d->batch;
+  /* C is bound when the plan has a C operand (a RUNTIME beta may still be 0) */
+  uint64_t nc = plan->desc.beta != 0.0f ? (d->stride_c ? d->stride_c : 1) * d->batch : 0;
+  uint64_t nbias = d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->bias == SPVGEN_GEMM_BIAS_COLUMN ? d->n : 0;
+  uint32_t out_size = spvgen_component_type_size(d->out_type);
+  s->ha = sg_ref_fill(&seed, d->a_type, na);
+  s->hb = sg_ref_fill(&seed, d->b_type, nb);
+  s->hc = nc ? sg_ref_fill(&seed, d->out_type, nc) : NULL;
+  s->hbias = nbias ? sg_ref_fill(&seed, d->out_type, nbias) : NULL;
+  s->hd = malloc(nd * out_size + 4);
+  if (!s->ha || !s->hb || !s->hd || (nc && !s->hc) || (nbias && !s->hbias))
+    return snprintf(msg, size, "out of host memory for the operands"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  add_buffer(data, SG_RUN_INPUT, s->ha, na * spvgen_component_type_size(d->a_type));
+  add_buffer(data, SG_RUN_INPUT, s->hb, nb * spvgen_component_type_size(d->b_type));
+  add_buffer(data, SG_RUN_OUTPUT, s->hd, nd * out_size);
+  if (nc) add_buffer(data, SG_RUN_INPUT, s->hc, nc * out_size);
+  if (nbias) add_buffer(data, SG_RUN_INPUT, s->hbias, nbias * out_size);
+  if (s->launch.workspace_bytes) {
+    add_buffer(data, SG_RUN_SCRATCH, NULL, s->launch.workspace_bytes);
+    data->buffers[data->buffer_count - 1].zero_from = s->launch.workspace_counters * 4u;
+  }
+  data->buffer_flags = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
+  for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
+  data->push_size = s->launch.push_size;
+  memcpy(data->push, &s->launch.push, sizeof s->launch.push);
+  data->flops = 2.0 * d->m * d->n * (double)d->k * d->batch;
+  return SPVGEN_OK;
+}
+
+/* Every element of D (or `sample` random ones) against the float64 reference, with
+ * sg_ref_gemm_element's tolerance; the index is the element's lin (batch, row, column). */
+static void gemm_run_check(const void *plan, const sg_run_data *data, uint64_t sample, sg_check *check) {
+  (void)plan;
+  const gemm_run_state *s = data->state;
+  const spvgen_gemm_desc *d = &s->shape;
+  uint64_t total = (uint64_t)d->m * d->n * d->batch;
+  uint64_t n_check = sample && sample < total ? sample : total;
+  uint64_t s2 = s->seed ^ 0xC0FFEEull;
+  for (uint64_t e = 0; e < n_check; e++) {
+    uint64_t lin = n_check == total ? e : sg_ref_rng_next(&s2) % total;
+    double ref, tol;
+    uint64_t at;
+    sg_ref_gemm_element(d, s->ha, s->hb, s->hc, s->hbias, lin, &ref, &tol, &at);
+    sg_check_element(check, lin, sg_ref_get(s->hd, d->out_type, at), ref, tol);
+  }
+}
+
+static void gemm_run_where(const void *plan, const sg_run_data *data, uint64_t lin, char *buf, size_t size) {
+  (void)plan;
+  const gemm_run_state *s = data->state;
+  uint64_t bz, r, c;
+  sg_ref_d_offset(&s->shape, lin, &bz, &r, &c);
+  snprintf(buf, size, "row %llu, column %llu, batch %llu", (unsigned long long)r, (unsigned long long)c,
+           (unsigned long long)bz);
+}
+
+void sg_gemm_run_shape(const sg_run_data *data, spvgen_gemm_launch *launch, spvgen_gemm_desc *shape) {
+  const gemm_run_state *s = data->state;
+  if (launch) *launch = s->launch;
+  if (shape) *shape = s->shape;
+}
+
 const sg_template sg_template_gemm = {
     .name = "gemm",
     .desc_size = sizeof(spvgen_gemm_desc),
@@ -115,4 +261,8 @@ const sg_template sg_template_gemm = {
     .knobs = knobs,
     .candidate = candidate,
     .addressing_model = addressing_model,
+    .run_data = gemm_run_data,
+    .run_check = gemm_run_check,
+    .run_where = gemm_run_where,
+    .run_free = gemm_run_free,
 };

@@ -1,8 +1,11 @@
 /* emitters/mlp/mlp_template.c — the fused MLP's entry in the table of templates
  * (lib/template/template.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ref_convert.h"
+#include "ref_mlp.h"
 #include "spvgen/mlp.h"
 #include "template.h"
 
@@ -95,6 +98,108 @@ static bool candidate(const void *def_, const void *plan_) {
 
 static uint32_t addressing_model(const void *plan) { return spvgen_mlp_addressing_model(plan); }
 
+/* ------------------------------------------------------------ run and check ---- */
+/* The host side of a run: random weights and the period's points (lib/ref/ref_mlp.c),
+ * the weight buffer the device reads (the optimal layout's made by the driver) and the
+ * output's download. */
+typedef struct mlp_run_state {
+  uint64_t points, period;
+  uint8_t *weights, *device_weights;
+  void *input, *output;
+} mlp_run_state;
+
+static void mlp_run_free(sg_run_data *data) {
+  mlp_run_state *s = data->state;
+  if (!s) return;
+  free(s->weights);
+  free(s->device_weights);
+  free(s->input);
+  free(s->output);
+  free(s);
+  data->state = NULL;
+}
+
+/* rq->size points (0: 4096), the host drawing rq->period of them (0: all) which the
+ * input buffer repeats; bindings 0 input, 1 weights, 2 output (spvgen/mlp.h); the point
+ * count as the push constant. */
+static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, const sg_run_request *rq,
+                                  sg_run_data *data, char *msg, size_t size) {
+  const spvgen_mlp_config *p = plan;
+  const spvgen_mlp_desc *d = &p->desc;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  uint64_t points = rq->size ? rq->size : 4096;
+  if (points > 0xFFFFFFFFull) {
+    snprintf(msg, size, "points %llu: the kernel's point count is a uint32", (unsigned long long)points);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  spvgen_mlp_groups(p, points, data->groups);
+  if (caps->max_workgroup_count[0] && data->groups[0] > caps->max_workgroup_count[0]) {
+    snprintf(msg, size, "%llu points need %u workgroups; %s allows %u (fewer points)", (unsigned long long)points,
+             data->groups[0], caps->name, caps->max_workgroup_count[0]);
+    return SPVGEN_ERROR_UNSUPPORTED;
+  }
+  mlp_run_state *s = calloc(1, sizeof *s);
+  if (!s) return snprintf(msg, size, "out of host memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  data->state = s;
+  s->points = points;
+  s->period = rq->period && rq->period < points ? rq->period : points;
+  const uint64_t in_point = (uint64_t)d->input_width * spvgen_component_type_size(d->input_type);
+  const uint64_t out_bytes = points * d->output_width * spvgen_component_type_size(d->output_type);
+  s->weights = malloc(p->weight_bytes ? p->weight_bytes : 1);
+  s->input = malloc(s->period * in_point + 1);
+  s->output = malloc(out_bytes ? out_bytes : 1);
+  if (!s->weights || !s->input || !s->output) {
+    snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)points);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  sg_ref_mlp_fill(p, s->period, rq->seed, s->weights, s->input);
+  uint64_t wbytes = p->weight_bytes;
+  const uint8_t *w = s->weights;
+  if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL) {
+    spvgen_status st = sg_mlp_device_weights(ctx, p, s->weights, &s->device_weights, &wbytes, data->spec,
+                                             &data->spec_count, msg, size);
+    if (st != SPVGEN_OK) return st;
+    w = s->device_weights;
+  }
+  data->buffers[0] = (sg_run_buffer){.role = SG_RUN_INPUT, .host = s->input, .bytes = points * in_point,
+                                     .host_bytes = s->period * in_point};
+  data->buffers[1] = (sg_run_buffer){.role = SG_RUN_INPUT, .host = (void *)w, .bytes = wbytes};
+  data->buffers[2] = (sg_run_buffer){.role = SG_RUN_OUTPUT, .host = s->output, .bytes = out_bytes};
+  data->buffer_count = 3;
+  /* device-address kernels take buffers that have an address */
+  data->buffer_flags = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
+  uint32_t n = (uint32_t)points;
+  memcpy(data->push, &n, 4);
+  data->push_size = 4;
+  data->flops = (double)p->flops_per_point * points;
+  data->items = points;
+  return SPVGEN_OK;
+}
+
+/* Every output component of every point (sample: of about that many points evenly
+ * spread, the last included) against the float64 reference of its period's point, with
+ * the tolerance of its propagated error bound (sg_ref_mlp_tolerance); the index is
+ * point * output_width + component. */
+static void mlp_run_check(const void *plan, const sg_run_data *data, uint64_t sample, sg_check *check) {
+  const spvgen_mlp_config *p = plan;
+  const mlp_run_state *s = data->state;
+  const uint32_t ow = p->desc.output_width;
+  const uint64_t step = sample && s->points > sample ? s->points / sample : 1;
+  double ref[SPVGEN_MLP_MAX_WIDTH], err[SPVGEN_MLP_MAX_WIDTH];
+  for (uint64_t pt = 0; pt < s->points; pt = pt + step < s->points || pt + 1 == s->points ? pt + step : s->points - 1) {
+    sg_ref_mlp_point(p, s->weights, s->input, pt % s->period, ref, err);
+    for (uint32_t c = 0; c < ow; c++)
+      sg_check_element(check, pt * ow + c, sg_ref_get(s->output, p->desc.output_type, pt * ow + c), ref[c],
+                       sg_ref_mlp_tolerance(p, ref[c], err[c]));
+  }
+}
+
+static void mlp_run_where(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size) {
+  (void)data;
+  const uint32_t ow = ((const spvgen_mlp_config *)plan)->desc.output_width;
+  snprintf(buf, size, "point %llu, component %llu", (unsigned long long)(index / ow), (unsigned long long)(index % ow));
+}
+
 const sg_template sg_template_mlp = {
     .name = "mlp",
     .desc_size = sizeof(spvgen_mlp_desc),
@@ -107,4 +212,8 @@ const sg_template sg_template_mlp = {
     .knobs = knobs,
     .candidate = candidate,
     .addressing_model = addressing_model,
+    .run_data = mlp_run_data,
+    .run_check = mlp_run_check,
+    .run_where = mlp_run_where,
+    .run_free = mlp_run_free,
 };

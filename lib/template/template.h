@@ -11,10 +11,88 @@
 
 #include "json_out.h"
 #include "spvgen/caps.h"
+#include "spvgen/gemm.h"
 #include "spvgen/kernel.h"
 #include "spvgen/mlp.h"
 #include "spvgen/tune.h"
 #include "spvgen/vk.h"
+
+/* ----------------------------------------------------------- run and check ---- */
+/* What a template's run hooks (sg_template.run_data / run_check) and the one lifecycle
+ * above them share (tools/common/template_run.c: plan, emit, upload, dispatch, time,
+ * download, check; the tuner). The template owns its data and its reference; the
+ * lifecycle owns the device. */
+#define SG_RUN_MAX_BUFFERS 8
+#define SG_RUN_MAX_SPEC 32
+#define SG_RUN_MAX_PUSH 128
+
+typedef enum sg_run_role {
+  SG_RUN_INPUT,   /* host uploaded once (host_bytes < bytes: repeated until the buffer is full) */
+  SG_RUN_OUTPUT,  /* NaN-filled before the runs (an element the kernel never writes fails the
+                     check), downloaded into host after them */
+  SG_RUN_SCRATCH, /* zero-filled once; after the runs, the 32-bit words from byte zero_from on
+                     must be 0 again (the split-K counters) */
+} sg_run_role;
+
+typedef struct sg_run_buffer {
+  sg_run_role role;
+  void *host;          /* INPUT: the data; OUTPUT: bytes bytes the download lands in */
+  uint64_t bytes;      /* the binding's size (created at least 4 bytes, a multiple of 4) */
+  uint64_t host_bytes; /* INPUT: the host data's size (0: bytes) */
+  uint64_t zero_from;  /* SCRATCH: where the words that must come back to 0 start */
+} sg_run_buffer;
+
+/* What a run asks of the template's data. */
+typedef struct sg_run_request {
+  uint64_t seed;    /* 0: the template's fixed default */
+  uint64_t size;    /* the problem size where the desc leaves it open (MLP: points;
+                       elementwise: n); 0: the template's default */
+  uint64_t period;  /* 0: every item drawn; else the host draws this many items and the
+                       device buffer repeats them (the MLP's input_period) */
+  const void *args; /* the template's run-time arguments (GEMM: the spvgen_gemm_args of a
+                       RUNTIME desc); NULL: the desc's own */
+} sg_run_request;
+
+/* A run's data: filled by run_data, read by the lifecycle (bindings, grid, push and
+ * specialization constants) and by run_check (state). */
+typedef struct sg_run_data {
+  sg_run_buffer buffers[SG_RUN_MAX_BUFFERS]; /* in binding order */
+  uint32_t buffer_count;
+  uint32_t buffer_flags; /* SPVGEN_VK_BUFFER_* of every buffer */
+  uint32_t groups[3];
+  uint8_t push[SG_RUN_MAX_PUSH];
+  uint32_t push_size;
+  spvgen_spec_constant spec[SG_RUN_MAX_SPEC];
+  uint32_t spec_count;
+  double flops;      /* per dispatch (0: no TFLOP/s) */
+  uint64_t items;    /* what the throughput counts (GEMM: 0; MLP: points; elementwise: n) */
+  void *state;       /* the template's: host data, the reference's inputs */
+} sg_run_data;
+
+/* The verdict of a check: every element compared with sg_check_element. */
+typedef struct sg_check {
+  uint64_t checked, bad;  /* elements compared, and out of tolerance (NaN is out) */
+  double max_err;         /* largest |gpu - ref|, and the tolerance there */
+  double max_err_tol;
+  double worst_ratio;     /* max |gpu - ref| / tol */
+  uint64_t first_bad;     /* the template's index of the first bad element */
+  double first_bad_gpu, first_bad_ref, first_bad_tol;
+} sg_check;
+
+/* Compares one element: |gpu - ref| <= tol (a NaN fails), and updates c. (check.c) */
+void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, double tol);
+
+/* ------------------------------------------------------------------ flags ---- */
+/* A flag of `spvgen NAME` / `spvgen run NAME` (tools/spvgen/cmd_template.c parses and
+ * prints them from the table). */
+typedef struct sg_flag {
+  const char *name;  /* "--op" */
+  const char *value; /* the value's placeholder in the usage ("add|mul|max"); NULL: a switch */
+  const char *help;
+  /* Parses value (NULL for a switch) into the desc; false with why, which the usage
+   * error prints after "NAME: 'VALUE'". */
+  bool (*parse)(void *desc, const char *value, char *why, size_t size);
+} sg_flag;
 
 /* ---------------------------------------------------------------- the table ---- */
 /* Each template (GEMM, MLP, elementwise) fills one sg_template: its public functions
@@ -56,6 +134,25 @@ typedef struct sg_template {
   /* The addressing model the plan's module is created with (NULL: Logical). */
   uint32_t (*addressing_model)(const void *plan);
   bool (*candidate)(const void *default_plan, const void *plan);
+
+  /* ---- run and check (NULL run_data: not run by the generic lifecycle) ---- */
+  /* Random inputs (never zeros) and the bindings, grid, push and specialization
+   * constants of one dispatch of plan on ctx's device; *data is the template's until
+   * run_free (called also after a failure). */
+  spvgen_status (*run_data)(spvgen_vk_context *ctx, const void *plan, const sg_run_request *rq, sg_run_data *data,
+                            char *msg, size_t size);
+  /* After the outputs were downloaded: the float64 reference of every element (sample
+   * 0) or of about `sample` of them, each compared (sg_check_element) with the tolerance
+   * the precision warrants. */
+  void (*run_check)(const void *plan, const sg_run_data *data, uint64_t sample, sg_check *check);
+  /* Where element `index` of a check is, in words ("row 3, column 4, batch 0"). */
+  void (*run_where)(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size);
+  void (*run_free)(sg_run_data *data);
+
+  /* ---- the command line: `spvgen NAME` and `spvgen run NAME` ---- */
+  const sg_flag *flags;      /* terminated by a NULL name; NULL: none */
+  const char *summary;       /* one line: what the kernel computes */
+  const char *example;       /* the flags of a usage example ("--op mul --type f16") */
 } sg_template;
 
 /* The four public functions of a template NAME (spvgen_NAME_plan, spvgen_NAME_plans,
@@ -93,6 +190,10 @@ void sg_template_json(const sg_template *t, FILE *out, const void *plan, const s
 extern const sg_template sg_template_gemm;
 extern const sg_template sg_template_mlp;
 extern const sg_template sg_template_elementwise;
+
+/* The shape a GEMM run ran (a RUNTIME plan's args as a FIXED desc) and its launch, from
+ * the data of sg_template_gemm.run_data (gemm_template.c). */
+void sg_gemm_run_shape(const sg_run_data *data, spvgen_gemm_launch *launch, spvgen_gemm_desc *shape);
 
 /* --------------------------------------------------------- MLP device data ---- */
 /* The weight buffer of an MLP plan as the device reads it. With

@@ -2,7 +2,8 @@
  * random inputs (never zeros), every output element (or a random sample of them for
  * large problems) compared with a tolerance that follows the precision, and GPU
  * timestamps (warm-up, repeats, median). One implementation for `spvgen run gemm`,
- * bench/gemm and the GEMM tests. Not part of the library. */
+ * bench/gemm and the GEMM tests: the lifecycle of template_run.h with the GEMM's hooks
+ * (emitters/gemm/gemm_template.c). Not part of the library. */
 #ifndef SPVGEN_TOOLS_GEMM_RUN_H
 #define SPVGEN_TOOLS_GEMM_RUN_H
 
@@ -38,7 +39,7 @@ typedef struct gemm_run_options {
   uint32_t round_ms;
 } gemm_run_options;
 
-#define GEMM_RUN_MAX_REPEATS 2000u
+#define GEMM_RUN_MAX_REPEATS 2000u /* = TEMPLATE_RUN_MAX_REPEATS */
 
 typedef struct gemm_run_result {
   spvgen_gemm_config plan;

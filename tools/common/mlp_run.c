@@ -14,6 +14,7 @@
 #include "ref_convert.h"
 #include "ref_mlp.h"
 #include "template.h"
+#include "template_run.h"
 
 /* The data and the reference are lib/ref/ref_mlp.c's (shared with the tuner). */
 
@@ -44,31 +45,29 @@ void mlp_reference(const spvgen_mlp_config *p, const mlp_run_data *data, uint64_
   sg_ref_mlp_point(p, data->weights, data->input, pt, out, err);
 }
 
-/* Point pt's outputs, at row `at` of the host copy gpu. */
+/* Point pt's outputs, at row `at` of the host copy gpu (the index of an element is
+ * pt * output_width + component, as the template's run_check has it). */
 static void check_point(const spvgen_mlp_config *p, const void *gpu, uint64_t pt, uint64_t at, const double *ref,
-                        const double *err, mlp_run_result *res) {
+                        const double *err, sg_check *c) {
   const spvgen_mlp_desc *d = &p->desc;
-  for (uint32_t c = 0; c < d->output_width; c++) {
-    double g = sg_ref_get(gpu, d->output_type, at * d->output_width + c);
-    double tol = sg_ref_mlp_tolerance(p, ref[c], err[c]);
-    double e = fabs(g - ref[c]);
-    if (!(e <= tol)) {
-      if (!res->bad) {
-        res->first_bad_point = pt;
-        res->first_bad_component = c;
-        res->first_bad_gpu = g;
-        res->first_bad_ref = ref[c];
-        res->first_bad_tol = tol;
-      }
-      res->bad++;
-    }
-    if (!(e <= res->max_err)) {
-      res->max_err = e;
-      res->max_err_tol = tol;
-    }
-    double ratio = e / tol;
-    if (!(ratio <= res->worst_ratio)) res->worst_ratio = ratio;
-    res->checked++;
+  for (uint32_t k = 0; k < d->output_width; k++)
+    sg_check_element(c, pt * d->output_width + k, sg_ref_get(gpu, d->output_type, at * d->output_width + k), ref[k],
+                     sg_ref_mlp_tolerance(p, ref[k], err[k]));
+}
+
+/* A check's verdict in mlp_run_result's words. */
+static void check_result(const sg_check *c, uint32_t output_width, mlp_run_result *res) {
+  res->checked = c->checked;
+  res->bad = c->bad;
+  res->max_err = c->max_err;
+  res->max_err_tol = c->max_err_tol;
+  res->worst_ratio = c->worst_ratio;
+  if (c->bad) {
+    res->first_bad_point = c->first_bad / output_width;
+    res->first_bad_component = c->first_bad % output_width;
+    res->first_bad_gpu = c->first_bad_gpu;
+    res->first_bad_ref = c->first_bad_ref;
+    res->first_bad_tol = c->first_bad_tol;
   }
 }
 
@@ -81,12 +80,13 @@ void mlp_run_check_sampled(const spvgen_mlp_config *p, const mlp_run_data *data,
                            uint64_t step, mlp_run_result *res) {
   if (step < 1) step = 1;
   double ref[SPVGEN_MLP_MAX_WIDTH], err[SPVGEN_MLP_MAX_WIDTH];
-  res->checked = res->bad = 0;
-  res->max_err = res->max_err_tol = res->worst_ratio = 0;
+  sg_check c;
+  memset(&c, 0, sizeof c);
   for (uint64_t pt = 0; pt < data->points; pt = pt + step < data->points || pt + 1 == data->points ? pt + step : data->points - 1) {
     mlp_reference(p, data, pt, ref, err);
-    check_point(p, gpu, pt, pt, ref, err, res);
+    check_point(p, gpu, pt, pt, ref, err, &c);
   }
+  check_result(&c, p->desc.output_width, res);
 }
 
 #define VKFAIL()                                          \
@@ -109,11 +109,34 @@ spvgen_status mlp_run(spvgen_vk_context *ctx, const spvgen_mlp_desc *desc,
 spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan,
                            const mlp_run_options *options, mlp_run_result *res, char *msg,
                            size_t size) {
+  /* The one run-and-check lifecycle (template_run.h) with the MLP's hooks
+   * (emitters/mlp/mlp_template.c): one submission, its median. */
+  const mlp_run_options opt = options ? *options : (mlp_run_options){0};
   memset(res, 0, sizeof *res);
-  mlp_session *s = NULL;
-  spvgen_status st = mlp_session_open(ctx, plan, options, &s, msg, size);
-  if (st == SPVGEN_OK) st = mlp_session_run(s, plan, res, msg, size);
-  mlp_session_close(s);
+  res->plan = *plan;
+  template_run_options t;
+  memset(&t, 0, sizeof t);
+  t.request.seed = opt.seed;
+  t.request.size = opt.points ? opt.points : 4096;
+  t.request.period = opt.input_period;
+  t.warmup = opt.warmup;
+  t.warmup_ms = opt.warmup_ms;
+  t.warmup_limit_ms = opt.warmup_limit_ms;
+  t.repeats = opt.repeats ? opt.repeats : 1;
+  t.rounds = 1;
+  t.sample = opt.sample;
+  t.no_check = opt.no_check;
+  t.emit_ms = opt.emit_ms;
+  template_run_result tr;
+  spvgen_status st = template_run_plan(ctx, &sg_template_mlp, plan, &t, &tr, msg, size);
+  check_result(&tr.check, plan->desc.output_width, res);
+  res->median_ns = tr.median_ns;
+  res->min_ns = tr.min_ns;
+  res->points_per_s = tr.items_per_s;
+  res->tflops = tr.tflops;
+  res->emit_us = tr.emit_us;
+  res->compile_ms = tr.first_compile ? tr.pipeline_ms : -1;
+  res->words = tr.words;
   return st;
 }
 
@@ -351,18 +374,6 @@ static bool session_refs(mlp_session *s, const spvgen_mlp_config *p, double **re
   return true;
 }
 
-/* First compiles in this process: FNV-1a hashes of the modules compiled so far (the
- * driver and the runner's pipeline cache make a second compile of the same words
- * cheaper, which is not what a framework's first call costs). */
-static uint64_t compiled[4096];
-static uint32_t compiled_n;
-
-static uint64_t words_hash(const uint32_t *w, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 0x100000001b3ull;
-  return h;
-}
-
 spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp_run_result *res, char *msg,
                               size_t size) {
   memset(res, 0, sizeof *res);
@@ -419,16 +430,14 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
     }
   }
   spvgen_vk_pipeline *pipe = NULL;
-  uint64_t h = words_hash(words, count);
-  bool first = true;
-  for (uint32_t i = 0; i < compiled_n; i++) first &= compiled[i] != h;
+  bool first = !template_compiled_before(words, count);
   double c0 = sg_now_us();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
   res->compile_ms = first ? (sg_now_us() - c0) / 1e3 : -1;
-  if (st == SPVGEN_OK && first && compiled_n < sizeof compiled / sizeof compiled[0]) compiled[compiled_n++] = h;
+  if (st == SPVGEN_OK) template_compiled_now(words, count);
   spvgen_module_destroy(m);
   spvgen_vk_dispatch_desc *dd = NULL;
   uint64_t *ns = NULL;
@@ -482,9 +491,12 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
       st = SPVGEN_ERROR_OUT_OF_MEMORY;
       snprintf(msg, size, "out of host memory");
     } else {
+      sg_check c;
+      memset(&c, 0, sizeof c);
       for (uint64_t i = 0; i < s->npts; i++)
         check_point(p, s->hout, s->pts[i], s->hout_sampled ? i : s->pts[i], ref + i * p->desc.output_width,
-                    err + i * p->desc.output_width, res);
+                    err + i * p->desc.output_width, &c);
+      check_result(&c, p->desc.output_width, res);
     }
   }
 done:

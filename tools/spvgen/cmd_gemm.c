@@ -663,10 +663,16 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     FILE *o = argc < 2 ? stderr : stdout;
     if (!strcmp(cmd, "run"))
+    {
       fprintf(o, "usage: spvgen run gemm [options]   (`spvgen run gemm --help`)\n"
-                 "       spvgen run mlp [options]    (`spvgen run mlp --help`)\n\n"
-                 "Emits a kernel for the first Vulkan device, runs it on random data and checks it\n"
+                 "       spvgen run mlp [options]    (`spvgen run mlp --help`)\n");
+      for (size_t i = 0; sg_templates[i]; i++)
+        if (spvgen_cli_generic_template(sg_templates[i]->name))
+          fprintf(o, "       spvgen run %s [options]   (`spvgen run %s --help`)\n", sg_templates[i]->name,
+                  sg_templates[i]->name);
+      fprintf(o, "\nEmits a kernel for the first Vulkan device, runs it on random data and checks it\n"
                  "against the CPU.\n");
+    }
     else
       fprintf(o, "usage: spvgen bench gemm [options]   (`spvgen bench gemm --help`)\n"
                  "       spvgen bench mlp [options]    (`spvgen bench mlp --help`)\n"
@@ -680,7 +686,13 @@ static int template_command(const char *cmd, int argc, char **argv, int (*gemm)(
   if (!strcmp(cmd, "bench") && !strcmp(argv[1], "trace")) return spvgen_cmd_bench_trace(argc - 1, argv + 1);
   if (!strcmp(argv[1], "mlp")) return !strcmp(cmd, "run") ? spvgen_cmd_run_mlp(argc - 1, argv + 1)
                                                           : spvgen_cmd_bench_mlp(argc - 1, argv + 1);
-  return spvgen_cli_usage_error(cmd, "unknown template '%s' (gemm, mlp%s)", argv[1], strcmp(cmd, "run") ? ", trace" : "");
+  const sg_template *t = spvgen_cli_generic_template(argv[1]);
+  if (t && !strcmp(cmd, "run")) return spvgen_cmd_run_template(t, argc - 1, argv + 1);
+  char names[256] = "gemm, mlp";
+  for (size_t i = 0; sg_templates[i] && !strcmp(cmd, "run"); i++)
+    if (spvgen_cli_generic_template(sg_templates[i]->name))
+      snprintf(names + strlen(names), sizeof names - strlen(names), ", %s", sg_templates[i]->name);
+  return spvgen_cli_usage_error(cmd, "unknown template '%s' (%s%s)", argv[1], names, strcmp(cmd, "run") ? ", trace" : "");
 }
 
 int spvgen_cmd_run(int argc, char **argv) { return template_command("run", argc, argv, run_gemm); }

@@ -57,6 +57,19 @@ int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *o
 int spvgen_cmd_run_mlp(int argc, char **argv);  /* cmd_mlp.c: `spvgen run mlp` */
 int spvgen_cmd_bench_mlp(int argc, char **argv); /* cmd_mlp.c: `spvgen bench mlp` */
 
+/* The commands of a template from its table entry (cmd_template.c): `spvgen NAME` and
+ * `spvgen run NAME` for a template with flags and run hooks but no command of its own. */
+int spvgen_cmd_template(const sg_template *t, int argc, char **argv);
+int spvgen_cmd_run_template(const sg_template *t, int argc, char **argv);
+/* argv[*i] as one of t's flags, parsed into desc (its value consumed): 0 parsed, 1 not a
+ * flag of t, 2 usage error naming the flag (printed as "spvgen CMD: --flag: 'value' why"). */
+int spvgen_cli_template_flag(const char *cmd, const sg_template *t, int argc, char **argv, int *i, void *desc);
+/* t's flags as usage lines ("  --op add|mul|max   c[i] = ..."). */
+void spvgen_cli_template_usage(FILE *o, const sg_template *t);
+/* The template `spvgen NAME` / `spvgen run NAME` reach through cmd_template.c: a table
+ * entry with flags (gemm and mlp have commands of their own); NULL if name is none. */
+const sg_template *spvgen_cli_generic_template(const char *name);
+
 /* Prints "spvgen COMMAND: <message>" and where to find the usage on stderr; returns 2,
  * the usage-error exit status. */
 int spvgen_cli_usage_error(const char *command, const char *fmt, ...)

@@ -38,6 +38,11 @@ static void usage(FILE *out) {
   fprintf(out, "usage: spvgen <command> [options]\n\ncommands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  /* the templates whose commands come from their table entry (cmd_template.c) */
+  for (size_t i = 0; sg_templates[i]; i++)
+    if (spvgen_cli_generic_template(sg_templates[i]->name))
+      fprintf(out, "  %-8s emit a %s module: %s (also `spvgen run %s`)\n", sg_templates[i]->name,
+              sg_templates[i]->name, sg_templates[i]->summary, sg_templates[i]->name);
   fprintf(out, "\n`spvgen <command> --help` describes each.\n\n"
                "examples:\n"
                "  spvgen gemm --m 1024 --n 1024 --k 1024 -o gemm.spv   # emit for this machine's device\n"
@@ -59,6 +64,8 @@ static int dispatch(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  const sg_template *t = spvgen_cli_generic_template(argv[1]);
+  if (t) return spvgen_cmd_template(t, argc - 1, argv + 1);
   fprintf(stderr, "spvgen: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return 2;

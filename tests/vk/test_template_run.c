@@ -1,0 +1,99 @@
+/* tests/vk/test_template_run.c — the one run-and-check lifecycle
+ * (tools/common/template_run.c) on the CI device (lavapipe), for each template of the
+ * table that has run hooks: a correct kernel passes with every element checked, and the
+ * check fails where it must: a kernel that computes the wrong op (every element out of
+ * tolerance), a grid one workgroup short (the NaN-filled tail never written), and both
+ * name the first bad element. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "rand.h"
+#include "spvgen/elementwise.h"
+#include "spvgen/gemm.h"
+#include "spvgen/mlp.h"
+#include "template_run.h"
+
+static template_run_options options(uint64_t size) {
+  template_run_options o;
+  memset(&o, 0, sizeof o);
+  o.request.seed = test_rand_u32() | 1u;
+  o.request.size = size;
+  o.repeats = 1;
+  return o;
+}
+
+static void test_every_template_passes_on_its_own_hooks(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_elementwise_desc ew = {.op = SPVGEN_ELEMENTWISE_MUL};
+  spvgen_gemm_desc gd = {.m = 37, .n = 29, .k = 24, .a_type = SPVGEN_COMPONENT_F16,
+                         .b_type = SPVGEN_COMPONENT_F16, .acc_type = SPVGEN_COMPONENT_F32,
+                         .out_type = SPVGEN_COMPONENT_F32, .alpha = 1.0f, .variant = SPVGEN_GEMM_SIMT};
+  spvgen_mlp_desc md = {.input_width = 5, .output_width = 3, .hidden_width = 16, .hidden_count = 2,
+                        .variant = SPVGEN_MLP_LOOP};
+  const struct { const sg_template *t; const void *desc; uint64_t size, elements; } cases[] = {
+      {&sg_template_elementwise, &ew, 3001, 3001},
+      {&sg_template_gemm, &gd, 0, 37 * 29},
+      {&sg_template_mlp, &md, 777, 777 * 3},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    template_run_options o = options(cases[i].size);
+    template_run_result r;
+    char msg[512], plan[8192];
+    CHECK(cases[i].t->plan_size <= sizeof plan);
+    spvgen_status st = template_run(ctx, cases[i].t, cases[i].desc, &o, plan, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s: %s", cases[i].t->name, msg);
+    CHECK_EQ_U64(r.check.checked, cases[i].elements);
+    CHECK_MSG(r.check.bad == 0, "%s: %llu bad, first at %s: gpu %g cpu %g", cases[i].t->name,
+              (unsigned long long)r.check.bad, r.first_bad_where, r.check.first_bad_gpu, r.check.first_bad_ref);
+    CHECK(r.words > 0);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* The elementwise template with its emitter swapped for another op's: the data and the
+ * check still expect the desc's op. */
+static spvgen_status emit_add_instead(spvgen_module *m, const void *plan, spvgen_kernel_info *info) {
+  spvgen_elementwise_config p = *(const spvgen_elementwise_config *)plan;
+  p.desc.op = SPVGEN_ELEMENTWISE_ADD;
+  return spvgen_elementwise_emit(m, &p, info);
+}
+
+/* ... and with its grid one workgroup short. */
+static spvgen_status short_grid(spvgen_vk_context *ctx, const void *plan, const sg_run_request *rq, sg_run_data *data,
+                                char *msg, size_t size) {
+  spvgen_status st = sg_template_elementwise.run_data(ctx, plan, rq, data, msg, size);
+  data->groups[0]--;
+  return st;
+}
+
+static void test_the_check_fails_on_a_wrong_kernel_and_a_short_grid(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_elementwise_desc ew = {.op = SPVGEN_ELEMENTWISE_MUL, .local_size = 64};
+  sg_template wrong = sg_template_elementwise, shortg = sg_template_elementwise;
+  wrong.emit = emit_add_instead;
+  shortg.run_data = short_grid;
+  template_run_options o = options(1000); /* 16 groups of 64: the last holds 40 elements */
+  template_run_result r;
+  char msg[512];
+  CHECK(template_run(ctx, &wrong, &ew, &o, NULL, &r, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(r.check.checked, 1000);
+  CHECK_EQ_U64(r.check.bad, 1000);
+  CHECK_STR_EQ(r.first_bad_where, "element 0");
+  CHECK(template_run(ctx, &shortg, &ew, &o, NULL, &r, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(r.check.bad, 1000 - 15 * 64);
+  CHECK_STR_EQ(r.first_bad_where, "element 960");
+  CHECK(r.check.first_bad_gpu != r.check.first_bad_gpu); /* the NaN the output was filled with */
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_every_template_passes_on_its_own_hooks),
+      TEST_CASE(test_the_check_fails_on_a_wrong_kernel_and_a_short_grid),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}

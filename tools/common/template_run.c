@@ -1,0 +1,394 @@
+/* tools/common/template_run.c — see template_run.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "template_run.h"
+
+#include "clock.h"
+#include "warm_up.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct template_built {
+  spvgen_vk_context *ctx;
+  const sg_template *t;
+  void *plan;              /* t->plan_size bytes */
+  uint32_t *words;         /* a copy: the pipeline is created on the first run */
+  size_t count;
+  spvgen_kernel_info info;
+  spvgen_vk_pipeline *pipe;
+  double pipeline_ms;
+  bool first_compile;
+  char stats[512];
+};
+
+/* ------------------------------------------------------------- statistics ---- */
+/* Whether a statistic's name says something about registers, spills, local / shared /
+ * stack memory, occupancy or instructions (case-insensitive; drivers name them
+ * differently). */
+static bool interesting_stat(const char *name) {
+  static const char *const keys[] = {"register", "spill",     "local",      "shared",
+                                     "stack",    "occupancy", "instruction"};
+  char lower[64];
+  size_t j = 0;
+  for (; j + 1 < sizeof lower && name[j]; j++)
+    lower[j] = (char)((name[j] >= 'A' && name[j] <= 'Z') ? name[j] - 'A' + 'a' : name[j]);
+  lower[j] = 0;
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+    if (strstr(lower, keys[k])) return true;
+  return false;
+}
+
+/* The interesting statistics, else the first few, as "name=value ...". */
+static void statistics_line(spvgen_vk_context *ctx, const spvgen_vk_pipeline *pipe, char *out, size_t size) {
+  enum { MAX_STATS = 64, FIRST_FEW = 6 };
+  spvgen_vk_pipeline_stat stats[MAX_STATS];
+  uint32_t n = 0;
+  if (spvgen_vk_pipeline_statistics(ctx, pipe, stats, MAX_STATS, &n) != SPVGEN_OK) {
+    snprintf(out, size, "unavailable: %s", spvgen_vk_error(ctx));
+    return;
+  }
+  if (n > MAX_STATS) n = MAX_STATS;
+  bool any = false;
+  for (uint32_t i = 0; i < n && !any; i++) any = interesting_stat(stats[i].name);
+  size_t len = 0;
+  uint32_t shown = 0;
+  out[0] = 0;
+  for (uint32_t i = 0; i < n && len + 1 < size; i++) {
+    if (any ? !interesting_stat(stats[i].name) : shown >= FIRST_FEW) continue;
+    int w = snprintf(out + len, size - len, "%s%s=%.15g", shown ? " " : "", stats[i].name, stats[i].value);
+    if (w < 0) break;
+    len += (size_t)w < size - len ? (size_t)w : size - len - 1;
+    shown++;
+  }
+  if (n == 0) snprintf(out, size, "none reported");
+}
+
+/* ------------------------------------------------------------------ build ---- */
+
+/* First compiles in this process: FNV-1a hashes of the modules compiled so far (the
+ * driver and the runner's pipeline cache make a second compile of the same words
+ * cheaper, which is not what a framework's first call costs). */
+static uint64_t compiled[4096];
+static uint32_t compiled_n;
+
+static uint64_t words_hash(const uint32_t *w, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ w[i]) * 0x100000001b3ull;
+  return h;
+}
+
+bool template_compiled_before(const uint32_t *words, size_t count) {
+  uint64_t h = words_hash(words, count);
+  for (uint32_t i = 0; i < compiled_n; i++)
+    if (compiled[i] == h) return true;
+  return false;
+}
+
+void template_compiled_now(const uint32_t *words, size_t count) {
+  if (!template_compiled_before(words, count) && compiled_n < sizeof compiled / sizeof compiled[0])
+    compiled[compiled_n++] = words_hash(words, count);
+}
+
+void template_built_free(template_built *b) {
+  if (!b) return;
+  spvgen_vk_pipeline_destroy(b->pipe);
+  free(b->plan);
+  free(b->words);
+  free(b);
+}
+
+const void *template_built_plan(const template_built *b) { return b->plan; }
+
+spvgen_status template_build(spvgen_vk_context *ctx, const sg_template *t, const void *desc, const void *plan,
+                             const template_run_options *opt, template_built **out, template_run_result *res,
+                             char *msg, size_t size) {
+  *out = NULL;
+  if (!t->run_data) return snprintf(msg, size, "%s: not a template the run can check", t->name),
+                            SPVGEN_ERROR_UNSUPPORTED;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  template_built *b = calloc(1, sizeof *b);
+  void *scratch = malloc(t->plan_size); /* the plan of each timed repetition */
+  if (b) b->plan = malloc(t->plan_size);
+  if (!b || !scratch || !b->plan) {
+    free(scratch);
+    template_built_free(b);
+    return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  b->ctx = ctx;
+  b->t = t;
+  spvgen_status st = SPVGEN_OK;
+  if (desc) st = t->plan(desc, caps, b->plan, msg, size);
+  else memcpy(b->plan, plan, t->plan_size);
+  spvgen_module_desc md;
+  memset(&md, 0, sizeof md);
+  if (opt->glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
+  md.addressing = t->addressing_model ? t->addressing_model(b->plan) : SpvAddressingModelLogical;
+  spvgen_module *m = st == SPVGEN_OK ? spvgen_module_create(&md) : NULL;
+  if (st == SPVGEN_OK && !m) st = SPVGEN_ERROR_OUT_OF_MEMORY, snprintf(msg, size, "out of memory");
+  /* Emission into a reused module, repeated to time it (the steady state); from a desc
+   * the planner is part of each repetition. */
+  const uint32_t *words = NULL;
+  const double emit_us = (opt->emit_ms ? opt->emit_ms : 20) * 1e3;
+  double t0 = sg_now_us();
+  int reps = 0;
+  while (st == SPVGEN_OK) {
+    spvgen_module_reset(m, &md);
+    const void *p = b->plan;
+    if (desc) {
+      st = t->plan(desc, caps, scratch, NULL, 0);
+      p = scratch;
+    }
+    if (st == SPVGEN_OK) st = t->emit(m, p, &b->info);
+    if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &b->count);
+    reps++;
+    if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
+    if (sg_now_us() - t0 >= emit_us || reps >= 2000) break;
+  }
+  if (reps) res->emit_us = (sg_now_us() - t0) / reps;
+  res->words = b->count;
+  if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, b->count, &b->info, msg, size);
+  if (st == SPVGEN_OK && !(b->words = malloc(b->count * 4 + 4)))
+    st = SPVGEN_ERROR_OUT_OF_MEMORY, snprintf(msg, size, "out of memory");
+  if (st == SPVGEN_OK) memcpy(b->words, words, b->count * 4);
+  spvgen_module_destroy(m);
+  free(scratch);
+  if (st != SPVGEN_OK) {
+    template_built_free(b);
+    return st;
+  }
+  *out = b;
+  return SPVGEN_OK;
+}
+
+/* The pipeline, created on the first run with its data's specialization constants. */
+static spvgen_status build_pipeline(template_built *b, const sg_run_data *data, const template_run_options *opt,
+                                    char *msg, size_t size) {
+  if (b->pipe) return SPVGEN_OK;
+  spvgen_vk_pipeline_options popt;
+  memset(&popt, 0, sizeof popt);
+  popt.spec_constants = data->spec;
+  popt.spec_constant_count = data->spec_count;
+  b->first_compile = !template_compiled_before(b->words, b->count);
+  double c0 = sg_now_us();
+  if (spvgen_vk_pipeline_create(b->ctx, b->words, b->count, &b->info, data->spec_count ? &popt : NULL, &b->pipe) !=
+      SPVGEN_OK)
+    return snprintf(msg, size, "%s", spvgen_vk_error(b->ctx)), SPVGEN_ERROR_VULKAN;
+  b->pipeline_ms = (sg_now_us() - c0) / 1e3;
+  template_compiled_now(b->words, b->count);
+  if (opt->statistics) statistics_line(b->ctx, b->pipe, b->stats, sizeof b->stats);
+  return SPVGEN_OK;
+}
+
+/* ----------------------------------------------------------------- device ---- */
+
+static uint64_t device_bytes(uint64_t bytes) { return ((bytes < 4 ? 4 : bytes) + 3) & ~3ull; }
+
+/* Creates the bindings: inputs uploaded (repeated over the buffer when the host holds
+ * less), outputs NaN-filled, scratch zeroed. */
+static spvgen_status upload(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs) {
+  for (uint32_t i = 0; i < data->buffer_count; i++) {
+    const sg_run_buffer *rb = &data->buffers[i];
+    uint64_t bytes = device_bytes(rb->bytes);
+    if (spvgen_vk_buffer_create(ctx, bytes, data->buffer_flags, &bufs[i]) != SPVGEN_OK) return SPVGEN_ERROR_VULKAN;
+    if (rb->role == SG_RUN_INPUT && rb->host) {
+      uint64_t period = rb->host_bytes ? rb->host_bytes : rb->bytes;
+      for (uint64_t at = 0; at < rb->bytes; at += period)
+        if (spvgen_vk_buffer_upload(ctx, bufs[i], at, rb->host, rb->bytes - at < period ? rb->bytes - at : period) !=
+            SPVGEN_OK)
+          return SPVGEN_ERROR_VULKAN;
+    }
+    if (rb->role != SG_RUN_INPUT &&
+        spvgen_vk_buffer_fill(ctx, bufs[i], 0, bytes, rb->role == SG_RUN_OUTPUT ? 0x7FC07FC0u : 0) != SPVGEN_OK)
+      return SPVGEN_ERROR_VULKAN;
+  }
+  return SPVGEN_OK;
+}
+
+/* NaN-fills the outputs and dispatches once (opt->recheck). */
+static spvgen_status recheck(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
+                             const spvgen_vk_dispatch_desc *dd) {
+  for (uint32_t i = 0; i < data->buffer_count; i++)
+    if (data->buffers[i].role == SG_RUN_OUTPUT &&
+        spvgen_vk_buffer_fill(ctx, bufs[i], 0, device_bytes(data->buffers[i].bytes), 0x7FC07FC0u) != SPVGEN_OK)
+      return SPVGEN_ERROR_VULKAN;
+  return spvgen_vk_run(ctx, dd, 1, NULL);
+}
+
+/* Downloads the outputs (check) and counts the scratch words not back at 0. */
+static spvgen_status download(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, bool check,
+                              template_run_result *res, char *msg, size_t size) {
+  for (uint32_t i = 0; i < data->buffer_count; i++) {
+    const sg_run_buffer *rb = &data->buffers[i];
+    if (rb->role == SG_RUN_OUTPUT && check && spvgen_vk_buffer_download(ctx, bufs[i], 0, rb->host, rb->bytes) != SPVGEN_OK)
+      return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
+    if (rb->role != SG_RUN_SCRATCH || rb->zero_from >= rb->bytes) continue;
+    uint64_t cbytes = rb->bytes - rb->zero_from;
+    uint32_t *cnt = malloc(cbytes);
+    if (!cnt) return snprintf(msg, size, "out of host memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
+    if (spvgen_vk_buffer_download(ctx, bufs[i], rb->zero_from, cnt, cbytes) != SPVGEN_OK) {
+      free(cnt);
+      return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
+    }
+    for (uint64_t w = 0; w < cbytes / 4; w++) res->scratch_left += cnt[w] != 0;
+    free(cnt);
+  }
+  return SPVGEN_OK;
+}
+
+/* ----------------------------------------------------------------- timing ---- */
+
+/* The timed submissions of dd[0 .. warmup + repeats): `rounds` of them, the best median
+ * counting; with stable_pct, until two in a row agree. A single submission was at times
+ * timed at a third of the clock the next one got (bench/results/gemm-h100-2026-11-23c.md),
+ * hence several. */
+static spvgen_status timed_rounds(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint64_t *ns,
+                                  const template_run_options *opt, uint32_t repeats, template_run_result *res) {
+  uint32_t total = opt->warmup + repeats;
+  int rounds = opt->stable_pct > 0 ? 8 : opt->rounds ? (int)opt->rounds : 1;
+  double prev = 0;
+  for (int round = 0; round < rounds; round++) {
+    double w0 = sg_now_us();
+    spvgen_status st = spvgen_vk_run(ctx, dd, total, ns);
+    double wall = (sg_now_us() - w0) * 1e3 / total;
+    if (st != SPVGEN_OK) return st;
+    if (!repeats) {
+      res->wall_ns = wall;
+      break;
+    }
+    qsort(ns + opt->warmup, repeats, sizeof *ns, sg_cmp_u64);
+    double med = (double)ns[opt->warmup + repeats / 2];
+    res->rounds = (uint32_t)round + 1;
+    if (round == 0 || med > res->worst_round_median_ns) res->worst_round_median_ns = med;
+    if (opt->stable_pct > 0) {
+      bool agree = round > 0 && fabs(med - prev) <= opt->stable_pct / 100.0 * (med > prev ? med : prev);
+      if (round == 0 || agree) {
+        res->median_ns = agree && prev < med ? prev : med;
+        res->min_ns = (double)ns[opt->warmup];
+        res->wall_ns = wall;
+      }
+      if (agree) {
+        res->stable = true;
+        break;
+      }
+      res->median_ns = med; /* the latest, until two agree */
+      prev = med;
+      continue;
+    }
+    if (round == 0 || med < res->median_ns) {
+      res->median_ns = med;
+      res->min_ns = (double)ns[opt->warmup];
+      res->wall_ns = wall;
+    }
+  }
+  return SPVGEN_OK;
+}
+
+/* Warm-up, then the timed submissions. With round_ms the repeats fill about that much
+ * GPU time per submission (the warm-up measured a dispatch). */
+static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe, const sg_run_data *data,
+                                       spvgen_vk_buffer **bufs, const template_run_options *opt,
+                                       template_run_result *res, spvgen_vk_dispatch_desc *one) {
+  uint32_t repeats = opt->repeats ? opt->repeats : 1;
+  uint32_t total = opt->warmup + repeats;
+  uint32_t room = opt->round_ms && repeats < TEMPLATE_RUN_MAX_REPEATS ? opt->warmup + TEMPLATE_RUN_MAX_REPEATS : total;
+  spvgen_vk_dispatch_desc *dd = calloc(room, sizeof *dd);
+  uint64_t *ns = calloc(room, sizeof *ns);
+  if (!dd || !ns) {
+    free(dd);
+    free(ns);
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  for (uint32_t i = 0; i < room; i++) {
+    dd[i].pipeline = pipe;
+    dd[i].buffers = bufs;
+    dd[i].buffer_count = data->buffer_count;
+    dd[i].push_data = data->push_size ? data->push : NULL;
+    dd[i].push_size = data->push_size;
+    for (int j = 0; j < 3; j++) dd[i].groups[j] = data->groups[j];
+  }
+  *one = dd[0];
+  spvgen_status st = SPVGEN_OK;
+  if (opt->warmup_ms) { /* until the timings are steady (warm_up.h) */
+    warm_up_info wi;
+    st = warm_up_run_limit(ctx, dd, total, opt->warmup_ms, opt->warmup_limit_ms, ns, &wi);
+    res->warmup_ms = wi.ms;
+    res->warmup_steady = wi.steady;
+    if (opt->round_ms && wi.last_ns > 0) {
+      double want = opt->round_ms * 1e6 / wi.last_ns;
+      repeats = want > TEMPLATE_RUN_MAX_REPEATS ? TEMPLATE_RUN_MAX_REPEATS
+                : want < repeats                ? repeats
+                                                : (uint32_t)want;
+    }
+  }
+  res->repeats = repeats;
+  if (st == SPVGEN_OK) st = timed_rounds(ctx, dd, ns, opt, repeats, res);
+  if (st == SPVGEN_OK && res->median_ns > 0) {
+    res->tflops = data->flops / res->median_ns / 1e3;
+    res->items_per_s = data->items / (res->median_ns * 1e-9);
+  }
+  free(dd);
+  free(ns);
+  return st;
+}
+
+/* -------------------------------------------------------------------- run ---- */
+
+spvgen_status template_run_built(template_built *b, const template_run_options *opt, template_run_result *res,
+                                 char *msg, size_t size) {
+  const sg_template *t = b->t;
+  spvgen_vk_context *ctx = b->ctx;
+  double emit_us = res->emit_us;
+  size_t words = res->words;
+  memset(res, 0, sizeof *res);
+  res->emit_us = emit_us;
+  res->words = words;
+  sg_run_data data;
+  memset(&data, 0, sizeof data);
+  spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS] = {0};
+  spvgen_status st = t->run_data(ctx, b->plan, &opt->request, &data, msg, size);
+  if (st == SPVGEN_OK && opt->on_data) opt->on_data(&data, opt->user);
+  if (st == SPVGEN_OK) st = build_pipeline(b, &data, opt, msg, size);
+  res->pipeline_ms = b->pipeline_ms;
+  res->first_compile = b->first_compile;
+  memcpy(res->stats, b->stats, sizeof res->stats);
+  if (st == SPVGEN_OK && (st = upload(ctx, &data, bufs)) != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  spvgen_vk_dispatch_desc one;
+  if (st == SPVGEN_OK) {
+    st = dispatch_and_time(ctx, b->pipe, &data, bufs, opt, res, &one);
+    if (st == SPVGEN_ERROR_OUT_OF_MEMORY) snprintf(msg, size, "out of host memory");
+    else if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  }
+  if (st == SPVGEN_OK && opt->recheck && (st = recheck(ctx, &data, bufs, &one)) != SPVGEN_OK)
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  if (st == SPVGEN_OK) st = download(ctx, &data, bufs, !opt->no_check, res, msg, size);
+  if (st == SPVGEN_OK && !opt->no_check) t->run_check(b->plan, &data, opt->sample, &res->check);
+  if (res->check.bad && t->run_where)
+    t->run_where(b->plan, &data, res->check.first_bad, res->first_bad_where, sizeof res->first_bad_where);
+  for (uint32_t i = 0; i < data.buffer_count; i++) spvgen_vk_buffer_destroy(bufs[i]);
+  if (t->run_free) t->run_free(&data);
+  return st;
+}
+
+spvgen_status template_run_plan(spvgen_vk_context *ctx, const sg_template *t, const void *plan,
+                                const template_run_options *opt, template_run_result *res, char *msg, size_t size) {
+  memset(res, 0, sizeof *res);
+  template_built *b = NULL;
+  spvgen_status st = template_build(ctx, t, NULL, plan, opt, &b, res, msg, size);
+  if (st == SPVGEN_OK) st = template_run_built(b, opt, res, msg, size);
+  template_built_free(b);
+  return st;
+}
+
+spvgen_status template_run(spvgen_vk_context *ctx, const sg_template *t, const void *desc,
+                           const template_run_options *opt, void *plan, template_run_result *res, char *msg,
+                           size_t size) {
+  memset(res, 0, sizeof *res);
+  template_built *b = NULL;
+  spvgen_status st = template_build(ctx, t, desc, NULL, opt, &b, res, msg, size);
+  if (st == SPVGEN_OK && plan) memcpy(plan, b->plan, t->plan_size);
+  if (st == SPVGEN_OK) st = template_run_built(b, opt, res, msg, size);
+  template_built_free(b);
+  return st;
+}
