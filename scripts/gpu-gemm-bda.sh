@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# scripts/gpu-gemm-bda.sh — the GEMM device-address GPU tests (tests/gpu/test_gpu_gemm_bda.c)
-# on the GPU machine: every test of gpu_test_gpu_gemm_bda (`--list`) as its own process, in
-# parallel, each with an empty driver cache, SPVGEN_GPU_REQUIRED=1 (a skip is a failure);
-# prints one line per case ("gpu-case ... pass|FAIL") and per test ("PASS|FAIL name
-# seconds"), then a verdict. Well under 60 s on an H100 (a few dozen small kernels).
+# scripts/gpu-gemm-bda.sh — the device-address GPU tests on the GPU machine: the GEMM's
+# (tests/gpu/test_gpu_gemm_bda.c), or with --mlp the MLP's (tests/gpu/test_gpu_mlp_bda.c):
+# every test of the binary (`--list`) as its own process, in parallel, each with an empty
+# driver cache, SPVGEN_GPU_REQUIRED=1 (a skip is a failure); prints one line per case
+# ("gpu-case ... pass|FAIL") and per test ("PASS|FAIL name seconds"), then a verdict. Well
+# under 60 s on an H100 (a few dozen small kernels; the MLP's over-4 GB test evaluates
+# 8.4 million points per variant).
 #
 #   here:  scripts/gpu-check --build        stages build-gpu/ and .gl/; carry both
-#   there: bash scripts/gpu-gemm-bda.sh [--build-dir DIR] [--timeout S]
-# Exit status 0 when every test passed. Logs go to ${OUT:-/tmp}/gemm-bda/.
+#   there: bash scripts/gpu-gemm-bda.sh [--mlp] [--build-dir DIR] [--timeout S]
+# Exit status 0 when every test passed. Logs go to ${OUT:-/tmp}/gemm-bda/ (mlp-bda/).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build_dir=
 limit=120
+what=gemm
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=${2:?--build-dir needs a directory}; shift ;;
     --timeout) limit=${2:?--timeout needs seconds}; shift ;;
+    --mlp) what=mlp ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "gpu-gemm-bda: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
@@ -24,7 +28,7 @@ done
 if [ -z "$build_dir" ]; then
   if [ -d build-gpu ]; then build_dir=build-gpu; else build_dir=build; fi
 fi
-bin=$build_dir/tests/gpu_test_gpu_gemm_bda
+bin=$build_dir/tests/gpu_test_gpu_${what}_bda
 [ -x "$bin" ] || { echo "gpu-gemm-bda: no $bin (scripts/gpu-check --build, carry build-gpu)" >&2; exit 1; }
 # The NVIDIA machine has the driver but no Vulkan loader: unpack the one carried in .gl/.
 if [ -d /usr/local/nvidia ]; then
@@ -35,7 +39,7 @@ if [ -d /usr/local/nvidia ]; then
   ldconfig
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 fi
-logs=${OUT:-/tmp}/gemm-bda
+logs=${OUT:-/tmp}/$what-bda
 mkdir -p "$logs"
 export SPVGEN_GPU_REQUIRED=1
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -60,5 +64,5 @@ for name in "${names[@]}"; do
     tail -3 "$logs/$name.log" | sed 's/^/    /'
   fi
 done
-echo "gpu-gemm-bda: $((${#names[@]} - fails)) of ${#names[@]} tests passed"
+echo "gpu-$what-bda: $((${#names[@]} - fails)) of ${#names[@]} tests passed"
 [ "$fails" = 0 ]

@@ -171,4 +171,5 @@ static void loop_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   mlp_emit_pointwise_kernel(m, p, &mlp_variant_loop, true);
 }
 
-const mlp_variant_ops mlp_variant_loop = {"loop", loop_plan, loop_candidates, loop_emit, loop_function};
+const mlp_variant_ops mlp_variant_loop = {"loop", loop_plan, loop_candidates, loop_emit, loop_function,
+                                          mlp_loop_function};

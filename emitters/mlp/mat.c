@@ -289,6 +289,9 @@ typedef struct mat_ctx {
    * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
   bool emu;
   uint32_t emu_arr, emu_len, lane, scr, emu_fn;
+  /* Device addresses (inference): the kernel's input, weights and output pointers
+   * (declare_common takes the weights and views from them); NULL: descriptors. */
+  const mlp_io *bda;
 } mat_ctx;
 
 enum frag_mem { MEM_ACT, MEM_BIAS, MEM_WSM, MEM_W16, MEM_OUT, MEM_F32 };
@@ -540,7 +543,8 @@ static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t
     uint32_t ptr = mem == MEM_WSM   ? ek_at(m, c->wsm, idx)
                    : mem == MEM_W16 ? ek_elem(m, &c->w16, idx)
                                     : ek_at(m, mem == MEM_ACT ? c->act : c->bias, idx);
-    return spvgen_coopmat_load(m, type, ptr, lay, stride, NULL);
+    const spvgen_memory_operands mo = mem == MEM_W16 ? mlp_mem16(&c->w16) : (spvgen_memory_operands){0, 0, 0};
+    return spvgen_coopmat_load(m, type, ptr, lay, stride, &mo);
   }
   if (mem == MEM_WSM) {
     idx = ek_mul_imm(m, idx, 8);
@@ -566,7 +570,8 @@ static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint
     uint32_t ptr = mem == MEM_ACT   ? ek_at(m, c->act, idx)
                    : mem == MEM_F32 ? ek_at(m, c->fsh, idx)
                                     : ek_elem(m, out, idx);
-    spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, NULL);
+    const spvgen_memory_operands mo = mem == MEM_OUT ? mlp_mem16(out) : (spvgen_memory_operands){0, 0, 0};
+    spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, &mo);
     return;
   }
   emu_loop L;
@@ -720,10 +725,14 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   c->f32 = ek_f32_type(m);
   c->v4 = spvgen_type_vector(m, c->u32, 4);
   c->facc = ek_type(m, acc_type(d));
-  c->w16 = ek_buffer_decl(m, c->f16, 1, true, "weights");
-  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0)
-    c->in4 = ek_buffer_decl(m, c->v4, 0, true, "input4");
-  if (g->wchunks) c->w4 = ek_buffer_decl(m, c->v4, 1, true, "weights4");
+  /* device addresses: views of the pointers (mat_emit makes the input's again once the
+   * workgroup has moved it) */
+  c->w16 = c->bda ? c->bda->weights : ek_buffer_decl(m, c->f16, 1, true, "weights");
+  if (mlp_mat_input_chunks(d))
+    c->in4 = c->bda ? ek_buffer_view(m, &c->bda->in, c->v4, 0, true, "input4") : ek_buffer_decl(m, c->v4, 0, true, "input4");
+  if (g->wchunks)
+    c->w4 = c->bda ? ek_buffer_view(m, &c->bda->weights, c->v4, 1, true, "weights4")
+                   : ek_buffer_decl(m, c->v4, 1, true, "weights4");
   c->act = shared_array(c, c->f16, act_halves, act_name);
   if (g->bias_halves) c->bias = shared_array(c, c->f16, g->bias_halves * FR, "bias");
   if (g->wchunks) c->wsm = shared_array(c, c->v4, g->wchunks, "wsm");
@@ -1015,6 +1024,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const mat_geom *g = &c->g;
   mlp_io io;
   mlp_declare_io(m, p, &io);
+  const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda) c->bda = &io;
   declare_common(c, "act", g->act_halves);
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
@@ -1028,6 +1039,14 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   c->lane = ek_mod_imm(m, c->tid, g->sg);
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   uint32_t base = ek_mul_imm(m, ek_load_v3_component(m, wg_var, 0), g->P);
+  if (bda) {
+    /* The block's points from its first: the input and output pointers move there in 64
+     * bits (points past 4 GB), the points left from it are the count, the block starts at
+     * point 0 (no index grows with the point count). */
+    n = mlp_io_rebase(m, p, &io, base, n);
+    base = ek_u32(m, 0);
+    if (c->in4.ptr_type) c->in4 = ek_buffer_view(m, &io.in, c->v4, 0, true, "input4");
+  }
   input_arg ia = {&io, base, n};
   stage_block(c, &ia, false);
   spvgen_workgroup_barrier(m);
@@ -1048,7 +1067,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   spvgen_function_end(m);
 }
 
-const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_emit, NULL};
+const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_emit, NULL, NULL};
 
 /* ------------------------------------------------------------ training ----
  * The gradient kernel on cooperative matrices (spvgen/mlp.h, "training", the mat

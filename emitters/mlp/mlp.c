@@ -396,14 +396,11 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
                     "bias_path is a knob of the vec variant (the %s variant adds its biases one way)",
                     variant_names[v]);
   const bool bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
-  if (bda && v != SPVGEN_MLP_LOOP)
-    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "addressing device-address: the %s variant takes its buffers through descriptors "
-                    "(only the loop variant emits device addresses so far; or addressing descriptors)",
-                    variant_names[v]);
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
-  if (bda) p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS;
+  /* Device addresses: each workgroup moves the input and output pointers to its first
+   * point in 64-bit arithmetic (mlp_io_rebase), so points may lie past 4 GB. */
+  if (bda) p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS | SPVGEN_FEATURE_INT64;
   /* Every variant: f16 weights, and the Vulkan memory model of the module it is emitted
    * into (spvgen_module_create's default). */
   p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
@@ -538,6 +535,32 @@ static bool plan_ok(const spvgen_mlp_config *plan) {
          plan->layer_count <= SPVGEN_MLP_MAX_LAYERS;
 }
 
+/* The alignment a device-address kernel needs of binding i's address (0 input, 1
+ * weights, 2 output), beyond the 4 bytes every address has: 16 where the kernel makes
+ * 16-byte or cooperative accesses to it (whose pointers the specs want 16-byte aligned:
+ * cooperative vector loads and stores of whole points, the mat variant's 16-byte loads
+ * of f16 points and of weights, its fragment loads of the weights and stores of the
+ * output), and 64 for the vec variant's weights (GLSL_NV_cooperative_vector: the matrix
+ * offset must be 64-byte aligned, "these alignment requirements also apply to the base
+ * of the array"). The point offsets of every workgroup keep that alignment: a point's
+ * bytes are then a multiple of 16. */
+static uint32_t mlp_address_alignment(const spvgen_mlp_config *p, uint32_t i) {
+  const spvgen_mlp_desc *d = &p->desc;
+  if (p->variant == SPVGEN_MLP_VEC) {
+    if (i == 1) return 64;
+    uint32_t row = i == 0 ? d->input_width * spvgen_component_type_size(d->input_type)
+                          : d->output_width * spvgen_component_type_size(d->output_type);
+    return row % 16 == 0 ? 16 : 0;
+  }
+  if (p->variant == SPVGEN_MLP_MAT) {
+    if (i == 1) return 16;
+    if (i == 0)
+      return mlp_mat_input_chunks(d) ? 16 : 0;
+    return d->output_width % 16 == 0 ? 16 : 0;
+  }
+  return 0;
+}
+
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info) {
   if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
@@ -579,6 +602,7 @@ spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
       info->bindings[i].kind = SPVGEN_BINDING_DEVICE_ADDRESS;
       info->bindings[i].binding = 0;
       info->bindings[i].address_offset = 8u + 8u * i;
+      info->bindings[i].alignment = mlp_address_alignment(plan, i);
     }
     info->binding_sizes = ek_sizes_per_count;
     info->size_args[0] = (uint64_t)plan->desc.input_width * spvgen_component_type_size(plan->desc.input_type);
@@ -793,7 +817,8 @@ static uint32_t pointwise_load(spvgen_module *m, const spvgen_mlp_config *p, con
   uint32_t in_row = d->input_width * spvgen_component_type_size(d->input_type);
   if (!array_shape && in_row % 16 == 0) {
     uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->input_type), d->input_width);
-    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io->in), ek_mul_imm(m, point, in_row), NULL);
+    const spvgen_memory_operands mem = mlp_mem16(&io->in);
+    uint32_t v = spvgen_coopvec_load(m, t, ek_array(m, &io->in), ek_mul_imm(m, point, in_row), &mem);
     return d->input_type == SPVGEN_COMPONENT_F32 ? v : spvgen_coop_convert(m, fi->param_type, v);
   }
   if (array_shape && d->input_width > MLP_UNROLLED_IO) {
@@ -822,7 +847,8 @@ static void pointwise_store(spvgen_module *m, const spvgen_mlp_config *p, const 
   if (!array_shape && out_row % 16 == 0) {
     uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->output_type), d->output_width);
     uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
-    spvgen_coopvec_store(m, ek_array(m, &io->out), v, ek_mul_imm(m, point, out_row), NULL);
+    const spvgen_memory_operands mem = mlp_mem16(&io->out);
+    spvgen_coopvec_store(m, ek_array(m, &io->out), v, ek_mul_imm(m, point, out_row), &mem);
     return;
   }
   uint32_t f32 = ek_f32_type(m);
@@ -874,21 +900,34 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   memset(&fi, 0, sizeof fi);
   mlp_io io;
   memset(&io, 0, sizeof io);
-  if (d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
-    /* the network reads the weights through the pointer in the block: the block first
-     * (mlp_plan_variant lets only the loop variant take device addresses) */
+  const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda) {
+    /* the network reads the weights through the pointer in the block: the block first */
     mlp_declare_io(m, p, &io);
-    mlp_loop_function(m, p, &fi, &io.weights);
+    ops->emit_function_at(m, p, &fi, &io.weights);
   } else {
     ops->emit_function(m, p, &fi);
     mlp_declare_io(m, p, &io);
   }
   const uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1, W = p->local_size[0];
-  pointwise_ids ids = pointwise_declare(m, ppi);
+  /* device addresses: the workgroup's id and the invocation's (the points are counted
+   * from the workgroup's first, below) */
+  pointwise_ids ids = pointwise_declare(m, bda ? 2 : ppi);
   (void)ek_f32_type(m);
   spvgen_compute_main(m, "main", W, 1, 1);
-  uint32_t base = pointwise_base(m, &ids, ppi, W);
+  uint32_t base = bda ? 0 : pointwise_base(m, &ids, ppi, W);
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
+  ek_guard group = {0};
+  if (bda) {
+    /* The workgroup's W * ppi points from its first: the input and output pointers move
+     * there in 64 bits, n becomes the points left from it, and the points are indexed
+     * from 0 (the invocation's id), so no index grows with the point count. A workgroup
+     * past the count (n points left 0) does nothing (a uniform branch). */
+    uint32_t first = ek_mul_imm(m, ek_load_v3_component(m, ids.wg, 0), W * ppi);
+    group = ek_guard_begin(m, ek_ult(m, first, n));
+    n = mlp_io_rebase(m, p, &io, first, n);
+    base = ek_load_v3_component(m, ids.lid, 0);
+  }
   /* Cooperative vectors: the network runs in uniform control flow (every invocation
    * active), on the point clamped to the last one; only the store is guarded. The one
    * branch around it, n != 0, is uniform (a push constant). The loop variant keeps the
@@ -898,7 +937,7 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
    * (bench/results/mlp-h100-2026-11-26.md). */
   const bool uniform = !array_shape;
   uint32_t last = 0;
-  ek_guard any = ek_guard_begin(m, uniform ? spvgen_op_i_not_equal(m, ek_bool_type(m), n, ek_u32(m, 0)) : 0);
+  ek_guard any = ek_guard_begin(m, uniform && !bda ? spvgen_op_i_not_equal(m, ek_bool_type(m), n, ek_u32(m, 0)) : 0);
   if (uniform) last = ek_isub(m, n, ek_u32(m, 1));
   /* Uniform: every point's input is loaded first (the loads of later points overlap the
    * first point's network), then each point is evaluated and stored. */
@@ -919,5 +958,17 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
     ek_guard_end(m, whole);
   }
   ek_guard_end(m, any);
+  if (bda) ek_guard_end(m, group);
   spvgen_function_end(m);
+}
+
+uint32_t mlp_io_rebase(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io, uint32_t first, uint32_t n) {
+  if (!io->in.ptr_type) return n;
+  const spvgen_mlp_desc *d = &p->desc;
+  uint32_t u32 = ek_u32_type(m);
+  ek_buffer_rebase(m, &io->in, ek_batch_bytes64(m, first, ek_u32(m, d->input_width),
+                                                spvgen_component_type_size(d->input_type)));
+  ek_buffer_rebase(m, &io->out, ek_batch_bytes64(m, first, ek_u32(m, d->output_width),
+                                                 spvgen_component_type_size(d->output_type)));
+  return spvgen_op_select(m, u32, ek_ult(m, first, n), spvgen_op_i_sub(m, u32, n, first), ek_u32(m, 0));
 }

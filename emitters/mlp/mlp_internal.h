@@ -25,6 +25,11 @@ typedef struct mlp_variant_ops {
   /* Emits the network as a function (NULL: the variant has no function shape). */
   void (*emit_function)(spvgen_module *m, const spvgen_mlp_config *plan,
                         spvgen_mlp_function_info *info);
+  /* The same function reading the weights through `weights`, a device-address buffer
+   * of the kernel's push constants (mlp_emit_pointwise_kernel with device addresses;
+   * NULL: the variant has no function shape). */
+  void (*emit_function_at)(spvgen_module *m, const spvgen_mlp_config *plan, spvgen_mlp_function_info *info,
+                           const ek_buffer *weights);
 } mlp_variant_ops;
 
 extern const mlp_variant_ops mlp_variant_vec;
@@ -181,6 +186,27 @@ typedef struct mlp_io {
 /* The push-constant block of a device-address kernel: the point count, then the
  * input, weights and output pointers at 8, 16 and 24. */
 #define MLP_BDA_PUSH_SIZE 32u
+/* Device addresses: moves the input and output pointers of io to point `first` (a u32
+ * id: the workgroup's first point) in 64-bit arithmetic, so that the kernel then indexes
+ * the workgroup's own points from 0 with small 32-bit indices however far past 4 GB
+ * they lie. Call where every later access of io->in / io->out is dominated (views of
+ * them made after). Returns n - first, or 0 where first >= n (a u32 id: the points left
+ * from the workgroup's first; n the point count). Descriptors: nothing (returns n). */
+uint32_t mlp_io_rebase(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io, uint32_t first, uint32_t n);
+/* Whether the mat variant loads the input points in 16-byte chunks (f16 points without
+ * encoding, input_width a multiple of 8). */
+static inline bool mlp_mat_input_chunks(const spvgen_mlp_desc *d) {
+  return d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_type == SPVGEN_COMPONENT_F16 && d->input_width % 8 == 0;
+}
+/* The memory operands of a cooperative load or store through buffer b: Aligned 16 for a
+ * device-address buffer (Vulkan wants every access through a physical pointer to say
+ * its alignment; the cooperative instructions' pointers are 16-byte aligned), none
+ * (the same words as NULL) for a descriptor buffer. */
+static inline spvgen_memory_operands mlp_mem16(const ek_buffer *b) {
+  spvgen_memory_operands mem = {0, 0, (SpvScope)0};
+  if (b->ptr_type) mem.mask = SpvMemoryAccessAlignedMask, mem.alignment = 16;
+  return mem;
+}
 /* The loop variant's network function reading the weights through `weights` (NULL: the
  * descriptor buffer of info->weights_buffer, as spvgen_mlp_emit_function). */
 void mlp_loop_function(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info,

@@ -249,10 +249,11 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
     x = spvgen_coop_construct(m, spvgen_type_coopvec(m, f32, width), enc, width);
   }
   uint32_t arr = ek_array(m, &wb);
+  const spvgen_memory_operands mem = mlp_mem16(&wb);
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     uint32_t tk = spvgen_type_coopvec(m, f32, L->inputs), tm = spvgen_type_coopvec(m, f32, L->outputs);
-    uint32_t inv = spvgen_coopvec_load(m, tk, arr, ek_u32(m, (uint32_t)L->scale_offset), NULL);
+    uint32_t inv = spvgen_coopvec_load(m, tk, arr, ek_u32(m, (uint32_t)L->scale_offset), &mem);
     uint32_t v = spvgen_coop_arith(m, SpvOpFMul, x, inv);
     v = spvgen_coopvec_clamp(m, v, spvgen_coop_splat_float(m, tk, -127.0), spvgen_coop_splat_float(m, tk, 127.0));
     v = spvgen_coop_arith(m, SpvOpFAdd, v, spvgen_coop_splat_float(m, tk, 128.5));
@@ -267,11 +268,11 @@ static void vec_function_s8(spvgen_module *m, const spvgen_mlp_config *p,
      * H100: docs/design-notes.md, "Measurements behind source comments"). */
     uint32_t acc = spvgen_coopvec_matmul(m, &md);
     uint32_t os = spvgen_coopvec_load(m, tm, arr,
-                                      ek_u32(m, (uint32_t)(L->scale_offset + 4ull * mlp_round_up(L->inputs, 4))), NULL);
+                                      ek_u32(m, (uint32_t)(L->scale_offset + 4ull * mlp_round_up(L->inputs, 4))), &mem);
     uint32_t y = spvgen_coop_arith(m, SpvOpFMul, spvgen_coop_convert(m, tm, acc), os);
     if (!d->no_bias)
       y = spvgen_coop_arith(m, SpvOpFAdd, y,
-                            spvgen_coopvec_load(m, tm, arr, ek_u32(m, (uint32_t)L->bias_offset), NULL));
+                            spvgen_coopvec_load(m, tm, arr, ek_u32(m, (uint32_t)L->bias_offset), &mem));
     x = mlp_vec_activation(m, p, y, L->activation);
   }
   spvgen_return_value(m, x);
@@ -307,6 +308,7 @@ typedef struct vec_ctx {
   SpvComponentType interp; /* the matrices' (and the input's) interpretation */
   uint32_t stage;          /* vec_stage: the Workgroup array (else 0) */
   uint32_t row;            /* vec_stage: this invocation's row, bytes from the array's start */
+  spvgen_memory_operands wmem; /* of the loads from the weight buffer (mlp_mem16) */
 } vec_ctx;
 
 /* Rows per piece of layer l (the layer's outputs when it is one piece). */
@@ -379,7 +381,7 @@ static uint32_t vec_piece(vec_ctx *c, uint32_t l, const vec_addr *a, uint32_t x,
   else if (ek_const_int(m, i, &ci)) bias = ek_u32(m, (uint32_t)(a->bias + 2ull * R * ci));
   else bias = ek_add_imm(m, ek_mul_imm(m, i, 2 * R), (uint32_t)a->bias);
   if (y) {
-    y = spvgen_coop_arith(m, SpvOpFAdd, y, spvgen_coopvec_load(m, md.result_type, c->arr, bias, NULL));
+    y = spvgen_coop_arith(m, SpvOpFAdd, y, spvgen_coopvec_load(m, md.result_type, c->arr, bias, &c->wmem));
   } else {
     md.bias = c->arr;
     md.bias_offset = bias;
@@ -517,14 +519,16 @@ static uint32_t vec_layers(vec_ctx *c, uint32_t x) {
   return x;
 }
 
-static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
-                         spvgen_mlp_function_info *info) {
+/* weights: the device-address buffer of the kernel's push constants (NULL: the
+ * descriptor buffer, mlp_weights_buffer). */
+static void vec_function_at(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info,
+                            const ek_buffer *weights) {
   const spvgen_mlp_desc *d = &p->desc;
   uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16);
   uint32_t cv_in = spvgen_type_coopvec(m, f32, d->input_width);
   uint32_t cv_out = spvgen_type_coopvec(m, f32, d->output_width);
-  ek_buffer wb = mlp_weights_buffer(m, info);
-  vec_ctx c = {m, p, f16, 0, SpvComponentTypeFloat16NV, 0, 0};
+  ek_buffer wb = weights ? *weights : mlp_weights_buffer(m, info);
+  vec_ctx c = {m, p, f16, 0, SpvComponentTypeFloat16NV, 0, 0, mlp_mem16(&wb)};
   uint32_t lid = 0;
   if (d->vec_stage) { /* the staging array, a row per invocation */
     c.stage = ek_shared_array(m, f16, d->workgroup_size * vec_stage_row(p), "stage").var;
@@ -560,8 +564,12 @@ static void vec_function(spvgen_module *m, const spvgen_mlp_config *p,
   info->function_type = spvgen_type_function(m, cv_out, &cv_in, 1);
 }
 
+static void vec_function(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info) {
+  vec_function_at(m, p, info, NULL);
+}
+
 static void vec_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   mlp_emit_pointwise_kernel(m, p, &mlp_variant_vec, false);
 }
 
-const mlp_variant_ops mlp_variant_vec = {"vec", vec_plan, vec_candidates, vec_emit, vec_function};
+const mlp_variant_ops mlp_variant_vec = {"vec", vec_plan, vec_candidates, vec_emit, vec_function, vec_function_at};

@@ -71,8 +71,10 @@ SPVGEN_API_BEGIN
 #define SPVGEN_MLP_MAX_WIDTH 512
 /* Points one dispatch evaluates: the kernel reads the count as a uint32 push constant
  * (and ceil(points / plan.points_per_workgroup) must be within the device's
- * maxComputeWorkGroupCount[0], which the runner checks). docs/limits.md lists every
- * limit. */
+ * maxComputeWorkGroupCount[0], which the runner checks). With descriptors the point
+ * buffers are bound ranges (under maxStorageBufferRange, so under 4 GiB); with device
+ * addresses they may be larger (points past byte 2^32: each workgroup moves its pointers
+ * in 64 bits). docs/limits.md lists every limit. */
 #define SPVGEN_MLP_MAX_POINTS 0xFFFFFFFFull
 
 typedef enum spvgen_mlp_variant {
@@ -283,8 +285,14 @@ typedef struct spvgen_mlp_desc {
   uint32_t compile_budget_ms;
   /* How the kernel reaches input, weights and output (spvgen/kernel.h): descriptors (0),
    * or device addresses, 8 bytes each at offsets 8, 16, 24 of the push-constant block
-   * after the point count (the loop variant, inference only; emit into a module created
-   * with spvgen_mlp_addressing_model's addressing). */
+   * after the point count (every variant, inference only: training and
+   * spvgen_mlp_emit_function refuse it; emit into a module created with
+   * spvgen_mlp_addressing_model's addressing). Each workgroup moves the input and
+   * output pointers to its first point in 64-bit arithmetic (plan.features lists
+   * shaderInt64), so the points may lie past 4 GB: the limits are the point count
+   * (SPVGEN_MLP_MAX_POINTS) and the grid, not the bytes. The info's bindings say the
+   * alignment each address needs (the vec variant's weights 64, cooperative and 16-byte
+   * point and weight accesses 16, else 4). */
   spvgen_addressing addressing;
 } spvgen_mlp_desc;
 
