@@ -27,8 +27,9 @@
  * cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs; EDGE branch, clamp or
  * shift; EU the edge path's unroll; S split-K slices), rt-cm2:... and rt-m1-cm2:...
  * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
- * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
- * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm. */
+ * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge, r:
+ * coopmat2 split-K's reduction as workgroup-scope matrices), e.g. rt-cm2:u1:cgo, khr:cgc,
+ * cm2:u1:shift:cgm, cm2:u1:shift:sk4:cgr. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -143,6 +144,7 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
         else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
         else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+        else if (*l == 'r') d->codegen |= SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE;
         else return false;
       }
     } else if (sscanf(s, "sk%u", &a) == 1) {
