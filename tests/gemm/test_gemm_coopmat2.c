@@ -775,8 +775,10 @@ static void test_splitk_plans_validate(void) {
     check_all_plans(m, &r, &st);
   }
   /* split_k 0: the plan keeps 1; the candidates end with split-K ones for a small grid
-   * with a long K (4096 x 64 x 4096: 32 tiles of 128 x 64). */
-  spvgen_gemm_desc d = gemm(4096, 64, 4096, F16, F32, F32);
+   * with a long K (256 x 256 x 16384: 64 tiles of 32 x 32), and offer none where every
+   * split count leaves an SM as many slices of K as it had tiles (4096 x 64 x 4096: 128
+   * tiles of 32 x 64 on 132 SMs). */
+  spvgen_gemm_desc d = gemm(256, 256, 16384, F16, F32, F32);
   spvgen_gemm_config plans[64];
   uint32_t n = 0, first_split = 0;
   CHECK(spvgen_gemm_plans(&d, &h100, plans, 64, &n, NULL, 0) == SPVGEN_OK);
@@ -784,6 +786,9 @@ static void test_splitk_plans_validate(void) {
     if (plans[i].desc.split_k > 1 && !first_split) first_split = i;
   CHECK(first_split > 0);
   for (uint32_t i = first_split; first_split && i < n && i < 64; i++) CHECK(plans[i].desc.split_k > 1);
+  d = gemm(4096, 64, 4096, F16, F32, F32);
+  CHECK(spvgen_gemm_plans(&d, &h100, plans, 64, &n, NULL, 0) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++) CHECK_MSG(plans[i].desc.split_k <= 1, "%s", plans[i].name);
   /* Over the K steps: refused naming split_k and the limit. */
   d = gemm(64, 64, 256, F16, F32, F32);
   d.tile_k = 64;

@@ -280,9 +280,9 @@ static void splitk_variant(spvgen_gemm_variant variant) {
   /* The split-K candidates of spvgen_gemm_plans for a small grid with a long K. */
   spvgen_gemm_desc d;
   memset(&d, 0, sizeof d);
-  d.m = 4096;
-  d.n = 64;
-  d.k = 4096;
+  d.m = 256;
+  d.n = 256;
+  d.k = 16384;
   d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
   d.variant = variant;
   spvgen_gemm_config plans[64];
