@@ -4,10 +4,11 @@
  *
  * Tiles: a small cost model over a fixed list from 128x256 / 256x128 (W 256, the
  * big-problem tiles; llama.cpp's "l" tile) through 128x128 (W 256), 64x128 / 128x64 /
- * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = waves x concurrent tiles
- * per SM x padded tile area / tile efficiency, so big problems get the big tiles and
- * skinny ones (M or N of 64, a few hundred tiles) get small tiles that fill the device's
- * SMs (caps->compute_units; 132 when unknown).
+ * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = the tiles the busiest SM
+ * runs x tile area / tile efficiency (tile_cost; efficiency less for K steps that read half
+ * cache lines of K-contiguous rows), ranked with the unroll and edge mode the compile
+ * budget allows, so big problems get the big tiles and skinny ones get small tiles that
+ * fill the device's SMs (caps->compute_units; 132 when unknown).
  * BK is 64 for 16-bit inputs and 128 for 8-bit ones (128 bytes of each row per step),
  * less when K is smaller. Every tile is a multiple of the device's flexible-dimension
  * granularity for W (the h100 preset: 32x32x16 at 256, 32x16x16 at 128, 16x16x16 at 64;
@@ -188,7 +189,9 @@ static bool tile_spills(const spvgen_gemm_desc *d, const cm2_tile *t) {
  * invocations: 1.6x slower alone than two to an SM). Concurrent workgroups per SM from the
  * register estimate, 64K registers and 2048 threads. */
 static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t units) {
-  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch;
+  /* split-K: S workgroups per tile, each 1 / S of K (the same for every tiling) */
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch *
+                   (d->split_k > 1 ? d->split_k : 1);
   double regs = tile_registers(d, t);
   uint32_t per_sm = (uint32_t)(65536.0 / (regs * t->wg));
   if (per_sm > 2048 / t->wg) per_sm = 2048 / t->wg;
