@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -27,8 +27,9 @@
  * cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs; EDGE branch, clamp or
  * shift; EU the edge path's unroll; S split-K slices), rt-cm2:... and rt-m1-cm2:...
  * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
- * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
- * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm. */
+ * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge, r:
+ * coopmat2 split-K's reduction as workgroup-scope matrices), e.g. rt-cm2:u1:cgo, khr:cgc,
+ * cm2:u1:shift:cgm, cm2:u1:shift:sk4:cgr. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -143,6 +144,7 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
         else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
         else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+        else if (*l == 'r') d->codegen |= SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE;
         else return false;
       }
     } else if (sscanf(s, "sk%u", &a) == 1) {
@@ -378,6 +380,39 @@ static void add(const char *set, const char *types, const char *layout, const ch
 
 #define ONE(m, n, k) ((const uint32_t[][3]){{m, n, k}})
 
+/* Split-K and the prompt-length plans (set "splitk"): the element-wise reduction against
+ * the matrix one (cgr) and the unsplit tile where 84 tiles leave SMs idle, and each
+ * prompt shape's default beside the plan the model chose before (128x256x32). */
+static void build_splitk_set(void) {
+  static const char *const longk[] = {"default",
+                                      "cm2:u1:shift:t128x128x64",
+                                      "cm2:u1:shift:t128x128x64:sk3",
+                                      "cm2:u1:shift:t128x128x64:sk4",
+                                      "cm2:u1:shift:t128x128x64:sk6",
+                                      "cm2:u1:shift:t128x128x64:sk3:cgr",
+                                      "cm2:u1:shift:t128x128x64:sk4:cgr",
+                                      "cm2:u1:shift:sk3"};
+  for (size_t s = 0; s < sizeof longk / sizeof longk[0]; s++)
+    add("splitk", "f16,f32", "nt", longk[s], false, 1, ONE(257, 3584, 18944));
+  static const char *const shortk[] = {"default", "cm2:u1:shift:t128x128x64:sk3", "cm2:u1:shift:t128x128x64:sk3:cgr"};
+  for (size_t s = 0; s < sizeof shortk / sizeof shortk[0]; s++)
+    add("splitk", "f16,f32", "nt", shortk[s], false, 1, ONE(257, 3584, 3584));
+  static const uint32_t before[][3] = {{1000, 3584, 3584}, {2048, 3584, 3584}, {4096, 3584, 3584}, {257, 18944, 3584},
+                                       {1999, 3584, 3584}};
+  add("splitk", "f16,f32", "nt", "default", false, 5, before);
+  add("splitk", "f16,f32", "nt", "cm2:u1:t128x256x32", false, 5, before);
+  static const uint32_t nn[][3] = {{2048, 3584, 3584}, {4096, 3584, 3584}};
+  add("splitk", "f16,f32", "nn", "default", false, 2, nn);
+  add("splitk", "f16,f32", "nn", "cm2:u1:t128x256x32", false, 2, nn);
+  add("splitk", "f16,f32", "nt", "rt-call", false, 5, before);
+  /* the long runs whose budget is 1 s: 8192^3 nt and 4096x18944x3584 nt, default against
+   * the earlier one (128x256x32 unroll 2); nn 8192^3 keeps its default */
+  static const uint32_t big[][3] = {{8192, 8192, 8192}, {4096, 18944, 3584}};
+  add("splitk", "f16,f32", "nt", "default", false, 2, big);
+  add("splitk", "f16,f32", "nt", "cm2:u2:t128x256x32", false, 2, big);
+  add("splitk", "f16,f32", "nn", "default", false, 1, ONE(8192, 8192, 8192));
+}
+
 /* The set of one final GPU call (scripts/gpu-gemm.sh --call): every issue-24 target with
  * the alternatives the code keeps as knobs side by side, most important first (rows past
  * the deadline are skipped). */
@@ -528,7 +563,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
@@ -536,6 +571,7 @@ int main(int argc, char **argv) {
   build_sets(strstr(sets, "targets") != NULL, strstr(sets, "prompt") != NULL, strstr(sets, "compile") != NULL,
              strstr(sets, "tiny") != NULL);
   if (strstr(sets, "call")) build_call_set();
+  if (strstr(sets, "splitk")) build_splitk_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
       for (uint32_t i = 0; i < groups[gi].count; i++)

@@ -69,8 +69,13 @@
  * unrolled, then single ones, then the clamped K edge in the slice that holds it), stores
  * the accumulator (as f32, or s32 / u32) to the workspace plane of its slice through a
  * 2-D tensor layout (M x N, stride workspace_ld, planes 16-byte aligned; clamped on edge
- * tiles), arrives at the tile's counter, and in the last slice loads the planes back in
- * slice order, adds them and runs the epilogue above on the sum.
+ * tiles), and arrives at the tile's counter. The last slice sums the planes element by
+ * element (16-byte loads, slice order) and runs the epilogue per element (splitk_reduce):
+ * its only workgroup-scope instructions are then the K loop and the partial's store. The
+ * partials summed as matrices with the matrix epilogue
+ * (SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE, the earlier form) made a kernel that ran 3-7x
+ * slower than its tile unsplit and took the driver 4-6x as long to compile; what was
+ * measured and why the element-wise sum replaced it: docs/design-notes.md.
  *
  * Benchmarking: see tests/gemm/test_gemm_coopmat2.c (SPVGEN_TEST_DUMP=dir writes every
  * kernel it validates) or call spvgen_gemm() with variant SPVGEN_GEMM_COOPMAT2 and the
@@ -441,9 +446,14 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
     /* k_begin is a multiple of BK (slice_k is a multiple of tile_k): masked so the driver
      * sees the steps' alignment too */
     uint32_t kb = whole ? ek_u32(m, 0) : spvgen_op_bitwise_and(m, ek_u32_type(m), k_begin, ek_u32(m, ~(BK - 1u)));
-    uint32_t steps = whole ? ek_div_imm(m, full_end, BK)
-                           : ek_select(m, ek_ult(m, kb, full_end), ek_div_imm(m, ek_isub(m, full_end, kb), BK),
-                                       ek_u32(m, 0));
+    /* a FIXED K that the slices split evenly: every slice has the same constant count,
+     * the trip count the unsplit kernel's loop shows the driver */
+    const uint32_t slice_k = x->p->slice_k;
+    bool even = !whole && !gemm_runtime(d) && slice_k && d->k % slice_k == 0;
+    uint32_t steps = whole  ? ek_div_imm(m, full_end, BK)
+                     : even ? ek_u32(m, slice_k / BK)
+                            : ek_select(m, ek_ult(m, kb, full_end), ek_div_imm(m, ek_isub(m, full_end, kb), BK),
+                                        ek_u32(m, 0));
     uint32_t outer = ek_div_imm(m, steps, U);
     if (U > 1) {
       ek_for kl;
@@ -649,6 +659,138 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   operand_init(m, o, &w, plane, want, cm2_const_dims(d));
 }
 
+/* The last slice's sum as workgroup-scope matrices (SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE):
+ * every plane's tile loaded back with a tensor load, added in slice order, and the
+ * matrix-domain epilogue on the sum. */
+static void splitk_reduce_coop(spvgen_module *m, const cm2_ctx *x, int clamped, spvgen_component_type st,
+                               const spvgen_memory_operands *memp) {
+  const spvgen_gemm_desc *d = x->d;
+  cm2_splitk *sk = x->sk;
+  cm2_ctx xs = *x;
+  xs.accm = st;
+  xs.tacc = acc_type_of(m, x, st);
+  xs.zacc = spvgen_coop_splat(m, xs.tacc, spvgen_const_bits(m, ek_type(m, st), 0));
+  uint32_t sumv = ek_local(m, xs.tacc, xs.zacc);
+  spvgen_store(m, sumv, xs.zacc);
+  ek_for sl;
+  uint32_t slice = ek_for_begin_var(m, &sl, ek_local(m, ek_u32_type(m), ek_u32(m, 0)), ek_u32(m, 0),
+                                    sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
+  cm2_operand pl;
+  splitk_plane(m, x, slice, &pl);
+  spvgen_tensor_operands lops = {pl.view, 0};
+  uint32_t part = spvgen_coopmat_load_tensor(m, xs.tacc, pl.ptr, xs.zacc,
+                                             operand_slice(m, &pl, clamp_d(x, clamped), x->bm, d->tile_m, x->bn, d->tile_n),
+                                             memp, pl.view ? &lops : NULL);
+  uint32_t cur = spvgen_load(m, xs.tacc, sumv);
+  spvgen_store(m, sumv, spvgen_coop_arith(m, ek_is_float(st) ? SpvOpFAdd : SpvOpIAdd, cur, part));
+  ek_for_end(m, &sl);
+  epilogue(m, &xs, clamped, spvgen_load(m, xs.tacc, sumv));
+}
+
+/* 16-byte chunks of the tile an invocation sums together: their loads are in flight at
+ * once, once per slice. */
+#define SPLITK_GROUP 8u
+
+/* One 16-byte chunk of the workspace at word `w` (a multiple of 4 when `vec`; else four
+ * word loads), as 4 components of the sum type `s4`. */
+static uint32_t splitk_chunk(spvgen_module *m, const cm2_splitk *sk, uint32_t w, bool vec, uint32_t s4) {
+  uint32_t u32 = ek_u32_type(m), v4 = spvgen_type_vector(m, u32, 4);
+  if (vec) {
+    bool phys = sk->w4.ptr_type != 0;
+    static const uint32_t align16 = 16;
+    uint32_t v = spvgen_op_load(m, v4, ek_elem(m, &sk->w4, ek_div_imm(m, w, 4)),
+                                gemm_splitk_access(&sk->s) | (phys ? SpvMemoryAccessAlignedMask : 0u),
+                                phys ? &align16 : NULL, phys ? 1 : 0);
+    return spvgen_op_bitcast(m, s4, v);
+  }
+  uint32_t c[4];
+  for (uint32_t q = 0; q < 4; q++) c[q] = gemm_splitk_load(m, &sk->s, ek_add_imm(m, w, q));
+  return spvgen_op_bitcast(m, s4, spvgen_op_composite_construct(m, v4, c, 4));
+}
+
+/* The last slice's sum and epilogue element by element (the default). Invocation `lid`
+ * of W takes the tile's 16-byte chunks c = i W + lid (row c / (BN / 4), columns
+ * 4 (c % (BN / 4)) .. + 3: consecutive invocations read consecutive 16 bytes of a row),
+ * SPLITK_GROUP of them at a time: it adds the S planes' chunks in slice order (one u32x4
+ * load per chunk and slice) and runs the per-element epilogue (ek_epilogue_value: alpha,
+ * beta x C, bias, activation, conversion) into D. The only workgroup-scope instructions
+ * of a split-K kernel are then the slice's K loop and the store of its partial: the
+ * reduction adds no tile-sized matrices for the driver to stage, keep in registers
+ * beside the loop's, or compile. */
+static void splitk_reduce(spvgen_module *m, const cm2_ctx *x, int clamped, spvgen_component_type st, uint32_t lid) {
+  const spvgen_gemm_desc *d = x->d;
+  const cm2_splitk *sk = x->sk;
+  const ek_gemm_shape *sh = &x->sh;
+  const uint32_t W = x->p->local_size[0], per_row = d->tile_n / 4, chunks = d->tile_m * per_row;
+  const uint32_t per_inv = gemm_ceil_div(chunks, W);
+  const uint32_t G = per_inv < SPLITK_GROUP ? per_inv : SPLITK_GROUP, groups = gemm_ceil_div(per_inv, G);
+  /* a chunk starts on a 16-byte word when bn does: always, unless shift moved an edge
+   * tile to N - BN with N no multiple of 4 (the plane's rows are) */
+  const bool vec = gemm_dim_multiple(d, 'n', 4) || d->edge != SPVGEN_GEMM_EDGE_SHIFT;
+  const bool row_edge = clamped && x->m_edge, col_edge = clamped && x->n_edge;
+  uint32_t stt = ek_type(m, st), s4 = spvgen_type_vector(m, stt, 4);
+  uint32_t zero4 = spvgen_const_null(m, s4);
+  spvgen_gemm_desc dsum = *d; /* the epilogue of the sum: f32 (float accumulators) or s32 */
+  dsum.acc_type = st;
+  ek_epilogue e2 = x->epi;
+  e2.desc = &dsum;
+  e2.d_base = gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_d);
+  e2.c_base = e2.c.var ? gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_c) : 0;
+  uint32_t sumv[SPLITK_GROUP];
+  for (uint32_t j = 0; j < G; j++) sumv[j] = ek_local(m, s4, zero4);
+  ek_for gl;
+  uint32_t g = groups > 1 ? ek_for_begin(m, &gl, ek_u32(m, 0), ek_u32(m, groups), ek_u32(m, 1), SpvLoopControlMaskNone)
+                          : ek_u32(m, 0);
+  uint32_t ok[SPLITK_GROUP], r[SPLITK_GROUP], c0[SPLITK_GROUP], widx[SPLITK_GROUP];
+  /* W a multiple of the chunks per row (the tiles' usual powers of two): an invocation
+   * keeps its column, and its chunks are W / per_row rows apart */
+  const bool rows_step = W % per_row == 0;
+  uint32_t lr = rows_step ? ek_div_imm(m, lid, per_row) : 0;
+  uint32_t lc = rows_step ? ek_iadd(m, x->bn, ek_mul_imm(m, ek_mod_imm(m, lid, per_row), 4)) : 0;
+  uint32_t first = ek_mul_imm(m, g, G); /* this group's first chunk index per invocation */
+  for (uint32_t j = 0; j < G; j++) {
+    /* spare invocations past the tile's chunks (and rows past M on edge tiles) read word
+     * 0 of the plane and store nothing */
+    const bool spare = groups * G * W > chunks;
+    uint32_t c = spare || !rows_step ? ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, first, j), W), lid) : 0;
+    uint32_t in_tile = spare ? ek_lt_imm(m, c, chunks) : 0;
+    if (rows_step) {
+      r[j] = ek_iadd(m, x->bm, ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, first, j), W / per_row), lr));
+      c0[j] = lc;
+    } else {
+      r[j] = ek_iadd(m, x->bm, ek_div_imm(m, c, per_row));
+      c0[j] = ek_iadd(m, x->bn, ek_mul_imm(m, ek_mod_imm(m, c, per_row), 4));
+    }
+    /* chunks wholly past N are skipped too; one that crosses N reads the plane's row
+     * padding (rows are whole chunks) and stores only its columns inside */
+    ok[j] = ek_all(m, ek_all(m, in_tile, ek_below(m, row_edge, r[j], sh->m)), ek_below(m, col_edge, c0[j], sh->n));
+    widx[j] = ek_select(m, ok[j], ek_iadd(m, ek_imul(m, r[j], sh->workspace_ld), c0[j]), ek_u32(m, 0));
+    spvgen_store(m, sumv[j], zero4);
+  }
+  ek_for sl;
+  uint32_t s = ek_for_begin(m, &sl, ek_u32(m, 0), sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
+  uint32_t plane = gemm_splitk_plane(m, &sk->s, s);
+  uint32_t part[SPLITK_GROUP];
+  for (uint32_t j = 0; j < G; j++) part[j] = splitk_chunk(m, sk, ek_iadd(m, plane, widx[j]), vec, s4);
+  for (uint32_t j = 0; j < G; j++) {
+    uint32_t cur = spvgen_load(m, s4, sumv[j]);
+    spvgen_store(m, sumv[j], ek_is_float(st) ? spvgen_op_f_add(m, s4, cur, part[j]) : spvgen_op_i_add(m, s4, cur, part[j]));
+  }
+  ek_for_end(m, &sl);
+  for (uint32_t j = 0; j < G; j++) {
+    ek_guard gj = ek_guard_begin(m, ok[j]);
+    uint32_t v = spvgen_load(m, s4, sumv[j]);
+    for (uint32_t q = 0; q < 4; q++) {
+      uint32_t col = ek_add_imm(m, c0[j], q);
+      ek_guard gq = ek_guard_begin(m, ek_below(m, col_edge, col, sh->n));
+      ek_epilogue_store(m, &e2, spvgen_op_composite_extract(m, stt, v, &q, 1), r[j], col);
+      ek_guard_end(m, gq);
+    }
+    ek_guard_end(m, gj);
+  }
+  if (groups > 1) ek_for_end(m, &gl);
+}
+
 /* A split-K tile: this slice's K range, its partial tile to the workspace, the arrival;
  * the last slice sums every partial in slice order, runs the epilogue on the sum and
  * resets the counter. */
@@ -671,25 +813,10 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
                                      ek_load_v3_component(m, sk->wg_var, 1), lid);
   ek_guard lg = ek_guard_begin(m, last);
   gemm_splitk_acquire(m, &sk->s);
-  cm2_ctx xs = *x;
-  xs.accm = st;
-  xs.tacc = acc_type_of(m, x, st);
-  xs.zacc = spvgen_coop_splat(m, xs.tacc, spvgen_const_bits(m, ek_type(m, st), 0));
-  uint32_t sumv = ek_local(m, xs.tacc, xs.zacc);
-  spvgen_store(m, sumv, xs.zacc);
-  ek_for sl;
-  uint32_t slice = ek_for_begin_var(m, &sl, ek_local(m, ek_u32_type(m), ek_u32(m, 0)), ek_u32(m, 0),
-                                    sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
-  cm2_operand pl;
-  splitk_plane(m, x, slice, &pl);
-  spvgen_tensor_operands lops = {pl.view, 0};
-  uint32_t part = spvgen_coopmat_load_tensor(m, xs.tacc, pl.ptr, xs.zacc,
-                                             operand_slice(m, &pl, clamp_d(x, clamped), x->bm, d->tile_m, x->bn, d->tile_n),
-                                             memp, pl.view ? &lops : NULL);
-  uint32_t cur = spvgen_load(m, xs.tacc, sumv);
-  spvgen_store(m, sumv, spvgen_coop_arith(m, ek_is_float(st) ? SpvOpFAdd : SpvOpIAdd, cur, part));
-  ek_for_end(m, &sl);
-  epilogue(m, &xs, clamped, spvgen_load(m, xs.tacc, sumv));
+  if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE)
+    splitk_reduce_coop(m, x, clamped, st, memp);
+  else
+    splitk_reduce(m, x, clamped, st == SPVGEN_COMPONENT_F32 ? st : SPVGEN_COMPONENT_S32, lid);
   gemm_splitk_reset(m, &sk->s, lid);
   ek_guard_end(m, lg);
 }

@@ -4,14 +4,16 @@
  *
  * Tiles: a small cost model over a fixed list from 128x256 / 256x128 (W 256, the
  * big-problem tiles; llama.cpp's "l" tile) through 128x128 (W 256), 64x128 / 128x64 /
- * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = waves x concurrent tiles
- * per SM x padded tile area / tile efficiency, so big problems get the big tiles and
- * skinny ones (M or N of 64, a few hundred tiles) get small tiles that fill the device's
- * SMs (caps->compute_units; 132 when unknown).
+ * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = the tiles the busiest SM
+ * runs x tile area / tile efficiency (tile_cost; efficiency less for K steps that read half
+ * cache lines of K-contiguous rows), ranked with the unroll and edge mode the compile
+ * budget allows, so big problems get the big tiles and skinny ones get small tiles that
+ * fill the device's SMs (caps->compute_units; 132 when unknown).
  * BK is 64 for 16-bit inputs and 128 for 8-bit ones (128 bytes of each row per step),
  * less when K is smaller. Every tile is a multiple of the device's flexible-dimension
  * granularity for W (the h100 preset: 32x32x16 at 256, 32x16x16 at 128, 16x16x16 at 64;
  * K granularity 32 for int8). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,13 +28,13 @@ typedef struct cm2_tile {
 
 /* The tilings the variant chooses from (k: for 16-bit inputs; doubled for 8-bit ones). */
 static const cm2_tile TILES[] = {
-    {128, 256, 64, 256, 1.00f}, {256, 128, 64, 256, 1.00f}, {128, 128, 64, 256, 0.88f},
-    {64, 128, 64, 128, 0.68f},  {128, 64, 64, 128, 0.68f},  {64, 64, 64, 128, 0.55f},
-    {32, 64, 64, 128, 0.40f},   {64, 32, 64, 64, 0.40f},    {32, 32, 64, 64, 0.30f},
-    {128, 256, 32, 256, 0.95f}, {128, 128, 32, 256, 0.84f}, {256, 128, 32, 256, 0.95f},
-    {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f}, {128, 128, 32, 128, 0.84f},
+    {128, 256, 64, 256, 1.00f}, {256, 128, 64, 256, 0.40f}, {128, 128, 64, 256, 0.88f},
+    {64, 128, 64, 128, 0.56f},  {128, 64, 64, 128, 0.58f},  {64, 64, 64, 128, 0.60f},
+    {32, 64, 64, 128, 0.44f},   {64, 32, 64, 64, 0.44f},    {32, 32, 64, 64, 0.40f},
+    {128, 256, 32, 256, 1.00f}, {128, 128, 32, 256, 0.84f}, {256, 128, 32, 256, 0.98f},
+    {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f}, {128, 128, 32, 128, 0.92f},
     {256, 256, 64, 256, 0.88f},
-    {128, 128, 64, 128, 0.84f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.80f},
+    {128, 128, 64, 128, 0.76f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.52f},
 };
 #define TILE_COUNT (sizeof TILES / sizeof TILES[0])
 
@@ -126,7 +128,26 @@ static float tile_bonus(const spvgen_gemm_desc *d, const cm2_tile *base) {
   if (is_8bit(d->a_type)) return base->m == 256 && base->n == 128 && base->k == 32 ? 1.25f : 1.0f;
   if (spvgen_component_type_size(d->acc_type) == 2)
     return base->m == 256 && base->n == 256 && base->k == 32 ? 1.2f : 1.0f;
-  return base->m == 128 && base->n == 256 && base->k == 32 ? 1.08f : 1.0f;
+  return 1.0f; /* f32 accumulators: unroll_bonus */
+}
+
+/* 128x256x32 with f32 accumulators gains from an unrolled loop what a 64-deep K step has
+ * by itself: the best tiling at unroll 4, behind 128x256x64 at unroll 1. */
+static double unroll_bonus(const spvgen_gemm_desc *d, uint32_t unroll) {
+  bool f32_acc = !is_8bit(d->a_type) && spvgen_component_type_size(d->acc_type) == 4;
+  return f32_acc && unroll >= 2 && d->tile_m == 128 && d->tile_n == 256 && d->tile_k == 32 ? 1.08 : 1.0;
+}
+
+/* A K step that reads under 128 bytes of each row of an operand whose rows run along K
+ * (A row-major, B column-major: N x K weights) reads half cache lines: the tile's
+ * efficiency x (1 - 0.13 x the share of the step's bytes read so). */
+static double kline_factor(const spvgen_gemm_desc *d, uint32_t tm, uint32_t tn, uint32_t tk) {
+  uint32_t es = spvgen_component_type_size(d->a_type);
+  bool short_k = tk * es < 128;
+  double a = (double)tm * tk, b = (double)tn * tk, sh = 0.0;
+  if (short_k && d->a_layout == SPVGEN_ROW_MAJOR) sh += a;
+  if (short_k && d->b_layout == SPVGEN_COL_MAJOR) sh += b;
+  return 1.0 - 0.13 * sh / (a + b);
 }
 
 /* A desc's knobs applied to a tiling of the table; K step fitted to the problem. */
@@ -160,19 +181,26 @@ static bool tile_spills(const spvgen_gemm_desc *d, const cm2_tile *t) {
   return !(d->tile_m && d->tile_n) && tile_registers(d, t) > 240.0;
 }
 
-/* Estimated run time of a tiling (arbitrary units; only the order matters). */
+/* Estimated run time of a tiling (arbitrary units; only the order matters): the tiles
+ * the busiest SM runs, ceil(tiles / SMs) (the workgroups an SM holds at once share its
+ * throughput: 128x128x64 tiles run 58 us each on an H100 whether one or two share an SM),
+ * x the tile's area / its efficiency. A workgroup of fewer than 256 invocations alone on
+ * an SM leaves it short of work: x (invocations resident / 256)^0.7 (128x128x32 with 128
+ * invocations: 1.6x slower alone than two to an SM). Concurrent workgroups per SM from the
+ * register estimate, 64K registers and 2048 threads. */
 static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t units) {
-  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch;
-  /* Concurrent workgroups per SM, from the register estimate, 64K registers and 2048
-   * threads. */
+  /* split-K: S workgroups per tile, each 1 / S of K (the same for every tiling) */
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, t->m) * gemm_ceil_div(d->n, t->n) * d->batch *
+                   (d->split_k > 1 ? d->split_k : 1);
   double regs = tile_registers(d, t);
   uint32_t per_sm = (uint32_t)(65536.0 / (regs * t->wg));
   if (per_sm > 2048 / t->wg) per_sm = 2048 / t->wg;
   if (per_sm < 1) per_sm = 1;
-  uint64_t conc = (tiles + units - 1) / units;
-  if (conc > per_sm) conc = per_sm;
-  uint64_t waves = (tiles + units * conc - 1) / (units * conc);
-  return (double)waves * (double)conc * t->m * t->n / t->eff;
+  uint64_t busiest = (tiles + units - 1) / units;
+  uint64_t resident = busiest < per_sm ? busiest : per_sm;
+  double occ = (double)resident * t->wg / 256.0;
+  occ = occ >= 1.0 ? 1.0 : pow(occ, 0.7);
+  return (double)busiest * t->m * t->n / (t->eff * kline_factor(d, t->m, t->n, t->k) * occ);
 }
 
 /* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more:
@@ -219,8 +247,42 @@ static bool in_runtime_menu(const cm2_tile *t) {
   return t->wg == 256 && t->m == 128 && ((t->n == 256 && t->k == 32) || (t->n == 128 && t->k == 64));
 }
 
-/* The cheapest tiling of the table that fits the device and the desc's knobs (cost
- * model), or the reason none does. */
+static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk);
+static double knob_score(const spvgen_gemm_desc *d, uint32_t u, spvgen_gemm_edge e, bool edges);
+static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool edge_set);
+
+#define UNROLL_BONUS_MAX 1.08 /* the most unroll_bonus gives */
+
+/* The knobs the plan would give tiling t (unroll and edge mode within the compile budget,
+ * as cm2_plan chooses them): their score (knob_score x unroll_bonus), whether their
+ * estimated compile fits the budget, and the estimate. */
+static double knobbed_score(const spvgen_gemm_desc *d, const cm2_tile *t, bool *fits, uint32_t *ms) {
+  spvgen_gemm_config c;
+  memset(&c, 0, sizeof c);
+  c.variant = SPVGEN_GEMM_COOPMAT2;
+  c.desc = *d;
+  c.desc.tile_m = t->m;
+  c.desc.tile_n = t->n;
+  c.desc.tile_k = t->k;
+  c.desc.workgroup_size = t->wg;
+  bool unroll_set = d->unroll != 0, edge_set = d->edge != SPVGEN_GEMM_EDGE_AUTO;
+  bool m_edge = !gemm_dim_multiple(&c.desc, 'm', t->m), n_edge = !gemm_dim_multiple(&c.desc, 'n', t->n);
+  if (gemm_runtime(d) && !edge_set && d->beta == 0.0f && t->m >= 128 && (m_edge || n_edge) &&
+      (!m_edge || d->m >= t->m) && (!n_edge || d->n >= t->n)) {
+    /* a run-time plan for an M (and N) of at least a 128-row tile gets shift after the
+     * plan (gemm.c, shift_for_hint): ranked as it will run */
+    c.desc.edge = SPVGEN_GEMM_EDGE_SHIFT;
+    edge_set = true;
+  }
+  if (!c.desc.unroll) c.desc.unroll = default_unroll(&c.desc, t->k);
+  choose_unroll_and_edge(&c, unroll_set, edge_set);
+  *ms = gemm_compile_ms(&c);
+  *fits = *ms <= gemm_budget_ms(&c.desc);
+  return knob_score(&c.desc, c.desc.unroll, c.desc.edge, m_edge || n_edge) * unroll_bonus(&c.desc, c.desc.unroll);
+}
+
+/* The tiling of the table that fits the device and the desc's knobs and runs fastest
+ * within the compile budget (cost model), or the reason none does. */
 static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, cm2_tile *best,
                                  char *msg, size_t size) {
   cm2_flex fl = flex_lookup(caps, d);
@@ -231,6 +293,9 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
   char first_msg[512] = "";
   uint32_t split_short = 0; /* a tile_k left out for having fewer K steps than split_k */
   const bool runtime_menu = gemm_runtime(d) && !d->tile_m && !d->tile_n && !d->tile_k && !d->workgroup_size;
+  cm2_tile cand[TILE_COUNT];
+  double cost[TILE_COUNT];
+  uint32_t nc = 0;
   for (size_t i = 0; i < TILE_COUNT; i++) {
     cm2_tile t = fit_tile(d, &TILES[i], kgran);
     spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
@@ -241,10 +306,34 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
       split_short = t.k;
       continue;
     }
+    /* insertion by the tiling's own cost (stable: table order among equals) */
     double c = tile_cost(d, &t, gemm_units(caps));
-    if (!found || c < best_cost) {
-      *best = t;
+    uint32_t at = nc;
+    while (at > 0 && cost[at - 1] > c) {
+      cand[at] = cand[at - 1];
+      cost[at] = cost[at - 1];
+      at--;
+    }
+    cand[at] = t;
+    cost[at] = c;
+    nc++;
+  }
+  /* The tiling with the knobs the compile budget allows (unroll and edge mode,
+   * choose_unroll_and_edge) that is fastest by tile_cost / knob score; where none fits
+   * the budget, the cheapest to compile. Cheapest tilings first: none after the first
+   * fit can win once its own cost over the highest knob score is past the best. */
+  uint32_t best_ms = 0;
+  bool best_fits = false;
+  for (uint32_t i = 0; i < nc; i++) {
+    if (best_fits && cost[i] / UNROLL_BONUS_MAX >= best_cost) break;
+    bool fits;
+    uint32_t ms;
+    double c = cost[i] / knobbed_score(d, &cand[i], &fits, &ms);
+    if (!found || (fits && (!best_fits || c < best_cost)) || (!fits && !best_fits && ms < best_ms)) {
+      *best = cand[i];
       best_cost = c;
+      best_ms = ms;
+      best_fits = fits;
       found = true;
     }
   }

@@ -142,7 +142,11 @@ static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
  * appends " sk<split_k>" to the name. */
 spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
                                size_t size);
+/* The estimated time of `tiles` output tiles split S ways over `units` SMs, relative to
+ * one unsplit tile's K loop of `steps` K steps (S 1: unsplit). */
+double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t steps);
 /* Split-K descs worth trying for a plan's tile (copies of base->desc with split_k set):
+ * up to 4 split counts that gemm_splitk_time puts under the unsplit grid, fastest first;
  * none unless the grid is under two waves of SMs and K has 8 steps or more and is at
  * least 512. */
 uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,

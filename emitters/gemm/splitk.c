@@ -56,6 +56,19 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   return SPVGEN_OK;
 }
 
+/* The time of a grid of `tiles` output tiles split `S` ways, in units of one unsplit
+ * tile's K loop: each SM runs ceil(tiles x S / units) slices of 1 / S of K (an SM's
+ * throughput is shared by the workgroups it holds, so slices per SM is what counts), plus
+ * the last slice's reduction, about two K steps' worth of reading per partial (a
+ * partial is the tile in 32-bit words, a K step's A and B tiles half as many bytes at
+ * 16 bits). */
+double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t steps) {
+  uint64_t per_sm = (tiles * S + units - 1) / units;
+  double t = (double)per_sm / S;
+  if (S > 1 && steps) t += 2.0 * S / steps;
+  return t;
+}
+
 uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,
                                 uint32_t max) {
   const uint32_t units = gemm_units(caps);
@@ -63,13 +76,31 @@ uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gem
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
   uint32_t steps = gemm_ceil_div(d->k, d->tile_k);
   if (tiles >= 2u * units || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
+  /* The split counts 2 .. 16 that keep 4 K steps per slice, fastest by gemm_splitk_time
+   * first (fewer slices among equals: less workspace traffic); up to 4 of them, and only
+   * those that beat the unsplit grid. */
+  uint32_t best[4];
+  double bt[4];
+  uint32_t nb = 0;
+  const double unsplit = gemm_splitk_time(tiles, 1, units, steps);
+  for (uint32_t s = 2; s <= 16 && s * 4 <= steps; s++) {
+    double t = gemm_splitk_time(tiles, s, units, steps);
+    if (t >= unsplit) continue;
+    uint32_t at = nb < 4 ? nb : 4;
+    while (at > 0 && bt[at - 1] > t) at--;
+    if (at >= 4) continue;
+    for (uint32_t j = (nb < 4 ? nb : 3); j > at; j--) {
+      best[j] = best[j - 1];
+      bt[j] = bt[j - 1];
+    }
+    best[at] = s;
+    bt[at] = t;
+    if (nb < 4) nb++;
+  }
   uint32_t n = 0;
-  /* 2, 4, 8, 16 slices while every slice keeps 4 K steps or more and the grid stays
-   * within about 4 waves. */
-  for (uint32_t s = 2; s <= 16 && n < max; s *= 2) {
-    if (s * 4 > steps || (s > 2 && tiles * (s / 2) >= 4u * units)) break;
+  for (uint32_t i = 0; i < nb && n < max; i++) {
     out[n] = *d;
-    out[n].split_k = s;
+    out[n].split_k = best[i];
     n++;
   }
   return n;

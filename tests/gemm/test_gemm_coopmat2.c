@@ -456,7 +456,9 @@ static void test_plan_picks_big_tiles_for_big_problems_and_small_ones_for_skinny
             p.groups[0] * p.groups[1]);
   d = gemm(1, 1, 1, F16, F16, F16);
   CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
-  CHECK_MSG(p.desc.tile_m <= 32 && p.desc.tile_n <= 32 && p.desc.tile_k == 16, "1x1x1: %s", p.name);
+  /* a small tile (a 64-invocation one alone on an SM is short of work: 32x64 at 128 ranks
+   * with it) and the K step cut to K's granularity */
+  CHECK_MSG(p.desc.tile_m * p.desc.tile_n <= 32 * 64 && p.desc.tile_k == 16, "1x1x1: %s", p.name);
   /* AUTO takes coopmat2 on the H100. */
   d = gemm(512, 512, 512, F16, F32, F32);
   d.variant = SPVGEN_GEMM_AUTO;
@@ -735,9 +737,50 @@ static void test_splitk_plans_validate(void) {
           CHECK_MSG(0, "%s", msg);
         }
       }
+  /* The reduction: by default element-wise, so a split-K kernel holds one tensor store
+   * (the partial: D is stored element by element) and the K loop's two tensor loads;
+   * SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE loads the partials back as matrices (a third
+   * load, and D's tensor store). Both validate over the sweep's descs. */
+  for (int coop = 0; coop < 2; coop++) {
+    spvgen_gemm_desc r = gemm(257, 3584, 18944, F16, F32, F32);
+    r.b_layout = SPVGEN_COL_MAJOR;
+    r.variant = SPVGEN_GEMM_COOPMAT2;
+    r.tile_m = r.tile_n = 128;
+    r.tile_k = 64;
+    r.unroll = 1;
+    r.edge = SPVGEN_GEMM_EDGE_SHIFT;
+    r.split_k = 4;
+    r.codegen = coop ? SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE : 0;
+    spvgen_kernel k;
+    char msg[512];
+    if (spvgen_gemm(&r, &h100, &k, msg, sizeof msg) != SPVGEN_OK) {
+      CHECK_MSG(0, "%s", msg);
+      continue;
+    }
+    uint32_t loads = 0, stores = 0;
+    WORDS_FOR_EACH(k.words, k.word_count, i) {
+      loads += (k.words[i] & 0xFFFFu) == SpvOpCooperativeMatrixLoadTensorNV;
+      stores += (k.words[i] & 0xFFFFu) == SpvOpCooperativeMatrixStoreTensorNV;
+    }
+    CHECK_MSG(loads == 2u + (uint32_t)coop && stores == 1u + (uint32_t)coop, "codegen %d: %u tensor loads, %u stores",
+              coop, loads, stores);
+    spvgen_kernel_free(&k);
+  }
+  static const uint32_t coop_shapes[][3] = {{97, 131, 667}, {300, 17, 1000}};
+  for (size_t s = 0; s < 2; s++) {
+    spvgen_gemm_desc r = gemm(coop_shapes[s][0], coop_shapes[s][1], coop_shapes[s][2], F16, F32, F16);
+    r.split_k = 3;
+    r.bias = SPVGEN_GEMM_BIAS_ROW;
+    r.activation = SPVGEN_ACTIVATION_GELU;
+    r.beta = 0.5f;
+    r.codegen = SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE;
+    check_all_plans(m, &r, &st);
+  }
   /* split_k 0: the plan keeps 1; the candidates end with split-K ones for a small grid
-   * with a long K (4096 x 64 x 4096: 32 tiles of 128 x 64). */
-  spvgen_gemm_desc d = gemm(4096, 64, 4096, F16, F32, F32);
+   * with a long K (256 x 256 x 16384: 64 tiles of 32 x 32), and offer none where every
+   * split count leaves an SM as many slices of K as it had tiles (4096 x 64 x 4096: 128
+   * tiles of 32 x 64 on 132 SMs). */
+  spvgen_gemm_desc d = gemm(256, 256, 16384, F16, F32, F32);
   spvgen_gemm_config plans[64];
   uint32_t n = 0, first_split = 0;
   CHECK(spvgen_gemm_plans(&d, &h100, plans, 64, &n, NULL, 0) == SPVGEN_OK);
@@ -745,6 +788,9 @@ static void test_splitk_plans_validate(void) {
     if (plans[i].desc.split_k > 1 && !first_split) first_split = i;
   CHECK(first_split > 0);
   for (uint32_t i = first_split; first_split && i < n && i < 64; i++) CHECK(plans[i].desc.split_k > 1);
+  d = gemm(4096, 64, 4096, F16, F32, F32);
+  CHECK(spvgen_gemm_plans(&d, &h100, plans, 64, &n, NULL, 0) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++) CHECK_MSG(plans[i].desc.split_k <= 1, "%s", plans[i].name);
   /* Over the K steps: refused naming split_k and the limit. */
   d = gemm(64, 64, 256, F16, F32, F32);
   d.tile_k = 64;

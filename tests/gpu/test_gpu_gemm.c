@@ -243,6 +243,8 @@ static void splitk_variant(spvgen_gemm_variant variant) {
           d.c_layout = (spvgen_matrix_layout)!d.d_layout;
         }
         d.variant = variant;
+        /* the f16 -> f16 case sums its partials as matrices, the reduction's alternative */
+        if (variant == SPVGEN_GEMM_COOPMAT2 && i == 1) d.codegen = SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE;
         spvgen_gemm_config p;
         char msg[512];
         if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) {
@@ -278,9 +280,9 @@ static void splitk_variant(spvgen_gemm_variant variant) {
   /* The split-K candidates of spvgen_gemm_plans for a small grid with a long K. */
   spvgen_gemm_desc d;
   memset(&d, 0, sizeof d);
-  d.m = 4096;
-  d.n = 64;
-  d.k = 4096;
+  d.m = 256;
+  d.n = 256;
+  d.k = 16384;
   d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
   d.variant = variant;
   spvgen_gemm_config plans[64];
