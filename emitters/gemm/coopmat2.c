@@ -734,8 +734,8 @@ static void splitk_reduce(spvgen_module *m, const cm2_ctx *x, int clamped, spvge
   dsum.acc_type = st;
   ek_epilogue e2 = x->epi;
   e2.desc = &dsum;
-  e2.d_base = gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_d);
-  e2.c_base = e2.c.var ? gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_c) : 0;
+  e2.d_base = gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_d, &e2.d);
+  e2.c_base = e2.c.var ? gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_c, &e2.c) : 0;
   uint32_t sumv[SPLITK_GROUP];
   for (uint32_t j = 0; j < G; j++) sumv[j] = ek_local(m, s4, zero4);
   ek_for gl;
