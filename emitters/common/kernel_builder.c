@@ -177,7 +177,10 @@ static uint32_t loop_head(spvgen_module *m, ek_for *l, uint32_t end, SpvLoopCont
 uint32_t ek_for_begin(spvgen_module *m, ek_for *l, uint32_t start, uint32_t end, uint32_t step,
                       SpvLoopControlMask control) {
   uint32_t u32 = spvgen_type_int(m, 32, false);
-  bool constant = ek_const_int(m, start, NULL);
+  /* A constant start may be the counter's initializer only where the loop runs once per
+   * invocation: the initializer is applied at function entry, so a loop nested in another
+   * would start its second round where its first ended (no iterations). */
+  bool constant = ek_const_int(m, start, NULL) && !spvgen_loop_header(m);
   l->var = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassFunction, u32), SpvStorageClassFunction,
                            constant ? start : spvgen_const_u32(m, 0));
   l->step = step;

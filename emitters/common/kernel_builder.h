@@ -73,7 +73,8 @@ uint32_t ek_select(spvgen_module *m, uint32_t cond, uint32_t a, uint32_t b);
  *     ... body (i is valid here) ...
  *     ek_for_end(m, &l);
  * The counter is a u32 Function variable of the loop's own: a constant start is its
- * initializer, any other start is stored before the loop. end 0: the caller writes the
+ * initializer outside any loop, any other start (and every start of a loop nested in
+ * another, which must restart on each round of the outer one) is stored before the loop. end 0: the caller writes the
  * condition itself right after ek_for_begin (spvgen_loop_while(m, cond(i))). */
 typedef struct ek_for {
   uint32_t var;  /* the counter's Function variable */

@@ -159,6 +159,30 @@ static void a_counted_loop_keeps_its_counter(void) {
   spvgen_free_text(text);
 }
 
+/* A constant-start loop inside another restarts on every round of the outer one: its
+ * counter is stored before it (an initializer runs once, at function entry; the split-K
+ * reduction's slice loop inside its chunk-group loop summed nothing after the first
+ * group on the H100). */
+static void a_nested_loop_restarts_its_counter(void) {
+  fixture f = setup();
+  spvgen_module *m = f.m;
+  ek_for outer, inner;
+  uint32_t i = ek_for_begin(m, &outer, spvgen_const_u32(m, 0), f.x, spvgen_const_u32(m, 1), SpvLoopControlMaskNone);
+  uint32_t j = ek_for_begin(m, &inner, spvgen_const_u32(m, 0), spvgen_const_u32(m, 4), spvgen_const_u32(m, 1),
+                            SpvLoopControlMaskNone);
+  spvgen_store(m, ek_at2(m, f.buf, spvgen_const_u32(m, 0), ek_iadd(m, ek_mul_imm(m, i, 4), j)), j);
+  ek_for_end(m, &inner);
+  ek_for_end(m, &outer);
+  CHECK(outer.var != inner.var);
+  char *text = finish(&f, f.x);
+  /* the outer counter has its initializer; the inner one is stored 0 in the outer body,
+   * and each is incremented: three stores to counters, one to the buffer in the body and
+   * the fixture's own */
+  CHECK_EQ_U64(count_lines_with(text, "OpLoopMerge"), 2);
+  CHECK_EQ_U64(count_lines_with(text, "OpStore"), 5);
+  spvgen_free_text(text);
+}
+
 static void a_guard_without_a_condition_emits_no_branch(void) {
   fixture f = setup();
   spvgen_module *m = f.m;
@@ -217,6 +241,7 @@ int main(int argc, char **argv) {
       TEST_CASE(run_time_operands_emit_the_instruction),
       TEST_CASE(optional_conditions_combine),
       TEST_CASE(a_counted_loop_keeps_its_counter),
+      TEST_CASE(a_nested_loop_restarts_its_counter),
       TEST_CASE(a_guard_without_a_condition_emits_no_branch),
       TEST_CASE(work_items_skip_or_redo_the_last),
       TEST_CASE(shared_arrays_are_typed_by_the_builder),
