@@ -249,6 +249,186 @@ void sg_gemm_run_shape(const sg_run_data *data, spvgen_gemm_launch *launch, spvg
   if (shape) *shape = s->shape;
 }
 
+/* ------------------------------------------------------------------ flags ---- */
+/* The problem flags of `spvgen gemm`, `spvgen run/bench/tune gemm`. */
+
+#define GEMM_U32(FLAG, FIELD, MIN)                                                     \
+  static bool FLAG(void *d, const char *v, char *why, size_t size) {                   \
+    return sg_flag_u32(v, MIN, UINT32_MAX, &((spvgen_gemm_desc *)d)->FIELD, why, size); \
+  }
+GEMM_U32(flag_m, m, 1)
+GEMM_U32(flag_n, n, 1)
+GEMM_U32(flag_k, k, 1)
+GEMM_U32(flag_batch, batch, 1)
+GEMM_U32(flag_lda, lda, 0)
+GEMM_U32(flag_ldb, ldb, 0)
+GEMM_U32(flag_ldc, ldc, 0)
+GEMM_U32(flag_ldd, ldd, 0)
+GEMM_U32(flag_wg, workgroup_size, 0)
+GEMM_U32(flag_subgroups, subgroups, 0)
+GEMM_U32(flag_stages, stages, 0)
+GEMM_U32(flag_unroll, unroll, 0)
+GEMM_U32(flag_split_k, split_k, 0)
+GEMM_U32(flag_edge_unroll, edge_unroll, 0)
+GEMM_U32(flag_compile_budget, compile_budget_ms, 0)
+GEMM_U32(flag_m_multiple, m_multiple, 0)
+GEMM_U32(flag_n_multiple, n_multiple, 0)
+GEMM_U32(flag_k_multiple, k_multiple, 0)
+GEMM_U32(flag_ld_multiple, ld_multiple, 0)
+
+static bool flag_scalar(const char *v, float *out, char *why, size_t size) {
+  double x;
+  if (!sg_parse_number(v, -3.4e38, 3.4e38, &x)) return sg_flag_bad(why, size, v, "is not a number");
+  return *out = (float)x, true;
+}
+static bool flag_alpha(void *d, const char *v, char *why, size_t size) {
+  return flag_scalar(v, &((spvgen_gemm_desc *)d)->alpha, why, size);
+}
+static bool flag_beta(void *d, const char *v, char *why, size_t size) {
+  return flag_scalar(v, &((spvgen_gemm_desc *)d)->beta, why, size);
+}
+
+/* AB,ACC[,OUT]: OUT defaults to ACC. */
+static bool flag_types(void *d_, const char *v, char *why, size_t size) {
+  spvgen_gemm_desc *d = d_;
+  spvgen_component_type ts[3];
+  int np = 0;
+  for (const char *p = v;; np++) {
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    char part[16];
+    if (np == 3) return sg_flag_bad(why, size, v, "has more than AB,ACC,OUT");
+    snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : 0), p);
+    if (n >= sizeof part || !spvgen_component_type_parse(part, &ts[np]))
+      return sg_flag_bad(why, size, v, "has an unknown type '%.*s' (f16, bf16, f32, s8, u8, s32, u32, e4m3, e5m2)",
+                         (int)n, p);
+    if (!comma) break;
+    p = comma + 1;
+  }
+  if (np < 1) return sg_flag_bad(why, size, v, "needs at least AB,ACC (e.g. f16,f32)");
+  d->a_type = d->b_type = ts[0];
+  d->acc_type = ts[1];
+  d->out_type = ts[np];
+  return true;
+}
+
+static bool flag_layout(void *d_, const char *v, char *why, size_t size) {
+  spvgen_gemm_desc *d = d_;
+  if (strlen(v) != 2 || !strchr("nt", v[0]) || !strchr("nt", v[1]))
+    return sg_flag_bad(why, size, v, "is not nn, nt, tn or tt");
+  d->a_layout = v[0] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+  d->b_layout = v[1] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+  return true;
+}
+
+static bool flag_bias(void *d, const char *v, char *why, size_t size) {
+  static const spvgen_gemm_bias kinds[] = {SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_BIAS_NONE};
+  static const char *const names[] = {"row", "column", "none"};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(v, names[i])) return ((spvgen_gemm_desc *)d)->bias = kinds[i], true;
+  return sg_flag_bad(why, size, v, "is not row, column or none");
+}
+static bool flag_act(void *d, const char *v, char *why, size_t size) {
+  return spvgen_activation_parse(v, &((spvgen_gemm_desc *)d)->activation) ||
+         sg_flag_bad(why, size, v, "is not none, relu, gelu or silu");
+}
+static bool flag_addressing(void *d, const char *v, char *why, size_t size) {
+  return spvgen_addressing_parse(v, &((spvgen_gemm_desc *)d)->addressing) ||
+         sg_flag_bad(why, size, v, "is not descriptors or device-address");
+}
+static bool flag_shapes(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_shapes_parse(v, &((spvgen_gemm_desc *)d)->shapes) ||
+         sg_flag_bad(why, size, v, "is not auto, fixed or runtime");
+}
+static bool flag_edge(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_edge_parse(v, &((spvgen_gemm_desc *)d)->edge) ||
+         sg_flag_bad(why, size, v, "is not auto, branch, clamp or shift");
+}
+static bool flag_variant(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_variant_parse(v, &((spvgen_gemm_desc *)d)->variant) ||
+         sg_flag_bad(why, size, v, "is not auto, coopmat2, khr or simt");
+}
+static bool flag_tile(void *d_, const char *v, char *why, size_t size) {
+  spvgen_gemm_desc *d = d_;
+  uint32_t t[3], nt = 0;
+  if (!sg_parse_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
+    return sg_flag_bad(why, size, v, "is not MxNxK (e.g. 128x128x32)");
+  d->tile_m = t[0];
+  d->tile_n = t[1];
+  d->tile_k = t[2];
+  return true;
+}
+
+static const sg_flag gemm_flags[] = {
+    SG_FLAG_HEADING("problem:"),
+    {"--m", "M", "rows of A and D (required, >= 1)", flag_m},
+    {"--n", "N", "columns of B and D (required, >= 1)", flag_n},
+    {"--k", "K", "columns of A, rows of B (required, >= 1)", flag_k},
+    {"--batch", "B", "batch count (default 1)", flag_batch},
+    {"--types", "AB,ACC[,OUT]",
+     "input, accumulator and output types (default f16,f32; OUT defaults\nto ACC): f16, bf16, s8, u8, f32, e4m3, e5m2 "
+     "inputs; f16, f32, s32\naccumulators; f16, f32, bf16, s32, s8, u8, u32 out",
+     flag_types},
+    {"--layout", "XY", "nn (default), nt, tn, tt: n = row-major, t = column-major, X for A,\nY for B", flag_layout},
+    {"--lda", "N", "A's leading dimension in elements (default: tight)", flag_lda},
+    {"--ldb", "N", "B's (--ldc, --ldd: C's, D's)", flag_ldb},
+    {"--ldc", "N", NULL, flag_ldc},
+    {"--ldd", "N", NULL, flag_ldd},
+    SG_FLAG_HEADING("epilogue:"),
+    {"--alpha", "F", "D = alpha*A*B + beta*C", flag_alpha},
+    {"--beta", "F", "(beta != 0 adds binding C)", flag_beta},
+    {"--bias", "row|column|none", "add a bias vector (per row of D, or per column)", flag_bias},
+    {"--act", "none|relu|gelu|silu", "the activation after the bias", flag_act},
+    SG_FLAG_HEADING("knobs (default: chosen for the device):"),
+    {"--variant", "auto|coopmat2|khr|simt", "the kernel's variant", flag_variant},
+    {"--tile", "MxNxK", "workgroup tile", flag_tile},
+    {"--wg", "N", "invocations per workgroup", flag_wg},
+    {"--subgroups", "N", "subgroups per workgroup", flag_subgroups},
+    {"--stages", "N", "pipeline stages", flag_stages},
+    {"--unroll", "N", "unroll of the k loop", flag_unroll},
+    {"--split-k", "N", "split K over N workgroups", flag_split_k},
+    {"--edge", "auto|branch|clamp|shift",
+     "coopmat2: tiles crossing M or N run a clamped copy of the kernel\n(branch), every tile runs the clamped one "
+     "(clamp), or edge tiles move\ninside and overlap (shift, beta 0)",
+     flag_edge},
+    {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll},
+    {"--compile-budget", "MS",
+     "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
+     flag_compile_budget},
+    SG_FLAG_HEADING("shapes:"),
+    {"--shapes", "auto|fixed|runtime",
+     "fixed: the shape is part of the kernel (default); runtime: M, N, K,\nld*, strides, alpha, beta are push "
+     "constants, one kernel for every\nshape of its class (then --m/--n/--k are the shape run, or planned for)",
+     flag_shapes},
+    {"--m-multiple", "N", "runtime class: M always a multiple of N", flag_m_multiple},
+    {"--n-multiple", "N", "N likewise (--k-multiple: K)", flag_n_multiple},
+    {"--k-multiple", "N", NULL, flag_k_multiple},
+    {"--ld-multiple", "N", "runtime class: every ld and batch stride a multiple of N", flag_ld_multiple},
+    {"--addressing", "descriptors|device-address",
+     "device-address: every buffer a 64-bit pointer in the push constants,\nno descriptor set", flag_addressing},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* The command line's types are f16,f32 (a zeroed desc's are f16 everywhere). */
+static void flags_init(void *desc) {
+  spvgen_gemm_desc *d = desc;
+  d->acc_type = SPVGEN_COMPONENT_F32;
+  d->out_type = SPVGEN_COMPONENT_F32;
+}
+
+static bool flags_done(const void *desc, char *why, size_t size) {
+  const spvgen_gemm_desc *d = desc;
+  const char *missing = !d->m ? "--m" : !d->n ? "--n" : !d->k ? "--k" : NULL;
+  if (missing) snprintf(why, size, "%s is required (--m, --n and --k give the shape)", missing);
+  return !missing;
+}
+
+/* The SPIRV-Tools spvgen links predates SPV_KHR_bfloat16: it cannot read a bf16 module. */
+static bool validator_reads(const void *plan) {
+  const spvgen_gemm_config *p = plan;
+  return p->desc.a_type != SPVGEN_COMPONENT_BF16 && p->desc.out_type != SPVGEN_COMPONENT_BF16;
+}
+
 const sg_template sg_template_gemm = {
     .name = "gemm",
     .desc_size = sizeof(spvgen_gemm_desc),
@@ -265,4 +445,10 @@ const sg_template sg_template_gemm = {
     .run_check = gemm_run_check,
     .run_where = gemm_run_where,
     .run_free = gemm_run_free,
+    .flags = gemm_flags,
+    .flags_init = flags_init,
+    .flags_done = flags_done,
+    .validator_reads = validator_reads,
+    .summary = "D = alpha*A*B + beta*C (+bias, activation)",
+    .example = "--m 97 --n 131 --k 67 --layout tn --types s8,s32 --bias row --act relu --caps vulkan13",
 };

@@ -83,16 +83,35 @@ typedef struct sg_check {
 void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, double tol);
 
 /* ------------------------------------------------------------------ flags ---- */
-/* A flag of `spvgen NAME` / `spvgen run NAME` (tools/spvgen/cmd_template.c parses and
- * prints them from the table). */
+/* A flag of a command: a template's problem flags (sg_template.flags: `spvgen NAME`,
+ * `spvgen run/bench/tune NAME` all take them), or a command's own (its output, run, bench
+ * or tune options). tools/spvgen/cmd_template.c parses argv against tables of them (also
+ * "--flag=value") and prints them as usage lines. */
 typedef struct sg_flag {
-  const char *name;  /* "--op" */
+  const char *name;  /* "--op"; "" for a heading (help is the heading's line); NULL ends the table */
   const char *value; /* the value's placeholder in the usage ("add|mul|max"); NULL: a switch */
-  const char *help;
-  /* Parses value (NULL for a switch) into the desc; false with why, which the usage
-   * error prints after "NAME: 'VALUE'". */
-  bool (*parse)(void *desc, const char *value, char *why, size_t size);
+  const char *help;  /* the usage text ('\n' starts another line of it); NULL: not listed (a
+                        sibling's line names it: "--lda/--ldb/--ldc/--ldd N") */
+  /* Parses value (NULL for a switch) into target (the desc, or the command's options);
+   * false with why, which the usage error prints after "NAME: " (sg_flag_bad writes
+   * the usual "'VALUE' is not ..."). */
+  bool (*parse)(void *target, const char *value, char *why, size_t size);
 } sg_flag;
+#define SG_FLAG_HEADING(TEXT) {"", NULL, TEXT, NULL}
+
+/* Writes why as "'value' " then the formatted text; returns false (a parse's failure). */
+bool sg_flag_bad(char *why, size_t size, const char *value, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* A number flag's value into *out, within [min, max]: false with why "'V' is not a
+ * number from MIN to MAX", or "'V' must be at least MIN" for a number below it. sg_flag_u64
+ * takes "0x..." too when hex_ok. (args.c) */
+bool sg_flag_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out, char *why, size_t size);
+bool sg_flag_u64(const char *value, bool hex_ok, uint64_t min, uint64_t max, uint64_t *out, char *why, size_t size);
+/* The random seed flags share: any 64-bit number, decimal or 0x... */
+bool sg_flag_seed(const char *value, uint64_t *out, char *why, size_t size);
 
 /* ---------------------------------------------------------------- the table ---- */
 /* Each template (GEMM, MLP, elementwise) fills one sg_template: its public functions
@@ -149,8 +168,18 @@ typedef struct sg_template {
   void (*run_where)(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size);
   void (*run_free)(sg_run_data *data);
 
-  /* ---- the command line: `spvgen NAME` and `spvgen run NAME` ---- */
-  const sg_flag *flags;      /* terminated by a NULL name; NULL: none */
+  /* ---- the command line: `spvgen NAME`, `spvgen run NAME` (and GEMM's and MLP's
+   * bench and tune) ---- */
+  const sg_flag *flags;      /* the problem's flags, parsed into the desc; NULL: none */
+  /* The desc the flags start from, where the command line's defaults are not a zeroed
+   * desc's (GEMM: f16,f32); NULL: zeroed. */
+  void (*flags_init)(void *desc);
+  /* After the flags: false with why (the usage error's text) when one that is required
+   * is missing; NULL: none is. */
+  bool (*flags_done)(const void *desc, char *why, size_t size);
+  /* Whether the validator spvgen links can read plan's module (NULL: always): `spvgen
+   * NAME` validates what it writes where it can. */
+  bool (*validator_reads)(const void *plan);
   const char *summary;       /* one line: what the kernel computes */
   const char *example;       /* the flags of a usage example ("--op mul --type f16") */
 } sg_template;
