@@ -187,18 +187,13 @@ static bool flag_local_size(void *desc, const char *value, char *why, size_t siz
   return sg_flag_u32(value, 1, 1024, &((spvgen_elementwise_desc *)desc)->local_size, why, size);
 }
 
-static bool flag_glsl450(void *desc, const char *value, char *why, size_t size) {
-  (void)value, (void)why, (void)size;
-  ((spvgen_elementwise_desc *)desc)->glsl450_memory_model = true;
-  return true;
-}
-
 static const sg_flag flags[] = {
-    {"--op", "add|mul|max", "c[i] = a[i] OP b[i] (default add)", flag_op},
-    {"--type", "f32|f16|u32|s32", "the element type (default f32)", flag_type},
-    {"--local-size", "N", "invocations per workgroup, 1..1024 (default 64)", flag_local_size},
-    {"--glsl450", NULL, "a GLSL450-memory-model module (default: the Vulkan memory model)", flag_glsl450},
-    {NULL, NULL, NULL, NULL},
+    {"--op", "add|mul|max", "c[i] = a[i] OP b[i] (default add)", flag_op, 0},
+    {"--type", "f32|f16|u32|s32", "the element type (default f32)", flag_type, 0},
+    {"--local-size", "N", "invocations per workgroup, 1..1024 (default 64)", flag_local_size, 0},
+    SG_FLAG_SWITCH("--glsl450", "a GLSL450-memory-model module (default: the Vulkan memory model)",
+                   spvgen_elementwise_desc, glsl450_memory_model),
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 const sg_template sg_template_elementwise = {

@@ -215,16 +215,6 @@ MLP_U32(flag_compile_budget, compile_budget_ms)
 MLP_U32(flag_spec_id_base, spec_id_base)
 MLP_U32(flag_points_per_group, points_per_group)
 
-#define MLP_SWITCH(FLAG, FIELD)                                       \
-  static bool FLAG(void *d, const char *v, char *why, size_t size) { \
-    (void)v, (void)why, (void)size;                                  \
-    return ((spvgen_mlp_desc *)d)->FIELD = true;                     \
-  }
-MLP_SWITCH(flag_no_bias, no_bias)
-MLP_SWITCH(flag_mat_rows, mat_rows)
-MLP_SWITCH(flag_vec_stage, vec_stage)
-MLP_SWITCH(flag_layer_loop, layer_loop)
-
 /* WxC (C layers of width W) or W,W,... */
 static bool flag_hidden(void *d_, const char *v, char *why, size_t size) {
   spvgen_mlp_desc *d = d_;
@@ -337,48 +327,49 @@ static bool flag_addressing(void *d, const char *v, char *why, size_t size) {
 
 static const sg_flag mlp_flags[] = {
     SG_FLAG_HEADING("network:"),
-    {"--in", "N", "input width (required)", flag_in},
-    {"--hidden", "WxC|W,W,..", "C hidden layers of width W, or a list of widths", flag_hidden},
-    {"--out", "N", "output width (required)", flag_out},
-    {"--act", "NAME", "hidden activation: none, relu (default), leaky_relu, sigmoid, tanh,\nsilu, exp", flag_act},
-    {"--out-act", "NAME", "output activation (default none)", flag_out_act},
-    {"--leaky-slope", "F", "leaky relu slope (default 0.01)", flag_leaky_slope},
-    {"--no-bias", NULL, "layers without bias", flag_no_bias},
+    {"--in", "N", "input width (required)", flag_in, 0},
+    {"--hidden", "WxC|W,W,..", "C hidden layers of width W, or a list of widths", flag_hidden, 0},
+    {"--out", "N", "output width (required)", flag_out, 0},
+    {"--act", "NAME", "hidden activation: none, relu (default), leaky_relu, sigmoid, tanh,\nsilu, exp", flag_act, 0},
+    {"--out-act", "NAME", "output activation (default none)", flag_out_act, 0},
+    {"--leaky-slope", "F", "leaky relu slope (default 0.01)", flag_leaky_slope, 0},
+    SG_FLAG_SWITCH("--no-bias", "layers without bias", spvgen_mlp_desc, no_bias),
     {"--encoding", "KIND",
      "input encoding: freq:N or oneblob:N (N octaves / bins), or\nhashgrid[:L,F,T,N,S], a multiresolution hash grid "
      "(2-D or 3-D\npoints): L levels (16), F features per level (2), table 2^T entries\n(19), base resolution N (16), "
      "per-level scale S (2)",
-     flag_encoding},
+     flag_encoding, 0},
     {"--types", "W[,IO]",
      "weight type (f16; s8 with --variant vec; e4m3 or e5m2 with --variant\nvec --weights optimal) and points in memory "
      "(f16 or f32)",
-     flag_types},
+     flag_types, 0},
     {"--weights", "row|optimal|auto",
      "weight layout: row-major (default), the driver's inferencing-optimal\none (vec variant; offsets as spec "
      "constants, see mlp.h), or the one\nthe plan expects faster",
-     flag_weights},
-    {"--spec-id-base", "N", "with optimal weights: layer l's offset is SpecId N + l", flag_spec_id_base},
+     flag_weights, 0},
+    {"--spec-id-base", "N", "with optimal weights: layer l's offset is SpecId N + l", flag_spec_id_base, 0},
     SG_FLAG_HEADING("knobs:"),
-    {"--variant", "auto|vec|mat|loop", "the kernel's variant", flag_variant},
-    {"--wg", "N", "invocations per workgroup", flag_wg},
+    {"--variant", "auto|vec|mat|loop", "the kernel's variant", flag_variant, 0},
+    {"--wg", "N", "invocations per workgroup", flag_wg, 0},
     {"--points-per-group", "N",
      "vec: points per invocation (1, 2, 4, 8); mat: points per workgroup\nblock (a multiple of 16)",
-     flag_points_per_group},
-    {"--mat-rows", NULL,
-     "mat: each subgroup owns 16-point fragments and every output of a\nlayer for them (no workgroup barrier between "
-     "layers)",
-     flag_mat_rows},
+     flag_points_per_group, 0},
+    SG_FLAG_SWITCH("--mat-rows",
+                   "mat: each subgroup owns 16-point fragments and every output of a\nlayer for them (no workgroup "
+                   "barrier between layers)",
+                   spvgen_mlp_desc, mat_rows),
     {"--bias-path", "fused|add",
      "vec: the bias as MatrixMulAdd's operand (fused), or MatrixMul then a\nloaded cooperative vector added",
-     flag_bias_path},
-    {"--vec-rows", "N", "vec: a layer in pieces of N output rows (16..256, /16)", flag_vec_rows},
-    {"--vec-stage", NULL, "vec: activations through a shared-memory row per invocation", flag_vec_stage},
-    {"--layer-loop", NULL, "vec: the equal hidden layers as a run-time loop", flag_layer_loop},
-    {"--compile-budget", "MS", "the estimated driver compile the plan may choose (1000)", flag_compile_budget},
+     flag_bias_path, 0},
+    {"--vec-rows", "N", "vec: a layer in pieces of N output rows (16..256, /16)", flag_vec_rows, 0},
+    SG_FLAG_SWITCH("--vec-stage", "vec: activations through a shared-memory row per invocation", spvgen_mlp_desc,
+                   vec_stage),
+    SG_FLAG_SWITCH("--layer-loop", "vec: the equal hidden layers as a run-time loop", spvgen_mlp_desc, layer_loop),
+    {"--compile-budget", "MS", "the estimated driver compile the plan may choose (1000)", flag_compile_budget, 0},
     {"--addressing", "descriptors|device-address",
      "device-address: input, weights and output as 64-bit pointers in the\npush constants (loop variant)",
-     flag_addressing},
-    {NULL, NULL, NULL, NULL},
+     flag_addressing, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 static bool flags_done(const void *desc, char *why, size_t size) {

@@ -96,8 +96,13 @@ typedef struct sg_flag {
    * false with why, which the usage error prints after "NAME: " (sg_flag_bad writes
    * the usual "'VALUE' is not ..."). */
   bool (*parse)(void *target, const char *value, char *why, size_t size);
+  /* parse NULL: the flag sets the bool (a switch) or the const char * (the value, as
+   * given) at this offset in the target (SG_FLAG_SWITCH, SG_FLAG_TEXT). */
+  size_t offset;
 } sg_flag;
-#define SG_FLAG_HEADING(TEXT) {"", NULL, TEXT, NULL}
+#define SG_FLAG_HEADING(TEXT) {"", NULL, TEXT, NULL, 0}
+#define SG_FLAG_SWITCH(NAME, HELP, TYPE, FIELD) {NAME, NULL, HELP, NULL, offsetof(TYPE, FIELD)}
+#define SG_FLAG_TEXT(NAME, VALUE, HELP, TYPE, FIELD) {NAME, VALUE, HELP, NULL, offsetof(TYPE, FIELD)}
 
 /* Writes why as "'value' " then the formatted text; returns false (a parse's failure). */
 bool sg_flag_bad(char *why, size_t size, const char *value, const char *fmt, ...)

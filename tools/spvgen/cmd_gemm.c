@@ -42,18 +42,6 @@ CLI_U32(flag_sample, run.sample, 0)
 static bool flag_seed(void *g, const char *v, char *why, size_t size) {
   return sg_flag_seed(v, &((gemm_cli *)g)->run.seed, why, size);
 }
-static bool flag_stats(void *g, const char *v, char *why, size_t size) {
-  (void)v, (void)why, (void)size;
-  return ((gemm_cli *)g)->run.statistics = true;
-}
-static bool flag_no_gpu(void *g, const char *v, char *why, size_t size) {
-  (void)v, (void)why, (void)size;
-  return ((gemm_cli *)g)->no_gpu = true;
-}
-static bool flag_caps(void *g, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return ((gemm_cli *)g)->caps_name = v, true;
-}
 static bool flag_no_caps(void *g, const char *v, char *why, size_t size) {
   (void)g, (void)v;
   snprintf(why, size, "run uses the device's own caps");
@@ -62,29 +50,31 @@ static bool flag_no_caps(void *g, const char *v, char *why, size_t size) {
 
 static const sg_flag run_flags[] = {
     SG_FLAG_HEADING("run:"),
-    {"--repeats", "N", "timed dispatches (default 10)", flag_repeats},
-    {"--warmup", "N", "dispatches before them (default 2)", flag_warmup},
+    {"--repeats", "N", "timed dispatches (default 10)", flag_repeats, 0},
+    {"--warmup", "N", "dispatches before them (default 2)", flag_warmup, 0},
     {"--warmup-ms", "N", "keep the GPU busy N ms before timing (default 200; GPUs idle at\nlow clocks between short bursts)",
-     flag_warmup_ms},
-    {"--sample", "N", "check N random elements instead of all (large shapes)", flag_sample},
-    {"--seed", "N", "random data seed", flag_seed},
-    {"--stats", NULL,
-     "print the driver's pipeline statistics (registers, spills, shared\nmemory; VK_KHR_pipeline_executable_properties)",
-     flag_stats},
-    {"--caps", "NAME", NULL, flag_no_caps},
-    {NULL, NULL, NULL, NULL},
+     flag_warmup_ms, 0},
+    {"--sample", "N", "check N random elements instead of all (large shapes)", flag_sample, 0},
+    {"--seed", "N", "random data seed", flag_seed, 0},
+    SG_FLAG_SWITCH("--stats",
+                   "print the driver's pipeline statistics (registers, spills, shared\nmemory; "
+                   "VK_KHR_pipeline_executable_properties)",
+                   gemm_cli, run.statistics),
+    {"--caps", "NAME", NULL, flag_no_caps, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 static const sg_flag bench_flags[] = {
     SG_FLAG_HEADING("bench:"),
-    {"--repeats", "N", "emissions timed (default 200)", flag_emit_repeats},
-    {"--gpu-repeats", "N", "timed dispatches (default 10)", flag_repeats},
-    {"--warmup-ms", "N", "keep the GPU busy N ms before timing (default 200)", flag_warmup_ms},
-    {"--sample", "N", "output elements checked (default 256)", flag_sample},
-    {"--seed", "N", "random data seed", flag_seed},
-    {"--no-gpu", NULL, "time the emission only", flag_no_gpu},
-    {"--caps", "NAME|FILE", "emit for an offline preset or a caps file (then no GPU run)", flag_caps},
-    {NULL, NULL, NULL, NULL},
+    {"--repeats", "N", "emissions timed (default 200)", flag_emit_repeats, 0},
+    {"--gpu-repeats", "N", "timed dispatches (default 10)", flag_repeats, 0},
+    {"--warmup-ms", "N", "keep the GPU busy N ms before timing (default 200)", flag_warmup_ms, 0},
+    {"--sample", "N", "output elements checked (default 256)", flag_sample, 0},
+    {"--seed", "N", "random data seed", flag_seed, 0},
+    SG_FLAG_SWITCH("--no-gpu", "time the emission only", gemm_cli, no_gpu),
+    SG_FLAG_TEXT("--caps", "NAME|FILE", "emit for an offline preset or a caps file (then no GPU run)", gemm_cli,
+                 caps_name),
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 static void usage(FILE *o, bool bench) {

@@ -38,10 +38,6 @@ typedef struct mlp_cli {
 
 /* ------------------------------------------------------------------ flags ---- */
 
-static bool flag_train(void *g, const char *v, char *why, size_t size) {
-  (void)v, (void)why, (void)size;
-  return ((mlp_cli *)g)->train = true;
-}
 static bool flag_loss(void *g, const char *v, char *why, size_t size) {
   return spvgen_mlp_loss_parse(v, &((mlp_cli *)g)->tdesc.loss) || sg_flag_bad(why, size, v, "is not l2 or rel-l2");
 }
@@ -52,13 +48,14 @@ static bool flag_optimizer(void *g, const char *v, char *why, size_t size) {
 
 static const sg_flag train_flags[] = {
     SG_FLAG_HEADING("training:"),
-    {"--train", NULL,
-     "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop variant; --variant "
-     "vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks of\n--points-per-group)",
-     flag_train},
-    {"--loss", "l2|rel-l2", "(default l2)", flag_loss},
-    {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer},
-    {NULL, NULL, NULL, NULL},
+    SG_FLAG_SWITCH("--train",
+                   "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
+                   "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
+                   "of\n--points-per-group)",
+                   mlp_cli, train),
+    {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
+    {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 #define CLI_U32(FLAG, FIELD, MIN, MAX)                                      \
@@ -87,54 +84,35 @@ static bool flag_lr(void *g, const char *v, char *why, size_t size) {
 
 static const sg_flag run_flags[] = {
     SG_FLAG_HEADING("run:"),
-    {"--points", "N", "points (default 4096)", flag_points},
-    {"--repeats", "N", "timed dispatches", flag_repeats},
-    {"--warmup", "N", "dispatches before them", flag_warmup},
-    {"--warmup-ms", "MS", "keep the GPU busy MS ms before timing", flag_warmup_ms},
-    {"--seed", "N", "random weights and points", flag_seed},
+    {"--points", "N", "points (default 4096)", flag_points, 0},
+    {"--repeats", "N", "timed dispatches", flag_repeats, 0},
+    {"--warmup", "N", "dispatches before them", flag_warmup, 0},
+    {"--warmup-ms", "MS", "keep the GPU busy MS ms before timing", flag_warmup_ms, 0},
+    {"--seed", "N", "random weights and points", flag_seed, 0},
     {"--sample", "N",
      "check about N points (evenly spread, the last included), every output\nof each, instead of every point",
-     flag_sample},
-    {"--steps", "N", "with --train: steps (default 3; each checked against the CPU)", flag_steps},
-    {"--lr", "F", "with --train: learning rate (default 1e-3)", flag_lr},
-    {NULL, NULL, NULL, NULL},
+     flag_sample, 0},
+    {"--steps", "N", "with --train: steps (default 3; each checked against the CPU)", flag_steps, 0},
+    {"--lr", "F", "with --train: learning rate (default 1e-3)", flag_lr, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
-static bool flag_variants(void *g, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return ((mlp_cli *)g)->variants = v, true;
-}
-static bool flag_anchor(void *g, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return ((mlp_cli *)g)->anchor = v, true;
-}
-static bool flag_all_plans(void *g, const char *v, char *why, size_t size) {
-  (void)v, (void)why, (void)size;
-  return ((mlp_cli *)g)->all_plans = true;
-}
-static bool flag_no_gpu(void *g, const char *v, char *why, size_t size) {
-  (void)v, (void)why, (void)size;
-  return ((mlp_cli *)g)->no_gpu = true;
-}
-static bool flag_bench_caps(void *g, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return ((mlp_cli *)g)->caps_name = v, true;
-}
 
 static const sg_flag bench_flags[] = {
     SG_FLAG_HEADING("bench:"),
-    {"--variants", "auto|all|LIST",
-     "auto: the plan's choice (default); all: vec, vec-opt (the driver's\noptimal weights), mat and loop, each where "
-     "the device has it (a\nreason where not); LIST: a comma-separated subset of them",
-     flag_variants},
-    {"--all-plans", NULL, "every plan of each variant (spvgen_mlp_plans), not its default", flag_all_plans},
-    {"--anchor", "SCRIPT",
-     "run SCRIPT (bench/anchors/mlp_anchor_net.py) with python3 on the same\nnetwork and point count: torch eager and "
-     "torch.compile in the same\nrun, and the best plan's ratio to torch.compile",
-     flag_anchor},
-    {"--caps", "NAME|FILE", "time the emission only, for a preset or a caps file", flag_bench_caps},
-    {"--no-gpu", NULL, "time the emission only, without a device", flag_no_gpu},
-    {NULL, NULL, NULL, NULL},
+    SG_FLAG_TEXT("--variants", "auto|all|LIST",
+                 "auto: the plan's choice (default); all: vec, vec-opt (the driver's\noptimal weights), mat and "
+                 "loop, each where the device has it (a\nreason where not); LIST: a comma-separated subset of them",
+                 mlp_cli, variants),
+    SG_FLAG_SWITCH("--all-plans", "every plan of each variant (spvgen_mlp_plans), not its default", mlp_cli,
+                   all_plans),
+    SG_FLAG_TEXT("--anchor", "SCRIPT",
+                 "run SCRIPT (bench/anchors/mlp_anchor_net.py) with python3 on the same\nnetwork and point count: "
+                 "torch eager and torch.compile in the same\nrun, and the best plan's ratio to torch.compile",
+                 mlp_cli, anchor),
+    SG_FLAG_TEXT("--caps", "NAME|FILE", "time the emission only, for a preset or a caps file", mlp_cli, caps_name),
+    SG_FLAG_SWITCH("--no-gpu", "time the emission only, without a device", mlp_cli, no_gpu),
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 enum { P_EMIT, P_RUN, P_BENCH };
@@ -524,8 +502,8 @@ static bool flag_tune_points(void *o, const char *v, char *why, size_t size) {
 }
 
 static const sg_flag tune_flags[] = {
-    {"--points", "N", "points per dispatch, the problem tuned for (default 65536)", flag_tune_points},
-    {NULL, NULL, NULL, NULL},
+    {"--points", "N", "points per dispatch, the problem tuned for (default 65536)", flag_tune_points, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *out) {

@@ -45,7 +45,9 @@ int spvgen_cli_parse(const char *cmd, const spvgen_cli_flags *sets, int argc, ch
       return spvgen_cli_usage_error(cmd, "%s takes no value", f->name);
     }
     char why[512] = "";
-    if (!f->parse(target, value, why, sizeof why)) return spvgen_cli_usage_error(cmd, "%s: %s", f->name, why);
+    if (!f->parse && value) *(const char **)((char *)target + f->offset) = value;
+    else if (!f->parse) *(bool *)((char *)target + f->offset) = true;
+    else if (!f->parse(target, value, why, sizeof why)) return spvgen_cli_usage_error(cmd, "%s: %s", f->name, why);
   }
   return 0;
 }
@@ -84,15 +86,6 @@ int spvgen_cli_template_parse(const char *cmd, const sg_template *t, void *desc,
 
 /* ------------------------------------------------------- output options ---- */
 
-/* --caps: its target is the const char * that names the caps. */
-static bool flag_caps(void *caps, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return *(const char **)caps = v, true;
-}
-static bool flag_output(void *e, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return ((spvgen_cli_emit *)e)->output = v, true;
-}
 static bool flag_disassemble(void *e, const char *v, char *why, size_t size) {
   (void)v, (void)why, (void)size;
   return ((spvgen_cli_emit *)e)->outputs++, ((spvgen_cli_emit *)e)->disassemble = true;
@@ -114,21 +107,21 @@ const sg_flag spvgen_cli_caps_flags[] = {
     {"--caps", "NAME|FILE",
      "the device: h100, vulkan13 or lavapipe (offline presets), or a file\nwritten by `spvgen devices --json`; "
      "default: the first Vulkan\ndevice, else vulkan13",
-     flag_caps},
-    {NULL, NULL, NULL, NULL},
+     NULL, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 const sg_flag spvgen_cli_emit_flags[] = {
     SG_FLAG_HEADING("output (one of; to -o FILE, else stdout for the text forms):"),
-    {"-o", "FILE", "write there (\"-\": stdout; default NAME.spv)", flag_output},
-    {"-S", NULL, "the disassembly", flag_disassemble},
+    SG_FLAG_TEXT("-o", "FILE", "write there (\"-\": stdout; default NAME.spv)", spvgen_cli_emit, output),
+    {"-S", NULL, "the disassembly", flag_disassemble, 0},
     {"--json", NULL,
      "the kernel's metadata as JSON: variant, plan, workgroup size,\ndispatch grid, bindings, push and spec constants,\n"
      "capabilities, extensions, word count and content hash",
-     flag_json},
+     flag_json, 0},
     {"--c-header", "NAME", "a C header: static const uint32_t NAME[] with the words,\nNAME_word_count and NAME_size (bytes)",
-     flag_c_header},
-    {NULL, NULL, NULL, NULL},
+     flag_c_header, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 /* ------------------------------------------------------------ spvgen NAME ---- */
@@ -271,10 +264,6 @@ static bool flag_warmup(void *o, const char *v, char *why, size_t size) {
 static bool flag_sample(void *o, const char *v, char *why, size_t size) {
   return sg_flag_u64(v, false, 1, UINT64_MAX, &((template_run_options *)o)->sample, why, size);
 }
-static bool flag_no_check(void *o, const char *v, char *why, size_t size) {
-  (void)v, (void)why, (void)size;
-  return ((template_run_options *)o)->no_check = true;
-}
 static bool flag_no_caps(void *o, const char *v, char *why, size_t size) {
   (void)o, (void)v;
   snprintf(why, size, "run uses the device's own caps");
@@ -283,14 +272,14 @@ static bool flag_no_caps(void *o, const char *v, char *why, size_t size) {
 
 static const sg_flag run_flags[] = {
     SG_FLAG_HEADING("run:"),
-    {"--size", "N", "the problem size the desc leaves open (the template's default)", flag_size},
-    {"--seed", "N", "the inputs' random seed (default fixed)", flag_seed},
-    {"--repeats", "N", "timed dispatches (default 10)", flag_repeats},
-    {"--warmup", "N", "dispatches before them (default 2)", flag_warmup},
-    {"--sample", "N", "check about N elements instead of all", flag_sample},
-    {"--no-check", NULL, "timing only", flag_no_check},
-    {"--caps", "NAME", NULL, flag_no_caps},
-    {NULL, NULL, NULL, NULL},
+    {"--size", "N", "the problem size the desc leaves open (the template's default)", flag_size, 0},
+    {"--seed", "N", "the inputs' random seed (default fixed)", flag_seed, 0},
+    {"--repeats", "N", "timed dispatches (default 10)", flag_repeats, 0},
+    {"--warmup", "N", "dispatches before them (default 2)", flag_warmup, 0},
+    {"--sample", "N", "check about N elements instead of all", flag_sample, 0},
+    SG_FLAG_SWITCH("--no-check", "timing only", template_run_options, no_check),
+    {"--caps", "NAME", NULL, flag_no_caps, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 static void run_usage(FILE *o, const sg_template *t) {
@@ -373,10 +362,6 @@ static bool flag_budget(void *o, const char *v, char *why, size_t size) {
   if (!sg_parse_number(v, 0, 1e9, b) || !(*b > 0)) return sg_flag_bad(why, size, v, "is not a number of seconds > 0");
   return true;
 }
-static bool flag_cache(void *o, const char *v, char *why, size_t size) {
-  (void)why, (void)size;
-  return ((spvgen_cli_tune_options *)o)->cache = v, true;
-}
 static bool flag_max_candidates(void *o, const char *v, char *why, size_t size) {
   return sg_flag_u32(v, 1, UINT32_MAX, &((spvgen_cli_tune_options *)o)->max_candidates, why, size);
 }
@@ -394,13 +379,14 @@ static bool flag_tune_caps(void *o, const char *v, char *why, size_t size) {
 
 const sg_flag spvgen_cli_tune_flags[] = {
     SG_FLAG_HEADING("tune:"),
-    {"--budget", "SECONDS", "wall time for the whole tuning (default 120)", flag_budget},
-    {"--cache", "FILE", "the tune cache (default ${XDG_CACHE_HOME:-~/.cache}/spvgen/tune-v1.txt)", flag_cache},
-    {"--max-candidates", "N", "time at most N candidates (the heuristic plan first)", flag_max_candidates},
-    {"--repeats", "N", "timed dispatches per candidate (default 15)", flag_tune_repeats},
-    {"--seed", "N", "random data seed", flag_tune_seed},
-    {"--caps", "NAME", NULL, flag_tune_caps},
-    {NULL, NULL, NULL, NULL},
+    {"--budget", "SECONDS", "wall time for the whole tuning (default 120)", flag_budget, 0},
+    SG_FLAG_TEXT("--cache", "FILE", "the tune cache (default ${XDG_CACHE_HOME:-~/.cache}/spvgen/tune-v1.txt)",
+                 spvgen_cli_tune_options, cache),
+    {"--max-candidates", "N", "time at most N candidates (the heuristic plan first)", flag_max_candidates, 0},
+    {"--repeats", "N", "timed dispatches per candidate (default 15)", flag_tune_repeats, 0},
+    {"--seed", "N", "random data seed", flag_tune_seed, 0},
+    {"--caps", "NAME", NULL, flag_tune_caps, 0},
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 void spvgen_cli_tune_usage(FILE *o, const sg_template *t, const char *intro, const sg_flag *more, const char *examples) {

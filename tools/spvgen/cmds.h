@@ -51,7 +51,7 @@ void spvgen_cli_flags_usage(FILE *o, const sg_flag *flags);
 
 /* The output options of an emitting command: -o, -S, --json, --c-header. */
 typedef struct spvgen_cli_emit {
-  const char *caps;     /* --caps (spvgen_cli_caps_flags, whose target is this field) */
+  const char *caps;     /* --caps (spvgen_cli_caps_flags: its target is a const char *) */
   const char *output;   /* -o (NULL: NAME.spv, or stdout for the text forms) */
   const char *c_header; /* --c-header NAME */
   bool disassemble, json;
