@@ -1,5 +1,6 @@
 /* emitters/gemm/gemm_template.c — the GEMM's entry in the table of templates
  * (lib/template/template.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,11 @@ typedef struct gemm_run_state {
   spvgen_gemm_launch launch;
   uint64_t seed;
   void *ha, *hb, *hc, *hbias, *hd;
+  /* The reference of the checked elements, made by the first check and kept for the
+   * next plans of shared data (the tuner checks every candidate against it). */
+  uint64_t nref, *lin;
+  double *ref, *tol;
+  void *ref_out; /* run_compare: the first passing plan's D (NULL: none yet) */
 } gemm_run_state;
 
 _Static_assert(sizeof(spvgen_gemm_push) <= SG_RUN_MAX_PUSH, "the GEMM's push constants fit a run's");
@@ -150,6 +156,10 @@ static void gemm_run_free(sg_run_data *data) {
   free(s->hc);
   free(s->hbias);
   free(s->hd);
+  free(s->lin);
+  free(s->ref);
+  free(s->tol);
+  free(s->ref_out);
   free(s);
   data->state = NULL;
 }
@@ -204,9 +214,17 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   add_buffer(data, SG_RUN_OUTPUT, s->hd, nd * out_size);
   if (nc) add_buffer(data, SG_RUN_INPUT, s->hc, nc * out_size);
   if (nbias) add_buffer(data, SG_RUN_INPUT, s->hbias, nbias * out_size);
-  if (s->launch.workspace_bytes) {
-    add_buffer(data, SG_RUN_SCRATCH, NULL, s->launch.workspace_bytes);
-    data->buffers[data->buffer_count - 1].zero_from = s->launch.workspace_counters * 4u;
+  /* the workspace of the largest split-K among the plans that share the data */
+  uint64_t ws = s->launch.workspace_bytes;
+  for (uint32_t i = 0; i < rq->plan_count; i++) {
+    const spvgen_gemm_config *p = (const spvgen_gemm_config *)rq->plans + i;
+    if (p->workspace_bytes > ws) ws = p->workspace_bytes;
+  }
+  if (ws) {
+    add_buffer(data, SG_RUN_SCRATCH, NULL, ws);
+    data->buffers[data->buffer_count - 1].zero_from =
+        s->launch.workspace_bytes ? s->launch.workspace_counters * 4u : ws;
+    if (!s->launch.workspace_bytes) data->bind_count = data->buffer_count - 1;
   }
   data->buffer_flags = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
   for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
@@ -216,21 +234,81 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   return SPVGEN_OK;
 }
 
-/* Every element of D (or `sample` random ones) against the float64 reference, with
- * sg_ref_gemm_element's tolerance; the index is the element's lin (batch, row, column). */
+/* Points data at another plan of the same desc (the tuner's candidates): its grid and
+ * push constants, and the workspace bound only by a plan that splits K. */
+static spvgen_status gemm_run_bind(const void *plan_, sg_run_data *data, char *msg, size_t size) {
+  const spvgen_gemm_config *plan = plan_;
+  gemm_run_state *s = data->state;
+  spvgen_status st = spvgen_gemm_launch_for(plan, NULL, &s->launch, msg, size);
+  if (st != SPVGEN_OK) return st;
+  bool has_ws = data->buffer_count && data->buffers[data->buffer_count - 1].role == SG_RUN_SCRATCH;
+  if (plan->workspace_bytes > (has_ws ? data->buffers[data->buffer_count - 1].bytes : 0))
+    return snprintf(msg, size, "%s: a workspace larger than the data's (not one of its plans)", plan->name),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
+  data->bind_count = has_ws && !plan->workspace_bytes ? data->buffer_count - 1 : 0;
+  if (has_ws) data->buffers[data->buffer_count - 1].zero_from = s->launch.workspace_counters * 4u;
+  for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
+  data->push_size = s->launch.push_size;
+  memcpy(data->push, &s->launch.push, sizeof s->launch.push);
+  return SPVGEN_OK;
+}
+
+/* Every element of D (or `sample` random ones: the four corners, edge tiles, first)
+ * against the float64 reference, with sg_ref_gemm_element's tolerance; the index is the
+ * element's lin (batch, row, column). The reference is made once per data. */
 static void gemm_run_check(const void *plan, const sg_run_data *data, uint64_t sample, sg_check *check) {
   (void)plan;
-  const gemm_run_state *s = data->state;
+  gemm_run_state *s = data->state;
   const spvgen_gemm_desc *d = &s->shape;
-  uint64_t total = (uint64_t)d->m * d->n * d->batch;
+  uint64_t total = (uint64_t)d->m * d->n * d->batch, mn = (uint64_t)d->m * d->n;
   uint64_t n_check = sample && sample < total ? sample : total;
-  uint64_t s2 = s->seed ^ 0xC0FFEEull;
+  if (s->nref != n_check) {
+    free(s->lin), free(s->ref), free(s->tol);
+    s->nref = 0;
+    s->lin = malloc(n_check * sizeof *s->lin);
+    s->ref = malloc(n_check * sizeof *s->ref);
+    s->tol = malloc(n_check * sizeof *s->tol);
+    uint64_t s2 = s->seed ^ 0xC0FFEEull;
+    const uint64_t corners[4] = {0, d->n - 1, (uint64_t)(d->m - 1) * d->n, mn - 1};
+    for (uint64_t e = 0; s->lin && s->ref && s->tol && e < n_check; e++) {
+      s->lin[e] = n_check == total ? e : e < 4 ? (d->batch - 1) * mn * (e & 1) + corners[e] : sg_ref_rng_next(&s2) % total;
+      sg_ref_gemm_element(d, s->ha, s->hb, s->hc, s->hbias, s->lin[e], &s->ref[e], &s->tol[e], NULL);
+    }
+    if (s->lin && s->ref && s->tol) s->nref = n_check;
+  }
+  uint64_t bz, r, c;
   for (uint64_t e = 0; e < n_check; e++) {
-    uint64_t lin = n_check == total ? e : sg_ref_rng_next(&s2) % total;
-    double ref, tol;
-    uint64_t at;
-    sg_ref_gemm_element(d, s->ha, s->hb, s->hc, s->hbias, lin, &ref, &tol, &at);
-    sg_check_element(check, lin, sg_ref_get(s->hd, d->out_type, at), ref, tol);
+    uint64_t lin = s->nref ? s->lin[e] : e;
+    double ref = s->nref ? s->ref[e] : 0, tol = s->nref ? s->tol[e] : -1; /* out of memory: every element fails */
+    sg_check_element(check, lin, sg_ref_get(s->hd, d->out_type, sg_ref_d_offset(d, lin, &bz, &r, &c)), ref, tol);
+  }
+}
+
+/* Every element of D against the first passing plan's: each within its tolerance of the
+ * exact value, with sum |a*b| <= K (inputs below 1 in magnitude). */
+static void gemm_run_compare(const void *plan, sg_run_data *data, sg_check *check) {
+  (void)plan;
+  gemm_run_state *s = data->state;
+  const spvgen_gemm_desc *d = &s->shape;
+  uint64_t bytes = data->buffers[2].bytes; /* D */
+  if (!s->ref_out) {
+    if (!check->bad && (s->ref_out = malloc(bytes + 4))) memcpy(s->ref_out, s->hd, bytes);
+    return;
+  }
+  const bool exact = !sg_ref_is_float(d->acc_type) && !sg_ref_is_float(d->out_type);
+  double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
+  double abs_tol = 2.0 * (acc_ulps * sg_ref_unit(d->acc_type) * d->k * fabs(d->alpha) * 1.1 +
+                          (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0));
+  double rel_tol = 4.0 * sg_ref_unit(d->out_type);
+  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU) {
+    abs_tol += 6e-5;
+    rel_tol += 6e-5;
+  }
+  uint64_t total = (uint64_t)d->m * d->n * d->batch, bz, r, c;
+  for (uint64_t lin = 0; lin < total; lin++) {
+    uint64_t at = sg_ref_d_offset(d, lin, &bz, &r, &c);
+    double x = sg_ref_get(s->hd, d->out_type, at), y = sg_ref_get(s->ref_out, d->out_type, at);
+    sg_check_element(check, lin, x, y, exact ? 0.0 : abs_tol + rel_tol * fabs(y));
   }
 }
 
@@ -445,6 +523,8 @@ const sg_template sg_template_gemm = {
     .run_check = gemm_run_check,
     .run_where = gemm_run_where,
     .run_free = gemm_run_free,
+    .run_bind = gemm_run_bind,
+    .run_compare = gemm_run_compare,
     .flags = gemm_flags,
     .flags_init = flags_init,
     .flags_done = flags_done,

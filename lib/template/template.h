@@ -51,6 +51,12 @@ typedef struct sg_run_request {
                        device buffer repeats them (the MLP's input_period) */
   const void *args; /* the template's run-time arguments (GEMM: the spvgen_gemm_args of a
                        RUNTIME desc); NULL: the desc's own */
+  /* Shared data, many plans (the tuner): the data serves these plans too (plan_count
+   * plans of the template's plan type, all of the same desc as run_data's plan), each
+   * bound to it in turn by run_bind: buffers sized for the largest (GEMM: the split-K
+   * workspace). NULL: run_data's plan only. */
+  const void *plans;
+  uint32_t plan_count;
 } sg_run_request;
 
 /* A run's data: filled by run_data, read by the lifecycle (bindings, grid, push and
@@ -58,6 +64,8 @@ typedef struct sg_run_request {
 typedef struct sg_run_data {
   sg_run_buffer buffers[SG_RUN_MAX_BUFFERS]; /* in binding order */
   uint32_t buffer_count;
+  uint32_t bind_count;   /* the buffers the plan's dispatch binds, buffers[0 .. bind_count)
+                            (0: all; run_bind sets it for a plan that binds fewer) */
   uint32_t buffer_flags; /* SPVGEN_VK_BUFFER_* of every buffer */
   uint32_t groups[3];
   uint8_t push[SG_RUN_MAX_PUSH];
@@ -81,6 +89,21 @@ typedef struct sg_check {
 
 /* Compares one element: |gpu - ref| <= tol (a NaN fails), and updates c. (check.c) */
 void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, double tol);
+
+/* The device side of data (run_device.c), bufs[SG_RUN_MAX_BUFFERS] the caller's:
+ * sg_run_upload creates the buffers, uploads the inputs (repeated over the buffer when
+ * the host holds less) and poisons the rest; sg_run_poison NaN-fills the outputs and
+ * zeroes the scratch again (before another plan's dispatch); sg_run_download downloads
+ * the outputs into their host (outputs false: none) and adds to *scratch_left (NULL: not
+ * counted) the scratch words from zero_from on that are not 0; sg_run_destroy frees the
+ * buffers. The messages name the Vulkan error. */
+spvgen_status sg_run_upload(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, char *msg,
+                            size_t size);
+spvgen_status sg_run_poison(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, char *msg,
+                            size_t size);
+spvgen_status sg_run_download(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
+                              bool outputs, uint64_t *scratch_left, char *msg, size_t size);
+void sg_run_destroy(const sg_run_data *data, spvgen_vk_buffer **bufs);
 
 /* ------------------------------------------------------------------ flags ---- */
 /* A flag of a command: a template's problem flags (sg_template.flags: `spvgen NAME`,
@@ -172,6 +195,17 @@ typedef struct sg_template {
   /* Where element `index` of a check is, in words ("row 3, column 4, batch 0"). */
   void (*run_where)(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size);
   void (*run_free)(sg_run_data *data);
+  /* Shared data, many plans: points data's dispatch (groups, push and specialization
+   * constants, bind_count) at plan, one of the request's plans, over the same buffers
+   * and host data (run_check then checks plan's output). NULL: the data is for one plan
+   * only (the tuner does not take the template). */
+  spvgen_status (*run_bind)(const void *plan, sg_run_data *data, char *msg, size_t size);
+  /* After a sampled run_check of shared data (check: its verdict): every element against
+   * the output of the first plan that passed its sample on this data, with the bound two
+   * outputs within their tolerances of the exact value can differ by; the first call
+   * with a clean check keeps plan's output as that reference instead (the template keeps
+   * it in data->state). */
+  void (*run_compare)(const void *plan, sg_run_data *data, sg_check *check);
 
   /* ---- the command line: `spvgen NAME`, `spvgen run NAME` (and GEMM's and MLP's
    * bench and tune) ---- */

@@ -113,6 +113,17 @@ spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const st
                             const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
                             size_t size);
 
+/* The candidates (res->count plans of template t, the default first, as tune_candidates
+ * made them) over one data set (t->run_data of the default plan with all of them in the
+ * request, `points` its size; t->run_bind each in turn), each checked by t->run_check:
+ * every element when the problem's multiply-adds (the data's flops / 2) fit
+ * opt->full_check_macs, else `sample` of them (the template's unit: GEMM elements, MLP
+ * points) and t->run_compare against the first candidate that passed. Then tune_loop.
+ * `who` names the caller in setup messages. */
+spvgen_status tune_shared_loop(spvgen_vk_context *ctx, const struct sg_template *t, const char *who, const void *plans,
+                               uint64_t points, uint64_t sample, const spvgen_tune_options *opt,
+                               spvgen_tune_result *res, char *msg, size_t size);
+
 /* Stores the winner of res in opt->cache (when opt has one and res a key): *e (its
  * problem fields, and compile_ms where the template records it, filled by the caller)
  * gets the key, the best candidate's knobs and median; res->stored says whether it was

@@ -3,7 +3,8 @@
  * table that has run hooks: a correct kernel passes with every element checked, and the
  * check fails where it must: a kernel that computes the wrong op (every element out of
  * tolerance), a grid one workgroup short (the NaN-filled tail never written), and both
- * name the first bad element. */
+ * name the first bad element. Also the shared-data form the tuner runs (run_bind,
+ * run_compare) over every GEMM plan of a desc. */
 #include <stdio.h>
 #include <string.h>
 
@@ -90,10 +91,83 @@ static void test_the_check_fails_on_a_wrong_kernel_and_a_short_grid(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* A plan's pipeline, as the tuner makes it (emit, reflect, create). */
+static spvgen_vk_pipeline *plan_pipeline(spvgen_vk_context *ctx, const sg_template *t, const void *plan) {
+  spvgen_module_desc md = {.addressing = t->addressing_model ? t->addressing_model(plan) : 0};
+  spvgen_module *m = spvgen_module_create(&md);
+  spvgen_kernel_info info;
+  memset(&info, 0, sizeof info);
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_vk_pipeline *pipe = NULL;
+  char msg[512];
+  if (m && t->emit(m, plan, &info) == SPVGEN_OK && spvgen_module_finish(m, &words, &count) == SPVGEN_OK &&
+      spvgen_kernel_reflect(words, count, &info, msg, sizeof msg) == SPVGEN_OK)
+    spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, &pipe);
+  spvgen_module_destroy(m);
+  return pipe;
+}
+
+/* Shared data, many plans (the tuner's form): one data set for every GEMM plan of a desc,
+ * each bound in turn (run_bind), its sample checked and the rest compared with the first
+ * plan's output (run_compare); an element changed in D fails both. */
+static void test_shared_data_serves_every_plan_and_the_compare_fails_a_wrong_element(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  const sg_template *t = &sg_template_gemm;
+  spvgen_gemm_desc gd = {.m = 33, .n = 47, .k = 512, .a_type = SPVGEN_COMPONENT_F16,
+                         .b_type = SPVGEN_COMPONENT_F16, .acc_type = SPVGEN_COMPONENT_F32,
+                         .out_type = SPVGEN_COMPONENT_F32, .alpha = 1.0f, .beta = 0.5f};
+  static spvgen_gemm_config plans[16];
+  uint32_t count = 0;
+  char msg[512];
+  CHECK(spvgen_gemm_plans(&gd, spvgen_vk_caps(ctx), plans, 16, &count, msg, sizeof msg) == SPVGEN_OK);
+  if (count > 16) count = 16;
+  CHECK(count >= 2);
+  sg_run_request rq = {.seed = test_rand_u32() | 1u, .plans = plans, .plan_count = count};
+  sg_run_data data;
+  memset(&data, 0, sizeof data);
+  spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS] = {0};
+  CHECK(t->run_data(ctx, &plans[0], &rq, &data, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_MSG(sg_run_upload(ctx, &data, bufs, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  for (uint32_t i = 0; i < count; i++) {
+    CHECK_MSG(t->run_bind(&plans[i], &data, msg, sizeof msg) == SPVGEN_OK, "%s: %s", plans[i].name, msg);
+    spvgen_vk_pipeline *pipe = plan_pipeline(ctx, t, &plans[i]);
+    CHECK_MSG(pipe != NULL, "%s: no pipeline", plans[i].name);
+    if (!pipe) continue;
+    spvgen_vk_dispatch_desc dd = {.pipeline = pipe, .buffers = bufs,
+                                  .buffer_count = data.bind_count ? data.bind_count : data.buffer_count,
+                                  .push_data = data.push_size ? data.push : NULL, .push_size = data.push_size,
+                                  .groups = {data.groups[0], data.groups[1], data.groups[2]}};
+    CHECK(sg_run_poison(ctx, &data, bufs, msg, sizeof msg) == SPVGEN_OK);
+    CHECK_MSG(spvgen_vk_run(ctx, &dd, 1, NULL) == SPVGEN_OK, "%s: %s", plans[i].name, spvgen_vk_error(ctx));
+    CHECK(sg_run_download(ctx, &data, bufs, true, NULL, msg, sizeof msg) == SPVGEN_OK);
+    sg_check c;
+    memset(&c, 0, sizeof c);
+    t->run_check(&plans[i], &data, 64, &c);
+    t->run_compare(&plans[i], &data, &c);
+    CHECK_EQ_U64(c.checked, i ? 64 + 33 * 47 : 64);
+    CHECK_MSG(c.bad == 0, "%s: %llu bad", plans[i].name, (unsigned long long)c.bad);
+    if (i == count - 1) { /* D[0][0], the first corner the sample checks, made wrong */
+      ((float *)data.buffers[2].host)[0] += 1.0f;
+      memset(&c, 0, sizeof c);
+      t->run_check(&plans[i], &data, 64, &c);
+      t->run_compare(&plans[i], &data, &c);
+      CHECK_EQ_U64(c.bad, 2);
+      CHECK_EQ_U64(c.first_bad, 0);
+    }
+    spvgen_vk_pipeline_destroy(pipe);
+  }
+  sg_run_destroy(&data, bufs);
+  t->run_free(&data);
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_template_passes_on_its_own_hooks),
       TEST_CASE(test_the_check_fails_on_a_wrong_kernel_and_a_short_grid),
+      TEST_CASE(test_shared_data_serves_every_plan_and_the_compare_fails_a_wrong_element),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
