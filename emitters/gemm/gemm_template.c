@@ -286,8 +286,8 @@ static void gemm_run_check(const void *plan, const sg_run_data *data, uint64_t s
 
 /* Every element of D against the first passing plan's: each within its tolerance of the
  * exact value, with sum |a*b| <= K (inputs below 1 in magnitude). */
-static void gemm_run_compare(const void *plan, sg_run_data *data, sg_check *check) {
-  (void)plan;
+static void gemm_run_compare(const void *plan, sg_run_data *data, uint64_t sample, sg_check *check) {
+  (void)plan, (void)sample;
   gemm_run_state *s = data->state;
   const spvgen_gemm_desc *d = &s->shape;
   uint64_t bytes = data->buffers[2].bytes; /* D */

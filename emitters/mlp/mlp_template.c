@@ -106,6 +106,10 @@ typedef struct mlp_run_state {
   uint64_t points, period;
   uint8_t *weights, *device_weights;
   void *input, *output;
+  spvgen_mlp_config plan;  /* the plan the data was made for (its weight layout) */
+  uint32_t max_groups;     /* the device's workgroup count limit in x (0: none) */
+  spvgen_mlp_config *ref_plan; /* run_compare: the first passing plan, and its output */
+  void *ref_out;
 } mlp_run_state;
 
 static void mlp_run_free(sg_run_data *data) {
@@ -115,6 +119,8 @@ static void mlp_run_free(sg_run_data *data) {
   free(s->device_weights);
   free(s->input);
   free(s->output);
+  free(s->ref_plan);
+  free(s->ref_out);
   free(s);
   data->state = NULL;
 }
@@ -143,6 +149,8 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
   data->state = s;
   s->points = points;
   s->period = rq->period && rq->period < points ? rq->period : points;
+  s->plan = *p;
+  s->max_groups = caps->max_workgroup_count[0];
   const uint64_t in_point = (uint64_t)d->input_width * spvgen_component_type_size(d->input_type);
   const uint64_t out_bytes = points * d->output_width * spvgen_component_type_size(d->output_type);
   s->weights = malloc(p->weight_bytes ? p->weight_bytes : 1);
@@ -192,6 +200,71 @@ static void mlp_run_check(const void *plan, const sg_run_data *data, uint64_t sa
       sg_check_element(check, pt * ow + c, sg_ref_get(s->output, p->desc.output_type, pt * ow + c), ref[c],
                        sg_ref_mlp_tolerance(p, ref[c], err[c]));
   }
+}
+
+/* Whether b reads the weight buffer a's data holds (the tuner's candidates share it). */
+static bool same_weight_layout(const spvgen_mlp_config *a, const spvgen_mlp_config *b) {
+  if (a->weight_bytes != b->weight_bytes || a->layer_count != b->layer_count ||
+      a->desc.weight_layout != b->desc.weight_layout ||
+      (a->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && a->desc.vec_rows != b->desc.vec_rows))
+    return false; /* (vec_rows: the optimal layout's pieces) */
+  for (uint32_t l = 0; l < a->layer_count; l++)
+    if (a->layers[l].matrix_offset != b->layers[l].matrix_offset || a->layers[l].bias_offset != b->layers[l].bias_offset ||
+        a->layers[l].row_stride != b->layers[l].row_stride)
+      return false;
+  return true;
+}
+
+/* Another plan over the same points and weights: its grid (the push constant, the point
+ * count, and the weights' specialization constants stay). */
+static spvgen_status mlp_run_bind(const void *plan_, sg_run_data *data, char *msg, size_t size) {
+  const spvgen_mlp_config *p = plan_;
+  const mlp_run_state *s = data->state;
+  if (!same_weight_layout(p, &s->plan))
+    return snprintf(msg, size, "its weight layout differs from the default plan's"), SPVGEN_ERROR_UNSUPPORTED;
+  spvgen_mlp_groups(p, s->points, data->groups);
+  if (s->max_groups && data->groups[0] > s->max_groups)
+    return snprintf(msg, size, "%llu points need %u workgroups; the device allows %u", (unsigned long long)s->points,
+                    data->groups[0], s->max_groups),
+           SPVGEN_ERROR_UNSUPPORTED;
+  return SPVGEN_OK;
+}
+
+/* Every output against the first passing plan's: both are within their bounds of the
+ * exact value, so the bound here is, per component, twice the largest sum of the two
+ * plans' bounds over the sampled points. */
+static void mlp_run_compare(const void *plan, sg_run_data *data, uint64_t sample, sg_check *check) {
+  const spvgen_mlp_config *p = plan;
+  mlp_run_state *s = data->state;
+  const uint32_t ow = p->desc.output_width;
+  const uint64_t bytes = data->buffers[2].bytes;
+  if (!s->ref_out) {
+    if (check->bad) return;
+    s->ref_plan = malloc(sizeof *s->ref_plan);
+    s->ref_out = malloc(bytes + 4);
+    if (s->ref_plan && s->ref_out) {
+      *s->ref_plan = *p;
+      memcpy(s->ref_out, s->output, bytes);
+    } else {
+      free(s->ref_plan), free(s->ref_out);
+      s->ref_plan = NULL, s->ref_out = NULL;
+    }
+    return;
+  }
+  double pair[SPVGEN_MLP_MAX_WIDTH] = {0}, ref[SPVGEN_MLP_MAX_WIDTH], err[SPVGEN_MLP_MAX_WIDTH];
+  double ref2[SPVGEN_MLP_MAX_WIDTH], err2[SPVGEN_MLP_MAX_WIDTH];
+  const uint64_t step = sample && s->points > sample ? s->points / sample : 1;
+  for (uint64_t pt = 0; pt < s->points; pt = pt + step < s->points || pt + 1 == s->points ? pt + step : s->points - 1) {
+    sg_ref_mlp_point(p, s->weights, s->input, pt % s->period, ref, err);
+    sg_ref_mlp_point(s->ref_plan, s->weights, s->input, pt % s->period, ref2, err2);
+    for (uint32_t c = 0; c < ow; c++) {
+      double t = 2.0 * (sg_ref_mlp_tolerance(p, ref[c], err[c]) + sg_ref_mlp_tolerance(s->ref_plan, ref2[c], err2[c]));
+      if (t > pair[c]) pair[c] = t;
+    }
+  }
+  for (uint64_t j = 0; j < s->points * ow; j++)
+    sg_check_element(check, j, sg_ref_mlp_get_output(p, s->output, j), sg_ref_mlp_get_output(p, s->ref_out, j),
+                     pair[j % ow]);
 }
 
 static void mlp_run_where(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size) {
@@ -395,6 +468,8 @@ const sg_template sg_template_mlp = {
     .run_check = mlp_run_check,
     .run_where = mlp_run_where,
     .run_free = mlp_run_free,
+    .run_bind = mlp_run_bind,
+    .run_compare = mlp_run_compare,
     .flags = mlp_flags,
     .flags_done = flags_done,
     .summary = "a fused MLP (input encoding, hidden layers, activations) over a batch of points",

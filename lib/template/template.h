@@ -200,12 +200,12 @@ typedef struct sg_template {
    * and host data (run_check then checks plan's output). NULL: the data is for one plan
    * only (the tuner does not take the template). */
   spvgen_status (*run_bind)(const void *plan, sg_run_data *data, char *msg, size_t size);
-  /* After a sampled run_check of shared data (check: its verdict): every element against
+  /* After run_check(plan, data, sample) of shared data (check: its verdict): every element against
    * the output of the first plan that passed its sample on this data, with the bound two
    * outputs within their tolerances of the exact value can differ by; the first call
    * with a clean check keeps plan's output as that reference instead (the template keeps
    * it in data->state). */
-  void (*run_compare)(const void *plan, sg_run_data *data, sg_check *check);
+  void (*run_compare)(const void *plan, sg_run_data *data, uint64_t sample, sg_check *check);
 
   /* ---- the command line: `spvgen NAME`, `spvgen run NAME` (and GEMM's and MLP's
    * bench and tune) ---- */

@@ -366,7 +366,7 @@ static spvgen_status shared_check(void *state, uint32_t i, uint64_t *checked, ui
   sg_check c;
   memset(&c, 0, sizeof c);
   s->t->run_check(plan, &s->data, s->sample, &c);
-  if (s->sample) s->t->run_compare(plan, &s->data, &c);
+  if (s->sample) s->t->run_compare(plan, &s->data, s->sample, &c);
   *checked = c.checked;
   *bad = c.bad;
   if (c.bad) {
