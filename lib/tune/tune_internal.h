@@ -64,8 +64,10 @@ void tune_msg(char *msg, size_t size, const char *fmt, ...)
 /* ------------------------------------------------------------------ tuner ---- */
 /* A template as the tuner sees it: candidates, emit + run one, check its output. The
  * generic loop (tune.c: warm-up, timing, outlier rejection, budget, progress, result
- * table) calls these; tune_gemm.c is the GEMM's. A new template (the MLP) adds its own
- * set and a spvgen_tune_<template> entry point. */
+ * table) calls these; tune_shared_loop's set (tune.c) serves every template with run
+ * hooks and run_bind, so a template's tuner is its key, its cached plan and a
+ * spvgen_tune_<template> entry point (tune_gemm.c, tune_mlp.c). The tests give their
+ * own sets. */
 typedef struct tune_ops {
   const char *name; /* the template: the key's first word */
   /* Builds candidate i (emit, pipeline) and fills the dispatch that runs it once. */
