@@ -164,10 +164,9 @@ static void ew_run_where(const void *plan, const sg_run_data *data, uint64_t ind
 static bool pick(const char *value, const char *const *names, unsigned count, unsigned *out, char *why, size_t size) {
   for (unsigned i = 0; i < count; i++)
     if (!strcmp(value, names[i])) return *out = i, true;
-  size_t len = (size_t)snprintf(why, size, "is not one of ");
-  for (unsigned i = 0; i < count && len < size; i++)
-    len += (size_t)snprintf(why + len, size - len, "%s%s", i ? ", " : "", names[i]);
-  return false;
+  char list[64] = "";
+  for (unsigned i = 0; i < count; i++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+  return sg_flag_bad(why, size, value, "is not one of %s", list);
 }
 
 static bool flag_op(void *desc, const char *value, char *why, size_t size) {
@@ -185,23 +184,16 @@ static bool flag_type(void *desc, const char *value, char *why, size_t size) {
 }
 
 static bool flag_local_size(void *desc, const char *value, char *why, size_t size) {
-  if (sg_parse_u32(value, 1, 1024, &((spvgen_elementwise_desc *)desc)->local_size)) return true;
-  snprintf(why, size, "is not a number from 1 to 1024");
-  return false;
-}
-
-static bool flag_glsl450(void *desc, const char *value, char *why, size_t size) {
-  (void)value, (void)why, (void)size;
-  ((spvgen_elementwise_desc *)desc)->glsl450_memory_model = true;
-  return true;
+  return sg_flag_u32(value, 1, 1024, &((spvgen_elementwise_desc *)desc)->local_size, why, size);
 }
 
 static const sg_flag flags[] = {
-    {"--op", "add|mul|max", "c[i] = a[i] OP b[i] (default add)", flag_op},
-    {"--type", "f32|f16|u32|s32", "the element type (default f32)", flag_type},
-    {"--local-size", "N", "invocations per workgroup, 1..1024 (default 64)", flag_local_size},
-    {"--glsl450", NULL, "a GLSL450-memory-model module (default: the Vulkan memory model)", flag_glsl450},
-    {NULL, NULL, NULL, NULL},
+    {"--op", "add|mul|max", "c[i] = a[i] OP b[i] (default add)", flag_op, 0},
+    {"--type", "f32|f16|u32|s32", "the element type (default f32)", flag_type, 0},
+    {"--local-size", "N", "invocations per workgroup, 1..1024 (default 64)", flag_local_size, 0},
+    SG_FLAG_SWITCH("--glsl450", "a GLSL450-memory-model module (default: the Vulkan memory model)",
+                   spvgen_elementwise_desc, glsl450_memory_model),
+    {NULL, NULL, NULL, NULL, 0},
 };
 
 const sg_template sg_template_elementwise = {

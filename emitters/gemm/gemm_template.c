@@ -1,5 +1,6 @@
 /* emitters/gemm/gemm_template.c — the GEMM's entry in the table of templates
  * (lib/template/template.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,11 @@ typedef struct gemm_run_state {
   spvgen_gemm_launch launch;
   uint64_t seed;
   void *ha, *hb, *hc, *hbias, *hd;
+  /* The reference of the checked elements, made by the first check and kept for the
+   * next plans of shared data (the tuner checks every candidate against it). */
+  uint64_t nref, *lin;
+  double *ref, *tol;
+  void *ref_out; /* run_compare: the first passing plan's D (NULL: none yet) */
 } gemm_run_state;
 
 _Static_assert(sizeof(spvgen_gemm_push) <= SG_RUN_MAX_PUSH, "the GEMM's push constants fit a run's");
@@ -150,6 +156,10 @@ static void gemm_run_free(sg_run_data *data) {
   free(s->hc);
   free(s->hbias);
   free(s->hd);
+  free(s->lin);
+  free(s->ref);
+  free(s->tol);
+  free(s->ref_out);
   free(s);
   data->state = NULL;
 }
@@ -204,9 +214,17 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   add_buffer(data, SG_RUN_OUTPUT, s->hd, nd * out_size);
   if (nc) add_buffer(data, SG_RUN_INPUT, s->hc, nc * out_size);
   if (nbias) add_buffer(data, SG_RUN_INPUT, s->hbias, nbias * out_size);
-  if (s->launch.workspace_bytes) {
-    add_buffer(data, SG_RUN_SCRATCH, NULL, s->launch.workspace_bytes);
-    data->buffers[data->buffer_count - 1].zero_from = s->launch.workspace_counters * 4u;
+  /* the workspace of the largest split-K among the plans that share the data */
+  uint64_t ws = s->launch.workspace_bytes;
+  for (uint32_t i = 0; i < rq->plan_count; i++) {
+    const spvgen_gemm_config *p = (const spvgen_gemm_config *)rq->plans + i;
+    if (p->workspace_bytes > ws) ws = p->workspace_bytes;
+  }
+  if (ws) {
+    add_buffer(data, SG_RUN_SCRATCH, NULL, ws);
+    data->buffers[data->buffer_count - 1].zero_from =
+        s->launch.workspace_bytes ? s->launch.workspace_counters * 4u : ws;
+    if (!s->launch.workspace_bytes) data->bind_count = data->buffer_count - 1;
   }
   data->buffer_flags = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
   for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
@@ -216,21 +234,81 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   return SPVGEN_OK;
 }
 
-/* Every element of D (or `sample` random ones) against the float64 reference, with
- * sg_ref_gemm_element's tolerance; the index is the element's lin (batch, row, column). */
+/* Points data at another plan of the same desc (the tuner's candidates): its grid and
+ * push constants, and the workspace bound only by a plan that splits K. */
+static spvgen_status gemm_run_bind(const void *plan_, sg_run_data *data, char *msg, size_t size) {
+  const spvgen_gemm_config *plan = plan_;
+  gemm_run_state *s = data->state;
+  spvgen_status st = spvgen_gemm_launch_for(plan, NULL, &s->launch, msg, size);
+  if (st != SPVGEN_OK) return st;
+  bool has_ws = data->buffer_count && data->buffers[data->buffer_count - 1].role == SG_RUN_SCRATCH;
+  if (plan->workspace_bytes > (has_ws ? data->buffers[data->buffer_count - 1].bytes : 0))
+    return snprintf(msg, size, "%s: a workspace larger than the data's (not one of its plans)", plan->name),
+           SPVGEN_ERROR_INVALID_ARGUMENT;
+  data->bind_count = has_ws && !plan->workspace_bytes ? data->buffer_count - 1 : 0;
+  if (has_ws) data->buffers[data->buffer_count - 1].zero_from = s->launch.workspace_counters * 4u;
+  for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
+  data->push_size = s->launch.push_size;
+  memcpy(data->push, &s->launch.push, sizeof s->launch.push);
+  return SPVGEN_OK;
+}
+
+/* Every element of D (or `sample` random ones: the four corners, edge tiles, first)
+ * against the float64 reference, with sg_ref_gemm_element's tolerance; the index is the
+ * element's lin (batch, row, column). The reference is made once per data. */
 static void gemm_run_check(const void *plan, const sg_run_data *data, uint64_t sample, sg_check *check) {
   (void)plan;
-  const gemm_run_state *s = data->state;
+  gemm_run_state *s = data->state;
   const spvgen_gemm_desc *d = &s->shape;
-  uint64_t total = (uint64_t)d->m * d->n * d->batch;
+  uint64_t total = (uint64_t)d->m * d->n * d->batch, mn = (uint64_t)d->m * d->n;
   uint64_t n_check = sample && sample < total ? sample : total;
-  uint64_t s2 = s->seed ^ 0xC0FFEEull;
+  if (s->nref != n_check) {
+    free(s->lin), free(s->ref), free(s->tol);
+    s->nref = 0;
+    s->lin = malloc(n_check * sizeof *s->lin);
+    s->ref = malloc(n_check * sizeof *s->ref);
+    s->tol = malloc(n_check * sizeof *s->tol);
+    uint64_t s2 = s->seed ^ 0xC0FFEEull;
+    const uint64_t corners[4] = {0, d->n - 1, (uint64_t)(d->m - 1) * d->n, mn - 1};
+    for (uint64_t e = 0; s->lin && s->ref && s->tol && e < n_check; e++) {
+      s->lin[e] = n_check == total ? e : e < 4 ? (d->batch - 1) * mn * (e & 1) + corners[e] : sg_ref_rng_next(&s2) % total;
+      sg_ref_gemm_element(d, s->ha, s->hb, s->hc, s->hbias, s->lin[e], &s->ref[e], &s->tol[e], NULL);
+    }
+    if (s->lin && s->ref && s->tol) s->nref = n_check;
+  }
+  uint64_t bz, r, c;
   for (uint64_t e = 0; e < n_check; e++) {
-    uint64_t lin = n_check == total ? e : sg_ref_rng_next(&s2) % total;
-    double ref, tol;
-    uint64_t at;
-    sg_ref_gemm_element(d, s->ha, s->hb, s->hc, s->hbias, lin, &ref, &tol, &at);
-    sg_check_element(check, lin, sg_ref_get(s->hd, d->out_type, at), ref, tol);
+    uint64_t lin = s->nref ? s->lin[e] : e;
+    double ref = s->nref ? s->ref[e] : 0, tol = s->nref ? s->tol[e] : -1; /* out of memory: every element fails */
+    sg_check_element(check, lin, sg_ref_get(s->hd, d->out_type, sg_ref_d_offset(d, lin, &bz, &r, &c)), ref, tol);
+  }
+}
+
+/* Every element of D against the first passing plan's: each within its tolerance of the
+ * exact value, with sum |a*b| <= K (inputs below 1 in magnitude). */
+static void gemm_run_compare(const void *plan, sg_run_data *data, uint64_t sample, sg_check *check) {
+  (void)plan, (void)sample;
+  gemm_run_state *s = data->state;
+  const spvgen_gemm_desc *d = &s->shape;
+  uint64_t bytes = data->buffers[2].bytes; /* D */
+  if (!s->ref_out) {
+    if (!check->bad && (s->ref_out = malloc(bytes + 4))) memcpy(s->ref_out, s->hd, bytes);
+    return;
+  }
+  const bool exact = !sg_ref_is_float(d->acc_type) && !sg_ref_is_float(d->out_type);
+  double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
+  double abs_tol = 2.0 * (acc_ulps * sg_ref_unit(d->acc_type) * d->k * fabs(d->alpha) * 1.1 +
+                          (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0));
+  double rel_tol = 4.0 * sg_ref_unit(d->out_type);
+  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU) {
+    abs_tol += 6e-5;
+    rel_tol += 6e-5;
+  }
+  uint64_t total = (uint64_t)d->m * d->n * d->batch, bz, r, c;
+  for (uint64_t lin = 0; lin < total; lin++) {
+    uint64_t at = sg_ref_d_offset(d, lin, &bz, &r, &c);
+    double x = sg_ref_get(s->hd, d->out_type, at), y = sg_ref_get(s->ref_out, d->out_type, at);
+    sg_check_element(check, lin, x, y, exact ? 0.0 : abs_tol + rel_tol * fabs(y));
   }
 }
 
@@ -249,6 +327,186 @@ void sg_gemm_run_shape(const sg_run_data *data, spvgen_gemm_launch *launch, spvg
   if (shape) *shape = s->shape;
 }
 
+/* ------------------------------------------------------------------ flags ---- */
+/* The problem flags of `spvgen gemm`, `spvgen run/bench/tune gemm`. */
+
+#define GEMM_U32(FLAG, FIELD, MIN)                                                     \
+  static bool FLAG(void *d, const char *v, char *why, size_t size) {                   \
+    return sg_flag_u32(v, MIN, UINT32_MAX, &((spvgen_gemm_desc *)d)->FIELD, why, size); \
+  }
+GEMM_U32(flag_m, m, 1)
+GEMM_U32(flag_n, n, 1)
+GEMM_U32(flag_k, k, 1)
+GEMM_U32(flag_batch, batch, 1)
+GEMM_U32(flag_lda, lda, 0)
+GEMM_U32(flag_ldb, ldb, 0)
+GEMM_U32(flag_ldc, ldc, 0)
+GEMM_U32(flag_ldd, ldd, 0)
+GEMM_U32(flag_wg, workgroup_size, 0)
+GEMM_U32(flag_subgroups, subgroups, 0)
+GEMM_U32(flag_stages, stages, 0)
+GEMM_U32(flag_unroll, unroll, 0)
+GEMM_U32(flag_split_k, split_k, 0)
+GEMM_U32(flag_edge_unroll, edge_unroll, 0)
+GEMM_U32(flag_compile_budget, compile_budget_ms, 0)
+GEMM_U32(flag_m_multiple, m_multiple, 0)
+GEMM_U32(flag_n_multiple, n_multiple, 0)
+GEMM_U32(flag_k_multiple, k_multiple, 0)
+GEMM_U32(flag_ld_multiple, ld_multiple, 0)
+
+static bool flag_scalar(const char *v, float *out, char *why, size_t size) {
+  double x;
+  if (!sg_parse_number(v, -3.4e38, 3.4e38, &x)) return sg_flag_bad(why, size, v, "is not a number");
+  return *out = (float)x, true;
+}
+static bool flag_alpha(void *d, const char *v, char *why, size_t size) {
+  return flag_scalar(v, &((spvgen_gemm_desc *)d)->alpha, why, size);
+}
+static bool flag_beta(void *d, const char *v, char *why, size_t size) {
+  return flag_scalar(v, &((spvgen_gemm_desc *)d)->beta, why, size);
+}
+
+/* AB,ACC[,OUT]: OUT defaults to ACC. */
+static bool flag_types(void *d_, const char *v, char *why, size_t size) {
+  spvgen_gemm_desc *d = d_;
+  spvgen_component_type ts[3];
+  int np = 0;
+  for (const char *p = v;; np++) {
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    char part[16];
+    if (np == 3) return sg_flag_bad(why, size, v, "has more than AB,ACC,OUT");
+    snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : 0), p);
+    if (n >= sizeof part || !spvgen_component_type_parse(part, &ts[np]))
+      return sg_flag_bad(why, size, v, "has an unknown type '%.*s' (f16, bf16, f32, s8, u8, s32, u32, e4m3, e5m2)",
+                         (int)n, p);
+    if (!comma) break;
+    p = comma + 1;
+  }
+  if (np < 1) return sg_flag_bad(why, size, v, "needs at least AB,ACC (e.g. f16,f32)");
+  d->a_type = d->b_type = ts[0];
+  d->acc_type = ts[1];
+  d->out_type = ts[np];
+  return true;
+}
+
+static bool flag_layout(void *d_, const char *v, char *why, size_t size) {
+  spvgen_gemm_desc *d = d_;
+  if (strlen(v) != 2 || !strchr("nt", v[0]) || !strchr("nt", v[1]))
+    return sg_flag_bad(why, size, v, "is not nn, nt, tn or tt");
+  d->a_layout = v[0] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+  d->b_layout = v[1] == 't' ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+  return true;
+}
+
+static bool flag_bias(void *d, const char *v, char *why, size_t size) {
+  static const spvgen_gemm_bias kinds[] = {SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_BIAS_NONE};
+  static const char *const names[] = {"row", "column", "none"};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(v, names[i])) return ((spvgen_gemm_desc *)d)->bias = kinds[i], true;
+  return sg_flag_bad(why, size, v, "is not row, column or none");
+}
+static bool flag_act(void *d, const char *v, char *why, size_t size) {
+  return spvgen_activation_parse(v, &((spvgen_gemm_desc *)d)->activation) ||
+         sg_flag_bad(why, size, v, "is not none, relu, gelu or silu");
+}
+static bool flag_addressing(void *d, const char *v, char *why, size_t size) {
+  return spvgen_addressing_parse(v, &((spvgen_gemm_desc *)d)->addressing) ||
+         sg_flag_bad(why, size, v, "is not descriptors or device-address");
+}
+static bool flag_shapes(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_shapes_parse(v, &((spvgen_gemm_desc *)d)->shapes) ||
+         sg_flag_bad(why, size, v, "is not auto, fixed or runtime");
+}
+static bool flag_edge(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_edge_parse(v, &((spvgen_gemm_desc *)d)->edge) ||
+         sg_flag_bad(why, size, v, "is not auto, branch, clamp or shift");
+}
+static bool flag_variant(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_variant_parse(v, &((spvgen_gemm_desc *)d)->variant) ||
+         sg_flag_bad(why, size, v, "is not auto, coopmat2, khr or simt");
+}
+static bool flag_tile(void *d_, const char *v, char *why, size_t size) {
+  spvgen_gemm_desc *d = d_;
+  uint32_t t[3], nt = 0;
+  if (!sg_parse_u32_list(v, 'x', 0, UINT32_MAX, t, 3, &nt) || nt != 3)
+    return sg_flag_bad(why, size, v, "is not MxNxK (e.g. 128x128x32)");
+  d->tile_m = t[0];
+  d->tile_n = t[1];
+  d->tile_k = t[2];
+  return true;
+}
+
+static const sg_flag gemm_flags[] = {
+    SG_FLAG_HEADING("problem:"),
+    {"--m", "M", "rows of A and D (required, >= 1)", flag_m, 0},
+    {"--n", "N", "columns of B and D (required, >= 1)", flag_n, 0},
+    {"--k", "K", "columns of A, rows of B (required, >= 1)", flag_k, 0},
+    {"--batch", "B", "batch count (default 1)", flag_batch, 0},
+    {"--types", "AB,ACC[,OUT]",
+     "input, accumulator and output types (default f16,f32; OUT defaults\nto ACC): f16, bf16, s8, u8, f32, e4m3, e5m2 "
+     "inputs; f16, f32, s32\naccumulators; f16, f32, bf16, s32, s8, u8, u32 out",
+     flag_types, 0},
+    {"--layout", "XY", "nn (default), nt, tn, tt: n = row-major, t = column-major, X for A,\nY for B", flag_layout, 0},
+    {"--lda", "N", "A's leading dimension in elements (default: tight)", flag_lda, 0},
+    {"--ldb", "N", "B's (--ldc, --ldd: C's, D's)", flag_ldb, 0},
+    {"--ldc", "N", NULL, flag_ldc, 0},
+    {"--ldd", "N", NULL, flag_ldd, 0},
+    SG_FLAG_HEADING("epilogue:"),
+    {"--alpha", "F", "D = alpha*A*B + beta*C", flag_alpha, 0},
+    {"--beta", "F", "(beta != 0 adds binding C)", flag_beta, 0},
+    {"--bias", "row|column|none", "add a bias vector (per row of D, or per column)", flag_bias, 0},
+    {"--act", "none|relu|gelu|silu", "the activation after the bias", flag_act, 0},
+    SG_FLAG_HEADING("knobs (default: chosen for the device):"),
+    {"--variant", "auto|coopmat2|khr|simt", "the kernel's variant", flag_variant, 0},
+    {"--tile", "MxNxK", "workgroup tile", flag_tile, 0},
+    {"--wg", "N", "invocations per workgroup", flag_wg, 0},
+    {"--subgroups", "N", "subgroups per workgroup", flag_subgroups, 0},
+    {"--stages", "N", "pipeline stages", flag_stages, 0},
+    {"--unroll", "N", "unroll of the k loop", flag_unroll, 0},
+    {"--split-k", "N", "split K over N workgroups", flag_split_k, 0},
+    {"--edge", "auto|branch|clamp|shift",
+     "coopmat2: tiles crossing M or N run a clamped copy of the kernel\n(branch), every tile runs the clamped one "
+     "(clamp), or edge tiles move\ninside and overlap (shift, beta 0)",
+     flag_edge, 0},
+    {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
+    {"--compile-budget", "MS",
+     "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
+     flag_compile_budget, 0},
+    SG_FLAG_HEADING("shapes:"),
+    {"--shapes", "auto|fixed|runtime",
+     "fixed: the shape is part of the kernel (default); runtime: M, N, K,\nld*, strides, alpha, beta are push "
+     "constants, one kernel for every\nshape of its class (then --m/--n/--k are the shape run, or planned for)",
+     flag_shapes, 0},
+    {"--m-multiple", "N", "runtime class: M always a multiple of N", flag_m_multiple, 0},
+    {"--n-multiple", "N", "N likewise (--k-multiple: K)", flag_n_multiple, 0},
+    {"--k-multiple", "N", NULL, flag_k_multiple, 0},
+    {"--ld-multiple", "N", "runtime class: every ld and batch stride a multiple of N", flag_ld_multiple, 0},
+    {"--addressing", "descriptors|device-address",
+     "device-address: every buffer a 64-bit pointer in the push constants,\nno descriptor set", flag_addressing, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+/* The command line's types are f16,f32 (a zeroed desc's are f16 everywhere). */
+static void flags_init(void *desc) {
+  spvgen_gemm_desc *d = desc;
+  d->acc_type = SPVGEN_COMPONENT_F32;
+  d->out_type = SPVGEN_COMPONENT_F32;
+}
+
+static bool flags_done(const void *desc, char *why, size_t size) {
+  const spvgen_gemm_desc *d = desc;
+  const char *missing = !d->m ? "--m" : !d->n ? "--n" : !d->k ? "--k" : NULL;
+  if (missing) snprintf(why, size, "%s is required (--m, --n and --k give the shape)", missing);
+  return !missing;
+}
+
+/* The SPIRV-Tools spvgen links predates SPV_KHR_bfloat16: it cannot read a bf16 module. */
+static bool validator_reads(const void *plan) {
+  const spvgen_gemm_config *p = plan;
+  return p->desc.a_type != SPVGEN_COMPONENT_BF16 && p->desc.out_type != SPVGEN_COMPONENT_BF16;
+}
+
 const sg_template sg_template_gemm = {
     .name = "gemm",
     .desc_size = sizeof(spvgen_gemm_desc),
@@ -265,4 +523,12 @@ const sg_template sg_template_gemm = {
     .run_check = gemm_run_check,
     .run_where = gemm_run_where,
     .run_free = gemm_run_free,
+    .run_bind = gemm_run_bind,
+    .run_compare = gemm_run_compare,
+    .flags = gemm_flags,
+    .flags_init = flags_init,
+    .flags_done = flags_done,
+    .validator_reads = validator_reads,
+    .summary = "D = alpha*A*B + beta*C (+bias, activation)",
+    .example = "--m 97 --n 131 --k 67 --layout tn --types s8,s32 --bias row --act relu --caps vulkan13",
 };

@@ -106,6 +106,10 @@ typedef struct mlp_run_state {
   uint64_t points, period;
   uint8_t *weights, *device_weights;
   void *input, *output;
+  spvgen_mlp_config plan;  /* the plan the data was made for (its weight layout) */
+  uint32_t max_groups;     /* the device's workgroup count limit in x (0: none) */
+  spvgen_mlp_config *ref_plan; /* run_compare: the first passing plan, and its output */
+  void *ref_out;
 } mlp_run_state;
 
 static void mlp_run_free(sg_run_data *data) {
@@ -115,6 +119,8 @@ static void mlp_run_free(sg_run_data *data) {
   free(s->device_weights);
   free(s->input);
   free(s->output);
+  free(s->ref_plan);
+  free(s->ref_out);
   free(s);
   data->state = NULL;
 }
@@ -143,6 +149,8 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
   data->state = s;
   s->points = points;
   s->period = rq->period && rq->period < points ? rq->period : points;
+  s->plan = *p;
+  s->max_groups = caps->max_workgroup_count[0];
   const uint64_t in_point = (uint64_t)d->input_width * spvgen_component_type_size(d->input_type);
   const uint64_t out_bytes = points * d->output_width * spvgen_component_type_size(d->output_type);
   s->weights = malloc(p->weight_bytes ? p->weight_bytes : 1);
@@ -194,10 +202,254 @@ static void mlp_run_check(const void *plan, const sg_run_data *data, uint64_t sa
   }
 }
 
+/* Whether b reads the weight buffer a's data holds (the tuner's candidates share it). */
+static bool same_weight_layout(const spvgen_mlp_config *a, const spvgen_mlp_config *b) {
+  if (a->weight_bytes != b->weight_bytes || a->layer_count != b->layer_count ||
+      a->desc.weight_layout != b->desc.weight_layout ||
+      (a->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && a->desc.vec_rows != b->desc.vec_rows))
+    return false; /* (vec_rows: the optimal layout's pieces) */
+  for (uint32_t l = 0; l < a->layer_count; l++)
+    if (a->layers[l].matrix_offset != b->layers[l].matrix_offset || a->layers[l].bias_offset != b->layers[l].bias_offset ||
+        a->layers[l].row_stride != b->layers[l].row_stride)
+      return false;
+  return true;
+}
+
+/* Another plan over the same points and weights: its grid (the push constant, the point
+ * count, and the weights' specialization constants stay). */
+static spvgen_status mlp_run_bind(const void *plan_, sg_run_data *data, char *msg, size_t size) {
+  const spvgen_mlp_config *p = plan_;
+  const mlp_run_state *s = data->state;
+  if (!same_weight_layout(p, &s->plan))
+    return snprintf(msg, size, "its weight layout differs from the default plan's"), SPVGEN_ERROR_UNSUPPORTED;
+  spvgen_mlp_groups(p, s->points, data->groups);
+  if (s->max_groups && data->groups[0] > s->max_groups)
+    return snprintf(msg, size, "%llu points need %u workgroups; the device allows %u", (unsigned long long)s->points,
+                    data->groups[0], s->max_groups),
+           SPVGEN_ERROR_UNSUPPORTED;
+  return SPVGEN_OK;
+}
+
+/* Every output against the first passing plan's: both are within their bounds of the
+ * exact value, so the bound here is, per component, twice the largest sum of the two
+ * plans' bounds over the sampled points. */
+static void mlp_run_compare(const void *plan, sg_run_data *data, uint64_t sample, sg_check *check) {
+  const spvgen_mlp_config *p = plan;
+  mlp_run_state *s = data->state;
+  const uint32_t ow = p->desc.output_width;
+  const uint64_t bytes = data->buffers[2].bytes;
+  if (!s->ref_out) {
+    if (check->bad) return;
+    s->ref_plan = malloc(sizeof *s->ref_plan);
+    s->ref_out = malloc(bytes + 4);
+    if (s->ref_plan && s->ref_out) {
+      *s->ref_plan = *p;
+      memcpy(s->ref_out, s->output, bytes);
+    } else {
+      free(s->ref_plan), free(s->ref_out);
+      s->ref_plan = NULL, s->ref_out = NULL;
+    }
+    return;
+  }
+  double pair[SPVGEN_MLP_MAX_WIDTH] = {0}, ref[SPVGEN_MLP_MAX_WIDTH], err[SPVGEN_MLP_MAX_WIDTH];
+  double ref2[SPVGEN_MLP_MAX_WIDTH], err2[SPVGEN_MLP_MAX_WIDTH];
+  const uint64_t step = sample && s->points > sample ? s->points / sample : 1;
+  for (uint64_t pt = 0; pt < s->points; pt = pt + step < s->points || pt + 1 == s->points ? pt + step : s->points - 1) {
+    sg_ref_mlp_point(p, s->weights, s->input, pt % s->period, ref, err);
+    sg_ref_mlp_point(s->ref_plan, s->weights, s->input, pt % s->period, ref2, err2);
+    for (uint32_t c = 0; c < ow; c++) {
+      double t = 2.0 * (sg_ref_mlp_tolerance(p, ref[c], err[c]) + sg_ref_mlp_tolerance(s->ref_plan, ref2[c], err2[c]));
+      if (t > pair[c]) pair[c] = t;
+    }
+  }
+  for (uint64_t j = 0; j < s->points * ow; j++)
+    sg_check_element(check, j, sg_ref_mlp_get_output(p, s->output, j), sg_ref_mlp_get_output(p, s->ref_out, j),
+                     pair[j % ow]);
+}
+
 static void mlp_run_where(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size) {
   (void)data;
   const uint32_t ow = ((const spvgen_mlp_config *)plan)->desc.output_width;
   snprintf(buf, size, "point %llu, component %llu", (unsigned long long)(index / ow), (unsigned long long)(index % ow));
+}
+
+/* ------------------------------------------------------------------ flags ---- */
+/* The network and knob flags of `spvgen mlp`, `spvgen run/bench/tune mlp`. */
+
+#define MLP_U32(FLAG, FIELD)                                                           \
+  static bool FLAG(void *d, const char *v, char *why, size_t size) {                   \
+    return sg_flag_u32(v, 0, UINT32_MAX, &((spvgen_mlp_desc *)d)->FIELD, why, size); \
+  }
+MLP_U32(flag_in, input_width)
+MLP_U32(flag_out, output_width)
+MLP_U32(flag_wg, workgroup_size)
+MLP_U32(flag_vec_rows, vec_rows)
+MLP_U32(flag_compile_budget, compile_budget_ms)
+MLP_U32(flag_spec_id_base, spec_id_base)
+MLP_U32(flag_points_per_group, points_per_group)
+
+/* WxC (C layers of width W) or W,W,... */
+static bool flag_hidden(void *d_, const char *v, char *why, size_t size) {
+  spvgen_mlp_desc *d = d_;
+  uint32_t wc[2], n = 0;
+  if (strchr(v, 'x')) {
+    if (!sg_parse_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
+      return sg_flag_bad(why, size, v, "is not WxC with a width and a layer count from 1 to 4294967295");
+    d->hidden_width = wc[0];
+    d->hidden_count = wc[1];
+    return true;
+  }
+  if (!sg_parse_u32_list(v, ',', 1, UINT32_MAX, d->hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
+    return sg_flag_bad(why, size, v, "is not WxC or a list of 1 to %u widths W,W,... (each 1 to 4294967295)",
+                       SPVGEN_MLP_MAX_LAYERS - 1);
+  d->hidden_count = n;
+  return true;
+}
+
+static bool activation(const char *v, spvgen_mlp_activation *out, char *why, size_t size) {
+  if (spvgen_mlp_activation_parse(v, out) && *out != SPVGEN_MLP_ACT_DEFAULT) return true;
+  snprintf(why, size, "unknown activation '%s' (none, relu, leaky_relu, sigmoid, tanh, silu, exp)", v);
+  return false;
+}
+static bool flag_act(void *d, const char *v, char *why, size_t size) {
+  return activation(v, &((spvgen_mlp_desc *)d)->activation, why, size);
+}
+static bool flag_out_act(void *d, const char *v, char *why, size_t size) {
+  return activation(v, &((spvgen_mlp_desc *)d)->output_activation, why, size);
+}
+static bool flag_leaky_slope(void *d, const char *v, char *why, size_t size) {
+  double slope;
+  if (!sg_parse_number(v, -1e6, 1e6, &slope)) return sg_flag_bad(why, size, v, "is not a number from -1e6 to 1e6");
+  return ((spvgen_mlp_desc *)d)->leaky_slope = (float)slope, true;
+}
+
+/* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
+ * right; empty: the defaults). */
+static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
+  memset(g, 0, sizeof *g);
+  if (!*s) return true;
+  if (*s++ != ':') return false;
+  uint32_t *u[4] = {&g->levels, &g->features, &g->log2_hashmap_size, &g->base_resolution};
+  for (int i = 0; i < 5; i++) {
+    const char *comma = strchr(s, ',');
+    char field[32];
+    size_t n = comma ? (size_t)(comma - s) : strlen(s);
+    if (!n || n >= sizeof field) return false;
+    memcpy(field, s, n);
+    field[n] = 0;
+    double scale;
+    if (i < 4 && !sg_parse_u32(field, 1, UINT32_MAX, u[i])) return false;
+    if (i == 4 && !sg_parse_number(field, 1.0, 1e6, &scale)) return false;
+    if (i == 4) g->per_level_scale = (float)scale;
+    if (!comma) return true;
+    s = comma + 1;
+  }
+  return false;
+}
+
+static bool flag_encoding(void *d_, const char *v, char *why, size_t size) {
+  spvgen_mlp_desc *d = d_;
+  uint32_t n = 0;
+  if (!strncmp(v, "hashgrid", 8)) {
+    if (!parse_hash_grid(v + 8, &d->grid))
+      return sg_flag_bad(why, size, v, "is not hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]");
+    d->encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+  } else if (!strncmp(v, "freq:", 5) && sg_parse_u32(v + 5, 0, UINT32_MAX, &n)) {
+    d->encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+  } else if (!strncmp(v, "oneblob:", 8) && sg_parse_u32(v + 8, 0, UINT32_MAX, &n)) {
+    d->encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
+  } else {
+    return sg_flag_bad(why, size, v, "is not freq:N, oneblob:N (N from 0 to 4294967295) or hashgrid[:L,F,T,N,S]");
+  }
+  d->encoding_size = n;
+  return true;
+}
+
+/* W[,IO]: the weight type, and the points' in memory. */
+static bool flag_types(void *d_, const char *v, char *why, size_t size) {
+  spvgen_mlp_desc *d = d_;
+  char wt[16] = "", io[16] = "";
+  if (sscanf(v, "%15[^,],%15s", wt, io) < 1 || !spvgen_component_type_parse(wt, &d->weight_type) ||
+      (io[0] && !spvgen_component_type_parse(io, &d->input_type)))
+    return sg_flag_bad(why, size, v, "is not W[,IO] with component types (W: f16, s8, e4m3, e5m2; IO: f16, f32)");
+  d->output_type = d->input_type;
+  return true;
+}
+
+static bool flag_weights(void *d, const char *v, char *why, size_t size) {
+  static const spvgen_mlp_weight_layout_kind layouts[] = {SPVGEN_MLP_WEIGHTS_ROW_MAJOR, SPVGEN_MLP_WEIGHTS_OPTIMAL,
+                                                     SPVGEN_MLP_WEIGHTS_AUTO};
+  static const char *const names[] = {"row", "optimal", "auto"};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(v, names[i])) return ((spvgen_mlp_desc *)d)->weight_layout = layouts[i], true;
+  return sg_flag_bad(why, size, v, "is not row, optimal or auto");
+}
+static bool flag_bias_path(void *d, const char *v, char *why, size_t size) {
+  if (!strcmp(v, "fused") || !strcmp(v, "add"))
+    return ((spvgen_mlp_desc *)d)->bias_path = v[0] == 'f' ? SPVGEN_MLP_BIAS_FUSED : SPVGEN_MLP_BIAS_ADD, true;
+  return sg_flag_bad(why, size, v, "is not fused or add");
+}
+static bool flag_variant(void *d, const char *v, char *why, size_t size) {
+  return spvgen_mlp_variant_parse(v, &((spvgen_mlp_desc *)d)->variant) ||
+         sg_flag_bad(why, size, v, "is not auto, vec, mat or loop");
+}
+static bool flag_addressing(void *d, const char *v, char *why, size_t size) {
+  return spvgen_addressing_parse(v, &((spvgen_mlp_desc *)d)->addressing) ||
+         sg_flag_bad(why, size, v, "is not descriptors or device-address");
+}
+
+static const sg_flag mlp_flags[] = {
+    SG_FLAG_HEADING("network:"),
+    {"--in", "N", "input width (required)", flag_in, 0},
+    {"--hidden", "WxC|W,W,..", "C hidden layers of width W, or a list of widths", flag_hidden, 0},
+    {"--out", "N", "output width (required)", flag_out, 0},
+    {"--act", "NAME", "hidden activation: none, relu (default), leaky_relu, sigmoid, tanh,\nsilu, exp", flag_act, 0},
+    {"--out-act", "NAME", "output activation (default none)", flag_out_act, 0},
+    {"--leaky-slope", "F", "leaky relu slope (default 0.01)", flag_leaky_slope, 0},
+    SG_FLAG_SWITCH("--no-bias", "layers without bias", spvgen_mlp_desc, no_bias),
+    {"--encoding", "KIND",
+     "input encoding: freq:N or oneblob:N (N octaves / bins), or\nhashgrid[:L,F,T,N,S], a multiresolution hash grid "
+     "(2-D or 3-D\npoints): L levels (16), F features per level (2), table 2^T entries\n(19), base resolution N (16), "
+     "per-level scale S (2)",
+     flag_encoding, 0},
+    {"--types", "W[,IO]",
+     "weight type (f16; s8 with --variant vec; e4m3 or e5m2 with --variant\nvec --weights optimal) and points in memory "
+     "(f16 or f32)",
+     flag_types, 0},
+    {"--weights", "row|optimal|auto",
+     "weight layout: row-major (default), the driver's inferencing-optimal\none (vec variant; offsets as spec "
+     "constants, see mlp.h), or the one\nthe plan expects faster",
+     flag_weights, 0},
+    {"--spec-id-base", "N", "with optimal weights: layer l's offset is SpecId N + l", flag_spec_id_base, 0},
+    SG_FLAG_HEADING("knobs:"),
+    {"--variant", "auto|vec|mat|loop", "the kernel's variant", flag_variant, 0},
+    {"--wg", "N", "invocations per workgroup", flag_wg, 0},
+    {"--points-per-group", "N",
+     "vec: points per invocation (1, 2, 4, 8); mat: points per workgroup\nblock (a multiple of 16)",
+     flag_points_per_group, 0},
+    SG_FLAG_SWITCH("--mat-rows",
+                   "mat: each subgroup owns 16-point fragments and every output of a\nlayer for them (no workgroup "
+                   "barrier between layers)",
+                   spvgen_mlp_desc, mat_rows),
+    {"--bias-path", "fused|add",
+     "vec: the bias as MatrixMulAdd's operand (fused), or MatrixMul then a\nloaded cooperative vector added",
+     flag_bias_path, 0},
+    {"--vec-rows", "N", "vec: a layer in pieces of N output rows (16..256, /16)", flag_vec_rows, 0},
+    SG_FLAG_SWITCH("--vec-stage", "vec: activations through a shared-memory row per invocation", spvgen_mlp_desc,
+                   vec_stage),
+    SG_FLAG_SWITCH("--layer-loop", "vec: the equal hidden layers as a run-time loop", spvgen_mlp_desc, layer_loop),
+    {"--compile-budget", "MS", "the estimated driver compile the plan may choose (1000)", flag_compile_budget, 0},
+    {"--addressing", "descriptors|device-address",
+     "device-address: input, weights and output as 64-bit pointers in the\npush constants (loop variant)",
+     flag_addressing, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+static bool flags_done(const void *desc, char *why, size_t size) {
+  const spvgen_mlp_desc *d = desc;
+  if (d->input_width && d->output_width) return true;
+  snprintf(why, size, "--in and --out are required");
+  return false;
 }
 
 const sg_template sg_template_mlp = {
@@ -216,4 +468,10 @@ const sg_template sg_template_mlp = {
     .run_check = mlp_run_check,
     .run_where = mlp_run_where,
     .run_free = mlp_run_free,
+    .run_bind = mlp_run_bind,
+    .run_compare = mlp_run_compare,
+    .flags = mlp_flags,
+    .flags_done = flags_done,
+    .summary = "a fused MLP (input encoding, hidden layers, activations) over a batch of points",
+    .example = "--in 32 --hidden 64x4 --out 16 --act relu --caps h100",
 };

@@ -5,6 +5,9 @@
  * strtoul-style parsing had let "4294967297" wrap to 1, "" read as 0 and "3junk" read as
  * 3. */
 #include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,4 +74,37 @@ bool sg_parse_u32_list(const char *s, char sep, uint32_t min, uint32_t max, uint
   }
   *count = n;
   return true;
+}
+
+/* ------------------------------------------------------------ flag values ---- */
+
+bool sg_flag_bad(char *why, size_t size, const char *value, const char *fmt, ...) {
+  int n = snprintf(why, size, "'%s' ", value ? value : "");
+  if (n >= 0 && (size_t)n < size) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why + n, size - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  return false;
+}
+
+bool sg_flag_u64(const char *value, bool hex_ok, uint64_t min, uint64_t max, uint64_t *out, char *why, size_t size) {
+  if (sg_parse_u64(value, hex_ok, min, max, out)) return true;
+  uint64_t v;
+  if (min > 0 && sg_parse_u64(value, hex_ok, 0, min - 1, &v))
+    return sg_flag_bad(why, size, value, "must be at least %" PRIu64, min);
+  return sg_flag_bad(why, size, value, "is not a number from %" PRIu64 " to %" PRIu64 "%s", min, max,
+                     hex_ok ? " (decimal or 0x...)" : "");
+}
+
+bool sg_flag_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out, char *why, size_t size) {
+  uint64_t v;
+  if (!sg_flag_u64(value, false, min, max, &v, why, size)) return false;
+  *out = (uint32_t)v;
+  return true;
+}
+
+bool sg_flag_seed(const char *value, uint64_t *out, char *why, size_t size) {
+  return sg_flag_u64(value, true, 0, UINT64_MAX, out, why, size);
 }

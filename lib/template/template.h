@@ -51,6 +51,12 @@ typedef struct sg_run_request {
                        device buffer repeats them (the MLP's input_period) */
   const void *args; /* the template's run-time arguments (GEMM: the spvgen_gemm_args of a
                        RUNTIME desc); NULL: the desc's own */
+  /* Shared data, many plans (the tuner): the data serves these plans too (plan_count
+   * plans of the template's plan type, all of the same desc as run_data's plan), each
+   * bound to it in turn by run_bind: buffers sized for the largest (GEMM: the split-K
+   * workspace). NULL: run_data's plan only. */
+  const void *plans;
+  uint32_t plan_count;
 } sg_run_request;
 
 /* A run's data: filled by run_data, read by the lifecycle (bindings, grid, push and
@@ -58,6 +64,8 @@ typedef struct sg_run_request {
 typedef struct sg_run_data {
   sg_run_buffer buffers[SG_RUN_MAX_BUFFERS]; /* in binding order */
   uint32_t buffer_count;
+  uint32_t bind_count;   /* the buffers the plan's dispatch binds, buffers[0 .. bind_count)
+                            (0: all; run_bind sets it for a plan that binds fewer) */
   uint32_t buffer_flags; /* SPVGEN_VK_BUFFER_* of every buffer */
   uint32_t groups[3];
   uint8_t push[SG_RUN_MAX_PUSH];
@@ -82,17 +90,56 @@ typedef struct sg_check {
 /* Compares one element: |gpu - ref| <= tol (a NaN fails), and updates c. (check.c) */
 void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, double tol);
 
+/* The device side of data (run_device.c), bufs[SG_RUN_MAX_BUFFERS] the caller's:
+ * sg_run_upload creates the buffers, uploads the inputs (repeated over the buffer when
+ * the host holds less) and poisons the rest; sg_run_poison NaN-fills the outputs and
+ * zeroes the scratch again (before another plan's dispatch); sg_run_download downloads
+ * the outputs into their host (outputs false: none) and adds to *scratch_left (NULL: not
+ * counted) the scratch words from zero_from on that are not 0; sg_run_destroy frees the
+ * buffers. The messages name the Vulkan error. */
+spvgen_status sg_run_upload(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, char *msg,
+                            size_t size);
+spvgen_status sg_run_poison(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, char *msg,
+                            size_t size);
+spvgen_status sg_run_download(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
+                              bool outputs, uint64_t *scratch_left, char *msg, size_t size);
+void sg_run_destroy(const sg_run_data *data, spvgen_vk_buffer **bufs);
+
 /* ------------------------------------------------------------------ flags ---- */
-/* A flag of `spvgen NAME` / `spvgen run NAME` (tools/spvgen/cmd_template.c parses and
- * prints them from the table). */
+/* A flag of a command: a template's problem flags (sg_template.flags: `spvgen NAME`,
+ * `spvgen run/bench/tune NAME` all take them), or a command's own (its output, run, bench
+ * or tune options). tools/spvgen/cmd_template.c parses argv against tables of them (also
+ * "--flag=value") and prints them as usage lines. */
 typedef struct sg_flag {
-  const char *name;  /* "--op" */
+  const char *name;  /* "--op"; "" for a heading (help is the heading's line); NULL ends the table */
   const char *value; /* the value's placeholder in the usage ("add|mul|max"); NULL: a switch */
-  const char *help;
-  /* Parses value (NULL for a switch) into the desc; false with why, which the usage
-   * error prints after "NAME: 'VALUE'". */
-  bool (*parse)(void *desc, const char *value, char *why, size_t size);
+  const char *help;  /* the usage text ('\n' starts another line of it); NULL: not listed (a
+                        sibling's line names it: "--lda/--ldb/--ldc/--ldd N") */
+  /* Parses value (NULL for a switch) into target (the desc, or the command's options);
+   * false with why, which the usage error prints after "NAME: " (sg_flag_bad writes
+   * the usual "'VALUE' is not ..."). */
+  bool (*parse)(void *target, const char *value, char *why, size_t size);
+  /* parse NULL: the flag sets the bool (a switch) or the const char * (the value, as
+   * given) at this offset in the target (SG_FLAG_SWITCH, SG_FLAG_TEXT). */
+  size_t offset;
 } sg_flag;
+#define SG_FLAG_HEADING(TEXT) {"", NULL, TEXT, NULL, 0}
+#define SG_FLAG_SWITCH(NAME, HELP, TYPE, FIELD) {NAME, NULL, HELP, NULL, offsetof(TYPE, FIELD)}
+#define SG_FLAG_TEXT(NAME, VALUE, HELP, TYPE, FIELD) {NAME, VALUE, HELP, NULL, offsetof(TYPE, FIELD)}
+
+/* Writes why as "'value' " then the formatted text; returns false (a parse's failure). */
+bool sg_flag_bad(char *why, size_t size, const char *value, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* A number flag's value into *out, within [min, max]: false with why "'V' is not a
+ * number from MIN to MAX", or "'V' must be at least MIN" for a number below it. sg_flag_u64
+ * takes "0x..." too when hex_ok. (args.c) */
+bool sg_flag_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out, char *why, size_t size);
+bool sg_flag_u64(const char *value, bool hex_ok, uint64_t min, uint64_t max, uint64_t *out, char *why, size_t size);
+/* The random seed flags share: any 64-bit number, decimal or 0x... */
+bool sg_flag_seed(const char *value, uint64_t *out, char *why, size_t size);
 
 /* ---------------------------------------------------------------- the table ---- */
 /* Each template (GEMM, MLP, elementwise) fills one sg_template: its public functions
@@ -148,9 +195,30 @@ typedef struct sg_template {
   /* Where element `index` of a check is, in words ("row 3, column 4, batch 0"). */
   void (*run_where)(const void *plan, const sg_run_data *data, uint64_t index, char *buf, size_t size);
   void (*run_free)(sg_run_data *data);
+  /* Shared data, many plans: points data's dispatch (groups, push and specialization
+   * constants, bind_count) at plan, one of the request's plans, over the same buffers
+   * and host data (run_check then checks plan's output). NULL: the data is for one plan
+   * only (the tuner does not take the template). */
+  spvgen_status (*run_bind)(const void *plan, sg_run_data *data, char *msg, size_t size);
+  /* After run_check(plan, data, sample) of shared data (check: its verdict): every element against
+   * the output of the first plan that passed its sample on this data, with the bound two
+   * outputs within their tolerances of the exact value can differ by; the first call
+   * with a clean check keeps plan's output as that reference instead (the template keeps
+   * it in data->state). */
+  void (*run_compare)(const void *plan, sg_run_data *data, uint64_t sample, sg_check *check);
 
-  /* ---- the command line: `spvgen NAME` and `spvgen run NAME` ---- */
-  const sg_flag *flags;      /* terminated by a NULL name; NULL: none */
+  /* ---- the command line: `spvgen NAME`, `spvgen run NAME` (and GEMM's and MLP's
+   * bench and tune) ---- */
+  const sg_flag *flags;      /* the problem's flags, parsed into the desc; NULL: none */
+  /* The desc the flags start from, where the command line's defaults are not a zeroed
+   * desc's (GEMM: f16,f32); NULL: zeroed. */
+  void (*flags_init)(void *desc);
+  /* After the flags: false with why (the usage error's text) when one that is required
+   * is missing; NULL: none is. */
+  bool (*flags_done)(const void *desc, char *why, size_t size);
+  /* Whether the validator spvgen links can read plan's module (NULL: always): `spvgen
+   * NAME` validates what it writes where it can. */
+  bool (*validator_reads)(const void *plan);
   const char *summary;       /* one line: what the kernel computes */
   const char *example;       /* the flags of a usage example ("--op mul --type f16") */
 } sg_template;

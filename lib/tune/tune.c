@@ -315,3 +315,107 @@ spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const sg
   return SPVGEN_OK;
 }
 
+
+/* ---------------------------------------------- shared data, many plans ---- */
+/* The tuner's operations for a template with run hooks and run_bind: one data set
+ * (run_data for the default plan, sized for every candidate), each candidate bound to it
+ * in turn, checked by the template's run_check (every element, or a sample when the
+ * problem is large) and, after a sample, by run_compare against the first candidate that
+ * passed. */
+typedef struct tune_shared {
+  spvgen_vk_context *ctx;
+  const sg_template *t;
+  const uint8_t *plans;
+  sg_run_data data;
+  spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS];
+  uint64_t sample; /* 0: every element */
+  spvgen_module *mod;
+  spvgen_vk_pipeline *pipe;
+} tune_shared;
+
+static const void *shared_plan(const tune_shared *s, uint32_t i) { return s->plans + (size_t)i * s->t->plan_size; }
+
+static spvgen_status shared_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
+  tune_shared *s = state;
+  const void *plan = shared_plan(s, i);
+  spvgen_status st = s->t->run_bind(plan, &s->data, msg, size);
+  if (st == SPVGEN_OK)
+    st = tune_pipeline(s->ctx, s->mod, s->t, plan, s->data.spec, s->data.spec_count, &s->pipe, msg, size);
+  if (st != SPVGEN_OK) return st;
+  dd->pipeline = s->pipe;
+  dd->buffers = s->bufs;
+  dd->buffer_count = s->data.bind_count ? s->data.bind_count : s->data.buffer_count;
+  dd->push_data = s->data.push_size ? s->data.push : NULL;
+  dd->push_size = s->data.push_size;
+  for (int j = 0; j < 3; j++) dd->groups[j] = s->data.groups[j];
+  return SPVGEN_OK;
+}
+
+/* Outputs NaN (an element the candidate misses fails), the scratch zeroed (a candidate
+ * that failed part-way may have left split-K counters). */
+static spvgen_status shared_poison(void *state, char *msg, size_t size) {
+  tune_shared *s = state;
+  return sg_run_poison(s->ctx, &s->data, s->bufs, msg, size);
+}
+
+static spvgen_status shared_check(void *state, uint32_t i, uint64_t *checked, uint64_t *bad, char *msg, size_t size) {
+  tune_shared *s = state;
+  const void *plan = shared_plan(s, i);
+  spvgen_status st = sg_run_download(s->ctx, &s->data, s->bufs, true, NULL, msg, size);
+  if (st != SPVGEN_OK) return st;
+  sg_check c;
+  memset(&c, 0, sizeof c);
+  s->t->run_check(plan, &s->data, s->sample, &c);
+  if (s->sample) s->t->run_compare(plan, &s->data, s->sample, &c);
+  *checked = c.checked;
+  *bad = c.bad;
+  if (c.bad) {
+    char where[128] = "";
+    if (s->t->run_where) s->t->run_where(plan, &s->data, c.first_bad, where, sizeof where);
+    tune_msg(msg, size, "%s: gpu %.6g, expected %.6g (tolerance %.3g)", where, c.first_bad_gpu, c.first_bad_ref,
+             c.first_bad_tol);
+  }
+  return SPVGEN_OK;
+}
+
+static void shared_release(void *state, uint32_t i) {
+  tune_shared *s = state;
+  (void)i;
+  spvgen_vk_pipeline_destroy(s->pipe);
+  s->pipe = NULL;
+}
+
+spvgen_status tune_shared_loop(spvgen_vk_context *ctx, const sg_template *t, const char *who, const void *plans,
+                               uint64_t points, uint64_t sample, const spvgen_tune_options *opt,
+                               spvgen_tune_result *res, char *msg, size_t size) {
+  tune_shared s;
+  memset(&s, 0, sizeof s);
+  s.ctx = ctx;
+  s.t = t;
+  s.plans = plans;
+  sg_run_request rq;
+  memset(&rq, 0, sizeof rq);
+  rq.seed = opt ? opt->seed : 0;
+  rq.size = points;
+  rq.plans = plans;
+  rq.plan_count = res->count;
+  spvgen_status st = t->run_data(ctx, plans, &rq, &s.data, msg, size);
+  if (st == SPVGEN_OK) st = sg_run_upload(ctx, &s.data, s.bufs, msg, size);
+  if (st == SPVGEN_OK && !(s.mod = spvgen_module_create(NULL)))
+    st = SPVGEN_ERROR_OUT_OF_MEMORY, tune_msg(msg, size, "out of memory");
+  if (st != SPVGEN_OK) {
+    char why[512];
+    snprintf(why, sizeof why, "%s", msg ? msg : "");
+    tune_msg(msg, size, "%s: %s", who, why);
+  }
+  /* Every element when the problem's multiply-adds fit full_check_macs, else a sample. */
+  uint64_t full = opt && opt->full_check_macs ? opt->full_check_macs : (1ull << 26);
+  s.sample = s.data.flops / 2 > (double)full ? sample : 0;
+  const tune_ops ops = {t->name, shared_build, shared_poison, shared_check, shared_release};
+  if (st == SPVGEN_OK) st = tune_loop(ctx, &ops, &s, opt, res, msg, size);
+  spvgen_vk_pipeline_destroy(s.pipe);
+  spvgen_module_destroy(s.mod);
+  sg_run_destroy(&s.data, s.bufs);
+  if (t->run_free) t->run_free(&s.data);
+  return st;
+}

@@ -1,6 +1,6 @@
 /* lib/tune/tune_gemm.c — the GEMM template in the tuner: its cache key, the cached plan,
- * and the tuner's operations (candidates from spvgen_gemm_plans, random operands, a
- * float64 CPU reference of lib/ref/ref_gemm.c, output checks). Uses the public runner API only. */
+ * and spvgen_tune_gemm (candidates from spvgen_gemm_plans, run over one data set and
+ * checked by the GEMM's run hooks: tune_shared_loop). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -145,207 +145,6 @@ spvgen_status spvgen_gemm_plan_cached(const spvgen_gemm_desc *desc, const spvgen
   return st;
 }
 
-/* ----------------------------------------------------------------- state ---- */
-
-typedef struct gemm_state {
-  spvgen_vk_context *ctx;
-  const spvgen_gemm_config *plans; /* one per candidate of the result table */
-  spvgen_gemm_desc d;              /* resolved (the default plan's desc) */
-  void *ha, *hb, *hc, *hbias, *hd, *ref_out;
-  uint64_t nd;                     /* elements of D's buffer */
-  uint32_t out_size;
-  spvgen_vk_buffer *bufs[6];
-  uint32_t nbuf;                   /* A, B, D, C, bias as the desc has them */
-  uint64_t ws_bytes;               /* the largest split-K workspace of the candidates */
-  spvgen_vk_buffer *ws;            /* = bufs[nbuf] when ws_bytes, zeroed */
-  /* The elements checked against the CPU: all (sel NULL) or a sample. */
-  uint64_t total, nsel, *sel;
-  double *ref, *tol;
-  double pair_tol_abs, pair_tol_rel; /* output against the reference output */
-  bool int_exact, have_ref_out;
-  spvgen_module *mod;
-  spvgen_vk_pipeline *pipe;
-} gemm_state;
-
-/* The CPU reference and its tolerance at element lin (lib/ref/ref_gemm.c). */
-static void reference(const gemm_state *s, uint64_t lin, double *ref_out, double *tol_out) {
-  sg_ref_gemm_element(&s->d, s->ha, s->hb, s->hc, s->hbias, lin, ref_out, tol_out, NULL);
-}
-
-static uint64_t d_offset(const spvgen_gemm_desc *d, uint64_t lin, uint64_t *bz, uint64_t *r, uint64_t *c) {
-  return sg_ref_d_offset(d, lin, bz, r, c);
-}
-
-static spvgen_status gemm_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
-  gemm_state *s = state;
-  const spvgen_gemm_config *p = &s->plans[i];
-  spvgen_status st = tune_pipeline(s->ctx, s->mod, &sg_template_gemm, p, NULL, 0, &s->pipe, msg, size);
-  if (st != SPVGEN_OK) return st;
-  dd->pipeline = s->pipe;
-  dd->buffers = s->bufs;
-  dd->buffer_count = s->nbuf + (p->workspace_bytes ? 1u : 0u); /* the workspace last */
-  for (int j = 0; j < 3; j++) dd->groups[j] = p->groups[j];
-  return SPVGEN_OK;
-}
-
-static spvgen_status gemm_poison(void *state, char *msg, size_t size) {
-  gemm_state *s = state;
-  uint64_t bytes = (s->nd * s->out_size + 3) & ~3ull;
-  if (bytes < 4) bytes = 4;
-  spvgen_status st = spvgen_vk_buffer_fill(s->ctx, s->bufs[2], 0, bytes, 0x7FC07FC0u);
-  /* The split-K counters start at 0 (each complete run leaves them so; a candidate that
-   * failed part-way may not have). */
-  if (st == SPVGEN_OK && s->ws) st = spvgen_vk_buffer_fill(s->ctx, s->ws, 0, (s->ws_bytes + 3) & ~3ull, 0);
-  if (st != SPVGEN_OK) tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx));
-  return st;
-}
-
-static spvgen_status gemm_check(void *state, uint32_t i, uint64_t *checked, uint64_t *bad, char *msg, size_t size) {
-  gemm_state *s = state;
-  const spvgen_gemm_desc *d = &s->d;
-  (void)i;
-  *checked = *bad = 0;
-  spvgen_status st = spvgen_vk_buffer_download(s->ctx, s->bufs[2], 0, s->hd, s->nd * s->out_size);
-  if (st != SPVGEN_OK) return tune_msg(msg, size, "%s", spvgen_vk_error(s->ctx)), st;
-  uint64_t bz, r, c;
-  for (uint64_t e = 0; e < s->nsel; e++) {
-    uint64_t lin = s->sel ? s->sel[e] : e;
-    double gpu = sg_ref_get(s->hd, d->out_type, d_offset(d, lin, &bz, &r, &c));
-    double err = fabs(gpu - s->ref[e]);
-    if (!(err <= s->tol[e])) { /* NaN counts as bad */
-      if (!*bad)
-        tune_msg(msg, size, "element (%llu, %llu) of batch %llu: gpu %.6g, cpu %.6g (tolerance %.3g)",
-                 (unsigned long long)r, (unsigned long long)c, (unsigned long long)bz, gpu, s->ref[e], s->tol[e]);
-      (*bad)++;
-    }
-  }
-  *checked = s->nsel;
-  if (s->sel && s->have_ref_out) {
-    /* A sample was checked against the CPU: every element against the reference
-     * candidate's output too (both within tolerance of the exact result). */
-    for (uint64_t lin = 0; lin < s->total; lin++) {
-      uint64_t off = d_offset(d, lin, &bz, &r, &c);
-      double x = sg_ref_get(s->hd, d->out_type, off), y = sg_ref_get(s->ref_out, d->out_type, off);
-      double tol = s->int_exact ? 0.0 : s->pair_tol_abs + s->pair_tol_rel * fabs(y);
-      if (!(fabs(x - y) <= tol)) {
-        if (!*bad)
-          tune_msg(msg, size, "element (%llu, %llu) of batch %llu: %.6g, the reference candidate's %.6g",
-                   (unsigned long long)r, (unsigned long long)c, (unsigned long long)bz, x, y);
-        (*bad)++;
-      }
-    }
-    *checked += s->total;
-  }
-  if (!*bad && s->sel && !s->have_ref_out) {
-    memcpy(s->ref_out, s->hd, s->nd * s->out_size);
-    s->have_ref_out = true;
-  }
-  return SPVGEN_OK;
-}
-
-static void gemm_release(void *state, uint32_t i) {
-  gemm_state *s = state;
-  (void)i;
-  spvgen_vk_pipeline_destroy(s->pipe);
-  s->pipe = NULL;
-}
-
-static const tune_ops gemm_ops = {"gemm", gemm_build, gemm_poison, gemm_check, gemm_release};
-
-/* Host operands, device buffers and the CPU reference of the checked elements. */
-static spvgen_status gemm_setup(gemm_state *s, const spvgen_tune_options *opt, char *msg, size_t size) {
-  const spvgen_gemm_desc *d = &s->d;
-  uint64_t seed = opt && opt->seed ? opt->seed : 0x5eed7a11ull;
-  uint64_t na = d->stride_a * d->batch, nb = d->stride_b * d->batch;
-  uint64_t nc = d->beta != 0.0f ? d->stride_c * d->batch : 0;
-  uint64_t nbias = d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->bias == SPVGEN_GEMM_BIAS_COLUMN ? d->n : 0;
-  s->nd = d->stride_d * d->batch;
-  s->out_size = spvgen_component_type_size(d->out_type);
-  s->total = (uint64_t)d->m * d->n * d->batch;
-  s->int_exact = !sg_ref_is_float(d->acc_type) && !sg_ref_is_float(d->out_type);
-  s->ha = sg_ref_fill(&seed, d->a_type, na);
-  s->hb = sg_ref_fill(&seed, d->b_type, nb);
-  s->hc = nc ? sg_ref_fill(&seed, d->out_type, nc) : NULL;
-  s->hbias = nbias ? sg_ref_fill(&seed, d->out_type, nbias) : NULL;
-  s->hd = malloc(s->nd * s->out_size + 4);
-  uint64_t full = opt && opt->full_check_macs ? opt->full_check_macs : (1ull << 26);
-  bool all = s->total * d->k <= full;
-  s->nsel = all ? s->total : (s->total < 1024 ? s->total : 1024);
-  if (!all) {
-    s->sel = malloc(s->nsel * sizeof *s->sel);
-    s->ref_out = malloc(s->nd * s->out_size + 4);
-  }
-  s->ref = malloc(s->nsel * sizeof *s->ref);
-  s->tol = malloc(s->nsel * sizeof *s->tol);
-  if (!s->ha || !s->hb || (nc && !s->hc) || (nbias && !s->hbias) || !s->hd || !s->ref || !s->tol ||
-      (!all && (!s->sel || !s->ref_out)))
-    return tune_msg(msg, size, "spvgen_tune_gemm: out of host memory for the operands"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  if (!all) {
-    /* The corners first (edge tiles), then random elements. */
-    uint64_t s2 = seed ^ 0xC0FFEEull, mn = (uint64_t)d->m * d->n;
-    uint64_t corners[4] = {0, d->n - 1, (uint64_t)(d->m - 1) * d->n, mn - 1};
-    for (uint64_t e = 0; e < s->nsel; e++)
-      s->sel[e] = e < 4 ? (d->batch - 1) * mn * (e & 1) + corners[e] : sg_ref_rng_next(&s2) % s->total;
-  }
-  for (uint64_t e = 0; e < s->nsel; e++) reference(s, s->sel ? s->sel[e] : e, &s->ref[e], &s->tol[e]);
-  /* Against another candidate's output: each within its tolerance of the exact value,
-   * with sum |a*b| <= K (inputs below 1 in magnitude). */
-  double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
-  s->pair_tol_abs = 2.0 * (acc_ulps * sg_ref_unit(d->acc_type) * d->k * fabs(d->alpha) * 1.1 +
-                           (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0));
-  s->pair_tol_rel = 4.0 * sg_ref_unit(d->out_type);
-  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU) {
-    s->pair_tol_abs += 6e-5;
-    s->pair_tol_rel += 6e-5;
-  }
-
-  /* device-address candidates take buffers that have an address */
-  const uint32_t bda_flags = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
-  struct { void *host; uint64_t bytes; } ops[5] = {
-      {s->ha, na * spvgen_component_type_size(d->a_type)},
-      {s->hb, nb * spvgen_component_type_size(d->b_type)},
-      {NULL, s->nd * s->out_size},
-      {s->hc, nc * s->out_size},
-      {s->hbias, nbias * s->out_size}};
-  for (int i = 0; i < 5; i++) {
-    if (i >= 3 && !ops[i].bytes) continue;
-    uint64_t bytes = ops[i].bytes < 4 ? 4 : (ops[i].bytes + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(s->ctx, bytes, bda_flags, &s->bufs[s->nbuf]) != SPVGEN_OK ||
-        (ops[i].host && spvgen_vk_buffer_upload(s->ctx, s->bufs[s->nbuf], 0, ops[i].host, ops[i].bytes) != SPVGEN_OK)) {
-      if (s->bufs[s->nbuf]) s->nbuf++;
-      return tune_msg(msg, size, "spvgen_tune_gemm: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
-    }
-    s->nbuf++;
-  }
-  if (s->ws_bytes) {
-    /* The split-K workspace, bound after the others by the candidates that split K. */
-    uint64_t bytes = (s->ws_bytes + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(s->ctx, bytes, bda_flags, &s->ws) != SPVGEN_OK ||
-        spvgen_vk_buffer_fill(s->ctx, s->ws, 0, bytes, 0) != SPVGEN_OK)
-      return tune_msg(msg, size, "spvgen_tune_gemm: %s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
-    s->bufs[s->nbuf] = s->ws;
-  }
-  s->mod = spvgen_module_create(NULL);
-  if (!s->mod) return tune_msg(msg, size, "spvgen_tune_gemm: out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  return SPVGEN_OK;
-}
-
-static void gemm_teardown(gemm_state *s) {
-  for (uint32_t i = 0; i < s->nbuf; i++) spvgen_vk_buffer_destroy(s->bufs[i]);
-  spvgen_vk_buffer_destroy(s->ws);
-  spvgen_vk_pipeline_destroy(s->pipe);
-  spvgen_module_destroy(s->mod);
-  free(s->ha);
-  free(s->hb);
-  free(s->hc);
-  free(s->hbias);
-  free(s->hd);
-  free(s->ref_out);
-  free(s->sel);
-  free(s->ref);
-  free(s->tol);
-}
-
 spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *desc, const spvgen_tune_options *opt,
                                spvgen_tune_result *res, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
@@ -365,19 +164,11 @@ spvgen_status spvgen_tune_gemm(spvgen_vk_context *ctx, const spvgen_gemm_desc *d
   spvgen_gemm_config *plans = NULL;
   st = tune_candidates(&sg_template_gemm, "spvgen_tune_gemm", desc, caps, &def, (void **)&plans, res, msg, size);
   if (st != SPVGEN_OK) return st;
-  const uint32_t count = res->count;
   spvgen_tune_gemm_key(desc, caps, res->key, sizeof res->key, NULL, 0);
 
-  gemm_state s;
-  memset(&s, 0, sizeof s);
-  s.ctx = ctx;
-  s.plans = plans;
-  s.d = def.desc;
-  for (uint32_t i = 0; i < count; i++)
-    if (plans[i].workspace_bytes > s.ws_bytes) s.ws_bytes = plans[i].workspace_bytes;
-  st = gemm_setup(&s, opt, msg, size);
-  if (st == SPVGEN_OK) st = tune_loop(ctx, &gemm_ops, &s, opt, res, msg, size);
-  gemm_teardown(&s);
+  /* one data set for every candidate (the GEMM's run hooks); a sample of 1024 elements
+   * when the problem is large */
+  st = tune_shared_loop(ctx, &sg_template_gemm, "spvgen_tune_gemm", plans, 0, 1024, opt, res, msg, size);
   if (st == SPVGEN_OK) {
     res->plan = plans[res->best];
     spvgen_tune_entry e;

@@ -64,8 +64,10 @@ void tune_msg(char *msg, size_t size, const char *fmt, ...)
 /* ------------------------------------------------------------------ tuner ---- */
 /* A template as the tuner sees it: candidates, emit + run one, check its output. The
  * generic loop (tune.c: warm-up, timing, outlier rejection, budget, progress, result
- * table) calls these; tune_gemm.c is the GEMM's. A new template (the MLP) adds its own
- * set and a spvgen_tune_<template> entry point. */
+ * table) calls these; tune_shared_loop's set (tune.c) serves every template with run
+ * hooks and run_bind, so a template's tuner is its key, its cached plan and a
+ * spvgen_tune_<template> entry point (tune_gemm.c, tune_mlp.c). The tests give their
+ * own sets. */
 typedef struct tune_ops {
   const char *name; /* the template: the key's first word */
   /* Builds candidate i (emit, pipeline) and fills the dispatch that runs it once. */
@@ -112,6 +114,17 @@ spvgen_status tune_candidates(const struct sg_template *t, const char *who, cons
 spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const struct sg_template *t, const void *plan,
                             const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
                             size_t size);
+
+/* The candidates (res->count plans of template t, the default first, as tune_candidates
+ * made them) over one data set (t->run_data of the default plan with all of them in the
+ * request, `points` its size; t->run_bind each in turn), each checked by t->run_check:
+ * every element when the problem's multiply-adds (the data's flops / 2) fit
+ * opt->full_check_macs, else `sample` of them (the template's unit: GEMM elements, MLP
+ * points) and t->run_compare against the first candidate that passed. Then tune_loop.
+ * `who` names the caller in setup messages. */
+spvgen_status tune_shared_loop(spvgen_vk_context *ctx, const struct sg_template *t, const char *who, const void *plans,
+                               uint64_t points, uint64_t sample, const spvgen_tune_options *opt,
+                               spvgen_tune_result *res, char *msg, size_t size);
 
 /* Stores the winner of res in opt->cache (when opt has one and res a key): *e (its
  * problem fields, and compile_ms where the template records it, filled by the caller)

@@ -1,7 +1,8 @@
 /* tests/cli/test_elementwise.c — `spvgen elementwise` and `spvgen run elementwise`, the
  * commands a template gets from its table entry alone (tools/spvgen/cmd_template.c):
  * the module written as a file that validates, as disassembly and as JSON naming the
- * plan; a bad flag is exit 2 naming it; every op and type runs on the CI device
+ * plan, and a C header; a bad flag is exit 2 naming it (also through MLP's and the
+ * tuner's tables, and as --flag=value); every op and type runs on the CI device
  * (lavapipe) with every element checked against the float64 reference, exit 0. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -33,6 +34,12 @@ static void test_the_module_as_file_disassembly_and_json(void) {
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "\"template\": \"elementwise\"");
   CHECK_CONTAINS(r.out, "\"plan\": \"add f32 w64\"");
+  cli_result_free(&r);
+  /* the emit command's outputs are every template's: a C header too, --flag=value */
+  r = cli_run("elementwise", "--op=mul", "--caps", "vulkan13", "--c-header", "ew_words");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "static const uint32_t ew_words[ew_words_word_count] = {");
+  CHECK_CONTAINS(r.out, "plan: mul f32 w64");
   cli_result_free(&r);
   r = cli_run("elementwise", "--help");
   CHECK_EXIT(r, 0);
@@ -68,6 +75,16 @@ static void test_bad_flags_are_usage_errors_naming_the_flag(void) {
   check_usage_error(&r, "--caps", "run --caps");
   r = cli_run("run", "gemv");
   check_usage_error(&r, "unknown template 'gemv' (gemm, mlp, elementwise)", "run gemv");
+  /* the one parser of every command: --flag=value, a switch given a value, MLP's and the
+   * tuner's flags in the same words */
+  r = cli_run("elementwise", "--op=div");
+  check_usage_error(&r, "--op: 'div' is not one of add, mul, max", "--op=div");
+  r = cli_run("elementwise", "--glsl450=1");
+  check_usage_error(&r, "--glsl450 takes no value", "--glsl450=1");
+  r = cli_run("mlp", "--in", "3", "--out", "2", "--hidden", "3x");
+  check_usage_error(&r, "--hidden: '3x' is not WxC", "mlp --hidden 3x");
+  r = cli_run("tune", "mlp", "--in", "3", "--out", "2", "--points=0");
+  check_usage_error(&r, "--points: '0' must be at least 1", "tune mlp --points=0");
   /* a device refusal is exit 1 naming the limit */
   r = cli_run("elementwise", "--local-size", "1024", "--caps", "vulkan13");
   CHECK_MSG(r.code == 0 || (r.code == 1 && strstr(r.err, "local")), "local size 1024: exit %d: %s", r.code, r.err);

@@ -67,7 +67,7 @@ static void test_unknown_types_and_options_are_usage_errors(void) {
   r = cli_run("gemm", SHAPE, "--c-header", "1st");
   check_usage_error(&r, "'1st' is not a C identifier", "--c-header 1st");
   r = cli_run("gemm", SHAPE, "--c-header");
-  check_usage_error(&r, "--c-header needs a NAME", "--c-header without name");
+  check_usage_error(&r, "--c-header needs a value (NAME)", "--c-header without name");
   r = cli_run("bench", "gemm", SHAPE, "--repeats", "0");
   check_usage_error(&r, "--repeats: '0' must be at least 1", "bench --repeats 0");
   r = cli_run("bench", "gemv", SHAPE);

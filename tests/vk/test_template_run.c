@@ -3,7 +3,8 @@
  * table that has run hooks: a correct kernel passes with every element checked, and the
  * check fails where it must: a kernel that computes the wrong op (every element out of
  * tolerance), a grid one workgroup short (the NaN-filled tail never written), and both
- * name the first bad element. */
+ * name the first bad element. Also the shared-data form the tuner runs (run_bind,
+ * run_compare) over every GEMM plan of a desc. */
 #include <stdio.h>
 #include <string.h>
 
@@ -90,10 +91,105 @@ static void test_the_check_fails_on_a_wrong_kernel_and_a_short_grid(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* A plan's pipeline, as the tuner makes it (emit, reflect, create). */
+static spvgen_vk_pipeline *plan_pipeline(spvgen_vk_context *ctx, const sg_template *t, const void *plan) {
+  spvgen_module_desc md = {.addressing = t->addressing_model ? t->addressing_model(plan) : 0};
+  spvgen_module *m = spvgen_module_create(&md);
+  spvgen_kernel_info info;
+  memset(&info, 0, sizeof info);
+  const uint32_t *words = NULL;
+  size_t count = 0;
+  spvgen_vk_pipeline *pipe = NULL;
+  char msg[512];
+  if (m && t->emit(m, plan, &info) == SPVGEN_OK && spvgen_module_finish(m, &words, &count) == SPVGEN_OK &&
+      spvgen_kernel_reflect(words, count, &info, msg, sizeof msg) == SPVGEN_OK)
+    spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, &pipe);
+  spvgen_module_destroy(m);
+  return pipe;
+}
+
+/* Shared data, many plans (the tuner's form) for one template: one data set for every
+ * plan (count of them, plan_size bytes each), each bound in turn (run_bind), its sample
+ * checked and the rest compared with the first plan's output (run_compare); a NaN put in
+ * the first output element fails both. */
+static void shared_data_case(spvgen_vk_context *ctx, const sg_template *t, const void *plans, uint32_t count,
+                             uint64_t size, uint64_t sample, uint64_t sampled_elements, uint64_t elements) {
+  char msg[512];
+  sg_run_request rq = {.seed = test_rand_u32() | 1u, .size = size, .plans = plans, .plan_count = count};
+  sg_run_data data;
+  memset(&data, 0, sizeof data);
+  spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS] = {0};
+  CHECK_MSG(t->run_data(ctx, plans, &rq, &data, msg, sizeof msg) == SPVGEN_OK, "%s: %s", t->name, msg);
+  CHECK_MSG(sg_run_upload(ctx, &data, bufs, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  for (uint32_t i = 0; i < count; i++) {
+    const void *plan = (const uint8_t *)plans + (size_t)i * t->plan_size;
+    char name[256];
+    t->plan_name(plan, name, sizeof name);
+    CHECK_MSG(t->run_bind(plan, &data, msg, sizeof msg) == SPVGEN_OK, "%s: %s", name, msg);
+    spvgen_vk_pipeline *pipe = plan_pipeline(ctx, t, plan);
+    CHECK_MSG(pipe != NULL, "%s: no pipeline", name);
+    if (!pipe) continue;
+    spvgen_vk_dispatch_desc dd = {.pipeline = pipe, .buffers = bufs,
+                                  .buffer_count = data.bind_count ? data.bind_count : data.buffer_count,
+                                  .push_data = data.push_size ? data.push : NULL, .push_size = data.push_size,
+                                  .groups = {data.groups[0], data.groups[1], data.groups[2]}};
+    CHECK(sg_run_poison(ctx, &data, bufs, msg, sizeof msg) == SPVGEN_OK);
+    CHECK_MSG(spvgen_vk_run(ctx, &dd, 1, NULL) == SPVGEN_OK, "%s: %s", name, spvgen_vk_error(ctx));
+    CHECK(sg_run_download(ctx, &data, bufs, true, NULL, msg, sizeof msg) == SPVGEN_OK);
+    sg_check c;
+    memset(&c, 0, sizeof c);
+    t->run_check(plan, &data, sample, &c);
+    t->run_compare(plan, &data, sample, &c);
+    CHECK_EQ_U64(c.checked, i ? sampled_elements + elements : sampled_elements);
+    CHECK_MSG(c.bad == 0, "%s: %llu bad", name, (unsigned long long)c.bad);
+    if (i == count - 1) {
+      const uint32_t nan = 0x7FC07FC0u; /* NaN in f32, and in both f16 halves */
+      memcpy(data.buffers[2].host, &nan, 4);
+      memset(&c, 0, sizeof c);
+      t->run_check(plan, &data, sample, &c);
+      uint64_t bad_in_sample = c.bad;
+      t->run_compare(plan, &data, sample, &c);
+      CHECK_MSG(bad_in_sample >= 1 && c.bad >= 2 * bad_in_sample && c.first_bad == 0, "%s: %llu then %llu bad, first %llu",
+                t->name, (unsigned long long)bad_in_sample, (unsigned long long)c.bad,
+                (unsigned long long)c.first_bad);
+    }
+    spvgen_vk_pipeline_destroy(pipe);
+  }
+  sg_run_destroy(&data, bufs);
+  t->run_free(&data);
+}
+
+static void test_shared_data_serves_every_plan_and_the_compare_fails_a_wrong_element(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  char msg[512];
+  /* GEMM: the split-K candidates bind the workspace sized for the largest of them */
+  spvgen_gemm_desc gd = {.m = 33, .n = 47, .k = 512, .a_type = SPVGEN_COMPONENT_F16,
+                         .b_type = SPVGEN_COMPONENT_F16, .acc_type = SPVGEN_COMPONENT_F32,
+                         .out_type = SPVGEN_COMPONENT_F32, .alpha = 1.0f, .beta = 0.5f};
+  static spvgen_gemm_config gplans[16];
+  uint32_t count = 0;
+  CHECK(spvgen_gemm_plans(&gd, spvgen_vk_caps(ctx), gplans, 16, &count, msg, sizeof msg) == SPVGEN_OK);
+  if (count > 16) count = 16;
+  CHECK(count >= 2);
+  shared_data_case(ctx, &sg_template_gemm, gplans, count, 0, 64, 64, 33 * 47);
+  /* MLP: its plans of one weight layout; 777 points, a sample of every 777 / 100 = 7th
+   * (the last included: 112 points) */
+  spvgen_mlp_desc md = {.input_width = 5, .output_width = 3, .hidden_width = 16, .hidden_count = 2,
+                        .variant = SPVGEN_MLP_LOOP};
+  static spvgen_mlp_config mplans[8];
+  CHECK(spvgen_mlp_plans(&md, spvgen_vk_caps(ctx), mplans, 8, &count, msg, sizeof msg) == SPVGEN_OK);
+  if (count > 8) count = 8;
+  CHECK(count >= 1);
+  shared_data_case(ctx, &sg_template_mlp, mplans, count, 777, 100, 112 * 3, 777 * 3);
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_every_template_passes_on_its_own_hooks),
       TEST_CASE(test_the_check_fails_on_a_wrong_kernel_and_a_short_grid),
+      TEST_CASE(test_shared_data_serves_every_plan_and_the_compare_fails_a_wrong_element),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -183,58 +183,13 @@ static spvgen_status build_pipeline(template_built *b, const sg_run_data *data, 
 
 /* ----------------------------------------------------------------- device ---- */
 
-static uint64_t device_bytes(uint64_t bytes) { return ((bytes < 4 ? 4 : bytes) + 3) & ~3ull; }
-
-/* Creates the bindings: inputs uploaded (repeated over the buffer when the host holds
- * less), outputs NaN-filled, scratch zeroed. */
-static spvgen_status upload(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs) {
-  for (uint32_t i = 0; i < data->buffer_count; i++) {
-    const sg_run_buffer *rb = &data->buffers[i];
-    uint64_t bytes = device_bytes(rb->bytes);
-    if (spvgen_vk_buffer_create(ctx, bytes, data->buffer_flags, &bufs[i]) != SPVGEN_OK) return SPVGEN_ERROR_VULKAN;
-    if (rb->role == SG_RUN_INPUT && rb->host) {
-      uint64_t period = rb->host_bytes ? rb->host_bytes : rb->bytes;
-      for (uint64_t at = 0; at < rb->bytes; at += period)
-        if (spvgen_vk_buffer_upload(ctx, bufs[i], at, rb->host, rb->bytes - at < period ? rb->bytes - at : period) !=
-            SPVGEN_OK)
-          return SPVGEN_ERROR_VULKAN;
-    }
-    if (rb->role != SG_RUN_INPUT &&
-        spvgen_vk_buffer_fill(ctx, bufs[i], 0, bytes, rb->role == SG_RUN_OUTPUT ? 0x7FC07FC0u : 0) != SPVGEN_OK)
-      return SPVGEN_ERROR_VULKAN;
-  }
-  return SPVGEN_OK;
-}
-
 /* NaN-fills the outputs and dispatches once (opt->recheck). */
 static spvgen_status recheck(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
-                             const spvgen_vk_dispatch_desc *dd) {
-  for (uint32_t i = 0; i < data->buffer_count; i++)
-    if (data->buffers[i].role == SG_RUN_OUTPUT &&
-        spvgen_vk_buffer_fill(ctx, bufs[i], 0, device_bytes(data->buffers[i].bytes), 0x7FC07FC0u) != SPVGEN_OK)
-      return SPVGEN_ERROR_VULKAN;
-  return spvgen_vk_run(ctx, dd, 1, NULL);
-}
-
-/* Downloads the outputs (check) and counts the scratch words not back at 0. */
-static spvgen_status download(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, bool check,
-                              template_run_result *res, char *msg, size_t size) {
-  for (uint32_t i = 0; i < data->buffer_count; i++) {
-    const sg_run_buffer *rb = &data->buffers[i];
-    if (rb->role == SG_RUN_OUTPUT && check && spvgen_vk_buffer_download(ctx, bufs[i], 0, rb->host, rb->bytes) != SPVGEN_OK)
-      return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
-    if (rb->role != SG_RUN_SCRATCH || rb->zero_from >= rb->bytes) continue;
-    uint64_t cbytes = rb->bytes - rb->zero_from;
-    uint32_t *cnt = malloc(cbytes);
-    if (!cnt) return snprintf(msg, size, "out of host memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-    if (spvgen_vk_buffer_download(ctx, bufs[i], rb->zero_from, cnt, cbytes) != SPVGEN_OK) {
-      free(cnt);
-      return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
-    }
-    for (uint64_t w = 0; w < cbytes / 4; w++) res->scratch_left += cnt[w] != 0;
-    free(cnt);
-  }
-  return SPVGEN_OK;
+                             const spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
+  spvgen_status st = sg_run_poison(ctx, data, bufs, msg, size);
+  if (st == SPVGEN_OK && (st = spvgen_vk_run(ctx, dd, 1, NULL)) != SPVGEN_OK)
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  return st;
 }
 
 /* ----------------------------------------------------------------- timing ---- */
@@ -303,7 +258,7 @@ static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, spvgen_vk_pipelin
   for (uint32_t i = 0; i < room; i++) {
     dd[i].pipeline = pipe;
     dd[i].buffers = bufs;
-    dd[i].buffer_count = data->buffer_count;
+    dd[i].buffer_count = data->bind_count ? data->bind_count : data->buffer_count;
     dd[i].push_data = data->push_size ? data->push : NULL;
     dd[i].push_size = data->push_size;
     for (int j = 0; j < 3; j++) dd[i].groups[j] = data->groups[j];
@@ -353,20 +308,19 @@ spvgen_status template_run_built(template_built *b, const template_run_options *
   res->pipeline_ms = b->pipeline_ms;
   res->first_compile = b->first_compile;
   memcpy(res->stats, b->stats, sizeof res->stats);
-  if (st == SPVGEN_OK && (st = upload(ctx, &data, bufs)) != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  if (st == SPVGEN_OK) st = sg_run_upload(ctx, &data, bufs, msg, size);
   spvgen_vk_dispatch_desc one;
   if (st == SPVGEN_OK) {
     st = dispatch_and_time(ctx, b->pipe, &data, bufs, opt, res, &one);
     if (st == SPVGEN_ERROR_OUT_OF_MEMORY) snprintf(msg, size, "out of host memory");
     else if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
-  if (st == SPVGEN_OK && opt->recheck && (st = recheck(ctx, &data, bufs, &one)) != SPVGEN_OK)
-    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
-  if (st == SPVGEN_OK) st = download(ctx, &data, bufs, !opt->no_check, res, msg, size);
+  if (st == SPVGEN_OK && opt->recheck) st = recheck(ctx, &data, bufs, &one, msg, size);
+  if (st == SPVGEN_OK) st = sg_run_download(ctx, &data, bufs, !opt->no_check, &res->scratch_left, msg, size);
   if (st == SPVGEN_OK && !opt->no_check) t->run_check(b->plan, &data, opt->sample, &res->check);
   if (res->check.bad && t->run_where)
     t->run_where(b->plan, &data, res->check.first_bad, res->first_bad_where, sizeof res->first_bad_where);
-  for (uint32_t i = 0; i < data.buffer_count; i++) spvgen_vk_buffer_destroy(bufs[i]);
+  sg_run_destroy(&data, bufs);
   if (t->run_free) t->run_free(&data);
   return st;
 }

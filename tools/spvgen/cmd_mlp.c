@@ -1,7 +1,11 @@
-/* tools/spvgen/cmd_mlp.c — `spvgen mlp` (emit a fused MLP module: .spv, disassembly or
- * JSON) and `spvgen run mlp` (emit it for this machine's device, run it on random
- * weights and points, check every output against the float64 reference of
- * tools/common/mlp_run.c, print the variant, GPU time and points/s). */
+/* tools/spvgen/cmd_mlp.c — what the MLP's commands have beyond the generic ones:
+ * training (`spvgen mlp --train` emits the gradient and optimizer kernels, `spvgen run
+ * mlp --train` runs steps of them against the CPU), `spvgen run mlp` (emit for this
+ * machine's device, run on random weights and points, check every output against the
+ * float64 reference of tools/common/mlp_run.c, print the variant, GPU time and points/s)
+ * and `spvgen bench mlp` (the variants side by side, a torch anchor). The network and knob
+ * flags are the MLP's table entry's (emitters/mlp/mlp_template.c), parsed by the one
+ * parser (cmd_template.c); `spvgen mlp` without --train is the generic emit. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -11,7 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "caps_json.h"
 #include "cmds.h"
 #include "json_out.h"
 #include "mlp_run.h"
@@ -22,277 +25,154 @@
 
 typedef struct mlp_cli {
   spvgen_mlp_desc desc;
-  const char *caps_name, *output;
-  bool json, disassemble;
+  spvgen_cli_emit emit;
   mlp_run_options run;
   /* --train */
   bool train;
   spvgen_mlp_train_desc tdesc; /* loss, optimizer (net: desc) */
   mlp_train_run_options trun;
   /* bench */
-  bool bench, all_plans, no_gpu;
-  const char *variants, *anchor;
+  bool all_plans, no_gpu;
+  const char *variants, *anchor, *caps_name;
 } mlp_cli;
 
-/* What parse() accepts beyond the network: emit (-o, -S, --json, --caps), run (--points,
- * --repeats, ...), bench (run's, and --variants, --all-plans, --anchor, --caps, --no-gpu). */
-enum { P_EMIT = 0, P_RUN = 1, P_BENCH = 2 };
+/* ------------------------------------------------------------------ flags ---- */
 
-static void mlp_usage(FILE *o, bool run) {
-  fprintf(o,
-          "usage: spvgen %s [options]\n\n"
-          "network:\n"
-          "  --in N                 input width (required)\n"
-          "  --hidden WxC | W,W,..  C hidden layers of width W, or a list of widths\n"
-          "  --out N                output width (required)\n"
-          "  --act NAME             hidden activation: none, relu (default), leaky_relu,\n"
-          "                         sigmoid, tanh, silu, exp\n"
-          "  --out-act NAME         output activation (default none)\n"
-          "  --leaky-slope F        leaky relu slope (default 0.01)\n"
-          "  --no-bias              layers without bias\n"
-          "  --encoding freq:N|oneblob:N  input encoding (N octaves / bins)\n"
-          "  --encoding hashgrid[:L,F,T,N,S]  multiresolution hash grid (2-D or 3-D points):\n"
-          "                         L levels (16), F features per level (2), table 2^T\n"
-          "                         entries (19), base resolution N (16), per-level scale S (2)\n"
-          "  --types W[,IO]         weight type (f16; s8 with --variant vec; e4m3 or e5m2\n"
-          "                         with --variant vec --weights optimal) and points in\n"
-          "                         memory (f16 or f32)\n"
-          "  --weights row|optimal|auto  weight layout: row-major (default), the driver's\n"
-          "                         inferencing-optimal one (vec variant; offsets as spec\n"
-          "                         constants, see mlp.h), or the one the plan expects faster\n"
-          "  --spec-id-base N       with optimal weights: layer l's offset is SpecId N + l\n"
-          "knobs:\n"
-          "  --variant auto|vec|mat|loop\n"
-          "  --wg N                 invocations per workgroup\n"
-          "  --points-per-group N   vec: points per invocation (1, 2, 4, 8); mat: points\n"
-          "                         per workgroup block (a multiple of 16)\n"
-          "  --mat-rows             mat: each subgroup owns 16-point fragments and every output\n"
-          "                         of a layer for them (no workgroup barrier between layers)\n"
-          "  --bias-path fused|add  vec: the bias as MatrixMulAdd's operand (fused), or\n"
-          "                         MatrixMul then a loaded cooperative vector added\n"
-          "  --vec-rows N           vec: a layer in pieces of N output rows (16..256, /16)\n"
-          "  --vec-stage            vec: activations through a shared-memory row per invocation\n"
-          "  --layer-loop           vec: the equal hidden layers as a run-time loop\n"
-          "  --compile-budget MS    the estimated driver compile the plan may choose (1000)\n"
-          "  --addressing descriptors|device-address  device-address: input, weights and output\n"
-          "                         as 64-bit pointers in the push constants (loop variant)\n"
-          "training:\n"
-          "  --train                the training kernels: the gradient kernel (forward +\n"
-          "                         backward) and the optimizer kernel (loop variant;\n"
-          "                         --variant vec: cooperative vector training; --variant\n"
-          "                         mat: cooperative matrices, chunks of --points-per-group)\n"
-          "  --loss l2|rel-l2       (default l2)\n"
-          "  --optimizer adam|sgd   (default adam)\n"
-          "%s"
-          "  -h, --help\n",
-          run ? "run mlp" : "mlp",
-          run ? "run:\n"
-                "  --points N             points (default 4096)\n"
-                "  --repeats N --warmup N --warmup-ms MS --seed N\n"
-                "  --sample N             check about N points (evenly spread, the last included),\n"
-                "                         every output of each, instead of every point\n"
-                "  --steps N --lr F       with --train: steps (default 3; each checked against\n"
-                "                         the CPU), learning rate (default 1e-3)\n"
-              : "device:\n"
-                "  --caps NAME|FILE       h100, vulkan13, lavapipe, or a `spvgen devices --json` file\n"
-                "output:\n"
-                "  -o FILE                output (default mlp.spv; - for stdout); with --train the\n"
-                "                         gradient kernel, and the optimizer in FILE less .spv\n"
-                "                         plus .opt.spv\n"
-                "  -S                     disassembly instead of words\n"
-                "  --json                 the plan and the weight layout as JSON\n");
+static bool flag_loss(void *g, const char *v, char *why, size_t size) {
+  return spvgen_mlp_loss_parse(v, &((mlp_cli *)g)->tdesc.loss) || sg_flag_bad(why, size, v, "is not l2 or rel-l2");
+}
+static bool flag_optimizer(void *g, const char *v, char *why, size_t size) {
+  return spvgen_mlp_optimizer_parse(v, &((mlp_cli *)g)->tdesc.optimizer) ||
+         sg_flag_bad(why, size, v, "is not adam or sgd");
 }
 
+static const sg_flag train_flags[] = {
+    SG_FLAG_HEADING("training:"),
+    SG_FLAG_SWITCH("--train",
+                   "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
+                   "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
+                   "of\n--points-per-group)",
+                   mlp_cli, train),
+    {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
+    {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
 
-/* The hash grid's ":LEVELS,FEATURES,LOG2SIZE,BASERES,SCALE" (each optional from the
- * right; empty: the defaults). */
-static bool parse_hash_grid(const char *s, spvgen_mlp_hash_grid *g) {
-  memset(g, 0, sizeof *g);
-  if (!*s) return true;
-  if (*s++ != ':') return false;
-  uint32_t *u[4] = {&g->levels, &g->features, &g->log2_hashmap_size, &g->base_resolution};
-  for (int i = 0; i < 5; i++) {
-    const char *comma = strchr(s, ',');
-    char field[32];
-    size_t n = comma ? (size_t)(comma - s) : strlen(s);
-    if (!n || n >= sizeof field) return false;
-    memcpy(field, s, n);
-    field[n] = 0;
-    if (i < 4) {
-      if (!spvgen_cli_u32(field, u[i]) || !*u[i]) return false;
-    } else {
-      double scale;
-      if (!sg_parse_number(field, 1.0, 1e6, &scale)) return false;
-      g->per_level_scale = (float)scale;
-    }
-    if (!comma) return true;
-    s = comma + 1;
+#define CLI_U32(FLAG, FIELD, MIN, MAX)                                      \
+  static bool FLAG(void *g, const char *v, char *why, size_t size) {        \
+    return sg_flag_u32(v, MIN, MAX, &((mlp_cli *)g)->FIELD, why, size); \
   }
-  return false;
+CLI_U32(flag_repeats, run.repeats, 0, UINT32_MAX)
+CLI_U32(flag_warmup, run.warmup, 0, UINT32_MAX)
+CLI_U32(flag_warmup_ms, run.warmup_ms, 0, UINT32_MAX)
+CLI_U32(flag_steps, trun.steps, 1, MLP_TRAIN_RUN_MAX_STEPS)
+static bool flag_points(void *g, const char *v, char *why, size_t size) {
+  return sg_flag_u64(v, false, 1, UINT64_MAX, &((mlp_cli *)g)->run.points, why, size);
+}
+static bool flag_seed(void *g, const char *v, char *why, size_t size) {
+  return sg_flag_seed(v, &((mlp_cli *)g)->run.seed, why, size);
+}
+static bool flag_sample(void *g, const char *v, char *why, size_t size) {
+  if (sg_parse_u64(v, false, 0, UINT64_MAX, &((mlp_cli *)g)->run.sample)) return true;
+  return sg_flag_bad(why, size, v, "is not a number of points (0: every point)");
+}
+static bool flag_lr(void *g, const char *v, char *why, size_t size) {
+  double lr;
+  if (!sg_parse_number(v, 0, 1e6, &lr) || !(lr > 0)) return sg_flag_bad(why, size, v, "is not a positive number (up to 1e6)");
+  return ((mlp_cli *)g)->trun.lr = (float)lr, true;
 }
 
-static void bench_mlp_usage(FILE *o);
+static const sg_flag run_flags[] = {
+    SG_FLAG_HEADING("run:"),
+    {"--points", "N", "points (default 4096)", flag_points, 0},
+    {"--repeats", "N", "timed dispatches", flag_repeats, 0},
+    {"--warmup", "N", "dispatches before them", flag_warmup, 0},
+    {"--warmup-ms", "MS", "keep the GPU busy MS ms before timing", flag_warmup_ms, 0},
+    {"--seed", "N", "random weights and points", flag_seed, 0},
+    {"--sample", "N",
+     "check about N points (evenly spread, the last included), every output\nof each, instead of every point",
+     flag_sample, 0},
+    {"--steps", "N", "with --train: steps (default 3; each checked against the CPU)", flag_steps, 0},
+    {"--lr", "F", "with --train: learning rate (default 1e-3)", flag_lr, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
 
+
+static const sg_flag bench_flags[] = {
+    SG_FLAG_HEADING("bench:"),
+    SG_FLAG_TEXT("--variants", "auto|all|LIST",
+                 "auto: the plan's choice (default); all: vec, vec-opt (the driver's\noptimal weights), mat and "
+                 "loop, each where the device has it (a\nreason where not); LIST: a comma-separated subset of them",
+                 mlp_cli, variants),
+    SG_FLAG_SWITCH("--all-plans", "every plan of each variant (spvgen_mlp_plans), not its default", mlp_cli,
+                   all_plans),
+    SG_FLAG_TEXT("--anchor", "SCRIPT",
+                 "run SCRIPT (bench/anchors/mlp_anchor_net.py) with python3 on the same\nnetwork and point count: "
+                 "torch eager and torch.compile in the same\nrun, and the best plan's ratio to torch.compile",
+                 mlp_cli, anchor),
+    SG_FLAG_TEXT("--caps", "NAME|FILE", "time the emission only, for a preset or a caps file", mlp_cli, caps_name),
+    SG_FLAG_SWITCH("--no-gpu", "time the emission only, without a device", mlp_cli, no_gpu),
+    {NULL, NULL, NULL, NULL, 0},
+};
+
+enum { P_EMIT, P_RUN, P_BENCH };
+
+static void usage(FILE *o, int mode) {
+  static const char *const intro[] = {
+      "usage: spvgen mlp --in N --out N [options] [-o FILE] [-S | --json | --c-header NAME]\n\n"
+      "Emits a fused MLP module for a device (--train: the gradient and optimizer kernels).\n\n",
+      "usage: spvgen run mlp --in N --out N [options]\n\n"
+      "Emits the MLP for the first Vulkan device, runs it on random weights and points and\n"
+      "checks every output against the float64 CPU reference (--train: steps of training).\n\n",
+      "usage: spvgen bench mlp --in N --out N [options]\n\n"
+      "Times the emission of the network's kernel on this CPU and, on the first Vulkan device,\n"
+      "the kernel itself: the driver's first compile, GPU timestamps after a sustained warm-up\n"
+      "(median of --repeats, default 20), G points/s and TFLOP/s (2 sum(inputs * outputs) per\n"
+      "point), and a check of --sample points (default 1024; 0: every point), every output of\n"
+      "each, against the float64 CPU reference. --points defaults to 2097152.\n\n"};
+  static const char *const examples[] = {
+      "  spvgen mlp --in 32 --hidden 64x4 --out 16 --act relu --caps h100 -o net.spv\n"
+      "  spvgen mlp --in 2 --hidden 64x3 --out 3 --encoding freq:6 --train --caps h100 -o fit.spv\n",
+      "  spvgen run mlp --in 3 --hidden 16x2 --out 4 --act tanh --points 4096\n"
+      "  spvgen run mlp --in 2 --hidden 16x2 --out 3 --train --steps 3\n",
+      "  spvgen bench mlp --in 64 --hidden 64x5 --out 64 --points 2097152 --variants all\n"
+      "  spvgen bench mlp --in 16 --hidden 128x3 --out 3 --act silu --sample 256 --anchor "
+      "bench/anchors/mlp_anchor_net.py\n"};
+  fputs(intro[mode], o);
+  spvgen_cli_flags_usage(o, sg_template_mlp.flags);
+  if (mode != P_BENCH) spvgen_cli_flags_usage(o, train_flags);
+  if (mode != P_EMIT) spvgen_cli_flags_usage(o, run_flags);
+  if (mode == P_BENCH) spvgen_cli_flags_usage(o, bench_flags);
+  if (mode == P_EMIT) spvgen_cli_flags_usage(o, spvgen_cli_caps_flags);
+  if (mode == P_EMIT) spvgen_cli_flags_usage(o, spvgen_cli_emit_flags);
+  fprintf(o, "  -h, --help\n\nexamples:\n%s", examples[mode]);
+}
+
+/* 0 parsed, -1 --help printed, 2 usage error (printed). */
 static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
   memset(g, 0, sizeof *g);
-  const bool run = mode != P_EMIT, bench = mode == P_BENCH;
-  g->bench = bench;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      if (bench) bench_mlp_usage(stdout);
-      else mlp_usage(stdout, run);
-      return -1;
-    }
-    if (bench && !strcmp(a, "--all-plans")) { g->all_plans = true; continue; }
-    if (bench && !strcmp(a, "--no-gpu")) { g->no_gpu = true; continue; }
-    if (!strcmp(a, "--no-bias")) { g->desc.no_bias = true; continue; }
-    if (!strcmp(a, "--mat-rows")) { g->desc.mat_rows = true; continue; }
-    if (!strcmp(a, "--vec-stage")) { g->desc.vec_stage = true; continue; }
-    if (!strcmp(a, "--layer-loop")) { g->desc.layer_loop = true; continue; }
-    if (!strcmp(a, "--train")) { g->train = true; continue; }
-    if (!run && !strcmp(a, "-S")) { g->disassemble = true; continue; }
-    if (!run && !strcmp(a, "--json")) { g->json = true; continue; }
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    bool known = true;
-    uint32_t u = 0;
-    if (!v) return spvgen_cli_usage_error(cmd, "%s needs a value", a);
-    if (!strcmp(a, "--in")) {
-      if (!spvgen_cli_u32(v, &g->desc.input_width)) return spvgen_cli_usage_error(cmd, "--in: '%s' is not a number", v);
-    } else if (!strcmp(a, "--out")) {
-      if (!spvgen_cli_u32(v, &g->desc.output_width)) return spvgen_cli_usage_error(cmd, "--out: '%s' is not a number", v);
-    } else if (!strcmp(a, "--hidden")) {
-      uint32_t wc[2], n = 0;
-      if (strchr(v, 'x')) {
-        if (!sg_parse_u32_list(v, 'x', 1, UINT32_MAX, wc, 2, &n) || n != 2)
-          return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC with a width and a layer count from 1 to 4294967295", v);
-        g->desc.hidden_width = wc[0];
-        g->desc.hidden_count = wc[1];
-      } else {
-        if (!sg_parse_u32_list(v, ',', 1, UINT32_MAX, g->desc.hidden_widths, SPVGEN_MLP_MAX_LAYERS - 1, &n))
-          return spvgen_cli_usage_error(cmd, "--hidden '%s': WxC or a list of 1 to %u widths W,W,... (each 1 to 4294967295)",
-                                        v, SPVGEN_MLP_MAX_LAYERS - 1);
-        g->desc.hidden_count = n;
-      }
-    } else if (!strcmp(a, "--act") || !strcmp(a, "--out-act")) {
-      spvgen_mlp_activation act;
-      if (!spvgen_mlp_activation_parse(v, &act) || act == SPVGEN_MLP_ACT_DEFAULT)
-        return spvgen_cli_usage_error(cmd, "%s: unknown activation '%s'", a, v);
-      if (a[2] == 'a') g->desc.activation = act;
-      else g->desc.output_activation = act;
-    } else if (!strcmp(a, "--leaky-slope")) {
-      double slope;
-      if (!sg_parse_number(v, -1e6, 1e6, &slope))
-        return spvgen_cli_usage_error(cmd, "--leaky-slope: '%s' is not a number from -1e6 to 1e6", v);
-      g->desc.leaky_slope = (float)slope;
-    } else if (!strcmp(a, "--encoding")) {
-      uint32_t n = 0;
-      if (!strncmp(v, "hashgrid", 8)) {
-        if (!parse_hash_grid(v + 8, &g->desc.grid))
-          return spvgen_cli_usage_error(cmd, "--encoding '%s': hashgrid[:LEVELS[,FEATURES[,LOG2SIZE[,BASERES[,SCALE]]]]]", v);
-        g->desc.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
-      } else if (!strncmp(v, "freq:", 5) && sg_parse_u32(v + 5, 0, UINT32_MAX, &n))
-        g->desc.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
-      else if (!strncmp(v, "oneblob:", 8) && sg_parse_u32(v + 8, 0, UINT32_MAX, &n))
-        g->desc.encoding = SPVGEN_MLP_ENCODING_ONE_BLOB;
-      else
-        return spvgen_cli_usage_error(cmd, "--encoding '%s': freq:N, oneblob:N (N from 0 to 4294967295) or "
-                                      "hashgrid[:L,F,T,N,S]", v);
-      g->desc.encoding_size = n;
-    } else if (!strcmp(a, "--types")) {
-      char wt[16] = "", io[16] = "";
-      if (sscanf(v, "%15[^,],%15s", wt, io) < 1 || !spvgen_component_type_parse(wt, &g->desc.weight_type) ||
-          (io[0] && !spvgen_component_type_parse(io, &g->desc.input_type)))
-        return spvgen_cli_usage_error(cmd, "--types '%s': W[,IO] with component types (W: f16, s8, e4m3, e5m2; IO: f16, f32)", v);
-      g->desc.output_type = g->desc.input_type;
-    } else if (!strcmp(a, "--weights")) {
-      if (!strcmp(v, "row")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
-      else if (!strcmp(v, "optimal")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
-      else if (!strcmp(v, "auto")) g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
-      else return spvgen_cli_usage_error(cmd, "--weights: '%s' is not row, optimal or auto", v);
-    } else if (!strcmp(a, "--variant")) {
-      if (!spvgen_mlp_variant_parse(v, &g->desc.variant))
-        return spvgen_cli_usage_error(cmd, "--variant: '%s' is not auto, vec, mat or loop", v);
-    } else if (!strcmp(a, "--wg")) {
-      if (!spvgen_cli_u32(v, &g->desc.workgroup_size)) return spvgen_cli_usage_error(cmd, "--wg: '%s'", v);
-    } else if (!strcmp(a, "--vec-rows")) {
-      if (!spvgen_cli_u32(v, &g->desc.vec_rows)) return spvgen_cli_usage_error(cmd, "--vec-rows: '%s'", v);
-    } else if (!strcmp(a, "--addressing")) {
-      if (!spvgen_addressing_parse(v, &g->desc.addressing))
-        return spvgen_cli_usage_error(cmd, "--addressing: '%s' is not descriptors or device-address", v);
-    } else if (!strcmp(a, "--compile-budget")) {
-      if (!spvgen_cli_u32(v, &g->desc.compile_budget_ms)) return spvgen_cli_usage_error(cmd, "--compile-budget: '%s'", v);
-    } else if (!strcmp(a, "--spec-id-base")) {
-      if (!spvgen_cli_u32(v, &g->desc.spec_id_base)) return spvgen_cli_usage_error(cmd, "--spec-id-base: '%s'", v);
-    } else if (!strcmp(a, "--bias-path")) {
-      if (!strcmp(v, "fused")) g->desc.bias_path = SPVGEN_MLP_BIAS_FUSED;
-      else if (!strcmp(v, "add")) g->desc.bias_path = SPVGEN_MLP_BIAS_ADD;
-      else return spvgen_cli_usage_error(cmd, "--bias-path: '%s' is not fused or add", v);
-    } else if (!strcmp(a, "--points-per-group")) {
-      if (!spvgen_cli_u32(v, &g->desc.points_per_group))
-        return spvgen_cli_usage_error(cmd, "--points-per-group: '%s'", v);
-    } else if (!strcmp(a, "--loss")) {
-      if (!spvgen_mlp_loss_parse(v, &g->tdesc.loss))
-        return spvgen_cli_usage_error(cmd, "--loss: '%s' is not l2 or rel-l2", v);
-    } else if (!strcmp(a, "--optimizer")) {
-      if (!spvgen_mlp_optimizer_parse(v, &g->tdesc.optimizer))
-        return spvgen_cli_usage_error(cmd, "--optimizer: '%s' is not adam or sgd", v);
-    } else if (run && !strcmp(a, "--steps")) {
-      if (!spvgen_cli_u32(v, &g->trun.steps) || !g->trun.steps || g->trun.steps > MLP_TRAIN_RUN_MAX_STEPS)
-        return spvgen_cli_usage_error(cmd, "--steps: '%s' (1 to %u)", v, MLP_TRAIN_RUN_MAX_STEPS);
-    } else if (run && !strcmp(a, "--lr")) {
-      double lr;
-      if (!sg_parse_number(v, 0, 1e6, &lr) || !(lr > 0))
-        return spvgen_cli_usage_error(cmd, "--lr: '%s' is not a positive number (up to 1e6)", v);
-      g->trun.lr = (float)lr;
-    } else if ((!run || bench) && !strcmp(a, "--caps")) {
-      g->caps_name = v;
-    } else if (run && !strcmp(a, "--sample")) {
-      uint64_t sample = 0;
-      if (!sg_parse_u64(v, false, 0, UINT64_MAX, &sample))
-        return spvgen_cli_usage_error(cmd, "--sample: '%s' is not a number of points (0: every point)", v);
-      g->run.sample = sample;
-    } else if (bench && !strcmp(a, "--variants")) {
-      g->variants = v;
-    } else if (bench && !strcmp(a, "--anchor")) {
-      g->anchor = v;
-    } else if (!run && !strcmp(a, "-o")) {
-      g->output = v;
-    } else if (run && !strcmp(a, "--points")) {
-      uint64_t points;
-      if (!sg_parse_u64(v, false, 1, UINT64_MAX, &points))
-        return spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 2^64 - 1", v);
-      g->run.points = points;
-    } else if (run && (!strcmp(a, "--repeats") || !strcmp(a, "--warmup") || !strcmp(a, "--warmup-ms"))) {
-      if (!spvgen_cli_u32(v, &u)) return spvgen_cli_usage_error(cmd, "%s: '%s'", a, v);
-      if (!strcmp(a, "--repeats")) g->run.repeats = u;
-      else if (!strcmp(a, "--warmup")) g->run.warmup = u;
-      else g->run.warmup_ms = u;
-    } else if (run && !strcmp(a, "--seed")) {
-      if (!sg_parse_u64(v, true, 0, UINT64_MAX, &g->run.seed))
-        return spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
-    } else {
-      known = false;
-    }
-    if (!known) return spvgen_cli_usage_error(cmd, "unknown option '%s'", a);
-    i++;
+  spvgen_cli_flags more[4] = {{train_flags, g}, {run_flags, g}, {bench_flags, g}, {NULL, NULL}};
+  if (mode == P_EMIT) {
+    more[1] = (spvgen_cli_flags){spvgen_cli_emit_flags, &g->emit};
+    more[2] = (spvgen_cli_flags){spvgen_cli_caps_flags, &g->emit.caps};
+  } else if (mode == P_RUN) {
+    more[2] = (spvgen_cli_flags){NULL, NULL};
   }
-  if (!g->desc.input_width || !g->desc.output_width)
-    return spvgen_cli_usage_error(cmd, "--in and --out are required");
+  int rc = spvgen_cli_template_parse(cmd, &sg_template_mlp, &g->desc, more, argc, argv);
+  if (rc < 0) usage(stdout, mode);
   g->tdesc.net = g->desc;
   g->trun.seed = g->run.seed;
   g->trun.points = g->run.points;
-  return 0;
+  return rc;
 }
+
+/* ------------------------------------------------------------- spvgen mlp ---- */
 
 /* The metadata every template prints (json_out.h), then the MLP's own members. */
 static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel *k, const char *title) {
-  bool text = g->json || g->disassemble;
-  FILE *f = strcmp(path, "-") ? fopen(path, text ? "w" : "wb") : stdout;
-  if (!f) {
-    fprintf(stderr, "spvgen mlp: cannot write '%s': %s\n", path, strerror(errno));
-    return 1;
-  }
+  bool text = g->emit.disassemble;
+  FILE *f = spvgen_cli_open_output("mlp", path, !text);
+  if (!f) return 1;
   int rc = 0;
   if (text) {
     char *dis = NULL;
@@ -308,11 +188,8 @@ static int write_kernel(const mlp_cli *g, const char *path, const spvgen_kernel 
   } else if (fwrite(k->words, 4, k->word_count, f) != k->word_count) {
     rc = 1;
   }
-  rc |= ferror(f) ? 1 : 0;
-  if (f != stdout) rc |= fclose(f) ? 1 : 0;
-  else if (fflush(f) != 0 || rc) rc = spvgen_cli_reader_gone(f) ? 0 : 1;
-  if (rc) fprintf(stderr, "spvgen mlp: write to '%s' failed\n", path);
-  else if (!text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, title, k->word_count);
+  rc |= spvgen_cli_close_output("mlp", f, path);
+  if (!rc && !text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, title, k->word_count);
   return rc;
 }
 
@@ -324,7 +201,9 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     fprintf(stderr, "spvgen mlp: %s\n", msg);
     return 1;
   }
-  if (g->json) {
+  if (g->emit.c_header) return spvgen_cli_usage_error("mlp", "--c-header: --train writes two kernels (-o FILE)");
+  if (g->emit.outputs > 1) return spvgen_cli_usage_error("mlp", "-S and --json exclude each other: choose one output");
+  if (g->emit.json) {
     sg_json j;
     sg_json_start(&j, stdout);
     sg_json_object(&j, NULL, false);
@@ -346,8 +225,8 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_finish(&j);
     return 0;
   }
-  bool text = g->disassemble;
-  const char *path = g->output ? g->output : text ? "-" : "mlp.spv";
+  bool text = g->emit.disassemble;
+  const char *path = g->emit.output ? g->emit.output : text ? "-" : "mlp.spv";
   char opath[4096];
   if (!strcmp(path, "-")) {
     snprintf(opath, sizeof opath, "-");
@@ -382,54 +261,10 @@ int spvgen_cmd_mlp(int argc, char **argv) {
   mlp_cli g;
   int r = parse("mlp", P_EMIT, argc, argv, &g);
   if (r) return r < 0 ? 0 : r;
+  if (!g.train) return spvgen_cli_emit_kernel(&sg_template_mlp, &g.desc, &g.emit, argc, argv);
   spvgen_device_caps caps;
-  if ((r = spvgen_cli_resolve_caps("mlp", g.caps_name, &caps))) return r;
-  if (g.train) return cmd_mlp_train(&g, &caps);
-  char msg[1024];
-  spvgen_mlp_config plan;
-  spvgen_kernel k;
-  if (spvgen_mlp_plan(&g.desc, &caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
-      spvgen_mlp(&g.desc, &caps, &k, msg, sizeof msg) != SPVGEN_OK) {
-    fprintf(stderr, "spvgen mlp: %s\n", msg);
-    return 1;
-  }
-  static char vmsg[16 * 1024];
-  int rc = 0;
-  if (spvgen_validate(k.words, k.word_count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
-    fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
-    spvgen_kernel_free(&k);
-    return 1;
-  }
-  bool text = g.json || g.disassemble;
-  const char *path = g.output ? g.output : text ? "-" : "mlp.spv";
-  FILE *f = strcmp(path, "-") ? fopen(path, text ? "w" : "wb") : stdout;
-  if (!f) {
-    fprintf(stderr, "spvgen mlp: cannot write '%s': %s\n", path, strerror(errno));
-    spvgen_kernel_free(&k);
-    return 1;
-  }
-  if (g.json) {
-    sg_template_json(&sg_template_mlp, f, &plan, &k);
-  } else if (g.disassemble) {
-    char *dis = NULL;
-    char dmsg[1024];
-    if (spvgen_disassemble(k.words, k.word_count, SPVGEN_DIS_FRIENDLY_NAMES, &dis, dmsg, sizeof dmsg) == SPVGEN_OK)
-      fputs(dis, f);
-    else {
-      fprintf(stderr, "spvgen mlp: cannot disassemble: %s\n", dmsg);
-      rc = 1;
-    }
-    spvgen_free_text(dis);
-  } else if (fwrite(k.words, 4, k.word_count, f) != k.word_count) {
-    rc = 1;
-  }
-  rc |= ferror(f) ? 1 : 0;
-  if (f != stdout) rc |= fclose(f) ? 1 : 0;
-  else if (fflush(f) != 0 || rc) rc = spvgen_cli_reader_gone(f) ? 0 : 1;
-  if (!rc && !text && f != stdout) fprintf(stderr, "spvgen mlp: %s: %s (%zu words)\n", path, plan.name, k.word_count);
-  if (rc) fprintf(stderr, "spvgen mlp: write to '%s' failed\n", path);
-  spvgen_kernel_free(&k);
-  return rc;
+  if ((r = spvgen_cli_resolve_caps("mlp", g.emit.caps, &caps))) return r;
+  return cmd_mlp_train(&g, &caps);
 }
 
 int spvgen_cmd_run_mlp(int argc, char **argv) {
@@ -506,32 +341,6 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
 }
 
 /* ------------------------------------------------------------ bench mlp ---- */
-
-static void bench_mlp_usage(FILE *o) {
-  fputs("usage: spvgen bench mlp --in N --out N [network and knob flags of `spvgen mlp`]\n"
-        "                        [--points N] [--repeats N] [--warmup-ms MS] [--sample N] [--seed N]\n"
-        "                        [--variants auto|all|LIST] [--all-plans] [--anchor SCRIPT]\n"
-        "                        [--caps NAME | --no-gpu]\n\n"
-        "Times the emission of the network's kernel on this CPU and, on the first Vulkan device,\n"
-        "the kernel itself: the driver's first compile, GPU timestamps after a sustained warm-up\n"
-        "(median of --repeats), G points/s and TFLOP/s (2 sum(inputs * outputs) per point), and a\n"
-        "check of --sample points (default 1024; 0: every point), every output of each, against\n"
-        "the float64 CPU reference.\n\n"
-        "  --variants auto       the plan's choice (default)\n"
-        "  --variants all        vec, vec-opt (the driver's optimal weights), mat and loop, each\n"
-        "                        where the device has it (a reason where not)\n"
-        "  --variants LIST       a comma-separated subset of vec, vec-opt, mat, loop\n"
-        "  --all-plans           every plan of each variant (spvgen_mlp_plans), not its default\n"
-        "  --anchor SCRIPT       run SCRIPT (bench/anchors/mlp_anchor_net.py) with python3 on the\n"
-        "                        same network and point count: torch eager and torch.compile in\n"
-        "                        the same run, and the best plan's ratio to torch.compile\n"
-        "  --caps NAME, --no-gpu time the emission only (for a preset, or without a device)\n"
-        "  -h, --help\n\n"
-        "examples:\n"
-        "  spvgen bench mlp --in 64 --hidden 64x5 --out 64 --points 2097152 --variants all\n"
-        "  spvgen bench mlp --in 16 --hidden 128x3 --out 3 --act silu --sample 256 --anchor bench/anchors/mlp_anchor_net.py\n",
-        o);
-}
 
 static double bench_now_us(void) {
   struct timespec ts;
@@ -688,91 +497,29 @@ int spvgen_cmd_bench_mlp(int argc, char **argv) {
 
 /* ------------------------------------------------------------- tune mlp ---- */
 
-static void tune_mlp_usage(FILE *o) {
-  fputs("usage: spvgen tune mlp --in N --out N [network and knob flags] [--points N]\n"
-        "                       [--budget SECONDS] [--cache FILE] [--max-candidates N]\n\n"
-        "Times every candidate plan of the MLP (the heuristic one first) on the first Vulkan\n"
-        "device, checks each one's output on random weights and points against the float64\n"
-        "CPU reference, prints the table and stores the fastest in the tune cache, where\n"
-        "spvgen_mlp_plan_cached finds it (docs/tune.md).\n\n"
-        "network (as `spvgen mlp`):\n"
-        "  --in N --out N         input and output widths (required)\n"
-        "  --hidden WxC | W,W,..  hidden layers\n"
-        "  --act NAME --out-act NAME --leaky-slope F --no-bias\n"
-        "  --encoding freq:N|oneblob:N\n"
-        "  --types W[,IO]         weight type (f16) and points in memory (f16 or f32)\n"
-        "knobs (fixed when given, tuned otherwise):\n"
-        "  --variant auto|vec|mat|loop\n"
-        "  --wg N                 invocations per workgroup\n"
-        "tune:\n"
-        "  --points N             points per dispatch, the problem tuned for (default 65536)\n"
-        "  --budget SECONDS       wall time for the whole tuning (default 120)\n"
-        "  --cache FILE           the tune cache (default ${XDG_CACHE_HOME:-~/.cache}/spvgen/tune-v1.txt)\n"
-        "  --max-candidates N     at most N candidates (the heuristic plan first)\n"
-        "  --repeats N            timed dispatches per candidate (default 15)\n"
-        "  --seed N               random weights and points\n"
-        "  -h, --help\n\n"
-        "examples:\n"
-        "  spvgen tune mlp --in 32 --hidden 64x4 --out 16 --points 1048576\n"
-        "  spvgen tune mlp --in 3 --encoding freq:6 --hidden 64x2 --out 4 --variant loop --budget 20 --cache tune.txt\n",
-        o);
+static bool flag_tune_points(void *o, const char *v, char *why, size_t size) {
+  return sg_flag_u64(v, false, 1, 0xFFFFFFFFull, &((spvgen_cli_tune_options *)o)->points, why, size);
 }
 
+static const sg_flag tune_flags[] = {
+    {"--points", "N", "points per dispatch, the problem tuned for (default 65536)", flag_tune_points, 0},
+    {NULL, NULL, NULL, NULL, 0},
+};
+
 int spvgen_cli_parse_tune_mlp(int argc, char **argv, spvgen_cli_tune_mlp_args *out) {
-  const char *cmd = "tune mlp";
   memset(out, 0, sizeof *out);
-  /* The tuner's flags here; the network and knob flags go to parse(). */
-  char **rest = calloc((size_t)argc + 1, sizeof *rest);
-  if (!rest) return fprintf(stderr, "spvgen %s: out of memory\n", cmd), 1;
-  int n = 0, rc = 0;
-  rest[n++] = argv[0];
-  for (int i = 1; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      tune_mlp_usage(stdout);
-      rc = -1;
-      break;
-    }
-    static const char *const refused[] = {"--caps", "-o", "-S", "--json", "--train", "--loss", "--optimizer"};
-    for (size_t k = 0; k < sizeof refused / sizeof refused[0] && !rc; k++)
-      if (!strcmp(a, refused[k]))
-        rc = spvgen_cli_usage_error(cmd, "%s: tune mlp %s", a,
-                                    !strcmp(a, "--caps") ? "uses the device's own caps" : "does not take it");
-    if (rc) break;
-    bool tune_flag = !strcmp(a, "--points") || !strcmp(a, "--budget") || !strcmp(a, "--cache") ||
-                     !strcmp(a, "--max-candidates") || !strcmp(a, "--repeats") || !strcmp(a, "--seed");
-    if (!tune_flag) {
-      rest[n++] = argv[i];
-      continue;
-    }
-    if (i + 1 >= argc) {
-      rc = spvgen_cli_usage_error(cmd, "%s needs a value", a);
-      break;
-    }
-    const char *v = argv[++i];
-    if (!strcmp(a, "--cache")) {
-      out->cache = v;
-    } else if (!strcmp(a, "--budget")) {
-      if (!sg_parse_number(v, 0, 1e9, &out->budget_seconds) || !(out->budget_seconds > 0))
-        rc = spvgen_cli_usage_error(cmd, "--budget: '%s' is not a number of seconds > 0", v);
-    } else if (!strcmp(a, "--points")) {
-      if (!sg_parse_u64(v, false, 1, 0xFFFFFFFFull, &out->points))
-        rc = spvgen_cli_usage_error(cmd, "--points: '%s' is not a number from 1 to 4294967295", v);
-    } else if (!strcmp(a, "--seed")) {
-      if (!sg_parse_u64(v, true, 0, UINT64_MAX, &out->seed))
-        rc = spvgen_cli_usage_error(cmd, "--seed: '%s' is not a number from 0 to 2^64 - 1 (decimal or 0x...)", v);
-    } else {
-      uint32_t u = 0;
-      if (!spvgen_cli_u32(v, &u) || !u) rc = spvgen_cli_usage_error(cmd, "%s: '%s' is not a number >= 1", a, v);
-      else if (!strcmp(a, "--repeats")) out->repeats = u;
-      else out->max_candidates = u;
-    }
-  }
-  if (!rc) {
-    static mlp_cli g;
-    rc = parse(cmd, P_EMIT, n, rest, &g);
-    if (!rc) out->desc = g.desc;
-  }
-  free(rest);
+  const spvgen_cli_flags more[] = {{spvgen_cli_tune_flags, &out->tune}, {tune_flags, &out->tune}, {NULL, NULL}};
+  int rc = spvgen_cli_template_parse("tune mlp", &sg_template_mlp, &out->desc, more, argc, argv);
+  if (rc < 0)
+    spvgen_cli_tune_usage(stdout, &sg_template_mlp,
+                          "Times every candidate plan of the MLP (the heuristic one first) on the first Vulkan\n"
+                          "device, checks each one's output on random weights and points against the float64\n"
+                          "CPU reference, prints the table and stores the fastest in the tune cache, where\n"
+                          "spvgen_mlp_plan_cached finds it (docs/tune.md). Knobs given are fixed, the others\n"
+                          "tuned.",
+                          tune_flags,
+                          "  spvgen tune mlp --in 32 --hidden 64x4 --out 16 --points 1048576\n"
+                          "  spvgen tune mlp --in 3 --encoding freq:6 --hidden 64x2 --out 4 --variant loop --budget 20 "
+                          "--cache tune.txt\n");
   return rc;
 }

@@ -170,15 +170,16 @@ static int tune_gemm(int argc, char **argv) {
   spvgen_cli_tune_args a;
   int r = spvgen_cli_parse_tune_gemm(argc, argv, &a);
   if (r) return r < 0 ? 0 : r;
-  return tune_run("tune gemm", &a.desc, NULL, 0, a.cache, a.budget_seconds, a.max_candidates, a.repeats, a.seed);
+  return tune_run("tune gemm", &a.desc, NULL, 0, a.tune.cache, a.tune.budget_seconds, a.tune.max_candidates,
+                  a.tune.repeats, a.tune.seed);
 }
 
 static int tune_mlp(int argc, char **argv) {
   spvgen_cli_tune_mlp_args a;
   int r = spvgen_cli_parse_tune_mlp(argc, argv, &a);
   if (r) return r < 0 ? 0 : r;
-  return tune_run("tune mlp", NULL, &a.desc, a.points, a.cache, a.budget_seconds, a.max_candidates, a.repeats,
-                  a.seed);
+  return tune_run("tune mlp", NULL, &a.desc, a.tune.points, a.tune.cache, a.tune.budget_seconds,
+                  a.tune.max_candidates, a.tune.repeats, a.tune.seed);
 }
 
 static int tune_list(const char *path) {

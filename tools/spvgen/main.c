@@ -39,10 +39,13 @@ static void usage(FILE *out) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
   /* the templates whose commands come from their table entry (cmd_template.c) */
-  for (size_t i = 0; sg_templates[i]; i++)
-    if (spvgen_cli_generic_template(sg_templates[i]->name))
+  for (size_t i = 0; sg_templates[i]; i++) {
+    bool listed = false;
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) listed |= !strcmp(commands[c].name, sg_templates[i]->name);
+    if (!listed && spvgen_cli_generic_template(sg_templates[i]->name))
       fprintf(out, "  %-8s emit a %s module: %s (also `spvgen run %s`)\n", sg_templates[i]->name,
               sg_templates[i]->name, sg_templates[i]->summary, sg_templates[i]->name);
+  }
   fprintf(out, "\n`spvgen <command> --help` describes each.\n\n"
                "examples:\n"
                "  spvgen gemm --m 1024 --n 1024 --k 1024 -o gemm.spv   # emit for this machine's device\n"
