@@ -7,6 +7,8 @@
  * widest layer's size (ping-pong), and each layer is two nested run-time loops:
  *   for i < outputs: acc = b[i]; for j < inputs: acc = fma(W[i][j], x[j], acc);
  *                    y[i] = act(acc)
+ * (the inner loop over several inputs per iteration where the network's loop passes
+ * would exceed lavapipe's budget: mlp_loop_unroll)
  * with the f16 weights converted to f32 as they are read; everything else is f32. Points
  * wider than MLP_UNROLLED_IO components cross the function boundary through run-time
  * loops over Function arrays, both in the kernel (loading and storing the point) and in
