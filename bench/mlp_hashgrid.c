@@ -54,7 +54,9 @@ static spvgen_mlp_desc net(int which) {
 
 static const char *const names[2] = {"ngp32", "ngp128"};
 
-/* One measured row, printed once the references are in. */
+/* One measured row: printed as soon as it is measured ("# measured: | net | mode | plan |
+ * spvgen G/s | check |", so a run cut short keeps its figures), and again in the table
+ * once the references are in. */
 typedef struct hg_row {
   int net;
   bool train;
@@ -100,7 +102,8 @@ int main(int argc, char **argv) {
     row_->net = (w_), row_->train = (train_), row_->rate = (rate_);                    \
     snprintf(row_->check, sizeof row_->check, "%s", (check_));                         \
     snprintf(row_->text, sizeof row_->text, __VA_ARGS__);                              \
-    printf("# measured: %s %s %s\n", names[row_->net], train_ ? "training" : "inference", row_->text); \
+    printf("# measured: | %s | %s | %s | %.4g | %s |\n", names[row_->net], train_ ? "training" : "inference", \
+           row_->text, row_->rate, row_->check);                                       \
     fflush(stdout);                                                                    \
   } while (0)
   for (int w = 0; w < 2; w++) {

@@ -7,6 +7,8 @@
  * widest layer's size (ping-pong), and each layer is two nested run-time loops:
  *   for i < outputs: acc = b[i]; for j < inputs: acc = fma(W[i][j], x[j], acc);
  *                    y[i] = act(acc)
+ * (the inner loop over several inputs per iteration where the network's loop passes
+ * would exceed lavapipe's budget: mlp_loop_unroll)
  * with the f16 weights converted to f32 as they are read; everything else is f32. Points
  * wider than MLP_UNROLLED_IO components cross the function boundary through run-time
  * loops over Function arrays, both in the kernel (loading and storing the point) and in
@@ -53,6 +55,30 @@ static uint32_t loop_candidates(const spvgen_device_caps *caps, const spvgen_mlp
   return n;
 }
 
+uint64_t mlp_loop_iterations(const spvgen_mlp_config *p, uint32_t unroll) {
+  const spvgen_mlp_desc *d = &p->desc;
+  uint64_t n = 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    uint32_t inner = unroll == 1 || unroll < L->inputs ? L->inputs / unroll + 1 : 0;
+    n += (uint64_t)L->outputs * (inner + 1) + 1;
+  }
+  /* the point in and out: the kernel's and the function's copy loops, the grid's levels */
+  if (d->encoding == SPVGEN_MLP_ENCODING_NONE && d->input_width > MLP_UNROLLED_IO) n += 2 * (d->input_width + 1);
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) n += d->grid.levels + 1;
+  if (d->output_width > MLP_UNROLLED_IO) n += 2 * (d->output_width + 1);
+  return n;
+}
+
+uint32_t mlp_loop_unroll(const spvgen_mlp_config *p) {
+  /* 1 keeps the one-input loop every network inside the budget has always had; a whole
+   * row (at most SPVGEN_MLP_MAX_WIDTH) leaves one loop per layer, at most
+   * 16 x (512 + 2) iterations, so the search always ends inside the budget. */
+  uint32_t u = 1;
+  while (u < SPVGEN_MLP_MAX_WIDTH && mlp_loop_iterations(p, u) > MLP_LOOP_BUDGET) u *= 2;
+  return u;
+}
+
 /* The loop function's state: the weight buffer, the two Function arrays of the widest
  * layer (layer l reads bufs[l & 1] and writes the other), the counters and the sum. */
 typedef struct loop_ctx {
@@ -62,6 +88,7 @@ typedef struct loop_ctx {
   ek_buffer wb;
   uint32_t bufs[2];
   uint32_t iv, jv, accv;
+  uint32_t unroll; /* inputs per inner-loop iteration (mlp_loop_unroll) */
 } loop_ctx;
 
 /* The encoded point into bufs[0]: the hash grid's levels, the raw point copied by a
@@ -93,11 +120,14 @@ static void loop_input(loop_ctx *c, uint32_t param, uint32_t arr_in) {
 }
 
 /* Layer l: for i < outputs { acc = b[i]; for j < inputs: acc = fma(W[i][j], x[j], acc);
- * y[i] = act(acc) }, the f16 weights converted as they are read. */
+ * y[i] = act(acc) }, the f16 weights converted as they are read. The inner loop takes
+ * c->unroll inputs per iteration (mlp_loop_unroll) and the inputs % unroll left over
+ * after it, straight-line; an unroll of the whole row leaves no inner loop. */
 static void loop_layer(loop_ctx *c, uint32_t l) {
   spvgen_module *m = c->m;
   const spvgen_mlp_layer *L = &c->p->layers[l];
   const uint32_t src = c->bufs[l & 1], dst = c->bufs[(l + 1) & 1];
+  const uint32_t U = c->unroll, looped = U == 1 || U < L->inputs ? L->inputs / U * U : 0;
   ek_for fi, fj;
   uint32_t i = ek_for_begin_var(m, &fi, c->iv, ek_u32(m, 0), ek_u32(m, L->outputs), ek_u32(m, 1),
                                 SpvLoopControlDontUnrollMask);
@@ -106,12 +136,27 @@ static void loop_layer(loop_ctx *c, uint32_t l) {
     init = spvgen_op_f_convert(m, c->f32, ek_load_elem(m, &c->wb, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2))));
   spvgen_store(m, c->accv, init);
   uint32_t row = ek_add_imm(m, ek_mul_imm(m, i, L->row_stride / 2), (uint32_t)(L->matrix_offset / 2));
-  uint32_t j = ek_for_begin_var(m, &fj, c->jv, ek_u32(m, 0), ek_u32(m, L->inputs), ek_u32(m, 1),
-                                SpvLoopControlDontUnrollMask);
-  uint32_t w = spvgen_op_f_convert(m, c->f32, ek_load_elem(m, &c->wb, ek_iadd(m, row, j)));
-  uint32_t x = spvgen_load(m, c->f32, ek_at(m, src, j));
-  spvgen_store(m, c->accv, spvgen_glsl_fma(m, c->f32, w, x, spvgen_load(m, c->f32, c->accv)));
-  ek_for_end(m, &fj);
+  if (looped) {
+    uint32_t j = ek_for_begin_var(m, &fj, c->jv, ek_u32(m, 0), ek_u32(m, looped), ek_u32(m, U),
+                                  SpvLoopControlDontUnrollMask);
+    uint32_t acc = 0;
+    for (uint32_t u = 0; u < U; u++) {
+      uint32_t ju = ek_add_imm(m, j, u);
+      uint32_t w = spvgen_op_f_convert(m, c->f32, ek_load_elem(m, &c->wb, ek_iadd(m, row, ju)));
+      uint32_t x = spvgen_load(m, c->f32, ek_at(m, src, ju));
+      acc = spvgen_glsl_fma(m, c->f32, w, x, u ? acc : spvgen_load(m, c->f32, c->accv));
+    }
+    spvgen_store(m, c->accv, acc);
+    ek_for_end(m, &fj);
+  }
+  if (looped < L->inputs) { /* the inputs past the loop, at constant offsets */
+    uint32_t acc = spvgen_load(m, c->f32, c->accv);
+    for (uint32_t j = looped; j < L->inputs; j++) {
+      uint32_t w = spvgen_op_f_convert(m, c->f32, ek_load_elem(m, &c->wb, ek_add_imm(m, row, j)));
+      acc = spvgen_glsl_fma(m, c->f32, w, spvgen_load(m, c->f32, ek_at(m, src, ek_u32(m, j))), acc);
+    }
+    spvgen_store(m, c->accv, acc);
+  }
   uint32_t y = mlp_activation_f32(m, c->p, spvgen_load(m, c->f32, c->accv), L->activation);
   spvgen_store(m, ek_at(m, dst, i), y);
   ek_for_end(m, &fi);
@@ -139,7 +184,7 @@ static void loop_return(loop_ctx *c, uint32_t arr_out) {
 void mlp_loop_function(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info,
                        const ek_buffer *weights) {
   const spvgen_mlp_desc *d = &p->desc;
-  loop_ctx c = {m, p, ek_f32_type(m), {0}, {0, 0}, 0, 0, 0};
+  loop_ctx c = {m, p, ek_f32_type(m), {0}, {0, 0}, 0, 0, 0, mlp_loop_unroll(p)};
   uint32_t arr_in = spvgen_type_array(m, c.f32, d->input_width);
   uint32_t arr_out = spvgen_type_array(m, c.f32, d->output_width);
   uint32_t arr_w = spvgen_type_array(m, c.f32, mlp_max_width(p));

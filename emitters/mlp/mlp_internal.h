@@ -211,6 +211,14 @@ static inline spvgen_memory_operands mlp_mem16(const ek_buffer *b) {
  * descriptor buffer of info->weights_buffer, as spvgen_mlp_emit_function). */
 void mlp_loop_function(spvgen_module *m, const spvgen_mlp_config *p, spvgen_mlp_function_info *info,
                        const ek_buffer *weights);
+/* The loop iterations one invocation of the loop variant's kernel runs (each loop counted
+ * as its iterations + 1, the test that leaves it), with `unroll` inputs per iteration of
+ * the layers' inner loops. lavapipe ends every loop of an invocation, without an error,
+ * once MLP_LOOP_BUDGET iterations are spent (bench/loop_limit.c); mlp_loop_unroll picks
+ * the smallest unroll (1, 2, 4, ..., then whole rows) that stays inside it. */
+#define MLP_LOOP_BUDGET 65535u
+uint64_t mlp_loop_iterations(const spvgen_mlp_config *p, uint32_t unroll);
+uint32_t mlp_loop_unroll(const spvgen_mlp_config *p);
 void mlp_declare_io(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io);
 /* Loads input component c of point `point` (u32 ids) as f32. */
 uint32_t mlp_load_input(spvgen_module *m, const spvgen_mlp_config *p, const mlp_io *io,

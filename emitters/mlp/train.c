@@ -865,24 +865,66 @@ typedef struct opt_ctx {
   uint32_t E, G, slots, Es; /* elements, slots and their stride */
   ek_buffer wb, gb, sb, lb;
   spvgen_push_constant_block pc;
-  uint32_t v_k, v_acc;
+  uint32_t v_k, v_acc, v_part[8]; /* v_part: OPT_SUM_WAYS partial sums */
   uint32_t step, lr, gscale;
+  uint32_t c1, c2; /* Adam's bias corrections 1 - beta^step, once per invocation */
 } opt_ctx;
 
-/* Invocation 0: the workgroups' loss shares summed into the loss history (element G - 1
- * + step, where the buffer has it). */
+/* Loads in flight per step of the optimizer's sums over the slots (and over the loss
+ * shares): each step issues OPT_SUM_WAYS independent loads into as many partial sums,
+ * so a sum of G values waits for G / OPT_SUM_WAYS memory round trips instead of G (one
+ * invocation's chain of dependent loads, at the latency of a memory system that the
+ * rest of the dispatch keeps busy, was the optimizer's time: docs/design-notes.md). */
+#define OPT_SUM_WAYS 8u
+
+/* sum over k < count of b[first + k * stride] (vec: f16 values) into f32, the loads
+ * OPT_SUM_WAYS at a time; first an id, stride and count constants. */
+static uint32_t opt_strided_sum(opt_ctx *c, const ek_buffer *b, uint32_t first, uint32_t stride,
+                                uint32_t count) {
+  spvgen_module *m = c->m;
+  const uint32_t f32 = c->f32, looped = count / OPT_SUM_WAYS * OPT_SUM_WAYS;
+  uint32_t part[OPT_SUM_WAYS];
+  for (uint32_t w = 0; w < OPT_SUM_WAYS; w++) {
+    part[w] = c->v_part[w];
+    spvgen_store(m, part[w], spvgen_const_f32(m, 0.0f));
+  }
+  if (looped) {
+    ek_for f;
+    uint32_t k = ek_for_begin_var(m, &f, c->v_k, ek_u32(m, 0), ek_u32(m, looped), ek_u32(m, OPT_SUM_WAYS),
+                                  SpvLoopControlDontUnrollMask);
+    uint32_t at = ek_iadd(m, ek_mul_imm(m, k, stride), first), got[OPT_SUM_WAYS];
+    for (uint32_t w = 0; w < OPT_SUM_WAYS; w++) {
+      got[w] = ek_load_elem(m, b, ek_add_imm(m, at, w * stride));
+      if (b->elem_type != f32) got[w] = spvgen_op_f_convert(m, f32, got[w]);
+    }
+    for (uint32_t w = 0; w < OPT_SUM_WAYS; w++)
+      spvgen_store(m, part[w], spvgen_op_f_add(m, f32, spvgen_load(m, f32, part[w]), got[w]));
+    ek_for_end(m, &f);
+  }
+  uint32_t sum[OPT_SUM_WAYS];
+  for (uint32_t w = 0; w < OPT_SUM_WAYS; w++) sum[w] = spvgen_load(m, f32, part[w]);
+  for (uint32_t k = looped; k < count; k++) { /* the rest, straight-line */
+    uint32_t v = ek_load_elem(m, b, ek_add_imm(m, first, k * stride));
+    if (b->elem_type != f32) v = spvgen_op_f_convert(m, f32, v);
+    sum[k - looped] = spvgen_op_f_add(m, f32, sum[k - looped], v);
+  }
+  for (uint32_t w = OPT_SUM_WAYS / 2; w; w /= 2) /* the partial sums pairwise */
+    for (uint32_t i = 0; i < w; i++) sum[i] = spvgen_op_f_add(m, f32, sum[i], sum[i + w]);
+  return sum[0];
+}
+
+/* The dispatch's last invocation (one with no slot sum of its own where the table makes
+ * the dispatch long): the workgroups' loss shares summed into the loss history (element
+ * G - 1 + step, where the buffer has it). */
 static void optimizer_loss_history(opt_ctx *c, uint32_t e) {
   spvgen_module *m = c->m;
-  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, e, ek_u32(m, 0)));
-  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
-  ek_for f;
-  uint32_t k = ek_for_begin_var(m, &f, c->v_k, ek_u32(m, 0), ek_u32(m, c->G), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
-  spvgen_store(m, c->v_acc, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, c->v_acc), ek_load_elem(m, &c->lb, k)));
-  ek_for_end(m, &f);
+  uint32_t last = opt_groups(c->t) * c->t->opt_local_size[0] - 1;
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, e, ek_u32(m, last)));
+  uint32_t loss = opt_strided_sum(c, &c->lb, ek_u32(m, 0), 1, c->G);
   uint32_t slot = ek_iadd(m, ek_u32(m, c->G - 1), c->step);
   uint32_t len = spvgen_op_array_length(m, c->u32, c->lb.var, 0);
   ek_guard fits = ek_guard_begin(m, ek_ult(m, slot, len));
-  ek_store_elem(m, &c->lb, slot, spvgen_load(m, c->f32, c->v_acc));
+  ek_store_elem(m, &c->lb, slot, loss);
   ek_guard_end(m, fits);
   ek_guard_end(m, first);
 }
@@ -914,15 +956,8 @@ static uint32_t optimizer_is_parameter(opt_ctx *c, uint32_t e) {
  * added by the gradient kernel's atomics, read and reset to 0), vec: scaled. */
 static uint32_t optimizer_gradient(opt_ctx *c, uint32_t e) {
   spvgen_module *m = c->m;
-  spvgen_store(m, c->v_acc, spvgen_const_f32(m, 0.0f));
   if (c->grid) spvgen_if(m, ek_lt_imm(m, e, c->Es));
-  ek_for f;
-  uint32_t k = ek_for_begin_var(m, &f, c->v_k, ek_u32(m, 0), ek_u32(m, c->slots), ek_u32(m, 1),
-                                SpvLoopControlDontUnrollMask);
-  uint32_t gk = ek_load_elem(m, &c->gb, ek_iadd(m, ek_mul_imm(m, k, c->Es), e));
-  if (c->vec) gk = spvgen_op_f_convert(m, c->f32, gk);
-  spvgen_store(m, c->v_acc, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, c->v_acc), gk));
-  ek_for_end(m, &f);
+  spvgen_store(m, c->v_acc, opt_strided_sum(c, &c->gb, e, c->Es, c->slots));
   if (c->grid) {
     spvgen_else(m);
     uint32_t gp = ek_elem(m, &c->gb, ek_add_imm(m, e, (uint32_t)c->t->grid_grad_offset - c->Es));
@@ -945,7 +980,6 @@ static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
   if (td->weight_decay > 0) g = spvgen_glsl_fma(m, f32, spvgen_const_f32(m, td->weight_decay), w, g);
   uint32_t upd = g;
   if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
-    uint32_t one_f = spvgen_const_f32(m, 1.0f);
     uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
     uint32_t mp = ek_elem(m, &c->sb, ek_add_imm(m, e, E));
     uint32_t vp = ek_elem(m, &c->sb, ek_add_imm(m, e, 2 * E));
@@ -956,11 +990,8 @@ static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
                                                   spvgen_op_f_mul(m, f32, g, g)));
     spvgen_store(m, mp, mv);
     spvgen_store(m, vp, vv);
-    uint32_t sf = spvgen_op_convert_u_to_f(m, f32, c->step);
-    uint32_t c1 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b1, sf));
-    uint32_t c2 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, b2, sf));
-    uint32_t mh = spvgen_op_f_div(m, f32, mv, c1);
-    uint32_t vh = spvgen_op_f_div(m, f32, vv, c2);
+    uint32_t mh = spvgen_op_f_div(m, f32, mv, c->c1);
+    uint32_t vh = spvgen_op_f_div(m, f32, vv, c->c2);
     uint32_t den = spvgen_op_f_add(m, f32, spvgen_glsl_sqrt(m, f32, vh), spvgen_const_f32(m, td->epsilon));
     upd = spvgen_op_f_div(m, f32, mh, den);
   }
@@ -994,10 +1025,17 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
   c->v_k = ek_local(m, c->u32, 0);
   c->v_acc = ek_local(m, c->f32, 0);
+  for (uint32_t w = 0; w < OPT_SUM_WAYS; w++) c->v_part[w] = ek_local(m, c->f32, 0);
   uint32_t e0 = ek_load_v3_component(m, gid_var, 0);
   c->step = spvgen_push_constant_load(m, &c->pc, 0);
   c->lr = spvgen_push_constant_load(m, &c->pc, 1);
   c->gscale = c->vec ? spvgen_push_constant_load(m, &c->pc, 2) : 0;
+  if (t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) { /* uniform: out of the element loop */
+    const uint32_t f32 = c->f32, one_f = spvgen_const_f32(m, 1.0f);
+    uint32_t sf = spvgen_op_convert_u_to_f(m, f32, c->step);
+    c->c1 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, spvgen_const_f32(m, t->desc.beta1), sf));
+    c->c2 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, spvgen_const_f32(m, t->desc.beta2), sf));
+  }
 
   optimizer_loss_history(c, e0);
   /* Every element in a grid-stride loop: the hash grid's table makes E large, and devices

@@ -95,6 +95,38 @@ static void test_loop_networks_match_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Networks wide enough that one-input inner loops would run past lavapipe's 65,535 loop
+ * iterations per invocation (16-256x2-32: 78k; lavapipe ends every later loop early,
+ * silently: 94 of 131,072 outputs right before the loop variant took several inputs per
+ * iteration, emitters/mlp/loop.c). Two equal 256-wide layers, an odd width (the inputs
+ * left over after the unrolled loop), a 256-wide layer between narrower ones, and three
+ * 512-wide layers (several inputs per iteration in every layer), every output checked. */
+static void test_loop_wide_networks_match_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, widths[8], out;
+    uint64_t points;
+  } nets[] = {
+      {16, {256, 256}, 32, 300},
+      {16, {255, 255}, 32, 100},
+      {16, {128, 256, 128}, 32, 100},
+      {16, {512, 512, 512}, 16, 16},
+  };
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = nets[i].in;
+    d.output_width = nets[i].out;
+    d.activation = SPVGEN_MLP_ACT_TANH; /* bounded: the 512-wide layers stay in range */
+    memcpy(d.hidden_widths, nets[i].widths, sizeof nets[i].widths);
+    char what[32];
+    snprintf(what, sizeof what, "wide net %zu", i);
+    run_case(ctx, d, nets[i].points, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The hash grid (loop variant): 2-D and 3-D points, 1 to 8 features per level, dense,
  * wrapping and hashed levels, f16 and f32 points, and tiny-cuda-nn's default grid
  * (16 levels, 2^19 entries: the finest levels' f32 positions keep a few bits of
@@ -366,6 +398,7 @@ done:
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_loop_networks_match_cpu),
+      TEST_CASE(test_loop_wide_networks_match_cpu),
       TEST_CASE(test_loop_hash_grid_matches_cpu),
       TEST_CASE(test_check_fails_on_a_wrong_output),
       TEST_CASE(test_float8_weights_data_and_reference),
