@@ -896,6 +896,7 @@ static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gem
   l->push.workspace_ld = (a->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * a->batch * a->m * l->push.workspace_ld;
   uint64_t counters = (uint64_t)a->batch * gemm_ceil_div(a->m, d->tile_m) * gemm_ceil_div(a->n, d->tile_n);
+  partials += (uint64_t)S * counters; /* one "last" flag per workgroup, below the counters */
   if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
     return gemm_fail_fn("spvgen_gemm_launch_for", msg, size, SPVGEN_ERROR_UNSUPPORTED,
                         "m %u x n %u x batch %u with split_k %u: the workspace would hold %llu 32-bit words; indices "

@@ -157,7 +157,6 @@ typedef struct gemm_splitk {
   const ek_gemm_shape *sh;  /* the shape's ids (set by gemm_splitk_ids) */
   bool vmm;                 /* the module uses the Vulkan memory model */
   ek_buffer ws;             /* the workspace, as u32 words */
-  uint32_t flag;            /* Workgroup u32: 1 in the last slice's workgroup */
   uint32_t nwg_var;         /* RUNTIME: the NumWorkgroups built-in (the slice count) */
   uint32_t count;           /* id: the number of slices (set by gemm_splitk_ids) */
   uint32_t slice, z;        /* ids: this workgroup's slice and batch */
@@ -166,7 +165,10 @@ typedef struct gemm_splitk {
 } gemm_splitk;
 
 /* Declares the workspace binding (ws non-NULL: the device-address workspace that
- * ek_gemm_interface declared) and the Workgroup flag (before the entry point). */
+ * ek_gemm_interface declared), before the entry point. The kernel declares no Workgroup
+ * variable of its own: "this workgroup is last" travels through a workspace word (the
+ * flags, below the counters), because on the H100 a coopmat2 kernel with any Workgroup
+ * variable lost the driver's shared-memory staging of its tensor loads. */
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s, const ek_buffer *ws);
 /* In main: slice, z, the slice count and the K range from the workgroup's z id. The count
  * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /

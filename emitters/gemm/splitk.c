@@ -43,6 +43,7 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   p->workspace_ld = (d->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
   uint64_t counters = (uint64_t)d->batch * gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n);
+  partials += (uint64_t)S * counters; /* one "last" flag per workgroup, below the counters */
   if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "split_k %u: the workspace would hold %llu 32-bit words; indices past 2^32 - 1 are "
@@ -134,9 +135,6 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
     s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
     if (!s->vmm) spvgen_decorate(m, s->ws.var, SpvDecorationCoherent);
   }
-  uint32_t u32 = ek_u32_type(m);
-  s->flag = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, u32), SpvStorageClassWorkgroup, 0);
-  spvgen_name(m, s->flag, "splitk_last");
   if (gemm_runtime(&p->desc)) s->nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
 }
 
@@ -193,14 +191,21 @@ uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, u
     tile = ek_iadd(m, ek_imul(m, s->z, ek_imul(m, tiles_m, sh->tiles_n)), tile);
   }
   s->counter = ek_iadd(m, tile, sh->workspace_counters);
+  /* this workgroup's flag: word counters - 1 - (slice * tiles + tile), tiles = the
+   * counters' count (the flags sit right below the counters, one per workgroup) */
+  uint32_t tiles = ek_imul(m, ek_div_imm(m, ek_add_imm(m, sh->m, d->tile_m - 1), d->tile_m), sh->tiles_n);
+  if (batched(s)) tiles = ek_imul(m, tiles, sh->batch);
+  uint32_t flag = ek_isub(m, ek_isub(m, sh->workspace_counters, ek_u32(m, 1)), ek_iadd(m, ek_imul(m, s->slice, tiles), tile));
   ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
   uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
   uint32_t last = spvgen_op_i_equal(m, b, old, ek_isub(m, s->count, ek_u32(m, 1)));
-  spvgen_op_store(m, s->flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)), gemm_splitk_access(s),
-                  NULL, 0);
+  gemm_splitk_store(m, s, flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)));
   ek_guard_end(m, first);
-  spvgen_workgroup_barrier(m);
-  uint32_t f = spvgen_op_load(m, u32, s->flag, gemm_splitk_access(s), NULL, 0);
+  /* the flag word is storage-buffer memory: the barrier orders it for the workgroup */
+  uint32_t wsem = SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsUniformMemoryMask;
+  if (s->vmm) wsem |= SpvMemorySemanticsMakeAvailableMask | SpvMemorySemanticsMakeVisibleMask;
+  spvgen_op_control_barrier(m, ek_u32(m, SpvScopeWorkgroup), ek_u32(m, SpvScopeWorkgroup), ek_u32(m, wsem));
+  uint32_t f = gemm_splitk_load(m, s, flag);
   return spvgen_op_i_equal(m, b, f, ek_u32(m, 1));
 }
 

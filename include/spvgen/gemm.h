@@ -32,6 +32,8 @@
  *               rounded up to 4), plane slice * batch + b, row-major: each K slice's
  *               partial sum (f32 bits for float accumulators, f16 ones included; s32
  *               for integer ones);
+ *     flags     then split_k * batch * ceil(M / tile_m) * ceil(N / tile_n) words, one per
+ *               workgroup ("this workgroup is last"; written before read, no zeroing);
  *     counters  then batch * ceil(M / tile_m) * ceil(N / tile_n) u32 arrival counters,
  *               at word plan.workspace_counters, one per (batch, output tile).
  *   THE COUNTERS MUST BE 0 BEFORE THE FIRST DISPATCH: the caller zeroes the workspace

@@ -408,9 +408,10 @@ static void test_splitk_plan(void) {
   CHECK_EQ_U64(p2.groups[2], 6);
   CHECK_EQ_U64(p2.workspace_binding, 3);
   CHECK_EQ_U64(p2.workspace_ld, 92);
-  CHECK_EQ_U64(p2.workspace_counters, 3ull * 2 * 100 * 92);
+  /* partial planes, then one flag per workgroup (3 slices x the tiles), then the counters */
   uint64_t tiles = (uint64_t)p2.groups[0] * p2.groups[1] * 2;
-  CHECK_EQ_U64(p2.workspace_bytes, (3ull * 2 * 100 * 92 + tiles) * 4);
+  CHECK_EQ_U64(p2.workspace_counters, 3ull * 2 * 100 * 92 + 3 * tiles);
+  CHECK_EQ_U64(p2.workspace_bytes, (3ull * 2 * 100 * 92 + 3 * tiles + tiles) * 4);
   CHECK_CONTAINS(p2.name, " sk3");
   /* C and bias push the workspace's binding back. */
   d.beta = 0.5f;
