@@ -106,7 +106,7 @@ static void test_modules_validate(void) {
  * -1 (the test failed, naming the line) at one without it. */
 static int psb_coop_accesses(const char *text) {
   enum { MAX_IDS = 4096 };
-  static char types[64][96], ids[MAX_IDS][64];
+  static char types[64][96], ids[MAX_IDS][96];
   int nt = 0, ni = 0, count = 0;
   char line[1024];
   for (const char *at = text; *at;) {

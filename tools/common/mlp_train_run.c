@@ -21,7 +21,7 @@
 
 static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
                                spvgen_mlp_train_kernel which, spvgen_vk_pipeline **pipe,
-                               spvgen_kernel_info *info, char *msg, size_t size) {
+                               spvgen_kernel_info *info, double *compile_ms, char *msg, size_t size) {
   spvgen_module *m = spvgen_module_create(NULL);
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   const uint32_t *words = NULL;
@@ -30,10 +30,12 @@ static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_co
   if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
   if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
   if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, info, msg, size);
+  double t0 = sg_now_ms();
   if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, info, NULL, pipe) != SPVGEN_OK) {
     st = SPVGEN_ERROR_VULKAN;
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
+  *compile_ms = sg_now_ms() - t0;
   spvgen_module_destroy(m);
   return st;
 }
@@ -119,8 +121,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   uint8_t *wcur = NULL;
   double *grad = NULL, *tol = NULL, *sref = NULL, *stol = NULL;
   uint64_t *tns = NULL;
-  st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, &gp, &gi, msg, size);
-  if (st == SPVGEN_OK) st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_OPTIMIZER, &op, &oi, msg, size);
+  st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, &gp, &gi, &res->grad_compile_ms, msg, size);
+  if (st == SPVGEN_OK) st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_OPTIMIZER, &op, &oi, &res->opt_compile_ms, msg, size);
   if (st != SPVGEN_OK) goto done;
   uint64_t sw = adam ? 3 * E : E;
   if (vec && !(gbytes = vec_layout(ctx, t, gpush, msize))) VKFAIL();

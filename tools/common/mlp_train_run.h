@@ -36,6 +36,8 @@ typedef struct mlp_train_run_result {
   double grad_ns, opt_ns; /* GPU time of the kernels: the last step's, or (no_check) the
                              medians over the timed steps */
   double samples_per_s;   /* points / (grad_ns + opt_ns) */
+  double grad_compile_ms, opt_compile_ms; /* the driver's pipeline creation of each kernel
+                                             (vkCreateComputePipelines, wall time) */
 } mlp_train_run_result;
 
 /* Plans, emits both kernels, runs `steps` steps on one random batch, checking every
