@@ -30,15 +30,8 @@ if [ -z "$build_dir" ]; then
 fi
 bin=$build_dir/tests/gpu_test_gpu_${what}_bda
 [ -x "$bin" ] || { echo "gpu-gemm-bda: no $bin (scripts/gpu-check --build, carry build-gpu)" >&2; exit 1; }
-# The NVIDIA machine has the driver but no Vulkan loader: unpack the one carried in .gl/.
-if [ -d /usr/local/nvidia ]; then
-  shopt -s nullglob
-  debs=(.gl/*.deb)
-  [ ${#debs[@]} -gt 0 ] || { echo "gpu-gemm-bda: .gl/ has no Vulkan loader packages" >&2; exit 1; }
-  for f in "${debs[@]}"; do dpkg -x "$f" / || exit 1; done
-  ldconfig
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
+. scripts/gpu-env.sh
+gpu_env_vulkan gpu-gemm-bda || exit 1
 logs=${OUT:-/tmp}/$what-bda
 mkdir -p "$logs"
 export SPVGEN_GPU_REQUIRED=1

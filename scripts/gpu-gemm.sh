@@ -63,16 +63,8 @@ fi
 bin=$build_dir/bench/bench_gemm_shapes
 [ -x "$bin" ] || { echo "gpu-gemm: no $bin (build with scripts/gpu-check --build and carry build-gpu)" >&2; exit 1; }
 
-# The NVIDIA machine has the driver but no Vulkan loader: unpack the one carried in .gl/
-# (as scripts/gpu-check does; docs/gpu.md).
-if [ -d /usr/local/nvidia ]; then
-  shopt -s nullglob
-  debs=(.gl/*.deb)
-  [ ${#debs[@]} -gt 0 ] || { echo "gpu-gemm: .gl/ has no Vulkan loader packages (scripts/gpu-check --build here)" >&2; exit 1; }
-  for f in "${debs[@]}"; do dpkg -x "$f" / || exit 1; done
-  ldconfig
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
+. scripts/gpu-env.sh
+gpu_env_vulkan gpu-gemm || exit 1
 
 out_dir=${OUT:-/tmp}
 mkdir -p "$out_dir"

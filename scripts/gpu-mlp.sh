@@ -68,11 +68,9 @@ log="$W/gpu-mlp.log"
 say() { echo "$@" | tee -a "$log"; }
 
 T0=$SECONDS
-if [ -d /usr/local/nvidia ]; then # the NVIDIA machine: the carried Vulkan loader (docs/gpu.md)
-  for f in .gl/*.deb; do dpkg -x "$f" / || { say "gpu-mlp: dpkg -x $f failed"; exit 1; }; done
-  ldconfig
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json SPVGEN_GPU_REQUIRED=1
-fi
+. scripts/gpu-env.sh
+gpu_env_vulkan gpu-mlp || { say "gpu-mlp: no Vulkan loader (above)"; exit 1; }
+[ -d /usr/local/nvidia ] && export SPVGEN_GPU_REQUIRED=1
 export __GL_SHADER_DISK_CACHE=0 SPVGEN_CLI="$PWD/$B/tools/spvgen" SPVGEN_SOURCE_DIR="$PWD"
 SPVGEN_PIPELINE_CACHE=$(mktemp -d /tmp/spvgen-cache.XXXXXX) # a cold cache for every step
 export SPVGEN_PIPELINE_CACHE
