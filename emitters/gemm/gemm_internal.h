@@ -167,8 +167,10 @@ typedef struct gemm_splitk {
 /* Declares the workspace binding (ws non-NULL: the device-address workspace that
  * ek_gemm_interface declared), before the entry point. The kernel declares no Workgroup
  * variable of its own: "this workgroup is last" travels through a workspace word (the
- * flags, below the counters), because on the H100 a coopmat2 kernel with any Workgroup
- * variable lost the driver's shared-memory staging of its tensor loads. */
+ * flags, below the counters), so split-K adds no shared memory to a tile's budget. (It
+ * was tried against the H100 driver dropping its shared-memory staging of the tensor
+ * loads in split-K kernels; the staging stayed off without the variable too:
+ * docs/design-notes.md, "Split-K loses the driver's staging".) */
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s, const ek_buffer *ws);
 /* In main: slice, z, the slice count and the K range from the workgroup's z id. The count
  * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /
