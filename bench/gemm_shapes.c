@@ -27,9 +27,8 @@
  * cm2:uU[:EDGE[/EU]][:tMxNxK][:skS] (coopmat2 with those knobs; EDGE branch, clamp or
  * shift; EU the edge path's unroll; S split-K slices), rt-cm2:... and rt-m1-cm2:...
  * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
- * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge, r:
- * coopmat2 split-K's reduction as workgroup-scope matrices), e.g. rt-cm2:u1:cgo, khr:cgc,
- * cm2:u1:shift:cgm, cm2:u1:shift:sk4:cgr. */
+ * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
+ * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -144,7 +143,6 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
         else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
         else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
-        else if (*l == 'r') d->codegen |= SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE;
         else return false;
       }
     } else if (sscanf(s, "sk%u", &a) == 1) {
@@ -380,8 +378,8 @@ static void add(const char *set, const char *types, const char *layout, const ch
 
 #define ONE(m, n, k) ((const uint32_t[][3]){{m, n, k}})
 
-/* Split-K and the prompt-length plans (set "splitk"): the element-wise reduction against
- * the matrix one (cgr) and the unsplit tile where 84 tiles leave SMs idle, and each
+/* Split-K and the prompt-length plans (set "splitk"): split-K against the unsplit tile
+ * where 84 tiles leave SMs idle, and each
  * prompt shape's default beside the plan the model chose before (128x256x32). */
 static void build_splitk_set(void) {
   static const char *const longk[] = {"default",
@@ -389,12 +387,10 @@ static void build_splitk_set(void) {
                                       "cm2:u1:shift:t128x128x64:sk3",
                                       "cm2:u1:shift:t128x128x64:sk4",
                                       "cm2:u1:shift:t128x128x64:sk6",
-                                      "cm2:u1:shift:t128x128x64:sk3:cgr",
-                                      "cm2:u1:shift:t128x128x64:sk4:cgr",
                                       "cm2:u1:shift:sk3"};
   for (size_t s = 0; s < sizeof longk / sizeof longk[0]; s++)
     add("splitk", "f16,f32", "nt", longk[s], false, 1, ONE(257, 3584, 18944));
-  static const char *const shortk[] = {"default", "cm2:u1:shift:t128x128x64:sk3", "cm2:u1:shift:t128x128x64:sk3:cgr"};
+  static const char *const shortk[] = {"default", "cm2:u1:shift:t128x128x64:sk3"};
   for (size_t s = 0; s < sizeof shortk / sizeof shortk[0]; s++)
     add("splitk", "f16,f32", "nt", shortk[s], false, 1, ONE(257, 3584, 3584));
   static const uint32_t before[][3] = {{1000, 3584, 3584}, {2048, 3584, 3584}, {4096, 3584, 3584}, {257, 18944, 3584},

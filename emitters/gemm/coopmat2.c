@@ -71,11 +71,10 @@
  * 2-D tensor layout (M x N, stride workspace_ld, planes 16-byte aligned; clamped on edge
  * tiles), and arrives at the tile's counter. The last slice sums the planes element by
  * element (16-byte loads, slice order) and runs the epilogue per element (splitk_reduce):
- * its only workgroup-scope instructions are then the K loop and the partial's store. The
- * partials summed as matrices with the matrix epilogue
- * (SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE, the earlier form) made a kernel that ran 3-7x
- * slower than its tile unsplit and took the driver 4-6x as long to compile; what was
- * measured and why the element-wise sum replaced it: docs/design-notes.md.
+ * its only workgroup-scope instructions are then the K loop and the partial's store. (The
+ * earlier sum of the partials as workgroup-scope matrices was as slow on the H100: every
+ * split-K kernel there runs 4.6-6.3x slower than its tile unsplit, whichever sum, because
+ * the driver drops its shared-memory staging; docs/design-notes.md.)
  *
  * Benchmarking: see tests/gemm/test_gemm_coopmat2.c (SPVGEN_TEST_DUMP=dir writes every
  * kernel it validates) or call spvgen_gemm() with variant SPVGEN_GEMM_COOPMAT2 and the
@@ -659,34 +658,6 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   operand_init(m, o, &w, plane, want, cm2_const_dims(d));
 }
 
-/* The last slice's sum as workgroup-scope matrices (SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE):
- * every plane's tile loaded back with a tensor load, added in slice order, and the
- * matrix-domain epilogue on the sum. */
-static void splitk_reduce_coop(spvgen_module *m, const cm2_ctx *x, int clamped, spvgen_component_type st,
-                               const spvgen_memory_operands *memp) {
-  const spvgen_gemm_desc *d = x->d;
-  cm2_splitk *sk = x->sk;
-  cm2_ctx xs = *x;
-  xs.accm = st;
-  xs.tacc = acc_type_of(m, x, st);
-  xs.zacc = spvgen_coop_splat(m, xs.tacc, spvgen_const_bits(m, ek_type(m, st), 0));
-  uint32_t sumv = ek_local(m, xs.tacc, xs.zacc);
-  spvgen_store(m, sumv, xs.zacc);
-  ek_for sl;
-  uint32_t slice = ek_for_begin_var(m, &sl, ek_local(m, ek_u32_type(m), ek_u32(m, 0)), ek_u32(m, 0),
-                                    sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
-  cm2_operand pl;
-  splitk_plane(m, x, slice, &pl);
-  spvgen_tensor_operands lops = {pl.view, 0};
-  uint32_t part = spvgen_coopmat_load_tensor(m, xs.tacc, pl.ptr, xs.zacc,
-                                             operand_slice(m, &pl, clamp_d(x, clamped), x->bm, d->tile_m, x->bn, d->tile_n),
-                                             memp, pl.view ? &lops : NULL);
-  uint32_t cur = spvgen_load(m, xs.tacc, sumv);
-  spvgen_store(m, sumv, spvgen_coop_arith(m, ek_is_float(st) ? SpvOpFAdd : SpvOpIAdd, cur, part));
-  ek_for_end(m, &sl);
-  epilogue(m, &xs, clamped, spvgen_load(m, xs.tacc, sumv));
-}
-
 /* 16-byte chunks of the tile an invocation sums together: their loads are in flight at
  * once, once per slice. */
 #define SPLITK_GROUP 8u
@@ -813,10 +784,7 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
                                      ek_load_v3_component(m, sk->wg_var, 1), lid);
   ek_guard lg = ek_guard_begin(m, last);
   gemm_splitk_acquire(m, &sk->s);
-  if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE)
-    splitk_reduce_coop(m, x, clamped, st, memp);
-  else
-    splitk_reduce(m, x, clamped, st == SPVGEN_COMPONENT_F32 ? st : SPVGEN_COMPONENT_S32, lid);
+  splitk_reduce(m, x, clamped, st == SPVGEN_COMPONENT_F32 ? st : SPVGEN_COMPONENT_S32, lid);
   gemm_splitk_reset(m, &sk->s, lid);
   ek_guard_end(m, lg);
 }

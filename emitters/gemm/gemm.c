@@ -88,7 +88,6 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
     if (d->codegen & SPVGEN_GEMM_CODEGEN_CONST_DIMS) ek_str_put(&s, "d");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL) ek_str_put(&s, "c");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE) ek_str_put(&s, "m");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE) ek_str_put(&s, "r");
   }
 }
 

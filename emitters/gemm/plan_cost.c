@@ -47,7 +47,6 @@
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
 #define CM2_TWO_PATH_FACTOR 1.3
 #define CM2_SPLITK_EXTRA 0.2      /* split-K, the element-wise reduction: the partial's store and scalar code */
-#define CM2_SPLITK_COOP_EXTRA 7.0 /* split-K summed as matrices: 1093-1698 ms against 238-347 unsplit */
 #define KHR_BASE_MS 120.0
 #define KHR_AREA_MS 150.0       /* per 128x256 of tile, 64 bytes of K */
 #define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */
@@ -94,7 +93,7 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   if (cm2_needs_per_element(d)) extra += 0.1;
   if (d->beta != 0.0f) extra += 0.1;
   if (d->split_k > 1)
-    extra += d->codegen & SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE ? CM2_SPLITK_COOP_EXTRA : CM2_SPLITK_EXTRA;
+    extra += CM2_SPLITK_EXTRA;
   if (d->stages == 2) extra += 0.5;
   return CM2_BASE_MS + ms * extra;
 }

@@ -215,13 +215,7 @@ typedef enum spvgen_gemm_codegen {
    * operation: needs cooperativeMatrixPerElementOperations), instead of a step clamped
    * across A's and B's K */
   SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE = 1u << 3,
-  /* coopmat2 split-K: the last slice sums the partials as workgroup-scope matrices (a
-   * tensor load per slice, a matrix add, the epilogue in the matrix domain), as before;
-   * the default sums them element by element with 16-byte loads and runs the epilogue per
-   * element, so the kernel holds no workgroup-scope instruction besides the slice's own
-   * K loop and its partial's store */
-  SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE = 1u << 4,
-  SPVGEN_GEMM_CODEGEN_ALL = (1u << 5) - 1u,
+  SPVGEN_GEMM_CODEGEN_ALL = (1u << 4) - 1u,
 } spvgen_gemm_codegen;
 
 /* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */

@@ -243,8 +243,6 @@ static void splitk_variant(spvgen_gemm_variant variant) {
           d.c_layout = (spvgen_matrix_layout)!d.d_layout;
         }
         d.variant = variant;
-        /* the f16 -> f16 case sums its partials as matrices, the reduction's alternative */
-        if (variant == SPVGEN_GEMM_COOPMAT2 && i == 1) d.codegen = SPVGEN_GEMM_CODEGEN_SPLITK_COOP_REDUCE;
         spvgen_gemm_config p;
         char msg[512];
         if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) {
