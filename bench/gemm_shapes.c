@@ -4,13 +4,15 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
  * __GL_SHADER_DISK_CACHE_PATH at a fresh directory. A run-time-shape pipeline is compiled
  * once and serves every shape of its group ("cached" in the compile column after the
- * first). GPU time: a sustained warm-up, then submissions of about 20 ms of dispatches
+ * first). A split-K plan is two pipelines (the partials, then the reduction): its compile
+ * column reads "partials+reduction" and its GPU time spans both dispatches and the
+ * barrier between them. GPU time: a sustained warm-up, then submissions of about 20 ms of dispatches
  * until two medians agree within 3 %; a sample of 256 output elements is checked against
  * the float64 reference (a mismatch prints FAIL). Rows that would start after the
  * deadline (default 420 s) print "skipped (deadline)". A calibration kernel timed after
@@ -227,18 +229,24 @@ static void compile_one(spvgen_vk_context *ctx, const group *g, uint32_t i) {
   spvgen_gemm_config p;
   char msg[512];
   if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) return print_row(g, i, msg, "-", 0, 0, "refused");
-  spvgen_kernel k;
-  if (spvgen_gemm(&d, spvgen_vk_caps(ctx), &k, msg, sizeof msg) != SPVGEN_OK) return print_row(g, i, msg, "-", 0, 0, "emit failed");
-  spvgen_vk_pipeline *pipe = NULL;
-  double t0 = now_s();
-  spvgen_status st = spvgen_vk_pipeline_create(ctx, k.words, k.word_count, &k.info, NULL, &pipe);
-  double ms = (now_s() - t0) * 1e3;
-  char comp[32], name[128];
-  snprintf(comp, sizeof comp, "%.0f", ms);
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+  uint32_t nk = 0;
+  if (spvgen_gemm_kernels(&d, spvgen_vk_caps(ctx), k, &nk, NULL, msg, sizeof msg) != SPVGEN_OK)
+    return print_row(g, i, msg, "-", 0, 0, "emit failed");
+  spvgen_status st = SPVGEN_OK;
+  char comp[32] = "", name[128];
+  for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++) { /* split-K: the partials, then the reduction */
+    spvgen_vk_pipeline *pipe = NULL;
+    double t0 = now_s();
+    st = spvgen_vk_pipeline_create(ctx, k[j].words, k[j].word_count, &k[j].info, NULL, &pipe);
+    double ms = (now_s() - t0) * 1e3;
+    size_t len = strlen(comp);
+    snprintf(comp + len, sizeof comp - len, "%s%.0f", j ? "+" : "", ms);
+    spvgen_vk_pipeline_destroy(pipe);
+  }
   snprintf(name, sizeof name, "%s (est %u)", p.name, p.compile_ms);
   print_row(g, i, name, comp, 0, 0, st == SPVGEN_OK ? "compiled" : spvgen_vk_error(ctx));
-  spvgen_vk_pipeline_destroy(pipe);
-  spvgen_kernel_free(&k);
+  for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]);
 }
 
 /* The slow mode (issue 24 item 7): now and then a row runs at a third of its speed for
@@ -283,7 +291,9 @@ static double cal_ratio(spvgen_vk_context *ctx) {
 
 static void result_row(const group *g, uint32_t i, const gemm_run_result *r, bool first) {
   char comp[32], check[64], name[128];
-  if (first) snprintf(comp, sizeof comp, "%.0f", r->pipeline_ms);
+  if (first && r->kernels > 1) /* split-K: the partials' compile + the reduction's */
+    snprintf(comp, sizeof comp, "%.0f+%.0f", r->kernel_pipeline_ms[0], r->kernel_pipeline_ms[1]);
+  else if (first) snprintf(comp, sizeof comp, "%.0f", r->pipeline_ms);
   else snprintf(comp, sizeof comp, "cached");
   snprintf(check, sizeof check, "%s%s%s", r->bad ? "FAIL" : "ok", r->stable ? "" : " (unsteady)", row_note);
   snprintf(name, sizeof name, "%s (est %u)", r->plan.name, r->plan.compile_ms);
@@ -407,6 +417,26 @@ static void build_splitk_set(void) {
   add("splitk", "f16,f32", "nt", "default", false, 2, big);
   add("splitk", "f16,f32", "nt", "cm2:u2:t128x256x32", false, 2, big);
   add("splitk", "f16,f32", "nn", "default", false, 1, ONE(8192, 8192, 8192));
+}
+
+/* Two-dispatch split-K (set "splitk2"): the prompt-length shapes of the split-K record
+ * (bench/results/gemm-splitk-prompt-h100-2026-11-26-s4.md) and the short prompts, each
+ * with the planner's default, then coopmat2 unroll 1 at the three tiles the split-K
+ * plans use, unsplit and split 2, 3 and 4 ways (the edge mode the plan picks: shift
+ * where the shape allows it). */
+static void build_splitk2_set(void) {
+  static const uint32_t shapes[][3] = {{16, 3584, 3584},  {64, 3584, 3584},   {257, 3584, 3584},
+                                       {257, 3584, 18944}, {1, 3584, 3584},   {16, 18944, 3584}};
+  static const char *const tiles[] = {"t32x64x64", "t64x64x64", "t128x128x64"};
+  static char specs[3][4][40];
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    add("splitk2", "f16,f32", "nt", "default", false, 1, (const uint32_t(*)[3])shapes[s]);
+    for (size_t t = 0; t < 3; t++)
+      for (uint32_t sk = 1; sk <= 4; sk++) {
+        snprintf(specs[t][sk - 1], sizeof specs[t][sk - 1], "cm2:u1:%s:sk%u", tiles[t], sk);
+        add("splitk2", "f16,f32", "nt", specs[t][sk - 1], false, 1, (const uint32_t(*)[3])shapes[s]);
+      }
+  }
 }
 
 /* The set of one final GPU call (scripts/gpu-gemm.sh --call): every issue-24 target with
@@ -547,6 +577,18 @@ static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
   }
 }
 
+/* Whether the comma-separated list holds name (whole words: "splitk" is not "splitk2"). */
+static bool has_set(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == n && !strncmp(p, name, n)) return true;
+    p = end ? end + 1 : NULL;
+  }
+  return false;
+}
+
 int main(int argc, char **argv) {
   const char *anchor = NULL, *sets = "targets,prompt,compile", *plans_for = NULL;
   double deadline_s = 420;
@@ -559,15 +601,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
   }
-  build_sets(strstr(sets, "targets") != NULL, strstr(sets, "prompt") != NULL, strstr(sets, "compile") != NULL,
-             strstr(sets, "tiny") != NULL);
-  if (strstr(sets, "call")) build_call_set();
-  if (strstr(sets, "splitk")) build_splitk_set();
+  build_sets(has_set(sets, "targets"), has_set(sets, "prompt"), has_set(sets, "compile"), has_set(sets, "tiny"));
+  if (has_set(sets, "call")) build_call_set();
+  if (has_set(sets, "splitk")) build_splitk_set();
+  if (has_set(sets, "splitk2")) build_splitk2_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
       for (uint32_t i = 0; i < groups[gi].count; i++)

@@ -249,7 +249,7 @@ uint32_t ek_matrix_offset(spvgen_module *m, spvgen_matrix_layout layout, uint32_
 /* spvgen_gemm_push, member by member. */
 static const char *const push_names[] = {"m", "n", "k", "batch", "lda", "ldb", "ldc", "ldd", "stride_a", "stride_b",
                                          "stride_c", "stride_d", "alpha", "beta", "slice_k", "workspace_ld",
-                                         "workspace_counters", "tiles_n"};
+                                         "split_k", "tiles_n"};
 #define PUSH_MEMBERS (sizeof push_names / sizeof push_names[0])
 
 void ek_gemm_shape_declare(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_shape *s) {
@@ -265,14 +265,14 @@ void ek_gemm_shape_load(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_s
   const spvgen_gemm_desc *d = &p->desc;
   uint32_t *ids[PUSH_MEMBERS] = {&s->m, &s->n, &s->k, &s->batch, &s->lda, &s->ldb, &s->ldc, &s->ldd,
                                  &s->stride_a, &s->stride_b, &s->stride_c, &s->stride_d, &s->alpha, &s->beta,
-                                 &s->slice_k, &s->workspace_ld, &s->workspace_counters, &s->tiles_n};
+                                 &s->slice_k, &s->workspace_ld, &s->split_k, &s->tiles_n};
   if (s->runtime) {
     for (uint32_t i = 0; i < PUSH_MEMBERS; i++) *ids[i] = spvgen_push_constant_load(m, &s->pc, i);
     return;
   }
   uint32_t v[PUSH_MEMBERS] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd, (uint32_t)d->stride_a,
                               (uint32_t)d->stride_b, (uint32_t)d->stride_c, (uint32_t)d->stride_d, 0, 0,
-                              p->slice_k, p->workspace_ld, (uint32_t)p->workspace_counters,
+                              p->slice_k, p->workspace_ld, d->split_k,
                               d->tile_n ? (d->n + d->tile_n - 1) / d->tile_n : 0};
   for (uint32_t i = 0; i < PUSH_MEMBERS; i++) *ids[i] = i == 12 || i == 13 ? 0 : ek_u32(m, v[i]);
   s->alpha = spvgen_const_f32(m, d->alpha);
@@ -286,12 +286,17 @@ uint32_t ek_gemm_aligned(spvgen_module *m, const ek_gemm_shape *s, uint32_t ld, 
 
 /* ---------------------------------------------------------- GEMM epilogue ---- */
 
-void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
-                     ek_epilogue *epi) {
+/* Which buffers a kernel of the GEMM declares: A and B (its main loop), D, C and bias
+ * (its epilogue), each in gemm.h's binding order. */
+static void gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, bool loop, bool epilogue, ek_buffer *a,
+                         ek_buffer *b, ek_epilogue *epi) {
   memset(epi, 0, sizeof *epi);
   epi->desc = d;
-  *a = ek_buffer_decl(m, ek_type(m, d->a_type), 0, true, "A");
-  *b = ek_buffer_decl(m, ek_type(m, d->b_type), 1, true, "B");
+  if (loop) {
+    *a = ek_buffer_decl(m, ek_type(m, d->a_type), 0, true, "A");
+    *b = ek_buffer_decl(m, ek_type(m, d->b_type), 1, true, "B");
+  }
+  if (!epilogue) return;
   epi->d = ek_buffer_decl(m, ek_type(m, d->out_type), 2, false, "D");
   uint32_t next = 3;
   if (d->beta != 0.0f) epi->c = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "C");
@@ -299,12 +304,19 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
     epi->bias = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "bias");
 }
 
-void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
-                       ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
+void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
+                     ek_epilogue *epi) {
+  gemm_buffers(m, d, true, true, a, b, epi);
+}
+
+/* The interface of one kernel of a GEMM plan: loop (A, B) and epilogue (D, C, bias)
+ * buffers as asked, the workspace with split-K, the shape's push constants. */
+static void gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, bool loop, bool epilogue, ek_buffer *a,
+                           ek_buffer *b, ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
   const spvgen_gemm_desc *d = &p->desc;
   if (workspace) memset(workspace, 0, sizeof *workspace);
   if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
-    ek_gemm_buffers(m, d, a, b, epi);
+    gemm_buffers(m, d, loop, epilogue, a, b, epi);
     ek_gemm_shape_declare(m, p, s);
     return;
   }
@@ -314,18 +326,36 @@ void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer 
   s->runtime = d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME;
   uint32_t lead[PUSH_MEMBERS];
   for (uint32_t i = 0; i < PUSH_MEMBERS; i++) lead[i] = i == 12 || i == 13 ? ek_f32_type(m) : ek_u32_type(m);
-  uint32_t out = ek_type(m, d->out_type), types[6] = {ek_type(m, d->a_type), ek_type(m, d->b_type), out};
-  const char *names[6] = {"A", "B", "D"};
-  bool ro[6] = {true, true, false};
-  ek_buffer *dst[6] = {a, b, &epi->d};
-  uint32_t n = 3;
-  if (d->beta != 0.0f) types[n] = out, names[n] = "C", ro[n] = true, dst[n++] = &epi->c;
-  if (d->bias != SPVGEN_GEMM_BIAS_NONE) types[n] = out, names[n] = "bias", ro[n] = true, dst[n++] = &epi->bias;
+  uint32_t out = ek_type(m, d->out_type), types[6];
+  const char *names[6];
+  bool ro[6];
+  ek_buffer *dst[6];
+  uint32_t n = 0;
+  if (loop) {
+    types[n] = ek_type(m, d->a_type), names[n] = "A", ro[n] = true, dst[n++] = a;
+    types[n] = ek_type(m, d->b_type), names[n] = "B", ro[n] = true, dst[n++] = b;
+  }
+  if (epilogue) {
+    types[n] = out, names[n] = "D", ro[n] = false, dst[n++] = &epi->d;
+    if (d->beta != 0.0f) types[n] = out, names[n] = "C", ro[n] = true, dst[n++] = &epi->c;
+    if (d->bias != SPVGEN_GEMM_BIAS_NONE) types[n] = out, names[n] = "bias", ro[n] = true, dst[n++] = &epi->bias;
+  }
   if (d->split_k > 1 && workspace)
-    types[n] = ek_u32_type(m), names[n] = "workspace", ro[n] = false, dst[n++] = workspace;
+    types[n] = ek_u32_type(m), names[n] = "workspace", ro[n] = !loop, dst[n++] = workspace;
   ek_buffer bufs[6];
   s->pc = ek_push_constants_bda(m, lead, push_names, s->runtime ? PUSH_MEMBERS : 0, types, ro, names, n, bufs);
   for (uint32_t i = 0; i < n; i++) *dst[i] = bufs[i];
+}
+
+void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
+                       ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
+  /* split-K: the partials kernel has no epilogue (the reduction's) */
+  gemm_interface(m, p, true, p->desc.split_k <= 1, a, b, epi, s, workspace);
+}
+
+void ek_gemm_reduce_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_epilogue *epi, ek_gemm_shape *s,
+                              ek_buffer *workspace) {
+  gemm_interface(m, p, false, true, NULL, NULL, epi, s, workspace);
 }
 
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d) {

@@ -188,7 +188,7 @@ typedef struct ek_gemm_shape {
   uint32_t lda, ldb, ldc, ldd;
   uint32_t stride_a, stride_b, stride_c, stride_d;
   uint32_t alpha, beta; /* f32 */
-  uint32_t slice_k, workspace_ld, workspace_counters, tiles_n;
+  uint32_t slice_k, workspace_ld, split_k, tiles_n;
 } ek_gemm_shape;
 
 /* Before the entry point: the push-constant block of a RUNTIME plan (nothing for FIXED). */
@@ -220,9 +220,15 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
  * of the run-time shape's members (if any) followed by the pointers to A, B, D, C, bias
  * and (split_k > 1) the split-K workspace, in that order; *workspace (may be NULL without
  * split-K) receives the last (descriptors: left zeroed, gemm_splitk_declare declares
- * it). */
+ * it). A split-K plan's kernel is its partials kernel: A, B and the workspace only (epi
+ * is left empty). */
 void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
                        ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace);
+/* The same for a split-K plan's reduction kernel: D, C, bias (binding numbers as
+ * ek_gemm_buffers), the shape's push constants, and with device addresses the pointers
+ * to D, C, bias and the workspace (read only here). */
+void ek_gemm_reduce_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_epilogue *epi, ek_gemm_shape *s,
+                              ek_buffer *workspace);
 /* Whether the epilogue is a plain store (no alpha, C, bias or activation, and acc and
  * out of one type): cooperative variants may then store the accumulator directly. */
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);

@@ -64,17 +64,16 @@
  *                                              cooperativeMatrixPerElementOperations);
  * then OpCooperativeMatrixStoreTensorNV through D's layout (clamped on edge tiles).
  *
- * Split-K (split_k > 1; spvgen/gemm.h, emitters/gemm/splitk.c): tile_path hands the tile
- * to splitk_tile_path, which walks only the slice's K range (bounds are ids: full steps
- * unrolled, then single ones, then the clamped K edge in the slice that holds it), stores
- * the accumulator (as f32, or s32 / u32) to the workspace plane of its slice through a
- * 2-D tensor layout (M x N, stride workspace_ld, planes 16-byte aligned; clamped on edge
- * tiles), and arrives at the tile's counter. The last slice sums the planes element by
- * element (16-byte loads, slice order) and runs the epilogue per element (splitk_reduce):
- * its only workgroup-scope instructions are then the K loop and the partial's store. (The
- * earlier sum of the partials as workgroup-scope matrices was as slow on the H100: every
- * split-K kernel there runs 4.6-6.3x slower than its tile unsplit, whichever sum, because
- * the driver drops its shared-memory staging; docs/design-notes.md.)
+ * Split-K (split_k > 1; spvgen/gemm.h, emitters/gemm/splitk.c): this is the partials
+ * kernel. tile_path hands the tile to splitk_tile_path, which walks only the slice's K
+ * range (bounds are ids: full steps unrolled, then single ones, then the clamped K edge in
+ * the slice that holds it) and stores the accumulator (as f32, or s32 / u32) to the
+ * workspace plane of its slice through a 2-D tensor layout (M x N, stride workspace_ld,
+ * planes 16-byte aligned; clamped on edge tiles). Nothing else: the sum and the epilogue
+ * are the reduction kernel's (splitk_reduce.c), so the module has the unsplit kernel's
+ * instructions but the epilogue (no barrier, atomic or Workgroup variable: the H100's
+ * driver stopped staging the tensor loads of the single-dispatch form that had them;
+ * docs/design-notes.md).
  *
  * Benchmarking: see tests/gemm/test_gemm_coopmat2.c (SPVGEN_TEST_DUMP=dir writes every
  * kernel it validates) or call spvgen_gemm() with variant SPVGEN_GEMM_COOPMAT2 and the
@@ -248,13 +247,11 @@ typedef struct cm2_stage {
   uint32_t lid_var;                     /* LocalInvocationIndex */
 } cm2_stage;
 
-/* Split-K (split_k > 1): the shared state of splitk.c, the workspace's 128-bit view (the
- * tensor instructions' base pointers, as for the other bindings) and the ids the
- * arrival needs. */
+/* Split-K (split_k > 1): the shared state of splitk.c and the workspace's 128-bit view
+ * (the tensor instructions' base pointer, as for the other bindings). */
 typedef struct cm2_splitk {
   gemm_splitk s;
   ek_buffer w4;
-  uint32_t wg_var, lid_var;
 } cm2_splitk;
 
 /* A matrix of the tile's shape (BM x BN, accumulator use) with component type t. */
@@ -624,22 +621,18 @@ static void stage_origins(spvgen_module *m, const cm2_ctx *x) {
 
 /* ---------------------------------------------------------------- split-K ---- */
 
-/* Declares the workspace (u32 words and a u32x4 view) and the ids split-K needs; before
- * the entry point. */
+/* Declares the workspace (u32 words and a u32x4 view); before the entry point. */
 static void splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *x, cm2_splitk *sk,
-                           uint32_t wg_var, const ek_buffer *ws) {
+                           const ek_buffer *ws) {
   memset(sk, 0, sizeof *sk);
   gemm_splitk_declare(m, p, &sk->s, ws);
   sk->w4 = ek_buffer_view(m, &sk->s.ws, spvgen_type_vector(m, ek_u32_type(m), 4), p->workspace_binding, false,
                           "workspace4");
-  if (!sk->s.vmm && !ws) spvgen_decorate(m, sk->w4.var, SpvDecorationCoherent);
-  sk->wg_var = wg_var;
-  sk->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
   x->sk = sk;
 }
 
-/* The component type partials are kept and summed in: f32 for float accumulators (f16
- * ones included), the accumulator's own (s32, or u32 for u8 inputs) for integers. */
+/* The component type partials are kept in: f32 for float accumulators (f16 ones
+ * included), the accumulator's own (s32, or u32 for u8 inputs) for integers. */
 static spvgen_component_type splitk_sum_type(const cm2_ctx *x) {
   return ek_is_float(x->accm) ? SPVGEN_COMPONENT_F32 : x->accm;
 }
@@ -658,120 +651,13 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   operand_init(m, o, &w, plane, want, cm2_const_dims(d));
 }
 
-/* 16-byte chunks of the tile an invocation sums together: their loads are in flight at
- * once, once per slice. */
-#define SPLITK_GROUP 8u
-
-/* One 16-byte chunk of the workspace at word `w` (a multiple of 4 when `vec`; else four
- * word loads), as 4 components of the sum type `s4`. */
-static uint32_t splitk_chunk(spvgen_module *m, const cm2_splitk *sk, uint32_t w, bool vec, uint32_t s4) {
-  uint32_t u32 = ek_u32_type(m), v4 = spvgen_type_vector(m, u32, 4);
-  if (vec) {
-    bool phys = sk->w4.ptr_type != 0;
-    static const uint32_t align16 = 16;
-    uint32_t v = spvgen_op_load(m, v4, ek_elem(m, &sk->w4, ek_div_imm(m, w, 4)),
-                                gemm_splitk_access(&sk->s) | (phys ? SpvMemoryAccessAlignedMask : 0u),
-                                phys ? &align16 : NULL, phys ? 1 : 0);
-    return spvgen_op_bitcast(m, s4, v);
-  }
-  uint32_t c[4];
-  for (uint32_t q = 0; q < 4; q++) c[q] = gemm_splitk_load(m, &sk->s, ek_add_imm(m, w, q));
-  return spvgen_op_bitcast(m, s4, spvgen_op_composite_construct(m, v4, c, 4));
-}
-
-/* The last slice's sum and epilogue element by element (the default). Invocation `lid`
- * of W takes the tile's 16-byte chunks c = i W + lid (row c / (BN / 4), columns
- * 4 (c % (BN / 4)) .. + 3: consecutive invocations read consecutive 16 bytes of a row),
- * SPLITK_GROUP of them at a time: it adds the S planes' chunks in slice order (one u32x4
- * load per chunk and slice) and runs the per-element epilogue (ek_epilogue_value: alpha,
- * beta x C, bias, activation, conversion) into D. The only workgroup-scope instructions
- * of a split-K kernel are then the slice's K loop and the store of its partial: the
- * reduction adds no tile-sized matrices for the driver to stage, keep in registers
- * beside the loop's, or compile. */
-static void splitk_reduce(spvgen_module *m, const cm2_ctx *x, int clamped, spvgen_component_type st, uint32_t lid) {
-  const spvgen_gemm_desc *d = x->d;
-  const cm2_splitk *sk = x->sk;
-  const ek_gemm_shape *sh = &x->sh;
-  const uint32_t W = x->p->local_size[0], per_row = d->tile_n / 4, chunks = d->tile_m * per_row;
-  const uint32_t per_inv = gemm_ceil_div(chunks, W);
-  const uint32_t G = per_inv < SPLITK_GROUP ? per_inv : SPLITK_GROUP, groups = gemm_ceil_div(per_inv, G);
-  /* a chunk starts on a 16-byte word when bn does: always, unless shift moved an edge
-   * tile to N - BN with N no multiple of 4 (the plane's rows are) */
-  const bool vec = gemm_dim_multiple(d, 'n', 4) || d->edge != SPVGEN_GEMM_EDGE_SHIFT;
-  const bool row_edge = clamped && x->m_edge, col_edge = clamped && x->n_edge;
-  uint32_t stt = ek_type(m, st), s4 = spvgen_type_vector(m, stt, 4);
-  uint32_t zero4 = spvgen_const_null(m, s4);
-  spvgen_gemm_desc dsum = *d; /* the epilogue of the sum: f32 (float accumulators) or s32 */
-  dsum.acc_type = st;
-  ek_epilogue e2 = x->epi;
-  e2.desc = &dsum;
-  e2.d_base = gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_d, &e2.d);
-  e2.c_base = e2.c.var ? gemm_batch_offset(m, d, sh, sk->s.z, sh->stride_c, &e2.c) : 0;
-  uint32_t sumv[SPLITK_GROUP];
-  for (uint32_t j = 0; j < G; j++) sumv[j] = ek_local(m, s4, zero4);
-  ek_for gl;
-  uint32_t g = groups > 1 ? ek_for_begin(m, &gl, ek_u32(m, 0), ek_u32(m, groups), ek_u32(m, 1), SpvLoopControlMaskNone)
-                          : ek_u32(m, 0);
-  uint32_t ok[SPLITK_GROUP], r[SPLITK_GROUP], c0[SPLITK_GROUP], widx[SPLITK_GROUP];
-  /* W a multiple of the chunks per row (the tiles' usual powers of two): an invocation
-   * keeps its column, and its chunks are W / per_row rows apart */
-  const bool rows_step = W % per_row == 0;
-  uint32_t lr = rows_step ? ek_div_imm(m, lid, per_row) : 0;
-  uint32_t lc = rows_step ? ek_iadd(m, x->bn, ek_mul_imm(m, ek_mod_imm(m, lid, per_row), 4)) : 0;
-  uint32_t first = ek_mul_imm(m, g, G); /* this group's first chunk index per invocation */
-  for (uint32_t j = 0; j < G; j++) {
-    /* spare invocations past the tile's chunks (and rows past M on edge tiles) read word
-     * 0 of the plane and store nothing */
-    const bool spare = groups * G * W > chunks;
-    uint32_t c = spare || !rows_step ? ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, first, j), W), lid) : 0;
-    uint32_t in_tile = spare ? ek_lt_imm(m, c, chunks) : 0;
-    if (rows_step) {
-      r[j] = ek_iadd(m, x->bm, ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, first, j), W / per_row), lr));
-      c0[j] = lc;
-    } else {
-      r[j] = ek_iadd(m, x->bm, ek_div_imm(m, c, per_row));
-      c0[j] = ek_iadd(m, x->bn, ek_mul_imm(m, ek_mod_imm(m, c, per_row), 4));
-    }
-    /* chunks wholly past N are skipped too; one that crosses N reads the plane's row
-     * padding (rows are whole chunks) and stores only its columns inside */
-    ok[j] = ek_all(m, ek_all(m, in_tile, ek_below(m, row_edge, r[j], sh->m)), ek_below(m, col_edge, c0[j], sh->n));
-    widx[j] = ek_select(m, ok[j], ek_iadd(m, ek_imul(m, r[j], sh->workspace_ld), c0[j]), ek_u32(m, 0));
-    spvgen_store(m, sumv[j], zero4);
-  }
-  ek_for sl;
-  uint32_t s = ek_for_begin(m, &sl, ek_u32(m, 0), sk->s.count, ek_u32(m, 1), SpvLoopControlMaskNone);
-  uint32_t plane = gemm_splitk_plane(m, &sk->s, s);
-  uint32_t part[SPLITK_GROUP];
-  for (uint32_t j = 0; j < G; j++) part[j] = splitk_chunk(m, sk, ek_iadd(m, plane, widx[j]), vec, s4);
-  for (uint32_t j = 0; j < G; j++) {
-    uint32_t cur = spvgen_load(m, s4, sumv[j]);
-    spvgen_store(m, sumv[j], ek_is_float(st) ? spvgen_op_f_add(m, s4, cur, part[j]) : spvgen_op_i_add(m, s4, cur, part[j]));
-  }
-  ek_for_end(m, &sl);
-  for (uint32_t j = 0; j < G; j++) {
-    ek_guard gj = ek_guard_begin(m, ok[j]);
-    uint32_t v = spvgen_load(m, s4, sumv[j]);
-    for (uint32_t q = 0; q < 4; q++) {
-      uint32_t col = ek_add_imm(m, c0[j], q);
-      ek_guard gq = ek_guard_begin(m, ek_below(m, col_edge, col, sh->n));
-      ek_epilogue_store(m, &e2, spvgen_op_composite_extract(m, stt, v, &q, 1), r[j], col);
-      ek_guard_end(m, gq);
-    }
-    ek_guard_end(m, gj);
-  }
-  if (groups > 1) ek_for_end(m, &gl);
-}
-
-/* A split-K tile: this slice's K range, its partial tile to the workspace, the arrival;
- * the last slice sums every partial in slice order, runs the epilogue on the sum and
- * resets the counter. */
+/* A split-K tile: this slice's K range, and its partial tile to the workspace. */
 static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
   const spvgen_gemm_desc *d = x->d;
   cm2_splitk *sk = x->sk;
   spvgen_component_type st = splitk_sum_type(x);
-  spvgen_memory_operands mem = {gemm_splitk_access(&sk->s), 0, 0};
-  if (sk->s.ws.ptr_type) mem.mask |= SpvMemoryAccessAlignedMask, mem.alignment = 16; /* device address */
-  const spvgen_memory_operands *memp = mem.mask ? &mem : NULL;
+  spvgen_memory_operands mem = {SpvMemoryAccessAlignedMask, 16, 0}; /* device addresses: Aligned 16 */
+  const spvgen_memory_operands *memp = sk->s.ws.ptr_type ? &mem : NULL;
   uint32_t acc = k_range(m, x, clamped, U, sk->s.k_begin, sk->s.k_end, false);
   cm2_operand own;
   splitk_plane(m, x, sk->s.slice, &own);
@@ -779,14 +665,6 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
   spvgen_coopmat_store_tensor(m, own.ptr, mconvert(m, x, acc, x->accm, st),
                               operand_slice(m, &own, clamp_d(x, clamped), x->bm, d->tile_m, x->bn, d->tile_n), memp,
                               own.view ? &tops : NULL);
-  uint32_t lid = ek_load_u32(m, sk->lid_var);
-  uint32_t last = gemm_splitk_arrive(m, &sk->s, ek_load_v3_component(m, sk->wg_var, 0),
-                                     ek_load_v3_component(m, sk->wg_var, 1), lid);
-  ek_guard lg = ek_guard_begin(m, last);
-  gemm_splitk_acquire(m, &sk->s);
-  splitk_reduce(m, x, clamped, st == SPVGEN_COMPONENT_F32 ? st : SPVGEN_COMPONENT_S32, lid);
-  gemm_splitk_reset(m, &sk->s, lid);
-  ek_guard_end(m, lg);
 }
 
 /* ------------------------------------------------------------------- emit ---- */
@@ -812,13 +690,13 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   uint32_t v4t = spvgen_type_vector(m, ek_u32_type(m), 4);
   bd->A4 = ek_buffer_view(m, &bd->A, v4t, 0, true, "A4");
   bd->B4 = ek_buffer_view(m, &bd->B, v4t, 1, true, "B4");
-  bd->D4 = ek_buffer_view(m, &x->epi.d, v4t, 2, false, "D4");
+  if (d->split_k <= 1) bd->D4 = ek_buffer_view(m, &x->epi.d, v4t, 2, false, "D4"); /* split-K: the reduction's */
   if (x->epi.c.var) bd->C4 = ek_buffer_view(m, &x->epi.c, v4t, 3, true, "C4");
   bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   x->accm = cm2_acc_matrix_type(d);
-  if (cm2_needs_per_element(d)) x->pe_fn = per_element_fn(m, x);
+  if (cm2_needs_per_element(d) && d->split_k <= 1) x->pe_fn = per_element_fn(m, x);
   if (cm2_masked_k_edge(d)) x->mask_fn = mask_rows_fn(m, x, bd->B.elem_type);
-  if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, bd->wg_var, ws.ptr_type ? &ws : NULL);
+  if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, ws.ptr_type ? &ws : NULL);
   if (d->stages == 2) {
     stage_declare(m, p, &bd->stage, &bd->A4, &bd->B4, v4t);
     x->st = &bd->stage;
@@ -871,7 +749,7 @@ static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, u
   const bool wd[2] = {!(only_clamped && edge_tiles), edge_tiles};
   operand_init(m, &x->a, &a, z, wa, cd);
   operand_init(m, &x->b, &b, z, wb, cd);
-  operand_init(m, &x->dd, &dd, z, wd, cd);
+  if (!x->sk) operand_init(m, &x->dd, &dd, z, wd, cd); /* split-K: D is the reduction's */
   if (x->epi.c.var) {
     cm2_matrix c = cm2_matrix_of(m, x, &x->epi.c, &bd->C4, d->out_type, d->c_layout, sh->m, sh->n, sh->ldc,
                                  sh->stride_c, d->stride_c);
@@ -918,7 +796,7 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   x.bm = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 1), d->tile_m);
   uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, bd.wg_var, 2) : ek_u32(m, 0);
   if (x.sk) {
-    gemm_splitk_ids(m, &x.sk->s, &x.sh, ek_load_v3_component(m, x.sk->wg_var, 2));
+    gemm_splitk_ids(m, &x.sk->s, &x.sh, ek_load_v3_component(m, bd.wg_var, 2));
     z = x.sk->s.z;
   }
   cm2_edges e = cm2_edges_of(d);

@@ -414,8 +414,12 @@ static bool shift_for_hint(const spvgen_gemm_desc *d, const spvgen_gemm_desc *pl
 static uint32_t gemm_address_base(const spvgen_gemm_desc *d) {
   return gemm_runtime(d) ? (uint32_t)sizeof(spvgen_gemm_push) : 0u;
 }
-static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d) {
-  return 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE) + (d->split_k > 1);
+/* The buffers kernel `which` declares: A, B, D, C, bias; split-K's partials kernel A, B
+ * and the workspace, its reduction D, C, bias and the workspace. */
+static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d, spvgen_gemm_kernel which) {
+  uint32_t epilogue = 1u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
+  if (d->split_k <= 1) return 2u + epilogue;
+  return which == SPVGEN_GEMM_KERNEL_REDUCE ? epilogue + 1u : 3u;
 }
 
 /* Whether a device-address kernel does 64-bit pointer arithmetic (shaderInt64): batches
@@ -492,8 +496,11 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
                        "run-time shapes take %u bytes of push constants; %s has %u", p->push_size, caps->name,
                        caps->max_push_constants_size);
   }
+  if (p->desc.split_k > 1) p->reduce_push_size = p->push_size;
   if (bda) { /* one 8-byte pointer per buffer after the shape's push constants */
-    p->push_size = gemm_address_base(&p->desc) + 8u * gemm_buffer_count(&p->desc);
+    p->push_size = gemm_address_base(&p->desc) + 8u * gemm_buffer_count(&p->desc, SPVGEN_GEMM_KERNEL_MAIN);
+    if (p->desc.split_k > 1)
+      p->reduce_push_size = gemm_address_base(&p->desc) + 8u * gemm_buffer_count(&p->desc, SPVGEN_GEMM_KERNEL_REDUCE);
     if (p->push_size > caps->max_push_constants_size && caps->max_push_constants_size)
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                        "device addresses take %u bytes of push constants; %s has %u", p->push_size, caps->name,
@@ -639,6 +646,36 @@ static uint64_t operand_bytes(spvgen_matrix_layout layout, uint32_t rows, uint32
  * constants. */
 enum { SIZE_ARG_LAYOUTS, SIZE_ARG_ELEMENTS, SIZE_ARG_TILE };
 
+/* The buffers of a GEMM in gemm.h's binding order, and which kernel declares which. */
+enum { BUF_A, BUF_B, BUF_D, BUF_C, BUF_BIAS, BUF_WORKSPACE, BUF_COUNT };
+static const char *const buffer_names[BUF_COUNT] = {"A", "B", "D", "C", "bias", "workspace"};
+
+/* The buffers kernel `which` of a plan with desc d declares, in binding order (indices
+ * BUF_*); returns the count. */
+static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[BUF_COUNT]) {
+  const bool split = d->split_k > 1;
+  uint32_t n = 0;
+  if (!split || which == SPVGEN_GEMM_KERNEL_MAIN) out[n++] = BUF_A, out[n++] = BUF_B;
+  if (!split || which == SPVGEN_GEMM_KERNEL_REDUCE) {
+    out[n++] = BUF_D;
+    if (d->beta != 0.0f) out[n++] = BUF_C;
+    if (d->bias != SPVGEN_GEMM_BIAS_NONE) out[n++] = BUF_BIAS;
+  }
+  if (split) out[n++] = BUF_WORKSPACE;
+  return n;
+}
+
+/* The binding number of buffer b (BUF_*): A 0, B 1, D 2, then C, bias, workspace as the
+ * plan has them (the same numbers in both kernels of a split-K plan). */
+static uint32_t buffer_binding(const spvgen_gemm_desc *d, uint32_t b) {
+  if (b <= BUF_D) return b;
+  uint32_t at = 3;
+  if (b == BUF_C) return at;
+  at += d->beta != 0.0f;
+  if (b == BUF_BIAS) return at;
+  return at + (d->bias != SPVGEN_GEMM_BIAS_NONE);
+}
+
 /* operand_bytes with the layout as a bit and the element size in bytes. */
 static uint64_t span_bytes(uint64_t col_major, uint32_t rows, uint32_t cols, uint32_t ld, uint32_t stride,
                            uint32_t batch, uint64_t esize) {
@@ -649,29 +686,32 @@ static uint64_t span_bytes(uint64_t col_major, uint32_t rows, uint32_t cols, uin
 
 /* The run-time plan's binding sizes for one dispatch (spvgen_binding_sizes_fn): the
  * bytes each operand spans for the shape, leading dimensions and batch strides in the
- * push constants, as operand_bytes computes them for a fixed plan. */
+ * push constants, as operand_bytes computes them for a fixed plan; the split-K
+ * workspace's planes. The kernel's buffers (kernel_buffers) are bits 8.. of
+ * size_args[SIZE_ARG_LAYOUTS], one per BUF_*. */
 static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
                                uint64_t *sizes) {
   spvgen_gemm_push pc;
   if (!push_data || push_size < sizeof pc) return false;
   memcpy(&pc, push_data, sizeof pc);
   const uint64_t lay = info->size_args[SIZE_ARG_LAYOUTS], el = info->size_args[SIZE_ARG_ELEMENTS];
-  const uint32_t tile_m = (uint32_t)info->size_args[SIZE_ARG_TILE];
   const uint32_t batch = pc.batch ? pc.batch : 1;
   if (!pc.m || !pc.n || !pc.k) return true; /* an empty problem touches nothing */
-  uint64_t need[6];
-  uint32_t n = 0;
-  need[n++] = span_bytes((lay >> 0) & 1, pc.m, pc.k, pc.lda, pc.stride_a, batch, el & 0xff);
-  need[n++] = span_bytes((lay >> 1) & 1, pc.k, pc.n, pc.ldb, pc.stride_b, batch, (el >> 8) & 0xff);
-  need[n++] = span_bytes((lay >> 3) & 1, pc.m, pc.n, pc.ldd, pc.stride_d, batch, (el >> 16) & 0xff);
-  if ((lay >> 6) & 1) need[n++] = span_bytes((lay >> 2) & 1, pc.m, pc.n, pc.ldc, pc.stride_c, batch, (el >> 16) & 0xff);
+  uint64_t need[BUF_COUNT];
+  need[BUF_A] = span_bytes((lay >> 0) & 1, pc.m, pc.k, pc.lda, pc.stride_a, batch, el & 0xff);
+  need[BUF_B] = span_bytes((lay >> 1) & 1, pc.k, pc.n, pc.ldb, pc.stride_b, batch, (el >> 8) & 0xff);
+  need[BUF_D] = span_bytes((lay >> 3) & 1, pc.m, pc.n, pc.ldd, pc.stride_d, batch, (el >> 16) & 0xff);
+  need[BUF_C] = span_bytes((lay >> 2) & 1, pc.m, pc.n, pc.ldc, pc.stride_c, batch, (el >> 16) & 0xff);
   uint32_t bias = (uint32_t)(lay >> 4) & 3;
-  if (bias) need[n++] = ((uint64_t)(bias == SPVGEN_GEMM_BIAS_ROW ? pc.m : pc.n) * ((el >> 16) & 0xff) + 3) & ~3ull;
-  if ((lay >> 7) & 1) /* split-K: the partial planes, then one counter per output tile */
-    need[n++] = ((uint64_t)pc.workspace_counters +
-                 (uint64_t)batch * ((pc.m + tile_m - 1) / tile_m) * pc.tiles_n) * 4u;
-  for (uint32_t i = 0; i < n && i < info->binding_count; i++)
-    if (need[i] > sizes[i]) sizes[i] = need[i];
+  need[BUF_BIAS] = ((uint64_t)(bias == SPVGEN_GEMM_BIAS_ROW ? pc.m : pc.n) * ((el >> 16) & 0xff) + 3) & ~3ull;
+  /* split-K: the partial planes of the launch's slices */
+  need[BUF_WORKSPACE] = (uint64_t)(pc.split_k ? pc.split_k : 1) * batch * pc.m * pc.workspace_ld * 4u;
+  uint32_t n = 0;
+  for (uint32_t b = 0; b < BUF_COUNT; b++) {
+    if (!((lay >> (8 + b)) & 1)) continue;
+    if (n < info->binding_count && need[b] > sizes[n]) sizes[n] = need[b];
+    n++;
+  }
   return true;
 }
 
@@ -679,7 +719,8 @@ static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_
  * variants read and write A, B, C, D and the workspace through 128-bit views, fragment
  * loads and stores and tensor instructions (whose pointer must be a multiple of 16
  * bytes, SPV_NV_cooperative_matrix2): those addresses must be 16-byte aligned; the bias
- * (scalar loads) and the simt variant's buffers 4 (the runner's default). */
+ * (scalar loads) and the simt variant's buffers 4 (the runner's default), but for the
+ * split-K workspace, which the reduction reads 16 bytes at a time in every variant. */
 static void gemm_bindings_to_addresses(const spvgen_gemm_desc *d, spvgen_kernel_info *info) {
   if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) return;
   for (uint32_t i = 0; i < info->binding_count; i++) {
@@ -687,84 +728,79 @@ static void gemm_bindings_to_addresses(const spvgen_gemm_desc *d, spvgen_kernel_
     info->bindings[i].set = 0;
     info->bindings[i].binding = 0;
     info->bindings[i].address_offset = gemm_address_base(d) + 8u * i;
-    if (d->variant != SPVGEN_GEMM_SIMT && strcmp(info->bindings[i].name, "bias") != 0)
+    const char *name = info->bindings[i].name;
+    if ((d->variant != SPVGEN_GEMM_SIMT && strcmp(name, "bias") != 0) || !strcmp(name, "workspace"))
       info->bindings[i].alignment = 16;
   }
 }
 
-/* The bindings as spvgen/gemm.h lists them (set 0): A, B, D, then C, the bias and the
- * split-K workspace where the plan has them, each with its name, access and the bytes
- * the planned shape touches (a run-time plan: 0, and a size function of the push
- * constants, gemm_runtime_sizes). */
-static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_kernel_info *info) {
+/* The bindings kernel `which` declares, as spvgen/gemm.h lists them (set 0): A, B, D,
+ * then C, the bias and the split-K workspace where the plan has them (split-K: the
+ * partials kernel A, B and the workspace, the reduction D, C, bias and the workspace),
+ * each with its name, access and the bytes the planned shape touches (a run-time plan:
+ * 0, and a size function of the push constants, gemm_runtime_sizes). */
+static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_gemm_kernel which, spvgen_kernel_info *info) {
   const spvgen_gemm_desc *d = &p->desc;
-  if (gemm_runtime(d)) {
-    static const char *const names[] = {"A", "B", "D", "C", "bias", "workspace"};
-    const char *list[6];
-    uint32_t access[6], n = 0;
-    list[n] = names[0], access[n++] = SPVGEN_ACCESS_READ;
-    list[n] = names[1], access[n++] = SPVGEN_ACCESS_READ;
-    list[n] = names[2], access[n++] = SPVGEN_ACCESS_WRITE;
-    if (d->beta != 0.0f) list[n] = names[3], access[n++] = SPVGEN_ACCESS_READ;
-    if (d->bias != SPVGEN_GEMM_BIAS_NONE) list[n] = names[4], access[n++] = SPVGEN_ACCESS_READ;
-    if (d->split_k > 1) list[n] = names[5], access[n++] = SPVGEN_ACCESS_READ | SPVGEN_ACCESS_WRITE;
-    info->binding_count = n;
-    for (uint32_t i = 0; i < n; i++) {
-      info->bindings[i].set = 0;
-      info->bindings[i].binding = i;
-      info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-      info->bindings[i].name = list[i];
-      info->bindings[i].access = access[i];
-      info->bindings[i].min_size = 0;
-    }
+  const bool runtime = gemm_runtime(d);
+  uint32_t list[BUF_COUNT];
+  uint32_t n = kernel_buffers(d, which, list);
+  uint64_t bytes[BUF_COUNT] = {0};
+  uint32_t access[BUF_COUNT] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE, SPVGEN_ACCESS_READ,
+                                SPVGEN_ACCESS_READ,
+                                which == SPVGEN_GEMM_KERNEL_MAIN ? SPVGEN_ACCESS_WRITE : SPVGEN_ACCESS_READ};
+  if (!runtime) {
+    bytes[BUF_A] = operand_bytes(d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, d->a_type);
+    bytes[BUF_B] = operand_bytes(d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, d->b_type);
+    bytes[BUF_D] = operand_bytes(d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, d->out_type);
+    if (d->beta != 0.0f)
+      bytes[BUF_C] = operand_bytes(d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, d->out_type);
+    if (d->bias != SPVGEN_GEMM_BIAS_NONE)
+      bytes[BUF_BIAS] = (((uint64_t)(d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->n)) *
+                             spvgen_component_type_size(d->out_type) + 3) & ~3ull;
+    bytes[BUF_WORKSPACE] = p->workspace_bytes;
+  }
+  info->binding_count = n;
+  uint64_t present = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    info->bindings[i].set = 0;
+    info->bindings[i].binding = buffer_binding(d, list[i]);
+    info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+    info->bindings[i].name = buffer_names[list[i]];
+    info->bindings[i].access = access[list[i]];
+    info->bindings[i].min_size = bytes[list[i]];
+    present |= 1ull << list[i];
+  }
+  if (runtime) {
     info->binding_sizes = gemm_runtime_sizes;
     info->size_args[SIZE_ARG_LAYOUTS] = (uint64_t)d->a_layout | (uint64_t)d->b_layout << 1 |
                                         (uint64_t)d->c_layout << 2 | (uint64_t)d->d_layout << 3 |
-                                        (uint64_t)d->bias << 4 | (uint64_t)(d->beta != 0.0f) << 6 |
-                                        (uint64_t)(d->split_k > 1) << 7;
+                                        (uint64_t)d->bias << 4 | present << 8;
     info->size_args[SIZE_ARG_ELEMENTS] = (uint64_t)spvgen_component_type_size(d->a_type) |
                                          (uint64_t)spvgen_component_type_size(d->b_type) << 8 |
                                          (uint64_t)spvgen_component_type_size(d->out_type) << 16;
     info->size_args[SIZE_ARG_TILE] = d->tile_m;
-    gemm_bindings_to_addresses(d, info);
-    return;
-  }
-  typedef struct { const char *name; uint32_t access; uint64_t bytes; } entry;
-  entry b[6];
-  uint32_t n = 0;
-  b[n++] = (entry){"A", SPVGEN_ACCESS_READ,
-                              operand_bytes(d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, d->a_type)};
-  b[n++] = (entry){"B", SPVGEN_ACCESS_READ,
-                              operand_bytes(d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, d->b_type)};
-  b[n++] = (entry){"D", SPVGEN_ACCESS_WRITE,
-                              operand_bytes(d->d_layout, d->m, d->n, d->ldd, d->stride_d, d->batch, d->out_type)};
-  if (d->beta != 0.0f)
-    b[n++] = (entry){"C", SPVGEN_ACCESS_READ,
-                                operand_bytes(d->c_layout, d->m, d->n, d->ldc, d->stride_c, d->batch, d->out_type)};
-  if (d->bias != SPVGEN_GEMM_BIAS_NONE)
-    b[n++] = (entry){"bias", SPVGEN_ACCESS_READ,
-                                (((uint64_t)(d->bias == SPVGEN_GEMM_BIAS_ROW ? d->m : d->n)) *
-                                     spvgen_component_type_size(d->out_type) + 3) & ~3ull};
-  if (p->workspace_bytes)
-    b[n++] = (entry){"workspace", SPVGEN_ACCESS_READ | SPVGEN_ACCESS_WRITE, p->workspace_bytes};
-  info->binding_count = n;
-  for (uint32_t i = 0; i < n; i++) {
-    info->bindings[i].set = 0;
-    info->bindings[i].binding = i;
-    info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-    info->bindings[i].name = b[i].name;
-    info->bindings[i].access = b[i].access;
-    info->bindings[i].min_size = b[i].bytes;
   }
   gemm_bindings_to_addresses(d, info);
 }
 
-spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_kernel_info *info) {
+uint32_t spvgen_gemm_kernel_count(const spvgen_gemm_config *plan) {
+  if (!plan) return 0;
+  return plan->desc.split_k > 1 ? 2u : 1u;
+}
+
+spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_gemm_kernel which,
+                                      spvgen_kernel_info *info) {
   if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT ||
       plan->desc.variant != plan->variant || !plan->local_size[0])
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_gemm_emit: plan is NULL or not made by spvgen_gemm_plan"),
+           spvgen_module_status(m);
+  if ((uint32_t)which >= spvgen_gemm_kernel_count(plan))
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_gemm_emit_kernel: kernel %u: the plan has %u (the reduction kernel is a "
+                              "split-K plan's, split_k > 1)",
+                              (unsigned)which, spvgen_gemm_kernel_count(plan)),
            spvgen_module_status(m);
   if (plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS &&
       spvgen_module_addressing(m) != SpvAddressingModelPhysicalStorageBuffer64)
@@ -773,18 +809,24 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
                               "spvgen_module_desc.addressing = SpvAddressingModelPhysicalStorageBuffer64 (%u)",
                               (unsigned)SpvAddressingModelPhysicalStorageBuffer64),
            spvgen_module_status(m);
-  variants[plan->variant]->emit(m, plan);
+  const bool reduce = which == SPVGEN_GEMM_KERNEL_REDUCE;
+  if (reduce) gemm_splitk_reduce_emit(m, plan);
+  else variants[plan->variant]->emit(m, plan);
   if (info) {
     memset(info, 0, sizeof *info);
     info->entry_point = "main";
     for (int i = 0; i < 3; i++) {
-      info->local_size[i] = plan->local_size[i];
-      info->groups[i] = plan->groups[i];
+      info->local_size[i] = reduce ? (i ? 1 : GEMM_REDUCE_LOCAL) : plan->local_size[i];
+      info->groups[i] = reduce ? plan->reduce_groups[i] : plan->groups[i];
     }
-    info->required_subgroup_size = plan->subgroup_size;
-    gemm_fill_bindings(plan, info);
+    info->required_subgroup_size = reduce ? 0 : plan->subgroup_size;
+    gemm_fill_bindings(plan, which, info);
   }
   return spvgen_module_status(m);
+}
+
+spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_kernel_info *info) {
+  return spvgen_gemm_emit_kernel(m, plan, SPVGEN_GEMM_KERNEL_MAIN, info);
 }
 
 uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan) {
@@ -793,11 +835,52 @@ uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan) {
              : (uint32_t)SpvAddressingModelLogical;
 }
 
+spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                  spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
+                                  spvgen_gemm_config *plan_out, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!kernels || !count) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernels or count is NULL");
+  *count = 0;
+  memset(kernels, 0, SPVGEN_GEMM_KERNEL_COUNT * sizeof *kernels);
+  spvgen_gemm_config plan;
+  spvgen_status st = spvgen_gemm_plan(desc, caps, &plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  uint32_t n = spvgen_gemm_kernel_count(&plan);
+  for (uint32_t i = 0; i < n && st == SPVGEN_OK; i++) {
+    spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_gemm_addressing_model(&plan)});
+    if (!m) {
+      st = gemm_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
+    spvgen_kernel_info info;
+    st = spvgen_gemm_emit_kernel(m, &plan, (spvgen_gemm_kernel)i, &info);
+    st = ek_kernel_finish(m, st, &info, &kernels[i], "spvgen_gemm_kernels", msg, size);
+  }
+  if (st != SPVGEN_OK) {
+    for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&kernels[i]);
+    return st;
+  }
+  *count = n;
+  if (plan_out) *plan_out = plan;
+  return SPVGEN_OK;
+}
+
 spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                           spvgen_kernel *kernel, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
   if (!kernel) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
   memset(kernel, 0, sizeof *kernel);
+  if (desc && desc->split_k > 1)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "split_k %u makes two kernels (the partials and their reduction): spvgen_gemm_kernels "
+                     "returns both (spvgen_gemm gives one kernel; split_k 0 or 1 plans one)",
+                     desc->split_k);
+  spvgen_gemm_desc one;
+  if (desc) { /* one kernel: the planner's own split-K choice is off here */
+    one = *desc;
+    if (!one.split_k) one.split_k = 1;
+    desc = &one;
+  }
   spvgen_gemm_config plan;
   spvgen_status st = spvgen_gemm_plan(desc, caps, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
@@ -882,8 +965,9 @@ static spvgen_status check_class(const spvgen_gemm_config *p, const spvgen_gemm_
 }
 
 /* Split-K of a RUNTIME plan for a shape: the slice count (the plan's split_k, fewer where
- * K has fewer tile_k steps: no slice is empty; the kernel reads the count off the grid),
- * slice size, workspace layout and size. */
+ * K has fewer tile_k steps: no slice is empty; the partials kernel reads the count off
+ * the grid, the reduction from the push constants), slice size, workspace size and the
+ * reduction's grid. */
 static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gemm_args *a, spvgen_gemm_launch *l,
                                    uint32_t *slices, char *msg, size_t size) {
   const spvgen_gemm_desc *d = &p->desc;
@@ -892,18 +976,16 @@ static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gem
   l->push.slice_k = gemm_ceil_div(gemm_ceil_div(a->k, S), tk) * tk;
   S = gemm_ceil_div(a->k, l->push.slice_k); /* every slice holds some of K */
   *slices = S;
+  l->push.split_k = S;
   l->push.workspace_ld = (a->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * a->batch * a->m * l->push.workspace_ld;
-  uint64_t counters = (uint64_t)a->batch * gemm_ceil_div(a->m, d->tile_m) * gemm_ceil_div(a->n, d->tile_n);
-  partials += (uint64_t)S * counters; /* one "last" flag per workgroup, below the counters */
-  if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
+  if (partials > SPVGEN_GEMM_MAX_INDEX)
     return gemm_fail_fn("spvgen_gemm_launch_for", msg, size, SPVGEN_ERROR_UNSUPPORTED,
                         "m %u x n %u x batch %u with split_k %u: the workspace would hold %llu 32-bit words; indices "
-                        "past 2^32 - 1 are not supported", a->m, a->n, a->batch, S,
-                        (unsigned long long)(partials + counters));
-  l->push.workspace_counters = (uint32_t)partials;
-  l->workspace_counters = partials;
-  l->workspace_bytes = (partials + counters) * 4u;
+                        "past 2^32 - 1 are not supported", a->m, a->n, a->batch, S, (unsigned long long)partials);
+  l->workspace_bytes = partials * 4u;
+  gemm_splitk_reduce_grid(a->m, a->n, a->batch, l->reduce_groups);
+  l->reduce_push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? gemm_address_base(d) : p->reduce_push_size;
   return SPVGEN_OK;
 }
 
@@ -922,9 +1004,9 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
                           "args %ux%ux%u (batch %u) differ from the fixed-shape plan's %ux%ux%u (batch %u): a FIXED "
                           "plan serves its own shape (plan with run-time shapes for others)", args->m, args->n, args->k,
                           args->batch ? args->batch : 1, d->m, d->n, d->k, d->batch);
-    for (int i = 0; i < 3; i++) l->groups[i] = p->groups[i];
+    for (int i = 0; i < 3; i++) l->groups[i] = p->groups[i], l->reduce_groups[i] = p->reduce_groups[i];
     l->workspace_bytes = p->workspace_bytes;
-    l->workspace_counters = p->workspace_counters;
+    l->reduce_push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? 0 : p->reduce_push_size;
     return SPVGEN_OK;
   }
   spvgen_gemm_args a;
@@ -933,7 +1015,7 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
   if (st != SPVGEN_OK) return st;
   l->push = (spvgen_gemm_push){a.m, a.n, a.k, a.batch, a.lda, a.ldb, a.ldc, a.ldd, (uint32_t)a.stride_a,
                                (uint32_t)a.stride_b, (uint32_t)a.stride_c, (uint32_t)a.stride_d, a.alpha, a.beta,
-                               0, 0, 0, gemm_ceil_div(a.n, d->tile_n)};
+                               0, 0, 1, gemm_ceil_div(a.n, d->tile_n)};
   uint32_t slices = 1;
   if (d->split_k > 1 && (st = launch_splitk(p, &a, l, &slices, msg, size)) != SPVGEN_OK) return st;
   /* device addresses: the runner writes the pointers after the shape's push constants */

@@ -135,13 +135,19 @@ static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
 
 /* ---------------------------------------------------------------- split-K ---- */
 /* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
- * "Split-K"). */
+ * "Split-K"): their kernel is the partials kernel; splitk_reduce.c the reduction. */
+
+/* The reduction's workgroup: one invocation per 4 consecutive columns of a row. */
+#define GEMM_REDUCE_LOCAL 128u
 
 /* Completes a variant's plan for split_k > 1: checks split_k against ceil(k / tile_k),
- * sets slice_k, groups[2] (batch * split_k), the workspace fields and features, and
- * appends " sk<split_k>" to the name. */
+ * sets slice_k, groups[2] (batch * split_k), the workspace fields and the reduction's
+ * grid, and appends " sk<split_k>" to the name. */
 spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
                                size_t size);
+/* The reduction's grid for an M x N output and batch: ceil(M * ceil(N / 4) / 128)
+ * workgroups, at most 65535 in x and the rest in y, batch in z. */
+void gemm_splitk_reduce_grid(uint32_t m, uint32_t n, uint32_t batch, uint32_t groups[3]);
 /* The estimated time of `tiles` output tiles split S ways over `units` SMs, relative to
  * one unsplit tile's K loop of `steps` K steps (S 1: unsplit). */
 double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t steps);
@@ -155,22 +161,15 @@ uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gem
 typedef struct gemm_splitk {
   const spvgen_gemm_config *p;
   const ek_gemm_shape *sh;  /* the shape's ids (set by gemm_splitk_ids) */
-  bool vmm;                 /* the module uses the Vulkan memory model */
   ek_buffer ws;             /* the workspace, as u32 words */
   uint32_t nwg_var;         /* RUNTIME: the NumWorkgroups built-in (the slice count) */
   uint32_t count;           /* id: the number of slices (set by gemm_splitk_ids) */
   uint32_t slice, z;        /* ids: this workgroup's slice and batch */
   uint32_t k_begin, k_end;  /* ids: its K range */
-  uint32_t counter;         /* id: its counter's word index (set by arrive) */
 } gemm_splitk;
 
 /* Declares the workspace binding (ws non-NULL: the device-address workspace that
- * ek_gemm_interface declared), before the entry point. The kernel declares no Workgroup
- * variable of its own: "this workgroup is last" travels through a workspace word (the
- * flags, below the counters), so split-K adds no shared memory to a tile's budget. (It
- * was tried against the H100 driver dropping its shared-memory staging of the tensor
- * loads in split-K kernels; the staging stayed off without the variable too:
- * docs/design-notes.md, "Split-K loses the driver's staging".) */
+ * ek_gemm_interface declared), before the entry point. */
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s, const ek_buffer *ws);
 /* In main: slice, z, the slice count and the K range from the workgroup's z id. The count
  * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /
@@ -179,21 +178,10 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
 void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz);
 /* Word index of the partial plane (slice (an id), this batch). */
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice);
-/* The memory access mask of workspace loads and stores (NonPrivatePointer under the
- * Vulkan memory model). */
-uint32_t gemm_splitk_access(const gemm_splitk *s);
 /* One workspace word (u32 ids). */
 void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word);
-uint32_t gemm_splitk_load(spvgen_module *m, const gemm_splitk *s, uint32_t index);
-/* After the workgroup's partial stores (every invocation calls it, in uniform control
- * flow): device-scope release, workgroup barrier, the counter increment by invocation
- * lid 0, broadcast. Returns a bool id, uniform over the workgroup: this is the last slice
- * of the tile (tile_x, tile_y: the workgroup's x and y ids). */
-uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, uint32_t tile_y,
-                            uint32_t lid);
-/* In the last workgroup, before reading the partials: the device-scope acquire. */
-void gemm_splitk_acquire(spvgen_module *m, const gemm_splitk *s);
-/* In the last workgroup: invocation 0 sets the counter back to 0. */
-void gemm_splitk_reset(spvgen_module *m, const gemm_splitk *s, uint32_t lid);
+
+/* splitk_reduce.c: the reduction kernel of a split-K plan (SPVGEN_GEMM_KERNEL_REDUCE). */
+void gemm_splitk_reduce_emit(spvgen_module *m, const spvgen_gemm_config *p);
 
 #endif

@@ -44,11 +44,14 @@ static void describe(const void *plan, sg_json *j) {
   char key[24];
   snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
   sg_json_str(j, "class_key", key);
-  if (p->workspace_bytes) {
+  sg_json_u64(j, "kernels", spvgen_gemm_kernel_count(p));
+  if (p->desc.split_k > 1) {
     sg_json_u64(j, "split_k", p->desc.split_k);
     sg_json_u64(j, "slice_k", p->slice_k);
     sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
-    sg_json_u64(j, "workspace_counters_offset", p->workspace_counters * 4u);
+    sg_json_array(j, "reduce_groups", true);
+    for (int i = 0; i < 3; i++) sg_json_u64(j, NULL, p->reduce_groups[i]);
+    sg_json_end(j);
   }
 }
 
@@ -107,12 +110,20 @@ static bool candidate(const void *def_, const void *plan_) {
 
 static uint32_t addressing_model(const void *plan) { return spvgen_gemm_addressing_model(plan); }
 
+static uint32_t kernel_count(const void *plan) { return spvgen_gemm_kernel_count(plan); }
+static const char *const kernel_names[SG_RUN_MAX_KERNELS] = {"main", "reduce"};
+
+static spvgen_status emit_kernel(spvgen_module *m, const void *plan, uint32_t which, spvgen_kernel_info *info) {
+  return spvgen_gemm_emit_kernel(m, plan, (spvgen_gemm_kernel)which, info);
+}
+
 /* ------------------------------------------------------------ run and check ---- */
 /* The host side of a run: the shape as a FIXED desc (what the data and the reference
  * read), its launch, and the operands. */
 typedef struct gemm_run_state {
   spvgen_gemm_desc shape;
   spvgen_gemm_launch launch;
+  spvgen_gemm_args args; /* a RUNTIME plan's shape (the plans sharing the data launch it too) */
   uint64_t seed;
   void *ha, *hb, *hc, *hbias, *hd;
   /* The reference of the checked elements, made by the first check and kept for the
@@ -168,9 +179,38 @@ static void add_buffer(sg_run_data *data, sg_run_role role, void *host, uint64_t
   data->buffers[data->buffer_count++] = (sg_run_buffer){.role = role, .host = host, .bytes = bytes};
 }
 
+/* The dispatches of plan on data (its launch l): one, binding A, B, D, C and bias (not the
+ * workspace, which a split-K plan sharing the data may have added last); or split-K's
+ * two, the partials binding A, B and the workspace, the reduction D, C, bias and the
+ * workspace, on the same push bytes. */
+static void set_dispatches(const spvgen_gemm_config *plan, const spvgen_gemm_launch *l, sg_run_data *data) {
+  const bool has_ws = data->buffer_count && data->buffers[data->buffer_count - 1].role == SG_RUN_SCRATCH;
+  const uint32_t ws = data->buffer_count - 1, epilogue_end = has_ws ? ws : data->buffer_count;
+  data->push_size = l->push_size;
+  memcpy(data->push, &l->push, sizeof l->push);
+  if (plan->desc.split_k <= 1) {
+    data->kernel_count = 0;
+    data->bind_count = has_ws ? ws : 0;
+    for (int j = 0; j < 3; j++) data->groups[j] = l->groups[j];
+    return;
+  }
+  data->kernel_count = 2;
+  sg_run_kernel *k0 = &data->kernels[0], *k1 = &data->kernels[1];
+  memset(k0, 0, sizeof *k0);
+  memset(k1, 0, sizeof *k1);
+  k0->buffers[k0->buffer_count++] = 0;
+  k0->buffers[k0->buffer_count++] = 1;
+  k0->buffers[k0->buffer_count++] = ws;
+  for (uint32_t b = 2; b < epilogue_end; b++) k1->buffers[k1->buffer_count++] = b;
+  k1->buffers[k1->buffer_count++] = ws;
+  for (int j = 0; j < 3; j++) k0->groups[j] = l->groups[j], k1->groups[j] = l->reduce_groups[j];
+  k0->push_size = l->push_size;
+  k1->push_size = l->reduce_push_size;
+}
+
 /* Random A, B (and C, bias) for the run's shape (rq->args for a RUNTIME plan, else its
- * hints), bound in spvgen/gemm.h's order with the split-K workspace last: zeroed once,
- * its counters back at 0 after every dispatch. */
+ * hints), bound in spvgen/gemm.h's order with the split-K workspace last (the largest
+ * any plan sharing the data needs; its content undefined before each run). */
 static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, const sg_run_request *rq,
                                    sg_run_data *data, char *msg, size_t size) {
   (void)ctx;
@@ -191,6 +231,7 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   gemm_run_state *s = calloc(1, sizeof *s);
   if (!s) return snprintf(msg, size, "out of host memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   data->state = s;
+  if (runtime) s->args = *args;
   spvgen_status st = spvgen_gemm_launch_for(plan, runtime ? args : NULL, &s->launch, msg, size);
   if (st != SPVGEN_OK) return st;
   concrete_shape(plan, &s->launch, &s->shape);
@@ -218,38 +259,31 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   uint64_t ws = s->launch.workspace_bytes;
   for (uint32_t i = 0; i < rq->plan_count; i++) {
     const spvgen_gemm_config *p = (const spvgen_gemm_config *)rq->plans + i;
-    if (p->workspace_bytes > ws) ws = p->workspace_bytes;
+    spvgen_gemm_launch pl;
+    if (p->desc.split_k > 1 && spvgen_gemm_launch_for(p, runtime ? args : NULL, &pl, NULL, 0) == SPVGEN_OK &&
+        pl.workspace_bytes > ws)
+      ws = pl.workspace_bytes;
   }
-  if (ws) {
-    add_buffer(data, SG_RUN_SCRATCH, NULL, ws);
-    data->buffers[data->buffer_count - 1].zero_from =
-        s->launch.workspace_bytes ? s->launch.workspace_counters * 4u : ws;
-    if (!s->launch.workspace_bytes) data->bind_count = data->buffer_count - 1;
-  }
+  if (ws) add_buffer(data, SG_RUN_SCRATCH, NULL, ws);
   data->buffer_flags = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
-  for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
-  data->push_size = s->launch.push_size;
-  memcpy(data->push, &s->launch.push, sizeof s->launch.push);
+  set_dispatches(plan, &s->launch, data);
   data->flops = 2.0 * d->m * d->n * (double)d->k * d->batch;
   return SPVGEN_OK;
 }
 
-/* Points data at another plan of the same desc (the tuner's candidates): its grid and
- * push constants, and the workspace bound only by a plan that splits K. */
+/* Points data at another plan of the same desc (the tuner's candidates): its dispatches
+ * (set_dispatches). */
 static spvgen_status gemm_run_bind(const void *plan_, sg_run_data *data, char *msg, size_t size) {
   const spvgen_gemm_config *plan = plan_;
   gemm_run_state *s = data->state;
-  spvgen_status st = spvgen_gemm_launch_for(plan, NULL, &s->launch, msg, size);
+  const bool runtime = plan->desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME;
+  spvgen_status st = spvgen_gemm_launch_for(plan, runtime ? &s->args : NULL, &s->launch, msg, size);
   if (st != SPVGEN_OK) return st;
   bool has_ws = data->buffer_count && data->buffers[data->buffer_count - 1].role == SG_RUN_SCRATCH;
-  if (plan->workspace_bytes > (has_ws ? data->buffers[data->buffer_count - 1].bytes : 0))
+  if (s->launch.workspace_bytes > (has_ws ? data->buffers[data->buffer_count - 1].bytes : 0))
     return snprintf(msg, size, "%s: a workspace larger than the data's (not one of its plans)", plan->name),
            SPVGEN_ERROR_INVALID_ARGUMENT;
-  data->bind_count = has_ws && !plan->workspace_bytes ? data->buffer_count - 1 : 0;
-  if (has_ws) data->buffers[data->buffer_count - 1].zero_from = s->launch.workspace_counters * 4u;
-  for (int j = 0; j < 3; j++) data->groups[j] = s->launch.groups[j];
-  data->push_size = s->launch.push_size;
-  memcpy(data->push, &s->launch.push, sizeof s->launch.push);
+  set_dispatches(plan, &s->launch, data);
   return SPVGEN_OK;
 }
 
@@ -519,6 +553,9 @@ const sg_template sg_template_gemm = {
     .knobs = knobs,
     .candidate = candidate,
     .addressing_model = addressing_model,
+    .kernel_count = kernel_count,
+    .emit_kernel = emit_kernel,
+    .kernel_names = kernel_names,
     .run_data = gemm_run_data,
     .run_check = gemm_run_check,
     .run_where = gemm_run_where,

@@ -19,11 +19,12 @@
  *     with a K edge: 3470-4993 ms against 598-726 without), 1200 in a kernel that clamps
  *     anyway (clamp unroll 1 at 4097x4095x4093: 1614-1825);
  *   - two paths (branch) cost 1.3 x their sum;
- *   - split-K whose last slice sums the partials as workgroup-scope matrices (a tensor
- *     load per slice, the matrix epilogue, D's store) took 1093-1698 ms where the same
- *     tile unsplit took 238-347 (H100, bench/results/raw/gpu-2026-11-26-s4/
- *     callA2-tune-prompt-h100.txt): 8x the loop; the element-wise reduction adds the
- *     partial's store and scalar code, estimated at 0.2x until measured;
+ *   - split-K is two pipelines: the partials kernel, the unsplit tile's K loop with a
+ *     store of its accumulator and no epilogue (estimated as the unsplit kernel without
+ *     its epilogue's extras), then the element-wise reduction, a small kernel estimated
+ *     at 40 ms until measured. (The single-dispatch form, which had the sum and the
+ *     epilogue inside, took 1093-1698 ms where the same tile unsplit took 238-347: H100,
+ *     bench/results/raw/gpu-2026-11-26-s4/callA2-tune-prompt-h100.txt);
  *   - a run-time kernel with an unrolled loop has a rolled loop for the leftover steps
  *     unless its class's K is a multiple of the unrolled steps.
  * khr: 120 ms + 150 ms per 128x256 tile of 64 bytes of K; per-element gathers (an operand
@@ -46,7 +47,7 @@
 #define CM2_KEDGE_SOLO_MS 2500.0  /* a clamped K-edge step beside unclamped loops (shift, branch's interior) */
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
 #define CM2_TWO_PATH_FACTOR 1.3
-#define CM2_SPLITK_EXTRA 0.2      /* split-K, the element-wise reduction: the partial's store and scalar code */
+#define SPLITK_REDUCE_MS 40.0     /* split-K's second pipeline, the element-wise reduction */
 #define KHR_BASE_MS 120.0
 #define KHR_AREA_MS 150.0       /* per 128x256 of tile, 64 bytes of K */
 #define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */
@@ -90,10 +91,10 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
     ms = (inner + outer) * CM2_TWO_PATH_FACTOR;
   }
   double extra = 1.0;
-  if (cm2_needs_per_element(d)) extra += 0.1;
-  if (d->beta != 0.0f) extra += 0.1;
-  if (d->split_k > 1)
-    extra += CM2_SPLITK_EXTRA;
+  if (d->split_k <= 1) { /* split-K: the epilogue is the reduction's */
+    if (cm2_needs_per_element(d)) extra += 0.1;
+    if (d->beta != 0.0f) extra += 0.1;
+  }
   if (d->stages == 2) extra += 0.5;
   return CM2_BASE_MS + ms * extra;
 }
@@ -125,6 +126,7 @@ uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
   case SPVGEN_GEMM_COOPMAT_KHR: ms = khr_compile(d); break;
   default: ms = SIMT_MS * (0.5 + (double)d->tile_m * d->tile_n / (64.0 * 64.0) / 2.0); break;
   }
+  if (d->split_k > 1) ms += SPLITK_REDUCE_MS; /* the second pipeline */
   if (ms < 1.0) ms = 1.0;
   return ms > 3.6e6 ? 3600000u : (uint32_t)(ms + 0.5);
 }

@@ -12,10 +12,10 @@
  * unrolled K step. Edges: every global load is clamped to a valid index and its value
  * replaced by zero when out of bounds, and the epilogue stores only inside D.
  *
- * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): the K loop runs over the slice's range,
- * each invocation stores its micro tile's partials (f32 / s32) to the workspace, and in
- * the last slice to arrive each invocation sums its elements over the slices in order and
- * runs the epilogue on the sum (simt_splitk_epilogue). */
+ * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): this is the partials kernel. The K loop
+ * runs over the slice's range and each invocation stores its micro tile's partials (f32 /
+ * s32) to the slice's workspace plane (simt_store_partials); the reduction kernel
+ * (splitk_reduce.c) sums the planes and runs the epilogue. */
 #include <string.h>
 
 #include "gemm_internal.h"
@@ -195,8 +195,10 @@ static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32
   }
   k->a_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_a, &k->A);
   k->b_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_b, &k->B);
-  k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d, &k->epi.d);
-  k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c, &k->epi.c) : 0;
+  if (!k->split) { /* split-K: D and C are the reduction's */
+    k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d, &k->epi.d);
+    k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c, &k->epi.c) : 0;
+  }
   k->M = k->sh.m;
   k->N = k->sh.n;
   for (uint32_t i = 0; i < MICRO * MICRO; i++) k->acc[i] = ek_local(m, k->ct, k->zero);
@@ -265,64 +267,26 @@ static void simt_epilogue(spvgen_module *m, const simt_kernel *k) {
   }
 }
 
-/* Split-K: the slice's partials to the workspace (f32 bits for float accumulators, s32
- * for integer ones), the arrival, and in the last slice the sum of every slice's
- * partials in slice order, the epilogue (computed from that sum as if the accumulator
- * were f32 / s32) and the counter reset. */
-static void simt_splitk_epilogue(spvgen_module *m, simt_kernel *k) {
+/* Split-K: the slice's partials of the micro tile's elements inside D to its workspace
+ * plane (f32 bits for float accumulators, s32 for integer ones). */
+static void simt_store_partials(spvgen_module *m, simt_kernel *k) {
   const spvgen_gemm_desc *d = k->d;
   gemm_splitk *sk = &k->sk;
-  const bool fl = ek_is_float(d->acc_type);
-  const spvgen_component_type st = fl ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_S32;
-  uint32_t u32 = ek_u32_type(m), stt = ek_type(m, st);
-  uint32_t ldw = k->sh.workspace_ld;
-  uint32_t inb[MICRO * MICRO], widx[MICRO * MICRO], rr[MICRO * MICRO], cc[MICRO * MICRO];
-  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-    rr[e] = micro_row(m, k, e / MICRO);
-    cc[e] = micro_col(m, k, e % MICRO);
-    inb[e] = ek_all(m, ek_ult(m, rr[e], k->M), ek_ult(m, cc[e], k->N));
-    /* in-plane word index, 0 outside D (read but unused) */
-    widx[e] = ek_select(m, inb[e], ek_iadd(m, ek_imul(m, rr[e], ldw), cc[e]), ek_u32(m, 0));
-  }
+  const spvgen_component_type st = ek_is_float(d->acc_type) ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_S32;
+  uint32_t u32 = ek_u32_type(m);
   uint32_t own = gemm_splitk_plane(m, sk, sk->slice);
   for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-    ek_guard g = ek_guard_begin(m, inb[e]);
+    uint32_t r = micro_row(m, k, e / MICRO), c = micro_col(m, k, e % MICRO);
+    ek_guard g = ek_guard_begin(m, ek_all(m, ek_ult(m, r, k->M), ek_ult(m, c, k->N)));
     uint32_t v = ek_convert(m, spvgen_load(m, k->ct, k->acc[e]), d->acc_type, st);
-    gemm_splitk_store(m, sk, ek_iadd(m, own, widx[e]), spvgen_op_bitcast(m, u32, v));
+    gemm_splitk_store(m, sk, ek_iadd(m, own, ek_iadd(m, ek_imul(m, r, k->sh.workspace_ld), c)),
+                      spvgen_op_bitcast(m, u32, v));
     ek_guard_end(m, g);
   }
-  uint32_t last = gemm_splitk_arrive(m, sk, ek_load_v3_component(m, k->wg_var, 0),
-                                     ek_load_v3_component(m, k->wg_var, 1), k->tid);
-  ek_guard lg = ek_guard_begin(m, last);
-  gemm_splitk_acquire(m, sk);
-  uint32_t zs = spvgen_const_null(m, stt);
-  uint32_t sumv[MICRO * MICRO];
-  for (uint32_t e = 0; e < MICRO * MICRO; e++) sumv[e] = ek_local(m, stt, zs);
-  ek_for sl;
-  uint32_t s = ek_for_begin_var(m, &sl, ek_local(m, u32, ek_u32(m, 0)), ek_u32(m, 0), sk->count,
-                                ek_u32(m, 1), SpvLoopControlMaskNone);
-  uint32_t plane = gemm_splitk_plane(m, sk, s);
-  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-    uint32_t w = spvgen_op_bitcast(m, stt, gemm_splitk_load(m, sk, ek_iadd(m, plane, widx[e])));
-    uint32_t cur = spvgen_load(m, stt, sumv[e]);
-    spvgen_store(m, sumv[e], fl ? spvgen_op_f_add(m, stt, cur, w) : spvgen_op_i_add(m, stt, cur, w));
-  }
-  ek_for_end(m, &sl);
-  spvgen_gemm_desc dsum = *d;
-  dsum.acc_type = st;
-  ek_epilogue e2 = k->epi;
-  e2.desc = &dsum;
-  for (uint32_t e = 0; e < MICRO * MICRO; e++) {
-    ek_guard g = ek_guard_begin(m, inb[e]);
-    ek_epilogue_store(m, &e2, spvgen_load(m, stt, sumv[e]), rr[e], cc[e]);
-    ek_guard_end(m, g);
-  }
-  gemm_splitk_reset(m, sk, k->tid);
-  ek_guard_end(m, lg);
 }
 
 /* The kernel: for each K step, stage A and B, then rank-1 updates of the micro tile;
- * then the epilogue (or split-K's partials and the last slice's epilogue). */
+ * then the epilogue (split-K: the slice's partials). */
 static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   simt_kernel k;
@@ -338,7 +302,7 @@ static void simt_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   micro_tile_update(m, &k);
   spvgen_workgroup_barrier(m);
   ek_for_end(m, &kl);
-  if (k.split) simt_splitk_epilogue(m, &k);
+  if (k.split) simt_store_partials(m, &k);
   else simt_epilogue(m, &k);
   spvgen_function_end(m);
 }

@@ -1,24 +1,32 @@
 /* emitters/gemm/splitk.c — split-K, shared by the simt and coopmat2 variants (the
- * contract is in spvgen/gemm.h, "Split-K"): the plan's slice size, grid and workspace,
- * the candidates spvgen_gemm_plans adds, and the kernel pieces around a slice's partial
- * tile (workspace binding, slice and batch ids, the arrival counter, the broadcast of
- * "this workgroup is last").
+ * contract is in spvgen/gemm.h, "Split-K"): the plan's slice size, grids and workspace,
+ * the candidates spvgen_gemm_plans adds, and the partials kernel's pieces around a
+ * slice's partial tile (workspace binding, slice and batch ids, plane offsets, stores).
+ * The reduction kernel is emitters/gemm/splitk_reduce.c.
  *
- * Memory model. A slice's invocations store their partials (NonPrivatePointer under the
- * Vulkan memory model, which every module uses unless its desc asks for GLSL450; then
- * the workspace is decorated Coherent instead), then each makes them available with an
- * OpMemoryBarrier (Device, AcquireRelease | UniformMemory | MakeAvailable | MakeVisible),
- * the workgroup meets at a control barrier, and invocation 0 increments the tile's
- * counter with an OpAtomicIAdd of the same scope and semantics. It broadcasts "last"
- * (the increment returned split_k - 1) through a Workgroup variable after another
- * control barrier. The last workgroup runs the same device-scope barrier (its acquire
- * half makes the other slices' partials visible) before it reads them. Nothing waits on
- * another workgroup: the slices that are not last simply end. */
+ * Two kernels, not one: the partials kernel stores its tile and ends; the reduction is
+ * a second dispatch after a compute-to-compute barrier (the caller's, or the runner's
+ * between consecutive dispatches). So the partials kernel has no barrier, atomic,
+ * Workgroup variable or device-scope memory semantics, which the single-dispatch form
+ * (an arrival counter per tile, the last slice summing) needed and which made the H100's
+ * driver stop staging the workgroup-scope tensor loads in shared memory
+ * (docs/design-notes.md, "Split-K loses the driver's staging"). Plain stores suffice:
+ * the barrier between the dispatches makes them available and visible. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gemm_internal.h"
 
+
+void gemm_splitk_reduce_grid(uint32_t m, uint32_t n, uint32_t batch, uint32_t groups[3]) {
+  uint64_t chunks = (uint64_t)m * (((uint64_t)n + 3u) / 4u);
+  uint64_t wgs = (chunks + GEMM_REDUCE_LOCAL - 1) / GEMM_REDUCE_LOCAL;
+  uint32_t x = wgs < 65535u ? (uint32_t)wgs : 65535u;
+  groups[0] = x ? x : 1;
+  groups[1] = (uint32_t)((wgs + groups[0] - 1) / groups[0]);
+  if (!groups[1]) groups[1] = 1;
+  groups[2] = batch;
+}
 
 spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
                                size_t size) {
@@ -27,13 +35,10 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   const uint32_t S = d->split_k, tk = d->tile_k;
   uint32_t steps = gemm_ceil_div(d->k, tk);
   p->workspace_binding = 3u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
-  p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
-  if (gemm_runtime(d)) { /* slice size and workspace per launch (spvgen_gemm_launch_for) */
-    ek_str x = ek_str_after(p->name, sizeof p->name);
-    ek_str_put(&x, " sk");
-    ek_str_u32(&x, S);
-    return SPVGEN_OK;
-  }
+  ek_str x = ek_str_after(p->name, sizeof p->name);
+  ek_str_put(&x, " sk");
+  ek_str_u32(&x, S);
+  if (gemm_runtime(d)) return SPVGEN_OK; /* slice size, grids and workspace per launch (spvgen_gemm_launch_for) */
   if (S > steps)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "split_k %u is over the %u K steps of tile_k %u (k %u): at most %u slices", S, steps,
@@ -42,18 +47,13 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   p->groups[2] = d->batch * S;
   p->workspace_ld = (d->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
-  uint64_t counters = (uint64_t)d->batch * gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n);
-  partials += (uint64_t)S * counters; /* one "last" flag per workgroup, below the counters */
-  if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
+  if (partials > SPVGEN_GEMM_MAX_INDEX)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "split_k %u: the workspace would hold %llu 32-bit words; indices past 2^32 - 1 are "
                      "not supported (fewer slices or a smaller batch)",
-                     S, (unsigned long long)(partials + counters));
-  p->workspace_counters = partials;
-  p->workspace_bytes = (partials + counters) * 4u;
-  ek_str x = ek_str_after(p->name, sizeof p->name);
-  ek_str_put(&x, " sk");
-  ek_str_u32(&x, S);
+                     S, (unsigned long long)partials);
+  p->workspace_bytes = partials * 4u;
+  gemm_splitk_reduce_grid(d->m, d->n, d->batch, p->reduce_groups);
   return SPVGEN_OK;
 }
 
@@ -109,32 +109,11 @@ uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gem
 
 /* ------------------------------------------------------------------- emit ---- */
 
-static uint32_t mem_sem(const gemm_splitk *s) {
-  uint32_t sem = SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsUniformMemoryMask;
-  if (s->vmm) sem |= SpvMemorySemanticsMakeAvailableMask | SpvMemorySemanticsMakeVisibleMask;
-  return sem;
-}
-
-uint32_t gemm_splitk_access(const gemm_splitk *s) {
-  return s->vmm ? SpvMemoryAccessNonPrivatePointerMask : SpvMemoryAccessMaskNone;
-}
-
 void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_splitk *s, const ek_buffer *ws) {
   memset(s, 0, sizeof *s);
   s->p = p;
-  s->vmm = spvgen_has_capability(m, SpvCapabilityVulkanMemoryModel);
-  if (ws) {
-    /* Device address: the partials are read back by another workgroup, which the Vulkan
-     * memory model's NonPrivatePointer accesses and device-scope barriers order; the
-     * GLSL450 model would need Coherent on the pointee, which the block does not carry. */
-    s->ws = *ws;
-    if (!s->vmm)
-      spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
-                         "split-K with device addresses needs the Vulkan memory model (the module's default)");
-  } else {
-    s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
-    if (!s->vmm) spvgen_decorate(m, s->ws.var, SpvDecorationCoherent);
-  }
+  if (ws) s->ws = *ws; /* device addresses: the pointer ek_gemm_interface declared */
+  else s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
   if (gemm_runtime(&p->desc)) s->nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
 }
 
@@ -160,62 +139,6 @@ uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slic
   return ek_imul(m, plane, ek_imul(m, s->sh->m, s->sh->workspace_ld));
 }
 
-/* A device-address workspace's accesses carry Aligned 4 too (one u32 word). */
-static const uint32_t word_alignment = 4;
-
 void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, uint32_t word) {
-  bool phys = s->ws.ptr_type != 0;
-  spvgen_op_store(m, ek_elem(m, &s->ws, index), word,
-                  gemm_splitk_access(s) | (phys ? SpvMemoryAccessAlignedMask : 0u), phys ? &word_alignment : NULL,
-                  phys ? 1 : 0);
-}
-
-uint32_t gemm_splitk_load(spvgen_module *m, const gemm_splitk *s, uint32_t index) {
-  bool phys = s->ws.ptr_type != 0;
-  return spvgen_op_load(m, ek_u32_type(m), ek_elem(m, &s->ws, index),
-                        gemm_splitk_access(s) | (phys ? SpvMemoryAccessAlignedMask : 0u),
-                        phys ? &word_alignment : NULL, phys ? 1 : 0);
-}
-
-uint32_t gemm_splitk_arrive(spvgen_module *m, gemm_splitk *s, uint32_t tile_x, uint32_t tile_y, uint32_t lid) {
-  const spvgen_gemm_config *p = s->p;
-  const spvgen_gemm_desc *d = &p->desc;
-  uint32_t u32 = ek_u32_type(m), b = ek_bool_type(m);
-  uint32_t dev = ek_u32(m, SpvScopeDevice), sem = ek_u32(m, mem_sem(s));
-  spvgen_op_memory_barrier(m, dev, sem);
-  spvgen_workgroup_barrier(m);
-  const ek_gemm_shape *sh = s->sh;
-  uint32_t tile = ek_iadd(m, ek_imul(m, tile_y, sh->tiles_n), tile_x);
-  if (batched(s)) {
-    uint32_t tiles_m = ek_div_imm(m, ek_add_imm(m, sh->m, d->tile_m - 1), d->tile_m);
-    tile = ek_iadd(m, ek_imul(m, s->z, ek_imul(m, tiles_m, sh->tiles_n)), tile);
-  }
-  s->counter = ek_iadd(m, tile, sh->workspace_counters);
-  /* this workgroup's flag: word counters - 1 - (slice * tiles + tile), tiles = the
-   * counters' count (the flags sit right below the counters, one per workgroup) */
-  uint32_t tiles = ek_imul(m, ek_div_imm(m, ek_add_imm(m, sh->m, d->tile_m - 1), d->tile_m), sh->tiles_n);
-  if (batched(s)) tiles = ek_imul(m, tiles, sh->batch);
-  uint32_t flag = ek_isub(m, ek_isub(m, sh->workspace_counters, ek_u32(m, 1)), ek_iadd(m, ek_imul(m, s->slice, tiles), tile));
-  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, b, lid, ek_u32(m, 0)));
-  uint32_t old = spvgen_op_atomic_i_add(m, u32, ek_elem(m, &s->ws, s->counter), dev, sem, ek_u32(m, 1));
-  uint32_t last = spvgen_op_i_equal(m, b, old, ek_isub(m, s->count, ek_u32(m, 1)));
-  gemm_splitk_store(m, s, flag, spvgen_op_select(m, u32, last, ek_u32(m, 1), ek_u32(m, 0)));
-  ek_guard_end(m, first);
-  /* the flag word is storage-buffer memory: the barrier orders it for the workgroup */
-  uint32_t wsem = SpvMemorySemanticsAcquireReleaseMask | SpvMemorySemanticsUniformMemoryMask;
-  if (s->vmm) wsem |= SpvMemorySemanticsMakeAvailableMask | SpvMemorySemanticsMakeVisibleMask;
-  spvgen_op_control_barrier(m, ek_u32(m, SpvScopeWorkgroup), ek_u32(m, SpvScopeWorkgroup), ek_u32(m, wsem));
-  uint32_t f = gemm_splitk_load(m, s, flag);
-  return spvgen_op_i_equal(m, b, f, ek_u32(m, 1));
-}
-
-void gemm_splitk_acquire(spvgen_module *m, const gemm_splitk *s) {
-  spvgen_op_memory_barrier(m, ek_u32(m, SpvScopeDevice), ek_u32(m, mem_sem(s)));
-}
-
-void gemm_splitk_reset(spvgen_module *m, const gemm_splitk *s, uint32_t lid) {
-  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, ek_bool_type(m), lid, ek_u32(m, 0)));
-  spvgen_op_atomic_store(m, ek_elem(m, &s->ws, s->counter), ek_u32(m, SpvScopeDevice),
-                         ek_u32(m, SpvMemorySemanticsMaskNone), ek_u32(m, 0));
-  ek_guard_end(m, first);
+  ek_store_elem(m, &s->ws, index, word);
 }

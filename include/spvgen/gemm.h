@@ -27,27 +27,16 @@
  *   0 A, 1 B, 2 D (written), then 3 C when beta != 0, then the bias (3 or 4) when bias
  *   is not SPVGEN_GEMM_BIAS_NONE. Element offsets of batch b: b * stride_x.
  *   With split_k > 1, one more binding after those (plan.workspace_binding): the
- *   split-K workspace, plan.workspace_bytes bytes of 32-bit words, read and written:
- *     partials  split_k * batch planes of M x plan.workspace_ld words (workspace_ld: N
- *               rounded up to 4), plane slice * batch + b, row-major: each K slice's
- *               partial sum (f32 bits for float accumulators, f16 ones included; s32
- *               for integer ones);
- *     flags     then split_k * batch * ceil(M / tile_m) * ceil(N / tile_n) words, one per
- *               workgroup ("this workgroup is last"; written before read, no zeroing);
- *     counters  then batch * ceil(M / tile_m) * ceil(N / tile_n) u32 arrival counters,
- *               at word plan.workspace_counters, one per (batch, output tile).
- *   THE COUNTERS MUST BE 0 BEFORE THE FIRST DISPATCH: the caller zeroes the workspace
- *   once when it creates it (spvgen_vk_buffer_create leaves memory undefined: use
- *   spvgen_vk_buffer_fill with 0). The kernel leaves them at 0 again, so the same
- *   workspace serves any number of later dispatches (one dispatch at a time per
- *   workspace); the partial planes need no initialization.
- *   RUNTIME plans: the counters follow the partials, so their word offset
- *   (launch.workspace_counters) moves with the shape. A workspace shared by shapes keeps
- *   a high-water mark of the partial words dispatches wrote (the largest
- *   workspace_counters so far); where a dispatch's counters start below it, zero
- *   [workspace_counters * 4, workspace_bytes) first (vkCmdFillBuffer and a transfer to
- *   compute barrier, or spvgen_vk_buffer_fill): those words may hold an earlier shape's
- *   partials. (spvgen bench trace does exactly this.)
+ *   split-K workspace, plan.workspace_bytes bytes of 32-bit words: split_k * batch
+ *   planes of M x plan.workspace_ld words (workspace_ld: N rounded up to 4), plane
+ *   slice * batch + b, row-major: each K slice's partial sum (f32 bits for float
+ *   accumulators, f16 ones included; s32 for integer ones). Written by the partials
+ *   kernel, read by the reduction (Split-K below); it needs no initialization and
+ *   holds nothing between dispatches, so one workspace of the largest size serves every
+ *   plan and shape (one split-K GEMM at a time per workspace).
+ *   A split-K plan has two kernels that share these binding numbers: the partials
+ *   kernel declares A, B and the workspace; the reduction D, C, bias and the workspace
+ *   (one descriptor set with all of them bound serves both pipelines).
  * Shapes (desc.shapes): FIXED kernels hold M, N, K, batch, leading dimensions, batch
  * strides, alpha and beta as module constants (a module per shape) and take no push
  * constants; dispatch plan.groups[0] x groups[1] x groups[2] workgroups (also in the
@@ -57,15 +46,29 @@
  * bytes, the grid and the workspace size for a shape, and the kernel info's groups are
  * 0 (the caller decides, from the shape).
  *
- * Split-K (split_k > 1; the simt and coopmat2 variants): one dispatch of split_k times
- * the workgroups, groups[2] = batch * split_k, workgroup z = slice * batch + b. Slice s
- * sums K in [s * plan.slice_k, min(K, (s + 1) * plan.slice_k)), slice_k =
- * ceil(K / split_k) rounded up to tile_k (a slice past K adds zeros), and writes its
- * partial tile to the workspace; then (device-scope barrier, Vulkan memory model) it
- * increments its tile's counter. The workgroup that arrives last adds the split_k
- * partials in slice order 0, 1, ... (so results do not depend on the arrival order:
- * deterministic), applies the whole epilogue, writes D and resets the counter to 0. No
- * float atomics, no spin-waits. Needs vulkanMemoryModelDeviceScope.
+ * Split-K (split_k > 1; the simt and coopmat2 variants): two kernels, dispatched in
+ * order with a compute-to-compute barrier between them (spvgen_gemm_kernel_count says
+ * 2; spvgen_gemm_emit_kernel emits each):
+ *   SPVGEN_GEMM_KERNEL_MAIN, the partials: the GEMM's own main loop over one K slice per
+ *     workgroup, split_k times the workgroups (groups[2] = batch * split_k, workgroup z =
+ *     slice * batch + b). Slice s sums K in [s * plan.slice_k, min(K, (s + 1) *
+ *     plan.slice_k)), slice_k = ceil(K / split_k) rounded up to tile_k (a slice past K
+ *     stores zeros), and stores its partial tile to its workspace plane: no epilogue, no
+ *     barrier, atomic or shared memory of its own, so it compiles and runs as the unsplit
+ *     tile does (a single-dispatch form with an arrival counter made the H100's driver
+ *     drop its shared-memory staging: docs/design-notes.md);
+ *   SPVGEN_GEMM_KERNEL_REDUCE, the reduction: one invocation per 4 consecutive columns of
+ *     a row of D, summing the split_k planes in slice order 0, 1, ... (deterministic), then
+ *     the whole epilogue (alpha, beta * C, bias, activation, the conversion to out_type)
+ *     into D with its layout, leading dimension and batch stride. Its grid is
+ *     plan.reduce_groups (FIXED) or launch.reduce_groups (RUNTIME), its local size the
+ *     info's; it takes the same push-constant bytes as the partials kernel (RUNTIME) and,
+ *     with device addresses, its own pointers after them (D, C, bias, workspace).
+ * Between them the partials' shader writes must be visible to the reduction's shader
+ * reads (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT to
+ * COMPUTE_SHADER / SHADER_READ): spvgen_vk_cmd_dispatch and spvgen_vk_submit record it
+ * between consecutive dispatches of a call unless SPVGEN_VK_RECORD_NO_BARRIERS is set
+ * (docs/runner.md). No float atomics, no counters, no spin-waits.
  *
  * Run-time shapes (desc.shapes RUNTIME, or AUTO with m, n and k all 0; a zeroed desc is
  * thus a valid request: an f16 GEMM pipeline for any shape). A kernel is specialized only
@@ -266,8 +269,8 @@ typedef struct spvgen_gemm_desc {
                                       stages the workgroup-scope matrices, 2 = the kernel
                                       copies A and B through shared memory itself (batch 1,
                                       split_k 1, 16-byte rows; slower on the H100: docs/gemm.md) */
-  uint32_t split_k;                /* K slices, summed in one dispatch by the last slice to
-                                      finish (simt, coopmat2; see Split-K above). 0: chosen:
+  uint32_t split_k;                /* K slices, each a partial sum, then summed by a second
+                                      kernel (simt, coopmat2; see Split-K above). 0: chosen:
                                       spvgen_gemm_plan splits for coopmat2's tiles of few
                                       rows (M <= 64 against wide B: a workspace binding;
                                       1 keeps it off), else 1; spvgen_gemm_plans adds
@@ -315,9 +318,11 @@ typedef struct spvgen_gemm_config {
   uint32_t slice_k;            /* K per slice, a multiple of tile_k */
   uint32_t workspace_binding;  /* the workspace's binding (after D, C and bias) */
   uint32_t workspace_ld;       /* words per partial row: N rounded up to 4 */
-  uint64_t workspace_counters; /* word offset of the counters */
-  uint64_t workspace_bytes;    /* the workspace's size: partials, then counters (RUNTIME:
-                                  0; spvgen_gemm_launch_for gives it per shape) */
+  uint64_t workspace_bytes;    /* the workspace's size: the partial planes (RUNTIME: 0;
+                                  spvgen_gemm_launch_for gives it per shape) */
+  uint32_t reduce_groups[3];   /* the reduction kernel's grid (FIXED; RUNTIME 0: per launch) */
+  uint32_t reduce_push_size;   /* its push-constant bytes (RUNTIME: sizeof(spvgen_gemm_push);
+                                  device addresses: 8 more per buffer, D, C, bias, workspace) */
   /* RUNTIME shapes: the push-constant block's size (sizeof(spvgen_gemm_push)); 0 FIXED.
    * Device addresses: 8 bytes more per buffer (the pointers at the block's end). */
   uint32_t push_size;
@@ -347,8 +352,9 @@ typedef struct spvgen_gemm_push {
   float alpha, beta;
   uint32_t slice_k;            /* split-K: K per slice (a multiple of tile_k) */
   uint32_t workspace_ld;       /* split-K: words per partial row (N rounded up to 4) */
-  uint32_t workspace_counters; /* split-K: word offset of the counters */
-  uint32_t tiles_n;            /* ceil(N / tile_n) */
+  uint32_t split_k;            /* split-K: the slices of this launch (the planes the
+                                  reduction sums; the plan's split_k or fewer) */
+  uint32_t tiles_n;            /* ceil(N / tile_n) (informational: no kernel reads it) */
 } spvgen_gemm_push;
 
 /* Everything a dispatch of a plan needs for one shape. */
@@ -357,9 +363,12 @@ typedef struct spvgen_gemm_launch {
   uint32_t push_size;          /* bytes of push to pass: plan.push_size (0: FIXED); with
                                   device addresses the bytes before the pointers
                                   (sizeof push, 0: FIXED), which the runner fills in */
-  uint32_t groups[3];          /* the dispatch grid */
+  uint32_t groups[3];          /* the dispatch grid (split-K: of the partials kernel) */
   uint64_t workspace_bytes;    /* split-K: the workspace this shape needs (0: none) */
-  uint64_t workspace_counters; /* split-K: word offset of its counters */
+  uint32_t reduce_groups[3];   /* split-K: the reduction kernel's grid (0: no second kernel) */
+  uint32_t reduce_push_size;   /* split-K: bytes of push to pass to the reduction (as
+                                  push_size: with device addresses the bytes before its
+                                  pointers) */
 } spvgen_gemm_launch;
 
 /* The launch of plan for args: checks args against the plan's class (every field named
@@ -406,22 +415,50 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
  * (0). */
 uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan);
 
-/* Builds the plan's kernel into m (a fresh or reset module, created with a NULL or
- * default desc; with addressing DEVICE_ADDRESS, with spvgen_gemm_addressing_model's
+/* The kernels of a plan: MAIN, the GEMM (split-K: the partials), and with split_k > 1
+ * REDUCE, the sum of the partials and the epilogue (see Split-K above). */
+typedef enum spvgen_gemm_kernel {
+  SPVGEN_GEMM_KERNEL_MAIN = 0,
+  SPVGEN_GEMM_KERNEL_REDUCE = 1,
+  SPVGEN_GEMM_KERNEL_COUNT = 2,
+} spvgen_gemm_kernel;
+
+/* How many kernels the plan dispatches, in order: 2 with split_k > 1, else 1 (0 for
+ * NULL). */
+uint32_t spvgen_gemm_kernel_count(const spvgen_gemm_config *plan);
+
+/* Builds kernel `which` of the plan into m (a fresh or reset module, created with a NULL
+ * or default desc; with addressing DEVICE_ADDRESS, with spvgen_gemm_addressing_model's
  * addressing: the bindings are then SPVGEN_BINDING_DEVICE_ADDRESS, each at its
- * address_offset in the push constants, and plan.push_size covers the pointers).
- * info (optional) receives what the words cannot say: entry point name, dispatch grid, local size and the bindings in the order above, each with its name
- * ("A", "B", "D", "C", "bias", "workspace"), access and min_size (the bytes the planned
- * shape touches: up to the last element any batch reaches, rounded up to 4);
- * spvgen_kernel_reflect fills the rest after finish (features, capabilities, hash).
- * plan.features lists every device feature the words need (the Vulkan memory model of
- * the module included), so a plan never needs more than the caps it was made for.
- * Errors are the module's sticky error. */
+ * address_offset in the push constants, and plan.push_size (reduce_push_size) covers the
+ * pointers). info (optional) receives what the words cannot say: entry point name,
+ * dispatch grid, local size and the bindings the kernel declares in the order above,
+ * each with its name ("A", "B", "D", "C", "bias", "workspace"), access and min_size (the
+ * bytes the planned shape touches: up to the last element any batch reaches, rounded up
+ * to 4); spvgen_kernel_reflect fills the rest after finish (features, capabilities,
+ * hash). plan.features lists every device feature the words of either kernel need (the
+ * Vulkan memory model of the module included), so a plan never needs more than the caps
+ * it was made for. A `which` the plan does not have is refused naming it. Errors are the
+ * module's sticky error. */
+spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_gemm_kernel which,
+                                      spvgen_kernel_info *info);
+/* spvgen_gemm_emit_kernel(m, plan, SPVGEN_GEMM_KERNEL_MAIN, info). */
 spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
                                spvgen_kernel_info *info);
 
-/* plan + emit + finish into a kernel whose words the caller frees (spvgen_kernel_free);
- * its info is complete (spvgen_kernel_reflect of the words, plus the dispatch grid). */
+/* plan + emit + finish of every kernel of the plan into kernels[0 .. *count) (MAIN, then
+ * REDUCE for split-K), whose words the caller frees (spvgen_kernel_free each); their info
+ * is complete (spvgen_kernel_reflect of the words, plus the dispatch grid). plan
+ * (optional) gets the plan. On failure no kernel is left allocated. */
+spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                  spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
+                                  spvgen_gemm_config *plan, char *message, size_t message_size);
+
+/* The one-shot for a plan of one kernel: plan + emit + finish into a kernel whose words
+ * the caller frees (spvgen_kernel_free); its info is complete (spvgen_kernel_reflect of
+ * the words, plus the dispatch grid). A desc that leaves split_k at 0 is planned with
+ * split_k 1 here (one kernel, whatever spvgen_gemm_plan would choose); a desc asking for
+ * split_k > 1 is refused naming spvgen_gemm_kernels, which returns both kernels. */
 spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                           spvgen_kernel *kernel, char *message, size_t message_size);
 

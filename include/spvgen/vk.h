@@ -414,6 +414,14 @@ typedef struct spvgen_vk_dispatch_desc {
 spvgen_status spvgen_vk_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches,
                             uint32_t count, uint64_t *ns);
 
+/* As spvgen_vk_run, timed in steps of `group` consecutive dispatches (a plan of several
+ * kernels, such as a split-K GEMM's partials and reduction): count must be a multiple of
+ * group, and ns (optional, count / group entries) gets each step's GPU time from the
+ * start of its first dispatch to the end of its last, the barriers between them
+ * included. group 1 is spvgen_vk_run. */
+spvgen_status spvgen_vk_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches,
+                                  uint32_t count, uint32_t group, uint64_t *ns);
+
 /* One dispatch; ns optional. */
 spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipeline,
                                  spvgen_vk_buffer *const *buffers, uint32_t buffer_count,

@@ -1,10 +1,11 @@
 /* lib/template/run_device.c — the device side of a run's data (template.h, "run and
  * check"): its bindings created and filled as their roles say, outputs poisoned again
- * before another dispatch, outputs downloaded after. The lifecycle
+ * before another dispatch, outputs downloaded after, and the dispatches of a run. The lifecycle
  * (tools/common/template_run.c) and the tuners (lib/tune: many plans over one data) share
  * it. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "template.h"
 
@@ -35,32 +36,47 @@ spvgen_status sg_run_poison(spvgen_vk_context *ctx, const sg_run_data *data, spv
   for (uint32_t i = 0; i < data->buffer_count; i++) {
     const sg_run_buffer *rb = &data->buffers[i];
     if (rb->role != SG_RUN_INPUT &&
-        spvgen_vk_buffer_fill(ctx, bufs[i], 0, device_bytes(rb->bytes), rb->role == SG_RUN_OUTPUT ? NAN_BITS : 0) !=
-            SPVGEN_OK)
+        spvgen_vk_buffer_fill(ctx, bufs[i], 0, device_bytes(rb->bytes), NAN_BITS) != SPVGEN_OK)
       return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
   }
   return SPVGEN_OK;
 }
 
 spvgen_status sg_run_download(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
-                              bool outputs, uint64_t *scratch_left, char *msg, size_t size) {
-  for (uint32_t i = 0; i < data->buffer_count; i++) {
+                              bool outputs, char *msg, size_t size) {
+  for (uint32_t i = 0; i < data->buffer_count && outputs; i++) {
     const sg_run_buffer *rb = &data->buffers[i];
-    if (rb->role == SG_RUN_OUTPUT && outputs &&
-        spvgen_vk_buffer_download(ctx, bufs[i], 0, rb->host, rb->bytes) != SPVGEN_OK)
+    if (rb->role == SG_RUN_OUTPUT && spvgen_vk_buffer_download(ctx, bufs[i], 0, rb->host, rb->bytes) != SPVGEN_OK)
       return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
-    if (!scratch_left || rb->role != SG_RUN_SCRATCH || rb->zero_from >= rb->bytes) continue;
-    uint64_t cbytes = rb->bytes - rb->zero_from;
-    uint32_t *cnt = malloc(cbytes);
-    if (!cnt) return snprintf(msg, size, "out of host memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-    if (spvgen_vk_buffer_download(ctx, bufs[i], rb->zero_from, cnt, cbytes) != SPVGEN_OK) {
-      free(cnt);
-      return snprintf(msg, size, "%s", spvgen_vk_error(ctx)), SPVGEN_ERROR_VULKAN;
-    }
-    for (uint64_t w = 0; w < cbytes / 4; w++) *scratch_left += cnt[w] != 0;
-    free(cnt);
   }
   return SPVGEN_OK;
+}
+
+uint32_t sg_run_dispatches(const sg_run_data *data, spvgen_vk_pipeline *const *pipes, spvgen_vk_buffer *const *bufs,
+                           spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS],
+                           spvgen_vk_dispatch_desc out[SG_RUN_MAX_KERNELS]) {
+  memset(out, 0, SG_RUN_MAX_KERNELS * sizeof *out);
+  if (!data->kernel_count) {
+    out[0].pipeline = pipes[0];
+    out[0].buffers = bufs;
+    out[0].buffer_count = data->bind_count ? data->bind_count : data->buffer_count;
+    out[0].push_data = data->push_size ? data->push : NULL;
+    out[0].push_size = data->push_size;
+    for (int j = 0; j < 3; j++) out[0].groups[j] = data->groups[j];
+    return 1;
+  }
+  uint32_t n = data->kernel_count < SG_RUN_MAX_KERNELS ? data->kernel_count : SG_RUN_MAX_KERNELS;
+  for (uint32_t k = 0; k < n; k++) {
+    const sg_run_kernel *rk = &data->kernels[k];
+    for (uint32_t b = 0; b < rk->buffer_count && b < SG_RUN_MAX_BUFFERS; b++) bound[k][b] = bufs[rk->buffers[b]];
+    out[k].pipeline = pipes[k];
+    out[k].buffers = bound[k];
+    out[k].buffer_count = rk->buffer_count;
+    out[k].push_data = rk->push_size ? data->push : NULL;
+    out[k].push_size = rk->push_size;
+    for (int j = 0; j < 3; j++) out[k].groups[j] = rk->groups[j];
+  }
+  return n;
 }
 
 void sg_run_destroy(const sg_run_data *data, spvgen_vk_buffer **bufs) {

@@ -25,13 +25,15 @@
 #define SG_RUN_MAX_BUFFERS 8
 #define SG_RUN_MAX_SPEC 32
 #define SG_RUN_MAX_PUSH 128
+#define SG_RUN_MAX_KERNELS 2
 
 typedef enum sg_run_role {
   SG_RUN_INPUT,   /* host uploaded once (host_bytes < bytes: repeated until the buffer is full) */
   SG_RUN_OUTPUT,  /* NaN-filled before the runs (an element the kernel never writes fails the
                      check), downloaded into host after them */
-  SG_RUN_SCRATCH, /* zero-filled once; after the runs, the 32-bit words from byte zero_from on
-                     must be 0 again (the split-K counters) */
+  SG_RUN_SCRATCH, /* the kernels' own working memory (the split-K workspace): filled with
+                     NaN bits before the runs, as the outputs are (a kernel that read what
+                     it had not written first would fail the check), never downloaded */
 } sg_run_role;
 
 typedef struct sg_run_buffer {
@@ -39,8 +41,15 @@ typedef struct sg_run_buffer {
   void *host;          /* INPUT: the data; OUTPUT: bytes bytes the download lands in */
   uint64_t bytes;      /* the binding's size (created at least 4 bytes, a multiple of 4) */
   uint64_t host_bytes; /* INPUT: the host data's size (0: bytes) */
-  uint64_t zero_from;  /* SCRATCH: where the words that must come back to 0 start */
 } sg_run_buffer;
+
+/* One kernel's dispatch in a plan of several (sg_run_data.kernels). */
+typedef struct sg_run_kernel {
+  uint32_t buffers[SG_RUN_MAX_BUFFERS]; /* the data's buffers it binds, in its binding order */
+  uint32_t buffer_count;
+  uint32_t groups[3];
+  uint32_t push_size;                   /* bytes of the data's push it takes (0: none) */
+} sg_run_kernel;
 
 /* What a run asks of the template's data. */
 typedef struct sg_run_request {
@@ -66,6 +75,12 @@ typedef struct sg_run_data {
   uint32_t buffer_count;
   uint32_t bind_count;   /* the buffers the plan's dispatch binds, buffers[0 .. bind_count)
                             (0: all; run_bind sets it for a plan that binds fewer) */
+  /* A plan of several kernels (sg_template.kernel_count > 1): kernel k's dispatch, in
+   * order, with a compute-to-compute barrier between them, all on the same push bytes
+   * (and specialization constants); groups, push_size and bind_count above are then
+   * unused. 0: the one dispatch above. sg_run_dispatches builds either. */
+  uint32_t kernel_count;
+  sg_run_kernel kernels[SG_RUN_MAX_KERNELS];
   uint32_t buffer_flags; /* SPVGEN_VK_BUFFER_* of every buffer */
   uint32_t groups[3];
   uint8_t push[SG_RUN_MAX_PUSH];
@@ -92,18 +107,25 @@ void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, doubl
 
 /* The device side of data (run_device.c), bufs[SG_RUN_MAX_BUFFERS] the caller's:
  * sg_run_upload creates the buffers, uploads the inputs (repeated over the buffer when
- * the host holds less) and poisons the rest; sg_run_poison NaN-fills the outputs and
- * zeroes the scratch again (before another plan's dispatch); sg_run_download downloads
- * the outputs into their host (outputs false: none) and adds to *scratch_left (NULL: not
- * counted) the scratch words from zero_from on that are not 0; sg_run_destroy frees the
- * buffers. The messages name the Vulkan error. */
+ * the host holds less) and poisons the rest; sg_run_poison NaN-fills the outputs and the
+ * scratch again (before another plan's dispatch); sg_run_download downloads the outputs
+ * into their host (outputs false: none); sg_run_destroy frees the buffers. The messages
+ * name the Vulkan error. */
 spvgen_status sg_run_upload(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, char *msg,
                             size_t size);
 spvgen_status sg_run_poison(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs, char *msg,
                             size_t size);
 spvgen_status sg_run_download(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
-                              bool outputs, uint64_t *scratch_left, char *msg, size_t size);
+                              bool outputs, char *msg, size_t size);
 void sg_run_destroy(const sg_run_data *data, spvgen_vk_buffer **bufs);
+
+/* The dispatches of one run of data's plan into out[0 .. n) (n returned: kernel_count, or
+ * 1): pipes[k] kernel k's pipeline, bufs the data's buffers, bound[k] the caller's room for
+ * kernel k's buffer list (out[k].buffers points into it, so it must live as long as
+ * out). */
+uint32_t sg_run_dispatches(const sg_run_data *data, spvgen_vk_pipeline *const *pipes, spvgen_vk_buffer *const *bufs,
+                           spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS],
+                           spvgen_vk_dispatch_desc out[SG_RUN_MAX_KERNELS]);
 
 /* ------------------------------------------------------------------ flags ---- */
 /* A flag of a command: a template's problem flags (sg_template.flags: `spvgen NAME`,
@@ -161,6 +183,14 @@ typedef struct sg_template {
   spvgen_status (*plans)(const void *desc, const spvgen_device_caps *caps, void *plans, uint32_t max,
                          uint32_t *count, char *msg, size_t size);
   spvgen_status (*emit)(spvgen_module *m, const void *plan, spvgen_kernel_info *info);
+  /* Plans of several kernels, dispatched in order with a compute-to-compute barrier
+   * between them (GEMM split-K: the partials, then the reduction): how many the plan has
+   * (NULL: 1), and kernel `which` of them (which 0 is emit's; NULL: emit only). */
+  uint32_t (*kernel_count)(const void *plan);
+  spvgen_status (*emit_kernel)(spvgen_module *m, const void *plan, uint32_t which, spvgen_kernel_info *info);
+  /* Their names, sg_template_kernels_max of them ("main", "reduce"): the CLI writes
+   * kernel k > 0 of `-o out.spv` to out.<name>.spv (NULL: "k1", ...). */
+  const char *const *kernel_names;
   /* plan + emit + finish into a kernel the caller frees (spvgen_kernel_free). */
   spvgen_status (*kernel)(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg, size_t size);
 
@@ -245,14 +275,36 @@ typedef struct sg_template {
 #define SG_TEMPLATE_API_FIELDS(NAME) \
   .plan = NAME##_plan_, .plans = NAME##_plans_, .emit = NAME##_emit_, .kernel = NAME##_kernel_
 
+/* The most kernels a template's plan has (SG_RUN_MAX_KERNELS). */
+enum { sg_template_kernels_max = SG_RUN_MAX_KERNELS };
+
+/* The kernels of a plan (t->kernel_count, else 1), and kernel `which` emitted
+ * (t->emit_kernel, else t->emit for which 0). */
+static inline uint32_t sg_template_kernels(const sg_template *t, const void *plan) {
+  return t->kernel_count ? t->kernel_count(plan) : 1u;
+}
+static inline spvgen_status sg_template_emit_kernel(const sg_template *t, spvgen_module *m, const void *plan,
+                                                    uint32_t which, spvgen_kernel_info *info) {
+  if (t->emit_kernel) return t->emit_kernel(m, plan, which, info);
+  return which ? SPVGEN_ERROR_INVALID_ARGUMENT : t->emit(m, plan, info);
+}
+
 /* Every template, NULL-terminated (table.c: one line each). */
 extern const sg_template *const sg_templates[];
 /* The template named name; NULL if none is. */
 const sg_template *sg_template_find(const char *name);
 
-/* The kernel metadata of `spvgen NAME --json`: one object, sg_json_kernel's members then
- * the template's describe (table.c). */
-void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_kernel *k);
+/* The kernel metadata of `spvgen NAME --json`: one object, sg_json_kernel's members of
+ * kernel k[0] then the template's describe, and for a plan of count > 1 kernels
+ * "next_kernels": an array of one object per later kernel (its "kernel" name, then its
+ * sg_json_kernel members), dispatched after the first in order (table.c). */
+void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_kernel *k, uint32_t count);
+/* Kernel `which`'s name (t->kernel_names, else "main", "k1", ...). */
+const char *sg_template_kernel_name(const sg_template *t, uint32_t which);
+/* Kernel `which` of plan emitted into a fresh module (the plan's addressing model),
+ * finished and reflected into *k (words the caller frees: spvgen_kernel_free). */
+spvgen_status sg_template_build_kernel(const sg_template *t, const void *plan, uint32_t which, spvgen_kernel *k,
+                                       char *msg, size_t size);
 
 /* The entries (each in emitters/NAME/NAME_template.c). */
 extern const sg_template sg_template_gemm;

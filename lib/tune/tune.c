@@ -83,12 +83,13 @@ const char *spvgen_tune_candidate_status_name(spvgen_tune_candidate_status s) {
   return NULL;
 }
 
-/* Host wall time per dispatch, one submission each: for queues without timestamps. */
-static spvgen_status host_times(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t repeats,
-                                uint64_t *ns) {
+/* Host wall time per run of the candidate (its K dispatches), one submission each: for
+ * queues without timestamps. */
+static spvgen_status host_times(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t K,
+                                uint32_t repeats, uint64_t *ns) {
   for (uint32_t r = 0; r < repeats; r++) {
     double t0 = tune_now_seconds();
-    spvgen_status st = spvgen_vk_run(ctx, dd, 1, NULL);
+    spvgen_status st = spvgen_vk_run(ctx, dd, K, NULL);
     if (st != SPVGEN_OK) return st;
     ns[r] = (uint64_t)((tune_now_seconds() - t0) * 1e9);
   }
@@ -105,10 +106,10 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
   uint32_t limit = opt.max_candidates && opt.max_candidates < res->count ? opt.max_candidates : res->count;
   double t0 = tune_now_seconds();
   uint32_t total = warmup + repeats;
-  spvgen_vk_dispatch_desc *dd = calloc(total, sizeof *dd);
+  spvgen_vk_dispatch_desc *dd = calloc((size_t)total * TUNE_MAX_KERNELS, sizeof *dd);
   uint64_t *ns = calloc(total, sizeof *ns);
   /* The warm-up's longer batches (optional: without it the warm-up uses dd). */
-  spvgen_vk_dispatch_desc *warm = warmup_ms ? calloc(TUNE_WARM_MAX, sizeof *warm) : NULL;
+  spvgen_vk_dispatch_desc *warm = warmup_ms ? calloc((size_t)TUNE_WARM_MAX * TUNE_MAX_KERNELS, sizeof *warm) : NULL;
   if (!dd || !ns) {
     free(dd);
     free(warm);
@@ -125,15 +126,19 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
     c->status = SPVGEN_TUNE_NOT_RUN;
     bool run = !lost && i < limit && (i == 0 || tune_now_seconds() - t0 < budget);
     if (run) {
-      spvgen_vk_dispatch_desc one;
-      memset(&one, 0, sizeof one);
+      spvgen_vk_dispatch_desc one[TUNE_MAX_KERNELS];
+      memset(one, 0, sizeof one);
+      uint32_t K = 1; /* dispatches per run of the candidate (its kernels), timed as one step */
       char why[sizeof c->message];
       why[0] = 0;
       double build0 = tune_now_seconds();
-      spvgen_status st = ops->build(state, i, &one, why, sizeof why);
+      spvgen_status st = ops->build(state, i, one, &K, why, sizeof why);
       c->compile_ms = (tune_now_seconds() - build0) * 1e3;
+      if (st == SPVGEN_OK && (K < 1 || K > TUNE_MAX_KERNELS))
+        st = SPVGEN_ERROR_UNSUPPORTED, snprintf(why, sizeof why, "%u dispatches per run", K);
       if (st == SPVGEN_OK) {
-        for (uint32_t r = 0; r < total; r++) dd[r] = one;
+        for (uint32_t r = 0; r < total; r++)
+          for (uint32_t k = 0; k < K; k++) dd[r * K + k] = one[k];
         if (warmup_ms) {
           /* Sustained warm-up before every candidate (building the next pipeline and
            * checking the last output leave the GPU idle long enough to drop its clocks):
@@ -144,24 +149,25 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
           uint32_t cap = warm ? TUNE_WARM_MAX : total;
           const spvgen_vk_dispatch_desc *wdd = warm ? warm : dd;
           if (warm)
-            for (uint32_t r = 0; r < TUNE_WARM_MAX; r++) warm[r] = one;
+            for (uint32_t r = 0; r < TUNE_WARM_MAX; r++)
+              for (uint32_t k = 0; k < K; k++) warm[r * K + k] = one[k];
           uint32_t batch = 1;
           double w0 = tune_now_seconds();
           while (st == SPVGEN_OK && tune_now_seconds() - w0 < warmup_ms / 1e3) {
             double b0 = tune_now_seconds();
-            st = spvgen_vk_run(ctx, wdd, batch, NULL);
+            st = spvgen_vk_run(ctx, wdd, batch * K, NULL);
             if (tune_now_seconds() - b0 < 0.025 && batch * 2 <= cap) batch *= 2;
           }
         }
         if (st == SPVGEN_OK) st = ops->poison(state, why, sizeof why);
         if (st == SPVGEN_OK) {
           memset(ns, 0, total * sizeof *ns);
-          st = spvgen_vk_run(ctx, dd, total, ns);
+          st = spvgen_vk_run_steps(ctx, dd, total * K, K, ns);
         }
         bool stamped = false;
         for (uint32_t r = warmup; r < total; r++) stamped |= ns[r] != 0;
         if (st == SPVGEN_OK) st = ops->check(state, i, &c->checked, &c->bad, why, sizeof why);
-        if (st == SPVGEN_OK && !c->bad && !stamped) st = host_times(ctx, dd, repeats, ns + warmup);
+        if (st == SPVGEN_OK && !c->bad && !stamped) st = host_times(ctx, dd, K, repeats, ns + warmup);
         if (st != SPVGEN_OK && !why[0]) snprintf(why, sizeof why, "%s", spvgen_vk_error(ctx));
         if (st == SPVGEN_OK && c->bad) {
           c->status = SPVGEN_TUNE_WRONG;
@@ -174,7 +180,7 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
            * candidate, the default, most often: bench/results/tune-h100-2026-11-23c.md). */
           for (int round = 1; round < 3 && stamped; round++) {
             memset(ns, 0, total * sizeof *ns);
-            if (spvgen_vk_run(ctx, dd, total, ns) != SPVGEN_OK) break;
+            if (spvgen_vk_run_steps(ctx, dd, total * K, K, ns) != SPVGEN_OK) break;
             uint32_t kept, rejected;
             double mn, med = tune_robust_median(ns + warmup, repeats, &kept, &rejected, &mn);
             if (med > 0 && med < c->median_ns) {
@@ -295,14 +301,14 @@ void tune_store(const spvgen_tune_options *opt, spvgen_tune_result *res, spvgen_
 }
 
 spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const sg_template *t, const void *plan,
-                            const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
-                            size_t size) {
+                            uint32_t which, const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe,
+                            char *msg, size_t size) {
   spvgen_module_desc md = {.addressing = t->addressing_model ? t->addressing_model(plan) : 0};
   spvgen_module_reset(mod, &md);
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;
-  spvgen_status st = t->emit(mod, plan, &info);
+  spvgen_status st = sg_template_emit_kernel(t, mod, plan, which, &info);
   if (st == SPVGEN_OK) st = spvgen_module_finish(mod, &words, &count);
   if (st != SPVGEN_OK) return tune_msg(msg, size, "emit: %s", spvgen_module_error(mod)), st;
   if ((st = spvgen_kernel_reflect(words, count, &info, msg, size)) != SPVGEN_OK) return st;
@@ -330,29 +336,34 @@ typedef struct tune_shared {
   spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS];
   uint64_t sample; /* 0: every element */
   spvgen_module *mod;
-  spvgen_vk_pipeline *pipe;
+  spvgen_vk_pipeline *pipe[TUNE_MAX_KERNELS];
+  spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS]; /* each dispatch's buffers */
 } tune_shared;
 
 static const void *shared_plan(const tune_shared *s, uint32_t i) { return s->plans + (size_t)i * s->t->plan_size; }
 
-static spvgen_status shared_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
+static spvgen_status shared_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, uint32_t *count, char *msg,
+                                  size_t size) {
   tune_shared *s = state;
   const void *plan = shared_plan(s, i);
   spvgen_status st = s->t->run_bind(plan, &s->data, msg, size);
-  if (st == SPVGEN_OK)
-    st = tune_pipeline(s->ctx, s->mod, s->t, plan, s->data.spec, s->data.spec_count, &s->pipe, msg, size);
+  uint32_t K = sg_template_kernels(s->t, plan);
+  if (st == SPVGEN_OK && (K > TUNE_MAX_KERNELS || K > SG_RUN_MAX_KERNELS))
+    st = SPVGEN_ERROR_UNSUPPORTED, tune_msg(msg, size, "a plan of %u kernels", K);
+  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++)
+    st = tune_pipeline(s->ctx, s->mod, s->t, plan, k, s->data.spec, s->data.spec_count, &s->pipe[k], msg, size);
   if (st != SPVGEN_OK) return st;
-  dd->pipeline = s->pipe;
-  dd->buffers = s->bufs;
-  dd->buffer_count = s->data.bind_count ? s->data.bind_count : s->data.buffer_count;
-  dd->push_data = s->data.push_size ? s->data.push : NULL;
-  dd->push_size = s->data.push_size;
-  for (int j = 0; j < 3; j++) dd->groups[j] = s->data.groups[j];
+  spvgen_vk_dispatch_desc out[SG_RUN_MAX_KERNELS];
+  *count = sg_run_dispatches(&s->data, s->pipe, s->bufs, s->bound, out);
+  if (*count != K)
+    return tune_msg(msg, size, "the data has %u dispatches for a plan of %u kernels", *count, K),
+           SPVGEN_ERROR_INVALID_STATE;
+  for (uint32_t k = 0; k < K; k++) dd[k] = out[k];
   return SPVGEN_OK;
 }
 
-/* Outputs NaN (an element the candidate misses fails), the scratch zeroed (a candidate
- * that failed part-way may have left split-K counters). */
+/* Outputs NaN (an element the candidate misses fails), the scratch too (a kernel must
+ * not read what it did not write). */
 static spvgen_status shared_poison(void *state, char *msg, size_t size) {
   tune_shared *s = state;
   return sg_run_poison(s->ctx, &s->data, s->bufs, msg, size);
@@ -361,7 +372,7 @@ static spvgen_status shared_poison(void *state, char *msg, size_t size) {
 static spvgen_status shared_check(void *state, uint32_t i, uint64_t *checked, uint64_t *bad, char *msg, size_t size) {
   tune_shared *s = state;
   const void *plan = shared_plan(s, i);
-  spvgen_status st = sg_run_download(s->ctx, &s->data, s->bufs, true, NULL, msg, size);
+  spvgen_status st = sg_run_download(s->ctx, &s->data, s->bufs, true, msg, size);
   if (st != SPVGEN_OK) return st;
   sg_check c;
   memset(&c, 0, sizeof c);
@@ -381,8 +392,10 @@ static spvgen_status shared_check(void *state, uint32_t i, uint64_t *checked, ui
 static void shared_release(void *state, uint32_t i) {
   tune_shared *s = state;
   (void)i;
-  spvgen_vk_pipeline_destroy(s->pipe);
-  s->pipe = NULL;
+  for (uint32_t k = 0; k < TUNE_MAX_KERNELS; k++) {
+    spvgen_vk_pipeline_destroy(s->pipe[k]);
+    s->pipe[k] = NULL;
+  }
 }
 
 spvgen_status tune_shared_loop(spvgen_vk_context *ctx, const sg_template *t, const char *who, const void *plans,
@@ -413,7 +426,7 @@ spvgen_status tune_shared_loop(spvgen_vk_context *ctx, const sg_template *t, con
   s.sample = s.data.flops / 2 > (double)full ? sample : 0;
   const tune_ops ops = {t->name, shared_build, shared_poison, shared_check, shared_release};
   if (st == SPVGEN_OK) st = tune_loop(ctx, &ops, &s, opt, res, msg, size);
-  spvgen_vk_pipeline_destroy(s.pipe);
+  for (uint32_t k = 0; k < TUNE_MAX_KERNELS; k++) spvgen_vk_pipeline_destroy(s.pipe[k]);
   spvgen_module_destroy(s.mod);
   sg_run_destroy(&s.data, s.bufs);
   if (t->run_free) t->run_free(&s.data);

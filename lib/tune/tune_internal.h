@@ -68,10 +68,16 @@ void tune_msg(char *msg, size_t size, const char *fmt, ...)
  * hooks and run_bind, so a template's tuner is its key, its cached plan and a
  * spvgen_tune_<template> entry point (tune_gemm.c, tune_mlp.c). The tests give their
  * own sets. */
+/* The most dispatches one run of a candidate takes (GEMM split-K: 2). */
+#define TUNE_MAX_KERNELS 2
+
 typedef struct tune_ops {
   const char *name; /* the template: the key's first word */
-  /* Builds candidate i (emit, pipeline) and fills the dispatch that runs it once. */
-  spvgen_status (*build)(void *state, uint32_t i, spvgen_vk_dispatch_desc *dispatch, char *msg, size_t size);
+  /* Builds candidate i (emit, pipelines) and fills the dispatches that run it once
+   * (*count of them, at most TUNE_MAX_KERNELS: a plan's kernels in order, timed as one
+   * step). */
+  spvgen_status (*build)(void *state, uint32_t i, spvgen_vk_dispatch_desc *dispatches, uint32_t *count, char *msg,
+                         size_t size);
   /* Before a candidate runs: poison the output (an element the kernel misses fails). */
   spvgen_status (*poison)(void *state, char *msg, size_t size);
   /* After it ran: compare its output; *bad elements out of tolerance of *checked. A
@@ -109,11 +115,12 @@ spvgen_status tune_candidates(const struct sg_template *t, const char *who, cons
                               const spvgen_device_caps *caps, const void *def, void **plans,
                               spvgen_tune_result *res, char *msg, size_t size);
 
-/* Candidate plan's pipeline: emits plan (template t) into mod (reset first), reflects the
- * words and creates *pipe with the specialization constants spec[0 .. nspec-1]. */
+/* Candidate plan's pipeline of kernel `which`: emits it (template t) into mod (reset
+ * first), reflects the words and creates *pipe with the specialization constants
+ * spec[0 .. nspec-1]. */
 spvgen_status tune_pipeline(spvgen_vk_context *ctx, spvgen_module *mod, const struct sg_template *t, const void *plan,
-                            const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe, char *msg,
-                            size_t size);
+                            uint32_t which, const spvgen_spec_constant *spec, uint32_t nspec, spvgen_vk_pipeline **pipe,
+                            char *msg, size_t size);
 
 /* The candidates (res->count plans of template t, the default first, as tune_candidates
  * made them) over one data set (t->run_data of the default plan with all of them in the

@@ -137,19 +137,23 @@ static spvgen_status to_record(spvgen_vk_context *ctx, const char *who,
   return SPVGEN_OK;
 }
 
-/* spvgen_vk_run and spvgen_vk_dispatch; who: the one called, for messages. */
+/* spvgen_vk_run, spvgen_vk_run_steps and spvgen_vk_dispatch; who: the one called, for
+ * messages; ns (count / group entries) timed per step of `group` dispatches. */
 static spvgen_status run(spvgen_vk_context *ctx, const char *who,
-                         const spvgen_vk_dispatch_desc *dispatches, uint32_t count, uint64_t *ns) {
+                         const spvgen_vk_dispatch_desc *dispatches, uint32_t count, uint32_t group, uint64_t *ns) {
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
+  if (!group || count % group)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %u dispatches are not whole steps of %u", who, count,
+                      group);
   spvgen_vk_record_desc *d;
   spvgen_vk_buffer_range *ranges;
   st = to_record(ctx, who, dispatches, count, &d, &ranges);
   if (st != SPVGEN_OK) return st;
   uint64_t sets, storage, uniform;
   st = check_all(ctx, who, d, count, &sets, &storage, &uniform);
-  if (ns) memset(ns, 0, count * sizeof *ns);
+  if (ns) memset(ns, 0, count / group * sizeof *ns);
   bool timing = ns && (ctx->caps.features & SPVGEN_FEATURE_TIMESTAMPS);
   if (st == SPVGEN_OK)
     st = sg_vk_pool_reserve(ctx, who, &ctx->descriptors, (uint32_t)sets, (uint32_t)storage,
@@ -185,8 +189,8 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
   uint32_t bits = ctx->caps.timestamp_valid_bits;
   uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
   double period = ctx->caps.timestamp_period > 0 ? ctx->caps.timestamp_period : 1.0;
-  for (uint32_t i = 0; i < count; i++) {
-    uint64_t delta = ((ticks[2 * i + 1] & mask) - (ticks[2 * i] & mask)) & mask;
+  for (uint32_t i = 0; i < count / group; i++) { /* from the step's first start to its last end */
+    uint64_t delta = ((ticks[2 * (i * group + group - 1) + 1] & mask) - (ticks[2 * i * group] & mask)) & mask;
     ns[i] = (uint64_t)((double)delta * period + 0.5);
   }
   free(ticks);
@@ -195,7 +199,12 @@ static spvgen_status run(spvgen_vk_context *ctx, const char *who,
 
 spvgen_status spvgen_vk_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches,
                             uint32_t count, uint64_t *ns) {
-  return run(ctx, "spvgen_vk_run", dispatches, count, ns);
+  return run(ctx, "spvgen_vk_run", dispatches, count, 1, ns);
+}
+
+spvgen_status spvgen_vk_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches, uint32_t count,
+                                  uint32_t group, uint64_t *ns) {
+  return run(ctx, "spvgen_vk_run_steps", dispatches, count, group, ns);
 }
 
 spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipeline,
@@ -212,7 +221,7 @@ spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pip
   d.groups[0] = groups_x;
   d.groups[1] = groups_y;
   d.groups[2] = groups_z;
-  return run(ctx, "spvgen_vk_dispatch", &d, 1, ns);
+  return run(ctx, "spvgen_vk_dispatch", &d, 1, 1, ns);
 }
 
 /* ------------------------------------------------------------------ async ---- */

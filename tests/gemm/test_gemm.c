@@ -408,22 +408,50 @@ static void test_splitk_plan(void) {
   CHECK_EQ_U64(p2.groups[2], 6);
   CHECK_EQ_U64(p2.workspace_binding, 3);
   CHECK_EQ_U64(p2.workspace_ld, 92);
-  /* partial planes, then one flag per workgroup (3 slices x the tiles), then the counters */
-  uint64_t tiles = (uint64_t)p2.groups[0] * p2.groups[1] * 2;
-  CHECK_EQ_U64(p2.workspace_counters, 3ull * 2 * 100 * 92 + 3 * tiles);
-  CHECK_EQ_U64(p2.workspace_bytes, (3ull * 2 * 100 * 92 + 3 * tiles + tiles) * 4);
+  /* the partial planes only: 3 slices x 2 batches x 100 rows of 92 words */
+  CHECK_EQ_U64(p2.workspace_bytes, 3ull * 2 * 100 * 92 * 4);
   CHECK_CONTAINS(p2.name, " sk3");
-  /* C and bias push the workspace's binding back. */
+  CHECK_EQ_U64(spvgen_gemm_kernel_count(&p1), 1);
+  CHECK_EQ_U64(spvgen_gemm_kernel_count(&p2), 2);
+  /* the reduction: 100 rows x 23 chunks of 4 columns, 128 per workgroup, per batch */
+  CHECK_EQ_U64(p2.reduce_groups[0], (100 * 23 + 127) / 128);
+  CHECK_EQ_U64(p2.reduce_groups[1], 1);
+  CHECK_EQ_U64(p2.reduce_groups[2], 2);
+  /* C and bias push the workspace's binding back; each kernel declares its own buffers
+   * with the plan's binding numbers. */
   d.beta = 0.5f;
   d.bias = SPVGEN_GEMM_BIAS_COLUMN;
   CHECK_MSG(spvgen_gemm_plan(&d, &c, &p2, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(p2.workspace_binding, 5);
+  spvgen_kernel ks[2];
+  uint32_t nk = 0;
+  CHECK_MSG(spvgen_gemm_kernels(&d, &c, ks, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(nk, 2);
+  if (nk == 2) {
+    static const char *const main_names[] = {"A", "B", "workspace"}, *const reduce_names[] = {"D", "C", "bias",
+                                                                                             "workspace"};
+    static const uint32_t main_bind[] = {0, 1, 5}, reduce_bind[] = {2, 3, 4, 5};
+    CHECK_EQ_U64(ks[0].info.binding_count, 3);
+    CHECK_EQ_U64(ks[1].info.binding_count, 4);
+    for (uint32_t i = 0; i < 3 && i < ks[0].info.binding_count; i++) {
+      CHECK_EQ_U64(ks[0].info.bindings[i].binding, main_bind[i]);
+      CHECK_STR_EQ(ks[0].info.bindings[i].name, main_names[i]);
+    }
+    for (uint32_t i = 0; i < 4 && i < ks[1].info.binding_count; i++) {
+      CHECK_EQ_U64(ks[1].info.bindings[i].binding, reduce_bind[i]);
+      CHECK_STR_EQ(ks[1].info.bindings[i].name, reduce_names[i]);
+    }
+    CHECK_EQ_U64(ks[1].info.local_size[0], 128);
+    CHECK_EQ_U64(ks[1].info.groups[2], 2);
+    for (uint32_t i = 0; i < 2; i++) {
+      CHECK_MSG(spvgen_validate(ks[i].words, ks[i].word_count, NULL, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      spvgen_kernel_free(&ks[i]);
+    }
+  }
+  /* The one-shot gives one kernel: an explicit split_k is refused naming the way to both. */
   spvgen_kernel k;
-  CHECK_MSG(spvgen_gemm(&d, &c, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  CHECK_EQ_U64(k.info.binding_count, 6);
-  if (k.info.binding_count == 6) CHECK_EQ_U64(k.info.bindings[5].binding, 5);
-  CHECK(spvgen_validate(k.words, k.word_count, NULL, msg, sizeof msg) == SPVGEN_OK);
-  spvgen_kernel_free(&k);
+  CHECK(spvgen_gemm(&d, &c, &k, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "spvgen_gemm_kernels");
   /* The limit: ceil(k / tile_k) slices. */
   d = shape(64, 64, 100);
   d.variant = SPVGEN_GEMM_SIMT;
@@ -450,9 +478,9 @@ static void test_splitk_plan(void) {
   for (uint32_t i = 0; i < n && i < 64; i++) CHECK_EQ_U64(plans[i].desc.split_k, 1);
 }
 
-/* SIMT split-K on the device, every element against the float64 reference, dispatched
- * twice (D poisoned before the second run: the counters must have been reset), and the
- * counters checked back at 0. */
+/* SIMT split-K on the device (the two dispatches: partials, then the reduction), every
+ * element against the float64 reference, run twice (D and the workspace poisoned with
+ * NaN before the second run: nothing may depend on what an earlier run left). */
 static void run_splitk(spvgen_vk_context *ctx, spvgen_gemm_desc d, const char *what) {
   d.variant = SPVGEN_GEMM_SIMT;
   gemm_run_result r;
@@ -470,12 +498,11 @@ static void run_splitk(spvgen_vk_context *ctx, spvgen_gemm_desc d, const char *w
             what, r.plan.name, d.m, d.n, d.k, (unsigned long long)r.bad, (unsigned long long)r.checked,
             (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
             (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
-  CHECK_MSG(r.counters_left == 0, "%s [%s]: %llu counters not reset", what, r.plan.name,
-            (unsigned long long)r.counters_left);
+  CHECK_EQ_U64(r.kernels, 2);
 }
 
 static void test_simt_splitk_on_the_device(void) {
-  spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE);
+  spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   /* K not a multiple of tile_k, odd M and N, batch 2, every epilogue feature. */
   static const spvgen_component_type t[][4] = {
@@ -536,6 +563,34 @@ static void test_simt_splitk_on_the_device(void) {
   d.stride_d = 31 * 20 + 7;
   d.split_k = 2;
   run_splitk(ctx, d, "padded lds and strides");
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  run_splitk(ctx, d, "padded lds and strides, device addresses");
+  /* Both addressing forms with run-time shapes (the slices, grids and workspace per
+   * launch), odd shapes whose K is no multiple of split_k x tile_k, batches, C, bias and
+   * an activation, f16 and f32 D. */
+  static const struct { uint32_t m, n, k, batch, sk; spvgen_component_type out; } rt[] = {
+      {33, 70, 333, 2, 3, SPVGEN_COMPONENT_F32}, {5, 129, 500, 1, 4, SPVGEN_COMPONENT_F16},
+      {64, 61, 97, 3, 2, SPVGEN_COMPONENT_F16}};
+  for (size_t i = 0; i < sizeof rt / sizeof rt[0]; i++)
+    for (int bda = 0; bda < 2; bda++) {
+      d = shape(rt[i].m, rt[i].n, rt[i].k);
+      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      d.batch = rt[i].batch;
+      d.split_k = rt[i].sk;
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = rt[i].out;
+      d.b_layout = (spvgen_matrix_layout)(i & 1);
+      d.d_layout = (spvgen_matrix_layout)bda;
+      d.alpha = 1.5f;
+      d.beta = 0.25f;
+      d.bias = (spvgen_gemm_bias)(1 + (i + bda) % 2);
+      d.activation = SPVGEN_ACTIVATION_SILU;
+      d.addressing = bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
+      char what[64];
+      snprintf(what, sizeof what, "run-time %ux%ux%u split_k %u%s", rt[i].m, rt[i].n, rt[i].k, rt[i].sk,
+               bda ? " device addresses" : "");
+      run_splitk(ctx, d, what);
+    }
   spvgen_vk_destroy(ctx);
 }
 

@@ -201,22 +201,33 @@ static void test_cooperative_forms_validate(void) {
     const bool int64 = cases[i].v == SPVGEN_GEMM_COOPMAT_KHR ? batched
                                                             : cases[i].split_k > 1 || (batched && cm2_aligned);
     CHECK_MSG(!!(plan.features & SPVGEN_FEATURE_INT64) == int64, "case %zu", i);
-    spvgen_kernel k;
-    CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "case %zu [%s]: %s", i, plan.name, msg);
-    if (!k.words) continue;
-    CHECK_MSG(check_words(k.words, k.word_count), "case %zu [%s]", i, plan.name);
+    /* every kernel of the plan (split-K: the partials with A, B and the workspace, the
+     * reduction with D, C, bias and the workspace), each with its own pointers */
+    spvgen_kernel ks[2];
+    uint32_t nk = 0;
+    CHECK_MSG(spvgen_gemm_kernels(&d, &caps, ks, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "case %zu [%s]: %s", i,
+              plan.name, msg);
+    CHECK_EQ_U64(nk, cases[i].split_k > 1 ? 2 : 1);
     const uint32_t base = cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME ? (uint32_t)sizeof(spvgen_gemm_push) : 0;
-    const uint32_t buffers = 3u + (cases[i].beta != 0.0f) + (cases[i].bias != 0) + (cases[i].split_k > 1);
-    CHECK_EQ_U64(k.info.binding_count, buffers);
-    CHECK_EQ_U64(k.info.push_constant_size, base + 8 * buffers);
-    for (uint32_t b = 0; b < k.info.binding_count; b++) {
-      CHECK_EQ_U64(k.info.bindings[b].kind, SPVGEN_BINDING_DEVICE_ADDRESS);
-      CHECK_EQ_U64(k.info.bindings[b].address_offset, base + 8 * b);
-      CHECK_EQ_U64(k.info.bindings[b].alignment, strcmp(k.info.bindings[b].name, "bias") ? 16 : 0);
+    const uint32_t epilogue = 1u + (cases[i].beta != 0.0f) + (cases[i].bias != 0);
+    for (uint32_t j = 0; j < nk; j++) {
+      const spvgen_kernel *k = &ks[j];
+      CHECK_MSG(check_words(k->words, k->word_count), "case %zu [%s] kernel %u", i, plan.name, j);
+      const uint32_t buffers = cases[i].split_k <= 1 ? 2u + epilogue : j ? epilogue + 1u : 3u;
+      CHECK_EQ_U64(k->info.binding_count, buffers);
+      CHECK_EQ_U64(k->info.push_constant_size, base + 8 * buffers);
+      CHECK_EQ_U64(k->info.push_constant_size, j ? plan.reduce_push_size : plan.push_size);
+      for (uint32_t b = 0; b < k->info.binding_count; b++) {
+        CHECK_EQ_U64(k->info.bindings[b].kind, SPVGEN_BINDING_DEVICE_ADDRESS);
+        CHECK_EQ_U64(k->info.bindings[b].address_offset, base + 8 * b);
+        CHECK_EQ_U64(k->info.bindings[b].alignment, strcmp(k->info.bindings[b].name, "bias") ? 16 : 0);
+      }
+      CHECK(has_capability(&k->info, SpvCapabilityPhysicalStorageBufferAddresses));
+      /* the plan's features cover both kernels; the reduction moves D and C per batch */
+      if (j == 0) CHECK_MSG(has_capability(&k->info, SpvCapabilityInt64) == int64, "case %zu [%s]", i, plan.name);
+      else CHECK_MSG(has_capability(&k->info, SpvCapabilityInt64) == batched, "case %zu [%s] reduction", i, plan.name);
     }
-    CHECK(has_capability(&k.info, SpvCapabilityPhysicalStorageBufferAddresses));
-    CHECK_MSG(has_capability(&k.info, SpvCapabilityInt64) == int64, "case %zu [%s]", i, plan.name);
-    spvgen_kernel_free(&k);
+    for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&ks[j]);
   }
 }
 
@@ -300,21 +311,28 @@ static void test_refusals_name_what_is_wrong(void) {
   d.split_k = 2;
   CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "split_k 2: the khr variant does not split K");
-  /* split-K: the workspace is the last pointer */
+  /* split-K: the workspace is the last pointer of both kernels (the partials: A, B,
+   * workspace; the reduction: D, workspace) */
   d = bda_desc(16, 16, 4096);
   d.split_k = 4;
   CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  CHECK_EQ_U64(plan.push_size, 32);
-  spvgen_kernel sk;
-  CHECK_MSG(spvgen_gemm(&d, &caps, &sk, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  if (sk.words) {
-    CHECK(check_words(sk.words, sk.word_count));
-    CHECK_EQ_U64(sk.info.binding_count, 4);
-    CHECK_STR_EQ(sk.info.bindings[3].name, "workspace");
-    CHECK_EQ_U64(sk.info.bindings[3].address_offset, 24);
-    CHECK_EQ_U64(sk.info.bindings[3].min_size, plan.workspace_bytes);
+  CHECK_EQ_U64(plan.push_size, 24);
+  CHECK_EQ_U64(plan.reduce_push_size, 16);
+  spvgen_kernel sk[2];
+  uint32_t nk = 0;
+  CHECK_MSG(spvgen_gemm_kernels(&d, &caps, sk, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  if (nk == 2) {
+    CHECK(check_words(sk[0].words, sk[0].word_count));
+    CHECK(check_words(sk[1].words, sk[1].word_count));
+    CHECK_EQ_U64(sk[0].info.binding_count, 3);
+    CHECK_STR_EQ(sk[0].info.bindings[2].name, "workspace");
+    CHECK_EQ_U64(sk[0].info.bindings[2].address_offset, 16);
+    CHECK_EQ_U64(sk[0].info.bindings[2].min_size, plan.workspace_bytes);
+    CHECK_EQ_U64(sk[1].info.binding_count, 2);
+    CHECK_STR_EQ(sk[1].info.bindings[1].name, "workspace");
+    CHECK_EQ_U64(sk[1].info.bindings[1].address_offset, 8);
   }
-  spvgen_kernel_free(&sk);
+  for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&sk[j]);
   d = bda_desc(16, 16, 16);
   d.addressing = (spvgen_addressing)7;
   CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);

@@ -120,6 +120,17 @@ static void check_all_plans(spvgen_module *m, const spvgen_gemm_desc *d, sweep_s
       if (st->bad > 5) return;
     }
     (void)before;
+    if (spvgen_gemm_kernel_count(p) > 1) { /* split-K: the reduction kernel too */
+      spvgen_module_reset(m, NULL);
+      s = spvgen_gemm_emit_kernel(m, p, SPVGEN_GEMM_KERNEL_REDUCE, &info);
+      if (s == SPVGEN_OK) s = spvgen_module_finish(m, &words, &n);
+      if (s != SPVGEN_OK || !check_words(words, n)) {
+        st->bad++;
+        test_fail_at(__FILE__, __LINE__, "%s, plan %s: the reduction kernel: %s", desc_text(d, what, sizeof what),
+                     p->name, spvgen_module_error(m));
+        if (st->bad > 5) return;
+      }
+    }
   }
 }
 
@@ -695,7 +706,8 @@ static void test_addressing_recipe_matches_the_spec_reference(void) {
 }
 
 /* Split-K plans (split_k 2, 3, 4) over awkward shapes, every type pair, layouts,
- * batches and epilogues: each candidate validates; the workspace is the last binding. */
+ * batches and epilogues: each candidate's two kernels validate; the workspace is the
+ * last binding of both (tests/gemm/test_gemm_splitk.c checks what they hold). */
 static void test_splitk_plans_validate(void) {
   load_h100();
   spvgen_module *m = spvgen_module_create(NULL);
@@ -726,19 +738,25 @@ static void test_splitk_plans_validate(void) {
         CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
         CHECK_EQ_U64(p.desc.split_k, sk);
         CHECK_EQ_U64(p.workspace_binding, 3u + (d.beta != 0.0f) + 1u);
-        spvgen_kernel k;
-        if (spvgen_gemm(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK) {
-          CHECK_EQ_U64(k.info.binding_count, p.workspace_binding + 1);
-          CHECK(words_has(k.words, k.word_count, SpvOpAtomicIAdd));
-          CHECK(words_has(k.words, k.word_count, SpvOpAtomicStore));
-          CHECK(words_has(k.words, k.word_count, SpvOpMemoryBarrier));
-          spvgen_kernel_free(&k);
+        spvgen_kernel k[2];
+        uint32_t nk = 0;
+        if (spvgen_gemm_kernels(&d, &h100, k, &nk, NULL, msg, sizeof msg) == SPVGEN_OK) {
+          CHECK_EQ_U64(nk, 2);
+          CHECK_EQ_U64(k[0].info.binding_count, 3); /* A, B, workspace */
+          CHECK_EQ_U64(k[1].info.binding_count, p.workspace_binding - 1); /* D, C, bias, workspace */
+          for (uint32_t i = 0; i < nk; i++) {
+            CHECK_EQ_U64(k[i].info.bindings[k[i].info.binding_count - 1].binding, p.workspace_binding);
+            CHECK(!words_has(k[i].words, k[i].word_count, SpvOpAtomicIAdd));
+            CHECK(!words_has(k[i].words, k[i].word_count, SpvOpMemoryBarrier));
+            CHECK(check_words(k[i].words, k[i].word_count));
+            spvgen_kernel_free(&k[i]);
+          }
         } else {
           CHECK_MSG(0, "%s", msg);
         }
       }
-  /* The reduction is element-wise, so a split-K kernel holds one tensor store (the
-   * partial: D is stored element by element) and the K loop's two tensor loads. */
+  /* The partials kernel holds one tensor store (the partial) and the K loop's two tensor
+   * loads; D is the reduction's. */
   {
     spvgen_gemm_desc r = gemm(257, 3584, 18944, F16, F32, F32);
     r.b_layout = SPVGEN_COL_MAJOR;
@@ -748,22 +766,21 @@ static void test_splitk_plans_validate(void) {
     r.unroll = 1;
     r.edge = SPVGEN_GEMM_EDGE_SHIFT;
     r.split_k = 4;
-    spvgen_kernel k;
+    spvgen_kernel k[2];
+    uint32_t nk = 0;
     char msg[512];
-    if (spvgen_gemm(&r, &h100, &k, msg, sizeof msg) != SPVGEN_OK) {
+    if (spvgen_gemm_kernels(&r, &h100, k, &nk, NULL, msg, sizeof msg) != SPVGEN_OK) {
       CHECK_MSG(0, "%s", msg);
     } else {
       uint32_t loads = 0, stores = 0, shared = 0;
-      WORDS_FOR_EACH(k.words, k.word_count, i) {
-        loads += (k.words[i] & 0xFFFFu) == SpvOpCooperativeMatrixLoadTensorNV;
-        stores += (k.words[i] & 0xFFFFu) == SpvOpCooperativeMatrixStoreTensorNV;
-        shared += (k.words[i] & 0xFFFFu) == SpvOpVariable && k.words[i + 3] == SpvStorageClassWorkgroup;
+      WORDS_FOR_EACH(k[0].words, k[0].word_count, i) {
+        loads += (k[0].words[i] & 0xFFFFu) == SpvOpCooperativeMatrixLoadTensorNV;
+        stores += (k[0].words[i] & 0xFFFFu) == SpvOpCooperativeMatrixStoreTensorNV;
+        shared += (k[0].words[i] & 0xFFFFu) == SpvOpVariable && k[0].words[i + 3] == SpvStorageClassWorkgroup;
       }
-      /* no Workgroup variable of the kernel's own: "last" travels through the workspace's
-       * flag words (gemm.h's workspace layout), so split-K adds no shared memory */
       CHECK_MSG(shared == 0, "%u Workgroup variables", shared);
       CHECK_MSG(loads == 2u && stores == 1u, "%u tensor loads, %u stores", loads, stores);
-      spvgen_kernel_free(&k);
+      for (uint32_t i = 0; i < nk; i++) spvgen_kernel_free(&k[i]);
     }
   }
   static const uint32_t odd_shapes[][3] = {{97, 131, 667}, {300, 17, 1000}};

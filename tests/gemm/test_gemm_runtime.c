@@ -347,17 +347,22 @@ static void a_class_promise_takes_the_unchecked_paths(void) {
 
 /* ---------------------------------------- cooperative kernels: validation only ---- */
 
-/* Emits and validates d for the h100 preset; false (and a failure) when it does not. */
+/* Emits and validates d's kernels (split-K: both) for the h100 preset; false (and a
+ * failure) when one does not. */
 static bool emits_valid(spvgen_gemm_desc d, const char *what) {
   spvgen_device_caps c = preset("h100");
-  spvgen_kernel k;
+  spvgen_kernel k[2];
+  uint32_t n = 0;
   char msg[512];
-  spvgen_status st = spvgen_gemm(&d, &c, &k, msg, sizeof msg);
+  spvgen_status st = spvgen_gemm_kernels(&d, &c, k, &n, NULL, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
   if (st != SPVGEN_OK) return false;
-  int ok = check_words(k.words, k.word_count);
-  CHECK_EQ_U64(k.info.push_constant_size, sizeof(spvgen_gemm_push));
-  spvgen_kernel_free(&k);
+  int ok = 1;
+  for (uint32_t i = 0; i < n; i++) {
+    ok &= check_words(k[i].words, k[i].word_count);
+    CHECK_EQ_U64(k[i].info.push_constant_size, sizeof(spvgen_gemm_push));
+    spvgen_kernel_free(&k[i]);
+  }
   return ok;
 }
 

@@ -431,10 +431,14 @@ static void test_gemm_bda_h100_kernels_validation(void) {
   for (int v = 1; v < 3; v++)
     for (size_t i = 0; i < sizeof SPREAD / sizeof SPREAD[0]; i++) {
       spvgen_gemm_desc d = spread_desc(VARIANTS[v], &SPREAD[i]);
-      spvgen_kernel k;
-      CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s case %zu: %s", VARIANT_NAMES[v], i, msg);
-      if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "%s case %zu", VARIANT_NAMES[v], i);
-      spvgen_kernel_free(&k);
+      spvgen_kernel k[2];
+      uint32_t nk = 0; /* split-K: the partials and the reduction */
+      CHECK_MSG(spvgen_gemm_kernels(&d, &caps, k, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s case %zu: %s",
+                VARIANT_NAMES[v], i, msg);
+      for (uint32_t j = 0; j < nk; j++) {
+        CHECK_MSG(check_words(k[j].words, k[j].word_count), "%s case %zu kernel %u", VARIANT_NAMES[v], i, j);
+        spvgen_kernel_free(&k[j]);
+      }
     }
   for (int v = 0; v < 3; v++)
     for (int runtime = 0; runtime < 2; runtime++) {

@@ -62,3 +62,33 @@ int words_capability_count(const uint32_t *w, size_t n, uint32_t capability) {
 int words_extension_count(const uint32_t *w, size_t n, const char *name) {
   return count_matching(w, n, SpvOpExtension, 0, name);
 }
+
+uint32_t words_count(const uint32_t *w, size_t n, uint32_t opcode) {
+  uint32_t c = 0;
+  if (!w) return 0;
+  WORDS_FOR_EACH(w, n, i) c += (w[i] & 0xFFFFu) == opcode;
+  return c;
+}
+
+/* The atomic instructions of the core grammar and of the float-atomic extensions. */
+static bool is_atomic(uint32_t op) {
+  return (op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor) || op == SpvOpAtomicFlagTestAndSet ||
+         op == SpvOpAtomicFlagClear || op == SpvOpAtomicFMinEXT || op == SpvOpAtomicFMaxEXT ||
+         op == SpvOpAtomicFAddEXT;
+}
+
+bool words_sync_summary(const uint32_t *w, size_t n, words_sync *s) {
+  memset(s, 0, sizeof *s);
+  if (!w || n < 5) return false;
+  WORDS_FOR_EACH(w, n, i) {
+    uint32_t op = w[i] & 0xFFFFu, len = w[i] >> 16;
+    s->control_barriers += op == SpvOpControlBarrier;
+    s->memory_barriers += op == SpvOpMemoryBarrier;
+    s->atomics += is_atomic(op);
+    if (op == SpvOpVariable && len >= 4 && w[i + 3] == SpvStorageClassWorkgroup) s->workgroup_variables++;
+    if (op == SpvOpTypePointer && len >= 4 && w[i + 2] == SpvStorageClassWorkgroup) s->workgroup_pointers++;
+    if (op == SpvOpCapability && len >= 2 && w[i + 1] == SpvCapabilityVulkanMemoryModelDeviceScope)
+      s->device_scope_capability = true;
+  }
+  return true;
+}

@@ -30,5 +30,18 @@ bool words_has_extension(const uint32_t *w, size_t n, const char *name);
  * words are malformed. */
 int words_capability_count(const uint32_t *w, size_t n, uint32_t capability);
 int words_extension_count(const uint32_t *w, size_t n, const char *name);
+/* How many instructions have opcode (0 for NULL words). */
+uint32_t words_count(const uint32_t *w, size_t n, uint32_t opcode);
+
+/* What synchronizes invocations or workgroups in a module: OpControlBarrier,
+ * OpMemoryBarrier, atomic instructions (OpAtomic*, core and float extensions), Workgroup
+ * variables and pointer types, and the VulkanMemoryModelDeviceScope capability. */
+typedef struct words_sync {
+  uint32_t control_barriers, memory_barriers, atomics;
+  uint32_t workgroup_variables, workgroup_pointers;
+  bool device_scope_capability;
+} words_sync;
+/* Fills *s; false for NULL or malformed words. */
+bool words_sync_summary(const uint32_t *w, size_t n, words_sync *s);
 
 #endif

@@ -677,7 +677,10 @@ typedef struct fake_state {
   int built, released;
 } fake_state;
 
-static spvgen_status fake_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
+/* Candidate 2 fails to build; candidate 3 is a plan of two kernels (the same one twice,
+ * as a split-K plan's partials and reduction are two dispatches timed as one run). */
+static spvgen_status fake_build(void *state, uint32_t i, spvgen_vk_dispatch_desc *dd, uint32_t *count, char *msg,
+                                size_t size) {
   fake_state *s = state;
   if (i == 2) return snprintf(msg, size, "no such tile here"), SPVGEN_ERROR_UNSUPPORTED;
   spvgen_status st = spvgen_vk_pipeline_create_kernel(s->ctx, &s->kernel, NULL, &s->pipe);
@@ -686,6 +689,8 @@ static spvgen_status fake_build(void *state, uint32_t i, spvgen_vk_dispatch_desc
   dd->buffers = s->bufs;
   dd->buffer_count = 3;
   for (int j = 0; j < 3; j++) dd->groups[j] = s->kernel.info.groups[j];
+  *count = i == 3 ? 2 : 1;
+  if (i == 3) dd[1] = dd[0];
   s->built++;
   return SPVGEN_OK;
 }

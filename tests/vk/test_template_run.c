@@ -91,8 +91,9 @@ static void test_the_check_fails_on_a_wrong_kernel_and_a_short_grid(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* A plan's pipeline, as the tuner makes it (emit, reflect, create). */
-static spvgen_vk_pipeline *plan_pipeline(spvgen_vk_context *ctx, const sg_template *t, const void *plan) {
+/* Kernel `which` of a plan as a pipeline, as the tuner makes it (emit, reflect, create). */
+static spvgen_vk_pipeline *plan_pipeline(spvgen_vk_context *ctx, const sg_template *t, const void *plan,
+                                         uint32_t which) {
   spvgen_module_desc md = {.addressing = t->addressing_model ? t->addressing_model(plan) : 0};
   spvgen_module *m = spvgen_module_create(&md);
   spvgen_kernel_info info;
@@ -101,7 +102,8 @@ static spvgen_vk_pipeline *plan_pipeline(spvgen_vk_context *ctx, const sg_templa
   size_t count = 0;
   spvgen_vk_pipeline *pipe = NULL;
   char msg[512];
-  if (m && t->emit(m, plan, &info) == SPVGEN_OK && spvgen_module_finish(m, &words, &count) == SPVGEN_OK &&
+  if (m && sg_template_emit_kernel(t, m, plan, which, &info) == SPVGEN_OK &&
+      spvgen_module_finish(m, &words, &count) == SPVGEN_OK &&
       spvgen_kernel_reflect(words, count, &info, msg, sizeof msg) == SPVGEN_OK)
     spvgen_vk_pipeline_create(ctx, words, count, &info, NULL, &pipe);
   spvgen_module_destroy(m);
@@ -113,7 +115,8 @@ static spvgen_vk_pipeline *plan_pipeline(spvgen_vk_context *ctx, const sg_templa
  * checked and the rest compared with the first plan's output (run_compare); a NaN put in
  * the first output element fails both. */
 static void shared_data_case(spvgen_vk_context *ctx, const sg_template *t, const void *plans, uint32_t count,
-                             uint64_t size, uint64_t sample, uint64_t sampled_elements, uint64_t elements) {
+                             uint64_t size, uint64_t sample, uint64_t sampled_elements, uint64_t elements,
+                             uint32_t *multi) {
   char msg[512];
   sg_run_request rq = {.seed = test_rand_u32() | 1u, .size = size, .plans = plans, .plan_count = count};
   sg_run_data data;
@@ -126,16 +129,25 @@ static void shared_data_case(spvgen_vk_context *ctx, const sg_template *t, const
     char name[256];
     t->plan_name(plan, name, sizeof name);
     CHECK_MSG(t->run_bind(plan, &data, msg, sizeof msg) == SPVGEN_OK, "%s: %s", name, msg);
-    spvgen_vk_pipeline *pipe = plan_pipeline(ctx, t, plan);
-    CHECK_MSG(pipe != NULL, "%s: no pipeline", name);
-    if (!pipe) continue;
-    spvgen_vk_dispatch_desc dd = {.pipeline = pipe, .buffers = bufs,
-                                  .buffer_count = data.bind_count ? data.bind_count : data.buffer_count,
-                                  .push_data = data.push_size ? data.push : NULL, .push_size = data.push_size,
-                                  .groups = {data.groups[0], data.groups[1], data.groups[2]}};
+    /* every kernel of the plan (GEMM split-K: the partials, then the reduction) */
+    const uint32_t kernels = sg_template_kernels(t, plan);
+    CHECK_EQ_U64(data.kernel_count, kernels > 1 ? kernels : 0);
+    if (kernels > 1) *multi += 1;
+    spvgen_vk_pipeline *pipes[SG_RUN_MAX_KERNELS] = {0};
+    bool ok = kernels <= SG_RUN_MAX_KERNELS;
+    for (uint32_t k = 0; ok && k < kernels; k++) ok = (pipes[k] = plan_pipeline(ctx, t, plan, k)) != NULL;
+    CHECK_MSG(ok, "%s: no pipeline", name);
+    if (!ok) {
+      for (uint32_t k = 0; k < SG_RUN_MAX_KERNELS; k++) spvgen_vk_pipeline_destroy(pipes[k]);
+      continue;
+    }
+    spvgen_vk_dispatch_desc dd[SG_RUN_MAX_KERNELS];
+    spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS];
+    uint32_t nd = sg_run_dispatches(&data, pipes, bufs, bound, dd);
+    CHECK_EQ_U64(nd, kernels);
     CHECK(sg_run_poison(ctx, &data, bufs, msg, sizeof msg) == SPVGEN_OK);
-    CHECK_MSG(spvgen_vk_run(ctx, &dd, 1, NULL) == SPVGEN_OK, "%s: %s", name, spvgen_vk_error(ctx));
-    CHECK(sg_run_download(ctx, &data, bufs, true, NULL, msg, sizeof msg) == SPVGEN_OK);
+    CHECK_MSG(spvgen_vk_run(ctx, dd, nd, NULL) == SPVGEN_OK, "%s: %s", name, spvgen_vk_error(ctx));
+    CHECK(sg_run_download(ctx, &data, bufs, true, msg, sizeof msg) == SPVGEN_OK);
     sg_check c;
     memset(&c, 0, sizeof c);
     t->run_check(plan, &data, sample, &c);
@@ -153,7 +165,7 @@ static void shared_data_case(spvgen_vk_context *ctx, const sg_template *t, const
                 t->name, (unsigned long long)bad_in_sample, (unsigned long long)c.bad,
                 (unsigned long long)c.first_bad);
     }
-    spvgen_vk_pipeline_destroy(pipe);
+    for (uint32_t k = 0; k < SG_RUN_MAX_KERNELS; k++) spvgen_vk_pipeline_destroy(pipes[k]);
   }
   sg_run_destroy(&data, bufs);
   t->run_free(&data);
@@ -172,7 +184,9 @@ static void test_shared_data_serves_every_plan_and_the_compare_fails_a_wrong_ele
   CHECK(spvgen_gemm_plans(&gd, spvgen_vk_caps(ctx), gplans, 16, &count, msg, sizeof msg) == SPVGEN_OK);
   if (count > 16) count = 16;
   CHECK(count >= 2);
-  shared_data_case(ctx, &sg_template_gemm, gplans, count, 0, 64, 64, 33 * 47);
+  uint32_t multi = 0; /* plans of two kernels among them */
+  shared_data_case(ctx, &sg_template_gemm, gplans, count, 0, 64, 64, 33 * 47, &multi);
+  CHECK(multi >= 1);
   /* MLP: its plans of one weight layout; 777 points, a sample of every 777 / 100 = 7th
    * (the last included: 112 points) */
   spvgen_mlp_desc md = {.input_width = 5, .output_width = 3, .hidden_width = 16, .hidden_count = 2,
@@ -181,7 +195,7 @@ static void test_shared_data_serves_every_plan_and_the_compare_fails_a_wrong_ele
   CHECK(spvgen_mlp_plans(&md, spvgen_vk_caps(ctx), mplans, 8, &count, msg, sizeof msg) == SPVGEN_OK);
   if (count > 8) count = 8;
   CHECK(count >= 1);
-  shared_data_case(ctx, &sg_template_mlp, mplans, count, 777, 100, 112 * 3, 777 * 3);
+  shared_data_case(ctx, &sg_template_mlp, mplans, count, 777, 100, 112 * 3, 777 * 3, &multi);
   spvgen_vk_destroy(ctx);
 }
 

@@ -51,13 +51,15 @@ static void fill_result(const template_run_result *t, gemm_run_result *res) {
   res->rounds = t->rounds;
   res->stable = t->stable;
   res->worst_round_median_ns = t->worst_round_median_ns;
-  res->counters_left = t->scratch_left;
   res->wall_ns = t->wall_ns;
   res->warmup_ms = t->warmup_ms;
   res->warmup_steady = t->warmup_steady;
   res->tflops = t->tflops;
   res->emit_us = t->emit_us;
   res->pipeline_ms = t->pipeline_ms;
+  res->kernels = t->kernels;
+  for (uint32_t k = 0; k < t->kernels && k < 2; k++) res->kernel_pipeline_ms[k] = t->kernel_pipeline_ms[k];
+  res->first_compile = t->first_compile;
   memcpy(res->stats, t->stats, sizeof res->stats);
 }
 

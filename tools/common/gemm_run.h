@@ -25,9 +25,9 @@ typedef struct gemm_run_options {
   bool no_check;       /* skip the reference (timing only) */
   bool glsl450_memory_model; /* emit into a GLSL450-memory-model module (an experiment knob) */
   bool statistics;     /* fill res->stats (spvgen_vk_pipeline_statistics) */
-  bool recheck;        /* after the runs, fill D with NaN again and dispatch once more in
-                          a submission of its own: the check reads that D (a split-K
-                          kernel must have reset its counters for it to be complete) */
+  bool recheck;        /* after the runs, fill D (and the split-K workspace) with NaN again
+                          and run the plan once more in a submission of its own: the
+                          check reads that D */
   /* A RUNTIME desc (shapes runtime, or m = n = k = 0): the shape to run, with its leading
      dimensions, strides, alpha and beta (NULL: the desc's m, n, k, batch, tight) */
   const spvgen_gemm_args *args;
@@ -49,13 +49,14 @@ typedef struct gemm_run_result {
   double worst_ratio;     /* max |gpu - ref| / tol over the elements */
   uint64_t first_bad_row, first_bad_col, first_bad_batch;
   double first_bad_gpu, first_bad_ref;
-  double median_ns, min_ns;      /* per dispatch, 0 without timestamps: the best of three
-                                    timed submissions of `repeats` dispatches (stable_pct:
-                                    the smaller of the two that agreed) */
+  double median_ns, min_ns;      /* per run of the plan (split-K: both kernels, from the
+                                    partials' start to the reduction's end), 0 without
+                                    timestamps: the best of three timed submissions of
+                                    `repeats` runs (stable_pct: the smaller of the two that
+                                    agreed) */
   uint32_t repeats, rounds;      /* dispatches per submission, and submissions timed */
   bool stable;                   /* stable_pct: two medians agreed */
   double worst_round_median_ns;  /* the slowest of the three submissions' medians */
-  uint64_t counters_left;  /* split-K: workspace counters not back at 0 after the runs */
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */
@@ -63,7 +64,11 @@ typedef struct gemm_run_result {
   spvgen_gemm_launch launch;     /* the grid and push constants the shape ran with */
   spvgen_gemm_desc shape;        /* the shape that ran, as a FIXED desc (the reference's) */
   double emit_us;                /* plan + emit + finish on the host */
-  double pipeline_ms;            /* spvgen_vk_pipeline_create (the driver's compile) */
+  double pipeline_ms;            /* spvgen_vk_pipeline_create (the driver's compile; split-K:
+                                    both kernels') */
+  uint32_t kernels;              /* the plan's kernels: 2 for split-K (partials, reduction) */
+  double kernel_pipeline_ms[2];  /* each kernel's compile */
+  bool first_compile;            /* the first compile of these words in this process */
   /* With options->statistics: the driver's pipeline statistics on one line, "Register
    * Count=232 Shared Memory Size=49152 ..." (those about registers, spills, local,
    * shared and stack memory, occupancy and instructions; else the first few), or

@@ -14,12 +14,13 @@ struct template_built {
   spvgen_vk_context *ctx;
   const sg_template *t;
   void *plan;              /* t->plan_size bytes */
-  uint32_t *words;         /* a copy: the pipeline is created on the first run */
-  size_t count;
-  spvgen_kernel_info info;
-  spvgen_vk_pipeline *pipe;
-  double pipeline_ms;
-  bool first_compile;
+  uint32_t kernels;        /* the plan's kernels (sg_template_kernels), dispatched in order */
+  uint32_t *words[SG_RUN_MAX_KERNELS]; /* copies: the pipelines are created on the first run */
+  size_t count[SG_RUN_MAX_KERNELS];
+  spvgen_kernel_info info[SG_RUN_MAX_KERNELS];
+  spvgen_vk_pipeline *pipe[SG_RUN_MAX_KERNELS];
+  double pipeline_ms[SG_RUN_MAX_KERNELS];
+  bool first_compile[SG_RUN_MAX_KERNELS];
   char stats[512];
 };
 
@@ -93,9 +94,11 @@ void template_compiled_now(const uint32_t *words, size_t count) {
 
 void template_built_free(template_built *b) {
   if (!b) return;
-  spvgen_vk_pipeline_destroy(b->pipe);
+  for (uint32_t k = 0; k < SG_RUN_MAX_KERNELS; k++) {
+    spvgen_vk_pipeline_destroy(b->pipe[k]);
+    free(b->words[k]);
+  }
   free(b->plan);
-  free(b->words);
   free(b);
 }
 
@@ -125,34 +128,43 @@ spvgen_status template_build(spvgen_vk_context *ctx, const sg_template *t, const
   memset(&md, 0, sizeof md);
   if (opt->glsl450_memory_model) md.memory_model = SpvMemoryModelGLSL450;
   md.addressing = t->addressing_model ? t->addressing_model(b->plan) : SpvAddressingModelLogical;
-  spvgen_module *m = st == SPVGEN_OK ? spvgen_module_create(&md) : NULL;
-  if (st == SPVGEN_OK && !m) st = SPVGEN_ERROR_OUT_OF_MEMORY, snprintf(msg, size, "out of memory");
-  /* Emission into a reused module, repeated to time it (the steady state); from a desc
-   * the planner is part of each repetition. */
-  const uint32_t *words = NULL;
+  b->kernels = st == SPVGEN_OK ? sg_template_kernels(t, b->plan) : 1;
+  if (st == SPVGEN_OK && (b->kernels < 1 || b->kernels > SG_RUN_MAX_KERNELS))
+    st = SPVGEN_ERROR_UNSUPPORTED, snprintf(msg, size, "%s: a plan of %u kernels", t->name, b->kernels);
+  spvgen_module *mods[SG_RUN_MAX_KERNELS] = {0}; /* one per kernel: each one's words stay valid */
+  for (uint32_t k = 0; st == SPVGEN_OK && k < b->kernels; k++)
+    if (!(mods[k] = spvgen_module_create(&md))) st = SPVGEN_ERROR_OUT_OF_MEMORY, snprintf(msg, size, "out of memory");
+  /* Emission into reused modules, repeated to time it (the steady state); from a desc
+   * the planner is part of each repetition. Every kernel of the plan counts. */
+  const uint32_t *words[SG_RUN_MAX_KERNELS] = {0};
   const double emit_us = (opt->emit_ms ? opt->emit_ms : 20) * 1e3;
   double t0 = sg_now_us();
   int reps = 0;
   while (st == SPVGEN_OK) {
-    spvgen_module_reset(m, &md);
     const void *p = b->plan;
     if (desc) {
       st = t->plan(desc, caps, scratch, NULL, 0);
       p = scratch;
     }
-    if (st == SPVGEN_OK) st = t->emit(m, p, &b->info);
-    if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &b->count);
+    for (uint32_t k = 0; st == SPVGEN_OK && k < b->kernels; k++) {
+      spvgen_module_reset(mods[k], &md);
+      st = sg_template_emit_kernel(t, mods[k], p, k, &b->info[k]);
+      if (st == SPVGEN_OK) st = spvgen_module_finish(mods[k], &words[k], &b->count[k]);
+      if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(mods[k]));
+    }
     reps++;
-    if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
     if (sg_now_us() - t0 >= emit_us || reps >= 2000) break;
   }
   if (reps) res->emit_us = (sg_now_us() - t0) / reps;
-  res->words = b->count;
-  if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, b->count, &b->info, msg, size);
-  if (st == SPVGEN_OK && !(b->words = malloc(b->count * 4 + 4)))
-    st = SPVGEN_ERROR_OUT_OF_MEMORY, snprintf(msg, size, "out of memory");
-  if (st == SPVGEN_OK) memcpy(b->words, words, b->count * 4);
-  spvgen_module_destroy(m);
+  res->words = 0;
+  for (uint32_t k = 0; k < b->kernels; k++) res->words += b->count[k];
+  for (uint32_t k = 0; st == SPVGEN_OK && k < b->kernels; k++) {
+    st = spvgen_kernel_reflect(words[k], b->count[k], &b->info[k], msg, size);
+    if (st == SPVGEN_OK && !(b->words[k] = malloc(b->count[k] * 4 + 4)))
+      st = SPVGEN_ERROR_OUT_OF_MEMORY, snprintf(msg, size, "out of memory");
+    if (st == SPVGEN_OK) memcpy(b->words[k], words[k], b->count[k] * 4);
+  }
+  for (uint32_t k = 0; k < SG_RUN_MAX_KERNELS; k++) spvgen_module_destroy(mods[k]);
   free(scratch);
   if (st != SPVGEN_OK) {
     template_built_free(b);
@@ -162,50 +174,54 @@ spvgen_status template_build(spvgen_vk_context *ctx, const sg_template *t, const
   return SPVGEN_OK;
 }
 
-/* The pipeline, created on the first run with its data's specialization constants. */
+/* The pipelines, created on the first run with its data's specialization constants. */
 static spvgen_status build_pipeline(template_built *b, const sg_run_data *data, const template_run_options *opt,
                                     char *msg, size_t size) {
-  if (b->pipe) return SPVGEN_OK;
   spvgen_vk_pipeline_options popt;
   memset(&popt, 0, sizeof popt);
   popt.spec_constants = data->spec;
   popt.spec_constant_count = data->spec_count;
-  b->first_compile = !template_compiled_before(b->words, b->count);
-  double c0 = sg_now_us();
-  if (spvgen_vk_pipeline_create(b->ctx, b->words, b->count, &b->info, data->spec_count ? &popt : NULL, &b->pipe) !=
-      SPVGEN_OK)
-    return snprintf(msg, size, "%s", spvgen_vk_error(b->ctx)), SPVGEN_ERROR_VULKAN;
-  b->pipeline_ms = (sg_now_us() - c0) / 1e3;
-  template_compiled_now(b->words, b->count);
-  if (opt->statistics) statistics_line(b->ctx, b->pipe, b->stats, sizeof b->stats);
+  for (uint32_t k = 0; k < b->kernels; k++) {
+    if (b->pipe[k]) continue;
+    b->first_compile[k] = !template_compiled_before(b->words[k], b->count[k]);
+    double c0 = sg_now_us();
+    if (spvgen_vk_pipeline_create(b->ctx, b->words[k], b->count[k], &b->info[k], data->spec_count ? &popt : NULL,
+                                  &b->pipe[k]) != SPVGEN_OK)
+      return snprintf(msg, size, "%s", spvgen_vk_error(b->ctx)), SPVGEN_ERROR_VULKAN;
+    b->pipeline_ms[k] = (sg_now_us() - c0) / 1e3;
+    template_compiled_now(b->words[k], b->count[k]);
+    if (opt->statistics && k == 0) statistics_line(b->ctx, b->pipe[k], b->stats, sizeof b->stats);
+  }
   return SPVGEN_OK;
 }
 
 /* ----------------------------------------------------------------- device ---- */
 
-/* NaN-fills the outputs and dispatches once (opt->recheck). */
+/* NaN-fills the outputs (and scratch) and runs the plan's dispatches once (opt->recheck). */
 static spvgen_status recheck(spvgen_vk_context *ctx, const sg_run_data *data, spvgen_vk_buffer **bufs,
-                             const spvgen_vk_dispatch_desc *dd, char *msg, size_t size) {
+                             const spvgen_vk_dispatch_desc *dd, uint32_t kernels, char *msg, size_t size) {
   spvgen_status st = sg_run_poison(ctx, data, bufs, msg, size);
-  if (st == SPVGEN_OK && (st = spvgen_vk_run(ctx, dd, 1, NULL)) != SPVGEN_OK)
+  if (st == SPVGEN_OK && (st = spvgen_vk_run(ctx, dd, kernels, NULL)) != SPVGEN_OK)
     snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   return st;
 }
 
 /* ----------------------------------------------------------------- timing ---- */
 
-/* The timed submissions of dd[0 .. warmup + repeats): `rounds` of them, the best median
- * counting; with stable_pct, until two in a row agree. A single submission was at times
- * timed at a third of the clock the next one got (bench/results/gemm-h100-2026-11-23c.md),
- * hence several. */
-static spvgen_status timed_rounds(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint64_t *ns,
-                                  const template_run_options *opt, uint32_t repeats, template_run_result *res) {
+/* The timed submissions of the steps dd[0 .. (warmup + repeats) * kernels) (a step: the
+ * plan's kernels, timed from the first's start to the last's end): `rounds` of them, the
+ * best median counting; with stable_pct, until two in a row agree. A single submission
+ * was at times timed at a third of the clock the next one got
+ * (bench/results/gemm-h100-2026-11-23c.md), hence several. */
+static spvgen_status timed_rounds(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t kernels,
+                                  uint64_t *ns, const template_run_options *opt, uint32_t repeats,
+                                  template_run_result *res) {
   uint32_t total = opt->warmup + repeats;
   int rounds = opt->stable_pct > 0 ? 8 : opt->rounds ? (int)opt->rounds : 1;
   double prev = 0;
   for (int round = 0; round < rounds; round++) {
     double w0 = sg_now_us();
-    spvgen_status st = spvgen_vk_run(ctx, dd, total, ns);
+    spvgen_status st = spvgen_vk_run_steps(ctx, dd, total * kernels, kernels, ns);
     double wall = (sg_now_us() - w0) * 1e3 / total;
     if (st != SPVGEN_OK) return st;
     if (!repeats) {
@@ -241,33 +257,29 @@ static spvgen_status timed_rounds(spvgen_vk_context *ctx, const spvgen_vk_dispat
 }
 
 /* Warm-up, then the timed submissions. With round_ms the repeats fill about that much
- * GPU time per submission (the warm-up measured a dispatch). */
-static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipe, const sg_run_data *data,
+ * GPU time per submission (the warm-up measured a step). one[0 .. kernels) gets a step's
+ * dispatches. */
+static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, template_built *b, const sg_run_data *data,
                                        spvgen_vk_buffer **bufs, const template_run_options *opt,
-                                       template_run_result *res, spvgen_vk_dispatch_desc *one) {
+                                       template_run_result *res, spvgen_vk_dispatch_desc *one,
+                                       spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS]) {
+  const uint32_t K = sg_run_dispatches(data, b->pipe, bufs, bound, one);
   uint32_t repeats = opt->repeats ? opt->repeats : 1;
   uint32_t total = opt->warmup + repeats;
   uint32_t room = opt->round_ms && repeats < TEMPLATE_RUN_MAX_REPEATS ? opt->warmup + TEMPLATE_RUN_MAX_REPEATS : total;
-  spvgen_vk_dispatch_desc *dd = calloc(room, sizeof *dd);
+  spvgen_vk_dispatch_desc *dd = calloc((size_t)room * K, sizeof *dd);
   uint64_t *ns = calloc(room, sizeof *ns);
   if (!dd || !ns) {
     free(dd);
     free(ns);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
-  for (uint32_t i = 0; i < room; i++) {
-    dd[i].pipeline = pipe;
-    dd[i].buffers = bufs;
-    dd[i].buffer_count = data->bind_count ? data->bind_count : data->buffer_count;
-    dd[i].push_data = data->push_size ? data->push : NULL;
-    dd[i].push_size = data->push_size;
-    for (int j = 0; j < 3; j++) dd[i].groups[j] = data->groups[j];
-  }
-  *one = dd[0];
+  for (uint32_t i = 0; i < room; i++)
+    for (uint32_t k = 0; k < K; k++) dd[i * K + k] = one[k];
   spvgen_status st = SPVGEN_OK;
   if (opt->warmup_ms) { /* until the timings are steady (warm_up.h) */
     warm_up_info wi;
-    st = warm_up_run_limit(ctx, dd, total, opt->warmup_ms, opt->warmup_limit_ms, ns, &wi);
+    st = warm_up_run_steps(ctx, dd, total, K, opt->warmup_ms, opt->warmup_limit_ms, ns, &wi);
     res->warmup_ms = wi.ms;
     res->warmup_steady = wi.steady;
     if (opt->round_ms && wi.last_ns > 0) {
@@ -278,7 +290,7 @@ static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, spvgen_vk_pipelin
     }
   }
   res->repeats = repeats;
-  if (st == SPVGEN_OK) st = timed_rounds(ctx, dd, ns, opt, repeats, res);
+  if (st == SPVGEN_OK) st = timed_rounds(ctx, dd, K, ns, opt, repeats, res);
   if (st == SPVGEN_OK && res->median_ns > 0) {
     res->tflops = data->flops / res->median_ns / 1e3;
     res->items_per_s = data->items / (res->median_ns * 1e-9);
@@ -304,19 +316,31 @@ spvgen_status template_run_built(template_built *b, const template_run_options *
   spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS] = {0};
   spvgen_status st = t->run_data(ctx, b->plan, &opt->request, &data, msg, size);
   if (st == SPVGEN_OK && opt->on_data) opt->on_data(&data, opt->user);
+  if (st == SPVGEN_OK && data.kernel_count != (b->kernels > 1 ? b->kernels : 0))
+    st = SPVGEN_ERROR_INVALID_STATE,
+    snprintf(msg, size, "%s: the run's data has %u dispatches for a plan of %u kernels", t->name,
+             data.kernel_count ? data.kernel_count : 1, b->kernels);
   if (st == SPVGEN_OK) st = build_pipeline(b, &data, opt, msg, size);
-  res->pipeline_ms = b->pipeline_ms;
-  res->first_compile = b->first_compile;
+  res->kernels = b->kernels;
+  res->pipeline_ms = 0;
+  res->first_compile = true;
+  for (uint32_t k = 0; k < b->kernels; k++) {
+    res->kernel_pipeline_ms[k] = b->pipeline_ms[k];
+    res->kernel_words[k] = b->count[k];
+    res->pipeline_ms += b->pipeline_ms[k];
+    res->first_compile &= b->first_compile[k];
+  }
   memcpy(res->stats, b->stats, sizeof res->stats);
   if (st == SPVGEN_OK) st = sg_run_upload(ctx, &data, bufs, msg, size);
-  spvgen_vk_dispatch_desc one;
+  spvgen_vk_dispatch_desc one[SG_RUN_MAX_KERNELS];
+  spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS];
   if (st == SPVGEN_OK) {
-    st = dispatch_and_time(ctx, b->pipe, &data, bufs, opt, res, &one);
+    st = dispatch_and_time(ctx, b, &data, bufs, opt, res, one, bound);
     if (st == SPVGEN_ERROR_OUT_OF_MEMORY) snprintf(msg, size, "out of host memory");
     else if (st != SPVGEN_OK) snprintf(msg, size, "%s", spvgen_vk_error(ctx));
   }
-  if (st == SPVGEN_OK && opt->recheck) st = recheck(ctx, &data, bufs, &one, msg, size);
-  if (st == SPVGEN_OK) st = sg_run_download(ctx, &data, bufs, !opt->no_check, &res->scratch_left, msg, size);
+  if (st == SPVGEN_OK && opt->recheck) st = recheck(ctx, &data, bufs, one, b->kernels, msg, size);
+  if (st == SPVGEN_OK) st = sg_run_download(ctx, &data, bufs, !opt->no_check, msg, size);
   if (st == SPVGEN_OK && !opt->no_check) t->run_check(b->plan, &data, opt->sample, &res->check);
   if (res->check.bad && t->run_where)
     t->run_where(b->plan, &data, res->check.first_bad, res->first_bad_where, sizeof res->first_bad_where);

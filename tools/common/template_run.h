@@ -18,7 +18,8 @@ typedef struct template_run_options {
   uint32_t warmup;        /* dispatches before the timed ones, in each submission */
   uint32_t warmup_ms;     /* and first a sustained warm-up this long (warm_up.h; 0: none) */
   uint32_t warmup_limit_ms; /* its time limit (warm_up_run_limit; 0: its default) */
-  uint32_t repeats;       /* timed dispatches per submission; 0: 1 */
+  uint32_t repeats;       /* timed runs of the plan per submission (a run: its kernels'
+                             dispatches, timed as one step); 0: 1 */
   uint32_t rounds;        /* timed submissions, the best median counts; 0: 1 */
   double stable_pct;      /* instead: submissions until two in a row have medians within
                              stable_pct percent (at most 8; the smaller counts) */
@@ -41,7 +42,8 @@ typedef struct template_run_options {
 
 typedef struct template_run_result {
   sg_check check;                 /* the verdict: check.bad == 0 */
-  double median_ns, min_ns;       /* per dispatch (0 without timestamps) */
+  double median_ns, min_ns;       /* per run of the plan (0 without timestamps): its kernels'
+                                     dispatches from the first's start to the last's end */
   double worst_round_median_ns;   /* the slowest submission's median */
   double wall_ns;                 /* host wall time of the counted submission / dispatches */
   uint32_t repeats, rounds;       /* dispatches per submission, and submissions timed */
@@ -50,12 +52,16 @@ typedef struct template_run_result {
   bool warmup_steady;             /* false: it hit its time limit with timings still moving */
   double tflops;                  /* run_data's flops / median */
   double items_per_s;             /* run_data's items / median */
-  uint64_t scratch_left;          /* SCRATCH words not back at 0 after the runs */
-  double emit_us;                 /* (plan +) emit + finish on one core, averaged */
-  double pipeline_ms;             /* spvgen_vk_pipeline_create (the driver's compile) */
-  bool first_compile;             /* the first compile of these words in this process */
-  size_t words;                   /* the module's size */
-  /* statistics: the driver's pipeline statistics on one line ("Register Count=232 ...":
+  double emit_us;                 /* (plan +) emit + finish of every kernel on one core, averaged */
+  double pipeline_ms;             /* spvgen_vk_pipeline_create (the driver's compile), every
+                                     kernel's */
+  bool first_compile;             /* the first compile of these words in this process (every
+                                     kernel's) */
+  size_t words;                   /* the modules' size */
+  uint32_t kernels;               /* the plan's kernels (GEMM split-K: 2) */
+  double kernel_pipeline_ms[SG_RUN_MAX_KERNELS]; /* each one's compile */
+  size_t kernel_words[SG_RUN_MAX_KERNELS];       /* and size */
+  /* statistics: the driver's pipeline statistics of the first kernel on one line ("Register Count=232 ...":
    * those about registers, spills, memory, occupancy and instructions, else the first
    * few) or "unavailable: <why>". */
   char stats[512];
@@ -63,8 +69,9 @@ typedef struct template_run_result {
                                      (run_where: "row 3, column 4, batch 0") */
 } template_run_result;
 
-/* A plan's module, emitted and timed, and (once the first run has its specialization
- * constants) its pipeline: runs of several data sets share it. */
+/* A plan's modules (one per kernel: GEMM split-K has two), emitted and timed, and (once
+ * the first run has its specialization constants) their pipelines: runs of several data
+ * sets share them. */
 typedef struct template_built template_built;
 
 /* Plans desc (t->plan; desc NULL: plan is already made, and the emit timing leaves the
@@ -74,10 +81,10 @@ spvgen_status template_build(spvgen_vk_context *ctx, const sg_template *t, const
                              char *msg, size_t size);
 /* The plan the build emitted (t->plan_size bytes). */
 const void *template_built_plan(const template_built *b);
-/* One data set through the build: run_data, upload, the pipeline (created on the first
+/* One data set through the build: run_data, upload, the pipelines (created on the first
  * run, timed into res), warm-up, timed runs, download, run_check. res's build figures
  * (emit_us, words) are kept; the rest is this run's. SPVGEN_OK: it ran; the verdict is
- * res->check.bad == 0 (and scratch_left == 0). */
+ * res->check.bad == 0. */
 spvgen_status template_run_built(template_built *b, const template_run_options *opt, template_run_result *res,
                                  char *msg, size_t size);
 void template_built_free(template_built *b);

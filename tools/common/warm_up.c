@@ -22,12 +22,19 @@ spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc 
 
 spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                                 uint32_t min_ms, uint32_t limit_ms, uint64_t *ns, warm_up_info *info) {
+  return warm_up_run_steps(ctx, dd, count, 1, min_ms, limit_ms, ns, info);
+}
+
+spvgen_status warm_up_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
+                                uint32_t group, uint32_t min_ms, uint32_t limit_ms, uint64_t *ns,
+                                warm_up_info *info) {
   warm_up_info w;
+  if (!group) group = 1;
   memset(&w, 0, sizeof w);
   spvgen_status st = SPVGEN_OK;
   if (min_ms && count) {
-    /* The batch grows past `count` by repeating the first dispatch (its own arrays). */
-    spvgen_vk_dispatch_desc *big = malloc(sizeof *big * WARM_MAX_BATCH);
+    /* The batch grows past `count` by repeating the first step (its own arrays). */
+    spvgen_vk_dispatch_desc *big = malloc(sizeof *big * WARM_MAX_BATCH * group);
     uint64_t *bns = malloc(sizeof *bns * WARM_MAX_BATCH);
     if (!big || !bns) {
       free(big);
@@ -35,7 +42,8 @@ spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch
       big = NULL;
       bns = NULL;
     } else {
-      for (uint32_t i = 0; i < WARM_MAX_BATCH; i++) big[i] = dd[0];
+      for (uint32_t i = 0; i < WARM_MAX_BATCH; i++)
+        for (uint32_t k = 0; k < group; k++) big[i * group + k] = dd[k];
     }
     const spvgen_vk_dispatch_desc *use = big ? big : dd;
     uint64_t *tns = bns ? bns : ns;
@@ -47,7 +55,7 @@ spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch
     for (;;) {
       double b0 = sg_now_ms();
       memset(tns, 0, sizeof *tns * batch);
-      st = spvgen_vk_run(ctx, use, batch, tns);
+      st = spvgen_vk_run_steps(ctx, use, batch * group, group, tns);
       if (st != SPVGEN_OK) break;
       w.batches++;
       double took = sg_now_ms() - b0, elapsed = sg_now_ms() - t0;

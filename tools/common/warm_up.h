@@ -34,4 +34,11 @@ spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc 
 spvgen_status warm_up_run_limit(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                                 uint32_t min_ms, uint32_t limit_ms, uint64_t *ns, warm_up_info *info);
 
+/* The same for a plan of several kernels: dd holds `count` steps of `group` dispatches
+ * each (the batch repeats the first step), each step timed from its first dispatch's
+ * start to its last's end (spvgen_vk_run_steps); last_ns is per step. */
+spvgen_status warm_up_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
+                                uint32_t group, uint32_t min_ms, uint32_t limit_ms, uint64_t *ns,
+                                warm_up_info *info);
+
 #endif

@@ -52,8 +52,9 @@ static void trace_usage(FILE *o) {
              "                   per shape, as before run-time shapes\n"
              "  --sample N       outputs checked per call (default 8; 0: none)\n"
              "  --split-k S      every call's plan splits K into S slices (2-64; run-time plans\n"
-             "                   fewer where K has fewer steps): one shared split-K workspace\n"
-             "                   serves calls of every shape, as a framework keeps it\n"
+             "                   fewer where K has fewer steps): two dispatches per call (the\n"
+             "                   partials, then their reduction), one shared split-K workspace\n"
+             "                   for calls of every shape, as a framework keeps it\n"
              "  --device NAME    the first device whose name contains NAME\n\n"
              "examples:\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --cold\n"
@@ -289,15 +290,15 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
   spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
   uint64_t ws_bytes = 0;
-  uint64_t ws_dirty = 0; /* split-K: words below this may hold partials (above: zero) */
   uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
   double t_all = sg_now_ms();
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc *d = &calls[i].desc;
     spvgen_gemm_config plan;
     spvgen_gemm_launch launch;
-    spvgen_kernel k = {0};
-    spvgen_vk_pipeline *p = NULL;
+    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
+    uint32_t nk = 0; /* the plan's kernels: 2 with split-K (the partials, then the reduction) */
+    spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
     double t0 = sg_now_ms();
     /* run-time: the class of the call's shape, with M free (a prompt length is anything),
      * so every call with this weight shape and types has the same kernel */
@@ -309,58 +310,60 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     }
     if (runtime) want.m_multiple = 1;
     if (split_k) want.split_k = split_k;
-    if (spvgen_gemm_plan(&want, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
-        spvgen_gemm(&want, caps, &k, msg, sizeof msg) != SPVGEN_OK ||
+    if (spvgen_gemm_kernels(&want, caps, k, &nk, &plan, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
-      spvgen_kernel_free(&k);
+      for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]);
       goto done;
     }
     double t1 = sg_now_ms();
     spvgen_vk_kernel_cache_stats before, after;
     spvgen_vk_kernel_cache_stats_get(ctx, &before);
-    st = spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &p);
+    for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++) st = spvgen_vk_pipeline_create_kernel(ctx, &k[j], NULL, &p[j]);
     double t2 = sg_now_ms();
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
     uint64_t ns = 0;
-    spvgen_vk_buffer *bufs[4] = {ba, bb, bd, NULL};
-    uint32_t nbufs = plan.desc.split_k > 1 ? 4 : 3;
-    if (st == SPVGEN_OK && k.info.binding_count != nbufs) {
-      spvgen_kernel_free(&k);
-      spvgen_vk_pipeline_destroy(p);
-      fprintf(stderr, "spvgen bench trace: %s:%d: the plan has %u bindings; the trace runner binds A, B, D and a "
-              "split-K workspace\n", path, calls[i].line, k.info.binding_count);
+    /* the trace's calls have no C and no bias: A, B, D (and the workspace) */
+    const uint32_t want_bindings[2] = {3u, 2u};
+    for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++)
+      if (k[j].info.binding_count != want_bindings[j]) {
+        fprintf(stderr, "spvgen bench trace: %s:%d: kernel %u of the plan has %u bindings; the trace runner binds A, "
+                "B, D and a split-K workspace\n", path, calls[i].line, j, k[j].info.binding_count);
+        st = SPVGEN_ERROR_UNSUPPORTED;
+      }
+    if (st != SPVGEN_OK) {
+      for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]), spvgen_vk_pipeline_destroy(p[j]);
       goto done;
     }
-    if (st == SPVGEN_OK && launch.workspace_bytes > ws_bytes) {
-      /* split-K: one workspace for the trace, grown as a call needs and zeroed once when
-       * made (each dispatch leaves its counters at 0), as a framework would keep it */
+    if (launch.workspace_bytes > ws_bytes) {
+      /* split-K: one workspace for the trace, grown as a call needs (no initialization:
+       * the partials kernel writes every word the reduction reads), as a framework would
+       * keep it */
       if (ws) spvgen_vk_buffer_destroy(ws);
       ws = NULL;
       ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
       st = spvgen_vk_buffer_create(ctx, ws_bytes, 0, &ws);
-      if (st == SPVGEN_OK) st = spvgen_vk_buffer_fill(ctx, ws, 0, ws_bytes, 0);
-      ws_dirty = 0; /* all of it zeroed */
     }
-    if (st == SPVGEN_OK && launch.workspace_bytes) {
-      /* A run-time plan's counters follow the partials, so they move with the shape; where
-       * they fall below the partials an earlier call wrote, those words may hold partials:
-       * zeroed first (spvgen/gemm.h, "Split-K"). Timed with the call, as a framework pays it. */
-      if (launch.workspace_counters < ws_dirty)
-        st = spvgen_vk_buffer_fill(ctx, ws, launch.workspace_counters * 4u,
-                                   launch.workspace_bytes - launch.workspace_counters * 4u, 0);
-      if (launch.workspace_counters > ws_dirty) ws_dirty = launch.workspace_counters;
-    }
-    bufs[3] = ws;
-    if (st == SPVGEN_OK)
-      st = spvgen_vk_dispatch(ctx, p, bufs, nbufs, launch.push_size ? &launch.push : NULL, launch.push_size,
-                              launch.groups[0], launch.groups[1], launch.groups[2], &ns);
+    /* one step: the partials (A, B, workspace) then the reduction (D, workspace), with
+     * the runner's compute-to-compute barrier between them; or the one kernel (A, B, D) */
+    spvgen_vk_buffer *main_bufs[3] = {ba, bb, nk > 1 ? ws : bd}, *reduce_bufs[2] = {bd, ws};
+    spvgen_vk_dispatch_desc dd[2];
+    memset(dd, 0, sizeof dd);
+    dd[0] = (spvgen_vk_dispatch_desc){.pipeline = p[0], .buffers = main_bufs, .buffer_count = 3,
+                                      .push_data = launch.push_size ? &launch.push : NULL, .push_size = launch.push_size,
+                                      .groups = {launch.groups[0], launch.groups[1], launch.groups[2]}};
+    if (nk > 1)
+      dd[1] = (spvgen_vk_dispatch_desc){.pipeline = p[1], .buffers = reduce_bufs, .buffer_count = 2,
+                                        .push_data = launch.reduce_push_size ? &launch.push : NULL,
+                                        .push_size = launch.reduce_push_size,
+                                        .groups = {launch.reduce_groups[0], launch.reduce_groups[1],
+                                                   launch.reduce_groups[2]}};
+    if (st == SPVGEN_OK) st = spvgen_vk_run_steps(ctx, dd, nk, nk, &ns);
     double t3 = sg_now_ms();
     if (st != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, spvgen_vk_error(ctx));
-      spvgen_kernel_free(&k);
-      spvgen_vk_pipeline_destroy(p);
+      for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]), spvgen_vk_pipeline_destroy(p[j]);
       goto done;
     }
     wall += t3 - t0;
@@ -407,8 +410,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
            plan.name, (t1 - t0) * 1e3, t2 - t1, miss ? "compiled" : "cached", ns / 1e6, tflops,
            bad ? " CHECK FAILED" : "");
     fflush(stdout);
-    spvgen_vk_pipeline_destroy(p); /* the compiled pipeline stays in the kernel cache */
-    spvgen_kernel_free(&k);
+    for (uint32_t j = 0; j < nk; j++) { /* the compiled pipelines stay in the kernel cache */
+      spvgen_vk_pipeline_destroy(p[j]);
+      spvgen_kernel_free(&k[j]);
+    }
   }
   double loop_ms = sg_now_ms() - t_all;
   /* The disk cache written now (as at exit), timed: part of what a process pays. */
