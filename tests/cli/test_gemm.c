@@ -272,6 +272,54 @@ static void test_c_header_compiles_and_reproduces_the_module(void) {
   free(ref);
 }
 
+/* A split-K plan is two modules (the partials, then the reduction): -o out.spv writes
+ * out.spv and out.reduce.spv, both valid; -S and --c-header hold both, --json lists the
+ * second under "next_kernels"; a binary to stdout is refused (two modules). */
+static void test_split_k_writes_both_modules(void) {
+  if (!cli_binary()) return;
+#define SPLIT "--m", "16", "--n", "200", "--k", "1000", "--caps", "vulkan13", "--split-k", "3", "--beta", "0.5"
+  const char *path = cli_path("sk.spv");
+  cli_path("sk.reduce.spv"); /* removed after the test too */
+  cli_result r = cli_run("gemm", SPLIT, "-o", path);
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.err, "sk.spv: simt");
+  CHECK_CONTAINS(r.err, "kernel main");
+  CHECK_CONTAINS(r.err, "sk.reduce.spv: simt");
+  CHECK_CONTAINS(r.err, "kernel reduce");
+  cli_result_free(&r);
+  for (int i = 0; i < 2; i++) {
+    r = cli_run("val", i ? cli_path("sk.reduce.spv") : path);
+    CHECK_EXIT(r, 0);
+    CHECK_CONTAINS(r.out, ": valid");
+    cli_result_free(&r);
+  }
+  r = cli_run("gemm", SPLIT, "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "; kernel 1 of 2: main");
+  CHECK_CONTAINS(r.out, "; kernel 2 of 2: reduce");
+  CHECK_CONTAINS(r.out, " \"main\" %A %B %As %Bs");
+  CHECK_CONTAINS(r.out, " \"main\" %D %C %workspace");
+  cli_result_free(&r);
+  r = cli_run("gemm", SPLIT, "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"kernels\": 2");
+  CHECK_CONTAINS(r.out, "\"next_kernels\": [");
+  CHECK_CONTAINS(r.out, "\"kernel\": \"reduce\"");
+  CHECK_CONTAINS(r.out, "\"reduce_groups\": [");
+  CHECK_NOT_CONTAINS(r.out, "counters");
+  cli_result_free(&r);
+  r = cli_run("gemm", SPLIT, "--c-header", "sk_words");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "static const uint32_t sk_words[");
+  CHECK_CONTAINS(r.out, "static const uint32_t sk_words_reduce[");
+  cli_result_free(&r);
+  r = cli_run("gemm", SPLIT, "-o", "-");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "the plan has 2 kernels: give -o PATH");
+  cli_result_free(&r);
+#undef SPLIT
+}
+
 static void test_bench_times_the_emission(void) {
   if (!cli_binary()) return;
   cli_result r = cli_run("bench", "gemm", SHAPE, "--caps", "h100", "--repeats", "5");
@@ -342,6 +390,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_dis_reads_stdin_for_a_dash),
       TEST_CASE(test_json_has_the_metadata_and_matches_the_module),
       TEST_CASE(test_c_header_compiles_and_reproduces_the_module),
+      TEST_CASE(test_split_k_writes_both_modules),
       TEST_CASE(test_bench_times_the_emission),
       TEST_CASE(test_every_command_has_help_with_examples),
       TEST_CASE(test_version_prints_the_library_version),

@@ -276,6 +276,98 @@ static void test_recording_into_the_callers_command_buffer_with_sub_allocations(
   spvgen_vk_destroy(ctx);
 }
 
+/* A split-K GEMM recorded into the caller's command buffer: the plan's two kernels (the
+ * partials with A, B and the workspace; the reduction with D, C, bias and the workspace)
+ * as two dispatches of one call, which records the compute-to-compute barrier between
+ * them (spvgen/gemm.h, "Split-K"); the workspace uninitialized (NaN) and shared by
+ * both; run-time shapes; every element of D against a float64 reference. */
+static void test_split_k_gemm_records_both_kernels_and_the_barrier(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  app_vk a;
+  if (!app_open(ctx, &a)) {
+    test_skip("cannot load the application's Vulkan functions");
+    spvgen_vk_destroy(ctx);
+    return;
+  }
+  char msg[512];
+  const uint32_t M = 37, N = 45, K = 333;
+  spvgen_gemm_desc d = {.a_type = SPVGEN_COMPONENT_F32, .b_type = SPVGEN_COMPONENT_F32,
+                        .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F32,
+                        .shapes = SPVGEN_GEMM_SHAPES_RUNTIME, .m = M, .n = N, .k = K, .beta = 1.0f,
+                        .bias = SPVGEN_GEMM_BIAS_COLUMN, .activation = SPVGEN_ACTIVATION_RELU,
+                        .variant = SPVGEN_GEMM_SIMT, .split_k = 3};
+  spvgen_gemm_config plan;
+  spvgen_kernel k[2];
+  uint32_t nk = 0;
+  CHECK_MSG(spvgen_gemm_kernels(&d, spvgen_vk_caps(ctx), k, &nk, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(nk, 2);
+  if (nk != 2) {
+    app_close(&a);
+    spvgen_vk_destroy(ctx);
+    return;
+  }
+  spvgen_gemm_args args = {.m = M, .n = N, .k = K, .beta = 0.5f};
+  spvgen_gemm_launch l;
+  CHECK_MSG(spvgen_gemm_launch_for(&plan, &args, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_vk_pipeline *p0 = NULL, *p1 = NULL;
+  VK_CHECK(ctx, spvgen_vk_pipeline_create_kernel(ctx, &k[0], NULL, &p0));
+  VK_CHECK(ctx, spvgen_vk_pipeline_create_kernel(ctx, &k[1], NULL, &p1));
+  /* one host-visible buffer: A, B, C, bias, D, then the workspace, each at a slot */
+  uint64_t align = spvgen_vk_caps(ctx)->min_storage_buffer_offset_alignment;
+  if (align < 16) align = 16;
+  const uint64_t sizes[6] = {(uint64_t)M * K * 4, (uint64_t)K * N * 4, (uint64_t)M * N * 4, (uint64_t)N * 4,
+                             (uint64_t)M * N * 4, l.workspace_bytes};
+  uint64_t off[6], total = 0;
+  for (int i = 0; i < 6; i++) off[i] = total, total += (sizes[i] + align - 1) / align * align;
+  spvgen_vk_buffer *big;
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, total, SPVGEN_VK_BUFFER_HOST_VISIBLE, &big));
+  char *map = spvgen_vk_buffer_map(big);
+  float *ha = (float *)(map + off[0]), *hb = (float *)(map + off[1]), *hc = (float *)(map + off[2]),
+        *hbias = (float *)(map + off[3]), *hd = (float *)(map + off[4]);
+  fill(ha, M * K, 1.0f);
+  fill(hb, K * N, 1.0f);
+  fill(hc, M * N, 1.0f);
+  fill(hbias, N, 1.0f);
+  memset(hd, 0xFF, sizes[4]);
+  memset(map + off[5], 0xFF, sizes[5]); /* NaN: the workspace needs no initialization */
+  spvgen_vk_buffer_range r[6];
+  for (int i = 0; i < 6; i++) r[i] = (spvgen_vk_buffer_range){.buffer = big, .offset = off[i], .range = sizes[i]};
+  const spvgen_vk_buffer_range partials[3] = {r[0], r[1], r[5]}, reduction[4] = {r[4], r[2], r[3], r[5]};
+  spvgen_vk_record_desc rd[2] = {
+      {.pipeline = p0, .buffers = partials, .buffer_count = 3, .push_data = &l.push, .push_size = l.push_size,
+       .groups = {l.groups[0], l.groups[1], l.groups[2]}},
+      {.pipeline = p1, .buffers = reduction, .buffer_count = 4, .push_data = &l.push, .push_size = l.reduce_push_size,
+       .groups = {l.reduce_groups[0], l.reduce_groups[1], l.reduce_groups[2]}}};
+  VK_CHECK(ctx, spvgen_vk_command_buffer_begin(ctx, a.cmd));
+  app_barrier(&a, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  VK_CHECK(ctx, spvgen_vk_cmd_dispatch(ctx, a.cmd, rd, 2, 0)); /* the barrier between them is spvgen's */
+  app_barrier(&a, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+              VK_ACCESS_HOST_READ_BIT);
+  VK_CHECK(ctx, spvgen_vk_command_buffer_end(ctx, a.cmd));
+  CHECK(app_submit_wait(&a));
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i < M && !bad; i++)
+    for (uint32_t j = 0; j < N; j++) {
+      double acc = 0, mag = 0;
+      for (uint32_t kk = 0; kk < K; kk++) {
+        double t = (double)ha[i * K + kk] * hb[kk * N + j];
+        acc += t, mag += fabs(t);
+      }
+      double ref = acc + 0.5 * hc[i * N + j] + hbias[j];
+      ref = ref > 0 ? ref : 0;
+      if (!(fabs(hd[i * N + j] - ref) <= 1e-5 * (mag + 1.0))) {
+        if (!bad) CHECK_MSG(0, "D(%u,%u): gpu %g, expected %g", i, j, hd[i * N + j], ref);
+        bad++;
+      }
+    }
+  CHECK_EQ_U64(bad, 0);
+  for (int i = 0; i < 2; i++) spvgen_kernel_free(&k[i]);
+  app_close(&a);
+  spvgen_vk_destroy(ctx);
+}
+
 /* Bad input records nothing: a failing call between good commands leaves the command
  * buffer as if it had not been made (the output keeps its sentinel). Each refusal names
  * what was wrong. */
@@ -615,6 +707,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_undersized_gemm_output_is_refused_by_name),
       TEST_CASE(test_run_time_sizes_come_from_push_constants_and_the_dispatch),
       TEST_CASE(test_recording_into_the_callers_command_buffer_with_sub_allocations),
+      TEST_CASE(test_split_k_gemm_records_both_kernels_and_the_barrier),
       TEST_CASE(test_bad_recordings_are_named_and_record_nothing),
       TEST_CASE(test_kernel_with_device_addresses_in_push_constants),
       TEST_CASE(test_async_submissions_return_tickets),
