@@ -483,7 +483,12 @@ enum {
  *  - after: the kernels' writes (COMPUTE_SHADER / SHADER_WRITE, info access
  *    SPVGEN_ACCESS_WRITE) must be made visible to whatever reads them next (a copy, a
  *    later dispatch, the host: VK_PIPELINE_STAGE_HOST_BIT / VK_ACCESS_HOST_READ_BIT
- *    before mapping).
+ *    before mapping);
+ *  - between the kernels of one plan recorded in separate calls (or with
+ *    SPVGEN_VK_RECORD_NO_BARRIERS): a split-K GEMM's partials kernel writes the
+ *    workspace its reduction reads (spvgen/gemm.h, "Split-K"): COMPUTE_SHADER /
+ *    SHADER_WRITE to COMPUTE_SHADER / SHADER_READ. Recorded as consecutive dispatches of
+ *    one call, spvgen's own barrier is that one.
  * The call changes the command buffer's compute state: the bound compute pipeline, set
  * 0's descriptors and the push constants; rebind yours afterwards.
  *
