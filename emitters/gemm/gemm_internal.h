@@ -95,7 +95,7 @@ uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek
                            uint32_t stride, ek_buffer *buf);
 
 /* ------------------------------------------------------------- plan costs ---- */
-/* plan_cost.c: the estimated first compile of a plan's kernel by the driver (ms), and the
+/* plan_cost.c: the estimated first compile of a plan's kernels by the driver (ms), and the
  * compile budget of a desc (its compile_budget_ms, or the default). */
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p);
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);

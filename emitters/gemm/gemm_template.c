@@ -498,7 +498,7 @@ static const sg_flag gemm_flags[] = {
     {"--subgroups", "N", "subgroups per workgroup", flag_subgroups, 0},
     {"--stages", "N", "pipeline stages", flag_stages, 0},
     {"--unroll", "N", "unroll of the k loop", flag_unroll, 0},
-    {"--split-k", "N", "split K over N workgroups", flag_split_k, 0},
+    {"--split-k", "N", "split K into N slices: two kernels, the partials then their reduction", flag_split_k, 0},
     {"--edge", "auto|branch|clamp|shift",
      "coopmat2: tiles crossing M or N run a clamped copy of the kernel\n(branch), every tile runs the clamped one "
      "(clamp), or edge tiles move\ninside and overlap (shift, beta 0)",

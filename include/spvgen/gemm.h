@@ -93,8 +93,8 @@
  * spvgen_gemm_class_for fills a desc's class from a concrete shape.
  *
  * Compile time is a planning cost: every plan carries plan.compile_ms, an estimate of what
- * the driver takes to compile it (a model fitted to measurements: variant, tile, unroll,
- * edge handling), and the planner keeps to desc.compile_budget_ms (0: the default, 300 ms;
+ * the driver takes to compile it (a split-K plan: both kernels; a model fitted to
+ * measurements: variant, tile, unroll, edge handling), and the planner keeps to desc.compile_budget_ms (0: the default, 300 ms;
  * raised to at most 1000 ms for a fixed shape whose run is estimated at 1 ms or more).
  *
  * caps may be NULL in plan/plans/spvgen_gemm: then the "vulkan13" preset (no cooperative
@@ -326,7 +326,8 @@ typedef struct spvgen_gemm_config {
   /* RUNTIME shapes: the push-constant block's size (sizeof(spvgen_gemm_push)); 0 FIXED.
    * Device addresses: 8 bytes more per buffer (the pointers at the block's end). */
   uint32_t push_size;
-  /* The planner's estimate of the driver's first compile of the kernel, in ms. */
+  /* The planner's estimate of the driver's first compile of the kernel (split-K: of both
+   * kernels), in ms. */
   uint32_t compile_ms;
 } spvgen_gemm_config;
 
