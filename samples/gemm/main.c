@@ -2,7 +2,7 @@
  * device, emit D = A * B (f16 inputs, f32 accumulation and output) for it, upload random
  * inputs, run it, check every element against a CPU reference and time it.
  *
- *   build/samples/gemm [M N K]      default 256 256 256
+ *   build/samples/gemm [M N K [SPLIT_K]]   default 256 256 256, split-K as the plan chooses
  * Exit 0 when D matches, 1 on a mismatch or error, 77 when there is no Vulkan device. */
 #include <math.h>
 #include <stdio.h>
@@ -25,10 +25,11 @@ static double from_f16(uint16_t h) {
 }
 
 int main(int argc, char **argv) {
-  uint32_t M = 256, N = 256, K = 256;
-  if (argc == 4) {
+  uint32_t M = 256, N = 256, K = 256, split_k = 0;
+  if (argc == 4 || argc == 5) {
     M = (uint32_t)atoi(argv[1]), N = (uint32_t)atoi(argv[2]), K = (uint32_t)atoi(argv[3]);
-    if (!M || !N || !K) return fprintf(stderr, "usage: gemm [M N K]\n"), 2;
+    split_k = argc == 5 ? (uint32_t)atoi(argv[4]) : 0;
+    if (!M || !N || !K || (argc == 5 && !split_k)) return fprintf(stderr, "usage: gemm [M N K [SPLIT_K]]\n"), 2;
   }
   char msg[1024];
   spvgen_vk_context *ctx;
@@ -37,20 +38,24 @@ int main(int argc, char **argv) {
   if (st != SPVGEN_OK) return fprintf(stderr, "gemm: %s\n", msg), 1;
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
 
-  /* 1. The kernel for this device. Everything left 0 is chosen by the plan: variant
-   *    (coopmat2, KHR cooperative matrix or SIMT), tile, workgroup size. */
+  /* 1. The kernels for this device. Everything left 0 is chosen by the plan: variant
+   *    (coopmat2, KHR cooperative matrix or SIMT), tile, workgroup size, split-K. One
+   *    kernel, or two when the plan splits K (as it does for a few rows against wide B):
+   *    the partials, then their reduction. */
   spvgen_gemm_desc desc = {.m = M, .n = N, .k = K,
                            .a_type = SPVGEN_COMPONENT_F16, .b_type = SPVGEN_COMPONENT_F16,
-                           .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F32};
+                           .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F32,
+                           .split_k = split_k};
   spvgen_gemm_config plan;
-  spvgen_kernel kernel = {0};
-  if (spvgen_gemm_plan(&desc, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
-      spvgen_gemm(&desc, caps, &kernel, msg, sizeof msg) != SPVGEN_OK) {
+  spvgen_kernel kernel[2] = {{0}};
+  uint32_t kernels = 0;
+  if (spvgen_gemm_kernels(&desc, caps, kernel, &kernels, &plan, msg, sizeof msg) != SPVGEN_OK) {
     fprintf(stderr, "gemm: %s\n", msg);
     spvgen_vk_destroy(ctx);
     return 1;
   }
-  printf("device  %s\nplan    %s (%zu words)\n", caps->name, plan.name, kernel.word_count);
+  printf("device  %s\nplan    %s (%u kernel%s, %zu words)\n", caps->name, plan.name, kernels, kernels > 1 ? "s" : "",
+         kernel[0].word_count + kernel[1].word_count);
 
   /* 2. Inputs (row-major, tightly packed), in [-1, 1]. */
   uint16_t *a = malloc(sizeof *a * M * K), *b = malloc(sizeof *b * K * N);
@@ -59,12 +64,10 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < (size_t)M * K; i++) a[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
   for (size_t i = 0; i < (size_t)K * N; i++) b[i] = to_f16((float)rand() / RAND_MAX * 2 - 1);
 
-  /* 3. Buffers at bindings 0 A, 1 B, 2 D (and 3 the split-K workspace when the plan
-   *    splits K, as it does for a few rows against wide B: zeroed once, the kernel leaves
-   *    its counters at 0); a pipeline from the words and their metadata. */
-  spvgen_vk_buffer *buf[4] = {0};
-  uint32_t nbuf = plan.workspace_bytes ? 4 : 3;
-  spvgen_vk_pipeline *pipe = NULL;
+  /* 3. Buffers A, B, D (and the split-K workspace: no initialization needed); a pipeline
+   *    per kernel from its words and metadata. */
+  spvgen_vk_buffer *buf[4] = {0}; /* A, B, D, workspace */
+  spvgen_vk_pipeline *pipe[2] = {0};
   uint64_t ns[5] = {0};
   size_t bad = 0;
   double max_err = 0;
@@ -74,18 +77,26 @@ int main(int argc, char **argv) {
       spvgen_vk_buffer_create(ctx, sizeof *d * M * N, 0, &buf[2]) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[0], 0, a, sizeof *a * M * K) != SPVGEN_OK ||
       spvgen_vk_buffer_upload(ctx, buf[1], 0, b, sizeof *b * K * N) != SPVGEN_OK ||
-      (nbuf == 4 && (spvgen_vk_buffer_create(ctx, plan.workspace_bytes, 0, &buf[3]) != SPVGEN_OK ||
-                     spvgen_vk_buffer_fill(ctx, buf[3], 0, plan.workspace_bytes, 0) != SPVGEN_OK)) ||
-      spvgen_vk_pipeline_create_kernel(ctx, &kernel, NULL, &pipe) != SPVGEN_OK)
+      (kernels > 1 && spvgen_vk_buffer_create(ctx, plan.workspace_bytes, 0, &buf[3]) != SPVGEN_OK) ||
+      spvgen_vk_pipeline_create_kernel(ctx, &kernel[0], NULL, &pipe[0]) != SPVGEN_OK ||
+      (kernels > 1 && spvgen_vk_pipeline_create_kernel(ctx, &kernel[1], NULL, &pipe[1]) != SPVGEN_OK))
     goto done;
 
-  /* 4. Run it 5 times in one submission (the grid is the plan's), read D back. */
-  spvgen_vk_dispatch_desc runs[5];
-  for (int r = 0; r < 5; r++)
-    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe, .buffers = buf, .buffer_count = nbuf,
-                                         .groups = {kernel.info.groups[0], kernel.info.groups[1],
-                                                    kernel.info.groups[2]}};
-  if (spvgen_vk_run(ctx, runs, 5, ns) != SPVGEN_OK ||
+  /* 4. Run it 5 times in one submission (the grids are the kernels' info), read D back.
+   *    One kernel binds A, B, D; split-K's partials A, B and the workspace, its reduction
+   *    D and the workspace, after the barrier spvgen_vk_run puts between dispatches. A run
+   *    of the plan is timed from its first dispatch's start to its last's end. */
+  spvgen_vk_buffer *one[3] = {buf[0], buf[1], buf[2]}, *partials[3] = {buf[0], buf[1], buf[3]},
+                   *reduction[2] = {buf[2], buf[3]};
+  spvgen_vk_dispatch_desc runs[10];
+  for (uint32_t r = 0; r < 5 * kernels; r++) {
+    const spvgen_kernel *kr = &kernel[r % kernels];
+    runs[r] = (spvgen_vk_dispatch_desc){.pipeline = pipe[r % kernels],
+                                         .buffers = kernels == 1 ? one : r % 2 ? reduction : partials,
+                                         .buffer_count = kr->info.binding_count,
+                                         .groups = {kr->info.groups[0], kr->info.groups[1], kr->info.groups[2]}};
+  }
+  if (spvgen_vk_run_steps(ctx, runs, 5 * kernels, kernels, ns) != SPVGEN_OK ||
       spvgen_vk_buffer_download(ctx, buf[2], 0, d, sizeof *d * M * N) != SPVGEN_OK)
     goto done;
 
@@ -111,7 +122,8 @@ int main(int argc, char **argv) {
 done:
   if (rc && !bad) fprintf(stderr, "gemm: %s\n", spvgen_vk_error(ctx));
   spvgen_vk_destroy(ctx); /* and every buffer and pipeline still alive */
-  spvgen_kernel_free(&kernel);
+  spvgen_kernel_free(&kernel[0]);
+  spvgen_kernel_free(&kernel[1]);
   free(a), free(b), free(d);
   return rc;
 }
