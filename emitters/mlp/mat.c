@@ -289,8 +289,9 @@ typedef struct mat_ctx {
    * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
   bool emu;
   uint32_t emu_arr, emu_len, lane, scr, emu_fn;
-  /* Device addresses (inference and training): the kernel's input, weights (and output) pointers
-   * (declare_common takes the weights and views from them); NULL: descriptors. */
+  /* Device addresses (inference and training): the kernel's input, weights (and, for
+   * inference, output) pointers (declare_common takes the weights and views from them);
+   * NULL: descriptors. */
   const mlp_io *bda;
 } mat_ctx;
 

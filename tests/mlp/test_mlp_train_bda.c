@@ -240,16 +240,22 @@ static void test_train_refusals_bda(void) {
   CHECK_CONTAINS(msg, "with device addresses takes 2 + 2 per layer push constants and 5 pointers");
   d.net.hidden_count = 10;
   CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  /* a gradient buffer past the largest signed index */
+  /* a gradient buffer past the largest signed index (60000 slots of 16-128x3-16's about
+   * 37,000 elements: under 2^32, which descriptors take, over 2^31) */
   n.v = SPVGEN_MLP_LOOP;
   d = train_desc(&n);
-  d.net.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
-  d.net.input_width = 3;
-  d.net.grid = (spvgen_mlp_hash_grid){16, 8, 24, 16, 1.5f}; /* a 2^24-entry table of 8 features per level */
-  d.grad_workgroups = 1;
-  spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg);
-  CHECK_MSG(st == SPVGEN_ERROR_UNSUPPORTED || st == SPVGEN_ERROR_INVALID_ARGUMENT, "%s", msg);
-  if (st == SPVGEN_ERROR_UNSUPPORTED && strstr(msg, "2^31")) CHECK_CONTAINS(msg, "signed access-chain index");
+  d.net.encoding = SPVGEN_MLP_ENCODING_NONE;
+  d.net.encoding_size = 0;
+  d.net.input_width = 16;
+  d.net.hidden_width = 128;
+  d.net.hidden_count = 3;
+  d.net.output_width = 16;
+  d.grad_workgroups = 60000;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "exceed 2^31 - 1, the largest signed access-chain index");
+  d.net.addressing = SPVGEN_ADDRESSING_DESCRIPTORS;
+  CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(t.grad_bytes / 4 > 0x7FFFFFFFull);
   /* a Logical module */
   d = train_desc(&n);
   CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
