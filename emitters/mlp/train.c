@@ -225,7 +225,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   /* ... and either way atomics at Device scope, which the Vulkan memory model declares
    * as VulkanMemoryModelDeviceScope */
-  if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
+  if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
   uint64_t missing = p->features & ~caps->features;
   if (missing)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s gradient kernel needs %s, which %s lacks",

@@ -505,9 +505,10 @@ static void train_spread(spvgen_mlp_variant v) {
         ok = r.plan.net.variant == v && r.grad.bad == 0 && r.opt.bad == 0 && r.loss_bad == 0 &&
              r.grad.checked == r.plan.params * o.steps && (!sub || (r.guard_bad == 0 && r.guard_words > 0));
       }
+      const bool ran = st == SPVGEN_OK;
       printf("gpu-case train %s %d%s [%s] worst_grad_err_over_tol=%.3g loss %.5g -> %.5g %s\n", VARIANT_NAMES[v], which,
-             sub ? " sub-allocated" : "", st == SPVGEN_OK ? r.plan.name : "-", st == SPVGEN_OK ? r.grad.worst_ratio : 0.0,
-             st == SPVGEN_OK ? r.loss_gpu[0] : 0.0, st == SPVGEN_OK ? r.loss_gpu[2] : 0.0, ok ? "pass" : "FAIL");
+             sub ? " sub-allocated" : "", ran ? r.plan.name : "-", ran ? r.grad.worst_ratio : 0.0,
+             ran ? r.loss_gpu[0] : 0.0, ran ? r.loss_gpu[2] : 0.0, ok ? "pass" : "FAIL");
     }
   spvgen_vk_destroy(ctx);
 }
