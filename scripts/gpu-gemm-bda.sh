@@ -5,7 +5,8 @@
 # driver cache, SPVGEN_GPU_REQUIRED=1 (a skip is a failure); prints one line per case
 # ("gpu-case ... pass|FAIL") and per test ("PASS|FAIL name seconds"), then a verdict. Well
 # under 60 s on an H100 (a few dozen small kernels; the MLP's over-4 GB test evaluates
-# 8.4 million points per variant).
+# 8.4 million points per variant in one 5 GiB buffer; its training tests run three steps
+# of two or three networks per variant, whole and sub-allocated).
 #
 #   here:  scripts/gpu-check --build        stages build-gpu/ and .gl/; carry both
 #   there: bash scripts/gpu-gemm-bda.sh [--mlp] [--build-dir DIR] [--timeout S]
