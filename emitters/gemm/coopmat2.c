@@ -42,6 +42,12 @@
  * strides (stride_x, ld, 1), sliced at (z, 1) in the batch dimension (the view's
  * permutation becomes {0, 2, 1}).
  *
+ * Device addresses (desc.addressing). Each operand's pointer moves once per workgroup, in
+ * 64 bits, to its batch and to the tile (A's first row, B's first column, C's, D's and
+ * the split-K plane's first element), aligned down to 16 bytes (operand_move); the
+ * layouts then count from there, so a matrix may hold more than 2^31 elements while every
+ * slice stays a small 32-bit offset.
+ *
  * Types. The MulAdd uses the device's workgroup-scope flexible-dimension entry for
  * (a_type, b_type, accumulator): f16 x f16 + f16/f32, bf16 x bf16 + f32, s8 x s8 + s32,
  * and u8 x u8 with a u32 accumulator (the combination Vulkan lists; it is reinterpreted as

@@ -32,7 +32,10 @@
  * Edges. Every global chunk or element is loaded from a clamped index and replaced by
  * zero outside the matrix (checks are emitted only for dimensions a tile does not
  * divide), so the MulAdds need no masking. The subgroup index is
- * LocalInvocationIndex / subgroup_size (the plan fixes the size), not SubgroupId.
+ * LocalInvocationIndex / subgroup_size (the plan fixes the size), not SubgroupId. With
+ * device addresses each workgroup first moves its pointers (64-bit) to its batch and its
+ * tile (A's first row, B's first column, D's and C's first element), and its copies count
+ * rows and columns from there (the bounds: what remains of M and N).
  *
  * Epilogue. Where the epilogue is a plain store (or only a float conversion), D's
  * alignment allows 16-byte fragment stores and the whole workgroup tile lies inside D,

@@ -10,7 +10,9 @@
  * dimension across invocations), then each invocation runs tile_k rank-1 updates of its
  * micro tile out of shared memory, with the accumulators in registers across the
  * unrolled K step. Edges: every global load is clamped to a valid index and its value
- * replaced by zero when out of bounds, and the epilogue stores only inside D.
+ * replaced by zero when out of bounds, and the epilogue stores only inside D. With device
+ * addresses each workgroup first moves its pointers (64-bit) to its batch and tile and
+ * indexes A, B, C and D from the tile's rows and columns.
  *
  * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): the K loop runs over the slice's range,
  * each invocation stores its micro tile's partials (f32 / s32) to the workspace, and in
