@@ -2,8 +2,10 @@
  * SPVGEN_ADDRESSING_DEVICE_ADDRESS): every buffer a PhysicalStorageBuffer64 pointer in the
  * push constants. The modules validate, the info says where each pointer goes, the SIMT
  * kernels run on the test device (lavapipe in CI) against the CPU reference, every element
- * checked, with buffers at non-zero offsets of one allocation (sub-allocation), and the
- * variants and devices that cannot take the form refuse it by name. */
+ * checked, with buffers at non-zero offsets of one allocation (sub-allocation) and with
+ * many tiles in both dimensions (each workgroup moves its pointers to its tile), and the
+ * variants and devices that cannot take the form refuse it by name. Matrices over 2^31
+ * elements plan and validate; what one tile reaches is the limit, named at its boundary. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
