@@ -7,7 +7,8 @@
  * its type and, where that is a PhysicalStorageBuffer pointer, asserts the Aligned bit
  * and a power-of-two alignment. It runs over every device-address kernel a spread of
  * GEMM and MLP descs plans (spvgen_gemm_plans / spvgen_mlp_plans: every candidate, every
- * variant the caps preset has) for the h100 and lavapipe presets. A hand-made module
+ * variant the caps preset has) and the MLP's training kernels, for the h100 and lavapipe
+ * presets. A hand-made module
  * with one store missing the operand shows that the walk can fail. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,66 @@ static void test_mlp_device_address_accesses_are_aligned(void) {
   CHECK(plans >= 20);
 }
 
+/* The training kernels of d (gradient and optimizer, device addresses), walked. */
+static uint32_t walk_train(const spvgen_mlp_train_desc *d, const spvgen_device_caps *caps, const char *what,
+                           aligned_report *total) {
+  uint32_t walked = 0;
+  for (int which = 0; which < 2; which++) {
+    char msg[512];
+    spvgen_kernel k;
+    spvgen_status st = spvgen_mlp_train(d, caps, (spvgen_mlp_train_kernel)which, &k, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s %s on %s: %s", what, which ? "optimizer" : "gradient", caps->name, msg);
+    if (st != SPVGEN_OK || !k.words) continue;
+    aligned_report r;
+    memset(&r, 0, sizeof r);
+    walk_aligned(k.words, k.word_count, &r);
+    CHECK_MSG(r.missing == 0 && r.unknown == 0, "%s %s: %u of %u accesses without Aligned, %u unknown; %s", what,
+              which ? "optimizer" : "gradient", r.missing, r.accesses, r.unknown, r.first);
+    CHECK_MSG(r.accesses > 0, "%s %s: no access through a PhysicalStorageBuffer pointer", what,
+              which ? "optimizer" : "gradient");
+    total->accesses += r.accesses;
+    walked++;
+    spvgen_kernel_free(&k);
+  }
+  return walked;
+}
+
+/* The MLP's device-address training kernels: loop, vec and mat, gradient and optimizer,
+ * Adam and SGD, L2 and relative L2, encodings (the hash grid's table gradient), f32
+ * points, mat's slot-adding form. */
+static void test_mlp_training_device_address_accesses_are_aligned(void) {
+  const spvgen_device_caps h100 = preset("h100"), lavapipe = preset("lavapipe");
+  aligned_report total;
+  memset(&total, 0, sizeof total);
+  uint32_t kernels = 0;
+  static const spvgen_mlp_variant vs[3] = {SPVGEN_MLP_LOOP, SPVGEN_MLP_VEC, SPVGEN_MLP_MAT};
+  for (int c = 0; c < 2; c++)
+    for (int v = 0; v < 3; v++) {
+      if (c && vs[v] != SPVGEN_MLP_LOOP) continue; /* lavapipe: no cooperative features */
+      const spvgen_device_caps *caps = c ? &lavapipe : &h100;
+      spvgen_mlp_train_desc t;
+      memset(&t, 0, sizeof t);
+      t.net = net(32, 64, 3, 16);
+      t.net.variant = vs[v];
+      kernels += walk_train(&t, caps, "anchor adam", &total);
+      t.optimizer = SPVGEN_MLP_OPTIMIZER_SGD, t.loss = SPVGEN_MLP_LOSS_RELATIVE_L2, t.weight_decay = 0.01f;
+      kernels += walk_train(&t, caps, "sgd rel-l2", &total);
+      if (vs[v] != SPVGEN_MLP_VEC) { /* the hash grid trains on loop and mat */
+        memset(&t, 0, sizeof t);
+        t.net = net(2, 64, 2, 3), t.net.encoding = SPVGEN_MLP_ENCODING_HASH_GRID, t.net.variant = vs[v];
+        kernels += walk_train(&t, caps, "hash grid", &total);
+      }
+      memset(&t, 0, sizeof t);
+      t.net = net(3, 64, 2, 4), t.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY, t.net.encoding_size = 4;
+      t.net.input_type = SPVGEN_COMPONENT_F32, t.net.variant = vs[v];
+      t.grad_slot_adds = vs[v] == SPVGEN_MLP_MAT;
+      kernels += walk_train(&t, caps, "frequency f32", &total);
+    }
+  printf("mlp training: %u device-address kernels, %u accesses through PhysicalStorageBuffer pointers, all Aligned\n",
+         kernels, total.accesses);
+  CHECK(kernels >= 24);
+}
+
 /* ------------------------------------------------------- the walk can fail ---- */
 
 /* A module of two PhysicalStorageBuffer accesses, one store without Aligned (the raw
@@ -371,6 +432,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_a_missing_aligned_is_found),
       TEST_CASE(test_gemm_device_address_accesses_are_aligned),
       TEST_CASE(test_mlp_device_address_accesses_are_aligned),
+      TEST_CASE(test_mlp_training_device_address_accesses_are_aligned),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
