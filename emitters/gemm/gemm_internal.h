@@ -142,6 +142,16 @@ static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
  * appends " sk<split_k>" to the name. */
 spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg,
                                size_t size);
+/* The most 32-bit words a split-K workspace may hold, and that limit in words for
+ * messages: its words are indexed from its base in 32 bits, signed through device
+ * addresses (SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS + 1 words), unsigned with descriptors. */
+static inline uint64_t gemm_splitk_max_words(const spvgen_gemm_desc *d) {
+  return d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS
+                                                           : SPVGEN_GEMM_MAX_INDEX;
+}
+static inline const char *gemm_splitk_max_words_name(const spvgen_gemm_desc *d) {
+  return d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? "2^31 - 1 (device addresses: signed)" : "2^32 - 1";
+}
 /* The estimated time of `tiles` output tiles split S ways over `units` SMs, relative to
  * one unsplit tile's K loop of `steps` K steps (S 1: unsplit). */
 double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t steps);

@@ -44,11 +44,11 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
   uint64_t counters = (uint64_t)d->batch * gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n);
   partials += (uint64_t)S * counters; /* one "last" flag per workgroup, below the counters */
-  if (partials + counters > SPVGEN_GEMM_MAX_INDEX)
+  if (partials + counters > gemm_splitk_max_words(d))
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "split_k %u: the workspace would hold %llu 32-bit words; indices past 2^32 - 1 are "
+                     "split_k %u: the workspace would hold %llu 32-bit words; indices past %s are "
                      "not supported (fewer slices or a smaller batch)",
-                     S, (unsigned long long)(partials + counters));
+                     S, (unsigned long long)(partials + counters), gemm_splitk_max_words_name(d));
   p->workspace_counters = partials;
   p->workspace_bytes = (partials + counters) * 4u;
   ek_str x = ek_str_after(p->name, sizeof p->name);

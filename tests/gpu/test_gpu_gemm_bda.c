@@ -6,7 +6,12 @@
  *   - sub-allocation: A, B, C, bias and D at non-zero 256-byte-aligned offsets of one
  *     buffer, the bytes around D checked untouched;
  *   - tensors over 4 GB: batch 1 of A and of D starts past byte 2^32 (the kernel moves
- *     its pointers in 64 bits), for simt, khr and coopmat2, fixed and run-time shapes.
+ *     its pointers in 64 bits), for simt, khr and coopmat2, fixed and run-time shapes;
+ *   - tile moves: every workgroup moves its pointers on to its tile, over many tiles,
+ *     every layout, unaligned leading dimensions, padded batches, coopmat2's edge modes,
+ *     split-K, stages 2 and run-time shapes;
+ *   - one matrix over 2^31 elements: A of 2^31 + 1,024,000 f16 (4 GiB, one buffer) and
+ *     s8 elements in one batch, every variant (a sample of D checked: see the test).
  * lavapipe has no cooperative matrices, so the device tests skip in CI (failures where
  * SPVGEN_GPU_REQUIRED=1); the _validation test builds and validates the modules
  * everywhere. Run on the GPU machine: scripts/gpu-gemm-bda.sh (one process per test,
@@ -421,6 +426,336 @@ done:
   if (why[0]) gpu_unavailable("%s", why);
 }
 
+/* ---------------------------------------------------------- tile moves ---- */
+
+/* Each workgroup moves its pointers to its tile (A's first row, B's first column, C's and
+ * D's first element; coopmat2 aligned down to 16 bytes, the rest in its slices): many
+ * tiles in both dimensions, every layout of A, B, C and D, leading dimensions whose rows
+ * are not whole 16-byte chunks (coopmat2's rest is then a run-time value), batches with
+ * padded strides (coopmat2: flat and 3-D), coopmat2's three edge modes, split-K, stages 2
+ * and run-time shapes with their leading dimensions per launch. Per variant (the khr one
+ * skips what it refuses: edge modes and split-K). */
+typedef struct move_case {
+  uint32_t m, n, k, batch;
+  spvgen_component_type a, out;
+  uint32_t lda, ldb, ldc, ldd, pad; /* pad: extra elements between batches */
+  int layout;                       /* bits: A, B, C, D column-major */
+  float beta;
+  spvgen_gemm_bias bias;
+  spvgen_gemm_edge edge;            /* coopmat2 */
+  spvgen_gemm_shapes shapes;
+  uint32_t split_k, stages;         /* simt and coopmat2; coopmat2 */
+} move_case;
+
+static const move_case MOVES[] = {
+    {300, 333, 96, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 100, 340, 0, 345, 8, 0, 0, SPVGEN_GEMM_BIAS_ROW,
+     SPVGEN_GEMM_EDGE_BRANCH, SPVGEN_GEMM_SHAPES_FIXED, 1, 0},
+    {300, 333, 96, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0, 0, 0, 0, 0, 2 | 8, 0, 0,
+     SPVGEN_GEMM_EDGE_SHIFT, SPVGEN_GEMM_SHAPES_FIXED, 1, 0},
+    {257, 190, 77, 3, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 261, 83, 270, 263, 5, 1 | 2 | 4 | 8, 0.5f,
+     SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_EDGE_CLAMP, SPVGEN_GEMM_SHAPES_FIXED, 1, 0},
+    {513, 250, 130, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, 521, 0, 0, 523, 0, 1 | 8, 0, SPVGEN_GEMM_BIAS_ROW,
+     SPVGEN_GEMM_EDGE_SHIFT, SPVGEN_GEMM_SHAPES_FIXED, 1, 0},
+    {200, 300, 2048, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 2056, 0, 310, 0, 24, 4, 0.25f,
+     SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_EDGE_AUTO, SPVGEN_GEMM_SHAPES_FIXED, 4, 0},
+    {390, 270, 150, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 155, 275, 0, 277, 3, 2, 0, 0,
+     SPVGEN_GEMM_EDGE_AUTO, SPVGEN_GEMM_SHAPES_RUNTIME, 1, 0},
+    {300, 200, 1500, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 1512, 0, 0, 307, 0, 1 | 8, 0, SPVGEN_GEMM_BIAS_COLUMN,
+     SPVGEN_GEMM_EDGE_AUTO, SPVGEN_GEMM_SHAPES_RUNTIME, 3, 0},
+    {1024, 1024, 1024, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0, 0, 0, 0, 0, 0, 0, 0,
+     SPVGEN_GEMM_EDGE_AUTO, SPVGEN_GEMM_SHAPES_FIXED, 1, 2},
+};
+
+/* MOVES[i] for variant v (false: the variant does not take the case). */
+static bool move_desc(spvgen_gemm_variant v, const move_case *c, spvgen_gemm_desc *d, spvgen_gemm_args *args) {
+  if (v == SPVGEN_GEMM_COOPMAT_KHR && (c->split_k > 1 || c->edge)) return false;
+  if (c->stages == 2 && v != SPVGEN_GEMM_COOPMAT2) return false;
+  *d = bda_desc(v, c->m, c->n, c->k);
+  d->batch = c->batch;
+  d->a_type = d->b_type = c->a;
+  d->acc_type = c->a == SPVGEN_COMPONENT_S8 ? SPVGEN_COMPONENT_S32 : SPVGEN_COMPONENT_F32;
+  d->out_type = c->out;
+  d->a_layout = (spvgen_matrix_layout)(c->layout & 1);
+  d->b_layout = (spvgen_matrix_layout)((c->layout >> 1) & 1);
+  d->c_layout = (spvgen_matrix_layout)((c->layout >> 2) & 1);
+  d->d_layout = (spvgen_matrix_layout)((c->layout >> 3) & 1);
+  d->beta = c->beta;
+  d->bias = c->bias;
+  if (c->bias && c->a == SPVGEN_COMPONENT_S8) d->activation = SPVGEN_ACTIVATION_RELU;
+  if (v == SPVGEN_GEMM_COOPMAT2) d->edge = c->edge, d->stages = c->stages;
+  d->split_k = c->split_k;
+  memset(args, 0, sizeof *args);
+  args->m = c->m, args->n = c->n, args->k = c->k, args->batch = c->batch, args->alpha = 1.0f, args->beta = c->beta;
+  args->lda = c->lda, args->ldb = c->ldb, args->ldd = c->ldd, args->ldc = c->beta != 0.0f ? c->ldc : 0;
+  if (c->pad) { /* one padded matrix per batch: ld x the outer extent + pad */
+    const uint32_t ao = d->a_layout ? c->k : c->m, bo = d->b_layout ? c->n : c->k, co = d->c_layout ? c->n : c->m,
+                   dout = d->d_layout ? c->n : c->m;
+    const uint32_t ai = d->a_layout ? c->m : c->k, bi = d->b_layout ? c->k : c->n, ci = d->c_layout ? c->m : c->n,
+                   di = d->d_layout ? c->m : c->n;
+    args->stride_a = (uint64_t)(c->lda ? c->lda : ai) * ao + c->pad;
+    args->stride_b = (uint64_t)(c->ldb ? c->ldb : bi) * bo + c->pad;
+    args->stride_d = (uint64_t)(c->ldd ? c->ldd : di) * dout + c->pad;
+    if (c->beta != 0.0f) args->stride_c = (uint64_t)(args->ldc ? args->ldc : ci) * co + c->pad;
+  }
+  if (c->shapes == SPVGEN_GEMM_SHAPES_RUNTIME) {
+    d->shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  } else {
+    d->lda = args->lda, d->ldb = args->ldb, d->ldc = args->ldc, d->ldd = args->ldd;
+    d->stride_a = args->stride_a, d->stride_b = args->stride_b, d->stride_c = args->stride_c;
+    d->stride_d = args->stride_d;
+  }
+  return true;
+}
+
+static void test_gemm_bda_tile_moves_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  char why[512] = "";
+  if (!ctx) return;
+  for (int v = 0; v < 3; v++) {
+    if (!device_plans(ctx, v, why, sizeof why)) continue;
+    for (size_t i = 0; i < sizeof MOVES / sizeof MOVES[0]; i++) {
+      spvgen_gemm_desc d;
+      spvgen_gemm_args args;
+      if (!move_desc(VARIANTS[v], &MOVES[i], &d, &args)) continue;
+      gemm_run_options o = {0};
+      o.seed = test_rand_u32() | 1u;
+      o.recheck = d.split_k > 1;
+      if (d.shapes == SPVGEN_GEMM_SHAPES_RUNTIME) o.args = &args;
+      gemm_run_result r;
+      char msg[1024];
+      spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s case %zu: %s", VARIANT_NAMES[v], i, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
+      CHECK_MSG(r.bad == 0, "%s case %zu [%s]: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
+                VARIANT_NAMES[v], i, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+                (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
+                (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
+      printf("gpu-case tile-moves %s %zu [%s] %s\n", VARIANT_NAMES[v], i, r.plan.name, r.bad == 0 ? "pass" : "FAIL");
+    }
+  }
+  spvgen_vk_destroy(ctx);
+  if (why[0]) gpu_unavailable("%s", why);
+}
+
+/* --------------------------------------------- one matrix over 2^31 elements ---- */
+
+/* The shape: A row-major of BIG_M x BIG_K, 2^31 + 1,024,000 elements in one batch (row
+ * 2^21 starts at element 2^31), B of BIG_K x BIG_N, D of BIG_M x BIG_N. The grid's y is
+ * ceil(M / tile_m) <= 65535 for every variant's tile (simt 64: 32,784). */
+enum { BIG_K = 1024, BIG_N = 64 };
+#define BIG_M ((1u << 21) + 1000u)
+
+/* A's element i, from a hash of i (the host writes A in chunks and never holds it
+ * whole): f16 k / 1024 or s8 k for a nonzero k in [-1000, 1000] / [-127, 127], exact in
+ * either type. */
+static uint64_t big_hash(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+static int big_value(uint64_t i, bool s8) {
+  /* scaled, not divided: a division for each of 2^31 elements would be most of the time */
+  uint64_t h = big_hash(i) >> 32;
+  int k = s8 ? (int)((h * 255u) >> 32) - 127 : (int)((h * 2001u) >> 32) - 1000;
+  return k ? k : 1;
+}
+static uint16_t f16_of_k(int k) { /* k / 1024 as f16 bits (exact), k nonzero, |k| <= 1000 */
+  uint32_t a = (uint32_t)(k < 0 ? -k : k), e = 0;
+  while (a >> (e + 1)) e++; /* a in [2^e, 2^(e+1)): k / 1024 = 1.m x 2^(e - 10) */
+  return (uint16_t)((k < 0 ? 0x8000u : 0u) | ((e + 5u) << 10) | ((a << (10u - e)) & 0x3FFu));
+}
+
+/* The rows whose every element is checked: the first ones, those around the one that
+ * starts at element 2^31, 512 spread evenly, and the last 64 (the last workgroups'
+ * tiles, all past 2^31). Ascending, no repeats; returns the count. */
+static uint32_t big_rows(uint32_t *rows) {
+  uint32_t n = 0, at = (uint32_t)((1ull << 31) / BIG_K); /* the row element 2^31 starts */
+  for (uint32_t r = 0; r < 16; r++) rows[n++] = r;
+  for (uint32_t i = 0; i < 512; i++) {
+    uint32_t r = 16 + (uint32_t)((uint64_t)i * (BIG_M - 16) / 512);
+    if (r > rows[n - 1]) rows[n++] = r;
+  }
+  for (uint32_t r = at - 8; r <= at + 8; r++) rows[n++] = r;
+  for (uint32_t r = BIG_M - 64; r < BIG_M; r++) rows[n++] = r;
+  /* sort (the evenly spread ones interleave with the two fixed runs) and drop repeats */
+  for (uint32_t i = 1; i < n; i++)
+    for (uint32_t j = i; j > 0 && rows[j - 1] > rows[j]; j--) {
+      uint32_t t = rows[j];
+      rows[j] = rows[j - 1], rows[j - 1] = t;
+    }
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!m || rows[i] != rows[m - 1]) rows[m++] = rows[i];
+  return m;
+}
+
+/* One input type's run: A (BIG_M x BIG_K, f16 or s8) written in chunks, with each row's
+ * sum kept; B random, its column 0 all ones, so D's column 0 is A's row sums and every
+ * row of D is checked there; every element of the big_rows rows against float64 dot
+ * products. Each variant the device plans, fixed and run-time shapes. Returns false when
+ * the device could not hold A (a note says why; not a failure). */
+static bool big_run(spvgen_vk_context *ctx, bool s8, char *why, size_t why_size) {
+  const spvgen_component_type in = s8 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
+  const uint32_t es = s8 ? 1 : 2;
+  const uint64_t na = (uint64_t)BIG_M * BIG_K, bytes_a = na * es, bytes_d = (uint64_t)BIG_M * BIG_N * 4;
+  const char *tname = s8 ? "s8" : "f16";
+  bool ran = false;
+  spvgen_vk_buffer *ba = NULL, *bb = NULL, *bd = NULL;
+  uint8_t *chunk = NULL;
+  int64_t *rowsum = NULL; /* A's row sums in units of the value's step (1 / 1024 for f16) */
+  double *bv = NULL, *arow = NULL;
+  uint16_t f16[2001];
+  for (int k = -1000; k <= 1000; k++) f16[k + 1000] = f16_of_k(k ? k : 1);
+  void *hb = NULL, *hd = NULL;
+  uint32_t *rows = NULL;
+  if (spvgen_vk_buffer_create(ctx, bytes_a, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &ba) != SPVGEN_OK) {
+    printf("gpu-note over-2^31 %s: no buffer of %llu bytes for A: %s\n", tname, (unsigned long long)bytes_a,
+           spvgen_vk_error(ctx));
+    goto done;
+  }
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, bytes_d, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &bd));
+  VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, (uint64_t)BIG_K * BIG_N * es, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &bb));
+  const uint64_t CHUNK = 64ull << 20; /* bytes, whole rows of either type */
+  chunk = malloc(CHUNK);
+  rowsum = calloc(BIG_M, sizeof *rowsum);
+  hb = malloc((size_t)BIG_K * BIG_N * es);
+  hd = malloc(bytes_d);
+  rows = malloc(sizeof *rows * 1024);
+  bv = malloc(sizeof *bv * BIG_K * BIG_N);
+  arow = malloc(sizeof *arow * BIG_K);
+  if (!chunk || !rowsum || !hb || !hd || !rows || !bv || !arow) {
+    CHECK_MSG(0, "out of host memory (%llu bytes of D)", (unsigned long long)bytes_d);
+    goto done;
+  }
+  for (uint64_t at = 0; at < bytes_a; at += CHUNK) {
+    uint64_t part = bytes_a - at < CHUNK ? bytes_a - at : CHUNK, first = at / es;
+    for (uint64_t j = 0; j < part / es; j++) {
+      int k = big_value(first + j, s8);
+      if (s8) chunk[j] = (uint8_t)(int8_t)k;
+      else ((uint16_t *)chunk)[j] = f16[k + 1000];
+      rowsum[(first + j) / BIG_K] += k;
+    }
+    VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, ba, at, chunk, part));
+  }
+  /* B: column 0 ones, the rest from the hash (another range of it) */
+  for (uint32_t l = 0; l < BIG_K; l++)
+    for (uint32_t j = 0; j < BIG_N; j++) {
+      int k = j ? big_value((1ull << 40) + (uint64_t)l * BIG_N + j, s8) : (s8 ? 1 : 1024);
+      size_t o = (size_t)l * BIG_N + j;
+      if (s8) ((int8_t *)hb)[o] = (int8_t)k;
+      else ((uint16_t *)hb)[o] = f16_of_k(k);
+      bv[o] = s8 ? k : k / 1024.0;
+    }
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bb, 0, hb, (uint64_t)BIG_K * BIG_N * es));
+  const uint32_t nrows = big_rows(rows);
+  for (int v = 0; v < 3; v++)
+    for (int runtime = 0; runtime < 2 && device_plans(ctx, v, why, why_size); runtime++) {
+      spvgen_gemm_desc d = bda_desc(VARIANTS[v], BIG_M, BIG_N, BIG_K);
+      d.a_type = d.b_type = in;
+      d.acc_type = d.out_type = s8 ? SPVGEN_COMPONENT_S32 : SPVGEN_COMPONENT_F32;
+      if (runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME, d.ld_multiple = 8;
+      spvgen_gemm_config plan;
+      spvgen_kernel k;
+      spvgen_vk_pipeline *pl;
+      if (!build(ctx, &d, &plan, &k, &pl)) continue;
+      spvgen_gemm_args args;
+      memset(&args, 0, sizeof args);
+      args.m = BIG_M, args.n = BIG_N, args.k = BIG_K, args.alpha = 1.0f;
+      spvgen_gemm_launch l;
+      char msg[512];
+      CHECK_MSG(spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      spvgen_status st = spvgen_vk_buffer_fill(ctx, bd, 0, bytes_d, 0x7FC00000u);
+      spvgen_vk_buffer_range r[3] = {{.buffer = ba}, {.buffer = bb}, {.buffer = bd}};
+      spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = k.info.binding_count,
+                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
+                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
+      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
+      uint64_t t = 0;
+      if (st == SPVGEN_OK) st = spvgen_vk_submit(ctx, &sd, &t);
+      if (st == SPVGEN_OK) st = spvgen_vk_wait(ctx, t);
+      if (st == SPVGEN_OK) st = spvgen_vk_buffer_download(ctx, bd, 0, hd, bytes_d);
+      CHECK_MSG(st == SPVGEN_OK, "%s %s runtime %d: %s", tname, VARIANT_NAMES[v], runtime, spvgen_vk_error(ctx));
+      spvgen_vk_pipeline_destroy(pl);
+      spvgen_kernel_free(&k);
+      if (st != SPVGEN_OK) continue;
+      ran = true;
+      /* f16 products summed in f32 over K 1024: K ulps of f32 on the magnitudes,
+       * generously; s8 into s32: exact */
+      uint64_t bad = 0, checked = 0, first = UINT64_MAX;
+      double g0 = 0, r0 = 0;
+      for (uint32_t i = 0; i < BIG_M; i++) { /* column 0 of every row: A's row sums */
+        double got = s8 ? (double)((int32_t *)hd)[(size_t)i * BIG_N] : ((float *)hd)[(size_t)i * BIG_N];
+        double ref = s8 ? (double)rowsum[i] : (double)rowsum[i] / 1024.0;
+        bool ok = s8 ? got == ref : fabs(got - ref) <= 1e-5 * BIG_K * (1.0 + fabs(ref));
+        checked++;
+        if (!ok && !bad++) first = (uint64_t)i * BIG_N, g0 = got, r0 = ref;
+      }
+      for (uint32_t q = 0; q < nrows; q++) { /* every element of the sampled rows */
+        const uint32_t i = rows[q];
+        for (uint32_t c = 0; c < BIG_K; c++) {
+          int a = big_value((uint64_t)i * BIG_K + c, s8);
+          arow[c] = s8 ? a : a / 1024.0;
+        }
+        for (uint32_t j = 1; j < BIG_N; j++) {
+          double ref = 0;
+          for (uint32_t c = 0; c < BIG_K; c++) ref += arow[c] * bv[(size_t)c * BIG_N + j];
+          size_t o = (size_t)i * BIG_N + j;
+          double got = s8 ? (double)((int32_t *)hd)[o] : ((float *)hd)[o];
+          bool ok = s8 ? got == ref : fabs(got - ref) <= 1e-5 * BIG_K * (1.0 + fabs(ref));
+          checked++;
+          if (!ok && !bad++) first = o, g0 = got, r0 = ref;
+        }
+      }
+      CHECK_MSG(bad == 0, "%s %s runtime %d [%s]: %llu of %llu checked elements wrong; first row %llu column %llu: gpu "
+                "%.9g cpu %.9g", tname, VARIANT_NAMES[v], runtime, plan.name, (unsigned long long)bad,
+                (unsigned long long)checked, (unsigned long long)(first / BIG_N), (unsigned long long)(first % BIG_N),
+                g0, r0);
+      printf("gpu-case over-2^31 %s %s runtime %d [%s] A %llu elements, %llu checked (%u full rows) %s\n", tname,
+             VARIANT_NAMES[v], runtime, plan.name, (unsigned long long)na, (unsigned long long)checked, nrows,
+             bad == 0 ? "pass" : "FAIL");
+    }
+done:
+  free(chunk), free(rowsum), free(hb), free(hd), free(rows), free(bv), free(arow);
+  spvgen_vk_buffer_destroy(ba);
+  spvgen_vk_buffer_destroy(bb);
+  spvgen_vk_buffer_destroy(bd);
+  return ran;
+}
+
+/* One matrix of more than 2^31 elements in one batch: A of (2^21 + 1000) x 1024, in f16
+ * (4 GiB + 2 MB: one buffer over the H100's stated maxMemoryAllocationSize, which the
+ * runner tries, spvgen/vk.h) and in s8 (2 GiB + 1 MB: within it). Every workgroup moves
+ * its pointers to its tile in 64 bits, so the last 1000 rows, past element 2^31, are read
+ * with small indices; 32-bit signed element indices would go negative there. Checked:
+ * column 0 of every row of D (B's column 0 is all ones: A's row sums, summed on the host
+ * as A is written), and every element of 609 rows (the first 16, 512 spread evenly, the
+ * 17 around row 2^21 where element 2^31 starts, the last 64). Not every element: D's 134
+ * million dot products of 1024 terms are 1.4 x 10^11 float64 multiply-adds on the host,
+ * minutes on one core, past the script's limit per test. Each variant, fixed and run-time
+ * shapes. A device without the memory (A, D and margin) skips, naming what it has. */
+static void test_gemm_bda_one_matrix_over_2_31_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS | SPVGEN_FEATURE_INT64);
+  char why[512] = "";
+  if (!ctx) return;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  const uint64_t need = (uint64_t)BIG_M * BIG_K * 2 + (uint64_t)BIG_M * BIG_N * 4 + (1ull << 30);
+  if (!(caps->features & (SPVGEN_FEATURE_COOPMAT | SPVGEN_FEATURE_COOPVEC))) {
+    /* 5 GB of buffers: a GPU's test (lavapipe would take them from the machine's memory) */
+    gpu_unavailable("%s has no cooperative features: the 5 GB test runs on a GPU", caps->name);
+  } else if (caps->device_local_memory && caps->device_local_memory < need) {
+    test_skip("%s has %.1f GiB of device-local memory; A (4 GiB), D and a margin need %.1f", caps->name,
+              (double)caps->device_local_memory / (1u << 30), (double)need / (1u << 30));
+  } else {
+    bool f16 = big_run(ctx, false, why, sizeof why);
+    bool s8 = !test_current_failed && big_run(ctx, true, why, sizeof why);
+    CHECK_MSG(f16 || s8 || test_current_failed, "neither the f16 nor the s8 A could be allocated (gpu-note lines)");
+  }
+  spvgen_vk_destroy(ctx);
+  if (why[0]) gpu_unavailable("%s", why);
+}
+
 /* ------------------------------------------------------------ validation ---- */
 
 /* Runs everywhere: every module the device tests emit (the H100's caps) validates. */
@@ -434,6 +769,32 @@ static void test_gemm_bda_h100_kernels_validation(void) {
       spvgen_kernel k;
       CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s case %zu: %s", VARIANT_NAMES[v], i, msg);
       if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "%s case %zu", VARIANT_NAMES[v], i);
+      spvgen_kernel_free(&k);
+    }
+  for (int v = 0; v < 3; v++)
+    for (size_t i = 0; i < sizeof MOVES / sizeof MOVES[0]; i++) {
+      spvgen_gemm_desc d;
+      spvgen_gemm_args args;
+      if (!move_desc(VARIANTS[v], &MOVES[i], &d, &args)) continue;
+      spvgen_kernel k;
+      CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s move %zu: %s", VARIANT_NAMES[v], i, msg);
+      if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "%s move %zu", VARIANT_NAMES[v], i);
+      spvgen_kernel_free(&k);
+      if (d.shapes == SPVGEN_GEMM_SHAPES_RUNTIME) { /* the launch takes the case's shape */
+        spvgen_gemm_config plan;
+        spvgen_gemm_launch l;
+        CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+        CHECK_MSG(spvgen_gemm_launch_for(&plan, &args, &l, msg, sizeof msg) == SPVGEN_OK, "%s move %zu: %s",
+                  VARIANT_NAMES[v], i, msg);
+      }
+    }
+  for (int v = 0; v < 3; v++) /* the over-2^31 test's kernels */
+    for (int s8 = 0; s8 < 2; s8++) {
+      spvgen_gemm_desc d = bda_desc(VARIANTS[v], BIG_M, BIG_N, BIG_K);
+      if (s8) d.a_type = d.b_type = SPVGEN_COMPONENT_S8, d.acc_type = d.out_type = SPVGEN_COMPONENT_S32;
+      spvgen_kernel k;
+      CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "%s over 2^31: %s", VARIANT_NAMES[v], msg);
+      if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "%s over 2^31", VARIANT_NAMES[v]);
       spvgen_kernel_free(&k);
     }
   for (int v = 0; v < 3; v++)
@@ -462,6 +823,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_bda_auto_matches_cpu),
       TEST_CASE(test_gemm_bda_suballocated_matches_cpu),
       TEST_CASE(test_gemm_bda_over_4gb_matches_cpu),
+      TEST_CASE(test_gemm_bda_tile_moves_matches_cpu),
+      TEST_CASE(test_gemm_bda_one_matrix_over_2_31_matches_cpu),
       TEST_CASE(test_gemm_bda_h100_kernels_validation),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
