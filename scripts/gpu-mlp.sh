@@ -153,7 +153,11 @@ a=(--anchor "$anchor")
 [ $have_torch = 1 ] || a=()
 if want train; then
   if [ $quick = 1 ]; then p=(--points 1000 --steps 2 --warmup 1); else p=(--points 262144 --steps 20 --warmup 5); fi
-  step train3 120 "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
+  # 120 s beside the grid; alone, the whole network set (about 150 s on the H100 for three
+  # networks, the loop variant's slow rows included) fits in 240 s
+  tl=120
+  want grid || tl=240
+  step train3 $tl "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
   grep -E "^\| (issue|a-)" "$W/train3.txt" | cut -c1-200 | tee -a "$log"
 fi
 

@@ -171,6 +171,31 @@ uint32_t ek_batch_bytes64(spvgen_module *m, uint32_t z, uint32_t stride, uint32_
   return spvgen_op_i_mul(m, u64, spvgen_op_u_convert(m, u64, z), s);
 }
 
+uint32_t ek_matrix_bytes64(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row0, uint32_t col0,
+                           uint32_t esize) {
+  uint32_t u64 = spvgen_type_int(m, 64, false);
+  uint32_t outer = layout == SPVGEN_ROW_MAJOR ? row0 : col0, inner = layout == SPVGEN_ROW_MAJOR ? col0 : row0;
+  uint32_t bytes = 0, ldv = 0;
+  if (outer) { /* outer * (ld * esize): one constant for a constant ld */
+    uint32_t row = ek_const_int(m, ld, &ldv) ? spvgen_const_bits(m, u64, (uint64_t)ldv * esize)
+                                             : spvgen_op_u_convert(m, u64, ld);
+    if (!ek_const_int(m, ld, &ldv) && esize > 1) row = spvgen_op_i_mul(m, u64, row, spvgen_const_bits(m, u64, esize));
+    bytes = spvgen_op_i_mul(m, u64, spvgen_op_u_convert(m, u64, outer), row);
+  }
+  if (inner) {
+    uint32_t i = spvgen_op_u_convert(m, u64, inner);
+    if (esize > 1) i = spvgen_op_i_mul(m, u64, i, spvgen_const_bits(m, u64, esize));
+    bytes = bytes ? spvgen_op_i_add(m, u64, bytes, i) : i;
+  }
+  return bytes ? bytes : spvgen_const_bits(m, u64, 0);
+}
+
+void ek_buffer_move_to(spvgen_module *m, ek_buffer *b, spvgen_matrix_layout layout, uint32_t ld, uint32_t row0,
+                       uint32_t col0) {
+  if (!b->ptr_type || (!row0 && !col0)) return;
+  ek_buffer_rebase(m, b, ek_matrix_bytes64(m, layout, ld, row0, col0, spvgen_type_size(m, b->elem_type)));
+}
+
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index) {
   return ek_at2(m, buffer_base(m, b), ek_u32(m, 0), index);
 }
@@ -358,6 +383,22 @@ void ek_gemm_reduce_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_
   gemm_interface(m, p, false, true, NULL, NULL, epi, s, workspace);
 }
 
+void ek_epilogue_move(spvgen_module *m, ek_epilogue *e, uint32_t row0, uint32_t col0) {
+  if (!e->d.ptr_type) return;
+  const spvgen_gemm_desc *d = e->desc;
+  ek_buffer_move_to(m, &e->d, d->d_layout, e->shape->ldd, row0, col0);
+  if (e->c.var) ek_buffer_move_to(m, &e->c, d->c_layout, e->shape->ldc, row0, col0);
+  e->row0 = row0;
+  e->col0 = col0;
+}
+
+/* The row and column of D and C's indices: from the element they were moved to (0 for
+ * that element's own row or column id). */
+static void epilogue_at(spvgen_module *m, const ek_epilogue *e, uint32_t *row, uint32_t *col) {
+  if (e->row0) *row = *row == e->row0 ? ek_u32(m, 0) : ek_isub(m, *row, e->row0);
+  if (e->col0) *col = *col == e->col0 ? ek_u32(m, 0) : ek_isub(m, *col, e->col0);
+}
+
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d) {
   return d->alpha == 1.0f && d->beta == 0.0f && d->bias == SPVGEN_GEMM_BIAS_NONE &&
          d->activation == SPVGEN_ACTIVATION_NONE && d->acc_type == d->out_type;
@@ -408,7 +449,9 @@ uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc,
   uint32_t x = ek_convert(m, acc, d->acc_type, SPVGEN_COMPONENT_F32);
   if (d->alpha != 1.0f) x = spvgen_op_f_mul(m, f, x, e->shape->alpha);
   if (e->c.var) {
-    uint32_t ci = ek_matrix_offset(m, d->c_layout, e->shape->ldc, row, col, e->c_base);
+    uint32_t cr = row, cc = col;
+    epilogue_at(m, e, &cr, &cc);
+    uint32_t ci = ek_matrix_offset(m, d->c_layout, e->shape->ldc, cr, cc, e->c_base);
     uint32_t cv = ek_convert(m, ek_load_elem(m, &e->c, ci), d->out_type, SPVGEN_COMPONENT_F32);
     x = spvgen_op_f_add(m, f, x, spvgen_op_f_mul(m, f, cv, e->shape->beta));
   }
@@ -420,6 +463,7 @@ void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uin
                        uint32_t col) {
   const spvgen_gemm_desc *d = e->desc;
   uint32_t v = ek_epilogue_value(m, e, acc, row, col);
+  epilogue_at(m, e, &row, &col);
   uint32_t di = ek_matrix_offset(m, d->d_layout, e->shape->ldd, row, col, e->d_base);
   ek_store_elem(m, &e->d, di, v);
 }

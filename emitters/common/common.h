@@ -78,6 +78,18 @@ void ek_buffer_rebase(spvgen_module *m, ek_buffer *b, uint32_t offset64);
 /* The byte offset of batch z (a u32 id) for a batch stride (a u32 id, elements) of esize-
  * byte elements: (u64)z * stride * esize, a u64 id (the module then declares Int64). */
 uint32_t ek_batch_bytes64(spvgen_module *m, uint32_t z, uint32_t stride, uint32_t esize);
+/* The byte offset of element (row0, col0) of a matrix of `layout` with leading dimension
+ * ld (u32 ids; row0 or col0 0: none) of esize-byte elements: ((u64)outer0 * ld + inner0)
+ * * esize, a u64 id (the module then declares Int64). */
+uint32_t ek_matrix_bytes64(spvgen_module *m, spvgen_matrix_layout layout, uint32_t ld, uint32_t row0, uint32_t col0,
+                           uint32_t esize);
+/* A device-address buffer's base moved to element (row0, col0) of such a matrix
+ * (ek_buffer_rebase by ek_matrix_bytes64; call in the entry block, after the batch's
+ * move and before any view of b): a workgroup's tile origin, from which its indices then
+ * count, so they stay small 32-bit values while the matrix may hold more than 2^31
+ * elements. No-op for descriptor buffers and for row0 = col0 = 0 (ids). */
+void ek_buffer_move_to(spvgen_module *m, ek_buffer *b, spvgen_matrix_layout layout, uint32_t ld, uint32_t row0,
+                       uint32_t col0);
 /* &buffer.data[index] (index: a u32 id). */
 uint32_t ek_elem(spvgen_module *m, const ek_buffer *b, uint32_t index);
 /* buffer.data[index] loaded (a value of elem_type), or value stored there. */
@@ -209,6 +221,10 @@ typedef struct ek_epilogue {
   const ek_gemm_shape *shape; /* alpha, beta, ldc, ldd */
   ek_buffer d, c, bias;    /* c.var / bias.var 0 when unused */
   uint32_t d_base, c_base; /* batch offsets (u32 ids; 0 for none) */
+  /* Device addresses: the element D and C were moved to (ek_epilogue_move; ids, 0: not
+   * moved). The epilogue's rows and columns stay the matrix's (bounds, bias); D's and C's
+   * indices count from (row0, col0). */
+  uint32_t row0, col0;
 } ek_epilogue;
 
 /* The bindings of a GEMM (A, B, D, then C and bias as the desc asks), declared in the
@@ -229,6 +245,10 @@ void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer 
  * to D, C, bias and the workspace (read only here). */
 void ek_gemm_reduce_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_epilogue *epi, ek_gemm_shape *s,
                               ek_buffer *workspace);
+/* Device addresses: moves D and C (when used) to element (row0, col0) (ids; the
+ * workgroup's tile origin) with ek_buffer_move_to and records it, after their batch's
+ * move; e->shape must be set. No-op with descriptors. */
+void ek_epilogue_move(spvgen_module *m, ek_epilogue *e, uint32_t row0, uint32_t col0);
 /* Whether the epilogue is a plain store (no alpha, C, bias or activation, and acc and
  * out of one type): cooperative variants may then store the accumulator directly. */
 bool ek_epilogue_is_plain(const spvgen_gemm_desc *d);

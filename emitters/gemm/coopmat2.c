@@ -42,6 +42,12 @@
  * strides (stride_x, ld, 1), sliced at (z, 1) in the batch dimension (the view's
  * permutation becomes {0, 2, 1}).
  *
+ * Device addresses (desc.addressing). Each operand's pointer moves once per workgroup, in
+ * 64 bits, to its batch and to the tile (A's first row, B's first column, C's, D's and
+ * the split-K plane's first element), aligned down to 16 bytes (operand_move); the
+ * layouts then count from there, so a matrix may hold more than 2^31 elements while every
+ * slice stays a small 32-bit offset.
+ *
  * Types. The MulAdd uses the device's workgroup-scope flexible-dimension entry for
  * (a_type, b_type, accumulator): f16 x f16 + f16/f32, bf16 x bf16 + f32, s8 x s8 + s32,
  * and u8 x u8 with a u32 accumulator (the combination Vulkan lists; it is reinterpreted as
@@ -96,6 +102,11 @@ typedef struct cm2_operand {
   /* device addresses: Aligned 16 (the tensor instructions' pointers are multiples of 16
    * bytes; a PhysicalStorageBuffer access must say so); mask 0 otherwise */
   spvgen_memory_operands mem;
+  /* device addresses: the pointer is moved to the tile's first row and column (row0,
+   * col0: ids, 0 for none), aligned down to 16 bytes, and the layouts count from there:
+   * a slice at (r0, c0) starts at (r0 - row0, c0 - col0), its contiguous coordinate `rem`
+   * elements further (the bytes the pointer was aligned down by; an id, 0: none) */
+  uint32_t row0, col0, rem;
 } cm2_operand;
 
 /* An operand as the caller describes it: its extents, leading dimension, batch stride
@@ -109,7 +120,16 @@ typedef struct cm2_matrix {
   uint32_t batch;
   bool batched;                /* the batch index takes part (FIXED batch > 1, RUNTIME always) */
   bool flat;                   /* every batch starts 16-byte aligned: 2-D layouts from its base */
+  bool ld16;                   /* every ld is a whole number of 16-byte chunks */
 } cm2_matrix;
+
+/* Device addresses: where an operand's pointer moves, the tile's first row and column
+ * (ids; 0: that coordinate stays), and whether they are multiples of 16 elements (tile
+ * origins are, unless the shift edge mode moved them back inside the matrix). */
+typedef struct cm2_origin {
+  uint32_t row0, col0;
+  bool row16, col16;
+} cm2_origin;
 
 /* v4 (optional): a 128-bit (u32x4) view of the same binding, whose elements are the
  * tensor instructions' base pointers, as NVIDIA's own coopmat2 sample passes them (the
@@ -118,8 +138,38 @@ typedef struct cm2_matrix {
 /* want[0] / want[1]: whether the unclamped / the clamped layout is used. const_dims: the
  * unclamped layout gets constant dimensions (with clamp mode Undefined they bound nothing;
  * SPVGEN_GEMM_CODEGEN_CONST_DIMS). */
+/* Device addresses: the pointer moves by the batch (flat layouts) and on to the tile's
+ * origin `at`, in 64 bits, aligned down to 16 bytes (the tensor instructions' base must
+ * be): the rest, rem < 16 / esize elements, joins the contiguous coordinate. It is 0 where
+ * the origin's bytes are known to be whole chunks (ld16, and origins of multiples of 16
+ * elements). Only a tile's elements are then indexed from the pointer, in 32 bits
+ * (gemm.c, check_tiles). */
+static void operand_move(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, bool batched,
+                         const cm2_origin *at) {
+  uint32_t esize = spvgen_component_type_size(mx->type), u64 = spvgen_type_int(m, 64, false);
+  ek_buffer v = *mx->v4;
+  uint32_t off = batched ? ek_batch_bytes64(m, z, mx->stride, esize) : 0;
+  if (at && (at->row0 || at->col0)) {
+    o->row0 = at->row0;
+    o->col0 = at->col0;
+    const bool row = mx->layout == SPVGEN_ROW_MAJOR;
+    const uint32_t outer0 = row ? at->row0 : at->col0, inner0 = row ? at->col0 : at->row0;
+    const bool inner16 = row ? at->col16 : at->row16;
+    uint32_t t = ek_matrix_bytes64(m, mx->layout, mx->ld, at->row0, at->col0, esize);
+    if ((outer0 && !mx->ld16) || (inner0 && !inner16)) {
+      uint32_t low = spvgen_op_bitwise_and(m, u64, t, spvgen_const_bits(m, u64, 15));
+      t = spvgen_op_bitwise_and(m, u64, t, spvgen_const_bits(m, u64, ~(uint64_t)15));
+      o->rem = ek_div_imm(m, spvgen_op_u_convert(m, ek_u32_type(m), low), esize);
+    }
+    off = off ? spvgen_op_i_add(m, u64, off, t) : t;
+  }
+  if (off) ek_buffer_rebase(m, &v, off);
+  o->ptr = ek_elem(m, &v, ek_u32(m, 0));
+}
+
+/* at: device addresses, the tile origin the pointer moves to (NULL: none). */
 static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, const bool want[2],
-                         bool const_dims) {
+                         bool const_dims, const cm2_origin *at) {
   memset(o, 0, sizeof *o);
   o->col_major = mx->layout == SPVGEN_COL_MAJOR;
   o->z = z;
@@ -128,16 +178,14 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   o->dim = mx->flat ? 2 : 3;
   bool batched = mx->batched && mx->flat;
   if (mx->buf->ptr_type) o->mem = (spvgen_memory_operands){SpvMemoryAccessAlignedMask, 16, 0};
-  if (mx->v4 && mx->v4->ptr_type && batched) { /* device address: the batch's base in 64 bits */
-    ek_buffer at = *mx->v4;
-    ek_buffer_rebase(m, &at, ek_batch_bytes64(m, z, mx->stride, esize));
-    o->ptr = ek_elem(m, &at, ek_u32(m, 0));
-  } else if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
+  if (mx->v4 && mx->v4->ptr_type) /* device address: batch and tile in 64 bits */
+    operand_move(m, o, mx, z, batched, at);
+  else if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
     o->ptr = ek_elem(m, mx->v4, batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16))
                                         : ek_u32(m, 0));
   else
     o->ptr = ek_elem(m, mx->buf, batched ? ek_imul(m, z, mx->stride) : ek_u32(m, 0));
-  uint32_t dims[3], strides[3], n = 0;
+  uint32_t dims[3] = {0}, strides[3] = {0}, n = 0;
   if (!mx->flat) {
     dims[n] = mx->batch;
     strides[n++] = mx->stride;
@@ -146,6 +194,22 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   strides[n++] = mx->ld;
   dims[n] = d1;
   strides[n++] = ek_u32(m, 1);
+  /* A moved operand's clamped layout bounds what remains of the matrix from the pointer:
+   * rows (columns) d0 - outer0 and the contiguous d1 - inner0 + rem, so clamping is still
+   * at the matrix's edges. The unclamped one bounds nothing: its dimensions stay the
+   * matrix's (constants for a FIXED plan), the contiguous one with room for rem. */
+  uint32_t rdims[3];
+  memcpy(rdims, dims, sizeof rdims);
+  if (o->row0 || o->col0) {
+    const uint32_t outer0 = o->col_major ? o->col0 : o->row0, inner0 = o->col_major ? o->row0 : o->col0;
+    const uint32_t i0 = n - 2, i1 = n - 1;
+    if (outer0) rdims[i0] = ek_isub(m, dims[i0], outer0);
+    if (inner0) rdims[i1] = ek_isub(m, dims[i1], inner0);
+    if (o->rem) {
+      rdims[i1] = ek_iadd(m, rdims[i1], o->rem);
+      dims[i1] = ek_add_imm(m, dims[i1], 16 / esize - 1);
+    }
+  }
   for (int c = 0; c < 2; c++) {
     if (!want[c]) continue;
     uint32_t lt = spvgen_type_tensor_layout(m, o->dim, c ? SpvTensorClampModeConstant : SpvTensorClampModeUndefined);
@@ -153,7 +217,7 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
     uint32_t cdims[3];
     for (uint32_t i = 0; !c && const_dims && i < n; i++)
       cdims[i] = ek_u32(m, !mx->flat && i == 0 ? SPVGEN_GEMM_MAX_BATCH : SPVGEN_GEMM_MAX_DIM);
-    l = spvgen_tensor_layout_set_dimension(m, l, !c && const_dims ? cdims : dims, n);
+    l = spvgen_tensor_layout_set_dimension(m, l, c ? rdims : const_dims ? cdims : dims, n);
     o->lay[c] = spvgen_tensor_layout_set_stride(m, l, strides, n);
   }
   if (o->col_major) {
@@ -167,6 +231,13 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
 static uint32_t operand_slice(spvgen_module *m, const cm2_operand *o, int clamped, uint32_t r0,
                               uint32_t rs, uint32_t c0, uint32_t cs) {
   uint32_t off[3], span[3], n = 0;
+  /* a moved operand: from its tile origin (the tile's own slices start there: 0) */
+  if (o->row0) r0 = r0 == o->row0 ? ek_u32(m, 0) : ek_isub(m, r0, o->row0);
+  if (o->col0) c0 = c0 == o->col0 ? ek_u32(m, 0) : ek_isub(m, c0, o->col0);
+  if (o->rem) {
+    if (o->col_major) r0 = ek_iadd(m, r0, o->rem);
+    else c0 = ek_iadd(m, c0, o->rem);
+  }
   if (o->dim == 3) {
     off[n] = o->z;
     span[n++] = ek_u32(m, 1);
@@ -212,6 +283,10 @@ typedef struct cm2_ctx {
   uint32_t za, zb, zacc;       /* their zero constants */
   spvgen_component_type accm;  /* the accumulator matrix's component type */
   uint32_t bm, bn;             /* tile origin (ids) */
+  /* device addresses: every operand's pointer moves to the tile (tile: (bm, bn), and
+   * whether they are multiples of 16 elements) */
+  bool moved;
+  cm2_origin tile;
   bool m_edge, n_edge, k_edge; /* a tile may cross M, N; K may end inside a step */
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
@@ -240,6 +315,7 @@ typedef struct cm2_stage_operand {
   uint32_t var[CM2_STAGE_MAX_CHUNKS];   /* Function variables: the prefetched chunks */
   SpvCooperativeMatrixLayout layout;    /* how the matrix reads the stored tile */
   const ek_buffer *g4;                  /* the operand's 128-bit view */
+  ek_buffer moved;                      /* device addresses: that view moved to the tile */
 } cm2_stage_operand;
 typedef struct cm2_stage {
   cm2_stage_operand a, b;
@@ -617,6 +693,25 @@ static void stage_origins(spvgen_module *m, const cm2_ctx *x) {
   uint32_t bn4 = ek_div_imm(m, ek_mul_imm(m, x->bn, es), 16);
   x->st->a.origin = d->a_layout == SPVGEN_COL_MAJOR ? bm4 : ek_mul_imm(m, x->bm, x->st->a.ld4);
   x->st->b.origin = d->b_layout == SPVGEN_COL_MAJOR ? ek_mul_imm(m, x->bn, x->st->b.ld4) : bn4;
+  if (x->moved) { /* device addresses: the views move to those chunks in 64 bits instead */
+    cm2_stage_operand *ops[2] = {&x->st->a, &x->st->b};
+    for (int i = 0; i < 2; i++) {
+      cm2_stage_operand *o = ops[i];
+      const bool a = i == 0, col = (a ? d->a_layout : d->b_layout) == SPVGEN_COL_MAJOR;
+      /* the origin's chunks: along ld (ld4 chunks each) or along the rows */
+      uint32_t along = a ? (col ? 0 : x->bm) : (col ? x->bn : 0), within = a ? (col ? bm4 : 0) : (col ? 0 : bn4);
+      uint32_t u64 = spvgen_type_int(m, 64, false);
+      uint32_t c = within ? spvgen_op_u_convert(m, u64, within) : 0;
+      if (along) {
+        uint32_t r = spvgen_op_i_mul(m, u64, spvgen_op_u_convert(m, u64, along), spvgen_const_bits(m, u64, o->ld4));
+        c = c ? spvgen_op_i_add(m, u64, r, c) : r;
+      }
+      o->moved = *o->g4;
+      ek_buffer_rebase(m, &o->moved, spvgen_op_i_mul(m, u64, c, spvgen_const_bits(m, u64, 16)));
+      o->g4 = &o->moved;
+      o->origin = ek_u32(m, 0);
+    }
+  }
 }
 
 /* ---------------------------------------------------------------- split-K ---- */
@@ -645,10 +740,11 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   const ek_gemm_shape *sh = &x->sh;
   bool batched = gemm_runtime(d) || d->batch > 1;
   uint32_t plane = batched ? ek_iadd(m, ek_imul(m, slice, sh->batch), sk->s.z) : slice;
+  /* rows of workspace_ld (a multiple of 4 words): whole 16-byte chunks */
   cm2_matrix w = {&sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, sh->m, sh->n, sh->workspace_ld,
-                  ek_imul(m, sh->m, sh->workspace_ld), ek_imul(m, sh->batch, sk->s.count), true, true};
+                  ek_imul(m, sh->m, sh->workspace_ld), ek_imul(m, sh->batch, sk->s.count), true, true, true};
   const bool want[2] = {true, x->m_edge || x->n_edge};
-  operand_init(m, o, &w, plane, want, cm2_const_dims(d));
+  operand_init(m, o, &w, plane, want, cm2_const_dims(d), x->moved ? &x->tile : NULL);
 }
 
 /* A split-K tile: this slice's K range, and its partial tile to the workspace. */
@@ -726,9 +822,12 @@ static cm2_matrix cm2_matrix_of(spvgen_module *m, const cm2_ctx *x, const ek_buf
   uint32_t esize = spvgen_component_type_size(t);
   bool runtime = gemm_runtime(d);
   cm2_matrix mx = {buf, v4, t, layout, rows, cols, gemm_ld_hint(m, d, &x->sh, ld), gemm_ld_hint(m, d, &x->sh, stride),
-                   x->sh.batch, runtime || d->batch > 1, false};
+                   x->sh.batch, runtime || d->batch > 1, false, false};
   mx.flat = runtime ? (uint64_t)(d->ld_multiple ? d->ld_multiple : 1) * esize % 16 == 0
                     : d->batch <= 1 || (fixed_stride * esize) % 16 == 0;
+  uint32_t fixed_ld = 0;
+  mx.ld16 = runtime ? (uint64_t)(d->ld_multiple ? d->ld_multiple : 1) * esize % 16 == 0
+                    : ek_const_int(m, ld, &fixed_ld) && (uint64_t)fixed_ld * esize % 16 == 0;
   return mx;
 }
 
@@ -747,13 +846,16 @@ static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, u
   const bool wa[2] = {!(only_clamped && x->m_edge) || x->mask_fn, kc || x->m_edge};
   const bool wb[2] = {!(only_clamped && x->n_edge) || x->mask_fn, kc || x->n_edge};
   const bool wd[2] = {!(only_clamped && edge_tiles), edge_tiles};
-  operand_init(m, &x->a, &a, z, wa, cd);
-  operand_init(m, &x->b, &b, z, wb, cd);
-  if (!x->sk) operand_init(m, &x->dd, &dd, z, wd, cd); /* split-K: D is the reduction's */
+  /* device addresses: A moves to the tile's first row, B to its first column, C and D to
+   * its first element */
+  const cm2_origin at_a = {x->tile.row0, 0, x->tile.row16, true}, at_b = {0, x->tile.col0, true, x->tile.col16};
+  operand_init(m, &x->a, &a, z, wa, cd, x->moved ? &at_a : NULL);
+  operand_init(m, &x->b, &b, z, wb, cd, x->moved ? &at_b : NULL);
+  if (!x->sk) operand_init(m, &x->dd, &dd, z, wd, cd, x->moved ? &x->tile : NULL); /* split-K: D is the reduction's */
   if (x->epi.c.var) {
     cm2_matrix c = cm2_matrix_of(m, x, &x->epi.c, &bd->C4, d->out_type, d->c_layout, sh->m, sh->n, sh->ldc,
                                  sh->stride_c, d->stride_c);
-    operand_init(m, &x->c, &c, z, wd, cd);
+    operand_init(m, &x->c, &c, z, wd, cd, x->moved ? &x->tile : NULL);
   }
 }
 
@@ -804,6 +906,8 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     if (e.m_edge) x.bm = ek_umin(m, x.bm, ek_isub(m, x.sh.m, ek_u32(m, d->tile_m)));
     if (e.n_edge) x.bn = ek_umin(m, x.bn, ek_isub(m, x.sh.n, ek_u32(m, d->tile_n)));
   }
+  x.moved = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  x.tile = (cm2_origin){x.bm, x.bn, !(e.shift && e.m_edge), !(e.shift && e.n_edge)};
   /* what the tile paths can cross (a shifted tile crosses nothing) */
   x.m_edge = e.m_edge && !e.shift;
   x.n_edge = e.n_edge && !e.shift;

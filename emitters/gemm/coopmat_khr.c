@@ -32,7 +32,10 @@
  * Edges. Every global chunk or element is loaded from a clamped index and replaced by
  * zero outside the matrix (checks are emitted only for dimensions a tile does not
  * divide), so the MulAdds need no masking. The subgroup index is
- * LocalInvocationIndex / subgroup_size (the plan fixes the size), not SubgroupId.
+ * LocalInvocationIndex / subgroup_size (the plan fixes the size), not SubgroupId. With
+ * device addresses each workgroup first moves its pointers (64-bit) to its batch and its
+ * tile (A's first row, B's first column, D's and C's first element), and its copies count
+ * rows and columns from there (the bounds: what remains of M and N).
  *
  * Epilogue. Where the epilogue is a plain store (or only a float conversion), D's
  * alignment allows 16-byte fragment stores and the whole workgroup tile lies inside D,
@@ -466,6 +469,7 @@ static void khr_ids(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k
   k->z = ek_load_v3_component(m, k->wg_var, 2);
   k->epi.d_base = gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_d, &k->epi.d);
   k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_c, &k->epi.c) : 0;
+  ek_epilogue_move(m, &k->epi, k->bm, k->bn); /* device addresses: D and C from the tile */
 }
 
 /* ------------------------------------------------------------------ staging ---- */
@@ -481,6 +485,12 @@ static void copy_init(spvgen_module *m, khr_kernel *k, khr_copy *cp, bool is_a) 
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   if (bda) gemm_batch_offset(m, d, &k->sh, k->z, stride, &cp->buf);
   bool row = (is_a ? d->a_layout : d->b_layout) == SPVGEN_ROW_MAJOR;
+  /* ... and on to the tile's first row (A) or column (B), whose bytes are whole 16-byte
+   * chunks where the 128-bit view is used (ld and the tile are multiples of a chunk) */
+  uint32_t org = is_a ? k->bm : k->bn;
+  if (bda)
+    ek_buffer_move_to(m, &cp->buf, is_a ? d->a_layout : d->b_layout, is_a ? k->sh.lda : k->sh.ldb, is_a ? org : 0,
+                      is_a ? 0 : org);
   cp->vec = operand_vec_ok(d, g->epv, is_a);
   if (cp->vec) cp->buf4 = ek_buffer_view(m, &cp->buf, k->v4, is_a ? 0 : 1, true, is_a ? "A4" : "B4");
   cp->outer = is_a ? g->a_outer : g->b_outer;
@@ -491,7 +501,10 @@ static void copy_init(spvgen_module *m, khr_kernel *k, khr_copy *cp, bool is_a) 
   if (cp->vec) cp->ld = ek_gemm_aligned(m, &k->sh, cp->ld, g->epv);
   uint32_t tile_mn = is_a ? d->tile_m : d->tile_n;
   uint32_t lim_mn = is_a ? k->sh.m : k->sh.n;
-  uint32_t org = is_a ? k->bm : k->bn;
+  if (bda) { /* coordinates count from the tile: its origin is 0 and M (N) what remains */
+    lim_mn = ek_isub(m, lim_mn, org);
+    org = ek_u32(m, 0);
+  }
   /* A row-major: [m][k]; A column-major: [k][m]; B row-major: [k][n]; B column-major: [n][k] */
   cp->k_outer = is_a ? !row : row;
   uint32_t zero = ek_u32(m, 0);
@@ -757,15 +770,22 @@ static void epilogue_direct(spvgen_module *m, const khr_kernel *k) {
                     : spvgen_type_coopmat(m, out_t, SpvScopeSubgroup, FRAG, FRAG, SpvCooperativeMatrixUseMatrixAccumulatorKHR);
   SpvCooperativeMatrixLayout d_lay = d->d_layout == SPVGEN_ROW_MAJOR ? SpvCooperativeMatrixLayoutRowMajorKHR
                                                                       : SpvCooperativeMatrixLayoutColumnMajorKHR;
-  uint32_t r0 = ek_iadd(m, k->bm, k->wm0), c0 = ek_iadd(m, k->bn, k->wn0);
+  /* D's rows and columns from its origin: the tile's when D was moved to it */
+  uint32_t r0 = k->epi.row0 ? k->wm0 : ek_iadd(m, k->bm, k->wm0);
+  uint32_t c0 = k->epi.col0 ? k->wn0 : ek_iadd(m, k->bn, k->wn0);
   uint32_t ldd = ek_gemm_aligned(m, &k->sh, k->sh.ldd, CHUNK / spvgen_component_type_size(d->out_type));
+  /* device addresses: Aligned 16 (Vulkan requires it on every access through a
+   * PhysicalStorageBuffer pointer): D's base and rows (ldd) are whole 16-byte chunks, its
+   * batches too (direct_store_ok), and the fragments start at multiples of 16 elements */
+  const spvgen_memory_operands aligned16 = {SpvMemoryAccessAlignedMask, CHUNK, 0};
+  const spvgen_memory_operands *mem = k->epi.d.ptr_type ? &aligned16 : NULL;
   for (uint32_t i = 0; i < g->fm; i++)
     for (uint32_t j = 0; j < g->fn; j++) {
       uint32_t r = ek_add_imm(m, r0, i * FRAG), col = ek_add_imm(m, c0, j * FRAG);
       uint32_t v = spvgen_load(m, k->tc, k->acc[i * g->fn + j]);
       if (to != k->tc) v = spvgen_coop_convert(m, to, v);
       uint32_t ptr = ek_elem(m, &k->epi.d, ek_matrix_offset(m, d->d_layout, ldd, r, col, k->epi.d_base));
-      spvgen_coopmat_store_stride_id(m, ptr, v, d_lay, ldd, NULL);
+      spvgen_coopmat_store_stride_id(m, ptr, v, d_lay, ldd, mem);
     }
 }
 

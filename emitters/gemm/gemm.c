@@ -182,12 +182,9 @@ static spvgen_status resolve_operand_in(const char *fn, const char *name, spvgen
                      "stride_%s %llu: %s reaches past element 2^32 - 1; indices past 2^32 - 1 are "
                      "not supported (split the batch or the matrix)",
                      name, (unsigned long long)*stride, name);
+  /* (With device addresses one batch's elements are indexed from each workgroup's tile:
+   * check_tiles, once the tile is known.) */
   uint64_t one = (uint64_t)(outer - 1) * *ld + (inner - 1);
-  if (d && d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS && one > SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS)
-    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                        "%s reaches element %llu within one batch: with device addresses the kernel indexes a "
-                        "batch's elements with 32-bit signed indices (at most 2^31 - 1; split the matrix, "
-                        "batches may start anywhere)", name, (unsigned long long)one);
   uint64_t last = (uint64_t)(batch - 1) * *stride + one;
   if (last > SPVGEN_GEMM_MAX_INDEX && batch_index_32(d, t, *stride))
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -422,17 +419,46 @@ static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d, spvgen_gemm_kernel 
   return which == SPVGEN_GEMM_KERNEL_REDUCE ? epilogue + 1u : 3u;
 }
 
-/* Whether a device-address kernel does 64-bit pointer arithmetic (shaderInt64): batches
- * move the pointers (gemm_batch_offset), except a coopmat2 operand indexed as a 3-D
- * tensor (batch_index_32); coopmat2's split-K workspace planes move it too. */
-static bool bda_uses_int64(const spvgen_gemm_desc *d) {
-  const bool batched = gemm_runtime(d) || d->batch > 1;
-  if (d->variant != SPVGEN_GEMM_COOPMAT2) return batched;
-  if (d->split_k > 1) return true;
-  if (!batched) return false;
-  return !batch_index_32(d, d->a_type, d->stride_a) || !batch_index_32(d, d->b_type, d->stride_b) ||
-         !batch_index_32(d, d->out_type, d->stride_d) ||
-         (d->beta != 0.0f && !batch_index_32(d, d->out_type, d->stride_c));
+/* Device addresses: every workgroup moves A, B, C and D to its tile (A to its first row,
+ * B to its first column, C and D to its first element; 64-bit arithmetic, once) and
+ * indexes from there in 32-bit signed arithmetic (SPIR-V's access-chain indices are
+ * signed). The farthest element a tile reaches is (outer - 1) * ld + inner - 1 for the
+ * rows x cols it spans (outer: rows of a row-major operand, columns of a column-major
+ * one), plus the up to 15 elements by which coopmat2 aligns its moved pointer down to 16
+ * bytes; it must stay at most SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS. A tile spans all of
+ * K, so an operand whose outer dimension is K (A column-major, B row-major) reaches
+ * (K - 1) * ld (split-K's slices too: they index K from the same tile origin). Split-K's
+ * reduction reaches at most 3 ld of C and D from each invocation's element, within what
+ * the tile's check allows. tr, tc: the rows and columns a tile spans. */
+static spvgen_status check_tile_reach(const char *fn, const char *name, spvgen_matrix_layout layout, uint32_t ld,
+                                      uint32_t tr, uint32_t tc, bool k_rows, bool k_cols, char *msg, size_t size) {
+  const bool row = layout == SPVGEN_ROW_MAJOR;
+  const uint32_t outer = row ? tr : tc, inner = row ? tc : tr;
+  const uint64_t reach = (uint64_t)(outer - 1) * ld + (inner - 1) + 15u;
+  if (reach <= SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS) return SPVGEN_OK;
+  const bool k_outer = row ? k_rows : k_cols;
+  return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "%s reaches element %llu of one workgroup's tile (%u %s of ld%s %u, %s-major): with device "
+                      "addresses a workgroup indexes from its tile's first element in 32-bit signed arithmetic "
+                      "(at most 2^31 - 1, SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS; %s)",
+                      name, (unsigned long long)(reach - 15u), outer, row ? "rows" : "columns", name, ld,
+                      row ? "row" : "column",
+                      k_outer ? "the other layout spans only the tile's rows or columns of ld"
+                              : "a smaller ld or tile");
+}
+
+/* check_tile_reach for every operand of a planned desc (tiles chosen) and a shape. */
+static spvgen_status check_tiles(const char *fn, const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k,
+                                 uint32_t lda, uint32_t ldb, uint32_t ldc, uint32_t ldd, char *msg, size_t size) {
+  if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) return SPVGEN_OK;
+  const uint32_t tm = d->tile_m < m ? d->tile_m : m, tn = d->tile_n < n ? d->tile_n : n;
+  spvgen_status st;
+  if ((st = check_tile_reach(fn, "a", d->a_layout, lda, tm, k, false, true, msg, size)) ||
+      (st = check_tile_reach(fn, "b", d->b_layout, ldb, k, tn, true, false, msg, size)) ||
+      (st = check_tile_reach(fn, "d", d->d_layout, ldd, tm, tn, false, false, msg, size)))
+    return st;
+  if (d->beta != 0.0f) return check_tile_reach(fn, "c", d->c_layout, ldc, tm, tn, false, false, msg, size);
+  return SPVGEN_OK;
 }
 
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
@@ -505,8 +531,11 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                        "device addresses take %u bytes of push constants; %s has %u", p->push_size, caps->name,
                        caps->max_push_constants_size);
-    p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS;
-    if (bda_uses_int64(&p->desc)) p->features |= SPVGEN_FEATURE_INT64;
+    /* 64-bit pointer arithmetic: every workgroup moves its pointers to its batch and tile */
+    p->features |= SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS | SPVGEN_FEATURE_INT64;
+    if (!runtime && (st = check_tiles("spvgen_gemm_plan", &p->desc, p->desc.m, p->desc.n, p->desc.k, p->desc.lda,
+                                      p->desc.ldb, p->desc.ldc, p->desc.ldd, msg, size)) != SPVGEN_OK)
+      return st;
   }
   p->compile_ms = gemm_compile_ms(p);
   /* The element types' features, and the Vulkan memory model of the module the kernel
@@ -979,10 +1008,11 @@ static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gem
   l->push.split_k = S;
   l->push.workspace_ld = (a->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * a->batch * a->m * l->push.workspace_ld;
-  if (partials > SPVGEN_GEMM_MAX_INDEX)
+  if (partials > gemm_splitk_max_words(d))
     return gemm_fail_fn("spvgen_gemm_launch_for", msg, size, SPVGEN_ERROR_UNSUPPORTED,
                         "m %u x n %u x batch %u with split_k %u: the workspace would hold %llu 32-bit words; indices "
-                        "past 2^32 - 1 are not supported", a->m, a->n, a->batch, S, (unsigned long long)partials);
+                        "past %s are not supported", a->m, a->n, a->batch, S, (unsigned long long)partials,
+                        gemm_splitk_max_words_name(d));
   l->workspace_bytes = partials * 4u;
   gemm_splitk_reduce_grid(a->m, a->n, a->batch, l->reduce_groups);
   l->reduce_push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? gemm_address_base(d) : p->reduce_push_size;
@@ -1016,6 +1046,7 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
   l->push = (spvgen_gemm_push){a.m, a.n, a.k, a.batch, a.lda, a.ldb, a.ldc, a.ldd, (uint32_t)a.stride_a,
                                (uint32_t)a.stride_b, (uint32_t)a.stride_c, (uint32_t)a.stride_d, a.alpha, a.beta,
                                0, 0, 1, gemm_ceil_div(a.n, d->tile_n)};
+  if ((st = check_tiles(fn, d, a.m, a.n, a.k, a.lda, a.ldb, a.ldc, a.ldd, msg, size)) != SPVGEN_OK) return st;
   uint32_t slices = 1;
   if (d->split_k > 1 && (st = launch_splitk(p, &a, l, &slices, msg, size)) != SPVGEN_OK) return st;
   /* device addresses: the runner writes the pointers after the shape's push constants */

@@ -148,6 +148,17 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
 /* The reduction's grid for an M x N output and batch: ceil(M * ceil(N / 4) / 128)
  * workgroups, at most 65535 in x and the rest in y, batch in z. */
 void gemm_splitk_reduce_grid(uint32_t m, uint32_t n, uint32_t batch, uint32_t groups[3]);
+/* The most 32-bit words a split-K workspace (its partial planes) may hold, and that limit
+ * for messages: both kernels index its words from its base in 32 bits, signed through
+ * device addresses (SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS words: the reduction's 16-byte
+ * word indices stay below it too), unsigned with descriptors. */
+static inline uint64_t gemm_splitk_max_words(const spvgen_gemm_desc *d) {
+  return d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS
+                                                           : SPVGEN_GEMM_MAX_INDEX;
+}
+static inline const char *gemm_splitk_max_words_name(const spvgen_gemm_desc *d) {
+  return d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? "2^31 - 1 (device addresses: signed)" : "2^32 - 1";
+}
 /* The estimated time of `tiles` output tiles split S ways over `units` SMs, relative to
  * one unsplit tile's K loop of `steps` K steps (S 1: unsplit). */
 double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t steps);

@@ -10,7 +10,9 @@
  * dimension across invocations), then each invocation runs tile_k rank-1 updates of its
  * micro tile out of shared memory, with the accumulators in registers across the
  * unrolled K step. Edges: every global load is clamped to a valid index and its value
- * replaced by zero when out of bounds, and the epilogue stores only inside D.
+ * replaced by zero when out of bounds, and the epilogue stores only inside D. With device
+ * addresses each workgroup first moves its pointers (64-bit) to its batch and tile and
+ * indexes A, B, C and D from the tile's rows and columns.
  *
  * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): this is the partials kernel. The K loop
  * runs over the slice's range and each invocation stores its micro tile's partials (f32 /
@@ -134,6 +136,7 @@ typedef struct simt_kernel {
   uint32_t tid, tx, ty;        /* invocation, its micro-tile column and row */
   uint32_t bm, bn;             /* the workgroup tile's origin */
   uint32_t a_base, b_base;     /* batch offsets (0: none) */
+  bool moved;                  /* device addresses: A, B, C, D moved to the tile */
   uint32_t M, N, K;
   uint32_t acc[MICRO * MICRO]; /* Function variables: the micro tile */
   bool split;
@@ -199,6 +202,17 @@ static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32
     k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d, &k->epi.d);
     k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c, &k->epi.c) : 0;
   }
+  /* Device addresses: the pointers move on to the tile (A's rows from bm, B's columns
+   * from bn, D's and C's element (bm, bn)), so the staging indexes A and B with the
+   * tile's own rows and columns (stage_operand) and a matrix may hold more than 2^31
+   * elements. (Split-K's partials go to the workspace, indexed from its base: it holds
+   * at most 2^31 - 1 words, gemm_splitk_max_words.) */
+  k->moved = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (k->moved) {
+    ek_buffer_move_to(m, &k->A, d->a_layout, k->sh.lda, k->bm, 0);
+    ek_buffer_move_to(m, &k->B, d->b_layout, k->sh.ldb, 0, k->bn);
+    if (!k->split) ek_epilogue_move(m, &k->epi, k->bm, k->bn);
+  }
   k->M = k->sh.m;
   k->N = k->sh.n;
   for (uint32_t i = 0; i < MICRO * MICRO; i++) k->acc[i] = ek_local(m, k->ct, k->zero);
@@ -227,8 +241,9 @@ static void stage_operand(spvgen_module *m, const simt_kernel *k, bool is_a, uin
     uint32_t gt = ek_iadd(m, is_a ? k->bm : k->bn, t), gk = ek_iadd(m, k0, kk);
     uint32_t inb = is_a ? ek_all(m, ek_ult(m, gt, k->M), ek_ult(m, gk, k->K))
                         : ek_all(m, ek_ult(m, gk, k->K), ek_ult(m, gt, k->N));
-    uint32_t gi = is_a ? ek_matrix_offset(m, lay, k->sh.lda, gt, gk, k->a_base)
-                       : ek_matrix_offset(m, lay, k->sh.ldb, gk, gt, k->b_base);
+    uint32_t at = k->moved ? t : gt; /* moved: A's rows and B's columns count from the tile's */
+    uint32_t gi = is_a ? ek_matrix_offset(m, lay, k->sh.lda, at, gk, k->a_base)
+                       : ek_matrix_offset(m, lay, k->sh.ldb, gk, at, k->b_base);
     gi = ek_select(m, inb, gi, ek_u32(m, 0));
     uint32_t v = ek_convert(m, ek_load_elem(m, buf, gi), is_a ? d->a_type : d->b_type, d->acc_type);
     v = ek_select(m, inb, v, k->zero);

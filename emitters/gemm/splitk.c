@@ -47,11 +47,11 @@ spvgen_status gemm_splitk_plan(const spvgen_device_caps *caps, spvgen_gemm_confi
   p->groups[2] = d->batch * S;
   p->workspace_ld = (d->n + 3u) & ~3u;
   uint64_t partials = (uint64_t)S * d->batch * d->m * p->workspace_ld;
-  if (partials > SPVGEN_GEMM_MAX_INDEX)
+  if (partials > gemm_splitk_max_words(d))
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "split_k %u: the workspace would hold %llu 32-bit words; indices past 2^32 - 1 are "
+                     "split_k %u: the workspace would hold %llu 32-bit words; indices past %s are "
                      "not supported (fewer slices or a smaller batch)",
-                     S, (unsigned long long)partials);
+                     S, (unsigned long long)partials, gemm_splitk_max_words_name(d));
   p->workspace_bytes = partials * 4u;
   gemm_splitk_reduce_grid(d->m, d->n, d->batch, p->reduce_groups);
   return SPVGEN_OK;

@@ -11,7 +11,13 @@
  * beta * C, bias, activation, the conversion to out_type) as if the accumulator were the
  * sum's type: f32 for float accumulators (f16 ones included: the partials are f32), s32
  * for integer ones. D's layout, leading dimension and batch stride are the plan's (or
- * the run-time shape's). No barrier, no shared memory, no atomics. */
+ * the run-time shape's). No barrier, no shared memory, no atomics.
+ *
+ * Device addresses: the workspace is indexed from its base in 16-byte words (it holds at
+ * most 2^31 - 1 32-bit words, gemm_splitk_max_words, so every index is a small signed
+ * 32-bit value); D and C are moved in 64 bits to each invocation's first element, so
+ * they may span more than 2^31 elements (a large ld or batch stride). Every access
+ * through a pointer carries Aligned (spvgen_load / spvgen_store: the element's). */
 #include <string.h>
 
 #include "gemm_internal.h"
@@ -76,7 +82,11 @@ void gemm_splitk_reduce_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     sum = spvgen_load(m, s4, sumv);
   }
 
-  /* the epilogue of the sum, column by column inside N */
+  /* the epilogue of the sum, column by column inside N. Device addresses: D and C move
+   * (64 bits) to this invocation's first element (row, c0), after their batch's move, and
+   * its 4 columns are indexed from there (at most 3 ldd further, within the reach
+   * check_tiles allows a tile), so D and C may hold more than 2^31 elements. */
+  ek_epilogue_move(m, &epi, row, c0);
   spvgen_gemm_desc dsum = *d;
   dsum.acc_type = st;
   epi.desc = &dsum;

@@ -289,8 +289,9 @@ typedef struct mat_ctx {
    * values, lane l owning elements l * EMU_LEN + i (row-major 16 x 16). */
   bool emu;
   uint32_t emu_arr, emu_len, lane, scr, emu_fn;
-  /* Device addresses (inference): the kernel's input, weights and output pointers
-   * (declare_common takes the weights and views from them); NULL: descriptors. */
+  /* Device addresses (inference and training): the kernel's input, weights (and, for
+   * inference, output) pointers (declare_common takes the weights and views from them);
+   * NULL: descriptors. */
   const mlp_io *bda;
 } mat_ctx;
 
@@ -1297,7 +1298,9 @@ typedef struct mt_ctx {
   mat_ctx *c;
   const spvgen_mlp_train_config *t;
   mt_geom tg;
-  ek_buffer tgt, grad, loss, gwords; /* gwords: the gradient as u32 words (grid atomics) */
+  ek_buffer tgt, grad, loss, gwords; /* gwords: the gradient as u32 words (grid atomics); device
+                                        addresses: the table's gradient, f32 or u32 */
+  ek_buffer tgt_all;                 /* device addresses: the target pointer (tgt: the chunk's) */
   mlp_atomics gat;                   /* how the table's gradient is added */
   const mlp_io *io;
   const mlp_grid *grid;
@@ -1332,7 +1335,8 @@ static void scatter_grid_point(mat_ctx *c, uint32_t e, const void *arg) {
   for (uint32_t f = 0; f < F; f++)
     df[f] = spvgen_op_f_mul(m, c->f32, x->inv,
                             spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, act_ptr(c, ek_add_imm(m, row, f)))));
-  mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat, ek_u32(m, (uint32_t)x->t->grid_grad_offset));
+  mlp_grid_level_scatter(m, x->grid, x->level, xs, df, &x->gat,
+                         ek_u32(m, c->bda ? 0 : (uint32_t)x->t->grid_grad_offset));
   ek_guard_end(m, inside);
 }
 
@@ -1530,21 +1534,45 @@ static void mt_declare(mt_ctx *x, mlp_io *io) {
   const spvgen_mlp_desc *d = &p->desc;
   const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
   memset(io, 0, sizeof *io);
-  io->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  declare_common(c, "blocks", x->tg.halves);
-  x->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
-  x->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
-  x->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
   x->gat.floats = x->gat.words = NULL;
-  if (grid && (x->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
-    x->gat.floats = &x->grad;
-  } else if (grid) {
-    x->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
-    x->gat.words = &x->gwords;
-  }
   x->io = io;
-  io->pc = spvgen_push_constants(m, &c->u32, 1);
-  spvgen_member_name(m, io->pc.struct_type, 0, "points");
+  if (d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
+    /* { uint points; input, weights, targets, gradients, loss pointers at 8 .. 40 }: the
+     * weights (and the views of them and of the input) through c->bda, as inference; the
+     * workgroup's slot and the table's gradient are moved in mt_ids, the chunk's points
+     * in the chunk loop */
+    c->u32 = ek_u32_type(m);
+    c->f32 = ek_f32_type(m);
+    static const char *const lead_names[1] = {"points"};
+    static const char *const names[MLP_TRAIN_GRAD_POINTERS] = {"input", "weights", "targets", "gradients", "loss"};
+    static const bool ro[MLP_TRAIN_GRAD_POINTERS] = {true, true, true, false, false};
+    uint32_t types[MLP_TRAIN_GRAD_POINTERS] = {ek_type(m, d->input_type), spvgen_type_float(m, 16), c->f32, c->f32,
+                                               c->f32};
+    ek_buffer b[MLP_TRAIN_GRAD_POINTERS];
+    io->pc = ek_push_constants_bda(m, &c->u32, lead_names, 1, types, ro, names, MLP_TRAIN_GRAD_POINTERS, b);
+    io->in = b[0];
+    io->weights = b[1];
+    x->tgt = b[2];
+    x->grad = b[3];
+    x->loss = b[4];
+    x->tgt_all = x->tgt;
+    c->bda = io;
+    declare_common(c, "blocks", x->tg.halves);
+  } else {
+    io->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+    declare_common(c, "blocks", x->tg.halves);
+    x->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+    x->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
+    x->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+    if (grid && (x->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+      x->gat.floats = &x->grad;
+    } else if (grid) {
+      x->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+      x->gat.words = &x->gwords;
+    }
+    io->pc = spvgen_push_constants(m, &c->u32, 1);
+    spvgen_member_name(m, io->pc.struct_type, 0, "points");
+  }
   spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
   c->fsh = shared_array(c, c->f32, x->tg.floats, "z_and_tiles");
   x->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
@@ -1571,6 +1599,21 @@ static void mt_ids(mt_ctx *x, mlp_grid *gr) {
   x->n = spvgen_push_constant_load(m, &x->io->pc, 0);
   x->grp = ek_load_v3_component(m, x->wg_var, 0);
   x->slot = ek_mul_imm(m, x->grp, (uint32_t)x->t->slot_elements);
+  if (c->bda) {
+    /* Device addresses: the table's gradient (hash grid) a pointer moved to
+     * grid_grad_offset, f32 or u32 as the atomics take it; the workgroup's slot a pointer
+     * moved to it (64-bit moves; slot indices from 0) */
+    const uint32_t u64 = spvgen_type_int(m, 64, false);
+    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+      bool floats = (x->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) != 0;
+      x->gwords = ek_buffer_view(m, &x->grad, floats ? c->f32 : c->u32, 3, false, "table_gradient");
+      ek_buffer_rebase(m, &x->gwords, spvgen_const_bits(m, u64, x->t->grid_grad_offset * 4));
+      x->gat.floats = floats ? &x->gwords : NULL;
+      x->gat.words = floats ? NULL : &x->gwords;
+    }
+    ek_buffer_rebase(m, &x->grad, ek_batch_bytes64(m, x->grp, ek_u32(m, (uint32_t)x->t->slot_elements), 4));
+    x->slot = ek_u32(m, 0);
+  }
   x->inv = spvgen_op_f_div(m, c->f32, spvgen_const_f32(m, 1.0f),
                            spvgen_op_f_mul(m, c->f32, spvgen_op_convert_u_to_f(m, c->f32, x->n),
                                            spvgen_const_f32(m, (float)d->output_width)));
@@ -1764,7 +1807,19 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   x.base = ek_for_begin_var(m, &chunk, ek_local(m, c->u32, 0), ek_mul_imm(m, x.grp, g->P), x.n,
                             ek_u32(m, t->grad_workgroups * g->P), SpvLoopControlDontUnrollMask);
   spvgen_workgroup_barrier(m);
-  input_arg ia = {&io, x.base, x.n};
+  const uint32_t n_all = x.n;
+  mlp_io chunk_io = io;
+  if (c->bda) {
+    /* Device addresses: the input and target pointers moved to the chunk's first point in
+     * 64 bits, its points counted from 0, the count the points left from it (> 0) */
+    x.tgt = x.tgt_all;
+    mlp_train_rebase_points(m, p, &chunk_io.in, &x.tgt, x.base);
+    x.n = ek_isub(m, x.n, x.base);
+    x.base = ek_u32(m, 0);
+    x.io = &chunk_io;
+    if (c->in4.ptr_type) c->in4 = ek_buffer_view(m, &chunk_io.in, c->v4, 0, true, "input4");
+  }
+  input_arg ia = {x.io, x.base, x.n};
   stage_inputs(c, &ia);
   spvgen_workgroup_barrier(m);
   for (uint32_t l = 0; l < L; l++) mt_forward_layer(&x, l);
@@ -1773,6 +1828,8 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   for (uint32_t l = L; l-- > 0;) mt_backward_layer(&x, l);
   spvgen_workgroup_barrier(m); /* the next chunk overwrites blocks 0 and 1 */
   ek_for_end(m, &chunk);
+  x.n = n_all;
+  x.io = &io;
 
   if (x.tg.held) {
     /* The held sums into the slot. The scratch tiles lie over the z rows (dead now):

@@ -193,6 +193,20 @@ typedef struct mlp_io {
  * them made after). Returns n - first, or 0 where first >= n (a u32 id: the points left
  * from the workgroup's first; n the point count). Descriptors: nothing (returns n). */
 uint32_t mlp_io_rebase(spvgen_module *m, const spvgen_mlp_config *p, mlp_io *io, uint32_t first, uint32_t n);
+/* Training with device addresses (spvgen/mlp.h, "training"): the gradient kernel's
+ * pointers (input, weights, targets, gradients, loss) and the optimizer kernel's
+ * (weights, gradients, state, loss) follow its push constants, 8-byte aligned; the
+ * optimizer's block is { step, learning_rate, [grad_scale,] loss_elements } then the
+ * pointers at 16, 24, 32, 40. */
+#define MLP_TRAIN_GRAD_POINTERS 5u
+#define MLP_TRAIN_OPT_POINTERS 4u
+#define MLP_TRAIN_OPT_PUSH_SIZE 48u
+/* Device addresses: the input and target pointers moved to point `first` (a u32 id: a
+ * chunk's first point) in 64-bit arithmetic, as mlp_io_rebase does for inference, so
+ * that the chunk's points are indexed from 0. Call inside the chunk loop on copies of
+ * the block's (unmoved) pointers: the moved ones are valid in that iteration only. */
+void mlp_train_rebase_points(spvgen_module *m, const spvgen_mlp_config *p, ek_buffer *in, ek_buffer *tgt,
+                             uint32_t first);
 /* Whether the mat variant loads the input points in 16-byte chunks (f16 points without
  * encoding, input_width a multiple of 8). */
 static inline bool mlp_mat_input_chunks(const spvgen_mlp_desc *d) {

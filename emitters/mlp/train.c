@@ -110,11 +110,6 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                       "net.weight_layout %d: training keeps row-major weights (the gradient "
                       "kernel converts its TrainingOptimal gradients itself)",
                       (int)d->net.weight_layout);
-  if (d->net.addressing != SPVGEN_ADDRESSING_DESCRIPTORS)
-    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                          "net.addressing %s: training takes its buffers through descriptors (device "
-                          "addresses are an inference form of the loop variant so far)",
-                          spvgen_addressing_name(d->net.addressing) ? spvgen_addressing_name(d->net.addressing) : "?");
   if (d->net.vec_rows || d->net.vec_stage || d->net.layer_loop)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "net.%s: an inference knob (the gradient kernels evaluate whole, unrolled layers)",
@@ -167,8 +162,25 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                           "(%u), a push constant block at most %u members (at most %u layers)",
                           net->layer_count, 2 + 2 * net->layer_count, SPVGEN_PUSH_CONSTANT_MAX_MEMBERS,
                           (SPVGEN_PUSH_CONSTANT_MAX_MEMBERS - 2) / 2);
+  /* Device addresses: the five (gradient) and four (optimizer) pointers follow the push
+   * constants, 8-byte aligned, one block member each. */
+  const bool bda = net->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (vec && bda && 2 + 2 * net->layer_count + MLP_TRAIN_GRAD_POINTERS > SPVGEN_PUSH_CONSTANT_MAX_MEMBERS)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "%u layers: the vec variant's gradient kernel with device addresses takes 2 + 2 per layer "
+                          "push constants and %u pointers (%u), a push constant block at most %u members (at most "
+                          "%u layers)",
+                          net->layer_count, MLP_TRAIN_GRAD_POINTERS,
+                          2 + 2 * net->layer_count + MLP_TRAIN_GRAD_POINTERS, SPVGEN_PUSH_CONSTANT_MAX_MEMBERS,
+                          (SPVGEN_PUSH_CONSTANT_MAX_MEMBERS - 2 - MLP_TRAIN_GRAD_POINTERS) / 2);
   p->grad_push_constant_size = vec ? 8 + 8 * net->layer_count : 4;
-  uint32_t push = p->grad_push_constant_size > 8 ? p->grad_push_constant_size : 8;
+  p->opt_push_constant_size = vec ? 12 : 8;
+  if (bda) {
+    p->grad_push_constant_size = mlp_round_up(p->grad_push_constant_size, 8) + 8 * MLP_TRAIN_GRAD_POINTERS;
+    p->opt_push_constant_size = MLP_TRAIN_OPT_PUSH_SIZE;
+  }
+  uint32_t push = p->grad_push_constant_size > p->opt_push_constant_size ? p->grad_push_constant_size
+                                                                         : p->opt_push_constant_size;
   if (caps->max_push_constants_size && caps->max_push_constants_size < push)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has fewer than %u bytes of push constants",
                       caps->name, push);
@@ -190,7 +202,17 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                           "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
                           "more than 2^32 elements (fewer workgroups)",
                           p->grad_workgroups, (unsigned long long)p->slot_elements);
-  p->grad_bytes = vec ? 0 : (p->slot_elements * p->grad_workgroups + p->elements - p->slot_elements) * 4;
+  /* Device addresses: each workgroup's slot and the table's gradient are pointers of their
+   * own (moved in 64 bits), but the optimizer indexes every slot from the buffer's start,
+   * and SPIR-V treats access-chain indices as signed. */
+  const uint64_t grad_elements = p->slot_elements * p->grad_workgroups + p->elements - p->slot_elements;
+  if (bda && !vec && grad_elements > 0x7FFFFFFFull)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "net.addressing device-address: the gradient buffer's %llu elements (grad_workgroups %u x "
+                          "%llu) exceed 2^31 - 1, the largest signed access-chain index (fewer grad_workgroups)",
+                          (unsigned long long)grad_elements, p->grad_workgroups,
+                          (unsigned long long)p->slot_elements);
+  p->grad_bytes = vec ? 0 : grad_elements * 4;
   p->state_bytes = p->elements * 4 * (d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM ? 3 : 1);
   p->loss_bytes = (uint64_t)p->grad_workgroups * 4;
   for (uint32_t l = 0; l < net->layer_count; l++)
@@ -201,6 +223,15 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   /* the hash grid's gradient: float atomics where the device adds floats in buffers */
   if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
     p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+  /* ... and either way atomics at Device scope, which the Vulkan memory model declares
+   * as VulkanMemoryModelDeviceScope */
+  if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID)
+    p->features |= SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE;
+  uint64_t missing = p->features & ~caps->features;
+  if (missing)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s gradient kernel needs %s, which %s lacks",
+                          spvgen_mlp_variant_name(net->variant), spvgen_feature_name(spvgen_feature_first(missing)),
+                          caps->name);
   snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s", net->name, loss_names[d->loss],
            optimizer_names[d->optimizer], w, p->grad_workgroups, p->grad_held ? " held" : "");
   return SPVGEN_OK;
@@ -337,6 +368,11 @@ typedef struct tr_ctx {
    * layers' gradient offsets */
   uint32_t f16, warr, garr, lscale;
   uint32_t moff[SPVGEN_MLP_MAX_LAYERS], boff[SPVGEN_MLP_MAX_LAYERS];
+  /* device addresses: the input and target pointers as the block holds them (in and tgt
+   * are the chunk's copies, moved to its first point), and the table's gradient as a
+   * pointer of its own (moved to grid_grad_offset) */
+  bool bda;
+  ek_buffer in_all, tgt_all, ggrad;
 } tr_ctx;
 
 static uint32_t fload(tr_ctx *c, uint32_t arr, uint32_t idx) {
@@ -367,6 +403,43 @@ static uint32_t grad_elem(tr_ctx *c, const spvgen_mlp_layer *L, uint32_t i, uint
   return ek_select(m, ek_lt_imm(m, j, L->inputs), me, be);
 }
 
+/* Device addresses: the push-constant block, `lead` members of the kernel's own (names:
+ * points, loss_scale, then the vec layers' offsets) and the five pointers after them;
+ * grad_elem the gradient's element type (f32; vec f16). */
+static void gradient_declare_bda(tr_ctx *c, const uint32_t *lead_types, uint32_t lead, uint32_t grad_elem) {
+  spvgen_module *m = c->m;
+  static const char *const names[MLP_TRAIN_GRAD_POINTERS] = {"input", "weights", "targets", "gradients", "loss"};
+  static const bool ro[MLP_TRAIN_GRAD_POINTERS] = {true, true, true, false, false};
+  static const char *const lead_names[2] = {"points", "loss_scale"};
+  uint32_t types[MLP_TRAIN_GRAD_POINTERS] = {ek_type(m, c->p->desc.input_type), spvgen_type_float(m, 16), c->f32,
+                                             grad_elem, c->f32};
+  ek_buffer b[MLP_TRAIN_GRAD_POINTERS];
+  c->pc = ek_push_constants_bda(m, lead_types, NULL, lead, types, ro, names, MLP_TRAIN_GRAD_POINTERS, b);
+  for (uint32_t i = 0; i < lead && i < 2; i++) spvgen_member_name(m, c->pc.struct_type, i, lead_names[i]);
+  c->in_all = c->in = b[0];
+  c->w = b[1];
+  c->tgt_all = c->tgt = b[2];
+  c->grad = b[3];
+  c->loss = b[4];
+}
+
+/* Device addresses, in the entry block: the workgroup's slot as a pointer of its own (moved
+ * by g * slot_elements floats in 64 bits: slot indices then start at 0), and the table's
+ * gradient (hash grid) as another, moved to grid_grad_offset, f32 or u32 as mlp_atomics
+ * takes it. */
+static void gradient_rebase_slot(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+    bool floats = (c->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) != 0;
+    c->ggrad = ek_buffer_view(m, &c->grad, floats ? c->f32 : c->u32, 3, false, "table_gradient");
+    ek_buffer_rebase(m, &c->ggrad, spvgen_const_bits(m, spvgen_type_int(m, 64, false), c->t->grid_grad_offset * 4));
+    c->gat.floats = floats ? &c->ggrad : NULL;
+    c->gat.words = floats ? NULL : &c->ggrad;
+  }
+  ek_buffer_rebase(m, &c->grad, ek_batch_bytes64(m, c->grp, ek_u32(m, (uint32_t)c->t->slot_elements), 4));
+}
+
 /* Bindings 0-4 (and the table's gradient as words), the push constant, the shared
  * arrays, the built-ins; the layers' places in the Function arrays. */
 static void gradient_declare(tr_ctx *c) {
@@ -378,19 +451,24 @@ static void gradient_declare(tr_ctx *c) {
   c->u32 = ek_u32_type(m);
   spvgen_type_pointer(m, SpvStorageClassFunction, c->f32);
   spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
-  c->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  c->w = ek_buffer_decl(m, spvgen_type_float(m, 16), 1, true, "weights");
-  c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
-  c->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
-  c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
-  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID && (c->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
-    c->gat.floats = &c->grad;
-  } else if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
-    c->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
-    c->gat.words = &c->gwords;
+  if (c->bda) {
+    /* { uint points; input, weights, targets, gradients, loss pointers at 8 .. 40 } */
+    gradient_declare_bda(c, &c->u32, 1, c->f32);
+  } else {
+    c->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+    c->w = ek_buffer_decl(m, spvgen_type_float(m, 16), 1, true, "weights");
+    c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+    c->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
+    c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID && (c->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
+      c->gat.floats = &c->grad;
+    } else if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
+      c->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
+      c->gat.words = &c->gwords;
+    }
+    c->pc = spvgen_push_constants(m, &c->u32, 1);
+    spvgen_member_name(m, c->pc.struct_type, 0, "points");
   }
-  c->pc = spvgen_push_constants(m, &c->u32, 1);
-  spvgen_member_name(m, c->pc.struct_type, 0, "points");
   c->A = p->encoded_width;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *Ly = &p->layers[l];
@@ -452,7 +530,23 @@ static chunk_point gradient_chunk_begin(tr_ctx *c, ek_for *chunk) {
   q.valid = ek_ult(m, praw, c->n);
   q.pt = ek_select(m, q.valid, praw, last);
   q.scale = ek_select(m, q.valid, inv, spvgen_const_f32(m, 0.0f));
+  if (c->bda) {
+    /* The chunk's points from its first: the input and target pointers move there in 64
+     * bits (batches past 4 GB), and the point is counted from it (n - 1 >= base). */
+    c->in = c->in_all;
+    c->tgt = c->tgt_all;
+    mlp_train_rebase_points(m, c->p, &c->in, &c->tgt, base);
+    q.pt = ek_select(m, q.valid, c->lid, ek_isub(m, last, base));
+  }
   return q;
+}
+
+void mlp_train_rebase_points(spvgen_module *m, const spvgen_mlp_config *p, ek_buffer *in, ek_buffer *tgt,
+                             uint32_t first) {
+  const spvgen_mlp_desc *d = &p->desc;
+  ek_buffer_rebase(m, in, ek_batch_bytes64(m, first, ek_u32(m, d->input_width),
+                                           spvgen_component_type_size(d->input_type)));
+  ek_buffer_rebase(m, tgt, ek_batch_bytes64(m, first, ek_u32(m, d->output_width), 4));
 }
 
 /* The entry function's Function arrays and counters, the invocation's ids. */
@@ -469,7 +563,12 @@ static void gradient_locals(tr_ctx *c) {
   c->v_j = ek_local(m, c->u32, 0);
   if (c->p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) mlp_grid_begin(m, c->p, &c->w, &c->grid);
   gradient_invocation(c);
-  c->slot = ek_mul_imm(m, c->grp, (uint32_t)c->t->slot_elements);
+  if (c->bda) {
+    gradient_rebase_slot(c);
+    c->slot = ek_u32(m, 0);
+  } else {
+    c->slot = ek_mul_imm(m, c->grp, (uint32_t)c->t->slot_elements);
+  }
 }
 
 /* 1. Every element the invocation will own, zeroed in the workgroup's slot. */
@@ -591,7 +690,8 @@ static void gradient_grid_scatter(tr_ctx *c, uint32_t valid, const uint32_t *raw
   uint32_t lvl = tr_for(c, &fl, c->v_k, ek_u32(m, 0), p->desc.grid.levels, 1);
   uint32_t dfeat[8];
   for (uint32_t f = 0; f < F; f++) dfeat[f] = fload(c, denc, ek_add_imm(m, ek_mul_imm(m, lvl, F), f));
-  mlp_grid_level_scatter(m, &c->grid, lvl, raw, dfeat, &c->gat, ek_u32(m, (uint32_t)c->t->grid_grad_offset));
+  mlp_grid_level_scatter(m, &c->grid, lvl, raw, dfeat, &c->gat,
+                         ek_u32(m, c->bda ? 0 : (uint32_t)c->t->grid_grad_offset));
   ek_for_end(m, &fl);
   ek_guard_end(m, g);
 }
@@ -646,7 +746,7 @@ static void gradient_loss_share(tr_ctx *c) {
 
 static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
-  tr_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
+  tr_ctx cx = {.m = m, .t = t, .p = p, .bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS}, *c = &cx;
   gradient_declare(c);
   spvgen_compute_main(m, "main", t->grad_local_size[0], 1, 1);
   gradient_locals(c);
@@ -721,18 +821,23 @@ static void vec_gradient_declare(tr_ctx *c) {
   c->f32 = ek_f32_type(m);
   c->u32 = ek_u32_type(m);
   c->f16 = spvgen_type_float(m, 16);
-  c->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
-  c->w = ek_buffer_decl(m, c->f16, 1, true, "weights");
-  c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
-  c->grad = ek_buffer_decl(m, c->f16, 3, false, "gradients");
-  c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
   uint32_t pct[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
   pct[0] = c->u32;
   pct[1] = c->f32;
   for (uint32_t l = 0; l < 2 * L; l++) pct[2 + l] = c->u32;
-  c->pc = spvgen_push_constants(m, pct, 2 + 2 * L);
-  spvgen_member_name(m, c->pc.struct_type, 0, "points");
-  spvgen_member_name(m, c->pc.struct_type, 1, "loss_scale");
+  if (c->bda) {
+    /* the push constants, then the five pointers (the f16 gradient buffer's among them) */
+    gradient_declare_bda(c, pct, 2 + 2 * L, c->f16);
+  } else {
+    c->in = ek_buffer_decl(m, ek_type(m, d->input_type), 0, true, "input");
+    c->w = ek_buffer_decl(m, c->f16, 1, true, "weights");
+    c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
+    c->grad = ek_buffer_decl(m, c->f16, 3, false, "gradients");
+    c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
+    c->pc = spvgen_push_constants(m, pct, 2 + 2 * L);
+    spvgen_member_name(m, c->pc.struct_type, 0, "points");
+    spvgen_member_name(m, c->pc.struct_type, 1, "loss_scale");
+  }
   c->sh_l = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, spvgen_type_array(m, c->f32, W)),
                             SpvStorageClassWorkgroup, 0);
   spvgen_name(m, c->sh_l, "shared_loss");
@@ -820,7 +925,7 @@ static void vec_gradient_backward(tr_ctx *c, uint32_t delta, const uint32_t *x, 
 static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const uint32_t L = p->layer_count;
-  tr_ctx cx = {.m = m, .t = t, .p = p}, *c = &cx;
+  tr_ctx cx = {.m = m, .t = t, .p = p, .bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS}, *c = &cx;
   vec_gradient_declare(c);
   spvgen_compute_main(m, "main", t->grad_local_size[0], 1, 1);
   gradient_counters(c);
@@ -864,6 +969,8 @@ typedef struct opt_ctx {
   bool vec, grid;
   uint32_t E, G, slots, Es; /* elements, slots and their stride */
   ek_buffer wb, gb, sb, lb;
+  ek_buffer sm, sv;  /* Adam's m and v: sb moved by E and 2E floats (device addresses), or sb */
+  uint32_t loss_elements; /* device addresses: the loss buffer's length (a push constant) */
   spvgen_push_constant_block pc;
   uint32_t v_k, v_acc, v_part[8]; /* v_part: OPT_SUM_WAYS partial sums */
   uint32_t step, lr, gscale;
@@ -922,7 +1029,7 @@ static void optimizer_loss_history(opt_ctx *c, uint32_t e) {
   ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, e, ek_u32(m, last)));
   uint32_t loss = opt_strided_sum(c, &c->lb, ek_u32(m, 0), 1, c->G);
   uint32_t slot = ek_iadd(m, ek_u32(m, c->G - 1), c->step);
-  uint32_t len = spvgen_op_array_length(m, c->u32, c->lb.var, 0);
+  uint32_t len = c->loss_elements ? c->loss_elements : spvgen_op_array_length(m, c->u32, c->lb.var, 0);
   ek_guard fits = ek_guard_begin(m, ek_ult(m, slot, len));
   ek_store_elem(m, &c->lb, slot, loss);
   ek_guard_end(m, fits);
@@ -981,8 +1088,8 @@ static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
   uint32_t upd = g;
   if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
     uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
-    uint32_t mp = ek_elem(m, &c->sb, ek_add_imm(m, e, E));
-    uint32_t vp = ek_elem(m, &c->sb, ek_add_imm(m, e, 2 * E));
+    uint32_t mp = c->sm.base ? ek_elem(m, &c->sm, e) : ek_elem(m, &c->sb, ek_add_imm(m, e, E));
+    uint32_t vp = c->sv.base ? ek_elem(m, &c->sv, e) : ek_elem(m, &c->sb, ek_add_imm(m, e, 2 * E));
     uint32_t mv = spvgen_glsl_fma(m, f32, b1, spvgen_load(m, f32, mp),
                                   spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
     uint32_t vv = spvgen_glsl_fma(m, f32, b2, spvgen_load(m, f32, vp),
@@ -1012,15 +1119,35 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c->slots = c->vec ? 1 : c->G;
   c->Es = c->vec ? c->E : (uint32_t)t->slot_elements;
   c->grid = !c->vec && p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
-  c->wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
-  c->gb = ek_buffer_decl(m, c->vec ? spvgen_type_float(m, 16) : c->f32, 1, !c->grid, "gradients");
-  c->sb = ek_buffer_decl(m, c->f32, 2, false, "state");
-  c->lb = ek_buffer_decl(m, c->f32, 3, false, "loss");
-  uint32_t pct[3] = {c->u32, c->f32, c->f32};
-  c->pc = spvgen_push_constants(m, pct, c->vec ? 3 : 2);
-  spvgen_member_name(m, c->pc.struct_type, 0, "step");
-  spvgen_member_name(m, c->pc.struct_type, 1, "learning_rate");
-  if (c->vec) spvgen_member_name(m, c->pc.struct_type, 2, "grad_scale");
+  const bool bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  uint32_t pct[4] = {c->u32, c->f32, c->f32, c->u32};
+  const uint32_t lead = c->vec ? 3 : 2;
+  if (bda) {
+    /* { step, learning_rate, [grad_scale,] loss_elements; the four pointers at 16 .. 40 } */
+    static const char *const names[MLP_TRAIN_OPT_POINTERS] = {"weights", "gradients", "state", "loss"};
+    static const char *const lead_loop[3] = {"step", "learning_rate", "loss_elements"};
+    static const char *const lead_vec[4] = {"step", "learning_rate", "grad_scale", "loss_elements"};
+    const bool ro[MLP_TRAIN_OPT_POINTERS] = {false, !c->grid, false, false};
+    uint32_t types[MLP_TRAIN_OPT_POINTERS] = {spvgen_type_float(m, 16), c->vec ? spvgen_type_float(m, 16) : c->f32,
+                                              c->f32, c->f32};
+    if (!c->vec) pct[2] = c->u32;
+    ek_buffer b[MLP_TRAIN_OPT_POINTERS];
+    c->pc = ek_push_constants_bda(m, pct, c->vec ? lead_vec : lead_loop, lead + 1, types, ro, names,
+                                  MLP_TRAIN_OPT_POINTERS, b);
+    c->wb = b[0];
+    c->gb = b[1];
+    c->sb = b[2];
+    c->lb = b[3];
+  } else {
+    c->wb = ek_buffer_decl(m, spvgen_type_float(m, 16), 0, false, "weights");
+    c->gb = ek_buffer_decl(m, c->vec ? spvgen_type_float(m, 16) : c->f32, 1, !c->grid, "gradients");
+    c->sb = ek_buffer_decl(m, c->f32, 2, false, "state");
+    c->lb = ek_buffer_decl(m, c->f32, 3, false, "loss");
+    c->pc = spvgen_push_constants(m, pct, lead);
+    spvgen_member_name(m, c->pc.struct_type, 0, "step");
+    spvgen_member_name(m, c->pc.struct_type, 1, "learning_rate");
+    if (c->vec) spvgen_member_name(m, c->pc.struct_type, 2, "grad_scale");
+  }
   uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
   spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
   c->v_k = ek_local(m, c->u32, 0);
@@ -1030,6 +1157,16 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c->step = spvgen_push_constant_load(m, &c->pc, 0);
   c->lr = spvgen_push_constant_load(m, &c->pc, 1);
   c->gscale = c->vec ? spvgen_push_constant_load(m, &c->pc, 2) : 0;
+  if (bda) {
+    c->loss_elements = spvgen_push_constant_load(m, &c->pc, lead);
+    if (t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
+      /* m and v as pointers of their own: indices stay below E, however large 3E is */
+      const uint32_t u64 = spvgen_type_int(m, 64, false);
+      c->sm = c->sv = c->sb;
+      ek_buffer_rebase(m, &c->sm, spvgen_const_bits(m, u64, (uint64_t)c->E * 4));
+      ek_buffer_rebase(m, &c->sv, spvgen_const_bits(m, u64, (uint64_t)c->E * 8));
+    }
+  }
   if (t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) { /* uniform: out of the element loop */
     const uint32_t f32 = c->f32, one_f = spvgen_const_f32(m, 1.0f);
     uint32_t sf = spvgen_op_convert_u_to_f(m, f32, c->step);
@@ -1066,6 +1203,118 @@ void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint
   groups[1] = groups[2] = 1;
 }
 
+/* The optimizer's binding sizes with device addresses: the loss buffer holds at least
+ * loss_elements floats (the push constant at byte size_args[0] of the block, which
+ * OpArrayLength gives with descriptors). */
+static bool opt_binding_sizes(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
+                              uint64_t *sizes) {
+  uint32_t at = (uint32_t)info->size_args[0], n = 0;
+  if (push_data && push_size >= at + 4) memcpy(&n, (const unsigned char *)push_data + at, 4);
+  if ((uint64_t)n * 4 > sizes[3]) sizes[3] = (uint64_t)n * 4;
+  return true;
+}
+
+/* Device addresses: the alignment each pointer's accesses need beyond 4 bytes (0: none):
+ * the cooperative vector instructions take 64-byte aligned matrices and gradients (their
+ * offsets are multiples of 64), the mat variant loads its weights and f16 points without
+ * encoding in 16-byte pieces. */
+static uint32_t grad_alignment(const spvgen_mlp_train_config *t, uint32_t i) {
+  const spvgen_mlp_config *p = &t->net;
+  if (p->variant == SPVGEN_MLP_VEC) return i == 1 || i == 3 ? 64 : 0;
+  if (p->variant == SPVGEN_MLP_MAT) return i == 1 || (i == 0 && mlp_mat_input_chunks(&p->desc)) ? 16 : 0;
+  return 0;
+}
+
+/* The kernel info of either kernel (spvgen/mlp.h, "training"): bindings with names,
+ * access and minimum sizes (the points' as a function of the push constants' count),
+ * push fields, the dispatch; device addresses: each pointer's place in the block and its
+ * alignment. */
+static void train_info(const spvgen_mlp_train_config *plan, spvgen_mlp_train_kernel which, spvgen_kernel_info *info) {
+  const bool grad = which == SPVGEN_MLP_TRAIN_GRADIENT, vec = plan->net.variant == SPVGEN_MLP_VEC;
+  const bool mat = plan->net.variant == SPVGEN_MLP_MAT;
+  const bool bda = plan->net.desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  const bool grid = plan->net.desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  const spvgen_mlp_desc *nd = &plan->net.desc;
+  const uint32_t L = plan->net.layer_count;
+  memset(info, 0, sizeof *info);
+  info->entry_point = "main";
+  static const char *const gnames[5] = {"input", "weights", "targets", "gradients", "loss"};
+  static const char *const onames[4] = {"weights", "gradients", "state", "loss"};
+  const uint32_t R = SPVGEN_ACCESS_READ, W = SPVGEN_ACCESS_WRITE;
+  const uint32_t gaccess[5] = {R, R, R, R | W, W};
+  const uint32_t oaccess[4] = {W, grid ? R | W : R, R | W, R | W};
+  info->binding_count = grad ? MLP_TRAIN_GRAD_POINTERS : MLP_TRAIN_OPT_POINTERS;
+  for (uint32_t i = 0; i < info->binding_count; i++) {
+    spvgen_binding *b = &info->bindings[i];
+    b->binding = i;
+    b->kind = SPVGEN_BINDING_STORAGE_BUFFER;
+    b->name = grad ? gnames[i] : onames[i];
+    b->access = grad ? gaccess[i] : oaccess[i];
+  }
+  if (grad) {
+    for (int i = 0; i < 3; i++) info->local_size[i] = plan->grad_local_size[i];
+    info->groups[0] = plan->grad_workgroups;
+    info->groups[1] = info->groups[2] = 1;
+    info->push_constant_size = plan->grad_push_constant_size;
+    if (mat) info->required_subgroup_size = plan->net.subgroup_size;
+    /* the points grow with the count at push offset 0; the rest is the plan's (vec: the
+     * host places the gradients) */
+    info->bindings[1].min_size = plan->net.weight_bytes;
+    info->bindings[3].min_size = plan->grad_bytes;
+    info->bindings[4].min_size = plan->loss_bytes;
+    info->binding_sizes = ek_sizes_per_count;
+    info->size_args[0] = (uint64_t)nd->input_width * spvgen_component_type_size(nd->input_type);
+    info->size_args[2] = (uint64_t)nd->output_width * 4;
+    static const char *const moffs[SPVGEN_MLP_MAX_LAYERS] = {
+        "matrix_offset_0",  "matrix_offset_1",  "matrix_offset_2",  "matrix_offset_3",
+        "matrix_offset_4",  "matrix_offset_5",  "matrix_offset_6",  "matrix_offset_7",
+        "matrix_offset_8",  "matrix_offset_9",  "matrix_offset_10", "matrix_offset_11",
+        "matrix_offset_12", "matrix_offset_13", "matrix_offset_14", "matrix_offset_15"};
+    static const char *const boffs[SPVGEN_MLP_MAX_LAYERS] = {
+        "bias_offset_0",  "bias_offset_1",  "bias_offset_2",  "bias_offset_3",
+        "bias_offset_4",  "bias_offset_5",  "bias_offset_6",  "bias_offset_7",
+        "bias_offset_8",  "bias_offset_9",  "bias_offset_10", "bias_offset_11",
+        "bias_offset_12", "bias_offset_13", "bias_offset_14", "bias_offset_15"};
+    info->push_fields[info->push_field_count++] = (spvgen_push_field){"points", 0, 4};
+    /* vec: every field or only the count (a list that stopped short would let a caller
+     * pass fewer bytes than the offsets take) */
+    if (vec && 2 + 2 * L <= SPVGEN_MAX_PUSH_FIELDS) {
+      info->push_fields[info->push_field_count++] = (spvgen_push_field){"loss_scale", 4, 4};
+      for (uint32_t l = 0; l < L; l++)
+        info->push_fields[info->push_field_count++] = (spvgen_push_field){moffs[l], 8 + 4 * l, 4};
+      for (uint32_t l = 0; l < L; l++)
+        info->push_fields[info->push_field_count++] = (spvgen_push_field){boffs[l], 8 + 4 * L + 4 * l, 4};
+    } else if (vec) {
+      info->push_field_count = 0;
+    }
+  } else {
+    for (int i = 0; i < 3; i++) info->local_size[i] = plan->opt_local_size[i];
+    spvgen_mlp_train_optimizer_groups(plan, info->groups);
+    info->push_constant_size = plan->opt_push_constant_size;
+    info->bindings[0].min_size = plan->net.weight_bytes;
+    /* vec: one f16 slot in the weight layout */
+    info->bindings[1].min_size = vec ? plan->net.weight_bytes : plan->grad_bytes;
+    info->bindings[2].min_size = plan->state_bytes;
+    info->bindings[3].min_size = plan->loss_bytes;
+    info->push_fields[info->push_field_count++] = (spvgen_push_field){"step", 0, 4};
+    info->push_fields[info->push_field_count++] = (spvgen_push_field){"learning_rate", 4, 4};
+    if (vec) info->push_fields[info->push_field_count++] = (spvgen_push_field){"grad_scale", 8, 4};
+    if (bda) {
+      uint32_t at = vec ? 12 : 8;
+      info->push_fields[info->push_field_count++] = (spvgen_push_field){"loss_elements", at, 4};
+      info->binding_sizes = opt_binding_sizes;
+      info->size_args[0] = at;
+    }
+  }
+  for (uint32_t i = 0; bda && i < info->binding_count; i++) { /* the pointers after the push constants */
+    spvgen_binding *b = &info->bindings[i];
+    b->kind = SPVGEN_BINDING_DEVICE_ADDRESS;
+    b->binding = 0;
+    b->address_offset = info->push_constant_size - 8 * (info->binding_count - i);
+    b->alignment = grad ? grad_alignment(plan, i) : 0;
+  }
+}
+
 spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_config *plan,
                                     spvgen_mlp_train_kernel which, spvgen_kernel_info *info) {
   if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
@@ -1083,33 +1332,19 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
   bool grad = which == SPVGEN_MLP_TRAIN_GRADIENT;
   bool vec = plan->net.variant == SPVGEN_MLP_VEC;
   bool mat = plan->net.variant == SPVGEN_MLP_MAT;
+  const bool bda = plan->net.desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (bda && spvgen_module_addressing(m) != SpvAddressingModelPhysicalStorageBuffer64)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_train_emit: the plan takes device addresses; create the module with "
+                              "spvgen_module_desc.addressing = SpvAddressingModelPhysicalStorageBuffer64 (%u), "
+                              "spvgen_mlp_addressing_model(&plan->net)",
+                              (unsigned)SpvAddressingModelPhysicalStorageBuffer64),
+           spvgen_module_status(m);
   if (grad && vec) emit_gradient_vec(m, plan);
   else if (grad && mat) mlp_mat_emit_gradient(m, plan);
   else if (grad) emit_gradient(m, plan);
   else emit_optimizer(m, plan);
-  if (info) {
-    memset(info, 0, sizeof *info);
-    info->entry_point = "main";
-    static const char *const gnames[5] = {"input", "weights", "targets", "gradients", "loss"};
-    static const char *const onames[4] = {"weights", "gradients", "state", "loss"};
-    info->binding_count = grad ? 5 : 4;
-    for (uint32_t i = 0; i < info->binding_count; i++) {
-      info->bindings[i].binding = i;
-      info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-      info->bindings[i].name = grad ? gnames[i] : onames[i];
-    }
-    if (grad) {
-      for (int i = 0; i < 3; i++) info->local_size[i] = plan->grad_local_size[i];
-      info->groups[0] = plan->grad_workgroups;
-      info->groups[1] = info->groups[2] = 1;
-      info->push_constant_size = plan->grad_push_constant_size;
-      if (mat) info->required_subgroup_size = plan->net.subgroup_size;
-    } else {
-      for (int i = 0; i < 3; i++) info->local_size[i] = plan->opt_local_size[i];
-      spvgen_mlp_train_optimizer_groups(plan, info->groups);
-      info->push_constant_size = vec ? 12 : 8;
-    }
-  }
+  if (info) train_info(plan, which, info);
   return spvgen_module_status(m);
 }
 
@@ -1122,7 +1357,7 @@ spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_d
   spvgen_mlp_train_config plan;
   spvgen_status st = spvgen_mlp_train_plan(desc, caps, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan.net)});
   if (!m) return mlp_train_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
   st = spvgen_mlp_train_emit(m, &plan, which, &info);

@@ -63,7 +63,8 @@
  *     into D with its layout, leading dimension and batch stride. Its grid is
  *     plan.reduce_groups (FIXED) or launch.reduce_groups (RUNTIME), its local size the
  *     info's; it takes the same push-constant bytes as the partials kernel (RUNTIME) and,
- *     with device addresses, its own pointers after them (D, C, bias, workspace).
+ *     with device addresses, its own pointers after them (D, C, bias, workspace), moving
+ *     D and C in 64 bits to each invocation's first element (see "Limits").
  * Between them the partials' shader writes must be visible to the reduction's shader
  * reads (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT to
  * COMPUTE_SHADER / SHADER_READ): spvgen_vk_cmd_dispatch and spvgen_vk_submit record it
@@ -131,21 +132,33 @@ SPVGEN_API_BEGIN
  *                      the smallest maxComputeWorkGroupCount[2] Vulkan allows)
  *   element indices    the last element of A, B, C and D any batch reaches (through
  *                      ld and stride) at most SPVGEN_GEMM_MAX_INDEX (2^32 - 1: 32-bit
- *                      indices in the kernel). With addressing DEVICE_ADDRESS a batch
- *                      moves the buffer's pointer by (u64)b * stride * element size
- *                      instead (64-bit address arithmetic, once per workgroup): batches
- *                      may start anywhere, past 4 GB included, and the limit is per
- *                      batch: its last element at most SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS
- *                      (2^31 - 1: SPIR-V treats access-chain indices as signed). Batch
- *                      strides stay under 2^32 elements (the push constants' u32). The
- *                      exception: a coopmat2 operand whose batches do not all start
- *                      16-byte aligned (fixed: stride * element size not a multiple of
- *                      16; run-time: ld_multiple * element size not) is a 3-D tensor,
- *                      under the 2^32 - 1 limit over every batch.
+ *                      indices in the kernel). With addressing DEVICE_ADDRESS each
+ *                      workgroup moves the buffers' pointers instead (64-bit address
+ *                      arithmetic, once per workgroup): by (u64)b * stride * element
+ *                      size to its batch, then to its tile (A to the tile's first row,
+ *                      B to its first column, C and D to its first element). Batches
+ *                      may start anywhere, past 4 GB included, and one matrix may hold
+ *                      more than 2^31 elements; the limit is per tile: what one tile
+ *                      reaches from its first element, (outer - 1) * ld + inner - 1 for
+ *                      the rows x columns it spans (all of K for A and B), plus 15
+ *                      elements of room, at most SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS
+ *                      (2^31 - 1: SPIR-V treats access-chain indices as signed); checked
+ *                      once the tile is known (spvgen_gemm_plan; per launch for run-time
+ *                      shapes). Only an operand whose outer dimension is K (A
+ *                      column-major: K columns of lda; B row-major: K rows of ldb) or a
+ *                      C / D of a huge ld comes near it. Batch strides stay under 2^32
+ *                      elements (the push constants' u32). The exception: a coopmat2
+ *                      operand whose batches do not all start 16-byte aligned (fixed:
+ *                      stride * element size not a multiple of 16; run-time:
+ *                      ld_multiple * element size not) is a 3-D tensor, under the
+ *                      2^32 - 1 limit over every batch.
  *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
  *                      unroll <= 16, workgroup size <= the device's, split_k 1 or
  *                      (simt and coopmat2) 2 .. ceil(k / tile_k), batch * split_k
- *                      workgroups in z, a split-K workspace under 2^32 words */
+ *                      workgroups in z, a split-K workspace (its partial planes:
+ *                      split_k * batch * m * (n rounded up to 4) 32-bit words) under 2^32
+ *                      words (device addresses: at most 2^31 - 1, signed indices from
+ *                      its base in both kernels; C and D follow the tile rule above) */
 #define SPVGEN_GEMM_MAX_DIM (1u << 24)
 #define SPVGEN_GEMM_MAX_BATCH 65535u
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
@@ -293,7 +306,8 @@ typedef struct spvgen_gemm_desc {
    * descriptors (0), or device addresses in the push constants (every variant; the
    * pointers follow spvgen_gemm_push in a run-time kernel, start the block in a fixed
    * one; the khr and coopmat2 variants need A, B, C, D and the workspace 16-byte
-   * aligned, the info's bindings[i].alignment). See the limits above for tensors over
+   * aligned, the info's bindings[i].alignment; plan.features lists shaderInt64: every
+   * workgroup moves its pointers in 64 bits). See the limits above for tensors over
    * 4 GB. */
   spvgen_addressing addressing;
 } spvgen_gemm_desc;

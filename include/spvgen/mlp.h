@@ -285,8 +285,8 @@ typedef struct spvgen_mlp_desc {
   uint32_t compile_budget_ms;
   /* How the kernel reaches input, weights and output (spvgen/kernel.h): descriptors (0),
    * or device addresses, 8 bytes each at offsets 8, 16, 24 of the push-constant block
-   * after the point count (every variant, inference only: training and
-   * spvgen_mlp_emit_function refuse it; emit into a module created with
+   * after the point count (every variant; training has its own blocks, below;
+   * spvgen_mlp_emit_function refuses it; emit into a module created with
    * spvgen_mlp_addressing_model's addressing). Each workgroup moves the input and
    * output pointers to its first point in 64-bit arithmetic (plan.features lists
    * shaderInt64), so the points may lie past 4 GB: the limits are the point count
@@ -436,7 +436,8 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * reads it and writes it back to 0. The host zeroes that region once, before the first
  * step. The adds are OpAtomicFAddEXT where the device has shaderBufferFloat32AtomicAdd
  * (the plan's features then include SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD), else
- * compare-exchange loops.
+ * compare-exchange loops; either way at Device scope (the features include
+ * vulkanMemoryModelDeviceScope).
  * Push constants: uint32 at 0, the batch's point count N (>= 1). Dispatch exactly
  * grad_workgroups x 1 x 1 (the kernel info's groups): workgroup g takes the points
  * g * W + k * grad_workgroups * W + (0..W), W = grad_local_size[0].
@@ -484,6 +485,27 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * kernel reads that (binding 1: f16, one slot) times a third push constant, float
  * grad_scale at 8 (= 1 / loss_scale); the rest as above. ReLU's derivative at 0 is 1 here
  * (step), 0 in the loop variant. Validated offline for the h100 preset; never run here. */
+/* Device addresses (net.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS; every variant):
+ * the same bindings as PhysicalStorageBuffer64 pointers in the push-constant block after
+ * the push constants above, 8 bytes each, no descriptor set (kernel info: bindings of
+ * kind SPVGEN_BINDING_DEVICE_ADDRESS with their address_offset, alignment and sizes).
+ *   gradient kernel   the push constants above (loop, mat: the point count, padded to
+ *                     8 bytes), then input, weights, targets, gradients, loss: loop and
+ *                     mat 48 bytes (pointers at 8 .. 40), vec 48 + 8 * layer_count
+ *   optimizer kernel  step at 0, learning_rate at 4, (vec) grad_scale at 8, then
+ *                     uint32 loss_elements (at 8; vec 12): the loss buffer's length in
+ *                     floats, which the history write is checked against (descriptors
+ *                     read it from the buffer); pointers weights, gradients, state, loss
+ *                     at 16, 24, 32, 40 (48 bytes)
+ * (grad_push_constant_size, opt_push_constant_size). The runner writes the addresses:
+ * a caller gives the bytes before them (spvgen/vk.h). The gradient kernel moves the input
+ * and target pointers to each chunk's first point and the gradient pointer to its
+ * workgroup's slot (the hash grid: a pointer to the table's gradient) in 64-bit
+ * arithmetic, so batches may lie past 4 GB; the optimizer indexes the whole gradient
+ * buffer, which is refused past 2^31 - 1 elements (signed access-chain indices).
+ * Alignments: vec weights and gradients 64 (the cooperative vector instructions' matrix
+ * offsets), mat weights 16 and f16 points without encoding 16 (16-byte loads), else 4.
+ * plan.features adds bufferDeviceAddress and shaderInt64. */
 /* The mat variant (net.variant = SPVGEN_MLP_MAT explicitly), on KHR cooperative
  * matrices (16x16x16 f16 x f16 + f32, subgroup scope; f16_accumulation is refused): the
  * loop variant's gradient kernel contract above in full (bindings, push constants, f32
@@ -566,7 +588,10 @@ typedef struct spvgen_mlp_train_config {
   uint64_t params;         /* trainable values: sum of outputs * (inputs + bias), plus the
                               hash grid's table (grid_entries * features) */
   uint64_t features;
-  uint32_t grad_push_constant_size; /* loop 4; vec 8 + 8 * layer_count */
+  uint32_t grad_push_constant_size; /* loop, mat 4; vec 8 + 8 * layer_count; with device
+                                       addresses the block's whole size, pointers included:
+                                       loop, mat 48; vec 48 + 8 * layer_count */
+  uint32_t opt_push_constant_size;  /* 8; vec 12; device addresses 48 */
   char name[128];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
 } spvgen_mlp_train_config;
 

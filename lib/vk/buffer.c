@@ -44,7 +44,11 @@ spvgen_status sg_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: size %llu exceeds the device's maxBufferSize %llu", who,
                           (unsigned long long)size, (unsigned long long)caps->max_buffer_size);
-  if (caps->max_memory_allocation_size && size > caps->max_memory_allocation_size)
+  /* maxMemoryAllocationSize is a soft limit: Vulkan lets an allocation past it fail with
+   * VK_ERROR_OUT_OF_DEVICE_MEMORY, not forbids it, and drivers that report about 4 GiB
+   * (NVIDIA's) allocate more. A buffer's hard limit is maintenance4's maxBufferSize
+   * (above); only a device that reports none is held to maxMemoryAllocationSize. */
+  if (!caps->max_buffer_size && caps->max_memory_allocation_size && size > caps->max_memory_allocation_size)
     return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "%s: size %llu exceeds the device's maxMemoryAllocationSize %llu", who,
                           (unsigned long long)size,
@@ -91,6 +95,15 @@ spvgen_status sg_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_
                           "%s: no %s memory type fits the buffer (memoryTypeBits 0x%x)", who,
                           host ? "host-visible coherent" : "", req.memoryTypeBits);
   }
+  /* An allocation must fit its heap (VUID-vkAllocateMemory-pAllocateInfo-01713). */
+  uint32_t heap = ctx->memory.memoryTypes[type].heapIndex;
+  if (heap < ctx->memory.memoryHeapCount && req.size > ctx->memory.memoryHeaps[heap].size) {
+    uint64_t heap_size = ctx->memory.memoryHeaps[heap].size;
+    sg_vk_buffer_free(b);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY,
+                      "%s: %llu bytes of memory type %u exceed its heap %u (%llu bytes)", who,
+                      (unsigned long long)req.size, type, heap, (unsigned long long)heap_size);
+  }
   VkMemoryAllocateFlagsInfo mafi = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, NULL,
                                     VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, 0};
   VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, address ? &mafi : NULL,
@@ -103,9 +116,13 @@ spvgen_status sg_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_
                           r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY
                               ? SPVGEN_ERROR_OUT_OF_MEMORY
                               : SPVGEN_ERROR_VULKAN,
-                          "%s: vkAllocateMemory failed: %s (%d) for %llu bytes of memory type %u",
+                          "%s: vkAllocateMemory failed: %s (%d) for %llu bytes of memory type %u%s",
                           who, sg_vk_result_name(r), (int)r,
-                          (unsigned long long)req.size, type);
+                          (unsigned long long)req.size, type,
+                          caps->max_memory_allocation_size && req.size > caps->max_memory_allocation_size
+                              ? " (more than the device's maxMemoryAllocationSize, which drivers may "
+                                "refuse)"
+                              : "");
   }
   r = ctx->vkd.vkBindBufferMemory(ctx->device, b->buffer, b->memory, 0);
   if (r != VK_SUCCESS) {

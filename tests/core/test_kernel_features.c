@@ -135,30 +135,35 @@ static void test_mlp_plans_list_every_feature_their_words_need(void) {
         check_words(m, &info, plans[i].features, &caps, presets[p], plans[i].name);
         checked++;
       }
-      /* Training, where the preset can. */
-      spvgen_mlp_train_desc td = {.net = d};
-      td.net.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
-      spvgen_mlp_train_config tp;
-      if (spvgen_mlp_train_plan(&td, &caps, &tp, NULL, 0) != SPVGEN_OK) continue;
-      for (int which = 0; which < 2; which++) {
-        spvgen_module_reset(m, NULL);
-        spvgen_kernel_info info;
-        if (spvgen_mlp_train_emit(m, &tp, (spvgen_mlp_train_kernel)which, &info) != SPVGEN_OK) {
-          CHECK_MSG(0, "%s %s: emit: %s", presets[p], tp.name, spvgen_module_error(m));
-          continue;
+      /* Training, where the preset can: with descriptors and device addresses, and (the
+       * third network) the hash grid's atomics instead of the optimal layout. */
+      for (int form = 0; form < 2; form++) {
+        spvgen_mlp_train_desc td = {.net = d};
+        td.net.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+        td.net.addressing = form ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
+        if (net == 2) td.net.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+        spvgen_mlp_train_config tp;
+        if (spvgen_mlp_train_plan(&td, &caps, &tp, NULL, 0) != SPVGEN_OK) continue;
+        for (int which = 0; which < 2; which++) {
+          spvgen_module_reset(m, &(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&tp.net)});
+          spvgen_kernel_info info;
+          if (spvgen_mlp_train_emit(m, &tp, (spvgen_mlp_train_kernel)which, &info) != SPVGEN_OK) {
+            CHECK_MSG(0, "%s %s: emit: %s", presets[p], tp.name, spvgen_module_error(m));
+            continue;
+          }
+          uint64_t need = info.features;
+          const uint32_t *w;
+          size_t c;
+          if (spvgen_module_finish(m, &w, &c) != SPVGEN_OK) continue;
+          char msg[256];
+          if (spvgen_kernel_reflect(w, c, &info, msg, sizeof msg) != SPVGEN_OK) continue;
+          need = info.features;
+          CHECK_MSG((need & ~tp.features) == 0, "%s %s (%s): the words need %s, which the plan's features do not list",
+                    presets[p], tp.name, which ? "optimizer" : "gradient", missing_name(tp.features, need));
+          CHECK_MSG((tp.features & ~caps.features) == 0, "%s %s: needs %s, which the preset lacks", presets[p],
+                    tp.name, missing_name(caps.features, tp.features));
+          checked++;
         }
-        uint64_t need = info.features;
-        const uint32_t *w;
-        size_t c;
-        if (spvgen_module_finish(m, &w, &c) != SPVGEN_OK) continue;
-        char msg[256];
-        if (spvgen_kernel_reflect(w, c, &info, msg, sizeof msg) != SPVGEN_OK) continue;
-        need = info.features;
-        CHECK_MSG((need & ~tp.features) == 0, "%s %s (%s): the words need %s, which the plan's features do not list",
-                  presets[p], tp.name, which ? "optimizer" : "gradient", missing_name(tp.features, need));
-        CHECK_MSG((tp.features & ~caps.features) == 0, "%s %s: needs %s, which the preset lacks", presets[p],
-                  tp.name, missing_name(caps.features, tp.features));
-        checked++;
       }
     }
   }

@@ -2,8 +2,10 @@
  * SPVGEN_ADDRESSING_DEVICE_ADDRESS): every buffer a PhysicalStorageBuffer64 pointer in the
  * push constants. The modules validate, the info says where each pointer goes, the SIMT
  * kernels run on the test device (lavapipe in CI) against the CPU reference, every element
- * checked, with buffers at non-zero offsets of one allocation (sub-allocation), and the
- * variants and devices that cannot take the form refuse it by name. */
+ * checked, with buffers at non-zero offsets of one allocation (sub-allocation) and with
+ * many tiles in both dimensions (each workgroup moves its pointers to its tile), and the
+ * variants and devices that cannot take the form refuse it by name. Matrices over 2^31
+ * elements plan and validate; what one tile reaches is the limit, named at its boundary. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,13 +196,9 @@ static void test_cooperative_forms_validate(void) {
     spvgen_gemm_config plan;
     CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "case %zu: %s", i, msg);
     CHECK_EQ_U64(plan.variant, cases[i].v);
-    const bool batched = cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME || cases[i].batch > 1;
-    /* 64-bit pointer arithmetic: khr batches; coopmat2 batches starting 16-byte aligned
-     * and split-K planes (unaligned ones are a 3-D tensor's index) */
-    const bool cm2_aligned = cases[i].shapes == SPVGEN_GEMM_SHAPES_FIXED && cases[i].a != SPVGEN_COMPONENT_S8;
-    const bool int64 = cases[i].v == SPVGEN_GEMM_COOPMAT_KHR ? batched
-                                                            : cases[i].split_k > 1 || (batched && cm2_aligned);
-    CHECK_MSG(!!(plan.features & SPVGEN_FEATURE_INT64) == int64, "case %zu", i);
+    /* 64-bit pointer arithmetic in the plan: each workgroup moves its pointers to its tile
+     * (and batch) */
+    CHECK_MSG(plan.features & SPVGEN_FEATURE_INT64, "case %zu", i);
     /* every kernel of the plan (split-K: the partials with A, B and the workspace, the
      * reduction with D, C, bias and the workspace), each with its own pointers */
     spvgen_kernel ks[2];
@@ -223,9 +221,9 @@ static void test_cooperative_forms_validate(void) {
         CHECK_EQ_U64(k->info.bindings[b].alignment, strcmp(k->info.bindings[b].name, "bias") ? 16 : 0);
       }
       CHECK(has_capability(&k->info, SpvCapabilityPhysicalStorageBufferAddresses));
-      /* the plan's features cover both kernels; the reduction moves D and C per batch */
-      if (j == 0) CHECK_MSG(has_capability(&k->info, SpvCapabilityInt64) == int64, "case %zu [%s]", i, plan.name);
-      else CHECK_MSG(has_capability(&k->info, SpvCapabilityInt64) == batched, "case %zu [%s] reduction", i, plan.name);
+      /* both kernels move pointers in 64 bits: the partials kernel A and B (and its plane)
+       * to its tile, the reduction D and C to each invocation's first element */
+      CHECK_MSG(has_capability(&k->info, SpvCapabilityInt64), "case %zu [%s] kernel %u", i, plan.name, j);
     }
     for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&ks[j]);
   }
@@ -233,8 +231,10 @@ static void test_cooperative_forms_validate(void) {
 
 /* Tensors over 4 GB: with device addresses a batch moves the pointer in 64 bits, so a
  * batch stride that puts a batch past element 2^32 plans (descriptors refuse it, naming
- * the way out); one batch's elements stay under 2^31 (named); a coopmat2 operand whose
- * batches are not 16-byte aligned keeps the 32-bit limit over all batches (named). */
+ * the way out); one matrix of more than 2^31 elements plans too (each workgroup moves on
+ * to its tile), and only what one tile reaches from its first element must stay under
+ * 2^31 (test_tile_reach_limit); a coopmat2 operand whose batches are not 16-byte aligned
+ * keeps the 32-bit limit over all batches (named). */
 static void test_index_limits(void) {
   spvgen_device_caps caps = preset("h100");
   char msg[512];
@@ -252,14 +252,16 @@ static void test_index_limits(void) {
     e.addressing = SPVGEN_ADDRESSING_DESCRIPTORS;
     CHECK(spvgen_gemm_plan(&e, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
     CHECK_CONTAINS(msg, "or addressing device-address");
-    /* one batch over 2^31 elements */
+    /* one batch over 2^31 elements: a tile of rows reaches (tile_m - 1) * lda + k */
     e = d;
     e.batch = 1;
     e.stride_a = 0;
-    e.m = 70000;
+    e.m = 140000;
     e.lda = 32768;
+    CHECK_MSG(spvgen_gemm_plan(&e, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "variant %d: %s", v, msg);
+    e.addressing = SPVGEN_ADDRESSING_DESCRIPTORS; /* descriptors keep the 2^32 - 1 limit */
     CHECK(spvgen_gemm_plan(&e, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-    CHECK_CONTAINS(msg, "a reaches element 2293727359 within one batch");
+    CHECK_CONTAINS(msg, "a reaches element 4587487359: indices past 2^32 - 1");
   }
   /* coopmat2 with batches 8 bytes apart: a 3-D tensor, 32-bit over every batch */
   spvgen_gemm_desc d = bda_desc(128, 64, 128);
@@ -284,9 +286,152 @@ static void test_index_limits(void) {
   a.m = 128, a.n = 64, a.k = 128, a.batch = 3, a.stride_a = (1u << 31) + 64;
   spvgen_gemm_launch l;
   CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  a.stride_a = 0, a.batch = 1, a.m = 70000, a.lda = 32768;
+  a.stride_a = 0, a.batch = 1, a.m = 140000, a.lda = 32768;
+  CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+}
+
+/* The over-2^31 shapes of tests/gpu/test_gpu_gemm_bda.c (A of 2^21 + 1000 rows by K 1024
+ * in f16, 4 GiB and more in one batch), B likewise by columns, and D of more than 2^31
+ * elements: every variant plans them with device addresses (fixed shapes, and run-time
+ * ones per launch), and the modules validate. */
+static void test_one_matrix_past_2_31_elements(void) {
+  spvgen_device_caps caps = preset("h100");
+  static const spvgen_gemm_variant vs[3] = {SPVGEN_GEMM_SIMT, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_COOPMAT2};
+  const uint32_t BIG = (1u << 21) + 1000;
+  struct {
+    uint32_t m, n, k;
+    int layout; /* bit 0: A column-major, bit 1: B column-major */
+    float beta;
+  } shapes[] = {
+      {BIG, 64, 1024, 0, 0.0f},      /* A: 2^31 + 1024000 elements, row-major */
+      {64, BIG, 1024, 2, 0.0f},      /* B: column-major, the same by columns */
+      {50000, 50000, 64, 0, 0.5f},   /* C and D: 2.5 x 10^9 elements */
+  };
+  char msg[512];
+  for (int v = 0; v < 3; v++)
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+      for (int runtime = 0; runtime < 2; runtime++) {
+        spvgen_gemm_desc d = bda_desc(shapes[i].m, shapes[i].n, shapes[i].k);
+        d.variant = vs[v];
+        d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+        d.a_layout = (spvgen_matrix_layout)(shapes[i].layout & 1);
+        d.b_layout = (spvgen_matrix_layout)(shapes[i].layout >> 1);
+        d.beta = shapes[i].beta;
+        d.bias = SPVGEN_GEMM_BIAS_ROW;
+        if (runtime) {
+          d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+          d.ld_multiple = 8;
+        }
+        spvgen_gemm_config plan;
+        spvgen_status st = spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "variant %d shape %zu runtime %d: %s", v, i, runtime, msg);
+        if (st != SPVGEN_OK) continue;
+        if (runtime) {
+          spvgen_gemm_args a;
+          memset(&a, 0, sizeof a);
+          a.m = shapes[i].m, a.n = shapes[i].n, a.k = shapes[i].k, a.alpha = 1.0f, a.beta = shapes[i].beta;
+          spvgen_gemm_launch l;
+          CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "variant %d shape %zu: %s", v,
+                    i, msg);
+        }
+        spvgen_kernel k;
+        CHECK_MSG(spvgen_gemm(&d, &caps, &k, msg, sizeof msg) == SPVGEN_OK, "variant %d shape %zu: %s", v, i, msg);
+        if (k.words) CHECK_MSG(check_words(k.words, k.word_count), "variant %d shape %zu [%s]", v, i, plan.name);
+        spvgen_kernel_free(&k);
+      }
+}
+
+/* What one tile reaches from its first element (the limit that replaces a batch's 2^31
+ * with device addresses) is named when it is over 2^31 - 1: an operand whose outer
+ * dimension is K (A column-major: K columns of lda), and C or D rows of a huge ldd; fixed
+ * shapes at plan time, run-time ones per launch. The boundary is exact: (outer - 1) * ld
+ * + inner - 1, with 15 elements of room for coopmat2's 16-byte alignment of the moved
+ * pointer, plans at 2^31 - 1 and is refused one past it. */
+static void test_tile_reach_limit(void) {
+  spvgen_device_caps caps = preset("h100");
+  char msg[512];
+  spvgen_gemm_config plan;
+  spvgen_gemm_desc d = bda_desc(70000, 64, 128);
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.a_layout = SPVGEN_COL_MAJOR;
+  d.lda = 20000000;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  /* simt's 64-row tile: 127 * 20000000 + 63 */
+  CHECK_CONTAINS(msg, "a reaches element 2540000063 of one workgroup's tile (128 columns of lda 20000000, column-major)");
+  CHECK_CONTAINS(msg, "the other layout spans only the tile's rows or columns of ld)");
+  d.a_layout = SPVGEN_ROW_MAJOR; /* the same lda by rows: the tile spans 64 of them */
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  /* D's tile: 63 rows of ldd 40000000 */
+  d = bda_desc(128, 64, 64);
+  d.ldd = 40000000;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "d reaches element 2520000063 of one workgroup's tile (64 rows of ldd 40000000, row-major)");
+  CHECK_CONTAINS(msg, "a smaller ld or tile");
+  /* the boundary: A column-major of K 2, 16 rows in a 16-row tile: lda + 15 (+ 15 room) */
+  d = bda_desc(16, 16, 2);
+  d.tile_m = d.tile_n = 16;
+  d.a_layout = SPVGEN_COL_MAJOR;
+  d.lda = 0x7FFFFFFFu - 30u;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  d.lda++;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "a reaches element 2147483633 of one workgroup's tile");
+  /* descriptors are not bound by it (their indices are the matrix's, at most 2^32 - 1) */
+  d.addressing = SPVGEN_ADDRESSING_DESCRIPTORS;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  /* run-time shapes: per launch */
+  d = bda_desc(0, 0, 0);
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.b_layout = SPVGEN_ROW_MAJOR;
+  for (int v = 0; v < 3; v++) {
+    static const spvgen_gemm_variant vs[3] = {SPVGEN_GEMM_SIMT, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_COOPMAT2};
+    d.variant = vs[v];
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    spvgen_gemm_args a;
+    memset(&a, 0, sizeof a);
+    a.m = 256, a.n = 256, a.k = 200, a.ldb = 12000000; /* B row-major: 199 rows of ldb */
+    spvgen_gemm_launch l;
+    CHECK(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "spvgen_gemm_launch_for: b reaches element 23880");
+    CHECK_CONTAINS(msg, "(200 rows of ldb 12000000, row-major)");
+    a.ldb = 10000000;
+    CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  }
+}
+
+/* Split-K's workspace (the partial planes only) is indexed from its base in 32 bits, by
+ * both kernels: signed with device addresses, so its limit is 2^31 - 1 words there
+ * (descriptors: 2^32 - 1), named; fixed shapes at plan time, run-time ones per launch.
+ * The boundary: 2 planes of 32767 x 32768 words plan, of 32768 x 32768 (2^31) not. */
+static void test_workspace_limit(void) {
+  spvgen_device_caps caps = preset("h100");
+  char msg[512];
+  spvgen_gemm_config plan;
+  spvgen_gemm_desc d = bda_desc(32768, 32768, 4096); /* 2 slices of 2^30 partials */
+  d.split_k = 2;
+  CHECK(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "the workspace would hold 2147483648 32-bit words; indices past 2^31 - 1 (device addresses: signed)");
+  d.m = 32767; /* 2^31 - 65536 words */
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(plan.workspace_bytes, (uint64_t)2 * 32767 * 32768 * 4);
+  d.m = 32768;
+  d.addressing = SPVGEN_ADDRESSING_DESCRIPTORS;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  /* run-time shapes: per launch */
+  d = bda_desc(0, 0, 0);
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  d.split_k = 2;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_gemm_args a;
+  memset(&a, 0, sizeof a);
+  a.m = 32768, a.n = 32768, a.k = 4096;
+  spvgen_gemm_launch l;
   CHECK(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "within one batch");
+  CHECK_CONTAINS(msg, "the workspace would hold 2147483648 32-bit words; indices past 2^31 - 1 (device addresses: signed)");
+  a.m = 32767;
+  CHECK_MSG(spvgen_gemm_launch_for(&plan, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(l.workspace_bytes, (uint64_t)2 * 32767 * 32768 * 4);
 }
 
 /* What cannot take device addresses says so, naming the knob or the feature; the
@@ -408,7 +553,7 @@ static void test_runs_match_the_reference(void) {
     char msg[512];
     gemm_run_options o = {0};
     o.seed = test_rand_u32() | 1u;
-    o.recheck = d.split_k > 1; /* a second dispatch: the counters were reset */
+    o.recheck = d.split_k > 1; /* a second run over a NaN-filled workspace: nothing carries over */
     if (d.shapes == SPVGEN_GEMM_SHAPES_RUNTIME) o.args = &args;
     spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
@@ -418,6 +563,99 @@ static void test_runs_match_the_reference(void) {
               r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
               (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
               r.first_bad_ref);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* Each workgroup moves its pointers to its tile (A to its rows, B to its columns, C and
+ * D to its first element), so every index is counted from there: many tiles in both
+ * dimensions (16-row and 16-column tiles), batches with padded strides, padded leading
+ * dimensions, every layout of A, B, C and D, edge tiles on both sides, split-K, and
+ * run-time shapes whose extents and leading dimensions come per launch. Every element
+ * against the float64 reference. */
+static void test_tile_moves_match_the_reference(void) {
+  spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS);
+  if (!ctx) return;
+  struct {
+    uint32_t m, n, k, batch, tm, tn;
+    spvgen_component_type a, out;
+    uint32_t lda, ldb, ldc, ldd, pad; /* pad: extra elements between batches */
+    int layout;                       /* bits: A, B, C, D column-major */
+    float beta;
+    spvgen_gemm_bias bias;
+    spvgen_gemm_shapes shapes;
+    uint32_t split_k;
+  } cases[] = {
+      {150, 133, 45, 3, 16, 16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 50, 140, 155, 157, 7, 4 | 8, 0.5f,
+       SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_SHAPES_FIXED, 1},
+      {97, 203, 70, 2, 32, 16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 101, 75, 0, 210, 5, 1 | 2, 0.0f,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_FIXED, 3},
+      {130, 77, 33, 2, 16, 32, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, 40, 80, 133, 90, 3, 2 | 4, 0.25f,
+       SPVGEN_GEMM_BIAS_NONE, SPVGEN_GEMM_SHAPES_RUNTIME, 1},
+      {70, 90, 64, 2, 16, 16, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, 0, 0, 0, 0, 0, 1 | 8, 0.0f,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_FIXED, 1},
+      {45, 100, 300, 2, 16, 32, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 310, 0, 0, 101, 9, 0, 0.0f,
+       SPVGEN_GEMM_BIAS_NONE, SPVGEN_GEMM_SHAPES_RUNTIME, 2},
+      /* split-K's reduction moves D and C column-major (each invocation's 4 columns ldd
+       * apart), with padded lds and batches, C and a per-column bias */
+      {53, 38, 200, 2, 16, 16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0, 0, 61, 59, 11, 4 | 8, 0.5f,
+       SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_GEMM_SHAPES_FIXED, 3},
+      {41, 29, 150, 1, 16, 16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, 0, 0, 47, 45, 0, 1 | 4 | 8, 0.25f,
+       SPVGEN_GEMM_BIAS_ROW, SPVGEN_GEMM_SHAPES_RUNTIME, 4},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = bda_desc(cases[i].m, cases[i].n, cases[i].k);
+    d.batch = cases[i].batch;
+    d.tile_m = cases[i].tm, d.tile_n = cases[i].tn;
+    d.a_type = d.b_type = cases[i].a;
+    d.acc_type = (cases[i].a == SPVGEN_COMPONENT_S8) ? SPVGEN_COMPONENT_S32 : SPVGEN_COMPONENT_F32;
+    d.out_type = cases[i].out;
+    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
+    d.b_layout = (spvgen_matrix_layout)((cases[i].layout >> 1) & 1);
+    d.c_layout = (spvgen_matrix_layout)((cases[i].layout >> 2) & 1);
+    d.d_layout = (spvgen_matrix_layout)((cases[i].layout >> 3) & 1);
+    d.beta = cases[i].beta;
+    d.bias = cases[i].bias;
+    if (d.bias && (cases[i].a == SPVGEN_COMPONENT_S8)) d.activation = SPVGEN_ACTIVATION_RELU;
+    d.split_k = cases[i].split_k;
+    spvgen_gemm_args args;
+    memset(&args, 0, sizeof args);
+    args.m = d.m, args.n = d.n, args.k = d.k, args.batch = d.batch, args.alpha = 1.0f, args.beta = d.beta;
+    args.lda = cases[i].lda, args.ldb = cases[i].ldb, args.ldd = cases[i].ldd;
+    args.ldc = d.beta != 0.0f ? cases[i].ldc : 0;
+    /* strides: one padded matrix per batch (ld x the outer extent, + pad) */
+    const uint32_t ao = d.a_layout ? d.k : d.m, bo = d.b_layout ? d.n : d.k, co = d.c_layout ? d.n : d.m,
+                   do_ = d.d_layout ? d.n : d.m;
+    const uint32_t ai = d.a_layout ? d.m : d.k, bi = d.b_layout ? d.k : d.n, ci = d.c_layout ? d.m : d.n,
+                   di = d.d_layout ? d.m : d.n;
+    if (cases[i].pad) {
+      args.stride_a = (uint64_t)(args.lda ? args.lda : ai) * ao + cases[i].pad;
+      args.stride_b = (uint64_t)(args.ldb ? args.ldb : bi) * bo + cases[i].pad;
+      args.stride_d = (uint64_t)(args.ldd ? args.ldd : di) * do_ + cases[i].pad;
+      if (d.beta != 0.0f) args.stride_c = (uint64_t)(args.ldc ? args.ldc : ci) * co + cases[i].pad;
+    }
+    gemm_run_options o = {0};
+    o.seed = test_rand_u32() | 1u;
+    o.recheck = d.split_k > 1;
+    if (cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME) {
+      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      o.args = &args;
+    } else {
+      d.lda = args.lda, d.ldb = args.ldb, d.ldc = args.ldc, d.ldd = args.ldd;
+      d.stride_a = args.stride_a, d.stride_b = args.stride_b, d.stride_c = args.stride_c, d.stride_d = args.stride_d;
+    }
+    gemm_run_result r;
+    char msg[512];
+    spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(r.plan.desc.tile_m, cases[i].tm);
+    CHECK_EQ_U64(r.plan.desc.tile_n, cases[i].tn);
+    CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
+    CHECK_MSG(r.bad == 0, "case %zu [%s]: %llu of %llu elements wrong; first (%llu,%llu) batch %llu gpu %g cpu %g", i,
+              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+              (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
+              (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
   }
   spvgen_vk_destroy(ctx);
 }
@@ -511,7 +749,11 @@ int main(int argc, char **argv) {
       TEST_CASE(test_refusals_name_what_is_wrong),
       TEST_CASE(test_cooperative_forms_validate),
       TEST_CASE(test_index_limits),
+      TEST_CASE(test_one_matrix_past_2_31_elements),
+      TEST_CASE(test_tile_reach_limit),
+      TEST_CASE(test_workspace_limit),
       TEST_CASE(test_runs_match_the_reference),
+      TEST_CASE(test_tile_moves_match_the_reference),
       TEST_CASE(test_suballocated_operands),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

@@ -9,17 +9,21 @@
  *   - sub-allocation: input, weights and output at non-zero offsets of one device-local
  *     buffer that are multiples of each pointer's alignment (the info's) but not of 256,
  *     4 KiB on both sides of the output checked untouched;
- *   - points past 4 GB: 2^23 + 2048 points of 512 bytes evaluated in place (the output
- *     over the input) in a region of 1 GiB buffers whose device addresses follow one
- *     another (one allocation cannot hold 4 GiB on every driver: the H100 reports
- *     maxMemoryAllocationSize just under 4 GiB); the points around byte 2^32 and the
- *     last ones are checked (the kernel reaches them only through its 64-bit pointer
- *     moves: 32-bit arithmetic would wrap to the region's start).
+ *   - tensors past 4 GB in ONE 5 GiB buffer (the runner allocates past
+ *     maxMemoryAllocationSize, a soft limit): a dispatch whose 2^23 + 2048 points of 512
+ *     bytes span byte 2^32 (evaluated in place; the points around byte 2^32 and the last
+ *     ones checked, the bytes after them untouched), and one whose input and output both
+ *     start past 4 GiB (every output checked, guards untouched);
+ *   - training (spvgen/mlp.h, "training", device addresses) on vec, mat and loop: three
+ *     steps of two or three networks (the hash grid on mat and loop), whole buffers and
+ *     sub-allocated from one with guards, every gradient, optimizer value and loss
+ *     against the float64 reference of lib/ref/ref_mlp_train.c through
+ *     tools/common/mlp_train_run (the checks of tests/gpu/test_gpu_mlp_train.c).
  * lavapipe has no cooperative features, so the vec and mat tests skip in CI (failures
- * where SPVGEN_GPU_REQUIRED=1); the loop variant's device-address form also runs in CI
- * (tests/mlp/test_mlp_bda.c). The _validation test builds and validates the modules
- * everywhere. Run on the GPU machine: scripts/gpu-gemm-bda.sh --mlp (one process per
- * test, a pass/fail line per case). */
+ * where SPVGEN_GPU_REQUIRED=1); the loop variant's device-address forms also run in CI
+ * (tests/mlp/test_mlp_bda.c, tests/mlp/test_mlp_train_bda.c). The _validation tests
+ * build and validate the modules everywhere. Run on the GPU machine:
+ * scripts/gpu-gemm-bda.sh --mlp (one process per test, a pass/fail line per case). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_run.h"
+#include "mlp_train_run.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
@@ -261,135 +266,158 @@ static void test_mlp_bda_suballocated_matches_cpu(void) {
 
 /* ------------------------------------------------------ points past 4 GB ---- */
 
-enum { POOL = 16, RUN = 5 };
+/* One device-address buffer of 5 GiB (one allocation: maxMemoryAllocationSize is a soft
+ * limit, and the H100 driver allocates past its 4 GiB; only maxBufferSize and the heap
+ * bind), used only through its address (maxStorageBufferRange does not apply). Per
+ * variant, two dispatches of 128-64-128 on points of 128 f32 components (512 bytes):
+ *   spanning  2^23 + 2048 points from the buffer's start, evaluated in place (output
+ *             over input: each workgroup reads its points before it writes them), so
+ *             point 2^23 starts at byte 2^32: the kernel reaches the points past it only
+ *             through its 64-bit pointer moves (32-bit arithmetic would wrap to the
+ *             start). The host writes random points [2^23 - 1024, 2^23 + 2048) (the rest
+ *             is whatever the memory holds) and checks every output component of those,
+ *             the points on both sides of byte 2^32 and the last ones, and 64 KiB after
+ *             the last point untouched;
+ *   past      3333 points whose input starts after the spanning run (4 GiB + 1 MiB +
+ *             64 KiB + 16 into the buffer) and whose output follows it: addresses above
+ *             2^32 in the pointers themselves; every output component checked, 4 KiB
+ *             guards around the output untouched.
+ * Skipped, saying why, only where the device cannot give the buffer (maxBufferSize, the
+ * heap, or the driver's refusal). */
+enum { OVER_GUARD = 4096, AFTER_GUARD = 65536 };
 
-/* The region: RUN of the pool's 1 GiB buffers whose addresses follow one another. */
-typedef struct region {
-  spvgen_vk_buffer *pool[POOL];
-  int at[RUN]; /* pool indices in address order */
-  uint64_t base;
-} region;
-
-/* Copies bytes [off, off + size) of the region from (up) or to (down) host. */
-static spvgen_status region_copy(spvgen_vk_context *ctx, const region *g, uint64_t off, void *host, uint64_t size,
-                                 bool up) {
-  const uint64_t GIB = 1ull << 30;
-  uint8_t *h = host;
-  while (size) {
-    uint64_t b = off / GIB, o = off % GIB, part = GIB - o < size ? GIB - o : size;
-    spvgen_status st = up ? spvgen_vk_buffer_upload(ctx, g->pool[g->at[b]], o, h, part)
-                          : spvgen_vk_buffer_download(ctx, g->pool[g->at[b]], o, h, part);
-    if (st != SPVGEN_OK) return st;
-    off += part, h += part, size -= part;
+/* Words [at, at + bytes) of b that are not `word` (all of them where it cannot read). */
+static uint64_t words_not(spvgen_vk_context *ctx, spvgen_vk_buffer *b, uint64_t at, uint64_t bytes, uint32_t word) {
+  uint32_t *w = malloc(bytes);
+  if (!w || spvgen_vk_buffer_download(ctx, b, at, w, bytes) != SPVGEN_OK) {
+    free(w);
+    return bytes / 4;
   }
-  return SPVGEN_OK;
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < bytes / 4; i++) bad += w[i] != word;
+  free(w);
+  return bad;
 }
 
-static bool region_find(spvgen_vk_context *ctx, region *g) {
-  const uint64_t GIB = 1ull << 30;
-  memset(g, 0, sizeof *g);
-  for (int n = 0; n < POOL; n++) {
-    if (spvgen_vk_buffer_create(ctx, GIB, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &g->pool[n]) != SPVGEN_OK) return false;
-    /* a run of RUN ending at any buffer made so far: follow addresses downwards from each */
-    for (int last = 0; last <= n; last++) {
-      int chain[RUN], len = 1;
-      chain[0] = last;
-      while (len < RUN) {
-        uint64_t want = spvgen_vk_buffer_address(g->pool[chain[len - 1]]) - GIB;
-        int found = -1;
-        for (int i = 0; i <= n && found < 0; i++)
-          if (spvgen_vk_buffer_address(g->pool[i]) == want) found = i;
-        if (found < 0) break;
-        chain[len++] = found;
-      }
-      if (len == RUN) {
-        for (int i = 0; i < RUN; i++) g->at[i] = chain[RUN - 1 - i];
-        g->base = spvgen_vk_buffer_address(g->pool[g->at[0]]);
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-/* 2^23 + 2048 points of 128 f32 components (512 bytes: point 2^23 starts at byte 2^32)
- * through a 128-64-128 network, evaluated in place: input and output are the region's
- * start (each workgroup reads its points before it writes them). The host writes random
- * points [2^23 - 1024, 2^23 + 2048) (the rest of the region is whatever the memory holds)
- * and checks every output component of those, the points on both sides of byte 2^32 and
- * the last ones. Each variant the device has. */
 static void test_mlp_bda_over_4gb_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS | SPVGEN_FEATURE_INT64);
   if (!ctx) return;
+  const uint64_t GIB = 1ull << 30, SIZE = 5 * GIB;
   const uint32_t W = 128, P4 = 1u << 23, BEFORE = 1024, AFTER = 2048, n = P4 + AFTER, WIN = BEFORE + AFTER;
-  const uint64_t ROW = (uint64_t)W * 4, win_off = (uint64_t)(P4 - BEFORE) * ROW;
-  region g;
-  spvgen_vk_buffer *wb = NULL;
+  const uint32_t n_past = 3333;
+  const uint64_t ROW = (uint64_t)W * 4, win_off = (uint64_t)(P4 - BEFORE) * ROW, span_end = (uint64_t)n * ROW;
+  const uint64_t past_in = span_end + AFTER_GUARD + 16, past_out = past_in + (uint64_t)n_past * ROW + OVER_GUARD + 16;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  spvgen_vk_buffer *big = NULL, *wb = NULL;
   float *got = NULL;
   int ran = 0;
-  memset(&g, 0, sizeof g);
-  if (!(spvgen_vk_caps(ctx)->features & (SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPMAT))) {
-    /* up to 16 GiB of buffers: a GPU's test (CI's lavapipe would take them from the
-     * machine's memory) */
-    gpu_unavailable("%s has no cooperative features: the 5 GiB test runs on a GPU", spvgen_vk_caps(ctx)->name);
+  if (!(caps->features & (SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPMAT))) {
+    /* 5 GiB: a GPU's test (CI's lavapipe would take it from the machine's memory) */
+    gpu_unavailable("%s has no cooperative features: the 5 GiB test runs on a GPU", caps->name);
     goto out;
   }
-  if (!region_find(ctx, &g)) {
-    /* Not a missing GPU feature (SPVGEN_GPU_REQUIRED does not fail it): one buffer is
-     * capped near 4 GiB, and the H100's driver (580.159) left gaps between 16 buffers
-     * of 1 GiB, so no 5 GiB range exists to evaluate points across byte 2^32 in. The
-     * GEMM's over-4 GB test (a batch stride between two buffers) covers the 64-bit
-     * pointer moves on this driver. */
-    printf("gpu-note over-4gb: no %d of %d 1 GiB buffers came at consecutive device addresses; not run\n", RUN, POOL);
+  if ((caps->max_buffer_size && caps->max_buffer_size < SIZE) || caps->device_local_memory < SIZE + GIB) {
+    printf("gpu-note over-4gb: %s cannot hold one 5 GiB buffer (maxBufferSize %llu, device-local heap %llu); "
+           "not run\n", caps->name, (unsigned long long)caps->max_buffer_size,
+           (unsigned long long)caps->device_local_memory);
     test_current_skipped = 1;
     goto out;
   }
+  if (spvgen_vk_buffer_create(ctx, SIZE, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &big) != SPVGEN_OK) {
+    printf("gpu-note over-4gb: %s did not allocate one 5 GiB buffer (maxMemoryAllocationSize %llu): %s; not run\n",
+           caps->name, (unsigned long long)caps->max_memory_allocation_size, spvgen_vk_error(ctx));
+    test_current_skipped = 1;
+    goto out;
+  }
+  printf("gpu-note over-4gb: one %llu-byte buffer at device address 0x%llx (maxMemoryAllocationSize %llu, "
+         "maxBufferSize %llu)\n", (unsigned long long)SIZE, (unsigned long long)spvgen_vk_buffer_address(big),
+         (unsigned long long)caps->max_memory_allocation_size, (unsigned long long)caps->max_buffer_size);
   got = malloc((size_t)WIN * ROW);
   if (!got) goto out;
   for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP; v++) {
-    if ((spvgen_vk_caps(ctx)->features & variant_features((spvgen_mlp_variant)v)) != variant_features((spvgen_mlp_variant)v))
+    if ((caps->features & variant_features((spvgen_mlp_variant)v)) != variant_features((spvgen_mlp_variant)v))
       continue;
     spvgen_mlp_desc d = bda_net((spvgen_mlp_variant)v, W, 64, 1, W);
     d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
     spvgen_mlp_config plan;
     spvgen_kernel k;
     spvgen_vk_pipeline *pl = NULL;
-    mlp_run_data data;
+    mlp_run_data data, pdata;
     memset(&data, 0, sizeof data);
+    memset(&pdata, 0, sizeof pdata);
     if (!build(ctx, &d, &plan, &k, &pl)) continue;
     ran++;
     CHECK(mlp_run_make_data(&plan, WIN, test_rand_u32() | 1u, &data));
-    if (data.input) {
+    CHECK(mlp_run_make_data(&plan, n_past, test_rand_u32() | 1u, &pdata));
+    if (data.input && pdata.input) {
       spvgen_vk_buffer_destroy(wb);
       wb = NULL;
       VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, plan.weight_bytes, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, &wb));
       VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, wb, 0, data.weights, plan.weight_bytes));
-      VK_CHECK(ctx, region_copy(ctx, &g, win_off, data.input, (uint64_t)WIN * ROW, true));
+      /* spanning: the window's points, and the guard after the last point */
+      VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, big, win_off, data.input, (uint64_t)WIN * ROW));
+      VK_CHECK(ctx, spvgen_vk_buffer_fill(ctx, big, span_end, AFTER_GUARD, 0x7FC00000u));
       uint32_t groups[3];
       spvgen_mlp_groups(&plan, n, groups);
-      const uint64_t bytes = (uint64_t)n * ROW;
-      spvgen_vk_buffer_range r[3] = {{.address = g.base, .range = bytes},
+      const uint64_t base = spvgen_vk_buffer_address(big), bytes = (uint64_t)n * ROW;
+      spvgen_vk_buffer_range r[3] = {{.address = base, .range = bytes},
                                      {.buffer = wb, .range = plan.weight_bytes},
-                                     {.address = g.base, .range = bytes}};
+                                     {.address = base, .range = bytes}};
       spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = 3, .push_data = &n, .push_size = 4,
                                   .groups = {groups[0], groups[1], groups[2]}};
       spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
       uint64_t t = 0;
       VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
       VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
-      VK_CHECK(ctx, region_copy(ctx, &g, win_off, got, (uint64_t)WIN * ROW, false));
+      VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, big, win_off, got, (uint64_t)WIN * ROW));
       mlp_run_result res;
       memset(&res, 0, sizeof res);
       mlp_run_check(&plan, &data, got, &res);
+      uint64_t after = words_not(ctx, big, span_end, AFTER_GUARD, 0x7FC00000u);
       CHECK_EQ_U64(res.checked, (uint64_t)WIN * W);
       CHECK_MSG(res.bad == 0, "%s [%s]: %llu of %llu outputs wrong; first at point 2^23 - %d + %llu: gpu %.7g cpu %.7g",
                 VARIANT_NAMES[v], plan.name, (unsigned long long)res.bad, (unsigned long long)res.checked, BEFORE,
                 (unsigned long long)res.first_bad_point, res.first_bad_gpu, res.first_bad_ref);
-      printf("gpu-case over-4gb %s [%s] %u points, checked %u around byte 2^32 %s\n", VARIANT_NAMES[v], plan.name, n,
-             WIN, res.bad == 0 && res.checked ? "pass" : "FAIL");
+      CHECK_MSG(after == 0, "%s: %llu words after the last point written", VARIANT_NAMES[v], (unsigned long long)after);
+      printf("gpu-case over-4gb spanning %s [%s] %u points from byte 0, checked %u around byte 2^32 %s\n",
+             VARIANT_NAMES[v], plan.name, n, WIN, res.bad == 0 && res.checked && !after ? "pass" : "FAIL");
+
+      /* past: input and output both above 4 GiB, guards around the output */
+      const uint64_t in_bytes = (uint64_t)n_past * ROW, out_bytes = in_bytes;
+      VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, big, past_in, pdata.input, in_bytes));
+      VK_CHECK(ctx, spvgen_vk_buffer_fill(ctx, big, past_out - OVER_GUARD, out_bytes + 2 * OVER_GUARD, 0x7FC00000u));
+      spvgen_mlp_groups(&plan, n_past, groups);
+      spvgen_vk_buffer_range rp[3] = {{.address = base + past_in, .range = in_bytes},
+                                      {.buffer = wb, .range = plan.weight_bytes},
+                                      {.buffer = big, .offset = past_out, .range = out_bytes}};
+      /* the weights the past points were made with */
+      VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, wb, 0, pdata.weights, plan.weight_bytes));
+      rd = (spvgen_vk_record_desc){.pipeline = pl, .buffers = rp, .buffer_count = 3, .push_data = &n_past,
+                                   .push_size = 4, .groups = {groups[0], groups[1], groups[2]}};
+      sd = (spvgen_vk_submit_desc){.dispatches = &rd, .count = 1};
+      VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
+      VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
+      float *pout = malloc(out_bytes);
+      if (!pout) goto done;
+      spvgen_status st = spvgen_vk_buffer_download(ctx, big, past_out, pout, out_bytes);
+      CHECK_MSG(st == SPVGEN_OK, "%s", spvgen_vk_error(ctx));
+      memset(&res, 0, sizeof res);
+      if (st == SPVGEN_OK) mlp_run_check(&plan, &pdata, pout, &res);
+      free(pout);
+      uint64_t guards = words_not(ctx, big, past_out - OVER_GUARD, OVER_GUARD, 0x7FC00000u) +
+                        words_not(ctx, big, past_out + out_bytes, OVER_GUARD, 0x7FC00000u);
+      CHECK_EQ_U64(res.checked, (uint64_t)n_past * W);
+      CHECK_MSG(res.bad == 0, "%s [%s] past 4 GiB: %llu of %llu outputs wrong; first point %llu: gpu %.7g cpu %.7g",
+                VARIANT_NAMES[v], plan.name, (unsigned long long)res.bad, (unsigned long long)res.checked,
+                (unsigned long long)res.first_bad_point, res.first_bad_gpu, res.first_bad_ref);
+      CHECK_MSG(guards == 0, "%s past 4 GiB: %llu guard words written", VARIANT_NAMES[v], (unsigned long long)guards);
+      printf("gpu-case over-4gb past %s [%s] %u points at byte %llu, output at %llu %s\n", VARIANT_NAMES[v],
+             plan.name, n_past, (unsigned long long)past_in, (unsigned long long)past_out,
+             res.bad == 0 && res.checked && !guards ? "pass" : "FAIL");
     }
   done:
     mlp_run_free_data(&data);
+    mlp_run_free_data(&pdata);
     spvgen_vk_pipeline_destroy(pl);
     spvgen_kernel_free(&k);
     if (test_current_failed) break;
@@ -398,9 +426,96 @@ static void test_mlp_bda_over_4gb_matches_cpu(void) {
 out:
   free(got);
   spvgen_vk_buffer_destroy(wb);
-  for (int i = 0; i < POOL; i++) spvgen_vk_buffer_destroy(g.pool[i]);
+  spvgen_vk_buffer_destroy(big);
   spvgen_vk_destroy(ctx);
 }
+
+/* ------------------------------------------------------------- training ---- */
+
+/* The training networks (spvgen/mlp.h, "training", device addresses): the sample's
+ * 2 -> freq:6 -> 32x2 -> 3 (f32 points, Adam, L2), 32-64x4-16 (f16 points: the mat
+ * variant's 16-byte input chunks; SGD, relative L2), and (not vec) the hash grid
+ * 3 -> 4 levels x 2 -> 16x2 -> 3 (tanh: the table's gradient through its own pointer). */
+static spvgen_mlp_train_desc bda_train_net(spvgen_mlp_variant v, int which) {
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net = bda_net(v, 2, 32, 2, 3);
+  if (which == 0) {
+    d.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+    d.net.encoding_size = 6;
+    d.net.input_type = SPVGEN_COMPONENT_F32;
+  } else if (which == 1) {
+    d.net = bda_net(v, 32, 64, 4, 16);
+    d.loss = SPVGEN_MLP_LOSS_RELATIVE_L2;
+    d.optimizer = SPVGEN_MLP_OPTIMIZER_SGD;
+  } else {
+    d.net = bda_net(v, 3, 16, 2, 3);
+    d.net.activation = SPVGEN_MLP_ACT_TANH;
+    d.net.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+    d.net.grid = (spvgen_mlp_hash_grid){4, 2, 12, 8, 1.5f};
+    d.net.input_type = SPVGEN_COMPONENT_F32;
+  }
+  return d;
+}
+
+/* Steps of each network on variant v, whole buffers and (sub) sub-allocated from one at
+ * aligned odd offsets: every gradient, optimizer value and loss against the float64
+ * reference (mlp_train_run, as tests/gpu/test_gpu_mlp_train.c checks the descriptor
+ * form), the guards around the sub-allocated ranges untouched. 8192 points over 64
+ * workgroups: several chunks per workgroup (the chunks' pointer moves; lavapipe: 1000). */
+static void train_spread(spvgen_mlp_variant v) {
+  uint64_t need = variant_features(v) | (v == SPVGEN_MLP_VEC ? SPVGEN_FEATURE_COOPVEC_TRAINING : 0);
+  spvgen_vk_context *ctx = gpu_open(need);
+  if (!ctx) return;
+  for (int which = 0; which < 3 && !test_current_failed; which++)
+    for (int sub = 0; sub < 2 && !test_current_failed; sub++) {
+      if (v == SPVGEN_MLP_VEC && which == 2) continue; /* the hash grid trains on loop and mat */
+      spvgen_mlp_train_desc d = bda_train_net(v, which);
+      d.grad_workgroups = 64;
+      spvgen_mlp_train_config t;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &t, msg, sizeof msg);
+      if (st == SPVGEN_ERROR_UNSUPPORTED) {
+        gpu_unavailable("%s", msg);
+        break;
+      }
+      /* lavapipe (the loop variant in CI) ends an invocation's loops past 65535 iterations
+       * (emitters/mlp/mlp_internal.h, MLP_LOOP_BUDGET): one chunk per workgroup there */
+      const bool cpu = spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU;
+      mlp_train_run_options o = {.seed = test_rand_u32() | 1u, .points = cpu ? 1000 : 8192, .steps = 3, .lr = 1e-3f,
+                                 .suballocate = sub != 0};
+      mlp_train_run_result r;
+      st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s net %d: %s", VARIANT_NAMES[v], which, msg);
+      bool ok = st == SPVGEN_OK;
+      if (ok) {
+        CHECK_EQ_U64(r.plan.net.variant, v);
+        CHECK_EQ_U64(r.grad.checked, r.plan.params * o.steps);
+        CHECK_MSG(r.grad.bad == 0, "[%s] %llu of %llu gradients wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+                  r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
+                  (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+        CHECK_MSG(r.opt.bad == 0, "[%s] %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+                  r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad, r.opt.first_gpu,
+                  r.opt.first_ref, r.opt.first_tol);
+        CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.8g cpu %.8g", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+        if (sub) {
+          CHECK_EQ_U64(r.guard_bad, 0);
+          CHECK(r.guard_words > 0);
+        }
+        ok = r.plan.net.variant == v && r.grad.bad == 0 && r.opt.bad == 0 && r.loss_bad == 0 &&
+             r.grad.checked == r.plan.params * o.steps && (!sub || (r.guard_bad == 0 && r.guard_words > 0));
+      }
+      const bool ran = st == SPVGEN_OK;
+      printf("gpu-case train %s %d%s [%s] worst_grad_err_over_tol=%.3g loss %.5g -> %.5g %s\n", VARIANT_NAMES[v], which,
+             sub ? " sub-allocated" : "", ran ? r.plan.name : "-", ran ? r.grad.worst_ratio : 0.0,
+             ran ? r.loss_gpu[0] : 0.0, ran ? r.loss_gpu[2] : 0.0, ok ? "pass" : "FAIL");
+    }
+  spvgen_vk_destroy(ctx);
+}
+
+static void test_mlp_bda_train_vec_matches_cpu(void) { train_spread(SPVGEN_MLP_VEC); }
+static void test_mlp_bda_train_mat_matches_cpu(void) { train_spread(SPVGEN_MLP_MAT); }
+static void test_mlp_bda_train_loop_matches_cpu(void) { train_spread(SPVGEN_MLP_LOOP); }
 
 /* ------------------------------------------------------------ validation ---- */
 
@@ -435,6 +550,32 @@ static void test_mlp_bda_h100_kernels_validation(void) {
   CHECK(built >= 25);
 }
 
+/* The training kernels the device tests build (both kernels of each network and
+ * variant), for the h100 preset: every one emits and validates, everywhere. */
+static void test_mlp_bda_train_h100_kernels_validation(void) {
+  spvgen_device_caps caps;
+  CHECK(spvgen_caps_preset("h100", &caps) == SPVGEN_OK);
+  uint32_t built = 0;
+  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP; v++)
+    for (int which = 0; which < 3; which++) {
+      if (v == SPVGEN_MLP_VEC && which == 2) continue;
+      spvgen_mlp_train_desc d = bda_train_net((spvgen_mlp_variant)v, which);
+      d.grad_workgroups = 64;
+      for (int kind = 0; kind < 2; kind++) {
+        char msg[512];
+        spvgen_kernel k;
+        CHECK_MSG(spvgen_mlp_train(&d, &caps, (spvgen_mlp_train_kernel)kind, &k, msg, sizeof msg) == SPVGEN_OK,
+                  "%s net %d: %s", VARIANT_NAMES[v], which, msg);
+        if (!k.words) continue;
+        CHECK_MSG(check_words(k.words, k.word_count), "%s net %d kernel %d", VARIANT_NAMES[v], which, kind);
+        CHECK_EQ_U64(k.info.bindings[0].kind, SPVGEN_BINDING_DEVICE_ADDRESS);
+        built++;
+        spvgen_kernel_free(&k);
+      }
+    }
+  CHECK_EQ_U64(built, 16);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mlp_bda_vec_matches_cpu),
@@ -443,7 +584,11 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_bda_auto_matches_cpu),
       TEST_CASE(test_mlp_bda_suballocated_matches_cpu),
       TEST_CASE(test_mlp_bda_over_4gb_matches_cpu),
+      TEST_CASE(test_mlp_bda_train_vec_matches_cpu),
+      TEST_CASE(test_mlp_bda_train_mat_matches_cpu),
+      TEST_CASE(test_mlp_bda_train_loop_matches_cpu),
       TEST_CASE(test_mlp_bda_h100_kernels_validation),
+      TEST_CASE(test_mlp_bda_train_h100_kernels_validation),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -116,6 +116,23 @@ static void test_mlp_train(void) {
   CHECK_EXIT(r, 1);
   CHECK_CONTAINS(r.err, "the mat variant needs cooperativeMatrix");
   cli_result_free(&r);
+  /* the device-address form: both kernels written and valid, the JSON says it */
+  r = cli_run("mlp", "--in", "2", "--hidden", "32x2", "--out", "3", "--train", "--variant", "mat", "--caps", "h100",
+              "--addressing", "device-address", "-o", cli_path("train_bda.spv"));
+  CHECK_EXIT(r, 0);
+  cli_result_free(&r);
+  r = cli_run("val", cli_path("train_bda.spv"));
+  CHECK_EXIT(r, 0);
+  cli_result_free(&r);
+  r = cli_run("val", cli_path("train_bda.opt.spv"));
+  CHECK_EXIT(r, 0);
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--caps", "vulkan13", "--addressing", "device-address",
+              "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"addressing\": \"device-address\"");
+  CHECK_CONTAINS(r.out, "\"grad_push_constant_size\": 48");
+  cli_result_free(&r);
   r = cli_run("run", "mlp", "--in", "2", "--hidden", "16x2", "--out", "3", "--encoding", "freq:3", "--train",
               "--points", "300", "--steps", "2", "--lr", "0.01");
   if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
@@ -123,6 +140,12 @@ static void test_mlp_train(void) {
     cli_result_free(&r);
     return;
   }
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "check    1062 of 1062 gradients match");
+  CHECK_CONTAINS(r.out, "loss matches");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "2", "--hidden", "16x2", "--out", "3", "--encoding", "freq:3", "--train",
+              "--points", "300", "--steps", "2", "--lr", "0.01", "--addressing", "device-address");
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "check    1062 of 1062 gradients match");
   CHECK_CONTAINS(r.out, "loss matches");

@@ -1,6 +1,7 @@
 /* tests/support/words.c — see words.h. */
 #include "words.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -90,5 +91,56 @@ bool words_sync_summary(const uint32_t *w, size_t n, words_sync *s) {
     if (op == SpvOpCapability && len >= 2 && w[i + 1] == SpvCapabilityVulkanMemoryModelDeviceScope)
       s->device_scope_capability = true;
   }
+  return true;
+}
+
+bool words_psb_accesses(const uint32_t *w, size_t n, words_psb_report *r) {
+  memset(r, 0, sizeof *r);
+  if (!w || n < 5 || w[3] == 0 || w[3] > (1u << 22)) return false;
+  const uint32_t bound = w[3];
+  /* 1: a PhysicalStorageBuffer pointer type; 2: a value of such a type */
+  unsigned char *kind = calloc(bound, 1);
+  if (!kind) return false;
+  WORDS_FOR_EACH(w, n, i) {
+    const uint32_t op = w[i] & 0xFFFFu, len = w[i] >> 16;
+    /* the instructions that can make a pointer value (result type, then result) */
+    bool makes = false;
+    switch (op) {
+    case SpvOpLoad: case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain: case SpvOpConvertUToPtr: case SpvOpBitcast: case SpvOpCopyObject:
+    case SpvOpPhi: case SpvOpSelect: case SpvOpFunctionParameter: case SpvOpFunctionCall: case SpvOpUndef:
+    case SpvOpConstantNull: case SpvOpVariable: makes = true; break;
+    default: break;
+    }
+    if (op == SpvOpTypePointer && len >= 4 && w[i + 1] < bound && w[i + 2] == SpvStorageClassPhysicalStorageBuffer)
+      kind[w[i + 1]] = 1;
+    else if (op == SpvOpTypeForwardPointer && len >= 3 && w[i + 1] < bound &&
+             w[i + 2] == SpvStorageClassPhysicalStorageBuffer)
+      kind[w[i + 1]] = 1;
+    else if (makes && len >= 3 && w[i + 1] < bound && w[i + 2] < bound && kind[w[i + 1]] == 1)
+      kind[w[i + 2]] = 2;
+    /* the pointer operand, where the memory mask would be, the least alignment */
+    uint32_t ptr = 0, mask_at = 0, least = 1;
+    bool coop = false;
+    switch (op) {
+    case SpvOpLoad: ptr = 3, mask_at = 4; break;
+    case SpvOpStore: ptr = 1, mask_at = 3; break;
+    case SpvOpCooperativeMatrixLoadKHR: ptr = 3, mask_at = 6, least = 16, coop = true; break;
+    case SpvOpCooperativeMatrixStoreKHR: ptr = 1, mask_at = 5, least = 16, coop = true; break;
+    case SpvOpCooperativeVectorLoadNV: ptr = 3, mask_at = 5, least = 16, coop = true; break;
+    case SpvOpCooperativeVectorStoreNV: ptr = 1, mask_at = 4, least = 16, coop = true; break;
+    default: continue;
+    }
+    if (len <= ptr || w[i + ptr] >= bound || kind[w[i + ptr]] != 2) continue;
+    r->accesses++;
+    r->coop += coop;
+    bool aligned = len > mask_at + 1 && (w[i + mask_at] & SpvMemoryAccessAlignedMask) &&
+                   w[i + mask_at + 1] >= least;
+    if (!aligned) {
+      if (!r->unaligned) r->first_unaligned = i;
+      r->unaligned++;
+    }
+  }
+  free(kind);
   return true;
 }

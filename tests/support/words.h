@@ -44,4 +44,17 @@ typedef struct words_sync {
 /* Fills *s; false for NULL or malformed words. */
 bool words_sync_summary(const uint32_t *w, size_t n, words_sync *s);
 
+/* Memory accesses through PhysicalStorageBuffer pointers (results whose type is such a
+ * pointer type): OpLoad, OpStore and the cooperative matrix and vector loads and stores.
+ * Vulkan wants each to say its alignment (the Aligned memory operand); the cooperative
+ * ones here must say 16 at least. */
+typedef struct words_psb_report {
+  uint32_t accesses;       /* every such access */
+  uint32_t coop;           /* of them, cooperative loads and stores */
+  uint32_t unaligned;      /* of them, without Aligned (cooperative: below 16) */
+  size_t first_unaligned;  /* word index of the first one, 0: none */
+} words_psb_report;
+/* False when w is NULL or malformed (no id bound). */
+bool words_psb_accesses(const uint32_t *w, size_t n, words_psb_report *r);
+
 #endif

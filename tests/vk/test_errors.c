@@ -154,6 +154,27 @@ static void test_buffer_larger_than_the_device_allows_is_named(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* maxMemoryAllocationSize is a soft limit (tried, not refused), but an allocation must
+ * fit its memory type's heap: a buffer within maxBufferSize and larger than the largest
+ * device-local heap is refused before the driver, naming the heap. */
+static void test_buffer_larger_than_its_heap_is_named(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  const uint64_t size = caps->device_local_memory + 65536;
+  if (!caps->max_buffer_size || !caps->device_local_memory || size > caps->max_buffer_size) {
+    test_skip("the device's maxBufferSize (%llu) does not exceed its heap (%llu)",
+              (unsigned long long)caps->max_buffer_size, (unsigned long long)caps->device_local_memory);
+  } else {
+    spvgen_vk_buffer *buf = NULL;
+    spvgen_status st = spvgen_vk_buffer_create(ctx, size, 0, &buf);
+    CHECK_EQ_U64(st, SPVGEN_ERROR_OUT_OF_MEMORY);
+    CHECK_CONTAINS(spvgen_vk_error(ctx), "exceed its heap");
+    CHECK(buf == NULL);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 static void test_objects_of_another_context_are_rejected(void) {
   fixture f;
   if (!fixture_open(&f)) {
@@ -760,6 +781,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_null_and_zero_arguments_are_named),
       TEST_CASE(test_transfers_outside_the_buffer_are_rejected),
       TEST_CASE(test_buffer_larger_than_the_device_allows_is_named),
+      TEST_CASE(test_buffer_larger_than_its_heap_is_named),
       TEST_CASE(test_objects_of_another_context_are_rejected),
       TEST_CASE(test_malformed_words_are_rejected),
       TEST_CASE(test_metadata_disagreeing_with_the_module_is_named),

@@ -22,7 +22,7 @@
 static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
                                spvgen_mlp_train_kernel which, spvgen_vk_pipeline **pipe,
                                spvgen_kernel_info *info, double *compile_ms, char *msg, size_t size) {
-  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&t->net)});
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   const uint32_t *words = NULL;
   size_t count = 0;
@@ -38,6 +38,116 @@ static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_co
   *compile_ms = sg_now_ms() - t0;
   spvgen_module_destroy(m);
   return st;
+}
+
+/* The run's six buffers (input, weights, targets, gradients, state, loss), each a range of
+ * a spvgen buffer: its own, or (suballocate) one shared buffer. */
+enum { S_IN, S_W, S_T, S_G, S_S, S_L, SLICES };
+typedef struct slice {
+  spvgen_vk_buffer *buf;
+  uint64_t off, size; /* size: a multiple of 4 */
+} slice;
+
+static spvgen_status up(spvgen_vk_context *ctx, const slice *s, const void *data, uint64_t bytes) {
+  return spvgen_vk_buffer_upload(ctx, s->buf, s->off, data, bytes);
+}
+static spvgen_status down(spvgen_vk_context *ctx, const slice *s, void *data, uint64_t bytes) {
+  return spvgen_vk_buffer_download(ctx, s->buf, s->off, data, bytes);
+}
+static spvgen_status fill(spvgen_vk_context *ctx, const slice *s, uint64_t at, uint64_t bytes, uint32_t v) {
+  return spvgen_vk_buffer_fill(ctx, s->buf, s->off + at, bytes, v);
+}
+
+/* Suballocation: the word outside every range, and the bytes of it kept around each. */
+#define GUARD_WORD 0x7FC0DEADu
+#define GUARD_BYTES 4096u
+
+/* The slices in one buffer: past a guard each, at an offset that is an odd multiple of
+ * align[i] (>= 4; round_up(., 256) + align), so that nothing sits at a 256-byte boundary
+ * unless the pointer needs it. The whole buffer filled with GUARD_WORD first. */
+static spvgen_status suballocate(spvgen_vk_context *ctx, slice *sl, const uint32_t *align, spvgen_vk_buffer **big) {
+  uint64_t at = 0;
+  for (int i = 0; i < SLICES; i++) {
+    uint64_t a = align[i] > 4 ? align[i] : 4;
+    sl[i].off = ((at + GUARD_BYTES + 255) & ~255ull) + a;
+    at = sl[i].off + sl[i].size;
+  }
+  uint64_t total = (at + GUARD_BYTES + 255) & ~255ull;
+  spvgen_status st = spvgen_vk_buffer_create(ctx, total, SPVGEN_VK_BUFFER_DEVICE_ADDRESS, big);
+  if (st == SPVGEN_OK) st = spvgen_vk_buffer_fill(ctx, *big, 0, total, GUARD_WORD);
+  for (int i = 0; i < SLICES; i++) sl[i].buf = *big;
+  return st;
+}
+
+/* The words between and around the slices that are no longer GUARD_WORD. */
+static spvgen_status guards_written(spvgen_vk_context *ctx, const slice *sl, spvgen_vk_buffer *big, uint64_t *bad,
+                                    uint64_t *checked) {
+  uint64_t from = 0;
+  uint32_t *w = malloc(GUARD_BYTES + 512);
+  if (!w) return SPVGEN_ERROR_OUT_OF_MEMORY;
+  spvgen_status st = SPVGEN_OK;
+  for (int i = 0; i <= SLICES && st == SPVGEN_OK; i++) {
+    uint64_t to = i < SLICES ? sl[i].off : spvgen_vk_buffer_size(big);
+    for (uint64_t at = from; at < to && st == SPVGEN_OK; at += GUARD_BYTES + 512) {
+      uint64_t n = to - at < GUARD_BYTES + 512 ? to - at : GUARD_BYTES + 512;
+      st = spvgen_vk_buffer_download(ctx, big, at, w, n);
+      for (uint64_t k = 0; st == SPVGEN_OK && k < n / 4; k++) *bad += w[k] != GUARD_WORD;
+      if (st == SPVGEN_OK) *checked += n / 4;
+    }
+    if (i < SLICES) from = sl[i].off + sl[i].size;
+  }
+  free(w);
+  return st;
+}
+
+/* One kernel's dispatch over the slices (bindings: the slices in `which` order). */
+typedef struct pass {
+  spvgen_vk_pipeline *pipe;
+  int which[5];
+  uint32_t count;
+  const void *push;
+  uint32_t push_size;
+  uint32_t groups;
+} pass;
+
+/* Runs passes in one submission: whole buffers through spvgen_vk_run (GPU times in ns),
+ * ranges of one (suballocated) through spvgen_vk_submit (no times). */
+static spvgen_status run_passes(spvgen_vk_context *ctx, const slice *sl, bool ranges, const pass *ps, uint32_t n,
+                                uint64_t *ns) {
+  spvgen_vk_dispatch_desc dd[2];
+  spvgen_vk_record_desc rd[2];
+  spvgen_vk_buffer *bufs[2][5];
+  spvgen_vk_buffer_range rr[2][5];
+  if (n > 2) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t i = 0; i < ps[k].count; i++) {
+      const slice *s = &sl[ps[k].which[i]];
+      bufs[k][i] = s->buf;
+      rr[k][i] = (spvgen_vk_buffer_range){.buffer = s->buf, .offset = s->off, .range = s->size};
+    }
+    dd[k] = (spvgen_vk_dispatch_desc){.pipeline = ps[k].pipe, .buffers = bufs[k], .buffer_count = ps[k].count,
+                                      .push_data = ps[k].push, .push_size = ps[k].push_size,
+                                      .groups = {ps[k].groups, 1, 1}};
+    rd[k] = (spvgen_vk_record_desc){.pipeline = ps[k].pipe, .buffers = rr[k], .buffer_count = ps[k].count,
+                                    .push_data = ps[k].push, .push_size = ps[k].push_size,
+                                    .groups = {ps[k].groups, 1, 1}};
+  }
+  if (!ranges) return spvgen_vk_run(ctx, dd, n, ns);
+  spvgen_vk_submit_desc sd = {.dispatches = rd, .count = n};
+  uint64_t ticket = 0;
+  spvgen_status st = spvgen_vk_submit(ctx, &sd, &ticket);
+  return st == SPVGEN_OK ? spvgen_vk_wait(ctx, ticket) : st;
+}
+
+/* The optimizer's push constants (spvgen/mlp.h): step, learning rate, (vec) grad_scale
+ * and (device addresses) the loss buffer's length in floats. */
+static void opt_push(uint32_t *w, uint32_t step, float lr, bool vec, float grad_scale, bool bda, uint32_t loss_n) {
+  uint32_t k = 2;
+  w[0] = step;
+  memcpy(&w[1], &lr, 4);
+  if (vec) memcpy(&w[k++], &grad_scale, 4);
+  if (bda) w[k++] = loss_n;
+  while (k < 4) w[k++] = 0;
 }
 
 /* The vec variant's gradient buffer (spvgen/mlp.h): the weight layout's row-major part,
@@ -63,7 +173,7 @@ static uint64_t vec_layout(spvgen_vk_context *ctx, const spvgen_mlp_train_config
 /* Zeroes the vec gradient buffer before a step (fill) or converts its TrainingOptimal
  * matrices into the row-major part after one. */
 static spvgen_status vec_convert(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
-                                 spvgen_vk_buffer *g, const uint32_t *push) {
+                                 const slice *g, const uint32_t *push) {
   const spvgen_mlp_config *p = &t->net;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
@@ -71,7 +181,8 @@ static spvgen_status vec_convert(spvgen_vk_context *ctx, const spvgen_mlp_train_
                                    .src_type = SPVGEN_COMPONENT_F16, .dst_type = SPVGEN_COMPONENT_F16,
                                    .src_layout = SpvCooperativeVectorMatrixLayoutTrainingOptimalNV,
                                    .dst_layout = SpvCooperativeVectorMatrixLayoutRowMajorNV, .dst_stride = L->row_stride};
-    spvgen_status st = spvgen_vk_convert_coopvec_matrix_buffers(ctx, &cm, g, push[2 + l], g, L->matrix_offset);
+    spvgen_status st =
+        spvgen_vk_convert_coopvec_matrix_buffers(ctx, &cm, g->buf, g->off + push[2 + l], g->buf, g->off + L->matrix_offset);
     if (st != SPVGEN_OK) return st;
   }
   return SPVGEN_OK;
@@ -102,6 +213,13 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   const uint32_t G = t->grad_workgroups;
   bool adam = t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
   const bool vec = t->net.variant == SPVGEN_MLP_VEC;
+  const bool bda = nd->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  if (opt.suballocate && (!bda || opt.no_check)) {
+    snprintf(msg, size, "suballocate: %s", !bda ? "the kernels take descriptors (plan with net.addressing "
+                                                  "device-address)"
+                                                : "a checked run only (not no_check)");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
   /* vec: push constants of the gradient kernel, f16 gradients scaled by loss_scale */
   uint32_t gpush[2 + 2 * SPVGEN_MLP_MAX_LAYERS];
   size_t msize[SPVGEN_MLP_MAX_LAYERS];
@@ -112,9 +230,16 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   uint64_t gbytes = t->grad_bytes;
   gpush[0] = (uint32_t)N;
   memcpy(&gpush[1], &loss_scale, 4);
+  /* The push constants the host gives: the gradient kernel's count (vec: and the loss
+   * scale and offsets), the optimizer's step, learning rate (vec: grad_scale) and, with
+   * device addresses, the loss buffer's length; the runner writes the pointers after them. */
+  const uint32_t gpush_size = vec ? 8 + 8 * t->net.layer_count : 4;
+  const uint32_t opush_size = (vec ? 12 : 8) + (bda ? 4 : 0);
   spvgen_vk_pipeline *gp = NULL, *op = NULL;
   spvgen_kernel_info gi, oi;
-  spvgen_vk_buffer *b_in = NULL, *b_w = NULL, *b_t = NULL, *b_g = NULL, *b_s = NULL, *b_l = NULL;
+  slice sl[SLICES];
+  memset(sl, 0, sizeof sl);
+  spvgen_vk_buffer *big = NULL;
   mlp_train_data data;
   memset(&data, 0, sizeof data);
   float *slots = NULL, *state = NULL, *state2 = NULL, *lossv = NULL;
@@ -138,28 +263,45 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     goto done;
   }
   for (uint64_t e = 0; e < E; e++) state[e] = (float)sg_ref_f16_at(data.weights, 2 * e);
-  if (spvgen_vk_buffer_create(ctx, (in_bytes + 3) & ~3ull, 0, &b_in) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, (t->net.weight_bytes + 3) & ~3ull, 0, &b_w) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, N * nd->output_width * 4, 0, &b_t) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, (gbytes + 3) & ~3ull, vec ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0, &b_g) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, sw * 4, 0, &b_s) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, loss_n * 4, 0, &b_l) != SPVGEN_OK)
-    VKFAIL();
-  if (spvgen_vk_buffer_upload(ctx, b_in, 0, data.input, in_bytes) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, b_w, 0, data.weights, t->net.weight_bytes) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, b_t, 0, data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, b_s, 0, state, sw * 4) != SPVGEN_OK ||
-      spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0x7FC00000u) != SPVGEN_OK ||
-      (t->grid_grad_offset &&
-       spvgen_vk_buffer_fill(ctx, b_g, t->grid_grad_offset * 4, (E - t->slot_elements) * 4, 0) != SPVGEN_OK) ||
-      spvgen_vk_buffer_fill(ctx, b_l, 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
+  sl[S_IN].size = (in_bytes + 3) & ~3ull;
+  sl[S_W].size = (t->net.weight_bytes + 3) & ~3ull;
+  sl[S_T].size = N * nd->output_width * 4;
+  sl[S_G].size = (gbytes + 3) & ~3ull;
+  sl[S_S].size = sw * 4;
+  sl[S_L].size = loss_n * 4;
+  if (opt.suballocate) {
+    /* each range as aligned as the pointers of both kernels that take it need */
+    uint32_t align[SLICES] = {0};
+    static const int gmap[5] = {S_IN, S_W, S_T, S_G, S_L}, omap[4] = {S_W, S_G, S_S, S_L};
+    for (uint32_t i = 0; i < gi.binding_count && i < 5; i++)
+      if (gi.bindings[i].alignment > align[gmap[i]]) align[gmap[i]] = gi.bindings[i].alignment;
+    for (uint32_t i = 0; i < oi.binding_count && i < 4; i++)
+      if (oi.bindings[i].alignment > align[omap[i]]) align[omap[i]] = oi.bindings[i].alignment;
+    if (suballocate(ctx, sl, align, &big) != SPVGEN_OK) VKFAIL();
+  } else {
+    for (int i = 0; i < SLICES; i++)
+      if (spvgen_vk_buffer_create(ctx, sl[i].size, bda || (vec && i == S_G) ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0,
+                                  &sl[i].buf) != SPVGEN_OK)
+        VKFAIL();
+  }
+  for (int i = 0; i < SLICES; i++) res->offsets[i] = sl[i].off;
+  if (up(ctx, &sl[S_IN], data.input, in_bytes) != SPVGEN_OK ||
+      up(ctx, &sl[S_W], data.weights, t->net.weight_bytes) != SPVGEN_OK ||
+      up(ctx, &sl[S_T], data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
+      up(ctx, &sl[S_S], state, sw * 4) != SPVGEN_OK ||
+      fill(ctx, &sl[S_G], 0, sl[S_G].size, 0x7FC00000u) != SPVGEN_OK ||
+      (t->grid_grad_offset && fill(ctx, &sl[S_G], t->grid_grad_offset * 4, (E - t->slot_elements) * 4, 0) != SPVGEN_OK) ||
+      fill(ctx, &sl[S_L], 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
-  uint32_t npoints = (uint32_t)N;
+  /* the gradient kernel's bindings: input, weights, targets, gradients, loss; the
+   * optimizer's: weights, gradients, state, loss */
+  pass gpass = {gp, {S_IN, S_W, S_T, S_G, S_L}, 5, gpush, gpush_size, gi.groups[0]};
+  pass opass = {op, {S_W, S_G, S_S, S_L}, 4, NULL, opush_size, oi.groups[0]};
   if (opt.no_check) {
     uint32_t total = opt.warmup + opt.steps;
-    spvgen_vk_buffer *gb[5] = {b_in, b_w, b_t, b_g, b_l};
-    spvgen_vk_buffer *ob[4] = {b_w, b_g, b_s, b_l};
-    struct pc { uint32_t step; float lr, grad_scale; } *opc = calloc(total, sizeof *opc);
+    spvgen_vk_buffer *gb[5] = {sl[S_IN].buf, sl[S_W].buf, sl[S_T].buf, sl[S_G].buf, sl[S_L].buf};
+    spvgen_vk_buffer *ob[4] = {sl[S_W].buf, sl[S_G].buf, sl[S_S].buf, sl[S_L].buf};
+    uint32_t (*opc)[4] = calloc(total, sizeof *opc);
     spvgen_vk_dispatch_desc *dd = calloc(2 * total, sizeof *dd);
     if (!opc || !dd) {
       free(opc);
@@ -169,15 +311,12 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       goto done;
     }
     for (uint32_t k = 0; k < total; k++) {
-      opc[k].step = k + 1;
-      opc[k].lr = opt.lr;
-      opc[k].grad_scale = grad_scale;
+      opt_push(opc[k], k + 1, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
       dd[2 * k] = (spvgen_vk_dispatch_desc){.pipeline = gp, .buffers = gb, .buffer_count = 5,
-                                             .push_data = vec ? (const void *)gpush : &npoints,
-                                             .push_size = t->grad_push_constant_size,
+                                             .push_data = gpush, .push_size = gpush_size,
                                              .groups = {gi.groups[0], 1, 1}};
       dd[2 * k + 1] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
-                                                 .push_data = &opc[k], .push_size = vec ? 12 : 8,
+                                                 .push_data = opc[k], .push_size = opush_size,
                                                  .groups = {oi.groups[0], 1, 1}};
     }
     if (!vec) {
@@ -186,9 +325,9 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     } else { /* zero, gradient, conversions (untimed), optimizer: step by step */
       for (uint32_t k = 0; k < total && st == SPVGEN_OK; k++) {
         uint64_t *at = tns + 2 * (k < opt.warmup ? 0 : k - opt.warmup);
-        st = spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0);
+        st = fill(ctx, &sl[S_G], 0, sl[S_G].size, 0);
         if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k, 1, at);
-        if (st == SPVGEN_OK) st = vec_convert(ctx, t, b_g, gpush);
+        if (st == SPVGEN_OK) st = vec_convert(ctx, t, &sl[S_G], gpush);
         if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k + 1, 1, at + 1);
       }
     }
@@ -202,39 +341,24 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k + 1];
     qsort(g2, opt.steps, 8, sg_cmp_u64);
     res->opt_ns = (double)g2[opt.steps / 2];
-    if (spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
+    if (down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
     for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)
       res->loss_gpu[k] = lossv[G + opt.warmup + k];
   }
   for (uint32_t step = 1; step <= opt.steps && !opt.no_check; step++) {
-    spvgen_vk_buffer *gb[5] = {b_in, b_w, b_t, b_g, b_l};
-    spvgen_vk_buffer *ob[4] = {b_w, b_g, b_s, b_l};
-    struct { uint32_t step; float lr, grad_scale; } opc = {step, opt.lr, grad_scale};
-    spvgen_vk_dispatch_desc dd[2];
-    memset(dd, 0, sizeof dd);
-    dd[0].pipeline = gp;
-    dd[0].buffers = gb;
-    dd[0].buffer_count = 5;
-    dd[0].push_data = vec ? (const void *)gpush : &npoints;
-    dd[0].push_size = t->grad_push_constant_size;
-    memcpy(dd[0].groups, gi.groups, sizeof dd[0].groups);
-    dd[1].pipeline = op;
-    dd[1].buffers = ob;
-    dd[1].buffer_count = 4;
-    dd[1].push_data = &opc;
-    dd[1].push_size = vec ? 12 : 8;
-    memcpy(dd[1].groups, oi.groups, sizeof dd[1].groups);
+    uint32_t opc[4];
+    opt_push(opc, step, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
+    opass.push = opc;
     uint64_t ns[2] = {0, 0};
     {
       /* the weights and state before the step, the gradient kernel, its check */
-      if (spvgen_vk_buffer_download(ctx, b_w, 0, wcur, t->net.weight_bytes) != SPVGEN_OK ||
-          spvgen_vk_buffer_download(ctx, b_s, 0, state, sw * 4) != SPVGEN_OK ||
-          (vec && spvgen_vk_buffer_fill(ctx, b_g, 0, (gbytes + 3) & ~3ull, 0) != SPVGEN_OK) ||
-          spvgen_vk_run(ctx, dd, 1, ns) != SPVGEN_OK ||
-          (vec && vec_convert(ctx, t, b_g, gpush) != SPVGEN_OK) ||
-          spvgen_vk_buffer_download(ctx, b_g, 0, vec ? (void *)h16 : (void *)slots,
-                                    vec ? t->net.weight_bytes : t->grad_bytes) != SPVGEN_OK ||
-          spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK)
+      if (down(ctx, &sl[S_W], wcur, t->net.weight_bytes) != SPVGEN_OK ||
+          down(ctx, &sl[S_S], state, sw * 4) != SPVGEN_OK ||
+          (vec && fill(ctx, &sl[S_G], 0, sl[S_G].size, 0) != SPVGEN_OK) ||
+          run_passes(ctx, sl, opt.suballocate, &gpass, 1, ns) != SPVGEN_OK ||
+          (vec && vec_convert(ctx, t, &sl[S_G], gpush) != SPVGEN_OK) ||
+          down(ctx, &sl[S_G], vec ? (void *)h16 : (void *)slots, vec ? t->net.weight_bytes : t->grad_bytes) != SPVGEN_OK ||
+          down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK)
         VKFAIL();
       /* vec: the f16 gradients as the optimizer reads them (f32(h) * grad_scale) */
       for (uint64_t e = 0; vec && e < E; e++) slots[e] = (float)sg_ref_f16_to_f32(h16[e]) * grad_scale;
@@ -261,32 +385,33 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       res->loss_ref[step - 1] = lref;
       if (!(fabs(lg - lref) <= ltol)) res->loss_bad++;
       /* the optimizer and its check */
-      if (spvgen_vk_run(ctx, dd + 1, 1, ns + 1) != SPVGEN_OK ||
-          spvgen_vk_buffer_download(ctx, b_s, 0, state2, sw * 4) != SPVGEN_OK ||
-          spvgen_vk_buffer_download(ctx, b_w, 0, wcur, t->net.weight_bytes) != SPVGEN_OK ||
-          spvgen_vk_buffer_download(ctx, b_l, 0, lossv, loss_n * 4) != SPVGEN_OK)
+      if (run_passes(ctx, sl, opt.suballocate, &opass, 1, ns + 1) != SPVGEN_OK ||
+          down(ctx, &sl[S_S], state2, sw * 4) != SPVGEN_OK ||
+          down(ctx, &sl[S_W], wcur, t->net.weight_bytes) != SPVGEN_OK ||
+          down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK)
         VKFAIL();
       mlp_train_optimizer_reference(&t1, state, slots, step, opt.lr, sref, stol);
       mlp_train_check_optimizer(&t1, sref, stol, state2, wcur, &res->opt);
       if (t->grid_grad_offset) { /* the optimizer leaves the table's gradient at 0 */
-        if (spvgen_vk_buffer_download(ctx, b_g, 0, slots, t->grad_bytes) != SPVGEN_OK) VKFAIL();
+        if (down(ctx, &sl[S_G], slots, t->grad_bytes) != SPVGEN_OK) VKFAIL();
         for (uint64_t e = t->slot_elements; e < E; e++)
           mlp_train_check_value(&res->opt, e, slots[t->grid_grad_offset + e - t->slot_elements], 0.0, 1e-30);
       }
       /* the loss history element */
       if (!(fabs(lossv[G + step - 1] - lg) <= 1e-6 * fabs(lg) + 1e-30)) res->loss_bad++;
+      /* nothing outside the ranges written */
+      if (big && guards_written(ctx, sl, big, &res->guard_bad, &res->guard_words) != SPVGEN_OK) VKFAIL();
     }
     res->grad_ns = (double)ns[0];
     res->opt_ns = (double)ns[1];
   }
   if (res->grad_ns + res->opt_ns > 0) res->samples_per_s = N / ((res->grad_ns + res->opt_ns) * 1e-9);
 done:
-  spvgen_vk_buffer_destroy(b_in);
-  spvgen_vk_buffer_destroy(b_w);
-  spvgen_vk_buffer_destroy(b_t);
-  spvgen_vk_buffer_destroy(b_g);
-  spvgen_vk_buffer_destroy(b_s);
-  spvgen_vk_buffer_destroy(b_l);
+  if (big) {
+    spvgen_vk_buffer_destroy(big);
+  } else {
+    for (int i = 0; i < SLICES; i++) spvgen_vk_buffer_destroy(sl[i].buf);
+  }
   spvgen_vk_pipeline_destroy(gp);
   spvgen_vk_pipeline_destroy(op);
   mlp_train_free_data(&data);

@@ -25,6 +25,11 @@ typedef struct mlp_train_run_options {
   /* A plan to run instead of planning the desc for the device (tests: a mat plan with
    * the cooperativeMatrix bit cleared runs its emulation); NULL: plan. */
   const spvgen_mlp_train_config *plan;
+  /* Device-address plans, checked runs: the six buffers (input, weights, targets,
+   * gradients, state, loss) sub-allocated from one, each at an offset that is an odd
+   * multiple of the alignment its pointers need (4 at least) past 4 KiB of guard words;
+   * after every step the guards are checked (result guard_bad). */
+  bool suballocate;
 } mlp_train_run_options;
 
 #define MLP_TRAIN_RUN_MAX_STEPS 64
@@ -38,6 +43,9 @@ typedef struct mlp_train_run_result {
   double samples_per_s;   /* points / (grad_ns + opt_ns) */
   double grad_compile_ms, opt_compile_ms; /* the driver's pipeline creation of each kernel
                                              (vkCreateComputePipelines, wall time) */
+  uint64_t offsets[6];  /* each buffer's offset (suballocate; else 0), in the order above */
+  uint64_t guard_bad;   /* suballocate: guard words found written, over every step */
+  uint64_t guard_words; /* ... of this many checked */
 } mlp_train_run_result;
 
 /* Plans, emits both kernels, runs `steps` steps on one random batch, checking every

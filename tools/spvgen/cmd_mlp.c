@@ -212,6 +212,9 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_str(&j, "net", plan.net.name);
     sg_json_str(&j, "loss", spvgen_mlp_loss_name(plan.desc.loss));
     sg_json_str(&j, "optimizer", spvgen_mlp_optimizer_name(plan.desc.optimizer));
+    sg_json_str(&j, "addressing", spvgen_addressing_name(plan.net.desc.addressing));
+    sg_json_u64(&j, "grad_push_constant_size", plan.grad_push_constant_size);
+    sg_json_u64(&j, "opt_push_constant_size", plan.opt_push_constant_size);
     sg_json_u64(&j, "grad_workgroups", plan.grad_workgroups);
     sg_json_u64(&j, "grad_local_size", plan.grad_local_size[0]);
     sg_json_u64(&j, "grad_shared_bytes", plan.grad_shared_bytes);
