@@ -8,9 +8,11 @@
  * layer's activations kept in shared memory, the output deltas, delta^T a tiles owned by
  * subgroups and added into the slot through their scratch tiles, the bias column sums,
  * the deltas of the hidden layers written over the activations, the derivatives taken
- * from the outputs or (SiLU, leaky ReLU with a slope <= 0) from a z block, staged weights
- * of layers that are not 16-multiples, guards where the fragments do not divide among
- * the subgroups, and partial chunks.
+ * from the outputs or (SiLU, leaky ReLU with a slope <= 0) kept from the forward (in the
+ * registers of the subgroup that computed them, or in z blocks where too many), the
+ * biases from one row loaded with a stride of 0, staged weights of layers that are not
+ * 16-multiples, guards where the fragments do not divide among the subgroups, chunks of
+ * 16 and 32 points, a 256-wide layer, and partial chunks.
  *
  * Through tools/common/mlp_train_run: three steps of gradient + optimizer kernels on a
  * batch, every weight and bias gradient against the float64 reference at 2^-5 (|ref| +
@@ -54,8 +56,10 @@ typedef struct train_case {
   float slope;
   uint32_t subgroups, points;
   spvgen_mlp_hash_grid grid; /* encoding hashgrid */
-  uint32_t chunks;           /* chunks of 16 points per workgroup (0: 1) */
+  uint32_t chunks;           /* chunks of points per workgroup (0: 1) */
   bool slot_adds;            /* the slot-adds form instead of the held one */
+  uint32_t ppg;              /* points per chunk (0: 16) */
+  uint32_t shared_bytes;     /* the gradient kernel's shared memory the plan must give (0: any) */
 } train_case;
 
 static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
@@ -78,7 +82,9 @@ static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
   d.net.grid = tc->grid;
   d.net.no_bias = tc->no_bias;
   d.net.leaky_slope = tc->slope;
-  d.net.points_per_group = 16; /* lavapipe's shared memory, with the emulation's scratch */
+  /* 16 unless the case says: lavapipe's shared memory, with the emulation's scratch */
+  const uint32_t ppg = tc->ppg ? tc->ppg : 16;
+  d.net.points_per_group = ppg;
   if (tc->f32_in) d.net.input_type = SPVGEN_COMPONENT_F32;
   d.loss = tc->loss;
   d.optimizer = tc->opt;
@@ -88,7 +94,7 @@ static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
    * real device with more chunks, and so does the real kernel with 8
    * (tests/gpu/test_gpu_mlp_train.c; the record: tests/results/gpu-h100-2026-11-24b.md). */
   uint32_t chunks = tc->chunks ? tc->chunks : 1;
-  d.grad_workgroups = (tc->points + 16 * chunks - 1) / (16 * chunks);
+  d.grad_workgroups = (tc->points + ppg * chunks - 1) / (ppg * chunks);
   d.grad_workgroup_size = tc->subgroups * caps.subgroup_size;
   d.grad_slot_adds = tc->slot_adds;
   spvgen_mlp_train_config plan;
@@ -99,6 +105,8 @@ static void run_case(spvgen_vk_context *ctx, const train_case *tc) {
   CHECK(plan.net.features & SPVGEN_FEATURE_COOPMAT);
   CHECK(plan.grad_local_size[0] / plan.net.subgroup_size <= 4);
   CHECK_MSG(plan.grad_held == !tc->slot_adds, "[%s] held %d", plan.name, (int)plan.grad_held);
+  CHECK_EQ_U64(plan.net.desc.points_per_group, ppg);
+  if (tc->shared_bytes) CHECK_EQ_U64(plan.grad_shared_bytes, tc->shared_bytes);
   plan.net.features &= ~SPVGEN_FEATURE_COOPMAT; /* the emulation */
   mlp_train_run_options o;
   memset(&o, 0, sizeof o);
@@ -134,12 +142,12 @@ static void test_mat_train_sample_network_emulated(void) {
   if (!ctx) return;
   static const train_case c = {2, 32, 3, 3, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE,
                                SPVGEN_MLP_ENCODING_FREQUENCY, 6, true, false, SPVGEN_MLP_LOSS_L2,
-                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 100, {0, 0, 0, 0, 0}, 0, false};
+                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 100, {0, 0, 0, 0, 0}, 0, false, 0, 0};
   run_case(ctx, &c);
   spvgen_vk_destroy(ctx);
 }
 
-/* Odd widths and the other paths: SiLU (derivatives from a z block), a sigmoid output,
+/* Odd widths and the other paths: SiLU (derivatives kept in registers), a sigmoid output,
  * one-blob encoding, no bias, relative L2, SGD, 2 output fragments of 32 on 2 subgroups;
  * tanh hidden layers (derivative of the output) with an exp output, 48 wide: 3
  * fragments on 2 subgroups (guards in every pass), in the slot-adds form (the others run
@@ -150,9 +158,9 @@ static void test_mat_train_odd_networks_emulated(void) {
   if (!ctx) return;
   static const train_case cases[] = {
       {3, 20, 2, 5, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ENCODING_ONE_BLOB, 8, true, true,
-       SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 0, 2, 50, {0, 0, 0, 0, 0}, 0, false},
+       SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 0, 2, 50, {0, 0, 0, 0, 0}, 0, false, 0, 0},
       {4, 48, 2, 2, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_EXP, 0, 0, true, false,
-       SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 61, {0, 0, 0, 0, 0}, 0, true},
+       SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 61, {0, 0, 0, 0, 0}, 0, true, 0, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) run_case(ctx, &cases[i]);
   spvgen_vk_destroy(ctx);
@@ -168,7 +176,7 @@ static void test_mat_train_hash_grid_emulated(void) {
   if (!ctx) return;
   static const train_case c = {3, 16, 2, 3, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE,
                                SPVGEN_MLP_ENCODING_HASH_GRID, 0, true, false, SPVGEN_MLP_LOSS_L2,
-                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 45, {4, 2, 8, 4, 1.5f}, 0, false};
+                               SPVGEN_MLP_OPTIMIZER_ADAM, 0, 0, 45, {4, 2, 8, 4, 1.5f}, 0, false, 0, 0};
   run_case(ctx, &c);
   spvgen_vk_destroy(ctx);
 }
@@ -183,7 +191,48 @@ static void test_mat_train_held_sums_over_chunks_emulated(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   static const train_case c = {4, 48, 2, 2, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, 0, 0, true, false,
-                               SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 150, {0, 0, 0, 0, 0}, 2, false};
+                               SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 2, 150, {0, 0, 0, 0, 0}, 2, false,
+                               0, 0};
+  run_case(ctx, &c);
+  spvgen_vk_destroy(ctx);
+}
+
+/* SiLU, act'(z) kept from the forward to the backward in both of its places: 16-64x2-3
+ * in chunks of 32 points on 4 subgroups keeps 4 fragments per subgroup in registers
+ * (shared memory 16,928 bytes: every layer's activations and the deltas 12,288, f32 z
+ * 2,048, one bias row per layer 288, the staged last layer 2,304: no z blocks);
+ * 16-16x9-3 on 1 subgroup would keep 9, over the register limit of 8, so they go to z
+ * blocks (17,472 bytes, 6,912 of them z blocks). f16 points (the 16-byte input path),
+ * partial last chunks. Sizes kept small: lavapipe gives an invocation 65,535 loop passes
+ * over the whole kernel, one emulated MulAdd costs about 610 of them (docs/design-notes.md,
+ * "lavapipe's loop budget"), and its compile time grows with the fragment operations
+ * the kernel emits (one subgroup owning every fragment emits the most). */
+static void test_mat_train_silu_act_deriv_kept_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const train_case cases[] = {
+      {16, 64, 2, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE, 0, 0, false, false, SPVGEN_MLP_LOSS_L2,
+       SPVGEN_MLP_OPTIMIZER_ADAM, 0, 4, 52, {0, 0, 0, 0, 0}, 0, false, 32, 16928},
+      {16, 16, 9, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE, 0, 0, false, false, SPVGEN_MLP_LOSS_L2,
+       SPVGEN_MLP_OPTIMIZER_ADAM, 0, 1, 40, {0, 0, 0, 0, 0}, 0, false, 16, 17472},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) run_case(ctx, &cases[i]);
+  spvgen_vk_destroy(ctx);
+}
+
+/* A 256-wide hidden layer (16-256x1-16, SiLU) in the slot-adds form, the form 256-wide
+ * networks train in on the GPU (their dW tiles do not fit the registers): 16 B fragments
+ * per output column of the last layer, 4 output fragments per subgroup on 4 subgroups
+ * (act'(z) of 4 fragments in registers), a bias row of 256 loaded with a stride of 0;
+ * shared memory 15,648 bytes (activations and deltas 9,984, f32 z and tiles 5,120, bias
+ * rows 544), where 16 bias rows would have added 8,160. Two 256-wide layers do not fit
+ * lavapipe's loop budget (above). */
+static void test_mat_train_256_wide_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const train_case c = {16, 256, 1, 16, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE, 0, 0, false, false,
+                               SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM, 0, 4, 40, {0, 0, 0, 0, 0}, 0, true,
+                               16, 15648};
   run_case(ctx, &c);
   spvgen_vk_destroy(ctx);
 }
@@ -194,6 +243,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mat_train_odd_networks_emulated),
       TEST_CASE(test_mat_train_hash_grid_emulated),
       TEST_CASE(test_mat_train_held_sums_over_chunks_emulated),
+      TEST_CASE(test_mat_train_silu_act_deriv_kept_emulated),
+      TEST_CASE(test_mat_train_256_wide_emulated),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
