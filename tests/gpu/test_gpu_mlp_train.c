@@ -203,7 +203,7 @@ static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
  * chunks of 16 (slot-adds form: their dW tiles do not fit the registers; 256-wide
  * networks did not plan for mat training before). 64 workgroups (4 and 8 chunks each),
  * two steps on 8192 points, every gradient, optimizer value and loss checked. */
-static void test_mlp_train_mat_wide_networks_match_cpu(void) {
+static void test_mlp_train_mat_wide_networks_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
                                     SPVGEN_FEATURE_COOPMAT);
   if (!ctx) return;
@@ -360,7 +360,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_train_vec_matches_cpu),
       TEST_CASE(test_mlp_train_mat_matches_cpu),
       TEST_CASE(test_mlp_train_grid_networks_every_variant_matches_cpu),
-      TEST_CASE(test_mlp_train_mat_wide_networks_match_cpu),
+      TEST_CASE(test_mlp_train_mat_wide_networks_matches_cpu),
       TEST_CASE(test_mlp_train_hash_grid_matches_cpu),
       TEST_CASE(test_mlp_train_kernels_h100_validation),
   };
