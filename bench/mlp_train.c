@@ -23,15 +23,20 @@
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
 
-/* --grid3: three networks of the grid benchmark (bench/mlp_grid.c) on every variant the
- * device trains with (loop, mat, vec), each first checked on one step of 4096 points
- * against the float64 reference, then timed; next to torch eager and torch.compile
- * (bench/anchors/mlp_anchor_net.py --train: autograd + Adam, f16 autocast) on the same
- * networks and batch, in the same run. mat runs in its held form (its default: the dW
- * tiles in registers across the chunks) at 256, 512 and 1024 workgroups of the plan's
- * size and at 256 workgroups of 512 invocations (16 subgroups: fewer tiles each), and in
- * the slot-adds form at 256 (the form before the held one), so that both are measured
- * in the same process. */
+/* --grid3: three networks of the grid benchmark (bench/mlp_grid.c) and the 256-wide
+ * 64-256x3-64 ReLU on every variant the device trains with (loop, mat, vec), each first
+ * checked on one step against the float64 reference (4096 points; 1024 for the 256-wide
+ * network, whose CPU reference costs 5-11x as much per point), then timed; next to torch
+ * eager and torch.compile (bench/anchors/mlp_anchor_net.py --train: autograd + Adam, f16
+ * autocast) on the same networks and batch, in the same run; each row prints its
+ * kernels' first compiles. mat runs in its plan's form (held, the dW tiles in registers
+ * across the chunks, where they fit: not at width 256) at 256, 512 and 1024 workgroups
+ * of the plan's size and at 256 workgroups of 512 invocations (16 subgroups: fewer tiles
+ * each), in the slot-adds form at 256 (the form before the held one), and with chunks
+ * of 16 points at 256 (16-128x3-3's chunk before act'(z) and the biases left shared
+ * memory; its plan now takes 32), so that each is measured in the same process. The
+ * 256-wide network runs loop, mat at 256 and 512 and vec only (the others repeat its
+ * plan). */
 static int grid3(spvgen_vk_context *ctx, uint64_t points, uint32_t steps, uint32_t warmup, const char *anchor) {
   static const struct {
     const char *name;
@@ -42,7 +47,10 @@ static int grid3(spvgen_vk_context *ctx, uint64_t points, uint32_t steps, uint32
       {"a-32-64x4-16", {.input_width = 32, .output_width = 16, .hidden_width = 64, .hidden_count = 4}},
       {"issue-16-128x3-3", {.input_width = 16, .output_width = 3, .hidden_width = 128, .hidden_count = 3,
                             .activation = SPVGEN_MLP_ACT_SILU}},
+      {"b-64-256x3-64", {.input_width = 64, .output_width = 64, .hidden_width = 256, .hidden_count = 3,
+                         .activation = SPVGEN_MLP_ACT_RELU}},
   };
+  enum { NARROW = 7, NET128 = 4, WIDE = 8, ALL = 15 }; /* the networks (bits) a run is for */
   const size_t N = sizeof nets / sizeof nets[0];
   mlp_anchor_row rows[32];
   uint32_t nrows = 0;
@@ -69,28 +77,33 @@ static int grid3(spvgen_vk_context *ctx, uint64_t points, uint32_t steps, uint32
   printf("| network | plan | gradient ms | optimizer ms | samples/s | torch eager | torch.compile | vs compile |\n"
          "|---|---|---:|---:|---:|---:|---:|---:|\n");
   int rc = 0;
-  /* the runs per network: variant, gradient workgroups, their size (0: the plan's), slot adds */
+  /* the runs per network: variant, gradient workgroups, their size (0: the plan's), slot
+   * adds, points per chunk (0: the plan's), the networks */
   static const struct {
     spvgen_mlp_variant v;
     uint32_t groups, size;
     bool slot_adds;
-  } runs[] = {{SPVGEN_MLP_LOOP, 1024, 0, false}, {SPVGEN_MLP_MAT, 256, 0, false}, {SPVGEN_MLP_MAT, 512, 0, false},
-              {SPVGEN_MLP_MAT, 1024, 0, false},  {SPVGEN_MLP_MAT, 256, 512, false}, {SPVGEN_MLP_MAT, 256, 0, true},
-              {SPVGEN_MLP_VEC, 256, 0, false}};
+    uint32_t points, nets;
+  } runs[] = {{SPVGEN_MLP_LOOP, 1024, 0, false, 0, ALL},      {SPVGEN_MLP_MAT, 256, 0, false, 0, ALL},
+              {SPVGEN_MLP_MAT, 512, 0, false, 0, ALL},        {SPVGEN_MLP_MAT, 1024, 0, false, 0, NARROW},
+              {SPVGEN_MLP_MAT, 256, 512, false, 0, NARROW},   {SPVGEN_MLP_MAT, 256, 0, true, 0, NARROW},
+              {SPVGEN_MLP_MAT, 256, 0, false, 16, NET128},    {SPVGEN_MLP_VEC, 256, 0, false, 0, ALL}};
   for (size_t i = 0; i < N; i++)
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+      if (!(runs[k].nets >> i & 1)) continue;
       int v = runs[k].v;
       spvgen_mlp_train_desc td = {.net = nets[i].net, .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
                                   .grad_workgroups = runs[k].groups, .grad_workgroup_size = runs[k].size,
                                   .grad_slot_adds = runs[k].slot_adds};
       td.net.variant = (spvgen_mlp_variant)v;
+      td.net.points_per_group = runs[k].points;
       char msg[1024];
       spvgen_mlp_train_config t;
       if (spvgen_mlp_train_plan(&td, caps, &t, msg, sizeof msg) != SPVGEN_OK) {
         printf("| %s | %s: %s | | | | | | |\n", nets[i].name, spvgen_mlp_variant_name((spvgen_mlp_variant)v), msg);
         continue;
       }
-      mlp_train_run_options o = {.points = 4096, .steps = 1, .lr = 1e-3f, .seed = 5};
+      mlp_train_run_options o = {.points = WIDE >> i & 1 ? 1024 : 4096, .steps = 1, .lr = 1e-3f, .seed = 5};
       mlp_train_run_result r;
       spvgen_status st = mlp_train_run(ctx, &td, &o, &r, msg, sizeof msg);
       if (st != SPVGEN_OK || r.grad.bad || r.opt.bad || r.loss_bad) {

@@ -14,7 +14,7 @@
 #   3. the variant choice and the compile-time model refitted from that grid
 #      (tools/gen_mlp_select.py: emitters/mlp/select_table.c with the leave-one-out audit)
 #                                                           -> select_table.c, select-audit.txt
-#   4. training of three grid networks next to torch eager / compile
+#   4. training of three grid networks and 64-256x3-64 next to torch eager / compile
 #      (bench_mlp_train --grid3)                            -> train3.txt
 #   5. the hash grid: inference and training next to its torch implementation
 #      (bench_mlp_hashgrid)                                 -> hashgrid.txt
@@ -153,12 +153,13 @@ a=(--anchor "$anchor")
 [ $have_torch = 1 ] || a=()
 if want train; then
   if [ $quick = 1 ]; then p=(--points 1000 --steps 2 --warmup 1); else p=(--points 262144 --steps 20 --warmup 5); fi
-  # 120 s beside the grid; alone, the whole network set (about 150 s on the H100 for three
-  # networks, the loop variant's slow rows included) fits in 240 s
+  # 120 s beside the grid; alone, the whole network set (about 150 s on the H100 for the
+  # three narrower networks, the loop variant's slow rows included; 64-256x3-64's rows
+  # and 16-128x3-3's chunks-of-16 row come on top) fits in 300 s
   tl=120
-  want grid || tl=240
+  want grid || tl=300
   step train3 $tl "$B/bench/bench_mlp_train" --grid3 "${p[@]}" "${a[@]}"
-  grep -E "^\| (issue|a-)" "$W/train3.txt" | cut -c1-200 | tee -a "$log"
+  grep -E "^\| (issue|a-|b-)" "$W/train3.txt" | cut -c1-220 | tee -a "$log"
 fi
 
 if want hashgrid; then

@@ -53,14 +53,16 @@
 #define MAX_KF 32u    /* B fragments per output column (inputs / 16) */
 #define MAX_HELD 20u  /* training, held form: dW tiles a subgroup keeps (8 f32 per lane each) */
 #define MAX_BH 8u     /* training, held form: bias sums an invocation keeps per layer */
+#define MAX_DZ 8u     /* training: act'(z) fragments (f16) a subgroup keeps from forward to backward */
 
 typedef struct mat_geom {
   uint32_t sg, S, nt, P, R;         /* subgroup size, subgroups, invocations, points, P/16 */
   uint32_t kp[SPVGEN_MLP_MAX_LAYERS], np[SPVGEN_MLP_MAX_LAYERS]; /* padded widths */
   bool staged[SPVGEN_MLP_MAX_LAYERS]; /* weights staged in shared memory */
   uint32_t rs[SPVGEN_MLP_MAX_LAYERS], woff[SPVGEN_MLP_MAX_LAYERS]; /* chunks */
-  uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves */
-  uint32_t wchunks, bias_halves;   /* bias_halves: halves of one of the 16 bias rows */
+  uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves, in one bias row */
+  uint32_t wchunks, bias_halves;   /* bias_halves: halves of one bias row */
+  uint32_t bias_rows;              /* copies of the bias row: 16, or 1 (a stride-0 load) */
   bool rotate;                      /* one layer's biases at a time (see geometry) */
   uint32_t ars;                     /* activation row stride, halves */
   uint32_t act_halves;
@@ -85,6 +87,7 @@ static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32
   g->nt = S * sg;
   g->P = P;
   g->R = P / FR;
+  g->bias_rows = FR;
   uint32_t wmax = 0;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
@@ -116,7 +119,7 @@ static void geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32
   }
   g->ars = wmax + 8;
   g->act_halves = P * g->ars;
-  g->shared_bytes = g->wchunks * 16 + g->bias_halves * FR * 2 + g->act_halves * 2;
+  g->shared_bytes = g->wchunks * 16 + g->bias_halves * g->bias_rows * 2 + g->act_halves * 2;
 }
 
 static spvgen_component_type acc_type(const spvgen_mlp_desc *d) {
@@ -214,7 +217,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "a block of %u points needs %u bytes of shared memory (activations %u, "
                     "biases %u, weights of layers not 16-multiples %u); %s has %u (fewer points)",
-                    g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * FR * 2, g.wchunks * 16,
+                    g.P, g.shared_bytes, g.act_halves * 2, g.bias_halves * g.bias_rows * 2, g.wchunks * 16,
                     caps->name, caps->max_shared_memory);
   if (g.max_live > MAX_ACC || !rows_fit(&g))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -353,8 +356,9 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_store(m, ek_at(m, c->wsm, sidx), v);
 }
 
-/* Layer l's bias, zero-padded to np and repeated in 16 rows (an accumulator fragment
- * loaded from it starts every point's row as the bias): element e of those rows. */
+/* Layer l's bias, zero-padded to np, in bias_rows rows (an accumulator fragment loaded
+ * from them, with a row stride of np, or of 0 from one row, starts every point's row as
+ * the bias): element e of those rows. */
 static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   uint32_t l = *(const uint32_t *)arg;
@@ -364,7 +368,7 @@ static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t gidx = ek_select(m, ok, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2)), ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, gidx));
   v = ek_select(m, ok, v, spvgen_const_null(m, c->f16));
-  uint32_t si = ek_add_imm(m, e, FR * c->g.boff[l]);
+  uint32_t si = ek_add_imm(m, e, c->g.bias_rows * c->g.boff[l]);
   spvgen_store(m, ek_at(m, c->bias, si), v);
 }
 
@@ -534,7 +538,8 @@ static uint32_t emu_end(mat_ctx *c, emu_loop *L) {
   return spvgen_load(c->m, c->emu_arr, L->arr);
 }
 
-/* Load of a fragment at element idx (wsm: chunks; stride likewise) of a memory. */
+/* Load of a fragment at element idx (wsm: chunks; stride likewise) of a memory; a stride
+ * of 0 repeats the first row (column) in every row (column). */
 static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t idx, bool col_major,
                           uint32_t stride) {
   spvgen_module *m = c->m;
@@ -545,6 +550,8 @@ static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t
                    : mem == MEM_W16 ? ek_elem(m, &c->w16, idx)
                                     : ek_at(m, mem == MEM_ACT ? c->act : c->bias, idx);
     const spvgen_memory_operands mo = mem == MEM_W16 ? mlp_mem16(&c->w16) : (spvgen_memory_operands){0, 0, 0};
+    if (!stride) /* spvgen_coopmat_load reads a stride of 0 as no Stride operand */
+      return spvgen_coopmat_load_stride_id(m, type, ptr, lay, spvgen_const_u32(m, 0), &mo);
     return spvgen_coopmat_load(m, type, ptr, lay, stride, &mo);
   }
   if (mem == MEM_WSM) {
@@ -735,7 +742,7 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
     c->w4 = c->bda ? ek_buffer_view(m, &c->bda->weights, c->v4, 1, true, "weights4")
                    : ek_buffer_decl(m, c->v4, 1, true, "weights4");
   c->act = shared_array(c, c->f16, act_halves, act_name);
-  if (g->bias_halves) c->bias = shared_array(c, c->f16, g->bias_halves * FR, "bias");
+  if (g->bias_halves) c->bias = shared_array(c, c->f16, g->bias_halves * g->bias_rows, "bias");
   if (g->wchunks) c->wsm = shared_array(c, c->v4, g->wchunks, "wsm");
   c->emu = emulated(c->p);
   if (c->emu) {
@@ -795,13 +802,16 @@ static void weight_frags(mat_ctx *c, uint32_t l, uint32_t j, bool backward, uint
   }
 }
 
-/* The accumulator layer l's output fragment j (an id) starts from: the bias fragment (16
- * copies of the bias row, staged) as the accumulator type, or zero_acc without biases. */
+/* The accumulator layer l's output fragment j (an id) starts from: the bias fragment
+ * (the staged bias rows: 16 copies, or one row loaded with a stride of 0, which
+ * SPV_KHR_cooperative_matrix allows for loads: every row of the fragment then reads the
+ * same halves) as the accumulator type, or zero_acc without biases. */
 static uint32_t bias_init(mat_ctx *c, uint32_t l, uint32_t j, uint32_t zero_acc) {
   spvgen_module *m = c->m;
   if (c->p->desc.no_bias) return zero_acc;
-  uint32_t bi = ek_add_imm(m, ek_mul_imm(m, j, FR), FR * c->g.boff[l]);
-  uint32_t v = frag_load(c, c->tc16, MEM_BIAS, bi, false, c->g.np[l]);
+  const uint32_t rows = c->g.bias_rows;
+  uint32_t bi = ek_add_imm(m, ek_mul_imm(m, j, FR), rows * c->g.boff[l]);
+  uint32_t v = frag_load(c, c->tc16, MEM_BIAS, bi, false, rows == 1 ? 0 : c->g.np[l]);
   return c->p->desc.f16_accumulation ? v : frag_convert(c, c->tc, false, v);
 }
 
@@ -985,7 +995,7 @@ static void emit_layers_cols(mat_ctx *c, const mlp_io *io, const input_arg *ia, 
     spvgen_workgroup_barrier(m);
     if (!last && g->bias_halves) {
       uint32_t ln = l + 1;
-      strided_loop(c, FR * g->np[ln], stage_bias, &ln);
+      strided_loop(c, g->bias_rows * g->np[ln], stage_bias, &ln);
     }
     cols_store_act(c, &s);
     spvgen_workgroup_barrier(m);
@@ -1013,7 +1023,8 @@ static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
   for (uint32_t l = 0; l < L; l++)
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
   if (g->bias_halves)
-    for (uint32_t l = 0; l < (all_biases || !g->rotate ? L : 1); l++) strided_loop(c, FR * g->np[l], stage_bias, &l);
+    for (uint32_t l = 0; l < (all_biases || !g->rotate ? L : 1); l++)
+      strided_loop(c, g->bias_rows * g->np[l], stage_bias, &l);
   if (ia) stage_inputs(c, ia);
 }
 
@@ -1080,11 +1091,15 @@ const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_em
  *                    the count); during the backward pass it becomes delta_(l-1)
  *   block L          delta_(L-1), the output layer's delta
  *   z blocks         act'(z_l) of hidden layers whose derivative is not a function of
- *                    their output (SiLU; leaky ReLU with a slope <= 0)
+ *                    their output (SiLU; leaky ReLU with a slope <= 0), only where a
+ *                    subgroup would keep more than MAX_DZ such fragments: else they stay
+ *                    in its registers from the forward to the backward (mt_geometry)
  *   f32              the output layer's z (P x np), and a 16 x 16 tile per subgroup
+ *   biases           one zero-padded row per layer (f16), staged once
  * Forward: as the inference kernel, Y^T = X^T W^T per 16-wide output fragment (bias
- * fragments from the staged rows), activations per component, f16 stores into the next
- * block; the output layer's z stays f32. Then per (point, output) the loss and
+ * fragments loaded from the layer's bias row with a stride of 0), activations per
+ * component, f16 stores into the next block; the output layer's z stays f32. Then per
+ * (point, output) the loss and
  * delta_(L-1) = dLoss/dy * act'(z) (unscaled by 1 / (N outputs): the deltas stay O(1)
  * in f16; the scale is applied to the f32 tile sums). Backward, layer l = L-1 .. 0:
  *   dW_l  = delta_l^T a_l: tiles 16 x 16 of np_l x kp_l, tile t on subgroup t % S, a sum
@@ -1094,7 +1109,9 @@ const mlp_variant_ops mlp_variant_mat = {"mat", mat_plan, mat_candidates, mat_em
  *           an element: no atomics, no storage barriers);
  *   db_l  = column sums of delta_l, element i by invocation i % (S sg);
  *   delta_(l-1) = (delta_l W_l) .* act'(z_(l-1)) (W_l RowMajor from the weights or the
- *           staged copy; act' from a_l, or the z block), stored over a_l after a barrier.
+ *           staged copy; act' from a_l, or kept from the forward: a component-wise
+ *           OpFMul of two accumulator fragments of the same type, which
+ *           SPV_KHR_cooperative_matrix allows), stored over a_l after a barrier.
  * With the hash grid, l = 0 too: delta_enc = delta_0 W_0 (no activation) over block 0,
  * then level by level each invocation scatters its points' share (times 1 / (N outputs))
  * into the table's gradient with atomic adds (emitters/mlp/grid.c).
@@ -1112,8 +1129,11 @@ typedef struct mt_geom {
   mat_geom g; /* the widths, staging and biases of the net at S, P */
   uint32_t bo[SPVGEN_MLP_MAX_LAYERS + 1], bs[SPVGEN_MLP_MAX_LAYERS + 1]; /* f16 blocks (halves) */
   uint32_t dzo[SPVGEN_MLP_MAX_LAYERS];
-  bool dz[SPVGEN_MLP_MAX_LAYERS];
+  bool dz[SPVGEN_MLP_MAX_LAYERS];  /* layer l's act'(z) kept from the forward (not from a_(l+1)) */
+  bool dz_regs;                    /* kept in registers (else in z blocks at dzo) */
+  uint32_t dz_frags;               /* registers: the fragments one subgroup keeps */
   uint32_t halves, zs, so, floats; /* f16 halves; f32: z at 0 (stride zs), tiles at so */
+  uint32_t dz_halves;              /* of halves, the z blocks' */
   uint32_t max_live;
   uint32_t shared_bytes;
   bool held;           /* the dW tiles and bias sums held in registers across the chunks */
@@ -1126,9 +1146,23 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
   return a != SPVGEN_MLP_ACT_SILU && (a != SPVGEN_MLP_ACT_LEAKY_RELU || d->leaky_slope > 0);
 }
 
+/* The training kernel's geometry at S subgroups and chunks of P points. Two things stay
+ * out of shared memory that the inference kernel keeps there:
+ *  - the biases: one zero-padded row per layer, loaded with a stride of 0 (bias_init),
+ *    instead of 16 copies (12,800 bytes on 128-wide networks, 26,624 on 256-wide ones,
+ *    staged once for all the chunks, which made width 256 leave no room for a chunk);
+ *  - act'(z) of the layers that need it from the forward (SiLU, leaky ReLU with a slope
+ *    <= 0): the forward's owner of output fragment (r, j) of layer l is the backward's
+ *    owner of delta_l's fragment (r, j) (both: subgroup j % S, every point fragment r;
+ *    the same accumulator type, so the same lanes hold the same elements), so the
+ *    subgroup keeps it as an f16 accumulator fragment in a Function variable and
+ *    delta = (delta W) .* act'(z) is a component-wise product of two of its own
+ *    fragments. Where more than MAX_DZ fragments per subgroup would be kept (registers
+ *    for the whole chunk), they go to z blocks in shared memory as before. */
 static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool held, mt_geom *t) {
   memset(t, 0, sizeof *t);
   geometry(p, sg, S, P, false, false, &t->g);
+  t->g.bias_rows = 1;
   const mat_geom *g = &t->g;
   const uint32_t L = p->layer_count;
   uint32_t h = 0;
@@ -1140,11 +1174,15 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
   }
   for (uint32_t l = 0; l + 1 < L; l++) {
     t->dz[l] = !deriv_from_output(&p->desc, p->layers[l].activation);
+    if (t->dz[l]) t->dz_frags += g->R * mlp_ceil_div(g->np[l] / FR, S);
+  }
+  t->dz_regs = t->dz_frags <= MAX_DZ;
+  for (uint32_t l = 0; l + 1 < L && !t->dz_regs; l++)
     if (t->dz[l]) {
       t->dzo[l] = h;
+      t->dz_halves += P * t->bs[l + 1];
       h += P * t->bs[l + 1];
     }
-  }
   t->halves = h;
   t->zs = g->np[L - 1];
   t->held = held;
@@ -1170,7 +1208,7 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
     uint32_t live = g->R * mlp_ceil_div(g->kp[l] / FR, S);
     if (live > t->max_live) t->max_live = live;
   }
-  t->shared_bytes = h * 2 + t->floats * 4 + g->bias_halves * FR * 2 + g->wchunks * 16;
+  t->shared_bytes = h * 2 + t->floats * 4 + g->bias_halves * g->bias_rows * 2 + g->wchunks * 16;
 }
 
 spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t,
@@ -1245,13 +1283,21 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
                    "fragments per subgroup in the backward pass, at most %u (fewer points or "
                    "more subgroups: net.points_per_group, grad_workgroup_size)",
                    P, S, tg.max_live, MAX_ACC);
-  if (tg.shared_bytes > shared_max)
+  if (tg.shared_bytes > shared_max) {
+    char dz[96] = "";
+    if (tg.dz_frags && tg.dz_regs)
+      snprintf(dz, sizeof dz, ", act'(z) in registers (%u fragments per subgroup)", tg.dz_frags);
+    else if (tg.dz_frags)
+      snprintf(dz, sizeof dz, ", act'(z) blocks %u (%u fragments per subgroup, over %u for registers)",
+               tg.dz_halves * 2, tg.dz_frags, MAX_DZ);
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                   "variant mat: a chunk of %u points needs %u bytes of shared memory (every "
-                   "layer's activations and the deltas %u, f32 z and tiles %u, biases %u, "
-                   "staged weights %u); %s has %u (fewer points: net.points_per_group 16)",
-                   P, tg.shared_bytes, tg.halves * 2, tg.floats * 4, tg.g.bias_halves * FR * 2,
-                   tg.g.wchunks * 16, caps->name, shared_max);
+                          "variant mat: a chunk of %u points with %u subgroups needs %u bytes of shared "
+                          "memory (every layer's activations and the deltas %u%s, f32 z and tiles %u, "
+                          "one bias row per layer %u, staged weights %u); %s has %u (fewer points: "
+                          "net.points_per_group 16)",
+                          P, S, tg.shared_bytes, (tg.halves - tg.dz_halves) * 2, dz, tg.floats * 4,
+                          tg.g.bias_halves * tg.g.bias_rows * 2, tg.g.wchunks * 16, caps->name, shared_max);
+  }
   d->points_per_group = P;
   d->workgroup_size = S * sg;
   p->local_size[0] = S * sg;
@@ -1312,6 +1358,9 @@ typedef struct mt_ctx {
   /* held form: layer l's dW tiles of this subgroup (Function variables, accumulator
    * fragments) and this invocation's bias sums (f32) */
   uint32_t held_w[SPVGEN_MLP_MAX_LAYERS][MAX_HELD], held_b[SPVGEN_MLP_MAX_LAYERS][MAX_BH];
+  /* act'(z) in registers (tg.dz_regs): layer l's fragment (jj, r) of this subgroup (f16
+   * accumulator Function variables), from the forward of a chunk to its backward */
+  uint32_t dzv[SPVGEN_MLP_MAX_LAYERS][MAX_DZ];
 } mt_ctx;
 
 /* What a pass over the gradients does: zero the slot, add this chunk's sums to the slot
@@ -1627,7 +1676,8 @@ static void mt_ids(mt_ctx *x, mlp_grid *gr) {
 
 /* Forward, layer l: per owned output fragment j, Y^T = X^T W^T from the bias fragment,
  * R point fragments; the output layer's z into the f32 array, a hidden layer's act(z)
- * (and act'(z) where a z block keeps it) into the next f16 block. */
+ * into the next f16 block and, where the backward needs act'(z) from here, act'(z) as
+ * f16 into the subgroup's registers (x->dzv) or a z block. */
 static void mt_forward_layer(mt_ctx *x, uint32_t l) {
   mat_ctx *c = x->c;
   spvgen_module *m = c->m;
@@ -1636,6 +1686,9 @@ static void mt_forward_layer(mt_ctx *x, uint32_t l) {
   const spvgen_mlp_activation a = c->p->layers[l].activation;
   const uint32_t nf = g->np[l] / FR, kf = g->kp[l] / FR, own = mlp_ceil_div(nf, g->S);
   const uint32_t iS = x->tg.bs[l], oS = x->tg.bs[l + 1];
+  const bool dz_regs = !last && x->tg.dz[l] && x->tg.dz_regs;
+  if (dz_regs)
+    for (uint32_t i = 0; i < own * g->R; i++) x->dzv[l][i] = ek_local(m, c->tc16, 0);
   for (uint32_t jj = 0; jj < own; jj++) {
     ek_own o;
     uint32_t j = ek_own_begin(m, &o, ek_add_imm(m, x->sgid, jj * g->S), nf, nf % g->S && jj + 1 == own, c->emu);
@@ -1658,8 +1711,9 @@ static void mt_forward_layer(mt_ctx *x, uint32_t l) {
                    frag_convert(c, c->tc16, true, y), oS);
         if (x->tg.dz[l]) {
           uint32_t dv = spvgen_op_function_call(m, c->tc, x->dz_fn[a], &acc, 1);
-          frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x->tg.dzo[l] + r * FR * oS),
-                     frag_convert(c, c->tc16, true, dv), oS);
+          dv = frag_convert(c, c->tc16, true, dv);
+          if (dz_regs) spvgen_store(m, x->dzv[l][jj * g->R + r], dv);
+          else frag_store(c, MEM_ACT, NULL, ek_add_imm(m, col, x->tg.dzo[l] + r * FR * oS), dv, oS);
         }
       }
       ek_guard_end(m, writes);
@@ -1669,12 +1723,15 @@ static void mt_forward_layer(mt_ctx *x, uint32_t l) {
   spvgen_workgroup_barrier(m);
 }
 
-/* act'(z_(l-1)) of point fragment r, column fragment col (an id): from the z block, or
- * from the output a_l. */
-static uint32_t mt_act_deriv(mt_ctx *x, uint32_t l, uint32_t col, uint32_t r) {
+/* act'(z_(l-1)) of point fragment r, owned column fragment jj (col: its first column,
+ * an id): from this subgroup's registers (kept by the forward's owner of the same
+ * fragment, which is this subgroup), the z block, or from the output a_l. */
+static uint32_t mt_act_deriv(mt_ctx *x, uint32_t l, uint32_t jj, uint32_t col, uint32_t r) {
   mat_ctx *c = x->c;
   spvgen_module *m = c->m;
   const uint32_t aS = x->tg.bs[l];
+  if (x->tg.dz[l - 1] && x->tg.dz_regs)
+    return frag_convert(c, c->tc, false, spvgen_load(m, c->tc16, x->dzv[l - 1][jj * c->g.R + r]));
   if (x->tg.dz[l - 1]) {
     uint32_t dd = frag_load(c, c->tc16, MEM_ACT, ek_add_imm(m, col, x->tg.dzo[l - 1] + r * FR * aS), false, aS);
     return frag_convert(c, c->tc, false, dd);
@@ -1710,7 +1767,7 @@ static void mt_delta(mt_ctx *x, uint32_t l) {
         uint32_t af = frag_load(c, c->ta, MEM_ACT, ek_u32(m, x->tg.bo[l + 1] + r * FR * dS + k * FR), false, dS);
         acc = frag_muladd(c, af, b[k], acc);
       }
-      if (pa != SPVGEN_MLP_ACT_NONE) acc = frag_mul(c, acc, mt_act_deriv(x, l, col, r));
+      if (pa != SPVGEN_MLP_ACT_NONE) acc = frag_mul(c, acc, mt_act_deriv(x, l, jj, col, r));
       spvgen_store(m, accv[jj * g->R + r], acc);
     }
     ek_own_end(m, &o);

@@ -520,16 +520,20 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * (cooperative matrix products, f32, a subgroup per 16x16 tile, added to the slot by
  * the invocation that owns each element), the bias column sums, and delta of the layer
  * before = (delta W) .* act' (act' from the f16 output, or for SiLU and leaky ReLU with
- * a slope <= 0 from an f16 block written in the forward), stored f16 over that layer's
- * input. Deltas are kept unscaled (O(1) in f16); the 1 / (N outputs) of the mean is
- * applied to the f32 sums. Held form (grad_held; the default where it fits, unless
- * grad_slot_adds): each subgroup keeps its 16x16 dW tiles (and each invocation its bias
- * sums) in registers across all of its workgroup's chunks, and writes them to the slot
- * once at the end, so the chunk loop touches no gradient memory; it needs at most 20
- * tiles per subgroup over all layers (a grad_workgroup_size of 0 takes more subgroups
- * for that, up to 16), else the kernel adds each chunk's tiles to the slot. Checked on the H100 against the float64 reference (whose
- * error model adds the f16 stores), and on lavapipe through an emulation of the
- * cooperative matrix instructions (tests/mlp/test_mlp_mat_train_emulated.c). */
+ * a slope <= 0 kept as f16 from the forward: in the registers of the subgroup that
+ * computed it, or where that would take more than 8 fragments per subgroup in a shared
+ * block), stored f16 over that layer's input. The biases take one row per layer in
+ * shared memory (a fragment loaded from it with a stride of 0). Deltas are kept
+ * unscaled (O(1) in f16); the 1 / (N outputs) of the mean is applied to the f32 sums.
+ * Held form (grad_held; the default where it fits, unless grad_slot_adds): each
+ * subgroup keeps its 16x16 dW tiles (and each invocation its bias sums) in registers
+ * across all of its workgroup's chunks, and writes them to the slot once at the end, so
+ * the chunk loop touches no gradient memory; it needs at most 20 tiles per subgroup over
+ * all layers (a grad_workgroup_size of 0 takes more subgroups for that, up to 16), else
+ * the kernel adds each chunk's tiles to the slot. Checked on the H100 against the
+ * float64 reference (whose error model adds the f16 stores), and on lavapipe through an
+ * emulation of the cooperative matrix instructions
+ * (tests/mlp/test_mlp_mat_train_emulated.c). */
 typedef enum spvgen_mlp_loss {
   SPVGEN_MLP_LOSS_L2 = 0,
   SPVGEN_MLP_LOSS_RELATIVE_L2 = 1,

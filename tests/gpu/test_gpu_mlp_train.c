@@ -197,6 +197,56 @@ static void test_mlp_train_grid_networks_every_variant_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* mat training of the wide networks with the chunks their plans now take: 16-128x3-3
+ * SiLU in chunks of 32 points (held form, act'(z) kept in the registers of the subgroup
+ * that computed it, one bias row loaded with a stride of 0), 64-256x3-64 ReLU and SiLU in
+ * chunks of 16 (slot-adds form: their dW tiles do not fit the registers; 256-wide
+ * networks did not plan for mat training before). 64 workgroups (4 and 8 chunks each),
+ * two steps on 8192 points, every gradient, optimizer value and loss checked. */
+static void test_mlp_train_mat_wide_networks_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    SPVGEN_FEATURE_COOPMAT);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    uint32_t points_per_group; /* the chunk the plan must take */
+    bool held;
+  } nets[] = {{16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, 32, true},
+              {64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, 16, false},
+              {64, 256, 3, 64, SPVGEN_MLP_ACT_SILU, 16, false}};
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0] && !test_current_failed; n++) {
+    spvgen_mlp_train_desc d;
+    memset(&d, 0, sizeof d);
+    d.net.input_width = nets[n].in;
+    d.net.hidden_width = nets[n].width;
+    d.net.hidden_count = nets[n].count;
+    d.net.output_width = nets[n].out;
+    d.net.activation = nets[n].act;
+    d.net.variant = SPVGEN_MLP_MAT;
+    d.grad_workgroups = 64;
+    spvgen_mlp_train_config t;
+    char msg[1024];
+    spvgen_status st = spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &t, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_MSG(t.net.desc.points_per_group == nets[n].points_per_group && t.grad_held == nets[n].held,
+              "[%s] expected p%u%s", t.name, nets[n].points_per_group, nets[n].held ? " held" : "");
+    mlp_train_run_options o = {.seed = 700 + (uint32_t)n, .points = 8192, .steps = 2, .lr = 1e-3f};
+    mlp_train_run_result r;
+    st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    check_run(&r, o.steps);
+    printf("gpu-summary %s/%u-%ux%u-%u-%s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+           nets[n].in, nets[n].width, nets[n].count, nets[n].out, spvgen_mlp_activation_name(nets[n].act),
+           r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
+    printf("  [%s] %llu points: gradient %.3f ms + optimizer %.3f ms, loss %.5g -> %.5g\n", r.plan.name,
+           (unsigned long long)o.points, r.grad_ns / 1e6, r.opt_ns / 1e6, r.loss_gpu[0], r.loss_gpu[1]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The hash grid trained (3-D, 16 levels of 2 features, a 2^14 table: dense and hashed
  * levels) on the mat and loop variants: the table's gradient added with atomics, Adam on
  * the table, every table entry's gradient and update checked too. */
@@ -310,6 +360,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_train_vec_matches_cpu),
       TEST_CASE(test_mlp_train_mat_matches_cpu),
       TEST_CASE(test_mlp_train_grid_networks_every_variant_matches_cpu),
+      TEST_CASE(test_mlp_train_mat_wide_networks_matches_cpu),
       TEST_CASE(test_mlp_train_hash_grid_matches_cpu),
       TEST_CASE(test_mlp_train_kernels_h100_validation),
   };

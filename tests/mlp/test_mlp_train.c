@@ -175,6 +175,95 @@ static void test_grid_networks_train_plans_on_every_variant(void) {
     }
 }
 
+/* Lines of text holding both a and the ending tail. */
+static uint32_t count_lines_with(const char *text, const char *a, const char *tail) {
+  uint32_t n = 0;
+  for (const char *l = text; l && *l;) {
+    const char *e = strchr(l, '\n');
+    size_t len = e ? (size_t)(e - l) : strlen(l), tl = strlen(tail);
+    char line[512];
+    if (len < sizeof line) {
+      memcpy(line, l, len);
+      line[len] = 0;
+      if (strstr(line, a) && len >= tl && !strcmp(line + len - tl, tail)) n++;
+    }
+    l = e ? e + 1 : NULL;
+  }
+  return n;
+}
+
+/* The wide networks' mat training plans for the h100 preset (49,152 bytes of shared
+ * memory): act'(z) in registers and one bias row per layer (loaded with a stride of 0)
+ * give 16-128x3-3 SiLU chunks of 32 points (it had 16) and width 256 a plan at all. The
+ * shared memory of each, in bytes:
+ *   16-128x3-3 silu, p32 held, 8 subgroups: 36,384 = activations and deltas 29,184
+ *     (blocks of 24, 136 x 3, 24 halves per point) + f32 z 2,048 + bias rows 800 + the
+ *     staged last layer 4,352 (with 16 bias rows: 48,384; with the act'(z) blocks too:
+ *     74,496);
+ *   64-256x3-64 relu and silu, p16 slot adds, 8 subgroups: 43,904 = 29,952 + f32 z and
+ *     the 8 tiles 12,288 + bias rows 1,664 (16 rows: 68,864).
+ * Each gradient kernel validates and loads its biases with a stride of 0 (one load per
+ * owned output fragment and layer); a chunk of 64 points of 16-128x3-3 is refused with
+ * the breakdown. */
+static void test_mat_wide_networks_plan_larger_chunks_for_h100(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    uint32_t ppg, size, shared, stride0_loads;
+    bool held;
+  } nets[] = {{16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, 32, 256, 36384, 4, true},
+              {64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, 16, 256, 43904, 2 + 2 + 2 + 1, false},
+              {64, 256, 3, 64, SPVGEN_MLP_ACT_SILU, 16, 256, 43904, 7, false}};
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0]; n++) {
+    spvgen_mlp_train_desc d;
+    memset(&d, 0, sizeof d);
+    d.net.input_width = nets[n].in;
+    d.net.hidden_width = nets[n].width;
+    d.net.hidden_count = nets[n].count;
+    d.net.output_width = nets[n].out;
+    d.net.activation = nets[n].act;
+    d.net.variant = SPVGEN_MLP_MAT;
+    spvgen_mlp_train_config t;
+    char msg[1024];
+    spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "net %zu: %s", n, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(t.net.desc.points_per_group, nets[n].ppg);
+    CHECK_EQ_U64(t.grad_local_size[0], nets[n].size);
+    CHECK_EQ_U64(t.grad_shared_bytes, nets[n].shared);
+    CHECK_MSG(t.grad_held == nets[n].held, "[%s] held %d", t.name, (int)t.grad_held);
+    spvgen_module *m = spvgen_module_create(NULL);
+    st = spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_GRADIENT, NULL);
+    CHECK_MSG(st == SPVGEN_OK, "%s: %s", t.name, spvgen_module_error(m));
+    size_t count = 0;
+    const uint32_t *words = check_module(m, &count);
+    CHECK_MSG(words != NULL, "%s", t.name);
+    char *text = words ? check_disassemble(words, count) : NULL;
+    /* layout RowMajorKHR (0), stride 0 */
+    if (text)
+      CHECK_EQ_U64(count_lines_with(text, "OpCooperativeMatrixLoadKHR", " %uint_0 %uint_0"), nets[n].stride0_loads);
+    spvgen_free_text(text);
+    spvgen_module_destroy(m);
+  }
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = 16;
+  d.net.hidden_width = 128;
+  d.net.hidden_count = 3;
+  d.net.output_width = 3;
+  d.net.activation = SPVGEN_MLP_ACT_SILU;
+  d.net.variant = SPVGEN_MLP_MAT;
+  d.net.points_per_group = 64;
+  spvgen_mlp_train_config t;
+  char msg[1024];
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "a chunk of 64 points with 8 subgroups needs");
+  CHECK_CONTAINS(msg, "act'(z) blocks 52224 (12 fragments per subgroup, over 8 for registers)");
+  CHECK_CONTAINS(msg, "one bias row per layer 800, staged weights 4352");
+}
+
 static void test_train_refusals(void) {
   spvgen_mlp_train_desc d = make_desc(&cases[0]);
   spvgen_mlp_train_config p;
@@ -402,6 +491,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_train_plans_validate),
       TEST_CASE(test_train_refusals),
       TEST_CASE(test_grid_networks_train_plans_on_every_variant),
+      TEST_CASE(test_mat_wide_networks_plan_larger_chunks_for_h100),
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),
       TEST_CASE(test_gradient_check_fails_on_a_wrong_gradient),
       TEST_CASE(test_training_matches_cpu),
