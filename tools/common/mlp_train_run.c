@@ -290,7 +290,7 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       up(ctx, &sl[S_T], data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
       up(ctx, &sl[S_S], state, sw * 4) != SPVGEN_OK ||
       fill(ctx, &sl[S_G], 0, sl[S_G].size, 0x7FC00000u) != SPVGEN_OK ||
-      (t->grid_grad_offset && fill(ctx, &sl[S_G], t->grid_grad_offset * 4, (E - t->slot_elements) * 4, 0) != SPVGEN_OK) ||
+      (t->grid_grad_offset && fill(ctx, &sl[S_G], t->grid_grad_offset * 4, t->grad_bytes - t->grid_grad_offset * 4, 0) != SPVGEN_OK) ||
       fill(ctx, &sl[S_L], 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
   /* the gradient kernel's bindings: input, weights, targets, gradients, loss; the
@@ -395,7 +395,7 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       if (t->grid_grad_offset) { /* the optimizer leaves the table's gradient at 0 */
         if (down(ctx, &sl[S_G], slots, t->grad_bytes) != SPVGEN_OK) VKFAIL();
         for (uint64_t e = t->slot_elements; e < E; e++)
-          mlp_train_check_value(&res->opt, e, slots[t->grid_grad_offset + e - t->slot_elements], 0.0, 1e-30);
+          mlp_train_check_value(&res->opt, e, mlp_train_table_gradient(t, slots, e), 0.0, 1e-30);
       }
       /* the loss history element */
       if (!(fabs(lossv[G + step - 1] - lg) <= 1e-6 * fabs(lg) + 1e-30)) res->loss_bad++;
