@@ -556,7 +556,12 @@ typedef enum spvgen_mlp_optimizer {
  *         grid_gradient_scale, a power of two (0: 1024), so that a point's share of the
  *         mean loss's gradient stays clear of f16's subnormals; the optimizer divides it
  *         out. Needs the feature and features >= 2. The sums round to f16 (11 bits) at
- *         every add: lib/ref/ref_mlp_train.h states the bound the tests check. */
+ *         every add: lib/ref/ref_mlp_train.h states the bound the tests check. An entry's
+ *         sum times the scale must stay below 65504 (f16's largest; beyond it the sum is
+ *         inf and Adam's update NaN): an entry's gradient is at most the largest
+ *         per-point dLoss/dfeature over the outputs, so 1024 leaves room for per-point
+ *         gradients up to ~64; lower the scale for losses whose gradients reach further
+ *         (relative L2 with outputs near 0). */
 typedef enum spvgen_mlp_grid_gradient {
   SPVGEN_MLP_GRID_GRADIENT_AUTO = 0,
   SPVGEN_MLP_GRID_GRADIENT_F32 = 1,
