@@ -558,10 +558,10 @@ typedef enum spvgen_mlp_optimizer {
  *         out. Needs the feature and features >= 2. The sums round to f16 (11 bits) at
  *         every add: lib/ref/ref_mlp_train.h states the bound the tests check. An entry's
  *         sum times the scale must stay below 65504 (f16's largest; beyond it the sum is
- *         inf and Adam's update NaN): an entry's gradient is at most the largest
- *         per-point dLoss/dfeature over the outputs, so 1024 leaves room for per-point
- *         gradients up to ~64; lower the scale for losses whose gradients reach further
- *         (relative L2 with outputs near 0). */
+ *         inf and Adam's update NaN): an entry's gradient is at most the largest over
+ *         the points of |d(the point's loss summed over its outputs) / dfeature| /
+ *         output_width, so 1024 leaves room for that up to ~64; lower the scale for
+ *         losses whose gradients reach further (relative L2 with outputs near 0). */
 typedef enum spvgen_mlp_grid_gradient {
   SPVGEN_MLP_GRID_GRADIENT_AUTO = 0,
   SPVGEN_MLP_GRID_GRADIENT_F32 = 1,
