@@ -160,8 +160,8 @@ int main(int argc, char **argv) {
         rc = 1;
         continue;
       }
-      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f, .no_check = true,
-                                  .time_optimizer_alone = true};
+      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f,
+                                  .no_check = true, .time_optimizer_alone = true};
       st = mlp_train_run(ctx, &td, &o2, &r, msg, sizeof msg);
       if (st != SPVGEN_OK) {
         ROW(w, true, 0, "", "%s: %s", t.name, msg);
@@ -174,7 +174,8 @@ int main(int argc, char **argv) {
        * weight, m and v read and written, the f16 weight written; each network element's
        * slots read */
       const uint64_t T = r.plan.elements - r.plan.slot_elements;
-      const double bytes = (double)T * (g16 ? 30 : 34) + (double)r.plan.slot_elements * (4.0 * r.plan.grad_workgroups + 30);
+      const double bytes =
+          (double)T * (g16 ? 30 : 34) + (double)r.plan.slot_elements * (4.0 * r.plan.grad_workgroups + 30);
       ROW(w, true, r.samples_per_s / 1e9, ck,
           "%s (gradient %.3f ms, optimizer %.3f ms = %.0f GB/s, alone %.3f ms; first compile %.0f + %.0f ms)",
           r.plan.name, r.grad_ns / 1e6, r.opt_ns / 1e6, r.opt_ns > 0 ? bytes / r.opt_ns : 0.0, r.opt_alone_ns / 1e6,

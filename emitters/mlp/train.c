@@ -301,7 +301,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   /* the hash grid's gradient: f16 vector atomics, or f32 float atomics where the device
    * adds floats in buffers */
   if (grid16) p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
-  else if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
+  else if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID &&
+           spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
     p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   /* ... and either way atomics at Device scope, which the Vulkan memory model declares
    * as VulkanMemoryModelDeviceScope */

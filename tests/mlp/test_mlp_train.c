@@ -446,9 +446,13 @@ static void test_training_matches_cpu(void) {
               r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.checked,
               (unsigned long long)r.opt.first_bad, r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
     CHECK_MSG(r.loss_bad == 0, "%s: loss gpu %.8g cpu %.8g (step 1)", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    const char *how = h16   ? " (f16 pairs)"
+                      : cas ? " (compare-exchange)"
+                      : (r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) ? " (float atomics)"
+                                                                             : "";
     fprintf(stderr, "  %-58s%s %llu grads x %u steps, worst err/tol %.3f; optimizer worst %.3f; loss %.5g -> %.5g\n",
-            r.plan.name, h16 ? " (f16 pairs)" : cas ? " (compare-exchange)" : (r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) ? " (float atomics)" : "", (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio,
-            r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[o.steps - 1]);
+            r.plan.name, how, (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio, r.opt.worst_ratio,
+            r.loss_gpu[0], r.loss_gpu[o.steps - 1]);
   }
   spvgen_vk_destroy(ctx);
 }

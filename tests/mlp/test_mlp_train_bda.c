@@ -362,7 +362,10 @@ static void run_one(spvgen_vk_context *ctx, const run_case *rc) {
                                           (unsigned long long)r.offsets[i]);
   }
   fprintf(stderr, "  %-60s%s%s %u points: worst gradient err/tol %.3f, optimizer %.3f, loss %.5g -> %.5g\n", plan.name,
-          rc->h16 ? " (f16 pairs)" : rc->cas ? " (compare-exchange)" : "", rc->suballocate ? " (sub-allocated)" : "", rc->points,
+          rc->h16   ? " (f16 pairs)"
+          : rc->cas ? " (compare-exchange)"
+                    : "",
+          rc->suballocate ? " (sub-allocated)" : "", rc->points,
           r.grad.worst_ratio, r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[2]);
 }
 

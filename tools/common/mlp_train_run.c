@@ -257,7 +257,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       !(h16 = malloc(t->net.weight_bytes)) ||
       !(state = calloc(sw, 4)) || !(state2 = malloc(sw * 4)) || !(lossv = malloc(loss_n * 4)) ||
       !(wcur = malloc(t->net.weight_bytes)) || !(grad = malloc(E * 8)) || !(tol = malloc(E * 8)) ||
-      !(sref = malloc(sw * 8)) || !(stol = malloc(sw * 8)) || !(tns = calloc(4ull * opt.steps + 2ull * opt.warmup + 1, 8))) {
+      !(sref = malloc(sw * 8)) || !(stol = malloc(sw * 8)) ||
+      !(tns = calloc(4ull * opt.steps + 2ull * opt.warmup + 1, 8))) {
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
     snprintf(msg, size, "out of host memory");
     goto done;
@@ -290,7 +291,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       up(ctx, &sl[S_T], data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
       up(ctx, &sl[S_S], state, sw * 4) != SPVGEN_OK ||
       fill(ctx, &sl[S_G], 0, sl[S_G].size, 0x7FC00000u) != SPVGEN_OK ||
-      (t->grid_grad_offset && fill(ctx, &sl[S_G], t->grid_grad_offset * 4, t->grad_bytes - t->grid_grad_offset * 4, 0) != SPVGEN_OK) ||
+      (t->grid_grad_offset &&
+       fill(ctx, &sl[S_G], t->grid_grad_offset * 4, t->grad_bytes - t->grid_grad_offset * 4, 0) != SPVGEN_OK) ||
       fill(ctx, &sl[S_L], 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
   /* the gradient kernel's bindings: input, weights, targets, gradients, loss; the
