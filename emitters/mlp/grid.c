@@ -284,11 +284,12 @@ void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level,
   level_corners(m, g, level, x, entry, weight);
   if (grad->halves || grad->hwords) {
     /* f16 sums: the features times the scale (a power of two: exact), each corner's F
-     * values as F / V vectors of V, one atomic each (the compare-exchange form: words of
-     * two); indices in vectors (words) from the table gradient's first f16 element */
-    const uint32_t V = grad->halves ? grad->width : 2;
+     * values as F / V vectors of V, one atomic each (the compare-exchange form: the same
+     * vectors, each as V / 2 words of two); indices in vectors from the table gradient's
+     * first f16 element */
+    const uint32_t V = grad->width;
     const uint32_t h16 = spvgen_type_float(m, 16), vt32 = spvgen_type_vector(m, g->f32, V);
-    const uint32_t vt16 = spvgen_type_vector(m, h16, V);
+    const uint32_t vt16 = spvgen_type_vector(m, h16, V), h2 = spvgen_type_vector(m, h16, 2);
     uint32_t ds[8];
     for (uint32_t f = 0; f < F; f++) ds[f] = spvgen_op_f_mul(m, g->f32, dfeat[f], spvgen_const_f32(m, grad->scale));
     uint32_t vbase = ek_div_imm(m, ek_mul_imm(m, grad_base, 2), V);
@@ -300,11 +301,16 @@ void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level,
         for (uint32_t k = 0; k < V; k++) comp[k] = spvgen_op_f_mul(m, g->f32, weight[c], ds[f + k]);
         uint32_t v16 = spvgen_op_f_convert(m, vt16, spvgen_op_composite_construct(m, vt32, comp, V));
         uint32_t at = ek_add_imm(m, e, f / V);
-        if (grad->halves)
+        if (grad->halves) {
           spvgen_op_atomic_f_add_ext(m, vt16, ek_elem(m, grad->halves, at), ek_u32(m, SpvScopeDevice), ek_u32(m, 0),
                                      v16);
-        else
-          atomic_add_f16x2_cas(m, grad->hwords, at, v16);
+          continue;
+        }
+        for (uint32_t k = 0; k < V / 2; k++) {
+          const uint32_t lanes[2] = {2 * k, 2 * k + 1};
+          uint32_t pair = V == 2 ? v16 : spvgen_op_vector_shuffle(m, h2, v16, v16, lanes, 2);
+          atomic_add_f16x2_cas(m, grad->hwords, ek_add_imm(m, ek_mul_imm(m, at, V / 2), k), pair);
+        }
       }
     }
     return;
