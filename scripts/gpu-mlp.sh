@@ -172,7 +172,7 @@ if want hashgrid; then
   hl=110
   want grid || hl=160
   step hashgrid $hl "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${h[@]}"
-  grep -E "^\| ngp|^# measured" "$W/hashgrid.txt" | cut -c1-200 | tee -a "$log"
+  grep -E "^\| ngp|^# measured" "$W/hashgrid.txt" | cut -c1-300 | tee -a "$log"
 fi
 
 if want sample; then
