@@ -50,23 +50,24 @@ spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const cha
 }
 
 /* The optimizer's workgroup size; with the hash grid (opt_groups says the form), its
- * workgroup size, the invocations that sum one network element's slots, and the table
- * elements an invocation updates. */
-enum { OPT_LOCAL = 64, OPT_LOCAL_GRID = 256, OPT_WAYS = 8, OPT_QUAD = 4 };
-#define OPT_PER_GROUP (OPT_LOCAL_GRID / OPT_WAYS)
+ * workgroup size (128 where the device allows no more: Vulkan's least), the invocations
+ * that sum one network element's slots, and the table elements an invocation updates. */
+enum { OPT_LOCAL = 64, OPT_LOCAL_GRID = 256, OPT_LOCAL_GRID_LEAST = 128, OPT_WAYS = 8, OPT_QUAD = 4 };
 
 static bool opt_grid(const spvgen_mlp_train_config *t) {
   return t->net.variant != SPVGEN_MLP_VEC && t->net.desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
 }
 
-/* The grid form's net groups, and the table groups the plan takes (the quads need, up
- * to what 65535 leaves; the loss group between them). */
+/* The grid form: network elements per net group, the net groups, and the table groups
+ * the plan takes (the quads need, up to what 65535 leaves; the loss group between). */
+static uint32_t opt_per_group(const spvgen_mlp_train_config *t) { return t->opt_local_size[0] / OPT_WAYS; }
 static uint32_t opt_net_groups(const spvgen_mlp_train_config *t) {
-  return (uint32_t)((t->slot_elements + OPT_PER_GROUP - 1) / OPT_PER_GROUP);
+  return (uint32_t)((t->slot_elements + opt_per_group(t) - 1) / opt_per_group(t));
 }
 static uint32_t opt_table_groups_needed(const spvgen_mlp_train_config *t) {
+  const uint64_t L = t->opt_local_size[0];
   uint64_t n = opt_net_groups(t), quads = (t->elements - t->slot_elements) / OPT_QUAD;
-  uint64_t tg = (quads + OPT_LOCAL_GRID - 1) / OPT_LOCAL_GRID, room = n + 2 <= 65535 ? 65535 - n - 1 : 1;
+  uint64_t tg = (quads + L - 1) / L, room = n + 2 <= 65535 ? 65535 - n - 1 : 1;
   return (uint32_t)(tg < room ? tg : room);
 }
 
@@ -265,15 +266,17 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->slot_elements = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? net->grid_offset / 2 : p->elements;
   p->grid_grad_offset = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? p->slot_elements * p->grad_workgroups : 0;
   if (opt_grid(p)) {
-    /* the optimizer's grid form: a group per OPT_PER_GROUP network elements, the loss
+    /* the optimizer's grid form: a group per opt_per_group network elements, the loss
      * group and at least one table group within 65535 */
-    p->opt_local_size[0] = OPT_LOCAL_GRID;
+    uint32_t lim = caps->max_workgroup_invocations < caps->max_workgroup_size[0] ? caps->max_workgroup_invocations
+                                                                                 : caps->max_workgroup_size[0];
+    p->opt_local_size[0] = lim && lim < OPT_LOCAL_GRID ? OPT_LOCAL_GRID_LEAST : OPT_LOCAL_GRID;
     p->opt_table_groups = opt_table_groups_needed(p);
-    if (p->slot_elements / OPT_PER_GROUP + 2 > 65535)
+    if (p->slot_elements / opt_per_group(p) + 2 > 65535)
       return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                             "%llu network weight elements before the hash grid's table: the optimizer takes "
                             "at most %u (a workgroup per %u)", (unsigned long long)(net->grid_offset / 2),
-                            65533u * OPT_PER_GROUP, OPT_PER_GROUP);
+                            65533u * opt_per_group(p), opt_per_group(p));
   }
   if (p->slot_elements * p->grad_workgroups + (p->elements - p->slot_elements) > 0xFFFFFFFFull)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -1024,8 +1027,9 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
 
 /* The optimizer's workgroups. Without the hash grid: one element per invocation, at most
  * 65535 workgroups (what every Vulkan device allows); the kernel loops over the rest.
- * With it (opt_local_size OPT_LOCAL_GRID), three ranges in dispatch order:
- *   net groups    the network's elements, OPT_LOCAL_GRID / OPT_WAYS a group, each summed
+ * With it (opt_local_size L: 256, or 128 on devices that allow no more), three ranges
+ * in dispatch order:
+ *   net groups    the network's elements, L / OPT_WAYS a group, each summed
  *                 over the slots by OPT_WAYS invocations (a chain of G / 64 round trips,
  *                 not G / 8) whose sums meet in shared memory;
  *   one group     the loss history, summed over the loss shares the same way;
@@ -1246,17 +1250,18 @@ static uint32_t opt_way_sum(opt_ctx *c, const ek_buffer *b, uint32_t first, uint
   return spvgen_load(m, c->f32, c->v_acc);
 }
 
-/* A net group (the network's elements grp * OPT_PER_GROUP + el) or the loss group: each
+/* A net group (the network's elements grp * opt_per_group + el) or the loss group: each
  * way's share through shared memory, way 0 adding the OPT_WAYS shares in order and
  * updating its element (or storing the loss history). Uniform per workgroup: the
  * barrier is inside. */
 static void opt_grid_net_group(opt_ctx *c) {
   spvgen_module *m = c->m;
-  uint32_t j = ek_div_imm(m, c->lid, OPT_PER_GROUP), el = ek_mod_imm(m, c->lid, OPT_PER_GROUP);
+  const uint32_t per = opt_per_group(c->t);
+  uint32_t j = ek_div_imm(m, c->lid, per), el = ek_mod_imm(m, c->lid, per);
   uint32_t is_net = ek_ult(m, c->grp, ek_u32(m, c->net_groups));
-  uint32_t e = ek_iadd(m, ek_mul_imm(m, c->grp, OPT_PER_GROUP), el);
+  uint32_t e = ek_iadd(m, ek_mul_imm(m, c->grp, per), el);
   uint32_t share = ek_local(m, c->f32, 0);
-  spvgen_if(m, is_net); /* Es is a multiple of OPT_PER_GROUP (grid_offset: of 64 bytes) */
+  spvgen_if(m, is_net); /* Es is a multiple of per (grid_offset: of 64 bytes) */
   spvgen_store(m, share, opt_way_sum(c, &c->gb, e, c->Es, j));
   spvgen_else(m);
   spvgen_store(m, share, opt_way_sum(c, &c->lb, ek_u32(m, 0), 1, j));
@@ -1266,7 +1271,7 @@ static void opt_grid_net_group(opt_ctx *c) {
   ek_guard way0 = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, j, ek_u32(m, 0)));
   uint32_t total = 0;
   for (uint32_t k = 0; k < OPT_WAYS; k++) {
-    uint32_t v = spvgen_load(m, c->f32, ek_at(m, c->sh, ek_add_imm(m, el, k * OPT_PER_GROUP)));
+    uint32_t v = spvgen_load(m, c->f32, ek_at(m, c->sh, ek_add_imm(m, el, k * per)));
     total = k ? spvgen_op_f_add(m, c->f32, total, v) : v;
   }
   spvgen_if(m, is_net);
@@ -1327,15 +1332,16 @@ static void opt_grid_quad(opt_ctx *c, uint32_t q) {
   ek_store_elem(m, &c->hq, wi, spvgen_op_f_convert(m, c->hq.elem_type, w4));
 }
 
-/* A table group: quads (grp - net_groups - 1) OPT_LOCAL_GRID + lid, stepping by the
+/* A table group: quads (grp - net_groups - 1) L + lid, stepping by the
  * table groups' invocations. */
 static void opt_grid_table_group(opt_ctx *c) {
   spvgen_module *m = c->m;
   const uint32_t net = c->net_groups, tg = c->t->opt_table_groups;
   const uint32_t quads = (uint32_t)((c->t->elements - c->t->slot_elements) / OPT_QUAD);
-  uint32_t q0 = ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, c->grp, 0u - (net + 1)), OPT_LOCAL_GRID), c->lid);
+  const uint32_t L = c->t->opt_local_size[0];
+  uint32_t q0 = ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, c->grp, 0u - (net + 1)), L), c->lid);
   ek_for f;
-  uint32_t q = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), q0, ek_u32(m, quads), ek_u32(m, tg * OPT_LOCAL_GRID),
+  uint32_t q = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), q0, ek_u32(m, quads), ek_u32(m, tg * L),
                                 SpvLoopControlDontUnrollMask);
   opt_grid_quad(c, q);
   ek_for_end(m, &f);
@@ -1387,7 +1393,7 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   if (c->grid) {
     lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
     wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-    uint32_t sh_t = spvgen_type_array(m, c->f32, OPT_LOCAL_GRID);
+    uint32_t sh_t = spvgen_type_array(m, c->f32, t->opt_local_size[0]);
     c->sh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_t), SpvStorageClassWorkgroup, 0);
     spvgen_name(m, c->sh, "way_sums");
     spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
@@ -1451,7 +1457,8 @@ static bool train_plan_ok(const spvgen_mlp_train_config *t) {
          t->grad_workgroups && t->elements && t->opt_local_size[0] &&
          (unsigned)t->desc.loss < SPVGEN_MLP_LOSS_COUNT &&
          (unsigned)t->desc.optimizer < SPVGEN_MLP_OPTIMIZER_COUNT &&
-         (!opt_grid(t) || (t->opt_local_size[0] == OPT_LOCAL_GRID && t->opt_table_groups &&
+         (!opt_grid(t) || ((t->opt_local_size[0] == OPT_LOCAL_GRID || t->opt_local_size[0] == OPT_LOCAL_GRID_LEAST) &&
+                           t->opt_table_groups &&
                            (uint64_t)opt_net_groups(t) + 1 + t->opt_table_groups <= 65535 &&
                            (t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F32 ||
                             (t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16 &&

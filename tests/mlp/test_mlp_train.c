@@ -403,7 +403,7 @@ static void test_training_matches_cpu(void) {
    * f16 table gradient (grid_gradient F16, planned as for a device with f16 vector
    * atomics, run through compare-exchange loops on f16 pairs: lavapipe has no such
    * atomics; the first with one table group of the optimizer, which then loops over the
-   * table, the second at a scale of 4096) */
+   * table, the second at a scale of 4096 and with the optimizer's 128-invocation form) */
   const size_t NC = sizeof cases / sizeof cases[0];
   for (size_t run = 0; run < NC + 4; run++) {
     size_t i = run < NC ? run : run < NC + 2 ? run - 2 : run - 4;
@@ -417,7 +417,10 @@ static void test_training_matches_cpu(void) {
       if (h16) {
         caps.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
         d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
-        if (i == NC - 1) d.grid_gradient_scale = 4096;
+        if (i == NC - 1) {
+          d.grid_gradient_scale = 4096;
+          caps.max_workgroup_invocations = 128; /* Vulkan's least: the optimizer's 128-invocation form */
+        }
       }
       CHECK_MSG(spvgen_mlp_train_plan(&d, &caps, &plan, pmsg, sizeof pmsg) == SPVGEN_OK, "%s", pmsg);
       plan.features &= ~(SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD | SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
@@ -425,6 +428,7 @@ static void test_training_matches_cpu(void) {
         CHECK_MSG(plan.opt_table_groups > 1, "%s: %u table groups", plan.name, plan.opt_table_groups);
         plan.opt_table_groups = 1;
       }
+      if (h16) CHECK_EQ_U64(plan.opt_local_size[0], i == NC - 1 ? 128u : 256u);
     }
     mlp_train_run_options o;
     memset(&o, 0, sizeof o);
