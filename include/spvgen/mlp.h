@@ -460,7 +460,10 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *                    a buffer of grad_workgroups + steps elements keeps every step's)
  * Push constants: uint32 step at 0 (1, 2, ...: Adam's bias correction), float
  * learning_rate at 4. Dispatch spvgen_mlp_train_optimizer_groups (the info's groups: one
- * element per invocation, at most 65535 workgroups, the kernel looping over the rest).
+ * element per invocation, at most 65535 workgroups, the kernel looping over the rest;
+ * with the hash grid, opt_local_size invocations a group: the network's elements 8
+ * invocations each, a group for the loss history, then opt_table_groups groups over the
+ * table, 4 elements an invocation).
  *   Adam: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
  *         w -= lr * (m / (1 - b1^step)) / (sqrt(v / (1 - b2^step)) + eps)
  *   SGD:  w -= lr * g
