@@ -295,13 +295,14 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
     }
   }
   /* the table's atomic sums: f32, or f16 (the gradient times a power of two S, rounded
-   * to f16 as each term is converted and at every add: (n + 1) 2^-11 of the terms'
-   * magnitudes, and 2^-14 / S absolute per rounding, whether or not the device keeps
-   * f16 subnormals) */
+   * to f16 as each term is converted and at every add: (n + 1) 2^-10 of the terms'
+   * magnitudes, a whole f16 ulp per rounding since the atomics' rounding mode is the
+   * device's (nearest or toward zero), and 2^-14 / S absolute per rounding, whether or
+   * not the device keeps f16 subnormals) */
   const bool t16 = t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
   const double S = t16 ? t->desc.grid_gradient_scale : 1;
   for (uint64_t te = 0; te < T; te++)
-    tol[p->grid_offset / 2 + te] += t16 ? (tcount[te] + 1) * u16 * tmag[te] + 2 * tcount[te] * ldexp(1, -14) / S
+    tol[p->grid_offset / 2 + te] += t16 ? (tcount[te] + 1) * 2 * u16 * tmag[te] + 2 * tcount[te] * ldexp(1, -14) / S
                                         : tcount[te] * ldexp(1, -24) * tmag[te];
   for (uint64_t e = 0; e < E; e++) tol[e] += 1e-30;
   *loss = lsum;

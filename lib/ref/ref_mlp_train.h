@@ -17,9 +17,10 @@
  * u_sum = 2^-23 (W + chunks + 4), the f32 sums over the points. A hash grid table
  * element, the sum of n terms (a corner weight times dLoss/dfeature) added atomically:
  * the terms' errors, plus the sum's rounding, f32 n 2^-24 sum |term|, or f16
- * (grid_gradient F16, the terms times the power of two S) (n + 1) 2^-11 sum |term| +
- * 2 n 2^-14 / S (each term's conversion and each add rounded to 11 bits, and at most
- * 2^-14 lost where a value falls below f16's normals, kept or flushed). The loss: relative
+ * (grid_gradient F16, the terms times the power of two S) (n + 1) 2^-10 sum |term| +
+ * 2 n 2^-14 / S (each term's conversion and each add off by at most one f16 ulp: the
+ * atomics round to nearest or toward zero as the device does; and at most 2^-14 lost
+ * where a value falls below f16's normals, kept or flushed). The loss: relative
  * 2^-12 plus its first-order error from the outputs' bounds. The test
  * (tests/mlp/test_mlp_train.c) states how tight this is: the median tolerance is 0.01 %
  * to 1 % of |gradient| without encoding, about 25 % with the frequency encoding, whose
