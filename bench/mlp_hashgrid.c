@@ -11,9 +11,14 @@
  *           encoding: about 1.1 G evaluations/s inference, 0.2 G/s training, RTX 3090).
  * Inference: --points (default 2^22) points in [0, 1)^3, each class's default plan, --sample
  * points checked against the float64 reference. Training: batches of --batch (default
- * 2^18), mat and loop (the vec variant's training has no hash grid), each first checked
- * for one step of 4096 points on the same network with a 2^14 table (every gradient, the
- * table's included, and every optimizer value against float64), then --steps timed steps.
+ * 2^18), mat and loop (the vec variant's training has no hash grid), each with the f32
+ * and the f16 table gradient (desc.grid_gradient; f16 where the device has
+ * shaderFloat16VectorAtomics, else the row says why not), each first checked for one
+ * step of 4096 points on the same network with a 2^14 table (every gradient, the table's
+ * included, and every optimizer value against float64), then --steps timed steps. A
+ * training row gives both kernels' times, the optimizer's as GB/s of what Adam moves
+ * (34 bytes a table element with an f32 gradient, 30 with f16, plus the network's slot
+ * reads) and its time alone (the same dispatches back to back, no gradient kernel between).
  * spvgen's rows are measured first and the torch references after them, under a hard
  * time cap (--anchor-cap S seconds, half for inference and half for training, default
  * 40; --anchor-reps R timed repetitions, default 5; eager modes before compiled ones):
@@ -93,7 +98,7 @@ int main(int argc, char **argv) {
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   printf("# bench_mlp_hashgrid on %s (%s %s): inference %llu points, training batches of %llu\n", caps->name,
          caps->driver_name, caps->driver_info, (unsigned long long)points, (unsigned long long)batch);
-  hg_row out[16];
+  hg_row out[24];
   uint32_t nout = 0;
   int rc = 0;
 #define ROW(w_, train_, rate_, check_, ...)                                             \
@@ -131,11 +136,14 @@ int main(int argc, char **argv) {
       if (r.bad) rc = 1;
     }
     mlp_session_close(sess);
-    /* training: mat and loop */
-    for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++) {
+    /* training: mat and loop, each with the f32 and the f16 table gradient */
+    for (int run = 0; run < 4; run++) {
+      const int v = run < 2 ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
+      const bool g16 = run & 1;
       spvgen_mlp_train_desc td = {.net = net(w), .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
                                   .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
       td.net.variant = (spvgen_mlp_variant)v;
+      td.grid_gradient = g16 ? SPVGEN_MLP_GRID_GRADIENT_F16 : SPVGEN_MLP_GRID_GRADIENT_F32;
       spvgen_mlp_train_desc small = td; /* the check: the same network with a 2^14 table */
       small.net.grid.log2_hashmap_size = 14;
       spvgen_mlp_train_config t;
@@ -152,7 +160,8 @@ int main(int argc, char **argv) {
         rc = 1;
         continue;
       }
-      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f, .no_check = true};
+      mlp_train_run_options o2 = {.points = batch, .steps = steps, .warmup = quick ? 1 : 5, .lr = 1e-3f,
+                                  .no_check = true, .time_optimizer_alone = true};
       st = mlp_train_run(ctx, &td, &o2, &r, msg, sizeof msg);
       if (st != SPVGEN_OK) {
         ROW(w, true, 0, "", "%s: %s", t.name, msg);
@@ -161,8 +170,16 @@ int main(int argc, char **argv) {
       }
       char ck[64];
       snprintf(ck, sizeof ck, "ok (%llu points, 2^14 table)", (unsigned long long)o1.points);
-      ROW(w, true, r.samples_per_s / 1e9, ck, "%s (gradient %.3f ms, optimizer %.3f ms; first compile %.0f + %.0f ms)",
-          r.plan.name, r.grad_ns / 1e6, r.opt_ns / 1e6, r.grad_compile_ms, r.opt_compile_ms);
+      /* what Adam moves: each table element's gradient (f32 or f16) read and reset, master
+       * weight, m and v read and written, the f16 weight written; each network element's
+       * slots read */
+      const uint64_t T = r.plan.elements - r.plan.slot_elements;
+      const double bytes =
+          (double)T * (g16 ? 30 : 34) + (double)r.plan.slot_elements * (4.0 * r.plan.grad_workgroups + 30);
+      ROW(w, true, r.samples_per_s / 1e9, ck,
+          "%s (gradient %.3f ms, optimizer %.3f ms = %.0f GB/s, alone %.3f ms; first compile %.0f + %.0f ms)",
+          r.plan.name, r.grad_ns / 1e6, r.opt_ns / 1e6, r.opt_ns > 0 ? bytes / r.opt_ns : 0.0, r.opt_alone_ns / 1e6,
+          r.grad_compile_ms, r.opt_compile_ms);
     }
   }
 #undef ROW

@@ -163,13 +163,17 @@ if want train; then
 fi
 
 if want hashgrid; then
-  # spvgen's rows (about 30 s on the H100), then the torch anchor under its --anchor-cap
-  # (40 s: eager and compiled, inference and training) and the interpreter's start; the
-  # rows are printed as measured ("# measured:"), so a cut-short step keeps them
+  # spvgen's rows (about 30 s on the H100 with one training row per variant; the f32 and
+  # f16 table gradients double those), then the torch anchor under its --anchor-cap (40 s:
+  # eager and compiled, inference and training) and the interpreter's start; the rows are
+  # printed as measured ("# measured:"), so a cut-short step keeps them. 110 s beside the
+  # grid; alone 160 s
   h=("${a[@]}")
   [ ${#a[@]} -gt 0 ] && h+=(--anchor-cap 40)
-  step hashgrid 110 "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${h[@]}"
-  grep -E "^\| ngp|^# measured" "$W/hashgrid.txt" | cut -c1-200 | tee -a "$log"
+  hl=110
+  want grid || hl=160
+  step hashgrid $hl "$B/bench/bench_mlp_hashgrid" "${q[@]}" "${h[@]}"
+  grep -E "^\| ngp|^# measured" "$W/hashgrid.txt" | cut -c1-300 | tee -a "$log"
 fi
 
 if want sample; then

@@ -223,12 +223,98 @@ void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index,
   spvgen_end_loop(m);
 }
 
+/* word[index] (a u32 holding two f16) += value (an f16 2-vector) by a compare-exchange
+ * loop on the word, Device scope, relaxed: the sum of each lane rounded to f16, as the
+ * vector atomic rounds it. */
+static void atomic_add_f16x2_cas(spvgen_module *m, const ek_buffer *words, uint32_t index, uint32_t value) {
+  uint32_t u32 = ek_u32_type(m), b = ek_bool_type(m);
+  uint32_t h2 = spvgen_type_of(m, value);
+  uint32_t ptr = ek_elem(m, words, index);
+  uint32_t oldv = ek_local(m, u32, 0), done = ek_local(m, b, 0);
+  spvgen_store(m, oldv, spvgen_load(m, u32, ptr));
+  spvgen_store(m, done, spvgen_const_bool(m, false));
+  spvgen_loop(m, SpvLoopControlDontUnrollMask);
+  spvgen_loop_while(m, spvgen_op_logical_not(m, b, spvgen_load(m, b, done)));
+  {
+    uint32_t old = spvgen_load(m, u32, oldv);
+    uint32_t sum = spvgen_op_bitcast(m, u32, spvgen_op_f_add(m, h2, spvgen_op_bitcast(m, h2, old), value));
+    uint32_t got = spvgen_op_atomic_compare_exchange(m, u32, ptr, ek_u32(m, SpvScopeDevice), ek_u32(m, 0),
+                                                     ek_u32(m, 0), sum, old);
+    spvgen_store(m, done, spvgen_op_i_equal(m, b, got, old));
+    spvgen_store(m, oldv, got);
+  }
+  spvgen_end_loop(m);
+}
+
+void mlp_grid_gradient_atomics(spvgen_module *m, const spvgen_mlp_train_config *t, const ek_buffer *grad,
+                               ek_buffer *view, mlp_atomics *at) {
+  const bool bda = t->net.desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  const uint32_t F = t->net.desc.grid.features;
+  memset(at, 0, sizeof *at);
+  if (t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16) {
+    at->scale = t->desc.grid_gradient_scale;
+    at->width = F == 2 ? 2 : 4;
+    if (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR) {
+      *view = ek_buffer_view(m, grad, spvgen_type_vector(m, spvgen_type_float(m, 16), at->width), 3, false,
+                             "table_gradient_f16");
+      at->halves = view;
+    } else {
+      *view = ek_buffer_view(m, grad, ek_u32_type(m), 3, false, "table_gradient_f16_pairs");
+      at->hwords = view;
+    }
+  } else {
+    const bool floats = (t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) != 0;
+    if (!bda && floats) {
+      at->floats = grad;
+      return;
+    }
+    if (bda) *view = ek_buffer_view(m, grad, floats ? ek_f32_type(m) : ek_u32_type(m), 3, false, "table_gradient");
+    else *view = ek_buffer_decl(m, ek_u32_type(m), 3, false, "gradient_words");
+    at->floats = floats ? view : NULL;
+    at->words = floats ? NULL : view;
+  }
+  if (bda) ek_buffer_rebase(m, view, spvgen_const_bits(m, spvgen_type_int(m, 64, false), t->grid_grad_offset * 4));
+}
+
 void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
                             const uint32_t *dfeat, const mlp_atomics *grad, uint32_t grad_base) {
   const spvgen_mlp_config *p = g->p;
   const uint32_t D = p->desc.input_width, F = p->desc.grid.features;
   uint32_t entry[8], weight[8];
   level_corners(m, g, level, x, entry, weight);
+  if (grad->halves || grad->hwords) {
+    /* f16 sums: the features times the scale (a power of two: exact), each corner's F
+     * values as F / V vectors of V, one atomic each (the compare-exchange form: the same
+     * vectors, each as V / 2 words of two); indices in vectors from the table gradient's
+     * first f16 element */
+    const uint32_t V = grad->width;
+    const uint32_t h16 = spvgen_type_float(m, 16), vt32 = spvgen_type_vector(m, g->f32, V);
+    const uint32_t vt16 = spvgen_type_vector(m, h16, V), h2 = spvgen_type_vector(m, h16, 2);
+    uint32_t ds[8];
+    for (uint32_t f = 0; f < F; f++) ds[f] = spvgen_op_f_mul(m, g->f32, dfeat[f], spvgen_const_f32(m, grad->scale));
+    uint32_t vbase = ek_div_imm(m, ek_mul_imm(m, grad_base, 2), V);
+    if (grad->halves) spvgen_capability(m, SpvCapabilityAtomicFloat16VectorNV);
+    for (uint32_t c = 0; c < (1u << D); c++) {
+      uint32_t e = ek_iadd(m, ek_div_imm(m, entry[c], V), vbase);
+      for (uint32_t f = 0; f < F; f += V) {
+        uint32_t comp[4];
+        for (uint32_t k = 0; k < V; k++) comp[k] = spvgen_op_f_mul(m, g->f32, weight[c], ds[f + k]);
+        uint32_t v16 = spvgen_op_f_convert(m, vt16, spvgen_op_composite_construct(m, vt32, comp, V));
+        uint32_t at = ek_add_imm(m, e, f / V);
+        if (grad->halves) {
+          spvgen_op_atomic_f_add_ext(m, vt16, ek_elem(m, grad->halves, at), ek_u32(m, SpvScopeDevice), ek_u32(m, 0),
+                                     v16);
+          continue;
+        }
+        for (uint32_t k = 0; k < V / 2; k++) {
+          const uint32_t lanes[2] = {2 * k, 2 * k + 1};
+          uint32_t pair = V == 2 ? v16 : spvgen_op_vector_shuffle(m, h2, v16, v16, lanes, 2);
+          atomic_add_f16x2_cas(m, grad->hwords, ek_add_imm(m, ek_mul_imm(m, at, V / 2), k), pair);
+        }
+      }
+    }
+    return;
+  }
   for (uint32_t c = 0; c < (1u << D); c++) {
     uint32_t e = ek_iadd(m, entry[c], grad_base);
     for (uint32_t f = 0; f < F; f++)

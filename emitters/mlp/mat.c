@@ -1613,12 +1613,7 @@ static void mt_declare(mt_ctx *x, mlp_io *io) {
     x->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
     x->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
     x->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
-    if (grid && (x->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
-      x->gat.floats = &x->grad;
-    } else if (grid) {
-      x->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
-      x->gat.words = &x->gwords;
-    }
+    if (grid) mlp_grid_gradient_atomics(m, x->t, &x->grad, &x->gwords, &x->gat);
     io->pc = spvgen_push_constants(m, &c->u32, 1);
     spvgen_member_name(m, io->pc.struct_type, 0, "points");
   }
@@ -1650,16 +1645,9 @@ static void mt_ids(mt_ctx *x, mlp_grid *gr) {
   x->slot = ek_mul_imm(m, x->grp, (uint32_t)x->t->slot_elements);
   if (c->bda) {
     /* Device addresses: the table's gradient (hash grid) a pointer moved to
-     * grid_grad_offset, f32 or u32 as the atomics take it; the workgroup's slot a pointer
+     * grid_grad_offset, typed as the atomics take it; the workgroup's slot a pointer
      * moved to it (64-bit moves; slot indices from 0) */
-    const uint32_t u64 = spvgen_type_int(m, 64, false);
-    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
-      bool floats = (x->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) != 0;
-      x->gwords = ek_buffer_view(m, &x->grad, floats ? c->f32 : c->u32, 3, false, "table_gradient");
-      ek_buffer_rebase(m, &x->gwords, spvgen_const_bits(m, u64, x->t->grid_grad_offset * 4));
-      x->gat.floats = floats ? &x->gwords : NULL;
-      x->gat.words = floats ? NULL : &x->gwords;
-    }
+    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) mlp_grid_gradient_atomics(m, x->t, &x->grad, &x->gwords, &x->gat);
     ek_buffer_rebase(m, &x->grad, ek_batch_bytes64(m, x->grp, ek_u32(m, (uint32_t)x->t->slot_elements), 4));
     x->slot = ek_u32(m, 0);
   }

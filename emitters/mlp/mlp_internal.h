@@ -158,15 +158,31 @@ void mlp_grid_begin(spvgen_module *m, const spvgen_mlp_config *p, const ek_buffe
  * (f32 ids), the D-linear interpolation of the 2^D corner entries, summed in f32. */
 void mlp_grid_level_features(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
                              uint32_t *feat);
-/* An f32 buffer that atomic adds go to: its f32 view where the plan has
+/* A buffer that atomic adds go to. f32 sums: its f32 view where the plan has
  * SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD (floats; OpAtomicFAddEXT), else its u32 view
- * (words; compare-exchange loops). */
+ * (words; compare-exchange loops). f16 sums (the hash grid's table gradient, desc
+ * grid_gradient F16, the values times `scale`): its view as f16 vectors of `width` (2 or
+ * 4) where the plan has SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR (halves; OpAtomicFAddEXT on
+ * the vector), else as u32 words of two f16 (hwords; compare-exchange loops: a plan
+ * with the feature bit cleared, which the tests run on devices without it). */
 typedef struct mlp_atomics {
   const ek_buffer *floats, *words;
+  const ek_buffer *halves, *hwords;
+  uint32_t width;
+  float scale;
 } mlp_atomics;
+/* The table gradient's atomics for plan t (hash grid), into *at, with *view the buffer
+ * they go through where grad itself is not (view's storage stays the caller's). With
+ * descriptors call it before the entry function (a view is a second variable at
+ * binding 3); with device addresses in the entry block, before grad is moved to the
+ * workgroup's slot (the view is grad's pointer moved to the table's gradient,
+ * grid_grad_offset). */
+void mlp_grid_gradient_atomics(spvgen_module *m, const spvgen_mlp_train_config *t, const ek_buffer *grad,
+                               ek_buffer *view, mlp_atomics *at);
 /* The gradient of the level's table entries for dLoss/dfeature dfeat[0..F) (f32 ids):
- * weight * dfeat[f] added atomically to element grad_base + (offset + index) * F + f of
- * grad; grad_base a u32 id. */
+ * weight * dfeat[f] added atomically to f32 element grad_base + (offset + index) * F + f
+ * of grad (f16 sums: f16 element 2 grad_base + ...); grad_base a u32 id, a constant
+ * (grid_grad_offset with descriptors, 0 where the view is moved there). */
 void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level, const uint32_t *x,
                             const uint32_t *dfeat, const mlp_atomics *grad, uint32_t grad_base);
 /* Every level into the Function f32 array `arr` at arr_base + level * F + f (a run-time

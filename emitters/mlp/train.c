@@ -34,9 +34,12 @@
 
 static const char *const loss_names[SPVGEN_MLP_LOSS_COUNT] = {"l2", "rel-l2"};
 static const char *const optimizer_names[SPVGEN_MLP_OPTIMIZER_COUNT] = {"adam", "sgd"};
+static const char *const grid_gradient_names[SPVGEN_MLP_GRID_GRADIENT_COUNT] = {"auto", "f32", "f16"};
 
 SG_NAMES(spvgen_mlp_loss, loss_names, NULL, spvgen_mlp_loss_name, spvgen_mlp_loss_parse)
 SG_NAMES(spvgen_mlp_optimizer, optimizer_names, NULL, spvgen_mlp_optimizer_name, spvgen_mlp_optimizer_parse)
+SG_NAMES(spvgen_mlp_grid_gradient, grid_gradient_names, NULL, spvgen_mlp_grid_gradient_name,
+         spvgen_mlp_grid_gradient_parse)
 
 spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   va_list ap;
@@ -46,7 +49,27 @@ spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const cha
   return st;
 }
 
-enum { OPT_LOCAL = 64 };
+/* The optimizer's workgroup size; with the hash grid (opt_groups says the form), its
+ * workgroup size (128 where the device allows no more: Vulkan's least), the invocations
+ * that sum one network element's slots, and the table elements an invocation updates. */
+enum { OPT_LOCAL = 64, OPT_LOCAL_GRID = 256, OPT_LOCAL_GRID_LEAST = 128, OPT_WAYS = 8, OPT_QUAD = 4 };
+
+static bool opt_grid(const spvgen_mlp_train_config *t) {
+  return t->net.variant != SPVGEN_MLP_VEC && t->net.desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+}
+
+/* The grid form: network elements per net group, the net groups, and the table groups
+ * the plan takes (the quads need, up to what 65535 leaves; the loss group between). */
+static uint32_t opt_per_group(const spvgen_mlp_train_config *t) { return t->opt_local_size[0] / OPT_WAYS; }
+static uint32_t opt_net_groups(const spvgen_mlp_train_config *t) {
+  return (uint32_t)((t->slot_elements + opt_per_group(t) - 1) / opt_per_group(t));
+}
+static uint32_t opt_table_groups_needed(const spvgen_mlp_train_config *t) {
+  const uint64_t L = t->opt_local_size[0];
+  uint64_t n = opt_net_groups(t), quads = (t->elements - t->slot_elements) / OPT_QUAD;
+  uint64_t tg = (quads + L - 1) / L, room = n + 2 <= 65535 ? 65535 - n - 1 : 1;
+  return (uint32_t)(tg < room ? tg : room);
+}
 
 /* Shared bytes of the gradient kernel for W points per workgroup. */
 static uint64_t grad_shared(const spvgen_mlp_config *net, uint32_t w) {
@@ -56,6 +79,45 @@ static uint64_t grad_shared(const spvgen_mlp_config *net, uint32_t w) {
     if (net->layers[l].outputs > maxo) maxo = net->layers[l].outputs;
   }
   return (uint64_t)w * (maxi + maxo + 1) * 4;
+}
+
+/* The hash grid table's gradient (spvgen_mlp_grid_gradient): AUTO resolved, F16 checked
+ * against the grid and the device, the scale a power of two. */
+static spvgen_status grid_gradient_plan(spvgen_mlp_train_desc *d, const spvgen_device_caps *caps,
+                                        const spvgen_mlp_config *net, char *msg, size_t size) {
+  const bool grid = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  const uint32_t F = net->desc.grid.features;
+  if (!grid && (d->grid_gradient != SPVGEN_MLP_GRID_GRADIENT_AUTO || d->grid_gradient_scale != 0.0f))
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grid_gradient %s / grid_gradient_scale %g: the network has no hash grid (leave them 0)",
+                          grid_gradient_names[d->grid_gradient], (double)d->grid_gradient_scale);
+  if (!grid) return SPVGEN_OK;
+  const bool has16 = spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+  if (d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_AUTO)
+    d->grid_gradient = has16 && F >= 2 ? SPVGEN_MLP_GRID_GRADIENT_F16 : SPVGEN_MLP_GRID_GRADIENT_F32;
+  if (d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F32) {
+    if (d->grid_gradient_scale != 0.0f)
+      return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                            "grid_gradient_scale %g: the scale of an f16 table gradient (grid_gradient f32 "
+                            "takes 0)", (double)d->grid_gradient_scale);
+    return SPVGEN_OK;
+  }
+  if (F < 2)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "grid_gradient f16: the f16 atomics add 2 or 4 features at once; grid.features is 1 "
+                          "(grid_gradient f32)");
+  if (!has16)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "grid_gradient f16 needs %s (%s), which %s lacks",
+                          spvgen_feature_name(SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR),
+                          spvgen_feature_source(SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR), caps->name);
+  if (d->grid_gradient_scale == 0.0f) d->grid_gradient_scale = 1024.0f;
+  int ex;
+  if (!(d->grid_gradient_scale >= 0x1p-24f && d->grid_gradient_scale <= 0x1p24f) ||
+      frexpf(d->grid_gradient_scale, &ex) != 0.5f)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grid_gradient_scale %g: a power of two from 2^-24 to 2^24 (the optimizer divides "
+                          "it out exactly)", (double)d->grid_gradient_scale);
+  return SPVGEN_OK;
 }
 
 static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvgen_device_caps *caps,
@@ -70,6 +132,9 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if ((unsigned)d->optimizer >= SPVGEN_MLP_OPTIMIZER_COUNT)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                       "optimizer %d: not a spvgen_mlp_optimizer", (int)d->optimizer);
+  if ((unsigned)d->grid_gradient >= SPVGEN_MLP_GRID_GRADIENT_COUNT)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grid_gradient %d: not a spvgen_mlp_grid_gradient", (int)d->grid_gradient);
   bool vec = d->net.variant == SPVGEN_MLP_VEC, mat = d->net.variant == SPVGEN_MLP_MAT;
   if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
@@ -195,8 +260,24 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->opt_local_size[0] = OPT_LOCAL;
   p->opt_local_size[1] = p->opt_local_size[2] = 1;
   p->elements = net->weight_bytes / 2;
+  st = grid_gradient_plan(d, caps, net, msg, size);
+  if (st != SPVGEN_OK) return st;
+  const bool grid16 = d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
   p->slot_elements = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? net->grid_offset / 2 : p->elements;
   p->grid_grad_offset = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? p->slot_elements * p->grad_workgroups : 0;
+  if (opt_grid(p)) {
+    /* the optimizer's grid form: a group per opt_per_group network elements, the loss
+     * group and at least one table group within 65535 */
+    uint32_t lim = caps->max_workgroup_invocations < caps->max_workgroup_size[0] ? caps->max_workgroup_invocations
+                                                                                 : caps->max_workgroup_size[0];
+    p->opt_local_size[0] = lim && lim < OPT_LOCAL_GRID ? OPT_LOCAL_GRID_LEAST : OPT_LOCAL_GRID;
+    p->opt_table_groups = opt_table_groups_needed(p);
+    if (p->slot_elements / opt_per_group(p) + 2 > 65535)
+      return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                            "%llu network weight elements before the hash grid's table: the optimizer takes "
+                            "at most %u (a workgroup per %u)", (unsigned long long)(net->grid_offset / 2),
+                            65533u * opt_per_group(p), opt_per_group(p));
+  }
   if (p->slot_elements * p->grad_workgroups + (p->elements - p->slot_elements) > 0xFFFFFFFFull)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "grad_workgroups %u x %llu weight elements: the gradient buffer needs "
@@ -212,7 +293,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                           "%llu) exceed 2^31 - 1, the largest signed access-chain index (fewer grad_workgroups)",
                           (unsigned long long)grad_elements, p->grad_workgroups,
                           (unsigned long long)p->slot_elements);
-  p->grad_bytes = vec ? 0 : grad_elements * 4;
+  p->grad_bytes = vec ? 0 : grad_elements * 4 - (grid16 ? (p->elements - p->slot_elements) * 2 : 0);
   p->state_bytes = p->elements * 4 * (d->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM ? 3 : 1);
   p->loss_bytes = (uint64_t)p->grad_workgroups * 4;
   for (uint32_t l = 0; l < net->layer_count; l++)
@@ -220,8 +301,11 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->params += (uint64_t)net->grid_entries * net->desc.grid.features; /* the hash grid's table */
   p->features = net->features;
   if (vec) p->features |= SPVGEN_FEATURE_COOPVEC_TRAINING;
-  /* the hash grid's gradient: float atomics where the device adds floats in buffers */
-  if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
+  /* the hash grid's gradient: f16 vector atomics, or f32 float atomics where the device
+   * adds floats in buffers */
+  if (grid16) p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+  else if (net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID &&
+           spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD))
     p->features |= SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
   /* ... and either way atomics at Device scope, which the Vulkan memory model declares
    * as VulkanMemoryModelDeviceScope */
@@ -232,8 +316,9 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s gradient kernel needs %s, which %s lacks",
                           spvgen_mlp_variant_name(net->variant), spvgen_feature_name(spvgen_feature_first(missing)),
                           caps->name);
-  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s", net->name, loss_names[d->loss],
-           optimizer_names[d->optimizer], w, p->grad_workgroups, p->grad_held ? " held" : "");
+  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s%s", net->name, loss_names[d->loss],
+           optimizer_names[d->optimizer], w, p->grad_workgroups, p->grad_held ? " held" : "",
+           grid16 ? " table-grad-f16" : "");
   return SPVGEN_OK;
 }
 
@@ -352,7 +437,7 @@ typedef struct tr_ctx {
   const spvgen_mlp_config *p;
   uint32_t f32, u32;
   ek_buffer in, w, tgt, grad, loss;
-  ek_buffer gwords;    /* the table's gradient as u32 words (compare-exchange atomics) */
+  ek_buffer gwords;    /* the table's gradient as the atomics view it (descriptors) */
   mlp_atomics gat;     /* where the table's gradient goes (hash grid) */
   mlp_grid grid;       /* the hash grid's view (inside the entry function) */
   spvgen_push_constant_block pc;
@@ -430,13 +515,7 @@ static void gradient_declare_bda(tr_ctx *c, const uint32_t *lead_types, uint32_t
 static void gradient_rebase_slot(tr_ctx *c) {
   spvgen_module *m = c->m;
   const spvgen_mlp_desc *d = &c->p->desc;
-  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
-    bool floats = (c->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) != 0;
-    c->ggrad = ek_buffer_view(m, &c->grad, floats ? c->f32 : c->u32, 3, false, "table_gradient");
-    ek_buffer_rebase(m, &c->ggrad, spvgen_const_bits(m, spvgen_type_int(m, 64, false), c->t->grid_grad_offset * 4));
-    c->gat.floats = floats ? &c->ggrad : NULL;
-    c->gat.words = floats ? NULL : &c->ggrad;
-  }
+  if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) mlp_grid_gradient_atomics(m, c->t, &c->grad, &c->ggrad, &c->gat);
   ek_buffer_rebase(m, &c->grad, ek_batch_bytes64(m, c->grp, ek_u32(m, (uint32_t)c->t->slot_elements), 4));
 }
 
@@ -460,12 +539,7 @@ static void gradient_declare(tr_ctx *c) {
     c->tgt = ek_buffer_decl(m, c->f32, 2, true, "targets");
     c->grad = ek_buffer_decl(m, c->f32, 3, false, "gradients");
     c->loss = ek_buffer_decl(m, c->f32, 4, false, "loss");
-    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID && (c->t->features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD)) {
-      c->gat.floats = &c->grad;
-    } else if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
-      c->gwords = ek_buffer_decl(m, c->u32, 3, false, "gradient_words");
-      c->gat.words = &c->gwords;
-    }
+    if (d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID) mlp_grid_gradient_atomics(m, c->t, &c->grad, &c->gwords, &c->gat);
     c->pc = spvgen_push_constants(m, &c->u32, 1);
     spvgen_member_name(m, c->pc.struct_type, 0, "points");
   }
@@ -951,9 +1025,23 @@ static void emit_gradient_vec(spvgen_module *m, const spvgen_mlp_train_config *t
   spvgen_function_end(m);
 }
 
-/* The optimizer's workgroups: one element per invocation, at most 65535 workgroups (what
- * every Vulkan device allows); the kernel loops over the rest. */
+/* The optimizer's workgroups. Without the hash grid: one element per invocation, at most
+ * 65535 workgroups (what every Vulkan device allows); the kernel loops over the rest.
+ * With it (opt_local_size L: 256, or 128 on devices that allow no more), three ranges
+ * in dispatch order:
+ *   net groups    the network's elements, L / OPT_WAYS a group, each summed
+ *                 over the slots by OPT_WAYS invocations (a chain of G / 64 round trips,
+ *                 not G / 8) whose sums meet in shared memory;
+ *   one group     the loss history, summed over the loss shares the same way;
+ *   table groups  the table, OPT_QUAD elements an invocation (16-byte loads of the
+ *                 gradient, the master weight, m and v, all issued before any store),
+ *                 as many groups as the quads need up to what 65535 leaves, the kernel
+ *                 looping over the rest.
+ * The net groups come first so that their chains run beside the table's stream, which
+ * is what bounds the kernel: it moves every table element's gradient, master weight, m
+ * and v in and out and writes the f16 weight (f32 gradient: 34 bytes an element). */
 static uint32_t opt_groups(const spvgen_mlp_train_config *t) {
+  if (opt_grid(t)) return opt_net_groups(t) + 1 + t->opt_table_groups;
   uint64_t per = t->opt_local_size[0] ? t->opt_local_size[0] : 1;
   uint64_t g = (t->elements + per - 1) / per;
   return g > 65535 ? 65535u : (uint32_t)g;
@@ -975,6 +1063,11 @@ typedef struct opt_ctx {
   uint32_t v_k, v_acc, v_part[8]; /* v_part: OPT_SUM_WAYS partial sums */
   uint32_t step, lr, gscale;
   uint32_t c1, c2; /* Adam's bias corrections 1 - beta^step, once per invocation */
+  /* the grid form: the quad views (gradient, master weights, m, v as 4-vectors, the f16
+   * weights as f16 4-vectors; the gradient's moved to the table's part with device
+   * addresses), the net groups' shared sums, this invocation, the net group count */
+  ek_buffer gq, wq, mq, vq, hq;
+  uint32_t sh, lid, grp, net_groups;
 } opt_ctx;
 
 /* Loads in flight per step of the optimizer's sums over the slots (and over the loss
@@ -1020,23 +1113,29 @@ static uint32_t opt_strided_sum(opt_ctx *c, const ek_buffer *b, uint32_t first, 
   return sum[0];
 }
 
-/* The dispatch's last invocation (one with no slot sum of its own where the table makes
- * the dispatch long): the workgroups' loss shares summed into the loss history (element
- * G - 1 + step, where the buffer has it). */
-static void optimizer_loss_history(opt_ctx *c, uint32_t e) {
+/* The loss history: the loss (the G shares' sum, an f32 id) stored at element G - 1 +
+ * step, where the buffer has it. */
+static void optimizer_store_loss(opt_ctx *c, uint32_t loss) {
   spvgen_module *m = c->m;
-  uint32_t last = opt_groups(c->t) * c->t->opt_local_size[0] - 1;
-  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, e, ek_u32(m, last)));
-  uint32_t loss = opt_strided_sum(c, &c->lb, ek_u32(m, 0), 1, c->G);
   uint32_t slot = ek_iadd(m, ek_u32(m, c->G - 1), c->step);
   uint32_t len = c->loss_elements ? c->loss_elements : spvgen_op_array_length(m, c->u32, c->lb.var, 0);
   ek_guard fits = ek_guard_begin(m, ek_ult(m, slot, len));
   ek_store_elem(m, &c->lb, slot, loss);
   ek_guard_end(m, fits);
+}
+
+/* The dispatch's last invocation (without the hash grid: one with no slot sum of its own
+ * where the network is small): the workgroups' loss shares summed into the loss history. */
+static void optimizer_loss_history(opt_ctx *c, uint32_t e) {
+  spvgen_module *m = c->m;
+  uint32_t last = opt_groups(c->t) * c->t->opt_local_size[0] - 1;
+  ek_guard first = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, e, ek_u32(m, last)));
+  optimizer_store_loss(c, opt_strided_sum(c, &c->lb, ek_u32(m, 0), 1, c->G));
   ek_guard_end(m, first);
 }
 
-/* Whether element e is a weight, a bias or a table entry (not padding). */
+/* Whether element e is a weight or a bias (not padding; without the hash grid the
+ * table's elements are never asked about: the grid form updates them as quads). */
 static uint32_t optimizer_is_parameter(opt_ctx *c, uint32_t e) {
   spvgen_module *m = c->m;
   const spvgen_mlp_config *p = c->p;
@@ -1052,59 +1151,200 @@ static uint32_t optimizer_is_parameter(opt_ctx *c, uint32_t e) {
       real = spvgen_op_logical_or(m, c->bt, real, ek_lt_imm(m, rb, L->outputs));
     }
   }
-  if (c->grid) {
-    uint32_t r = ek_add_imm(m, e, 0u - (uint32_t)(p->grid_offset / 2));
-    real = spvgen_op_logical_or(m, c->bt, real, ek_lt_imm(m, r, p->grid_entries * p->desc.grid.features));
-  }
   return real;
 }
 
-/* Element e's gradient: the sum over the slots (the hash grid's table: its one sum,
- * added by the gradient kernel's atomics, read and reset to 0), vec: scaled. */
+/* Element e's gradient without the hash grid: the sum over the slots, vec: scaled. */
 static uint32_t optimizer_gradient(opt_ctx *c, uint32_t e) {
   spvgen_module *m = c->m;
-  if (c->grid) spvgen_if(m, ek_lt_imm(m, e, c->Es));
-  spvgen_store(m, c->v_acc, opt_strided_sum(c, &c->gb, e, c->Es, c->slots));
-  if (c->grid) {
-    spvgen_else(m);
-    uint32_t gp = ek_elem(m, &c->gb, ek_add_imm(m, e, (uint32_t)c->t->grid_grad_offset - c->Es));
-    spvgen_store(m, c->v_acc, spvgen_load(m, c->f32, gp));
-    spvgen_store(m, gp, spvgen_const_f32(m, 0.0f));
-    spvgen_end_if(m);
-  }
-  uint32_t g = spvgen_load(m, c->f32, c->v_acc);
+  uint32_t g = opt_strided_sum(c, &c->gb, e, c->Es, c->slots);
   return c->vec ? spvgen_op_f_mul(m, c->f32, g, c->gscale) : g;
 }
 
-/* Adam or SGD on element e's f32 master weight (weight decay folded into g), and its f16
- * copy. */
-static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
+/* Adam or SGD on one f32 value (ids): gradient g, master weight w, Adam's m and v as
+ * loaded (SGD: unused) -> the new w, m, v. Weight decay is folded into g. */
+static void opt_math(opt_ctx *c, uint32_t g, uint32_t w, uint32_t mo, uint32_t vo, uint32_t *nw, uint32_t *nm,
+                     uint32_t *nv) {
   spvgen_module *m = c->m;
   const spvgen_mlp_train_desc *td = &c->t->desc;
-  const uint32_t f32 = c->f32, E = c->E;
-  uint32_t wp = ek_elem(m, &c->sb, e);
-  uint32_t w = spvgen_load(m, f32, wp);
+  const uint32_t f32 = c->f32;
   if (td->weight_decay > 0) g = spvgen_glsl_fma(m, f32, spvgen_const_f32(m, td->weight_decay), w, g);
   uint32_t upd = g;
   if (td->optimizer == SPVGEN_MLP_OPTIMIZER_ADAM) {
     uint32_t b1 = spvgen_const_f32(m, td->beta1), b2 = spvgen_const_f32(m, td->beta2);
-    uint32_t mp = c->sm.base ? ek_elem(m, &c->sm, e) : ek_elem(m, &c->sb, ek_add_imm(m, e, E));
-    uint32_t vp = c->sv.base ? ek_elem(m, &c->sv, e) : ek_elem(m, &c->sb, ek_add_imm(m, e, 2 * E));
-    uint32_t mv = spvgen_glsl_fma(m, f32, b1, spvgen_load(m, f32, mp),
-                                  spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
-    uint32_t vv = spvgen_glsl_fma(m, f32, b2, spvgen_load(m, f32, vp),
+    uint32_t mv = spvgen_glsl_fma(m, f32, b1, mo, spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta1), g));
+    uint32_t vv = spvgen_glsl_fma(m, f32, b2, vo,
                                   spvgen_op_f_mul(m, f32, spvgen_const_f32(m, 1.0f - td->beta2),
                                                   spvgen_op_f_mul(m, f32, g, g)));
-    spvgen_store(m, mp, mv);
-    spvgen_store(m, vp, vv);
+    *nm = mv;
+    *nv = vv;
     uint32_t mh = spvgen_op_f_div(m, f32, mv, c->c1);
     uint32_t vh = spvgen_op_f_div(m, f32, vv, c->c2);
     uint32_t den = spvgen_op_f_add(m, f32, spvgen_glsl_sqrt(m, f32, vh), spvgen_const_f32(m, td->epsilon));
     upd = spvgen_op_f_div(m, f32, mh, den);
   }
-  uint32_t nw = spvgen_op_f_sub(m, f32, w, spvgen_op_f_mul(m, f32, c->lr, upd));
+  *nw = spvgen_op_f_sub(m, f32, w, spvgen_op_f_mul(m, f32, c->lr, upd));
+}
+
+/* Adam or SGD on element e's f32 master weight, and its f16 copy: the loads first. */
+static void optimizer_update(opt_ctx *c, uint32_t e, uint32_t g) {
+  spvgen_module *m = c->m;
+  const uint32_t f32 = c->f32, E = c->E;
+  const bool adam = c->t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM;
+  uint32_t wp = ek_elem(m, &c->sb, e), mp = 0, vp = 0, mo = 0, vo = 0;
+  uint32_t w = spvgen_load(m, f32, wp);
+  if (adam) {
+    mp = c->sm.base ? ek_elem(m, &c->sm, e) : ek_elem(m, &c->sb, ek_add_imm(m, e, E));
+    vp = c->sv.base ? ek_elem(m, &c->sv, e) : ek_elem(m, &c->sb, ek_add_imm(m, e, 2 * E));
+    mo = spvgen_load(m, f32, mp);
+    vo = spvgen_load(m, f32, vp);
+  }
+  uint32_t nw, nm = 0, nv = 0;
+  opt_math(c, g, w, mo, vo, &nw, &nm, &nv);
+  if (adam) {
+    spvgen_store(m, mp, nm);
+    spvgen_store(m, vp, nv);
+  }
   spvgen_store(m, wp, nw);
   ek_store_elem(m, &c->wb, e, spvgen_op_f_convert(m, c->wb.elem_type, nw));
+}
+
+/* ------------------------------------------------------ the grid form ---- */
+
+/* The grid form's views, in the entry block (device addresses: after sm and sv are
+ * moved): the table's gradient as f32 or f16 4-vectors (moved to grid_grad_offset with
+ * device addresses), the master weights, m and v as f32 4-vectors, the f16 weights as
+ * f16 4-vectors; and the shared array of the net groups. */
+static void opt_grid_views(opt_ctx *c) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_train_config *t = c->t;
+  const bool g16 = t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
+  const uint32_t h16 = spvgen_type_float(m, 16);
+  const uint32_t v4 = spvgen_type_vector(m, c->f32, OPT_QUAD), h4 = spvgen_type_vector(m, h16, OPT_QUAD);
+  c->gq = ek_buffer_view(m, &c->gb, g16 ? h4 : v4, 1, false, "table_gradient_quads");
+  if (c->gb.ptr_type)
+    ek_buffer_rebase(m, &c->gq, spvgen_const_bits(m, spvgen_type_int(m, 64, false), t->grid_grad_offset * 4));
+  c->hq = ek_buffer_view(m, &c->wb, h4, 0, false, "weight_quads");
+  c->wq = ek_buffer_view(m, &c->sb, v4, 2, false, "state_quads");
+  if (t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM && c->sm.ptr_type) {
+    c->mq = ek_buffer_view(m, &c->sm, v4, 2, false, "m_quads");
+    c->vq = ek_buffer_view(m, &c->sv, v4, 2, false, "v_quads");
+  } else {
+    c->mq = c->vq = c->wq;
+  }
+}
+
+/* The net groups' (and the loss group's) share of way j (a u32 id): the sum of b[first +
+ * k stride] over k = j, j + OPT_WAYS, ... < G (first an id, stride a constant). */
+static uint32_t opt_way_sum(opt_ctx *c, const ek_buffer *b, uint32_t first, uint32_t stride, uint32_t j) {
+  spvgen_module *m = c->m;
+  const uint32_t full = c->G / OPT_WAYS, rest = c->G % OPT_WAYS;
+  uint32_t at = ek_iadd(m, first, ek_mul_imm(m, j, stride));
+  spvgen_store(m, c->v_acc, full ? opt_strided_sum(c, b, at, OPT_WAYS * stride, full) : spvgen_const_f32(m, 0.0f));
+  if (rest) { /* the last G % OPT_WAYS values: one each for the first ways */
+    ek_guard g = ek_guard_begin(m, ek_lt_imm(m, j, rest));
+    uint32_t v = ek_load_elem(m, b, ek_add_imm(m, at, full * OPT_WAYS * stride));
+    spvgen_store(m, c->v_acc, spvgen_op_f_add(m, c->f32, spvgen_load(m, c->f32, c->v_acc), v));
+    ek_guard_end(m, g);
+  }
+  return spvgen_load(m, c->f32, c->v_acc);
+}
+
+/* A net group (the network's elements grp * opt_per_group + el) or the loss group: each
+ * way's share through shared memory, way 0 adding the OPT_WAYS shares in order and
+ * updating its element (or storing the loss history). Uniform per workgroup: the
+ * barrier is inside. */
+static void opt_grid_net_group(opt_ctx *c) {
+  spvgen_module *m = c->m;
+  const uint32_t per = opt_per_group(c->t);
+  uint32_t j = ek_div_imm(m, c->lid, per), el = ek_mod_imm(m, c->lid, per);
+  uint32_t is_net = ek_ult(m, c->grp, ek_u32(m, c->net_groups));
+  uint32_t e = ek_iadd(m, ek_mul_imm(m, c->grp, per), el);
+  uint32_t share = ek_local(m, c->f32, 0);
+  spvgen_if(m, is_net); /* Es is a multiple of per (grid_offset: of 64 bytes) */
+  spvgen_store(m, share, opt_way_sum(c, &c->gb, e, c->Es, j));
+  spvgen_else(m);
+  spvgen_store(m, share, opt_way_sum(c, &c->lb, ek_u32(m, 0), 1, j));
+  spvgen_end_if(m);
+  spvgen_store(m, ek_at(m, c->sh, c->lid), spvgen_load(m, c->f32, share));
+  spvgen_workgroup_barrier(m);
+  ek_guard way0 = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, j, ek_u32(m, 0)));
+  uint32_t total = 0;
+  for (uint32_t k = 0; k < OPT_WAYS; k++) {
+    uint32_t v = spvgen_load(m, c->f32, ek_at(m, c->sh, ek_add_imm(m, el, k * per)));
+    total = k ? spvgen_op_f_add(m, c->f32, total, v) : v;
+  }
+  spvgen_if(m, is_net);
+  {
+    ek_guard real = ek_guard_begin(m, optimizer_is_parameter(c, e));
+    optimizer_update(c, e, total);
+    ek_guard_end(m, real);
+  }
+  spvgen_else(m);
+  {
+    ek_guard lane0 = ek_guard_begin(m, spvgen_op_i_equal(m, c->bt, el, ek_u32(m, 0)));
+    optimizer_store_loss(c, total);
+    ek_guard_end(m, lane0);
+  }
+  spvgen_end_if(m);
+  ek_guard_end(m, way0);
+}
+
+/* Table quad q (a u32 id; elements Es + 4q .. + 3): the gradient, master weights, m and
+ * v loaded (16-byte loads, all before any store), Adam or SGD per element, then the
+ * gradient reset to 0 and the state and the f16 weights written. */
+static void opt_grid_quad(opt_ctx *c, uint32_t q) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_train_config *t = c->t;
+  const bool adam = t->desc.optimizer == SPVGEN_MLP_OPTIMIZER_ADAM, bda = c->sm.ptr_type != 0;
+  const bool g16 = t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
+  const uint32_t f32 = c->f32, v4 = spvgen_type_vector(m, f32, OPT_QUAD);
+  /* descriptors index each view from its binding's start, device addresses from the
+   * moved pointers (the gradient's at the table's part, m's and v's at E and 2E) */
+  uint32_t wi = ek_add_imm(m, q, c->Es / OPT_QUAD);
+  uint32_t gi = c->gq.base ? q : ek_add_imm(m, q, (uint32_t)(g16 ? t->grid_grad_offset / 2 : t->grid_grad_offset / 4));
+  uint32_t gp = ek_elem(m, &c->gq, gi), wp = ek_elem(m, &c->wq, wi), mp = 0, vp = 0;
+  uint32_t gv = spvgen_load(m, c->gq.elem_type, gp), wv = spvgen_load(m, v4, wp), mv = 0, vv = 0;
+  if (adam) {
+    mp = ek_elem(m, &c->mq, bda ? wi : ek_add_imm(m, wi, c->E / OPT_QUAD));
+    vp = ek_elem(m, &c->vq, bda ? wi : ek_add_imm(m, wi, 2 * c->E / OPT_QUAD));
+    mv = spvgen_load(m, v4, mp);
+    vv = spvgen_load(m, v4, vp);
+  }
+  if (g16) /* f16 times the scale: back to the gradient (a power of two: exact) */
+    gv = spvgen_op_vector_times_scalar(m, v4, spvgen_op_f_convert(m, v4, gv),
+                                       spvgen_const_f32(m, 1.0f / t->desc.grid_gradient_scale));
+  uint32_t nw[OPT_QUAD], nm[OPT_QUAD] = {0}, nv[OPT_QUAD] = {0};
+  for (uint32_t k = 0; k < OPT_QUAD; k++) {
+    uint32_t gk = spvgen_op_composite_extract(m, f32, gv, &k, 1);
+    uint32_t wk = spvgen_op_composite_extract(m, f32, wv, &k, 1);
+    uint32_t mk = adam ? spvgen_op_composite_extract(m, f32, mv, &k, 1) : 0;
+    uint32_t vk = adam ? spvgen_op_composite_extract(m, f32, vv, &k, 1) : 0;
+    opt_math(c, gk, wk, mk, vk, &nw[k], &nm[k], &nv[k]);
+  }
+  spvgen_store(m, gp, spvgen_const_null(m, c->gq.elem_type));
+  if (adam) {
+    spvgen_store(m, mp, spvgen_op_composite_construct(m, v4, nm, OPT_QUAD));
+    spvgen_store(m, vp, spvgen_op_composite_construct(m, v4, nv, OPT_QUAD));
+  }
+  uint32_t w4 = spvgen_op_composite_construct(m, v4, nw, OPT_QUAD);
+  spvgen_store(m, wp, w4);
+  ek_store_elem(m, &c->hq, wi, spvgen_op_f_convert(m, c->hq.elem_type, w4));
+}
+
+/* A table group: quads (grp - net_groups - 1) L + lid, stepping by the
+ * table groups' invocations. */
+static void opt_grid_table_group(opt_ctx *c) {
+  spvgen_module *m = c->m;
+  const uint32_t net = c->net_groups, tg = c->t->opt_table_groups;
+  const uint32_t quads = (uint32_t)((c->t->elements - c->t->slot_elements) / OPT_QUAD);
+  const uint32_t L = c->t->opt_local_size[0];
+  uint32_t q0 = ek_iadd(m, ek_mul_imm(m, ek_add_imm(m, c->grp, 0u - (net + 1)), L), c->lid);
+  ek_for f;
+  uint32_t q = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), q0, ek_u32(m, quads), ek_u32(m, tg * L),
+                                SpvLoopControlDontUnrollMask);
+  opt_grid_quad(c, q);
+  ek_for_end(m, &f);
 }
 
 static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
@@ -1118,7 +1358,7 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
   c->G = t->grad_workgroups;
   c->slots = c->vec ? 1 : c->G;
   c->Es = c->vec ? c->E : (uint32_t)t->slot_elements;
-  c->grid = !c->vec && p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  c->grid = opt_grid(t);
   const bool bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   uint32_t pct[4] = {c->u32, c->f32, c->f32, c->u32};
   const uint32_t lead = c->vec ? 3 : 2;
@@ -1148,12 +1388,20 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
     spvgen_member_name(m, c->pc.struct_type, 1, "learning_rate");
     if (c->vec) spvgen_member_name(m, c->pc.struct_type, 2, "grad_scale");
   }
-  uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  uint32_t gid_var = 0, lid_var = 0, wg_var = 0;
+  if (!c->grid) gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  if (c->grid) {
+    lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+    wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+    uint32_t sh_t = spvgen_type_array(m, c->f32, t->opt_local_size[0]);
+    c->sh = spvgen_variable(m, spvgen_type_pointer(m, SpvStorageClassWorkgroup, sh_t), SpvStorageClassWorkgroup, 0);
+    spvgen_name(m, c->sh, "way_sums");
+    spvgen_type_pointer(m, SpvStorageClassWorkgroup, c->f32);
+  }
   spvgen_compute_main(m, "main", t->opt_local_size[0], 1, 1);
   c->v_k = ek_local(m, c->u32, 0);
   c->v_acc = ek_local(m, c->f32, 0);
   for (uint32_t w = 0; w < OPT_SUM_WAYS; w++) c->v_part[w] = ek_local(m, c->f32, 0);
-  uint32_t e0 = ek_load_v3_component(m, gid_var, 0);
   c->step = spvgen_push_constant_load(m, &c->pc, 0);
   c->lr = spvgen_push_constant_load(m, &c->pc, 1);
   c->gscale = c->vec ? spvgen_push_constant_load(m, &c->pc, 2) : 0;
@@ -1173,10 +1421,24 @@ static void emit_optimizer(spvgen_module *m, const spvgen_mlp_train_config *t) {
     c->c1 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, spvgen_const_f32(m, t->desc.beta1), sf));
     c->c2 = spvgen_op_f_sub(m, f32, one_f, spvgen_glsl_pow(m, f32, spvgen_const_f32(m, t->desc.beta2), sf));
   }
-
+  if (c->grid) {
+    c->net_groups = opt_net_groups(t);
+    c->lid = ek_load_v3_component(m, lid_var, 0);
+    c->grp = ek_load_v3_component(m, wg_var, 0);
+    opt_grid_views(c);
+    /* the net groups and the loss group, then the table groups (uniform per workgroup) */
+    spvgen_if(m, ek_ult(m, c->grp, ek_u32(m, c->net_groups + 1)));
+    opt_grid_net_group(c);
+    spvgen_else(m);
+    opt_grid_table_group(c);
+    spvgen_end_if(m);
+    spvgen_function_end(m);
+    return;
+  }
+  uint32_t e0 = ek_load_v3_component(m, gid_var, 0);
   optimizer_loss_history(c, e0);
-  /* Every element in a grid-stride loop: the hash grid's table makes E large, and devices
-   * allow as few as 65535 workgroups (spvgen_mlp_train_optimizer_groups). */
+  /* Every element in a grid-stride loop: devices allow as few as 65535 workgroups
+   * (spvgen_mlp_train_optimizer_groups). */
   ek_for f;
   uint32_t e = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), e0, ek_u32(m, c->E),
                                 ek_u32(m, opt_groups(t) * t->opt_local_size[0]), SpvLoopControlDontUnrollMask);
@@ -1194,7 +1456,13 @@ static bool train_plan_ok(const spvgen_mlp_train_config *t) {
          t->net.layer_count <= SPVGEN_MLP_MAX_LAYERS && t->grad_local_size[0] &&
          t->grad_workgroups && t->elements && t->opt_local_size[0] &&
          (unsigned)t->desc.loss < SPVGEN_MLP_LOSS_COUNT &&
-         (unsigned)t->desc.optimizer < SPVGEN_MLP_OPTIMIZER_COUNT;
+         (unsigned)t->desc.optimizer < SPVGEN_MLP_OPTIMIZER_COUNT &&
+         (!opt_grid(t) || ((t->opt_local_size[0] == OPT_LOCAL_GRID || t->opt_local_size[0] == OPT_LOCAL_GRID_LEAST) &&
+                           t->opt_table_groups &&
+                           (uint64_t)opt_net_groups(t) + 1 + t->opt_table_groups <= 65535 &&
+                           (t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F32 ||
+                            (t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16 &&
+                             t->net.desc.grid.features >= 2 && t->desc.grid_gradient_scale > 0))));
 }
 
 void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]) {
@@ -1217,12 +1485,23 @@ static bool opt_binding_sizes(const spvgen_kernel_info *info, const void *push_d
 /* Device addresses: the alignment each pointer's accesses need beyond 4 bytes (0: none):
  * the cooperative vector instructions take 64-byte aligned matrices and gradients (their
  * offsets are multiples of 64), the mat variant loads its weights and f16 points without
- * encoding in 16-byte pieces. */
+ * encoding in 16-byte pieces; the f16 table gradient's atomics add 4-vectors (8 bytes)
+ * where a level has 4 or 8 features. */
 static uint32_t grad_alignment(const spvgen_mlp_train_config *t, uint32_t i) {
   const spvgen_mlp_config *p = &t->net;
   if (p->variant == SPVGEN_MLP_VEC) return i == 1 || i == 3 ? 64 : 0;
-  if (p->variant == SPVGEN_MLP_MAT) return i == 1 || (i == 0 && mlp_mat_input_chunks(&p->desc)) ? 16 : 0;
-  return 0;
+  uint32_t a = 0;
+  if (p->variant == SPVGEN_MLP_MAT) a = i == 1 || (i == 0 && mlp_mat_input_chunks(&p->desc)) ? 16 : 0;
+  if (i == 3 && t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16 && p->desc.grid.features >= 4 && a < 8) a = 8;
+  return a;
+}
+
+/* ... and the optimizer's: with the hash grid it moves the table in 4-vectors, of f32
+ * (the gradient, the state: 16 bytes) and of f16 (the weights; an f16 gradient: 8). */
+static uint32_t opt_alignment(const spvgen_mlp_train_config *t, uint32_t i) {
+  if (!opt_grid(t)) return 0;
+  const bool g16 = t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
+  return i == 0 ? 8 : i == 1 ? (g16 ? 8 : 16) : i == 2 ? 16 : 0;
 }
 
 /* The kernel info of either kernel (spvgen/mlp.h, "training"): bindings with names,
@@ -1311,7 +1590,7 @@ static void train_info(const spvgen_mlp_train_config *plan, spvgen_mlp_train_ker
     b->kind = SPVGEN_BINDING_DEVICE_ADDRESS;
     b->binding = 0;
     b->address_offset = info->push_constant_size - 8 * (info->binding_count - i);
-    b->alignment = grad ? grad_alignment(plan, i) : 0;
+    b->alignment = grad ? grad_alignment(plan, i) : opt_alignment(plan, i);
   }
 }
 

@@ -431,13 +431,15 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   4 loss           f32, element g (g < grad_workgroups): workgroup g's share
  * With the hash grid (loop and mat variants; not vec) the slots cover the network's part
  * of the layout only (slot_elements), and the gradient of the table follows them
- * (grid_grad_offset): the kernel adds each point's share to it with atomic f32 adds
+ * (grid_grad_offset): the kernel adds each point's share to it with atomic adds
  * (order-dependent in the last bits), and the optimizer
  * reads it and writes it back to 0. The host zeroes that region once, before the first
- * step. The adds are OpAtomicFAddEXT where the device has shaderBufferFloat32AtomicAdd
- * (the plan's features then include SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD), else
- * compare-exchange loops; either way at Device scope (the features include
- * vulkanMemoryModelDeviceScope).
+ * step. With desc.grid_gradient F32 the adds are f32, OpAtomicFAddEXT where the device
+ * has shaderBufferFloat32AtomicAdd (the plan's features then include
+ * SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD), else compare-exchange loops; with F16 (features
+ * include SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR) the region holds f16 values times
+ * grid_gradient_scale, 2 or 4 features added at once; either way at Device scope (the
+ * features include vulkanMemoryModelDeviceScope).
  * Push constants: uint32 at 0, the batch's point count N (>= 1). Dispatch exactly
  * grad_workgroups x 1 x 1 (the kernel info's groups): workgroup g takes the points
  * g * W + k * grad_workgroups * W + (0..W), W = grad_local_size[0].
@@ -458,7 +460,10 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *                    a buffer of grad_workgroups + steps elements keeps every step's)
  * Push constants: uint32 step at 0 (1, 2, ...: Adam's bias correction), float
  * learning_rate at 4. Dispatch spvgen_mlp_train_optimizer_groups (the info's groups: one
- * element per invocation, at most 65535 workgroups, the kernel looping over the rest).
+ * element per invocation, at most 65535 workgroups, the kernel looping over the rest;
+ * with the hash grid, opt_local_size invocations a group: the network's elements 8
+ * invocations each, a group for the loss history, then opt_table_groups groups over the
+ * table, 4 elements an invocation).
  *   Adam: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
  *         w -= lr * (m / (1 - b1^step)) / (sqrt(v / (1 - b2^step)) + eps)
  *   SGD:  w -= lr * g
@@ -546,11 +551,38 @@ typedef enum spvgen_mlp_optimizer {
   SPVGEN_MLP_OPTIMIZER_COUNT = 2,
 } spvgen_mlp_optimizer;
 
-/* "l2", "rel-l2"; "adam", "sgd"; NULL for unknown values. */
+/* The precision of the hash grid table's gradient (the atomic sums of the gradient
+ * kernel, spvgen_mlp_train_config below):
+ *   AUTO  F16 where the device has shaderFloat16VectorAtomics
+ *         (SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR) and the grid has 2 or more features per
+ *         level, else F32;
+ *   F32   f32 atomic adds, one per feature (OpAtomicFAddEXT, or compare-exchange loops
+ *         where the device lacks shaderBufferFloat32AtomicAdd);
+ *   F16   f16 vectors of 2 or 4 features added by one atomic (OpAtomicFAddEXT on an f16
+ *         vector, AtomicFloat16VectorNV: as tiny-cuda-nn adds __half2), the values times
+ *         grid_gradient_scale, a power of two (0: 1024), so that a point's share of the
+ *         mean loss's gradient stays clear of f16's subnormals; the optimizer divides it
+ *         out. Needs the feature and features >= 2. The sums round to f16 (11 bits) at
+ *         every add: lib/ref/ref_mlp_train.h states the bound the tests check. An entry's
+ *         sum times the scale must stay below 65504 (f16's largest; beyond it the sum is
+ *         inf and Adam's update NaN): an entry's gradient is at most the largest over
+ *         the points of |d(the point's loss summed over its outputs) / dfeature| /
+ *         output_width, so 1024 leaves room for that up to ~64; lower the scale for
+ *         losses whose gradients reach further (relative L2 with outputs near 0). */
+typedef enum spvgen_mlp_grid_gradient {
+  SPVGEN_MLP_GRID_GRADIENT_AUTO = 0,
+  SPVGEN_MLP_GRID_GRADIENT_F32 = 1,
+  SPVGEN_MLP_GRID_GRADIENT_F16 = 2,
+  SPVGEN_MLP_GRID_GRADIENT_COUNT = 3,
+} spvgen_mlp_grid_gradient;
+
+/* "l2", "rel-l2"; "adam", "sgd"; "auto", "f32", "f16"; NULL for unknown values. */
 const char *spvgen_mlp_loss_name(spvgen_mlp_loss loss);
 bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out);
 const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer opt);
 bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out);
+const char *spvgen_mlp_grid_gradient_name(spvgen_mlp_grid_gradient g);
+bool spvgen_mlp_grid_gradient_parse(const char *name, spvgen_mlp_grid_gradient *out);
 
 typedef struct spvgen_mlp_train_desc {
   spvgen_mlp_desc net; /* the network, as for inference (output_type is not used:
@@ -566,6 +598,10 @@ typedef struct spvgen_mlp_train_desc {
   bool grad_slot_adds;          /* mat: add every chunk's weight gradients to the slot
                                    instead of holding them in registers across the
                                    chunks (the held form's limits: below) */
+  spvgen_mlp_grid_gradient grid_gradient; /* hash grid: the table's gradient, f32 or f16
+                                             (AUTO: above; resolved in the plan) */
+  float grid_gradient_scale;    /* grid_gradient F16: the power of two the table's
+                                   gradient is kept times (0: 1024; F32: leave 0) */
 } spvgen_mlp_train_desc;
 
 typedef struct spvgen_mlp_train_config {
@@ -576,17 +612,23 @@ typedef struct spvgen_mlp_train_config {
   uint32_t grad_shared_bytes;
   bool grad_held;             /* mat: the weight-gradient tiles held across the chunks */
   uint32_t opt_local_size[3];
+  uint32_t opt_table_groups; /* hash grid: the optimizer's workgroups over the table (the
+                                quads need, up to what 65535 leaves; the kernel loops over
+                                the rest); spvgen_mlp_train_optimizer_groups adds the
+                                network's */
   uint64_t elements;       /* E = net.weight_bytes / 2 */
   /* The gradient buffer (loop and mat variants): grad_workgroups slots of slot_elements
    * f32 each (slot g at g * slot_elements), then, with the hash grid, the table's
-   * gradient: element e >= slot_elements of the layout (e < E) at grid_grad_offset + e -
-   * slot_elements. slot_elements = E, or net.grid_offset / 2 with the hash grid (the
+   * gradient: element e >= slot_elements of the layout (e < E) at f32 element
+   * grid_grad_offset + e - slot_elements (desc.grid_gradient F32), or (F16) at f16
+   * element 2 grid_grad_offset + e - slot_elements, the gradient times
+   * desc.grid_gradient_scale. slot_elements = E, or net.grid_offset / 2 with the hash grid (the
    * network's part: the table is not summed per workgroup, its gradient is added there
    * with atomics); grid_grad_offset = grad_workgroups * slot_elements (0 without it). */
   uint64_t slot_elements;
   uint64_t grid_grad_offset;
-  uint64_t grad_bytes;     /* (grad_workgroups * slot_elements + E - slot_elements) * 4
-                              (vec: 0, the host sizes it) */
+  uint64_t grad_bytes;     /* grad_workgroups * slot_elements * 4 + (E - slot_elements)
+                              * 4 (F16: * 2) (vec: 0, the host sizes it) */
   uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
   uint64_t loss_bytes;     /* the least: grad_workgroups * 4 (+ 4 per step of history) */
   uint64_t params;         /* trainable values: sum of outputs * (inputs + bias), plus the

@@ -48,6 +48,7 @@ static const struct {
     {"shaderFloat8CooperativeMatrix", "VK_EXT_shader_float8"},
     {"timestamps", "a queue with timestampValidBits > 0"},
     {"shaderBufferFloat32AtomicAdd", "VK_EXT_shader_atomic_float"},
+    {"shaderFloat16VectorAtomics", "VK_NV_shader_atomic_float16_vector"},
 };
 
 static int feature_index(uint64_t feature) {

@@ -20,10 +20,17 @@ static bool is_table(const spvgen_mlp_config *p, uint64_t e) {
 
 /* Element e's gradient in the device's gradient buffer (the slots summed; the table's
  * single sum), and the sum of the magnitudes of its parts. */
+double mlp_train_table_gradient(const spvgen_mlp_train_config *t, const float *buf, uint64_t e) {
+  const uint64_t i = e - t->slot_elements;
+  if (t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16)
+    return sg_ref_f16_at(buf, t->grid_grad_offset * 4 + 2 * i) / t->desc.grid_gradient_scale;
+  return buf[t->grid_grad_offset + i];
+}
+
 static double device_grad(const spvgen_mlp_train_config *t, const float *slots, uint64_t e, double *mag) {
   const uint64_t Es = t->slot_elements;
   if (e >= Es) {
-    double g = slots[t->grid_grad_offset + e - Es];
+    double g = mlp_train_table_gradient(t, slots, e);
     *mag = fabs(g);
     return g;
   }
@@ -287,7 +294,16 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
       }
     }
   }
-  for (uint64_t te = 0; te < T; te++) tol[p->grid_offset / 2 + te] += tcount[te] * ldexp(1, -24) * tmag[te];
+  /* the table's atomic sums: f32, or f16 (the gradient times a power of two S, rounded
+   * to f16 as each term is converted and at every add: (n + 1) 2^-10 of the terms'
+   * magnitudes, a whole f16 ulp per rounding since the atomics' rounding mode is the
+   * device's (nearest or toward zero), and 2^-14 / S absolute per rounding, whether or
+   * not the device keeps f16 subnormals) */
+  const bool t16 = t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
+  const double S = t16 ? t->desc.grid_gradient_scale : 1;
+  for (uint64_t te = 0; te < T; te++)
+    tol[p->grid_offset / 2 + te] += t16 ? (tcount[te] + 1) * 2 * u16 * tmag[te] + 2 * tcount[te] * ldexp(1, -14) / S
+                                        : tcount[te] * ldexp(1, -24) * tmag[te];
   for (uint64_t e = 0; e < E; e++) tol[e] += 1e-30;
   *loss = lsum;
   *loss_tol = ltol + 1e-30;

@@ -14,7 +14,13 @@
  * rounding (2^-20 relative to sum |W delta|), propagated back through |W| |act'|, and
  * where the pre-activation of a relu or leaky relu unit lies within its error bound of 0
  * (the device may take either side of the kink) the whole value delta could take there;
- * u_sum = 2^-23 (W + chunks + 4), the f32 sums over the points. The loss: relative
+ * u_sum = 2^-23 (W + chunks + 4), the f32 sums over the points. A hash grid table
+ * element, the sum of n terms (a corner weight times dLoss/dfeature) added atomically:
+ * the terms' errors, plus the sum's rounding, f32 n 2^-24 sum |term|, or f16
+ * (grid_gradient F16, the terms times the power of two S) (n + 1) 2^-10 sum |term| +
+ * 2 n 2^-14 / S (each term's conversion and each add off by at most one f16 ulp: the
+ * atomics round to nearest or toward zero as the device does; and at most 2^-14 lost
+ * where a value falls below f16's normals, kept or flushed). The loss: relative
  * 2^-12 plus its first-order error from the outputs' bounds. The test
  * (tests/mlp/test_mlp_train.c) states how tight this is: the median tolerance is 0.01 %
  * to 1 % of |gradient| without encoding, about 25 % with the frequency encoding, whose
@@ -64,6 +70,11 @@ typedef struct mlp_train_check {
   uint64_t first_bad;
   double first_gpu, first_ref, first_tol;
 } mlp_train_check;
+
+/* The device's gradient of table element e (hash grid, e >= slot_elements) in the
+ * gradient buffer buf (grad_bytes, read as floats): f32, or with grid_gradient F16 the
+ * f16 value divided by grid_gradient_scale. */
+double mlp_train_table_gradient(const spvgen_mlp_train_config *t, const float *buf, uint64_t e);
 
 /* Compares one value g with its reference and tolerance (NaN fails), into *c. */
 void mlp_train_check_value(mlp_train_check *c, uint64_t e, double g, double ref, double tol);

@@ -58,6 +58,7 @@ enum {
   CHAIN_BF16,
   CHAIN_FLOAT8,
   CHAIN_ATOMIC_FLOAT,
+  CHAIN_ATOMIC_FLOAT16_VECTOR,
   CHAIN_PIPELINE_EXECUTABLE,
   CHAIN_TIMELINE,
   CHAIN_COUNT
@@ -79,6 +80,7 @@ static void *chain_member(sg_vk_features *f, int i) {
   case CHAIN_BF16: return &f->bf16;
   case CHAIN_FLOAT8: return &f->float8;
   case CHAIN_ATOMIC_FLOAT: return &f->atomic_float;
+  case CHAIN_ATOMIC_FLOAT16_VECTOR: return &f->atomic_float16_vector;
   case CHAIN_PIPELINE_EXECUTABLE: return &f->pipeline_executable;
   case CHAIN_TIMELINE: return &f->timeline;
   default: return NULL;
@@ -108,6 +110,7 @@ void sg_vk_features_link(sg_vk_features *f) {
   f->bf16.sType = SPVGEN_VK_STRUCTURE_TYPE_BFLOAT16_FEATURES;
   f->float8.sType = SPVGEN_VK_STRUCTURE_TYPE_FLOAT8_FEATURES;
   f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  f->atomic_float16_vector.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT16_VECTOR_FEATURES_NV;
   f->pipeline_executable.sType =
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   f->timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
@@ -168,6 +171,7 @@ static const feature_field FEATURE_FIELDS[] = {
     FIELD(float8.shaderFloat8, SPVGEN_FEATURE_FLOAT8),
     FIELD(float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT),
     FIELD(atomic_float.shaderBufferFloat32AtomicAdd, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD),
+    FIELD(atomic_float16_vector.shaderFloat16VectorAtomics, SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR),
 };
 #undef FIELD
 #define FEATURE_FIELD_COUNT (sizeof FEATURE_FIELDS / sizeof FEATURE_FIELDS[0])
@@ -514,6 +518,7 @@ static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysical
       {CHAIN_BF16, SPVGEN_VK_KHR_SHADER_BFLOAT16_NAME, false},
       {CHAIN_FLOAT8, SPVGEN_VK_EXT_SHADER_FLOAT8_NAME, false},
       {CHAIN_ATOMIC_FLOAT, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, false},
+      {CHAIN_ATOMIC_FLOAT16_VECTOR, VK_NV_SHADER_ATOMIC_FLOAT16_VECTOR_EXTENSION_NAME, false},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     bool present = has_extension(exts, ne, table[i].ext);
@@ -756,6 +761,7 @@ static void *member_by_type(sg_vk_features *f, VkStructureType type, size_t *siz
     case CHAIN_BF16: *size = sizeof f->bf16; break;
     case CHAIN_FLOAT8: *size = sizeof f->float8; break;
     case CHAIN_ATOMIC_FLOAT: *size = sizeof f->atomic_float; break;
+    case CHAIN_ATOMIC_FLOAT16_VECTOR: *size = sizeof f->atomic_float16_vector; break;
     case CHAIN_PIPELINE_EXECUTABLE: *size = sizeof f->pipeline_executable; break;
     case CHAIN_TIMELINE: *size = sizeof f->timeline; break;
     default: return NULL;

@@ -176,6 +176,7 @@ typedef struct sg_vk_features {
   sg_vk_bfloat16_features bf16;
   sg_vk_float8_features float8;
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+  VkPhysicalDeviceShaderAtomicFloat16VectorFeaturesNV atomic_float16_vector;
   /* Not a SPVGEN_FEATURE_*: chained only when the extension is present, kept as the
    * driver reports it (sg_vk_features_restrict leaves it alone). */
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pipeline_executable;

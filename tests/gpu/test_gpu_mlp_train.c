@@ -249,12 +249,32 @@ static void test_mlp_train_mat_wide_networks_matches_cpu(void) {
 
 /* The hash grid trained (3-D, 16 levels of 2 features, a 2^14 table: dense and hashed
  * levels) on the mat and loop variants: the table's gradient added with atomics, Adam on
- * the table, every table entry's gradient and update checked too. */
+ * the table, every table entry's gradient and update checked too. Each variant twice:
+ * with an f32 table gradient and with an f16 one (f16 vectors added by
+ * OpAtomicFAddEXT, VK_NV_shader_atomic_float16_vector: every table gradient element
+ * against the float64 reference at the f16 bound of lib/ref/ref_mlp_train.h), and mat
+ * also with 8 features per level (two 4-vector atomics a corner). A device without f16
+ * vector atomics (lavapipe) says so and skips those. */
 static void test_mlp_train_hash_grid_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
   bool cpu = spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU;
-  for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP && !test_current_failed; v++) {
+  bool has16 = spvgen_caps_has(spvgen_vk_caps(ctx), SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+  printf("  %s: %s\n", spvgen_vk_caps(ctx)->name,
+         has16 ? "shaderFloat16VectorAtomics: the f16 table gradient runs"
+               : "no shaderFloat16VectorAtomics: the f16 table gradient is skipped");
+  static const struct {
+    int v;
+    spvgen_mlp_grid_gradient gg;
+    uint32_t features;
+  } runs[] = {
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F32, 2},  {SPVGEN_MLP_LOOP, SPVGEN_MLP_GRID_GRADIENT_F32, 2},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 2},  {SPVGEN_MLP_LOOP, SPVGEN_MLP_GRID_GRADIENT_F16, 2},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 8},
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof runs[0] && !test_current_failed; k++) {
+    const int v = runs[k].v;
+    if (runs[k].gg == SPVGEN_MLP_GRID_GRADIENT_F16 && !has16) continue;
     spvgen_mlp_train_desc d;
     memset(&d, 0, sizeof d);
     d.net.input_width = 3;
@@ -268,7 +288,9 @@ static void test_mlp_train_hash_grid_matches_cpu(void) {
     d.net.grid.per_level_scale = 1.5f;
     d.net.input_type = SPVGEN_COMPONENT_F32;
     d.net.variant = (spvgen_mlp_variant)v;
+    d.net.grid.features = runs[k].features;
     d.grad_workgroups = 128;
+    d.grid_gradient = runs[k].gg;
     spvgen_mlp_train_config t;
     char msg[512];
     spvgen_status st = spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &t, msg, sizeof msg);
@@ -277,15 +299,18 @@ static void test_mlp_train_hash_grid_matches_cpu(void) {
       if (getenv("SPVGEN_GPU_REQUIRED") && !cpu) CHECK_MSG(false, "%s", msg);
       continue;
     }
-    mlp_train_run_options o = {.seed = 900 + v, .points = cpu ? 300 : 8192, .steps = 2, .lr = 1e-3f};
+    mlp_train_run_options o = {.seed = 900 + v + 10 * (uint32_t)k, .points = cpu ? 300 : 8192, .steps = 2,
+                               .lr = 1e-3f};
     mlp_train_run_result r;
     st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) continue;
     check_run(&r, o.steps);
-    printf("gpu-summary %s/%s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
-           spvgen_mlp_variant_name((spvgen_mlp_variant)v), r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3,
-           spvgen_vk_caps(ctx)->name);
+    CHECK_EQ_U64(r.plan.desc.grid_gradient, runs[k].gg);
+    if (runs[k].gg == SPVGEN_MLP_GRID_GRADIENT_F16) CHECK(r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+    printf("gpu-summary %s/%s/%s/%u worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+           spvgen_mlp_variant_name((spvgen_mlp_variant)v), spvgen_mlp_grid_gradient_name(runs[k].gg),
+           runs[k].features, r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
     printf("  [%s] %llu points, %llu parameters: gradient %.3f ms + optimizer %.3f ms\n", r.plan.name,
            (unsigned long long)o.points, (unsigned long long)r.plan.params, r.grad_ns / 1e6, r.opt_ns / 1e6);
   }
@@ -351,6 +376,32 @@ static void test_mlp_train_kernels_h100_validation(void) {
           CHECK(spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg) == SPVGEN_OK);
           CHECK_MSG(t.grad_held == (run == 1), "[%s] held %d", t.name, (int)t.grad_held);
         }
+      }
+  /* the hash grid's f16 table gradient (the preset given f16 vector atomics), 2 and 8
+   * features per level, mat and loop */
+  spvgen_device_caps c16 = caps;
+  c16.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+  for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++)
+    for (uint32_t f = 2; f <= 8; f *= 4)
+      for (int k = 0; k < 2; k++) {
+        spvgen_mlp_train_desc d;
+        memset(&d, 0, sizeof d);
+        d.net.input_width = 3;
+        d.net.hidden_width = 64;
+        d.net.hidden_count = 2;
+        d.net.output_width = 16;
+        d.net.variant = (spvgen_mlp_variant)v;
+        d.net.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+        d.net.grid.features = f;
+        d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+        spvgen_kernel kern;
+        char msg[512];
+        spvgen_status st = spvgen_mlp_train(&d, &c16, (spvgen_mlp_train_kernel)k, &kern, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+        if (st != SPVGEN_OK) continue;
+        CHECK(check_words(kern.words, kern.word_count));
+        if (!k) CHECK(kern.info.features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+        spvgen_kernel_free(&kern);
       }
 }
 

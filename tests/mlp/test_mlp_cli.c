@@ -97,6 +97,23 @@ static void test_mlp_train(void) {
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--loss: 'l1' is not l2 or rel-l2");
   cli_result_free(&r);
+  /* the hash grid's table gradient: the choice in the JSON, the f16 form refused by name
+   * where the device lacks f16 vector atomics, a bad value refused */
+  r = cli_run("mlp", "--in", "3", "--hidden", "64x2", "--out", "16", "--encoding", "hashgrid:16,2,14", "--train",
+              "--variant", "mat", "--caps", "h100", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"grid_gradient\": \"f32\"");
+  CHECK_CONTAINS(r.out, "\"opt_table_groups\": ");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "16", "--encoding", "hashgrid", "--train", "--caps", "h100",
+              "--grid-gradient", "f16");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "grid_gradient f16 needs shaderFloat16VectorAtomics");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "16", "--encoding", "hashgrid", "--train", "--grid-gradient", "f8");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--grid-gradient: 'f8' is not auto, f32 or f16");
+  cli_result_free(&r);
   r = cli_run("mlp", "--in", "2", "--hidden", "32x2", "--out", "3", "--train", "--variant", "vec", "--caps",
               "h100", "-S");
   CHECK_EXIT(r, 0);

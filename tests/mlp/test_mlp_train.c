@@ -264,6 +264,106 @@ static void test_mat_wide_networks_plan_larger_chunks_for_h100(void) {
   CHECK_CONTAINS(msg, "one bias row per layer 800, staged weights 4352");
 }
 
+/* The f16 table gradient (grid_gradient F16): AUTO resolves to it where the device has
+ * f16 vector atomics and a level has 2 or more features; the gradient kernels (loop and
+ * mat, 2 and 4 features: 2- and 4-vectors) add f16 vectors with OpAtomicFAddEXT under
+ * AtomicFloat16VectorNV, which the plan's features cover; the gradient buffer's table
+ * part is f16; the optimizer's grid form dispatches net groups, the loss group and the
+ * table groups; refusals name the field. */
+static void test_grid_gradient_f16(void) {
+  spvgen_device_caps h100, h100v;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  h100v = h100;
+  h100v.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+  const size_t NC = sizeof cases / sizeof cases[0];
+  for (size_t i = NC - 2; i < NC; i++)
+    for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++) {
+      spvgen_mlp_train_desc d = make_desc(&cases[i]);
+      d.net.variant = (spvgen_mlp_variant)v;
+      spvgen_mlp_train_config t, t32;
+      char msg[512];
+      CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &t32, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_EQ_U64(t32.desc.grid_gradient, SPVGEN_MLP_GRID_GRADIENT_F32);
+      CHECK_MSG(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_EQ_U64(t.desc.grid_gradient, SPVGEN_MLP_GRID_GRADIENT_F16);
+      CHECK(t.desc.grid_gradient_scale == 1024.0f);
+      CHECK(t.features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+      CHECK(!(t.features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD));
+      CHECK_CONTAINS(t.name, " table-grad-f16");
+      const uint64_t T = t.elements - t.slot_elements;
+      CHECK_EQ_U64(t.grad_bytes, t.grid_grad_offset * 4 + T * 2);
+      CHECK_EQ_U64(t32.grad_bytes, t32.grid_grad_offset * 4 + T * 4);
+      CHECK_EQ_U64(t.opt_local_size[0], 256u);
+      CHECK_EQ_U64(t.opt_table_groups, (T / 4 + 255) / 256);
+      for (int which = 0; which < 2; which++) {
+        spvgen_module *m = spvgen_module_create(NULL);
+        spvgen_kernel_info info;
+        spvgen_status st = spvgen_mlp_train_emit(m, &t, (spvgen_mlp_train_kernel)which, &info);
+        CHECK_MSG(st == SPVGEN_OK, "%s: %s", t.name, spvgen_module_error(m));
+        size_t count = 0;
+        const uint32_t *words = st == SPVGEN_OK ? check_module(m, &count) : NULL;
+        CHECK_MSG(words != NULL, "%s", t.name);
+        if (!words) {
+          spvgen_module_destroy(m);
+          continue;
+        }
+        spvgen_kernel_info got = info;
+        CHECK(spvgen_kernel_reflect(words, count, &got, msg, sizeof msg) == SPVGEN_OK);
+        CHECK_MSG((got.features & ~t.features) == 0, "%s: the words need features 0x%llx the plan does not list",
+                  t.name, (unsigned long long)(got.features & ~t.features));
+        char *text = check_disassemble(words, count);
+        if (text && !which) {
+          CHECK_CONTAINS(text, "OpCapability AtomicFloat16VectorNV");
+          CHECK_CONTAINS(text, "OpExtension \"SPV_NV_shader_atomic_fp16_vector\"");
+          CHECK(got.features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+          /* the atomics' result type: an f16 vector of 2 (2 features) or 4 */
+          const char *at = strstr(text, "OpAtomicFAddEXT %");
+          CHECK(at != NULL);
+          if (at) CHECK_MSG(!strncmp(at + 17, cases[i].enc_size ? "v4half" : "v2half", 6), "%.60s", at);
+        }
+        if (text && which) {
+          uint32_t net = (uint32_t)((t.slot_elements + 31) / 32);
+          CHECK_EQ_U64(info.groups[0], net + 1 + t.opt_table_groups);
+          CHECK_EQ_U64(info.local_size[0], 256u);
+        }
+        spvgen_free_text(text);
+        spvgen_module_destroy(m);
+      }
+    }
+  /* AUTO keeps f32 for one feature per level; the refusals */
+  spvgen_mlp_train_desc d = make_desc(&cases[NC - 2]);
+  spvgen_mlp_train_config t;
+  char msg[512];
+  d.net.grid.features = 1;
+  CHECK(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(t.desc.grid_gradient, SPVGEN_MLP_GRID_GRADIENT_F32);
+  d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+  CHECK(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "grid_gradient f16: the f16 atomics add 2 or 4 features at once; grid.features is 1");
+  d = make_desc(&cases[NC - 2]);
+  d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "grid_gradient f16 needs shaderFloat16VectorAtomics (VK_NV_shader_atomic_float16_vector), which");
+  d.grid_gradient_scale = 3;
+  CHECK(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_gradient_scale 3: a power of two");
+  d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F32;
+  d.grid_gradient_scale = 1024;
+  CHECK(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_gradient_scale 1024: the scale of an f16 table gradient");
+  d.grid_gradient = (spvgen_mlp_grid_gradient)7;
+  CHECK(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_gradient 7: not a spvgen_mlp_grid_gradient");
+  d = make_desc(&cases[0]);
+  d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+  CHECK(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_gradient f16 / grid_gradient_scale 0: the network has no hash grid");
+  spvgen_mlp_grid_gradient g;
+  CHECK(spvgen_mlp_grid_gradient_parse("f16", &g) && g == SPVGEN_MLP_GRID_GRADIENT_F16);
+  CHECK(!spvgen_mlp_grid_gradient_parse("f8", &g));
+  CHECK_STR_EQ(spvgen_mlp_grid_gradient_name(SPVGEN_MLP_GRID_GRADIENT_AUTO), "auto");
+}
+
 static void test_train_refusals(void) {
   spvgen_mlp_train_desc d = make_desc(&cases[0]);
   spvgen_mlp_train_config p;
@@ -387,18 +487,37 @@ static void test_vec_gradient_kernel_validates_for_h100(void) {
 static void test_training_matches_cpu(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
-  /* the hash grid cases twice: with the device's float atomics where it has them
-   * (lavapipe: VK_EXT_shader_atomic_float), and with the compare-exchange loops */
-  for (size_t run = 0; run < sizeof cases / sizeof cases[0] + 2; run++) {
-    size_t i = run < sizeof cases / sizeof cases[0] ? run : run - 2;
-    bool cas = run >= sizeof cases / sizeof cases[0];
+  /* the hash grid cases three times: with the device's float atomics where it has them
+   * (lavapipe: VK_EXT_shader_atomic_float), with the compare-exchange loops, and with an
+   * f16 table gradient (grid_gradient F16, planned as for a device with f16 vector
+   * atomics, run through compare-exchange loops on f16 pairs: lavapipe has no such
+   * atomics; the first with one table group of the optimizer, which then loops over the
+   * table, the second at a scale of 4096 and with the optimizer's 128-invocation form) */
+  const size_t NC = sizeof cases / sizeof cases[0];
+  for (size_t run = 0; run < NC + 4; run++) {
+    size_t i = run < NC ? run : run < NC + 2 ? run - 2 : run - 4;
+    bool cas = run >= NC, h16 = run >= NC + 2;
     spvgen_mlp_train_desc d = make_desc(&cases[i]);
     if (i == 2) d.weight_decay = 0.01f;
     spvgen_mlp_train_config plan;
     char pmsg[512];
     if (cas) {
-      CHECK_MSG(spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &plan, pmsg, sizeof pmsg) == SPVGEN_OK, "%s", pmsg);
-      plan.features &= ~SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+      spvgen_device_caps caps = *spvgen_vk_caps(ctx);
+      if (h16) {
+        caps.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+        d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+        if (i == NC - 1) {
+          d.grid_gradient_scale = 4096;
+          caps.max_workgroup_invocations = 128; /* Vulkan's least: the optimizer's 128-invocation form */
+        }
+      }
+      CHECK_MSG(spvgen_mlp_train_plan(&d, &caps, &plan, pmsg, sizeof pmsg) == SPVGEN_OK, "%s", pmsg);
+      plan.features &= ~(SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD | SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+      if (h16 && i == NC - 2) {
+        CHECK_MSG(plan.opt_table_groups > 1, "%s: %u table groups", plan.name, plan.opt_table_groups);
+        plan.opt_table_groups = 1;
+      }
+      if (h16) CHECK_EQ_U64(plan.opt_local_size[0], i == NC - 1 ? 128u : 256u);
     }
     mlp_train_run_options o;
     memset(&o, 0, sizeof o);
@@ -420,9 +539,13 @@ static void test_training_matches_cpu(void) {
               r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.checked,
               (unsigned long long)r.opt.first_bad, r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
     CHECK_MSG(r.loss_bad == 0, "%s: loss gpu %.8g cpu %.8g (step 1)", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    const char *how = h16   ? " (f16 pairs)"
+                      : cas ? " (compare-exchange)"
+                      : (r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) ? " (float atomics)"
+                                                                             : "";
     fprintf(stderr, "  %-58s%s %llu grads x %u steps, worst err/tol %.3f; optimizer worst %.3f; loss %.5g -> %.5g\n",
-            r.plan.name, cas ? " (compare-exchange)" : (r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD) ? " (float atomics)" : "", (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio,
-            r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[o.steps - 1]);
+            r.plan.name, how, (unsigned long long)r.plan.params, o.steps, r.grad.worst_ratio, r.opt.worst_ratio,
+            r.loss_gpu[0], r.loss_gpu[o.steps - 1]);
   }
   spvgen_vk_destroy(ctx);
 }
@@ -490,6 +613,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_train_plans_validate),
       TEST_CASE(test_train_refusals),
+      TEST_CASE(test_grid_gradient_f16),
       TEST_CASE(test_grid_networks_train_plans_on_every_variant),
       TEST_CASE(test_mat_wide_networks_plan_larger_chunks_for_h100),
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),

@@ -74,11 +74,16 @@ static bool has_capability(const spvgen_kernel_info *info, uint32_t cap) {
 
 /* What the spec of each form says a pointer needs (independent of the emitter's table):
  * the cooperative vector instructions' 64-byte matrices and gradients, the mat
- * variant's 16-byte weight loads and 16-byte chunks of f16 points without encoding. */
+ * variant's 16-byte weight loads and 16-byte chunks of f16 points without encoding; with
+ * the hash grid the optimizer's 4-vectors (f16 weights 8, the f32 gradient and state 16,
+ * an f16 gradient 8) and the f16 gradient's 4-vector atomics (4 or 8 features: 8). */
 static uint32_t expected_alignment(const spvgen_mlp_train_config *t, spvgen_mlp_train_kernel which, uint32_t b) {
   const spvgen_mlp_desc *d = &t->net.desc;
-  if (which == SPVGEN_MLP_TRAIN_OPTIMIZER) return 0;
+  const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID && t->net.variant != SPVGEN_MLP_VEC;
+  const bool g16 = t->desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
+  if (which == SPVGEN_MLP_TRAIN_OPTIMIZER) return !grid ? 0 : b == 0 ? 8 : b == 1 ? (g16 ? 8 : 16) : b == 2 ? 16 : 0;
   if (t->net.variant == SPVGEN_MLP_VEC) return b == 1 || b == 3 ? 64 : 0;
+  if (b == 3 && g16 && d->grid.features >= 4) return 8;
   if (t->net.variant == SPVGEN_MLP_MAT) {
     if (b == 1) return 16;
     if (b == 0)
@@ -148,8 +153,9 @@ static const train_net NETS[] = {
 };
 
 /* Every network on every variant the preset trains it on (vec and mat on h100; the hash
- * grid not on vec), the hash grid with float atomics and with compare-exchange loops:
- * both kernels checked (check_kernel). */
+ * grid not on vec), the hash grid with float atomics, with compare-exchange loops, and
+ * with an f16 table gradient (the preset given f16 vector atomics: those, and
+ * compare-exchange loops on f16 pairs): both kernels checked (check_kernel). */
 static void test_train_modules_validate(void) {
   static const char *const presets[] = {"h100", "vulkan13", "lavapipe"};
   uint32_t checked = 0, mat_coop = 0;
@@ -158,23 +164,29 @@ static void test_train_modules_validate(void) {
     CHECK(spvgen_caps_preset(presets[pi], &caps) == SPVGEN_OK);
     for (size_t i = 0; i < sizeof NETS / sizeof NETS[0]; i++)
       for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LOOP; v++)
-        for (int cas = 0; cas < 2; cas++) {
+        for (int mode = 0; mode < 4; mode++) {
           train_net n = NETS[i];
           n.v = (spvgen_mlp_variant)v;
-          const bool grid = n.enc == SPVGEN_MLP_ENCODING_HASH_GRID;
-          if (cas && !grid) continue;
+          const bool grid = n.enc == SPVGEN_MLP_ENCODING_HASH_GRID, cas = mode & 1, h16 = mode >= 2;
+          if (mode && !grid) continue;
           if (v == SPVGEN_MLP_VEC && grid) continue; /* refused: test_train_refusals_bda */
           if (pi > 0 && v != SPVGEN_MLP_LOOP) continue; /* cooperative features: h100 only */
           spvgen_mlp_train_desc d = train_desc(&n);
+          spvgen_device_caps pc = caps;
+          if (h16) {
+            pc.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+            d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+            d.net.grid.features = mode == 2 ? 4 : 2; /* 4-vector atomics and 2-vector ones */
+          }
           spvgen_mlp_train_config t;
           char msg[512];
-          spvgen_status st = spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg);
+          spvgen_status st = spvgen_mlp_train_plan(&d, &pc, &t, msg, sizeof msg);
           CHECK_MSG(st == SPVGEN_OK, "%s net %zu %s: %s", presets[pi], i,
                     spvgen_mlp_variant_name((spvgen_mlp_variant)v), msg);
           if (st != SPVGEN_OK) continue;
           CHECK_EQ_U64(t.net.desc.addressing, SPVGEN_ADDRESSING_DEVICE_ADDRESS);
           CHECK(t.features & SPVGEN_FEATURE_INT64);
-          if (cas) t.features &= ~SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+          if (cas) t.features &= ~(SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD | SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
           for (int which = 0; which < 2; which++) {
             int coop = check_kernel(presets[pi], &t, (spvgen_mlp_train_kernel)which);
             if (coop < 0) continue;
@@ -291,6 +303,7 @@ typedef struct run_case {
   uint32_t points, grad_workgroups;
   bool cas;         /* the hash grid through compare-exchange loops */
   bool suballocate; /* the six buffers in one */
+  bool h16;         /* an f16 table gradient (through compare-exchange loops on f16 pairs) */
 } run_case;
 
 /* Three steps of rc through mlp_train_run, checked as the descriptor form's tests check
@@ -308,13 +321,17 @@ static void run_one(spvgen_vk_context *ctx, const run_case *rc) {
     d.net.points_per_group = 16;
     d.grad_workgroup_size = caps.subgroup_size;
   }
+  if (rc->h16) {
+    caps.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+    d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+  }
   spvgen_mlp_train_config plan;
   char msg[512];
   spvgen_status st = spvgen_mlp_train_plan(&d, &caps, &plan, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "%s", msg);
   if (st != SPVGEN_OK) return;
   if (mat) plan.net.features &= ~SPVGEN_FEATURE_COOPMAT; /* the emulation */
-  if (rc->cas) plan.features &= ~SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+  if (rc->cas || rc->h16) plan.features &= ~(SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD | SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
   mlp_train_run_options o;
   memset(&o, 0, sizeof o);
   o.seed = test_rand_u32() | 1u;
@@ -345,7 +362,10 @@ static void run_one(spvgen_vk_context *ctx, const run_case *rc) {
                                           (unsigned long long)r.offsets[i]);
   }
   fprintf(stderr, "  %-60s%s%s %u points: worst gradient err/tol %.3f, optimizer %.3f, loss %.5g -> %.5g\n", plan.name,
-          rc->cas ? " (compare-exchange)" : "", rc->suballocate ? " (sub-allocated)" : "", rc->points,
+          rc->h16   ? " (f16 pairs)"
+          : rc->cas ? " (compare-exchange)"
+                    : "",
+          rc->suballocate ? " (sub-allocated)" : "", rc->points,
           r.grad.worst_ratio, r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[2]);
 }
 
@@ -357,11 +377,12 @@ static void test_loop_training_matches_cpu(void) {
   spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS | SPVGEN_FEATURE_INT64);
   if (!ctx) return;
   const run_case cases[] = {
-      {NETS[0], 700, 3, false, false},
-      {NETS[1], 300, 8, false, false},
-      {NETS[3], 257, 13, false, false},
-      {NETS[2], 300, 8, false, false},
-      {NETS[2], 200, 3, true, false},
+      {NETS[0], 700, 3, false, false, false},
+      {NETS[1], 300, 8, false, false, false},
+      {NETS[3], 257, 13, false, false, false},
+      {NETS[2], 300, 8, false, false, false},
+      {NETS[2], 200, 3, true, false, false},
+      {NETS[2], 300, 8, false, false, true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
     run_case rc = cases[i];
@@ -376,10 +397,12 @@ static void test_loop_training_matches_cpu(void) {
 static void test_loop_training_suballocated_matches_cpu(void) {
   spvgen_vk_context *ctx = vk_open(SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS | SPVGEN_FEATURE_INT64);
   if (!ctx) return;
-  run_case rc = {NETS[2], 333, 5, false, true};
+  run_case rc = {NETS[2], 333, 5, false, true, false};
   rc.net.v = SPVGEN_MLP_LOOP;
   run_one(ctx, &rc);
-  rc = (run_case){NETS[1], 150, 4, false, true};
+  rc.h16 = true; /* the optimizer's 8- and 16-byte quads through the moved pointers */
+  run_one(ctx, &rc);
+  rc = (run_case){NETS[1], 150, 4, false, true, false};
   rc.net.v = SPVGEN_MLP_LOOP;
   run_one(ctx, &rc);
   spvgen_vk_destroy(ctx);
@@ -394,13 +417,16 @@ static void test_mat_emulated_training_matches_cpu(void) {
   if (!ctx) return;
   run_case rc = {{SPVGEN_MLP_MAT, 16, 32, 1, 3, SPVGEN_MLP_ACT_TANH, 0, 0, true, false, SPVGEN_MLP_LOSS_L2,
                   SPVGEN_MLP_OPTIMIZER_ADAM},
-                 61, 2, false, true};
+                 61, 2, false, true, false};
   run_one(ctx, &rc);
   /* the hash grid: the table's gradient through its own moved pointer, compare-exchange
    * loops on it (lavapipe has float atomics: the loop variant's test takes those) */
   rc = (run_case){{SPVGEN_MLP_MAT, 3, 16, 2, 3, SPVGEN_MLP_ACT_TANH, 0, SPVGEN_MLP_ENCODING_HASH_GRID, false, false,
                    SPVGEN_MLP_LOSS_L2, SPVGEN_MLP_OPTIMIZER_ADAM},
-                  45, 3, true, false};
+                  45, 3, true, false, false};
+  if (!test_current_failed) run_one(ctx, &rc);
+  rc.cas = false; /* the f16 table gradient through its moved pointer */
+  rc.h16 = true;
   if (!test_current_failed) run_one(ctx, &rc);
   spvgen_vk_destroy(ctx);
 }

@@ -257,7 +257,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       !(h16 = malloc(t->net.weight_bytes)) ||
       !(state = calloc(sw, 4)) || !(state2 = malloc(sw * 4)) || !(lossv = malloc(loss_n * 4)) ||
       !(wcur = malloc(t->net.weight_bytes)) || !(grad = malloc(E * 8)) || !(tol = malloc(E * 8)) ||
-      !(sref = malloc(sw * 8)) || !(stol = malloc(sw * 8)) || !(tns = calloc(3ull * opt.steps + 2ull * opt.warmup + 1, 8))) {
+      !(sref = malloc(sw * 8)) || !(stol = malloc(sw * 8)) ||
+      !(tns = calloc(4ull * opt.steps + 2ull * opt.warmup + 1, 8))) {
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
     snprintf(msg, size, "out of host memory");
     goto done;
@@ -290,7 +291,8 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       up(ctx, &sl[S_T], data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
       up(ctx, &sl[S_S], state, sw * 4) != SPVGEN_OK ||
       fill(ctx, &sl[S_G], 0, sl[S_G].size, 0x7FC00000u) != SPVGEN_OK ||
-      (t->grid_grad_offset && fill(ctx, &sl[S_G], t->grid_grad_offset * 4, (E - t->slot_elements) * 4, 0) != SPVGEN_OK) ||
+      (t->grid_grad_offset &&
+       fill(ctx, &sl[S_G], t->grid_grad_offset * 4, t->grad_bytes - t->grid_grad_offset * 4, 0) != SPVGEN_OK) ||
       fill(ctx, &sl[S_L], 0, loss_n * 4, 0x7FC00000u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled gradients and loss: an element never written fails */
   /* the gradient kernel's bindings: input, weights, targets, gradients, loss; the
@@ -330,6 +332,33 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
         if (st == SPVGEN_OK) st = vec_convert(ctx, t, &sl[S_G], gpush);
         if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k + 1, 1, at + 1);
       }
+    }
+    if (st == SPVGEN_OK && opt.time_optimizer_alone && !vec) {
+      /* the optimizer alone, steps total + 1 ...: its times into the scratch's second half */
+      uint32_t (*apc)[4] = calloc(opt.steps, sizeof *apc);
+      spvgen_vk_dispatch_desc *ad = calloc(opt.steps, sizeof *ad);
+      if (!apc || !ad) {
+        free(apc);
+        free(ad);
+        free(opc);
+        free(dd);
+        st = SPVGEN_ERROR_OUT_OF_MEMORY;
+        snprintf(msg, size, "out of host memory");
+        goto done;
+      }
+      for (uint32_t k = 0; k < opt.steps; k++) {
+        opt_push(apc[k], total + k + 1, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
+        ad[k] = dd[2 * (opt.warmup + k) + 1];
+        ad[k].push_data = apc[k];
+      }
+      uint64_t *a = tns + 3 * opt.steps;
+      st = spvgen_vk_run(ctx, ad, opt.steps, a);
+      if (st == SPVGEN_OK) {
+        qsort(a, opt.steps, 8, sg_cmp_u64);
+        res->opt_alone_ns = (double)a[opt.steps / 2];
+      }
+      free(apc);
+      free(ad);
     }
     free(opc);
     free(dd);
@@ -395,7 +424,7 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       if (t->grid_grad_offset) { /* the optimizer leaves the table's gradient at 0 */
         if (down(ctx, &sl[S_G], slots, t->grad_bytes) != SPVGEN_OK) VKFAIL();
         for (uint64_t e = t->slot_elements; e < E; e++)
-          mlp_train_check_value(&res->opt, e, slots[t->grid_grad_offset + e - t->slot_elements], 0.0, 1e-30);
+          mlp_train_check_value(&res->opt, e, mlp_train_table_gradient(t, slots, e), 0.0, 1e-30);
       }
       /* the loss history element */
       if (!(fabs(lossv[G + step - 1] - lg) <= 1e-6 * fabs(lg) + 1e-30)) res->loss_bad++;

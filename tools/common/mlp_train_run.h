@@ -22,6 +22,10 @@ typedef struct mlp_train_run_options {
                        (steps up to 1024 here), all [gradient, optimizer] pairs in one
                        submission each */
   uint32_t warmup;
+  /* no_check, loop and mat: after the timed steps, `steps` optimizer dispatches on their
+   * own, back to back (result opt_alone_ns): the optimizer's time without a gradient
+   * kernel before it. */
+  bool time_optimizer_alone;
   /* A plan to run instead of planning the desc for the device (tests: a mat plan with
    * the cooperativeMatrix bit cleared runs its emulation); NULL: plan. */
   const spvgen_mlp_train_config *plan;
@@ -40,6 +44,7 @@ typedef struct mlp_train_run_result {
   uint32_t loss_bad; /* steps whose loss missed its tolerance */
   double grad_ns, opt_ns; /* GPU time of the kernels: the last step's, or (no_check) the
                              medians over the timed steps */
+  double opt_alone_ns;    /* time_optimizer_alone: the median of the optimizer on its own */
   double samples_per_s;   /* points / (grad_ns + opt_ns) */
   double grad_compile_ms, opt_compile_ms; /* the driver's pipeline creation of each kernel
                                              (vkCreateComputePipelines, wall time) */

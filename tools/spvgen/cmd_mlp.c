@@ -46,6 +46,17 @@ static bool flag_optimizer(void *g, const char *v, char *why, size_t size) {
          sg_flag_bad(why, size, v, "is not adam or sgd");
 }
 
+static bool flag_grid_gradient(void *g, const char *v, char *why, size_t size) {
+  return spvgen_mlp_grid_gradient_parse(v, &((mlp_cli *)g)->tdesc.grid_gradient) ||
+         sg_flag_bad(why, size, v, "is not auto, f32 or f16");
+}
+static bool flag_grid_gradient_scale(void *g, const char *v, char *why, size_t size) {
+  double s;
+  if (!sg_parse_number(v, 0, 16777216, &s) || !(s > 0))
+    return sg_flag_bad(why, size, v, "is not a positive number (a power of two up to 2^24)");
+  return ((mlp_cli *)g)->tdesc.grid_gradient_scale = (float)s, true;
+}
+
 static const sg_flag train_flags[] = {
     SG_FLAG_HEADING("training:"),
     SG_FLAG_SWITCH("--train",
@@ -55,6 +66,11 @@ static const sg_flag train_flags[] = {
                    mlp_cli, train),
     {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
     {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
+    {"--grid-gradient", "auto|f32|f16",
+     "the hash grid table's gradient: f16 vectors added by one atomic where\nthe device has "
+     "shaderFloat16VectorAtomics (auto's choice there), or f32", flag_grid_gradient, 0},
+    {"--grid-gradient-scale", "S", "f16 table gradient: kept times S, a power of two (default 1024)",
+     flag_grid_gradient_scale, 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 
@@ -224,6 +240,12 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_u64(&j, "grad_bytes", plan.grad_bytes);
     sg_json_u64(&j, "state_bytes", plan.state_bytes);
     sg_json_u64(&j, "loss_bytes", plan.loss_bytes);
+    if (plan.net.desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && plan.net.variant != SPVGEN_MLP_VEC) {
+      sg_json_str(&j, "grid_gradient", spvgen_mlp_grid_gradient_name(plan.desc.grid_gradient));
+      if (plan.desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16)
+        sg_json_f64(&j, "grid_gradient_scale", plan.desc.grid_gradient_scale);
+      sg_json_u64(&j, "opt_table_groups", plan.opt_table_groups);
+    }
     sg_json_end(&j);
     sg_json_finish(&j);
     return 0;
