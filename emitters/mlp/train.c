@@ -94,7 +94,8 @@ static spvgen_status grid_gradient_plan(spvgen_mlp_train_desc *d, const spvgen_d
   if (!grid) return SPVGEN_OK;
   const bool has16 = spvgen_caps_has(caps, SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
   if (d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_AUTO)
-    d->grid_gradient = has16 && F >= 2 ? SPVGEN_MLP_GRID_GRADIENT_F16 : SPVGEN_MLP_GRID_GRADIENT_F32;
+    /* f16 pairs only (spvgen/mlp.h: measured faster for 2 features, slower for 8) */
+    d->grid_gradient = has16 && F == 2 ? SPVGEN_MLP_GRID_GRADIENT_F16 : SPVGEN_MLP_GRID_GRADIENT_F32;
   if (d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F32) {
     if (d->grid_gradient_scale != 0.0f)
       return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,

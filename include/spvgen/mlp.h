@@ -554,8 +554,11 @@ typedef enum spvgen_mlp_optimizer {
 /* The precision of the hash grid table's gradient (the atomic sums of the gradient
  * kernel, spvgen_mlp_train_config below):
  *   AUTO  F16 where the device has shaderFloat16VectorAtomics
- *         (SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR) and the grid has 2 or more features per
- *         level, else F32;
+ *         (SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR) and the grid has exactly 2 features per
+ *         level (one 32-bit atomic per corner in place of two), else F32: on the H100 the
+ *         f16 pairs made the mat gradient kernel of a 16 x 2 grid 11% faster, while 8
+ *         features (two 4-vector atomics per corner) made it 51% slower than f32
+ *         (bench/results/mlp-train-hashgrid-h100-2026-11-26-s5.md);
  *   F32   f32 atomic adds, one per feature (OpAtomicFAddEXT, or compare-exchange loops
  *         where the device lacks shaderBufferFloat32AtomicAdd);
  *   F16   f16 vectors of 2 or 4 features added by one atomic (OpAtomicFAddEXT on an f16

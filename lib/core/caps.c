@@ -366,7 +366,8 @@ static void preset_h100(spvgen_device_caps *c) {
                  SPVGEN_FEATURE_COOPMAT2_TENSOR_ADDRESSING | SPVGEN_FEATURE_COOPMAT2_BLOCK_LOADS |
                  SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPVEC_TRAINING |
                  SPVGEN_FEATURE_BFLOAT16 | SPVGEN_FEATURE_BFLOAT16_COOPMAT |
-                 SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+                 SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD |
+                 SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR; /* shaderFloat16VectorAtomics: driver 580 reports it */
   c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED |
                             0x100u; /* measured 2047: also partitioned (NV) */
   c->max_shared_memory = 49152;

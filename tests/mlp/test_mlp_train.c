@@ -271,10 +271,12 @@ static void test_mat_wide_networks_plan_larger_chunks_for_h100(void) {
  * part is f16; the optimizer's grid form dispatches net groups, the loss group and the
  * table groups; refusals name the field. */
 static void test_grid_gradient_f16(void) {
+  /* h100v: the preset (its driver reports f16 vector atomics); h100: the same without */
   spvgen_device_caps h100, h100v;
-  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
-  h100v = h100;
-  h100v.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+  CHECK(spvgen_caps_preset("h100", &h100v) == SPVGEN_OK);
+  CHECK(h100v.features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
+  h100 = h100v;
+  h100.features &= ~(uint64_t)SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
   const size_t NC = sizeof cases / sizeof cases[0];
   for (size_t i = NC - 2; i < NC; i++)
     for (int v = SPVGEN_MLP_MAT; v <= SPVGEN_MLP_LOOP; v++) {
@@ -284,6 +286,11 @@ static void test_grid_gradient_f16(void) {
       char msg[512];
       CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &t32, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
       CHECK_EQ_U64(t32.desc.grid_gradient, SPVGEN_MLP_GRID_GRADIENT_F32);
+      /* AUTO: f16 pairs (2 features) only; 4 features stay f32 unless asked for */
+      CHECK_MSG(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_EQ_U64(t.desc.grid_gradient,
+                   cases[i].enc_size ? SPVGEN_MLP_GRID_GRADIENT_F32 : SPVGEN_MLP_GRID_GRADIENT_F16);
+      d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
       CHECK_MSG(spvgen_mlp_train_plan(&d, &h100v, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
       CHECK_EQ_U64(t.desc.grid_gradient, SPVGEN_MLP_GRID_GRADIENT_F16);
       CHECK(t.desc.grid_gradient_scale == 1024.0f);
