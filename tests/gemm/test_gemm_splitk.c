@@ -81,6 +81,38 @@ static void check_sync_free(const words_sync *s, const char *kernel, const spvge
             s->workgroup_variables, s->workgroup_pointers, (int)s->device_scope_capability);
 }
 
+/* The partials kernel's K loop loads A and B at K coordinates that count from the slice's
+ * start (the operands' pointers move there), not at slice * slice_k + i * tile_k: the
+ * loads' K offsets must not depend on the workgroup id. Every one of them where every
+ * slice has the same constant length (a FIXED K the slices split evenly); elsewhere the
+ * first loop's (the leftover steps' loop starts where the run-time count of the unrolled
+ * one ends, as in the unsplit run-time kernel). Not checked for the shift edge mode: a
+ * shifted tile's first row (column) is no multiple of 16, and where the leading dimension
+ * is no whole 16-byte chunks either, the bytes its pointer was aligned down by join the
+ * contiguous coordinate, which is K for a row-major A or a column-major B. */
+static void check_k_offsets(const spvgen_kernel *k, const spvgen_gemm_desc *d, const spvgen_gemm_config *plan) {
+  char what[256];
+  if (d->edge == SPVGEN_GEMM_EDGE_SHIFT) return;
+  const uint32_t sk = plan->slice_k;
+  const bool even = d->shapes == SPVGEN_GEMM_SHAPES_FIXED && sk && d->k % sk == 0 && d->k / sk == d->split_k;
+  for (uint32_t use = 0; use < 2; use++) {
+    /* A (M x K): K is its columns, the last offset row-major, the first col-major; B
+     * (K x N): its rows */
+    const bool col = (use ? d->b_layout : d->a_layout) == SPVGEN_COL_MAJOR;
+    const uint32_t from_end = use ? (col ? 0 : 1) : (col ? 1 : 0);
+    words_load_dep r;
+    CHECK(words_tensor_load_wg_dependence(k->words, k->word_count, use, from_end, &r));
+    CHECK_MSG(r.loads >= 1, "%s: no tensor loads of %s", plan->name, use ? "B" : "A");
+    if (even)
+      CHECK_MSG(r.dependent == 0, "%s [%s]: %u of %u loads of %s at a K offset that depends on the workgroup id",
+                describe(d, what, sizeof what), plan->name, r.dependent, r.loads, use ? "B" : "A");
+    else
+      CHECK_MSG(r.first_independent >= 1, "%s [%s]: the first load of %s is at a K offset that depends on the "
+                "workgroup id (%u of %u do)", describe(d, what, sizeof what), plan->name, use ? "B" : "A",
+                r.dependent, r.loads);
+  }
+}
+
 /* coopmat2 on the h100 preset, the tiles the prompt-length plans use (32x64x64,
  * 64x64x64, 128x128x64) and the default's: fixed and run-time shapes, descriptors and
  * device addresses, batches, every edge mode, epilogues, 8- and 16-bit inputs. The
@@ -91,7 +123,7 @@ static void test_coopmat2_partials_and_reduction_have_no_synchronization(void) {
   static const uint32_t tiles[][3] = {{32, 64, 64}, {64, 64, 64}, {128, 128, 64}, {0, 0, 0}};
   static const uint32_t shapes[][3] = {{16, 3584, 3584}, {257, 3584, 18944}, {97, 131, 1000}, {1, 520, 777}};
   static const struct { T ab, acc, out; } types[] = {{F16, F32, F32}, {F16, F16, F16}, {F16, F32, F16}, {S8, S32, S32}};
-  uint32_t pairs = 0;
+  uint32_t pairs = 0, evens = 0;
   for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
       for (uint32_t form = 0; form < 4; form++) { /* fixed / run-time x descriptors / device addresses */
@@ -130,10 +162,14 @@ static void test_coopmat2_partials_and_reduction_have_no_synchronization(void) {
           CHECK(!words_has(k[1].words, k[1].word_count, SpvOpCooperativeMatrixMulAddKHR));
           CHECK(!words_has(k[1].words, k[1].word_count, SpvOpCooperativeMatrixStoreTensorNV));
           CHECK(!(plan.features & SPVGEN_FEATURE_VULKAN_MEMORY_MODEL_DEVICE_SCOPE));
+          check_k_offsets(&k[0], &plan.desc, &plan);
+          evens += plan.desc.shapes == SPVGEN_GEMM_SHAPES_FIXED && plan.slice_k &&
+                   plan.desc.k % plan.slice_k == 0 && plan.desc.k / plan.slice_k == plan.desc.split_k;
         }
         free_pair(k, n);
       }
   CHECK(pairs >= 60);
+  CHECK_MSG(evens >= 4, "%u plans whose slices split K evenly", evens);
 }
 
 /* simt: the partials kernel synchronizes exactly as the unsplit kernel of its tile does
