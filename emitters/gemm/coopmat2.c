@@ -71,9 +71,12 @@
  * then OpCooperativeMatrixStoreTensorNV through D's layout (clamped on edge tiles).
  *
  * Split-K (split_k > 1; spvgen/gemm.h, emitters/gemm/splitk.c): this is the partials
- * kernel. tile_path hands the tile to splitk_tile_path, which walks only the slice's K
- * range (bounds are ids: full steps unrolled, then single ones, then the clamped K edge in
- * the slice that holds it) and stores the accumulator (as f32, or s32 / u32) to the
+ * kernel. A's and B's pointers move to the slice's first K (the origin machinery of the
+ * device-address tile moves, for descriptors too), so that splitk_tile_path walks the
+ * slice's K range from 0 exactly as the unsplit kernel walks K (a constant step count
+ * where the slices split K evenly; else full steps unrolled, then single ones, then the
+ * clamped K edge in the slice that holds it); a loop at a run-time K start made the
+ * H100's driver stop staging the tensor loads. It stores the accumulator (as f32, or s32 / u32) to the
  * workspace plane of its slice through a 2-D tensor layout (M x N, stride workspace_ld,
  * planes 16-byte aligned; clamped on edge tiles). Nothing else: the sum and the epilogue
  * are the reduction kernel's (splitk_reduce.c), so the module has the unsplit kernel's
@@ -152,7 +155,7 @@ typedef struct cm2_origin {
  * view's elements. */
 static void operand_move(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, bool batched,
                          const cm2_origin *at) {
-  uint32_t esize = spvgen_component_type_size(mx->type), u64 = spvgen_type_int(m, 64, false);
+  uint32_t esize = spvgen_component_type_size(mx->type);
   const bool row = mx->layout == SPVGEN_ROW_MAJOR;
   const uint32_t outer0 = !at ? 0 : row ? at->row0 : at->col0, inner0 = !at ? 0 : row ? at->col0 : at->row0;
   const bool outer16 = at && (row ? at->row16 : at->col16), inner16 = at && (row ? at->col16 : at->row16);
@@ -162,6 +165,7 @@ static void operand_move(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
     o->col0 = at->cols_rel ? 0 : at->col0;
   }
   if (mx->v4->ptr_type) { /* device address */
+    const uint32_t u64 = spvgen_type_int(m, 64, false);
     ek_buffer v = *mx->v4;
     uint32_t off = batched ? ek_batch_bytes64(m, z, mx->stride, esize) : 0;
     if (outer0 || inner0) {
