@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -147,6 +147,8 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
         else return false;
       }
+    } else if (sscanf(s, "b%u", &a) == 1) { /* compile budget, ms */
+      d->compile_budget_ms = a;
     } else if (sscanf(s, "sk%u", &a) == 1) {
       d->split_k = a;
     } else if (sscanf(s, "u%u", &a) == 1) {
@@ -439,6 +441,23 @@ static void build_splitk2_set(void) {
   }
 }
 
+/* Split-K from the slice's first K (set "skptr"): the prompt-length defaults (the plan's
+ * choice at the default 300 ms budget and at 1 s, where the wave model's split-K fits),
+ * and coopmat2 128x128x64 unsplit against split 2 and 4 ways on the grids under one wave. */
+static void build_skptr_set(void) {
+  static const uint32_t shapes[][3] = {{257, 3584, 3584},  {256, 3584, 3584},  {257, 3584, 18944}, {256, 3584, 18944},
+                                       {257, 18944, 3584}, {1000, 3584, 3584}, {2048, 3584, 3584}, {4096, 3584, 3584},
+                                       {1, 3584, 3584},    {16, 3584, 3584},   {64, 3584, 3584}};
+  static const char *const specs[] = {"default", "auto:b1000"};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (size_t i = 0; i < 2; i++) add("skptr", "f16,f32", "nt", specs[i], false, 1, (const uint32_t(*)[3])shapes[s]);
+  static const char *const split[] = {"cm2:u2:t128x128x64:sk1", "cm2:u2:t128x128x64:sk2", "cm2:u2:t128x128x64:sk4"};
+  for (size_t s = 0; s < 4; s++)
+    for (size_t i = 0; i < 3; i++) add("skptr", "f16,f32", "nt", split[i], false, 1, (const uint32_t(*)[3])shapes[s]);
+  add("skptr", "s8,s32", "nt", "default", false, 1, ONE(257, 3584, 3584));
+  add("skptr", "s8,s32", "nt", "auto:b1000", false, 1, ONE(257, 3584, 3584));
+}
+
 /* The set of one final GPU call (scripts/gpu-gemm.sh --call): every issue-24 target with
  * the alternatives the code keeps as knobs side by side, most important first (rows past
  * the deadline are skipped). */
@@ -601,7 +620,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
@@ -610,6 +629,7 @@ int main(int argc, char **argv) {
   if (has_set(sets, "call")) build_call_set();
   if (has_set(sets, "splitk")) build_splitk_set();
   if (has_set(sets, "splitk2")) build_splitk2_set();
+  if (has_set(sets, "skptr")) build_skptr_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
       for (uint32_t i = 0; i < groups[gi].count; i++)

@@ -71,9 +71,12 @@
  * then OpCooperativeMatrixStoreTensorNV through D's layout (clamped on edge tiles).
  *
  * Split-K (split_k > 1; spvgen/gemm.h, emitters/gemm/splitk.c): this is the partials
- * kernel. tile_path hands the tile to splitk_tile_path, which walks only the slice's K
- * range (bounds are ids: full steps unrolled, then single ones, then the clamped K edge in
- * the slice that holds it) and stores the accumulator (as f32, or s32 / u32) to the
+ * kernel. A's and B's pointers move to the slice's first K (the origin machinery of the
+ * device-address tile moves, for descriptors too), so that splitk_tile_path walks the
+ * slice's K range from 0 exactly as the unsplit kernel walks K (a constant step count
+ * where the slices split K evenly; else full steps unrolled, then single ones, then the
+ * clamped K edge in the slice that holds it); a loop at a run-time K start made the
+ * H100's driver stop staging the tensor loads. It stores the accumulator (as f32, or s32 / u32) to the
  * workspace plane of its slice through a 2-D tensor layout (M x N, stride workspace_ld,
  * planes 16-byte aligned; clamped on edge tiles). Nothing else: the sum and the epilogue
  * are the reduction kernel's (splitk_reduce.c), so the module has the unsplit kernel's
@@ -129,6 +132,9 @@ typedef struct cm2_matrix {
 typedef struct cm2_origin {
   uint32_t row0, col0;
   bool row16, col16;
+  /* the callers' row (column) coordinates count from the origin already (split-K's K:
+   * the slice's loop runs from 0), so slices take them as they are */
+  bool rows_rel, cols_rel;
 } cm2_origin;
 
 /* v4 (optional): a 128-bit (u32x4) view of the same binding, whose elements are the
@@ -138,36 +144,56 @@ typedef struct cm2_origin {
 /* want[0] / want[1]: whether the unclamped / the clamped layout is used. const_dims: the
  * unclamped layout gets constant dimensions (with clamp mode Undefined they bound nothing;
  * SPVGEN_GEMM_CODEGEN_CONST_DIMS). */
-/* Device addresses: the pointer moves by the batch (flat layouts) and on to the tile's
- * origin `at`, in 64 bits, aligned down to 16 bytes (the tensor instructions' base must
- * be): the rest, rem < 16 / esize elements, joins the contiguous coordinate. It is 0 where
- * the origin's bytes are known to be whole chunks (ld16, and origins of multiples of 16
- * elements). Only a tile's elements are then indexed from the pointer, in 32 bits
- * (gemm.c, check_tiles). */
+/* The pointer moves by the batch (flat layouts) and on to the origin `at` (device
+ * addresses: the tile's first row and column, and split-K's slice start in K; descriptors:
+ * the slice start only), aligned down to 16 bytes (the tensor instructions' base must be):
+ * the rest, rem < 16 / esize elements, joins the contiguous coordinate. It is 0 where the
+ * origin's bytes are known to be whole chunks: an inner coordinate of 16 elements, an
+ * outer one of 16 (16 rows of any length are whole chunks) or of rows of whole chunks
+ * (ld16). Device addresses move in 64 bits (only a tile's elements are then indexed from
+ * the pointer, in 32 bits: gemm.c, check_tiles); descriptors in 32 bits, in the 128-bit
+ * view's elements. */
 static void operand_move(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, bool batched,
                          const cm2_origin *at) {
-  uint32_t esize = spvgen_component_type_size(mx->type), u64 = spvgen_type_int(m, 64, false);
-  ek_buffer v = *mx->v4;
-  uint32_t off = batched ? ek_batch_bytes64(m, z, mx->stride, esize) : 0;
-  if (at && (at->row0 || at->col0)) {
-    o->row0 = at->row0;
-    o->col0 = at->col0;
-    const bool row = mx->layout == SPVGEN_ROW_MAJOR;
-    const uint32_t outer0 = row ? at->row0 : at->col0, inner0 = row ? at->col0 : at->row0;
-    const bool inner16 = row ? at->col16 : at->row16;
-    uint32_t t = ek_matrix_bytes64(m, mx->layout, mx->ld, at->row0, at->col0, esize);
-    if ((outer0 && !mx->ld16) || (inner0 && !inner16)) {
-      uint32_t low = spvgen_op_bitwise_and(m, u64, t, spvgen_const_bits(m, u64, 15));
-      t = spvgen_op_bitwise_and(m, u64, t, spvgen_const_bits(m, u64, ~(uint64_t)15));
-      o->rem = ek_div_imm(m, spvgen_op_u_convert(m, ek_u32_type(m), low), esize);
-    }
-    off = off ? spvgen_op_i_add(m, u64, off, t) : t;
+  uint32_t esize = spvgen_component_type_size(mx->type);
+  const bool row = mx->layout == SPVGEN_ROW_MAJOR;
+  const uint32_t outer0 = !at ? 0 : row ? at->row0 : at->col0, inner0 = !at ? 0 : row ? at->col0 : at->row0;
+  const bool outer16 = at && (row ? at->row16 : at->col16), inner16 = at && (row ? at->col16 : at->row16);
+  const bool leftover = (outer0 && !outer16 && !mx->ld16) || (inner0 && !inner16);
+  if (at) {
+    o->row0 = at->rows_rel ? 0 : at->row0;
+    o->col0 = at->cols_rel ? 0 : at->col0;
   }
-  if (off) ek_buffer_rebase(m, &v, off);
-  o->ptr = ek_elem(m, &v, ek_u32(m, 0));
+  if (mx->v4->ptr_type) { /* device address */
+    const uint32_t u64 = spvgen_type_int(m, 64, false);
+    ek_buffer v = *mx->v4;
+    uint32_t off = batched ? ek_batch_bytes64(m, z, mx->stride, esize) : 0;
+    if (outer0 || inner0) {
+      uint32_t t = ek_matrix_bytes64(m, mx->layout, mx->ld, at->row0, at->col0, esize);
+      if (leftover) {
+        uint32_t low = spvgen_op_bitwise_and(m, u64, t, spvgen_const_bits(m, u64, 15));
+        t = spvgen_op_bitwise_and(m, u64, t, spvgen_const_bits(m, u64, ~(uint64_t)15));
+        o->rem = ek_div_imm(m, spvgen_op_u_convert(m, ek_u32_type(m), low), esize);
+      }
+      off = off ? spvgen_op_i_add(m, u64, off, t) : t;
+    }
+    if (off) ek_buffer_rebase(m, &v, off);
+    o->ptr = ek_elem(m, &v, ek_u32(m, 0));
+    return;
+  }
+  /* descriptors: the view's index, in 16-byte chunks (flat: the batch base is whole chunks) */
+  const uint32_t per = 16 / esize;
+  uint32_t idx = batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16)) : ek_u32(m, 0);
+  if (outer0 || inner0) {
+    uint32_t e = ek_matrix_offset(m, mx->layout, mx->ld, at->row0 ? at->row0 : ek_u32(m, 0),
+                                 at->col0 ? at->col0 : ek_u32(m, 0), 0);
+    idx = ek_iadd(m, idx, ek_div_imm(m, e, per));
+    if (leftover) o->rem = spvgen_op_bitwise_and(m, ek_u32_type(m), e, ek_u32(m, per - 1));
+  }
+  o->ptr = ek_elem(m, mx->v4, idx);
 }
 
-/* at: device addresses, the tile origin the pointer moves to (NULL: none). */
+/* at: the origin the pointer moves to (NULL: none; device addresses: the batch still). */
 static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx, uint32_t z, const bool want[2],
                          bool const_dims, const cm2_origin *at) {
   memset(o, 0, sizeof *o);
@@ -178,7 +204,7 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   o->dim = mx->flat ? 2 : 3;
   bool batched = mx->batched && mx->flat;
   if (mx->buf->ptr_type) o->mem = (spvgen_memory_operands){SpvMemoryAccessAlignedMask, 16, 0};
-  if (mx->v4 && mx->v4->ptr_type) /* device address: batch and tile in 64 bits */
+  if (mx->v4 && (mx->v4->ptr_type || (at && mx->v4->var))) /* device address, or a moved descriptor */
     operand_move(m, o, mx, z, batched, at);
   else if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
     o->ptr = ek_elem(m, mx->v4, batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16))
@@ -196,12 +222,13 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   strides[n++] = ek_u32(m, 1);
   /* A moved operand's clamped layout bounds what remains of the matrix from the pointer:
    * rows (columns) d0 - outer0 and the contiguous d1 - inner0 + rem, so clamping is still
-   * at the matrix's edges. The unclamped one bounds nothing: its dimensions stay the
-   * matrix's (constants for a FIXED plan), the contiguous one with room for rem. */
+   * at the matrix's edges (split-K's K: what remains of K from the slice's start). The
+   * unclamped one bounds nothing: its dimensions stay the matrix's (constants for a FIXED
+   * plan), the contiguous one with room for rem. */
   uint32_t rdims[3];
   memcpy(rdims, dims, sizeof rdims);
-  if (o->row0 || o->col0) {
-    const uint32_t outer0 = o->col_major ? o->col0 : o->row0, inner0 = o->col_major ? o->row0 : o->col0;
+  if (at && (at->row0 || at->col0)) {
+    const uint32_t outer0 = o->col_major ? at->col0 : at->row0, inner0 = o->col_major ? at->row0 : at->col0;
     const uint32_t i0 = n - 2, i1 = n - 1;
     if (outer0) rdims[i0] = ek_isub(m, dims[i0], outer0);
     if (inner0) rdims[i1] = ek_isub(m, dims[i1], inner0);
@@ -288,6 +315,7 @@ typedef struct cm2_ctx {
   bool moved;
   cm2_origin tile;
   bool m_edge, n_edge, k_edge; /* a tile may cross M, N; K may end inside a step */
+  uint32_t kfull;              /* K rounded down to tile_k: where the whole steps end (id) */
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
   uint32_t mask_fn;            /* masked K edge: B's rows below a count zeroed, or 0 */
@@ -328,6 +356,10 @@ typedef struct cm2_stage {
 typedef struct cm2_splitk {
   gemm_splitk s;
   ek_buffer w4;
+  /* the slice's first K (id, a multiple of tile_k; an empty slice past K: kfull), where A
+   * and B move to, so that its K loop counts from 0 like the unsplit kernel's */
+  uint32_t kb;
+  bool even;   /* FIXED, every slice slice_k long: a constant step count */
 } cm2_splitk;
 
 /* A matrix of the tile's shape (BM x BN, accumulator use) with component type t. */
@@ -371,11 +403,11 @@ static int clamp_d(const cm2_ctx *x, int clamped) { return clamped && (x->m_edge
 static uint32_t k_step(spvgen_module *m, const cm2_ctx *x, int clamped, bool kedge, uint32_t k0, uint32_t acc) {
   const spvgen_gemm_desc *d = x->d;
   if (kedge && x->mask_fn) {
-    /* The masked K edge: the last tile_k of K, [K - BK, K), unclamped (16-byte aligned:
-     * K is whole 16-byte rows), with B's first BK - K % BK rows (summed by the whole
-     * steps already) zeroed. */
-    const uint32_t BK = d->tile_k, start = d->k - BK, overlap = BK - d->k % BK;
-    uint32_t ks = ek_u32(m, start);
+    /* The masked K edge (k0: where the whole steps end): the last tile_k of K,
+     * [K - BK, K), unclamped (16-byte aligned: K is whole 16-byte rows), with B's first
+     * BK - K % BK rows (summed by the whole steps already) zeroed. */
+    const uint32_t BK = d->tile_k, overlap = BK - d->k % BK;
+    uint32_t ks = ek_isub(m, k0, ek_u32(m, overlap)); /* K - BK, from the operands' K origin */
     uint32_t a = operand_load(m, &x->a, clamp_a(x, clamped, false), x->ta, x->za, x->bm, d->tile_m, ks, BK);
     uint32_t b = operand_load(m, &x->b, clamp_b(x, clamped, false), x->tb, x->zb, ks, BK, x->bn, d->tile_n);
     uint32_t ov = ek_u32(m, overlap);
@@ -481,32 +513,39 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
   return acc;
 }
 
-/* The K range [k_begin, k_end) (ids, uniform over the workgroup; a run-time K, or a
- * split-K slice; k_begin a multiple of tile_k; whole: the range is all of K): the whole
- * steps in a loop of `U` steps per iteration, then one at a time, and the K edge's partial
- * step (clamped) where the range holds it.
+/* A K range whose coordinates count from the operands' K origin (0: the matrix's first K;
+ * split-K: the slice's start): `steps` whole steps from 0 (an id, uniform over the
+ * workgroup), then the K edge's partial step at `edge_k` where `edge` (a bool id; 0: no
+ * K edge) holds. */
+typedef struct cm2_krange {
+  uint32_t steps;
+  bool whole_u;     /* every K of the class is a multiple of U steps: no leftover loop */
+  uint32_t edge, edge_k;
+} cm2_krange;
+
+/* The K range's steps: the whole steps in a loop of `U` steps per iteration, then one at
+ * a time, and the K edge's partial step (clamped, or masked) where the range holds it.
  *
  * The loops count: the number of whole steps is computed once and each loop runs
- * `i < count` with i += 1, the canonical form whose trip count a compiler derives. A
- * condition on the K position itself (`k + U * tile_k <= end`, SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP)
- * has none the driver can prove: k + U * tile_k may wrap for all it knows. */
-static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U, uint32_t k_begin,
-                        uint32_t k_end, bool whole) {
+ * `i < count` with i += 1 from 0, the canonical form whose trip count a compiler derives,
+ * and the tensor loads' K coordinate is i * U * tile_k: no run-time start (a slice's start
+ * at a run-time K coordinate made the H100's driver stop staging the loads: split-K
+ * moves the operands' pointers there instead). A condition on the K position itself
+ * (`k + U * tile_k <= end`, SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) has none the driver can
+ * prove: k + U * tile_k may wrap for all it knows. */
+static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U, const cm2_krange *r) {
   const spvgen_gemm_desc *d = x->d;
   const uint32_t BK = d->tile_k;
   if (!U) U = 1;
-  /* the whole steps end at kfull = K rounded down to BK (K itself when the class's K is a
-   * multiple of BK) */
-  uint32_t kfull = x->k_edge ? ek_mul_imm(m, ek_div_imm(m, x->sh.k, BK), BK) : x->sh.k;
-  uint32_t full_end = whole ? kfull : ek_umin(m, k_end, kfull);
   uint32_t accv = ek_local(m, x->tacc, x->zacc);
   spvgen_store(m, accv, x->zacc);
   if (d->codegen & SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) {
+    uint32_t full_end = ek_mul_imm(m, r->steps, BK);
     uint32_t kv = ek_local(m, ek_u32_type(m), ek_u32(m, 0));
     for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
       uint32_t n = pass ? 1 : U;
-      ek_for kl; /* the first pass starts at k_begin, the second resumes where it ended */
-      uint32_t start = pass == (U > 1 ? 0 : 1) ? (whole ? ek_u32(m, 0) : k_begin) : 0;
+      ek_for kl; /* the first pass starts at 0, the second resumes where it ended */
+      uint32_t start = pass == (U > 1 ? 0 : 1) ? ek_u32(m, 0) : 0;
       uint32_t k0 = ek_for_begin_var(m, &kl, kv, start, 0, ek_u32(m, n * BK), SpvLoopControlMaskNone);
       spvgen_loop_while(m, ek_ule(m, ek_add_imm(m, k0, n * BK), full_end));
       uint32_t cur = spvgen_load(m, x->tacc, accv);
@@ -515,22 +554,11 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
       ek_for_end(m, &kl);
     }
   } else {
-    /* k_begin is a multiple of BK (slice_k is a multiple of tile_k): masked so the driver
-     * sees the steps' alignment too */
-    uint32_t kb = whole ? ek_u32(m, 0) : spvgen_op_bitwise_and(m, ek_u32_type(m), k_begin, ek_u32(m, ~(BK - 1u)));
-    /* a FIXED K that the slices split evenly: every slice has the same constant count,
-     * the trip count the unsplit kernel's loop shows the driver */
-    const uint32_t slice_k = x->p->slice_k;
-    bool even = !whole && !gemm_runtime(d) && slice_k && d->k % slice_k == 0;
-    uint32_t steps = whole  ? ek_div_imm(m, full_end, BK)
-                     : even ? ek_u32(m, slice_k / BK)
-                            : ek_select(m, ek_ult(m, kb, full_end), ek_div_imm(m, ek_isub(m, full_end, kb), BK),
-                                        ek_u32(m, 0));
-    uint32_t outer = ek_div_imm(m, steps, U);
+    uint32_t outer = ek_div_imm(m, r->steps, U);
     if (U > 1) {
       ek_for kl;
       uint32_t i = ek_for_begin(m, &kl, ek_u32(m, 0), outer, ek_u32(m, 1), SpvLoopControlMaskNone);
-      uint32_t k0 = ek_iadd(m, kb, ek_mul_imm(m, i, U * BK));
+      uint32_t k0 = ek_mul_imm(m, i, U * BK);
       uint32_t cur = spvgen_load(m, x->tacc, accv);
       for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
       spvgen_store(m, accv, cur);
@@ -538,21 +566,19 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
     }
     /* the steps the unrolled loop leaves (all of them at U 1), one at a time; none when
      * every K of the class is a multiple of U steps */
-    if (U == 1 || !whole || !gemm_dim_multiple(d, 'k', U * BK)) {
+    if (U == 1 || !r->whole_u) {
       /* where the unrolled loop is not emitted (U 1) none of the steps are done yet */
       uint32_t done = U > 1 ? ek_mul_imm(m, outer, U) : ek_u32(m, 0);
       ek_for rl;
-      uint32_t i = ek_for_begin(m, &rl, done, steps, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t i = ek_for_begin(m, &rl, done, r->steps, ek_u32(m, 1), SpvLoopControlMaskNone);
       uint32_t cur = spvgen_load(m, x->tacc, accv);
-      spvgen_store(m, accv, k_step(m, x, clamped, false, ek_iadd(m, kb, ek_mul_imm(m, i, BK)), cur));
+      spvgen_store(m, accv, k_step(m, x, clamped, false, ek_mul_imm(m, i, BK), cur));
       ek_for_end(m, &rl);
     }
   }
-  if (x->k_edge) {
-    /* The K edge (clamped) belongs to the range that starts below K and ends past kfull. */
-    uint32_t holds = whole ? ek_ult(m, kfull, x->sh.k) : ek_all(m, ek_ult(m, k_begin, x->sh.k), ek_ult(m, kfull, k_end));
-    ek_guard g = ek_guard_begin(m, holds);
-    spvgen_store(m, accv, k_step(m, x, clamped, true, kfull, spvgen_load(m, x->tacc, accv)));
+  if (r->edge) {
+    ek_guard g = ek_guard_begin(m, r->edge);
+    spvgen_store(m, accv, k_step(m, x, clamped, true, r->edge_k, spvgen_load(m, x->tacc, accv)));
     ek_guard_end(m, g);
   }
   return spvgen_load(m, x->tacc, accv);
@@ -577,7 +603,10 @@ static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t 
   }
   uint32_t acc;
   if (gemm_runtime(d)) {
-    acc = k_range(m, x, clamped, U, ek_u32(m, 0), x->sh.k, true);
+    /* the whole steps end at kfull (K itself when the class's K is a multiple of BK) */
+    const cm2_krange r = {ek_div_imm(m, x->kfull, d->tile_k), gemm_dim_multiple(d, 'k', (U ? U : 1) * d->tile_k),
+                          x->k_edge ? ek_ult(m, x->kfull, x->sh.k) : 0, x->kfull};
+    acc = k_range(m, x, clamped, U, &r);
   } else { /* a constant K: the steps counted here */
     const uint32_t steps = d->k / d->tile_k;
     acc = k_loop(m, x, clamped, steps, U);
@@ -747,14 +776,53 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   operand_init(m, o, &w, plane, want, cm2_const_dims(d), x->moved ? &x->tile : NULL);
 }
 
-/* A split-K tile: this slice's K range, and its partial tile to the workspace. */
+/* In main: the slice's first K, where A and B move to (cm2_operands). A slice past the
+ * last whole step (possible when the slices do not fill K exactly) moves to kfull instead:
+ * its pointer stays inside the matrix, and it has no whole steps. */
+static void splitk_origin(spvgen_module *m, cm2_ctx *x) {
+  const spvgen_gemm_desc *d = x->d;
+  cm2_splitk *sk = x->sk;
+  const uint32_t BK = d->tile_k, S = d->split_k, slice_k = x->p->slice_k;
+  sk->even = !gemm_runtime(d) && slice_k && d->k % slice_k == 0 && d->k / slice_k == S;
+  /* a multiple of BK (slice_k is): masked so the driver sees the alignment too */
+  uint32_t kb = spvgen_op_bitwise_and(m, ek_u32_type(m), sk->s.k_begin, ek_u32(m, ~(BK - 1u)));
+  sk->kb = sk->even ? kb : ek_umin(m, kb, x->kfull);
+}
+
+/* The slice's K range, from its first K (sk->kb): the whole steps up to its end or
+ * kfull, and the K edge in the slice that holds it, at kfull - kb = kfull % slice_k
+ * (constants for a FIXED plan: the edge's slice is kfull / slice_k). */
+static cm2_krange splitk_range(spvgen_module *m, const cm2_ctx *x, uint32_t U) {
+  const spvgen_gemm_desc *d = x->d;
+  const cm2_splitk *sk = x->sk;
+  const uint32_t BK = d->tile_k;
+  cm2_krange r = {0, false, 0, 0};
+  (void)U;
+  r.steps = ek_div_imm(m, ek_isub(m, ek_umin(m, sk->s.k_end, x->kfull), sk->kb), BK);
+  if (x->k_edge) {
+    uint32_t slice_k = x->sh.slice_k, edge_slice = ek_udiv(m, x->kfull, slice_k);
+    r.edge = spvgen_op_i_equal(m, ek_bool_type(m), sk->s.slice, edge_slice);
+    if (gemm_runtime(d)) r.edge = ek_all(m, ek_ult(m, x->kfull, x->sh.k), r.edge);
+    r.edge_k = ek_umod(m, x->kfull, slice_k);
+  }
+  return r;
+}
+
+/* A split-K tile: this slice's K range (from 0: A and B moved to its start), and its
+ * partial tile to the workspace. */
 static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
   const spvgen_gemm_desc *d = x->d;
   cm2_splitk *sk = x->sk;
   spvgen_component_type st = splitk_sum_type(x);
   spvgen_memory_operands mem = {SpvMemoryAccessAlignedMask, 16, 0}; /* device addresses: Aligned 16 */
   const spvgen_memory_operands *memp = sk->s.ws.ptr_type ? &mem : NULL;
-  uint32_t acc = k_range(m, x, clamped, U, sk->s.k_begin, sk->s.k_end, false);
+  uint32_t acc;
+  if (sk->even) { /* every slice slice_k long: the unsplit kernel's constant loop */
+    acc = k_loop(m, x, clamped, x->p->slice_k / d->tile_k, U);
+  } else {
+    const cm2_krange r = splitk_range(m, x, U);
+    acc = k_range(m, x, clamped, U, &r);
+  }
   cm2_operand own;
   splitk_plane(m, x, sk->s.slice, &own);
   spvgen_tensor_operands tops = {own.view, 0};
@@ -791,7 +859,9 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   x->accm = cm2_acc_matrix_type(d);
   if (cm2_needs_per_element(d) && d->split_k <= 1) x->pe_fn = per_element_fn(m, x);
-  if (cm2_masked_k_edge(d)) x->mask_fn = mask_rows_fn(m, x, bd->B.elem_type);
+  /* split-K: the masked step reads back into the edge's slice, which needs a whole step */
+  if (cm2_masked_k_edge(d) && (d->split_k <= 1 || (d->k / d->tile_k * d->tile_k) % p->slice_k))
+    x->mask_fn = mask_rows_fn(m, x, bd->B.elem_type);
   if (d->split_k > 1) splitk_declare(m, p, x, &bd->sk, ws.ptr_type ? &ws : NULL);
   if (d->stages == 2) {
     stage_declare(m, p, &bd->stage, &bd->A4, &bd->B4, v4t);
@@ -847,10 +917,13 @@ static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, u
   const bool wb[2] = {!(only_clamped && x->n_edge) || x->mask_fn, kc || x->n_edge};
   const bool wd[2] = {!(only_clamped && edge_tiles), edge_tiles};
   /* device addresses: A moves to the tile's first row, B to its first column, C and D to
-   * its first element */
-  const cm2_origin at_a = {x->tile.row0, 0, x->tile.row16, true}, at_b = {0, x->tile.col0, true, x->tile.col16};
-  operand_init(m, &x->a, &a, z, wa, cd, x->moved ? &at_a : NULL);
-  operand_init(m, &x->b, &b, z, wb, cd, x->moved ? &at_b : NULL);
+   * its first element; split-K (either addressing): A and B on to the slice's first K,
+   * which their loads then count from */
+  const uint32_t kb = x->sk ? x->sk->kb : 0, row0 = x->moved ? x->tile.row0 : 0, col0 = x->moved ? x->tile.col0 : 0;
+  const bool k16 = d->tile_k % 16 == 0, ab_moved = x->moved || x->sk;
+  const cm2_origin at_a = {row0, kb, x->tile.row16, k16, false, true}, at_b = {kb, col0, k16, x->tile.col16, true, false};
+  operand_init(m, &x->a, &a, z, wa, cd, ab_moved ? &at_a : NULL);
+  operand_init(m, &x->b, &b, z, wb, cd, ab_moved ? &at_b : NULL);
   if (!x->sk) operand_init(m, &x->dd, &dd, z, wd, cd, x->moved ? &x->tile : NULL); /* split-K: D is the reduction's */
   if (x->epi.c.var) {
     cm2_matrix c = cm2_matrix_of(m, x, &x->epi.c, &bd->C4, d->out_type, d->c_layout, sh->m, sh->n, sh->ldc,
@@ -907,11 +980,14 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     if (e.n_edge) x.bn = ek_umin(m, x.bn, ek_isub(m, x.sh.n, ek_u32(m, d->tile_n)));
   }
   x.moved = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
-  x.tile = (cm2_origin){x.bm, x.bn, !(e.shift && e.m_edge), !(e.shift && e.n_edge)};
+  x.tile = (cm2_origin){x.bm, x.bn, !(e.shift && e.m_edge) && d->tile_m % 16 == 0,
+                        !(e.shift && e.n_edge) && d->tile_n % 16 == 0, false, false};
   /* what the tile paths can cross (a shifted tile crosses nothing) */
   x.m_edge = e.m_edge && !e.shift;
   x.n_edge = e.n_edge && !e.shift;
   x.k_edge = !gemm_dim_multiple(d, 'k', d->tile_k);
+  x.kfull = x.k_edge ? ek_mul_imm(m, ek_div_imm(m, x.sh.k, d->tile_k), d->tile_k) : x.sh.k;
+  if (x.sk) splitk_origin(m, &x);
   if (x.st) stage_origins(m, &x);
   cm2_operands(m, &x, &bd, z, e.only_clamped);
   uint32_t edge_unroll = d->edge_unroll ? d->edge_unroll : d->unroll;

@@ -511,6 +511,30 @@ static uint32_t small_m_split(const spvgen_device_caps *caps, const spvgen_gemm_
   return s;
 }
 
+/* Split-K for a grid of fewer tiles than SMs (split_k left to the plan, FIXED shapes, the
+ * tile chosen): S = 2..4 by the wave model of gemm_splitk_time, over the grid's tiles
+ * counted by what they hold (ceil(M * N / tile area) per batch: an edge tile's clamped
+ * loads past M or N read nothing, so two thin edge tiles weigh about one), every slice
+ * keeping 8 K steps; 1 where no count beats the unsplit grid. The partials kernel is the
+ * unsplit tile's K loop from the slice's first K (the same loads, about the same compile),
+ * the reduction a small element-wise pass: 256x3584x3584 with 128x128x64 tiles (56 tiles)
+ * ran 1.39x faster split 2 ways than unsplit and 256x3584x18944 1.71x, both ahead of 4
+ * ways (docs/design-notes.md). */
+static uint32_t wave_split(const spvgen_device_caps *caps, const spvgen_gemm_desc *d) {
+  const uint32_t units = gemm_units(caps), steps = d->k / d->tile_k, batch = d->batch ? d->batch : 1;
+  uint64_t full = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * batch;
+  if (gemm_runtime(d) || d->stages == 2 || full >= units || steps < 16 || d->k < 1024) return 1;
+  uint64_t tiles = ((uint64_t)d->m * d->n + (uint64_t)d->tile_m * d->tile_n - 1) / ((uint64_t)d->tile_m * d->tile_n) *
+                   batch;
+  uint32_t best = 1;
+  double bt = gemm_splitk_time(tiles, 1, units, steps);
+  for (uint32_t s = 2; s <= 4 && s * 8 <= steps; s++) {
+    double t = gemm_splitk_time(tiles, s, units, steps);
+    if (t < bt) best = s, bt = t;
+  }
+  return best;
+}
+
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
   spvgen_gemm_desc *d = &p->desc;
   uint64_t need = needed_features(d);
@@ -540,6 +564,7 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
   d->tile_n = best.n;
   d->tile_k = best.k;
   d->workgroup_size = best.wg;
+  const bool wave = !d->split_k && (d->split_k = wave_split(caps, d)) > 1;
   d->subgroups = caps->subgroup_size ? best.wg / caps->subgroup_size : 0;
   bool unroll_set = d->unroll != 0, edge_set = d->edge != SPVGEN_GEMM_EDGE_AUTO;
   if (!d->unroll) d->unroll = default_unroll(d, best.k);
@@ -553,8 +578,17 @@ spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, ch
   if (d->stages == 2 && (st = plan_stages2(caps, p, msg, size)) != SPVGEN_OK) return st;
   p->features = need;
   p->subgroup_size = 0;
+  const spvgen_gemm_desc before = *d;
   gemm_set_grid(p);
   choose_unroll_and_edge(p, unroll_set, edge_set);
+  if (wave && gemm_compile_ms(p) > gemm_budget_ms(d)) {
+    /* the split's second pipeline takes the plan past the compile budget: unsplit, as
+     * before the wave model looked (a larger budget gets the split) */
+    *d = before;
+    d->split_k = 1;
+    gemm_set_grid(p);
+    choose_unroll_and_edge(p, unroll_set, edge_set);
+  }
   return plan_edge_and_name(p, msg, size);
 }
 

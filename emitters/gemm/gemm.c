@@ -625,6 +625,9 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
     uint32_t c = variants[v]->candidates(caps, &d, cand, MAX_CAND);
     for (uint32_t i = 0; i < c; i++) {
       spvgen_gemm_config p;
+      /* the tilings unsplit (coopmat2's plan would split a grid under one wave): the
+       * split counts are the candidates below */
+      if (!cand[i].split_k) cand[i].split_k = 1;
       if (plan_variant(caps, &cand[i], (spvgen_gemm_variant)v, &p, NULL, 0) != SPVGEN_OK) continue;
       if (n < max) plans[n] = p;
       n++;

@@ -21,8 +21,8 @@
  *   - two paths (branch) cost 1.3 x their sum;
  *   - split-K is two pipelines: the partials kernel, the unsplit tile's K loop with a
  *     store of its accumulator and no epilogue (estimated as the unsplit kernel without
- *     its epilogue's extras), then the element-wise reduction, a small kernel estimated
- *     at 40 ms until measured. (The single-dispatch form, which had the sum and the
+ *     its epilogue's extras), then the element-wise reduction, a small kernel (1-15 ms
+ *     measured on the H100; 15 here). (The single-dispatch form, which had the sum and the
  *     epilogue inside, took 1093-1698 ms where the same tile unsplit took 238-347: H100,
  *     bench/results/raw/gpu-2026-11-26-s4/callA2-tune-prompt-h100.txt);
  *   - a run-time kernel with an unrolled loop has a rolled loop for the leftover steps
@@ -47,7 +47,7 @@
 #define CM2_KEDGE_SOLO_MS 2500.0  /* a clamped K-edge step beside unclamped loops (shift, branch's interior) */
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
 #define CM2_TWO_PATH_FACTOR 1.3
-#define SPLITK_REDUCE_MS 40.0     /* split-K's second pipeline, the element-wise reduction */
+#define SPLITK_REDUCE_MS 15.0     /* split-K's second pipeline, the element-wise reduction (1-15 ms measured) */
 #define KHR_BASE_MS 120.0
 #define KHR_AREA_MS 150.0       /* per 128x256 of tile, 64 bytes of K */
 #define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */

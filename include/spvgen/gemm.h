@@ -286,7 +286,9 @@ typedef struct spvgen_gemm_desc {
                                       kernel (simt, coopmat2; see Split-K above). 0: chosen:
                                       spvgen_gemm_plan splits for coopmat2's tiles of few
                                       rows (M <= 64 against wide B: a workspace binding;
-                                      1 keeps it off), else 1; spvgen_gemm_plans adds
+                                      1 keeps it off) and, within the compile budget,
+                                      coopmat2 FIXED grids of fewer tiles than SMs
+                                      (2 .. 4 slices, a wave model), else 1; spvgen_gemm_plans adds
                                       split-K candidates for small-M*N, long-K shapes.
                                       A RUNTIME kernel reads the count off the grid, so
                                       plans differing only in it share one kernel */

@@ -593,6 +593,67 @@ static void test_gemm_coopmat2_runtime_splitk_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Split-K's partials move A and B to the slice's first K and count their loads from
+ * there: every way a slice can sit in K and a tile in M x N, on fixed and run-time shapes.
+ * Edge tiles (M, N off the tile: clamped layouts bounding K - slice start), slices that
+ * split K evenly (the constant loop), uneven ones (the last shorter, the K edge inside it
+ * or alone in it), a slice past K (FIXED: the slices do not fill K exactly), batches,
+ * nn / nt / tn, f16 and s8, the masked K edge in a slice with whole steps and without. */
+static void test_gemm_coopmat2_splitk_slice_origin_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  typedef spvgen_component_type T;
+  const T F16 = SPVGEN_COMPONENT_F16, F32 = SPVGEN_COMPONENT_F32, S8 = SPVGEN_COMPONENT_S8, S32 = SPVGEN_COMPONENT_S32;
+  static const struct {
+    uint32_t m, n, k, batch, tm, tn, tk, sk;
+    int lay;                /* 0 nn, 1 nt, 2 tn */
+    bool s8, clamp, masked;
+  } cases[] = {
+      {256, 512, 3584, 1, 128, 128, 64, 2, 1, false, false, false},  /* even, interior tiles only */
+      {257, 384, 3584, 1, 128, 128, 64, 2, 1, false, false, false},  /* even, an M edge (branch) */
+      {16, 448, 3584, 1, 32, 64, 64, 4, 0, false, false, false},     /* even, every tile clamped in M */
+      {97, 131, 1000, 1, 32, 64, 64, 3, 2, false, false, false},     /* uneven, K edge in the last slice */
+      {97, 131, 1000, 2, 32, 64, 64, 3, 1, false, true, false},      /* the same, batch 2, edge clamp */
+      {70, 200, 1000, 1, 64, 64, 64, 6, 0, false, false, false},     /* the K edge alone in the last slice */
+      {64, 100, 832, 1, 64, 64, 64, 6, 2, false, false, false},      /* 13 steps in 6 slices: one past K */
+      {33, 520, 777, 3, 32, 64, 64, 4, 1, false, false, false},      /* batch 3, uneven, K edge */
+      {128, 256, 2048, 1, 64, 64, 128, 4, 1, true, false, false},    /* s8, even */
+      {97, 131, 1000, 2, 32, 64, 128, 3, 2, true, false, false},     /* s8, uneven, K edge, batch */
+      {100, 300, 1000, 1, 64, 64, 64, 3, 0, false, false, true},     /* masked K edge, slice with whole steps */
+      {100, 300, 1000, 1, 64, 64, 64, 6, 1, false, false, true},     /* masked asked, the edge's slice has none */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k, d.batch = cases[i].batch;
+    d.a_type = d.b_type = cases[i].s8 ? S8 : F16;
+    d.acc_type = d.out_type = cases[i].s8 ? S32 : F32;
+    d.a_layout = cases[i].lay == 2 ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+    d.b_layout = cases[i].lay == 1 ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+    d.tile_m = cases[i].tm, d.tile_n = cases[i].tn, d.tile_k = cases[i].tk;
+    d.split_k = cases[i].sk;
+    d.edge = cases[i].clamp ? SPVGEN_GEMM_EDGE_CLAMP : SPVGEN_GEMM_EDGE_BRANCH;
+    if (cases[i].masked) d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    char what[128];
+    snprintf(what, sizeof what, "split-K slice origin %ux%ux%u batch %u %s layout %d sk %u", d.m, d.n, d.k,
+             d.batch, cases[i].s8 ? "s8" : "f16", cases[i].lay, d.split_k);
+    run_checked(ctx, &d, what);
+    /* the same class at run time: this shape and two more (slices per launch) */
+    if (cases[i].masked) continue;
+    spvgen_gemm_args sh[3] = {{.m = d.m, .n = d.n, .k = d.k, .batch = d.batch},
+                              {.m = d.m + 5, .n = d.n + 3, .k = d.k + 77, .batch = d.batch},
+                              {.m = 1, .n = d.n, .k = d.tile_k * d.split_k + 1, .batch = 1}};
+    d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+    d.m = d.n = d.k = 0;
+    d.batch = 0;
+    snprintf(what, sizeof what, "run-time split-K slice origin %s layout %d sk %u", cases[i].s8 ? "s8" : "f16",
+             cases[i].lay, cases[i].sk);
+    if (i % 3 == 0 || i == 2) run_time_shapes(ctx, d, sh, 3, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The validation half (runs everywhere): the h100 kernels of each variant validate. */
 static void test_gemm_h100_kernels_validation(void) {
   spvgen_device_caps c;
@@ -751,6 +812,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_runtime_epilogue_matches_cpu),
       TEST_CASE(test_gemm_khr_runtime_epilogue_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_runtime_splitk_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_splitk_slice_origin_matches_cpu),
       TEST_CASE(test_gemm_prompt_lengths_planned_per_call_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_masked_k_edge_matches_cpu),
   };

@@ -144,3 +144,109 @@ bool words_psb_accesses(const uint32_t *w, size_t n, words_psb_report *r) {
   free(kind);
   return true;
 }
+
+/* Whether opcode's operands after the result (result type, result, operands...) are all
+ * ids: the arithmetic, logic, comparison, conversion and pointer instructions the
+ * emitters use for addresses and coordinates. */
+static bool all_id_operands(uint32_t op) {
+  switch (op) {
+  case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpSDiv: case SpvOpUMod: case SpvOpSRem:
+  case SpvOpSMod: case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
+  case SpvOpBitwiseAnd: case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpNot: case SpvOpSNegate:
+  case SpvOpSelect: case SpvOpIEqual: case SpvOpINotEqual: case SpvOpULessThan: case SpvOpULessThanEqual:
+  case SpvOpUGreaterThan: case SpvOpUGreaterThanEqual: case SpvOpSLessThan: case SpvOpSLessThanEqual:
+  case SpvOpSGreaterThan: case SpvOpSGreaterThanEqual: case SpvOpLogicalAnd: case SpvOpLogicalOr:
+  case SpvOpLogicalNot: case SpvOpUConvert: case SpvOpSConvert: case SpvOpBitcast: case SpvOpConvertPtrToU:
+  case SpvOpConvertUToPtr: case SpvOpCopyObject: case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+  case SpvOpPtrAccessChain: case SpvOpPhi: case SpvOpCompositeConstruct: case SpvOpFunctionCall:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool words_tensor_load_wg_dependence(const uint32_t *w, size_t n, uint32_t use, uint32_t from_end,
+                                     words_load_dep *r) {
+  memset(r, 0, sizeof *r);
+  if (!w || n < 5 || w[3] == 0 || w[3] > (1u << 22)) return false;
+  const uint32_t bound = w[3];
+  unsigned char *dep = calloc(bound, 1);
+  uint32_t *value = calloc(bound, sizeof *value); /* OpConstant values (32-bit) */
+  unsigned char *is_const = calloc(bound, 1);
+  if (!dep || !value || !is_const) {
+    free(dep), free(value), free(is_const);
+    return false;
+  }
+#define ID_OK(x) ((x) < bound)
+  WORDS_FOR_EACH(w, n, i) {
+    const uint32_t op = w[i] & 0xFFFFu, len = w[i] >> 16;
+    if (op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn && w[i + 3] == SpvBuiltInWorkgroupId &&
+        ID_OK(w[i + 1]))
+      dep[w[i + 1]] = 1;
+    if (op == SpvOpConstant && len >= 4 && ID_OK(w[i + 2])) {
+      is_const[w[i + 2]] = 1;
+      value[w[i + 2]] = w[i + 3];
+    }
+  }
+  /* to a fixed point: a Function variable stored to after its loads (a loop) */
+  for (bool changed = true; changed;) {
+    changed = false;
+    WORDS_FOR_EACH(w, n, i) {
+      const uint32_t op = w[i] & 0xFFFFu, len = w[i] >> 16;
+      bool d = false;
+      uint32_t result = 0;
+      if (op == SpvOpStore && len >= 3 && ID_OK(w[i + 1]) && ID_OK(w[i + 2])) {
+        if (dep[w[i + 2]] && !dep[w[i + 1]]) dep[w[i + 1]] = 1, changed = true;
+        continue;
+      }
+      if (op == SpvOpLoad && len >= 4) {
+        result = w[i + 2], d = ID_OK(w[i + 3]) && dep[w[i + 3]];
+      } else if (op == SpvOpCompositeExtract && len >= 4) {
+        result = w[i + 2], d = ID_OK(w[i + 3]) && dep[w[i + 3]];
+      } else if (op == SpvOpExtInst && len >= 5) {
+        result = w[i + 2];
+        for (uint32_t k = 5; k < len; k++) d = d || (ID_OK(w[i + k]) && dep[w[i + k]]);
+      } else if (all_id_operands(op) && len >= 3) {
+        result = w[i + 2];
+        for (uint32_t k = 3; k < len; k++) d = d || (ID_OK(w[i + k]) && dep[w[i + k]]);
+      } else {
+        continue;
+      }
+      if (d && ID_OK(result) && !dep[result]) dep[result] = 1, changed = true;
+    }
+  }
+  /* the loads: their matrix type's use, and their slice's offset */
+  bool ok = true;
+  WORDS_FOR_EACH(w, n, i) {
+    const uint32_t op = w[i] & 0xFFFFu, len = w[i] >> 16;
+    if (op != SpvOpCooperativeMatrixLoadTensorNV || len < 6) continue;
+    const uint32_t *ty = NULL, *sl = NULL;
+    WORDS_FOR_EACH(w, n, j) {
+      const uint32_t o = w[j] & 0xFFFFu;
+      if (o == SpvOpTypeCooperativeMatrixKHR && w[j + 1] == w[i + 1]) ty = w + j;
+      if (o == SpvOpTensorLayoutSliceNV && w[j + 2] == w[i + 5]) sl = w + j;
+    }
+    if (!ty || (ty[0] >> 16) < 7 || !ID_OK(ty[6]) || !is_const[ty[6]]) {
+      ok = false;
+      continue;
+    }
+    if (value[ty[6]] != use) continue;
+    if (!sl) { /* a layout that is no slice: a load at the layout's origin */
+      r->loads++;
+      if (!r->dependent) r->first_independent++;
+      continue;
+    }
+    const uint32_t slen = sl[0] >> 16, pairs = (slen - 4) / 2;
+    if (from_end >= pairs) {
+      ok = false;
+      continue;
+    }
+    const uint32_t off = sl[4 + 2 * (pairs - 1 - from_end)];
+    r->loads++;
+    if (ID_OK(off) && dep[off]) r->dependent++;
+    else if (!r->dependent) r->first_independent++;
+  }
+#undef ID_OK
+  free(dep), free(value), free(is_const);
+  return ok;
+}

@@ -57,4 +57,19 @@ typedef struct words_psb_report {
 /* False when w is NULL or malformed (no id bound). */
 bool words_psb_accesses(const uint32_t *w, size_t n, words_psb_report *r);
 
+/* The workgroup-id dependence of cooperative matrix tensor loads: for each
+ * OpCooperativeMatrixLoadTensorNV of a matrix with use `use` (SpvCooperativeMatrixUse*),
+ * whether one offset of its OpTensorLayoutSliceNV depends, through data (arithmetic,
+ * conversions, selects, extended instructions, Function variables stored to and loaded
+ * from; not through branches), on the WorkgroupId built-in. The offset is chosen by
+ * `from_end` (0: the last dimension's, 1: the one before). */
+typedef struct words_load_dep {
+  uint32_t loads;      /* tensor loads of that use */
+  uint32_t dependent;  /* of them, whose chosen offset depends on the workgroup id */
+  uint32_t first_independent; /* how many loads in module order before the first dependent one */
+} words_load_dep;
+/* False for NULL or malformed words. */
+bool words_tensor_load_wg_dependence(const uint32_t *w, size_t n, uint32_t use, uint32_t from_end,
+                                     words_load_dep *r);
+
 #endif
