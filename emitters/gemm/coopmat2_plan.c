@@ -524,6 +524,11 @@ static uint32_t wave_split(const spvgen_device_caps *caps, const spvgen_gemm_des
   const uint32_t units = gemm_units(caps), steps = d->k / d->tile_k, batch = d->batch ? d->batch : 1;
   uint64_t full = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * batch;
   if (gemm_runtime(d) || d->stages == 2 || full >= units || steps < 16 || d->k < 1024) return 1;
+  /* Grids with edge tiles stay unsplit: on the H200 (bench/results/gemm-splitk-h200-2026-11-26-s5.md)
+   * 256x3584^2 ran 1.48x faster split in two, but 257x3584^2 (shift edges) 0.89x and
+   * 257x3584x18944 0.95x: the edge tiles' partials (clamped, or shifted inside) cost
+   * more than the wave they save. */
+  if (d->m % d->tile_m || d->n % d->tile_n) return 1;
   uint64_t tiles = ((uint64_t)d->m * d->n + (uint64_t)d->tile_m * d->tile_n - 1) / ((uint64_t)d->tile_m * d->tile_n) *
                    batch;
   uint32_t best = 1;

@@ -288,7 +288,8 @@ typedef struct spvgen_gemm_desc {
                                       rows (M <= 64 against wide B: a workspace binding;
                                       1 keeps it off) and, within the compile budget,
                                       coopmat2 FIXED grids of fewer tiles than SMs
-                                      (2 .. 4 slices, a wave model), else 1; spvgen_gemm_plans adds
+                                      without edge tiles (2 .. 4 slices, a wave
+                                      model), else 1; spvgen_gemm_plans adds
                                       split-K candidates for small-M*N, long-K shapes.
                                       A RUNTIME kernel reads the count off the grid, so
                                       plans differing only in it share one kernel */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call S5-8: callS5-skptr.sh without its splitk2 bench set (the session's device time was
+# Call S5-9: callS5-skptr.sh without its splitk2 bench set (the session's device time was
 # short): the split-K / prompt / masked-edge GPU tests and the device-address coopmat2,
 # split-K, tile-move and over-2^31 tests (each its own process, empty driver cache, <= 150 s),
 # then bench_gemm_shapes --set skptr beside cuBLAS (gemm_anchor.py, same call).
