@@ -194,18 +194,12 @@ void mlp_grid_level_features(spvgen_module *m, const mlp_grid *g, uint32_t level
   }
 }
 
-void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index, uint32_t value) {
-  uint32_t u32 = ek_u32_type(m), f32 = ek_f32_type(m), b = ek_bool_type(m);
-  if (at->floats) { /* OpAtomicFAddEXT (shaderBufferFloat32AtomicAdd); Device scope, relaxed */
-    /* declared first: of the instruction's capabilities (f16, f32, f64 adds) the f32 one */
-    spvgen_capability(m, SpvCapabilityAtomicFloat32AddEXT);
-    spvgen_op_atomic_f_add_ext(m, f32, ek_elem(m, at->floats, index), ek_u32(m, SpvScopeDevice), ek_u32(m, 0), value);
-    return;
-  }
-  /* Without float atomics: a compare-exchange loop on the value's bits
-   * (OpAtomicCompareExchange on u32 is core Vulkan), Device scope, relaxed: the sums are
-   * only read after the dispatch. */
-  const ek_buffer *words = at->words;
+/* word[index] (a u32 holding a value of type vt: f32, or an f16 2-vector) += value by a
+ * compare-exchange loop on the word's bits (OpAtomicCompareExchange on u32 is core
+ * Vulkan), Device scope, relaxed: the sums are only read after the dispatch; an f16
+ * vector's lanes round to f16 each, as the vector atomic rounds them. */
+static void atomic_add_cas(spvgen_module *m, const ek_buffer *words, uint32_t index, uint32_t vt, uint32_t value) {
+  uint32_t u32 = ek_u32_type(m), b = ek_bool_type(m);
   uint32_t ptr = ek_elem(m, words, index);
   uint32_t oldv = ek_local(m, u32, 0), done = ek_local(m, b, 0);
   spvgen_store(m, oldv, spvgen_load(m, u32, ptr));
@@ -214,7 +208,7 @@ void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index,
   spvgen_loop_while(m, spvgen_op_logical_not(m, b, spvgen_load(m, b, done)));
   {
     uint32_t old = spvgen_load(m, u32, oldv);
-    uint32_t sum = spvgen_op_bitcast(m, u32, spvgen_op_f_add(m, f32, spvgen_op_bitcast(m, f32, old), value));
+    uint32_t sum = spvgen_op_bitcast(m, u32, spvgen_op_f_add(m, vt, spvgen_op_bitcast(m, vt, old), value));
     uint32_t got = spvgen_op_atomic_compare_exchange(m, u32, ptr, ek_u32(m, SpvScopeDevice), ek_u32(m, 0),
                                                      ek_u32(m, 0), sum, old);
     spvgen_store(m, done, spvgen_op_i_equal(m, b, got, old));
@@ -223,27 +217,15 @@ void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index,
   spvgen_end_loop(m);
 }
 
-/* word[index] (a u32 holding two f16) += value (an f16 2-vector) by a compare-exchange
- * loop on the word, Device scope, relaxed: the sum of each lane rounded to f16, as the
- * vector atomic rounds it. */
-static void atomic_add_f16x2_cas(spvgen_module *m, const ek_buffer *words, uint32_t index, uint32_t value) {
-  uint32_t u32 = ek_u32_type(m), b = ek_bool_type(m);
-  uint32_t h2 = spvgen_type_of(m, value);
-  uint32_t ptr = ek_elem(m, words, index);
-  uint32_t oldv = ek_local(m, u32, 0), done = ek_local(m, b, 0);
-  spvgen_store(m, oldv, spvgen_load(m, u32, ptr));
-  spvgen_store(m, done, spvgen_const_bool(m, false));
-  spvgen_loop(m, SpvLoopControlDontUnrollMask);
-  spvgen_loop_while(m, spvgen_op_logical_not(m, b, spvgen_load(m, b, done)));
-  {
-    uint32_t old = spvgen_load(m, u32, oldv);
-    uint32_t sum = spvgen_op_bitcast(m, u32, spvgen_op_f_add(m, h2, spvgen_op_bitcast(m, h2, old), value));
-    uint32_t got = spvgen_op_atomic_compare_exchange(m, u32, ptr, ek_u32(m, SpvScopeDevice), ek_u32(m, 0),
-                                                     ek_u32(m, 0), sum, old);
-    spvgen_store(m, done, spvgen_op_i_equal(m, b, got, old));
-    spvgen_store(m, oldv, got);
+void mlp_atomic_add_f32(spvgen_module *m, const mlp_atomics *at, uint32_t index, uint32_t value) {
+  uint32_t f32 = ek_f32_type(m);
+  if (at->floats) { /* OpAtomicFAddEXT (shaderBufferFloat32AtomicAdd); Device scope, relaxed */
+    /* declared first: of the instruction's capabilities (f16, f32, f64 adds) the f32 one */
+    spvgen_capability(m, SpvCapabilityAtomicFloat32AddEXT);
+    spvgen_op_atomic_f_add_ext(m, f32, ek_elem(m, at->floats, index), ek_u32(m, SpvScopeDevice), ek_u32(m, 0), value);
+    return;
   }
-  spvgen_end_loop(m);
+  atomic_add_cas(m, at->words, index, f32, value); /* without float atomics */
 }
 
 void mlp_grid_gradient_atomics(spvgen_module *m, const spvgen_mlp_train_config *t, const ek_buffer *grad,
@@ -309,7 +291,7 @@ void mlp_grid_level_scatter(spvgen_module *m, const mlp_grid *g, uint32_t level,
         for (uint32_t k = 0; k < V / 2; k++) {
           const uint32_t lanes[2] = {2 * k, 2 * k + 1};
           uint32_t pair = V == 2 ? v16 : spvgen_op_vector_shuffle(m, h2, v16, v16, lanes, 2);
-          atomic_add_f16x2_cas(m, grad->hwords, ek_add_imm(m, ek_mul_imm(m, at, V / 2), k), pair);
+          atomic_add_cas(m, grad->hwords, ek_add_imm(m, ek_mul_imm(m, at, V / 2), k), spvgen_type_of(m, pair), pair);
         }
       }
     }
