@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coopmat_emulated.h"
 #include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_run.h"
@@ -367,27 +368,8 @@ static void test_runs_match_the_reference(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* The device's caps with KHR cooperative matrices f16 x f16 + f32 / f16 added (as
- * tests/mlp/test_mlp_mat_emulated.c): a mat plan for them, with the cooperativeMatrix
- * bit then cleared, emulates each fragment operation in plain SPIR-V (emitters/mlp/mat.c)
- * and runs on lavapipe. */
-static spvgen_device_caps with_coopmat(const spvgen_device_caps *dev) {
-  spvgen_device_caps c = *dev;
-  c.features |= SPVGEN_FEATURE_COOPMAT;
-  c.coopmat_count = 0;
-  for (int acc16 = 0; acc16 < 2; acc16++) {
-    spvgen_coopmat_shape *s = &c.coopmat[c.coopmat_count++];
-    memset(s, 0, sizeof *s);
-    s->m = s->n = s->k = 16;
-    s->a = s->b = SPVGEN_COMPONENT_F16;
-    s->c = s->result = acc16 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
-    s->scope = SpvScopeSubgroup;
-  }
-  return c;
-}
-
 static bool mat_emulated_plan(spvgen_vk_context *ctx, spvgen_mlp_desc d, spvgen_mlp_config *plan) {
-  spvgen_device_caps caps = with_coopmat(spvgen_vk_caps(ctx));
+  spvgen_device_caps caps = coopmat_emulated_caps(spvgen_vk_caps(ctx), true);
   d.variant = SPVGEN_MLP_MAT;
   char msg[512];
   spvgen_status st = spvgen_mlp_plan(&d, &caps, plan, msg, sizeof msg);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coopmat_emulated.h"
 #include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_train_run.h"
@@ -279,22 +280,6 @@ static void test_train_refusals_bda(void) {
 
 /* ----------------------------------------------------------- on the device ---- */
 
-/* The device's caps with a KHR cooperative matrix entry (16x16x16 f16 x f16 + f32): a mat
- * plan for them, with the cooperativeMatrix bit cleared, emulates the fragment
- * operations (as tests/mlp/test_mlp_mat_train_emulated.c). */
-static spvgen_device_caps with_coopmat(const spvgen_device_caps *dev) {
-  spvgen_device_caps c = *dev;
-  c.features |= SPVGEN_FEATURE_COOPMAT;
-  c.coopmat_count = 0;
-  spvgen_coopmat_shape *s = &c.coopmat[c.coopmat_count++];
-  memset(s, 0, sizeof *s);
-  s->m = s->n = s->k = 16;
-  s->a = s->b = SPVGEN_COMPONENT_F16;
-  s->c = s->result = SPVGEN_COMPONENT_F32;
-  s->scope = SpvScopeSubgroup;
-  return c;
-}
-
 /* mlp_train_run's guards: at least 4 KiB before, between and after the six ranges */
 #define GUARD_WORDS_EACH 1024ull
 
@@ -316,7 +301,7 @@ static void run_one(spvgen_vk_context *ctx, const run_case *rc) {
   spvgen_device_caps caps = *spvgen_vk_caps(ctx);
   const bool mat = rc->net.v == SPVGEN_MLP_MAT;
   if (mat) {
-    caps = with_coopmat(&caps);
+    caps = coopmat_emulated_caps(&caps, false);
     caps.max_shared_memory -= 4096; /* the emulation's scratch, outside the plan */
     d.net.points_per_group = 16;
     d.grad_workgroup_size = caps.subgroup_size;

@@ -4,25 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coopmat_emulated.h"
 #include "harness.h"
 #include "mlp_train_run.h"
 #include "rand.h"
 
-static spvgen_device_caps with_coopmat(const spvgen_device_caps *dev) {
-  spvgen_device_caps c = *dev;
-  c.features |= SPVGEN_FEATURE_COOPMAT;
-  c.coopmat_count = 0;
-  spvgen_coopmat_shape *s = &c.coopmat[c.coopmat_count++];
-  memset(s, 0, sizeof *s);
-  s->m = s->n = s->k = 16;
-  s->a = s->b = SPVGEN_COMPONENT_F16;
-  s->c = s->result = SPVGEN_COMPONENT_F32;
-  s->scope = SpvScopeSubgroup;
-  return c;
-}
-
 void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc) {
-  spvgen_device_caps caps = with_coopmat(spvgen_vk_caps(ctx));
+  spvgen_device_caps caps = coopmat_emulated_caps(spvgen_vk_caps(ctx), false);
   /* The emulation's MulAdd scratch (1 KiB per subgroup, at most 4 here) is not in the
    * plan's shared memory: keep room for it, so that the kernel stays within the device's
    * limit. */
