@@ -1,4 +1,8 @@
 #!/bin/bash
+# References: each shape's unsplit tile (sk1) in the same run, and spvgen against the
+# experimental spvgen-exp row by row; cuBLAS was not run in this call (it ran in call S5-4
+# minutes earlier on the same card kind: bench/results/raw/gpu-2026-11-26-s5/
+# callS5-4-splitk2-bench-h100.txt, e.g. 257x3584x3584 190.3 TFLOP/s, 257x3584x18944 404.1).
 # split-K partials: the loop's K offset as a pointer move (spvgen-exp) against the K offset in the coordinates (spvgen)
 cd "$(dirname "$0")/../../../.." || exit 1
 B=build-gpu
