@@ -298,13 +298,7 @@ static void test_gemm_bda_suballocated_matches_cpu(void) {
                                      {.buffer = big, .offset = off_d, .range = bd},
                                      {.buffer = big, .offset = off_c, .range = bd},
                                      {.buffer = big, .offset = off_bias, .range = (uint64_t)M * 4}};
-      spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = k.info.binding_count,
-                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
-                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
-      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
-      uint64_t t = 0;
-      VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
-      VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
+      VK_CHECK(ctx, gemm_dispatch_wait(ctx, pl, r, k.info.binding_count, &l));
       VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, big, off_d - GUARD, dd, bd + 2 * GUARD));
       double g = 0, rf = 0;
       uint64_t bad = count_bad(&p, dd + GUARD / 4, 0, &g, &rf);
@@ -401,13 +395,7 @@ static void test_gemm_bda_over_4gb_matches_cpu(void) {
                                      {.buffer = bb},
                                      {.address = base + D_AT, .range = SD * 4 + one_d},
                                      {.buffer = bbias}};
-      spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = k.info.binding_count,
-                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
-                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
-      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
-      uint64_t t = 0;
-      VK_CHECK(ctx, spvgen_vk_submit(ctx, &sd, &t));
-      VK_CHECK(ctx, spvgen_vk_wait(ctx, t));
+      VK_CHECK(ctx, gemm_dispatch_wait(ctx, pl, r, k.info.binding_count, &l));
       uint64_t bad = 0;
       double g = 0, rf = 0;
       for (uint32_t z = 0; z < B; z++) {
@@ -673,13 +661,7 @@ static bool big_run(spvgen_vk_context *ctx, bool s8, char *why, size_t why_size)
       CHECK_MSG(spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
       spvgen_status st = spvgen_vk_buffer_fill(ctx, bd, 0, bytes_d, 0x7FC00000u);
       spvgen_vk_buffer_range r[3] = {{.buffer = ba}, {.buffer = bb}, {.buffer = bd}};
-      spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = k.info.binding_count,
-                                  .push_data = l.push_size ? &l.push : NULL, .push_size = l.push_size,
-                                  .groups = {l.groups[0], l.groups[1], l.groups[2]}};
-      spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
-      uint64_t t = 0;
-      if (st == SPVGEN_OK) st = spvgen_vk_submit(ctx, &sd, &t);
-      if (st == SPVGEN_OK) st = spvgen_vk_wait(ctx, t);
+      if (st == SPVGEN_OK) st = gemm_dispatch_wait(ctx, pl, r, k.info.binding_count, &l);
       if (st == SPVGEN_OK) st = spvgen_vk_buffer_download(ctx, bd, 0, hd, bytes_d);
       CHECK_MSG(st == SPVGEN_OK, "%s %s runtime %d: %s", tname, VARIANT_NAMES[v], runtime, spvgen_vk_error(ctx));
       spvgen_vk_pipeline_destroy(pl);

@@ -92,3 +92,14 @@ float gpu_rand_f32(void) {
 uint16_t gpu_rand_f16(void) { return (uint16_t)tensor_ref_encode(TENSOR_REF_F16, gpu_rand_f32()); }
 
 double gpu_f16_value(uint16_t bits) { return tensor_ref_decode(TENSOR_REF_F16, bits); }
+
+spvgen_status gemm_dispatch_wait(spvgen_vk_context *ctx, spvgen_vk_pipeline *pl, const spvgen_vk_buffer_range *r,
+                                 uint32_t n, const spvgen_gemm_launch *l) {
+  spvgen_vk_record_desc rd = {.pipeline = pl, .buffers = r, .buffer_count = n,
+                              .push_data = l->push_size ? &l->push : NULL, .push_size = l->push_size,
+                              .groups = {l->groups[0], l->groups[1], l->groups[2]}};
+  spvgen_vk_submit_desc sd = {.dispatches = &rd, .count = 1};
+  uint64_t t = 0;
+  spvgen_status st = spvgen_vk_submit(ctx, &sd, &t);
+  return st == SPVGEN_OK ? spvgen_vk_wait(ctx, t) : st;
+}

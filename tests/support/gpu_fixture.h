@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "harness.h"
+#include "spvgen/gemm.h"
 #include "spvgen/vk.h"
 
 /* Fails the test and jumps to `done` when a runner call does not return SPVGEN_OK. */
@@ -29,6 +30,11 @@
       goto done;                                                                        \
     }                                                                                   \
   } while (0)
+
+/* One dispatch of pipeline pl over the n buffers r with a GEMM launch's push constants
+ * and grid, submitted and waited for (spvgen_vk_submit, spvgen_vk_wait). */
+spvgen_status gemm_dispatch_wait(spvgen_vk_context *ctx, spvgen_vk_pipeline *pl, const spvgen_vk_buffer_range *r,
+                                 uint32_t n, const spvgen_gemm_launch *l);
 
 /* ------------------------------------------------------------ device access ---- */
 
