@@ -25,9 +25,16 @@
  * torch.compile of the hash grid's gathers can take minutes cold, and a reference that
  * does not come within the cap leaves its column empty, not the benchmark's own rows.
  *
+ * The mat training rows' knobs (an A/B in one run): --spread LIST (desc.grid_spread,
+ * comma-separated names: auto, level-loop, flat, flat-by-point; default auto) and
+ * --groups LIST (grad_workgroups; default 256), every combination with both table
+ * gradients; --train-only skips the inference rows, --mat-only the loop variant's
+ * training rows, --nets ngp32|ngp128 runs one network.
+ *
  *   bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N]
  *                      [--anchor bench/anchors/mlp_anchor_net.py] [--anchor-cap S]
- *                      [--anchor-reps R] [--quick] */
+ *                      [--anchor-reps R] [--spread LIST] [--groups LIST] [--train-only]
+ *                      [--mat-only] [--nets NAME] [--quick] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +77,37 @@ typedef struct hg_row {
   char check[64];
 } hg_row;
 
+/* A comma-separated list of at most max values through parse (false: a bad item). */
+static bool parse_list(const char *v, uint32_t max, uint32_t *out, uint32_t *n, bool (*parse)(const char *, uint32_t *)) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", v);
+  *n = 0;
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (*n == max || !parse(t, &out[*n])) return false;
+    ++*n;
+  }
+  return *n > 0;
+}
+static bool parse_spread(const char *t, uint32_t *out) {
+  spvgen_mlp_grid_spread s;
+  if (!spvgen_mlp_grid_spread_parse(t, &s)) return false;
+  return *out = (uint32_t)s, true;
+}
+static bool parse_groups(const char *t, uint32_t *out) {
+  char *end;
+  unsigned long g = strtoul(t, &end, 10);
+  if (*end || g < 1 || g > 65535) return false;
+  return *out = (uint32_t)g, true;
+}
+
 int main(int argc, char **argv) {
   uint64_t points = 1ull << 22, batch = 1ull << 18, sample = 256;
   uint32_t steps = 20, anchor_cap = 40, anchor_reps = 5;
   const char *anchor = NULL;
+  uint32_t spreads[SPVGEN_MLP_GRID_SPREAD_COUNT] = {SPVGEN_MLP_GRID_SPREAD_AUTO}, nspreads = 1;
+  uint32_t groups[4] = {256}, ngroups = 1;
+  bool train_only = false, mat_only = false;
+  int only_net = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--quick")) quick = true;
@@ -84,9 +118,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--anchor") && v) anchor = v, i++;
     else if (!strcmp(a, "--anchor-cap") && v) anchor_cap = (uint32_t)strtoul(v, NULL, 10), i++;
     else if (!strcmp(a, "--anchor-reps") && v) anchor_reps = (uint32_t)strtoul(v, NULL, 10), i++;
+    else if (!strcmp(a, "--spread") && v && parse_list(v, SPVGEN_MLP_GRID_SPREAD_COUNT, spreads, &nspreads, parse_spread)) i++;
+    else if (!strcmp(a, "--groups") && v && parse_list(v, 4, groups, &ngroups, parse_groups)) i++;
+    else if (!strcmp(a, "--train-only")) train_only = true;
+    else if (!strcmp(a, "--mat-only")) mat_only = true;
+    else if (!strcmp(a, "--nets") && v && (!strcmp(v, names[0]) || !strcmp(v, names[1]))) only_net = strcmp(v, names[0]) != 0, i++;
     else
       return fprintf(stderr, "usage: bench_mlp_hashgrid [--points N] [--batch N] [--steps S] [--sample N] [--anchor SCRIPT]\n"
-                             "                          [--anchor-cap S] [--anchor-reps R] [--quick]\n"), 2;
+                             "                          [--anchor-cap S] [--anchor-reps R] [--spread auto|level-loop|flat|flat-by-point,...]\n"
+                             "                          [--groups G,...] [--train-only] [--mat-only] [--nets ngp32|ngp128] [--quick]\n"), 2;
   }
   if (quick) points = 3000, batch = 1000, steps = 2, sample = 64;
   if (!points || !batch || !steps || anchor_cap < 2 || !anchor_reps)
@@ -98,7 +138,7 @@ int main(int argc, char **argv) {
   const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
   printf("# bench_mlp_hashgrid on %s (%s %s): inference %llu points, training batches of %llu\n", caps->name,
          caps->driver_name, caps->driver_info, (unsigned long long)points, (unsigned long long)batch);
-  hg_row out[24];
+  hg_row out[96];
   uint32_t nout = 0;
   int rc = 0;
 #define ROW(w_, train_, rate_, check_, ...)                                             \
@@ -112,11 +152,12 @@ int main(int argc, char **argv) {
     fflush(stdout);                                                                    \
   } while (0)
   for (int w = 0; w < 2; w++) {
+    if (only_net >= 0 && w != only_net) continue;
     /* inference: each class's default plan */
     mlp_session *sess = NULL;
     mlp_run_options o = {.points = points, .seed = 17 + w, .warmup = 2, .warmup_ms = quick ? 0 : 100,
                          .repeats = quick ? 1 : 10, .sample = sample};
-    for (int cls = 0; cls < 4; cls++) {
+    for (int cls = 0; cls < (train_only ? 0 : 4); cls++) {
       spvgen_mlp_desc d = net(w);
       d.variant = cls == 3 ? SPVGEN_MLP_LOOP : cls == 2 ? SPVGEN_MLP_MAT : SPVGEN_MLP_VEC;
       if (cls == 1) d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
@@ -136,12 +177,15 @@ int main(int argc, char **argv) {
       if (r.bad) rc = 1;
     }
     mlp_session_close(sess);
-    /* training: mat and loop, each with the f32 and the f16 table gradient */
-    for (int run = 0; run < 4; run++) {
-      const int v = run < 2 ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
+    /* training: mat (each spread and workgroup count) and loop, each with the f32 and the
+     * f16 table gradient */
+    const uint32_t mat_runs = 2 * nspreads * ngroups;
+    for (uint32_t run = 0; run < mat_runs + (mat_only ? 0 : 2); run++) {
+      const int v = run < mat_runs ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
       const bool g16 = run & 1;
       spvgen_mlp_train_desc td = {.net = net(w), .loss = SPVGEN_MLP_LOSS_L2, .optimizer = SPVGEN_MLP_OPTIMIZER_ADAM,
-                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : 256};
+                                  .grad_workgroups = v == SPVGEN_MLP_LOOP ? 1024 : groups[run / 2 / nspreads]};
+      if (v == SPVGEN_MLP_MAT) td.grid_spread = (spvgen_mlp_grid_spread)spreads[run / 2 % nspreads];
       td.net.variant = (spvgen_mlp_variant)v;
       td.grid_gradient = g16 ? SPVGEN_MLP_GRID_GRADIENT_F16 : SPVGEN_MLP_GRID_GRADIENT_F32;
       spvgen_mlp_train_desc small = td; /* the check: the same network with a 2^14 table */
@@ -192,6 +236,7 @@ int main(int argc, char **argv) {
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f) {
       for (int w = 0; w < 2; w++) {
+        if (only_net >= 0 && w != only_net) continue;
         spvgen_mlp_desc d = net(w);
         spvgen_mlp_config p;
         char flags[512];
@@ -201,11 +246,13 @@ int main(int argc, char **argv) {
       }
       fclose(f);
       char args[512];
+      /* --train-only: the training references get the whole cap */
+      const uint32_t icap = train_only ? 0 : anchor_cap / 2;
       snprintf(args, sizeof args, "--points %llu --reps %u --time-cap %u --eager-first --nets %s", (unsigned long long)points,
-               anchor_reps, anchor_cap / 2, path);
-      nrows = mlp_anchor_run(anchor, args, rows, 32, stdout);
+               anchor_reps, icap, path);
+      if (!train_only) nrows = mlp_anchor_run(anchor, args, rows, 32, stdout);
       snprintf(args, sizeof args, "--train --points %llu --reps %u --time-cap %u --eager-first --nets %s",
-               (unsigned long long)batch, anchor_reps, anchor_cap - anchor_cap / 2, path);
+               (unsigned long long)batch, anchor_reps, anchor_cap - icap, path);
       nrows += mlp_anchor_run(anchor, args, rows + nrows, 32 - nrows, stdout);
       remove(path);
     }

@@ -322,6 +322,34 @@ static void strided_loop(mat_ctx *c, uint32_t count, strided_body body, const vo
   ek_for_end(m, &f);
 }
 
+/* The hash grid's (point, level) pairs of a chunk of P points (spvgen_mlp_grid_spread):
+ * body(point e) with *level (a u32 id) set before each call. LEVEL_LOOP: a level loop
+ * (the hint: Unroll lets the driver fold the level arrays into constants) around the
+ * points strided over the invocations, so that P < nt leaves nt - P idle; FLAT: one
+ * loop over the P x levels pairs strided over all nt invocations, pair e at level e / P,
+ * point e % P (a level's points on consecutive invocations: with P a multiple of the
+ * subgroup size, every subgroup works on one level at a time, so the dense / hashed and
+ * wrap branches do not diverge, and its input loads are consecutive points);
+ * FLAT_BY_POINT: pair e at point e / levels, level e % levels. */
+static void grid_pairs_loop(mat_ctx *c, spvgen_mlp_grid_spread spread, SpvLoopControlMask level_hint,
+                            uint32_t *level, strided_body body, const void *arg) {
+  spvgen_module *m = c->m;
+  const uint32_t P = c->g.P, L = c->p->desc.grid.levels;
+  ek_for f;
+  if (spread == SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP) {
+    *level = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), ek_u32(m, 0), ek_u32(m, L), ek_u32(m, 1), level_hint);
+    strided_loop(c, P, body, arg);
+    ek_for_end(m, &f);
+    return;
+  }
+  uint32_t e = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), c->tid, ek_u32(m, P * L), ek_u32(m, c->g.nt),
+                                SpvLoopControlMaskNone);
+  const bool by_point = spread == SPVGEN_MLP_GRID_SPREAD_FLAT_BY_POINT;
+  *level = by_point ? ek_mod_imm(m, e, L) : ek_div_imm(m, e, P);
+  body(c, by_point ? ek_div_imm(m, e, L) : ek_mod_imm(m, e, P), arg);
+  ek_for_end(m, &f);
+}
+
 /* Staged weights of layer l: chunk e of the Npad x Kpad/8 chunk grid, zero outside. */
 static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
@@ -757,22 +785,19 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
 }
 
 /* The block's encoded inputs into the activation block (rows of c->g.ars halves from
- * the start), padding columns zeroed: the hash grid level by level (a run-time level
- * loop with the Unroll hint around the block's points), f16 points without encoding in
- * 16-byte chunks, others component by component. */
-static void stage_inputs(mat_ctx *c, const input_arg *ia) {
+ * the start), padding columns zeroed: the hash grid's (point, level) pairs as `spread`
+ * says (inference: a run-time level loop with the Unroll hint around the block's
+ * points), f16 points without encoding in 16-byte chunks, others component by
+ * component. */
+static void stage_inputs(mat_ctx *c, const input_arg *ia, spvgen_mlp_grid_spread spread) {
   spvgen_module *m = c->m;
   const spvgen_mlp_config *p = c->p;
   const mat_geom *g = &c->g;
   if (p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID) {
     mlp_grid grid;
     mlp_grid_begin(m, p, &c->w16, &grid);
-    ek_for f;
     grid_arg ga = {ia, &grid, 0};
-    ga.level = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), ek_u32(m, 0), ek_u32(m, p->desc.grid.levels),
-                                ek_u32(m, 1), SpvLoopControlUnrollMask);
-    strided_loop(c, g->P, stage_grid_point, &ga);
-    ek_for_end(m, &f);
+    grid_pairs_loop(c, spread, SpvLoopControlUnrollMask, &ga.level, stage_grid_point, &ga);
   } else if (c->in4.var) {
     strided_loop(c, g->P * p->desc.input_width / 8, stage_input_chunk, ia);
   } else {
@@ -1025,7 +1050,7 @@ static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
   if (g->bias_halves)
     for (uint32_t l = 0; l < (all_biases || !g->rotate ? L : 1); l++)
       strided_loop(c, g->bias_rows * g->np[l], stage_bias, &l);
-  if (ia) stage_inputs(c, ia);
+  if (ia) stage_inputs(c, ia, SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP);
 }
 
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
@@ -1776,23 +1801,16 @@ static void mt_delta(mt_ctx *x, uint32_t l) {
 }
 
 /* Backward, layer l: its weight and bias gradients, then delta_(l-1) (l = 0 with the
- * hash grid: the encoded input's, scattered into the table level by level). */
+ * hash grid: the encoded input's, scattered into the table by (point, level) pairs). */
 static void mt_backward_layer(mt_ctx *x, uint32_t l) {
   mat_ctx *c = x->c;
-  spvgen_module *m = c->m;
   const spvgen_mlp_desc *d = &c->p->desc;
   grad_pass pass = x->tg.held ? GRAD_HOLD : GRAD_ADD;
   grad_tiles(x, l, pass);
   if (!d->no_bias) bias_grads(x, l, pass);
   if (l == 0 && d->encoding != SPVGEN_MLP_ENCODING_HASH_GRID) return;
   mt_delta(x, l);
-  if (l == 0) {
-    ek_for f;
-    x->level = ek_for_begin_var(m, &f, ek_local(m, c->u32, 0), ek_u32(m, 0), ek_u32(m, d->grid.levels),
-                                ek_u32(m, 1), SpvLoopControlDontUnrollMask);
-    strided_loop(c, c->g.P, scatter_grid_point, x);
-    ek_for_end(m, &f);
-  }
+  if (l == 0) grid_pairs_loop(c, x->t->desc.grid_spread, SpvLoopControlDontUnrollMask, &x->level, scatter_grid_point, x);
 }
 
 /* The workgroup's loss share: every invocation's sum through the f32 array, added by
@@ -1865,7 +1883,7 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
     if (c->in4.ptr_type) c->in4 = ek_buffer_view(m, &chunk_io.in, c->v4, 0, true, "input4");
   }
   input_arg ia = {x.io, x.base, x.n};
-  stage_inputs(c, &ia);
+  stage_inputs(c, &ia, t->desc.grid_spread);
   spvgen_workgroup_barrier(m);
   for (uint32_t l = 0; l < L; l++) mt_forward_layer(&x, l);
   strided_loop(c, g->P * x.tg.zs, output_delta, &x);

@@ -40,6 +40,9 @@ SG_NAMES(spvgen_mlp_loss, loss_names, NULL, spvgen_mlp_loss_name, spvgen_mlp_los
 SG_NAMES(spvgen_mlp_optimizer, optimizer_names, NULL, spvgen_mlp_optimizer_name, spvgen_mlp_optimizer_parse)
 SG_NAMES(spvgen_mlp_grid_gradient, grid_gradient_names, NULL, spvgen_mlp_grid_gradient_name,
          spvgen_mlp_grid_gradient_parse)
+static const char *const grid_spread_names[SPVGEN_MLP_GRID_SPREAD_COUNT] = {"auto", "level-loop", "flat",
+                                                                            "flat-by-point"};
+SG_NAMES(spvgen_mlp_grid_spread, grid_spread_names, NULL, spvgen_mlp_grid_spread_name, spvgen_mlp_grid_spread_parse)
 
 spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   va_list ap;
@@ -118,6 +121,30 @@ static spvgen_status grid_gradient_plan(spvgen_mlp_train_desc *d, const spvgen_d
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                           "grid_gradient_scale %g: a power of two from 2^-24 to 2^24 (the optimizer divides "
                           "it out exactly)", (double)d->grid_gradient_scale);
+  return SPVGEN_OK;
+}
+
+/* How the mat gradient kernel spreads the hash grid's (point, level) pairs
+ * (spvgen_mlp_grid_spread): AUTO resolved to FLAT on mat, the others refused where there
+ * is nothing to spread (no hash grid; the loop variant: a point per invocation). */
+static spvgen_status grid_spread_plan(spvgen_mlp_train_desc *d, char *msg, size_t size) {
+  const bool grid = d->net.encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
+  if ((unsigned)d->grid_spread >= SPVGEN_MLP_GRID_SPREAD_COUNT)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "grid_spread %d: not a spvgen_mlp_grid_spread",
+                          (int)d->grid_spread);
+  if (d->grid_spread == SPVGEN_MLP_GRID_SPREAD_AUTO) {
+    if (grid && d->net.variant == SPVGEN_MLP_MAT) d->grid_spread = SPVGEN_MLP_GRID_SPREAD_FLAT;
+    return SPVGEN_OK;
+  }
+  if (!grid)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grid_spread %s: the network has no hash grid (leave it auto)",
+                          grid_spread_names[d->grid_spread]);
+  if (d->net.variant != SPVGEN_MLP_MAT)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grid_spread %s: a form of the mat variant's gradient kernel; the %s variant runs the "
+                          "hash grid one point per invocation (leave it auto)",
+                          grid_spread_names[d->grid_spread], spvgen_mlp_variant_name(d->net.variant));
   return SPVGEN_OK;
 }
 
@@ -263,6 +290,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->elements = net->weight_bytes / 2;
   st = grid_gradient_plan(d, caps, net, msg, size);
   if (st != SPVGEN_OK) return st;
+  st = grid_spread_plan(d, msg, size);
+  if (st != SPVGEN_OK) return st;
   const bool grid16 = d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
   p->slot_elements = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? net->grid_offset / 2 : p->elements;
   p->grid_grad_offset = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? p->slot_elements * p->grad_workgroups : 0;
@@ -317,9 +346,12 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s gradient kernel needs %s, which %s lacks",
                           spvgen_mlp_variant_name(net->variant), spvgen_feature_name(spvgen_feature_first(missing)),
                           caps->name);
-  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s%s", net->name, loss_names[d->loss],
+  /* the grid's spread where it is not the default's */
+  const bool spread =
+      d->grid_spread == SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP || d->grid_spread == SPVGEN_MLP_GRID_SPREAD_FLAT_BY_POINT;
+  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s%s%s%s", net->name, loss_names[d->loss],
            optimizer_names[d->optimizer], w, p->grad_workgroups, p->grad_held ? " held" : "",
-           grid16 ? " table-grad-f16" : "");
+           grid16 ? " table-grad-f16" : "", spread ? " grid-" : "", spread ? grid_spread_names[d->grid_spread] : "");
   return SPVGEN_OK;
 }
 

@@ -579,13 +579,40 @@ typedef enum spvgen_mlp_grid_gradient {
   SPVGEN_MLP_GRID_GRADIENT_COUNT = 3,
 } spvgen_mlp_grid_gradient;
 
-/* "l2", "rel-l2"; "adam", "sgd"; "auto", "f32", "f16"; NULL for unknown values. */
+/* How the mat gradient kernel spreads the hash grid's work over its workgroup: the
+ * lookups of the forward (the encoded inputs staged for a chunk of points) and the
+ * scatter of the backward (each point's d(loss)/d(encoding), read from shared memory,
+ * added into the table's gradient with atomics), both a piece of work per (point, level)
+ * pair of the chunk:
+ *   AUTO         FLAT (the pairs keep every invocation busy where the chunk has fewer
+ *                points than the workgroup has invocations, the H100 plans' 64 points
+ *                on 128, and otherwise do what LEVEL_LOOP does in one loop);
+ *   LEVEL_LOOP   a loop over the levels around the chunk's points strided over the
+ *                invocations (invocations past the chunk's points idle);
+ *   FLAT         the chunk's points x levels pairs strided over all invocations, a
+ *                level's points on consecutive invocations (the level uniform across a
+ *                subgroup where the chunk's points are a multiple of the subgroup size:
+ *                no divergence between dense and hashed levels, one level's parameters);
+ *   FLAT_BY_POINT  the same pairs, a point's levels on consecutive invocations.
+ * The loop variant runs one point per invocation and takes AUTO only. */
+typedef enum spvgen_mlp_grid_spread {
+  SPVGEN_MLP_GRID_SPREAD_AUTO = 0,
+  SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP = 1,
+  SPVGEN_MLP_GRID_SPREAD_FLAT = 2,
+  SPVGEN_MLP_GRID_SPREAD_FLAT_BY_POINT = 3,
+  SPVGEN_MLP_GRID_SPREAD_COUNT = 4,
+} spvgen_mlp_grid_spread;
+
+/* "l2", "rel-l2"; "adam", "sgd"; "auto", "f32", "f16"; "auto", "level-loop", "flat",
+ * "flat-by-point"; NULL for unknown values. */
 const char *spvgen_mlp_loss_name(spvgen_mlp_loss loss);
 bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out);
 const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer opt);
 bool spvgen_mlp_optimizer_parse(const char *name, spvgen_mlp_optimizer *out);
 const char *spvgen_mlp_grid_gradient_name(spvgen_mlp_grid_gradient g);
 bool spvgen_mlp_grid_gradient_parse(const char *name, spvgen_mlp_grid_gradient *out);
+const char *spvgen_mlp_grid_spread_name(spvgen_mlp_grid_spread s);
+bool spvgen_mlp_grid_spread_parse(const char *name, spvgen_mlp_grid_spread *out);
 
 typedef struct spvgen_mlp_train_desc {
   spvgen_mlp_desc net; /* the network, as for inference (output_type is not used:
@@ -605,6 +632,9 @@ typedef struct spvgen_mlp_train_desc {
                                              (AUTO: above; resolved in the plan) */
   float grid_gradient_scale;    /* grid_gradient F16: the power of two the table's
                                    gradient is kept times (0: 1024; F32: leave 0) */
+  spvgen_mlp_grid_spread grid_spread; /* hash grid, mat: how the lookups and the
+                                         scatter spread over the workgroup (above;
+                                         resolved in the plan) */
 } spvgen_mlp_train_desc;
 
 typedef struct spvgen_mlp_train_config {

@@ -253,8 +253,9 @@ static void test_mlp_train_mat_wide_networks_matches_cpu(void) {
  * with an f32 table gradient and with an f16 one (f16 vectors added by
  * OpAtomicFAddEXT, VK_NV_shader_atomic_float16_vector: every table gradient element
  * against the float64 reference at the f16 bound of lib/ref/ref_mlp_train.h), and mat
- * also with 8 features per level (two 4-vector atomics a corner). A device without f16
- * vector atomics (lavapipe) says so and skips those. */
+ * also with 8 features per level (two 4-vector atomics a corner), and in the two other
+ * spreads of the grid's pairs (desc.grid_spread). A device without f16 vector atomics
+ * (lavapipe) says so and skips those. */
 static void test_mlp_train_hash_grid_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
   if (!ctx) return;
@@ -263,14 +264,20 @@ static void test_mlp_train_hash_grid_matches_cpu(void) {
   printf("  %s: %s\n", spvgen_vk_caps(ctx)->name,
          has16 ? "shaderFloat16VectorAtomics: the f16 table gradient runs"
                : "no shaderFloat16VectorAtomics: the f16 table gradient is skipped");
+  /* mat in its default spread of the grid's pairs (flat) and, last, the other two */
   static const struct {
     int v;
     spvgen_mlp_grid_gradient gg;
     uint32_t features;
+    spvgen_mlp_grid_spread spread;
   } runs[] = {
-      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F32, 2},  {SPVGEN_MLP_LOOP, SPVGEN_MLP_GRID_GRADIENT_F32, 2},
-      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 2},  {SPVGEN_MLP_LOOP, SPVGEN_MLP_GRID_GRADIENT_F16, 2},
-      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 8},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F32, 2, 0},
+      {SPVGEN_MLP_LOOP, SPVGEN_MLP_GRID_GRADIENT_F32, 2, 0},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 2, 0},
+      {SPVGEN_MLP_LOOP, SPVGEN_MLP_GRID_GRADIENT_F16, 2, 0},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 8, 0},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F32, 8, SPVGEN_MLP_GRID_SPREAD_FLAT_BY_POINT},
+      {SPVGEN_MLP_MAT, SPVGEN_MLP_GRID_GRADIENT_F16, 2, SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP},
   };
   for (size_t k = 0; k < sizeof runs / sizeof runs[0] && !test_current_failed; k++) {
     const int v = runs[k].v;
@@ -291,6 +298,7 @@ static void test_mlp_train_hash_grid_matches_cpu(void) {
     d.net.grid.features = runs[k].features;
     d.grad_workgroups = 128;
     d.grid_gradient = runs[k].gg;
+    d.grid_spread = runs[k].spread;
     spvgen_mlp_train_config t;
     char msg[512];
     spvgen_status st = spvgen_mlp_train_plan(&d, spvgen_vk_caps(ctx), &t, msg, sizeof msg);
@@ -308,9 +316,12 @@ static void test_mlp_train_hash_grid_matches_cpu(void) {
     check_run(&r, o.steps);
     CHECK_EQ_U64(r.plan.desc.grid_gradient, runs[k].gg);
     if (runs[k].gg == SPVGEN_MLP_GRID_GRADIENT_F16) CHECK(r.plan.features & SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
-    printf("gpu-summary %s/%s/%s/%u worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+    if (v == SPVGEN_MLP_MAT)
+      CHECK_EQ_U64(r.plan.desc.grid_spread, runs[k].spread ? runs[k].spread : SPVGEN_MLP_GRID_SPREAD_FLAT);
+    printf("gpu-summary %s/%s/%s/%u/%s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
            spvgen_mlp_variant_name((spvgen_mlp_variant)v), spvgen_mlp_grid_gradient_name(runs[k].gg),
-           runs[k].features, r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
+           runs[k].features, spvgen_mlp_grid_spread_name(r.plan.desc.grid_spread), r.grad.worst_ratio,
+           (r.grad_ns + r.opt_ns) / 1e3, spvgen_vk_caps(ctx)->name);
     printf("  [%s] %llu points, %llu parameters: gradient %.3f ms + optimizer %.3f ms\n", r.plan.name,
            (unsigned long long)o.points, (unsigned long long)r.plan.params, r.grad_ns / 1e6, r.opt_ns / 1e6);
   }

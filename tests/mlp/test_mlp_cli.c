@@ -119,6 +119,23 @@ static void test_mlp_train(void) {
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--grid-gradient: 'f8' is not auto, f32 or f16");
   cli_result_free(&r);
+  /* the spread of the grid's (point, level) pairs: flat by default, the others by flag,
+   * a bad value refused */
+  r = cli_run("mlp", "--in", "3", "--hidden", "64x2", "--out", "16", "--encoding", "hashgrid:16,2,14", "--train",
+              "--variant", "mat", "--caps", "h100", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"grid_spread\": \"flat\"");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--hidden", "64x2", "--out", "16", "--encoding", "hashgrid:16,2,14", "--train",
+              "--variant", "mat", "--caps", "h100", "--grid-spread", "level-loop", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"grid_spread\": \"level-loop\"");
+  CHECK_CONTAINS(r.out, " grid-level-loop");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "16", "--encoding", "hashgrid", "--train", "--grid-spread", "rows");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--grid-spread: 'rows' is not auto, level-loop, flat or flat-by-point");
+  cli_result_free(&r);
   r = cli_run("mlp", "--in", "2", "--hidden", "32x2", "--out", "3", "--train", "--variant", "vec", "--caps",
               "h100", "-S");
   CHECK_EXIT(r, 0);

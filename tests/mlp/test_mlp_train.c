@@ -43,6 +43,8 @@ static const net_case cases[] = {
     {2, 16, 1, 2, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ENCODING_HASH_GRID, 1, false, false, SPVGEN_MLP_LOSS_RELATIVE_L2, SPVGEN_MLP_OPTIMIZER_SGD, 200},
 };
 
+enum { NC_GRID_3D = 6 }; /* the 3-D hash grid case above */
+
 /* 3-D: 5 levels of 2 features, dense and hashed; 2-D: 4 features per level, a 2^6 table
  * (every level past the first hashed) */
 static const spvgen_mlp_hash_grid hash_grids[] = {{5, 2, 9, 4, 1.6f}, {3, 4, 6, 4, 2.0f}};
@@ -371,6 +373,56 @@ static void test_grid_gradient_f16(void) {
   CHECK_STR_EQ(spvgen_mlp_grid_gradient_name(SPVGEN_MLP_GRID_GRADIENT_AUTO), "auto");
 }
 
+/* The mat gradient kernel's spread of the grid's (point, level) pairs (grid_spread):
+ * AUTO resolves to FLAT on mat (the plan's name silent about it), each other form named
+ * in the plan and giving a module that validates (the runs: test_mlp_mat_train_grid_emulated);
+ * refused without a hash grid, on the loop variant and for values out of range. */
+static void test_grid_spread(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  spvgen_mlp_train_desc d = make_desc(&cases[NC_GRID_3D]);
+  d.net.variant = SPVGEN_MLP_MAT;
+  spvgen_mlp_train_config t;
+  char msg[512];
+  static const char *const suffix[] = {"", " grid-level-loop", "", " grid-flat-by-point"};
+  for (int s = 0; s < SPVGEN_MLP_GRID_SPREAD_COUNT; s++) {
+    d.grid_spread = (spvgen_mlp_grid_spread)s;
+    CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_EQ_U64(t.desc.grid_spread, s ? (uint64_t)s : SPVGEN_MLP_GRID_SPREAD_FLAT);
+    size_t n = strlen(t.name), k = strlen(suffix[s]);
+    CHECK_MSG(n >= k && !strcmp(t.name + n - k, suffix[s]), "%s", t.name);
+    CHECK_MSG(!!strstr(t.name, " grid-") == (k > 0), "%s", t.name);
+    spvgen_kernel kern;
+    CHECK_MSG(spvgen_mlp_train(&d, &h100, SPVGEN_MLP_TRAIN_GRADIENT, &kern, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK(check_words(kern.words, kern.word_count));
+    spvgen_kernel_free(&kern);
+  }
+  d.grid_spread = (spvgen_mlp_grid_spread)9;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_spread 9: not a spvgen_mlp_grid_spread");
+  d.grid_spread = SPVGEN_MLP_GRID_SPREAD_FLAT;
+  d.net.variant = SPVGEN_MLP_LOOP;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_spread flat: a form of the mat variant's gradient kernel; the loop variant runs the "
+                      "hash grid one point per invocation (leave it auto)");
+  d.grid_spread = SPVGEN_MLP_GRID_SPREAD_AUTO;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(t.desc.grid_spread, SPVGEN_MLP_GRID_SPREAD_AUTO);
+  d = make_desc(&cases[0]);
+  d.net.variant = SPVGEN_MLP_MAT;
+  d.grid_spread = SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grid_spread level-loop: the network has no hash grid (leave it auto)");
+  d.grid_spread = SPVGEN_MLP_GRID_SPREAD_AUTO;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(t.desc.grid_spread, SPVGEN_MLP_GRID_SPREAD_AUTO);
+  spvgen_mlp_grid_spread g;
+  CHECK(spvgen_mlp_grid_spread_parse("flat-by-point", &g) && g == SPVGEN_MLP_GRID_SPREAD_FLAT_BY_POINT);
+  CHECK(spvgen_mlp_grid_spread_parse("level-loop", &g) && g == SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP);
+  CHECK(!spvgen_mlp_grid_spread_parse("flat-by-level", &g));
+  CHECK_STR_EQ(spvgen_mlp_grid_spread_name(SPVGEN_MLP_GRID_SPREAD_FLAT), "flat");
+}
+
 static void test_train_refusals(void) {
   spvgen_mlp_train_desc d = make_desc(&cases[0]);
   spvgen_mlp_train_config p;
@@ -621,6 +673,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_train_plans_validate),
       TEST_CASE(test_train_refusals),
       TEST_CASE(test_grid_gradient_f16),
+      TEST_CASE(test_grid_spread),
       TEST_CASE(test_grid_networks_train_plans_on_every_variant),
       TEST_CASE(test_mat_wide_networks_plan_larger_chunks_for_h100),
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),

@@ -10,6 +10,12 @@
 #include "rand.h"
 
 void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc) {
+  mat_train_emulated_run_grid(ctx, tc, NULL);
+}
+
+void mat_train_emulated_run_grid(spvgen_vk_context *ctx, const mat_train_case *tc, const mat_train_grid_options *go) {
+  static const mat_train_grid_options none;
+  if (!go) go = &none;
   spvgen_device_caps caps = coopmat_emulated_caps(spvgen_vk_caps(ctx), false);
   /* The emulation's MulAdd scratch (1 KiB per subgroup, at most 4 here) is not in the
    * plan's shared memory: keep room for it, so that the kernel stays within the device's
@@ -44,6 +50,12 @@ void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc) {
   d.grad_workgroups = (tc->points + ppg * chunks - 1) / (ppg * chunks);
   d.grad_workgroup_size = tc->subgroups * caps.subgroup_size;
   d.grad_slot_adds = tc->slot_adds;
+  d.grid_spread = go->spread;
+  if (go->atomics == MT_ATOMICS_F16_PAIRS) {
+    caps.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
+    d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
+    d.grid_gradient_scale = go->scale;
+  }
   spvgen_mlp_train_config plan;
   char msg[512];
   spvgen_status st = spvgen_mlp_train_plan(&d, &caps, &plan, msg, sizeof msg);
@@ -54,7 +66,11 @@ void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc) {
   CHECK_MSG(plan.grad_held == !tc->slot_adds, "[%s] held %d", plan.name, (int)plan.grad_held);
   CHECK_EQ_U64(plan.net.desc.points_per_group, ppg);
   if (tc->shared_bytes) CHECK_EQ_U64(plan.grad_shared_bytes, tc->shared_bytes);
+  if (tc->enc == SPVGEN_MLP_ENCODING_HASH_GRID)
+    CHECK_EQ_U64(plan.desc.grid_spread, go->spread ? go->spread : SPVGEN_MLP_GRID_SPREAD_FLAT);
   plan.net.features &= ~SPVGEN_FEATURE_COOPMAT; /* the emulation */
+  if (go->atomics != MT_ATOMICS_DEVICE) /* the compare-exchange loops */
+    plan.features &= ~(SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD | SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR);
   mlp_train_run_options o;
   memset(&o, 0, sizeof o);
   o.seed = test_rand_u32() | 1u;
@@ -76,6 +92,8 @@ void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc) {
             plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.first_bad, r.opt.first_gpu,
             r.opt.first_ref, r.opt.first_tol);
   CHECK_MSG(r.loss_bad == 0, "[%s] loss gpu %.8g cpu %.8g", plan.name, r.loss_gpu[0], r.loss_ref[0]);
-  fprintf(stderr, "  %-64s %u points: worst gradient err/tol %.3f, optimizer %.3f, loss %.5g -> %.5g\n",
-          plan.name, tc->points, r.grad.worst_ratio, r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[2]);
+  static const char *const how[] = {"", " (compare-exchange)", " (f16 pairs)"};
+  fprintf(stderr, "  %-64s%s %u points: worst gradient err/tol %.3f, optimizer %.3f, loss %.5g -> %.5g\n",
+          plan.name, tc->enc == SPVGEN_MLP_ENCODING_HASH_GRID ? how[go->atomics] : "", tc->points, r.grad.worst_ratio,
+          r.opt.worst_ratio, r.loss_gpu[0], r.loss_gpu[2]);
 }

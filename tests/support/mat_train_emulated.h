@@ -33,8 +33,25 @@ typedef struct mat_train_case {
   uint32_t shared_bytes;     /* the gradient kernel's shared memory the plan must give (0: any) */
 } mat_train_case;
 
+/* How a hash grid case adds the table's gradient. */
+typedef enum mat_train_atomics {
+  MT_ATOMICS_DEVICE = 0, /* f32: the device's float atomics where it has them (lavapipe does) */
+  MT_ATOMICS_CAS,        /* f32 by compare-exchange loops (the plan's float-atomics bit cleared) */
+  MT_ATOMICS_F16_PAIRS,  /* grid_gradient F16, planned as for a device with f16 vector atomics and
+                            run by compare-exchange loops on f16 pairs */
+} mat_train_atomics;
+
+/* The hash grid's knobs of a case (mat_train_emulated_run_grid). */
+typedef struct mat_train_grid_options {
+  spvgen_mlp_grid_spread spread; /* the plan must resolve AUTO to FLAT */
+  mat_train_atomics atomics;
+  float scale; /* F16: grid_gradient_scale (0: the default) */
+} mat_train_grid_options;
+
 /* Plans, runs and checks the case (CHECK failures on the current test); prints its
  * worst errors to stderr. */
 void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc);
+/* ... with the hash grid's knobs (go NULL: the defaults, as mat_train_emulated_run). */
+void mat_train_emulated_run_grid(spvgen_vk_context *ctx, const mat_train_case *tc, const mat_train_grid_options *go);
 
 #endif

@@ -57,6 +57,11 @@ static bool flag_grid_gradient_scale(void *g, const char *v, char *why, size_t s
   return ((mlp_cli *)g)->tdesc.grid_gradient_scale = (float)s, true;
 }
 
+static bool flag_grid_spread(void *g, const char *v, char *why, size_t size) {
+  return spvgen_mlp_grid_spread_parse(v, &((mlp_cli *)g)->tdesc.grid_spread) ||
+         sg_flag_bad(why, size, v, "is not auto, level-loop, flat or flat-by-point");
+}
+
 static const sg_flag train_flags[] = {
     SG_FLAG_HEADING("training:"),
     SG_FLAG_SWITCH("--train",
@@ -71,6 +76,10 @@ static const sg_flag train_flags[] = {
      "shaderFloat16VectorAtomics (auto's choice there), or f32", flag_grid_gradient, 0},
     {"--grid-gradient-scale", "S", "f16 table gradient: kept times S, a power of two (default 1024)",
      flag_grid_gradient_scale, 0},
+    {"--grid-spread", "auto|level-loop|flat|flat-by-point",
+     "mat: the hash grid's (point, level) pairs over the workgroup: a loop over\nthe levels around the chunk's "
+     "points, or all pairs flat, a level's points\n(flat, auto's choice) or a point's levels on consecutive "
+     "invocations", flag_grid_spread, 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 
@@ -245,6 +254,8 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
       if (plan.desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16)
         sg_json_f64(&j, "grid_gradient_scale", plan.desc.grid_gradient_scale);
       sg_json_u64(&j, "opt_table_groups", plan.opt_table_groups);
+      if (plan.net.variant == SPVGEN_MLP_MAT)
+        sg_json_str(&j, "grid_spread", spvgen_mlp_grid_spread_name(plan.desc.grid_spread));
     }
     sg_json_end(&j);
     sg_json_finish(&j);
