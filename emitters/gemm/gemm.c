@@ -486,8 +486,19 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "pack %s with stages 2: the kernel's own staging reads A and B in place (stages 1, or pack "
                      "none)", spvgen_gemm_pack_name(d->pack));
+  /* the tiles: those of the class the copies make (K whole 256-element steps with both
+   * packed, the packed operands' rows tight, so 16-byte aligned), for the real M and N
+   * (edges, waves) */
   spvgen_gemm_desc first = *d;
   first.pack = SPVGEN_GEMM_PACK_NONE;
+  const bool pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
+  if (!gemm_runtime(d)) {
+    if (pa && pb) first.k = (d->k + 255u) & ~255u;
+    if (pa || first.k != d->k) first.lda = 0, first.stride_a = 0;
+    if (pb || first.k != d->k) first.ldb = 0, first.stride_b = 0;
+  } else if (pa && pb && first.k_multiple < 256) {
+    first.k_multiple = 256;
+  }
   spvgen_gemm_config q;
   spvgen_status st = plan_variant_base(caps, &first, v, &q, msg, size);
   if (st != SPVGEN_OK) return st;

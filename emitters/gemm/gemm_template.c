@@ -485,6 +485,10 @@ static bool flag_edge(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_edge_parse(v, &((spvgen_gemm_desc *)d)->edge) ||
          sg_flag_bad(why, size, v, "is not auto, branch, clamp or shift");
 }
+static bool flag_pack(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_pack_parse(v, &((spvgen_gemm_desc *)d)->pack) ||
+         sg_flag_bad(why, size, v, "is not auto, none, a, b or ab");
+}
 static bool flag_variant(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_variant_parse(v, &((spvgen_gemm_desc *)d)->variant) ||
          sg_flag_bad(why, size, v, "is not auto, coopmat2, khr or simt");
@@ -533,6 +537,10 @@ static const sg_flag gemm_flags[] = {
      "(clamp), or edge tiles move\ninside and overlap (shift, beta 0)",
      flag_edge, 0},
     {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
+    {"--pack", "auto|none|a|b|ab",
+     "coopmat2, simt: copy A and/or B zero-padded to whole tiles into the\nworkspace first (a pack kernel), then "
+     "run the aligned kernel on the\ncopies (auto: none for now)",
+     flag_pack, 0},
     {"--compile-budget", "MS",
      "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
      flag_compile_budget, 0},

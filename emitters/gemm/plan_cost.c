@@ -77,7 +77,10 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   bool edges = m_edge || n_edge;
   bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
   /* the operands an edge tile clamps: A past M, B past N, D (and C) past either */
-  double clamp_f = 1.0 + CM2_CLAMP_PER_OPERAND * ((double)m_edge + (double)n_edge + 1.0);
+  /* (packed copies hold whole tiles: A's rows and B's columns never clamp; the inner
+   * desc's K is whole tiles when both are packed) */
+  const bool a_clamps = m_edge && !gemm_packs(d, 'a'), b_clamps = n_edge && !gemm_packs(d, 'b');
+  double clamp_f = 1.0 + CM2_CLAMP_PER_OPERAND * ((double)a_clamps + (double)b_clamps + 1.0);
   double rest = 0.0; /* RUNTIME: the single steps after an unrolled loop */
   const bool masked = cm2_masked_k_edge(d); /* an unclamped step and a per-element op */
   const double kedge_solo = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_SOLO_MS * cm2_body(d, 1);

@@ -100,10 +100,13 @@ static void test_plan_layout_and_kernels(void) {
     spvgen_kernel ku[SPVGEN_GEMM_KERNEL_COUNT];
     uint32_t nu = build(&u, &h100, &pu, ku);
     if (nu) {
-      printf("4097x4095x4093: packed main kernel %zu words (%u set-dimension), unpacked %zu (%u)\n", k[1].word_count,
-             words_count(k[1].words, k[1].word_count, SpvOpTensorLayoutSetDimensionNV), ku[0].word_count,
-             words_count(ku[0].words, ku[0].word_count, SpvOpTensorLayoutSetDimensionNV));
-      CHECK(k[1].word_count < ku[0].word_count);
+      /* the packed kernel loads A and B once per K step (unroll 1): no K-edge step */
+      const uint32_t lp = words_count(k[1].words, k[1].word_count, SpvOpCooperativeMatrixLoadTensorNV),
+                     lu = words_count(ku[0].words, ku[0].word_count, SpvOpCooperativeMatrixLoadTensorNV);
+      printf("4097x4095x4093 u%u: packed main kernel %zu words, %u tensor loads; unpacked %zu words, %u loads\n",
+             p.desc.unroll, k[1].word_count, lp, ku[0].word_count, lu);
+      CHECK_EQ_U64(lp, 2u * p.desc.unroll);
+      CHECK(lu > lp);
     }
     free_all(ku, nu);
   }
