@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,smallgrid] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -527,6 +527,37 @@ static void build_call_set(void) {
     add("call", "f16,f32", "nn", cm[i].spec, true, 1, ONE(cm[i].m, cm[i].n, cm[i].k));
 }
 
+/* Run-time plans of small grids (set "smallgrid"): the per-call plan (64-row tiles shifted
+ * inside M with split-K for 65..127 rows and for grids under half the SMs) beside the
+ * plans such calls got before: the run-time menu's 128x128x64 unsplit, and khr. */
+static void build_smallgrid_set(void) {
+  static const uint32_t shapes[][3] = {{77, 3584, 3584},  {77, 3584, 18944}, {77, 18944, 3584}, {77, 512, 3584},
+                                       {200, 512, 3584},  {200, 3584, 3584}, {200, 3584, 18944}, {999, 512, 3584},
+                                       {1537, 512, 3584}, {100, 4608, 3584}};
+  static const char *const specs[] = {"rt-call", "rt-call-cm2:t128x128x64", "rt-call-khr"};
+  for (size_t s = 0; s < 3; s++) add("smallgrid", "f16,f32", "nt", specs[s], false, 10, shapes);
+}
+
+/* The issue-24 targets once more, at their defaults (set "recheck"): the odd and square
+ * shapes, 8192^3, prompt shapes nt and nn, and the skinny int8 shape, each default plan
+ * beside its run-time-class plan (what a framework calling per shape gets). */
+static void build_recheck_set(void) {
+  static const char *const specs[] = {"default", "rt-call"};
+  for (size_t s = 0; s < 2; s++) {
+    add("recheck", "f16,f32", "nn", specs[s], false, 1, ONE(4097, 4095, 4093));
+    add("recheck", "f16,f16", "nn", specs[s], false, 1, ONE(4097, 4095, 4093));
+    add("recheck", "s8,s32", "nn", specs[s], false, 1, ONE(4097, 4095, 4093));
+    add("recheck", "f16,f32", "nn", specs[s], false, 1, ONE(3000, 3000, 3000));
+    add("recheck", "f16,f16", "nn", specs[s], false, 1, ONE(3000, 3000, 3000));
+    add("recheck", "s8,s32", "nt", specs[s], false, 1, ONE(128, 16384, 4096));
+    static const uint32_t mids[][3] = {{257, 3584, 3584}, {1999, 3584, 3584}, {2048, 3584, 3584}};
+    add("recheck", "f16,f32", "nt", specs[s], false, 3, mids);
+    add("recheck", "f16,f32", "nn", specs[s], false, 3, mids);
+  }
+  add("recheck", "f16,f32", "nn", "default", false, 1, ONE(8192, 8192, 8192));
+  add("recheck", "f16,f32", "nt", "default", false, 1, ONE(8192, 8192, 8192));
+}
+
 static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
   if (tiny) { /* a smoke test of every path, small enough for lavapipe */
     static const uint32_t sh[][3] = {{1, 40, 24}, {33, 40, 24}, {64, 40, 24}};
@@ -630,6 +661,8 @@ int main(int argc, char **argv) {
   if (has_set(sets, "splitk")) build_splitk_set();
   if (has_set(sets, "splitk2")) build_splitk2_set();
   if (has_set(sets, "skptr")) build_skptr_set();
+  if (has_set(sets, "recheck")) build_recheck_set();
+  if (has_set(sets, "smallgrid")) build_smallgrid_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
       for (uint32_t i = 0; i < groups[gi].count; i++)

@@ -488,9 +488,26 @@ static bool small_m_tile(const spvgen_device_caps *caps, spvgen_gemm_desc *d) {
    * inside a shorter M (edge shift), and a 128-row tile of 64 columns is the same kernel
    * family */
   uint32_t most = gemm_runtime(d) && !gemm_dim_multiple(d, 'm', 128) ? 127 : 64;
-  if (d->m > most || d->n < 256 || d->k < 256) return false;
+  /* A run-time class planned for a shape (spvgen_gemm_class_for gives M, N and K) whose
+   * 128x128 grid fills under half the SMs: the same small tile family, 64 rows shifted
+   * inside M and split-K (the run-time menu's tiles would leave most SMs idle, and their
+   * split-K partials kernel is over the compile budget). */
+  const uint64_t grid128 = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 128) * (d->batch ? d->batch : 1);
+  const bool small_grid = gemm_runtime(d) && d->m >= 64 && d->n && d->k && d->beta == 0.0f &&
+                          d->edge == SPVGEN_GEMM_EDGE_AUTO && grid128 * 2 < gemm_units(caps);
+  if ((d->m > most && !small_grid) || d->n < 256 || d->k < 256) return false;
   spvgen_gemm_desc t = *d;
   t.tile_m = d->m <= 32 ? 32 : d->m <= 64 ? 64 : 128;
+  /* 65..127 rows of a run-time class that knows its M: two 64-row tiles, the second moved
+   * inside M (edge shift, legal with beta 0 and M >= 64, which the launch checks), rather
+   * than one 128-row tile clamped past M: the clamped operands put the 128-row kernel over
+   * the compile budget (estimated 389 ms against 188), and AUTO then fell to a khr tile of
+   * 28 workgroups without split-K (77x3584x18944 at 9.6x cuBLAS's time in the H200 trace
+   * of bench/results/raw/gpu-2026-11-26-s6/callS6-1-trace.txt). */
+  if (gemm_runtime(d) && d->m > 64 && d->beta == 0.0f && d->edge == SPVGEN_GEMM_EDGE_AUTO) { /* and small_grid */
+    t.tile_m = 64;
+    t.edge = SPVGEN_GEMM_EDGE_SHIFT;
+  }
   t.tile_n = 64;
   t.tile_k = 128 / spvgen_component_type_size(d->a_type);
   t.workgroup_size = 256;

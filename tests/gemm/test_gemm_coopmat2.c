@@ -918,8 +918,8 @@ static void test_run_time_plans_for_an_m_shift_their_edge_tiles(void) {
   CHECK_MSG(p.desc.edge != SPVGEN_GEMM_EDGE_SHIFT, "plan %s", p.name);
 }
 
-/* Few rows against wide weights: the tile covers M (32, 64 rows; 128 for run-time plans
- * under 128) by 64 columns with 128 bytes of K, 256 invocations, and the plan splits K to
+/* Few rows against wide weights: the tile covers M (32, 64 rows; two 64-row tiles, shifted,
+ * for run-time plans under 128) by 64 columns with 128 bytes of K, 256 invocations, and the plan splits K to
  * fill the device; the desc's own tile or split_k turns it off. */
 static void test_small_m_plans_stream_the_weights_with_split_k(void) {
   load_h100();
@@ -955,10 +955,31 @@ static void test_small_m_plans_stream_the_weights_with_split_k(void) {
   d = gemm(100, 3584, 3584, F16, F32, F32);
   CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
   CHECK_MSG(p.desc.split_k == 1, "100 rows: %s", p.name);
+  /* run-time plans for 65..127 rows (beta 0): two 64-row tiles, the second shifted inside M */
   d = runtime_class(F16, F32, 1, 256, 256);
   d.m = 77, d.n = 3584, d.k = 3584;
   CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
-  CHECK_MSG(p.desc.tile_m == 128 && p.desc.tile_n == 64 && p.desc.split_k > 1, "run-time 77 rows: %s", p.name);
+  CHECK_MSG(p.desc.tile_m == 64 && p.desc.tile_n == 64 && p.desc.split_k > 1 && p.desc.edge == SPVGEN_GEMM_EDGE_SHIFT,
+            "run-time 77 rows: %s", p.name);
+  CHECK_MSG(p.compile_ms <= 300, "run-time 77 rows within the default budget: %s, %u ms", p.name, p.compile_ms);
+  /* with beta (no shift): one 128-row tile clamped past M */
+  d.beta = 0.5f;
+  CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+  CHECK_MSG(p.desc.edge != SPVGEN_GEMM_EDGE_SHIFT, "run-time 77 rows, beta: no shift: %s", p.name);
+  d.beta = 0.0f;
+  /* a run-time shape whose 128x128 grid fills under half the SMs: the small tiles too;
+   * one that fills more: the run-time menu's tiles, unsplit */
+  static const struct { uint32_t m, n, k; bool small; } grids[] = {
+      {200, 512, 3584, true}, {1537, 512, 3584, true}, {200, 3584, 18944, true},
+      {2049, 512, 3584, false}, {257, 3584, 3584, false}, {3001, 3584, 3584, false}};
+  for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+    d.m = grids[i].m, d.n = grids[i].n, d.k = grids[i].k;
+    CHECK_EQ_U64(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg), SPVGEN_OK);
+    bool small = p.desc.tile_m == 64 && p.desc.tile_n == 64 && p.local_size[0] == 256 && p.desc.split_k > 1;
+    CHECK_MSG(small == grids[i].small, "run-time %ux%ux%u: %s", d.m, d.n, d.k, p.name);
+    CHECK_MSG(p.compile_ms <= 300, "run-time %ux%ux%u within the default budget: %s, %u ms", d.m, d.n, d.k, p.name,
+              p.compile_ms);
+  }
 }
 
 /* Split-K in a run-time kernel reads its slice count off the grid: plans that differ
