@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,smallgrid] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -30,7 +30,8 @@
  * shift; EU the edge path's unroll; S split-K slices), rt-cm2:... and rt-m1-cm2:...
  * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
  * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
- * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm. */
+ * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm; and :pkMODE for desc.pack (pknone, pka, pkb,
+ * pkab: packed operands), e.g. cm2:u1:pkab. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -149,6 +150,9 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
       }
     } else if (sscanf(s, "b%u", &a) == 1) { /* compile budget, ms */
       d->compile_budget_ms = a;
+    } else if (!strncmp(s, "pk", 2)) { /* packed operands: pknone, pka, pkb, pkab */
+      char pk[8] = "";
+      if (sscanf(s + 2, "%7[a-z]", pk) != 1 || !spvgen_gemm_pack_parse(pk, &d->pack)) return false;
     } else if (sscanf(s, "sk%u", &a) == 1) {
       d->split_k = a;
     } else if (sscanf(s, "u%u", &a) == 1) {
@@ -294,7 +298,8 @@ static double cal_ratio(spvgen_vk_context *ctx) {
 static void result_row(const group *g, uint32_t i, const gemm_run_result *r, bool first) {
   char comp[32], check[64], name[128];
   if (first && r->kernels > 1) /* split-K: the partials' compile + the reduction's */
-    snprintf(comp, sizeof comp, "%.0f+%.0f", r->kernel_pipeline_ms[0], r->kernel_pipeline_ms[1]);
+    snprintf(comp, sizeof comp, r->kernels > 2 ? "%.0f+%.0f+%.0f" : "%.0f+%.0f", r->kernel_pipeline_ms[0],
+             r->kernel_pipeline_ms[1], r->kernel_pipeline_ms[2]);
   else if (first) snprintf(comp, sizeof comp, "%.0f", r->pipeline_ms);
   else snprintf(comp, sizeof comp, "cached");
   snprintf(check, sizeof check, "%s%s%s", r->bad ? "FAIL" : "ok", r->stable ? "" : " (unsteady)", row_note);
@@ -558,6 +563,29 @@ static void build_recheck_set(void) {
   add("recheck", "f16,f32", "nt", "default", false, 1, ONE(8192, 8192, 8192));
 }
 
+/* Packed operands (set "pack"): the off-tile and misaligned shapes of issue 24 item 3
+ * with both operands packed (the aligned coopmat2 kernel on zero-padded copies, at the
+ * planner's unroll and at unroll 2), beside today's default and coopmat2 unpacked at
+ * unroll 1 (the planner's edge mode); the prompt shapes nt and nn; and 2048x3584x3584 nt,
+ * a control that needs no packing (its rows are whole tiles and 16-byte aligned). The
+ * compile column of a packed plan reads "pack+main". */
+static void build_pack_set(void) {
+  static const char *const specs[] = {"default", "cm2:u1:pknone", "cm2:pkab", "cm2:u2:pkab"};
+  for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+    add("pack", "f16,f32", "nn", specs[s], false, 1, ONE(4097, 4095, 4093));
+    add("pack", "f16,f16", "nn", specs[s], false, 1, ONE(4097, 4095, 4093));
+    add("pack", "s8,s32", "nn", specs[s], false, 1, ONE(4097, 4095, 4093));
+    add("pack", "f16,f32", "nn", specs[s], false, 1, ONE(3000, 3000, 3000));
+    add("pack", "f16,f16", "nn", specs[s], false, 1, ONE(3000, 3000, 3000));
+    static const uint32_t prompt[][3] = {{1999, 3584, 3584}, {257, 3584, 3584}, {2048, 3584, 3584}};
+    add("pack", "f16,f32", "nt", specs[s], false, 3, prompt);
+    add("pack", "f16,f32", "nn", specs[s], false, 1, prompt);
+  }
+  /* only A packed (the weights B are aligned N x K): the prompt shapes nt */
+  static const uint32_t prompt_a[][3] = {{1999, 3584, 3584}, {257, 3584, 3584}};
+  add("pack", "f16,f32", "nt", "cm2:u1:pka", false, 2, prompt_a);
+}
+
 static void build_sets(bool targets, bool prompt, bool compile, bool tiny) {
   if (tiny) { /* a smoke test of every path, small enough for lavapipe */
     static const uint32_t sh[][3] = {{1, 40, 24}, {33, 40, 24}, {64, 40, 24}};
@@ -651,7 +679,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,smallgrid,pack] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
@@ -663,6 +691,7 @@ int main(int argc, char **argv) {
   if (has_set(sets, "skptr")) build_skptr_set();
   if (has_set(sets, "recheck")) build_recheck_set();
   if (has_set(sets, "smallgrid")) build_smallgrid_set();
+  if (has_set(sets, "pack")) build_pack_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
       for (uint32_t i = 0; i < groups[gi].count; i++)

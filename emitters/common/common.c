@@ -311,17 +311,24 @@ uint32_t ek_gemm_aligned(spvgen_module *m, const ek_gemm_shape *s, uint32_t ld, 
 
 /* ---------------------------------------------------------- GEMM epilogue ---- */
 
-/* Which buffers a kernel of the GEMM declares: A and B (its main loop), D, C and bias
- * (its epilogue), each in gemm.h's binding order. */
-static void gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, bool loop, bool epilogue, ek_buffer *a,
-                         ek_buffer *b, ek_epilogue *epi) {
+/* Which buffers a kernel of the GEMM declares (IF_* bits): A and B (its main loop, or the
+ * pack kernel's sources), D, C and bias (its epilogue), the workspace (split-K, packed
+ * operands). */
+enum { IF_A = 1, IF_B = 2, IF_EPILOGUE = 4, IF_WORKSPACE = 8 };
+
+static bool packs(const spvgen_gemm_desc *d, char op) {
+  return op == 'a' ? d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB
+                   : d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
+}
+
+/* The descriptor bindings of `what`, each in gemm.h's binding order. */
+static void gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, unsigned what, ek_buffer *a, ek_buffer *b,
+                         ek_epilogue *epi) {
   memset(epi, 0, sizeof *epi);
   epi->desc = d;
-  if (loop) {
-    *a = ek_buffer_decl(m, ek_type(m, d->a_type), 0, true, "A");
-    *b = ek_buffer_decl(m, ek_type(m, d->b_type), 1, true, "B");
-  }
-  if (!epilogue) return;
+  if (what & IF_A) *a = ek_buffer_decl(m, ek_type(m, d->a_type), 0, true, "A");
+  if (what & IF_B) *b = ek_buffer_decl(m, ek_type(m, d->b_type), 1, true, "B");
+  if (!(what & IF_EPILOGUE)) return;
   epi->d = ek_buffer_decl(m, ek_type(m, d->out_type), 2, false, "D");
   uint32_t next = 3;
   if (d->beta != 0.0f) epi->c = ek_buffer_decl(m, ek_type(m, d->out_type), next++, true, "C");
@@ -331,17 +338,22 @@ static void gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, bool loop,
 
 void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
                      ek_epilogue *epi) {
-  gemm_buffers(m, d, true, true, a, b, epi);
+  gemm_buffers(m, d, IF_A | IF_B | IF_EPILOGUE, a, b, epi);
 }
 
-/* The interface of one kernel of a GEMM plan: loop (A, B) and epilogue (D, C, bias)
- * buffers as asked, the workspace with split-K, the shape's push constants. */
-static void gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, bool loop, bool epilogue, ek_buffer *a,
+/* The interface of one kernel of a GEMM plan: the buffers of `what`, the shape's push
+ * constants. packed (the main kernel of packed operands): a and b of a packed operand are
+ * views of the workspace (its copy; the kernel adds the copy's offset). */
+static void gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, unsigned what, bool packed, bool ws_writes,
+                           ek_buffer *a,
                            ek_buffer *b, ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
   const spvgen_gemm_desc *d = &p->desc;
+  const bool pa = packed && packs(d, 'a'), pb = packed && packs(d, 'b');
   if (workspace) memset(workspace, 0, sizeof *workspace);
   if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
-    gemm_buffers(m, d, loop, epilogue, a, b, epi);
+    gemm_buffers(m, d, what & ~(unsigned)((pa ? IF_A : 0) | (pb ? IF_B : 0)), a, b, epi);
+    if (pa) *a = ek_buffer_decl(m, ek_type(m, d->a_type), p->workspace_binding, true, "A_packed");
+    if (pb) *b = ek_buffer_decl(m, ek_type(m, d->b_type), p->workspace_binding, true, "B_packed");
     ek_gemm_shape_declare(m, p, s);
     return;
   }
@@ -356,31 +368,46 @@ static void gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, bool l
   bool ro[6];
   ek_buffer *dst[6];
   uint32_t n = 0;
-  if (loop) {
-    types[n] = ek_type(m, d->a_type), names[n] = "A", ro[n] = true, dst[n++] = a;
-    types[n] = ek_type(m, d->b_type), names[n] = "B", ro[n] = true, dst[n++] = b;
-  }
-  if (epilogue) {
+  if ((what & IF_A) && !pa) types[n] = ek_type(m, d->a_type), names[n] = "A", ro[n] = true, dst[n++] = a;
+  if ((what & IF_B) && !pb) types[n] = ek_type(m, d->b_type), names[n] = "B", ro[n] = true, dst[n++] = b;
+  if (what & IF_EPILOGUE) {
     types[n] = out, names[n] = "D", ro[n] = false, dst[n++] = &epi->d;
     if (d->beta != 0.0f) types[n] = out, names[n] = "C", ro[n] = true, dst[n++] = &epi->c;
     if (d->bias != SPVGEN_GEMM_BIAS_NONE) types[n] = out, names[n] = "bias", ro[n] = true, dst[n++] = &epi->bias;
   }
-  if (d->split_k > 1 && workspace)
-    types[n] = ek_u32_type(m), names[n] = "workspace", ro[n] = !loop, dst[n++] = workspace;
+  ek_buffer ws_local;
+  if (what & IF_WORKSPACE) {
+    /* written by split-K's partials and by the pack kernel; read by the others */
+    types[n] = ek_u32_type(m), names[n] = "workspace", ro[n] = !ws_writes, dst[n++] = workspace ? workspace : &ws_local;
+  }
   ek_buffer bufs[6];
   s->pc = ek_push_constants_bda(m, lead, push_names, s->runtime ? PUSH_MEMBERS : 0, types, ro, names, n, bufs);
   for (uint32_t i = 0; i < n; i++) *dst[i] = bufs[i];
+  const ek_buffer *ws = workspace ? workspace : &ws_local;
+  if (pa) *a = ek_buffer_view(m, ws, ek_type(m, d->a_type), 0, true, "A_packed");
+  if (pb) *b = ek_buffer_view(m, ws, ek_type(m, d->b_type), 0, true, "B_packed");
 }
 
 void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
                        ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const bool packed = d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
   /* split-K: the partials kernel has no epilogue (the reduction's) */
-  gemm_interface(m, p, true, p->desc.split_k <= 1, a, b, epi, s, workspace);
+  unsigned what = IF_A | IF_B | (d->split_k <= 1 ? IF_EPILOGUE : 0) | (d->split_k > 1 || packed ? IF_WORKSPACE : 0);
+  gemm_interface(m, p, what, true, d->split_k > 1, a, b, epi, s, workspace);
 }
 
 void ek_gemm_reduce_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_epilogue *epi, ek_gemm_shape *s,
                               ek_buffer *workspace) {
-  gemm_interface(m, p, false, true, NULL, NULL, epi, s, workspace);
+  gemm_interface(m, p, IF_EPILOGUE | IF_WORKSPACE, false, false, NULL, NULL, epi, s, workspace);
+}
+
+void ek_gemm_pack_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
+                            ek_gemm_shape *s, ek_buffer *workspace) {
+  const spvgen_gemm_desc *d = &p->desc;
+  ek_epilogue epi;
+  unsigned what = (packs(d, 'a') ? IF_A : 0) | (packs(d, 'b') ? IF_B : 0) | IF_WORKSPACE;
+  gemm_interface(m, p, what, false, true, a, b, &epi, s, workspace);
 }
 
 void ek_epilogue_move(spvgen_module *m, ek_epilogue *e, uint32_t row0, uint32_t col0) {

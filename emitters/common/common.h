@@ -234,8 +234,8 @@ void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, 
 /* A GEMM's whole interface before the entry point: descriptors (ek_gemm_buffers, then
  * ek_gemm_shape_declare), or with desc.addressing DEVICE_ADDRESS one push-constant block
  * of the run-time shape's members (if any) followed by the pointers to A, B, D, C, bias
- * and (split_k > 1) the split-K workspace, in that order; *workspace (may be NULL without
- * split-K) receives the last (descriptors: left zeroed, gemm_splitk_declare declares
+ * and (split_k > 1 or packed operands) the workspace, in that order (a packed operand's
+ * own pointer left out); *workspace (may be NULL without split-K) receives the last (descriptors: left zeroed, gemm_splitk_declare declares
  * it). A split-K plan's kernel is its partials kernel: A, B and the workspace only (epi
  * is left empty). */
 void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
@@ -245,6 +245,14 @@ void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer 
  * to D, C, bias and the workspace (read only here). */
 void ek_gemm_reduce_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_epilogue *epi, ek_gemm_shape *s,
                               ek_buffer *workspace);
+/* The pack kernel's (packed operands, SPVGEN_GEMM_KERNEL_PACK): the sources A and / or B
+ * it copies (binding numbers as ek_gemm_buffers), the shape's push constants, and with
+ * device addresses their pointers and the workspace's (written; descriptors: *workspace
+ * is left zeroed, the kernel declares its views of the binding). The main kernel of a
+ * packed plan gets its packed A / B from ek_gemm_interface as views of the workspace
+ * (descriptors: at plan.workspace_binding), indexed from the workspace's start. */
+void ek_gemm_pack_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
+                            ek_gemm_shape *s, ek_buffer *workspace);
 /* Device addresses: moves D and C (when used) to element (row0, col0) (ids; the
  * workgroup's tile origin) with ek_buffer_move_to and records it, after their batch's
  * move; e->shape must be set. No-op with descriptors. */

@@ -124,6 +124,8 @@ typedef struct cm2_matrix {
   bool batched;                /* the batch index takes part (FIXED batch > 1, RUNTIME always) */
   bool flat;                   /* every batch starts 16-byte aligned: 2-D layouts from its base */
   bool ld16;                   /* every ld is a whole number of 16-byte chunks */
+  uint32_t base;               /* a packed operand: its copy's byte offset in the workspace
+                                  (an id, a multiple of 256; 0: the binding's start) */
 } cm2_matrix;
 
 /* Device addresses: where an operand's pointer moves, the tile's first row and column
@@ -168,6 +170,10 @@ static void operand_move(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
     const uint32_t u64 = spvgen_type_int(m, 64, false);
     ek_buffer v = *mx->v4;
     uint32_t off = batched ? ek_batch_bytes64(m, z, mx->stride, esize) : 0;
+    if (mx->base) {
+      uint32_t b64 = spvgen_op_u_convert(m, u64, mx->base);
+      off = off ? spvgen_op_i_add(m, u64, off, b64) : b64;
+    }
     if (outer0 || inner0) {
       uint32_t t = ek_matrix_bytes64(m, mx->layout, mx->ld, at->row0, at->col0, esize);
       if (leftover) {
@@ -184,6 +190,7 @@ static void operand_move(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   /* descriptors: the view's index, in 16-byte chunks (flat: the batch base is whole chunks) */
   const uint32_t per = 16 / esize;
   uint32_t idx = batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16)) : ek_u32(m, 0);
+  if (mx->base) idx = ek_iadd(m, idx, ek_div_imm(m, mx->base, 16));
   if (outer0 || inner0) {
     uint32_t e = ek_matrix_offset(m, mx->layout, mx->ld, at->row0 ? at->row0 : ek_u32(m, 0),
                                  at->col0 ? at->col0 : ek_u32(m, 0), 0);
@@ -204,7 +211,7 @@ static void operand_init(spvgen_module *m, cm2_operand *o, const cm2_matrix *mx,
   o->dim = mx->flat ? 2 : 3;
   bool batched = mx->batched && mx->flat;
   if (mx->buf->ptr_type) o->mem = (spvgen_memory_operands){SpvMemoryAccessAlignedMask, 16, 0};
-  if (mx->v4 && (mx->v4->ptr_type || (at && mx->v4->var))) /* device address, or a moved descriptor */
+  if (mx->v4 && (mx->v4->ptr_type || ((at || mx->base) && mx->v4->var))) /* device address, or a moved descriptor */
     operand_move(m, o, mx, z, batched, at);
   else if (mx->v4 && mx->v4->var) /* flat: the batch base is a whole number of 16-byte chunks */
     o->ptr = ek_elem(m, mx->v4, batched ? ek_imul(m, z, ek_div_imm(m, ek_mul_imm(m, mx->stride, esize), 16))
@@ -315,6 +322,10 @@ typedef struct cm2_ctx {
   bool moved;
   cm2_origin tile;
   bool m_edge, n_edge, k_edge; /* a tile may cross M, N; K may end inside a step */
+  /* packed operands: A's copy holds whole tiles of rows (zeros past M), B's whole tiles of
+   * columns, so their loads never clamp in M or N */
+  bool a_pad, b_pad;
+  gemm_pack_ids pk;            /* the copies' layout (ids) */
   uint32_t kfull;              /* K rounded down to tile_k: where the whole steps end (id) */
   uint32_t muladd_ops;
   uint32_t pe_fn;              /* per-element epilogue function, or 0 */
@@ -394,8 +405,8 @@ static uint32_t mconvert(spvgen_module *m, const cm2_ctx *x, uint32_t v, spvgen_
  * (rows: M), B (columns: N) and D / C (both) see; the K edge step crosses K, which only A
  * and B see. A class whose N and K are tile multiples (a model's weights) thus loads B
  * unclamped even on its edge tiles: less code for the driver to compile, and faster. */
-static int clamp_a(const cm2_ctx *x, int clamped, bool kedge) { return kedge || (clamped && x->m_edge); }
-static int clamp_b(const cm2_ctx *x, int clamped, bool kedge) { return kedge || (clamped && x->n_edge); }
+static int clamp_a(const cm2_ctx *x, int clamped, bool kedge) { return kedge || (clamped && x->m_edge && !x->a_pad); }
+static int clamp_b(const cm2_ctx *x, int clamped, bool kedge) { return kedge || (clamped && x->n_edge && !x->b_pad); }
 static int clamp_d(const cm2_ctx *x, int clamped) { return clamped && (x->m_edge || x->n_edge); }
 
 /* One K step at k0 (an id): acc += A[bm.., k0..] * B[k0.., bn..]; kedge: the step K ends
@@ -771,7 +782,7 @@ static void splitk_plane(spvgen_module *m, const cm2_ctx *x, uint32_t slice, cm2
   uint32_t plane = batched ? ek_iadd(m, ek_imul(m, slice, sh->batch), sk->s.z) : slice;
   /* rows of workspace_ld (a multiple of 4 words): whole 16-byte chunks */
   cm2_matrix w = {&sk->s.ws, &sk->w4, SPVGEN_COMPONENT_F32, SPVGEN_ROW_MAJOR, sh->m, sh->n, sh->workspace_ld,
-                  ek_imul(m, sh->m, sh->workspace_ld), ek_imul(m, sh->batch, sk->s.count), true, true, true};
+                  ek_imul(m, sh->m, sh->workspace_ld), ek_imul(m, sh->batch, sk->s.count), true, true, true, 0};
   const bool want[2] = {true, x->m_edge || x->n_edge};
   operand_init(m, o, &w, plane, want, cm2_const_dims(d), x->moved ? &x->tile : NULL);
 }
@@ -852,8 +863,9 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   ek_gemm_interface(m, p, &bd->A, &bd->B, &x->epi, &x->sh, &ws);
   x->epi.shape = &x->sh;
   uint32_t v4t = spvgen_type_vector(m, ek_u32_type(m), 4);
-  bd->A4 = ek_buffer_view(m, &bd->A, v4t, 0, true, "A4");
-  bd->B4 = ek_buffer_view(m, &bd->B, v4t, 1, true, "B4");
+  /* a packed operand's views are of its copy, in the workspace */
+  bd->A4 = ek_buffer_view(m, &bd->A, v4t, gemm_packs(d, 'a') ? p->workspace_binding : 0, true, "A4");
+  bd->B4 = ek_buffer_view(m, &bd->B, v4t, gemm_packs(d, 'b') ? p->workspace_binding : 1, true, "B4");
   if (d->split_k <= 1) bd->D4 = ek_buffer_view(m, &x->epi.d, v4t, 2, false, "D4"); /* split-K: the reduction's */
   if (x->epi.c.var) bd->C4 = ek_buffer_view(m, &x->epi.c, v4t, 3, true, "C4");
   bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
@@ -892,7 +904,7 @@ static cm2_matrix cm2_matrix_of(spvgen_module *m, const cm2_ctx *x, const ek_buf
   uint32_t esize = spvgen_component_type_size(t);
   bool runtime = gemm_runtime(d);
   cm2_matrix mx = {buf, v4, t, layout, rows, cols, gemm_ld_hint(m, d, &x->sh, ld), gemm_ld_hint(m, d, &x->sh, stride),
-                   x->sh.batch, runtime || d->batch > 1, false, false};
+                   x->sh.batch, runtime || d->batch > 1, false, false, 0};
   mx.flat = runtime ? (uint64_t)(d->ld_multiple ? d->ld_multiple : 1) * esize % 16 == 0
                     : d->batch <= 1 || (fixed_stride * esize) % 16 == 0;
   uint32_t fixed_ld = 0;
@@ -913,8 +925,11 @@ static void cm2_operands(spvgen_module *m, cm2_ctx *x, const cm2_bindings *bd, u
                                 d->stride_d);
   const bool cd = cm2_const_dims(d), edge_tiles = x->m_edge || x->n_edge;
   const bool kc = x->k_edge && !x->mask_fn; /* the K-edge step loads clamped */
-  const bool wa[2] = {!(only_clamped && x->m_edge) || x->mask_fn, kc || x->m_edge};
-  const bool wb[2] = {!(only_clamped && x->n_edge) || x->mask_fn, kc || x->n_edge};
+  const bool am = x->m_edge && !x->a_pad, bn = x->n_edge && !x->b_pad; /* loads that may clamp in M, N */
+  const bool wa[2] = {!(only_clamped && am) || x->mask_fn, kc || am};
+  const bool wb[2] = {!(only_clamped && bn) || x->mask_fn, kc || bn};
+  if (x->a_pad) a.base = x->pk.a_off, a.flat = a.ld16 = true; /* the copies: whole 16-byte rows and batches */
+  if (x->b_pad) b.base = x->pk.b_off, b.flat = b.ld16 = true;
   const bool wd[2] = {!(only_clamped && edge_tiles), edge_tiles};
   /* device addresses: A moves to the tile's first row, B to its first column, C and D to
    * its first element; split-K (either addressing): A and B on to the slice's first K,
@@ -967,6 +982,10 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   spvgen_name(m, spvgen_compute_main(m, "main", p->local_size[0], 1, 1), "main");
   cm2_types(m, &x, &bd);
   ek_gemm_shape_load(m, p, &x.sh);
+  if (gemm_pack_main(m, p, &x.sh, &x.pk)) {
+    x.a_pad = gemm_packs(d, 'a');
+    x.b_pad = gemm_packs(d, 'b');
+  }
   x.bn = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 0), d->tile_n);
   x.bm = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 1), d->tile_m);
   uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, bd.wg_var, 2) : ek_u32(m, 0);

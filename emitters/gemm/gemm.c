@@ -22,10 +22,12 @@ static const gemm_variant_ops *const variants[SPVGEN_GEMM_VARIANT_COUNT] = {
 static const char *const variant_names[SPVGEN_GEMM_VARIANT_COUNT] = {"auto", "coopmat2", "khr", "simt"};
 static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
 static const char *const shapes_names[SPVGEN_GEMM_SHAPES_COUNT] = {"auto", "fixed", "runtime"};
+static const char *const pack_names[SPVGEN_GEMM_PACK_COUNT] = {"auto", "none", "a", "b", "ab"};
 
 SG_NAMES(spvgen_gemm_variant, variant_names, NULL, spvgen_gemm_variant_name, spvgen_gemm_variant_parse)
 SG_NAMES(spvgen_gemm_shapes, shapes_names, NULL, spvgen_gemm_shapes_name, spvgen_gemm_shapes_parse)
 SG_NAMES(spvgen_gemm_edge, edge_names, NULL, spvgen_gemm_edge_name, spvgen_gemm_edge_parse)
+SG_NAMES(spvgen_gemm_pack, pack_names, NULL, spvgen_gemm_pack_name, spvgen_gemm_pack_parse)
 
 /* gemm_fail for another entry point (fn: its name in the message). */
 static spvgen_status gemm_fail_fn(const char *fn, char *msg, size_t size, spvgen_status st, const char *fmt, ...)
@@ -322,6 +324,11 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
                      (int)d->edge);
   if (d->edge_unroll > 16)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "edge_unroll %u is over 16", d->edge_unroll);
+  if ((unsigned)d->pack >= SPVGEN_GEMM_PACK_COUNT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "pack %d is not auto (0), none (1), a (2), b (3) or ab (4)",
+                     (int)d->pack);
+  /* AUTO packs nothing until the cost rule is measured (docs/gemm.md, "Packed operands") */
+  if (d->pack == SPVGEN_GEMM_PACK_AUTO) d->pack = SPVGEN_GEMM_PACK_NONE;
   if (d->codegen & ~(uint32_t)SPVGEN_GEMM_CODEGEN_ALL)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "codegen 0x%x has unknown bits (known: 0x%x)",
                      d->codegen, (unsigned)SPVGEN_GEMM_CODEGEN_ALL);
@@ -411,12 +418,11 @@ static bool shift_for_hint(const spvgen_gemm_desc *d, const spvgen_gemm_desc *pl
 static uint32_t gemm_address_base(const spvgen_gemm_desc *d) {
   return gemm_runtime(d) ? (uint32_t)sizeof(spvgen_gemm_push) : 0u;
 }
-/* The buffers kernel `which` declares: A, B, D, C, bias; split-K's partials kernel A, B
- * and the workspace, its reduction D, C, bias and the workspace. */
+/* The buffers kernel `which` declares (kernel_buffers, below): their count. */
+static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[]);
 static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d, spvgen_gemm_kernel which) {
-  uint32_t epilogue = 1u + (d->beta != 0.0f) + (d->bias != SPVGEN_GEMM_BIAS_NONE);
-  if (d->split_k <= 1) return 2u + epilogue;
-  return which == SPVGEN_GEMM_KERNEL_REDUCE ? epilogue + 1u : 3u;
+  uint32_t list[8];
+  return kernel_buffers(d, which, list);
 }
 
 /* Device addresses: every workgroup moves A, B, C and D to its tile (A to its first row,
@@ -461,8 +467,70 @@ static spvgen_status check_tiles(const char *fn, const spvgen_gemm_desc *d, uint
   return SPVGEN_OK;
 }
 
+static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                       spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size);
+
+/* A packed plan (spvgen/gemm.h, "Packed operands"): the variant's tiles for the desc as
+ * given, then the plan of the inner desc (the copies' leading dimensions, K padded: the
+ * aligned class) with those tiles, its shape fields back as the caller gave them. With
+ * both operands packed and the edge left to the plan, coopmat2 takes the clamped edge
+ * mode: its loads then never clamp (the copies hold whole tiles), so one path, whose only
+ * clamped operations are D's store and C's load. */
+static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
+                                 spvgen_gemm_config *p, char *msg, size_t size) {
+  if (v != SPVGEN_GEMM_COOPMAT2 && v != SPVGEN_GEMM_SIMT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "pack %s: the %s variant reads its operands in place (the coopmat2 and simt variants read "
+                     "packed copies; or pack none)", spvgen_gemm_pack_name(d->pack), variant_names[v]);
+  if (d->stages == 2)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "pack %s with stages 2: the kernel's own staging reads A and B in place (stages 1, or pack "
+                     "none)", spvgen_gemm_pack_name(d->pack));
+  /* the tiles: those of the class the copies make (K whole 256-element steps with both
+   * packed, the packed operands' rows tight, so 16-byte aligned), for the real M and N
+   * (edges, waves) */
+  spvgen_gemm_desc first = *d;
+  first.pack = SPVGEN_GEMM_PACK_NONE;
+  const bool pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
+  if (!gemm_runtime(d)) {
+    if (pa && pb) first.k = (d->k + 255u) & ~255u;
+    if (pa || first.k != d->k) first.lda = 0, first.stride_a = 0;
+    if (pb || first.k != d->k) first.ldb = 0, first.stride_b = 0;
+  } else if (pa && pb && first.k_multiple < 256) {
+    first.k_multiple = 256;
+  }
+  spvgen_gemm_config q;
+  spvgen_status st = plan_variant_base(caps, &first, v, &q, msg, size);
+  if (st != SPVGEN_OK) return st;
+  spvgen_gemm_desc outer = *d, inner;
+  outer.tile_m = q.desc.tile_m;
+  outer.tile_n = q.desc.tile_n;
+  outer.tile_k = q.desc.tile_k;
+  if (!outer.stages) outer.stages = 1;
+  if (v == SPVGEN_GEMM_COOPMAT2 && d->pack == SPVGEN_GEMM_PACK_AB && d->edge == SPVGEN_GEMM_EDGE_AUTO)
+    outer.edge = SPVGEN_GEMM_EDGE_CLAMP;
+  gemm_pack_inner(&outer, &inner);
+  if ((st = plan_variant_base(caps, &inner, v, p, msg, size)) != SPVGEN_OK) return st;
+  p->desc.k = d->k;
+  p->desc.lda = d->lda;
+  p->desc.ldb = d->ldb;
+  p->desc.stride_a = d->stride_a;
+  p->desc.stride_b = d->stride_b;
+  p->desc.k_multiple = d->k_multiple;
+  return gemm_pack_plan(p, msg, size); /* compile_ms: the inner plan's, the pack kernel's included */
+}
+
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
+  if (gemm_packed(d)) {
+    memset(p, 0, sizeof *p);
+    return plan_packed(caps, d, v, p, msg, size);
+  }
+  return plan_variant_base(caps, d, v, p, msg, size);
+}
+
+static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                       spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   memset(p, 0, sizeof *p);
   p->desc = *d;
   p->desc.variant = v;
@@ -676,7 +744,7 @@ static uint64_t operand_bytes(spvgen_matrix_layout layout, uint32_t rows, uint32
 
 /* size_args of a run-time plan's info: what gemm_runtime_sizes needs besides the push
  * constants. */
-enum { SIZE_ARG_LAYOUTS, SIZE_ARG_ELEMENTS, SIZE_ARG_TILE };
+enum { SIZE_ARG_LAYOUTS, SIZE_ARG_ELEMENTS, SIZE_ARG_TILE, SIZE_ARG_PACK };
 
 /* The buffers of a GEMM in gemm.h's binding order, and which kernel declares which. */
 enum { BUF_A, BUF_B, BUF_D, BUF_C, BUF_BIAS, BUF_WORKSPACE, BUF_COUNT };
@@ -684,16 +752,25 @@ static const char *const buffer_names[BUF_COUNT] = {"A", "B", "D", "C", "bias", 
 
 /* The buffers kernel `which` of a plan with desc d declares, in binding order (indices
  * BUF_*); returns the count. */
-static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[BUF_COUNT]) {
-  const bool split = d->split_k > 1;
+static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[]) {
+  const bool split = d->split_k > 1, pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
   uint32_t n = 0;
-  if (!split || which == SPVGEN_GEMM_KERNEL_MAIN) out[n++] = BUF_A, out[n++] = BUF_B;
+  if (which == SPVGEN_GEMM_KERNEL_PACK) { /* the sources it copies, and the workspace */
+    if (pa) out[n++] = BUF_A;
+    if (pb) out[n++] = BUF_B;
+    out[n++] = BUF_WORKSPACE;
+    return n;
+  }
+  if (!split || which == SPVGEN_GEMM_KERNEL_MAIN) { /* a packed operand: its copy in the workspace */
+    if (!pa) out[n++] = BUF_A;
+    if (!pb) out[n++] = BUF_B;
+  }
   if (!split || which == SPVGEN_GEMM_KERNEL_REDUCE) {
     out[n++] = BUF_D;
     if (d->beta != 0.0f) out[n++] = BUF_C;
     if (d->bias != SPVGEN_GEMM_BIAS_NONE) out[n++] = BUF_BIAS;
   }
-  if (split) out[n++] = BUF_WORKSPACE;
+  if (split || pa || pb) out[n++] = BUF_WORKSPACE;
   return n;
 }
 
@@ -736,8 +813,24 @@ static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_
   need[BUF_C] = span_bytes((lay >> 2) & 1, pc.m, pc.n, pc.ldc, pc.stride_c, batch, (el >> 16) & 0xff);
   uint32_t bias = (uint32_t)(lay >> 4) & 3;
   need[BUF_BIAS] = ((uint64_t)(bias == SPVGEN_GEMM_BIAS_ROW ? pc.m : pc.n) * ((el >> 16) & 0xff) + 3) & ~3ull;
-  /* split-K: the partial planes of the launch's slices */
+  /* split-K: the partial planes of the launch's slices; then the packed copies */
   need[BUF_WORKSPACE] = (uint64_t)(pc.split_k ? pc.split_k : 1) * batch * pc.m * pc.workspace_ld * 4u;
+  const uint64_t pk = info->size_args[SIZE_ARG_PACK];
+  if (pk) { /* tile_n | tile_k << 16 | pack << 32 */
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_m = (uint32_t)info->size_args[SIZE_ARG_TILE];
+    d.tile_n = (uint32_t)(pk & 0xffff);
+    d.tile_k = (uint32_t)((pk >> 16) & 0xffff);
+    d.pack = (spvgen_gemm_pack)((pk >> 32) & 0xff);
+    d.a_layout = (spvgen_matrix_layout)(lay & 1);
+    d.b_layout = (spvgen_matrix_layout)((lay >> 1) & 1);
+    d.a_type = (el & 0xff) == 1 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16; /* only the size counts */
+    d.b_type = ((el >> 8) & 0xff) == 1 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
+    gemm_pack_layout l;
+    gemm_pack_layout_of(&d, pc.m, pc.n, pc.k, batch, pc.split_k > 1 ? need[BUF_WORKSPACE] : 0, &l);
+    need[BUF_WORKSPACE] = l.end;
+  }
   uint32_t n = 0;
   for (uint32_t b = 0; b < BUF_COUNT; b++) {
     if (!((lay >> (8 + b)) & 1)) continue;
@@ -777,9 +870,13 @@ static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_gemm_kernel w
   uint32_t list[BUF_COUNT];
   uint32_t n = kernel_buffers(d, which, list);
   uint64_t bytes[BUF_COUNT] = {0};
+  /* the workspace: written by the pack kernel and split-K's partials, read by the main
+   * kernel of packed operands and the reduction */
+  const bool ws_writes = which == SPVGEN_GEMM_KERNEL_PACK || (which == SPVGEN_GEMM_KERNEL_MAIN && d->split_k > 1);
+  const bool ws_reads = which == SPVGEN_GEMM_KERNEL_REDUCE || (which == SPVGEN_GEMM_KERNEL_MAIN && gemm_packed(d));
   uint32_t access[BUF_COUNT] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE, SPVGEN_ACCESS_READ,
                                 SPVGEN_ACCESS_READ,
-                                which == SPVGEN_GEMM_KERNEL_MAIN ? SPVGEN_ACCESS_WRITE : SPVGEN_ACCESS_READ};
+                                (ws_writes ? SPVGEN_ACCESS_WRITE : 0u) | (ws_reads ? SPVGEN_ACCESS_READ : 0u)};
   if (!runtime) {
     bytes[BUF_A] = operand_bytes(d->a_layout, d->m, d->k, d->lda, d->stride_a, d->batch, d->a_type);
     bytes[BUF_B] = operand_bytes(d->b_layout, d->k, d->n, d->ldb, d->stride_b, d->batch, d->b_type);
@@ -811,13 +908,31 @@ static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_gemm_kernel w
                                          (uint64_t)spvgen_component_type_size(d->b_type) << 8 |
                                          (uint64_t)spvgen_component_type_size(d->out_type) << 16;
     info->size_args[SIZE_ARG_TILE] = d->tile_m;
+    if (gemm_packed(d))
+      info->size_args[SIZE_ARG_PACK] = (uint64_t)d->tile_n | (uint64_t)d->tile_k << 16 | (uint64_t)d->pack << 32;
   }
   gemm_bindings_to_addresses(d, info);
 }
 
 uint32_t spvgen_gemm_kernel_count(const spvgen_gemm_config *plan) {
   if (!plan) return 0;
-  return plan->desc.split_k > 1 ? 2u : 1u;
+  return 1u + (plan->desc.split_k > 1) + gemm_packed(&plan->desc);
+}
+
+spvgen_gemm_kernel spvgen_gemm_kernel_at(const spvgen_gemm_config *plan, uint32_t index) {
+  if (!plan || index >= spvgen_gemm_kernel_count(plan)) return SPVGEN_GEMM_KERNEL_MAIN;
+  if (gemm_packed(&plan->desc)) {
+    if (index == 0) return SPVGEN_GEMM_KERNEL_PACK;
+    index--;
+  }
+  return index == 0 ? SPVGEN_GEMM_KERNEL_MAIN : SPVGEN_GEMM_KERNEL_REDUCE;
+}
+
+/* Whether the plan has kernel `which`. */
+static bool has_kernel(const spvgen_gemm_config *plan, spvgen_gemm_kernel which) {
+  for (uint32_t i = 0; i < spvgen_gemm_kernel_count(plan); i++)
+    if (spvgen_gemm_kernel_at(plan, i) == which) return true;
+  return false;
 }
 
 spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_gemm_kernel which,
@@ -828,10 +943,10 @@ spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_gemm_emit: plan is NULL or not made by spvgen_gemm_plan"),
            spvgen_module_status(m);
-  if ((uint32_t)which >= spvgen_gemm_kernel_count(plan))
+  if ((uint32_t)which >= SPVGEN_GEMM_KERNEL_COUNT || !has_kernel(plan, which))
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
-                              "spvgen_gemm_emit_kernel: kernel %u: the plan has %u (the reduction kernel is a "
-                              "split-K plan's, split_k > 1)",
+                              "spvgen_gemm_emit_kernel: kernel %u: the plan has %u (the reduction kernel (1) is a "
+                              "split-K plan's, split_k > 1; the pack kernel (2) a packed plan's, pack a, b or ab)",
                               (unsigned)which, spvgen_gemm_kernel_count(plan)),
            spvgen_module_status(m);
   if (plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS &&
@@ -841,17 +956,22 @@ spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config
                               "spvgen_module_desc.addressing = SpvAddressingModelPhysicalStorageBuffer64 (%u)",
                               (unsigned)SpvAddressingModelPhysicalStorageBuffer64),
            spvgen_module_status(m);
-  const bool reduce = which == SPVGEN_GEMM_KERNEL_REDUCE;
+  const bool reduce = which == SPVGEN_GEMM_KERNEL_REDUCE, pack = which == SPVGEN_GEMM_KERNEL_PACK;
   if (reduce) gemm_splitk_reduce_emit(m, plan);
-  else variants[plan->variant]->emit(m, plan);
+  else if (pack) gemm_pack_emit(m, plan);
+  else if (gemm_packed(&plan->desc)) { /* the aligned kernel of the copies */
+    spvgen_gemm_config inner = *plan;
+    gemm_pack_inner(&plan->desc, &inner.desc);
+    variants[plan->variant]->emit(m, &inner);
+  } else variants[plan->variant]->emit(m, plan);
   if (info) {
     memset(info, 0, sizeof *info);
     info->entry_point = "main";
     for (int i = 0; i < 3; i++) {
-      info->local_size[i] = reduce ? (i ? 1 : GEMM_REDUCE_LOCAL) : plan->local_size[i];
-      info->groups[i] = reduce ? plan->reduce_groups[i] : plan->groups[i];
+      info->local_size[i] = reduce ? (i ? 1 : GEMM_REDUCE_LOCAL) : pack ? (i ? 1 : GEMM_PACK_LOCAL) : plan->local_size[i];
+      info->groups[i] = reduce ? plan->reduce_groups[i] : pack ? plan->pack_groups[i] : plan->groups[i];
     }
-    info->required_subgroup_size = reduce ? 0 : plan->subgroup_size;
+    info->required_subgroup_size = reduce || pack ? 0 : plan->subgroup_size;
     gemm_fill_bindings(plan, which, info);
   }
   return spvgen_module_status(m);
@@ -885,7 +1005,7 @@ spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_dev
       break;
     }
     spvgen_kernel_info info;
-    st = spvgen_gemm_emit_kernel(m, &plan, (spvgen_gemm_kernel)i, &info);
+    st = spvgen_gemm_emit_kernel(m, &plan, spvgen_gemm_kernel_at(&plan, i), &info);
     st = ek_kernel_finish(m, st, &info, &kernels[i], "spvgen_gemm_kernels", msg, size);
   }
   if (st != SPVGEN_OK) {
@@ -1037,8 +1157,11 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
                           "args %ux%ux%u (batch %u) differ from the fixed-shape plan's %ux%ux%u (batch %u): a FIXED "
                           "plan serves its own shape (plan with run-time shapes for others)", args->m, args->n, args->k,
                           args->batch ? args->batch : 1, d->m, d->n, d->k, d->batch);
-    for (int i = 0; i < 3; i++) l->groups[i] = p->groups[i], l->reduce_groups[i] = p->reduce_groups[i];
+    for (int i = 0; i < 3; i++)
+      l->groups[i] = p->groups[i], l->reduce_groups[i] = p->reduce_groups[i], l->pack_groups[i] = p->pack_groups[i];
     l->workspace_bytes = p->workspace_bytes;
+    l->pack_a_offset = p->pack_a_offset;
+    l->pack_b_offset = p->pack_b_offset;
     l->reduce_push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? 0 : p->reduce_push_size;
     return SPVGEN_OK;
   }
@@ -1049,9 +1172,22 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
   l->push = (spvgen_gemm_push){a.m, a.n, a.k, a.batch, a.lda, a.ldb, a.ldc, a.ldd, (uint32_t)a.stride_a,
                                (uint32_t)a.stride_b, (uint32_t)a.stride_c, (uint32_t)a.stride_d, a.alpha, a.beta,
                                0, 0, 1, gemm_ceil_div(a.n, d->tile_n)};
-  if ((st = check_tiles(fn, d, a.m, a.n, a.k, a.lda, a.ldb, a.ldc, a.ldd, msg, size)) != SPVGEN_OK) return st;
   uint32_t slices = 1;
   if (d->split_k > 1 && (st = launch_splitk(p, &a, l, &slices, msg, size)) != SPVGEN_OK) return st;
+  uint32_t tile_k = a.k, tile_lda = a.lda, tile_ldb = a.ldb; /* what the main kernel's tiles read */
+  if (gemm_packed(d)) { /* the copies after split-K's planes */
+    gemm_pack_layout pl;
+    gemm_pack_layout_of(d, a.m, a.n, a.k, a.batch, l->workspace_bytes, &pl);
+    if ((st = gemm_pack_check(d, &pl, a.m, a.n, a.k, a.lda, a.ldb, fn, msg, size)) != SPVGEN_OK) return st;
+    l->workspace_bytes = pl.end;
+    l->pack_a_offset = pl.a_off;
+    l->pack_b_offset = pl.b_off;
+    gemm_pack_grid(pl.elems, a.batch, l->pack_groups);
+    if (gemm_packs(d, 'a')) tile_lda = pl.lda;
+    if (gemm_packs(d, 'b')) tile_ldb = pl.ldb;
+    if (gemm_packs(d, 'a') && gemm_packs(d, 'b')) tile_k = pl.kp;
+  }
+  if ((st = check_tiles(fn, d, a.m, a.n, tile_k, tile_lda, tile_ldb, a.ldc, a.ldd, msg, size)) != SPVGEN_OK) return st;
   /* device addresses: the runner writes the pointers after the shape's push constants */
   l->push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? gemm_address_base(d) : p->push_size;
   l->groups[0] = gemm_ceil_div(a.n, d->tile_n);
@@ -1127,7 +1263,7 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
                        /* a RUNTIME kernel reads its slice count off the grid: only split or not */
                        runtime ? (uint32_t)(d->split_k > 1) : d->split_k, d->unroll,
                        (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
-                       d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen};
+                       d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen, (uint32_t)d->pack};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
   if (!runtime) {
     uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,

@@ -195,4 +195,61 @@ void gemm_splitk_store(spvgen_module *m, const gemm_splitk *s, uint32_t index, u
 /* splitk_reduce.c: the reduction kernel of a split-K plan (SPVGEN_GEMM_KERNEL_REDUCE). */
 void gemm_splitk_reduce_emit(spvgen_module *m, const spvgen_gemm_config *p);
 
+/* ----------------------------------------------------------- packed operands ---- */
+/* pack.c: spvgen/gemm.h, "Packed operands". */
+
+/* The pack kernel's workgroup size, and the elements each invocation copies. */
+#define GEMM_PACK_LOCAL 256u
+#define GEMM_PACK_PER_INVOCATION 4u
+
+/* Whether the plan packs operand op ('a' or 'b'). */
+static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) {
+  return op == 'a' ? d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB
+                   : d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
+}
+static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
+
+/* The copies of one shape (the desc's tiles and layouts, pack): K, M, N padded to tile_k,
+ * tile_m, tile_n; the copies' leading dimensions and batch strides (elements); their byte
+ * offsets in the workspace after partial_bytes of split-K's planes (0: not packed); the
+ * workspace's end; the elements the pack kernel writes per batch. */
+typedef struct gemm_pack_layout {
+  uint32_t kp, mp, np;
+  uint32_t lda, ldb;
+  uint64_t stride_a, stride_b;
+  uint64_t a_off, b_off, end, elems;
+} gemm_pack_layout;
+void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
+                         uint64_t partial_bytes, gemm_pack_layout *l);
+/* The pack kernel's grid for `elems` elements per batch. */
+void gemm_pack_grid(uint64_t elems, uint32_t batch, uint32_t groups[3]);
+/* The desc the main kernel is planned and emitted for (tiles chosen): a FIXED one with
+ * the copies' leading dimensions and strides (and K padded when both are packed), a
+ * RUNTIME one with k_multiple tile_k when both are. */
+void gemm_pack_inner(const spvgen_gemm_desc *outer, spvgen_gemm_desc *inner);
+/* Completes a packed plan (its variant planned): the workspace binding, the name, and for
+ * a FIXED shape the layout, workspace size and grid (after split-K's planes). */
+spvgen_status gemm_pack_plan(spvgen_gemm_config *p, char *msg, size_t size);
+/* The limits of a layout for a shape (messages from fn). */
+spvgen_status gemm_pack_check(const spvgen_gemm_desc *d, const gemm_pack_layout *l, uint32_t m, uint32_t n,
+                              uint32_t k, uint32_t lda, uint32_t ldb, const char *fn, char *msg, size_t size);
+
+/* The layout as ids, from a kernel's shape ids (gemm_pack_layout_of's rule; byte offsets
+ * as u32). */
+typedef struct gemm_pack_ids {
+  uint32_t kp, mp, np, lda, ldb, stride_a, stride_b, a_off, b_off;
+} gemm_pack_ids;
+void gemm_pack_ids_of(spvgen_module *m, const spvgen_gemm_config *p, const ek_gemm_shape *sh, gemm_pack_ids *ids);
+/* In a main kernel, after ek_gemm_shape_load: the packed operands' leading dimensions and
+ * strides (and K, both packed) in sh replaced by the copies'; false when nothing is
+ * packed. */
+bool gemm_pack_main(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_shape *sh, gemm_pack_ids *ids);
+/* A packed operand's start in the workspace: descriptors, base (an element offset id, 0:
+ * none) plus the copy's offset in elements; device addresses, buf rebased to the copy
+ * (entry block) and base as is. Unpacked operands: base. */
+uint32_t gemm_pack_base(spvgen_module *m, const spvgen_gemm_desc *d, const gemm_pack_ids *ids, char op, ek_buffer *buf,
+                        uint32_t base);
+/* The pack kernel (SPVGEN_GEMM_KERNEL_PACK). */
+void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p);
+
 #endif

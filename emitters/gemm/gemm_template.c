@@ -45,10 +45,20 @@ static void describe(const void *plan, sg_json *j) {
   snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
   sg_json_str(j, "class_key", key);
   sg_json_u64(j, "kernels", spvgen_gemm_kernel_count(p));
+  if (p->desc.pack != SPVGEN_GEMM_PACK_NONE && p->desc.pack != SPVGEN_GEMM_PACK_AUTO) {
+    sg_json_str(j, "pack", spvgen_gemm_pack_name(p->desc.pack));
+    sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
+    sg_json_u64(j, "pack_a_offset", p->pack_a_offset);
+    sg_json_u64(j, "pack_b_offset", p->pack_b_offset);
+    sg_json_array(j, "pack_groups", true);
+    for (int i = 0; i < 3; i++) sg_json_u64(j, NULL, p->pack_groups[i]);
+    sg_json_end(j);
+  }
   if (p->desc.split_k > 1) {
     sg_json_u64(j, "split_k", p->desc.split_k);
     sg_json_u64(j, "slice_k", p->slice_k);
-    sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
+    if (p->desc.pack == SPVGEN_GEMM_PACK_NONE || p->desc.pack == SPVGEN_GEMM_PACK_AUTO)
+      sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
     sg_json_array(j, "reduce_groups", true);
     for (int i = 0; i < 3; i++) sg_json_u64(j, NULL, p->reduce_groups[i]);
     sg_json_end(j);
@@ -111,10 +121,15 @@ static bool candidate(const void *def_, const void *plan_) {
 static uint32_t addressing_model(const void *plan) { return spvgen_gemm_addressing_model(plan); }
 
 static uint32_t kernel_count(const void *plan) { return spvgen_gemm_kernel_count(plan); }
-static const char *const kernel_names[SG_RUN_MAX_KERNELS] = {"main", "reduce"};
+static const char *const kernel_names[SG_RUN_MAX_KERNELS] = {"main", "reduce", "pack"};
+
+/* The template's kernels are the plan's in dispatch order (spvgen_gemm_kernel_at). */
+static const char *kernel_name(const void *plan, uint32_t which) {
+  return kernel_names[spvgen_gemm_kernel_at(plan, which)];
+}
 
 static spvgen_status emit_kernel(spvgen_module *m, const void *plan, uint32_t which, spvgen_kernel_info *info) {
-  return spvgen_gemm_emit_kernel(m, plan, (spvgen_gemm_kernel)which, info);
+  return spvgen_gemm_emit_kernel(m, plan, spvgen_gemm_kernel_at(plan, which), info);
 }
 
 /* ------------------------------------------------------------ run and check ---- */
@@ -180,32 +195,46 @@ static void add_buffer(sg_run_data *data, sg_run_role role, void *host, uint64_t
 }
 
 /* The dispatches of plan on data (its launch l): one, binding A, B, D, C and bias (not the
- * workspace, which a split-K plan sharing the data may have added last); or split-K's
- * two, the partials binding A, B and the workspace, the reduction D, C, bias and the
- * workspace, on the same push bytes. */
+ * workspace, which a split-K or packed plan sharing the data may have added last); or
+ * the plan's kernels in dispatch order (spvgen_gemm_kernel_at), each binding what its
+ * kernel declares (A, B, D, C, bias as the plan has them; the workspace last), on the
+ * same push bytes. */
 static void set_dispatches(const spvgen_gemm_config *plan, const spvgen_gemm_launch *l, sg_run_data *data) {
   const bool has_ws = data->buffer_count && data->buffers[data->buffer_count - 1].role == SG_RUN_SCRATCH;
   const uint32_t ws = data->buffer_count - 1, epilogue_end = has_ws ? ws : data->buffer_count;
+  const spvgen_gemm_desc *d = &plan->desc;
+  const bool pa = d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB;
+  const bool pb = d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
+  const uint32_t count = spvgen_gemm_kernel_count(plan);
   data->push_size = l->push_size;
   memcpy(data->push, &l->push, sizeof l->push);
-  if (plan->desc.split_k <= 1) {
+  if (count <= 1) {
     data->kernel_count = 0;
     data->bind_count = has_ws ? ws : 0;
     for (int j = 0; j < 3; j++) data->groups[j] = l->groups[j];
     return;
   }
-  data->kernel_count = 2;
-  sg_run_kernel *k0 = &data->kernels[0], *k1 = &data->kernels[1];
-  memset(k0, 0, sizeof *k0);
-  memset(k1, 0, sizeof *k1);
-  k0->buffers[k0->buffer_count++] = 0;
-  k0->buffers[k0->buffer_count++] = 1;
-  k0->buffers[k0->buffer_count++] = ws;
-  for (uint32_t b = 2; b < epilogue_end; b++) k1->buffers[k1->buffer_count++] = b;
-  k1->buffers[k1->buffer_count++] = ws;
-  for (int j = 0; j < 3; j++) k0->groups[j] = l->groups[j], k1->groups[j] = l->reduce_groups[j];
-  k0->push_size = l->push_size;
-  k1->push_size = l->reduce_push_size;
+  data->kernel_count = count;
+  for (uint32_t i = 0; i < count; i++) {
+    sg_run_kernel *k = &data->kernels[i];
+    memset(k, 0, sizeof *k);
+    const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(plan, i);
+    const uint32_t *g = l->groups;
+    k->push_size = l->push_size;
+    if (which == SPVGEN_GEMM_KERNEL_PACK) {
+      if (pa) k->buffers[k->buffer_count++] = 0;
+      if (pb) k->buffers[k->buffer_count++] = 1;
+      g = l->pack_groups;
+    } else {
+      if (which == SPVGEN_GEMM_KERNEL_MAIN && !pa) k->buffers[k->buffer_count++] = 0;
+      if (which == SPVGEN_GEMM_KERNEL_MAIN && !pb) k->buffers[k->buffer_count++] = 1;
+      if (which == SPVGEN_GEMM_KERNEL_REDUCE || d->split_k <= 1)
+        for (uint32_t b = 2; b < epilogue_end; b++) k->buffers[k->buffer_count++] = b;
+      if (which == SPVGEN_GEMM_KERNEL_REDUCE) g = l->reduce_groups, k->push_size = l->reduce_push_size;
+    }
+    k->buffers[k->buffer_count++] = ws;
+    for (int j = 0; j < 3; j++) k->groups[j] = g[j];
+  }
 }
 
 /* Random A, B (and C, bias) for the run's shape (rq->args for a RUNTIME plan, else its
@@ -260,7 +289,7 @@ static spvgen_status gemm_run_data(spvgen_vk_context *ctx, const void *plan_, co
   for (uint32_t i = 0; i < rq->plan_count; i++) {
     const spvgen_gemm_config *p = (const spvgen_gemm_config *)rq->plans + i;
     spvgen_gemm_launch pl;
-    if (p->desc.split_k > 1 && spvgen_gemm_launch_for(p, runtime ? args : NULL, &pl, NULL, 0) == SPVGEN_OK &&
+    if (spvgen_gemm_kernel_count(p) > 1 && spvgen_gemm_launch_for(p, runtime ? args : NULL, &pl, NULL, 0) == SPVGEN_OK &&
         pl.workspace_bytes > ws)
       ws = pl.workspace_bytes;
   }
@@ -456,6 +485,10 @@ static bool flag_edge(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_edge_parse(v, &((spvgen_gemm_desc *)d)->edge) ||
          sg_flag_bad(why, size, v, "is not auto, branch, clamp or shift");
 }
+static bool flag_pack(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_pack_parse(v, &((spvgen_gemm_desc *)d)->pack) ||
+         sg_flag_bad(why, size, v, "is not auto, none, a, b or ab");
+}
 static bool flag_variant(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_variant_parse(v, &((spvgen_gemm_desc *)d)->variant) ||
          sg_flag_bad(why, size, v, "is not auto, coopmat2, khr or simt");
@@ -504,6 +537,10 @@ static const sg_flag gemm_flags[] = {
      "(clamp), or edge tiles move\ninside and overlap (shift, beta 0)",
      flag_edge, 0},
     {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
+    {"--pack", "auto|none|a|b|ab",
+     "coopmat2, simt: copy A and/or B zero-padded to whole tiles into the\nworkspace first (a pack kernel), then "
+     "run the aligned kernel on the\ncopies (auto: none for now)",
+     flag_pack, 0},
     {"--compile-budget", "MS",
      "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
      flag_compile_budget, 0},
@@ -556,6 +593,7 @@ const sg_template sg_template_gemm = {
     .kernel_count = kernel_count,
     .emit_kernel = emit_kernel,
     .kernel_names = kernel_names,
+    .kernel_name = kernel_name,
     .run_data = gemm_run_data,
     .run_check = gemm_run_check,
     .run_where = gemm_run_where,

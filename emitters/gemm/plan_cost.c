@@ -48,6 +48,9 @@
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
 #define CM2_TWO_PATH_FACTOR 1.3
 #define SPLITK_REDUCE_MS 15.0     /* split-K's second pipeline, the element-wise reduction (1-15 ms measured) */
+/* The pack kernel of packed operands (a few loads and stores per element, like the
+ * reduction): an estimate until measured (bench_gemm_shapes --set pack prints it). */
+#define PACK_KERNEL_MS 20.0
 #define KHR_BASE_MS 120.0
 #define KHR_AREA_MS 150.0       /* per 128x256 of tile, 64 bytes of K */
 #define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */
@@ -74,7 +77,10 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   bool edges = m_edge || n_edge;
   bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
   /* the operands an edge tile clamps: A past M, B past N, D (and C) past either */
-  double clamp_f = 1.0 + CM2_CLAMP_PER_OPERAND * ((double)m_edge + (double)n_edge + 1.0);
+  /* (packed copies hold whole tiles: A's rows and B's columns never clamp; the inner
+   * desc's K is whole tiles when both are packed) */
+  const bool a_clamps = m_edge && !gemm_packs(d, 'a'), b_clamps = n_edge && !gemm_packs(d, 'b');
+  double clamp_f = 1.0 + CM2_CLAMP_PER_OPERAND * ((double)a_clamps + (double)b_clamps + 1.0);
   double rest = 0.0; /* RUNTIME: the single steps after an unrolled loop */
   const bool masked = cm2_masked_k_edge(d); /* an unclamped step and a per-element op */
   const double kedge_solo = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_SOLO_MS * cm2_body(d, 1);
@@ -127,6 +133,7 @@ uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
   default: ms = SIMT_MS * (0.5 + (double)d->tile_m * d->tile_n / (64.0 * 64.0) / 2.0); break;
   }
   if (d->split_k > 1) ms += SPLITK_REDUCE_MS; /* the second pipeline */
+  if (gemm_packed(d)) ms += PACK_KERNEL_MS;
   if (ms < 1.0) ms = 1.0;
   return ms > 3.6e6 ? 3600000u : (uint32_t)(ms + 0.5);
 }

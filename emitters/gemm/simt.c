@@ -179,6 +179,8 @@ static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_ker
 static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32_t *k_end) {
   const spvgen_gemm_desc *d = k->d;
   ek_gemm_shape_load(m, k->p, &k->sh);
+  gemm_pack_ids pk; /* packed operands: read from their copies (K padded, both packed) */
+  const bool packed = gemm_pack_main(m, k->p, &k->sh, &pk);
   k->epi.shape = &k->sh;
   k->zero = spvgen_const_null(m, k->ct);
   k->tid = ek_load_u32(m, k->lid_var);
@@ -198,6 +200,10 @@ static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32
   }
   k->a_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_a, &k->A);
   k->b_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_b, &k->B);
+  if (packed) {
+    k->a_base = gemm_pack_base(m, d, &pk, 'a', &k->A, k->a_base);
+    k->b_base = gemm_pack_base(m, d, &pk, 'b', &k->B, k->b_base);
+  }
   if (!k->split) { /* split-K: D and C are the reduction's */
     k->epi.d_base = gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_d, &k->epi.d);
     k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, z, k->sh.stride_c, &k->epi.c) : 0;

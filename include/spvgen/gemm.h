@@ -26,9 +26,9 @@
  * Bindings (set 0), in this order, each a storage buffer of its element type:
  *   0 A, 1 B, 2 D (written), then 3 C when beta != 0, then the bias (3 or 4) when bias
  *   is not SPVGEN_GEMM_BIAS_NONE. Element offsets of batch b: b * stride_x.
- *   With split_k > 1, one more binding after those (plan.workspace_binding): the
- *   split-K workspace, plan.workspace_bytes bytes of 32-bit words: split_k * batch
- *   planes of M x plan.workspace_ld words (workspace_ld: N rounded up to 4), plane
+ *   With split_k > 1 or packed operands, one more binding after those
+ *   (plan.workspace_binding): the workspace (packed operands: see below). Split-K's
+ *   part, at its start: split_k * batch planes of M x plan.workspace_ld words (workspace_ld: N rounded up to 4), plane
  *   slice * batch + b, row-major: each K slice's partial sum (f32 bits for float
  *   accumulators, f16 ones included; s32 for integer ones). Written by the partials
  *   kernel, read by the reduction (Split-K below); it needs no initialization and
@@ -70,6 +70,24 @@
  * COMPUTE_SHADER / SHADER_READ): spvgen_vk_cmd_dispatch and spvgen_vk_submit record it
  * between consecutive dispatches of a call unless SPVGEN_VK_RECORD_NO_BARRIERS is set
  * (docs/runner.md). No float atomics, no counters, no spin-waits.
+ *
+ * Packed operands (desc.pack A, B or AB; the coopmat2 and simt variants): one more kernel,
+ * dispatched first, with the same compute-to-compute barrier after it:
+ *   SPVGEN_GEMM_KERNEL_PACK copies each packed operand, every batch, into the workspace
+ *     (binding plan.workspace_binding, as with split-K; it declares A and/or B and the
+ *     workspace): an operand of R x C elements becomes Rp x Cp, zero-filled past R and C,
+ *     in its own layout with ld = the padded inner extent and batch stride Rp * Cp, where
+ *     K pads to tile_k, A's rows (M) to tile_m and B's columns (N) to tile_n. One
+ *     invocation per 4 elements; grid plan.pack_groups (FIXED) or launch.pack_groups.
+ *   The main kernel then reads the copies (it declares no A / B binding for a packed
+ *     operand, the workspace instead): whole 16-byte rows, no clamped load in M or N, and
+ *     with AB no K edge (zeros in K add nothing). A split-K plan's partial planes come
+ *     first in the workspace, then A's copy, then B's (256-byte aligned offsets,
+ *     plan.pack_a_offset / pack_b_offset, launch's for a run-time shape); workspace_bytes
+ *     covers all of it. The copy moves (M * K + K * N) elements twice: it pays where
+ *     edges or misaligned rows cost the main loop more than that (docs/gemm.md).
+ *   A packed plan needs the workspace's 32-bit byte offsets (workspace_bytes under 2^32),
+ *   and refuses stages 2 and the khr variant naming them.
  *
  * Run-time shapes (desc.shapes RUNTIME, or AUTO with m, n and k all 0; a zeroed desc is
  * thus a valid request: an f16 GEMM pipeline for any shape). A kernel is specialized only
@@ -208,6 +226,27 @@ typedef enum spvgen_gemm_edge {
   SPVGEN_GEMM_EDGE_COUNT = 4,
 } spvgen_gemm_edge;
 
+/* Packed operands (desc.pack; the coopmat2 and simt variants): a pre-pass kernel copies A
+ * and/or B into the workspace, zero-padded to whole tiles (K to tile_k, A's rows to tile_m,
+ * B's columns to tile_n; each operand keeps its layout, its leading dimension becomes the
+ * padded extent, so every row is whole 16-byte chunks), and the GEMM's main kernel reads
+ * the copies: the aligned, tile-multiple kernel of the class, with no clamped loads and
+ * (both packed) no K edge; only D's store (and C's load) stays inside M x N. See
+ * "Packed operands" below. */
+typedef enum spvgen_gemm_pack {
+  SPVGEN_GEMM_PACK_AUTO = 0, /* choose: today none (the planner's rule is documented in
+                                docs/gemm.md, "Packed operands"; measured first) */
+  SPVGEN_GEMM_PACK_NONE = 1, /* the kernel reads A and B where they are */
+  SPVGEN_GEMM_PACK_A = 2,    /* A packed (B read in place) */
+  SPVGEN_GEMM_PACK_B = 3,    /* B packed */
+  SPVGEN_GEMM_PACK_AB = 4,   /* both packed: K padded too, no K edge in the main kernel */
+  SPVGEN_GEMM_PACK_COUNT = 5,
+} spvgen_gemm_pack;
+
+/* "auto", "none", "a", "b", "ab"; NULL for an unknown value. */
+const char *spvgen_gemm_pack_name(spvgen_gemm_pack pack);
+bool spvgen_gemm_pack_parse(const char *name, spvgen_gemm_pack *out);
+
 /* Code-generation alternatives (desc.codegen, a mask; 0: the defaults). Each changes how a
  * kernel is written, never what it computes: they are kept so that one measurement can
  * put the alternatives side by side (bench_gemm_shapes specs, docs/gemm.md). */
@@ -313,6 +352,8 @@ typedef struct spvgen_gemm_desc {
    * workgroup moves its pointers in 64 bits). See the limits above for tensors over
    * 4 GB. */
   spvgen_addressing addressing;
+  /* Packed operands (see "Packed operands"; 0: AUTO). */
+  spvgen_gemm_pack pack;
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the
@@ -346,6 +387,11 @@ typedef struct spvgen_gemm_config {
   /* The planner's estimate of the driver's first compile of the kernel (split-K: of both
    * kernels), in ms. */
   uint32_t compile_ms;
+  /* Packed operands (desc.pack A, B or AB; all 0 otherwise): the pack kernel's grid
+   * (FIXED; RUNTIME 0: per launch), and where the copies lie in the workspace (FIXED; byte
+   * offsets, multiples of 256: after split-K's partial planes, A's copy, then B's). */
+  uint32_t pack_groups[3];
+  uint64_t pack_a_offset, pack_b_offset;
 } spvgen_gemm_config;
 
 /* ------------------------------------------------------------ run-time shapes ---- */
@@ -387,6 +433,10 @@ typedef struct spvgen_gemm_launch {
   uint32_t reduce_push_size;   /* split-K: bytes of push to pass to the reduction (as
                                   push_size: with device addresses the bytes before its
                                   pointers) */
+  uint32_t pack_groups[3];     /* packed operands: the pack kernel's grid (0: no pack kernel);
+                                  it takes push_size bytes of push, as the main kernel */
+  uint64_t pack_a_offset, pack_b_offset; /* packed operands: the copies' byte offsets in the
+                                  workspace (workspace_bytes covers them) */
 } spvgen_gemm_launch;
 
 /* The launch of plan for args: checks args against the plan's class (every field named
@@ -438,12 +488,16 @@ uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan);
 typedef enum spvgen_gemm_kernel {
   SPVGEN_GEMM_KERNEL_MAIN = 0,
   SPVGEN_GEMM_KERNEL_REDUCE = 1,
-  SPVGEN_GEMM_KERNEL_COUNT = 2,
+  SPVGEN_GEMM_KERNEL_PACK = 2,   /* packed operands: the copy into the workspace */
+  SPVGEN_GEMM_KERNEL_COUNT = 3,
 } spvgen_gemm_kernel;
 
-/* How many kernels the plan dispatches, in order: 2 with split_k > 1, else 1 (0 for
- * NULL). */
+/* How many kernels the plan dispatches: MAIN, one more with split_k > 1 (REDUCE) and one
+ * more with packed operands (PACK); 0 for NULL. */
 uint32_t spvgen_gemm_kernel_count(const spvgen_gemm_config *plan);
+/* The kernel dispatched index-th (0 .. kernel_count - 1), in dispatch order: PACK (packed
+ * operands), MAIN, REDUCE (split-K). An index past the count gives MAIN. */
+spvgen_gemm_kernel spvgen_gemm_kernel_at(const spvgen_gemm_config *plan, uint32_t index);
 
 /* Builds kernel `which` of the plan into m (a fresh or reset module, created with a NULL
  * or default desc; with addressing DEVICE_ADDRESS, with spvgen_gemm_addressing_model's
@@ -464,8 +518,8 @@ spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config
 spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
                                spvgen_kernel_info *info);
 
-/* plan + emit + finish of every kernel of the plan into kernels[0 .. *count) (MAIN, then
- * REDUCE for split-K), whose words the caller frees (spvgen_kernel_free each); their info
+/* plan + emit + finish of every kernel of the plan into kernels[0 .. *count), in dispatch
+ * order (spvgen_gemm_kernel_at: PACK for packed operands, MAIN, REDUCE for split-K), whose words the caller frees (spvgen_kernel_free each); their info
  * is complete (spvgen_kernel_reflect of the words, plus the dispatch grid). plan
  * (optional) gets the plan. On failure no kernel is left allocated. */
 spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,

@@ -24,7 +24,7 @@ void sg_template_json(const sg_template *t, FILE *out, const void *plan, const s
     sg_json_array(&j, "next_kernels", false);
     for (uint32_t i = 1; i < count; i++) {
       sg_json_object(&j, NULL, false);
-      sg_json_str(&j, "kernel", sg_template_kernel_name(t, i));
+      sg_json_str(&j, "kernel", sg_template_kernel_name(t, plan, i));
       sg_json_kernel(&j, t->name, t->variant_name(plan), name, k[i].words, k[i].word_count, &k[i].info);
       sg_json_end(&j);
     }
@@ -34,8 +34,9 @@ void sg_template_json(const sg_template *t, FILE *out, const void *plan, const s
   sg_json_finish(&j);
 }
 
-const char *sg_template_kernel_name(const sg_template *t, uint32_t which) {
+const char *sg_template_kernel_name(const sg_template *t, const void *plan, uint32_t which) {
   static const char *const plain[] = {"main", "k1", "k2", "k3"};
+  if (t->kernel_name && plan) return t->kernel_name(plan, which);
   if (t->kernel_names && which < sg_template_kernels_max) return t->kernel_names[which];
   return which < 4 ? plain[which] : "k";
 }

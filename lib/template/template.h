@@ -25,7 +25,7 @@
 #define SG_RUN_MAX_BUFFERS 8
 #define SG_RUN_MAX_SPEC 32
 #define SG_RUN_MAX_PUSH 128
-#define SG_RUN_MAX_KERNELS 2
+#define SG_RUN_MAX_KERNELS 3
 
 typedef enum sg_run_role {
   SG_RUN_INPUT,   /* host uploaded once (host_bytes < bytes: repeated until the buffer is full) */
@@ -191,6 +191,9 @@ typedef struct sg_template {
   /* Their names, sg_template_kernels_max of them ("main", "reduce"): the CLI writes
    * kernel k > 0 of `-o out.spv` to out.<name>.spv (NULL: "k1", ...). */
   const char *const *kernel_names;
+  /* Kernel `which`'s name for a plan whose kernels differ by plan (GEMM: "pack", "main",
+   * "reduce"); NULL: kernel_names. The kernel named "main" goes to the path itself. */
+  const char *(*kernel_name)(const void *plan, uint32_t which);
   /* plan + emit + finish into a kernel the caller frees (spvgen_kernel_free). */
   spvgen_status (*kernel)(const void *desc, const spvgen_device_caps *caps, spvgen_kernel *k, char *msg, size_t size);
 
@@ -299,8 +302,9 @@ const sg_template *sg_template_find(const char *name);
  * "next_kernels": an array of one object per later kernel (its "kernel" name, then its
  * sg_json_kernel members), dispatched after the first in order (table.c). */
 void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_kernel *k, uint32_t count);
-/* Kernel `which`'s name (t->kernel_names, else "main", "k1", ...). */
-const char *sg_template_kernel_name(const sg_template *t, uint32_t which);
+/* Kernel `which`'s name (t->kernel_name of the plan (may be NULL then), t->kernel_names,
+ * else "main", "k1", ...). */
+const char *sg_template_kernel_name(const sg_template *t, const void *plan, uint32_t which);
 /* Kernel `which` of plan emitted into a fresh module (the plan's addressing model),
  * finished and reflected into *k (words the caller frees: spvgen_kernel_free). */
 spvgen_status sg_template_build_kernel(const sg_template *t, const void *plan, uint32_t which, spvgen_kernel *k,

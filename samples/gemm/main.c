@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
                            .acc_type = SPVGEN_COMPONENT_F32, .out_type = SPVGEN_COMPONENT_F32,
                            .split_k = split_k};
   spvgen_gemm_config plan;
-  spvgen_kernel kernel[2] = {{0}};
+  spvgen_kernel kernel[SPVGEN_GEMM_KERNEL_COUNT] = {{0}}; /* this desc packs nothing: at most 2 */
   uint32_t kernels = 0;
   if (spvgen_gemm_kernels(&desc, caps, kernel, &kernels, &plan, msg, sizeof msg) != SPVGEN_OK) {
     fprintf(stderr, "gemm: %s\n", msg);
@@ -122,8 +122,7 @@ int main(int argc, char **argv) {
 done:
   if (rc && !bad) fprintf(stderr, "gemm: %s\n", spvgen_vk_error(ctx));
   spvgen_vk_destroy(ctx); /* and every buffer and pipeline still alive */
-  spvgen_kernel_free(&kernel[0]);
-  spvgen_kernel_free(&kernel[1]);
+  for (int i = 0; i < SPVGEN_GEMM_KERNEL_COUNT; i++) spvgen_kernel_free(&kernel[i]);
   free(a), free(b), free(d);
   return rc;
 }

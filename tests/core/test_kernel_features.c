@@ -84,7 +84,7 @@ static void test_gemm_plans_list_every_feature_their_words_need(void) {
           for (uint32_t kern = 0; kern < spvgen_gemm_kernel_count(&plans[i]); kern++) { /* split-K: both */
             spvgen_module_reset(m, NULL);
             spvgen_kernel_info info;
-            if (spvgen_gemm_emit_kernel(m, &plans[i], (spvgen_gemm_kernel)kern, &info) != SPVGEN_OK) {
+            if (spvgen_gemm_emit_kernel(m, &plans[i], spvgen_gemm_kernel_at(&plans[i], kern), &info) != SPVGEN_OK) {
               CHECK_MSG(0, "%s %s: emit: %s", presets[p], plans[i].name, spvgen_module_error(m));
               continue;
             }

@@ -423,7 +423,7 @@ static void test_splitk_plan(void) {
   d.bias = SPVGEN_GEMM_BIAS_COLUMN;
   CHECK_MSG(spvgen_gemm_plan(&d, &c, &p2, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(p2.workspace_binding, 5);
-  spvgen_kernel ks[2];
+  spvgen_kernel ks[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t nk = 0;
   CHECK_MSG(spvgen_gemm_kernels(&d, &c, ks, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(nk, 2);

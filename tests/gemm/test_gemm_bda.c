@@ -201,7 +201,7 @@ static void test_cooperative_forms_validate(void) {
     CHECK_MSG(plan.features & SPVGEN_FEATURE_INT64, "case %zu", i);
     /* every kernel of the plan (split-K: the partials with A, B and the workspace, the
      * reduction with D, C, bias and the workspace), each with its own pointers */
-    spvgen_kernel ks[2];
+    spvgen_kernel ks[SPVGEN_GEMM_KERNEL_COUNT];
     uint32_t nk = 0;
     CHECK_MSG(spvgen_gemm_kernels(&d, &caps, ks, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "case %zu [%s]: %s", i,
               plan.name, msg);
@@ -463,7 +463,7 @@ static void test_refusals_name_what_is_wrong(void) {
   CHECK_MSG(spvgen_gemm_plan(&d, &caps, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(plan.push_size, 24);
   CHECK_EQ_U64(plan.reduce_push_size, 16);
-  spvgen_kernel sk[2];
+  spvgen_kernel sk[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t nk = 0;
   CHECK_MSG(spvgen_gemm_kernels(&d, &caps, sk, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   if (nk == 2) {

@@ -738,7 +738,7 @@ static void test_splitk_plans_validate(void) {
         CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
         CHECK_EQ_U64(p.desc.split_k, sk);
         CHECK_EQ_U64(p.workspace_binding, 3u + (d.beta != 0.0f) + 1u);
-        spvgen_kernel k[2];
+        spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
         uint32_t nk = 0;
         if (spvgen_gemm_kernels(&d, &h100, k, &nk, NULL, msg, sizeof msg) == SPVGEN_OK) {
           CHECK_EQ_U64(nk, 2);
@@ -766,7 +766,7 @@ static void test_splitk_plans_validate(void) {
     r.unroll = 1;
     r.edge = SPVGEN_GEMM_EDGE_SHIFT;
     r.split_k = 4;
-    spvgen_kernel k[2];
+    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
     uint32_t nk = 0;
     char msg[512];
     if (spvgen_gemm_kernels(&r, &h100, k, &nk, NULL, msg, sizeof msg) != SPVGEN_OK) {

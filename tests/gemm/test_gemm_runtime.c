@@ -351,7 +351,7 @@ static void a_class_promise_takes_the_unchecked_paths(void) {
  * failure) when one does not. */
 static bool emits_valid(spvgen_gemm_desc d, const char *what) {
   spvgen_device_caps c = preset("h100");
-  spvgen_kernel k[2];
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t n = 0;
   char msg[512];
   spvgen_status st = spvgen_gemm_kernels(&d, &c, k, &n, NULL, msg, sizeof msg);

@@ -51,7 +51,7 @@ static const char *describe(const spvgen_gemm_desc *d, char *buf, size_t size) {
 /* Both kernels of d: each validates (spirv-val, in process); *sync gets each one's
  * synchronization. Returns the kernel count (0 on failure, reported). */
 static uint32_t build_pair(const spvgen_gemm_desc *d, const spvgen_device_caps *caps, spvgen_gemm_config *plan,
-                           words_sync sync[2], spvgen_kernel k[2]) {
+                           words_sync sync[2], spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT]) {
   char msg[512], what[256];
   uint32_t n = 0;
   spvgen_status st = spvgen_gemm_kernels(d, caps, k, &n, plan, msg, sizeof msg);
@@ -66,7 +66,7 @@ static uint32_t build_pair(const spvgen_gemm_desc *d, const spvgen_device_caps *
   return n;
 }
 
-static void free_pair(spvgen_kernel k[2], uint32_t n) {
+static void free_pair(spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT], uint32_t n) {
   for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&k[i]);
 }
 
@@ -150,7 +150,7 @@ static void test_coopmat2_partials_and_reduction_have_no_synchronization(void) {
         d.bias = (spvgen_gemm_bias)((t + s + form) % 3);
         spvgen_gemm_config plan;
         words_sync sync[2];
-        spvgen_kernel k[2];
+        spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
         uint32_t n = build_pair(&d, &h100, &plan, sync, k);
         if (n == 2) {
           pairs++;
@@ -191,7 +191,7 @@ static void test_simt_partials_keep_the_unsplit_synchronization(void) {
       d.split_k = 3;
       spvgen_gemm_config plan;
       words_sync sync[2];
-      spvgen_kernel k[2];
+      spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
       uint32_t n = build_pair(&d, &v, &plan, sync, k);
       spvgen_gemm_desc one = plan.desc;
       one.split_k = 1;
@@ -241,7 +241,7 @@ static void test_launches_of_both_kernels(void) {
   CHECK_EQ_U64(l.workspace_bytes, p.workspace_bytes);
   CHECK_EQ_U64(l.push_size, 0);
   CHECK_EQ_U64(l.reduce_push_size, 0);
-  spvgen_kernel k[2];
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t n = 0;
   CHECK(spvgen_gemm_kernels(&d, &h100, k, &n, NULL, msg, sizeof msg) == SPVGEN_OK);
   if (n == 2) {

@@ -834,7 +834,7 @@ static bool skb_run(spvgen_vk_context *ctx, const skb_case *c, size_t ci, const 
       skb_desc(c, v, runtime, &d, &args);
       char msg[1024];
       spvgen_gemm_config plan;
-      spvgen_kernel k[2];
+      spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
       uint32_t nk = 0;
       spvgen_status st = spvgen_gemm_kernels(&d, spvgen_vk_caps(ctx), k, &nk, &plan, msg, sizeof msg);
       CHECK_MSG(st == SPVGEN_OK && nk == 2, "case %zu %s runtime %d: %s", ci, VARIANT_NAMES[v], runtime, msg);
@@ -973,7 +973,7 @@ static void test_gemm_bda_h100_kernels_validation(void) {
   for (int v = 1; v < 3; v++)
     for (size_t i = 0; i < sizeof SPREAD / sizeof SPREAD[0]; i++) {
       spvgen_gemm_desc d = spread_desc(VARIANTS[v], &SPREAD[i]);
-      spvgen_kernel k[2];
+      spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
       uint32_t nk = 0; /* split-K: the partials and the reduction */
       CHECK_MSG(spvgen_gemm_kernels(&d, &caps, k, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s case %zu: %s",
                 VARIANT_NAMES[v], i, msg);
@@ -987,7 +987,7 @@ static void test_gemm_bda_h100_kernels_validation(void) {
       spvgen_gemm_desc d;
       spvgen_gemm_args args;
       if (!move_desc(VARIANTS[v], &MOVES[i], &d, &args)) continue;
-      spvgen_kernel k[2];
+      spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
       uint32_t nk = 0; /* split-K: the partials and the reduction */
       CHECK_MSG(spvgen_gemm_kernels(&d, &caps, k, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s move %zu: %s",
                 VARIANT_NAMES[v], i, msg);
@@ -1011,7 +1011,7 @@ static void test_gemm_bda_h100_kernels_validation(void) {
         spvgen_gemm_args args;
         skb_desc(&SKB[i], v, runtime, &d, &args);
         spvgen_gemm_config plan;
-        spvgen_kernel k[2];
+        spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
         uint32_t nk = 0;
         CHECK_MSG(spvgen_gemm_kernels(&d, &caps, k, &nk, &plan, msg, sizeof msg) == SPVGEN_OK, "%s split-K ld %zu: %s",
                   VARIANT_NAMES[v], i, msg);

@@ -146,6 +146,8 @@ enum { MAX_PLANS = 96 };
 /* Every GEMM plan of d on caps, every kernel of it (split-K: the partials and the
  * reduction) emitted and walked; returns the kernels walked, and counts the reduction
  * kernels in *reductions. */
+static uint32_t pack_kernels; /* pack kernels walked (packed operands) */
+
 static uint32_t walk_gemm(const spvgen_gemm_desc *d, const spvgen_device_caps *caps, const char *what,
                           aligned_report *total, uint32_t *reductions) {
   static spvgen_gemm_config plans[MAX_PLANS];
@@ -159,12 +161,14 @@ static uint32_t walk_gemm(const spvgen_gemm_desc *d, const spvgen_device_caps *c
   spvgen_module *m = spvgen_module_create(NULL);
   for (uint32_t i = 0; i < count && m; i++) {
     const uint32_t kernels = spvgen_gemm_kernel_count(&plans[i]);
-    CHECK_MSG(kernels == (plans[i].desc.split_k > 1 ? 2u : 1u), "%s [%s]: %u kernels", what, plans[i].name, kernels);
+    const bool packed = plans[i].desc.pack != SPVGEN_GEMM_PACK_NONE;
+    CHECK_MSG(kernels == 1u + (plans[i].desc.split_k > 1) + packed, "%s [%s]: %u kernels", what, plans[i].name,
+              kernels);
     for (uint32_t j = 0; j < kernels; j++) {
       spvgen_module_reset(m, &(spvgen_module_desc){.addressing = spvgen_gemm_addressing_model(&plans[i])});
       const uint32_t *w = NULL;
       size_t n = 0;
-      spvgen_status st = spvgen_gemm_emit_kernel(m, &plans[i], (spvgen_gemm_kernel)j, NULL);
+      spvgen_status st = spvgen_gemm_emit_kernel(m, &plans[i], spvgen_gemm_kernel_at(&plans[i], j), NULL);
       if (st == SPVGEN_OK) st = spvgen_module_finish(m, &w, &n);
       CHECK_MSG(st == SPVGEN_OK, "%s [%s] kernel %u: %s", what, plans[i].name, j, spvgen_module_error(m));
       if (st != SPVGEN_OK) continue;
@@ -177,7 +181,8 @@ static uint32_t walk_gemm(const spvgen_gemm_desc *d, const spvgen_device_caps *c
                 plans[i].name, j);
       total->accesses += r.accesses;
       walked++;
-      *reductions += j == SPVGEN_GEMM_KERNEL_REDUCE;
+      *reductions += spvgen_gemm_kernel_at(&plans[i], j) == SPVGEN_GEMM_KERNEL_REDUCE;
+      pack_kernels += spvgen_gemm_kernel_at(&plans[i], j) == SPVGEN_GEMM_KERNEL_PACK;
     }
   }
   spvgen_module_destroy(m);
@@ -246,10 +251,29 @@ static void test_gemm_device_address_accesses_are_aligned(void) {
   plans += walk_gemm(&d, &h100, "stages 2", &total, &reductions);
   d = gemm(256, 256, 256, SPVGEN_COMPONENT_BF16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_BF16);
   plans += walk_gemm(&d, &h100, "bf16", &total, &reductions);
+  /* packed operands: the pack kernel and the main kernel reading the copies (both
+   * variants that pack), fixed and run-time, with split-K */
+  for (int c = 0; c < 2; c++) {
+    const spvgen_device_caps *caps = c ? &lavapipe : &h100;
+    d = gemm(97, 131, 67, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16);
+    d.pack = SPVGEN_GEMM_PACK_AB, d.batch = 2, d.lda = 71, d.b_layout = SPVGEN_COL_MAJOR, d.beta = 0.5f;
+    plans += walk_gemm(&d, caps, "pack ab", &total, &reductions);
+    d = gemm(300, 200, 100, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32);
+    d.pack = SPVGEN_GEMM_PACK_A, d.a_layout = SPVGEN_COL_MAJOR;
+    plans += walk_gemm(&d, caps, "pack a, s8", &total, &reductions);
+    d = gemm(0, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32);
+    d.pack = SPVGEN_GEMM_PACK_B, d.split_k = 2;
+    plans += walk_gemm(&d, caps, "run-time pack b, split-K", &total, &reductions);
+    d = gemm(0, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16);
+    d.pack = SPVGEN_GEMM_PACK_AB, d.bias = SPVGEN_GEMM_BIAS_ROW;
+    plans += walk_gemm(&d, caps, "run-time pack ab", &total, &reductions);
+  }
   printf("gemm: %u device-address kernels (%u split-K reductions), %u accesses through PhysicalStorageBuffer "
          "pointers, all Aligned\n", plans, reductions, total.accesses);
   CHECK(plans >= 100);
   CHECK(reductions >= 4); /* split-K's reduction kernels were walked (fixed and run-time, both presets) */
+  printf("gemm: %u pack kernels walked\n", pack_kernels);
+  CHECK(pack_kernels >= 8); /* every packed desc, both presets */
 }
 
 /* Every MLP plan of d on caps (device addresses), walked. */

@@ -298,7 +298,7 @@ static void test_split_k_gemm_records_both_kernels_and_the_barrier(void) {
                         .bias = SPVGEN_GEMM_BIAS_COLUMN, .activation = SPVGEN_ACTIVATION_RELU,
                         .variant = SPVGEN_GEMM_SIMT, .split_k = 3};
   spvgen_gemm_config plan;
-  spvgen_kernel k[2];
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t nk = 0;
   CHECK_MSG(spvgen_gemm_kernels(&d, spvgen_vk_caps(ctx), k, &nk, &plan, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(nk, 2);

@@ -58,7 +58,7 @@ static void fill_result(const template_run_result *t, gemm_run_result *res) {
   res->emit_us = t->emit_us;
   res->pipeline_ms = t->pipeline_ms;
   res->kernels = t->kernels;
-  for (uint32_t k = 0; k < t->kernels && k < 2; k++) res->kernel_pipeline_ms[k] = t->kernel_pipeline_ms[k];
+  for (uint32_t k = 0; k < t->kernels && k < 3; k++) res->kernel_pipeline_ms[k] = t->kernel_pipeline_ms[k];
   res->first_compile = t->first_compile;
   memcpy(res->stats, t->stats, sizeof res->stats);
 }

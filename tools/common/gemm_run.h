@@ -67,7 +67,7 @@ typedef struct gemm_run_result {
   double pipeline_ms;            /* spvgen_vk_pipeline_create (the driver's compile; split-K:
                                     both kernels') */
   uint32_t kernels;              /* the plan's kernels: 2 for split-K (partials, reduction) */
-  double kernel_pipeline_ms[2];  /* each kernel's compile */
+  double kernel_pipeline_ms[3];  /* each kernel's compile, in dispatch order */
   bool first_compile;            /* the first compile of these words in this process */
   /* With options->statistics: the driver's pipeline statistics on one line, "Register
    * Count=232 Shared Memory Size=49152 ..." (those about registers, spills, local,

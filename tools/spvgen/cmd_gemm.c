@@ -244,7 +244,7 @@ static int bench_emit(const gemm_cli *g, const spvgen_device_caps *caps) {
     for (uint32_t k = 0; ok && k < spvgen_gemm_kernel_count(&p); k++) { /* split-K: both kernels */
       size_t n = 0;
       if (k) spvgen_module_reset(m, &md);
-      ok = spvgen_gemm_emit_kernel(m, &p, (spvgen_gemm_kernel)k, NULL) == SPVGEN_OK &&
+      ok = spvgen_gemm_emit_kernel(m, &p, spvgen_gemm_kernel_at(&p, k), NULL) == SPVGEN_OK &&
            spvgen_module_finish(m, &words, &n) == SPVGEN_OK;
       count += n;
     }

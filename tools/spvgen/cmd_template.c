@@ -175,16 +175,18 @@ static void print_c_header(FILE *o, const char *name, const char *plan, const sp
   fprintf(o, "\n};\n\n#endif\n");
 }
 
-/* Where kernel `which` of a plan goes: the path itself for the first, else the path with
- * ".<kernel name>" before its extension (out.spv: out.reduce.spv; out: out.reduce). */
-static void kernel_path(const sg_template *t, const char *path, uint32_t which, char *out, size_t size) {
-  if (!which) {
+/* Where kernel `which` of a plan goes: the path itself for the one named "main" (the
+ * first, for templates without names), else the path with ".<kernel name>" before its
+ * extension (out.spv: out.reduce.spv, out.pack.spv; out: out.reduce). */
+static void kernel_path(const sg_template *t, const void *plan, const char *path, uint32_t which, char *out,
+                        size_t size) {
+  if (!strcmp(sg_template_kernel_name(t, plan, which), "main")) {
     snprintf(out, size, "%s", path);
     return;
   }
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   size_t stem = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : strlen(path);
-  snprintf(out, size, "%.*s.%s%s", (int)stem, path, sg_template_kernel_name(t, which), path + stem);
+  snprintf(out, size, "%.*s.%s%s", (int)stem, path, sg_template_kernel_name(t, plan, which), path + stem);
 }
 
 /* Writes the plan's modules as asked: binary to the path (a plan of several kernels:
@@ -205,7 +207,7 @@ static int write_kernels(const char *cmd, const sg_template *t, const void *plan
   if (!text) { /* binaries: one file per kernel */
     for (uint32_t i = 0; i < count; i++) {
       char kpath[4200];
-      kernel_path(t, path, i, kpath, sizeof kpath);
+      kernel_path(t, plan, path, i, kpath, sizeof kpath);
       FILE *f = spvgen_cli_open_output(cmd, kpath, true);
       if (!f) return 1;
       int rc = fwrite(k[i].words, 4, k[i].word_count, f) != k[i].word_count;
@@ -213,7 +215,7 @@ static int write_kernels(const char *cmd, const sg_template *t, const void *plan
       if (rc) return rc;
       if (f != stdout)
         fprintf(stderr, "spvgen %s: %s: %s%s%s (%zu words)\n", cmd, kpath, name, count > 1 ? ", kernel " : "",
-                count > 1 ? sg_template_kernel_name(t, i) : "", k[i].word_count);
+                count > 1 ? sg_template_kernel_name(t, plan, i) : "", k[i].word_count);
     }
     return 0;
   }
@@ -224,7 +226,9 @@ static int write_kernels(const char *cmd, const sg_template *t, const void *plan
   for (uint32_t i = 0; i < count && !rc && !e->json; i++) {
     if (e->c_header) {
       char cname[300];
-      snprintf(cname, sizeof cname, "%s%s%s", e->c_header, i ? "_" : "", i ? sg_template_kernel_name(t, i) : "");
+      const char *kn = sg_template_kernel_name(t, plan, i);
+      const bool main_kernel = !strcmp(kn, "main");
+      snprintf(cname, sizeof cname, "%s%s%s", e->c_header, main_kernel ? "" : "_", main_kernel ? "" : kn);
       print_c_header(f, cname, name, &k[i], argc, argv);
       continue;
     }
@@ -237,7 +241,7 @@ static int write_kernels(const char *cmd, const sg_template *t, const void *plan
       break;
     }
     if (count > 1)
-      fprintf(f, "; kernel %u of %u: %s%s\n", i + 1, count, sg_template_kernel_name(t, i),
+      fprintf(f, "; kernel %u of %u: %s%s\n", i + 1, count, sg_template_kernel_name(t, plan, i),
               i ? " (dispatched after the one before, with a compute-to-compute barrier between)" : "");
     fputs(dis, f);
     spvgen_free_text(dis);
@@ -350,7 +354,7 @@ static void print_run(const sg_template *t, const void *plan, const template_run
   if (r->kernels > 1) {
     printf("pipeline %.1f ms (the driver's compile of %u kernels:", r->pipeline_ms, r->kernels);
     for (uint32_t k = 0; k < r->kernels && k < SG_RUN_MAX_KERNELS; k++)
-      printf(" %s %.1f", sg_template_kernel_name(t, k), r->kernel_pipeline_ms[k]);
+      printf(" %s %.1f", sg_template_kernel_name(t, plan, k), r->kernel_pipeline_ms[k]);
     printf(")\n");
   } else {
     printf("pipeline %.1f ms (the driver's compile)\n", r->pipeline_ms);

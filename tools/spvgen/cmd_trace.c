@@ -36,7 +36,7 @@ typedef struct trace_call {
 
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
-             "                          [--split-k S]\n"
+             "                          [--split-k S] [--pack MODE]\n"
              "                                [--device NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
@@ -55,6 +55,9 @@ static void trace_usage(FILE *o) {
              "                   fewer where K has fewer steps): two dispatches per call (the\n"
              "                   partials, then their reduction), one shared split-K workspace\n"
              "                   for calls of every shape, as a framework keeps it\n"
+             "  --pack MODE      every call's plan packs its operands (a, b or ab: a pack kernel\n"
+             "                   copies them zero-padded to whole tiles into the workspace first,\n"
+             "                   then the aligned kernel; coopmat2 and simt)\n"
              "  --device NAME    the first device whose name contains NAME\n\n"
              "examples:\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --cold\n"
@@ -176,6 +179,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   const char *path = NULL, *cache_dir = NULL, *device = NULL;
   bool cold = false, runtime = true;
   uint32_t sample = 8, split_k = 0;
+  spvgen_gemm_pack pack = SPVGEN_GEMM_PACK_AUTO;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -184,7 +188,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     } else if (!strcmp(a, "--cold")) {
       cold = true;
     } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
-               !strcmp(a, "--shapes") || !strcmp(a, "--split-k")) {
+               !strcmp(a, "--shapes") || !strcmp(a, "--split-k") || !strcmp(a, "--pack")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
@@ -194,6 +198,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         runtime = !strcmp(v, "runtime");
       }
       else if (!strcmp(a, "--device")) device = v;
+      else if (!strcmp(a, "--pack")) {
+        if (!spvgen_gemm_pack_parse(v, &pack))
+          return spvgen_cli_usage_error("bench trace", "--pack: '%s' is not auto, none, a, b or ab", v);
+      }
       else if (!strcmp(a, "--split-k")) {
         if (!sg_parse_u32(v, 2, 64, &split_k))
           return spvgen_cli_usage_error("bench trace", "--split-k: '%s' is not a slice count from 2 to 64", v);
@@ -310,6 +318,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     }
     if (runtime) want.m_multiple = 1;
     if (split_k) want.split_k = split_k;
+    want.pack = pack;
     if (spvgen_gemm_kernels(&want, caps, k, &nk, &plan, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
@@ -324,14 +333,35 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
     uint64_t ns = 0;
-    /* the trace's calls have no C and no bias: A, B, D (and the workspace) */
-    const uint32_t want_bindings[2] = {3u, 2u};
-    for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++)
-      if (k[j].info.binding_count != want_bindings[j]) {
+    /* the trace's calls have no C and no bias: each kernel binds A, B, D and the workspace
+     * as it declares them (spvgen/gemm.h): the pack kernel the operands it copies and the
+     * workspace, the main kernel A and B unless packed, D unless split, the workspace
+     * when split or packed; the reduction D and the workspace */
+    const bool pa = plan.desc.pack == SPVGEN_GEMM_PACK_A || plan.desc.pack == SPVGEN_GEMM_PACK_AB;
+    const bool pb = plan.desc.pack == SPVGEN_GEMM_PACK_B || plan.desc.pack == SPVGEN_GEMM_PACK_AB;
+    const bool split = plan.desc.split_k > 1;
+    spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][4];
+    uint32_t kn[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+    for (uint32_t j = 0; j < nk; j++) {
+      const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(&plan, j);
+      uint32_t *c = &kn[j];
+      if (which == SPVGEN_GEMM_KERNEL_PACK) {
+        if (pa) kb[j][(*c)++] = ba;
+        if (pb) kb[j][(*c)++] = bb;
+      } else if (which == SPVGEN_GEMM_KERNEL_MAIN) {
+        if (!pa) kb[j][(*c)++] = ba;
+        if (!pb) kb[j][(*c)++] = bb;
+        if (!split) kb[j][(*c)++] = bd;
+      } else {
+        kb[j][(*c)++] = bd;
+      }
+      if (which != SPVGEN_GEMM_KERNEL_MAIN || split || pa || pb) kb[j][(*c)++] = NULL; /* the workspace, below */
+      if (k[j].info.binding_count != kn[j]) {
         fprintf(stderr, "spvgen bench trace: %s:%d: kernel %u of the plan has %u bindings; the trace runner binds A, "
-                "B, D and a split-K workspace\n", path, calls[i].line, j, k[j].info.binding_count);
+                "B, D and the workspace\n", path, calls[i].line, j, k[j].info.binding_count);
         st = SPVGEN_ERROR_UNSUPPORTED;
       }
+    }
     if (st != SPVGEN_OK) {
       for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]), spvgen_vk_pipeline_destroy(p[j]);
       goto done;
@@ -345,20 +375,22 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
       st = spvgen_vk_buffer_create(ctx, ws_bytes, 0, &ws);
     }
-    /* one step: the partials (A, B, workspace) then the reduction (D, workspace), with
-     * the runner's compute-to-compute barrier between them; or the one kernel (A, B, D) */
-    spvgen_vk_buffer *main_bufs[3] = {ba, bb, nk > 1 ? ws : bd}, *reduce_bufs[2] = {bd, ws};
-    spvgen_vk_dispatch_desc dd[2];
+    /* one step: the plan's kernels in order (pack, main, reduction), with the runner's
+     * compute-to-compute barrier between them */
+    spvgen_vk_dispatch_desc dd[SPVGEN_GEMM_KERNEL_COUNT];
     memset(dd, 0, sizeof dd);
-    dd[0] = (spvgen_vk_dispatch_desc){.pipeline = p[0], .buffers = main_bufs, .buffer_count = 3,
-                                      .push_data = launch.push_size ? &launch.push : NULL, .push_size = launch.push_size,
-                                      .groups = {launch.groups[0], launch.groups[1], launch.groups[2]}};
-    if (nk > 1)
-      dd[1] = (spvgen_vk_dispatch_desc){.pipeline = p[1], .buffers = reduce_bufs, .buffer_count = 2,
-                                        .push_data = launch.reduce_push_size ? &launch.push : NULL,
-                                        .push_size = launch.reduce_push_size,
-                                        .groups = {launch.reduce_groups[0], launch.reduce_groups[1],
-                                                   launch.reduce_groups[2]}};
+    for (uint32_t j = 0; j < nk; j++) {
+      const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(&plan, j);
+      for (uint32_t b = 0; b < kn[j]; b++)
+        if (!kb[j][b]) kb[j][b] = ws;
+      const uint32_t *g = which == SPVGEN_GEMM_KERNEL_PACK     ? launch.pack_groups
+                          : which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_groups
+                                                               : launch.groups;
+      const uint32_t push = which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_push_size : launch.push_size;
+      dd[j] = (spvgen_vk_dispatch_desc){.pipeline = p[j], .buffers = kb[j], .buffer_count = kn[j],
+                                        .push_data = push ? &launch.push : NULL, .push_size = push,
+                                        .groups = {g[0], g[1], g[2]}};
+    }
     if (st == SPVGEN_OK) st = spvgen_vk_run_steps(ctx, dd, nk, nk, &ns);
     double t3 = sg_now_ms();
     if (st != SPVGEN_OK) {

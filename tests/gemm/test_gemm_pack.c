@@ -1,0 +1,361 @@
+/* tests/gemm/test_gemm_pack.c — packed operands (desc.pack, spvgen/gemm.h "Packed
+ * operands"): the plan's layout of the copies, the kernels in dispatch order, every
+ * module validated, refusals named; and runs on lavapipe (the simt variant, which packs
+ * like coopmat2 does: the same pack kernel, the same workspace layout) of every D element
+ * against the float64 reference, the workspace NaN-filled before each run (a pad the pack
+ * kernel did not zero would reach D). The coopmat2 kernels' runs are the GPU tests' (tests/
+ * gpu/test_gpu_gemm.c, packed plans). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm_run.h"
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "module_check.h"
+#include "spvgen/gemm.h"
+#include "spvgen/tune.h"
+#include "spvgen/vk.h"
+#include "words.h"
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  CHECK(spvgen_caps_preset(name, &c) == SPVGEN_OK);
+  return c;
+}
+
+static spvgen_gemm_desc f16_desc(uint32_t m, uint32_t n, uint32_t k) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = m, d.n = n, d.k = k;
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  return d;
+}
+
+/* Every kernel of d's plan, validated; returns the count (0: failed, reported). */
+static uint32_t build(const spvgen_gemm_desc *d, const spvgen_device_caps *caps, spvgen_gemm_config *plan,
+                      spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT]) {
+  char msg[512];
+  uint32_t n = 0;
+  spvgen_status st = spvgen_gemm_kernels(d, caps, k, &n, plan, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st != SPVGEN_OK) return 0;
+  for (uint32_t i = 0; i < n; i++)
+    CHECK_MSG(check_words(k[i].words, k[i].word_count), "kernel %u of %s", i, plan->name);
+  return n;
+}
+
+static void free_all(spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT], uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&k[i]);
+}
+
+/* The layout of the copies for 4097x4095x4093 (the workspace: A's copy, then B's), the
+ * kernels in dispatch order with their bindings, and the launch of a run-time plan giving
+ * the same layout. */
+static void test_plan_layout_and_kernels(void) {
+  const spvgen_device_caps h100 = preset("h100");
+  spvgen_gemm_desc d = f16_desc(4097, 4095, 4093);
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  spvgen_gemm_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  const uint32_t tm = p.desc.tile_m, tn = p.desc.tile_n, tk = p.desc.tile_k;
+  const uint64_t mp = (4097 + tm - 1) / tm * tm, np = (4095 + tn - 1) / tn * tn, kp = (4093 + tk - 1) / tk * tk;
+  CHECK_EQ_U64(p.desc.pack, SPVGEN_GEMM_PACK_AB);
+  CHECK_EQ_U64(p.desc.k, 4093); /* the caller's shape stays */
+  CHECK_EQ_U64(p.pack_a_offset, 0);
+  CHECK_EQ_U64(p.pack_b_offset, (mp * kp * 2 + 255) / 256 * 256);
+  CHECK_EQ_U64(p.workspace_bytes, p.pack_b_offset + kp * np * 2);
+  CHECK_EQ_U64(p.workspace_binding, 3);
+  CHECK_EQ_U64(p.desc.edge, SPVGEN_GEMM_EDGE_CLAMP); /* only D's store clamps */
+  CHECK(strstr(p.name, "pack ab") != NULL);
+  CHECK_EQ_U64(spvgen_gemm_kernel_count(&p), 2);
+  CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 0), SPVGEN_GEMM_KERNEL_PACK);
+  CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 1), SPVGEN_GEMM_KERNEL_MAIN);
+  const uint64_t groups = (mp * kp + kp * np + 1023) / 1024;
+  CHECK_EQ_U64((uint64_t)p.pack_groups[0] * p.pack_groups[1] >= groups, 1);
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+  uint32_t n = build(&d, &h100, &p, k);
+  CHECK_EQ_U64(n, 2);
+  if (n == 2) {
+    /* the pack kernel: A, B, the workspace (written); the main kernel: D, the workspace */
+    CHECK_EQ_U64(k[0].info.binding_count, 3);
+    CHECK_STR_EQ(k[0].info.bindings[2].name, "workspace");
+    CHECK_EQ_U64(k[0].info.bindings[2].binding, 3);
+    CHECK_EQ_U64(k[0].info.bindings[2].access, SPVGEN_ACCESS_WRITE);
+    CHECK_EQ_U64(k[0].info.bindings[2].min_size, p.workspace_bytes);
+    CHECK_EQ_U64(k[0].info.groups[0], p.pack_groups[0]);
+    CHECK_EQ_U64(k[1].info.binding_count, 2);
+    CHECK_STR_EQ(k[1].info.bindings[0].name, "D");
+    CHECK_STR_EQ(k[1].info.bindings[1].name, "workspace");
+    CHECK_EQ_U64(k[1].info.bindings[1].access, SPVGEN_ACCESS_READ);
+    /* no K edge, no clamped load: 2 unclamped layouts (A, B) and D's clamped one */
+    CHECK(words_count(k[1].words, k[1].word_count, SpvOpTensorLayoutSetDimensionNV) <= 3);
+    spvgen_gemm_desc u = f16_desc(4097, 4095, 4093);
+    u.variant = SPVGEN_GEMM_COOPMAT2;
+    u.pack = SPVGEN_GEMM_PACK_NONE;
+    u.unroll = p.desc.unroll;
+    spvgen_gemm_config pu;
+    spvgen_kernel ku[SPVGEN_GEMM_KERNEL_COUNT];
+    uint32_t nu = build(&u, &h100, &pu, ku);
+    if (nu) {
+      /* the packed kernel loads A and B once per K step (unroll 1): no K-edge step */
+      const uint32_t lp = words_count(k[1].words, k[1].word_count, SpvOpCooperativeMatrixLoadTensorNV),
+                     lu = words_count(ku[0].words, ku[0].word_count, SpvOpCooperativeMatrixLoadTensorNV);
+      printf("4097x4095x4093 u%u: packed main kernel %zu words, %u tensor loads; unpacked %zu words, %u loads\n",
+             p.desc.unroll, k[1].word_count, lp, ku[0].word_count, lu);
+      CHECK_EQ_U64(lp, 2u * p.desc.unroll);
+      CHECK(lu > lp);
+    }
+    free_all(ku, nu);
+  }
+  free_all(k, n);
+  /* the run-time plan's launch: the same layout from the shape */
+  spvgen_gemm_desc r = f16_desc(0, 0, 0);
+  r.variant = SPVGEN_GEMM_COOPMAT2;
+  r.pack = SPVGEN_GEMM_PACK_AB;
+  r.tile_m = p.desc.tile_m, r.tile_n = p.desc.tile_n, r.tile_k = p.desc.tile_k;
+  spvgen_gemm_config pr;
+  CHECK_MSG(spvgen_gemm_plan(&r, &h100, &pr, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(pr.workspace_bytes, 0);
+  spvgen_gemm_args a = {.m = 4097, .n = 4095, .k = 4093};
+  spvgen_gemm_launch l;
+  CHECK_MSG(spvgen_gemm_launch_for(&pr, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(l.workspace_bytes, p.workspace_bytes);
+  CHECK_EQ_U64(l.pack_b_offset, p.pack_b_offset);
+  CHECK_EQ_U64(l.pack_groups[0] * (uint64_t)l.pack_groups[1], (uint64_t)p.pack_groups[0] * p.pack_groups[1]);
+  /* split-K's planes first, then the copies */
+  spvgen_gemm_desc s = r;
+  s.split_k = 3;
+  spvgen_gemm_config ps;
+  CHECK_MSG(spvgen_gemm_plan(&s, &h100, &ps, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(spvgen_gemm_kernel_count(&ps), 3);
+  CHECK_EQ_U64(spvgen_gemm_kernel_at(&ps, 2), SPVGEN_GEMM_KERNEL_REDUCE);
+  spvgen_gemm_args sa = {.m = 100, .n = 70, .k = 1000};
+  CHECK_MSG(spvgen_gemm_launch_for(&ps, &sa, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(l.pack_a_offset, (3ull * 100 * 72 * 4 + 255) / 256 * 256);
+}
+
+/* Every packed form validates (spirv-val in process): both variants, every pack mode,
+ * fixed and run-time, descriptors and device addresses, batches, split-K, 8-bit inputs,
+ * the epilogue; the walk counts pack kernels. */
+static void test_modules_validate(void) {
+  const spvgen_device_caps h100 = preset("h100"), lava = preset("lavapipe");
+  uint32_t packs = 0, walked = 0;
+  for (int c = 0; c < 2; c++)
+    for (int pk = SPVGEN_GEMM_PACK_A; pk <= SPVGEN_GEMM_PACK_AB; pk++)
+      for (int rt = 0; rt < 2; rt++)
+        for (int bda = 0; bda < 2; bda++)
+          for (int form = 0; form < 3; form++) {
+            spvgen_gemm_desc d = f16_desc(rt ? 0 : 129, rt ? 0 : 65, rt ? 0 : 33);
+            d.pack = (spvgen_gemm_pack)pk;
+            d.variant = c ? SPVGEN_GEMM_SIMT : SPVGEN_GEMM_COOPMAT2;
+            d.addressing = bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
+            if (form == 1) { /* s8, batches, column-major A */
+              d.a_type = d.b_type = SPVGEN_COMPONENT_S8;
+              d.acc_type = d.out_type = SPVGEN_COMPONENT_S32;
+              d.batch = 3;
+              d.a_layout = SPVGEN_COL_MAJOR;
+              d.bias = SPVGEN_GEMM_BIAS_ROW;
+            } else if (form == 2) { /* the epilogue, split-K, f16 out */
+              d.out_type = SPVGEN_COMPONENT_F16;
+              d.beta = 0.5f, d.alpha = 2.0f, d.activation = SPVGEN_ACTIVATION_GELU;
+              d.b_layout = SPVGEN_COL_MAJOR;
+              d.split_k = 2;
+            }
+            spvgen_gemm_config p;
+            spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+            uint32_t n = build(&d, c ? &lava : &h100, &p, k);
+            CHECK_MSG(n == 1u + (d.split_k > 1) + 1u, "%s: %u kernels", p.name, n);
+            for (uint32_t i = 0; i < n; i++) packs += spvgen_gemm_kernel_at(&p, i) == SPVGEN_GEMM_KERNEL_PACK;
+            walked += n;
+            free_all(k, n);
+          }
+  printf("%u packed modules validated, %u pack kernels\n", walked, packs);
+  CHECK_EQ_U64(packs, 2 * 3 * 2 * 2 * 3);
+}
+
+static void test_refusals_name_what_is_wrong(void) {
+  const spvgen_device_caps h100 = preset("h100");
+  char msg[512];
+  spvgen_gemm_config p;
+  spvgen_gemm_desc d = f16_desc(100, 100, 100);
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "pack ab: the khr variant");
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.stages = 2;
+  d.m = d.n = d.k = 4096;
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "stages 2");
+  d.stages = 0;
+  d.pack = (spvgen_gemm_pack)9;
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "pack 9");
+  /* a workspace past 32-bit byte offsets */
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  d.m = d.n = d.k = 32768;
+  d.batch = 2;
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "32-bit byte offsets");
+  spvgen_gemm_desc r = f16_desc(0, 0, 0);
+  r.pack = SPVGEN_GEMM_PACK_A;
+  r.variant = SPVGEN_GEMM_COOPMAT2;
+  CHECK(spvgen_gemm_plan(&r, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_gemm_args a = {.m = 40000, .n = 8, .k = 40000, .batch = 2};
+  spvgen_gemm_launch l;
+  CHECK(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "spvgen_gemm_launch_for");
+  CHECK_CONTAINS(msg, "pack a");
+  CHECK(spvgen_gemm_pack_parse("ab", &d.pack) && d.pack == SPVGEN_GEMM_PACK_AB);
+  CHECK(!spvgen_gemm_pack_parse("abc", &d.pack));
+  CHECK_STR_EQ(spvgen_gemm_pack_name(SPVGEN_GEMM_PACK_B), "b");
+  /* AUTO packs nothing (until measured) */
+  d = f16_desc(4097, 4095, 4093);
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.pack, SPVGEN_GEMM_PACK_NONE);
+  /* the emitter refuses the pack kernel of an unpacked plan */
+  spvgen_module *m = spvgen_module_create(NULL);
+  CHECK(spvgen_gemm_emit_kernel(m, &p, SPVGEN_GEMM_KERNEL_PACK, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "pack kernel");
+  spvgen_module_destroy(m);
+}
+
+/* Runs on lavapipe (simt), every element of D against the float64 reference. */
+static void test_runs_match_the_reference(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  const bool bda_ok = (spvgen_vk_caps(ctx)->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
+  struct {
+    uint32_t m, n, k, batch;
+    spvgen_component_type ab, acc, out;
+    spvgen_gemm_pack pack;
+    int layout; /* bits: A, B column-major */
+    uint32_t lda, ldb, ldd, pad;
+    float alpha, beta;
+    spvgen_gemm_bias bias;
+    spvgen_activation act;
+    uint32_t split_k;
+    bool runtime, bda;
+  } cases[] = {
+      {1, 1, 1, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 0, 0, 0, 0,
+       0, 0, 0, 0, 1, false, false},
+      {7, 17, 33, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 37, 0, 0,
+       0, 0, 0, 0, 0, 1, false, false},
+      {65, 127, 129, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 2, 131, 0,
+       0, 5, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_GELU, 1, false, false},
+      {129, 65, 17, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_A, 3, 0, 0, 0,
+       0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU, 1, true, false},
+      {33, 129, 65, 3, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_B, 0, 67, 131,
+       0, 3, 0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU, 1, false, false},
+      {33, 70, 1001, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 1003,
+       0, 71, 0, 0, 0.25f, 0, 0, 3, false, false},
+      {57, 41, 333, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 2, 0, 0, 0,
+       0, 0, 0, 0, 0, 2, true, false},
+      {127, 7, 65, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 3, 130, 70,
+       0, 0, 2.0f, 1.0f, 0, 0, 1, true, true},
+      {65, 33, 129, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, 0,
+       9, 0, 0, 0, 0, 2, false, true},
+      {17, 129, 33, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_B, 2, 0, 35, 0,
+       0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_SILU, 1, true, true},
+  };
+  uint32_t ran = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    if (cases[i].bda && !bda_ok) continue;
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k, d.batch = cases[i].batch;
+    d.a_type = d.b_type = cases[i].ab;
+    d.acc_type = cases[i].acc;
+    d.out_type = cases[i].out;
+    d.pack = cases[i].pack;
+    d.variant = SPVGEN_GEMM_SIMT;
+    d.tile_m = d.tile_n = 16; /* several tiles and edge tiles on both sides */
+    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
+    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
+    d.alpha = cases[i].alpha, d.beta = cases[i].beta, d.bias = cases[i].bias, d.activation = cases[i].act;
+    d.split_k = cases[i].split_k;
+    d.addressing = cases[i].bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
+    spvgen_gemm_args args;
+    memset(&args, 0, sizeof args);
+    args.m = d.m, args.n = d.n, args.k = d.k, args.batch = d.batch;
+    args.alpha = d.alpha ? d.alpha : 1.0f, args.beta = d.beta;
+    args.lda = cases[i].lda, args.ldb = cases[i].ldb, args.ldd = cases[i].ldd;
+    const uint32_t ao = d.a_layout ? d.k : d.m, bo = d.b_layout ? d.n : d.k;
+    const uint32_t ai = d.a_layout ? d.m : d.k, bi = d.b_layout ? d.k : d.n;
+    if (cases[i].pad) {
+      args.stride_a = (uint64_t)(args.lda ? args.lda : ai) * ao + cases[i].pad;
+      args.stride_b = (uint64_t)(args.ldb ? args.ldb : bi) * bo + cases[i].pad;
+    }
+    gemm_run_options o = {0};
+    o.seed = test_rand_u32() | 1u;
+    o.recheck = true; /* a second run over a NaN-filled workspace: the pads are the pack kernel's zeros */
+    if (cases[i].runtime) {
+      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      o.args = &args;
+    } else {
+      d.lda = args.lda, d.ldb = args.ldb, d.ldd = args.ldd;
+      d.stride_a = args.stride_a, d.stride_b = args.stride_b;
+    }
+    gemm_run_result r;
+    char msg[512];
+    spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_EQ_U64(r.kernels, 1u + (d.split_k > 1) + 1u);
+    CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
+    CHECK_MSG(r.bad == 0, "case %zu [%s]: %llu of %llu elements wrong; first (%llu,%llu) gpu %g cpu %g", i,
+              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+              (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
+              r.first_bad_ref);
+    ran++;
+  }
+  printf("%u packed runs matched the reference\n", ran);
+  CHECK(ran >= 7u + 3u * bda_ok);
+  spvgen_vk_destroy(ctx);
+}
+
+/* A workspace smaller than the launch needs is refused by the runner, naming it. */
+static void test_small_workspace_is_refused(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_gemm_desc d = f16_desc(0, 0, 0);
+  d.variant = SPVGEN_GEMM_SIMT;
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  spvgen_gemm_config p;
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+  uint32_t n = build(&d, spvgen_vk_caps(ctx), &p, k);
+  char msg[512];
+  spvgen_gemm_args a = {.m = 33, .n = 17, .k = 9};
+  spvgen_gemm_launch l;
+  CHECK_MSG(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_vk_buffer *bufs[3] = {0};
+  if (n == 2 && spvgen_vk_pipeline_create_kernel(ctx, &k[0], NULL, &pipe) == SPVGEN_OK &&
+      spvgen_vk_buffer_create(ctx, 33 * 9 * 2 + 2, 0, &bufs[0]) == SPVGEN_OK &&
+      spvgen_vk_buffer_create(ctx, 9 * 17 * 2 + 2, 0, &bufs[1]) == SPVGEN_OK &&
+      spvgen_vk_buffer_create(ctx, l.workspace_bytes - 256, 0, &bufs[2]) == SPVGEN_OK) {
+    spvgen_vk_dispatch_desc dd = {.pipeline = pipe, .buffers = bufs, .buffer_count = 3, .push_data = &l.push,
+                                  .push_size = l.push_size,
+                                  .groups = {l.pack_groups[0], l.pack_groups[1], l.pack_groups[2]}};
+    CHECK(spvgen_vk_run(ctx, &dd, 1, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(spvgen_vk_error(ctx), "workspace");
+  } else {
+    CHECK_MSG(0, "setup: %s", spvgen_vk_error(ctx));
+  }
+  free_all(k, n);
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_plan_layout_and_kernels),
+      TEST_CASE(test_modules_validate),
+      TEST_CASE(test_refusals_name_what_is_wrong),
+      TEST_CASE(test_runs_match_the_reference),
+      TEST_CASE(test_small_workspace_is_refused),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
