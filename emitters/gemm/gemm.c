@@ -327,8 +327,7 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
   if ((unsigned)d->pack >= SPVGEN_GEMM_PACK_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "pack %d is not auto (0), none (1), a (2), b (3) or ab (4)",
                      (int)d->pack);
-  /* AUTO packs nothing until the cost rule is measured (docs/gemm.md, "Packed operands") */
-  if (d->pack == SPVGEN_GEMM_PACK_AUTO) d->pack = SPVGEN_GEMM_PACK_NONE;
+  /* pack AUTO stays AUTO here: each variant's plan decides (plan_variant) */
   if (d->codegen & ~(uint32_t)SPVGEN_GEMM_CODEGEN_ALL)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "codegen 0x%x has unknown bits (known: 0x%x)",
                      d->codegen, (unsigned)SPVGEN_GEMM_CODEGEN_ALL);
@@ -520,8 +519,28 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
   return gemm_pack_plan(p, msg, size); /* compile_ms: the inner plan's, the pack kernel's included */
 }
 
+/* Whether pack AUTO packs both operands for variant v: coopmat2, where A or B cannot be
+ * read 16 bytes at a time (a leading dimension, batch stride or contiguous extent off
+ * 16 bytes: the khr variant gathers such an operand element by element, coopmat2 clamps
+ * its tensor loads and its K edge), with M and N (for a run-time class: the shape it is
+ * planned for) of at least 256. Measured on the H200 (bench/results/gemm-h200-2026-11-26-s6.md,
+ * call S6-pack): 4097x4095x4093 0.61 ms packed against 1.05 (khr, the default before) and
+ * 0.97 (coopmat2 clamped), 1.49x cuBLAS; where both operands are aligned, packing only
+ * adds the copy (2048x3584x3584 nt: 0.280 against 0.230 ms), so it is not chosen there. */
+static bool pack_auto_pays(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
+  if (v != SPVGEN_GEMM_COOPMAT2 || d->stages == 2 || d->m < 256 || d->n < 256) return false;
+  return !gemm_operand_16b(d, true) || !gemm_operand_16b(d, false);
+}
+
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
+  if (d->pack == SPVGEN_GEMM_PACK_AUTO) {
+    spvgen_gemm_desc q = *d;
+    q.pack = SPVGEN_GEMM_PACK_AB;
+    if (pack_auto_pays(d, v) && plan_packed(caps, &q, v, p, NULL, 0) == SPVGEN_OK) return SPVGEN_OK;
+    q.pack = SPVGEN_GEMM_PACK_NONE;
+    return plan_variant_base(caps, &q, v, p, msg, size);
+  }
   if (gemm_packed(d)) {
     memset(p, 0, sizeof *p);
     return plan_packed(caps, d, v, p, msg, size);
@@ -1027,10 +1046,15 @@ spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps
                      "split_k %u makes two kernels (the partials and their reduction): spvgen_gemm_kernels "
                      "returns both (spvgen_gemm gives one kernel; split_k 0 or 1 plans one)",
                      desc->split_k);
+  if (desc && gemm_packed(desc))
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "pack %s makes a pack kernel before the main one: spvgen_gemm_kernels returns both "
+                     "(spvgen_gemm gives one kernel; pack auto or none plans one)", spvgen_gemm_pack_name(desc->pack));
   spvgen_gemm_desc one;
-  if (desc) { /* one kernel: the planner's own split-K choice is off here */
+  if (desc) { /* one kernel: the planner's own split-K and packing choices are off here */
     one = *desc;
     if (!one.split_k) one.split_k = 1;
+    if (one.pack == SPVGEN_GEMM_PACK_AUTO) one.pack = SPVGEN_GEMM_PACK_NONE;
     desc = &one;
   }
   spvgen_gemm_config plan;

@@ -202,6 +202,17 @@ void gemm_splitk_reduce_emit(spvgen_module *m, const spvgen_gemm_config *p);
 #define GEMM_PACK_LOCAL 256u
 #define GEMM_PACK_PER_INVOCATION 4u
 
+/* Whether operand A (is_a) or B can be read 16 bytes at a time: its leading dimension,
+ * batch stride and contiguous extent multiples of 16 bytes (a RUNTIME class: by its
+ * ld_multiple and the dimension's multiple). */
+static inline bool gemm_operand_16b(const spvgen_gemm_desc *d, bool is_a) {
+  uint32_t epv = 16u / spvgen_component_type_size(d->a_type);
+  spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
+  char inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? 'k' : 'm') : (lay == SPVGEN_ROW_MAJOR ? 'n' : 'k');
+  return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv) &&
+         gemm_dim_multiple(d, inner, epv);
+}
+
 /* Whether the plan packs operand op ('a' or 'b'). */
 static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) {
   return op == 'a' ? d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB

@@ -105,20 +105,11 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   return CM2_BASE_MS + ms * extra;
 }
 
-/* 16-byte global loads of the khr variant for an operand (as coopmat_khr.c decides). */
-static bool khr_vec(const spvgen_gemm_desc *d, bool is_a) {
-  uint32_t epv = 16u / spvgen_component_type_size(d->a_type);
-  spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
-  char inner = is_a ? (lay == SPVGEN_ROW_MAJOR ? 'k' : 'm') : (lay == SPVGEN_ROW_MAJOR ? 'n' : 'k');
-  return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv) &&
-         gemm_dim_multiple(d, inner, epv);
-}
-
 static double khr_compile(const spvgen_gemm_desc *d) {
   double area = (double)d->tile_m * d->tile_n / (128.0 * 256.0) *
                 ((double)d->tile_k * spvgen_component_type_size(d->a_type) / 64.0);
   double ms = KHR_AREA_MS * area;
-  if (!khr_vec(d, true) || !khr_vec(d, false)) ms *= KHR_SCALAR_FACTOR;
+  if (!gemm_operand_16b(d, true) || !gemm_operand_16b(d, false)) ms *= KHR_SCALAR_FACTOR;
   if (!gemm_dim_multiple(d, 'k', d->tile_k) && !(d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL)) ms *= KHR_KEDGE_FACTOR;
   ms += KHR_BASE_MS;
   return gemm_runtime(d) ? ms * KHR_RUNTIME_FACTOR : ms;

@@ -234,8 +234,9 @@ typedef enum spvgen_gemm_edge {
  * (both packed) no K edge; only D's store (and C's load) stays inside M x N. See
  * "Packed operands" below. */
 typedef enum spvgen_gemm_pack {
-  SPVGEN_GEMM_PACK_AUTO = 0, /* choose: today none (the planner's rule is documented in
-                                docs/gemm.md, "Packed operands"; measured first) */
+  SPVGEN_GEMM_PACK_AUTO = 0, /* choose: AB for coopmat2 where A or B cannot be read 16 bytes
+                                at a time and M, N >= 256; else none (docs/gemm.md,
+                                "Packed operands") */
   SPVGEN_GEMM_PACK_NONE = 1, /* the kernel reads A and B where they are */
   SPVGEN_GEMM_PACK_A = 2,    /* A packed (B read in place) */
   SPVGEN_GEMM_PACK_B = 3,    /* B packed */

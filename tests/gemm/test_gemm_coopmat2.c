@@ -1029,7 +1029,8 @@ static void test_masked_k_edge_loads_the_last_tile_unclamped(void) {
   CHECK_MSG(text_has(t, "%uint_2968"), "the last step at K - tile_k = 2968");
   CHECK(p.features & SPVGEN_FEATURE_COOPMAT2_PER_ELEMENT_OPS);
   spvgen_free_text(t);
-  d.k = 3001; /* not whole 16-byte rows: the clamped step */
+  d.k = 3001; /* not whole 16-byte rows: the clamped step (unpacked: pack auto would copy A) */
+  d.pack = SPVGEN_GEMM_PACK_NONE;
   t = emit_text(&d, &p);
   CHECK_MSG(!text_has(t, "mask_k_edge"), "odd K: no mask");
   CHECK_MSG(text_has(t, "OpTypeTensorLayoutNV %uint_2 %uint_1"), "odd K: clamped");
@@ -1041,6 +1042,7 @@ static void test_masked_k_edge_loads_the_last_tile_unclamped(void) {
       d = gemm(sh[i][0], sh[i][1], sh[i][2], i ? S8 : F16, i ? S32 : F32, i ? S32 : F32);
       d.codegen = SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
       d.split_k = (uint32_t)sk;
+      d.pack = SPVGEN_GEMM_PACK_NONE; /* the K edge in place (N 276, 131: B's rows off 16 bytes) */
       t = emit_text(&d, &p);
       CHECK_MSG(text_has(t, "mask_k_edge"), "%ux%ux%u split %d: %s", d.m, d.n, d.k, sk, p.name);
       spvgen_free_text(t);

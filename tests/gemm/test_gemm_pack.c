@@ -212,10 +212,31 @@ static void test_refusals_name_what_is_wrong(void) {
   CHECK(spvgen_gemm_pack_parse("ab", &d.pack) && d.pack == SPVGEN_GEMM_PACK_AB);
   CHECK(!spvgen_gemm_pack_parse("abc", &d.pack));
   CHECK_STR_EQ(spvgen_gemm_pack_name(SPVGEN_GEMM_PACK_B), "b");
-  /* AUTO packs nothing (until measured) */
+  /* AUTO packs both operands for coopmat2 where A or B is off 16 bytes and M, N >= 256;
+   * nothing where both are aligned, for few rows, or on khr */
   d = f16_desc(4097, 4095, 4093);
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_MSG(p.desc.pack == SPVGEN_GEMM_PACK_AB && p.variant == SPVGEN_GEMM_COOPMAT2, "4097x4095x4093: %s", p.name);
+  spvgen_gemm_desc k2 = d;
+  k2.variant = SPVGEN_GEMM_COOPMAT_KHR;
+  CHECK(spvgen_gemm_plan(&k2, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
   CHECK_EQ_U64(p.desc.pack, SPVGEN_GEMM_PACK_NONE);
+  static const uint32_t unpacked[][3] = {{2048, 3584, 3584}, {3000, 3000, 3000}, {100, 4095, 4093}};
+  for (size_t i = 0; i < 3; i++) {
+    d = f16_desc(unpacked[i][0], unpacked[i][1], unpacked[i][2]);
+    CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
+    CHECK_MSG(p.desc.pack == SPVGEN_GEMM_PACK_NONE, "%ux%ux%u: %s", d.m, d.n, d.k, p.name);
+  }
+  /* the one-kernel call plans unpacked, and refuses an explicit pack */
+  d = f16_desc(4097, 4095, 4093);
+  spvgen_kernel one;
+  CHECK(spvgen_gemm(&d, &h100, &one, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_kernel_free(&one);
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  CHECK(spvgen_gemm(&d, &h100, &one, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "spvgen_gemm_kernels");
+  d = f16_desc(2048, 3584, 3584);
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
   /* the emitter refuses the pack kernel of an unpacked plan */
   spvgen_module *m = spvgen_module_create(NULL);
   CHECK(spvgen_gemm_emit_kernel(m, &p, SPVGEN_GEMM_KERNEL_PACK, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);

@@ -54,6 +54,9 @@ static uint32_t build_pair(const spvgen_gemm_desc *d, const spvgen_device_caps *
                            words_sync sync[2], spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT]) {
   char msg[512], what[256];
   uint32_t n = 0;
+  spvgen_gemm_desc unpacked = *d; /* the two split-K kernels only (pack auto may add a pack kernel) */
+  if (unpacked.pack == SPVGEN_GEMM_PACK_AUTO) unpacked.pack = SPVGEN_GEMM_PACK_NONE;
+  d = &unpacked;
   spvgen_status st = spvgen_gemm_kernels(d, caps, k, &n, plan, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "%s: %s", describe(d, what, sizeof what), msg);
   if (st != SPVGEN_OK) return 0;

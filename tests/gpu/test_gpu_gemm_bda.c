@@ -988,10 +988,11 @@ static void test_gemm_bda_h100_kernels_validation(void) {
       spvgen_gemm_args args;
       if (!move_desc(VARIANTS[v], &MOVES[i], &d, &args)) continue;
       spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
-      uint32_t nk = 0; /* split-K: the partials and the reduction */
-      CHECK_MSG(spvgen_gemm_kernels(&d, &caps, k, &nk, NULL, msg, sizeof msg) == SPVGEN_OK, "%s move %zu: %s",
+      uint32_t nk = 0; /* split-K: the partials and the reduction; a packed plan: the pack kernel first */
+      spvgen_gemm_config kp;
+      CHECK_MSG(spvgen_gemm_kernels(&d, &caps, k, &nk, &kp, msg, sizeof msg) == SPVGEN_OK, "%s move %zu: %s",
                 VARIANT_NAMES[v], i, msg);
-      CHECK_EQ_U64(nk, d.split_k > 1 ? 2 : 1);
+      CHECK_EQ_U64(nk, (d.split_k > 1 ? 2u : 1u) + (kp.desc.pack != SPVGEN_GEMM_PACK_NONE ? 1u : 0u));
       for (uint32_t j = 0; j < nk; j++) {
         CHECK_MSG(check_words(k[j].words, k[j].word_count), "%s move %zu kernel %u", VARIANT_NAMES[v], i, j);
         spvgen_kernel_free(&k[j]);
