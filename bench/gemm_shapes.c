@@ -543,6 +543,23 @@ static void build_smallgrid_set(void) {
   for (size_t s = 0; s < 3; s++) add("smallgrid", "f16,f32", "nt", specs[s], false, 10, shapes);
 }
 
+/* Packed operands, second look (set "pack2"): the AUTO default where it packs (4097x4095x4093,
+ * every type; an odd-K prompt class), and 3000^3 packed on the tiles the aligned class
+ * does not pick, beside the khr default; run-time classes of odd leading dimensions. */
+static void build_pack2_set(void) {
+  static const char *const types[] = {"f16,f32", "f16,f16", "s8,s32"};
+  for (size_t t = 0; t < 3; t++) add("pack2", types[t], "nn", "default", false, 1, ONE(4097, 4095, 4093));
+  add("pack2", "f16,f32", "nn", "rt-call", false, 1, ONE(4097, 4095, 4093));
+  add("pack2", "f16,f32", "nt", "default", false, 1, ONE(1999, 3584, 3581));
+  add("pack2", "f16,f32", "nt", "rt-call", false, 1, ONE(1999, 3584, 3581));
+  static const char *const sq[] = {"default", "cm2:pkab:t128x256x32", "cm2:pkab:t128x128x64", "cm2:pkab:t256x128x32",
+                                   "cm2:u2:pkab:t128x256x32"};
+  for (size_t s = 0; s < sizeof sq / sizeof sq[0]; s++) {
+    add("pack2", "f16,f32", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
+    add("pack2", "f16,f16", "nn", sq[s], false, 1, ONE(3000, 3000, 3000));
+  }
+}
+
 /* The issue-24 targets once more, at their defaults (set "recheck"): the odd and square
  * shapes, 8192^3, prompt shapes nt and nn, and the skinny int8 shape, each default plan
  * beside its run-time-class plan (what a framework calling per shape gets). */
@@ -691,6 +708,7 @@ int main(int argc, char **argv) {
   if (has_set(sets, "skptr")) build_skptr_set();
   if (has_set(sets, "recheck")) build_recheck_set();
   if (has_set(sets, "smallgrid")) build_smallgrid_set();
+  if (has_set(sets, "pack2")) build_pack2_set();
   if (has_set(sets, "pack")) build_pack_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
