@@ -6,11 +6,11 @@
 # between a fast and a slow GPU state, 2.2x apart, row to row): level-loop (the form
 # before) against flat (the new default), g256 and g1024, f32 and f16 table gradients,
 # both networks, twice in alternating order; each row's optimizer-alone time shows the
-# state it ran in; (3) the wide-network script if present (callS6-wide.sh).
+# state it ran in.
 # References: cuBLAS through build-gpu/anchors/gemm_anchor.py (torch 2.11) for every pack2
 # row, same call; the hash grid's torch training anchor ran in call S6-grid
 # (raw/gpu-2026-11-26-s6/callS6-grid-bench-g256.txt: ngp32 0.0038, ngp128 0.0031 G samples/s
-# eager), not repeated here; the wide part's own references are in its script.
+# eager), not repeated here.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 B=build-gpu
@@ -30,15 +30,10 @@ unset XDG_CACHE_HOME __GL_SHADER_DISK_CACHE_PATH
 export __GL_SHADER_DISK_CACHE=0
 PC=$(mktemp -d)
 for order in "level-loop,flat" "flat,level-loop"; do
-  SPVGEN_PIPELINE_CACHE=$PC timeout 75 stdbuf -oL "$B/bench/bench_mlp_hashgrid" --train-only --mat-only \
+  SPVGEN_PIPELINE_CACHE=$PC timeout 150 stdbuf -oL "$B/bench/bench_mlp_hashgrid" --train-only --mat-only \
     --spread $order --groups 256,1024 >> "$O/bench-grid-ab.txt" 2>&1
   echo "== 2. grid A/B $order rc=$? ($((SECONDS - T0)) s)"
 done
 unset __GL_SHADER_DISK_CACHE
 grep -E "^# measured" "$O/bench-grid-ab.txt" | sed -E 's/ held / /; s/relu hashgrid://' | cut -c1-260
-# 3. the wide networks
-if [ -x bench/results/raw/calls/callS6-wide.sh ]; then
-  OUT=$O/wide bash bench/results/raw/calls/callS6-wide.sh > "$O/wide.txt" 2>&1
-  echo "== 3. wide rc=$? ($((SECONDS - T0)) s)"; tail -60 "$O/wide.txt"
-fi
 echo "done in $((SECONDS - T0)) s"
