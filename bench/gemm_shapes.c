@@ -560,6 +560,16 @@ static void build_pack2_set(void) {
   }
 }
 
+/* Around 3000^3 (set "sq3k"): the aligned 3072^3 and 3008^3 on the coopmat2 tiles and khr,
+ * beside 3000^3's default, to tell the tile's speed at this size from the edges' cost. */
+static void build_sq3k_set(void) {
+  static const char *const specs[] = {"default", "cm2:u1:t128x256x32", "cm2:u1:t128x128x64", "cm2:u2:t128x256x32", "khr"};
+  static const uint32_t sh[][3] = {{3072, 3072, 3072}, {3008, 3008, 3008}};
+  for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) add("sq3k", "f16,f32", "nn", specs[s], false, 2, sh);
+  add("sq3k", "f16,f32", "nn", "default", false, 1, ONE(3000, 3000, 3000));
+  add("sq3k", "f16,f32", "nn", "default", false, 1, ONE(4096, 4096, 4096));
+}
+
 /* The issue-24 targets once more, at their defaults (set "recheck"): the odd and square
  * shapes, 8192^3, prompt shapes nt and nn, and the skinny int8 shape, each default plan
  * beside its run-time-class plan (what a framework calling per shape gets). */
@@ -709,6 +719,7 @@ int main(int argc, char **argv) {
   if (has_set(sets, "recheck")) build_recheck_set();
   if (has_set(sets, "smallgrid")) build_smallgrid_set();
   if (has_set(sets, "pack2")) build_pack2_set();
+  if (has_set(sets, "sq3k")) build_sq3k_set();
   if (has_set(sets, "pack")) build_pack_set();
   if (list) {
     for (uint32_t gi = 0; gi < ngroups; gi++)
