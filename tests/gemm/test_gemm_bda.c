@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm_cases.h"
 #include "gemm_run.h"
 #include "gpu_fixture.h"
 #include "harness.h"
@@ -624,38 +625,21 @@ static void test_tile_moves_match_the_reference(void) {
     args.lda = cases[i].lda, args.ldb = cases[i].ldb, args.ldd = cases[i].ldd;
     args.ldc = d.beta != 0.0f ? cases[i].ldc : 0;
     /* strides: one padded matrix per batch (ld x the outer extent, + pad) */
-    const uint32_t ao = d.a_layout ? d.k : d.m, bo = d.b_layout ? d.n : d.k, co = d.c_layout ? d.n : d.m,
-                   do_ = d.d_layout ? d.n : d.m;
-    const uint32_t ai = d.a_layout ? d.m : d.k, bi = d.b_layout ? d.k : d.n, ci = d.c_layout ? d.m : d.n,
-                   di = d.d_layout ? d.m : d.n;
     if (cases[i].pad) {
-      args.stride_a = (uint64_t)(args.lda ? args.lda : ai) * ao + cases[i].pad;
-      args.stride_b = (uint64_t)(args.ldb ? args.ldb : bi) * bo + cases[i].pad;
-      args.stride_d = (uint64_t)(args.ldd ? args.ldd : di) * do_ + cases[i].pad;
-      if (d.beta != 0.0f) args.stride_c = (uint64_t)(args.ldc ? args.ldc : ci) * co + cases[i].pad;
+      const uint32_t pad = cases[i].pad;
+      args.stride_a = gemm_padded_stride(d.a_layout, d.m, d.k, args.lda, pad);
+      args.stride_b = gemm_padded_stride(d.b_layout, d.k, d.n, args.ldb, pad);
+      args.stride_d = gemm_padded_stride(d.d_layout, d.m, d.n, args.ldd, pad);
+      if (d.beta != 0.0f) args.stride_c = gemm_padded_stride(d.c_layout, d.m, d.n, args.ldc, pad);
     }
     gemm_run_options o = {0};
     o.seed = test_rand_u32() | 1u;
     o.recheck = d.split_k > 1;
-    if (cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME) {
-      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
-      o.args = &args;
-    } else {
-      d.lda = args.lda, d.ldb = args.ldb, d.ldc = args.ldc, d.ldd = args.ldd;
-      d.stride_a = args.stride_a, d.stride_b = args.stride_b, d.stride_c = args.stride_c, d.stride_d = args.stride_d;
-    }
+    gemm_case_shapes(&d, &o, &args, cases[i].shapes == SPVGEN_GEMM_SHAPES_RUNTIME);
     gemm_run_result r;
-    char msg[512];
-    spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
-    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
-    if (st != SPVGEN_OK) continue;
+    if (!gemm_run_checked(ctx, &d, &o, &r, "case %zu", i)) continue;
     CHECK_EQ_U64(r.plan.desc.tile_m, cases[i].tm);
     CHECK_EQ_U64(r.plan.desc.tile_n, cases[i].tn);
-    CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
-    CHECK_MSG(r.bad == 0, "case %zu [%s]: %llu of %llu elements wrong; first (%llu,%llu) batch %llu gpu %g cpu %g", i,
-              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
-              (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
-              (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
   }
   spvgen_vk_destroy(ctx);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm_cases.h"
 #include "gemm_run.h"
 #include "gpu_fixture.h"
 #include "harness.h"
@@ -249,18 +250,7 @@ static void test_runs_match_the_reference(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
   const bool bda_ok = (spvgen_vk_caps(ctx)->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
-  struct {
-    uint32_t m, n, k, batch;
-    spvgen_component_type ab, acc, out;
-    spvgen_gemm_pack pack;
-    int layout; /* bits: A, B column-major */
-    uint32_t lda, ldb, ldd, pad;
-    float alpha, beta;
-    spvgen_gemm_bias bias;
-    spvgen_activation act;
-    uint32_t split_k;
-    bool runtime, bda;
-  } cases[] = {
+  static const gemm_pack_case cases[] = {
       {1, 1, 1, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 0, 0, 0, 0,
        0, 0, 0, 0, 1, false, false},
       {7, 17, 33, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 37, 0, 0,
@@ -286,51 +276,16 @@ static void test_runs_match_the_reference(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     if (cases[i].bda && !bda_ok) continue;
     spvgen_gemm_desc d;
-    memset(&d, 0, sizeof d);
-    d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k, d.batch = cases[i].batch;
-    d.a_type = d.b_type = cases[i].ab;
-    d.acc_type = cases[i].acc;
-    d.out_type = cases[i].out;
-    d.pack = cases[i].pack;
-    d.variant = SPVGEN_GEMM_SIMT;
-    d.tile_m = d.tile_n = 16; /* several tiles and edge tiles on both sides */
-    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
-    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
-    d.alpha = cases[i].alpha, d.beta = cases[i].beta, d.bias = cases[i].bias, d.activation = cases[i].act;
-    d.split_k = cases[i].split_k;
-    d.addressing = cases[i].bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
     spvgen_gemm_args args;
-    memset(&args, 0, sizeof args);
-    args.m = d.m, args.n = d.n, args.k = d.k, args.batch = d.batch;
-    args.alpha = d.alpha ? d.alpha : 1.0f, args.beta = d.beta;
-    args.lda = cases[i].lda, args.ldb = cases[i].ldb, args.ldd = cases[i].ldd;
-    const uint32_t ao = d.a_layout ? d.k : d.m, bo = d.b_layout ? d.n : d.k;
-    const uint32_t ai = d.a_layout ? d.m : d.k, bi = d.b_layout ? d.k : d.n;
-    if (cases[i].pad) {
-      args.stride_a = (uint64_t)(args.lda ? args.lda : ai) * ao + cases[i].pad;
-      args.stride_b = (uint64_t)(args.ldb ? args.ldb : bi) * bo + cases[i].pad;
-    }
+    gemm_pack_case_desc(&cases[i], SPVGEN_GEMM_SIMT, &d, &args);
+    d.tile_m = d.tile_n = 16; /* several tiles and edge tiles on both sides */
     gemm_run_options o = {0};
     o.seed = test_rand_u32() | 1u;
     o.recheck = true; /* a second run over a NaN-filled workspace: the pads are the pack kernel's zeros */
-    if (cases[i].runtime) {
-      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
-      o.args = &args;
-    } else {
-      d.lda = args.lda, d.ldb = args.ldb, d.ldd = args.ldd;
-      d.stride_a = args.stride_a, d.stride_b = args.stride_b;
-    }
+    gemm_case_shapes(&d, &o, &args, cases[i].runtime);
     gemm_run_result r;
-    char msg[512];
-    spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
-    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
-    if (st != SPVGEN_OK) continue;
+    if (!gemm_run_checked(ctx, &d, &o, &r, "case %zu", i)) continue;
     CHECK_EQ_U64(r.kernels, 1u + (d.split_k > 1) + 1u);
-    CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
-    CHECK_MSG(r.bad == 0, "case %zu [%s]: %llu of %llu elements wrong; first (%llu,%llu) gpu %g cpu %g", i,
-              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
-              (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
-              r.first_bad_ref);
     ran++;
   }
   printf("%u packed runs matched the reference\n", ran);

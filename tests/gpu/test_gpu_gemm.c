@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm_cases.h"
 #include "gemm_run.h"
 #include "gpu_fixture.h"
 #include "harness.h"
@@ -772,77 +773,32 @@ static void test_gemm_coopmat2_pack_matches_cpu(void) {
   spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
   if (!ctx) return;
   const bool bda_ok = (spvgen_vk_caps(ctx)->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
-  static const struct {
-    uint32_t m, n, k, batch, lda, ldb, pad;
-    spvgen_component_type ab, acc, out;
-    spvgen_gemm_pack pack;
-    int layout;
-    float alpha, beta;
-    spvgen_gemm_bias bias;
-    spvgen_activation act;
-    uint32_t split_k;
-    bool runtime, bda;
-  } cases[] = {
-      {1, 7, 17, 1, 0, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 0, 0, 0, 0, 1, false, false},
-      {33, 65, 127, 1, 131, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, 0, 0, 1, false, false},
-      {129, 127, 65, 2, 0, 133, 5, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 2, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_GELU, 1, false, false},
-      {300, 257, 333, 1, 337, 339, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 3, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU, 1, false, false},
-      {257, 129, 1001, 2, 0, 0, 9, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU, 1, false, false},
-      {65, 300, 2000, 1, 2003, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 2, 0, 0.25f, 0, 0, 3, false, false},
-      {200, 150, 777, 1, 0, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_A, 2, 0, 0, 0, 0, 1, false, false},
-      {200, 150, 777, 1, 0, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_B, 1, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_SILU, 1, false, false},
-      {129, 257, 515, 2, 519, 0, 3, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 2.0f, 1.0f, 0, 0, 1, true, false},
-      {127, 65, 1500, 1, 0, 0, 0, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 2, 0, 0, 0, 0, 2, true, false},
-      {300, 301, 299, 2, 303, 305, 7, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 3, 0, 0, SPVGEN_GEMM_BIAS_ROW, 0, 1, false, true},
-      {130, 70, 999, 1, 0, 0, 0, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 0, 0.5f, 0, 0, 2, true, true},
+  static const gemm_pack_case cases[] = {
+      {1, 7, 17, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, false, false},
+      {33, 65, 127, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 131, 0, 0, 0, 0, 0, 0, 0, 1, false, false},
+      {129, 127, 65, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 2, 0, 133, 0, 5, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_GELU, 1, false, false},
+      {300, 257, 333, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 3, 337, 339, 0, 0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU, 1, false, false},
+      {257, 129, 1001, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, 0, 9, 0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU, 1, false, false},
+      {65, 300, 2000, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 2, 2003, 0, 0, 0, 0, 0.25f, 0, 0, 3, false, false},
+      {200, 150, 777, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_A, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, false, false},
+      {200, 150, 777, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_B, 1, 0, 0, 0, 0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_SILU, 1, false, false},
+      {129, 257, 515, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 519, 0, 0, 3, 2.0f, 1.0f, 0, 0, 1, true, false},
+      {127, 65, 1500, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, true, false},
+      {300, 301, 299, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 3, 303, 305, 0, 7, 0, 0, SPVGEN_GEMM_BIAS_ROW, 0, 1, false, true},
+      {130, 70, 999, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, 0, 0, 0, 0.5f, 0, 0, 2, true, true},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     if (cases[i].bda && !bda_ok) continue;
     spvgen_gemm_desc d;
-    memset(&d, 0, sizeof d);
-    d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k, d.batch = cases[i].batch;
-    d.a_type = d.b_type = cases[i].ab;
-    d.acc_type = cases[i].acc;
-    d.out_type = cases[i].out;
-    d.variant = SPVGEN_GEMM_COOPMAT2;
-    d.pack = cases[i].pack;
-    d.a_layout = (spvgen_matrix_layout)(cases[i].layout & 1);
-    d.b_layout = (spvgen_matrix_layout)(cases[i].layout >> 1);
-    d.alpha = cases[i].alpha, d.beta = cases[i].beta, d.bias = cases[i].bias, d.activation = cases[i].act;
-    d.split_k = cases[i].split_k;
-    d.addressing = cases[i].bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
     spvgen_gemm_args args;
-    memset(&args, 0, sizeof args);
-    args.m = d.m, args.n = d.n, args.k = d.k, args.batch = d.batch;
-    args.alpha = d.alpha ? d.alpha : 1.0f, args.beta = d.beta;
-    args.lda = cases[i].lda, args.ldb = cases[i].ldb;
-    if (cases[i].pad) {
-      const uint32_t ao = d.a_layout ? d.k : d.m, bo = d.b_layout ? d.n : d.k;
-      const uint32_t ai = d.a_layout ? d.m : d.k, bi = d.b_layout ? d.k : d.n;
-      args.stride_a = (uint64_t)(args.lda ? args.lda : ai) * ao + cases[i].pad;
-      args.stride_b = (uint64_t)(args.ldb ? args.ldb : bi) * bo + cases[i].pad;
-    }
+    gemm_pack_case_desc(&cases[i], SPVGEN_GEMM_COOPMAT2, &d, &args);
     gemm_run_options o = {0};
     o.seed = test_rand_u32() | 1u;
     o.recheck = true;
     o.repeats = 2;
-    if (cases[i].runtime) {
-      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
-      o.args = &args;
-    } else {
-      d.lda = args.lda, d.ldb = args.ldb, d.stride_a = args.stride_a, d.stride_b = args.stride_b;
-    }
+    gemm_case_shapes(&d, &o, &args, cases[i].runtime);
     gemm_run_result r;
-    char msg[1024];
-    spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
-    CHECK_MSG(st == SPVGEN_OK, "pack case %zu: %s", i, msg);
-    if (st != SPVGEN_OK) continue;
-    g_runs++;
-    CHECK_EQ_U64(r.checked, (uint64_t)d.m * d.n * d.batch);
-    CHECK_MSG(r.bad == 0, "pack case %zu [%s]: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g", i,
-              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
-              (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col,
-              (unsigned long long)r.first_bad_batch, r.first_bad_gpu, r.first_bad_ref);
+    if (gemm_run_checked(ctx, &d, &o, &r, "pack case %zu", i)) g_runs++;
   }
   spvgen_vk_destroy(ctx);
 }
