@@ -1269,13 +1269,31 @@ static void slab_store(stream_ctx *x, uint32_t b) {
   }
 }
 
-/* for (n = 0; n < count; n++) with the Unroll hint (the accumulators' indices become
- * constants once the driver unrolls it). */
-static uint32_t frags_begin(stream_ctx *x, ek_for *f, uint32_t count) {
+/* for (n = 0; n < count; n++) over output fragments: a run-time loop with the Unroll hint
+ * (the accumulators' indices become constants once the driver unrolls it; DontUnroll in
+ * the emulation, which lavapipe compiles in a fraction of the time). FRAG_LOOP's n is the
+ * counter's id. */
+typedef struct frag_loop {
+  ek_for f;
+  bool open;
+} frag_loop;
+
+static uint32_t frag_loop_begin(stream_ctx *x, frag_loop *L, uint32_t count) {
   spvgen_module *m = x->c->m;
-  return ek_for_begin_var(m, f, x->nv, ek_u32(m, 0), ek_u32(m, count), ek_u32(m, 1),
+  L->open = true;
+  return ek_for_begin_var(m, &L->f, x->nv, ek_u32(m, 0), ek_u32(m, count), ek_u32(m, 1),
                           x->c->emu ? SpvLoopControlDontUnrollMask : SpvLoopControlUnrollMask);
 }
+
+static uint32_t frag_loop_next(stream_ctx *x, frag_loop *L) {
+  ek_for_end(x->c->m, &L->f);
+  L->open = false;
+  return 0;
+}
+
+/* The body runs once in the module (the loop is the SPIR-V loop). */
+#define FRAG_LOOP(x, L, n, count) \
+  for (uint32_t n = frag_loop_begin(x, &L, count); L.open; n = frag_loop_next(x, &L))
 
 /* Input chunk e of the block into wsm (rows of ars / 8 chunks): f16 points without
  * encoding, 16-byte loads, zero past the count and in the padding columns. */
@@ -1330,19 +1348,19 @@ static void slab_compute(stream_ctx *x, uint32_t l, uint32_t s, uint32_t b) {
   spvgen_module *m = c->m;
   const mat_geom *g = &c->g;
   const uint32_t kt = g->kd / FR;
-  ek_for f;
-  uint32_t n = frags_begin(x, &f, g->np[l] / FR);
-  uint32_t bf[4];
-  for (uint32_t t = 0; t < kt; t++)
-    bf[t] = frag_load(c, c->tb, MEM_WSM, ek_add_imm(m, ek_mul_imm(m, n, FR * g->rsc), b * g->buf_chunks + 2 * t), true,
-                      g->rsc);
-  for (uint32_t r = 0; r < g->Rs; r++) {
-    uint32_t acc = spvgen_load(m, c->tc, acc_at(x, r, n));
+  frag_loop L;
+  FRAG_LOOP(x, L, n, g->np[l] / FR) {
+    uint32_t bf[4];
     for (uint32_t t = 0; t < kt; t++)
-      acc = frag_muladd(c, spvgen_load(m, c->ta, a_at(x, r, s * kt + t)), bf[t], acc);
-    spvgen_store(m, acc_at(x, r, n), acc);
+      bf[t] = frag_load(c, c->tb, MEM_WSM, ek_add_imm(m, ek_mul_imm(m, n, FR * g->rsc), b * g->buf_chunks + 2 * t),
+                        true, g->rsc);
+    for (uint32_t r = 0; r < g->Rs; r++) {
+      uint32_t acc = spvgen_load(m, c->tc, acc_at(x, r, n));
+      for (uint32_t t = 0; t < kt; t++)
+        acc = frag_muladd(c, spvgen_load(m, c->ta, a_at(x, r, s * kt + t)), bf[t], acc);
+      spvgen_store(m, acc_at(x, r, n), acc);
+    }
   }
-  ek_for_end(m, &f);
 }
 
 /* The last layer's output fragment n of point fragment r (acc, after the activation):
@@ -1393,23 +1411,23 @@ static void stream_epilogue(stream_ctx *x, uint32_t l, uint32_t fb) {
   const bool last = l + 1 == p->layer_count;
   const spvgen_mlp_activation act = p->layers[l].activation;
   uint32_t tile = ek_add_imm(m, x->tile, fb * g->buf_chunks);
-  ek_for f;
-  uint32_t n = frags_begin(x, &f, g->np[l] / FR);
-  for (uint32_t r = 0; r < g->Rs; r++) {
-    uint32_t acc = spvgen_load(m, c->tc, acc_at(x, r, n));
-    if (x->act_fn[act]) acc = spvgen_op_function_call(m, c->tc, x->act_fn[act], &acc, 1);
-    if (last) {
-      stream_output(x, r, n, acc, tile);
-      continue;
+  frag_loop L;
+  FRAG_LOOP(x, L, n, g->np[l] / FR) {
+    for (uint32_t r = 0; r < g->Rs; r++) {
+      uint32_t acc = spvgen_load(m, c->tc, acc_at(x, r, n));
+      if (x->act_fn[act]) acc = spvgen_op_function_call(m, c->tc, x->act_fn[act], &acc, 1);
+      if (last) {
+        stream_output(x, r, n, acc, tile);
+        continue;
+      }
+      uint32_t v16 = p->desc.f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
+      frag_store(c, MEM_WSM, NULL, tile, v16, TILE_RS);
+      ek_subgroup_barrier(m);
+      spvgen_store(m, coop_at(c, c->ta, x->a_arr, ek_add_imm(m, n, r * g->kfa)),
+                   frag_load(c, c->ta, MEM_WSM, tile, false, TILE_RS));
+      ek_subgroup_barrier(m); /* every lane has loaded the tile before the next store */
     }
-    uint32_t v16 = p->desc.f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
-    frag_store(c, MEM_WSM, NULL, tile, v16, TILE_RS);
-    ek_subgroup_barrier(m);
-    spvgen_store(m, coop_at(c, c->ta, x->a_arr, ek_add_imm(m, n, r * g->kfa)),
-                 frag_load(c, c->ta, MEM_WSM, tile, false, TILE_RS));
-    ek_subgroup_barrier(m); /* every lane has loaded the tile before the next store */
   }
-  ek_for_end(m, &f);
   if (!last) {
     zero_a(x, g->np[l] / FR, g->ns[l + 1] * g->kd / FR);
     spvgen_workgroup_barrier(m); /* the tiles' buffer takes the next layer's second slab */
@@ -1433,10 +1451,9 @@ static void emit_layers_stream(mat_ctx *c, const mlp_io *io, const input_arg *ia
   spvgen_workgroup_barrier(m);
   uint32_t j = 0; /* the network's slab count so far: slab j is in buffer j % 2 */
   for (uint32_t l = 0; l < p->layer_count; l++) {
-    ek_for f;
-    uint32_t n = frags_begin(&x, &f, g->np[l] / FR);
+    frag_loop L;
+    FRAG_LOOP(&x, L, n, g->np[l] / FR)
     for (uint32_t r = 0; r < g->Rs; r++) spvgen_store(m, acc_at(&x, r, n), bias_init(c, l, n, zero_acc));
-    ek_for_end(m, &f);
     for (uint32_t s = 0; s < g->ns[l]; s++, j++) {
       const bool next = s + 1 < g->ns[l] || l + 1 < p->layer_count;
       if (next) slab_load(&x, s + 1 < g->ns[l] ? l : l + 1, s + 1 < g->ns[l] ? s + 1 : 0);

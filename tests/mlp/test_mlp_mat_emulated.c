@@ -193,14 +193,18 @@ static void test_mat_rows_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* The streamed form (desc.mat_slab) on wide networks: 256 wide at depths 1 to 8, slabs of
- * 16, 32 and 64 inputs (layers whose K is not a whole number of slabs: zero A padding),
- * one and two point fragments per subgroup, odd input and output widths (staged inputs,
- * the tile output path), f16 points in chunks and f32 points, an encoding, no bias, f16
- * accumulators, every activation; point counts that end in a partial block. Workgroups
- * of 32 invocations whatever lavapipe's subgroup size: a 256-wide slab of 16 inputs is
- * 512 chunks, 16 per invocation, and two slab buffers (24 KiB), the biases and the
- * emulation's scratch fit lavapipe's 32 KiB of shared memory. */
+/* The streamed form (desc.mat_slab): 256 wide at depths 1 and 2, 128 and 112 wide at
+ * depths 1 to 5, 32 wide at depth 8; slabs of 16, 32 and 64 inputs (layers whose K is
+ * not a whole number of slabs: zero A padding, 48 and 112 wide), one and two point
+ * fragments per subgroup, odd input and output widths (staged inputs, the tile output
+ * path), f16 points in chunks and f32 points, an encoding, no bias, f16 accumulators,
+ * every activation; point counts that end in a partial block. Workgroups of 32
+ * invocations whatever lavapipe's subgroup size: a 256-wide slab of 16 inputs is 512
+ * chunks, 16 per invocation, and two slab buffers (24 KiB), the biases and the
+ * emulation's scratch fit lavapipe's 32 KiB of shared memory. Deeper 256-wide networks
+ * run on the GPU only (tests/gpu/test_gpu_mlp.c): here a subgroup makes every emulated
+ * MulAdd of its rows (about 100 loop passes each), and past llvmpipe's 65,535 loop
+ * passes per invocation its loops stop early, silently (docs/design-notes.md). */
 static void test_mat_stream_emulated(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
@@ -222,7 +226,6 @@ static void test_mat_stream_emulated(void) {
   };
   const uint32_t sg = spvgen_vk_caps(ctx)->subgroup_size;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
-    if (getenv("DBG_CASE") && (size_t)atoi(getenv("DBG_CASE")) != i) continue;
     spvgen_mlp_desc d;
     memset(&d, 0, sizeof d);
     d.input_width = cases[i].in;
@@ -241,10 +244,6 @@ static void test_mat_stream_emulated(void) {
     d.workgroup_size = sg < 32 ? 32 : sg;
     d.points_per_group = 16 * (d.workgroup_size / sg) * cases[i].rs;
     d.mat_slab = cases[i].slab;
-    if (getenv("DBG_SLAB")) d.mat_slab = (uint32_t)atoi(getenv("DBG_SLAB"));
-    if (getenv("DBG_OUT")) d.output_width = (uint32_t)atoi(getenv("DBG_OUT"));
-    if (getenv("DBG_DEPTH")) d.hidden_count = (uint32_t)atoi(getenv("DBG_DEPTH"));
-    if (getenv("DBG_NOSLAB")) d.mat_slab = 0, d.workgroup_size = 0, d.points_per_group = 16;
     run_case(ctx, d, cases[i].points);
   }
   spvgen_vk_destroy(ctx);
