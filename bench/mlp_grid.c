@@ -195,7 +195,7 @@ static uint64_t points_of(const spvgen_mlp_config *p, bool quick) {
 /* ------------------------------------------------------------ the plans ---- */
 
 typedef struct knobs {
-  uint32_t wg, ppg, vec_rows;
+  uint32_t wg, ppg, vec_rows, slab;
   bool stage, loop, f16acc, mat_rows;
 } knobs;
 
@@ -258,6 +258,12 @@ static uint32_t class_knobs(const spvgen_mlp_config *base, int cls, bool quick, 
     K(.ppg = 64);
     K(.f16acc = true);
     K(.mat_rows = true);
+    /* the streamed form (mat_slab) where a layer is 64 wide or more: slabs of 16 and 32,
+     * its default block (2 point fragments per subgroup where registers allow, else 1) */
+    if (wmax >= 64) {
+      K(.slab = 16);
+      K(.slab = 32);
+    }
     break;
   default: K(.wg = 64); break;
   }
@@ -314,6 +320,7 @@ static uint32_t net_plans(const spvgen_device_caps *caps, run_net *rn, const boo
       e.layer_loop = k[i].loop;
       e.f16_accumulation = k[i].f16acc;
       e.mat_rows = k[i].mat_rows;
+      e.mat_slab = k[i].slab;
       e.compile_budget_ms = 600000; /* the grid measures what the knobs give */
       grid_plan *gp = &out[n];
       memset(gp, 0, sizeof *gp);
@@ -542,14 +549,14 @@ static void tsv_row(grid_run *G, const run_net *rn, const grid_plan *gp, const m
   int cold = gp->compiled == 1 || (gp->compiled == 0 && r->compile_ms > 0);
   fprintf(G->tsv,
           "%u\t%u\t%s\t%s\t%s\t%llu\t%llu\t%u\t%u\t%u\t%u\t%d\t%d\t%s\t%s\t%u\t%u\t%d\t%d\t%.5f\t%.3f\t%.5f\t%.2f\t%.2f\t%zu"
-          "\t%s\t%.5g\t%d\t%u\t%d\t%d\t%d\t%u\t%.2f\t%s\n",
+          "\t%s\t%.5g\t%d\t%u\t%d\t%d\t%d\t%u\t%.2f\t%s\t%u\n",
           G->caps->vendor_id, G->caps->device_id, G->caps->name, g->name, rn->flags, (unsigned long long)points,
           (unsigned long long)p->flops_per_point, p->encoded_width, g->width, g->depth, g->out, act_class(g->act),
           (int)g->enc, class_names[gp->cls], p->name, p->desc.workgroup_size, p->desc.points_per_group,
           p->desc.bias_path == SPVGEN_MLP_BIAS_ADD, (int)p->desc.f16_accumulation, r->points_per_s / 1e9, r->tflops,
           r->median_ns / 1e6, cms, r->emit_us, r->words, r->bad ? "fail" : "ok", p->estimated_ns_per_point,
           (int)p->desc.mat_rows, p->desc.vec_rows, (int)p->desc.vec_stage, (int)p->desc.layer_loop, cold,
-          p->compile_ms, cached_ms, p->selection);
+          p->compile_ms, cached_ms, p->selection, p->desc.mat_slab);
   fflush(G->tsv);
 }
 
@@ -909,7 +916,7 @@ int main(int argc, char **argv) {
     fprintf(G.tsv, "vendor\tdevice\tdevice_name\tnet\tflags\tpoints\tflops\tencoded_width\thidden_width\tdepth\toutput_width"
                    "\tact_class\tencoding\tclass\tplan\tworkgroup_size\tpoints_per_group\tbias_add\tf16_acc\tgpts\ttflops\tms"
                    "\tcompile_ms\temit_us\twords\tcheck\testimate_ns\tmat_rows\tvec_rows\tvec_stage\tlayer_loop"
-                   "\tcompile_cold\tcompile_est_ms\tcached_ms\tselection\n");
+                   "\tcompile_cold\tcompile_est_ms\tcached_ms\tselection\tmat_slab\n");
   if (G.md)
     fprintf(G.md, "| network | points | best: class, plan | G points/s | TFLOP/s | torch eager G points/s "
                   "| torch.compile G points/s | vs compile | vec | vec-opt | mat | loop "

@@ -71,6 +71,16 @@ typedef struct mat_geom {
   uint32_t Rs;                      /* rows: point fragments per subgroup (R / S) */
   uint32_t a_frags;                 /* rows: A fragments a subgroup holds (Rs x widest K / 16) */
   uint32_t shared_bytes;
+  /* The streamed form (desc.mat_slab): rows of point fragments (Rs per subgroup) with
+   * their activations in registers, the weights through shared memory in slabs. */
+  bool stream;
+  uint32_t kd, rsc;                 /* slab depth (inputs), slab row stride (chunks) */
+  uint32_t ns[SPVGEN_MLP_MAX_LAYERS]; /* slabs per layer */
+  uint32_t kfa, nfa;                /* A fragments (whole slabs) and accumulators per point fragment */
+  uint32_t buf_chunks, cpi;         /* one slab buffer; slab chunks per invocation */
+  uint32_t slab_chunks;             /* chunks of one slab (the widest layer's rows) */
+  bool chunk_input;                 /* the inputs staged as chunks into wsm (else act) */
+  uint32_t regs;                    /* fragment registers per invocation, worst layer */
 } mat_geom;
 
 /* rotate: the biases of one layer at a time (inference: the bias buffer holds layer l's
@@ -141,6 +151,139 @@ static bool rows_fit(const mat_geom *g) {
   return !g->rows || (g->R % g->S == 0 && g->Rs >= 1 && g->a_frags <= MAX_KF);
 }
 
+/* ------------------------------------------------------- the streamed form ---- */
+/* desc.mat_slab (mlp.h). Subgroup s owns the block's point fragments s Rs .. s Rs + Rs - 1
+ * and keeps, per point fragment, the layer's A fragments (its inputs, padded with zero
+ * fragments to whole slabs) and accumulators (all its outputs) in Function arrays that
+ * the driver keeps in registers (every index a constant once the output-fragment loop is
+ * unrolled). A layer runs over its K in slabs of kd inputs: the workgroup copies slab
+ * j + 1 (this layer's next, or the next layer's first) from the weight buffer into
+ * registers, every subgroup multiplies its fragments by slab j from shared memory, the
+ * copy goes into the other buffer, one workgroup barrier. Each weight byte read from L2
+ * serves the P points of the block, and each B fragment loaded from shared memory serves
+ * Rs MulAdds. After the layer's last slab its buffer is free: each subgroup converts its
+ * accumulators (bias, activation, f16) fragment by fragment into the next layer's A
+ * fragments through its own 16 x 16 tile there (a store, a subgroup barrier, a load). */
+#define TILE_RS 3u        /* round-trip tile row stride, chunks (16 halves + 8 of padding) */
+#define MAX_FRAG_REGS 192u /* A and accumulator fragment registers per invocation of 32 */
+#define MAX_CPI 16u       /* slab chunks an invocation copies */
+
+static void stream_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, uint32_t kd,
+                            mat_geom *g) {
+  memset(g, 0, sizeof *g);
+  const spvgen_mlp_desc *d = &p->desc;
+  g->stream = true;
+  g->sg = sg;
+  g->S = S;
+  g->nt = S * sg;
+  g->P = P;
+  g->R = P / FR;
+  g->Rs = g->R / S;
+  g->kd = kd;
+  g->rsc = kd / 8 + 1; /* one chunk of padding: the B loads' 16-byte rows fall in distinct banks */
+  g->bias_rows = 1;
+  g->chunk_input = mlp_mat_input_chunks(d);
+  /* registers of a 32-wide subgroup's lane: a 16 x 16 f16 fragment is 128 words over the
+   * subgroup, f32 256 (counted for 32 lanes whatever the subgroup size: the words a
+   * subgroup holds are what the register file gives) */
+  const uint32_t ar = 4, cr = d->f16_accumulation ? 4 : 8;
+  uint32_t npmax = FR;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    g->kp[l] = mlp_round_up(L->inputs, FR);
+    g->np[l] = mlp_round_up(L->outputs, FR);
+    g->ns[l] = mlp_ceil_div(g->kp[l], kd);
+    g->boff[l] = g->bias_halves;
+    if (!d->no_bias) g->bias_halves += g->np[l];
+    uint32_t ka = g->ns[l] * kd / FR, nf = g->np[l] / FR;
+    if (ka > g->kfa) g->kfa = ka;
+    if (nf > g->nfa) g->nfa = nf;
+    if (g->np[l] > npmax) npmax = g->np[l];
+    uint32_t regs = g->Rs * (ka * ar + nf * cr);
+    if (regs > g->regs) g->regs = regs;
+  }
+  g->max_live = g->Rs * g->nfa;
+  g->slab_chunks = npmax * (kd / 8);
+  g->cpi = mlp_ceil_div(g->slab_chunks, g->nt);
+  g->buf_chunks = npmax * g->rsc;
+  if (g->buf_chunks < S * FR * TILE_RS) g->buf_chunks = S * FR * TILE_RS;
+  g->ars = g->kp[0] + 8;
+  uint32_t region = 2 * g->buf_chunks;
+  if (g->chunk_input && P * g->ars / 8 > region) region = P * g->ars / 8;
+  g->wchunks = region;
+  g->act_halves = g->chunk_input ? 0 : P * g->ars;
+  g->shared_bytes = g->wchunks * 16 + g->bias_halves * 2 + g->act_halves * 2;
+}
+
+static spvgen_status stream_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, uint32_t sg, bool control,
+                                 char *msg, size_t size) {
+  spvgen_mlp_desc *d = &p->desc;
+  const uint32_t kd = d->mat_slab;
+  if (d->mat_rows)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "mat_rows and mat_slab are two forms of the mat variant: set one (mat_slab's "
+                    "subgroups own point fragments already)");
+  if (kd != 16 && kd != 32 && kd != 64)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "mat_slab %u: the slab depth is 16, 32 or 64 inputs (0: not the streamed form)", kd);
+  uint32_t S;
+  if (d->workgroup_size) {
+    if (d->workgroup_size % sg || d->workgroup_size / sg > MAX_SG)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "workgroup_size %u: the mat variant takes 1 to %u subgroups of %u invocations",
+                      d->workgroup_size, MAX_SG, sg);
+    S = d->workgroup_size / sg;
+  } else {
+    S = 8; /* the most subgroups whose registers (up to 192 fragment words each) fit the SM's */
+    if (d->points_per_group && d->points_per_group / FR < S) S = d->points_per_group / FR;
+    if (!S) S = 1;
+  }
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layer %u has %u inputs: the mat variant takes at most %u", l,
+                      p->layers[l].inputs, MAX_KF * FR);
+  mat_geom g;
+  if (d->points_per_group) {
+    if (d->points_per_group % (FR * S) || d->points_per_group > 512)
+      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                      "points_per_group %u with mat_slab: a multiple of 16 x %u subgroups (each owns "
+                      "whole 16-point fragments), up to 512",
+                      d->points_per_group, S);
+    stream_geometry(p, sg, S, d->points_per_group, kd, &g);
+  } else { /* two point fragments per subgroup where the registers allow, else one */
+    stream_geometry(p, sg, S, 2 * FR * S, kd, &g);
+    if (g.regs > MAX_FRAG_REGS || g.shared_bytes > caps->max_shared_memory || g.cpi > MAX_CPI)
+      stream_geometry(p, sg, S, FR * S, kd, &g);
+    d->points_per_group = g.P;
+  }
+  if (g.regs > MAX_FRAG_REGS)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "points_per_group %u with %u subgroups and mat_slab: each subgroup keeps %u point "
+                    "fragments' A (%u) and accumulator (%u) fragments, %u registers per invocation of a "
+                    "32-wide subgroup, at most %u (fewer points or more subgroups)",
+                    g.P, S, g.Rs, g.Rs * g.kfa, g.Rs * g.nfa, g.regs, MAX_FRAG_REGS);
+  if (g.cpi > MAX_CPI)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "mat_slab %u with %u invocations: a slab of %u chunks is %u per invocation, at most %u "
+                    "(a thinner slab or more subgroups)",
+                    kd, g.nt, g.slab_chunks, g.cpi, MAX_CPI);
+  if (g.shared_bytes > caps->max_shared_memory)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "mat_slab %u, %u points: %u bytes of shared memory (slab buffers and tiles %u, "
+                    "biases %u, staged inputs %u); %s has %u (a thinner slab or fewer points)",
+                    kd, g.P, g.shared_bytes, g.wchunks * 16, g.bias_halves * 2, g.act_halves * 2, caps->name,
+                    caps->max_shared_memory);
+  d->workgroup_size = g.nt;
+  p->local_size[0] = g.nt;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->points_per_workgroup = g.P;
+  p->shared_bytes = g.shared_bytes;
+  p->features = SPVGEN_FEATURE_COOPMAT | (control ? SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL : 0);
+  p->subgroup_size = sg;
+  return SPVGEN_OK;
+}
+
 static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                               size_t size) {
   spvgen_mlp_desc *d = &p->desc;
@@ -163,6 +306,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     "subgroup size %u..%u on %s: the mat variant needs a fixed subgroup size "
                     "(subgroupSizeControl with requiredSubgroupSizeStages including compute)",
                     caps->min_subgroup_size, caps->max_subgroup_size, caps->name);
+  if (d->mat_slab) return stream_plan(caps, p, sg, control, msg, size);
   /* Subgroups: one per 16-wide output fragment of the widest layer, 1 to 8. */
   uint32_t S;
   if (d->workgroup_size) {
@@ -351,13 +495,24 @@ static void grid_pairs_loop(mat_ctx *c, spvgen_mlp_grid_spread spread, SpvLoopCo
 }
 
 /* Staged weights of layer l: chunk e of the Npad x Kpad/8 chunk grid, zero outside. */
+static uint32_t weight_chunk(mat_ctx *c, uint32_t l, uint32_t row, uint32_t q);
+
 static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   uint32_t l = *(const uint32_t *)arg;
-  const spvgen_mlp_layer *L = &c->p->layers[l];
   const mat_geom *g = &c->g;
   uint32_t cpr = g->kp[l] / 8;
   uint32_t row = ek_div_imm(m, e, cpr), q = ek_mod_imm(m, e, cpr);
+  uint32_t v = weight_chunk(c, l, row, q);
+  uint32_t sidx = ek_iadd(m, ek_mul_imm(m, row, g->rs[l]), ek_add_imm(m, q, g->woff[l]));
+  spvgen_store(m, ek_at(m, c->wsm, sidx), v);
+}
+
+/* Chunk q (8 inputs from 8 q) of row `row` of layer l's weights (ids), zero outside the
+ * matrix and past the inputs in the chunk that holds the last one. */
+static uint32_t weight_chunk(mat_ctx *c, uint32_t l, uint32_t row, uint32_t q) {
+  spvgen_module *m = c->m;
+  const spvgen_mlp_layer *L = &c->p->layers[l];
   uint32_t col0 = ek_mul_imm(m, q, 8);
   uint32_t ok = ek_and(m, ek_lt_imm(m, row, L->outputs), ek_lt_imm(m, col0, L->inputs));
   uint32_t gidx = ek_iadd(m, ek_mul_imm(m, row, L->row_stride / 16),
@@ -380,8 +535,7 @@ static void stage_weight_chunk(mat_ctx *c, uint32_t e, const void *arg) {
     }
     v = spvgen_op_composite_construct(m, c->v4, words, 4);
   }
-  uint32_t sidx = ek_iadd(m, ek_mul_imm(m, row, g->rs[l]), ek_add_imm(m, q, g->woff[l]));
-  spvgen_store(m, ek_at(m, c->wsm, sidx), v);
+  return v;
 }
 
 /* Layer l's bias, zero-padded to np, in bias_rows rows (an accumulator fragment loaded
@@ -596,6 +750,28 @@ static uint32_t frag_load(mat_ctx *c, uint32_t type, enum frag_mem mem, uint32_t
   return emu_end(c, &L);
 }
 
+/* The emulation's f16 store of a fragment into wsm (16-byte chunks; idx and stride in
+ * chunks, rows starting on a chunk): a lane's elements are emu_len consecutive ones of a
+ * row (an even count from an even column), so it writes whole 32-bit words, two halves
+ * each, and no word is shared with another lane. */
+static void emu_store_wsm(mat_ctx *c, uint32_t idx, uint32_t v, uint32_t stride) {
+  spvgen_module *m = c->m;
+  uint32_t arr = ek_local(m, c->emu_arr, 0), iv = ek_local(m, c->u32, 0);
+  spvgen_store(m, arr, v);
+  ek_for f;
+  uint32_t i = ek_for_begin_var(m, &f, iv, ek_u32(m, 0), ek_u32(m, c->emu_len / 2), ek_u32(m, 1),
+                                SpvLoopControlDontUnrollMask);
+  uint32_t i0 = ek_mul_imm(m, i, 2), row, col;
+  emu_pos(c, i0, &row, &col);
+  uint32_t h = ek_iadd(m, ek_mul_imm(m, idx, 8), ek_iadd(m, ek_mul_imm(m, row, stride * 8), col));
+  uint32_t pair[2];
+  for (uint32_t t = 0; t < 2; t++)
+    pair[t] = spvgen_op_f_convert(m, c->f16, spvgen_load(m, c->f32, ek_at(m, arr, ek_add_imm(m, i0, t))));
+  uint32_t word = spvgen_op_bitcast(m, c->u32, spvgen_op_composite_construct(m, spvgen_type_vector(m, c->f16, 2), pair, 2));
+  spvgen_store(m, ek_at2(m, c->wsm, ek_div_imm(m, h, 8), ek_div_imm(m, ek_mod_imm(m, h, 8), 2)), word);
+  ek_for_end(m, &f);
+}
+
 /* Row-major store of a fragment at element idx of the activation block (f16), of the
  * training kernel's f32 shared array (MEM_F32) or of binding 2 (out: its buffer; the
  * output type). */
@@ -605,9 +781,14 @@ static void frag_store(mat_ctx *c, enum frag_mem mem, const ek_buffer *out, uint
   if (!c->emu) {
     uint32_t ptr = mem == MEM_ACT   ? ek_at(m, c->act, idx)
                    : mem == MEM_F32 ? ek_at(m, c->fsh, idx)
+                   : mem == MEM_WSM ? ek_at(m, c->wsm, idx)
                                     : ek_elem(m, out, idx);
     const spvgen_memory_operands mo = mem == MEM_OUT ? mlp_mem16(out) : (spvgen_memory_operands){0, 0, 0};
     spvgen_coopmat_store(m, ptr, v, SpvCooperativeMatrixLayoutRowMajorKHR, stride, &mo);
+    return;
+  }
+  if (mem == MEM_WSM) {
+    emu_store_wsm(c, idx, v, stride);
     return;
   }
   emu_loop L;
@@ -657,14 +838,22 @@ static uint32_t emu_muladd_function(mat_ctx *c) {
     uint32_t row, col;
     emu_pos(c, L.i, &row, &col);
     spvgen_store(m, sv, spvgen_load(m, c->f32, L.elem));
+    /* The streamed form's subgroups make every MulAdd of their rows: its K loop is
+     * straight-line, so that deep networks stay inside llvmpipe's budget of 65,535 loop
+     * passes per invocation (shared by every loop; past it loops stop early, silently). */
+    const bool flat = c->g.stream;
     ek_for fk;
-    uint32_t k = ek_for_begin_var(m, &fk, kv, ek_u32(m, 0), ek_u32(m, FR), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
-    uint32_t ia = ek_iadd(m, sbase, ek_iadd(m, ek_mul_imm(m, row, FR), k));
-    uint32_t ib = ek_iadd(m, sbase, ek_iadd(m, ek_u32(m, FR * FR), ek_iadd(m, ek_mul_imm(m, k, FR), col)));
-    uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ia)));
-    uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ib)));
-    spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
-    ek_for_end(m, &fk);
+    for (uint32_t kk = 0; kk < (flat ? FR : 1); kk++) {
+      uint32_t k = flat ? ek_u32(m, kk)
+                        : ek_for_begin_var(m, &fk, kv, ek_u32(m, 0), ek_u32(m, FR), ek_u32(m, 1),
+                                           SpvLoopControlDontUnrollMask);
+      uint32_t ia = ek_iadd(m, sbase, ek_iadd(m, ek_mul_imm(m, row, FR), k));
+      uint32_t ib = ek_iadd(m, sbase, ek_iadd(m, ek_u32(m, FR * FR), ek_iadd(m, ek_mul_imm(m, k, FR), col)));
+      uint32_t x = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ia)));
+      uint32_t y = spvgen_op_f_convert(m, c->f32, spvgen_load(m, c->f16, ek_at(m, c->scr, ib)));
+      spvgen_store(m, sv, spvgen_glsl_fma(m, c->f32, x, y, spvgen_load(m, c->f32, sv)));
+      if (!flat) ek_for_end(m, &fk);
+    }
     uint32_t sum = spvgen_load(m, c->f32, sv);
     spvgen_store(m, L.elem, c->p->desc.f16_accumulation ? f16_round(c, sum) : sum);
   }
@@ -769,7 +958,7 @@ static void declare_common(mat_ctx *c, const char *act_name, uint32_t act_halves
   if (g->wchunks)
     c->w4 = c->bda ? ek_buffer_view(m, &c->bda->weights, c->v4, 1, true, "weights4")
                    : ek_buffer_decl(m, c->v4, 1, true, "weights4");
-  c->act = shared_array(c, c->f16, act_halves, act_name);
+  if (act_halves) c->act = shared_array(c, c->f16, act_halves, act_name);
   if (g->bias_halves) c->bias = shared_array(c, c->f16, g->bias_halves * g->bias_rows, "bias");
   if (g->wchunks) c->wsm = shared_array(c, c->v4, g->wchunks, "wsm");
   c->emu = emulated(c->p);
@@ -1053,11 +1242,263 @@ static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
   if (ia) stage_inputs(c, ia, SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP);
 }
 
+/* ------------------------------------------------- the streamed form: emit ---- */
+
+typedef struct stream_ctx {
+  mat_ctx *c;
+  const mlp_io *io;
+  const input_arg *ia;
+  uint32_t sgid, full, zero_acc;
+  const uint32_t *act_fn;
+  uint32_t a_arr, c_arr;      /* Function arrays: A fragments [Rs][kfa], accumulators [Rs][nfa] */
+  uint32_t nv;                /* the output-fragment loop's counter */
+  uint32_t pre[MAX_CPI];      /* the next slab's chunks, in flight (Function v4) */
+  uint32_t tile;              /* this subgroup's tile in a buffer, chunks */
+} stream_ctx;
+
+static uint32_t a_at(stream_ctx *x, uint32_t r, uint32_t k) {
+  return coop_at(x->c, x->c->ta, x->a_arr, ek_u32(x->c->m, r * x->c->g.kfa + k));
+}
+
+static uint32_t acc_at(stream_ctx *x, uint32_t r, uint32_t n) {
+  return coop_at(x->c, x->c->tc, x->c_arr, ek_add_imm(x->c->m, n, r * x->c->g.nfa));
+}
+
+/* Slab s of layer l (its inputs s kd .. s kd + kd, every row of the widest layer, zero
+ * past this layer's) from the weight buffer into the invocation's chunk registers. */
+static void slab_load(stream_ctx *x, uint32_t l, uint32_t s) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const uint32_t cpr = g->kd / 8;
+  for (uint32_t i = 0; i < g->cpi; i++) {
+    uint32_t e = ek_add_imm(m, c->tid, i * g->nt);
+    uint32_t row = ek_div_imm(m, e, cpr), q = ek_add_imm(m, ek_mod_imm(m, e, cpr), s * cpr);
+    spvgen_store(m, x->pre[i], weight_chunk(c, l, row, q));
+  }
+}
+
+/* The chunk registers into slab buffer b (rows of rsc chunks). */
+static void slab_store(stream_ctx *x, uint32_t b) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const uint32_t cpr = g->kd / 8;
+  for (uint32_t i = 0; i < g->cpi; i++) {
+    uint32_t e = ek_add_imm(m, c->tid, i * g->nt);
+    ek_guard gd = ek_guard_begin(m, (i + 1) * g->nt > g->slab_chunks ? ek_lt_imm(m, e, g->slab_chunks) : 0);
+    uint32_t row = ek_div_imm(m, e, cpr), q = ek_mod_imm(m, e, cpr);
+    uint32_t at = ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, row, g->rsc), q), b * g->buf_chunks);
+    spvgen_store(m, ek_at(m, c->wsm, at), spvgen_load(m, c->v4, x->pre[i]));
+    ek_guard_end(m, gd);
+  }
+}
+
+/* for (n = 0; n < count; n++) over output fragments: a run-time loop with the Unroll hint
+ * (the accumulators' indices become constants once the driver unrolls it; DontUnroll in
+ * the emulation, which lavapipe compiles in a fraction of the time). FRAG_LOOP's n is the
+ * counter's id. */
+typedef struct frag_loop {
+  ek_for f;
+  bool open;
+} frag_loop;
+
+static uint32_t frag_loop_begin(stream_ctx *x, frag_loop *L, uint32_t count) {
+  spvgen_module *m = x->c->m;
+  L->open = true;
+  return ek_for_begin_var(m, &L->f, x->nv, ek_u32(m, 0), ek_u32(m, count), ek_u32(m, 1),
+                          x->c->emu ? SpvLoopControlDontUnrollMask : SpvLoopControlUnrollMask);
+}
+
+static uint32_t frag_loop_next(stream_ctx *x, frag_loop *L) {
+  ek_for_end(x->c->m, &L->f);
+  L->open = false;
+  return 0;
+}
+
+/* The body runs once in the module (the loop is the SPIR-V loop). */
+#define FRAG_LOOP(x, L, n, count) \
+  for (uint32_t n = frag_loop_begin(x, &L, count); L.open; n = frag_loop_next(x, &L))
+
+/* Input chunk e of the block into wsm (rows of ars / 8 chunks): f16 points without
+ * encoding, 16-byte loads, zero past the count and in the padding columns. */
+static void stage_input_wsm(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const uint32_t cpp = c->p->desc.input_width / 8, cpk = c->g.kp[0] / 8;
+  uint32_t pt = ek_div_imm(m, e, cpk), q = ek_mod_imm(m, e, cpk);
+  uint32_t gp = ek_iadd(m, a->base, pt);
+  uint32_t ok = ek_and(m, ek_ult(m, gp, a->n), ek_lt_imm(m, q, cpp));
+  uint32_t gi = ek_select(m, ok, ek_iadd(m, ek_mul_imm(m, gp, cpp), q), ek_u32(m, 0));
+  uint32_t v = ek_select(m, ok, spvgen_load(m, c->v4, ek_elem(m, &c->in4, gi)), spvgen_const_null(m, c->v4));
+  spvgen_store(m, ek_at(m, c->wsm, ek_iadd(m, ek_mul_imm(m, pt, c->g.ars / 8), q)), v);
+}
+
+/* Zero A fragments [from, to) of every owned point fragment (a layer's padding to whole
+ * slabs: its slabs hold zero weights there, and 0 x garbage could be NaN). */
+static void zero_a(stream_ctx *x, uint32_t from, uint32_t to) {
+  mat_ctx *c = x->c;
+  uint32_t z = c->emu ? spvgen_const_null(c->m, c->ta) : spvgen_coop_splat(c->m, c->ta, spvgen_const_null(c->m, c->f16));
+  for (uint32_t r = 0; r < c->g.Rs; r++)
+    for (uint32_t k = from; k < to; k++) spvgen_store(c->m, a_at(x, r, k), z);
+}
+
+/* The block's encoded inputs as layer 0's A fragments. */
+static void stream_inputs(stream_ctx *x) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  if (g->chunk_input)
+    strided_loop(c, g->P * (g->kp[0] / 8), stage_input_wsm, x->ia);
+  else
+    stage_inputs(c, x->ia);
+  spvgen_workgroup_barrier(m);
+  for (uint32_t r = 0; r < g->Rs; r++) {
+    uint32_t row0 = ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, x->sgid, g->Rs), r), FR);
+    for (uint32_t k = 0; k < g->kp[0] / FR; k++) {
+      uint32_t v = g->chunk_input
+                       ? frag_load(c, c->ta, MEM_WSM, ek_add_imm(m, ek_mul_imm(m, row0, g->ars / 8), 2 * k), false, g->ars / 8)
+                       : frag_load(c, c->ta, MEM_ACT, ek_add_imm(m, ek_mul_imm(m, row0, g->ars), FR * k), false, g->ars);
+      spvgen_store(m, a_at(x, r, k), v);
+    }
+  }
+  zero_a(x, g->kp[0] / FR, g->ns[0] * g->kd / FR);
+  if (g->chunk_input) spvgen_workgroup_barrier(m); /* the slabs reuse the rows */
+}
+
+/* Slab s of layer l from buffer b: per output fragment n its kd / 16 B fragments, and
+ * per owned point fragment the MulAdd chain over them. */
+static void slab_compute(stream_ctx *x, uint32_t l, uint32_t s, uint32_t b) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const uint32_t kt = g->kd / FR;
+  frag_loop L;
+  FRAG_LOOP(x, L, n, g->np[l] / FR) {
+    uint32_t bf[4];
+    for (uint32_t t = 0; t < kt; t++)
+      bf[t] = frag_load(c, c->tb, MEM_WSM, ek_add_imm(m, ek_mul_imm(m, n, FR * g->rsc), b * g->buf_chunks + 2 * t),
+                        true, g->rsc);
+    for (uint32_t r = 0; r < g->Rs; r++) {
+      uint32_t acc = spvgen_load(m, c->tc, acc_at(x, r, n));
+      for (uint32_t t = 0; t < kt; t++)
+        acc = frag_muladd(c, spvgen_load(m, c->ta, a_at(x, r, s * kt + t)), bf[t], acc);
+      spvgen_store(m, acc_at(x, r, n), acc);
+    }
+  }
+}
+
+/* The last layer's output fragment n of point fragment r (acc, after the activation):
+ * to binding 2 as a fragment where the block is full and the outputs are whole
+ * fragments, else through the subgroup's tile (f16), each lane storing its elements
+ * inside the point count and the output width. */
+static void stream_output(stream_ctx *x, uint32_t r, uint32_t n, uint32_t acc, uint32_t tile) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const spvgen_mlp_desc *d = &c->p->desc;
+  const bool direct = d->output_width % FR == 0;
+  uint32_t pt0 = ek_iadd(m, x->ia->base, ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, x->sgid, g->Rs), r), FR));
+  if (direct) {
+    spvgen_if(m, x->full);
+    uint32_t out_t = ek_type(m, d->output_type), v = acc;
+    if (out_t != c->facc)
+      v = frag_convert(c, frag_type(c, out_t, SpvCooperativeMatrixUseMatrixAccumulatorKHR),
+                       d->output_type == SPVGEN_COMPONENT_F16, acc);
+    frag_store(c, MEM_OUT, &x->io->out, ek_iadd(m, ek_mul_imm(m, pt0, d->output_width), ek_mul_imm(m, n, FR)), v,
+               d->output_width);
+    spvgen_else(m);
+  }
+  uint32_t v16 = d->f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
+  frag_store(c, MEM_WSM, NULL, tile, v16, TILE_RS);
+  ek_subgroup_barrier(m);
+  for (uint32_t i = 0; i < FR * FR / g->sg; i++) {
+    uint32_t e = ek_add_imm(m, c->lane, i * g->sg);
+    uint32_t row = ek_div_imm(m, e, FR), col = ek_mod_imm(m, e, FR);
+    uint32_t gp = ek_iadd(m, pt0, row), comp = ek_iadd(m, ek_mul_imm(m, n, FR), col);
+    ek_guard in = ek_guard_begin(m, ek_and(m, ek_ult(m, gp, x->ia->n), ek_lt_imm(m, comp, d->output_width)));
+    uint32_t h = ek_iadd(m, ek_mul_imm(m, tile, 8), ek_iadd(m, ek_mul_imm(m, row, TILE_RS * 8), col));
+    mlp_store_output(m, c->p, x->io, gp, comp, emu_mem_load(c, MEM_WSM, h));
+    ek_guard_end(m, in);
+  }
+  ek_subgroup_barrier(m); /* every lane has read the tile */
+  if (direct) spvgen_end_if(m);
+}
+
+/* Layer l's epilogue from its accumulators: bias was the start, now the activation;
+ * the last layer's outputs, else the next layer's A fragments through the tile in the
+ * free buffer fb. */
+static void stream_epilogue(stream_ctx *x, uint32_t l, uint32_t fb) {
+  mat_ctx *c = x->c;
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const spvgen_mlp_config *p = c->p;
+  const bool last = l + 1 == p->layer_count;
+  const spvgen_mlp_activation act = p->layers[l].activation;
+  uint32_t tile = ek_add_imm(m, x->tile, fb * g->buf_chunks);
+  frag_loop L;
+  FRAG_LOOP(x, L, n, g->np[l] / FR) {
+    for (uint32_t r = 0; r < g->Rs; r++) {
+      uint32_t acc = spvgen_load(m, c->tc, acc_at(x, r, n));
+      if (x->act_fn[act]) acc = spvgen_op_function_call(m, c->tc, x->act_fn[act], &acc, 1);
+      if (last) {
+        stream_output(x, r, n, acc, tile);
+        continue;
+      }
+      uint32_t v16 = p->desc.f16_accumulation ? acc : frag_convert(c, c->tc16, true, acc);
+      frag_store(c, MEM_WSM, NULL, tile, v16, TILE_RS);
+      ek_subgroup_barrier(m);
+      spvgen_store(m, coop_at(c, c->ta, x->a_arr, ek_add_imm(m, n, r * g->kfa)),
+                   frag_load(c, c->ta, MEM_WSM, tile, false, TILE_RS));
+      ek_subgroup_barrier(m); /* every lane has loaded the tile before the next store */
+    }
+  }
+  if (!last) {
+    zero_a(x, g->np[l] / FR, g->ns[l + 1] * g->kd / FR);
+    spvgen_workgroup_barrier(m); /* the tiles' buffer takes the next layer's second slab */
+  }
+}
+
+static void emit_layers_stream(mat_ctx *c, const mlp_io *io, const input_arg *ia, uint32_t sgid, uint32_t full,
+                               const uint32_t *act_fn, uint32_t zero_acc) {
+  spvgen_module *m = c->m;
+  const mat_geom *g = &c->g;
+  const spvgen_mlp_config *p = c->p;
+  stream_ctx x = {.c = c, .io = io, .ia = ia, .sgid = sgid, .full = full, .zero_acc = zero_acc, .act_fn = act_fn};
+  x.a_arr = ek_local(m, spvgen_type_array(m, c->ta, g->Rs * g->kfa), 0);
+  x.c_arr = ek_local(m, spvgen_type_array(m, c->tc, g->Rs * g->nfa), 0);
+  x.nv = ek_local(m, c->u32, 0);
+  for (uint32_t i = 0; i < g->cpi; i++) x.pre[i] = ek_local(m, c->v4, 0);
+  x.tile = ek_mul_imm(m, sgid, FR * TILE_RS);
+  stream_inputs(&x);
+  slab_load(&x, 0, 0);
+  slab_store(&x, 0);
+  spvgen_workgroup_barrier(m);
+  uint32_t j = 0; /* the network's slab count so far: slab j is in buffer j % 2 */
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    frag_loop L;
+    FRAG_LOOP(&x, L, n, g->np[l] / FR)
+    for (uint32_t r = 0; r < g->Rs; r++) spvgen_store(m, acc_at(&x, r, n), bias_init(c, l, n, zero_acc));
+    for (uint32_t s = 0; s < g->ns[l]; s++, j++) {
+      const bool next = s + 1 < g->ns[l] || l + 1 < p->layer_count;
+      if (next) slab_load(&x, s + 1 < g->ns[l] ? l : l + 1, s + 1 < g->ns[l] ? s + 1 : 0);
+      slab_compute(&x, l, s, j % 2);
+      if (next) slab_store(&x, (j + 1) % 2);
+      spvgen_workgroup_barrier(m);
+    }
+    stream_epilogue(&x, l, (j - 1) % 2);
+  }
+}
+
 static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   mat_ctx cx = {.m = m, .p = p}, *c = &cx;
-  geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, !d->mat_rows,
-           d->mat_rows, &c->g);
+  if (d->mat_slab)
+    stream_geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, d->mat_slab,
+                    &c->g);
+  else
+    geometry(p, p->subgroup_size, p->local_size[0] / p->subgroup_size, d->points_per_group, !d->mat_rows,
+             d->mat_rows, &c->g);
   const mat_geom *g = &c->g;
   mlp_io io;
   mlp_declare_io(m, p, &io);
@@ -1085,14 +1526,21 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     if (c->in4.ptr_type) c->in4 = ek_buffer_view(m, &io.in, c->v4, 0, true, "input4");
   }
   input_arg ia = {&io, base, n};
-  stage_block(c, &ia, false);
-  spvgen_workgroup_barrier(m);
+  if (g->stream) { /* the biases only: the inputs and weights have their own paths */
+    for (uint32_t l = 0; l < p->layer_count && g->bias_halves; l++)
+      strided_loop(c, g->np[l], stage_bias, &l);
+  } else {
+    stage_block(c, &ia, false);
+    spvgen_workgroup_barrier(m);
+  }
 
   const bool direct_out = d->output_width % FR == 0;
   uint32_t full = 0;
   if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_ult(m, n, ek_add_imm(m, base, g->P)));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));
-  if (g->rows) {
+  if (g->stream) {
+    emit_layers_stream(c, &io, &ia, sgid, full, act_fn, zero_acc);
+  } else if (g->rows) {
     emit_layers_rows(c, &io, sgid, base, full, act_fn, zero_acc);
     ek_guard partial = ek_guard_begin(m, direct_out ? spvgen_op_logical_not(m, ek_bool_type(m), full) : 0);
     spvgen_workgroup_barrier(m);

@@ -342,6 +342,10 @@ void mlp_plan_name(spvgen_mlp_config *p) {
     ek_str_u32(&s, d->points_per_group);
     ek_str_put(&s, d->f16_accumulation ? " acc16" : "");
     ek_str_put(&s, d->mat_rows ? " rows" : "");
+    if (d->mat_slab) { /* the streamed form: " slab%u" */
+      ek_str_put(&s, " slab");
+      ek_str_u32(&s, d->mat_slab);
+    }
   }
 }
 
@@ -363,6 +367,7 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     p->desc.points_per_group = knobs->points_per_group;
     p->desc.f16_accumulation = knobs->f16_accumulation;
     p->desc.mat_rows = knobs->mat_rows;
+    p->desc.mat_slab = knobs->mat_slab;
     p->desc.bias_path = knobs->bias_path;
     p->desc.vec_rows = knobs->vec_rows;
     p->desc.vec_stage = knobs->vec_stage;
@@ -380,10 +385,10 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
                     "weight_type %s: 8-bit weights need the vec variant (cooperative vectors "
                     "with 8-bit interpretations); the %s variant reads f16 weights",
                     tname(p->desc.weight_type), variant_names[v]);
-  if (p->desc.mat_rows && v != SPVGEN_MLP_MAT)
+  if ((p->desc.mat_rows || p->desc.mat_slab) && v != SPVGEN_MLP_MAT)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "mat_rows is a knob of the mat variant (the %s variant evaluates a point per invocation)",
-                    variant_names[v]);
+                    "%s is a knob of the mat variant (the %s variant evaluates a point per invocation)",
+                    p->desc.mat_rows ? "mat_rows" : "mat_slab", variant_names[v]);
   if ((p->desc.vec_rows || p->desc.vec_stage || p->desc.layer_loop) && v != SPVGEN_MLP_VEC)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "%s is a knob of the vec variant (the %s variant has its own structure)",

@@ -92,7 +92,8 @@ static void knobs(const void *plan_, spvgen_tune_knobs *k) {
 static bool candidate(const void *def_, const void *plan_) {
   const spvgen_mlp_config *a = plan_, *b = def_;
   bool same = a->variant == b->variant && a->desc.workgroup_size == b->desc.workgroup_size &&
-              a->desc.points_per_group == b->desc.points_per_group;
+              a->desc.points_per_group == b->desc.points_per_group && a->desc.mat_rows == b->desc.mat_rows &&
+              a->desc.mat_slab == b->desc.mat_slab;
   return !same && a->desc.f16_accumulation == b->desc.f16_accumulation;
 }
 
@@ -284,6 +285,7 @@ MLP_U32(flag_in, input_width)
 MLP_U32(flag_out, output_width)
 MLP_U32(flag_wg, workgroup_size)
 MLP_U32(flag_vec_rows, vec_rows)
+MLP_U32(flag_mat_slab, mat_slab)
 MLP_U32(flag_compile_budget, compile_budget_ms)
 MLP_U32(flag_spec_id_base, spec_id_base)
 MLP_U32(flag_points_per_group, points_per_group)
@@ -431,6 +433,10 @@ static const sg_flag mlp_flags[] = {
                    "mat: each subgroup owns 16-point fragments and every output of a\nlayer for them (no workgroup "
                    "barrier between layers)",
                    spvgen_mlp_desc, mat_rows),
+    {"--mat-slab", "16|32|64",
+     "mat: the streamed form for wide layers: activations in registers,\nweights through shared memory in slabs of "
+     "N inputs (points per group\n= 16 x subgroups x fragments per subgroup)",
+     flag_mat_slab, 0},
     {"--bias-path", "fused|add",
      "vec: the bias as MatrixMulAdd's operand (fused), or MatrixMul then a\nloaded cooperative vector added",
      flag_bias_path, 0},

@@ -60,7 +60,10 @@ static void mat_size(const spvgen_mlp_config *p, double *T, double *A) {
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
     uint32_t nf = mlp_ceil_div(L->outputs, 16), kf = mlp_ceil_div(L->inputs, 16);
-    *T += p->desc.mat_rows ? (double)(R / S ? R / S : 1) * nf * kf : (double)R * mlp_ceil_div(nf, S) * kf;
+    if (p->desc.mat_slab) /* streamed: Rs chains per output fragment over K padded to whole slabs */
+      *T += (double)(R / S ? R / S : 1) * nf * mlp_ceil_div(kf * 16, p->desc.mat_slab) * (p->desc.mat_slab / 16);
+    else
+      *T += p->desc.mat_rows ? (double)(R / S ? R / S : 1) * nf * kf : (double)R * mlp_ceil_div(nf, S) * kf;
     *A += L->outputs * act_weight(L->activation) / 16.0;
   }
 }

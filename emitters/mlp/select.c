@@ -105,6 +105,7 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   if (d->bias_path && (d->bias_path == SPVGEN_MLP_BIAS_ADD) != (k->bias_add != 0)) return false;
   if (d->f16_accumulation && !k->f16_accumulation) return false;
   if (d->mat_rows && !k->mat_rows) return false;
+  if (d->mat_slab) return false; /* the streamed form is not in the measured table yet */
   if (d->vec_rows && d->vec_rows != k->vec_rows) return false;
   if (d->vec_stage && !k->vec_stage) return false;
   if (d->layer_loop && !k->layer_loop) return false;

@@ -203,10 +203,13 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                       "net.weight_layout %d: training keeps row-major weights (the gradient "
                       "kernel converts its TrainingOptimal gradients itself)",
                       (int)d->net.weight_layout);
-  if (d->net.vec_rows || d->net.vec_stage || d->net.layer_loop)
+  if (d->net.vec_rows || d->net.vec_stage || d->net.layer_loop || d->net.mat_slab)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "net.%s: an inference knob (the gradient kernels evaluate whole, unrolled layers)",
-                          d->net.vec_rows ? "vec_rows" : d->net.vec_stage ? "vec_stage" : "layer_loop");
+                          d->net.vec_rows     ? "vec_rows"
+                          : d->net.vec_stage  ? "vec_stage"
+                          : d->net.layer_loop ? "layer_loop"
+                                              : "mat_slab");
   spvgen_mlp_desc nd = d->net;
   nd.variant = vec ? SPVGEN_MLP_VEC : mat ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
   if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */

@@ -258,6 +258,16 @@ typedef struct spvgen_mlp_desc {
                                 between layers, each activation read once), instead of
                                 owning output fragments of all the block's points (the
                                 default: each weight fragment loaded once per workgroup) */
+  /* mat: the streamed form for wide layers (0: off). Each subgroup owns whole 16-point
+   * fragments of the block and keeps their activations in registers through the whole
+   * network (accumulators, converted to the next layer's A fragments through a small
+   * per-subgroup tile of shared memory); every layer's weights pass through shared
+   * memory in slabs of mat_slab inputs x all outputs (16, 32 or 64; two buffers, the
+   * next slab loaded while the subgroups multiply the current one), each slab shared by
+   * every subgroup. A weight byte read from L2 serves points_per_group points, and the
+   * shared memory holds two slabs, not the layers: width 256 fits the H100's 48 KiB.
+   * points_per_group = 16 x subgroups x point fragments per subgroup. */
+  uint32_t mat_slab;
   spvgen_mlp_bias_path bias_path; /* vec: how the bias is added (AUTO: the variant's
                                      choice); other variants take AUTO only */
   /* vec: output rows per matrix-vector multiply (0: the whole layer). A layer with more

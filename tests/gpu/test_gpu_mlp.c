@@ -265,6 +265,51 @@ static void test_mlp_width_256_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The mat variant's streamed form (desc.mat_slab) on wide networks with the real
+ * cooperative matrices: 64-256x3-64 relu (direct output fragments), 3-256x8-7 tanh with
+ * f32 points (staged inputs, the tile output path, depth 8), 32-256x3-16 relu with f16
+ * accumulators and 16-128x3-3 silu (two point fragments per subgroup), each at slabs of
+ * 16 and 32 inputs (64 where it fits), every output of 4099 points (a partial last
+ * block; the float64 reference of a 256 x 8 network is the time) against float64. On lavapipe: the emulation covers the form in
+ * tests/mlp/test_mlp_mat_emulated.c. */
+static void test_mlp_mat_stream_wide_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    SPVGEN_FEATURE_COOPMAT);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    bool f32_io, acc16;
+  } nets[] = {{64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, false, false},
+              {3, 256, 8, 7, SPVGEN_MLP_ACT_TANH, true, false},
+              {32, 256, 3, 16, SPVGEN_MLP_ACT_RELU, false, true},
+              {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, false, false}};
+  static const uint32_t slabs[] = {16, 32, 64};
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0] && !test_current_failed; n++)
+    for (size_t k = 0; k < sizeof slabs / sizeof slabs[0] && !test_current_failed; k++) {
+      spvgen_mlp_desc d;
+      memset(&d, 0, sizeof d);
+      d.input_width = nets[n].in;
+      d.hidden_width = nets[n].width;
+      d.hidden_count = nets[n].count;
+      d.output_width = nets[n].out;
+      d.activation = nets[n].act;
+      d.f16_accumulation = nets[n].acc16;
+      if (nets[n].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+      d.variant = SPVGEN_MLP_MAT;
+      d.mat_slab = slabs[k];
+      spvgen_mlp_config p;
+      char msg[512];
+      if (spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED &&
+          strstr(msg, "shared memory"))
+        continue; /* slab 64 of a 256-wide layer: two slabs do not fit 48 KiB */
+      char tag[48];
+      snprintf(tag, sizeof tag, "net%zu-slab%u", n, slabs[k]);
+      if (!run_desc(ctx, &d, 4099, tag) && test_current_skipped) break;
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The vec variant's structure knobs (spvgen/mlp.h): layers in pieces of 64 rows (48 for
  * uneven pieces), staged through shared memory, the hidden layers in a loop (and, staged,
  * a layer's pieces), on 16-128x3-3 silu and 1-256x5-16 tanh (row-major: looped only),
@@ -389,6 +434,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_mat_rows_matches_cpu),
       TEST_CASE(test_mlp_hash_grid_every_variant_matches_cpu),
       TEST_CASE(test_mlp_width_256_matches_cpu),
+      TEST_CASE(test_mlp_mat_stream_wide_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_256_optimal_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_256_row_major_matches_cpu),

@@ -193,12 +193,69 @@ static void test_mat_rows_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The streamed form (desc.mat_slab): 256 wide at depths 1 and 2, 128 and 112 wide at
+ * depths 1 to 5, 32 wide at depth 8; slabs of 16, 32 and 64 inputs (layers whose K is
+ * not a whole number of slabs: zero A padding, 48 and 112 wide), one and two point
+ * fragments per subgroup, odd input and output widths (staged inputs, the tile output
+ * path), f16 points in chunks and f32 points, an encoding, no bias, f16 accumulators,
+ * every activation; point counts that end in a partial block. Workgroups of 32
+ * invocations whatever lavapipe's subgroup size: a 256-wide slab of 16 inputs is 512
+ * chunks, 16 per invocation, and two slab buffers (24 KiB), the biases and the
+ * emulation's scratch fit lavapipe's 32 KiB of shared memory. Deeper 256-wide networks
+ * run on the GPU only (tests/gpu/test_gpu_mlp.c): here a subgroup makes every emulated
+ * MulAdd of its rows (about 100 loop passes each), and past llvmpipe's 65,535 loop
+ * passes per invocation its loops stop early, silently (docs/design-notes.md). */
+static void test_mat_stream_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act, out_act;
+    uint32_t slab, rs;
+    bool f32_io, no_bias, acc16, freq;
+    uint32_t points;
+  } cases[] = {
+      {64, 256, 1, 64, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE, 16, 1, false, false, false, false, 75},
+      {32, 128, 1, 16, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_SIGMOID, 16, 2, false, false, false, false, 41},
+      {5, 256, 2, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE, 16, 1, true, false, false, false, 70},
+      {3, 32, 8, 7, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP, 16, 1, false, true, false, false, 33},
+      {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE, 32, 1, false, false, false, false, 100},
+      {24, 48, 2, 20, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_TANH, 32, 2, false, false, true, false, 130},
+      {3, 64, 4, 16, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_RELU, 64, 1, true, false, false, true, 64},
+      {17, 112, 5, 33, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, 32, 1, false, false, false, false, 50},
+  };
+  const uint32_t sg = spvgen_vk_caps(ctx)->subgroup_size;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cases[i].in;
+    d.hidden_width = cases[i].width;
+    d.hidden_count = cases[i].count;
+    d.output_width = cases[i].out;
+    d.activation = cases[i].act;
+    d.output_activation = cases[i].out_act;
+    d.no_bias = cases[i].no_bias;
+    d.f16_accumulation = cases[i].acc16;
+    if (cases[i].freq) {
+      d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      d.encoding_size = 4;
+    }
+    if (cases[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    d.workgroup_size = sg < 32 ? 32 : sg;
+    d.points_per_group = 16 * (d.workgroup_size / sg) * cases[i].rs;
+    d.mat_slab = cases[i].slab;
+    run_case(ctx, d, cases[i].points);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_mat_rows_emulated),
       TEST_CASE(test_mat_anchor_network_emulated),
       TEST_CASE(test_mat_odd_networks_emulated),
       TEST_CASE(test_mat_hash_grid_emulated),
+      TEST_CASE(test_mat_stream_emulated),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

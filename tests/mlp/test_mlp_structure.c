@@ -252,6 +252,105 @@ static void test_compile_budget_rolls_deep_wide_networks(void) {
   CHECK(!p.desc.layer_loop && p.compile_ms > 1000);
 }
 
+/* The mat variant's streamed form (mat_slab) for the h100 preset: 256-wide networks of
+ * depth 1 to 8 validate at slabs of 16 and 32 inputs, and use exactly two slab buffers
+ * (256 rows of slab / 8 + 1 chunks: one chunk of padding per row) plus one bias row per
+ * layer, under the 48 KiB; slabs of 64 do not fit at width 256 and are refused naming
+ * the shared memory; the default block is 128 points (8 subgroups of one 16-point
+ * fragment) at width 256 and 256 points at width 128. */
+static void test_mat_slab_streams_wide_layers_within_48_kib(void) {
+  spvgen_device_caps caps = preset("h100");
+  CHECK_EQ_U64(caps.max_shared_memory, 49152);
+  char msg[512];
+  for (uint32_t depth = 1; depth <= 8; depth++)
+    for (uint32_t slab = 16; slab <= 64; slab *= 2) {
+      spvgen_mlp_desc d = net(64, 256, depth, 64, SPVGEN_MLP_ACT_RELU);
+      d.variant = SPVGEN_MLP_MAT;
+      d.workgroup_size = 0;
+      d.points_per_group = 0;
+      d.mat_slab = slab;
+      spvgen_mlp_config p;
+      spvgen_status st = spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg);
+      uint32_t buffers = 2 * 256 * (slab / 8 + 1) * 16, biases = (256 * depth + 64) * 2;
+      if (buffers + biases > caps.max_shared_memory) {
+        CHECK_MSG(st == SPVGEN_ERROR_UNSUPPORTED, "depth %u slab %u: %s", depth, slab, msg);
+        CHECK_CONTAINS(msg, "bytes of shared memory");
+        continue;
+      }
+      CHECK_MSG(st == SPVGEN_OK, "depth %u slab %u: %s", depth, slab, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK_EQ_U64(p.shared_bytes, buffers + biases);
+      CHECK(p.shared_bytes <= 49152);
+      CHECK_EQ_U64(p.points_per_workgroup, 128);
+      CHECK_EQ_U64(p.local_size[0], 256);
+      if (depth == 1 || depth == 3 || depth == 8) {
+        spvgen_kernel k;
+        char *text = emit_text(&d, &k);
+        if (!text) continue;
+        /* one MulAdd site per 16 inputs of each layer (the output fragments are a loop,
+         * the slabs are not): 64 inputs, then 256 per hidden layer and the output layer */
+        CHECK_EQ_U64(count(text, "OpCooperativeMatrixMulAddKHR"), (64 + 256 * depth) / 16);
+        free(text);
+        spvgen_kernel_free(&k);
+      }
+    }
+  spvgen_mlp_desc d = net(16, 128, 3, 3, SPVGEN_MLP_ACT_SILU);
+  d.variant = SPVGEN_MLP_MAT;
+  d.workgroup_size = 0;
+  d.points_per_group = 0;
+  d.mat_slab = 32;
+  spvgen_mlp_config p;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(p.points_per_workgroup, 256);
+  CHECK_CONTAINS(p.name, "slab32");
+}
+
+/* Bad mat_slab combinations are refused, naming what is wrong. */
+static void test_mat_slab_bad_knobs_are_refused_by_name(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_config p;
+  char msg[512];
+  spvgen_mlp_desc d = net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+  d.variant = SPVGEN_MLP_MAT;
+  d.workgroup_size = 0;
+  d.points_per_group = 0;
+  d.mat_slab = 24;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "mat_slab 24");
+  d.mat_slab = 32;
+  d.mat_rows = true;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "mat_rows and mat_slab");
+  d.mat_rows = false;
+  d.workgroup_size = 256;
+  d.points_per_group = 48; /* not whole fragments for each of 8 subgroups */
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "points_per_group 48");
+  d.points_per_group = 256; /* two 256-wide point fragments per subgroup: 384 registers */
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "registers per invocation");
+  d.points_per_group = 0;
+  d.workgroup_size = 0;
+  d.variant = SPVGEN_MLP_VEC;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "mat_slab is a knob of the mat variant");
+  spvgen_mlp_train_desc t;
+  memset(&t, 0, sizeof t);
+  t.net = net(16, 64, 4, 8, SPVGEN_MLP_ACT_RELU);
+  t.net.variant = SPVGEN_MLP_MAT;
+  t.net.workgroup_size = 0;
+  t.net.points_per_group = 0;
+  t.net.mat_slab = 32;
+  spvgen_mlp_train_config tc;
+  CHECK(spvgen_mlp_train_plan(&t, &caps, &tc, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "mat_slab");
+  /* on a device without cooperative matrices, the mat variant's own refusal */
+  spvgen_device_caps v13 = preset("vulkan13");
+  d.variant = SPVGEN_MLP_MAT;
+  CHECK(spvgen_mlp_plan(&d, &v13, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "cooperative");
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_vec_rows_evaluate_a_layer_in_pieces),
@@ -259,6 +358,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layer_loop_holds_one_hidden_layer),
       TEST_CASE(test_structure_knobs_are_refused_by_name),
       TEST_CASE(test_compile_budget_rolls_deep_wide_networks),
+      TEST_CASE(test_mat_slab_streams_wide_layers_within_48_kib),
+      TEST_CASE(test_mat_slab_bad_knobs_are_refused_by_name),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
