@@ -1351,7 +1351,7 @@ static void stream_inputs(stream_ctx *x) {
   if (g->chunk_input)
     strided_loop(c, g->P * (g->kp[0] / 8), stage_input_wsm, x->ia);
   else
-    stage_inputs(c, x->ia);
+    stage_inputs(c, x->ia, SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP); /* as inference's other forms */
   spvgen_workgroup_barrier(m);
   for (uint32_t r = 0; r < g->Rs; r++) {
     uint32_t row0 = ek_mul_imm(m, ek_add_imm(m, ek_mul_imm(m, x->sgid, g->Rs), r), FR);
