@@ -132,9 +132,9 @@ static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp
 }
 
 /* The compile budget (spvgen/mlp.h, compile_budget_ms): a choice estimated over it gives
- * way to the first of these that fits, each changing only knobs the desc leaves open:
- * the chosen class and knobs with the layers in a loop, then with the loop's pieces
- * staged too (a looped layer's code is one piece), one point per invocation, and then
+ * way to the measured network's other classes (fit_measured), else to the first of these
+ * that fits, each changing only knobs the desc leaves open:
+ * the chosen class and knobs with the layers in a loop, one point per invocation, and then
  * the other classes the desc allows (their default knobs, vec also with the loop). When
  * none fits, the cheapest to compile of them all. */
 /* A stand-in must keep at least half the chosen plan's speed (issue rule: never a plan
@@ -143,17 +143,57 @@ static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp
  * within the budget keeps that speed, the choice stays, over the budget, and says so. */
 static bool keeps_speed(const spvgen_device_caps *caps, const spvgen_mlp_config *plan, const spvgen_mlp_config *p,
                         const mlp_select_entry *near) {
+  const int c0 = mlp_select_class(plan), c = mlp_select_class(p);
+  /* two classes the network measured: the measurement decides, not the model */
+  if (near && c != c0 && near->cls[c0].gpts > 0 && near->cls[c].gpts > 0)
+    return near->cls[c].gpts >= 0.5f * near->cls[c0].gpts;
   double t0 = mlp_select_estimate(caps, plan), t = mlp_select_estimate(caps, p);
   if (t0 > 0 && t > 2.0 * t0) return false;
-  const int c0 = mlp_select_class(plan), c = mlp_select_class(p);
   if (near && c != c0 && near->cls[c0].gpts > 0 && !(near->cls[c].gpts >= 0.5f * near->cls[c0].gpts)) return false;
   return true;
+}
+
+/* Over the budget with a measured network: its other measured classes, fastest first, with
+ * their measured knobs (where the desc leaves them open), before the chosen class's
+ * unmeasured knob variants (a looped or staged vec, which the table holds no speed for:
+ * on the H200, 64-256x3-64's vec with staged 64-row pieces and a layer loop ran 0.084 G
+ * points/s against the unstaged plan's 0.395 and mat's 0.254; bench/results/mlp-h200-2026-11-26-s6.md).
+ * True when one keeps half the chosen class's measured speed and fits. */
+static bool fit_measured(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
+                         const mlp_select_entry *near, uint32_t budget) {
+  const int chosen = mlp_select_class(plan);
+  if (!near || near->cls[chosen].gpts <= 0) return false;
+  int order[MLP_CLASS_COUNT], n = 0;
+  for (int c = 0; c < MLP_CLASS_COUNT; c++)
+    if (c != chosen && near->cls[c].gpts >= 0.5f * near->cls[chosen].gpts && allows(&base->desc, c, NULL))
+      order[n++] = c;
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && near->cls[order[j]].gpts > near->cls[order[j - 1]].gpts; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int i = 0; i < n; i++) {
+    const int c = order[i];
+    const mlp_select_knobs *k = allows(&base->desc, c, &near->cls[c]) ? &near->cls[c] : NULL;
+    spvgen_mlp_config p;
+    /* its measured knobs, else (over the budget) the class's own defaults */
+    if ((plan_class(caps, base, c, k, &p, NULL, 0) != SPVGEN_OK || p.compile_ms > budget) &&
+        (!k || plan_class(caps, base, c, NULL, &p, NULL, 0) != SPVGEN_OK || p.compile_ms > budget))
+      continue;
+    snprintf(p.selection, sizeof p.selection, "%.56s, compile budget", plan->selection);
+    p.estimated_ns_per_point = mlp_select_estimate(caps, &p);
+    *plan = p;
+    return true;
+  }
+  return false;
 }
 
 static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
                        const mlp_select_entry *near) {
   const uint32_t budget = mlp_budget_ms(&base->desc);
   if (plan->compile_ms <= budget) return;
+  if (fit_measured(caps, base, plan, near, budget)) return;
   const spvgen_mlp_desc *d = &base->desc;
   spvgen_mlp_config cheapest = *plan, p;
   static const int classes[] = {MLP_CLASS_VEC_OPT, MLP_CLASS_VEC, MLP_CLASS_MAT, MLP_CLASS_LOOP};
@@ -163,9 +203,14 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
     if ((ci >= 0 && cls == chosen) || !allows(d, cls, NULL)) continue;
     spvgen_mlp_desc k0 = ci < 0 ? plan->desc : *d; /* the chosen knobs, else the defaults */
     const bool vec = class_variant(cls) == SPVGEN_MLP_VEC;
+    /* The staged pieces (vec_stage with 64-row pieces) are not a stand-in: on the H200 every
+     * staged plan of the 128- and 256-wide grid networks ran at 0.05-0.41 of its class's
+     * best, with no shorter compile (bench/results/mlp-h200-2026-11-26-s6.md, call S6-6);
+     * they stay knobs a desc may ask for. */
     for (int t = 0; t < (vec ? 6 : 1); t++) {
       spvgen_mlp_desc k = k0;
       const bool ppi1 = t >= 3, loop = t % 3 >= 1, staged = t % 3 == 2;
+      if (staged) continue;
       if (ppi1 && (d->points_per_group || k.points_per_group <= 1)) continue;
       if (ppi1) k.points_per_group = 1;
       if (loop && !d->layer_loop) k.layer_loop = true;

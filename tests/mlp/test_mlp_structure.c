@@ -214,8 +214,8 @@ static void test_structure_knobs_are_refused_by_name(void) {
 }
 
 /* The compile budget: 1-256x8-1 left to the plan is estimated over a second unrolled,
- * so the plan loops its layers (and stages the pieces) to keep within the default 1000
- * ms; a budget of ten minutes keeps the unrolled kernel; every plan carries its
+ * so the plan loops its layers (the measured best loops too) and stays over the default
+ * 1000 ms only where nothing within it keeps half the measured speed; a budget of ten minutes keeps the unrolled kernel; every plan carries its
  * estimate, growing with the network. */
 static void test_compile_budget_rolls_deep_wide_networks(void) {
   spvgen_device_caps caps = preset("h100");
@@ -230,9 +230,13 @@ static void test_compile_budget_rolls_deep_wide_networks(void) {
   spvgen_mlp_config p;
   char msg[512];
   CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
-  CHECK_MSG(p.compile_ms <= 1000, "%s: %u ms", p.name, p.compile_ms);
+  /* within the budget, or over it and saying so: no stand-in within it keeps half the
+   * measured speed (the staged pieces measured 0.25 of the looped plan on the H200) */
+  CHECK_MSG(p.compile_ms <= 1000 || strstr(p.selection, "over compile budget"), "%s: %u ms, selection '%s'", p.name,
+            p.compile_ms, p.selection);
   /* looped either because the budget rolled it or because the measured best loops */
   CHECK_MSG(p.desc.layer_loop || strstr(p.selection, "compile budget"), "%s: selection '%s'", p.name, p.selection);
+  CHECK_MSG(!p.desc.vec_stage, "%s: no staged pieces as a stand-in", p.name);
   d.compile_budget_ms = 600000;
   CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   /* nothing given way to the budget: the plan the measurements (or the model) rank first */
