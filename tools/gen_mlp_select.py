@@ -53,7 +53,10 @@ def read(paths):
     rows = []
     for path in paths:
         with open(path) as f:
-            header = f.readline().rstrip("\n").split("\t")
+            line = f.readline()
+            while line.startswith("#"):  # a record's comment lines (# Raw:, # References:)
+                line = f.readline()
+            header = line.rstrip("\n").split("\t")
             for line in f:
                 v = line.rstrip("\n").split("\t")
                 if len(v) != len(header):

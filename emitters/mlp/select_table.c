@@ -1,5 +1,5 @@
 /* emitters/mlp/select_table.c — the measurements behind the MLP's variant choice
- * (select.h). Written by tools/gen_mlp_select.py from the H200 grid of bench/results/mlp-grid-h200-2026-11-26.md with its 128/256-wide networks re-measured (bench/results/mlp-h200-2026-11-26-s6.md, call S6-6): do not edit;
+ * (select.h). Written by tools/gen_mlp_select.py from bench/results/raw/gpu-2026-11-26-s6/callS6-6/merged-grid.tsv (the H200 grid of session 3 with its 128/256-wide networks re-measured in session 6): do not edit;
  * rerun the grid (scripts/gpu-mlp.sh) and the tool. */
 #include "select.h"
 
