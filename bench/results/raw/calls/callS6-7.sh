@@ -24,7 +24,7 @@ T0=$SECONDS
 echo "# net | weights | binary | plan G-pts/s TFLOP/s ms compile-ms emit-us check"
 for net in "${NETS[@]}"; do
   IFS='|' read -r name flags points <<< "$net"
-  for w in auto row-major; do
+  for w in auto row; do
     for b in spvgen-old spvgen; do
       if [ $((SECONDS - T0)) -gt 330 ]; then echo "$name | $w | $b | skipped (time)"; continue; fi
       row=$(__GL_SHADER_DISK_CACHE_PATH=$(mktemp -d) SPVGEN_PIPELINE_CACHE=$(mktemp -d) timeout 60 build-gpu/tools/$b bench mlp \
