@@ -215,6 +215,17 @@ static void stream_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S,
   g->shared_bytes = g->wchunks * 16 + g->bias_halves * 2 + g->act_halves * 2;
 }
 
+/* The subgroups of a desc's own workgroup_size: whole subgroups of sg invocations, 1 to
+ * MAX_SG of them. */
+static spvgen_status desc_subgroups(const spvgen_mlp_desc *d, uint32_t sg, uint32_t *S, char *msg, size_t size) {
+  if (d->workgroup_size % sg || d->workgroup_size / sg > MAX_SG)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "workgroup_size %u: the mat variant takes 1 to %u subgroups of %u invocations", d->workgroup_size,
+                    MAX_SG, sg);
+  *S = d->workgroup_size / sg;
+  return SPVGEN_OK;
+}
+
 static spvgen_status stream_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, uint32_t sg, bool control,
                                  char *msg, size_t size) {
   spvgen_mlp_desc *d = &p->desc;
@@ -226,13 +237,10 @@ static spvgen_status stream_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
   if (kd != 16 && kd != 32 && kd != 64)
     return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                     "mat_slab %u: the slab depth is 16, 32 or 64 inputs (0: not the streamed form)", kd);
-  uint32_t S;
+  uint32_t S = 1;
   if (d->workgroup_size) {
-    if (d->workgroup_size % sg || d->workgroup_size / sg > MAX_SG)
-      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                      "workgroup_size %u: the mat variant takes 1 to %u subgroups of %u invocations",
-                      d->workgroup_size, MAX_SG, sg);
-    S = d->workgroup_size / sg;
+    spvgen_status st = desc_subgroups(d, sg, &S, msg, size);
+    if (st != SPVGEN_OK) return st;
   } else {
     S = 8; /* the most subgroups whose registers (up to 192 fragment words each) fit the SM's */
     if (d->points_per_group && d->points_per_group / FR < S) S = d->points_per_group / FR;
@@ -308,13 +316,10 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     caps->min_subgroup_size, caps->max_subgroup_size, caps->name);
   if (d->mat_slab) return stream_plan(caps, p, sg, control, msg, size);
   /* Subgroups: one per 16-wide output fragment of the widest layer, 1 to 8. */
-  uint32_t S;
+  uint32_t S = 1;
   if (d->workgroup_size) {
-    if (d->workgroup_size % sg || d->workgroup_size / sg > MAX_SG)
-      return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                      "workgroup_size %u: the mat variant takes 1 to %u subgroups of %u invocations",
-                      d->workgroup_size, MAX_SG, sg);
-    S = d->workgroup_size / sg;
+    spvgen_status st = desc_subgroups(d, sg, &S, msg, size);
+    if (st != SPVGEN_OK) return st;
   } else {
     uint32_t nf = 1;
     for (uint32_t l = 0; l < p->layer_count; l++)
