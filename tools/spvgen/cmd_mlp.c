@@ -324,6 +324,8 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
       uint32_t steps = g.trun.steps ? g.trun.steps : 3;
       printf("device   %s\n", spvgen_vk_caps(ctx)->name);
       printf("plan     %s\n", tr.plan.name);
+      /* what a JIT pays first: the driver's compile of both kernels (near 0 from a cache) */
+      printf("compile  driver compile: gradient %.1f ms + optimizer %.1f ms\n", tr.grad_compile_ms, tr.opt_compile_ms);
       for (uint32_t s2 = 0; s2 < steps; s2++)
         printf("step %-3u loss %.6g (cpu %.6g)\n", s2 + 1, tr.loss_gpu[s2], tr.loss_ref[s2]);
       if (tr.grad_ns > 0)
