@@ -215,6 +215,21 @@ static void stream_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S,
   g->shared_bytes = g->wchunks * 16 + g->bias_halves * 2 + g->act_halves * 2;
 }
 
+/* What both mat planners set once the geometry is chosen: nt invocations (the fixed
+ * subgroup size sg, pinned where the device has subgroupSizeControl), P points per
+ * workgroup, the shared memory. */
+static spvgen_status finish_plan(spvgen_mlp_config *p, uint32_t nt, uint32_t P, uint32_t shared_bytes, uint32_t sg,
+                                 bool control) {
+  p->desc.workgroup_size = nt;
+  p->local_size[0] = nt;
+  p->local_size[1] = p->local_size[2] = 1;
+  p->points_per_workgroup = P;
+  p->shared_bytes = shared_bytes;
+  p->features = SPVGEN_FEATURE_COOPMAT | (control ? SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL : 0);
+  p->subgroup_size = sg;
+  return SPVGEN_OK;
+}
+
 /* The subgroups of a desc's own workgroup_size: whole subgroups of sg invocations, 1 to
  * MAX_SG of them. */
 static spvgen_status desc_subgroups(const spvgen_mlp_desc *d, uint32_t sg, uint32_t *S, char *msg, size_t size) {
@@ -282,14 +297,7 @@ static spvgen_status stream_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
                     "biases %u, staged inputs %u); %s has %u (a thinner slab or fewer points)",
                     kd, g.P, g.shared_bytes, g.wchunks * 16, g.bias_halves * 2, g.act_halves * 2, caps->name,
                     caps->max_shared_memory);
-  d->workgroup_size = g.nt;
-  p->local_size[0] = g.nt;
-  p->local_size[1] = p->local_size[2] = 1;
-  p->points_per_workgroup = g.P;
-  p->shared_bytes = g.shared_bytes;
-  p->features = SPVGEN_FEATURE_COOPMAT | (control ? SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL : 0);
-  p->subgroup_size = sg;
-  return SPVGEN_OK;
+  return finish_plan(p, g.nt, g.P, g.shared_bytes, sg, control);
 }
 
 static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
@@ -373,14 +381,7 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                     "a layer %u wide needs more than %u accumulator fragments (or, mat_rows, %u A "
                     "fragments) per subgroup even for %u points (more subgroups: workgroup_size)",
                     mlp_max_width(p), MAX_ACC, MAX_KF, g.P);
-  d->workgroup_size = g.nt;
-  p->local_size[0] = g.nt;
-  p->local_size[1] = p->local_size[2] = 1;
-  p->points_per_workgroup = g.P;
-  p->shared_bytes = g.shared_bytes;
-  p->features = SPVGEN_FEATURE_COOPMAT | (control ? SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL : 0);
-  p->subgroup_size = sg;
-  return SPVGEN_OK;
+  return finish_plan(p, g.nt, g.P, g.shared_bytes, sg, control);
 }
 
 static uint32_t mat_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc,
