@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "mlp_run.h"
 #include "module_check.h"
+#include "mlp_net.h"
 #include "spvgen/mlp.h"
 
 static spvgen_mlp_desc net(int which) {
@@ -287,13 +288,7 @@ static void test_mlp_mat_stream_wide_matches_cpu(void) {
   static const uint32_t slabs[] = {16, 32, 64};
   for (size_t n = 0; n < sizeof nets / sizeof nets[0] && !test_current_failed; n++)
     for (size_t k = 0; k < sizeof slabs / sizeof slabs[0] && !test_current_failed; k++) {
-      spvgen_mlp_desc d;
-      memset(&d, 0, sizeof d);
-      d.input_width = nets[n].in;
-      d.hidden_width = nets[n].width;
-      d.hidden_count = nets[n].count;
-      d.output_width = nets[n].out;
-      d.activation = nets[n].act;
+      spvgen_mlp_desc d = test_mlp_net(nets[n].in, nets[n].width, nets[n].count, nets[n].out, nets[n].act);
       d.f16_accumulation = nets[n].acc16;
       if (nets[n].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
       d.variant = SPVGEN_MLP_MAT;

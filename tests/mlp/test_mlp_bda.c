@@ -22,6 +22,7 @@
 #include "harness.h"
 #include "mlp_run.h"
 #include "module_check.h"
+#include "mlp_net.h"
 #include "spvgen/mlp.h"
 #include "spvgen/tune.h"
 #include "spvgen/vk.h"
@@ -34,12 +35,7 @@ static spvgen_device_caps preset(const char *name) {
 }
 
 static spvgen_mlp_desc net(uint32_t in, uint32_t width, uint32_t count, uint32_t out) {
-  spvgen_mlp_desc d;
-  memset(&d, 0, sizeof d);
-  d.input_width = in;
-  d.hidden_width = width;
-  d.hidden_count = count;
-  d.output_width = out;
+  spvgen_mlp_desc d = test_mlp_net(in, width, count, out, SPVGEN_MLP_ACT_DEFAULT);
   d.output_type = SPVGEN_COMPONENT_F32;
   d.variant = SPVGEN_MLP_LOOP;
   d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;

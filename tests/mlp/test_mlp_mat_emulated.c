@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "mlp_run.h"
 #include "module_check.h"
+#include "mlp_net.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
 
@@ -103,13 +104,7 @@ static void test_mat_odd_networks_emulated(void) {
       {3, 256, 2, 16, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, 0, 0, false, false, 0, 16},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
-    spvgen_mlp_desc d;
-    memset(&d, 0, sizeof d);
-    d.input_width = cases[i].in;
-    d.hidden_width = cases[i].width;
-    d.hidden_count = cases[i].count;
-    d.output_width = cases[i].out;
-    d.activation = cases[i].act;
+    spvgen_mlp_desc d = test_mlp_net(cases[i].in, cases[i].width, cases[i].count, cases[i].out, cases[i].act);
     d.output_activation = cases[i].out_act;
     d.encoding = cases[i].enc;
     d.encoding_size = cases[i].enc_size;
@@ -226,13 +221,7 @@ static void test_mat_stream_emulated(void) {
   };
   const uint32_t sg = spvgen_vk_caps(ctx)->subgroup_size;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
-    spvgen_mlp_desc d;
-    memset(&d, 0, sizeof d);
-    d.input_width = cases[i].in;
-    d.hidden_width = cases[i].width;
-    d.hidden_count = cases[i].count;
-    d.output_width = cases[i].out;
-    d.activation = cases[i].act;
+    spvgen_mlp_desc d = test_mlp_net(cases[i].in, cases[i].width, cases[i].count, cases[i].out, cases[i].act);
     d.output_activation = cases[i].out_act;
     d.no_bias = cases[i].no_bias;
     d.f16_accumulation = cases[i].acc16;

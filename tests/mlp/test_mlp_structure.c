@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "module_check.h"
+#include "mlp_net.h"
 #include "spvgen/coop.h"
 #include "spvgen/mlp.h"
 
@@ -22,13 +23,7 @@ static spvgen_device_caps preset(const char *name) {
 }
 
 static spvgen_mlp_desc net(uint32_t in, uint32_t width, uint32_t depth, uint32_t out, spvgen_mlp_activation act) {
-  spvgen_mlp_desc d;
-  memset(&d, 0, sizeof d);
-  d.input_width = in;
-  d.hidden_width = width;
-  d.hidden_count = depth;
-  d.output_width = out;
-  d.activation = act;
+  spvgen_mlp_desc d = test_mlp_net(in, width, depth, out, act);
   d.variant = SPVGEN_MLP_VEC;
   d.workgroup_size = 32;
   d.points_per_group = 1;

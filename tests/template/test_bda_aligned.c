@@ -18,6 +18,7 @@
 #include "spvgen/gemm.h"
 #include "spvgen/mlp.h"
 #include "words.h"
+#include "mlp_net.h"
 
 /* ---------------------------------------------------------------- the walk ---- */
 
@@ -310,13 +311,8 @@ static uint32_t walk_mlp(const spvgen_mlp_desc *d, const spvgen_device_caps *cap
 }
 
 static spvgen_mlp_desc net(uint32_t in, uint32_t width, uint32_t count, uint32_t out) {
-  spvgen_mlp_desc d;
-  memset(&d, 0, sizeof d);
+  spvgen_mlp_desc d = test_mlp_net(in, width, count, out, SPVGEN_MLP_ACT_DEFAULT);
   d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
-  d.input_width = in;
-  d.hidden_width = width;
-  d.hidden_count = count;
-  d.output_width = out;
   return d;
 }
 

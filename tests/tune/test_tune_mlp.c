@@ -10,6 +10,7 @@
 
 #include "cli_run.h"
 #include "harness.h"
+#include "mlp_net.h"
 #include "spvgen/mlp.h"
 #include "spvgen/tune.h"
 
@@ -22,13 +23,7 @@ static spvgen_device_caps preset(const char *name) {
 
 /* in -> hidden (w x count) -> out, relu, f16, with bias. */
 static spvgen_mlp_desc net(uint32_t in, uint32_t w, uint32_t count, uint32_t out) {
-  spvgen_mlp_desc d;
-  memset(&d, 0, sizeof d);
-  d.input_width = in;
-  d.hidden_width = w;
-  d.hidden_count = count;
-  d.output_width = out;
-  return d;
+  return test_mlp_net(in, w, count, out, SPVGEN_MLP_ACT_DEFAULT);
 }
 
 static spvgen_tune_entry mlp_entry(const char *key, const char *variant, uint32_t wg, uint32_t ppg) {
