@@ -86,6 +86,19 @@ static bool app_open(spvgen_vk_context *ctx, app_vk *a) {
   return a->CreateFence(a->device, &fci, NULL, &a->fence) == VK_SUCCESS;
 }
 
+/* A runner context and the application's own functions on its device, or NULL (the test
+ * skipped) where either is missing. */
+static spvgen_vk_context *app_context(app_vk *a) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return NULL;
+  if (!app_open(ctx, a)) {
+    test_skip("cannot load the application's Vulkan functions");
+    spvgen_vk_destroy(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
 static void app_close(app_vk *a) {
   if (a->fence) a->DestroyFence(a->device, a->fence, NULL);
   if (a->pool) a->DestroyCommandPool(a->device, a->pool, NULL);
@@ -222,14 +235,9 @@ static void test_run_time_sizes_come_from_push_constants_and_the_dispatch(void) 
  * around them, on sub-allocations of ONE buffer (offsets at the device's alignment) and
  * on the raw VkBuffer handle: c = a + b, then d = c + b (spvgen's barrier between). */
 static void test_recording_into_the_callers_command_buffer_with_sub_allocations(void) {
-  spvgen_vk_context *ctx = vk_open(0);
-  if (!ctx) return;
   app_vk a;
-  if (!app_open(ctx, &a)) {
-    test_skip("cannot load the application's Vulkan functions");
-    spvgen_vk_destroy(ctx);
-    return;
-  }
+  spvgen_vk_context *ctx = app_context(&a);
+  if (!ctx) return;
   spvgen_kernel k;
   spvgen_vk_pipeline *p = add_pipeline(ctx, &k);
   const uint32_t n = 1000;
@@ -282,14 +290,9 @@ static void test_recording_into_the_callers_command_buffer_with_sub_allocations(
  * them (spvgen/gemm.h, "Split-K"); the workspace uninitialized (NaN) and shared by
  * both; run-time shapes; every element of D against a float64 reference. */
 static void test_split_k_gemm_records_both_kernels_and_the_barrier(void) {
-  spvgen_vk_context *ctx = vk_open(0);
-  if (!ctx) return;
   app_vk a;
-  if (!app_open(ctx, &a)) {
-    test_skip("cannot load the application's Vulkan functions");
-    spvgen_vk_destroy(ctx);
-    return;
-  }
+  spvgen_vk_context *ctx = app_context(&a);
+  if (!ctx) return;
   char msg[512];
   const uint32_t M = 37, N = 45, K = 333;
   spvgen_gemm_desc d = {.a_type = SPVGEN_COMPONENT_F32, .b_type = SPVGEN_COMPONENT_F32,
@@ -372,14 +375,9 @@ static void test_split_k_gemm_records_both_kernels_and_the_barrier(void) {
  * buffer as if it had not been made (the output keeps its sentinel). Each refusal names
  * what was wrong. */
 static void test_bad_recordings_are_named_and_record_nothing(void) {
-  spvgen_vk_context *ctx = vk_open(0);
-  if (!ctx) return;
   app_vk a;
-  if (!app_open(ctx, &a)) {
-    test_skip("cannot load the application's Vulkan functions");
-    spvgen_vk_destroy(ctx);
-    return;
-  }
+  spvgen_vk_context *ctx = app_context(&a);
+  if (!ctx) return;
   spvgen_vk_context *other = vk_open(0);
   spvgen_kernel k;
   spvgen_vk_pipeline *p = add_pipeline(ctx, &k);
