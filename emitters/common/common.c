@@ -316,7 +316,7 @@ uint32_t ek_gemm_aligned(spvgen_module *m, const ek_gemm_shape *s, uint32_t ld, 
  * operands). */
 enum { IF_A = 1, IF_B = 2, IF_EPILOGUE = 4, IF_WORKSPACE = 8 };
 
-static bool packs(const spvgen_gemm_desc *d, char op) {
+bool ek_gemm_packs(const spvgen_gemm_desc *d, char op) {
   return op == 'a' ? d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB
                    : d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
 }
@@ -348,7 +348,7 @@ static void gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, unsign
                            ek_buffer *a,
                            ek_buffer *b, ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
   const spvgen_gemm_desc *d = &p->desc;
-  const bool pa = packed && packs(d, 'a'), pb = packed && packs(d, 'b');
+  const bool pa = packed && ek_gemm_packs(d, 'a'), pb = packed && ek_gemm_packs(d, 'b');
   if (workspace) memset(workspace, 0, sizeof *workspace);
   if (d->addressing != SPVGEN_ADDRESSING_DEVICE_ADDRESS) {
     gemm_buffers(m, d, what & ~(unsigned)((pa ? IF_A : 0) | (pb ? IF_B : 0)), a, b, epi);
@@ -391,7 +391,7 @@ static void gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, unsign
 void ek_gemm_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_buffer *a, ek_buffer *b,
                        ek_epilogue *epi, ek_gemm_shape *s, ek_buffer *workspace) {
   const spvgen_gemm_desc *d = &p->desc;
-  const bool packed = d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
+  const bool packed = ek_gemm_packs(d, 'a') || ek_gemm_packs(d, 'b');
   /* split-K: the partials kernel has no epilogue (the reduction's) */
   unsigned what = IF_A | IF_B | (d->split_k <= 1 ? IF_EPILOGUE : 0) | (d->split_k > 1 || packed ? IF_WORKSPACE : 0);
   gemm_interface(m, p, what, true, d->split_k > 1, a, b, epi, s, workspace);
@@ -406,7 +406,7 @@ void ek_gemm_pack_interface(spvgen_module *m, const spvgen_gemm_config *p, ek_bu
                             ek_gemm_shape *s, ek_buffer *workspace) {
   const spvgen_gemm_desc *d = &p->desc;
   ek_epilogue epi;
-  unsigned what = (packs(d, 'a') ? IF_A : 0) | (packs(d, 'b') ? IF_B : 0) | IF_WORKSPACE;
+  unsigned what = (ek_gemm_packs(d, 'a') ? IF_A : 0) | (ek_gemm_packs(d, 'b') ? IF_B : 0) | IF_WORKSPACE;
   gemm_interface(m, p, what, false, true, a, b, &epi, s, workspace);
 }
 

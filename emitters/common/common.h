@@ -231,6 +231,9 @@ typedef struct ek_epilogue {
  * order gemm.h documents. */
 void ek_gemm_buffers(spvgen_module *m, const spvgen_gemm_desc *d, ek_buffer *a, ek_buffer *b,
                      ek_epilogue *epi);
+/* Whether a GEMM desc packs operand op ('a' or 'b') into the workspace (spvgen/gemm.h,
+ * "Packed operands"; AUTO and NONE pack nothing). */
+bool ek_gemm_packs(const spvgen_gemm_desc *d, char op);
 /* A GEMM's whole interface before the entry point: descriptors (ek_gemm_buffers, then
  * ek_gemm_shape_declare), or with desc.addressing DEVICE_ADDRESS one push-constant block
  * of the run-time shape's members (if any) followed by the pointers to A, B, D, C, bias

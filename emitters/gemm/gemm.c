@@ -417,11 +417,10 @@ static bool shift_for_hint(const spvgen_gemm_desc *d, const spvgen_gemm_desc *pl
 static uint32_t gemm_address_base(const spvgen_gemm_desc *d) {
   return gemm_runtime(d) ? (uint32_t)sizeof(spvgen_gemm_push) : 0u;
 }
-/* The buffers kernel `which` declares (kernel_buffers, below): their count. */
-static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[]);
+/* The buffers kernel `which` declares (gemm_kernel_buffers): their count. */
 static uint32_t gemm_buffer_count(const spvgen_gemm_desc *d, spvgen_gemm_kernel which) {
   uint32_t list[8];
-  return kernel_buffers(d, which, list);
+  return gemm_kernel_buffers(d, which, list);
 }
 
 /* Device addresses: every workgroup moves A, B, C and D to its tile (A to its first row,
@@ -765,13 +764,9 @@ static uint64_t operand_bytes(spvgen_matrix_layout layout, uint32_t rows, uint32
  * constants. */
 enum { SIZE_ARG_LAYOUTS, SIZE_ARG_ELEMENTS, SIZE_ARG_TILE, SIZE_ARG_PACK };
 
-/* The buffers of a GEMM in gemm.h's binding order, and which kernel declares which. */
-enum { BUF_A, BUF_B, BUF_D, BUF_C, BUF_BIAS, BUF_WORKSPACE, BUF_COUNT };
 static const char *const buffer_names[BUF_COUNT] = {"A", "B", "D", "C", "bias", "workspace"};
 
-/* The buffers kernel `which` of a plan with desc d declares, in binding order (indices
- * BUF_*); returns the count. */
-static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[]) {
+uint32_t gemm_kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[]) {
   const bool split = d->split_k > 1, pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
   uint32_t n = 0;
   if (which == SPVGEN_GEMM_KERNEL_PACK) { /* the sources it copies, and the workspace */
@@ -793,9 +788,7 @@ static uint32_t kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel whi
   return n;
 }
 
-/* The binding number of buffer b (BUF_*): A 0, B 1, D 2, then C, bias, workspace as the
- * plan has them (the same numbers in both kernels of a split-K plan). */
-static uint32_t buffer_binding(const spvgen_gemm_desc *d, uint32_t b) {
+uint32_t gemm_buffer_binding(const spvgen_gemm_desc *d, uint32_t b) {
   if (b <= BUF_D) return b;
   uint32_t at = 3;
   if (b == BUF_C) return at;
@@ -887,7 +880,7 @@ static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_gemm_kernel w
   const spvgen_gemm_desc *d = &p->desc;
   const bool runtime = gemm_runtime(d);
   uint32_t list[BUF_COUNT];
-  uint32_t n = kernel_buffers(d, which, list);
+  uint32_t n = gemm_kernel_buffers(d, which, list);
   uint64_t bytes[BUF_COUNT] = {0};
   /* the workspace: written by the pack kernel and split-K's partials, read by the main
    * kernel of packed operands and the reduction */
@@ -911,7 +904,7 @@ static void gemm_fill_bindings(const spvgen_gemm_config *p, spvgen_gemm_kernel w
   uint64_t present = 0;
   for (uint32_t i = 0; i < n; i++) {
     info->bindings[i].set = 0;
-    info->bindings[i].binding = buffer_binding(d, list[i]);
+    info->bindings[i].binding = gemm_buffer_binding(d, list[i]);
     info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
     info->bindings[i].name = buffer_names[list[i]];
     info->bindings[i].access = access[list[i]];

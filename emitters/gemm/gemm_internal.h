@@ -213,11 +213,19 @@ static inline bool gemm_operand_16b(const spvgen_gemm_desc *d, bool is_a) {
          gemm_dim_multiple(d, inner, epv);
 }
 
+/* The buffers of a GEMM in gemm.h's binding order (BUF_*), which kernel of a plan declares
+ * which, and their binding numbers: the one list the emitter's kernel info, the template
+ * runner and the launch read. */
+enum { BUF_A, BUF_B, BUF_D, BUF_C, BUF_BIAS, BUF_WORKSPACE, BUF_COUNT };
+/* The buffers kernel `which` of a plan with desc d declares, in binding order (BUF_*
+ * indices into out[BUF_COUNT]); returns the count. */
+uint32_t gemm_kernel_buffers(const spvgen_gemm_desc *d, spvgen_gemm_kernel which, uint32_t out[]);
+/* The binding number of buffer b (BUF_*): A 0, B 1, D 2, then C, bias, workspace as the
+ * plan has them (the same numbers in every kernel of a plan). */
+uint32_t gemm_buffer_binding(const spvgen_gemm_desc *d, uint32_t b);
+
 /* Whether the plan packs operand op ('a' or 'b'). */
-static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) {
-  return op == 'a' ? d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB
-                   : d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
-}
+static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_gemm_packs(d, op); }
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
 
 /* The copies of one shape (the desc's tiles and layouts, pack): K, M, N padded to tile_k,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm_internal.h"
 #include "ref_convert.h"
 #include "ref_gemm.h"
 #include "spvgen/gemm.h"
@@ -201,10 +202,8 @@ static void add_buffer(sg_run_data *data, sg_run_role role, void *host, uint64_t
  * same push bytes. */
 static void set_dispatches(const spvgen_gemm_config *plan, const spvgen_gemm_launch *l, sg_run_data *data) {
   const bool has_ws = data->buffer_count && data->buffers[data->buffer_count - 1].role == SG_RUN_SCRATCH;
-  const uint32_t ws = data->buffer_count - 1, epilogue_end = has_ws ? ws : data->buffer_count;
+  const uint32_t ws = data->buffer_count - 1;
   const spvgen_gemm_desc *d = &plan->desc;
-  const bool pa = d->pack == SPVGEN_GEMM_PACK_A || d->pack == SPVGEN_GEMM_PACK_AB;
-  const bool pb = d->pack == SPVGEN_GEMM_PACK_B || d->pack == SPVGEN_GEMM_PACK_AB;
   const uint32_t count = spvgen_gemm_kernel_count(plan);
   data->push_size = l->push_size;
   memcpy(data->push, &l->push, sizeof l->push);
@@ -214,25 +213,20 @@ static void set_dispatches(const spvgen_gemm_config *plan, const spvgen_gemm_lau
     for (int j = 0; j < 3; j++) data->groups[j] = l->groups[j];
     return;
   }
+  /* the data's buffers are in binding order, the workspace last: each kernel binds what
+   * its info declares (gemm_kernel_buffers) at the buffer of that binding number */
   data->kernel_count = count;
   for (uint32_t i = 0; i < count; i++) {
     sg_run_kernel *k = &data->kernels[i];
     memset(k, 0, sizeof *k);
     const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(plan, i);
-    const uint32_t *g = l->groups;
-    k->push_size = l->push_size;
-    if (which == SPVGEN_GEMM_KERNEL_PACK) {
-      if (pa) k->buffers[k->buffer_count++] = 0;
-      if (pb) k->buffers[k->buffer_count++] = 1;
-      g = l->pack_groups;
-    } else {
-      if (which == SPVGEN_GEMM_KERNEL_MAIN && !pa) k->buffers[k->buffer_count++] = 0;
-      if (which == SPVGEN_GEMM_KERNEL_MAIN && !pb) k->buffers[k->buffer_count++] = 1;
-      if (which == SPVGEN_GEMM_KERNEL_REDUCE || d->split_k <= 1)
-        for (uint32_t b = 2; b < epilogue_end; b++) k->buffers[k->buffer_count++] = b;
-      if (which == SPVGEN_GEMM_KERNEL_REDUCE) g = l->reduce_groups, k->push_size = l->reduce_push_size;
-    }
-    k->buffers[k->buffer_count++] = ws;
+    uint32_t list[BUF_COUNT];
+    const uint32_t n = gemm_kernel_buffers(d, which, list);
+    for (uint32_t b = 0; b < n; b++) k->buffers[k->buffer_count++] = gemm_buffer_binding(d, list[b]);
+    const uint32_t *g = which == SPVGEN_GEMM_KERNEL_PACK     ? l->pack_groups
+                        : which == SPVGEN_GEMM_KERNEL_REDUCE ? l->reduce_groups
+                                                              : l->groups;
+    k->push_size = which == SPVGEN_GEMM_KERNEL_REDUCE ? l->reduce_push_size : l->push_size;
     for (int j = 0; j < 3; j++) k->groups[j] = g[j];
   }
 }

@@ -272,6 +272,27 @@ static void test_c_header_compiles_and_reproduces_the_module(void) {
   free(ref);
 }
 
+/* run gemm of a plan of three kernels (A packed, split-K) on the CI device: each kernel's
+ * compile named in dispatch order, the pack and split-K lines, every element checked. */
+static void test_run_names_each_kernels_compile(void) {
+  if (!cli_binary()) return;
+  cli_result r = cli_run("run", "gemm", "--m", "33", "--n", "40", "--k", "301", "--variant", "simt", "--pack", "a",
+                         "--split-k", "2");
+  if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "split-K  2 slices");
+  CHECK_CONTAINS(r.out, "pack     a copied to the workspace first");
+  CHECK_CONTAINS(r.out, "(the driver's compile: pack ");
+  CHECK_CONTAINS(r.out, " + partials ");
+  CHECK_CONTAINS(r.out, " + reduction ");
+  CHECK_CONTAINS(r.out, "check    1320 of 1320 elements match");
+  cli_result_free(&r);
+}
+
 /* A split-K plan is two modules (the partials, then the reduction): -o out.spv writes
  * out.spv and out.reduce.spv, both valid; -S and --c-header hold both, --json lists the
  * second under "next_kernels"; a binary to stdout is refused (two modules). */
@@ -391,6 +412,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_json_has_the_metadata_and_matches_the_module),
       TEST_CASE(test_c_header_compiles_and_reproduces_the_module),
       TEST_CASE(test_split_k_writes_both_modules),
+      TEST_CASE(test_run_names_each_kernels_compile),
       TEST_CASE(test_bench_times_the_emission),
       TEST_CASE(test_every_command_has_help_with_examples),
       TEST_CASE(test_version_prints_the_library_version),

@@ -194,15 +194,26 @@ int spvgen_cmd_run_gemm(int argc, char **argv) {
     if (res.plan.desc.shapes == SPVGEN_GEMM_SHAPES_RUNTIME)
       printf("shape    %ux%ux%u batch %u at run time (push constants), grid %ux%ux%u\n", res.shape.m, res.shape.n,
              res.shape.k, res.shape.batch, res.launch.groups[0], res.launch.groups[1], res.launch.groups[2]);
-    if (res.kernels > 1)
-      printf("split-K  %u slices: partials grid %ux%ux%u, then the reduction, grid %ux%ux%u (two dispatches)\n",
+    if (res.plan.desc.split_k > 1)
+      printf("split-K  %u slices: partials grid %ux%ux%u, then the reduction, grid %ux%ux%u\n",
              res.launch.groups[2] / res.shape.batch, res.launch.groups[0], res.launch.groups[1], res.launch.groups[2],
              res.launch.reduce_groups[0], res.launch.reduce_groups[1], res.launch.reduce_groups[2]);
+    if (res.plan.desc.pack != SPVGEN_GEMM_PACK_NONE && res.plan.desc.pack != SPVGEN_GEMM_PACK_AUTO)
+      printf("pack     %s copied to the workspace first, grid %ux%ux%u\n", spvgen_gemm_pack_name(res.plan.desc.pack),
+             res.launch.pack_groups[0], res.launch.pack_groups[1], res.launch.pack_groups[2]);
     printf("emit     %.1f us\n", res.emit_us);
-    if (res.kernels > 1)
-      printf("pipeline %.1f ms (the driver's compile: partials %.1f + reduction %.1f; the plan estimated %u ms)\n",
-             res.pipeline_ms, res.kernel_pipeline_ms[0], res.kernel_pipeline_ms[1], res.plan.compile_ms);
-    else
+    if (res.kernels > 1) {
+      /* each kernel's compile, named in dispatch order */
+      static const char *const names[SPVGEN_GEMM_KERNEL_COUNT] = {"main", "reduction", "pack"};
+      printf("pipeline %.1f ms (the driver's compile:", res.pipeline_ms);
+      for (uint32_t i = 0; i < res.kernels && i < 3; i++)
+        printf("%s %s %.1f", i ? " +" : "",
+               res.plan.desc.split_k > 1 && spvgen_gemm_kernel_at(&res.plan, i) == SPVGEN_GEMM_KERNEL_MAIN
+                   ? "partials"
+                   : names[spvgen_gemm_kernel_at(&res.plan, i)],
+               res.kernel_pipeline_ms[i]);
+      printf("; the plan estimated %u ms)\n", res.plan.compile_ms);
+    } else
       printf("pipeline %.1f ms (the driver's compile; the plan estimated %u ms)\n", res.pipeline_ms,
              res.plan.compile_ms);
     if (g.run.statistics) printf("stats    %s\n", res.stats);
