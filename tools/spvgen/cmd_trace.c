@@ -333,33 +333,21 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
     uint64_t ns = 0;
-    /* the trace's calls have no C and no bias: each kernel binds A, B, D and the workspace
-     * as it declares them (spvgen/gemm.h): the pack kernel the operands it copies and the
-     * workspace, the main kernel A and B unless packed, D unless split, the workspace
-     * when split or packed; the reduction D and the workspace */
-    const bool pa = plan.desc.pack == SPVGEN_GEMM_PACK_A || plan.desc.pack == SPVGEN_GEMM_PACK_AB;
-    const bool pb = plan.desc.pack == SPVGEN_GEMM_PACK_B || plan.desc.pack == SPVGEN_GEMM_PACK_AB;
-    const bool split = plan.desc.split_k > 1;
-    spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][4];
+    /* each kernel binds what its info names (spvgen/gemm.h: the pack kernel the operands
+     * it copies and the workspace, the main kernel A and B unless packed, D unless split,
+     * the reduction D): the trace's calls have no C and no bias */
+    spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][SPVGEN_MAX_BINDINGS];
     uint32_t kn[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-    for (uint32_t j = 0; j < nk; j++) {
-      const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(&plan, j);
-      uint32_t *c = &kn[j];
-      if (which == SPVGEN_GEMM_KERNEL_PACK) {
-        if (pa) kb[j][(*c)++] = ba;
-        if (pb) kb[j][(*c)++] = bb;
-      } else if (which == SPVGEN_GEMM_KERNEL_MAIN) {
-        if (!pa) kb[j][(*c)++] = ba;
-        if (!pb) kb[j][(*c)++] = bb;
-        if (!split) kb[j][(*c)++] = bd;
-      } else {
-        kb[j][(*c)++] = bd;
-      }
-      if (which != SPVGEN_GEMM_KERNEL_MAIN || split || pa || pb) kb[j][(*c)++] = NULL; /* the workspace, below */
-      if (k[j].info.binding_count != kn[j]) {
-        fprintf(stderr, "spvgen bench trace: %s:%d: kernel %u of the plan has %u bindings; the trace runner binds A, "
-                "B, D and the workspace\n", path, calls[i].line, j, k[j].info.binding_count);
-        st = SPVGEN_ERROR_UNSUPPORTED;
+    for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++) {
+      kn[j] = k[j].info.binding_count;
+      for (uint32_t b = 0; b < kn[j] && st == SPVGEN_OK; b++) {
+        const char *name = k[j].info.bindings[b].name ? k[j].info.bindings[b].name : "";
+        kb[j][b] = !strcmp(name, "A") ? ba : !strcmp(name, "B") ? bb : !strcmp(name, "D") ? bd : NULL;
+        if (!kb[j][b] && strcmp(name, "workspace")) { /* NULL: the workspace, below */
+          fprintf(stderr, "spvgen bench trace: %s:%d: kernel %u of the plan binds '%s'; the trace runner binds A, "
+                  "B, D and the workspace\n", path, calls[i].line, j, name);
+          st = SPVGEN_ERROR_UNSUPPORTED;
+        }
       }
     }
     if (st != SPVGEN_OK) {
