@@ -500,10 +500,9 @@ static bool small_m_tile(const spvgen_device_caps *caps, spvgen_gemm_desc *d) {
   t.tile_m = d->m <= 32 ? 32 : d->m <= 64 ? 64 : 128;
   /* 65..127 rows of a run-time class that knows its M: two 64-row tiles, the second moved
    * inside M (edge shift, legal with beta 0 and M >= 64, which the launch checks), rather
-   * than one 128-row tile clamped past M: the clamped operands put the 128-row kernel over
-   * the compile budget (estimated 389 ms against 188), and AUTO then fell to a khr tile of
-   * 28 workgroups without split-K (77x3584x18944 at 9.6x cuBLAS's time in the H200 trace
-   * of bench/results/raw/gpu-2026-11-26-s6/callS6-1-trace.txt). */
+   * than one 128-row tile clamped past M, whose clamped operands put it over the compile
+   * budget, so that AUTO fell to an unsplit khr tile that leaves most SMs idle
+   * (docs/design-notes.md, "Measurements behind source comments"). */
   if (gemm_runtime(d) && d->m > 64 && d->beta == 0.0f && d->edge == SPVGEN_GEMM_EDGE_AUTO) { /* and small_grid */
     t.tile_m = 64;
     t.edge = SPVGEN_GEMM_EDGE_SHIFT;

@@ -522,10 +522,10 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
  * read 16 bytes at a time (a leading dimension, batch stride or contiguous extent off
  * 16 bytes: the khr variant gathers such an operand element by element, coopmat2 clamps
  * its tensor loads and its K edge), with M and N (for a run-time class: the shape it is
- * planned for) of at least 256. Measured on the H200 (bench/results/gemm-h200-2026-11-26-s6.md,
- * call S6-pack): 4097x4095x4093 0.61 ms packed against 1.05 (khr, the default before) and
- * 0.97 (coopmat2 clamped), 1.49x cuBLAS; where both operands are aligned, packing only
- * adds the copy (2048x3584x3584 nt: 0.280 against 0.230 ms), so it is not chosen there. */
+ * planned for) of at least 256. The copy then costs less than the clamped main loop it
+ * removes; where both operands are aligned it only adds the copy, and where only K ends
+ * inside a tile it did not pay either (docs/design-notes.md, "Measurements behind source
+ * comments"). */
 static bool pack_auto_pays(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
   if (v != SPVGEN_GEMM_COOPMAT2 || d->stages == 2 || d->m < 256 || d->n < 256) return false;
   return !gemm_operand_16b(d, true) || !gemm_operand_16b(d, false);

@@ -154,11 +154,11 @@ static bool keeps_speed(const spvgen_device_caps *caps, const spvgen_mlp_config 
 }
 
 /* Over the budget with a measured network: its other measured classes, fastest first, with
- * their measured knobs (where the desc leaves them open), before the chosen class's
- * unmeasured knob variants (a looped or staged vec, which the table holds no speed for:
- * on the H200, 64-256x3-64's vec with staged 64-row pieces and a layer loop ran 0.084 G
- * points/s against the unstaged plan's 0.395 and mat's 0.254; bench/results/mlp-h200-2026-11-26-s6.md).
- * True when one keeps half the chosen class's measured speed and fits. */
+ * their measured knobs (where the desc leaves them open), else the class's defaults,
+ * before the chosen class's unmeasured knob variants (a looped vec, which the table holds
+ * no speed for and the cost model ranks poorly for wide layers: docs/design-notes.md,
+ * "Measurements behind source comments"). True when one keeps half the chosen class's
+ * measured speed and fits. */
 static bool fit_measured(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
                          const mlp_select_entry *near, uint32_t budget) {
   const int chosen = mlp_select_class(plan);
@@ -203,10 +203,9 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
     if ((ci >= 0 && cls == chosen) || !allows(d, cls, NULL)) continue;
     spvgen_mlp_desc k0 = ci < 0 ? plan->desc : *d; /* the chosen knobs, else the defaults */
     const bool vec = class_variant(cls) == SPVGEN_MLP_VEC;
-    /* The staged pieces (vec_stage with 64-row pieces) are not a stand-in: on the H200 every
-     * staged plan of the 128- and 256-wide grid networks ran at 0.05-0.41 of its class's
-     * best, with no shorter compile (bench/results/mlp-h200-2026-11-26-s6.md, call S6-6);
-     * they stay knobs a desc may ask for. */
+    /* The staged pieces (vec_stage with 64-row pieces) are not a stand-in: measured far
+     * under their class's best with no shorter compile (docs/design-notes.md,
+     * "Measurements behind source comments"); they stay knobs a desc may ask for. */
     for (int t = 0; t < (vec ? 6 : 1); t++) {
       spvgen_mlp_desc k = k0;
       const bool ppi1 = t >= 3, loop = t % 3 >= 1, staged = t % 3 == 2;
