@@ -215,6 +215,15 @@ static void stream_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S,
   g->shared_bytes = g->wchunks * 16 + g->bias_halves * 2 + g->act_halves * 2;
 }
 
+/* Every layer's inputs within the MAX_KF A fragments a subgroup holds. */
+static spvgen_status check_layer_inputs(const spvgen_mlp_config *p, char *msg, size_t size) {
+  for (uint32_t l = 0; l < p->layer_count; l++)
+    if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "layer %u has %u inputs: the mat variant takes at most %u",
+                      l, p->layers[l].inputs, MAX_KF * FR);
+  return SPVGEN_OK;
+}
+
 /* What both mat planners set once the geometry is chosen: nt invocations (the fixed
  * subgroup size sg, pinned where the device has subgroupSizeControl), P points per
  * workgroup, the shared memory. */
@@ -261,11 +270,8 @@ static spvgen_status stream_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
     if (d->points_per_group && d->points_per_group / FR < S) S = d->points_per_group / FR;
     if (!S) S = 1;
   }
-  for (uint32_t l = 0; l < p->layer_count; l++)
-    if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
-      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "layer %u has %u inputs: the mat variant takes at most %u", l,
-                      p->layers[l].inputs, MAX_KF * FR);
+  spvgen_status li = check_layer_inputs(p, msg, size);
+  if (li != SPVGEN_OK) return li;
   mat_geom g;
   if (d->points_per_group) {
     if (d->points_per_group % (FR * S) || d->points_per_group > 512)
@@ -336,11 +342,8 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
     /* rows: 4 subgroups, of two point fragments each over a block of 128 (one over 64) */
     if (rows) S = 4;
   }
-  for (uint32_t l = 0; l < p->layer_count; l++)
-    if (mlp_ceil_div(p->layers[l].inputs, FR) > MAX_KF)
-      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "layer %u has %u inputs: the mat variant takes at most %u", l,
-                      p->layers[l].inputs, MAX_KF * FR);
+  spvgen_status li = check_layer_inputs(p, msg, size);
+  if (li != SPVGEN_OK) return li;
   mat_geom g;
   if (d->points_per_group) {
     if (d->points_per_group % FR || d->points_per_group > 512)

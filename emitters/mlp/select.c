@@ -112,6 +112,22 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   return true;
 }
 
+/* The classes the measured network ran that the desc allows, fastest first, but class
+ * skip (-1: none), each faster than min_gpts (0: any measured); returns their count. */
+static int measured_order(const mlp_select_entry *near, const spvgen_mlp_desc *d, int skip, float min_gpts,
+                          int order[MLP_CLASS_COUNT]) {
+  int n = 0;
+  for (int c = 0; c < MLP_CLASS_COUNT; c++)
+    if (c != skip && near->cls[c].gpts > 0 && near->cls[c].gpts >= min_gpts && allows(d, c, NULL)) order[n++] = c;
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && near->cls[order[j]].gpts > near->cls[order[j - 1]].gpts; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  return n;
+}
+
 /* Plans class cls with knobs k (NULL: the desc's own). */
 static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp_config *base, int cls,
                                 const mlp_select_knobs *k, spvgen_mlp_config *p, char *msg, size_t size) {
@@ -163,16 +179,8 @@ static bool fit_measured(const spvgen_device_caps *caps, const spvgen_mlp_config
                          const mlp_select_entry *near, uint32_t budget) {
   const int chosen = mlp_select_class(plan);
   if (!near || near->cls[chosen].gpts <= 0) return false;
-  int order[MLP_CLASS_COUNT], n = 0;
-  for (int c = 0; c < MLP_CLASS_COUNT; c++)
-    if (c != chosen && near->cls[c].gpts >= 0.5f * near->cls[chosen].gpts && allows(&base->desc, c, NULL))
-      order[n++] = c;
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && near->cls[order[j]].gpts > near->cls[order[j - 1]].gpts; j--) {
-      int t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
-    }
+  int order[MLP_CLASS_COUNT];
+  const int n = measured_order(near, &base->desc, chosen, 0.5f * near->cls[chosen].gpts, order);
   for (int i = 0; i < n; i++) {
     const int c = order[i];
     const mlp_select_knobs *k = allows(&base->desc, c, &near->cls[c]) ? &near->cls[c] : NULL;
@@ -253,15 +261,8 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
     }
     if (near && best <= MAX_DISTANCE) {
       /* its classes, fastest first */
-      int order[MLP_CLASS_COUNT], n = 0;
-      for (int c = 0; c < MLP_CLASS_COUNT; c++)
-        if (near->cls[c].gpts > 0 && allows(d, c, NULL)) order[n++] = c;
-      for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && near->cls[order[j]].gpts > near->cls[order[j - 1]].gpts; j--) {
-          int t = order[j];
-          order[j] = order[j - 1];
-          order[j - 1] = t;
-        }
+      int order[MLP_CLASS_COUNT];
+      const int n = measured_order(near, d, -1, 0.0f, order);
       for (int i = 0; i < n; i++) {
         int c = order[i];
         /* its measured knobs where the desc leaves them open, else the desc's */
