@@ -66,20 +66,24 @@ static void describe(const void *plan, sg_json *j) {
   }
 }
 
-/* Each variant on the preset it targets, on a tile-multiple and an odd shape. */
+/* Each variant on the preset it targets, on a tile-multiple and an odd shape (coopmat2's
+ * odd shape both in place and packed). */
 static uint32_t examples(void *descs, const char **presets, uint32_t max) {
   static const struct {
     const char *preset;
     spvgen_gemm_variant variant;
     uint32_t m, n, k;
     spvgen_component_type ab, acc;
+    spvgen_gemm_pack pack;
   } rows[] = {
-      {"h100", SPVGEN_GEMM_COOPMAT2, 8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
-      {"h100", SPVGEN_GEMM_COOPMAT2, 2999, 3001, 2997, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
-      {"h100", SPVGEN_GEMM_COOPMAT_KHR, 8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
-      {"h100", SPVGEN_GEMM_COOPMAT_KHR, 2999, 3001, 2997, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
-      {"h100", SPVGEN_GEMM_COOPMAT_KHR, 8192, 8192, 8192, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32},
-      {"vulkan13", SPVGEN_GEMM_SIMT, 1024, 1024, 1024, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
+      {"h100", SPVGEN_GEMM_COOPMAT2, 8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0},
+      /* the odd shape in place (one kernel), and packed (AUTO: a pack kernel, then the main) */
+      {"h100", SPVGEN_GEMM_COOPMAT2, 2999, 3001, 2997, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_NONE},
+      {"h100", SPVGEN_GEMM_COOPMAT2, 4097, 4095, 4093, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0},
+      {"h100", SPVGEN_GEMM_COOPMAT_KHR, 8192, 8192, 8192, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0},
+      {"h100", SPVGEN_GEMM_COOPMAT_KHR, 2999, 3001, 2997, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0},
+      {"h100", SPVGEN_GEMM_COOPMAT_KHR, 8192, 8192, 8192, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, 0},
+      {"vulkan13", SPVGEN_GEMM_SIMT, 1024, 1024, 1024, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0},
   };
   uint32_t n = 0;
   for (; n < max && n < sizeof rows / sizeof rows[0]; n++) {
@@ -91,6 +95,7 @@ static uint32_t examples(void *descs, const char **presets, uint32_t max) {
     d->a_type = d->b_type = rows[n].ab;
     d->acc_type = d->out_type = rows[n].acc;
     d->variant = rows[n].variant;
+    d->pack = rows[n].pack;
     presets[n] = rows[n].preset;
   }
   return n;

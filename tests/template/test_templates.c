@@ -32,6 +32,8 @@ static void test_table_complete(void) {
 
 /* One example through the table: plan, emit into a module, validate, compare with the
  * one-shot kernel's words; plans lists at least one plan. */
+static uint32_t g_multi_kernel_examples; /* examples whose plan has several kernels */
+
 static void check_example(const sg_template *t, const void *desc, const char *preset) {
   spvgen_device_caps caps;
   CHECK(spvgen_caps_preset(preset, &caps) == SPVGEN_OK);
@@ -51,8 +53,18 @@ static void check_example(const sg_template *t, const void *desc, const char *pr
   st = t->kernel(desc, &caps, &k, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "%s one-shot: %s", t->name, msg);
   /* the one-shot gives one kernel: a plan of several (a packed or split-K GEMM) has no
-   * one-shot twin, and the one-shot plans the single-kernel form instead */
-  const bool one_kernel = !t->kernel_count || t->kernel_count(plan) == 1;
+   * one-shot twin, and the one-shot plans the single-kernel form instead; each of its
+   * kernels validates */
+  const uint32_t kernels = sg_template_kernels(t, plan);
+  const bool one_kernel = kernels == 1;
+  if (!one_kernel) g_multi_kernel_examples++;
+  for (uint32_t w = 1; w < kernels; w++) {
+    spvgen_module *mk = spvgen_module_create(NULL);
+    CHECK_MSG(sg_template_emit_kernel(t, mk, plan, w, NULL) == SPVGEN_OK, "%s (%s): kernel %u", t->name, name, w);
+    size_t kc = 0;
+    CHECK_MSG(check_module(mk, &kc) != NULL && kc > 0, "%s (%s): kernel %u validates", t->name, name, w);
+    spvgen_module_destroy(mk);
+  }
   if (words && st == SPVGEN_OK) {
     if (one_kernel) {
       CHECK_EQ_U64(k.word_count, count);
@@ -102,6 +114,8 @@ static void test_examples(void) {
     for (uint32_t r = 0; r < count; r++) check_example(t, descs + r * t->desc_size, presets[r]);
     free(descs);
   }
+  /* the GEMM's packed example: a plan of several kernels, each validated above */
+  CHECK_MSG(g_multi_kernel_examples >= 1, "no example with several kernels");
 }
 
 int main(int argc, char **argv) {
