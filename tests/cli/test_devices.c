@@ -26,6 +26,7 @@ static char *read_text(const char *path) {
 }
 
 static void test_h100_preset_equals_the_measured_device(void) {
+  if (!cli_binary()) return;
   const char *src = getenv("SPVGEN_SOURCE_DIR");
   if (!src) {
     test_skip("SPVGEN_SOURCE_DIR is not set");
@@ -45,6 +46,7 @@ static void test_h100_preset_equals_the_measured_device(void) {
 }
 
 static void test_unknown_preset_is_a_usage_error_naming_it(void) {
+  if (!cli_binary()) return;
   cli_result r = cli_run("devices", "--preset", "no-such-gpu");
   if (!r.ran) {
     test_skip("SPVGEN_CLI is not set");
@@ -69,6 +71,7 @@ static bool first_device(spvgen_device_caps *caps) {
 }
 
 static void test_devices_lists_every_device_with_its_cooperative_caps(void) {
+  if (!cli_binary()) return;
   spvgen_device_caps caps;
   if (!first_device(&caps)) return;
   cli_result r = cli_run("devices");
@@ -119,6 +122,7 @@ static void restore_drivers(void) {
 /* No driver at all: exit 1 with the reason on stderr, and nothing on stdout (so a
  * script reading --json never parses half an answer). */
 static void test_devices_without_a_driver_exits_1_with_the_reason(void) {
+  if (!cli_binary()) return;
   hide_drivers();
   for (int json = 0; json < 2; json++) {
     cli_result r = json ? cli_run("devices", "--json") : cli_run("devices");
@@ -140,6 +144,7 @@ static void test_devices_without_a_driver_exits_1_with_the_reason(void) {
 /* `spvgen demo` without a device: a skip (exit 0, saying so) by default; a failure with
  * --require-device or SPVGEN_GPU_REQUIRED=1, so a GPU run cannot pass without its GPU. */
 static void test_demo_without_a_device_skips_unless_a_device_is_required(void) {
+  if (!cli_binary()) return;
   hide_drivers();
   cli_result r = cli_run("demo", "--quiet", "--n", "10");
   if (!r.ran) {

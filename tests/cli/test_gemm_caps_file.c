@@ -19,6 +19,7 @@ static char *emit(const char *caps, size_t *size) {
 }
 
 static void test_caps_file_round_trips_the_preset(void) {
+  if (!cli_binary()) return;
   cli_result r = cli_run("devices", "--json", "--preset", "h100");
   CHECK_EXIT(r, 0);
   const char *json = cli_write("h100.json", r.out, strlen(r.out));
@@ -38,6 +39,7 @@ static void test_caps_file_round_trips_the_preset(void) {
 }
 
 static void test_broken_caps_files_are_refused(void) {
+  if (!cli_binary()) return;
   static const struct { const char *json, *message; } cases[] = {
       {"{\"devices\": []}", "\"devices\" is empty"},
       {"[1, 2]", "not a JSON object"},

@@ -5,6 +5,7 @@
 #include "cli_run.h"
 
 static void test_mlp_emits_a_valid_module_for_h100(void) {
+  if (!cli_binary()) return;
   const char *path = cli_path("net.spv");
   cli_result r = cli_run("mlp", "--in", "32", "--hidden", "64x4", "--out", "16", "--act", "relu", "--types",
                          "f16", "--caps", "h100", "-o", path);
@@ -28,6 +29,7 @@ static void test_mlp_emits_a_valid_module_for_h100(void) {
 }
 
 static void test_mlp_usage_and_refusals(void) {
+  if (!cli_binary()) return;
   cli_result r = cli_run("mlp", "--in", "3");
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--in and --out are required");
@@ -59,6 +61,7 @@ static void test_mlp_usage_and_refusals(void) {
 }
 
 static void test_run_mlp_checks_every_output(void) {
+  if (!cli_binary()) return;
   cli_result r = cli_run("run", "mlp", "--in", "3", "--hidden", "16x2", "--out", "4", "--act", "tanh",
                          "--encoding", "freq:3", "--points", "500");
   if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
@@ -74,6 +77,7 @@ static void test_run_mlp_checks_every_output(void) {
 /* --train: both kernels for h100 validate (`spvgen val`), JSON of the training plan,
  * the vec refusal, and a run on the CI device checking gradients and optimizer. */
 static void test_mlp_train(void) {
+  if (!cli_binary()) return;
   const char *path = cli_path("train.spv");
   cli_result r = cli_run("mlp", "--in", "2", "--hidden", "64x3", "--out", "3", "--encoding", "freq:8", "--train",
                          "--loss", "rel-l2", "--optimizer", "sgd", "--caps", "h100", "-o", path);
@@ -191,6 +195,7 @@ static void test_mlp_train(void) {
  * preset; a run on the CI device with every variant it has and the reasons for the
  * others). */
 static void test_mlp_hash_grid_sample_and_bench(void) {
+  if (!cli_binary()) return;
   cli_result r = cli_run("mlp", "--in", "3", "--hidden", "64x2", "--out", "4", "--encoding", "hashgrid:8,2,12,4,1.5",
                          "--caps", "h100", "-S");
   CHECK_EXIT(r, 0);
