@@ -786,6 +786,10 @@ static void test_gemm_coopmat2_pack_matches_cpu(void) {
       {127, 65, 1500, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, true, false, 0},
       {300, 301, 299, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 3, 303, 305, 0, 7, 0, 0, SPVGEN_GEMM_BIAS_ROW, 0, 1, false, true, 0},
       {130, 70, 999, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, 0, 0, 0, 0.5f, 0, 0, 2, true, true, 0},
+      /* the pack kernel's 16-byte source loads: 16-byte rows and batches, through device
+       * addresses (fixed) and a run-time class that promises them (s8, ld_multiple 16) */
+      {200, 136, 520, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 528, 144, 0, 16, 0, 0, 0, 0, 1, false, true, 0},
+      {129, 257, 515, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 144, 272, 272, 16, 0, 0, 0, 0, 1, true, true, 16},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     if (cases[i].bda && !bda_ok) continue;
