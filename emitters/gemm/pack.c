@@ -350,19 +350,28 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   uint32_t wgl = ek_iadd(m, ek_imul(m, ek_load_v3_component(m, wg_var, 1), nx), ek_load_v3_component(m, wg_var, 0));
   uint32_t first = ek_iadd(m, ek_mul_imm(m, wgl, GEMM_PACK_LOCAL * per), ek_load_u32(m, lid_var));
   const uint32_t ua = pa ? oa.units : ek_u32(m, 0), total = pb ? ek_iadd(m, ua, ob.units) : ua;
-  for (uint32_t j = 0; j < per; j++) {
-    uint32_t u = ek_add_imm(m, first, j * GEMM_PACK_LOCAL);
-    ek_guard g = ek_guard_begin(m, ek_ult(m, u, total));
-    if (pa && pb) {
-      spvgen_if(m, ek_ult(m, u, ua));
-      pack_unit(m, &oa, u);
-      spvgen_else(m);
-      pack_unit(m, &ob, ek_isub(m, u, ua));
-      spvgen_end_if(m);
-    } else {
-      pack_unit(m, pa ? &oa : &ob, u);
-    }
-    ek_guard_end(m, g);
+  /* several units: a loop (its words do not grow with pack_units; the driver unrolls it
+   * or not), up to the batch's last unit */
+  ek_for loop;
+  ek_guard g = {0};
+  uint32_t u = first;
+  if (per > 1)
+    u = ek_for_begin(m, &loop, first, ek_umin(m, ek_add_imm(m, first, per * GEMM_PACK_LOCAL), total),
+                     ek_u32(m, GEMM_PACK_LOCAL), SpvLoopControlMaskNone);
+  else
+    g = ek_guard_begin(m, ek_ult(m, u, total));
+  if (pa && pb) {
+    spvgen_if(m, ek_ult(m, u, ua));
+    pack_unit(m, &oa, u);
+    spvgen_else(m);
+    pack_unit(m, &ob, ek_isub(m, u, ua));
+    spvgen_end_if(m);
+  } else {
+    pack_unit(m, pa ? &oa : &ob, u);
   }
+  if (per > 1)
+    ek_for_end(m, &loop);
+  else
+    ek_guard_end(m, g);
   spvgen_function_end(m);
 }
