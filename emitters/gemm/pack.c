@@ -186,8 +186,8 @@ uint32_t gemm_pack_base(spvgen_module *m, const spvgen_gemm_desc *d, const gemm_
 
 /* Why 16-byte units: every row of a copy is whole 16-byte units (the pads are at least
  * GEMM_PACK_MIN_PAD elements) and every copy starts on a 256-byte boundary, so each
- * invocation writes whole u32x4 units; element stores moved a quarter of the bandwidth
- * a copy can reach (docs/design-notes.md, "Packed operands"). The source is read 16 bytes
+ * invocation writes whole u32x4 units; element stores left most of the memory bandwidth
+ * unused (docs/design-notes.md, "The pack kernel in 16-byte units"). The source is read 16 bytes
  * at a time where its class makes every unit of a row start on a 16-byte boundary, else
  * element by element, the elements packed into the unit with bitcasts (no arithmetic on
  * the element type, which storage capabilities alone do not allow). */
