@@ -270,6 +270,10 @@ static void test_refusals_name_what_is_wrong(void) {
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "stages 2");
   d.stages = 0;
+  d.pack_units = 17;
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "pack_units 17 is over 16");
+  d.pack_units = 0;
   d.pack = (spvgen_gemm_pack)9;
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "pack 9");
