@@ -327,6 +327,10 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
   if ((unsigned)d->pack >= SPVGEN_GEMM_PACK_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "pack %d is not auto (0), none (1), a (2), b (3) or ab (4)",
                      (int)d->pack);
+  if (d->pack_units > GEMM_PACK_MAX_UNITS)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "pack_units %u is over %u (16-byte units per pack kernel invocation)", d->pack_units,
+                     GEMM_PACK_MAX_UNITS);
   /* pack AUTO stays AUTO here: each variant's plan decides (plan_variant) */
   if (d->codegen & ~(uint32_t)SPVGEN_GEMM_CODEGEN_ALL)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "codegen 0x%x has unknown bits (known: 0x%x)",
@@ -805,6 +809,11 @@ static uint64_t span_bytes(uint64_t col_major, uint32_t rows, uint32_t cols, uin
   return ((last + 1) * esize + 3) & ~3ull;
 }
 
+/* An input type of `size` bytes (what the pack layout reads of a type). */
+static spvgen_component_type type_of_size(uint32_t size) {
+  return size == 1 ? SPVGEN_COMPONENT_S8 : size == 4 ? SPVGEN_COMPONENT_F32 : SPVGEN_COMPONENT_F16;
+}
+
 /* The run-time plan's binding sizes for one dispatch (spvgen_binding_sizes_fn): the
  * bytes each operand spans for the shape, leading dimensions and batch strides in the
  * push constants, as operand_bytes computes them for a fixed plan; the split-K
@@ -837,8 +846,8 @@ static bool gemm_runtime_sizes(const spvgen_kernel_info *info, const void *push_
     d.pack = (spvgen_gemm_pack)((pk >> 32) & 0xff);
     d.a_layout = (spvgen_matrix_layout)(lay & 1);
     d.b_layout = (spvgen_matrix_layout)((lay >> 1) & 1);
-    d.a_type = (el & 0xff) == 1 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16; /* only the size counts */
-    d.b_type = ((el >> 8) & 0xff) == 1 ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
+    d.a_type = type_of_size((uint32_t)(el & 0xff)); /* only the size counts */
+    d.b_type = type_of_size((uint32_t)((el >> 8) & 0xff));
     gemm_pack_layout l;
     gemm_pack_layout_of(&d, pc.m, pc.n, pc.k, batch, pc.split_k > 1 ? need[BUF_WORKSPACE] : 0, &l);
     need[BUF_WORKSPACE] = l.end;
@@ -1199,7 +1208,7 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
     l->workspace_bytes = pl.end;
     l->pack_a_offset = pl.a_off;
     l->pack_b_offset = pl.b_off;
-    gemm_pack_grid(pl.elems, a.batch, l->pack_groups);
+    gemm_pack_grid(pl.units, d->pack_units, a.batch, l->pack_groups);
     if (gemm_packs(d, 'a')) tile_lda = pl.lda;
     if (gemm_packs(d, 'b')) tile_ldb = pl.ldb;
     if (gemm_packs(d, 'a') && gemm_packs(d, 'b')) tile_k = pl.kp;
@@ -1280,7 +1289,8 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
                        /* a RUNTIME kernel reads its slice count off the grid: only split or not */
                        runtime ? (uint32_t)(d->split_k > 1) : d->split_k, d->unroll,
                        (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
-                       d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen, (uint32_t)d->pack};
+                       d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen, (uint32_t)d->pack,
+                       d->pack_units};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
   if (!runtime) {
     uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,

@@ -198,9 +198,10 @@ void gemm_splitk_reduce_emit(spvgen_module *m, const spvgen_gemm_config *p);
 /* ----------------------------------------------------------- packed operands ---- */
 /* pack.c: spvgen/gemm.h, "Packed operands". */
 
-/* The pack kernel's workgroup size, and the elements each invocation copies. */
+/* The pack kernel's workgroup size; the most 16-byte units an invocation writes
+ * (desc.pack_units). */
 #define GEMM_PACK_LOCAL 256u
-#define GEMM_PACK_PER_INVOCATION 4u
+#define GEMM_PACK_MAX_UNITS 16u
 
 /* Whether operand A (is_a) or B can be read 16 bytes at a time: its leading dimension,
  * batch stride and contiguous extent multiples of 16 bytes (a RUNTIME class: by its
@@ -229,19 +230,22 @@ static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_ge
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
 
 /* The copies of one shape (the desc's tiles and layouts, pack): K, M, N padded to tile_k,
- * tile_m, tile_n; the copies' leading dimensions and batch strides (elements); their byte
+ * tile_m, tile_n (each at least GEMM_PACK_MIN_PAD: whole 16-byte rows for every input
+ * type); the copies' leading dimensions and batch strides (elements); their byte
  * offsets in the workspace after partial_bytes of split-K's planes (0: not packed); the
- * workspace's end; the elements the pack kernel writes per batch. */
+ * workspace's end; the 16-byte units the pack kernel writes per batch. */
+#define GEMM_PACK_MIN_PAD 16u
 typedef struct gemm_pack_layout {
   uint32_t kp, mp, np;
   uint32_t lda, ldb;
   uint64_t stride_a, stride_b;
-  uint64_t a_off, b_off, end, elems;
+  uint64_t a_off, b_off, end, units;
 } gemm_pack_layout;
 void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
                          uint64_t partial_bytes, gemm_pack_layout *l);
-/* The pack kernel's grid for `elems` elements per batch. */
-void gemm_pack_grid(uint64_t elems, uint32_t batch, uint32_t groups[3]);
+/* The pack kernel's grid for `units` 16-byte units per batch, per_invocation of them
+ * per invocation (desc.pack_units). */
+void gemm_pack_grid(uint64_t units, uint32_t per_invocation, uint32_t batch, uint32_t groups[3]);
 /* The desc the main kernel is planned and emitted for (tiles chosen): a FIXED one with
  * the copies' leading dimensions and strides (and K padded when both are packed), a
  * RUNTIME one with k_multiple tile_k when both are. */

@@ -48,6 +48,7 @@ static void describe(const void *plan, sg_json *j) {
   sg_json_u64(j, "kernels", spvgen_gemm_kernel_count(p));
   if (p->desc.pack != SPVGEN_GEMM_PACK_NONE && p->desc.pack != SPVGEN_GEMM_PACK_AUTO) {
     sg_json_str(j, "pack", spvgen_gemm_pack_name(p->desc.pack));
+    sg_json_u64(j, "pack_units", p->desc.pack_units);
     sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
     sg_json_u64(j, "pack_a_offset", p->pack_a_offset);
     sg_json_u64(j, "pack_b_offset", p->pack_b_offset);
@@ -410,6 +411,7 @@ GEMM_U32(flag_stages, stages, 0)
 GEMM_U32(flag_unroll, unroll, 0)
 GEMM_U32(flag_split_k, split_k, 0)
 GEMM_U32(flag_edge_unroll, edge_unroll, 0)
+GEMM_U32(flag_pack_units, pack_units, 0)
 GEMM_U32(flag_compile_budget, compile_budget_ms, 0)
 GEMM_U32(flag_m_multiple, m_multiple, 0)
 GEMM_U32(flag_n_multiple, n_multiple, 0)
@@ -538,8 +540,10 @@ static const sg_flag gemm_flags[] = {
     {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
     {"--pack", "auto|none|a|b|ab",
      "coopmat2, simt: copy A and/or B zero-padded to whole tiles into the\nworkspace first (a pack kernel), then "
-     "run the aligned kernel on the\ncopies (auto: none for now)",
+     "run the aligned kernel on the\ncopies (auto: ab for coopmat2 where A or B is off 16 bytes and\nM, N >= 256, else none)",
      flag_pack, 0},
+    {"--pack-units", "N", "packed operands: 16-byte units of the copies each pack kernel\ninvocation writes (1 to 16, default 1)",
+     flag_pack_units, 0},
     {"--compile-budget", "MS",
      "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
      flag_compile_budget, 0},

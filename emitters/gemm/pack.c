@@ -23,13 +23,18 @@
 
 static uint64_t round_up64(uint64_t x, uint64_t q) { return (x + q - 1) / q * q; }
 
+/* What a dimension pads to: its tile, at least GEMM_PACK_MIN_PAD elements (both powers of
+ * two: the larger is a multiple of the other), so that every row of a copy is whole
+ * 16-byte units for the pack kernel's stores whatever the tile. */
+static uint32_t pad_of(uint32_t tile) { return tile > GEMM_PACK_MIN_PAD ? tile : GEMM_PACK_MIN_PAD; }
+
 void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
                          uint64_t partial_bytes, gemm_pack_layout *l) {
   memset(l, 0, sizeof *l);
   const bool pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
-  l->kp = (uint32_t)round_up64(k, d->tile_k);
-  l->mp = (uint32_t)round_up64(m, d->tile_m);
-  l->np = (uint32_t)round_up64(n, d->tile_n);
+  l->kp = (uint32_t)round_up64(k, pad_of(d->tile_k));
+  l->mp = (uint32_t)round_up64(m, pad_of(d->tile_m));
+  l->np = (uint32_t)round_up64(n, pad_of(d->tile_n));
   l->lda = d->a_layout == SPVGEN_ROW_MAJOR ? l->kp : l->mp;
   l->ldb = d->b_layout == SPVGEN_ROW_MAJOR ? l->np : l->kp;
   l->stride_a = (uint64_t)l->mp * l->kp;
@@ -38,18 +43,19 @@ void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint
   if (pa) {
     l->a_off = at;
     at = round_up64(at + l->stride_a * batch * spvgen_component_type_size(d->a_type), PACK_ALIGN);
-    l->elems += l->stride_a;
+    l->units += l->stride_a * spvgen_component_type_size(d->a_type) / 16u;
   }
   if (pb) {
     l->b_off = at;
     at += l->stride_b * batch * spvgen_component_type_size(d->b_type);
-    l->elems += l->stride_b;
+    l->units += l->stride_b * spvgen_component_type_size(d->b_type) / 16u;
   }
   l->end = at;
 }
 
-void gemm_pack_grid(uint64_t elems, uint32_t batch, uint32_t groups[3]) {
-  uint64_t wgs = (elems + GEMM_PACK_LOCAL * GEMM_PACK_PER_INVOCATION - 1) / (GEMM_PACK_LOCAL * GEMM_PACK_PER_INVOCATION);
+void gemm_pack_grid(uint64_t units, uint32_t per_invocation, uint32_t batch, uint32_t groups[3]) {
+  const uint64_t per_group = (uint64_t)GEMM_PACK_LOCAL * (per_invocation ? per_invocation : 1u);
+  uint64_t wgs = (units + per_group - 1) / per_group;
   groups[0] = (uint32_t)(wgs < 65535u ? (wgs ? wgs : 1) : 65535u);
   groups[1] = (uint32_t)((wgs + groups[0] - 1) / groups[0]);
   if (!groups[1]) groups[1] = 1;
@@ -78,6 +84,11 @@ spvgen_status gemm_pack_plan(spvgen_gemm_config *p, char *msg, size_t size) {
   ek_str x = ek_str_after(p->name, sizeof p->name);
   ek_str_put(&x, " pack ");
   ek_str_put(&x, spvgen_gemm_pack_name(d->pack));
+  if (!p->desc.pack_units) p->desc.pack_units = 1;
+  if (d->pack_units > 1) {
+    ek_str_put(&x, " x");
+    ek_str_u32(&x, d->pack_units);
+  }
   if (gemm_runtime(d)) return SPVGEN_OK; /* the layout and the grid per launch */
   gemm_pack_layout l;
   gemm_pack_layout_of(d, d->m, d->n, d->k, d->batch, p->workspace_bytes, &l);
@@ -86,7 +97,7 @@ spvgen_status gemm_pack_plan(spvgen_gemm_config *p, char *msg, size_t size) {
   p->workspace_bytes = l.end;
   p->pack_a_offset = l.a_off;
   p->pack_b_offset = l.b_off;
-  gemm_pack_grid(l.elems, d->batch, p->pack_groups);
+  gemm_pack_grid(l.units, d->pack_units, d->batch, p->pack_groups);
   return SPVGEN_OK;
 }
 
@@ -127,9 +138,9 @@ static uint32_t round_up_id(spvgen_module *m, uint32_t x, uint32_t q) {
 void gemm_pack_ids_of(spvgen_module *m, const spvgen_gemm_config *p, const ek_gemm_shape *sh, gemm_pack_ids *ids) {
   const spvgen_gemm_desc *d = &p->desc;
   memset(ids, 0, sizeof *ids);
-  ids->kp = round_up_id(m, sh->k, d->tile_k);
-  ids->mp = round_up_id(m, sh->m, d->tile_m);
-  ids->np = round_up_id(m, sh->n, d->tile_n);
+  ids->kp = round_up_id(m, sh->k, pad_of(d->tile_k));
+  ids->mp = round_up_id(m, sh->m, pad_of(d->tile_m));
+  ids->np = round_up_id(m, sh->n, pad_of(d->tile_n));
   ids->lda = d->a_layout == SPVGEN_ROW_MAJOR ? ids->kp : ids->mp;
   ids->ldb = d->b_layout == SPVGEN_ROW_MAJOR ? ids->np : ids->kp;
   ids->stride_a = ek_imul(m, ids->mp, ids->kp);
@@ -173,31 +184,90 @@ uint32_t gemm_pack_base(spvgen_module *m, const spvgen_gemm_desc *d, const gemm_
 
 /* ---------------------------------------------------------- the pack kernel ---- */
 
-/* One operand's part of the pack kernel: its source and copy and the ids of its layout. */
+/* Why 16-byte units: every row of a copy is whole 16-byte units (the pads are at least
+ * GEMM_PACK_MIN_PAD elements) and every copy starts on a 256-byte boundary, so each
+ * invocation writes whole u32x4 units; element stores left most of the memory bandwidth
+ * unused (docs/design-notes.md, "The pack kernel in 16-byte units"). The source is read 16 bytes
+ * at a time where its class makes every unit of a row start on a 16-byte boundary, else
+ * element by element, the elements packed into the unit with bitcasts (no arithmetic on
+ * the element type, which storage capabilities alone do not allow). */
+
+/* One operand's part of the pack kernel. A batch's copy is contiguous: its unit u is
+ * unit u % upr of row u / upr. */
 typedef struct pack_operand {
-  ek_buffer src, dst;
-  uint32_t outer, inner;     /* the source's extents (ids) in its layout */
-  uint32_t ld, stride;       /* the source's */
-  uint32_t inner_p;          /* the copy's inner extent (its leading dimension) */
-  uint32_t elems;            /* the copy's elements per batch */
-  uint32_t dst_base;         /* the copy's first element of this batch (descriptors) */
-  uint32_t src_base;         /* the source's (descriptors) */
+  ek_buffer src, src4, dst;      /* the source (elements; src4: its 16-byte view where vec),
+                                    the copy (16-byte units) */
+  bool vec;                      /* the source's rows and batches start on 16-byte boundaries */
+  uint32_t epv, per_word;        /* elements per unit, per 32-bit word */
+  uint32_t outer, inner;         /* the source's extents (ids) in its layout */
+  uint32_t inner_units;          /* inner / epv: the units wholly inside a source row */
+  uint32_t ld, ld4;              /* the source's leading dimension (elements; vec: units) */
+  uint32_t upr;                  /* the copy's units per row */
+  uint32_t units;                /* the copy's units per batch */
+  uint32_t dst_base;             /* the copy's first unit of this batch (descriptors) */
+  uint32_t src_base, src_base4;  /* the source's first element (unit) of this batch
+                                    (descriptors) */
 } pack_operand;
 
-/* Copies element e (an id, < op->elems) of one batch's copy: the source's element, or 0
- * past its extents. */
-static void pack_element(spvgen_module *m, const pack_operand *op, uint32_t e) {
-  uint32_t o = ek_udiv(m, e, op->inner_p), i = ek_isub(m, e, ek_imul(m, o, op->inner_p));
-  uint32_t inside = ek_all(m, ek_ult(m, o, op->outer), ek_ult(m, i, op->inner));
-  uint32_t idx = ek_iadd(m, ek_imul(m, o, op->ld), i);
-  if (op->src_base) idx = ek_iadd(m, idx, op->src_base);
-  uint32_t at = op->dst_base ? ek_iadd(m, e, op->dst_base) : e;
-  /* a branch, not a select: a select of the element type would need its arithmetic
-   * capability (Float16, Int8, ...), which storage alone does not give */
-  spvgen_if(m, inside);
-  ek_store_elem(m, &op->dst, at, ek_load_elem(m, &op->src, idx));
+/* Whether operand A (is_a) or B is read 16 bytes at a time: its leading dimension and
+ * batch stride are multiples of a unit for every shape of the class, and its base is
+ * 16-byte aligned (descriptors: the binding's offset, as the khr variant's views assume;
+ * device addresses: the info asks the coopmat2 variant's A and B for 16, the simt
+ * variant's for 4). */
+static bool pack_source_vec(const spvgen_gemm_desc *d, bool is_a, uint32_t epv) {
+  if (d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS && d->variant == SPVGEN_GEMM_SIMT) return false;
+  return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv);
+}
+
+/* A unit of epv elements from scalar loads at idx0 + e. With ok (epv bool ids; NULL: all
+ * inside) an element outside loads index 0 and is masked to zero in its word. */
+static uint32_t pack_gather(spvgen_module *m, const pack_operand *op, uint32_t idx0, const uint32_t *ok) {
+  const uint32_t u32 = ek_u32_type(m), per = op->per_word, bits = 32u / per;
+  const uint32_t wvec = per > 1 ? spvgen_type_vector(m, op->src.elem_type, per) : 0;
+  uint32_t words[4];
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t parts[4], mask = 0;
+    for (uint32_t t = 0; t < per; t++) {
+      const uint32_t e = w * per + t;
+      uint32_t idx = ek_add_imm(m, idx0, e);
+      if (ok) {
+        idx = ek_select(m, ok[e], idx, ek_u32(m, 0));
+        const uint32_t lane = per == 1 ? 0xFFFFFFFFu : ((1u << bits) - 1u) << (t * bits);
+        const uint32_t part = ek_select(m, ok[e], ek_u32(m, lane), ek_u32(m, 0));
+        mask = mask ? spvgen_op_bitwise_or(m, u32, mask, part) : part;
+      }
+      parts[t] = ek_load_elem(m, &op->src, idx);
+    }
+    uint32_t word = spvgen_op_bitcast(m, u32, per > 1 ? spvgen_op_composite_construct(m, wvec, parts, per) : parts[0]);
+    words[w] = ok ? spvgen_op_bitwise_and(m, u32, word, mask) : word;
+  }
+  return spvgen_op_composite_construct(m, spvgen_type_vector(m, u32, 4), words, 4);
+}
+
+/* Writes unit u (an id, < op->units) of one batch's copy: a unit wholly inside the source
+ * in one load (vec) or epv element loads; a row's unit that crosses the source's inner
+ * extent, and the pads, element by element with zeros outside. */
+static void pack_unit(spvgen_module *m, const pack_operand *op, uint32_t u) {
+  const uint32_t o = ek_udiv(m, u, op->upr), iu = ek_isub(m, u, ek_imul(m, o, op->upr));
+  const uint32_t i0 = ek_mul_imm(m, iu, op->epv);
+  const uint32_t at = op->dst_base ? ek_iadd(m, u, op->dst_base) : u;
+  const uint32_t in_rows = ek_ult(m, o, op->outer);
+  uint32_t idx0 = ek_iadd(m, ek_imul(m, o, op->ld), i0);
+  if (op->src_base) idx0 = ek_iadd(m, idx0, op->src_base);
+  spvgen_if(m, ek_all(m, in_rows, ek_ult(m, iu, op->inner_units)));
+  uint32_t v;
+  if (op->vec) {
+    uint32_t idx = ek_iadd(m, ek_imul(m, o, op->ld4), iu);
+    if (op->src_base4) idx = ek_iadd(m, idx, op->src_base4);
+    v = ek_load_elem(m, &op->src4, idx);
+  } else {
+    v = pack_gather(m, op, idx0, NULL);
+  }
+  ek_store_elem(m, &op->dst, at, v);
   spvgen_else(m);
-  ek_store_elem(m, &op->dst, at, spvgen_const_bits(m, op->src.elem_type, 0));
+  uint32_t ok[16];
+  for (uint32_t e = 0; e < op->epv; e++) ok[e] = ek_all(m, in_rows, ek_ult(m, ek_add_imm(m, i0, e), op->inner));
+  ek_store_elem(m, &op->dst, at, pack_gather(m, op, idx0, ok));
   spvgen_end_if(m);
 }
 
@@ -210,17 +280,27 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   memset(&B, 0, sizeof B);
   ek_gemm_pack_interface(m, p, &A, &B, &sh, &ws);
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  const uint32_t v4 = spvgen_type_vector(m, ek_u32_type(m), 4);
   pack_operand oa, ob;
   memset(&oa, 0, sizeof oa);
   memset(&ob, 0, sizeof ob);
   oa.src = A;
   ob.src = B;
   if (bda) {
-    if (pa) oa.dst = ek_buffer_view(m, &ws, ek_type(m, d->a_type), 0, false, "A_packed");
-    if (pb) ob.dst = ek_buffer_view(m, &ws, ek_type(m, d->b_type), 0, false, "B_packed");
-  } else {
-    if (pa) oa.dst = ek_buffer_decl(m, ek_type(m, d->a_type), p->workspace_binding, false, "A_packed");
-    if (pb) ob.dst = ek_buffer_decl(m, ek_type(m, d->b_type), p->workspace_binding, false, "B_packed");
+    if (pa) oa.dst = ek_buffer_view(m, &ws, v4, 0, false, "A_packed");
+    if (pb) ob.dst = ek_buffer_view(m, &ws, v4, 0, false, "B_packed");
+  } else { /* one binding: both copies as 16-byte units */
+    oa.dst = ob.dst = ek_buffer_decl(m, v4, p->workspace_binding, false, "packed");
+  }
+  pack_operand *ops[2] = {pa ? &oa : NULL, pb ? &ob : NULL};
+  for (int w = 0; w < 2; w++) { /* the 16-byte views of the sources, before the entry point */
+    pack_operand *op = ops[w];
+    if (!op) continue;
+    const uint32_t esize = spvgen_component_type_size(w == 0 ? d->a_type : d->b_type);
+    op->epv = 16u / esize;
+    op->per_word = 4u / esize;
+    op->vec = pack_source_vec(d, w == 0, op->epv);
+    if (op->vec && !bda) op->src4 = ek_buffer_view(m, &op->src, v4, w == 0 ? 0 : 1, true, w == 0 ? "A4" : "B4");
   }
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t nwg_var = gemm_runtime(d) ? ek_builtin_v3(m, SpvBuiltInNumWorkgroups) : 0;
@@ -231,53 +311,67 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   gemm_pack_ids_of(m, p, &sh, &ids);
   const uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, wg_var, 2) : ek_u32(m, 0);
   const bool batched = gemm_runtime(d) || d->batch > 1;
-  pack_operand *ops[2] = {pa ? &oa : NULL, pb ? &ob : NULL};
   for (int w = 0; w < 2; w++) {
     pack_operand *op = ops[w];
     if (!op) continue;
     const bool is_a = w == 0;
     const spvgen_matrix_layout lay = is_a ? d->a_layout : d->b_layout;
     const uint32_t rows = is_a ? sh.m : sh.k, cols = is_a ? sh.k : sh.n;
+    const uint32_t esize = 16u / op->epv;
     op->outer = lay == SPVGEN_ROW_MAJOR ? rows : cols;
     op->inner = lay == SPVGEN_ROW_MAJOR ? cols : rows;
+    op->inner_units = ek_div_imm(m, op->inner, op->epv);
     op->ld = is_a ? sh.lda : sh.ldb;
-    op->stride = is_a ? sh.stride_a : sh.stride_b;
-    op->inner_p = is_a ? ids.lda : ids.ldb;
-    op->elems = is_a ? ids.stride_a : ids.stride_b;
+    if (op->vec) op->ld4 = ek_div_imm(m, op->ld, op->epv);
+    const uint32_t stride = is_a ? sh.stride_a : sh.stride_b;
+    op->upr = ek_div_imm(m, is_a ? ids.lda : ids.ldb, op->epv);
+    const uint32_t elems = is_a ? ids.stride_a : ids.stride_b;
+    op->units = ek_div_imm(m, elems, op->epv);
     const uint32_t off = is_a ? ids.a_off : ids.b_off;
-    const uint32_t esize = spvgen_component_type_size(is_a ? d->a_type : d->b_type);
     if (bda) { /* the pointers move to the batch (64-bit), indices count from there */
       const uint32_t u64 = spvgen_type_int(m, 64, false);
       uint32_t dst_off = spvgen_op_u_convert(m, u64, off);
       if (batched) {
-        ek_buffer_rebase(m, &op->src, ek_batch_bytes64(m, z, op->stride, esize));
-        dst_off = spvgen_op_i_add(m, u64, dst_off, ek_batch_bytes64(m, z, op->elems, esize));
+        ek_buffer_rebase(m, &op->src, ek_batch_bytes64(m, z, stride, esize));
+        dst_off = spvgen_op_i_add(m, u64, dst_off, ek_batch_bytes64(m, z, elems, esize));
       }
       ek_buffer_rebase(m, &op->dst, dst_off);
+      if (op->vec) op->src4 = ek_buffer_view(m, &op->src, v4, 0, true, is_a ? "A4" : "B4");
     } else {
-      op->src_base = batched ? ek_imul(m, z, op->stride) : 0;
-      op->dst_base = ek_iadd(m, ek_div_imm(m, off, esize), batched ? ek_imul(m, z, op->elems) : ek_u32(m, 0));
+      op->src_base = batched ? ek_imul(m, z, stride) : 0;
+      if (op->vec && batched) op->src_base4 = ek_imul(m, z, ek_div_imm(m, stride, op->epv));
+      op->dst_base = ek_iadd(m, ek_div_imm(m, off, 16), batched ? ek_imul(m, z, op->units) : ek_u32(m, 0));
     }
   }
-  /* this workgroup's GEMM_PACK_LOCAL * GEMM_PACK_PER_INVOCATION elements of the batch's copies (A's,
-   * then B's), each step's invocations on consecutive elements */
+  /* this workgroup's GEMM_PACK_LOCAL * pack_units units of the batch's copies (A's, then
+   * B's), each step's invocations on consecutive units */
+  const uint32_t per = d->pack_units ? d->pack_units : 1u;
   uint32_t nx = nwg_var ? ek_load_v3_component(m, nwg_var, 0) : ek_u32(m, p->pack_groups[0]);
   uint32_t wgl = ek_iadd(m, ek_imul(m, ek_load_v3_component(m, wg_var, 1), nx), ek_load_v3_component(m, wg_var, 0));
-  uint32_t first = ek_iadd(m, ek_mul_imm(m, wgl, GEMM_PACK_LOCAL * GEMM_PACK_PER_INVOCATION), ek_load_u32(m, lid_var));
-  const uint32_t ea = pa ? oa.elems : ek_u32(m, 0), total = pb ? ek_iadd(m, ea, ob.elems) : ea;
-  for (uint32_t j = 0; j < GEMM_PACK_PER_INVOCATION; j++) {
-    uint32_t e = ek_add_imm(m, first, j * GEMM_PACK_LOCAL);
-    ek_guard g = ek_guard_begin(m, ek_ult(m, e, total));
-    if (pa && pb) {
-      spvgen_if(m, ek_ult(m, e, ea));
-      pack_element(m, &oa, e);
-      spvgen_else(m);
-      pack_element(m, &ob, ek_isub(m, e, ea));
-      spvgen_end_if(m);
-    } else {
-      pack_element(m, pa ? &oa : &ob, e);
-    }
-    ek_guard_end(m, g);
+  uint32_t first = ek_iadd(m, ek_mul_imm(m, wgl, GEMM_PACK_LOCAL * per), ek_load_u32(m, lid_var));
+  const uint32_t ua = pa ? oa.units : ek_u32(m, 0), total = pb ? ek_iadd(m, ua, ob.units) : ua;
+  /* several units: a loop (its words do not grow with pack_units; the driver unrolls it
+   * or not), up to the batch's last unit */
+  ek_for loop;
+  ek_guard g = {0};
+  uint32_t u = first;
+  if (per > 1)
+    u = ek_for_begin(m, &loop, first, ek_umin(m, ek_add_imm(m, first, per * GEMM_PACK_LOCAL), total),
+                     ek_u32(m, GEMM_PACK_LOCAL), SpvLoopControlMaskNone);
+  else
+    g = ek_guard_begin(m, ek_ult(m, u, total));
+  if (pa && pb) {
+    spvgen_if(m, ek_ult(m, u, ua));
+    pack_unit(m, &oa, u);
+    spvgen_else(m);
+    pack_unit(m, &ob, ek_isub(m, u, ua));
+    spvgen_end_if(m);
+  } else {
+    pack_unit(m, pa ? &oa : &ob, u);
   }
+  if (per > 1)
+    ek_for_end(m, &loop);
+  else
+    ek_guard_end(m, g);
   spvgen_function_end(m);
 }

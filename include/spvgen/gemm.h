@@ -77,8 +77,13 @@
  *     (binding plan.workspace_binding, as with split-K; it declares A and/or B and the
  *     workspace): an operand of R x C elements becomes Rp x Cp, zero-filled past R and C,
  *     in its own layout with ld = the padded inner extent and batch stride Rp * Cp, where
- *     K pads to tile_k, A's rows (M) to tile_m and B's columns (N) to tile_n. One
- *     invocation per 4 elements; grid plan.pack_groups (FIXED) or launch.pack_groups.
+ *     K pads to tile_k, A's rows (M) to tile_m and B's columns (N) to tile_n (each at
+ *     least 16, so every row of a copy is whole 16-byte units). Each invocation writes
+ *     desc.pack_units 16-byte units of the copy; it reads them with 16-byte loads where
+ *     the operand's class allows (leading dimension and batch stride multiples of 16
+ *     bytes; with device addresses the coopmat2 variant, whose A and B are 16-byte
+ *     aligned), else element by element. Grid plan.pack_groups (FIXED) or
+ *     launch.pack_groups.
  *   The main kernel then reads the copies (it declares no A / B binding for a packed
  *     operand, the workspace instead): whole 16-byte rows, no clamped load in M or N, and
  *     with AB no K edge (zeros in K add nothing). A split-K plan's partial planes come
@@ -355,6 +360,8 @@ typedef struct spvgen_gemm_desc {
   spvgen_addressing addressing;
   /* Packed operands (see "Packed operands"; 0: AUTO). */
   spvgen_gemm_pack pack;
+  uint32_t pack_units;             /* packed operands: 16-byte units of the copy each pack
+                                      kernel invocation writes (1 to 16; 0: 1) */
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the

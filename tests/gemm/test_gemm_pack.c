@@ -50,6 +50,20 @@ static void free_all(spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT], uint32_t n) {
   for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&k[i]);
 }
 
+/* Whether the module names an id `name` (OpName): the pack kernel's 16-byte views of
+ * the sources are "A4" and "B4". */
+static bool has_name(const uint32_t *w, size_t n, const char *name) {
+  for (size_t i = 5; i < n;) {
+    uint32_t len = w[i] >> 16;
+    if (!len) return false;
+    if ((w[i] & 0xFFFF) == SpvOpName && len > 2 && i + len <= n &&
+        strncmp((const char *)&w[i + 2], name, (len - 2) * 4) == 0)
+      return true;
+    i += len;
+  }
+  return false;
+}
+
 /* The layout of the copies for 4097x4095x4093 (the workspace: A's copy, then B's), the
  * kernels in dispatch order with their bindings, and the launch of a run-time plan giving
  * the same layout. */
@@ -74,7 +88,9 @@ static void test_plan_layout_and_kernels(void) {
   CHECK_EQ_U64(spvgen_gemm_kernel_count(&p), 2);
   CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 0), SPVGEN_GEMM_KERNEL_PACK);
   CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 1), SPVGEN_GEMM_KERNEL_MAIN);
-  const uint64_t groups = (mp * kp + kp * np + 1023) / 1024;
+  /* one 16-byte unit (8 halves) of the copies per invocation (pack_units 1), 256 a group */
+  CHECK_EQ_U64(p.desc.pack_units, 1);
+  const uint64_t groups = ((mp * kp + kp * np) / 8 + 255) / 256;
   CHECK_EQ_U64((uint64_t)p.pack_groups[0] * p.pack_groups[1] >= groups, 1);
   spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t n = build(&d, &h100, &p, k);
@@ -177,6 +193,68 @@ static void test_modules_validate(void) {
   CHECK_EQ_U64(packs, 2 * 3 * 2 * 2 * 3);
 }
 
+/* The pack kernel of the other input types validates, each with 16-byte source loads
+ * (leading dimensions multiples of 16 bytes) and with gathers (odd ones), fixed and
+ * run-time, descriptors and device addresses: u8 on coopmat2, f32 and u8 on simt (f16 and
+ * s8 above); bf16 (which SPIRV-Tools 2025.1 cannot parse) emits and is checked on its
+ * words. */
+static void test_every_input_type_validates(void) {
+  const spvgen_device_caps h100 = preset("h100"), lava = preset("lavapipe");
+  static const struct {
+    spvgen_component_type ab, acc;
+    spvgen_gemm_variant v;
+  } types[] = {
+      {SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_COOPMAT2},
+      {SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_SIMT},
+      {SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_SIMT},
+  };
+  uint32_t packs = 0;
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+    for (int form = 0; form < 8; form++) {
+      const bool aligned = form & 1, rt = (form >> 1) & 1, bda = (form >> 2) & 1;
+      const uint32_t esize = spvgen_component_type_size(types[t].ab);
+      spvgen_gemm_desc d = f16_desc(rt ? 0 : 129, rt ? 0 : 65, rt ? 0 : 33);
+      d.a_type = d.b_type = types[t].ab;
+      d.acc_type = d.out_type = types[t].acc;
+      d.variant = types[t].v;
+      d.pack = SPVGEN_GEMM_PACK_AB;
+      d.batch = rt ? 0 : 2;
+      d.addressing = bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
+      if (rt) d.ld_multiple = aligned ? 16u / esize : 1;
+      else if (aligned) d.lda = 48, d.ldb = 80; /* K 33 and N 65 rounded up to 16 elements */
+      spvgen_gemm_config p;
+      spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+      uint32_t n = build(&d, d.variant == SPVGEN_GEMM_SIMT ? &lava : &h100, &p, k);
+      if (n) {
+        CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 0), SPVGEN_GEMM_KERNEL_PACK);
+        const bool vec = aligned && !(bda && d.variant == SPVGEN_GEMM_SIMT);
+        CHECK_MSG(has_name(k[0].words, k[0].word_count, "A4") == (vec && !bda) , "%s form %d: A4", p.name, form);
+        packs++;
+      }
+      free_all(k, n);
+    }
+  printf("%u pack kernels of f32 and u8 validated\n", packs);
+  CHECK_EQ_U64(packs, 8 * sizeof types / sizeof types[0]);
+  /* bf16: gathered into 32-bit words (bitcasts of bf16 pairs), or 16-byte loads */
+  for (int aligned = 0; aligned < 2; aligned++) {
+    spvgen_gemm_desc d = f16_desc(129, 65, 33);
+    d.a_type = d.b_type = SPVGEN_COMPONENT_BF16;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.pack = SPVGEN_GEMM_PACK_AB;
+    if (aligned) d.lda = 48, d.ldb = 80;
+    spvgen_gemm_config p;
+    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+    uint32_t n = 0;
+    char msg[512];
+    CHECK_MSG(spvgen_gemm_kernels(&d, &h100, k, &n, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    if (n) {
+      CHECK_EQ_U64(has_name(k[0].words, k[0].word_count, "A4"), aligned);
+      CHECK(words_has(k[0].words, k[0].word_count, SpvOpBitcast));
+    }
+    free_all(k, n);
+  }
+}
+
 static void test_refusals_name_what_is_wrong(void) {
   const spvgen_device_caps h100 = preset("h100");
   char msg[512];
@@ -192,6 +270,10 @@ static void test_refusals_name_what_is_wrong(void) {
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "stages 2");
   d.stages = 0;
+  d.pack_units = 17;
+  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "pack_units 17 is over 16");
+  d.pack_units = 0;
   d.pack = (spvgen_gemm_pack)9;
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "pack 9");
@@ -252,25 +334,25 @@ static void test_runs_match_the_reference(void) {
   const bool bda_ok = (spvgen_vk_caps(ctx)->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
   static const gemm_pack_case cases[] = {
       {1, 1, 1, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 0, 0, 0, 0,
-       0, 0, 0, 0, 1, false, false},
+       0, 0, 0, 0, 1, false, false, 0},
       {7, 17, 33, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 37, 0, 0,
-       0, 0, 0, 0, 0, 1, false, false},
+       0, 0, 0, 0, 0, 1, false, false, 0},
       {65, 127, 129, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 2, 131, 0,
-       0, 5, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_GELU, 1, false, false},
+       0, 5, 1.5f, 0.5f, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_GELU, 1, false, false, 0},
       {129, 65, 17, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_A, 3, 0, 0, 0,
-       0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU, 1, true, false},
+       0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_RELU, 1, true, false, 0},
       {33, 129, 65, 3, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_B, 0, 67, 131,
-       0, 3, 0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU, 1, false, false},
+       0, 3, 0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU, 1, false, false, 0},
       {33, 70, 1001, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 1, 1003,
-       0, 71, 0, 0, 0.25f, 0, 0, 3, false, false},
+       0, 71, 0, 0, 0.25f, 0, 0, 3, false, false, 0},
       {57, 41, 333, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 2, 0, 0, 0,
-       0, 0, 0, 0, 0, 2, true, false},
+       0, 0, 0, 0, 0, 2, true, false, 0},
       {127, 7, 65, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 3, 130, 70,
-       0, 0, 2.0f, 1.0f, 0, 0, 1, true, true},
+       0, 0, 2.0f, 1.0f, 0, 0, 1, true, true, 0},
       {65, 33, 129, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 0, 0, 0,
-       9, 0, 0, 0, 0, 2, false, true},
+       9, 0, 0, 0, 0, 2, false, true, 0},
       {17, 129, 33, 1, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_B, 2, 0, 35, 0,
-       0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_SILU, 1, true, true},
+       0, 0, 0, SPVGEN_GEMM_BIAS_COLUMN, SPVGEN_ACTIVATION_SILU, 1, true, true, 0},
   };
   uint32_t ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -290,6 +372,94 @@ static void test_runs_match_the_reference(void) {
   }
   printf("%u packed runs matched the reference\n", ran);
   CHECK(ran >= 7u + 3u * bda_ok);
+  spvgen_vk_destroy(ctx);
+}
+
+/* The pack kernel's 16-byte units on lavapipe (simt), every element of D against the
+ * float64 reference over a NaN-filled workspace: sources read 16 bytes at a time (leading
+ * dimensions and batch strides multiples of 16 bytes: f16, s8, f32, both layouts, a
+ * run-time class that promises it) and gathered element by element (odd leading
+ * dimensions: f16, s8, u8, f32), each with a row's last unit crossing the source's inner
+ * extent, M, N and K ending inside a tile, batches, split-K, several units per invocation,
+ * and a tile_k under the 16-element pad. */
+static void test_wide_units_match_the_reference(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  const bool bda_ok = (spvgen_vk_caps(ctx)->features & SPVGEN_FEATURE_BUFFER_DEVICE_ADDRESS) != 0;
+#define F16 SPVGEN_COMPONENT_F16
+#define F32 SPVGEN_COMPONENT_F32
+#define S8 SPVGEN_COMPONENT_S8
+#define U8 SPVGEN_COMPONENT_U8
+#define S32 SPVGEN_COMPONENT_S32
+#define AB SPVGEN_GEMM_PACK_AB
+#define PA SPVGEN_GEMM_PACK_A
+#define PB SPVGEN_GEMM_PACK_B
+  static const struct {
+    gemm_pack_case c;
+    bool vec_a, vec_b;    /* the pack kernel reads A (B) 16 bytes at a time */
+    uint32_t units, tile_k; /* desc.pack_units, tile_k (0: the plan's) */
+  } cases[] = {
+      /* f16, 16-byte rows and batches (ld 72 and 48, pad 8), K 70 and N 45 inside a unit */
+      {{37, 45, 70, 2, F16, F32, F32, AB, 0, 72, 48, 0, 8, 0, 0, 0, 0, 1, false, false, 0}, true, true, 0, 0},
+      /* both column-major, a run-time class of 16-byte rows */
+      {{45, 37, 70, 2, F16, F32, F16, AB, 3, 48, 72, 40, 8, 0, 0, 0, 0, 1, true, false, 8}, true, true, 0, 0},
+      /* s8, 16-byte rows (ld 48, 64): 16 elements a unit */
+      {{33, 50, 40, 1, S8, S32, S32, AB, 1, 48, 64, 0, 0, 0, 0, 0, 0, 1, false, false, 0}, true, true, 0, 0},
+      /* ... in a run-time class that promises them (ld_multiple 16), batches */
+      {{33, 50, 40, 2, S8, S32, S32, AB, 1, 48, 64, 64, 16, 0, 0, 0, 0, 1, true, false, 16}, true, true, 0, 0},
+      /* s8 gathered: odd leading dimensions, batches, run-time */
+      {{50, 33, 70, 3, S8, S32, S32, AB, 2, 71, 73, 0, 5, 0, 0, 0, 0, 1, true, false, 0}, false, false, 0, 0},
+      /* u8 gathered, 3 units an invocation */
+      {{19, 21, 37, 1, U8, S32, S32, AB, 0, 39, 23, 0, 0, 0, 0, 0, 0, 1, false, false, 0}, false, false, 3, 0},
+      /* f32: 4 elements a unit, gathered (tight, odd) and 16-byte rows (A column-major, ld 20) */
+      {{17, 19, 21, 1, F32, F32, F32, AB, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, false, false, 0}, false, false, 0, 0},
+      {{17, 19, 21, 2, F32, F32, F32, AB, 1, 20, 24, 0, 4, 0, 0, 0, 0, 1, false, false, 0}, true, true, 0, 0},
+      /* A aligned, B gathered, split-K, 2 units an invocation; tile_k 4 under the pad */
+      {{65, 33, 129, 2, F16, F32, F32, AB, 0, 136, 35, 0, 0, 0, 0, 0, 0, 2, false, false, 0}, true, false, 2, 4},
+      /* one operand packed, vector loads */
+      {{40, 24, 33, 1, F16, F32, F32, PA, 0, 40, 0, 0, 0, 0, 0, 0, 0, 1, false, false, 0}, true, false, 4, 0},
+      {{24, 40, 33, 1, F16, F32, F32, PB, 2, 0, 40, 0, 0, 0, 0, 0, 0, 1, false, false, 0}, false, true, 0, 0},
+      /* device addresses (simt: A and B 4-byte aligned, so gathered) */
+      {{37, 45, 70, 2, F16, F32, F32, AB, 0, 72, 48, 0, 8, 0, 0, 0, 0, 1, false, true, 0}, false, false, 2, 0},
+  };
+#undef F16
+#undef F32
+#undef S8
+#undef U8
+#undef S32
+#undef AB
+#undef PA
+#undef PB
+  uint32_t ran = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    if (cases[i].c.bda && !bda_ok) continue;
+    spvgen_gemm_desc d;
+    spvgen_gemm_args args;
+    gemm_pack_case_desc(&cases[i].c, SPVGEN_GEMM_SIMT, &d, &args);
+    d.tile_m = d.tile_n = 16;
+    d.tile_k = cases[i].tile_k;
+    d.pack_units = cases[i].units;
+    gemm_run_options o = {0};
+    o.seed = test_rand_u32() | 1u;
+    o.recheck = true;
+    gemm_case_shapes(&d, &o, &args, cases[i].c.runtime);
+    gemm_run_result r;
+    if (!gemm_run_checked(ctx, &d, &o, &r, "wide case %zu", i)) continue;
+    ran++;
+    /* the path the case is for: 16-byte loads of a source (its u32x4 view) or none */
+    spvgen_gemm_config p;
+    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+    uint32_t n = build(&d, spvgen_vk_caps(ctx), &p, k);
+    if (n) {
+      CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 0), SPVGEN_GEMM_KERNEL_PACK);
+      CHECK_MSG(has_name(k[0].words, k[0].word_count, "A4") == cases[i].vec_a, "wide case %zu: A4", i);
+      CHECK_MSG(has_name(k[0].words, k[0].word_count, "B4") == cases[i].vec_b, "wide case %zu: B4", i);
+      CHECK_EQ_U64(p.desc.pack_units, cases[i].units ? cases[i].units : 1);
+    }
+    free_all(k, n);
+  }
+  printf("%u packed runs of 16-byte units matched the reference\n", ran);
+  CHECK(ran >= 11u + bda_ok);
   spvgen_vk_destroy(ctx);
 }
 
@@ -329,8 +499,10 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_plan_layout_and_kernels),
       TEST_CASE(test_modules_validate),
+      TEST_CASE(test_every_input_type_validates),
       TEST_CASE(test_refusals_name_what_is_wrong),
       TEST_CASE(test_runs_match_the_reference),
+      TEST_CASE(test_wide_units_match_the_reference),
       TEST_CASE(test_small_workspace_is_refused),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

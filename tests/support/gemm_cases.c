@@ -21,6 +21,7 @@ void gemm_pack_case_desc(const gemm_pack_case *c, spvgen_gemm_variant variant, s
   d->alpha = c->alpha, d->beta = c->beta, d->bias = c->bias, d->activation = c->act;
   d->split_k = c->split_k;
   d->addressing = c->bda ? SPVGEN_ADDRESSING_DEVICE_ADDRESS : SPVGEN_ADDRESSING_DESCRIPTORS;
+  if (c->runtime) d->ld_multiple = c->ld_multiple;
   memset(args, 0, sizeof *args);
   args->m = d->m, args->n = d->n, args->k = d->k, args->batch = d->batch;
   args->alpha = d->alpha ? d->alpha : 1.0f, args->beta = d->beta;

@@ -33,6 +33,7 @@ typedef struct gemm_pack_case {
   spvgen_activation act;
   uint32_t split_k;
   bool runtime, bda; /* run-time shapes; operands by device address */
+  uint32_t ld_multiple; /* run-time shapes: the class's (0: 1) */
 } gemm_pack_case;
 
 /* c's desc for `variant` (the plan's tile sizes left to the planner) and the arguments

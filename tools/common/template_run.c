@@ -256,14 +256,32 @@ static spvgen_status timed_rounds(spvgen_vk_context *ctx, const spvgen_vk_dispat
   return SPVGEN_OK;
 }
 
+/* The kernel SPVGEN_TIME_KERNEL names (template_run.h), -1 for the whole plan; a name the
+ * plan has no kernel of is said on stderr (the row then times the whole plan). */
+static int timed_kernel(const template_built *b) {
+  const char *want = getenv("SPVGEN_TIME_KERNEL");
+  if (!want || !*want) return -1;
+  for (uint32_t k = 0; k < b->kernels; k++) {
+    const char *name = sg_template_kernel_name(b->t, b->plan, k);
+    if (name && !strcmp(name, want)) return b->kernels > 1 ? (int)k : -1;
+  }
+  fprintf(stderr, "SPVGEN_TIME_KERNEL=%s: this plan has no such kernel; timing all %u of its kernels\n", want,
+          b->kernels);
+  return -1;
+}
+
 /* Warm-up, then the timed submissions. With round_ms the repeats fill about that much
  * GPU time per submission (the warm-up measured a step). one[0 .. kernels) gets a step's
- * dispatches. */
+ * dispatches. With SPVGEN_TIME_KERNEL a step is that one kernel's dispatch (the plan's
+ * kernels then run once more, whole, so that the check reads their output). */
 static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, template_built *b, const sg_run_data *data,
                                        spvgen_vk_buffer **bufs, const template_run_options *opt,
                                        template_run_result *res, spvgen_vk_dispatch_desc *one,
                                        spvgen_vk_buffer *bound[SG_RUN_MAX_KERNELS][SG_RUN_MAX_BUFFERS]) {
-  const uint32_t K = sg_run_dispatches(data, b->pipe, bufs, bound, one);
+  const uint32_t all = sg_run_dispatches(data, b->pipe, bufs, bound, one);
+  const int only = timed_kernel(b);
+  const uint32_t K = only >= 0 ? 1u : all;
+  const spvgen_vk_dispatch_desc *step = only >= 0 ? &one[only] : one;
   uint32_t repeats = opt->repeats ? opt->repeats : 1;
   uint32_t total = opt->warmup + repeats;
   uint32_t room = opt->round_ms && repeats < TEMPLATE_RUN_MAX_REPEATS ? opt->warmup + TEMPLATE_RUN_MAX_REPEATS : total;
@@ -275,7 +293,7 @@ static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, template_built *b
     return SPVGEN_ERROR_OUT_OF_MEMORY;
   }
   for (uint32_t i = 0; i < room; i++)
-    for (uint32_t k = 0; k < K; k++) dd[i * K + k] = one[k];
+    for (uint32_t k = 0; k < K; k++) dd[i * K + k] = step[k];
   spvgen_status st = SPVGEN_OK;
   if (opt->warmup_ms) { /* until the timings are steady (warm_up.h) */
     warm_up_info wi;
@@ -291,6 +309,10 @@ static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, template_built *b
   }
   res->repeats = repeats;
   if (st == SPVGEN_OK) st = timed_rounds(ctx, dd, K, ns, opt, repeats, res);
+  if (st == SPVGEN_OK && only >= 0) st = spvgen_vk_run(ctx, one, all, NULL);
+  if (st == SPVGEN_OK && only >= 0 && res->median_ns > 0)
+    fprintf(stderr, "SPVGEN_TIME_KERNEL=%s: the %s kernel alone, median %.1f us (the rate below is not the plan's)\n",
+            getenv("SPVGEN_TIME_KERNEL"), sg_template_kernel_name(b->t, b->plan, (uint32_t)only), res->median_ns / 1e3);
   if (st == SPVGEN_OK && res->median_ns > 0) {
     res->tflops = data->flops / res->median_ns / 1e3;
     res->items_per_s = data->items / (res->median_ns * 1e-9);

@@ -43,7 +43,11 @@ typedef struct template_run_options {
 typedef struct template_run_result {
   sg_check check;                 /* the verdict: check.bad == 0 */
   double median_ns, min_ns;       /* per run of the plan (0 without timestamps): its kernels'
-                                     dispatches from the first's start to the last's end */
+                                     dispatches from the first's start to the last's end.
+                                     With the environment's SPVGEN_TIME_KERNEL=<name> ("pack",
+                                     "main", "reduce": the names of `spvgen gemm --json`), the
+                                     runs time that kernel of a plan of several alone, and
+                                     say so on stderr (every tool that runs templates) */
   double worst_round_median_ns;   /* the slowest submission's median */
   double wall_ns;                 /* host wall time of the counted submission / dispatches */
   uint32_t repeats, rounds;       /* dispatches per submission, and submissions timed */
