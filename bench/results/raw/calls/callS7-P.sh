@@ -9,7 +9,8 @@
 # same shapes. Every row from an empty driver cache and an empty spvgen cache: the
 # "pipeline" line is each kernel's first compile (pack + main).
 # Before (call S7-1, H200): the element-by-element pack kernel, 4097x4095x4093 f16->f32
-# packed 0.618 ms whole.
+# packed 0.618 ms whole. Rows O*: the same plans with the binary before the change
+# (build-gpu/spvgen-oldgemm, main fc96115) in this call.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 B=build-gpu
@@ -25,7 +26,7 @@ row() { # label, args... (PACK_ONLY=1: SPVGEN_TIME_KERNEL=pack)
   if [ "${PACK_ONLY:-0}" = 1 ]; then
     SPVGEN_TIME_KERNEL=pack timeout 60 "$B/tools/spvgen" run gemm "$@" --sample 256 --repeats 20 >> "$O/rows.txt" 2>&1
   else
-    timeout 60 "$B/tools/spvgen" run gemm "$@" --sample 256 --repeats 20 >> "$O/rows.txt" 2>&1
+    timeout 60 "${BIN:-$B/tools/spvgen}" run gemm "$@" --sample 256 --repeats 20 >> "$O/rows.txt" 2>&1
   fi
   echo "rc=$?" >> "$O/rows.txt"
   echo "$l done ($((SECONDS - T0)) s)"
@@ -33,6 +34,13 @@ row() { # label, args... (PACK_ONLY=1: SPVGEN_TIME_KERNEL=pack)
 O4="--m 4097 --n 4095 --k 4093"
 NT="--m 1999 --n 3584 --k 3581 --layout nt"
 # the plans, whole
+# the same rows with the binary before this change (main fc96115: the element-wise pack
+# kernel), where build-gpu/spvgen-oldgemm exists: the same-call A/B
+if [ -x "$B/spvgen-oldgemm" ]; then
+  BIN=$B/spvgen-oldgemm row O1-old-f32 $O4 --types f16,f32
+  BIN=$B/spvgen-oldgemm row O5-old-s8  $O4 --types s8,s32
+  BIN=$B/spvgen-oldgemm row O6-old-nt  $NT --types f16,f32
+fi
 row P1-f32      $O4 --types f16,f32
 row P2-f32-u2   $O4 --types f16,f32 --pack-units 2
 row P3-f32-u4   $O4 --types f16,f32 --pack-units 4
