@@ -485,7 +485,7 @@ int spvgen_cmd_bench_mlp(int argc, char **argv) {
       d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
     } else if (strcmp(t, "auto")) {
       if (!spvgen_mlp_variant_parse(t, &d.variant) || d.variant == SPVGEN_MLP_AUTO) {
-        rc = spvgen_cli_usage_error("bench mlp", "--variants: '%s' is not auto, all, vec, vec-opt, mat or loop", t);
+        rc = spvgen_cli_usage_error("bench mlp", "--variants: '%s' is not auto, all, vec, vec-opt, mat, loop or layers", t);
         break;
       }
       if (d.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO || d.variant != SPVGEN_MLP_VEC) d.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
