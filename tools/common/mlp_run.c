@@ -552,15 +552,16 @@ done:
   return st;
 }
 
-spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *p, double *compile_ms, char *msg,
-                               size_t size) {
+/* One kernel of the plan, as mlp_session_run creates it. */
+static spvgen_status compile_kernel(spvgen_vk_context *ctx, const spvgen_mlp_config *p, uint32_t index,
+                                    double *compile_ms, char *msg, size_t size) {
   *compile_ms = 0;
   spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(p)});
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;
-  spvgen_status st = spvgen_mlp_emit(m, p, &info);
+  spvgen_status st = spvgen_mlp_emit_kernel(m, p, index, &info);
   if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
   if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
   if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, &info, msg, size);
@@ -589,5 +590,26 @@ spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *
   if (st == SPVGEN_OK) *compile_ms = (sg_now_us() - c0) / 1e3;
   spvgen_vk_pipeline_destroy(pipe);
   spvgen_module_destroy(m);
+  return st;
+}
+
+spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *p, double *compile_ms, char *msg,
+                               size_t size) {
+  *compile_ms = 0;
+  /* Every kernel of the plan that mlp_session_run creates a pipeline for (the layers
+   * variant: a kernel per GEMM class, spvgen_mlp_dispatch.kernel). */
+  const uint32_t K = spvgen_mlp_kernel_count(p);
+  spvgen_status st = K ? SPVGEN_OK : (snprintf(msg, size, "plan is not made by spvgen_mlp_plan"),
+                                      SPVGEN_ERROR_INVALID_ARGUMENT);
+  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) {
+    spvgen_mlp_dispatch dp;
+    if (K > 1) {
+      st = spvgen_mlp_dispatch_for(p, k, 1, &dp, msg, size);
+      if (st != SPVGEN_OK || dp.kernel != k) continue;
+    }
+    double ms = 0;
+    st = compile_kernel(ctx, p, k, &ms, msg, size);
+    *compile_ms += ms;
+  }
   return st;
 }
