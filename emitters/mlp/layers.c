@@ -153,20 +153,20 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
     const spvgen_mlp_layer *L = &p->layers[l];
     if (L->matrix_offset % align)
       return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "layers: layer %u's matrix at byte %llu of the weights is not a multiple of %s's "
-                      "minStorageBufferOffsetAlignment %llu (the layer's GEMM binds it there)",
-                      l, (unsigned long long)L->matrix_offset, caps->name, (unsigned long long)align);
+                      "layers: layer %u's matrix at byte %llu of the weights is not a multiple of the device's "
+                      "minStorageBufferOffsetAlignment %llu (%s; the layer's GEMM binds it there)",
+                      l, (unsigned long long)L->matrix_offset, (unsigned long long)align, caps->name);
     if (!d->no_bias && L->bias_offset % align)
       return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "layers: layer %u's bias at byte %llu of the weights is not a multiple of %s's "
-                      "minStorageBufferOffsetAlignment %llu (the layer's GEMM binds it there)",
-                      l, (unsigned long long)L->bias_offset, caps->name, (unsigned long long)align);
+                      "layers: layer %u's bias at byte %llu of the weights is not a multiple of the device's "
+                      "minStorageBufferOffsetAlignment %llu (%s; the layer's GEMM binds it there)",
+                      l, (unsigned long long)L->bias_offset, (unsigned long long)align, caps->name);
   }
   if (LAYERS_HALF_ALIGN % align)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "layers: %s's minStorageBufferOffsetAlignment %llu does not divide the workspace "
-                    "half's alignment %u",
-                    caps->name, (unsigned long long)align, LAYERS_HALF_ALIGN);
+                    "layers: the device's minStorageBufferOffsetAlignment %llu (%s) does not divide the "
+                    "workspace half's alignment %u",
+                    (unsigned long long)align, caps->name, LAYERS_HALF_ALIGN);
   /* One GEMM plan per class of layers. */
   spvgen_gemm_desc classes[SPVGEN_MLP_LAYERS_MAX_GEMMS];
   p->gemm_count = 0;

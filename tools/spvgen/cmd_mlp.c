@@ -127,7 +127,8 @@ static const sg_flag bench_flags[] = {
     SG_FLAG_HEADING("bench:"),
     SG_FLAG_TEXT("--variants", "auto|all|LIST",
                  "auto: the plan's choice (default); all: vec, vec-opt (the driver's\noptimal weights), mat and "
-                 "loop, each where the device has it (a\nreason where not); LIST: a comma-separated subset of them",
+                 "loop, each where the device has it (a\nreason where not); LIST: a comma-separated subset of them, or\n"
+                 "layers (a GEMM per layer: its dispatches timed together)",
                  mlp_cli, variants),
     SG_FLAG_SWITCH("--all-plans", "every plan of each variant (spvgen_mlp_plans), not its default", mlp_cli,
                    all_plans),
