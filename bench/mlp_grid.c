@@ -32,7 +32,7 @@
  *   bench_mlp_grid --write-nets FILE           the networks, "NAME<TAB>FLAGS<TAB>POINTS"
  *   bench_mlp_grid [--anchor-results FILE] [--tsv FILE] [--md FILE] [--budget S]
  *                  [--compile-budget S] [--compile-threads N] [--max-compile-ms MS]
- *                  [--cache-dir DIR] [--only N,N..] [--classes vec,vec-opt,mat,loop]
+ *                  [--cache-dir DIR] [--only N,N..] [--classes vec,vec-opt,mat,loop,layers]
  *                  [--quick] [--repeats N] [--warmup-ms MS] [--sample N]
  *   bench_mlp_grid --plan-only h100 [--compile-threads N]   no device: the plans, their
  *                  estimated compiles and the compile phase's length on N threads
@@ -151,8 +151,10 @@ static const grid_net quick_grid[] = {
 #undef EX
 #undef NO
 
-enum { C_VEC, C_VEC_OPT, C_MAT, C_LOOP, C_COUNT };
-static const char *const class_names[C_COUNT] = {"vec", "vec-opt", "mat", "loop"};
+/* layers (a GEMM per layer) only when --classes names it: AUTO does not choose it, and the
+ * selection's tables hold the fused classes. */
+enum { C_VEC, C_VEC_OPT, C_MAT, C_LOOP, C_LAYERS, C_COUNT };
+static const char *const class_names[C_COUNT] = {"vec", "vec-opt", "mat", "loop", "layers"};
 
 static double now_s(void) {
   struct timespec ts;
@@ -265,6 +267,7 @@ static uint32_t class_knobs(const spvgen_mlp_config *base, int cls, bool quick, 
       K(.slab = 32);
     }
     break;
+  case C_LAYERS: K(.wg = 0); break; /* its GEMMs choose their tiles */
   default: K(.wg = 64); break;
   }
 #undef K
@@ -295,8 +298,9 @@ typedef struct run_net {
 
 static int class_of(const spvgen_mlp_config *p) {
   return p->variant == SPVGEN_MLP_VEC ? (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? C_VEC_OPT : C_VEC)
-         : p->variant == SPVGEN_MLP_MAT ? C_MAT
-                                        : C_LOOP;
+         : p->variant == SPVGEN_MLP_MAT    ? C_MAT
+         : p->variant == SPVGEN_MLP_LAYERS ? C_LAYERS
+                                           : C_LOOP;
 }
 
 /* The plans of a network: each class's, then the choices no class plan is. */
@@ -312,7 +316,10 @@ static uint32_t net_plans(const spvgen_device_caps *caps, run_net *rn, const boo
     for (uint32_t i = 0; i < nk && n < max; i++) {
       spvgen_mlp_desc e = rn->desc;
       e.weight_layout = c == C_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
-      e.variant = c == C_MAT ? SPVGEN_MLP_MAT : c == C_LOOP ? SPVGEN_MLP_LOOP : SPVGEN_MLP_VEC;
+      e.variant = c == C_MAT      ? SPVGEN_MLP_MAT
+                  : c == C_LOOP   ? SPVGEN_MLP_LOOP
+                  : c == C_LAYERS ? SPVGEN_MLP_LAYERS
+                                  : SPVGEN_MLP_VEC;
       e.workgroup_size = c == C_MAT && k[i].wg == 0 ? 0 : k[i].wg;
       e.points_per_group = k[i].ppg;
       e.vec_rows = k[i].vec_rows;
@@ -528,6 +535,7 @@ typedef struct grid_run {
   uint32_t nanchors;
   FILE *tsv, *md;
   bool quick;
+  bool layers; /* the layers class is measured: its own column */
   uint32_t repeats, warmup_ms;
   uint64_t sample;
   int failures, under_half, below5, measured;
@@ -675,7 +683,7 @@ static void measure_net(grid_run *G, run_net *rn, uint32_t index) {
       snprintf(cx, sizeof cx, comp > 0 ? "%.2fx" : "-", x);
       fprintf(G->md, "| %s | %llu | %s: %s | %.3f | %.1f | %s | %s | %s |", g->name, (unsigned long long)rn->points,
               class_names[res[best].cls], b->plan.name, b->points_per_s / 1e9, b->tflops, ce, cc, cx);
-      for (int c = 0; c < C_COUNT; c++) {
+      for (int c = 0; c < (G->layers ? C_COUNT : C_LAYERS); c++) {
         if (best_cls[c] > 0) fprintf(G->md, " %.3f |", best_cls[c]);
         else fprintf(G->md, " - |");
       }
@@ -766,7 +774,7 @@ static void usage(void) {
   fprintf(stderr, "usage: bench_mlp_grid [--write-nets FILE] [--anchor-results FILE] [--tsv FILE] [--md FILE]\n"
                   "                      [--budget S] [--compile-budget S] [--compile-threads N]\n"
                   "                      [--max-compile-ms MS] [--cache-dir DIR] [--only N,N..]\n"
-                  "                      [--classes vec,vec-opt,mat,loop] [--quick] [--repeats N]\n"
+                  "                      [--classes vec,vec-opt,mat,loop,layers] [--quick] [--repeats N]\n"
                   "                      [--warmup-ms MS] [--sample N] [--plan-only PRESET]\n");
 }
 
@@ -907,6 +915,7 @@ int main(int argc, char **argv) {
   G.anchors = arows;
   G.nanchors = read_anchors(anchors, arows, 256);
   G.quick = quick;
+  G.layers = want[C_LAYERS];
   G.repeats = repeats;
   G.warmup_ms = warmup_ms;
   G.sample = sample;
@@ -919,10 +928,11 @@ int main(int argc, char **argv) {
                    "\tcompile_cold\tcompile_est_ms\tcached_ms\tselection\tmat_slab\n");
   if (G.md)
     fprintf(G.md, "| network | points | best: class, plan | G points/s | TFLOP/s | torch eager G points/s "
-                  "| torch.compile G points/s | vs compile | vec | vec-opt | mat | loop "
+                  "| torch.compile G points/s | vs compile | vec | vec-opt | mat | loop%s "
                   "| choice, row-major [selection, compile estimate] (of best row-major) "
                   "| choice, weights auto (of best) |\n"
-                  "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+                  "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|%s---|---|\n",
+            G.layers ? " | layers" : "", G.layers ? "---:|" : "");
   /* The clocks up before the first figure: a second of the first network's first plan. */
   if (!quick && nr && rnets[0].count) {
     mlp_run_options o;

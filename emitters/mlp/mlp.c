@@ -17,9 +17,10 @@ static const mlp_variant_ops *const variants[SPVGEN_MLP_VARIANT_COUNT] = {
     &mlp_variant_vec,
     &mlp_variant_mat,
     &mlp_variant_loop,
+    &mlp_variant_layers,
 };
 
-static const char *const variant_names[SPVGEN_MLP_VARIANT_COUNT] = {"auto", "vec", "mat", "loop"};
+static const char *const variant_names[SPVGEN_MLP_VARIANT_COUNT] = {"auto", "vec", "mat", "loop", "layers"};
 static const char *const encoding_names[SPVGEN_MLP_ENCODING_COUNT] = {"none", "freq", "oneblob",
                                                                       "hashgrid"};
 
@@ -337,6 +338,12 @@ void mlp_plan_name(spvgen_mlp_config *p) {
   }
   if (p->variant == SPVGEN_MLP_VEC && d->vec_stage) ek_str_put(&s, " stage");
   if (d->layer_loop) ek_str_put(&s, " loop");
+  if (p->variant == SPVGEN_MLP_LAYERS && p->gemm_count) { /* the GEMMs: " coopmat2 g%u" */
+    ek_str_put(&s, " ");
+    ek_str_put(&s, spvgen_gemm_variant_name(p->gemms[p->layer_gemm[0]].variant));
+    ek_str_put(&s, " g");
+    ek_str_u32(&s, p->gemm_count);
+  }
   if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator: " p%u%s" */
     ek_str_put(&s, " p");
     ek_str_u32(&s, d->points_per_group);
@@ -422,11 +429,13 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "workgroup_size %u exceeds %s's limit %u", p->local_size[0], caps->name,
                     caps->max_workgroup_invocations);
-  if (caps->max_push_constants_size && caps->max_push_constants_size < (bda ? MLP_BDA_PUSH_SIZE : 4))
+  if (v != SPVGEN_MLP_LAYERS && caps->max_push_constants_size &&
+      caps->max_push_constants_size < (bda ? MLP_BDA_PUSH_SIZE : 4))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "%s has %u bytes of push constants; the kernel takes %u",
                     caps->name, caps->max_push_constants_size, bda ? MLP_BDA_PUSH_SIZE : 4);
   mlp_plan_name(p);
-  p->compile_ms = mlp_compile_ms(caps, p);
+  /* layers: the sum of its GEMM kernels' estimates (layers.c) */
+  if (v != SPVGEN_MLP_LAYERS) p->compile_ms = mlp_compile_ms(caps, p);
   return SPVGEN_OK;
 }
 
@@ -447,6 +456,15 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
     return st;
   }
   const spvgen_mlp_desc *bd = &base.desc;
+  if (bd->variant == SPVGEN_MLP_LAYERS) { /* no knobs of its own: its GEMMs choose */
+    st = mlp_plan_variant(caps, &base, NULL, SPVGEN_MLP_LAYERS, plan, msg, size);
+    if (st != SPVGEN_OK) {
+      memset(plan, 0, sizeof *plan);
+      return st;
+    }
+    snprintf(plan->selection, sizeof plan->selection, "desc");
+    return st;
+  }
   if (bd->variant != SPVGEN_MLP_AUTO && bd->weight_layout != SPVGEN_MLP_WEIGHTS_AUTO && bd->workgroup_size &&
       bd->points_per_group) {
     /* everything fixed by the desc */
@@ -499,6 +517,8 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
   spvgen_mlp_desc cand[MAX_CAND];
   for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
     if (base.desc.variant != SPVGEN_MLP_AUTO && base.desc.variant != (spvgen_mlp_variant)v) continue;
+    /* layers only where the desc names it (AUTO does not choose it: spvgen/mlp.h) */
+    if (v == SPVGEN_MLP_LAYERS && base.desc.variant != SPVGEN_MLP_LAYERS) continue;
     /* weight_layout auto: the vec variant's plans in both layouts, row-major first */
     for (int opt = 0; opt < 2; opt++) {
       spvgen_mlp_config b = base;
@@ -514,7 +534,7 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
         if (mlp_plan_variant(caps, &b, &cand[i], (spvgen_mlp_variant)v, &p, NULL, 0) != SPVGEN_OK)
           continue;
         snprintf(p.selection, sizeof p.selection, "candidate");
-        p.estimated_ns_per_point = mlp_select_estimate(caps, &p);
+        p.estimated_ns_per_point = v == SPVGEN_MLP_LAYERS ? 0 : mlp_select_estimate(caps, &p);
         if (n < max) plans[n] = p;
         n++;
       }
@@ -566,13 +586,59 @@ static uint32_t mlp_address_alignment(const spvgen_mlp_config *p, uint32_t i) {
   return 0;
 }
 
+uint32_t spvgen_mlp_kernel_count(const spvgen_mlp_config *plan) {
+  if (!plan_ok(plan)) return 0;
+  return plan->variant == SPVGEN_MLP_LAYERS ? plan->layer_count : 1u;
+}
+
+uint64_t spvgen_mlp_workspace_bytes(const spvgen_mlp_config *plan, uint64_t points) {
+  if (!plan_ok(plan) || plan->variant != SPVGEN_MLP_LAYERS) return 0;
+  return 2ull * mlp_layers_half_bytes(plan, points);
+}
+
+spvgen_status spvgen_mlp_dispatch_for(const spvgen_mlp_config *plan, uint32_t index, uint64_t points,
+                                      spvgen_mlp_dispatch *out, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!plan_ok(plan) || !out)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_mlp_dispatch_for: %s",
+                    out ? "plan is NULL or not made by spvgen_mlp_plan" : "dispatch is NULL");
+  const uint32_t n = spvgen_mlp_kernel_count(plan);
+  if (index >= n)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "spvgen_mlp_dispatch_for: dispatch %u: the plan has %u", index, n);
+  if (points < 1 || points > SPVGEN_MLP_MAX_POINTS)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                    "spvgen_mlp_dispatch_for: points %llu: 1 to %llu", (unsigned long long)points,
+                    (unsigned long long)SPVGEN_MLP_MAX_POINTS);
+  if (plan->variant == SPVGEN_MLP_LAYERS) return mlp_layers_dispatch(plan, index, points, out, msg, size);
+  memset(out, 0, sizeof *out);
+  spvgen_mlp_groups(plan, points, out->groups);
+  const uint32_t count = (uint32_t)points;
+  memcpy(out->push, &count, 4);
+  out->push_size = 4; /* device addresses: the runner writes the pointers after it */
+  out->binding_count = 3;
+  for (uint32_t i = 0; i < 3; i++) out->bindings[i].buffer = (spvgen_mlp_buffer)i;
+  return SPVGEN_OK;
+}
+
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info) {
+  return spvgen_mlp_emit_kernel(m, plan, 0, info);
+}
+
+spvgen_status spvgen_mlp_emit_kernel(spvgen_module *m, const spvgen_mlp_config *plan, uint32_t index,
+                                     spvgen_kernel_info *info) {
   if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (!plan_ok(plan))
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_mlp_emit: plan is NULL or not made by spvgen_mlp_plan"),
            spvgen_module_status(m);
+  if (index >= spvgen_mlp_kernel_count(plan))
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_emit_kernel: kernel %u: the plan has %u", index,
+                              spvgen_mlp_kernel_count(plan)),
+           spvgen_module_status(m);
+  if (plan->variant == SPVGEN_MLP_LAYERS) return mlp_layers_emit_kernel(m, plan, index, info);
   const bool bda = plan->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   if (bda && spvgen_module_addressing(m) != SpvAddressingModelPhysicalStorageBuffer64)
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
@@ -663,6 +729,12 @@ spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *
   spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan)});
   if (!m) return mlp_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
   spvgen_kernel_info info;
+  if (spvgen_mlp_kernel_count(&plan) > 1) {
+    spvgen_module_destroy(m);
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "spvgen_mlp: the %s plan has %u kernels (one per layer); emit each with "
+                    "spvgen_mlp_emit_kernel", variant_names[plan.variant], spvgen_mlp_kernel_count(&plan));
+  }
   st = spvgen_mlp_emit(m, &plan, &info);
   return ek_kernel_finish(m, st, &info, kernel, "spvgen_mlp", msg, size);
 }
@@ -678,6 +750,12 @@ spvgen_status spvgen_mlp_weight_layout(const spvgen_mlp_config *plan, spvgen_mlp
 
 void spvgen_mlp_groups(const spvgen_mlp_config *plan, uint64_t points, uint32_t groups[3]) {
   if (!groups) return;
+  spvgen_mlp_dispatch first;
+  if (plan && plan->variant == SPVGEN_MLP_LAYERS &&
+      spvgen_mlp_dispatch_for(plan, 0, points ? points : 1, &first, NULL, 0) == SPVGEN_OK) {
+    for (int j = 0; j < 3; j++) groups[j] = first.groups[j];
+    return;
+  }
   uint64_t per = plan && plan->points_per_workgroup ? plan->points_per_workgroup : 1;
   uint64_t g = (points + per - 1) / per;
   groups[0] = g > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)g;
@@ -691,6 +769,11 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_mlp_emit_function: %s",
                               info ? "plan is NULL or not made by spvgen_mlp_plan" : "info is NULL"),
+           spvgen_module_status(m);
+  if (plan->variant == SPVGEN_MLP_LAYERS)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "spvgen_mlp_emit_function: the layers variant runs a GEMM per layer and has "
+                              "no per-point function shape (plan the vec or loop variant)"),
            spvgen_module_status(m);
   if (!variants[plan->variant]->emit_function)
     return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,

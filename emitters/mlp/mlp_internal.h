@@ -35,6 +35,15 @@ typedef struct mlp_variant_ops {
 extern const mlp_variant_ops mlp_variant_vec;
 extern const mlp_variant_ops mlp_variant_mat;
 extern const mlp_variant_ops mlp_variant_loop;
+extern const mlp_variant_ops mlp_variant_layers;
+
+/* The layers variant (layers.c): dispatch `index`'s kernel (layer index's GEMM), one
+ * workspace half's bytes for a point count, and a dispatch of the plan. */
+spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *p, uint32_t index,
+                                     spvgen_kernel_info *info);
+uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points);
+spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t index, uint64_t points,
+                                  spvgen_mlp_dispatch *out, char *msg, size_t size);
 
 /* Writes "spvgen_mlp_plan: <fmt>" into msg; returns st. */
 spvgen_status mlp_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)

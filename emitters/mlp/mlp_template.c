@@ -44,10 +44,19 @@ static void describe(const void *plan, sg_json *j) {
   }
   sg_json_end(j);
   sg_json_u64(j, "shared_bytes", p->shared_bytes);
+  if (p->variant == SPVGEN_MLP_LAYERS) { /* the GEMMs, and which layer runs which */
+    sg_json_u64(j, "workspace_ld", p->workspace_ld);
+    sg_json_array(j, "gemms", false);
+    for (uint32_t i = 0; i < p->gemm_count; i++) sg_json_str(j, NULL, p->gemms[i].name);
+    sg_json_end(j);
+    sg_json_array(j, "layer_gemm", true);
+    for (uint32_t l = 0; l < p->layer_count; l++) sg_json_u64(j, NULL, p->layer_gemm[l]);
+    sg_json_end(j);
+  }
 }
 
 /* Each variant on the preset it targets, on the two networks of the MLP issue and an odd
- * one with an encoding. */
+ * one with an encoding; the layers variant on a wide network. */
 static uint32_t examples(void *descs, const char **presets, uint32_t max) {
   static const struct {
     const char *preset;
@@ -62,6 +71,7 @@ static uint32_t examples(void *descs, const char **presets, uint32_t max) {
       {"h100", SPVGEN_MLP_MAT, 8, 64, 3, 8, SPVGEN_MLP_ENCODING_NONE},
       {"vulkan13", SPVGEN_MLP_LOOP, 8, 64, 3, 8, SPVGEN_MLP_ENCODING_NONE},
       {"h100", SPVGEN_MLP_MAT, 3, 33, 3, 4, SPVGEN_MLP_ENCODING_FREQUENCY},
+      {"h100", SPVGEN_MLP_LAYERS, 64, 256, 3, 64, SPVGEN_MLP_ENCODING_NONE}, /* a GEMM per layer */
   };
   uint32_t n = 0;
   for (; n < max && n < sizeof rows / sizeof rows[0]; n++) {
@@ -99,6 +109,55 @@ static bool candidate(const void *def_, const void *plan_) {
 
 static uint32_t addressing_model(const void *plan) { return spvgen_mlp_addressing_model(plan); }
 
+/* Plans of several kernels: the layers variant's, one per layer (spvgen/mlp.h). */
+static uint32_t kernel_count(const void *plan) { return spvgen_mlp_kernel_count(plan); }
+static spvgen_status emit_kernel(spvgen_module *m, const void *plan, uint32_t which, spvgen_kernel_info *info) {
+  return spvgen_mlp_emit_kernel(m, plan, which, info);
+}
+static const char *kernel_name(const void *plan, uint32_t which) {
+  static const char *const names[SPVGEN_MLP_MAX_LAYERS] = {
+      "main",   "layer1", "layer2",  "layer3",  "layer4",  "layer5",  "layer6",  "layer7",
+      "layer8", "layer9", "layer10", "layer11", "layer12", "layer13", "layer14", "layer15"};
+  (void)plan;
+  return which < SPVGEN_MLP_MAX_LAYERS ? names[which] : "layer";
+}
+
+/* The dispatches of a plan of several kernels for `points` points into data->kernels
+ * (buffers: spvgen_mlp_buffer's order, the data's 0 input, 1 weights, 2 output, 3
+ * workspace), each checked against the device's grid limits. */
+static spvgen_status layer_kernels(const spvgen_mlp_config *p, uint64_t points, const uint32_t *max_groups,
+                                   sg_run_data *data, char *msg, size_t size) {
+  const uint32_t n = spvgen_mlp_kernel_count(p);
+  if (n > SG_RUN_MAX_KERNELS)
+    return snprintf(msg, size, "a plan of %u kernels; the run takes %u", n, SG_RUN_MAX_KERNELS),
+           SPVGEN_ERROR_UNSUPPORTED;
+  data->kernel_count = n;
+  for (uint32_t k = 0; k < n; k++) {
+    spvgen_mlp_dispatch d;
+    spvgen_status st = spvgen_mlp_dispatch_for(p, k, points, &d, msg, size);
+    if (st != SPVGEN_OK) return st;
+    sg_run_kernel *rk = &data->kernels[k];
+    memset(rk, 0, sizeof *rk);
+    for (uint32_t b = 0; b < d.binding_count; b++) {
+      rk->buffers[b] = (uint32_t)d.bindings[b].buffer;
+      rk->offsets[b] = d.bindings[b].offset;
+    }
+    rk->buffer_count = d.binding_count;
+    for (int j = 0; j < 3; j++) {
+      rk->groups[j] = d.groups[j];
+      if (max_groups && max_groups[j] && d.groups[j] > max_groups[j])
+        return snprintf(msg, size, "%llu points: layer %u's GEMM needs %u workgroups in %c; the device allows %u "
+                        "(fewer points)", (unsigned long long)points, k, d.groups[j], "xyz"[j], max_groups[j]),
+               SPVGEN_ERROR_UNSUPPORTED;
+    }
+    rk->push_size = d.push_size;
+    rk->own_push = true;
+    memcpy(rk->push, d.push, d.push_size);
+    rk->same_as = d.kernel != k ? d.kernel + 1 : 0;
+  }
+  return SPVGEN_OK;
+}
+
 /* ------------------------------------------------------------ run and check ---- */
 /* The host side of a run: random weights and the period's points (lib/ref/ref_mlp.c),
  * the weight buffer the device reads (the optimal layout's made by the driver) and the
@@ -109,6 +168,7 @@ typedef struct mlp_run_state {
   void *input, *output;
   spvgen_mlp_config plan;  /* the plan the data was made for (its weight layout) */
   uint32_t max_groups;     /* the device's workgroup count limit in x (0: none) */
+  uint32_t max_grid[3];    /* in x, y, z (the layers variant's GEMM grids) */
   spvgen_mlp_config *ref_plan; /* run_compare: the first passing plan, and its output */
   void *ref_out;
 } mlp_run_state;
@@ -140,7 +200,8 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
   spvgen_mlp_groups(p, points, data->groups);
-  if (caps->max_workgroup_count[0] && data->groups[0] > caps->max_workgroup_count[0]) {
+  if (p->variant != SPVGEN_MLP_LAYERS && caps->max_workgroup_count[0] &&
+      data->groups[0] > caps->max_workgroup_count[0]) {
     snprintf(msg, size, "%llu points need %u workgroups; %s allows %u (fewer points)", (unsigned long long)points,
              data->groups[0], caps->name, caps->max_workgroup_count[0]);
     return SPVGEN_ERROR_UNSUPPORTED;
@@ -152,6 +213,7 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
   s->period = rq->period && rq->period < points ? rq->period : points;
   s->plan = *p;
   s->max_groups = caps->max_workgroup_count[0];
+  for (int j = 0; j < 3; j++) s->max_grid[j] = caps->max_workgroup_count[j];
   const uint64_t in_point = (uint64_t)d->input_width * spvgen_component_type_size(d->input_type);
   const uint64_t out_bytes = points * d->output_width * spvgen_component_type_size(d->output_type);
   s->weights = malloc(p->weight_bytes ? p->weight_bytes : 1);
@@ -175,6 +237,13 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
   data->buffers[1] = (sg_run_buffer){.role = SG_RUN_INPUT, .host = (void *)w, .bytes = wbytes};
   data->buffers[2] = (sg_run_buffer){.role = SG_RUN_OUTPUT, .host = s->output, .bytes = out_bytes};
   data->buffer_count = 3;
+  if (p->variant == SPVGEN_MLP_LAYERS) { /* a GEMM per layer, the activations in a workspace */
+    const uint64_t ws = spvgen_mlp_workspace_bytes(p, points);
+    data->buffers[3] = (sg_run_buffer){.role = SG_RUN_SCRATCH, .bytes = ws ? ws : 4};
+    data->buffer_count = 4;
+    spvgen_status st = layer_kernels(p, points, s->max_grid, data, msg, size);
+    if (st != SPVGEN_OK) return st;
+  }
   /* device-address kernels take buffers that have an address */
   data->buffer_flags = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? SPVGEN_VK_BUFFER_DEVICE_ADDRESS : 0;
   uint32_t n = (uint32_t)points;
@@ -223,6 +292,11 @@ static spvgen_status mlp_run_bind(const void *plan_, sg_run_data *data, char *ms
   const mlp_run_state *s = data->state;
   if (!same_weight_layout(p, &s->plan))
     return snprintf(msg, size, "its weight layout differs from the default plan's"), SPVGEN_ERROR_UNSUPPORTED;
+  if (p->variant == SPVGEN_MLP_LAYERS || s->plan.variant == SPVGEN_MLP_LAYERS) {
+    if (p->variant != s->plan.variant || memcmp(p, &s->plan, sizeof *p))
+      return snprintf(msg, size, "the layers variant's data serves its own plan only"), SPVGEN_ERROR_UNSUPPORTED;
+    return SPVGEN_OK;
+  }
   spvgen_mlp_groups(p, s->points, data->groups);
   if (s->max_groups && data->groups[0] > s->max_groups)
     return snprintf(msg, size, "%llu points need %u workgroups; the device allows %u", (unsigned long long)s->points,
@@ -393,7 +467,7 @@ static bool flag_bias_path(void *d, const char *v, char *why, size_t size) {
 }
 static bool flag_variant(void *d, const char *v, char *why, size_t size) {
   return spvgen_mlp_variant_parse(v, &((spvgen_mlp_desc *)d)->variant) ||
-         sg_flag_bad(why, size, v, "is not auto, vec, mat or loop");
+         sg_flag_bad(why, size, v, "is not auto, vec, mat, loop or layers");
 }
 static bool flag_addressing(void *d, const char *v, char *why, size_t size) {
   return spvgen_addressing_parse(v, &((spvgen_mlp_desc *)d)->addressing) ||
@@ -424,7 +498,8 @@ static const sg_flag mlp_flags[] = {
      flag_weights, 0},
     {"--spec-id-base", "N", "with optimal weights: layer l's offset is SpecId N + l", flag_spec_id_base, 0},
     SG_FLAG_HEADING("knobs:"),
-    {"--variant", "auto|vec|mat|loop", "the kernel's variant", flag_variant, 0},
+    {"--variant", "auto|vec|mat|loop|layers",
+     "the kernel's variant (layers: a GEMM per layer, for wide networks;\nnever chosen by auto)", flag_variant, 0},
     {"--wg", "N", "invocations per workgroup", flag_wg, 0},
     {"--points-per-group", "N",
      "vec: points per invocation (1, 2, 4, 8); mat: points per workgroup\nblock (a multiple of 16)",
@@ -470,6 +545,9 @@ const sg_template sg_template_mlp = {
     .knobs = knobs,
     .candidate = candidate,
     .addressing_model = addressing_model,
+    .kernel_count = kernel_count,
+    .emit_kernel = emit_kernel,
+    .kernel_name = kernel_name,
     .run_data = mlp_run_data,
     .run_check = mlp_run_check,
     .run_where = mlp_run_where,

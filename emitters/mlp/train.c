@@ -167,6 +167,10 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
                       (int)d->net.variant);
+  if (d->net.variant == SPVGEN_MLP_LAYERS)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "variant layers: training is not implemented for the layers variant yet (train the "
+                          "network with the loop or mat variant; its weights serve layers inference)");
   if (vec && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC_TRAINING))
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "variant vec: training needs %s, which %s lacks",

@@ -57,6 +57,7 @@
 #include "spvgen/activation.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
+#include "spvgen/gemm.h"
 #include "spvgen/kernel.h"
 #include "spvgen/status.h"
 
@@ -87,10 +88,19 @@ typedef enum spvgen_mlp_variant {
   SPVGEN_MLP_MAT = 2,  /* KHR cooperative matrices: a workgroup evaluates a block of
                           points, each subgroup a set of 16-wide output fragments */
   SPVGEN_MLP_LOOP = 3, /* no cooperative features: plain loops, one point per invocation */
-  SPVGEN_MLP_VARIANT_COUNT = 4,
+  /* Layer by layer, for wide networks: one GEMM per layer (spvgen/gemm.h, the variant the
+   * device has: coopmat2, KHR or SIMT), the bias and activation in the GEMM's epilogue,
+   * the f16 activations between layers through a workspace buffer. Several kernels per
+   * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below); only when asked
+   * for (AUTO never picks it, spvgen_mlp_plans lists it only for a desc that names it).
+   * Encoding none, f16 points in, activations none, relu and silu (the GEMM epilogue's),
+   * row-major weights, descriptors; an f32 output only with no_bias (the GEMM's bias has
+   * the output's type). */
+  SPVGEN_MLP_LAYERS = 4,
+  SPVGEN_MLP_VARIANT_COUNT = 5,
 } spvgen_mlp_variant;
 
-/* "auto", "vec", "mat", "loop"; NULL for an unknown value. */
+/* "auto", "vec", "mat", "loop", "layers"; NULL for an unknown value. */
 const char *spvgen_mlp_variant_name(spvgen_mlp_variant variant);
 bool spvgen_mlp_variant_parse(const char *name, spvgen_mlp_variant *out);
 
@@ -320,6 +330,10 @@ typedef struct spvgen_mlp_layer {
   spvgen_mlp_activation activation; /* resolved (never DEFAULT) */
 } spvgen_mlp_layer;
 
+/* The layers variant's distinct GEMM kernels a plan may hold (layers of one GEMM class
+ * share one). */
+#define SPVGEN_MLP_LAYERS_MAX_GEMMS 4
+
 /* A resolved MLP. */
 typedef struct spvgen_mlp_config {
   spvgen_mlp_desc desc;       /* zero fields resolved: hidden_count and hidden_widths,
@@ -359,6 +373,15 @@ typedef struct spvgen_mlp_config {
   /* The driver's first compile of the kernel, ms, estimated (a model fitted to the grid
    * benchmark's compiles on the device: emitters/mlp/select_table.c). */
   uint32_t compile_ms;
+  /* The layers variant (else 0): layer l runs GEMM plan gemms[layer_gemm[l]] (a RUNTIME
+   * class: M is the point count, N the layer's outputs, K its inputs, A the activations
+   * row-major, B the layer's matrix as a column-major K x N with ldb = row_stride / 2,
+   * D row-major; split_k 1, no packing), and the hidden activations lie in the workspace
+   * (spvgen_mlp_workspace_bytes) with workspace_ld f16 elements per point. */
+  uint32_t gemm_count;
+  uint32_t workspace_ld;
+  uint8_t layer_gemm[SPVGEN_MLP_MAX_LAYERS];
+  spvgen_gemm_config gemms[SPVGEN_MLP_LAYERS_MAX_GEMMS];
 } spvgen_mlp_config;
 
 /* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of
@@ -376,7 +399,8 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
  * push-constant size, binding names; groups are 0 (see spvgen_mlp_groups). */
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info);
-/* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). */
+/* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). A plan of
+ * several kernels (the layers variant) is refused naming spvgen_mlp_emit_kernel. */
 /* The addressing model the plan's module is created with (spvgen_module_desc.addressing):
  * SpvAddressingModelPhysicalStorageBuffer64 for addressing DEVICE_ADDRESS, else Logical
  * (0). */
@@ -389,8 +413,67 @@ spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *
  * total size in bytes (total may be NULL); the same as plan->layers / weight_bytes. */
 spvgen_status spvgen_mlp_weight_layout(const spvgen_mlp_config *plan, spvgen_mlp_layer *layers,
                                        uint64_t *total_bytes);
-/* The dispatch grid for `points` points. */
+/* The dispatch grid for `points` points (the layers variant: its first dispatch's; see
+ * spvgen_mlp_dispatch_for). */
 void spvgen_mlp_groups(const spvgen_mlp_config *plan, uint64_t points, uint32_t groups[3]);
+
+/* ------------------------------------------------ plans of several kernels ----
+ * A plan runs spvgen_mlp_kernel_count(plan) dispatches in order, with a compute-to-compute
+ * barrier between consecutive ones (shader writes visible to the next one's shader reads:
+ * spvgen_vk_run and spvgen_vk_cmd_dispatch record it). Every variant but layers has one,
+ * the kernel of spvgen_mlp_emit with the bindings and push constant above. The layers
+ * variant has one per layer: dispatch l is layer l's GEMM (spvgen_mlp_emit_kernel(m,
+ * plan, l, info); layers that share a GEMM plan, plan->layer_gemm, give the same words:
+ * one pipeline serves them), with the bindings of spvgen/gemm.h (0 A, 1 B, 2 D, 3 bias)
+ * bound to ranges of the MLP's buffers, and the GEMM's run-time push constants
+ * (spvgen_gemm_push); spvgen_mlp_dispatch_for says which buffer and byte offset each
+ * binding takes, the push bytes and the grid, for a point count:
+ *   A     layer 0: the input points; layer l: the workspace half (l - 1) % 2
+ *   B     the weights at the layer's matrix_offset (a multiple of 64)
+ *   D     the last layer: the output points; layer l: the workspace half l % 2
+ *   bias  the weights at the layer's bias_offset (a multiple of 16; absent with no_bias)
+ * The workspace holds two halves of points x workspace_ld f16 values, the second at a
+ * multiple of 256 bytes (spvgen_mlp_workspace_bytes: 0 for a single layer or another
+ * variant); it needs no initialization. spvgen_mlp_plan refuses a network whose offsets
+ * are not multiples of the device's minStorageBufferOffsetAlignment. */
+
+/* The plan's dispatches (0 for NULL or a plan not made by spvgen_mlp_plan). */
+uint32_t spvgen_mlp_kernel_count(const spvgen_mlp_config *plan);
+/* Builds dispatch `index`'s kernel into m (index 0 is spvgen_mlp_emit's); info as
+ * spvgen_mlp_emit's (layers: spvgen_gemm_emit_kernel's). An index past the count is
+ * refused naming it. */
+spvgen_status spvgen_mlp_emit_kernel(spvgen_module *m, const spvgen_mlp_config *plan, uint32_t index,
+                                     spvgen_kernel_info *info);
+
+/* The MLP's buffers a dispatch binds. */
+typedef enum spvgen_mlp_buffer {
+  SPVGEN_MLP_BUFFER_INPUT = 0,
+  SPVGEN_MLP_BUFFER_WEIGHTS = 1,
+  SPVGEN_MLP_BUFFER_OUTPUT = 2,
+  SPVGEN_MLP_BUFFER_WORKSPACE = 3,
+} spvgen_mlp_buffer;
+
+/* One dispatch of a plan for a point count. */
+typedef struct spvgen_mlp_dispatch {
+  uint32_t kernel;       /* the first dispatch whose kernel has the same words (<= index) */
+  uint32_t groups[3];
+  uint8_t push[sizeof(spvgen_gemm_push)]; /* the push-constant bytes */
+  uint32_t push_size;
+  uint32_t binding_count; /* binding i (in the kernel's binding order) is buffer
+                             bindings[i].buffer from byte bindings[i].offset */
+  struct spvgen_mlp_dispatch_binding {
+    spvgen_mlp_buffer buffer;
+    uint64_t offset;
+  } bindings[4];
+} spvgen_mlp_dispatch;
+
+/* Dispatch `index` of plan for `points` points (1 .. SPVGEN_MLP_MAX_POINTS): refuses an
+ * index past the count, and (layers) a point count whose GEMMs would pass the GEMM's
+ * limits, naming them. */
+spvgen_status spvgen_mlp_dispatch_for(const spvgen_mlp_config *plan, uint32_t index, uint64_t points,
+                                      spvgen_mlp_dispatch *dispatch, char *message, size_t message_size);
+/* The workspace's bytes for `points` points (0: the plan needs none). */
+uint64_t spvgen_mlp_workspace_bytes(const spvgen_mlp_config *plan, uint64_t points);
 
 /* The network as a function of the caller's module (loop and vec plans; mat works on
  * a subgroup's tile and is refused):

@@ -395,7 +395,8 @@ spvgen_status spvgen_vk_kernel_cache_file_check(const char *path, spvgen_device_
 typedef struct spvgen_vk_dispatch_desc {
   spvgen_vk_pipeline *pipeline;
   /* One buffer per binding of the pipeline's info, in that order (all of it: offset 0,
-   * the buffer's size; device addresses for DEVICE_ADDRESS bindings). */
+   * the buffer's size, unless offsets below says otherwise; device addresses for
+   * DEVICE_ADDRESS bindings). */
   spvgen_vk_buffer *const *buffers;
   uint32_t buffer_count;
   /* Exactly info->push_constant_size bytes (or none when that is 0; or none when the
@@ -406,6 +407,10 @@ typedef struct spvgen_vk_dispatch_desc {
   /* Optional, one per binding: bytes this dispatch needs (run-time shapes; see
    * spvgen_vk_record_desc.min_sizes). */
   const uint64_t *min_sizes;
+  /* Optional, one per binding: the binding's range starts this many bytes into its
+   * buffer (to the buffer's end; a multiple of minStorageBufferOffsetAlignment, checked
+   * as spvgen_vk_buffer_range.offset). NULL: every binding from byte 0. */
+  const uint64_t *offsets;
 } spvgen_vk_dispatch_desc;
 
 /* Runs count dispatches in one submission, in order, with a full memory barrier between

@@ -69,10 +69,11 @@ uint32_t sg_run_dispatches(const sg_run_data *data, spvgen_vk_pipeline *const *p
   for (uint32_t k = 0; k < n; k++) {
     const sg_run_kernel *rk = &data->kernels[k];
     for (uint32_t b = 0; b < rk->buffer_count && b < SG_RUN_MAX_BUFFERS; b++) bound[k][b] = bufs[rk->buffers[b]];
-    out[k].pipeline = pipes[k];
+    out[k].pipeline = rk->same_as && rk->same_as <= k ? pipes[rk->same_as - 1] : pipes[k];
     out[k].buffers = bound[k];
     out[k].buffer_count = rk->buffer_count;
-    out[k].push_data = rk->push_size ? data->push : NULL;
+    out[k].push_data = rk->push_size ? (rk->own_push ? rk->push : data->push) : NULL;
+    out[k].offsets = rk->offsets;
     out[k].push_size = rk->push_size;
     for (int j = 0; j < 3; j++) out[k].groups[j] = rk->groups[j];
   }

@@ -25,7 +25,7 @@
 #define SG_RUN_MAX_BUFFERS 8
 #define SG_RUN_MAX_SPEC 32
 #define SG_RUN_MAX_PUSH 128
-#define SG_RUN_MAX_KERNELS 3
+#define SG_RUN_MAX_KERNELS 16 /* the MLP's layers variant: a GEMM per layer */
 
 typedef enum sg_run_role {
   SG_RUN_INPUT,   /* host uploaded once (host_bytes < bytes: repeated until the buffer is full) */
@@ -46,9 +46,15 @@ typedef struct sg_run_buffer {
 /* One kernel's dispatch in a plan of several (sg_run_data.kernels). */
 typedef struct sg_run_kernel {
   uint32_t buffers[SG_RUN_MAX_BUFFERS]; /* the data's buffers it binds, in its binding order */
+  uint64_t offsets[SG_RUN_MAX_BUFFERS]; /* each binding's byte offset into its buffer (0: all) */
   uint32_t buffer_count;
   uint32_t groups[3];
   uint32_t push_size;                   /* bytes of the data's push it takes (0: none) */
+  bool own_push;                        /* the push bytes are push below, not the data's */
+  uint8_t push[SG_RUN_MAX_PUSH];
+  /* 1 + the index of an earlier kernel whose words these are (the dispatch takes that
+   * kernel's pipeline: one pipeline for both); 0: its own. */
+  uint32_t same_as;
 } sg_run_kernel;
 
 /* What a run asks of the template's data. */
@@ -76,9 +82,10 @@ typedef struct sg_run_data {
   uint32_t bind_count;   /* the buffers the plan's dispatch binds, buffers[0 .. bind_count)
                             (0: all; run_bind sets it for a plan that binds fewer) */
   /* A plan of several kernels (sg_template.kernel_count > 1): kernel k's dispatch, in
-   * order, with a compute-to-compute barrier between them, all on the same push bytes
-   * (and specialization constants); groups, push_size and bind_count above are then
-   * unused. 0: the one dispatch above. sg_run_dispatches builds either. */
+   * order, with a compute-to-compute barrier between them, on the same push bytes (unless
+   * a kernel has its own: the MLP's layers) and specialization constants; groups,
+   * push_size and bind_count above are then unused. 0: the one dispatch above.
+   * sg_run_dispatches builds either. */
   uint32_t kernel_count;
   sg_run_kernel kernels[SG_RUN_MAX_KERNELS];
   uint32_t buffer_flags; /* SPVGEN_VK_BUFFER_* of every buffer */

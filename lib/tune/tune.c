@@ -349,7 +349,9 @@ static spvgen_status shared_build(void *state, uint32_t i, spvgen_vk_dispatch_de
   spvgen_status st = s->t->run_bind(plan, &s->data, msg, size);
   uint32_t K = sg_template_kernels(s->t, plan);
   if (st == SPVGEN_OK && (K > TUNE_MAX_KERNELS || K > SG_RUN_MAX_KERNELS))
-    st = SPVGEN_ERROR_UNSUPPORTED, tune_msg(msg, size, "a plan of %u kernels", K);
+    st = SPVGEN_ERROR_UNSUPPORTED,
+    tune_msg(msg, size, "a plan of %u kernels; the tuner times plans of at most %u (the MLP's layers variant has "
+             "no knobs of its own to tune: its GEMMs do)", K, TUNE_MAX_KERNELS);
   for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++)
     st = tune_pipeline(s->ctx, s->mod, s->t, plan, k, s->data.spec, s->data.spec_count, &s->pipe[k], msg, size);
   if (st != SPVGEN_OK) return st;

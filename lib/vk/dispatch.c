@@ -129,6 +129,7 @@ static spvgen_status to_record(spvgen_vk_context *ctx, const char *who,
                           name ? " '" : "", name ? name : "", name ? "'" : "");
       }
       br[at + k].buffer = (spvgen_vk_buffer *)b;
+      if (in[i].offsets) br[at + k].offset = in[i].offsets[k];
     }
     at += in[i].buffer_count;
   }

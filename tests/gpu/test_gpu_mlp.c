@@ -392,16 +392,16 @@ static void test_mlp_kernels_h100_validation(void) {
     CHECK(check_words(k.words, k.word_count));
     spvgen_kernel_free(&k);
   }
-  /* v: vec, mat, loop, then mat with f16 accumulators, vec with 2 and 4 points per
+  /* v: vec, mat, loop (the fused variants, up to layers), then mat with f16 accumulators, vec with 2 and 4 points per
    * invocation, vec with bias_path add */
-  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_VARIANT_COUNT + 3; v++)
+  for (int v = SPVGEN_MLP_VEC; v <= SPVGEN_MLP_LAYERS + 3; v++)
     for (int which = 0; which < 3; which++) {
       spvgen_mlp_desc d = net(which);
-      d.variant = v == SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_MAT
-                  : v > SPVGEN_MLP_VARIANT_COUNT ? SPVGEN_MLP_VEC : (spvgen_mlp_variant)v;
-      d.f16_accumulation = v == SPVGEN_MLP_VARIANT_COUNT;
-      if (v > SPVGEN_MLP_VARIANT_COUNT) d.points_per_group = 2u * (uint32_t)(v - SPVGEN_MLP_VARIANT_COUNT);
-      if (v == SPVGEN_MLP_VARIANT_COUNT + 3) {
+      d.variant = v == SPVGEN_MLP_LAYERS ? SPVGEN_MLP_MAT
+                  : v > SPVGEN_MLP_LAYERS ? SPVGEN_MLP_VEC : (spvgen_mlp_variant)v;
+      d.f16_accumulation = v == SPVGEN_MLP_LAYERS;
+      if (v > SPVGEN_MLP_LAYERS) d.points_per_group = 2u * (uint32_t)(v - SPVGEN_MLP_LAYERS);
+      if (v == SPVGEN_MLP_LAYERS + 3) {
         d.points_per_group = 1;
         d.bias_path = SPVGEN_MLP_BIAS_ADD;
       }

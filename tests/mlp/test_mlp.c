@@ -144,7 +144,7 @@ static void test_hash_grid_levels(void) {
   CHECK_EQ_U64(p.encoded_width, 12);
   /* the kernels validate for every variant (h100) and the loop variant (vulkan13) */
   spvgen_device_caps h100 = preset("h100"), v13 = preset("vulkan13");
-  for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++)
+  for (int v = 1; v < SPVGEN_MLP_LAYERS; v++) /* the fused ones (layers takes no encoding) */
     for (int dim = 2; dim <= 3; dim++) {
       d.variant = (spvgen_mlp_variant)v;
       d.input_width = (uint32_t)dim;
@@ -331,7 +331,7 @@ static void test_kernels_validate_and_reflect(void) {
   const char *presets[2] = {"h100", "vulkan13"};
   for (int pi = 0; pi < 2; pi++) {
     spvgen_device_caps caps = preset(presets[pi]);
-    for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
+    for (int v = 1; v < SPVGEN_MLP_LAYERS; v++) { /* one kernel each (layers: test_mlp_layers.c) */
       spvgen_mlp_desc d;
       memset(&d, 0, sizeof d);
       d.input_width = 32;

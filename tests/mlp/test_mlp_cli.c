@@ -74,6 +74,48 @@ static void test_run_mlp_checks_every_output(void) {
   cli_result_free(&r);
 }
 
+/* --variant layers: a module per layer (`-o F` writes F, F.layer1.spv, ...), each valid;
+ * JSON names each layer's GEMM; `spvgen run mlp` and `spvgen bench mlp` run its
+ * dispatches and check every output; training refuses it by name. */
+static void test_mlp_layers_variant(void) {
+  const char *path = cli_path("layers.spv");
+  cli_result r = cli_run("mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--caps", "h100",
+                         "-o", path);
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.err, "kernel layer2");
+  cli_result_free(&r);
+  const char *paths[3] = {path, cli_path("layers.layer1.spv"), cli_path("layers.layer2.spv")};
+  for (int i = 0; i < 3; i++) {
+    r = cli_run("val", paths[i]);
+    CHECK_EXIT(r, 0);
+    cli_result_free(&r);
+  }
+  r = cli_run("mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--caps", "h100",
+              "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"variant\": \"layers\"");
+  CHECK_CONTAINS(r.out, "\"layer_gemm\": [0, 0, 1]");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--points", "300");
+  if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "check    1500 of 1500 outputs match");
+  cli_result_free(&r);
+  r = cli_run("bench", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variants", "layers", "--points", "300",
+              "--repeats", "2");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "ok (1500 outputs)");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "variant layers: training is not implemented");
+  cli_result_free(&r);
+}
+
 /* --train: both kernels for h100 validate (`spvgen val`), JSON of the training plan,
  * the vec refusal, and a run on the CI device checking gradients and optimizer. */
 static void test_mlp_train(void) {
@@ -247,6 +289,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_usage_and_refusals),
       TEST_CASE(test_run_mlp_checks_every_output),
       TEST_CASE(test_mlp_train),
+      TEST_CASE(test_mlp_layers_variant),
   };
   int rc = test_main(argc, argv, tests, TEST_COUNT(tests));
   cli_cleanup();

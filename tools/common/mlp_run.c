@@ -386,37 +386,65 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
     snprintf(msg, size, "plan %s is not of the session's network %s", p->name, s->net.name);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
-  uint32_t groups[3];
-  spvgen_mlp_groups(p, opt.points, groups);
-  if (caps->max_workgroup_count[0] && groups[0] > caps->max_workgroup_count[0]) {
-    snprintf(msg, size, "%llu points need %u workgroups; %s allows %u (fewer points)",
-             (unsigned long long)opt.points, groups[0], caps->name, caps->max_workgroup_count[0]);
-    return SPVGEN_ERROR_UNSUPPORTED;
+  /* The plan's dispatches (one; the layers variant: one per layer, each on its own push
+   * constants and ranges of the buffers, spvgen/mlp.h). */
+  const uint32_t K = spvgen_mlp_kernel_count(p);
+  if (K < 1 || K > SPVGEN_MLP_MAX_LAYERS) {
+    snprintf(msg, size, "plan %s: %u kernels", p->name, K);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  spvgen_mlp_dispatch disp[SPVGEN_MLP_MAX_LAYERS];
+  for (uint32_t k = 0; k < K; k++) {
+    spvgen_status st = spvgen_mlp_dispatch_for(p, k, opt.points, &disp[k], msg, size);
+    if (st != SPVGEN_OK) return st;
+    for (int j = 0; j < 3; j++)
+      if (caps->max_workgroup_count[j] && disp[k].groups[j] > caps->max_workgroup_count[j]) {
+        if (K == 1)
+          snprintf(msg, size, "%llu points need %u workgroups; %s allows %u (fewer points)",
+                   (unsigned long long)opt.points, disp[k].groups[j], caps->name, caps->max_workgroup_count[j]);
+        else
+          snprintf(msg, size, "%llu points: layer %u's GEMM needs %u workgroups in %c; %s allows %u (fewer points)",
+                   (unsigned long long)opt.points, k, disp[k].groups[j], "xyz"[j], caps->name,
+                   caps->max_workgroup_count[j]);
+        return SPVGEN_ERROR_UNSUPPORTED;
+      }
   }
   spvgen_module_desc md = {.addressing = spvgen_mlp_addressing_model(p)};
-  spvgen_module *m = spvgen_module_create(&md);
-  if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
-  spvgen_kernel_info info;
-  const uint32_t *words = NULL;
-  size_t count = 0;
+  spvgen_module *mods[SPVGEN_MLP_MAX_LAYERS] = {0};
+  spvgen_kernel_info info[SPVGEN_MLP_MAX_LAYERS];
+  const uint32_t *words[SPVGEN_MLP_MAX_LAYERS] = {0};
+  size_t count[SPVGEN_MLP_MAX_LAYERS] = {0};
+  spvgen_vk_pipeline *pipes[SPVGEN_MLP_MAX_LAYERS] = {0};
+  spvgen_vk_buffer *ws = NULL;
+  spvgen_vk_dispatch_desc *dd = NULL;
+  uint64_t *ns = NULL;
+  spvgen_status st = SPVGEN_OK;
+  for (uint32_t k = 0; k < K; k++)
+    if (!(mods[k] = spvgen_module_create(&md))) {
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of memory");
+      goto done;
+    }
   double t0 = sg_now_us();
   int reps = 0;
-  spvgen_status st;
   const double emit_us = (opt.emit_ms ? opt.emit_ms : 20) * 1e3;
-  do {
-    spvgen_module_reset(m, &md);
-    st = spvgen_mlp_emit(m, p, &info);
-    if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
+  uint32_t failed = 0;
+  do { /* every kernel of the plan counts */
+    for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) {
+      spvgen_module_reset(mods[k], &md);
+      st = spvgen_mlp_emit_kernel(mods[k], p, k, &info[k]);
+      if (st == SPVGEN_OK) st = spvgen_module_finish(mods[k], &words[k], &count[k]);
+      failed = k;
+    }
     reps++;
   } while (st == SPVGEN_OK && sg_now_us() - t0 < emit_us && reps < 2000);
   res->emit_us = (sg_now_us() - t0) / reps;
-  res->words = count;
+  for (uint32_t k = 0; k < K; k++) res->words += count[k];
   if (st != SPVGEN_OK) {
-    snprintf(msg, size, "emit: %s", spvgen_module_error(m));
-    spvgen_module_destroy(m);
-    return st;
+    snprintf(msg, size, "emit: %s", spvgen_module_error(mods[failed]));
+    goto done;
   }
-  st = spvgen_kernel_reflect(words, count, &info, msg, size);
+  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) st = spvgen_kernel_reflect(words[k], count[k], &info[k], msg, size);
   spvgen_vk_buffer *wbuf = s->w_row;
   spvgen_vk_pipeline_options popt;
   memset(&popt, 0, sizeof popt);
@@ -429,44 +457,58 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
       popt.spec_constant_count = o->nspec;
     }
   }
-  spvgen_vk_pipeline *pipe = NULL;
-  bool first = !template_compiled_before(words, count);
+  /* First compiles are judged before any of the plan's own; a kernel of an earlier one's
+   * words takes its pipeline. */
+  bool first = true;
+  for (uint32_t k = 0; k < K; k++)
+    if (disp[k].kernel == k) first &= !template_compiled_before(words[k], count[k]);
   double c0 = sg_now_us();
-  if (st == SPVGEN_OK && spvgen_vk_pipeline_create(ctx, words, count, &info, &popt, &pipe) != SPVGEN_OK) {
-    st = SPVGEN_ERROR_VULKAN;
-    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) {
+    if (disp[k].kernel != k) continue;
+    if (spvgen_vk_pipeline_create(ctx, words[k], count[k], &info[k], &popt, &pipes[k]) != SPVGEN_OK) {
+      st = SPVGEN_ERROR_VULKAN;
+      snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+    }
   }
   res->compile_ms = first ? (sg_now_us() - c0) / 1e3 : -1;
-  if (st == SPVGEN_OK) template_compiled_now(words, count);
-  spvgen_module_destroy(m);
-  spvgen_vk_dispatch_desc *dd = NULL;
-  uint64_t *ns = NULL;
+  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) template_compiled_now(words[k], count[k]);
   if (st != SPVGEN_OK) goto done;
+  const uint64_t ws_bytes = spvgen_mlp_workspace_bytes(p, opt.points);
+  if (ws_bytes && spvgen_vk_buffer_create(ctx, (ws_bytes + 3) & ~3ull, 0, &ws) != SPVGEN_OK) VKFAIL();
   if (spvgen_vk_buffer_fill(ctx, s->out, 0, (s->out_bytes < 4 ? 4 : s->out_bytes + 3) & ~3ull, 0x7FC07FC0u) != SPVGEN_OK)
     VKFAIL(); /* NaN-filled output: a component never written fails the check */
-  uint32_t total = opt.warmup + opt.repeats;
-  uint32_t npoints = (uint32_t)opt.points;
-  dd = calloc(total, sizeof *dd);
+  const uint32_t total = opt.warmup + opt.repeats;
+  dd = calloc((size_t)total * K, sizeof *dd);
   ns = calloc(total, sizeof *ns);
   if (!dd || !ns) {
     st = SPVGEN_ERROR_OUT_OF_MEMORY;
     snprintf(msg, size, "out of host memory");
     goto done;
   }
-  spvgen_vk_buffer *bufs[3] = {s->in, wbuf, s->out};
-  for (uint32_t i = 0; i < total; i++) {
-    dd[i].pipeline = pipe;
-    dd[i].buffers = bufs;
-    dd[i].buffer_count = 3;
-    dd[i].push_data = &npoints;
-    dd[i].push_size = 4;
-    for (int j = 0; j < 3; j++) dd[i].groups[j] = groups[j];
-  }
+  spvgen_vk_buffer *roles[4] = {s->in, wbuf, s->out, ws};
+  spvgen_vk_buffer *bound[SPVGEN_MLP_MAX_LAYERS][4];
+  uint64_t offsets[SPVGEN_MLP_MAX_LAYERS][4];
+  for (uint32_t k = 0; k < K; k++)
+    for (uint32_t b = 0; b < disp[k].binding_count; b++) {
+      bound[k][b] = roles[disp[k].bindings[b].buffer];
+      offsets[k][b] = disp[k].bindings[b].offset;
+    }
+  for (uint32_t i = 0; i < total; i++)
+    for (uint32_t k = 0; k < K; k++) {
+      spvgen_vk_dispatch_desc *d = &dd[i * K + k];
+      d->pipeline = pipes[disp[k].kernel];
+      d->buffers = bound[k];
+      d->buffer_count = disp[k].binding_count;
+      d->offsets = offsets[k];
+      d->push_data = disp[k].push;
+      d->push_size = disp[k].push_size;
+      for (int j = 0; j < 3; j++) d->groups[j] = disp[k].groups[j];
+    }
   if (opt.warmup_ms) { /* until the timings are steady (warm_up.h) */
     warm_up_info wi;
-    st = warm_up_run_limit(ctx, dd, total, opt.warmup_ms, opt.warmup_limit_ms, ns, &wi);
+    st = warm_up_run_steps(ctx, dd, total, K, opt.warmup_ms, opt.warmup_limit_ms, ns, &wi);
   }
-  if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd, total, ns);
+  if (st == SPVGEN_OK) st = spvgen_vk_run_steps(ctx, dd, total * K, K, ns);
   if (st != SPVGEN_OK) VKFAIL();
   qsort(ns + opt.warmup, opt.repeats, sizeof *ns, sg_cmp_u64);
   res->median_ns = (double)ns[opt.warmup + opt.repeats / 2];
@@ -502,19 +544,24 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
 done:
   free(dd);
   free(ns);
-  spvgen_vk_pipeline_destroy(pipe);
+  for (uint32_t k = 0; k < K; k++) {
+    spvgen_vk_pipeline_destroy(pipes[k]);
+    spvgen_module_destroy(mods[k]);
+  }
+  spvgen_vk_buffer_destroy(ws);
   return st;
 }
 
-spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *p, double *compile_ms, char *msg,
-                               size_t size) {
+/* One kernel of the plan, as mlp_session_run creates it. */
+static spvgen_status compile_kernel(spvgen_vk_context *ctx, const spvgen_mlp_config *p, uint32_t index,
+                                    double *compile_ms, char *msg, size_t size) {
   *compile_ms = 0;
   spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(p)});
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   spvgen_kernel_info info;
   const uint32_t *words = NULL;
   size_t count = 0;
-  spvgen_status st = spvgen_mlp_emit(m, p, &info);
+  spvgen_status st = spvgen_mlp_emit_kernel(m, p, index, &info);
   if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
   if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
   if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, &info, msg, size);
@@ -543,5 +590,26 @@ spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *
   if (st == SPVGEN_OK) *compile_ms = (sg_now_us() - c0) / 1e3;
   spvgen_vk_pipeline_destroy(pipe);
   spvgen_module_destroy(m);
+  return st;
+}
+
+spvgen_status mlp_compile_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *p, double *compile_ms, char *msg,
+                               size_t size) {
+  *compile_ms = 0;
+  /* Every kernel of the plan that mlp_session_run creates a pipeline for (the layers
+   * variant: a kernel per GEMM class, spvgen_mlp_dispatch.kernel). */
+  const uint32_t K = spvgen_mlp_kernel_count(p);
+  spvgen_status st = K ? SPVGEN_OK : (snprintf(msg, size, "plan is not made by spvgen_mlp_plan"),
+                                      SPVGEN_ERROR_INVALID_ARGUMENT);
+  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) {
+    spvgen_mlp_dispatch dp;
+    if (K > 1) {
+      st = spvgen_mlp_dispatch_for(p, k, 1, &dp, msg, size);
+      if (st != SPVGEN_OK || dp.kernel != k) continue;
+    }
+    double ms = 0;
+    st = compile_kernel(ctx, p, k, &ms, msg, size);
+    *compile_ms += ms;
+  }
   return st;
 }

@@ -181,9 +181,18 @@ static spvgen_status build_pipeline(template_built *b, const sg_run_data *data, 
   memset(&popt, 0, sizeof popt);
   popt.spec_constants = data->spec;
   popt.spec_constant_count = data->spec_count;
+  /* First compiles are judged before any of the plan's own (two of its kernels may have
+   * the same words). */
+  bool seen[SG_RUN_MAX_KERNELS];
+  for (uint32_t k = 0; k < b->kernels; k++) seen[k] = template_compiled_before(b->words[k], b->count[k]);
   for (uint32_t k = 0; k < b->kernels; k++) {
     if (b->pipe[k]) continue;
-    b->first_compile[k] = !template_compiled_before(b->words[k], b->count[k]);
+    /* a kernel of an earlier one's words dispatches that one's pipeline */
+    if (data->kernel_count > k && data->kernels[k].same_as && data->kernels[k].same_as <= k) {
+      b->first_compile[k] = true; /* (no compile of its own) */
+      continue;
+    }
+    b->first_compile[k] = !seen[k];
     double c0 = sg_now_us();
     if (spvgen_vk_pipeline_create(b->ctx, b->words[k], b->count[k], &b->info[k], data->spec_count ? &popt : NULL,
                                   &b->pipe[k]) != SPVGEN_OK)
@@ -338,7 +347,9 @@ spvgen_status template_run_built(template_built *b, const template_run_options *
   spvgen_vk_buffer *bufs[SG_RUN_MAX_BUFFERS] = {0};
   spvgen_status st = t->run_data(ctx, b->plan, &opt->request, &data, msg, size);
   if (st == SPVGEN_OK && opt->on_data) opt->on_data(&data, opt->user);
-  if (st == SPVGEN_OK && data.kernel_count != (b->kernels > 1 ? b->kernels : 0))
+  /* (a plan of one kernel may still describe its dispatch as kernels[0]: its own push
+   * constants and binding offsets) */
+  if (st == SPVGEN_OK && (data.kernel_count ? data.kernel_count : 1) != b->kernels)
     st = SPVGEN_ERROR_INVALID_STATE,
     snprintf(msg, size, "%s: the run's data has %u dispatches for a plan of %u kernels", t->name,
              data.kernel_count ? data.kernel_count : 1, b->kernels);

@@ -1,0 +1,287 @@
+/* emitters/mlp/layers.c — the layers variant (spvgen/mlp.h, SPVGEN_MLP_LAYERS): the network
+ * as one GEMM per layer, made by the GEMM template.
+ *
+ * Why it exists: the fused variants keep a layer's weights, or a slab of them, in a
+ * workgroup's shared memory, and the 48 KiB a workgroup gets caps the layers they run well
+ * (a 256-wide layer's matrix is 128 KiB). A GEMM tiles any width; what it costs is the
+ * activations' trip through memory between layers (points x width f16 written and read
+ * once per layer), which wide layers amortize over 2 x width FLOPs per value.
+ *
+ * Each layer is D = act(A W^T + b): A the activations (points x inputs, row-major), W^T
+ * the layer's row-major matrix read as a column-major K x N with ldb = row_stride / 2 (the
+ * GEMM's "nt" layout: no copy of the weights), the bias a column bias, the activation in
+ * the GEMM's epilogue, D f16 in the workspace (the last layer: the output type into the
+ * output). The GEMMs are RUNTIME classes (M, the point count, is a push constant), so one
+ * pipeline per class serves every point count; layers of one class share it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlp_internal.h"
+#include "spvgen/gemm.h"
+
+/* The point count the GEMMs' tiles are planned for (the plan takes any count). */
+#define LAYERS_PLAN_POINTS (1u << 20)
+
+/* Byte alignment of the workspace's second half. */
+#define LAYERS_HALF_ALIGN 256u
+
+static uint32_t pow2_divisor(uint64_t x, uint32_t cap) {
+  uint32_t q = 1;
+  while (q < cap && x % (2ull * q) == 0) q *= 2;
+  return q;
+}
+
+/* Layer l's GEMM class (its shape given as the planning hint). */
+static void layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_gemm_desc *g, uint32_t ld[3]) {
+  const spvgen_mlp_desc *d = &p->desc;
+  const spvgen_mlp_layer *L = &p->layers[l];
+  const bool first = l == 0, last = l + 1 == p->layer_count;
+  memset(g, 0, sizeof *g);
+  g->shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  g->m = LAYERS_PLAN_POINTS;
+  g->n = L->outputs;
+  g->k = L->inputs;
+  g->a_type = SPVGEN_COMPONENT_F16;
+  g->b_type = SPVGEN_COMPONENT_F16;
+  g->acc_type = SPVGEN_COMPONENT_F32;
+  g->out_type = last ? d->output_type : SPVGEN_COMPONENT_F16;
+  g->a_layout = SPVGEN_ROW_MAJOR;
+  g->b_layout = SPVGEN_COL_MAJOR;
+  g->d_layout = SPVGEN_ROW_MAJOR;
+  ld[0] = first ? d->input_width : p->workspace_ld; /* lda, ldb, ldd: per call */
+  ld[1] = L->row_stride / 2;
+  ld[2] = last ? d->output_width : p->workspace_ld;
+  g->bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
+  g->activation = L->activation == SPVGEN_ACTIVATION_NONE ? SPVGEN_ACTIVATION_NONE : L->activation;
+  g->split_k = 1; /* one kernel per layer: the point count fills the device */
+  g->pack = SPVGEN_GEMM_PACK_NONE;
+  /* The class: any M; N and K are the layer's; leading dimensions as the buffers have. */
+  g->m_multiple = 1;
+  g->n_multiple = pow2_divisor(g->n, 256);
+  g->k_multiple = pow2_divisor(g->k, 256);
+  uint32_t q = 16;
+  for (int i = 0; i < 3; i++) {
+    uint32_t x = pow2_divisor(ld[i], 16);
+    q = x < q ? x : q;
+  }
+  g->ld_multiple = q;
+}
+
+/* Whether two layers' descs are one kernel: the same class (the shape hints aside). */
+static bool same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b) {
+  spvgen_gemm_desc x = *a, y = *b;
+  x.m = y.m = 0;
+  x.n = y.n = 0;
+  x.k = y.k = 0;
+  return !memcmp(&x, &y, sizeof x);
+}
+
+/* The GEMM plan of a class: the knobs (variant, tile, workgroup, unroll) that the GEMM's
+ * planner picks for the layer's fixed shape at LAYERS_PLAN_POINTS points, where the
+ * RUNTIME class can take them, else the RUNTIME planner's own. Tiles never move inside the
+ * matrix (edge shift), so that any point count runs. */
+static spvgen_status plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
+                               spvgen_gemm_config *out, char *msg, size_t size) {
+  spvgen_gemm_desc fixed = *cls;
+  fixed.shapes = SPVGEN_GEMM_SHAPES_FIXED;
+  fixed.lda = ld[0];
+  fixed.ldb = ld[1];
+  fixed.ldd = ld[2];
+  fixed.m_multiple = fixed.n_multiple = fixed.k_multiple = fixed.ld_multiple = 0;
+  spvgen_gemm_config fp;
+  spvgen_gemm_desc want = *cls;
+  if (spvgen_gemm_plan(&fixed, caps, &fp, NULL, 0) == SPVGEN_OK) {
+    want.variant = fp.variant;
+    want.tile_m = fp.desc.tile_m;
+    want.tile_n = fp.desc.tile_n;
+    want.tile_k = fp.desc.tile_k;
+    want.workgroup_size = fp.desc.workgroup_size;
+    want.subgroups = fp.desc.subgroups;
+    want.unroll = fp.desc.unroll;
+  }
+  for (int attempt = 0; attempt < 2; attempt++) {
+    spvgen_gemm_desc g = attempt ? *cls : want;
+    for (int e = 0; e < 2; e++) {
+      spvgen_status st = spvgen_gemm_plan(&g, caps, out, msg, size);
+      if (st != SPVGEN_OK) break;
+      if (out->desc.edge != SPVGEN_GEMM_EDGE_SHIFT) return SPVGEN_OK;
+      g.edge = SPVGEN_GEMM_EDGE_BRANCH; /* shift serves M >= tile_m only */
+    }
+  }
+  return spvgen_gemm_plan(cls, caps, out, msg, size);
+}
+
+static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size) {
+  const spvgen_mlp_desc *d = &p->desc;
+  if (d->encoding != SPVGEN_MLP_ENCODING_NONE)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: encoding %s is not supported (the first GEMM reads the points as they are)",
+                    spvgen_mlp_encoding_name(d->encoding));
+  if (d->input_type != SPVGEN_COMPONENT_F16)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: input_type %s is not supported (the GEMM's A and B are one type: f16 points)",
+                    spvgen_component_type_name(d->input_type));
+  if (d->output_type != SPVGEN_COMPONENT_F16 && !d->no_bias)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: output_type %s with biases is not supported (the GEMM's bias has the output's "
+                    "type; the weights hold f16 biases)",
+                    spvgen_component_type_name(d->output_type));
+  if (d->addressing != SPVGEN_ADDRESSING_DESCRIPTORS)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: addressing device-address is not supported (each layer binds ranges of the "
+                    "weight and workspace buffers)");
+  if (d->workgroup_size || d->points_per_group || d->f16_accumulation)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "layers: %s is not a knob of the layers variant (its GEMMs "
+                    "choose their tiles)",
+                    d->workgroup_size ? "workgroup_size" : d->points_per_group ? "points_per_group"
+                                                                                : "f16_accumulation");
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_activation a = p->layers[l].activation;
+    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU && a != SPVGEN_ACTIVATION_SILU)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layers: activation %s (layer %u) is not in the GEMM epilogue (none, relu, silu)",
+                      spvgen_activation_name(a), l);
+  }
+  /* The workspace rows: the widest hidden layer, in whole 16-byte rows. */
+  uint32_t widest = 0;
+  for (uint32_t l = 0; l + 1 < p->layer_count; l++)
+    if (p->layers[l].outputs > widest) widest = p->layers[l].outputs;
+  p->workspace_ld = widest ? mlp_round_up(widest, 8) : 0;
+  /* Every offset a dispatch binds at must be one the device allows. */
+  const uint64_t align = caps->min_storage_buffer_offset_alignment ? caps->min_storage_buffer_offset_alignment : 1;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    if (L->matrix_offset % align)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layers: layer %u's matrix at byte %llu of the weights is not a multiple of the device's "
+                      "minStorageBufferOffsetAlignment %llu (%s; the layer's GEMM binds it there)",
+                      l, (unsigned long long)L->matrix_offset, (unsigned long long)align, caps->name);
+    if (!d->no_bias && L->bias_offset % align)
+      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                      "layers: layer %u's bias at byte %llu of the weights is not a multiple of the device's "
+                      "minStorageBufferOffsetAlignment %llu (%s; the layer's GEMM binds it there)",
+                      l, (unsigned long long)L->bias_offset, (unsigned long long)align, caps->name);
+  }
+  if (LAYERS_HALF_ALIGN % align)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: the device's minStorageBufferOffsetAlignment %llu (%s) does not divide the "
+                    "workspace half's alignment %u",
+                    (unsigned long long)align, caps->name, LAYERS_HALF_ALIGN);
+  /* One GEMM plan per class of layers. */
+  spvgen_gemm_desc classes[SPVGEN_MLP_LAYERS_MAX_GEMMS];
+  p->gemm_count = 0;
+  p->features = 0;
+  p->compile_ms = 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_gemm_desc g;
+    uint32_t ld[3];
+    layer_desc(p, l, &g, ld);
+    uint32_t i = 0;
+    while (i < p->gemm_count && !same_class(&classes[i], &g)) i++;
+    if (i == p->gemm_count) {
+      if (i == SPVGEN_MLP_LAYERS_MAX_GEMMS)
+        return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "layers: layer %u needs a GEMM kernel of its own beyond the %u a plan holds "
+                        "(SPVGEN_MLP_LAYERS_MAX_GEMMS: layers of the same widths share one)",
+                        l, SPVGEN_MLP_LAYERS_MAX_GEMMS);
+      char why[384];
+      spvgen_status st = plan_gemm(caps, &g, ld, &p->gemms[i], why, sizeof why);
+      if (st != SPVGEN_OK)
+        return mlp_fail(msg, size, st, "layers: layer %u (%u -> %u) has no GEMM plan: %s", l, g.k, g.n, why);
+      classes[i] = g; /* planned for its first layer's shape; serves the class */
+      p->gemm_count++;
+      p->features |= p->gemms[i].features;
+      p->compile_ms += p->gemms[i].compile_ms;
+    }
+    p->layer_gemm[l] = (uint8_t)i;
+  }
+  const spvgen_gemm_config *g0 = &p->gemms[p->layer_gemm[0]];
+  for (int j = 0; j < 3; j++) p->local_size[j] = g0->local_size[j];
+  p->points_per_workgroup = g0->desc.tile_m;
+  p->subgroup_size = g0->subgroup_size;
+  p->shared_bytes = 0;
+  for (uint32_t i = 0; i < p->gemm_count; i++)
+    if (p->gemms[i].shared_bytes > p->shared_bytes) p->shared_bytes = p->gemms[i].shared_bytes;
+  return SPVGEN_OK;
+}
+
+/* The layers variant has no knobs of its own: the desc, as it is. */
+static uint32_t layers_candidates(const spvgen_device_caps *caps, const spvgen_mlp_desc *desc, spvgen_mlp_desc *out,
+                                  uint32_t max) {
+  (void)caps;
+  if (!max) return 0;
+  out[0] = *desc;
+  return 1;
+}
+
+/* The first layer's kernel (the table's one-kernel emit; spvgen_mlp_emit_kernel takes
+ * the others). */
+static void layers_emit(spvgen_module *m, const spvgen_mlp_config *p) {
+  spvgen_gemm_emit_kernel(m, &p->gemms[p->layer_gemm[0]], SPVGEN_GEMM_KERNEL_MAIN, NULL);
+}
+
+const mlp_variant_ops mlp_variant_layers = {
+    .name = "layers",
+    .plan = layers_plan,
+    .candidates = layers_candidates,
+    .emit = layers_emit,
+};
+
+spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *p, uint32_t index,
+                                     spvgen_kernel_info *info) {
+  return spvgen_gemm_emit_kernel(m, &p->gemms[p->layer_gemm[index]], SPVGEN_GEMM_KERNEL_MAIN, info);
+}
+
+uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points) {
+  if (p->layer_count < 2) return 0;
+  uint64_t b = points * p->workspace_ld * 2ull;
+  return (b + LAYERS_HALF_ALIGN - 1) / LAYERS_HALF_ALIGN * LAYERS_HALF_ALIGN;
+}
+
+spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64_t points, spvgen_mlp_dispatch *out,
+                                  char *msg, size_t size) {
+  const spvgen_mlp_layer *L = &p->layers[l];
+  const bool first = l == 0, last = l + 1 == p->layer_count;
+  const uint64_t half = mlp_layers_half_bytes(p, points);
+  if (points > SPVGEN_GEMM_MAX_DIM)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: %llu points: a layer's GEMM takes at most %u rows (SPVGEN_GEMM_MAX_DIM; "
+                    "run fewer points per dispatch)",
+                    (unsigned long long)points, SPVGEN_GEMM_MAX_DIM);
+  spvgen_gemm_args a;
+  memset(&a, 0, sizeof a);
+  a.m = (uint32_t)points;
+  a.n = L->outputs;
+  a.k = L->inputs;
+  a.lda = first ? p->desc.input_width : p->workspace_ld;
+  a.ldb = L->row_stride / 2;
+  a.ldd = last ? p->desc.output_width : p->workspace_ld;
+  spvgen_gemm_launch launch;
+  char why[384];
+  spvgen_status st = spvgen_gemm_launch_for(&p->gemms[p->layer_gemm[l]], &a, &launch, why, sizeof why);
+  if (st != SPVGEN_OK)
+    return mlp_fail(msg, size, st, "layers: layer %u for %llu points: %s", l, (unsigned long long)points, why);
+  memset(out, 0, sizeof *out);
+  out->kernel = l;
+  for (uint32_t j = 0; j < l; j++)
+    if (p->layer_gemm[j] == p->layer_gemm[l]) {
+      out->kernel = j;
+      break;
+    }
+  for (int j = 0; j < 3; j++) out->groups[j] = launch.groups[j];
+  memcpy(out->push, &launch.push, sizeof launch.push);
+  out->push_size = launch.push_size;
+  out->bindings[0].buffer = first ? SPVGEN_MLP_BUFFER_INPUT : SPVGEN_MLP_BUFFER_WORKSPACE;
+  out->bindings[0].offset = first ? 0 : ((l - 1) % 2) * half;
+  out->bindings[1].buffer = SPVGEN_MLP_BUFFER_WEIGHTS;
+  out->bindings[1].offset = L->matrix_offset;
+  out->bindings[2].buffer = last ? SPVGEN_MLP_BUFFER_OUTPUT : SPVGEN_MLP_BUFFER_WORKSPACE;
+  out->bindings[2].offset = last ? 0 : (l % 2) * half;
+  out->binding_count = 3;
+  if (!p->desc.no_bias) {
+    out->bindings[3].buffer = SPVGEN_MLP_BUFFER_WEIGHTS;
+    out->bindings[3].offset = L->bias_offset;
+    out->binding_count = 4;
+  }
+  return SPVGEN_OK;
+}

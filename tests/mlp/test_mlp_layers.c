@@ -1,0 +1,333 @@
+/* tests/mlp/test_mlp_layers.c — the layers variant (spvgen/mlp.h, SPVGEN_MLP_LAYERS: a
+ * GEMM per layer): every kernel of its plans validates on the h100 and lavapipe presets;
+ * its dispatches bind the documented buffers and offsets; networks run on the CI device
+ * (lavapipe: the GEMM's simt variant) through both run paths (the template lifecycle of
+ * `spvgen run mlp` and the session of `spvgen bench mlp`) against the float64
+ * reference, every output component of every point; a plan whose GEMM drops an
+ * activation fails that check; and each refusal names its reason. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "mlp_run.h"
+#include "module_check.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  spvgen_caps_preset(name, &c);
+  return c;
+}
+
+static spvgen_mlp_desc net(uint32_t in, uint32_t width, uint32_t count, uint32_t out, spvgen_mlp_activation act) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = in;
+  d.hidden_width = width;
+  d.hidden_count = count;
+  d.output_width = out;
+  d.activation = act;
+  d.variant = SPVGEN_MLP_LAYERS;
+  return d;
+}
+
+/* The networks of the device tests: widths that are multiples of 16 and widths that are
+ * not (K and N edges in every GEMM), SiLU, one layer alone (no workspace), an f32 output
+ * without biases. */
+static spvgen_mlp_desc case_net(int i) {
+  switch (i) {
+  case 0: return net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  case 1: return net(8, 32, 3, 4, SPVGEN_MLP_ACT_SILU);
+  case 2: return net(24, 40, 2, 5, SPVGEN_MLP_ACT_RELU);
+  case 3: return net(12, 0, 0, 7, SPVGEN_MLP_ACT_RELU);
+  default: {
+    spvgen_mlp_desc d = net(8, 24, 1, 3, SPVGEN_MLP_ACT_RELU);
+    d.no_bias = true;
+    d.output_type = SPVGEN_COMPONENT_F32;
+    return d;
+  }
+  }
+}
+enum { CASES = 5 };
+
+/* ------------------------------------------------------------------ plans ---- */
+
+/* Every kernel of every case's plan validates, a kernel per layer, layers of one GEMM
+ * class give the same words, and the dispatches bind what spvgen/mlp.h says. */
+static void test_layers_kernels_validate_and_dispatch_as_documented(void) {
+  const char *presets[2] = {"h100", "lavapipe"};
+  for (int pi = 0; pi < 2; pi++) {
+    spvgen_device_caps caps = preset(presets[pi]);
+    for (int i = 0; i < CASES + 1; i++) {
+      spvgen_mlp_desc d = i < CASES ? case_net(i) : net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+      spvgen_mlp_config p;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s case %d: %s", presets[pi], i, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(p.variant == SPVGEN_MLP_LAYERS);
+      CHECK_EQ_U64(spvgen_mlp_kernel_count(&p), p.layer_count);
+      CHECK(p.gemm_count >= 1 && p.gemm_count <= SPVGEN_MLP_LAYERS_MAX_GEMMS);
+      if (pi == 1) CHECK_MSG(p.gemms[0].variant == SPVGEN_GEMM_SIMT, "%s", p.gemms[0].name);
+      uint32_t *words[SPVGEN_MLP_MAX_LAYERS] = {0};
+      size_t count[SPVGEN_MLP_MAX_LAYERS] = {0};
+      const uint64_t points = 1000;
+      const uint64_t half = spvgen_mlp_workspace_bytes(&p, points) / 2;
+      CHECK(p.layer_count == 1 ? half == 0 : half >= points * p.workspace_ld * 2 && half % 256 == 0);
+      for (uint32_t l = 0; l < p.layer_count; l++) {
+        spvgen_module *m = spvgen_module_create(NULL);
+        spvgen_kernel_info info;
+        const uint32_t *w = NULL;
+        st = spvgen_mlp_emit_kernel(m, &p, l, &info);
+        if (st == SPVGEN_OK) st = spvgen_module_finish(m, &w, &count[l]);
+        CHECK_MSG(st == SPVGEN_OK, "%s: %s", p.name, spvgen_module_error(m));
+        if (st == SPVGEN_OK) {
+          CHECK(check_words(w, count[l]));
+          words[l] = malloc(count[l] * 4);
+          if (words[l]) memcpy(words[l], w, count[l] * 4);
+          CHECK_EQ_U64(info.binding_count, d.no_bias ? 3 : 4);
+        }
+        spvgen_module_destroy(m);
+        spvgen_mlp_dispatch dp;
+        st = spvgen_mlp_dispatch_for(&p, l, points, &dp, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%s layer %u: %s", p.name, l, msg);
+        if (st != SPVGEN_OK) continue;
+        const bool first = l == 0, last = l + 1 == p.layer_count;
+        CHECK_EQ_U64(dp.binding_count, d.no_bias ? 3 : 4);
+        CHECK(dp.bindings[0].buffer == (first ? SPVGEN_MLP_BUFFER_INPUT : SPVGEN_MLP_BUFFER_WORKSPACE));
+        CHECK_EQ_U64(dp.bindings[0].offset, first ? 0 : ((l - 1) % 2) * half);
+        CHECK(dp.bindings[1].buffer == SPVGEN_MLP_BUFFER_WEIGHTS);
+        CHECK_EQ_U64(dp.bindings[1].offset, p.layers[l].matrix_offset);
+        CHECK(dp.bindings[2].buffer == (last ? SPVGEN_MLP_BUFFER_OUTPUT : SPVGEN_MLP_BUFFER_WORKSPACE));
+        CHECK_EQ_U64(dp.bindings[2].offset, last ? 0 : (l % 2) * half);
+        if (!d.no_bias) {
+          CHECK(dp.bindings[3].buffer == SPVGEN_MLP_BUFFER_WEIGHTS);
+          CHECK_EQ_U64(dp.bindings[3].offset, p.layers[l].bias_offset);
+        }
+        spvgen_gemm_push push;
+        CHECK_EQ_U64(dp.push_size, sizeof push);
+        memcpy(&push, dp.push, sizeof push);
+        CHECK_EQ_U64(push.m, points);
+        CHECK_EQ_U64(push.n, p.layers[l].outputs);
+        CHECK_EQ_U64(push.k, p.layers[l].inputs);
+        CHECK_EQ_U64(push.ldb, p.layers[l].row_stride / 2);
+        CHECK_EQ_U64(push.lda, first ? d.input_width : p.workspace_ld);
+        CHECK_EQ_U64(push.ldd, last ? d.output_width : p.workspace_ld);
+        /* the kernel it shares words with: the first layer of its GEMM */
+        uint32_t same = l;
+        for (uint32_t j = 0; j < l; j++)
+          if (p.layer_gemm[j] == p.layer_gemm[l]) {
+            same = j;
+            break;
+          }
+        CHECK_EQ_U64(dp.kernel, same);
+        if (same != l && words[same] && words[l])
+          CHECK(count[same] == count[l] && !memcmp(words[same], words[l], count[l] * 4));
+      }
+      for (uint32_t l = 0; l < p.layer_count; l++) free(words[l]);
+    }
+  }
+}
+
+/* The wide networks share a GEMM among their equal hidden layers: three kernels for
+ * 64-256x3-64, whatever its depth. */
+static void test_layers_equal_hidden_layers_share_one_gemm(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d = net(1, 256, 8, 1, SPVGEN_MLP_ACT_RELU);
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.layer_count, 9);
+  CHECK_EQ_U64(p.gemm_count, 3);
+  for (uint32_t l = 2; l + 1 < p.layer_count; l++) CHECK_EQ_U64(p.layer_gemm[l], p.layer_gemm[1]);
+  CHECK_CONTAINS(p.name, "layers 1-256x8-1");
+}
+
+/* AUTO never picks layers; spvgen_mlp_plans lists it only when the desc names it. */
+static void test_layers_only_when_asked_for(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d = net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+  d.variant = SPVGEN_MLP_AUTO;
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(p.variant != SPVGEN_MLP_LAYERS);
+  static spvgen_mlp_config plans[64];
+  uint32_t n = 0;
+  CHECK(spvgen_mlp_plans(&d, &caps, plans, 64, &n, msg, sizeof msg) == SPVGEN_OK);
+  for (uint32_t i = 0; i < n && i < 64; i++) CHECK_MSG(plans[i].variant != SPVGEN_MLP_LAYERS, "%s", plans[i].name);
+  d.variant = SPVGEN_MLP_LAYERS;
+  CHECK(spvgen_mlp_plans(&d, &caps, plans, 64, &n, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(n, 1);
+  CHECK(plans[0].variant == SPVGEN_MLP_LAYERS);
+  spvgen_mlp_variant v;
+  CHECK(spvgen_mlp_variant_parse("layers", &v) && v == SPVGEN_MLP_LAYERS);
+  CHECK_STR_EQ(spvgen_mlp_variant_name(SPVGEN_MLP_LAYERS), "layers");
+}
+
+/* ---------------------------------------------------------------- refusals ---- */
+
+static void refused(spvgen_mlp_desc d, const spvgen_device_caps *caps, const char *why) {
+  spvgen_mlp_config p;
+  char msg[512];
+  spvgen_status st = spvgen_mlp_plan(&d, caps, &p, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_ERROR_UNSUPPORTED, "expected a refusal naming '%s', got %d: %s", why, (int)st, msg);
+  CHECK_CONTAINS(msg, why);
+}
+
+static void test_layers_refusals_name_their_reason(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_SIGMOID);
+  refused(d, &caps, "layers: activation sigmoid (layer 0) is not in the GEMM epilogue (none, relu, silu)");
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.output_activation = SPVGEN_MLP_ACT_TANH;
+  refused(d, &caps, "layers: activation tanh (layer 2) is not in the GEMM epilogue");
+  d = net(2, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.encoding = SPVGEN_MLP_ENCODING_HASH_GRID;
+  refused(d, &caps, "layers: encoding hashgrid is not supported");
+  d = net(2, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+  refused(d, &caps, "layers: encoding freq is not supported");
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.input_type = SPVGEN_COMPONENT_F32;
+  refused(d, &caps, "layers: input_type f32 is not supported");
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.output_type = SPVGEN_COMPONENT_F32;
+  refused(d, &caps, "layers: output_type f32 with biases is not supported");
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+  refused(d, &caps, "layers: addressing device-address is not supported");
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.workgroup_size = 64;
+  refused(d, &caps, "layers: workgroup_size is not a knob of the layers variant");
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  d.mat_slab = 32;
+  refused(d, &caps, "mat_slab is a knob of the mat variant");
+  /* a device whose binding offsets must be coarser than the weight layout's */
+  spvgen_device_caps coarse = caps;
+  coarse.min_storage_buffer_offset_alignment = 256;
+  d = net(24, 40, 2, 5, SPVGEN_MLP_ACT_RELU);
+  refused(d, &coarse, "is not a multiple of the device's minStorageBufferOffsetAlignment 256 (NVIDIA H100");
+  /* more GEMM classes than a plan holds: hidden widths of five classes (N and K
+   * multiples differ layer to layer) */
+  d = net(8, 0, 5, 8, SPVGEN_MLP_ACT_RELU);
+  const uint32_t widths[5] = {16, 32, 64, 128, 256};
+  for (int i = 0; i < 5; i++) d.hidden_widths[i] = widths[i];
+  refused(d, &caps, "needs a GEMM kernel of its own beyond the 4 a plan holds");
+
+  /* the one-shot, the function shape and training refuse it; indices past the count */
+  d = net(16, 64, 2, 8, SPVGEN_MLP_ACT_RELU);
+  spvgen_kernel k;
+  char msg[512];
+  CHECK(spvgen_mlp(&d, &caps, &k, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "emit each with spvgen_mlp_emit_kernel");
+  spvgen_mlp_config p;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_mlp_function_info fi;
+  memset(&fi, 0, sizeof fi);
+  CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(spvgen_module_error(m), "the layers variant runs a GEMM per layer");
+  spvgen_module_reset(m, NULL);
+  CHECK(spvgen_mlp_emit_kernel(m, &p, 3, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "kernel 3: the plan has 3");
+  spvgen_module_destroy(m);
+  spvgen_mlp_dispatch dp;
+  CHECK(spvgen_mlp_dispatch_for(&p, 3, 100, &dp, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "dispatch 3: the plan has 3");
+  CHECK(spvgen_mlp_dispatch_for(&p, 0, 1ull << 25, &dp, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "at most 16777216 rows");
+  spvgen_mlp_train_desc td;
+  memset(&td, 0, sizeof td);
+  td.net = d;
+  spvgen_mlp_train_config tp;
+  CHECK(spvgen_mlp_train_plan(&td, &caps, &tp, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "variant layers: training is not implemented");
+}
+
+/* ------------------------------------------------------------------ device ---- */
+
+static void check_result(const mlp_run_result *r, uint64_t points, uint32_t ow, const char *what) {
+  CHECK_EQ_U64(r->checked, points * ow);
+  CHECK_MSG(r->bad == 0,
+            "%s [%s]: %llu of %llu outputs wrong; first point %llu component %llu: gpu %.7g cpu %.7g tol %.3g", what,
+            r->plan.name, (unsigned long long)r->bad, (unsigned long long)r->checked,
+            (unsigned long long)r->first_bad_point, (unsigned long long)r->first_bad_component, r->first_bad_gpu,
+            r->first_bad_ref, r->first_bad_tol);
+  fprintf(stderr, "  %-44s %-10s %llu outputs, max |err| %.3g (tolerance there %.3g), worst err/tol %.3f\n",
+          r->plan.name, what, (unsigned long long)r->checked, r->max_err, r->max_err_tol, r->worst_ratio);
+}
+
+/* Every case through `spvgen run mlp`'s lifecycle (a point count that is no multiple of
+ * any tile), and through `spvgen bench mlp`'s session, every output checked. */
+static void test_layers_networks_match_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  for (int i = 0; i < CASES; i++) {
+    spvgen_mlp_desc d = case_net(i);
+    mlp_run_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = test_rand_u32() | 1u;
+    o.points = 333;
+    mlp_run_result r;
+    char msg[512];
+    spvgen_status st = mlp_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %d: %s", i, msg);
+    if (st == SPVGEN_OK) check_result(&r, o.points, d.output_width, "run");
+    /* the session (bench mlp) */
+    spvgen_mlp_config p;
+    st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    o.points = 257;
+    o.repeats = 2;
+    mlp_session *s = NULL;
+    st = mlp_session_open(ctx, &p, &o, &s, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st == SPVGEN_OK) st = mlp_session_run(s, &p, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %d session: %s", i, msg);
+    if (st == SPVGEN_OK) check_result(&r, o.points, d.output_width, "session");
+    mlp_session_close(s);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* The check is not blind to the layers: a plan whose hidden GEMM lost its ReLU (the
+ * reference keeps it) fails it. */
+static void test_layers_check_fails_without_an_activation(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_mlp_desc d = case_net(0);
+  spvgen_mlp_config p;
+  char msg[512];
+  spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st == SPVGEN_OK) {
+    p.gemms[p.layer_gemm[1]].desc.activation = SPVGEN_ACTIVATION_NONE;
+    mlp_run_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = 7;
+    o.points = 200;
+    mlp_run_result r;
+    st = mlp_run_plan(ctx, &p, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    CHECK_EQ_U64(r.checked, 200ull * d.output_width);
+    CHECK_MSG(r.bad > 0, "the check passed a network without its hidden ReLU");
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_layers_kernels_validate_and_dispatch_as_documented),
+      TEST_CASE(test_layers_equal_hidden_layers_share_one_gemm),
+      TEST_CASE(test_layers_only_when_asked_for),
+      TEST_CASE(test_layers_refusals_name_their_reason),
+      TEST_CASE(test_layers_networks_match_cpu),
+      TEST_CASE(test_layers_check_fails_without_an_activation),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
