@@ -8,16 +8,12 @@
 # (B) the run-time GEMM class the layers plan takes for the 256 -> 256 layer (coopmat2
 #     128x256x32, edge branch) beside the fixed-shape kernel of the same knobs and the
 #     run-time planner's own choice: is the class measurably slower than a fixed shape?
-# (C) training at a 262,144 batch on 64-256x3-64 relu and 16-128x3-3 silu: the mat
-#     variant (`spvgen run mlp --train --variant mat`: one step checked against float64
-#     at 4,096 points, then 20 timed steps with --no-check), the layers variant's row
-#     (training not implemented yet: its refusal), and torch (bench/mlp_train_torch.py:
-#     autograd + Adam, f16 autocast) in the same call;
+# (C) training on layers moved to call S7-LT (bench/results/raw/calls/callS7-LT.sh);
 # (D) torch inference references in the same call: build-gpu/anchors/mlp_anchor.py (eager
 #     and torch.compile) on the four networks.
 # Every spvgen row starts from an empty driver cache and an empty spvgen cache (the
 # "compile ms" column is the first compile). Runs from the repo root with build-gpu/ as
-# the build directory; under 8 minutes.
+# the build directory; under 5 minutes.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 B=build-gpu
@@ -28,7 +24,7 @@ T0=$SECONDS
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/smi.txt"
 fresh() { export XDG_CACHE_HOME=$(mktemp -d) __GL_SHADER_DISK_CACHE_PATH=$(mktemp -d); }
 # a section starts only with this many seconds left of the call's 8 minutes
-left() { [ $((SECONDS - T0)) -lt $((480 - $1)) ] || { echo "skipped: $2 (time)"; return 1; }; }
+left() { [ $((SECONDS - T0)) -lt $((300 - $1)) ] || { echo "skipped: $2 (time)"; return 1; }; }
 P=1048576
 NETS=("--in 64 --hidden 256x3 --out 64 --act relu" "--in 32 --hidden 256x3 --out 16 --act relu"
       "--in 1 --hidden 256x8 --out 1 --act relu" "--in 16 --hidden 128x3 --out 3 --act silu")
@@ -37,7 +33,7 @@ for n in "${NETS[@]}"; do
   fresh
   echo "== A: $n" >> "$O/mlp.txt"
   "$B/tools/spvgen" mlp $n --variant layers --json 2>&1 | grep -E '"plan"|"gemms"|coopmat2 f16|khr f16|simt f16|layer_gemm' >> "$O/mlp.txt"
-  left 200 "A $n" || continue
+  left 140 "A $n" || continue
   timeout 75 "$B/tools/spvgen" bench mlp $n --variants layers,auto --points $P --sample 256 >> "$O/mlp.txt" 2>&1
   echo "rc=$?" >> "$O/mlp.txt"
   echo "A $n done ($((SECONDS - T0)) s)"
@@ -61,25 +57,8 @@ grep -E '^== |"plan"|coopmat2 f16|khr f16|layer_gemm|^variant|^layers|^auto|^bes
 grep -E '^== |^plan|^pipeline|^gpu|^check|rc=|rror|refus' "$O/gemm.txt" | cut -c1-200
 # D. torch inference, same call (before C: the ratio to torch.compile is the point)
 printf '64 256x3 64 relu\n32 256x3 16 relu\n1 256x8 1 relu\n16 128x3 3 silu\n' > "$O/nets.txt"
-left 150 "torch inference" && timeout 150 python3 "$B/anchors/mlp_anchor.py" "$O/nets.txt" > "$O/mlp-anchor.txt" 2>&1
+left 100 "torch inference" && timeout 110 python3 "$B/anchors/mlp_anchor.py" "$O/nets.txt" > "$O/mlp-anchor.txt" 2>&1
 echo "mlp anchor rc=$?"; cut -c1-200 "$O/mlp-anchor.txt" | tail -12
 # C. training, 262,144 per batch
-for n in "--in 64 --hidden 256x3 --out 64 --act relu" "--in 16 --hidden 128x3 --out 3 --act silu"; do
-  for v in mat layers; do
-    fresh
-    echo "== C $v: $n" >> "$O/train.txt"
-    left 150 "C $v $n" || continue
-    timeout 60 "$B/tools/spvgen" run mlp $n --train --variant $v --points 4096 --steps 1 >> "$O/train.txt" 2>&1
-    echo "rc=$? (checked, 4096 points)" >> "$O/train.txt"
-    timeout 60 "$B/tools/spvgen" run mlp $n --train --variant $v --points 262144 --steps 20 --warmup 5 --no-check \
-      >> "$O/train.txt" 2>&1
-    echo "rc=$? (timed, 262144 points)" >> "$O/train.txt"
-  done
-  echo "C $n done ($((SECONDS - T0)) s)"
-done
-unset XDG_CACHE_HOME __GL_SHADER_DISK_CACHE_PATH
-grep -E '^== |^plan|^compile|^gpu|^check|rc=|rror|refus|not implemented' "$O/train.txt" | cut -c1-200
-left 120 "torch training" && timeout 90 python3 bench/mlp_train_torch.py --points 262144 --steps 20 --warmup 10 \
-  --net "64 256x3 64 relu" --net "16 128x3 3 silu" > "$O/train-torch.txt" 2>&1
-echo "train torch rc=$?"; cat "$O/train-torch.txt"
+# (training on layers: call S7-LT, bench/results/raw/calls/callS7-LT.sh)
 echo "done in $((SECONDS - T0)) s"
