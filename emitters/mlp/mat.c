@@ -1637,8 +1637,8 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
  *  - row: the biases in one zero-padded row per layer, loaded with a stride of 0
  *    (bias_init), instead of 16 copies (1/16 of the bytes: what lets width 256 plan a
  *    chunk at all). The 16 copies take a row stride of np + 8 halves, as the activation
- *    blocks do: at np (a multiple of 64 halves on 64-wide layers) the 16 rows of a
- *    fragment load would lie on the same shared-memory banks;
+ *    blocks do: at a stride of np (128 bytes on a 64-wide layer) the rows a fragment
+ *    load reads at once would all lie on the same shared-memory banks;
  *  - regs: act'(z) of the layers that need it from the forward (SiLU, leaky ReLU with a
  *    slope <= 0) in registers: the forward's owner of output fragment (r, j) of layer l
  *    is the backward's owner of delta_l's fragment (r, j) (both: subgroup j % S, every
@@ -2369,9 +2369,9 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   mat_ctx cx = {.m = m, .p = p}, *c = &cx;
   mt_ctx x = {.c = c, .t = t};
   const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
-  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, t->grad_held,
-              t->desc.grad_bias == SPVGEN_MLP_GRAD_BIAS_ROW, t->desc.grad_act_deriv == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS,
-              false, &x.tg);
+  const bool row = t->desc.grad_bias == SPVGEN_MLP_GRAD_BIAS_ROW;
+  const bool regs = t->desc.grad_act_deriv == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS;
+  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, t->grad_held, row, regs, false, &x.tg);
   c->g = x.tg.g;
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;

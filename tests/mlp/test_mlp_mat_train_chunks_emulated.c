@@ -6,10 +6,11 @@
  * per layer loaded with a stride of 0, chunks of 32 points, and a 256-wide layer: the
  * levers a plan takes only where they buy the chunk (spvgen_mlp_grad_bias,
  * spvgen_mlp_grad_act_deriv), asked for here. Each case asserts the plan's exact shared
- * memory and resolved forms (so that the form under test is the one planned) and checks every gradient against the float64 reference at 2^-5 (|ref| + the
- * layer's largest |gradient|), the worst under a quarter of that, the loss and every
- * optimizer value (tests/mlp/test_mlp_mat_train_emulated.c says more). The networks
- * with 128 and 256 inputs per layer run on the GPU (tests/gpu/test_gpu_mlp_train.c). */
+ * memory and resolved forms (so that the form under test is the one planned) and checks
+ * every gradient against the float64 reference at 2^-5 (|ref| + the layer's largest
+ * |gradient|), the worst under a quarter of that, the loss and every optimizer value
+ * (tests/mlp/test_mlp_mat_train_emulated.c says more). The networks with 128 and 256
+ * inputs per layer run on the GPU (tests/gpu/test_gpu_mlp_train.c). */
 #include "gpu_fixture.h"
 #include "harness.h"
 #include "mat_train_emulated.h"

@@ -329,8 +329,8 @@ static void test_mat_grad_forms_levers_only_where_they_buy_the_chunk(void) {
               t.grad_shared_bytes, forms[n].shared);
     CHECK_MSG(t.desc.grad_bias == (spvgen_mlp_grad_bias)forms[n].r_bias, "case %zu [%s]: grad_bias %s", n, t.name,
               spvgen_mlp_grad_bias_name(t.desc.grad_bias));
-    CHECK_MSG(t.desc.grad_act_deriv == (spvgen_mlp_grad_act_deriv)forms[n].r_act_deriv, "case %zu [%s]: grad_act_deriv %s",
-              n, t.name, spvgen_mlp_grad_act_deriv_name(t.desc.grad_act_deriv));
+    CHECK_MSG(t.desc.grad_act_deriv == (spvgen_mlp_grad_act_deriv)forms[n].r_act_deriv,
+              "case %zu [%s]: grad_act_deriv %s", n, t.name, spvgen_mlp_grad_act_deriv_name(t.desc.grad_act_deriv));
     CHECK_EQ_U64(t.grad_act_deriv_frags, forms[n].frags);
     CHECK_MSG((strstr(t.name, " bias-row") != NULL) == (forms[n].r_bias == ROW), "case %zu [%s]", n, t.name);
     CHECK_MSG((strstr(t.name, " act-regs") != NULL) == (forms[n].frags > 0), "case %zu [%s]", n, t.name);
