@@ -63,6 +63,7 @@ typedef struct mat_geom {
   uint32_t boff[SPVGEN_MLP_MAX_LAYERS]; /* halves, in one bias row */
   uint32_t wchunks, bias_halves;   /* bias_halves: halves of one bias row */
   uint32_t bias_rows;              /* copies of the bias row: 16, or 1 (a stride-0 load) */
+  uint32_t bias_pad;               /* halves after each of the 16 rows (training: 8) */
   bool rotate;                      /* one layer's biases at a time (see geometry) */
   uint32_t ars;                     /* activation row stride, halves */
   uint32_t act_halves;
@@ -547,14 +548,14 @@ static uint32_t weight_chunk(mat_ctx *c, uint32_t l, uint32_t row, uint32_t q) {
   return v;
 }
 
-/* Layer l's bias, zero-padded to np, in bias_rows rows (an accumulator fragment loaded
- * from them, with a row stride of np, or of 0 from one row, starts every point's row as
- * the bias): element e of those rows. */
+/* Layer l's bias, zero-padded to np (+ bias_pad), in bias_rows rows (an accumulator
+ * fragment loaded from them, with that row stride, or of 0 from one row, starts every
+ * point's row as the bias): element e of those rows. */
 static void stage_bias(mat_ctx *c, uint32_t e, const void *arg) {
   spvgen_module *m = c->m;
   uint32_t l = *(const uint32_t *)arg;
   const spvgen_mlp_layer *L = &c->p->layers[l];
-  uint32_t i = ek_mod_imm(m, e, c->g.np[l]);
+  uint32_t i = ek_mod_imm(m, e, c->g.np[l] + c->g.bias_pad);
   uint32_t ok = ek_lt_imm(m, i, L->outputs);
   uint32_t gidx = ek_select(m, ok, ek_add_imm(m, i, (uint32_t)(L->bias_offset / 2)), ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->f16, ek_elem(m, &c->w16, gidx));
@@ -1034,7 +1035,7 @@ static uint32_t bias_init(mat_ctx *c, uint32_t l, uint32_t j, uint32_t zero_acc)
   if (c->p->desc.no_bias) return zero_acc;
   const uint32_t rows = c->g.bias_rows;
   uint32_t bi = ek_add_imm(m, ek_mul_imm(m, j, FR), rows * c->g.boff[l]);
-  uint32_t v = frag_load(c, c->tc16, MEM_BIAS, bi, false, rows == 1 ? 0 : c->g.np[l]);
+  uint32_t v = frag_load(c, c->tc16, MEM_BIAS, bi, false, rows == 1 ? 0 : c->g.np[l] + c->g.bias_pad);
   return c->p->desc.f16_accumulation ? v : frag_convert(c, c->tc, false, v);
 }
 
@@ -1247,7 +1248,7 @@ static void stage_block(mat_ctx *c, const input_arg *ia, bool all_biases) {
     if (g->staged[l]) strided_loop(c, g->np[l] * (g->kp[l] / 8), stage_weight_chunk, &l);
   if (g->bias_halves)
     for (uint32_t l = 0; l < (all_biases || !g->rotate ? L : 1); l++)
-      strided_loop(c, g->bias_rows * g->np[l], stage_bias, &l);
+      strided_loop(c, g->bias_rows * (g->np[l] + g->bias_pad), stage_bias, &l);
   if (ia) stage_inputs(c, ia, SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP);
 }
 
@@ -1613,11 +1614,13 @@ typedef struct mt_geom {
   uint32_t dzo[SPVGEN_MLP_MAX_LAYERS];
   bool dz[SPVGEN_MLP_MAX_LAYERS];  /* layer l's act'(z) kept from the forward (not from a_(l+1)) */
   bool dz_regs;                    /* kept in registers (else in z blocks at dzo) */
-  uint32_t dz_frags;               /* registers: the fragments one subgroup keeps */
+  bool dz_over;                    /* registers required, more than MAX_DZ fragments */
+  uint32_t dz_frags;               /* the fragments one subgroup would keep in registers */
   uint32_t halves, zs, so, floats; /* f16 halves; f32: z at 0 (stride zs), tiles at so */
   uint32_t dz_halves;              /* of halves, the z blocks' */
   uint32_t max_live;
   uint32_t shared_bytes;
+  bool row, regs;      /* the levers asked for: one bias row, act'(z) in registers */
   bool held;           /* the dW tiles and bias sums held in registers across the chunks */
   uint32_t held_tiles; /* the most dW tiles one subgroup owns, over all layers */
   uint32_t scr;        /* scratch tiles at so (held: at 0, over z, used after the chunks) */
@@ -1628,23 +1631,39 @@ static bool deriv_from_output(const spvgen_mlp_desc *d, spvgen_mlp_activation a)
   return a != SPVGEN_MLP_ACT_SILU && (a != SPVGEN_MLP_ACT_LEAKY_RELU || d->leaky_slope > 0);
 }
 
-/* The training kernel's geometry at S subgroups and chunks of P points. Two things stay
- * out of shared memory that the inference kernel keeps there:
- *  - the biases: one zero-padded row per layer, loaded with a stride of 0 (bias_init),
- *    instead of 16 copies (12,800 bytes on 128-wide networks, 26,624 on 256-wide ones,
- *    staged once for all the chunks, which made width 256 leave no room for a chunk);
- *  - act'(z) of the layers that need it from the forward (SiLU, leaky ReLU with a slope
- *    <= 0): the forward's owner of output fragment (r, j) of layer l is the backward's
- *    owner of delta_l's fragment (r, j) (both: subgroup j % S, every point fragment r;
- *    the same accumulator type, so the same lanes hold the same elements), so the
- *    subgroup keeps it as an f16 accumulator fragment in a Function variable and
- *    delta = (delta W) .* act'(z) is a component-wise product of two of its own
- *    fragments. Where more than MAX_DZ fragments per subgroup would be kept (registers
- *    for the whole chunk), they go to z blocks in shared memory as before. */
-static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool held, mt_geom *t) {
+/* The training kernel's geometry at S subgroups and chunks of P points, with or without
+ * two levers that keep things out of shared memory (spvgen_mlp_grad_bias,
+ * spvgen_mlp_grad_act_deriv; the planner takes each only where it buys the chunk):
+ *  - row: the biases in one zero-padded row per layer, loaded with a stride of 0
+ *    (bias_init), instead of 16 copies (1/16 of the bytes: what lets width 256 plan a
+ *    chunk at all). The 16 copies take a row stride of np + 8 halves, as the activation
+ *    blocks do: at a stride of np (128 bytes on a 64-wide layer) the rows a fragment
+ *    load reads at once would all lie on the same shared-memory banks;
+ *  - regs: act'(z) of the layers that need it from the forward (SiLU, leaky ReLU with a
+ *    slope <= 0) in registers: the forward's owner of output fragment (r, j) of layer l
+ *    is the backward's owner of delta_l's fragment (r, j) (both: subgroup j % S, every
+ *    point fragment r; the same accumulator type, so the same lanes hold the same
+ *    elements), so the subgroup keeps it as an f16 accumulator fragment in a Function
+ *    variable and delta = (delta W) .* act'(z) is a component-wise product of two of its
+ *    own fragments. At most MAX_DZ fragments per subgroup (registers for the whole
+ *    chunk): past that the z blocks in shared memory stay, and where the desc requires
+ *    the registers (need) the geometry is dz_over. */
+static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uint32_t P, bool held, bool row,
+                        bool regs, bool need, mt_geom *t) {
   memset(t, 0, sizeof *t);
   geometry(p, sg, S, P, false, false, &t->g);
-  t->g.bias_rows = 1;
+  t->row = row;
+  t->regs = regs;
+  if (row) {
+    t->g.bias_rows = 1;
+  } else { /* geometry's 16 rows, each padded */
+    t->g.bias_pad = 8;
+    t->g.bias_halves = 0;
+    for (uint32_t l = 0; l < p->layer_count; l++) {
+      t->g.boff[l] = t->g.bias_halves;
+      if (!p->desc.no_bias) t->g.bias_halves += t->g.np[l] + t->g.bias_pad;
+    }
+  }
   const mat_geom *g = &t->g;
   const uint32_t L = p->layer_count;
   uint32_t h = 0;
@@ -1658,7 +1677,8 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
     t->dz[l] = !deriv_from_output(&p->desc, p->layers[l].activation);
     if (t->dz[l]) t->dz_frags += g->R * mlp_ceil_div(g->np[l] / FR, S);
   }
-  t->dz_regs = t->dz_frags <= MAX_DZ;
+  t->dz_regs = regs && t->dz_frags && t->dz_frags <= MAX_DZ;
+  t->dz_over = regs && need && t->dz_frags > MAX_DZ;
   for (uint32_t l = 0; l + 1 < L && !t->dz_regs; l++)
     if (t->dz[l]) {
       t->dzo[l] = h;
@@ -1693,6 +1713,38 @@ static void mt_geometry(const spvgen_mlp_config *p, uint32_t sg, uint32_t S, uin
   t->shared_bytes = h * 2 + t->floats * 4 + g->bias_halves * g->bias_rows * 2 + g->wchunks * 16;
 }
 
+/* The forms the planner tries at each chunk, in order (spvgen/mlp.h, grad_bias and
+ * grad_act_deriv): 16 bias rows and act'(z) blocks (what the module spells out is then
+ * the inference kernel's bias load and no live fragments across the chunk), one bias
+ * row, act'(z) in registers as well; only the forms the desc allows. 16 rows with
+ * act'(z) in registers only where the desc asks for both. */
+typedef struct mt_form {
+  bool row, regs;
+} mt_form;
+
+static uint32_t mt_forms(const spvgen_mlp_train_desc *d, mt_form *out) {
+  static const mt_form ladder[4] = {{false, false}, {true, false}, {false, true}, {true, true}};
+  const spvgen_mlp_grad_bias b = d->grad_bias;
+  const spvgen_mlp_grad_act_deriv a = d->grad_act_deriv;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < 4; i++) {
+    const mt_form f = ladder[i];
+    if ((b == SPVGEN_MLP_GRAD_BIAS_ROWS && f.row) || (b == SPVGEN_MLP_GRAD_BIAS_ROW && !f.row) ||
+        (a == SPVGEN_MLP_GRAD_ACT_DERIV_SHARED && f.regs) || (a == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS && !f.regs))
+      continue;
+    if (!f.row && f.regs && b == SPVGEN_MLP_GRAD_BIAS_AUTO && a == SPVGEN_MLP_GRAD_ACT_DERIV_AUTO)
+      continue; /* auto: the registers come after the bias row */
+    out[n++] = f;
+  }
+  return n;
+}
+
+/* Whether a chunk's geometry fits: the accumulators, the shared memory, the registers
+ * asked for act'(z). */
+static bool mt_fits(const mt_geom *t, uint32_t shared_max) {
+  return t->max_live <= MAX_ACC && t->shared_bytes <= shared_max && !t->dz_over;
+}
+
 spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t,
                                  uint32_t invocations, char *msg, size_t size) {
   spvgen_mlp_config *p = &t->net;
@@ -1719,46 +1771,61 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
                    "net.points_per_group %u: mat training takes a multiple of 16 up to 256", P);
   static const uint32_t tries[] = {64, 32, 16};
   const size_t ntries = P ? 1 : sizeof tries / sizeof tries[0];
+  mt_form forms[4];
+  const uint32_t nforms = mt_forms(&t->desc, forms);
+  const bool need = t->desc.grad_act_deriv == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS;
   uint32_t max_inv = caps->max_workgroup_invocations ? caps->max_workgroup_invocations : 128;
   if (max_inv > 1024) max_inv = 1024;
   /* The held form first (unless the desc asks for slot adds): the gradient of the whole
    * network stays in the registers of one workgroup, so a workgroup takes as many
    * subgroups as make each one's share at most MAX_HELD tiles (from the inference
    * block's, doubling; only the desc's where it sets the size), with the largest chunk
-   * that fits. The scratch tiles then cost no shared memory of their own. */
+   * that fits in any of the forms, and at that chunk the first form that fits (a lever
+   * only where the chunk needs it). The scratch tiles then cost no shared memory of their
+   * own. */
   bool held = false;
   for (uint32_t s_try = S; !t->desc.grad_slot_adds && s_try <= MAX_SG && s_try * sg <= max_inv && !held;
        s_try *= 2) {
-    for (size_t i = 0; i < ntries && !held; i++) {
-      mt_geometry(p, sg, s_try, P ? P : tries[i], true, &tg);
-      uint32_t bh = 0;
-      for (uint32_t l = 0; l < p->layer_count; l++)
-        if (mlp_ceil_div(p->layers[l].outputs, s_try * sg) > bh) bh = mlp_ceil_div(p->layers[l].outputs, s_try * sg);
-      held = tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max && tg.held_tiles <= MAX_HELD && bh <= MAX_BH;
-    }
+    uint32_t bh = 0;
+    for (uint32_t l = 0; l < p->layer_count; l++)
+      if (mlp_ceil_div(p->layers[l].outputs, s_try * sg) > bh) bh = mlp_ceil_div(p->layers[l].outputs, s_try * sg);
+    for (size_t i = 0; i < ntries && !held; i++)
+      for (uint32_t f = 0; f < nforms && !held; f++) {
+        mt_geometry(p, sg, s_try, P ? P : tries[i], true, forms[f].row, forms[f].regs, need, &tg);
+        held = mt_fits(&tg, shared_max) && tg.held_tiles <= MAX_HELD && bh <= MAX_BH;
+      }
     if (held) S = s_try;
     if (invocations) break;
   }
-  /* Else slot adds. The chunk (points, unless the desc sets them) and, where the gradient
-   * kernel's size is open, the subgroups: the inference block's first, then fewer (each
-   * subgroup's f32 tiles take shared memory; the inference choice may take a block with
-   * no room left for a training chunk). The first that fits; else the inference block's
-   * own, for its reason. */
+  /* Else slot adds. The chunk (points, unless the desc sets them) and its form, and,
+   * where the gradient kernel's size is open, the subgroups: the inference block's first,
+   * then fewer (each subgroup's f32 tiles take shared memory; the inference choice may
+   * take a block with no room left for a training chunk). The first that fits; else the
+   * inference block's own at its last try (the smallest chunk, the last form), for its
+   * reason. */
   mt_geom first;
   memset(&first, 0, sizeof first);
   for (uint32_t s_try = S; !held; s_try /= 2) {
-    for (size_t i = 0; i < ntries; i++) {
-      mt_geometry(p, sg, s_try, P ? P : tries[i], false, &tg);
-      if (tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) break;
-    }
+    bool fit = false;
+    for (size_t i = 0; i < ntries && !fit; i++)
+      for (uint32_t f = 0; f < nforms && !fit; f++) {
+        mt_geometry(p, sg, s_try, P ? P : tries[i], false, forms[f].row, forms[f].regs, need, &tg);
+        fit = mt_fits(&tg, shared_max);
+      }
     if (s_try == S) first = tg;
-    if ((tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) || invocations || s_try <= 1) {
-      if (tg.max_live <= MAX_ACC && tg.shared_bytes <= shared_max) S = s_try;
+    if (fit || invocations || s_try <= 1) {
+      if (fit) S = s_try;
       else tg = first;
       break;
     }
   }
   P = tg.g.P;
+  if (tg.dz_over)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                          "grad_act_deriv registers: a chunk of %u points with %u subgroups keeps %u act'(z) "
+                          "fragments per subgroup, at most %u in registers (grad_act_deriv auto or shared: "
+                          "in shared memory; or fewer points: net.points_per_group)",
+                          P, S, tg.dz_frags, MAX_DZ);
   if (tg.max_live > MAX_ACC)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                    "variant mat: %u points per chunk with %u subgroups keep %u accumulator "
@@ -1766,18 +1833,22 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
                    "more subgroups: net.points_per_group, grad_workgroup_size)",
                    P, S, tg.max_live, MAX_ACC);
   if (tg.shared_bytes > shared_max) {
-    char dz[96] = "";
+    char dz[112] = "";
     if (tg.dz_frags && tg.dz_regs)
       snprintf(dz, sizeof dz, ", act'(z) in registers (%u fragments per subgroup)", tg.dz_frags);
-    else if (tg.dz_frags)
+    else if (tg.dz_frags > MAX_DZ)
       snprintf(dz, sizeof dz, ", act'(z) blocks %u (%u fragments per subgroup, over %u for registers)",
                tg.dz_halves * 2, tg.dz_frags, MAX_DZ);
+    else if (tg.dz_frags)
+      snprintf(dz, sizeof dz, ", act'(z) blocks %u (%u fragments per subgroup, grad_act_deriv shared)",
+               tg.dz_halves * 2, tg.dz_frags);
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "variant mat: a chunk of %u points with %u subgroups needs %u bytes of shared "
                           "memory (every layer's activations and the deltas %u%s, f32 z and tiles %u, "
-                          "one bias row per layer %u, staged weights %u); %s has %u (fewer points: "
+                          "%s %u, staged weights %u); %s has %u (fewer points: "
                           "net.points_per_group 16)",
                           P, S, tg.shared_bytes, (tg.halves - tg.dz_halves) * 2, dz, tg.floats * 4,
+                          tg.row ? "one bias row per layer" : "16 bias rows per layer",
                           tg.g.bias_halves * tg.g.bias_rows * 2, tg.g.wchunks * 16, caps->name, shared_max);
   }
   d->points_per_group = P;
@@ -1789,6 +1860,9 @@ spvgen_status mlp_mat_train_plan(const spvgen_device_caps *caps, spvgen_mlp_trai
   t->grad_local_size[1] = t->grad_local_size[2] = 1;
   t->grad_shared_bytes = tg.shared_bytes;
   t->grad_held = held;
+  t->desc.grad_bias = tg.row ? SPVGEN_MLP_GRAD_BIAS_ROW : SPVGEN_MLP_GRAD_BIAS_ROWS;
+  t->desc.grad_act_deriv = tg.regs ? SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS : SPVGEN_MLP_GRAD_ACT_DERIV_SHARED;
+  t->grad_act_deriv_frags = tg.dz_regs ? tg.dz_frags : 0;
   return SPVGEN_OK;
 }
 
@@ -2295,7 +2369,9 @@ void mlp_mat_emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   mat_ctx cx = {.m = m, .p = p}, *c = &cx;
   mt_ctx x = {.c = c, .t = t};
   const uint32_t sg = p->subgroup_size ? p->subgroup_size : 32;
-  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, t->grad_held, &x.tg);
+  const bool row = t->desc.grad_bias == SPVGEN_MLP_GRAD_BIAS_ROW;
+  const bool regs = t->desc.grad_act_deriv == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS;
+  mt_geometry(p, sg, t->grad_local_size[0] / sg, p->desc.points_per_group, t->grad_held, row, regs, false, &x.tg);
   c->g = x.tg.g;
   c->g.ars = x.tg.bs[0]; /* the input staging writes block 0 */
   const mat_geom *g = &c->g;

@@ -43,6 +43,11 @@ SG_NAMES(spvgen_mlp_grid_gradient, grid_gradient_names, NULL, spvgen_mlp_grid_gr
 static const char *const grid_spread_names[SPVGEN_MLP_GRID_SPREAD_COUNT] = {"auto", "level-loop", "flat",
                                                                             "flat-by-point"};
 SG_NAMES(spvgen_mlp_grid_spread, grid_spread_names, NULL, spvgen_mlp_grid_spread_name, spvgen_mlp_grid_spread_parse)
+static const char *const grad_bias_names[SPVGEN_MLP_GRAD_BIAS_COUNT] = {"auto", "rows", "row"};
+SG_NAMES(spvgen_mlp_grad_bias, grad_bias_names, NULL, spvgen_mlp_grad_bias_name, spvgen_mlp_grad_bias_parse)
+static const char *const grad_act_deriv_names[SPVGEN_MLP_GRAD_ACT_DERIV_COUNT] = {"auto", "shared", "registers"};
+SG_NAMES(spvgen_mlp_grad_act_deriv, grad_act_deriv_names, NULL, spvgen_mlp_grad_act_deriv_name,
+         spvgen_mlp_grad_act_deriv_parse)
 
 spvgen_status mlp_train_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...) {
   va_list ap;
@@ -148,6 +153,26 @@ static spvgen_status grid_spread_plan(spvgen_mlp_train_desc *d, char *msg, size_
   return SPVGEN_OK;
 }
 
+/* The mat gradient kernel's shared-memory forms (spvgen_mlp_grad_bias,
+ * spvgen_mlp_grad_act_deriv): checked here, resolved by the mat planner; the other
+ * variants have neither (AUTO only). */
+static spvgen_status grad_forms_check(const spvgen_mlp_train_desc *d, char *msg, size_t size) {
+  if ((unsigned)d->grad_bias >= SPVGEN_MLP_GRAD_BIAS_COUNT)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "grad_bias %d: not a spvgen_mlp_grad_bias",
+                          (int)d->grad_bias);
+  if ((unsigned)d->grad_act_deriv >= SPVGEN_MLP_GRAD_ACT_DERIV_COUNT)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grad_act_deriv %d: not a spvgen_mlp_grad_act_deriv", (int)d->grad_act_deriv);
+  if (d->net.variant != SPVGEN_MLP_MAT && (d->grad_bias || d->grad_act_deriv))
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s %s: a form of the mat variant's gradient kernel; the %s variant has no such "
+                          "choice (leave it auto)",
+                          d->grad_bias ? "grad_bias" : "grad_act_deriv",
+                          d->grad_bias ? grad_bias_names[d->grad_bias] : grad_act_deriv_names[d->grad_act_deriv],
+                          d->net.variant == SPVGEN_MLP_VEC ? "vec" : "loop"); /* AUTO trains on loop */
+  return SPVGEN_OK;
+}
+
 static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvgen_device_caps *caps,
                                     uint32_t wg_size, spvgen_mlp_train_config *p, char *msg,
                                     size_t size) {
@@ -171,6 +196,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "variant layers: training is not implemented for the layers variant yet (train the "
                           "network with the loop or mat variant; its weights serve layers inference)");
+  spvgen_status fst = grad_forms_check(d, msg, size);
+  if (fst != SPVGEN_OK) return fst;
   if (vec && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC_TRAINING))
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "variant vec: training needs %s, which %s lacks",
@@ -356,9 +383,13 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   /* the grid's spread where it is not the default's */
   const bool spread =
       d->grid_spread == SPVGEN_MLP_GRID_SPREAD_LEVEL_LOOP || d->grid_spread == SPVGEN_MLP_GRID_SPREAD_FLAT_BY_POINT;
-  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s%s%s%s", net->name, loss_names[d->loss],
+  /* mat's levers where taken: one bias row, act'(z) in registers (where there is any) */
+  const bool row = mat && d->grad_bias == SPVGEN_MLP_GRAD_BIAS_ROW;
+  const bool act_regs = mat && d->grad_act_deriv == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS && p->grad_act_deriv_frags;
+  snprintf(p->name, sizeof p->name, "train %.80s %s %s w%u g%u%s%s%s%s%s%s", net->name, loss_names[d->loss],
            optimizer_names[d->optimizer], w, p->grad_workgroups, p->grad_held ? " held" : "",
-           grid16 ? " table-grad-f16" : "", spread ? " grid-" : "", spread ? grid_spread_names[d->grid_spread] : "");
+           row ? " bias-row" : "", act_regs ? " act-regs" : "", grid16 ? " table-grad-f16" : "",
+           spread ? " grid-" : "", spread ? grid_spread_names[d->grid_spread] : "");
   return SPVGEN_OK;
 }
 

@@ -618,10 +618,10 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * (cooperative matrix products, f32, a subgroup per 16x16 tile, added to the slot by
  * the invocation that owns each element), the bias column sums, and delta of the layer
  * before = (delta W) .* act' (act' from the f16 output, or for SiLU and leaky ReLU with
- * a slope <= 0 kept as f16 from the forward: in the registers of the subgroup that
- * computed it, or where that would take more than 8 fragments per subgroup in a shared
- * block), stored f16 over that layer's input. The biases take one row per layer in
- * shared memory (a fragment loaded from it with a stride of 0). Deltas are kept
+ * a slope <= 0 kept as f16 from the forward: in a shared block, or in the registers of
+ * the subgroup that computed it), stored f16 over that layer's input. The biases are
+ * staged once in shared memory, 16 rows or one row per layer (desc.grad_bias and
+ * desc.grad_act_deriv: the forms that give the largest chunk, below). Deltas are kept
  * unscaled (O(1) in f16); the 1 / (N outputs) of the mean is applied to the f32 sums.
  * Held form (grad_held; the default where it fits, unless grad_slot_adds): each
  * subgroup keeps its 16x16 dW tiles (and each invocation its bias sums) in registers
@@ -696,8 +696,50 @@ typedef enum spvgen_mlp_grid_spread {
   SPVGEN_MLP_GRID_SPREAD_COUNT = 4,
 } spvgen_mlp_grid_spread;
 
+/* Two forms of the mat gradient kernel's shared memory (spvgen_mlp_train_desc), each a
+ * lever that frees bytes for a larger chunk of points (docs/design-notes.md, "mat
+ * training of wide networks: where the 48 KiB go" and "mat training: each lever only
+ * where it buys the chunk"):
+ *   grad_bias       the layers' biases, staged once for all the chunks:
+ *     AUTO          ROWS where the plan's chunk fits with them, else ROW;
+ *     ROWS          16 rows per layer (the row stride padded by 8 halves), an
+ *                   accumulator fragment loaded from them with that stride, as the
+ *                   inference kernel does (the form before the wide networks);
+ *     ROW           one zero-padded row per layer, the fragment loaded from it with a
+ *                   stride of 0 (SPV_KHR_cooperative_matrix allows Stride 0 for loads):
+ *                   1/16 of the bytes;
+ *   grad_act_deriv  act'(z) of the hidden layers whose derivative is not a function of
+ *                   their f16 output (SiLU; leaky ReLU with a slope <= 0), kept from
+ *                   the forward of a chunk to its backward:
+ *     AUTO          SHARED where the plan's chunk fits with it, else REGISTERS (with
+ *                   bias ROW: the registers are the last lever);
+ *     SHARED        f16 blocks in shared memory (P x the layer's padded width each);
+ *     REGISTERS     f16 accumulator fragments in the registers of the subgroup whose
+ *                   forward computed them (the backward's owner of the same delta
+ *                   fragment), at most 8 per subgroup: more is refused.
+ *                   Networks with no such layer keep nothing either way.
+ * The plan tries its chunks (points_per_group 64, 32, 16; the held form first) from the
+ * largest, and at each the forms in the order ROWS + SHARED, ROW + SHARED, ROW +
+ * REGISTERS (only those the desc allows, ROWS + REGISTERS where the desc asks for both):
+ * a lever is taken only where it makes a larger chunk (or the held form) fit. The plan's
+ * desc holds the resolved forms. Other variants take AUTO only. */
+typedef enum spvgen_mlp_grad_bias {
+  SPVGEN_MLP_GRAD_BIAS_AUTO = 0,
+  SPVGEN_MLP_GRAD_BIAS_ROWS = 1,
+  SPVGEN_MLP_GRAD_BIAS_ROW = 2,
+  SPVGEN_MLP_GRAD_BIAS_COUNT = 3,
+} spvgen_mlp_grad_bias;
+
+typedef enum spvgen_mlp_grad_act_deriv {
+  SPVGEN_MLP_GRAD_ACT_DERIV_AUTO = 0,
+  SPVGEN_MLP_GRAD_ACT_DERIV_SHARED = 1,
+  SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS = 2,
+  SPVGEN_MLP_GRAD_ACT_DERIV_COUNT = 3,
+} spvgen_mlp_grad_act_deriv;
+
 /* "l2", "rel-l2"; "adam", "sgd"; "auto", "f32", "f16"; "auto", "level-loop", "flat",
- * "flat-by-point"; NULL for unknown values. */
+ * "flat-by-point"; "auto", "rows", "row"; "auto", "shared", "registers"; NULL for
+ * unknown values. */
 const char *spvgen_mlp_loss_name(spvgen_mlp_loss loss);
 bool spvgen_mlp_loss_parse(const char *name, spvgen_mlp_loss *out);
 const char *spvgen_mlp_optimizer_name(spvgen_mlp_optimizer opt);
@@ -706,6 +748,10 @@ const char *spvgen_mlp_grid_gradient_name(spvgen_mlp_grid_gradient g);
 bool spvgen_mlp_grid_gradient_parse(const char *name, spvgen_mlp_grid_gradient *out);
 const char *spvgen_mlp_grid_spread_name(spvgen_mlp_grid_spread s);
 bool spvgen_mlp_grid_spread_parse(const char *name, spvgen_mlp_grid_spread *out);
+const char *spvgen_mlp_grad_bias_name(spvgen_mlp_grad_bias b);
+bool spvgen_mlp_grad_bias_parse(const char *name, spvgen_mlp_grad_bias *out);
+const char *spvgen_mlp_grad_act_deriv_name(spvgen_mlp_grad_act_deriv a);
+bool spvgen_mlp_grad_act_deriv_parse(const char *name, spvgen_mlp_grad_act_deriv *out);
 
 typedef struct spvgen_mlp_train_desc {
   spvgen_mlp_desc net; /* the network, as for inference (output_type is not used:
@@ -728,6 +774,9 @@ typedef struct spvgen_mlp_train_desc {
   spvgen_mlp_grid_spread grid_spread; /* hash grid, mat: how the lookups and the
                                          scatter spread over the workgroup (above;
                                          resolved in the plan) */
+  spvgen_mlp_grad_bias grad_bias;           /* mat: the biases' form in shared memory */
+  spvgen_mlp_grad_act_deriv grad_act_deriv; /* mat: where act'(z) is kept (both above;
+                                               resolved in the plan) */
 } spvgen_mlp_train_desc;
 
 typedef struct spvgen_mlp_train_config {
@@ -737,6 +786,9 @@ typedef struct spvgen_mlp_train_config {
   uint32_t grad_local_size[3];
   uint32_t grad_shared_bytes;
   bool grad_held;             /* mat: the weight-gradient tiles held across the chunks */
+  uint32_t grad_act_deriv_frags; /* mat, grad_act_deriv REGISTERS: the act'(z) fragments
+                                    (f16) a subgroup keeps from a chunk's forward to its
+                                    backward; 0 where none are kept in registers */
   uint32_t opt_local_size[3];
   uint32_t opt_table_groups; /* hash grid: the optimizer's workgroups over the table (the
                                 quads need, up to what 65535 leaves; the kernel loops over
@@ -764,7 +816,7 @@ typedef struct spvgen_mlp_train_config {
                                        addresses the block's whole size, pointers included:
                                        loop, mat 48; vec 48 + 8 * layer_count */
   uint32_t opt_push_constant_size;  /* 8; vec 12; device addresses 48 */
-  char name[128];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
+  char name[160];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
 } spvgen_mlp_train_config;
 
 /* Which of the two kernels. */

@@ -177,6 +177,33 @@ static void test_mlp_train(void) {
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--grid-spread: 'rows' is not auto, level-loop, flat or flat-by-point");
   cli_result_free(&r);
+  /* mat's gradient-kernel forms: the plan's choice (16 bias rows where the chunk fits
+   * with them), the levers by flag, bad values and other variants refused */
+  r = cli_run("mlp", "--in", "3", "--hidden", "48x2", "--out", "1", "--act", "sigmoid", "--train", "--variant", "mat",
+              "--caps", "h100", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"grad_bias\": \"rows\"");
+  CHECK_CONTAINS(r.out, "\"grad_act_deriv\": \"shared\"");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "16", "--hidden", "64x2", "--out", "3", "--act", "silu", "--train", "--variant", "mat",
+              "--caps", "h100", "--grad-bias", "row", "--grad-act-deriv", "registers", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"grad_bias\": \"row\"");
+  CHECK_CONTAINS(r.out, "\"grad_act_deriv_frags\": 8");
+  CHECK_CONTAINS(r.out, " held bias-row act-regs");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "1", "--train", "--grad-bias", "16");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--grad-bias: '16' is not auto, rows or row");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "1", "--train", "--grad-act-deriv", "regs");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--grad-act-deriv: 'regs' is not auto, shared or registers");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "3", "--out", "1", "--train", "--grad-bias", "row");
+  CHECK_EXIT(r, 1);
+  CHECK_CONTAINS(r.err, "grad_bias row: a form of the mat variant's gradient kernel; the loop variant");
+  cli_result_free(&r);
   r = cli_run("mlp", "--in", "2", "--hidden", "32x2", "--out", "3", "--train", "--variant", "vec", "--caps",
               "h100", "-S");
   CHECK_EXIT(r, 0);

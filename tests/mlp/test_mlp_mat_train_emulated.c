@@ -8,11 +8,12 @@
  * layer's activations kept in shared memory, the output deltas, delta^T a tiles owned by
  * subgroups and added into the slot through their scratch tiles, the bias column sums,
  * the deltas of the hidden layers written over the activations, the derivatives taken
- * from the outputs or (SiLU, leaky ReLU with a slope <= 0) kept from the forward (in the
- * registers of the subgroup that computed them, or in z blocks where too many), the
- * biases from one row loaded with a stride of 0, staged weights of layers that are not
- * 16-multiples, guards where the fragments do not divide among the subgroups, and
- * partial chunks (chunks of 32 points, act'(z) in z blocks and a 256-wide layer:
+ * from the outputs or (SiLU, leaky ReLU with a slope <= 0) kept from the forward, the
+ * biases from 16 rows per layer (the row stride padded), staged weights of layers that
+ * are not 16-multiples, guards where the fragments do not divide among the subgroups, and
+ * partial chunks. These are the plan's forms where they fit (spvgen_mlp_grad_bias,
+ * spvgen_mlp_grad_act_deriv: act'(z) in z blocks, 16 bias rows); the levers (act'(z) in
+ * registers, one bias row at stride 0), chunks of 32 points and a 256-wide layer:
  * tests/mlp/test_mlp_mat_train_chunks_emulated.c; the case runner:
  * tests/support/mat_train_emulated.c).
  *
@@ -43,7 +44,7 @@ static void test_mat_train_sample_network_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* Odd widths and the other paths: SiLU (derivatives kept in registers), a sigmoid output,
+/* Odd widths and the other paths: SiLU (derivatives kept in z blocks), a sigmoid output,
  * one-blob encoding, no bias, relative L2, SGD, 2 output fragments of 32 on 2 subgroups;
  * tanh hidden layers (derivative of the output) with an exp output, 48 wide: 3
  * fragments on 2 subgroups (guards in every pass), in the slot-adds form (the others run

@@ -200,10 +200,10 @@ static uint32_t count_lines_with(const char *text, const char *a, const char *ta
  * shared memory of each, in bytes:
  *   16-128x3-3 silu, p32 held, 8 subgroups: 36,384 = activations and deltas 29,184
  *     (blocks of 24, 136 x 3, 24 halves per point) + f32 z 2,048 + bias rows 800 + the
- *     staged last layer 4,352 (with 16 bias rows: 48,384; with the act'(z) blocks too:
- *     74,496);
+ *     staged last layer 4,352 (with 16 bias rows, their stride padded: 49,408; with the
+ *     act'(z) blocks too: 75,520);
  *   64-256x3-64 relu and silu, p16 slot adds, 8 subgroups: 43,904 = 29,952 + f32 z and
- *     the 8 tiles 12,288 + bias rows 1,664 (16 rows: 68,864).
+ *     the 8 tiles 12,288 + bias rows 1,664 (16 rows: 69,888).
  * Each gradient kernel validates and loads its biases with a stride of 0 (one load per
  * owned output fragment and layer); a chunk of 64 points of 16-128x3-3 is refused with
  * the breakdown. */
@@ -264,6 +264,137 @@ static void test_mat_wide_networks_plan_larger_chunks_for_h100(void) {
   CHECK_CONTAINS(msg, "a chunk of 64 points with 8 subgroups needs");
   CHECK_CONTAINS(msg, "act'(z) blocks 52224 (12 fragments per subgroup, over 8 for registers)");
   CHECK_CONTAINS(msg, "one bias row per layer 800, staged weights 4352");
+}
+
+/* The mat gradient kernel's two levers (spvgen_mlp_grad_bias, spvgen_mlp_grad_act_deriv)
+ * on the h100 preset: the plan takes each only where it buys a larger chunk, else the
+ * staged form (16 bias rows with a padded stride, act'(z) in z blocks: the module the
+ * kernel had before the levers). Per network and
+ * asked-for forms: the chunk, the held form, the shared memory, the resolved forms, the
+ * act'(z) fragments in registers, the name's tokens and the module's stride-0 loads.
+ *   3-48x2-1 sigmoid, 32-64x4-16 relu: no act'(z) to keep; the bias row would free
+ *     4,128 / 9,440 bytes but no larger chunk (p64 is the largest tried; 32-64x4-16 at
+ *     p64 needs 49,696 even with it): rows;
+ *   16-64x2-3 silu: p64 only with act'(z) in registers (8 fragments per subgroup; the bias
+ *     row alone: p32), which the plan takes with the bias row;
+ *   16-128x3-3 silu: p32 only with both (16 rows and registers: 49,408 bytes at p32);
+ *   64-256x3-64 relu: no chunk at all without the bias row (16 rows: 69,888 at p16).
+ * Refused: 16 rows asked for on 64-256x3-64 (the breakdown names them), registers asked
+ * for past 8 fragments, a form on the loop variant, values out of range. */
+static void test_mat_grad_forms_levers_only_where_they_buy_the_chunk(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  enum { AUTO_ = 0, ROWS = SPVGEN_MLP_GRAD_BIAS_ROWS, ROW = SPVGEN_MLP_GRAD_BIAS_ROW };
+  enum { SH = SPVGEN_MLP_GRAD_ACT_DERIV_SHARED, REG = SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS };
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    uint32_t bias, act_deriv;             /* asked for */
+    uint32_t ppg, shared, frags, stride0; /* planned */
+    bool held;
+    uint32_t r_bias, r_act_deriv; /* resolved */
+  } forms[] = {
+      {3, 48, 2, 1, SPVGEN_MLP_ACT_SIGMOID, AUTO_, AUTO_, 64, 33024, 0, 0, true, ROWS, SH},
+      {3, 48, 2, 1, SPVGEN_MLP_ACT_SIGMOID, ROW, AUTO_, 64, 28896, 0, 3, true, ROW, SH},
+      {32, 64, 4, 16, SPVGEN_MLP_ACT_RELU, AUTO_, AUTO_, 32, 34560, 0, 0, true, ROWS, SH},
+      {32, 64, 4, 16, SPVGEN_MLP_ACT_RELU, ROW, REG, 32, 25120, 0, 5, true, ROW, REG},
+      {16, 64, 2, 3, SPVGEN_MLP_ACT_SILU, AUTO_, AUTO_, 64, 31264, 8, 3, true, ROW, REG},
+      {16, 64, 2, 3, SPVGEN_MLP_ACT_SILU, ROWS, SH, 32, 31232, 0, 0, true, ROWS, SH},
+      {16, 64, 2, 3, SPVGEN_MLP_ACT_SILU, ROW, SH, 32, 26144, 0, 3, true, ROW, SH},
+      {16, 64, 2, 3, SPVGEN_MLP_ACT_SILU, ROWS, AUTO_, 64, 36352, 8, 0, true, ROWS, REG},
+      {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, AUTO_, AUTO_, 32, 36384, 6, 4, true, ROW, REG},
+      {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, ROWS, SH, 16, 46848, 0, 0, true, ROWS, SH},
+      {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, ROWS, REG, 16, 33792, 3, 0, true, ROWS, REG},
+      {64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, AUTO_, AUTO_, 16, 43904, 0, 7, false, ROW, SH},
+  };
+  for (size_t n = 0; n < sizeof forms / sizeof forms[0]; n++) {
+    spvgen_mlp_train_desc d;
+    memset(&d, 0, sizeof d);
+    d.net.input_width = forms[n].in;
+    d.net.hidden_width = forms[n].width;
+    d.net.hidden_count = forms[n].count;
+    d.net.output_width = forms[n].out;
+    d.net.activation = forms[n].act;
+    d.net.variant = SPVGEN_MLP_MAT;
+    d.grad_bias = (spvgen_mlp_grad_bias)forms[n].bias;
+    d.grad_act_deriv = (spvgen_mlp_grad_act_deriv)forms[n].act_deriv;
+    spvgen_mlp_train_config t;
+    char msg[1024];
+    spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", n, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_MSG(t.net.desc.points_per_group == forms[n].ppg, "case %zu [%s]: expected p%u", n, t.name, forms[n].ppg);
+    CHECK_MSG(t.grad_held == forms[n].held, "case %zu [%s] held %d", n, t.name, (int)t.grad_held);
+    CHECK_MSG(t.grad_shared_bytes == forms[n].shared, "case %zu [%s]: %u bytes, expected %u", n, t.name,
+              t.grad_shared_bytes, forms[n].shared);
+    CHECK_MSG(t.desc.grad_bias == (spvgen_mlp_grad_bias)forms[n].r_bias, "case %zu [%s]: grad_bias %s", n, t.name,
+              spvgen_mlp_grad_bias_name(t.desc.grad_bias));
+    CHECK_MSG(t.desc.grad_act_deriv == (spvgen_mlp_grad_act_deriv)forms[n].r_act_deriv,
+              "case %zu [%s]: grad_act_deriv %s", n, t.name, spvgen_mlp_grad_act_deriv_name(t.desc.grad_act_deriv));
+    CHECK_EQ_U64(t.grad_act_deriv_frags, forms[n].frags);
+    CHECK_MSG((strstr(t.name, " bias-row") != NULL) == (forms[n].r_bias == ROW), "case %zu [%s]", n, t.name);
+    CHECK_MSG((strstr(t.name, " act-regs") != NULL) == (forms[n].frags > 0), "case %zu [%s]", n, t.name);
+    spvgen_module *m = spvgen_module_create(NULL);
+    st = spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_GRADIENT, NULL);
+    CHECK_MSG(st == SPVGEN_OK, "%s: %s", t.name, spvgen_module_error(m));
+    size_t count = 0;
+    const uint32_t *words = check_module(m, &count);
+    CHECK_MSG(words != NULL, "%s", t.name);
+    char *text = words ? check_disassemble(words, count) : NULL;
+    /* layout RowMajorKHR (0), stride 0: the bias row's loads, one per owned output
+     * fragment and layer */
+    if (text)
+      CHECK_MSG(count_lines_with(text, "OpCooperativeMatrixLoadKHR", " %uint_0 %uint_0") == forms[n].stride0,
+                "case %zu [%s]: expected %u stride-0 loads", n, t.name, forms[n].stride0);
+    spvgen_free_text(text);
+    spvgen_module_destroy(m);
+  }
+  /* refusals */
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = 64;
+  d.net.hidden_width = 256;
+  d.net.hidden_count = 3;
+  d.net.output_width = 64;
+  d.net.variant = SPVGEN_MLP_MAT;
+  d.grad_bias = SPVGEN_MLP_GRAD_BIAS_ROWS;
+  spvgen_mlp_train_config t;
+  char msg[1024];
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "a chunk of 16 points with 8 subgroups needs 69888 bytes");
+  CHECK_CONTAINS(msg, "16 bias rows per layer 27648");
+  d.net.input_width = 16;
+  d.net.hidden_width = 128;
+  d.net.output_width = 3;
+  d.net.activation = SPVGEN_MLP_ACT_SILU;
+  d.net.points_per_group = 64;
+  d.grad_bias = SPVGEN_MLP_GRAD_BIAS_AUTO;
+  d.grad_act_deriv = SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "grad_act_deriv registers: a chunk of 64 points with 8 subgroups keeps 12 act'(z) fragments");
+  d.net.points_per_group = 0;
+  d.net.variant = SPVGEN_MLP_LOOP;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grad_act_deriv registers: a form of the mat variant's gradient kernel; the loop variant");
+  d.grad_act_deriv = SPVGEN_MLP_GRAD_ACT_DERIV_AUTO;
+  d.grad_bias = SPVGEN_MLP_GRAD_BIAS_ROW;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grad_bias row: a form of the mat variant's gradient kernel");
+  d.net.variant = SPVGEN_MLP_MAT;
+  d.grad_bias = (spvgen_mlp_grad_bias)SPVGEN_MLP_GRAD_BIAS_COUNT;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grad_bias 3: not a spvgen_mlp_grad_bias");
+  d.grad_bias = SPVGEN_MLP_GRAD_BIAS_AUTO;
+  d.grad_act_deriv = (spvgen_mlp_grad_act_deriv)7;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "grad_act_deriv 7: not a spvgen_mlp_grad_act_deriv");
+  /* the names */
+  spvgen_mlp_grad_bias b;
+  spvgen_mlp_grad_act_deriv a;
+  CHECK(spvgen_mlp_grad_bias_parse("rows", &b) && b == SPVGEN_MLP_GRAD_BIAS_ROWS);
+  CHECK(spvgen_mlp_grad_act_deriv_parse("registers", &a) && a == SPVGEN_MLP_GRAD_ACT_DERIV_REGISTERS);
+  CHECK(!spvgen_mlp_grad_bias_parse("rows16", &b));
+  CHECK(!strcmp(spvgen_mlp_grad_act_deriv_name(SPVGEN_MLP_GRAD_ACT_DERIV_SHARED), "shared"));
 }
 
 /* The f16 table gradient (grid_gradient F16): AUTO resolves to it where the device has
@@ -676,6 +807,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_grid_spread),
       TEST_CASE(test_grid_networks_train_plans_on_every_variant),
       TEST_CASE(test_mat_wide_networks_plan_larger_chunks_for_h100),
+      TEST_CASE(test_mat_grad_forms_levers_only_where_they_buy_the_chunk),
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),
       TEST_CASE(test_gradient_check_fails_on_a_wrong_gradient),
       TEST_CASE(test_training_matches_cpu),

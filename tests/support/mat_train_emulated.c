@@ -9,11 +9,24 @@
 #include "mlp_train_run.h"
 #include "rand.h"
 
+static void run_case(spvgen_vk_context *ctx, const mat_train_case *tc, const mat_train_grid_options *go,
+                     spvgen_mlp_grad_bias bias, spvgen_mlp_grad_act_deriv act_deriv);
+
 void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc) {
-  mat_train_emulated_run_grid(ctx, tc, NULL);
+  run_case(ctx, tc, NULL, SPVGEN_MLP_GRAD_BIAS_AUTO, SPVGEN_MLP_GRAD_ACT_DERIV_AUTO);
 }
 
 void mat_train_emulated_run_grid(spvgen_vk_context *ctx, const mat_train_case *tc, const mat_train_grid_options *go) {
+  run_case(ctx, tc, go, SPVGEN_MLP_GRAD_BIAS_AUTO, SPVGEN_MLP_GRAD_ACT_DERIV_AUTO);
+}
+
+void mat_train_emulated_run_form(spvgen_vk_context *ctx, const mat_train_case *tc, spvgen_mlp_grad_bias bias,
+                                 spvgen_mlp_grad_act_deriv act_deriv) {
+  run_case(ctx, tc, NULL, bias, act_deriv);
+}
+
+static void run_case(spvgen_vk_context *ctx, const mat_train_case *tc, const mat_train_grid_options *go,
+                     spvgen_mlp_grad_bias bias, spvgen_mlp_grad_act_deriv act_deriv) {
   static const mat_train_grid_options none;
   if (!go) go = &none;
   spvgen_device_caps caps = coopmat_emulated_caps(spvgen_vk_caps(ctx), false);
@@ -51,6 +64,8 @@ void mat_train_emulated_run_grid(spvgen_vk_context *ctx, const mat_train_case *t
   d.grad_workgroup_size = tc->subgroups * caps.subgroup_size;
   d.grad_slot_adds = tc->slot_adds;
   d.grid_spread = go->spread;
+  d.grad_bias = bias;
+  d.grad_act_deriv = act_deriv;
   if (go->atomics == MT_ATOMICS_F16_PAIRS) {
     caps.features |= SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR;
     d.grid_gradient = SPVGEN_MLP_GRID_GRADIENT_F16;
@@ -66,6 +81,8 @@ void mat_train_emulated_run_grid(spvgen_vk_context *ctx, const mat_train_case *t
   CHECK_MSG(plan.grad_held == !tc->slot_adds, "[%s] held %d", plan.name, (int)plan.grad_held);
   CHECK_EQ_U64(plan.net.desc.points_per_group, ppg);
   if (tc->shared_bytes) CHECK_EQ_U64(plan.grad_shared_bytes, tc->shared_bytes);
+  if (bias) CHECK_EQ_U64(plan.desc.grad_bias, bias);
+  if (act_deriv) CHECK_EQ_U64(plan.desc.grad_act_deriv, act_deriv);
   if (tc->enc == SPVGEN_MLP_ENCODING_HASH_GRID)
     CHECK_EQ_U64(plan.desc.grid_spread, go->spread ? go->spread : SPVGEN_MLP_GRID_SPREAD_FLAT);
   plan.net.features &= ~SPVGEN_FEATURE_COOPMAT; /* the emulation */

@@ -53,5 +53,9 @@ typedef struct mat_train_grid_options {
 void mat_train_emulated_run(spvgen_vk_context *ctx, const mat_train_case *tc);
 /* ... with the hash grid's knobs (go NULL: the defaults, as mat_train_emulated_run). */
 void mat_train_emulated_run_grid(spvgen_vk_context *ctx, const mat_train_case *tc, const mat_train_grid_options *go);
+/* ... with the gradient kernel's shared-memory forms asked for (spvgen_mlp_grad_bias,
+ * spvgen_mlp_grad_act_deriv; AUTO: the plan's choice), checked resolved as asked. */
+void mat_train_emulated_run_form(spvgen_vk_context *ctx, const mat_train_case *tc, spvgen_mlp_grad_bias bias,
+                                 spvgen_mlp_grad_act_deriv act_deriv);
 
 #endif

@@ -62,6 +62,15 @@ static bool flag_grid_spread(void *g, const char *v, char *why, size_t size) {
          sg_flag_bad(why, size, v, "is not auto, level-loop, flat or flat-by-point");
 }
 
+static bool flag_grad_bias(void *g, const char *v, char *why, size_t size) {
+  return spvgen_mlp_grad_bias_parse(v, &((mlp_cli *)g)->tdesc.grad_bias) ||
+         sg_flag_bad(why, size, v, "is not auto, rows or row");
+}
+static bool flag_grad_act_deriv(void *g, const char *v, char *why, size_t size) {
+  return spvgen_mlp_grad_act_deriv_parse(v, &((mlp_cli *)g)->tdesc.grad_act_deriv) ||
+         sg_flag_bad(why, size, v, "is not auto, shared or registers");
+}
+
 static const sg_flag train_flags[] = {
     SG_FLAG_HEADING("training:"),
     SG_FLAG_SWITCH("--train",
@@ -80,6 +89,13 @@ static const sg_flag train_flags[] = {
      "mat: the hash grid's (point, level) pairs over the workgroup: a loop over\nthe levels around the chunk's "
      "points, or all pairs flat, a level's points\n(flat, auto's choice) or a point's levels on consecutive "
      "invocations", flag_grid_spread, 0},
+    {"--grad-bias", "auto|rows|row",
+     "mat: the gradient kernel's biases in shared memory: 16 rows per layer, or\none row loaded with a stride of 0 "
+     "(1/16 of the bytes); auto: row only where\nthe chunk needs it", flag_grad_bias, 0},
+    {"--grad-act-deriv", "auto|shared|registers",
+     "mat: act'(z) of SiLU (leaky ReLU, slope <= 0) layers from the forward to\nthe backward: in shared memory, "
+     "or in the registers of the subgroup that\ncomputed it (at most 8 fragments); auto: registers only where "
+     "the chunk\nneeds them", flag_grad_act_deriv, 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 
@@ -250,6 +266,11 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_u64(&j, "grad_workgroups", plan.grad_workgroups);
     sg_json_u64(&j, "grad_local_size", plan.grad_local_size[0]);
     sg_json_u64(&j, "grad_shared_bytes", plan.grad_shared_bytes);
+    if (plan.net.variant == SPVGEN_MLP_MAT) {
+      sg_json_str(&j, "grad_bias", spvgen_mlp_grad_bias_name(plan.desc.grad_bias));
+      sg_json_str(&j, "grad_act_deriv", spvgen_mlp_grad_act_deriv_name(plan.desc.grad_act_deriv));
+      sg_json_u64(&j, "grad_act_deriv_frags", plan.grad_act_deriv_frags);
+    }
     sg_json_u64(&j, "weight_bytes", plan.net.weight_bytes);
     sg_json_u64(&j, "elements", plan.elements);
     sg_json_u64(&j, "params", plan.params);
