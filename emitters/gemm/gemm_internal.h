@@ -133,6 +133,20 @@ static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
          (float_path && !ek_is_float(d->out_type));
 }
 
+/* ------------------------------------------------------------ loop budget ---- */
+/* lavapipe (llvmpipe's gallivm) ends every loop of an invocation, without an error, once
+ * 65,535 loop passes are spent, counting every loop of the shader together (bench/
+ * loop_limit.c; the MLP's MLP_LOOP_BUDGET). Devices do not report it, so every GEMM plan
+ * keeps to it, as the MLP planner does: a GPU loses nothing by it. */
+#define GEMM_LOOP_BUDGET 65535u
+/* The most loop passes one invocation of any kernel of plan p runs (each loop counted as
+ * its passes + 1): the K loop over the longest slice (RUNTIME: SPVGEN_GEMM_MAX_SERIAL_K,
+ * which spvgen_gemm_launch_for keeps to), its leftover and edge loops, the reduction's
+ * loop over the slices (RUNTIME: up to SPVGEN_GEMM_MAX_SPLIT_K) and the pack kernel's. */
+uint64_t gemm_loop_passes(const spvgen_gemm_config *p);
+/* OK, or the refusal naming the budget when gemm_loop_passes is over it. */
+spvgen_status gemm_check_loop_budget(const spvgen_gemm_config *p, char *msg, size_t size);
+
 /* ---------------------------------------------------------------- split-K ---- */
 /* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
  * "Split-K"): their kernel is the partials kernel; splitk_reduce.c the reduction. */

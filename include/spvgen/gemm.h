@@ -172,12 +172,30 @@ SPVGEN_API_BEGIN
  *                      2^32 - 1 limit over every batch.
  *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
  *                      unroll <= 16, workgroup size <= the device's, split_k 1 or
- *                      (simt and coopmat2) 2 .. ceil(k / tile_k), batch * split_k
+ *                      (simt and coopmat2) 2 .. ceil(k / tile_k) (at most
+ *                      SPVGEN_GEMM_MAX_SPLIT_K, and enough that no slice is longer than
+ *                      SPVGEN_GEMM_MAX_SERIAL_K: see there), batch * split_k
  *                      workgroups in z, a split-K workspace (its partial planes:
  *                      split_k * batch * m * (n rounded up to 4) 32-bit words) under 2^32
  *                      words (device addresses: at most 2^31 - 1, signed indices from
  *                      its base in both kernels; C and D follow the tile rule above) */
 #define SPVGEN_GEMM_MAX_DIM (1u << 24)
+
+/* The most of K one workgroup sums into one accumulator (the serial accumulation length
+ * per output element), in every variant and plan. A plan whose K (per slice) would be
+ * longer splits K (simt and coopmat2: split-K, at least ceil(K / 16384) slices, whose
+ * partials the reduction adds in f32 / s32), or is refused naming this limit: the khr
+ * variant (it does not split K), split_k 1 or a split_k too small for the K of a fixed
+ * shape, stages 2, spvgen_gemm (one kernel), and a RUNTIME launch of a K over it on a
+ * plan without split-K (spvgen_gemm_launch_for; a split-K plan's launch raises its slice
+ * count instead). Why 16384: the error of one long serial sum on tensor cores that add
+ * with truncation grows about as K^1.5, and at 2^20 it was 3.4x the check's tolerance
+ * (which grows as K); 16384 keeps it under half the tolerance. It also keeps every K
+ * loop inside lavapipe's loop budget (65,535 passes per invocation). docs/design-notes.md,
+ * "Long K: the serial accumulation bound". */
+#define SPVGEN_GEMM_MAX_SERIAL_K 16384u
+/* The most K slices a split-K plan has: SPVGEN_GEMM_MAX_DIM / SPVGEN_GEMM_MAX_SERIAL_K. */
+#define SPVGEN_GEMM_MAX_SPLIT_K 1024u
 #define SPVGEN_GEMM_MAX_BATCH 65535u
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
 #define SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS 0x7FFFFFFFull
