@@ -399,6 +399,8 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
 
 /* The shape a RUNTIME plan is chosen for: the desc's hints, 4096 where it gives none. */
 #define GEMM_RUNTIME_HINT 4096u
+/* How much faster khr's estimate must be to take a fixed shape from coopmat2 (AUTO) */
+#define KHR_OVER_CM2_MARGIN 1.1
 
 /* Whether a RUNTIME coopmat2 plan (its knobs in `planned`) should move its edge tiles
  * inside: the caller left the edge mode to the plan, gave the M it plans for (and N, where
@@ -755,7 +757,22 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
     if (st != SPVGEN_OK) continue;
     if (budget_free || plan->compile_ms <= budget) {
       if (msg && size) msg[0] = 0; /* an earlier variant's refusal is no message of a success */
-      return st;
+      /* A fixed 16-bit shape that coopmat2 serves only with a slower tiling (a shape a few
+       * rows past a multiple of its big tiles: 3008 = 47 x 64, whose 128-wide tiles need
+       * edge modes over the budget or slow) goes to khr where khr's estimate is faster:
+       * its big tile takes the edges at no cost of its own (3008^3 f16->f32: coopmat2
+       * 64x64x64 174 TFLOP/s, khr 128x256x32 201.7; docs/design-notes.md). Only by a
+       * clear margin: the two are equal at unroll 1 on whole tiles (8192^3: 298 / 301). */
+      if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
+          !d.tile_m && !d.tile_n && !d.tile_k && !d.workgroup_size && !d.subgroups && !d.stages && !d.split_k &&
+          !gemm_packed(&plan->desc) && plan->desc.split_k <= 1) {
+        spvgen_gemm_config k;
+        if (plan_variant(caps, &d, SPVGEN_GEMM_COOPMAT_KHR, &k, NULL, 0) == SPVGEN_OK &&
+            (budget_free || k.compile_ms <= budget) &&
+            khr_speed(caps, &k) > KHR_OVER_CM2_MARGIN * cm2_speed(caps, plan))
+          *plan = k;
+      }
+      return SPVGEN_OK;
     }
     if (!have_cheapest || plan->compile_ms < cheapest.compile_ms) cheapest = *plan;
     have_cheapest = true;

@@ -100,6 +100,20 @@ uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p);
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
 
+/* ------------------------------------------------------ speed estimates ---- */
+/* What AUTO compares between the cooperative variants of a FIXED 16-bit shape (spvgen_
+ * gemm_plan): a plan's estimated throughput relative to coopmat2's best tiling on a full
+ * grid (1.0). The share of SM-slots a grid's waves fill: */
+double gemm_wave_efficiency(uint64_t tiles, uint32_t units);
+/* coopmat2: the tiling's efficiency (the cost model's table, with its bonuses) x the knob
+ * score (unroll, edge mode) x the wave efficiency of its grid (split-K slices counted). */
+double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
+/* khr: its 128x256 tile ran 301 TFLOP/s at 8192^3 f16->f32 (coopmat2's best: 326), 0.92;
+ * smaller tiles less (x (area / 128x256)^0.25), operands gathered element by element
+ * x 0.6, and the grid's wave efficiency. Edge tiles cost it nothing measurable (their
+ * loads are clamped per chunk in every tile alike). */
+double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
+
 /* --------------------------------------------------------------- coopmat2 ---- */
 /* coopmat2_plan.c plans, coopmat2.c emits (gemm_variant_coopmat2 joins them). */
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size);

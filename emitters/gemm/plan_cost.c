@@ -137,6 +137,19 @@ uint32_t gemm_budget_ms(const spvgen_gemm_desc *d) {
   return flops / 200e12 >= 1e-3 ? BUDGET_LONG_RUN_MS : BUDGET_DEFAULT_MS;
 }
 
+/* --------------------------------------------------------- speed estimates ---- */
+
+#define KHR_PEAK 0.92 /* 301 / 326 TFLOP/s at 8192^3 f16->f32 (H200): khr 128x256 against coopmat2's best */
+
+double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+  const spvgen_gemm_desc *d = &p->desc;
+  double area = (double)d->tile_m * d->tile_n / (128.0 * 256.0);
+  double s = KHR_PEAK * pow(area < 1.0 ? area : 1.0, 0.25);
+  if (!gemm_operand_16b(d, true) || !gemm_operand_16b(d, false)) s *= 0.6;
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
+  return s * gemm_wave_efficiency(tiles, gemm_units(caps));
+}
+
 /* ------------------------------------------------------------ loop budget ---- */
 
 uint64_t gemm_loop_passes(const spvgen_gemm_config *p) {
