@@ -538,7 +538,7 @@ static const sg_flag gemm_flags[] = {
     {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
     {"--pack", "auto|none|a|b|ab",
      "coopmat2, simt: copy A and/or B zero-padded to whole tiles into the\nworkspace first (a pack kernel), then "
-     "run the aligned kernel on the\ncopies (auto: none for now)",
+     "run the aligned kernel on the\ncopies (auto: ab for coopmat2 where A or B cannot be read 16 bytes\nat a time and M, N >= 256; else none)",
      flag_pack, 0},
     {"--compile-budget", "MS",
      "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
