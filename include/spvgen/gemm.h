@@ -493,7 +493,8 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
  * (knobs the desc sets stay fixed), best guess first within a variant, variants in enum
  * order; then, when the desc leaves split_k at 0, split-K versions (2, 4, 8, 16 slices)
  * of the coopmat2 and simt default tiles for grids under two waves (2 x 132 tiles) with
- * K >= 512 and >= 8 K steps. *count gets the number of candidates (may exceed max; at most max are written).
+ * K >= 512 and >= 8 K steps (K over SPVGEN_GEMM_MAX_SERIAL_K: every candidate split, and
+ * the split versions ceil(K / 16384) x 1, 2 and 4 slices). *count gets the number of candidates (may exceed max; at most max are written).
  * Fails like spvgen_gemm_config when none is possible (message: the AUTO plan's reason). */
 spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                 spvgen_gemm_config *plans, uint32_t max, uint32_t *count,
