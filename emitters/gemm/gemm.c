@@ -571,14 +571,13 @@ static uint32_t long_k_slices(const spvgen_device_caps *caps, const spvgen_gemm_
 
 /* The serial-accumulation rule of a desc whose K (a RUNTIME plan: its hint) is over
  * SPVGEN_GEMM_MAX_SERIAL_K, before the variant plans: OK, or the refusal naming the
- * limit (the khr variant, split_k 1, stages 2). */
+ * limit (split_k 1, coopmat2's stages 2). */
 static spvgen_status check_serial_k(const spvgen_gemm_desc *d, spvgen_gemm_variant v, uint32_t k, char *msg,
                                     size_t size) {
   if (k <= SPVGEN_GEMM_MAX_SERIAL_K) return SPVGEN_OK;
-  const char *why = v == SPVGEN_GEMM_COOPMAT_KHR ? "the khr variant does not split K (the coopmat2 and simt variants do)"
-                    : d->split_k == 1            ? "split_k 1 keeps K in one slice (leave split_k 0 to the plan, or more slices)"
-                    : d->stages == 2             ? "stages 2 does not split K (stages 1 does)"
-                                                 : NULL;
+  const char *why = d->split_k == 1 ? "split_k 1 keeps K in one slice (leave split_k 0 to the plan, or more slices)"
+                    : d->stages == 2 && v == SPVGEN_GEMM_COOPMAT2 ? "stages 2 does not split K (stages 1 does)"
+                                                                   : NULL;
   if (!why) return SPVGEN_OK;
   return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                    "k %u is over %u, the most of K one workgroup sums serially (SPVGEN_GEMM_MAX_SERIAL_K: "
@@ -639,10 +638,6 @@ static spvgen_status plan_variant_core(const spvgen_device_caps *caps, const spv
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "edge %s: the %s variant checks bounds per element; only coopmat2 has an edge choice",
                      spvgen_gemm_edge_name(d->edge), variant_names[v]);
-  if (d->split_k > 1 && v == SPVGEN_GEMM_COOPMAT_KHR)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "split_k %u: the khr variant does not split K (the simt and coopmat2 variants do; "
-                     "or split_k 1)", d->split_k);
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   if (bda && v == SPVGEN_GEMM_COOPMAT2 && !runtime && d->batch > 1) {
     /* the desc was resolved before the variant was known: batches a 3-D tensor layout

@@ -162,7 +162,7 @@ uint64_t gemm_loop_passes(const spvgen_gemm_config *p);
 spvgen_status gemm_check_loop_budget(const spvgen_gemm_config *p, char *msg, size_t size);
 
 /* ---------------------------------------------------------------- split-K ---- */
-/* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
+/* splitk.c: what the variants share for desc.split_k > 1 (spvgen/gemm.h,
  * "Split-K"): their kernel is the partials kernel; splitk_reduce.c the reduction. */
 
 /* The reduction's workgroup: one invocation per 4 consecutive columns of a row. */

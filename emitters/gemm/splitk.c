@@ -1,4 +1,4 @@
-/* emitters/gemm/splitk.c — split-K, shared by the simt and coopmat2 variants (the
+/* emitters/gemm/splitk.c — split-K, shared by the variants (the
  * contract is in spvgen/gemm.h, "Split-K"): the plan's slice size, grids and workspace,
  * the candidates spvgen_gemm_plans adds, and the partials kernel's pieces around a
  * slice's partial tile (workspace binding, slice and batch ids, plane offsets, stores).

@@ -46,7 +46,7 @@
  * bytes, the grid and the workspace size for a shape, and the kernel info's groups are
  * 0 (the caller decides, from the shape).
  *
- * Split-K (split_k > 1; the simt and coopmat2 variants): two kernels, dispatched in
+ * Split-K (split_k > 1; every variant): two kernels, dispatched in
  * order with a compute-to-compute barrier between them (spvgen_gemm_kernel_count says
  * 2; spvgen_gemm_emit_kernel emits each):
  *   SPVGEN_GEMM_KERNEL_MAIN, the partials: the GEMM's own main loop over one K slice per
@@ -172,7 +172,7 @@ SPVGEN_API_BEGIN
  *                      2^32 - 1 limit over every batch.
  *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
  *                      unroll <= 16, workgroup size <= the device's, split_k 1 or
- *                      (simt and coopmat2) 2 .. ceil(k / tile_k) (at most
+ *                      2 .. ceil(k / tile_k) (at most
  *                      SPVGEN_GEMM_MAX_SPLIT_K, and enough that no slice is longer than
  *                      SPVGEN_GEMM_MAX_SERIAL_K: see there), batch * split_k
  *                      workgroups in z, a split-K workspace (its partial planes:
@@ -183,10 +183,10 @@ SPVGEN_API_BEGIN
 
 /* The most of K one workgroup sums into one accumulator (the serial accumulation length
  * per output element), in every variant and plan. A plan whose K (per slice) would be
- * longer splits K (simt and coopmat2: split-K, at least ceil(K / 16384) slices, whose
- * partials the reduction adds in f32 / s32), or is refused naming this limit: the khr
- * variant (it does not split K), split_k 1 or a split_k too small for the K of a fixed
- * shape, stages 2, spvgen_gemm (one kernel), and a RUNTIME launch of a K over it on a
+ * longer splits K (split-K, at least ceil(K / 16384) slices, whose partials the
+ * reduction adds in f32 / s32), or is refused naming this limit: split_k 1 or a split_k
+ * too small for the K of a fixed shape, coopmat2's stages 2, spvgen_gemm (one kernel),
+ * and a RUNTIME launch of a K over it on a
  * plan without split-K (spvgen_gemm_launch_for; a split-K plan's launch raises its slice
  * count instead). Why 16384: the error of one long serial sum on tensor cores that add
  * with truncation grows about as K^1.5, and at 2^20 it was 3.4x the check's tolerance
@@ -341,7 +341,7 @@ typedef struct spvgen_gemm_desc {
                                       copies A and B through shared memory itself (batch 1,
                                       split_k 1, 16-byte rows; slower on the H100: docs/gemm.md) */
   uint32_t split_k;                /* K slices, each a partial sum, then summed by a second
-                                      kernel (simt, coopmat2; see Split-K above). 0: chosen:
+                                      kernel (every variant; see Split-K above). 0: chosen:
                                       spvgen_gemm_plan splits for coopmat2's tiles of few
                                       rows (M <= 64 against wide B: a workspace binding;
                                       1 keeps it off) and, within the compile budget,

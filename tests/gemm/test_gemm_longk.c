@@ -1,8 +1,9 @@
 /* tests/gemm/test_gemm_longk.c — long K (spvgen/gemm.h, SPVGEN_GEMM_MAX_SERIAL_K): no
  * workgroup of any plan sums more than 16384 of K into one accumulator. Plans split K
- * where K is longer (fixed shapes at plan time, run-time shapes at launch), refuse by name
- * where they cannot (khr, split_k 1, too few slices, stages 2, the one-kernel one-shot,
- * an unsplit run-time plan launched with a longer K), and stay inside lavapipe's loop
+ * where K is longer (fixed shapes at plan time, run-time shapes at launch; every variant,
+ * khr included), refuse by name where they cannot (split_k 1, too few slices, stages 2,
+ * the one-kernel one-shot, an unsplit run-time plan launched with a longer K), and stay
+ * inside lavapipe's loop
  * budget; on lavapipe a K of 2^20 + 17 matches the float64 reference in every element
  * (before the bound, its K loop ran past the budget and stopped early, silently). */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "gemm_run.h"
 #include "gpu_fixture.h"
 #include "harness.h"
+#include "module_check.h"
 #include "rand.h"
 #include "spvgen/gemm.h"
 #include "spvgen/vk.h"
@@ -86,6 +88,45 @@ static void test_fixed_long_k_plans_split_within_the_bound(void) {
   CHECK_MSG(wgs >= 128 && wgs <= 2 * 132, "[%s]: %llu workgroups", p.name, (unsigned long long)wgs);
 }
 
+/* The khr variant splits long K like the others: its partials kernel (the K loop over a
+ * slice, the element-wise store of the partials to the workspace) and the reduction
+ * validate for each accumulator width, edges, run-time shapes and device addresses. */
+static void test_khr_long_k_plans_split_and_validate(void) {
+  const spvgen_device_caps h100 = preset("h100");
+  static const struct { uint32_t m, n, k; spvgen_component_type ab, acc, out; bool runtime, bda, beta; } cases[] = {
+      {256, 256, 1u << 20, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, false, false, false},
+      {250, 130, 40000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, false, false, true},
+      {97, 300, 50001, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, false, false, false},
+      {128, 64, 70000, SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, false, true, false},
+      {200, 200, 1u << 20, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F16, true, false, true},
+      {64, 512, 100000, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, true, true, false},
+  };
+  char msg[512];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = f16_f32(cases[i].m, cases[i].n, cases[i].k);
+    d.a_type = d.b_type = cases[i].ab;
+    d.acc_type = cases[i].acc, d.out_type = cases[i].out;
+    d.variant = SPVGEN_GEMM_COOPMAT_KHR;
+    d.b_layout = i % 2 ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+    if (cases[i].runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+    if (cases[i].bda) d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+    if (cases[i].beta) d.beta = 0.5f;
+    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+    uint32_t n = 0;
+    spvgen_gemm_config p;
+    spvgen_status st = spvgen_gemm_kernels(&d, &h100, k, &n, &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT_KHR && n == 2, "case %zu [%s]: %u kernels", i, p.name, n);
+    if (!cases[i].runtime) check_bound(&p, "khr");
+    CHECK_MSG(p.desc.split_k * SPVGEN_GEMM_MAX_SERIAL_K >= cases[i].k, "case %zu [%s]", i, p.name);
+    for (uint32_t j = 0; j < n; j++) {
+      if (!check_words(k[j].words, k[j].word_count)) test_fail_at(__FILE__, __LINE__, "case %zu kernel %u [%s]", i, j, p.name);
+      spvgen_kernel_free(&k[j]);
+    }
+  }
+}
+
 /* The candidates the tuner times keep the bound too. */
 static void test_candidates_keep_the_bound(void) {
   const spvgen_device_caps h100 = preset("h100");
@@ -143,14 +184,10 @@ static void test_refusals_name_the_bound(void) {
   char msg[512];
   spvgen_gemm_config p;
   spvgen_gemm_desc d = f16_f32(256, 256, 1u << 20);
-  d.variant = SPVGEN_GEMM_COOPMAT_KHR;
-  CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "khr variant does not split K");
-  CHECK_CONTAINS(msg, "16384");
-  d.variant = SPVGEN_GEMM_AUTO;
   d.split_k = 1;
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "split_k 1");
+  CHECK_CONTAINS(msg, "16384");
   d.split_k = 16;
   d.variant = SPVGEN_GEMM_SIMT;
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
@@ -166,7 +203,7 @@ static void test_refusals_name_the_bound(void) {
   spvgen_kernel k;
   CHECK(spvgen_gemm(&d, &h100, &k, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "SPVGEN_GEMM_MAX_SERIAL_K");
-  /* a run-time khr plan: K within the bound at launch only */
+  /* a run-time plan without split-K: K within the bound at launch only */
   spvgen_gemm_desc r = f16_f32(0, 0, 0);
   r.variant = SPVGEN_GEMM_COOPMAT_KHR;
   CHECK_MSG(spvgen_gemm_plan(&r, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
@@ -204,6 +241,7 @@ static void test_long_k_matches_the_reference_on_lavapipe(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_fixed_long_k_plans_split_within_the_bound),
+      TEST_CASE(test_khr_long_k_plans_split_and_validate),
       TEST_CASE(test_candidates_keep_the_bound),
       TEST_CASE(test_runtime_launch_splits_by_k),
       TEST_CASE(test_refusals_name_the_bound),
