@@ -48,7 +48,7 @@ static void check_bound(const spvgen_gemm_config *p, const char *what) {
             per_slice / d->tile_k + 1u);
 }
 
-/* Fixed shapes with long K split, every split-capable variant, on the h100 and lavapipe
+/* Fixed shapes with long K split, with and without C (beta), on the h100 and lavapipe
  * presets; the wave model may take more slices than K needs where the grid leaves SMs
  * idle (256x256x2^20: 64 needed). */
 static void test_fixed_long_k_plans_split_within_the_bound(void) {
@@ -65,6 +65,7 @@ static void test_fixed_long_k_plans_split_within_the_bound(void) {
       spvgen_gemm_desc d = f16_f32(cases[i].m, cases[i].n, cases[i].k);
       d.variant = c ? (cases[i].v == SPVGEN_GEMM_COOPMAT2 ? SPVGEN_GEMM_SIMT : cases[i].v) : cases[i].v;
       d.b_layout = i % 2 ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+      if (i % 3 == 1) d.beta = 0.5f; /* C: the reduction's epilogue reads it */
       snprintf(what, sizeof what, "%s %ux%ux%u", c ? "lavapipe" : "h100", d.m, d.n, d.k);
       spvgen_gemm_config p;
       spvgen_status st = spvgen_gemm_plan(&d, c ? &lava : &h100, &p, msg, sizeof msg);
