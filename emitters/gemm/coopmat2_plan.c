@@ -556,6 +556,37 @@ static uint32_t wave_split(const spvgen_device_caps *caps, const spvgen_gemm_des
   return best;
 }
 
+/* The wave efficiency of a grid: the share of the SM-slots its busiest wave count fills
+ * (tiles / (ceil(tiles / units) x units)). */
+double gemm_wave_efficiency(uint64_t tiles, uint32_t units) {
+  if (!tiles || !units) return 1.0;
+  uint64_t waves = (tiles + units - 1) / units;
+  return (double)tiles / ((double)waves * units);
+}
+
+double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+  const spvgen_gemm_desc *d = &p->desc;
+  /* the table's efficiency of this tiling: its exact entry, else the first of its
+   * m x n and workgroup (a K step fitted to a short K), else the smallest tile's */
+  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, 0.40f};
+  const cm2_tile *same = NULL;
+  for (size_t i = 0; i < TILE_COUNT; i++) {
+    const cm2_tile *b = &TILES[i];
+    if (b->m != t.m || b->n != t.n || b->wg != t.wg) continue;
+    if ((is_8bit(d->a_type) ? b->k * 2 : b->k) == t.k) {
+      same = b;
+      break;
+    }
+    if (!same) same = b;
+  }
+  if (same) t.eff = same->eff * tile_bonus(d, same);
+  bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch *
+                   (d->split_k > 1 ? d->split_k : 1);
+  return t.eff * kline_factor(d, t.m, t.n, t.k) * knob_score(d, d->unroll, d->edge, edges) *
+         unroll_bonus(d, d->unroll) * gemm_wave_efficiency(tiles, gemm_units(caps));
+}
+
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {
   spvgen_gemm_desc *d = &p->desc;
   uint64_t need = needed_features(d);

@@ -46,7 +46,14 @@
  * activation, conversion), consecutive lanes on consecutive columns, inside D only.
  *
  * u8 inputs accumulate in u32 fragments (what devices list for unsigned 8-bit); the
- * value is the s32 accumulator's bit pattern. */
+ * value is the s32 accumulator's bit pattern.
+ *
+ * Split-K (split_k > 1; spvgen/gemm.h, splitk.c): this is the partials kernel. The K
+ * loop runs over the workgroup's slice (absolute K offsets, so the K-edge fetch is the
+ * tile where K itself ends, in the last slice), and the element-wise path stores the
+ * slice's partials (f32 bits for float accumulators, s32 for integer ones) to its
+ * workspace plane instead of running the epilogue; the reduction (splitk_reduce.c) sums
+ * the planes and runs it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -165,6 +172,10 @@ static void default_knobs(spvgen_gemm_desc *d, uint32_t sg, uint32_t units) {
   if (!d->tile_m && !d->tile_n) {
     uint64_t big = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 128) * d->batch;
     uint64_t wide = (uint64_t)gemm_ceil_div(d->m, 128) * gemm_ceil_div(d->n, 256) * d->batch;
+    if (d->split_k > 1) { /* split-K: every slice is a workgroup of its own */
+      big *= d->split_k;
+      wide *= d->split_k;
+    }
     if (wide >= units) {
       /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured
        * (docs/design-notes.md, "Measurements behind source comments"). */
@@ -431,6 +442,9 @@ typedef struct khr_kernel {
   uint32_t a_sub, b_sub;            /* its first A / B fragment in a stage (chunks) */
   uint32_t acc[MAX_FRAGS * MAX_FRAGS];
   khr_copy ca, cb;
+  bool split;                       /* split-K: the partials kernel */
+  gemm_splitk sk;
+  uint32_t plane;                   /* split-K: the slice's plane (word index) */
 } khr_kernel;
 
 /* Bindings, shared memory, built-ins and fragment types, before the entry point. */
@@ -441,7 +455,11 @@ static void khr_declare(spvgen_module *m, const spvgen_gemm_config *p, khr_kerne
   geometry(d, p->subgroup_size, p->frag_k, &k->g);
   k->u32 = ek_u32_type(m);
   k->v4 = spvgen_type_vector(m, k->u32, 4);
-  ek_gemm_interface(m, p, &k->A, &k->B, &k->epi, &k->sh, NULL);
+  ek_buffer ws;
+  memset(&ws, 0, sizeof ws);
+  ek_gemm_interface(m, p, &k->A, &k->B, &k->epi, &k->sh, &ws);
+  k->split = d->split_k > 1;
+  if (k->split) gemm_splitk_declare(m, p, &k->sk, ws.ptr_type ? &ws : NULL);
   k->smem = ek_shared_array(m, k->v4, k->g.total_chunks, "smem");
   k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
@@ -467,6 +485,12 @@ static void khr_ids(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k
   k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
   k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
   k->z = ek_load_v3_component(m, k->wg_var, 2);
+  if (k->split) { /* z is slice x batch + b; D and C are the reduction's */
+    gemm_splitk_ids(m, &k->sk, &k->sh, k->z);
+    k->z = k->sk.z;
+    k->plane = gemm_splitk_plane(m, &k->sk, k->sk.slice);
+    return;
+  }
   k->epi.d_base = gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_d, &k->epi.d);
   k->epi.c_base = k->epi.c.var ? gemm_batch_offset(m, d, &k->sh, k->z, k->sh.stride_c, &k->epi.c) : 0;
   ek_epilogue_move(m, &k->epi, k->bm, k->bn); /* device addresses: D and C from the tile */
@@ -722,15 +746,22 @@ static void khr_main_loop(spvgen_module *m, khr_kernel *k) {
   /* K tiles: ceil(K / BK) (a constant for FIXED shapes); one tile has no next one. */
   const bool two = d->stages == 2;
   const bool single = !gemm_runtime(d) && gemm_ceil_div(d->k, d->tile_k) <= 1;
-  uint32_t zero = ek_u32(m, 0), Kt = ek_div_imm(m, ek_add_imm(m, k->sh.k, d->tile_k - 1), d->tile_k);
-  copy_fetch_both(m, k, zero); /* prologue: the first K tile */
+  uint32_t zero = ek_u32(m, 0);
+  /* the K range: all of K, or the workgroup's slice (empty for a slice past K) */
+  uint32_t kb = zero, span = k->sh.k;
+  if (k->split) {
+    kb = k->sk.k_begin;
+    span = ek_isub(m, ek_select(m, ek_ult(m, k->sk.k_end, kb), kb, k->sk.k_end), kb);
+  }
+  uint32_t Kt = ek_div_imm(m, ek_add_imm(m, span, d->tile_k - 1), d->tile_k);
+  copy_fetch_both(m, k, kb); /* prologue: the first K tile */
   if (two) {
     copy_store_both(m, k, zero);
     spvgen_workgroup_barrier(m);
   }
   ek_for kl;
   uint32_t kt = ek_for_begin(m, &kl, zero, Kt, ek_u32(m, 1), SpvLoopControlMaskNone);
-  uint32_t k_next = ek_mul_imm(m, ek_add_imm(m, kt, 1), d->tile_k);
+  uint32_t k_next = ek_iadd(m, kb, ek_mul_imm(m, ek_add_imm(m, kt, 1), d->tile_k));
   uint32_t has_next = single ? 0 : ek_ult(m, ek_add_imm(m, kt, 1), Kt);
   uint32_t stage = zero;
   if (two) {
@@ -820,7 +851,13 @@ static void epilogue_scratch(spvgen_module *m, const khr_kernel *k, bool full_st
     uint32_t gr = ek_iadd(m, ek_iadd(m, k->bm, k->wm0), ek_add_imm(m, r, i * FRAG));
     uint32_t gc = ek_iadd(m, ek_iadd(m, k->bn, k->wn0), col);
     ek_guard in_d = ek_guard_begin(m, full_static ? 0 : ek_all(m, ek_ult(m, gr, M), ek_ult(m, gc, N)));
-    ek_epilogue_store(m, &k->epi, v, gr, gc);
+    if (k->split) { /* the slice's partial: f32 bits (f16 accumulators widened), or s32 / u32 as is */
+      uint32_t bits = g->acc_size == 4 ? word
+                                       : spvgen_op_bitcast(m, k->u32, ek_convert(m, v, d->acc_type, SPVGEN_COMPONENT_F32));
+      gemm_splitk_store(m, &k->sk, ek_iadd(m, k->plane, ek_iadd(m, ek_imul(m, gr, k->sh.workspace_ld), gc)), bits);
+    } else {
+      ek_epilogue_store(m, &k->epi, v, gr, gc);
+    }
     ek_guard_end(m, in_d);
     ek_for_end(m, &el);
     ek_subgroup_barrier(m);
@@ -833,7 +870,8 @@ static void khr_epilogue(spvgen_module *m, const khr_kernel *k) {
   const spvgen_gemm_desc *d = k->d;
   const uint32_t BM = d->tile_m, BN = d->tile_n;
   bool full_static = gemm_dim_multiple(d, 'm', BM) && gemm_dim_multiple(d, 'n', BN);
-  bool direct = direct_store_ok(d) && (gemm_runtime(d) || (d->m >= BM && d->n >= BN));
+  /* split-K: the partials element by element (the workspace's rows: N rounded up to 4) */
+  bool direct = !k->split && direct_store_ok(d) && (gemm_runtime(d) || (d->m >= BM && d->n >= BN));
   bool scratch = !direct || !full_static;
   if (scratch && d->stages == 1) spvgen_workgroup_barrier(m); /* the last MulAdds read stage 0 */
   if (!direct) {

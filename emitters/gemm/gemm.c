@@ -313,8 +313,9 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
   if ((unsigned)d->variant >= SPVGEN_GEMM_VARIANT_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "variant %d is unknown", (int)d->variant);
   /* split_k 0 stays 0 until a variant has planned (coopmat2 may choose slices; then 1) */
-  if (d->split_k > 256)
-    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k %u is over 256", d->split_k);
+  if (d->split_k > SPVGEN_GEMM_MAX_SPLIT_K)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k %u is over %u (SPVGEN_GEMM_MAX_SPLIT_K)",
+                     d->split_k, SPVGEN_GEMM_MAX_SPLIT_K);
   if (d->stages > 2)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "stages %u: 1 or 2 shared-memory stages", d->stages);
   if (d->unroll > 16)
@@ -402,6 +403,8 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
 
 /* The shape a RUNTIME plan is chosen for: the desc's hints, 4096 where it gives none. */
 #define GEMM_RUNTIME_HINT 4096u
+/* How much faster khr's estimate must be to take a fixed shape from coopmat2 (AUTO) */
+#define KHR_OVER_CM2_MARGIN 1.1
 
 /* Whether a RUNTIME coopmat2 plan (its knobs in `planned`) should move its edge tiles
  * inside: the caller left the edge mode to the plan, gave the M it plans for (and N, where
@@ -551,13 +554,85 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   return plan_variant_base(caps, d, v, p, msg, size);
 }
 
+/* Long K (spvgen/gemm.h, SPVGEN_GEMM_MAX_SERIAL_K): the slice count of a plan that splits
+ * K because of its length, for the tile the variant chose (p, planned with s_min slices):
+ * s_min, or up to twice as many where gemm_splitk_time puts more slices faster (a grid
+ * that leaves SMs idle: 256x256x2^20 in 128x256 tiles takes 66, one wave), each keeping
+ * 8 K steps. (Not more: at K 18944, 2 slices measured faster than 4.) */
+static uint32_t long_k_slices(const spvgen_device_caps *caps, const spvgen_gemm_config *p, uint32_t s_min) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t units = gemm_units(caps), steps = gemm_ceil_div(d->k, d->tile_k);
+  const uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
+  uint32_t best = s_min;
+  double bt = gemm_splitk_time(tiles, s_min, units, steps);
+  for (uint32_t s = s_min + 1; s <= 2 * s_min && s <= SPVGEN_GEMM_MAX_SPLIT_K && s * 8u <= steps; s++) {
+    if ((uint64_t)s * d->batch > SPVGEN_GEMM_MAX_BATCH) break;
+    double t = gemm_splitk_time(tiles, s, units, steps);
+    if (t < bt) best = s, bt = t;
+  }
+  return best;
+}
+
+/* The serial-accumulation rule of a desc whose K (a RUNTIME plan: its hint) is over
+ * SPVGEN_GEMM_MAX_SERIAL_K, before the variant plans: OK, or the refusal naming the
+ * limit (split_k 1, coopmat2's stages 2). */
+static spvgen_status check_serial_k(const spvgen_gemm_desc *d, spvgen_gemm_variant v, uint32_t k, char *msg,
+                                    size_t size) {
+  if (k <= SPVGEN_GEMM_MAX_SERIAL_K) return SPVGEN_OK;
+  const char *why = d->split_k == 1 ? "split_k 1 keeps K in one slice (leave split_k 0 to the plan, or more slices)"
+                    : d->stages == 2 && v == SPVGEN_GEMM_COOPMAT2 ? "stages 2 does not split K (stages 1 does)"
+                                                                   : NULL;
+  if (!why) return SPVGEN_OK;
+  return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                   "k %u is over %u, the most of K one workgroup sums serially (SPVGEN_GEMM_MAX_SERIAL_K: "
+                   "longer sums lose precision on tensor cores and pass lavapipe's loop budget), and %s",
+                   k, SPVGEN_GEMM_MAX_SERIAL_K, why);
+}
+
+static spvgen_status plan_variant_core(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                       spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size);
+
 static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                        spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   memset(p, 0, sizeof *p);
+  const bool runtime = gemm_runtime(d);
+  /* Long K: at least ceil(K / SPVGEN_GEMM_MAX_SERIAL_K) slices (RUNTIME: for the hinted K;
+   * the launch raises the count for a longer one). When the desc leaves split_k to the
+   * plan: the variant's own plan where its split (small-M tiles, the wave model) already
+   * keeps to the bound; else the variant plans its tile for s_min slices, then the wave
+   * model may take more. */
+  const uint32_t k_plan = d->k ? d->k : runtime ? GEMM_RUNTIME_HINT : 0;
+  spvgen_status st = check_serial_k(d, v, k_plan, msg, size);
+  if (st != SPVGEN_OK) return st;
+  const uint32_t s_min = gemm_ceil_div(k_plan, SPVGEN_GEMM_MAX_SERIAL_K);
+  if (s_min > 1 && !d->split_k) {
+    if (plan_variant_core(caps, d, v, p, NULL, 0) == SPVGEN_OK && p->desc.split_k >= s_min) return SPVGEN_OK;
+    spvgen_gemm_desc dd = *d;
+    dd.split_k = s_min;
+    if ((st = plan_variant_core(caps, &dd, v, p, msg, size)) != SPVGEN_OK) return st;
+    uint32_t s = long_k_slices(caps, p, s_min);
+    if (s == s_min) return SPVGEN_OK;
+    /* the same kernel with more slices (a RUNTIME kernel's words do not depend on them) */
+    dd.split_k = s;
+    dd.tile_m = p->desc.tile_m, dd.tile_n = p->desc.tile_n, dd.tile_k = p->desc.tile_k;
+    dd.workgroup_size = p->desc.workgroup_size, dd.unroll = p->desc.unroll;
+    if (v == SPVGEN_GEMM_COOPMAT2) dd.edge = p->desc.edge, dd.edge_unroll = p->desc.edge_unroll;
+    spvgen_gemm_config q;
+    if (plan_variant_core(caps, &dd, v, &q, NULL, 0) == SPVGEN_OK) *p = q;
+    return SPVGEN_OK;
+  }
+  return plan_variant_core(caps, d, v, p, msg, size);
+}
+
+/* One plan of variant v for d (plan_variant_base, the long-K rule aside). */
+static spvgen_status plan_variant_core(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
+                                       spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
+  memset(p, 0, sizeof *p);
+  const bool runtime = gemm_runtime(d);
+  spvgen_status st;
   p->desc = *d;
   p->desc.variant = v;
   p->variant = v;
-  const bool runtime = gemm_runtime(d);
   if (runtime) { /* the variants plan for the hinted shape; the kernel serves the class */
     if (!p->desc.m) p->desc.m = GEMM_RUNTIME_HINT;
     if (!p->desc.n) p->desc.n = GEMM_RUNTIME_HINT;
@@ -567,16 +642,11 @@ static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spv
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "edge %s: the %s variant checks bounds per element; only coopmat2 has an edge choice",
                      spvgen_gemm_edge_name(d->edge), variant_names[v]);
-  if (d->split_k > 1 && v == SPVGEN_GEMM_COOPMAT_KHR)
-    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "split_k %u: the khr variant does not split K (the simt and coopmat2 variants do; "
-                     "or split_k 1)", d->split_k);
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   if (bda && v == SPVGEN_GEMM_COOPMAT2 && !runtime && d->batch > 1) {
     /* the desc was resolved before the variant was known: batches a 3-D tensor layout
      * indexes keep the 32-bit limit over every batch (batch_index_32) */
     spvgen_gemm_desc r = p->desc;
-    spvgen_status st;
     if ((st = resolve_operand("a", r.a_layout, r.m, r.k, r.batch, &r.lda, &r.stride_a, &r, r.a_type, msg, size)) ||
         (st = resolve_operand("b", r.b_layout, r.k, r.n, r.batch, &r.ldb, &r.stride_b, &r, r.b_type, msg, size)) ||
         (st = resolve_operand("d", r.d_layout, r.m, r.n, r.batch, &r.ldd, &r.stride_d, &r, r.out_type, msg, size)) ||
@@ -584,7 +654,7 @@ static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spv
          (st = resolve_operand("c", r.c_layout, r.m, r.n, r.batch, &r.ldc, &r.stride_c, &r, r.out_type, msg, size))))
       return st;
   }
-  spvgen_status st = variants[v]->plan(caps, p, msg, size);
+  st = variants[v]->plan(caps, p, msg, size);
   if (st == SPVGEN_OK && runtime && v == SPVGEN_GEMM_COOPMAT2 && shift_for_hint(d, &p->desc)) {
     /* A run-time plan for a given M (and N) of at least a tile, with tiles crossing them:
      * edge tiles move inside (one unclamped path, the fastest to compile and to run);
@@ -601,6 +671,13 @@ static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spv
   if (st == SPVGEN_OK && !p->desc.split_k) p->desc.split_k = 1;
   if (st == SPVGEN_OK && p->desc.split_k > 1) st = gemm_splitk_plan(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
+  if (!runtime && p->desc.split_k > 1 && p->slice_k > SPVGEN_GEMM_MAX_SERIAL_K)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "split_k %u leaves slices of %u of K, over %u, the most one workgroup sums serially "
+                     "(SPVGEN_GEMM_MAX_SERIAL_K): at least %u slices (or split_k 0: the plan chooses)",
+                     p->desc.split_k, p->slice_k, SPVGEN_GEMM_MAX_SERIAL_K,
+                     gemm_ceil_div(p->desc.k, SPVGEN_GEMM_MAX_SERIAL_K));
+  if ((st = gemm_check_loop_budget(p, msg, size)) != SPVGEN_OK) return st;
   if (runtime) { /* the hints back as the caller gave them; the grid is per launch */
     p->desc.m = d->m;
     p->desc.n = d->n;
@@ -679,7 +756,22 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
     if (st != SPVGEN_OK) continue;
     if (budget_free || plan->compile_ms <= budget) {
       if (msg && size) msg[0] = 0; /* an earlier variant's refusal is no message of a success */
-      return st;
+      /* A fixed 16-bit shape that coopmat2 serves only with a slower tiling (a shape a few
+       * rows past a multiple of its big tiles: 3008 = 47 x 64, whose 128-wide tiles need
+       * edge modes over the budget or slow) goes to khr where khr's estimate is faster:
+       * its big tile takes the edges at no cost of its own (3008^3 f16->f32: coopmat2
+       * 64x64x64 174 TFLOP/s, khr 128x256x32 201.7; docs/design-notes.md). Only by a
+       * clear margin: the two are equal at unroll 1 on whole tiles (8192^3: 298 / 301). */
+      if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
+          !d.tile_m && !d.tile_n && !d.tile_k && !d.workgroup_size && !d.subgroups && !d.stages && !d.split_k &&
+          !gemm_packed(&plan->desc) && plan->desc.split_k <= 1) {
+        spvgen_gemm_config k;
+        if (plan_variant(caps, &d, SPVGEN_GEMM_COOPMAT_KHR, &k, NULL, 0) == SPVGEN_OK &&
+            (budget_free || k.compile_ms <= budget) &&
+            khr_speed(caps, &k) > KHR_OVER_CM2_MARGIN * cm2_speed(caps, plan))
+          *plan = k;
+      }
+      return SPVGEN_OK;
     }
     if (!have_cheapest || plan->compile_ms < cheapest.compile_ms) cheapest = *plan;
     have_cheapest = true;
@@ -710,6 +802,7 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
   uint32_t n = 0;
   enum { MAX_CAND = 64 };
   spvgen_gemm_desc cand[MAX_CAND];
+  const bool long_k = (d.k ? d.k : gemm_runtime(&d) ? GEMM_RUNTIME_HINT : 0) > SPVGEN_GEMM_MAX_SERIAL_K;
   for (int v = 1; v < SPVGEN_GEMM_VARIANT_COUNT; v++) {
     if (d.variant != SPVGEN_GEMM_AUTO && d.variant != (spvgen_gemm_variant)v) continue;
     uint32_t c = variants[v]->candidates(caps, &d, cand, MAX_CAND);
@@ -717,7 +810,7 @@ spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_devic
       spvgen_gemm_config p;
       /* the tilings unsplit (coopmat2's plan would split a grid under one wave): the
        * split counts are the candidates below */
-      if (!cand[i].split_k) cand[i].split_k = 1;
+      if (!cand[i].split_k && !long_k) cand[i].split_k = 1; /* long K: the plan splits (plan_variant_base) */
       if (plan_variant(caps, &cand[i], (spvgen_gemm_variant)v, &p, NULL, 0) != SPVGEN_OK) continue;
       if (n < max) plans[n] = p;
       n++;
@@ -1143,14 +1236,22 @@ static spvgen_status check_class(const spvgen_gemm_config *p, const spvgen_gemm_
 }
 
 /* Split-K of a RUNTIME plan for a shape: the slice count (the plan's split_k, fewer where
- * K has fewer tile_k steps: no slice is empty; the partials kernel reads the count off
+ * K has fewer tile_k steps: no slice is empty; more where K is over split_k x
+ * SPVGEN_GEMM_MAX_SERIAL_K: no slice is longer; the partials kernel reads the count off
  * the grid, the reduction from the push constants), slice size, workspace size and the
  * reduction's grid. */
 static spvgen_status launch_splitk(const spvgen_gemm_config *p, const spvgen_gemm_args *a, spvgen_gemm_launch *l,
                                    uint32_t *slices, char *msg, size_t size) {
   const spvgen_gemm_desc *d = &p->desc;
   const uint32_t tk = d->tile_k, steps = gemm_ceil_div(a->k, tk);
+  const uint32_t s_min = gemm_ceil_div(a->k, SPVGEN_GEMM_MAX_SERIAL_K);
   uint32_t S = d->split_k < steps ? d->split_k : steps;
+  if (S < s_min) S = s_min; /* tile_k divides SPVGEN_GEMM_MAX_SERIAL_K: the slices stay within it */
+  if ((uint64_t)S * a->batch > SPVGEN_GEMM_MAX_BATCH)
+    return gemm_fail_fn("spvgen_gemm_launch_for", msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "k %u in slices of at most %u (SPVGEN_GEMM_MAX_SERIAL_K) takes %u slices; with batch %u "
+                        "that is %llu workgroups in z, over 65535 (fewer batches per launch)",
+                        a->k, SPVGEN_GEMM_MAX_SERIAL_K, S, a->batch, (unsigned long long)S * a->batch);
   l->push.slice_k = gemm_ceil_div(gemm_ceil_div(a->k, S), tk) * tk;
   S = gemm_ceil_div(a->k, l->push.slice_k); /* every slice holds some of K */
   *slices = S;
@@ -1199,6 +1300,12 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
                                (uint32_t)a.stride_b, (uint32_t)a.stride_c, (uint32_t)a.stride_d, a.alpha, a.beta,
                                0, 0, 1, gemm_ceil_div(a.n, d->tile_n)};
   uint32_t slices = 1;
+  if (d->split_k <= 1 && a.k > SPVGEN_GEMM_MAX_SERIAL_K)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "k %u is over %u, the most of K one workgroup sums serially (SPVGEN_GEMM_MAX_SERIAL_K: "
+                        "longer sums lose precision on tensor cores and pass lavapipe's loop budget), and this "
+                        "plan does not split K: plan the class for this K (spvgen_gemm_class_for gives a split-K "
+                        "plan, whose launches take any K)", a.k, SPVGEN_GEMM_MAX_SERIAL_K);
   if (d->split_k > 1 && (st = launch_splitk(p, &a, l, &slices, msg, size)) != SPVGEN_OK) return st;
   uint32_t tile_k = a.k, tile_lda = a.lda, tile_ldb = a.ldb; /* what the main kernel's tiles read */
   if (gemm_packed(d)) { /* the copies after split-K's planes */

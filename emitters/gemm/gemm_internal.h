@@ -100,6 +100,20 @@ uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p);
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
 
+/* ------------------------------------------------------ speed estimates ---- */
+/* What AUTO compares between the cooperative variants of a FIXED 16-bit shape (spvgen_
+ * gemm_plan): a plan's estimated throughput relative to coopmat2's best tiling on a full
+ * grid (1.0). The share of SM-slots a grid's waves fill: */
+double gemm_wave_efficiency(uint64_t tiles, uint32_t units);
+/* coopmat2: the tiling's efficiency (the cost model's table, with its bonuses) x the knob
+ * score (unroll, edge mode) x the wave efficiency of its grid (split-K slices counted). */
+double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
+/* khr: its 128x256 tile ran 301 TFLOP/s at 8192^3 f16->f32 (coopmat2's best: 326), 0.92;
+ * smaller tiles less (x (area / 128x256)^0.25), operands gathered element by element
+ * x 0.6, and the grid's wave efficiency. Edge tiles cost it nothing measurable (their
+ * loads are clamped per chunk in every tile alike). */
+double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
+
 /* --------------------------------------------------------------- coopmat2 ---- */
 /* coopmat2_plan.c plans, coopmat2.c emits (gemm_variant_coopmat2 joins them). */
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size);
@@ -133,8 +147,22 @@ static inline bool cm2_needs_per_element(const spvgen_gemm_desc *d) {
          (float_path && !ek_is_float(d->out_type));
 }
 
+/* ------------------------------------------------------------ loop budget ---- */
+/* lavapipe (llvmpipe's gallivm) ends every loop of an invocation, without an error, once
+ * 65,535 loop passes are spent, counting every loop of the shader together (bench/
+ * loop_limit.c; the MLP's MLP_LOOP_BUDGET). Devices do not report it, so every GEMM plan
+ * keeps to it, as the MLP planner does: a GPU loses nothing by it. */
+#define GEMM_LOOP_BUDGET 65535u
+/* The most loop passes one invocation of any kernel of plan p runs (each loop counted as
+ * its passes + 1): the K loop over the longest slice (RUNTIME: SPVGEN_GEMM_MAX_SERIAL_K,
+ * which spvgen_gemm_launch_for keeps to), its leftover and edge loops, the reduction's
+ * loop over the slices (RUNTIME: up to SPVGEN_GEMM_MAX_SPLIT_K) and the pack kernel's. */
+uint64_t gemm_loop_passes(const spvgen_gemm_config *p);
+/* OK, or the refusal naming the budget when gemm_loop_passes is over it. */
+spvgen_status gemm_check_loop_budget(const spvgen_gemm_config *p, char *msg, size_t size);
+
 /* ---------------------------------------------------------------- split-K ---- */
-/* splitk.c: what the simt and coopmat2 variants share for desc.split_k > 1 (spvgen/gemm.h,
+/* splitk.c: what the variants share for desc.split_k > 1 (spvgen/gemm.h,
  * "Split-K"): their kernel is the partials kernel; splitk_reduce.c the reduction. */
 
 /* The reduction's workgroup: one invocation per 4 consecutive columns of a row. */

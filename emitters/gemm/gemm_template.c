@@ -540,7 +540,7 @@ static const sg_flag gemm_flags[] = {
     {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
     {"--pack", "auto|none|a|b|ab",
      "coopmat2, simt: copy A and/or B zero-padded to whole tiles into the\nworkspace first (a pack kernel), then "
-     "run the aligned kernel on the\ncopies (auto: ab for coopmat2 where A or B is off 16 bytes and\nM, N >= 256, else none)",
+     "run the aligned kernel on the\ncopies (auto: ab for coopmat2 where A or B cannot be read 16 bytes\nat a time and M, N >= 256; else none)",
      flag_pack, 0},
     {"--pack-units", "N", "packed operands: 16-byte units of the copies each pack kernel\ninvocation writes (1 to 16, default 1)",
      flag_pack_units, 0},

@@ -136,3 +136,45 @@ uint32_t gemm_budget_ms(const spvgen_gemm_desc *d) {
   double flops = 2.0 * d->m * (double)d->n * d->k * d->batch;
   return flops / 200e12 >= 1e-3 ? BUDGET_LONG_RUN_MS : BUDGET_DEFAULT_MS;
 }
+
+/* --------------------------------------------------------- speed estimates ---- */
+
+#define KHR_PEAK 0.92 /* 301 / 326 TFLOP/s at 8192^3 f16->f32 (H200): khr 128x256 against coopmat2's best */
+
+double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+  const spvgen_gemm_desc *d = &p->desc;
+  double area = (double)d->tile_m * d->tile_n / (128.0 * 256.0);
+  double s = KHR_PEAK * pow(area < 1.0 ? area : 1.0, 0.25);
+  if (!gemm_operand_16b(d, true) || !gemm_operand_16b(d, false)) s *= 0.6;
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
+  return s * gemm_wave_efficiency(tiles, gemm_units(caps));
+}
+
+/* ------------------------------------------------------------ loop budget ---- */
+
+uint64_t gemm_loop_passes(const spvgen_gemm_config *p) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const bool runtime = gemm_runtime(d);
+  /* the longest K one invocation loops over: a slice, or K (RUNTIME: the launch keeps
+   * every slice, and an unsplit plan's K, within SPVGEN_GEMM_MAX_SERIAL_K) */
+  uint64_t kmax = runtime ? SPVGEN_GEMM_MAX_SERIAL_K : d->split_k > 1 ? p->slice_k : d->k;
+  if (!runtime && d->split_k <= 1 && gemm_packs(d, 'a') && gemm_packs(d, 'b')) kmax = ((uint64_t)d->k + 255u) & ~255ull;
+  const uint32_t tk = d->tile_k ? d->tile_k : 1, u = d->unroll ? d->unroll : 1;
+  /* the K loop counted at one step per pass (an edge path may run unroll 1), plus a
+   * run-time kernel's loop over the steps an unrolled loop leaves */
+  uint64_t main = (kmax + tk - 1) / tk + 1 + (runtime && u > 1 ? u + 1 : 0);
+  if (p->variant == SPVGEN_GEMM_COOPMAT_KHR && p->subgroup_size) /* the element-wise epilogue's loops */
+    main += (uint64_t)(p->warp_m / 16u) * (16u * p->warp_n / p->subgroup_size + 1u);
+  /* the reduction: one pass per slice (RUNTIME: as many as a launch may have) */
+  uint64_t reduce = d->split_k > 1 ? (runtime ? SPVGEN_GEMM_MAX_SPLIT_K : d->split_k) + 1u : 0;
+  return main > reduce ? main : reduce;
+}
+
+spvgen_status gemm_check_loop_budget(const spvgen_gemm_config *p, char *msg, size_t size) {
+  uint64_t passes = gemm_loop_passes(p);
+  if (passes <= GEMM_LOOP_BUDGET) return SPVGEN_OK;
+  return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                   "the plan's kernels would run %llu loop passes per invocation, over the %u that lavapipe "
+                   "runs before it ends every loop without an error (a larger tile_k or more K slices)",
+                   (unsigned long long)passes, GEMM_LOOP_BUDGET);
+}

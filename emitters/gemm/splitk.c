@@ -1,4 +1,4 @@
-/* emitters/gemm/splitk.c — split-K, shared by the simt and coopmat2 variants (the
+/* emitters/gemm/splitk.c — split-K, shared by the variants (the
  * contract is in spvgen/gemm.h, "Split-K"): the plan's slice size, grids and workspace,
  * the candidates spvgen_gemm_plans adds, and the partials kernel's pieces around a
  * slice's partial tile (workspace binding, slice and batch ids, plane offsets, stores).
@@ -76,6 +76,17 @@ uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gem
   const spvgen_gemm_desc *d = &base->desc;
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
   uint32_t steps = gemm_ceil_div(d->k, d->tile_k);
+  const uint32_t s_min = gemm_ceil_div(d->k, SPVGEN_GEMM_MAX_SERIAL_K);
+  if (s_min > 1) { /* long K: the slices it needs, twice and four times as many (not the plan's own) */
+    uint32_t n = 0;
+    for (uint32_t s = s_min; s <= 4u * s_min && s <= SPVGEN_GEMM_MAX_SPLIT_K && s * 4u <= steps && n < max; s *= 2) {
+      if (s == d->split_k) continue;
+      out[n] = *d;
+      out[n].split_k = s;
+      n++;
+    }
+    return n;
+  }
   if (tiles >= 2u * units || steps < 8 || d->k < 512) return 0; /* short K: not worth a pass */
   /* The split counts 2 .. 16 that keep 4 K steps per slice, fastest by gemm_splitk_time
    * first (fewer slices among equals: less workspace traffic); up to 4 of them, and only

@@ -46,7 +46,7 @@
  * bytes, the grid and the workspace size for a shape, and the kernel info's groups are
  * 0 (the caller decides, from the shape).
  *
- * Split-K (split_k > 1; the simt and coopmat2 variants): two kernels, dispatched in
+ * Split-K (split_k > 1; every variant): two kernels, dispatched in
  * order with a compute-to-compute barrier between them (spvgen_gemm_kernel_count says
  * 2; spvgen_gemm_emit_kernel emits each):
  *   SPVGEN_GEMM_KERNEL_MAIN, the partials: the GEMM's own main loop over one K slice per
@@ -177,12 +177,30 @@ SPVGEN_API_BEGIN
  *                      2^32 - 1 limit over every batch.
  *   knobs              tile sizes per variant (powers of two, 16..256), stages 1..2,
  *                      unroll <= 16, workgroup size <= the device's, split_k 1 or
- *                      (simt and coopmat2) 2 .. ceil(k / tile_k), batch * split_k
+ *                      2 .. ceil(k / tile_k) (at most
+ *                      SPVGEN_GEMM_MAX_SPLIT_K, and enough that no slice is longer than
+ *                      SPVGEN_GEMM_MAX_SERIAL_K: see there), batch * split_k
  *                      workgroups in z, a split-K workspace (its partial planes:
  *                      split_k * batch * m * (n rounded up to 4) 32-bit words) under 2^32
  *                      words (device addresses: at most 2^31 - 1, signed indices from
  *                      its base in both kernels; C and D follow the tile rule above) */
 #define SPVGEN_GEMM_MAX_DIM (1u << 24)
+
+/* The most of K one workgroup sums into one accumulator (the serial accumulation length
+ * per output element), in every variant and plan. A plan whose K (per slice) would be
+ * longer splits K (split-K, at least ceil(K / 16384) slices, whose partials the
+ * reduction adds in f32 / s32), or is refused naming this limit: split_k 1 or a split_k
+ * too small for the K of a fixed shape, coopmat2's stages 2, spvgen_gemm (one kernel),
+ * and a RUNTIME launch of a K over it on a
+ * plan without split-K (spvgen_gemm_launch_for; a split-K plan's launch raises its slice
+ * count instead). Why 16384: the error of one long serial sum on tensor cores that add
+ * with truncation grows about as K^1.5, and at 2^20 it was 3.4x the check's tolerance
+ * (which grows as K); 16384 keeps it under half the tolerance. It also keeps every K
+ * loop inside lavapipe's loop budget (65,535 passes per invocation). docs/design-notes.md,
+ * "Long K: the serial accumulation bound". */
+#define SPVGEN_GEMM_MAX_SERIAL_K 16384u
+/* The most K slices a split-K plan has: SPVGEN_GEMM_MAX_DIM / SPVGEN_GEMM_MAX_SERIAL_K. */
+#define SPVGEN_GEMM_MAX_SPLIT_K 1024u
 #define SPVGEN_GEMM_MAX_BATCH 65535u
 #define SPVGEN_GEMM_MAX_INDEX 0xFFFFFFFFull
 #define SPVGEN_GEMM_MAX_INDEX_DEVICE_ADDRESS 0x7FFFFFFFull
@@ -328,7 +346,7 @@ typedef struct spvgen_gemm_desc {
                                       copies A and B through shared memory itself (batch 1,
                                       split_k 1, 16-byte rows; slower on the H100: docs/gemm.md) */
   uint32_t split_k;                /* K slices, each a partial sum, then summed by a second
-                                      kernel (simt, coopmat2; see Split-K above). 0: chosen:
+                                      kernel (every variant; see Split-K above). 0: chosen:
                                       spvgen_gemm_plan splits for coopmat2's tiles of few
                                       rows (M <= 64 against wide B: a workspace binding;
                                       1 keeps it off) and, within the compile budget,
@@ -336,6 +354,8 @@ typedef struct spvgen_gemm_desc {
                                       without edge tiles (2 .. 4 slices, a wave
                                       model), else 1; spvgen_gemm_plans adds
                                       split-K candidates for small-M*N, long-K shapes.
+                                      K over SPVGEN_GEMM_MAX_SERIAL_K is always split
+                                      (at least ceil(K / 16384) slices; see there).
                                       A RUNTIME kernel reads the count off the grid, so
                                       plans differing only in it share one kernel */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */
@@ -480,7 +500,8 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
  * (knobs the desc sets stay fixed), best guess first within a variant, variants in enum
  * order; then, when the desc leaves split_k at 0, split-K versions (2, 4, 8, 16 slices)
  * of the coopmat2 and simt default tiles for grids under two waves (2 x 132 tiles) with
- * K >= 512 and >= 8 K steps. *count gets the number of candidates (may exceed max; at most max are written).
+ * K >= 512 and >= 8 K steps (K over SPVGEN_GEMM_MAX_SERIAL_K: every candidate split, and
+ * the split versions ceil(K / 16384) x 1, 2 and 4 slices). *count gets the number of candidates (may exceed max; at most max are written).
  * Fails like spvgen_gemm_config when none is possible (message: the AUTO plan's reason). */
 spvgen_status spvgen_gemm_plans(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                 spvgen_gemm_config *plans, uint32_t max, uint32_t *count,

@@ -371,8 +371,9 @@ static void preset_h100(spvgen_device_caps *c) {
   c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED |
                             0x100u; /* measured 2047: also partitioned (NV) */
   c->max_shared_memory = 49152;
-  /* compute_units stays 0 until tests/data/h100-devices.json (what the device printed)
-   * has the field: the planners assume 132 SMs when it is unknown. */
+  /* the H100 SXM's 132 SMs, as the device printed them (tests/data/h100-devices.json):
+   * what the GEMM planner's wave model spreads tiles over */
+  c->compute_units = 132;
   c->max_workgroup_count[0] = 2147483647u;
   c->max_push_constants_size = 256;
   c->max_storage_buffer_range = 4294967295u;

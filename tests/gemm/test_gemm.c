@@ -125,9 +125,9 @@ static void test_plan_errors_name_the_field(void) {
   d.split_k = 5; /* simt's tile_k 16: 4 K steps */
   d.variant = SPVGEN_GEMM_SIMT;
   EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k 5 is over the 4 K steps of tile_k 16");
-  d.split_k = 2;
+  d.split_k = 17; /* khr splits K too (tile_k 32 for f16: 2 K steps) */
   d.variant = SPVGEN_GEMM_COOPMAT_KHR;
-  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_UNSUPPORTED, "split_k 2: the khr variant does not split K");
+  EXPECT_PLAN_ERROR(&d, &c, SPVGEN_ERROR_INVALID_ARGUMENT, "split_k 17 is over ceil(k / 4) = 16");
   d = shape(64, 64, 64);
   d.tile_m = 48;
   d.variant = SPVGEN_GEMM_SIMT;

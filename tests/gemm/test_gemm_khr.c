@@ -395,6 +395,34 @@ static void test_khr_checks_loads_only_in_the_k_edge_tile(void) {
   spvgen_free_text(all);
 }
 
+/* AUTO on a fixed 16-bit shape a multiple of 64 but not of coopmat2's 128-wide tiles
+ * (3008 = 47 x 64): coopmat2 fits the compile budget only with 64x64 tiles, slower than
+ * khr's 128x256 tile, which takes the edges at no cost of its own (measured 174 against
+ * 201.7 TFLOP/s), so AUTO takes khr; shapes coopmat2's big tiles divide stay coopmat2. */
+static void test_auto_takes_khr_where_coopmat2_has_only_small_tiles(void) {
+  spvgen_device_caps caps = h100();
+  static const struct { uint32_t s; spvgen_gemm_variant want; uint32_t tm; } cases[] = {
+      {3008, SPVGEN_GEMM_COOPMAT_KHR, 128}, {3040, SPVGEN_GEMM_COOPMAT_KHR, 128},
+      {3072, SPVGEN_GEMM_COOPMAT2, 128},    {4096, SPVGEN_GEMM_COOPMAT2, 128},
+      {8192, SPVGEN_GEMM_COOPMAT2, 128},
+  };
+  char msg[512];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = base_desc(cases[i].s, cases[i].s, cases[i].s);
+    d.variant = SPVGEN_GEMM_AUTO;
+    d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+    spvgen_gemm_config p;
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant == cases[i].want && p.desc.tile_m == cases[i].tm, "%u^3: [%s]", cases[i].s, p.name);
+    CHECK_MSG(p.compile_ms <= (cases[i].s < 8192 ? 300u : 1000u), "%u^3: [%s] %u ms", cases[i].s, p.name, p.compile_ms);
+    /* a tile the desc sets keeps coopmat2 (where it divides the shape: no edge budget) */
+    if (cases[i].s % 64) continue;
+    d.tile_m = d.tile_n = d.tile_k = 64;
+    CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant == SPVGEN_GEMM_COOPMAT2, "%u^3 tile 64: [%s]", cases[i].s, p.name);
+  }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_khr_every_candidate_of_the_sweep_validates),
@@ -406,6 +434,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_khr_plan_errors_name_the_field),
       TEST_CASE(test_khr_sweep_count_is_reported),
       TEST_CASE(test_khr_checks_loads_only_in_the_k_edge_tile),
+      TEST_CASE(test_auto_takes_khr_where_coopmat2_has_only_small_tiles),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

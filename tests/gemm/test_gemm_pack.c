@@ -279,7 +279,8 @@ static void test_refusals_name_what_is_wrong(void) {
   CHECK_CONTAINS(msg, "pack 9");
   /* a workspace past 32-bit byte offsets */
   d.pack = SPVGEN_GEMM_PACK_AB;
-  d.m = d.n = d.k = 32768;
+  d.m = d.n = 32768; /* K within SPVGEN_GEMM_MAX_SERIAL_K: no split-K workspace first */
+  d.k = 16384;
   d.batch = 2;
   CHECK(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "32-bit byte offsets");
@@ -287,7 +288,8 @@ static void test_refusals_name_what_is_wrong(void) {
   r.pack = SPVGEN_GEMM_PACK_A;
   r.variant = SPVGEN_GEMM_COOPMAT2;
   CHECK(spvgen_gemm_plan(&r, &h100, &p, msg, sizeof msg) == SPVGEN_OK);
-  spvgen_gemm_args a = {.m = 40000, .n = 8, .k = 40000, .batch = 2};
+  spvgen_gemm_args a = {.m = 120000, .n = 8, .k = 16000, .batch = 2};
+
   spvgen_gemm_launch l;
   CHECK(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "spvgen_gemm_launch_for");

@@ -277,7 +277,12 @@ static void splitk_variant(spvgen_gemm_variant variant) {
                   r.first_bad_ref);
         CHECK_EQ_U64(r.kernels, 2); /* the partials, then the reduction */
       }
-  /* The split-K candidates of spvgen_gemm_plans for a small grid with a long K. */
+  /* The split-K candidates of spvgen_gemm_plans for a small grid with a long K (the khr
+   * variant splits for long K only: it has none at 16384). */
+  if (variant == SPVGEN_GEMM_COOPMAT_KHR) {
+    spvgen_vk_destroy(ctx);
+    return;
+  }
   spvgen_gemm_desc d;
   memset(&d, 0, sizeof d);
   d.m = 256;
@@ -342,6 +347,55 @@ static void test_gemm_coopmat2_stages2_matches_cpu(void) {
 }
 
 static void test_gemm_coopmat2_splitk_matches_cpu(void) { splitk_variant(SPVGEN_GEMM_COOPMAT2); }
+static void test_gemm_khr_splitk_matches_cpu(void) { splitk_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+
+/* Long K (spvgen/gemm.h, SPVGEN_GEMM_MAX_SERIAL_K): every variant the device has splits
+ * K = 2^20 + 17 into slices of at most 16384, fixed and run-time (the class planned for
+ * that K), and every element of D matches the float64 reference with the project's
+ * tolerance (unsplit, the tensor cores' truncating adds put it at 3.4x the tolerance at
+ * 2^20). */
+static void test_gemm_long_k_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(0);
+  if (!ctx) return;
+  if (spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) { /* lavapipe: tests/gemm/test_gemm_longk.c */
+    spvgen_vk_destroy(ctx);
+    test_skip("a CPU device: the long-K run on lavapipe is tests/gemm/test_gemm_longk.c");
+    return;
+  }
+  static const spvgen_gemm_variant vs[] = {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_SIMT};
+  for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+    for (int runtime = 0; runtime < 2; runtime++) {
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.m = 48, d.n = 40, d.k = (1u << 20) + 17u; /* A under 128 MiB (some devices' maxStorageBufferRange) */
+      d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+      d.a_layout = SPVGEN_COL_MAJOR; /* tn: a weight gradient dZ^T X */
+      d.variant = vs[v];
+      if (runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      spvgen_gemm_config p;
+      if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, NULL, 0) != SPVGEN_OK) {
+        g_plans_skipped++;
+        continue;
+      }
+      CHECK_MSG(p.desc.split_k * SPVGEN_GEMM_MAX_SERIAL_K >= d.k, "[%s]", p.name);
+      spvgen_gemm_args args = {.m = d.m, .n = d.n, .k = d.k};
+      gemm_run_result r;
+      gemm_run_options o = {0};
+      o.seed = test_rand_u32() | 1u;
+      if (runtime) o.args = &args;
+      char msg[1024];
+      spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s long K runtime %d: %s", spvgen_gemm_variant_name(vs[v]), runtime, msg);
+      if (st != SPVGEN_OK) continue;
+      g_runs++;
+      fprintf(stderr, "  long K [%s] runtime %d: %llu bad of %llu\n", r.plan.name, runtime, (unsigned long long)r.bad,
+              (unsigned long long)r.checked);
+      CHECK_MSG(r.bad == 0 && r.checked == (uint64_t)d.m * d.n, "[%s] runtime %d: %llu of %llu wrong; first gpu %g cpu %g",
+                r.plan.name, runtime, (unsigned long long)r.bad, (unsigned long long)r.checked, r.first_bad_gpu,
+                r.first_bad_ref);
+    }
+  spvgen_vk_destroy(ctx);
+}
 static void test_gemm_simt_splitk_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(0);
   if (!ctx) return;
@@ -890,6 +944,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_edge_shift_epilogue_matches_cpu),
       TEST_CASE(test_gemm_h100_kernels_validation),
       TEST_CASE(test_gemm_coopmat2_splitk_matches_cpu),
+      TEST_CASE(test_gemm_khr_splitk_matches_cpu),
+      TEST_CASE(test_gemm_long_k_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_stages2_matches_cpu),
       TEST_CASE(test_gemm_simt_splitk_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_f16_f32),

@@ -827,7 +827,6 @@ static bool skb_run(spvgen_vk_context *ctx, const skb_case *c, size_t ci, const 
     VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bc, o * ldc * 4, col, (uint64_t)inner * 4));
   }
   for (int v = 0; v < 3; v++) {
-    if (VARIANTS[v] == SPVGEN_GEMM_COOPMAT_KHR) continue; /* it does not split K */
     for (int runtime = 0; runtime < 2 && device_plans(ctx, v, why, why_size); runtime++) {
       spvgen_gemm_desc d;
       spvgen_gemm_args args;
