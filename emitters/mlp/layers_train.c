@@ -156,7 +156,18 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.n_multiple = mlp_layers_pow2_divisor(I, 256);
     g.k_multiple = 1;
     uint32_t ldd[3] = {t->layers_ld[l], ldx, ldw};
-    if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, ldd, "weight-gradient", l, &t->layers_dw[l], msg, size);
+    bool hinted = false;
+    if (st == SPVGEN_OK && O >= 128 && I >= 128 && spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE)) {
+      /* wide layers: the tile measured for this long-K shape (docs/design-notes.md),
+       * where the device plans it; else the GEMM planner's own choice */
+      spvgen_gemm_desc h = g;
+      h.variant = SPVGEN_GEMM_COOPMAT2;
+      h.tile_m = h.tile_n = 128;
+      h.tile_k = 32;
+      hinted = lt_gemm(caps, t, &cs, &h, ldd, "weight-gradient", l, &t->layers_dw[l], NULL, 0) == SPVGEN_OK;
+    }
+    if (st == SPVGEN_OK && !hinted)
+      st = lt_gemm(caps, t, &cs, &g, ldd, "weight-gradient", l, &t->layers_dw[l], msg, size);
     /* bias gradient: delta^T ones */
     g.n = 1;
     g.n_multiple = 1;

@@ -126,7 +126,7 @@ static void test_mlp_layers_variant(void) {
   CHECK_CONTAINS(r.out, "check    none");
   cli_result_free(&r);
   r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train",
-              "--activation", "silu");
+              "--act", "silu");
   CHECK_EXIT(r, 1);
   CHECK_CONTAINS(r.err, "layers training: activation silu is not supported yet");
   cli_result_free(&r);

@@ -256,6 +256,13 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_u64(&j, "grad_bytes", plan.grad_bytes);
     sg_json_u64(&j, "state_bytes", plan.state_bytes);
     sg_json_u64(&j, "loss_bytes", plan.loss_bytes);
+    if (plan.net.variant == SPVGEN_MLP_LAYERS) { /* the step: its kernels, dispatches and GEMM plans */
+      sg_json_u64(&j, "step_kernels", spvgen_mlp_train_kernel_count(&plan));
+      sg_json_u64(&j, "step_dispatches", spvgen_mlp_train_dispatch_count(&plan));
+      sg_json_array(&j, "gemms", false);
+      for (uint32_t i = 0; i < plan.layers_gemm_count; i++) sg_json_str(&j, NULL, plan.layers_gemms[i].name);
+      sg_json_end(&j);
+    }
     if (plan.net.desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && plan.net.variant != SPVGEN_MLP_VEC) {
       sg_json_str(&j, "grid_gradient", spvgen_mlp_grid_gradient_name(plan.desc.grid_gradient));
       if (plan.desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16)
