@@ -412,8 +412,9 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;
-  if (desc->net.variant == SPVGEN_MLP_VEC || desc->net.variant == SPVGEN_MLP_MAT) {
-    /* vec, mat: the one plan, not a list */
+  if (desc->net.variant == SPVGEN_MLP_VEC || desc->net.variant == SPVGEN_MLP_MAT ||
+      desc->net.variant == SPVGEN_MLP_LAYERS) {
+    /* vec, mat, layers: the one plan, not a list */
     spvgen_mlp_train_config p;
     spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
     if (st != SPVGEN_OK) return st;

@@ -791,9 +791,9 @@ typedef enum spvgen_mlp_train_kernel {
 } spvgen_mlp_train_kernel;
 
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
- * AUTO means loop; vec and mat (above) only when asked for, each refused naming the
- * reason where the device or the network does not allow it. plans lists loop plans (or
- * the one vec or mat plan when net.variant asks for it). */
+ * AUTO means loop; vec, mat and layers (above and below) only when asked for, each
+ * refused naming the reason where the device or the network does not allow it. plans
+ * lists loop plans (or the one vec, mat or layers plan when net.variant asks for it). */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);
