@@ -287,21 +287,35 @@ static void emit_loss(spvgen_module *m, const spvgen_mlp_train_config *t) {
   spvgen_function_end(m);
 }
 
-/* The loss shares summed in order into loss[0] by one invocation (deterministic). */
+/* The loss shares summed into loss[0] by one workgroup, in a fixed order (deterministic):
+ * invocation i sums shares i, i + LT_LOCAL, ..., then invocation 0 the invocations' sums
+ * from shared memory (a single invocation's chain of dependent global loads would wait a
+ * memory round trip per share). */
 static void emit_loss_sum(spvgen_module *m) {
-  const uint32_t f32 = ek_f32_type(m);
+  const uint32_t f32 = ek_f32_type(m), bt = ek_bool_type(m);
   ek_buffer shares = ek_buffer_decl(m, f32, 0, true, "loss_shares");
   ek_buffer loss = ek_buffer_decl(m, f32, 1, false, "loss");
   spvgen_push_constant_block pc = lt_push(m, "shares");
-  spvgen_compute_main(m, "main", 1, 1, 1);
+  const uint32_t lid_var = ek_builtin_v3(m, SpvBuiltInLocalInvocationId);
+  ek_shared part = ek_shared_array(m, f32, LT_LOCAL, "share_sums");
+  spvgen_compute_main(m, "main", LT_LOCAL, 1, 1);
   const uint32_t v_sum = ek_local(m, f32, 0);
-  const uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  const uint32_t n = spvgen_push_constant_load(m, &pc, 0), lid = ek_load_v3_component(m, lid_var, 0);
   spvgen_store(m, v_sum, spvgen_const_f32(m, 0.0f));
   ek_for f;
-  uint32_t k = ek_for_begin(m, &f, ek_u32(m, 0), n, ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  uint32_t k = ek_for_begin(m, &f, lid, n, ek_u32(m, LT_LOCAL), SpvLoopControlDontUnrollMask);
   spvgen_store(m, v_sum, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_sum), ek_load_elem(m, &shares, k)));
   ek_for_end(m, &f);
+  ek_shared_store(m, &part, lid, spvgen_load(m, f32, v_sum));
+  spvgen_workgroup_barrier(m);
+  ek_guard g0 = ek_guard_begin(m, spvgen_op_i_equal(m, bt, lid, ek_u32(m, 0)));
+  spvgen_store(m, v_sum, spvgen_const_f32(m, 0.0f));
+  ek_for fs;
+  uint32_t i = ek_for_begin(m, &fs, ek_u32(m, 0), ek_u32(m, LT_LOCAL), ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  spvgen_store(m, v_sum, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_sum), ek_shared_load(m, &part, i)));
+  ek_for_end(m, &fs);
   ek_store_elem(m, &loss, ek_u32(m, 0), spvgen_load(m, f32, v_sum));
+  ek_guard_end(m, g0);
   spvgen_function_end(m);
 }
 
@@ -346,7 +360,7 @@ spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_tr
     static const char *const names[2] = {"loss_shares", "loss"};
     static const uint32_t acc[2] = {R, W};
     emit_loss_sum(m);
-    lt_info(info, 1, "shares", names, acc, 2);
+    lt_info(info, LT_LOCAL, "shares", names, acc, 2);
     break;
   }
   case LT_MASK: {
