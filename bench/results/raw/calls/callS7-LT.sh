@@ -10,7 +10,8 @@
 #     barriers included), each row from an empty driver cache and an empty spvgen cache
 #     (the "compile" line is the first compile of all of the plan's kernels);
 # (C) torch training in the same call: bench/mlp_train_torch.py (eager and torch.compile)
-#     on the same networks and batch.
+#     on the same networks and batch;
+# (D) with time left, tests/gpu's layers training test (8,192 points, every value checked).
 # Networks: 64-256x3-64 relu and 16-128x3-3 relu (the layers step does none and relu
 # only). Runs from the repo root with build-gpu/ as the build directory; under 4 minutes.
 set -u
@@ -51,4 +52,6 @@ grep -E '^== |^plan|^compile|^step|^gpu|^check|^MISMATCH|rc=|rror|refus|not supp
 left 75 "torch training" && timeout 80 python3 bench/mlp_train_torch.py --points 262144 --steps 20 --warmup 10 \
   --net "64 256x3 64 relu" --net "16 128x3 3 relu" > "$O/train-torch.txt" 2>&1
 echo "train torch rc=$?"; cat "$O/train-torch.txt"
+# D. the device test of layers training (8,192 points, two steps, every value checked), if time is left
+left 50 "gpu test" && timeout 45 "$B/tests/gpu_test_gpu_mlp_train" test_mlp_train_layers_matches_cpu 2>&1 | tail -8
 echo "done in $((SECONDS - T0)) s"
