@@ -25,7 +25,7 @@
 /* Byte alignment of the workspace's second half. */
 #define LAYERS_HALF_ALIGN 256u
 
-static uint32_t pow2_divisor(uint64_t x, uint32_t cap) {
+uint32_t mlp_layers_pow2_divisor(uint64_t x, uint32_t cap) {
   uint32_t q = 1;
   while (q < cap && x % (2ull * q) == 0) q *= 2;
   return q;
@@ -57,18 +57,18 @@ static void layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_gemm_desc 
   g->pack = SPVGEN_GEMM_PACK_NONE;
   /* The class: any M; N and K are the layer's; leading dimensions as the buffers have. */
   g->m_multiple = 1;
-  g->n_multiple = pow2_divisor(g->n, 256);
-  g->k_multiple = pow2_divisor(g->k, 256);
+  g->n_multiple = mlp_layers_pow2_divisor(g->n, 256);
+  g->k_multiple = mlp_layers_pow2_divisor(g->k, 256);
   uint32_t q = 16;
   for (int i = 0; i < 3; i++) {
-    uint32_t x = pow2_divisor(ld[i], 16);
+    uint32_t x = mlp_layers_pow2_divisor(ld[i], 16);
     q = x < q ? x : q;
   }
   g->ld_multiple = q;
 }
 
 /* Whether two layers' descs are one kernel: the same class (the shape hints aside). */
-static bool same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b) {
+bool mlp_layers_same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b) {
   spvgen_gemm_desc x = *a, y = *b;
   x.m = y.m = 0;
   x.n = y.n = 0;
@@ -80,8 +80,8 @@ static bool same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b) {
  * planner picks for the layer's fixed shape at LAYERS_PLAN_POINTS points, where the
  * RUNTIME class can take them, else the RUNTIME planner's own. Tiles never move inside the
  * matrix (edge shift), so that any point count runs. */
-static spvgen_status plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
-                               spvgen_gemm_config *out, char *msg, size_t size) {
+spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
+                                   spvgen_gemm_config *out, char *msg, size_t size) {
   spvgen_gemm_desc fixed = *cls;
   fixed.shapes = SPVGEN_GEMM_SHAPES_FIXED;
   fixed.lda = ld[0];
@@ -177,7 +177,7 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
     uint32_t ld[3];
     layer_desc(p, l, &g, ld);
     uint32_t i = 0;
-    while (i < p->gemm_count && !same_class(&classes[i], &g)) i++;
+    while (i < p->gemm_count && !mlp_layers_same_class(&classes[i], &g)) i++;
     if (i == p->gemm_count) {
       if (i == SPVGEN_MLP_LAYERS_MAX_GEMMS)
         return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -185,7 +185,7 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
                         "(SPVGEN_MLP_LAYERS_MAX_GEMMS: layers of the same widths share one)",
                         l, SPVGEN_MLP_LAYERS_MAX_GEMMS);
       char why[384];
-      spvgen_status st = plan_gemm(caps, &g, ld, &p->gemms[i], why, sizeof why);
+      spvgen_status st = mlp_layers_plan_gemm(caps, &g, ld, &p->gemms[i], why, sizeof why);
       if (st != SPVGEN_OK)
         return mlp_fail(msg, size, st, "layers: layer %u (%u -> %u) has no GEMM plan: %s", l, g.k, g.n, why);
       classes[i] = g; /* planned for its first layer's shape; serves the class */

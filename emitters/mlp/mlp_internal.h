@@ -45,6 +45,27 @@ uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points);
 spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t index, uint64_t points,
                                   spvgen_mlp_dispatch *out, char *msg, size_t size);
 
+/* The layers variant's GEMM helpers (layers.c): the largest power of two up to cap that
+ * divides x; whether two GEMM descs are one RUNTIME kernel (shape hints aside); the plan
+ * of a RUNTIME class (cls, its leading dimensions ld[3] = lda, ldb, ldd as planned),
+ * with the knobs the fixed shape would take and no edge shift. */
+uint32_t mlp_layers_pow2_divisor(uint64_t x, uint32_t cap);
+bool mlp_layers_same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b);
+spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
+                                   spvgen_gemm_config *out, char *msg, size_t size);
+
+/* Training on the layers variant (layers_train.c, spvgen/mlp.h "Training on the layers
+ * variant"): completes a training plan whose net is a layers plan (the backward GEMMs,
+ * the kernels); the step's kernels and dispatches. */
+spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, char *msg,
+                                    size_t size);
+uint32_t mlp_layers_train_dispatch_count(const spvgen_mlp_train_config *t);
+spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_train_config *t, uint32_t index,
+                                           spvgen_kernel_info *info);
+spvgen_status mlp_layers_train_dispatch(const spvgen_mlp_train_config *t, uint32_t index, uint64_t points,
+                                        spvgen_mlp_train_dispatch *out, char *msg, size_t size);
+uint64_t mlp_layers_train_workspace_bytes(const spvgen_mlp_train_config *t, uint64_t points);
+
 /* Writes "spvgen_mlp_plan: <fmt>" into msg; returns st. */
 spvgen_status mlp_fail(char *msg, size_t size, spvgen_status st, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -169,7 +169,8 @@ static spvgen_status grad_forms_check(const spvgen_mlp_train_desc *d, char *msg,
                           "choice (leave it auto)",
                           d->grad_bias ? "grad_bias" : "grad_act_deriv",
                           d->grad_bias ? grad_bias_names[d->grad_bias] : grad_act_deriv_names[d->grad_act_deriv],
-                          d->net.variant == SPVGEN_MLP_VEC ? "vec" : "loop"); /* AUTO trains on loop */
+                          d->net.variant == SPVGEN_MLP_AUTO ? "loop" /* AUTO trains on loop */
+                                                            : spvgen_mlp_variant_name(d->net.variant));
   return SPVGEN_OK;
 }
 
@@ -192,10 +193,16 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   if ((unsigned)d->net.variant >= SPVGEN_MLP_VARIANT_COUNT)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "net.variant %d: not a spvgen_mlp_variant",
                       (int)d->net.variant);
-  if (d->net.variant == SPVGEN_MLP_LAYERS)
-    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                          "variant layers: training is not implemented for the layers variant yet (train the "
-                          "network with the loop or mat variant; its weights serve layers inference)");
+  const bool layers = d->net.variant == SPVGEN_MLP_LAYERS;
+  if (layers && d->grad_workgroups > 1)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "grad_workgroups %u: the layers variant's step writes one gradient slot (0 or 1)",
+                          d->grad_workgroups);
+  if (layers && (d->grad_workgroup_size || d->grad_slot_adds))
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s: a knob of the fused gradient kernels, not of the layers variant (its GEMMs choose "
+                          "their tiles)", d->grad_workgroup_size ? "grad_workgroup_size" : "grad_slot_adds");
+  if (layers) d->grad_workgroups = 1;
   spvgen_status fst = grad_forms_check(d, msg, size);
   if (fst != SPVGEN_OK) return fst;
   if (vec && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPVEC_TRAINING))
@@ -242,7 +249,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
                           : d->net.layer_loop ? "layer_loop"
                                               : "mat_slab");
   spvgen_mlp_desc nd = d->net;
-  nd.variant = vec ? SPVGEN_MLP_VEC : mat ? SPVGEN_MLP_MAT : SPVGEN_MLP_LOOP;
+  nd.variant = vec ? SPVGEN_MLP_VEC : mat ? SPVGEN_MLP_MAT : layers ? SPVGEN_MLP_LAYERS : SPVGEN_MLP_LOOP;
+  if (layers) nd.output_type = SPVGEN_COMPONENT_F16; /* the outputs stay in the workspace, f16 */
   if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
@@ -263,7 +271,11 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   const spvgen_mlp_config *net = &p->net;
   uint32_t w = wg_size ? wg_size : d->grad_workgroup_size;
   uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
-  if (mat) {
+  if (layers) {
+    st = mlp_layers_train_plan(caps, p, msg, size);
+    if (st != SPVGEN_OK) return st;
+    w = 1; /* no gradient kernel of its own: the step's dispatches (spvgen_mlp_train_dispatch_for) */
+  } else if (mat) {
     p->net.desc.points_per_group = d->net.points_per_group;
     st = mlp_mat_train_plan(caps, p, w, msg, size);
     if (st != SPVGEN_OK) return st;
@@ -277,7 +289,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u exceeds %s's limit %u", w, caps->name,
                       caps->max_workgroup_invocations);
-  if (!mat && grad_shared(net, w) > shared_max)
+  if (!mat && !layers && grad_shared(net, w) > shared_max)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                       "grad_workgroup_size %u needs %llu bytes of shared memory; %s has %u", w,
                       (unsigned long long)grad_shared(net, w), caps->name, shared_max);
@@ -318,7 +330,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   p->grad_workgroups = d->grad_workgroups;
   p->grad_local_size[0] = w;
   p->grad_local_size[1] = p->grad_local_size[2] = 1;
-  if (!mat) p->grad_shared_bytes = (uint32_t)grad_shared(net, w);
+  if (!mat && !layers) p->grad_shared_bytes = (uint32_t)grad_shared(net, w);
   p->opt_local_size[0] = OPT_LOCAL;
   p->opt_local_size[1] = p->opt_local_size[2] = 1;
   p->elements = net->weight_bytes / 2;
@@ -363,7 +375,7 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   for (uint32_t l = 0; l < net->layer_count; l++)
     p->params += (uint64_t)net->layers[l].outputs * (net->layers[l].inputs + (d->net.no_bias ? 0 : 1));
   p->params += (uint64_t)net->grid_entries * net->desc.grid.features; /* the hash grid's table */
-  p->features = net->features;
+  p->features |= net->features;
   if (vec) p->features |= SPVGEN_FEATURE_COOPVEC_TRAINING;
   /* the hash grid's gradient: f16 vector atomics, or f32 float atomics where the device
    * adds floats in buffers */
@@ -432,8 +444,9 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
   caps = train_caps(caps, &tmp);
   static const uint32_t sizes[] = {64, 32, 128, 16};
   uint32_t n = 0;
-  if (desc->net.variant == SPVGEN_MLP_VEC || desc->net.variant == SPVGEN_MLP_MAT) {
-    /* vec, mat: the one plan, not a list */
+  if (desc->net.variant == SPVGEN_MLP_VEC || desc->net.variant == SPVGEN_MLP_MAT ||
+      desc->net.variant == SPVGEN_MLP_LAYERS) {
+    /* vec, mat, layers: the one plan, not a list */
     spvgen_mlp_train_config p;
     spvgen_status st = train_plan_one(desc, caps, 0, &p, msg, size);
     if (st != SPVGEN_OK) return st;
@@ -1690,6 +1703,12 @@ spvgen_status spvgen_mlp_train_emit(spvgen_module *m, const spvgen_mlp_train_con
                               "spvgen_mlp_addressing_model(&plan->net)",
                               (unsigned)SpvAddressingModelPhysicalStorageBuffer64),
            spvgen_module_status(m);
+  if (grad && plan->net.variant == SPVGEN_MLP_LAYERS)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "spvgen_mlp_train_emit: the layers variant's gradient step is %u kernels "
+                              "(spvgen_mlp_train_emit_kernel, spvgen_mlp_train_dispatch_for)",
+                              plan->layers_kernel_count),
+           spvgen_module_status(m);
   if (grad && vec) emit_gradient_vec(m, plan);
   else if (grad && mat) mlp_mat_emit_gradient(m, plan);
   else if (grad) emit_gradient(m, plan);
@@ -1712,4 +1731,63 @@ spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_d
   spvgen_kernel_info info;
   st = spvgen_mlp_train_emit(m, &plan, which, &info);
   return ek_kernel_finish(m, st, &info, kernel, "spvgen_mlp_train", msg, size);
+}
+
+/* ------------------------------------------------ the step's dispatches ---- */
+
+uint32_t spvgen_mlp_train_kernel_count(const spvgen_mlp_train_config *plan) {
+  if (!train_plan_ok(plan)) return 0;
+  return plan->net.variant == SPVGEN_MLP_LAYERS ? plan->layers_kernel_count : 1u;
+}
+
+uint32_t spvgen_mlp_train_dispatch_count(const spvgen_mlp_train_config *plan) {
+  if (!train_plan_ok(plan)) return 0;
+  return plan->net.variant == SPVGEN_MLP_LAYERS ? mlp_layers_train_dispatch_count(plan) : 1u;
+}
+
+spvgen_status spvgen_mlp_train_emit_kernel(spvgen_module *m, const spvgen_mlp_train_config *plan, uint32_t index,
+                                           spvgen_kernel_info *info) {
+  if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  const uint32_t n = spvgen_mlp_train_kernel_count(plan);
+  if (!n)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_train_emit_kernel: plan is NULL or not made by spvgen_mlp_train_plan"),
+           spvgen_module_status(m);
+  if (index >= n)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_train_emit_kernel: kernel %u: the plan has %u", index, n),
+           spvgen_module_status(m);
+  if (plan->net.variant != SPVGEN_MLP_LAYERS) return spvgen_mlp_train_emit(m, plan, SPVGEN_MLP_TRAIN_GRADIENT, info);
+  return mlp_layers_train_emit_kernel(m, plan, index, info);
+}
+
+spvgen_status spvgen_mlp_train_dispatch_for(const spvgen_mlp_train_config *plan, uint32_t index, uint64_t points,
+                                            spvgen_mlp_train_dispatch *out, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!train_plan_ok(plan) || !out)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "spvgen_mlp_train_dispatch_for: %s",
+                          out ? "plan is NULL or not made by spvgen_mlp_train_plan" : "dispatch is NULL");
+  const uint32_t n = spvgen_mlp_train_dispatch_count(plan);
+  if (index >= n)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "spvgen_mlp_train_dispatch_for: dispatch %u: the plan has %u", index, n);
+  if (points < 1 || points > SPVGEN_MLP_MAX_POINTS)
+    return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "spvgen_mlp_train_dispatch_for: points %llu: 1 to %llu", (unsigned long long)points,
+                          (unsigned long long)SPVGEN_MLP_MAX_POINTS);
+  if (plan->net.variant == SPVGEN_MLP_LAYERS) return mlp_layers_train_dispatch(plan, index, points, out, msg, size);
+  memset(out, 0, sizeof *out);
+  out->groups[0] = plan->grad_workgroups;
+  out->groups[1] = out->groups[2] = 1;
+  const uint32_t count = (uint32_t)points;
+  memcpy(out->push, &count, 4);
+  out->push_size = 4;
+  out->binding_count = 5;
+  for (uint32_t i = 0; i < 5; i++) out->bindings[i].buffer = (spvgen_mlp_train_buffer)i;
+  return SPVGEN_OK;
+}
+
+uint64_t spvgen_mlp_train_workspace_bytes(const spvgen_mlp_train_config *plan, uint64_t points) {
+  if (!train_plan_ok(plan) || plan->net.variant != SPVGEN_MLP_LAYERS || !points) return 0;
+  return mlp_layers_train_workspace_bytes(plan, points);
 }

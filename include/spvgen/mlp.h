@@ -753,6 +753,10 @@ bool spvgen_mlp_grad_bias_parse(const char *name, spvgen_mlp_grad_bias *out);
 const char *spvgen_mlp_grad_act_deriv_name(spvgen_mlp_grad_act_deriv a);
 bool spvgen_mlp_grad_act_deriv_parse(const char *name, spvgen_mlp_grad_act_deriv *out);
 
+/* The layers variant's training plan: its distinct GEMM plans and kernels at most. */
+#define SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS 24
+#define SPVGEN_MLP_TRAIN_LAYERS_MAX_KERNELS (2 * SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS + 3)
+
 typedef struct spvgen_mlp_train_desc {
   spvgen_mlp_desc net; /* the network, as for inference (output_type is not used:
                           the targets are f32) */
@@ -817,6 +821,19 @@ typedef struct spvgen_mlp_train_config {
                                        loop, mat 48; vec 48 + 8 * layer_count */
   uint32_t opt_push_constant_size;  /* 8; vec 12; device addresses 48 */
   char name[160];          /* "train loop 2-64x3-3 ... l2 adam w32 g64" */
+  /* The layers variant (else 0): the gradient step's GEMM plans (forward, weight and bias
+   * gradients, the deltas of the layer before; layers of one class share a plan), which
+   * plan each layer's GEMMs take (layers_da[0] unused), the f16 elements per point of
+   * each layer's output in the workspace, and the step's distinct kernels (see "Training
+   * on the layers variant" below). */
+  uint32_t layers_gemm_count;
+  spvgen_gemm_config layers_gemms[SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS];
+  uint8_t layers_fwd[SPVGEN_MLP_MAX_LAYERS], layers_dw[SPVGEN_MLP_MAX_LAYERS];
+  uint8_t layers_db[SPVGEN_MLP_MAX_LAYERS], layers_da[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t layers_ld[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t layers_kernel_count;
+  uint8_t layers_kernel_kind[SPVGEN_MLP_TRAIN_LAYERS_MAX_KERNELS]; /* internal kinds */
+  uint8_t layers_kernel_gemm[SPVGEN_MLP_TRAIN_LAYERS_MAX_KERNELS];
 } spvgen_mlp_train_config;
 
 /* Which of the two kernels. */
@@ -826,9 +843,9 @@ typedef enum spvgen_mlp_train_kernel {
 } spvgen_mlp_train_kernel;
 
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
- * AUTO means loop; vec and mat (above) only when asked for, each refused naming the
- * reason where the device or the network does not allow it. plans lists loop plans (or
- * the one vec or mat plan when net.variant asks for it). */
+ * AUTO means loop; vec, mat and layers (above and below) only when asked for, each
+ * refused naming the reason where the device or the network does not allow it. plans
+ * lists loop plans (or the one vec, mat or layers plan when net.variant asks for it). */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);
@@ -844,6 +861,74 @@ spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_d
                                spvgen_mlp_train_kernel which, spvgen_kernel *kernel,
                                char *message, size_t message_size);
 void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]);
+
+/* ------------------------------------------- training on the layers variant ----
+ * (net.variant = SPVGEN_MLP_LAYERS explicitly.) The gradient step is a sequence of
+ * dispatches instead of one gradient kernel, each with a compute-to-compute barrier after
+ * it (as the inference plans of several kernels, above); then the optimizer kernel above,
+ * unchanged, reading ONE gradient slot (grad_workgroups is 1: the GEMMs sum over every
+ * point, deterministically). Per step, for N points:
+ *   1. forward, layer by layer: a GEMM per layer as inference runs it, but every layer's
+ *      output kept in the workspace (f16, layers_ld[l] elements per point; the last
+ *      layer's output too, f16);
+ *   2. the loss kernel: per output, the loss and its derivative times act'(y) (relu: y >
+ *      0), stored f16 unscaled (2 (y - t) for L2) as the output layer's deltas, each
+ *      workgroup's loss share into the workspace; a ones vector (N f16) for the bias
+ *      sums; then a one-invocation kernel sums the shares into loss element 0;
+ *   3. per layer from the last: the weight gradient dW = delta^T a_prev, a split-K GEMM
+ *      (M outputs, N inputs, K the points; alpha 1 / (N output_width), the mean's scale),
+ *      written f32 straight into the gradient buffer at the layer's place (f32 element
+ *      matrix_offset / 2, ld row_stride / 2); the bias gradient delta^T ones, the same
+ *      GEMM with one column, at bias_offset / 2; and (not for the first layer) the deltas
+ *      of the layer before, delta W (a GEMM, f16 out), then where that layer's activation
+ *      is relu the mask kernel (delta = 0 where its stored output is 0).
+ * Scope: activations none and relu; encoding none, f16 input, descriptors; the L2 and
+ * relative L2 losses; Adam and SGD. Anything else is refused naming it. The gradient
+ * buffer holds every real element of the layout after a step (padding is never written;
+ * the optimizer skips it); the loss buffer needs 1 + steps elements for the history.
+ *
+ * spvgen_mlp_train_emit(GRADIENT) refuses a layers plan naming spvgen_mlp_train_emit_kernel;
+ * the optimizer is emitted as for the other variants. For every other variant the
+ * functions below describe the one gradient kernel (count 1, its bindings 0 .. 4 = the
+ * buffers of the same number, push: the point count). */
+typedef enum spvgen_mlp_train_buffer {
+  SPVGEN_MLP_TRAIN_BUFFER_INPUT = 0,
+  SPVGEN_MLP_TRAIN_BUFFER_WEIGHTS = 1,   /* f16 */
+  SPVGEN_MLP_TRAIN_BUFFER_TARGETS = 2,
+  SPVGEN_MLP_TRAIN_BUFFER_GRADIENTS = 3,
+  SPVGEN_MLP_TRAIN_BUFFER_LOSS = 4,
+  SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE = 5, /* spvgen_mlp_train_workspace_bytes; needs no
+                                            initialization, holds nothing between steps */
+} spvgen_mlp_train_buffer;
+
+/* One dispatch of the gradient step for a point count. */
+typedef struct spvgen_mlp_train_dispatch {
+  uint32_t kernel;       /* which of the step's distinct kernels (emit_kernel's index) */
+  uint32_t groups[3];
+  uint8_t push[sizeof(spvgen_gemm_push)]; /* the push-constant bytes */
+  uint32_t push_size;
+  uint32_t binding_count; /* binding i of the kernel's info, in its order, is buffer
+                             bindings[i].buffer from byte bindings[i].offset */
+  struct spvgen_mlp_train_dispatch_binding {
+    spvgen_mlp_train_buffer buffer;
+    uint64_t offset;
+  } bindings[5];
+} spvgen_mlp_train_dispatch;
+
+/* The gradient step's distinct kernels and its dispatches (0 for a plan not made by
+ * spvgen_mlp_train_plan; 1 and 1 for the variants of one gradient kernel). */
+uint32_t spvgen_mlp_train_kernel_count(const spvgen_mlp_train_config *plan);
+uint32_t spvgen_mlp_train_dispatch_count(const spvgen_mlp_train_config *plan);
+/* Kernel `index` into m; info as spvgen_mlp_train_emit's (the GEMMs': spvgen_gemm_emit_kernel's). */
+spvgen_status spvgen_mlp_train_emit_kernel(spvgen_module *m, const spvgen_mlp_train_config *plan, uint32_t index,
+                                           spvgen_kernel_info *info);
+/* Dispatch `index` of the step for `points` points: refuses an index past the count and
+ * a point count the GEMMs cannot take, naming them. */
+spvgen_status spvgen_mlp_train_dispatch_for(const spvgen_mlp_train_config *plan, uint32_t index, uint64_t points,
+                                            spvgen_mlp_train_dispatch *dispatch, char *message,
+                                            size_t message_size);
+/* The workspace's bytes for `points` points (0: the plan needs none). */
+uint64_t spvgen_mlp_train_workspace_bytes(const spvgen_mlp_train_config *plan, uint64_t points);
 
 SPVGEN_API_END
 #ifdef __cplusplus

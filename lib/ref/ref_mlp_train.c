@@ -101,8 +101,12 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
   const double u_acc = ldexp(1, -20), slope = d->leaky_slope;
   /* mat: a chunk is points_per_group points; its activations (the encoded input and the
    * hidden layers' outputs) and deltas are stored as f16 between the products */
-  const bool f16s = p->variant == SPVGEN_MLP_MAT;
-  const uint64_t W = f16s ? d->points_per_group : t->grad_local_size[0];
+  /* layers: the same f16 stores, the output layer's too (the loss reads it from the
+   * workspace), and the gradients summed over the points by split-K GEMMs: a slice's
+   * serial f32 sum (at most the whole batch, bounded here by it), then the slices */
+  const bool layers = p->variant == SPVGEN_MLP_LAYERS;
+  const bool f16s = p->variant == SPVGEN_MLP_MAT || layers;
+  const uint64_t W = layers ? N : p->variant == SPVGEN_MLP_MAT ? d->points_per_group : t->grad_local_size[0];
   const uint64_t chunks = (N + (uint64_t)t->grad_workgroups * W - 1) / ((uint64_t)t->grad_workgroups * W);
   const double u_sum = ldexp(1, -23) * (double)(W + chunks + 4), u16 = ldexp(1, -11), tiny16 = ldexp(1, -25);
   uint32_t aoff[SPVGEN_MLP_MAX_LAYERS + 1], zoff[SPVGEN_MLP_MAX_LAYERS];
@@ -180,7 +184,7 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         ez[zoff[l] + i] = e;
         amb[zoff[l] + i] = (Ly->activation == SPVGEN_MLP_ACT_RELU ||
                             Ly->activation == SPVGEN_MLP_ACT_LEAKY_RELU) && fabs(zz) <= e;
-        if (f16s && l + 1 < L) ey += u16 * (fabs(y) + ey) + tiny16; /* stored as f16 */
+        if (f16s && (l + 1 < L || layers)) ey += u16 * (fabs(y) + ey) + tiny16; /* stored as f16 */
         a[aoff[l + 1] + i] = y;
         ea[aoff[l + 1] + i] = ey;
       }

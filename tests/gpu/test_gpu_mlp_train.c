@@ -247,6 +247,43 @@ static void test_mlp_train_mat_wide_networks_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Training on the layers variant (the gradient step as GEMMs, spvgen/mlp.h) on the wide
+ * networks it is for, relu, two steps at 8192 points (lavapipe: 512) with every gradient,
+ * optimizer value and loss checked: the device's own GEMM plans (coopmat2 on the H100,
+ * split-K weight gradients) against the float64 reference. */
+static void test_mlp_train_layers_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+  if (!ctx) return;
+  const bool lvp = strstr(spvgen_vk_caps(ctx)->name, "llvmpipe") != NULL;
+  static const struct {
+    uint32_t in, width, count, out;
+  } nets[] = {{16, 128, 3, 3}, {64, 256, 3, 64}, {24, 40, 2, 5}};
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0] && !test_current_failed; n++) {
+    spvgen_mlp_train_desc d;
+    memset(&d, 0, sizeof d);
+    d.net.input_width = nets[n].in;
+    d.net.hidden_width = nets[n].width;
+    d.net.hidden_count = nets[n].count;
+    d.net.output_width = nets[n].out;
+    d.net.activation = SPVGEN_MLP_ACT_RELU;
+    d.net.variant = SPVGEN_MLP_LAYERS;
+    mlp_train_run_options o = {.seed = 900 + (uint32_t)n, .points = lvp ? 512 : 8192, .steps = 2, .lr = 1e-3f};
+    mlp_train_run_result r;
+    char msg[1024];
+    spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    check_run(&r, o.steps);
+    printf("gpu-summary %s/%u-%ux%u-%u worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+           nets[n].in, nets[n].width, nets[n].count, nets[n].out, r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3,
+           spvgen_vk_caps(ctx)->name);
+    printf("  [%s] %llu points: %u step kernels compiled in %.1f ms; loss %.5g -> %.5g\n", r.plan.name,
+           (unsigned long long)o.points, spvgen_mlp_train_kernel_count(&r.plan), r.grad_compile_ms, r.loss_gpu[0],
+           r.loss_gpu[1]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The hash grid trained (3-D, 16 levels of 2 features, a 2^14 table: dense and hashed
  * levels) on the mat and loop variants: the table's gradient added with atomics, Adam on
  * the table, every table entry's gradient and update checked too. Each variant twice:
@@ -423,6 +460,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_train_mat_matches_cpu),
       TEST_CASE(test_mlp_train_grid_networks_every_variant_matches_cpu),
       TEST_CASE(test_mlp_train_mat_wide_networks_matches_cpu),
+      TEST_CASE(test_mlp_train_layers_matches_cpu),
       TEST_CASE(test_mlp_train_hash_grid_matches_cpu),
       TEST_CASE(test_mlp_train_kernels_h100_validation),
   };

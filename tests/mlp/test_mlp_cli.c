@@ -110,9 +110,25 @@ static void test_mlp_layers_variant(void) {
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "ok (1500 outputs)");
   cli_result_free(&r);
-  r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train");
+  /* training: checked steps, then timed ones without the check; silu refused by name */
+  r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train",
+              "--points", "300", "--steps", "2");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "plan     train layers 24-40x2-5");
+  CHECK_CONTAINS(r.out, "step kernels");
+  CHECK_CONTAINS(r.out, "check    5690 of 5690 gradients match");
+  CHECK_CONTAINS(r.out, "loss matches");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train",
+              "--points", "300", "--steps", "2", "--no-check");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "gpu      step ");
+  CHECK_CONTAINS(r.out, "check    none");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train",
+              "--act", "silu");
   CHECK_EXIT(r, 1);
-  CHECK_CONTAINS(r.err, "variant layers: training is not implemented");
+  CHECK_CONTAINS(r.err, "layers training: activation silu is not supported yet");
   cli_result_free(&r);
 }
 

@@ -495,7 +495,8 @@ static const mlp_hidden train_hiddens[] = {
     {0, 0, {0}}, {1, 16, {0}}, {2, 33, {0}}, {3, 64, {0}}, {0, 0, {64, 32, 16}},
     {SPVGEN_MLP_MAX_LAYERS - 2, 16, {0}}, {SPVGEN_MLP_MAX_LAYERS - 1, 16, {0}}, {SPVGEN_MLP_MAX_LAYERS, 8, {0}},
 };
-static const spvgen_mlp_variant train_variants[] = {SPVGEN_MLP_AUTO, SPVGEN_MLP_LOOP, SPVGEN_MLP_VEC, SPVGEN_MLP_MAT};
+static const spvgen_mlp_variant train_variants[] = {SPVGEN_MLP_AUTO, SPVGEN_MLP_LOOP, SPVGEN_MLP_VEC, SPVGEN_MLP_MAT,
+                                                    SPVGEN_MLP_LAYERS};
 
 static void sweep_mlp_train(counts *c, uint64_t *serial) {
   enum { MAXP = 16 };
@@ -546,17 +547,22 @@ static void sweep_mlp_train(counts *c, uint64_t *serial) {
               check_reason(msg, "spvgen_mlp_train_plan", what);
               continue;
             }
-            for (uint32_t i = 0; i < n && i < MAXP; i++)
-              for (int k = 0; k < 2; k++) {
+            /* every kernel of the gradient step (the layers variant's several), then the optimizer */
+            for (uint32_t i = 0; i < n && i < MAXP; i++) {
+              const uint32_t kc = spvgen_mlp_train_kernel_count(&plans[i]);
+              CHECK_MSG(kc >= 1, "%s: %s has no gradient kernels", what, plans[i].name);
+              for (uint32_t k = 0; k <= kc; k++) {
                 c->plans++;
                 spvgen_module_reset(m, NULL);
                 spvgen_kernel_info info;
-                if (finish_and_validate(m, spvgen_mlp_train_emit(m, &plans[i], (spvgen_mlp_train_kernel)k, &info),
-                                        what, plans[i].name))
+                spvgen_status es = k < kc ? spvgen_mlp_train_emit_kernel(m, &plans[i], k, &info)
+                                          : spvgen_mlp_train_emit(m, &plans[i], SPVGEN_MLP_TRAIN_OPTIMIZER, &info);
+                if (finish_and_validate(m, es, what, plans[i].name))
                   c->valid++;
                 else
                   c->invalid++;
               }
+            }
           }
   }
   spvgen_module_destroy(m);

@@ -19,14 +19,16 @@
     goto done;                                            \
   } while (0)
 
+/* The kernel `which`, or (index >= 0) kernel `index` of the gradient step's. */
 static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t,
-                               spvgen_mlp_train_kernel which, spvgen_vk_pipeline **pipe,
+                               spvgen_mlp_train_kernel which, int index, spvgen_vk_pipeline **pipe,
                                spvgen_kernel_info *info, double *compile_ms, char *msg, size_t size) {
   spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&t->net)});
   if (!m) return snprintf(msg, size, "out of memory"), SPVGEN_ERROR_OUT_OF_MEMORY;
   const uint32_t *words = NULL;
   size_t count = 0;
-  spvgen_status st = spvgen_mlp_train_emit(m, t, which, info);
+  spvgen_status st = index >= 0 ? spvgen_mlp_train_emit_kernel(m, t, (uint32_t)index, info)
+                                : spvgen_mlp_train_emit(m, t, which, info);
   if (st == SPVGEN_OK) st = spvgen_module_finish(m, &words, &count);
   if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m));
   if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, info, msg, size);
@@ -237,6 +239,7 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   const uint32_t opush_size = (vec ? 12 : 8) + (bda ? 4 : 0);
   spvgen_vk_pipeline *gp = NULL, *op = NULL;
   spvgen_kernel_info gi, oi;
+  memset(&gi, 0, sizeof gi);
   slice sl[SLICES];
   memset(sl, 0, sizeof sl);
   spvgen_vk_buffer *big = NULL;
@@ -246,8 +249,39 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   uint8_t *wcur = NULL;
   double *grad = NULL, *tol = NULL, *sref = NULL, *stol = NULL;
   uint64_t *tns = NULL;
-  st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, &gp, &gi, &res->grad_compile_ms, msg, size);
-  if (st == SPVGEN_OK) st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_OPTIMIZER, &op, &oi, &res->opt_compile_ms, msg, size);
+  /* the layers variant: the step's kernels and dispatches, the workspace (layered below) */
+  const bool lay = t->net.variant == SPVGEN_MLP_LAYERS;
+  const uint32_t KC = lay ? spvgen_mlp_train_kernel_count(t) : 0, DC = lay ? spvgen_mlp_train_dispatch_count(t) : 0;
+  uint32_t DR = DC; /* the dispatches run (drop_dispatch: one fewer) */
+  spvgen_vk_pipeline **lp = NULL;
+  spvgen_mlp_train_dispatch *ldisp = NULL;
+  spvgen_vk_dispatch_desc *ldd = NULL; /* the step's gradient dispatches */
+  spvgen_vk_buffer *(*lbufs)[5] = NULL, *ws = NULL;
+  uint64_t (*loffs)[5] = NULL, *lns = NULL;
+  if (lay && opt.suballocate) {
+    snprintf(msg, size, "suballocate: the layers variant binds its own buffers");
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  if (lay) {
+    if (!(lp = calloc(KC, sizeof *lp)) || !(ldisp = calloc(DC, sizeof *ldisp)) || !(ldd = calloc(DC, sizeof *ldd)) ||
+        !(lbufs = calloc(DC, sizeof *lbufs)) || !(loffs = calloc(DC, sizeof *loffs)) ||
+        !(lns = calloc(DC + 1, sizeof *lns))) {
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of host memory");
+      goto done;
+    }
+    for (uint32_t k = 0; k < DC && st == SPVGEN_OK; k++)
+      st = spvgen_mlp_train_dispatch_for(t, k, N, &ldisp[k], msg, size);
+    for (uint32_t k = 0; k < KC && st == SPVGEN_OK; k++) {
+      spvgen_kernel_info ki;
+      double ms = 0;
+      st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, (int)k, &lp[k], &ki, &ms, msg, size);
+      res->grad_compile_ms += ms;
+    }
+  } else {
+    st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, -1, &gp, &gi, &res->grad_compile_ms, msg, size);
+  }
+  if (st == SPVGEN_OK) st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_OPTIMIZER, -1, &op, &oi, &res->opt_compile_ms, msg, size);
   if (st != SPVGEN_OK) goto done;
   uint64_t sw = adam ? 3 * E : E;
   if (vec && !(gbytes = vec_layout(ctx, t, gpush, msize))) VKFAIL();
@@ -286,6 +320,25 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
         VKFAIL();
   }
   for (int i = 0; i < SLICES; i++) res->offsets[i] = sl[i].off;
+  if (lay) { /* the workspace, and each dispatch's buffers in its kernel's binding order */
+    const uint64_t wsb = spvgen_mlp_train_workspace_bytes(t, N);
+    if (spvgen_vk_buffer_create(ctx, wsb ? wsb : 4, 0, &ws) != SPVGEN_OK) VKFAIL();
+    spvgen_vk_buffer *roles[6] = {sl[S_IN].buf, sl[S_W].buf, sl[S_T].buf, sl[S_G].buf, sl[S_L].buf, ws};
+    for (uint32_t k = 0; k < DC; k++) {
+      for (uint32_t b = 0; b < ldisp[k].binding_count; b++) {
+        lbufs[k][b] = roles[ldisp[k].bindings[b].buffer];
+        loffs[k][b] = ldisp[k].bindings[b].offset;
+      }
+      ldd[k] = (spvgen_vk_dispatch_desc){.pipeline = lp[ldisp[k].kernel], .buffers = lbufs[k],
+                                         .buffer_count = ldisp[k].binding_count, .push_data = ldisp[k].push,
+                                         .push_size = ldisp[k].push_size, .offsets = loffs[k],
+                                         .groups = {ldisp[k].groups[0], ldisp[k].groups[1], ldisp[k].groups[2]}};
+    }
+    if (opt.drop_dispatch && opt.drop_dispatch <= DC) { /* tests: that dispatch left out */
+      memmove(ldd + opt.drop_dispatch - 1, ldd + opt.drop_dispatch, (DC - opt.drop_dispatch) * sizeof *ldd);
+      DR--;
+    }
+  }
   if (up(ctx, &sl[S_IN], data.input, in_bytes) != SPVGEN_OK ||
       up(ctx, &sl[S_W], data.weights, t->net.weight_bytes) != SPVGEN_OK ||
       up(ctx, &sl[S_T], data.targets, N * nd->output_width * 4) != SPVGEN_OK ||
@@ -299,7 +352,61 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
    * optimizer's: weights, gradients, state, loss */
   pass gpass = {gp, {S_IN, S_W, S_T, S_G, S_L}, 5, gpush, gpush_size, gi.groups[0]};
   pass opass = {op, {S_W, S_G, S_S, S_L}, 4, NULL, opush_size, oi.groups[0]};
-  if (opt.no_check) {
+  if (opt.no_check && lay) {
+    /* every step's DC gradient dispatches and the optimizer, in one submission per run:
+     * first each dispatch timed (grad_ns: the gradient dispatches' sum), then the timed
+     * steps again as whole steps (step_ns: barriers included) */
+    const uint32_t total = opt.warmup + opt.steps, per = DR + 1;
+    uint32_t (*opc)[4] = calloc(2 * total, sizeof *opc);
+    spvgen_vk_dispatch_desc *dd = calloc((size_t)per * total, sizeof *dd);
+    uint64_t *dns = calloc((size_t)per * total, sizeof *dns);
+    spvgen_vk_buffer *ob[4] = {sl[S_W].buf, sl[S_G].buf, sl[S_S].buf, sl[S_L].buf};
+    if (!opc || !dd || !dns) {
+      free(opc);
+      free(dd);
+      free(dns);
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of host memory");
+      goto done;
+    }
+    for (uint32_t k = 0; k < total; k++) {
+      opt_push(opc[k], k + 1, opt.lr, false, grad_scale, false, (uint32_t)loss_n);
+      memcpy(dd + (size_t)k * per, ldd, DR * sizeof *dd);
+      dd[(size_t)k * per + DR] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
+                                                           .push_data = opc[k], .push_size = opush_size,
+                                                           .groups = {oi.groups[0], 1, 1}};
+    }
+    st = spvgen_vk_run(ctx, dd, per * total, dns);
+    uint64_t *g2 = tns; /* scratch: steps + 1 entries at least */
+    if (st == SPVGEN_OK) {
+      for (uint32_t k = 0; k < opt.steps; k++) {
+        g2[k] = 0;
+        for (uint32_t j = 0; j < DR; j++) g2[k] += dns[(size_t)(opt.warmup + k) * per + j];
+      }
+      qsort(g2, opt.steps, 8, sg_cmp_u64);
+      res->grad_ns = (double)g2[opt.steps / 2];
+      for (uint32_t k = 0; k < opt.steps; k++) g2[k] = dns[(size_t)(opt.warmup + k) * per + DR];
+      qsort(g2, opt.steps, 8, sg_cmp_u64);
+      res->opt_ns = (double)g2[opt.steps / 2];
+      /* whole steps (the optimizer's step numbers go on from the first run's) */
+      for (uint32_t k = 0; k < opt.steps; k++) {
+        opt_push(opc[total + k], total + k + 1, opt.lr, false, grad_scale, false, (uint32_t)loss_n);
+        dd[(size_t)k * per + DR].push_data = opc[total + k];
+      }
+      st = spvgen_vk_run_steps(ctx, dd, per * opt.steps, per, dns);
+    }
+    if (st == SPVGEN_OK) {
+      qsort(dns, opt.steps, 8, sg_cmp_u64);
+      res->step_ns = (double)dns[opt.steps / 2];
+    }
+    free(opc);
+    free(dd);
+    free(dns);
+    if (st != SPVGEN_OK) VKFAIL();
+    if (down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
+    for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)
+      res->loss_gpu[k] = lossv[G + opt.warmup + k];
+  } else if (opt.no_check) {
     uint32_t total = opt.warmup + opt.steps;
     spvgen_vk_buffer *gb[5] = {sl[S_IN].buf, sl[S_W].buf, sl[S_T].buf, sl[S_G].buf, sl[S_L].buf};
     spvgen_vk_buffer *ob[4] = {sl[S_W].buf, sl[S_G].buf, sl[S_S].buf, sl[S_L].buf};
@@ -384,11 +491,13 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       if (down(ctx, &sl[S_W], wcur, t->net.weight_bytes) != SPVGEN_OK ||
           down(ctx, &sl[S_S], state, sw * 4) != SPVGEN_OK ||
           (vec && fill(ctx, &sl[S_G], 0, sl[S_G].size, 0) != SPVGEN_OK) ||
-          run_passes(ctx, sl, opt.suballocate, &gpass, 1, ns) != SPVGEN_OK ||
+          (!lay && run_passes(ctx, sl, opt.suballocate, &gpass, 1, ns) != SPVGEN_OK) ||
+          (lay && spvgen_vk_run(ctx, ldd, DR, lns) != SPVGEN_OK) ||
           (vec && vec_convert(ctx, t, &sl[S_G], gpush) != SPVGEN_OK) ||
           down(ctx, &sl[S_G], vec ? (void *)h16 : (void *)slots, vec ? t->net.weight_bytes : t->grad_bytes) != SPVGEN_OK ||
           down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK)
         VKFAIL();
+      for (uint32_t k = 0; lay && k < DR; k++) ns[0] += lns[k];
       /* vec: the f16 gradients as the optimizer reads them (f32(h) * grad_scale) */
       for (uint64_t e = 0; vec && e < E; e++) slots[e] = (float)sg_ref_f16_to_f32(h16[e]) * grad_scale;
       double lref, ltol;
@@ -434,8 +543,17 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     res->grad_ns = (double)ns[0];
     res->opt_ns = (double)ns[1];
   }
-  if (res->grad_ns + res->opt_ns > 0) res->samples_per_s = N / ((res->grad_ns + res->opt_ns) * 1e-9);
+  if (res->step_ns > 0) res->samples_per_s = N / (res->step_ns * 1e-9);
+  else if (res->grad_ns + res->opt_ns > 0) res->samples_per_s = N / ((res->grad_ns + res->opt_ns) * 1e-9);
 done:
+  for (uint32_t k = 0; lp && k < KC; k++) spvgen_vk_pipeline_destroy(lp[k]);
+  free(lp);
+  free(ldisp);
+  free(ldd);
+  free(lbufs);
+  free(loffs);
+  free(lns);
+  spvgen_vk_buffer_destroy(ws);
   if (big) {
     spvgen_vk_buffer_destroy(big);
   } else {

@@ -34,6 +34,9 @@ typedef struct mlp_train_run_options {
    * multiple of the alignment its pointers need (4 at least) past 4 KiB of guard words;
    * after every step the guards are checked (result guard_bad). */
   bool suballocate;
+  /* Tests, the layers variant: 1 + the index of a gradient-step dispatch to leave out
+   * (0: none), to show that the checks catch what that dispatch does. */
+  uint32_t drop_dispatch;
 } mlp_train_run_options;
 
 #define MLP_TRAIN_RUN_MAX_STEPS 64
@@ -45,7 +48,10 @@ typedef struct mlp_train_run_result {
   double grad_ns, opt_ns; /* GPU time of the kernels: the last step's, or (no_check) the
                              medians over the timed steps */
   double opt_alone_ns;    /* time_optimizer_alone: the median of the optimizer on its own */
-  double samples_per_s;   /* points / (grad_ns + opt_ns) */
+  double step_ns;         /* no_check, the layers variant: the median of whole steps (its
+                             gradient dispatches and the optimizer, the barriers between
+                             them included; grad_ns sums the dispatches' own times) */
+  double samples_per_s;   /* points / (grad_ns + opt_ns), or / step_ns where measured */
   double grad_compile_ms, opt_compile_ms; /* the driver's pipeline creation of each kernel
                                              (vkCreateComputePipelines, wall time) */
   uint64_t offsets[6];  /* each buffer's offset (suballocate; else 0), in the order above */

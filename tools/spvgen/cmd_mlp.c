@@ -76,7 +76,7 @@ static const sg_flag train_flags[] = {
     SG_FLAG_SWITCH("--train",
                    "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
                    "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
-                   "of\n--points-per-group)",
+                   "of\n--points-per-group; --variant layers: the step as GEMMs, relu / none)",
                    mlp_cli, train),
     {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
     {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
@@ -277,6 +277,13 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_u64(&j, "grad_bytes", plan.grad_bytes);
     sg_json_u64(&j, "state_bytes", plan.state_bytes);
     sg_json_u64(&j, "loss_bytes", plan.loss_bytes);
+    if (plan.net.variant == SPVGEN_MLP_LAYERS) { /* the step: its kernels, dispatches and GEMM plans */
+      sg_json_u64(&j, "step_kernels", spvgen_mlp_train_kernel_count(&plan));
+      sg_json_u64(&j, "step_dispatches", spvgen_mlp_train_dispatch_count(&plan));
+      sg_json_array(&j, "gemms", false);
+      for (uint32_t i = 0; i < plan.layers_gemm_count; i++) sg_json_str(&j, NULL, plan.layers_gemms[i].name);
+      sg_json_end(&j);
+    }
     if (plan.net.desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && plan.net.variant != SPVGEN_MLP_VEC) {
       sg_json_str(&j, "grid_gradient", spvgen_mlp_grid_gradient_name(plan.desc.grid_gradient));
       if (plan.desc.grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16)
@@ -302,6 +309,56 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
   }
   static char vmsg[16 * 1024];
   int rc = 0;
+  if (plan.net.variant == SPVGEN_MLP_LAYERS) {
+    /* the step's kernels: -o FILE takes FILE.step<i>.spv (-S: each in turn), then the
+     * optimizer as for the other variants */
+    const uint32_t n = spvgen_mlp_train_kernel_count(&plan);
+    spvgen_module *m = spvgen_module_create(NULL);
+    if (!m) return fprintf(stderr, "spvgen mlp: out of memory\n"), 1;
+    for (uint32_t i = 0; i < n && !rc; i++) {
+      spvgen_module_reset(m, NULL);
+      const uint32_t *w = NULL;
+      size_t count = 0;
+      if (spvgen_mlp_train_emit_kernel(m, &plan, i, NULL) != SPVGEN_OK ||
+          spvgen_module_finish(m, &w, &count) != SPVGEN_OK) {
+        fprintf(stderr, "spvgen mlp: %s\n", spvgen_module_error(m));
+        rc = 1;
+        break;
+      }
+      if (spvgen_validate(w, count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
+        fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
+        rc = 1;
+        break;
+      }
+      char kpath[4096], title[200];
+      if (!strcmp(path, "-")) {
+        snprintf(kpath, sizeof kpath, "-");
+      } else {
+        size_t pl = strlen(opath) - 8; /* FILE of FILE.opt.spv */
+        snprintf(kpath, sizeof kpath, "%.*s.step%u.spv", (int)pl, opath, i);
+      }
+      snprintf(title, sizeof title, "%s: step kernel %u of %u", plan.name, i, n);
+      spvgen_kernel k = {.words = (uint32_t *)w, .word_count = count};
+      rc = write_kernel(g, kpath, &k, title);
+    }
+    spvgen_module_destroy(m);
+    if (rc) return rc;
+    spvgen_kernel k;
+    if (spvgen_mlp_train(&g->tdesc, caps, SPVGEN_MLP_TRAIN_OPTIMIZER, &k, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen mlp: %s\n", msg);
+      return 1;
+    }
+    char title[200];
+    snprintf(title, sizeof title, "%s: optimizer kernel", plan.name);
+    if (spvgen_validate(k.words, k.word_count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
+      rc = 1;
+    } else {
+      rc = write_kernel(g, opath, &k, title);
+    }
+    spvgen_kernel_free(&k);
+    return rc;
+  }
   for (int which = 0; which < 2 && !rc; which++) {
     spvgen_kernel k;
     if (spvgen_mlp_train(&g->tdesc, caps, (spvgen_mlp_train_kernel)which, &k, msg, sizeof msg) != SPVGEN_OK) {
@@ -353,10 +410,19 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
       printf("device   %s\n", spvgen_vk_caps(ctx)->name);
       printf("plan     %s\n", tr.plan.name);
       /* what a JIT pays first: the driver's compile of both kernels (near 0 from a cache) */
-      printf("compile  driver compile: gradient %.1f ms + optimizer %.1f ms\n", tr.grad_compile_ms, tr.opt_compile_ms);
+      if (tr.plan.net.variant == SPVGEN_MLP_LAYERS)
+        printf("compile  driver compile: %u step kernels %.1f ms + optimizer %.1f ms\n",
+               spvgen_mlp_train_kernel_count(&tr.plan), tr.grad_compile_ms, tr.opt_compile_ms);
+      else
+        printf("compile  driver compile: gradient %.1f ms + optimizer %.1f ms\n", tr.grad_compile_ms,
+               tr.opt_compile_ms);
       for (uint32_t s2 = 0; s2 < steps && !g.trun.no_check; s2++)
         printf("step %-3u loss %.6g (cpu %.6g)\n", s2 + 1, tr.loss_gpu[s2], tr.loss_ref[s2]);
-      if (tr.grad_ns > 0)
+      if (tr.step_ns > 0) /* the layers variant's timed run: whole steps, and its dispatches' own times */
+        printf("gpu      step %.3f ms (%u dispatches: gradient %.3f ms + optimizer %.3f ms), %.3g samples/s\n",
+               tr.step_ns / 1e6, spvgen_mlp_train_dispatch_count(&tr.plan) + 1, tr.grad_ns / 1e6, tr.opt_ns / 1e6,
+               tr.samples_per_s);
+      else if (tr.grad_ns > 0)
         printf("gpu      gradient %.3f ms + optimizer %.3f ms per step, %.3g samples/s\n", tr.grad_ns / 1e6,
                tr.opt_ns / 1e6, tr.samples_per_s);
       if (g.trun.no_check) {

@@ -1,0 +1,276 @@
+/* tests/mlp/test_mlp_layers_train.c — training on the layers variant (spvgen/mlp.h,
+ * "Training on the layers variant": the gradient step as GEMMs and three small kernels):
+ * every kernel of its plans validates on the h100 and lavapipe presets and every
+ * dispatch binds as many buffers as its kernel declares; small networks train on the CI
+ * device (lavapipe: the GEMM's simt variant) checked against the float64 training
+ * reference, every gradient, optimizer value and loss of every step; leaving out the
+ * relu mask or a bias gradient fails that check; and each refusal names its reason. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_fixture.h"
+#include "harness.h"
+#include "mlp_train_run.h"
+#include "module_check.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+static spvgen_device_caps preset(const char *name) {
+  spvgen_device_caps c;
+  spvgen_caps_preset(name, &c);
+  return c;
+}
+
+static spvgen_mlp_train_desc tdesc(uint32_t in, uint32_t width, uint32_t count, uint32_t out,
+                                   spvgen_mlp_activation act, spvgen_mlp_activation out_act) {
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = in;
+  d.net.hidden_width = width;
+  d.net.hidden_count = count;
+  d.net.output_width = out;
+  d.net.activation = act;
+  d.net.output_activation = out_act;
+  d.net.variant = SPVGEN_MLP_LAYERS;
+  return d;
+}
+
+/* The networks: widths that are multiples of 16, widths that are not (24, 40, 5: every
+ * GEMM's edges), relu on the output too, one hidden layer with a linear output, and the
+ * relative L2 loss with SGD. */
+typedef struct lt_case {
+  spvgen_mlp_train_desc d;
+  uint64_t points;
+} lt_case;
+static lt_case case_at(int i) {
+  lt_case c;
+  switch (i) {
+  case 0: c.d = tdesc(16, 32, 2, 8, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE), c.points = 600; break;
+  case 1: c.d = tdesc(24, 40, 2, 5, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_RELU), c.points = 517; break;
+  default:
+    c.d = tdesc(8, 16, 1, 4, SPVGEN_MLP_ACT_NONE, SPVGEN_MLP_ACT_NONE), c.points = 300;
+    c.d.loss = SPVGEN_MLP_LOSS_RELATIVE_L2;
+    c.d.optimizer = SPVGEN_MLP_OPTIMIZER_SGD;
+    break;
+  }
+  return c;
+}
+enum { CASES = 3 };
+
+/* Every kernel of the step and the optimizer validates; the dispatches bind as many
+ * buffers as their kernels declare, the workspace ranges lie inside the workspace, the
+ * gradients' at the layout's f32 places; the one-kernel gradient emit is refused naming
+ * the per-kernel one. */
+static void test_layers_train_kernels_validate(void) {
+  const char *presets[2] = {"h100", "lavapipe"};
+  for (int pi = 0; pi < 2; pi++) {
+    spvgen_device_caps caps = preset(presets[pi]);
+    for (int i = 0; i < CASES + 2; i++) {
+      spvgen_mlp_train_desc d = i < CASES  ? case_at(i).d
+                                : i == CASES ? tdesc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE)
+                                             : tdesc(16, 128, 3, 3, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE);
+      spvgen_mlp_train_config t;
+      char msg[512];
+      spvgen_status st = spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s case %d: %s", presets[pi], i, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK(t.net.variant == SPVGEN_MLP_LAYERS);
+      CHECK_EQ_U64(t.grad_workgroups, 1);
+      CHECK_EQ_U64(t.grad_bytes, t.elements * 4);
+      const uint32_t K = spvgen_mlp_train_kernel_count(&t), D = spvgen_mlp_train_dispatch_count(&t);
+      CHECK(K >= 4 && K == t.layers_kernel_count);
+      uint32_t bindings[SPVGEN_MLP_TRAIN_LAYERS_MAX_KERNELS] = {0};
+      for (uint32_t k = 0; k < K; k++) {
+        spvgen_module *m = spvgen_module_create(NULL);
+        spvgen_kernel_info info;
+        const uint32_t *w = NULL;
+        size_t count = 0;
+        st = spvgen_mlp_train_emit_kernel(m, &t, k, &info);
+        if (st == SPVGEN_OK) st = spvgen_module_finish(m, &w, &count);
+        CHECK_MSG(st == SPVGEN_OK, "%s kernel %u: %s", t.name, k, spvgen_module_error(m));
+        if (st == SPVGEN_OK) {
+          CHECK(check_words(w, count));
+          bindings[k] = info.binding_count;
+        }
+        spvgen_module_destroy(m);
+      }
+      spvgen_module *m = spvgen_module_create(NULL);
+      CHECK(spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_GRADIENT, NULL) == SPVGEN_ERROR_UNSUPPORTED);
+      CHECK_MSG(strstr(spvgen_module_error(m), "spvgen_mlp_train_emit_kernel") != NULL, "%s", spvgen_module_error(m));
+      spvgen_module_reset(m, NULL);
+      const uint32_t *w = NULL;
+      size_t count = 0;
+      st = spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_OPTIMIZER, NULL);
+      if (st == SPVGEN_OK) st = spvgen_module_finish(m, &w, &count);
+      CHECK_MSG(st == SPVGEN_OK, "%s optimizer: %s", t.name, spvgen_module_error(m));
+      if (st == SPVGEN_OK) CHECK(check_words(w, count));
+      spvgen_module_destroy(m);
+      CHECK(spvgen_mlp_train_emit_kernel(NULL, &t, 0, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+      const uint64_t points = 4096, ws = spvgen_mlp_train_workspace_bytes(&t, points);
+      CHECK(ws >= points * 2 * 3);
+      uint32_t masks = 0;
+      for (uint32_t k = 0; k < D; k++) {
+        spvgen_mlp_train_dispatch dp;
+        st = spvgen_mlp_train_dispatch_for(&t, k, points, &dp, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%s dispatch %u: %s", t.name, k, msg);
+        if (st != SPVGEN_OK) continue;
+        CHECK(dp.kernel < K);
+        CHECK_EQ_U64(dp.binding_count, bindings[dp.kernel]);
+        for (uint32_t b = 0; b < dp.binding_count; b++) {
+          if (dp.bindings[b].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE) CHECK(dp.bindings[b].offset < ws);
+          if (dp.bindings[b].buffer == SPVGEN_MLP_TRAIN_BUFFER_GRADIENTS) {
+            bool at = false;
+            for (uint32_t l = 0; l < t.net.layer_count; l++)
+              at |= dp.bindings[b].offset == 2 * t.net.layers[l].matrix_offset ||
+                    dp.bindings[b].offset == 2 * t.net.layers[l].bias_offset;
+            CHECK_MSG(at, "%s dispatch %u: gradient at byte %llu", t.name, k,
+                      (unsigned long long)dp.bindings[b].offset);
+          }
+        }
+        masks += dp.binding_count == 2 && dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE &&
+                 dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE;
+      }
+      uint32_t relu_hidden = 0;
+      for (uint32_t l = 0; l + 1 < t.net.layer_count; l++)
+        relu_hidden += t.net.layers[l].activation == SPVGEN_MLP_ACT_RELU;
+      CHECK_EQ_U64(masks, relu_hidden);
+      spvgen_mlp_train_dispatch dp;
+      CHECK(spvgen_mlp_train_dispatch_for(&t, D, points, &dp, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+      CHECK_MSG(strstr(msg, "dispatch") != NULL, "%s", msg);
+    }
+  }
+  /* the other variants: one gradient kernel, one dispatch of the five buffers */
+  spvgen_mlp_train_desc d = case_at(0).d;
+  d.net.variant = SPVGEN_MLP_LOOP;
+  spvgen_mlp_train_config t;
+  CHECK(spvgen_mlp_train_plan(&d, NULL, &t, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(spvgen_mlp_train_kernel_count(&t), 1);
+  CHECK_EQ_U64(spvgen_mlp_train_dispatch_count(&t), 1);
+  CHECK_EQ_U64(spvgen_mlp_train_workspace_bytes(&t, 100), 0);
+  spvgen_mlp_train_dispatch dp;
+  CHECK(spvgen_mlp_train_dispatch_for(&t, 0, 100, &dp, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(dp.binding_count, 5);
+  CHECK_EQ_U64(dp.groups[0], t.grad_workgroups);
+}
+
+/* What the layers step does not do yet, and its knobs that do not apply, each refused
+ * naming the reason. */
+static void test_layers_train_refusals(void) {
+  struct {
+    const char *want;
+    int what;
+  } cases[] = {
+      {"activation silu is not supported yet", 0},
+      {"activation sigmoid", 1},
+      {"grad_workgroups 4", 2},
+      {"device-address", 3},
+      {"encoding freq", 4},
+      {"input_type f32", 5},
+      {"no_bias", 6},
+      {"grad_workgroup_size", 7},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_mlp_train_desc d = case_at(0).d;
+    switch (cases[i].what) {
+    case 0: d.net.activation = SPVGEN_MLP_ACT_SILU; break;
+    case 1: d.net.output_activation = SPVGEN_MLP_ACT_SIGMOID; break;
+    case 2: d.grad_workgroups = 4; break;
+    case 3: d.net.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS; break;
+    case 4:
+      d.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY;
+      d.net.encoding_size = 2;
+      break;
+    case 5: d.net.input_type = SPVGEN_COMPONENT_F32; break;
+    case 6: d.net.no_bias = true; break;
+    default: d.grad_workgroup_size = 64; break;
+    }
+    spvgen_mlp_train_config t;
+    char msg[512] = "";
+    spvgen_status st = spvgen_mlp_train_plan(&d, NULL, &t, msg, sizeof msg);
+    CHECK_MSG(st != SPVGEN_OK, "case %zu planned", i);
+    CHECK_MSG(strstr(msg, cases[i].want) != NULL, "want \"%s\": %s", cases[i].want, msg);
+  }
+}
+
+/* One run of case i (drop: 1 + a dispatch to leave out; 0 none). */
+static bool run_case(spvgen_vk_context *ctx, int i, uint32_t drop, mlp_train_run_result *r) {
+  lt_case c = case_at(i);
+  mlp_train_run_options o;
+  memset(&o, 0, sizeof o);
+  o.seed = test_rand_u32() | 1u;
+  o.points = c.points;
+  o.steps = 2;
+  o.lr = c.d.optimizer == SPVGEN_MLP_OPTIMIZER_SGD ? 0.05f : 0.01f;
+  o.drop_dispatch = drop;
+  char msg[512];
+  spvgen_status st = mlp_train_run(ctx, &c.d, &o, r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "case %d: %s", i, msg);
+  return st == SPVGEN_OK;
+}
+
+static void test_layers_training_matches_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  for (int i = 0; i < CASES; i++) {
+    mlp_train_run_result r;
+    if (!run_case(ctx, i, 0, &r)) continue;
+    CHECK(r.plan.net.variant == SPVGEN_MLP_LAYERS);
+    CHECK_EQ_U64(r.grad.checked, r.plan.params * 2);
+    CHECK_MSG(r.grad.bad == 0, "%s: %llu of %llu gradients wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked,
+              (unsigned long long)r.grad.first_bad, r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+    CHECK_MSG(r.opt.bad == 0, "%s: %llu of %llu optimizer values wrong; first element %llu: gpu %.8g cpu %.8g tol %.3g",
+              r.plan.name, (unsigned long long)r.opt.bad, (unsigned long long)r.opt.checked,
+              (unsigned long long)r.opt.first_bad, r.opt.first_gpu, r.opt.first_ref, r.opt.first_tol);
+    CHECK_MSG(r.loss_bad == 0, "%s: loss gpu %.8g cpu %.8g (step 1)", r.plan.name, r.loss_gpu[0], r.loss_ref[0]);
+    CHECK(r.loss_gpu[0] > 0);
+    fprintf(stderr, "  %-64s %llu grads x 2 steps, worst err/tol %.3f; optimizer worst %.3f; loss %.5g -> %.5g\n",
+            r.plan.name, (unsigned long long)r.plan.params, r.grad.worst_ratio, r.opt.worst_ratio, r.loss_gpu[0],
+            r.loss_gpu[1]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* The check catches a step that leaves out the relu mask of a hidden layer, or a layer's
+ * bias gradient (its reduction: the gradients there keep the NaN the run fills them
+ * with). */
+static void test_layers_check_fails_without_mask_or_bias(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  lt_case c = case_at(0);
+  spvgen_mlp_train_config t;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_train_plan(&c.d, spvgen_vk_caps(ctx), &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  uint32_t mask = 0, bias = 0;
+  for (uint32_t k = 0; k < spvgen_mlp_train_dispatch_count(&t); k++) {
+    spvgen_mlp_train_dispatch dp;
+    if (spvgen_mlp_train_dispatch_for(&t, k, c.points, &dp, msg, sizeof msg) != SPVGEN_OK) continue;
+    if (!mask && dp.binding_count == 2 && dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE &&
+        dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE)
+      mask = k + 1;
+    if (!bias && dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_GRADIENTS &&
+        dp.bindings[0].offset == 2 * t.net.layers[1].bias_offset)
+      bias = k + 1;
+  }
+  CHECK(mask && bias);
+  uint32_t drops[2] = {mask, bias};
+  for (int j = 0; j < 2; j++) {
+    mlp_train_run_result r;
+    if (!drops[j] || !run_case(ctx, 0, drops[j], &r)) continue;
+    CHECK_MSG(r.grad.bad > 0, "%s without dispatch %u: every gradient passed", r.plan.name, drops[j] - 1);
+    fprintf(stderr, "  without the %s: %llu of %llu gradients wrong\n", j ? "bias gradient" : "relu mask",
+            (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  static const test_case tests[] = {
+      TEST_CASE(test_layers_train_kernels_validate),
+      TEST_CASE(test_layers_train_refusals),
+      TEST_CASE(test_layers_training_matches_cpu),
+      TEST_CASE(test_layers_check_fails_without_mask_or_bias),
+  };
+  return test_main(argc, argv, tests, TEST_COUNT(tests));
+}
