@@ -97,6 +97,12 @@ class Net:
         _, self.hidden, _, self.io = parse_widths(self.flags)
         self.inp = int(re.search(r"--in (\d+)", self.flags).group(1))
         self.best = {}  # class -> (gpts, wg, ppg, bias, acc16, plan)
+        # whether the layers planner takes the network (emitters/mlp/layers.c: no
+        # encoding, f16 points, the GEMM epilogue's activations): where it refuses,
+        # select.c plans the measured network's next class
+        acts = re.findall(r"--(?:out-)?act (\S+)", self.flags) or ["relu"]
+        self.layers_ok = self.enc == 0 and all(a in ("relu", "silu", "none") for a in acts) and \
+            not re.search(r"--types \w+,f32", self.flags)
 
     def dims(self):
         return [self.enc_w] + self.hidden + [self.out]
@@ -274,7 +280,7 @@ def estimate(model, n, c):
 def choose(n, table, model, row_only):
     """The class select.c would take for network n: nearest entry of `table` within
     MAX_DISTANCE (its fastest allowed class), else the model's lowest estimate."""
-    allowed = [c for c in CLASSES if not (row_only and c == "vec-opt")]
+    allowed = [c for c in CLASSES if not (row_only and c == "vec-opt") and (c != "layers" or n.layers_ok)]
     near = min(table, key=lambda e: distance(n, e), default=None)
     if near is not None and distance(n, near) <= MAX_DISTANCE:
         cands = [c for c in allowed if c in near.best]
