@@ -151,8 +151,8 @@ static const grid_net quick_grid[] = {
 #undef EX
 #undef NO
 
-/* layers (a GEMM per layer) only when --classes names it: AUTO does not choose it, and the
- * selection's tables hold the fused classes. */
+/* layers (a GEMM per layer) only when --classes names it: its rows feed the selection
+ * table's layers class (tools/gen_mlp_select.py), which AUTO takes only where measured. */
 enum { C_VEC, C_VEC_OPT, C_MAT, C_LOOP, C_LAYERS, C_COUNT };
 static const char *const class_names[C_COUNT] = {"vec", "vec-opt", "mat", "loop", "layers"};
 

@@ -2,33 +2,39 @@
 """tools/gen_mlp_select.py — the MLP's variant choice from grid measurements.
 
     gen_mlp_select.py GRID.tsv [GRID2.tsv ...] [--out emitters/mlp/select_table.c]
-                      [--check]
+                      [--check] [--note "what the TSVs are"] [--quiet]
 
 Reads the TSV of bench_mlp_grid (bench/mlp_grid.c: one row per plan run) and, per device:
   - for every network, each variant class's best correct plan (G points/s and knobs):
-    the table select.c's nearest-neighbour choice reads;
+    the table select.c's nearest-neighbour choice reads. Classes: vec, vec-opt, mat, loop
+    and layers (bench_mlp_grid --classes ...,layers: a GEMM per layer; no knobs of its
+    own, so its cell's knobs are 0; select.c takes it only from a measured network);
   - a cost model per class, ns per point = max(a + b * work + c * acts, bytes / bw), fitted
     by least squares on the relative error (non-negative coefficients) over the rows
     whose time is not at the bandwidth floor; bw from the fastest I/O rates measured;
-  - the driver's first compile per class, ms = a + b * p^q * (T + c * A)^e
+  - the driver's first compile per fused class, ms = a + b * p^q * (T + c * A)^e
     (emitters/mlp/plan_cost.c: T the tiles of the layers' products as the module holds
     them, A the activations, p the points per invocation), fitted on log(ms) by
     coordinate descent over the rows whose compile was a first one (compile_cold 1);
+    layers has none (its compile is the sum of its GEMM kernels' estimates);
   - an audit: for each network, the class the selection would take (1) with the whole
     table (the measured best by construction), (2) leaving that network out of the table
-    (the nearest other network within select.c's MAX_DISTANCE, else the model), and (3)
-    the model alone, each as a fraction of the network's best; fractions under 0.5 are
+    (the nearest other network within select.c's MAX_DISTANCE, else the model, which
+    never proposes layers), and (3) the model alone, each as a fraction of the network's best; fractions under 0.5 are
     listed (the issue's rule: never under half the best).
 --out writes the C file (entries sorted as in the TSV); --check exits 1 when (1) or (2)
 has a fraction under 0.5. Pure Python, no numpy.
 """
 import argparse
 import collections
+import contextlib
+import io
 import math
 import re
 import sys
 
-CLASSES = ["vec", "vec-opt", "mat", "loop"]
+CLASSES = ["vec", "vec-opt", "mat", "loop", "layers"]
+FUSED = CLASSES[:4]  # the classes the cost model proposes (select.c's model path)
 MAX_DISTANCE = 2.0  # emitters/mlp/select.c
 
 
@@ -91,6 +97,12 @@ class Net:
         _, self.hidden, _, self.io = parse_widths(self.flags)
         self.inp = int(re.search(r"--in (\d+)", self.flags).group(1))
         self.best = {}  # class -> (gpts, wg, ppg, bias, acc16, plan)
+        # whether the layers planner takes the network (emitters/mlp/layers.c: no
+        # encoding, f16 points, the GEMM epilogue's activations): where it refuses,
+        # select.c plans the measured network's next class
+        acts = re.findall(r"--(?:out-)?act (\S+)", self.flags) or ["relu"]
+        self.layers_ok = self.enc == 0 and all(a in ("relu", "silu", "none") for a in acts) and \
+            not re.search(r"--types \w+,f32", self.flags)
 
     def dims(self):
         return [self.enc_w] + self.hidden + [self.out]
@@ -113,7 +125,8 @@ ACT_WEIGHT = {"leaky_relu": 0.5, "tanh": 1.0, "exp": 1.0, "sigmoid": 2.0, "silu"
 # emitters/mlp/plan_cost.c's defaults (the first H100 grid run), for classes with too few
 # first compiles to fit
 COMPILE_DEFAULT = {"vec": [33.2, 1.01, 1.01, 1.22, 1.41], "vec-opt": [25.8, 2.02, 1.34, 1.33, 1.12],
-                   "mat": [59.9, 5.85, 1.98, 1.0, 0.81], "loop": [0.0, 33.7, 0.0, 1.0, 1.52]}
+                   "mat": [59.9, 5.85, 1.98, 1.0, 0.81], "loop": [0.0, 33.7, 0.0, 1.0, 1.52],
+                   "layers": [0.0, 0.0, 0.0, 1.0, 1.0]}  # unused: layers sums its GEMMs' estimates
 
 
 def cdiv(a, b):
@@ -267,13 +280,14 @@ def estimate(model, n, c):
 def choose(n, table, model, row_only):
     """The class select.c would take for network n: nearest entry of `table` within
     MAX_DISTANCE (its fastest allowed class), else the model's lowest estimate."""
-    allowed = [c for c in CLASSES if not (row_only and c == "vec-opt")]
+    allowed = [c for c in CLASSES if not (row_only and c == "vec-opt") and (c != "layers" or n.layers_ok)]
     near = min(table, key=lambda e: distance(n, e), default=None)
     if near is not None and distance(n, near) <= MAX_DISTANCE:
         cands = [c for c in allowed if c in near.best]
         if cands:
             return max(cands, key=lambda c: near.best[c][0]), "measured " + near.name
-    ests = [(estimate(model, n, c), c) for c in allowed if c in n.best and estimate(model, n, c) is not None]
+    ests = [(estimate(model, n, c), c) for c in allowed
+            if c in FUSED and c in n.best and estimate(model, n, c) is not None]
     if ests:
         return min(ests)[1], "model"
     return None, "none"
@@ -311,8 +325,9 @@ def c_entry(n):
 
 
 def c_model(m):
-    a = ", ".join("%.6g" % (m[c][0] if m.get(c) else 1.0) for c in CLASSES)
-    b = ", ".join("%.6g" % (m[c][1] if m.get(c) else 1.0) for c in CLASSES)
+    # a class without a fit: all zero (select.c: no estimate)
+    a = ", ".join("%.6g" % (m[c][0] if m.get(c) else 0.0) for c in CLASSES)
+    b = ", ".join("%.6g" % (m[c][1] if m.get(c) else 0.0) for c in CLASSES)
     c = ", ".join("%.6g" % (m[k][2] if m.get(k) else 0.0) for k in CLASSES)
     return "{%.6g, {%s}, {%s}, {%s}}" % (m["bw"], a, b, c)
 
@@ -326,7 +341,16 @@ def main():
     ap.add_argument("tsv", nargs="+")
     ap.add_argument("--out")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--note", help="what the TSVs are, for the C file's header comment")
+    ap.add_argument("--quiet", action="store_true", help="no fit or audit on stdout")
     a = ap.parse_args()
+    if a.quiet:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return run(a)
+    return run(a)
+
+
+def run(a):
     rows = read(a.tsv)
     devices = collections.OrderedDict()
     for r in rows:
@@ -336,7 +360,7 @@ def main():
         # a first compile: compile_cold 1; older TSVs (no such column): over 5 ms (a hit in
         # the driver's or spvgen's pipeline cache takes under 1 ms)
         cold = int(r["compile_cold"] or 0) if "compile_cold" in r else float(r.get("compile_ms", 0) or 0) >= 5
-        if cold and float(r.get("compile_ms", 0) or 0) > 0:
+        if cold and float(r.get("compile_ms", 0) or 0) > 0 and r["class"] != "layers":
             dev.setdefault("compiles", collections.defaultdict(list))[r["class"]].append(
                 (compile_features(r), float(r["compile_ms"])))
         if r["check"] != "ok" or float(r["gpts"]) <= 0:
@@ -344,11 +368,15 @@ def main():
         g = float(r["gpts"])
         c = r["class"]
         if c not in n.best or g > n.best[c][0]:
+            if c == "layers":  # no knobs: its GEMMs choose their tiles
+                n.best[c] = (g, 0, 0, 0, 0, 0, 0, 0, 0, r["plan"])
+                continue
             n.best[c] = (g, int(r["workgroup_size"]), int(r["points_per_group"]), int(r["bias_add"]),
                          int(r["f16_acc"]), int(r.get("mat_rows", 0) or 0), int(r.get("vec_rows", 0) or 0),
                          int(r.get("vec_stage", 0) or 0), int(r.get("layer_loop", 0) or 0), r["plan"])
     out = ["/* emitters/mlp/select_table.c — the measurements behind the MLP's variant choice",
-           " * (select.h). Written by tools/gen_mlp_select.py from " + ", ".join(a.tsv) + ": do not edit;",
+           " * (select.h). Written by tools/gen_mlp_select.py from " + ", ".join(a.tsv) +
+           (" (" + a.note + ")" if a.note else "") + ": do not edit;",
            " * rerun the grid (scripts/gpu-mlp.sh) and the tool. */",
            '#include "select.h"', ""]
     defs = []
@@ -383,8 +411,8 @@ def main():
         defs.append(f'    {{{vendor:#x}, {device:#x}, "{sname}", {c_model(model)}, {c_compile(cm)}, {var}_entries,\n'
                     f"     sizeof {var}_entries / sizeof {var}_entries[0]}},")
     out.append("const mlp_select_model mlp_select_default_model = %s;" % c_model(first_model) if first_model else
-               "const mlp_select_model mlp_select_default_model = {3000.0, {0.01, 0.01, 0.02, 0.02}, "
-               "{1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3}, {0, 0, 0, 0}};")
+               "const mlp_select_model mlp_select_default_model = {3000.0, {0.01, 0.01, 0.02, 0.02, 0}, "
+               "{1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3, 0}, {0, 0, 0, 0, 0}};")
     out.append("const mlp_compile_model mlp_compile_default_model[MLP_CLASS_COUNT] = %s;" %
                c_compile(first_compile or COMPILE_DEFAULT))
     out.append("")

@@ -441,6 +441,11 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
 
 spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps,
                               spvgen_mlp_config *plan, char *msg, size_t size) {
+  return mlp_plan_desc(desc, caps, true, plan, msg, size);
+}
+
+spvgen_status mlp_plan_desc(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps, bool layers,
+                            spvgen_mlp_config *plan, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
   if (!plan) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
   spvgen_device_caps tmp;
@@ -483,7 +488,7 @@ spvgen_status spvgen_mlp_plan(const spvgen_mlp_desc *desc, const spvgen_device_c
   bool vec_only = bd->variant == SPVGEN_MLP_AUTO && (bd->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL || fp8);
   spvgen_mlp_config sel = base;
   if (vec_only) sel.desc.variant = SPVGEN_MLP_VEC;
-  st = mlp_select(caps, &sel, plan, msg, size);
+  st = mlp_select(caps, &sel, layers, plan, msg, size);
   if (st == SPVGEN_OK) return st;
   memset(plan, 0, sizeof *plan);
   if (vec_only && msg && size) {
@@ -517,7 +522,8 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
   spvgen_mlp_desc cand[MAX_CAND];
   for (int v = 1; v < SPVGEN_MLP_VARIANT_COUNT; v++) {
     if (base.desc.variant != SPVGEN_MLP_AUTO && base.desc.variant != (spvgen_mlp_variant)v) continue;
-    /* layers only where the desc names it (AUTO does not choose it: spvgen/mlp.h) */
+    /* layers only where the desc names it (AUTO takes it only where the measurements say
+     * it wins: emitters/mlp/select.c; the candidates are AUTO's fused variants) */
     if (v == SPVGEN_MLP_LAYERS && base.desc.variant != SPVGEN_MLP_LAYERS) continue;
     /* weight_layout auto: the vec variant's plans in both layouts, row-major first */
     for (int opt = 0; opt < 2; opt++) {
@@ -724,7 +730,9 @@ spvgen_status spvgen_mlp(const spvgen_mlp_desc *desc, const spvgen_device_caps *
   if (!kernel) return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
   memset(kernel, 0, sizeof *kernel);
   spvgen_mlp_config plan;
-  spvgen_status st = spvgen_mlp_plan(desc, caps, &plan, msg, size);
+  /* one kernel: AUTO chooses among the fused variants (a desc naming layers gets the
+   * error below) */
+  spvgen_status st = mlp_plan_desc(desc, caps, false, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
   spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan)});
   if (!m) return mlp_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");

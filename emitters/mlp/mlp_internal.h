@@ -128,13 +128,18 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
                                const spvgen_mlp_desc *knobs, spvgen_mlp_variant v, spvgen_mlp_config *p,
                                char *msg, size_t size);
 /* The choice of variant, weight layout and knobs where the desc leaves them open
- * (emitters/mlp/select.c): fills *plan, its selection and estimate. */
-spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
-                         char *msg, size_t size);
+ * (emitters/mlp/select.c): fills *plan, its selection and estimate. layers: the caller
+ * takes a plan of several kernels (the layers variant may be chosen). */
+spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, bool layers,
+                         spvgen_mlp_config *plan, char *msg, size_t size);
+/* spvgen_mlp_plan, with the layers variant open to AUTO (layers) or not: spvgen_mlp
+ * emits one kernel (emitters/mlp/mlp.c). */
+spvgen_status mlp_plan_desc(const spvgen_mlp_desc *desc, const spvgen_device_caps *caps, bool layers,
+                            spvgen_mlp_config *plan, char *msg, size_t size);
 /* mlp_select_find_device: select.h */
 struct mlp_select_device;
 /* The variant class of a plan (select.h: vec with row-major or optimal weights, mat,
- * loop). */
+ * loop, layers). */
 int mlp_select_class(const spvgen_mlp_config *p);
 /* The cost model's ns per point for a plan on the device (select.c). */
 double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p);

@@ -499,7 +499,7 @@ static const sg_flag mlp_flags[] = {
     {"--spec-id-base", "N", "with optimal weights: layer l's offset is SpecId N + l", flag_spec_id_base, 0},
     SG_FLAG_HEADING("knobs:"),
     {"--variant", "auto|vec|mat|loop|layers",
-     "the kernel's variant (layers: a GEMM per layer, for wide networks;\nnever chosen by auto)", flag_variant, 0},
+     "the kernel's variant (layers: a GEMM per layer, for wide networks;\nchosen by auto only where measured fastest)", flag_variant, 0},
     {"--wg", "N", "invocations per workgroup", flag_wg, 0},
     {"--points-per-group", "N",
      "vec: points per invocation (1, 2, 4, 8); mat: points per workgroup\nblock (a multiple of 16)",

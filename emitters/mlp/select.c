@@ -9,8 +9,15 @@
  *    (select.h: per-point overhead, ns per FLOP, ns per activation, bandwidth floor),
  *    with parameters fitted to the device's measurements (or the default ones), and the
  *    lowest estimate is taken.
- * The classes the desc allows: its variant (AUTO: vec, mat, loop), and for vec the
- * row-major layout, the optimal one or (AUTO) both. */
+ * The classes the desc allows: its variant (AUTO: vec, mat, loop, and layers where the
+ * caller takes a plan of several kernels), and for vec the row-major layout, the optimal
+ * one or (AUTO) both; layers (row-major weights) where the layout is not optimal and the
+ * desc sets none of the knobs it refuses. Layers comes only from a measured network
+ * where it was the fastest class: the cost model does not estimate it against the fused
+ * classes (its time is the activations' trips through memory, which the model's terms
+ * were not fitted on), and where the layers planner refuses the desc (an encoding, an
+ * activation outside the GEMM epilogue, f32 input, device addresses, a weight offset the
+ * device cannot bind) the measured network's next class is planned instead. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,14 +65,16 @@ const mlp_select_device *mlp_select_find_device(const spvgen_device_caps *caps) 
 
 int mlp_select_class(const spvgen_mlp_config *p) {
   return p->variant == SPVGEN_MLP_VEC ? (p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? MLP_CLASS_VEC_OPT : MLP_CLASS_VEC)
-         : p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT
-                                        : MLP_CLASS_LOOP;
+         : p->variant == SPVGEN_MLP_MAT    ? MLP_CLASS_MAT
+         : p->variant == SPVGEN_MLP_LAYERS ? MLP_CLASS_LAYERS
+                                           : MLP_CLASS_LOOP;
 }
 
 double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_config *p) {
   const mlp_select_device *dv = mlp_select_find_device(caps);
   const mlp_select_model *m = dv ? &dv->model : &mlp_select_default_model;
   int cls = mlp_select_class(p);
+  if (!m->a[cls] && !m->b[cls] && !m->c[cls]) return 0; /* no fit for the class */
   double work = 0, acts = 0;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     uint32_t k = p->layers[l].inputs, n = p->layers[l].outputs;
@@ -89,6 +98,7 @@ typedef struct candidate {
 static spvgen_mlp_variant class_variant(int cls) {
   return cls == MLP_CLASS_VEC || cls == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_VEC
          : cls == MLP_CLASS_MAT                           ? SPVGEN_MLP_MAT
+         : cls == MLP_CLASS_LAYERS                        ? SPVGEN_MLP_LAYERS
                                                           : SPVGEN_MLP_LOOP;
 }
 
@@ -99,6 +109,9 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   bool opt = cls == MLP_CLASS_VEC_OPT;
   if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && !opt) return false;
   if (d->weight_layout == SPVGEN_MLP_WEIGHTS_ROW_MAJOR && opt) return false;
+  if (cls == MLP_CLASS_LAYERS) /* no knobs of its own: a desc that sets one is another class's */
+    return !d->workgroup_size && !d->points_per_group && !d->f16_accumulation && !d->bias_path && !d->mat_rows &&
+           !d->mat_slab && !d->vec_rows && !d->vec_stage && !d->layer_loop;
   if (!k) return true;
   if (d->workgroup_size && d->workgroup_size != k->workgroup_size) return false;
   if (d->points_per_group && d->points_per_group != k->points_per_group) return false;
@@ -112,13 +125,16 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   return true;
 }
 
-/* The classes the measured network ran that the desc allows, fastest first, but class
- * skip (-1: none), each faster than min_gpts (0: any measured); returns their count. */
-static int measured_order(const mlp_select_entry *near, const spvgen_mlp_desc *d, int skip, float min_gpts,
-                          int order[MLP_CLASS_COUNT]) {
+/* The classes the measured network ran that the desc allows (layers only where the caller
+ * takes several kernels), fastest first, but class skip (-1: none), each faster than
+ * min_gpts (0: any measured); returns their count. */
+static int measured_order(const mlp_select_entry *near, const spvgen_mlp_desc *d, bool layers, int skip,
+                          float min_gpts, int order[MLP_CLASS_COUNT]) {
   int n = 0;
   for (int c = 0; c < MLP_CLASS_COUNT; c++)
-    if (c != skip && near->cls[c].gpts > 0 && near->cls[c].gpts >= min_gpts && allows(d, c, NULL)) order[n++] = c;
+    if (c != skip && (layers || c != MLP_CLASS_LAYERS) && near->cls[c].gpts > 0 && near->cls[c].gpts >= min_gpts &&
+        allows(d, c, NULL))
+      order[n++] = c;
   for (int i = 1; i < n; i++)
     for (int j = i; j > 0 && near->cls[order[j]].gpts > near->cls[order[j - 1]].gpts; j--) {
       int t = order[j];
@@ -128,11 +144,12 @@ static int measured_order(const mlp_select_entry *near, const spvgen_mlp_desc *d
   return n;
 }
 
-/* Plans class cls with knobs k (NULL: the desc's own). */
+/* Plans class cls with knobs k (NULL: the desc's own; layers: its GEMMs choose). */
 static spvgen_status plan_class(const spvgen_device_caps *caps, const spvgen_mlp_config *base, int cls,
                                 const mlp_select_knobs *k, spvgen_mlp_config *p, char *msg, size_t size) {
   spvgen_mlp_config b = *base;
   b.desc.weight_layout = cls == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+  if (cls == MLP_CLASS_LAYERS) return mlp_plan_variant(caps, &b, NULL, SPVGEN_MLP_LAYERS, p, msg, size);
   spvgen_mlp_desc knobs = b.desc;
   if (k) {
     knobs.workgroup_size = k->workgroup_size;
@@ -176,11 +193,11 @@ static bool keeps_speed(const spvgen_device_caps *caps, const spvgen_mlp_config 
  * "Measurements behind source comments"). True when one keeps half the chosen class's
  * measured speed and fits. */
 static bool fit_measured(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
-                         const mlp_select_entry *near, uint32_t budget) {
+                         const mlp_select_entry *near, bool layers, uint32_t budget) {
   const int chosen = mlp_select_class(plan);
   if (!near || near->cls[chosen].gpts <= 0) return false;
   int order[MLP_CLASS_COUNT];
-  const int n = measured_order(near, &base->desc, chosen, 0.5f * near->cls[chosen].gpts, order);
+  const int n = measured_order(near, &base->desc, layers, chosen, 0.5f * near->cls[chosen].gpts, order);
   for (int i = 0; i < n; i++) {
     const int c = order[i];
     const mlp_select_knobs *k = allows(&base->desc, c, &near->cls[c]) ? &near->cls[c] : NULL;
@@ -198,10 +215,10 @@ static bool fit_measured(const spvgen_device_caps *caps, const spvgen_mlp_config
 }
 
 static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
-                       const mlp_select_entry *near) {
+                       const mlp_select_entry *near, bool layers) {
   const uint32_t budget = mlp_budget_ms(&base->desc);
   if (plan->compile_ms <= budget) return;
-  if (fit_measured(caps, base, plan, near, budget)) return;
+  if (fit_measured(caps, base, plan, near, layers, budget)) return;
   const spvgen_mlp_desc *d = &base->desc;
   spvgen_mlp_config cheapest = *plan, p;
   static const int classes[] = {MLP_CLASS_VEC_OPT, MLP_CLASS_VEC, MLP_CLASS_MAT, MLP_CLASS_LOOP};
@@ -209,6 +226,7 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
   for (int ci = -1; ci < (int)(sizeof classes / sizeof classes[0]); ci++) {
     const int cls = ci < 0 ? chosen : classes[ci];
     if ((ci >= 0 && cls == chosen) || !allows(d, cls, NULL)) continue;
+    if (cls == MLP_CLASS_LAYERS) continue; /* no knobs to shorten its compile; not a model stand-in */
     spvgen_mlp_desc k0 = ci < 0 ? plan->desc : *d; /* the chosen knobs, else the defaults */
     const bool vec = class_variant(cls) == SPVGEN_MLP_VEC;
     /* The staged pieces (vec_stage with 64-row pieces) are not a stand-in: measured far
@@ -247,8 +265,8 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
   }
 }
 
-spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, spvgen_mlp_config *plan,
-                         char *msg, size_t size) {
+spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, bool layers,
+                         spvgen_mlp_config *plan, char *msg, size_t size) {
   const spvgen_mlp_desc *d = &base->desc;
   const mlp_select_device *dv = mlp_select_find_device(caps);
   /* 1. the nearest measured network */
@@ -262,7 +280,7 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
     if (near && best <= MAX_DISTANCE) {
       /* its classes, fastest first */
       int order[MLP_CLASS_COUNT];
-      const int n = measured_order(near, d, -1, 0.0f, order);
+      const int n = measured_order(near, d, layers, -1, 0.0f, order);
       for (int i = 0; i < n; i++) {
         int c = order[i];
         /* its measured knobs where the desc leaves them open, else the desc's */
@@ -273,7 +291,7 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
         snprintf(plan->selection, sizeof plan->selection, "measured %s %u-%ux%u-%u (distance %.2g)", dv->name,
                  near->encoded_width, near->hidden_width, near->depth, near->output_width, best);
         plan->estimated_ns_per_point = mlp_select_estimate(caps, plan);
-        fit_budget(caps, base, plan, near);
+        fit_budget(caps, base, plan, near, layers);
         return SPVGEN_OK;
       }
     }
@@ -307,6 +325,6 @@ spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config
   if (msg && size) msg[0] = 0;
   snprintf(plan->selection, sizeof plan->selection, "model");
   plan->estimated_ns_per_point = best;
-  fit_budget(caps, base, plan, NULL);
+  fit_budget(caps, base, plan, NULL, layers);
   return SPVGEN_OK;
 }

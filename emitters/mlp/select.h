@@ -11,8 +11,10 @@
 struct spvgen_device_caps; /* spvgen/caps.h */
 
 /* The variant classes the grid measures: the vec variant with row-major and with the
- * driver's optimal weights, mat, loop. */
-enum { MLP_CLASS_VEC, MLP_CLASS_VEC_OPT, MLP_CLASS_MAT, MLP_CLASS_LOOP, MLP_CLASS_COUNT };
+ * driver's optimal weights, mat, loop, and layers (a GEMM per layer, row-major weights, no
+ * knobs of its own: its cell's knobs are zero). Layers is chosen only where a measured
+ * network says it is the fastest (select.c): the cost model never proposes it. */
+enum { MLP_CLASS_VEC, MLP_CLASS_VEC_OPT, MLP_CLASS_MAT, MLP_CLASS_LOOP, MLP_CLASS_LAYERS, MLP_CLASS_COUNT };
 
 /* One class's best plan on one network. */
 typedef struct mlp_select_knobs {
@@ -36,8 +38,9 @@ typedef struct mlp_select_entry {
 } mlp_select_entry;
 
 /* The cost model, per class: ns per point = max(a + b * work + c * acts, bytes / bw),
- * work the FLOPs of the layers (vec, mat: widths padded to 16), acts the activations
- * (the layers' outputs, padded likewise), bytes the point's input and output. */
+ * work the FLOPs of the layers (vec, mat, layers: widths padded to 16), acts the
+ * activations (the layers' outputs, padded likewise), bytes the point's input and output.
+ * A class with a, b and c all zero has no fit (too few measurements): no estimate. */
 typedef struct mlp_select_model {
   double bw;                          /* bytes per ns */
   double a[MLP_CLASS_COUNT], b[MLP_CLASS_COUNT], c[MLP_CLASS_COUNT];
@@ -45,7 +48,7 @@ typedef struct mlp_select_model {
 
 /* The driver's first compile, per class: ms = a + b * p^q * (T + c * A)^e (plan_cost.c:
  * T the 16 x 16 tiles of the layers' code, A the activations' weight, p the points per
- * invocation). */
+ * invocation). Unused for layers: its compile is the sum of its GEMM kernels' estimates. */
 typedef struct mlp_compile_model {
   double a, b, c, q, e;
 } mlp_compile_model;

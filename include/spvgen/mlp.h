@@ -91,8 +91,10 @@ typedef enum spvgen_mlp_variant {
   /* Layer by layer, for wide networks: one GEMM per layer (spvgen/gemm.h, the variant the
    * device has: coopmat2, KHR or SIMT), the bias and activation in the GEMM's epilogue,
    * the f16 activations between layers through a workspace buffer. Several kernels per
-   * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below); only when asked
-   * for (AUTO never picks it, spvgen_mlp_plans lists it only for a desc that names it).
+   * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below). AUTO picks it only
+   * where the device's measured selection table says it is the fastest class for the
+   * nearest measured network (docs/mlp.md "Choosing the variant"), never in spvgen_mlp
+   * (one kernel); spvgen_mlp_plans lists it only for a desc that names it.
    * Encoding none, f16 points in, activations none, relu and silu (the GEMM epilogue's),
    * row-major weights, descriptors; an f32 output only with no_bias (the GEMM's bias has
    * the output's type). */
@@ -399,8 +401,9 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
  * push-constant size, binding names; groups are 0 (see spvgen_mlp_groups). */
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info);
-/* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). A plan of
- * several kernels (the layers variant) is refused naming spvgen_mlp_emit_kernel. */
+/* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). AUTO chooses
+ * among the one-kernel variants here; a desc naming the layers variant is refused naming
+ * spvgen_mlp_emit_kernel. */
 /* The addressing model the plan's module is created with (spvgen_module_desc.addressing):
  * SpvAddressingModelPhysicalStorageBuffer64 for addressing DEVICE_ADDRESS, else Logical
  * (0). */

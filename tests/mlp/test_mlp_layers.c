@@ -146,7 +146,8 @@ static void test_layers_equal_hidden_layers_share_one_gemm(void) {
   CHECK_CONTAINS(p.name, "layers 1-256x8-1");
 }
 
-/* AUTO never picks layers; spvgen_mlp_plans lists it only when the desc names it. */
+/* AUTO picks layers only where a measured network says it is the fastest class, never
+ * from the cost model; spvgen_mlp_plans lists it only when the desc names it. */
 static void test_layers_only_when_asked_for(void) {
   spvgen_device_caps caps = preset("h100");
   spvgen_mlp_desc d = net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
@@ -154,6 +155,13 @@ static void test_layers_only_when_asked_for(void) {
   spvgen_mlp_config p;
   char msg[512];
   CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  /* AUTO takes layers only from a measured network where it was the fastest class
+   * (emitters/mlp/select.c; tests/mlp/test_mlp_select_layers.c), never from the model */
+  CHECK_MSG(p.variant != SPVGEN_MLP_LAYERS || !strncmp(p.selection, "measured ", 9), "%s [%s]", p.name, p.selection);
+  spvgen_mlp_desc far = net(2, 512, 1, 2, SPVGEN_MLP_ACT_RELU); /* far from every measured network */
+  far.variant = SPVGEN_MLP_AUTO;
+  CHECK_MSG(spvgen_mlp_plan(&far, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(!strcmp(p.selection, "model") || !strncmp(p.selection, "model,", 6), "%s", p.selection);
   CHECK(p.variant != SPVGEN_MLP_LAYERS);
   static spvgen_mlp_config plans[64];
   uint32_t n = 0;

@@ -29,7 +29,7 @@ static const mlp_select_device *h100_table(const spvgen_device_caps *caps) { ret
 static int class_of(const spvgen_mlp_config *p) {
   if (p->variant == SPVGEN_MLP_VEC)
     return p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? MLP_CLASS_VEC_OPT : MLP_CLASS_VEC;
-  return p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT : MLP_CLASS_LOOP;
+  return p->variant == SPVGEN_MLP_MAT ? MLP_CLASS_MAT : p->variant == SPVGEN_MLP_LAYERS ? MLP_CLASS_LAYERS : MLP_CLASS_LOOP;
 }
 
 static spvgen_mlp_desc desc_of(const mlp_select_entry *e) {
@@ -66,6 +66,8 @@ static void test_measured_networks_choose_their_fastest_class(void) {
           best = c;
       if (best < 0) continue;
       spvgen_mlp_desc d = desc_of(e);
+      /* the layers class's GEMM epilogue has silu, not tanh, of the second activation class */
+      if (best == MLP_CLASS_LAYERS && e->act_class) d.activation = SPVGEN_MLP_ACT_SILU;
       d.weight_layout = layout ? SPVGEN_MLP_WEIGHTS_AUTO : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
       spvgen_mlp_config p;
       char msg[512];

@@ -49,6 +49,8 @@ ALLOWED = [
     ("tests/gemm/test_kernel_builder.c", "emitters/common/*.h", "the helper layer's unit test"),
     ("tests/mlp/test_mlp_select.c", "emitters/mlp/select.h",
      "the MLP's variant choice against its shipped measurements"),
+    ("tests/mlp/test_mlp_select_layers.c", "emitters/mlp/select.h",
+     "the choice's layers class against a table generated from a synthetic grid"),
     ("tests/fuzz/fuzz_desc.c|tests/fuzz/fuzz_mlp_cli.c", "tools/spvgen/cmds.h",
      "the CLI's commands run in-process"),
     ("tests/vk/test_reflect_fuzz.c|tests/fuzz/fuzz_spirv.c", "lib/core/reflect.h|lib/vk/internal.h",

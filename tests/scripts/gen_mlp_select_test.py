@@ -2,7 +2,10 @@
 """tests/scripts/gen_mlp_select_test.py — tools/gen_mlp_select.py on synthetic grid
 measurements made from a known cost model (select.h's form): the fit recovers the
 model's parameters, the table's choice is each network's best (and so never under half
-of it), --check passes, and the C it writes compiles against emitters/mlp/select.h.
+of it), --check passes, and the C it writes compiles against emitters/mlp/select.h. The
+layers class (a GEMM per layer: a larger per-point overhead, a lower cost per FLOP) is
+measured too: it is the best on the deep 256-wide networks, its cell is in the table with
+zero knobs, its model is fitted, and no compile model is fitted for it.
 
     gen_mlp_select_test.py SOURCE_DIR [CC]
 """
@@ -18,9 +21,11 @@ NETS = ["--in 3 --out 1 --hidden 48,48 --act sigmoid", "--in 8 --out 8 --hidden 
         "--in 64 --out 64 --hidden 64,64,64,64,64 --act relu", "--in 16 --out 3 --hidden 128,128,128 --act silu",
         "--in 32 --out 16 --hidden 64,64,64,64 --act relu", "--in 1 --out 1 --hidden 16 --act relu",
         "--in 64 --out 64 --hidden " + ",".join(["256"] * 8) + " --act relu", "--in 1 --out 64 --hidden 256 --act relu",
-        "--in 32 --out 32 --hidden 128,128,128,128,128 --act relu", "--in 64 --out 1 --hidden 16,16,16 --act tanh"]
-A = {"vec": 0.05, "vec-opt": 0.04, "mat": 0.08, "loop": 0.05}
-B = {"vec": 1 / 120e3, "vec-opt": 1 / 480e3, "mat": 1 / 77e3, "loop": 1 / 9e3}
+        "--in 32 --out 32 --hidden 128,128,128,128,128 --act relu", "--in 64 --out 1 --hidden 16,16,16 --act tanh",
+        "--in 64 --out 64 --hidden " + ",".join(["256"] * 6) + " --act relu"]
+
+A = {"vec": 0.05, "vec-opt": 0.04, "mat": 0.08, "loop": 0.05, "layers": 0.5}
+B = {"vec": 1 / 120e3, "vec-opt": 1 / 480e3, "mat": 1 / 77e3, "loop": 1 / 9e3, "layers": 1 / 1e6}
 BW = 3000.0
 
 
@@ -31,6 +36,7 @@ def pad(x):
 rows = ["vendor\tdevice\tdevice_name\tnet\tflags\tpoints\tflops\tencoded_width\thidden_width\tdepth\toutput_width"
         "\tact_class\tencoding\tclass\tplan\tworkgroup_size\tpoints_per_group\tbias_add\tf16_acc\tgpts\ttflops\tms"
         "\tcompile_ms\temit_us\twords\tcheck\testimate_ns"]
+best = {}  # (network, row-major only) -> its fastest class
 for k, flags in enumerate(NETS):
     i = int(re.search(r"--in (\d+)", flags).group(1))
     o = int(re.search(r"--out (\d+)", flags).group(1))
@@ -38,10 +44,16 @@ for k, flags in enumerate(NETS):
     d = [i] + hid + [o]
     act = 0 if "relu" in flags else 1
     for c in A:
+        if c == "layers" and act:  # the GEMM epilogue has no tanh or sigmoid: no row
+            continue
         w = sum(2 * (d[j] * d[j + 1] if c == "loop" else pad(d[j]) * pad(d[j + 1])) for j in range(len(d) - 1))
         t = max(A[c] + B[c] * w, (i + o) * 2 / BW)
+        for row in (True, False):
+            if not (row and c == "vec-opt") and t < best.get((k, row), ("", 1e30))[1]:
+                best[(k, row)] = (c, t)
         rows.append("\t".join(map(str, [0x10de, 0x2330, "NVIDIA H100 80GB HBM3", f"n{k}", flags, 1 << 20, 0, i, hid[0],
-                                        len(hid), o, act, 0, c, c + " plan", 32, 1, 0, 0, "%.6f" % (1 / t), 0, 0, 0, 0,
+                                        len(hid), o, act, 0, c, c + " plan", 0 if c == "layers" else 32,
+                                        0 if c == "layers" else 1, 0, 0, "%.6f" % (1 / t), 0, 0, 5.0, 0,
                                         0, "ok", 0])))
 # a wrong plan's figure never counts
 rows.append(rows[1].replace("\tok\t", "\tfail\t").replace("\tvec\t", "\tloop\t", 1))
@@ -58,6 +70,30 @@ with tempfile.TemporaryDirectory() as tmp:
     m = re.search(r"vec-opt: a (\S+) b (\S+)", r.stdout)
     if not m or abs(float(m.group(1)) - A["vec-opt"]) > 0.005 or abs(float(m.group(2)) * 480e3 - 1) > 0.05:
         print("FAIL: the fitted vec-opt model is not a 0.04, b 1/480e3:", m.group(0) if m else r.stdout[:500])
+        failures += 1
+    m = re.search(r"layers: a (\S+) b (\S+)", r.stdout)
+    if not m or abs(float(m.group(1)) - A["layers"]) > 0.05 or abs(float(m.group(2)) * 1e6 - 1) > 0.1:
+        print("FAIL: the fitted layers model is not a 0.5, b 1/1e6:", m.group(0) if m else r.stdout[:500])
+        failures += 1
+    if "compile layers: a 0 b 0 c 0 q 1 e 1 (default)" not in r.stdout:
+        print("FAIL: a compile model fitted for layers (its compile is its GEMMs' estimates)")
+        failures += 1
+    for k in range(len(NETS)):
+        for line in r.stdout.splitlines():
+            if line.startswith(("row ", "auto")) and line.split()[1] == f"n{k}":
+                took_layers = "| table layers 1.00 |" in line
+                if took_layers != (best[(k, line.startswith("row "))][0] == "layers"):
+                    print("FAIL: the table's choice", "is" if took_layers else "is not", "layers:", line)
+                    failures += 1
+    if not any(c == "layers" for c, _ in best.values()) or all(c == "layers" for c, _ in best.values()):
+        print("FAIL: the synthetic grid does not have layers best on some networks only")
+        failures += 1
+    text = open(out_c).read()
+    cells = re.findall(r"/\* n(\d+) \*/", text)
+    entry6 = [ln for ln in text.splitlines() if ln.endswith("/* n6 */")]
+    if len(cells) != len(NETS) or not entry6 or entry6[0].count("{") != 7 or \
+            not re.search(r"\{[0-9.]+f, 0, 0, 0, 0, 0, 0, 0, 0\}\}\}, /\* n6", entry6[0]):
+        print("FAIL: the table's entries are not 5 cells with layers' last (zero knobs):", entry6)
         failures += 1
     if "UNDER HALF" in r.stdout:
         print("FAIL: a choice under half the best:", r.stdout)
