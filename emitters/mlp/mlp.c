@@ -629,6 +629,14 @@ spvgen_status spvgen_mlp_dispatch_for(const spvgen_mlp_config *plan, uint32_t in
 
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info) {
+  /* A plan of several kernels (the layers variant) emitted through the one-kernel call
+   * would give a module that computes only the first layer: refused, never partial. */
+  if (m && plan_ok(plan) && spvgen_mlp_kernel_count(plan) > 1)
+    return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
+                              "spvgen_mlp_emit: the plan (%s) is %u kernels (a GEMM per layer); emit each "
+                              "with spvgen_mlp_emit_kernel (spvgen_mlp_kernel_count)",
+                              plan->name, spvgen_mlp_kernel_count(plan)),
+           spvgen_module_status(m);
   return spvgen_mlp_emit_kernel(m, plan, 0, info);
 }
 

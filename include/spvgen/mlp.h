@@ -398,7 +398,9 @@ spvgen_status spvgen_mlp_plans(const spvgen_mlp_desc *desc, const spvgen_device_
                                spvgen_mlp_config *plans, uint32_t max, uint32_t *count,
                                char *message, size_t message_size);
 /* Builds the kernel into m (fresh or reset). info (optional): entry point, local size,
- * push-constant size, binding names; groups are 0 (see spvgen_mlp_groups). */
+ * push-constant size, binding names; groups are 0 (see spvgen_mlp_groups). A plan of
+ * several kernels (the layers variant: spvgen_mlp_kernel_count > 1) is refused with
+ * SPVGEN_ERROR_INVALID_ARGUMENT: emit each with spvgen_mlp_emit_kernel. */
 spvgen_status spvgen_mlp_emit(spvgen_module *m, const spvgen_mlp_config *plan,
                               spvgen_kernel_info *info);
 /* plan + emit + finish; the caller frees the kernel (spvgen_kernel_free). AUTO chooses

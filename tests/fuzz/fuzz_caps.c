@@ -92,8 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       expect_reason(msg, "spvgen_mlp_plan");
       continue;
     }
-    spvgen_module_reset(g_module, NULL);
-    expect_valid(spvgen_mlp_emit(g_module, &plan, NULL), plan.name);
+    for (uint32_t i = 0; i < spvgen_mlp_kernel_count(&plan); i++) { /* layers: a kernel per GEMM class */
+      spvgen_module_reset(g_module, NULL);
+      expect_valid(spvgen_mlp_emit_kernel(g_module, &plan, i, NULL), plan.name);
+    }
   }
   spvgen_elementwise_desc ed = {.type = (spvgen_elementwise_type)(size % 4), .local_size = 32u << (size % 4)};
   spvgen_elementwise_config ep;

@@ -219,7 +219,7 @@ static void fuzz_mlp(reader *r) {
     spvgen_kernel_info info;
     const uint32_t *w = NULL;
     size_t count = 0;
-    st = spvgen_mlp_emit(g_module, &plans[i], &info);
+    st = spvgen_mlp_emit_kernel(g_module, &plans[i], 0, &info); /* layers: kernel 0 of several */
     if (st == SPVGEN_OK) st = spvgen_module_finish(g_module, &w, &count);
     if (st != SPVGEN_OK) FUZZ_FAIL("plan %s did not emit: %s", plans[i].name, spvgen_module_error(g_module));
     expect_valid(w, count, plans[i].name);

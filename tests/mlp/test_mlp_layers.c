@@ -144,6 +144,14 @@ static void test_layers_equal_hidden_layers_share_one_gemm(void) {
   CHECK_EQ_U64(p.gemm_count, 3);
   for (uint32_t l = 2; l + 1 < p.layer_count; l++) CHECK_EQ_U64(p.layer_gemm[l], p.layer_gemm[1]);
   CHECK_CONTAINS(p.name, "layers 1-256x8-1");
+  /* the one-kernel emit refuses a plan of several kernels (it would compute layer 1 only);
+   * each kernel emits through spvgen_mlp_emit_kernel */
+  spvgen_module *m = spvgen_module_create(NULL);
+  CHECK(spvgen_mlp_emit(m, &p, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(spvgen_module_error(m), "is 9 kernels (a GEMM per layer); emit each with spvgen_mlp_emit_kernel");
+  spvgen_module_reset(m, NULL);
+  CHECK(spvgen_mlp_emit_kernel(m, &p, 8, NULL) == SPVGEN_OK);
+  spvgen_module_destroy(m);
 }
 
 /* AUTO picks layers only where a measured network says it is the fastest class, never
