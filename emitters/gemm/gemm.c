@@ -558,7 +558,8 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
  * K because of its length, for the tile the variant chose (p, planned with s_min slices):
  * s_min, or up to twice as many where gemm_splitk_time puts more slices faster (a grid
  * that leaves SMs idle: 256x256x2^20 in 128x256 tiles takes 66, one wave), each keeping
- * 8 K steps. (Not more: at K 18944, 2 slices measured faster than 4.) */
+ * 8 K steps. (Not more: past what fills the SMs, more slices measured slower; docs/design-notes.md,
+ * "Split-K in two dispatches".) */
 static uint32_t long_k_slices(const spvgen_device_caps *caps, const spvgen_gemm_config *p, uint32_t s_min) {
   const spvgen_gemm_desc *d = &p->desc;
   const uint32_t units = gemm_units(caps), steps = gemm_ceil_div(d->k, d->tile_k);
@@ -759,9 +760,9 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
       /* A fixed 16-bit shape that coopmat2 serves only with a slower tiling (a shape a few
        * rows past a multiple of its big tiles: 3008 = 47 x 64, whose 128-wide tiles need
        * edge modes over the budget or slow) goes to khr where khr's estimate is faster:
-       * its big tile takes the edges at no cost of its own (3008^3 f16->f32: coopmat2
-       * 64x64x64 174 TFLOP/s, khr 128x256x32 201.7; docs/design-notes.md). Only by a
-       * clear margin: the two are equal at unroll 1 on whole tiles (8192^3: 298 / 301). */
+       * its big tile takes the edges at no cost of its own (docs/design-notes.md,
+       * "Measurements behind source comments"). Only by a clear margin: the two are equal
+       * at unroll 1 on whole tiles. */
       if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
           !d.tile_m && !d.tile_n && !d.tile_k && !d.workgroup_size && !d.subgroups && !d.stages && !d.split_k &&
           !gemm_packed(&plan->desc) && plan->desc.split_k <= 1) {

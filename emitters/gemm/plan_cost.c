@@ -139,7 +139,8 @@ uint32_t gemm_budget_ms(const spvgen_gemm_desc *d) {
 
 /* --------------------------------------------------------- speed estimates ---- */
 
-#define KHR_PEAK 0.92 /* 301 / 326 TFLOP/s at 8192^3 f16->f32 (H200): khr 128x256 against coopmat2's best */
+#define KHR_PEAK 0.92 /* khr's 128x256 tile against coopmat2's best at a large f16 shape (docs/design-notes.md,
+                         "Measurements behind source comments") */
 
 double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;

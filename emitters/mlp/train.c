@@ -169,7 +169,7 @@ static spvgen_status grad_forms_check(const spvgen_mlp_train_desc *d, char *msg,
                           "choice (leave it auto)",
                           d->grad_bias ? "grad_bias" : "grad_act_deriv",
                           d->grad_bias ? grad_bias_names[d->grad_bias] : grad_act_deriv_names[d->grad_act_deriv],
-                          d->net.variant == SPVGEN_MLP_AUTO ? "loop" /* AUTO trains on loop */
+                          d->net.variant == SPVGEN_MLP_AUTO ? "loop" /* AUTO's fallback from mat */
                                                             : spvgen_mlp_variant_name(d->net.variant));
   return SPVGEN_OK;
 }
@@ -425,7 +425,18 @@ spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
     memset(plan, 0, sizeof *plan);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
-  spvgen_status st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
+  spvgen_status st = SPVGEN_ERROR_UNSUPPORTED;
+  if (desc->net.variant == SPVGEN_MLP_AUTO) {
+    /* AUTO trains on mat where the device and the network allow it (its gradient kernel
+     * runs the layers on cooperative matrices and was measured several times faster than
+     * loop's on every network both ran: docs/mlp.md, "Training"), else on loop. Layers and
+     * vec only when asked for: their plans are not the two kernels of
+     * spvgen_mlp_train_emit (layers) or need a host conversion between them (vec). */
+    spvgen_mlp_train_desc m = *desc;
+    m.net.variant = SPVGEN_MLP_MAT;
+    st = train_plan_one(&m, train_caps(caps, &tmp), 0, plan, NULL, 0);
+  }
+  if (st != SPVGEN_OK) st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
   if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
   return st;
 }

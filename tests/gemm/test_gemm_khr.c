@@ -397,8 +397,8 @@ static void test_khr_checks_loads_only_in_the_k_edge_tile(void) {
 
 /* AUTO on a fixed 16-bit shape a multiple of 64 but not of coopmat2's 128-wide tiles
  * (3008 = 47 x 64): coopmat2 fits the compile budget only with 64x64 tiles, slower than
- * khr's 128x256 tile, which takes the edges at no cost of its own (measured 174 against
- * 201.7 TFLOP/s), so AUTO takes khr; shapes coopmat2's big tiles divide stay coopmat2. */
+ * khr's 128x256 tile, which takes the edges at no cost of its own (measured: docs/design-notes.md),
+ * so AUTO takes khr; shapes coopmat2's big tiles divide stay coopmat2. */
 static void test_auto_takes_khr_where_coopmat2_has_only_small_tiles(void) {
   spvgen_device_caps caps = h100();
   static const struct { uint32_t s; spvgen_gemm_variant want; uint32_t tm; } cases[] = {

@@ -140,9 +140,16 @@ static void test_mlp_train(void) {
   cli_result r = cli_run("mlp", "--in", "2", "--hidden", "64x3", "--out", "3", "--encoding", "freq:8", "--train",
                          "--loss", "rel-l2", "--optimizer", "sgd", "--caps", "h100", "-o", path);
   CHECK_EXIT(r, 0);
-  CHECK_CONTAINS(r.err, "train loop 2-64x3-3 relu freq:8 f16 w64 rel-l2 sgd");
+  /* auto trains on mat where the device has cooperative matrices */
+  CHECK_CONTAINS(r.err, "train mat 2-64x3-3 relu freq:8 f16 w128 p64 rel-l2 sgd");
   CHECK_CONTAINS(r.err, "gradient kernel");
   CHECK_CONTAINS(r.err, "train.opt.spv");
+  cli_result_free(&r);
+  /* and on loop where it has none */
+  r = cli_run("mlp", "--in", "2", "--hidden", "64x3", "--out", "3", "--encoding", "freq:8", "--train", "--loss",
+              "rel-l2", "--optimizer", "sgd", "--caps", "vulkan13", "-o", cli_path("train13.spv"));
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.err, "train loop 2-64x3-3 relu freq:8 f16 w64 rel-l2 sgd");
   cli_result_free(&r);
   r = cli_run("val", path);
   CHECK_EXIT(r, 0);
