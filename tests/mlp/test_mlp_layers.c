@@ -12,6 +12,7 @@
 #include "gpu_fixture.h"
 #include "harness.h"
 #include "mlp_run.h"
+#include "mlp_net.h"
 #include "module_check.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
@@ -22,14 +23,9 @@ static spvgen_device_caps preset(const char *name) {
   return c;
 }
 
+/* The network on the layers variant. */
 static spvgen_mlp_desc net(uint32_t in, uint32_t width, uint32_t count, uint32_t out, spvgen_mlp_activation act) {
-  spvgen_mlp_desc d;
-  memset(&d, 0, sizeof d);
-  d.input_width = in;
-  d.hidden_width = width;
-  d.hidden_count = count;
-  d.output_width = out;
-  d.activation = act;
+  spvgen_mlp_desc d = test_mlp_net(in, width, count, out, act);
   d.variant = SPVGEN_MLP_LAYERS;
   return d;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "mlp_net.h"
 #include "module_check.h"
 #include "select.h"
 /* select.h: emitters/mlp, the table this binary links */
@@ -28,13 +29,7 @@ static spvgen_device_caps h100(void) {
 }
 
 static spvgen_mlp_desc net(uint32_t in, uint32_t width, uint32_t count, uint32_t out, spvgen_mlp_activation act) {
-  spvgen_mlp_desc d;
-  memset(&d, 0, sizeof d);
-  d.input_width = in;
-  d.hidden_width = width;
-  d.hidden_count = count;
-  d.output_width = out;
-  d.activation = act;
+  spvgen_mlp_desc d = test_mlp_net(in, width, count, out, act);
   d.compile_budget_ms = 10000; /* the choice alone (the budget's own tests below) */
   return d;
 }
