@@ -64,6 +64,7 @@ static void test_mlp_train_loop_matches_cpu(void) {
   bool cpu = spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU;
   for (int which = 0; which < 2 && !test_current_failed; which++) {
     spvgen_mlp_train_desc d = train_net(which);
+    d.net.variant = SPVGEN_MLP_LOOP; /* AUTO trains on mat where the device has cooperative matrices */
     mlp_train_run_options o = {.seed = 99 + which, .points = cpu ? 512 : 65536, .steps = 3, .lr = 1e-3f};
     mlp_train_run_result r;
     char msg[512];
