@@ -19,6 +19,9 @@
 # Carry .gl and build-gpu (built from this tree). Under 4 minutes on the H100/H200.
 # (Trimmed by the coordinator to the two networks whose default form changed: 16-128x3-3
 # and 16-64x2-3 keep the one-row + registers form they had, so their A/B is not needed.)
+# References: A against B in the same processes' call; torch training of the same networks
+# (bench/mlp_train_torch.py, autograd + Adam, f16 autocast) at the end of the call (added
+# after call S7-4, which ran without it).
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 B=build-gpu
@@ -53,4 +56,9 @@ grep -E '^== |^plan|^compile|^gpu|^check|rc=|rror|refus' "$O/rows.txt" | cut -c1
 echo "# network form | gradient first compile ms | optimizer first compile ms (control) | gradient ms per step"
 awk '/^== /{l=$2" "$3; sub(":","",l)} /^compile/{g=$5; o=$9} /^gpu/{print l" | "g" | "o" | "$3}' "$O/rows.txt" |
   tee "$O/summary.txt"
+# the reference in the same call: torch training of the same networks (autograd + Adam,
+# f16 autocast), at the larger of the two batches
+timeout 90 python3 bench/mlp_train_torch.py --points 262144 --steps 20 --warmup 10 \
+  --net "3 48x2 1 sigmoid" --net "32 64x4 16 relu" > "$O/train-torch.txt" 2>&1
+echo "train torch rc=$?"; cat "$O/train-torch.txt"
 echo "done in $((SECONDS - T0)) s"
