@@ -405,6 +405,20 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   return SPVGEN_OK;
 }
 
+/* AUTO trains on mat where the device and the network allow it (its gradient kernel runs
+ * the layers on cooperative matrices and was measured several times faster than loop's on
+ * every network both ran: docs/mlp.md, "Training"), else on loop. Layers and vec only when
+ * asked for: their plans are not the two kernels of spvgen_mlp_train_emit (layers) or
+ * need a host conversion between them (vec). SPVGEN_OK with the mat plan in *p, or the
+ * reason AUTO falls back to loop (not an error of the desc's: no message). */
+static spvgen_status train_auto_mat(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps,
+                                    spvgen_mlp_train_config *p) {
+  if (desc->net.variant != SPVGEN_MLP_AUTO) return SPVGEN_ERROR_UNSUPPORTED;
+  spvgen_mlp_train_desc m = *desc;
+  m.net.variant = SPVGEN_MLP_MAT;
+  return train_plan_one(&m, caps, 0, p, NULL, 0);
+}
+
 static const spvgen_device_caps *train_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
   if (caps) return caps;
   spvgen_caps_preset("vulkan13", tmp);
@@ -425,17 +439,7 @@ spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
     memset(plan, 0, sizeof *plan);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
-  spvgen_status st = SPVGEN_ERROR_UNSUPPORTED;
-  if (desc->net.variant == SPVGEN_MLP_AUTO) {
-    /* AUTO trains on mat where the device and the network allow it (its gradient kernel
-     * runs the layers on cooperative matrices and was measured several times faster than
-     * loop's on every network both ran: docs/mlp.md, "Training"), else on loop. Layers and
-     * vec only when asked for: their plans are not the two kernels of
-     * spvgen_mlp_train_emit (layers) or need a host conversion between them (vec). */
-    spvgen_mlp_train_desc m = *desc;
-    m.net.variant = SPVGEN_MLP_MAT;
-    st = train_plan_one(&m, train_caps(caps, &tmp), 0, plan, NULL, 0);
-  }
+  spvgen_status st = train_auto_mat(desc, train_caps(caps, &tmp), plan);
   if (st != SPVGEN_OK) st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
   if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
   return st;
@@ -464,6 +468,14 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
     if (max) plans[0] = p;
     *count = 1;
     return SPVGEN_OK;
+  }
+  {
+    /* AUTO: the plan spvgen_mlp_train_plan gives first (mat where it plans), then loop's */
+    spvgen_mlp_train_config p;
+    if (train_auto_mat(desc, caps, &p) == SPVGEN_OK) {
+      if (max) plans[0] = p;
+      n = 1;
+    }
   }
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     if (desc->grad_workgroup_size && desc->grad_workgroup_size != sizes[i]) continue;

@@ -850,8 +850,9 @@ typedef enum spvgen_mlp_train_kernel {
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
  * AUTO means mat where the device and the network allow it (cooperative matrices), else
  * loop; vec and layers (above and below) only when asked for, each refused naming the
- * reason where the device or the network does not allow it. plans lists loop plans (or
- * the one vec, mat or layers plan when net.variant asks for it). */
+ * reason where the device or the network does not allow it. plans lists, for AUTO, the
+ * plan spvgen_mlp_train_plan gives first (mat where it plans) and then loop plans; the one
+ * vec, mat or layers plan when net.variant asks for it. */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);

@@ -84,6 +84,12 @@ static void test_train_plans_validate(void) {
       char msg[512];
       spvgen_status st = spvgen_mlp_train_plans(&d, &caps, plans, 8, &n, msg, sizeof msg);
       CHECK_MSG(st == SPVGEN_OK && n > 0, "%s case %zu: %s", presets[pi], i, msg);
+      /* the list starts with the plan AUTO gives: mat where the device has cooperative
+       * matrices and mat plans the network, else loop */
+      spvgen_mlp_train_config one;
+      CHECK(spvgen_mlp_train_plan(&d, &caps, &one, msg, sizeof msg) == SPVGEN_OK);
+      if (n > 0) CHECK_STR_EQ(plans[0].name, one.name);
+      if (pi == 2) CHECK_MSG(one.net.variant == SPVGEN_MLP_LOOP, "lavapipe: %s", one.name);
       for (uint32_t k = 0; k < n && k < 8; k++)
         for (int which = 0; which < 2; which++) {
           spvgen_module *m = spvgen_module_create(NULL);
