@@ -25,14 +25,21 @@
 /* Byte alignment of the workspace's second half. */
 #define LAYERS_HALF_ALIGN 256u
 
-uint32_t mlp_layers_pow2_divisor(uint64_t x, uint32_t cap) {
-  uint32_t q = 1;
-  while (q < cap && x % (2ull * q) == 0) q *= 2;
-  return q;
+spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k) {
+  /* the GEMM's own class of the shape (multiples of M, N, K and of the leading
+   * dimensions), then any point count in the dimension that carries the points */
+  spvgen_gemm_args a = {.m = g->m, .n = g->n, .k = g->k, .batch = 1, .lda = ld[0], .ldb = ld[1], .ldd = ld[2]};
+  spvgen_gemm_desc c;
+  spvgen_status st = spvgen_gemm_class_for(g, &a, &c, NULL, 0);
+  if (st != SPVGEN_OK) return st;
+  if (points_in_k) c.k_multiple = 1;
+  else c.m_multiple = 1;
+  *g = c;
+  return SPVGEN_OK;
 }
 
 /* Layer l's GEMM class (its shape given as the planning hint). */
-static void layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_gemm_desc *g, uint32_t ld[3]) {
+static spvgen_status layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_gemm_desc *g, uint32_t ld[3]) {
   const spvgen_mlp_desc *d = &p->desc;
   const spvgen_mlp_layer *L = &p->layers[l];
   const bool first = l == 0, last = l + 1 == p->layer_count;
@@ -56,15 +63,7 @@ static void layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_gemm_desc 
   g->split_k = 1; /* one kernel per layer: the point count fills the device */
   g->pack = SPVGEN_GEMM_PACK_NONE;
   /* The class: any M; N and K are the layer's; leading dimensions as the buffers have. */
-  g->m_multiple = 1;
-  g->n_multiple = mlp_layers_pow2_divisor(g->n, 256);
-  g->k_multiple = mlp_layers_pow2_divisor(g->k, 256);
-  uint32_t q = 16;
-  for (int i = 0; i < 3; i++) {
-    uint32_t x = mlp_layers_pow2_divisor(ld[i], 16);
-    q = x < q ? x : q;
-  }
-  g->ld_multiple = q;
+  return mlp_layers_gemm_class(g, ld, false);
 }
 
 /* Whether two layers' descs are one kernel: the same class (the shape hints aside). */
@@ -175,7 +174,9 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
   for (uint32_t l = 0; l < p->layer_count; l++) {
     spvgen_gemm_desc g;
     uint32_t ld[3];
-    layer_desc(p, l, &g, ld);
+    spvgen_status cst = layer_desc(p, l, &g, ld);
+    if (cst != SPVGEN_OK)
+      return mlp_fail(msg, size, cst, "layers: layer %u (%u -> %u): no GEMM class of its shape", l, g.k, g.n);
     uint32_t i = 0;
     while (i < p->gemm_count && !mlp_layers_same_class(&classes[i], &g)) i++;
     if (i == p->gemm_count) {

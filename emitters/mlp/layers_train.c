@@ -48,15 +48,12 @@ typedef struct lt_classes {
 static spvgen_status lt_gemm(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, lt_classes *cs,
                              spvgen_gemm_desc *g, const uint32_t ld[3], const char *what, uint32_t l, uint8_t *out,
                              char *msg, size_t size) {
-  uint32_t q = 16;
-  for (int i = 0; i < 3; i++) {
-    uint32_t x = mlp_layers_pow2_divisor(ld[i], 16);
-    q = x < q ? x : q;
-  }
-  g->ld_multiple = q;
-  g->shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
   g->pack = SPVGEN_GEMM_PACK_NONE;
   g->acc_type = SPVGEN_COMPONENT_F32;
+  spvgen_status cst = mlp_layers_gemm_class(g, ld, g->k == LT_PLAN_POINTS);
+  if (cst != SPVGEN_OK)
+    return mlp_train_fail(msg, size, cst, "variant layers: layer %u's %s GEMM (%ux%ux%u): no GEMM class of its shape",
+                          l, what, g->m, g->n, g->k);
   uint32_t i = 0;
   while (i < t->layers_gemm_count && !mlp_layers_same_class(&cs->cls[i], g)) i++;
   if (i == t->layers_gemm_count) {
@@ -140,9 +137,6 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.bias = SPVGEN_GEMM_BIAS_COLUMN;
     g.activation = Ly->activation;
     g.split_k = 1;
-    g.m_multiple = 1;
-    g.n_multiple = mlp_layers_pow2_divisor(O, 256);
-    g.k_multiple = mlp_layers_pow2_divisor(I, 256);
     uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
     st = lt_gemm(caps, t, &cs, &g, ldf, "forward", l, &t->layers_fwd[l], msg, size);
     /* weight gradient: delta^T X (delta points x O read as a column-major O x points) */
@@ -152,9 +146,6 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.a_layout = SPVGEN_COL_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
     g.alpha = 0.5f; /* a run-time alpha: the mean's scale per point count */
     g.split_k = LT_PLAN_SPLIT;
-    g.m_multiple = mlp_layers_pow2_divisor(O, 256);
-    g.n_multiple = mlp_layers_pow2_divisor(I, 256);
-    g.k_multiple = 1;
     uint32_t ldd[3] = {t->layers_ld[l], ldx, ldw};
     bool hinted = false;
     if (st == SPVGEN_OK && O >= 128 && I >= 128 && spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE)) {
@@ -170,7 +161,6 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
       st = lt_gemm(caps, t, &cs, &g, ldd, "weight-gradient", l, &t->layers_dw[l], msg, size);
     /* bias gradient: delta^T ones */
     g.n = 1;
-    g.n_multiple = 1;
     uint32_t ldb[3] = {t->layers_ld[l], 1, 1};
     if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, ldb, "bias-gradient", l, &t->layers_db[l], msg, size);
     if (l == 0) continue;
@@ -180,9 +170,6 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.out_type = SPVGEN_COMPONENT_F16;
     g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
     g.split_k = 1;
-    g.m_multiple = 1;
-    g.n_multiple = mlp_layers_pow2_divisor(I, 256);
-    g.k_multiple = mlp_layers_pow2_divisor(O, 256);
     uint32_t lda[3] = {t->layers_ld[l], ldw, t->layers_ld[l - 1]};
     if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, lda, "delta", l, &t->layers_da[l], msg, size);
   }

@@ -49,7 +49,9 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t index, ui
  * divides x; whether two GEMM descs are one RUNTIME kernel (shape hints aside); the plan
  * of a RUNTIME class (cls, its leading dimensions ld[3] = lda, ldb, ldd as planned),
  * with the knobs the fixed shape would take and no edge shift. */
-uint32_t mlp_layers_pow2_divisor(uint64_t x, uint32_t cap);
+/* The GEMM class of g (spvgen_gemm_class_for of its m, n, k and of ld = lda, ldb, ldd)
+ * for any point count: the points in M, or in K (points_in_k). */
+spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k);
 bool mlp_layers_same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b);
 spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
                                    spvgen_gemm_config *out, char *msg, size_t size);
