@@ -14,13 +14,25 @@
  *             memory fragmentation and page size)
  * and any of them joined by '+' in that order ("context+idle": a new context, pipeline and
  * buffers, then the idle, then the first dispatches of that pipeline).
+ *
+ * Two experiments on the GPU's clock governor run before the trials when asked:
+ *   --ramp IDLE_MS,TOTAL_MS   the GPU idles IDLE_MS, then submissions of --repeats
+ *                             dispatches follow back to back for TOTAL_MS; one line per
+ *                             submission: its start (ms after the idle) and its median and
+ *                             minimum per dispatch. How long until the kernel runs at its
+ *                             speed once the GPU has idled (a compile, a CPU step)?
+ *   --gaps G1,G2,...          after a sustained warm-up, for each gap G (ms): 5 submissions,
+ *                             each after the host sleeps G ms; one line per submission.
+ *                             How short an idle gap already drops the clock?
+ * (--modes none --trials 1 keeps the trials short when only these are wanted.)
  * A trial: a sustained warm-up (--warmup-ms, batches of dispatches), then three timed
  * submissions of --repeats dispatches; the trial's time is the median of the best
  * submission. A trial slower than 1.6x the best trial of its mode is "slow".
  *
  *   bench_slowmode [--shape M,N,K] [--types f16,f32] [--variant auto|coopmat2|khr|simt]
  *                  [--modes none,buffers,pipeline,context,idle,fragment] [--trials N]
- *                  [--repeats N] [--warmup-ms MS] [--idle-ms MS]
+ *                  [--repeats N] [--warmup-ms MS] [--idle-ms MS] [--ramp IDLE_MS,TOTAL_MS]
+ *                  [--gaps G1,G2,...]
  *
  * Output: one line per trial ("trial MODE I us TFLOP/s at T s; pipeline MS ms": the
  * latest pipeline create, a first compile when neither spvgen's nor the driver's cache
@@ -162,6 +174,66 @@ static spvgen_status time_trial(setup *s, uint32_t repeats, uint32_t warmup_ms, 
   return st;
 }
 
+/* One submission of `repeats` dispatches: the median and minimum per dispatch (ns). */
+static spvgen_status one_submission(setup *s, spvgen_vk_dispatch_desc *dd, uint64_t *t, double *sorted,
+                                    uint32_t repeats, double *med, double *min) {
+  spvgen_status st = spvgen_vk_run(s->ctx, dd, repeats, t);
+  if (st != SPVGEN_OK) return st;
+  for (uint32_t i = 0; i < repeats; i++) sorted[i] = (double)t[i];
+  qsort(sorted, repeats, sizeof *sorted, cmp_double);
+  *med = sorted[repeats / 2];
+  *min = sorted[0];
+  return SPVGEN_OK;
+}
+
+/* --ramp and --gaps (the comment at the top of this file). */
+static spvgen_status clock_experiments(setup *s, uint32_t repeats, uint32_t warmup_ms, const char *ramp,
+                                       const char *gaps) {
+  spvgen_vk_dispatch_desc *dd = calloc(repeats, sizeof *dd);
+  uint64_t *t = calloc(repeats, sizeof *t);
+  double *sorted = calloc(repeats, sizeof *sorted);
+  spvgen_status st = dd && t && sorted ? SPVGEN_OK : SPVGEN_ERROR_OUT_OF_MEMORY;
+  for (uint32_t i = 0; dd && i < repeats; i++) {
+    dd[i].pipeline = s->pipe;
+    dd[i].buffers = s->buf;
+    dd[i].buffer_count = 3;
+    memcpy(dd[i].groups, s->kernel.info.groups, sizeof dd[i].groups);
+  }
+  unsigned idle_ms = 0, total_ms = 0;
+  if (st == SPVGEN_OK && ramp && sscanf(ramp, "%u,%u", &idle_ms, &total_ms) == 2) {
+    sleep_ms(idle_ms);
+    const double t0 = seconds();
+    printf("ramp after %u ms idle: submission start ms, median us, min us per dispatch (%u dispatches each)\n",
+           idle_ms, repeats);
+    while (st == SPVGEN_OK && (seconds() - t0) * 1e3 < total_ms) {
+      double at = (seconds() - t0) * 1e3, med = 0, min = 0;
+      st = one_submission(s, dd, t, sorted, repeats, &med, &min);
+      if (st == SPVGEN_OK) printf("ramp %9.1f %10.1f %10.1f\n", at, med / 1e3, min / 1e3);
+    }
+  }
+  if (st == SPVGEN_OK && gaps) {
+    warm_up_info w;
+    st = warm_up_run(s->ctx, dd, repeats, warmup_ms, t, &w);
+    char list[256];
+    snprintf(list, sizeof list, "%s", gaps);
+    char *save = NULL;
+    for (char *g = strtok_r(list, ",", &save); g && st == SPVGEN_OK; g = strtok_r(NULL, ",", &save)) {
+      unsigned gap = (unsigned)strtoul(g, NULL, 10);
+      for (int i = 0; i < 5 && st == SPVGEN_OK; i++) {
+        double med = 0, min = 0;
+        sleep_ms(gap);
+        st = one_submission(s, dd, t, sorted, repeats, &med, &min);
+        if (st == SPVGEN_OK) printf("gap %5u ms submission %d: median %10.1f us, min %10.1f us\n", gap, i, med / 1e3, min / 1e3);
+      }
+    }
+  }
+  fflush(stdout);
+  free(dd);
+  free(t);
+  free(sorted);
+  return st;
+}
+
 static bool parse_shape(const char *s, spvgen_gemm_desc *d) {
   return sscanf(s, "%u,%u,%u", &d->m, &d->n, &d->k) == 3 && d->m && d->n && d->k;
 }
@@ -187,6 +259,7 @@ int main(int argc, char **argv) {
   d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
   const char *modes = "none,buffers,pipeline,context,idle";
   unsigned trials = 40, repeats = 20, warmup_ms = 150, idle_ms = 3000;
+  const char *ramp = NULL, *gaps = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     bool ok = v != NULL;
@@ -198,7 +271,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--repeats")) ok = ok && sscanf(v, "%u", &repeats) == 1 && repeats > 0;
     else if (!strcmp(a, "--warmup-ms")) ok = ok && sscanf(v, "%u", &warmup_ms) == 1;
     else if (!strcmp(a, "--idle-ms")) ok = ok && sscanf(v, "%u", &idle_ms) == 1;
-    else ok = false;
+    else if (!strcmp(a, "--ramp")) {
+      unsigned x, y;
+      ok = ok && sscanf(v, "%u,%u", &x, &y) == 2;
+      ramp = v;
+    } else if (!strcmp(a, "--gaps")) {
+      ok = ok && strspn(v, "0123456789,") == strlen(v) && *v;
+      gaps = v;
+    } else ok = false;
     if (!ok) {
       fprintf(stderr, "bench_slowmode: bad argument '%s' (see the comment at the top of bench/slowmode.c)\n", a);
       return 2;
@@ -216,6 +296,11 @@ int main(int argc, char **argv) {
   printf("# %s, %ux%ux%u, plan of %zu words; trials %u, repeats %u, warm-up %u ms; start %.3f (epoch s)\n",
          spvgen_vk_caps(s.ctx)->name, d.m, d.n, d.k, s.kernel.word_count, trials, repeats, warmup_ms, start);
   int rc = 0;
+  if ((ramp || gaps) && clock_experiments(&s, repeats, warmup_ms, ramp, gaps) != SPVGEN_OK) {
+    fprintf(stderr, "bench_slowmode: %s\n", spvgen_vk_error(s.ctx));
+    close_setup(&s);
+    return 1;
+  }
   char list[256];
   snprintf(list, sizeof list, "%s", modes);
   char *save = NULL; /* strtok_r: the Vulkan loader calls strtok itself */

@@ -164,6 +164,14 @@ static void print_run_result(const gemm_cli *g, const gemm_run_result *res) {
            giga ? res->tflops * 1e3 : res->tflops, giga ? "G" : "T", ints ? "OP" : "FLOP");
   else
     printf("gpu      no timestamps on this queue\n");
+  /* A submission far slower than the best ran at the GPU's idle clock: the clock governor
+   * lowers it after about a second of little GPU work, and short or sparse submissions do
+   * not raise it again (docs/runner.md, "GPU clocks"). Said, so that a user does not read
+   * a random slowdown into the kernel; the best submission counts. */
+  if (res->median_ns > 0 && res->worst_round_median_ns > 1.6 * res->median_ns)
+    printf("note     one submission ran %.1fx slower than the best: the GPU was likely still at its idle "
+           "clock (docs/runner.md, \"GPU clocks\"); the best submission counts\n",
+           res->worst_round_median_ns / res->median_ns);
   printf("check    %" PRIu64 " of %" PRIu64 " %selements match (max |err| %.3g, tolerance there %.3g)\n",
          res->checked - res->bad, res->checked, g->run.sample ? "sampled " : "", res->max_err, res->max_err_tol);
   if (res->bad)
