@@ -76,7 +76,7 @@ static const sg_flag train_flags[] = {
     SG_FLAG_SWITCH("--train",
                    "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
                    "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
-                   "of\n--points-per-group; --variant layers: the step as GEMMs, relu / none)",
+                   "of\n--points-per-group; --variant layers: the step as GEMMs)",
                    mlp_cli, train),
     {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
     {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
