@@ -228,8 +228,25 @@ const mlp_variant_ops mlp_variant_layers = {
     .emit = layers_emit,
 };
 
+/* The layer of p whose activation no GEMM epilogue applies (a layers training plan's net,
+ * spvgen_mlp_train_plan: there those activations are the step's own kernels), or -1. */
+static int layers_unapplied(const spvgen_mlp_config *p) {
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_activation a = p->layers[l].activation;
+    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU && a != SPVGEN_ACTIVATION_SILU) return (int)l;
+  }
+  return -1;
+}
+
 spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *p, uint32_t index,
                                      spvgen_kernel_info *info) {
+  int u = layers_unapplied(p);
+  if (u >= 0)
+    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
+                              "layers: layer %d's activation %s is not in its GEMM (a training plan's net: plan "
+                              "inference with spvgen_mlp_plan, whose layers variant takes none, relu and silu)",
+                              u, spvgen_activation_name(p->layers[u].activation)),
+           spvgen_module_status(m);
   return spvgen_gemm_emit_kernel(m, &p->gemms[p->layer_gemm[index]], SPVGEN_GEMM_KERNEL_MAIN, info);
 }
 
@@ -244,6 +261,12 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64
   const spvgen_mlp_layer *L = &p->layers[l];
   const bool first = l == 0, last = l + 1 == p->layer_count;
   const uint64_t half = mlp_layers_half_bytes(p, points);
+  int u = layers_unapplied(p);
+  if (u >= 0)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: layer %d's activation %s is not in its GEMM (a training plan's net: plan inference "
+                    "with spvgen_mlp_plan, whose layers variant takes none, relu and silu)",
+                    u, spvgen_activation_name(p->layers[u].activation));
   if (points > SPVGEN_GEMM_MAX_DIM)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "layers: %llu points: a layer's GEMM takes at most %u rows (SPVGEN_GEMM_MAX_DIM; "

@@ -1,6 +1,7 @@
 /* emitters/mlp/layers_train.c — training on the layers variant (spvgen/mlp.h, "Training on
  * the layers variant"): the gradient step as GEMMs from the GEMM template plus three small
- * kernels of its own (the loss, the sum of the loss shares, the relu mask).
+ * kernels of its own (the loss, the sum of the loss shares, the activation derivative) and,
+ * for activations other than none and relu, an activation kernel.
  *
  * Why: the fused gradient kernels keep every layer's weights and a per-workgroup gradient
  * slot close to the points they process, which stops paying once a layer is wide (a
@@ -13,7 +14,17 @@
  * Deltas are stored f16 unscaled (O(1): 2 (y - t) for L2 at the output), as the mat
  * variant keeps them; the mean's 1 / (N output_width) is the GEMMs' alpha, applied to the
  * f32 sums. The bias gradient is the same split-K GEMM against a ones vector (delta^T 1),
- * which keeps it deterministic without a reduction kernel of its own. */
+ * which keeps it deterministic without a reduction kernel of its own.
+ *
+ * Activations: none and relu stay in the forward GEMM's epilogue (relu's derivative is a
+ * mask of the stored output). Every other activation is applied by a small kernel after
+ * a forward GEMM without one: the GEMM writes z (f16), the kernel a = act(z) in f32 from
+ * it. Sigmoid, tanh, exp and leaky relu with a positive slope differentiate from the
+ * stored output a (their z goes through a scratch plane, the delta buffer not yet in
+ * use); silu and leaky relu with a negative slope need z itself, kept in a plane of its
+ * own per layer until the backward pass. The output layer's activation, whatever it is
+ * but none or relu, is applied by the loss kernel to the stored z, as the fused mat
+ * kernel does (y and act'(z) in f32). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +33,9 @@
 #include "spvgen/gemm.h"
 
 /* The step's own kernels (the GEMMs' are the GEMM template's MAIN and REDUCE). */
-enum { LT_GEMM_MAIN = 1, LT_GEMM_REDUCE = 2, LT_LOSS = 3, LT_LOSS_SUM = 4, LT_MASK = 5 };
+enum { LT_GEMM_MAIN = 1, LT_GEMM_REDUCE = 2, LT_LOSS = 3, LT_LOSS_SUM = 4, LT_MASK = 5, LT_ACT = 6 };
+/* LT_MASK (the derivative, dZ = dA act'(.)) and LT_ACT (a = act(z)) are one kernel per
+ * activation: layers_kernel_gemm holds the activation. */
 
 #define LT_LOCAL 256u            /* invocations of the loss and mask kernels */
 #define LT_LOSS_MAX_GROUPS 1024u /* the loss kernel's workgroups at most (its shares) */
@@ -84,10 +97,19 @@ static void lt_add_kernel(spvgen_mlp_train_config *t, uint8_t kind, uint8_t gemm
   t->layers_kernel_count++;
 }
 
-static bool lt_mask_needed(const spvgen_mlp_config *p) {
-  for (uint32_t l = 0; l + 1 < p->layer_count; l++)
-    if (p->layers[l].activation == SPVGEN_ACTIVATION_RELU) return true;
-  return false;
+/* Whether the forward GEMM applies the activation (its epilogue: none and relu here). */
+static bool lt_in_gemm(spvgen_activation a) { return a == SPVGEN_ACTIVATION_NONE || a == SPVGEN_ACTIVATION_RELU; }
+
+/* Whether act' needs z, not only a = act(z) (mat's z blocks are for the same ones). */
+static bool lt_keeps_z(const spvgen_mlp_desc *d, spvgen_activation a) {
+  return a == SPVGEN_ACTIVATION_SILU || (a == SPVGEN_ACTIVATION_LEAKY_RELU && d->leaky_slope < 0);
+}
+
+/* Adds the kernel of `kind` for activation a unless the plan has it. */
+static void lt_add_act_kernel(spvgen_mlp_train_config *t, uint8_t kind, spvgen_activation a) {
+  for (uint32_t k = 0; k < t->layers_kernel_count; k++)
+    if (t->layers_kernel_kind[k] == kind && t->layers_kernel_gemm[k] == (uint8_t)a) return;
+  lt_add_kernel(t, kind, (uint8_t)a);
 }
 
 spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, char *msg,
@@ -95,13 +117,6 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
   const spvgen_mlp_config *p = &t->net;
   const spvgen_mlp_desc *d = &p->desc;
   const uint32_t L = p->layer_count;
-  for (uint32_t l = 0; l < L; l++) {
-    spvgen_activation a = p->layers[l].activation;
-    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU)
-      return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                            "layers training: activation %s is not supported yet (layer %u; none and relu are)",
-                            spvgen_activation_name(a), l);
-  }
   if (d->no_bias)
     return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                           "layers training: no_bias is not supported yet (the step writes every bias's gradient)");
@@ -135,7 +150,7 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.out_type = SPVGEN_COMPONENT_F16;
     g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_COL_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
     g.bias = SPVGEN_GEMM_BIAS_COLUMN;
-    g.activation = Ly->activation;
+    g.activation = lt_in_gemm(Ly->activation) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
     g.split_k = 1;
     uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
     st = lt_gemm(caps, t, &cs, &g, ldf, "forward", l, &t->layers_fwd[l], msg, size);
@@ -182,7 +197,16 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
   }
   lt_add_kernel(t, LT_LOSS, 0);
   lt_add_kernel(t, LT_LOSS_SUM, 0);
-  if (lt_mask_needed(p)) lt_add_kernel(t, LT_MASK, 0);
+  /* the relu mask where it was the only one (the kernels of relu networks as before),
+   * then the other hidden activations' derivative and activation kernels */
+  for (uint32_t l = 0; l + 1 < L; l++)
+    if (p->layers[l].activation == SPVGEN_ACTIVATION_RELU) lt_add_act_kernel(t, LT_MASK, SPVGEN_ACTIVATION_RELU);
+  for (uint32_t l = 0; l + 1 < L; l++) {
+    const spvgen_activation a = p->layers[l].activation;
+    if (lt_in_gemm(a)) continue;
+    lt_add_act_kernel(t, LT_ACT, a);
+    lt_add_act_kernel(t, LT_MASK, a);
+  }
   return SPVGEN_OK;
 }
 
@@ -222,7 +246,8 @@ static spvgen_push_constant_block lt_push(spvgen_module *m, const char *name) {
 static void emit_loss(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   const uint32_t L = p->layer_count, ow = p->desc.output_width, ld = t->layers_ld[L - 1];
-  const bool relu = p->layers[L - 1].activation == SPVGEN_ACTIVATION_RELU;
+  const spvgen_activation oa = p->layers[L - 1].activation;
+  const bool relu = oa == SPVGEN_ACTIVATION_RELU;
   const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16), bt = ek_bool_type(m);
   ek_buffer y = ek_buffer_decl(m, f16, 0, true, "outputs");
   ek_buffer tg = ek_buffer_decl(m, f32, 1, true, "targets");
@@ -251,8 +276,14 @@ static void emit_loss(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t yv = spvgen_op_f_convert(m, f32, ek_load_elem(m, &y, ek_iadd(m, row, c)));
   uint32_t tv = ek_load_elem(m, &tg, ek_iadd(m, trow, c));
   uint32_t lv, g;
-  mlp_loss_terms(m, t->desc.loss, yv, tv, &lv, &g);
-  if (relu) g = ek_select(m, spvgen_op_f_ord_greater_than(m, bt, yv, zero), g, zero);
+  if (lt_in_gemm(oa)) {
+    mlp_loss_terms(m, t->desc.loss, yv, tv, &lv, &g);
+    if (relu) g = ek_select(m, spvgen_op_f_ord_greater_than(m, bt, yv, zero), g, zero);
+  } else { /* the stored value is z: y and act'(z) here, in f32 */
+    const uint32_t z = yv, yy = mlp_activation_f32(m, p, z, oa);
+    mlp_loss_terms(m, t->desc.loss, yy, tv, &lv, &g);
+    g = spvgen_op_f_mul(m, f32, g, mlp_act_deriv_f32(m, p, z, yy, oa));
+  }
   ek_store_elem(m, &dz, ek_iadd(m, row, c), spvgen_op_f_convert(m, f16, g));
   spvgen_store(m, v_acc, spvgen_op_f_add(m, f32, spvgen_load(m, f32, v_acc), lv));
   ek_for_end(m, &fc);
@@ -308,7 +339,7 @@ static void emit_loss_sum(spvgen_module *m) {
 
 /* relu's derivative from the stored output: delta[e] = 0 where a[e] is not > 0, for the
  * `count` elements (points x the layer's ld) of a layer's deltas, in place. */
-static void emit_mask(spvgen_module *m) {
+static void emit_relu_mask(spvgen_module *m) {
   const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16), bt = ek_bool_type(m);
   ek_buffer a = ek_buffer_decl(m, f16, 0, true, "activations");
   ek_buffer dz = ek_buffer_decl(m, f16, 1, false, "deltas");
@@ -324,6 +355,52 @@ static void emit_mask(spvgen_module *m) {
   uint32_t dv = ek_load_elem(m, &dz, e);
   uint32_t z16 = spvgen_op_f_convert(m, f16, spvgen_const_f32(m, 0.0f));
   ek_store_elem(m, &dz, e, ek_select(m, spvgen_op_f_ord_greater_than(m, bt, av, spvgen_const_f32(m, 0.0f)), dv, z16));
+  ek_for_end(m, &f);
+  spvgen_function_end(m);
+}
+
+/* The other activations' derivative, in place on a layer's deltas: delta[e] = delta[e]
+ * act'(v[e]) in f32, v the stored output a (act' a function of it: sigmoid a (1 - a),
+ * tanh 1 - a^2, exp a, leaky relu with a positive slope by the sign of a) or the stored z
+ * (lt_keeps_z). mlp_act_deriv_f32 reads y for the first kind and z for the second, so
+ * the one value serves as both. */
+static void emit_deriv(spvgen_module *m, const spvgen_mlp_train_config *t, spvgen_activation act) {
+  const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16);
+  const bool z = lt_keeps_z(&t->net.desc, act);
+  ek_buffer src = ek_buffer_decl(m, f16, 0, true, z ? "pre_activations" : "activations");
+  ek_buffer dz = ek_buffer_decl(m, f16, 1, false, "deltas");
+  spvgen_push_constant_block pc = lt_push(m, "count");
+  const uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  const uint32_t nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
+  spvgen_compute_main(m, "main", LT_LOCAL, 1, 1);
+  const uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  const uint32_t gid = ek_load_v3_component(m, gid_var, 0), ngrp = ek_load_v3_component(m, nwg_var, 0);
+  ek_for f;
+  uint32_t e = ek_for_begin(m, &f, gid, n, ek_mul_imm(m, ngrp, LT_LOCAL), SpvLoopControlDontUnrollMask);
+  uint32_t v = spvgen_op_f_convert(m, f32, ek_load_elem(m, &src, e));
+  uint32_t dv = spvgen_op_f_convert(m, f32, ek_load_elem(m, &dz, e));
+  uint32_t r = spvgen_op_f_mul(m, f32, dv, mlp_act_deriv_f32(m, &t->net, v, v, act));
+  ek_store_elem(m, &dz, e, spvgen_op_f_convert(m, f16, r));
+  ek_for_end(m, &f);
+  spvgen_function_end(m);
+}
+
+/* The activation after a forward GEMM without one: a[e] = act(z[e]), f32 arithmetic on
+ * the f16 z, stored f16, for `count` elements (points x the layer's ld). */
+static void emit_act(spvgen_module *m, const spvgen_mlp_train_config *t, spvgen_activation act) {
+  const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16);
+  ek_buffer src = ek_buffer_decl(m, f16, 0, true, "pre_activations");
+  ek_buffer dst = ek_buffer_decl(m, f16, 1, false, "activations");
+  spvgen_push_constant_block pc = lt_push(m, "count");
+  const uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
+  const uint32_t nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
+  spvgen_compute_main(m, "main", LT_LOCAL, 1, 1);
+  const uint32_t n = spvgen_push_constant_load(m, &pc, 0);
+  const uint32_t gid = ek_load_v3_component(m, gid_var, 0), ngrp = ek_load_v3_component(m, nwg_var, 0);
+  ek_for f;
+  uint32_t e = ek_for_begin(m, &f, gid, n, ek_mul_imm(m, ngrp, LT_LOCAL), SpvLoopControlDontUnrollMask);
+  uint32_t v = spvgen_op_f_convert(m, f32, ek_load_elem(m, &src, e));
+  ek_store_elem(m, &dst, e, spvgen_op_f_convert(m, f16, mlp_activation_f32(m, &t->net, v, act)));
   ek_for_end(m, &f);
   spvgen_function_end(m);
 }
@@ -351,9 +428,18 @@ spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_tr
     break;
   }
   case LT_MASK: {
-    static const char *const names[2] = {"activations", "deltas"};
+    const spvgen_activation a = (spvgen_activation)t->layers_kernel_gemm[index];
+    static const char *const names[2] = {"activations", "deltas"}, *const znames[2] = {"pre_activations", "deltas"};
     static const uint32_t acc[2] = {R, R | W};
-    emit_mask(m);
+    if (a == SPVGEN_ACTIVATION_RELU) emit_relu_mask(m);
+    else emit_deriv(m, t, a);
+    lt_info(info, LT_LOCAL, "count", lt_keeps_z(&t->net.desc, a) ? znames : names, acc, 2);
+    break;
+  }
+  case LT_ACT: {
+    static const char *const names[2] = {"pre_activations", "activations"};
+    static const uint32_t acc[2] = {R, W};
+    emit_act(m, t, (spvgen_activation)t->layers_kernel_gemm[index]);
     lt_info(info, LT_LOCAL, "count", names, acc, 2);
     break;
   }
@@ -368,10 +454,13 @@ spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_tr
 /* ---------------------------------------------------------- dispatches ---- */
 
 /* The workspace for N points (byte offsets, each a multiple of LT_ALIGN): every layer's
- * output, the two delta halves (the widest layer's ld each), the ones vector, the split-K
- * partial planes (the largest of the step's GEMMs; one at a time), the loss shares. */
+ * output, the z of the hidden layers that keep it (lt_keeps_z), the two delta halves (the
+ * widest layer's ld each; the first also the forward pass's scratch z of the other
+ * activations outside the GEMM), the ones vector, the split-K partial planes (the largest
+ * of the step's GEMMs; one at a time), the loss shares. */
 typedef struct lt_layout {
   uint64_t act[SPVGEN_MLP_MAX_LAYERS];
+  uint64_t z[SPVGEN_MLP_MAX_LAYERS]; /* where a hidden layer's z goes (lt_in_gemm: unused) */
   uint64_t half[2], ones, partials, shares, total;
   uint32_t split;       /* K slices of the gradient GEMMs */
   uint32_t loss_groups; /* the loss kernel's workgroups (= shares) */
@@ -420,10 +509,18 @@ static spvgen_status lt_layout_for(const spvgen_mlp_train_config *t, uint64_t n,
     at += lt_up(n * t->layers_ld[l] * 2);
     if (t->layers_ld[l] > widest) widest = t->layers_ld[l];
   }
+  for (uint32_t l = 0; l + 1 < L; l++)
+    if (lt_keeps_z(&p->desc, p->layers[l].activation)) {
+      lay->z[l] = at;
+      at += lt_up(n * t->layers_ld[l] * 2);
+    }
   for (int h = 0; h < 2; h++) {
     lay->half[h] = at;
     at += lt_up(n * widest * 2);
   }
+  for (uint32_t l = 0; l + 1 < L; l++)
+    if (!lt_in_gemm(p->layers[l].activation) && !lt_keeps_z(&p->desc, p->layers[l].activation))
+      lay->z[l] = lay->half[0];
   lay->ones = at;
   at += lt_up(n * 2);
   lay->split = lt_split(n);
@@ -455,14 +552,15 @@ uint32_t mlp_layers_train_dispatch_count(const spvgen_mlp_train_config *t) {
   uint32_t n = p->layer_count + 2; /* forward, loss, loss sum */
   for (uint32_t l = 0; l < p->layer_count; l++) {
     n += 4; /* the weight and bias gradients, two kernels each */
-    if (l) n += 1 + (p->layers[l - 1].activation == SPVGEN_ACTIVATION_RELU);
+    if (l) n += 1 + (p->layers[l - 1].activation != SPVGEN_ACTIVATION_NONE); /* the deltas, act' */
+    if (l + 1 < p->layer_count) n += !lt_in_gemm(p->layers[l].activation); /* a = act(z) */
   }
   return n;
 }
 
 static uint32_t lt_kernel(const spvgen_mlp_train_config *t, uint8_t kind, uint8_t gemm) {
   for (uint32_t k = 0; k < t->layers_kernel_count; k++)
-    if (t->layers_kernel_kind[k] == kind && (kind > LT_GEMM_REDUCE || t->layers_kernel_gemm[k] == gemm)) return k;
+    if (t->layers_kernel_kind[k] == kind && t->layers_kernel_gemm[k] == gemm) return k;
   return 0;
 }
 
@@ -479,6 +577,14 @@ static void lt_small(spvgen_mlp_train_dispatch *d, uint32_t kernel, uint32_t gro
   d->groups[1] = d->groups[2] = 1;
   memcpy(d->push, &push, 4);
   d->push_size = 4;
+}
+
+/* An elementwise kernel (LT_MASK, LT_ACT) of activation a over count elements. */
+static void lt_elementwise(spvgen_mlp_train_dispatch *d, const spvgen_mlp_train_config *t, uint8_t kind,
+                           spvgen_activation a, uint64_t count) {
+  uint64_t groups = (count + LT_LOCAL - 1) / LT_LOCAL;
+  lt_small(d, lt_kernel(t, kind, (uint8_t)a), groups > LT_MASK_MAX_GROUPS ? LT_MASK_MAX_GROUPS : (uint32_t)groups,
+           (uint32_t)count);
 }
 
 /* Every dispatch of the step for n points into out (mlp_layers_train_dispatch_count). */
@@ -529,8 +635,15 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
     if (l) lt_bind(d, WS, lay.act[l - 1]);
     else lt_bind(d, SPVGEN_MLP_TRAIN_BUFFER_INPUT, 0);
     lt_bind(d, WB, Ly->matrix_offset);
-    lt_bind(d, WS, lay.act[l]);
+    const bool act = l + 1 < L && !lt_in_gemm(Ly->activation); /* z, then a = act(z) */
+    lt_bind(d, WS, act ? lay.z[l] : lay.act[l]);
     lt_bind(d, WB, Ly->bias_offset);
+    if (act) {
+      d = &out[k++];
+      lt_elementwise(d, t, LT_ACT, Ly->activation, n * t->layers_ld[l]);
+      lt_bind(d, WS, lay.z[l]);
+      lt_bind(d, WS, lay.act[l]);
+    }
   }
   /* 2. the loss, the output layer's deltas (half (L - 1) % 2), the shares' sum */
   spvgen_mlp_train_dispatch *d = &out[k++];
@@ -594,12 +707,11 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
     lt_bind(d, WS, lay.half[l % 2]);
     lt_bind(d, WB, Ly->matrix_offset);
     lt_bind(d, WS, lay.half[(l - 1) % 2]);
-    if (p->layers[l - 1].activation == SPVGEN_ACTIVATION_RELU) {
-      uint64_t count = n * t->layers_ld[l - 1], groups = (count + LT_LOCAL - 1) / LT_LOCAL;
+    const spvgen_activation pa = p->layers[l - 1].activation;
+    if (pa != SPVGEN_ACTIVATION_NONE) {
       d = &out[k++];
-      lt_small(d, lt_kernel(t, LT_MASK, 0), groups > LT_MASK_MAX_GROUPS ? LT_MASK_MAX_GROUPS : (uint32_t)groups,
-               (uint32_t)count);
-      lt_bind(d, WS, lay.act[l - 1]);
+      lt_elementwise(d, t, LT_MASK, pa, n * t->layers_ld[l - 1]);
+      lt_bind(d, WS, lt_keeps_z(&p->desc, pa) ? lay.z[l - 1] : lay.act[l - 1]);
       lt_bind(d, WS, lay.half[(l - 1) % 2]);
     }
   }

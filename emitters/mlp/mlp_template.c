@@ -493,8 +493,9 @@ static const sg_flag mlp_flags[] = {
      "(f16 or f32)",
      flag_types, 0},
     {"--weights", "row|optimal|auto",
-     "weight layout: row-major (default), the driver's inferencing-optimal\none (vec variant; offsets as spec "
-     "constants, see mlp.h), or the one\nthe plan expects faster",
+     "weight layout: row-major, the driver's inferencing-optimal one (vec\nvariant; offsets as spec constants, see "
+     "mlp.h), or the one the plan\nexpects faster; default row-major (run mlp and bench mlp with the\nauto variant: "
+     "auto, the layout taken printed on the plan line)",
      flag_weights, 0},
     {"--spec-id-base", "N", "with optimal weights: layer l's offset is SpecId N + l", flag_spec_id_base, 0},
     SG_FLAG_HEADING("knobs:"),

@@ -760,7 +760,9 @@ bool spvgen_mlp_grad_act_deriv_parse(const char *name, spvgen_mlp_grad_act_deriv
 
 /* The layers variant's training plan: its distinct GEMM plans and kernels at most. */
 #define SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS 24
-#define SPVGEN_MLP_TRAIN_LAYERS_MAX_KERNELS (2 * SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS + 3)
+/* the GEMMs' main and reduction kernels, the loss and its sum, and per activation a
+ * derivative and an activation kernel */
+#define SPVGEN_MLP_TRAIN_LAYERS_MAX_KERNELS (2 * SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS + 2 + 2 * SPVGEN_MLP_ACT_COUNT)
 
 typedef struct spvgen_mlp_train_desc {
   spvgen_mlp_desc net; /* the network, as for inference (output_type is not used:
@@ -877,9 +879,11 @@ void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint
  * point, deterministically). Per step, for N points:
  *   1. forward, layer by layer: a GEMM per layer as inference runs it, but every layer's
  *      output kept in the workspace (f16, layers_ld[l] elements per point; the last
- *      layer's output too, f16);
- *   2. the loss kernel: per output, the loss and its derivative times act'(y) (relu: y >
- *      0), stored f16 unscaled (2 (y - t) for L2) as the output layer's deltas, each
+ *      layer's output too, f16). Activations other than none and relu: the GEMM writes
+ *      z, a kernel a = act(z) (silu, and leaky relu with a negative slope, keep z for
+ *      act'); at the output the loss kernel applies it to the stored z;
+ *   2. the loss kernel: per output, the loss and its derivative times act' (relu: y >
+ *      0; the others act'(z) in f32), stored f16 unscaled (2 (y - t) for L2) as the output layer's deltas, each
  *      workgroup's loss share into the workspace; a ones vector (N f16) for the bias
  *      sums; then a one-invocation kernel sums the shares into loss element 0;
  *   3. per layer from the last: the weight gradient dW = delta^T a_prev, a split-K GEMM
@@ -887,10 +891,14 @@ void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint
  *      written f32 straight into the gradient buffer at the layer's place (f32 element
  *      matrix_offset / 2, ld row_stride / 2); the bias gradient delta^T ones, the same
  *      GEMM with one column, at bias_offset / 2; and (not for the first layer) the deltas
- *      of the layer before, delta W (a GEMM, f16 out), then where that layer's activation
- *      is relu the mask kernel (delta = 0 where its stored output is 0).
- * Scope: activations none and relu; encoding none, f16 input, descriptors; the L2 and
- * relative L2 losses; Adam and SGD. Anything else is refused naming it. The gradient
+ *      of the layer before, delta W (a GEMM, f16 out), then unless that layer's activation
+ *      is none its derivative in place (relu: the mask kernel, delta = 0 where its stored
+ *      output is 0; the others delta act' in f32, from the stored a or the kept z).
+ * Scope: every activation (none, relu, leaky relu, sigmoid, tanh, silu, exp); biases;
+ * encoding none, f16 input, descriptors; the L2 and relative L2 losses; Adam and SGD.
+ * Anything else is refused naming it. The plan's net of a network with sigmoid, tanh,
+ * exp or leaky relu is no inference plan (spvgen_mlp_emit_kernel and
+ * spvgen_mlp_dispatch_for refuse it naming the layer). The gradient
  * buffer holds every real element of the layout after a step (padding is never written;
  * the optimizer skips it); the loss buffer needs 1 + steps elements for the history.
  *

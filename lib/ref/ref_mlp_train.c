@@ -102,7 +102,7 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
   /* mat: a chunk is points_per_group points; its activations (the encoded input and the
    * hidden layers' outputs) and deltas are stored as f16 between the products */
   /* layers: the same f16 stores, the output layer's too (the loss reads it from the
-   * workspace), and the gradients summed over the points by split-K GEMMs: a slice's
+   * workspace), z's f16 store where the activation is not the GEMM's, and the gradients summed over the points by split-K GEMMs: a slice's
    * serial f32 sum (at most the whole batch, bounded here by it), then the slices */
   const bool layers = p->variant == SPVGEN_MLP_LAYERS;
   const bool f16s = p->variant == SPVGEN_MLP_MAT || layers;
@@ -175,6 +175,14 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
           prop += fabs(wij) * ea[aoff[l] + j];
         }
         double e = prop + u_acc * mag;
+        /* layers: an activation other than none and relu is applied to z as stored f16
+         * (the GEMM writes z, a kernel of its own or the loss kernel reads it) */
+        if (layers && Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU)
+          e += u16 * (fabs(zz) + e) + tiny16;
+        /* layers: an activation other than none and relu is applied to z as stored f16
+         * (the GEMM writes z, a kernel of its own or the loss kernel reads it) */
+        if (layers && Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU)
+          e += u16 * (fabs(zz) + e) + tiny16;
         double y = sg_ref_activation(zz, Ly->activation, slope);
         double ey = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope) * e;
         if (Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU &&

@@ -249,7 +249,8 @@ static void test_mlp_train_mat_wide_networks_matches_cpu(void) {
 }
 
 /* Training on the layers variant (the gradient step as GEMMs, spvgen/mlp.h) on the wide
- * networks it is for, relu, two steps at 8192 points (lavapipe: 512) with every gradient,
+ * networks it is for, relu and silu (its activation and derivative kernels, z kept), and
+ * tanh with a sigmoid output, two steps at 8192 points (lavapipe: 512) with every gradient,
  * optimizer value and loss checked: the device's own GEMM plans (coopmat2 on the H100,
  * split-K weight gradients) against the float64 reference. */
 static void test_mlp_train_layers_matches_cpu(void) {
@@ -258,7 +259,13 @@ static void test_mlp_train_layers_matches_cpu(void) {
   const bool lvp = strstr(spvgen_vk_caps(ctx)->name, "llvmpipe") != NULL;
   static const struct {
     uint32_t in, width, count, out;
-  } nets[] = {{16, 128, 3, 3}, {64, 256, 3, 64}, {24, 40, 2, 5}};
+    spvgen_mlp_activation act, out_act;
+  } nets[] = {{16, 128, 3, 3, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE},
+              {64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE},
+              {24, 40, 2, 5, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE},
+              {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE},
+              {64, 256, 3, 64, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE},
+              {24, 40, 2, 5, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_SIGMOID}};
   for (size_t n = 0; n < sizeof nets / sizeof nets[0] && !test_current_failed; n++) {
     spvgen_mlp_train_desc d;
     memset(&d, 0, sizeof d);
@@ -266,7 +273,8 @@ static void test_mlp_train_layers_matches_cpu(void) {
     d.net.hidden_width = nets[n].width;
     d.net.hidden_count = nets[n].count;
     d.net.output_width = nets[n].out;
-    d.net.activation = SPVGEN_MLP_ACT_RELU;
+    d.net.activation = nets[n].act;
+    d.net.output_activation = nets[n].out_act;
     d.net.variant = SPVGEN_MLP_LAYERS;
     mlp_train_run_options o = {.seed = 900 + (uint32_t)n, .points = lvp ? 512 : 8192, .steps = 2, .lr = 1e-3f};
     mlp_train_run_result r;
@@ -275,8 +283,9 @@ static void test_mlp_train_layers_matches_cpu(void) {
     CHECK_MSG(st == SPVGEN_OK, "%s", msg);
     if (st != SPVGEN_OK) continue;
     check_run(&r, o.steps);
-    printf("gpu-summary %s/%u-%ux%u-%u worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
-           nets[n].in, nets[n].width, nets[n].count, nets[n].out, r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3,
+    printf("gpu-summary %s/%u-%ux%u-%u-%s worst_grad_err_over_tol=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+           nets[n].in, nets[n].width, nets[n].count, nets[n].out, spvgen_activation_name(nets[n].act),
+           r.grad.worst_ratio, (r.grad_ns + r.opt_ns) / 1e3,
            spvgen_vk_caps(ctx)->name);
     printf("  [%s] %llu points: %u step kernels compiled in %.1f ms; loss %.5g -> %.5g\n", r.plan.name,
            (unsigned long long)o.points, spvgen_mlp_train_kernel_count(&r.plan), r.grad_compile_ms, r.loss_gpu[0],

@@ -125,10 +125,15 @@ static void test_mlp_layers_variant(void) {
   CHECK_CONTAINS(r.out, "gpu      step ");
   CHECK_CONTAINS(r.out, "check    none");
   cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "12", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train",
+              "--act", "silu", "--out-act", "sigmoid", "--points", "300", "--steps", "2");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "loss matches");
+  cli_result_free(&r);
   r = cli_run("run", "mlp", "--in", "24", "--hidden", "40x2", "--out", "5", "--variant", "layers", "--train",
-              "--act", "silu");
+              "--no-bias");
   CHECK_EXIT(r, 1);
-  CHECK_CONTAINS(r.err, "layers training: activation silu is not supported yet");
+  CHECK_CONTAINS(r.err, "layers training: no_bias is not supported yet");
   cli_result_free(&r);
 }
 
@@ -283,9 +288,9 @@ static void test_mlp_train(void) {
   cli_result_free(&r);
 }
 
-/* The hash grid's flag, weights auto, run mlp --sample, bench mlp (emission only for a
- * preset; a run on the CI device with every variant it has and the reasons for the
- * others). */
+/* The hash grid's flag, weights auto (and the default of run and bench), run mlp
+ * --sample, bench mlp (emission only for a preset; a run on the CI device with every
+ * variant it has and the reasons for the others). */
 static void test_mlp_hash_grid_sample_and_bench(void) {
   if (!cli_binary()) return;
   cli_result r = cli_run("mlp", "--in", "3", "--hidden", "64x2", "--out", "4", "--encoding", "hashgrid:8,2,12,4,1.5",
@@ -310,6 +315,18 @@ static void test_mlp_hash_grid_sample_and_bench(void) {
   CHECK_CONTAINS(r.out, "emit     ");
   CHECK_CONTAINS(r.out, "net      49152 FLOP per point");
   cli_result_free(&r);
+  /* bench and run take the auto variant with weights auto unless --weights names a
+   * layout (32-256x3-16 on the h100: vec with optimal weights, mat with row-major) */
+  r = cli_run("bench", "mlp", "--in", "32", "--hidden", "256x3", "--out", "16", "--caps", "h100");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "(weights auto: optimal)");
+  CHECK_CONTAINS(r.out, "plan     vec 32-256x3-16");
+  cli_result_free(&r);
+  r = cli_run("bench", "mlp", "--in", "32", "--hidden", "256x3", "--out", "16", "--caps", "h100", "--weights", "row");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "plan     mat 32-256x3-16");
+  CHECK(strstr(r.out, "weights auto") == NULL);
+  cli_result_free(&r);
   r = cli_run("bench", "mlp", "--in", "3", "--out", "1", "--sample", "x");
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--sample: 'x' is not a number of points");
@@ -322,6 +339,7 @@ static void test_mlp_hash_grid_sample_and_bench(void) {
   }
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "(sampled points)");
+  CHECK_CONTAINS(r.out, "(weights auto: row-major)");
   CHECK_CONTAINS(r.out, "check    102 of 102 outputs match"); /* 51 points: every 60th, the last */
   cli_result_free(&r);
   r = cli_run("bench", "mlp", "--in", "3", "--hidden", "16", "--out", "2", "--points", "2000", "--repeats", "1",

@@ -1,10 +1,11 @@
 /* tests/mlp/test_mlp_layers_train.c — training on the layers variant (spvgen/mlp.h,
- * "Training on the layers variant": the gradient step as GEMMs and three small kernels):
+ * "Training on the layers variant": the gradient step as GEMMs and small kernels):
  * every kernel of its plans validates on the h100 and lavapipe presets and every
  * dispatch binds as many buffers as its kernel declares; small networks train on the CI
  * device (lavapipe: the GEMM's simt variant) checked against the float64 training
- * reference, every gradient, optimizer value and loss of every step; leaving out the
- * relu mask or a bias gradient fails that check; and each refusal names its reason. */
+ * reference, every gradient, optimizer value and loss of every step, with every
+ * activation; leaving out the relu mask, a bias gradient, an activation kernel or a
+ * derivative kernel fails that check; and each refusal names its reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,10 @@ static spvgen_mlp_train_desc tdesc(uint32_t in, uint32_t width, uint32_t count, 
 
 /* The networks: widths that are multiples of 16, widths that are not (24, 40, 5: every
  * GEMM's edges), relu on the output too, one hidden layer with a linear output, and the
- * relative L2 loss with SGD. */
+ * relative L2 loss with SGD; then the activations outside the GEMM's epilogue, hidden and
+ * at the output, at widths that are not multiples of 16: silu (z kept), sigmoid, tanh,
+ * leaky relu (a positive slope: act' from the output; a negative one: z kept), exp, and
+ * one of each kind in one network. */
 typedef struct lt_case {
   spvgen_mlp_train_desc d;
   uint64_t points;
@@ -48,15 +52,33 @@ static lt_case case_at(int i) {
   switch (i) {
   case 0: c.d = tdesc(16, 32, 2, 8, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE), c.points = 600; break;
   case 1: c.d = tdesc(24, 40, 2, 5, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_RELU), c.points = 517; break;
-  default:
+  case 2:
     c.d = tdesc(8, 16, 1, 4, SPVGEN_MLP_ACT_NONE, SPVGEN_MLP_ACT_NONE), c.points = 300;
     c.d.loss = SPVGEN_MLP_LOSS_RELATIVE_L2;
     c.d.optimizer = SPVGEN_MLP_OPTIMIZER_SGD;
     break;
+  case 3: c.d = tdesc(12, 40, 2, 5, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_SILU), c.points = 411; break;
+  case 4: c.d = tdesc(10, 24, 2, 3, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_SIGMOID), c.points = 389; break;
+  case 5: c.d = tdesc(16, 40, 2, 6, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_TANH), c.points = 357; break;
+  case 6:
+    c.d = tdesc(8, 20, 2, 4, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_LEAKY_RELU), c.points = 333;
+    c.d.loss = SPVGEN_MLP_LOSS_RELATIVE_L2;
+    break;
+  case 7:
+    c.d = tdesc(6, 24, 2, 3, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP), c.points = 301;
+    c.d.net.leaky_slope = -0.25f;
+    break;
+  default: /* silu, sigmoid and leaky relu hidden, tanh out: every kind in one step */
+    c.d = tdesc(9, 0, 0, 2, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_TANH), c.points = 277;
+    c.d.net.hidden_widths[0] = 24, c.d.net.hidden_widths[1] = 40, c.d.net.hidden_widths[2] = 24;
+    c.d.net.layer_activations[0] = SPVGEN_MLP_ACT_SILU, c.d.net.layer_activations[1] = SPVGEN_MLP_ACT_SIGMOID;
+    c.d.net.layer_activations[2] = SPVGEN_MLP_ACT_LEAKY_RELU;
+    break;
   }
   return c;
 }
-enum { CASES = 3 };
+
+enum { CASES = 9 };
 
 /* Every kernel of the step and the optimizer validates; the dispatches bind as many
  * buffers as their kernels declare, the workspace ranges lie inside the workspace, the
@@ -131,10 +153,14 @@ static void test_layers_train_kernels_validate(void) {
         masks += dp.binding_count == 2 && dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE &&
                  dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE;
       }
-      uint32_t relu_hidden = 0;
-      for (uint32_t l = 0; l + 1 < t.net.layer_count; l++)
-        relu_hidden += t.net.layers[l].activation == SPVGEN_MLP_ACT_RELU;
-      CHECK_EQ_U64(masks, relu_hidden);
+      /* the derivative of every hidden activation but none; the activation kernel of
+       * every one but none and relu (the GEMM's) */
+      uint32_t elementwise = 0;
+      for (uint32_t l = 0; l + 1 < t.net.layer_count; l++) {
+        const spvgen_mlp_activation a = t.net.layers[l].activation;
+        elementwise += (a != SPVGEN_MLP_ACT_NONE) + (a != SPVGEN_MLP_ACT_NONE && a != SPVGEN_MLP_ACT_RELU);
+      }
+      CHECK_EQ_U64(masks, elementwise);
       spvgen_mlp_train_dispatch dp;
       CHECK(spvgen_mlp_train_dispatch_for(&t, D, points, &dp, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
       CHECK_MSG(strstr(msg, "dispatch") != NULL, "%s", msg);
@@ -161,8 +187,8 @@ static void test_layers_train_refusals(void) {
     const char *want;
     int what;
   } cases[] = {
-      {"activation silu is not supported yet", 0},
-      {"activation sigmoid", 1},
+      {"gelu", 0},
+      {"layer_activations[3] is set", 1},
       {"grad_workgroups 4", 2},
       {"device-address", 3},
       {"encoding freq", 4},
@@ -173,8 +199,8 @@ static void test_layers_train_refusals(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     spvgen_mlp_train_desc d = case_at(0).d;
     switch (cases[i].what) {
-    case 0: d.net.activation = SPVGEN_MLP_ACT_SILU; break;
-    case 1: d.net.output_activation = SPVGEN_MLP_ACT_SIGMOID; break;
+    case 0: d.net.activation = SPVGEN_ACTIVATION_GELU; break;
+    case 1: d.net.layer_activations[3] = SPVGEN_MLP_ACT_SIGMOID; break;
     case 2: d.grad_workgroups = 4; break;
     case 3: d.net.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS; break;
     case 4:
@@ -265,12 +291,50 @@ static void test_layers_check_fails_without_mask_or_bias(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The check catches a step that leaves out a hidden layer's activation kernel (the GEMM
+ * left z there: the next layer reads z for a) or the derivative of an activation outside
+ * the GEMM (sigmoid, tanh and silu networks: the elementwise dispatches are the ones that
+ * bind two workspace ranges, the hidden layers' activations in the forward pass, then
+ * their derivatives from the last hidden layer: the first of those is dropped, whose
+ * deltas the reference bounds most tightly). */
+static void test_layers_check_fails_without_act_or_deriv(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  const int cases[3] = {3, 4, 5};
+  for (int ci = 0; ci < 3; ci++) {
+    lt_case c = case_at(cases[ci]);
+    spvgen_mlp_train_config t;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_train_plan(&c.d, spvgen_vk_caps(ctx), &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    uint32_t found[2 * SPVGEN_MLP_MAX_LAYERS], n = 0;
+    for (uint32_t k = 0; k < spvgen_mlp_train_dispatch_count(&t); k++) {
+      spvgen_mlp_train_dispatch dp;
+      if (spvgen_mlp_train_dispatch_for(&t, k, c.points, &dp, msg, sizeof msg) != SPVGEN_OK) continue;
+      if (dp.binding_count == 2 && dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE &&
+          dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE && n < 2 * SPVGEN_MLP_MAX_LAYERS)
+        found[n++] = k + 1;
+    }
+    CHECK_EQ_U64(n, 2 * (t.net.layer_count - 1));
+    if (n < 2) continue;
+    uint32_t drops[2] = {found[0], found[n / 2]};
+    for (int j = 0; j < 2; j++) {
+      mlp_train_run_result r;
+      if (!drops[j] || !run_case(ctx, cases[ci], drops[j], &r)) continue;
+      CHECK_MSG(r.grad.bad > 0, "%s without dispatch %u: every gradient passed", r.plan.name, drops[j] - 1);
+      fprintf(stderr, "  %s without the %s: %llu of %llu gradients wrong\n", r.plan.name,
+              j ? "derivative" : "activation", (unsigned long long)r.grad.bad, (unsigned long long)r.grad.checked);
+    }
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_layers_train_kernels_validate),
       TEST_CASE(test_layers_train_refusals),
       TEST_CASE(test_layers_training_matches_cpu),
       TEST_CASE(test_layers_check_fails_without_mask_or_bias),
+      TEST_CASE(test_layers_check_fails_without_act_or_deriv),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

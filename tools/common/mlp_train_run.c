@@ -352,15 +352,26 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
    * optimizer's: weights, gradients, state, loss */
   pass gpass = {gp, {S_IN, S_W, S_T, S_G, S_L}, 5, gpush, gpush_size, gi.groups[0]};
   pass opass = {op, {S_W, S_G, S_S, S_L}, 4, NULL, opush_size, oi.groups[0]};
-  if (opt.no_check && lay) {
-    /* every step's DC gradient dispatches and the optimizer, in one submission per run:
-     * first each dispatch timed (grad_ns: the gradient dispatches' sum), then the timed
-     * steps again as whole steps (step_ns: barriers included) */
-    const uint32_t total = opt.warmup + opt.steps, per = DR + 1;
-    uint32_t (*opc)[4] = calloc(2 * total, sizeof *opc);
+  if (opt.no_check) {
+    /* A step is the gradient dispatches (the fused variants' one kernel; the layers
+     * variant's DR) and the optimizer. The warm-up steps run in a submission of their own,
+     * then the timed steps in one (vec: step by step, the gradient buffer zeroed before
+     * and its matrices converted after each gradient pass, untimed); grad_ns is the median
+     * of a step's gradient dispatches' sum, opt_ns the optimizer's. The layers variant
+     * then runs the timed steps again as whole steps (step_ns: its barriers included). */
+    const uint32_t total = opt.warmup + opt.steps;
+    spvgen_vk_buffer *gb[5] = {sl[S_IN].buf, sl[S_W].buf, sl[S_T].buf, sl[S_G].buf, sl[S_L].buf};
+    spvgen_vk_buffer *ob[4] = {sl[S_W].buf, sl[S_G].buf, sl[S_S].buf, sl[S_L].buf};
+    const spvgen_vk_dispatch_desc fused = {.pipeline = gp, .buffers = gb, .buffer_count = 5, .push_data = gpush,
+                                           .push_size = gpush_size, .groups = {gi.groups[0], 1, 1}};
+    const spvgen_vk_dispatch_desc *gd = lay ? ldd : &fused;
+    const uint32_t gn = lay ? DR : 1, per = gn + 1;
+    const bool alone = opt.time_optimizer_alone && !vec;
+    /* the optimizer's push constants: the steps, then those it runs alone, then the
+     * whole steps (their step numbers go on from the ones before) */
+    uint32_t (*opc)[4] = calloc(total + 2ull * opt.steps, sizeof *opc);
     spvgen_vk_dispatch_desc *dd = calloc((size_t)per * total, sizeof *dd);
     uint64_t *dns = calloc((size_t)per * total, sizeof *dns);
-    spvgen_vk_buffer *ob[4] = {sl[S_W].buf, sl[S_G].buf, sl[S_S].buf, sl[S_L].buf};
     if (!opc || !dd || !dns) {
       free(opc);
       free(dd);
@@ -370,113 +381,76 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
       goto done;
     }
     for (uint32_t k = 0; k < total; k++) {
-      opt_push(opc[k], k + 1, opt.lr, false, grad_scale, false, (uint32_t)loss_n);
-      memcpy(dd + (size_t)k * per, ldd, DR * sizeof *dd);
-      dd[(size_t)k * per + DR] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
-                                                           .push_data = opc[k], .push_size = opush_size,
-                                                           .groups = {oi.groups[0], 1, 1}};
+      opt_push(opc[k], k + 1, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
+      memcpy(dd + (size_t)k * per, gd, gn * sizeof *dd);
+      dd[(size_t)k * per + gn] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
+                                                          .push_data = opc[k], .push_size = opush_size,
+                                                          .groups = {oi.groups[0], 1, 1}};
     }
-    st = spvgen_vk_run(ctx, dd, per * total, dns);
-    uint64_t *g2 = tns; /* scratch: steps + 1 entries at least */
+    if (!vec) {
+      if (opt.warmup) st = spvgen_vk_run(ctx, dd, per * opt.warmup, dns);
+      if (st == SPVGEN_OK)
+        st = spvgen_vk_run(ctx, dd + (size_t)per * opt.warmup, per * opt.steps, dns + (size_t)per * opt.warmup);
+    } else {
+      for (uint32_t k = 0; k < total && st == SPVGEN_OK; k++) {
+        spvgen_vk_dispatch_desc *at = dd + (size_t)k * per;
+        st = fill(ctx, &sl[S_G], 0, sl[S_G].size, 0);
+        if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, at, gn, dns + (size_t)k * per);
+        if (st == SPVGEN_OK) st = vec_convert(ctx, t, &sl[S_G], gpush);
+        if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, at + gn, 1, dns + (size_t)k * per + gn);
+      }
+    }
+    uint64_t *g2 = tns; /* scratch: steps entries at least */
     if (st == SPVGEN_OK) {
       for (uint32_t k = 0; k < opt.steps; k++) {
         g2[k] = 0;
-        for (uint32_t j = 0; j < DR; j++) g2[k] += dns[(size_t)(opt.warmup + k) * per + j];
+        for (uint32_t j = 0; j < gn; j++) g2[k] += dns[(size_t)(opt.warmup + k) * per + j];
       }
       qsort(g2, opt.steps, 8, sg_cmp_u64);
       res->grad_ns = (double)g2[opt.steps / 2];
-      for (uint32_t k = 0; k < opt.steps; k++) g2[k] = dns[(size_t)(opt.warmup + k) * per + DR];
+      for (uint32_t k = 0; k < opt.steps; k++) g2[k] = dns[(size_t)(opt.warmup + k) * per + gn];
       qsort(g2, opt.steps, 8, sg_cmp_u64);
       res->opt_ns = (double)g2[opt.steps / 2];
-      /* whole steps (the optimizer's step numbers go on from the first run's) */
+    }
+    uint32_t next = total; /* the optimizer's step numbers used so far */
+    if (st == SPVGEN_OK && alone) { /* the optimizer alone, the timed steps' dispatches */
+      spvgen_vk_dispatch_desc *ad = calloc(opt.steps, sizeof *ad);
+      if (!ad) {
+        st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      } else {
+        for (uint32_t k = 0; k < opt.steps; k++) {
+          opt_push(opc[next + k], next + k + 1, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
+          ad[k] = dd[(size_t)(opt.warmup + k) * per + gn];
+          ad[k].push_data = opc[next + k];
+        }
+        st = spvgen_vk_run(ctx, ad, opt.steps, g2);
+        if (st == SPVGEN_OK) {
+          qsort(g2, opt.steps, 8, sg_cmp_u64);
+          res->opt_alone_ns = (double)g2[opt.steps / 2];
+        }
+        free(ad);
+        next += opt.steps;
+      }
+    }
+    if (st == SPVGEN_OK && lay) { /* whole steps */
       for (uint32_t k = 0; k < opt.steps; k++) {
-        opt_push(opc[total + k], total + k + 1, opt.lr, false, grad_scale, false, (uint32_t)loss_n);
-        dd[(size_t)k * per + DR].push_data = opc[total + k];
+        opt_push(opc[next + k], next + k + 1, opt.lr, false, grad_scale, false, (uint32_t)loss_n);
+        dd[(size_t)k * per + gn].push_data = opc[next + k];
       }
       st = spvgen_vk_run_steps(ctx, dd, per * opt.steps, per, dns);
-    }
-    if (st == SPVGEN_OK) {
-      qsort(dns, opt.steps, 8, sg_cmp_u64);
-      res->step_ns = (double)dns[opt.steps / 2];
+      if (st == SPVGEN_OK) {
+        qsort(dns, opt.steps, 8, sg_cmp_u64);
+        res->step_ns = (double)dns[opt.steps / 2];
+      }
     }
     free(opc);
     free(dd);
     free(dns);
-    if (st != SPVGEN_OK) VKFAIL();
-    if (down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
-    for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)
-      res->loss_gpu[k] = lossv[G + opt.warmup + k];
-  } else if (opt.no_check) {
-    uint32_t total = opt.warmup + opt.steps;
-    spvgen_vk_buffer *gb[5] = {sl[S_IN].buf, sl[S_W].buf, sl[S_T].buf, sl[S_G].buf, sl[S_L].buf};
-    spvgen_vk_buffer *ob[4] = {sl[S_W].buf, sl[S_G].buf, sl[S_S].buf, sl[S_L].buf};
-    uint32_t (*opc)[4] = calloc(total, sizeof *opc);
-    spvgen_vk_dispatch_desc *dd = calloc(2 * total, sizeof *dd);
-    if (!opc || !dd) {
-      free(opc);
-      free(dd);
-      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+    if (st == SPVGEN_ERROR_OUT_OF_MEMORY) {
       snprintf(msg, size, "out of host memory");
       goto done;
     }
-    for (uint32_t k = 0; k < total; k++) {
-      opt_push(opc[k], k + 1, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
-      dd[2 * k] = (spvgen_vk_dispatch_desc){.pipeline = gp, .buffers = gb, .buffer_count = 5,
-                                             .push_data = gpush, .push_size = gpush_size,
-                                             .groups = {gi.groups[0], 1, 1}};
-      dd[2 * k + 1] = (spvgen_vk_dispatch_desc){.pipeline = op, .buffers = ob, .buffer_count = 4,
-                                                 .push_data = opc[k], .push_size = opush_size,
-                                                 .groups = {oi.groups[0], 1, 1}};
-    }
-    if (!vec) {
-      if (opt.warmup) st = spvgen_vk_run(ctx, dd, 2 * opt.warmup, tns);
-      if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * opt.warmup, 2 * opt.steps, tns);
-    } else { /* zero, gradient, conversions (untimed), optimizer: step by step */
-      for (uint32_t k = 0; k < total && st == SPVGEN_OK; k++) {
-        uint64_t *at = tns + 2 * (k < opt.warmup ? 0 : k - opt.warmup);
-        st = fill(ctx, &sl[S_G], 0, sl[S_G].size, 0);
-        if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k, 1, at);
-        if (st == SPVGEN_OK) st = vec_convert(ctx, t, &sl[S_G], gpush);
-        if (st == SPVGEN_OK) st = spvgen_vk_run(ctx, dd + 2 * k + 1, 1, at + 1);
-      }
-    }
-    if (st == SPVGEN_OK && opt.time_optimizer_alone && !vec) {
-      /* the optimizer alone, steps total + 1 ...: its times into the scratch's second half */
-      uint32_t (*apc)[4] = calloc(opt.steps, sizeof *apc);
-      spvgen_vk_dispatch_desc *ad = calloc(opt.steps, sizeof *ad);
-      if (!apc || !ad) {
-        free(apc);
-        free(ad);
-        free(opc);
-        free(dd);
-        st = SPVGEN_ERROR_OUT_OF_MEMORY;
-        snprintf(msg, size, "out of host memory");
-        goto done;
-      }
-      for (uint32_t k = 0; k < opt.steps; k++) {
-        opt_push(apc[k], total + k + 1, opt.lr, vec, grad_scale, bda, (uint32_t)loss_n);
-        ad[k] = dd[2 * (opt.warmup + k) + 1];
-        ad[k].push_data = apc[k];
-      }
-      uint64_t *a = tns + 3 * opt.steps;
-      st = spvgen_vk_run(ctx, ad, opt.steps, a);
-      if (st == SPVGEN_OK) {
-        qsort(a, opt.steps, 8, sg_cmp_u64);
-        res->opt_alone_ns = (double)a[opt.steps / 2];
-      }
-      free(apc);
-      free(ad);
-    }
-    free(opc);
-    free(dd);
     if (st != SPVGEN_OK) VKFAIL();
-    uint64_t *g2 = tns + 2 * opt.steps; /* scratch: the gradient times, then the optimizer's */
-    for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k];
-    qsort(g2, opt.steps, 8, sg_cmp_u64);
-    res->grad_ns = (double)g2[opt.steps / 2];
-    for (uint32_t k = 0; k < opt.steps; k++) g2[k] = tns[2 * k + 1];
-    qsort(g2, opt.steps, 8, sg_cmp_u64);
-    res->opt_ns = (double)g2[opt.steps / 2];
     if (down(ctx, &sl[S_L], lossv, loss_n * 4) != SPVGEN_OK) VKFAIL();
     for (uint32_t k = 0; k < opt.steps && k < MLP_TRAIN_RUN_MAX_STEPS; k++)
       res->loss_gpu[k] = lossv[G + opt.warmup + k];

@@ -19,10 +19,12 @@ typedef struct mlp_train_run_options {
   uint32_t steps;   /* 0: 3 */
   float lr;         /* 0: 1e-3 */
   bool no_check;    /* timing only: `warmup` untimed steps, then `steps` timed ones
-                       (steps up to 1024 here), all [gradient, optimizer] pairs in one
-                       submission each */
+                       (steps up to 1024 here), each step its gradient dispatches (the
+                       fused variants' one, the layers variant's list) and the optimizer,
+                       the warm-up steps in one submission and the timed ones in another
+                       (vec: step by step) */
   uint32_t warmup;
-  /* no_check, loop and mat: after the timed steps, `steps` optimizer dispatches on their
+  /* no_check, all but vec: after the timed steps, `steps` optimizer dispatches on their
    * own, back to back (result opt_alone_ns): the optimizer's time without a gradient
    * kernel before it. */
   bool time_optimizer_alone;

@@ -34,6 +34,8 @@ typedef struct mlp_cli {
   /* bench */
   bool all_plans, no_gpu;
   const char *variants, *anchor, *caps_name;
+  /* run, bench: the weight layout the auto variant was given (--weights), else auto */
+  bool weights_named;
 } mlp_cli;
 
 /* ------------------------------------------------------------------ flags ---- */
@@ -76,7 +78,7 @@ static const sg_flag train_flags[] = {
     SG_FLAG_SWITCH("--train",
                    "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
                    "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
-                   "of\n--points-per-group; --variant layers: the step as GEMMs, relu / none)",
+                   "of\n--points-per-group; --variant layers: the step as GEMMs)",
                    mlp_cli, train),
     {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
     {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
@@ -206,7 +208,13 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
   }
   int rc = spvgen_cli_template_parse(cmd, &sg_template_mlp, &g->desc, more, argc, argv);
   if (rc < 0) usage(stdout, mode);
-  g->tdesc.net = g->desc;
+  g->tdesc.net = g->desc; /* training keeps row-major weights */
+  for (int i = 1; i < argc; i++)
+    g->weights_named |= !strcmp(argv[i], "--weights") || !strncmp(argv[i], "--weights=", 10);
+  /* run and bench measure the auto variant as the plan chooses it, the weight layout
+   * included (as the selection grid's AUTO figures are), unless --weights names one */
+  if (mode != P_EMIT && !g->train && !g->weights_named && g->desc.variant == SPVGEN_MLP_AUTO)
+    g->desc.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
   g->trun.seed = g->run.seed;
   g->trun.points = g->run.points;
   g->trun.no_check = g->run.no_check;
@@ -388,6 +396,12 @@ int spvgen_cmd_mlp(int argc, char **argv) {
   return cmd_mlp_train(&g, &caps);
 }
 
+/* Which layout weights auto took for a plan (" (weights auto: ...)"), or "". */
+static const char *weights_note(const mlp_cli *g, const spvgen_mlp_config *p) {
+  if (g->desc.weight_layout != SPVGEN_MLP_WEIGHTS_AUTO) return "";
+  return p->desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? " (weights auto: optimal)" : " (weights auto: row-major)";
+}
+
 int spvgen_cmd_run_mlp(int argc, char **argv) {
   mlp_cli g;
   int r = parse("run mlp", P_RUN, argc, argv, &g);
@@ -453,10 +467,7 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
     rc = 1;
   } else {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
-    printf("plan     %s%s\n", res.plan.name,
-           g.desc.weight_layout == SPVGEN_MLP_WEIGHTS_AUTO
-               ? res.plan.desc.weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL ? " (weights auto: optimal)" : " (weights auto: row-major)"
-               : "");
+    printf("plan     %s%s\n", res.plan.name, weights_note(&g, &res.plan));
     printf("emit     %.1f us, %zu words; driver compile %.1f ms\n", res.emit_us, res.words, res.compile_ms);
     if (res.median_ns > 0)
       printf("gpu      %.3f ms median of %u, %.3f G points/s, %.2f TFLOP/s\n", res.median_ns / 1e6,
@@ -568,7 +579,7 @@ int spvgen_cmd_bench_mlp(int argc, char **argv) {
       best = t < best ? t : best;
       n++;
     }
-    printf("plan     %s (%s)\n", auto_plan.name, auto_plan.selection);
+    printf("plan     %s (%s)%s\n", auto_plan.name, auto_plan.selection, weights_note(&g, &auto_plan));
     printf("emit     %.1f us per module (best of %u: plan + emit + finish, one core), %zu words\n", best, n, count);
     spvgen_module_destroy(m);
   }
