@@ -290,6 +290,33 @@ spvgen_status spvgen_vk_pipeline_create_kernel(spvgen_vk_context *ctx,
                                                const spvgen_kernel *kernel,
                                                const spvgen_vk_pipeline_options *options,
                                                spvgen_vk_pipeline **out);
+
+/* One pipeline of spvgen_vk_pipelines_create: spvgen_vk_pipeline_create's arguments. */
+typedef struct spvgen_vk_pipeline_request {
+  const uint32_t *words;
+  size_t word_count;
+  const spvgen_kernel_info *info;            /* may be NULL, as in spvgen_vk_pipeline_create */
+  const spvgen_vk_pipeline_options *options; /* may be NULL */
+} spvgen_vk_pipeline_request;
+
+#define SPVGEN_VK_MAX_BATCH 128u
+
+/* Creates count pipelines (at most SPVGEN_VK_MAX_BATCH), out[i] as spvgen_vk_pipeline_create
+ * would make it from requests[i], and runs the driver's compiles of those that neither
+ * the kernel cache nor an earlier request of the same call holds on up to `threads`
+ * threads at once (0 or 1: one after another on the calling thread). A plan of several
+ * kernels (a split-K GEMM, the MLP's layers variant) then waits about as long as its
+ * longest compile, not the sum, on a driver that compiles in parallel.
+ * - Every request is checked (and its module against the device) before any compile.
+ * - All or nothing: on failure no pipeline of the call is left, out[] is all NULL, and
+ *   the error names the request ("spvgen_vk_pipelines_create: request 3: ...").
+ * - The kernel cache's stats count each compile and reuse as single creates do;
+ *   compile_ms grows by the call's wall time.
+ * - Threads: it is one call on ctx (the context's rule). The threads it starts are its
+ *   own, touch only the driver's pipeline creation (VkPipelineCache is internally
+ *   synchronized), and have ended when it returns. */
+spvgen_status spvgen_vk_pipelines_create(spvgen_vk_context *ctx, const spvgen_vk_pipeline_request *requests,
+                                         uint32_t count, uint32_t threads, spvgen_vk_pipeline **out);
 void spvgen_vk_pipeline_destroy(spvgen_vk_pipeline *pipeline);
 /* The metadata the pipeline was built with (bindings in dispatch order). */
 const spvgen_kernel_info *spvgen_vk_pipeline_info(const spvgen_vk_pipeline *pipeline);

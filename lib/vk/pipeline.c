@@ -5,6 +5,7 @@
  * through the context's VkPipelineCache. */
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "internal.h"
@@ -459,14 +460,32 @@ static double now_ms(void) {
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Compiles a program: descriptor set layouts (set 0 a push-descriptor set where it can
- * be), the pipeline layout, the shader module and the pipeline, through the context's
- * VkPipelineCache. */
-static spvgen_status program_compile(spvgen_vk_context *ctx, const char *who, sg_vk_program *g,
+/* A program's compile in three steps, so that a batch can run the middle one on several
+ * threads: prepare (descriptor set layouts, set 0 a push-descriptor set where it can be,
+ * the pipeline layout, the shader module, the create info), run (the driver's
+ * vkCreateComputePipelines through the context's VkPipelineCache, which Vulkan
+ * synchronizes internally: any thread), finish (the module freed, the result recorded).
+ * The job holds everything the create info points at, so it must not move between the
+ * steps. */
+typedef struct compile_job {
+  spvgen_vk_context *ctx;
+  sg_vk_program *g;
+  VkShaderModule module;
+  VkSpecializationMapEntry entries[SPVGEN_MAX_SPEC_CONSTANTS];
+  uint64_t data[SPVGEN_MAX_SPEC_CONSTANTS];
+  VkSpecializationInfo spec;
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss;
+  VkComputePipelineCreateInfo cpci;
+  VkResult result;
+} compile_job;
+
+static spvgen_status program_prepare(spvgen_vk_context *ctx, const char *who, sg_vk_program *g,
                                      const spvgen_vk_pipeline *p, const uint32_t *words,
                                      size_t word_count, uint32_t subgroup_size,
-                                     const spvgen_vk_pipeline_options *options) {
-  double t0 = now_ms();
+                                     const spvgen_vk_pipeline_options *options, compile_job *job) {
+  memset(job, 0, sizeof *job);
+  job->ctx = ctx;
+  job->g = g;
   VkResult r;
   for (uint32_t s = 0; s < g->set_count; s++) {
     VkDescriptorSetLayoutBinding lb[SPVGEN_MAX_BINDINGS];
@@ -505,59 +524,188 @@ static spvgen_status program_compile(spvgen_vk_context *ctx, const char *who, sg
 
   VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
                                    word_count * sizeof(uint32_t), words};
-  VkShaderModule module;
-  r = ctx->vkd.vkCreateShaderModule(ctx->device, &smci, NULL, &module);
-  if (r != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateShaderModule", r);
+  r = ctx->vkd.vkCreateShaderModule(ctx->device, &smci, NULL, &job->module);
+  if (r != VK_SUCCESS) {
+    job->module = VK_NULL_HANDLE;
+    return sg_vk_fail_call(ctx, who, "vkCreateShaderModule", r);
+  }
 
-  VkSpecializationMapEntry entries[SPVGEN_MAX_SPEC_CONSTANTS];
-  uint64_t data[SPVGEN_MAX_SPEC_CONSTANTS];
   uint32_t n = p->info.spec_constant_count;
   for (uint32_t i = 0; i < n; i++) {
     const spvgen_spec_constant *sc = &p->info.spec_constants[i];
     uint32_t size = sc->size ? sc->size : 4;
-    entries[i].constantID = sc->id;
-    entries[i].offset = i * 8;
-    entries[i].size = size;
+    job->entries[i].constantID = sc->id;
+    job->entries[i].offset = i * 8;
+    job->entries[i].size = size;
     if (size == 4) {
       uint32_t v = (uint32_t)sc->value;
-      memcpy(&data[i], &v, 4);
+      memcpy(&job->data[i], &v, 4);
     } else {
-      data[i] = sc->value;
+      job->data[i] = sc->value;
     }
   }
-  VkSpecializationInfo spec = {n, entries, n * sizeof data[0], data};
-  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss = {
-      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO, NULL,
-      subgroup_size};
-  VkPipelineShaderStageCreateInfo stage;
-  memset(&stage, 0, sizeof stage);
-  stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  stage.pNext = subgroup_size ? &rss : NULL;
+  job->spec = (VkSpecializationInfo){n, job->entries, n * sizeof job->data[0], job->data};
+  job->rss = (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo){
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO, NULL, subgroup_size};
+  VkPipelineShaderStageCreateInfo *stage = &job->cpci.stage;
+  stage->sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  stage->pNext = subgroup_size ? &job->rss : NULL;
   if (options && options->require_full_subgroups)
-    stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
-  stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  stage.module = module;
-  stage.pName = p->info.entry_point ? p->info.entry_point : "main";
-  stage.pSpecializationInfo = n ? &spec : NULL;
-  VkComputePipelineCreateInfo cpci;
-  memset(&cpci, 0, sizeof cpci);
-  cpci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  cpci.stage = stage;
-  cpci.layout = g->layout;
-  cpci.basePipelineIndex = -1;
+    stage->flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  stage->stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  stage->module = job->module;
+  stage->pName = p->info.entry_point ? p->info.entry_point : "main";
+  stage->pSpecializationInfo = n ? &job->spec : NULL;
+  job->cpci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  job->cpci.layout = g->layout;
+  job->cpci.basePipelineIndex = -1;
   /* For spvgen_vk_pipeline_statistics; the generated code does not change. */
-  if (ctx->pipeline_statistics) cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-  r = ctx->vkd.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &cpci, NULL,
-                                        &g->pipeline);
-  ctx->vkd.vkDestroyShaderModule(ctx->device, module, NULL);
-  if (r != VK_SUCCESS) {
-    g->pipeline = VK_NULL_HANDLE;
-    return sg_vk_fail_call(ctx, who, "vkCreateComputePipelines", r);
-  }
+  if (ctx->pipeline_statistics) job->cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  job->result = VK_NOT_READY;
+  return SPVGEN_OK;
+}
+
+/* The driver's compile: touches only the job (and the internally synchronized cache). */
+static void program_run(compile_job *job) {
+  spvgen_vk_context *ctx = job->ctx;
+  job->result = ctx->vkd.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &job->cpci, NULL,
+                                                  &job->g->pipeline);
+  if (job->result != VK_SUCCESS) job->g->pipeline = VK_NULL_HANDLE;
+}
+
+static spvgen_status program_finish(spvgen_vk_context *ctx, const char *who, compile_job *job) {
+  if (job->module) ctx->vkd.vkDestroyShaderModule(ctx->device, job->module, NULL);
+  job->module = VK_NULL_HANDLE;
+  if (job->result != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateComputePipelines", job->result);
   ctx->stats.compiled++;
-  ctx->stats.compile_ms += now_ms() - t0;
   ctx->cache_dirty = true;
   return SPVGEN_OK;
+}
+
+/* One request of a create (spvgen_vk_pipeline_create or a batch), between its steps. */
+typedef struct pending {
+  spvgen_vk_pipeline *p;
+  sg_vk_program *g;      /* the program it takes (found, or new) */
+  bool found;            /* g came from the kernel cache */
+  int alias;             /* a batch: the earlier request whose new program this one shares (-1: none) */
+  sig_buf *sig;
+  uint32_t subgroup_size;
+  const uint32_t *words;
+  size_t word_count;
+  const spvgen_vk_pipeline_options *options;
+  compile_job job;
+} pending;
+
+/* Checks a request and finds its program in the kernel cache (or marks it new). */
+static spvgen_status request_begin(spvgen_vk_context *ctx, const char *who, const uint32_t *words, size_t word_count,
+                                   const spvgen_kernel_info *info, const spvgen_vk_pipeline_options *options,
+                                   pending *q) {
+  memset(q, 0, sizeof *q);
+  q->alias = -1;
+  q->words = words;
+  q->word_count = word_count;
+  q->options = options;
+  if (info && info->entry_point && strlen(info->entry_point) >= SPVGEN_VK_ENTRY_MAX)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
+                          "%s: info->entry_point is longer than %zu characters", who,
+                          (size_t)SPVGEN_VK_ENTRY_MAX - 1);
+  if (!words || word_count == 0)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who,
+                          words ? "word_count is 0" : "words is NULL");
+  spvgen_vk_pipeline *p = calloc(1, sizeof *p);
+  if (!p) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  p->ctx = ctx;
+  spvgen_status st = check_module(ctx, who, words, word_count, info, options, p, &q->subgroup_size);
+  if (st != SPVGEN_OK) {
+    free(p);
+    return st;
+  }
+  /* The caller's entry point string need not outlive the call. */
+  sg_vk_format(p->entry_point, sizeof p->entry_point, "%s",
+               p->info.entry_point ? p->info.entry_point : "main");
+  p->info.entry_point = p->entry_point;
+  p->info.hash = spvgen_words_hash(words, word_count);
+  q->p = p;
+  q->sig = malloc(sizeof *q->sig);
+  if (!q->sig) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  /* Set 0 as a push-descriptor set when that is the only set: how buffers get into a
+   * caller's command buffer without descriptor sets whose life spvgen would manage. */
+  bool push_set = ctx->push_descriptors && p->set_count == 1;
+  bool full = options && options->require_full_subgroups;
+  program_signature(p, q->subgroup_size, full, push_set, q->sig);
+  uint64_t key = fnv_more(p->info.hash, q->sig->bytes, q->sig->size);
+  q->g = ctx->no_reuse ? NULL : program_find(ctx, key, words, word_count, q->sig);
+  if (q->g) {
+    q->found = true;
+    return SPVGEN_OK;
+  }
+  q->g = calloc(1, sizeof *q->g);
+  if (!q->g) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  q->g->key = key;
+  q->g->set_count = p->set_count;
+  q->g->push_set = push_set;
+  return SPVGEN_OK;
+}
+
+/* Whether request b would compile the same program as the new one of request a. */
+static bool same_new_program(const spvgen_vk_context *ctx, const pending *a, const pending *b) {
+  return !ctx->no_reuse && !a->found && a->alias < 0 && a->g->key == b->g->key && a->word_count == b->word_count &&
+         a->sig->size == b->sig->size && !memcmp(a->sig->bytes, b->sig->bytes, a->sig->size) &&
+         !memcmp(a->words, b->words, a->word_count * sizeof *a->words);
+}
+
+/* Undoes request_begin (and a prepared compile) of a request that will not complete. */
+static void request_abandon(spvgen_vk_context *ctx, pending *q) {
+  if (q->job.module) ctx->vkd.vkDestroyShaderModule(ctx->device, q->job.module, NULL);
+  if (q->g && !q->found && q->alias < 0) program_free(ctx, q->g);
+  free(q->sig);
+  free(q->p);
+  memset(q, 0, sizeof *q);
+  q->alias = -1;
+}
+
+/* Links a request whose program is ready (found, compiled, or an alias's) to ctx. */
+static spvgen_vk_pipeline *request_end(spvgen_vk_context *ctx, pending *q, sg_vk_program *g) {
+  if (q->found) {
+    program_unlink(ctx, g);
+    program_push_front(ctx, g);
+    if (!g->refs) ctx->idle_programs--;
+    ctx->stats.reused++;
+  } else if (q->alias >= 0) {
+    ctx->stats.reused++;
+  } else {
+    /* What a later create compares with. Without the memory for it the program is
+     * still good, just never shared (program_find needs the words). */
+    if (!ctx->no_reuse) {
+      g->words = malloc(q->word_count * sizeof *q->words);
+      g->sig = malloc(q->sig->size ? q->sig->size : 1);
+      if (g->words && g->sig) {
+        memcpy(g->words, q->words, q->word_count * sizeof *q->words);
+        g->word_count = q->word_count;
+        memcpy(g->sig, q->sig->bytes, q->sig->size);
+        g->sig_size = q->sig->size;
+      } else {
+        free(g->words);
+        free(g->sig);
+        g->words = NULL;
+        g->sig = NULL;
+      }
+    }
+    program_push_front(ctx, g);
+  }
+  free(q->sig);
+  q->sig = NULL;
+  spvgen_vk_pipeline *p = q->p;
+  q->p = NULL;
+  g->refs++;
+  p->program = g;
+  p->pipeline = g->pipeline;
+  p->layout = g->layout;
+  p->push_set = g->push_set;
+  p->next = ctx->pipelines;
+  if (ctx->pipelines) ctx->pipelines->prev = p;
+  ctx->pipelines = p;
+  return p;
 }
 
 spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *words,
@@ -568,94 +716,113 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   if (out) *out = NULL;
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   if (!out) return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
-  if (info && info->entry_point && strlen(info->entry_point) >= SPVGEN_VK_ENTRY_MAX)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT,
-                          "%s: info->entry_point is longer than %zu characters", who,
-                          (size_t)SPVGEN_VK_ENTRY_MAX - 1);
-  if (!words || word_count == 0)
-    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s", who,
-                          words ? "word_count is 0" : "words is NULL");
   spvgen_status st = sg_vk_check_usable(ctx, who);
   if (st != SPVGEN_OK) return st;
-  spvgen_vk_pipeline *p = calloc(1, sizeof *p);
-  if (!p) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
-  p->ctx = ctx;
-  uint32_t subgroup_size = 0;
-  st = check_module(ctx, who, words, word_count, info, options, p, &subgroup_size);
+  pending *q = malloc(sizeof *q);
+  if (!q) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  st = request_begin(ctx, who, words, word_count, info, options, q);
+  if (st == SPVGEN_OK && !q->found) {
+    double t0 = now_ms();
+    st = program_prepare(ctx, who, q->g, q->p, words, word_count, q->subgroup_size, options, &q->job);
+    if (st == SPVGEN_OK) program_run(&q->job);
+    if (st == SPVGEN_OK) st = program_finish(ctx, who, &q->job);
+    if (st == SPVGEN_OK) ctx->stats.compile_ms += now_ms() - t0;
+  }
   if (st != SPVGEN_OK) {
-    free(p);
+    request_abandon(ctx, q);
+    free(q);
     return st;
   }
-  /* The caller's entry point string need not outlive the call. */
-  sg_vk_format(p->entry_point, sizeof p->entry_point, "%s",
-               p->info.entry_point ? p->info.entry_point : "main");
-  p->info.entry_point = p->entry_point;
-  p->info.hash = spvgen_words_hash(words, word_count);
-  /* Set 0 as a push-descriptor set when that is the only set: how buffers get into a
-   * caller's command buffer without descriptor sets whose life spvgen would manage. */
-  bool push_set = ctx->push_descriptors && p->set_count == 1;
-  bool full = options && options->require_full_subgroups;
+  *out = request_end(ctx, q, q->g);
+  free(q);
+  return SPVGEN_OK;
+}
 
-  sig_buf *sig = malloc(sizeof *sig);
-  if (!sig) {
-    free(p);
-    return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+/* The batch's compile threads: each takes the next job until none is left. */
+typedef struct batch_work {
+  pending *q;
+  uint32_t count;
+  uint32_t next;
+  pthread_mutex_t lock;
+} batch_work;
+
+static void *batch_worker(void *arg) {
+  batch_work *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    uint32_t i = w->next;
+    while (i < w->count && (w->q[i].found || w->q[i].alias >= 0)) i++;
+    w->next = i < w->count ? i + 1 : i;
+    pthread_mutex_unlock(&w->lock);
+    if (i >= w->count) return NULL;
+    program_run(&w->q[i].job);
   }
-  program_signature(p, subgroup_size, full, push_set, sig);
-  uint64_t key = fnv_more(p->info.hash, sig->bytes, sig->size);
-  sg_vk_program *g = ctx->no_reuse ? NULL : program_find(ctx, key, words, word_count, sig);
-  if (g) {
-    program_unlink(ctx, g);
-    program_push_front(ctx, g);
-    if (!g->refs) ctx->idle_programs--;
-    ctx->stats.reused++;
-  } else {
-    g = calloc(1, sizeof *g);
-    if (!g) {
-      free(sig);
-      free(p);
-      return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
-    }
-    g->key = key;
-    g->set_count = p->set_count;
-    g->push_set = push_set;
-    st = program_compile(ctx, who, g, p, words, word_count, subgroup_size, options);
-    if (st != SPVGEN_OK) {
-      program_free(ctx, g);
-      free(sig);
-      free(p);
-      return st;
-    }
-    /* What a later create compares with. Without the memory for it the program is
-     * still good, just never shared (program_find needs the words). */
-    if (!ctx->no_reuse) {
-      g->words = malloc(word_count * sizeof *words);
-      g->sig = malloc(sig->size ? sig->size : 1);
-      if (g->words && g->sig) {
-        memcpy(g->words, words, word_count * sizeof *words);
-        g->word_count = word_count;
-        memcpy(g->sig, sig->bytes, sig->size);
-        g->sig_size = sig->size;
-      } else {
-        free(g->words);
-        free(g->sig);
-        g->words = NULL;
-        g->sig = NULL;
+}
+
+spvgen_status spvgen_vk_pipelines_create(spvgen_vk_context *ctx, const spvgen_vk_pipeline_request *requests,
+                                         uint32_t count, uint32_t threads, spvgen_vk_pipeline **out) {
+  static const char *who = "spvgen_vk_pipelines_create";
+  if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!out || (count && !requests))
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who, out ? "requests" : "out");
+  for (uint32_t i = 0; i < count; i++) out[i] = NULL;
+  if (count > SPVGEN_VK_MAX_BATCH)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: count %u is over %u (SPVGEN_VK_MAX_BATCH)", who, count,
+                      (unsigned)SPVGEN_VK_MAX_BATCH);
+  spvgen_status st = sg_vk_check_usable(ctx, who);
+  if (st != SPVGEN_OK || !count) return st;
+  pending *q = calloc(count, sizeof *q);
+  if (!q) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  for (uint32_t i = 0; i < count; i++) q[i].alias = -1;
+  const double t0 = now_ms();
+  char whoi[64];
+  uint32_t i = 0, news = 0;
+  /* 1. every request checked, found or prepared, on this thread */
+  for (; i < count && st == SPVGEN_OK; i++) {
+    sg_vk_format(whoi, sizeof whoi, "%s: request %u", who, i);
+    const spvgen_vk_pipeline_request *r = &requests[i];
+    st = request_begin(ctx, whoi, r->words, r->word_count, r->info, r->options, &q[i]);
+    if (st != SPVGEN_OK || q[i].found) continue;
+    for (uint32_t j = 0; j < i; j++)
+      if (same_new_program(ctx, &q[j], &q[i])) {
+        program_free(ctx, q[i].g); /* the earlier request's compile serves both */
+        q[i].g = q[j].g;
+        q[i].alias = (int)j;
+        break;
       }
-    }
-    program_push_front(ctx, g);
+    if (q[i].alias >= 0) continue;
+    st = program_prepare(ctx, whoi, q[i].g, q[i].p, r->words, r->word_count, q[i].subgroup_size, r->options, &q[i].job);
+    news++;
   }
-  free(sig);
-  g->refs++;
-  p->program = g;
-  p->pipeline = g->pipeline;
-  p->layout = g->layout;
-  p->push_set = g->push_set;
-
-  p->next = ctx->pipelines;
-  if (ctx->pipelines) ctx->pipelines->prev = p;
-  ctx->pipelines = p;
-  *out = p;
+  /* 2. the driver's compiles, on up to `threads` threads (this one among them) */
+  if (st == SPVGEN_OK && news) {
+    batch_work w = {q, count, 0, PTHREAD_MUTEX_INITIALIZER};
+    uint32_t n = threads > news ? news : threads ? threads : 1;
+    pthread_t tid[SPVGEN_VK_MAX_BATCH];
+    uint32_t started = 0;
+    for (uint32_t t = 1; t < n; t++) /* a thread that cannot start leaves its share to the others */
+      if (pthread_create(&tid[started], NULL, batch_worker, &w) == 0) started++;
+    batch_worker(&w);
+    for (uint32_t t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&w.lock);
+  }
+  /* 3. results, in order: the first failure names its request; all or nothing */
+  for (uint32_t k = 0; k < count && st == SPVGEN_OK; k++) {
+    if (q[k].found || q[k].alias >= 0) continue;
+    sg_vk_format(whoi, sizeof whoi, "%s: request %u", who, k);
+    st = program_finish(ctx, whoi, &q[k].job);
+  }
+  if (st != SPVGEN_OK) {
+    for (uint32_t k = 0; k < count; k++) { /* aliases first: they share an earlier request's program */
+      if (q[k].alias >= 0) q[k].g = NULL;
+      if (q[k].p || q[k].g) request_abandon(ctx, &q[k]);
+    }
+    free(q);
+    return st;
+  }
+  if (news) ctx->stats.compile_ms += now_ms() - t0;
+  for (uint32_t k = 0; k < count; k++) out[k] = request_end(ctx, &q[k], q[k].alias >= 0 ? q[q[k].alias].g : q[k].g);
+  free(q);
   return SPVGEN_OK;
 }
 

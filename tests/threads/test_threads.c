@@ -12,6 +12,9 @@
  *    loader-level calls take a process-wide lock): build a vector add, create its
  *    pipeline, run it several times and check the sums.
  *
+ *  - one context compiling a batch of pipelines on four threads of its own
+ *    (spvgen_vk_pipelines_create).
+ *
  * The same binary runs in the ordinary build (answers and determinism) and in the tsan
  * preset (scripts/test.sh), where ThreadSanitizer reports any data race in spvgen's code.
  * Without a Vulkan device the runner threads are skipped and the rest still runs.
@@ -36,6 +39,7 @@
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
 #include "spvgen/check.h"
+#include "spvgen/elementwise.h"
 #include "spvgen/gemm.h"
 #include "spvgen/kernel.h"
 #include "spvgen/vk.h"
@@ -387,10 +391,58 @@ static void test_canary_one_context_on_two_threads_without_a_lock(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* spvgen_vk_pipelines_create compiles a batch on its own threads (vk.h): eight vector
+ * kernels (ops x local sizes) on four threads, all different pipelines, each computing
+ * its own answer; under ThreadSanitizer any race between the compile threads and the
+ * calling thread's steps shows. */
+static void test_batch_create_compiles_on_four_threads(void) {
+  spvgen_vk_desc desc;
+  memset(&desc, 0, sizeof desc);
+  desc.device_name = test_device_name();
+  desc.no_disk_cache = true;
+  char msg[1024] = "";
+  spvgen_vk_context *ctx = NULL;
+  if (spvgen_vk_create(&desc, &ctx, msg, sizeof msg) != SPVGEN_OK) {
+    test_skip("no device: %s", msg);
+    return;
+  }
+  enum { N = 8 };
+  spvgen_kernel k[N];
+  spvgen_vk_pipeline_request rq[N];
+  spvgen_vk_pipeline *p[N] = {0};
+  memset(k, 0, sizeof k);
+  for (int i = 0; i < N; i++) {
+    spvgen_elementwise_desc d = {.op = (spvgen_elementwise_op)(i % 2), .local_size = 32u << (i / 2)};
+    CHECK_MSG(spvgen_elementwise(&d, spvgen_vk_caps(ctx), &k[i], msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    rq[i] = (spvgen_vk_pipeline_request){k[i].words, k[i].word_count, &k[i].info, NULL};
+  }
+  CHECK_MSG(spvgen_vk_pipelines_create(ctx, rq, N, 4, p) == SPVGEN_OK, "%s", spvgen_vk_error(ctx));
+  spvgen_vk_kernel_cache_stats st;
+  spvgen_vk_kernel_cache_stats_get(ctx, &st);
+  CHECK_EQ_U64(st.compiled, N);
+  spvgen_vk_buffer *b[3] = {0};
+  for (int i = 0; i < 3; i++) CHECK(spvgen_vk_buffer_create(ctx, 1024, SPVGEN_VK_BUFFER_HOST_VISIBLE, &b[i]) == SPVGEN_OK);
+  if (p[0] && b[0] && b[1] && b[2]) {
+    float *x = spvgen_vk_buffer_map(b[0]), *y = spvgen_vk_buffer_map(b[1]), *z = spvgen_vk_buffer_map(b[2]);
+    for (int i = 0; i < 256; i++) x[i] = (float)i, y[i] = 2.0f;
+    uint32_t n = 256;
+    for (int i = 0; i < N; i++) {
+      uint32_t groups = n / (32u << (i / 2));
+      CHECK_MSG(spvgen_vk_dispatch(ctx, p[i], b, 3, &n, 4, groups, 1, 1, NULL) == SPVGEN_OK, "%s", spvgen_vk_error(ctx));
+      CHECK_MSG(z[255] == (i % 2 ? 510.0f : 257.0f), "kernel %d: z[255] = %g", i, (double)z[255]);
+    }
+  }
+  for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(b[i]);
+  for (int i = 0; i < N; i++) spvgen_vk_pipeline_destroy(p[i]);
+  for (int i = 0; i < N; i++) spvgen_kernel_free(&k[i]);
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_emitters_on_four_threads_give_the_main_threads_words),
       TEST_CASE(test_two_runner_contexts_on_two_threads_compute_right),
+      TEST_CASE(test_batch_create_compiles_on_four_threads),
       TEST_CASE(test_canary_one_context_on_two_threads_without_a_lock),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

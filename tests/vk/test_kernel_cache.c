@@ -3,7 +3,8 @@
  * different layouts or specializations do not; the VkPipelineCache file per device is
  * written atomically and read back, and a corrupt, truncated, foreign or garbage file is
  * ignored with a notice (never a crash) and then replaced; export and import bundles
- * round-trip, and a bad bundle imports nothing. */
+ * round-trip, and a bad bundle imports nothing. spvgen_vk_pipelines_create compiles a
+ * batch on threads, all or nothing. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -297,9 +298,90 @@ static void test_disk_cache_can_be_turned_off_by_the_environment(void) {
   rm_dir(dir);
 }
 
+/* spvgen_vk_pipelines_create: several pipelines in one call, the compiles on threads; a
+ * request the kernel cache holds, or that repeats an earlier one of the call, compiles
+ * nothing; the pipelines work; a bad request anywhere leaves nothing and names itself. */
+static void test_batch_create_on_threads_is_all_or_nothing(void) {
+  spvgen_vk_context *ctx = open_with(NULL, false);
+  if (!ctx) return;
+  char msg[512];
+  spvgen_kernel k[4];
+  memset(k, 0, sizeof k);
+  const spvgen_elementwise_desc ed[4] = {{.op = SPVGEN_ELEMENTWISE_ADD},
+                                         {.op = SPVGEN_ELEMENTWISE_MUL},
+                                         {.op = SPVGEN_ELEMENTWISE_ADD, .local_size = 128},
+                                         {.op = SPVGEN_ELEMENTWISE_MAX, .local_size = 32}};
+  for (int i = 0; i < 4; i++) CHECK(spvgen_elementwise(&ed[i], spvgen_vk_caps(ctx), &k[i], msg, sizeof msg) == SPVGEN_OK);
+  spvgen_vk_pipeline *cached = NULL;
+  VK_CHECK(ctx, spvgen_vk_pipeline_create_kernel(ctx, &k[2], NULL, &cached));
+  spvgen_spec_constant sc = {.id = 7, .size = 4, .value = 1};
+  spvgen_vk_pipeline_options opt = {.spec_constants = &sc, .spec_constant_count = 1};
+  spvgen_vk_pipeline_request rq[5] = {
+      {k[0].words, k[0].word_count, &k[0].info, NULL}, {k[1].words, k[1].word_count, &k[1].info, NULL},
+      {k[2].words, k[2].word_count, &k[2].info, NULL}, {k[0].words, k[0].word_count, &k[0].info, NULL},
+      {k[1].words, k[1].word_count, &k[1].info, &opt}};
+  spvgen_vk_pipeline *out[5];
+  spvgen_vk_kernel_cache_stats before, st;
+  spvgen_vk_kernel_cache_stats_get(ctx, &before);
+  VK_CHECK(ctx, spvgen_vk_pipelines_create(ctx, rq, 5, 4, out));
+  spvgen_vk_kernel_cache_stats_get(ctx, &st);
+  CHECK_EQ_U64(st.compiled - before.compiled, 3); /* add, mul, mul specialized */
+  CHECK_EQ_U64(st.reused - before.reused, 2);     /* the cached one, the repeat of request 0 */
+  uint64_t h[5], l, hc;
+  for (int i = 0; i < 5; i++) {
+    CHECK(out[i] != NULL);
+    spvgen_vk_pipeline_handles(out[i], &h[i], &l);
+    CHECK(h[i] != 0);
+  }
+  spvgen_vk_pipeline_handles(cached, &hc, &l);
+  CHECK(h[0] == h[3] && h[2] == hc && h[0] != h[1] && h[1] != h[4]);
+  /* They run: add and mul of the same inputs. */
+  spvgen_vk_buffer *bufs[3];
+  for (int i = 0; i < 3; i++) VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, 256, SPVGEN_VK_BUFFER_HOST_VISIBLE, &bufs[i]));
+  float *x = spvgen_vk_buffer_map(bufs[0]), *y = spvgen_vk_buffer_map(bufs[1]), *z = spvgen_vk_buffer_map(bufs[2]);
+  for (int i = 0; i < 64; i++) x[i] = (float)i, y[i] = 3.0f;
+  uint32_t n = 64;
+  VK_CHECK(ctx, spvgen_vk_dispatch(ctx, out[3], bufs, 3, &n, 4, 1, 1, 1, NULL));
+  CHECK(z[63] == 66.0f);
+  VK_CHECK(ctx, spvgen_vk_dispatch(ctx, out[1], bufs, 3, &n, 4, 1, 1, 1, NULL));
+  CHECK(z[63] == 189.0f);
+  for (int i = 0; i < 5; i++) spvgen_vk_pipeline_destroy(out[i]);
+  /* A bad request after a new one: nothing compiled, nothing left, the request named. */
+  spvgen_vk_kernel_cache_stats_get(ctx, &before);
+  spvgen_vk_pipeline_request bad[3] = {{k[3].words, k[3].word_count, &k[3].info, NULL},
+                                      {k[0].words, k[0].word_count, &k[0].info, NULL},
+                                      {k[1].words, 0, &k[1].info, NULL}};
+  out[0] = out[1] = out[2] = (spvgen_vk_pipeline *)&bad; /* overwritten with NULL */
+  CHECK(spvgen_vk_pipelines_create(ctx, bad, 3, 2, out) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_MSG(strstr(spvgen_vk_error(ctx), "request 2") && strstr(spvgen_vk_error(ctx), "word_count is 0"), "%s",
+            spvgen_vk_error(ctx));
+  CHECK(!out[0] && !out[1] && !out[2]);
+  spvgen_vk_kernel_cache_stats_get(ctx, &st);
+  CHECK_EQ_U64(st.compiled, before.compiled);
+  CHECK_EQ_U64(st.pipelines, before.pipelines);
+  /* Limits and the empty call. */
+  spvgen_vk_pipeline *many[SPVGEN_VK_MAX_BATCH + 1];
+  CHECK(spvgen_vk_pipelines_create(ctx, rq, SPVGEN_VK_MAX_BATCH + 1, 1, many) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK(!many[0] && !many[SPVGEN_VK_MAX_BATCH]);
+  CHECK(spvgen_vk_pipelines_create(ctx, NULL, 0, 0, out) == SPVGEN_OK);
+  CHECK(spvgen_vk_pipelines_create(ctx, rq, 1, 1, NULL) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  /* One thread: the same pipelines (now all from the kernel cache). */
+  spvgen_vk_kernel_cache_stats_get(ctx, &before);
+  VK_CHECK(ctx, spvgen_vk_pipelines_create(ctx, rq, 5, 1, out));
+  spvgen_vk_kernel_cache_stats_get(ctx, &st);
+  CHECK_EQ_U64(st.compiled, before.compiled);
+  CHECK_EQ_U64(st.reused - before.reused, 5);
+  for (int i = 0; i < 5; i++) spvgen_vk_pipeline_destroy(out[i]);
+  spvgen_vk_pipeline_destroy(cached);
+  for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(bufs[i]);
+  for (int i = 0; i < 4; i++) spvgen_kernel_free(&k[i]);
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_same_words_share_one_compiled_pipeline),
+      TEST_CASE(test_batch_create_on_threads_is_all_or_nothing),
       TEST_CASE(test_disk_cache_is_written_read_and_bad_files_are_ignored),
       TEST_CASE(test_disk_cache_can_be_turned_off_by_the_environment),
   };

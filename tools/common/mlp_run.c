@@ -463,12 +463,20 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   for (uint32_t k = 0; k < K; k++)
     if (disp[k].kernel == k) first &= !template_compiled_before(words[k], count[k]);
   double c0 = sg_now_us();
-  for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) {
-    if (disp[k].kernel != k) continue;
-    if (spvgen_vk_pipeline_create(ctx, words[k], count[k], &info[k], &popt, &pipes[k]) != SPVGEN_OK) {
+  { /* one batch: the driver compiles the plan's kernels on several threads */
+    spvgen_vk_pipeline_request rq[SPVGEN_MLP_MAX_LAYERS];
+    spvgen_vk_pipeline *made[SPVGEN_MLP_MAX_LAYERS];
+    uint32_t at[SPVGEN_MLP_MAX_LAYERS], nr = 0;
+    for (uint32_t k = 0; k < K; k++)
+      if (disp[k].kernel == k) {
+        rq[nr] = (spvgen_vk_pipeline_request){words[k], count[k], &info[k], &popt};
+        at[nr++] = k;
+      }
+    if (st == SPVGEN_OK && spvgen_vk_pipelines_create(ctx, rq, nr, template_compile_threads(nr), made) != SPVGEN_OK) {
       st = SPVGEN_ERROR_VULKAN;
       snprintf(msg, size, "%s", spvgen_vk_error(ctx));
     }
+    for (uint32_t i = 0; st == SPVGEN_OK && i < nr; i++) pipes[at[i]] = made[i];
   }
   res->compile_ms = first ? (sg_now_us() - c0) / 1e3 : -1;
   for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) template_compiled_now(words[k], count[k]);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct template_built {
   spvgen_vk_context *ctx;
@@ -402,4 +403,17 @@ spvgen_status template_run(spvgen_vk_context *ctx, const sg_template *t, const v
   if (st == SPVGEN_OK) st = template_run_built(b, opt, res, msg, size);
   template_built_free(b);
   return st;
+}
+
+uint32_t template_compile_threads(uint32_t kernels) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *env = getenv("SPVGEN_COMPILE_THREADS");
+  if (env && *env) {
+    char *end = NULL;
+    long v = strtol(env, &end, 10);
+    if (end && !*end && v >= 1) cpus = v;
+  }
+  if (cpus < 1) cpus = 1;
+  if (cpus > (long)SPVGEN_VK_MAX_BATCH) cpus = SPVGEN_VK_MAX_BATCH;
+  return kernels < (uint32_t)cpus ? (kernels ? kernels : 1) : (uint32_t)cpus;
 }

@@ -105,6 +105,12 @@ spvgen_status template_run_plan(spvgen_vk_context *ctx, const sg_template *t, co
  * records a compile): the driver and the runner's pipeline cache make a second compile
  * cheaper, which is not what a framework's first call costs. */
 bool template_compiled_before(const uint32_t *words, size_t count);
+
+/* The threads a plan of `kernels` kernels compiles its pipelines on
+ * (spvgen_vk_pipelines_create): the online CPUs, at most `kernels`; the environment's
+ * SPVGEN_COMPILE_THREADS (1 or more) replaces the CPU count (1: one after another, as
+ * before batches). */
+uint32_t template_compile_threads(uint32_t kernels);
 void template_compiled_now(const uint32_t *words, size_t count);
 
 #endif

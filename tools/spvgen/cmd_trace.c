@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "template_run.h"
 #include "cmds.h"
 #include "gemm_run.h"
 #include "ref_convert.h"
@@ -328,7 +329,11 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     double t1 = sg_now_ms();
     spvgen_vk_kernel_cache_stats before, after;
     spvgen_vk_kernel_cache_stats_get(ctx, &before);
-    for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++) st = spvgen_vk_pipeline_create_kernel(ctx, &k[j], NULL, &p[j]);
+    { /* one batch: a split plan's kernels compile on threads at once */
+      spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
+      for (uint32_t j = 0; j < nk; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info, NULL};
+      st = spvgen_vk_pipelines_create(ctx, rq, nk, template_compile_threads(nk), p);
+    }
     double t2 = sg_now_ms();
     spvgen_vk_kernel_cache_stats_get(ctx, &after);
     bool miss = after.compiled > before.compiled;
