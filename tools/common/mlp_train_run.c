@@ -3,6 +3,7 @@
 #include "mlp_train_run.h"
 
 #include "clock.h"
+#include "template_run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +40,44 @@ static spvgen_status make_pipe(spvgen_vk_context *ctx, const spvgen_mlp_train_co
   }
   *compile_ms = sg_now_ms() - t0;
   spvgen_module_destroy(m);
+  return st;
+}
+
+/* The gradient step's KC kernels (the layers variant) in one batch: the driver compiles
+ * them on several threads (spvgen_vk_pipelines_create); *compile_ms is the batch's wall
+ * time. */
+static spvgen_status make_layer_pipes(spvgen_vk_context *ctx, const spvgen_mlp_train_config *t, uint32_t kc,
+                                      spvgen_vk_pipeline **pipes, double *compile_ms, char *msg, size_t size) {
+  spvgen_module **m = calloc(kc, sizeof *m);
+  spvgen_kernel_info *info = calloc(kc, sizeof *info);
+  spvgen_vk_pipeline_request *rq = calloc(kc, sizeof *rq);
+  spvgen_status st = m && info && rq ? SPVGEN_OK : SPVGEN_ERROR_OUT_OF_MEMORY;
+  if (st != SPVGEN_OK) snprintf(msg, size, "out of host memory");
+  for (uint32_t k = 0; k < kc && st == SPVGEN_OK; k++) {
+    m[k] = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&t->net)});
+    if (!m[k]) {
+      st = SPVGEN_ERROR_OUT_OF_MEMORY;
+      snprintf(msg, size, "out of memory");
+      break;
+    }
+    const uint32_t *words = NULL;
+    size_t count = 0;
+    st = spvgen_mlp_train_emit_kernel(m[k], t, k, &info[k]);
+    if (st == SPVGEN_OK) st = spvgen_module_finish(m[k], &words, &count);
+    if (st != SPVGEN_OK) snprintf(msg, size, "emit: %s", spvgen_module_error(m[k]));
+    if (st == SPVGEN_OK) st = spvgen_kernel_reflect(words, count, &info[k], msg, size);
+    rq[k] = (spvgen_vk_pipeline_request){words, count, &info[k], NULL};
+  }
+  double t0 = sg_now_ms();
+  if (st == SPVGEN_OK && spvgen_vk_pipelines_create(ctx, rq, kc, template_compile_threads(kc), pipes) != SPVGEN_OK) {
+    st = SPVGEN_ERROR_VULKAN;
+    snprintf(msg, size, "%s", spvgen_vk_error(ctx));
+  }
+  *compile_ms = sg_now_ms() - t0;
+  for (uint32_t k = 0; m && k < kc; k++) spvgen_module_destroy(m[k]);
+  free(m);
+  free(info);
+  free(rq);
   return st;
 }
 
@@ -272,12 +311,7 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
     }
     for (uint32_t k = 0; k < DC && st == SPVGEN_OK; k++)
       st = spvgen_mlp_train_dispatch_for(t, k, N, &ldisp[k], msg, size);
-    for (uint32_t k = 0; k < KC && st == SPVGEN_OK; k++) {
-      spvgen_kernel_info ki;
-      double ms = 0;
-      st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, (int)k, &lp[k], &ki, &ms, msg, size);
-      res->grad_compile_ms += ms;
-    }
+    if (st == SPVGEN_OK) st = make_layer_pipes(ctx, t, KC, lp, &res->grad_compile_ms, msg, size);
   } else {
     st = make_pipe(ctx, t, SPVGEN_MLP_TRAIN_GRADIENT, -1, &gp, &gi, &res->grad_compile_ms, msg, size);
   }
