@@ -816,6 +816,11 @@ typedef struct spvgen_mlp_train_config {
    * with atomics); grid_grad_offset = grad_workgroups * slot_elements (0 without it). */
   uint64_t slot_elements;
   uint64_t grid_grad_offset;
+  /* mat's slot-adds form (grad_held false): the bytes of the gradient slot read and
+   * written per point, 8 slot_elements / net.desc.points_per_group (each chunk adds its
+   * sums to the whole f32 slot); 0 for the held form and the other variants. AUTO weighs
+   * it (spvgen_mlp_train_plan below). */
+  uint32_t grad_slot_bytes_per_point;
   uint64_t grad_bytes;     /* grad_workgroups * slot_elements * 4 + (E - slot_elements)
                               * 4 (F16: * 2) (vec: 0, the host sizes it) */
   uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
