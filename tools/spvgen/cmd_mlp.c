@@ -76,9 +76,11 @@ static bool flag_grad_act_deriv(void *g, const char *v, char *why, size_t size) 
 static const sg_flag train_flags[] = {
     SG_FLAG_HEADING("training:"),
     SG_FLAG_SWITCH("--train",
-                   "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
-                   "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
-                   "of\n--points-per-group; --variant layers: the step as GEMMs)",
+                   "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (auto: "
+                   "mat where the device has cooperative\nmatrices, layers where mat's gradient slot traffic per "
+                   "point is\nlarge, else loop; --variant vec: cooperative vector training;\n--variant mat: "
+                   "cooperative matrices, chunks of --points-per-group;\n--variant layers: the step as GEMMs, "
+                   "-o FILE writes FILE.step<i>.spv)",
                    mlp_cli, train),
     {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
     {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
@@ -400,7 +402,9 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
     } else {
       uint32_t steps = g.trun.steps ? g.trun.steps : 3;
       printf("device   %s\n", spvgen_vk_caps(ctx)->name);
-      printf("plan     %s\n", tr.plan.name);
+      /* and why, where auto took the layers variant over mat */
+      const bool why = !strncmp(tr.plan.net.selection, "auto:", 5);
+      printf("plan     %s%s%s%s\n", tr.plan.name, why ? " (" : "", why ? tr.plan.net.selection : "", why ? ")" : "");
       /* what a JIT pays first: the driver's compile of both kernels (near 0 from a cache) */
       if (tr.plan.net.variant == SPVGEN_MLP_LAYERS)
         printf("compile  driver compile: %u step kernels %.1f ms + optimizer %.1f ms\n",
