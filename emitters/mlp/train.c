@@ -26,6 +26,7 @@
  * the cooperative vector training instructions (spvgen/mlp.h says the layout). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error_private.h" /* lib/core: the one error formatter */
@@ -386,6 +387,9 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   const bool grid16 = d->grid_gradient == SPVGEN_MLP_GRID_GRADIENT_F16;
   p->slot_elements = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? net->grid_offset / 2 : p->elements;
   p->grid_grad_offset = net->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID ? p->slot_elements * p->grad_workgroups : 0;
+  if (mat && !p->grad_held) /* the slot-adds form: the whole slot read and written per chunk */
+    p->grad_slot_bytes_per_point =
+        (uint32_t)((8 * p->slot_elements + net->desc.points_per_group - 1) / net->desc.points_per_group);
   if (opt_grid(p)) {
     /* the optimizer's grid form: a group per opt_per_group network elements, the loss
      * group and at least one table group within 65535 */
@@ -450,18 +454,45 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   return SPVGEN_OK;
 }
 
+/* AUTO's line between mat and layers: mat's slot-adds form reads and writes the whole f32
+ * gradient slot once per chunk of points (grad_slot_bytes_per_point); past this many bytes
+ * per point the layers variant's step (a GEMM per layer and product over the whole batch,
+ * the gradient written once) was measured faster than the fused kernel, below it mat was.
+ * It rests on two measured networks on each side, set at the geometric middle of the
+ * nearest two (docs/design-notes.md, "Training AUTO: layers where mat's gradient traffic
+ * is large"); networks measured in between place it. */
+#define MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES 16384u
+
 /* AUTO trains on mat where the device and the network allow it (its gradient kernel runs
  * the layers on cooperative matrices and was measured several times faster than loop's on
- * every network both ran: docs/mlp.md, "Training"), else on loop. Layers and vec only when
- * asked for: their plans are not the two kernels of spvgen_mlp_train_emit (layers) or
- * need a host conversion between them (vec). SPVGEN_OK with the mat plan in *p, or the
- * reason AUTO falls back to loop (not an error of the desc's: no message). */
-static spvgen_status train_auto_mat(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps,
-                                    spvgen_mlp_train_config *p) {
+ * every network both ran: docs/mlp.md, "Training"), else on loop; and (layers true) on
+ * the layers variant instead of mat where mat's plan adds to its gradient slot per chunk
+ * with more traffic per point than MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES and the layers
+ * variant plans the desc (its own refusals, e.g. encodings or device addresses, keep mat,
+ * without a message). The held form never: it writes its slot once. Vec only when asked
+ * for (it needs a host conversion between its kernels); layers false for
+ * spvgen_mlp_train, whose caller takes the two kernels of spvgen_mlp_train_emit. SPVGEN_OK
+ * with the plan in *p, or the reason AUTO falls back to loop (not an error of the desc's:
+ * no message). */
+static spvgen_status train_auto(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps, bool layers,
+                                spvgen_mlp_train_config *p) {
   if (desc->net.variant != SPVGEN_MLP_AUTO) return SPVGEN_ERROR_UNSUPPORTED;
   spvgen_mlp_train_desc m = *desc;
   m.net.variant = SPVGEN_MLP_MAT;
-  return train_plan_one(&m, caps, 0, p, NULL, 0);
+  spvgen_status st = train_plan_one(&m, caps, 0, p, NULL, 0);
+  if (st != SPVGEN_OK || !layers || p->grad_held || p->grad_slot_bytes_per_point <= MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES)
+    return st;
+  const uint32_t traffic = p->grad_slot_bytes_per_point;
+  spvgen_mlp_train_config *lp = malloc(sizeof *lp);
+  if (!lp) return SPVGEN_OK; /* the mat plan stands */
+  m.net.variant = SPVGEN_MLP_LAYERS;
+  if (train_plan_one(&m, caps, 0, lp, NULL, 0) == SPVGEN_OK) {
+    *p = *lp;
+    snprintf(p->net.selection, sizeof p->net.selection, "auto: mat's slot adds %u B/point > %u", traffic,
+             MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES);
+  }
+  free(lp);
+  return SPVGEN_OK;
 }
 
 static const spvgen_device_caps *train_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
@@ -470,9 +501,10 @@ static const spvgen_device_caps *train_caps(const spvgen_device_caps *caps, spvg
   return tmp;
 }
 
-spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
-                                    const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
-                                    char *msg, size_t size) {
+/* spvgen_mlp_train_plan, and (layers false) spvgen_mlp_train's plan: AUTO without the
+ * layers variant. */
+static spvgen_status train_plan_desc(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps, bool layers,
+                                     spvgen_mlp_train_config *plan, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
   if (!plan) return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL");
   if (!desc) {
@@ -484,10 +516,16 @@ spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
     memset(plan, 0, sizeof *plan);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
-  spvgen_status st = train_auto_mat(desc, train_caps(caps, &tmp), plan);
+  spvgen_status st = train_auto(desc, train_caps(caps, &tmp), layers, plan);
   if (st != SPVGEN_OK) st = train_plan_one(desc, train_caps(caps, &tmp), 0, plan, msg, size);
   if (st != SPVGEN_OK) memset(plan, 0, sizeof *plan);
   return st;
+}
+
+spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
+                                    const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
+                                    char *msg, size_t size) {
+  return train_plan_desc(desc, caps, true, plan, msg, size);
 }
 
 spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
@@ -515,11 +553,17 @@ spvgen_status spvgen_mlp_train_plans(const spvgen_mlp_train_desc *desc,
     return SPVGEN_OK;
   }
   {
-    /* AUTO: the plan spvgen_mlp_train_plan gives first (mat where it plans), then loop's */
+    /* AUTO: the plan spvgen_mlp_train_plan gives first (layers where mat's slot traffic
+     * sends it there, else mat where it plans); after layers, mat's plan (the one
+     * spvgen_mlp_train takes); then loop's */
     spvgen_mlp_train_config p;
-    if (train_auto_mat(desc, caps, &p) == SPVGEN_OK) {
+    if (train_auto(desc, caps, true, &p) == SPVGEN_OK) {
       if (max) plans[0] = p;
       n = 1;
+      if (p.net.variant == SPVGEN_MLP_LAYERS && train_auto(desc, caps, false, &p) == SPVGEN_OK) {
+        if (n < max) plans[n] = p;
+        n++;
+      }
     }
   }
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -1792,7 +1836,9 @@ spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_d
   if (!kernel) return mlp_train_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernel is NULL");
   memset(kernel, 0, sizeof *kernel);
   spvgen_mlp_train_config plan;
-  spvgen_status st = spvgen_mlp_train_plan(desc, caps, &plan, msg, size);
+  /* two kernels: AUTO chooses between mat and loop (a desc naming layers gets the error of
+   * spvgen_mlp_train_emit) */
+  spvgen_status st = train_plan_desc(desc, caps, false, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
   spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan.net)});
   if (!m) return mlp_train_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");

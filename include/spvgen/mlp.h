@@ -94,7 +94,8 @@ typedef enum spvgen_mlp_variant {
    * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below). AUTO picks it only
    * where the device's measured selection table says it is the fastest class for the
    * nearest measured network (docs/mlp.md "Choosing the variant"), never in spvgen_mlp
-   * (one kernel); spvgen_mlp_plans lists it only for a desc that names it.
+   * (one kernel); spvgen_mlp_plans lists it only for a desc that names it. Training's
+   * AUTO has a rule of its own (spvgen_mlp_train_plan).
    * Encoding none, f16 points in, activations none, relu and silu (the GEMM epilogue's),
    * row-major weights, descriptors; an f32 output only with no_bias (the GEMM's bias has
    * the output's type). */
@@ -503,8 +504,9 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
                                        spvgen_mlp_function_info *info);
 
 /* ------------------------------------------------------------- training ----
- * Training (the loop variant, AUTO included; the vec and mat variants when asked for,
- * below): two kernels per step, both emitted by the builder,
+ * Training (the loop variant here; the vec, mat and layers variants below; AUTO takes
+ * mat, loop or layers as spvgen_mlp_train_plan says): two kernels per step, both emitted
+ * by the builder (the layers variant: its step's kernels, then the same optimizer),
  *
  *   gradient kernel   forward and backward of every point of the batch, one point per
  *                     invocation, the weight and bias gradients of the mean loss summed
@@ -567,7 +569,7 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  *   SGD:  w -= lr * g
  * (weight_decay, when set, adds weight_decay * w to g first; biases included).
  *
- * The vec variant (net.variant = SPVGEN_MLP_VEC explicitly; AUTO stays loop), on NV
+ * The vec variant (net.variant = SPVGEN_MLP_VEC explicitly; AUTO never takes it), on NV
  * cooperative vectors (needs cooperativeVectorTraining and f16 training accumulation, as
  * the H100 lists). Gradient kernel: forward with MatrixMulAdd on the row-major f16
  * weights, backward with MatrixMul on the same weights read ColumnMajor (W^T delta),
@@ -609,7 +611,7 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
  * Alignments: vec weights and gradients 64 (the cooperative vector instructions' matrix
  * offsets), mat weights 16 and f16 points without encoding 16 (16-byte loads), else 4.
  * plan.features adds bufferDeviceAddress and shaderInt64. */
-/* The mat variant (net.variant = SPVGEN_MLP_MAT explicitly), on KHR cooperative
+/* The mat variant (net.variant = SPVGEN_MLP_MAT, or AUTO's choice), on KHR cooperative
  * matrices (16x16x16 f16 x f16 + f32, subgroup scope; f16_accumulation is refused): the
  * loop variant's gradient kernel contract above in full (bindings, push constants, f32
  * slots, dispatch), so the same optimizer kernel and host code serve both. W is then
@@ -816,6 +818,11 @@ typedef struct spvgen_mlp_train_config {
    * with atomics); grid_grad_offset = grad_workgroups * slot_elements (0 without it). */
   uint64_t slot_elements;
   uint64_t grid_grad_offset;
+  /* mat's slot-adds form (grad_held false): the bytes of the gradient slot read and
+   * written per point, 8 slot_elements / net.desc.points_per_group (each chunk adds its
+   * sums to the whole f32 slot); 0 for the held form and the other variants. AUTO weighs
+   * it (spvgen_mlp_train_plan below). */
+  uint32_t grad_slot_bytes_per_point;
   uint64_t grad_bytes;     /* grad_workgroups * slot_elements * 4 + (E - slot_elements)
                               * 4 (F16: * 2) (vec: 0, the host sizes it) */
   uint64_t state_bytes;    /* Adam 3 E * 4, SGD E * 4 */
@@ -851,10 +858,18 @@ typedef enum spvgen_mlp_train_kernel {
 
 /* As spvgen_mlp_plan / plans / emit / spvgen_mlp, for training. The network's variant
  * AUTO means mat where the device and the network allow it (cooperative matrices), else
- * loop; vec and layers (above and below) only when asked for, each refused naming the
- * reason where the device or the network does not allow it. plans lists, for AUTO, the
- * plan spvgen_mlp_train_plan gives first (mat where it plans) and then loop plans; the one
- * vec, mat or layers plan when net.variant asks for it. */
+ * loop; and the layers variant (below) instead of mat where mat's plan is the slot-adds
+ * form with a large grad_slot_bytes_per_point (wide networks: docs/mlp.md "Training"
+ * has the line and the measurements) and the layers variant plans the desc (else mat,
+ * silently); the plan's net.selection then begins "auto:" and says why. vec only when
+ * asked for; a named variant is refused naming the reason where the device or the
+ * network does not allow it. plans lists, for AUTO, the plan spvgen_mlp_train_plan gives
+ * first, then (where that is layers) mat's, then loop plans; the one vec, mat or layers
+ * plan when net.variant asks for it. spvgen_mlp_train builds one of the two kernels of
+ * spvgen_mlp_train_emit: its AUTO leaves the layers variant out (mat or loop), so a plan
+ * that sizes its buffers must leave it out too (name the variant, or check that
+ * spvgen_mlp_train_plan's is not SPVGEN_MLP_LAYERS); a desc naming layers is refused
+ * there, naming spvgen_mlp_train_emit_kernel. */
 spvgen_status spvgen_mlp_train_plan(const spvgen_mlp_train_desc *desc,
                                     const spvgen_device_caps *caps, spvgen_mlp_train_config *plan,
                                     char *message, size_t message_size);
@@ -872,7 +887,7 @@ spvgen_status spvgen_mlp_train(const spvgen_mlp_train_desc *desc, const spvgen_d
 void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint32_t groups[3]);
 
 /* ------------------------------------------- training on the layers variant ----
- * (net.variant = SPVGEN_MLP_LAYERS explicitly.) The gradient step is a sequence of
+ * (net.variant = SPVGEN_MLP_LAYERS, or AUTO's choice above.) The gradient step is a sequence of
  * dispatches instead of one gradient kernel, each with a compute-to-compute barrier after
  * it (as the inference plans of several kernels, above); then the optimizer kernel above,
  * unchanged, reading ONE gradient slot (grad_workgroups is 1: the GEMMs sum over every

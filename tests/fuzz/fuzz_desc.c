@@ -265,17 +265,23 @@ static void fuzz_mlp_train(reader *r) {
     return;
   }
   if (!n) FUZZ_FAIL("spvgen_mlp_train_plans: OK with no plan");
-  for (uint32_t i = 0; i < n && i < 2; i++)
-    for (int k = 0; k < 2; k++) {
-      spvgen_module_reset(g_module, NULL);
+  /* every kernel of the gradient step (the layers variant's several, which AUTO may take),
+   * then the optimizer */
+  for (uint32_t i = 0; i < n && i < 2; i++) {
+    const uint32_t kc = spvgen_mlp_train_kernel_count(&plans[i]);
+    if (!kc) FUZZ_FAIL("plan %s has no gradient kernels", plans[i].name);
+    for (uint32_t k = 0; k <= kc; k++) {
+      spvgen_module_reset(g_module, &(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plans[i].net)});
       spvgen_kernel_info info;
       const uint32_t *w = NULL;
       size_t count = 0;
-      st = spvgen_mlp_train_emit(g_module, &plans[i], (spvgen_mlp_train_kernel)k, &info);
+      st = k < kc ? spvgen_mlp_train_emit_kernel(g_module, &plans[i], k, &info)
+                  : spvgen_mlp_train_emit(g_module, &plans[i], SPVGEN_MLP_TRAIN_OPTIMIZER, &info);
       if (st == SPVGEN_OK) st = spvgen_module_finish(g_module, &w, &count);
-      if (st != SPVGEN_OK) FUZZ_FAIL("plan %s kernel %d did not emit: %s", plans[i].name, k, spvgen_module_error(g_module));
+      if (st != SPVGEN_OK) FUZZ_FAIL("plan %s kernel %u did not emit: %s", plans[i].name, k, spvgen_module_error(g_module));
       expect_valid(w, count, plans[i].name);
     }
+  }
 }
 
 static void fuzz_elementwise(reader *r) {

@@ -167,6 +167,32 @@ static void test_mlp_train(void) {
   CHECK_CONTAINS(r.out, "\"params\": 8707");
   CHECK_CONTAINS(r.out, "\"optimizer\": \"adam\"");
   cli_result_free(&r);
+  /* auto takes the layers variant where mat's gradient slot traffic is large (64-256x3-64
+   * on the H100): every step kernel and the optimizer of the layers plan, the same modules
+   * as --variant layers writes (the optimizer reads one gradient slot, not mat's 64); the
+   * JSON says why and what mat's plan would move */
+  r = cli_run("mlp", "--in", "64", "--hidden", "256x3", "--out", "64", "--train", "--caps", "h100", "-S");
+  cli_result r2 = cli_run("mlp", "--in", "64", "--hidden", "256x3", "--out", "64", "--train", "--caps", "h100",
+                          "--variant", "layers", "-S");
+  CHECK_EXIT(r, 0);
+  CHECK_EXIT(r2, 0);
+  CHECK_CONTAINS(r.out, "; train layers 64-256x3-64 relu");
+  CHECK_CONTAINS(r.out, ": step kernel 0 of ");
+  CHECK_CONTAINS(r.out, " g1: optimizer kernel");
+  CHECK_MSG(r.out && r2.out && !strcmp(r.out, r2.out), "auto and --variant layers wrote different modules");
+  cli_result_free(&r);
+  cli_result_free(&r2);
+  r = cli_run("mlp", "--in", "64", "--hidden", "256x3", "--out", "64", "--train", "--caps", "h100", "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"selection\": \"auto: mat's slot adds 82336 B/point > 16384\"");
+  CHECK_CONTAINS(r.out, "\"step_kernels\": ");
+  cli_result_free(&r);
+  r = cli_run("mlp", "--in", "64", "--hidden", "256x3", "--out", "64", "--train", "--caps", "h100", "--variant", "mat",
+              "--json");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\"grad_held\": false");
+  CHECK_CONTAINS(r.out, "\"grad_slot_bytes_per_point\": 82336");
+  cli_result_free(&r);
   r = cli_run("mlp", "--in", "2", "--out", "3", "--train", "--loss", "l1");
   CHECK_EXIT(r, 2);
   CHECK_CONTAINS(r.err, "--loss: 'l1' is not l2 or rel-l2");

@@ -805,9 +805,127 @@ static void test_gradient_check_fails_on_a_wrong_gradient(void) {
   check_case(&cases[7], 0.05);  /* the hash grid */
 }
 
+/* Training's AUTO takes the layers variant where mat's plan is the slot-adds form with
+ * more gradient traffic per point than the line in emitters/mlp/train.c (the 256-wide
+ * networks, docs/design-notes.md "Training AUTO: layers where mat's gradient traffic is
+ * large"), and keeps mat on the networks mat trains well (the held form, or little
+ * traffic) and where the layers variant refuses the desc. spvgen_mlp_train (two kernels)
+ * leaves layers out: its kernels are mat's, byte for byte. spvgen_mlp_train_plans lists
+ * layers, then mat, then loop. lavapipe (no cooperative matrices, which mat needs too):
+ * loop. */
+static spvgen_mlp_train_desc auto_desc(uint32_t in, uint32_t width, uint32_t count, uint32_t out,
+                                       spvgen_mlp_activation act) {
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = in;
+  d.net.hidden_width = width;
+  d.net.hidden_count = count;
+  d.net.output_width = out;
+  d.net.activation = act;
+  return d;
+}
+
+static void test_train_auto_takes_layers_where_mat_slot_traffic_is_large(void) {
+  spvgen_device_caps h100, lvp;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  CHECK(spvgen_caps_preset("lavapipe", &lvp) == SPVGEN_OK);
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act;
+    spvgen_mlp_variant expect;
+  } nets[] = {
+      {64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_LAYERS}, {64, 256, 3, 64, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_LAYERS},
+      {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_MAT},     {32, 64, 4, 16, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_MAT},
+      {3, 48, 2, 1, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_MAT},
+  };
+  char msg[1024];
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0]; n++) {
+    spvgen_mlp_train_desc d = auto_desc(nets[n].in, nets[n].width, nets[n].count, nets[n].out, nets[n].act);
+    spvgen_mlp_train_config a, m;
+    CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &a, msg, sizeof msg) == SPVGEN_OK, "net %zu: %s", n, msg);
+    d.net.variant = SPVGEN_MLP_MAT;
+    CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &m, msg, sizeof msg) == SPVGEN_OK, "net %zu mat: %s", n, msg);
+    CHECK_MSG(a.net.variant == nets[n].expect, "net %zu: AUTO took %s (mat: %s, %u bytes per point)", n, a.name,
+              m.name, m.grad_slot_bytes_per_point);
+    /* mat's traffic as the plan states it: 8 slot_elements / points per chunk, slot adds only */
+    if (m.grad_held) CHECK_EQ_U64(m.grad_slot_bytes_per_point, 0u);
+    else
+      CHECK_EQ_U64(m.grad_slot_bytes_per_point,
+                   (8 * m.slot_elements + m.net.desc.points_per_group - 1) / m.net.desc.points_per_group);
+    if (nets[n].expect == SPVGEN_MLP_LAYERS) {
+      CHECK_MSG(!m.grad_held && m.grad_slot_bytes_per_point > 16 * 1024, "%s: %u", m.name, m.grad_slot_bytes_per_point);
+      CHECK_CONTAINS(a.net.selection, "auto: mat's slot adds");
+      CHECK_EQ_U64(a.grad_workgroups, 1u);
+      CHECK(spvgen_mlp_train_kernel_count(&a) > 1);
+    } else {
+      CHECK_STR_EQ(a.name, m.name); /* AUTO's mat plan is the mat plan */
+    }
+    /* lavapipe: loop (mat needs cooperative matrices), though layers plans there */
+    d.net.variant = SPVGEN_MLP_AUTO;
+    CHECK_MSG(spvgen_mlp_train_plan(&d, &lvp, &a, msg, sizeof msg) == SPVGEN_OK, "net %zu lavapipe: %s", n, msg);
+    CHECK_MSG(a.net.variant == SPVGEN_MLP_LOOP, "net %zu lavapipe: %s", n, a.name);
+  }
+  spvgen_mlp_train_desc d = auto_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+  d.net.variant = SPVGEN_MLP_LAYERS;
+  spvgen_mlp_train_config t;
+  CHECK_MSG(spvgen_mlp_train_plan(&d, &lvp, &t, msg, sizeof msg) == SPVGEN_OK, "lavapipe layers: %s", msg);
+
+  /* the list: layers (AUTO's plan), then mat's, then loop's */
+  d.net.variant = SPVGEN_MLP_AUTO;
+  spvgen_mlp_train_config plans[8];
+  uint32_t count = 0;
+  CHECK_MSG(spvgen_mlp_train_plans(&d, &h100, plans, 8, &count, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(count >= 3);
+  if (count >= 3) {
+    CHECK_MSG(plans[0].net.variant == SPVGEN_MLP_LAYERS, "%s", plans[0].name);
+    CHECK_MSG(plans[1].net.variant == SPVGEN_MLP_MAT, "%s", plans[1].name);
+    for (uint32_t i = 2; i < count && i < 8; i++) CHECK_MSG(plans[i].net.variant == SPVGEN_MLP_LOOP, "%s", plans[i].name);
+  }
+  uint32_t count_max0 = 0;
+  CHECK(spvgen_mlp_train_plans(&d, &h100, NULL, 0, &count_max0, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_EQ_U64(count_max0, count);
+
+  /* spvgen_mlp_train: two kernels, mat's (the same words as the desc naming mat) */
+  for (int which = 0; which < 2; which++) {
+    spvgen_kernel ka, km;
+    spvgen_mlp_train_desc dm = d;
+    dm.net.variant = SPVGEN_MLP_MAT;
+    CHECK_MSG(spvgen_mlp_train(&d, &h100, (spvgen_mlp_train_kernel)which, &ka, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(spvgen_mlp_train(&dm, &h100, (spvgen_mlp_train_kernel)which, &km, msg, sizeof msg) == SPVGEN_OK, "%s",
+              msg);
+    CHECK(ka.word_count == km.word_count && ka.words && km.words &&
+          !memcmp(ka.words, km.words, ka.word_count * sizeof *ka.words));
+    spvgen_kernel_free(&ka);
+    spvgen_kernel_free(&km);
+  }
+  /* the layers plan's own gradient through the two-kernel call: refused by name */
+  spvgen_mlp_train_config lay;
+  CHECK(spvgen_mlp_train_plan(&d, &h100, &lay, msg, sizeof msg) == SPVGEN_OK);
+  spvgen_module *mod = spvgen_module_create(NULL);
+  CHECK(spvgen_mlp_train_emit(mod, &lay, SPVGEN_MLP_TRAIN_GRADIENT, NULL) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(spvgen_module_error(mod), "spvgen_mlp_train_emit_kernel");
+  spvgen_module_destroy(mod);
+
+  /* where the layers variant refuses the desc, AUTO keeps mat, silently: an encoding,
+   * device addresses, no_bias, and the fused kernels' knobs (slots, workgroup size) */
+  for (int k = 0; k < 5; k++) {
+    spvgen_mlp_train_desc e = auto_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+    if (k == 0) e.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY, e.net.encoding_size = 2, e.net.input_width = 16;
+    if (k == 1) e.net.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+    if (k == 2) e.net.no_bias = true;
+    if (k == 3) e.grad_workgroups = 128;
+    if (k == 4) e.grad_workgroup_size = 128;
+    spvgen_mlp_train_config a;
+    CHECK_MSG(spvgen_mlp_train_plan(&e, &h100, &a, msg, sizeof msg) == SPVGEN_OK, "refusal %d: %s", k, msg);
+    CHECK_MSG(a.net.variant == SPVGEN_MLP_MAT, "refusal %d: %s", k, a.name);
+    CHECK_STR_EQ(msg, "");
+  }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_train_plans_validate),
+      TEST_CASE(test_train_auto_takes_layers_where_mat_slot_traffic_is_large),
       TEST_CASE(test_train_refusals),
       TEST_CASE(test_grid_gradient_f16),
       TEST_CASE(test_grid_spread),

@@ -76,9 +76,11 @@ static bool flag_grad_act_deriv(void *g, const char *v, char *why, size_t size) 
 static const sg_flag train_flags[] = {
     SG_FLAG_HEADING("training:"),
     SG_FLAG_SWITCH("--train",
-                   "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (loop "
-                   "variant; --variant vec: cooperative vector\ntraining; --variant mat: cooperative matrices, chunks "
-                   "of\n--points-per-group; --variant layers: the step as GEMMs)",
+                   "the training kernels: the gradient kernel (forward + backward) and\nthe optimizer kernel (auto: "
+                   "mat where the device has cooperative\nmatrices, layers where mat's gradient slot traffic per "
+                   "point is\nlarge, else loop; --variant vec: cooperative vector training;\n--variant mat: "
+                   "cooperative matrices, chunks of --points-per-group;\n--variant layers: the step as GEMMs, "
+                   "-o FILE writes FILE.step<i>.spv)",
                    mlp_cli, train),
     {"--loss", "l2|rel-l2", "(default l2)", flag_loss, 0},
     {"--optimizer", "adam|sgd", "(default adam)", flag_optimizer, 0},
@@ -274,7 +276,10 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     sg_json_u64(&j, "grad_workgroups", plan.grad_workgroups);
     sg_json_u64(&j, "grad_local_size", plan.grad_local_size[0]);
     sg_json_u64(&j, "grad_shared_bytes", plan.grad_shared_bytes);
+    sg_json_str(&j, "selection", plan.net.selection);
     if (plan.net.variant == SPVGEN_MLP_MAT) {
+      sg_json_bool(&j, "grad_held", plan.grad_held);
+      sg_json_u64(&j, "grad_slot_bytes_per_point", plan.grad_slot_bytes_per_point);
       sg_json_str(&j, "grad_bias", spvgen_mlp_grad_bias_name(plan.desc.grad_bias));
       sg_json_str(&j, "grad_act_deriv", spvgen_mlp_grad_act_deriv_name(plan.desc.grad_act_deriv));
       sg_json_u64(&j, "grad_act_deriv_frags", plan.grad_act_deriv_frags);
@@ -315,74 +320,49 @@ static int cmd_mlp_train(mlp_cli *g, const spvgen_device_caps *caps) {
     if (n + 9 > sizeof opath) return spvgen_cli_usage_error("mlp", "-o: path too long");
     snprintf(opath, sizeof opath, "%.*s.opt.spv", (int)n, path);
   }
+  /* Every kernel from the plan itself (not spvgen_mlp_train, whose AUTO leaves the layers
+   * variant out): the layers variant's step kernels, -o FILE taking FILE.step<i>.spv (-S:
+   * each in turn), or the fused variants' gradient kernel at FILE; then the optimizer at
+   * FILE.opt.spv, the same plan's (its gradient slots). */
   static char vmsg[16 * 1024];
+  const bool lay = plan.net.variant == SPVGEN_MLP_LAYERS;
+  const uint32_t n = lay ? spvgen_mlp_train_kernel_count(&plan) : 1;
+  spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan.net)});
+  if (!m) return fprintf(stderr, "spvgen mlp: out of memory\n"), 1;
   int rc = 0;
-  if (plan.net.variant == SPVGEN_MLP_LAYERS) {
-    /* the step's kernels: -o FILE takes FILE.step<i>.spv (-S: each in turn), then the
-     * optimizer as for the other variants */
-    const uint32_t n = spvgen_mlp_train_kernel_count(&plan);
-    spvgen_module *m = spvgen_module_create(NULL);
-    if (!m) return fprintf(stderr, "spvgen mlp: out of memory\n"), 1;
-    for (uint32_t i = 0; i < n && !rc; i++) {
-      spvgen_module_reset(m, NULL);
-      const uint32_t *w = NULL;
-      size_t count = 0;
-      if (spvgen_mlp_train_emit_kernel(m, &plan, i, NULL) != SPVGEN_OK ||
-          spvgen_module_finish(m, &w, &count) != SPVGEN_OK) {
-        fprintf(stderr, "spvgen mlp: %s\n", spvgen_module_error(m));
-        rc = 1;
-        break;
-      }
-      if (spvgen_validate(w, count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
-        fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
-        rc = 1;
-        break;
-      }
-      char kpath[4096], title[200];
-      if (!strcmp(path, "-")) {
-        snprintf(kpath, sizeof kpath, "-");
-      } else {
-        size_t pl = strlen(opath) - 8; /* FILE of FILE.opt.spv */
-        snprintf(kpath, sizeof kpath, "%.*s.step%u.spv", (int)pl, opath, i);
-      }
+  for (uint32_t i = 0; i <= n && !rc; i++) { /* i == n: the optimizer */
+    spvgen_module_reset(m, &(spvgen_module_desc){.addressing = spvgen_mlp_addressing_model(&plan.net)});
+    const uint32_t *w = NULL;
+    size_t count = 0;
+    const spvgen_status es = i == n ? spvgen_mlp_train_emit(m, &plan, SPVGEN_MLP_TRAIN_OPTIMIZER, NULL)
+                             : lay  ? spvgen_mlp_train_emit_kernel(m, &plan, i, NULL)
+                                    : spvgen_mlp_train_emit(m, &plan, SPVGEN_MLP_TRAIN_GRADIENT, NULL);
+    if (es != SPVGEN_OK || spvgen_module_finish(m, &w, &count) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen mlp: %s\n", spvgen_module_error(m));
+      rc = 1;
+      break;
+    }
+    if (spvgen_validate(w, count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
+      rc = 1;
+      break;
+    }
+    char kpath[4096], title[200];
+    if (i == n) {
+      snprintf(kpath, sizeof kpath, "%s", opath);
+      snprintf(title, sizeof title, "%s: optimizer kernel", plan.name);
+    } else if (!lay) {
+      snprintf(kpath, sizeof kpath, "%s", path);
+      snprintf(title, sizeof title, "%s: gradient kernel", plan.name);
+    } else {
+      if (!strcmp(path, "-")) snprintf(kpath, sizeof kpath, "-");
+      else snprintf(kpath, sizeof kpath, "%.*s.step%u.spv", (int)(strlen(opath) - 8), opath, i); /* FILE of FILE.opt.spv */
       snprintf(title, sizeof title, "%s: step kernel %u of %u", plan.name, i, n);
-      spvgen_kernel k = {.words = (uint32_t *)w, .word_count = count};
-      rc = write_kernel(g, kpath, &k, title);
     }
-    spvgen_module_destroy(m);
-    if (rc) return rc;
-    spvgen_kernel k;
-    if (spvgen_mlp_train(&g->tdesc, caps, SPVGEN_MLP_TRAIN_OPTIMIZER, &k, msg, sizeof msg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen mlp: %s\n", msg);
-      return 1;
-    }
-    char title[200];
-    snprintf(title, sizeof title, "%s: optimizer kernel", plan.name);
-    if (spvgen_validate(k.words, k.word_count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
-      rc = 1;
-    } else {
-      rc = write_kernel(g, opath, &k, title);
-    }
-    spvgen_kernel_free(&k);
-    return rc;
+    spvgen_kernel k = {.words = (uint32_t *)w, .word_count = count};
+    rc = write_kernel(g, kpath, &k, title);
   }
-  for (int which = 0; which < 2 && !rc; which++) {
-    spvgen_kernel k;
-    if (spvgen_mlp_train(&g->tdesc, caps, (spvgen_mlp_train_kernel)which, &k, msg, sizeof msg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen mlp: %s\n", msg);
-      return 1;
-    }
-    if (spvgen_validate(k.words, k.word_count, NULL, vmsg, sizeof vmsg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen mlp: the emitted module does not validate (a bug in spvgen): %s\n", vmsg);
-      rc = 1;
-    } else {
-      char title[200];
-      snprintf(title, sizeof title, "%s: %s kernel", plan.name, which ? "optimizer" : "gradient");
-      rc = write_kernel(g, which ? opath : path, &k, title);
-    }
-    spvgen_kernel_free(&k);
-  }
+  spvgen_module_destroy(m);
   return rc;
 }
 
@@ -422,7 +402,9 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
     } else {
       uint32_t steps = g.trun.steps ? g.trun.steps : 3;
       printf("device   %s\n", spvgen_vk_caps(ctx)->name);
-      printf("plan     %s\n", tr.plan.name);
+      /* and why, where auto took the layers variant over mat */
+      const bool why = !strncmp(tr.plan.net.selection, "auto:", 5);
+      printf("plan     %s%s%s%s\n", tr.plan.name, why ? " (" : "", why ? tr.plan.net.selection : "", why ? ")" : "");
       /* what a JIT pays first: the driver's compile of both kernels (near 0 from a cache) */
       if (tr.plan.net.variant == SPVGEN_MLP_LAYERS)
         printf("compile  driver compile: %u step kernels %.1f ms + optimizer %.1f ms\n",
