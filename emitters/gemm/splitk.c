@@ -73,17 +73,14 @@ double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t ste
 
 /* What a partial costs beside its slice's K loop, in K elements of the tile at 16-bit
  * inputs (scaled by 2 / input bytes: 8-bit K runs twice as fast): storing the tile's
- * 32-bit partial, and the reduction reading it back, each about as long as 128 of K
- * (4 steps of 32) on the H100/H200, whose SMs each get ~1/132 of the memory bandwidth;
- * it is what makes short slices cost more (docs/design-notes.md, "Long K: tile and
- * slices together (session 8)"). */
+ * 32-bit partial, and the reduction reading it back, each at an SM's share of the memory
+ * bandwidth; it is what makes short slices cost more (the derivation: docs/design-notes.md,
+ * "Long K: tile and slices together (session 8)"). */
 #define SPLIT_PARTIAL_K 128.0
 /* Invocations an SM needs resident for full throughput: 256 for a tile of 128x128 or
- * more (tile_cost's occupancy rule in coopmat2_plan.c: a 128-invocation workgroup alone
- * on an SM runs 1.6x slower), more for a tile that does less arithmetic per byte it
- * loads, tm x tn / (tm + tn) under 128x128's 64, up to 4x (a stream of loads: more of
- * them in flight; small_m_split's four 256-invocation workgroups per SM for 32- and
- * 64-row tiles). */
+ * more (tile_cost's occupancy rule in coopmat2_plan.c), more for a tile that does less
+ * arithmetic per byte it loads, tm x tn / (tm + tn) under 128x128's 64, up to 4x (a
+ * stream of loads wants more of them in flight, as small_m_split's workgroups per SM). */
 uint32_t gemm_split_invocations(const spvgen_gemm_desc *d) {
   const double per = (double)d->tile_m * d->tile_n / ((double)d->tile_m + d->tile_n);
   double f = per >= 64.0 ? 1.0 : 64.0 / per;
