@@ -564,7 +564,7 @@ double gemm_wave_efficiency(uint64_t tiles, uint32_t units) {
   return (double)tiles / ((double)waves * units);
 }
 
-double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+double cm2_tile_rate(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   /* the table's efficiency of this tiling: its exact entry, else the first of its
    * m x n and workgroup (a K step fitted to a short K), else the smallest tile's */
@@ -581,10 +581,15 @@ double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
   }
   if (same) t.eff = same->eff * tile_bonus(d, same);
   bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  return t.eff * kline_factor(d, t.m, t.n, t.k) * knob_score(d, d->unroll, d->edge, edges) *
+         unroll_bonus(d, d->unroll);
+}
+
+double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+  const spvgen_gemm_desc *d = &p->desc;
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch *
                    (d->split_k > 1 ? d->split_k : 1);
-  return t.eff * kline_factor(d, t.m, t.n, t.k) * knob_score(d, d->unroll, d->edge, edges) *
-         unroll_bonus(d, d->unroll) * gemm_wave_efficiency(tiles, gemm_units(caps));
+  return cm2_tile_rate(p) * gemm_wave_efficiency(tiles, gemm_units(caps));
 }
 
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {

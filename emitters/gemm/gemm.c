@@ -538,8 +538,20 @@ static bool pack_auto_pays(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
   return !gemm_operand_16b(d, true) || !gemm_operand_16b(d, false);
 }
 
+static spvgen_status plan_long_k(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
+                                 uint32_t k, uint32_t s_min, bool whole, spvgen_gemm_config *p, char *msg,
+                                 size_t size);
+
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
+  /* Long K with split_k left to the plan, where the operands may be packed: the ladder of
+   * plan_long_k over whole plans (the pack kernel and the edge mode it brings counted in
+   * the compile estimate); without packing, plan_variant_base runs it. */
+  const uint32_t k_plan = d->k ? d->k : gemm_runtime(d) ? GEMM_RUNTIME_HINT : 0;
+  const uint32_t s_min = gemm_ceil_div(k_plan, SPVGEN_GEMM_MAX_SERIAL_K);
+  if (s_min > 1 && !d->split_k && d->stages != 2 &&
+      (gemm_packed(d) || (d->pack == SPVGEN_GEMM_PACK_AUTO && pack_auto_pays(d, v))))
+    return plan_long_k(caps, d, v, k_plan, s_min, true, p, msg, size);
   if (d->pack == SPVGEN_GEMM_PACK_AUTO) {
     spvgen_gemm_desc q = *d;
     q.pack = SPVGEN_GEMM_PACK_AB;
@@ -554,23 +566,33 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
   return plan_variant_base(caps, d, v, p, msg, size);
 }
 
-/* Long K (spvgen/gemm.h, SPVGEN_GEMM_MAX_SERIAL_K): the slice count of a plan that splits
- * K because of its length, for the tile the variant chose (p, planned with s_min slices):
- * s_min, or up to twice as many where gemm_splitk_time puts more slices faster (a grid
- * that leaves SMs idle: 256x256x2^20 in 128x256 tiles takes 66, one wave), each keeping
- * 8 K steps. (Not more: past what fills the SMs, more slices measured slower; docs/design-notes.md,
- * "Split-K in two dispatches".) */
-static uint32_t long_k_slices(const spvgen_device_caps *caps, const spvgen_gemm_config *p, uint32_t s_min) {
+/* Long K (spvgen/gemm.h, SPVGEN_GEMM_MAX_SERIAL_K): the slice count for the tile of plan
+ * p (a split plan) that gemm_split_time puts fastest, from p's own count up to twice what
+ * fills the SMs with the invocations the tile needs (gemm_split_invocations) or twice p's
+ * count (past that, more slices only add partials), each slice keeping 8 K steps, within
+ * SPVGEN_GEMM_MAX_SPLIT_K and the batch limit. Fewer slices among near-equals (a count
+ * must be 2% faster than the best below it: the model's resolution, and less workspace
+ * traffic). k: the K planned for (a RUNTIME plan's hint). Writes the estimate to *t. */
+static uint32_t long_k_slices(const spvgen_device_caps *caps, const spvgen_gemm_config *p, uint32_t k, double *t) {
   const spvgen_gemm_desc *d = &p->desc;
-  const uint32_t units = gemm_units(caps), steps = gemm_ceil_div(d->k, d->tile_k);
-  const uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
-  uint32_t best = s_min;
-  double bt = gemm_splitk_time(tiles, s_min, units, steps);
-  for (uint32_t s = s_min + 1; s <= 2 * s_min && s <= SPVGEN_GEMM_MAX_SPLIT_K && s * 8u <= steps; s++) {
-    if ((uint64_t)s * d->batch > SPVGEN_GEMM_MAX_BATCH) break;
-    double t = gemm_splitk_time(tiles, s, units, steps);
-    if (t < bt) best = s, bt = t;
+  const uint32_t units = gemm_units(caps), steps = gemm_ceil_div(k, d->tile_k), batch = d->batch ? d->batch : 1;
+  const uint32_t m = d->m ? d->m : GEMM_RUNTIME_HINT, n = d->n ? d->n : GEMM_RUNTIME_HINT;
+  const uint64_t tiles = (uint64_t)gemm_ceil_div(m, d->tile_m) * gemm_ceil_div(n, d->tile_n) * batch;
+  const uint32_t wg = p->local_size[0] ? p->local_size[0] : 256u, full = gemm_split_invocations(d);
+  /* twice the count that fills the SMs, or twice p's own: a grid of a few waves may
+   * round better */
+  uint64_t hi = 2u * (((uint64_t)units * ((full + wg - 1) / wg) + tiles - 1) / tiles);
+  if (hi < 2u * d->split_k) hi = 2u * d->split_k;
+  if (hi > SPVGEN_GEMM_MAX_SPLIT_K) hi = SPVGEN_GEMM_MAX_SPLIT_K;
+  if (hi > steps / 8u) hi = steps / 8u;
+  if (hi > SPVGEN_GEMM_MAX_BATCH / batch) hi = SPVGEN_GEMM_MAX_BATCH / batch;
+  uint32_t best = d->split_k;
+  double bt = gemm_split_time(caps, p, k, best);
+  for (uint32_t s = d->split_k + 1; s <= hi; s++) {
+    double ts = gemm_split_time(caps, p, k, s);
+    if (ts < bt * 0.98) best = s, bt = ts;
   }
+  *t = bt;
   return best;
 }
 
@@ -593,35 +615,110 @@ static spvgen_status check_serial_k(const spvgen_gemm_desc *d, spvgen_gemm_varia
 static spvgen_status plan_variant_core(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                        spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size);
 
+/* Long K with split_k left to the plan: tile and slice count chosen together by one
+ * model (gemm_split_time). The variant plans its tile for a ladder of slice counts (its
+ * own choice first where that splits enough, then s_min, 2 s_min, 4 s_min ..., with the
+ * count that gives the largest tiles one wave among them, until the rung's grid fills the
+ * SMs, each slice keeping 8 K steps); each new tile's count is then refined upward
+ * (long_k_slices: a rung's count, e.g. the small-M tiles' own split, is its floor), and
+ * the plan estimated fastest wins among those within the compile budget (each rung's
+ * plan keeps to it where the variant can); where none is, the cheapest to compile.
+ * whole: plan each rung through plan_variant (packed operands: the pack kernel and the
+ * edge mode it brings in the estimate), else through plan_variant_core.
+ * docs/design-notes.md, "Long K: tile and slices together (session 8)". */
+static spvgen_status plan_long_k(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
+                                 uint32_t k, uint32_t s_min, bool whole, spvgen_gemm_config *p, char *msg,
+                                 size_t size) {
+  const uint32_t units = gemm_units(caps), batch = d->batch ? d->batch : 1;
+  /* the count that fills one wave with the largest tiles any variant plans (128x256 or
+   * 256x128, whichever makes fewer): a rung of its own, which a ladder of doublings
+   * would step over (256x256: 2 such tiles, 66 slices) */
+  const uint32_t m = d->m ? d->m : GEMM_RUNTIME_HINT, n = d->n ? d->n : GEMM_RUNTIME_HINT;
+  uint64_t big = (uint64_t)gemm_ceil_div(m, 128) * gemm_ceil_div(n, 256) * batch;
+  const uint64_t big_t = (uint64_t)gemm_ceil_div(m, 256) * gemm_ceil_div(n, 128) * batch;
+  if (big_t < big) big = big_t;
+  const uint64_t s_big = (units + big - 1) / big;
+  spvgen_gemm_config best, q, r;
+  double best_t = 0.0;
+  bool have = false, best_fits = false;
+  enum { RUNGS = 16 };
+  uint32_t seen[RUNGS][4], nseen = 0, S = 0;
+  for (uint32_t rung = 0; rung < RUNGS; rung++) {
+    if (rung == 1) S = s_min;
+    else if (rung > 1) S = S < s_big && 2u * S > s_big ? (uint32_t)s_big : 2u * S;
+    if (rung && (S > SPVGEN_GEMM_MAX_SPLIT_K || (uint64_t)S * batch > SPVGEN_GEMM_MAX_BATCH)) break;
+    if (!rung && whole) continue; /* packed: the variant's own choice is the ladder's */
+    spvgen_gemm_desc dd = *d;
+    dd.split_k = S;
+    spvgen_status st = whole ? plan_variant(caps, &dd, v, &q, rung == 1 ? msg : NULL, size)
+                             : plan_variant_core(caps, &dd, v, &q, rung == 1 ? msg : NULL, size);
+    if (st != SPVGEN_OK) {
+      if (rung == 1) return st; /* s_min slices: the reason the variant cannot split it */
+      if (rung) break;
+      continue;
+    }
+    const spvgen_gemm_desc *qd = &q.desc;
+    if (q.desc.split_k < s_min) continue; /* rung 0: the variant's own plan splits too little */
+    if (rung > 1 && gemm_ceil_div(k, qd->tile_k) < 8u * S) break; /* slices under 8 K steps */
+    bool dup = false;
+    for (uint32_t i = 0; i < nseen && !dup; i++)
+      dup = seen[i][0] == qd->tile_m && seen[i][1] == qd->tile_n && seen[i][2] == qd->tile_k &&
+            seen[i][3] == q.local_size[0];
+    if (!dup) {
+      seen[nseen][0] = qd->tile_m, seen[nseen][1] = qd->tile_n, seen[nseen][2] = qd->tile_k;
+      seen[nseen][3] = q.local_size[0];
+      nseen++;
+      double t;
+      uint32_t s = long_k_slices(caps, &q, k, &t);
+      if (s != qd->split_k) {
+        /* the same kernel with s slices (a RUNTIME kernel's words do not depend on them) */
+        spvgen_gemm_desc ds = *d;
+        ds.split_k = s;
+        ds.tile_m = qd->tile_m, ds.tile_n = qd->tile_n, ds.tile_k = qd->tile_k;
+        ds.workgroup_size = qd->workgroup_size, ds.unroll = qd->unroll;
+        if (v == SPVGEN_GEMM_COOPMAT2) ds.edge = qd->edge, ds.edge_unroll = qd->edge_unroll;
+        if ((whole ? plan_variant(caps, &ds, v, &r, NULL, 0) : plan_variant_core(caps, &ds, v, &r, NULL, 0)) ==
+            SPVGEN_OK)
+          q = r;
+        else
+          t = gemm_split_time(caps, &q, k, q.desc.split_k);
+      }
+      /* within the budget, the fastest; where none is, the cheapest to compile */
+      const bool fits = q.compile_ms <= gemm_budget_ms(&q.desc);
+      if (!have || (fits && !best_fits) || (fits && best_fits && t < best_t) ||
+          (!fits && !best_fits && (q.compile_ms < best.compile_ms || (q.compile_ms == best.compile_ms && t < best_t)))) {
+        best = q;
+        best_t = t;
+        best_fits = fits;
+        have = true;
+      }
+    }
+    /* the rung's grid fills every SM with the invocations its tile needs, and the largest
+     * tiles have had their wave: more slices only add partials */
+    const uint32_t wg = q.local_size[0] ? q.local_size[0] : 256u, full = gemm_split_invocations(qd);
+    const uint64_t wgs = (uint64_t)gemm_ceil_div(m, qd->tile_m) * gemm_ceil_div(n, qd->tile_n) * batch * S;
+    if (rung && S >= s_big && wgs >= (uint64_t)units * ((full + wg - 1) / wg)) break;
+  }
+  if (!have) /* not reached: rung 1 planned or refused */
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "k %u: no split plan of the %s variant", k,
+                     variant_names[v]);
+  *p = best;
+  if (msg && size) msg[0] = 0;
+  return SPVGEN_OK;
+}
+
 static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                        spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   memset(p, 0, sizeof *p);
   const bool runtime = gemm_runtime(d);
   /* Long K: at least ceil(K / SPVGEN_GEMM_MAX_SERIAL_K) slices (RUNTIME: for the hinted K;
    * the launch raises the count for a longer one). When the desc leaves split_k to the
-   * plan: the variant's own plan where its split (small-M tiles, the wave model) already
-   * keeps to the bound; else the variant plans its tile for s_min slices, then the wave
-   * model may take more. */
+   * plan: tile and slice count together (plan_long_k). */
   const uint32_t k_plan = d->k ? d->k : runtime ? GEMM_RUNTIME_HINT : 0;
   spvgen_status st = check_serial_k(d, v, k_plan, msg, size);
   if (st != SPVGEN_OK) return st;
   const uint32_t s_min = gemm_ceil_div(k_plan, SPVGEN_GEMM_MAX_SERIAL_K);
-  if (s_min > 1 && !d->split_k) {
-    if (plan_variant_core(caps, d, v, p, NULL, 0) == SPVGEN_OK && p->desc.split_k >= s_min) return SPVGEN_OK;
-    spvgen_gemm_desc dd = *d;
-    dd.split_k = s_min;
-    if ((st = plan_variant_core(caps, &dd, v, p, msg, size)) != SPVGEN_OK) return st;
-    uint32_t s = long_k_slices(caps, p, s_min);
-    if (s == s_min) return SPVGEN_OK;
-    /* the same kernel with more slices (a RUNTIME kernel's words do not depend on them) */
-    dd.split_k = s;
-    dd.tile_m = p->desc.tile_m, dd.tile_n = p->desc.tile_n, dd.tile_k = p->desc.tile_k;
-    dd.workgroup_size = p->desc.workgroup_size, dd.unroll = p->desc.unroll;
-    if (v == SPVGEN_GEMM_COOPMAT2) dd.edge = p->desc.edge, dd.edge_unroll = p->desc.edge_unroll;
-    spvgen_gemm_config q;
-    if (plan_variant_core(caps, &dd, v, &q, NULL, 0) == SPVGEN_OK) *p = q;
-    return SPVGEN_OK;
-  }
+  if (s_min > 1 && !d->split_k) return plan_long_k(caps, d, v, k_plan, s_min, false, p, msg, size);
   return plan_variant_core(caps, d, v, p, msg, size);
 }
 

@@ -108,11 +108,17 @@ double gemm_wave_efficiency(uint64_t tiles, uint32_t units);
 /* coopmat2: the tiling's efficiency (the cost model's table, with its bonuses) x the knob
  * score (unroll, edge mode) x the wave efficiency of its grid (split-K slices counted). */
 double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
+/* cm2_speed without the wave efficiency: the tiling's own rate (what one workgroup of it
+ * does per SM, relative to the best tiling). */
+double cm2_tile_rate(const spvgen_gemm_config *p);
 /* khr: its 128x256 tile ran 301 TFLOP/s at 8192^3 f16->f32 (coopmat2's best: 326), 0.92;
  * smaller tiles less (x (area / 128x256)^0.25), operands gathered element by element
  * x 0.6, and the grid's wave efficiency. Edge tiles cost it nothing measurable (their
  * loads are clamped per chunk in every tile alike). */
 double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
+/* A plan's tile rate, whatever its variant (cm2_tile_rate, khr_speed without the waves,
+ * a small constant for simt): what gemm_split_time weighs a tile's K loop by. */
+double gemm_tile_rate(const spvgen_gemm_config *p);
 
 /* --------------------------------------------------------------- coopmat2 ---- */
 /* coopmat2_plan.c plans, coopmat2.c emits (gemm_variant_coopmat2 joins them). */
@@ -190,6 +196,16 @@ static inline const char *gemm_splitk_max_words_name(const spvgen_gemm_desc *d) 
 /* The estimated time of `tiles` output tiles split S ways over `units` SMs, relative to
  * one unsplit tile's K loop of `steps` K steps (S 1: unsplit). */
 double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t steps);
+/* The estimated time of plan p (its tile and workgroup) run as S slices of K (FIXED: the
+ * desc's k; RUNTIME: the hint k, GEMM's 4096 where none) over the device's SMs, in
+ * arbitrary units comparable across tilings, slice counts and variants: the busiest SM's
+ * slices x (the slice's K + the partial's store) x tile area / (the tile's rate
+ * (gemm_tile_rate) x its occupancy), + the reduction's read of every partial spread over
+ * the SMs (docs/design-notes.md, "Long K: tile and slices together (session 8)"). */
+double gemm_split_time(const spvgen_device_caps *caps, const spvgen_gemm_config *p, uint32_t k, uint32_t S);
+/* The invocations an SM needs resident for a tile's full rate (gemm_split_time's
+ * occupancy): 256, more for tiles of little arithmetic per loaded byte. */
+uint32_t gemm_split_invocations(const spvgen_gemm_desc *d);
 /* Split-K descs worth trying for a plan's tile (copies of base->desc with split_k set):
  * up to 4 split counts that gemm_splitk_time puts under the unsplit grid, fastest first;
  * none unless the grid is under two waves of SMs and K has 8 steps or more and is at

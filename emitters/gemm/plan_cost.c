@@ -142,13 +142,32 @@ uint32_t gemm_budget_ms(const spvgen_gemm_desc *d) {
 #define KHR_PEAK 0.92 /* khr's 128x256 tile against coopmat2's best at a large f16 shape (docs/design-notes.md,
                          "Measurements behind source comments") */
 
-double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+static double khr_tile_rate(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   double area = (double)d->tile_m * d->tile_n / (128.0 * 256.0);
   double s = KHR_PEAK * pow(area < 1.0 ? area : 1.0, 0.25);
   if (!gemm_operand_16b(d, true) || !gemm_operand_16b(d, false)) s *= 0.6;
-  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch;
-  return s * gemm_wave_efficiency(tiles, gemm_units(caps));
+  return s;
+}
+
+double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+  const spvgen_gemm_desc *d = &p->desc;
+  /* split-K: every slice is a workgroup of the grid, as in cm2_speed */
+  uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch *
+                   (d->split_k > 1 ? d->split_k : 1);
+  return khr_tile_rate(p) * gemm_wave_efficiency(tiles, gemm_units(caps));
+}
+
+/* The simt variant's rate against coopmat2's best tiling: scalar FMAs, a small share of
+ * the tensor cores' throughput (it only ranks simt's own plans against each other). */
+#define SIMT_RATE 0.05
+
+double gemm_tile_rate(const spvgen_gemm_config *p) {
+  switch (p->variant) {
+  case SPVGEN_GEMM_COOPMAT2: return cm2_tile_rate(p);
+  case SPVGEN_GEMM_COOPMAT_KHR: return khr_tile_rate(p);
+  default: return SIMT_RATE;
+  }
 }
 
 /* ------------------------------------------------------------ loop budget ---- */

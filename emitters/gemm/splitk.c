@@ -12,6 +12,7 @@
  * driver stop staging the workgroup-scope tensor loads in shared memory
  * (docs/design-notes.md, "Split-K loses the driver's staging"). Plain stores suffice:
  * the barrier between the dispatches makes them available and visible. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,44 @@ double gemm_splitk_time(uint64_t tiles, uint32_t S, uint32_t units, uint32_t ste
   double t = (double)per_sm / S;
   if (S > 1 && steps) t += 2.0 * S / steps;
   return t;
+}
+
+/* What a partial costs beside its slice's K loop, in K elements of the tile at 16-bit
+ * inputs (scaled by 2 / input bytes: 8-bit K runs twice as fast): storing the tile's
+ * 32-bit partial, and the reduction reading it back, each at an SM's share of the memory
+ * bandwidth; it is what makes short slices cost more (the derivation: docs/design-notes.md,
+ * "Long K: tile and slices together (session 8)"). */
+#define SPLIT_PARTIAL_K 128.0
+/* Invocations an SM needs resident for full throughput: 256 for a tile of 128x128 or
+ * more (tile_cost's occupancy rule in coopmat2_plan.c), more for a tile that does less
+ * arithmetic per byte it loads, tm x tn / (tm + tn) under 128x128's 64, up to 4x (a
+ * stream of loads wants more of them in flight, as small_m_split's workgroups per SM). */
+uint32_t gemm_split_invocations(const spvgen_gemm_desc *d) {
+  const double per = (double)d->tile_m * d->tile_n / ((double)d->tile_m + d->tile_n);
+  double f = per >= 64.0 ? 1.0 : 64.0 / per;
+  if (f > 4.0) f = 4.0;
+  return (uint32_t)(256.0 * f + 0.5);
+}
+
+double gemm_split_time(const spvgen_device_caps *caps, const spvgen_gemm_config *p, uint32_t k, uint32_t S) {
+  const spvgen_gemm_desc *d = &p->desc;
+  const uint32_t units = gemm_units(caps);
+  const uint32_t m = d->m ? d->m : 4096u, n = d->n ? d->n : 4096u, tk = d->tile_k ? d->tile_k : 1u;
+  const uint32_t wg = p->local_size[0] ? p->local_size[0] * (p->local_size[1] ? p->local_size[1] : 1u) : 256u;
+  const uint64_t tiles = (uint64_t)gemm_ceil_div(m, d->tile_m) * gemm_ceil_div(n, d->tile_n) * (d->batch ? d->batch : 1u);
+  if (S < 1) S = 1;
+  const uint64_t wgs = tiles * S, per_sm = (wgs + units - 1) / units;
+  /* occupancy: the workgroups an SM holds at once, as far as they add invocations */
+  const uint32_t full = gemm_split_invocations(d);
+  const uint64_t need = (full + wg - 1) / wg;
+  const double resident = (double)(per_sm < need ? per_sm : need) * wg;
+  const double occ = resident >= full ? 1.0 : pow(resident / full, 0.7);
+  const double slice = (double)gemm_ceil_div(gemm_ceil_div(k, S), tk) * tk;
+  const double partial = S > 1 ? SPLIT_PARTIAL_K * 2.0 / spvgen_component_type_size(d->a_type) : 0.0;
+  const double area = (double)d->tile_m * d->tile_n;
+  double rate = gemm_tile_rate(p);
+  if (rate <= 0.0) rate = 1e-3;
+  return (double)per_sm * area * (slice + partial) / (rate * occ) + (double)wgs * area * partial / units;
 }
 
 uint32_t gemm_splitk_candidates(const spvgen_device_caps *caps, const spvgen_gemm_config *base, spvgen_gemm_desc *out,

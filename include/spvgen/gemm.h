@@ -355,7 +355,9 @@ typedef struct spvgen_gemm_desc {
                                       model), else 1; spvgen_gemm_plans adds
                                       split-K candidates for small-M*N, long-K shapes.
                                       K over SPVGEN_GEMM_MAX_SERIAL_K is always split
-                                      (at least ceil(K / 16384) slices; see there).
+                                      (at least ceil(K / 16384) slices; see there; the
+                                      tile and the count chosen together: docs/gemm.md,
+                                      "Long K").
                                       A RUNTIME kernel reads the count off the grid, so
                                       plans differing only in it share one kernel */
   uint32_t unroll;                 /* unroll factor of the inner loop (1: none) */

@@ -89,6 +89,92 @@ static void test_fixed_long_k_plans_split_within_the_bound(void) {
   CHECK_MSG(wgs >= 128 && wgs <= 2 * 132, "[%s]: %llu workgroups", p.name, (unsigned long long)wgs);
 }
 
+/* Long K with the slices left to the plan (h100 preset, 132 SMs): tile and slice count
+ * are chosen together (docs/design-notes.md, "Long K: tile and slices together (session
+ * 8)"). Properties, not tiles: every slice within the bound; the grid (tiles x slices)
+ * fills about one wave (90% of the SMs) wherever slices of 8 K steps can; the
+ * 256x256x262144 weight gradient takes a tile of at least 128x128 (its 64x64 tiles ran
+ * at 112 TFLOP/s where 128x128 ran 182 and 128x256 in one wave is expected faster), a
+ * 64x64 output at least 128 workgroups (memory-bound: a wave or more of workgroups), and
+ * AUTO's plans stay within the compile budget. */
+typedef struct longk_case {
+  uint32_t m, n, k, batch;
+  spvgen_component_type ab, acc, out;
+  spvgen_matrix_layout a, b;
+  bool runtime;
+} longk_case;
+
+static uint64_t plan_workgroups(const spvgen_gemm_config *p, const longk_case *c) {
+  if (!c->runtime) return (uint64_t)p->groups[0] * p->groups[1] * p->groups[2];
+  return (uint64_t)((c->m + p->desc.tile_m - 1) / p->desc.tile_m) * ((c->n + p->desc.tile_n - 1) / p->desc.tile_n) *
+         c->batch * p->desc.split_k;
+}
+
+static void test_long_k_tile_and_slices_together(void) {
+  const spvgen_device_caps h100 = preset("h100");
+  const uint32_t units = h100.compute_units;
+  CHECK(units == 132);
+  const spvgen_component_type F16 = SPVGEN_COMPONENT_F16, F32 = SPVGEN_COMPONENT_F32, S8 = SPVGEN_COMPONENT_S8,
+                              S32 = SPVGEN_COMPONENT_S32;
+  const spvgen_matrix_layout C = SPVGEN_COL_MAJOR, R = SPVGEN_ROW_MAJOR;
+  static const spvgen_gemm_variant variants[] = {SPVGEN_GEMM_AUTO, SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_COOPMAT_KHR,
+                                                 SPVGEN_GEMM_SIMT};
+  const longk_case cases[] = {
+      /* the weight gradients of call S8-1 (tn: A = dZ^T stored K x M) */
+      {64, 64, 262144, 1, F16, F32, F32, C, R, false},     {256, 64, 262144, 1, F16, F32, F32, C, R, false},
+      {64, 256, 262144, 1, F16, F32, F32, C, R, false},    {256, 256, 262144, 1, F16, F32, F32, C, R, false},
+      {512, 512, 262144, 1, F16, F32, F32, C, R, false},   {1024, 1024, 262144, 1, F16, F32, F32, C, R, false},
+      {256, 256, 1u << 20, 1, F16, F32, F32, C, R, false},
+      /* others: off-tile, batched, integer, other layouts, f16 out, run-time classes */
+      {128, 768, 524288, 1, F16, F32, F32, C, R, false},   {96, 320, 200000, 1, F16, F32, F32, C, R, false},
+      {2048, 256, 131072, 1, F16, F32, F32, C, R, false},  {256, 256, 262144, 2, F16, F32, F32, C, R, false},
+      {256, 256, 262144, 1, S8, S32, S32, C, R, false},    {257, 3000, 100000, 1, F16, F16, F16, R, R, false},
+      {1, 4096, 65536, 1, F16, F32, F32, R, C, false},     {4097, 64, 40000, 1, S8, S32, S32, R, C, false},
+      {256, 256, 262144, 1, F16, F32, F32, C, R, true},    {64, 64, 200000, 1, F16, F32, F32, C, R, true},
+  };
+  char msg[512], what[128];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+      const longk_case *c = &cases[i];
+      spvgen_gemm_desc d = f16_f32(c->m, c->n, c->k);
+      d.a_type = d.b_type = c->ab, d.acc_type = c->acc, d.out_type = c->out;
+      d.a_layout = c->a, d.b_layout = c->b, d.batch = c->batch;
+      if (c->runtime) { /* the class a framework would plan for the shape */
+        spvgen_gemm_args a = {.m = c->m, .n = c->n, .k = c->k, .batch = c->batch};
+        spvgen_gemm_desc base = d;
+        base.m = base.n = base.k = 0, base.batch = 0;
+        CHECK_MSG(spvgen_gemm_class_for(&base, &a, &d, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      }
+      d.variant = variants[v];
+      snprintf(what, sizeof what, "%s %ux%ux%u b%u %s%s", spvgen_component_type_name(c->ab), c->m, c->n, c->k,
+               c->batch, v == 0 ? "auto" : v == 1 ? "coopmat2" : v == 2 ? "khr" : "simt", c->runtime ? " runtime" : "");
+      spvgen_gemm_config p;
+      spvgen_status st = spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK_MSG((uint64_t)p.desc.split_k * SPVGEN_GEMM_MAX_SERIAL_K >= c->k, "%s [%s]", what, p.name);
+      if (!c->runtime) check_bound(&p, what);
+      /* about one wave wherever slices of 8 K steps can give one */
+      const uint64_t tiles = (uint64_t)((c->m + p.desc.tile_m - 1) / p.desc.tile_m) *
+                             ((c->n + p.desc.tile_n - 1) / p.desc.tile_n) * c->batch;
+      uint64_t most = c->k / p.desc.tile_k / 8u;
+      if (most > SPVGEN_GEMM_MAX_SPLIT_K) most = SPVGEN_GEMM_MAX_SPLIT_K;
+      const uint64_t wgs = plan_workgroups(&p, c);
+      if (tiles * most >= units)
+        CHECK_MSG(wgs * 10u >= units * 9u, "%s [%s]: %llu workgroups on %u SMs", what, p.name,
+                  (unsigned long long)wgs, units);
+      /* (a run-time class of so small a grid keeps the small-M family of coopmat2_plan.c,
+       * measured on the trace; the model sets its slices) */
+      if (c->m == 256 && c->n == 256 && c->k == 262144 && c->batch == 1 && c->ab == F16 && v < 3 && !c->runtime)
+        CHECK_MSG(p.desc.tile_m >= 128 && p.desc.tile_n >= 128, "%s [%s]: tile under 128x128", what, p.name);
+      if (c->m == 64 && c->n == 64)
+        CHECK_MSG(wgs >= 128, "%s [%s]: %llu workgroups", what, p.name, (unsigned long long)wgs);
+      if (v == 0)
+        CHECK_MSG(p.compile_ms <= (d.compile_budget_ms ? d.compile_budget_ms : c->runtime ? 300u : 1000u),
+                  "%s [%s]: %u ms estimated", what, p.name, p.compile_ms);
+    }
+}
+
 /* The khr variant splits long K like the others: its partials kernel (the K loop over a
  * slice, the element-wise store of the partials to the workspace) and the reduction
  * validate for each accumulator width, edges, run-time shapes and device addresses. */
@@ -239,14 +325,46 @@ static void test_long_k_matches_the_reference_on_lavapipe(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* lavapipe (no SM count: planned for 132) runs the model's plans of many slices: s8 ->
+ * s32 (exact) and f16 -> f32 batch 2 with C, A stored K x M (a weight gradient), every
+ * element against the reference; the grid fills about one wave of the assumed SMs. */
+static void test_long_k_model_plans_run_on_lavapipe(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct { uint32_t m, n, k, batch; spvgen_component_type ab, acc; float beta; } cases[] = {
+      {40, 48, 100000, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, 0.0f},
+      {24, 40, 70000, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, 0.5f},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = f16_f32(cases[i].m, cases[i].n, cases[i].k);
+    d.a_type = d.b_type = cases[i].ab;
+    d.acc_type = d.out_type = cases[i].acc;
+    d.a_layout = SPVGEN_COL_MAJOR;
+    d.batch = cases[i].batch;
+    d.beta = cases[i].beta;
+    gemm_run_options o = {0};
+    o.seed = test_rand_u32() | 1u;
+    gemm_run_result r;
+    if (!gemm_run_checked(ctx, &d, &o, &r, "%ux%ux%u batch %u", d.m, d.n, d.k, d.batch)) continue;
+    const uint64_t wgs = (uint64_t)r.plan.groups[0] * r.plan.groups[1] * r.plan.groups[2];
+    CHECK_MSG(r.plan.desc.split_k * SPVGEN_GEMM_MAX_SERIAL_K >= d.k && wgs >= 119, "[%s]: %llu workgroups",
+              r.plan.name, (unsigned long long)wgs);
+    printf("%ux%ux%u batch %u [%s]: %llu workgroups, %llu elements checked\n", d.m, d.n, d.k, d.batch, r.plan.name,
+           (unsigned long long)wgs, (unsigned long long)r.checked);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_fixed_long_k_plans_split_within_the_bound),
+      TEST_CASE(test_long_k_tile_and_slices_together),
       TEST_CASE(test_khr_long_k_plans_split_and_validate),
       TEST_CASE(test_candidates_keep_the_bound),
       TEST_CASE(test_runtime_launch_splits_by_k),
       TEST_CASE(test_refusals_name_the_bound),
       TEST_CASE(test_long_k_matches_the_reference_on_lavapipe),
+      TEST_CASE(test_long_k_model_plans_run_on_lavapipe),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
