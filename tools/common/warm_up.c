@@ -14,6 +14,7 @@
  * stayed at 345 MHz through such a "warm-up" while timings looked steady. */
 #define WARM_SUBMIT_MS 25.0
 #define WARM_MAX_BATCH 4096u
+#define WARM_WINDOW_MS 150.0
 
 spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                           uint32_t min_ms, uint64_t *ns, warm_up_info *info) {
@@ -49,7 +50,7 @@ spvgen_status warm_up_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch
     uint64_t *tns = bns ? bns : ns;
     uint32_t cap = big ? WARM_MAX_BATCH : count;
     double max_ms = limit_ms ? (limit_ms > min_ms ? limit_ms : min_ms) : 4.0 * min_ms > 2000.0 ? 4.0 * min_ms : 2000.0;
-    double t0 = sg_now_ms(), prev = 0;
+    double t0 = sg_now_ms(), prev = 0, prev_ms = 0;
     uint32_t batch = 1;
     bool full = false; /* the batch stopped growing: medians compare like with like */
     for (;;) {
@@ -62,12 +63,20 @@ spvgen_status warm_up_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch
       qsort(tns, batch, sizeof *tns, sg_cmp_u64);
       double med = tns[batch / 2] ? (double)tns[batch / 2] : took * 1e6 / batch;
       if (full) {
+        /* Steady: this batch's median within 2% of one at least WARM_WINDOW_MS older.
+         * Consecutive batches are not enough: after a second or more of idling, the
+         * clock governor can raise the clock a step every few hundred ms, and two
+         * batches 25 ms apart then agree at a third of the clock (docs/runner.md, "GPU
+         * clocks"). */
         w.last_ns = med;
-        if (prev > 0 && med <= prev * 1.02 && med >= prev * 0.98 && elapsed >= min_ms) {
-          w.steady = true;
-          break;
+        if (prev > 0 && sg_now_ms() - prev_ms >= WARM_WINDOW_MS) {
+          if (med <= prev * 1.02 && med >= prev * 0.98 && elapsed >= min_ms) {
+            w.steady = true;
+            break;
+          }
+          prev = 0;
         }
-        prev = med;
+        if (prev == 0) prev = med, prev_ms = sg_now_ms();
       }
       if (elapsed >= max_ms) break;
       if (!full && took < WARM_SUBMIT_MS && batch * 2 <= cap) batch *= 2;
