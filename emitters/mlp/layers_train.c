@@ -337,20 +337,31 @@ static void emit_loss_sum(spvgen_module *m) {
   spvgen_function_end(m);
 }
 
-/* relu's derivative from the stored output: delta[e] = 0 where a[e] is not > 0, for the
- * `count` elements (points x the layer's ld) of a layer's deltas, in place. */
-static void emit_relu_mask(spvgen_module *m) {
-  const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16), bt = ek_bool_type(m);
-  ek_buffer a = ek_buffer_decl(m, f16, 0, true, "activations");
-  ek_buffer dz = ek_buffer_decl(m, f16, 1, false, "deltas");
+/* The three element-wise kernels' frame: binding 0 (src_name, read) and binding 1
+ * (dst_name, written) of f16, the push constant `count` (points x the layer's ld), then
+ * main and a grid-stride loop begun over the elements; returns the element index (the
+ * caller ends the loop and the function). Types the caller needs go before it, so that
+ * the kernels' words keep their order. */
+static uint32_t lt_elementwise_begin(spvgen_module *m, uint32_t f16, const char *src_name, const char *dst_name,
+                                     ek_buffer *src, ek_buffer *dst, ek_for *f) {
+  *src = ek_buffer_decl(m, f16, 0, true, src_name);
+  *dst = ek_buffer_decl(m, f16, 1, false, dst_name);
   spvgen_push_constant_block pc = lt_push(m, "count");
   const uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
   const uint32_t nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
   spvgen_compute_main(m, "main", LT_LOCAL, 1, 1);
   const uint32_t n = spvgen_push_constant_load(m, &pc, 0);
   const uint32_t gid = ek_load_v3_component(m, gid_var, 0), ngrp = ek_load_v3_component(m, nwg_var, 0);
+  return ek_for_begin(m, f, gid, n, ek_mul_imm(m, ngrp, LT_LOCAL), SpvLoopControlDontUnrollMask);
+}
+
+/* relu's derivative from the stored output: delta[e] = 0 where a[e] is not > 0, for the
+ * `count` elements (points x the layer's ld) of a layer's deltas, in place. */
+static void emit_relu_mask(spvgen_module *m) {
+  const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16), bt = ek_bool_type(m);
+  ek_buffer a, dz;
   ek_for f;
-  uint32_t e = ek_for_begin(m, &f, gid, n, ek_mul_imm(m, ngrp, LT_LOCAL), SpvLoopControlDontUnrollMask);
+  uint32_t e = lt_elementwise_begin(m, f16, "activations", "deltas", &a, &dz, &f);
   uint32_t av = spvgen_op_f_convert(m, f32, ek_load_elem(m, &a, e));
   uint32_t dv = ek_load_elem(m, &dz, e);
   uint32_t z16 = spvgen_op_f_convert(m, f16, spvgen_const_f32(m, 0.0f));
@@ -367,16 +378,9 @@ static void emit_relu_mask(spvgen_module *m) {
 static void emit_deriv(spvgen_module *m, const spvgen_mlp_train_config *t, spvgen_activation act) {
   const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16);
   const bool z = lt_keeps_z(&t->net.desc, act);
-  ek_buffer src = ek_buffer_decl(m, f16, 0, true, z ? "pre_activations" : "activations");
-  ek_buffer dz = ek_buffer_decl(m, f16, 1, false, "deltas");
-  spvgen_push_constant_block pc = lt_push(m, "count");
-  const uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-  const uint32_t nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
-  spvgen_compute_main(m, "main", LT_LOCAL, 1, 1);
-  const uint32_t n = spvgen_push_constant_load(m, &pc, 0);
-  const uint32_t gid = ek_load_v3_component(m, gid_var, 0), ngrp = ek_load_v3_component(m, nwg_var, 0);
+  ek_buffer src, dz;
   ek_for f;
-  uint32_t e = ek_for_begin(m, &f, gid, n, ek_mul_imm(m, ngrp, LT_LOCAL), SpvLoopControlDontUnrollMask);
+  uint32_t e = lt_elementwise_begin(m, f16, z ? "pre_activations" : "activations", "deltas", &src, &dz, &f);
   uint32_t v = spvgen_op_f_convert(m, f32, ek_load_elem(m, &src, e));
   uint32_t dv = spvgen_op_f_convert(m, f32, ek_load_elem(m, &dz, e));
   uint32_t r = spvgen_op_f_mul(m, f32, dv, mlp_act_deriv_f32(m, &t->net, v, v, act));
@@ -389,16 +393,9 @@ static void emit_deriv(spvgen_module *m, const spvgen_mlp_train_config *t, spvge
  * the f16 z, stored f16, for `count` elements (points x the layer's ld). */
 static void emit_act(spvgen_module *m, const spvgen_mlp_train_config *t, spvgen_activation act) {
   const uint32_t f32 = ek_f32_type(m), f16 = spvgen_type_float(m, 16);
-  ek_buffer src = ek_buffer_decl(m, f16, 0, true, "pre_activations");
-  ek_buffer dst = ek_buffer_decl(m, f16, 1, false, "activations");
-  spvgen_push_constant_block pc = lt_push(m, "count");
-  const uint32_t gid_var = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
-  const uint32_t nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
-  spvgen_compute_main(m, "main", LT_LOCAL, 1, 1);
-  const uint32_t n = spvgen_push_constant_load(m, &pc, 0);
-  const uint32_t gid = ek_load_v3_component(m, gid_var, 0), ngrp = ek_load_v3_component(m, nwg_var, 0);
+  ek_buffer src, dst;
   ek_for f;
-  uint32_t e = ek_for_begin(m, &f, gid, n, ek_mul_imm(m, ngrp, LT_LOCAL), SpvLoopControlDontUnrollMask);
+  uint32_t e = lt_elementwise_begin(m, f16, "pre_activations", "activations", &src, &dst, &f);
   uint32_t v = spvgen_op_f_convert(m, f32, ek_load_elem(m, &src, e));
   ek_store_elem(m, &dst, e, spvgen_op_f_convert(m, f16, mlp_activation_f32(m, &t->net, v, act)));
   ek_for_end(m, &f);
