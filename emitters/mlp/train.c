@@ -1014,6 +1014,26 @@ static void gradient_loss_share(tr_ctx *c) {
   ek_guard_end(m, g);
 }
 
+/* llvmpipe's loop budget (docs/design-notes.md, "lavapipe's loop budget"): once an
+ * invocation has spent 65,535 loop passes, every loop leaves after its current pass, with
+ * no error, and the loop kernel's chunk loop runs more passes the larger the batch. A
+ * last loop, bounded by min(n, 2) (a value the compiler cannot fold, so the loop stays),
+ * counts its passes: fewer than the bound means the budget ran out earlier in this
+ * invocation, and its loss becomes NaN, so the step's loss says it was cut instead of
+ * being silently wrong. A device without such a budget always counts the bound. */
+static void gradient_budget_canary(tr_ctx *c) {
+  spvgen_module *m = c->m;
+  uint32_t bound = ek_umin(m, c->n, ek_u32(m, 2));
+  uint32_t passes = ek_local(m, c->u32, ek_u32(m, 0));
+  ek_for f;
+  ek_for_begin(m, &f, ek_u32(m, 0), bound, ek_u32(m, 1), SpvLoopControlDontUnrollMask);
+  spvgen_store(m, passes, ek_add_imm(m, spvgen_load(m, c->u32, passes), 1));
+  ek_for_end(m, &f);
+  uint32_t cut = ek_ult(m, spvgen_load(m, c->u32, passes), bound);
+  uint32_t nan = spvgen_const_f32(m, __builtin_nanf(""));
+  spvgen_store(m, c->v_loss, ek_select(m, cut, nan, spvgen_load(m, c->f32, c->v_loss)));
+}
+
 static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   tr_ctx cx = {.m = m, .t = t, .p = p, .bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS}, *c = &cx;
@@ -1034,6 +1054,7 @@ static void emit_gradient(spvgen_module *m, const spvgen_mlp_train_config *t) {
   for (uint32_t l = 0; l < p->layer_count; l++) gradient_reduce_layer(c, l);
   ek_for_end(m, &chunk);
 
+  gradient_budget_canary(c);
   gradient_loss_share(c);
   spvgen_function_end(m);
 }

@@ -746,6 +746,40 @@ static void test_training_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* llvmpipe's loop budget (emitters/mlp/train.c gradient_budget_canary): the loop
+ * variant's gradient kernel on a network whose per-point loops pass it (16-128x3-3 on
+ * lavapipe) reports the step as cut, a NaN loss, never a finite wrong one; on a device
+ * without the budget the same run matches float64 everywhere. */
+static void test_loop_training_cut_by_a_loop_budget_says_so(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = 16;
+  d.net.hidden_width = 128;
+  d.net.hidden_count = 3;
+  d.net.output_width = 3;
+  d.net.variant = SPVGEN_MLP_LOOP;
+  mlp_train_run_options o;
+  memset(&o, 0, sizeof o);
+  o.seed = test_rand_u32() | 1u;
+  o.points = 128;
+  o.steps = 1;
+  o.lr = 0.01f;
+  mlp_train_run_result r;
+  char msg[512];
+  spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st == SPVGEN_OK && spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) {
+    CHECK_MSG(isnan(r.loss_gpu[0]) && !isnan(r.loss_ref[0]), "%s on %s: loss %g (cpu %g): a cut step must say so",
+              r.plan.name, spvgen_vk_caps(ctx)->name, r.loss_gpu[0], r.loss_ref[0]);
+  } else if (st == SPVGEN_OK) {
+    CHECK_MSG(r.grad.bad == 0 && r.loss_bad == 0, "%s: %llu gradients wrong, loss gpu %g cpu %g", r.plan.name,
+              (unsigned long long)r.grad.bad, r.loss_gpu[0], r.loss_ref[0]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The gradient check itself: the reference's own gradients pass, one element moved by
  * three tolerances fails, and only that one. */
 static int cmp_double(const void *a, const void *b) {
@@ -935,6 +969,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),
       TEST_CASE(test_gradient_check_fails_on_a_wrong_gradient),
       TEST_CASE(test_training_matches_cpu),
+      TEST_CASE(test_loop_training_cut_by_a_loop_budget_says_so),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,8 +413,17 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
       else
         printf("compile  driver compile: gradient %.1f ms + optimizer %.1f ms\n", tr.grad_compile_ms,
                tr.opt_compile_ms);
-      for (uint32_t s2 = 0; s2 < steps && !g.trun.no_check; s2++)
+      bool cut = false;
+      for (uint32_t s2 = 0; s2 < steps && !g.trun.no_check; s2++) {
         printf("step %-3u loss %.6g (cpu %.6g)\n", s2 + 1, tr.loss_gpu[s2], tr.loss_ref[s2]);
+        cut |= isnan(tr.loss_gpu[s2]) && !isnan(tr.loss_ref[s2]);
+      }
+      /* the loop variant's gradient kernel makes its loss NaN where the device's loop
+       * budget cut the step (llvmpipe; emitters/mlp/train.c gradient_budget_canary) */
+      if (cut && tr.plan.net.variant == SPVGEN_MLP_LOOP)
+        printf("note     the GPU's loss is NaN: the device stopped the gradient kernel's loops early (llvmpipe ends an "
+               "invocation's loops after 65,535 passes in all), so this step's gradients are cut; a narrower network "
+               "or fewer points per step fit (docs/mlp.md, \"Training\")\n");
       if (tr.step_ns > 0) /* the layers variant's timed run: whole steps, and its dispatches' own times */
         printf("gpu      step %.3f ms (%u dispatches: gradient %.3f ms + optimizer %.3f ms), %.3g samples/s\n",
                tr.step_ns / 1e6, spvgen_mlp_train_dispatch_count(&tr.plan) + 1, tr.grad_ns / 1e6, tr.opt_ns / 1e6,
