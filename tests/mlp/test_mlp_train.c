@@ -746,39 +746,6 @@ static void test_training_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* llvmpipe's loop budget (emitters/mlp/train.c gradient_budget_canary): the loop
- * variant's gradient kernel on a network whose per-point loops pass it (16-128x3-3 on
- * lavapipe) reports the step as cut, a NaN loss, never a finite wrong one; on a device
- * without the budget the same run matches float64 everywhere. */
-static void test_loop_training_cut_by_a_loop_budget_says_so(void) {
-  spvgen_vk_context *ctx = vk_open(0);
-  if (!ctx) return;
-  spvgen_mlp_train_desc d;
-  memset(&d, 0, sizeof d);
-  d.net.input_width = 16;
-  d.net.hidden_width = 128;
-  d.net.hidden_count = 3;
-  d.net.output_width = 3;
-  d.net.variant = SPVGEN_MLP_LOOP;
-  mlp_train_run_options o;
-  memset(&o, 0, sizeof o);
-  o.seed = test_rand_u32() | 1u;
-  o.points = 128;
-  o.steps = 1;
-  o.lr = 0.01f;
-  mlp_train_run_result r;
-  char msg[512];
-  spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
-  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
-  if (st == SPVGEN_OK && spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) {
-    CHECK_MSG(isnan(r.loss_gpu[0]) && !isnan(r.loss_ref[0]), "%s on %s: loss %g (cpu %g): a cut step must say so",
-              r.plan.name, spvgen_vk_caps(ctx)->name, r.loss_gpu[0], r.loss_ref[0]);
-  } else if (st == SPVGEN_OK) {
-    CHECK_MSG(r.grad.bad == 0 && r.loss_bad == 0, "%s: %llu gradients wrong, loss gpu %g cpu %g", r.plan.name,
-              (unsigned long long)r.grad.bad, r.loss_gpu[0], r.loss_ref[0]);
-  }
-  spvgen_vk_destroy(ctx);
-}
 
 /* The gradient check itself: the reference's own gradients pass, one element moved by
  * three tolerances fails, and only that one. */
@@ -839,16 +806,9 @@ static void test_gradient_check_fails_on_a_wrong_gradient(void) {
   check_case(&cases[7], 0.05);  /* the hash grid */
 }
 
-/* Training's AUTO takes the layers variant where mat's plan is the slot-adds form with
- * more gradient traffic per point than the line in emitters/mlp/train.c (the 256-wide
- * networks, docs/design-notes.md "Training AUTO: layers where mat's gradient traffic is
- * large"), and keeps mat on the networks mat trains well (the held form, or little
- * traffic) and where the layers variant refuses the desc. spvgen_mlp_train (two kernels)
- * leaves layers out: its kernels are mat's, byte for byte. spvgen_mlp_train_plans lists
- * layers, then mat, then loop. lavapipe (no cooperative matrices, which mat needs too):
- * loop. */
-static spvgen_mlp_train_desc auto_desc(uint32_t in, uint32_t width, uint32_t count, uint32_t out,
-                                       spvgen_mlp_activation act) {
+/* A training desc of a network (variant AUTO, every other field 0). */
+static spvgen_mlp_train_desc net_desc(uint32_t in, uint32_t width, uint32_t count, uint32_t out,
+                                      spvgen_mlp_activation act) {
   spvgen_mlp_train_desc d;
   memset(&d, 0, sizeof d);
   d.net.input_width = in;
@@ -859,6 +819,43 @@ static spvgen_mlp_train_desc auto_desc(uint32_t in, uint32_t width, uint32_t cou
   return d;
 }
 
+/* llvmpipe's loop budget (emitters/mlp/train.c gradient_budget_canary): the loop
+ * variant's gradient kernel on a network whose per-point loops pass it (16-128x3-3 on
+ * lavapipe) reports the step as cut, a NaN loss, never a finite wrong one; on a device
+ * without the budget the same run matches float64 everywhere. */
+static void test_loop_training_cut_by_a_loop_budget_says_so(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_mlp_train_desc d = net_desc(16, 128, 3, 3, SPVGEN_MLP_ACT_DEFAULT);
+  d.net.variant = SPVGEN_MLP_LOOP;
+  mlp_train_run_options o;
+  memset(&o, 0, sizeof o);
+  o.seed = test_rand_u32() | 1u;
+  o.points = 128;
+  o.steps = 1;
+  o.lr = 0.01f;
+  mlp_train_run_result r;
+  char msg[512];
+  spvgen_status st = mlp_train_run(ctx, &d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st == SPVGEN_OK && spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) {
+    CHECK_MSG(isnan(r.loss_gpu[0]) && !isnan(r.loss_ref[0]), "%s on %s: loss %g (cpu %g): a cut step must say so",
+              r.plan.name, spvgen_vk_caps(ctx)->name, r.loss_gpu[0], r.loss_ref[0]);
+  } else if (st == SPVGEN_OK) {
+    CHECK_MSG(r.grad.bad == 0 && r.loss_bad == 0, "%s: %llu gradients wrong, loss gpu %g cpu %g", r.plan.name,
+              (unsigned long long)r.grad.bad, r.loss_gpu[0], r.loss_ref[0]);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* Training's AUTO takes the layers variant where mat's plan is the slot-adds form with
+ * more gradient traffic per point than the line in emitters/mlp/train.c (the 256-wide
+ * networks, docs/design-notes.md "Training AUTO: layers where mat's gradient traffic is
+ * large"), and keeps mat on the networks mat trains well (the held form, or little
+ * traffic) and where the layers variant refuses the desc. spvgen_mlp_train (two kernels)
+ * leaves layers out: its kernels are mat's, byte for byte. spvgen_mlp_train_plans lists
+ * layers, then mat, then loop. lavapipe (no cooperative matrices, which mat needs too):
+ * loop. */
 static void test_train_auto_takes_layers_where_mat_slot_traffic_is_large(void) {
   spvgen_device_caps h100, lvp;
   CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
@@ -874,7 +871,7 @@ static void test_train_auto_takes_layers_where_mat_slot_traffic_is_large(void) {
   };
   char msg[1024];
   for (size_t n = 0; n < sizeof nets / sizeof nets[0]; n++) {
-    spvgen_mlp_train_desc d = auto_desc(nets[n].in, nets[n].width, nets[n].count, nets[n].out, nets[n].act);
+    spvgen_mlp_train_desc d = net_desc(nets[n].in, nets[n].width, nets[n].count, nets[n].out, nets[n].act);
     spvgen_mlp_train_config a, m;
     CHECK_MSG(spvgen_mlp_train_plan(&d, &h100, &a, msg, sizeof msg) == SPVGEN_OK, "net %zu: %s", n, msg);
     d.net.variant = SPVGEN_MLP_MAT;
@@ -899,7 +896,7 @@ static void test_train_auto_takes_layers_where_mat_slot_traffic_is_large(void) {
     CHECK_MSG(spvgen_mlp_train_plan(&d, &lvp, &a, msg, sizeof msg) == SPVGEN_OK, "net %zu lavapipe: %s", n, msg);
     CHECK_MSG(a.net.variant == SPVGEN_MLP_LOOP, "net %zu lavapipe: %s", n, a.name);
   }
-  spvgen_mlp_train_desc d = auto_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+  spvgen_mlp_train_desc d = net_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
   d.net.variant = SPVGEN_MLP_LAYERS;
   spvgen_mlp_train_config t;
   CHECK_MSG(spvgen_mlp_train_plan(&d, &lvp, &t, msg, sizeof msg) == SPVGEN_OK, "lavapipe layers: %s", msg);
@@ -943,7 +940,7 @@ static void test_train_auto_takes_layers_where_mat_slot_traffic_is_large(void) {
   /* where the layers variant refuses the desc, AUTO keeps mat, silently: an encoding,
    * device addresses, no_bias, and the fused kernels' knobs (slots, workgroup size) */
   for (int k = 0; k < 5; k++) {
-    spvgen_mlp_train_desc e = auto_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+    spvgen_mlp_train_desc e = net_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
     if (k == 0) e.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY, e.net.encoding_size = 2, e.net.input_width = 16;
     if (k == 1) e.net.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
     if (k == 2) e.net.no_bias = true;
