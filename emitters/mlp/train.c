@@ -463,36 +463,88 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
  * is large"); networks measured in between place it. */
 #define MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES 16384u
 
+/* The held form against layers: an estimate of each step's time per point, in
+ * picoseconds (docs/design-notes.md, "Training AUTO: the held form against layers").
+ * mat's fused step costs in proportion to the trainable values, at a rate set by its
+ * chunk: a chunk of 16 points (the held tiles leave shared memory for no more) repeats
+ * the per-chunk work twice as often, and 16 subgroups (512 invocations) share a block's
+ * barriers between more of them. The layers step costs per layer (its GEMMs and the
+ * element-wise passes over the batch's activations), more for an activation its GEMM
+ * epilogue does not apply (its own kernels). */
+#define MLP_TRAIN_HELD_PS_PER_VALUE_P16 450u
+#define MLP_TRAIN_HELD_PS_PER_VALUE_S16 280u
+#define MLP_TRAIN_HELD_PS_PER_VALUE 200u
+#define MLP_TRAIN_LAYERS_PS_PER_LAYER 2600u
+#define MLP_TRAIN_LAYERS_PS_PER_ACT_KERNEL 900u
+
+static uint64_t held_ps_per_point(const spvgen_mlp_train_config *p) {
+  const uint32_t invocations = p->grad_local_size[0] * p->grad_local_size[1] * p->grad_local_size[2];
+  const uint32_t rate = p->net.desc.points_per_group <= 16 ? MLP_TRAIN_HELD_PS_PER_VALUE_P16
+                        : invocations >= 512               ? MLP_TRAIN_HELD_PS_PER_VALUE_S16
+                                                           : MLP_TRAIN_HELD_PS_PER_VALUE;
+  return p->params * rate / 1000u;
+}
+
+static uint64_t layers_ps_per_point(const spvgen_mlp_train_config *p) {
+  uint64_t ps = 0;
+  for (uint32_t l = 0; l < p->net.layer_count; l++) {
+    const spvgen_activation a = p->net.layers[l].activation;
+    ps += MLP_TRAIN_LAYERS_PS_PER_LAYER;
+    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU) ps += MLP_TRAIN_LAYERS_PS_PER_ACT_KERNEL;
+  }
+  return ps;
+}
+
 /* AUTO trains on mat where the device and the network allow it (its gradient kernel runs
  * the layers on cooperative matrices and was measured several times faster than loop's on
- * every network both ran: docs/mlp.md, "Training"), else on loop; and (layers true) on
- * the layers variant instead of mat where mat's plan adds to its gradient slot per chunk
- * with more traffic per point than MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES and the layers
- * variant plans the desc (its own refusals, e.g. encodings or device addresses, keep mat,
- * without a message). The held form never: it writes its slot once. Vec only when asked
- * for (it needs a host conversion between its kernels); layers false for
- * spvgen_mlp_train, whose caller takes the two kernels of spvgen_mlp_train_emit. SPVGEN_OK
- * with the plan in *p, or the reason AUTO falls back to loop (not an error of the desc's:
- * no message). */
+ * every network both ran: docs/mlp.md, "Training"), else (layers true) on the layers
+ * variant where it plans the desc and the device has cooperative matrices, else on loop:
+ * loop's gradient kernel runs a network mat cannot hold (160-wide and 8 deep) 50-80x
+ * slower than layers' step. With layers
+ * true, layers also replaces mat where mat's plan adds to its gradient slot per chunk with
+ * more traffic per point than MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES, or holds its tiles at an
+ * estimated cost per point over the layers step's (held_ps_per_point against
+ * layers_ps_per_point), and the layers variant plans the desc (its own refusals, e.g.
+ * encodings or device addresses, keep mat, without a message). Vec only when asked for (it
+ * needs a host conversion between its kernels); layers false for spvgen_mlp_train, whose
+ * caller takes the two kernels of spvgen_mlp_train_emit. SPVGEN_OK with the plan in *p,
+ * or the reason AUTO falls back to loop (not an error of the desc's: no message). */
 static spvgen_status train_auto(const spvgen_mlp_train_desc *desc, const spvgen_device_caps *caps, bool layers,
                                 spvgen_mlp_train_config *p) {
   if (desc->net.variant != SPVGEN_MLP_AUTO) return SPVGEN_ERROR_UNSUPPORTED;
   spvgen_mlp_train_desc m = *desc;
   m.net.variant = SPVGEN_MLP_MAT;
   spvgen_status st = train_plan_one(&m, caps, 0, p, NULL, 0);
-  if (st != SPVGEN_OK || !layers || p->grad_held || p->grad_slot_bytes_per_point <= MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES)
-    return st;
-  const uint32_t traffic = p->grad_slot_bytes_per_point;
+  if (!layers) return st;
+  const bool mat_ok = st == SPVGEN_OK;
+  const bool slot_heavy = mat_ok && !p->grad_held && p->grad_slot_bytes_per_point > MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES;
+  if (mat_ok && !p->grad_held && !slot_heavy) return st;
+  /* a device without cooperative matrices runs loop (the layers variant's GEMMs would be
+   * simt's there, and loop's one fused kernel is its measured training path) */
+  if (!mat_ok && !spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT)) return st;
   spvgen_mlp_train_config *lp = malloc(sizeof *lp);
-  if (!lp) return SPVGEN_OK; /* the mat plan stands */
+  if (!lp) return st; /* the mat plan stands, or loop */
   m.net.variant = SPVGEN_MLP_LAYERS;
   if (train_plan_one(&m, caps, 0, lp, NULL, 0) == SPVGEN_OK) {
-    *p = *lp;
-    snprintf(p->net.selection, sizeof p->net.selection, "auto: mat's slot adds %u B/point > %u", traffic,
-             MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES);
+    char why[sizeof p->net.selection];
+    bool take = true;
+    if (!mat_ok) {
+      snprintf(why, sizeof why, "auto: mat cannot hold this network; layers before loop");
+    } else if (slot_heavy) {
+      snprintf(why, sizeof why, "auto: mat's slot adds %u B/point > %u", p->grad_slot_bytes_per_point,
+               MLP_TRAIN_AUTO_LAYERS_SLOT_BYTES);
+    } else {
+      const uint64_t mat_ps = held_ps_per_point(p), layers_ps = layers_ps_per_point(lp);
+      take = layers_ps < mat_ps;
+      snprintf(why, sizeof why, "auto: layers est. %.1f ns/point %s mat held %.1f", layers_ps / 1000.0,
+               take ? "<" : ">=", mat_ps / 1000.0);
+    }
+    if (take) *p = *lp;
+    snprintf(p->net.selection, sizeof p->net.selection, "%s", why);
+    st = SPVGEN_OK;
   }
   free(lp);
-  return SPVGEN_OK;
+  return st;
 }
 
 static const spvgen_device_caps *train_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
