@@ -23,11 +23,13 @@ static const char *const variant_names[SPVGEN_GEMM_VARIANT_COUNT] = {"auto", "co
 static const char *const edge_names[SPVGEN_GEMM_EDGE_COUNT] = {"auto", "branch", "clamp", "shift"};
 static const char *const shapes_names[SPVGEN_GEMM_SHAPES_COUNT] = {"auto", "fixed", "runtime"};
 static const char *const pack_names[SPVGEN_GEMM_PACK_COUNT] = {"auto", "none", "a", "b", "ab"};
+static const char *const pack_order_names[SPVGEN_GEMM_PACK_ORDER_COUNT] = {"auto", "same", "k"};
 
 SG_NAMES(spvgen_gemm_variant, variant_names, NULL, spvgen_gemm_variant_name, spvgen_gemm_variant_parse)
 SG_NAMES(spvgen_gemm_shapes, shapes_names, NULL, spvgen_gemm_shapes_name, spvgen_gemm_shapes_parse)
 SG_NAMES(spvgen_gemm_edge, edge_names, NULL, spvgen_gemm_edge_name, spvgen_gemm_edge_parse)
 SG_NAMES(spvgen_gemm_pack, pack_names, NULL, spvgen_gemm_pack_name, spvgen_gemm_pack_parse)
+SG_NAMES(spvgen_gemm_pack_order, pack_order_names, NULL, spvgen_gemm_pack_order_name, spvgen_gemm_pack_order_parse)
 
 /* gemm_fail for another entry point (fn: its name in the message). */
 static spvgen_status gemm_fail_fn(const char *fn, char *msg, size_t size, spvgen_status st, const char *fmt, ...)
@@ -332,7 +334,19 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "pack_units %u is over %u (16-byte units per pack kernel invocation)", d->pack_units,
                      GEMM_PACK_MAX_UNITS);
-  /* pack AUTO stays AUTO here: each variant's plan decides (plan_variant) */
+  if ((unsigned)d->pack_order >= SPVGEN_GEMM_PACK_ORDER_COUNT)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "pack_order %d is not auto (0), same (1) or k (2)",
+                     (int)d->pack_order);
+  if (d->pack_order == SPVGEN_GEMM_PACK_ORDER_K && d->pack == SPVGEN_GEMM_PACK_NONE)
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                     "pack_order k orders the copies of packed operands, and pack none makes none (pack a, b, ab or "
+                     "auto)");
+  if (d->pack_order == SPVGEN_GEMM_PACK_ORDER_K && spvgen_component_type_size(d->a_type) != 1)
+    return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                     "pack_order k: the transposing copy is for 8-bit inputs (s8, u8, e4m3, e5m2), and a_type is %s "
+                     "(16-bit cooperative loads transpose at full speed: pack_order same or auto)",
+                     spvgen_component_type_name(d->a_type));
+  /* pack and pack_order AUTO stay AUTO here: each variant's plan decides (plan_variant) */
   if (d->codegen & ~(uint32_t)SPVGEN_GEMM_CODEGEN_ALL)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "codegen 0x%x has unknown bits (known: 0x%x)",
                      d->codegen, (unsigned)SPVGEN_GEMM_CODEGEN_ALL);
@@ -475,14 +489,30 @@ static spvgen_status check_tiles(const char *fn, const spvgen_gemm_desc *d, uint
 static spvgen_status plan_variant_base(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                        spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size);
 
+/* The copies' order a packed plan of variant v takes for d: the desc's, or for AUTO K
+ * where 8-bit inputs meet the coopmat2 variant's cooperative loads, which are slow for an
+ * 8-bit operand that is not K-contiguous (docs/design-notes.md, "Transposed copies of
+ * 8-bit operands"); the simt variant reads elements and has no such cost. */
+static spvgen_gemm_pack_order pack_order_of(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
+  if (d->pack_order != SPVGEN_GEMM_PACK_ORDER_AUTO) return d->pack_order;
+  return v == SPVGEN_GEMM_COOPMAT2 && spvgen_component_type_size(d->a_type) == 1 ? SPVGEN_GEMM_PACK_ORDER_K
+                                                                                  : SPVGEN_GEMM_PACK_ORDER_SAME;
+}
+
 /* A packed plan (spvgen/gemm.h, "Packed operands"): the variant's tiles for the desc as
  * given, then the plan of the inner desc (the copies' leading dimensions, K padded: the
  * aligned class) with those tiles, its shape fields back as the caller gave them. With
  * both operands packed and the edge left to the plan, coopmat2 takes the clamped edge
  * mode: its loads then never clamp (the copies hold whole tiles), so one path, whose only
  * clamped operations are D's store and C's load. */
-static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
-                                 spvgen_gemm_config *p, char *msg, size_t size) {
+static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_gemm_desc *given,
+                                 spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc dd = *given;
+  dd.pack_order = pack_order_of(given, v);
+  /* K where it transposes something; else the copies are as SAME makes them (one kernel,
+   * one class key) */
+  if (!gemm_pack_transposes(&dd, 'a') && !gemm_pack_transposes(&dd, 'b')) dd.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME;
+  const spvgen_gemm_desc *d = &dd;
   if (v != SPVGEN_GEMM_COOPMAT2 && v != SPVGEN_GEMM_SIMT)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "pack %s: the %s variant reads its operands in place (the coopmat2 and simt variants read "
@@ -496,6 +526,9 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
    * (edges, waves) */
   spvgen_gemm_desc first = *d;
   first.pack = SPVGEN_GEMM_PACK_NONE;
+  first.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME;
+  first.a_layout = gemm_pack_copy_layout(d, 'a'); /* transposed copies: the nt kernel's tiles */
+  first.b_layout = gemm_pack_copy_layout(d, 'b');
   const bool pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
   if (!gemm_runtime(d)) {
     if (pa && pb) first.k = (d->k + 255u) & ~255u;
@@ -517,6 +550,8 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
   gemm_pack_inner(&outer, &inner);
   if ((st = plan_variant_base(caps, &inner, v, p, msg, size)) != SPVGEN_OK) return st;
   p->desc.k = d->k;
+  p->desc.a_layout = d->a_layout; /* the inner desc's are the copies' */
+  p->desc.b_layout = d->b_layout;
   p->desc.lda = d->lda;
   p->desc.ldb = d->ldb;
   p->desc.stride_a = d->stride_a;
@@ -538,6 +573,21 @@ static bool pack_auto_pays(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
   return !gemm_operand_16b(d, true) || !gemm_operand_16b(d, false);
 }
 
+/* What pack AUTO packs for variant v: AB where pack_auto_pays; with the copies' order K
+ * (pack_order_of: 8-bit inputs on coopmat2, or K asked for on a variant that packs) also
+ * every operand that is not K-contiguous, at any shape and alignment: the transposed copy
+ * costs a memory-bound pass, the shuffled 8-bit loads 1.3-3.5x of the main loop and ~2.4x
+ * of its compile per operand (docs/design-notes.md, "Transposed copies of 8-bit
+ * operands"); else none. */
+static spvgen_gemm_pack pack_auto_of(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
+  if (pack_auto_pays(d, v)) return SPVGEN_GEMM_PACK_AB;
+  if ((v != SPVGEN_GEMM_COOPMAT2 && v != SPVGEN_GEMM_SIMT) || d->stages == 2 ||
+      pack_order_of(d, v) != SPVGEN_GEMM_PACK_ORDER_K)
+    return SPVGEN_GEMM_PACK_NONE;
+  const bool ta = !gemm_k_contiguous(d, 'a'), tb = !gemm_k_contiguous(d, 'b');
+  return ta && tb ? SPVGEN_GEMM_PACK_AB : ta ? SPVGEN_GEMM_PACK_A : tb ? SPVGEN_GEMM_PACK_B : SPVGEN_GEMM_PACK_NONE;
+}
+
 static spvgen_status plan_long_k(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
                                  uint32_t k, uint32_t s_min, bool whole, spvgen_gemm_config *p, char *msg,
                                  size_t size);
@@ -549,19 +599,35 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
    * the compile estimate); without packing, plan_variant_base runs it. */
   const uint32_t k_plan = d->k ? d->k : gemm_runtime(d) ? GEMM_RUNTIME_HINT : 0;
   const uint32_t s_min = gemm_ceil_div(k_plan, SPVGEN_GEMM_MAX_SERIAL_K);
-  if (s_min > 1 && !d->split_k && d->stages != 2 &&
-      (gemm_packed(d) || (d->pack == SPVGEN_GEMM_PACK_AUTO && pack_auto_pays(d, v))))
+  const spvgen_gemm_pack auto_pack = d->pack == SPVGEN_GEMM_PACK_AUTO ? pack_auto_of(d, v) : SPVGEN_GEMM_PACK_NONE;
+  if (s_min > 1 && !d->split_k && d->stages != 2 && (gemm_packed(d) || auto_pack != SPVGEN_GEMM_PACK_NONE))
     return plan_long_k(caps, d, v, k_plan, s_min, true, p, msg, size);
   if (d->pack == SPVGEN_GEMM_PACK_AUTO) {
     spvgen_gemm_desc q = *d;
-    q.pack = SPVGEN_GEMM_PACK_AB;
-    if (pack_auto_pays(d, v) && plan_packed(caps, &q, v, p, NULL, 0) == SPVGEN_OK) return SPVGEN_OK;
+    q.pack = auto_pack;
+    if (auto_pack != SPVGEN_GEMM_PACK_NONE && plan_packed(caps, &q, v, p, NULL, 0) == SPVGEN_OK) {
+      if (auto_pack != SPVGEN_GEMM_PACK_AB) {
+        /* one operand copied (transposed): the other too where that compiles cheaper (an
+         * operand read in place that clamps, or a K edge, costs the main kernel more than
+         * a second copy costs the pack kernel; with both copied K is whole tiles) */
+        spvgen_gemm_config r;
+        q.pack = SPVGEN_GEMM_PACK_AB;
+        if (plan_packed(caps, &q, v, &r, NULL, 0) == SPVGEN_OK && r.compile_ms < p->compile_ms) *p = r;
+      }
+      return SPVGEN_OK;
+    }
     q.pack = SPVGEN_GEMM_PACK_NONE;
+    if (q.pack_order == SPVGEN_GEMM_PACK_ORDER_AUTO) q.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME; /* nothing copied */
     return plan_variant_base(caps, &q, v, p, msg, size);
   }
   if (gemm_packed(d)) {
     memset(p, 0, sizeof *p);
     return plan_packed(caps, d, v, p, msg, size);
+  }
+  if (d->pack_order == SPVGEN_GEMM_PACK_ORDER_AUTO) { /* nothing copied */
+    spvgen_gemm_desc q = *d;
+    q.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME;
+    return plan_variant_base(caps, &q, v, p, msg, size);
   }
   return plan_variant_base(caps, d, v, p, msg, size);
 }
@@ -1413,12 +1479,16 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
     l->workspace_bytes = pl.end;
     l->pack_a_offset = pl.a_off;
     l->pack_b_offset = pl.b_off;
-    gemm_pack_grid(pl.units, d->pack_units, a.batch, l->pack_groups);
+    gemm_pack_grid(&pl, a.batch, l->pack_groups);
     if (gemm_packs(d, 'a')) tile_lda = pl.lda;
     if (gemm_packs(d, 'b')) tile_ldb = pl.ldb;
     if (gemm_packs(d, 'a') && gemm_packs(d, 'b')) tile_k = pl.kp;
   }
-  if ((st = check_tiles(fn, d, a.m, a.n, tile_k, tile_lda, tile_ldb, a.ldc, a.ldd, msg, size)) != SPVGEN_OK) return st;
+  spvgen_gemm_desc tiles_of = *d; /* the main kernel reads the copies in their layouts */
+  tiles_of.a_layout = gemm_pack_copy_layout(d, 'a');
+  tiles_of.b_layout = gemm_pack_copy_layout(d, 'b');
+  if ((st = check_tiles(fn, &tiles_of, a.m, a.n, tile_k, tile_lda, tile_ldb, a.ldc, a.ldd, msg, size)) != SPVGEN_OK)
+    return st;
   /* device addresses: the runner writes the pointers after the shape's push constants */
   l->push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? gemm_address_base(d) : p->push_size;
   l->groups[0] = gemm_ceil_div(a.n, d->tile_n);
@@ -1495,7 +1565,7 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
                        runtime ? (uint32_t)(d->split_k > 1) : d->split_k, d->unroll,
                        (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
                        d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen, (uint32_t)d->pack,
-                       d->pack_units};
+                       d->pack_units, (uint32_t)d->pack_order};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
   if (!runtime) {
     uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,

@@ -246,6 +246,10 @@ void gemm_splitk_reduce_emit(spvgen_module *m, const spvgen_gemm_config *p);
  * (desc.pack_units). */
 #define GEMM_PACK_LOCAL 256u
 #define GEMM_PACK_MAX_UNITS 16u
+/* A transposing copy's tile: GEMM_PACK_TILE x GEMM_PACK_TILE bytes (8-bit elements) per
+ * workgroup of GEMM_PACK_LOCAL invocations, each moving a 4 x 4-byte block in and a
+ * 16-byte unit out. */
+#define GEMM_PACK_TILE 64u
 
 /* Whether operand A (is_a) or B can be read 16 bytes at a time: its leading dimension,
  * batch stride and contiguous extent multiples of 16 bytes (a RUNTIME class: by its
@@ -273,23 +277,41 @@ uint32_t gemm_buffer_binding(const spvgen_gemm_desc *d, uint32_t b);
 static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_gemm_packs(d, op); }
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
 
-/* The copies of one shape (the desc's tiles and layouts, pack): K, M, N padded to tile_k,
- * tile_m, tile_n (each at least GEMM_PACK_MIN_PAD: whole 16-byte rows for every input
- * type); the copies' leading dimensions and batch strides (elements); their byte
- * offsets in the workspace after partial_bytes of split-K's planes (0: not packed); the
- * workspace's end; the 16-byte units the pack kernel writes per batch. */
+/* Whether operand op ('a' or 'b') of d is K-contiguous: A row-major, B column-major. */
+static inline bool gemm_k_contiguous(const spvgen_gemm_desc *d, char op) {
+  return op == 'a' ? d->a_layout == SPVGEN_ROW_MAJOR : d->b_layout == SPVGEN_COL_MAJOR;
+}
+/* Whether the plan copies operand op transposed (pack_order K, an operand stored along M
+ * or N): its copy is K-contiguous (A row-major, B column-major). A plan's inner desc
+ * (gemm_pack_inner) has the copies' layouts, so it transposes nothing. */
+static inline bool gemm_pack_transposes(const spvgen_gemm_desc *d, char op) {
+  return gemm_packs(d, op) && d->pack_order == SPVGEN_GEMM_PACK_ORDER_K && !gemm_k_contiguous(d, op);
+}
+/* The layout of operand op's copy (its own, or K-contiguous where transposed). */
+static inline spvgen_matrix_layout gemm_pack_copy_layout(const spvgen_gemm_desc *d, char op) {
+  if (!gemm_pack_transposes(d, op)) return op == 'a' ? d->a_layout : d->b_layout;
+  return op == 'a' ? SPVGEN_ROW_MAJOR : SPVGEN_COL_MAJOR;
+}
+
+/* The copies of one shape (the desc's tiles and layouts, pack, pack_order): K, M, N padded
+ * to tile_k, tile_m, tile_n (each at least GEMM_PACK_MIN_PAD: whole 16-byte rows for every
+ * input type); the copies' leading dimensions (in the copies' layouts,
+ * gemm_pack_copy_layout) and batch strides (elements); their byte offsets in the
+ * workspace after partial_bytes of split-K's planes (0: not packed); the workspace's end;
+ * the pack kernel's workgroups per batch (A's, then B's: 256 x pack_units 16-byte units
+ * of a copy each, or one GEMM_PACK_TILE-square tile of a transposed copy). */
 #define GEMM_PACK_MIN_PAD 16u
 typedef struct gemm_pack_layout {
   uint32_t kp, mp, np;
   uint32_t lda, ldb;
   uint64_t stride_a, stride_b;
-  uint64_t a_off, b_off, end, units;
+  uint64_t a_off, b_off, end;
+  uint64_t groups_a, groups_b;
 } gemm_pack_layout;
 void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
                          uint64_t partial_bytes, gemm_pack_layout *l);
-/* The pack kernel's grid for `units` 16-byte units per batch, per_invocation of them
- * per invocation (desc.pack_units). */
-void gemm_pack_grid(uint64_t units, uint32_t per_invocation, uint32_t batch, uint32_t groups[3]);
+/* The pack kernel's grid for l's workgroups per batch (x and y: 65535 at most each). */
+void gemm_pack_grid(const gemm_pack_layout *l, uint32_t batch, uint32_t groups[3]);
 /* The desc the main kernel is planned and emitted for (tiles chosen): a FIXED one with
  * the copies' leading dimensions and strides (and K padded when both are packed), a
  * RUNTIME one with k_multiple tile_k when both are. */

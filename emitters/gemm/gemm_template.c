@@ -49,6 +49,7 @@ static void describe(const void *plan, sg_json *j) {
   if (p->desc.pack != SPVGEN_GEMM_PACK_NONE && p->desc.pack != SPVGEN_GEMM_PACK_AUTO) {
     sg_json_str(j, "pack", spvgen_gemm_pack_name(p->desc.pack));
     sg_json_u64(j, "pack_units", p->desc.pack_units);
+    sg_json_str(j, "pack_order", spvgen_gemm_pack_order_name(p->desc.pack_order));
     sg_json_u64(j, "workspace_bytes", p->workspace_bytes);
     sg_json_u64(j, "pack_a_offset", p->pack_a_offset);
     sg_json_u64(j, "pack_b_offset", p->pack_b_offset);
@@ -490,6 +491,10 @@ static bool flag_pack(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_pack_parse(v, &((spvgen_gemm_desc *)d)->pack) ||
          sg_flag_bad(why, size, v, "is not auto, none, a, b or ab");
 }
+static bool flag_pack_order(void *d, const char *v, char *why, size_t size) {
+  return spvgen_gemm_pack_order_parse(v, &((spvgen_gemm_desc *)d)->pack_order) ||
+         sg_flag_bad(why, size, v, "is not auto, same or k");
+}
 static bool flag_variant(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_variant_parse(v, &((spvgen_gemm_desc *)d)->variant) ||
          sg_flag_bad(why, size, v, "is not auto, coopmat2, khr or simt");
@@ -540,8 +545,13 @@ static const sg_flag gemm_flags[] = {
     {"--edge-unroll", "N", "coopmat2 branch: unroll of the clamped edge path (default 1)", flag_edge_unroll, 0},
     {"--pack", "auto|none|a|b|ab",
      "coopmat2, simt: copy A and/or B zero-padded to whole tiles into the\nworkspace first (a pack kernel), then "
-     "run the aligned kernel on the\ncopies (auto: ab for coopmat2 where A or B cannot be read 16 bytes\nat a time and M, N >= 256; else none)",
+     "run the aligned kernel on the\ncopies (auto: ab for coopmat2 where A or B cannot be read 16 bytes\nat a time and M, N >= 256; "
+     "8-bit inputs on coopmat2 also every operand\nnot K-contiguous, copied transposed; else none)",
      flag_pack, 0},
+    {"--pack-order", "auto|same|k",
+     "packed operands: copies in each operand's layout (same), or\nK-contiguous (k: A row-major, B column-major; "
+     "8-bit inputs), the\nmain kernel then the nt kernel (auto: k for 8-bit inputs on\ncoopmat2, else same)",
+     flag_pack_order, 0},
     {"--pack-units", "N", "packed operands: 16-byte units of the copies each pack kernel\ninvocation writes (1 to 16, default 1)",
      flag_pack_units, 0},
     {"--compile-budget", "MS",

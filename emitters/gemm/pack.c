@@ -28,6 +28,15 @@ static uint64_t round_up64(uint64_t x, uint64_t q) { return (x + q - 1) / q * q;
  * 16-byte units for the pack kernel's stores whatever the tile. */
 static uint32_t pad_of(uint32_t tile) { return tile > GEMM_PACK_MIN_PAD ? tile : GEMM_PACK_MIN_PAD; }
 
+/* Workgroups of one operand's copy per batch: GEMM_PACK_TILE-square tiles of a transposed
+ * copy (rows of row_bytes bytes), else GEMM_PACK_LOCAL x per 16-byte units. */
+static uint64_t pack_groups_of(bool transposed, uint64_t rows, uint64_t row_bytes, uint32_t per) {
+  if (transposed)
+    return ((rows + GEMM_PACK_TILE - 1) / GEMM_PACK_TILE) * ((row_bytes + GEMM_PACK_TILE - 1) / GEMM_PACK_TILE);
+  const uint64_t group = (uint64_t)GEMM_PACK_LOCAL * (per ? per : 1u);
+  return (rows * row_bytes / 16u + group - 1) / group;
+}
+
 void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint32_t batch,
                          uint64_t partial_bytes, gemm_pack_layout *l) {
   memset(l, 0, sizeof *l);
@@ -35,27 +44,30 @@ void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint
   l->kp = (uint32_t)round_up64(k, pad_of(d->tile_k));
   l->mp = (uint32_t)round_up64(m, pad_of(d->tile_m));
   l->np = (uint32_t)round_up64(n, pad_of(d->tile_n));
-  l->lda = d->a_layout == SPVGEN_ROW_MAJOR ? l->kp : l->mp;
-  l->ldb = d->b_layout == SPVGEN_ROW_MAJOR ? l->np : l->kp;
+  l->lda = gemm_pack_copy_layout(d, 'a') == SPVGEN_ROW_MAJOR ? l->kp : l->mp;
+  l->ldb = gemm_pack_copy_layout(d, 'b') == SPVGEN_ROW_MAJOR ? l->np : l->kp;
   l->stride_a = (uint64_t)l->mp * l->kp;
   l->stride_b = (uint64_t)l->kp * l->np;
   uint64_t at = round_up64(partial_bytes, PACK_ALIGN);
   if (pa) {
+    const uint32_t es = spvgen_component_type_size(d->a_type);
     l->a_off = at;
-    at = round_up64(at + l->stride_a * batch * spvgen_component_type_size(d->a_type), PACK_ALIGN);
-    l->units += l->stride_a * spvgen_component_type_size(d->a_type) / 16u;
+    at = round_up64(at + l->stride_a * batch * es, PACK_ALIGN);
+    l->groups_a = pack_groups_of(gemm_pack_transposes(d, 'a'), l->stride_a / l->lda, (uint64_t)l->lda * es,
+                                 d->pack_units);
   }
   if (pb) {
+    const uint32_t es = spvgen_component_type_size(d->b_type);
     l->b_off = at;
-    at += l->stride_b * batch * spvgen_component_type_size(d->b_type);
-    l->units += l->stride_b * spvgen_component_type_size(d->b_type) / 16u;
+    at += l->stride_b * batch * es;
+    l->groups_b = pack_groups_of(gemm_pack_transposes(d, 'b'), l->stride_b / l->ldb, (uint64_t)l->ldb * es,
+                                 d->pack_units);
   }
   l->end = at;
 }
 
-void gemm_pack_grid(uint64_t units, uint32_t per_invocation, uint32_t batch, uint32_t groups[3]) {
-  const uint64_t per_group = (uint64_t)GEMM_PACK_LOCAL * (per_invocation ? per_invocation : 1u);
-  uint64_t wgs = (units + per_group - 1) / per_group;
+void gemm_pack_grid(const gemm_pack_layout *l, uint32_t batch, uint32_t groups[3]) {
+  const uint64_t wgs = l->groups_a + l->groups_b;
   groups[0] = (uint32_t)(wgs < 65535u ? (wgs ? wgs : 1) : 65535u);
   groups[1] = (uint32_t)((wgs + groups[0] - 1) / groups[0]);
   if (!groups[1]) groups[1] = 1;
@@ -66,8 +78,12 @@ void gemm_pack_inner(const spvgen_gemm_desc *o, spvgen_gemm_desc *in) {
   *in = *o;
   if (!gemm_packs(o, 'a') && !gemm_packs(o, 'b')) return;
   const bool ab = gemm_packs(o, 'a') && gemm_packs(o, 'b');
+  /* a transposed copy is K-contiguous: the main kernel reads it so (and transposes
+   * nothing more: gemm_pack_transposes is false for the inner desc) */
+  in->a_layout = gemm_pack_copy_layout(o, 'a');
+  in->b_layout = gemm_pack_copy_layout(o, 'b');
   if (gemm_runtime(o)) {
-    /* both packed: K is whole tiles in the copies (the kernels derive it, gemm_pack_apply) */
+    /* both packed: K is whole tiles in the copies (the kernels derive it, gemm_pack_main) */
     if (ab && !gemm_dim_multiple(o, 'k', o->tile_k)) in->k_multiple = o->tile_k;
     return;
   }
@@ -89,6 +105,7 @@ spvgen_status gemm_pack_plan(spvgen_gemm_config *p, char *msg, size_t size) {
     ek_str_put(&x, " x");
     ek_str_u32(&x, d->pack_units);
   }
+  if (gemm_pack_transposes(d, 'a') || gemm_pack_transposes(d, 'b')) ek_str_put(&x, " order k");
   if (gemm_runtime(d)) return SPVGEN_OK; /* the layout and the grid per launch */
   gemm_pack_layout l;
   gemm_pack_layout_of(d, d->m, d->n, d->k, d->batch, p->workspace_bytes, &l);
@@ -97,7 +114,7 @@ spvgen_status gemm_pack_plan(spvgen_gemm_config *p, char *msg, size_t size) {
   p->workspace_bytes = l.end;
   p->pack_a_offset = l.a_off;
   p->pack_b_offset = l.b_off;
-  gemm_pack_grid(l.units, d->pack_units, d->batch, p->pack_groups);
+  gemm_pack_grid(&l, d->batch, p->pack_groups);
   return SPVGEN_OK;
 }
 
@@ -141,8 +158,8 @@ void gemm_pack_ids_of(spvgen_module *m, const spvgen_gemm_config *p, const ek_ge
   ids->kp = round_up_id(m, sh->k, pad_of(d->tile_k));
   ids->mp = round_up_id(m, sh->m, pad_of(d->tile_m));
   ids->np = round_up_id(m, sh->n, pad_of(d->tile_n));
-  ids->lda = d->a_layout == SPVGEN_ROW_MAJOR ? ids->kp : ids->mp;
-  ids->ldb = d->b_layout == SPVGEN_ROW_MAJOR ? ids->np : ids->kp;
+  ids->lda = gemm_pack_copy_layout(d, 'a') == SPVGEN_ROW_MAJOR ? ids->kp : ids->mp;
+  ids->ldb = gemm_pack_copy_layout(d, 'b') == SPVGEN_ROW_MAJOR ? ids->np : ids->kp;
   ids->stride_a = ek_imul(m, ids->mp, ids->kp);
   ids->stride_b = ek_imul(m, ids->kp, ids->np);
   /* split-K's partial planes first: split_k * batch * M * workspace_ld words */
@@ -190,58 +207,84 @@ uint32_t gemm_pack_base(spvgen_module *m, const spvgen_gemm_desc *d, const gemm_
  * unused (docs/design-notes.md, "The pack kernel in 16-byte units"). The source is read 16 bytes
  * at a time where its class makes every unit of a row start on a 16-byte boundary, else
  * element by element, the elements packed into the unit with bitcasts (no arithmetic on
- * the element type, which storage capabilities alone do not allow). */
+ * the element type, which storage capabilities alone do not allow).
+ *
+ * A transposed copy (pack_order K, an 8-bit operand stored along M or N) cannot write a
+ * unit from one source row: its 16 bytes come from 16 source rows. Each workgroup moves a
+ * GEMM_PACK_TILE-square tile of bytes through shared memory instead (docs/design-notes.md,
+ * "Transposed copies of 8-bit operands"): every invocation reads a 4 x 4-byte block (four
+ * 4-byte words, 16 invocations along each source row: 64 contiguous bytes a row),
+ * transposes it in registers (bitcasts and vector shuffles, again no arithmetic on the
+ * element type) and stores its four words into the tile transposed; after the barrier
+ * every invocation writes one 16-byte unit of a copy row (4 invocations a row, along K).
+ * The tile's rows are padded by one word, so that the words stored and read at once fall
+ * into different banks (at most two to a bank). */
+
+/* Words per row of the shared tile (GEMM_PACK_TILE bytes, one more word). */
+#define TILE_ROW_WORDS (GEMM_PACK_TILE / 4u + 1u)
 
 /* One operand's part of the pack kernel. A batch's copy is contiguous: its unit u is
  * unit u % upr of row u / upr. */
 typedef struct pack_operand {
-  ek_buffer src, src4, dst;      /* the source (elements; src4: its 16-byte view where vec),
-                                    the copy (16-byte units) */
-  bool vec;                      /* the source's rows and batches start on 16-byte boundaries */
+  ek_buffer src, src4, dst;      /* the source (elements; src4: its 16-byte view where vec,
+                                    its 4-byte view where transposed and vec), the copy
+                                    (16-byte units) */
+  bool vec;                      /* the source's rows and batches start on 16-byte (transposed:
+                                    4-byte) boundaries */
+  bool transposed;               /* the copy is the source transposed (gemm_pack_transposes) */
   uint32_t epv, per_word;        /* elements per unit, per 32-bit word */
   uint32_t outer, inner;         /* the source's extents (ids) in its layout */
   uint32_t inner_units;          /* inner / epv: the units wholly inside a source row */
-  uint32_t ld, ld4;              /* the source's leading dimension (elements; vec: units) */
+  uint32_t ld, ld4;              /* the source's leading dimension (elements; vec: units, or
+                                    words where transposed) */
   uint32_t upr;                  /* the copy's units per row */
   uint32_t units;                /* the copy's units per batch */
+  uint32_t groups;               /* the workgroups of this copy per batch */
+  uint32_t rows, tiles_i, tiles; /* transposed: the copy's rows (the source's inner extent
+                                    padded), tiles along them, tiles in all */
   uint32_t dst_base;             /* the copy's first unit of this batch (descriptors) */
-  uint32_t src_base, src_base4;  /* the source's first element (unit) of this batch
-                                    (descriptors) */
+  uint32_t src_base, src_base4;  /* the source's first element (unit; transposed: word) of
+                                    this batch (descriptors) */
 } pack_operand;
 
-/* Whether operand A (is_a) or B is read 16 bytes at a time: its leading dimension and
- * batch stride are multiples of a unit for every shape of the class, and its base is
- * 16-byte aligned (descriptors: the binding's offset, as the khr variant's views assume;
- * device addresses: the info asks the coopmat2 variant's A and B for 16, the simt
- * variant's for 4). */
-static bool pack_source_vec(const spvgen_gemm_desc *d, bool is_a, uint32_t epv) {
+/* Whether operand A (is_a) or B is read a unit (transposed: a 4-byte word) at a time: its
+ * leading dimension and batch stride are multiples of one for every shape of the class,
+ * and its base aligned to one (descriptors: the binding's offset, as the khr variant's
+ * views assume; device addresses: the info asks the coopmat2 variant's A and B for 16,
+ * the simt variant's for 4). */
+static bool pack_source_vec(const spvgen_gemm_desc *d, bool is_a, uint32_t epv, bool transposed) {
+  if (transposed) return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, 4);
   if (d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS && d->variant == SPVGEN_GEMM_SIMT) return false;
   return gemm_ld_multiple(d, is_a ? d->lda : d->ldb, is_a ? d->stride_a : d->stride_b, epv);
 }
 
-/* A unit of epv elements from scalar loads at idx0 + e. With ok (epv bool ids; NULL: all
- * inside) an element outside loads index 0 and is masked to zero in its word. */
-static uint32_t pack_gather(spvgen_module *m, const pack_operand *op, uint32_t idx0, const uint32_t *ok) {
+/* A 32-bit word of op->per_word elements from scalar loads at idx0 + e0 + t. With ok
+ * (per_word bool ids; NULL: all inside) an element outside loads index 0 and is masked
+ * to zero in the word. */
+static uint32_t pack_word(spvgen_module *m, const pack_operand *op, uint32_t idx0, uint32_t e0, const uint32_t *ok) {
   const uint32_t u32 = ek_u32_type(m), per = op->per_word, bits = 32u / per;
-  const uint32_t wvec = per > 1 ? spvgen_type_vector(m, op->src.elem_type, per) : 0;
-  uint32_t words[4];
-  for (uint32_t w = 0; w < 4; w++) {
-    uint32_t parts[4], mask = 0;
-    for (uint32_t t = 0; t < per; t++) {
-      const uint32_t e = w * per + t;
-      uint32_t idx = ek_add_imm(m, idx0, e);
-      if (ok) {
-        idx = ek_select(m, ok[e], idx, ek_u32(m, 0));
-        const uint32_t lane = per == 1 ? 0xFFFFFFFFu : ((1u << bits) - 1u) << (t * bits);
-        const uint32_t part = ek_select(m, ok[e], ek_u32(m, lane), ek_u32(m, 0));
-        mask = mask ? spvgen_op_bitwise_or(m, u32, mask, part) : part;
-      }
-      parts[t] = ek_load_elem(m, &op->src, idx);
+  uint32_t parts[4], mask = 0;
+  for (uint32_t t = 0; t < per; t++) {
+    uint32_t idx = ek_add_imm(m, idx0, e0 + t);
+    if (ok) {
+      idx = ek_select(m, ok[t], idx, ek_u32(m, 0));
+      const uint32_t lane = per == 1 ? 0xFFFFFFFFu : ((1u << bits) - 1u) << (t * bits);
+      const uint32_t part = ek_select(m, ok[t], ek_u32(m, lane), ek_u32(m, 0));
+      mask = mask ? spvgen_op_bitwise_or(m, u32, mask, part) : part;
     }
-    uint32_t word = spvgen_op_bitcast(m, u32, per > 1 ? spvgen_op_composite_construct(m, wvec, parts, per) : parts[0]);
-    words[w] = ok ? spvgen_op_bitwise_and(m, u32, word, mask) : word;
+    parts[t] = ek_load_elem(m, &op->src, idx);
   }
-  return spvgen_op_composite_construct(m, spvgen_type_vector(m, u32, 4), words, 4);
+  const uint32_t wvec = per > 1 ? spvgen_type_vector(m, op->src.elem_type, per) : 0;
+  uint32_t word = spvgen_op_bitcast(m, u32, per > 1 ? spvgen_op_composite_construct(m, wvec, parts, per) : parts[0]);
+  return ok ? spvgen_op_bitwise_and(m, u32, word, mask) : word;
+}
+
+/* A unit of epv elements from scalar loads at idx0 + e (pack_word's ok, epv of them). */
+static uint32_t pack_gather(spvgen_module *m, const pack_operand *op, uint32_t idx0, const uint32_t *ok) {
+  uint32_t words[4];
+  for (uint32_t w = 0; w < 4; w++)
+    words[w] = pack_word(m, op, idx0, w * op->per_word, ok ? ok + w * op->per_word : NULL);
+  return spvgen_op_composite_construct(m, spvgen_type_vector(m, ek_u32_type(m), 4), words, 4);
 }
 
 /* Writes unit u (an id, < op->units) of one batch's copy: a unit wholly inside the source
@@ -271,6 +314,97 @@ static void pack_unit(spvgen_module *m, const pack_operand *op, uint32_t u) {
   spvgen_end_if(m);
 }
 
+/* This workgroup's units of a copy in its own order: GEMM_PACK_LOCAL x pack_units from
+ * the group's first (w: the group's index among the copy's), each step's invocations on
+ * consecutive units. */
+static void pack_units_of(spvgen_module *m, const pack_operand *op, uint32_t per, uint32_t w, uint32_t lid) {
+  const uint32_t first = ek_iadd(m, ek_mul_imm(m, w, GEMM_PACK_LOCAL * per), lid);
+  if (per > 1) { /* a loop: its words do not grow with pack_units (the driver unrolls it or not) */
+    ek_for loop;
+    uint32_t u = ek_for_begin(m, &loop, first, ek_umin(m, ek_add_imm(m, first, per * GEMM_PACK_LOCAL), op->units),
+                              ek_u32(m, GEMM_PACK_LOCAL), SpvLoopControlMaskNone);
+    pack_unit(m, op, u);
+    ek_for_end(m, &loop);
+    return;
+  }
+  ek_guard g = ek_guard_begin(m, ek_ult(m, first, op->units));
+  pack_unit(m, op, first);
+  ek_guard_end(m, g);
+}
+
+/* Four source words (rows o + j, j < 4; elements i .. i + 3 of each) into the shared tile
+ * transposed: word t of the block, the bytes of element i + t of rows o .. o + 3, goes to
+ * tile row 4 iw + t, word og. interior: the whole tile is inside the source (no checks). */
+static void tile_in(spvgen_module *m, const pack_operand *op, const ek_shared *tile, uint32_t o, uint32_t i,
+                    uint32_t iw, uint32_t og, bool interior) {
+  const uint32_t u32 = ek_u32_type(m), v4e = spvgen_type_vector(m, op->src.elem_type, 4);
+  uint32_t col[4][4];
+  for (uint32_t j = 0; j < 4; j++) {
+    const uint32_t oj = ek_add_imm(m, o, j);
+    uint32_t word;
+    if (interior && op->vec) {
+      uint32_t idx = ek_iadd(m, ek_imul(m, oj, op->ld4), ek_div_imm(m, i, 4));
+      if (op->src_base4) idx = ek_iadd(m, idx, op->src_base4);
+      word = ek_load_elem(m, &op->src4, idx);
+    } else {
+      uint32_t idx0 = ek_iadd(m, ek_imul(m, oj, op->ld), i);
+      if (op->src_base) idx0 = ek_iadd(m, idx0, op->src_base);
+      uint32_t ok[4];
+      if (!interior) {
+        const uint32_t in_o = ek_ult(m, oj, op->outer);
+        for (uint32_t t = 0; t < 4; t++) ok[t] = ek_all(m, in_o, ek_ult(m, ek_add_imm(m, i, t), op->inner));
+      }
+      word = pack_word(m, op, idx0, 0, interior ? NULL : ok);
+    }
+    const uint32_t v = spvgen_op_bitcast(m, v4e, word);
+    for (uint32_t t = 0; t < 4; t++) col[t][j] = spvgen_op_composite_extract(m, op->src.elem_type, v, &t, 1);
+  }
+  for (uint32_t t = 0; t < 4; t++) {
+    const uint32_t w = spvgen_op_bitcast(m, u32, spvgen_op_composite_construct(m, v4e, col[t], 4));
+    const uint32_t row = ek_add_imm(m, ek_mul_imm(m, iw, 4), t);
+    ek_shared_store(m, tile, ek_iadd(m, ek_mul_imm(m, row, TILE_ROW_WORDS), og), w);
+  }
+}
+
+/* Tile t (a workgroup-uniform id) of a transposed copy: GEMM_PACK_TILE source rows (the
+ * copy's K) by GEMM_PACK_TILE bytes of each (the copy's rows), zeros outside the source;
+ * the copy's units outside its rows and row length are left alone. */
+static void pack_tile(spvgen_module *m, const pack_operand *op, const ek_shared *tile, uint32_t t, uint32_t lid) {
+  const uint32_t T = GEMM_PACK_TILE, u32 = ek_u32_type(m);
+  ek_guard g = ek_guard_begin(m, ek_ult(m, t, op->tiles)); /* uniform: the barrier inside */
+  const uint32_t ti = ek_umod(m, t, op->tiles_i), to = ek_udiv(m, t, op->tiles_i);
+  const uint32_t i0 = ek_mul_imm(m, ti, T), o0 = ek_mul_imm(m, to, T);
+  /* in: invocation (iw, og) reads rows o0 + 4 og .. + 3, bytes i0 + 4 iw .. + 3 */
+  const uint32_t iw = ek_mod_imm(m, lid, T / 4), og = ek_div_imm(m, lid, T / 4);
+  const uint32_t i = ek_iadd(m, i0, ek_mul_imm(m, iw, 4)), o = ek_iadd(m, o0, ek_mul_imm(m, og, 4));
+  spvgen_if(m, ek_all(m, ek_ule(m, ek_add_imm(m, o0, T), op->outer), ek_ule(m, ek_add_imm(m, i0, T), op->inner)));
+  tile_in(m, op, tile, o, i, iw, og, true);
+  spvgen_else(m);
+  tile_in(m, op, tile, o, i, iw, og, false);
+  spvgen_end_if(m);
+  spvgen_workgroup_barrier(m);
+  /* out: invocation (r, c) writes unit c of the tile's row r (copy row i0 + r, its unit
+   * o0 / 16 + c): 4 consecutive invocations on a row's 64 bytes */
+  const uint32_t r = ek_div_imm(m, lid, T / 16), c = ek_mod_imm(m, lid, T / 16);
+  const uint32_t row = ek_iadd(m, i0, r), unit = ek_iadd(m, ek_div_imm(m, o0, 16), c);
+  uint32_t words[4];
+  const uint32_t w0 = ek_iadd(m, ek_mul_imm(m, r, TILE_ROW_WORDS), ek_mul_imm(m, c, 4));
+  for (uint32_t q = 0; q < 4; q++) words[q] = ek_shared_load(m, tile, ek_add_imm(m, w0, q));
+  ek_guard inside = ek_guard_begin(m, ek_all(m, ek_ult(m, row, op->rows), ek_ult(m, unit, op->upr)));
+  uint32_t at = ek_iadd(m, ek_imul(m, row, op->upr), unit);
+  if (op->dst_base) at = ek_iadd(m, at, op->dst_base);
+  ek_store_elem(m, &op->dst, at, spvgen_op_composite_construct(m, spvgen_type_vector(m, u32, 4), words, 4));
+  ek_guard_end(m, inside);
+  ek_guard_end(m, g);
+}
+
+/* Group w (an id, workgroup-uniform) of op's copy. */
+static void pack_group(spvgen_module *m, const pack_operand *op, const ek_shared *tile, uint32_t per, uint32_t w,
+                       uint32_t lid) {
+  if (op->transposed) pack_tile(m, op, tile, w, lid);
+  else pack_units_of(m, op, per, w, lid);
+}
+
 void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   const bool pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
@@ -280,7 +414,7 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   memset(&B, 0, sizeof B);
   ek_gemm_pack_interface(m, p, &A, &B, &sh, &ws);
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
-  const uint32_t v4 = spvgen_type_vector(m, ek_u32_type(m), 4);
+  const uint32_t u32 = ek_u32_type(m), v4 = spvgen_type_vector(m, u32, 4);
   pack_operand oa, ob;
   memset(&oa, 0, sizeof oa);
   memset(&ob, 0, sizeof ob);
@@ -293,15 +427,23 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     oa.dst = ob.dst = ek_buffer_decl(m, v4, p->workspace_binding, false, "packed");
   }
   pack_operand *ops[2] = {pa ? &oa : NULL, pb ? &ob : NULL};
-  for (int w = 0; w < 2; w++) { /* the 16-byte views of the sources, before the entry point */
+  bool any_transposed = false;
+  for (int w = 0; w < 2; w++) { /* the sources' wide views, before the entry point */
     pack_operand *op = ops[w];
     if (!op) continue;
     const uint32_t esize = spvgen_component_type_size(w == 0 ? d->a_type : d->b_type);
     op->epv = 16u / esize;
     op->per_word = 4u / esize;
-    op->vec = pack_source_vec(d, w == 0, op->epv);
-    if (op->vec && !bda) op->src4 = ek_buffer_view(m, &op->src, v4, w == 0 ? 0 : 1, true, w == 0 ? "A4" : "B4");
+    op->transposed = gemm_pack_transposes(d, w == 0 ? 'a' : 'b');
+    any_transposed |= op->transposed;
+    op->vec = pack_source_vec(d, w == 0, op->epv, op->transposed);
+    if (op->vec && !bda)
+      op->src4 = ek_buffer_view(m, &op->src, op->transposed ? u32 : v4, w == 0 ? 0 : 1, true,
+                                op->transposed ? (w == 0 ? "A32" : "B32") : (w == 0 ? "A4" : "B4"));
   }
+  ek_shared tile;
+  memset(&tile, 0, sizeof tile);
+  if (any_transposed) tile = ek_shared_array(m, u32, GEMM_PACK_TILE * TILE_ROW_WORDS, "tile");
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t nwg_var = gemm_runtime(d) ? ek_builtin_v3(m, SpvBuiltInNumWorkgroups) : 0;
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
@@ -311,6 +453,7 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   gemm_pack_ids_of(m, p, &sh, &ids);
   const uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, wg_var, 2) : ek_u32(m, 0);
   const bool batched = gemm_runtime(d) || d->batch > 1;
+  const uint32_t per = d->pack_units ? d->pack_units : 1u;
   for (int w = 0; w < 2; w++) {
     pack_operand *op = ops[w];
     if (!op) continue;
@@ -322,11 +465,21 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     op->inner = lay == SPVGEN_ROW_MAJOR ? cols : rows;
     op->inner_units = ek_div_imm(m, op->inner, op->epv);
     op->ld = is_a ? sh.lda : sh.ldb;
-    if (op->vec) op->ld4 = ek_div_imm(m, op->ld, op->epv);
+    const uint32_t wide = op->transposed ? 4u : op->epv; /* elements per wide load */
+    if (op->vec) op->ld4 = ek_div_imm(m, op->ld, wide);
     const uint32_t stride = is_a ? sh.stride_a : sh.stride_b;
-    op->upr = ek_div_imm(m, is_a ? ids.lda : ids.ldb, op->epv);
+    const uint32_t copy_ld = is_a ? ids.lda : ids.ldb;
+    op->upr = ek_div_imm(m, copy_ld, op->epv);
     const uint32_t elems = is_a ? ids.stride_a : ids.stride_b;
     op->units = ek_div_imm(m, elems, op->epv);
+    if (op->transposed) { /* tiles over the copy's rows (the source's inner extent) and K */
+      op->rows = is_a ? ids.mp : ids.np;
+      op->tiles_i = ek_div_imm(m, ek_add_imm(m, op->rows, GEMM_PACK_TILE - 1), GEMM_PACK_TILE);
+      op->tiles = ek_imul(m, op->tiles_i, ek_div_imm(m, ek_add_imm(m, copy_ld, GEMM_PACK_TILE - 1), GEMM_PACK_TILE));
+      op->groups = op->tiles;
+    } else {
+      op->groups = ek_div_imm(m, ek_add_imm(m, op->units, GEMM_PACK_LOCAL * per - 1), GEMM_PACK_LOCAL * per);
+    }
     const uint32_t off = is_a ? ids.a_off : ids.b_off;
     if (bda) { /* the pointers move to the batch (64-bit), indices count from there */
       const uint32_t u64 = spvgen_type_int(m, 64, false);
@@ -336,42 +489,28 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p) {
         dst_off = spvgen_op_i_add(m, u64, dst_off, ek_batch_bytes64(m, z, elems, esize));
       }
       ek_buffer_rebase(m, &op->dst, dst_off);
-      if (op->vec) op->src4 = ek_buffer_view(m, &op->src, v4, 0, true, is_a ? "A4" : "B4");
+      if (op->vec)
+        op->src4 = ek_buffer_view(m, &op->src, op->transposed ? u32 : v4, 0, true,
+                                  op->transposed ? (is_a ? "A32" : "B32") : (is_a ? "A4" : "B4"));
     } else {
       op->src_base = batched ? ek_imul(m, z, stride) : 0;
-      if (op->vec && batched) op->src_base4 = ek_imul(m, z, ek_div_imm(m, stride, op->epv));
+      if (op->vec && batched) op->src_base4 = ek_imul(m, z, ek_div_imm(m, stride, wide));
       op->dst_base = ek_iadd(m, ek_div_imm(m, off, 16), batched ? ek_imul(m, z, op->units) : ek_u32(m, 0));
     }
   }
-  /* this workgroup's GEMM_PACK_LOCAL * pack_units units of the batch's copies (A's, then
-   * B's), each step's invocations on consecutive units */
-  const uint32_t per = d->pack_units ? d->pack_units : 1u;
+  /* this workgroup's part (A's workgroups first, then B's; a copy's part uniform over the
+   * workgroup, as the transposing tiles' barrier needs) */
   uint32_t nx = nwg_var ? ek_load_v3_component(m, nwg_var, 0) : ek_u32(m, p->pack_groups[0]);
   uint32_t wgl = ek_iadd(m, ek_imul(m, ek_load_v3_component(m, wg_var, 1), nx), ek_load_v3_component(m, wg_var, 0));
-  uint32_t first = ek_iadd(m, ek_mul_imm(m, wgl, GEMM_PACK_LOCAL * per), ek_load_u32(m, lid_var));
-  const uint32_t ua = pa ? oa.units : ek_u32(m, 0), total = pb ? ek_iadd(m, ua, ob.units) : ua;
-  /* several units: a loop (its words do not grow with pack_units; the driver unrolls it
-   * or not), up to the batch's last unit */
-  ek_for loop;
-  ek_guard g = {0};
-  uint32_t u = first;
-  if (per > 1)
-    u = ek_for_begin(m, &loop, first, ek_umin(m, ek_add_imm(m, first, per * GEMM_PACK_LOCAL), total),
-                     ek_u32(m, GEMM_PACK_LOCAL), SpvLoopControlMaskNone);
-  else
-    g = ek_guard_begin(m, ek_ult(m, u, total));
+  const uint32_t lid = ek_load_u32(m, lid_var);
   if (pa && pb) {
-    spvgen_if(m, ek_ult(m, u, ua));
-    pack_unit(m, &oa, u);
+    spvgen_if(m, ek_ult(m, wgl, oa.groups));
+    pack_group(m, &oa, &tile, per, wgl, lid);
     spvgen_else(m);
-    pack_unit(m, &ob, ek_isub(m, u, ua));
+    pack_group(m, &ob, &tile, per, ek_isub(m, wgl, oa.groups), lid);
     spvgen_end_if(m);
   } else {
-    pack_unit(m, pa ? &oa : &ob, u);
+    pack_group(m, pa ? &oa : &ob, &tile, per, wgl, lid);
   }
-  if (per > 1)
-    ek_for_end(m, &loop);
-  else
-    ek_guard_end(m, g);
   spvgen_function_end(m);
 }

@@ -30,6 +30,12 @@
  * khr: 120 ms + 150 ms per 128x256 tile of 64 bytes of K; per-element gathers (an operand
  * without 16-byte loads) 2.5x the tile part, the fetch of the K-edge tile beside the fast
  * one 1.3x, run-time shapes 1.4x (128x256: 251-394 ms, 739 with gathers, 408-1057 run-time).
+ * Both cooperative variants: an 8-bit operand that is not K-contiguous (A column-major,
+ * B row-major), read in place, multiplies the whole estimate by 2.4 (H100, s8
+ * 2048x2048x4096: nt / nn / tn 389 / 623 / 1,703 ms at 256x128x64, 289 / 774 / 1,466 at
+ * 128x128x64 u2; khr tn 128x256x64 split 66 ways 1,548 ms against ~285 estimated without
+ * it). A packed plan that copies such an operand transposed (pack_order K) is the nt
+ * kernel's estimate plus the pack kernel's.
  * The figures are noisy (the same kernel read 991 and 1591 ms in two processes): the
  * model ranks plans and keeps the defaults within the budget; it is not a stopwatch. */
 #include <math.h>
@@ -57,6 +63,7 @@
 #define KHR_RUNTIME_FACTOR 1.4
 #define KHR_KEDGE_FACTOR 1.3    /* the checked fetch beside the fast one */
 #define SIMT_MS 60.0
+#define COOP_8BIT_ALONG_MN_FACTOR 2.4 /* per 8-bit operand not K-contiguous, read in place */
 
 /* The loop body of a coopmat2 kernel relative to 128x256x32 f16 at unroll 1 over 256
  * invocations: the A and B elements it loads per invocation (8-bit ones count half:
@@ -115,12 +122,22 @@ static double khr_compile(const spvgen_gemm_desc *d) {
   return gemm_runtime(d) ? ms * KHR_RUNTIME_FACTOR : ms;
 }
 
+/* The cooperative loads' byte shuffles of 8-bit operands stored along M or N (the inner
+ * desc of a packed plan has its copies' layouts: a transposed copy counts as K-contiguous). */
+static double coop_8bit_factor(const spvgen_gemm_desc *d) {
+  if (spvgen_component_type_size(d->a_type) != 1) return 1.0;
+  double f = 1.0;
+  if (!gemm_k_contiguous(d, 'a')) f *= COOP_8BIT_ALONG_MN_FACTOR;
+  if (!gemm_k_contiguous(d, 'b')) f *= COOP_8BIT_ALONG_MN_FACTOR;
+  return f;
+}
+
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   double ms;
   switch (p->variant) {
-  case SPVGEN_GEMM_COOPMAT2: ms = cm2_compile(d); break;
-  case SPVGEN_GEMM_COOPMAT_KHR: ms = khr_compile(d); break;
+  case SPVGEN_GEMM_COOPMAT2: ms = cm2_compile(d) * coop_8bit_factor(d); break;
+  case SPVGEN_GEMM_COOPMAT_KHR: ms = khr_compile(d) * coop_8bit_factor(d); break;
   default: ms = SIMT_MS * (0.5 + (double)d->tile_m * d->tile_n / (64.0 * 64.0) / 2.0); break;
   }
   if (d->split_k > 1) ms += SPLITK_REDUCE_MS; /* the second pipeline */

@@ -76,21 +76,28 @@
  *   SPVGEN_GEMM_KERNEL_PACK copies each packed operand, every batch, into the workspace
  *     (binding plan.workspace_binding, as with split-K; it declares A and/or B and the
  *     workspace): an operand of R x C elements becomes Rp x Cp, zero-filled past R and C,
- *     in its own layout with ld = the padded inner extent and batch stride Rp * Cp, where
+ *     in its own layout (pack_order K: K-contiguous, see below) with ld = the padded
+ *     inner extent and batch stride Rp * Cp, where
  *     K pads to tile_k, A's rows (M) to tile_m and B's columns (N) to tile_n (each at
  *     least 16, so every row of a copy is whole 16-byte units). Each invocation writes
  *     desc.pack_units 16-byte units of the copy; it reads them with 16-byte loads where
  *     the operand's class allows (leading dimension and batch stride multiples of 16
  *     bytes; with device addresses the coopmat2 variant, whose A and B are 16-byte
- *     aligned), else element by element. Grid plan.pack_groups (FIXED) or
- *     launch.pack_groups.
+ *     aligned), else element by element. An operand that pack_order K transposes (8-bit,
+ *     A column-major or B row-major) is copied a 64 x 64-byte tile per workgroup through
+ *     shared memory: 4-byte loads along the source's contiguous dimension (where its
+ *     leading dimension and batch stride are multiples of 4 bytes, else byte loads),
+ *     16-byte stores along K. Each operand has its own workgroups (A's first), every
+ *     batch the same. Grid plan.pack_groups (FIXED) or launch.pack_groups.
  *   The main kernel then reads the copies (it declares no A / B binding for a packed
  *     operand, the workspace instead): whole 16-byte rows, no clamped load in M or N, and
  *     with AB no K edge (zeros in K add nothing). A split-K plan's partial planes come
  *     first in the workspace, then A's copy, then B's (256-byte aligned offsets,
  *     plan.pack_a_offset / pack_b_offset, launch's for a run-time shape); workspace_bytes
  *     covers all of it. The copy moves (M * K + K * N) elements twice: it pays where
- *     edges or misaligned rows cost the main loop more than that (docs/gemm.md).
+ *     edges or misaligned rows cost the main loop more than that (docs/gemm.md), and
+ *     for 8-bit operands stored along M or N, whose cooperative loads it makes
+ *     K-contiguous (the main kernel is then emitted for A row-major, B column-major).
  *   A packed plan needs the workspace's 32-bit byte offsets (workspace_bytes under 2^32),
  *   and refuses stages 2 and the khr variant naming them.
  *
@@ -258,7 +265,9 @@ typedef enum spvgen_gemm_edge {
  * "Packed operands" below. */
 typedef enum spvgen_gemm_pack {
   SPVGEN_GEMM_PACK_AUTO = 0, /* choose: AB for coopmat2 where A or B cannot be read 16 bytes
-                                at a time and M, N >= 256; else none (docs/gemm.md,
+                                at a time and M, N >= 256; for 8-bit inputs on coopmat2
+                                (pack_order AUTO or K) also every operand that is not
+                                K-contiguous, copied transposed; else none (docs/gemm.md,
                                 "Packed operands") */
   SPVGEN_GEMM_PACK_NONE = 1, /* the kernel reads A and B where they are */
   SPVGEN_GEMM_PACK_A = 2,    /* A packed (B read in place) */
@@ -270,6 +279,29 @@ typedef enum spvgen_gemm_pack {
 /* "auto", "none", "a", "b", "ab"; NULL for an unknown value. */
 const char *spvgen_gemm_pack_name(spvgen_gemm_pack pack);
 bool spvgen_gemm_pack_parse(const char *name, spvgen_gemm_pack *out);
+
+/* The order of the elements in the copies of packed operands (desc.pack_order). 8-bit
+ * inputs (s8, u8, e4m3, e5m2) run the cooperative MulAdds at full speed only from
+ * K-contiguous operands (A row-major, B column-major): an 8-bit operand stored along M
+ * or N (A column-major, B row-major) makes the driver shuffle its bytes in every load
+ * (1.3-3.5x slower) and compile ~2.4x longer per such operand (docs/design-notes.md,
+ * "Transposed copies of 8-bit operands"). K has the pack kernel write such an operand
+ * transposed, K-contiguous, so the main kernel is the nt kernel (A row-major, B
+ * column-major) whatever the operands' layouts. */
+typedef enum spvgen_gemm_pack_order {
+  SPVGEN_GEMM_PACK_ORDER_AUTO = 0, /* K for 8-bit inputs on the coopmat2 variant; else SAME.
+                                      With pack AUTO, 8-bit inputs on coopmat2 pack every
+                                      operand that is not K-contiguous this way */
+  SPVGEN_GEMM_PACK_ORDER_SAME = 1, /* each copy in its operand's own layout */
+  SPVGEN_GEMM_PACK_ORDER_K = 2,    /* every copy K-contiguous: A's row-major ([m][k]), B's
+                                      column-major ([n][k]); 8-bit inputs only (16-bit loads
+                                      transpose at full speed) */
+  SPVGEN_GEMM_PACK_ORDER_COUNT = 3,
+} spvgen_gemm_pack_order;
+
+/* "auto", "same", "k"; NULL for an unknown value. */
+const char *spvgen_gemm_pack_order_name(spvgen_gemm_pack_order order);
+bool spvgen_gemm_pack_order_parse(const char *name, spvgen_gemm_pack_order *out);
 
 /* Code-generation alternatives (desc.codegen, a mask; 0: the defaults). Each changes how a
  * kernel is written, never what it computes: they are kept so that one measurement can
@@ -383,7 +415,10 @@ typedef struct spvgen_gemm_desc {
   /* Packed operands (see "Packed operands"; 0: AUTO). */
   spvgen_gemm_pack pack;
   uint32_t pack_units;             /* packed operands: 16-byte units of the copy each pack
-                                      kernel invocation writes (1 to 16; 0: 1) */
+                                      kernel invocation writes (1 to 16; 0: 1); a transposed
+                                      copy's workgroups write one 64 x 64-byte tile each */
+  /* Packed operands: the copies' element order (0: AUTO; see spvgen_gemm_pack_order). */
+  spvgen_gemm_pack_order pack_order;
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the

@@ -87,7 +87,11 @@ static void check_all_plans(spvgen_module *m, const spvgen_gemm_desc *d, sweep_s
     CHECK_EQ_U64(p->variant, SPVGEN_GEMM_COOPMAT2);
     CHECK(p->groups[0] * p->desc.tile_n >= d->n && p->groups[1] * p->desc.tile_m >= d->m);
     CHECK_EQ_U64(p->groups[2], (d->batch ? d->batch : 1) * p->desc.split_k);
-    CHECK_EQ_U64(p->workspace_bytes != 0, p->desc.split_k > 1);
+    /* a workspace for split-K's partials and for packed copies (8-bit operands not
+     * K-contiguous: AUTO copies them transposed) */
+    const bool packed = p->desc.pack != SPVGEN_GEMM_PACK_NONE;
+    CHECK_EQ_U64(p->workspace_bytes != 0, p->desc.split_k > 1 || packed);
+    if (packed) CHECK_EQ_U64(spvgen_component_type_size(d->a_type), 1);
     CHECK(p->local_size[0] >= 32 && p->local_size[0] <= 256);
     CHECK(p->frag_m == p->desc.tile_m && p->frag_n == p->desc.tile_n && p->frag_k == p->desc.tile_k);
     spvgen_module_reset(m, NULL);
@@ -120,14 +124,16 @@ static void check_all_plans(spvgen_module *m, const spvgen_gemm_desc *d, sweep_s
       if (st->bad > 5) return;
     }
     (void)before;
-    if (spvgen_gemm_kernel_count(p) > 1) { /* split-K: the reduction kernel too */
+    for (uint32_t j = 0; j < spvgen_gemm_kernel_count(p); j++) { /* the pack and reduction kernels too */
+      const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(p, j);
+      if (which == SPVGEN_GEMM_KERNEL_MAIN) continue;
       spvgen_module_reset(m, NULL);
-      s = spvgen_gemm_emit_kernel(m, p, SPVGEN_GEMM_KERNEL_REDUCE, &info);
+      s = spvgen_gemm_emit_kernel(m, p, which, &info);
       if (s == SPVGEN_OK) s = spvgen_module_finish(m, &words, &n);
       if (s != SPVGEN_OK || !check_words(words, n)) {
         st->bad++;
-        test_fail_at(__FILE__, __LINE__, "%s, plan %s: the reduction kernel: %s", desc_text(d, what, sizeof what),
-                     p->name, spvgen_module_error(m));
+        test_fail_at(__FILE__, __LINE__, "%s, plan %s: kernel %u: %s", desc_text(d, what, sizeof what), p->name,
+                     (unsigned)which, spvgen_module_error(m));
         if (st->bad > 5) return;
       }
     }
@@ -733,6 +739,7 @@ static void test_splitk_plans_validate(void) {
           d.c_layout = (spvgen_matrix_layout)!d.d_layout;
         }
         check_all_plans(m, &d, &st);
+        d.pack = SPVGEN_GEMM_PACK_NONE; /* the split kernels' own bindings (packed: test_gemm_pack.c) */
         spvgen_gemm_config p;
         char msg[512];
         CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);

@@ -275,7 +275,8 @@ static void splitk_variant(spvgen_gemm_variant variant) {
                   (unsigned long long)r.checked, (unsigned long long)r.first_bad_row,
                   (unsigned long long)r.first_bad_col, (unsigned long long)r.first_bad_batch, r.first_bad_gpu,
                   r.first_bad_ref);
-        CHECK_EQ_U64(r.kernels, 2); /* the partials, then the reduction */
+        /* (a pack kernel first where 8-bit operands not K-contiguous are copied transposed) */
+        CHECK_EQ_U64(r.kernels, 2u + (r.plan.desc.pack != SPVGEN_GEMM_PACK_NONE)); /* the partials, then the reduction */
       }
   /* The split-K candidates of spvgen_gemm_plans for a small grid with a long K (the khr
    * variant splits for long K only: it has none at 16384). */
@@ -844,6 +845,13 @@ static void test_gemm_coopmat2_pack_matches_cpu(void) {
        * addresses (fixed) and a run-time class that promises them (s8, ld_multiple 16) */
       {200, 136, 520, 2, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0, 528, 144, 0, 16, 0, 0, 0, 0, 1, false, true, 0},
       {129, 257, 515, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 144, 272, 272, 16, 0, 0, 0, 0, 1, true, true, 16},
+      /* 8-bit operands stored along M or N, copied K-contiguous (pack_order AUTO: K on
+       * coopmat2): B alone (nn), both with 4-byte loads and padded batches (tn, u8), A
+       * alone with split-K (tt), and AUTO's own choice (tn, run-time) */
+      {200, 150, 777, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_B, 0, 0, 0, 0, 0, 0, 0, SPVGEN_GEMM_BIAS_ROW, SPVGEN_ACTIVATION_RELU, 1, false, false, 0},
+      {129, 127, 300, 2, SPVGEN_COMPONENT_U8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AB, 1, 132, 128, 0, 4, 0, 0, 0, 0, 1, false, false, 0},
+      {65, 300, 2000, 1, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_A, 3, 0, 0, 0, 0, 0, 0, 0, 0, 3, false, false, 0},
+      {257, 300, 1001, 2, SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32, SPVGEN_GEMM_PACK_AUTO, 1, 0, 0, 0, 3, 0, 0, 0, 0, 1, true, false, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     if (cases[i].bda && !bda_ok) continue;

@@ -207,7 +207,8 @@ int spvgen_cmd_run_gemm(int argc, char **argv) {
              res.launch.groups[2] / res.shape.batch, res.launch.groups[0], res.launch.groups[1], res.launch.groups[2],
              res.launch.reduce_groups[0], res.launch.reduce_groups[1], res.launch.reduce_groups[2]);
     if (res.plan.desc.pack != SPVGEN_GEMM_PACK_NONE && res.plan.desc.pack != SPVGEN_GEMM_PACK_AUTO)
-      printf("pack     %s copied to the workspace first, grid %ux%ux%u\n", spvgen_gemm_pack_name(res.plan.desc.pack),
+      printf("pack     %s copied to the workspace first%s, grid %ux%ux%u\n", spvgen_gemm_pack_name(res.plan.desc.pack),
+             res.plan.desc.pack_order == SPVGEN_GEMM_PACK_ORDER_K ? " K-contiguous (order k)" : "",
              res.launch.pack_groups[0], res.launch.pack_groups[1], res.launch.pack_groups[2]);
     printf("emit     %.1f us\n", res.emit_us);
     if (res.kernels > 1) {
