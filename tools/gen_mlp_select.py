@@ -98,11 +98,9 @@ class Net:
         self.inp = int(re.search(r"--in (\d+)", self.flags).group(1))
         self.best = {}  # class -> (gpts, wg, ppg, bias, acc16, plan)
         # whether the layers planner takes the network (emitters/mlp/layers.c: no
-        # encoding, f16 points, the GEMM epilogue's activations): where it refuses,
-        # select.c plans the measured network's next class
-        acts = re.findall(r"--(?:out-)?act (\S+)", self.flags) or ["relu"]
-        self.layers_ok = self.enc == 0 and all(a in ("relu", "silu", "none") for a in acts) and \
-            not re.search(r"--types \w+,f32", self.flags)
+        # encoding, f16 points; every MLP activation is the GEMM epilogue's): where it
+        # refuses, select.c plans the measured network's next class
+        self.layers_ok = self.enc == 0 and not re.search(r"--types \w+,f32", self.flags)
 
     def dims(self):
         return [self.enc_w] + self.hidden + [self.out]

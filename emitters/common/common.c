@@ -459,7 +459,7 @@ uint32_t ek_epilogue_bias_activation(spvgen_module *m, const ek_epilogue *e, uin
       x = spvgen_glsl_s_max(m, t, x, spvgen_const_i32(m, 0));
     return x;
   }
-  return ek_activation(m, x, d->activation, 0.0f, EK_ACT_EPILOGUE);
+  return ek_activation(m, x, d->activation, d->leaky_slope, EK_ACT_EPILOGUE);
 }
 
 uint32_t ek_epilogue_value(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uint32_t row,

@@ -297,11 +297,17 @@ static spvgen_status resolve_common(spvgen_gemm_desc *d, char *msg, size_t size)
   if ((unsigned)d->activation >= SPVGEN_ACTIVATION_COUNT)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "activation %d is unknown", (int)d->activation);
   if (!d->activation) d->activation = SPVGEN_ACTIVATION_NONE;
-  if (d->activation != SPVGEN_ACTIVATION_NONE && d->activation != SPVGEN_ACTIVATION_RELU &&
+  if (!isfinite(d->leaky_slope))
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "leaky_slope must be finite");
+  /* the MLP's default slope; other activations ignore it, and 0 keeps their class one */
+  if (d->activation != SPVGEN_ACTIVATION_LEAKY_RELU) d->leaky_slope = 0.0f;
+  else if (d->leaky_slope == 0.0f) d->leaky_slope = 0.01f;
+  if (!ek_is_float(d->out_type) && d->activation != SPVGEN_ACTIVATION_NONE && d->activation != SPVGEN_ACTIVATION_RELU &&
       d->activation != SPVGEN_ACTIVATION_GELU && d->activation != SPVGEN_ACTIVATION_SILU)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                     "activation %s: the GEMM epilogue's activations are none, relu, gelu and silu",
-                     spvgen_activation_name(d->activation));
+                     "activation %s with integer output %s: an integer output takes none or relu (choose a "
+                     "float out_type)",
+                     spvgen_activation_name(d->activation), tname(d->out_type));
   if (a_int && !ek_is_float(d->out_type)) {
     if (d->alpha != 1.0f || d->beta != 0.0f)
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -1567,6 +1573,11 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
                        d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen, (uint32_t)d->pack,
                        d->pack_units, (uint32_t)d->pack_order};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
+  if (d->activation == SPVGEN_ACTIVATION_LEAKY_RELU) { /* the slope is code; other keys keep their words */
+    uint32_t sb;
+    memcpy(&sb, &d->leaky_slope, sizeof sb);
+    w[n++] = sb;
+  }
   if (!runtime) {
     uint32_t shape[] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd,
                         (uint32_t)d->stride_a, (uint32_t)(d->stride_a >> 32), (uint32_t)d->stride_b,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gemm_internal.h"
+#include "ref_activation.h"
 #include "ref_convert.h"
 #include "ref_gemm.h"
 #include "spvgen/gemm.h"
@@ -364,7 +365,11 @@ static void gemm_run_compare(const void *plan, sg_run_data *data, uint64_t sampl
   double abs_tol = 2.0 * (acc_ulps * sg_ref_unit(d->acc_type) * d->k * fabs(d->alpha) * 1.1 +
                           (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0));
   double rel_tol = 4.0 * sg_ref_unit(d->out_type);
-  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU) {
+  /* the two plans' z differ by up to abs_tol: leaky relu scales that by its slope, exp
+   * turns it into a relative difference (e^dz - 1, dz small) */
+  if (d->activation == SPVGEN_ACTIVATION_LEAKY_RELU && fabs(d->leaky_slope) > 1) abs_tol *= fabs(d->leaky_slope);
+  if (d->activation == SPVGEN_ACTIVATION_EXP) rel_tol += expm1(abs_tol);
+  if (sg_ref_activation_transcendental(d->activation)) {
     abs_tol += 6e-5;
     rel_tol += 6e-5;
   }
@@ -473,7 +478,12 @@ static bool flag_bias(void *d, const char *v, char *why, size_t size) {
 }
 static bool flag_act(void *d, const char *v, char *why, size_t size) {
   return spvgen_activation_parse(v, &((spvgen_gemm_desc *)d)->activation) ||
-         sg_flag_bad(why, size, v, "is not none, relu, gelu or silu");
+         sg_flag_bad(why, size, v, "is not none, relu, leaky_relu, sigmoid, tanh, silu, exp or gelu");
+}
+static bool flag_leaky_slope(void *d, const char *v, char *why, size_t size) {
+  double slope; /* as the MLP's --leaky-slope */
+  if (!sg_parse_number(v, -1e6, 1e6, &slope)) return sg_flag_bad(why, size, v, "is not a number from -1e6 to 1e6");
+  return ((spvgen_gemm_desc *)d)->leaky_slope = (float)slope, true;
 }
 static bool flag_addressing(void *d, const char *v, char *why, size_t size) {
   return spvgen_addressing_parse(v, &((spvgen_gemm_desc *)d)->addressing) ||
@@ -529,7 +539,8 @@ static const sg_flag gemm_flags[] = {
     {"--alpha", "F", "D = alpha*A*B + beta*C", flag_alpha, 0},
     {"--beta", "F", "(beta != 0 adds binding C)", flag_beta, 0},
     {"--bias", "row|column|none", "add a bias vector (per row of D, or per column)", flag_bias, 0},
-    {"--act", "none|relu|gelu|silu", "the activation after the bias", flag_act, 0},
+    {"--act", "none|relu|leaky_relu|sigmoid|tanh|silu|exp|gelu", "the activation after the bias", flag_act, 0},
+    {"--leaky-slope", "F", "leaky_relu's slope for x < 0 (default 0.01)", flag_leaky_slope, 0},
     SG_FLAG_HEADING("knobs (default: chosen for the device):"),
     {"--variant", "auto|coopmat2|khr|simt", "the kernel's variant", flag_variant, 0},
     {"--tile", "MxNxK", "workgroup tile", flag_tile, 0},

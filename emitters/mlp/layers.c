@@ -59,7 +59,8 @@ static spvgen_status layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_g
   ld[1] = L->row_stride / 2;
   ld[2] = last ? d->output_width : p->workspace_ld;
   g->bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
-  g->activation = L->activation == SPVGEN_ACTIVATION_NONE ? SPVGEN_ACTIVATION_NONE : L->activation;
+  g->activation = L->activation; /* every MLP activation is the GEMM epilogue's, same formulas */
+  g->leaky_slope = L->activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
   g->split_k = 1; /* one kernel per layer: the point count fills the device */
   g->pack = SPVGEN_GEMM_PACK_NONE;
   /* The class: any M; N and K are the layer's; leading dimensions as the buffers have. */
@@ -134,13 +135,6 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
                     "choose their tiles)",
                     d->workgroup_size ? "workgroup_size" : d->points_per_group ? "points_per_group"
                                                                                 : "f16_accumulation");
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    spvgen_activation a = p->layers[l].activation;
-    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU && a != SPVGEN_ACTIVATION_SILU)
-      return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                      "layers: activation %s (layer %u) is not in the GEMM epilogue (none, relu, silu)",
-                      spvgen_activation_name(a), l);
-  }
   /* The workspace rows: the widest hidden layer, in whole 16-byte rows. */
   uint32_t widest = 0;
   for (uint32_t l = 0; l + 1 < p->layer_count; l++)
@@ -183,7 +177,7 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
       if (i == SPVGEN_MLP_LAYERS_MAX_GEMMS)
         return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                         "layers: layer %u needs a GEMM kernel of its own beyond the %u a plan holds "
-                        "(SPVGEN_MLP_LAYERS_MAX_GEMMS: layers of the same widths share one)",
+                        "(SPVGEN_MLP_LAYERS_MAX_GEMMS: layers of the same widths and activation share one)",
                         l, SPVGEN_MLP_LAYERS_MAX_GEMMS);
       char why[384];
       spvgen_status st = mlp_layers_plan_gemm(caps, &g, ld, &p->gemms[i], why, sizeof why);
@@ -228,25 +222,8 @@ const mlp_variant_ops mlp_variant_layers = {
     .emit = layers_emit,
 };
 
-/* The layer of p whose activation no GEMM epilogue applies (a layers training plan's net,
- * spvgen_mlp_train_plan: there those activations are the step's own kernels), or -1. */
-static int layers_unapplied(const spvgen_mlp_config *p) {
-  for (uint32_t l = 0; l < p->layer_count; l++) {
-    spvgen_activation a = p->layers[l].activation;
-    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU && a != SPVGEN_ACTIVATION_SILU) return (int)l;
-  }
-  return -1;
-}
-
 spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *p, uint32_t index,
                                      spvgen_kernel_info *info) {
-  int u = layers_unapplied(p);
-  if (u >= 0)
-    return spvgen_module_fail(m, SPVGEN_ERROR_UNSUPPORTED,
-                              "layers: layer %d's activation %s is not in its GEMM (a training plan's net: plan "
-                              "inference with spvgen_mlp_plan, whose layers variant takes none, relu and silu)",
-                              u, spvgen_activation_name(p->layers[u].activation)),
-           spvgen_module_status(m);
   return spvgen_gemm_emit_kernel(m, &p->gemms[p->layer_gemm[index]], SPVGEN_GEMM_KERNEL_MAIN, info);
 }
 
@@ -261,12 +238,6 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64
   const spvgen_mlp_layer *L = &p->layers[l];
   const bool first = l == 0, last = l + 1 == p->layer_count;
   const uint64_t half = mlp_layers_half_bytes(p, points);
-  int u = layers_unapplied(p);
-  if (u >= 0)
-    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "layers: layer %d's activation %s is not in its GEMM (a training plan's net: plan inference "
-                    "with spvgen_mlp_plan, whose layers variant takes none, relu and silu)",
-                    u, spvgen_activation_name(p->layers[u].activation));
   if (points > SPVGEN_GEMM_MAX_DIM)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "layers: %llu points: a layer's GEMM takes at most %u rows (SPVGEN_GEMM_MAX_DIM; "

@@ -14,17 +14,18 @@
  * Deltas are stored f16 unscaled (O(1): 2 (y - t) for L2 at the output), as the mat
  * variant keeps them; the mean's 1 / (N output_width) is the GEMMs' alpha, applied to the
  * f32 sums. The bias gradient is the same split-K GEMM against a ones vector (delta^T 1),
- * which keeps it deterministic without a reduction kernel of its own.
+ * which keeps it deterministic without a reduction kernel of its own; with no_bias the
+ * forward GEMMs have no bias and the step no bias gradient (the optimizer's elements are
+ * the weight layout's, which then holds no biases).
  *
- * Activations: none and relu stay in the forward GEMM's epilogue (relu's derivative is a
- * mask of the stored output). Every other activation is applied by a small kernel after
- * a forward GEMM without one: the GEMM writes z (f16), the kernel a = act(z) in f32 from
- * it. Sigmoid, tanh, exp and leaky relu with a positive slope differentiate from the
- * stored output a (their z goes through a scratch plane, the delta buffer not yet in
- * use); silu and leaky relu with a negative slope need z itself, kept in a plane of its
- * own per layer until the backward pass. The output layer's activation, whatever it is
- * but none or relu, is applied by the loss kernel to the stored z, as the fused mat
- * kernel does (y and act'(z) in f32). */
+ * Activations (lt_in_gemm): on hidden layers, every activation whose derivative comes
+ * from the stored output a is the forward GEMM's epilogue (none, relu, sigmoid, tanh,
+ * exp, leaky relu with a positive slope; act' from a: relu's a mask kernel, the others'
+ * a small derivative kernel). Silu and leaky relu with a negative slope need z itself:
+ * their GEMM writes z (f16) into a plane of its own per layer, kept until the backward
+ * pass, and a small kernel writes a = act(z) in f32 from it. The output layer's
+ * activation, whatever it is but none or relu, is applied by the loss kernel to the
+ * stored z, as the fused mat kernel does (y and act'(z) in f32). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,12 +98,22 @@ static void lt_add_kernel(spvgen_mlp_train_config *t, uint8_t kind, uint8_t gemm
   t->layers_kernel_count++;
 }
 
-/* Whether the forward GEMM applies the activation (its epilogue: none and relu here). */
-static bool lt_in_gemm(spvgen_activation a) { return a == SPVGEN_ACTIVATION_NONE || a == SPVGEN_ACTIVATION_RELU; }
-
 /* Whether act' needs z, not only a = act(z) (mat's z blocks are for the same ones). */
 static bool lt_keeps_z(const spvgen_mlp_desc *d, spvgen_activation a) {
   return a == SPVGEN_ACTIVATION_SILU || (a == SPVGEN_ACTIVATION_LEAKY_RELU && d->leaky_slope < 0);
+}
+
+/* Whether layer l's forward GEMM applies its activation in the epilogue: on a hidden
+ * layer wherever the backward pass needs only a (none, relu, leaky relu with a positive
+ * slope, sigmoid, tanh, exp: no z kept, no activation kernel); silu and a negative leaky
+ * slope need z, so their GEMM writes z and a kernel writes a. The output layer's GEMM
+ * applies none and relu only: the loss kernel computes any other activation and its
+ * act' from z in f32 (no pass of its own). (lib/ref/ref_mlp_train.c mirrors this rule
+ * for the f16 store of z.) */
+static bool lt_in_gemm(const spvgen_mlp_config *p, uint32_t l) {
+  const spvgen_activation a = p->layers[l].activation;
+  if (a == SPVGEN_ACTIVATION_NONE || a == SPVGEN_ACTIVATION_RELU) return true;
+  return l + 1 < p->layer_count && !lt_keeps_z(&p->desc, a);
 }
 
 /* Adds the kernel of `kind` for activation a unless the plan has it. */
@@ -117,13 +128,10 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
   const spvgen_mlp_config *p = &t->net;
   const spvgen_mlp_desc *d = &p->desc;
   const uint32_t L = p->layer_count;
-  if (d->no_bias)
-    return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                          "layers training: no_bias is not supported yet (the step writes every bias's gradient)");
   const uint64_t align = caps->min_storage_buffer_offset_alignment ? caps->min_storage_buffer_offset_alignment : 1;
   for (uint32_t l = 0; l < L; l++) {
     const spvgen_mlp_layer *Ly = &p->layers[l];
-    if ((2 * Ly->matrix_offset) % align || (2 * Ly->bias_offset) % align)
+    if ((2 * Ly->matrix_offset) % align || (!d->no_bias && (2 * Ly->bias_offset) % align))
       return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                             "layers training: layer %u's gradient at byte %llu or %llu of the gradient buffer is not "
                             "a multiple of the device's minStorageBufferOffsetAlignment %llu (%s)",
@@ -149,8 +157,9 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.m = LT_PLAN_POINTS, g.n = O, g.k = I;
     g.out_type = SPVGEN_COMPONENT_F16;
     g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_COL_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
-    g.bias = SPVGEN_GEMM_BIAS_COLUMN;
-    g.activation = lt_in_gemm(Ly->activation) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
+    g.bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
+    g.activation = lt_in_gemm(p, l) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
+    g.leaky_slope = g.activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
     g.split_k = 1;
     uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
     st = lt_gemm(caps, t, &cs, &g, ldf, "forward", l, &t->layers_fwd[l], msg, size);
@@ -174,10 +183,11 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     }
     if (st == SPVGEN_OK && !hinted)
       st = lt_gemm(caps, t, &cs, &g, ldd, "weight-gradient", l, &t->layers_dw[l], msg, size);
-    /* bias gradient: delta^T ones */
+    /* bias gradient: delta^T ones (no_bias: none) */
     g.n = 1;
     uint32_t ldb[3] = {t->layers_ld[l], 1, 1};
-    if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, ldb, "bias-gradient", l, &t->layers_db[l], msg, size);
+    if (st == SPVGEN_OK && !d->no_bias)
+      st = lt_gemm(caps, t, &cs, &g, ldb, "bias-gradient", l, &t->layers_db[l], msg, size);
     if (l == 0) continue;
     /* the layer before's deltas: delta W (W row-major O x I is B row-major K x N) */
     memset(&g, 0, sizeof g);
@@ -203,8 +213,8 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     if (p->layers[l].activation == SPVGEN_ACTIVATION_RELU) lt_add_act_kernel(t, LT_MASK, SPVGEN_ACTIVATION_RELU);
   for (uint32_t l = 0; l + 1 < L; l++) {
     const spvgen_activation a = p->layers[l].activation;
-    if (lt_in_gemm(a)) continue;
-    lt_add_act_kernel(t, LT_ACT, a);
+    if (a == SPVGEN_ACTIVATION_NONE || a == SPVGEN_ACTIVATION_RELU) continue;
+    if (!lt_in_gemm(p, l)) lt_add_act_kernel(t, LT_ACT, a);
     lt_add_act_kernel(t, LT_MASK, a);
   }
   return SPVGEN_OK;
@@ -276,7 +286,7 @@ static void emit_loss(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t yv = spvgen_op_f_convert(m, f32, ek_load_elem(m, &y, ek_iadd(m, row, c)));
   uint32_t tv = ek_load_elem(m, &tg, ek_iadd(m, trow, c));
   uint32_t lv, g;
-  if (lt_in_gemm(oa)) {
+  if (lt_in_gemm(p, L - 1)) {
     mlp_loss_terms(m, t->desc.loss, yv, tv, &lv, &g);
     if (relu) g = ek_select(m, spvgen_op_f_ord_greater_than(m, bt, yv, zero), g, zero);
   } else { /* the stored value is z: y and act'(z) here, in f32 */
@@ -451,10 +461,10 @@ spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_tr
 /* ---------------------------------------------------------- dispatches ---- */
 
 /* The workspace for N points (byte offsets, each a multiple of LT_ALIGN): every layer's
- * output, the z of the hidden layers that keep it (lt_keeps_z), the two delta halves (the
- * widest layer's ld each; the first also the forward pass's scratch z of the other
- * activations outside the GEMM), the ones vector, the split-K partial planes (the largest
- * of the step's GEMMs; one at a time), the loss shares. */
+ * output, the z of the hidden layers that keep it (lt_keeps_z: the only hidden layers
+ * whose activation is outside their GEMM), the two delta halves (the widest layer's ld
+ * each), the ones vector, the split-K partial planes (the largest of the step's GEMMs;
+ * one at a time), the loss shares. */
 typedef struct lt_layout {
   uint64_t act[SPVGEN_MLP_MAX_LAYERS];
   uint64_t z[SPVGEN_MLP_MAX_LAYERS]; /* where a hidden layer's z goes (lt_in_gemm: unused) */
@@ -515,15 +525,12 @@ static spvgen_status lt_layout_for(const spvgen_mlp_train_config *t, uint64_t n,
     lay->half[h] = at;
     at += lt_up(n * widest * 2);
   }
-  for (uint32_t l = 0; l + 1 < L; l++)
-    if (!lt_in_gemm(p->layers[l].activation) && !lt_keeps_z(&p->desc, p->layers[l].activation))
-      lay->z[l] = lay->half[0];
   lay->ones = at;
   at += lt_up(n * 2);
   lay->split = lt_split(n);
   uint64_t part = 0;
   for (uint32_t l = 0; l < L; l++)
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 2 - p->desc.no_bias; b++) {
       spvgen_gemm_launch launch;
       spvgen_status st = lt_grad_launch(t, l, b, n, lay->split, &launch, msg, size);
       if (st != SPVGEN_OK) return st;
@@ -548,9 +555,9 @@ uint32_t mlp_layers_train_dispatch_count(const spvgen_mlp_train_config *t) {
   const spvgen_mlp_config *p = &t->net;
   uint32_t n = p->layer_count + 2; /* forward, loss, loss sum */
   for (uint32_t l = 0; l < p->layer_count; l++) {
-    n += 4; /* the weight and bias gradients, two kernels each */
+    n += p->desc.no_bias ? 2 : 4; /* the weight and bias gradients, two kernels each */
     if (l) n += 1 + (p->layers[l - 1].activation != SPVGEN_ACTIVATION_NONE); /* the deltas, act' */
-    if (l + 1 < p->layer_count) n += !lt_in_gemm(p->layers[l].activation); /* a = act(z) */
+    if (l + 1 < p->layer_count) n += !lt_in_gemm(p, l); /* a = act(z) */
   }
   return n;
 }
@@ -632,9 +639,9 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
     if (l) lt_bind(d, WS, lay.act[l - 1]);
     else lt_bind(d, SPVGEN_MLP_TRAIN_BUFFER_INPUT, 0);
     lt_bind(d, WB, Ly->matrix_offset);
-    const bool act = l + 1 < L && !lt_in_gemm(Ly->activation); /* z, then a = act(z) */
+    const bool act = l + 1 < L && !lt_in_gemm(p, l); /* z, then a = act(z) */
     lt_bind(d, WS, act ? lay.z[l] : lay.act[l]);
-    lt_bind(d, WB, Ly->bias_offset);
+    if (!p->desc.no_bias) lt_bind(d, WB, Ly->bias_offset);
     if (act) {
       d = &out[k++];
       lt_elementwise(d, t, LT_ACT, Ly->activation, n * t->layers_ld[l]);
@@ -657,7 +664,7 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
   /* 3. backward, from the last layer */
   for (uint32_t l = L; l-- > 0;) {
     const spvgen_mlp_layer *Ly = &p->layers[l];
-    for (int b = 0; b < 2; b++) { /* the weight gradient, then the bias's: partials, reduction */
+    for (int b = 0; b < 2 - p->desc.no_bias; b++) { /* the weight gradient, then the bias's: partials, reduction */
       spvgen_gemm_launch launch;
       if ((st = lt_grad_launch(t, l, b, n, lay.split, &launch, msg, size)) != SPVGEN_OK) return st;
       const uint8_t gi = b ? t->layers_db[l] : t->layers_dw[l];

@@ -175,39 +175,6 @@ static spvgen_status grad_forms_check(const spvgen_mlp_train_desc *d, char *msg,
   return SPVGEN_OK;
 }
 
-/* The layers training plan's activations: each layer's (hidden: activation, else relu;
- * the output: output_activation, else none; layer_activations over both) into acts, and
- * in d those that the layers variant's GEMM epilogue lacks replaced by none; whether any
- * was. */
-static bool layers_swap_activations(spvgen_mlp_desc *d, spvgen_mlp_activation *acts) {
-  bool any = false;
-  uint32_t H = d->hidden_count; /* as spvgen_mlp_plan resolves it */
-  if (!H) {
-    while (H + 1 < SPVGEN_MLP_MAX_LAYERS && d->hidden_widths[H]) H++;
-    if (!H && d->hidden_width) H = 1;
-  }
-  const uint32_t L = H + 1;
-  if (L > SPVGEN_MLP_MAX_LAYERS || (unsigned)d->activation >= SPVGEN_MLP_ACT_COUNT ||
-      (unsigned)d->output_activation >= SPVGEN_MLP_ACT_COUNT)
-    return false; /* the plan refuses it, naming what */
-  for (uint32_t l = 0; l < L; l++) {
-    spvgen_mlp_activation a = d->layer_activations[l];
-    if (!a) a = l + 1 < L ? (d->activation ? d->activation : SPVGEN_MLP_ACT_RELU)
-                          : (d->output_activation ? d->output_activation : SPVGEN_MLP_ACT_NONE);
-    if ((unsigned)a >= SPVGEN_MLP_ACT_COUNT || a == SPVGEN_ACTIVATION_GELU) return false; /* refused there */
-    acts[l] = a;
-    any |= a == SPVGEN_MLP_ACT_LEAKY_RELU || a == SPVGEN_MLP_ACT_SIGMOID || a == SPVGEN_MLP_ACT_TANH ||
-           a == SPVGEN_MLP_ACT_EXP;
-  }
-  if (!any) return false;
-  for (uint32_t l = 0; l < L; l++) {
-    spvgen_mlp_activation a = acts[l];
-    d->layer_activations[l] = a == SPVGEN_MLP_ACT_NONE || a == SPVGEN_MLP_ACT_RELU || a == SPVGEN_MLP_ACT_SILU
-                                  ? a : SPVGEN_MLP_ACT_NONE;
-  }
-  return true;
-}
-
 static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvgen_device_caps *caps,
                                     uint32_t wg_size, spvgen_mlp_train_config *p, char *msg,
                                     size_t size) {
@@ -286,20 +253,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   nd.variant = vec ? SPVGEN_MLP_VEC : mat ? SPVGEN_MLP_MAT : layers ? SPVGEN_MLP_LAYERS : SPVGEN_MLP_LOOP;
   if (layers) nd.output_type = SPVGEN_COMPONENT_F16; /* the outputs stay in the workspace, f16 */
   if (mat) nd.points_per_group = 0; /* the inference block; training chooses its chunk below */
-  /* layers: the activations its GEMM epilogue lacks (all but none, relu and silu) are the
-   * training step's own kernels (emitters/mlp/layers_train.c): the net is planned with
-   * none there (its GEMM shapes and weight layout are the same), then given them back */
-  spvgen_mlp_activation acts[SPVGEN_MLP_MAX_LAYERS];
-  const bool swapped = layers && layers_swap_activations(&nd, acts);
   char sub[256];
   spvgen_status st = spvgen_mlp_plan(&nd, caps, &p->net, sub, sizeof sub);
-  if (st == SPVGEN_OK && swapped) {
-    p->net.desc.activation = d->net.activation ? d->net.activation : SPVGEN_MLP_ACT_RELU;
-    p->net.desc.output_activation = d->net.output_activation ? d->net.output_activation : SPVGEN_MLP_ACT_NONE;
-    for (uint32_t l = 0; l < p->net.layer_count; l++)
-      p->net.desc.layer_activations[l] = p->net.layers[l].activation = acts[l];
-    mlp_plan_name(&p->net);
-  }
   if (st == SPVGEN_OK && (p->net.desc.vec_rows || p->net.desc.vec_stage || p->net.desc.layer_loop ||
                           (p->net.desc.f16_accumulation && !d->net.f16_accumulation))) {
     /* The choice took inference knobs (f16 accumulation among them: training sums its

@@ -2,10 +2,13 @@
  * name per value (the CLI's --act, JSON, cache keys), for the GEMM epilogue and the MLP's
  * layers alike. A template takes the subset it implements and refuses the others by name
  * in its plan:
- *   GEMM (spvgen/gemm.h)  none, relu, gelu, silu (integer outputs: none, relu)
- *   MLP  (spvgen/mlp.h)   none, relu, leaky_relu, sigmoid, tanh, silu, exp
+ *   GEMM (spvgen/gemm.h)  every one (leaky_relu's slope: desc.leaky_slope); integer
+ *                         outputs: none and relu (float inputs also gelu, silu)
+ *   MLP  (spvgen/mlp.h)   none, relu, leaky_relu, sigmoid, tanh, silu, exp (every
+ *                         variant, the layers variant's GEMM epilogues included)
  * 0 is DEFAULT, the template's own default (GEMM: none; MLP: relu on hidden layers, none
- * on the output layer), so a zeroed desc is a complete request.
+ * on the output layer), so a zeroed desc is a complete request. Both templates build
+ * them with one f32 builder (the same formulas; leaky_slope 0 is 0.01 in both).
  *
  * Until 2026-11 the GEMM and the MLP had an enum each, with different numbers (GEMM: relu
  * 1; MLP: relu 2). The names SPVGEN_ACTIVATION_NONE / RELU / GELU / SILU and the MLP's
@@ -29,9 +32,9 @@ typedef enum spvgen_activation {
   SPVGEN_ACTIVATION_DEFAULT = 0,    /* the template's default (above) */
   SPVGEN_ACTIVATION_NONE = 1,       /* x */
   SPVGEN_ACTIVATION_RELU = 2,       /* max(x, 0) */
-  SPVGEN_ACTIVATION_LEAKY_RELU = 3, /* x >= 0 ? x : slope * x (the MLP's desc.leaky_slope) */
+  SPVGEN_ACTIVATION_LEAKY_RELU = 3, /* x >= 0 ? x : slope * x (desc.leaky_slope, GEMM and MLP) */
   SPVGEN_ACTIVATION_SIGMOID = 4,    /* 1 / (1 + exp(-x)) */
-  SPVGEN_ACTIVATION_TANH = 5,
+  SPVGEN_ACTIVATION_TANH = 5,       /* tanh(x), x clamped to +-15 first */
   SPVGEN_ACTIVATION_SILU = 6,       /* x * sigmoid(x) */
   SPVGEN_ACTIVATION_EXP = 7,        /* exp(x) (density outputs of NeRF-like networks) */
   SPVGEN_ACTIVATION_GELU = 8,       /* the tanh approximation:

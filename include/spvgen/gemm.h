@@ -346,7 +346,10 @@ const char *spvgen_gemm_edge_name(spvgen_gemm_edge edge);
 bool spvgen_gemm_edge_parse(const char *name, spvgen_gemm_edge *out);
 
 /* The epilogue's activation (spvgen/activation.h: one enum for every template): none,
- * relu, gelu or silu; DEFAULT (0) is none; integer outputs take none or relu. */
+ * relu, leaky_relu (with leaky_slope), sigmoid, tanh, silu, exp or gelu, the MLP's
+ * formulas (emitters/common/activation.c builds both), in f32; DEFAULT (0) is none.
+ * Integer outputs take none and relu (with float inputs also gelu and silu, the f32
+ * result rounded to the nearest integer); the plan refuses the others by name. */
 
 typedef struct spvgen_gemm_desc {
   /* ---- the problem ---- */
@@ -367,6 +370,9 @@ typedef struct spvgen_gemm_desc {
   float beta;            /* 0: no C operand */
   spvgen_gemm_bias bias; /* bias vector of out_type */
   spvgen_activation activation;
+  /* LEAKY_RELU's slope for x < 0 (any finite value; 0: 0.01, the MLP's default). Other
+   * activations ignore it, and the plan resolves it to 0 for them. */
+  float leaky_slope;
 
   /* ---- knobs: 0 means "choose" ---- */
   spvgen_gemm_variant variant;

@@ -96,9 +96,9 @@ typedef enum spvgen_mlp_variant {
    * nearest measured network (docs/mlp.md "Choosing the variant"), never in spvgen_mlp
    * (one kernel); spvgen_mlp_plans lists it only for a desc that names it. Training's
    * AUTO has a rule of its own (spvgen_mlp_train_plan).
-   * Encoding none, f16 points in, activations none, relu and silu (the GEMM epilogue's),
-   * row-major weights, descriptors; an f32 output only with no_bias (the GEMM's bias has
-   * the output's type). */
+   * Encoding none, f16 points in, every activation (the GEMM epilogue's; leaky relu with
+   * desc.leaky_slope), with or without biases, row-major weights, descriptors; an f32
+   * output only with no_bias (the GEMM's bias has the output's type). */
   SPVGEN_MLP_LAYERS = 4,
   SPVGEN_MLP_VARIANT_COUNT = 5,
 } spvgen_mlp_variant;
@@ -333,9 +333,9 @@ typedef struct spvgen_mlp_layer {
   spvgen_mlp_activation activation; /* resolved (never DEFAULT) */
 } spvgen_mlp_layer;
 
-/* The layers variant's distinct GEMM kernels a plan may hold (layers of one GEMM class
- * share one). */
-#define SPVGEN_MLP_LAYERS_MAX_GEMMS 4
+/* The layers variant's distinct GEMM kernels a plan may hold (layers of one GEMM class,
+ * the same widths and activation, share one). */
+#define SPVGEN_MLP_LAYERS_MAX_GEMMS 8
 
 /* A resolved MLP. */
 typedef struct spvgen_mlp_config {

@@ -65,3 +65,8 @@ double sg_ref_activation_curvature_bound(double z, double e, spvgen_activation a
   default: return 0;
   }
 }
+
+bool sg_ref_activation_transcendental(spvgen_activation a) {
+  return a == SPVGEN_ACTIVATION_SIGMOID || a == SPVGEN_ACTIVATION_TANH || a == SPVGEN_ACTIVATION_SILU ||
+         a == SPVGEN_ACTIVATION_EXP || a == SPVGEN_ACTIVATION_GELU;
+}

@@ -17,5 +17,8 @@ double sg_ref_activation_deriv(double z, spvgen_activation act, double slope);
 /* Bounds on |act'| and |act''| over [z - e, z + e]. */
 double sg_ref_activation_slope_bound(double z, double e, spvgen_activation act, double slope);
 double sg_ref_activation_curvature_bound(double z, double e, spvgen_activation act);
+/* Whether the kernels compute act with exp or tanh (sigmoid, tanh, silu, exp, gelu): an
+ * f32 result carries those functions' error on top of its inputs'. */
+bool sg_ref_activation_transcendental(spvgen_activation act);
 
 #endif

@@ -38,7 +38,7 @@ void sg_ref_gemm_element(const spvgen_gemm_desc *d, const void *ha, const void *
     acc += p;
     sabs += fabs(p);
   }
-  double ref;
+  double ref, z = 0;
   if (int_exact) {
     int64_t v = (int64_t)acc;
     if (hbias) v += (int64_t)sg_ref_get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
@@ -52,15 +52,19 @@ void sg_ref_gemm_element(const spvgen_gemm_desc *d, const void *ha, const void *
     ref = acc * d->alpha;
     if (hc) ref += d->beta * sg_ref_get(hc, d->out_type, bz * d->stride_c + sg_ref_idx(d->c_layout, d->ldc, r, c));
     if (hbias) ref += sg_ref_get(hbias, d->out_type, d->bias == SPVGEN_GEMM_BIAS_ROW ? r : c);
-    ref = sg_ref_activation(ref, d->activation, 0.0);
+    z = ref;
+    ref = sg_ref_activation(ref, d->activation, d->leaky_slope);
     if (!sg_ref_is_float(d->out_type)) ref = nearbyint(ref);
   }
   double acc_ulps = d->acc_type == SPVGEN_COMPONENT_F16 ? 8.0 : 16.0;
+  /* z's accumulation error, carried through the activation by its largest slope within
+   * that error of z (exp: e^(z + e)); then D's rounding, and the f32 transcendental
+   * functions' own error (GLSL.std.450 exp and tanh, a division) */
+  double ez = acc_ulps * sg_ref_unit(d->acc_type) * sabs * fabs(d->alpha) * 1.1;
   double tol = int_exact ? 0.0
-                            : acc_ulps * sg_ref_unit(d->acc_type) * sabs * fabs(d->alpha) * 1.1 +
-                                  2.0 * sg_ref_unit(d->out_type) * fabs(ref) + (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0);
-  if (d->activation == SPVGEN_ACTIVATION_GELU || d->activation == SPVGEN_ACTIVATION_SILU)
-    tol += 3e-5 * (fabs(ref) + 1.0);
+                         : sg_ref_activation_slope_bound(z, ez, d->activation, d->leaky_slope) * ez +
+                               2.0 * sg_ref_unit(d->out_type) * fabs(ref) + (sg_ref_is_float(d->out_type) ? 1e-6 : 1.0);
+  if (sg_ref_activation_transcendental(d->activation)) tol += 3e-5 * (fabs(ref) + 1.0);
   *ref_out = ref;
   *tol_out = tol;
 }

@@ -140,6 +140,11 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
   const spvgen_mlp_desc *d = &p->desc;
   bool s8 = d->weight_type == SPVGEN_COMPONENT_S8;
   bool f16_path = p->variant != SPVGEN_MLP_LOOP && !s8; /* s8: f32 activations */
+  /* layers: f16 activations between the GEMMs, but each layer's sum in f32 (any order:
+   * (inputs + 1) units of the sum of magnitudes; tensor cores that truncate their
+   * partial sums, 16 units, as the GEMM's own check allows) and the activation in f32
+   * on the f32 sum (the GEMM epilogue: no f16 z) */
+  const bool layers = p->variant == SPVGEN_MLP_LAYERS;
   const double u_acc = f16_path ? ldexp(1, -9) : ldexp(1, -20);
   const double u_store = f16_path ? ldexp(1, -10) : ldexp(1, -24); /* f32->f16 may round toward zero */
   const double act_rel = f16_path ? ldexp(1, -9) : s8 ? ldexp(1, -16) : 1e-6;
@@ -244,13 +249,14 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
       /* f16 accumulation (mat, f16_accumulation): each of the inputs + 1 additions
        * rounds the partial sum to f16, a worst case of (inputs + 1) 2^-11 of the sum of
        * magnitudes. */
-      double ua = p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
-      double ez = prop + ua * mag + (f16_path ? u_store * fabs(z) : 0);
+      double ua = layers ? 1.1 * fmax(16.0, L->inputs + 1.0) * ldexp(1, -24)
+                  : p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
+      double ez = prop + ua * mag + (f16_path && !layers ? u_store * fabs(z) : 0);
       double v = sg_ref_activation(z, L->activation, d->leaky_slope);
       double ev = sg_ref_activation_slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
           L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
-        ev += act_rel * (fabs(v) + 1);
+        ev += (layers ? 3e-5 : act_rel) * (fabs(v) + 1); /* layers: the GEMM's f32 exp / tanh */
       ev += u_store * fabs(v);
       y[i] = v;
       ey[i] = ev;

@@ -102,8 +102,9 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
   /* mat: a chunk is points_per_group points; its activations (the encoded input and the
    * hidden layers' outputs) and deltas are stored as f16 between the products */
   /* layers: the same f16 stores, the output layer's too (the loss reads it from the
-   * workspace), z's f16 store where the activation is not the GEMM's, and the gradients summed over the points by split-K GEMMs: a slice's
-   * serial f32 sum (at most the whole batch, bounded here by it), then the slices */
+   * workspace), z's f16 store where the activation is not the GEMM's, and the gradients
+   * summed over the points by split-K GEMMs: a slice's serial f32 sum (at most the whole
+   * batch, bounded here by it), then the slices */
   const bool layers = p->variant == SPVGEN_MLP_LAYERS;
   const bool f16s = p->variant == SPVGEN_MLP_MAT || layers;
   const uint64_t W = layers ? N : p->variant == SPVGEN_MLP_MAT ? d->points_per_group : t->grad_local_size[0];
@@ -175,14 +176,15 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
           prop += fabs(wij) * ea[aoff[l] + j];
         }
         double e = prop + u_acc * mag;
-        /* layers: an activation other than none and relu is applied to z as stored f16
-         * (the GEMM writes z, a kernel of its own or the loss kernel reads it) */
-        if (layers && Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU)
-          e += u16 * (fabs(zz) + e) + tiny16;
-        /* layers: an activation other than none and relu is applied to z as stored f16
-         * (the GEMM writes z, a kernel of its own or the loss kernel reads it) */
-        if (layers && Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU)
-          e += u16 * (fabs(zz) + e) + tiny16;
+        /* layers: an activation outside the forward GEMM's epilogue is applied to z as
+         * stored f16 (the GEMM writes z, a kernel of its own or the loss kernel reads it):
+         * the output layer's other than none and relu, and the hidden layers' whose act'
+         * needs z (silu, leaky relu with a negative slope; emitters/mlp/layers_train.c
+         * lt_in_gemm) */
+        const spvgen_activation act = Ly->activation;
+        const bool keeps_z = act == SPVGEN_MLP_ACT_SILU || (act == SPVGEN_MLP_ACT_LEAKY_RELU && slope < 0);
+        const bool in_gemm = act == SPVGEN_MLP_ACT_NONE || act == SPVGEN_MLP_ACT_RELU || (l + 1 < L && !keeps_z);
+        if (layers && !in_gemm) e += u16 * (fabs(zz) + e) + tiny16;
         double y = sg_ref_activation(zz, Ly->activation, slope);
         double ey = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope) * e;
         if (Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU &&

@@ -68,6 +68,10 @@ static void test_unknown_types_and_options_are_usage_errors(void) {
   check_usage_error(&r, "'1st' is not a C identifier", "--c-header 1st");
   r = cli_run("gemm", SHAPE, "--c-header");
   check_usage_error(&r, "--c-header needs a value (NAME)", "--c-header without name");
+  r = cli_run("gemm", SHAPE, "--act", "softmax");
+  check_usage_error(&r, "--act: 'softmax' is not none, relu, leaky_relu, sigmoid, tanh, silu, exp or gelu", "--act softmax");
+  r = cli_run("gemm", SHAPE, "--act", "leaky_relu", "--leaky-slope", "x");
+  check_usage_error(&r, "--leaky-slope: 'x'", "--leaky-slope x");
   r = cli_run("bench", "gemm", SHAPE, "--repeats", "0");
   check_usage_error(&r, "--repeats: '0' must be at least 1", "bench --repeats 0");
   r = cli_run("bench", "gemv", SHAPE);
@@ -289,6 +293,12 @@ static void test_run_names_each_kernels_compile(void) {
   CHECK_CONTAINS(r.out, "(the driver's compile: pack ");
   CHECK_CONTAINS(r.out, " + partials ");
   CHECK_CONTAINS(r.out, " + reduction ");
+  CHECK_CONTAINS(r.out, "check    1320 of 1320 elements match");
+  cli_result_free(&r);
+  /* the epilogue's leaky relu with its slope (split-K: the reduction applies it) */
+  r = cli_run("run", "gemm", "--m", "33", "--n", "40", "--k", "301", "--variant", "simt", "--split-k", "2", "--act",
+              "leaky_relu", "--leaky-slope", "-0.5", "--bias", "column");
+  CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "check    1320 of 1320 elements match");
   cli_result_free(&r);
 }

@@ -171,8 +171,9 @@ static void test_names_parse_both_ways(void) {
 }
 
 /* One activation enum for every template (spvgen/activation.h): the GEMM epilogue takes
- * none, relu, gelu and silu, resolves DEFAULT to none, and refuses the MLP's others by
- * name. */
+ * every activation of the enum for float outputs, resolves DEFAULT to none and leaky
+ * relu's slope 0 to the MLP's 0.01 (and the slope of every other activation to 0),
+ * and refuses the MLP-only ones for integer outputs by name. */
 static void test_the_epilogue_takes_its_activations_and_names_the_others(void) {
   spvgen_device_caps c = preset("vulkan13");
   spvgen_gemm_desc d = shape(64, 64, 64);
@@ -180,9 +181,35 @@ static void test_the_epilogue_takes_its_activations_and_names_the_others(void) {
   char msg[256];
   CHECK_MSG(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK_EQ_U64(p.desc.activation, SPVGEN_ACTIVATION_NONE);
+  for (int a = SPVGEN_ACTIVATION_NONE; a < SPVGEN_ACTIVATION_COUNT; a++) {
+    d.activation = (spvgen_activation)a;
+    d.leaky_slope = 0.5f;
+    CHECK_MSG(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK, "%s: %s", spvgen_activation_name(d.activation),
+              msg);
+    CHECK(p.desc.leaky_slope == (a == SPVGEN_ACTIVATION_LEAKY_RELU ? 0.5f : 0.0f));
+  }
+  d.activation = SPVGEN_ACTIVATION_LEAKY_RELU;
+  d.leaky_slope = 0.0f;
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK && p.desc.leaky_slope == 0.01f);
+  uint64_t key = spvgen_gemm_class_key(&p);
+  d.leaky_slope = 0.02f; /* another slope is another kernel */
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_OK && spvgen_gemm_class_key(&p) != key);
+  d.leaky_slope = (float)INFINITY;
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "leaky_slope must be finite");
+  d.leaky_slope = 0.0f;
+  d.a_type = d.b_type = SPVGEN_COMPONENT_S8;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_S32;
   d.activation = SPVGEN_ACTIVATION_SIGMOID;
   CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "activation sigmoid: the GEMM epilogue's activations are none, relu, gelu and silu");
+  CHECK_CONTAINS(msg, "activation sigmoid with integer output s32: an integer output takes none or relu");
+  d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+  d.acc_type = SPVGEN_COMPONENT_F32;
+  d.out_type = SPVGEN_COMPONENT_S8;
+  d.activation = SPVGEN_ACTIVATION_TANH;
+  CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "activation tanh with integer output s8");
+  d.out_type = SPVGEN_COMPONENT_F16;
   d.activation = SPVGEN_ACTIVATION_COUNT;
   CHECK(spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "activation 9 is unknown");
@@ -595,6 +622,83 @@ static void test_simt_splitk_on_the_device(void) {
 }
 
 
+/* The activations the epilogue shares with the MLP (leaky relu with the default and a
+ * custom slope, sigmoid, tanh, exp) on the device, every element against float64: fixed
+ * and run-time shapes, split-K (the reduction kernel runs the epilogue), f16 and f32 D,
+ * bias and C. |z| stays under about 8 (alpha 0.25 on K <= 75), so exp fits f16. */
+static void test_simt_every_activation_on_the_device(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct { spvgen_activation act; float slope; } acts[] = {
+      {SPVGEN_ACTIVATION_LEAKY_RELU, 0.0f}, {SPVGEN_ACTIVATION_LEAKY_RELU, -0.3f}, {SPVGEN_ACTIVATION_SIGMOID, 0.0f},
+      {SPVGEN_ACTIVATION_TANH, 0.0f},       {SPVGEN_ACTIVATION_EXP, 0.0f}};
+  for (size_t a = 0; a < sizeof acts / sizeof acts[0]; a++)
+    for (int form = 0; form < 3; form++) { /* fixed, run-time, split-K */
+      spvgen_gemm_desc d = shape(37 + 4 * (uint32_t)form, 53, 41 + 17 * (uint32_t)form);
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = (a + (size_t)form) & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+      d.alpha = 0.25f;
+      d.beta = form == 1 ? 0.0f : -0.5f;
+      d.c_layout = (spvgen_matrix_layout)(form & 1);
+      d.bias = (spvgen_gemm_bias)(1 + (a + (size_t)form) % 2);
+      d.activation = acts[a].act;
+      d.leaky_slope = acts[a].slope;
+      d.batch = 1 + (uint32_t)(form == 2);
+      if (form == 1) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      if (form == 2) d.split_k = 3;
+      char what[96];
+      snprintf(what, sizeof what, "epilogue %s slope %g %s %s", spvgen_activation_name(d.activation),
+               (double)acts[a].slope, form == 0 ? "fixed" : form == 1 ? "run-time" : "split-K",
+               spvgen_component_type_name(d.out_type));
+      if (form == 2) run_splitk(ctx, d, what);
+      else run_case(ctx, d, what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
+/* Every variant's kernels with each of those activations validate (coopmat2 and khr on
+ * the h100 preset, offline; fixed and run-time shapes; split-K's reduction), and the
+ * kernel that runs the epilogue computes the activation (its instruction is there). */
+static void test_every_variant_emits_every_activation(void) {
+  spvgen_device_caps caps = preset("h100");
+  static const spvgen_gemm_variant variants[] = {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_SIMT};
+  static const struct { spvgen_activation act; const char *op; } acts[] = {
+      {SPVGEN_ACTIVATION_LEAKY_RELU, "OpSelect"}, {SPVGEN_ACTIVATION_SIGMOID, " Exp "},
+      {SPVGEN_ACTIVATION_TANH, " Tanh "}, {SPVGEN_ACTIVATION_EXP, " Exp "}};
+  spvgen_module *m = spvgen_module_create(NULL);
+  for (size_t v = 0; v < 3; v++)
+    for (size_t a = 0; a < sizeof acts / sizeof acts[0]; a++)
+      for (int form = 0; form < 4; form++) { /* fixed, run-time; each unsplit and split-K */
+        spvgen_gemm_desc d = shape(256, 192, form & 2 ? 4096 : 128);
+        d.acc_type = SPVGEN_COMPONENT_F32;
+        d.out_type = a & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+        d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+        d.activation = acts[a].act;
+        d.variant = variants[v];
+        if (form & 1) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+        d.split_k = form & 2 ? 4 : 1;
+        spvgen_gemm_config p;
+        char msg[512];
+        spvgen_status st = spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%s %s form %d: %s", spvgen_gemm_variant_name(variants[v]),
+                  spvgen_activation_name(acts[a].act), form, msg);
+        if (st != SPVGEN_OK) continue;
+        const spvgen_gemm_kernel epi = p.desc.split_k > 1 ? SPVGEN_GEMM_KERNEL_REDUCE : SPVGEN_GEMM_KERNEL_MAIN;
+        CHECK_MSG((form & 2) == 0 || p.desc.split_k > 1, "%s: not split", p.name);
+        for (uint32_t k = 0; k < spvgen_gemm_kernel_count(&p); k++) {
+          spvgen_module_reset(m, NULL);
+          CHECK_EQ_U64(spvgen_gemm_emit_kernel(m, &p, (spvgen_gemm_kernel)k, NULL), SPVGEN_OK);
+          size_t count = 0;
+          const uint32_t *w = check_module(m, &count);
+          if (!w || k != (uint32_t)epi) continue;
+          char *text = check_disassemble(w, count);
+          CHECK_MSG(text && strstr(text, acts[a].op), "%s, kernel %u: no%s in the epilogue", p.name, k, acts[a].op);
+          free(text);
+        }
+      }
+  spvgen_module_destroy(m);
+}
+
 /* The default plans keep to the compile budget (estimates, emitters/gemm/plan_cost.c):
  * 300 ms for a short run, 1000 for one of a millisecond or more; none above 1000 ms. A
  * cooperative plan over the budget is never replaced by SIMT (the fallback of devices
@@ -653,6 +757,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_simt_shapes_and_layouts_f16),
       TEST_CASE(test_simt_type_pairs),
       TEST_CASE(test_simt_epilogue_batch_and_strides),
+      TEST_CASE(test_simt_every_activation_on_the_device),
+      TEST_CASE(test_every_variant_emits_every_activation),
       TEST_CASE(test_simt_every_candidate_runs),
       TEST_CASE(test_splitk_plan),
       TEST_CASE(test_simt_splitk_on_the_device),

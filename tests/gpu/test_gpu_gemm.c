@@ -599,6 +599,55 @@ static void runtime_epilogue_variant(spvgen_gemm_variant variant) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The activations the epilogue shares with the MLP (leaky relu with the default and a
+ * custom slope, sigmoid, tanh, exp): fixed shapes with awkward edges, run-time shapes
+ * (a list of them), split-K (its reduction runs the epilogue); f16 and f32 D, bias and
+ * C. alpha 0.125 keeps |z| under about 8, so exp fits f16. */
+static void every_activation_variant(spvgen_gemm_variant variant) {
+  spvgen_vk_context *ctx = open_for(variant);
+  if (!ctx) return;
+  static const struct { spvgen_activation act; float slope; } acts[] = {
+      {SPVGEN_ACTIVATION_LEAKY_RELU, 0.0f}, {SPVGEN_ACTIVATION_LEAKY_RELU, -0.3f}, {SPVGEN_ACTIVATION_SIGMOID, 0.0f},
+      {SPVGEN_ACTIVATION_TANH, 0.0f},       {SPVGEN_ACTIVATION_EXP, 0.0f}};
+  static const spvgen_gemm_args sh[] = {
+      {.m = 100, .n = 200, .k = 64, .batch = 2, .ldc = 104, .alpha = 0.125f, .beta = 0.5f},
+      {.m = 1025, .n = 256, .k = 256, .ldc = 1032, .alpha = 0.0625f, .beta = -0.25f}}; /* C column-major */
+  for (size_t a = 0; a < sizeof acts / sizeof acts[0]; a++)
+    for (int form = 0; form < 3; form++) { /* fixed, run-time, split-K */
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.m = form == 2 ? 129 : 150;
+      d.n = 97;
+      d.k = form == 2 ? 1000 : 130;
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = (a + (size_t)form) & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+      d.alpha = form == 2 ? 0.0625f : 0.125f;
+      d.beta = 0.5f;
+      d.c_layout = (spvgen_matrix_layout)(form & 1);
+      d.bias = (spvgen_gemm_bias)(1 + (a + (size_t)form) % 2);
+      d.activation = acts[a].act;
+      d.leaky_slope = acts[a].slope;
+      d.batch = 1 + (uint32_t)(form != 1);
+      d.variant = variant;
+      if (form == 2) d.split_k = 4;
+      char what[128];
+      snprintf(what, sizeof what, "%s epilogue %s slope %g %s %s", spvgen_gemm_variant_name(variant),
+               spvgen_activation_name(d.activation), (double)acts[a].slope,
+               form == 0 ? "fixed" : form == 1 ? "run-time" : "split-K", spvgen_component_type_name(d.out_type));
+      if (form == 1) {
+        d.m = d.n = d.k = 0;
+        d.ld_multiple = 8;
+        run_time_shapes(ctx, d, sh, 2, what);
+      } else {
+        run_checked(ctx, &d, what);
+      }
+    }
+  spvgen_vk_destroy(ctx);
+}
+static void test_gemm_coopmat2_every_activation_matches_cpu(void) { every_activation_variant(SPVGEN_GEMM_COOPMAT2); }
+static void test_gemm_khr_every_activation_matches_cpu(void) { every_activation_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+static void test_gemm_simt_every_activation_matches_cpu(void) { every_activation_variant(SPVGEN_GEMM_SIMT); }
+
 #define RUNTIME_TESTS(name, variant)                                                                       \
   static void test_gemm_##name##_runtime_matches_cpu_f16_f32(void) {                                          \
     runtime_variant(variant, SPVGEN_GEMM_EDGE_AUTO, true, TYPES_F16F32);                                      \
@@ -934,6 +983,9 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_simt_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_epilogue_matches_cpu),
       TEST_CASE(test_gemm_khr_epilogue_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_every_activation_matches_cpu),
+      TEST_CASE(test_gemm_khr_every_activation_matches_cpu),
+      TEST_CASE(test_gemm_simt_every_activation_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_f16_f32),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_f16_f16),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_s8),

@@ -266,6 +266,38 @@ static void test_mlp_width_256_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The layers variant (a GEMM per layer: coopmat2 or khr GEMMs on the GPU) with every MLP
+ * activation in its GEMM epilogues: 64-256x3-64 with relu, leaky relu, sigmoid, tanh and
+ * silu hidden, and sigmoid, tanh, exp and leaky relu at the output; one network without
+ * biases. lavapipe (simt GEMMs) runs 16-64x2-8 instead (the 256-wide networks' float64
+ * reference and simt GEMMs are the time). */
+static void test_mlp_layers_every_activation_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+  if (!ctx) return;
+  const bool cpu = spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU;
+  static const struct { spvgen_mlp_activation hidden, out; bool no_bias; } nets[] = {
+      {SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_SIGMOID, false},    {SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP, false},
+      {SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_NONE, false},    {SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_TANH, false},
+      {SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_LEAKY_RELU, false}, {SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_NONE, true}};
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = cpu ? 16 : 64;
+    d.hidden_width = cpu ? 64 : 256;
+    d.hidden_count = cpu ? 2 : 3;
+    d.output_width = cpu ? 8 : 64;
+    d.activation = nets[i].hidden;
+    d.output_activation = nets[i].out;
+    d.no_bias = nets[i].no_bias;
+    d.variant = SPVGEN_MLP_LAYERS;
+    char tag[48];
+    snprintf(tag, sizeof tag, "layers-%s-%s%s", spvgen_mlp_activation_name(d.activation),
+             spvgen_mlp_activation_name(d.output_activation), d.no_bias ? "-nobias" : "");
+    if (!run_desc(ctx, &d, 20011, tag) && test_current_skipped) break;
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The mat variant's streamed form (desc.mat_slab) on wide networks with the real
  * cooperative matrices: 64-256x3-64 relu (direct output fragments), 3-256x8-7 tanh with
  * f32 points (staged inputs, the tile output path, depth 8), 32-256x3-16 relu with f16
@@ -429,6 +461,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_mat_rows_matches_cpu),
       TEST_CASE(test_mlp_hash_grid_every_variant_matches_cpu),
       TEST_CASE(test_mlp_width_256_matches_cpu),
+      TEST_CASE(test_mlp_layers_every_activation_matches_cpu),
       TEST_CASE(test_mlp_mat_stream_wide_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_256_optimal_matches_cpu),

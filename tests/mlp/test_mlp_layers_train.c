@@ -4,8 +4,9 @@
  * dispatch binds as many buffers as its kernel declares; small networks train on the CI
  * device (lavapipe: the GEMM's simt variant) checked against the float64 training
  * reference, every gradient, optimizer value and loss of every step, with every
- * activation; leaving out the relu mask, a bias gradient, an activation kernel or a
- * derivative kernel fails that check; and each refusal names its reason. */
+ * activation, with and without biases; leaving out the relu mask, a bias gradient, an
+ * activation kernel or a derivative kernel fails that check; and each refusal names its
+ * reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,12 @@ static spvgen_mlp_train_desc tdesc(uint32_t in, uint32_t width, uint32_t count, 
 
 /* The networks: widths that are multiples of 16, widths that are not (24, 40, 5: every
  * GEMM's edges), relu on the output too, one hidden layer with a linear output, and the
- * relative L2 loss with SGD; then the activations outside the GEMM's epilogue, hidden and
- * at the output, at widths that are not multiples of 16: silu (z kept), sigmoid, tanh,
- * leaky relu (a positive slope: act' from the output; a negative one: z kept), exp, and
- * one of each kind in one network. */
+ * relative L2 loss with SGD; then the other activations, hidden and at the output, at
+ * widths that are not multiples of 16: silu (z kept, an activation kernel), sigmoid,
+ * tanh, leaky relu (a positive slope: in the GEMM, act' from the output; a negative one:
+ * z kept), exp, and one of each kind in one network; then no_bias (no bias in the
+ * forward GEMMs, no bias gradient) with relu, with tanh and exp in the GEMM and sigmoid
+ * out, and with silu (z kept). */
 typedef struct lt_case {
   spvgen_mlp_train_desc d;
   uint64_t points;
@@ -68,17 +71,29 @@ static lt_case case_at(int i) {
     c.d = tdesc(6, 24, 2, 3, SPVGEN_MLP_ACT_LEAKY_RELU, SPVGEN_MLP_ACT_EXP), c.points = 301;
     c.d.net.leaky_slope = -0.25f;
     break;
-  default: /* silu, sigmoid and leaky relu hidden, tanh out: every kind in one step */
+  case 8: /* silu, sigmoid and leaky relu hidden, tanh out: every kind in one step */
     c.d = tdesc(9, 0, 0, 2, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_TANH), c.points = 277;
     c.d.net.hidden_widths[0] = 24, c.d.net.hidden_widths[1] = 40, c.d.net.hidden_widths[2] = 24;
     c.d.net.layer_activations[0] = SPVGEN_MLP_ACT_SILU, c.d.net.layer_activations[1] = SPVGEN_MLP_ACT_SIGMOID;
     c.d.net.layer_activations[2] = SPVGEN_MLP_ACT_LEAKY_RELU;
     break;
+  case 9: c.d = tdesc(16, 32, 2, 8, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE), c.d.net.no_bias = true, c.points = 517; break;
+  case 10: /* tanh, exp hidden (in the GEMM), sigmoid out */
+    c.d = tdesc(10, 0, 0, 3, SPVGEN_MLP_ACT_TANH, SPVGEN_MLP_ACT_SIGMOID), c.points = 389;
+    c.d.net.hidden_widths[0] = 24, c.d.net.hidden_widths[1] = 40;
+    c.d.net.layer_activations[1] = SPVGEN_MLP_ACT_EXP;
+    c.d.net.no_bias = true;
+    break;
+  default:
+    c.d = tdesc(12, 40, 2, 5, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE), c.points = 301;
+    c.d.net.no_bias = true;
+    c.d.loss = SPVGEN_MLP_LOSS_RELATIVE_L2;
+    break;
   }
   return c;
 }
 
-enum { CASES = 9 };
+enum { CASES = 12 };
 
 /* Every kernel of the step and the optimizer validates; the dispatches bind as many
  * buffers as their kernels declare, the workspace ranges lie inside the workspace, the
@@ -153,14 +168,36 @@ static void test_layers_train_kernels_validate(void) {
         masks += dp.binding_count == 2 && dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE &&
                  dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE;
       }
-      /* the derivative of every hidden activation but none; the activation kernel of
-       * every one but none and relu (the GEMM's) */
+      /* the derivative of every hidden activation but none; an activation kernel only
+       * for those whose act' needs z (silu, leaky relu with a negative slope): the
+       * others are the forward GEMM's epilogue */
       uint32_t elementwise = 0;
       for (uint32_t l = 0; l + 1 < t.net.layer_count; l++) {
         const spvgen_mlp_activation a = t.net.layers[l].activation;
-        elementwise += (a != SPVGEN_MLP_ACT_NONE) + (a != SPVGEN_MLP_ACT_NONE && a != SPVGEN_MLP_ACT_RELU);
+        const bool keeps_z = a == SPVGEN_MLP_ACT_SILU || (a == SPVGEN_MLP_ACT_LEAKY_RELU && t.net.desc.leaky_slope < 0);
+        elementwise += (a != SPVGEN_MLP_ACT_NONE) + keeps_z;
       }
       CHECK_EQ_U64(masks, elementwise);
+      /* the forward GEMMs: the activation in the epilogue unless the layer keeps z; no
+       * bias with no_bias, and no bias-gradient GEMMs */
+      for (uint32_t l = 0; l < t.net.layer_count; l++) {
+        const spvgen_gemm_desc *g = &t.layers_gemms[t.layers_fwd[l]].desc;
+        const spvgen_mlp_activation a = t.net.layers[l].activation;
+        const bool hidden = l + 1 < t.net.layer_count;
+        const bool keeps_z = a == SPVGEN_MLP_ACT_SILU || (a == SPVGEN_MLP_ACT_LEAKY_RELU && t.net.desc.leaky_slope < 0);
+        const bool in_gemm = a == SPVGEN_MLP_ACT_NONE || a == SPVGEN_MLP_ACT_RELU || (hidden && !keeps_z);
+        CHECK_MSG(g->activation == (in_gemm ? a : SPVGEN_ACTIVATION_NONE), "%s layer %u: forward GEMM %s", t.name, l,
+                  spvgen_activation_name(g->activation));
+        CHECK(g->bias == (t.net.desc.no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN));
+      }
+      uint32_t grad_gemms = 0;
+      for (uint32_t k = 0; k < D; k++) {
+        spvgen_mlp_train_dispatch dp;
+        if (spvgen_mlp_train_dispatch_for(&t, k, points, &dp, NULL, 0) == SPVGEN_OK &&
+            dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_GRADIENTS)
+          grad_gemms++;
+      }
+      CHECK_EQ_U64(grad_gemms, t.net.layer_count * (t.net.desc.no_bias ? 1u : 2u));
       spvgen_mlp_train_dispatch dp;
       CHECK(spvgen_mlp_train_dispatch_for(&t, D, points, &dp, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
       CHECK_MSG(strstr(msg, "dispatch") != NULL, "%s", msg);
@@ -193,7 +230,6 @@ static void test_layers_train_refusals(void) {
       {"device-address", 3},
       {"encoding freq", 4},
       {"input_type f32", 5},
-      {"no_bias", 6},
       {"grad_workgroup_size", 7},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -208,7 +244,6 @@ static void test_layers_train_refusals(void) {
       d.net.encoding_size = 2;
       break;
     case 5: d.net.input_type = SPVGEN_COMPONENT_F32; break;
-    case 6: d.net.no_bias = true; break;
     default: d.grad_workgroup_size = 64; break;
     }
     spvgen_mlp_train_config t;
@@ -291,12 +326,13 @@ static void test_layers_check_fails_without_mask_or_bias(void) {
   spvgen_vk_destroy(ctx);
 }
 
-/* The check catches a step that leaves out a hidden layer's activation kernel (the GEMM
- * left z there: the next layer reads z for a) or the derivative of an activation outside
- * the GEMM (sigmoid, tanh and silu networks: the elementwise dispatches are the ones that
- * bind two workspace ranges, the hidden layers' activations in the forward pass, then
- * their derivatives from the last hidden layer: the first of those is dropped, whose
- * deltas the reference bounds most tightly). */
+/* The check catches a step that leaves out a hidden layer's activation kernel (silu: the
+ * GEMM left z there, and the next layer reads z for a) or the derivative of an activation
+ * other than relu (silu, sigmoid and tanh networks: the elementwise dispatches are the
+ * ones that bind two workspace ranges, silu's activations in the forward pass, then the
+ * derivatives from the last hidden layer: the first of those is dropped, whose deltas
+ * the reference bounds most tightly). Sigmoid and tanh are their GEMM's epilogue: no
+ * activation kernel. */
 static void test_layers_check_fails_without_act_or_deriv(void) {
   spvgen_vk_context *ctx = vk_open(0);
   if (!ctx) return;
@@ -314,9 +350,10 @@ static void test_layers_check_fails_without_act_or_deriv(void) {
           dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE && n < 2 * SPVGEN_MLP_MAX_LAYERS)
         found[n++] = k + 1;
     }
-    CHECK_EQ_U64(n, 2 * (t.net.layer_count - 1));
-    if (n < 2) continue;
-    uint32_t drops[2] = {found[0], found[n / 2]};
+    const uint32_t acts = c.d.net.activation == SPVGEN_MLP_ACT_SILU ? t.net.layer_count - 1 : 0;
+    CHECK_EQ_U64(n, t.net.layer_count - 1 + acts);
+    if (n < 1) continue;
+    uint32_t drops[2] = {acts ? found[0] : 0, found[acts]};
     for (int j = 0; j < 2; j++) {
       mlp_train_run_result r;
       if (!drops[j] || !run_case(ctx, cases[ci], drops[j], &r)) continue;

@@ -952,18 +952,26 @@ static void test_train_auto_takes_layers_where_mat_slot_traffic_is_large(void) {
   spvgen_module_destroy(mod);
 
   /* where the layers variant refuses the desc, AUTO keeps mat, silently: an encoding,
-   * device addresses, no_bias, and the fused kernels' knobs (slots, workgroup size) */
+   * device addresses, f32 points, and the fused kernels' knobs (slots, workgroup size) */
   for (int k = 0; k < 5; k++) {
     spvgen_mlp_train_desc e = net_desc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
     if (k == 0) e.net.encoding = SPVGEN_MLP_ENCODING_FREQUENCY, e.net.encoding_size = 2, e.net.input_width = 16;
     if (k == 1) e.net.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
-    if (k == 2) e.net.no_bias = true;
+    if (k == 2) e.net.input_type = SPVGEN_COMPONENT_F32;
     if (k == 3) e.grad_workgroups = 128;
     if (k == 4) e.grad_workgroup_size = 128;
     spvgen_mlp_train_config a;
     CHECK_MSG(spvgen_mlp_train_plan(&e, &h100, &a, msg, sizeof msg) == SPVGEN_OK, "refusal %d: %s", k, msg);
     CHECK_MSG(a.net.variant == SPVGEN_MLP_MAT, "refusal %d: %s", k, a.name);
     CHECK_STR_EQ(msg, "");
+  }
+  /* no_bias and the activations outside relu train on layers too */
+  for (int k = 0; k < 2; k++) {
+    spvgen_mlp_train_desc e = net_desc(64, 256, 3, 64, k ? SPVGEN_MLP_ACT_TANH : SPVGEN_MLP_ACT_RELU);
+    e.net.no_bias = !k;
+    spvgen_mlp_train_config a;
+    CHECK_MSG(spvgen_mlp_train_plan(&e, &h100, &a, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(a.net.variant == SPVGEN_MLP_LAYERS, "%s: %s", k ? "tanh" : "no_bias", a.name);
   }
 }
 
