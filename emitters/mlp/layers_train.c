@@ -18,7 +18,7 @@
  * forward GEMMs have no bias and the step no bias gradient (the optimizer's elements are
  * the weight layout's, which then holds no biases).
  *
- * Activations (lt_in_gemm): on hidden layers, every activation whose derivative comes
+ * Activations (mlp_layers_train_act_in_gemm): on hidden layers, every activation whose derivative comes
  * from the stored output a is the forward GEMM's epilogue (none, relu, sigmoid, tanh,
  * exp, leaky relu with a positive slope; act' from a: relu's a mask kernel, the others'
  * a small derivative kernel). Silu and leaky relu with a negative slope need z itself:
@@ -110,7 +110,7 @@ static bool lt_keeps_z(const spvgen_mlp_desc *d, spvgen_activation a) {
  * applies none and relu only: the loss kernel computes any other activation and its
  * act' from z in f32 (no pass of its own). (lib/ref/ref_mlp_train.c mirrors this rule
  * for the f16 store of z.) */
-static bool lt_in_gemm(const spvgen_mlp_config *p, uint32_t l) {
+bool mlp_layers_train_act_in_gemm(const spvgen_mlp_config *p, uint32_t l) {
   const spvgen_activation a = p->layers[l].activation;
   if (a == SPVGEN_ACTIVATION_NONE || a == SPVGEN_ACTIVATION_RELU) return true;
   return l + 1 < p->layer_count && !lt_keeps_z(&p->desc, a);
@@ -158,7 +158,7 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.out_type = SPVGEN_COMPONENT_F16;
     g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_COL_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
     g.bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
-    g.activation = lt_in_gemm(p, l) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
+    g.activation = mlp_layers_train_act_in_gemm(p, l) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
     g.leaky_slope = g.activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
     g.split_k = 1;
     uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
@@ -214,7 +214,7 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
   for (uint32_t l = 0; l + 1 < L; l++) {
     const spvgen_activation a = p->layers[l].activation;
     if (a == SPVGEN_ACTIVATION_NONE || a == SPVGEN_ACTIVATION_RELU) continue;
-    if (!lt_in_gemm(p, l)) lt_add_act_kernel(t, LT_ACT, a);
+    if (!mlp_layers_train_act_in_gemm(p, l)) lt_add_act_kernel(t, LT_ACT, a);
     lt_add_act_kernel(t, LT_MASK, a);
   }
   return SPVGEN_OK;
@@ -286,7 +286,7 @@ static void emit_loss(spvgen_module *m, const spvgen_mlp_train_config *t) {
   uint32_t yv = spvgen_op_f_convert(m, f32, ek_load_elem(m, &y, ek_iadd(m, row, c)));
   uint32_t tv = ek_load_elem(m, &tg, ek_iadd(m, trow, c));
   uint32_t lv, g;
-  if (lt_in_gemm(p, L - 1)) {
+  if (mlp_layers_train_act_in_gemm(p, L - 1)) {
     mlp_loss_terms(m, t->desc.loss, yv, tv, &lv, &g);
     if (relu) g = ek_select(m, spvgen_op_f_ord_greater_than(m, bt, yv, zero), g, zero);
   } else { /* the stored value is z: y and act'(z) here, in f32 */
@@ -467,7 +467,7 @@ spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_tr
  * one at a time), the loss shares. */
 typedef struct lt_layout {
   uint64_t act[SPVGEN_MLP_MAX_LAYERS];
-  uint64_t z[SPVGEN_MLP_MAX_LAYERS]; /* where a hidden layer's z goes (lt_in_gemm: unused) */
+  uint64_t z[SPVGEN_MLP_MAX_LAYERS]; /* where a hidden layer's z goes (mlp_layers_train_act_in_gemm: unused) */
   uint64_t half[2], ones, partials, shares, total;
   uint32_t split;       /* K slices of the gradient GEMMs */
   uint32_t loss_groups; /* the loss kernel's workgroups (= shares) */
@@ -557,7 +557,7 @@ uint32_t mlp_layers_train_dispatch_count(const spvgen_mlp_train_config *t) {
   for (uint32_t l = 0; l < p->layer_count; l++) {
     n += p->desc.no_bias ? 2 : 4; /* the weight and bias gradients, two kernels each */
     if (l) n += 1 + (p->layers[l - 1].activation != SPVGEN_ACTIVATION_NONE); /* the deltas, act' */
-    if (l + 1 < p->layer_count) n += !lt_in_gemm(p, l); /* a = act(z) */
+    if (l + 1 < p->layer_count) n += !mlp_layers_train_act_in_gemm(p, l); /* a = act(z) */
   }
   return n;
 }
@@ -639,7 +639,7 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
     if (l) lt_bind(d, WS, lay.act[l - 1]);
     else lt_bind(d, SPVGEN_MLP_TRAIN_BUFFER_INPUT, 0);
     lt_bind(d, WB, Ly->matrix_offset);
-    const bool act = l + 1 < L && !lt_in_gemm(p, l); /* z, then a = act(z) */
+    const bool act = l + 1 < L && !mlp_layers_train_act_in_gemm(p, l); /* z, then a = act(z) */
     lt_bind(d, WS, act ? lay.z[l] : lay.act[l]);
     if (!p->desc.no_bias) lt_bind(d, WB, Ly->bias_offset);
     if (act) {

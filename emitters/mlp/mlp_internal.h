@@ -62,6 +62,9 @@ spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_
 spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, char *msg,
                                     size_t size);
 uint32_t mlp_layers_train_dispatch_count(const spvgen_mlp_train_config *t);
+/* Whether layer l's forward GEMM applies its activation (else a kernel of its own does, on
+ * a hidden layer, or the loss kernel, on the output layer). */
+bool mlp_layers_train_act_in_gemm(const spvgen_mlp_config *p, uint32_t l);
 spvgen_status mlp_layers_train_emit_kernel(spvgen_module *m, const spvgen_mlp_train_config *t, uint32_t index,
                                            spvgen_kernel_info *info);
 spvgen_status mlp_layers_train_dispatch(const spvgen_mlp_train_config *t, uint32_t index, uint64_t points,

@@ -424,8 +424,8 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
  * chunk: a chunk of 16 points (the held tiles leave shared memory for no more) repeats
  * the per-chunk work twice as often, and 16 subgroups (512 invocations) share a block's
  * barriers between more of them. The layers step costs per layer (its GEMMs and the
- * element-wise passes over the batch's activations), more for an activation its GEMM
- * epilogue does not apply (its own kernels). */
+ * element-wise passes over the batch's activations), more for a hidden layer whose
+ * activation its GEMM epilogue does not apply (silu: its own kernels). */
 #define MLP_TRAIN_HELD_PS_PER_VALUE_P16 450u
 #define MLP_TRAIN_HELD_PS_PER_VALUE_S16 280u
 #define MLP_TRAIN_HELD_PS_PER_VALUE 200u
@@ -443,9 +443,9 @@ static uint64_t held_ps_per_point(const spvgen_mlp_train_config *p) {
 static uint64_t layers_ps_per_point(const spvgen_mlp_train_config *p) {
   uint64_t ps = 0;
   for (uint32_t l = 0; l < p->net.layer_count; l++) {
-    const spvgen_activation a = p->net.layers[l].activation;
     ps += MLP_TRAIN_LAYERS_PS_PER_LAYER;
-    if (a != SPVGEN_ACTIVATION_NONE && a != SPVGEN_ACTIVATION_RELU) ps += MLP_TRAIN_LAYERS_PS_PER_ACT_KERNEL;
+    if (l + 1 < p->net.layer_count && !mlp_layers_train_act_in_gemm(&p->net, l))
+      ps += MLP_TRAIN_LAYERS_PS_PER_ACT_KERNEL;
   }
   return ps;
 }
