@@ -401,6 +401,49 @@ static void the_estimate_follows_the_work(void) {
   CHECK(own > t1 && own < t2);
 }
 
+/* The GPU test's flow (tests/gpu/test_gpu_gemm.c, prompt lengths with reused kernels) on
+ * the h100 preset: at one expected run every cached kernel that can run a call stands in;
+ * each chosen plan launches its call, its resolved desc plans to the same kernel (what
+ * the runners rely on), and its kernels validate. */
+static void reused_h100_plans_replan_to_themselves_and_validate(void) {
+  spvgen_device_caps c = preset("h100");
+  static const uint32_t weights[][2] = {{512, 1024}, {1536, 512}, {256, 20000}};
+  static const uint32_t ms[] = {1, 77, 300, 1000, 33, 130};
+  static const spvgen_component_type t[][2] = {{SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32},
+                                               {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32}};
+  spvgen_gemm_config held[64];
+  uint32_t nheld = 0, reused = 0;
+  for (size_t ti = 0; ti < 2; ti++)
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+      for (size_t w = 0; w < 3; w++) {
+        spvgen_gemm_desc d = call_desc(ms[mi], weights[w][0], weights[w][1], t[ti][0], t[ti][1], true);
+        spvgen_gemm_plan_choice ch;
+        spvgen_gemm_plan_opts o = {.compiled = held, .compiled_count = nheld, .expected_runs = 1, .choice = &ch};
+        spvgen_gemm_config p, again;
+        char msg[512];
+        CHECK_MSG(spvgen_gemm_plan_ex(&d, &c, &o, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+        reused += ch.reused;
+        spvgen_gemm_args a = {.m = ms[mi], .n = weights[w][0], .k = weights[w][1]};
+        spvgen_gemm_launch l;
+        CHECK_MSG(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s: %s", p.name, msg);
+        CHECK_MSG(spvgen_gemm_plan(&p.desc, &c, &again, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+        CHECK_MSG(spvgen_gemm_class_key(&again) == spvgen_gemm_class_key(&p), "%s replans to %s", p.name, again.name);
+        bool have = false;
+        for (uint32_t j = 0; j < nheld; j++) have = have || spvgen_gemm_class_key(&held[j]) == spvgen_gemm_class_key(&p);
+        if (have) continue;
+        held[nheld++] = p;
+        spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+        uint32_t nk = 0;
+        CHECK_MSG(spvgen_gemm_plan_kernels(&p, k, &nk, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+        for (uint32_t j = 0; j < nk; j++) {
+          check_words(k[j].words, k[j].word_count);
+          spvgen_kernel_free(&k[j]);
+        }
+      }
+  CHECK_MSG(reused >= 10, "%u calls reused a kernel", reused);
+  CHECK(nheld >= 2);
+}
+
 /* ------------------------------------------------------- on the device ---- */
 
 /* On the test device: a kernel planned for a 3-row call stands in for the plan AUTO gives
@@ -456,6 +499,7 @@ int main(int argc, char **argv) {
       TEST_CASE(long_k_takes_only_split_plans),
       TEST_CASE(bad_arguments_are_refused_by_name),
       TEST_CASE(the_estimate_follows_the_work),
+      TEST_CASE(reused_h100_plans_replan_to_themselves_and_validate),
       TEST_CASE(a_reused_plan_runs_the_call_right),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
