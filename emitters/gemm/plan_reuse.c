@@ -100,10 +100,14 @@ spvgen_status spvgen_gemm_estimate_ms(const spvgen_gemm_config *plan, const spvg
     caps = &tmp;
   }
   spvgen_gemm_args a = args ? *args : plan_shape(&plan->desc);
-  if (!gemm_runtime(&plan->desc)) a = plan_shape(&plan->desc); /* a FIXED plan runs its own shape */
+  spvgen_status st;
+  if (!gemm_runtime(&plan->desc)) { /* a FIXED plan runs its own shape: args, if any, must be it */
+    spvgen_gemm_launch l;
+    if (args && (st = spvgen_gemm_launch_for(plan, args, &l, msg, size)) != SPVGEN_OK) return st;
+    a = plan_shape(&plan->desc);
+  }
   uint32_t slices;
-  spvgen_status st = launch_slices(plan, args ? args : &a, &slices, msg, size);
-  if (st != SPVGEN_OK) return st;
+  if ((st = launch_slices(plan, &a, &slices, msg, size)) != SPVGEN_OK) return st;
   if (!a.batch) a.batch = 1;
   *ms = estimate(caps, plan, &a, slices);
   return SPVGEN_OK;

@@ -558,7 +558,7 @@ typedef struct spvgen_gemm_plan_opts {
   const spvgen_gemm_config *compiled;
   uint32_t compiled_count;
   /* Or a lookup by key: have(user, key) true when the caller holds that kernel. The
-   * candidates are then spvgen_gemm_plans' list for the desc (and AUTO's plan). */
+   * candidates are then the first 64 of spvgen_gemm_plans' list for the desc. */
   bool (*have)(void *user, uint64_t class_key);
   void *user;
   /* Runs of calls like desc's the caller expects the plan to serve (0:

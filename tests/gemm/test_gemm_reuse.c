@@ -371,6 +371,17 @@ static void bad_arguments_are_refused_by_name(void) {
   spvgen_gemm_args a = {.m = 77, .n = 500, .k = 3584}; /* n outside the class (multiples of 256) */
   CHECK(spvgen_gemm_estimate_ms(&p, &c, &a, &ms, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "n_multiple");
+  /* a fixed plan is estimated for its own shape only */
+  spvgen_gemm_desc f;
+  memset(&f, 0, sizeof f);
+  f.m = 64, f.n = 64, f.k = 64;
+  spvgen_gemm_config fp = plan_of(&f, &c);
+  spvgen_gemm_args same = {.m = 64, .n = 64, .k = 64}, other = {.m = 65, .n = 64, .k = 64};
+  double own = 0;
+  CHECK(spvgen_gemm_estimate_ms(&fp, &c, NULL, &own, msg, sizeof msg) == SPVGEN_OK && own > 0);
+  CHECK(spvgen_gemm_estimate_ms(&fp, &c, &same, &ms, msg, sizeof msg) == SPVGEN_OK && ms == own);
+  CHECK(spvgen_gemm_estimate_ms(&fp, &c, &other, &ms, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "fixed-shape plan");
   /* an invalid cached plan (not made by the planner) is no candidate, never a crash */
   spvgen_gemm_config junk;
   memset(&junk, 0, sizeof junk);
