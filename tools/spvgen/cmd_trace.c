@@ -2,7 +2,9 @@
  * order in one process, as the framework would run them: per call a plan and an emit
  * (microseconds), a pipeline from the kernel cache (a compile on a miss, nothing on a
  * hit), one dispatch; then the totals a framework pays: pipelines created, compile ms,
- * GPU ms, wall ms. --cold starts from an empty spvgen disk cache (the driver's own cache
+ * GPU ms, wall ms. The plan is spvgen_gemm_plan_ex's against the plans whose kernels the
+ * process already compiled (--reuse on, the default), or AUTO's per call (--reuse off);
+ * --caps plans the trace for a preset without a device. --cold starts from an empty spvgen disk cache (the driver's own cache
  * is the caller's to empty: bench/trace.sh does both); without it the disk cache of
  * --cache-dir (default: the user's) is used, so a second run is the warm one.
  *
