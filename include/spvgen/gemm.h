@@ -568,8 +568,11 @@ typedef struct spvgen_gemm_plan_opts {
 } spvgen_gemm_plan_opts;
 
 /* spvgen_gemm_plan, weighed against the caller's compiled kernels (see above). opts NULL,
- * or with nothing cached: spvgen_gemm_plan's plan. Fails as spvgen_gemm_plan does. No
- * state, no allocation: any number of threads (have is called on the calling thread). */
+ * or with nothing cached: spvgen_gemm_plan's plan. A reused plan is the cached one as the
+ * caller gave it (or as spvgen_gemm_plans lists it): its m, n, k are the hints it was
+ * planned for; the call's shape goes to spvgen_gemm_launch_for. Fails as
+ * spvgen_gemm_plan does, and on compiled NULL with compiled_count > 0. No state, no
+ * allocation: any number of threads (have is called on the calling thread). */
 spvgen_status spvgen_gemm_plan_ex(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                   const spvgen_gemm_plan_opts *opts, spvgen_gemm_config *plan,
                                   char *message, size_t message_size);
