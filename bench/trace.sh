@@ -9,7 +9,9 @@
 #     cache emptied again (what spvgen's own VkPipelineCache brings),
 #  4. the torch.matmul anchor on the same calls (bench/anchors/gemm_trace_anchor.py),
 # each printing its per-call table and a `summary` line. Record the output in
-# bench/results/ with the date and the card.
+# bench/results/ with the date and the card. SPVGEN_TRACE_ARGS passes options to every
+# `spvgen bench trace` (e.g. "--reuse off": AUTO's plan per call, no cache-aware
+# planning); SPVGEN_TRACE_ANCHOR=0 leaves out run 4 (a second pass of the same trace).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trace=${1:-bench/traces/qwen2-7b-prefill.txt}
@@ -28,7 +30,9 @@ echo "== 3. warm spvgen cache, empty driver cache"
 __GL_SHADER_DISK_CACHE_PATH="$work/driver2" MESA_SHADER_CACHE_DIR="$work/driver2" \
   "$spvgen" bench trace "$trace" --cache-dir "$work/spvgen" ${SPVGEN_TRACE_ARGS:-}
 echo "== 4. torch.matmul anchor"
-if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+if [ "${SPVGEN_TRACE_ANCHOR:-1}" = 0 ]; then
+  echo "(SPVGEN_TRACE_ANCHOR=0: anchor left out)"
+elif python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
   python3 bench/anchors/gemm_trace_anchor.py "$trace"
 else
   echo "(no torch with CUDA here: anchor skipped)"

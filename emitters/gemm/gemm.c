@@ -421,8 +421,6 @@ static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, sp
   return tmp;
 }
 
-/* The shape a RUNTIME plan is chosen for: the desc's hints, 4096 where it gives none. */
-#define GEMM_RUNTIME_HINT 4096u
 /* How much faster khr's estimate must be to take a fixed shape from coopmat2 (AUTO) */
 #define KHR_OVER_CM2_MARGIN 1.1
 
@@ -1271,6 +1269,29 @@ uint32_t spvgen_gemm_addressing_model(const spvgen_gemm_config *plan) {
              : (uint32_t)SpvAddressingModelLogical;
 }
 
+/* The kernels of a resolved plan into kernels[] (fn names the caller in messages). */
+static spvgen_status kernels_of(const spvgen_gemm_config *plan, spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT],
+                                uint32_t *count, const char *fn, char *msg, size_t size) {
+  spvgen_status st = SPVGEN_OK;
+  uint32_t n = spvgen_gemm_kernel_count(plan);
+  for (uint32_t i = 0; i < n && st == SPVGEN_OK; i++) {
+    spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_gemm_addressing_model(plan)});
+    if (!m) {
+      st = gemm_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
+      break;
+    }
+    spvgen_kernel_info info;
+    st = spvgen_gemm_emit_kernel(m, plan, spvgen_gemm_kernel_at(plan, i), &info);
+    st = ek_kernel_finish(m, st, &info, &kernels[i], fn, msg, size);
+  }
+  if (st != SPVGEN_OK) {
+    for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&kernels[i]);
+    return st;
+  }
+  *count = n;
+  return SPVGEN_OK;
+}
+
 spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                   spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
                                   spvgen_gemm_config *plan_out, char *msg, size_t size) {
@@ -1281,24 +1302,20 @@ spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_dev
   spvgen_gemm_config plan;
   spvgen_status st = spvgen_gemm_plan(desc, caps, &plan, msg, size);
   if (st != SPVGEN_OK) return st;
-  uint32_t n = spvgen_gemm_kernel_count(&plan);
-  for (uint32_t i = 0; i < n && st == SPVGEN_OK; i++) {
-    spvgen_module *m = spvgen_module_create(&(spvgen_module_desc){.addressing = spvgen_gemm_addressing_model(&plan)});
-    if (!m) {
-      st = gemm_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, "out of memory");
-      break;
-    }
-    spvgen_kernel_info info;
-    st = spvgen_gemm_emit_kernel(m, &plan, spvgen_gemm_kernel_at(&plan, i), &info);
-    st = ek_kernel_finish(m, st, &info, &kernels[i], "spvgen_gemm_kernels", msg, size);
-  }
-  if (st != SPVGEN_OK) {
-    for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&kernels[i]);
-    return st;
-  }
-  *count = n;
+  if ((st = kernels_of(&plan, kernels, count, "spvgen_gemm_kernels", msg, size)) != SPVGEN_OK) return st;
   if (plan_out) *plan_out = plan;
   return SPVGEN_OK;
+}
+
+spvgen_status spvgen_gemm_plan_kernels(const spvgen_gemm_config *plan, spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT],
+                                       uint32_t *count, char *msg, size_t size) {
+  if (msg && size) msg[0] = 0;
+  if (!kernels || !count) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernels or count is NULL");
+  *count = 0;
+  memset(kernels, 0, SPVGEN_GEMM_KERNEL_COUNT * sizeof *kernels);
+  if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT || !plan->local_size[0])
+    return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL or not made by spvgen_gemm_plan");
+  return kernels_of(plan, kernels, count, "spvgen_gemm_plan_kernels", msg, size);
 }
 
 spvgen_status spvgen_gemm(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,

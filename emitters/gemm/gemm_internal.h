@@ -53,6 +53,9 @@ static inline uint32_t gemm_units(const spvgen_device_caps *caps) {
   return caps && caps->compute_units ? caps->compute_units : 132u;
 }
 
+/* The shape a RUNTIME plan is chosen for: the desc's hints, 4096 where it gives none. */
+#define GEMM_RUNTIME_HINT 4096u
+
 /* Whether the plan's shapes are run-time values (push constants). */
 static inline bool gemm_runtime(const spvgen_gemm_desc *d) { return d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME; }
 

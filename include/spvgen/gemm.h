@@ -539,6 +539,96 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan);
 spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                spvgen_gemm_config *plan, char *message, size_t message_size);
 
+/* ------------------------------------------------- planning with a kernel cache ---- */
+
+/* What a kernel costs a framework is its compile plus its runs. spvgen_gemm_plan picks
+ * the plan for the desc's shape alone; a framework that already holds compiled kernels
+ * (its pipeline cache) may do better with one of those: a cached kernel costs no compile.
+ * spvgen_gemm_plan_ex weighs them, in one rule:
+ *
+ *     cost(plan) = estimated run time of desc's shape x expected_runs
+ *                  + (cached ? 0 : plan.compile_ms)
+ *
+ * over AUTO's own plan (spvgen_gemm_plan's) and every cached plan that can run the
+ * desc's call, and returns the cheapest (AUTO's plan on a tie). The plans not cached are
+ * represented by AUTO's plan alone: the planner has already weighed their compile against
+ * their run (the compile budget), so with nothing cached the result is exactly
+ * spvgen_gemm_plan's, byte for byte. A cached plan can run the call when it computes
+ * the same function (types, layouts, epilogue, addressing, shapes mode), its class
+ * covers the desc's (every m/n/k/ld multiple of the desc a multiple of the plan's), its
+ * launch takes the desc's shape (spvgen_gemm_launch_for: the edge mode, the long-K bound
+ * on unsplit plans), a desc that keeps split-K or packing off gets neither, every knob
+ * the desc sets is the plan's, and the device has its features. A FIXED desc reuses only
+ * a plan of its very shape.
+ *
+ * The run-time estimate is the planner's model (spvgen_gemm_estimate_ms), fitted on the
+ * H100 and H200; the compile figure is plan.compile_ms (also a model). Both rank plans;
+ * neither is a stopwatch. */
+
+/* The expected runs spvgen_gemm_plan_ex assumes when opts leave it at 0: a cached plan
+ * estimated 1 us a run slower is worth 1 ms of compile saved. A compile is paid once per
+ * process (once per install with the runner's disk cache), a run on every call; 1000 runs
+ * is some tens of prompts through a model's layers (each weight shape runs once or twice
+ * per layer and prompt). On the Qwen2-7B and Llama-3-8B prefill traces for the h100
+ * preset it keeps the estimated GPU total within 5% of AUTO's plans while compiling 3
+ * kernels instead of 5 and 2 instead of 4 (docs/design-notes.md, "Compile once, reuse
+ * across prompt lengths"). */
+#define SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS 1000u
+
+/* What spvgen_gemm_plan_ex weighed (optional out of spvgen_gemm_plan_opts). */
+typedef struct spvgen_gemm_plan_choice {
+  bool reused;                 /* the plan is a cached one in place of AUTO's plan */
+  bool default_cached;         /* AUTO's plan is itself cached */
+  uint32_t candidates;         /* cached plans that could run the call (AUTO's not counted) */
+  uint32_t expected_runs;      /* the runs weighed (opts' or the default) */
+  uint64_t default_key;        /* spvgen_gemm_class_key of AUTO's plan */
+  char default_name[96];       /* AUTO's plan's name */
+  uint32_t default_compile_ms; /* AUTO's plan.compile_ms */
+  double default_run_ms;       /* estimated run of the desc's shape on AUTO's plan */
+  double run_ms;               /* and on the plan returned */
+  double saved_ms;             /* cost(AUTO's plan) - cost(the plan returned), >= 0: the
+                                  compile saved less expected_runs x the slower run */
+} spvgen_gemm_plan_choice;
+
+/* The kernels the caller already has (give either or both; a cached plan is one whose
+ * class key the caller holds a pipeline for). */
+typedef struct spvgen_gemm_plan_opts {
+  /* The plans of the cached kernels, as spvgen_gemm_plan(_ex) returned them (a framework
+   * keeps them beside its pipelines: spvgen_gemm_launch_for needs them). Each is a
+   * candidate as it is. */
+  const spvgen_gemm_config *compiled;
+  uint32_t compiled_count;
+  /* Or a lookup by key: have(user, key) true when the caller holds that kernel. The
+   * candidates are then the first 64 of spvgen_gemm_plans' list for the desc. */
+  bool (*have)(void *user, uint64_t class_key);
+  void *user;
+  /* Runs of calls like desc's the caller expects the plan to serve (0:
+   * SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS). */
+  uint32_t expected_runs;
+  spvgen_gemm_plan_choice *choice; /* optional: what was weighed */
+} spvgen_gemm_plan_opts;
+
+/* spvgen_gemm_plan, weighed against the caller's compiled kernels (see above). opts NULL,
+ * or with nothing cached: spvgen_gemm_plan's plan. A reused plan is the cached one as the
+ * caller gave it (or as spvgen_gemm_plans lists it): its m, n, k are the hints it was
+ * planned for; the call's shape goes to spvgen_gemm_launch_for. Fails as
+ * spvgen_gemm_plan does, and on compiled NULL with compiled_count > 0. No state, no
+ * allocation: any number of threads (have is called on the calling thread). */
+spvgen_status spvgen_gemm_plan_ex(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
+                                  const spvgen_gemm_plan_opts *opts, spvgen_gemm_config *plan,
+                                  char *message, size_t message_size);
+
+/* The planner's estimate of the GPU time of one run of plan for args (NULL: the plan's
+ * own shape; a RUNTIME plan's hint, 4096 where it has none), in ms: the tiles' K loops at
+ * the tiling's modelled rate spread over caps' compute units (the model of split-K and
+ * long-K planning), the operands' memory traffic as a floor, and the dispatches. An
+ * estimate fitted on the H100 (rate 1.0 = 326 TFLOP/s f16 over 132 SMs, 3 TB/s), to
+ * compare plans; not a measurement. Fails (naming why) when the plan's launch refuses
+ * args. caps NULL: the "vulkan13" preset. */
+spvgen_status spvgen_gemm_estimate_ms(const spvgen_gemm_config *plan, const spvgen_device_caps *caps,
+                                      const spvgen_gemm_args *args, double *ms, char *message,
+                                      size_t message_size);
+
 /* Every plan the device can run for desc, each variant and tile the variant offers
  * (knobs the desc sets stay fixed), best guess first within a variant, variants in enum
  * order; then, when the desc leaves split_k at 0, split-K versions (2, 4, 8, 16 slices)
@@ -597,6 +687,14 @@ spvgen_status spvgen_gemm_emit(spvgen_module *m, const spvgen_gemm_config *plan,
 spvgen_status spvgen_gemm_kernels(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                   spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
                                   spvgen_gemm_config *plan, char *message, size_t message_size);
+
+/* The kernels of a plan the caller already has (spvgen_gemm_plan_ex's, or one kept from
+ * before), as spvgen_gemm_kernels makes them for a desc: emitted and finished into
+ * kernels[0 .. *count) in dispatch order, each freed by the caller. On failure none is
+ * left allocated. */
+spvgen_status spvgen_gemm_plan_kernels(const spvgen_gemm_config *plan,
+                                       spvgen_kernel kernels[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
+                                       char *message, size_t message_size);
 
 /* The one-shot for a plan of one kernel: plan + emit + finish into a kernel whose words
  * the caller frees (spvgen_kernel_free); its info is complete (spvgen_kernel_reflect of

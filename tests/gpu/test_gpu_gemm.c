@@ -839,6 +839,76 @@ static void test_gemm_prompt_lengths_planned_per_call_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The same prompt lengths planned with the kernels already compiled in view
+ * (spvgen_gemm_plan_ex, one expected run: every cached kernel that can run a call stands
+ * in for AUTO's plan, so small-M kernels run calls far from the M they were planned for,
+ * and long-K split kernels short K); each call's kernel is the reused plan's (its key),
+ * every element checked after a second run into a NaN-poisoned D. */
+static void test_gemm_prompt_lengths_with_reused_kernels_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(0);
+  if (!ctx) return;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  if (caps->type == SPVGEN_DEVICE_CPU) {
+    spvgen_vk_destroy(ctx);
+    test_skip("the reused prompt plans are cooperative-matrix plans; tests/gemm/test_gemm_reuse.c runs SIMT ones");
+    return;
+  }
+  static const uint32_t weights[][2] = {{512, 1024}, {1536, 512}, {256, 20000}}; /* N, K (K > 16384: split) */
+  static const uint32_t ms[] = {1, 77, 300, 1000, 33, 130};
+  static const spvgen_component_type t[][3] = {
+      {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
+      {SPVGEN_COMPONENT_S8, SPVGEN_COMPONENT_S32, SPVGEN_COMPONENT_S32}};
+  spvgen_gemm_config held[64];
+  uint32_t nheld = 0, reused = 0;
+  for (size_t ti = 0; ti < 2; ti++)
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+      for (size_t w = 0; w < 3; w++) {
+        spvgen_gemm_desc base;
+        memset(&base, 0, sizeof base);
+        base.a_type = base.b_type = t[ti][0];
+        base.acc_type = t[ti][1];
+        base.out_type = t[ti][2];
+        base.b_layout = SPVGEN_COL_MAJOR;
+        spvgen_gemm_args call = {.m = ms[mi], .n = weights[w][0], .k = weights[w][1]};
+        spvgen_gemm_desc cls;
+        char msg[1024];
+        spvgen_status st = spvgen_gemm_class_for(&base, &call, &cls, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "class_for: %s", msg);
+        if (st != SPVGEN_OK) continue;
+        cls.m_multiple = 1;
+        spvgen_gemm_plan_choice ch;
+        spvgen_gemm_plan_opts po = {.compiled = held, .compiled_count = nheld, .expected_runs = 1, .choice = &ch};
+        spvgen_gemm_config plan;
+        st = spvgen_gemm_plan_ex(&cls, caps, &po, &plan, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "plan_ex: %s", msg);
+        if (st != SPVGEN_OK) continue;
+        reused += ch.reused;
+        gemm_run_result r;
+        gemm_run_options o = {0};
+        o.seed = test_rand_u32() | 1u;
+        o.recheck = true;
+        o.repeats = 2;
+        spvgen_gemm_desc run = plan.desc; /* the chosen kernel, its knobs pinned */
+        st = gemm_run_shapes(ctx, &run, &call, 1, &o, &r, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%ux%ux%u [%s]: %s", call.m, call.n, call.k, plan.name, msg);
+        if (st != SPVGEN_OK) continue;
+        g_runs++;
+        CHECK_EQ_U64(spvgen_gemm_class_key(&r.plan), spvgen_gemm_class_key(&plan));
+        fprintf(stderr, "  prompt %ux%ux%u %s [%s]%s: %llu bad of %llu\n", call.m, call.n, call.k,
+                spvgen_component_type_name(t[ti][0]), r.plan.name, ch.reused ? " reused" : "",
+                (unsigned long long)r.bad, (unsigned long long)r.checked);
+        CHECK_MSG(r.bad == 0, "prompt %ux%ux%u [%s]: %llu of %llu wrong; first (%llu,%llu) gpu %g cpu %g", call.m,
+                  call.n, call.k, r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+                  (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
+                  r.first_bad_ref);
+        bool have = false;
+        for (uint32_t j = 0; j < nheld; j++) have = have || spvgen_gemm_class_key(&held[j]) == spvgen_gemm_class_key(&plan);
+        if (!have && nheld < 64) held[nheld++] = plan;
+      }
+  CHECK_MSG(reused > 0, "no call reused a kernel (%u kernels)", nheld);
+  spvgen_vk_destroy(ctx);
+}
+
 /* SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE: the K edge as the last tile_k of K, unclamped, with B's
  * already-summed rows zeroed; every layout, with and without M and N edges, split-K. */
 static void test_gemm_coopmat2_masked_k_edge_matches_cpu(void) {
@@ -1027,6 +1097,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_runtime_splitk_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_splitk_slice_origin_matches_cpu),
       TEST_CASE(test_gemm_prompt_lengths_planned_per_call_matches_cpu),
+      TEST_CASE(test_gemm_prompt_lengths_with_reused_kernels_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_masked_k_edge_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_pack_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_pack_big_matches_cpu),

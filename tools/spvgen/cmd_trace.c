@@ -2,7 +2,9 @@
  * order in one process, as the framework would run them: per call a plan and an emit
  * (microseconds), a pipeline from the kernel cache (a compile on a miss, nothing on a
  * hit), one dispatch; then the totals a framework pays: pipelines created, compile ms,
- * GPU ms, wall ms. --cold starts from an empty spvgen disk cache (the driver's own cache
+ * GPU ms, wall ms. The plan is spvgen_gemm_plan_ex's against the plans whose kernels the
+ * process already compiled (--reuse on, the default), or AUTO's per call (--reuse off);
+ * --caps plans the trace for a preset without a device. --cold starts from an empty spvgen disk cache (the driver's own cache
  * is the caller's to empty: bench/trace.sh does both); without it the disk cache of
  * --cache-dir (default: the user's) is used, so a second run is the warm one.
  *
@@ -37,8 +39,8 @@ typedef struct trace_call {
 
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
-             "                          [--split-k S] [--pack MODE]\n"
-             "                                [--device NAME]\n\n"
+             "                          [--split-k S] [--pack MODE] [--reuse on|off] [--runs R]\n"
+             "                          [--device NAME | --caps NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
              "dispatch, each checked on a sample of its outputs against the CPU. Prints each call\n"
@@ -59,10 +61,22 @@ static void trace_usage(FILE *o) {
              "  --pack MODE      every call's plan packs its operands (a, b or ab: a pack kernel\n"
              "                   copies them zero-padded to whole tiles into the workspace first,\n"
              "                   then the aligned kernel; coopmat2 and simt)\n"
-             "  --device NAME    the first device whose name contains NAME\n\n"
+             "  --reuse on|off   on (default): each call is planned with spvgen_gemm_plan_ex against\n"
+             "                   the kernels this process already compiled (a cached plan that can\n"
+             "                   run the call is taken where its estimated run time x R is less\n"
+             "                   than AUTO's plan's plus the compile AUTO's would cost); off: AUTO's\n"
+             "                   plan per call (spvgen_gemm_plan). A reused call's row says which\n"
+             "                   plan it stood in for and the estimated cost it saved\n"
+             "  --runs R         the expected runs spvgen_gemm_plan_ex weighs (default %u)\n"
+             "  --device NAME    the first device whose name contains NAME\n"
+             "  --caps NAME      plan only, for a preset or caps file (no device): each call's plan,\n"
+             "                   whether it compiles, and the totals with the planner's compile\n"
+             "                   estimates (plan.compile_ms) in place of measured compiles\n\n"
              "examples:\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --cold\n"
-             "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt      # warm: the cache filled\n");
+             "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt      # warm: the cache filled\n"
+             "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --caps h100 --reuse off\n",
+          SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
 }
 
 /* Reads the trace; returns the number of calls or -1 after printing why. */
@@ -176,10 +190,113 @@ static void rm_tree(const char *dir) {
   rmdir(dir);
 }
 
+/* How each call is planned (the command's options). */
+typedef struct trace_planning {
+  bool runtime, reuse;
+  uint32_t split_k, runs;
+  spvgen_gemm_pack pack;
+  /* the plans whose kernels this process holds (reuse on): one per class key */
+  spvgen_gemm_config *held;
+  uint32_t held_count;
+} trace_planning;
+
+/* Call c's desc as the trace plans it: run-time, the class of its shape with M free (a
+ * prompt length is anything), so every call with this weight shape and types may share a
+ * kernel; args gets the call's shape. */
+static spvgen_status trace_want(const trace_planning *tp, const spvgen_gemm_desc *d, spvgen_gemm_desc *want,
+                                spvgen_gemm_args *args, char *msg, size_t size) {
+  *want = *d;
+  *args = (spvgen_gemm_args){.m = d->m, .n = d->n, .k = d->k};
+  if (tp->runtime) {
+    spvgen_status st = spvgen_gemm_class_for(d, args, want, msg, size);
+    if (st != SPVGEN_OK) return st;
+    want->m_multiple = 1;
+  }
+  if (tp->split_k) want->split_k = tp->split_k;
+  want->pack = tp->pack;
+  return SPVGEN_OK;
+}
+
+/* The plan of one call: AUTO's, or with reuse on, spvgen_gemm_plan_ex's against the plans
+ * held so far (choice: what it weighed). */
+static spvgen_status trace_plan(const trace_planning *tp, const spvgen_device_caps *caps, const spvgen_gemm_desc *want,
+                                spvgen_gemm_config *plan, spvgen_gemm_plan_choice *choice, char *msg, size_t size) {
+  memset(choice, 0, sizeof *choice);
+  if (!tp->reuse) return spvgen_gemm_plan(want, caps, plan, msg, size);
+  spvgen_gemm_plan_opts o = {.compiled = tp->held, .compiled_count = tp->held_count, .expected_runs = tp->runs,
+                             .choice = choice};
+  return spvgen_gemm_plan_ex(want, caps, &o, plan, msg, size);
+}
+
+/* Records that the process holds plan's kernel; true when it was new. */
+static bool trace_hold(trace_planning *tp, const spvgen_gemm_config *plan) {
+  const uint64_t key = spvgen_gemm_class_key(plan);
+  for (uint32_t i = 0; i < tp->held_count; i++)
+    if (spvgen_gemm_class_key(&tp->held[i]) == key) return false;
+  if (tp->held && tp->held_count < TRACE_MAX_CALLS) tp->held[tp->held_count++] = *plan;
+  return true;
+}
+
+/* The reuse column: the estimated cost a reused plan saved ("" for AUTO's plan). */
+static void reuse_cell(const spvgen_gemm_plan_choice *ch, char *out, size_t size) {
+  if (ch->reused) snprintf(out, size, "reused -%.0f ms", ch->saved_ms);
+  else out[0] = 0;
+}
+
+/* --caps: every call planned for a preset (no device): which compile, at the planner's
+ * compile estimates. */
+static int trace_plan_only(const char *path, const trace_call *calls, int n, trace_planning *tp,
+                           const spvgen_device_caps *caps, const char *caps_name) {
+  char msg[2048];
+  printf("trace %s: %d calls, planned for %s (no device: compiles are the planner's estimates)\n", path, n, caps_name);
+  printf("reuse %s, expected runs %u\n\n", tp->reuse ? "on" : "off",
+         tp->runs ? tp->runs : SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
+  printf("| %3s | %5s | %5s | %5s | %-44s | %-8s | %10s | %-16s | %9s |\n", "#", "M", "N", "K", "plan", "pipeline",
+         "compile ms", "reuse", "est. ms");
+  printf("|-----|-------|-------|-------|----------------------------------------------|----------|------------|"
+         "------------------|-----------|\n");
+  uint64_t compiled = 0, reused = 0;
+  double compile_ms = 0, run_ms = 0;
+  for (int i = 0; i < n; i++) {
+    spvgen_gemm_desc want;
+    spvgen_gemm_args args;
+    spvgen_gemm_config plan;
+    spvgen_gemm_plan_choice ch;
+    double est = 0;
+    if (trace_want(tp, &calls[i].desc, &want, &args, msg, sizeof msg) != SPVGEN_OK ||
+        trace_plan(tp, caps, &want, &plan, &ch, msg, sizeof msg) != SPVGEN_OK ||
+        spvgen_gemm_estimate_ms(&plan, caps, tp->runtime ? &args : NULL, &est, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
+      return 1;
+    }
+    const bool miss = trace_hold(tp, &plan);
+    if (miss) compiled++, compile_ms += plan.compile_ms;
+    reused += ch.reused;
+    run_ms += est;
+    char cell[32];
+    reuse_cell(&ch, cell, sizeof cell);
+    printf("| %3d | %5u | %5u | %5u | %-44.44s | %-8s | %10u | %-16s | %9.4f |\n", i + 1, calls[i].desc.m,
+           calls[i].desc.n, calls[i].desc.k, plan.name, miss ? "compiled" : "cached", miss ? plan.compile_ms : 0,
+           cell, est);
+    if (ch.reused)
+      printf("|     |       |       |       |   in place of %-30.30s | est. %.4f ms a run, %u ms to compile |\n",
+             ch.default_name, ch.default_run_ms, ch.default_compile_ms);
+  }
+  printf("\npipelines created: %llu (cache hits %llu, reused in place of AUTO's plan %llu)\n",
+         (unsigned long long)compiled, (unsigned long long)(n - compiled), (unsigned long long)reused);
+  printf("estimated compile ms: %.0f\n", compile_ms);
+  printf("estimated GPU ms:     %.3f\n", run_ms);
+  printf("summary calls=%d shapes=%s reuse=%s pipelines=%llu hits=%llu reused=%llu est_compile_ms=%.0f "
+         "est_gpu_ms=%.3f\n",
+         n, tp->runtime ? "runtime" : "fixed", tp->reuse ? "on" : "off", (unsigned long long)compiled,
+         (unsigned long long)(n - compiled), (unsigned long long)reused, compile_ms, run_ms);
+  return 0;
+}
+
 int spvgen_cmd_bench_trace(int argc, char **argv) {
-  const char *path = NULL, *cache_dir = NULL, *device = NULL;
-  bool cold = false, runtime = true;
-  uint32_t sample = 8, split_k = 0;
+  const char *path = NULL, *cache_dir = NULL, *device = NULL, *caps_name = NULL;
+  bool cold = false, runtime = true, reuse = true;
+  uint32_t sample = 8, split_k = 0, runs = 0;
   spvgen_gemm_pack pack = SPVGEN_GEMM_PACK_AUTO;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -189,7 +306,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     } else if (!strcmp(a, "--cold")) {
       cold = true;
     } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
-               !strcmp(a, "--shapes") || !strcmp(a, "--split-k") || !strcmp(a, "--pack")) {
+               !strcmp(a, "--shapes") || !strcmp(a, "--split-k") || !strcmp(a, "--pack") ||
+               !strcmp(a, "--reuse") || !strcmp(a, "--runs") || !strcmp(a, "--caps")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
@@ -199,6 +317,15 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         runtime = !strcmp(v, "runtime");
       }
       else if (!strcmp(a, "--device")) device = v;
+      else if (!strcmp(a, "--caps")) caps_name = v;
+      else if (!strcmp(a, "--reuse")) {
+        if (strcmp(v, "on") && strcmp(v, "off"))
+          return spvgen_cli_usage_error("bench trace", "--reuse: '%s' is not on or off", v);
+        reuse = !strcmp(v, "on");
+      } else if (!strcmp(a, "--runs")) {
+        if (!sg_parse_u32(v, 1, 1000000000, &runs))
+          return spvgen_cli_usage_error("bench trace", "--runs: '%s' is not a count from 1 to 10^9", v);
+      }
       else if (!strcmp(a, "--pack")) {
         if (!spvgen_gemm_pack_parse(v, &pack))
           return spvgen_cli_usage_error("bench trace", "--pack: '%s' is not auto, none, a, b or ab", v);
@@ -223,12 +350,27 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     return 2;
   }
   if (cold && cache_dir) return spvgen_cli_usage_error("bench trace", "--cold and --cache-dir exclude each other");
+  if (caps_name && (device || cold || cache_dir))
+    return spvgen_cli_usage_error("bench trace", "--caps plans without a device: no --device, --cold or --cache-dir");
+  spvgen_device_caps preset_caps;
+  if (caps_name) {
+    int r = spvgen_cli_resolve_caps("bench trace", caps_name, &preset_caps);
+    if (r) return r;
+  }
   trace_call *calls = malloc(sizeof *calls * TRACE_MAX_CALLS);
-  if (!calls) return 1;
-  int n = read_trace(path, calls, TRACE_MAX_CALLS);
-  if (n < 0) {
+  trace_planning tp = {.runtime = runtime, .reuse = reuse, .split_k = split_k, .runs = runs, .pack = pack,
+                       .held = malloc(sizeof(spvgen_gemm_config) * TRACE_MAX_CALLS)};
+  if (!calls || !tp.held) {
     free(calls);
+    free(tp.held);
     return 1;
+  }
+  int n = read_trace(path, calls, TRACE_MAX_CALLS);
+  if (n < 0 || caps_name) {
+    int r = n < 0 ? 1 : trace_plan_only(path, calls, n, &tp, &preset_caps, caps_name);
+    free(calls);
+    free(tp.held);
+    return r;
   }
   char tmp_dir[] = "/tmp/spvgen-trace-cache-XXXXXX";
   if (cold && !mkdtemp(tmp_dir)) {
@@ -245,6 +387,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   if (st != SPVGEN_OK) {
     fprintf(stderr, "spvgen bench trace: %s\n", msg);
     free(calls);
+    free(tp.held);
     if (cold) rm_tree(tmp_dir);
     return st == SPVGEN_ERROR_NO_DEVICE ? 77 : 1;
   }
@@ -293,13 +436,15 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   printf("spvgen disk cache: %s%s (%llu bytes read at start%s%s); context %.1f ms\n\n",
          cold ? "cold, empty " : "", cs0.path[0] ? cs0.path : "off", (unsigned long long)cs0.disk_bytes_read,
          cs0.notice[0] ? "; " : "", cs0.notice, t_open);
-  printf("| %3s | %5s | %5s | %5s | %-36s | %8s | %11s | %9s | %8s | %7s |\n", "#", "M", "N", "K", "plan", "emit us",
-         "pipeline ms", "", "GPU ms", "TFLOP/s");
-  printf("|-----|-------|-------|-------|--------------------------------------|----------|-------------|-----------|----------|---------|\n");
+  printf("reuse %s, expected runs %u\n\n", tp.reuse ? "on" : "off", tp.runs ? tp.runs : SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
+  printf("| %3s | %5s | %5s | %5s | %-36s | %8s | %11s | %9s | %8s | %7s | %-16s |\n", "#", "M", "N", "K", "plan",
+         "emit us", "pipeline ms", "", "GPU ms", "TFLOP/s", "reuse");
+  printf("|-----|-------|-------|-------|--------------------------------------|----------|-------------|-----------|"
+         "----------|---------|------------------|\n");
   double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
   spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
   uint64_t ws_bytes = 0;
-  uint64_t compiled = 0, reused = 0, bad_total = 0, checked_total = 0;
+  uint64_t compiled = 0, reused = 0, stood_in = 0, bad_total = 0, checked_total = 0;
   double t_all = sg_now_ms();
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc *d = &calls[i].desc;
@@ -309,18 +454,12 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     uint32_t nk = 0; /* the plan's kernels: 2 with split-K (the partials, then the reduction) */
     spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
     double t0 = sg_now_ms();
-    /* run-time: the class of the call's shape, with M free (a prompt length is anything),
-     * so every call with this weight shape and types has the same kernel */
-    spvgen_gemm_desc want = *d;
-    spvgen_gemm_args args = {.m = d->m, .n = d->n, .k = d->k};
-    if (runtime && spvgen_gemm_class_for(d, &args, &want, msg, sizeof msg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
-      goto done;
-    }
-    if (runtime) want.m_multiple = 1;
-    if (split_k) want.split_k = split_k;
-    want.pack = pack;
-    if (spvgen_gemm_kernels(&want, caps, k, &nk, &plan, msg, sizeof msg) != SPVGEN_OK ||
+    spvgen_gemm_desc want;
+    spvgen_gemm_args args;
+    spvgen_gemm_plan_choice ch;
+    if (trace_want(&tp, d, &want, &args, msg, sizeof msg) != SPVGEN_OK ||
+        trace_plan(&tp, caps, &want, &plan, &ch, msg, sizeof msg) != SPVGEN_OK ||
+        spvgen_gemm_plan_kernels(&plan, k, &nk, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm_launch_for(&plan, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
       for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]);
@@ -395,6 +534,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     emit_ms += t1 - t0;
     if (miss) compiled++, compile_ms += t2 - t1;
     else reused++;
+    trace_hold(&tp, &plan); /* the process holds its kernels now (the runner's cache) */
+    stood_in += ch.reused;
     gpu_ms += ns / 1e6;
     /* The check (not in the wall time): a sample of D against the CPU in float64. */
     double tc = sg_now_ms();
@@ -431,9 +572,14 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     bad_total += bad;
     checked_total += sample;
     double tflops = ns ? 2.0 * d->m * d->n * d->k / ns / 1e3 : 0;
-    printf("| %3d | %5u | %5u | %5u | %-36.36s | %8.0f | %11.2f | %-9s | %8.3f | %7.1f |%s\n", i + 1, d->m, d->n, d->k,
-           plan.name, (t1 - t0) * 1e3, t2 - t1, miss ? "compiled" : "cached", ns / 1e6, tflops,
+    char cell[32];
+    reuse_cell(&ch, cell, sizeof cell);
+    printf("| %3d | %5u | %5u | %5u | %-36.36s | %8.0f | %11.2f | %-9s | %8.3f | %7.1f | %-16s |%s\n", i + 1, d->m,
+           d->n, d->k, plan.name, (t1 - t0) * 1e3, t2 - t1, miss ? "compiled" : "cached", ns / 1e6, tflops, cell,
            bad ? " CHECK FAILED" : "");
+    if (ch.reused) /* what AUTO's plan would have cost, estimated */
+      printf("|     |       |       |       |   in place of %-36.36s (est. %.4f ms a run against %.4f, %u ms to "
+             "compile) |\n", ch.default_name, ch.default_run_ms, ch.run_ms, ch.default_compile_ms);
     fflush(stdout);
     for (uint32_t j = 0; j < nk; j++) { /* the compiled pipelines stay in the kernel cache */
       spvgen_vk_pipeline_destroy(p[j]);
@@ -445,7 +591,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   double t_save = sg_now_ms();
   spvgen_vk_kernel_cache_save(ctx);
   t_save = sg_now_ms() - t_save;
-  printf("\npipelines created: %llu (cache hits %llu)\n", (unsigned long long)compiled, (unsigned long long)reused);
+  printf("\npipelines created: %llu (cache hits %llu; plans reused in place of AUTO's: %llu)\n",
+         (unsigned long long)compiled, (unsigned long long)reused, (unsigned long long)stood_in);
   printf("total compile ms:  %.1f\n", compile_ms);
   printf("total GPU ms:      %.3f\n", gpu_ms);
   printf("total wall ms:     %.1f (plan + emit %.2f, pipelines, dispatch and wait per call; the loop with the "
@@ -454,9 +601,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   printf("check:             %llu of %llu sampled outputs off\n", (unsigned long long)bad_total,
          (unsigned long long)checked_total);
   printf("summary calls=%d shapes=%s pipelines=%llu hits=%llu compile_ms=%.1f gpu_ms=%.3f wall_ms=%.1f cold=%d "
-         "disk_cache_bytes_read=%llu\n",
-         n, runtime ? "runtime" : "fixed", (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms, wall, cold ? 1 : 0,
-         (unsigned long long)cs0.disk_bytes_read);
+         "disk_cache_bytes_read=%llu reuse=%s reused=%llu\n",
+         n, runtime ? "runtime" : "fixed", (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms,
+         wall, cold ? 1 : 0, (unsigned long long)cs0.disk_bytes_read, tp.reuse ? "on" : "off",
+         (unsigned long long)stood_in);
   rc = bad_total ? 1 : 0;
 done:
   free(ha);
@@ -464,6 +612,7 @@ done:
 done_early:
   spvgen_vk_destroy(ctx);
   free(calls);
+  free(tp.held);
   if (cold) rm_tree(tmp_dir);
   return rc;
 }
