@@ -136,7 +136,8 @@ static bool can_run(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc
       cd->out_type != r->out_type || cd->a_layout != r->a_layout || cd->b_layout != r->b_layout ||
       cd->d_layout != r->d_layout || (r->beta != 0.0f) != (cd->beta != 0.0f) ||
       (r->beta != 0.0f && cd->c_layout != r->c_layout) || cd->bias != r->bias || cd->activation != r->activation ||
-      cd->alpha != r->alpha || cd->addressing != r->addressing || cd->shapes != r->shapes)
+      cd->leaky_slope != r->leaky_slope || cd->alpha != r->alpha || cd->addressing != r->addressing ||
+      cd->shapes != r->shapes)
     return false;
   if (gemm_runtime(r)) {
     if (!covers(cd->m_multiple, r->m_multiple) || !covers(cd->n_multiple, r->n_multiple) ||
@@ -161,7 +162,8 @@ static bool can_run(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc
       !knob_ok(desc->workgroup_size, cd->workgroup_size) || !knob_ok(desc->subgroups, cd->subgroups) ||
       !knob_ok(desc->stages, cd->stages) || !knob_ok(desc->unroll, cd->unroll) ||
       !knob_ok((uint32_t)desc->edge, (uint32_t)cd->edge) || !knob_ok(desc->edge_unroll, cd->edge_unroll) ||
-      !knob_ok(desc->codegen, cd->codegen) || !knob_ok(desc->pack_units, cd->pack_units))
+      !knob_ok(desc->codegen, cd->codegen) || !knob_ok(desc->pack_units, cd->pack_units) ||
+      !knob_ok((uint32_t)desc->pack_order, (uint32_t)cd->pack_order))
     return false;
   /* the device */
   if (c->features & ~caps->features) return false;
