@@ -34,7 +34,7 @@ pass() { # pass N: both traces, reuse off then on; the anchor in pass 1 only
   local n=$1 t r anchor
   for t in qwen2-7b-prefill llama3-8b-prefill; do
     for r in off on; do
-      [ $((SECONDS - T0)) -lt 500 ] || { echo "pass $n $t $r: skipped (time)"; continue; }
+      [ $((SECONDS - T0)) -lt ${GUARD:-420} ] || { echo "pass $n $t $r: skipped (time)"; continue; }
       anchor=0; [ "$n" = 1 ] && [ $r = on ] && anchor=1
       SPVGEN_TRACE_ARGS="--reuse $r" SPVGEN_TRACE_ANCHOR=$anchor timeout 150 \
         bash bench/trace.sh "bench/traces/$t.txt" "$B" > "$O/$t-reuse-$r-pass$n.txt" 2>&1
