@@ -613,10 +613,18 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
       if (auto_pack != SPVGEN_GEMM_PACK_AB) {
         /* one operand copied (transposed): the other too where that compiles cheaper (an
          * operand read in place that clamps, or a K edge, costs the main kernel more than
-         * a second copy costs the pack kernel; with both copied K is whole tiles) */
+         * a second copy costs the pack kernel; with both copied K is whole tiles), and the
+         * second copy is no more than twice the first's elements at the planned shape: a
+         * much larger operand (a 2^31-element A against a 1024 x 64 B) would make the
+         * copy the call's main cost, and a copy's offsets limit the class's sizes */
+        const uint64_t m = d->m ? d->m : GEMM_RUNTIME_HINT, n = d->n ? d->n : GEMM_RUNTIME_HINT,
+                       k = d->k ? d->k : GEMM_RUNTIME_HINT;
+        const uint64_t copied = auto_pack == SPVGEN_GEMM_PACK_A ? m * k : k * n;
+        const uint64_t other = auto_pack == SPVGEN_GEMM_PACK_A ? k * n : m * k;
         spvgen_gemm_config r;
         q.pack = SPVGEN_GEMM_PACK_AB;
-        if (plan_packed(caps, &q, v, &r, NULL, 0) == SPVGEN_OK && r.compile_ms < p->compile_ms) *p = r;
+        if (other <= 2 * copied && plan_packed(caps, &q, v, &r, NULL, 0) == SPVGEN_OK && r.compile_ms < p->compile_ms)
+          *p = r;
       }
       return SPVGEN_OK;
     }
