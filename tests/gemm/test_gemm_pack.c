@@ -50,19 +50,6 @@ static void free_all(spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT], uint32_t n) {
   for (uint32_t i = 0; i < n; i++) spvgen_kernel_free(&k[i]);
 }
 
-/* Whether the module names an id `name` (OpName): the pack kernel's 16-byte views of
- * the sources are "A4" and "B4". */
-static bool has_name(const uint32_t *w, size_t n, const char *name) {
-  for (size_t i = 5; i < n;) {
-    uint32_t len = w[i] >> 16;
-    if (!len) return false;
-    if ((w[i] & 0xFFFF) == SpvOpName && len > 2 && i + len <= n &&
-        strncmp((const char *)&w[i + 2], name, (len - 2) * 4) == 0)
-      return true;
-    i += len;
-  }
-  return false;
-}
 
 /* The layout of the copies for 4097x4095x4093 (the workspace: A's copy, then B's), the
  * kernels in dispatch order with their bindings, and the launch of a run-time plan giving
@@ -228,7 +215,7 @@ static void test_every_input_type_validates(void) {
       if (n) {
         CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 0), SPVGEN_GEMM_KERNEL_PACK);
         const bool vec = aligned && !(bda && d.variant == SPVGEN_GEMM_SIMT);
-        CHECK_MSG(has_name(k[0].words, k[0].word_count, "A4") == (vec && !bda) , "%s form %d: A4", p.name, form);
+        CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "A4") == (vec && !bda) , "%s form %d: A4", p.name, form);
         packs++;
       }
       free_all(k, n);
@@ -248,7 +235,7 @@ static void test_every_input_type_validates(void) {
     char msg[512];
     CHECK_MSG(spvgen_gemm_kernels(&d, &h100, k, &n, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
     if (n) {
-      CHECK_EQ_U64(has_name(k[0].words, k[0].word_count, "A4"), aligned);
+      CHECK_EQ_U64(words_has_name(k[0].words, k[0].word_count, "A4"), aligned);
       CHECK(words_has(k[0].words, k[0].word_count, SpvOpBitcast));
     }
     free_all(k, n);
@@ -454,8 +441,8 @@ static void test_wide_units_match_the_reference(void) {
     uint32_t n = build(&d, spvgen_vk_caps(ctx), &p, k);
     if (n) {
       CHECK_EQ_U64(spvgen_gemm_kernel_at(&p, 0), SPVGEN_GEMM_KERNEL_PACK);
-      CHECK_MSG(has_name(k[0].words, k[0].word_count, "A4") == cases[i].vec_a, "wide case %zu: A4", i);
-      CHECK_MSG(has_name(k[0].words, k[0].word_count, "B4") == cases[i].vec_b, "wide case %zu: B4", i);
+      CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "A4") == cases[i].vec_a, "wide case %zu: A4", i);
+      CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "B4") == cases[i].vec_b, "wide case %zu: B4", i);
       CHECK_EQ_U64(p.desc.pack_units, cases[i].units ? cases[i].units : 1);
     }
     free_all(k, n);

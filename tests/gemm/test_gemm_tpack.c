@@ -46,19 +46,6 @@ static spvgen_gemm_desc desc_of(uint32_t m, uint32_t n, uint32_t k, spvgen_compo
   return d;
 }
 
-/* Whether the module names an id `name` (OpName): the transposing pack kernel's shared
- * tile is "tile", its 4-byte views of the sources "A32" and "B32". */
-static bool has_name(const uint32_t *w, size_t n, const char *name) {
-  for (size_t i = 5; i < n;) {
-    uint32_t len = w[i] >> 16;
-    if (!len) return false;
-    if ((w[i] & 0xFFFF) == SpvOpName && len > 2 && i + len <= n &&
-        strncmp((const char *)&w[i + 2], name, (len - 2) * 4) == 0)
-      return true;
-    i += len;
-  }
-  return false;
-}
 
 static const char *const layout_names[4] = {"nn", "tn", "nt", "tt"};
 
@@ -135,7 +122,7 @@ static void test_auto_plans_copy_8bit_operands_k_contiguous(void) {
                           !memcmp(k[1].words, kn[1].words, k[1].word_count * sizeof *k[1].words),
                       "%s %ux%ux%u: the main kernel differs from nt's", what, d.m, d.n, d.k);
             CHECK(check_words(k[0].words, k[0].word_count));
-            CHECK(has_name(k[0].words, k[0].word_count, "tile"));
+            CHECK(words_has_name(k[0].words, k[0].word_count, "tile"));
           } else {
             CHECK_MSG(0, "%s: %s", what, msg);
           }
@@ -248,11 +235,11 @@ static void test_modules_validate(void) {
         for (uint32_t i = 0; i < n; i++) CHECK_MSG(check_words(k[i].words, k[i].word_count), "%s kernel %u", p.name, i);
         if (n) {
           const bool ta = lay & 1, tb = !(lay >> 1);
-          CHECK_EQ_U64(has_name(k[0].words, k[0].word_count, "tile"), ta || tb);
+          CHECK_EQ_U64(words_has_name(k[0].words, k[0].word_count, "tile"), ta || tb);
           /* (device addresses: the views are the pointer's, unnamed) */
-          CHECK_MSG(has_name(k[0].words, k[0].word_count, "A32") == (ta && wide && !bda), "%s form %d: A32", p.name,
+          CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "A32") == (ta && wide && !bda), "%s form %d: A32", p.name,
                     form);
-          CHECK_MSG(has_name(k[0].words, k[0].word_count, "B32") == (tb && wide && !bda), "%s form %d: B32", p.name,
+          CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "B32") == (tb && wide && !bda), "%s form %d: B32", p.name,
                     form);
         }
         walked += n;
@@ -325,9 +312,9 @@ static void test_transposed_copies_match_the_reference(void) {
     if (n) {
       const int lay = cases[i].c.layout;
       const bool ta = (lay & 1) && d.pack != PB, tb = !(lay >> 1) && d.pack != PA;
-      CHECK_MSG(has_name(k[0].words, k[0].word_count, "tile") == (ta || tb), "case %zu: tile", i);
-      CHECK_MSG(has_name(k[0].words, k[0].word_count, "A32") == cases[i].wide_a, "case %zu: A32", i);
-      CHECK_MSG(has_name(k[0].words, k[0].word_count, "B32") == cases[i].wide_b, "case %zu: B32", i);
+      CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "tile") == (ta || tb), "case %zu: tile", i);
+      CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "A32") == cases[i].wide_a, "case %zu: A32", i);
+      CHECK_MSG(words_has_name(k[0].words, k[0].word_count, "B32") == cases[i].wide_b, "case %zu: B32", i);
     }
     for (uint32_t j = 0; j < n; j++) spvgen_kernel_free(&k[j]);
   }

@@ -250,3 +250,15 @@ bool words_tensor_load_wg_dependence(const uint32_t *w, size_t n, uint32_t use, 
   free(dep), free(value), free(is_const);
   return ok;
 }
+
+bool words_has_name(const uint32_t *w, size_t n, const char *name) {
+  if (!w || !name) return false;
+  const size_t want = strlen(name) + 1; /* the literal's bytes, nul included */
+  WORDS_FOR_EACH(w, n, i) {
+    const uint32_t len = words_inst_len(w, n, i);
+    if ((w[i] & 0xFFFFu) == SpvOpName && len > 2 && (len - 2) * 4 >= want &&
+        memcmp(&w[i + 2], name, want) == 0)
+      return true;
+  }
+  return false;
+}

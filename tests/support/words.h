@@ -30,6 +30,8 @@ bool words_has_extension(const uint32_t *w, size_t n, const char *name);
  * words are malformed. */
 int words_capability_count(const uint32_t *w, size_t n, uint32_t capability);
 int words_extension_count(const uint32_t *w, size_t n, const char *name);
+/* Whether some OpName names an id `name` exactly (the string's words, nul included). */
+bool words_has_name(const uint32_t *w, size_t n, const char *name);
 /* How many instructions have opcode (0 for NULL words). */
 uint32_t words_count(const uint32_t *w, size_t n, uint32_t opcode);
 
