@@ -6,7 +6,10 @@
 # reuse-on run of each trace. First, the GPU test that failed in call S9-2 and was fixed
 # after it (test_gemm_bda_one_matrix_over_2_31_matches_cpu).
 # References: torch.matmul (bench/anchors/gemm_trace_anchor.py), same call; float64 CPU
-# references for the test and the traces' sampled outputs.
+# references for the test and the traces' sampled outputs. First compiles: each trace's cold
+# run starts from empty spvgen and driver caches, and prints every call's driver compile
+# ("pipeline ms", "compiled") and their sum ("total compile ms", summary compile_ms); the
+# warm runs show what a second process pays (disk caches filled).
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 O=${OUT:-/tmp/callS9-3}; mkdir -p "$O"
