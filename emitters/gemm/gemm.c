@@ -596,6 +596,14 @@ static spvgen_status plan_long_k(const spvgen_device_caps *caps, const spvgen_ge
                                  uint32_t k, uint32_t s_min, bool whole, spvgen_gemm_config *p, char *msg,
                                  size_t size);
 
+/* A plan that copies nothing: its copies' order AUTO reads as SAME (one class key). */
+static spvgen_status plan_unpacked(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
+                                   spvgen_gemm_config *p, char *msg, size_t size) {
+  spvgen_gemm_desc q = *d;
+  if (q.pack_order == SPVGEN_GEMM_PACK_ORDER_AUTO) q.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME;
+  return plan_variant_base(caps, &q, v, p, msg, size);
+}
+
 static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_gemm_desc *d,
                                   spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   /* Long K with split_k left to the plan, where the operands may be packed: the ladder of
@@ -629,19 +637,13 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
       return SPVGEN_OK;
     }
     q.pack = SPVGEN_GEMM_PACK_NONE;
-    if (q.pack_order == SPVGEN_GEMM_PACK_ORDER_AUTO) q.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME; /* nothing copied */
-    return plan_variant_base(caps, &q, v, p, msg, size);
+    return plan_unpacked(caps, &q, v, p, msg, size);
   }
   if (gemm_packed(d)) {
     memset(p, 0, sizeof *p);
     return plan_packed(caps, d, v, p, msg, size);
   }
-  if (d->pack_order == SPVGEN_GEMM_PACK_ORDER_AUTO) { /* nothing copied */
-    spvgen_gemm_desc q = *d;
-    q.pack_order = SPVGEN_GEMM_PACK_ORDER_SAME;
-    return plan_variant_base(caps, &q, v, p, msg, size);
-  }
-  return plan_variant_base(caps, d, v, p, msg, size);
+  return plan_unpacked(caps, d, v, p, msg, size);
 }
 
 /* Long K (spvgen/gemm.h, SPVGEN_GEMM_MAX_SERIAL_K): the slice count for the tile of plan
@@ -1219,6 +1221,11 @@ spvgen_gemm_kernel spvgen_gemm_kernel_at(const spvgen_gemm_config *plan, uint32_
 }
 
 /* Whether the plan has kernel `which`. */
+bool gemm_plan_made(const spvgen_gemm_config *plan) {
+  return plan && plan->variant > SPVGEN_GEMM_AUTO && plan->variant < SPVGEN_GEMM_VARIANT_COUNT &&
+         plan->desc.variant == plan->variant && plan->local_size[0];
+}
+
 static bool has_kernel(const spvgen_gemm_config *plan, spvgen_gemm_kernel which) {
   for (uint32_t i = 0; i < spvgen_gemm_kernel_count(plan); i++)
     if (spvgen_gemm_kernel_at(plan, i) == which) return true;
@@ -1228,8 +1235,7 @@ static bool has_kernel(const spvgen_gemm_config *plan, spvgen_gemm_kernel which)
 spvgen_status spvgen_gemm_emit_kernel(spvgen_module *m, const spvgen_gemm_config *plan, spvgen_gemm_kernel which,
                                       spvgen_kernel_info *info) {
   if (!m) return SPVGEN_ERROR_INVALID_ARGUMENT;
-  if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT ||
-      plan->desc.variant != plan->variant || !plan->local_size[0])
+  if (!gemm_plan_made(plan))
     return spvgen_module_fail(m, SPVGEN_ERROR_INVALID_ARGUMENT,
                               "spvgen_gemm_emit: plan is NULL or not made by spvgen_gemm_plan"),
            spvgen_module_status(m);
@@ -1321,7 +1327,7 @@ spvgen_status spvgen_gemm_plan_kernels(const spvgen_gemm_config *plan, spvgen_ke
   if (!kernels || !count) return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "kernels or count is NULL");
   *count = 0;
   memset(kernels, 0, SPVGEN_GEMM_KERNEL_COUNT * sizeof *kernels);
-  if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT || !plan->local_size[0])
+  if (!gemm_plan_made(plan))
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL or not made by spvgen_gemm_plan");
   return kernels_of(plan, kernels, count, "spvgen_gemm_plan_kernels", msg, size);
 }
@@ -1470,7 +1476,7 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
   if (msg && size) msg[0] = 0;
   if (!l) return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "launch is NULL");
   memset(l, 0, sizeof *l);
-  if (!p || p->variant <= SPVGEN_GEMM_AUTO || p->variant >= SPVGEN_GEMM_VARIANT_COUNT || !p->local_size[0])
+  if (!gemm_plan_made(p))
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "plan is NULL or not made by spvgen_gemm_plan");
   const spvgen_gemm_desc *d = &p->desc;
   if (!gemm_runtime(d)) {

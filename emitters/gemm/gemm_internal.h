@@ -344,4 +344,8 @@ uint32_t gemm_pack_base(spvgen_module *m, const spvgen_gemm_desc *d, const gemm_
 /* The pack kernel (SPVGEN_GEMM_KERNEL_PACK). */
 void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p);
 
+/* Whether plan was made by the planner (a resolved variant, its desc naming it, a
+ * workgroup size): what every entry point taking a plan checks first. */
+bool gemm_plan_made(const spvgen_gemm_config *plan);
+
 #endif

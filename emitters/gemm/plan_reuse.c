@@ -92,7 +92,7 @@ spvgen_status spvgen_gemm_estimate_ms(const spvgen_gemm_config *plan, const spvg
   if (msg && size) msg[0] = 0;
   if (ms) *ms = 0.0;
   if (!ms) return reuse_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "ms is NULL");
-  if (!plan || plan->variant <= SPVGEN_GEMM_AUTO || plan->variant >= SPVGEN_GEMM_VARIANT_COUNT || !plan->local_size[0])
+  if (!gemm_plan_made(plan))
     return reuse_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, fn, "plan is NULL or not made by spvgen_gemm_plan");
   spvgen_device_caps tmp;
   if (!caps) {
@@ -130,7 +130,7 @@ static bool knob_ok(uint32_t want, uint32_t have) { return !want || want == have
 static bool can_run(const spvgen_device_caps *caps, const spvgen_gemm_desc *desc, const spvgen_gemm_config *def,
                     const spvgen_gemm_config *c, const spvgen_gemm_args *a, uint32_t *slices) {
   const spvgen_gemm_desc *r = &def->desc, *cd = &c->desc;
-  if (c->variant <= SPVGEN_GEMM_AUTO || c->variant >= SPVGEN_GEMM_VARIANT_COUNT || !c->local_size[0]) return false;
+  if (!gemm_plan_made(c)) return false;
   /* the same function, reached the same way */
   if (cd->a_type != r->a_type || cd->b_type != r->b_type || cd->acc_type != r->acc_type ||
       cd->out_type != r->out_type || cd->a_layout != r->a_layout || cd->b_layout != r->b_layout ||
