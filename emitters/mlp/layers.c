@@ -25,15 +25,29 @@
 /* Byte alignment of the workspace's second half. */
 #define LAYERS_HALF_ALIGN 256u
 
-spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k) {
+/* The rows between layers are the plan's own: every output row of a layer depends on
+ * the same input row only, so the workspace holds the point count rounded up to
+ * LAYERS_ROWS, and a GEMM that reads and writes the workspace runs on that many rows:
+ * its class has m_multiple LAYERS_ROWS, a multiple of every tile_m the GEMM planner
+ * takes (at most 256), so no tile crosses M and the kernel has no M edge (one unclamped
+ * path: coopmat2's edge branch compiles that path twice, plan_cost.c). The rows past the
+ * point count compute whatever the workspace held there; no real row reads them (a GEMM
+ * row reads its own row only; the reads at the caller's edge, and the training step's
+ * GEMMs that sum over the points, stop at the point count). */
+#define LAYERS_ROWS 256u
+
+uint64_t mlp_layers_rows(uint64_t points) { return (points + LAYERS_ROWS - 1) / LAYERS_ROWS * LAYERS_ROWS; }
+
+spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k, bool whole_rows) {
   /* the GEMM's own class of the shape (multiples of M, N, K and of the leading
-   * dimensions), then any point count in the dimension that carries the points */
+   * dimensions), then any point count in the dimension that carries the points, or
+   * (whole_rows) the workspace's rounded count */
   spvgen_gemm_args a = {.m = g->m, .n = g->n, .k = g->k, .batch = 1, .lda = ld[0], .ldb = ld[1], .ldd = ld[2]};
   spvgen_gemm_desc c;
   spvgen_status st = spvgen_gemm_class_for(g, &a, &c, NULL, 0);
   if (st != SPVGEN_OK) return st;
   if (points_in_k) c.k_multiple = 1;
-  else c.m_multiple = 1;
+  else c.m_multiple = whole_rows ? LAYERS_ROWS : 1;
   *g = c;
   return SPVGEN_OK;
 }
@@ -63,8 +77,10 @@ static spvgen_status layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_g
   g->leaky_slope = L->activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
   g->split_k = 1; /* one kernel per layer: the point count fills the device */
   g->pack = SPVGEN_GEMM_PACK_NONE;
-  /* The class: any M; N and K are the layer's; leading dimensions as the buffers have. */
-  return mlp_layers_gemm_class(g, ld, false);
+  /* The class: N and K are the layer's; leading dimensions as the buffers have; M any
+   * point count where the layer reads or writes the caller's buffer, else the
+   * workspace's whole rows. */
+  return mlp_layers_gemm_class(g, ld, false, !first && !last);
 }
 
 /* Whether two layers' descs are one kernel: the same class (the shape hints aside). */
@@ -79,7 +95,10 @@ bool mlp_layers_same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b)
 /* The GEMM plan of a class: the knobs (variant, tile, workgroup, unroll) that the GEMM's
  * planner picks for the layer's fixed shape at LAYERS_PLAN_POINTS points, where the
  * RUNTIME class can take them, else the RUNTIME planner's own. Tiles never move inside the
- * matrix (edge shift), so that any point count runs. */
+ * matrix (edge shift): it serves M >= tile_m only, and the first and last layers' M is
+ * the caller's point count, any count down to 1 (the layers between have whole tiles of
+ * rows: no M edge at all). Their edge is branch; layers_plan trades it for clamp within
+ * the MLP's compile budget. */
 spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
                                    spvgen_gemm_config *out, char *msg, size_t size) {
   spvgen_gemm_desc fixed = *cls;
@@ -109,6 +128,33 @@ spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_
     }
   }
   return spvgen_gemm_plan(cls, caps, out, msg, size);
+}
+
+/* Over the MLP's compile budget (desc.compile_budget_ms), the coopmat2 GEMMs at the
+ * caller's edge (the first and last layers: M the point count) trade the edge mode branch
+ * for clamp, one at a time, until the plan fits: branch compiles the tile path twice
+ * (an unclamped interior and a clamped copy, emitters/gemm/plan_cost.c), clamp once, with
+ * every tile's loads and stores bounded (slower to run: the GEMM planner ranks it under
+ * branch). Shift, the one unclamped path, serves M >= tile_m only (mlp_layers_plan_gemm).
+ * A kernel that layers between also run keeps branch: those run whole tiles, which
+ * branch runs unclamped and clamp would not. */
+static void layers_fit_budget(const spvgen_device_caps *caps, spvgen_mlp_config *p) {
+  const uint32_t budget = mlp_budget_ms(&p->desc);
+  for (uint32_t i = 0; i < p->gemm_count && p->compile_ms > budget; i++) {
+    const spvgen_gemm_config *g = &p->gemms[i];
+    if (g->variant != SPVGEN_GEMM_COOPMAT2 || g->desc.edge != SPVGEN_GEMM_EDGE_BRANCH || g->desc.m_multiple > 1)
+      continue;
+    bool between = false;
+    for (uint32_t l = 1; l + 1 < p->layer_count; l++) between |= p->layer_gemm[l] == i;
+    if (between) continue;
+    spvgen_gemm_desc c = g->desc;
+    c.edge = SPVGEN_GEMM_EDGE_CLAMP;
+    c.edge_unroll = 0;
+    spvgen_gemm_config q;
+    if (spvgen_gemm_plan(&c, caps, &q, NULL, 0) != SPVGEN_OK || q.compile_ms >= g->compile_ms) continue;
+    p->compile_ms = p->compile_ms - g->compile_ms + q.compile_ms;
+    p->gemms[i] = q;
+  }
 }
 
 static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size) {
@@ -165,12 +211,25 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
   p->gemm_count = 0;
   p->features = 0;
   p->compile_ms = 0;
+  spvgen_gemm_desc gd[SPVGEN_MLP_MAX_LAYERS];
+  uint32_t lds[SPVGEN_MLP_MAX_LAYERS][3];
+  const uint32_t last = p->layer_count - 1;
   for (uint32_t l = 0; l < p->layer_count; l++) {
-    spvgen_gemm_desc g;
-    uint32_t ld[3];
-    spvgen_status cst = layer_desc(p, l, &g, ld);
+    spvgen_status cst = layer_desc(p, l, &gd[l], lds[l]);
     if (cst != SPVGEN_OK)
-      return mlp_fail(msg, size, cst, "layers: layer %u (%u -> %u): no GEMM class of its shape", l, g.k, g.n);
+      return mlp_fail(msg, size, cst, "layers: layer %u (%u -> %u): no GEMM class of its shape", l, gd[l].k, gd[l].n);
+  }
+  /* A workspace layer whose class is the first or the last layer's but for its rows takes
+   * that kernel: a compile less, at the same speed (its M is whole tiles: the kernel's
+   * edge path never runs). */
+  for (uint32_t l = 1; l < last; l++) {
+    spvgen_gemm_desc any = gd[l];
+    any.m_multiple = 1;
+    if (mlp_layers_same_class(&any, &gd[0]) || mlp_layers_same_class(&any, &gd[last])) gd[l] = any;
+  }
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    spvgen_gemm_desc g = gd[l];
+    const uint32_t *ld = lds[l];
     uint32_t i = 0;
     while (i < p->gemm_count && !mlp_layers_same_class(&classes[i], &g)) i++;
     if (i == p->gemm_count) {
@@ -190,6 +249,7 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
     }
     p->layer_gemm[l] = (uint8_t)i;
   }
+  layers_fit_budget(caps, p);
   const spvgen_gemm_config *g0 = &p->gemms[p->layer_gemm[0]];
   for (int j = 0; j < 3; j++) p->local_size[j] = g0->local_size[j];
   p->points_per_workgroup = g0->desc.tile_m;
@@ -229,7 +289,7 @@ spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *
 
 uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points) {
   if (p->layer_count < 2) return 0;
-  uint64_t b = points * p->workspace_ld * 2ull;
+  uint64_t b = mlp_layers_rows(points) * p->workspace_ld * 2ull;
   return (b + LAYERS_HALF_ALIGN - 1) / LAYERS_HALF_ALIGN * LAYERS_HALF_ALIGN;
 }
 
@@ -238,14 +298,16 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64
   const spvgen_mlp_layer *L = &p->layers[l];
   const bool first = l == 0, last = l + 1 == p->layer_count;
   const uint64_t half = mlp_layers_half_bytes(p, points);
-  if (points > SPVGEN_GEMM_MAX_DIM)
+  /* a layer between two workspace planes runs on their whole rows */
+  const uint64_t rows = first || last ? points : mlp_layers_rows(points);
+  if (points > SPVGEN_GEMM_MAX_DIM) /* a multiple of LAYERS_ROWS: the rounded count fits too */
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "layers: %llu points: a layer's GEMM takes at most %u rows (SPVGEN_GEMM_MAX_DIM; "
                     "run fewer points per dispatch)",
                     (unsigned long long)points, SPVGEN_GEMM_MAX_DIM);
   spvgen_gemm_args a;
   memset(&a, 0, sizeof a);
-  a.m = (uint32_t)points;
+  a.m = (uint32_t)rows;
   a.n = L->outputs;
   a.k = L->inputs;
   a.lda = first ? p->desc.input_width : p->workspace_ld;

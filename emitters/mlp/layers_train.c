@@ -59,17 +59,26 @@ typedef struct lt_classes {
   spvgen_gemm_desc cls[SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS];
 } lt_classes;
 
+/* whole_rows: the GEMM reads and writes the workspace only, with the points in M (its
+ * class runs on the workspace's rounded rows, mlp_layers_gemm_class). */
 static spvgen_status lt_gemm(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, lt_classes *cs,
-                             spvgen_gemm_desc *g, const uint32_t ld[3], const char *what, uint32_t l, uint8_t *out,
-                             char *msg, size_t size) {
+                             spvgen_gemm_desc *g, const uint32_t ld[3], bool whole_rows, const char *what, uint32_t l,
+                             uint8_t *out, char *msg, size_t size) {
   g->pack = SPVGEN_GEMM_PACK_NONE;
   g->acc_type = SPVGEN_COMPONENT_F32;
-  spvgen_status cst = mlp_layers_gemm_class(g, ld, g->k == LT_PLAN_POINTS);
+  spvgen_status cst = mlp_layers_gemm_class(g, ld, g->k == LT_PLAN_POINTS, whole_rows);
   if (cst != SPVGEN_OK)
     return mlp_train_fail(msg, size, cst, "variant layers: layer %u's %s GEMM (%ux%ux%u): no GEMM class of its shape",
                           l, what, g->m, g->n, g->k);
   uint32_t i = 0;
   while (i < t->layers_gemm_count && !mlp_layers_same_class(&cs->cls[i], g)) i++;
+  if (i == t->layers_gemm_count && whole_rows) {
+    /* a class of any rows (the first layer's forward) serves it too: a compile less, at
+     * the same speed (whole tiles: its edge path never runs) */
+    spvgen_gemm_desc any = *g;
+    any.m_multiple = 1;
+    for (i = 0; i < t->layers_gemm_count && !mlp_layers_same_class(&cs->cls[i], &any); i++) {}
+  }
   if (i == t->layers_gemm_count) {
     if (i == SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS)
       return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -162,7 +171,7 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.leaky_slope = g.activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
     g.split_k = 1;
     uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
-    st = lt_gemm(caps, t, &cs, &g, ldf, "forward", l, &t->layers_fwd[l], msg, size);
+    st = lt_gemm(caps, t, &cs, &g, ldf, l > 0, "forward", l, &t->layers_fwd[l], msg, size);
     /* weight gradient: delta^T X (delta points x O read as a column-major O x points) */
     memset(&g, 0, sizeof g);
     g.m = O, g.n = I, g.k = LT_PLAN_POINTS;
@@ -179,15 +188,15 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
       h.variant = SPVGEN_GEMM_COOPMAT2;
       h.tile_m = h.tile_n = 128;
       h.tile_k = 32;
-      hinted = lt_gemm(caps, t, &cs, &h, ldd, "weight-gradient", l, &t->layers_dw[l], NULL, 0) == SPVGEN_OK;
+      hinted = lt_gemm(caps, t, &cs, &h, ldd, false, "weight-gradient", l, &t->layers_dw[l], NULL, 0) == SPVGEN_OK;
     }
     if (st == SPVGEN_OK && !hinted)
-      st = lt_gemm(caps, t, &cs, &g, ldd, "weight-gradient", l, &t->layers_dw[l], msg, size);
+      st = lt_gemm(caps, t, &cs, &g, ldd, false, "weight-gradient", l, &t->layers_dw[l], msg, size);
     /* bias gradient: delta^T ones (no_bias: none) */
     g.n = 1;
     uint32_t ldb[3] = {t->layers_ld[l], 1, 1};
     if (st == SPVGEN_OK && !d->no_bias)
-      st = lt_gemm(caps, t, &cs, &g, ldb, "bias-gradient", l, &t->layers_db[l], msg, size);
+      st = lt_gemm(caps, t, &cs, &g, ldb, false, "bias-gradient", l, &t->layers_db[l], msg, size);
     if (l == 0) continue;
     /* the layer before's deltas: delta W (W row-major O x I is B row-major K x N) */
     memset(&g, 0, sizeof g);
@@ -196,7 +205,7 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
     g.split_k = 1;
     uint32_t lda[3] = {t->layers_ld[l], ldw, t->layers_ld[l - 1]};
-    if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, lda, "delta", l, &t->layers_da[l], msg, size);
+    if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, lda, true, "delta", l, &t->layers_da[l], msg, size);
   }
   if (st != SPVGEN_OK) return st;
   t->layers_kernel_count = 0;
@@ -510,20 +519,23 @@ static spvgen_status lt_layout_for(const spvgen_mlp_train_config *t, uint64_t n,
   const spvgen_mlp_config *p = &t->net;
   const uint32_t L = p->layer_count;
   memset(lay, 0, sizeof *lay);
+  /* the planes of activations, z and deltas hold whole rows (the GEMMs between them run
+   * on the rounded count); what sums over the points (ones, the gradients) stops at n */
+  const uint64_t rows = mlp_layers_rows(n);
   uint64_t at = 0, widest = 0;
   for (uint32_t l = 0; l < L; l++) {
     lay->act[l] = at;
-    at += lt_up(n * t->layers_ld[l] * 2);
+    at += lt_up(rows * t->layers_ld[l] * 2);
     if (t->layers_ld[l] > widest) widest = t->layers_ld[l];
   }
   for (uint32_t l = 0; l + 1 < L; l++)
     if (lt_keeps_z(&p->desc, p->layers[l].activation)) {
       lay->z[l] = at;
-      at += lt_up(n * t->layers_ld[l] * 2);
+      at += lt_up(rows * t->layers_ld[l] * 2);
     }
   for (int h = 0; h < 2; h++) {
     lay->half[h] = at;
-    at += lt_up(n * widest * 2);
+    at += lt_up(rows * widest * 2);
   }
   lay->ones = at;
   at += lt_up(n * 2);
@@ -615,12 +627,14 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
                                 GB = SPVGEN_MLP_TRAIN_BUFFER_GRADIENTS;
   uint32_t k = 0;
   char why[384];
-  /* 1. forward */
+  /* 1. forward (the first layer reads the caller's n points; the others run on the
+   * workspace's whole rows) */
+  const uint32_t rows = (uint32_t)mlp_layers_rows(n);
   for (uint32_t l = 0; l < L; l++) {
     const spvgen_mlp_layer *Ly = &p->layers[l];
     spvgen_gemm_args a;
     memset(&a, 0, sizeof a);
-    a.m = (uint32_t)n;
+    a.m = l ? rows : (uint32_t)n;
     a.n = Ly->outputs;
     a.k = Ly->inputs;
     a.lda = l ? t->layers_ld[l - 1] : p->desc.input_width;
@@ -689,10 +703,11 @@ static spvgen_status lt_dispatches(const spvgen_mlp_train_config *t, uint64_t n,
       lt_bind(d, WS, lay.partials);
     }
     if (!l) break;
-    /* the layer before's deltas, then its relu mask */
+    /* the layer before's deltas (whole rows: workspace to workspace), then its act' over
+     * the n real ones */
     spvgen_gemm_args a;
     memset(&a, 0, sizeof a);
-    a.m = (uint32_t)n;
+    a.m = rows;
     a.n = Ly->inputs;
     a.k = Ly->outputs;
     a.lda = t->layers_ld[l];

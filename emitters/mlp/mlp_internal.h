@@ -50,8 +50,13 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t index, ui
  * of a RUNTIME class (cls, its leading dimensions ld[3] = lda, ldb, ldd as planned),
  * with the knobs the fixed shape would take and no edge shift. */
 /* The GEMM class of g (spvgen_gemm_class_for of its m, n, k and of ld = lda, ldb, ldd)
- * for any point count: the points in M, or in K (points_in_k). */
-spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k);
+ * for any point count: the points in M, or in K (points_in_k); whole_rows (points in M):
+ * M is the workspace's rows, the point count rounded up (mlp_layers_rows), for a GEMM
+ * that reads and writes the workspace only. */
+spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k, bool whole_rows);
+/* The rows the workspace holds per activation plane for a point count: the count
+ * rounded up to whole tiles of every GEMM the layers variant plans (layers.c). */
+uint64_t mlp_layers_rows(uint64_t points);
 bool mlp_layers_same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b);
 spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_gemm_desc *cls, const uint32_t ld[3],
                                    spvgen_gemm_config *out, char *msg, size_t size);

@@ -377,7 +377,8 @@ typedef struct spvgen_mlp_config {
    * benchmark's compiles on the device: emitters/mlp/select_table.c). */
   uint32_t compile_ms;
   /* The layers variant (else 0): layer l runs GEMM plan gemms[layer_gemm[l]] (a RUNTIME
-   * class: M is the point count, N the layer's outputs, K its inputs, A the activations
+   * class: M is the point count, or between two hidden layers the workspace's rows (the
+   * count rounded up to 256; m_multiple 256), N the layer's outputs, K its inputs, A the activations
    * row-major, B the layer's matrix as a column-major K x N with ldb = row_stride / 2,
    * D row-major; split_k 1, no packing), and the hidden activations lie in the workspace
    * (spvgen_mlp_workspace_bytes) with workspace_ld f16 elements per point. */
@@ -438,9 +439,13 @@ void spvgen_mlp_groups(const spvgen_mlp_config *plan, uint64_t points, uint32_t 
  *   B     the weights at the layer's matrix_offset (a multiple of 64)
  *   D     the last layer: the output points; layer l: the workspace half l % 2
  *   bias  the weights at the layer's bias_offset (a multiple of 16; absent with no_bias)
- * The workspace holds two halves of points x workspace_ld f16 values, the second at a
- * multiple of 256 bytes (spvgen_mlp_workspace_bytes: 0 for a single layer or another
- * variant); it needs no initialization. spvgen_mlp_plan refuses a network whose offsets
+ * The workspace holds two halves of rows x workspace_ld f16 values, rows the point count
+ * rounded up to a multiple of 256, the second half at a multiple of 256 bytes
+ * (spvgen_mlp_workspace_bytes: 0 for a single layer or another variant); it needs no
+ * initialization. A layer between two hidden layers (it reads and writes the workspace)
+ * runs on all the rows, its push constant's m the rounded count: its GEMM class has no M
+ * edge; the rows past the point count compute whatever the workspace held there and
+ * nothing reads them into an output. The first and last layers run on the point count. spvgen_mlp_plan refuses a network whose offsets
  * are not multiples of the device's minStorageBufferOffsetAlignment. */
 
 /* The plan's dispatches (0 for NULL or a plan not made by spvgen_mlp_plan). */
@@ -909,6 +914,12 @@ void spvgen_mlp_train_optimizer_groups(const spvgen_mlp_train_config *plan, uint
  *      of the layer before, delta W (a GEMM, f16 out), then unless that layer's activation
  *      is none its derivative in place (relu: the mask kernel, delta = 0 where its stored
  *      output is 0; the others delta act' in f32, from the stored a or the kept z).
+ * The workspace's planes of activations, z and deltas hold the N points rounded up to a
+ * multiple of 256 rows: the GEMMs that read and write only the workspace (the forward of
+ * every layer but the first, the deltas' GEMMs) run on those whole rows (no M edge), the
+ * rows past N computing whatever the workspace held; the first layer's forward (the
+ * caller's points), the kernels of step 2 and the derivatives, and the gradient GEMMs
+ * (K the points: a row past N would add its garbage to the sums) stop at N.
  * Scope: every activation (none, relu, leaky relu, sigmoid, tanh, silu, exp); biases;
  * encoding none, f16 input, descriptors; the L2 and relative L2 losses; Adam and SGD.
  * Anything else is refused naming it. The plan's net of a network with sigmoid, tanh,
