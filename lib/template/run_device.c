@@ -9,7 +9,7 @@
 
 #include "template.h"
 
-#define NAN_BITS 0x7FC07FC0u /* a NaN as f32, as both f16 halves and as bf16 */
+#define NAN_BITS SG_RUN_NAN_BITS
 
 static uint64_t device_bytes(uint64_t bytes) { return ((bytes < 4 ? 4 : bytes) + 3) & ~3ull; }
 

@@ -112,6 +112,17 @@ typedef struct sg_check {
 /* Compares one element: |gpu - ref| <= tol (a NaN fails), and updates c. (check.c) */
 void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, double tol);
 
+/* The words sg_run_poison fills outputs and scratch with: a NaN as f32, as both f16
+ * halves and as bf16. */
+#define SG_RUN_NAN_BITS 0x7FC07FC0u
+
+/* A guard: `bytes` bytes that a run must leave as the NaN fill wrote them (SG_RUN_NAN_BITS,
+ * little-endian; `offset` is the guard's byte offset in its buffer, the fill's phase),
+ * e.g. a binding's tail past the elements a kernel may write. Each esize-byte element of
+ * it that changed counts as bad (not as checked), indexed from `index` on: an index past
+ * the real elements says that a kernel wrote past them. (check.c) */
+void sg_check_guard(sg_check *c, const void *guard, uint64_t bytes, uint64_t offset, uint32_t esize, uint64_t index);
+
 /* The device side of data (run_device.c), bufs[SG_RUN_MAX_BUFFERS] the caller's:
  * sg_run_upload creates the buffers, uploads the inputs (repeated over the buffer when
  * the host holds less) and poisons the rest; sg_run_poison NaN-fills the outputs and the

@@ -3,8 +3,10 @@
  * its dispatches bind the documented buffers and offsets; networks run on the CI device
  * (lavapipe: the GEMM's simt variant) through both run paths (the template lifecycle of
  * `spvgen run mlp` and the session of `spvgen bench mlp`) against the float64
- * reference, every output component of every point; a plan whose GEMM drops an
- * activation fails that check; and each refusal names its reason. */
+ * reference, every output component of every point, at point counts around the
+ * workspace's rows too (1, 257, 512: the hidden-to-hidden GEMMs run on the count rounded
+ * up to 256, with a NaN-filled workspace and a guard past the output); a plan whose GEMM
+ * drops an activation fails that check; and each refusal names its reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +158,50 @@ static void test_layers_kernels_validate_and_dispatch_as_documented(void) {
       for (uint32_t l = 0; l < p.layer_count; l++) free(words[l]);
     }
   }
+}
+
+/* The rows between layers: the workspace holds the point count rounded up to 256 (two
+ * halves, each at a 256-byte multiple), the GEMM of a layer between two hidden layers is a
+ * class of whole rows (m_multiple 256: its launch refuses any other count, and the tiles
+ * divide it: no M edge, the edge mode moot) dispatched on the rounded count, and the first
+ * and last layers' classes take any count, dispatched on the points themselves, down to
+ * one. A layer whose class is the first layer's but for the rows shares that kernel. */
+static void test_layers_workspace_rows(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d = net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.layer_count, 4);
+  const spvgen_gemm_config *first = &p.gemms[p.layer_gemm[0]], *mid = &p.gemms[p.layer_gemm[1]],
+                           *last = &p.gemms[p.layer_gemm[3]];
+  CHECK_EQ_U64(first->desc.m_multiple, 1);
+  CHECK_EQ_U64(last->desc.m_multiple, 1);
+  CHECK_EQ_U64(mid->desc.m_multiple, 256);
+  CHECK_MSG(256 % mid->desc.tile_m == 0, "%s", mid->name);
+  CHECK_EQ_U64(p.layer_gemm[2], p.layer_gemm[1]);
+  static const uint64_t counts[][2] = {{1, 256}, {255, 256}, {256, 256}, {257, 512}, {512, 512}, {100000, 100096}};
+  for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+    const uint64_t n = counts[i][0], rows = counts[i][1];
+    CHECK_EQ_U64(spvgen_mlp_workspace_bytes(&p, n), 2 * (rows * 256 * 2));
+    for (uint32_t l = 0; l < p.layer_count; l++) {
+      spvgen_mlp_dispatch dp;
+      CHECK_MSG(spvgen_mlp_dispatch_for(&p, l, n, &dp, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      spvgen_gemm_push push;
+      memcpy(&push, dp.push, sizeof push);
+      CHECK_EQ_U64(push.m, l == 0 || l == 3 ? n : rows);
+    }
+  }
+  spvgen_gemm_args a = {.m = 257, .n = 256, .k = 256, .batch = 1, .lda = 256, .ldb = 256, .ldd = 256};
+  spvgen_gemm_launch launch;
+  CHECK(spvgen_gemm_launch_for(mid, &a, &launch, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "m_multiple 256");
+  /* the first layer's class and the hidden layers' differ only in the rows: one kernel */
+  d = net(128, 128, 3, 8, SPVGEN_MLP_ACT_RELU);
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(p.gemm_count, 2);
+  CHECK(p.layer_gemm[1] == p.layer_gemm[0] && p.layer_gemm[2] == p.layer_gemm[0]);
+  CHECK_EQ_U64(p.gemms[p.layer_gemm[0]].desc.m_multiple, 1);
 }
 
 /* The wide networks share a GEMM among their equal hidden layers: three kernels for
@@ -386,7 +432,10 @@ static void test_layers_every_activation_is_a_gemm_epilogue(void) {
 
 static void check_result(const mlp_run_result *r, uint64_t points, uint32_t ow, const char *what) {
   CHECK_EQ_U64(r->checked, points * ow);
-  CHECK_MSG(r->bad == 0,
+  CHECK_MSG(r->bad == 0 || r->first_bad_point < points, "%s [%s]: %llu outputs written past the %llu points (the "
+            "output's guard), the first at point %llu", what, r->plan.name, (unsigned long long)r->bad,
+            (unsigned long long)points, (unsigned long long)r->first_bad_point);
+  CHECK_MSG(r->bad == 0 || r->first_bad_point >= points,
             "%s [%s]: %llu of %llu outputs wrong; first point %llu component %llu: gpu %.7g cpu %.7g tol %.3g", what,
             r->plan.name, (unsigned long long)r->bad, (unsigned long long)r->checked,
             (unsigned long long)r->first_bad_point, (unsigned long long)r->first_bad_component, r->first_bad_gpu,
@@ -429,6 +478,45 @@ static void test_layers_networks_match_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Point counts around the workspace's rows: 1, 257 (a row past a multiple of 256: the
+ * hidden layers run 511 rows the caller does not have) and 512, through both run paths,
+ * every output checked against float64, on networks of two hidden-to-hidden layers (the
+ * workspace halves both written past the points). The runs NaN-fill the workspace (its
+ * rows past the points hold NaN: one read into a real row fails the check) and keep a
+ * NaN guard past the output that must stay untouched (a layer that wrote past the points
+ * fails it): dispatching the last layer on the rounded rows fails this test with every
+ * output matching and the guard written (257 points: 255 rows x 8 outputs), and sizing
+ * the workspace halves for the points instead of the rows fails it with NaN outputs. */
+static void test_layers_point_counts_match_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_mlp_desc nets[3] = {net(16, 64, 3, 8, SPVGEN_MLP_ACT_RELU), net(8, 32, 3, 4, SPVGEN_MLP_ACT_SILU),
+                             net(24, 40, 3, 5, SPVGEN_MLP_ACT_TANH)};
+  static const uint64_t counts[3] = {1, 257, 512};
+  for (int i = 0; i < 3; i++)
+    for (int c = 0; c < 3; c++) {
+      mlp_run_options o;
+      memset(&o, 0, sizeof o);
+      o.seed = test_rand_u32() | 1u;
+      o.points = counts[c];
+      mlp_run_result r;
+      char msg[512];
+      spvgen_status st = mlp_run(ctx, &nets[i], &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "run");
+      spvgen_mlp_config p;
+      if (spvgen_mlp_plan(&nets[i], spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) continue;
+      o.repeats = 2;
+      mlp_session *s = NULL;
+      st = mlp_session_open(ctx, &p, &o, &s, msg, sizeof msg);
+      if (st == SPVGEN_OK) st = mlp_session_run(s, &p, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d session, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "session");
+      mlp_session_close(s);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The check is not blind to the layers: a plan whose hidden GEMM lost its ReLU (the
  * reference keeps it) fails it. */
 static void test_layers_check_fails_without_an_activation(void) {
@@ -457,12 +545,14 @@ static void test_layers_check_fails_without_an_activation(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_layers_kernels_validate_and_dispatch_as_documented),
+      TEST_CASE(test_layers_workspace_rows),
       TEST_CASE(test_layers_equal_hidden_layers_share_one_gemm),
       TEST_CASE(test_layers_only_when_asked_for),
       TEST_CASE(test_layers_auto_takes_every_activation_where_it_takes_relu),
       TEST_CASE(test_layers_refusals_name_their_reason),
       TEST_CASE(test_layers_every_activation_is_a_gemm_epilogue),
       TEST_CASE(test_layers_networks_match_cpu),
+      TEST_CASE(test_layers_point_counts_match_cpu),
       TEST_CASE(test_layers_check_fails_without_an_activation),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

@@ -4,7 +4,8 @@
  * dispatch binds as many buffers as its kernel declares; small networks train on the CI
  * device (lavapipe: the GEMM's simt variant) checked against the float64 training
  * reference, every gradient, optimizer value and loss of every step, with every
- * activation, with and without biases; leaving out the relu mask, a bias gradient, an
+ * activation, with and without biases, and at point counts around the workspace's rows
+ * (1, 257, 512; a NaN-filled workspace); leaving out the relu mask, a bias gradient, an
  * activation kernel or a derivative kernel fails that check; and each refusal names its
  * reason. */
 #include <stdio.h>
@@ -293,6 +294,73 @@ static void test_layers_training_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Point counts around the workspace's rows (1, 257: a row past a multiple of 256, and
+ * 512). The plan: the first layer's forward runs on the points, every other forward and
+ * the deltas' GEMMs on the points rounded up to 256 rows, and the gradient GEMMs sum K =
+ * the points. On the device, every gradient, optimizer value and loss of two steps
+ * against float64, on a relu network and a silu one (z kept) of three hidden layers; the
+ * runner NaN-fills the workspace, so a row past the points summed into a gradient fails:
+ * giving the weight-gradient GEMMs K = the rounded rows fails this test (NaN gradients). */
+static void test_layers_train_point_counts(void) {
+  static const uint64_t counts[3] = {1, 257, 512}, rows[3] = {256, 512, 512};
+  spvgen_mlp_train_desc nets[2] = {tdesc(16, 32, 3, 8, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE),
+                                   tdesc(12, 40, 3, 5, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_TANH)};
+  spvgen_device_caps caps = preset("h100");
+  for (int i = 0; i < 2; i++) {
+    spvgen_mlp_train_config t;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_train_plan(&nets[i], &caps, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    for (int c = 0; c < 3; c++) {
+      uint32_t fwd = 0, deltas = 0, grads = 0;
+      for (uint32_t k = 0; k < spvgen_mlp_train_dispatch_count(&t); k++) {
+        spvgen_mlp_train_dispatch dp;
+        if (spvgen_mlp_train_dispatch_for(&t, k, counts[c], &dp, msg, sizeof msg) != SPVGEN_OK) continue;
+        spvgen_gemm_push push;
+        if (dp.push_size != sizeof push) continue; /* the step's own kernels */
+        memcpy(&push, dp.push, sizeof push);
+        if (dp.bindings[1].buffer == SPVGEN_MLP_TRAIN_BUFFER_WEIGHTS) { /* forward or deltas: points in M */
+          const bool first = dp.bindings[0].buffer == SPVGEN_MLP_TRAIN_BUFFER_INPUT;
+          CHECK_EQ_U64(push.m, first ? counts[c] : rows[c]);
+          fwd += first;
+          deltas += !first;
+        } else if (dp.bindings[2].buffer == SPVGEN_MLP_TRAIN_BUFFER_WORKSPACE && push.n) { /* a gradient's partials */
+          CHECK_EQ_U64(push.k, counts[c]);
+          grads++;
+        }
+      }
+      CHECK_EQ_U64(fwd, 1);
+      CHECK_EQ_U64(deltas, 2 * t.net.layer_count - 2);
+      CHECK_EQ_U64(grads, 2 * t.net.layer_count);
+    }
+  }
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  for (int i = 0; i < 2; i++)
+    for (int c = 0; c < 3; c++) {
+      mlp_train_run_options o;
+      memset(&o, 0, sizeof o);
+      o.seed = test_rand_u32() | 1u;
+      o.points = counts[c];
+      o.steps = 2;
+      o.lr = 0.01f;
+      mlp_train_run_result r;
+      char msg[512];
+      spvgen_status st = mlp_train_run(ctx, &nets[i], &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK_EQ_U64(r.grad.checked, r.plan.params * 2);
+      CHECK_MSG(r.grad.bad == 0 && r.opt.bad == 0 && r.loss_bad == 0,
+                "%s, %llu points: %llu gradients, %llu optimizer values, %u losses wrong; first gradient %llu: gpu "
+                "%.8g cpu %.8g tol %.3g",
+                r.plan.name, (unsigned long long)o.points, (unsigned long long)r.grad.bad,
+                (unsigned long long)r.opt.bad, (unsigned)r.loss_bad, (unsigned long long)r.grad.first_bad,
+                r.grad.first_gpu, r.grad.first_ref, r.grad.first_tol);
+      fprintf(stderr, "  %-60s %4llu points: worst gradient err/tol %.3f, optimizer %.3f\n", r.plan.name,
+              (unsigned long long)o.points, r.grad.worst_ratio, r.opt.worst_ratio);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The check catches a step that leaves out the relu mask of a hidden layer, or a layer's
  * bias gradient (its reduction: the gradients there keep the NaN the run fills them
  * with). */
@@ -370,6 +438,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layers_train_kernels_validate),
       TEST_CASE(test_layers_train_refusals),
       TEST_CASE(test_layers_training_matches_cpu),
+      TEST_CASE(test_layers_train_point_counts),
       TEST_CASE(test_layers_check_fails_without_mask_or_bias),
       TEST_CASE(test_layers_check_fails_without_act_or_deriv),
   };

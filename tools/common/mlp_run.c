@@ -203,6 +203,7 @@ double mlp_anchor_rate(const mlp_anchor_row *rows, uint32_t n, const char *name,
 /* The reference of the sampled points for one error model (sg_ref_mlp_point's: the loop
  * variant's f32 path, the f16 paths, f16 accumulation). */
 enum { REF_LOOP, REF_F16, REF_F16ACC, REF_CLASSES };
+#define OUT_GUARD 4096u /* bytes past the output that a run must leave alone (check_guard) */
 
 struct mlp_session {
   spvgen_vk_context *ctx;
@@ -294,7 +295,8 @@ spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *
   if (!mlp_run_make_data(plan, s->period, opt.seed, &s->data) ||
       !(s->hout = malloc(s->hout_sampled ? s->npts * row : s->out_bytes ? s->out_bytes : 1)))
     goto oom;
-  uint64_t sizes[3] = {s->in_bytes, s->out_bytes, plan->weight_bytes};
+  /* the output past the points: a guard, NaN-filled with it and checked after a run */
+  uint64_t sizes[3] = {s->in_bytes, s->out_bytes + OUT_GUARD, plan->weight_bytes};
   spvgen_vk_buffer **bufs[3] = {&s->in, &s->out, &s->w_row};
   for (int i = 0; i < 3; i++) {
     uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
@@ -372,6 +374,26 @@ static bool session_refs(mlp_session *s, const spvgen_mlp_config *p, double **re
   *ref = s->ref[c];
   *err = s->err[c];
   return true;
+}
+
+/* The output's guard (OUT_GUARD bytes past the points' outputs) left as the fill wrote
+ * it: an element written there is a bad output past the last point. */
+static spvgen_status check_guard(mlp_session *s, mlp_run_result *res, char *msg, size_t size) {
+  uint8_t guard[OUT_GUARD];
+  if (spvgen_vk_buffer_download(s->ctx, s->out, s->out_bytes, guard, OUT_GUARD) != SPVGEN_OK)
+    return snprintf(msg, size, "%s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
+  const uint32_t ow = s->net.desc.output_width, esize = spvgen_component_type_size(s->net.desc.output_type);
+  sg_check c;
+  memset(&c, 0, sizeof c);
+  sg_check_guard(&c, guard, OUT_GUARD, s->out_bytes, esize, s->out_bytes / esize);
+  if (c.bad && !res->bad) {
+    res->first_bad_point = c.first_bad / ow;
+    res->first_bad_component = c.first_bad % ow;
+    res->first_bad_gpu = res->first_bad_ref = NAN;
+    res->first_bad_tol = 0;
+  }
+  res->bad += c.bad;
+  return SPVGEN_OK;
 }
 
 spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp_run_result *res, char *msg,
@@ -482,9 +504,13 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   for (uint32_t k = 0; st == SPVGEN_OK && k < K; k++) template_compiled_now(words[k], count[k]);
   if (st != SPVGEN_OK) goto done;
   const uint64_t ws_bytes = spvgen_mlp_workspace_bytes(p, opt.points);
-  if (ws_bytes && spvgen_vk_buffer_create(ctx, (ws_bytes + 3) & ~3ull, 0, &ws) != SPVGEN_OK) VKFAIL();
-  if (spvgen_vk_buffer_fill(ctx, s->out, 0, (s->out_bytes < 4 ? 4 : s->out_bytes + 3) & ~3ull, 0x7FC07FC0u) != SPVGEN_OK)
-    VKFAIL(); /* NaN-filled output: a component never written fails the check */
+  /* NaN-filled workspace (the layers variant's rows past the points hold NaN: one read into
+   * a real row would show) and output (a component never written fails the check; its
+   * guard, written, too) */
+  if (ws_bytes && (spvgen_vk_buffer_create(ctx, (ws_bytes + 3) & ~3ull, 0, &ws) != SPVGEN_OK ||
+                   spvgen_vk_buffer_fill(ctx, ws, 0, (ws_bytes + 3) & ~3ull, SG_RUN_NAN_BITS) != SPVGEN_OK))
+    VKFAIL();
+  if (spvgen_vk_buffer_fill(ctx, s->out, 0, spvgen_vk_buffer_size(s->out), SG_RUN_NAN_BITS) != SPVGEN_OK) VKFAIL();
   const uint32_t total = opt.warmup + opt.repeats;
   dd = calloc((size_t)total * K, sizeof *dd);
   ns = calloc(total, sizeof *ns);
@@ -548,6 +574,7 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
                     err + i * p->desc.output_width, &c);
       check_result(&c, p->desc.output_width, res);
     }
+    if (st == SPVGEN_OK) st = check_guard(s, res, msg, size);
   }
 done:
   free(dd);

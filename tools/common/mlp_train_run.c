@@ -356,7 +356,12 @@ spvgen_status mlp_train_run(spvgen_vk_context *ctx, const spvgen_mlp_train_desc 
   for (int i = 0; i < SLICES; i++) res->offsets[i] = sl[i].off;
   if (lay) { /* the workspace, and each dispatch's buffers in its kernel's binding order */
     const uint64_t wsb = spvgen_mlp_train_workspace_bytes(t, N);
-    if (spvgen_vk_buffer_create(ctx, wsb ? wsb : 4, 0, &ws) != SPVGEN_OK) VKFAIL();
+    /* NaN-filled: the planes' rows past the points (the GEMMs between workspace planes run
+     * on the rounded count) hold NaN, so one summed into a gradient, or read into a real
+     * row, fails the check */
+    if (spvgen_vk_buffer_create(ctx, wsb ? wsb : 4, 0, &ws) != SPVGEN_OK ||
+        spvgen_vk_buffer_fill(ctx, ws, 0, spvgen_vk_buffer_size(ws), 0x7FC07FC0u) != SPVGEN_OK)
+      VKFAIL();
     spvgen_vk_buffer *roles[6] = {sl[S_IN].buf, sl[S_W].buf, sl[S_T].buf, sl[S_G].buf, sl[S_L].buf, ws};
     for (uint32_t k = 0; k < DC; k++) {
       for (uint32_t b = 0; b < ldisp[k].binding_count; b++) {
