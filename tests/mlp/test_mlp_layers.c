@@ -295,6 +295,32 @@ static void test_layers_auto_takes_every_activation_where_it_takes_relu(void) {
   CHECK_MSG(layers_for_relu >= 3, "AUTO took layers for %u relu networks", layers_for_relu);
 }
 
+/* AUTO on the shipped H200 measurements (the h100 preset as their sibling) takes layers
+ * for 64-256x3-64 (relu and tanh) and 64-256x5-64 at the default compile budget, for the
+ * reason that it measured fastest there, with no budget stand-in: the plans are
+ * estimated at 904 ms, under the budget's 1000, because the hidden-to-hidden GEMMs run
+ * whole tiles of rows and the first layer's GEMM takes the edge clamp (with every GEMM
+ * taking any point count, 1,580 ms, AUTO took mat p64, measured 0.70-0.76x layers'
+ * speed: bench/results/mlp-2026-11-27-s9.md). */
+static void test_layers_auto_within_the_default_budget(void) {
+  spvgen_device_caps caps = preset("h100");
+  static const struct { uint32_t net[4]; spvgen_mlp_activation act; const char *measured; } cases[] = {
+      {{64, 256, 3, 64}, SPVGEN_MLP_ACT_RELU, "measured h200 64-256x3-64 (distance 0)"},
+      {{64, 256, 3, 64}, SPVGEN_MLP_ACT_TANH, "measured h200 64-256x3-64 (distance 0.5)"},
+      {{64, 256, 5, 64}, SPVGEN_MLP_ACT_RELU, "measured h200 64-256x5-64 (distance 0)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_mlp_desc d = net(cases[i].net[0], cases[i].net[1], cases[i].net[2], cases[i].net[3], cases[i].act);
+    d.variant = SPVGEN_MLP_AUTO;
+    spvgen_mlp_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant == SPVGEN_MLP_LAYERS && !strcmp(p.selection, cases[i].measured), "%s [%s] %u ms", p.name,
+              p.selection, p.compile_ms);
+    CHECK_MSG(p.compile_ms <= 1000, "%s: %u ms", p.name, p.compile_ms);
+  }
+}
+
 /* ---------------------------------------------------------------- refusals ---- */
 
 static void refused(spvgen_mlp_desc d, const spvgen_device_caps *caps, const char *why) {
@@ -549,6 +575,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layers_equal_hidden_layers_share_one_gemm),
       TEST_CASE(test_layers_only_when_asked_for),
       TEST_CASE(test_layers_auto_takes_every_activation_where_it_takes_relu),
+      TEST_CASE(test_layers_auto_within_the_default_budget),
       TEST_CASE(test_layers_refusals_name_their_reason),
       TEST_CASE(test_layers_every_activation_is_a_gemm_epilogue),
       TEST_CASE(test_layers_networks_match_cpu),
