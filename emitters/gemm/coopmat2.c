@@ -496,6 +496,9 @@ static uint32_t mask_rows_fn(spvgen_module *m, const cm2_ctx *x, uint32_t b_elem
 
 /* ---------------------------------------------------------------- main loop ---- */
 
+/* The iterations a FIXED shape's main K loop runs are a multiple of this (k_loop). */
+#define K_LOOP_GROUP 8u
+
 /* The unrolled K loop over whole steps [0, steps * BK): `steps / U` iterations of U
  * steps at run time when there are two or more, straight-line steps otherwise, then the
  * leftover steps; returns the accumulator. */
@@ -507,14 +510,31 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
   uint32_t acc = x->zacc;
   uint32_t k = 0; /* K position after the loop (a constant) */
   if (outer >= 2) {
+    /* The big tiles' main loop runs a multiple of K_LOOP_GROUP iterations, the ones left
+     * over in a second loop (or straight-line, one): NVIDIA's driver pipelines such a
+     * constant-count loop only when its count divides so, and runs it at half speed
+     * otherwise (cm2_split_k_loop). */
+    const uint32_t main_iters =
+        outer >= K_LOOP_GROUP && cm2_split_k_loop(x->d) ? outer / K_LOOP_GROUP * K_LOOP_GROUP : outer;
+    const uint32_t left = outer - main_iters;
     uint32_t accv = ek_local(m, x->tacc, x->zacc);
-    ek_for kl;
-    uint32_t k0 = ek_for_begin(m, &kl, ek_u32(m, 0), ek_u32(m, outer * U * BK), ek_u32(m, U * BK),
-                               SpvLoopControlMaskNone);
-    uint32_t cur = spvgen_load(m, x->tacc, accv);
-    for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
-    spvgen_store(m, accv, cur);
-    ek_for_end(m, &kl);
+    for (int part = 0; part < 2; part++) {
+      const uint32_t from = part ? main_iters : 0, iters = part ? left : main_iters;
+      if (iters == 0) continue;
+      if (iters == 1) { /* straight-line */
+        uint32_t cur = spvgen_load(m, x->tacc, accv);
+        for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_u32(m, (from * U + j) * BK), cur);
+        spvgen_store(m, accv, cur);
+        continue;
+      }
+      ek_for kl;
+      uint32_t k0 = ek_for_begin(m, &kl, ek_u32(m, from * U * BK), ek_u32(m, (from + iters) * U * BK),
+                                 ek_u32(m, U * BK), SpvLoopControlMaskNone);
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
+      spvgen_store(m, accv, cur);
+      ek_for_end(m, &kl);
+    }
     acc = spvgen_load(m, x->tacc, accv);
     k = outer * U * BK;
   } else if (outer == 1) {
@@ -602,6 +622,8 @@ static void staged_tile_path(spvgen_module *m, const cm2_ctx *x);
  *   acc = 0; for k in K steps: acc += A(bm, k) * B(k, bn); the K edge, clamped;
  *   D(bm, bn) = epilogue(acc)
  * clamped: the tile may cross M or N; U: the K loop's unroll. */
+static uint32_t tile_acc(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U);
+
 static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
   const spvgen_gemm_desc *d = x->d;
   if (x->sk) {
@@ -612,6 +634,12 @@ static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t 
     staged_tile_path(m, x);
     return;
   }
+  epilogue(m, x, clamped, tile_acc(m, x, clamped, U));
+}
+
+/* The tile's K loop (and K edge): its accumulator. */
+static uint32_t tile_acc(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
+  const spvgen_gemm_desc *d = x->d;
   uint32_t acc;
   if (gemm_runtime(d)) {
     /* the whole steps end at kfull (K itself when the class's K is a multiple of BK) */
@@ -623,7 +651,7 @@ static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t 
     acc = k_loop(m, x, clamped, steps, U);
     if (d->k % d->tile_k) acc = k_step(m, x, clamped, true, ek_u32(m, steps * d->tile_k), acc); /* K edge */
   }
-  epilogue(m, x, clamped, acc);
+  return acc;
 }
 
 /* --------------------------------------------------- stages 2: own staging ---- */
@@ -1010,6 +1038,7 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
   if (x.st) stage_origins(m, &x);
   cm2_operands(m, &x, &bd, z, e.only_clamped);
   uint32_t edge_unroll = d->edge_unroll ? d->edge_unroll : d->unroll;
+  const bool store_only = cm2_store_only_branch(d);
   if (!e.branch) {
     tile_path(m, &x, e.only_clamped, d->unroll);
   } else {
@@ -1022,11 +1051,23 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
       in_m = ek_le_imm(m, x.bm, d->m - d->tile_m);
       in_n = ek_le_imm(m, x.bn, d->n - d->tile_n);
     }
-    spvgen_if(m, ek_all(m, in_m, in_n));
-    tile_path(m, &x, 0, d->unroll);
-    spvgen_else(m);
-    tile_path(m, &x, 1, edge_unroll);
-    spvgen_end_if(m);
+    if (store_only) {
+      /* both operands packed: the copies hold whole tiles (zeros past M, N and K), so an
+       * edge tile's K loop is the interior's; only D's store (and C's load) stops at the
+       * matrix's edge. One loop, then the epilogue behind the branch. */
+      uint32_t acc = tile_acc(m, &x, 0, d->unroll);
+      spvgen_if(m, ek_all(m, in_m, in_n));
+      epilogue(m, &x, 0, acc);
+      spvgen_else(m);
+      epilogue(m, &x, 1, acc);
+      spvgen_end_if(m);
+    } else {
+      spvgen_if(m, ek_all(m, in_m, in_n));
+      tile_path(m, &x, 0, d->unroll);
+      spvgen_else(m);
+      tile_path(m, &x, 1, edge_unroll);
+      spvgen_end_if(m);
+    }
   }
   spvgen_function_end(m);
 }

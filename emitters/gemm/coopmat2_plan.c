@@ -35,6 +35,10 @@ static const cm2_tile TILES[] = {
     {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f}, {128, 128, 32, 128, 0.92f},
     {256, 256, 64, 256, 0.88f},
     {128, 128, 64, 128, 0.76f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.52f},
+    /* 192 wide: tiles where 128 and 256 quantize badly (3072 = 16 x 192 = 12 x 256);
+     * candidates only where they divide the extent or both operands are packed
+     * (tile_192_fits). 192x192 for f16 accumulators only (tile_192_fits). */
+    {128, 192, 64, 256, 1.15f}, {192, 128, 64, 256, 1.13f}, {192, 192, 32, 256, 1.00f},
 };
 #define TILE_COUNT (sizeof TILES / sizeof TILES[0])
 
@@ -167,6 +171,20 @@ static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32
   return t;
 }
 
+/* Whether a 192-wide tiling of the table is a candidate for d: 16-bit inputs; 192x192
+ * with f16 accumulators only (with f32 ones it runs at half the speed of 128x192:
+ * docs/design-notes.md, "192-wide tiles"); and along M and N, 192 divides the extent
+ * (FIXED) or both operands are packed (the copies hold whole tiles, the edge is the
+ * store's alone). A RUNTIME class's M is any, so its 192-high tiles need the copies too. */
+static bool tile_192_fits(const spvgen_gemm_desc *d, const cm2_tile *t) {
+  if (t->m != 192 && t->n != 192) return true;
+  if (spvgen_component_type_size(d->a_type) != 2) return false;
+  if (t->m == 192 && t->n == 192 && spvgen_component_type_size(d->acc_type) != 2) return false;
+  if (gemm_packs(d, 'a') && gemm_packs(d, 'b')) return true;
+  if (gemm_runtime(d)) return false;
+  return (t->m != 192 || d->m % 192 == 0) && (t->n != 192 || d->n % 192 == 0);
+}
+
 /* Registers per invocation a tiling needs, roughly: the accumulator and the A and B tiles
  * spread over the workgroup, + 32 for addressing. */
 static double tile_registers(const spvgen_gemm_desc *d, const cm2_tile *t) {
@@ -203,10 +221,14 @@ static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t u
   return (double)busiest * t->m * t->n / (t->eff * kline_factor(d, t->m, t->n, t->k) * occ);
 }
 
-/* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more:
+/* Unroll 4 where there are enough K steps, except for 8-bit K steps of 128 or more and
+ * 192-wide tiles:
  * there the unrolled loads outgrow the registers (measured: docs/design-notes.md,
  * "Measurements behind source comments"). */
 static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
+  /* 192-wide tiles (64-deep K steps) at unroll 1: unroll 2 gained 4 % and cost 2-3x the
+   * compile (docs/design-notes.md, "192-wide tiles, packed odd shapes") */
+  if (d->tile_m == 192 || d->tile_n == 192) return 1;
   uint32_t steps = d->k / tk;
   uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;
   uint32_t u = steps >= 8 ? 4 : steps >= 2 ? 2 : 1;
@@ -302,6 +324,7 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
     if (i == 0) first_st = st;
     if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
     if (runtime_menu && !in_runtime_menu(&TILES[i])) continue;
+    if (!d->tile_m && !d->tile_n && !tile_192_fits(d, &TILES[i])) continue;
     if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
       split_short = t.k;
       continue;
@@ -461,7 +484,8 @@ static spvgen_status plan_edge_and_name(spvgen_gemm_config *p, char *msg, size_t
   ek_str x = ek_str_start(extra, sizeof extra);
   ek_str_put(&x, "u");
   ek_str_u32(&x, d->unroll);
-  if (off_tile && d->edge == SPVGEN_GEMM_EDGE_BRANCH && d->edge_unroll && d->edge_unroll != d->unroll) {
+  if (off_tile && d->edge == SPVGEN_GEMM_EDGE_BRANCH && d->edge_unroll && d->edge_unroll != d->unroll &&
+      !cm2_store_only_branch(d)) {
     ek_str_put(&x, "/");
     ek_str_u32(&x, d->edge_unroll);
   }

@@ -506,9 +506,12 @@ static spvgen_gemm_pack_order pack_order_of(const spvgen_gemm_desc *d, spvgen_ge
 /* A packed plan (spvgen/gemm.h, "Packed operands"): the variant's tiles for the desc as
  * given, then the plan of the inner desc (the copies' leading dimensions, K padded: the
  * aligned class) with those tiles, its shape fields back as the caller gave them. With
- * both operands packed and the edge left to the plan, coopmat2 takes the clamped edge
- * mode: its loads then never clamp (the copies hold whole tiles), so one path, whose only
- * clamped operations are D's store and C's load. */
+ * both operands packed and the edge left to the plan, coopmat2's loads never clamp (the
+ * copies hold whole tiles), so an edge tile differs from an interior one only in D's store
+ * and C's load: the plan takes the clamped edge mode, one path whose only clamped
+ * operations are those. (The branch mode, asked for, puts the branch around the epilogue
+ * alone, cm2_store_only_branch: 5-8 % faster at run time, but its two stores compile
+ * 1.2-1.8x longer: docs/design-notes.md, "192-wide tiles, packed odd shapes".) */
 static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_gemm_desc *given,
                                  spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   spvgen_gemm_desc dd = *given;
@@ -541,6 +544,18 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
   } else if (pa && pb && first.k_multiple < 256) {
     first.k_multiple = 256;
   }
+  const bool clamp_d = v == SPVGEN_GEMM_COOPMAT2 && pa && pb && d->edge == SPVGEN_GEMM_EDGE_AUTO &&
+                       d->split_k <= 1;
+  if (clamp_d) {
+    /* the tiles ranked by what the packed kernel costs: no clamped loads, only D's store
+     * clamped (gemm_compile_ms reads pack for it) */
+    first.pack = SPVGEN_GEMM_PACK_AB;
+    first.edge = SPVGEN_GEMM_EDGE_CLAMP;
+    /* the tile's budget: the pack kernel the estimate now counts on top, and a tenth
+     * more (the main kernel's estimate alone chose the tiles before: 4097x4095x4093's
+     * 128x256x32, 322 ms estimated and 328-338 measured on the H200, stays) */
+    if (!first.compile_budget_ms) first.compile_budget_ms = (gemm_budget_ms(d) + gemm_pack_kernel_ms()) * 11u / 10u;
+  }
   spvgen_gemm_config q;
   spvgen_status st = plan_variant_base(caps, &first, v, &q, msg, size);
   if (st != SPVGEN_OK) return st;
@@ -549,8 +564,7 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
   outer.tile_n = q.desc.tile_n;
   outer.tile_k = q.desc.tile_k;
   if (!outer.stages) outer.stages = 1;
-  if (v == SPVGEN_GEMM_COOPMAT2 && d->pack == SPVGEN_GEMM_PACK_AB && d->edge == SPVGEN_GEMM_EDGE_AUTO)
-    outer.edge = SPVGEN_GEMM_EDGE_CLAMP;
+  if (clamp_d) outer.edge = SPVGEN_GEMM_EDGE_CLAMP; /* one path; D's store (and C's load) clamped */
   gemm_pack_inner(&outer, &inner);
   if ((st = plan_variant_base(caps, &inner, v, p, msg, size)) != SPVGEN_OK) return st;
   p->desc.k = d->k;
@@ -596,6 +610,20 @@ static spvgen_status plan_long_k(const spvgen_device_caps *caps, const spvgen_ge
                                  uint32_t k, uint32_t s_min, bool whole, spvgen_gemm_config *p, char *msg,
                                  size_t size);
 
+/* A packed plan must be estimated this much faster than the aligned one it replaces (the
+ * estimates' resolution). */
+#define ALIGNED_PACK_MARGIN 0.9
+
+/* Whether pack AUTO also tries both operands packed where they can be read in place
+ * (pack_auto_pays is false): coopmat2, a FIXED 16-bit shape of M, N >= 256, unsplit and
+ * not self-staged, whose aligned plan p has tiles crossing M or N. */
+static bool aligned_pack_may_pay(const spvgen_gemm_desc *d, spvgen_gemm_variant v, const spvgen_gemm_config *p) {
+  if (v != SPVGEN_GEMM_COOPMAT2 || gemm_runtime(d) || d->stages == 2 || d->split_k > 1 || d->m < 256 || d->n < 256)
+    return false;
+  if (spvgen_component_type_size(d->a_type) != 2 || p->desc.split_k > 1) return false;
+  return !gemm_dim_multiple(&p->desc, 'm', p->desc.tile_m) || !gemm_dim_multiple(&p->desc, 'n', p->desc.tile_n);
+}
+
 /* A plan that copies nothing: its copies' order AUTO reads as SAME (one class key). */
 static spvgen_status plan_unpacked(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_variant v,
                                    spvgen_gemm_config *p, char *msg, size_t size) {
@@ -637,7 +665,20 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
       return SPVGEN_OK;
     }
     q.pack = SPVGEN_GEMM_PACK_NONE;
-    return plan_unpacked(caps, &q, v, p, msg, size);
+    spvgen_status ust = plan_unpacked(caps, &q, v, p, msg, size);
+    if (ust == SPVGEN_OK && aligned_pack_may_pay(d, v, p)) {
+      /* Both operands copied to whole tiles: the K loop never clamps, the edge is the
+       * epilogue's alone, and the tilings that divide the copies (192 wide among them)
+       * become candidates. Taken where it fits the budget and is estimated faster, the
+       * copies' traffic included (3000^3 f16: 282 TFLOP/s against the khr plan's 199;
+       * docs/design-notes.md, "192-wide tiles, packed odd shapes"). */
+      spvgen_gemm_config r;
+      q.pack = SPVGEN_GEMM_PACK_AB;
+      if (plan_packed(caps, &q, v, &r, NULL, 0) == SPVGEN_OK && r.compile_ms <= gemm_budget_ms(d) &&
+          gemm_plan_time_ms(caps, &r) < ALIGNED_PACK_MARGIN * gemm_plan_time_ms(caps, p))
+        *p = r;
+    }
+    return ust;
   }
   if (gemm_packed(d)) {
     memset(p, 0, sizeof *p);
@@ -942,11 +983,14 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
        * at unroll 1 on whole tiles. */
       if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
           !d.tile_m && !d.tile_n && !d.tile_k && !d.workgroup_size && !d.subgroups && !d.stages && !d.split_k &&
-          !gemm_packed(&plan->desc) && plan->desc.split_k <= 1) {
+          plan->desc.split_k <= 1 && (!gemm_packed(&plan->desc) || d.pack == SPVGEN_GEMM_PACK_AUTO)) {
         spvgen_gemm_config k;
+        /* a packed plan by the time estimates (its copies counted), else by the speeds */
         if (plan_variant(caps, &d, SPVGEN_GEMM_COOPMAT_KHR, &k, NULL, 0) == SPVGEN_OK &&
             (budget_free || k.compile_ms <= budget) &&
-            khr_speed(caps, &k) > KHR_OVER_CM2_MARGIN * cm2_speed(caps, plan))
+            (gemm_packed(&plan->desc)
+                 ? KHR_OVER_CM2_MARGIN * gemm_plan_time_ms(caps, &k) < gemm_plan_time_ms(caps, plan)
+                 : khr_speed(caps, &k) > KHR_OVER_CM2_MARGIN * cm2_speed(caps, plan)))
           *plan = k;
       }
       return SPVGEN_OK;

@@ -101,6 +101,8 @@ uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek
 /* plan_cost.c: the estimated first compile of a plan's kernels by the driver (ms), and the
  * compile budget of a desc (its compile_budget_ms, or the default). */
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p);
+/* The pack kernel's share of a packed plan's compile estimate. */
+uint32_t gemm_pack_kernel_ms(void);
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
 
 /* ------------------------------------------------------ speed estimates ---- */
@@ -279,6 +281,22 @@ uint32_t gemm_buffer_binding(const spvgen_gemm_desc *d, uint32_t b);
 /* Whether the plan packs operand op ('a' or 'b'). */
 static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_gemm_packs(d, op); }
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
+/* Whether a coopmat2 FIXED plan's K loop runs its iterations as a multiple of 8 and the
+ * rest in a second loop (coopmat2.c, k_loop): 4-byte accumulators over tiles of 128x256
+ * or more, which NVIDIA's driver runs at half speed when a constant trip count is no
+ * multiple of 8 (128x128 and 128x192 lose 0-6 %, 256x256 with f16 accumulators nothing:
+ * docs/design-notes.md, "The K loop's constant trip count"). */
+static inline bool cm2_split_k_loop(const spvgen_gemm_desc *d) {
+  return spvgen_component_type_size(d->acc_type) == 4 && (uint64_t)d->tile_m * d->tile_n >= 128u * 256u;
+}
+
+/* Whether a coopmat2 plan's edge tiles differ from its interior ones only in D's store
+ * (and C's load): both operands packed (the copies hold whole tiles, zeros past M, N and
+ * K), unsplit and not self-staged. Its branch edge mode is then one K loop and the
+ * epilogue twice (coopmat2.c). */
+static inline bool cm2_store_only_branch(const spvgen_gemm_desc *d) {
+  return gemm_packs(d, 'a') && gemm_packs(d, 'b') && d->split_k <= 1 && d->stages != 2;
+}
 
 /* Whether operand op ('a' or 'b') of d is K-contiguous: A row-major, B column-major. */
 static inline bool gemm_k_contiguous(const spvgen_gemm_desc *d, char op) {
@@ -347,5 +365,8 @@ void gemm_pack_emit(spvgen_module *m, const spvgen_gemm_config *p);
 /* Whether plan was made by the planner (a resolved variant, its desc naming it, a
  * workgroup size): what every entry point taking a plan checks first. */
 bool gemm_plan_made(const spvgen_gemm_config *plan);
+/* The run-time estimate of a FIXED plan at its own shape (spvgen_gemm_estimate_ms's model,
+ * the pack kernel's copies included), for comparing plans the planner makes. */
+double gemm_plan_time_ms(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
 
 #endif

@@ -18,7 +18,9 @@
  *     the costliest code the driver makes: 2500 ms x body beside unclamped loops (shift
  *     with a K edge: 3470-4993 ms against 598-726 without), 1200 in a kernel that clamps
  *     anyway (clamp unroll 1 at 4097x4095x4093: 1614-1825);
- *   - two paths (branch) cost 1.3 x their sum;
+ *   - two paths (branch) cost 1.3 x their sum; with both operands packed the branch is
+ *     around the epilogue only (one loop), whose two stores still cost: the loop x 2
+ *     (2.1-3.2x measured for 128x192x64, against 1.7x for the clamped store alone);
  *   - split-K is two pipelines: the partials kernel, the unsplit tile's K loop with a
  *     store of its accumulator and no epilogue (estimated as the unsplit kernel without
  *     its epilogue's extras), then the element-wise reduction, a small kernel (1-15 ms
@@ -26,7 +28,8 @@
  *     epilogue inside, took 1093-1698 ms where the same tile unsplit took 238-347: H100,
  *     bench/results/raw/gpu-2026-11-26-s4/callA2-tune-prompt-h100.txt);
  *   - a run-time kernel with an unrolled loop has a rolled loop for the leftover steps
- *     unless its class's K is a multiple of the unrolled steps.
+ *     unless its class's K is a multiple of the unrolled steps; a fixed one a second loop
+ *     for the iterations past a multiple of 8 (k_loop), a loop body more.
  * khr: 120 ms + 150 ms per 128x256 tile of 64 bytes of K; per-element gathers (an operand
  * without 16-byte loads) 2.5x the tile part, the fetch of the K-edge tile beside the fast
  * one 1.3x, run-time shapes 1.4x (128x256: 251-394 ms, 739 with gathers, 408-1057 run-time).
@@ -53,6 +56,7 @@
 #define CM2_KEDGE_SOLO_MS 2500.0  /* a clamped K-edge step beside unclamped loops (shift, branch's interior) */
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
 #define CM2_TWO_PATH_FACTOR 1.3
+#define CM2_STORE_BRANCH 1.0    /* both operands packed, branch: two stores beside one loop (2.1-3.2x measured) */
 #define SPLITK_REDUCE_MS 15.0     /* split-K's second pipeline, the element-wise reduction (1-15 ms measured) */
 /* The pack kernel of packed operands (a few loads and stores per element, like the
  * reduction): an estimate until measured (bench_gemm_shapes --set pack prints it). */
@@ -93,11 +97,18 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   const double kedge_solo = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_SOLO_MS * cm2_body(d, 1);
   const double kedge_clamped = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_CLAMPED_MS * cm2_body(d, 1);
   if (gemm_runtime(d) && u > 1 && !gemm_dim_multiple(d, 'k', u * d->tile_k)) rest = cm2_loop(d, 1);
+  if (!gemm_runtime(d) && d->tile_k && d->split_k <= 1 && cm2_split_k_loop(d)) {
+    /* FIXED: the iterations past a multiple of 8 run in a second loop (coopmat2.c, k_loop) */
+    const uint32_t iters = d->k / d->tile_k / u;
+    if (iters > 8 && iters % 8 > 1) rest += cm2_loop(d, u);
+  }
   double ms;
   if (!edges || d->edge == SPVGEN_GEMM_EDGE_SHIFT) {
     ms = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
   } else if (d->edge == SPVGEN_GEMM_EDGE_CLAMP || fixed_small) {
     ms = (cm2_loop(d, u) + rest) * clamp_f + (k_edge ? kedge_clamped : 0.0);
+  } else if (cm2_store_only_branch(d)) { /* one loop; the epilogue twice, the second clamped */
+    ms = (cm2_loop(d, u) + rest) * (1.0 + CM2_STORE_BRANCH);
   } else { /* branch: an unclamped and a clamped path */
     double inner = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
     double outer = cm2_loop(d, ue) * clamp_f + (k_edge ? kedge_clamped : 0.0);
@@ -145,6 +156,8 @@ uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
   if (ms < 1.0) ms = 1.0;
   return ms > 3.6e6 ? 3600000u : (uint32_t)(ms + 0.5);
 }
+
+uint32_t gemm_pack_kernel_ms(void) { return (uint32_t)PACK_KERNEL_MS; }
 
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d) {
   if (d->compile_budget_ms) return d->compile_budget_ms;

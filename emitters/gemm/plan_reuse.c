@@ -72,7 +72,14 @@ static double estimate(const spvgen_device_caps *caps, const spvgen_gemm_config 
   double reread = ab * (tn - 1.0) + bb * (tm - 1.0);
   if (slices > 1) bytes += 2.0 * slices * (double)a->m * ((a->n + 3u) & ~3u) * 4.0 * batch;
   const double memory = (bytes + reread / EST_L2_FACTOR) / bw;
-  return (compute > memory ? compute : memory) + EST_DISPATCH_MS * spvgen_gemm_kernel_count(p);
+  /* the pack kernel before it: each packed operand read and its copy written */
+  const double copied = (gemm_packs(d, 'a') ? ab : 0.0) + (gemm_packs(d, 'b') ? bb : 0.0);
+  return (compute > memory ? compute : memory) + 2.0 * copied / bw + EST_DISPATCH_MS * spvgen_gemm_kernel_count(p);
+}
+
+double gemm_plan_time_ms(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
+  const spvgen_gemm_args a = plan_shape(&p->desc);
+  return estimate(caps, p, &a, p->desc.split_k > 1 ? p->desc.split_k : 1);
 }
 
 /* The launch's slice count of p for a (RUNTIME: spvgen_gemm_launch_for's; FIXED: the

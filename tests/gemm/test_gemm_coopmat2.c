@@ -334,6 +334,79 @@ static size_t count_of(const char *text, const char *needle) {
   return n;
 }
 
+/* The big tiles' FIXED K loop (4-byte accumulators over 128x256 or more) runs a multiple of
+ * 8 iterations and the rest in a second loop (k_loop; NVIDIA's driver runs such a loop at
+ * half speed when its constant trip count is no multiple of 8); smaller tiles, f16
+ * accumulators and counts that divide keep one loop. */
+static void test_big_tiles_split_the_k_loop(void) {
+  load_h100();
+  static const struct {
+    uint32_t k, tm, tn, tk, u;
+    T acc;
+    size_t loops, muladds;
+  } cases[] = {
+      {3008, 128, 256, 32, 1, F32, 2, 2},  /* 94 iterations: 88, then 6 */
+      {3072, 128, 256, 32, 1, F32, 1, 1},  /* 96 */
+      {3008, 128, 256, 64, 2, F32, 2, 5},  /* 47 steps: 23 iterations of 2 (16, then 7), 1 step */
+      {3008, 256, 128, 32, 4, F32, 2, 10}, /* 94 steps: 23 iterations of 4 (16, then 7), 2 steps */
+      {3136, 256, 128, 32, 4, F32, 1, 6},  /* 98 steps: 24 iterations of 4, 2 steps */
+      {3008, 128, 128, 32, 1, F32, 1, 1},  /* 128x128: one loop */
+      {3008, 128, 192, 64, 1, F32, 1, 1},  /* 128x192: one loop */
+      {3008, 256, 256, 32, 1, F16, 1, 1},  /* f16 accumulators: one loop */
+      {2080, 128, 256, 32, 1, F32, 1, 2},  /* 65 iterations: 64, then 1 straight-line */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d = gemm(1024, 1024, cases[i].k, F16, cases[i].acc, cases[i].acc);
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.tile_m = cases[i].tm, d.tile_n = cases[i].tn, d.tile_k = cases[i].tk, d.unroll = cases[i].u;
+    d.split_k = 1;
+    spvgen_gemm_config p;
+    char *t = emit_text(&d, &p);
+    if (!t) continue;
+    size_t loops = count_of(t, "OpLoopMerge"), muladds = count_of(t, "OpCooperativeMatrixMulAddKHR");
+    CHECK_MSG(loops == cases[i].loops && muladds == cases[i].muladds,
+              "case %zu [%s] K %u: %zu loops, %zu MulAdds (want %zu, %zu)", i, p.name, cases[i].k, loops, muladds,
+              cases[i].loops, cases[i].muladds);
+    spvgen_free_text(t);
+  }
+}
+
+/* Both operands packed with the branch edge mode asked for: one K loop (its two loads),
+ * the epilogue behind the branch (D's unclamped and clamped stores); AUTO takes the
+ * clamped store alone (one store). */
+static void test_packed_branch_is_around_the_epilogue(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(3000, 3000, 3000, F16, F32, F32);
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  d.tile_m = 128, d.tile_n = 192, d.tile_k = 64, d.unroll = 1;
+  d.edge = SPVGEN_GEMM_EDGE_BRANCH;
+  spvgen_gemm_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+  uint32_t nk = 0;
+  if (spvgen_gemm_kernels(&d, &h100, k, &nk, NULL, msg, sizeof msg) != SPVGEN_OK) {
+    CHECK_MSG(0, "%s", msg);
+    return;
+  }
+  CHECK_EQ_U64(nk, 2);
+  const spvgen_kernel *main_k = &k[nk - 1];
+  CHECK_EQ_U64(words_count(main_k->words, main_k->word_count, SpvOpCooperativeMatrixLoadTensorNV), 2);
+  CHECK_EQ_U64(words_count(main_k->words, main_k->word_count, SpvOpCooperativeMatrixStoreTensorNV), 2);
+  CHECK_EQ_U64(words_count(main_k->words, main_k->word_count, SpvOpCooperativeMatrixMulAddKHR), 1);
+  CHECK_MSG(strstr(p.name, "u1/") == NULL, "plan name '%s' names no edge unroll", p.name);
+  for (uint32_t i = 0; i < nk; i++) spvgen_kernel_free(&k[i]);
+  d.edge = SPVGEN_GEMM_EDGE_AUTO;
+  if (spvgen_gemm_kernels(&d, &h100, k, &nk, NULL, msg, sizeof msg) != SPVGEN_OK) {
+    CHECK_MSG(0, "%s", msg);
+    return;
+  }
+  main_k = &k[nk - 1];
+  CHECK_EQ_U64(words_count(main_k->words, main_k->word_count, SpvOpCooperativeMatrixStoreTensorNV), 1);
+  for (uint32_t i = 0; i < nk; i++) spvgen_kernel_free(&k[i]);
+}
+
 /* edge = clamp: one path, every load and store through the clamped layouts (no unclamped
  * layout, no interior/edge branch, one copy of the K loop); branch with edge_unroll equal
  * to unroll: two copies; with edge_unroll 1 (the default) the edge copy is one step. */
@@ -1082,6 +1155,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_kernel_disassembly_has_tensor_loads_muladd_and_tensor_store),
       TEST_CASE(test_column_major_edges_and_epilogue_disassembly),
       TEST_CASE(test_edge_clamp_emits_one_clamped_path),
+      TEST_CASE(test_big_tiles_split_the_k_loop),
+      TEST_CASE(test_packed_branch_is_around_the_epilogue),
       TEST_CASE(test_unaligned_batch_stride_takes_three_dimensional_layouts),
       TEST_CASE(test_unsigned_int8_accumulates_in_u32_and_signed_in_s32),
       TEST_CASE(test_plan_picks_big_tiles_for_big_problems_and_small_ones_for_skinny),

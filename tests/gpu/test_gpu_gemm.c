@@ -937,6 +937,52 @@ static void test_gemm_coopmat2_masked_k_edge_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* FIXED K loops whose iterations are no multiple of 8 (a main loop of a multiple of 8, the
+ * rest in a second loop or straight-line: k_loop), at unroll 1, 2 and 4, with and without
+ * edges and split-K; 192-wide tiles, on whole tiles and on packed copies (the branch around
+ * the epilogue, with C, a bias and an activation); every sampled element against float64. */
+static void test_gemm_coopmat2_k_loop_and_192_tiles_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT2);
+  if (!ctx) return;
+  static const struct {
+    uint32_t m, n, k, tm, tn, tk, u, split;
+    spvgen_component_type acc;
+    spvgen_gemm_pack pack;
+    float beta;
+  } cases[] = {
+      {3072, 3072, 3008, 128, 256, 32, 1, 1, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_NONE, 0}, /* 94 = 88 + 6 */
+      {512, 512, 3136, 128, 256, 64, 2, 1, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_NONE, 0},   /* 24 = 16 + 8 + 1 */
+      {300, 257, 2016, 128, 128, 32, 4, 1, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_NONE, 0},   /* 15 = 8 + 7 + 3 */
+      {256, 1024, 4608, 128, 128, 64, 1, 2, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_NONE, 0},  /* slices of 36 */
+      {768, 576, 1000, 128, 192, 64, 1, 1, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_NONE, 0},
+      {576, 576, 999, 192, 192, 32, 2, 1, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_NONE, 0},
+      {1000, 1000, 1000, 128, 192, 64, 2, 1, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0.5f},
+      {1000, 999, 1001, 192, 128, 64, 1, 1, SPVGEN_COMPONENT_F32, SPVGEN_GEMM_PACK_AB, 0},
+      {700, 500, 600, 192, 192, 32, 1, 1, SPVGEN_COMPONENT_F16, SPVGEN_GEMM_PACK_AB, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.m = cases[i].m, d.n = cases[i].n, d.k = cases[i].k;
+    d.a_type = d.b_type = SPVGEN_COMPONENT_F16;
+    d.acc_type = d.out_type = cases[i].acc;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.tile_m = cases[i].tm, d.tile_n = cases[i].tn, d.tile_k = cases[i].tk;
+    d.unroll = cases[i].u;
+    d.split_k = cases[i].split;
+    d.pack = cases[i].pack;
+    d.beta = cases[i].beta;
+    if (d.pack == SPVGEN_GEMM_PACK_AB) {
+      d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+      d.activation = SPVGEN_ACTIVATION_GELU;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "k loop / 192 tiles case %zu", i);
+    run_checked(ctx, &d, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* Packed operands (desc.pack): the pack kernel, then the aligned coopmat2 kernel on the
  * zero-padded copies. Odd shapes (1 to 129 rows and columns, K off every tile), leading
  * dimensions that are no multiple of 8 and larger than the extent, batches with padded
@@ -1099,6 +1145,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_prompt_lengths_planned_per_call_matches_cpu),
       TEST_CASE(test_gemm_prompt_lengths_with_reused_kernels_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_masked_k_edge_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_k_loop_and_192_tiles_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_pack_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_pack_big_matches_cpu),
   };
