@@ -334,7 +334,7 @@ static size_t count_of(const char *text, const char *needle) {
   return n;
 }
 
-/* The big tiles' FIXED K loop (4-byte accumulators over 128x256 or more) runs a multiple of
+/* The big tiles' FIXED K loop (4-byte accumulators over 128x192 or more) runs a multiple of
  * 8 iterations and the rest in a second loop (k_loop; NVIDIA's driver runs such a loop at
  * half speed when its constant trip count is no multiple of 8); smaller tiles, f16
  * accumulators and counts that divide keep one loop. */
@@ -351,7 +351,8 @@ static void test_big_tiles_split_the_k_loop(void) {
       {3008, 256, 128, 32, 4, F32, 2, 10}, /* 94 steps: 23 iterations of 4 (16, then 7), 2 steps */
       {3136, 256, 128, 32, 4, F32, 1, 6},  /* 98 steps: 24 iterations of 4, 2 steps */
       {3008, 128, 128, 32, 1, F32, 1, 1},  /* 128x128: one loop */
-      {3008, 128, 192, 64, 1, F32, 1, 1},  /* 128x192: one loop */
+      {3008, 128, 192, 64, 1, F32, 2, 2},  /* 128x192: 47 iterations: 40, then 7 */
+      {3072, 128, 192, 64, 1, F32, 1, 1},  /* 48 */
       {3008, 256, 256, 32, 1, F16, 1, 1},  /* f16 accumulators: one loop */
       {2080, 128, 256, 32, 1, F32, 1, 2},  /* 65 iterations: 64, then 1 straight-line */
   };
@@ -376,7 +377,7 @@ static void test_big_tiles_split_the_k_loop(void) {
  * clamped store alone (one store). */
 static void test_packed_branch_is_around_the_epilogue(void) {
   load_h100();
-  spvgen_gemm_desc d = gemm(3000, 3000, 3000, F16, F32, F32);
+  spvgen_gemm_desc d = gemm(3000, 3000, 3072, F16, F32, F32); /* K: 48 steps, one loop */
   d.variant = SPVGEN_GEMM_COOPMAT2;
   d.pack = SPVGEN_GEMM_PACK_AB;
   d.tile_m = 128, d.tile_n = 192, d.tile_k = 64, d.unroll = 1;
