@@ -4,7 +4,8 @@
  *
  * Tiles: a small cost model over a fixed list from 128x256 / 256x128 (W 256, the
  * big-problem tiles; llama.cpp's "l" tile) through 128x128 (W 256), 64x128 / 128x64 /
- * 64x64 / 32x64 (W 128) down to 32x32 (W 64): estimated time = the tiles the busiest SM
+ * 64x64 / 32x64 (W 128) down to 32x32 (W 64), and 192-wide tiles where 192 divides the
+ * extent or the operands are packed: estimated time = the tiles the busiest SM
  * runs x tile area / tile efficiency (tile_cost; efficiency less for K steps that read half
  * cache lines of K-contiguous rows), ranked with the unroll and edge mode the compile
  * budget allows, so big problems get the big tiles and skinny ones get small tiles that
