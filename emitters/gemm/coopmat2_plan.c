@@ -173,8 +173,8 @@ static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32
 }
 
 /* Whether a 192-wide tiling of the table is a candidate for d: 16-bit inputs; 192x192
- * with f16 accumulators only (with f32 ones it runs at half the speed of 128x192:
- * docs/design-notes.md, "192-wide tiles"); and along M and N, 192 divides the extent
+ * with f16 accumulators only (with f32 ones it runs far slower than 128x192:
+ * docs/design-notes.md, "192-wide tiles, packed odd shapes"); and along M and N, 192 divides the extent
  * (FIXED) or both operands are packed (the copies hold whole tiles, the edge is the
  * store's alone). A RUNTIME class's M is any, so its 192-high tiles need the copies too. */
 static bool tile_192_fits(const spvgen_gemm_desc *d, const cm2_tile *t) {
@@ -227,8 +227,8 @@ static double tile_cost(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t u
  * there the unrolled loads outgrow the registers (measured: docs/design-notes.md,
  * "Measurements behind source comments"). */
 static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
-  /* 192-wide tiles (64-deep K steps) at unroll 1: unroll 2 gained 4 % and cost 2-3x the
-   * compile (docs/design-notes.md, "192-wide tiles, packed odd shapes") */
+  /* 192-wide tiles (64-deep K steps) at unroll 1: unroll 2 gained little for several
+   * times the compile (docs/design-notes.md, "192-wide tiles, packed odd shapes") */
   if (d->tile_m == 192 || d->tile_n == 192) return 1;
   uint32_t steps = d->k / tk;
   uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;

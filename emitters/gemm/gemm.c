@@ -510,8 +510,8 @@ static spvgen_gemm_pack_order pack_order_of(const spvgen_gemm_desc *d, spvgen_ge
  * copies hold whole tiles), so an edge tile differs from an interior one only in D's store
  * and C's load: the plan takes the clamped edge mode, one path whose only clamped
  * operations are those. (The branch mode, asked for, puts the branch around the epilogue
- * alone, cm2_store_only_branch: 5-8 % faster at run time, but its two stores compile
- * 1.2-1.8x longer: docs/design-notes.md, "192-wide tiles, packed odd shapes".) */
+ * alone, cm2_store_only_branch: a little faster at run time, but its two stores compile
+ * much longer: docs/design-notes.md, "192-wide tiles, packed odd shapes".) */
 static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_gemm_desc *given,
                                  spvgen_gemm_variant v, spvgen_gemm_config *p, char *msg, size_t size) {
   spvgen_gemm_desc dd = *given;
@@ -552,8 +552,9 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
     first.pack = SPVGEN_GEMM_PACK_AB;
     first.edge = SPVGEN_GEMM_EDGE_CLAMP;
     /* the tile's budget: the pack kernel the estimate now counts on top, and a tenth
-     * more (the main kernel's estimate alone chose the tiles before: 4097x4095x4093's
-     * 128x256x32, 322 ms estimated and 328-338 measured on the H200, stays) */
+     * more, so that the tiles the main kernel's estimate alone chose before stay within
+     * it (4097x4095x4093's 128x256x32: docs/design-notes.md, "192-wide tiles, packed odd
+     * shapes") */
     if (!first.compile_budget_ms) first.compile_budget_ms = (gemm_budget_ms(d) + gemm_pack_kernel_ms()) * 11u / 10u;
   }
   spvgen_gemm_config q;
@@ -670,8 +671,8 @@ static spvgen_status plan_variant(const spvgen_device_caps *caps, const spvgen_g
       /* Both operands copied to whole tiles: the K loop never clamps, the edge is the
        * epilogue's alone, and the tilings that divide the copies (192 wide among them)
        * become candidates. Taken where it fits the budget and is estimated faster, the
-       * copies' traffic included (3000^3 f16: 282 TFLOP/s against the khr plan's 199;
-       * docs/design-notes.md, "192-wide tiles, packed odd shapes"). */
+       * copies' traffic included (docs/design-notes.md, "192-wide tiles, packed odd
+       * shapes"). */
       spvgen_gemm_config r;
       q.pack = SPVGEN_GEMM_PACK_AB;
       if (plan_packed(caps, &q, v, &r, NULL, 0) == SPVGEN_OK && r.compile_ms <= gemm_budget_ms(d) &&

@@ -283,9 +283,9 @@ static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_ge
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
 /* Whether a coopmat2 FIXED plan's K loop runs its iterations as a multiple of 8 and the
  * rest in a second loop (coopmat2.c, k_loop): 4-byte accumulators over tiles of 128x192
- * or more, which NVIDIA's driver runs 12-55 % slower when a constant trip count is no
- * multiple of 8 (256x256 with f16 accumulators lost nothing: docs/design-notes.md, "The
- * K loop's constant trip count"). */
+ * or more, which NVIDIA's driver runs up to twice as long when a constant trip count is
+ * no multiple of 8 (256x256 with f16 accumulators lost nothing: docs/design-notes.md,
+ * "The K loop's constant trip count"). */
 static inline bool cm2_split_k_loop(const spvgen_gemm_desc *d) {
   return spvgen_component_type_size(d->acc_type) == 4 && (uint64_t)d->tile_m * d->tile_n >= 128u * 192u;
 }

@@ -20,7 +20,7 @@
  *     anyway (clamp unroll 1 at 4097x4095x4093: 1614-1825);
  *   - two paths (branch) cost 1.3 x their sum; with both operands packed the branch is
  *     around the epilogue only (one loop), whose two stores still cost: the loop x 2
- *     (2.1-3.2x measured for 128x192x64, against 1.7x for the clamped store alone);
+ *     (docs/design-notes.md, "192-wide tiles, packed odd shapes");
  *   - split-K is two pipelines: the partials kernel, the unsplit tile's K loop with a
  *     store of its accumulator and no epilogue (estimated as the unsplit kernel without
  *     its epilogue's extras), then the element-wise reduction, a small kernel (1-15 ms
@@ -56,7 +56,7 @@
 #define CM2_KEDGE_SOLO_MS 2500.0  /* a clamped K-edge step beside unclamped loops (shift, branch's interior) */
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
 #define CM2_TWO_PATH_FACTOR 1.3
-#define CM2_STORE_BRANCH 1.0    /* both operands packed, branch: two stores beside one loop (2.1-3.2x measured) */
+#define CM2_STORE_BRANCH 1.0    /* both operands packed, branch: two stores beside one loop */
 #define SPLITK_REDUCE_MS 15.0     /* split-K's second pipeline, the element-wise reduction (1-15 ms measured) */
 /* The pack kernel of packed operands (a few loads and stores per element, like the
  * reduction): an estimate until measured (bench_gemm_shapes --set pack prints it). */
