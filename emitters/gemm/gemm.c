@@ -555,7 +555,7 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
      * more, so that the tiles the main kernel's estimate alone chose before stay within
      * it (4097x4095x4093's 128x256x32: docs/design-notes.md, "192-wide tiles, packed odd
      * shapes") */
-    if (!first.compile_budget_ms) first.compile_budget_ms = (gemm_budget_ms(d) + gemm_pack_kernel_ms()) * 11u / 10u;
+    if (!first.compile_budget_ms) first.compile_budget_ms = (gemm_budget_ms(d) + GEMM_PACK_KERNEL_MS) * 11u / 10u;
   }
   spvgen_gemm_config q;
   spvgen_status st = plan_variant_base(caps, &first, v, &q, msg, size);

@@ -101,8 +101,10 @@ uint32_t gemm_batch_offset(spvgen_module *m, const spvgen_gemm_desc *d, const ek
 /* plan_cost.c: the estimated first compile of a plan's kernels by the driver (ms), and the
  * compile budget of a desc (its compile_budget_ms, or the default). */
 uint32_t gemm_compile_ms(const spvgen_gemm_config *p);
-/* The pack kernel's share of a packed plan's compile estimate. */
-uint32_t gemm_pack_kernel_ms(void);
+/* The pack kernel's share of a packed plan's compile estimate (a few loads and stores per
+ * element, like the reduction: an estimate until measured; bench_gemm_shapes --set pack
+ * prints it). */
+#define GEMM_PACK_KERNEL_MS 20u
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
 
 /* ------------------------------------------------------ speed estimates ---- */

@@ -58,9 +58,6 @@
 #define CM2_TWO_PATH_FACTOR 1.3
 #define CM2_STORE_BRANCH 1.0    /* both operands packed, branch: two stores beside one loop */
 #define SPLITK_REDUCE_MS 15.0     /* split-K's second pipeline, the element-wise reduction (1-15 ms measured) */
-/* The pack kernel of packed operands (a few loads and stores per element, like the
- * reduction): an estimate until measured (bench_gemm_shapes --set pack prints it). */
-#define PACK_KERNEL_MS 20.0
 #define KHR_BASE_MS 120.0
 #define KHR_AREA_MS 150.0       /* per 128x256 of tile, 64 bytes of K */
 #define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */
@@ -152,12 +149,10 @@ uint32_t gemm_compile_ms(const spvgen_gemm_config *p) {
   default: ms = SIMT_MS * (0.5 + (double)d->tile_m * d->tile_n / (64.0 * 64.0) / 2.0); break;
   }
   if (d->split_k > 1) ms += SPLITK_REDUCE_MS; /* the second pipeline */
-  if (gemm_packed(d)) ms += PACK_KERNEL_MS;
+  if (gemm_packed(d)) ms += GEMM_PACK_KERNEL_MS;
   if (ms < 1.0) ms = 1.0;
   return ms > 3.6e6 ? 3600000u : (uint32_t)(ms + 0.5);
 }
-
-uint32_t gemm_pack_kernel_ms(void) { return (uint32_t)PACK_KERNEL_MS; }
 
 uint32_t gemm_budget_ms(const spvgen_gemm_desc *d) {
   if (d->compile_budget_ms) return d->compile_budget_ms;

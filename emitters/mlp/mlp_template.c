@@ -159,11 +159,10 @@ static spvgen_status layer_kernels(const spvgen_mlp_config *p, uint64_t points, 
 }
 
 /* ------------------------------------------------------------ run and check ---- */
-/* The output binding's guard: bytes past the points' outputs, NaN-filled with them, that a
- * run must leave alone (mlp_run_check counts a changed element as a bad output past the
- * last point): the layers variant runs its hidden layers on the workspace's rounded rows,
- * and a last layer that did too would write past the caller's points. */
-#define MLP_OUT_GUARD 4096u
+/* The output binding's guard (SG_RUN_OUT_GUARD bytes past the points' outputs, NaN-filled
+ * with them): mlp_run_check counts a changed element as a bad output past the last point.
+ * The layers variant runs its hidden layers on the workspace's rounded rows, and a last
+ * layer that did too would write past the caller's points. */
 
 /* The host side of a run: random weights and the period's points (lib/ref/ref_mlp.c),
  * the weight buffer the device reads (the optimal layout's made by the driver) and the
@@ -224,7 +223,7 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
   const uint64_t out_bytes = points * d->output_width * spvgen_component_type_size(d->output_type);
   s->weights = malloc(p->weight_bytes ? p->weight_bytes : 1);
   s->input = malloc(s->period * in_point + 1);
-  s->output = malloc(out_bytes + MLP_OUT_GUARD);
+  s->output = malloc(out_bytes + SG_RUN_OUT_GUARD);
   if (!s->weights || !s->input || !s->output) {
     snprintf(msg, size, "out of host memory for %llu points", (unsigned long long)points);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
@@ -241,7 +240,7 @@ static spvgen_status mlp_run_data(spvgen_vk_context *ctx, const void *plan, cons
   data->buffers[0] = (sg_run_buffer){.role = SG_RUN_INPUT, .host = s->input, .bytes = points * in_point,
                                      .host_bytes = s->period * in_point};
   data->buffers[1] = (sg_run_buffer){.role = SG_RUN_INPUT, .host = (void *)w, .bytes = wbytes};
-  data->buffers[2] = (sg_run_buffer){.role = SG_RUN_OUTPUT, .host = s->output, .bytes = out_bytes + MLP_OUT_GUARD};
+  data->buffers[2] = (sg_run_buffer){.role = SG_RUN_OUTPUT, .host = s->output, .bytes = out_bytes + SG_RUN_OUT_GUARD};
   data->buffer_count = 3;
   if (p->variant == SPVGEN_MLP_LAYERS) { /* a GEMM per layer, the activations in a workspace */
     const uint64_t ws = spvgen_mlp_workspace_bytes(p, points);
@@ -278,7 +277,7 @@ static void mlp_run_check(const void *plan, const sg_run_data *data, uint64_t sa
   }
   const uint32_t esize = spvgen_component_type_size(p->desc.output_type);
   const uint64_t out_bytes = s->points * ow * esize;
-  sg_check_guard(check, (const uint8_t *)s->output + out_bytes, MLP_OUT_GUARD, out_bytes, esize, s->points * ow);
+  sg_check_guard(check, (const uint8_t *)s->output + out_bytes, SG_RUN_OUT_GUARD, out_bytes, esize, s->points * ow);
 }
 
 /* Whether b reads the weight buffer a's data holds (the tuner's candidates share it). */

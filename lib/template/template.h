@@ -116,6 +116,11 @@ void sg_check_element(sg_check *c, uint64_t index, double gpu, double ref, doubl
  * halves and as bf16. */
 #define SG_RUN_NAN_BITS 0x7FC07FC0u
 
+/* The bytes of guard past an output's elements that the runners NaN-fill with it and
+ * check with sg_check_guard (the MLP's output: a layers plan whose last layer ran on the
+ * workspace's rounded rows would write there). */
+#define SG_RUN_OUT_GUARD 4096u
+
 /* A guard: `bytes` bytes that a run must leave as the NaN fill wrote them (SG_RUN_NAN_BITS,
  * little-endian; `offset` is the guard's byte offset in its buffer, the fill's phase),
  * e.g. a binding's tail past the elements a kernel may write. Each esize-byte element of

@@ -203,7 +203,6 @@ double mlp_anchor_rate(const mlp_anchor_row *rows, uint32_t n, const char *name,
 /* The reference of the sampled points for one error model (sg_ref_mlp_point's: the loop
  * variant's f32 path, the f16 paths, f16 accumulation). */
 enum { REF_LOOP, REF_F16, REF_F16ACC, REF_CLASSES };
-#define OUT_GUARD 4096u /* bytes past the output that a run must leave alone (check_guard) */
 
 struct mlp_session {
   spvgen_vk_context *ctx;
@@ -296,7 +295,7 @@ spvgen_status mlp_session_open(spvgen_vk_context *ctx, const spvgen_mlp_config *
       !(s->hout = malloc(s->hout_sampled ? s->npts * row : s->out_bytes ? s->out_bytes : 1)))
     goto oom;
   /* the output past the points: a guard, NaN-filled with it and checked after a run */
-  uint64_t sizes[3] = {s->in_bytes, s->out_bytes + OUT_GUARD, plan->weight_bytes};
+  uint64_t sizes[3] = {s->in_bytes, s->out_bytes + SG_RUN_OUT_GUARD, plan->weight_bytes};
   spvgen_vk_buffer **bufs[3] = {&s->in, &s->out, &s->w_row};
   for (int i = 0; i < 3; i++) {
     uint64_t b = (sizes[i] < 4 ? 4 : sizes[i] + 3) & ~3ull;
@@ -376,16 +375,16 @@ static bool session_refs(mlp_session *s, const spvgen_mlp_config *p, double **re
   return true;
 }
 
-/* The output's guard (OUT_GUARD bytes past the points' outputs) left as the fill wrote
+/* The output's guard (SG_RUN_OUT_GUARD bytes past the points' outputs) left as the fill wrote
  * it: an element written there is a bad output past the last point. */
 static spvgen_status check_guard(mlp_session *s, mlp_run_result *res, char *msg, size_t size) {
-  uint8_t guard[OUT_GUARD];
-  if (spvgen_vk_buffer_download(s->ctx, s->out, s->out_bytes, guard, OUT_GUARD) != SPVGEN_OK)
+  uint8_t guard[SG_RUN_OUT_GUARD];
+  if (spvgen_vk_buffer_download(s->ctx, s->out, s->out_bytes, guard, SG_RUN_OUT_GUARD) != SPVGEN_OK)
     return snprintf(msg, size, "%s", spvgen_vk_error(s->ctx)), SPVGEN_ERROR_VULKAN;
   const uint32_t ow = s->net.desc.output_width, esize = spvgen_component_type_size(s->net.desc.output_type);
   sg_check c;
   memset(&c, 0, sizeof c);
-  sg_check_guard(&c, guard, OUT_GUARD, s->out_bytes, esize, s->out_bytes / esize);
+  sg_check_guard(&c, guard, SG_RUN_OUT_GUARD, s->out_bytes, esize, s->out_bytes / esize);
   if (c.bad && !res->bad) {
     res->first_bad_point = c.first_bad / ow;
     res->first_bad_component = c.first_bad % ow;
