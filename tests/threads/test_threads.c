@@ -357,12 +357,15 @@ typedef struct shared_job {
   spvgen_vk_buffer *buffer;
 } shared_job;
 
-/* Fills the shared buffer again and again on the shared context, with no lock: what
- * vk.h forbids. */
+/* Calls the runner on the shared context again and again, with no lock: what vk.h
+ * forbids. The calls are fills at an offset off 4 bytes, which spvgen refuses before it
+ * reaches the driver by writing the context's error message: the two threads' writes are
+ * a data race in spvgen's own code, which ThreadSanitizer reports whatever the timing.
+ * (Valid fills raced inside lavapipe's command pool first, in some runs, and
+ * ThreadSanitizer's first report was then a heap-use-after-free there, not the race.) */
 static void *shared_main(void *arg) {
   shared_job *job = arg;
-  for (int i = 0; i < 20; i++)
-    if (spvgen_vk_buffer_fill(job->ctx, job->buffer, 0, 256, (uint32_t)i) != SPVGEN_OK) break;
+  for (int i = 0; i < 20; i++) (void)spvgen_vk_buffer_fill(job->ctx, job->buffer, 2, 4, (uint32_t)i);
   return NULL;
 }
 
