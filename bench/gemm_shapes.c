@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -146,6 +146,11 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
         else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
         else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
+        else if (*l == 'g') d->codegen |= SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP;
+        else if (*l == 'e') d->codegen |= SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP;
+        else if (*l == 'u') d->codegen |= SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL;
+        else if (*l == 's') d->codegen |= SPVGEN_GEMM_CODEGEN_SPLIT_ALL;
+        else if (*l == 'n') d->codegen |= SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL;
         else return false;
       }
     } else if (sscanf(s, "b%u", &a) == 1) { /* compile budget, ms */
@@ -570,6 +575,57 @@ static void build_sq3k_set(void) {
   add("sq3k", "f16,f32", "nn", "default", false, 1, ONE(4096, 4096, 4096));
 }
 
+/* The run-time K loop's shape (set "rtloop"): the loop as it is, nested in groups of 8
+ * (cgg) and counted to a multiple of 8 (cge), on the trace's large prompt calls and around
+ * 3072^3, beside the FIXED default (whose constant count the driver pipelines). */
+static void build_rtloop_set(void) {
+  static const char *const specs[] = {"default", "rt-auto", "rt-auto:cgg", "rt-auto:cge",
+                                      "rt-cm2:u1:t128x256x32", "rt-cm2:u1:t128x256x32:cgg", "rt-cm2:u1:t128x256x32:cge",
+                                      "rt-cm2:u2:t128x128x64", "rt-cm2:u2:t128x128x64:cgg"};
+  static const uint32_t nt[][3] = {{1999, 18944, 3584}, {2049, 4608, 3584}, {999, 3584, 3584}};
+  static const uint32_t nn[][3] = {{3072, 3072, 3008}, {3072, 3072, 3072}, {8192, 8192, 8192}};
+  for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+    add("rtloop", "f16,f32", "nt", specs[s], false, 3, nt);
+    add("rtloop", "f16,f32", "nn", specs[s], false, 3, nn);
+  }
+}
+
+/* The FIXED K loop's shape (set "fixloop"): K counts off a multiple of 8 iterations with
+ * the split on every tile (cg:s), the rest loop marked DontUnroll (cg:u), the main loop
+ * marked DontUnroll (cg:n), beside each tile as it is; 3072^3 the control. */
+static void build_fixloop_set(void) {
+  static const char *const specs[] = {"cm2:u1:t128x128x64", "cm2:u1:t128x128x64:cgs", "cm2:u1:t128x128x64:cgsu",
+                                      "cm2:u1:t128x256x32", "cm2:u1:t128x256x32:cgu", "cm2:u1:t128x256x32:cgn",
+                                      "cm2:u2:t128x256x32", "cm2:u2:t128x256x32:cgu",
+                                      "cm2:u1:t128x192x64", "cm2:u1:t128x192x64:cgu"};
+  static const uint32_t sh[][3] = {{3072, 3072, 3008}, {6144, 6144, 6080}, {3072, 3072, 3072}};
+  for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) add("fixloop", "f16,f32", "nn", specs[s], false, 3, sh);
+  static const char *const f16[] = {"cm2:u1:t192x192x32", "cm2:u1:t192x192x32:cgs", "cm2:u1:t192x192x32:cgsu",
+                                    "cm2:u1:t256x256x32", "cm2:u1:t256x256x32:cgs"};
+  for (size_t s = 0; s < sizeof f16 / sizeof f16[0]; s++) add("fixloop", "f16,f16", "nn", f16[s], false, 2, sh);
+}
+
+/* The split K loop on every tile (set "split"; run with main's binary beside): FIXED
+ * shapes whose K loop counts no multiple of 8 iterations on the tiles the split now
+ * reaches (128x128, 64x128, 64x64, 32x64 with f32 accumulators; 192x192 and 128x128 with
+ * f16 ones), each default, and controls whose count divides (K 3584 at tile_k 64). */
+static void build_split_set(void) {
+  add("split", "f16,f32", "nn", "default", false, 1, ONE(3072, 3072, 3008));
+  add("split", "f16,f32", "nn", "default", false, 1, ONE(6144, 6144, 6080));
+  add("split", "f16,f32", "nn", "default", false, 1, ONE(1024, 1024, 6080));
+  add("split", "f16,f32", "nt", "default", false, 1, ONE(512, 3584, 3008));
+  add("split", "f16,f32", "nt", "default", false, 1, ONE(2049, 4608, 3584));
+  add("split", "f16,f32", "nt", "default", false, 1, ONE(999, 3584, 3584));
+  static const uint32_t mid[][3] = {{1024, 1024, 6080}, {3072, 3072, 3008}};
+  add("split", "f16,f32", "nn", "cm2:u1:t64x128x64", false, 2, mid);
+  add("split", "f16,f32", "nn", "cm2:u1:t64x64x64", false, 2, mid);
+  add("split", "f16,f32", "nn", "cm2:u2:t32x64x64", false, 2, mid);
+  add("split", "f16,f16", "nn", "cm2:u1:t128x128x64", false, 2, mid);
+  add("split", "f16,f16", "nn", "cm2:pkab", false, 1, ONE(3000, 3000, 3000));
+  add("split", "f16,f16", "nn", "cm2:u1:t192x192x32", false, 1, ONE(6144, 6144, 6080));
+  add("split", "s8,s32", "nt", "default", false, 1, ONE(3072, 3072, 3008));
+}
+
 /* The issue-24 targets once more, at their defaults (set "recheck"): the odd and square
  * shapes, 8192^3, prompt shapes nt and nn, and the skinny int8 shape, each default plan
  * beside its run-time-class plan (what a framework calling per shape gets). */
@@ -706,7 +762,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,smallgrid,pack] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,smallgrid,pack] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
@@ -717,6 +773,9 @@ int main(int argc, char **argv) {
   if (has_set(sets, "splitk2")) build_splitk2_set();
   if (has_set(sets, "skptr")) build_skptr_set();
   if (has_set(sets, "recheck")) build_recheck_set();
+  if (has_set(sets, "rtloop")) build_rtloop_set();
+  if (has_set(sets, "fixloop")) build_fixloop_set();
+  if (has_set(sets, "split")) build_split_set();
   if (has_set(sets, "smallgrid")) build_smallgrid_set();
   if (has_set(sets, "pack2")) build_pack2_set();
   if (has_set(sets, "sq3k")) build_sq3k_set();

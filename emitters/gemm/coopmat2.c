@@ -528,8 +528,9 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
         continue;
       }
       ek_for kl;
-      uint32_t k0 = ek_for_begin(m, &kl, ek_u32(m, from * U * BK), ek_u32(m, (from + iters) * U * BK),
-                                 ek_u32(m, U * BK), SpvLoopControlMaskNone);
+      const uint32_t no_unroll = part ? SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL : SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL;
+      uint32_t k0 = ek_for_begin(m, &kl, ek_u32(m, from * U * BK), ek_u32(m, (from + iters) * U * BK), ek_u32(m, U * BK),
+                                 x->d->codegen & no_unroll ? SpvLoopControlDontUnrollMask : SpvLoopControlMaskNone);
       uint32_t cur = spvgen_load(m, x->tacc, accv);
       for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
       spvgen_store(m, accv, cur);
@@ -583,6 +584,46 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
       for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
       spvgen_store(m, accv, cur);
       ek_for_end(m, &kl);
+    }
+  } else if (d->codegen & (SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP | SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP)) {
+    /* experiments (docs/gemm.md, codegen): the U-step iterations in a loop whose count
+     * is a multiple of K_LOOP_GROUP, the rest one iteration at a time, then single steps */
+    const uint32_t G = K_LOOP_GROUP;
+    uint32_t outer = U > 1 ? ek_div_imm(m, r->steps, U) : r->steps;
+    uint32_t grouped = ek_mul_imm(m, ek_div_imm(m, outer, G), G);
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP) {
+      ek_for gl;
+      uint32_t g = ek_for_begin(m, &gl, ek_u32(m, 0), ek_div_imm(m, outer, G), ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t base = ek_mul_imm(m, g, G * U * BK);
+      ek_for il;
+      uint32_t j = ek_for_begin(m, &il, ek_u32(m, 0), ek_u32(m, G), ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t k0 = spvgen_op_i_add(m, ek_u32_type(m), base, ek_mul_imm(m, j, U * BK));
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      for (uint32_t q = 0; q < U; q++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, q * BK), cur);
+      spvgen_store(m, accv, cur);
+      ek_for_end(m, &il);
+      ek_for_end(m, &gl);
+    } else {
+      ek_for kl;
+      uint32_t i = ek_for_begin(m, &kl, ek_u32(m, 0), grouped, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t k0 = ek_mul_imm(m, i, U * BK);
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      for (uint32_t q = 0; q < U; q++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, q * BK), cur);
+      spvgen_store(m, accv, cur);
+      ek_for_end(m, &kl);
+    }
+    ek_for ml; /* the iterations the grouped loop leaves */
+    uint32_t i = ek_for_begin(m, &ml, grouped, outer, ek_u32(m, 1), SpvLoopControlMaskNone);
+    uint32_t k0 = ek_mul_imm(m, i, U * BK);
+    uint32_t cur = spvgen_load(m, x->tacc, accv);
+    for (uint32_t q = 0; q < U; q++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, q * BK), cur);
+    spvgen_store(m, accv, cur);
+    ek_for_end(m, &ml);
+    if (U > 1 && !r->whole_u) {
+      ek_for rl;
+      uint32_t t = ek_for_begin(m, &rl, ek_mul_imm(m, outer, U), r->steps, ek_u32(m, 1), SpvLoopControlMaskNone);
+      spvgen_store(m, accv, k_step(m, x, clamped, false, ek_mul_imm(m, t, BK), spvgen_load(m, x->tacc, accv)));
+      ek_for_end(m, &rl);
     }
   } else {
     uint32_t outer = ek_div_imm(m, r->steps, U);

@@ -412,6 +412,9 @@ static spvgen_status plan_stages2(const spvgen_device_caps *caps, spvgen_gemm_co
  * in every tile. */
 static double knob_score(const spvgen_gemm_desc *d, uint32_t u, spvgen_gemm_edge e, bool edges) {
   double su = u >= 4 ? 1.0 : u >= 2 ? 0.96 : 0.91;
+  /* the split K loop's rest iterations in a rolled loop: a little slower than unrolled
+   * (docs/design-notes.md, "The split K loop on every tile") */
+  if (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) su *= 0.96;
   if (!edges) return su;
   bool m_edge = !gemm_dim_multiple(d, 'm', d->tile_m), n_edge = !gemm_dim_multiple(d, 'n', d->tile_n);
   bool shift_aligned = (!m_edge || d->a_layout == SPVGEN_ROW_MAJOR) && (!n_edge || d->b_layout == SPVGEN_COL_MAJOR);
@@ -437,6 +440,7 @@ static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool 
   uint32_t cheapest_ms = 0;
   /* a FIXED shape with no interior tile runs clamped whatever the mode says: say so */
   bool no_interior = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
+  const bool rest_set = (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) != 0;
   for (uint32_t u = u_max; u >= 1; u = u > 2 ? u / 2 : u - 1) {
     if (unroll_set && u != u_max) continue;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
@@ -444,19 +448,29 @@ static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool 
       if (edge_set && i) break;
       if (!edge_set && no_interior && e != SPVGEN_GEMM_EDGE_CLAMP) continue;
       if (e == SPVGEN_GEMM_EDGE_SHIFT && !edge_set && !can_shift) continue;
-      spvgen_gemm_config c = *p;
-      c.desc.unroll = u;
-      c.desc.edge = e;
-      if (e == SPVGEN_GEMM_EDGE_BRANCH && !c.desc.edge_unroll) c.desc.edge_unroll = 1;
-      uint32_t ms = gemm_compile_ms(&c);
-      double score = knob_score(&c.desc, u, e, edges);
-      if (ms <= budget && score > best_score) {
-        best = c.desc;
-        best_score = score;
-      }
-      if (!cheapest_ms || ms < cheapest_ms) {
-        cheapest = c.desc;
-        cheapest_ms = ms;
+      /* a FIXED K loop split off a multiple of 8 iterations runs the rest unrolled by
+       * the driver, or rolled (SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL: a little slower, a
+       * loop body less to compile) where the unrolled rest does not fit */
+      for (int rolled = 0; rolled < 2; rolled++) {
+        spvgen_gemm_config c = *p;
+        c.desc.unroll = u;
+        c.desc.edge = e;
+        if (e == SPVGEN_GEMM_EDGE_BRANCH && !c.desc.edge_unroll) c.desc.edge_unroll = 1;
+        if (rolled) {
+          if (rest_set || !cm2_rest_loop(&c.desc)) break;
+          c.desc.codegen |= SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL;
+        }
+        uint32_t ms = gemm_compile_ms(&c);
+        double score = knob_score(&c.desc, u, e, edges);
+        if (ms <= budget && score > best_score) {
+          best = c.desc;
+          best_score = score;
+        }
+        if (!cheapest_ms || ms < cheapest_ms) {
+          cheapest = c.desc;
+          cheapest_ms = ms;
+        }
+        if (ms <= budget) break; /* the unrolled rest fits: the rolled one ranks lower */
       }
       if (!edges) break; /* the edge mode changes nothing */
     }

@@ -284,12 +284,22 @@ uint32_t gemm_buffer_binding(const spvgen_gemm_desc *d, uint32_t b);
 static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_gemm_packs(d, op); }
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
 /* Whether a coopmat2 FIXED plan's K loop runs its iterations as a multiple of 8 and the
- * rest in a second loop (coopmat2.c, k_loop): 4-byte accumulators over tiles of 128x192
- * or more, which NVIDIA's driver runs up to twice as long when a constant trip count is
- * no multiple of 8 (256x256 with f16 accumulators lost nothing: docs/design-notes.md,
- * "The K loop's constant trip count"). */
+ * rest in a second loop (coopmat2.c, k_loop). NVIDIA's driver runs a constant-count loop
+ * whose count is no multiple of 8 slower, and compiles it longer: every tile with 4-byte
+ * accumulators, and f16 accumulators up to 192x192 (256x256 with f16 accumulators lost
+ * nothing unsplit and ran slower split: docs/design-notes.md,
+ * "The K loop's constant trip count" and "The split K loop on every tile"). */
 static inline bool cm2_split_k_loop(const spvgen_gemm_desc *d) {
-  return spvgen_component_type_size(d->acc_type) == 4 && (uint64_t)d->tile_m * d->tile_n >= 128u * 192u;
+  if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLIT_ALL) return true;
+  return spvgen_component_type_size(d->acc_type) == 4 || (uint64_t)d->tile_m * d->tile_n <= 192u * 192u;
+}
+
+/* Whether a coopmat2 FIXED, unsplit plan's K loop has a second loop for the iterations
+ * past a multiple of 8 (k_loop: two or more of them; one runs straight-line). */
+static inline bool cm2_rest_loop(const spvgen_gemm_desc *d) {
+  if (gemm_runtime(d) || d->split_k > 1 || !d->tile_k || !cm2_split_k_loop(d)) return false;
+  const uint32_t iters = d->k / d->tile_k / (d->unroll ? d->unroll : 1);
+  return iters >= 8 && iters % 8 > 1;
 }
 
 /* Whether a coopmat2 plan's edge tiles differ from its interior ones only in D's store

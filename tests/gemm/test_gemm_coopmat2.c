@@ -334,11 +334,11 @@ static size_t count_of(const char *text, const char *needle) {
   return n;
 }
 
-/* The big tiles' FIXED K loop (4-byte accumulators over 128x192 or more) runs a multiple of
- * 8 iterations and the rest in a second loop (k_loop; NVIDIA's driver runs such a loop at
- * half speed when its constant trip count is no multiple of 8); smaller tiles, f16
- * accumulators and counts that divide keep one loop. */
-static void test_big_tiles_split_the_k_loop(void) {
+/* A FIXED K loop (4-byte accumulators on every tile; f16 ones up to 192x192) runs a
+ * multiple of 8 iterations and the rest in a second loop (k_loop; NVIDIA's driver runs
+ * such a loop at half speed when its constant trip count is no multiple of 8); 256x256
+ * with f16 accumulators and counts that divide keep one loop. */
+static void test_fixed_k_loops_split_off_a_multiple_of_8(void) {
   load_h100();
   static const struct {
     uint32_t k, tm, tn, tk, u;
@@ -350,10 +350,13 @@ static void test_big_tiles_split_the_k_loop(void) {
       {3008, 128, 256, 64, 2, F32, 2, 5},  /* 47 steps: 23 iterations of 2 (16, then 7), 1 step */
       {3008, 256, 128, 32, 4, F32, 2, 10}, /* 94 steps: 23 iterations of 4 (16, then 7), 2 steps */
       {3136, 256, 128, 32, 4, F32, 1, 6},  /* 98 steps: 24 iterations of 4, 2 steps */
-      {3008, 128, 128, 32, 1, F32, 1, 1},  /* 128x128: one loop */
+      {3008, 128, 128, 32, 1, F32, 2, 2},  /* 128x128 too: 94 iterations: 88, then 6 */
+      {3008, 64, 64, 64, 1, F32, 2, 2},    /* 64x64: 47 iterations: 40, then 7 */
+      {3008, 192, 192, 32, 1, F16, 2, 2},  /* f16 accumulators up to 192x192 */
+      {3008, 128, 128, 64, 2, F16, 2, 5},  /* 47 steps: 23 iterations of 2 (16, then 7), 1 step */
       {3008, 128, 192, 64, 1, F32, 2, 2},  /* 128x192: 47 iterations: 40, then 7 */
       {3072, 128, 192, 64, 1, F32, 1, 1},  /* 48 */
-      {3008, 256, 256, 32, 1, F16, 1, 1},  /* f16 accumulators: one loop */
+      {3008, 256, 256, 32, 1, F16, 1, 1},  /* 256x256 with f16 accumulators: one loop */
       {2080, 128, 256, 32, 1, F32, 1, 2},  /* 65 iterations: 64, then 1 straight-line */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -370,6 +373,40 @@ static void test_big_tiles_split_the_k_loop(void) {
               cases[i].loops, cases[i].muladds);
     spvgen_free_text(t);
   }
+}
+
+/* The split loop's rest: unrolled by the driver where the plan's compile budget holds the
+ * extra loop body, rolled (SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL: DontUnroll on the second
+ * loop, no extra body in the estimate) where it does not; a desc that asks for the rolled
+ * form gets it, and a count that divides has no rest to roll. */
+static void test_split_rest_rolls_where_the_budget_is_short(void) {
+  load_h100();
+  spvgen_gemm_desc d = gemm(3072, 3072, 3008, F16, F32, F32); /* 47 iterations of 64 */
+  d.tile_m = d.tile_n = 128, d.tile_k = 64, d.unroll = 1;
+  spvgen_gemm_config p, q;
+  char *t = emit_text(&d, &p);
+  CHECK_MSG(p.desc.codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL, "plan '%s' (est %u ms) rolls the rest", p.name,
+            p.compile_ms);
+  CHECK_MSG(p.compile_ms <= 300, "the rolled rest's estimate %u ms fits the 300 ms budget", p.compile_ms);
+  CHECK_MSG(strstr(p.name, " cg:u") != NULL, "plan name '%s' names the rolled rest", p.name);
+  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 2);
+  CHECK_EQ_U64(count_of(t, "DontUnroll"), 1);
+  spvgen_free_text(t);
+  d.compile_budget_ms = 2000; /* room for the unrolled rest */
+  t = emit_text(&d, &q);
+  CHECK_MSG(!(q.desc.codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL), "plan '%s' unrolls the rest", q.name);
+  CHECK_MSG(q.compile_ms > p.compile_ms, "unrolled rest %u ms > rolled %u ms", q.compile_ms, p.compile_ms);
+  CHECK_EQ_U64(count_of(t, "DontUnroll"), 0);
+  spvgen_free_text(t);
+  d.codegen = SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL; /* asked for: kept whatever the budget */
+  t = emit_text(&d, &q);
+  CHECK_MSG(q.desc.codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL, "plan '%s' keeps the rolled rest", q.name);
+  spvgen_free_text(t);
+  d.codegen = 0, d.compile_budget_ms = 0, d.k = 3072; /* 48 iterations: no rest */
+  t = emit_text(&d, &q);
+  CHECK_MSG(!(q.desc.codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL), "plan '%s': nothing to roll", q.name);
+  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 1);
+  spvgen_free_text(t);
 }
 
 /* Both operands packed with the branch edge mode asked for: one K loop (its two loads),
@@ -436,7 +473,9 @@ static void test_edge_clamp_emits_one_clamped_path(void) {
   size_t mb = count_of(branch, "OpCooperativeMatrixMulAddKHR"), mc = count_of(clamp, "OpCooperativeMatrixMulAddKHR");
   CHECK_MSG(mc > 0 && mb == 2 * mc, "MulAdds: branch %zu, clamp %zu (half)", mb, mc);
   size_t mr = count_of(rolled, "OpCooperativeMatrixMulAddKHR");
-  CHECK_MSG(mr == mc + 2, "MulAdds: rolled edge path %zu, one clamped path %zu (+ one step + the K edge)", mr, mc);
+  /* the edge path at unroll 1: its loop split off a multiple of 8 (two one-step bodies,
+   * k_loop) and the K edge */
+  CHECK_MSG(mr == mc + 3, "MulAdds: rolled edge path %zu, one clamped path %zu (+ two steps + the K edge)", mr, mc);
   spvgen_free_text(rolled);
   spvgen_free_text(branch);
   spvgen_free_text(clamp);
@@ -836,8 +875,8 @@ static void test_splitk_plans_validate(void) {
           CHECK_MSG(0, "%s", msg);
         }
       }
-  /* The partials kernel holds one tensor store (the partial) and the K loop's two tensor
-   * loads; D is the reduction's. */
+  /* The partials kernel holds one tensor store (the partial) and the K loops' tensor
+   * loads (a slice of 74 iterations: 72, then 2 in a second loop); D is the reduction's. */
   {
     spvgen_gemm_desc r = gemm(257, 3584, 18944, F16, F32, F32);
     r.b_layout = SPVGEN_COL_MAJOR;
@@ -860,7 +899,7 @@ static void test_splitk_plans_validate(void) {
         shared += (k[0].words[i] & 0xFFFFu) == SpvOpVariable && k[0].words[i + 3] == SpvStorageClassWorkgroup;
       }
       CHECK_MSG(shared == 0, "%u Workgroup variables", shared);
-      CHECK_MSG(loads == 2u && stores == 1u, "%u tensor loads, %u stores", loads, stores);
+      CHECK_MSG(loads == 4u && stores == 1u, "%u tensor loads, %u stores", loads, stores);
       for (uint32_t i = 0; i < nk; i++) spvgen_kernel_free(&k[i]);
     }
   }
@@ -939,6 +978,19 @@ static void test_run_time_k_loops_count_their_steps(void) {
   t = emit_text(&d, &p);
   CHECK_MSG(text_has(t, "%uint_16777216"), "constant dimensions of the unclamped layouts");
   CHECK_MSG(strstr(p.name, " cg:d") != NULL, "plan name '%s'", p.name);
+  spvgen_free_text(t);
+  /* the grouped loop: a run-time loop of groups around a loop of 8, the iterations left,
+   * the leftover steps (k_multiple 32 at unroll 2) */
+  d.codegen = SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP;
+  t = emit_text(&d, &p);
+  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 4);
+  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixMulAddKHR"), 5);
+  CHECK_MSG(strstr(p.name, " cg:g") != NULL, "plan name '%s'", p.name);
+  spvgen_free_text(t);
+  d.codegen = SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP;
+  t = emit_text(&d, &p);
+  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 3);
+  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixMulAddKHR"), 5);
   spvgen_free_text(t);
   d.codegen = 0;
   t = emit_text(&d, &p);
@@ -1156,7 +1208,8 @@ int main(int argc, char **argv) {
       TEST_CASE(test_kernel_disassembly_has_tensor_loads_muladd_and_tensor_store),
       TEST_CASE(test_column_major_edges_and_epilogue_disassembly),
       TEST_CASE(test_edge_clamp_emits_one_clamped_path),
-      TEST_CASE(test_big_tiles_split_the_k_loop),
+      TEST_CASE(test_fixed_k_loops_split_off_a_multiple_of_8),
+      TEST_CASE(test_split_rest_rolls_where_the_budget_is_short),
       TEST_CASE(test_packed_branch_is_around_the_epilogue),
       TEST_CASE(test_unaligned_batch_stride_takes_three_dimensional_layouts),
       TEST_CASE(test_unsigned_int8_accumulates_in_u32_and_signed_in_s32),
