@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,random,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -626,6 +626,34 @@ static void build_split_set(void) {
   add("split", "s8,s32", "nt", "default", false, 1, ONE(3072, 3072, 3008));
 }
 
+/* Shapes nobody tuned for (set "random"): 15 drawn uniformly (M, N in 256-6144, K in
+ * 512-8192; Python's random.Random(1127)), then 6 of whole 64-element multiples, cycling
+ * f16->f32, f16->f16 and s8->s32 over nn and nt, each at its default plan: a check of
+ * the planner on shapes outside the issue's list. */
+static void build_random_set(void) {
+  add("random", "f16,f32", "nn", "default", false, 1, ONE(4335, 1535, 2606));
+  add("random", "f16,f16", "nn", "default", false, 1, ONE(1039, 1727, 3819));
+  add("random", "s8,s32", "nn", "default", false, 1, ONE(4917, 4836, 5044));
+  add("random", "f16,f32", "nt", "default", false, 1, ONE(1655, 5892, 2310));
+  add("random", "f16,f16", "nt", "default", false, 1, ONE(342, 4828, 7003));
+  add("random", "s8,s32", "nt", "default", false, 1, ONE(4136, 1665, 7754));
+  add("random", "f16,f32", "nn", "default", false, 1, ONE(4309, 263, 4198));
+  add("random", "f16,f16", "nn", "default", false, 1, ONE(5238, 1540, 4765));
+  add("random", "s8,s32", "nn", "default", false, 1, ONE(4772, 3120, 2488));
+  add("random", "f16,f32", "nt", "default", false, 1, ONE(4619, 1940, 8160));
+  add("random", "f16,f16", "nt", "default", false, 1, ONE(2635, 3371, 517));
+  add("random", "s8,s32", "nt", "default", false, 1, ONE(2379, 3413, 7265));
+  add("random", "f16,f32", "nn", "default", false, 1, ONE(3071, 6091, 3603));
+  add("random", "f16,f16", "nn", "default", false, 1, ONE(3240, 2458, 5796));
+  add("random", "s8,s32", "nn", "default", false, 1, ONE(3271, 4177, 5415));
+  add("random", "f16,f32", "nn", "default", false, 1, ONE(5696, 1408, 4864));
+  add("random", "f16,f16", "nn", "default", false, 1, ONE(5120, 4608, 960));
+  add("random", "s8,s32", "nn", "default", false, 1, ONE(2816, 4096, 6528));
+  add("random", "f16,f32", "nt", "default", false, 1, ONE(2112, 832, 1920));
+  add("random", "f16,f16", "nt", "default", false, 1, ONE(832, 3008, 3392));
+  add("random", "s8,s32", "nt", "default", false, 1, ONE(2560, 896, 3392));
+}
+
 /* The issue-24 targets once more, at their defaults (set "recheck"): the odd and square
  * shapes, 8192^3, prompt shapes nt and nn, and the skinny int8 shape, each default plan
  * beside its run-time-class plan (what a framework calling per shape gets). */
@@ -762,7 +790,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,smallgrid,pack] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,random,smallgrid,pack] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
@@ -776,6 +804,7 @@ int main(int argc, char **argv) {
   if (has_set(sets, "rtloop")) build_rtloop_set();
   if (has_set(sets, "fixloop")) build_fixloop_set();
   if (has_set(sets, "split")) build_split_set();
+  if (has_set(sets, "random")) build_random_set();
   if (has_set(sets, "smallgrid")) build_smallgrid_set();
   if (has_set(sets, "pack2")) build_pack2_set();
   if (has_set(sets, "sq3k")) build_sq3k_set();
