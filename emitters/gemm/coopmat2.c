@@ -496,8 +496,6 @@ static uint32_t mask_rows_fn(spvgen_module *m, const cm2_ctx *x, uint32_t b_elem
 
 /* ---------------------------------------------------------------- main loop ---- */
 
-/* The iterations a FIXED shape's main K loop runs are a multiple of this (k_loop). */
-#define K_LOOP_GROUP 8u
 
 /* The unrolled K loop over whole steps [0, steps * BK): `steps / U` iterations of U
  * steps at run time when there are two or more, straight-line steps otherwise, then the
@@ -510,12 +508,12 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
   uint32_t acc = x->zacc;
   uint32_t k = 0; /* K position after the loop (a constant) */
   if (outer >= 2) {
-    /* The big tiles' main loop runs a multiple of K_LOOP_GROUP iterations, the ones left
+    /* The big tiles' main loop runs a multiple of GEMM_K_LOOP_GROUP iterations, the ones left
      * over in a second loop (or straight-line, one): NVIDIA's driver pipelines such a
      * constant-count loop only when its count divides so, and runs it at half speed
      * otherwise (cm2_split_k_loop). */
     const uint32_t main_iters =
-        outer >= K_LOOP_GROUP && cm2_split_k_loop(x->d) ? outer / K_LOOP_GROUP * K_LOOP_GROUP : outer;
+        outer >= GEMM_K_LOOP_GROUP && cm2_split_k_loop(x->d) ? outer / GEMM_K_LOOP_GROUP * GEMM_K_LOOP_GROUP : outer;
     const uint32_t left = outer - main_iters;
     uint32_t accv = ek_local(m, x->tacc, x->zacc);
     for (int part = 0; part < 2; part++) {
@@ -587,8 +585,8 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
     }
   } else if (d->codegen & (SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP | SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP)) {
     /* experiments (docs/gemm.md, codegen): the U-step iterations in a loop whose count
-     * is a multiple of K_LOOP_GROUP, the rest one iteration at a time, then single steps */
-    const uint32_t G = K_LOOP_GROUP;
+     * is a multiple of GEMM_K_LOOP_GROUP, the rest one iteration at a time, then single steps */
+    const uint32_t G = GEMM_K_LOOP_GROUP;
     uint32_t outer = U > 1 ? ek_div_imm(m, r->steps, U) : r->steps;
     uint32_t grouped = ek_mul_imm(m, ek_div_imm(m, outer, G), G);
     if (d->codegen & SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP) {

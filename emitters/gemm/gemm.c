@@ -566,6 +566,7 @@ static spvgen_status plan_packed(const spvgen_device_caps *caps, const spvgen_ge
   spvgen_status st = plan_variant_base(caps, &first, v, &q, msg, size);
   if (st != SPVGEN_OK) return st;
   spvgen_gemm_desc outer = *d, inner;
+  outer.variant = v; /* the copies' layout depends on it (pack.c, k_pad_of) */
   outer.tile_m = q.desc.tile_m;
   outer.tile_n = q.desc.tile_n;
   outer.tile_k = q.desc.tile_k;

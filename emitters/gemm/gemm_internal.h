@@ -283,6 +283,10 @@ uint32_t gemm_buffer_binding(const spvgen_gemm_desc *d, uint32_t b);
 /* Whether the plan packs operand op ('a' or 'b'). */
 static inline bool gemm_packs(const spvgen_gemm_desc *d, char op) { return ek_gemm_packs(d, op); }
 static inline bool gemm_packed(const spvgen_gemm_desc *d) { return gemm_packs(d, 'a') || gemm_packs(d, 'b'); }
+/* The iterations a FIXED coopmat2 K loop's main loop runs are a multiple of this
+ * (coopmat2.c, k_loop), and K pads to whole groups of it in packed copies (pack.c). */
+#define GEMM_K_LOOP_GROUP 8u
+
 /* Whether a coopmat2 FIXED plan's K loop runs its iterations as a multiple of 8 and the
  * rest in a second loop (coopmat2.c, k_loop). NVIDIA's driver runs a constant-count loop
  * whose count is no multiple of 8 slower, and compiles it longer: every tile with 4-byte

@@ -28,6 +28,21 @@ static uint64_t round_up64(uint64_t x, uint64_t q) { return (x + q - 1) / q * q;
  * 16-byte units for the pack kernel's stores whatever the tile. */
 static uint32_t pad_of(uint32_t tile) { return tile > GEMM_PACK_MIN_PAD ? tile : GEMM_PACK_MIN_PAD; }
 
+/* What K pads to in the copies: the tile's pad, or, for a FIXED coopmat2 plan with both
+ * operands packed and unsplit, whole groups of K_LOOP_GROUP steps where that adds at most
+ * a sixteenth: the main kernel's K loop then counts a multiple of 8 iterations at unroll
+ * 1, one loop the driver runs at full speed, where K padded to the tile alone would
+ * leave a second loop for the rest (coopmat2.c, k_loop; docs/design-notes.md, "Packed K
+ * in whole groups of 8 steps"). k is the shape's K (FIXED: the desc's). */
+static uint32_t k_pad_of(const spvgen_gemm_desc *d, uint64_t k) {
+  const uint32_t q = pad_of(d->tile_k);
+  if (gemm_runtime(d) || d->variant != SPVGEN_GEMM_COOPMAT2 || !gemm_packs(d, 'a') || !gemm_packs(d, 'b') ||
+      d->split_k > 1 || !cm2_split_k_loop(d) || d->tile_k < GEMM_PACK_MIN_PAD)
+    return q;
+  const uint64_t kp = round_up64(k, q), kg = round_up64(k, (uint64_t)q * GEMM_K_LOOP_GROUP);
+  return (kg - kp) * 16u <= kp ? q * GEMM_K_LOOP_GROUP : q;
+}
+
 /* Workgroups of one operand's copy per batch: GEMM_PACK_TILE-square tiles of a transposed
  * copy (rows of row_bytes bytes), else GEMM_PACK_LOCAL x per 16-byte units. */
 static uint64_t pack_groups_of(bool transposed, uint64_t rows, uint64_t row_bytes, uint32_t per) {
@@ -41,7 +56,7 @@ void gemm_pack_layout_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint
                          uint64_t partial_bytes, gemm_pack_layout *l) {
   memset(l, 0, sizeof *l);
   const bool pa = gemm_packs(d, 'a'), pb = gemm_packs(d, 'b');
-  l->kp = (uint32_t)round_up64(k, pad_of(d->tile_k));
+  l->kp = (uint32_t)round_up64(k, k_pad_of(d, k));
   l->mp = (uint32_t)round_up64(m, pad_of(d->tile_m));
   l->np = (uint32_t)round_up64(n, pad_of(d->tile_n));
   l->lda = gemm_pack_copy_layout(d, 'a') == SPVGEN_ROW_MAJOR ? l->kp : l->mp;
@@ -155,7 +170,8 @@ static uint32_t round_up_id(spvgen_module *m, uint32_t x, uint32_t q) {
 void gemm_pack_ids_of(spvgen_module *m, const spvgen_gemm_config *p, const ek_gemm_shape *sh, gemm_pack_ids *ids) {
   const spvgen_gemm_desc *d = &p->desc;
   memset(ids, 0, sizeof *ids);
-  ids->kp = round_up_id(m, sh->k, pad_of(d->tile_k));
+  /* (k_pad_of pads past the tile only for FIXED shapes, whose K is the desc's) */
+  ids->kp = round_up_id(m, sh->k, k_pad_of(d, d->k));
   ids->mp = round_up_id(m, sh->m, pad_of(d->tile_m));
   ids->np = round_up_id(m, sh->n, pad_of(d->tile_n));
   ids->lda = gemm_pack_copy_layout(d, 'a') == SPVGEN_ROW_MAJOR ? ids->kp : ids->mp;

@@ -51,6 +51,44 @@ static void free_all(spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT], uint32_t n) {
 }
 
 
+/* A FIXED coopmat2 plan with both operands packed pads K to whole groups of 8 K steps
+ * where that adds at most a sixteenth (pack.c, k_pad_of): 3000^3 at tile_k 64 copies K
+ * 3072 (48 steps: one K loop, no second loop for a rest), K 600 stays at the tile's 640
+ * (1024 would add 60 %); the run-time class keeps the tile's pad. */
+static void test_packed_k_pads_to_whole_groups(void) {
+  const spvgen_device_caps h100 = preset("h100");
+  static const struct { uint32_t k, kp; size_t loops; } cases[] = {{3000, 3072, 1}, {600, 640, 2}};
+  for (size_t i = 0; i < 2; i++) {
+    spvgen_gemm_desc d = f16_desc(3000, 3000, cases[i].k);
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.pack = SPVGEN_GEMM_PACK_AB;
+    d.tile_m = 128, d.tile_n = 192, d.tile_k = 64, d.unroll = 1;
+    spvgen_gemm_config p;
+    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+    uint32_t n = build(&d, &h100, &p, k);
+    const uint64_t mp = 3072, np = 3072, kp = cases[i].kp;
+    CHECK_MSG(p.workspace_bytes == (mp * kp * 2 + 255) / 256 * 256 + kp * np * 2, "K %u: workspace %llu (K copied %llu)",
+              cases[i].k, (unsigned long long)p.workspace_bytes, (unsigned long long)kp);
+    if (n == 2) {
+      const uint32_t loops = words_count(k[1].words, k[1].word_count, SpvOpLoopMerge);
+      CHECK_MSG(loops == cases[i].loops, "K %u [%s]: %u loops in the main kernel (want %zu)", cases[i].k, p.name, loops,
+                cases[i].loops);
+    }
+    free_all(k, n);
+  }
+  spvgen_gemm_desc r = f16_desc(0, 0, 0); /* the run-time class: the tile's pad */
+  r.variant = SPVGEN_GEMM_COOPMAT2;
+  r.pack = SPVGEN_GEMM_PACK_AB;
+  r.tile_m = 128, r.tile_n = 192, r.tile_k = 64;
+  spvgen_gemm_config pr;
+  char msg[512];
+  CHECK_MSG(spvgen_gemm_plan(&r, &h100, &pr, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_gemm_args a = {.m = 3000, .n = 3000, .k = 3000};
+  spvgen_gemm_launch l;
+  CHECK_MSG(spvgen_gemm_launch_for(&pr, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(l.workspace_bytes, (3072ull * 3008 * 2 + 255) / 256 * 256 + 3008ull * 3072 * 2);
+}
+
 /* The layout of the copies for 4097x4095x4093 (the workspace: A's copy, then B's), the
  * kernels in dispatch order with their bindings, and the launch of a run-time plan giving
  * the same layout. */
@@ -529,6 +567,7 @@ static void test_small_workspace_is_refused(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_plan_layout_and_kernels),
+      TEST_CASE(test_packed_k_pads_to_whole_groups),
       TEST_CASE(test_modules_validate),
       TEST_CASE(test_every_input_type_validates),
       TEST_CASE(test_refusals_name_what_is_wrong),
