@@ -949,6 +949,33 @@ static spvgen_status plan_variant_core(const spvgen_device_caps *caps, const spv
   return SPVGEN_OK;
 }
 
+/* A FIXED coopmat2 plan with both operands packed, whose edge mode the desc leaves to the
+ * plan, has D's store clamped in every tile. Behind the branch instead, interior tiles
+ * store unclamped: one K loop either way, 9 % faster at 3000^3 (docs/design-notes.md,
+ * "Packed K in whole groups of 8 steps"). Taken where that plan fits the compile budget,
+ * on the tile and unroll the clamped plan was chosen with, and only once the variant is
+ * chosen: the comparison with khr ranks the clamped form, and the branch's speed would
+ * put small packed tiles ahead of khr where they run slower. */
+static void packed_branch_store(const spvgen_device_caps *caps, const spvgen_gemm_desc *d, spvgen_gemm_config *plan) {
+  const spvgen_gemm_desc *pd = &plan->desc;
+  if (plan->variant != SPVGEN_GEMM_COOPMAT2 || d->edge != SPVGEN_GEMM_EDGE_AUTO || gemm_runtime(pd) ||
+      pd->edge != SPVGEN_GEMM_EDGE_CLAMP || !cm2_store_only_branch(pd))
+    return;
+  spvgen_gemm_desc q = *d;
+  q.variant = SPVGEN_GEMM_COOPMAT2;
+  q.pack = pd->pack;
+  q.pack_order = pd->pack_order;
+  q.tile_m = pd->tile_m, q.tile_n = pd->tile_n, q.tile_k = pd->tile_k;
+  q.workgroup_size = pd->workgroup_size;
+  q.unroll = pd->unroll;
+  q.codegen = pd->codegen;
+  q.edge = SPVGEN_GEMM_EDGE_BRANCH;
+  spvgen_gemm_config r;
+  if (plan_variant(caps, &q, SPVGEN_GEMM_COOPMAT2, &r, NULL, 0) == SPVGEN_OK && r.compile_ms <= gemm_budget_ms(d) &&
+      r.desc.tile_m == pd->tile_m && r.desc.tile_n == pd->tile_n && r.desc.tile_k == pd->tile_k)
+    *plan = r;
+}
+
 spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                spvgen_gemm_config *plan, char *msg, size_t size) {
   if (msg && size) msg[0] = 0;
@@ -961,7 +988,11 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
   spvgen_status st = resolve_desc(desc, &d, msg, size);
   if (st == SPVGEN_OK) st = check_type_features(caps, &d, msg, size);
   if (st != SPVGEN_OK) return st;
-  if (d.variant != SPVGEN_GEMM_AUTO) return plan_variant(caps, &d, d.variant, plan, msg, size);
+  if (d.variant != SPVGEN_GEMM_AUTO) {
+    st = plan_variant(caps, &d, d.variant, plan, msg, size);
+    if (st == SPVGEN_OK) packed_branch_store(caps, &d, plan);
+    return st;
+  }
   /* AUTO: the first variant of the preference order that can do it; the last one's
    * reason when none can (SIMT's, which names what even the fallback lacks). The order
    * is measured: coopmat2 first for every input width (docs/design-notes.md,
@@ -1000,6 +1031,7 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
                  : khr_speed(caps, &k) > KHR_OVER_CM2_MARGIN * cm2_speed(caps, plan)))
           *plan = k;
       }
+      packed_branch_store(caps, &d, plan);
       return SPVGEN_OK;
     }
     if (!have_cheapest || plan->compile_ms < cheapest.compile_ms) cheapest = *plan;

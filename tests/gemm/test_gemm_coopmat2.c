@@ -410,8 +410,11 @@ static void test_split_rest_rolls_where_the_budget_is_short(void) {
 }
 
 /* Both operands packed with the branch edge mode asked for: one K loop (its two loads),
- * the epilogue behind the branch (D's unclamped and clamped stores); AUTO takes the
- * clamped store alone (one store). */
+ * the epilogue behind the branch (D's unclamped and clamped stores); with the edge left
+ * to the plan, the clamped store alone (one store) where the branch is over the compile
+ * budget, the branch where it fits. */
+static bool gemm_packs_ab(const spvgen_gemm_config *p) { return p->desc.pack == SPVGEN_GEMM_PACK_AB; }
+
 static void test_packed_branch_is_around_the_epilogue(void) {
   load_h100();
   spvgen_gemm_desc d = gemm(3000, 3000, 3072, F16, F32, F32); /* K: 48 steps, one loop */
@@ -441,8 +444,27 @@ static void test_packed_branch_is_around_the_epilogue(void) {
     return;
   }
   main_k = &k[nk - 1];
+  /* edge left to the plan: the branch's estimate is over the default budget here, so D's
+   * store is clamped in every tile (one store) */
   CHECK_EQ_U64(words_count(main_k->words, main_k->word_count, SpvOpCooperativeMatrixStoreTensorNV), 1);
   for (uint32_t i = 0; i < nk; i++) spvgen_kernel_free(&k[i]);
+  /* with room in the budget the plan puts the store behind the branch, on the same tile,
+   * in both an explicit coopmat2 desc and AUTO (packed by pack AUTO) */
+  d.compile_budget_ms = 2000;
+  for (int v = 0; v < 2; v++) {
+    spvgen_gemm_desc e = d;
+    if (v) e.variant = SPVGEN_GEMM_AUTO, e.pack = SPVGEN_GEMM_PACK_AUTO, e.k = 3000, e.tile_m = e.tile_n = e.tile_k = 0;
+    spvgen_gemm_config q;
+    CHECK_MSG(spvgen_gemm_plan(&e, &h100, &q, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(q.desc.edge == SPVGEN_GEMM_EDGE_BRANCH && gemm_packs_ab(&q), "desc %d: plan '%s'", v, q.name);
+    if (spvgen_gemm_kernels(&e, &h100, k, &nk, NULL, msg, sizeof msg) != SPVGEN_OK) {
+      CHECK_MSG(0, "%s", msg);
+      return;
+    }
+    main_k = &k[nk - 1];
+    CHECK_EQ_U64(words_count(main_k->words, main_k->word_count, SpvOpCooperativeMatrixStoreTensorNV), 2);
+    for (uint32_t i = 0; i < nk; i++) spvgen_kernel_free(&k[i]);
+  }
 }
 
 /* edge = clamp: one path, every load and store through the clamped layouts (no unclamped
