@@ -4,7 +4,7 @@
  * int8 one), next to cuBLAS when the anchor script is given; and a compile-time matrix
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
- *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,random,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
+ *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,fixloop,split,random,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
  *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
@@ -146,8 +146,6 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
         else if (*l == 'd') d->codegen |= SPVGEN_GEMM_CODEGEN_CONST_DIMS;
         else if (*l == 'c') d->codegen |= SPVGEN_GEMM_CODEGEN_CHECK_ALL;
         else if (*l == 'm') d->codegen |= SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE;
-        else if (*l == 'g') d->codegen |= SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP;
-        else if (*l == 'e') d->codegen |= SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP;
         else if (*l == 'u') d->codegen |= SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL;
         else if (*l == 's') d->codegen |= SPVGEN_GEMM_CODEGEN_SPLIT_ALL;
         else if (*l == 'n') d->codegen |= SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL;
@@ -575,21 +573,6 @@ static void build_sq3k_set(void) {
   add("sq3k", "f16,f32", "nn", "default", false, 1, ONE(4096, 4096, 4096));
 }
 
-/* The run-time K loop's shape (set "rtloop"): the loop as it is, nested in groups of 8
- * (cgg) and counted to a multiple of 8 (cge), on the trace's large prompt calls and around
- * 3072^3, beside the FIXED default (whose constant count the driver pipelines). */
-static void build_rtloop_set(void) {
-  static const char *const specs[] = {"default", "rt-auto", "rt-auto:cgg", "rt-auto:cge",
-                                      "rt-cm2:u1:t128x256x32", "rt-cm2:u1:t128x256x32:cgg", "rt-cm2:u1:t128x256x32:cge",
-                                      "rt-cm2:u2:t128x128x64", "rt-cm2:u2:t128x128x64:cgg"};
-  static const uint32_t nt[][3] = {{1999, 18944, 3584}, {2049, 4608, 3584}, {999, 3584, 3584}};
-  static const uint32_t nn[][3] = {{3072, 3072, 3008}, {3072, 3072, 3072}, {8192, 8192, 8192}};
-  for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
-    add("rtloop", "f16,f32", "nt", specs[s], false, 3, nt);
-    add("rtloop", "f16,f32", "nn", specs[s], false, 3, nn);
-  }
-}
-
 /* The FIXED K loop's shape (set "fixloop"): K counts off a multiple of 8 iterations with
  * the split on every tile (cg:s), the rest loop marked DontUnroll (cg:u), the main loop
  * marked DontUnroll (cg:n), beside each tile as it is; 3072^3 the control. */
@@ -790,10 +773,22 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
     else {
-      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,rtloop,fixloop,split,random,smallgrid,pack] [--anchor PATH] [--deadline-s S] "
+      fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,fixloop,split,random,smallgrid,pack2,sq3k,pack] [--anchor PATH] [--deadline-s S] "
                       "[--quick] [--list] [--plans CAPS]\n");
       return 2;
     }
+  }
+  static const char *const known[] = {"targets", "prompt", "compile", "tiny", "call", "splitk", "splitk2", "skptr",
+                                      "recheck", "fixloop", "split", "random", "smallgrid", "pack2", "sq3k", "pack"};
+  for (const char *p = sets; *p;) { /* a name no set has is an error, not an empty run */
+    const size_t len = strcspn(p, ",");
+    bool ok = false;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) ok |= strlen(known[k]) == len && !strncmp(p, known[k], len);
+    if (!ok) {
+      fprintf(stderr, "bench_gemm_shapes: --set: no set named '%.*s'\n", (int)len, p);
+      return 2;
+    }
+    p += len + (p[len] == ',');
   }
   build_sets(has_set(sets, "targets"), has_set(sets, "prompt"), has_set(sets, "compile"), has_set(sets, "tiny"));
   if (has_set(sets, "call")) build_call_set();
@@ -801,7 +796,6 @@ int main(int argc, char **argv) {
   if (has_set(sets, "splitk2")) build_splitk2_set();
   if (has_set(sets, "skptr")) build_skptr_set();
   if (has_set(sets, "recheck")) build_recheck_set();
-  if (has_set(sets, "rtloop")) build_rtloop_set();
   if (has_set(sets, "fixloop")) build_fixloop_set();
   if (has_set(sets, "split")) build_split_set();
   if (has_set(sets, "random")) build_random_set();

@@ -512,8 +512,7 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
      * over in a second loop (or straight-line, one): NVIDIA's driver pipelines such a
      * constant-count loop only when its count divides so, and runs it at half speed
      * otherwise (cm2_split_k_loop). */
-    const uint32_t main_iters =
-        outer >= GEMM_K_LOOP_GROUP && cm2_split_k_loop(x->d) ? outer / GEMM_K_LOOP_GROUP * GEMM_K_LOOP_GROUP : outer;
+    const uint32_t main_iters = cm2_main_iterations(x->d, outer);
     const uint32_t left = outer - main_iters;
     uint32_t accv = ek_local(m, x->tacc, x->zacc);
     for (int part = 0; part < 2; part++) {
@@ -541,32 +540,6 @@ static uint32_t k_loop(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t
   }
   for (uint32_t j = 0; j < rest; j++, k += BK) acc = k_step(m, x, clamped, false, ek_u32(m, k), acc);
   return acc;
-}
-
-/* U whole steps from K position k0 (an id) added into the accumulator variable accv. */
-static void u_steps(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t accv, uint32_t k0, uint32_t U) {
-  uint32_t cur = spvgen_load(m, x->tacc, accv);
-  for (uint32_t q = 0; q < U; q++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, q * x->d->tile_k), cur);
-  spvgen_store(m, accv, cur);
-}
-
-/* A run-time loop over the iterations [from, to) of U steps each (ids), counted from 0 in
- * K: iteration i starts at i * U * tile_k. */
-static void u_iterations(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t accv, uint32_t from, uint32_t to,
-                         uint32_t U) {
-  ek_for l;
-  uint32_t i = ek_for_begin(m, &l, from, to, ek_u32(m, 1), SpvLoopControlMaskNone);
-  u_steps(m, x, clamped, accv, ek_mul_imm(m, i, U * x->d->tile_k), U);
-  ek_for_end(m, &l);
-}
-
-/* A run-time loop over the single steps [from, to) (ids), each at step * tile_k. */
-static void single_steps(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t accv, uint32_t from, uint32_t to) {
-  ek_for l;
-  uint32_t i = ek_for_begin(m, &l, from, to, ek_u32(m, 1), SpvLoopControlMaskNone);
-  uint32_t cur = spvgen_load(m, x->tacc, accv);
-  spvgen_store(m, accv, k_step(m, x, clamped, false, ek_mul_imm(m, i, x->d->tile_k), cur));
-  ek_for_end(m, &l);
 }
 
 /* A K range whose coordinates count from the operands' K origin (0: the matrix's first K;
@@ -609,34 +582,27 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
       spvgen_store(m, accv, cur);
       ek_for_end(m, &kl);
     }
-  } else if (d->codegen & (SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP | SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP)) {
-    /* experiments (docs/gemm.md, codegen): the U-step iterations in a loop whose count
-     * is a multiple of GEMM_K_LOOP_GROUP, the rest one iteration at a time, then single steps */
-    const uint32_t G = GEMM_K_LOOP_GROUP;
-    uint32_t outer = U > 1 ? ek_div_imm(m, r->steps, U) : r->steps;
-    uint32_t grouped = ek_mul_imm(m, ek_div_imm(m, outer, G), G);
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP) {
-      ek_for gl;
-      uint32_t g = ek_for_begin(m, &gl, ek_u32(m, 0), ek_div_imm(m, outer, G), ek_u32(m, 1), SpvLoopControlMaskNone);
-      uint32_t base = ek_mul_imm(m, g, G * U * BK);
-      ek_for il;
-      uint32_t j = ek_for_begin(m, &il, ek_u32(m, 0), ek_u32(m, G), ek_u32(m, 1), SpvLoopControlMaskNone);
-      u_steps(m, x, clamped, accv, spvgen_op_i_add(m, ek_u32_type(m), base, ek_mul_imm(m, j, U * BK)), U);
-      ek_for_end(m, &il);
-      ek_for_end(m, &gl);
-    } else {
-      u_iterations(m, x, clamped, accv, ek_u32(m, 0), grouped, U);
-    }
-    u_iterations(m, x, clamped, accv, grouped, outer, U); /* the iterations the grouped loop leaves */
-    if (U > 1 && !r->whole_u) single_steps(m, x, clamped, accv, ek_mul_imm(m, outer, U), r->steps);
   } else {
     uint32_t outer = ek_div_imm(m, r->steps, U);
-    if (U > 1) u_iterations(m, x, clamped, accv, ek_u32(m, 0), outer, U);
+    if (U > 1) {
+      ek_for kl;
+      uint32_t i = ek_for_begin(m, &kl, ek_u32(m, 0), outer, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t k0 = ek_mul_imm(m, i, U * BK);
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
+      spvgen_store(m, accv, cur);
+      ek_for_end(m, &kl);
+    }
     /* the steps the unrolled loop leaves (all of them at U 1), one at a time; none when
      * every K of the class is a multiple of U steps */
     if (U == 1 || !r->whole_u) {
       /* where the unrolled loop is not emitted (U 1) none of the steps are done yet */
-      single_steps(m, x, clamped, accv, U > 1 ? ek_mul_imm(m, outer, U) : ek_u32(m, 0), r->steps);
+      uint32_t done = U > 1 ? ek_mul_imm(m, outer, U) : ek_u32(m, 0);
+      ek_for rl;
+      uint32_t i = ek_for_begin(m, &rl, done, r->steps, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t cur = spvgen_load(m, x->tacc, accv);
+      spvgen_store(m, accv, k_step(m, x, clamped, false, ek_mul_imm(m, i, BK), cur));
+      ek_for_end(m, &rl);
     }
   }
   if (r->edge) {

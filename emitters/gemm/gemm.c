@@ -92,8 +92,6 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
     if (d->codegen & SPVGEN_GEMM_CODEGEN_CONST_DIMS) ek_str_put(&s, "d");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL) ek_str_put(&s, "c");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE) ek_str_put(&s, "m");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP) ek_str_put(&s, "g");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP) ek_str_put(&s, "e");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) ek_str_put(&s, "u");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLIT_ALL) ek_str_put(&s, "s");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL) ek_str_put(&s, "n");

@@ -298,12 +298,18 @@ static inline bool cm2_split_k_loop(const spvgen_gemm_desc *d) {
   return spvgen_component_type_size(d->acc_type) == 4 || (uint64_t)d->tile_m * d->tile_n <= 192u * 192u;
 }
 
+/* Of a FIXED K loop of `outer` iterations, those its main loop runs (coopmat2.c, k_loop):
+ * a multiple of GEMM_K_LOOP_GROUP where the split applies, else all of them. */
+static inline uint32_t cm2_main_iterations(const spvgen_gemm_desc *d, uint32_t outer) {
+  return outer >= GEMM_K_LOOP_GROUP && cm2_split_k_loop(d) ? outer / GEMM_K_LOOP_GROUP * GEMM_K_LOOP_GROUP : outer;
+}
+
 /* Whether a coopmat2 FIXED, unsplit plan's K loop has a second loop for the iterations
- * past a multiple of 8 (k_loop: two or more of them; one runs straight-line). */
+ * past its main loop (k_loop: two or more of them; one runs straight-line). */
 static inline bool cm2_rest_loop(const spvgen_gemm_desc *d) {
-  if (gemm_runtime(d) || d->split_k > 1 || !d->tile_k || !cm2_split_k_loop(d)) return false;
-  const uint32_t iters = d->k / d->tile_k / (d->unroll ? d->unroll : 1);
-  return iters >= 8 && iters % 8 > 1;
+  if (gemm_runtime(d) || d->split_k > 1 || !d->tile_k) return false;
+  const uint32_t outer = d->k / d->tile_k / (d->unroll ? d->unroll : 1);
+  return outer - cm2_main_iterations(d, outer) > 1;
 }
 
 /* Whether a coopmat2 plan's edge tiles differ from its interior ones only in D's store

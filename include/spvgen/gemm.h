@@ -326,23 +326,18 @@ typedef enum spvgen_gemm_codegen {
    * operation: needs cooperativeMatrixPerElementOperations), instead of a step clamped
    * across A's and B's K */
   SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE = 1u << 3,
-  /* coopmat2, run-time shapes: the K loop nested, a run-time loop over groups of 8
-   * iterations around a loop of a constant 8 (then the iterations left over), so that the
-   * inner loop has the constant, multiple-of-8 count the driver pipelines in FIXED kernels */
-  SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP = 1u << 4,
-  /* coopmat2, run-time shapes: the main K loop's count rounded down to a multiple of 8
-   * (`i < steps / U & ~7`), the rest in a second loop */
-  SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP = 1u << 5,
   /* coopmat2, FIXED shapes: the loop of the K iterations left past a multiple of 8
-   * (k_loop's second loop) marked DontUnroll */
-  SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL = 1u << 6,
+   * (k_loop's second loop) marked DontUnroll. The one alternative a plan also chooses by
+   * itself: where the desc leaves codegen without it and the unrolled rest would take the
+   * plan past its compile budget (plan name "cg:u") */
+  SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL = 1u << 4,
   /* coopmat2, FIXED shapes: the K loop split into a multiple of 8 iterations and the rest
    * on every tile and accumulator type (by default only 4-byte accumulators on tiles of
    * 128x192 or more) */
-  SPVGEN_GEMM_CODEGEN_SPLIT_ALL = 1u << 7,
+  SPVGEN_GEMM_CODEGEN_SPLIT_ALL = 1u << 5,
   /* coopmat2, FIXED shapes: the main K loop marked DontUnroll */
-  SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL = 1u << 8,
-  SPVGEN_GEMM_CODEGEN_ALL = (1u << 9) - 1u,
+  SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL = 1u << 6,
+  SPVGEN_GEMM_CODEGEN_ALL = (1u << 7) - 1u,
 } spvgen_gemm_codegen;
 
 /* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */

@@ -1001,19 +1001,6 @@ static void test_run_time_k_loops_count_their_steps(void) {
   CHECK_MSG(text_has(t, "%uint_16777216"), "constant dimensions of the unclamped layouts");
   CHECK_MSG(strstr(p.name, " cg:d") != NULL, "plan name '%s'", p.name);
   spvgen_free_text(t);
-  /* the grouped loop: a run-time loop of groups around a loop of 8, the iterations left,
-   * the leftover steps (k_multiple 32 at unroll 2) */
-  d.codegen = SPVGEN_GEMM_CODEGEN_GROUPED_K_LOOP;
-  t = emit_text(&d, &p);
-  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 4);
-  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixMulAddKHR"), 5);
-  CHECK_MSG(strstr(p.name, " cg:g") != NULL, "plan name '%s'", p.name);
-  spvgen_free_text(t);
-  d.codegen = SPVGEN_GEMM_CODEGEN_EIGHTS_K_LOOP;
-  t = emit_text(&d, &p);
-  CHECK_EQ_U64(count_of(t, "OpLoopMerge"), 3);
-  CHECK_EQ_U64(count_of(t, "OpCooperativeMatrixMulAddKHR"), 5);
-  spvgen_free_text(t);
   d.codegen = 0;
   t = emit_text(&d, &p);
   CHECK_MSG(!text_has(t, "%uint_16777216"), "run-time dimensions by default");
