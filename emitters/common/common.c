@@ -233,6 +233,36 @@ uint32_t ek_load_v3_component(spvgen_module *m, uint32_t var, uint32_t component
   return spvgen_op_composite_extract(m, ek_u32_type(m), v, &component, 1);
 }
 
+ek_folded_grid ek_fold_grid(uint64_t tiles_x, uint64_t tiles_y) {
+  ek_folded_grid g;
+  if (!tiles_y) tiles_y = 1;
+  uint64_t f = (tiles_y + EK_GRID_MAX - 1) / EK_GRID_MAX;
+  g.fold = (uint32_t)f;
+  g.rows = (uint32_t)((tiles_y + f - 1) / f);
+  g.across = tiles_x * f;
+  return g;
+}
+
+void ek_grid_tile_origin(spvgen_module *m, uint32_t wg_var, bool fold, uint32_t tiles_x, uint32_t rows,
+                         uint32_t size_x, uint32_t size_y, uint32_t *x0, uint32_t *y0) {
+  if (!fold) { /* the plain grid, in the order the kernels always emitted it */
+    *x0 = ek_mul_imm(m, ek_load_v3_component(m, wg_var, 0), size_x);
+    *y0 = ek_mul_imm(m, ek_load_v3_component(m, wg_var, 1), size_y);
+    return;
+  }
+  uint32_t x = ek_load_v3_component(m, wg_var, 0), y = ek_load_v3_component(m, wg_var, 1);
+  uint32_t q = ek_udiv(m, x, tiles_x); /* the fold */
+  *x0 = ek_mul_imm(m, ek_isub(m, x, ek_imul(m, q, tiles_x)), size_x);
+  *y0 = ek_mul_imm(m, ek_iadd(m, y, ek_imul(m, q, rows)), size_y);
+}
+
+void ek_return_if(spvgen_module *m, uint32_t cond) {
+  if (!cond) return;
+  spvgen_if(m, cond);
+  spvgen_return(m);
+  spvgen_end_if(m);
+}
+
 uint32_t ek_load_u32(spvgen_module *m, uint32_t var) { return spvgen_load(m, ek_u32_type(m), var); }
 
 uint32_t ek_add(spvgen_module *m, uint32_t a, uint32_t b) { return spvgen_op_i_add(m, ek_u32_type(m), a, b); }

@@ -148,6 +148,36 @@ uint32_t ek_builtin_u32(spvgen_module *m, SpvBuiltIn builtin);
 uint32_t ek_load_v3_component(spvgen_module *m, uint32_t var, uint32_t component);
 uint32_t ek_load_u32(spvgen_module *m, uint32_t var);
 
+/* ---------------------------------------------------------- folded grids ---- */
+/* A 2-D grid of tiles, tiles_x across and tiles_y down, where tiles_y may pass
+ * EK_GRID_MAX, the most workgroups one dimension of a dispatch holds on every Vulkan
+ * device (the least maxComputeWorkGroupCount the spec allows): the rows past it fold
+ * into x. With f = ceil(tiles_y / EK_GRID_MAX) folds the grid is tiles_x * f across and
+ * rows = ceil(tiles_y / f) down, and workgroup (x, y) computes tile
+ * (x % tiles_x, y + (x / tiles_x) * rows). rows * f may pass tiles_y by up to f - 1:
+ * those workgroups of the last fold have no tile (the kernel returns, ek_return_if).
+ * f 1 is the plain grid. */
+#define EK_GRID_MAX 65535u
+typedef struct ek_folded_grid {
+  uint32_t fold;   /* f: 1 where tiles_y fits */
+  uint32_t rows;   /* the grid's y count */
+  uint64_t across; /* the grid's x count, tiles_x * f (may pass EK_GRID_MAX: the caller
+                      refuses what the device cannot dispatch) */
+} ek_folded_grid;
+ek_folded_grid ek_fold_grid(uint64_t tiles_x, uint64_t tiles_y);
+/* In a kernel: the origin (*x0, *y0) = (tile x * size_x, tile y * size_y) of this
+ * workgroup's tile (wg_var: the WorkgroupId variable). fold false: the plain grid, wg.x
+ * and wg.y as they are (load x, multiply, load y, multiply: nothing else emitted). fold
+ * true: decoded as above from tiles_x and rows (ids: constants fold; a run-time grid
+ * passes NumWorkgroups.y as rows): q = x / tiles_x, tile x = x - q * tiles_x, tile y =
+ * y + q * rows: five instructions (UDiv, IMul, ISub; IMul, IAdd; less what folds) and
+ * the loads. Every workgroup of an unfolded grid has q 0, so one decode serves both. */
+void ek_grid_tile_origin(spvgen_module *m, uint32_t wg_var, bool fold, uint32_t tiles_x, uint32_t rows,
+                         uint32_t size_x, uint32_t size_y, uint32_t *x0, uint32_t *y0);
+/* if (cond) return; for a condition uniform across the workgroup, before any barrier
+ * (a workgroup with no work leaves as a whole). cond 0: nothing emitted. */
+void ek_return_if(spvgen_module *m, uint32_t cond);
+
 /* u32 arithmetic shorthands (a, b ids). */
 uint32_t ek_add(spvgen_module *m, uint32_t a, uint32_t b);
 uint32_t ek_mul(spvgen_module *m, uint32_t a, uint32_t b);

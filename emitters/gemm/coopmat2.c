@@ -874,7 +874,7 @@ static void splitk_tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, ui
  * per-element epilogue function, split-K's and stages 2's state; before main. */
 typedef struct cm2_bindings {
   ek_buffer A, B, A4, B4, D4, C4;
-  uint32_t wg_var;
+  gemm_grid_vars grid; /* WorkgroupId (and NumWorkgroups) */
   cm2_splitk sk;
   cm2_stage stage;
 } cm2_bindings;
@@ -894,7 +894,7 @@ static void cm2_declare(spvgen_module *m, const spvgen_gemm_config *p, cm2_ctx *
   bd->B4 = ek_buffer_view(m, &bd->B, v4t, gemm_packs(d, 'b') ? p->workspace_binding : 1, true, "B4");
   if (d->split_k <= 1) bd->D4 = ek_buffer_view(m, &x->epi.d, v4t, 2, false, "D4"); /* split-K: the reduction's */
   if (x->epi.c.var) bd->C4 = ek_buffer_view(m, &x->epi.c, v4t, 3, true, "C4");
-  bd->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  gemm_grid_declare(m, p, &bd->grid);
   x->accm = cm2_acc_matrix_type(d);
   if (cm2_needs_per_element(d) && d->split_k <= 1) x->pe_fn = per_element_fn(m, x);
   /* split-K: the masked step reads back into the edge's slice, which needs a whole step */
@@ -1012,11 +1012,10 @@ static void coopmat2_emit(spvgen_module *m, const spvgen_gemm_config *p) {
     x.a_pad = gemm_packs(d, 'a');
     x.b_pad = gemm_packs(d, 'b');
   }
-  x.bn = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 0), d->tile_n);
-  x.bm = ek_mul_imm(m, ek_load_v3_component(m, bd.wg_var, 1), d->tile_m);
-  uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, bd.wg_var, 2) : ek_u32(m, 0);
+  gemm_tile_origin(m, p, &x.sh, &bd.grid, &x.bm, &x.bn);
+  uint32_t z = gemm_runtime(d) || d->batch > 1 ? ek_load_v3_component(m, bd.grid.wg, 2) : ek_u32(m, 0);
   if (x.sk) {
-    gemm_splitk_ids(m, &x.sk->s, &x.sh, ek_load_v3_component(m, bd.wg_var, 2));
+    gemm_splitk_ids(m, &x.sk->s, &x.sh, &bd.grid, ek_load_v3_component(m, bd.grid.wg, 2));
     z = x.sk->s.z;
   }
   cm2_edges e = cm2_edges_of(d);

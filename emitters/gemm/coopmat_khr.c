@@ -433,7 +433,8 @@ typedef struct khr_kernel {
   ek_buffer A, B;
   ek_epilogue epi;
   ek_gemm_shape sh;                 /* extents, leading dimensions, strides, scalars (ids) */
-  uint32_t wg_var, lid_var;
+  gemm_grid_vars grid; /* WorkgroupId (and NumWorkgroups) */
+  uint32_t lid_var;
   uint32_t ta, tb, tc;              /* fragment types: A, B, accumulator */
   uint32_t muladd_ops;
   uint32_t tid, sgid, lane, wr, wc; /* invocation, subgroup, lane, subgroup row / column */
@@ -461,7 +462,7 @@ static void khr_declare(spvgen_module *m, const spvgen_gemm_config *p, khr_kerne
   k->split = d->split_k > 1;
   if (k->split) gemm_splitk_declare(m, p, &k->sk, ws.ptr_type ? &ws : NULL);
   k->smem = ek_shared_array(m, k->v4, k->g.total_chunks, "smem");
-  k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  gemm_grid_declare(m, p, &k->grid);
   k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
   uint32_t in_t = ek_type(m, d->a_type), facc_t = ek_type(m, frag_acc(d));
   k->ta = spvgen_type_coopmat(m, in_t, SpvScopeSubgroup, FRAG, k->g.fk, SpvCooperativeMatrixUseMatrixAKHR);
@@ -482,11 +483,10 @@ static void khr_ids(spvgen_module *m, const spvgen_gemm_config *p, khr_kernel *k
   k->lane = ek_mod_imm(m, k->tid, g->sg);
   k->wr = ek_div_imm(m, k->sgid, g->sgc);
   k->wc = ek_mod_imm(m, k->sgid, g->sgc);
-  k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
-  k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
-  k->z = ek_load_v3_component(m, k->wg_var, 2);
+  gemm_tile_origin(m, p, &k->sh, &k->grid, &k->bm, &k->bn);
+  k->z = ek_load_v3_component(m, k->grid.wg, 2);
   if (k->split) { /* z is slice x batch + b; D and C are the reduction's */
-    gemm_splitk_ids(m, &k->sk, &k->sh, k->z);
+    gemm_splitk_ids(m, &k->sk, &k->sh, &k->grid, k->z);
     k->z = k->sk.z;
     k->plane = gemm_splitk_plane(m, &k->sk, k->sk.slice);
     return;

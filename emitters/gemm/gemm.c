@@ -50,12 +50,6 @@ spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fm
   return st;
 }
 
-void gemm_set_grid(spvgen_gemm_config *p) {
-  p->groups[0] = gemm_ceil_div(p->desc.n, p->desc.tile_n);
-  p->groups[1] = gemm_ceil_div(p->desc.m, p->desc.tile_m);
-  p->groups[2] = p->desc.batch;
-}
-
 void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
   const spvgen_gemm_desc *d = &p->desc;
   /* "%s %s->%s%s %ux%ux%u w%u%s%s": variant, A[,B] type, acc type, ->out type, tile,
@@ -939,11 +933,19 @@ static spvgen_status plan_variant_core(const spvgen_device_caps *caps, const spv
   if (missing)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the %s variant needs %s, which %s lacks",
                      variant_names[v], spvgen_feature_name(spvgen_feature_first(missing)), caps->name);
+  ek_folded_grid grid = gemm_grid_of(&p->desc, p->desc.m, p->desc.n);
   for (int i = 0; i < 3; i++)
-    if (p->groups[i] > caps->max_workgroup_count[i] && caps->max_workgroup_count[i])
+    if (p->groups[i] > caps->max_workgroup_count[i] && caps->max_workgroup_count[i]) {
+      if (i == 0 && grid.fold > 1) /* N tiles x the folds of M's */
+        return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                         "%u workgroups in dimension 0 (%u tiles of N x %u folds of M's %u tiles, past 65535 "
+                         "in dimension 1) exceed %s's limit %u (a larger tile)",
+                         p->groups[0], gemm_ceil_div(p->desc.n, p->desc.tile_n), grid.fold,
+                         gemm_ceil_div(p->desc.m, p->desc.tile_m), caps->name, caps->max_workgroup_count[0]);
       return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                        "%u workgroups in dimension %d exceed %s's limit %u (a larger tile or fewer batches)",
                        p->groups[i], i, caps->name, caps->max_workgroup_count[i]);
+    }
   return SPVGEN_OK;
 }
 
@@ -1609,16 +1611,23 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
     return st;
   /* device addresses: the runner writes the pointers after the shape's push constants */
   l->push_size = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS ? gemm_address_base(d) : p->push_size;
-  l->groups[0] = gemm_ceil_div(a.n, d->tile_n);
-  l->groups[1] = gemm_ceil_div(a.m, d->tile_m);
+  /* 65535 workgroups per dimension: the least maxComputeWorkGroupCount Vulkan allows.
+   * M's tiles past it fold into dimension 0 (gemm_grid_of); the batch (x slices) in z was
+   * checked with the args and split-K. */
+  ek_folded_grid g = gemm_grid_of(d, a.m, a.n);
+  if (g.across > EK_GRID_MAX && g.fold > 1)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "m %u x n %u: M's %u tiles pass 65535 in dimension 1 and fold into dimension 0, where %u tiles "
+                        "of N x %u folds = %llu workgroups exceed 65535 (a larger tile)",
+                        a.m, a.n, gemm_ceil_div(a.m, d->tile_m), gemm_ceil_div(a.n, d->tile_n), g.fold,
+                        (unsigned long long)g.across);
+  if (g.across > EK_GRID_MAX)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "n %u: %llu tiles of N in dimension 0 exceed 65535 workgroups (a larger tile)", a.n,
+                        (unsigned long long)g.across);
+  l->groups[0] = (uint32_t)g.across;
+  l->groups[1] = g.rows;
   l->groups[2] = a.batch * slices;
-  /* 65535 workgroups per dimension: the least maxComputeWorkGroupCount Vulkan allows */
-  static const char *const dim_of[3] = {"n", "m", "batch"};
-  for (int i = 0; i < 3; i++)
-    if (l->groups[i] > 65535u)
-      return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                          "%s: %u workgroups in dimension %d exceed 65535 (a larger tile, or fewer batches)", dim_of[i],
-                          l->groups[i], i);
   return SPVGEN_OK;
 }
 

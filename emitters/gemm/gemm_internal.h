@@ -83,8 +83,36 @@ static inline uint32_t gemm_ld_hint(spvgen_module *m, const spvgen_gemm_desc *d,
   return ek_gemm_aligned(m, sh, ld, q);
 }
 
-/* Dispatch grid for a workgroup tile: (ceil(N / tile_n), ceil(M / tile_m), batch). */
+/* ------------------------------------------------------------ the tile grid ---- */
+/* grid.c: the main kernel's grid and each workgroup's tile. N tiles run across x, M
+ * tiles down y, batch (x split-K slices) in z; M tiles past EK_GRID_MAX (65535: every
+ * Vulkan device's least per-dimension limit) fold into x (common.h, "folded grids"):
+ * x = ceil(N / tile_n) * f, y = ceil(ceil(M / tile_m) / f). A FIXED plan decodes only
+ * when its M tiles fold (with constants: every other FIXED kernel emits as before); a
+ * RUNTIME kernel always decodes (M is per launch), with the N tiles from its push
+ * constant N and the rows from NumWorkgroups.y, and returns from workgroups past M. */
+
+/* The grid for an m x n output of the desc's tile. */
+ek_folded_grid gemm_grid_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n);
+/* Dispatch grid of a FIXED plan: (N tiles x folds, rows, batch); across saturates at
+ * 2^32 - 1 (the caps check refuses it). */
 void gemm_set_grid(spvgen_gemm_config *plan);
+/* Whether a plan's kernel decodes its tile from a folded grid: RUNTIME plans, and FIXED
+ * ones whose M tiles pass EK_GRID_MAX. */
+bool gemm_grid_decodes(const spvgen_gemm_config *p);
+/* The built-ins the tile needs, before the entry point: WorkgroupId, and for a RUNTIME
+ * plan NumWorkgroups (which split-K's slice count reads too: one variable per module). */
+typedef struct gemm_grid_vars {
+  uint32_t wg;  /* WorkgroupId */
+  uint32_t nwg; /* NumWorkgroups (RUNTIME), else 0 */
+} gemm_grid_vars;
+void gemm_grid_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_grid_vars *v);
+/* In main, before any barrier: this workgroup's tile origin, row *bm and column *bn of D
+ * (ids), and a return for the workgroups of the last fold that lie past M (where the
+ * grid has them: RUNTIME always checks, a FIXED plan only where rows x folds pass its M
+ * tiles). An unfolded FIXED plan emits exactly what the kernels emitted before folding. */
+void gemm_tile_origin(spvgen_module *m, const spvgen_gemm_config *p, const ek_gemm_shape *sh,
+                      const gemm_grid_vars *v, uint32_t *bm, uint32_t *bn);
 
 /* The type features every variant needs for the desc's element types (f16 arithmetic and
  * 16-bit storage, int8 and 8-bit storage ...), not counting cooperative ones. */
@@ -224,7 +252,8 @@ typedef struct gemm_splitk {
   const spvgen_gemm_config *p;
   const ek_gemm_shape *sh;  /* the shape's ids (set by gemm_splitk_ids) */
   ek_buffer ws;             /* the workspace, as u32 words */
-  uint32_t nwg_var;         /* RUNTIME: the NumWorkgroups built-in (the slice count) */
+  uint32_t nwg_var;         /* RUNTIME: the NumWorkgroups built-in (the slice count;
+                               gemm_grid_declare's) */
   uint32_t count;           /* id: the number of slices (set by gemm_splitk_ids) */
   uint32_t slice, z;        /* ids: this workgroup's slice and batch */
   uint32_t k_begin, k_end;  /* ids: its K range */
@@ -237,7 +266,8 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
  * is split_k for a FIXED plan; a RUNTIME kernel reads it off the grid (NumWorkgroups.z /
  * batch), so its words do not depend on split_k: spvgen_gemm_launch_for picks the count
  * per shape, and plans that differ only in split_k share one pipeline. */
-void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz);
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, const gemm_grid_vars *grid,
+                     uint32_t wgz);
 /* Word index of the partial plane (slice (an id), this batch). */
 uint32_t gemm_splitk_plane(spvgen_module *m, const gemm_splitk *s, uint32_t slice);
 /* One workspace word (u32 ids). */

@@ -132,7 +132,8 @@ typedef struct simt_kernel {
   ek_gemm_shape sh;            /* extents, leading dimensions, strides, scalars (ids) */
   ek_shared As, Bs;            /* As[kk * BM + r], Bs[kk * BN + c] */
   uint32_t ct, zero;           /* accumulator type and its zero */
-  uint32_t wg_var, lid_var;    /* WorkgroupId, LocalInvocationIndex */
+  gemm_grid_vars grid;         /* WorkgroupId (and NumWorkgroups) */
+  uint32_t lid_var;            /* LocalInvocationIndex */
   uint32_t tid, tx, ty;        /* invocation, its micro-tile column and row */
   uint32_t bm, bn;             /* the workgroup tile's origin */
   uint32_t a_base, b_base;     /* batch offsets (0: none) */
@@ -168,7 +169,7 @@ static void simt_declare(spvgen_module *m, const spvgen_gemm_config *p, simt_ker
   k->ct = ek_type(m, d->acc_type);
   k->As = ek_shared_array(m, k->ct, d->tile_k * d->tile_m, "As");
   k->Bs = ek_shared_array(m, k->ct, d->tile_k * d->tile_n, "Bs");
-  k->wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  gemm_grid_declare(m, p, &k->grid);
   k->lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
   k->split = d->split_k > 1;
   if (k->split) gemm_splitk_declare(m, p, &k->sk, ws.ptr_type ? &ws : NULL);
@@ -186,14 +187,13 @@ static void simt_ids(spvgen_module *m, simt_kernel *k, uint32_t *k_begin, uint32
   k->tid = ek_load_u32(m, k->lid_var);
   k->tx = ek_mod_imm(m, k->tid, d->tile_n / MICRO);
   k->ty = ek_div_imm(m, k->tid, d->tile_n / MICRO);
-  k->bn = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 0), d->tile_n);
-  k->bm = ek_mul_imm(m, ek_load_v3_component(m, k->wg_var, 1), d->tile_m);
-  uint32_t z = ek_load_v3_component(m, k->wg_var, 2);
+  gemm_tile_origin(m, k->p, &k->sh, &k->grid, &k->bm, &k->bn);
+  uint32_t z = ek_load_v3_component(m, k->grid.wg, 2);
   k->K = k->sh.k;
   *k_begin = ek_u32(m, 0);
   *k_end = k->K;
   if (k->split) {
-    gemm_splitk_ids(m, &k->sk, &k->sh, z);
+    gemm_splitk_ids(m, &k->sk, &k->sh, &k->grid, z);
     z = k->sk.z;
     *k_begin = k->sk.k_begin;
     *k_end = k->sk.k_end;

@@ -164,14 +164,15 @@ void gemm_splitk_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_spl
   s->p = p;
   if (ws) s->ws = *ws; /* device addresses: the pointer ek_gemm_interface declared */
   else s->ws = ek_buffer_decl(m, ek_u32_type(m), p->workspace_binding, false, "workspace");
-  if (gemm_runtime(&p->desc)) s->nwg_var = ek_builtin_v3(m, SpvBuiltInNumWorkgroups);
 }
 
 /* Whether the batch index takes part (RUNTIME: always; FIXED: batch > 1). */
 static bool batched(const gemm_splitk *s) { return s->sh->runtime || s->p->desc.batch > 1; }
 
-void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, uint32_t wgz) {
+void gemm_splitk_ids(spvgen_module *m, gemm_splitk *s, const ek_gemm_shape *sh, const gemm_grid_vars *grid,
+                     uint32_t wgz) {
   s->sh = sh;
+  s->nwg_var = grid->nwg; /* RUNTIME: the slice count is NumWorkgroups.z / batch */
   if (batched(s)) {
     s->slice = ek_udiv(m, wgz, sh->batch);
     s->z = ek_umod(m, wgz, sh->batch);

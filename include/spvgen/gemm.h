@@ -158,6 +158,17 @@ SPVGEN_API_BEGIN
 /* Limits (docs/limits.md lists every one spvgen has). Larger requests are refused by
  * spvgen_gemm_plan with SPVGEN_ERROR_UNSUPPORTED naming the field, never emitted:
  *   m, n, k            at most SPVGEN_GEMM_MAX_DIM (2^24)
+ *   grid               N tiles across x, M tiles down y, batch (x split-K slices) in z.
+ *                      M tiles past 65535 (the least maxComputeWorkGroupCount Vulkan
+ *                      allows) fold into x: f = ceil(M tiles / 65535), x = N tiles * f,
+ *                      y = ceil(M tiles / f) (workgroup (x, y) computes N tile
+ *                      x % N tiles of M tile y + (x / N tiles) * y count; the last fold's
+ *                      spare workgroups return). So every M up to 2^24 runs while
+ *                      N tiles * f fits x: 65535 for a RUNTIME launch
+ *                      (spvgen_gemm_launch_for refuses more, naming both), the device's
+ *                      maxComputeWorkGroupCount[0] for a FIXED plan. A FIXED kernel
+ *                      decodes its tile only where it folds; a RUNTIME kernel always
+ *                      does (a few instructions once per workgroup)
  *   batch              at most SPVGEN_GEMM_MAX_BATCH (65535: one workgroup row per batch,
  *                      the smallest maxComputeWorkGroupCount[2] Vulkan allows)
  *   element indices    the last element of A, B, C and D any batch reaches (through

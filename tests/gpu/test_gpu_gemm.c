@@ -408,6 +408,65 @@ static void test_gemm_long_k_matches_cpu(void) {
     }
   spvgen_vk_destroy(ctx);
 }
+/* M past 65535 tiles (spvgen/gemm.h, "Limits"): 65537 tiles of 64 rows, the last
+ * partial, fold into dimension 0 (2 folds of 32769 rows: one spare workgroup per column
+ * of N, which returns). Every variant the device has, fixed and run-time, every element
+ * of D against the float64 reference (N and K small and uneven: edges, and a reference
+ * of seconds); and coopmat2's shift edge (which would move a spare tile inside M), whose
+ * N must hold a whole tile, on 2^21 sampled elements. */
+static void test_gemm_fold_past_65535_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(0);
+  if (!ctx) return;
+  if (spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) { /* lavapipe: tests/gemm/test_gemm_fold.c */
+    spvgen_vk_destroy(ctx);
+    test_skip("a CPU device: the folded grid on lavapipe is tests/gemm/test_gemm_fold.c");
+    return;
+  }
+  static const struct { spvgen_gemm_variant v; spvgen_gemm_edge edge; } vs[] = {
+      {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_AUTO}, {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_EDGE_SHIFT},
+      {SPVGEN_GEMM_COOPMAT_KHR, SPVGEN_GEMM_EDGE_AUTO}, {SPVGEN_GEMM_SIMT, SPVGEN_GEMM_EDGE_AUTO}};
+  for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+    for (int runtime = 0; runtime < 2; runtime++) {
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      const bool shift = vs[v].edge == SPVGEN_GEMM_EDGE_SHIFT;
+      d.m = 65537u * 64u - 27u, d.n = shift ? 100 : 20, d.k = 24;
+      d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+      d.variant = vs[v].v;
+      d.edge = vs[v].edge;
+      d.tile_m = d.tile_n = 64;
+      if (runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      spvgen_gemm_config p;
+      char msg[1024];
+      if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) {
+        fprintf(stderr, "  fold: %s runtime %d: no plan: %s\n", spvgen_gemm_variant_name(d.variant), runtime, msg);
+        g_plans_skipped++;
+        continue;
+      }
+      spvgen_gemm_args args = {.m = d.m, .n = d.n, .k = d.k};
+      gemm_run_result r;
+      gemm_run_options o = {0};
+      o.seed = test_rand_u32() | 1u;
+      o.sample = shift ? 1u << 21 : 0;
+      if (runtime) o.args = &args;
+      spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "%s fold runtime %d: %s", spvgen_gemm_variant_name(d.variant), runtime, msg);
+      if (st != SPVGEN_OK) continue;
+      g_runs++;
+      fprintf(stderr, "  fold [%s] runtime %d: grid %u x %u x %u, %llu bad of %llu\n", r.plan.name, runtime,
+              r.launch.groups[0], r.launch.groups[1], r.launch.groups[2], (unsigned long long)r.bad,
+              (unsigned long long)r.checked);
+      CHECK_MSG(r.launch.groups[0] == (d.n + 63) / 64 * 2 && r.launch.groups[1] == 32769,
+                "[%s] runtime %d: grid %u x %u, not %u x 32769", r.plan.name, runtime, r.launch.groups[0],
+                r.launch.groups[1], (d.n + 63) / 64 * 2);
+      CHECK_MSG(r.bad == 0 && r.checked == (shift ? o.sample : (uint64_t)d.m * d.n),
+                "[%s] runtime %d: %llu of %llu wrong; first (%llu,%llu) gpu %g cpu %g", r.plan.name, runtime,
+                (unsigned long long)r.bad, (unsigned long long)r.checked, (unsigned long long)r.first_bad_row,
+                (unsigned long long)r.first_bad_col, r.first_bad_gpu, r.first_bad_ref);
+    }
+  spvgen_vk_destroy(ctx);
+}
+
 static void test_gemm_simt_splitk_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(0);
   if (!ctx) return;
@@ -1137,6 +1196,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_khr_splitk_s8_matches_cpu),
       TEST_CASE(test_gemm_khr_splitk_u8_matches_cpu),
       TEST_CASE(test_gemm_long_k_matches_cpu),
+      TEST_CASE(test_gemm_fold_past_65535_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_stages2_matches_cpu),
       TEST_CASE(test_gemm_simt_splitk_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_f16_f32),

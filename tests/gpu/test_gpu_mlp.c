@@ -298,6 +298,61 @@ static void test_mlp_layers_every_activation_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The layers variant past the GEMM grid's 65535 workgroups per dimension: 64-256x1-1
+ * tanh (a network AUTO gives the layers variant) at 4,194,305 points, whose last layer's
+ * GEMM (64-row tiles) has 65537 tiles of M and folds them into dimension 0 (spvgen/gemm.h,
+ * "Limits"; before, the dispatch was refused); about 65536 points checked, evenly spread,
+ * the last included. GPUs only: lavapipe runs folded GEMMs in tests/gemm/test_gemm_fold.c,
+ * and tests/mlp/test_mlp_layers.c checks the plan's grids. */
+static void test_mlp_layers_past_the_grid_limit_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT);
+  if (!ctx) return;
+  if (spvgen_vk_caps(ctx)->type == SPVGEN_DEVICE_CPU) {
+    spvgen_vk_destroy(ctx);
+    test_skip("a CPU device: 4 million points through 256-wide GEMMs run on GPUs (lavapipe: test_gemm_fold)");
+    return;
+  }
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 64;
+  d.hidden_width = 256;
+  d.hidden_count = 1;
+  d.output_width = 1;
+  d.activation = SPVGEN_MLP_ACT_TANH;
+  d.variant = SPVGEN_MLP_LAYERS;
+  char msg[512];
+  spvgen_mlp_config p;
+  spvgen_status st = spvgen_mlp_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_UNSUPPORTED) {
+    gpu_unavailable("%s", msg);
+    spvgen_vk_destroy(ctx);
+    return;
+  }
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  mlp_run_options o = {0};
+  o.points = 4194305;
+  o.sample = 65536;
+  o.seed = 4242;
+  o.warmup = 1;
+  o.repeats = 3;
+  mlp_run_result r;
+  st = mlp_run(ctx, &d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+  if (st == SPVGEN_OK) {
+    CHECK(r.checked >= 65536 && r.checked <= 2 * 65536);
+    CHECK_MSG(r.bad == 0,
+              "[%s]: %llu of %llu outputs wrong; first point %llu component %llu: gpu %.7g cpu %.7g tol %.3g",
+              r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+              (unsigned long long)r.first_bad_point, (unsigned long long)r.first_bad_component, r.first_bad_gpu,
+              r.first_bad_ref, r.first_bad_tol);
+    printf("gpu-summary %s/layers-4194305 max_abs_err=%.3g tolerance=%.3g gpu_us=%.1f device=%s\n", test_current_name,
+           r.max_err, r.max_err_tol, r.median_ns / 1e3, spvgen_vk_caps(ctx)->name);
+    printf("  [%s] %llu points: %.3f ms, %.2f G points/s\n", r.plan.name, (unsigned long long)o.points,
+           r.median_ns / 1e6, r.points_per_s / 1e9);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The mat variant's streamed form (desc.mat_slab) on wide networks with the real
  * cooperative matrices: 64-256x3-64 relu (direct output fragments), 3-256x8-7 tanh with
  * f32 points (staged inputs, the tile output path, depth 8), 32-256x3-16 relu with f16
@@ -462,6 +517,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_hash_grid_every_variant_matches_cpu),
       TEST_CASE(test_mlp_width_256_matches_cpu),
       TEST_CASE(test_mlp_layers_every_activation_matches_cpu),
+      TEST_CASE(test_mlp_layers_past_the_grid_limit_matches_cpu),
       TEST_CASE(test_mlp_mat_stream_wide_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_matches_cpu),
       TEST_CASE(test_mlp_vec_structure_knobs_256_optimal_matches_cpu),

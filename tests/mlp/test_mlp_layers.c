@@ -568,6 +568,38 @@ static void test_layers_check_fails_without_an_activation(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Point counts past 65535 GEMM tiles of M (4,194,305 points over 64-row tiles): each
+ * layer's GEMM folds its M tiles into dimension 0 (spvgen/gemm.h, "Limits"), so the
+ * network that AUTO gives the layers variant runs at 4-16 million points; 2^24 + 1
+ * points stay refused (the GEMM's M). tests/gpu/test_gpu_mlp.c runs it on a GPU. */
+static void test_layers_dispatch_past_the_grid_limit(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d = net(64, 256, 1, 1, SPVGEN_MLP_ACT_TANH);
+  d.variant = SPVGEN_MLP_LAYERS;
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  static const uint64_t counts[] = {4194305, 16u << 20};
+  for (size_t c = 0; c < 2; c++)
+    for (uint32_t l = 0; l < spvgen_mlp_kernel_count(&p); l++) {
+      spvgen_mlp_dispatch dp;
+      CHECK_MSG(spvgen_mlp_dispatch_for(&p, l, counts[c], &dp, msg, sizeof msg) == SPVGEN_OK, "%llu points: %s",
+                (unsigned long long)counts[c], msg);
+      CHECK(dp.groups[0] <= 65535 && dp.groups[1] <= 65535 && dp.groups[2] <= 65535);
+      uint32_t tile_m = p.gemms[p.layer_gemm[l]].desc.tile_m, tile_n = p.gemms[p.layer_gemm[l]].desc.tile_n;
+      uint64_t tiles_m = (counts[c] + tile_m - 1) / tile_m;
+      uint32_t n = l + 1 < p.layer_count ? d.hidden_width : d.output_width, tiles_n = (n + tile_n - 1) / tile_n;
+      uint64_t fold = (tiles_m + 65534) / 65535;
+      CHECK_MSG(dp.groups[0] == tiles_n * fold && (uint64_t)dp.groups[1] * fold >= tiles_m,
+                "layer %u, %llu points: grid %u x %u for %llu x %u tiles", l, (unsigned long long)counts[c],
+                dp.groups[0], dp.groups[1], (unsigned long long)tiles_m, tiles_n);
+      if (c == 0 && tile_m <= 64) CHECK(fold > 1);
+    }
+  spvgen_mlp_dispatch dp;
+  CHECK(spvgen_mlp_dispatch_for(&p, 0, (16u << 20) + 1, &dp, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "at most 16777216 rows");
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_layers_kernels_validate_and_dispatch_as_documented),
@@ -581,6 +613,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layers_networks_match_cpu),
       TEST_CASE(test_layers_point_counts_match_cpu),
       TEST_CASE(test_layers_check_fails_without_an_activation),
+      TEST_CASE(test_layers_dispatch_past_the_grid_limit),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
