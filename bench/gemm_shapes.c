@@ -395,7 +395,7 @@ static void run_group(spvgen_vk_context *ctx, const group *g, double deadline, b
 
 /* ----------------------------------------------------------------- the sets ---- */
 
-static group groups[256];
+static group groups[2048]; /* the sets' groups, or --rows' lines */
 static uint32_t ngroups;
 
 static void add(const char *set, const char *types, const char *layout, const char *spec, bool compile_only, uint32_t n,
@@ -807,6 +807,11 @@ static bool read_rows(const char *path) {
     if (got <= 0) continue; /* blank or comment */
     if (got != 7 || strlen(layout) != 2 || !strchr("nt", layout[0]) || !strchr("nt", layout[1]) || !m || !n || !k) {
       fprintf(stderr, "bench_gemm_shapes: --rows: %s:%u: not \"SET MxNxK TYPES LAYOUT SPEC\"\n", path, no);
+      ok = false;
+      break;
+    }
+    if (ngroups >= sizeof groups / sizeof groups[0]) {
+      fprintf(stderr, "bench_gemm_shapes: --rows: %s: more than %zu rows\n", path, sizeof groups / sizeof groups[0]);
       ok = false;
       break;
     }
