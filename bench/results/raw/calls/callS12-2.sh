@@ -5,7 +5,8 @@
 # bench/results/raw/calls/callS12-2-rows.txt, the sets recheck, random, split, targets,
 # prompt and the traces' calls), run by main's planner (bench_gemm_shapes-main: main's
 # library built with this branch's bench/gemm_shapes.c, which reads --rows) and by the
-# branch's, each process with empty driver and spvgen caches; cuBLAS through gemm_anchor.py
+# refit's (bench_gemm_shapes: build-gpu built from branch s12-cm-refit, which is s12-cm and
+# the refit constants of emitters/gemm/plan_cost.c), each process with empty driver and spvgen caches; cuBLAS through gemm_anchor.py
 # in the same call (the branch's run). First compiles: the compile column.
 # Usage: bash bench/results/raw/calls/callS12-2.sh [build-gpu]; results in $OUT/s12-2.tgz.
 set -u
