@@ -5,7 +5,7 @@
  * (variant x tile x unroll x edge mode) for docs/gemm.md's trade-off table.
  *
  *   bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,fixloop,split,random,smallgrid,pack] [--anchor PATH/gemm_anchor.py]
- *                     [--deadline-s S] [--quick] [--list] [--plans CAPS]
+ *                     [--deadline-s S] [--quick] [--list] [--plans CAPS] [--rows FILE]
  *
  * Compile times are cold only with an empty driver cache: scripts/gpu-gemm.sh points
  * __GL_SHADER_DISK_CACHE_PATH at a fresh directory. A run-time-shape pipeline is compiled
@@ -31,7 +31,13 @@
  * likewise run-time; any of them with :cgLETTERS for desc.codegen (o: the open K loop, d:
  * constant layout dimensions, c: khr checks every load, m: coopmat2's masked K edge), e.g.
  * rt-cm2:u1:cgo, khr:cgc, cm2:u1:shift:cgm; and :pkMODE for desc.pack (pknone, pka, pkb,
- * pkab: packed operands), e.g. cm2:u1:pkab. */
+ * pkab: packed operands), e.g. cm2:u1:pkab; simt for that variant; :wN the workgroup's
+ * invocations.
+ *
+ * --rows FILE runs (or with --plans, plans) the rows of FILE instead of the sets, one a
+ * line: "SET MxNxK TYPES LAYOUT SPEC" (as --list prints them; '#' starts a comment), e.g.
+ * the rows whose plans a change moved. --plans takes a caps preset or a caps JSON file
+ * (`spvgen devices --json`). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -40,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "caps_json.h"
 #include "gemm_run.h"
 #include "spvgen/gemm.h"
 #include "spvgen/vk.h"
@@ -131,6 +138,9 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
   } else if (!strncmp(s, "cm2", 3)) {
     d->variant = SPVGEN_GEMM_COOPMAT2;
     s += 3;
+  } else if (!strncmp(s, "simt", 4)) {
+    d->variant = SPVGEN_GEMM_SIMT;
+    s += 4;
   } else if (!strncmp(s, "auto", 4)) {
     s += 4;
   } else {
@@ -158,6 +168,8 @@ static bool apply_spec(const char *spec, spvgen_gemm_desc *d, bool *runtime, boo
       if (sscanf(s + 2, "%7[a-z]", pk) != 1 || !spvgen_gemm_pack_parse(pk, &d->pack)) return false;
     } else if (sscanf(s, "sk%u", &a) == 1) {
       d->split_k = a;
+    } else if (sscanf(s, "w%u", &a) == 1) { /* invocations per workgroup */
+      d->workgroup_size = a;
     } else if (sscanf(s, "u%u", &a) == 1) {
       d->unroll = a;
     } else if (sscanf(s, "t%ux%ux%u", &a, &b, &c) == 3) {
@@ -383,7 +395,7 @@ static void run_group(spvgen_vk_context *ctx, const group *g, double deadline, b
 
 /* ----------------------------------------------------------------- the sets ---- */
 
-static group groups[256];
+static group groups[2048]; /* the sets' groups, or --rows' lines */
 static uint32_t ngroups;
 
 static void add(const char *set, const char *types, const char *layout, const char *spec, bool compile_only, uint32_t n,
@@ -761,8 +773,57 @@ static bool has_set(const char *list, const char *name) {
   return false;
 }
 
+/* A caps file written by `spvgen devices --json`. */
+static bool caps_file(const char *path, spvgen_device_caps *caps, char *msg, size_t size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(msg, size, "cannot open it");
+    return false;
+  }
+  static char text[1 << 16];
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  return spvgen_caps_from_json(text, len, caps, msg, size);
+}
+
+/* --rows FILE: each line a group of one shape ("SET MxNxK TYPES LAYOUT SPEC"). False,
+ * with a message, on a line that does not read so. */
+static bool read_rows(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "bench_gemm_shapes: --rows: cannot open '%s'\n", path);
+    return false;
+  }
+  char line[512];
+  unsigned no = 0;
+  bool ok = true;
+  while (ok && fgets(line, sizeof line, f)) {
+    no++;
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char set[32], types[32], layout[8], spec[96];
+    unsigned m, n, k;
+    int got = sscanf(line, "%31s %ux%ux%u %31s %7s %95s", set, &m, &n, &k, types, layout, spec);
+    if (got <= 0) continue; /* blank or comment */
+    if (got != 7 || strlen(layout) != 2 || !strchr("nt", layout[0]) || !strchr("nt", layout[1]) || !m || !n || !k) {
+      fprintf(stderr, "bench_gemm_shapes: --rows: %s:%u: not \"SET MxNxK TYPES LAYOUT SPEC\"\n", path, no);
+      ok = false;
+      break;
+    }
+    if (ngroups >= sizeof groups / sizeof groups[0]) {
+      fprintf(stderr, "bench_gemm_shapes: --rows: %s: more than %zu rows\n", path, sizeof groups / sizeof groups[0]);
+      ok = false;
+      break;
+    }
+    const uint32_t sh[1][3] = {{m, n, k}};
+    add(strdup(set), strdup(types), strdup(layout), strdup(spec), false, 1, sh);
+  }
+  fclose(f);
+  return ok;
+}
+
 int main(int argc, char **argv) {
-  const char *anchor = NULL, *sets = "targets,prompt,compile", *plans_for = NULL;
+  const char *anchor = NULL, *sets = "targets,prompt,compile", *plans_for = NULL, *rows = NULL;
   double deadline_s = 420;
   bool quick = false, list = false;
   for (int i = 1; i < argc; i++) {
@@ -772,9 +833,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--quick")) quick = true;
     else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--plans") && i + 1 < argc) plans_for = argv[++i];
+    else if (!strcmp(argv[i], "--rows") && i + 1 < argc) rows = argv[++i];
     else {
       fprintf(stderr, "usage: bench_gemm_shapes [--set targets,prompt,compile,tiny,call,splitk,splitk2,skptr,recheck,fixloop,split,random,smallgrid,pack2,sq3k,pack] [--anchor PATH] [--deadline-s S] "
-                      "[--quick] [--list] [--plans CAPS]\n");
+                      "[--quick] [--list] [--plans CAPS] [--rows FILE]\n");
       return 2;
     }
   }
@@ -789,6 +851,10 @@ int main(int argc, char **argv) {
       return 2;
     }
     p += len + (p[len] == ',');
+  }
+  if (rows) {
+    if (!read_rows(rows)) return 2;
+    sets = ""; /* the file's rows alone */
   }
   build_sets(has_set(sets, "targets"), has_set(sets, "prompt"), has_set(sets, "compile"), has_set(sets, "tiny"));
   if (has_set(sets, "call")) build_call_set();
@@ -813,8 +879,8 @@ int main(int argc, char **argv) {
   if (plans_for) { /* what each row would run, planned offline for a caps preset or file */
     spvgen_device_caps caps;
     char msg[512];
-    if (spvgen_caps_preset(plans_for, &caps) != SPVGEN_OK) {
-      fprintf(stderr, "bench_gemm_shapes: --plans: '%s' is no caps preset\n", plans_for);
+    if (spvgen_caps_preset(plans_for, &caps) != SPVGEN_OK && !caps_file(plans_for, &caps, msg, sizeof msg)) {
+      fprintf(stderr, "bench_gemm_shapes: --plans: '%s' is no caps preset, nor a caps file: %s\n", plans_for, msg);
       return 2;
     }
     print_header();

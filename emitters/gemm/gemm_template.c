@@ -505,6 +505,21 @@ static bool flag_pack_order(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_pack_order_parse(v, &((spvgen_gemm_desc *)d)->pack_order) ||
          sg_flag_bad(why, size, v, "is not auto, same or k");
 }
+/* --codegen LETTERS: desc.codegen by the letters a plan name prints after "cg:" (gemm.c),
+ * so a recorded plan can be planned again exactly. */
+static bool flag_codegen(void *d_, const char *v, char *why, size_t size) {
+  static const char letters[] = "odcmusn"; /* SPVGEN_GEMM_CODEGEN_* bits 0 to 6, in order */
+  spvgen_gemm_desc *d = d_;
+  uint32_t bits = 0;
+  for (const char *l = v; *l; l++) {
+    const char *at = strchr(letters, *l);
+    if (!at) return sg_flag_bad(why, size, v, "is not a set of the letters o, d, c, m, u, s, n");
+    bits |= 1u << (at - letters);
+  }
+  d->codegen = bits;
+  return true;
+}
+
 static bool flag_variant(void *d, const char *v, char *why, size_t size) {
   return spvgen_gemm_variant_parse(v, &((spvgen_gemm_desc *)d)->variant) ||
          sg_flag_bad(why, size, v, "is not auto, coopmat2, khr or simt");
@@ -565,6 +580,9 @@ static const sg_flag gemm_flags[] = {
      flag_pack_order, 0},
     {"--pack-units", "N", "packed operands: 16-byte units of the copies each pack kernel\ninvocation writes (1 to 16, default 1)",
      flag_pack_units, 0},
+    {"--codegen", "LETTERS",
+     "alternatives of how the kernel is written (desc.codegen), by the\nletters a plan name prints after cg: (o, d, c, m, u, s, n; gemm.h)",
+     flag_codegen, 0},
     {"--compile-budget", "MS",
      "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",
      flag_compile_budget, 0},
