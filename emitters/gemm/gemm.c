@@ -1017,9 +1017,17 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
        * rows past a multiple of its big tiles: 3008 = 47 x 64, whose 128-wide tiles need
        * edge modes over the budget or slow) goes to khr where khr's estimate is faster:
        * its big tile takes the edges at no cost of its own (docs/design-notes.md,
-       * "Measurements behind source comments"). Only by a clear margin: the two are equal
-       * at unroll 1 on whole tiles. */
+       * "Measurements behind source comments"). Only by a clear margin, and only where
+       * coopmat2's plan is that slower tiling (under 128x128) or has edges to take: a
+       * 128-wide tile on whole tiles ran at or above khr's at every K measured, 1.1-1.5x
+       * at K 128 to 1024 (docs/design-notes.md, "Short K: a fixed cost per tile"), where
+       * the estimates, which charge only coopmat2 for K steps of half a cache line, had
+       * put khr ahead. */
       if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
+          (gemm_packed(&plan->desc) || plan->desc.tile_m * plan->desc.tile_n < 128u * 128u ||
+           !gemm_dim_multiple(&plan->desc, 'm', plan->desc.tile_m) ||
+           !gemm_dim_multiple(&plan->desc, 'n', plan->desc.tile_n) ||
+           !gemm_dim_multiple(&plan->desc, 'k', plan->desc.tile_k)) &&
           !d.tile_m && !d.tile_n && !d.tile_k && !d.workgroup_size && !d.subgroups && !d.stages && !d.split_k &&
           plan->desc.split_k <= 1 && (!gemm_packed(&plan->desc) || d.pack == SPVGEN_GEMM_PACK_AUTO)) {
         spvgen_gemm_config k;
