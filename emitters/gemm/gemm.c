@@ -89,6 +89,7 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
     if (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) ek_str_put(&s, "u");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLIT_ALL) ek_str_put(&s, "s");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL) ek_str_put(&s, "n");
+    if (d->codegen & SPVGEN_GEMM_CODEGEN_FOLD_M) ek_str_put(&s, "f");
   }
 }
 
@@ -1623,6 +1624,11 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *p, const spvgen_g
    * M's tiles past it fold into dimension 0 (gemm_grid_of); the batch (x slices) in z was
    * checked with the args and split-K. */
   ek_folded_grid g = gemm_grid_of(d, a.m, a.n);
+  if (g.fold > 1 && gemm_runtime(d) && !(d->codegen & SPVGEN_GEMM_CODEGEN_FOLD_M))
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                        "m %u: %u tiles of M exceed 65535 workgroups in dimension 1, and this run-time class does "
+                        "not fold them (SPVGEN_GEMM_CODEGEN_FOLD_M in desc.codegen), or a larger tile",
+                        a.m, gemm_ceil_div(a.m, d->tile_m));
   if (g.across > EK_GRID_MAX && g.fold > 1)
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_UNSUPPORTED,
                         "m %u x n %u: M's %u tiles pass 65535 in dimension 1 and fold into dimension 0, where %u tiles "

@@ -89,16 +89,18 @@ static inline uint32_t gemm_ld_hint(spvgen_module *m, const spvgen_gemm_desc *d,
  * Vulkan device's least per-dimension limit) fold into x (common.h, "folded grids"):
  * x = ceil(N / tile_n) * f, y = ceil(ceil(M / tile_m) / f). A FIXED plan decodes only
  * when its M tiles fold (with constants: every other FIXED kernel emits as before); a
- * RUNTIME kernel always decodes (M is per launch), with the N tiles from its push
- * constant N and the rows from NumWorkgroups.y, and returns from workgroups past M. */
+ * RUNTIME kernel decodes where its class asks for it (SPVGEN_GEMM_CODEGEN_FOLD_M: M is
+ * per launch), with the N tiles from its push constant N and the rows from
+ * NumWorkgroups.y, and returns from workgroups past M; without the bit its launch
+ * refuses an M that would fold. */
 
 /* The grid for an m x n output of the desc's tile. */
 ek_folded_grid gemm_grid_of(const spvgen_gemm_desc *d, uint32_t m, uint32_t n);
 /* Dispatch grid of a FIXED plan: (N tiles x folds, rows, batch); across saturates at
  * 2^32 - 1 (the caps check refuses it). */
 void gemm_set_grid(spvgen_gemm_config *plan);
-/* Whether a plan's kernel decodes its tile from a folded grid: RUNTIME plans, and FIXED
- * ones whose M tiles pass EK_GRID_MAX. */
+/* Whether a plan's kernel decodes its tile from a folded grid: RUNTIME plans with
+ * SPVGEN_GEMM_CODEGEN_FOLD_M, and FIXED ones whose M tiles pass EK_GRID_MAX. */
 bool gemm_grid_decodes(const spvgen_gemm_config *p);
 /* The built-ins the tile needs, before the entry point: WorkgroupId, and for a RUNTIME
  * plan NumWorkgroups (which split-K's slice count reads too: one variable per module). */

@@ -508,12 +508,12 @@ static bool flag_pack_order(void *d, const char *v, char *why, size_t size) {
 /* --codegen LETTERS: desc.codegen by the letters a plan name prints after "cg:" (gemm.c),
  * so a recorded plan can be planned again exactly. */
 static bool flag_codegen(void *d_, const char *v, char *why, size_t size) {
-  static const char letters[] = "odcmusn"; /* SPVGEN_GEMM_CODEGEN_* bits 0 to 6, in order */
+  static const char letters[] = "odcmusnf"; /* SPVGEN_GEMM_CODEGEN_* bits 0 to 7, in order */
   spvgen_gemm_desc *d = d_;
   uint32_t bits = 0;
   for (const char *l = v; *l; l++) {
     const char *at = strchr(letters, *l);
-    if (!at) return sg_flag_bad(why, size, v, "is not a set of the letters o, d, c, m, u, s, n");
+    if (!at) return sg_flag_bad(why, size, v, "is not a set of the letters o, d, c, m, u, s, n, f");
     bits |= 1u << (at - letters);
   }
   d->codegen = bits;
@@ -581,7 +581,7 @@ static const sg_flag gemm_flags[] = {
     {"--pack-units", "N", "packed operands: 16-byte units of the copies each pack kernel\ninvocation writes (1 to 16, default 1)",
      flag_pack_units, 0},
     {"--codegen", "LETTERS",
-     "alternatives of how the kernel is written (desc.codegen), by the\nletters a plan name prints after cg: (o, d, c, m, u, s, n; gemm.h)",
+     "alternatives of how the kernel is written (desc.codegen), by the\nletters a plan name prints after cg: (o, d, c, m, u, s, n, f; gemm.h)",
      flag_codegen, 0},
     {"--compile-budget", "MS",
      "the driver compile time the plan may cost, estimated (default 300;\n1000 for fixed shapes that run 1 ms or more)",

@@ -16,12 +16,16 @@ void gemm_set_grid(spvgen_gemm_config *p) {
 
 bool gemm_grid_decodes(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
-  return gemm_runtime(d) || gemm_grid_of(d, d->m, d->n).fold > 1;
+  if (gemm_runtime(d)) return (d->codegen & SPVGEN_GEMM_CODEGEN_FOLD_M) != 0;
+  return gemm_grid_of(d, d->m, d->n).fold > 1;
 }
 
 void gemm_grid_declare(spvgen_module *m, const spvgen_gemm_config *p, gemm_grid_vars *v) {
   v->wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
-  v->nwg = gemm_runtime(&p->desc) ? ek_builtin_v3(m, SpvBuiltInNumWorkgroups) : 0;
+  /* RUNTIME: the folded grid's rows, and split-K's slice count */
+  v->nwg = gemm_runtime(&p->desc) && (gemm_grid_decodes(p) || p->desc.split_k > 1)
+               ? ek_builtin_v3(m, SpvBuiltInNumWorkgroups)
+               : 0;
 }
 
 void gemm_tile_origin(spvgen_module *m, const spvgen_gemm_config *p, const ek_gemm_shape *sh,

@@ -48,6 +48,8 @@ spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], b
   if (st != SPVGEN_OK) return st;
   if (points_in_k) c.k_multiple = 1;
   else c.m_multiple = whole_rows ? LAYERS_ROWS : 1;
+  /* the point count may pass 65535 tiles of M: the GEMMs fold their grid (gemm.h) */
+  if (!points_in_k) c.codegen |= SPVGEN_GEMM_CODEGEN_FOLD_M;
   *g = c;
   return SPVGEN_OK;
 }

@@ -167,8 +167,10 @@ SPVGEN_API_BEGIN
  *                      N tiles * f fits x: 65535 for a RUNTIME launch
  *                      (spvgen_gemm_launch_for refuses more, naming both), the device's
  *                      maxComputeWorkGroupCount[0] for a FIXED plan. A FIXED kernel
- *                      decodes its tile only where it folds; a RUNTIME kernel always
- *                      does (a few instructions once per workgroup)
+ *                      decodes its tile only where it folds; a RUNTIME kernel where its
+ *                      class has SPVGEN_GEMM_CODEGEN_FOLD_M (a few instructions once per
+ *                      workgroup, 1.6-3.5 % of a run-time kernel's time: opt in), and a
+ *                      RUNTIME launch without it refuses an M past 65535 tiles
  *   batch              at most SPVGEN_GEMM_MAX_BATCH (65535: one workgroup row per batch,
  *                      the smallest maxComputeWorkGroupCount[2] Vulkan allows)
  *   element indices    the last element of A, B, C and D any batch reaches (through
@@ -348,7 +350,14 @@ typedef enum spvgen_gemm_codegen {
   SPVGEN_GEMM_CODEGEN_SPLIT_ALL = 1u << 5,
   /* coopmat2, FIXED shapes: the main K loop marked DontUnroll */
   SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL = 1u << 6,
-  SPVGEN_GEMM_CODEGEN_ALL = (1u << 7) - 1u,
+  /* run-time shapes: M may pass 65535 tiles (the least maxComputeWorkGroupCount[1]); the
+   * launch folds them into dimension 0 and the kernel decodes its tile from the folded
+   * grid. Without it a run-time class refuses such an M at launch, naming this bit: the
+   * decode costs run-time kernels 1.6-3.5 % of their GPU time (docs/design-notes.md, "M
+   * tiles past 65535 fold into x"). FIXED plans fold by themselves where their M needs
+   * it. The MLP's layers variant sets it (its M is the point count). Plan name "cg:f". */
+  SPVGEN_GEMM_CODEGEN_FOLD_M = 1u << 7,
+  SPVGEN_GEMM_CODEGEN_ALL = (1u << 8) - 1u,
 } spvgen_gemm_codegen;
 
 /* How a kernel gets its shape (see "Shapes" and "Run-time shapes" above). */

@@ -38,6 +38,7 @@ static spvgen_gemm_desc simt16(spvgen_gemm_shapes shapes) {
   d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
   d.tile_m = d.tile_n = 16;
   d.shapes = shapes;
+  if (shapes == SPVGEN_GEMM_SHAPES_RUNTIME) d.codegen = SPVGEN_GEMM_CODEGEN_FOLD_M; /* the class folds */
   return d;
 }
 
@@ -112,6 +113,18 @@ static void a_grid_past_65535_after_folding_is_refused(void) {
   a.m = 16, a.n = 65536u * 16u;
   CHECK(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
   CHECK_CONTAINS(msg, "65536 tiles of N in dimension 0 exceed 65535");
+  /* a run-time class that does not fold (no SPVGEN_GEMM_CODEGEN_FOLD_M): refused, naming it */
+  spvgen_gemm_desc nf = simt16(SPVGEN_GEMM_SHAPES_RUNTIME);
+  nf.codegen = 0;
+  if (plan_for(&nf, "h100", &p)) {
+    spvgen_gemm_args b = {.m = 65536u * 16u, .n = 16, .k = 16};
+    CHECK(spvgen_gemm_launch_for(&p, &b, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+    CHECK_CONTAINS(msg, "65536 tiles of M exceed 65535 workgroups in dimension 1");
+    CHECK_CONTAINS(msg, "SPVGEN_GEMM_CODEGEN_FOLD_M");
+    b.m = 65535u * 16u; /* fits unfolded */
+    CHECK_MSG(spvgen_gemm_launch_for(&p, &b, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_EQ_U64(l.groups[1], 65535);
+  }
   /* a FIXED plan: against the device's own limit (lavapipe: 65535 in x) */
   spvgen_gemm_desc f = simt16(SPVGEN_GEMM_SHAPES_FIXED);
   f.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
@@ -144,13 +157,14 @@ static char *kernel_text(const spvgen_gemm_desc *d, const char *caps) {
 }
 
 /* A FIXED kernel decodes only when it folds, and returns early only when its last fold
- * has spare workgroups; a RUNTIME one always does both. */
+ * has spare workgroups; a RUNTIME one does both where its class folds
+ * (SPVGEN_GEMM_CODEGEN_FOLD_M), neither where it does not. */
 static void only_folded_or_run_time_kernels_decode(void) {
   static const struct {
     spvgen_gemm_variant v;
     const char *caps;
     uint32_t m, tile;
-    bool runtime;
+    int runtime;        /* 1: a run-time class that folds; 2: one that does not */
     const char *decode; /* a line piece only the decode emits (NULL: no decode) */
     size_t returns;     /* early returns */
   } cases[] = {
@@ -166,6 +180,10 @@ static void only_folded_or_run_time_kernels_decode(void) {
       {SPVGEN_GEMM_COOPMAT2, "h100", 65535u * 64u, 64, false, NULL, 0},
       {SPVGEN_GEMM_COOPMAT2, "h100", 65536u * 64u + 1, 64, false, "%uint_32769\n", 1},
       {SPVGEN_GEMM_COOPMAT2, "h100", 100, 64, true, "BuiltIn NumWorkgroups", 1},
+      /* run-time classes without SPVGEN_GEMM_CODEGEN_FOLD_M: no decode (runtime 2) */
+      {SPVGEN_GEMM_SIMT, "lavapipe", 100, 16, 2, NULL, 0},
+      {SPVGEN_GEMM_COOPMAT_KHR, "h100", 100, 64, 2, NULL, 0},
+      {SPVGEN_GEMM_COOPMAT2, "h100", 100, 64, 2, NULL, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     spvgen_gemm_desc d;
@@ -178,6 +196,7 @@ static void only_folded_or_run_time_kernels_decode(void) {
     d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
     d.edge = d.variant == SPVGEN_GEMM_COOPMAT2 ? SPVGEN_GEMM_EDGE_CLAMP : SPVGEN_GEMM_EDGE_AUTO;
     if (cases[i].runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+    if (cases[i].runtime == 1) d.codegen = SPVGEN_GEMM_CODEGEN_FOLD_M;
     char *t = kernel_text(&d, cases[i].caps);
     if (!t) continue;
     /* the decode: the rows constant (FIXED) or NumWorkgroups (RUNTIME); the division by
@@ -186,7 +205,7 @@ static void only_folded_or_run_time_kernels_decode(void) {
     size_t nwg = count_of(t, "NumWorkgroups"), ret = count_of(t, "OpReturn\n") - 1;
     size_t ge = count_of(t, "OpUGreaterThanEqual");
     CHECK_MSG((cases[i].decode ? decode >= 1 : nwg == 0) && ret == cases[i].returns && ge == cases[i].returns &&
-                  (cases[i].runtime || nwg == 0),
+                  (cases[i].runtime == 1 || nwg == 0),
               "case %zu (variant %d, m %u%s): decode %zu (%s), NumWorkgroups %zu, early returns %zu, "
               "OpUGreaterThanEqual %zu (expected %zu)", i, (int)d.variant, d.m, cases[i].runtime ? ", runtime" : "",
               decode, cases[i].decode ? cases[i].decode : "none", nwg, ret, ge, cases[i].returns);

@@ -151,8 +151,11 @@ static void launch_refuses_shapes_outside_the_class(void) {
   CHECK(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "m, n and k");
   a.k = 16;
-  a.m = 1u << 24; /* M's tiles past 65535 fold into dimension 0 (test_gemm_fold.c) */
+  a.m = 1u << 24; /* M's tiles past 65535: refused unless the class folds them (test_gemm_fold.c) */
   a.batch = 1;
+  CHECK(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "SPVGEN_GEMM_CODEGEN_FOLD_M");
+  p.desc.codegen |= SPVGEN_GEMM_CODEGEN_FOLD_M; /* the launch reads the plan's desc */
   CHECK_MSG(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   uint32_t tiles_m = a.m / p.desc.tile_m, fold = (tiles_m + 65534) / 65535;
   CHECK_EQ_U64(l.groups[0], (a.n + p.desc.tile_n - 1) / p.desc.tile_n * fold);

@@ -435,7 +435,7 @@ static void test_gemm_fold_past_65535_matches_cpu(void) {
       d.variant = vs[v].v;
       d.edge = vs[v].edge;
       d.tile_m = d.tile_n = 64;
-      if (runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      if (runtime) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME, d.codegen = SPVGEN_GEMM_CODEGEN_FOLD_M;
       spvgen_gemm_config p;
       char msg[1024];
       if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) {
