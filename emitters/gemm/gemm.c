@@ -1683,6 +1683,9 @@ spvgen_status spvgen_gemm_class_for(const spvgen_gemm_desc *base, const spvgen_g
       if (qi < q) q = qi;
     }
   d.ld_multiple = q;
+  /* an M that may pass 65535 tiles of the smallest tile (16 rows): a class that folds
+   * (gemm.h; its decode costs a little, so only where this M may need it) */
+  if (a.m > 65535u * 16u) d.codegen |= SPVGEN_GEMM_CODEGEN_FOLD_M;
   *out = d;
   return SPVGEN_OK;
 }

@@ -552,8 +552,9 @@ spvgen_status spvgen_gemm_launch_for(const spvgen_gemm_config *plan, const spvge
  * shapes RUNTIME, m, n, k and batch set to the shape as the planning hint, and the class
  * fields set to what the shape satisfies: m_multiple, n_multiple, k_multiple the largest
  * power of two (at most 256) dividing M, N, K; ld_multiple the largest (at most 16)
- * dividing every leading dimension and batch stride. Fails (naming the field) on an args
- * that no plan could take. */
+ * dividing every leading dimension and batch stride; SPVGEN_GEMM_CODEGEN_FOLD_M added to
+ * codegen where M passes 65535 x 16 rows (65535 tiles of the smallest tile). Fails
+ * (naming the field) on an args that no plan could take. */
 spvgen_status spvgen_gemm_class_for(const spvgen_gemm_desc *base, const spvgen_gemm_args *args,
                                     spvgen_gemm_desc *out, char *message, size_t message_size);
 

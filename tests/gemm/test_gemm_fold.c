@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm_cases.h"
 #include "gemm_run.h"
 #include "gpu_fixture.h"
 #include "harness.h"
@@ -124,6 +125,13 @@ static void a_grid_past_65535_after_folding_is_refused(void) {
     b.m = 65535u * 16u; /* fits unfolded */
     CHECK_MSG(spvgen_gemm_launch_for(&p, &b, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
     CHECK_EQ_U64(l.groups[1], 65535);
+    /* spvgen_gemm_class_for: the class of an M past 65535 x 16 rows folds, of a smaller one not */
+    spvgen_gemm_desc cls;
+    CHECK_MSG(spvgen_gemm_class_for(&nf, &b, &cls, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK(!(cls.codegen & SPVGEN_GEMM_CODEGEN_FOLD_M));
+    b.m = 65535u * 16u + 1u;
+    CHECK_MSG(spvgen_gemm_class_for(&nf, &b, &cls, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK(cls.codegen & SPVGEN_GEMM_CODEGEN_FOLD_M);
   }
   /* a FIXED plan: against the device's own limit (lavapipe: 65535 in x) */
   spvgen_gemm_desc f = simt16(SPVGEN_GEMM_SHAPES_FIXED);
@@ -217,15 +225,6 @@ static void only_folded_or_run_time_kernels_decode(void) {
 
 /* ------------------------------------------------------ on the test device ---- */
 
-static void check_result(const gemm_run_result *r, const char *what) {
-  const spvgen_gemm_desc *s = &r->shape;
-  CHECK_EQ_U64(r->checked, (uint64_t)s->m * s->n * s->batch);
-  CHECK_MSG(r->bad == 0, "%s [%s] %ux%ux%u batch %u: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
-            what, r->plan.name, s->m, s->n, s->k, s->batch, (unsigned long long)r->bad,
-            (unsigned long long)r->checked, (unsigned long long)r->first_bad_row,
-            (unsigned long long)r->first_bad_col, (unsigned long long)r->first_bad_batch, r->first_bad_gpu,
-            r->first_bad_ref);
-}
 
 /* One RUNTIME pipeline: a shape past the fold with spare workgroups (and a partial last
  * tile of M and of N), and shapes that do not fold through the same decode (N over
@@ -247,7 +246,7 @@ static void run_time_kernel_past_the_fold(void) {
   CHECK_MSG(st == SPVGEN_OK, "%s", msg);
   if (st == SPVGEN_OK)
     for (int i = 0; i < 3; i++) {
-      check_result(&r[i], "runtime");
+      gemm_result_checked(&r[i], "runtime");
       CHECK_EQ_U64(r[i].launch.groups[1] <= 65535, 1);
     }
   CHECK_EQ_U64(r[0].launch.groups[0], 2); /* folded: 1 tile of N x 2 folds */
@@ -278,7 +277,7 @@ static void fixed_kernels_past_the_fold(void) {
     spvgen_status st = gemm_run(ctx, &d, &o, &r, msg, sizeof msg);
     CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
     if (st != SPVGEN_OK) continue;
-    check_result(&r, what);
+    gemm_result_checked(&r, what);
     CHECK_EQ_U64(r.plan.groups[1], 32770);
     CHECK_EQ_U64(r.plan.groups[2], cases[i].batch * cases[i].split_k);
   }

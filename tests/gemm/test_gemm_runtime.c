@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gemm_cases.h"
 #include "gemm_run.h"
 #include "gpu_fixture.h"
 #include "harness.h"
@@ -210,15 +211,6 @@ static void class_keys_follow_the_kernel(void) {
 
 /* ------------------------------------------------------- SIMT on the device ---- */
 
-static void check_result(const gemm_run_result *r, const char *what) {
-  const spvgen_gemm_desc *s = &r->shape;
-  CHECK_EQ_U64(r->checked, (uint64_t)s->m * s->n * s->batch);
-  CHECK_MSG(r->bad == 0, "%s [%s] %ux%ux%u batch %u: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
-            what, r->plan.name, s->m, s->n, s->k, s->batch, (unsigned long long)r->bad,
-            (unsigned long long)r->checked, (unsigned long long)r->first_bad_row,
-            (unsigned long long)r->first_bad_col, (unsigned long long)r->first_bad_batch, r->first_bad_gpu,
-            r->first_bad_ref);
-}
 
 /* One pipeline, every shape of `shapes`; each element checked. */
 static void run_shapes(spvgen_vk_context *ctx, spvgen_gemm_desc d, const spvgen_gemm_args *shapes, uint32_t n,
@@ -231,7 +223,7 @@ static void run_shapes(spvgen_vk_context *ctx, spvgen_gemm_desc d, const spvgen_
   spvgen_status st = gemm_run_shapes(ctx, &d, shapes, n, &o, r, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "%s: %s", what, msg);
   if (st != SPVGEN_OK) return;
-  for (uint32_t i = 0; i < n; i++) check_result(&r[i], what);
+  for (uint32_t i = 0; i < n; i++) gemm_result_checked(&r[i], what);
 }
 
 static void one_simt_pipeline_serves_many_shapes(void) {

@@ -74,3 +74,17 @@ bool gemm_run_checked_at(const char *file, int line, spvgen_vk_context *ctx, con
                  (unsigned long long)r->first_bad_batch, r->first_bad_gpu, r->first_bad_ref);
   return true;
 }
+
+void gemm_result_checked_at(const char *file, int line, const gemm_run_result *r, const char *what) {
+  const spvgen_gemm_desc *s = &r->shape;
+  const uint64_t elements = (uint64_t)s->m * s->n * s->batch;
+  if (r->checked != elements)
+    test_fail_at(file, line, "%s [%s]: the reference checked %llu elements of %llu", what, r->plan.name,
+                 (unsigned long long)r->checked, (unsigned long long)elements);
+  if (r->bad != 0)
+    test_fail_at(file, line, "%s [%s] %ux%ux%u batch %u: %llu of %llu wrong; first (%llu,%llu) batch %llu gpu %g cpu %g",
+                 what, r->plan.name, s->m, s->n, s->k, s->batch, (unsigned long long)r->bad,
+                 (unsigned long long)r->checked, (unsigned long long)r->first_bad_row,
+                 (unsigned long long)r->first_bad_col, (unsigned long long)r->first_bad_batch, r->first_bad_gpu,
+                 r->first_bad_ref);
+}

@@ -55,6 +55,11 @@ void gemm_case_shapes(spvgen_gemm_desc *d, gemm_run_options *o, const spvgen_gem
  * element of D (m x n x batch of o->args, else of d; any number where o->sample is set)
  * and none was wrong (the failure names the first). Returns whether the run succeeded,
  * so the caller can check more of *r. */
+/* A finished run's result, checked: every element of its shape (r->shape: m x n x batch)
+ * compared and none wrong; a failure names `what`, the plan and the first wrong element. */
+#define gemm_result_checked(r, what) gemm_result_checked_at(__FILE__, __LINE__, (r), (what))
+void gemm_result_checked_at(const char *file, int line, const gemm_run_result *r, const char *what);
+
 #define gemm_run_checked(ctx, d, o, r, ...) gemm_run_checked_at(__FILE__, __LINE__, (ctx), (d), (o), (r), __VA_ARGS__)
 bool gemm_run_checked_at(const char *file, int line, spvgen_vk_context *ctx, const spvgen_gemm_desc *d,
                          const gemm_run_options *o, gemm_run_result *r, const char *what, ...)
