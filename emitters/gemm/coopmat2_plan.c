@@ -143,10 +143,23 @@ static double unroll_bonus(const spvgen_gemm_desc *d, uint32_t unroll) {
   return f32_acc && unroll >= 2 && d->tile_m == 128 && d->tile_n == 256 && d->tile_k == 32 ? 1.08 : 1.0;
 }
 
+/* A short K loop: a FIXED plan (one K slice) with 16-bit inputs and 4-byte accumulators
+ * whose K is at most GEMM_K_LOOP_GROUP steps of 32. There the 128x128x32 tile is the
+ * fastest of the menu: 1.08-1.34x the default plan at K 128 and 0.96-1.18x at K 256,
+ * N 256 to 4096, nt and nn, where from 16 steps on it is the slowest (docs/design-notes.md,
+ * "Short K: a fixed cost per tile"); its half-cache-line K steps cost nothing there. */
+#define SHORT_LOOP_EFF_128x128x32 1.10f /* above 128x256x32 (1.00), which ran 0.75-0.92x of it there */
+static bool short_k_loop(const spvgen_gemm_desc *d, uint32_t tk) {
+  return !gemm_runtime(d) && d->split_k <= 1 && tk == 32 && spvgen_component_type_size(d->a_type) == 2 &&
+         spvgen_component_type_size(d->acc_type) == 4 && d->k && gemm_ceil_div(d->k, tk) <= GEMM_K_LOOP_GROUP;
+}
+
 /* A K step that reads under 128 bytes of each row of an operand whose rows run along K
  * (A row-major, B column-major: N x K weights) reads half cache lines: the tile's
- * efficiency x (1 - 0.13 x the share of the step's bytes read so). */
+ * efficiency x (1 - 0.13 x the share of the step's bytes read so); not in a short K loop
+ * (short_k_loop). */
 static double kline_factor(const spvgen_gemm_desc *d, uint32_t tm, uint32_t tn, uint32_t tk) {
+  if (short_k_loop(d, tk)) return 1.0;
   uint32_t es = spvgen_component_type_size(d->a_type);
   bool short_k = tk * es < 128;
   double a = (double)tm * tk, b = (double)tn * tk, sh = 0.0;
@@ -159,6 +172,8 @@ static double kline_factor(const spvgen_gemm_desc *d, uint32_t tm, uint32_t tn, 
 static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32_t kgran) {
   cm2_tile t = *base;
   t.eff *= tile_bonus(d, base);
+  if (base->m == 128 && base->n == 128 && base->k == 32 && base->wg == 256 && short_k_loop(d, base->k))
+    t.eff = SHORT_LOOP_EFF_128x128x32;
   if (is_8bit(d->a_type)) t.k *= 2;
   if (kgran) {
     /* no step longer than K (split-K: a slice) needs */
@@ -230,6 +245,9 @@ static uint32_t default_unroll(const spvgen_gemm_desc *d, uint32_t tk) {
   /* 192-wide tiles (64-deep K steps) at unroll 1: unroll 2 gained little for several
    * times the compile (docs/design-notes.md, "192-wide tiles, packed odd shapes") */
   if (d->tile_m == 192 || d->tile_n == 192) return 1;
+  /* a short K loop (short_k_loop): no faster unrolled (K 256: 128x256x32 at unroll 1 and
+   * 2, 162.0 and 162.1 TFLOP/s, docs/design-notes.md "Short K: a fixed cost per tile") */
+  if (short_k_loop(d, tk)) return 1;
   uint32_t steps = d->k / tk;
   uint32_t most = is_8bit(d->a_type) && tk >= 128 ? 2 : 4;
   uint32_t u = steps >= 8 ? 4 : steps >= 2 ? 2 : 1;
@@ -619,6 +637,7 @@ double cm2_tile_rate(const spvgen_gemm_config *p) {
     if (!same) same = b;
   }
   if (same) t.eff = same->eff * tile_bonus(d, same);
+  if (t.m == 128 && t.n == 128 && t.k == 32 && t.wg == 256 && short_k_loop(d, t.k)) t.eff = SHORT_LOOP_EFF_128x128x32;
   bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
   return t.eff * kline_factor(d, t.m, t.n, t.k) * knob_score(d, d->unroll, d->edge, edges) *
          unroll_bonus(d, d->unroll);
