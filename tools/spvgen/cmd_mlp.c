@@ -131,9 +131,9 @@ static bool flag_lr(void *g, const char *v, char *why, size_t size) {
 static const sg_flag run_flags[] = {
     SG_FLAG_HEADING("run:"),
     {"--points", "N", "points (default 4096)", flag_points, 0},
-    {"--repeats", "N", "timed dispatches", flag_repeats, 0},
+    {"--repeats", "N", "timed dispatches (run: 10 on a GPU, 1 on a CPU device; bench: 20)", flag_repeats, 0},
     {"--warmup", "N", "dispatches before them", flag_warmup, 0},
-    {"--warmup-ms", "MS", "keep the GPU busy MS ms before timing", flag_warmup_ms, 0},
+    {"--warmup-ms", "MS", "keep the GPU busy MS ms before timing (run: 200 on a GPU; bench: 100)", flag_warmup_ms, 0},
     {"--seed", "N", "random weights and points", flag_seed, 0},
     {"--sample", "N",
      "check about N points (evenly spread, the last included), every output\nof each, instead of every point",
@@ -450,6 +450,14 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
     }
     spvgen_vk_destroy(ctx);
     return trc;
+  }
+  /* On a GPU, time several dispatches after a warm-up: a single one after the CPU
+   * reference runs at the idle clock (docs/runner.md, "GPU clocks"; docs/design-notes.md,
+   * "`spvgen run mlp` times warm dispatches"). A CPU device keeps one: no clocks to
+   * raise, and every dispatch is slow. */
+  if (spvgen_vk_caps(ctx)->type != SPVGEN_DEVICE_CPU) {
+    if (!g.run.repeats) g.run.repeats = 10;
+    if (!g.run.warmup_ms) g.run.warmup_ms = 200;
   }
   mlp_run_result res;
   spvgen_status st = mlp_run(ctx, &g.desc, &g.run, &res, msg, sizeof msg);
