@@ -456,9 +456,9 @@ static void test_gemm_fold_past_65535_matches_cpu(void) {
       CHECK_MSG(st == SPVGEN_OK, "%s fold runtime %d: %s", spvgen_gemm_variant_name(d.variant), runtime, msg);
       if (st != SPVGEN_OK) continue;
       g_runs++;
-      fprintf(stderr, "  fold [%s] runtime %d: grid %u x %u x %u, %llu bad of %llu\n", r.plan.name, runtime,
-              r.launch.groups[0], r.launch.groups[1], r.launch.groups[2], (unsigned long long)r.bad,
-              (unsigned long long)r.checked);
+      fprintf(stderr, "  fold [%s] runtime %d: grid %u x %u x %u, %llu bad of %llu, pipeline %.0f ms\n", r.plan.name,
+              runtime, r.launch.groups[0], r.launch.groups[1], r.launch.groups[2], (unsigned long long)r.bad,
+              (unsigned long long)r.checked, r.pipeline_ms);
       CHECK_MSG(r.launch.groups[0] == (d.n + 63) / 64 * 2 && r.launch.groups[1] == 32769,
                 "[%s] runtime %d: grid %u x %u, not %u x 32769", r.plan.name, runtime, r.launch.groups[0],
                 r.launch.groups[1], (d.n + 63) / 64 * 2);
