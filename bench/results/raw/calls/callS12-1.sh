@@ -3,8 +3,11 @@
 # networks, merged into the selection table's grid; see callS12-G.sh), then (2) the three
 # khr split-K GPU tests (test_gemm_khr_splitk{,_s8,_u8}_matches_cpu, split in session 11,
 # never run on a GPU) in parallel, each cut at 250 s.
-# References: none (a test, and the grid's own anchors); first compiles: the grid's
-# compile phase (empty caches).
+# References: torch eager and torch.compile for the grid's networks and point counts are the
+# merged grid's anchors (bench/anchors/mlp_anchor_net.py, run in calls 3 and S6-6:
+# raw/mlp-grid-h200-2026-11-26/grid-anchor.tsv, raw/gpu-2026-11-26-s6/callS6-6/anchor.tsv),
+# not rerun here; the tests against their float64 CPU references. First compiles: the grid's
+# compile phase (empty caches, driver disk cache off) and each test's `pipeline` figure.
 # Carry .gl and build-gpu.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1

@@ -5,6 +5,7 @@
 # layers,auto, 20 timed dispatches, 1024 sampled points checked, each build's process with
 # empty driver and spvgen caches (first compiles: the compile column); torch eager and
 # torch.compile through bench/anchors/mlp_anchor_net.py (--anchor, new build's run).
+# References: torch eager and torch.compile (bench/anchors/mlp_anchor_net.py) and main ea6213e, in the same call.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 O=${OUT:-/tmp/s12-10}; mkdir -p "$O"

@@ -5,6 +5,7 @@
 # 256x128x32 (unroll 1) and the default plan; each row its own process with empty caches
 # (first compiles: `pipeline`), 4096 sampled outputs checked; cuBLAS of every shape
 # (gemm_anchor.py, plain a @ b) in the same call. Rows appended to $OUT as they finish.
+# References: cuBLAS (gemm_anchor.py) in the same call.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 O=${OUT:-/tmp/s12-11}; mkdir -p "$O"

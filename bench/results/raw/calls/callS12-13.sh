@@ -2,7 +2,9 @@
 # Call S12-13: `spvgen run mlp` with its new GPU defaults (10 timed dispatches after 200 ms of
 # warm-up) on 64-256x3-64 relu at 2,097,152 points (call S12-7 timed one dispatch: 31.6 ms),
 # and with --repeats 1 --warmup-ms 0 (the old defaults) in the same call; empty caches
-# (first compiles: the emit line's driver compile). References: `spvgen bench mlp` of the
+# (first compiles: the emit line's driver compile). References: torch eager and
+# torch.compile for this network were not run in this call: call S12-14 repeats these rows
+# with bench/anchors/mlp_anchor_net.py beside them (3.750 / 3.842 ms); here `spvgen bench mlp` of the
 # same network in this call (20 dispatches after 100 ms).
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1

@@ -9,6 +9,7 @@
 # the refit constants of emitters/gemm/plan_cost.c), each process with empty driver and spvgen caches; cuBLAS through gemm_anchor.py
 # in the same call (the branch's run). First compiles: the compile column.
 # Usage: bash bench/results/raw/calls/callS12-2.sh [build-gpu]; results in $OUT/s12-2.tgz.
+# References: cuBLAS (gemm_anchor.py through --anchor) and main's bench_gemm_shapes, in the same call; first compiles: the compile column.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 B=${1:-build-gpu}

@@ -12,6 +12,7 @@
 #     main before the fold (ea6213e, build-gpu/main/tools/spvgen) and with this build,
 #     torch.matmul trace anchor once: the fold adds 15 instructions to every run-time
 #     kernel, which the trace's kernels all are.
+# References: cuBLAS (gemm_anchor.py) for the K sweep; main ea6213e and the torch.matmul trace anchor for the traces; the tests' float64 CPU references.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 O=${OUT:-/tmp/s12-6}; mkdir -p "$O"

@@ -11,6 +11,7 @@
 #     for Qwen; the torch.matmul trace anchor once per trace. The MLP layers variant
 #     64-256x3-64 at 2,097,152 points (its GEMMs are run-time classes), main and new.
 # (3) test_gemm_fold_past_65535_matches_cpu with sampled checks (cut at 150 s whole in S12-6).
+# References: cuBLAS (gemm_anchor.py), main ea6213e and the torch.matmul trace anchor, in the same call.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
 O=${OUT:-/tmp/s12-7}; mkdir -p "$O"

@@ -12,8 +12,10 @@
 # grid + these layers rows, and tools/gen_mlp_select.py's table and audit from it for the
 # coordinator to commit (issue 28 item 2: the selection table's layers rows for tanh and
 # leaky networks).
-# References: none in this call (the merged grid's torch anchors are in its own raw
-# files); first compiles: the grid's compile phase (empty caches).
+# References: torch eager and torch.compile for these networks and point counts are the
+# merged grid's anchors (bench/anchors/mlp_anchor_net.py: raw/mlp-grid-h200-2026-11-26/
+# grid-anchor.tsv, raw/gpu-2026-11-26-s6/callS6-6/anchor.tsv), not rerun here; first
+# compiles: the grid's compile phase (empty caches).
 # Carry .gl and build-gpu. At most ~3 minutes.
 set -u
 cd "$(dirname "$0")/../../../.." || exit 1
