@@ -24,22 +24,23 @@
 
 typedef struct cm2_tile {
   uint32_t m, n, k, wg;
-  float eff; /* relative efficiency of the tile shape (cost model) */
+  float eff;       /* relative efficiency of the tile shape (cost model) */
+  float short_eff; /* its efficiency in a short K loop (short_k_loop; 0: eff) */
 } cm2_tile;
 
 /* The tilings the variant chooses from (k: for 16-bit inputs; doubled for 8-bit ones). */
 static const cm2_tile TILES[] = {
-    {128, 256, 64, 256, 1.00f}, {256, 128, 64, 256, 0.40f}, {128, 128, 64, 256, 0.88f},
-    {64, 128, 64, 128, 0.56f},  {128, 64, 64, 128, 0.58f},  {64, 64, 64, 128, 0.60f},
-    {32, 64, 64, 128, 0.44f},   {64, 32, 64, 64, 0.44f},    {32, 32, 64, 64, 0.40f},
-    {128, 256, 32, 256, 1.00f}, {128, 128, 32, 256, 0.84f}, {256, 128, 32, 256, 0.98f},
-    {64, 64, 32, 128, 0.52f},   {256, 256, 32, 256, 0.90f}, {128, 128, 32, 128, 0.92f},
-    {256, 256, 64, 256, 0.88f},
-    {128, 128, 64, 128, 0.76f}, {64, 256, 32, 128, 0.80f},  {256, 64, 32, 128, 0.52f},
+    {128, 256, 64, 256, 1.00f, 0}, {256, 128, 64, 256, 0.40f, 0}, {128, 128, 64, 256, 0.88f, 0},
+    {64, 128, 64, 128, 0.56f, 0},  {128, 64, 64, 128, 0.58f, 0},  {64, 64, 64, 128, 0.60f, 0},
+    {32, 64, 64, 128, 0.44f, 0},   {64, 32, 64, 64, 0.44f, 0},    {32, 32, 64, 64, 0.40f, 0},
+    {128, 256, 32, 256, 1.00f, 0}, {128, 128, 32, 256, 0.84f, 1.10f}, {256, 128, 32, 256, 0.98f, 0},
+    {64, 64, 32, 128, 0.52f, 0},   {256, 256, 32, 256, 0.90f, 0}, {128, 128, 32, 128, 0.92f, 0},
+    {256, 256, 64, 256, 0.88f, 0},
+    {128, 128, 64, 128, 0.76f, 0}, {64, 256, 32, 128, 0.80f, 0},  {256, 64, 32, 128, 0.52f, 0},
     /* 192 wide: tiles where 128 and 256 quantize badly (3072 = 16 x 192 = 12 x 256);
      * candidates only where they divide the extent or both operands are packed
      * (tile_192_fits). 192x192 for f16 accumulators only (tile_192_fits). */
-    {128, 192, 64, 256, 1.15f}, {192, 128, 64, 256, 1.13f}, {192, 192, 32, 256, 1.00f},
+    {128, 192, 64, 256, 1.15f, 0}, {192, 128, 64, 256, 1.13f, 0}, {192, 192, 32, 256, 1.00f, 0},
 };
 #define TILE_COUNT (sizeof TILES / sizeof TILES[0])
 
@@ -147,8 +148,9 @@ static double unroll_bonus(const spvgen_gemm_desc *d, uint32_t unroll) {
  * whose K is at most GEMM_K_LOOP_GROUP steps of 32. There the 128x128x32 tile is the
  * fastest of the menu: 1.08-1.34x the default plan at K 128 and 0.96-1.18x at K 256,
  * N 256 to 4096, nt and nn, where from 16 steps on it is the slowest (docs/design-notes.md,
- * "Short K: a fixed cost per tile"); its half-cache-line K steps cost nothing there. */
-#define SHORT_LOOP_EFF_128x128x32 1.10f /* above 128x256x32 (1.00), which ran 0.75-0.92x of it there */
+ * "Short K: a fixed cost per tile"): the table gives it a short-loop efficiency (1.10,
+ * above 128x256x32's 1.00, which ran 0.75-0.92x of it there), and half-cache-line K steps
+ * cost nothing in such a loop. */
 static bool short_k_loop(const spvgen_gemm_desc *d, uint32_t tk) {
   return !gemm_runtime(d) && d->split_k <= 1 && tk == 32 && spvgen_component_type_size(d->a_type) == 2 &&
          spvgen_component_type_size(d->acc_type) == 4 && d->k && gemm_ceil_div(d->k, tk) <= GEMM_K_LOOP_GROUP;
@@ -169,11 +171,16 @@ static double kline_factor(const spvgen_gemm_desc *d, uint32_t tm, uint32_t tn, 
 }
 
 /* A desc's knobs applied to a tiling of the table; K step fitted to the problem. */
+/* A table tiling's efficiency for d at K step k: its short-loop one where it has one and
+ * the loop is short, else its own with tile_bonus. */
+static float table_eff(const spvgen_gemm_desc *d, const cm2_tile *b, uint32_t k) {
+  if (b->short_eff > 0.0f && b->k == k && short_k_loop(d, k)) return b->short_eff;
+  return b->eff * tile_bonus(d, b);
+}
+
 static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32_t kgran) {
   cm2_tile t = *base;
-  t.eff *= tile_bonus(d, base);
-  if (base->m == 128 && base->n == 128 && base->k == 32 && base->wg == 256 && short_k_loop(d, base->k))
-    t.eff = SHORT_LOOP_EFF_128x128x32;
+  t.eff = table_eff(d, base, base->k);
   if (is_8bit(d->a_type)) t.k *= 2;
   if (kgran) {
     /* no step longer than K (split-K: a slice) needs */
@@ -568,7 +575,7 @@ static bool small_m_tile(const spvgen_device_caps *caps, spvgen_gemm_desc *d) {
   t.tile_k = 128 / spvgen_component_type_size(d->a_type);
   t.workgroup_size = 256;
   cm2_flex fl = flex_lookup(caps, &t);
-  cm2_tile tile = {t.tile_m, t.tile_n, t.tile_k, 256, 1.0f};
+  cm2_tile tile = {t.tile_m, t.tile_n, t.tile_k, 256, 1.0f, 0};
   if (check_tile(caps, &t, &fl, &tile, NULL, NULL, 0) != SPVGEN_OK) return false;
   *d = t;
   return true;
@@ -625,7 +632,7 @@ double cm2_tile_rate(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   /* the table's efficiency of this tiling: its exact entry, else the first of its
    * m x n and workgroup (a K step fitted to a short K), else the smallest tile's */
-  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, 0.40f};
+  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, 0.40f, 0};
   const cm2_tile *same = NULL;
   for (size_t i = 0; i < TILE_COUNT; i++) {
     const cm2_tile *b = &TILES[i];
@@ -636,8 +643,7 @@ double cm2_tile_rate(const spvgen_gemm_config *p) {
     }
     if (!same) same = b;
   }
-  if (same) t.eff = same->eff * tile_bonus(d, same);
-  if (t.m == 128 && t.n == 128 && t.k == 32 && t.wg == 256 && short_k_loop(d, t.k)) t.eff = SHORT_LOOP_EFF_128x128x32;
+  if (same) t.eff = table_eff(d, same, t.k);
   bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
   return t.eff * kline_factor(d, t.m, t.n, t.k) * knob_score(d, d->unroll, d->edge, edges) *
          unroll_bonus(d, d->unroll);
