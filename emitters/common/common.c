@@ -323,6 +323,9 @@ void ek_gemm_shape_load(spvgen_module *m, const spvgen_gemm_config *p, ek_gemm_s
                                  &s->slice_k, &s->workspace_ld, &s->split_k, &s->tiles_n};
   if (s->runtime) {
     for (uint32_t i = 0; i < PUSH_MEMBERS; i++) *ids[i] = spvgen_push_constant_load(m, &s->pc, i);
+    /* a class of one K holds it as a constant (the push constant carries the same value,
+     * which the launch checks) */
+    if (d->k_fixed) s->k = ek_u32(m, d->k);
     return;
   }
   uint32_t v[PUSH_MEMBERS] = {d->m, d->n, d->k, d->batch, d->lda, d->ldb, d->ldc, d->ldd, (uint32_t)d->stride_a,

@@ -639,12 +639,12 @@ static void tile_path(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t 
 static uint32_t tile_acc(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_t U) {
   const spvgen_gemm_desc *d = x->d;
   uint32_t acc;
-  if (gemm_runtime(d)) {
+  if (!gemm_k_const(d)) {
     /* the whole steps end at kfull (K itself when the class's K is a multiple of BK) */
     const cm2_krange r = {ek_div_imm(m, x->kfull, d->tile_k), gemm_dim_multiple(d, 'k', (U ? U : 1) * d->tile_k),
                           x->k_edge ? ek_ult(m, x->kfull, x->sh.k) : 0, x->kfull};
     acc = k_range(m, x, clamped, U, &r);
-  } else { /* a constant K: the steps counted here */
+  } else { /* a constant K (FIXED, or a class of one K): the steps counted here */
     const uint32_t steps = d->k / d->tile_k;
     acc = k_loop(m, x, clamped, steps, U);
     if (d->k % d->tile_k) acc = k_step(m, x, clamped, true, ek_u32(m, steps * d->tile_k), acc); /* K edge */

@@ -80,6 +80,10 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
     ek_str_put(&s, " ");
     ek_str_put(&s, extra);
   }
+  if (gemm_runtime(d) && d->k_fixed) { /* a class of one K */
+    ek_str_put(&s, " K=");
+    ek_str_u32(&s, d->k);
+  }
   if (d->codegen) { /* the alternatives, by their bench spec letters */
     ek_str_put(&s, " cg:");
     if (d->codegen & SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) ek_str_put(&s, "o");
@@ -230,10 +234,10 @@ static spvgen_status resolve_desc(const spvgen_gemm_desc *in, spvgen_gemm_desc *
   if (!d->m || !d->n || !d->k)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "m, n and k must be at least 1 (got m=%u n=%u k=%u)", d->m, d->n, d->k);
-  if (d->m_multiple || d->n_multiple || d->k_multiple || d->ld_multiple)
+  if (d->m_multiple || d->n_multiple || d->k_multiple || d->ld_multiple || d->k_fixed)
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
-                     "m_multiple, n_multiple, k_multiple and ld_multiple describe run-time shapes; a fixed "
-                     "shape has none (leave them 0, or shapes runtime)");
+                     "m_multiple, n_multiple, k_multiple, ld_multiple and k_fixed describe run-time shapes; a "
+                     "fixed shape has none (leave them 0, or shapes runtime)");
   if (d->m > SPVGEN_GEMM_MAX_DIM || d->n > SPVGEN_GEMM_MAX_DIM || d->k > SPVGEN_GEMM_MAX_DIM)
     return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                      "m=%u n=%u k=%u: each dimension must be at most 2^24", d->m, d->n, d->k);
@@ -387,6 +391,19 @@ static spvgen_status resolve_runtime(spvgen_gemm_desc *d, char *msg, size_t size
     return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                      "lda/ldb/ldc/ldd and stride_*: run-time shapes take them per call (spvgen_gemm_args); "
                      "the class promises ld_multiple");
+  if (d->k_fixed) { /* a class of one K: desc.k is it */
+    d->k_fixed = 1;
+    if (!d->k)
+      return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                       "k_fixed: the class's one K is desc.k, which is 0 (set k, or leave k_fixed 0)");
+    if (d->k % d->k_multiple)
+      return gemm_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                       "k_fixed: k %u is not a multiple of the class's k_multiple %u", d->k, d->k_multiple);
+    if (d->pack != SPVGEN_GEMM_PACK_AUTO && d->pack != SPVGEN_GEMM_PACK_NONE)
+      return gemm_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                       "k_fixed: a class of one K is not packed (pack %s; use auto or none)",
+                       spvgen_gemm_pack_name(d->pack));
+  }
   spvgen_status st = resolve_common(d, msg, size);
   if (st != SPVGEN_OK) return st;
   if (d->beta == 0.0f) d->c_layout = SPVGEN_ROW_MAJOR;
@@ -598,6 +615,7 @@ static bool pack_auto_pays(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
  * of its compile per operand (docs/design-notes.md, "Transposed copies of 8-bit
  * operands"); else none. */
 static spvgen_gemm_pack pack_auto_of(const spvgen_gemm_desc *d, spvgen_gemm_variant v) {
+  if (d->k_fixed) return SPVGEN_GEMM_PACK_NONE; /* a class of one K is not packed (resolve_runtime) */
   if (pack_auto_pays(d, v)) return SPVGEN_GEMM_PACK_AB;
   if ((v != SPVGEN_GEMM_COOPMAT2 && v != SPVGEN_GEMM_SIMT) || d->stages == 2 ||
       pack_order_of(d, v) != SPVGEN_GEMM_PACK_ORDER_K)
@@ -1510,6 +1528,11 @@ static spvgen_status check_class(const spvgen_gemm_config *p, const spvgen_gemm_
                           "%s %llu is not a multiple of the plan's %s %u (the class this pipeline serves)",
                           need[i].name, (unsigned long long)need[i].v, need[i].cls, need[i].q);
   }
+  if (d->k_fixed && a->k != d->k)
+    return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
+                        "k %u is not the plan's K %u (desc.k_fixed: the kernel holds K as a constant; plan a "
+                        "class for this K, or one with k_fixed 0)",
+                        a->k, d->k);
   if (d->alpha == 1.0f && a->alpha != 1.0f)
     return gemm_fail_fn(fn, msg, size, SPVGEN_ERROR_INVALID_ARGUMENT,
                         "alpha %g: the plan does not scale (plan with desc.alpha other than 0 and 1 for a run-time alpha)",
@@ -1709,7 +1732,7 @@ uint64_t spvgen_gemm_class_key(const spvgen_gemm_config *plan) {
                        runtime ? (uint32_t)(d->split_k > 1) : d->split_k, d->unroll,
                        (uint32_t)d->edge, d->edge_unroll, (uint32_t)d->shapes, d->m_multiple, d->n_multiple,
                        d->k_multiple, d->ld_multiple, plan->subgroup_size, d->codegen, (uint32_t)d->pack,
-                       d->pack_units, (uint32_t)d->pack_order};
+                       d->pack_units, (uint32_t)d->pack_order, d->k_fixed, d->k_fixed ? d->k : 0};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) w[n++] = fields[i];
   if (d->activation == SPVGEN_ACTIVATION_LEAKY_RELU) { /* the slope is code; other keys keep their words */
     uint32_t sb;

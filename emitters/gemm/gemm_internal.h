@@ -59,11 +59,16 @@ static inline uint32_t gemm_units(const spvgen_device_caps *caps) {
 /* Whether the plan's shapes are run-time values (push constants). */
 static inline bool gemm_runtime(const spvgen_gemm_desc *d) { return d->shapes == SPVGEN_GEMM_SHAPES_RUNTIME; }
 
+/* Whether the kernel's K is a constant: FIXED shapes, and a RUNTIME class of one K
+ * (desc.k_fixed). Such a kernel has FIXED's K loop (coopmat2.c, tile_acc). */
+static inline bool gemm_k_const(const spvgen_gemm_desc *d) { return !gemm_runtime(d) || d->k_fixed; }
+
 /* Whether M ('m'), N ('n') or K ('k') of every shape the plan serves is a multiple of q:
- * FIXED, the value; RUNTIME, the class (m_multiple ...). */
+ * FIXED, the value; RUNTIME, the class (m_multiple ...; K itself where k_fixed). */
 static inline bool gemm_dim_multiple(const spvgen_gemm_desc *d, char dim, uint32_t q) {
-  uint32_t v = gemm_runtime(d) ? (dim == 'm' ? d->m_multiple : dim == 'n' ? d->n_multiple : d->k_multiple)
-                               : (dim == 'm' ? d->m : dim == 'n' ? d->n : d->k);
+  uint32_t v = gemm_runtime(d) && !(dim == 'k' && d->k_fixed)
+                   ? (dim == 'm' ? d->m_multiple : dim == 'n' ? d->n_multiple : d->k_multiple)
+                   : (dim == 'm' ? d->m : dim == 'n' ? d->n : d->k);
   return q && v && v % q == 0;
 }
 
@@ -336,10 +341,11 @@ static inline uint32_t cm2_main_iterations(const spvgen_gemm_desc *d, uint32_t o
   return outer >= GEMM_K_LOOP_GROUP && cm2_split_k_loop(d) ? outer / GEMM_K_LOOP_GROUP * GEMM_K_LOOP_GROUP : outer;
 }
 
-/* Whether a coopmat2 FIXED, unsplit plan's K loop has a second loop for the iterations
- * past its main loop (k_loop: two or more of them; one runs straight-line). */
+/* Whether a coopmat2 unsplit plan of a constant K (gemm_k_const) has a second loop for
+ * the iterations past its main loop (k_loop: two or more of them; one runs
+ * straight-line). */
 static inline bool cm2_rest_loop(const spvgen_gemm_desc *d) {
-  if (gemm_runtime(d) || d->split_k > 1 || !d->tile_k) return false;
+  if (!gemm_k_const(d) || d->split_k > 1 || !d->tile_k) return false;
   const uint32_t outer = d->k / d->tile_k / (d->unroll ? d->unroll : 1);
   return outer - cm2_main_iterations(d, outer) > 1;
 }

@@ -41,6 +41,7 @@ static void describe(const void *plan, sg_json *j) {
   sg_json_u64(j, "n_multiple", p->desc.n_multiple);
   sg_json_u64(j, "k_multiple", p->desc.k_multiple);
   sg_json_u64(j, "ld_multiple", p->desc.ld_multiple);
+  sg_json_u64(j, "k_fixed", p->desc.k_fixed);
   sg_json_end(j);
   sg_json_u64(j, "compile_ms_estimate", p->compile_ms);
   char key[24];
@@ -181,6 +182,7 @@ static void concrete_shape(const spvgen_gemm_config *plan, const spvgen_gemm_lau
   d->alpha = p->alpha;
   d->beta = plan->desc.beta != 0.0f ? p->beta : 0.0f;
   d->m_multiple = d->n_multiple = d->k_multiple = d->ld_multiple = 0;
+  d->k_fixed = 0;
 }
 
 static void gemm_run_free(sg_run_data *data) {
@@ -424,6 +426,12 @@ GEMM_U32(flag_n_multiple, n_multiple, 0)
 GEMM_U32(flag_k_multiple, k_multiple, 0)
 GEMM_U32(flag_ld_multiple, ld_multiple, 0)
 
+static bool flag_k_fixed(void *t, const char *v, char *why, size_t size) {
+  (void)v, (void)why, (void)size;
+  ((spvgen_gemm_desc *)t)->k_fixed = 1;
+  return true;
+}
+
 static bool flag_scalar(const char *v, float *out, char *why, size_t size) {
   double x;
   if (!sg_parse_number(v, -3.4e38, 3.4e38, &x)) return sg_flag_bad(why, size, v, "is not a number");
@@ -595,6 +603,10 @@ static const sg_flag gemm_flags[] = {
     {"--n-multiple", "N", "N likewise (--k-multiple: K)", flag_n_multiple, 0},
     {"--k-multiple", "N", NULL, flag_k_multiple, 0},
     {"--ld-multiple", "N", "runtime class: every ld and batch stride a multiple of N", flag_ld_multiple, 0},
+    {"--k-fixed", NULL,
+     "runtime class of one K, --k's (a layer's weights): the kernel holds K\nas a constant, its K loop as a fixed "
+     "shape's; M, N, ld* per call",
+     flag_k_fixed, 0},
     {"--addressing", "descriptors|device-address",
      "device-address: every buffer a 64-bit pointer in the push constants,\nno descriptor set", flag_addressing, 0},
     {NULL, NULL, NULL, NULL, 0},

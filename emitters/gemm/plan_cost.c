@@ -95,7 +95,7 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
   const bool masked = cm2_masked_k_edge(d); /* an unclamped step and a per-element op */
   const double kedge_solo = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_SOLO_MS * cm2_body(d, 1);
   const double kedge_clamped = masked ? 0.3 * cm2_loop(d, 1) : CM2_KEDGE_CLAMPED_MS * cm2_body(d, 1);
-  if (gemm_runtime(d) && u > 1 && !gemm_dim_multiple(d, 'k', u * d->tile_k)) rest = cm2_loop(d, 1);
+  if (!gemm_k_const(d) && u > 1 && !gemm_dim_multiple(d, 'k', u * d->tile_k)) rest = cm2_loop(d, 1);
   /* FIXED: the iterations past a multiple of 8 run in a second loop (coopmat2.c, k_loop),
    * which the driver unrolls: a loop body more; rolled (REST_NO_UNROLL) it measured a
    * small share of the kernel, within this model's spread, and counts nothing */
@@ -203,12 +203,13 @@ uint64_t gemm_loop_passes(const spvgen_gemm_config *p) {
   const bool runtime = gemm_runtime(d);
   /* the longest K one invocation loops over: a slice, or K (RUNTIME: the launch keeps
    * every slice, and an unsplit plan's K, within SPVGEN_GEMM_MAX_SERIAL_K) */
-  uint64_t kmax = runtime ? SPVGEN_GEMM_MAX_SERIAL_K : d->split_k > 1 ? p->slice_k : d->k;
+  const bool kmax_unknown = runtime && (!d->k_fixed || d->split_k > 1); /* a class of one K, unsplit: K */
+  uint64_t kmax = kmax_unknown ? SPVGEN_GEMM_MAX_SERIAL_K : d->split_k > 1 ? p->slice_k : d->k;
   if (!runtime && d->split_k <= 1 && gemm_packs(d, 'a') && gemm_packs(d, 'b')) kmax = ((uint64_t)d->k + 255u) & ~255ull;
   const uint32_t tk = d->tile_k ? d->tile_k : 1, u = d->unroll ? d->unroll : 1;
   /* the K loop counted at one step per pass (an edge path may run unroll 1), plus a
    * run-time kernel's loop over the steps an unrolled loop leaves */
-  uint64_t main = (kmax + tk - 1) / tk + 1 + (runtime && u > 1 ? u + 1 : 0);
+  uint64_t main = (kmax + tk - 1) / tk + 1 + (!gemm_k_const(d) && u > 1 ? u + 1 : 0);
   if (p->variant == SPVGEN_GEMM_COOPMAT_KHR && p->subgroup_size) /* the element-wise epilogue's loops */
     main += (uint64_t)(p->warp_m / 16u) * (16u * p->warp_n / p->subgroup_size + 1u);
   /* the reduction: one pass per slice (RUNTIME: as many as a launch may have) */

@@ -48,6 +48,10 @@ spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], b
   if (st != SPVGEN_OK) return st;
   if (points_in_k) c.k_multiple = 1;
   else c.m_multiple = whole_rows ? LAYERS_ROWS : 1;
+  /* K is a layer width, the same in every call: the kernel holds it as a constant, and its
+   * K loop has a fixed shape's trip count (gemm.h, k_fixed; docs/design-notes.md, "A
+   * run-time class of one K") */
+  if (!points_in_k) c.k_fixed = 1;
   /* the point count may pass 65535 tiles of M: the GEMMs fold their grid (gemm.h) */
   if (!points_in_k) c.codegen |= SPVGEN_GEMM_CODEGEN_FOLD_M;
   *g = c;
@@ -90,7 +94,8 @@ bool mlp_layers_same_class(const spvgen_gemm_desc *a, const spvgen_gemm_desc *b)
   spvgen_gemm_desc x = *a, y = *b;
   x.m = y.m = 0;
   x.n = y.n = 0;
-  x.k = y.k = 0;
+  if (!x.k_fixed) x.k = 0; /* a class of one K is that K's only */
+  if (!y.k_fixed) y.k = 0;
   return !memcmp(&x, &y, sizeof x);
 }
 
@@ -109,6 +114,7 @@ spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_
   fixed.ldb = ld[1];
   fixed.ldd = ld[2];
   fixed.m_multiple = fixed.n_multiple = fixed.k_multiple = fixed.ld_multiple = 0;
+  fixed.k_fixed = 0;
   spvgen_gemm_config fp;
   spvgen_gemm_desc want = *cls;
   if (spvgen_gemm_plan(&fixed, caps, &fp, NULL, 0) == SPVGEN_OK) {

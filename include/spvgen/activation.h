@@ -34,11 +34,13 @@ typedef enum spvgen_activation {
   SPVGEN_ACTIVATION_RELU = 2,       /* max(x, 0) */
   SPVGEN_ACTIVATION_LEAKY_RELU = 3, /* x >= 0 ? x : slope * x (desc.leaky_slope, GEMM and MLP) */
   SPVGEN_ACTIVATION_SIGMOID = 4,    /* 1 / (1 + exp(-x)) */
-  SPVGEN_ACTIVATION_TANH = 5,       /* tanh(x), x clamped to +-15 first */
+  SPVGEN_ACTIVATION_TANH = 5,       /* tanh(x) (in f32 as 1 - 2 / (e^2x + 1), a polynomial
+                                       below |x| 1/8) */
   SPVGEN_ACTIVATION_SILU = 6,       /* x * sigmoid(x) */
   SPVGEN_ACTIVATION_EXP = 7,        /* exp(x) (density outputs of NeRF-like networks) */
   SPVGEN_ACTIVATION_GELU = 8,       /* the tanh approximation:
-                                       0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+                                       0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))),
+                                       in f32 as x / (1 + e^-2z) with z the tanh's argument */
   SPVGEN_ACTIVATION_COUNT = 9,
 } spvgen_activation;
 

@@ -111,6 +111,12 @@
  *   ld_multiple    every leading dimension and batch stride is a multiple of this (0: 1):
  *                  16 bytes' worth (8 f16, 16 s8) lets the kernels load 16 bytes at a time
  *                  without checks and tells the driver the rows are aligned.
+ *   k_fixed        nonzero: K is always desc.k (a linear layer's weights, an MLP layer).
+ *                  The kernel holds K as a constant, so its K loop has the trip count a
+ *                  FIXED kernel's has, which the driver unrolls and pipelines
+ *                  (docs/design-notes.md, "A run-time class of one K"); M, N, leading
+ *                  dimensions, batch and strides stay per call.
+ *                  Needs desc.k; unpacked (pack AUTO or NONE); the plan's name says "K=".
  * m, n, k and batch, when set, are the shape the plan is chosen for (tile, split-K); the
  * kernel still serves every shape of the class, except that a coopmat2 plan given an M
  * (and N) of at least its 128-row tile moves its edge tiles inside (edge shift, chosen
@@ -456,6 +462,9 @@ typedef struct spvgen_gemm_desc {
                                       copy's workgroups write one 64 x 64-byte tile each */
   /* Packed operands: the copies' element order (0: AUTO; see spvgen_gemm_pack_order). */
   spvgen_gemm_pack_order pack_order;
+  /* RUNTIME class: nonzero, K is always desc.k, a constant of the kernel (see "Run-time
+   * shapes"); spvgen_gemm_launch_for refuses another K. 0 for FIXED shapes. */
+  uint32_t k_fixed;
 } spvgen_gemm_desc;
 
 /* A resolved GEMM: every field of desc is filled with the value the kernel uses, the

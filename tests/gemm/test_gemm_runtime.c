@@ -366,6 +366,132 @@ static bool emits_valid(spvgen_gemm_desc d, const char *what) {
   return ok;
 }
 
+/* A class of one K (desc.k_fixed): the plan says "K=", its class key follows K, its
+ * launch takes any M, N and leading dimension of that K and refuses another K naming
+ * k_fixed; a fixed shape with k_fixed, k_fixed without a K, and a packed class of one K
+ * are refused naming what is wrong. */
+static void a_class_of_one_k_names_and_checks_its_k(void) {
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.variant = SPVGEN_GEMM_SIMT;
+  d.k = 40;
+  d.k_fixed = 1;
+  spvgen_gemm_config p = runtime_plan(d, "vulkan13");
+  CHECK_CONTAINS(p.name, "K=40");
+  d.k = 48;
+  spvgen_gemm_config q = runtime_plan(d, "vulkan13");
+  CHECK(spvgen_gemm_class_key(&p) != spvgen_gemm_class_key(&q));
+  char msg[512];
+  spvgen_gemm_launch l;
+  spvgen_gemm_args a = {.m = 5, .n = 12, .k = 40, .lda = 41};
+  CHECK_MSG(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  a.k = 41;
+  CHECK(spvgen_gemm_launch_for(&p, &a, &l, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "k 41 is not the plan's K 40");
+  CHECK_CONTAINS(msg, "k_fixed");
+  spvgen_device_caps c = preset("h100");
+  spvgen_gemm_config r;
+  d.shapes = SPVGEN_GEMM_SHAPES_FIXED;
+  d.m = d.n = 64;
+  CHECK(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "k_fixed describe");
+  d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+  d.m = d.n = d.k = 0;
+  CHECK(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "k_fixed: the class's one K is desc.k, which is 0");
+  d.k = 256;
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.pack = SPVGEN_GEMM_PACK_AB;
+  CHECK(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "not packed");
+  d.pack = SPVGEN_GEMM_PACK_AUTO; /* AUTO plans it unpacked, where the plain class packs */
+  d.m = d.n = 1000;
+  d.k_fixed = 0;
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(r.desc.pack != SPVGEN_GEMM_PACK_NONE);
+  d.k_fixed = 1;
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(r.desc.pack, SPVGEN_GEMM_PACK_NONE);
+  d.k_multiple = 3;
+  CHECK(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "k 256 is not a multiple of the class's k_multiple 3");
+}
+
+/* One pipeline of a class of one K serves every M and N of it, each element against
+ * float64: simt on the device (the K loop, its edge and the unrolled rest of a constant
+ * K), K 1, 40 (an edge step of 16-deep tiles), 200 at unroll 4 and 4096. */
+static void a_class_of_one_k_on_the_device(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const uint32_t ks[] = {1, 40, 200, 4096};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.variant = SPVGEN_GEMM_SIMT;
+    d.acc_type = SPVGEN_COMPONENT_F32;
+    d.out_type = i & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+    d.b_layout = (spvgen_matrix_layout)(i & 1);
+    d.k = ks[i];
+    d.k_fixed = 1;
+    d.unroll = ks[i] == 200 ? 4 : 0;
+    d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+    d.activation = SPVGEN_ACTIVATION_TANH;
+    const uint32_t k = ks[i];
+    const spvgen_gemm_args shapes[] = {{.m = 1, .n = 3, .k = k}, {.m = 70, .n = 65, .k = k},
+                                       {.m = 64, .n = 64, .k = k, .lda = k + 3, .ldd = 70},
+                                       {.m = 9, .n = 130, .k = k, .batch = 2}};
+    char what[64];
+    snprintf(what, sizeof what, "k_fixed K %u", k);
+    run_shapes(ctx, d, shapes, k == 4096 ? 2 : 4, what);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
+/* Classes of one K on coopmat2 and khr validate (the h100 preset, offline): K a short
+ * loop, a main loop and its rest (3008: 47 steps of 64, 94 of 32), a K edge (200), 8-bit
+ * operands along M and N (unpacked: a class of one K is not packed), unroll 1 and 2,
+ * every edge mode. */
+static void classes_of_one_k_validate(void) {
+  spvgen_device_caps c = preset("h100");
+  static const uint32_t ks[] = {256, 3008, 200};
+  static const spvgen_gemm_edge edges[] = {SPVGEN_GEMM_EDGE_BRANCH, SPVGEN_GEMM_EDGE_CLAMP, SPVGEN_GEMM_EDGE_SHIFT};
+  int n = 0;
+  for (int v = SPVGEN_GEMM_COOPMAT2; v <= SPVGEN_GEMM_COOPMAT_KHR; v++)
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+      for (int t = 0; t < 2; t++)
+        for (int u = 1; u <= 2; u++) {
+          spvgen_gemm_desc d;
+          memset(&d, 0, sizeof d);
+          d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+          d.variant = (spvgen_gemm_variant)v;
+          d.a_type = d.b_type = t ? SPVGEN_COMPONENT_S8 : SPVGEN_COMPONENT_F16;
+          d.acc_type = d.out_type = t ? SPVGEN_COMPONENT_S32 : SPVGEN_COMPONENT_F32;
+          d.a_layout = (spvgen_matrix_layout)(u - 1);
+          d.m = 2000, d.n = 1000, d.k = ks[i];
+          d.k_fixed = 1;
+          if (v == SPVGEN_GEMM_COOPMAT2) {
+            d.unroll = (uint32_t)u;
+            d.edge = edges[(i + (size_t)t + (size_t)u) % 3];
+          }
+          spvgen_gemm_config p;
+          char msg[512];
+          spvgen_status st = spvgen_gemm_plan(&d, &c, &p, msg, sizeof msg);
+          CHECK_MSG(st == SPVGEN_OK, "variant %d K %u types %d unroll %d: %s", v, ks[i], t, u, msg);
+          if (st != SPVGEN_OK) continue;
+          CHECK_CONTAINS(p.name, "K=");
+          spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT];
+          uint32_t count = 0;
+          st = spvgen_gemm_plan_kernels(&p, k, &count, msg, sizeof msg);
+          CHECK_MSG(st == SPVGEN_OK, "%s: %s", p.name, msg);
+          for (uint32_t j = 0; st == SPVGEN_OK && j < count; j++) {
+            check_words(k[j].words, k[j].word_count);
+            spvgen_kernel_free(&k[j]);
+            n++;
+          }
+        }
+  CHECK(n >= 24);
+}
+
 static void khr_and_coopmat2_run_time_kernels_validate(void) {
   static const spvgen_component_type types[][3] = {{SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F32, SPVGEN_COMPONENT_F32},
                                                    {SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16, SPVGEN_COMPONENT_F16},
@@ -437,6 +563,9 @@ int main(int argc, char **argv) {
       TEST_CASE(run_time_split_k_on_the_device),
       TEST_CASE(a_small_buffer_for_the_shape_is_refused),
       TEST_CASE(a_class_promise_takes_the_unchecked_paths),
+      TEST_CASE(a_class_of_one_k_names_and_checks_its_k),
+      TEST_CASE(a_class_of_one_k_on_the_device),
+      TEST_CASE(classes_of_one_k_validate),
       TEST_CASE(khr_and_coopmat2_run_time_kernels_validate),
       TEST_CASE(coopmat2_run_time_split_k_and_unrolls_validate),
   };

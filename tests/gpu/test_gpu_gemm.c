@@ -717,6 +717,73 @@ static void every_activation_variant(spvgen_gemm_variant variant) {
     }
   spvgen_vk_destroy(ctx);
 }
+/* The float activations keep their relative precision value by value, near 0 included
+ * (gemm_activation_precision: tanh's 1 - 2 / (e^2x + 1) alone fails it below 1/8), on the
+ * variant's own epilogue; the every-activation tests above allow 3e-5 + 3e-5 |ref|, which
+ * such a loss passes. */
+static void activation_precision_variant(spvgen_gemm_variant variant) {
+  spvgen_vk_context *ctx = open_for(variant);
+  if (!ctx) return;
+  static const struct { spvgen_activation act; double max_x, tol; } cases[] = {
+      {SPVGEN_ACTIVATION_TANH, 16.0, 8e-6},
+      {SPVGEN_ACTIVATION_GELU, 4.0, 1e-5},
+      {SPVGEN_ACTIVATION_SIGMOID, 16.0, 8e-6},
+      {SPVGEN_ACTIVATION_SILU, 16.0, 8e-6}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char first[512];
+    int bad = gemm_activation_precision(ctx, variant, cases[i].act, cases[i].max_x, cases[i].tol, first, sizeof first);
+    CHECK_MSG(bad == 0, "%s: %d values off; first: %s", spvgen_activation_name(cases[i].act), bad, first);
+  }
+  spvgen_vk_destroy(ctx);
+}
+static void test_gemm_coopmat2_activation_precision_matches_cpu(void) {
+  activation_precision_variant(SPVGEN_GEMM_COOPMAT2);
+}
+static void test_gemm_khr_activation_precision_matches_cpu(void) { activation_precision_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+/* A class of one K (desc.k_fixed) on the device: one pipeline per K serves every M and N
+ * of it, each element against float64. K 256 (a short loop), 3008 (47 steps of 64: the
+ * main loop and its rest) and 200 (a K edge); f16->f32 and f16->f16; nt (a layer's
+ * weights) and nn; M and N on and off the tiles, a padded D. */
+static void k_fixed_variant(spvgen_gemm_variant variant) {
+  spvgen_vk_context *ctx = open_for(variant);
+  if (!ctx) return;
+  static const uint32_t ks[] = {256, 3008, 200};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+    for (int lay = 0; lay < 2; lay++) {
+      const uint32_t k = ks[i];
+      spvgen_gemm_desc d;
+      memset(&d, 0, sizeof d);
+      d.variant = variant;
+      d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = (i + (size_t)lay) & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
+      d.b_layout = lay ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
+      d.m = 1000, d.n = 300, d.k = k;
+      d.k_fixed = 1;
+      d.ld_multiple = 8;
+      d.bias = SPVGEN_GEMM_BIAS_COLUMN;
+      d.activation = SPVGEN_ACTIVATION_RELU;
+      const spvgen_gemm_args sh[] = {{.m = 1000, .n = 300, .k = k}, {.m = 2056, .n = 256, .k = k},
+                                     {.m = 129, .n = 136, .k = k, .ldd = 144}};
+      spvgen_gemm_config p;
+      char msg[1024];
+      spvgen_status st = spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "K %u: %s", k, msg);
+      if (st != SPVGEN_OK) continue;
+      CHECK_MSG(strstr(p.name, "K=") != NULL, "%s: no K= in the plan's name", p.name);
+      for (size_t j = 0; j < sizeof sh / sizeof sh[0]; j++) {
+        spvgen_gemm_launch l;
+        CHECK_MSG(spvgen_gemm_launch_for(&p, &sh[j], &l, msg, sizeof msg) == SPVGEN_OK, "%s: %s", p.name, msg);
+      }
+      char what[96];
+      snprintf(what, sizeof what, "%s k_fixed K %u %s %s", spvgen_gemm_variant_name(variant), k, lay ? "nt" : "nn",
+               spvgen_component_type_name(d.out_type));
+      run_time_shapes(ctx, d, sh, sizeof sh / sizeof sh[0], what);
+    }
+  spvgen_vk_destroy(ctx);
+}
+static void test_gemm_coopmat2_k_fixed_matches_cpu(void) { k_fixed_variant(SPVGEN_GEMM_COOPMAT2); }
+static void test_gemm_khr_k_fixed_matches_cpu(void) { k_fixed_variant(SPVGEN_GEMM_COOPMAT_KHR); }
 static void test_gemm_coopmat2_every_activation_matches_cpu(void) { every_activation_variant(SPVGEN_GEMM_COOPMAT2); }
 static void test_gemm_khr_every_activation_matches_cpu(void) { every_activation_variant(SPVGEN_GEMM_COOPMAT_KHR); }
 static void test_gemm_simt_every_activation_matches_cpu(void) { every_activation_variant(SPVGEN_GEMM_SIMT); }
@@ -1175,6 +1242,10 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_coopmat2_every_activation_matches_cpu),
       TEST_CASE(test_gemm_khr_every_activation_matches_cpu),
       TEST_CASE(test_gemm_simt_every_activation_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_activation_precision_matches_cpu),
+      TEST_CASE(test_gemm_coopmat2_k_fixed_matches_cpu),
+      TEST_CASE(test_gemm_khr_k_fixed_matches_cpu),
+      TEST_CASE(test_gemm_khr_activation_precision_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_f16_f32),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_f16_f16),
       TEST_CASE(test_gemm_coopmat2_every_plan_matches_cpu_s8),

@@ -1,11 +1,14 @@
 /* tests/support/gemm_cases.c — see gemm_cases.h. */
 #include "gemm_cases.h"
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
+#include "ref_convert.h"
 
 void gemm_pack_case_desc(const gemm_pack_case *c, spvgen_gemm_variant variant, spvgen_gemm_desc *d,
                          spvgen_gemm_args *args) {
@@ -87,4 +90,91 @@ void gemm_result_checked_at(const char *file, int line, const gemm_run_result *r
                  (unsigned long long)r->checked, (unsigned long long)r->first_bad_row,
                  (unsigned long long)r->first_bad_col, (unsigned long long)r->first_bad_batch, r->first_bad_gpu,
                  r->first_bad_ref);
+}
+
+/* The values of gemm_activation_precision, at most `max` of them up to max_x. */
+static uint32_t precision_values(double max_x, float *x, uint32_t max) {
+  uint32_t n = 0;
+  static const double fixed[] = {0.0, 0x1p-24, 3 * 0x1p-24, -0x1p-20, 0.125 - 0x1p-14, 0.125, 0.125 + 0x1p-13,
+                                 -0.125 - 0x1p-13};
+  for (uint32_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < max; i++) x[n++] = (float)fixed[i];
+  for (int e = -14; e <= 4; e++)
+    for (int f = 0; f < 8; f += 3)
+      for (int sign = 0; sign < 2; sign++) {
+        const double v = ldexp(1.0 + f / 8.0, e) * (sign ? -1.0 : 1.0);
+        if (fabs(v) <= max_x && n < max) x[n++] = (float)v;
+      }
+  return n;
+}
+
+static double activation_f64(spvgen_activation act, double x) {
+  switch (act) {
+  case SPVGEN_ACTIVATION_TANH: return tanh(x);
+  case SPVGEN_ACTIVATION_GELU: return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+  case SPVGEN_ACTIVATION_SIGMOID: return 1.0 / (1.0 + exp(-x));
+  case SPVGEN_ACTIVATION_SILU: return x / (1.0 + exp(-x));
+  default: return x;
+  }
+}
+
+int gemm_activation_precision(spvgen_vk_context *ctx, spvgen_gemm_variant variant, spvgen_activation act,
+                              double max_x, double rel_tol, char *first, size_t size) {
+  enum { MAXV = 128 };
+  float x[MAXV];
+  const uint32_t n = precision_values(max_x, x, MAXV);
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = 1;
+  d.n = n;
+  d.k = 1;
+  d.acc_type = d.out_type = SPVGEN_COMPONENT_F32;
+  d.activation = act;
+  d.variant = variant;
+  d.split_k = 1;
+  d.pack = SPVGEN_GEMM_PACK_NONE;
+  spvgen_kernel k;
+  memset(&k, 0, sizeof k);
+  spvgen_vk_pipeline *pipe = NULL;
+  spvgen_vk_buffer *buf[3] = {NULL, NULL, NULL};
+  int bad = -1;
+  uint16_t a[8] = {0}, b[MAXV] = {0};
+  float out[MAXV];
+  snprintf(first, size, "no value off");
+  if (spvgen_gemm(&d, spvgen_vk_caps(ctx), &k, first, size) != SPVGEN_OK) goto done;
+  if (spvgen_vk_pipeline_create_kernel(ctx, &k, NULL, &pipe) != SPVGEN_OK) goto vk_failed;
+  a[0] = sg_ref_f32_to_f16(1.0f);
+  for (uint32_t i = 0; i < n; i++) b[i] = sg_ref_f32_to_f16(x[i]);
+  const void *data[3] = {a, b, NULL};
+  const uint64_t bytes[3] = {sizeof a, sizeof b, sizeof out};
+  for (uint32_t i = 0; i < 3; i++) {
+    uint64_t want = spvgen_vk_pipeline_binding_min_size(pipe, i);
+    if (want < bytes[i]) want = bytes[i];
+    if (spvgen_vk_buffer_create(ctx, (want + 255) / 256 * 256, 0, &buf[i]) != SPVGEN_OK ||
+        spvgen_vk_buffer_fill(ctx, buf[i], 0, (want + 255) / 256 * 256, 0) != SPVGEN_OK ||
+        (data[i] && spvgen_vk_buffer_upload(ctx, buf[i], 0, data[i], bytes[i]) != SPVGEN_OK))
+      goto vk_failed;
+  }
+  if (spvgen_vk_dispatch(ctx, pipe, buf, 3, NULL, 0, k.info.groups[0] ? k.info.groups[0] : 1, k.info.groups[1] ? k.info.groups[1] : 1,
+                         k.info.groups[2] ? k.info.groups[2] : 1,
+                         NULL) != SPVGEN_OK ||
+      spvgen_vk_buffer_download(ctx, buf[2], 0, out, sizeof out) != SPVGEN_OK)
+    goto vk_failed;
+  bad = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const double xv = (double)sg_ref_f16_to_f32(b[i]), ref = activation_f64(act, xv);
+    const double err = fabs((double)out[i] - ref);
+    if (err <= rel_tol * fabs(ref)) continue;
+    if (bad++ == 0)
+      snprintf(first, size, "%s on %s: x %.9g gave %.9g, float64 %.9g (relative error %.3g, bound %.3g)",
+               spvgen_activation_name(act), spvgen_gemm_variant_name(variant), xv, (double)out[i], ref,
+               ref != 0.0 ? err / fabs(ref) : INFINITY, rel_tol);
+  }
+  goto done;
+vk_failed:
+  snprintf(first, size, "%s", spvgen_vk_error(ctx));
+done:
+  for (uint32_t i = 0; i < 3; i++) spvgen_vk_buffer_destroy(buf[i]);
+  spvgen_vk_pipeline_destroy(pipe);
+  spvgen_kernel_free(&k);
+  return bad;
 }

@@ -68,4 +68,13 @@ bool gemm_run_checked_at(const char *file, int line, spvgen_vk_context *ctx, con
 #endif
     ;
 
+/* The epilogue's f32 activation against float64, value by value, with a relative bound:
+ * D = act(x) through a FIXED 1 x n x 1 GEMM on `variant` (A = 1, B the values x, exact
+ * in f16: 0, subnormals, then +-(1 + f/8) 2^e from 2^-14 up to `max_x`, and the three
+ * halves next to 1/8), f32 out, no bias. Returns the number of values whose error passes
+ * rel_tol x |act(x)| (a zero must come back zero), or -1 where the kernel could not be
+ * made or run (msg says why); *first gets a description of the first value off. */
+int gemm_activation_precision(spvgen_vk_context *ctx, spvgen_gemm_variant variant, spvgen_activation act,
+                              double max_x, double rel_tol, char *first, size_t size);
+
 #endif
