@@ -758,13 +758,15 @@ static void k_fixed_variant(spvgen_gemm_variant variant) {
       d.acc_type = SPVGEN_COMPONENT_F32;
       d.out_type = (i + (size_t)lay) & 1 ? SPVGEN_COMPONENT_F16 : SPVGEN_COMPONENT_F32;
       d.b_layout = lay ? SPVGEN_COL_MAJOR : SPVGEN_ROW_MAJOR;
-      d.m = 1000, d.n = 300, d.k = k;
+      d.m = 1000, d.n = 304, d.k = k;
       d.k_fixed = 1;
       d.ld_multiple = 8;
       d.bias = SPVGEN_GEMM_BIAS_COLUMN;
       d.activation = SPVGEN_ACTIVATION_RELU;
-      const spvgen_gemm_args sh[] = {{.m = 1000, .n = 300, .k = k}, {.m = 2056, .n = 256, .k = k},
-                                     {.m = 129, .n = 136, .k = k, .ldd = 144}};
+      /* N and the leading dimensions multiples of 8 (the class's ld_multiple), N at least a
+       * 256-wide tile (a shift plan's edge tiles move inside) */
+      const spvgen_gemm_args sh[] = {{.m = 1000, .n = 304, .k = k}, {.m = 2056, .n = 256, .k = k},
+                                     {.m = 129, .n = 264, .k = k, .ldd = 272}};
       spvgen_gemm_config p;
       char msg[1024];
       spvgen_status st = spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg);

@@ -39,7 +39,7 @@ typedef struct trace_call {
 
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
-             "                          [--split-k S] [--pack MODE] [--reuse on|off] [--runs R]\n"
+             "                          [--split-k S] [--pack MODE] [--reuse on|off] [--runs R] [--k-fixed on|off]\n"
              "                          [--device NAME | --caps NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
@@ -68,6 +68,9 @@ static void trace_usage(FILE *o) {
              "                   plan per call (spvgen_gemm_plan). A reused call's row says which\n"
              "                   plan it stood in for and the estimated cost it saved\n"
              "  --runs R         the expected runs spvgen_gemm_plan_ex weighs (default %u)\n"
+             "  --k-fixed on|off on: each call's run-time class is of its one K (desc.k_fixed: K a\n"
+             "                   constant of the kernel, a kernel per weight K); off (default): K\n"
+             "                   per call as well\n"
              "  --device NAME    the first device whose name contains NAME\n"
              "  --caps NAME      plan only, for a preset or caps file (no device): each call's plan,\n"
              "                   whether it compiles, and the totals with the planner's compile\n"
@@ -193,6 +196,7 @@ static void rm_tree(const char *dir) {
 /* How each call is planned (the command's options). */
 typedef struct trace_planning {
   bool runtime, reuse;
+  bool k_fixed; /* run-time classes of one K (gemm.h, k_fixed): a kernel per weight K */
   uint32_t split_k, runs;
   spvgen_gemm_pack pack;
   /* the plans whose kernels this process holds (reuse on): one per class key */
@@ -211,6 +215,7 @@ static spvgen_status trace_want(const trace_planning *tp, const spvgen_gemm_desc
     spvgen_status st = spvgen_gemm_class_for(d, args, want, msg, size);
     if (st != SPVGEN_OK) return st;
     want->m_multiple = 1;
+    if (tp->k_fixed) want->k_fixed = 1; /* want->k is the call's K */
   }
   if (tp->split_k) want->split_k = tp->split_k;
   want->pack = tp->pack;
@@ -295,7 +300,7 @@ static int trace_plan_only(const char *path, const trace_call *calls, int n, tra
 
 int spvgen_cmd_bench_trace(int argc, char **argv) {
   const char *path = NULL, *cache_dir = NULL, *device = NULL, *caps_name = NULL;
-  bool cold = false, runtime = true, reuse = true;
+  bool cold = false, runtime = true, reuse = true, k_fixed = false;
   uint32_t sample = 8, split_k = 0, runs = 0;
   spvgen_gemm_pack pack = SPVGEN_GEMM_PACK_AUTO;
   for (int i = 1; i < argc; i++) {
@@ -307,7 +312,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       cold = true;
     } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
                !strcmp(a, "--shapes") || !strcmp(a, "--split-k") || !strcmp(a, "--pack") ||
-               !strcmp(a, "--reuse") || !strcmp(a, "--runs") || !strcmp(a, "--caps")) {
+               !strcmp(a, "--reuse") || !strcmp(a, "--runs") || !strcmp(a, "--caps") || !strcmp(a, "--k-fixed")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
@@ -322,6 +327,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         if (strcmp(v, "on") && strcmp(v, "off"))
           return spvgen_cli_usage_error("bench trace", "--reuse: '%s' is not on or off", v);
         reuse = !strcmp(v, "on");
+      } else if (!strcmp(a, "--k-fixed")) {
+        if (strcmp(v, "on") && strcmp(v, "off"))
+          return spvgen_cli_usage_error("bench trace", "--k-fixed: '%s' is not on or off", v);
+        k_fixed = !strcmp(v, "on");
       } else if (!strcmp(a, "--runs")) {
         if (!sg_parse_u32(v, 1, 1000000000, &runs))
           return spvgen_cli_usage_error("bench trace", "--runs: '%s' is not a count from 1 to 10^9", v);
@@ -358,7 +367,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     if (r) return r;
   }
   trace_call *calls = malloc(sizeof *calls * TRACE_MAX_CALLS);
-  trace_planning tp = {.runtime = runtime, .reuse = reuse, .split_k = split_k, .runs = runs, .pack = pack,
+  trace_planning tp = {.runtime = runtime, .reuse = reuse, .k_fixed = k_fixed, .split_k = split_k, .runs = runs, .pack = pack,
                        .held = malloc(sizeof(spvgen_gemm_config) * TRACE_MAX_CALLS)};
   if (!calls || !tp.held) {
     free(calls);
