@@ -349,7 +349,10 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
     spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
     if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
-    if (runtime_menu && !in_runtime_menu(&TILES[i])) continue;
+    /* a class of one K whose loop is short takes the short loop's tile too (its
+     * pipelines are per K anyway) */
+    if (runtime_menu && !in_runtime_menu(&TILES[i]) && !(TILES[i].short_eff > 0.0f && short_k_loop(d, t.k)))
+      continue;
     if (!d->tile_m && !d->tile_n && !tile_192_fits(d, &TILES[i])) continue;
     if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
       split_short = t.k;

@@ -415,6 +415,14 @@ static void a_class_of_one_k_names_and_checks_its_k(void) {
   d.k_multiple = 3;
   CHECK(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
   CHECK_CONTAINS(msg, "k 256 is not a multiple of the class's k_multiple 3");
+  /* a short K loop (8 steps of 32) takes the short loop's tile, as a fixed shape does,
+   * though it is not in the run-time menu */
+  d.k_multiple = 0;
+  d.m = 1u << 20, d.n = 256;
+  d.ld_multiple = 8;
+  d.acc_type = SPVGEN_COMPONENT_F32;
+  CHECK_MSG(spvgen_gemm_plan(&d, &c, &r, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(r.desc.tile_m == 128 && r.desc.tile_n == 128 && r.desc.tile_k == 32, "%s", r.name);
 }
 
 /* One pipeline of a class of one K serves every M and N of it, each element against
