@@ -717,6 +717,7 @@ static void every_activation_variant(spvgen_gemm_variant variant) {
     }
   spvgen_vk_destroy(ctx);
 }
+
 /* The float activations keep their relative precision value by value, near 0 included
  * (gemm_activation_precision: tanh's 1 - 2 / (e^2x + 1) alone fails it below 1/8), on the
  * variant's own epilogue; the every-activation tests above allow 3e-5 + 3e-5 |ref|, which
@@ -724,22 +725,14 @@ static void every_activation_variant(spvgen_gemm_variant variant) {
 static void activation_precision_variant(spvgen_gemm_variant variant) {
   spvgen_vk_context *ctx = open_for(variant);
   if (!ctx) return;
-  static const struct { spvgen_activation act; double max_x, tol; } cases[] = {
-      {SPVGEN_ACTIVATION_TANH, 16.0, 8e-6},
-      {SPVGEN_ACTIVATION_GELU, 4.0, 1e-5},
-      {SPVGEN_ACTIVATION_SIGMOID, 16.0, 8e-6},
-      {SPVGEN_ACTIVATION_SILU, 16.0, 8e-6}};
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    char first[512];
-    int bad = gemm_activation_precision(ctx, variant, cases[i].act, cases[i].max_x, cases[i].tol, first, sizeof first);
-    CHECK_MSG(bad == 0, "%s: %d values off; first: %s", spvgen_activation_name(cases[i].act), bad, first);
-  }
+  gemm_activations_precise(ctx, variant);
   spvgen_vk_destroy(ctx);
 }
 static void test_gemm_coopmat2_activation_precision_matches_cpu(void) {
   activation_precision_variant(SPVGEN_GEMM_COOPMAT2);
 }
 static void test_gemm_khr_activation_precision_matches_cpu(void) { activation_precision_variant(SPVGEN_GEMM_COOPMAT_KHR); }
+
 /* A class of one K (desc.k_fixed) on the device: one pipeline per K serves every M and N
  * of it, each element against float64. K 256 (a short loop), 3008 (47 steps of 64: the
  * main loop and its rest) and 200 (a K edge); f16->f32 and f16->f16; nt (a layer's

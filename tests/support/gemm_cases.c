@@ -178,3 +178,17 @@ done:
   spvgen_kernel_free(&k);
   return bad;
 }
+
+void gemm_activations_precise_at(const char *file, int line, spvgen_vk_context *ctx, spvgen_gemm_variant variant) {
+  static const struct { spvgen_activation act; double max_x, tol; } cases[] = {
+      {SPVGEN_ACTIVATION_TANH, 16.0, 8e-6},
+      {SPVGEN_ACTIVATION_GELU, 4.0, 1e-5},
+      {SPVGEN_ACTIVATION_SIGMOID, 16.0, 8e-6},
+      {SPVGEN_ACTIVATION_SILU, 16.0, 8e-6}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char first[512];
+    int bad = gemm_activation_precision(ctx, variant, cases[i].act, cases[i].max_x, cases[i].tol, first, sizeof first);
+    if (bad != 0)
+      test_fail_at(file, line, "%s: %d values off; first: %s", spvgen_activation_name(cases[i].act), bad, first);
+  }
+}

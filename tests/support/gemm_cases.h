@@ -77,4 +77,10 @@ bool gemm_run_checked_at(const char *file, int line, spvgen_vk_context *ctx, con
 int gemm_activation_precision(spvgen_vk_context *ctx, spvgen_gemm_variant variant, spvgen_activation act,
                               double max_x, double rel_tol, char *first, size_t size);
 
+/* gemm_activation_precision of tanh, gelu, sigmoid and silu on `variant`, each with its
+ * bound (8e-6 relative up to |x| 16; gelu 1e-5 up to 4), checked: a failure names the
+ * activation, the count and the first value off. */
+#define gemm_activations_precise(ctx, variant) gemm_activations_precise_at(__FILE__, __LINE__, (ctx), (variant))
+void gemm_activations_precise_at(const char *file, int line, spvgen_vk_context *ctx, spvgen_gemm_variant variant);
+
 #endif
