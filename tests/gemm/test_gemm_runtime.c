@@ -7,6 +7,7 @@
  * h100 preset over every mode they have (tests/gpu/test_gpu_gemm.c runs them). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm_cases.h"
@@ -498,6 +499,28 @@ static void classes_of_one_k_validate(void) {
           }
         }
   CHECK(n >= 24);
+  /* the kernel holds K: coopmat2's K loop at K 3008, 47 steps of 64, is a fixed shape's, a
+   * main loop of 40 steps (to K 2560) and the rest, where the class of any K loops to a
+   * count it reads from the push constants */
+  for (int kf = 0; kf < 2; kf++) {
+    spvgen_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.m = d.n = 2048, d.k = 3008;
+    d.tile_m = d.tile_n = 128, d.tile_k = 64, d.unroll = 1;
+    d.ld_multiple = 8;
+    d.pack = SPVGEN_GEMM_PACK_NONE;
+    d.k_fixed = (uint32_t)kf;
+    spvgen_kernel k;
+    char msg[512];
+    CHECK_MSG(spvgen_gemm(&d, &c, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    char *text = check_disassemble(k.words, k.word_count);
+    CHECK_MSG(text && (strstr(text, "%uint_2560 ") != NULL) == (kf == 1), "k_fixed %d: the main loop's end, K 2560, %s",
+              kf, kf ? "missing" : "present");
+    free(text);
+    spvgen_kernel_free(&k);
+  }
 }
 
 static void khr_and_coopmat2_run_time_kernels_validate(void) {
