@@ -165,6 +165,17 @@ static void layers_fit_budget(const spvgen_device_caps *caps, spvgen_mlp_config 
   }
 }
 
+/* The distinct classes (kernels) of n layers' descs. */
+static uint32_t layers_class_count(const spvgen_gemm_desc *gd, uint32_t n) {
+  uint32_t count = 0;
+  for (uint32_t l = 0; l < n; l++) {
+    uint32_t j = 0;
+    while (j < l && !mlp_layers_same_class(&gd[j], &gd[l])) j++;
+    count += j == l;
+  }
+  return count;
+}
+
 static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size) {
   const spvgen_mlp_desc *d = &p->desc;
   if (d->encoding != SPVGEN_MLP_ENCODING_NONE)
@@ -227,13 +238,22 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
     if (cst != SPVGEN_OK)
       return mlp_fail(msg, size, cst, "layers: layer %u (%u -> %u): no GEMM class of its shape", l, gd[l].k, gd[l].n);
   }
-  /* A workspace layer whose class is the first or the last layer's but for its rows takes
-   * that kernel: a compile less, at the same speed (its M is whole tiles: the kernel's
-   * edge path never runs). */
-  for (uint32_t l = 1; l < last; l++) {
-    spvgen_gemm_desc any = gd[l];
-    any.m_multiple = 1;
-    if (mlp_layers_same_class(&any, &gd[0]) || mlp_layers_same_class(&any, &gd[last])) gd[l] = any;
+  /* Classes of one K (the layer's input width) where they fit the plan's kernels; a network
+   * whose layers need more than SPVGEN_MLP_LAYERS_MAX_GEMMS of them (widths that repeat in
+   * other orders: an autoencoder's) takes classes of any K, which share a kernel across
+   * input widths. */
+  for (int any_k = 0; any_k < 2; any_k++) {
+    if (any_k)
+      for (uint32_t l = 0; l < p->layer_count; l++) gd[l].k_fixed = 0;
+    /* A workspace layer whose class is the first or the last layer's but for its rows
+     * takes that kernel: a compile less, at the same speed (its M is whole tiles: the
+     * kernel's edge path never runs). */
+    for (uint32_t l = 1; l < last; l++) {
+      spvgen_gemm_desc any = gd[l];
+      any.m_multiple = 1;
+      if (mlp_layers_same_class(&any, &gd[0]) || mlp_layers_same_class(&any, &gd[last])) gd[l] = any;
+    }
+    if (layers_class_count(gd, p->layer_count) <= SPVGEN_MLP_LAYERS_MAX_GEMMS) break;
   }
   for (uint32_t l = 0; l < p->layer_count; l++) {
     spvgen_gemm_desc g = gd[l];

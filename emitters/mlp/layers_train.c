@@ -57,6 +57,8 @@ static uint64_t lt_up(uint64_t x) { return (x + LT_ALIGN - 1) / LT_ALIGN * LT_AL
 /* A GEMM class of the step: found among the plan's or planned and added. */
 typedef struct lt_classes {
   spvgen_gemm_desc cls[SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS];
+  bool any_k; /* classes of any K (the plan's second try: classes of one K did not fit) */
+  bool full;  /* a GEMM found no room among the plan's kernels */
 } lt_classes;
 
 /* whole_rows: the GEMM reads and writes the workspace only, with the points in M (its
@@ -67,6 +69,7 @@ static spvgen_status lt_gemm(const spvgen_device_caps *caps, spvgen_mlp_train_co
   g->pack = SPVGEN_GEMM_PACK_NONE;
   g->acc_type = SPVGEN_COMPONENT_F32;
   spvgen_status cst = mlp_layers_gemm_class(g, ld, g->k == LT_PLAN_POINTS, whole_rows);
+  if (cs->any_k) g->k_fixed = 0;
   if (cst != SPVGEN_OK)
     return mlp_train_fail(msg, size, cst, "variant layers: layer %u's %s GEMM (%ux%ux%u): no GEMM class of its shape",
                           l, what, g->m, g->n, g->k);
@@ -80,11 +83,13 @@ static spvgen_status lt_gemm(const spvgen_device_caps *caps, spvgen_mlp_train_co
     for (i = 0; i < t->layers_gemm_count && !mlp_layers_same_class(&cs->cls[i], &any); i++) {}
   }
   if (i == t->layers_gemm_count) {
-    if (i == SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS)
+    if (i == SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS) {
+      cs->full = true;
       return mlp_train_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                             "variant layers: layer %u's %s GEMM needs a kernel of its own beyond the %u a training "
                             "plan holds (SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS)",
                             l, what, SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS);
+    }
     char why[384];
     spvgen_status st = mlp_layers_plan_gemm(caps, g, ld, &t->layers_gemms[i], why, sizeof why);
     if (st != SPVGEN_OK)
@@ -153,9 +158,14 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
                           "layers training: the device's minStorageBufferOffsetAlignment %llu (%s) does not divide "
                           "the workspace regions' alignment %u",
                           (unsigned long long)align, caps->name, LT_ALIGN);
+  /* Classes of one K where they fit the plan's kernels, else classes of any K, which share
+   * kernels across input widths (as layers.c plans inference) */
   lt_classes cs;
+  cs.any_k = false;
+  cs.full = false;
   t->layers_gemm_count = 0;
   spvgen_status st = SPVGEN_OK;
+retry:
   for (uint32_t l = 0; l < L && st == SPVGEN_OK; l++) {
     const spvgen_mlp_layer *Ly = &p->layers[l];
     const uint32_t I = Ly->inputs, O = Ly->outputs, ldw = Ly->row_stride / 2;
@@ -206,6 +216,13 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
     g.split_k = 1;
     uint32_t lda[3] = {t->layers_ld[l], ldw, t->layers_ld[l - 1]};
     if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, lda, true, "delta", l, &t->layers_da[l], msg, size);
+  }
+  if (st != SPVGEN_OK && cs.full && !cs.any_k) {
+    cs.any_k = true;
+    cs.full = false;
+    t->layers_gemm_count = 0;
+    st = SPVGEN_OK;
+    goto retry;
   }
   if (st != SPVGEN_OK) return st;
   t->layers_kernel_count = 0;

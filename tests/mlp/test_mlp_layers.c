@@ -226,6 +226,44 @@ static void test_layers_equal_hidden_layers_share_one_gemm(void) {
   spvgen_module_destroy(m);
 }
 
+/* The layers' GEMMs are classes of one K (the layer's input width, "K=" in their names)
+ * where the plan's SPVGEN_MLP_LAYERS_MAX_GEMMS kernels hold them; a network whose widths
+ * need more takes classes of any K instead, which share kernels across input widths, and
+ * still plans (10 hidden widths here: 11 classes of one K, 7 of any K). Both run, every
+ * output against float64. */
+static void check_result(const mlp_run_result *r, uint64_t points, uint32_t ow, const char *what);
+
+static void test_layers_classes_of_one_k_where_they_fit(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc d = net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  for (uint32_t i = 0; i < p.gemm_count; i++) CHECK_CONTAINS(p.gemms[i].name, "K=");
+  spvgen_mlp_desc w = net(16, 32, 10, 8, SPVGEN_MLP_ACT_RELU);
+  static const uint32_t widths[10] = {32, 48, 64, 80, 96, 112, 128, 144, 160, 176};
+  for (int i = 0; i < 10; i++) w.hidden_widths[i] = widths[i];
+  CHECK_MSG(spvgen_mlp_plan(&w, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK(p.gemm_count <= SPVGEN_MLP_LAYERS_MAX_GEMMS);
+  for (uint32_t i = 0; i < p.gemm_count; i++)
+    CHECK_MSG(strstr(p.gemms[i].name, "K=") == NULL, "%s: a class of one K in a plan that needs classes of any K",
+              p.gemms[i].name);
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  const spvgen_mlp_desc nets[2] = {d, w};
+  for (int n = 0; n < 2; n++) {
+    mlp_run_options o;
+    memset(&o, 0, sizeof o);
+    o.seed = test_rand_u32() | 1u;
+    o.points = 300;
+    mlp_run_result r;
+    spvgen_status st = mlp_run(ctx, &nets[n], &o, &r, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "net %d: %s", n, msg);
+    if (st == SPVGEN_OK) check_result(&r, o.points, nets[n].output_width, n ? "classes of any K" : "classes of one K");
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* AUTO picks layers only where a measured network says it is the fastest class, never
  * from the cost model; spvgen_mlp_plans lists it only when the desc names it. */
 static void test_layers_only_when_asked_for(void) {
@@ -605,6 +643,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layers_kernels_validate_and_dispatch_as_documented),
       TEST_CASE(test_layers_workspace_rows),
       TEST_CASE(test_layers_equal_hidden_layers_share_one_gemm),
+      TEST_CASE(test_layers_classes_of_one_k_where_they_fit),
       TEST_CASE(test_layers_only_when_asked_for),
       TEST_CASE(test_layers_auto_takes_every_activation_where_it_takes_relu),
       TEST_CASE(test_layers_auto_within_the_default_budget),

@@ -218,6 +218,28 @@ static void test_layers_train_kernels_validate(void) {
   CHECK_EQ_U64(dp.groups[0], t.grad_workgroups);
 }
 
+/* Training's GEMMs whose K is a layer width are classes of one K ("K=") where the plan's
+ * SPVGEN_MLP_TRAIN_LAYERS_MAX_GEMMS kernels hold them; a network that needs more takes
+ * classes of any K, which share kernels across input widths (16-64,64,128,96,32,32,128-8 on
+ * the h100 preset: refused without that second try). */
+static void test_layers_train_classes_of_one_k_where_they_fit(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_train_config t;
+  char msg[512];
+  spvgen_mlp_train_desc d = tdesc(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE);
+  CHECK_MSG(spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  uint32_t one_k = 0;
+  for (uint32_t i = 0; i < t.layers_gemm_count; i++) one_k += strstr(t.layers_gemms[i].name, "K=") != NULL;
+  CHECK_MSG(one_k > 0, "64-256x3-64: no class of one K among %u", t.layers_gemm_count);
+  d = tdesc(16, 64, 7, 8, SPVGEN_MLP_ACT_RELU, SPVGEN_MLP_ACT_NONE);
+  static const uint32_t widths[7] = {64, 64, 128, 96, 32, 32, 128};
+  for (int i = 0; i < 7; i++) d.net.hidden_widths[i] = widths[i];
+  CHECK_MSG(spvgen_mlp_train_plan(&d, &caps, &t, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  for (uint32_t i = 0; i < t.layers_gemm_count; i++)
+    CHECK_MSG(strstr(t.layers_gemms[i].name, "K=") == NULL, "%s: a class of one K in a plan of classes of any K",
+              t.layers_gemms[i].name);
+}
+
 /* What the layers step does not do yet, and its knobs that do not apply, each refused
  * naming the reason. */
 static void test_layers_train_refusals(void) {
@@ -436,6 +458,7 @@ static void test_layers_check_fails_without_act_or_deriv(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_layers_train_kernels_validate),
+      TEST_CASE(test_layers_train_classes_of_one_k_where_they_fit),
       TEST_CASE(test_layers_train_refusals),
       TEST_CASE(test_layers_training_matches_cpu),
       TEST_CASE(test_layers_train_point_counts),
