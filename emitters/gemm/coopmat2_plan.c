@@ -290,8 +290,10 @@ static spvgen_status check_features(const spvgen_device_caps *caps, uint64_t nee
  * and 128x128x64 (256 invocations). A run-time kernel serves every M of its class, and a
  * framework compiles one pipeline per tile it meets: a short menu keeps a prompt-length
  * trace at a handful of pipelines (with the small-M tiles), where the full table would
- * give one per M range. */
-static bool in_runtime_menu(const cm2_tile *t) {
+ * give one per M range. A class of one K whose loop is short also has the short loop's
+ * tile (short_k_loop; its pipelines are per K anyway); tk is the tile's K as fitted. */
+static bool in_runtime_menu(const spvgen_gemm_desc *d, const cm2_tile *t, uint32_t tk) {
+  if (t->short_eff > 0.0f && short_k_loop(d, tk)) return true;
   return t->wg == 256 && t->m == 128 && ((t->n == 256 && t->k == 32) || (t->n == 128 && t->k == 64));
 }
 
@@ -349,10 +351,7 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
     spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
     if (st != SPVGEN_OK || tile_spills(d, &t)) continue;
-    /* a class of one K whose loop is short takes the short loop's tile too (its
-     * pipelines are per K anyway) */
-    if (runtime_menu && !in_runtime_menu(&TILES[i]) && !(TILES[i].short_eff > 0.0f && short_k_loop(d, t.k)))
-      continue;
+    if (runtime_menu && !in_runtime_menu(d, &TILES[i], t.k)) continue;
     if (!d->tile_m && !d->tile_n && !tile_192_fits(d, &TILES[i])) continue;
     if (d->split_k > 1 && gemm_ceil_div(d->k, t.k) < d->split_k) { /* fewer K steps than slices */
       split_short = t.k;

@@ -137,6 +137,68 @@ static void lt_add_act_kernel(spvgen_mlp_train_config *t, uint8_t kind, spvgen_a
   lt_add_kernel(t, kind, (uint8_t)a);
 }
 
+/* Every GEMM of the step into the plan's classes (cs->any_k: classes of any K). */
+static spvgen_status lt_plan_gemms(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, lt_classes *cs,
+                                   char *msg, size_t size) {
+  const spvgen_mlp_config *p = &t->net;
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t L = p->layer_count;
+  t->layers_gemm_count = 0;
+  spvgen_status st = SPVGEN_OK;
+  for (uint32_t l = 0; l < L && st == SPVGEN_OK; l++) {
+    const spvgen_mlp_layer *Ly = &p->layers[l];
+    const uint32_t I = Ly->inputs, O = Ly->outputs, ldw = Ly->row_stride / 2;
+    const uint32_t ldx = l ? t->layers_ld[l - 1] : d->input_width; /* the layer's input */
+    spvgen_gemm_desc g;
+    /* forward: act(X W^T + b), f16 into the workspace */
+    memset(&g, 0, sizeof g);
+    g.m = LT_PLAN_POINTS, g.n = O, g.k = I;
+    g.out_type = SPVGEN_COMPONENT_F16;
+    g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_COL_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
+    g.bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
+    g.activation = mlp_layers_train_act_in_gemm(p, l) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
+    g.leaky_slope = g.activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
+    g.split_k = 1;
+    uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
+    st = lt_gemm(caps, t, cs, &g, ldf, l > 0, "forward", l, &t->layers_fwd[l], msg, size);
+    /* weight gradient: delta^T X (delta points x O read as a column-major O x points) */
+    memset(&g, 0, sizeof g);
+    g.m = O, g.n = I, g.k = LT_PLAN_POINTS;
+    g.out_type = SPVGEN_COMPONENT_F32;
+    g.a_layout = SPVGEN_COL_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
+    g.alpha = 0.5f; /* a run-time alpha: the mean's scale per point count */
+    g.split_k = LT_PLAN_SPLIT;
+    uint32_t ldd[3] = {t->layers_ld[l], ldx, ldw};
+    bool hinted = false;
+    if (st == SPVGEN_OK && O >= 128 && I >= 128 && spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE)) {
+      /* wide layers: the tile measured for this long-K shape (docs/design-notes.md),
+       * where the device plans it; else the GEMM planner's own choice */
+      spvgen_gemm_desc h = g;
+      h.variant = SPVGEN_GEMM_COOPMAT2;
+      h.tile_m = h.tile_n = 128;
+      h.tile_k = 32;
+      hinted = lt_gemm(caps, t, cs, &h, ldd, false, "weight-gradient", l, &t->layers_dw[l], NULL, 0) == SPVGEN_OK;
+    }
+    if (st == SPVGEN_OK && !hinted)
+      st = lt_gemm(caps, t, cs, &g, ldd, false, "weight-gradient", l, &t->layers_dw[l], msg, size);
+    /* bias gradient: delta^T ones (no_bias: none) */
+    g.n = 1;
+    uint32_t ldb[3] = {t->layers_ld[l], 1, 1};
+    if (st == SPVGEN_OK && !d->no_bias)
+      st = lt_gemm(caps, t, cs, &g, ldb, false, "bias-gradient", l, &t->layers_db[l], msg, size);
+    if (l == 0) continue;
+    /* the layer before's deltas: delta W (W row-major O x I is B row-major K x N) */
+    memset(&g, 0, sizeof g);
+    g.m = LT_PLAN_POINTS, g.n = I, g.k = O;
+    g.out_type = SPVGEN_COMPONENT_F16;
+    g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
+    g.split_k = 1;
+    uint32_t lda[3] = {t->layers_ld[l], ldw, t->layers_ld[l - 1]};
+    if (st == SPVGEN_OK) st = lt_gemm(caps, t, cs, &g, lda, true, "delta", l, &t->layers_da[l], msg, size);
+  }
+  return st;
+}
+
 spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_train_config *t, char *msg,
                                     size_t size) {
   const spvgen_mlp_config *p = &t->net;
@@ -160,69 +222,12 @@ spvgen_status mlp_layers_train_plan(const spvgen_device_caps *caps, spvgen_mlp_t
                           (unsigned long long)align, caps->name, LT_ALIGN);
   /* Classes of one K where they fit the plan's kernels, else classes of any K, which share
    * kernels across input widths (as layers.c plans inference) */
-  lt_classes cs;
-  cs.any_k = false;
-  cs.full = false;
-  t->layers_gemm_count = 0;
-  spvgen_status st = SPVGEN_OK;
-retry:
-  for (uint32_t l = 0; l < L && st == SPVGEN_OK; l++) {
-    const spvgen_mlp_layer *Ly = &p->layers[l];
-    const uint32_t I = Ly->inputs, O = Ly->outputs, ldw = Ly->row_stride / 2;
-    const uint32_t ldx = l ? t->layers_ld[l - 1] : d->input_width; /* the layer's input */
-    spvgen_gemm_desc g;
-    /* forward: act(X W^T + b), f16 into the workspace */
-    memset(&g, 0, sizeof g);
-    g.m = LT_PLAN_POINTS, g.n = O, g.k = I;
-    g.out_type = SPVGEN_COMPONENT_F16;
-    g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_COL_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
-    g.bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
-    g.activation = mlp_layers_train_act_in_gemm(p, l) ? Ly->activation : SPVGEN_ACTIVATION_NONE;
-    g.leaky_slope = g.activation == SPVGEN_ACTIVATION_LEAKY_RELU ? d->leaky_slope : 0.0f;
-    g.split_k = 1;
-    uint32_t ldf[3] = {ldx, ldw, t->layers_ld[l]};
-    st = lt_gemm(caps, t, &cs, &g, ldf, l > 0, "forward", l, &t->layers_fwd[l], msg, size);
-    /* weight gradient: delta^T X (delta points x O read as a column-major O x points) */
-    memset(&g, 0, sizeof g);
-    g.m = O, g.n = I, g.k = LT_PLAN_POINTS;
-    g.out_type = SPVGEN_COMPONENT_F32;
-    g.a_layout = SPVGEN_COL_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
-    g.alpha = 0.5f; /* a run-time alpha: the mean's scale per point count */
-    g.split_k = LT_PLAN_SPLIT;
-    uint32_t ldd[3] = {t->layers_ld[l], ldx, ldw};
-    bool hinted = false;
-    if (st == SPVGEN_OK && O >= 128 && I >= 128 && spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT2_WORKGROUP_SCOPE)) {
-      /* wide layers: the tile measured for this long-K shape (docs/design-notes.md),
-       * where the device plans it; else the GEMM planner's own choice */
-      spvgen_gemm_desc h = g;
-      h.variant = SPVGEN_GEMM_COOPMAT2;
-      h.tile_m = h.tile_n = 128;
-      h.tile_k = 32;
-      hinted = lt_gemm(caps, t, &cs, &h, ldd, false, "weight-gradient", l, &t->layers_dw[l], NULL, 0) == SPVGEN_OK;
-    }
-    if (st == SPVGEN_OK && !hinted)
-      st = lt_gemm(caps, t, &cs, &g, ldd, false, "weight-gradient", l, &t->layers_dw[l], msg, size);
-    /* bias gradient: delta^T ones (no_bias: none) */
-    g.n = 1;
-    uint32_t ldb[3] = {t->layers_ld[l], 1, 1};
-    if (st == SPVGEN_OK && !d->no_bias)
-      st = lt_gemm(caps, t, &cs, &g, ldb, false, "bias-gradient", l, &t->layers_db[l], msg, size);
-    if (l == 0) continue;
-    /* the layer before's deltas: delta W (W row-major O x I is B row-major K x N) */
-    memset(&g, 0, sizeof g);
-    g.m = LT_PLAN_POINTS, g.n = I, g.k = O;
-    g.out_type = SPVGEN_COMPONENT_F16;
-    g.a_layout = SPVGEN_ROW_MAJOR, g.b_layout = SPVGEN_ROW_MAJOR, g.d_layout = SPVGEN_ROW_MAJOR;
-    g.split_k = 1;
-    uint32_t lda[3] = {t->layers_ld[l], ldw, t->layers_ld[l - 1]};
-    if (st == SPVGEN_OK) st = lt_gemm(caps, t, &cs, &g, lda, true, "delta", l, &t->layers_da[l], msg, size);
-  }
-  if (st != SPVGEN_OK && cs.full && !cs.any_k) {
+  lt_classes cs = {.any_k = false, .full = false};
+  spvgen_status st = lt_plan_gemms(caps, t, &cs, msg, size);
+  if (st != SPVGEN_OK && cs.full) {
     cs.any_k = true;
     cs.full = false;
-    t->layers_gemm_count = 0;
-    st = SPVGEN_OK;
-    goto retry;
+    st = lt_plan_gemms(caps, t, &cs, msg, size);
   }
   if (st != SPVGEN_OK) return st;
   t->layers_kernel_count = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ref_activation.h"
 #include "ref_convert.h"
 
 void gemm_pack_case_desc(const gemm_pack_case *c, spvgen_gemm_variant variant, spvgen_gemm_desc *d,
@@ -107,16 +108,6 @@ static uint32_t precision_values(double max_x, float *x, uint32_t max) {
   return n;
 }
 
-static double activation_f64(spvgen_activation act, double x) {
-  switch (act) {
-  case SPVGEN_ACTIVATION_TANH: return tanh(x);
-  case SPVGEN_ACTIVATION_GELU: return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-  case SPVGEN_ACTIVATION_SIGMOID: return 1.0 / (1.0 + exp(-x));
-  case SPVGEN_ACTIVATION_SILU: return x / (1.0 + exp(-x));
-  default: return x;
-  }
-}
-
 int gemm_activation_precision(spvgen_vk_context *ctx, spvgen_gemm_variant variant, spvgen_activation act,
                               double max_x, double rel_tol, char *first, size_t size) {
   enum { MAXV = 128 };
@@ -161,7 +152,7 @@ int gemm_activation_precision(spvgen_vk_context *ctx, spvgen_gemm_variant varian
     goto vk_failed;
   bad = 0;
   for (uint32_t i = 0; i < n; i++) {
-    const double xv = (double)sg_ref_f16_to_f32(b[i]), ref = activation_f64(act, xv);
+    const double xv = (double)sg_ref_f16_to_f32(b[i]), ref = sg_ref_activation(xv, act, 0.0);
     const double err = fabs((double)out[i] - ref);
     if (err <= rel_tol * fabs(ref)) continue;
     if (bad++ == 0)
