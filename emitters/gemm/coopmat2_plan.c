@@ -146,8 +146,9 @@ static double unroll_bonus(const spvgen_gemm_desc *d, uint32_t unroll) {
 
 /* A short K loop: a plan of a constant K (FIXED, or a class of one K; one K slice) with
  * 16-bit inputs and 4-byte accumulators whose K is at most GEMM_K_LOOP_GROUP steps of 32.
- * There the 128x128x32 tile is the fastest of the menu: 1.08-1.34x the default plan at K 128 and 0.96-1.18x at K 256,
- * N 256 to 4096, nt and nn, where from 16 steps on it is the slowest (docs/design-notes.md,
+ * There the 128x128x32 tile is the fastest of the menu: 1.08-1.34x the default plan at K
+ * 128 and 0.96-1.18x at K 256, N 256 to 4096, nt and nn, where from 16 steps on it is the
+ * slowest (docs/design-notes.md,
  * "Short K: a fixed cost per tile"): the table gives it a short-loop efficiency (1.10,
  * above 128x256x32's 1.00, which ran 0.75-0.92x of it there), and half-cache-line K steps
  * cost nothing in such a loop. */
