@@ -8,7 +8,7 @@
  * are the layout's offsets, MatrixStride the padded row), with float16 interpretations
  * and a coopvec<float16, outputs> result (the only float combination the H100 lists),
  * then applies the activation with the cooperative vector arithmetic GLSL allows (max,
- * exp, tanh, add, div). Activations stay f16 between layers.
+ * exp, tanh, fma, add, div; sigmoid and silu on tanh). Activations stay f16 between layers.
  *
  * With weight_layout optimal the matrices are in the driver's InferencingOptimalNV layout
  * at byte offsets given by specialization constants SPVGEN_MLP_SPEC_MATRIX_OFFSET + l
@@ -173,6 +173,20 @@ uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32
   }
   case SPVGEN_MLP_ACT_SIGMOID:
   case SPVGEN_MLP_ACT_SILU: {
+    spvgen_coop_type_info ti;
+    if (spvgen_coop_type_query(m, t, &ti) && ti.component == spvgen_type_float(m, 16)) {
+      /* f16: sigmoid(x) = 0.5 + 0.5 tanh(x / 2) on the cooperative-vector Tanh, which the
+       * driver runs far faster than an f16 Exp and division (docs/design-notes.md, "The
+       * vec variant's sigmoid on Tanh"); silu(x) = h + h tanh(h), h = x / 2. Its error is
+       * absolute (a few 2^-12 near 0 as near 1), within the f16 path's activation bound
+       * of lib/ref/ref_mlp.c. Clamped as tanh below: tanh(8) rounds to 1 in f16. */
+      uint32_t half = spvgen_coop_splat_float(m, t, 0.5);
+      uint32_t h = spvgen_coop_arith(m, SpvOpFMul, y, half);
+      uint32_t th = spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, h, spvgen_coop_splat_float(m, t, -8.0),
+                                                              spvgen_coop_splat_float(m, t, 8.0)));
+      return act == SPVGEN_MLP_ACT_SILU ? spvgen_coopvec_fma(m, h, th, h) : spvgen_coopvec_fma(m, th, half, half);
+    }
+    /* f32 vectors (the 8-bit weights' path): Exp and a division */
     uint32_t one = spvgen_coop_splat_float(m, t, 1.0);
     uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, y));
     uint32_t s = spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));

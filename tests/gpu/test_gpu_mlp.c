@@ -208,6 +208,32 @@ static bool run_desc(spvgen_vk_context *ctx, const spvgen_mlp_desc *d, uint64_t 
   return true;
 }
 
+/* The vec variant's f16 sigmoid and silu, written on the cooperative-vector Tanh
+ * (emitters/mlp/vec.c), hidden and at the output, against the float64 reference: four
+ * networks, row-major and optimal weights. */
+static void test_mlp_vec_sigmoid_silu_matches_cpu(void) {
+  static const struct {
+    uint32_t in, width, count, out;
+    spvgen_mlp_activation act, out_act;
+  } nets[] = {{8, 32, 1, 8, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_SILU},
+              {32, 64, 3, 16, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_SIGMOID},
+              {3, 48, 2, 1, SPVGEN_MLP_ACT_SIGMOID, SPVGEN_MLP_ACT_SIGMOID},
+              {16, 128, 3, 3, SPVGEN_MLP_ACT_SILU, SPVGEN_MLP_ACT_NONE}};
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | SPVGEN_FEATURE_COOPVEC);
+  if (!ctx) return;
+  for (size_t n = 0; n < sizeof nets / sizeof nets[0] && !test_current_failed; n++)
+    for (int opt = 0; opt < 2 && !test_current_failed; opt++) {
+      spvgen_mlp_desc d = test_mlp_net(nets[n].in, nets[n].width, nets[n].count, nets[n].out, nets[n].act);
+      d.output_activation = nets[n].out_act;
+      d.variant = SPVGEN_MLP_VEC;
+      d.weight_layout = opt ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      char tag[48];
+      snprintf(tag, sizeof tag, "%u-%ux%u-%u-%s", nets[n].in, nets[n].width, nets[n].count, nets[n].out,
+               opt ? "opt" : "rm");
+      if (!run_desc(ctx, &d, 65537, tag) && test_current_skipped) break;
+    }
+}
+
 /* The hash grid's lookups and interpolation fused into each variant's first layer: 3-D
  * (16 levels of 2 features, a 2^16 table: dense and hashed levels) and 2-D (8 levels of
  * 4, every level past the third hashed), f16 and f32 points, partial last blocks. */
@@ -508,6 +534,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mlp_vec_optimal_weights_matches_cpu),
       TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_matches_cpu),
       TEST_CASE(test_mlp_vec_bias_add_matches_cpu),
+      TEST_CASE(test_mlp_vec_sigmoid_silu_matches_cpu),
       TEST_CASE(test_mlp_vec_float8_weights_matches_cpu),
       TEST_CASE(test_mlp_vec_int8_weights_matches_cpu),
       TEST_CASE(test_mlp_mat_matches_cpu),

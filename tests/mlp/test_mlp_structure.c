@@ -133,6 +133,32 @@ static void test_vec_stage_keeps_activations_in_shared_memory(void) {
   spvgen_module_destroy(m);
 }
 
+/* The f16 sigmoid and silu are written on the cooperative-vector Tanh (vec.c: Exp and a
+ * division cost the small networks far more): 8-32x1-8 with sigmoid hidden and silu out
+ * has two Tanh, no Exp and no division; the 8-bit weights' f32 vectors keep Exp and the
+ * division. */
+static void test_vec_sigmoid_and_silu_on_tanh(void) {
+  spvgen_mlp_desc d = net(8, 32, 1, 8, SPVGEN_MLP_ACT_SIGMOID);
+  d.output_activation = SPVGEN_MLP_ACT_SILU;
+  spvgen_kernel k;
+  char *text = emit_text(&d, &k);
+  if (!text) return;
+  CHECK_EQ_U64(count(text, " Tanh "), 2);
+  CHECK_EQ_U64(count(text, " Exp "), 0);
+  CHECK_EQ_U64(count(text, "OpFDiv"), 0);
+  CHECK_EQ_U64(count(text, " Fma "), 2);
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+  d.weight_type = SPVGEN_COMPONENT_S8;
+  text = emit_text(&d, &k);
+  if (!text) return;
+  CHECK_EQ_U64(count(text, " Tanh "), 0);
+  CHECK_EQ_U64(count(text, " Exp "), 2);
+  CHECK_EQ_U64(count(text, "OpFDiv"), 2);
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+}
+
 /* layer_loop: 1-256x8-1 holds the first layer, one looped layer and the output layer
  * (3 MatrixMulAdds instead of 9) in a DontUnroll loop; staged with pieces of 64, the
  * looped layer is one piece in a loop of its own (4 + 1 + 1); row-major and optimal both
@@ -354,6 +380,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_vec_rows_evaluate_a_layer_in_pieces),
       TEST_CASE(test_vec_stage_keeps_activations_in_shared_memory),
+      TEST_CASE(test_vec_sigmoid_and_silu_on_tanh),
       TEST_CASE(test_layer_loop_holds_one_hidden_layer),
       TEST_CASE(test_structure_knobs_are_refused_by_name),
       TEST_CASE(test_compile_budget_rolls_deep_wide_networks),
