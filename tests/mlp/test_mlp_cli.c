@@ -71,6 +71,24 @@ static void test_run_mlp_checks_every_output(void) {
   }
   CHECK_EXIT(r, 0);
   CHECK_CONTAINS(r.out, "check    2000 of 2000 outputs match");
+  CHECK_MSG(!strstr(r.out, "stats    "), "a stats line without --stats:\n%s", r.out);
+  cli_result_free(&r);
+  /* --stats: the driver's statistics of the pipeline, or why there are none (lavapipe
+   * lacks VK_KHR_pipeline_executable_properties) */
+  r = cli_run("run", "mlp", "--in", "3", "--hidden", "16x2", "--out", "4", "--points", "100", "--stats");
+  CHECK_EXIT(r, 0);
+  CHECK_CONTAINS(r.out, "\nstats    ");
+  CHECK_CONTAINS(r.out, "check    400 of 400 outputs match");
+  cli_result_free(&r);
+  /* where it would report nothing: refused by name, not ignored */
+  r = cli_run("bench", "mlp", "--in", "3", "--hidden", "16x2", "--out", "4", "--points", "100", "--stats");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "--stats");
+  CHECK_CONTAINS(r.err, "spvgen run mlp");
+  cli_result_free(&r);
+  r = cli_run("run", "mlp", "--in", "3", "--hidden", "16x2", "--out", "4", "--train", "--stats");
+  CHECK_EXIT(r, 2);
+  CHECK_CONTAINS(r.err, "without --train");
   cli_result_free(&r);
 }
 

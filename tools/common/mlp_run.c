@@ -127,6 +127,7 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   t.sample = opt.sample;
   t.no_check = opt.no_check;
   t.emit_ms = opt.emit_ms;
+  t.statistics = opt.statistics;
   template_run_result tr;
   spvgen_status st = template_run_plan(ctx, &sg_template_mlp, plan, &t, &tr, msg, size);
   check_result(&tr.check, plan->desc.output_width, res);
@@ -137,6 +138,7 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   res->emit_us = tr.emit_us;
   res->compile_ms = tr.first_compile ? tr.pipeline_ms : -1;
   res->words = tr.words;
+  memcpy(res->stats, tr.stats, sizeof res->stats);
   return st;
 }
 

@@ -45,6 +45,7 @@ typedef struct mlp_run_options {
                             holds them over and over: large point counts without the host's
                             cost; keep period * point bytes past the caches) */
   uint32_t emit_ms;      /* how long emit + finish is repeated to time it (0: 20 ms) */
+  bool statistics;       /* fill res->stats (spvgen_vk_pipeline_statistics) */
 } mlp_run_options;
 
 typedef struct mlp_run_result {
@@ -59,6 +60,9 @@ typedef struct mlp_run_result {
   double compile_ms;  /* the driver's pipeline creation (vkCreateComputePipelines), wall
                          time of the first compile of this module in the process */
   size_t words;       /* the module's size */
+  /* With options->statistics: the driver's pipeline statistics of the first kernel on one
+   * line ("Register Count=... Shared Memory Size=...": template_run.h) */
+  char stats[512];
 } mlp_run_result;
 
 /* Host data of a run: what mlp_run_make_data fills. */

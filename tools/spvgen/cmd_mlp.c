@@ -144,6 +144,10 @@ static const sg_flag run_flags[] = {
                    "timing only, no float64 check (with --train: --warmup untimed steps,\nthen --steps timed ones; "
                    "large batches, whose check takes the CPU minutes)",
                    mlp_cli, run.no_check),
+    SG_FLAG_SWITCH("--stats",
+                   "print the driver's pipeline statistics of the first kernel (registers,\nspills, shared memory; "
+                   "VK_KHR_pipeline_executable_properties)",
+                   mlp_cli, run.statistics),
     {NULL, NULL, NULL, NULL, 0},
 };
 
@@ -222,6 +226,11 @@ static int parse(const char *cmd, int mode, int argc, char **argv, mlp_cli *g) {
   g->trun.points = g->run.points;
   g->trun.no_check = g->run.no_check;
   g->trun.warmup = g->run.warmup;
+  if (rc == 0 && g->run.statistics && (mode != P_RUN || g->train)) {
+    fprintf(stderr, "spvgen %s: --stats reports one inference pipeline: it is a flag of `spvgen run mlp` without --train\n",
+            cmd);
+    return 2;
+  }
   return rc;
 }
 
@@ -469,6 +478,7 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
     printf("device   %s\n", spvgen_vk_caps(ctx)->name);
     printf("plan     %s%s\n", res.plan.name, weights_note(&g, &res.plan));
     printf("emit     %.1f us, %zu words; driver compile %.1f ms\n", res.emit_us, res.words, res.compile_ms);
+    if (g.run.statistics) printf("stats    %s\n", res.stats);
     if (res.median_ns > 0)
       printf("gpu      %.3f ms median of %u, %.3f G points/s, %.2f TFLOP/s\n", res.median_ns / 1e6,
              g.run.repeats ? g.run.repeats : 1, res.points_per_s / 1e9, res.tflops);

@@ -1,0 +1,172 @@
+/* bench/slowmode_mlp.c — the "slow mode" (issue 24 item 7) on a fused MLP: now and then a
+ * process measures a kernel at a fraction of its speed for the whole run. Call S14-5
+ * (bench/results/mlp-2026-11-27-s14.md) showed that the compiled binary is not the
+ * trigger; this program asks what in a process is. The same plan is measured in many
+ * trials, each after renewing one suspect:
+ *   none      nothing renewed: the session's buffers, optimal weights and pipeline again
+ *   buffers   a new session (tools/common/mlp_run.h): new input, output and weight
+ *             buffers, the optimal layout converted again (memory placement)
+ *   context   a new context (device, queue, pipeline cache) and a new session
+ * A trial is mlp_session_run: a sustained warm-up, --repeats timed dispatches (median),
+ * and the check of --sample points against the float64 reference. A trial slower than
+ * 1.6x the best trial of the run is "slow".
+ *
+ *   bench_slowmode_mlp [--in N] [--hidden WxC] [--out N] [--act A] [--variant V]
+ *                      [--weights row|optimal] [--points N] [--modes none,buffers,context]
+ *                      [--trials N] [--repeats N] [--warmup-ms MS] [--sample N]
+ *
+ * Defaults: 32-64x3-16 silu, vec, optimal weights, 4,194,304 points (the network of S14-4),
+ * modes none,buffers,context, 6 trials each. Output: one line per trial ("trial MODE I
+ * MS ms G points/s ..."), then a summary of the slow trials per mode. Results go to
+ * bench/results/. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlp_run.h"
+#include "spvgen/mlp.h"
+#include "spvgen/vk.h"
+
+typedef struct trial_env {
+  spvgen_vk_context *ctx;
+  mlp_session *session;
+  spvgen_mlp_config plan;
+} trial_env;
+
+static void env_close(trial_env *e) {
+  mlp_session_close(e->session);
+  e->session = NULL;
+  spvgen_vk_destroy(e->ctx);
+  e->ctx = NULL;
+}
+
+static spvgen_status env_session(trial_env *e, const mlp_run_options *o, char *msg, size_t size) {
+  mlp_session_close(e->session);
+  e->session = NULL;
+  return mlp_session_open(e->ctx, &e->plan, o, &e->session, msg, size);
+}
+
+static spvgen_status env_open(trial_env *e, const spvgen_mlp_desc *d, const mlp_run_options *o, char *msg,
+                              size_t size) {
+  env_close(e);
+  spvgen_status st = spvgen_vk_create(NULL, &e->ctx, msg, size);
+  if (st == SPVGEN_OK) st = spvgen_mlp_plan(d, spvgen_vk_caps(e->ctx), &e->plan, msg, size);
+  if (st == SPVGEN_OK) st = env_session(e, o, msg, size);
+  return st;
+}
+
+static bool parse_u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
+  char *end = NULL;
+  unsigned long long x = v ? strtoull(v, &end, 10) : 0;
+  if (!v || !*v || *end || x < lo || x > hi) return false;
+  return *out = x, true;
+}
+
+int main(int argc, char **argv) {
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 32;
+  d.hidden_width = 64;
+  d.hidden_count = 3;
+  d.output_width = 16;
+  d.activation = SPVGEN_MLP_ACT_SILU;
+  d.variant = SPVGEN_MLP_VEC;
+  d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
+  mlp_run_options o = {.seed = 7, .points = 4194304, .repeats = 20, .warmup = 2, .warmup_ms = 100, .sample = 1024};
+  const char *modes = "none,buffers,context";
+  uint64_t trials = 6, x;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool ok = v != NULL;
+    unsigned w, c;
+    if (!strcmp(a, "--in")) ok = ok && parse_u64(v, 1, SPVGEN_MLP_MAX_WIDTH, &x) && (d.input_width = (uint32_t)x);
+    else if (!strcmp(a, "--out")) ok = ok && parse_u64(v, 1, SPVGEN_MLP_MAX_WIDTH, &x) && (d.output_width = (uint32_t)x);
+    else if (!strcmp(a, "--hidden")) {
+      char tail;
+      ok = ok && sscanf(v, "%ux%u%c", &w, &c, &tail) == 2 && w >= 1 && w <= SPVGEN_MLP_MAX_WIDTH && c >= 1 &&
+           c < SPVGEN_MLP_MAX_LAYERS;
+      if (ok) d.hidden_width = w, d.hidden_count = c;
+    } else if (!strcmp(a, "--act")) ok = ok && spvgen_mlp_activation_parse(v, &d.activation);
+    else if (!strcmp(a, "--variant")) ok = ok && spvgen_mlp_variant_parse(v, &d.variant);
+    else if (!strcmp(a, "--weights")) {
+      ok = ok && (!strcmp(v, "row") || !strcmp(v, "optimal"));
+      if (ok) d.weight_layout = !strcmp(v, "row") ? SPVGEN_MLP_WEIGHTS_ROW_MAJOR : SPVGEN_MLP_WEIGHTS_OPTIMAL;
+    } else if (!strcmp(a, "--points")) ok = ok && parse_u64(v, 1, 0xFFFFFFFFull, &o.points);
+    else if (!strcmp(a, "--modes")) modes = v;
+    else if (!strcmp(a, "--trials")) ok = ok && parse_u64(v, 1, 10000, &trials);
+    else if (!strcmp(a, "--repeats")) ok = ok && parse_u64(v, 1, 100000, &x) && (o.repeats = (uint32_t)x);
+    else if (!strcmp(a, "--warmup-ms")) ok = ok && parse_u64(v, 0, 60000, &x) && ((o.warmup_ms = (uint32_t)x), true);
+    else if (!strcmp(a, "--sample")) ok = ok && parse_u64(v, 0, 0xFFFFFFFFull, &o.sample);
+    else ok = false;
+    if (!ok) {
+      fprintf(stderr, "bench_slowmode_mlp: bad argument '%s'%s%s (see the comment at the top of bench/slowmode_mlp.c)\n",
+              a, v ? " " : "", v ? v : "");
+      return 2;
+    }
+    i++;
+  }
+  char msg[1024] = "";
+  trial_env e = {0};
+  if (env_open(&e, &d, &o, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "bench_slowmode_mlp: %s\n", msg);
+    env_close(&e);
+    return 1;
+  }
+  printf("# %s, %s, %llu points; trials %llu, repeats %u, warm-up %u ms\n", spvgen_vk_caps(e.ctx)->name,
+         e.plan.name, (unsigned long long)o.points, (unsigned long long)trials, o.repeats, o.warmup_ms);
+  int rc = 0;
+  char list[256];
+  snprintf(list, sizeof list, "%s", modes);
+  char *save = NULL; /* strtok_r: the Vulkan loader calls strtok itself */
+  for (char *mode = strtok_r(list, ",", &save); mode && !rc; mode = strtok_r(NULL, ",", &save)) {
+    if (strcmp(mode, "none") && strcmp(mode, "buffers") && strcmp(mode, "context")) {
+      fprintf(stderr, "bench_slowmode_mlp: unknown mode '%s' (none, buffers, context)\n", mode);
+      rc = 2;
+      break;
+    }
+    double *t = calloc(trials, sizeof *t);
+    if (!t) {
+      rc = 1;
+      break;
+    }
+    for (uint64_t i = 0; i < trials; i++) {
+      spvgen_status st = SPVGEN_OK;
+      if (!strcmp(mode, "buffers")) st = env_session(&e, &o, msg, sizeof msg);
+      else if (!strcmp(mode, "context")) st = env_open(&e, &d, &o, msg, sizeof msg);
+      mlp_run_result r;
+      if (st == SPVGEN_OK) st = mlp_session_run(e.session, &e.plan, &r, msg, sizeof msg);
+      if (st != SPVGEN_OK) {
+        fprintf(stderr, "bench_slowmode_mlp: %s trial %llu: %s\n", mode, (unsigned long long)i, msg);
+        rc = 1;
+        break;
+      }
+      t[i] = r.median_ns;
+      char compile[48] = "compile: the process's own pipeline";
+      if (r.compile_ms >= 0) snprintf(compile, sizeof compile, "compile %.1f ms", r.compile_ms);
+      printf("trial %s %llu %.3f ms %.3f G points/s; %s; check %s (%llu of %llu wrong)\n", mode,
+             (unsigned long long)i, r.median_ns / 1e6, r.points_per_s / 1e9, compile, r.bad ? "FAILED" : "ok",
+             (unsigned long long)r.bad, (unsigned long long)r.checked);
+      fflush(stdout);
+      if (r.bad) rc = 1;
+    }
+    double best = 0, worst = 0;
+    for (uint64_t i = 0; i < trials; i++)
+      if (t[i] > 0) {
+        if (best == 0 || t[i] < best) best = t[i];
+        if (t[i] > worst) worst = t[i];
+      }
+    unsigned slow = 0;
+    for (uint64_t i = 0; i < trials; i++)
+      if (t[i] > 1.6 * best) {
+        slow++;
+        printf("slow %s trial %llu: %.2fx the best\n", mode, (unsigned long long)i, t[i] / best);
+      }
+    printf("summary %s: %llu trials, %u slow (> 1.6x the best), best %.3f ms, worst %.3f ms\n", mode,
+           (unsigned long long)trials, slow, best / 1e6, worst / 1e6);
+    free(t);
+  }
+  env_close(&e);
+  return rc;
+}
