@@ -45,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "slow_trials.h"
 #include "spvgen/gemm.h"
 #include "spvgen/vk.h"
 #include "warm_up.h"
@@ -348,18 +349,8 @@ int main(int argc, char **argv) {
              seconds() - start, s.pipeline_ms);
       fflush(stdout);
     }
-    double best = 0, worst = 0;
-    for (unsigned i = 0; i < trials; i++)
-      if (t[i] > 0) {
-        if (best == 0 || t[i] < best) best = t[i];
-        if (t[i] > worst) worst = t[i];
-      }
-    unsigned slow = 0;
-    for (unsigned i = 0; i < trials; i++)
-      if (t[i] > 1.6 * best) {
-        slow++;
-        printf("slow %s trial %u: %.2fx the best\n", mode, i, t[i] / best);
-      }
+    double best, worst;
+    unsigned slow = slow_trials(mode, t, trials, &best, &worst);
     printf("summary %s: %u trials, %u slow (> 1.6x the best), best %.1f TFLOP/s, worst %.1f\n", mode,
            trials, slow, best > 0 ? flop / best / 1e3 : 0.0, worst > 0 ? flop / worst / 1e3 : 0.0);
     free(t);

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "mlp_run.h"
+#include "slow_trials.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
 
@@ -151,18 +152,8 @@ int main(int argc, char **argv) {
       fflush(stdout);
       if (r.bad) rc = 1;
     }
-    double best = 0, worst = 0;
-    for (uint64_t i = 0; i < trials; i++)
-      if (t[i] > 0) {
-        if (best == 0 || t[i] < best) best = t[i];
-        if (t[i] > worst) worst = t[i];
-      }
-    unsigned slow = 0;
-    for (uint64_t i = 0; i < trials; i++)
-      if (t[i] > 1.6 * best) {
-        slow++;
-        printf("slow %s trial %llu: %.2fx the best\n", mode, (unsigned long long)i, t[i] / best);
-      }
+    double best, worst;
+    unsigned slow = slow_trials(mode, t, trials, &best, &worst);
     printf("summary %s: %llu trials, %u slow (> 1.6x the best), best %.3f ms, worst %.3f ms\n", mode,
            (unsigned long long)trials, slow, best / 1e6, worst / 1e6);
     free(t);
