@@ -11,9 +11,11 @@
  * and the check of --sample points against the float64 reference. A trial slower than
  * 1.6x the best trial of the run is "slow".
  *
- *   bench_slowmode_mlp [--in N] [--hidden WxC] [--out N] [--act A] [--variant V]
- *                      [--weights row|optimal] [--points N] [--modes none,buffers,context]
+ *   bench_slowmode_mlp [NETWORK FLAGS] [--points N] [--modes none,buffers,context]
  *                      [--trials N] [--repeats N] [--warmup-ms MS] [--sample N]
+ *
+ * NETWORK FLAGS are `spvgen mlp`'s (--in, --hidden, --out, --act, --variant, --weights,
+ * ...: the MLP template's own flag table, sg_template_mlp).
  *
  * Defaults: 32-64x3-16 silu, vec, optimal weights, 4,194,304 points (the network of S14-4),
  * modes none,buffers,context, 6 trials each. Output: one line per trial ("trial MODE I
@@ -29,6 +31,7 @@
 #include "slow_trials.h"
 #include "spvgen/mlp.h"
 #include "spvgen/vk.h"
+#include "template.h"
 
 typedef struct trial_env {
   spvgen_vk_context *ctx;
@@ -58,14 +61,27 @@ static spvgen_status env_open(trial_env *e, const spvgen_mlp_desc *d, const mlp_
   return st;
 }
 
-static bool parse_u64(const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
-  char *end = NULL;
-  unsigned long long x = v ? strtoull(v, &end, 10) : 0;
-  if (!v || !*v || *end || x < lo || x > hi) return false;
-  return *out = x, true;
+/* One network flag of `spvgen mlp` (sg_template_mlp's own table: --in, --hidden, --act,
+ * --variant, --weights, ...) into d. Returns 1 (a switch) or 2 (a flag and its value)
+ * arguments taken, 0 when arg is none of them, -1 on a bad value (why written). */
+static int network_flag(spvgen_mlp_desc *d, const char *arg, const char *value, char *why, size_t size) {
+  for (const sg_flag *f = sg_template_mlp.flags; f && f->name; f++) {
+    if (!*f->name || strcmp(f->name, arg)) continue;
+    if (!f->value) { /* a switch */
+      if (f->parse) return f->parse(d, NULL, why, size) ? 1 : -1;
+      *(bool *)((char *)d + f->offset) = true;
+      return 1;
+    }
+    if (!value) return snprintf(why, size, "needs a value (%s)", f->value), -1;
+    if (f->parse) return f->parse(d, value, why, size) ? 2 : -1;
+    *(const char **)((char *)d + f->offset) = value;
+    return 2;
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {
+  /* the network of S14-4 unless the flags say otherwise */
   spvgen_mlp_desc d;
   memset(&d, 0, sizeof d);
   d.input_width = 32;
@@ -77,36 +93,28 @@ int main(int argc, char **argv) {
   d.weight_layout = SPVGEN_MLP_WEIGHTS_OPTIMAL;
   mlp_run_options o = {.seed = 7, .points = 4194304, .repeats = 20, .warmup = 2, .warmup_ms = 100, .sample = 1024};
   const char *modes = "none,buffers,context";
-  uint64_t trials = 6, x;
+  uint64_t trials = 6;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    bool ok = v != NULL;
-    unsigned w, c;
-    if (!strcmp(a, "--in")) ok = ok && parse_u64(v, 1, SPVGEN_MLP_MAX_WIDTH, &x) && (d.input_width = (uint32_t)x);
-    else if (!strcmp(a, "--out")) ok = ok && parse_u64(v, 1, SPVGEN_MLP_MAX_WIDTH, &x) && (d.output_width = (uint32_t)x);
-    else if (!strcmp(a, "--hidden")) {
-      char tail;
-      ok = ok && sscanf(v, "%ux%u%c", &w, &c, &tail) == 2 && w >= 1 && w <= SPVGEN_MLP_MAX_WIDTH && c >= 1 &&
-           c < SPVGEN_MLP_MAX_LAYERS;
-      if (ok) d.hidden_width = w, d.hidden_count = c;
-    } else if (!strcmp(a, "--act")) ok = ok && spvgen_mlp_activation_parse(v, &d.activation);
-    else if (!strcmp(a, "--variant")) ok = ok && spvgen_mlp_variant_parse(v, &d.variant);
-    else if (!strcmp(a, "--weights")) {
-      ok = ok && (!strcmp(v, "row") || !strcmp(v, "optimal"));
-      if (ok) d.weight_layout = !strcmp(v, "row") ? SPVGEN_MLP_WEIGHTS_ROW_MAJOR : SPVGEN_MLP_WEIGHTS_OPTIMAL;
-    } else if (!strcmp(a, "--points")) ok = ok && parse_u64(v, 1, 0xFFFFFFFFull, &o.points);
-    else if (!strcmp(a, "--modes")) modes = v;
-    else if (!strcmp(a, "--trials")) ok = ok && parse_u64(v, 1, 10000, &trials);
-    else if (!strcmp(a, "--repeats")) ok = ok && parse_u64(v, 1, 100000, &x) && (o.repeats = (uint32_t)x);
-    else if (!strcmp(a, "--warmup-ms")) ok = ok && parse_u64(v, 0, 60000, &x) && ((o.warmup_ms = (uint32_t)x), true);
-    else if (!strcmp(a, "--sample")) ok = ok && parse_u64(v, 0, 0xFFFFFFFFull, &o.sample);
-    else ok = false;
-    if (!ok) {
-      fprintf(stderr, "bench_slowmode_mlp: bad argument '%s'%s%s (see the comment at the top of bench/slowmode_mlp.c)\n",
-              a, v ? " " : "", v ? v : "");
+    char why[256] = "";
+    int took = network_flag(&d, a, v, why, sizeof why);
+    if (took == 0) {
+      bool ok = v != NULL;
+      if (!strcmp(a, "--points")) ok = ok && sg_parse_u64(v, false, 1, 0xFFFFFFFFull, &o.points);
+      else if (!strcmp(a, "--modes")) modes = v;
+      else if (!strcmp(a, "--trials")) ok = ok && sg_parse_u64(v, false, 1, 10000, &trials);
+      else if (!strcmp(a, "--repeats")) ok = ok && sg_parse_u32(v, 1, 100000, &o.repeats);
+      else if (!strcmp(a, "--warmup-ms")) ok = ok && sg_parse_u32(v, 0, 60000, &o.warmup_ms);
+      else if (!strcmp(a, "--sample")) ok = ok && sg_parse_u64(v, false, 0, 0xFFFFFFFFull, &o.sample);
+      else ok = false;
+      took = ok ? 2 : -1;
+    }
+    if (took < 0) {
+      fprintf(stderr, "bench_slowmode_mlp: bad argument '%s'%s%s%s%s (see the comment at the top of bench/slowmode_mlp.c)\n",
+              a, v ? " " : "", v ? v : "", *why ? ": " : "", why);
       return 2;
     }
-    i++;
+    i += took - 1;
   }
   char msg[1024] = "";
   trial_env e = {0};
