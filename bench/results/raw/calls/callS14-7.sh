@@ -1,7 +1,7 @@
 #!/bin/bash
 # Raw: bench/results/raw/gpu-2026-11-27-s14/callS14-7/ (card and driver in smi.txt)
 # First compiles: each process's first trial (an empty driver and spvgen cache per process); later trials reuse the process's pipeline
-# References: spvgen against itself (a slow trial is a ratio to the best trial of the run).
+# References: spvgen against itself (a slow trial against the best trial of its run: fast 0.329-0.343 ms with optimal weights); torch for this network (32-64x3-16 silu, 4,194,304 points, f16): eager 1.790 ms (2.343 G points/s), torch.compile 1.922 ms (2.182 G points/s), measured in call S14-2 on the same H200 (bench/results/raw/gpu-2026-11-27-s14/callS14-2/mlp-anchor.txt), not rerun in this call (no device time left for it)
 # Call S14-7: S14-6 found the slow mode in new sessions of one context (5 of 24), never
 # in trials on the same buffers (0 of 24) nor in new contexts (0 of 24). Which buffer:
 # bench_slowmode_mlp --modes buffers, 12 trials each, (a) as S14-6 (optimal weights,

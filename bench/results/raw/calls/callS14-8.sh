@@ -1,7 +1,7 @@
 #!/bin/bash
 # Raw: bench/results/raw/gpu-2026-11-27-s14/callS14-8/ (card and driver in smi.txt)
 # First compiles: each process's first trial (an empty driver and spvgen cache per process); later trials use the process's pipeline
-# References: spvgen against itself (a slow trial against the best trial of its run); the same measurement without the change: S14-6 and S14-7 (6 of 36 new sessions slow, not rerun)
+# References: spvgen against itself (a slow trial against the best trial of its run: fast 0.329-0.337 ms); without the change: S14-6 and S14-7 (6 of 36 new sessions slow); torch for this network (32-64x3-16 silu, 4,194,304 points, f16): eager 1.790 ms (2.343 G points/s), torch.compile 1.922 ms (2.182 G points/s), measured in call S14-2 on the same H200 (bench/results/raw/gpu-2026-11-27-s14/callS14-2/mlp-anchor.txt), not rerun in this call (no device time left for it)
 # Call S14-8: does the way a buffer's memory is allocated avoid the slow mode? An
 # experiment (build-gpu/bench/bench_slowmode_mlp_x: b5c9758 + experiments/exp-dedicated.diff,
 # SPVGEN_EXP_DEDICATED): 1 = every device-local buffer a dedicated allocation
