@@ -109,6 +109,9 @@ uint32_t mlp_compile_ms(const spvgen_device_caps *caps, const spvgen_mlp_config 
 /* The compile budget of a desc (compile_budget_ms, or the default). */
 uint32_t mlp_budget_ms(const spvgen_mlp_desc *d);
 
+/* sigmoid on a cooperative vector: on Tanh for f16, Exp and a division for f32 (vec.c; the
+ * vec training kernel's silu derivative too). */
+uint32_t mlp_vec_sigmoid(spvgen_module *m, uint32_t y);
 /* The activation on a float16 cooperative vector (vec.c; the vec training kernel too). */
 uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
                             spvgen_mlp_activation act);

@@ -1081,8 +1081,9 @@ static uint32_t vec_act_deriv(spvgen_module *m, const spvgen_mlp_config *p, uint
   case SPVGEN_MLP_ACT_SIGMOID: return spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_arith(m, SpvOpFSub, one, y));
   case SPVGEN_MLP_ACT_TANH: return spvgen_coop_arith(m, SpvOpFSub, one, spvgen_coop_arith(m, SpvOpFMul, y, y));
   case SPVGEN_MLP_ACT_SILU: {
-    uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, z));
-    uint32_t sg = spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));
+    /* silu'(z) = s (1 + z (1 - s)), s = sigmoid(z) in the forward pass's form (on Tanh
+     * for f16 vectors) */
+    uint32_t sg = mlp_vec_sigmoid(m, z);
     return spvgen_coop_arith(m, SpvOpFMul, sg,
                              spvgen_coopvec_fma(m, z, spvgen_coop_arith(m, SpvOpFSub, one, sg), one));
   }

@@ -161,6 +161,38 @@ static uint32_t vec_candidates(const spvgen_device_caps *caps, const spvgen_mlp_
   return n;
 }
 
+/* Whether y is an f16 cooperative vector (else f32: the 8-bit weights' path). */
+static bool vec_is_f16(spvgen_module *m, uint32_t y) {
+  spvgen_coop_type_info ti;
+  return spvgen_coop_type_query(m, spvgen_type_of(m, y), &ti) && ti.component == spvgen_type_float(m, 16);
+}
+
+/* tanh(y / 2) on an f16 cooperative vector, clamped as tanh below (tanh(8) rounds to 1 in
+ * f16); *h gets y / 2. */
+static uint32_t vec_tanh_half(spvgen_module *m, uint32_t y, uint32_t *h) {
+  uint32_t t = spvgen_type_of(m, y);
+  *h = spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_splat_float(m, t, 0.5));
+  return spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, *h, spvgen_coop_splat_float(m, t, -8.0),
+                                                     spvgen_coop_splat_float(m, t, 8.0)));
+}
+
+/* sigmoid(y) on a cooperative vector (mlp_internal.h). f16: 0.5 + 0.5 tanh(y / 2) on the
+ * cooperative-vector Tanh, which the driver runs far faster than an f16 Exp and division
+ * (docs/design-notes.md, "The vec variant's sigmoid on Tanh"). Its error is absolute (a few
+ * 2^-12 near 0 as near 1), within the f16 path's activation bound of lib/ref/ref_mlp.c.
+ * f32 vectors (the 8-bit weights' path): 1 / (1 + e^-y), f32 Tanh being the driver's slow
+ * one. */
+uint32_t mlp_vec_sigmoid(spvgen_module *m, uint32_t y) {
+  uint32_t t = spvgen_type_of(m, y);
+  if (vec_is_f16(m, y)) {
+    uint32_t h, half = spvgen_coop_splat_float(m, t, 0.5);
+    return spvgen_coopvec_fma(m, vec_tanh_half(m, y, &h), half, half);
+  }
+  uint32_t one = spvgen_coop_splat_float(m, t, 1.0);
+  uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, y));
+  return spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));
+}
+
 /* The activation on a float16 cooperative vector (mlp_internal.h). */
 uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32_t y,
                                spvgen_mlp_activation act) {
@@ -171,26 +203,12 @@ uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32
     uint32_t s = spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_splat_float(m, t, p->desc.leaky_slope));
     return p->desc.leaky_slope <= 1.0f ? spvgen_coopvec_max(m, y, s) : spvgen_coopvec_min(m, y, s);
   }
-  case SPVGEN_MLP_ACT_SIGMOID:
+  case SPVGEN_MLP_ACT_SIGMOID: return mlp_vec_sigmoid(m, y);
   case SPVGEN_MLP_ACT_SILU: {
-    spvgen_coop_type_info ti;
-    if (spvgen_coop_type_query(m, t, &ti) && ti.component == spvgen_type_float(m, 16)) {
-      /* f16: sigmoid(x) = 0.5 + 0.5 tanh(x / 2) on the cooperative-vector Tanh, which the
-       * driver runs far faster than an f16 Exp and division (docs/design-notes.md, "The
-       * vec variant's sigmoid on Tanh"); silu(x) = h + h tanh(h), h = x / 2. Its error is
-       * absolute (a few 2^-12 near 0 as near 1), within the f16 path's activation bound
-       * of lib/ref/ref_mlp.c. Clamped as tanh below: tanh(8) rounds to 1 in f16. */
-      uint32_t half = spvgen_coop_splat_float(m, t, 0.5);
-      uint32_t h = spvgen_coop_arith(m, SpvOpFMul, y, half);
-      uint32_t th = spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, h, spvgen_coop_splat_float(m, t, -8.0),
-                                                              spvgen_coop_splat_float(m, t, 8.0)));
-      return act == SPVGEN_MLP_ACT_SILU ? spvgen_coopvec_fma(m, h, th, h) : spvgen_coopvec_fma(m, th, half, half);
-    }
-    /* f32 vectors (the 8-bit weights' path): Exp and a division */
-    uint32_t one = spvgen_coop_splat_float(m, t, 1.0);
-    uint32_t e = spvgen_coopvec_exp(m, spvgen_coop_negate(m, y));
-    uint32_t s = spvgen_coop_arith(m, SpvOpFDiv, one, spvgen_coop_arith(m, SpvOpFAdd, one, e));
-    return act == SPVGEN_MLP_ACT_SILU ? spvgen_coop_arith(m, SpvOpFMul, y, s) : s;
+    /* f16: silu(y) = h + h tanh(h), h = y / 2: one instruction fewer than y sigmoid(y) */
+    if (!vec_is_f16(m, y)) return spvgen_coop_arith(m, SpvOpFMul, y, mlp_vec_sigmoid(m, y));
+    uint32_t h, th = vec_tanh_half(m, y, &h);
+    return spvgen_coopvec_fma(m, h, th, h);
   }
   case SPVGEN_MLP_ACT_TANH:
     return spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, y, spvgen_coop_splat_float(m, t, -8.0),

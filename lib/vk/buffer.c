@@ -1,7 +1,6 @@
 /* lib/vk/buffer.c — buffers: device-local ones filled and read through a staging buffer,
- * host-visible ones mapped for life, device addresses, fills. One allocation per buffer
- * (dedicated, for device-local ones): the runner serves tests, samples and benchmarks, not
- * thousands of small objects. */
+ * host-visible ones mapped for life, device addresses, fills. One allocation per buffer:
+ * the runner serves tests, samples and benchmarks, not thousands of small objects. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,18 +106,8 @@ spvgen_status sg_vk_buffer_make(spvgen_vk_context *ctx, const char *who, uint64_
   }
   VkMemoryAllocateFlagsInfo mafi = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, NULL,
                                     VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, 0};
-  /* A device-local buffer is a dedicated allocation (VkMemoryDedicatedAllocateInfo, core
-   * since Vulkan 1.1): the runner gives each buffer its own allocation anyway, and marked
-   * dedicated the driver places it as a resource of its own. Without it, NVIDIA's driver
-   * sometimes placed a large buffer made again in the same context where a kernel reading
-   * it ran several times slower for the buffer's whole life (docs/design-notes.md, "The
-   * slow mode follows a session's buffers"). */
-  VkMemoryDedicatedAllocateInfo dedicated = {VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
-                                             address ? &mafi : NULL, VK_NULL_HANDLE, b->buffer};
   VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, address ? &mafi : NULL,
                               req.size, type};
-  if (!host) mai.pNext = &dedicated;
-  b->dedicated = mai.pNext == (const void *)&dedicated;
   r = ctx->vkd.vkAllocateMemory(ctx->device, &mai, NULL, &b->memory);
   if (r != VK_SUCCESS) {
     b->memory = VK_NULL_HANDLE;

@@ -237,7 +237,6 @@ struct spvgen_vk_buffer {
   uint32_t flags;
   void *mapped;
   uint64_t address;
-  bool dedicated; /* allocated with VkMemoryDedicatedAllocateInfo (device-local: buffer.c) */
 };
 
 #define SPVGEN_VK_MAX_SETS 4

@@ -200,6 +200,49 @@ static uint32_t count_lines_with(const char *text, const char *a, const char *ta
   return n;
 }
 
+/* vec training's silu and sigmoid take the forward pass's f16 form on Tanh, the derivative
+ * too (silu'(z) = s (1 + z (1 - s)), s on Tanh): no Exp and no division on the vectors of
+ * a 16-64x2-3 silu (and sigmoid) gradient kernel with an L2 loss. */
+static void test_vec_training_silu_on_tanh(void) {
+  spvgen_device_caps h100;
+  CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
+  for (int a = 0; a < 2; a++) {
+    spvgen_mlp_train_desc d;
+    memset(&d, 0, sizeof d);
+    d.net.input_width = 16;
+    d.net.hidden_width = 64;
+    d.net.hidden_count = 2;
+    d.net.output_width = 3;
+    d.net.activation = a ? SPVGEN_MLP_ACT_SIGMOID : SPVGEN_MLP_ACT_SILU;
+    d.net.variant = SPVGEN_MLP_VEC;
+    d.loss = SPVGEN_MLP_LOSS_L2;
+    d.grad_workgroups = 128;
+    spvgen_mlp_train_config t;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_train_plan(&d, &h100, &t, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "%s", msg);
+    if (st != SPVGEN_OK) continue;
+    spvgen_module *m = spvgen_module_create(NULL);
+    st = spvgen_mlp_train_emit(m, &t, SPVGEN_MLP_TRAIN_GRADIENT, NULL);
+    CHECK_MSG(st == SPVGEN_OK, "%s: %s", t.name, spvgen_module_error(m));
+    size_t count = 0;
+    const uint32_t *words = check_module(m, &count);
+    char *text = words ? check_disassemble(words, count) : NULL;
+    CHECK_MSG(text != NULL, "%s", t.name);
+    if (text) {
+      /* the forward pass's two hidden activations; silu's derivative at both (sigmoid's
+       * derivative is y (1 - y), from the forward's output) */
+      CHECK_EQ_U64(count_lines_with(text, " Tanh ", ""), a ? 2u : 4u);
+      CHECK_EQ_U64(count_lines_with(text, " Exp ", ""), 0u);
+      /* one scalar division: the loss's mean scale, 1 / (points x outputs) */
+      CHECK_EQ_U64(count_lines_with(text, "OpFDiv", ""), 1u);
+    }
+    spvgen_free_text(text);
+    spvgen_module_destroy(m);
+  }
+}
+
+
 /* The wide networks' mat training plans for the h100 preset (49,152 bytes of shared
  * memory): act'(z) in registers and one bias row per layer (loaded with a stride of 0)
  * give 16-128x3-3 SiLU chunks of 32 points (it had 16) and width 256 a plan at all. The
@@ -983,6 +1026,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_grid_gradient_f16),
       TEST_CASE(test_grid_spread),
       TEST_CASE(test_grid_networks_train_plans_on_every_variant),
+      TEST_CASE(test_vec_training_silu_on_tanh),
       TEST_CASE(test_mat_wide_networks_plan_larger_chunks_for_h100),
       TEST_CASE(test_mat_grad_forms_levers_only_where_they_buy_the_chunk),
       TEST_CASE(test_vec_gradient_kernel_validates_for_h100),

@@ -55,8 +55,6 @@ ALLOWED = [
      "the CLI's commands run in-process"),
     ("tests/vk/test_reflect_fuzz.c|tests/fuzz/fuzz_spirv.c", "lib/core/reflect.h|lib/vk/internal.h",
      "the runner's SPIR-V reader under mutation"),
-    ("tests/vk/test_buffers.c", "lib/vk/internal.h",
-     "how the runner allocated a buffer (struct spvgen_vk_buffer: dedicated or not)"),
     ("tests/core/test_vk_capabilities.c", "lib/core/internal.h",
      "the generated grammar tables and the builder's requirement path"),
 ]
