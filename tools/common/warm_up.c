@@ -14,7 +14,11 @@
  * stayed at 345 MHz through such a "warm-up" while timings looked steady. */
 #define WARM_SUBMIT_MS 25.0
 #define WARM_MAX_BATCH 4096u
-#define WARM_WINDOW_MS 150.0
+/* The steadiness test's span: after an idle second the governor keeps the clock at idle
+ * (345 MHz on the H100 and H200) for the first 100-400 ms of back-to-back work, so two
+ * batches less than that apart can agree at a fifth of the speed (docs/design-notes.md,
+ * "The slow mode is the clock's ramp (session 15)"). */
+#define WARM_WINDOW_MS 500.0
 
 spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                           uint32_t min_ms, uint64_t *ns, warm_up_info *info) {
@@ -65,9 +69,9 @@ spvgen_status warm_up_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch
       if (full) {
         /* Steady: this batch's median within 2% of one at least WARM_WINDOW_MS older.
          * Consecutive batches are not enough: after a second or more of idling, the
-         * clock governor can raise the clock a step every few hundred ms, and two
-         * batches 25 ms apart then agree at a third of the clock (docs/runner.md, "GPU
-         * clocks"). */
+         * clock governor raises the clock only after a few hundred ms of work, and two
+         * batches 25 ms apart (or 150: session 8's span) then agree at idle clocks
+         * (docs/runner.md, "GPU clocks"). */
         w.last_ns = med;
         if (prev > 0 && sg_now_ms() - prev_ms >= WARM_WINDOW_MS) {
           if (med <= prev * 1.02 && med >= prev * 0.98 && elapsed >= min_ms) {
