@@ -38,6 +38,13 @@ FUSED = CLASSES[:4]  # the classes the cost model proposes (select.c's model pat
 MAX_DISTANCE = 2.0  # emitters/mlp/select.c
 
 
+
+def c_float(v):
+    """v as a C float literal's digits (4 significant): "%.4g" gives "81" for 81.0, which
+    the 'f' suffix makes an invalid integer literal."""
+    t = "%.4g" % v
+    return t if any(ch in t for ch in ".en") else t + ".0"
+
 def lg(x):
     return math.log2(max(x, 1))
 
@@ -317,7 +324,8 @@ def c_entry(n):
     cells = []
     for c in CLASSES:
         b = n.best.get(c)
-        cells.append("{%.4gf, %d, %d, %d, %d, %d, %d, %d, %d}" % b[:9] if b else "{0, 0, 0, 0, 0, 0, 0, 0, 0}")
+        cells.append("{%sf, %d, %d, %d, %d, %d, %d, %d, %d}" % ((c_float(b[0]),) + tuple(b[1:9])) if b
+                     else "{0, 0, 0, 0, 0, 0, 0, 0, 0}")
     return "    {%d, %d, %d, %d, %d, %d, {%s}}, /* %s */" % (n.enc_w, n.width, n.depth, n.out, n.act, n.enc,
                                                              ", ".join(cells), n.name)
 

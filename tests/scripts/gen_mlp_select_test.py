@@ -55,6 +55,13 @@ for k, flags in enumerate(NETS):
                                         len(hid), o, act, 0, c, c + " plan", 0 if c == "layers" else 32,
                                         0 if c == "layers" else 1, 0, 0, "%.6f" % (1 / t), 0, 0, 5.0, 0,
                                         0, "ok", 0])))
+# a figure with no fraction (7.0 G points/s, below n5's best): the C float literal must
+# still be one ("7.0f", not "7f")
+for j, r in enumerate(rows):
+    f = r.split("\t")
+    if f[3] == "n5" and f[13] == "mat":
+        f[19] = "7.000000"
+        rows[j] = "\t".join(f)
 # a wrong plan's figure never counts
 rows.append(rows[1].replace("\tok\t", "\tfail\t").replace("\tvec\t", "\tloop\t", 1))
 failures = 0
