@@ -279,8 +279,9 @@ typedef struct grid_plan {
   int cls;            /* C_*, or -1: a choice of spvgen_mlp_plan that no class plan is */
   spvgen_mlp_config plan;
   bool skipped;       /* estimated compile over --max-compile-ms */
-  int compiled;       /* phase 1: 0 not compiled, 1 compiled, -1 failed */
+  int compiled;       /* phase 1: 0 not compiled, 1 compiled, -1 failed, 2 compiling */
   double compile_ms;  /* phase 1's first compile */
+  double compile_t0;  /* phase 1: when its compile started (s) */
   char why[200];
 } grid_plan;
 
@@ -373,7 +374,7 @@ typedef struct compiler {
   double deadline;
   const char *cache_dir;
   pthread_mutex_t lock, save_lock;
-  uint32_t done, failed;
+  uint32_t done, failed, finished; /* finished: worker threads that returned */
   double sum_ms;
 } compiler;
 
@@ -396,6 +397,10 @@ static void *compile_worker(void *arg) {
     pthread_mutex_unlock(&c->lock);
     if (i == UINT32_MAX) break;
     grid_plan *gp = &c->plans[i];
+    pthread_mutex_lock(&c->lock);
+    gp->compiled = 2;
+    gp->compile_t0 = now_s();
+    pthread_mutex_unlock(&c->lock);
     double ms = 0;
     spvgen_status st = mlp_compile_plan(ctx, &gp->plan, &ms, msg, sizeof msg);
     pthread_mutex_lock(&c->lock);
@@ -412,6 +417,9 @@ static void *compile_worker(void *arg) {
   if (spvgen_vk_kernel_cache_save(ctx) != SPVGEN_OK) printf("# compile thread: %s\n", spvgen_vk_error(ctx));
   pthread_mutex_unlock(&c->save_lock);
   spvgen_vk_destroy(ctx);
+  pthread_mutex_lock(&c->lock);
+  c->finished++;
+  pthread_mutex_unlock(&c->lock);
   return NULL;
 }
 
@@ -455,6 +463,24 @@ static void precompile(grid_plan *plans, uint32_t n, uint32_t threads, double se
   for (uint32_t t = 0; th && t < threads; t++)
     if (pthread_create(&th[t], NULL, compile_worker, &c) == 0) started++;
     else break;
+  /* Past the phase's deadline, every 30 s: the plans still in the driver's compile (one
+   * that never returns holds the run here: call S15-7's layers plans). */
+  double reported = c.deadline;
+  for (;;) {
+    pthread_mutex_lock(&c.lock);
+    const bool all = c.finished >= started;
+    if (!all && now_s() - reported >= 30.0) {
+      reported = now_s();
+      for (uint32_t i = 0; i < n; i++)
+        if (plans[i].compiled == 2)
+          printf("# compile phase: %.0f s past its deadline, still compiling (%.0f s): %s\n", reported - c.deadline,
+                 reported - plans[i].compile_t0, plans[i].plan.name);
+    }
+    pthread_mutex_unlock(&c.lock);
+    if (all) break;
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
   for (uint32_t t = 0; t < started; t++) pthread_join(th[t], NULL);
   double wall = now_s() - t0;
   printf("# compile phase: %u of %u plans in %.1f s on %u threads (%u failed; %.1f s of compiles: %.1fx parallel)\n",
@@ -779,6 +805,9 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
+  /* Line by line into a file too: a run killed by its time limit (a driver compile that did
+   * not return, call S15-7) keeps every line it printed. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   const char *nets_out = NULL, *anchors = NULL, *tsv_path = NULL, *md_path = NULL, *only = NULL, *cache_arg = NULL;
   const char *classes = "vec,vec-opt,mat,loop", *plan_only = NULL;
   double budget = 300, compile_budget = 120, max_compile_ms = 25000;
