@@ -101,7 +101,10 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
   spvgen_tune_options opt = options ? *options : (spvgen_tune_options){0};
   double budget = opt.budget_seconds > 0 ? opt.budget_seconds : 120.0;
   uint32_t warmup = opt.warmup ? opt.warmup : 3;
-  uint32_t warmup_ms = opt.warmup_ms ? opt.warmup_ms : 200;
+  /* 500 ms: after an idle second the H200 kept its idle clock through the first 100-400 ms
+   * of back-to-back work (docs/design-notes.md, "The slow mode is the clock's ramp"), and
+   * building a candidate's pipeline can be that idle. */
+  uint32_t warmup_ms = opt.warmup_ms ? opt.warmup_ms : 500;
   uint32_t repeats = opt.repeats ? opt.repeats : 15;
   uint32_t limit = opt.max_candidates && opt.max_candidates < res->count ? opt.max_candidates : res->count;
   double t0 = tune_now_seconds();
