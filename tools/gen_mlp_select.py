@@ -38,12 +38,12 @@ FUSED = CLASSES[:4]  # the classes the cost model proposes (select.c's model pat
 MAX_DISTANCE = 2.0  # emitters/mlp/select.c
 
 
-
 def c_float(v):
     """v as a C float literal's digits (4 significant): "%.4g" gives "81" for 81.0, which
     the 'f' suffix makes an invalid integer literal."""
     t = "%.4g" % v
-    return t if any(ch in t for ch in ".en") else t + ".0"
+    return t if "." in t or "e" in t else t + ".0"
+
 
 def lg(x):
     return math.log2(max(x, 1))

@@ -167,13 +167,18 @@ static bool vec_is_f16(spvgen_module *m, uint32_t y) {
   return spvgen_coop_type_query(m, spvgen_type_of(m, y), &ti) && ti.component == spvgen_type_float(m, 16);
 }
 
-/* tanh(y / 2) on an f16 cooperative vector, clamped as tanh below (tanh(8) rounds to 1 in
- * f16); *h gets y / 2. */
-static uint32_t vec_tanh_half(spvgen_module *m, uint32_t y, uint32_t *h) {
+/* tanh(y) on a cooperative vector, its input clamped to [-8, 8] (tanh(8) rounds to 1 in
+ * f16). */
+static uint32_t vec_tanh(spvgen_module *m, uint32_t y) {
   uint32_t t = spvgen_type_of(m, y);
-  *h = spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_splat_float(m, t, 0.5));
-  return spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, *h, spvgen_coop_splat_float(m, t, -8.0),
+  return spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, y, spvgen_coop_splat_float(m, t, -8.0),
                                                      spvgen_coop_splat_float(m, t, 8.0)));
+}
+
+/* tanh(y / 2) on an f16 cooperative vector; *h gets y / 2. */
+static uint32_t vec_tanh_half(spvgen_module *m, uint32_t y, uint32_t *h) {
+  *h = spvgen_coop_arith(m, SpvOpFMul, y, spvgen_coop_splat_float(m, spvgen_type_of(m, y), 0.5));
+  return vec_tanh(m, *h);
 }
 
 /* sigmoid(y) on a cooperative vector (mlp_internal.h). f16: 0.5 + 0.5 tanh(y / 2) on the
@@ -210,9 +215,7 @@ uint32_t mlp_vec_activation(spvgen_module *m, const spvgen_mlp_config *p, uint32
     uint32_t h, th = vec_tanh_half(m, y, &h);
     return spvgen_coopvec_fma(m, h, th, h);
   }
-  case SPVGEN_MLP_ACT_TANH:
-    return spvgen_coopvec_tanh(m, spvgen_coopvec_clamp(m, y, spvgen_coop_splat_float(m, t, -8.0),
-                                                       spvgen_coop_splat_float(m, t, 8.0)));
+  case SPVGEN_MLP_ACT_TANH: return vec_tanh(m, y);
   case SPVGEN_MLP_ACT_EXP: return spvgen_coopvec_exp(m, y);
   default: return y;
   }

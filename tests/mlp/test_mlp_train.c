@@ -200,6 +200,19 @@ static uint32_t count_lines_with(const char *text, const char *a, const char *ta
   return n;
 }
 
+/* A training desc of a network (variant AUTO, every other field 0). */
+static spvgen_mlp_train_desc net_desc(uint32_t in, uint32_t width, uint32_t count, uint32_t out,
+                                      spvgen_mlp_activation act) {
+  spvgen_mlp_train_desc d;
+  memset(&d, 0, sizeof d);
+  d.net.input_width = in;
+  d.net.hidden_width = width;
+  d.net.hidden_count = count;
+  d.net.output_width = out;
+  d.net.activation = act;
+  return d;
+}
+
 /* vec training's silu and sigmoid take the forward pass's f16 form on Tanh, the derivative
  * too (silu'(z) = s (1 + z (1 - s)), s on Tanh): no Exp and no division on the vectors of
  * a 16-64x2-3 silu (and sigmoid) gradient kernel with an L2 loss. */
@@ -207,13 +220,7 @@ static void test_vec_training_silu_on_tanh(void) {
   spvgen_device_caps h100;
   CHECK(spvgen_caps_preset("h100", &h100) == SPVGEN_OK);
   for (int a = 0; a < 2; a++) {
-    spvgen_mlp_train_desc d;
-    memset(&d, 0, sizeof d);
-    d.net.input_width = 16;
-    d.net.hidden_width = 64;
-    d.net.hidden_count = 2;
-    d.net.output_width = 3;
-    d.net.activation = a ? SPVGEN_MLP_ACT_SIGMOID : SPVGEN_MLP_ACT_SILU;
+    spvgen_mlp_train_desc d = net_desc(16, 64, 2, 3, a ? SPVGEN_MLP_ACT_SIGMOID : SPVGEN_MLP_ACT_SILU);
     d.net.variant = SPVGEN_MLP_VEC;
     d.loss = SPVGEN_MLP_LOSS_L2;
     d.grad_workgroups = 128;
@@ -849,18 +856,6 @@ static void test_gradient_check_fails_on_a_wrong_gradient(void) {
   check_case(&cases[7], 0.05);  /* the hash grid */
 }
 
-/* A training desc of a network (variant AUTO, every other field 0). */
-static spvgen_mlp_train_desc net_desc(uint32_t in, uint32_t width, uint32_t count, uint32_t out,
-                                      spvgen_mlp_activation act) {
-  spvgen_mlp_train_desc d;
-  memset(&d, 0, sizeof d);
-  d.net.input_width = in;
-  d.net.hidden_width = width;
-  d.net.hidden_count = count;
-  d.net.output_width = out;
-  d.net.activation = act;
-  return d;
-}
 
 /* llvmpipe's loop budget (emitters/mlp/train.c gradient_budget_canary): the loop
  * variant's gradient kernel on a network whose per-point loops pass it (16-128x3-3 on
