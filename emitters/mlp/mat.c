@@ -311,6 +311,16 @@ static spvgen_status mat_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
                               size_t size) {
   spvgen_mlp_desc *d = &p->desc;
   const bool rows = d->mat_rows;
+  /* output_path: STAGED writes the block from the f16 activation block in 16-byte chunks
+   * (write_output_chunk); AUTO takes DIRECT. */
+  if (!d->output_path) d->output_path = SPVGEN_MLP_OUTPUT_DIRECT;
+  if (d->output_path == SPVGEN_MLP_OUTPUT_STAGED &&
+      (rows || d->mat_slab || d->output_type != SPVGEN_COMPONENT_F16 || d->output_width % 8))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "output_path staged: the mat variant stages f16 outputs of a multiple of 8 "
+                    "components (16-byte chunks) in the default arrangement; this plan has %s",
+                    rows ? "mat_rows" : d->mat_slab ? "mat_slab" :
+                    d->output_type != SPVGEN_COMPONENT_F16 ? "f32 output points" : "an output_width not a multiple of 8");
   if (!spvgen_caps_has(caps, SPVGEN_FEATURE_COOPMAT))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "the mat variant needs %s (VK_KHR_cooperative_matrix), which %s lacks",
@@ -439,6 +449,7 @@ typedef struct mat_ctx {
   uint32_t act, bias, wsm;    /* shared variables (0: none) */
   ek_buffer w16, w4;          /* the weight buffer as f16 and as 16-byte chunks */
   ek_buffer in4;              /* the input points as 16-byte chunks (fast input path) */
+  ek_buffer out4;             /* the output points as 16-byte chunks (output_path staged) */
   uint32_t ta, tb, tc, tc16;  /* fragment types: A, B, accumulator, f16 accumulator */
   uint32_t tid;
   uint32_t fsh;               /* training: the f32 shared array (MEM_F32) */
@@ -659,6 +670,27 @@ static void write_output(mat_ctx *c, uint32_t e, const void *arg) {
   ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, a->n));
   uint32_t v = spvgen_load(m, c->f16, act_ptr(c, ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), comp)));
   mlp_store_output(m, c->p, a->io, gp, comp, spvgen_op_f_convert(m, c->f32, v));
+  ek_guard_end(m, inside);
+}
+
+/* Output chunk e of the block (output_path staged): eight f16 outputs of one point from
+ * the activation block to binding 2 as one 16-byte store, consecutive chunks on
+ * consecutive invocations. */
+static void write_output_chunk(mat_ctx *c, uint32_t e, const void *arg) {
+  const input_arg *a = arg;
+  spvgen_module *m = c->m;
+  const uint32_t cpp = c->p->desc.output_width / 8;
+  uint32_t pt = ek_div_imm(m, e, cpp), cc = ek_mod_imm(m, e, cpp);
+  uint32_t gp = ek_iadd(m, a->base, pt);
+  ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, a->n));
+  uint32_t h0 = ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, cc, 8));
+  uint32_t h2 = spvgen_type_vector(m, c->f16, 2), w[4];
+  for (uint32_t i = 0; i < 4; i++) {
+    uint32_t pair[2];
+    for (uint32_t k = 0; k < 2; k++) pair[k] = spvgen_load(m, c->f16, act_ptr(c, ek_add_imm(m, h0, 2 * i + k)));
+    w[i] = spvgen_op_bitcast(m, c->u32, spvgen_op_composite_construct(m, h2, pair, 2));
+  }
+  ek_store_elem(m, &c->out4, ek_iadd(m, ek_mul_imm(m, gp, cpp), cc), spvgen_op_composite_construct(m, c->v4, w, 4));
   ek_guard_end(m, inside);
 }
 
@@ -1201,7 +1233,8 @@ static void emit_layers_cols(mat_ctx *c, const mlp_io *io, const input_arg *ia, 
   spvgen_module *m = c->m;
   const spvgen_mlp_config *p = c->p;
   const mat_geom *g = &c->g;
-  const bool direct_out = p->desc.output_width % FR == 0;
+  const bool staged = p->desc.output_path == SPVGEN_MLP_OUTPUT_STAGED;
+  const bool direct_out = p->desc.output_width % FR == 0 && !staged;
   for (uint32_t l = 0; l < p->layer_count; l++) {
     const bool last = l + 1 == p->layer_count;
     cols_layer s = {.l = l, .nf = g->np[l] / FR, .kf = g->kp[l] / FR};
@@ -1224,7 +1257,10 @@ static void emit_layers_cols(mat_ctx *c, const mlp_io *io, const input_arg *ia, 
     cols_store_act(c, &s);
     spvgen_workgroup_barrier(m);
     if (last) {
-      strided_loop(c, g->P * p->desc.output_width, write_output, ia);
+      if (staged)
+        strided_loop(c, g->P * p->desc.output_width / 8, write_output_chunk, ia);
+      else
+        strided_loop(c, g->P * p->desc.output_width, write_output, ia);
       if (direct_out) spvgen_end_if(m);
     }
   }
@@ -1515,6 +1551,8 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
   const bool bda = d->addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   if (bda) c->bda = &io;
   declare_common(c, "act", g->act_halves);
+  if (!bda && d->output_path == SPVGEN_MLP_OUTPUT_STAGED)
+    c->out4 = ek_buffer_view(m, &io.out, c->v4, 2, false, "output4");
   uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
   uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
   uint32_t act_fn[SPVGEN_MLP_ACT_COUNT] = {0};
@@ -1534,6 +1572,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     n = mlp_io_rebase(m, p, &io, base, n);
     base = ek_u32(m, 0);
     if (c->in4.ptr_type) c->in4 = ek_buffer_view(m, &io.in, c->v4, 0, true, "input4");
+    if (d->output_path == SPVGEN_MLP_OUTPUT_STAGED) c->out4 = ek_buffer_view(m, &io.out, c->v4, 2, false, "output4");
   }
   input_arg ia = {&io, base, n};
   if (g->stream) { /* the biases only: the inputs and weights have their own paths */
@@ -1544,7 +1583,7 @@ static void mat_emit(spvgen_module *m, const spvgen_mlp_config *p) {
     spvgen_workgroup_barrier(m);
   }
 
-  const bool direct_out = d->output_width % FR == 0;
+  const bool direct_out = d->output_width % FR == 0 && d->output_path != SPVGEN_MLP_OUTPUT_STAGED;
   uint32_t full = 0;
   if (direct_out) full = spvgen_op_logical_not(m, ek_bool_type(m), ek_ult(m, n, ek_add_imm(m, base, g->P)));
   uint32_t zero_acc = c->emu ? spvgen_const_null(m, c->tc) : spvgen_coop_splat(m, c->tc, spvgen_const_null(m, c->facc));

@@ -354,6 +354,7 @@ void mlp_plan_name(spvgen_mlp_config *p) {
       ek_str_u32(&s, d->mat_slab);
     }
   }
+  if (d->output_path == SPVGEN_MLP_OUTPUT_STAGED) ek_str_put(&s, " ostage");
 }
 
 static const spvgen_device_caps *default_caps(const spvgen_device_caps *caps, spvgen_device_caps *tmp) {
@@ -379,6 +380,7 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
     p->desc.vec_rows = knobs->vec_rows;
     p->desc.vec_stage = knobs->vec_stage;
     p->desc.layer_loop = knobs->layer_loop;
+    p->desc.output_path = knobs->output_path;
   }
   p->desc.variant = v;
   p->variant = v;
@@ -406,6 +408,14 @@ spvgen_status mlp_plan_variant(const spvgen_device_caps *caps, const spvgen_mlp_
   if (p->desc.bias_path != SPVGEN_MLP_BIAS_AUTO && v != SPVGEN_MLP_VEC)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "bias_path is a knob of the vec variant (the %s variant adds its biases one way)",
+                    variant_names[v]);
+  if ((unsigned)p->desc.output_path >= SPVGEN_MLP_OUTPUT_PATH_COUNT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, "output_path %d: not a spvgen_mlp_output_path",
+                    (int)p->desc.output_path);
+  if (p->desc.output_path == SPVGEN_MLP_OUTPUT_STAGED && v != SPVGEN_MLP_VEC && v != SPVGEN_MLP_MAT)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "output_path staged is a knob of the vec and mat variants (the %s variant writes its "
+                    "output one way)",
                     variant_names[v]);
   const bool bda = p->desc.addressing == SPVGEN_ADDRESSING_DEVICE_ADDRESS;
   spvgen_status st = variants[v]->plan(caps, p, msg, size);
@@ -813,6 +823,8 @@ spvgen_status spvgen_mlp_emit_function(spvgen_module *m, const spvgen_mlp_config
                               "shared-memory row per invocation of the plan's workgroup, which the "
                               "function shape does not know (plan without vec_stage)"),
            spvgen_module_status(m);
+  /* output_path is the kernel's (how its workgroup stores): the function returns the
+   * point's output to the caller, whichever the plan holds. */
   variants[plan->variant]->emit_function(m, plan, info);
   return spvgen_module_status(m);
 }
@@ -981,9 +993,10 @@ typedef struct pointwise_ids {
   uint32_t gid, wg, lid;
 } pointwise_ids;
 
-static pointwise_ids pointwise_declare(spvgen_module *m, uint32_t ppi) {
+/* wg_lid: the workgroup's and the invocation's ids even for one point per invocation. */
+static pointwise_ids pointwise_declare(spvgen_module *m, uint32_t ppi, bool wg_lid) {
   pointwise_ids b = {0, 0, 0};
-  if (ppi == 1) {
+  if (ppi == 1 && !wg_lid) {
     b.gid = ek_builtin_v3(m, SpvBuiltInGlobalInvocationId);
   } else {
     b.wg = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
@@ -993,8 +1006,42 @@ static pointwise_ids pointwise_declare(spvgen_module *m, uint32_t ppi) {
 }
 
 static uint32_t pointwise_base(spvgen_module *m, const pointwise_ids *b, uint32_t ppi, uint32_t W) {
-  if (ppi == 1) return ek_load_v3_component(m, b->gid, 0);
+  if (b->gid) return ek_load_v3_component(m, b->gid, 0);
   return ek_iadd(m, ek_mul_imm(m, ek_load_v3_component(m, b->wg, 0), W * ppi), ek_load_v3_component(m, b->lid, 0));
+}
+
+/* The vec variant's staged output (SPVGEN_MLP_OUTPUT_STAGED): each invocation stores its
+ * point's output vector into its row of a shared array of 16-byte chunks (rows of the
+ * output's cpr chunks + 1: the extra chunk keeps the eight invocations of a 16-byte
+ * access phase in distinct banks), and after a workgroup barrier the workgroup writes
+ * the W points' rows as W * cpr consecutive chunks, chunk t = k W + lid, point t / cpr.
+ * A direct cooperative-vector store of a 128-byte point writes 16-byte pieces 128 bytes
+ * apart across a subgroup, each half of a 32-byte sector. */
+typedef struct pointwise_ostage {
+  uint32_t stage;  /* the Workgroup array of uvec4 (0: direct stores) */
+  uint32_t v4;     /* uvec4 */
+  uint32_t cpr;    /* 16-byte chunks per output point */
+  ek_buffer out4;  /* binding 2 as 16-byte chunks */
+} pointwise_ostage;
+
+static void pointwise_store_staged(spvgen_module *m, const spvgen_mlp_config *p, const pointwise_ostage *o,
+                                   uint32_t y, uint32_t lid, uint32_t first, uint32_t n, bool again) {
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t W = p->local_size[0], row = o->cpr + 1;
+  uint32_t t = spvgen_type_coopvec(m, ek_type(m, d->output_type), d->output_width);
+  uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
+  spvgen_coopvec_store(m, o->stage, v, ek_mul_imm(m, lid, row * 16), NULL);
+  spvgen_workgroup_barrier(m);
+  for (uint32_t k = 0; k < o->cpr; k++) {
+    uint32_t c = ek_add_imm(m, lid, k * W);
+    uint32_t r = ek_div_imm(m, c, o->cpr), col = ek_mod_imm(m, c, o->cpr);
+    uint32_t point = ek_iadd(m, first, r);
+    ek_guard inside = ek_guard_begin(m, ek_ult(m, point, n));
+    uint32_t chunk = spvgen_load(m, o->v4, ek_at(m, o->stage, ek_iadd(m, ek_mul_imm(m, r, row), col)));
+    ek_store_elem(m, &o->out4, ek_iadd(m, ek_mul_imm(m, point, o->cpr), col), chunk);
+    ek_guard_end(m, inside);
+  }
+  if (again) spvgen_workgroup_barrier(m); /* every chunk read before the next point's rows */
 }
 
 void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
@@ -1016,10 +1063,25 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   const uint32_t ppi = d->points_per_group > 1 ? d->points_per_group : 1, W = p->local_size[0];
   /* device addresses: the workgroup's id and the invocation's (the points are counted
    * from the workgroup's first, below) */
-  pointwise_ids ids = pointwise_declare(m, bda ? 2 : ppi);
+  const bool uniform = !array_shape;
+  pointwise_ostage os = {0, 0, 0, {0}};
+  if (uniform && d->output_path == SPVGEN_MLP_OUTPUT_STAGED) {
+    os.v4 = spvgen_type_vector(m, ek_u32_type(m), 4);
+    os.cpr = d->output_width * spvgen_component_type_size(d->output_type) / 16;
+    os.stage = ek_shared_array(m, os.v4, W * (os.cpr + 1), "output_stage").var;
+    if (!bda) os.out4 = ek_buffer_view(m, &io.out, os.v4, 2, false, "output4");
+  }
+  pointwise_ids ids = pointwise_declare(m, bda ? 2 : ppi, os.stage != 0);
   (void)ek_f32_type(m);
   spvgen_compute_main(m, "main", W, 1, 1);
   uint32_t base = bda ? 0 : pointwise_base(m, &ids, ppi, W);
+  /* staged output: the invocation's index and the workgroup's first point (0 with device
+   * addresses: the points count from it) */
+  uint32_t lid = 0, first = 0;
+  if (os.stage) {
+    lid = ek_load_v3_component(m, ids.lid, 0);
+    first = bda ? ek_u32(m, 0) : ek_mul_imm(m, ek_load_v3_component(m, ids.wg, 0), W * ppi);
+  }
   uint32_t n = spvgen_push_constant_load(m, &io.pc, 0);
   ek_guard group = {0};
   if (bda) {
@@ -1027,10 +1089,11 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
      * there in 64 bits, n becomes the points left from it, and the points are indexed
      * from 0 (the invocation's id), so no index grows with the point count. A workgroup
      * past the count (n points left 0) does nothing (a uniform branch). */
-    uint32_t first = ek_mul_imm(m, ek_load_v3_component(m, ids.wg, 0), W * ppi);
-    group = ek_guard_begin(m, ek_ult(m, first, n));
-    n = mlp_io_rebase(m, p, &io, first, n);
+    uint32_t wg_first = ek_mul_imm(m, ek_load_v3_component(m, ids.wg, 0), W * ppi);
+    group = ek_guard_begin(m, ek_ult(m, wg_first, n));
+    n = mlp_io_rebase(m, p, &io, wg_first, n);
     base = ek_load_v3_component(m, ids.lid, 0);
+    if (os.stage) os.out4 = ek_buffer_view(m, &io.out, os.v4, 2, false, "output4");
   }
   /* Cooperative vectors: the network runs in uniform control flow (every invocation
    * active), on the point clamped to the last one; only the store is guarded. The one
@@ -1039,7 +1102,6 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
    * way. On the H100 / H200 it measured within the run-to-run spread of the guarded
    * form: (b) 0.8-8 % faster in each of four same-call pairs, (a) 0.2-1 % slower
    * (bench/results/mlp-h100-2026-11-26.md). */
-  const bool uniform = !array_shape;
   uint32_t last = 0;
   ek_guard any = ek_guard_begin(m, uniform && !bda ? spvgen_op_i_not_equal(m, ek_bool_type(m), n, ek_u32(m, 0)) : 0);
   if (uniform) last = ek_isub(m, n, ek_u32(m, 1));
@@ -1056,9 +1118,13 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
     ek_guard whole = ek_guard_begin(m, uniform ? 0 : in_bounds);
     uint32_t x = uniform ? xs[j] : pointwise_load(m, p, &io, &fi, point, array_shape);
     uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
-    ek_guard store = ek_guard_begin(m, uniform ? in_bounds : 0);
-    pointwise_store(m, p, &io, point, y, array_shape);
-    ek_guard_end(m, store);
+    if (os.stage) { /* every invocation takes part (the barrier); the copy is guarded */
+      pointwise_store_staged(m, p, &os, y, lid, ek_add_imm(m, first, j * W), n, j + 1 < ppi);
+    } else {
+      ek_guard store = ek_guard_begin(m, uniform ? in_bounds : 0);
+      pointwise_store(m, p, &io, point, y, array_shape);
+      ek_guard_end(m, store);
+    }
     ek_guard_end(m, whole);
   }
   ek_guard_end(m, any);

@@ -473,6 +473,12 @@ static bool flag_bias_path(void *d, const char *v, char *why, size_t size) {
     return ((spvgen_mlp_desc *)d)->bias_path = v[0] == 'f' ? SPVGEN_MLP_BIAS_FUSED : SPVGEN_MLP_BIAS_ADD, true;
   return sg_flag_bad(why, size, v, "is not fused or add");
 }
+static bool flag_output_path(void *d, const char *v, char *why, size_t size) {
+  if (!strcmp(v, "direct") || !strcmp(v, "staged"))
+    return ((spvgen_mlp_desc *)d)->output_path = v[0] == 'd' ? SPVGEN_MLP_OUTPUT_DIRECT : SPVGEN_MLP_OUTPUT_STAGED,
+           true;
+  return sg_flag_bad(why, size, v, "is not direct or staged");
+}
 static bool flag_variant(void *d, const char *v, char *why, size_t size) {
   return spvgen_mlp_variant_parse(v, &((spvgen_mlp_desc *)d)->variant) ||
          sg_flag_bad(why, size, v, "is not auto, vec, mat, loop or layers");
@@ -528,6 +534,10 @@ static const sg_flag mlp_flags[] = {
     SG_FLAG_SWITCH("--vec-stage", "vec: activations through a shared-memory row per invocation", spvgen_mlp_desc,
                    vec_stage),
     SG_FLAG_SWITCH("--layer-loop", "vec: the equal hidden layers as a run-time loop", spvgen_mlp_desc, layer_loop),
+    {"--output-path", "direct|staged",
+     "vec, mat: each invocation or subgroup stores its outputs (direct), or\nthe workgroup writes them from shared "
+     "memory in consecutive 16-byte\nchunks (staged)",
+     flag_output_path, 0},
     {"--compile-budget", "MS", "the estimated driver compile the plan may choose (1000)", flag_compile_budget, 0},
     {"--addressing", "descriptors|device-address",
      "device-address: input, weights and output as 64-bit pointers in the\npush constants (loop variant)",

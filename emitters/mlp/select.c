@@ -109,6 +109,7 @@ static bool allows(const spvgen_mlp_desc *d, int cls, const mlp_select_knobs *k)
   bool opt = cls == MLP_CLASS_VEC_OPT;
   if (d->weight_layout == SPVGEN_MLP_WEIGHTS_OPTIMAL && !opt) return false;
   if (d->weight_layout == SPVGEN_MLP_WEIGHTS_ROW_MAJOR && opt) return false;
+  if (d->output_path == SPVGEN_MLP_OUTPUT_STAGED && v != SPVGEN_MLP_VEC && v != SPVGEN_MLP_MAT) return false;
   if (cls == MLP_CLASS_LAYERS) /* no knobs of its own: a desc that sets one is another class's */
     return !d->workgroup_size && !d->points_per_group && !d->f16_accumulation && !d->bias_path && !d->mat_rows &&
            !d->mat_slab && !d->vec_rows && !d->vec_stage && !d->layer_loop;

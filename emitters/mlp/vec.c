@@ -27,6 +27,53 @@ static uint32_t vec_stage_bytes(const spvgen_mlp_config *p) {
   return p->desc.workgroup_size * vec_stage_row(p) * 2;
 }
 
+/* The staged output's shared memory (mlp.c, pointwise_store_staged): a row of the output
+ * point's 16-byte chunks + 1 per invocation. */
+static uint32_t vec_output_row_bytes(const spvgen_mlp_desc *d) {
+  return d->output_width * spvgen_component_type_size(d->output_type);
+}
+static uint32_t vec_output_stage_bytes(const spvgen_mlp_config *p) {
+  const spvgen_mlp_desc *d = &p->desc;
+  if (d->output_path != SPVGEN_MLP_OUTPUT_STAGED) return 0;
+  return d->workgroup_size * (vec_output_row_bytes(d) / 16 + 1) * 16;
+}
+
+/* Output rows from which AUTO stages the output: 64 bytes (four 16-byte chunks). On the
+ * H200 (call S16-1, bench/results/mlp-2026-11-27-s16.md) 128-byte rows ran 1.09-2.09x
+ * faster staged (1-16x1-64: 8.70 -> 18.2 G points/s), 32-byte rows (32-64x4-16) 1-6 %
+ * slower: a direct store of a 32-byte row half-fills two sectors, of a 128-byte row
+ * eight, and the staged store costs a barrier and a shared-memory round trip per point. */
+#define VEC_OUTPUT_STAGE_MIN_ROW 64u
+
+/* output_path: STAGED where the output row is whole 16-byte chunks and the rows fit in
+ * shared memory beside vec_stage's; AUTO takes it from VEC_OUTPUT_STAGE_MIN_ROW bytes where
+ * it fits. */
+static spvgen_status vec_plan_output(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
+                                     size_t size) {
+  spvgen_mlp_desc *d = &p->desc;
+  const uint32_t row = vec_output_row_bytes(d);
+  if (!d->output_path) {
+    d->output_path = SPVGEN_MLP_OUTPUT_STAGED;
+    const uint32_t bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
+    if (row % 16 || row < VEC_OUTPUT_STAGE_MIN_ROW || bytes > caps->max_shared_memory)
+      d->output_path = SPVGEN_MLP_OUTPUT_DIRECT;
+  }
+  if (d->output_path != SPVGEN_MLP_OUTPUT_STAGED) return SPVGEN_OK;
+  if (row % 16)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "output_path staged: the vec variant writes the output in 16-byte chunks; an "
+                    "output point of %u x %s is %u bytes, not a multiple of 16",
+                    d->output_width, spvgen_component_type_name(d->output_type), row);
+  const uint32_t bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
+  if (bytes > caps->max_shared_memory)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "output_path staged: %u invocations x %u bytes of output row%s need %u bytes of "
+                    "shared memory; %s has %u (a smaller workgroup_size)",
+                    d->workgroup_size, row + 16, d->vec_stage ? " beside vec_stage's rows" : "", bytes,
+                    caps->name, caps->max_shared_memory);
+  return SPVGEN_OK;
+}
+
 /* The layers layer_loop runs as a loop: [1, hidden_count - 1] (0 count: none). */
 void mlp_vec_loop_layers(const spvgen_mlp_config *p, uint32_t *first, uint32_t *count) {
   *first = 1;
@@ -127,10 +174,12 @@ static spvgen_status vec_plan(const spvgen_device_caps *caps, spvgen_mlp_config 
   if (!d->bias_path) d->bias_path = SPVGEN_MLP_BIAS_FUSED;
   spvgen_status st = vec_plan_structure(caps, p, msg, size);
   if (st != SPVGEN_OK) return st;
+  st = vec_plan_output(caps, p, msg, size);
+  if (st != SPVGEN_OK) return st;
   p->local_size[0] = d->workgroup_size;
   p->local_size[1] = p->local_size[2] = 1;
   p->points_per_workgroup = d->workgroup_size * d->points_per_group;
-  p->shared_bytes = d->vec_stage ? vec_stage_bytes(p) : 0;
+  p->shared_bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
   p->features = SPVGEN_FEATURE_COOPVEC;
   p->subgroup_size = 0;
   return SPVGEN_OK;

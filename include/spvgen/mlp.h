@@ -207,6 +207,24 @@ typedef enum spvgen_mlp_bias_path {
   SPVGEN_MLP_BIAS_PATH_COUNT = 3,
 } spvgen_mlp_bias_path;
 
+/* How the vec and mat variants write a block's output points (the other variants
+ * write directly). */
+typedef enum spvgen_mlp_output_path {
+  SPVGEN_MLP_OUTPUT_AUTO = 0,
+  /* Each invocation (vec: one cooperative-vector store of its point) or subgroup (mat:
+   * fragment stores) writes its results straight to binding 2. A point of more than 16
+   * bytes then arrives at the memory system as 16-byte pieces of distinct 32-byte
+   * sectors (vec) or rows of 32 bytes (mat). */
+  SPVGEN_MLP_OUTPUT_DIRECT = 1,
+  /* The results go through shared memory first, and the workgroup writes the block's
+   * output as consecutive 16-byte pieces (adjacent invocations, adjacent bytes). vec: a
+   * row per invocation of the output bytes + 16 (workgroup_size x that), the output row
+   * a multiple of 16 bytes; mat: the activation block (f16 output, output_width a
+   * multiple of 8, the default columns arrangement). */
+  SPVGEN_MLP_OUTPUT_STAGED = 2,
+  SPVGEN_MLP_OUTPUT_PATH_COUNT = 3,
+} spvgen_mlp_output_path;
+
 typedef struct spvgen_mlp_desc {
   /* ---- the network ---- */
   uint32_t input_width;  /* >= 1 (required): components of an input point */
@@ -302,6 +320,10 @@ typedef struct spvgen_mlp_desc {
    * vec_stage a layer's pieces too: the module, and the driver's compile, hold one such
    * layer. */
   bool layer_loop;
+  /* vec, mat: how the kernel writes the output (AUTO: the variant's choice, vec STAGED
+   * from 64-byte output points, mat DIRECT; see the enum). spvgen_mlp_emit_function's
+   * function returns its point's output whatever this holds. */
+  spvgen_mlp_output_path output_path;
   /* The driver's first compile the plan may cost, in ms, estimated (plan.compile_ms):
    * where the desc leaves the variant or knobs open, the plan takes none estimated over
    * it (if every plan is, the cheapest to compile). 0: 1000 ms. */

@@ -108,6 +108,62 @@ static void run_variant(spvgen_mlp_variant v, uint64_t features, bool acc16) {
 }
 
 static void test_mlp_vec_matches_cpu(void) { run_variant(SPVGEN_MLP_VEC, SPVGEN_FEATURE_COOPVEC, false); }
+
+/* output_path staged (vec and mat): the outputs through shared memory, written in 16-byte
+ * chunks. Wide f16 outputs (64: the store the path is for), f32 ones, 24 outputs (mat:
+ * not whole fragments), several points per invocation and workgroup sizes (vec), device
+ * addresses; point counts that leave partial last workgroups. */
+static void test_mlp_output_staged_matches_cpu(void) {
+  spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
+                                    SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPMAT);
+  if (!ctx) return;
+  static const struct {
+    spvgen_mlp_variant v;
+    uint32_t in, width, count, out;
+    bool f32_io, bda;
+    uint32_t wg, ppg;
+  } cases[] = {
+      {SPVGEN_MLP_VEC, 1, 16, 2, 64, false, false, 32, 1},  {SPVGEN_MLP_VEC, 64, 16, 1, 64, false, false, 64, 2},
+      {SPVGEN_MLP_VEC, 8, 32, 1, 16, true, false, 32, 4},   {SPVGEN_MLP_VEC, 1, 16, 8, 64, false, true, 128, 1},
+      {SPVGEN_MLP_MAT, 1, 16, 1, 64, false, false, 0, 0},   {SPVGEN_MLP_MAT, 3, 32, 2, 24, false, false, 0, 0},
+      {SPVGEN_MLP_MAT, 64, 16, 1, 64, false, true, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed && !test_current_skipped; i++) {
+    spvgen_mlp_desc d = test_mlp_net(cases[i].in, cases[i].width, cases[i].count, cases[i].out, SPVGEN_MLP_ACT_SIGMOID);
+    d.variant = cases[i].v;
+    d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
+    d.workgroup_size = cases[i].wg;
+    d.points_per_group = cases[i].ppg;
+    if (cases[i].f32_io) d.input_type = d.output_type = SPVGEN_COMPONENT_F32;
+    if (cases[i].bda) d.addressing = SPVGEN_ADDRESSING_DEVICE_ADDRESS;
+    for (int pass = 0; pass < 2 && !test_current_failed; pass++) {
+      mlp_run_options o = {0};
+      o.points = pass ? 5000 : (1u << 16) + 37;
+      o.seed = 99 + (uint32_t)i;
+      o.warmup = 1;
+      o.repeats = 3;
+      mlp_run_result r;
+      char msg[512];
+      spvgen_status st = mlp_run(ctx, &d, &o, &r, msg, sizeof msg);
+      if (st == SPVGEN_ERROR_UNSUPPORTED && !i) {
+        gpu_unavailable("%s", msg);
+        break;
+      }
+      CHECK_MSG(st == SPVGEN_OK, "case %zu: %s", i, msg);
+      if (st != SPVGEN_OK) break;
+      CHECK_MSG(strstr(r.plan.name, " ostage") != NULL, "case %zu: plan [%s] is not staged", i, r.plan.name);
+      CHECK_EQ_U64(r.checked, o.points * d.output_width);
+      CHECK_MSG(r.bad == 0,
+                "[%s]: %llu of %llu outputs wrong; first point %llu component %llu: gpu %.7g cpu %.7g tol %.3g",
+                r.plan.name, (unsigned long long)r.bad, (unsigned long long)r.checked,
+                (unsigned long long)r.first_bad_point, (unsigned long long)r.first_bad_component, r.first_bad_gpu,
+                r.first_bad_ref, r.first_bad_tol);
+      printf("  [%s] %llu points: %.3f ms, %.2f G points/s\n", r.plan.name, (unsigned long long)o.points,
+             r.median_ns / 1e6, r.points_per_s / 1e9);
+    }
+  }
+  spvgen_vk_destroy(ctx);
+}
 /* The driver's inferencing-optimal weights (converted on the host, offsets as
  * specialization constants). */
 static void test_mlp_vec_optimal_weights_matches_cpu(void) {
@@ -530,6 +586,7 @@ static void test_mlp_kernels_h100_validation(void) {
 
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_mlp_output_staged_matches_cpu),
       TEST_CASE(test_mlp_vec_matches_cpu),
       TEST_CASE(test_mlp_vec_optimal_weights_matches_cpu),
       TEST_CASE(test_mlp_vec_two_and_four_points_per_invocation_matches_cpu),

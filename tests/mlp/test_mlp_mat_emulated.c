@@ -117,6 +117,32 @@ static void test_mat_odd_networks_emulated(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* output_path staged: the last layer through the activation block, the block written in
+ * 16-byte chunks (eight f16 outputs of a point each), full and partial blocks, 64 outputs
+ * (four fragments, which the direct path would store as fragments) and 24 (one and a half
+ * fragments: no direct path), one and two subgroups. */
+static void test_mat_output_staged_emulated(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  static const struct {
+    uint32_t in, width, count, out, wg_subgroups, ppg;
+    uint64_t points;
+  } cases[] = {
+      {1, 16, 2, 64, 1, 16, 75},
+      {3, 32, 1, 24, 2, 32, 100},
+      {8, 16, 1, 64, 2, 32, 64}, /* two full blocks */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed; i++) {
+    spvgen_mlp_desc d =
+        test_mlp_net(cases[i].in, cases[i].width, cases[i].count, cases[i].out, SPVGEN_MLP_ACT_SIGMOID);
+    d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
+    d.workgroup_size = cases[i].wg_subgroups * spvgen_vk_caps(ctx)->subgroup_size;
+    d.points_per_group = cases[i].ppg;
+    run_case(ctx, d, cases[i].points);
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The hash grid staged level by level into the activation block (dense and hashed
  * levels, 2-D and 3-D points, 1 / 2 / 4 features), the first layer 16-multiple or not. */
 static void test_mat_hash_grid_emulated(void) {
@@ -245,6 +271,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_mat_odd_networks_emulated),
       TEST_CASE(test_mat_hash_grid_emulated),
       TEST_CASE(test_mat_stream_emulated),
+      TEST_CASE(test_mat_output_staged_emulated),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

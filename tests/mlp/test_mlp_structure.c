@@ -159,6 +159,99 @@ static void test_vec_sigmoid_and_silu_on_tanh(void) {
   spvgen_kernel_free(&k);
 }
 
+/* output_path (vec): AUTO stages 64-byte and longer output points (the cooperative-vector
+ * store goes to the invocation's row of a Workgroup array, and the workgroup writes
+ * 16-byte chunks through a uvec4 view of binding 2 after a barrier), not shorter ones;
+ * the refusals name the knob. */
+static void test_vec_output_staged_from_64_byte_rows(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_config p;
+  char msg[512];
+  spvgen_mlp_desc d = net(1, 16, 1, 64, SPVGEN_MLP_ACT_TANH);
+  spvgen_kernel k;
+  char *text = emit_text(&d, &k);
+  if (!text) return;
+  CHECK_CONTAINS(text, "output_stage");
+  CHECK_CONTAINS(text, "output4");
+  CHECK_EQ_U64(count(text, "OpCooperativeVectorStoreNV"), 1);
+  CHECK_EQ_U64(count(text, "OpControlBarrier"), 1);
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_CONTAINS(p.name, " ostage");
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_STAGED);
+  CHECK_EQ_U64(p.shared_bytes, 32 * (128 / 16 + 1) * 16);
+  /* two points per invocation: a barrier after each point's copy but the last */
+  d.points_per_group = 2;
+  text = emit_text(&d, &k);
+  if (!text) return;
+  CHECK_EQ_U64(count(text, "OpControlBarrier"), 3);
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+  d.points_per_group = 1;
+  /* direct, asked for: the point's one store to binding 2, no barrier */
+  d.output_path = SPVGEN_MLP_OUTPUT_DIRECT;
+  text = emit_text(&d, &k);
+  if (!text) return;
+  CHECK(!strstr(text, "output_stage"));
+  CHECK_EQ_U64(count(text, "OpControlBarrier"), 0);
+  CHECK_EQ_U64(count(text, "OpCooperativeVectorStoreNV"), 1);
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+  /* 32-byte points: AUTO stores them directly */
+  d = net(32, 64, 2, 16, SPVGEN_MLP_ACT_RELU);
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_DIRECT);
+  CHECK(!strstr(p.name, "ostage"));
+  CHECK_EQ_U64(p.shared_bytes, 0);
+  /* a point of 3 halves is no whole chunk */
+  d = net(8, 32, 1, 3, SPVGEN_MLP_ACT_RELU);
+  d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "output_path staged");
+  CHECK_CONTAINS(msg, "6 bytes");
+  /* 1024 invocations x 272 bytes: over 48 KiB when asked for, direct under AUTO */
+  d = net(8, 32, 1, 64, SPVGEN_MLP_ACT_RELU);
+  d.output_type = SPVGEN_COMPONENT_F32;
+  d.workgroup_size = 1024;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_DIRECT);
+  d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "shared memory");
+  /* the loop variant writes directly; a value the enum does not name */
+  d = net(8, 32, 1, 64, SPVGEN_MLP_ACT_RELU);
+  d.variant = SPVGEN_MLP_LOOP;
+  d.points_per_group = 0;
+  d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "output_path staged");
+  d.output_path = (spvgen_mlp_output_path)7;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(msg, "output_path 7");
+  /* mat stages f16 points of whole chunks in its columns arrangement only */
+  d = test_mlp_net(8, 32, 1, 64, SPVGEN_MLP_ACT_RELU);
+  d.variant = SPVGEN_MLP_MAT;
+  d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_CONTAINS(p.name, " ostage");
+  d.output_type = SPVGEN_COMPONENT_F32;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "f32 output points");
+  d.output_type = SPVGEN_COMPONENT_F16;
+  d.mat_rows = true;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
+  CHECK_CONTAINS(msg, "mat_rows");
+  /* the function shape returns the output whatever the plan's path */
+  d = net(1, 16, 1, 64, SPVGEN_MLP_ACT_TANH);
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  spvgen_module *m = spvgen_module_create(NULL);
+  spvgen_mlp_function_info fi;
+  memset(&fi, 0, sizeof fi);
+  CHECK(spvgen_mlp_emit_function(m, &p, &fi) == SPVGEN_OK);
+  spvgen_module_destroy(m);
+}
+
 /* layer_loop: 1-256x8-1 holds the first layer, one looped layer and the output layer
  * (3 MatrixMulAdds instead of 9) in a DontUnroll loop; staged with pieces of 64, the
  * looped layer is one piece in a loop of its own (4 + 1 + 1); row-major and optimal both
@@ -380,6 +473,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_vec_rows_evaluate_a_layer_in_pieces),
       TEST_CASE(test_vec_stage_keeps_activations_in_shared_memory),
+      TEST_CASE(test_vec_output_staged_from_64_byte_rows),
       TEST_CASE(test_vec_sigmoid_and_silu_on_tanh),
       TEST_CASE(test_layer_loop_holds_one_hidden_layer),
       TEST_CASE(test_structure_knobs_are_refused_by_name),
