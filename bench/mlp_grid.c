@@ -368,6 +368,8 @@ static uint32_t net_plans(const spvgen_device_caps *caps, run_net *rn, const boo
 
 /* ------------------------------------------------- phase 1: compiling ---- */
 
+#define COMPILE_MAX_THREADS 64u
+
 typedef struct compiler {
   grid_plan *plans;
   uint32_t *order, n, next;
@@ -376,21 +378,42 @@ typedef struct compiler {
   pthread_mutex_t lock, save_lock;
   uint32_t done, failed, finished; /* finished: worker threads that returned */
   double sum_ms;
+  /* What each worker is doing (for the progress lines: S15-7 and S16-1 saw the phase
+   * silent past its deadline with no plan in a compile) and since when. */
+  const char *stage[COMPILE_MAX_THREADS];
+  double stage_t0[COMPILE_MAX_THREADS];
 } compiler;
 
+typedef struct compile_thread {
+  compiler *c;
+  uint32_t index;
+} compile_thread;
+
+static void set_stage(compiler *c, uint32_t t, const char *what) {
+  pthread_mutex_lock(&c->lock);
+  c->stage[t] = what;
+  c->stage_t0[t] = now_s();
+  pthread_mutex_unlock(&c->lock);
+}
+
 static void *compile_worker(void *arg) {
-  compiler *c = arg;
+  compiler *c = ((compile_thread *)arg)->c;
+  const uint32_t self = ((compile_thread *)arg)->index;
   spvgen_vk_desc vd;
   memset(&vd, 0, sizeof vd);
   vd.cache_dir = c->cache_dir;
   spvgen_vk_context *ctx = NULL;
   char msg[1024];
+  set_stage(c, self, "creating its context");
   if (spvgen_vk_create(&vd, &ctx, msg, sizeof msg) != SPVGEN_OK) {
     pthread_mutex_lock(&c->lock);
     printf("# compile thread: no context: %s\n", msg);
+    c->stage[self] = "done";
+    c->finished++; /* the phase waits for every thread it started */
     pthread_mutex_unlock(&c->lock);
     return NULL;
   }
+  set_stage(c, self, "compiling");
   for (;;) {
     pthread_mutex_lock(&c->lock);
     uint32_t i = c->next < c->n && now_s() < c->deadline ? c->order[c->next++] : UINT32_MAX;
@@ -413,11 +436,15 @@ static void *compile_worker(void *arg) {
     pthread_mutex_unlock(&c->lock);
   }
   /* The pipelines into the cache file: one save at a time (each merges with the file). */
+  set_stage(c, self, "waiting to save the pipeline cache");
   pthread_mutex_lock(&c->save_lock);
+  set_stage(c, self, "saving the pipeline cache");
   if (spvgen_vk_kernel_cache_save(ctx) != SPVGEN_OK) printf("# compile thread: %s\n", spvgen_vk_error(ctx));
   pthread_mutex_unlock(&c->save_lock);
+  set_stage(c, self, "destroying its context");
   spvgen_vk_destroy(ctx);
   pthread_mutex_lock(&c->lock);
+  c->stage[self] = "done";
   c->finished++;
   pthread_mutex_unlock(&c->lock);
   return NULL;
@@ -458,11 +485,18 @@ static void precompile(grid_plan *plans, uint32_t n, uint32_t threads, double se
   c.cache_dir = cache_dir;
   pthread_mutex_init(&c.lock, NULL);
   pthread_mutex_init(&c.save_lock, NULL);
+  if (threads > COMPILE_MAX_THREADS) threads = COMPILE_MAX_THREADS;
   pthread_t *th = calloc(threads, sizeof *th);
+  compile_thread *ct = calloc(threads, sizeof *ct);
   uint32_t started = 0;
-  for (uint32_t t = 0; th && t < threads; t++)
-    if (pthread_create(&th[t], NULL, compile_worker, &c) == 0) started++;
+  for (uint32_t t = 0; th && ct && t < threads; t++) {
+    ct[t].c = &c;
+    ct[t].index = t;
+    c.stage[t] = "starting";
+    c.stage_t0[t] = t0;
+    if (pthread_create(&th[t], NULL, compile_worker, &ct[t]) == 0) started++;
     else break;
+  }
   /* Past the phase's deadline, every 30 s: the plans still in the driver's compile (one
    * that never returns holds the run here: call S15-7's layers plans). */
   double reported = c.deadline;
@@ -475,6 +509,11 @@ static void precompile(grid_plan *plans, uint32_t n, uint32_t threads, double se
         if (plans[i].compiled == 2)
           printf("# compile phase: %.0f s past its deadline, still compiling (%.0f s): %s\n", reported - c.deadline,
                  reported - plans[i].compile_t0, plans[i].plan.name);
+      for (uint32_t t = 0; t < started; t++)
+        if (strcmp(c.stage[t], "done") && strcmp(c.stage[t], "compiling"))
+          printf("# compile phase: %.0f s past its deadline, thread %u %s (%.0f s)\n", reported - c.deadline, t,
+                 c.stage[t], reported - c.stage_t0[t]);
+      fflush(stdout);
     }
     pthread_mutex_unlock(&c.lock);
     if (all) break;
@@ -487,6 +526,7 @@ static void precompile(grid_plan *plans, uint32_t n, uint32_t threads, double se
          c.done, c.n, wall, started, c.failed, c.sum_ms / 1e3, wall > 0 ? c.sum_ms / 1e3 / wall : 0);
   fflush(stdout);
   free(th);
+  free(ct);
   free(c.order);
   pthread_mutex_destroy(&c.lock);
   pthread_mutex_destroy(&c.save_lock);
