@@ -454,6 +454,39 @@ spvgen_status spvgen_vk_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_des
 spvgen_status spvgen_vk_run_steps(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dispatches,
                                   uint32_t count, uint32_t group, uint64_t *ns);
 
+/* ------------------------------------------------------------- warm-up ---- */
+/* Bringing the GPU to its working clocks before timing. GPUs idle at low clocks between
+ * short bursts, and a host-side pause (building the next pipeline, computing a
+ * reference) is one: after a second or more of idling, the H100 and H200 under this
+ * driver kept 345 MHz through the first 100-400 ms of back-to-back work
+ * (docs/runner.md, "GPU clocks"). spvgen_vk_warm_up runs the dispatches being timed in
+ * back-to-back submissions of growing batches (up to about 25 ms of GPU work each: a
+ * few short dispatches and a host wait look idle to the power manager) until it has run
+ * at least min_ms and is steady: a full batch's median GPU time per step within 2 % of a
+ * full batch's at least 500 ms earlier. It gives up waiting for steadiness at limit_ms
+ * (at least min_ms; 0: max(4 min_ms, 2000 ms)). The tuner (spvgen/tune.h) and the
+ * tools' benchmarks time after it. */
+typedef struct spvgen_vk_warm_up_desc {
+  /* count dispatches: count / group steps of group dispatches each (group 0: 1), timed
+   * as spvgen_vk_run_steps does; a batch repeats the first step */
+  const spvgen_vk_dispatch_desc *dispatches;
+  uint32_t count, group;
+  uint32_t min_ms;   /* 0: nothing runs */
+  uint32_t limit_ms; /* 0: the default above */
+} spvgen_vk_warm_up_desc;
+
+typedef struct spvgen_vk_warm_up_info {
+  double ms;        /* how long it ran */
+  uint32_t batches; /* submissions */
+  double last_ns;   /* median GPU ns per step of the last full batch (host time per step
+                       where the queue has no timestamps; 0: no full batch) */
+  bool steady;      /* false: stopped at the limit while timings still moved */
+} spvgen_vk_warm_up_info;
+
+/* info optional. Returns the first failing spvgen_vk_run_steps status. */
+spvgen_status spvgen_vk_warm_up(spvgen_vk_context *ctx, const spvgen_vk_warm_up_desc *desc,
+                                spvgen_vk_warm_up_info *info);
+
 /* One dispatch; ns optional. */
 spvgen_status spvgen_vk_dispatch(spvgen_vk_context *ctx, spvgen_vk_pipeline *pipeline,
                                  spvgen_vk_buffer *const *buffers, uint32_t buffer_count,

@@ -11,8 +11,6 @@
 #include "template.h"
 #include "tune_internal.h"
 
-/* Dispatches in the longest warm-up submission (see tune_loop). */
-#define TUNE_WARM_MAX 4096u
 
 /* "VENDOR:DEVICE:DRIVER:NAME", the name percent-encoded (the dev= field of every template's key). */
 void tune_device_field(const spvgen_device_caps *caps, char *out, size_t size) {
@@ -111,11 +109,8 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
   uint32_t total = warmup + repeats;
   spvgen_vk_dispatch_desc *dd = calloc((size_t)total * TUNE_MAX_KERNELS, sizeof *dd);
   uint64_t *ns = calloc(total, sizeof *ns);
-  /* The warm-up's longer batches (optional: without it the warm-up uses dd). */
-  spvgen_vk_dispatch_desc *warm = warmup_ms ? calloc((size_t)TUNE_WARM_MAX * TUNE_MAX_KERNELS, sizeof *warm) : NULL;
   if (!dd || !ns) {
     free(dd);
-    free(warm);
     free(ns);
     tune_msg(msg, size, "spvgen_tune_%s: out of memory", ops->name);
     return SPVGEN_ERROR_OUT_OF_MEMORY;
@@ -143,24 +138,17 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
         for (uint32_t r = 0; r < total; r++)
           for (uint32_t k = 0; k < K; k++) dd[r * K + k] = one[k];
         if (warmup_ms) {
-          /* Sustained warm-up before every candidate (building the next pipeline and
+          /* The runner's warm-up before every candidate (building the next pipeline and
            * checking the last output leave the GPU idle long enough to drop its clocks):
-           * back-to-back submissions of growing batches until the time is up. A batch
-           * grows until it is about 25 ms of GPU work (up to TUNE_WARM_MAX dispatches):
-           * a few short dispatches and a host wait look idle to the power manager, which
-           * kept the H100 at 345 MHz through such a warm-up (tools/common/warm_up.h). */
-          uint32_t cap = warm ? TUNE_WARM_MAX : total;
-          const spvgen_vk_dispatch_desc *wdd = warm ? warm : dd;
-          if (warm)
-            for (uint32_t r = 0; r < TUNE_WARM_MAX; r++)
-              for (uint32_t k = 0; k < K; k++) warm[r * K + k] = one[k];
-          uint32_t batch = 1;
-          double w0 = tune_now_seconds();
-          while (st == SPVGEN_OK && tune_now_seconds() - w0 < warmup_ms / 1e3) {
-            double b0 = tune_now_seconds();
-            st = spvgen_vk_run(ctx, wdd, batch * K, NULL);
-            if (tune_now_seconds() - b0 < 0.025 && batch * 2 <= cap) batch *= 2;
-          }
+           * at least warmup_ms of back-to-back batches, and until two full batches at
+           * least 500 ms apart agree (spvgen_vk_warm_up; the limit its default). */
+          spvgen_vk_warm_up_desc wd;
+          memset(&wd, 0, sizeof wd);
+          wd.dispatches = one;
+          wd.count = K;
+          wd.group = K;
+          wd.min_ms = warmup_ms;
+          st = spvgen_vk_warm_up(ctx, &wd, NULL);
         }
         if (st == SPVGEN_OK) st = ops->poison(state, why, sizeof why);
         if (st == SPVGEN_OK) {
@@ -226,7 +214,6 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
     }
   }
   free(dd);
-  free(warm);
   free(ns);
   res->seconds = tune_now_seconds() - t0;
   if (best < 0) {

@@ -1,18 +1,12 @@
-/* tools/common/warm_up.h — bring the GPU to its working clocks before timing.
- *
- * GPUs idle at low clocks between short bursts, and a host-side pause (building the next
- * pipeline, computing a reference) is one: the H100 under Vulkan sat at 345 MHz instead of
- * 1980 between runs, and a fixed 300 ms warm-up still left some benchmark rows at half
- * speed (bench/results/gemm-h100-2026-11-23.md). So the warm-up runs the kernel being
- * timed, in back-to-back submissions of growing batches (up to 25 ms of GPU work each: a
- * few short dispatches and a host wait look idle to the power manager, which kept the
- * H100 at 345 MHz through such a warm-up while its timings looked steady), until it is
- * both long enough (min_ms) and steady: a full batch whose median GPU time per dispatch
- * is within 2% of a full batch's at least 500 ms earlier (after a second or more of
- * idling the governor holds the idle clock through the first 100-400 ms of back-to-back
- * work, then raises it: batches closer than that agree while the clock is still low,
- * and 150 ms let a fifth of the MLP trials of call S15-3 be timed at 345 MHz). It gives
- * up waiting for steadiness at max(4 * min_ms, 2000 ms). */
+/* tools/common/warm_up.h — bring the GPU to its working clocks before timing: the
+ * runner's warm-up (spvgen_vk_warm_up, spvgen/vk.h, which the library tuner uses too)
+ * under the names the tools and benchmarks call. It runs the kernel being timed in
+ * back-to-back submissions of growing batches until it has run min_ms and is steady
+ * (two full batches at least 500 ms apart within 2 %), giving up at max(4 * min_ms,
+ * 2000 ms) or limit_ms. Why: GPUs idle at low clocks between short bursts, and a fixed
+ * 300 ms warm-up left some benchmark rows at half speed
+ * (bench/results/gemm-h100-2026-11-23.md); docs/design-notes.md, "The slow mode is the
+ * clock's ramp (session 15)". */
 #ifndef SPVGEN_TOOLS_WARM_UP_H
 #define SPVGEN_TOOLS_WARM_UP_H
 
@@ -21,15 +15,10 @@
 
 #include "spvgen/vk.h"
 
-typedef struct warm_up_info {
-  double ms;          /* how long it ran */
-  uint32_t batches;   /* submissions */
-  double last_ns;     /* median GPU ns per dispatch of the last full batch (0: no timestamps) */
-  bool steady;        /* false: stopped at the time limit while timings still moved */
-} warm_up_info;
+typedef spvgen_vk_warm_up_info warm_up_info; /* ms, batches, last_ns, steady */
 
-/* dd: `count` identical dispatches (the batch grows up to count); ns: count entries of
- * scratch. min_ms 0 does nothing. Returns the first failing spvgen_vk_run status. */
+/* dd: `count` identical dispatches (the batch repeats the first); ns: unused (kept for
+ * the callers). min_ms 0 does nothing. Returns the first failing spvgen_vk_run status. */
 spvgen_status warm_up_run(spvgen_vk_context *ctx, const spvgen_vk_dispatch_desc *dd, uint32_t count,
                           uint32_t min_ms, uint64_t *ns, warm_up_info *info);
 
