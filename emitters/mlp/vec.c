@@ -52,19 +52,19 @@ static spvgen_status vec_plan_output(const spvgen_device_caps *caps, spvgen_mlp_
                                      size_t size) {
   spvgen_mlp_desc *d = &p->desc;
   const uint32_t row = vec_output_row_bytes(d);
-  if (!d->output_path) {
-    d->output_path = SPVGEN_MLP_OUTPUT_STAGED;
-    const uint32_t bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
-    if (row % 16 || row < VEC_OUTPUT_STAGE_MIN_ROW || bytes > caps->max_shared_memory)
-      d->output_path = SPVGEN_MLP_OUTPUT_DIRECT;
-  }
+  const bool asked = d->output_path == SPVGEN_MLP_OUTPUT_STAGED;
+  if (!d->output_path) d->output_path = SPVGEN_MLP_OUTPUT_STAGED; /* (shared bytes below) */
   if (d->output_path != SPVGEN_MLP_OUTPUT_STAGED) return SPVGEN_OK;
+  const uint32_t bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
+  if (!asked && (row % 16 || row < VEC_OUTPUT_STAGE_MIN_ROW || bytes > caps->max_shared_memory)) {
+    d->output_path = SPVGEN_MLP_OUTPUT_DIRECT;
+    return SPVGEN_OK;
+  }
   if (row % 16)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "output_path staged: the vec variant writes the output in 16-byte chunks; an "
                     "output point of %u x %s is %u bytes, not a multiple of 16",
                     d->output_width, spvgen_component_type_name(d->output_type), row);
-  const uint32_t bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
   if (bytes > caps->max_shared_memory)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "output_path staged: %u invocations x %u bytes of output row%s need %u bytes of "

@@ -368,6 +368,10 @@ struct spvgen_vk_context {
   spvgen_vk_pipeline *pipelines;
 };
 
+/* Milliseconds of CLOCK_MONOTONIC (lib/vk/warm_up.c): the pipeline compile times and the
+ * warm-up's spans. */
+double sg_vk_now_ms(void);
+
 /* ------------------------------------------------------------- errors ---- */
 const char *sg_vk_result_name(VkResult result);
 /* Formats into ctx->error and returns status. */

@@ -454,12 +454,6 @@ static void programs_trim(spvgen_vk_context *ctx, uint32_t keep) {
   }
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  timespec_get(&t, TIME_UTC);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* A program's compile in three steps, so that a batch can run the middle one on several
  * threads: prepare (descriptor set layouts, set 0 a push-descriptor set where it can be,
  * the pipeline layout, the shader module, the create info), run (the driver's
@@ -722,11 +716,11 @@ spvgen_status spvgen_vk_pipeline_create(spvgen_vk_context *ctx, const uint32_t *
   if (!q) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   st = request_begin(ctx, who, words, word_count, info, options, q);
   if (st == SPVGEN_OK && !q->found) {
-    double t0 = now_ms();
+    double t0 = sg_vk_now_ms();
     st = program_prepare(ctx, who, q->g, q->p, words, word_count, q->subgroup_size, options, &q->job);
     if (st == SPVGEN_OK) program_run(&q->job);
     if (st == SPVGEN_OK) st = program_finish(ctx, who, &q->job);
-    if (st == SPVGEN_OK) ctx->stats.compile_ms += now_ms() - t0;
+    if (st == SPVGEN_OK) ctx->stats.compile_ms += sg_vk_now_ms() - t0;
   }
   if (st != SPVGEN_OK) {
     request_abandon(ctx, q);
@@ -774,7 +768,7 @@ spvgen_status spvgen_vk_pipelines_create(spvgen_vk_context *ctx, const spvgen_vk
   pending *q = calloc(count, sizeof *q);
   if (!q) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
   for (uint32_t i = 0; i < count; i++) q[i].alias = -1;
-  const double t0 = now_ms();
+  const double t0 = sg_vk_now_ms();
   char whoi[64];
   uint32_t i = 0, news = 0;
   /* 1. every request checked, found or prepared, on this thread */
@@ -820,7 +814,7 @@ spvgen_status spvgen_vk_pipelines_create(spvgen_vk_context *ctx, const spvgen_vk
     free(q);
     return st;
   }
-  if (news) ctx->stats.compile_ms += now_ms() - t0;
+  if (news) ctx->stats.compile_ms += sg_vk_now_ms() - t0;
   for (uint32_t k = 0; k < count; k++) out[k] = request_end(ctx, &q[k], q[k].alias >= 0 ? q[q[k].alias].g : q[k].g);
   free(q);
   return SPVGEN_OK;

@@ -20,7 +20,7 @@
  * of call S15-3 be timed at 345 MHz, 500 ms none of call S15-4's 28). */
 #define WARM_WINDOW_MS 500.0
 
-static double now_ms(void) {
+double sg_vk_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
@@ -59,16 +59,16 @@ spvgen_status spvgen_vk_warm_up(spvgen_vk_context *ctx, const spvgen_vk_warm_up_
   const double max_ms = desc->limit_ms ? (desc->limit_ms > min_ms ? desc->limit_ms : min_ms)
                                        : (4.0 * min_ms > 2000.0 ? 4.0 * min_ms : 2000.0);
   spvgen_status st = SPVGEN_OK;
-  double t0 = now_ms(), prev = 0, prev_ms = 0;
+  double t0 = sg_vk_now_ms(), prev = 0, prev_ms = 0;
   uint32_t batch = 1;
   bool full = false; /* the batch stopped growing: medians compare like with like */
   for (;;) {
-    double b0 = now_ms();
+    double b0 = sg_vk_now_ms();
     memset(ns, 0, sizeof *ns * batch);
     st = spvgen_vk_run_steps(ctx, big, batch * group, group, ns);
     if (st != SPVGEN_OK) break;
     w.batches++;
-    double took = now_ms() - b0, elapsed = now_ms() - t0;
+    double took = sg_vk_now_ms() - b0, elapsed = sg_vk_now_ms() - t0;
     qsort(ns, batch, sizeof *ns, cmp_u64);
     double med = ns[batch / 2] ? (double)ns[batch / 2] : took * 1e6 / batch;
     if (full) {
@@ -77,20 +77,20 @@ spvgen_status spvgen_vk_warm_up(spvgen_vk_context *ctx, const spvgen_vk_warm_up_
        * governor raises the clock only after a few hundred ms of work, and two batches
        * 25 ms apart (or 150: session 8's span) then agree at idle clocks. */
       w.last_ns = med;
-      if (prev > 0 && now_ms() - prev_ms >= WARM_WINDOW_MS) {
+      if (prev > 0 && sg_vk_now_ms() - prev_ms >= WARM_WINDOW_MS) {
         if (med <= prev * 1.02 && med >= prev * 0.98 && elapsed >= min_ms) {
           w.steady = true;
           break;
         }
         prev = 0;
       }
-      if (prev == 0) prev = med, prev_ms = now_ms();
+      if (prev == 0) prev = med, prev_ms = sg_vk_now_ms();
     }
     if (elapsed >= max_ms) break;
     if (!full && took < WARM_SUBMIT_MS && batch * 2 <= WARM_MAX_BATCH) batch *= 2;
     else full = true;
   }
-  w.ms = now_ms() - t0;
+  w.ms = sg_vk_now_ms() - t0;
   free(big);
   free(ns);
   if (info) *info = w;
