@@ -602,6 +602,31 @@ static void stage_input(mat_ctx *c, uint32_t e, const void *arg) {
     spvgen_store(m, act_ptr(c, ek_add_imm(m, row, t)), spvgen_op_f_convert(m, c->f16, enc[t]));
 }
 
+/* A 16-byte chunk (uvec4) of the activation block: the eight halves from half h0 (a
+ * multiple of 8: rows of ars halves, ars a multiple of 8), four f16 pairs as 32-bit words.
+ * The input's chunks go in (stage_input_chunk), the staged output's come out
+ * (write_output_chunk). */
+static void act_chunk_store(mat_ctx *c, uint32_t h0, uint32_t v) {
+  spvgen_module *m = c->m;
+  uint32_t h2 = spvgen_type_vector(m, c->f16, 2);
+  for (uint32_t w = 0; w < 4; w++) {
+    uint32_t pair = spvgen_op_bitcast(m, h2, spvgen_op_composite_extract(m, c->u32, v, &w, 1));
+    for (uint32_t t = 0; t < 2; t++)
+      spvgen_store(m, act_ptr(c, ek_add_imm(m, h0, 2 * w + t)), spvgen_op_composite_extract(m, c->f16, pair, &t, 1));
+  }
+}
+
+static uint32_t act_chunk_load(mat_ctx *c, uint32_t h0) {
+  spvgen_module *m = c->m;
+  uint32_t h2 = spvgen_type_vector(m, c->f16, 2), w[4];
+  for (uint32_t i = 0; i < 4; i++) {
+    uint32_t pair[2];
+    for (uint32_t t = 0; t < 2; t++) pair[t] = spvgen_load(m, c->f16, act_ptr(c, ek_add_imm(m, h0, 2 * i + t)));
+    w[i] = spvgen_op_bitcast(m, c->u32, spvgen_op_composite_construct(m, h2, pair, 2));
+  }
+  return spvgen_op_composite_construct(m, c->v4, w, 4);
+}
+
 /* Input chunk e of the block (f16 points, no encoding, input_width a multiple of 8):
  * one 16-byte load (zero past the count), eight f16 stores. */
 static void stage_input_chunk(mat_ctx *c, uint32_t e, const void *arg) {
@@ -615,14 +640,7 @@ static void stage_input_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   gi = ek_select(m, ok, gi, ek_u32(m, 0));
   uint32_t v = spvgen_load(m, c->v4, ek_elem(m, &c->in4, gi));
   v = ek_select(m, ok, v, spvgen_const_null(m, c->v4));
-  uint32_t h2 = spvgen_type_vector(m, c->f16, 2);
-  uint32_t row = ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, q, 8));
-  for (uint32_t w = 0; w < 4; w++) {
-    uint32_t pair = spvgen_op_bitcast(m, h2, spvgen_op_composite_extract(m, c->u32, v, &w, 1));
-    for (uint32_t t = 0; t < 2; t++)
-      spvgen_store(m, act_ptr(c, ek_add_imm(m, row, 2 * w + t)),
-                   spvgen_op_composite_extract(m, c->f16, pair, &t, 1));
-  }
+  act_chunk_store(c, ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, q, 8)), v);
 }
 
 /* Zero padding columns [encoded_width, kp0) of the block. */
@@ -684,13 +702,7 @@ static void write_output_chunk(mat_ctx *c, uint32_t e, const void *arg) {
   uint32_t gp = ek_iadd(m, a->base, pt);
   ek_guard inside = ek_guard_begin(m, ek_ult(m, gp, a->n));
   uint32_t h0 = ek_iadd(m, ek_mul_imm(m, pt, c->g.ars), ek_mul_imm(m, cc, 8));
-  uint32_t h2 = spvgen_type_vector(m, c->f16, 2), w[4];
-  for (uint32_t i = 0; i < 4; i++) {
-    uint32_t pair[2];
-    for (uint32_t k = 0; k < 2; k++) pair[k] = spvgen_load(m, c->f16, act_ptr(c, ek_add_imm(m, h0, 2 * i + k)));
-    w[i] = spvgen_op_bitcast(m, c->u32, spvgen_op_composite_construct(m, h2, pair, 2));
-  }
-  ek_store_elem(m, &c->out4, ek_iadd(m, ek_mul_imm(m, gp, cpp), cc), spvgen_op_composite_construct(m, c->v4, w, 4));
+  ek_store_elem(m, &c->out4, ek_iadd(m, ek_mul_imm(m, gp, cpp), cc), act_chunk_load(c, h0));
   ek_guard_end(m, inside);
 }
 
