@@ -259,9 +259,11 @@ typedef struct spvgen_tune_options {
   uint32_t warmup;         /* untimed dispatches before each candidate's timed ones, in the
                               same submission; 0: 3 */
   uint32_t warmup_ms;      /* sustained warm-up before each candidate, at least this long
-                              and until steady, at most 4x as long (spvgen_vk_warm_up):
-                              GPUs idle at low clocks between short bursts and take up
-                              to 400 ms of work to leave them; 0: 500 ms */
+                              and until steady (spvgen_vk_warm_up): GPUs idle at low
+                              clocks between short bursts and take up to 400 ms of
+                              work to leave them; 0: 500 ms */
+  uint32_t warmup_limit_ms; /* the warm-up's time limit, steady or not (spvgen_vk_warm_up's
+                              limit_ms; 0: its default, max(4 warmup_ms, 2000 ms)) */
   uint32_t repeats;        /* timed dispatches per candidate; 0: 15 */
   uint64_t seed;           /* random inputs; 0: a fixed default */
   /* Problems up to this many multiply-adds (m n k batch) are checked against a float64

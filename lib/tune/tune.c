@@ -141,15 +141,14 @@ spvgen_status tune_loop(spvgen_vk_context *ctx, const tune_ops *ops, void *state
           /* The runner's warm-up before every candidate (building the next pipeline and
            * checking the last output leave the GPU idle long enough to drop its clocks):
            * at least warmup_ms of back-to-back batches, and until two full batches at
-           * least 500 ms apart agree (spvgen_vk_warm_up), at most 4 x warmup_ms (the
-           * default 500: 2 s; a caller's short warm-up stays short). */
+           * least 500 ms apart agree (spvgen_vk_warm_up), within warmup_limit_ms. */
           spvgen_vk_warm_up_desc wd;
           memset(&wd, 0, sizeof wd);
           wd.dispatches = one;
           wd.count = K;
           wd.group = K;
           wd.min_ms = warmup_ms;
-          wd.limit_ms = warmup_ms > UINT32_MAX / 4 ? UINT32_MAX : 4 * warmup_ms;
+          wd.limit_ms = opt.warmup_limit_ms;
           st = spvgen_vk_warm_up(ctx, &wd, NULL);
         }
         if (st == SPVGEN_OK) st = ops->poison(state, why, sizeof why);

@@ -754,6 +754,7 @@ static void test_tuner_loop_statuses(void) {
   o.repeats = 3;
   o.warmup = 1;
   o.warmup_ms = 1;
+  o.warmup_limit_ms = 1; /* short: no wait for steadiness */
   o.max_candidates = 4;
   uint32_t calls = 0;
   o.progress = count_progress;
@@ -831,6 +832,7 @@ static void tune_shape(spvgen_vk_context *ctx, uint32_t m, uint32_t n, uint32_t 
   o.repeats = 5;
   o.warmup = 1;
   o.warmup_ms = 20;
+  o.warmup_limit_ms = 20; /* short: no wait for steadiness */
   o.budget_seconds = 500; /* every candidate must run */
   o.cache = cache;
   uint32_t calls = 0;
@@ -929,6 +931,7 @@ static void test_tune_sampled_check_and_errors(void) {
   o.repeats = 2;
   o.warmup = 1;
   o.warmup_ms = 1;
+  o.warmup_limit_ms = 1; /* short: no wait for steadiness */
   o.max_candidates = 3;
   o.full_check_macs = 1000;
   spvgen_status st = spvgen_tune_gemm(ctx, &d, &o, res, msg, sizeof msg);

@@ -226,6 +226,7 @@ static void test_tune_small_network(void) {
   o.repeats = 3;
   o.warmup = 1;
   o.warmup_ms = 1;
+  o.warmup_limit_ms = 1; /* short: no wait for steadiness */
   o.max_candidates = 3;
   o.cache = c;
   spvgen_status st = spvgen_tune_mlp(ctx, &d, 300, &o, res, msg, sizeof msg);
