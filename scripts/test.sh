@@ -39,8 +39,9 @@ if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ] && [ "${SPVGEN_SKIP_TSAN:-0}" != 1 ];
   tsan_start=$(date +%s)
   bash scripts/build.sh tsan threads_test_threads
   bash scripts/build.sh tsan threads_test_stress
+  bash scripts/build.sh tsan vk_test_compile_async
   ctest --preset tsan # TSAN_OPTIONS (suppressions: tests/tsan.supp) come from tests/CMakeLists.txt
-  echo "[tsan] tests/threads (4 emitter + 2 runner threads; 8 + 2 stress threads) and the race canary passed in $(( $(date +%s) - tsan_start ))s"
+  echo "[tsan] tests/threads (4 emitter + 2 runner threads; 8 + 2 stress threads), the background compiles (tests/vk/test_compile_async.c) and the race canary passed in $(( $(date +%s) - tsan_start ))s"
 fi
 if [ "${SPVGEN_SKIP_SANITIZERS:-0}" != 1 ]; then
   bash scripts/build.sh asan

@@ -45,9 +45,10 @@
  *    under one process-wide lock, and volk's globals are written once, under it; no
  *    first call before starting threads is needed.
  *    The calls on a context include spvgen_vk_cmd_dispatch (which also follows Vulkan's
- *    rule for the caller's command buffer), spvgen_vk_submit / _wait / _completed and
- *    the kernel cache calls; a ticket's timeline semaphore or fence may be waited on by
- *    any thread.
+ *    rule for the caller's command buffer), spvgen_vk_submit / _wait / _completed,
+ *    the kernel cache calls and the compiles in the background (create_async, finish,
+ *    cancel); a ticket's timeline semaphore or fence may be waited on, and
+ *    spvgen_vk_compile_done asked, by any thread.
  *  - spvgen_kernel_reflect, the spvgen_caps_* functions and the template functions
  *    (plan, emit into a module of the thread's own), spvgen_vk_features_chain,
  *    spvgen_device_caps_from_vk and the kernel cache file functions (export, import,
@@ -159,7 +160,8 @@ typedef struct spvgen_vk_wrap_desc {
 spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context **out,
                              char *message, size_t message_size);
 
-/* Destroys every buffer and pipeline still alive, then the device and instance unless
+/* Cancels the compiles in the background not finished (spvgen_vk_compile_cancel), then
+ * destroys every buffer and pipeline still alive, then the device and instance unless
  * wrapped (after vkDeviceWaitIdle; a wrapped device is not waited on, since spvgen has
  * nothing in flight between calls). NULL is fine. */
 void spvgen_vk_destroy(spvgen_vk_context *ctx);
@@ -363,6 +365,43 @@ spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
                                             spvgen_vk_pipeline_stat *out, uint32_t max,
                                             uint32_t *count);
 
+/* ------------------------------------------------- compiles in the background ---- */
+/* A quick kernel now and the fast one when its driver compile ends, without blocking:
+ * spvgen_vk_pipeline_create in two calls, the compile on a thread of its own between
+ * them.
+ * - create_async, finish and cancel are calls on the context (its one-thread-at-a-time
+ *   rule); spvgen_vk_compile_done may be called from any thread. While a compile runs,
+ *   the context may be used for anything else on its thread (dispatches, other creates,
+ *   other compiles in the background).
+ * - The kernel cache's stats count each compile and reuse as a single create does, at
+ *   finish (a hit's reuse at create); compile_ms grows by the driver's time on the
+ *   compile's thread, not the wall time between the calls.
+ * - The kernel cache shares a compile once it has been finished: a create of the same
+ *   words while their compile in the background still runs is not served by it and
+ *   compiles again.
+ * - spvgen_vk_destroy cancels the compiles not finished, waiting for their threads;
+ *   spvgen_vk_kernel_cache_save waits for those still running (their requests stay to
+ *   be finished). */
+typedef struct spvgen_vk_compile spvgen_vk_compile;
+/* Starts creating request's pipeline and returns without waiting for the driver's compile:
+ * the checks, the kernel-cache lookup and the shader module happen on this thread (their
+ * errors are returned here, as spvgen_vk_pipeline_create's), the compile on a thread of its
+ * own. A pipeline the kernel cache holds is ready at once (no thread). The request's words,
+ * info and options need not outlive the call. *out is NULL on failure. Where no thread can
+ * be started the compile runs in this call (done when it returns). */
+spvgen_status spvgen_vk_pipeline_create_async(spvgen_vk_context *ctx, const spvgen_vk_pipeline_request *request,
+                                              spvgen_vk_compile **out);
+/* Whether its compile has ended (never blocks; any thread; NULL: true). */
+bool spvgen_vk_compile_done(const spvgen_vk_compile *compile);
+/* Waits for the compile if it has not ended, and ends the request: *out gets the pipeline, as
+ * spvgen_vk_pipeline_create would have made it; compile_ms (optional) the driver's compile
+ * time on its thread (0 for a kernel-cache hit). The compile object is freed, success or
+ * not; on failure *out is NULL and spvgen_vk_error says why (a NULL compile:
+ * SPVGEN_ERROR_INVALID_ARGUMENT, no message; a NULL out discards the compile). */
+spvgen_status spvgen_vk_compile_finish(spvgen_vk_compile *compile, spvgen_vk_pipeline **out, double *compile_ms);
+/* Waits for the compile and discards it (NULL is fine). */
+void spvgen_vk_compile_cancel(spvgen_vk_compile *compile);
+
 /* ----------------------------------------------------------- kernel cache ---- */
 /* In process: spvgen_vk_pipeline_create hashes the words (spvgen_words_hash) and what else
  * decides the compiled pipeline (entry point, descriptor layout, push-constant size,
@@ -395,8 +434,9 @@ typedef struct spvgen_vk_kernel_cache_stats {
 
 void spvgen_vk_kernel_cache_stats_get(const spvgen_vk_context *ctx,
                                       spvgen_vk_kernel_cache_stats *out);
-/* Writes the disk cache now (as spvgen_vk_destroy does). SPVGEN_OK when there was nothing
- * to write or the disk cache is off; SPVGEN_ERROR_IO with the reason otherwise. */
+/* Writes the disk cache now (as spvgen_vk_destroy does), after waiting for the compiles
+ * in the background still running. SPVGEN_OK when there was nothing to write or the disk
+ * cache is off; SPVGEN_ERROR_IO with the reason otherwise. */
 spvgen_status spvgen_vk_kernel_cache_save(spvgen_vk_context *ctx);
 /* The default cache directory: $XDG_CACHE_HOME/spvgen when XDG_CACHE_HOME is an absolute
  * path, else $HOME/.cache/spvgen. SPVGEN_ERROR_IO when neither is set. */

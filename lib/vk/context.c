@@ -706,6 +706,7 @@ fail:
 
 void spvgen_vk_destroy(spvgen_vk_context *ctx) {
   if (!ctx) return;
+  sg_vk_compiles_cancel(ctx); /* first: their threads use the device and the pipeline cache */
   if (ctx->device && ctx->vkd.vkDeviceWaitIdle) {
     /* Every call waits for its own submission, so only a timed-out one can be pending.
      * A wrapped device may be busy with the caller's work on other queues: wait for

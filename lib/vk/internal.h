@@ -366,6 +366,7 @@ struct spvgen_vk_context {
 
   spvgen_vk_buffer *buffers;   /* every live buffer (staging excluded) */
   spvgen_vk_pipeline *pipelines;
+  spvgen_vk_compile *compiles; /* spvgen_vk_pipeline_create_async's, not yet finished */
 };
 
 /* Milliseconds of CLOCK_MONOTONIC (lib/vk/warm_up.c): the pipeline compile times and the
@@ -445,6 +446,12 @@ void *sg_vk_disk_cache_read(spvgen_vk_context *ctx, const char *dir_override, si
 spvgen_status sg_vk_disk_cache_write(spvgen_vk_context *ctx, const char *who);
 /* Frees every program (the context's teardown, after every pipeline handle). */
 void sg_vk_programs_destroy(spvgen_vk_context *ctx);
+/* Compiles in the background (lib/vk/pipeline.c). wait: every compile thread of ctx
+ * has ended when it returns (their requests stay to be finished); cancel: every
+ * unfinished compile discarded (the context's teardown, first: the threads use the
+ * device and the VkPipelineCache). */
+void sg_vk_compiles_wait(spvgen_vk_context *ctx);
+void sg_vk_compiles_cancel(spvgen_vk_context *ctx);
 
 /* Index of a memory type in type_bits with `required` flags, preferring `preferred`;
  * UINT32_MAX when none. */

@@ -3,6 +3,8 @@
  * descriptor set layouts for its buffers, a push constant range, specialization
  * constants and a required subgroup size go into one vkCreateComputePipelines call
  * through the context's VkPipelineCache. */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -818,6 +820,159 @@ spvgen_status spvgen_vk_pipelines_create(spvgen_vk_context *ctx, const spvgen_vk
   for (uint32_t k = 0; k < count; k++) out[k] = request_end(ctx, &q[k], q[k].alias >= 0 ? q[q[k].alias].g : q[k].g);
   free(q);
   return SPVGEN_OK;
+}
+
+/* ---------------------------------------------- compiles in the background ---- */
+/* One spvgen_vk_pipeline_create_async: a single create's steps with the driver's compile
+ * (program_run) on a thread of its own. Heap-allocated and never moved: the job's create
+ * info points into the job. */
+struct spvgen_vk_compile {
+  spvgen_vk_context *ctx;
+  spvgen_vk_compile *prev, *next; /* ctx->compiles */
+  pending q;
+  uint32_t *words;                /* the request's, copied: request_end keeps them later */
+  spvgen_vk_pipeline *ready;      /* a kernel-cache hit, ended at create */
+  pthread_t thread;
+  bool threaded, joined;
+  double ms;                      /* the driver's compile, timed on its thread */
+  atomic_bool done;               /* set last: the job and ms are then the thread's no more */
+};
+
+static void compile_run(spvgen_vk_compile *c) {
+  double t0 = sg_vk_now_ms();
+  program_run(&c->q.job);
+  c->ms = sg_vk_now_ms() - t0;
+  atomic_store(&c->done, true);
+}
+
+static void *compile_thread(void *arg) {
+  compile_run(arg);
+  return NULL;
+}
+
+/* Waits for the compile's thread to end (once: a save may have waited already). */
+static void compile_join(spvgen_vk_compile *c) {
+  if (c->threaded && !c->joined) pthread_join(c->thread, NULL);
+  c->joined = true;
+}
+
+static void compile_unlink(spvgen_vk_compile *c) {
+  if (c->prev) c->prev->next = c->next;
+  else c->ctx->compiles = c->next;
+  if (c->next) c->next->prev = c->prev;
+  c->prev = c->next = NULL;
+}
+
+static void compile_free(spvgen_vk_compile *c) {
+  free(c->words);
+  free(c);
+}
+
+/* The request's steps on the calling thread: checks and kernel-cache lookup (a hit ends
+ * the request here: a program found is never left unreferenced where an idle-list trim
+ * could free it), then the module and create info. Nothing of the caller's is kept: the
+ * words are copied, info is copied into the pipeline by request_begin, the options are
+ * read by request_begin and program_prepare only. */
+static spvgen_status compile_begin(spvgen_vk_context *ctx, const char *who, const spvgen_vk_pipeline_request *r,
+                                   spvgen_vk_compile *c) {
+  const uint32_t *words = r->words;
+  if (words && r->word_count) { /* request_begin names a NULL or empty module */
+    if (r->word_count > SIZE_MAX / sizeof *words)
+      return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: word_count %zu is too large", who, r->word_count);
+    c->words = malloc(r->word_count * sizeof *words);
+    if (!c->words) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+    memcpy(c->words, words, r->word_count * sizeof *words);
+    words = c->words;
+  }
+  spvgen_status st = request_begin(ctx, who, words, r->word_count, r->info, r->options, &c->q);
+  c->q.options = NULL; /* the caller's: not kept */
+  if (st == SPVGEN_OK && c->q.found) {
+    c->ready = request_end(ctx, &c->q, c->q.g);
+    atomic_store(&c->done, true);
+    return SPVGEN_OK;
+  }
+  if (st == SPVGEN_OK)
+    st = program_prepare(ctx, who, c->q.g, c->q.p, words, r->word_count, c->q.subgroup_size, r->options, &c->q.job);
+  if (st != SPVGEN_OK) request_abandon(ctx, &c->q);
+  return st;
+}
+
+spvgen_status spvgen_vk_pipeline_create_async(spvgen_vk_context *ctx, const spvgen_vk_pipeline_request *request,
+                                              spvgen_vk_compile **out) {
+  static const char *who = "spvgen_vk_pipeline_create_async";
+  if (out) *out = NULL;
+  if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  if (!request || !out)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", who, out ? "request" : "out");
+  spvgen_status st = sg_vk_check_usable(ctx, who);
+  if (st != SPVGEN_OK) return st;
+  spvgen_vk_compile *c = calloc(1, sizeof *c);
+  if (!c) return sg_vk_fail(ctx, SPVGEN_ERROR_OUT_OF_MEMORY, "%s: out of memory", who);
+  c->ctx = ctx;
+  atomic_init(&c->done, false);
+  st = compile_begin(ctx, who, request, c);
+  if (st != SPVGEN_OK) {
+    compile_free(c);
+    return st;
+  }
+  if (!c->ready) {
+    /* Without a thread of its own the compile runs here, done at return: a slow create,
+     * still a working one. */
+    c->threaded = pthread_create(&c->thread, NULL, compile_thread, c) == 0;
+    if (!c->threaded) compile_run(c);
+  }
+  c->next = ctx->compiles; /* the thread never reads prev and next */
+  if (ctx->compiles) ctx->compiles->prev = c;
+  ctx->compiles = c;
+  *out = c;
+  return SPVGEN_OK;
+}
+
+bool spvgen_vk_compile_done(const spvgen_vk_compile *compile) {
+  return !compile || atomic_load(&compile->done);
+}
+
+spvgen_status spvgen_vk_compile_finish(spvgen_vk_compile *compile, spvgen_vk_pipeline **out, double *compile_ms) {
+  static const char *who = "spvgen_vk_compile_finish";
+  if (out) *out = NULL;
+  if (compile_ms) *compile_ms = 0;
+  if (!compile) return SPVGEN_ERROR_INVALID_ARGUMENT;
+  spvgen_vk_context *ctx = compile->ctx;
+  if (!out) {
+    spvgen_vk_compile_cancel(compile);
+    return sg_vk_fail(ctx, SPVGEN_ERROR_INVALID_ARGUMENT, "%s: out is NULL", who);
+  }
+  compile_join(compile);
+  compile_unlink(compile);
+  spvgen_vk_pipeline *p = compile->ready;
+  spvgen_status st = p ? SPVGEN_OK : program_finish(ctx, who, &compile->q.job);
+  if (!p && st == SPVGEN_OK) {
+    /* The driver's time on its thread: the caller's work meanwhile is no compile's. */
+    ctx->stats.compile_ms += compile->ms;
+    if (compile_ms) *compile_ms = compile->ms;
+    p = request_end(ctx, &compile->q, compile->q.g);
+  }
+  if (st != SPVGEN_OK) request_abandon(ctx, &compile->q);
+  compile_free(compile);
+  *out = p;
+  return st;
+}
+
+void spvgen_vk_compile_cancel(spvgen_vk_compile *compile) {
+  if (!compile) return;
+  compile_join(compile);
+  compile_unlink(compile);
+  if (compile->ready) spvgen_vk_pipeline_destroy(compile->ready);
+  else request_abandon(compile->ctx, &compile->q);
+  compile_free(compile);
+}
+
+void sg_vk_compiles_wait(spvgen_vk_context *ctx) {
+  for (spvgen_vk_compile *c = ctx->compiles; c; c = c->next) compile_join(c);
+}
+
+void sg_vk_compiles_cancel(spvgen_vk_context *ctx) {
+  while (ctx->compiles) spvgen_vk_compile_cancel(ctx->compiles);
 }
 
 spvgen_status spvgen_vk_pipeline_create_kernel(spvgen_vk_context *ctx, const spvgen_kernel *kernel,

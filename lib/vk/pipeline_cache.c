@@ -368,6 +368,9 @@ spvgen_status spvgen_vk_kernel_cache_save(spvgen_vk_context *ctx) {
   if (!ctx) return SPVGEN_ERROR_INVALID_ARGUMENT;
   spvgen_status st = sg_vk_check_usable(ctx, "spvgen_vk_kernel_cache_save");
   if (st != SPVGEN_OK) return st;
+  /* The write merges into the VkPipelineCache, which vkMergePipelineCaches needs to
+   * itself, and a compile in the background creates through it. */
+  sg_vk_compiles_wait(ctx);
   return sg_vk_disk_cache_write(ctx, "spvgen_vk_kernel_cache_save");
 }
 
