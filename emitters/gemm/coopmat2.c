@@ -497,6 +497,12 @@ static uint32_t mask_rows_fn(spvgen_module *m, const cm2_ctx *x, uint32_t b_elem
 /* ---------------------------------------------------------------- main loop ---- */
 
 
+/* A run-time K loop's control: DontUnroll with SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL (the
+ * quick-compile form of a plan, spvgen_gemm_plan_quick), else the driver's choice. */
+static SpvLoopControlMask cm2_k_loop_control(const spvgen_gemm_desc *d) {
+  return d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL ? SpvLoopControlDontUnrollMask : SpvLoopControlMaskNone;
+}
+
 /* The unrolled K loop over whole steps [0, steps * BK): `steps / U` iterations of U
  * steps at run time when there are two or more, straight-line steps otherwise, then the
  * leftover steps; returns the accumulator. */
@@ -575,7 +581,7 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
       uint32_t n = pass ? 1 : U;
       ek_for kl; /* the first pass starts at 0, the second resumes where it ended */
       uint32_t start = pass == (U > 1 ? 0 : 1) ? ek_u32(m, 0) : 0;
-      uint32_t k0 = ek_for_begin_var(m, &kl, kv, start, 0, ek_u32(m, n * BK), SpvLoopControlMaskNone);
+      uint32_t k0 = ek_for_begin_var(m, &kl, kv, start, 0, ek_u32(m, n * BK), cm2_k_loop_control(d));
       spvgen_loop_while(m, ek_ule(m, ek_add_imm(m, k0, n * BK), full_end));
       uint32_t cur = spvgen_load(m, x->tacc, accv);
       for (uint32_t j = 0; j < n; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
@@ -586,7 +592,7 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
     uint32_t outer = ek_div_imm(m, r->steps, U);
     if (U > 1) {
       ek_for kl;
-      uint32_t i = ek_for_begin(m, &kl, ek_u32(m, 0), outer, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t i = ek_for_begin(m, &kl, ek_u32(m, 0), outer, ek_u32(m, 1), cm2_k_loop_control(d));
       uint32_t k0 = ek_mul_imm(m, i, U * BK);
       uint32_t cur = spvgen_load(m, x->tacc, accv);
       for (uint32_t j = 0; j < U; j++) cur = k_step(m, x, clamped, false, ek_add_imm(m, k0, j * BK), cur);
@@ -599,7 +605,7 @@ static uint32_t k_range(spvgen_module *m, const cm2_ctx *x, int clamped, uint32_
       /* where the unrolled loop is not emitted (U 1) none of the steps are done yet */
       uint32_t done = U > 1 ? ek_mul_imm(m, outer, U) : ek_u32(m, 0);
       ek_for rl;
-      uint32_t i = ek_for_begin(m, &rl, done, r->steps, ek_u32(m, 1), SpvLoopControlMaskNone);
+      uint32_t i = ek_for_begin(m, &rl, done, r->steps, ek_u32(m, 1), cm2_k_loop_control(d));
       uint32_t cur = spvgen_load(m, x->tacc, accv);
       spvgen_store(m, accv, k_step(m, x, clamped, false, ek_mul_imm(m, i, BK), cur));
       ek_for_end(m, &rl);
@@ -710,7 +716,7 @@ static void staged_tile_path(spvgen_module *m, const cm2_ctx *x) {
   if (outer >= 2) {
     uint32_t accv = ek_local(m, x->tacc, x->zacc);
     ek_for sl;
-    uint32_t s0 = ek_for_begin(m, &sl, ek_u32(m, 0), ek_u32(m, outer * U), ek_u32(m, U), SpvLoopControlMaskNone);
+    uint32_t s0 = ek_for_begin(m, &sl, ek_u32(m, 0), ek_u32(m, outer * U), ek_u32(m, U), cm2_k_loop_control(x->d));
     uint32_t cur = spvgen_load(m, x->tacc, accv);
     for (uint32_t j = 0; j < U; j++) cur = staged_step(m, x, ek_min_imm(m, ek_add_imm(m, s0, j + 1), steps - 1), cur);
     spvgen_store(m, accv, cur);

@@ -760,7 +760,10 @@ static void khr_main_loop(spvgen_module *m, khr_kernel *k) {
     spvgen_workgroup_barrier(m);
   }
   ek_for kl;
-  uint32_t kt = ek_for_begin(m, &kl, zero, Kt, ek_u32(m, 1), SpvLoopControlMaskNone);
+  /* the quick-compile form (spvgen_gemm_plan_quick) keeps the driver from unrolling it */
+  uint32_t kt = ek_for_begin(m, &kl, zero, Kt, ek_u32(m, 1),
+                             d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL ? SpvLoopControlDontUnrollMask
+                                                                             : SpvLoopControlMaskNone);
   uint32_t k_next = ek_iadd(m, kb, ek_mul_imm(m, ek_add_imm(m, kt, 1), d->tile_k));
   uint32_t has_next = single ? 0 : ek_ult(m, ek_add_imm(m, kt, 1), Kt);
   uint32_t stage = zero;

@@ -50,6 +50,19 @@ spvgen_status gemm_fail(char *msg, size_t size, spvgen_status st, const char *fm
   return st;
 }
 
+/* " cg:" and the codegen alternatives by their bench spec letters. */
+static void put_codegen(ek_str *s, uint32_t c) {
+  static const struct { uint32_t bit; const char *letter; } letters[] = {
+      {SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP, "o"},    {SPVGEN_GEMM_CODEGEN_CONST_DIMS, "d"},
+      {SPVGEN_GEMM_CODEGEN_CHECK_ALL, "c"},      {SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE, "m"},
+      {SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL, "u"}, {SPVGEN_GEMM_CODEGEN_SPLIT_ALL, "s"},
+      {SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL, "n"}, {SPVGEN_GEMM_CODEGEN_FOLD_M, "f"},
+  };
+  ek_str_put(s, " cg:");
+  for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
+    if (c & letters[i].bit) ek_str_put(s, letters[i].letter);
+}
+
 void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
   const spvgen_gemm_desc *d = &p->desc;
   /* "%s %s->%s%s %ux%ux%u w%u%s%s": variant, A[,B] type, acc type, ->out type, tile,
@@ -84,17 +97,46 @@ void gemm_plan_name(spvgen_gemm_config *p, const char *extra) {
     ek_str_put(&s, " K=");
     ek_str_u32(&s, d->k);
   }
-  if (d->codegen) { /* the alternatives, by their bench spec letters */
-    ek_str_put(&s, " cg:");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_OPEN_K_LOOP) ek_str_put(&s, "o");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_CONST_DIMS) ek_str_put(&s, "d");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL) ek_str_put(&s, "c");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_MASKED_K_EDGE) ek_str_put(&s, "m");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) ek_str_put(&s, "u");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_SPLIT_ALL) ek_str_put(&s, "s");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL) ek_str_put(&s, "n");
-    if (d->codegen & SPVGEN_GEMM_CODEGEN_FOLD_M) ek_str_put(&s, "f");
+  if (d->codegen) put_codegen(&s, d->codegen);
+}
+
+bool spvgen_gemm_plan_quick(const spvgen_gemm_config *plan, spvgen_gemm_config *quick) {
+  if (!quick) return false;
+  if (!plan) return false;
+  *quick = *plan;
+  uint32_t add = 0;
+  if (plan->variant == SPVGEN_GEMM_COOPMAT2)
+    add = SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL | SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL;
+  else if (plan->variant == SPVGEN_GEMM_COOPMAT_KHR)
+    add = SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL;
+  if (!add || (plan->desc.codegen & add) == add) return false;
+  quick->desc.codegen |= add;
+  /* The name's "cg:" letters, rebuilt in place: the pieces after them (pack, split-K)
+   * stay where the planner put them. */
+  char tail[sizeof quick->name] = "", head[sizeof quick->name];
+  snprintf(head, sizeof head, "%s", plan->name);
+  char *cg = strstr(head, " cg:");
+  char *rest = cg ? strchr(cg + 1, ' ') : NULL;
+  if (!cg) { /* before " pack" or " sk" where the name has them, else at its end */
+    char *pk = strstr(head, " pack "), *sk = strstr(head, " sk");
+    cg = pk && (!sk || pk < sk) ? pk : sk;
+    rest = cg;
   }
+  if (rest) snprintf(tail, sizeof tail, "%s", rest);
+  if (cg) *cg = 0;
+  spvgen_gemm_config tmp = *quick;
+  tmp.name[0] = 0;
+  ek_str s = ek_str_start(tmp.name, sizeof tmp.name);
+  ek_str_put(&s, head);
+  put_codegen(&s, quick->desc.codegen);
+  ek_str_put(&s, tail);
+  memcpy(quick->name, tmp.name, sizeof quick->name);
+  /* the estimate as the planner makes it: a packed plan's from its main kernel's inner
+   * desc (the copies' layouts and K), the pack kernel's on top */
+  spvgen_gemm_config est = *quick;
+  gemm_pack_inner(&quick->desc, &est.desc);
+  quick->compile_ms = gemm_compile_ms(&est);
+  return true;
 }
 
 uint64_t gemm_type_features(const spvgen_gemm_desc *d) {

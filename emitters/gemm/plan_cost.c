@@ -54,6 +54,9 @@
 #define CM2_BASE_MS 110.0       /* any coopmat2 pipeline */
 #define CM2_LOOP_MS 120.0       /* the K loop's body at the reference size, unclamped */
 #define CM2_LOOP_EXP 1.6        /* superlinear in the body's size (unroll 1 / 2 / 4: 230 / 475 / 1210 ms) */
+#define CM2_WIDE_TILE_FACTOR 5.0 /* the unrolled loop of a 256x256 tile */
+#define CM2_ROLLED_BASE_MS 30.0 /* a pipeline whose main K loop is rolled (DontUnroll) */
+#define CM2_ROLLED_LOOP_MS 70.0 /* its loop, 128x256 accumulators over 256 invocations, unroll 1 */
 #define CM2_CLAMP_PER_OPERAND 0.6 /* a clamped path: the loop body x (1 + 0.6 per clamped operand) */
 #define CM2_KEDGE_SOLO_MS 2500.0  /* a clamped K-edge step beside unclamped loops (shift, branch's interior) */
 #define CM2_KEDGE_CLAMPED_MS 1200.0 /* the same in a kernel that clamps anyway */
@@ -65,6 +68,8 @@
 #define KHR_SCALAR_FACTOR 2.5   /* an operand without 16-byte loads: per-element gathers */
 #define KHR_RUNTIME_FACTOR 1.4
 #define KHR_KEDGE_FACTOR 1.3    /* the checked fetch beside the fast one */
+#define KHR_ROLLED_FACTOR 0.15  /* the K loop DontUnroll (a quick form): 3000^3 128x256x32 141-149 ms
+                                   against 444-485 unrolled (H100, call S17-3) */
 #define SIMT_MS 60.0
 #define COOP_8BIT_ALONG_MN_FACTOR 2.4 /* per 8-bit operand not K-contiguous, read in place */
 
@@ -78,7 +83,25 @@ static double cm2_body(const spvgen_gemm_desc *d, uint32_t u) {
   return per / (384.0 * 32.0 / 256.0);
 }
 
-static double cm2_loop(const spvgen_gemm_desc *d, uint32_t u) { return CM2_LOOP_MS * pow(cm2_body(d, u), CM2_LOOP_EXP); }
+/* The main K loop marked DontUnroll (SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL: a plan's quick
+ * form, spvgen_gemm_plan_quick) is compiled as written: about linear in the accumulator
+ * tile per invocation and sublinear in the unroll knob's steps. H100, call S17-2 (total
+ * first compiles): 128x128x64 u1 58-69 ms, 128x256x32 u1 74-105, u2 143, u4 285, 256x256x32
+ * u1 222 (the same kernels unrolled by the driver: 317-352, 337-397, 788-895, -, 1135). */
+static bool cm2_rolled(const spvgen_gemm_desc *d) { return (d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL) != 0; }
+
+static double cm2_loop(const spvgen_gemm_desc *d, uint32_t u) {
+  if (cm2_rolled(d)) {
+    double area = (double)d->tile_m * d->tile_n / (d->workgroup_size ? d->workgroup_size : 256) / 128.0;
+    return CM2_ROLLED_LOOP_MS * area * pow((double)u, 0.8);
+  }
+  double ms = CM2_LOOP_MS * pow(cm2_body(d, u), CM2_LOOP_EXP);
+  /* 256x256 tiles (16-bit accumulators: the only ones that fit): the driver takes 3-4x
+   * what the body predicts. 4096^3 f16 at unroll 1: 1,105-1,135 ms on the H100 (calls
+   * S17-2, S17-3), 810-822 on the H200 (S15-3), against 300 estimated without this. */
+  if ((uint64_t)d->tile_m * d->tile_n >= 256u * 256u) ms *= CM2_WIDE_TILE_FACTOR;
+  return ms;
+}
 
 static double cm2_compile(const spvgen_gemm_desc *d) {
   uint32_t u = d->unroll ? d->unroll : 1, ue = d->edge_unroll ? d->edge_unroll : u;
@@ -118,7 +141,7 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
     if (d->beta != 0.0f) extra += 0.1;
   }
   if (d->stages == 2) extra += 0.5;
-  return CM2_BASE_MS + ms * extra;
+  return (cm2_rolled(d) ? CM2_ROLLED_BASE_MS : CM2_BASE_MS) + ms * extra;
 }
 
 static double khr_compile(const spvgen_gemm_desc *d) {
@@ -127,6 +150,7 @@ static double khr_compile(const spvgen_gemm_desc *d) {
   double ms = KHR_AREA_MS * area;
   if (!gemm_operand_16b(d, true) || !gemm_operand_16b(d, false)) ms *= KHR_SCALAR_FACTOR;
   if (!gemm_dim_multiple(d, 'k', d->tile_k) && !(d->codegen & SPVGEN_GEMM_CODEGEN_CHECK_ALL)) ms *= KHR_KEDGE_FACTOR;
+  if (d->codegen & SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL) ms *= KHR_ROLLED_FACTOR;
   ms += KHR_BASE_MS;
   return gemm_runtime(d) ? ms * KHR_RUNTIME_FACTOR : ms;
 }

@@ -354,7 +354,9 @@ typedef enum spvgen_gemm_codegen {
    * on every tile and accumulator type (by default only 4-byte accumulators on tiles of
    * 128x192 or more) */
   SPVGEN_GEMM_CODEGEN_SPLIT_ALL = 1u << 5,
-  /* coopmat2, FIXED shapes: the main K loop marked DontUnroll */
+  /* coopmat2 and khr: the main K loop marked DontUnroll (every shape; run-time shapes'
+   * loops of single steps too). The unroll knob's steps per iteration stay; the driver adds
+   * none. A plan's quick-compile form (spvgen_gemm_plan_quick) sets it. */
   SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL = 1u << 6,
   /* run-time shapes: M may pass 65535 tiles (the least maxComputeWorkGroupCount[1]); the
    * launch folds them into dimension 0 and the kernel decodes its tile from the folded
@@ -658,6 +660,22 @@ typedef struct spvgen_gemm_plan_opts {
 spvgen_status spvgen_gemm_plan_ex(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps,
                                   const spvgen_gemm_plan_opts *opts, spvgen_gemm_config *plan,
                                   char *message, size_t message_size);
+
+/* Tiered compiles. Most of a plan's first compile is the driver unrolling the K loop; the
+ * same kernel with that loop marked DontUnroll compiles in a fraction of the time and runs
+ * somewhat slower (the figures: docs/gemm.md, "Tiered compiles"). A framework that needs a
+ * kernel now compiles the quick form, runs its first calls on it, and meanwhile compiles
+ * the plan itself in the background (spvgen_vk_pipeline_create_async), switching when it
+ * is ready: the first call waits for the quick compile only, the later ones run at full
+ * speed.
+ *
+ * *quick gets plan's quick-compile form: the same kernel (tile, knobs, edges, packing,
+ * split-K, bindings, launch) with SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL, and
+ * SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL on coopmat2, added; its name, class key and
+ * compile_ms are its own. Returns true when that is a different kernel; false (and
+ * *quick = *plan) for a plan that has no quicker form (simt, or one that already keeps
+ * the driver from unrolling), or NULL arguments (quick untouched when NULL). */
+bool spvgen_gemm_plan_quick(const spvgen_gemm_config *plan, spvgen_gemm_config *quick);
 
 /* The planner's estimate of the GPU time of one run of plan for args (NULL: the plan's
  * own shape; a RUNTIME plan's hint, 4096 where it has none), in ms: the tiles' K loops at

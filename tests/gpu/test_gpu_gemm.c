@@ -470,6 +470,50 @@ static void test_gemm_fold_past_65535_matches_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* The quick-compile forms (spvgen_gemm_plan_quick: the K loops DontUnroll) of coopmat2's
+ * and khr's plans, fixed and run-time, unrolled or not, on the awkward shapes: every
+ * element against the CPU, and each ran as the quick form asked for. */
+static void test_gemm_quick_form_matches_cpu(void) {
+  spvgen_vk_context *ctx = open_for(SPVGEN_GEMM_COOPMAT_KHR);
+  if (!ctx) return;
+  static const spvgen_gemm_variant vs[] = {SPVGEN_GEMM_COOPMAT2, SPVGEN_GEMM_COOPMAT_KHR};
+  for (size_t v = 0; v < 2; v++)
+    for (size_t s = 1; s < sizeof shapes / sizeof shapes[0]; s++)
+      for (int mode = 0; mode < 3; mode++) { /* fixed, fixed unroll 2, run-time */
+        spvgen_gemm_desc d;
+        memset(&d, 0, sizeof d);
+        d.m = shapes[s][0], d.n = shapes[s][1], d.k = shapes[s][2];
+        d.acc_type = SPVGEN_COMPONENT_F32, d.out_type = SPVGEN_COMPONENT_F16;
+        d.b_layout = SPVGEN_COL_MAJOR; /* nt: a linear layer's weights */
+        d.variant = vs[v];
+        if (mode == 1) d.unroll = 2;
+        if (mode == 2) d.shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
+        spvgen_gemm_config p, q;
+        char msg[1024];
+        if (spvgen_gemm_plan(&d, spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) {
+          CHECK_MSG(strlen(msg) > 20, "refusal without a reason");
+          g_plans_skipped++;
+          continue;
+        }
+        CHECK_MSG(spvgen_gemm_plan_quick(&p, &q), "%s has no quick form", p.name);
+        gemm_run_result r;
+        gemm_run_options o = {0};
+        o.seed = test_rand_u32() | 1u;
+        spvgen_gemm_args args = {.m = d.m, .n = d.n, .k = d.k};
+        if (mode == 2) o.args = &args;
+        spvgen_status st = gemm_run(ctx, &q.desc, &o, &r, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%s: %s", q.name, msg);
+        if (st != SPVGEN_OK) continue;
+        g_runs++;
+        CHECK_MSG(!strcmp(r.plan.name, q.name), "ran %s, not %s", r.plan.name, q.name);
+        CHECK_MSG(r.bad == 0 && r.checked == (uint64_t)d.m * d.n, "[%s] %ux%ux%u: %llu of %llu wrong; first (%llu,%llu) gpu %g cpu %g",
+                  r.plan.name, d.m, d.n, d.k, (unsigned long long)r.bad, (unsigned long long)r.checked,
+                  (unsigned long long)r.first_bad_row, (unsigned long long)r.first_bad_col, r.first_bad_gpu,
+                  r.first_bad_ref);
+      }
+  spvgen_vk_destroy(ctx);
+}
+
 static void test_gemm_simt_splitk_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(0);
   if (!ctx) return;
@@ -1268,6 +1312,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_gemm_fold_past_65535_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_stages2_matches_cpu),
       TEST_CASE(test_gemm_simt_splitk_matches_cpu),
+      TEST_CASE(test_gemm_quick_form_matches_cpu),
       TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_f16_f32),
       TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_f16_f16),
       TEST_CASE(test_gemm_coopmat2_runtime_matches_cpu_int8),
