@@ -1,8 +1,8 @@
 /* tests/cli/test_bench_trace.c — `spvgen bench trace` and its --reuse switch: the same
  * trace creates fewer pipelines with reuse on than off, on the test device (lavapipe in
  * CI: tests/data/trace-reuse.txt, every call's sample checked against the CPU) and, plan
- * only, for the h100 preset on the two LLM traces under bench/traces/; and its options'
- * errors. */
+ * only, for the h100 preset on the two LLM traces under bench/traces/; --tiered; and its
+ * options' errors. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 
@@ -76,6 +76,28 @@ static void reuse_plans_fewer_kernels_for_the_llm_traces(void) {
   }
 }
 
+/* --tiered: the trace runs and checks as without it; every plan compiled in the background
+ * had its first call served by its quick form (on lavapipe no plan has one: simt). */
+static void tiered_runs_the_trace(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--tiered");
+  if (r.ran && r.exited && r.code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
+  const long plans = summary_field(r.out, "background_plans"), quick = summary_field(r.out, "quick_calls");
+  CHECK_MSG(plans >= 0 && quick >= plans && quick <= summary_field(r.out, "calls"), "%ld plans, %ld quick calls\n%s",
+            plans, quick, r.out);
+  CHECK_CONTAINS(r.out, "check:             0 of 56 sampled outputs off");
+  CHECK_CONTAINS(r.out, "tiered:            ");
+  cli_result_free(&r);
+}
+
 static void bad_options_are_named(void) {
   if (!cli_binary()) return;
   char path[4096];
@@ -92,6 +114,10 @@ static void bad_options_are_named(void) {
   CHECK(r.ran && r.exited && r.code == 2);
   CHECK_CONTAINS(r.err, "--caps plans without a device");
   cli_result_free(&r);
+  r = cli_run("bench", "trace", path, "--caps", "h100", "--tiered");
+  CHECK(r.ran && r.exited && r.code == 2);
+  CHECK_CONTAINS(r.err, "--tiered");
+  cli_result_free(&r);
   r = cli_run("bench", "trace", path, "--caps", "no-such-preset");
   CHECK(r.ran && r.exited && r.code != 0);
   CHECK_CONTAINS(r.err, "no-such-preset");
@@ -102,6 +128,7 @@ int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(reuse_creates_fewer_pipelines_on_the_device),
       TEST_CASE(reuse_plans_fewer_kernels_for_the_llm_traces),
+      TEST_CASE(tiered_runs_the_trace),
       TEST_CASE(bad_options_are_named),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));

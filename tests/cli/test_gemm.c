@@ -303,6 +303,33 @@ static void test_run_names_each_kernels_compile(void) {
   cli_result_free(&r);
 }
 
+/* --tiered: a plan with a quick form prints the first call's kernel (its compile, its run,
+ * its check) and then the plan's, compiled in the background; one without (simt, on
+ * lavapipe) says so and runs as without the flag. Both check every element. */
+static void test_run_tiered_prints_both_kernels_or_why_not(void) {
+  if (!cli_binary()) return;
+  cli_result r = cli_run("run", "gemm", "--m", "97", "--n", "131", "--k", "67", "--tiered");
+  if (r.exited && r.code == 1 && strstr(r.err, "no Vulkan device")) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_EXIT(r, 0);
+  if (strstr(r.out, "simt ")) {
+    CHECK_CONTAINS(r.out, "has no quicker form: it is compiled as it is");
+    CHECK_CONTAINS(r.out, "check    12707 of 12707 elements match");
+  } else {
+    CHECK_CONTAINS(r.out, "first    ");
+    CHECK_CONTAINS(r.out, "cg:");
+    CHECK_CONTAINS(r.out, "what the first call waits for");
+    CHECK_CONTAINS(r.out, "in the background while the quick form ran");
+    CHECK_CONTAINS(r.out, "ready    ");
+    const char *first = strstr(r.out, "check    12707 of 12707 elements match");
+    CHECK_MSG(first && strstr(first + 1, "check    12707 of 12707 elements match"), "both checks\n%s", r.out);
+  }
+  cli_result_free(&r);
+}
+
 /* A split-K plan is two modules (the partials, then the reduction): -o out.spv writes
  * out.spv and out.reduce.spv, both valid; -S and --c-header hold both, --json lists the
  * second under "next_kernels"; a binary to stdout is refused (two modules). */
@@ -423,6 +450,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_c_header_compiles_and_reproduces_the_module),
       TEST_CASE(test_split_k_writes_both_modules),
       TEST_CASE(test_run_names_each_kernels_compile),
+      TEST_CASE(test_run_tiered_prints_both_kernels_or_why_not),
       TEST_CASE(test_bench_times_the_emission),
       TEST_CASE(test_every_command_has_help_with_examples),
       TEST_CASE(test_version_prints_the_library_version),
