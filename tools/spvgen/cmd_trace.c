@@ -211,6 +211,7 @@ typedef struct trace_tier {
   spvgen_vk_compile *compiles[SPVGEN_GEMM_KERNEL_COUNT];
   uint32_t count;
   bool ready;                  /* its compiles finished: the plan's pipelines are in the kernel cache */
+  bool failed;                 /* a compile failed: its calls keep the quick form */
   double compile_ms;           /* the driver's compiles, each on its thread */
 } trace_tier;
 
@@ -218,7 +219,7 @@ typedef struct trace_tier {
  * when it is ready now. On a failed compile the tier's calls keep the quick form (a
  * message says why). */
 static bool tier_settle(spvgen_vk_context *ctx, trace_tier *t, bool wait) {
-  if (t->ready) return true;
+  if (t->ready || t->failed) return t->ready;
   for (uint32_t j = 0; j < t->count && !wait; j++)
     if (!spvgen_vk_compile_done(t->compiles[j])) return false;
   bool ok = true;
@@ -235,6 +236,7 @@ static bool tier_settle(spvgen_vk_context *ctx, trace_tier *t, bool wait) {
   }
   t->count = 0;
   t->ready = ok;
+  t->failed = !ok;
   return ok;
 }
 
@@ -527,7 +529,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       goto done;
     }
     /* --tiered: the plan, or its quick form while the plan compiles */
-    bool quick_run = false;
+    const spvgen_gemm_config *run = &plan;
     if (tiered) {
       const uint64_t key = spvgen_gemm_class_key(&plan);
       trace_tier *t = NULL;
@@ -557,11 +559,9 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
           goto done;
         }
       }
-      if (t && !tier_settle(ctx, t, false)) quick_run = true;
+      if (t && !tier_settle(ctx, t, false)) run = &t->quick;
     }
-    const spvgen_gemm_config *run = quick_run ? &tiers[0].quick : &plan;
-    for (uint32_t j = 0; quick_run && j < tier_count; j++)
-      if (tiers[j].key == spvgen_gemm_class_key(&plan)) run = &tiers[j].quick;
+    const bool quick_run = run != &plan;
     if (spvgen_gemm_plan_kernels(run, k, &nk, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm_launch_for(run, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
