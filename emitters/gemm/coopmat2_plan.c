@@ -504,7 +504,13 @@ static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool 
     }
   }
   *d = best_score >= 0 ? best : cheapest;
-  if (!edges && !edge_set) d->edge = SPVGEN_GEMM_EDGE_BRANCH, d->edge_unroll = 0;
+  /* Without edge tiles the edge knobs change nothing: one value each, whoever set them, so
+   * that a resolved desc planned again gives the same plan and class key (the knob loop
+   * above sets edge_unroll 1 for branch). */
+  if (!edges) {
+    if (!edge_set) d->edge = SPVGEN_GEMM_EDGE_BRANCH;
+    d->edge_unroll = 0;
+  }
 }
 
 /* The edge mode (shift needs beta 0 and a matrix at least one tile large) and the plan's

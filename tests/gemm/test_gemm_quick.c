@@ -3,7 +3,7 @@
  * split-K, launch) and adds only the DontUnroll codegen bits; its name and class key are
  * its own, its compile estimate below the plan's; every kernel of it validates, and its K
  * loops (and only they) carry DontUnroll where the plan's have none; planning its desc
- * again gives it back; plans without a quicker form say so; and it runs right on the test
+ * (or the plan's) again gives it back, class key included; plans without a quicker form say so; and it runs right on the test
  * device where the device has the variant (lavapipe: simt has no quick form, the
  * cooperative variants skip; the GPU runs them in tests/gpu/test_gpu_gemm.c). */
 #include <stdio.h>
@@ -79,7 +79,13 @@ static void check_quick(const spvgen_device_caps *c, spvgen_gemm_desc d, const c
   /* planned again from its desc (what a caller that keeps only the desc does): the same
    * kernels, word for word (tools' `run gemm --tiered` relies on it) */
   CHECK_MSG(spvgen_gemm_plan(&q.desc, c, &again, msg, sizeof msg) == SPVGEN_OK, "%s: %s", what, msg);
-  CHECK_MSG(!strcmp(again.name, q.name), "%s: %s replans to %s", what, q.name, again.name);
+  CHECK_MSG(!strcmp(again.name, q.name) && spvgen_gemm_class_key(&again) == spvgen_gemm_class_key(&q),
+            "%s: %s replans to %s (or another class key)", what, q.name, again.name);
+  /* and so does the plan: a resolved desc planned again is the same plan */
+  spvgen_gemm_config pagain;
+  CHECK_MSG(spvgen_gemm_plan(&p.desc, c, &pagain, msg, sizeof msg) == SPVGEN_OK, "%s: %s", what, msg);
+  CHECK_MSG(!strcmp(pagain.name, p.name) && spvgen_gemm_class_key(&pagain) == spvgen_gemm_class_key(&p),
+            "%s: %s replans to %s (or another class key)", what, p.name, pagain.name);
   {
     spvgen_kernel ka[SPVGEN_GEMM_KERNEL_COUNT], kb[SPVGEN_GEMM_KERNEL_COUNT];
     uint32_t na = 0, nb = 0;
