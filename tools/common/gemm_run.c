@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gemm_run.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ref_gemm.h"
@@ -89,5 +90,26 @@ spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *de
   }
   if (st != SPVGEN_OK && b == NULL) res[0].emit_us = tr.emit_us;
   template_built_free(b);
+  return st;
+}
+
+spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
+                                         spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
+                                         char *message, size_t message_size) {
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
+  uint32_t n = 0;
+  *count = 0;
+  spvgen_status st = spvgen_gemm_plan_kernels(plan, k, &n, message, message_size);
+  for (uint32_t j = 0; j < n && st == SPVGEN_OK; j++) {
+    const spvgen_vk_pipeline_request rq = {k[j].words, k[j].word_count, &k[j].info, NULL};
+    st = spvgen_vk_pipeline_create_async(ctx, &rq, &c[j]); /* the words are copied */
+    if (st == SPVGEN_OK) (*count)++;
+    else snprintf(message, message_size, "%s: kernel %u: %s", plan->name, j, spvgen_vk_error(ctx));
+  }
+  if (st != SPVGEN_OK) {
+    for (uint32_t j = 0; j < *count; j++) spvgen_vk_compile_cancel(c[j]), c[j] = NULL;
+    *count = 0;
+  }
+  for (uint32_t j = 0; j < n; j++) spvgen_kernel_free(&k[j]);
   return st;
 }

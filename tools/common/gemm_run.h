@@ -91,4 +91,11 @@ spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *de
                               const gemm_run_options *options, gemm_run_result *res,
                               char *message, size_t message_size);
 
+/* Tiered compiles (spvgen/gemm.h): plan's kernels emitted and started compiling in the
+ * background (spvgen_vk_pipeline_create_async), one per kernel in dispatch order: c[] and
+ * *count get them. On failure none is left running and message says why. */
+spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
+                                         spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
+                                         char *message, size_t message_size);
+
 #endif

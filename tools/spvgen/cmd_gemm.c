@@ -229,14 +229,10 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
     printf("tiered   %s has no quicker form: it is compiled as it is\n", plan.name);
     return 0;
   }
-  spvgen_kernel qk[SPVGEN_GEMM_KERNEL_COUNT] = {{0}}, k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
+  spvgen_kernel qk[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
   spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-  double started[SPVGEN_GEMM_KERNEL_COUNT] = {0};
   uint32_t nq = 0, nk = 0;
-  int rc = 0;
-  if (spvgen_gemm_plan_kernels(&quick, qk, &nq, msg, size) != SPVGEN_OK ||
-      spvgen_gemm_plan_kernels(&plan, k, &nk, msg, size) != SPVGEN_OK)
-    rc = 1;
+  int rc = spvgen_gemm_plan_kernels(&quick, qk, &nq, msg, size) != SPVGEN_OK;
   const double t0 = sg_now_ms();
   for (uint32_t j = 0; j < nq && !rc; j++) { /* one at a time: each kernel's compile is its own figure */
     const spvgen_vk_pipeline_request rq = {qk[j].words, qk[j].word_count, &qk[j].info, NULL};
@@ -248,14 +244,8 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
     t->quick_ms[j] = sg_now_ms() - tj;
     t->quick_total_ms += t->quick_ms[j];
   }
-  for (uint32_t j = 0; j < nk && !rc; j++) {
-    const spvgen_vk_pipeline_request rq = {k[j].words, k[j].word_count, &k[j].info, NULL};
-    started[j] = sg_now_ms() - t0;
-    if (spvgen_vk_pipeline_create_async(ctx, &rq, &c[j]) != SPVGEN_OK) {
-      snprintf(msg, size, "the plan's kernel %u: %s", j, spvgen_vk_error(ctx));
-      rc = 1;
-    }
-  }
+  const double started = sg_now_ms() - t0;
+  if (!rc && gemm_compile_in_background(ctx, &plan, c, &nk, msg, size) != SPVGEN_OK) rc = 1;
   /* the quick form checked and timed (its pipelines are the kernel cache's now) while the
    * plan compiles */
   gemm_run_options qo = g->run;
@@ -275,10 +265,10 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
       rc = 1;
     } else {
       t->bg_total_ms += t->bg_ms[j];
-      if (started[j] + t->bg_ms[j] > t->ready_ms) t->ready_ms = started[j] + t->bg_ms[j];
+      if (started + t->bg_ms[j] > t->ready_ms) t->ready_ms = started + t->bg_ms[j];
     }
   }
-  for (uint32_t j = 0; j < SPVGEN_GEMM_KERNEL_COUNT; j++) spvgen_kernel_free(&qk[j]), spvgen_kernel_free(&k[j]);
+  for (uint32_t j = 0; j < nq; j++) spvgen_kernel_free(&qk[j]);
   t->kernels = nk;
   return rc;
 }

@@ -280,11 +280,16 @@ static spvgen_status trace_plan(const trace_planning *tp, const spvgen_device_ca
   return spvgen_gemm_plan_ex(want, caps, &o, plan, msg, size);
 }
 
+/* Whether the process holds the kernel of class key. */
+static bool trace_holds(const trace_planning *tp, uint64_t key) {
+  for (uint32_t i = 0; i < tp->held_count; i++)
+    if (spvgen_gemm_class_key(&tp->held[i]) == key) return true;
+  return false;
+}
+
 /* Records that the process holds plan's kernel; true when it was new. */
 static bool trace_hold(trace_planning *tp, const spvgen_gemm_config *plan) {
-  const uint64_t key = spvgen_gemm_class_key(plan);
-  for (uint32_t i = 0; i < tp->held_count; i++)
-    if (spvgen_gemm_class_key(&tp->held[i]) == key) return false;
+  if (trace_holds(tp, spvgen_gemm_class_key(plan))) return false;
   if (tp->held && tp->held_count < TRACE_MAX_CALLS) tp->held[tp->held_count++] = *plan;
   return true;
 }
@@ -535,26 +540,13 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       trace_tier *t = NULL;
       for (uint32_t j = 0; j < tier_count && !t; j++)
         if (tiers[j].key == key) t = &tiers[j];
-      bool held_already = false;
-      for (uint32_t j = 0; j < tp.held_count && !held_already; j++)
-        held_already = spvgen_gemm_class_key(&tp.held[j]) == key;
       spvgen_gemm_config quick;
-      if (!t && !held_already && tier_count < TRACE_MAX_CALLS && spvgen_gemm_plan_quick(&plan, &quick)) {
+      if (!t && !trace_holds(&tp, key) && tier_count < TRACE_MAX_CALLS && spvgen_gemm_plan_quick(&plan, &quick)) {
         /* the plan's first call: its kernels start compiling in the background */
         t = &tiers[tier_count++];
         t->key = key;
         t->quick = quick;
-        spvgen_kernel pk[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
-        uint32_t pn = 0;
-        st = spvgen_gemm_plan_kernels(&plan, pk, &pn, msg, sizeof msg) == SPVGEN_OK ? SPVGEN_OK : SPVGEN_ERROR_UNSUPPORTED;
-        for (uint32_t j = 0; j < pn && st == SPVGEN_OK; j++) {
-          const spvgen_vk_pipeline_request rq = {pk[j].words, pk[j].word_count, &pk[j].info, NULL};
-          st = spvgen_vk_pipeline_create_async(ctx, &rq, &t->compiles[t->count]);
-          if (st == SPVGEN_OK) t->count++;
-          else snprintf(msg, sizeof msg, "%s", spvgen_vk_error(ctx));
-        }
-        for (uint32_t j = 0; j < pn; j++) spvgen_kernel_free(&pk[j]);
-        if (st != SPVGEN_OK) {
+        if (gemm_compile_in_background(ctx, &plan, t->compiles, &t->count, msg, sizeof msg) != SPVGEN_OK) {
           fprintf(stderr, "spvgen bench trace: %s:%d: --tiered: %s\n", path, calls[i].line, msg);
           goto done;
         }
