@@ -63,7 +63,8 @@ SPVGEN_API_BEGIN
 #define SPVGEN_FEATURE_TIMESTAMPS (1ull << 34) /* compute queue writes timestamps */
 #define SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD (1ull << 35) /* shaderBufferFloat32AtomicAdd */
 #define SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR (1ull << 36) /* shaderFloat16VectorAtomics (NV) */
-#define SPVGEN_FEATURE_COUNT 37
+#define SPVGEN_FEATURE_SHADER_CLOCK (1ull << 37) /* shaderSubgroupClock (OpReadClockKHR) */
+#define SPVGEN_FEATURE_COUNT 38
 #define SPVGEN_FEATURES_ALL ((1ull << SPVGEN_FEATURE_COUNT) - 1)
 
 /* Every cooperative feature (what the "no cooperative features" preset lacks). */

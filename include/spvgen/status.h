@@ -23,6 +23,7 @@ typedef enum spvgen_status {
   SPVGEN_ERROR_NO_DEVICE = 7,        /* no Vulkan implementation or device */
   SPVGEN_ERROR_IO = 8,               /* a file could not be read or written */
   SPVGEN_ERROR_MISSING_FEATURE = 9,  /* the device lacks a feature the kernel needs */
+  SPVGEN_ERROR_NOT_CACHED = 10,      /* a create asked for cached_only needs the driver's compile */
 } spvgen_status;
 
 /* "SPVGEN_OK", "SPVGEN_ERROR_INVALID_ARGUMENT", ...; never NULL. */

@@ -274,6 +274,18 @@ typedef struct spvgen_vk_pipeline_options {
   uint32_t required_subgroup_size;
   /* VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT (computeFullSubgroups). */
   bool require_full_subgroups;
+  /* Create only what costs no compile: a pipeline the kernel cache holds in process, or one
+   * the driver takes from a cache (the context's VkPipelineCache, which the disk cache
+   * fills, or the driver's own), asked with
+   * VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT. Anything else fails with
+   * SPVGEN_ERROR_NOT_CACHED after no more than the driver's lookup (a few ms), and
+   * nothing is created. Needs pipelineCreationCacheControl (core in Vulkan 1.3; a context
+   * of its own enables it where supported, a wrapped one where the caller's
+   * VkDeviceCreateInfo enabled it); without it only the in-process cache answers and
+   * every other request is SPVGEN_ERROR_NOT_CACHED. Which drivers answer from which cache
+   * is theirs to decide (lavapipe always asks for the compile): a tier's test, "is the
+   * fast kernel ready without waiting", never a promise that a compile will be slow. */
+  bool cached_only;
 } spvgen_vk_pipeline_options;
 
 /* A compute pipeline for words with the metadata info. The module is checked against
@@ -364,6 +376,27 @@ spvgen_status spvgen_vk_pipeline_statistics(spvgen_vk_context *ctx,
                                             const spvgen_vk_pipeline *pipeline,
                                             spvgen_vk_pipeline_stat *out, uint32_t max,
                                             uint32_t *count);
+
+/* ------------------------------------------------------------- GPU clock ---- */
+/* The shader clock as it is now. NVIDIA's driver keeps the SM clock at its idle value
+ * (345 MHz on the H100 and H200, against ~1.98 GHz busy) through the first 100-400 ms of
+ * work after an idle second, so a kernel timed then runs 3-5x slow; this says which clock
+ * a timing ran at. */
+typedef struct spvgen_vk_clock {
+  double mhz;      /* the subgroup clock's rate (on NVIDIA the SM clock), MHz */
+  uint32_t cycles; /* the longer probe's cycles */
+  uint64_t ns;     /* its GPU time (the queue's timestamps) */
+} spvgen_vk_clock;
+/* Runs two probe dispatches (one invocation each, spinning on OpReadClockKHR until 20,000
+ * and 2,020,000 cycles have passed, after an unmeasured first short one: ~1 ms at 2 GHz,
+ * ~6 ms at 345 MHz; the runner's own submit and wait) and gives the rate from the
+ * difference of their cycles over the difference of their timestamps. Needs VK_KHR_shader_clock's shaderSubgroupClock (a
+ * context of its own enables it where the device has it; a wrapped context takes it from
+ * device_create_info: the feature in the chain and, for a VkDeviceCreateInfo, the
+ * extension enabled) and timestamps: SPVGEN_ERROR_UNSUPPORTED naming what is missing
+ * otherwise. The probe is work too: a clock that ramps up when work starts may read low
+ * on the first call and higher on the next. */
+spvgen_status spvgen_vk_measure_clock(spvgen_vk_context *ctx, spvgen_vk_clock *out);
 
 /* ------------------------------------------------- compiles in the background ---- */
 /* A quick kernel now and the fast one when its driver compile ends, without blocking:

@@ -49,6 +49,7 @@ static const struct {
     {"timestamps", "a queue with timestampValidBits > 0"},
     {"shaderBufferFloat32AtomicAdd", "VK_EXT_shader_atomic_float"},
     {"shaderFloat16VectorAtomics", "VK_NV_shader_atomic_float16_vector"},
+    {"shaderSubgroupClock", "VK_KHR_shader_clock"},
 };
 
 static int feature_index(uint64_t feature) {
@@ -288,7 +289,8 @@ static void preset_lavapipe(spvgen_device_caps *c) {
   c->api_version = SPVGEN_API_VERSION(1, 3, 230);
   c->driver_version = 1;
   c->features |= SPVGEN_FEATURE_FLOAT64 | SPVGEN_FEATURE_PUSH_CONSTANT_16BIT |
-                 SPVGEN_FEATURE_PUSH_CONSTANT_8BIT | SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD;
+                 SPVGEN_FEATURE_PUSH_CONSTANT_8BIT | SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD |
+                 SPVGEN_FEATURE_SHADER_CLOCK;
   c->subgroup_size = c->min_subgroup_size = c->max_subgroup_size = 8;
   c->subgroup_operations &= ~SPVGEN_SUBGROUP_CLUSTERED;
   c->max_compute_workgroup_subgroups = 32;
@@ -367,7 +369,8 @@ static void preset_h100(spvgen_device_caps *c) {
                  SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPVEC_TRAINING |
                  SPVGEN_FEATURE_BFLOAT16 | SPVGEN_FEATURE_BFLOAT16_COOPMAT |
                  SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD |
-                 SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR; /* shaderFloat16VectorAtomics: driver 580 reports it */
+                 SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR | /* shaderFloat16VectorAtomics: driver 580 reports it */
+                 SPVGEN_FEATURE_SHADER_CLOCK; /* shaderSubgroupClock: the device dump of call S18-2 */
   c->subgroup_operations |= SPVGEN_SUBGROUP_ROTATE | SPVGEN_SUBGROUP_ROTATE_CLUSTERED |
                             0x100u; /* measured 2047: also partitioned (NV) */
   c->max_shared_memory = 49152;

@@ -18,6 +18,7 @@ const char *spvgen_status_name(spvgen_status status) {
   case SPVGEN_ERROR_NO_DEVICE: return "SPVGEN_ERROR_NO_DEVICE";
   case SPVGEN_ERROR_IO: return "SPVGEN_ERROR_IO";
   case SPVGEN_ERROR_MISSING_FEATURE: return "SPVGEN_ERROR_MISSING_FEATURE";
+  case SPVGEN_ERROR_NOT_CACHED: return "SPVGEN_ERROR_NOT_CACHED";
   }
   return "SPVGEN_ERROR_UNKNOWN";
 }

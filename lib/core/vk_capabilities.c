@@ -185,7 +185,7 @@ static const spvgen_vk_capability table[] = {
     OTHER(5013, StencilExportEXT, 0, "VK_EXT_shader_stencil_export"),
     OTHER(5015, ImageReadWriteLodAMD, 0, "VK_AMD_shader_image_load_store_lod"),
     OTHER(5016, Int64ImageEXT, 0, "shaderImageInt64Atomics (VK_EXT_shader_image_atomic_int64)"),
-    OTHER(5055, ShaderClockKHR, 0, "VK_KHR_shader_clock"),
+    FEAT(5055, ShaderClockKHR, 0, SPVGEN_FEATURE_SHADER_CLOCK, "shaderSubgroupClock (VK_KHR_shader_clock)"),
     OTHER(5067, ShaderEnqueueAMDX, 0, "shaderEnqueue (VK_AMDX_shader_enqueue)"),
     OTHER(5087, QuadControlKHR, 0, "shaderQuadControl (VK_KHR_shader_quad_control)"),
     FEAT(5116, BFloat16TypeKHR, 0, SPVGEN_FEATURE_BFLOAT16,

@@ -503,6 +503,7 @@ static spvgen_status create_device(spvgen_vk_context *ctx, VkPhysicalDevice pd,
   ctx->pipeline_statistics = dev->pipeline_executable_info;
   ctx->push_descriptors = dev->push_descriptor;
   ctx->timeline_semaphores = dev->timeline_semaphore;
+  ctx->cache_control = dev->cache_control;
   return SPVGEN_OK;
 }
 
@@ -683,6 +684,7 @@ spvgen_status spvgen_vk_wrap(const spvgen_vk_wrap_desc *desc, spvgen_vk_context 
     enabled = en->mask;
     ctx->push_descriptors = en->push_descriptor;
     ctx->timeline_semaphores = en->timeline;
+    ctx->cache_control = en->cache_control;
     free(en);
   }
   restrict_caps(&ctx->caps, close_dependencies(enabled | SPVGEN_FEATURE_TIMESTAMPS));

@@ -61,6 +61,8 @@ enum {
   CHAIN_ATOMIC_FLOAT16_VECTOR,
   CHAIN_PIPELINE_EXECUTABLE,
   CHAIN_TIMELINE,
+  CHAIN_CACHE_CONTROL,
+  CHAIN_SHADER_CLOCK,
   CHAIN_COUNT
 };
 
@@ -83,6 +85,8 @@ static void *chain_member(sg_vk_features *f, int i) {
   case CHAIN_ATOMIC_FLOAT16_VECTOR: return &f->atomic_float16_vector;
   case CHAIN_PIPELINE_EXECUTABLE: return &f->pipeline_executable;
   case CHAIN_TIMELINE: return &f->timeline;
+  case CHAIN_CACHE_CONTROL: return &f->cache_control;
+  case CHAIN_SHADER_CLOCK: return &f->shader_clock;
   default: return NULL;
   }
 }
@@ -114,6 +118,8 @@ void sg_vk_features_link(sg_vk_features *f) {
   f->pipeline_executable.sType =
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
   f->timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
+  f->cache_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES;
+  f->shader_clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
   chain_head *tail = (chain_head *)&f->f2;
   tail->pNext = NULL;
   for (int i = 0; i < CHAIN_COUNT; i++) {
@@ -172,6 +178,7 @@ static const feature_field FEATURE_FIELDS[] = {
     FIELD(float8.shaderFloat8CooperativeMatrix, SPVGEN_FEATURE_FLOAT8_COOPMAT),
     FIELD(atomic_float.shaderBufferFloat32AtomicAdd, SPVGEN_FEATURE_ATOMIC_FLOAT32_ADD),
     FIELD(atomic_float16_vector.shaderFloat16VectorAtomics, SPVGEN_FEATURE_ATOMIC_FLOAT16_VECTOR),
+    FIELD(shader_clock.shaderSubgroupClock, SPVGEN_FEATURE_SHADER_CLOCK),
 };
 #undef FIELD
 #define FEATURE_FIELD_COUNT (sizeof FEATURE_FIELDS / sizeof FEATURE_FIELDS[0])
@@ -195,6 +202,7 @@ void sg_vk_features_restrict(sg_vk_features *f, uint64_t m) {
   f->bda.bufferDeviceAddressCaptureReplay = VK_FALSE;
   f->bda.bufferDeviceAddressMultiDevice = VK_FALSE;
   f->vmm.vulkanMemoryModelAvailabilityVisibilityChains = VK_FALSE;
+  f->shader_clock.shaderDeviceClock = VK_FALSE;
   { /* of the float atomics only the table's buffer add (no image or sparse ones) */
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT a;
     memset(&a, 0, sizeof a);
@@ -519,6 +527,7 @@ static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysical
       {CHAIN_FLOAT8, SPVGEN_VK_EXT_SHADER_FLOAT8_NAME, false},
       {CHAIN_ATOMIC_FLOAT, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, false},
       {CHAIN_ATOMIC_FLOAT16_VECTOR, VK_NV_SHADER_ATOMIC_FLOAT16_VECTOR_EXTENSION_NAME, false},
+      {CHAIN_SHADER_CLOCK, VK_KHR_SHADER_CLOCK_EXTENSION_NAME, false},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
     bool present = has_extension(exts, ne, table[i].ext);
@@ -543,6 +552,15 @@ static spvgen_status choose_extensions(const sg_vk_instance_fns *fns, VkPhysical
     f->chained |= 1u << CHAIN_TIMELINE;
     if (!v12 && info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS)
       info->extensions[info->extension_count++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+  }
+  /* pipelineCreationCacheControl (core in 1.3): whether the driver can say that a
+   * pipeline is in its cache (spvgen_vk_pipeline_options.cached_only). Not a
+   * SPVGEN_FEATURE_* either: enabled whenever supported. */
+  bool has_cache_control = v13 || has_extension(exts, ne, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
+  if (has_cache_control) {
+    f->chained |= 1u << CHAIN_CACHE_CONTROL;
+    if (!v13 && info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS)
+      info->extensions[info->extension_count++] = VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME;
   }
   if (has_extension(exts, ne, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) &&
       info->extension_count < SPVGEN_VK_MAX_DEVICE_EXTENSIONS) {
@@ -593,6 +611,14 @@ static void read_features(const sg_vk_instance_fns *fns, VkPhysicalDevice pd,
     f->chained &= ~(1u << CHAIN_TIMELINE);
     sg_vk_features_link(f);
   }
+  info->cache_control =
+      ((f->chained >> CHAIN_CACHE_CONTROL) & 1) && f->cache_control.pipelineCreationCacheControl;
+  if (!info->cache_control) {
+    /* (an extension named above without the feature is enabled and unused: harmless) */
+    f->chained &= ~(1u << CHAIN_CACHE_CONTROL);
+    sg_vk_features_link(f);
+  }
+
   caps->features = features_mask(f);
   if (caps->timestamp_valid_bits > 0) caps->features |= SPVGEN_FEATURE_TIMESTAMPS;
 }
@@ -764,6 +790,8 @@ static void *member_by_type(sg_vk_features *f, VkStructureType type, size_t *siz
     case CHAIN_ATOMIC_FLOAT16_VECTOR: *size = sizeof f->atomic_float16_vector; break;
     case CHAIN_PIPELINE_EXECUTABLE: *size = sizeof f->pipeline_executable; break;
     case CHAIN_TIMELINE: *size = sizeof f->timeline; break;
+    case CHAIN_CACHE_CONTROL: *size = sizeof f->cache_control; break;
+    case CHAIN_SHADER_CLOCK: *size = sizeof f->shader_clock; break;
     default: return NULL;
     }
     return h;
@@ -836,6 +864,7 @@ bool sg_vk_read_enabled_chain(const void *head, sg_vk_enabled *out, char *messag
       TAKE(f->subgroup_size_control.subgroupSizeControl, x->subgroupSizeControl);
       TAKE(f->subgroup_size_control.computeFullSubgroups, x->computeFullSubgroups);
       TAKE(f->maintenance4.maintenance4, x->maintenance4);
+      TAKE(f->cache_control.pipelineCreationCacheControl, x->pipelineCreationCacheControl);
       break;
     }
     default:
@@ -852,6 +881,7 @@ bool sg_vk_read_enabled_chain(const void *head, sg_vk_enabled *out, char *messag
   }
   out->mask = features_mask(f);
   out->timeline = f->timeline.timelineSemaphore != VK_FALSE;
+  out->cache_control = f->cache_control.pipelineCreationCacheControl != VK_FALSE;
   return true;
 }
 #undef TAKE
@@ -872,7 +902,7 @@ void *spvgen_vk_features_chain(uint64_t features, uint32_t api_version, bool rec
   uint32_t chained = 0;
   sg_vk_features_link(f); /* sTypes, for member_by_type */
   for (int i = 0; i < CHAIN_COUNT; i++) {
-    if (i == CHAIN_PIPELINE_EXECUTABLE || i == CHAIN_TIMELINE) continue;
+    if (i == CHAIN_PIPELINE_EXECUTABLE || i == CHAIN_TIMELINE || i == CHAIN_CACHE_CONTROL) continue;
     size_t size = 0;
     chain_head *h = chain_member(f, i);
     if (!member_by_type(f, h->sType, &size) || size <= sizeof(chain_head)) continue;
@@ -903,6 +933,9 @@ void *spvgen_vk_features_chain(uint64_t features, uint32_t api_version, bool rec
       {CHAIN_COOPVEC, VK_NV_COOPERATIVE_VECTOR_EXTENSION_NAME, false},
       {CHAIN_BF16, SPVGEN_VK_KHR_SHADER_BFLOAT16_NAME, false},
       {CHAIN_FLOAT8, SPVGEN_VK_EXT_SHADER_FLOAT8_NAME, false},
+      {CHAIN_ATOMIC_FLOAT, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, false},
+      {CHAIN_ATOMIC_FLOAT16_VECTOR, VK_NV_SHADER_ATOMIC_FLOAT16_VECTOR_EXTENSION_NAME, false},
+      {CHAIN_SHADER_CLOCK, VK_KHR_SHADER_CLOCK_EXTENSION_NAME, false},
   };
   uint32_t n = 0;
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {

@@ -183,6 +183,11 @@ typedef struct sg_vk_features {
   /* Not a SPVGEN_FEATURE_* either: timelineSemaphore as the driver reports it (chained
    * only when supported; sg_vk_features_restrict leaves it alone). */
   VkPhysicalDeviceTimelineSemaphoreFeatures timeline;
+  /* Nor this: pipelineCreationCacheControl (core in 1.3, VK_EXT_pipeline_creation_cache_control
+   * before), enabled whenever supported, for the cached-only creates
+   * (spvgen_vk_pipeline_options.cached_only). */
+  VkPhysicalDevicePipelineCreationCacheControlFeatures cache_control;
+  VkPhysicalDeviceShaderClockFeaturesKHR shader_clock; /* SPVGEN_FEATURE_SHADER_CLOCK */
   uint32_t chained; /* bit i: the i-th struct after f2 (in the order above) is chained */
 } sg_vk_features;
 
@@ -204,6 +209,7 @@ typedef struct sg_vk_device_info {
    * so the extension is in extensions[] and the feature on in the chain. */
   bool pipeline_executable_info;
   bool timeline_semaphore; /* timelineSemaphore supported: chained and enabled */
+  bool cache_control;      /* pipelineCreationCacheControl supported: chained and enabled */
   bool push_descriptor;    /* VK_KHR_push_descriptor present: in extensions[] */
 } sg_vk_device_info;
 
@@ -213,6 +219,7 @@ typedef struct sg_vk_enabled {
   sg_vk_features features; /* the enabled members, OR-ed over the chain */
   uint64_t mask;           /* as SPVGEN_FEATURE_* bits */
   bool timeline;           /* timelineSemaphore */
+  bool cache_control;      /* pipelineCreationCacheControl */
   bool push_descriptor;    /* VK_KHR_push_descriptor among the enabled extensions */
   bool from_create_info;   /* head was a VkDeviceCreateInfo (extensions known) */
 } sg_vk_enabled;
@@ -332,6 +339,9 @@ struct spvgen_vk_context {
   bool push_descriptors;
   /* timelineSemaphore is enabled: spvgen_vk_submit signals `timeline` with each ticket. */
   bool timeline_semaphores;
+  /* pipelineCreationCacheControl is enabled: a cached_only create asks the driver with
+   * VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT. */
+  bool cache_control;
 
   spvgen_device_caps caps;
   VkPhysicalDeviceMemoryProperties memory;

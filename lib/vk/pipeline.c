@@ -482,6 +482,10 @@ static spvgen_status program_prepare(spvgen_vk_context *ctx, const char *who, sg
   memset(job, 0, sizeof *job);
   job->ctx = ctx;
   job->g = g;
+  if (options && options->cached_only && !ctx->cache_control)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_NOT_CACHED,
+                      "%s: cached_only: not in the kernel cache, and the device cannot say whether the driver's "
+                      "caches hold it (pipelineCreationCacheControl is not enabled)", who);
   VkResult r;
   for (uint32_t s = 0; s < g->set_count; s++) {
     VkDescriptorSetLayoutBinding lb[SPVGEN_MAX_BINDINGS];
@@ -557,6 +561,8 @@ static spvgen_status program_prepare(spvgen_vk_context *ctx, const char *who, sg
   job->cpci.basePipelineIndex = -1;
   /* For spvgen_vk_pipeline_statistics; the generated code does not change. */
   if (ctx->pipeline_statistics) job->cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  /* cached_only: the driver's answer whether it has the pipeline without a compile */
+  if (options && options->cached_only) job->cpci.flags |= VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
   job->result = VK_NOT_READY;
   return SPVGEN_OK;
 }
@@ -572,6 +578,9 @@ static void program_run(compile_job *job) {
 static spvgen_status program_finish(spvgen_vk_context *ctx, const char *who, compile_job *job) {
   if (job->module) ctx->vkd.vkDestroyShaderModule(ctx->device, job->module, NULL);
   job->module = VK_NULL_HANDLE;
+  if (job->result == VK_PIPELINE_COMPILE_REQUIRED)
+    return sg_vk_fail(ctx, SPVGEN_ERROR_NOT_CACHED,
+                      "%s: cached_only: the driver would compile this pipeline (it is in none of its caches)", who);
   if (job->result != VK_SUCCESS) return sg_vk_fail_call(ctx, who, "vkCreateComputePipelines", job->result);
   ctx->stats.compiled++;
   ctx->cache_dirty = true;

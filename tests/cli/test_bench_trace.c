@@ -1,10 +1,12 @@
 /* tests/cli/test_bench_trace.c — `spvgen bench trace` and its --reuse switch: the same
  * trace creates fewer pipelines with reuse on than off, on the test device (lavapipe in
  * CI: tests/data/trace-reuse.txt, every call's sample checked against the CPU) and, plan
- * only, for the h100 preset on the two LLM traces under bench/traces/; --tiered; and its
- * options' errors. */
+ * only, for the h100 preset on the two LLM traces under bench/traces/; --tiered; --passes
+ * (the calls again in the same process: no pipeline created, a line per pass, the summary's
+ * passes= fields, the slow-call count) and --warm-up; and its options' errors. */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_run.h"
 #include "harness.h"
@@ -17,6 +19,32 @@ static long summary_field(const char *out, const char *name) {
   snprintf(key, sizeof key, " %s=", name);
   const char *f = strstr(s, key);
   return f ? strtol(f + strlen(key), NULL, 10) : -1;
+}
+
+/* The value of `name=` in the summary line as a double, or -1 (missing or not a number). */
+static double summary_double(const char *out, const char *name) {
+  const char *s = strstr(out, "summary ");
+  if (!s) return -1;
+  char key[64];
+  snprintf(key, sizeof key, " %s=", name);
+  const char *f = strstr(s, key);
+  if (!f) return -1;
+  char *end;
+  double v = strtod(f + strlen(key), &end);
+  return end == f + strlen(key) ? -1 : v;
+}
+
+/* The pipelines created of the `pass K: GPU ms X, wall ms Y, pipelines created Z` line, or
+ * -1 when there is no such line; *gpu gets X. */
+static long pass_line(const char *out, int pass, double *gpu) {
+  char key[32];
+  snprintf(key, sizeof key, "\npass %d: GPU ms ", pass);
+  const char *l = strstr(out, key);
+  double g, w;
+  long z;
+  if (!l || sscanf(l + strlen(key), "%lf, wall ms %lf, pipelines created %ld", &g, &w, &z) != 3) return -1;
+  if (gpu) *gpu = g;
+  return z;
 }
 
 static const char *source_path(const char *rel, char *buf, size_t size) {
@@ -91,10 +119,141 @@ static void tiered_runs_the_trace(void) {
   CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
   CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
   const long plans = summary_field(r.out, "background_plans"), quick = summary_field(r.out, "quick_calls");
+  /* plans found compiled (--cold empties spvgen's cache, not the driver's: NVIDIA may
+   * answer from its own) and plans tiered are plans of distinct calls */
+  const long cached = summary_field(r.out, "cached_plans");
+  CHECK_MSG(cached >= 0 && cached + plans <= summary_field(r.out, "calls"), "%ld cached plans\n%s", cached, r.out);
   CHECK_MSG(plans >= 0 && quick >= plans && quick <= summary_field(r.out, "calls"), "%ld plans, %ld quick calls\n%s",
             plans, quick, r.out);
   CHECK_CONTAINS(r.out, "check:             0 of 56 sampled outputs off");
   CHECK_CONTAINS(r.out, "tiered:            ");
+  cli_result_free(&r);
+}
+
+/* --passes 2: the calls again in the same process, every pipeline held (no compile), a
+ * line per pass, the summary's fields pass 1's (as with one pass) plus passes=, and each
+ * pass's calls checked. */
+static void passes_run_the_calls_again(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2");
+  if (r.ran && r.exited && r.code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  double g1 = -1, g2 = -1;
+  const long z1 = pass_line(r.out, 1, &g1), z2 = pass_line(r.out, 2, &g2);
+  CHECK_MSG(z1 >= 1 && z1 == summary_field(r.out, "pipelines"), "pass 1 created %ld pipelines\n%s", z1, r.out);
+  CHECK_MSG(z2 == 0, "pass 2 created %ld pipelines (all are held after pass 1)\n%s", z2, r.out);
+  CHECK_MSG(pass_line(r.out, 3, NULL) == -1, "a third pass ran\n%s", r.out);
+  CHECK_EQ_U64(summary_field(r.out, "passes"), 2);
+  CHECK_EQ_U64(summary_field(r.out, "calls"), 7);
+  const double last = summary_double(r.out, "last_pass_gpu_ms"), best = summary_double(r.out, "best_pass_gpu_ms");
+  CHECK_MSG(g2 > 0 && last == g2, /* both printed %.3f */
+            "last_pass_gpu_ms=%g, pass 2's line %g\n%s", last, g2, r.out);
+  CHECK_MSG(best > 0 && best <= last && best <= summary_double(r.out, "gpu_ms"), "best_pass_gpu_ms=%g\n%s", best,
+            r.out);
+  CHECK(summary_double(r.out, "last_pass_wall_ms") > 0);
+  CHECK_MSG(summary_field(r.out, "slow_calls") >= 0 && !strstr(r.out, "slow_calls=na"), "%s", r.out);
+  CHECK_CONTAINS(r.out, "\nslow calls:        ");
+  CHECK_CONTAINS(r.out, "; pass 2: ");
+  CHECK_CONTAINS(r.out, "check:             0 of 112 sampled outputs off");
+  /* the shader clock before pass 1 and after each (lavapipe has VK_KHR_shader_clock):
+   * three readings, each a rate, or the line saying why there are none */
+  const char *clk = strstr(r.out, " clock_mhz=");
+  CHECK_MSG(clk != NULL, "no clock_mhz= field\n%s", r.out);
+  if (clk && strncmp(clk, " clock_mhz=na", 13)) {
+    double mhz[3] = {0, 0, 0};
+    /* (a reading that failed is 0, and said: on lavapipe the host's scheduling can spoil
+     * one, see lib/vk/gpu_clock.c) */
+    CHECK_MSG(sscanf(clk, " clock_mhz=%lf,%lf,%lf", &mhz[0], &mhz[1], &mhz[2]) == 3 &&
+                  ((mhz[0] > 0 && mhz[1] > 0 && mhz[2] > 0) || strstr(r.out, "(a reading failed: ")),
+              "%s", r.out);
+    CHECK_CONTAINS(r.out, "\nGPU clock:         ");
+    CHECK_CONTAINS(r.out, "MHz after pass 2");
+    CHECK_MSG(summary_field(r.out, "low_clock_passes") >= 0, "%s", r.out);
+  } else {
+    CHECK_CONTAINS(r.out, "GPU clock:         not measured");
+  }
+  cli_result_free(&r);
+}
+
+/* The slow calls: on lavapipe a kernel's first dispatch includes its compile (hundreds of
+ * ms with Mesa's shader cache off, against ~1 ms for the same call in pass 2), so pass 1
+ * has a slow call to count, the way an idle clock makes them on the H100. Other devices:
+ * only that the count is there. */
+static void passes_count_slow_calls(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  const char *was = getenv("MESA_SHADER_CACHE_DISABLE");
+  char *saved = was ? strdup(was) : NULL;
+  setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2");
+  if (saved) setenv("MESA_SHADER_CACHE_DISABLE", saved, 1);
+  else unsetenv("MESA_SHADER_CACHE_DISABLE");
+  free(saved);
+  if (r.ran && r.exited && r.code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  unsigned s1 = 0, c1 = 0;
+  const char *l = strstr(r.out, "\nslow calls:        ");
+  if (l && !strncmp(l + 20, "none: ", 6)) l += 6;
+  CHECK_MSG(l && sscanf(l + 20, "pass 1: %u of %u", &s1, &c1) == 2 && c1 == 7, "%s", r.out);
+  if (strstr(r.out, "llvmpipe")) {
+    CHECK_MSG(s1 >= 1 && summary_field(r.out, "slow_calls") >= 1, "no slow call in pass 1\n%s", r.out);
+    CHECK_CONTAINS(r.out, "the GPU clock still ramping up from idle");
+  }
+  cli_result_free(&r);
+}
+
+/* --passes 2 --tiered: a later pass takes a plan whose background compile has ended,
+ * else the quick form, without waiting (on lavapipe no plan has a quick form). */
+static void passes_run_with_tiered(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2", "--tiered");
+  if (r.ran && r.exited && r.code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
+  CHECK_EQ_U64(summary_field(r.out, "passes"), 2);
+  CHECK_MSG(pass_line(r.out, 2, NULL) == 0, "%s", r.out);
+  CHECK_CONTAINS(r.out, "tiered:            ");
+  CHECK_CONTAINS(r.out, "check:             0 of 112 sampled outputs off");
+  cli_result_free(&r);
+}
+
+/* --warm-up: its line, and pass 1 as without it (its kernel is none of the trace's); one
+ * pass of a trace with no repeated call: the slow calls are not measured. */
+static void warm_up_runs_before_pass_one(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--warm-up");
+  if (r.ran && r.exited && r.code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  CHECK_CONTAINS(r.out, "\nwarm-up: ");
+  CHECK_CONTAINS(r.out, "not in any total");
+  CHECK_EQ_U64(summary_field(r.out, "pipelines"), 1); /* as reuse_creates_fewer_pipelines' run */
+  CHECK_EQ_U64(summary_field(r.out, "passes"), 1);
+  CHECK_CONTAINS(r.out, "slow calls:        not measured (one pass");
+  CHECK_CONTAINS(r.out, " slow_calls=na");
+  CHECK_CONTAINS(r.out, "check:             0 of 56 sampled outputs off");
   cli_result_free(&r);
 }
 
@@ -118,9 +277,42 @@ static void bad_options_are_named(void) {
   CHECK(r.ran && r.exited && r.code == 2);
   CHECK_CONTAINS(r.err, "--tiered");
   cli_result_free(&r);
+  r = cli_run("bench", "trace", path, "--clock", "maybe");
+  CHECK_MSG(r.ran && r.exited && r.code == 2, "--clock maybe: exit %d", r.code);
+  CHECK_CONTAINS(r.err, "--clock: 'maybe' is not on or off");
+  cli_result_free(&r);
+  static const char *const bad_passes[] = {"0", "101", "x"};
+  for (int i = 0; i < 3; i++) {
+    r = cli_run("bench", "trace", path, "--passes", bad_passes[i]);
+    CHECK_MSG(r.ran && r.exited && r.code == 2, "--passes %s: exit %d", bad_passes[i], r.code);
+    CHECK_CONTAINS(r.err, "--passes");
+    cli_result_free(&r);
+  }
+  r = cli_run("bench", "trace", path, "--caps", "h100", "--passes", "2");
+  CHECK(r.ran && r.exited && r.code == 2);
+  CHECK_CONTAINS(r.err, "--passes");
+  cli_result_free(&r);
   r = cli_run("bench", "trace", path, "--caps", "no-such-preset");
   CHECK(r.ran && r.exited && r.code != 0);
   CHECK_CONTAINS(r.err, "no-such-preset");
+  cli_result_free(&r);
+}
+
+/* --clock off: no reading, and the line says why */
+static void clock_off_reads_nothing(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--clock", "off");
+  if (r.ran && r.exited && r.code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(&r);
+    return;
+  }
+  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  CHECK_CONTAINS(r.out, "GPU clock:         not measured (--clock off)");
+  CHECK_CONTAINS(r.out, " clock_mhz=na busy_clock_mhz=0 ");
+  CHECK_MSG(!strstr(r.out, "clock reference:"), "%s", r.out);
   cli_result_free(&r);
 }
 
@@ -129,7 +321,12 @@ int main(int argc, char **argv) {
       TEST_CASE(reuse_creates_fewer_pipelines_on_the_device),
       TEST_CASE(reuse_plans_fewer_kernels_for_the_llm_traces),
       TEST_CASE(tiered_runs_the_trace),
+      TEST_CASE(passes_run_the_calls_again),
+      TEST_CASE(passes_count_slow_calls),
+      TEST_CASE(passes_run_with_tiered),
+      TEST_CASE(warm_up_runs_before_pass_one),
       TEST_CASE(bad_options_are_named),
+      TEST_CASE(clock_off_reads_nothing),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

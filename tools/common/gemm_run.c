@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "ref_gemm.h"
 #include "template_run.h"
 
@@ -110,6 +111,29 @@ spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_ge
     for (uint32_t j = 0; j < *count; j++) spvgen_vk_compile_cancel(c[j]), c[j] = NULL;
     *count = 0;
   }
+  for (uint32_t j = 0; j < n; j++) spvgen_kernel_free(&k[j]);
+  return st;
+}
+
+spvgen_status gemm_pipelines_if_cached(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
+                                       spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count, double *ms,
+                                       char *message, size_t message_size) {
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
+  uint32_t n = 0;
+  *count = 0;
+  const double t0 = sg_now_ms();
+  spvgen_status st = spvgen_gemm_plan_kernels(plan, k, &n, message, message_size);
+  if (st == SPVGEN_OK) {
+    static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
+    spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
+    for (uint32_t j = 0; j < n; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info,
+                                                                          &cached_only};
+    /* one batch: all or none; each lookup is the driver's, no compile to share threads */
+    st = spvgen_vk_pipelines_create(ctx, rq, n, 1, p);
+    if (st == SPVGEN_OK) *count = n;
+    else snprintf(message, message_size, "%s: %s", plan->name, spvgen_vk_error(ctx));
+  }
+  if (ms) *ms = sg_now_ms() - t0;
   for (uint32_t j = 0; j < n; j++) spvgen_kernel_free(&k[j]);
   return st;
 }

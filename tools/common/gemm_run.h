@@ -98,4 +98,15 @@ spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_ge
                                          spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
                                          char *message, size_t message_size);
 
+/* Tiered compiles, the warm case: plan's kernels created only if none needs the driver's
+ * compile (spvgen_vk_pipeline_options.cached_only: the kernel cache in process, or a cache
+ * the driver has them in), all or none. SPVGEN_OK: p[] and *count get the pipelines (the
+ * caller destroys them; their programs stay in the kernel cache). SPVGEN_ERROR_NOT_CACHED:
+ * some kernel would compile, nothing is created. *ms (optional) gets the time the
+ * answer took either way. Other failures as spvgen_vk_pipelines_create's, message saying
+ * why. */
+spvgen_status gemm_pipelines_if_cached(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
+                                       spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count, double *ms,
+                                       char *message, size_t message_size);
+
 #endif

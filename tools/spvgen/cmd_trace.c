@@ -16,8 +16,23 @@
  * --tiered: a call whose plan has no pipeline yet starts the plan's kernels compiling in
  * the background (spvgen_vk_pipeline_create_async) and runs on the plan's quick form
  * (spvgen_gemm_plan_quick), compiled on the spot; later calls of the plan take it once its
- * compiles have ended, the quick form until then. What is left compiling at the end is
- * waited for outside the wall time (a framework would not wait), and reported. */
+ * compiles have ended, the quick form until then. A plan that needs no compile (a
+ * cached-only create finds it: a warm process) runs from its first call, no tier. What
+ * is left compiling at the end is waited for outside the wall time (a framework would not
+ * wait), and reported.
+ *
+ * --passes N: after pass 1 (the table and the totals above, as without it), the same calls
+ * N - 1 more times in the same process, in order, with what it holds: the plans pass 1
+ * would pick now, the pipelines from the kernel cache (none compiled unless the cache's
+ * idle list dropped them), with --tiered a plan whose background compile has ended (never
+ * waited for between passes). Each is timed as pass 1 (GPU ns per call, wall per call) and
+ * checked as pass 1; a line per pass. Why: a warm trace is ~15 ms of GPU work, short
+ * enough to run in the 100-400 ms the GPU's clock stays at idle after an idle second
+ * (docs/runner.md, "GPU clocks"), and torch's anchor reports its warm figure from a
+ * second pass in the same process. The slow calls: a call whose GPU time is more than 2x
+ * the best of its kernel on that call (any pass, or a call of the same desc) and 0.02 ms
+ * over it, counted per pass. --warm-up runs the runner's warm-up (spvgen_vk_warm_up) on
+ * a GEMM of its own before pass 1, outside every total. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
@@ -37,6 +52,12 @@
 #include "spvgen/spvgen.h"
 
 #define TRACE_MAX_CALLS 4096
+#define TRACE_MAX_PASSES 100u
+/* --warm-up: its GEMM (M x N x K) and its least time (trace_warm_up) */
+#define TRACE_WARM_M 512u
+#define TRACE_WARM_N 512u
+#define TRACE_WARM_K 256u
+#define TRACE_WARM_MS 500u
 
 typedef struct trace_call {
   spvgen_gemm_desc desc;
@@ -46,7 +67,7 @@ typedef struct trace_call {
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
              "                          [--split-k S] [--pack MODE] [--reuse on|off] [--runs R] [--k-fixed on|off]\n"
-             "                          [--tiered] [--device NAME | --caps NAME]\n\n"
+             "                          [--tiered] [--passes N] [--warm-up] [--clock on|off] [--device NAME | --caps NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
              "dispatch, each checked on a sample of its outputs against the CPU. Prints each call\n"
@@ -81,16 +102,44 @@ static void trace_usage(FILE *o) {
              "                   is not compiled yet runs the plan's quick form (its K loop not\n"
              "                   unrolled by the driver: 0.16-0.34x the compile, 0.66-0.93x the\n"
              "                   speed on the H100), compiled on the spot, while the plan compiles\n"
-             "                   on a thread of its own; the calls after it is ready run the plan\n"
+             "                   on a thread of its own; the calls after it is ready run the plan.\n"
+             "                   First the plan is asked for without a compile (a cached-only create:\n"
+             "                   the disk cache of an earlier run, or the driver's): a warm process\n"
+             "                   runs each plan from its first call\n"
+             "  --passes N       run the trace N times in this process (1-100, default 1): pass 1 as\n"
+             "                   without it (its table, its totals, the summary's fields), then the\n"
+             "                   same calls again with the pipelines and plans the process holds (with\n"
+             "                   --tiered a plan whose background compile has ended; nothing waits\n"
+             "                   between passes), each call timed and checked as in pass 1; a line\n"
+             "                   per pass (GPU ms, wall ms, pipelines created). Pass 2's GPU ms is the\n"
+             "                   warm figure to compare with the torch anchor's pass 2\n"
+             "  --clock on|off   on (default): the GPU's shader clock read before pass 1 and after each\n"
+             "                   pass (spvgen_vk_measure_clock, ~1-6 ms each), and once more after\n"
+             "                   the runner's warm-up once the passes are done (the busy reference,\n"
+             "                   ~0.5-2 s, outside every total; skipped with --warm-up, whose reading\n"
+             "                   serves, and on a CPU device): a `GPU clock:` line names the passes\n"
+             "                   that began or ended under 60 %% of the busy clock; `clock_mhz=` and\n"
+             "                   `busy_clock_mhz=` in the summary. Needs VK_KHR_shader_clock\n"
+             "  --warm-up        before pass 1, the runner's warm-up (spvgen_vk_warm_up: at least\n"
+             "                   %u ms of back-to-back batches of a %ux%ux%u GEMM of the trace's\n"
+             "                   types, its own kernel and operands) so the GPU's clock is up at\n"
+             "                   the first call; its time is printed, in no total (default off: a\n"
+             "                   framework's first call meets the idle clock; pass 1 measures that)\n"
              "  --device NAME    the first device whose name contains NAME\n"
              "  --caps NAME      plan only, for a preset or caps file (no device): each call's plan,\n"
              "                   whether it compiles, and the totals with the planner's compile\n"
              "                   estimates (plan.compile_ms) in place of measured compiles\n\n"
+             "slow calls: a call whose GPU time is more than 2x the best time of the same kernel on\n"
+             "the same call (in any pass, or a call of the same desc) and 0.02 ms over it, counted per\n"
+             "pass (summary: slow_calls=, na where nothing could be compared). After an idle second\n"
+             "the GPU's clock stays low for 100-400 ms of work (docs/runner.md, \"GPU clocks\"): a\n"
+             "warm trace's calls fit in that time.\n\n"
              "examples:\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --cold\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt      # warm: the cache filled\n"
+             "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --passes 2   # pass 2: warm in-process\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --caps h100 --reuse off\n",
-          SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
+          SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS, TRACE_WARM_MS, TRACE_WARM_M, TRACE_WARM_N, TRACE_WARM_K);
 }
 
 /* Reads the trace; returns the number of calls or -1 after printing why. */
@@ -350,10 +399,390 @@ static int trace_plan_only(const char *path, const trace_call *calls, int n, tra
   return 0;
 }
 
+/* What the calls of every pass share: the device, the operands a framework holds, how the
+ * calls are planned and what the process compiled so far. */
+typedef struct trace_run {
+  spvgen_vk_context *ctx;
+  const spvgen_device_caps *caps;
+  const char *path;
+  const trace_call *calls;
+  trace_planning *tp;
+  bool runtime, tiered;
+  trace_tier *tiers; /* --tiered: the plans compiling in the background, one per class key */
+  uint32_t tier_count;
+  uint32_t cached_plans; /* --tiered: plans whose kernels needed no compile (cached-only creates) */
+  double probe_ms;       /* --tiered: the cached-only creates that asked, found or not */
+  const void *ha, *hb; /* the host bytes of A and B, for the check */
+  spvgen_vk_buffer *ba, *bb, *bd;
+  spvgen_vk_buffer *ws; /* the split-K workspace, when a plan splits K */
+  uint64_t ws_bytes;
+  uint32_t sample;
+} trace_run;
+
+/* What one call did. */
+typedef struct trace_result {
+  uint64_t ns;                          /* GPU time (spvgen_vk_run_steps: the plan's kernels as one step) */
+  double emit_ms, pipeline_ms, wall_ms; /* plan + emit; the pipeline (a compile on a miss); the call */
+  double check_ms;                      /* the check, not in wall_ms */
+  bool miss;                            /* its pipeline was compiled */
+  bool quick;                           /* --tiered: the plan's quick form ran */
+  uint64_t kernel;                      /* which kernel ran: a hash of its name and `quick` */
+  uint64_t bad;                         /* sampled outputs off */
+  spvgen_gemm_plan_choice ch;           /* what the planner weighed */
+  char name[96];                        /* the plan that ran */
+} trace_result;
+
+/* FNV-1a over a string, then one more byte: the identity of the kernel a call ran. */
+static uint64_t kernel_id(const char *name, bool quick) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const char *c = name; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+  return (h ^ (quick ? 1u : 2u)) * 0x100000001b3ull;
+}
+
+/* One reading of the shader clock into *mhz (0 when it fails; the first failure's message
+ * is kept in error). */
+static void trace_clock(spvgen_vk_context *ctx, double *mhz, char *error, size_t size) {
+  spvgen_vk_clock c;
+  *mhz = 0;
+  if (spvgen_vk_measure_clock(ctx, &c) == SPVGEN_OK) *mhz = c.mhz;
+  else if (!error[0]) snprintf(error, size, "%s", spvgen_vk_error(ctx));
+}
+
+/* Runs call i once, as a framework would (plan, emit, pipeline from the kernel cache, one
+ * dispatch), then checks a sample of its outputs (outside its wall time). Every pass runs
+ * its calls through here. Returns 0, or 1 after printing why. */
+static int trace_run_call(trace_run *s, int i, trace_result *r) {
+  const spvgen_gemm_desc *d = &s->calls[i].desc;
+  const char *path = s->path;
+  const int line = s->calls[i].line;
+  spvgen_vk_context *ctx = s->ctx;
+  char msg[2048];
+  memset(r, 0, sizeof *r);
+  spvgen_gemm_config plan;
+  spvgen_gemm_launch launch;
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
+  uint32_t nk = 0; /* the plan's kernels: 2 with split-K (the partials, then the reduction) */
+  spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  double t0 = sg_now_ms();
+  spvgen_gemm_desc want;
+  spvgen_gemm_args args;
+  if (trace_want(s->tp, d, &want, &args, msg, sizeof msg) != SPVGEN_OK ||
+      trace_plan(s->tp, s->caps, &want, &plan, &r->ch, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, line, msg);
+    return 1;
+  }
+  /* --tiered: the plan, or its quick form while the plan compiles (a later pass takes the
+   * plan once its compiles have ended, never waiting for them: tier_settle without wait) */
+  const spvgen_gemm_config *run = &plan;
+  double tier_start_ms = 0; /* the tier's start (a pipeline cost: moved from emit to pipeline below) */
+  bool found_cached = false;
+  if (s->tiered) {
+    const uint64_t key = spvgen_gemm_class_key(&plan);
+    trace_tier *t = NULL;
+    for (uint32_t j = 0; j < s->tier_count && !t; j++)
+      if (s->tiers[j].key == key) t = &s->tiers[j];
+    spvgen_gemm_config quick;
+    const double ts = sg_now_ms();
+    if (!t && !trace_holds(s->tp, key) && s->tier_count < TRACE_MAX_CALLS && spvgen_gemm_plan_quick(&plan, &quick)) {
+      /* the plan's first call. A warm process (the disk cache or the driver's has the
+       * plan): the plan itself, created without a compile; its pipelines go back to the
+       * kernel cache, where the create below finds them. Else its kernels start
+       * compiling in the background. */
+      spvgen_vk_pipeline *pp[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+      uint32_t np = 0;
+      double pms = 0;
+      spvgen_status ps = gemm_pipelines_if_cached(ctx, &plan, pp, &np, &pms, msg, sizeof msg);
+      s->probe_ms += pms;
+      if (ps != SPVGEN_OK && ps != SPVGEN_ERROR_NOT_CACHED) {
+        fprintf(stderr, "spvgen bench trace: %s:%d: --tiered: %s\n", path, line, msg);
+        return 1;
+      }
+      for (uint32_t j = 0; j < np; j++) spvgen_vk_pipeline_destroy(pp[j]);
+      found_cached = ps == SPVGEN_OK;
+    }
+    if (found_cached) {
+      s->cached_plans++;
+      trace_hold(s->tp, &plan);
+    } else if (!t && !trace_holds(s->tp, key) && s->tier_count < TRACE_MAX_CALLS &&
+               spvgen_gemm_plan_quick(&plan, &quick)) {
+      t = &s->tiers[s->tier_count++];
+      t->key = key;
+      t->quick = quick;
+      if (gemm_compile_in_background(ctx, &plan, t->compiles, &t->count, msg, sizeof msg) != SPVGEN_OK) {
+        fprintf(stderr, "spvgen bench trace: %s:%d: --tiered: %s\n", path, line, msg);
+        return 1;
+      }
+    }
+    if (t && !tier_settle(ctx, t, false)) run = &t->quick;
+    tier_start_ms = sg_now_ms() - ts;
+  }
+  r->quick = run != &plan;
+  snprintf(r->name, sizeof r->name, "%s", run->name);
+  r->kernel = kernel_id(run->name, r->quick);
+  if (spvgen_gemm_plan_kernels(run, k, &nk, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_gemm_launch_for(run, s->runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, line, msg);
+    for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]);
+    return 1;
+  }
+  double t1 = sg_now_ms();
+  spvgen_vk_kernel_cache_stats before, after;
+  spvgen_vk_kernel_cache_stats_get(ctx, &before);
+  spvgen_status st;
+  { /* one batch: a split plan's kernels compile on threads at once */
+    spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
+    for (uint32_t j = 0; j < nk; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info, NULL};
+    st = spvgen_vk_pipelines_create(ctx, rq, nk, template_compile_threads(nk), p);
+  }
+  double t2 = sg_now_ms();
+  spvgen_vk_kernel_cache_stats_get(ctx, &after);
+  /* a plan found cached counts as created here, as the same create would without --tiered */
+  r->miss = after.compiled > before.compiled || found_cached;
+  uint64_t ns = 0;
+  /* each kernel binds what its info names (spvgen/gemm.h: the pack kernel the operands
+   * it copies and the workspace, the main kernel A and B unless packed, D unless split,
+   * the reduction D): the trace's calls have no C and no bias */
+  spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][SPVGEN_MAX_BINDINGS];
+  uint32_t kn[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++) {
+    kn[j] = k[j].info.binding_count;
+    for (uint32_t b = 0; b < kn[j] && st == SPVGEN_OK; b++) {
+      const char *name = k[j].info.bindings[b].name ? k[j].info.bindings[b].name : "";
+      kb[j][b] = !strcmp(name, "A") ? s->ba : !strcmp(name, "B") ? s->bb : !strcmp(name, "D") ? s->bd : NULL;
+      if (!kb[j][b] && strcmp(name, "workspace")) { /* NULL: the workspace, below */
+        fprintf(stderr, "spvgen bench trace: %s:%d: kernel %u of the plan binds '%s'; the trace runner binds A, "
+                "B, D and the workspace\n", path, line, j, name);
+        st = SPVGEN_ERROR_UNSUPPORTED;
+      }
+    }
+  }
+  if (st != SPVGEN_OK) {
+    for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]), spvgen_vk_pipeline_destroy(p[j]);
+    return 1;
+  }
+  if (launch.workspace_bytes > s->ws_bytes) {
+    /* split-K: one workspace for the trace, grown as a call needs (no initialization:
+     * the partials kernel writes every word the reduction reads), as a framework would
+     * keep it */
+    if (s->ws) spvgen_vk_buffer_destroy(s->ws);
+    s->ws = NULL;
+    s->ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
+    st = spvgen_vk_buffer_create(ctx, s->ws_bytes, 0, &s->ws);
+  }
+  /* one step: the plan's kernels in order (pack, main, reduction), with the runner's
+   * compute-to-compute barrier between them */
+  spvgen_vk_dispatch_desc dd[SPVGEN_GEMM_KERNEL_COUNT];
+  memset(dd, 0, sizeof dd);
+  for (uint32_t j = 0; j < nk; j++) {
+    const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(run, j);
+    for (uint32_t b = 0; b < kn[j]; b++)
+      if (!kb[j][b]) kb[j][b] = s->ws;
+    const uint32_t *g = which == SPVGEN_GEMM_KERNEL_PACK     ? launch.pack_groups
+                        : which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_groups
+                                                             : launch.groups;
+    const uint32_t push = which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_push_size : launch.push_size;
+    dd[j] = (spvgen_vk_dispatch_desc){.pipeline = p[j], .buffers = kb[j], .buffer_count = kn[j],
+                                      .push_data = push ? &launch.push : NULL, .push_size = push,
+                                      .groups = {g[0], g[1], g[2]}};
+  }
+  if (st == SPVGEN_OK) st = spvgen_vk_run_steps(ctx, dd, nk, nk, &ns);
+  double t3 = sg_now_ms();
+  if (st != SPVGEN_OK) fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, line, spvgen_vk_error(ctx));
+  for (uint32_t j = 0; j < nk; j++) { /* the compiled pipelines stay in the kernel cache */
+    spvgen_vk_pipeline_destroy(p[j]);
+    spvgen_kernel_free(&k[j]);
+  }
+  if (st != SPVGEN_OK) return 1;
+  r->ns = ns;
+  r->wall_ms = t3 - t0;
+  r->emit_ms = t1 - t0 - tier_start_ms;
+  r->pipeline_ms = t2 - t1 + tier_start_ms;
+  trace_hold(s->tp, &plan); /* the process holds its kernels now (the runner's cache) */
+  /* The check (not in the wall time): a sample of D against the CPU in float64. */
+  double tc = sg_now_ms();
+  uint32_t osize = spvgen_component_type_size(d->out_type);
+  /* tight leading dimensions, as the run-time launch and the fixed plan both use */
+  const uint32_t lda = plan.desc.a_layout == SPVGEN_ROW_MAJOR ? d->k : d->m;
+  const uint32_t ldb = plan.desc.b_layout == SPVGEN_ROW_MAJOR ? d->n : d->k;
+  const uint32_t ldd = plan.desc.d_layout == SPVGEN_ROW_MAJOR ? d->n : d->m;
+  uint64_t cseed = 0x5a5a0000ull + (uint64_t)i;
+  for (uint32_t smp = 0; smp < s->sample; smp++) {
+    uint32_t row = (uint32_t)(rng_next(&cseed) % d->m), c = (uint32_t)(rng_next(&cseed) % d->n);
+    double ref = 0, mag = 0;
+    for (uint32_t kk = 0; kk < d->k; kk++) {
+      double t = sg_ref_get(s->ha, d->a_type, at(plan.desc.a_layout, lda, row, kk)) *
+                 sg_ref_get(s->hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
+      ref += t, mag += fabs(t);
+    }
+    unsigned char got_bytes[8] = {0};
+    if (spvgen_vk_buffer_download(ctx, s->bd, at(plan.desc.d_layout, ldd, row, c) * osize, got_bytes, osize) !=
+        SPVGEN_OK) {
+      r->bad++;
+      continue;
+    }
+    double got = sg_ref_get(got_bytes, d->out_type, 0);
+    /* accumulation error ~ sqrt(K) ulps of the accumulator, plus the output's rounding */
+    double acc_eps = d->acc_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->acc_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
+    double out_eps = d->out_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->out_type == SPVGEN_COMPONENT_BF16 ? 0x1p-7
+                     : d->out_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
+    double tol = (acc_eps * sqrt((double)d->k) * 4 + 1e-30) * mag + out_eps * fabs(ref) + 1e-6;
+    if (!(fabs(got - ref) <= tol)) r->bad++;
+  }
+  r->check_ms = sg_now_ms() - tc;
+  return 0;
+}
+
+/* --warm-up: the runner's warm-up (spvgen_vk_warm_up: back-to-back batches until two
+ * full batches 500 ms apart agree; docs/runner.md, "GPU clocks") before pass 1, so the
+ * GPU's clock is up when the first call comes. It runs a GEMM of the trace's types that
+ * is none of the trace's calls: a fixed shape (TRACE_WARM_M x N x K, K moved on where a
+ * call has that shape) whose kernel no call can find in the kernel cache, on operands of
+ * its own, so pass 1's pipelines, compiles and times are what they are without it.
+ * Prints what it did (not in any total); 0, or 1 after printing why. */
+static int trace_warm_up(spvgen_vk_context *ctx, const spvgen_device_caps *caps, const trace_call *calls, int n,
+                         const char *label) {
+  char msg[2048];
+  spvgen_gemm_desc d;
+  memset(&d, 0, sizeof d);
+  d.m = TRACE_WARM_M;
+  d.n = TRACE_WARM_N;
+  d.k = TRACE_WARM_K;
+  d.a_type = calls[0].desc.a_type;
+  d.b_type = calls[0].desc.b_type;
+  d.acc_type = calls[0].desc.acc_type;
+  d.out_type = calls[0].desc.out_type;
+  d.a_layout = SPVGEN_ROW_MAJOR;
+  d.b_layout = SPVGEN_COL_MAJOR; /* nt, a linear layer's */
+  d.split_k = 1;                 /* one kernel, no workspace */
+  d.pack = SPVGEN_GEMM_PACK_NONE;
+  for (int i = 0; i < n; i++)
+    if (calls[i].desc.m == d.m && calls[i].desc.n == d.n && calls[i].desc.k == d.k) d.k += 16, i = -1;
+  double t0 = sg_now_ms();
+  spvgen_gemm_config plan;
+  spvgen_gemm_launch launch;
+  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
+  uint32_t nk = 0;
+  spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  spvgen_vk_buffer *buf[3] = {0}; /* A, B, D */
+  spvgen_vk_dispatch_desc dd[SPVGEN_GEMM_KERNEL_COUNT];
+  spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][SPVGEN_MAX_BINDINGS];
+  spvgen_vk_warm_up_info info;
+  memset(&info, 0, sizeof info);
+  memset(dd, 0, sizeof dd);
+  int rc = 1;
+  if (spvgen_gemm_plan(&d, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_gemm_plan_kernels(&plan, k, &nk, msg, sizeof msg) != SPVGEN_OK ||
+      spvgen_gemm_launch_for(&plan, NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: --warm-up: %ux%ux%u: %s\n", d.m, d.n, d.k, msg);
+    goto out;
+  }
+  if (launch.workspace_bytes) {
+    fprintf(stderr, "spvgen bench trace: --warm-up: the plan %s needs a workspace\n", plan.name);
+    goto out;
+  }
+  /* operands of the warm-up's own, of finite non-zero values in every input type (the
+   * 16-bit words 0x3C00: 1.0 in f16, 2^-7 in bf16; in f32 and the 8-bit types small
+   * values too) */
+  const uint64_t bytes[3] = {(uint64_t)d.m * d.k * spvgen_component_type_size(d.a_type),
+                             (uint64_t)d.n * d.k * spvgen_component_type_size(d.b_type),
+                             (uint64_t)d.m * d.n * spvgen_component_type_size(d.out_type)};
+  for (int b = 0; b < 3; b++) {
+    const uint64_t size = (bytes[b] + 3) & ~3ull;
+    if (spvgen_vk_buffer_create(ctx, size, 0, &buf[b]) != SPVGEN_OK ||
+        spvgen_vk_buffer_fill(ctx, buf[b], 0, size, 0x3C003C00u) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: --warm-up: %s\n", spvgen_vk_error(ctx));
+      goto out;
+    }
+  }
+  double tp = sg_now_ms();
+  {
+    spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
+    for (uint32_t j = 0; j < nk; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info, NULL};
+    if (spvgen_vk_pipelines_create(ctx, rq, nk, template_compile_threads(nk), p) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: --warm-up: %s\n", spvgen_vk_error(ctx));
+      goto out;
+    }
+  }
+  tp = sg_now_ms() - tp;
+  for (uint32_t j = 0; j < nk; j++) {
+    const uint32_t bc = k[j].info.binding_count;
+    for (uint32_t b = 0; b < bc; b++) {
+      const char *name = k[j].info.bindings[b].name ? k[j].info.bindings[b].name : "";
+      kb[j][b] = !strcmp(name, "A") ? buf[0] : !strcmp(name, "B") ? buf[1] : !strcmp(name, "D") ? buf[2] : NULL;
+      if (!kb[j][b]) {
+        fprintf(stderr, "spvgen bench trace: --warm-up: kernel %u of %s binds '%s'\n", j, plan.name, name);
+        goto out;
+      }
+    }
+    const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(&plan, j);
+    const uint32_t *g = which == SPVGEN_GEMM_KERNEL_PACK     ? launch.pack_groups
+                        : which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_groups
+                                                             : launch.groups;
+    const uint32_t push = which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_push_size : launch.push_size;
+    dd[j] = (spvgen_vk_dispatch_desc){.pipeline = p[j], .buffers = kb[j], .buffer_count = bc,
+                                      .push_data = push ? &launch.push : NULL, .push_size = push,
+                                      .groups = {g[0], g[1], g[2]}};
+  }
+  spvgen_vk_warm_up_desc wd = {.dispatches = dd, .count = nk, .group = nk, .min_ms = TRACE_WARM_MS};
+  if (spvgen_vk_warm_up(ctx, &wd, &info) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: --warm-up: %s\n", spvgen_vk_error(ctx));
+    goto out;
+  }
+  printf("%s: %.1f ms, not in any total (the runner's warm-up: %u batches of a %ux%ux%u GEMM, %s, %s at "
+         "%.3f ms a run; its pipeline %.1f ms)\n",
+         label, sg_now_ms() - t0, info.batches, d.m, d.n, d.k, plan.name, info.steady ? "steady" : "not steady at its limit",
+         info.last_ns / 1e6, tp);
+  rc = 0;
+out:
+  for (uint32_t j = 0; j < nk; j++) spvgen_vk_pipeline_destroy(p[j]), spvgen_kernel_free(&k[j]);
+  for (int b = 0; b < 3; b++)
+    if (buf[b]) spvgen_vk_buffer_destroy(buf[b]);
+  return rc;
+}
+
+/* One instance of a call in one pass, for the slow-call count. */
+typedef struct trace_sample {
+  uint32_t shape;  /* the first call of the trace with the same desc */
+  uint64_t kernel; /* trace_result.kernel */
+  uint64_t ns;
+  uint32_t pass;   /* 0-based */
+} trace_sample;
+
+static int cmp_sample(const void *a, const void *b) {
+  const trace_sample *x = a, *y = b;
+  if (x->shape != y->shape) return x->shape < y->shape ? -1 : 1;
+  if (x->kernel != y->kernel) return x->kernel < y->kernel ? -1 : 1;
+  return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* A call is slow when its GPU time is more than TRACE_SLOW_RATIO times the best time of
+ * the same kernel on the same call (the same call in another pass, or a call of the same
+ * desc in the trace) and more than TRACE_SLOW_FLOOR_NS above it (microsecond noise on a
+ * short kernel is no clock). */
+#define TRACE_SLOW_RATIO 2.0
+#define TRACE_SLOW_FLOOR_NS 20000u
+
+/* Counts the slow calls of each pass (slow[p]) among those that had something to be
+ * compared with (compared[p]): the samples are sorted in place. */
+static void count_slow(trace_sample *smp, uint64_t count, uint32_t *slow, uint32_t *compared) {
+  qsort(smp, count, sizeof *smp, cmp_sample);
+  for (uint64_t g = 0; g < count;) {
+    uint64_t e = g + 1;
+    while (e < count && smp[e].shape == smp[g].shape && smp[e].kernel == smp[g].kernel) e++;
+    const uint64_t best = smp[g].ns; /* sorted: the group's first is its best */
+    for (uint64_t j = g; j < e && e - g > 1; j++) {
+      compared[smp[j].pass]++;
+      if ((double)smp[j].ns > TRACE_SLOW_RATIO * (double)best && smp[j].ns - best > TRACE_SLOW_FLOOR_NS)
+        slow[smp[j].pass]++;
+    }
+    g = e;
+  }
+}
+
 int spvgen_cmd_bench_trace(int argc, char **argv) {
   const char *path = NULL, *cache_dir = NULL, *device = NULL, *caps_name = NULL;
-  bool cold = false, runtime = true, reuse = true, k_fixed = false, tiered = false;
-  uint32_t sample = 8, split_k = 0, runs = 0;
+  bool cold = false, runtime = true, reuse = true, k_fixed = false, tiered = false, warm_up = false, clock_on = true;
+  uint32_t sample = 8, split_k = 0, runs = 0, passes = 1;
   spvgen_gemm_pack pack = SPVGEN_GEMM_PACK_AUTO;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -364,9 +793,12 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       cold = true;
     } else if (!strcmp(a, "--tiered")) {
       tiered = true;
+    } else if (!strcmp(a, "--warm-up")) {
+      warm_up = true;
     } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
                !strcmp(a, "--shapes") || !strcmp(a, "--split-k") || !strcmp(a, "--pack") ||
-               !strcmp(a, "--reuse") || !strcmp(a, "--runs") || !strcmp(a, "--caps") || !strcmp(a, "--k-fixed")) {
+               !strcmp(a, "--reuse") || !strcmp(a, "--runs") || !strcmp(a, "--caps") || !strcmp(a, "--k-fixed") ||
+               !strcmp(a, "--passes") || !strcmp(a, "--clock")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
@@ -381,6 +813,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         if (strcmp(v, "on") && strcmp(v, "off"))
           return spvgen_cli_usage_error("bench trace", "--reuse: '%s' is not on or off", v);
         reuse = !strcmp(v, "on");
+      } else if (!strcmp(a, "--clock")) {
+        if (strcmp(v, "on") && strcmp(v, "off"))
+          return spvgen_cli_usage_error("bench trace", "--clock: '%s' is not on or off", v);
+        clock_on = !strcmp(v, "on");
       } else if (!strcmp(a, "--k-fixed")) {
         if (strcmp(v, "on") && strcmp(v, "off"))
           return spvgen_cli_usage_error("bench trace", "--k-fixed: '%s' is not on or off", v);
@@ -388,6 +824,10 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       } else if (!strcmp(a, "--runs")) {
         if (!sg_parse_u32(v, 1, 1000000000, &runs))
           return spvgen_cli_usage_error("bench trace", "--runs: '%s' is not a count from 1 to 10^9", v);
+      } else if (!strcmp(a, "--passes")) {
+        if (!sg_parse_u32(v, 1, TRACE_MAX_PASSES, &passes))
+          return spvgen_cli_usage_error("bench trace", "--passes: '%s' is not a count from 1 to %u", v,
+                                        TRACE_MAX_PASSES);
       }
       else if (!strcmp(a, "--pack")) {
         if (!spvgen_gemm_pack_parse(v, &pack))
@@ -413,9 +853,9 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     return 2;
   }
   if (cold && cache_dir) return spvgen_cli_usage_error("bench trace", "--cold and --cache-dir exclude each other");
-  if (caps_name && (device || cold || cache_dir || tiered))
-    return spvgen_cli_usage_error("bench trace",
-                                  "--caps plans without a device: no --device, --cold, --cache-dir or --tiered");
+  if (caps_name && (device || cold || cache_dir || tiered || passes != 1 || warm_up))
+    return spvgen_cli_usage_error("bench trace", "--caps plans without a device: no --device, --cold, --cache-dir, "
+                                  "--tiered, --passes or --warm-up");
   spvgen_device_caps preset_caps;
   if (caps_name) {
     int r = spvgen_cli_resolve_caps("bench trace", caps_name, &preset_caps);
@@ -423,7 +863,6 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   }
   trace_call *calls = malloc(sizeof *calls * TRACE_MAX_CALLS);
   trace_tier *tiers = tiered ? calloc(TRACE_MAX_CALLS, sizeof *tiers) : NULL;
-  uint32_t tier_count = 0;
   trace_planning tp = {.runtime = runtime, .reuse = reuse, .k_fixed = k_fixed, .split_k = split_k, .runs = runs, .pack = pack,
                        .held = malloc(sizeof(spvgen_gemm_config) * TRACE_MAX_CALLS)};
   if (!calls || !tp.held || (tiered && !tiers)) {
@@ -440,47 +879,66 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     free(tiers);
     return r;
   }
+  /* every call of every pass, for the slow-call count; each pass's totals */
+  trace_sample *samples = malloc(sizeof *samples * (size_t)n * passes);
+  double *pass_gpu = calloc(passes, sizeof *pass_gpu), *pass_wall = calloc(passes, sizeof *pass_wall);
+  uint32_t *pass_slow = calloc(passes, sizeof *pass_slow), *pass_compared = calloc(passes, sizeof *pass_compared);
+  uint64_t *pass_compiled = calloc(passes, sizeof *pass_compiled), *pass_quick = calloc(passes, sizeof *pass_quick);
+  uint32_t *shape_of = malloc(sizeof *shape_of * (size_t)n);
   char tmp_dir[] = "/tmp/spvgen-trace-cache-XXXXXX";
+  char msg[2048];
+  spvgen_vk_context *ctx = NULL;
+  trace_run s = {.path = path, .calls = calls, .tp = &tp, .runtime = runtime, .tiered = tiered, .tiers = tiers,
+                 .sample = sample};
+  void *ha = NULL, *hb = NULL;
+  int rc = 1;
+  if (!samples || !pass_gpu || !pass_wall || !pass_slow || !pass_compared || !pass_compiled || !pass_quick ||
+      !shape_of) {
+    fprintf(stderr, "spvgen bench trace: out of host memory\n");
+    cold = false;
+    goto done;
+  }
+  for (int i = 0; i < n; i++) { /* calls of one desc are one shape: the same kernel times alike */
+    shape_of[i] = (uint32_t)i;
+    for (int j = 0; j < i; j++)
+      if (!memcmp(&calls[j].desc, &calls[i].desc, sizeof calls[i].desc)) {
+        shape_of[i] = (uint32_t)j;
+        break;
+      }
+  }
   if (cold && !mkdtemp(tmp_dir)) {
     fprintf(stderr, "spvgen bench trace: mkdtemp: %s\n", strerror(errno));
-    free(calls);
-    free(tp.held);
-    free(tiers);
-    return 1;
+    cold = false;
+    goto done;
   }
-  char msg[2048];
   spvgen_vk_desc vd = {.device_name = device, .cache_dir = cold ? tmp_dir : cache_dir};
-  spvgen_vk_context *ctx = NULL;
   double t_open = sg_now_ms();
   spvgen_status st = spvgen_vk_create(&vd, &ctx, msg, sizeof msg);
   t_open = sg_now_ms() - t_open;
   if (st != SPVGEN_OK) {
     fprintf(stderr, "spvgen bench trace: %s\n", msg);
-    free(calls);
-    free(tp.held);
-    free(tiers);
-    if (cold) rm_tree(tmp_dir);
-    return st == SPVGEN_ERROR_NO_DEVICE ? 77 : 1;
+    rc = st == SPVGEN_ERROR_NO_DEVICE ? 77 : 1;
+    goto done;
   }
-  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  s.ctx = ctx;
+  const spvgen_device_caps *caps = s.caps = spvgen_vk_caps(ctx);
   spvgen_vk_kernel_cache_stats cs0;
   spvgen_vk_kernel_cache_stats_get(ctx, &cs0);
 
   /* Operands as a framework holds them, allocated once at the largest size the trace
    * needs (a bigger buffer is fine for every call: the runner checks the smaller bound). */
   uint64_t max_a = 0, max_b = 0, max_d = 0;
-  int rc = 1;
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc *d = &calls[i].desc;
     if (d->a_type != calls[0].desc.a_type) {
       fprintf(stderr, "spvgen bench trace: %s:%d: every call of a trace has the same input type (%s)\n", path,
               calls[i].line, spvgen_component_type_name(calls[0].desc.a_type));
-      goto done_early;
+      goto done;
     }
     if (!input_supported(d->a_type) || spvgen_component_type_size(d->out_type) == 0) {
       fprintf(stderr, "spvgen bench trace: %s:%d: the trace runner fills f16, bf16, f32, s8 and u8 inputs only\n",
               path, calls[i].line);
-      goto done_early;
+      goto done;
     }
     uint64_t a = (uint64_t)d->m * d->k * spvgen_component_type_size(d->a_type);
     uint64_t b = (uint64_t)d->n * d->k * spvgen_component_type_size(d->b_type);
@@ -493,13 +951,13 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   /* One host copy per input type is enough: the bytes of the largest A and B. */
   spvgen_component_type in_t = calls[0].desc.a_type;
   uint32_t es = spvgen_component_type_size(in_t);
-  void *ha = host_fill(in_t, max_a / es + 1, &seed), *hb = host_fill(in_t, max_b / es + 1, &seed);
-  spvgen_vk_buffer *ba = NULL, *bb = NULL, *bd = NULL;
-  if (!ha || !hb || spvgen_vk_buffer_create(ctx, (max_a + 3) & ~3ull, 0, &ba) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, (max_b + 3) & ~3ull, 0, &bb) != SPVGEN_OK ||
-      spvgen_vk_buffer_create(ctx, (max_d + 3) & ~3ull, 0, &bd) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, ba, 0, ha, max_a) != SPVGEN_OK ||
-      spvgen_vk_buffer_upload(ctx, bb, 0, hb, max_b) != SPVGEN_OK) {
+  ha = host_fill(in_t, max_a / es + 1, &seed), hb = host_fill(in_t, max_b / es + 1, &seed);
+  s.ha = ha, s.hb = hb;
+  if (!ha || !hb || spvgen_vk_buffer_create(ctx, (max_a + 3) & ~3ull, 0, &s.ba) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, (max_b + 3) & ~3ull, 0, &s.bb) != SPVGEN_OK ||
+      spvgen_vk_buffer_create(ctx, (max_d + 3) & ~3ull, 0, &s.bd) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, s.ba, 0, ha, max_a) != SPVGEN_OK ||
+      spvgen_vk_buffer_upload(ctx, s.bb, 0, hb, max_b) != SPVGEN_OK) {
     fprintf(stderr, "spvgen bench trace: operands: %s\n", ha && hb ? spvgen_vk_error(ctx) : "out of host memory");
     goto done;
   }
@@ -508,226 +966,217 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
          cold ? "cold, empty " : "", cs0.path[0] ? cs0.path : "off", (unsigned long long)cs0.disk_bytes_read,
          cs0.notice[0] ? "; " : "", cs0.notice, t_open);
   printf("reuse %s, expected runs %u\n\n", tp.reuse ? "on" : "off", tp.runs ? tp.runs : SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
+  if (warm_up) {
+    if (trace_warm_up(ctx, caps, calls, n, "warm-up")) goto done;
+    printf("\n");
+    fflush(stdout);
+  }
   printf("| %3s | %5s | %5s | %5s | %-36s | %8s | %11s | %9s | %8s | %7s | %-16s |\n", "#", "M", "N", "K", "plan",
          "emit us", "pipeline ms", "", "GPU ms", "TFLOP/s", "reuse");
   printf("|-----|-------|-------|-------|--------------------------------------|----------|-------------|-----------|"
          "----------|---------|------------------|\n");
-  double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0;
-  spvgen_vk_buffer *ws = NULL; /* the split-K workspace, when a plan splits K */
-  uint64_t ws_bytes = 0;
+  /* The shader clock before pass 1 and after each pass (spvgen_vk_measure_clock; 0: not
+   * measured): a pass that begins or ends far under the highest reading ran, at least in
+   * part, at the clock the GPU idles at. */
+  double clk[TRACE_MAX_PASSES + 1] = {0}, clk_busy = 0;
+  bool clock_ok = clock_on && (caps->features & SPVGEN_FEATURE_SHADER_CLOCK) != 0;
+  char clock_error[512] = ""; /* the first failed reading's message */
+  if (clock_ok) trace_clock(ctx, &clk[0], clock_error, sizeof clock_error);
+  /* pass 1's totals (the table, the totals lines and the summary's first fields) */
+  double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0, loop_ms = 0;
   uint64_t compiled = 0, reused = 0, stood_in = 0, bad_total = 0, checked_total = 0, quick_calls = 0;
-  double t_all = sg_now_ms();
-  for (int i = 0; i < n; i++) {
-    spvgen_gemm_desc *d = &calls[i].desc;
-    spvgen_gemm_config plan;
-    spvgen_gemm_launch launch;
-    spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
-    uint32_t nk = 0; /* the plan's kernels: 2 with split-K (the partials, then the reduction) */
-    spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-    double t0 = sg_now_ms();
-    spvgen_gemm_desc want;
-    spvgen_gemm_args args;
-    spvgen_gemm_plan_choice ch;
-    if (trace_want(&tp, d, &want, &args, msg, sizeof msg) != SPVGEN_OK ||
-        trace_plan(&tp, caps, &want, &plan, &ch, msg, sizeof msg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
-      goto done;
-    }
-    /* --tiered: the plan, or its quick form while the plan compiles */
-    const spvgen_gemm_config *run = &plan;
-    if (tiered) {
-      const uint64_t key = spvgen_gemm_class_key(&plan);
-      trace_tier *t = NULL;
-      for (uint32_t j = 0; j < tier_count && !t; j++)
-        if (tiers[j].key == key) t = &tiers[j];
-      spvgen_gemm_config quick;
-      if (!t && !trace_holds(&tp, key) && tier_count < TRACE_MAX_CALLS && spvgen_gemm_plan_quick(&plan, &quick)) {
-        /* the plan's first call: its kernels start compiling in the background */
-        t = &tiers[tier_count++];
-        t->key = key;
-        t->quick = quick;
-        if (gemm_compile_in_background(ctx, &plan, t->compiles, &t->count, msg, sizeof msg) != SPVGEN_OK) {
-          fprintf(stderr, "spvgen bench trace: %s:%d: --tiered: %s\n", path, calls[i].line, msg);
-          goto done;
-        }
-      }
-      if (t && !tier_settle(ctx, t, false)) run = &t->quick;
-    }
-    const bool quick_run = run != &plan;
-    if (spvgen_gemm_plan_kernels(run, k, &nk, msg, sizeof msg) != SPVGEN_OK ||
-        spvgen_gemm_launch_for(run, runtime ? &args : NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
-      for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]);
-      goto done;
-    }
-    double t1 = sg_now_ms();
-    spvgen_vk_kernel_cache_stats before, after;
-    spvgen_vk_kernel_cache_stats_get(ctx, &before);
-    { /* one batch: a split plan's kernels compile on threads at once */
-      spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
-      for (uint32_t j = 0; j < nk; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info, NULL};
-      st = spvgen_vk_pipelines_create(ctx, rq, nk, template_compile_threads(nk), p);
-    }
-    double t2 = sg_now_ms();
-    spvgen_vk_kernel_cache_stats_get(ctx, &after);
-    bool miss = after.compiled > before.compiled;
-    uint64_t ns = 0;
-    /* each kernel binds what its info names (spvgen/gemm.h: the pack kernel the operands
-     * it copies and the workspace, the main kernel A and B unless packed, D unless split,
-     * the reduction D): the trace's calls have no C and no bias */
-    spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][SPVGEN_MAX_BINDINGS];
-    uint32_t kn[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-    for (uint32_t j = 0; j < nk && st == SPVGEN_OK; j++) {
-      kn[j] = k[j].info.binding_count;
-      for (uint32_t b = 0; b < kn[j] && st == SPVGEN_OK; b++) {
-        const char *name = k[j].info.bindings[b].name ? k[j].info.bindings[b].name : "";
-        kb[j][b] = !strcmp(name, "A") ? ba : !strcmp(name, "B") ? bb : !strcmp(name, "D") ? bd : NULL;
-        if (!kb[j][b] && strcmp(name, "workspace")) { /* NULL: the workspace, below */
-          fprintf(stderr, "spvgen bench trace: %s:%d: kernel %u of the plan binds '%s'; the trace runner binds A, "
-                  "B, D and the workspace\n", path, calls[i].line, j, name);
-          st = SPVGEN_ERROR_UNSUPPORTED;
-        }
-      }
-    }
-    if (st != SPVGEN_OK) {
-      for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]), spvgen_vk_pipeline_destroy(p[j]);
-      goto done;
-    }
-    if (launch.workspace_bytes > ws_bytes) {
-      /* split-K: one workspace for the trace, grown as a call needs (no initialization:
-       * the partials kernel writes every word the reduction reads), as a framework would
-       * keep it */
-      if (ws) spvgen_vk_buffer_destroy(ws);
-      ws = NULL;
-      ws_bytes = (launch.workspace_bytes + 0xFFFFu) & ~0xFFFFull;
-      st = spvgen_vk_buffer_create(ctx, ws_bytes, 0, &ws);
-    }
-    /* one step: the plan's kernels in order (pack, main, reduction), with the runner's
-     * compute-to-compute barrier between them */
-    spvgen_vk_dispatch_desc dd[SPVGEN_GEMM_KERNEL_COUNT];
-    memset(dd, 0, sizeof dd);
-    for (uint32_t j = 0; j < nk; j++) {
-      const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(run, j);
-      for (uint32_t b = 0; b < kn[j]; b++)
-        if (!kb[j][b]) kb[j][b] = ws;
-      const uint32_t *g = which == SPVGEN_GEMM_KERNEL_PACK     ? launch.pack_groups
-                          : which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_groups
-                                                               : launch.groups;
-      const uint32_t push = which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_push_size : launch.push_size;
-      dd[j] = (spvgen_vk_dispatch_desc){.pipeline = p[j], .buffers = kb[j], .buffer_count = kn[j],
-                                        .push_data = push ? &launch.push : NULL, .push_size = push,
-                                        .groups = {g[0], g[1], g[2]}};
-    }
-    if (st == SPVGEN_OK) st = spvgen_vk_run_steps(ctx, dd, nk, nk, &ns);
-    double t3 = sg_now_ms();
-    if (st != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, spvgen_vk_error(ctx));
-      for (uint32_t j = 0; j < nk; j++) spvgen_kernel_free(&k[j]), spvgen_vk_pipeline_destroy(p[j]);
-      goto done;
-    }
-    wall += t3 - t0;
-    emit_ms += t1 - t0;
-    if (miss) compiled++, compile_ms += t2 - t1;
-    else reused++;
-    quick_calls += quick_run;
-    trace_hold(&tp, &plan); /* the process holds its kernels now (the runner's cache) */
-    stood_in += ch.reused;
-    gpu_ms += ns / 1e6;
-    /* The check (not in the wall time): a sample of D against the CPU in float64. */
-    double tc = sg_now_ms();
-    uint64_t bad = 0;
-    uint32_t osize = spvgen_component_type_size(d->out_type);
-    /* tight leading dimensions, as the run-time launch and the fixed plan both use */
-    const uint32_t lda = plan.desc.a_layout == SPVGEN_ROW_MAJOR ? d->k : d->m;
-    const uint32_t ldb = plan.desc.b_layout == SPVGEN_ROW_MAJOR ? d->n : d->k;
-    const uint32_t ldd = plan.desc.d_layout == SPVGEN_ROW_MAJOR ? d->n : d->m;
-    uint64_t cseed = 0x5a5a0000ull + (uint64_t)i;
-    for (uint32_t s = 0; s < sample; s++) {
-      uint32_t r = (uint32_t)(rng_next(&cseed) % d->m), c = (uint32_t)(rng_next(&cseed) % d->n);
-      double ref = 0, mag = 0;
-      for (uint32_t kk = 0; kk < d->k; kk++) {
-        double t = sg_ref_get(ha, d->a_type, at(plan.desc.a_layout, lda, r, kk)) *
-                   sg_ref_get(hb, d->b_type, at(plan.desc.b_layout, ldb, kk, c));
-        ref += t, mag += fabs(t);
-      }
-      unsigned char got_bytes[8] = {0};
-      if (spvgen_vk_buffer_download(ctx, bd, at(plan.desc.d_layout, ldd, r, c) * osize, got_bytes, osize) !=
-          SPVGEN_OK) {
-        bad++;
+  uint32_t left = 0; /* --tiered: plans not yet taken up when pass 1's calls ended */
+  /* Pass 1, then the same calls again passes - 1 times in this process, with what it holds
+   * (its pipelines, its plans; --tiered: a plan whose background compile has ended, else
+   * still the quick form: nothing waits between passes, as a framework would not). */
+  for (uint32_t pass = 0; pass < passes; pass++) {
+    double t_all = sg_now_ms();
+    for (int i = 0; i < n; i++) {
+      trace_result r;
+      if (trace_run_call(&s, i, &r)) goto done;
+      samples[(size_t)pass * n + i] = (trace_sample){.shape = shape_of[i], .kernel = r.kernel, .ns = r.ns, .pass = pass};
+      pass_gpu[pass] += r.ns / 1e6;
+      pass_wall[pass] += r.wall_ms;
+      pass_compiled[pass] += r.miss;
+      pass_quick[pass] += r.quick;
+      bad_total += r.bad;
+      checked_total += sample;
+      if (pass) {
+        if (r.bad)
+          printf("pass %u: call %d (%s:%d): CHECK FAILED (%llu of %u sampled outputs off)\n", pass + 1, i + 1, path,
+                 calls[i].line, (unsigned long long)r.bad, sample);
         continue;
       }
-      double got = sg_ref_get(got_bytes, d->out_type, 0);
-      /* accumulation error ~ sqrt(K) ulps of the accumulator, plus the output's rounding */
-      double acc_eps = d->acc_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->acc_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
-      double out_eps = d->out_type == SPVGEN_COMPONENT_F16 ? 0x1p-10 : d->out_type == SPVGEN_COMPONENT_BF16 ? 0x1p-7
-                       : d->out_type == SPVGEN_COMPONENT_F32 ? 0x1p-22 : 0;
-      double tol = (acc_eps * sqrt((double)d->k) * 4 + 1e-30) * mag + out_eps * fabs(ref) + 1e-6;
-      if (!(fabs(got - ref) <= tol)) bad++;
+      const spvgen_gemm_desc *d = &calls[i].desc;
+      wall += r.wall_ms;
+      emit_ms += r.emit_ms;
+      if (r.miss) compiled++, compile_ms += r.pipeline_ms;
+      else reused++;
+      quick_calls += r.quick;
+      stood_in += r.ch.reused;
+      gpu_ms += r.ns / 1e6;
+      check_ms += r.check_ms;
+      double tflops = r.ns ? 2.0 * d->m * d->n * d->k / r.ns / 1e3 : 0;
+      char cell[32];
+      reuse_cell(&r.ch, cell, sizeof cell);
+      printf("| %3d | %5u | %5u | %5u | %-36.36s | %8.0f | %11.2f | %-9s | %8.3f | %7.1f | %-16s |%s\n", i + 1, d->m,
+             d->n, d->k, r.name, r.emit_ms * 1e3, r.pipeline_ms, r.miss ? "compiled" : "cached", r.ns / 1e6, tflops,
+             r.quick ? "quick form" : cell, r.bad ? " CHECK FAILED" : "");
+      if (r.ch.reused) /* what AUTO's plan would have cost, estimated */
+        printf("|     |       |       |       |   in place of %-36.36s (est. %.4f ms a run against %.4f, %u ms to "
+               "compile) |\n", r.ch.default_name, r.ch.default_run_ms, r.ch.run_ms, r.ch.default_compile_ms);
+      fflush(stdout);
     }
-    check_ms += sg_now_ms() - tc;
-    bad_total += bad;
-    checked_total += sample;
-    double tflops = ns ? 2.0 * d->m * d->n * d->k / ns / 1e3 : 0;
-    char cell[32];
-    reuse_cell(&ch, cell, sizeof cell);
-    printf("| %3d | %5u | %5u | %5u | %-36.36s | %8.0f | %11.2f | %-9s | %8.3f | %7.1f | %-16s |%s\n", i + 1, d->m,
-           d->n, d->k, run->name, (t1 - t0) * 1e3, t2 - t1, miss ? "compiled" : "cached", ns / 1e6, tflops,
-           quick_run ? "quick form" : cell, bad ? " CHECK FAILED" : "");
-    if (ch.reused) /* what AUTO's plan would have cost, estimated */
-      printf("|     |       |       |       |   in place of %-36.36s (est. %.4f ms a run against %.4f, %u ms to "
-             "compile) |\n", ch.default_name, ch.default_run_ms, ch.run_ms, ch.default_compile_ms);
-    fflush(stdout);
-    for (uint32_t j = 0; j < nk; j++) { /* the compiled pipelines stay in the kernel cache */
-      spvgen_vk_pipeline_destroy(p[j]);
-      spvgen_kernel_free(&k[j]);
+    if (pass == 0) {
+      loop_ms = sg_now_ms() - t_all;
+      for (uint32_t j = 0; j < s.tier_count; j++) left += !tiers[j].ready && tiers[j].count;
+    }
+    if (clock_ok) trace_clock(ctx, &clk[pass + 1], clock_error, sizeof clock_error);
+    if (passes > 1) { /* each pass in a line (pass 1's after its table) */
+      printf("%spass %u: GPU ms %.3f, wall ms %.1f, pipelines created %llu", pass ? "" : "\n", pass + 1,
+             pass_gpu[pass], pass_wall[pass], (unsigned long long)pass_compiled[pass]);
+      if (tiered) printf(", quick-form calls %llu", (unsigned long long)pass_quick[pass]);
+      if (clk[pass + 1] > 0) printf(", GPU clock %.0f MHz after it", clk[pass + 1]);
+      printf("\n");
+      fflush(stdout);
     }
   }
-  double loop_ms = sg_now_ms() - t_all;
-  /* --tiered: what was still compiling when the calls ended, waited for outside the wall
-   * time (a framework's process goes on) */
+  /* --tiered: what was still compiling when the last pass's calls ended, waited for
+   * outside the wall time (a framework's process goes on) */
   double tier_ms = 0, t_left = sg_now_ms();
-  uint32_t left = 0;
-  for (uint32_t j = 0; j < tier_count; j++) {
-    left += !tiers[j].ready && tiers[j].count;
+  uint32_t left_last = 0;
+  for (uint32_t j = 0; j < s.tier_count; j++) {
+    left_last += !tiers[j].ready && tiers[j].count;
     tier_settle(ctx, &tiers[j], true);
     tier_ms += tiers[j].compile_ms;
   }
   t_left = sg_now_ms() - t_left;
+  /* The busy reference (declared with the readings): the clock after the runner's warm-up (--warm-up's reading before
+   * pass 1, or a warm-up now, after the passes and outside every total), so that a process
+   * whose every reading is at the idle clock is told so too. Not on a CPU device. */
+  if (clock_ok && caps->type != SPVGEN_DEVICE_CPU) {
+    if (warm_up) clk_busy = clk[0];
+    else if (trace_warm_up(ctx, caps, calls, n, "clock reference") == 0)
+      trace_clock(ctx, &clk_busy, clock_error, sizeof clock_error);
+  }
   /* The disk cache written now (as at exit), timed: part of what a process pays. */
   double t_save = sg_now_ms();
   spvgen_vk_kernel_cache_save(ctx);
   t_save = sg_now_ms() - t_save;
-  printf("\npipelines created: %llu (cache hits %llu; plans reused in place of AUTO's: %llu)\n",
-         (unsigned long long)compiled, (unsigned long long)reused, (unsigned long long)stood_in);
+  printf("\npipelines created: %llu (cache hits %llu; plans reused in place of AUTO's: %llu)%s\n",
+         (unsigned long long)compiled, (unsigned long long)reused, (unsigned long long)stood_in,
+         passes > 1 ? " (this and the totals below: pass 1's)" : "");
   printf("total compile ms:  %.1f\n", compile_ms);
   printf("total GPU ms:      %.3f\n", gpu_ms);
   printf("total wall ms:     %.1f (plan + emit %.2f, pipelines, dispatch and wait per call; the loop with the "
          "checks took %.1f, the checks %.1f; the disk cache save %.1f)\n",
          wall, emit_ms, loop_ms, check_ms, t_save);
-  printf("check:             %llu of %llu sampled outputs off\n", (unsigned long long)bad_total,
-         (unsigned long long)checked_total);
-  if (tiered)
+  printf("check:             %llu of %llu sampled outputs off%s\n", (unsigned long long)bad_total,
+         (unsigned long long)checked_total, passes > 1 ? " (every pass's calls)" : "");
+  if (tiered) {
     printf("tiered:            %u plans compiled in the background (%.1f ms of the driver's compiles on their "
-           "threads; %u still compiling when the calls ended, done %.1f ms later); %llu calls ran a quick form "
-           "(their compiles are in the pipelines and compile ms above)\n",
-           tier_count, tier_ms, left, t_left, (unsigned long long)quick_calls);
+           "threads; %u still compiling when the calls ended",
+           s.tier_count, tier_ms, left);
+    if (passes > 1) printf(", %u when the last pass's ended", left_last);
+    printf(", done %.1f ms later); %llu calls ran a quick form (their compiles are in the pipelines and compile ms "
+           "above)\n",
+           t_left, (unsigned long long)quick_calls);
+    printf("                   %u plans needed no compile (a cached-only create found them: the kernel cache or the "
+           "driver's had them) and ran from their first call; asking took %.1f ms in all (in the pipelines column)\n",
+           s.cached_plans, s.probe_ms);
+  }
+  /* The clock's readings, and the passes that began or ended under 60 % of the highest
+   * (the H100's idle 345 MHz is 17 % of its 1,980). */
+  double clk_max = clk_busy;
+  uint32_t low_passes = 0;
+  char clk_field[32 * (TRACE_MAX_PASSES + 1)] = "na";
+  for (uint32_t p = 0; p <= passes; p++)
+    if (clk[p] > clk_max) clk_max = clk[p];
+  if (!clock_ok) {
+    printf("GPU clock:         not measured (%s)\n",
+           clock_on ? "the device has no VK_KHR_shader_clock" : "--clock off");
+  } else {
+    size_t at = 0;
+    printf("GPU clock:         ");
+    for (uint32_t p = 0; p <= passes; p++) {
+      printf("%s%.0f MHz %s %u", p ? ", " : "", clk[p], p ? "after pass" : "before pass", p ? p : 1);
+      at += (size_t)snprintf(clk_field + at, sizeof clk_field - at, "%s%.0f", p ? "," : "", clk[p]);
+    }
+    /* a CPU implementation's readings carry the host's scheduling noise: no verdict */
+    const bool cpu = caps->type == SPVGEN_DEVICE_CPU;
+    for (uint32_t p = 0; p < passes && !cpu; p++) low_passes += clk[p] < 0.6 * clk_max || clk[p + 1] < 0.6 * clk_max;
+    if (cpu) printf(" (a CPU device: the host's scheduling shows in these; no verdict)");
+    else if (clk_busy > 0)
+      printf("; %.0f MHz busy (%s)", clk_busy,
+             warm_up ? "the reading after --warm-up" : "after the clock reference's warm-up");
+    if (low_passes) {
+      printf("; under 60 %% of the %s at the start or end of pass", clk_busy > 0 ? "busy clock" : "highest reading");
+      for (uint32_t p = 0, k = 0; p < passes; p++)
+        if (clk[p] < 0.6 * clk_max || clk[p + 1] < 0.6 * clk_max) printf("%s %u", k++ ? "," : "", p + 1);
+      printf(": its calls ran at least partly at a fraction of the busy clock (docs/runner.md, \"GPU clocks\")");
+    }
+    printf("\n");
+    if (clock_error[0]) printf("                   (a reading failed: %s)\n", clock_error);
+  }
+  /* Slow calls: a call that ran more than 2x the best time of its kernel on the same call
+   * (another pass, or a call of the same desc): the GPU's clock still coming up from idle
+   * (docs/runner.md, "GPU clocks"). */
+  count_slow(samples, (uint64_t)n * passes, pass_slow, pass_compared);
+  uint64_t slow_total = 0, compared_total = 0;
+  for (uint32_t p = 0; p < passes; p++) slow_total += pass_slow[p], compared_total += pass_compared[p];
+  if (!compared_total) {
+    if (passes == 1) printf("slow calls:        not measured (one pass, no call's desc repeated; --passes 2 compares)\n");
+    else printf("slow calls:        not measured (no call ran the same kernel twice)\n");
+  } else {
+    /* "pass 1: 7 of 40 ran at ... (why); pass 2: 0 of 40": the reason after the first
+     * pass with slow calls */
+    printf("slow calls:        %s", slow_total ? "" : "none: ");
+    bool said = false;
+    for (uint32_t p = 0; p < passes; p++) {
+      printf("%spass %u: %u of %u", p ? "; " : "", p + 1, pass_slow[p], pass_compared[p]);
+      if (pass_slow[p] && !said) {
+        printf(" ran at more than %.0fx their best time (the same call and kernel in any pass) and %.2f ms over it "
+               "(on the H100 and H200 the usual cause is the GPU clock still ramping up from idle: docs/runner.md, "
+               "\"GPU clocks\"; on lavapipe, its compile at a kernel's first dispatch)",
+               TRACE_SLOW_RATIO, TRACE_SLOW_FLOOR_NS / 1e6);
+        said = true;
+      }
+    }
+    if (!said) printf(" ran at more than %.0fx their best time (the same call and kernel in any pass)", TRACE_SLOW_RATIO);
+    printf("\n");
+  }
+  double best_gpu = pass_gpu[0];
+  for (uint32_t p = 1; p < passes; p++)
+    if (pass_gpu[p] < best_gpu) best_gpu = pass_gpu[p];
+  char slow_field[24];
+  if (compared_total) snprintf(slow_field, sizeof slow_field, "%llu", (unsigned long long)slow_total);
+  else snprintf(slow_field, sizeof slow_field, "na");
   printf("summary calls=%d shapes=%s pipelines=%llu hits=%llu compile_ms=%.1f gpu_ms=%.3f wall_ms=%.1f cold=%d "
          "disk_cache_bytes_read=%llu reuse=%s reused=%llu tiered=%d background_plans=%u background_compile_ms=%.1f "
-         "quick_calls=%llu\n",
+         "quick_calls=%llu passes=%u last_pass_gpu_ms=%.3f last_pass_wall_ms=%.1f best_pass_gpu_ms=%.3f "
+         "slow_calls=%s cached_plans=%u clock_mhz=%s busy_clock_mhz=%.0f low_clock_passes=%u\n",
          n, runtime ? "runtime" : "fixed", (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms,
          wall, cold ? 1 : 0, (unsigned long long)cs0.disk_bytes_read, tp.reuse ? "on" : "off",
-         (unsigned long long)stood_in, tiered ? 1 : 0, tier_count, tier_ms, (unsigned long long)quick_calls);
+         (unsigned long long)stood_in, tiered ? 1 : 0, s.tier_count, tier_ms, (unsigned long long)quick_calls, passes,
+         pass_gpu[passes - 1], pass_wall[passes - 1], best_gpu, slow_field, s.cached_plans, clk_field, clk_busy, low_passes);
   rc = bad_total ? 1 : 0;
 done:
   free(ha);
   free(hb);
-done_early:
-  for (uint32_t j = 0; j < tier_count; j++)
+  for (uint32_t j = 0; j < s.tier_count; j++)
     for (uint32_t c = 0; c < tiers[j].count; c++) spvgen_vk_compile_cancel(tiers[j].compiles[c]);
-  spvgen_vk_destroy(ctx);
+  spvgen_vk_destroy(ctx); /* the buffers with it */
   free(tiers);
   free(calls);
   free(tp.held);
+  free(samples);
+  free(pass_gpu);
+  free(pass_wall);
+  free(pass_slow);
+  free(pass_compared);
+  free(pass_compiled);
+  free(pass_quick);
+  free(shape_of);
   if (cold) rm_tree(tmp_dir);
   return rc;
 }
