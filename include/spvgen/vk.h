@@ -390,12 +390,13 @@ typedef struct spvgen_vk_clock {
 /* Runs two probe dispatches (one invocation each, spinning on OpReadClockKHR until 20,000
  * and 2,020,000 cycles have passed, after an unmeasured first short one: ~1 ms at 2 GHz,
  * ~6 ms at 345 MHz; the runner's own submit and wait) and gives the rate from the
- * difference of their cycles over the difference of their timestamps. Needs VK_KHR_shader_clock's shaderSubgroupClock (a
- * context of its own enables it where the device has it; a wrapped context takes it from
- * device_create_info: the feature in the chain and, for a VkDeviceCreateInfo, the
- * extension enabled) and timestamps: SPVGEN_ERROR_UNSUPPORTED naming what is missing
- * otherwise. The probe is work too: a clock that ramps up when work starts may read low
- * on the first call and higher on the next. */
+ * difference of their cycles over the difference of their timestamps. Needs
+ * SPVGEN_FEATURE_SHADER_CLOCK (VK_KHR_shader_clock's shaderSubgroupClock: a context of its
+ * own enables it where the device has it, a wrapped one where device_create_info or
+ * enabled_features says so) and timestamps: SPVGEN_ERROR_UNSUPPORTED naming what is
+ * missing otherwise; SPVGEN_ERROR_VULKAN when three tries gave no sane reading (a CPU
+ * implementation's counter read across cores). The probe is work too: a clock that ramps
+ * up when work starts may read low on the first call and higher on the next. */
 spvgen_status spvgen_vk_measure_clock(spvgen_vk_context *ctx, spvgen_vk_clock *out);
 
 /* ------------------------------------------------- compiles in the background ---- */

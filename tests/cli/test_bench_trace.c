@@ -5,6 +5,7 @@
  * (the calls again in the same process: no pipeline created, a line per pass, the summary's
  * passes= fields, the slow-call count) and --warm-up; and its options' errors. */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,18 @@ static long pass_line(const char *out, int pass, double *gpu) {
   if (!l || sscanf(l + strlen(key), "%lf, wall ms %lf, pipelines created %ld", &g, &w, &z) != 3) return -1;
   if (gpu) *gpu = g;
   return z;
+}
+
+/* After a run on the device: false (the test skipped, r freed) when there is no Vulkan
+ * device (exit 77); else true, with a failure unless it exited 0. */
+static bool ran_on_a_device(cli_result *r) {
+  if (r->ran && r->exited && r->code == 77) {
+    test_skip("no Vulkan device");
+    cli_result_free(r);
+    return false;
+  }
+  CHECK_MSG(r->ran && r->exited && r->code == 0, "exit %d\n%s%s", r->code, r->out, r->err);
+  return true;
 }
 
 static const char *source_path(const char *rel, char *buf, size_t size) {
@@ -111,12 +124,7 @@ static void tiered_runs_the_trace(void) {
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
   cli_result r = cli_run("bench", "trace", path, "--cold", "--tiered");
-  if (r.ran && r.exited && r.code == 77) {
-    test_skip("no Vulkan device");
-    cli_result_free(&r);
-    return;
-  }
-  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  if (!ran_on_a_device(&r)) return;
   CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
   const long plans = summary_field(r.out, "background_plans"), quick = summary_field(r.out, "quick_calls");
   /* plans found compiled (--cold empties spvgen's cache, not the driver's: NVIDIA may
@@ -138,12 +146,7 @@ static void passes_run_the_calls_again(void) {
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
   cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2");
-  if (r.ran && r.exited && r.code == 77) {
-    test_skip("no Vulkan device");
-    cli_result_free(&r);
-    return;
-  }
-  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  if (!ran_on_a_device(&r)) return;
   double g1 = -1, g2 = -1;
   const long z1 = pass_line(r.out, 1, &g1), z2 = pass_line(r.out, 2, &g2);
   CHECK_MSG(z1 >= 1 && z1 == summary_field(r.out, "pipelines"), "pass 1 created %ld pipelines\n%s", z1, r.out);
@@ -196,12 +199,7 @@ static void passes_count_slow_calls(void) {
   if (saved) setenv("MESA_SHADER_CACHE_DISABLE", saved, 1);
   else unsetenv("MESA_SHADER_CACHE_DISABLE");
   free(saved);
-  if (r.ran && r.exited && r.code == 77) {
-    test_skip("no Vulkan device");
-    cli_result_free(&r);
-    return;
-  }
-  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  if (!ran_on_a_device(&r)) return;
   unsigned s1 = 0, c1 = 0;
   const char *l = strstr(r.out, "\nslow calls:        ");
   if (l && !strncmp(l + 20, "none: ", 6)) l += 6;
@@ -220,12 +218,7 @@ static void passes_run_with_tiered(void) {
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
   cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2", "--tiered");
-  if (r.ran && r.exited && r.code == 77) {
-    test_skip("no Vulkan device");
-    cli_result_free(&r);
-    return;
-  }
-  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  if (!ran_on_a_device(&r)) return;
   CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
   CHECK_EQ_U64(summary_field(r.out, "passes"), 2);
   CHECK_MSG(pass_line(r.out, 2, NULL) == 0, "%s", r.out);
@@ -241,12 +234,7 @@ static void warm_up_runs_before_pass_one(void) {
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
   cli_result r = cli_run("bench", "trace", path, "--cold", "--warm-up");
-  if (r.ran && r.exited && r.code == 77) {
-    test_skip("no Vulkan device");
-    cli_result_free(&r);
-    return;
-  }
-  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  if (!ran_on_a_device(&r)) return;
   CHECK_CONTAINS(r.out, "\nwarm-up: ");
   CHECK_CONTAINS(r.out, "not in any total");
   CHECK_EQ_U64(summary_field(r.out, "pipelines"), 1); /* as reuse_creates_fewer_pipelines' run */
@@ -304,12 +292,7 @@ static void clock_off_reads_nothing(void) {
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
   cli_result r = cli_run("bench", "trace", path, "--cold", "--clock", "off");
-  if (r.ran && r.exited && r.code == 77) {
-    test_skip("no Vulkan device");
-    cli_result_free(&r);
-    return;
-  }
-  CHECK_MSG(r.ran && r.exited && r.code == 0, "exit %d\n%s%s", r.code, r.out, r.err);
+  if (!ran_on_a_device(&r)) return;
   CHECK_CONTAINS(r.out, "GPU clock:         not measured (--clock off)");
   CHECK_CONTAINS(r.out, " clock_mhz=na busy_clock_mhz=0 ");
   CHECK_MSG(!strstr(r.out, "clock reference:"), "%s", r.out);

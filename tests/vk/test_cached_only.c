@@ -19,17 +19,6 @@
 
 enum { N = 777 }; /* not a multiple of the workgroup */
 
-static spvgen_vk_context *open_ctx(const char *cache_dir) {
-  spvgen_vk_desc d = {.device_name = test_device_name(), .no_disk_cache = cache_dir == NULL, .cache_dir = cache_dir,
-                      .timeout_ms = 300000};
-  spvgen_vk_context *ctx = NULL;
-  char msg[1024];
-  spvgen_status st = spvgen_vk_create(&d, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) test_skip("no device: %s", msg);
-  else if (st != SPVGEN_OK) test_fail_at(__FILE__, __LINE__, "spvgen_vk_create: %s", msg);
-  return ctx;
-}
-
 static bool make_kernel(spvgen_vk_context *ctx, spvgen_elementwise_op op, spvgen_kernel *k) {
   spvgen_elementwise_desc d = {.op = op};
   char msg[512] = "";
@@ -40,22 +29,7 @@ static bool make_kernel(spvgen_vk_context *ctx, spvgen_elementwise_op op, spvgen
 
 /* c = a + b over N random elements with p, every element checked against the CPU. */
 static void run_matches_cpu(spvgen_vk_context *ctx, spvgen_vk_pipeline *p) {
-  static float a[N], b[N], c[N];
-  spvgen_vk_buffer *bufs[3] = {NULL, NULL, NULL};
-  int bad = 0;
-  for (int i = 0; i < N; i++) a[i] = vk_rand_f32(), b[i] = vk_rand_f32(), c[i] = -7.0f;
-  for (int i = 0; i < 3; i++) VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, sizeof a, 0, &bufs[i]));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[0], 0, a, sizeof a));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, b, sizeof b));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[2], 0, c, sizeof c));
-  uint32_t n = N;
-  uint32_t local = spvgen_vk_pipeline_info(p)->local_size[0];
-  VK_CHECK(ctx, spvgen_vk_dispatch(ctx, p, bufs, 3, &n, sizeof n, (N + local - 1) / local, 1, 1, NULL));
-  VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, bufs[2], 0, c, sizeof c));
-  for (int i = 0; i < N; i++) bad += c[i] != a[i] + b[i];
-  CHECK_MSG(bad == 0, "%d of %d elements differ", bad, N);
-done:
-  for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(bufs[i]);
+  vk_elementwise_matches_cpu(ctx, p, SPVGEN_ELEMENTWISE_ADD, N);
 }
 
 static const spvgen_vk_pipeline_options CACHED_ONLY = {.cached_only = true};
@@ -63,7 +37,7 @@ static const spvgen_vk_pipeline_options CACHED_ONLY = {.cached_only = true};
 /* In one context: refused before the first compile (nothing created, nothing counted),
  * served from the kernel cache after it. */
 static void in_process(void) {
-  spvgen_vk_context *ctx = open_ctx(NULL);
+  spvgen_vk_context *ctx = vk_open_cached(NULL);
   if (!ctx) return;
   spvgen_kernel add = {0};
   spvgen_vk_pipeline *p = NULL, *q = NULL;
@@ -96,7 +70,7 @@ done:
 /* A batch is all or nothing: one request in no cache refuses the batch, the cached one
  * included; a background create's refusal comes at finish. */
 static void batch_and_background(void) {
-  spvgen_vk_context *ctx = open_ctx(NULL);
+  spvgen_vk_context *ctx = vk_open_cached(NULL);
   if (!ctx) return;
   spvgen_kernel add = {0}, mul = {0};
   spvgen_vk_pipeline *p = NULL, *out[2] = {NULL, NULL};
@@ -140,7 +114,7 @@ static void new_context_same_disk_cache(void) {
   }
   spvgen_kernel add = {0};
   spvgen_vk_pipeline *p = NULL;
-  spvgen_vk_context *ctx = open_ctx(dir);
+  spvgen_vk_context *ctx = vk_open_cached(dir);
   if (!ctx) goto out;
   if (!make_kernel(ctx, SPVGEN_ELEMENTWISE_ADD, &add)) goto done;
   VK_CHECK(ctx, spvgen_vk_pipeline_create_kernel(ctx, &add, NULL, &p));
@@ -148,7 +122,7 @@ static void new_context_same_disk_cache(void) {
   p = NULL;
   VK_CHECK(ctx, spvgen_vk_kernel_cache_save(ctx));
   spvgen_vk_destroy(ctx);
-  ctx = open_ctx(dir);
+  ctx = vk_open_cached(dir);
   if (!ctx) goto out;
   spvgen_status st = spvgen_vk_pipeline_create_kernel(ctx, &add, &CACHED_ONLY, &p);
   CHECK_MSG(st == SPVGEN_OK || st == SPVGEN_ERROR_NOT_CACHED, "%s: %s", spvgen_status_name(st), spvgen_vk_error(ctx));
@@ -176,23 +150,13 @@ out:
  * pipelineCreationCacheControl is on and refuses with that reason; with a chain that
  * enables it, the driver is asked (the same device, which enabled it where supported). */
 static void wrapped(void) {
-  spvgen_vk_context *owner = open_ctx(NULL);
+  spvgen_vk_context *owner = vk_open_cached(NULL);
   if (!owner) return;
   spvgen_vk_context *a = NULL, *b = NULL;
   spvgen_kernel add = {0};
   spvgen_vk_pipeline *p = NULL;
   if (!make_kernel(owner, SPVGEN_ELEMENTWISE_ADD, &add)) goto done;
-  spvgen_vk_handles h;
-  spvgen_vk_get_handles(owner, &h);
-  spvgen_vk_wrap_desc wd;
-  memset(&wd, 0, sizeof wd);
-  wd.instance = h.instance;
-  wd.physical_device = h.physical_device;
-  wd.device = h.device;
-  wd.queue = h.queue;
-  wd.queue_family_index = h.queue_family_index;
-  wd.enabled_features = spvgen_vk_caps(owner)->features;
-  wd.no_disk_cache = true;
+  spvgen_vk_wrap_desc wd = vk_wrap_desc_of(owner);
   char msg[1024];
   spvgen_status st = spvgen_vk_wrap(&wd, &a, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "spvgen_vk_wrap: %s", msg);

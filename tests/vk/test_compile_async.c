@@ -18,15 +18,7 @@
 enum { N = 1000 }; /* not a multiple of the workgroup: the kernel's bounds check runs too */
 
 /* A context without the disk cache: the stats and compile times are this test's alone. */
-static spvgen_vk_context *open_ctx(void) {
-  spvgen_vk_desc d = {.device_name = test_device_name(), .no_disk_cache = true, .timeout_ms = 300000};
-  spvgen_vk_context *ctx = NULL;
-  char msg[1024];
-  spvgen_status st = spvgen_vk_create(&d, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) test_skip("no device: %s", msg);
-  else if (st != SPVGEN_OK) test_fail_at(__FILE__, __LINE__, "spvgen_vk_create: %s", msg);
-  return ctx;
-}
+static spvgen_vk_context *open_ctx(void) { return vk_open_cached(NULL); }
 
 static bool make_kernel(spvgen_vk_context *ctx, spvgen_elementwise_op op, spvgen_kernel *k) {
   spvgen_elementwise_desc d = {.op = op};
@@ -55,33 +47,8 @@ static bool wait_done(const spvgen_vk_compile *c, double limit_ms, int *polls) {
   return true;
 }
 
-/* Runs c = a <op> b over N random elements with p and checks every element against the
- * CPU; false (after a failed check) on any difference. */
 static bool run_matches_cpu(spvgen_vk_context *ctx, spvgen_vk_pipeline *p, spvgen_elementwise_op op) {
-  static float a[N], b[N], c[N];
-  spvgen_vk_buffer *bufs[3] = {NULL, NULL, NULL};
-  bool ok = false;
-  int bad = 0, first = -1;
-  float first_want = 0;
-  for (int i = 0; i < N; i++) a[i] = vk_rand_f32(), b[i] = vk_rand_f32(), c[i] = -7.0f;
-  for (int i = 0; i < 3; i++) VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, sizeof a, 0, &bufs[i]));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[0], 0, a, sizeof a));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, b, sizeof b));
-  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[2], 0, c, sizeof c));
-  uint32_t n = N;
-  uint32_t local = spvgen_vk_pipeline_info(p)->local_size[0];
-  VK_CHECK(ctx, spvgen_vk_dispatch(ctx, p, bufs, 3, &n, sizeof n, (N + local - 1) / local, 1, 1, NULL));
-  VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, bufs[2], 0, c, sizeof c));
-  for (int i = 0; i < N; i++) {
-    float want = op == SPVGEN_ELEMENTWISE_MUL ? a[i] * b[i] : a[i] + b[i];
-    if (c[i] != want && bad++ == 0) first = i, first_want = want;
-  }
-  CHECK_MSG(bad == 0, "%d of %d elements differ; first [%d]: %g, expected %g", bad, N, first,
-            first >= 0 ? (double)c[first] : 0.0, (double)first_want);
-  ok = bad == 0;
-done:
-  for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(bufs[i]);
-  return ok;
+  return vk_elementwise_matches_cpu(ctx, p, op, N);
 }
 
 static spvgen_vk_kernel_cache_stats stats(const spvgen_vk_context *ctx) {

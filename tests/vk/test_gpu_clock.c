@@ -10,18 +10,8 @@
 
 #include "vk_fixture.h"
 
-static spvgen_vk_context *open_ctx(void) {
-  spvgen_vk_desc d = {.device_name = test_device_name(), .no_disk_cache = true, .timeout_ms = 300000};
-  spvgen_vk_context *ctx = NULL;
-  char msg[1024];
-  spvgen_status st = spvgen_vk_create(&d, &ctx, msg, sizeof msg);
-  if (st == SPVGEN_ERROR_NO_DEVICE) test_skip("no device: %s", msg);
-  else if (st != SPVGEN_OK) test_fail_at(__FILE__, __LINE__, "spvgen_vk_create: %s", msg);
-  return ctx;
-}
-
 static void measures_a_plausible_rate(void) {
-  spvgen_vk_context *ctx = open_ctx();
+  spvgen_vk_context *ctx = vk_open_cached(NULL);
   if (!ctx) return;
   spvgen_vk_clock a, b;
   spvgen_status st = spvgen_vk_measure_clock(ctx, &a);
@@ -56,21 +46,12 @@ static void measures_a_plausible_rate(void) {
   } while (0)
 
 static void wrapped_without_the_feature_says_so(void) {
-  spvgen_vk_context *owner = open_ctx();
+  spvgen_vk_context *owner = vk_open_cached(NULL);
   if (!owner) return;
   spvgen_vk_context *w = NULL;
-  spvgen_vk_handles h;
-  spvgen_vk_get_handles(owner, &h);
-  spvgen_vk_wrap_desc wd;
-  memset(&wd, 0, sizeof wd);
-  wd.instance = h.instance;
-  wd.physical_device = h.physical_device;
-  wd.device = h.device;
-  wd.queue = h.queue;
-  wd.queue_family_index = h.queue_family_index;
   /* the caller says it enabled everything the owner did but the shader clock */
-  wd.enabled_features = spvgen_vk_caps(owner)->features & ~SPVGEN_FEATURE_SHADER_CLOCK;
-  wd.no_disk_cache = true;
+  spvgen_vk_wrap_desc wd = vk_wrap_desc_of(owner);
+  wd.enabled_features &= ~SPVGEN_FEATURE_SHADER_CLOCK;
   char msg[1024];
   spvgen_status st = spvgen_vk_wrap(&wd, &w, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "spvgen_vk_wrap: %s", msg);

@@ -461,16 +461,7 @@ static void test_wrapped_context_runs_on_callers_device(void) {
   size_t count = 0;
   const uint32_t *words = check_module(m, &count);
   if (!words) goto done;
-  spvgen_vk_handles h;
-  spvgen_vk_get_handles(owner, &h);
-  spvgen_vk_wrap_desc wd;
-  memset(&wd, 0, sizeof wd);
-  wd.instance = h.instance;
-  wd.physical_device = h.physical_device;
-  wd.device = h.device;
-  wd.queue = h.queue;
-  wd.queue_family_index = h.queue_family_index;
-  wd.enabled_features = spvgen_vk_caps(owner)->features;
+  spvgen_vk_wrap_desc wd = vk_wrap_desc_of(owner);
   char msg[1024];
   spvgen_status st = spvgen_vk_wrap(&wd, &ctx, msg, sizeof msg);
   CHECK_MSG(st == SPVGEN_OK, "spvgen_vk_wrap: %s: %s", spvgen_status_name(st), msg);

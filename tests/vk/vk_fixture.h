@@ -17,6 +17,7 @@
 #include "module_check.h"
 #include "spvgen/builder.h"
 #include "spvgen/caps.h"
+#include "spvgen/elementwise.h"
 #include "spvgen/vk.h"
 
 /* Exit status of a test binary that skipped everything (ctest SKIP_RETURN_CODE). */
@@ -106,5 +107,73 @@ static inline void vk_build_vector_add(spvgen_module *m, uint32_t local) {
 
 /* A random float with magnitude in [1/8, 1) and a random sign. */
 static inline float vk_rand_f32(void) { return gpu_rand_f32(); }
+
+/* Runs c = a <op> b (spvgen_elementwise's f32 kernel in p, ADD or MUL) over n random
+ * elements and checks every element against the CPU; false (after a failed check) on any
+ * difference or failed call. */
+static inline bool vk_elementwise_matches_cpu(spvgen_vk_context *ctx, spvgen_vk_pipeline *p,
+                                              spvgen_elementwise_op op, uint32_t n) {
+  float *a = malloc(3 * (size_t)n * sizeof *a);
+  spvgen_vk_buffer *bufs[3] = {NULL, NULL, NULL};
+  bool ok = false;
+  uint32_t bad = 0, first = 0;
+  float first_want = 0;
+  if (!a) {
+    test_fail_at(__FILE__, __LINE__, "out of memory");
+    return false;
+  }
+  float *b = a + n, *c = b + n;
+  for (uint32_t i = 0; i < n; i++) a[i] = vk_rand_f32(), b[i] = vk_rand_f32(), c[i] = -7.0f;
+  const uint64_t bytes = (uint64_t)n * sizeof *a;
+  for (int i = 0; i < 3; i++) VK_CHECK(ctx, spvgen_vk_buffer_create(ctx, bytes, 0, &bufs[i]));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[0], 0, a, bytes));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[1], 0, b, bytes));
+  VK_CHECK(ctx, spvgen_vk_buffer_upload(ctx, bufs[2], 0, c, bytes));
+  const uint32_t local = spvgen_vk_pipeline_info(p)->local_size[0];
+  VK_CHECK(ctx, spvgen_vk_dispatch(ctx, p, bufs, 3, &n, sizeof n, (n + local - 1) / local, 1, 1, NULL));
+  VK_CHECK(ctx, spvgen_vk_buffer_download(ctx, bufs[2], 0, c, bytes));
+  for (uint32_t i = 0; i < n; i++) {
+    float want = op == SPVGEN_ELEMENTWISE_MUL ? a[i] * b[i] : a[i] + b[i];
+    if (c[i] != want && bad++ == 0) first = i, first_want = want;
+  }
+  CHECK_MSG(bad == 0, "%u of %u elements differ; first [%u]: %g, expected %g", bad, n, first,
+            bad ? (double)c[first] : 0.0, (double)first_want);
+  ok = bad == 0;
+done:
+  for (int i = 0; i < 3; i++) spvgen_vk_buffer_destroy(bufs[i]);
+  free(a);
+  return ok;
+}
+
+/* A context on the test device (test_device_name()) with the disk cache at cache_dir, or
+ * none when cache_dir is NULL (stats and compile times the test's alone). Skips the test
+ * when there is no device; NULL (after a failure) when the create fails otherwise. */
+static inline spvgen_vk_context *vk_open_cached(const char *cache_dir) {
+  spvgen_vk_desc d = {.device_name = test_device_name(), .no_disk_cache = cache_dir == NULL, .cache_dir = cache_dir,
+                      .timeout_ms = 300000};
+  spvgen_vk_context *ctx = NULL;
+  char msg[1024];
+  spvgen_status st = spvgen_vk_create(&d, &ctx, msg, sizeof msg);
+  if (st == SPVGEN_ERROR_NO_DEVICE) test_skip("no device: %s", msg);
+  else if (st != SPVGEN_OK) test_fail_at(__FILE__, __LINE__, "spvgen_vk_create: %s", msg);
+  return ctx;
+}
+
+/* A wrap desc of owner's Vulkan objects, as a framework that made them would fill it:
+ * enabled_features the owner's features, no disk cache. */
+static inline spvgen_vk_wrap_desc vk_wrap_desc_of(const spvgen_vk_context *owner) {
+  spvgen_vk_handles h;
+  spvgen_vk_get_handles(owner, &h);
+  spvgen_vk_wrap_desc wd;
+  memset(&wd, 0, sizeof wd);
+  wd.instance = h.instance;
+  wd.physical_device = h.physical_device;
+  wd.device = h.device;
+  wd.queue = h.queue;
+  wd.queue_family_index = h.queue_family_index;
+  wd.enabled_features = spvgen_vk_caps(owner)->features;
+  wd.no_disk_cache = true;
+  return wd;
+}
 
 #endif

@@ -218,8 +218,6 @@ typedef struct tier_start {
   uint32_t kernels;         /* the plan's kernels */
   double bg_ms[SPVGEN_GEMM_KERNEL_COUNT], bg_total_ms; /* their compiles, each on its thread */
   double ready_ms;          /* the plan's last compile's end, from the quick form's compile start */
-  bool cached;              /* the driver had the plan's kernels: no quick form */
-  double probe_ms;          /* the cached-only create that asked */
   spvgen_vk_pipeline *held[2 * SPVGEN_GEMM_KERNEL_COUNT]; /* both forms' pipelines, kept until the runs */
 } tier_start;
 
@@ -233,15 +231,15 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
   }
   /* a warm process: the plan itself when the driver has it without a compile */
   uint32_t np = 0;
-  spvgen_status ps = gemm_pipelines_if_cached(ctx, &plan, t->held, &np, &t->probe_ms, msg, size);
-  if (ps == SPVGEN_OK) {
-    t->cached = true;
+  double probe_ms = 0;
+  spvgen_status ps = gemm_pipelines_if_cached(ctx, &plan, t->held, &np, &probe_ms, msg, size);
+  if (ps == SPVGEN_OK) { /* held until the runs: gemm_run finds them in the kernel cache */
     printf("tiered   %s needs no compile (the kernel cache or the driver's has it; asked in %.1f ms): it runs from "
-           "the first call\n", plan.name, t->probe_ms);
+           "the first call\n", plan.name, probe_ms);
     return 0;
   }
   if (ps != SPVGEN_ERROR_NOT_CACHED) return 1;
-  printf("tiered   %s is not cached (asked in %.1f ms): the quick form first\n", plan.name, t->probe_ms);
+  printf("tiered   %s is not cached (asked in %.1f ms): the quick form first\n", plan.name, probe_ms);
   spvgen_kernel qk[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
   spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT] = {0};
   uint32_t nq = 0, nk = 0;
