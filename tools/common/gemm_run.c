@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
 #include "ref_gemm.h"
 #include "template_run.h"
 
@@ -95,6 +94,7 @@ spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *de
 }
 
 spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
+                                         const spvgen_vk_pipeline_options *options,
                                          spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
                                          char *message, size_t message_size) {
   spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
@@ -102,7 +102,7 @@ spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_ge
   *count = 0;
   spvgen_status st = spvgen_gemm_plan_kernels(plan, k, &n, message, message_size);
   for (uint32_t j = 0; j < n && st == SPVGEN_OK; j++) {
-    const spvgen_vk_pipeline_request rq = {k[j].words, k[j].word_count, &k[j].info, NULL};
+    const spvgen_vk_pipeline_request rq = {k[j].words, k[j].word_count, &k[j].info, options};
     st = spvgen_vk_pipeline_create_async(ctx, &rq, &c[j]); /* the words are copied */
     if (st == SPVGEN_OK) (*count)++;
     else snprintf(message, message_size, "%s: kernel %u: %s", plan->name, j, spvgen_vk_error(ctx));
@@ -115,25 +115,23 @@ spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_ge
   return st;
 }
 
-spvgen_status gemm_pipelines_if_cached(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
-                                       spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count, double *ms,
-                                       char *message, size_t message_size) {
-  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
-  uint32_t n = 0;
-  *count = 0;
-  const double t0 = sg_now_ms();
-  spvgen_status st = spvgen_gemm_plan_kernels(plan, k, &n, message, message_size);
-  if (st == SPVGEN_OK) {
-    static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
-    spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
-    for (uint32_t j = 0; j < n; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info,
-                                                                          &cached_only};
-    /* one batch: all or none; each lookup is the driver's, no compile to share threads */
-    st = spvgen_vk_pipelines_create(ctx, rq, n, 1, p);
-    if (st == SPVGEN_OK) *count = n;
-    else snprintf(message, message_size, "%s: %s", plan->name, spvgen_vk_error(ctx));
+spvgen_status gemm_finish_background(spvgen_vk_context *ctx, spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT],
+                                     uint32_t count, spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], double *ms,
+                                     char *message, size_t message_size) {
+  spvgen_status first = SPVGEN_OK;
+  if (ms) *ms = 0;
+  for (uint32_t j = 0; j < count; j++) {
+    double t = 0;
+    p[j] = NULL;
+    spvgen_status st = spvgen_vk_compile_finish(c[j], &p[j], &t);
+    c[j] = NULL;
+    if (ms) *ms += t;
+    if (st != SPVGEN_OK && first == SPVGEN_OK) {
+      first = st;
+      snprintf(message, message_size, "kernel %u: %s", j, spvgen_vk_error(ctx));
+    }
   }
-  if (ms) *ms = sg_now_ms() - t0;
-  for (uint32_t j = 0; j < n; j++) spvgen_kernel_free(&k[j]);
-  return st;
+  if (first != SPVGEN_OK) /* all or none */
+    for (uint32_t j = 0; j < count; j++) spvgen_vk_pipeline_destroy(p[j]), p[j] = NULL;
+  return first;
 }

@@ -93,20 +93,21 @@ spvgen_status gemm_run_shapes(spvgen_vk_context *ctx, const spvgen_gemm_desc *de
 
 /* Tiered compiles (spvgen/gemm.h): plan's kernels emitted and started compiling in the
  * background (spvgen_vk_pipeline_create_async), one per kernel in dispatch order: c[] and
- * *count get them. On failure none is left running and message says why. */
+ * *count get them. options (NULL: none) go with each request: {.cached_only = true} asks,
+ * on threads of their own, whether the driver has them without a compile (the tier's
+ * question; gemm_finish_background gives the answer). On failure none is left running and
+ * message says why. */
 spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
+                                         const spvgen_vk_pipeline_options *options,
                                          spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count,
                                          char *message, size_t message_size);
-
-/* Tiered compiles, the warm case: plan's kernels created only if none needs the driver's
- * compile (spvgen_vk_pipeline_options.cached_only: the kernel cache in process, or a cache
- * the driver has them in), all or none. SPVGEN_OK: p[] and *count get the pipelines (the
- * caller destroys them; their programs stay in the kernel cache). SPVGEN_ERROR_NOT_CACHED:
- * some kernel would compile, nothing is created. *ms (optional) gets the time the
- * answer took either way. Other failures as spvgen_vk_pipelines_create's, message saying
- * why. */
-spvgen_status gemm_pipelines_if_cached(spvgen_vk_context *ctx, const spvgen_gemm_config *plan,
-                                       spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *count, double *ms,
-                                       char *message, size_t message_size);
+/* Finishes the count compiles of c[] (waiting for those still running): SPVGEN_OK with p[]
+ * the pipelines when all succeeded; else the first failure's status (SPVGEN_ERROR_NOT_CACHED
+ * for a cached-only request the driver would compile), message saying why, and no
+ * pipeline kept. ms (optional) gets the sum of the driver's times on their threads. The
+ * compiles are freed either way and c[] cleared. */
+spvgen_status gemm_finish_background(spvgen_vk_context *ctx, spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT],
+                                     uint32_t count, spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], double *ms,
+                                     char *message, size_t message_size);
 
 #endif

@@ -205,16 +205,18 @@ static void print_pipeline(const spvgen_gemm_config *plan, uint32_t kernels, dou
 }
 
 /* The tiered start (--tiered), as a framework's first call would do it: the quick form's
- * kernels are compiled now (what the first call waits for), then the plan's kernels start
- * compiling in the background, and the quick form is checked and timed meanwhile (what the
- * first calls get). The quick form compiles before the plan's compiles start, so it never
- * shares the driver with them. The plan's pipelines are held in the runner's kernel cache,
- * where gemm_run finds them. Returns 0, or 1 with msg saying why. */
+ * kernels start compiling while a cached-only create asks whether the plan needs a compile
+ * at all (found: the plan runs, no tier); else the quick form's kernels are waited for
+ * (what the first call waits for), then the plan's kernels start compiling in the
+ * background, and the quick form is checked and timed meanwhile (what the first calls
+ * get). The quick form compiles before the plan's compiles start, so it never shares the
+ * driver with them. The plan's pipelines are held in the runner's kernel cache, where
+ * gemm_run finds them. Returns 0, or 1 with msg saying why. */
 typedef struct tier_start {
   bool quick_ran;           /* the plan has a quick form, and it ran */
   gemm_run_result quick;    /* its run */
   uint32_t quick_kernels;
-  double quick_ms[SPVGEN_GEMM_KERNEL_COUNT], quick_total_ms; /* its compiles (wall, on this thread) */
+  double quick_ms[SPVGEN_GEMM_KERNEL_COUNT], quick_total_ms; /* each kernel's compile on its thread; the total: the first call's wait */
   uint32_t kernels;         /* the plan's kernels */
   double bg_ms[SPVGEN_GEMM_KERNEL_COUNT], bg_total_ms; /* their compiles, each on its thread */
   double ready_ms;          /* the plan's last compile's end, from the quick form's compile start */
@@ -229,34 +231,48 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
     printf("tiered   %s has no quicker form: it is compiled as it is\n", plan.name);
     return 0;
   }
-  /* a warm process: the plan itself when the driver has it without a compile */
-  uint32_t np = 0;
-  double probe_ms = 0;
-  spvgen_status ps = gemm_pipelines_if_cached(ctx, &plan, t->held, &np, &probe_ms, msg, size);
-  if (ps == SPVGEN_OK) { /* held until the runs: gemm_run finds them in the kernel cache */
-    printf("tiered   %s needs no compile (the kernel cache or the driver's has it; asked in %.1f ms): it runs from "
-           "the first call\n", plan.name, probe_ms);
+  /* a warm process: the plan itself when the driver has it without a compile. The quick
+   * form's compile starts first and the question is asked beside it, both on threads of
+   * their own: found, the first call goes on at once (the quick form's compile is left to
+   * end); not found, it waits for the quick form, which had the question's time to
+   * compile. A first call waits for the longer of the two at most. */
+  static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
+  spvgen_vk_compile *ask[SPVGEN_GEMM_KERNEL_COUNT] = {0}, *qc[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  uint32_t na = 0, nq = 0, nk = 0;
+  double ask_ms = 0;
+  const double tq = sg_now_ms();
+  if (gemm_compile_in_background(ctx, &quick, NULL, qc, &nq, msg, size) != SPVGEN_OK) return 1;
+  const double ta = sg_now_ms();
+  spvgen_status ps = gemm_compile_in_background(ctx, &plan, &cached_only, ask, &na, msg, size);
+  if (ps == SPVGEN_OK) ps = gemm_finish_background(ctx, ask, na, t->held, NULL, msg, size);
+  ask_ms = sg_now_ms() - ta; /* the answer's wall time (a refusal has no compile time of its own) */
+  if (ps == SPVGEN_OK) { /* the plan's pipelines held until the runs: gemm_run finds them */
+    printf("tiered   %s needs no compile (the kernel cache or the driver's has it; the first call waited %.1f ms for "
+           "the answer): it runs from the first call\n", plan.name, sg_now_ms() - tq);
+    for (uint32_t j = 0; j < nq; j++) spvgen_vk_compile_cancel(qc[j]); /* the quick form is not needed */
     return 0;
   }
-  if (ps != SPVGEN_ERROR_NOT_CACHED) return 1;
-  printf("tiered   %s is not cached (asked in %.1f ms): the quick form first\n", plan.name, probe_ms);
-  spvgen_kernel qk[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
-  spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-  uint32_t nq = 0, nk = 0;
-  int rc = spvgen_gemm_plan_kernels(&quick, qk, &nq, msg, size) != SPVGEN_OK;
-  const double t0 = sg_now_ms();
-  for (uint32_t j = 0; j < nq && !rc; j++) { /* one at a time: each kernel's compile is its own figure */
-    const spvgen_vk_pipeline_request rq = {qk[j].words, qk[j].word_count, &qk[j].info, NULL};
-    double tj = sg_now_ms();
-    if (spvgen_vk_pipelines_create(ctx, &rq, 1, 1, &t->held[SPVGEN_GEMM_KERNEL_COUNT + j]) != SPVGEN_OK) {
+  int rc = ps != SPVGEN_ERROR_NOT_CACHED;
+  if (rc) {
+    for (uint32_t j = 0; j < nq; j++) spvgen_vk_compile_cancel(qc[j]);
+    return 1;
+  }
+  printf("tiered   %s is not cached (the driver answered in %.1f ms, beside the quick form's compile): the quick "
+         "form first\n", plan.name, ask_ms);
+  /* the quick form's kernels: each one's compile on its thread, and what the first call
+   * waited for in all (from the start of its compile) */
+  for (uint32_t j = 0; j < nq; j++) {
+    if (!rc && spvgen_vk_compile_finish(qc[j], &t->held[SPVGEN_GEMM_KERNEL_COUNT + j], &t->quick_ms[j]) != SPVGEN_OK) {
       snprintf(msg, size, "the quick form's kernel %u: %s", j, spvgen_vk_error(ctx));
       rc = 1;
+    } else if (rc) {
+      spvgen_vk_compile_cancel(qc[j]);
     }
-    t->quick_ms[j] = sg_now_ms() - tj;
-    t->quick_total_ms += t->quick_ms[j];
   }
-  const double started = sg_now_ms() - t0;
-  if (!rc && gemm_compile_in_background(ctx, &plan, c, &nk, msg, size) != SPVGEN_OK) rc = 1;
+  t->quick_total_ms = sg_now_ms() - tq;
+  const double started = sg_now_ms() - tq;
+  if (!rc && gemm_compile_in_background(ctx, &plan, NULL, c, &nk, msg, size) != SPVGEN_OK) rc = 1;
   /* the quick form checked and timed (its pipelines are the kernel cache's now) while the
    * plan compiles */
   gemm_run_options qo = g->run;
@@ -279,7 +295,6 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
       if (started + t->bg_ms[j] > t->ready_ms) t->ready_ms = started + t->bg_ms[j];
     }
   }
-  for (uint32_t j = 0; j < nq; j++) spvgen_kernel_free(&qk[j]);
   t->kernels = nk;
   return rc;
 }
