@@ -55,6 +55,7 @@ static void fill_result(const template_run_result *t, gemm_run_result *res) {
   res->wall_ns = t->wall_ns;
   res->warmup_ms = t->warmup_ms;
   res->warmup_steady = t->warmup_steady;
+  res->clock_mhz = t->clock_mhz;
   res->tflops = t->tflops;
   res->emit_us = t->emit_us;
   res->pipeline_ms = t->pipeline_ms;

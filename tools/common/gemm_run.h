@@ -60,6 +60,7 @@ typedef struct gemm_run_result {
   double wall_ns;                /* host wall time of the whole submission / dispatches */
   double warmup_ms;              /* how long the warm-up ran (warm_up.h) */
   bool warmup_steady;            /* false: it hit its time limit with timings still moving */
+  double clock_mhz;              /* the shader clock right after the timing (0: not read) */
   double tflops;                 /* 2 M N K batch / median */
   spvgen_gemm_launch launch;     /* the grid and push constants the shape ran with */
   spvgen_gemm_desc shape;        /* the shape that ran, as a FIXED desc (the reference's) */

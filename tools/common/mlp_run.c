@@ -133,6 +133,7 @@ spvgen_status mlp_run_plan(spvgen_vk_context *ctx, const spvgen_mlp_config *plan
   check_result(&tr.check, plan->desc.output_width, res);
   res->median_ns = tr.median_ns;
   res->min_ns = tr.min_ns;
+  res->clock_mhz = tr.clock_mhz;
   res->points_per_s = tr.items_per_s;
   res->tflops = tr.tflops;
   res->emit_us = tr.emit_us;

@@ -55,6 +55,7 @@ typedef struct mlp_run_result {
   uint64_t first_bad_point, first_bad_component;
   double first_bad_gpu, first_bad_ref, first_bad_tol;
   double median_ns, min_ns;
+  double clock_mhz;   /* the shader clock right after the timing (0: not read) */
   double points_per_s, tflops;
   double emit_us;     /* emit + finish of the plan, one core, averaged over repeats */
   double compile_ms;  /* the driver's pipeline creation (vkCreateComputePipelines), wall

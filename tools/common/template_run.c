@@ -319,6 +319,15 @@ static spvgen_status dispatch_and_time(spvgen_vk_context *ctx, template_built *b
   }
   res->repeats = repeats;
   if (st == SPVGEN_OK) st = timed_rounds(ctx, dd, K, ns, opt, repeats, res);
+  /* the clock the timing ran at (docs/runner.md, "GPU clocks"), read at once: a benchmark's
+   * figure with it. A failed reading is no failure of the run; a CPU device's counter
+   * (lavapipe) says nothing about a GPU clock and is not read. */
+  spvgen_vk_clock clk;
+  res->clock_mhz = 0;
+  const spvgen_device_caps *caps = spvgen_vk_caps(ctx);
+  if (st == SPVGEN_OK && opt->warmup_ms && (caps->features & SPVGEN_FEATURE_SHADER_CLOCK) &&
+      caps->type != SPVGEN_DEVICE_CPU && spvgen_vk_measure_clock(ctx, &clk) == SPVGEN_OK)
+    res->clock_mhz = clk.mhz;
   if (st == SPVGEN_OK && only >= 0) st = spvgen_vk_run(ctx, one, all, NULL);
   if (st == SPVGEN_OK && only >= 0 && res->median_ns > 0)
     fprintf(stderr, "SPVGEN_TIME_KERNEL=%s: the %s kernel alone, median %.1f us (the rate below is not the plan's)\n",

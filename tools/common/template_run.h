@@ -54,6 +54,9 @@ typedef struct template_run_result {
   bool stable;                    /* stable_pct: two medians agreed */
   double warmup_ms;               /* how long the sustained warm-up ran */
   bool warmup_steady;             /* false: it hit its time limit with timings still moving */
+  double clock_mhz;               /* the shader clock right after the timed submissions
+                                     (spvgen_vk_measure_clock), with warmup_ms on a GPU with
+                                     VK_KHR_shader_clock; 0: not read */
   double tflops;                  /* run_data's flops / median */
   double items_per_s;             /* run_data's items / median */
   double emit_us;                 /* (plan +) emit + finish of every kernel on one core, averaged */

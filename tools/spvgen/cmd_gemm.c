@@ -170,6 +170,9 @@ static void print_run_result(const gemm_cli *g, const gemm_run_result *res) {
            giga ? res->tflops * 1e3 : res->tflops, giga ? "G" : "T", ints ? "OP" : "FLOP");
   else
     printf("gpu      no timestamps on this queue\n");
+  if (res->clock_mhz > 0) /* the clock the timing ran at, read right after it */
+    printf("clock    %.0f MHz right after the timing (spvgen_vk_measure_clock; docs/runner.md, \"GPU clocks\")\n",
+           res->clock_mhz);
   /* A submission far slower than the best ran at the GPU's idle clock: the clock governor
    * lowers it after about a second of little GPU work, and short or sparse submissions do
    * not raise it again (docs/runner.md, "GPU clocks"). Said, so that a user does not read

@@ -484,6 +484,9 @@ int spvgen_cmd_run_mlp(int argc, char **argv) {
              g.run.repeats ? g.run.repeats : 1, res.points_per_s / 1e9, res.tflops);
     else
       printf("gpu      no timestamps on this queue\n");
+    if (res.clock_mhz > 0) /* the clock the timing ran at, read right after it */
+      printf("clock    %.0f MHz right after the timing (spvgen_vk_measure_clock; docs/runner.md, \"GPU clocks\")\n",
+             res.clock_mhz);
     printf("check    %" PRIu64 " of %" PRIu64 " outputs match (max |err| %.3g, tolerance there %.3g)%s\n",
            res.checked - res.bad, res.checked, res.max_err, res.max_err_tol,
            g.run.sample && g.run.points > g.run.sample ? " (sampled points)" : "");
