@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "ref_gemm.h"
 #include "template_run.h"
 
@@ -135,4 +136,27 @@ spvgen_status gemm_finish_background(spvgen_vk_context *ctx, spvgen_vk_compile *
   if (first != SPVGEN_OK) /* all or none */
     for (uint32_t j = 0; j < count; j++) spvgen_vk_pipeline_destroy(p[j]), p[j] = NULL;
   return first;
+}
+
+spvgen_status gemm_tier_ask(spvgen_vk_context *ctx, const spvgen_gemm_config *plan, const spvgen_gemm_config *quick,
+                            spvgen_vk_compile *qc[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *nq,
+                            spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], double *ask_ms, char *message,
+                            size_t message_size) {
+  static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
+  spvgen_vk_compile *ask[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  uint32_t na = 0;
+  if (ask_ms) *ask_ms = 0;
+  /* the quick form first: a process's first pipeline creation pays the driver's set-up,
+   * which the question then need not wait for */
+  spvgen_status st = gemm_compile_in_background(ctx, quick, NULL, qc, nq, message, message_size);
+  if (st != SPVGEN_OK) return st;
+  const double t0 = sg_now_ms();
+  st = gemm_compile_in_background(ctx, plan, &cached_only, ask, &na, message, message_size);
+  if (st == SPVGEN_OK) st = gemm_finish_background(ctx, ask, na, p, NULL, message, message_size);
+  if (ask_ms) *ask_ms = sg_now_ms() - t0;
+  if (st != SPVGEN_OK && st != SPVGEN_ERROR_NOT_CACHED) { /* failed: nothing left running */
+    for (uint32_t j = 0; j < *nq; j++) spvgen_vk_compile_cancel(qc[j]), qc[j] = NULL;
+    *nq = 0;
+  }
+  return st;
 }

@@ -110,5 +110,18 @@ spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_ge
 spvgen_status gemm_finish_background(spvgen_vk_context *ctx, spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT],
                                      uint32_t count, spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], double *ms,
                                      char *message, size_t message_size);
+/* A tier's start, as a framework's first call of a plan makes it: quick's kernels start
+ * compiling in the background (qc[], *nq: still running, the caller's to finish or
+ * cancel), and beside them a cached-only create asks whether plan's own kernels need a
+ * compile at all, so a first call waits for the longer of the two at most.
+ * - SPVGEN_OK: found; p[] gets the plan's pipelines (the quick form's compiles still run).
+ * - SPVGEN_ERROR_NOT_CACHED: the driver would compile the plan; the quick form's compiles
+ *   run, and the first call waits for them.
+ * - Anything else: failed, message says why, nothing left running.
+ * *ask_ms (optional) gets the answer's wall time (a refusal has no compile time of its own). */
+spvgen_status gemm_tier_ask(spvgen_vk_context *ctx, const spvgen_gemm_config *plan, const spvgen_gemm_config *quick,
+                            spvgen_vk_compile *qc[SPVGEN_GEMM_KERNEL_COUNT], uint32_t *nq,
+                            spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], double *ask_ms, char *message,
+                            size_t message_size);
 
 #endif

@@ -234,33 +234,21 @@ static int tiered_start(spvgen_vk_context *ctx, const gemm_cli *g, tier_start *t
     printf("tiered   %s has no quicker form: it is compiled as it is\n", plan.name);
     return 0;
   }
-  /* a warm process: the plan itself when the driver has it without a compile. The quick
-   * form's compile starts first and the question is asked beside it, both on threads of
-   * their own: found, the first call goes on at once (the quick form's compile is left to
-   * end); not found, it waits for the quick form, which had the question's time to
-   * compile. A first call waits for the longer of the two at most. */
-  static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
-  spvgen_vk_compile *ask[SPVGEN_GEMM_KERNEL_COUNT] = {0}, *qc[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-  spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-  uint32_t na = 0, nq = 0, nk = 0;
+  /* a warm process: the plan itself when the driver has it without a compile, asked
+   * beside the quick form's compile (gemm_tier_ask) */
+  spvgen_vk_compile *qc[SPVGEN_GEMM_KERNEL_COUNT] = {0}, *c[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+  uint32_t nq = 0, nk = 0;
   double ask_ms = 0;
   const double tq = sg_now_ms();
-  if (gemm_compile_in_background(ctx, &quick, NULL, qc, &nq, msg, size) != SPVGEN_OK) return 1;
-  const double ta = sg_now_ms();
-  spvgen_status ps = gemm_compile_in_background(ctx, &plan, &cached_only, ask, &na, msg, size);
-  if (ps == SPVGEN_OK) ps = gemm_finish_background(ctx, ask, na, t->held, NULL, msg, size);
-  ask_ms = sg_now_ms() - ta; /* the answer's wall time (a refusal has no compile time of its own) */
+  spvgen_status ps = gemm_tier_ask(ctx, &plan, &quick, qc, &nq, t->held, &ask_ms, msg, size);
   if (ps == SPVGEN_OK) { /* the plan's pipelines held until the runs: gemm_run finds them */
     printf("tiered   %s needs no compile (the kernel cache or the driver's has it; the first call waited %.1f ms for "
            "the answer): it runs from the first call\n", plan.name, sg_now_ms() - tq);
     for (uint32_t j = 0; j < nq; j++) spvgen_vk_compile_cancel(qc[j]); /* the quick form is not needed */
     return 0;
   }
-  int rc = ps != SPVGEN_ERROR_NOT_CACHED;
-  if (rc) {
-    for (uint32_t j = 0; j < nq; j++) spvgen_vk_compile_cancel(qc[j]);
-    return 1;
-  }
+  if (ps != SPVGEN_ERROR_NOT_CACHED) return 1;
+  int rc = 0;
   printf("tiered   %s is not cached (the driver answered in %.1f ms, beside the quick form's compile): the quick "
          "form first\n", plan.name, ask_ms);
   /* the quick form's kernels: each one's compile on its thread, and what the first call

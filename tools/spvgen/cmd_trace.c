@@ -492,38 +492,29 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
     spvgen_gemm_config quick;
     const double ts = sg_now_ms();
     if (!t && !trace_holds(s->tp, key) && s->tier_count < TRACE_MAX_CALLS && spvgen_gemm_plan_quick(&plan, &quick)) {
-      /* the plan's first call. A warm process (the disk cache or the driver's has the
-       * plan): the plan itself, created without a compile; its pipelines go back to the
-       * kernel cache, where the create below finds them. Else its kernels start
-       * compiling in the background. The question is asked while the quick form's
-       * compile has already started, both on threads of their own: found, the call goes
-       * on at once (the quick form's compile is left to end by itself, settled at the end
-       * of the trace); not found, it waits for the quick form, which had the ask's time
-       * to compile. Either way a first call waits for the longer of the two at most. */
-      static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
-      spvgen_vk_compile *ask[SPVGEN_GEMM_KERNEL_COUNT] = {0}, *qc[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-      spvgen_vk_pipeline *pp[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-      uint32_t na = 0, nq = 0;
-      spvgen_status qs = gemm_compile_in_background(ctx, &quick, NULL, qc, &nq, msg, sizeof msg);
-      const double ta = sg_now_ms();
-      if (qs == SPVGEN_OK) qs = gemm_compile_in_background(ctx, &plan, &cached_only, ask, &na, msg, sizeof msg);
-      spvgen_status ps = qs == SPVGEN_OK ? gemm_finish_background(ctx, ask, na, pp, NULL, msg, sizeof msg) : qs;
-      s->probe_ms += sg_now_ms() - ta; /* the answer's wall time (a refusal has no compile time of its own) */
+      /* the plan's first call, asked as a framework would (gemm_tier_ask): found (a warm
+       * process), the plan itself, its pipelines back to the kernel cache where the create
+       * below finds them, and the quick form's compile left to end by itself (settled at
+       * the end of the trace); not found, the quick form's compile waited for, and the
+       * plan's kernels start compiling in the background (below). */
+      spvgen_vk_compile *qc[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+      spvgen_vk_pipeline *pp[SPVGEN_GEMM_KERNEL_COUNT] = {0}; /* NULL past the plan's kernels */
+      uint32_t nq = 0;
+      double ask_ms = 0;
+      spvgen_status ps = gemm_tier_ask(ctx, &plan, &quick, qc, &nq, pp, &ask_ms, msg, sizeof msg);
+      s->probe_ms += ask_ms;
       found_cached = ps == SPVGEN_OK;
       if (found_cached) {
-        for (uint32_t j = 0; j < na; j++) spvgen_vk_pipeline_destroy(pp[j]);
+        for (uint32_t j = 0; j < SPVGEN_GEMM_KERNEL_COUNT; j++) spvgen_vk_pipeline_destroy(pp[j]);
         if (s->stray_count + nq <= TRACE_MAX_STRAY)
           for (uint32_t j = 0; j < nq; j++) s->stray[s->stray_count++] = qc[j];
         else /* no room: waited for here */
           for (uint32_t j = 0; j < nq; j++) spvgen_vk_compile_cancel(qc[j]);
-      } else if (ps == SPVGEN_ERROR_NOT_CACHED) {
-        qs = gemm_finish_background(ctx, qc, nq, pp, NULL, msg, sizeof msg); /* its pipelines: the kernel cache's */
-        for (uint32_t j = 0; qs == SPVGEN_OK && j < nq; j++) spvgen_vk_pipeline_destroy(pp[j]);
-      } else {
-        for (uint32_t j = 0; j < nq; j++) spvgen_vk_compile_cancel(qc[j]);
-        qs = ps;
+      } else if (ps == SPVGEN_ERROR_NOT_CACHED) { /* the quick form's pipelines: the kernel cache's */
+        ps = gemm_finish_background(ctx, qc, nq, pp, NULL, msg, sizeof msg);
+        for (uint32_t j = 0; j < SPVGEN_GEMM_KERNEL_COUNT; j++) spvgen_vk_pipeline_destroy(pp[j]);
       }
-      if (qs != SPVGEN_OK) {
+      if (ps != SPVGEN_OK) {
         fprintf(stderr, "spvgen bench trace: %s:%d: --tiered: %s\n", path, line, msg);
         return 1;
       }
@@ -664,10 +655,12 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
  * GPU's clock is up when the first call comes. It runs a GEMM of the trace's types that
  * is none of the trace's calls: a fixed shape (TRACE_WARM_M x N x K, K moved on where a
  * call has that shape) whose kernel no call can find in the kernel cache, on operands of
- * its own, so pass 1's pipelines, compiles and times are what they are without it.
+ * its own, so pass 1's pipelines, compiles and times are what they are without it. The
+ * same warm-up, labelled "clock reference", comes before the busy clock's reading after
+ * the passes (clock_mhz, optional: the shader clock read right after it, 0 when not).
  * Prints what it did (not in any total); 0, or 1 after printing why. */
-static int trace_warm_up(spvgen_vk_context *ctx, const spvgen_device_caps *caps, const trace_call *calls, int n,
-                         const char *label) {
+static int trace_warm_up(spvgen_vk_context *ctx, const trace_call *calls, int n, const char *label,
+                         double *clock_mhz) {
   char msg[2048];
   spvgen_gemm_desc d;
   memset(&d, 0, sizeof d);
@@ -680,91 +673,24 @@ static int trace_warm_up(spvgen_vk_context *ctx, const spvgen_device_caps *caps,
   d.out_type = calls[0].desc.out_type;
   d.a_layout = SPVGEN_ROW_MAJOR;
   d.b_layout = SPVGEN_COL_MAJOR; /* nt, a linear layer's */
-  d.split_k = 1;                 /* one kernel, no workspace */
-  d.pack = SPVGEN_GEMM_PACK_NONE;
   for (int i = 0; i < n; i++)
     if (calls[i].desc.m == d.m && calls[i].desc.n == d.n && calls[i].desc.k == d.k) d.k += 16, i = -1;
-  double t0 = sg_now_ms();
-  spvgen_gemm_config plan;
-  spvgen_gemm_launch launch;
-  spvgen_kernel k[SPVGEN_GEMM_KERNEL_COUNT] = {{0}};
-  uint32_t nk = 0;
-  spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
-  spvgen_vk_buffer *buf[3] = {0}; /* A, B, D */
-  spvgen_vk_dispatch_desc dd[SPVGEN_GEMM_KERNEL_COUNT];
-  spvgen_vk_buffer *kb[SPVGEN_GEMM_KERNEL_COUNT][SPVGEN_MAX_BINDINGS];
-  spvgen_vk_warm_up_info info;
-  memset(&info, 0, sizeof info);
-  memset(dd, 0, sizeof dd);
-  int rc = 1;
-  if (spvgen_gemm_plan(&d, caps, &plan, msg, sizeof msg) != SPVGEN_OK ||
-      spvgen_gemm_plan_kernels(&plan, k, &nk, msg, sizeof msg) != SPVGEN_OK ||
-      spvgen_gemm_launch_for(&plan, NULL, &launch, msg, sizeof msg) != SPVGEN_OK) {
-    fprintf(stderr, "spvgen bench trace: --warm-up: %ux%ux%u: %s\n", d.m, d.n, d.k, msg);
-    goto out;
+  /* the one run lifecycle (gemm_run.h): its own operands and pipeline, the runner's
+   * warm-up for TRACE_WARM_MS, one timed submission, no check (a warm-up computes nothing
+   * anyone reads), and the shader clock right after */
+  const gemm_run_options o = {.warmup_ms = TRACE_WARM_MS, .repeats = 1, .no_check = true};
+  gemm_run_result res;
+  const double t0 = sg_now_ms();
+  if (gemm_run(ctx, &d, &o, &res, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: %s: %ux%ux%u: %s\n", label, d.m, d.n, d.k, msg);
+    return 1;
   }
-  if (launch.workspace_bytes) {
-    fprintf(stderr, "spvgen bench trace: --warm-up: the plan %s needs a workspace\n", plan.name);
-    goto out;
-  }
-  /* operands of the warm-up's own, of finite non-zero values in every input type (the
-   * 16-bit words 0x3C00: 1.0 in f16, 2^-7 in bf16; in f32 and the 8-bit types small
-   * values too) */
-  const uint64_t bytes[3] = {(uint64_t)d.m * d.k * spvgen_component_type_size(d.a_type),
-                             (uint64_t)d.n * d.k * spvgen_component_type_size(d.b_type),
-                             (uint64_t)d.m * d.n * spvgen_component_type_size(d.out_type)};
-  for (int b = 0; b < 3; b++) {
-    const uint64_t size = (bytes[b] + 3) & ~3ull;
-    if (spvgen_vk_buffer_create(ctx, size, 0, &buf[b]) != SPVGEN_OK ||
-        spvgen_vk_buffer_fill(ctx, buf[b], 0, size, 0x3C003C00u) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: --warm-up: %s\n", spvgen_vk_error(ctx));
-      goto out;
-    }
-  }
-  double tp = sg_now_ms();
-  {
-    spvgen_vk_pipeline_request rq[SPVGEN_GEMM_KERNEL_COUNT];
-    for (uint32_t j = 0; j < nk; j++) rq[j] = (spvgen_vk_pipeline_request){k[j].words, k[j].word_count, &k[j].info, NULL};
-    if (spvgen_vk_pipelines_create(ctx, rq, nk, template_compile_threads(nk), p) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: --warm-up: %s\n", spvgen_vk_error(ctx));
-      goto out;
-    }
-  }
-  tp = sg_now_ms() - tp;
-  for (uint32_t j = 0; j < nk; j++) {
-    const uint32_t bc = k[j].info.binding_count;
-    for (uint32_t b = 0; b < bc; b++) {
-      const char *name = k[j].info.bindings[b].name ? k[j].info.bindings[b].name : "";
-      kb[j][b] = !strcmp(name, "A") ? buf[0] : !strcmp(name, "B") ? buf[1] : !strcmp(name, "D") ? buf[2] : NULL;
-      if (!kb[j][b]) {
-        fprintf(stderr, "spvgen bench trace: --warm-up: kernel %u of %s binds '%s'\n", j, plan.name, name);
-        goto out;
-      }
-    }
-    const spvgen_gemm_kernel which = spvgen_gemm_kernel_at(&plan, j);
-    const uint32_t *g = which == SPVGEN_GEMM_KERNEL_PACK     ? launch.pack_groups
-                        : which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_groups
-                                                             : launch.groups;
-    const uint32_t push = which == SPVGEN_GEMM_KERNEL_REDUCE ? launch.reduce_push_size : launch.push_size;
-    dd[j] = (spvgen_vk_dispatch_desc){.pipeline = p[j], .buffers = kb[j], .buffer_count = bc,
-                                      .push_data = push ? &launch.push : NULL, .push_size = push,
-                                      .groups = {g[0], g[1], g[2]}};
-  }
-  spvgen_vk_warm_up_desc wd = {.dispatches = dd, .count = nk, .group = nk, .min_ms = TRACE_WARM_MS};
-  if (spvgen_vk_warm_up(ctx, &wd, &info) != SPVGEN_OK) {
-    fprintf(stderr, "spvgen bench trace: --warm-up: %s\n", spvgen_vk_error(ctx));
-    goto out;
-  }
-  printf("%s: %.1f ms, not in any total (the runner's warm-up: %u batches of a %ux%ux%u GEMM, %s, %s at "
-         "%.3f ms a run; its pipeline %.1f ms)\n",
-         label, sg_now_ms() - t0, info.batches, d.m, d.n, d.k, plan.name, info.steady ? "steady" : "not steady at its limit",
-         info.last_ns / 1e6, tp);
-  rc = 0;
-out:
-  for (uint32_t j = 0; j < nk; j++) spvgen_vk_pipeline_destroy(p[j]), spvgen_kernel_free(&k[j]);
-  for (int b = 0; b < 3; b++)
-    if (buf[b]) spvgen_vk_buffer_destroy(buf[b]);
-  return rc;
+  printf("%s: %.1f ms, not in any total (the runner's warm-up: %.0f ms of a %ux%ux%u GEMM, %s, %s at %.3f ms a "
+         "run; its pipeline %.1f ms)\n",
+         label, sg_now_ms() - t0, res.warmup_ms, d.m, d.n, d.k, res.plan.name,
+         res.warmup_steady ? "steady" : "not steady at its limit", res.median_ns / 1e6, res.pipeline_ms);
+  if (clock_mhz) *clock_mhz = res.clock_mhz;
+  return 0;
 }
 
 /* One instance of a call in one pass, for the slow-call count. */
@@ -996,7 +922,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
          cs0.notice[0] ? "; " : "", cs0.notice, t_open);
   printf("reuse %s, expected runs %u\n\n", tp.reuse ? "on" : "off", tp.runs ? tp.runs : SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
   if (warm_up) {
-    if (trace_warm_up(ctx, caps, calls, n, "warm-up")) goto done;
+    if (trace_warm_up(ctx, calls, n, "warm-up", NULL)) goto done;
     printf("\n");
     fflush(stdout);
   }
@@ -1088,8 +1014,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
    * too. Not on a CPU device. */
   if (clock_ok && caps->type != SPVGEN_DEVICE_CPU) {
     if (warm_up) clk_busy = clk[0];
-    else if (trace_warm_up(ctx, caps, calls, n, "clock reference") == 0)
-      trace_clock(ctx, &clk_busy, clock_error, sizeof clock_error);
+    else if (trace_warm_up(ctx, calls, n, "clock reference", &clk_busy) == 0 && clk_busy == 0)
+      trace_clock(ctx, &clk_busy, clock_error, sizeof clock_error); /* (the run's own reading failed) */
   }
   /* The disk cache written now (as at exit), timed: part of what a process pays. */
   double t_save = sg_now_ms();
