@@ -20,11 +20,7 @@
 enum { N = 777 }; /* not a multiple of the workgroup */
 
 static bool make_kernel(spvgen_vk_context *ctx, spvgen_elementwise_op op, spvgen_kernel *k) {
-  spvgen_elementwise_desc d = {.op = op};
-  char msg[512] = "";
-  spvgen_status st = spvgen_elementwise(&d, spvgen_vk_caps(ctx), k, msg, sizeof msg);
-  CHECK_MSG(st == SPVGEN_OK, "spvgen_elementwise: %s", msg);
-  return st == SPVGEN_OK;
+  return vk_elementwise_kernel(ctx, op, k);
 }
 
 /* c = a + b over N random elements with p, every element checked against the CPU. */

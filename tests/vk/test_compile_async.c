@@ -21,11 +21,7 @@ enum { N = 1000 }; /* not a multiple of the workgroup: the kernel's bounds check
 static spvgen_vk_context *open_ctx(void) { return vk_open_cached(NULL); }
 
 static bool make_kernel(spvgen_vk_context *ctx, spvgen_elementwise_op op, spvgen_kernel *k) {
-  spvgen_elementwise_desc d = {.op = op};
-  char msg[512] = "";
-  spvgen_status st = spvgen_elementwise(&d, spvgen_vk_caps(ctx), k, msg, sizeof msg);
-  CHECK_MSG(st == SPVGEN_OK, "spvgen_elementwise: %s", msg);
-  return st == SPVGEN_OK;
+  return vk_elementwise_kernel(ctx, op, k);
 }
 
 static double now_ms(void) {

@@ -108,6 +108,16 @@ static inline void vk_build_vector_add(spvgen_module *m, uint32_t local) {
 /* A random float with magnitude in [1/8, 1) and a random sign. */
 static inline float vk_rand_f32(void) { return gpu_rand_f32(); }
 
+/* spvgen_elementwise's f32 kernel of op for ctx's device in *k; false (after a failed
+ * check) when it cannot be made. */
+static inline bool vk_elementwise_kernel(spvgen_vk_context *ctx, spvgen_elementwise_op op, spvgen_kernel *k) {
+  spvgen_elementwise_desc d = {.op = op};
+  char msg[512] = "";
+  spvgen_status st = spvgen_elementwise(&d, spvgen_vk_caps(ctx), k, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "spvgen_elementwise: %s", msg);
+  return st == SPVGEN_OK;
+}
+
 /* Runs c = a <op> b (spvgen_elementwise's f32 kernel in p, ADD or MUL) over n random
  * elements and checks every element against the CPU; false (after a failed check) on any
  * difference or failed call. */
