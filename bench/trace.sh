@@ -18,7 +18,9 @@
 # pass that ran at more than 2x their best pass. Record the output in bench/results/ with
 # the date and the card. SPVGEN_TRACE_ARGS passes options to every `spvgen bench trace`
 # after --passes 2 (e.g. "--reuse off": AUTO's plan per call, no cache-aware planning;
-# "--passes 3" replaces the 2); SPVGEN_TRACE_ANCHOR=0 leaves out run 4 (the anchor).
+# "--prefetch off": no weight's family compiled ahead, each plan at its first call;
+# "--tiered": tiers; "--warm-up": the GPU's clock up before pass 1; "--passes 3" replaces
+# the 2); SPVGEN_TRACE_ANCHOR=0 leaves out run 4 (the anchor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trace=${1:-bench/traces/qwen2-7b-prefill.txt}

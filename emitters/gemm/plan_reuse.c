@@ -11,6 +11,7 @@
  * pipelines (the template layer knows no Vulkan objects). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm_internal.h"
@@ -255,5 +256,151 @@ spvgen_status spvgen_gemm_plan_ex(const spvgen_gemm_desc *desc, const spvgen_dev
     ch->run_ms = best_run;
     ch->saved_ms = def_cost - best_cost;
   }
+  return SPVGEN_OK;
+}
+
+/* ------------------------------------------------------------- the family ---- */
+
+/* The prompt lengths spvgen_gemm_plan_family plans for: 1, 3, 7, 13, then 2^k + 1 and
+ * 3 x 2^(k-1) + 1 (17, 33, 49, 65, 97, 129, 193, ...), rounded up to the class's
+ * m_multiple, up to m_max, and m_max itself. None is a power of two: prompt lengths
+ * rarely are, and a length one past a tile multiple is the one that needs edge handling
+ * (the plan for 257 rows is the plan for 256 + an edge). */
+#define FAMILY_MAX_LENGTHS 48u
+#define FAMILY_MAX_PLANS 24u /* distinct plans kept (a length past them plans alone) */
+
+static uint32_t family_lengths(uint32_t m_max, uint32_t mm, uint32_t *out) {
+  uint32_t n = 0;
+  uint64_t raw[FAMILY_MAX_LENGTHS];
+  uint32_t r = 0;
+  static const uint32_t small[] = {1, 3, 7, 13};
+  for (uint32_t i = 0; i < 4; i++) raw[r++] = small[i];
+  for (uint32_t k = 4; k < 31 && r + 2 < FAMILY_MAX_LENGTHS; k++) {
+    raw[r++] = ((uint64_t)1 << k) + 1;
+    if (k >= 5) raw[r++] = 3 * ((uint64_t)1 << (k - 1)) + 1;
+  }
+  raw[r++] = m_max;
+  for (uint32_t i = 0; i < r; i++) {
+    uint64_t v = raw[i] > m_max ? m_max : raw[i];
+    if (mm > 1) v = (v + mm - 1) / mm * mm;
+    if (v > m_max) v = m_max; /* m_max itself is a multiple (checked by the caller) */
+    if (!n || v > out[n - 1]) out[n++] = (uint32_t)v;
+  }
+  return n;
+}
+
+spvgen_status spvgen_gemm_plan_family(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps, uint32_t m_max,
+                                      const spvgen_gemm_config *held, uint32_t held_count, spvgen_gemm_config *plans,
+                                      uint32_t capacity, uint32_t *count, uint32_t *total, char *msg, size_t size) {
+  static const char *fn = "spvgen_gemm_plan_family";
+  if (count) *count = 0;
+  if (total) *total = 0;
+  if (!desc || !count || (capacity && !plans) || (held_count && !held))
+    return reuse_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+                      !desc ? "desc is NULL" : !count ? "count is NULL" : !plans && capacity ? "plans is NULL with capacity > 0"
+                                                                                   : "held is NULL with held_count > 0");
+  if (desc->shapes != SPVGEN_GEMM_SHAPES_RUNTIME)
+    return reuse_fail(msg, size, SPVGEN_ERROR_INVALID_ARGUMENT, fn,
+                      "desc.shapes is not RUNTIME: a fixed shape has one plan (spvgen_gemm_plan), a family is "
+                      "the plans of one run-time class over prompt lengths (spvgen_gemm_class_for makes such a desc)");
+  const uint32_t mm = desc->m_multiple ? desc->m_multiple : 1;
+  if (!m_max || m_max % mm) {
+    if (msg && size && !m_max)
+      snprintf(msg, size, "%s: m_max 0 (the longest prompt length to plan for) is not at least 1", fn);
+    else if (msg && size)
+      snprintf(msg, size, "%s: m_max %u is not a multiple of desc.m_multiple %u", fn, m_max, mm);
+    return SPVGEN_ERROR_INVALID_ARGUMENT;
+  }
+  uint32_t len[FAMILY_MAX_LENGTHS];
+  const uint32_t nlen = family_lengths(m_max, mm, len);
+  /* 1. each length's AUTO plan, once by key */
+  spvgen_gemm_config fam[FAMILY_MAX_PLANS];
+  uint32_t uses[FAMILY_MAX_PLANS], first[FAMILY_MAX_PLANS], nfam = 0;
+  bool planned[FAMILY_MAX_LENGTHS] = {false};
+  spvgen_status first_err = SPVGEN_OK;
+  for (uint32_t i = 0; i < nlen; i++) {
+    spvgen_gemm_desc d = *desc;
+    d.m = len[i];
+    spvgen_gemm_config p;
+    char why[512] = "";
+    spvgen_status st = spvgen_gemm_plan(&d, caps, &p, why, sizeof why);
+    if (st != SPVGEN_OK) { /* a length no plan takes (e.g. past a limit): the others still count */
+      if (first_err == SPVGEN_OK) {
+        first_err = st;
+        if (msg && size) snprintf(msg, size, "%s: m %u: %s", fn, len[i], why);
+      }
+      continue;
+    }
+    planned[i] = true;
+    const uint64_t key = spvgen_gemm_class_key(&p);
+    bool have = false;
+    for (uint32_t h = 0; h < held_count && !have; h++) have = spvgen_gemm_class_key(&held[h]) == key;
+    uint32_t j = 0;
+    while (j < nfam && spvgen_gemm_class_key(&fam[j]) != key) j++;
+    if (!have && j == nfam && nfam < FAMILY_MAX_PLANS) fam[nfam] = p, first[nfam] = i, nfam++;
+  }
+  if (first_err != SPVGEN_OK && !nfam) {
+    bool any = false; /* every planned length's plan is held already: an empty family, fine */
+    for (uint32_t i = 0; i < nlen && !any; i++) any = planned[i];
+    if (!any) return first_err;
+  }
+  if (msg && size) msg[0] = 0;
+  /* what plan_ex weighs: the family, then the caller's plans */
+  spvgen_gemm_config *all = NULL;
+  if (held_count) {
+    all = malloc(sizeof *all * ((size_t)held_count + FAMILY_MAX_PLANS));
+    if (!all) return reuse_fail(msg, size, SPVGEN_ERROR_OUT_OF_MEMORY, fn, "out of memory");
+    memcpy(all + FAMILY_MAX_PLANS, held, sizeof *all * held_count);
+  }
+  /* 2. what spvgen_gemm_plan_ex takes at each length (its default expected runs) with the
+   * family and the held plans compiled: a cached plan it estimates faster may stand in for
+   * a length's own, so a member no length takes is dropped, and the rest weighed again,
+   * until every member is taken (a member a length took keeps that length when others are
+   * dropped: one more round settles it) */
+  for (uint32_t round = 0; round < 8 && nfam; round++) {
+    for (uint32_t j = 0; j < nfam; j++) uses[j] = 0;
+    /* the family right before the held plans (one list) */
+    const spvgen_gemm_config *list = fam;
+    if (all) {
+      memcpy(all + FAMILY_MAX_PLANS - nfam, fam, sizeof *all * nfam);
+      list = all + FAMILY_MAX_PLANS - nfam;
+    }
+    for (uint32_t i = 0; i < nlen; i++) {
+      if (!planned[i]) continue;
+      spvgen_gemm_desc d = *desc;
+      d.m = len[i];
+      spvgen_gemm_config p;
+      const spvgen_gemm_plan_opts o = {.compiled = list, .compiled_count = nfam + held_count};
+      if (spvgen_gemm_plan_ex(&d, caps, &o, &p, NULL, 0) != SPVGEN_OK) continue;
+      const uint64_t key = spvgen_gemm_class_key(&p);
+      for (uint32_t j = 0; j < nfam; j++)
+        if (spvgen_gemm_class_key(&fam[j]) == key) {
+          if (!uses[j]) first[j] = i; /* the first length that takes it */
+          uses[j]++;
+          break;
+        }
+    }
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < nfam; j++)
+      if (uses[j]) fam[kept] = fam[j], uses[kept] = uses[j], first[kept] = first[j], kept++;
+    const bool stable = kept == nfam;
+    nfam = kept;
+    if (stable) break;
+  }
+  free(all);
+  /* 3. the most used first; ties: the shorter length first (insertion sort of few) */
+  uint32_t order[FAMILY_MAX_PLANS];
+  for (uint32_t i = 0; i < nfam; i++) {
+    uint32_t j = i;
+    while (j && (uses[order[j - 1]] < uses[i] || (uses[order[j - 1]] == uses[i] && first[order[j - 1]] > first[i]))) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+  }
+  const uint32_t n = nfam < capacity ? nfam : capacity;
+  for (uint32_t i = 0; i < n; i++) plans[i] = fam[order[i]];
+  *count = n;
+  if (total) *total = nfam;
   return SPVGEN_OK;
 }

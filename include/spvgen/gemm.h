@@ -661,6 +661,42 @@ spvgen_status spvgen_gemm_plan_ex(const spvgen_gemm_desc *desc, const spvgen_dev
                                   const spvgen_gemm_plan_opts *opts, spvgen_gemm_config *plan,
                                   char *message, size_t message_size);
 
+/* A weight's kernel family: the plans to compile ahead. A framework meets a weight (N, K,
+ * types, layouts, epilogue) once and its prompt lengths one call at a time; each new length
+ * may want another plan, whose first call would then wait for that plan's compile, one
+ * compile after another. spvgen_gemm_plan_family lists, at once, the plans a caller would
+ * compile for desc's class at prompt lengths up to m_max: 1, 3, 7, 13, then 2^k + 1 and
+ * 3 x 2^(k-1) + 1 (17, 33, 49, 65, 97, 129, 193, ...; none a power of two, as prompt
+ * lengths rarely are), rounded up to desc.m_multiple, and m_max itself.
+ *   1. each length's AUTO plan (spvgen_gemm_plan), once by spvgen_gemm_class_key, those
+ *      the caller holds already left out;
+ *   2. then what spvgen_gemm_plan_ex takes at each length with these and the held plans
+ *      compiled: a plan it estimates faster may stand in for a length's own, so a plan no
+ *      length takes is dropped, until every one left is taken at some length;
+ *   3. the most used first (ties: the shorter length first).
+ * The caller compiles them at once on threads (spvgen_vk_pipeline_create_async; NVIDIA's
+ * driver compiles pipelines in parallel) and holds them for spvgen_gemm_plan_ex, which
+ * then compiles nothing more at these lengths (at others, only where a new plan is worth
+ * its compile, as ever).
+ *   desc      a RUNTIME desc of the weight's class (spvgen_gemm_class_for makes one); its
+ *             m is ignored.
+ *   m_max     the longest prompt length (batch x tokens) to plan for: >= 1, a multiple of
+ *             desc.m_multiple.
+ *   held      the plans whose kernels the caller holds (as for spvgen_gemm_plan_ex's
+ *             opts.compiled; NULL with held_count 0: none): never listed, weighed in 2.
+ *   plans     room for capacity plans; *count gets how many were written (at most
+ *             capacity; 0 when the held plans serve every length), *total (optional) how
+ *             many the family has (at most 24: more are left out).
+ * A length no plan takes is skipped; fails when none has one (the planner's message, with
+ * the length), on a FIXED desc, on an m_max of 0 or off the class's m_multiple, and on
+ * NULL desc, count, plans (with capacity > 0) or held (with held_count > 0), naming which.
+ * No state; a temporary list of the held plans is allocated (SPVGEN_ERROR_OUT_OF_MEMORY):
+ * any number of threads. */
+spvgen_status spvgen_gemm_plan_family(const spvgen_gemm_desc *desc, const spvgen_device_caps *caps, uint32_t m_max,
+                                      const spvgen_gemm_config *held, uint32_t held_count, spvgen_gemm_config *plans,
+                                      uint32_t capacity, uint32_t *count, uint32_t *total, char *message,
+                                      size_t message_size);
+
 /* Tiered compiles. Most of a plan's first compile is the driver unrolling the K loop; the
  * same kernel with that loop marked DontUnroll compiles in a fraction of the time and runs
  * somewhat slower (the figures: docs/gemm.md, "Tiered compiles"). A framework that needs a

@@ -3,7 +3,8 @@
  * CI: tests/data/trace-reuse.txt, every call's sample checked against the CPU) and, plan
  * only, for the h100 preset on the two LLM traces under bench/traces/; --tiered; --passes
  * (the calls again in the same process: no pipeline created, a line per pass, the summary's
- * passes= fields, the slow-call count) and --warm-up; and its options' errors. */
+ * passes= fields, the slow-call count) and --warm-up; --prefetch (each weight's family
+ * compiled ahead: the default) against --prefetch off; and its options' errors. */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdlib.h>
@@ -74,13 +75,14 @@ static void reuse_creates_fewer_pipelines_on_the_device(void) {
   if (!cli_binary()) return;
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
-  cli_result off = cli_run("bench", "trace", path, "--cold", "--reuse", "off");
+  /* (--prefetch off: reuse weighs the compiles at each plan's first call) */
+  cli_result off = cli_run("bench", "trace", path, "--cold", "--reuse", "off", "--prefetch", "off");
   if (off.ran && off.exited && off.code == 77) {
     test_skip("no Vulkan device");
     cli_result_free(&off);
     return;
   }
-  cli_result on = cli_run("bench", "trace", path, "--cold");
+  cli_result on = cli_run("bench", "trace", path, "--cold", "--prefetch", "off");
   CHECK_MSG(off.ran && off.exited && off.code == 0, "reuse off: exit %d\n%s%s", off.code, off.out, off.err);
   CHECK_MSG(on.ran && on.exited && on.code == 0, "reuse on: exit %d\n%s%s", on.code, on.out, on.err);
   const long p_off = summary_field(off.out, "pipelines"), p_on = summary_field(on.out, "pipelines");
@@ -103,8 +105,8 @@ static void reuse_plans_fewer_kernels_for_the_llm_traces(void) {
   for (int t = 0; t < 2; t++) {
     char path[4096];
     if (!source_path(traces[t], path, sizeof path)) return;
-    cli_result off = cli_run("bench", "trace", path, "--caps", "h100", "--reuse", "off");
-    cli_result on = cli_run("bench", "trace", path, "--caps", "h100", "--reuse", "on");
+    cli_result off = cli_run("bench", "trace", path, "--caps", "h100", "--reuse", "off", "--prefetch", "off");
+    cli_result on = cli_run("bench", "trace", path, "--caps", "h100", "--reuse", "on", "--prefetch", "off");
     CHECK_MSG(off.ran && off.exited && off.code == 0, "%s", off.err);
     CHECK_MSG(on.ran && on.exited && on.code == 0, "%s", on.err);
     const long p_off = summary_field(off.out, "pipelines"), p_on = summary_field(on.out, "pipelines");
@@ -126,6 +128,7 @@ static void tiered_runs_the_trace(void) {
   cli_result r = cli_run("bench", "trace", path, "--cold", "--tiered");
   if (!ran_on_a_device(&r)) return;
   CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
+  CHECK_EQ_U64(summary_field(r.out, "prefetch"), 0); /* asked for with --tiered: off by default */
   const long plans = summary_field(r.out, "background_plans"), quick = summary_field(r.out, "quick_calls");
   /* plans found compiled (--cold empties spvgen's cache, not the driver's: NVIDIA may
    * answer from its own) and plans tiered are plans of distinct calls */
@@ -145,7 +148,7 @@ static void passes_run_the_calls_again(void) {
   if (!cli_binary()) return;
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
-  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2");
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2", "--prefetch", "off");
   if (!ran_on_a_device(&r)) return;
   double g1 = -1, g2 = -1;
   const long z1 = pass_line(r.out, 1, &g1), z2 = pass_line(r.out, 2, &g2);
@@ -195,7 +198,8 @@ static void passes_count_slow_calls(void) {
   const char *was = getenv("MESA_SHADER_CACHE_DISABLE");
   char *saved = was ? strdup(was) : NULL;
   setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2");
+  /* (--prefetch off: every call runs the same kernel in both passes, so all 7 compare) */
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--passes", "2", "--prefetch", "off");
   if (saved) setenv("MESA_SHADER_CACHE_DISABLE", saved, 1);
   else unsetenv("MESA_SHADER_CACHE_DISABLE");
   free(saved);
@@ -233,7 +237,7 @@ static void warm_up_runs_before_pass_one(void) {
   if (!cli_binary()) return;
   char path[4096];
   if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
-  cli_result r = cli_run("bench", "trace", path, "--cold", "--warm-up");
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--warm-up", "--prefetch", "off");
   if (!ran_on_a_device(&r)) return;
   CHECK_CONTAINS(r.out, "\nwarm-up: ");
   CHECK_CONTAINS(r.out, "not in any total");
@@ -280,10 +284,111 @@ static void bad_options_are_named(void) {
   CHECK(r.ran && r.exited && r.code == 2);
   CHECK_CONTAINS(r.err, "--passes");
   cli_result_free(&r);
+  static const char *const bad_prefetch[] = {"0", "25", "x"};
+  for (int i = 0; i < 3; i++) {
+    r = cli_run("bench", "trace", path, "--prefetch", bad_prefetch[i]);
+    CHECK_MSG(r.ran && r.exited && r.code == 2, "--prefetch %s: exit %d", bad_prefetch[i], r.code);
+    CHECK_CONTAINS(r.err, "--prefetch: ");
+    CHECK_CONTAINS(r.err, "is not off or a plan count from 1 to 24");
+    cli_result_free(&r);
+  }
+  r = cli_run("bench", "trace", path, "--prefetch", "4", "--shapes", "fixed");
+  CHECK(r.ran && r.exited && r.code == 2);
+  CHECK_CONTAINS(r.err, "--prefetch 4 needs --shapes runtime");
+  cli_result_free(&r);
+  r = cli_run("bench", "trace", path, "--prefetch-max-m", "0");
+  CHECK(r.ran && r.exited && r.code == 2);
+  CHECK_CONTAINS(r.err, "--prefetch-max-m: '0' is not a row count");
+  cli_result_free(&r);
   r = cli_run("bench", "trace", path, "--caps", "no-such-preset");
   CHECK(r.ran && r.exited && r.code != 0);
   CHECK_CONTAINS(r.err, "no-such-preset");
   cli_result_free(&r);
+}
+
+/* --prefetch (the default with run-time shapes): each weight's first call starts its family
+ * compiling ahead; the calls that take a plan of it first say "ahead" and compile nothing
+ * themselves, every call checked; --prefetch off compiles at the calls (the same plans'
+ * kernels or fewer), and the summary's fields say which. */
+static void prefetch_compiles_each_weights_family_ahead(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result on = cli_run("bench", "trace", path, "--cold", "--passes", "2");
+  if (!ran_on_a_device(&on)) return;
+  cli_result off = cli_run("bench", "trace", path, "--cold", "--passes", "2", "--prefetch", "off");
+  CHECK_MSG(off.ran && off.exited && off.code == 0, "exit %d\n%s%s", off.code, off.out, off.err);
+  const long fetched = summary_field(on.out, "prefetched"), ahead = summary_field(on.out, "ahead_calls");
+  CHECK_EQ_U64(summary_field(on.out, "prefetch"), 8);
+  CHECK_MSG(fetched >= 1 && ahead >= 1 && ahead <= fetched &&
+                summary_field(on.out, "prefetch_unused") == fetched - ahead,
+            "%ld prefetched, %ld taken\n%s", fetched, ahead, on.out);
+  CHECK_MSG(summary_field(on.out, "prefetch_pipelines") >= fetched, "%s", on.out);
+  /* held from the start, the families serve every call of this trace (lengths 3 and 37):
+   * no call compiles */
+  CHECK_MSG(summary_field(on.out, "pipelines") == 0, "%s", on.out);
+  CHECK_CONTAINS(on.out, "| ahead     |");
+  CHECK_CONTAINS(on.out, "\nprefetch:          ");
+  /* each held plan is compiled once: at the calls, or ahead (none twice) */
+  CHECK_MSG(summary_field(on.out, "pipelines") + ahead <= summary_field(off.out, "pipelines") + fetched, "%s", on.out);
+  CHECK_MSG(pass_line(on.out, 2, NULL) == 0, "%s", on.out);
+  CHECK_CONTAINS(on.out, "check:             0 of 112 sampled outputs off");
+  CHECK_EQ_U64(summary_field(off.out, "prefetch"), 0);
+  CHECK_EQ_U64(summary_field(off.out, "prefetched"), 0);
+  CHECK_EQ_U64(summary_field(off.out, "ahead_calls"), 0);
+  CHECK_MSG(!strstr(off.out, "| ahead "), "%s", off.out);
+  CHECK_MSG(summary_field(off.out, "pipelines") >= 1, "%s", off.out);
+  cli_result_free(&on);
+  cli_result_free(&off);
+}
+
+/* --prefetch with --tiered (asked for: off by default there): the families are held from each weight's first call; a plan
+ * found compiled (cached-only creates) runs at once, the others compile as tiers (their
+ * calls on the quick form meanwhile) or, with no quick form (lavapipe's simt plans), as
+ * prefetch entries whose calls wait; every call checked, as without it. */
+static void prefetch_with_tiers(void) {
+  if (!cli_binary()) return;
+  char path[4096];
+  if (!source_path("tests/data/trace-reuse.txt", path, sizeof path)) return;
+  cli_result r = cli_run("bench", "trace", path, "--cold", "--tiered", "--prefetch", "8", "--passes", "2");
+  if (!ran_on_a_device(&r)) return;
+  const long fam = summary_field(r.out, "prefetched"), cached = summary_field(r.out, "cached_plans");
+  const long tiers = summary_field(r.out, "background_plans");
+  CHECK_EQ_U64(summary_field(r.out, "tiered"), 1);
+  CHECK_EQ_U64(summary_field(r.out, "prefetch"), 8);
+  /* every family plan: found, a tier, or an entry compiled ahead (its pipelines counted) */
+  CHECK_MSG(fam >= 1 && cached >= 0 && tiers >= 0 && cached + tiers <= fam &&
+                (cached + tiers == fam || summary_field(r.out, "prefetch_pipelines") >= 1),
+            "%ld family plans, %ld found, %ld tiers\n%s", fam, cached, tiers, r.out);
+  CHECK_CONTAINS(r.out, "held from each weight's first call");
+  CHECK_MSG(pass_line(r.out, 2, NULL) == 0, "%s", r.out);
+  CHECK_CONTAINS(r.out, "check:             0 of 112 sampled outputs off");
+  cli_result_free(&r);
+}
+
+/* Plan only, the h100 preset, the two LLM traces: every plan compiled ahead (no call
+ * compiles), each prefetched plan taken by a call, and the estimated GPU total no worse
+ * than with --prefetch off (every call's plan_ex choice among more held plans). */
+static void prefetch_plans_the_llm_traces(void) {
+  if (!cli_binary()) return;
+  static const char *const traces[] = {"bench/traces/qwen2-7b-prefill.txt", "bench/traces/llama3-8b-prefill.txt"};
+  for (int t = 0; t < 2; t++) {
+    char path[4096];
+    if (!source_path(traces[t], path, sizeof path)) return;
+    cli_result on = cli_run("bench", "trace", path, "--caps", "h100");
+    cli_result off = cli_run("bench", "trace", path, "--caps", "h100", "--prefetch", "off");
+    CHECK_MSG(on.ran && on.exited && on.code == 0, "%s", on.err);
+    CHECK_MSG(off.ran && off.exited && off.code == 0, "%s", off.err);
+    const long fetched = summary_field(on.out, "prefetched");
+    long ahead = 0;
+    for (const char *l = on.out; (l = strstr(l, "| ahead    |")) != NULL; l++) ahead++;
+    CHECK_MSG(fetched >= 2 && ahead == fetched, "%s: %ld prefetched, %ld taken\n%s", traces[t], fetched, ahead, on.out);
+    CHECK_EQ_U64(summary_field(on.out, "pipelines"), 0);
+    const double g_on = summary_double(on.out, "est_gpu_ms"), g_off = summary_double(off.out, "est_gpu_ms");
+    CHECK_MSG(g_on > 0 && g_on <= g_off, "%s: est. %g ms with prefetch, %g without", traces[t], g_on, g_off);
+    cli_result_free(&on);
+    cli_result_free(&off);
+  }
 }
 
 /* --clock off: no reading, and the line says why */
@@ -310,6 +415,9 @@ int main(int argc, char **argv) {
       TEST_CASE(warm_up_runs_before_pass_one),
       TEST_CASE(bad_options_are_named),
       TEST_CASE(clock_off_reads_nothing),
+      TEST_CASE(prefetch_compiles_each_weights_family_ahead),
+      TEST_CASE(prefetch_plans_the_llm_traces),
+      TEST_CASE(prefetch_with_tiers),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

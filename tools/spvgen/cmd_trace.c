@@ -21,6 +21,16 @@
  * is left compiling at the end is waited for outside the wall time (a framework would not
  * wait), and reported.
  *
+ * --prefetch N (run-time shapes; the default without --tiered): the first call of a weight
+ * (its class with M free: N, K, types, layouts) compiles, in the background, the plans its
+ * calls would take at prompt lengths up to --prefetch-max-m (spvgen_gemm_plan_family, at
+ * most N plans), all at once on threads of their own; the process then holds them, so
+ * spvgen_gemm_plan_ex plans each call among them, and a call whose plan is still compiling
+ * waits for that compile only (in its pipeline column and its wall time). Why: one compile
+ * after another, each at the first call that needs it, is most of a cold trace's wall time,
+ * and the driver compiles in parallel. With --tiered (asked for) each family plan is first
+ * asked for without a compile, and the rest compile as tiers (trace_prefetch_start).
+ *
  * --passes N: after pass 1 (the table and the totals above, as without it), the same calls
  * N - 1 more times in the same process, in order, with what it holds: the plans pass 1
  * would pick now, the pipelines from the kernel cache (none compiled unless the cache's
@@ -54,6 +64,9 @@
 #define TRACE_MAX_CALLS 4096
 #define TRACE_MAX_PASSES 100u
 #define TRACE_MAX_STRAY 64u
+#define TRACE_MAX_FAMILY 24u /* plans per weight --prefetch takes at most */
+#define TRACE_PREFETCH_DEFAULT 8u
+#define TRACE_PREFETCH_MAX_M 4096u
 /* --warm-up: its GEMM (M x N x K) and its least time (trace_warm_up) */
 #define TRACE_WARM_M 512u
 #define TRACE_WARM_N 512u
@@ -68,7 +81,8 @@ typedef struct trace_call {
 static void trace_usage(FILE *o) {
   fprintf(o, "usage: spvgen bench trace FILE [--cold] [--cache-dir DIR] [--shapes runtime|fixed] [--sample N]\n"
              "                          [--split-k S] [--pack MODE] [--reuse on|off] [--runs R] [--k-fixed on|off]\n"
-             "                          [--tiered] [--passes N] [--warm-up] [--clock on|off] [--device NAME | --caps NAME]\n\n"
+             "                          [--tiered] [--prefetch N|off] [--prefetch-max-m M] [--passes N] [--warm-up]\n"
+             "                          [--clock on|off] [--device NAME | --caps NAME]\n\n"
              "Runs the GEMM calls of FILE in order in one process, as a framework would: per call\n"
              "a plan, an emit, a pipeline from the kernel cache (compiled on a miss) and one\n"
              "dispatch, each checked on a sample of its outputs against the CPU. Prints each call\n"
@@ -107,6 +121,16 @@ static void trace_usage(FILE *o) {
              "                   First the plan is asked for without a compile (a cached-only create:\n"
              "                   the disk cache of an earlier run, or the driver's): a warm process\n"
              "                   runs each plan from its first call\n"
+             "  --prefetch N|off run-time shapes: the first call of each weight (its class with M free:\n"
+             "                   N, K, types, layouts) starts compiling, in the background and all at\n"
+             "                   once, the plans that weight's calls take at prompt lengths up to\n"
+             "                   --prefetch-max-m (spvgen_gemm_plan_family: at most N, the most used\n"
+             "                   first; default %u without --tiered, off with it), and holds them: a\n"
+             "                   call waits only for its own plan's compile (\"ahead\" in its row).\n"
+             "                   With --tiered each is first asked for without a compile (cached-only\n"
+             "                   creates), the rest compile as tiers. off: each plan compiles at the\n"
+             "                   first call that takes it, one after another\n"
+             "  --prefetch-max-m M  the longest prompt length a family is planned for (default %u)\n"
              "  --passes N       run the trace N times in this process (1-100, default 1): pass 1 as\n"
              "                   without it (its table, its totals, the summary's fields), then the\n"
              "                   same calls again with the pipelines and plans the process holds (with\n"
@@ -140,7 +164,8 @@ static void trace_usage(FILE *o) {
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt      # warm: the cache filled\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --passes 2   # pass 2: warm in-process\n"
              "  spvgen bench trace bench/traces/qwen2-7b-prefill.txt --caps h100 --reuse off\n",
-          SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS, TRACE_WARM_MS, TRACE_WARM_M, TRACE_WARM_N, TRACE_WARM_K);
+          SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS, TRACE_PREFETCH_DEFAULT, TRACE_PREFETCH_MAX_M, TRACE_WARM_MS, TRACE_WARM_M,
+          TRACE_WARM_N, TRACE_WARM_K);
 }
 
 /* Reads the trace; returns the number of calls or -1 after printing why. */
@@ -263,6 +288,7 @@ typedef struct trace_tier {
   bool ready;                  /* its compiles finished: the plan's pipelines are in the kernel cache */
   bool failed;                 /* a compile failed: its calls keep the quick form */
   double compile_ms;           /* the driver's compiles, each on its thread */
+  bool used;                   /* --prefetch: a call took the plan */
 } trace_tier;
 
 /* Finishes a tier whose compiles have all ended (wait: whether or not they have); true
@@ -277,7 +303,7 @@ static bool tier_settle(spvgen_vk_context *ctx, trace_tier *t, bool wait) {
     spvgen_vk_pipeline *p = NULL;
     double ms = 0;
     if (spvgen_vk_compile_finish(t->compiles[j], &p, &ms) != SPVGEN_OK) {
-      fprintf(stderr, "spvgen bench trace: --tiered: a background compile failed: %s\n", spvgen_vk_error(ctx));
+      fprintf(stderr, "spvgen bench trace: a background compile failed: %s\n", spvgen_vk_error(ctx));
       ok = false;
     }
     t->compiles[j] = NULL;
@@ -299,6 +325,11 @@ typedef struct trace_planning {
   /* the plans whose kernels this process holds (reuse on): one per class key */
   spvgen_gemm_config *held;
   uint32_t held_count;
+  /* --prefetch: plans per weight compiled ahead (0: off), up to prefetch_max_m rows, and
+   * the weights (their run-time class, m cleared) whose family was compiled */
+  uint32_t prefetch, prefetch_max_m;
+  spvgen_gemm_desc *weights;
+  uint32_t weight_count;
 } trace_planning;
 
 /* Call c's desc as the trace plans it: run-time, the class of its shape with M free (a
@@ -344,6 +375,31 @@ static bool trace_hold(trace_planning *tp, const spvgen_gemm_config *plan) {
   return true;
 }
 
+/* --prefetch: want's weight (its class, M cleared) the first time it comes, its family
+ * (spvgen_gemm_plan_family) in fam and *count (plans the process does not hold yet);
+ * 0 otherwise, or when the family could not be planned (the call plans on its own, as
+ * without --prefetch; msg says why). A weight is remembered either way. */
+static uint32_t trace_family(trace_planning *tp, const spvgen_device_caps *caps, const spvgen_gemm_desc *want,
+                             spvgen_gemm_config *fam, uint32_t cap, char *msg, size_t size) {
+  msg[0] = 0;
+  if (!tp->prefetch || !tp->runtime || !tp->weights) return 0;
+  spvgen_gemm_desc w = *want;
+  w.m = 0;
+  for (uint32_t i = 0; i < tp->weight_count; i++)
+    if (!memcmp(&tp->weights[i], &w, sizeof w)) return 0;
+  if (tp->weight_count == TRACE_MAX_CALLS) return 0;
+  tp->weights[tp->weight_count++] = w;
+  uint32_t n = 0, kept = 0;
+  const uint32_t mm = w.m_multiple ? w.m_multiple : 1;
+  const uint32_t m_max = (tp->prefetch_max_m + mm - 1) / mm * mm;
+  if (spvgen_gemm_plan_family(&w, caps, m_max, tp->held, tp->held_count, fam, cap < tp->prefetch ? cap : tp->prefetch,
+                              &n, NULL, msg, size) != SPVGEN_OK)
+    return 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (!trace_holds(tp, spvgen_gemm_class_key(&fam[i]))) fam[kept++] = fam[i];
+  return kept;
+}
+
 /* The reuse column: the estimated cost a reused plan saved ("" for AUTO's plan). */
 static void reuse_cell(const spvgen_gemm_plan_choice *ch, char *out, size_t size) {
   if (ch->reused) snprintf(out, size, "reused -%.0f ms", ch->saved_ms);
@@ -362,8 +418,11 @@ static int trace_plan_only(const char *path, const trace_call *calls, int n, tra
          "compile ms", "reuse", "est. ms");
   printf("|-----|-------|-------|-------|----------------------------------------------|----------|------------|"
          "------------------|-----------|\n");
-  uint64_t compiled = 0, reused = 0;
-  double compile_ms = 0, run_ms = 0;
+  uint64_t compiled = 0, reused = 0, ahead = 0;
+  double compile_ms = 0, run_ms = 0, ahead_ms = 0, ahead_max_ms = 0;
+  uint64_t *ahead_keys = tp->prefetch ? malloc(sizeof *ahead_keys * TRACE_MAX_CALLS) : NULL;
+  uint32_t n_ahead = 0;
+  if (tp->prefetch && !ahead_keys) return 1;
   for (int i = 0; i < n; i++) {
     spvgen_gemm_desc want;
     spvgen_gemm_args args;
@@ -374,16 +433,41 @@ static int trace_plan_only(const char *path, const trace_call *calls, int n, tra
         trace_plan(tp, caps, &want, &plan, &ch, msg, sizeof msg) != SPVGEN_OK ||
         spvgen_gemm_estimate_ms(&plan, caps, tp->runtime ? &args : NULL, &est, msg, sizeof msg) != SPVGEN_OK) {
       fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
+      free(ahead_keys);
       return 1;
+    }
+    { /* --prefetch: the weight's family, held from its first call (compiled ahead, in parallel) */
+      spvgen_gemm_config fam[TRACE_MAX_FAMILY];
+      char fmsg[512];
+      const uint32_t nf = trace_family(tp, caps, &want, fam, TRACE_MAX_FAMILY, fmsg, sizeof fmsg);
+      for (uint32_t j = 0; j < nf; j++) {
+        if (trace_hold(tp, &fam[j])) {
+          ahead++, ahead_ms += fam[j].compile_ms;
+          if (n_ahead < TRACE_MAX_CALLS) ahead_keys[n_ahead++] = spvgen_gemm_class_key(&fam[j]);
+        }
+        if (fam[j].compile_ms > ahead_max_ms) ahead_max_ms = fam[j].compile_ms;
+      }
+      if (fmsg[0]) printf("|     | prefetch: %s |\n", fmsg);
+      /* the call's plan again, now against what is held */
+      if (nf && (trace_plan(tp, caps, &want, &plan, &ch, msg, sizeof msg) != SPVGEN_OK ||
+                 spvgen_gemm_estimate_ms(&plan, caps, tp->runtime ? &args : NULL, &est, msg, sizeof msg) != SPVGEN_OK)) {
+        fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, calls[i].line, msg);
+        free(ahead_keys);
+        return 1;
+      }
     }
     const bool miss = trace_hold(tp, &plan);
     if (miss) compiled++, compile_ms += plan.compile_ms;
+    bool first_ahead = false; /* the first call of a plan compiled ahead */
+    for (uint32_t j = 0; j < n_ahead && !first_ahead; j++)
+      if (ahead_keys[j] == spvgen_gemm_class_key(&plan)) first_ahead = true, ahead_keys[j] = ahead_keys[--n_ahead];
     reused += ch.reused;
     run_ms += est;
     char cell[32];
     reuse_cell(&ch, cell, sizeof cell);
     printf("| %3d | %5u | %5u | %5u | %-44.44s | %-8s | %10u | %-16s | %9.4f |\n", i + 1, calls[i].desc.m,
-           calls[i].desc.n, calls[i].desc.k, plan.name, miss ? "compiled" : "cached", miss ? plan.compile_ms : 0,
+           calls[i].desc.n, calls[i].desc.k, plan.name, miss ? "compiled" : first_ahead ? "ahead" : "cached",
+           miss ? plan.compile_ms : 0,
            cell, est);
     if (ch.reused)
       printf("|     |       |       |       |   in place of %-30.30s | est. %.4f ms a run, %u ms to compile |\n",
@@ -392,11 +476,17 @@ static int trace_plan_only(const char *path, const trace_call *calls, int n, tra
   printf("\npipelines created: %llu (cache hits %llu, reused in place of AUTO's plan %llu)\n",
          (unsigned long long)compiled, (unsigned long long)(n - compiled), (unsigned long long)reused);
   printf("estimated compile ms: %.0f\n", compile_ms);
+  if (tp->prefetch)
+    printf("prefetch:             %llu plans compiled ahead (up to %u per weight, lengths to %u), estimated %.0f ms "
+           "of compiles, the longest %.0f ms (in parallel: about the longest)\n",
+           (unsigned long long)ahead, tp->prefetch, tp->prefetch_max_m, ahead_ms, ahead_max_ms);
   printf("estimated GPU ms:     %.3f\n", run_ms);
   printf("summary calls=%d shapes=%s reuse=%s pipelines=%llu hits=%llu reused=%llu est_compile_ms=%.0f "
-         "est_gpu_ms=%.3f\n",
+         "est_gpu_ms=%.3f prefetch=%u prefetched=%llu est_prefetch_ms=%.0f\n",
          n, tp->runtime ? "runtime" : "fixed", tp->reuse ? "on" : "off", (unsigned long long)compiled,
-         (unsigned long long)(n - compiled), (unsigned long long)reused, compile_ms, run_ms);
+         (unsigned long long)(n - compiled), (unsigned long long)reused, compile_ms, run_ms, tp->prefetch,
+         (unsigned long long)ahead, ahead_ms);
+  free(ahead_keys);
   return 0;
 }
 
@@ -417,6 +507,12 @@ typedef struct trace_run {
   spvgen_vk_compile *stray[TRACE_MAX_STRAY];
   uint32_t stray_count;
   double probe_ms;       /* --tiered: the cached-only creates that asked, found or not */
+  /* --prefetch: the plans compiling (or compiled) ahead, one per class key; the calls'
+   * waits for them; the family plans' start (plan, emit, shader modules) */
+  trace_tier *pf;
+  uint32_t pf_count, pf_kernels;
+  uint32_t pf_family; /* plans of the families (held from the first call of their weight) */
+  double pf_wait_ms, pf_start_ms, pf_last_start_ms;
   const void *ha, *hb; /* the host bytes of A and B, for the check */
   spvgen_vk_buffer *ba, *bb, *bd;
   spvgen_vk_buffer *ws; /* the split-K workspace, when a plan splits K */
@@ -431,6 +527,7 @@ typedef struct trace_result {
   double check_ms;                      /* the check, not in wall_ms */
   bool miss;                            /* its pipeline was compiled */
   bool quick;                           /* --tiered: the plan's quick form ran */
+  bool ahead;                           /* --prefetch: its pipelines were compiled ahead (first use) */
   uint64_t kernel;                      /* which kernel ran: a hash of its name and `quick` */
   uint64_t bad;                         /* sampled outputs off */
   spvgen_gemm_plan_choice ch;           /* what the planner weighed */
@@ -453,6 +550,79 @@ static void trace_clock(spvgen_vk_context *ctx, double *mhz, char *error, size_t
   else if (!error[0]) snprintf(error, size, "%s", spvgen_vk_error(ctx));
 }
 
+/* --prefetch: at the first call of a weight (want: its class), its family's plans start
+ * compiling in the background, all at once, and are held from now on. Without --tiered
+ * each becomes a prefetch entry (a call that takes it waits for its compile). With
+ * --tiered each is first asked for without a compile (cached-only creates, all at once: a
+ * warm process finds them, and runs them from their first call), and those the driver
+ * would compile become tiers: their calls run the quick form until the plan is ready (a
+ * plan without a quick form: a prefetch entry, waited for). The time this takes is in
+ * s->pf_last_start_ms. Returns 0, or 1 after printing why. */
+static int trace_prefetch_start(trace_run *s, const spvgen_gemm_desc *want, int line) {
+  spvgen_vk_context *ctx = s->ctx;
+  char msg[2048];
+  const double ts = sg_now_ms();
+  s->pf_last_start_ms = 0;
+  spvgen_gemm_config fam[TRACE_MAX_FAMILY];
+  const uint32_t nf = trace_family(s->tp, s->caps, want, fam, TRACE_MAX_FAMILY, msg, sizeof msg);
+  if (msg[0]) printf("prefetch: %s:%d: %s (the calls plan on their own)\n", s->path, line, msg);
+  bool found[TRACE_MAX_FAMILY] = {false};
+  if (s->tiered && nf) { /* the cached-only question for every plan at once */
+    static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
+    spvgen_vk_compile *ask[TRACE_MAX_FAMILY][SPVGEN_GEMM_KERNEL_COUNT];
+    uint32_t na[TRACE_MAX_FAMILY] = {0};
+    memset(ask, 0, sizeof ask);
+    spvgen_status st = SPVGEN_OK;
+    for (uint32_t j = 0; j < nf && st == SPVGEN_OK; j++)
+      st = gemm_compile_in_background(ctx, &fam[j], &cached_only, ask[j], &na[j], msg, sizeof msg);
+    for (uint32_t j = 0; j < nf; j++) {
+      spvgen_vk_pipeline *pp[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+      char why[512];
+      spvgen_status fs = na[j] ? gemm_finish_background(ctx, ask[j], na[j], pp, NULL, why, sizeof why)
+                               : SPVGEN_ERROR_NOT_CACHED;
+      for (uint32_t k = 0; k < SPVGEN_GEMM_KERNEL_COUNT; k++) spvgen_vk_pipeline_destroy(pp[k]);
+      found[j] = fs == SPVGEN_OK; /* its pipelines are in the kernel cache now */
+      if (fs != SPVGEN_OK && fs != SPVGEN_ERROR_NOT_CACHED && st == SPVGEN_OK) {
+        st = fs;
+        snprintf(msg, sizeof msg, "%s", why);
+      }
+    }
+    if (st != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: --prefetch: %s\n", s->path, line, msg);
+      return 1;
+    }
+  }
+  for (uint32_t j = 0; j < nf; j++) {
+    s->pf_family++;
+    trace_hold(s->tp, &fam[j]); /* held: found, or its compile starts now */
+    if (found[j]) {
+      s->cached_plans++;
+      continue;
+    }
+    spvgen_gemm_config quick;
+    trace_tier *e;
+    if (s->tiered && spvgen_gemm_plan_quick(&fam[j], &quick) && s->tier_count < TRACE_MAX_CALLS) {
+      e = &s->tiers[s->tier_count++];
+      memset(e, 0, sizeof *e);
+      e->quick = quick;
+    } else if (s->pf_count < TRACE_MAX_CALLS) {
+      e = &s->pf[s->pf_count++];
+      memset(e, 0, sizeof *e);
+    } else {
+      continue;
+    }
+    e->key = spvgen_gemm_class_key(&fam[j]);
+    if (gemm_compile_in_background(ctx, &fam[j], NULL, e->compiles, &e->count, msg, sizeof msg) != SPVGEN_OK) {
+      fprintf(stderr, "spvgen bench trace: %s:%d: --prefetch: %s: %s\n", s->path, line, fam[j].name, msg);
+      return 1;
+    }
+    s->pf_kernels += e->count;
+  }
+  s->pf_last_start_ms = sg_now_ms() - ts;
+  s->pf_start_ms += s->pf_last_start_ms;
+  return 0;
+}
+
 /* Runs call i once, as a framework would (plan, emit, pipeline from the kernel cache, one
  * dispatch), then checks a sample of its outputs (outside its wall time). Every pass runs
  * its calls through here. Returns 0, or 1 after printing why. */
@@ -471,8 +641,14 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
   double t0 = sg_now_ms();
   spvgen_gemm_desc want;
   spvgen_gemm_args args;
-  if (trace_want(s->tp, d, &want, &args, msg, sizeof msg) != SPVGEN_OK ||
-      trace_plan(s->tp, s->caps, &want, &plan, &r->ch, msg, sizeof msg) != SPVGEN_OK) {
+  if (trace_want(s->tp, d, &want, &args, msg, sizeof msg) != SPVGEN_OK) {
+    fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, line, msg);
+    return 1;
+  }
+  double pf_start = 0; /* --prefetch: this call started its weight's family (a pipeline cost) */
+  if (s->pf && trace_prefetch_start(s, &want, line) != 0) return 1;
+  pf_start = s->pf_last_start_ms;
+  if (trace_plan(s->tp, s->caps, &want, &plan, &r->ch, msg, sizeof msg) != SPVGEN_OK) {
     fprintf(stderr, "spvgen bench trace: %s:%d: %s\n", path, line, msg);
     return 1;
   }
@@ -532,6 +708,7 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
         return 1;
       }
     }
+    if (t) t->used = true;
     if (t && !tier_settle(ctx, t, false)) run = &t->quick;
     tier_start_ms = sg_now_ms() - ts;
   }
@@ -545,6 +722,19 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
     return 1;
   }
   double t1 = sg_now_ms();
+  /* --prefetch: the plan compiled ahead; waited for here where it is still compiling (its
+   * first call's pipeline time), then found in the kernel cache by the create below */
+  uint64_t ahead_kernels = 0;
+  for (uint32_t j = 0; j < s->pf_count && run == &plan; j++) {
+    trace_tier *e = &s->pf[j];
+    if (e->key != spvgen_gemm_class_key(&plan) || e->used) continue;
+    e->used = true;
+    r->ahead = true;
+    const double tw = sg_now_ms();
+    if (!e->ready && !e->failed) ahead_kernels = e->count;
+    tier_settle(ctx, e, true); /* a failed compile: said there, and the create below compiles it */
+    s->pf_wait_ms += sg_now_ms() - tw;
+  }
   spvgen_vk_kernel_cache_stats after;
   spvgen_status st;
   { /* one batch: a split plan's kernels compile on threads at once */
@@ -555,7 +745,7 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
   double t2 = sg_now_ms();
   spvgen_vk_kernel_cache_stats_get(ctx, &after);
   /* a plan found cached counts as created here, as the same create would without --tiered */
-  r->miss = after.compiled > before.compiled || found_cached;
+  r->miss = after.compiled > before.compiled + ahead_kernels || found_cached;
   uint64_t ns = 0;
   /* each kernel binds what its info names (spvgen/gemm.h: the pack kernel the operands
    * it copies and the workspace, the main kernel A and B unless packed, D unless split,
@@ -613,8 +803,8 @@ static int trace_run_call(trace_run *s, int i, trace_result *r) {
   if (st != SPVGEN_OK) return 1;
   r->ns = ns;
   r->wall_ms = t3 - t0;
-  r->emit_ms = t1 - t0 - tier_start_ms;
-  r->pipeline_ms = t2 - t1 + tier_start_ms;
+  r->emit_ms = t1 - t0 - tier_start_ms - pf_start;
+  r->pipeline_ms = t2 - t1 + tier_start_ms + pf_start;
   trace_hold(s->tp, &plan); /* the process holds its kernels now (the runner's cache) */
   /* The check (not in the wall time): a sample of D against the CPU in float64. */
   double tc = sg_now_ms();
@@ -738,6 +928,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   const char *path = NULL, *cache_dir = NULL, *device = NULL, *caps_name = NULL;
   bool cold = false, runtime = true, reuse = true, k_fixed = false, tiered = false, warm_up = false, clock_on = true;
   uint32_t sample = 8, split_k = 0, runs = 0, passes = 1;
+  uint32_t prefetch = TRACE_PREFETCH_DEFAULT, prefetch_max_m = TRACE_PREFETCH_MAX_M;
+  bool prefetch_set = false;
   spvgen_gemm_pack pack = SPVGEN_GEMM_PACK_AUTO;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -753,7 +945,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     } else if (!strcmp(a, "--cache-dir") || !strcmp(a, "--sample") || !strcmp(a, "--device") ||
                !strcmp(a, "--shapes") || !strcmp(a, "--split-k") || !strcmp(a, "--pack") ||
                !strcmp(a, "--reuse") || !strcmp(a, "--runs") || !strcmp(a, "--caps") || !strcmp(a, "--k-fixed") ||
-               !strcmp(a, "--passes") || !strcmp(a, "--clock")) {
+               !strcmp(a, "--passes") || !strcmp(a, "--clock") || !strcmp(a, "--prefetch") ||
+               !strcmp(a, "--prefetch-max-m")) {
       if (i + 1 >= argc) return spvgen_cli_usage_error("bench trace", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cache-dir")) cache_dir = v;
@@ -761,6 +954,17 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
         if (strcmp(v, "runtime") && strcmp(v, "fixed"))
           return spvgen_cli_usage_error("bench trace", "--shapes: '%s' is not runtime or fixed", v);
         runtime = !strcmp(v, "runtime");
+      }
+      else if (!strcmp(a, "--prefetch")) {
+        if (!strcmp(v, "off")) prefetch = 0;
+        else if (!sg_parse_u32(v, 1, TRACE_MAX_FAMILY, &prefetch))
+          return spvgen_cli_usage_error("bench trace", "--prefetch: '%s' is not off or a plan count from 1 to %u", v,
+                                        TRACE_MAX_FAMILY);
+        prefetch_set = true;
+      } else if (!strcmp(a, "--prefetch-max-m")) {
+        if (!sg_parse_u32(v, 1, 1048576, &prefetch_max_m))
+          return spvgen_cli_usage_error("bench trace", "--prefetch-max-m: '%s' is not a row count from 1 to 1048576",
+                                        v);
       }
       else if (!strcmp(a, "--device")) device = v;
       else if (!strcmp(a, "--caps")) caps_name = v;
@@ -808,6 +1012,14 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     return 2;
   }
   if (cold && cache_dir) return spvgen_cli_usage_error("bench trace", "--cold and --cache-dir exclude each other");
+  /* --prefetch: on by default with run-time shapes and no tiers. With --tiered it is asked
+   * for: there the families' extra plans each cost a quick form's compile at their first
+   * call, and the Qwen2-7B cold trace took 344 ms against 269 without them (call S19-4,
+   * H100; Llama-3-8B 124 against 160) */
+  if (prefetch_set && prefetch && !runtime)
+    return spvgen_cli_usage_error("bench trace", "--prefetch %u needs --shapes runtime (a family is the plans of one "
+                                  "run-time class)", prefetch);
+  if (!runtime || (tiered && !prefetch_set)) prefetch = 0;
   if (caps_name && (device || cold || cache_dir || tiered || passes != 1 || warm_up))
     return spvgen_cli_usage_error("bench trace", "--caps plans without a device: no --device, --cold, --cache-dir, "
                                   "--tiered, --passes or --warm-up");
@@ -819,11 +1031,16 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   trace_call *calls = malloc(sizeof *calls * TRACE_MAX_CALLS);
   trace_tier *tiers = tiered ? calloc(TRACE_MAX_CALLS, sizeof *tiers) : NULL;
   trace_planning tp = {.runtime = runtime, .reuse = reuse, .k_fixed = k_fixed, .split_k = split_k, .runs = runs, .pack = pack,
-                       .held = malloc(sizeof(spvgen_gemm_config) * TRACE_MAX_CALLS)};
-  if (!calls || !tp.held || (tiered && !tiers)) {
+                       .held = malloc(sizeof(spvgen_gemm_config) * TRACE_MAX_CALLS), .prefetch = prefetch,
+                       .prefetch_max_m = prefetch_max_m,
+                       .weights = prefetch ? malloc(sizeof(spvgen_gemm_desc) * TRACE_MAX_CALLS) : NULL};
+  trace_tier *pf = prefetch && !caps_name ? calloc(TRACE_MAX_CALLS, sizeof *pf) : NULL;
+  if (!calls || !tp.held || (tiered && !tiers) || (prefetch && !tp.weights) || (prefetch && !caps_name && !pf)) {
     free(calls);
     free(tp.held);
     free(tiers);
+    free(tp.weights);
+    free(pf);
     return 1;
   }
   int n = read_trace(path, calls, TRACE_MAX_CALLS);
@@ -832,6 +1049,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
     free(calls);
     free(tp.held);
     free(tiers);
+    free(tp.weights);
+    free(pf);
     return r;
   }
   /* every call of every pass, for the slow-call count; each pass's totals */
@@ -844,7 +1063,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   char msg[2048];
   spvgen_vk_context *ctx = NULL;
   trace_run s = {.path = path, .calls = calls, .tp = &tp, .runtime = runtime, .tiered = tiered, .tiers = tiers,
-                 .sample = sample};
+                 .sample = sample, .pf = pf};
   void *ha = NULL, *hb = NULL;
   int rc = 1;
   if (!samples || !pass_gpu || !pass_wall || !pass_slow || !pass_compared || !pass_compiled || !pass_quick ||
@@ -920,7 +1139,11 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   printf("spvgen disk cache: %s%s (%llu bytes read at start%s%s); context %.1f ms\n\n",
          cold ? "cold, empty " : "", cs0.path[0] ? cs0.path : "off", (unsigned long long)cs0.disk_bytes_read,
          cs0.notice[0] ? "; " : "", cs0.notice, t_open);
-  printf("reuse %s, expected runs %u\n\n", tp.reuse ? "on" : "off", tp.runs ? tp.runs : SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
+  printf("reuse %s, expected runs %u", tp.reuse ? "on" : "off", tp.runs ? tp.runs : SPVGEN_GEMM_DEFAULT_EXPECTED_RUNS);
+  if (prefetch)
+    printf("; prefetch: each weight's first call compiles up to %u plans for prompt lengths to %u ahead, in "
+           "parallel (--prefetch off: one compile at each plan's first call)", prefetch, prefetch_max_m);
+  printf("\n\n");
   if (warm_up) {
     if (trace_warm_up(ctx, calls, n, "warm-up", NULL)) goto done;
     printf("\n");
@@ -939,7 +1162,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   if (clock_ok) trace_clock(ctx, &clk[0], clock_error, sizeof clock_error);
   /* pass 1's totals (the table, the totals lines and the summary's first fields) */
   double wall = 0, emit_ms = 0, compile_ms = 0, gpu_ms = 0, check_ms = 0, loop_ms = 0;
-  uint64_t compiled = 0, reused = 0, stood_in = 0, bad_total = 0, checked_total = 0, quick_calls = 0;
+  uint64_t compiled = 0, reused = 0, stood_in = 0, bad_total = 0, checked_total = 0, quick_calls = 0, ahead_calls = 0;
   uint32_t left = 0; /* --tiered: plans not yet taken up when pass 1's calls ended */
   /* Pass 1, then the same calls again passes - 1 times in this process, with what it holds
    * (its pipelines, its plans; --tiered: a plan whose background compile has ended, else
@@ -967,6 +1190,7 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       emit_ms += r.emit_ms;
       if (r.miss) compiled++, compile_ms += r.pipeline_ms;
       else reused++;
+      ahead_calls += r.ahead;
       quick_calls += r.quick;
       stood_in += r.ch.reused;
       gpu_ms += r.ns / 1e6;
@@ -975,7 +1199,8 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
       char cell[32];
       reuse_cell(&r.ch, cell, sizeof cell);
       printf("| %3d | %5u | %5u | %5u | %-36.36s | %8.0f | %11.2f | %-9s | %8.3f | %7.1f | %-16s |%s\n", i + 1, d->m,
-             d->n, d->k, r.name, r.emit_ms * 1e3, r.pipeline_ms, r.miss ? "compiled" : "cached", r.ns / 1e6, tflops,
+             d->n, d->k, r.name, r.emit_ms * 1e3, r.pipeline_ms, r.miss ? "compiled" : r.ahead ? "ahead" : "cached",
+             r.ns / 1e6, tflops,
              r.quick ? "quick form" : cell, r.bad ? " CHECK FAILED" : "");
       if (r.ch.reused) /* what AUTO's plan would have cost, estimated */
         printf("|     |       |       |       |   in place of %-36.36s (est. %.4f ms a run against %.4f, %u ms to "
@@ -1008,6 +1233,17 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   for (uint32_t j = 0; j < s.stray_count; j++) spvgen_vk_compile_cancel(s.stray[j]); /* quick forms not needed */
   s.stray_count = 0;
   t_left = sg_now_ms() - t_left;
+  /* --prefetch: the plans no call took, finished (outside the wall time) so that their
+   * compile times count and the disk cache keeps them */
+  double pf_ms = 0, pf_left_ms = sg_now_ms();
+  uint32_t pf_unused = 0;
+  for (uint32_t j = 0; j < s.pf_count; j++) {
+    pf_unused += !s.pf[j].used;
+    tier_settle(ctx, &s.pf[j], true);
+    pf_ms += s.pf[j].compile_ms;
+  }
+  for (uint32_t j = 0; j < s.tier_count; j++) pf_unused += !tiers[j].used; /* a family's tier no call took */
+  pf_left_ms = sg_now_ms() - pf_left_ms;
   /* The busy reference (declared with the readings): the clock after the runner's warm-up
    * (--warm-up's reading before pass 1, or a warm-up now, after the passes and outside
    * every total), so that a process whose every reading is at the idle clock is told so
@@ -1024,6 +1260,20 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   printf("\npipelines created: %llu (cache hits %llu; plans reused in place of AUTO's: %llu)%s\n",
          (unsigned long long)compiled, (unsigned long long)reused, (unsigned long long)stood_in,
          passes > 1 ? " (this and the totals below: pass 1's)" : "");
+  if (prefetch) {
+    printf("prefetch:          %u plans in the families of %u weights, held from each weight's first call (their "
+           "start: %.1f ms in all, in the pipelines column and the wall time)",
+           s.pf_family, tp.weight_count, s.pf_start_ms);
+    if (tiered)
+      printf("; %u found compiled by cached-only creates, %u compiling as tiers (in the tiered line)",
+             s.cached_plans, s.tier_count);
+    printf("; %u (%u pipelines) compiled ahead%s, %.1f ms of the driver's compiles on their threads (a disk-cache "
+           "hit: ~0), %llu calls took one first (\"ahead\": their waits, %.1f ms in all, in the pipelines column)",
+           s.pf_count, s.pf_kernels, tiered ? " with no quick form" : "", pf_ms, (unsigned long long)ahead_calls,
+           s.pf_wait_ms);
+    printf("; %u never taken by a call (finished %.1f ms after the calls, outside the wall time)\n", pf_unused,
+           pf_left_ms);
+  }
   printf("total compile ms:  %.1f\n", compile_ms);
   printf("total GPU ms:      %.3f\n", gpu_ms);
   printf("total wall ms:     %.1f (plan + emit %.2f, pipelines, dispatch and wait per call; the loop with the "
@@ -1116,11 +1366,14 @@ int spvgen_cmd_bench_trace(int argc, char **argv) {
   printf("summary calls=%d shapes=%s pipelines=%llu hits=%llu compile_ms=%.1f gpu_ms=%.3f wall_ms=%.1f cold=%d "
          "disk_cache_bytes_read=%llu reuse=%s reused=%llu tiered=%d background_plans=%u background_compile_ms=%.1f "
          "quick_calls=%llu passes=%u last_pass_gpu_ms=%.3f last_pass_wall_ms=%.1f best_pass_gpu_ms=%.3f "
-         "slow_calls=%s cached_plans=%u clock_mhz=%s busy_clock_mhz=%.0f low_clock_passes=%u\n",
+         "slow_calls=%s cached_plans=%u clock_mhz=%s busy_clock_mhz=%.0f low_clock_passes=%u prefetch=%u "
+         "prefetched=%u prefetch_pipelines=%u prefetch_compile_ms=%.1f prefetch_wait_ms=%.1f ahead_calls=%llu "
+         "prefetch_unused=%u\n",
          n, runtime ? "runtime" : "fixed", (unsigned long long)compiled, (unsigned long long)reused, compile_ms, gpu_ms,
          wall, cold ? 1 : 0, (unsigned long long)cs0.disk_bytes_read, tp.reuse ? "on" : "off",
          (unsigned long long)stood_in, tiered ? 1 : 0, s.tier_count, tier_ms, (unsigned long long)quick_calls, passes,
-         pass_gpu[passes - 1], pass_wall[passes - 1], best_gpu, slow_field, s.cached_plans, clk_field, clk_busy, low_passes);
+         pass_gpu[passes - 1], pass_wall[passes - 1], best_gpu, slow_field, s.cached_plans, clk_field, clk_busy, low_passes,
+         prefetch, s.pf_family, s.pf_kernels, pf_ms, s.pf_wait_ms, (unsigned long long)ahead_calls, pf_unused);
   rc = bad_total ? 1 : 0;
 done:
   free(ha);
@@ -1128,8 +1381,12 @@ done:
   for (uint32_t j = 0; j < s.tier_count; j++)
     for (uint32_t c = 0; c < tiers[j].count; c++) spvgen_vk_compile_cancel(tiers[j].compiles[c]);
   for (uint32_t j = 0; j < s.stray_count; j++) spvgen_vk_compile_cancel(s.stray[j]);
+  for (uint32_t j = 0; j < s.pf_count; j++)
+    for (uint32_t c = 0; c < pf[j].count; c++) spvgen_vk_compile_cancel(pf[j].compiles[c]);
   spvgen_vk_destroy(ctx); /* the buffers with it */
   free(tiers);
+  free(pf);
+  free(tp.weights);
   free(calls);
   free(tp.held);
   free(samples);
