@@ -154,6 +154,31 @@ static void fuzz_gemm(reader *r) {
   if (k & 16) d.stages = num(r);
   if (k & 32) d.split_k = num(r);
   if (k & 64) d.unroll = num(r);
+  if (k & 128) { /* the desc as a weight's class: its family (spvgen_gemm_plan_family) */
+    spvgen_gemm_desc fd = d;
+    const uint8_t f = byte(r);
+    fd.shapes = f & 1 ? SPVGEN_GEMM_SHAPES_RUNTIME : (spvgen_gemm_shapes)small(r, 4);
+    if (f & 2) fd.m_multiple = num(r);
+    if (f & 4) fd.n_multiple = num(r), fd.k_multiple = num(r), fd.ld_multiple = num(r);
+    if (f & 8) fd.k_fixed = 1;
+    const uint32_t m_max = f & 16 ? num(r) : 4096, cap = f >> 5; /* capacity 0..7 */
+    spvgen_gemm_config fam[8];
+    uint32_t count = 99, total = 99;
+    char fmsg[512];
+    const spvgen_status fs = spvgen_gemm_plan_family(&fd, &caps, m_max, NULL, 0, fam, cap, &count, &total, fmsg,
+                                                     sizeof fmsg);
+    if (fs == SPVGEN_OK) {
+      if (count > cap || count > total || (cap && total && !count) || total > 24)
+        FUZZ_FAIL("spvgen_gemm_plan_family: %u of %u plans written, capacity %u", count, total, cap);
+      for (uint32_t i = 0; i < count; i++)
+        for (uint32_t j = i + 1; j < count; j++)
+          if (spvgen_gemm_class_key(&fam[i]) == spvgen_gemm_class_key(&fam[j]))
+            FUZZ_FAIL("spvgen_gemm_plan_family: %s twice", fam[i].name);
+    } else {
+      expect_reason(fmsg, "spvgen_gemm_plan_family: ");
+      if (count || total) FUZZ_FAIL("spvgen_gemm_plan_family failed with %u of %u plans", count, total);
+    }
+  }
   enum { MAXP = 4 };
   spvgen_gemm_config plans[MAXP];
   uint32_t n = 0;
