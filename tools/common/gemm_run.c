@@ -4,6 +4,7 @@
 #include "gemm_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -135,6 +136,40 @@ spvgen_status gemm_finish_background(spvgen_vk_context *ctx, spvgen_vk_compile *
   }
   if (first != SPVGEN_OK) /* all or none */
     for (uint32_t j = 0; j < count; j++) spvgen_vk_pipeline_destroy(p[j]), p[j] = NULL;
+  return first;
+}
+
+spvgen_status gemm_ask_cached(spvgen_vk_context *ctx, const spvgen_gemm_config *plans, uint32_t count, bool *found,
+                              char *message, size_t message_size) {
+  static const spvgen_vk_pipeline_options cached_only = {.cached_only = true};
+  spvgen_status first = SPVGEN_OK;
+  spvgen_vk_compile *(*ask)[SPVGEN_GEMM_KERNEL_COUNT] = calloc(count ? count : 1, sizeof *ask);
+  uint32_t *na = calloc(count ? count : 1, sizeof *na);
+  if (!ask || !na) {
+    free(ask);
+    free(na);
+    snprintf(message, message_size, "out of host memory");
+    return SPVGEN_ERROR_OUT_OF_MEMORY;
+  }
+  for (uint32_t j = 0; j < count; j++) {
+    found[j] = false;
+    if (first == SPVGEN_OK) first = gemm_compile_in_background(ctx, &plans[j], &cached_only, ask[j], &na[j], message,
+                                                               message_size);
+  }
+  for (uint32_t j = 0; j < count; j++) { /* every ask started is answered, failure or not */
+    if (!na[j]) continue;
+    spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT] = {0};
+    char why[512];
+    const spvgen_status st = gemm_finish_background(ctx, ask[j], na[j], p, NULL, why, sizeof why);
+    for (uint32_t k = 0; k < SPVGEN_GEMM_KERNEL_COUNT; k++) spvgen_vk_pipeline_destroy(p[k]);
+    found[j] = st == SPVGEN_OK;
+    if (st != SPVGEN_OK && st != SPVGEN_ERROR_NOT_CACHED && first == SPVGEN_OK) {
+      first = st;
+      snprintf(message, message_size, "%s", why);
+    }
+  }
+  free(ask);
+  free(na);
   return first;
 }
 

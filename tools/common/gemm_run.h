@@ -110,6 +110,14 @@ spvgen_status gemm_compile_in_background(spvgen_vk_context *ctx, const spvgen_ge
 spvgen_status gemm_finish_background(spvgen_vk_context *ctx, spvgen_vk_compile *c[SPVGEN_GEMM_KERNEL_COUNT],
                                      uint32_t count, spvgen_vk_pipeline *p[SPVGEN_GEMM_KERNEL_COUNT], double *ms,
                                      char *message, size_t message_size);
+/* The cached-only question for count plans at once (a framework's families, or any plans
+ * it is about to compile): every plan's kernels are asked for with {.cached_only = true},
+ * all started before any answer is waited for, so the answers overlap. found[j] is true
+ * where plan j needed no compile: its pipelines are then in the kernel cache (a later create
+ * of the same words finds them). SPVGEN_OK unless an ask failed for another reason than
+ * SPVGEN_ERROR_NOT_CACHED (message: the first such reason); nothing is left running. */
+spvgen_status gemm_ask_cached(spvgen_vk_context *ctx, const spvgen_gemm_config *plans, uint32_t count, bool *found,
+                              char *message, size_t message_size);
 /* A tier's start, as a framework's first call of a plan makes it: quick's kernels start
  * compiling in the background (qc[], *nq: still running, the caller's to finish or
  * cancel), and beside them a cached-only create asks whether plan's own kernels need a
