@@ -9,7 +9,9 @@ Reads the TSV of bench_mlp_grid (bench/mlp_grid.c: one row per plan run) and, pe
     the table select.c's nearest-neighbour choice reads. Classes: vec, vec-opt, mat, loop
     and layers (bench_mlp_grid --classes ...,layers: a GEMM per layer; no knobs of its
     own, so its cell's knobs are 0; select.c takes it only from a measured network);
-  - a cost model per class, ns per point = max(a + b * work + c * acts, bytes / bw), fitted
+  - a cost model per class, ns per point = max(a + b * work + c * acts + w * wide,
+    bytes / bw) (wide: the FLOPs of the layers whose inputs and outputs both exceed
+    MLP_SELECT_WIDE, the fused classes' register cliff; layers has no such term), fitted
     by least squares on the relative error (non-negative coefficients) over the rows
     whose time is not at the bandwidth floor; bw from the fastest I/O rates measured;
   - the driver's first compile per fused class, ms = a + b * p^q * (T + c * A)^e
@@ -19,9 +21,10 @@ Reads the TSV of bench_mlp_grid (bench/mlp_grid.c: one row per plan run) and, pe
     layers has none (its compile is the sum of its GEMM kernels' estimates);
   - an audit: for each network, the class the selection would take (1) with the whole
     table (the measured best by construction), (2) leaving that network out of the table
-    (the nearest other network within select.c's MAX_DISTANCE, else the model, which
-    never proposes layers), and (3) the model alone, each as a fraction of the network's best; fractions under 0.5 are
-    listed (the issue's rule: never under half the best).
+    (the nearest other network within select.c's MAX_DISTANCE, else the model, layers
+    included where its planner takes the network), and (3) the model alone, each as a
+    fraction of the network's best; fractions under 0.5 are listed (the issue's rule:
+    never under half the best).
 --out writes the C file (entries sorted as in the TSV); --check exits 1 when (1) or (2)
 has a fraction under 0.5. Pure Python, no numpy.
 """
@@ -34,8 +37,9 @@ import re
 import sys
 
 CLASSES = ["vec", "vec-opt", "mat", "loop", "layers"]
-FUSED = CLASSES[:4]  # the classes the cost model proposes (select.c's model path)
+FUSED = CLASSES[:4]  # the fused classes (one kernel); the model's wide term is theirs
 MAX_DISTANCE = 2.0  # emitters/mlp/select.c
+WIDE = 128  # emitters/mlp/select.h, MLP_SELECT_WIDE
 
 
 def c_float(v):
@@ -117,6 +121,15 @@ class Net:
         if cls == "loop":
             return sum(2 * d[k] * d[k + 1] for k in range(len(d) - 1))
         return sum(2 * pad16(d[k]) * pad16(d[k + 1]) for k in range(len(d) - 1))
+
+    def wide(self, cls):
+        """The FLOPs of the layers whose inputs and outputs both exceed WIDE (padded as in
+        work); 0 for layers (select.c: its fit has no wide term)."""
+        if cls not in FUSED:
+            return 0
+        d = self.dims()
+        f = (lambda x: x) if cls == "loop" else pad16
+        return sum(2 * f(d[k]) * f(d[k + 1]) for k in range(len(d) - 1) if min(d[k], d[k + 1]) > WIDE)
 
     def acts(self, cls):
         d = self.dims()[1:]
@@ -222,10 +235,12 @@ def distance(a, b):
 
 
 def solve(rows):
-    """Least squares of sum (x . p - 1)^2 over rows x, p >= 0 (all subsets of 3)."""
+    """Least squares of sum (x . p - 1)^2 over rows x, p >= 0 (all subsets of the
+    features)."""
     best = None
-    for mask in range(1, 8):
-        idx = [k for k in range(3) if mask >> k & 1]
+    K = len(rows[0])
+    for mask in range(1, 1 << K):
+        idx = [k for k in range(K) if mask >> k & 1]
         n = len(idx)
         A = [[sum(x[idx[i]] * x[idx[j]] for x in rows) for j in range(n)] for i in range(n)]
         y = [sum(x[idx[i]] for x in rows) for i in range(n)]
@@ -247,13 +262,13 @@ def solve(rows):
         sol = [M[i][n] / M[i][i] for i in range(n)]
         if any(s < 0 for s in sol):
             continue
-        p = [0.0, 0.0, 0.0]
+        p = [0.0] * K
         for i, k in enumerate(idx):
             p[k] = sol[i]
-        err = sum((sum(x[k] * p[k] for k in range(3)) - 1) ** 2 for x in rows)
+        err = sum((sum(x[k] * p[k] for k in range(K)) - 1) ** 2 for x in rows)
         if best is None or err < best[0]:
             best = (err, p)
-    return best[1] if best else [0.01, 1e-5, 0.0]
+    return best[1] if best else [0.01, 1e-5, 0.0] + [0.0] * (K - 3)
 
 
 def fit(nets):
@@ -269,8 +284,10 @@ def fit(nets):
         for n, c2, t in obs:
             if c2 != c or t < 1.3 * n.bytes() / bw:
                 continue
-            rows.append([1.0 / t, n.work(c) / t, n.acts(c) / t])
+            rows.append([1.0 / t, n.work(c) / t, n.acts(c) / t] + ([n.wide(c) / t] if c in FUSED else []))
         model[c] = solve(rows) if rows else None
+        if model[c] is not None and c not in FUSED:
+            model[c] = model[c] + [0.0]
     return model
 
 
@@ -278,7 +295,7 @@ def estimate(model, n, c):
     p = model.get(c)
     if p is None:
         return None
-    t = p[0] + p[1] * n.work(c) + p[2] * n.acts(c)
+    t = p[0] + p[1] * n.work(c) + p[2] * n.acts(c) + p[3] * n.wide(c)
     return max(t, n.bytes() / model["bw"])
 
 
@@ -292,7 +309,7 @@ def choose(n, table, model, row_only):
         if cands:
             return max(cands, key=lambda c: near.best[c][0]), "measured " + near.name
     ests = [(estimate(model, n, c), c) for c in allowed
-            if c in FUSED and c in n.best and estimate(model, n, c) is not None]
+            if c in n.best and estimate(model, n, c)]
     if ests:
         return min(ests)[1], "model"
     return None, "none"
@@ -335,7 +352,8 @@ def c_model(m):
     a = ", ".join("%.6g" % (m[c][0] if m.get(c) else 0.0) for c in CLASSES)
     b = ", ".join("%.6g" % (m[c][1] if m.get(c) else 0.0) for c in CLASSES)
     c = ", ".join("%.6g" % (m[k][2] if m.get(k) else 0.0) for k in CLASSES)
-    return "{%.6g, {%s}, {%s}, {%s}}" % (m["bw"], a, b, c)
+    w = ", ".join("%.6g" % (m[k][3] if m.get(k) else 0.0) for k in CLASSES)
+    return "{%.6g, {%s}, {%s}, {%s}, {%s}}" % (m["bw"], a, b, c, w)
 
 
 def c_compile(cm):
@@ -396,7 +414,8 @@ def run(a):
         sname = short_name(dev["name"])
         print(f"== {dev['name']} ({vendor:#x}:{device:#x}): {len(nets)} networks")
         print("model: bw %.3g bytes/ns; " % model["bw"] +
-              "; ".join(f"{c}: a %.3g b %.3g c %.3g" % tuple(model[c]) if model.get(c) else f"{c}: -" for c in CLASSES))
+              "; ".join(f"{c}: a %.3g b %.3g c %.3g w %.3g" % tuple(model[c]) if model.get(c) else f"{c}: -"
+                        for c in CLASSES))
         lines, bad = audit(nets, model)
         for line in lines:
             print(line)
@@ -418,7 +437,7 @@ def run(a):
                     f"     sizeof {var}_entries / sizeof {var}_entries[0]}},")
     out.append("const mlp_select_model mlp_select_default_model = %s;" % c_model(first_model) if first_model else
                "const mlp_select_model mlp_select_default_model = {3000.0, {0.01, 0.01, 0.02, 0.02, 0}, "
-               "{1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3, 0}, {0, 0, 0, 0, 0}};")
+               "{1.0 / 120e3, 1.0 / 480e3, 1.0 / 77e3, 1.0 / 9e3, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}};")
     out.append("const mlp_compile_model mlp_compile_default_model[MLP_CLASS_COUNT] = %s;" %
                c_compile(first_compile or COMPILE_DEFAULT))
     out.append("")

@@ -1022,7 +1022,37 @@ typedef struct pointwise_ostage {
   uint32_t v4;     /* uvec4 */
   uint32_t cpr;    /* 16-byte chunks per output point */
   ek_buffer out4;  /* binding 2 as 16-byte chunks */
+  /* The element form (an output point of no whole number of chunks): stage is an array
+   * of the output type, the workgroup's points back to back (W x output_width), and
+   * after the barrier invocation i writes elements i, i + W, ... of the workgroup's
+   * output, consecutive elements on consecutive invocations. elem is the output type
+   * (0: the chunk form). */
+  uint32_t elem;
 } pointwise_ostage;
+
+/* The element form: the point's outputs into its place in the stage, then the
+ * workgroup's W points' elements to binding 2, the ones inside the point count. */
+static void pointwise_store_staged_elems(spvgen_module *m, const spvgen_mlp_config *p, const pointwise_ostage *o,
+                                         const ek_buffer *out, uint32_t y, uint32_t lid, uint32_t first, uint32_t n,
+                                         bool again) {
+  const spvgen_mlp_desc *d = &p->desc;
+  const uint32_t W = p->local_size[0], ow = d->output_width;
+  uint32_t t = spvgen_type_coopvec(m, o->elem, ow);
+  uint32_t v = d->output_type == SPVGEN_COMPONENT_F32 ? y : spvgen_coop_convert(m, t, y);
+  uint32_t row = ek_mul_imm(m, lid, ow);
+  for (uint32_t c = 0; c < ow; c++)
+    spvgen_store(m, ek_at(m, o->stage, ek_add_imm(m, row, c)), spvgen_coop_extract(m, v, c));
+  spvgen_workgroup_barrier(m);
+  /* the workgroup's first element and the end of the points' elements */
+  uint32_t base = ek_mul_imm(m, first, ow), end = ek_mul_imm(m, n, ow);
+  for (uint32_t k = 0; k < ow; k++) {
+    uint32_t e = ek_add_imm(m, lid, k * W), at = ek_iadd(m, base, e);
+    ek_guard inside = ek_guard_begin(m, ek_ult(m, at, end));
+    ek_store_elem(m, out, at, spvgen_load(m, o->elem, ek_at(m, o->stage, e)));
+    ek_guard_end(m, inside);
+  }
+  if (again) spvgen_workgroup_barrier(m); /* every element read before the next point's */
+}
 
 static void pointwise_store_staged(spvgen_module *m, const spvgen_mlp_config *p, const pointwise_ostage *o,
                                    uint32_t y, uint32_t lid, uint32_t first, uint32_t n, bool again) {
@@ -1064,12 +1094,18 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
   /* device addresses: the workgroup's id and the invocation's (the points are counted
    * from the workgroup's first, below) */
   const bool uniform = !array_shape;
-  pointwise_ostage os = {0, 0, 0, {0}};
+  pointwise_ostage os = {0, 0, 0, {0}, 0};
   if (uniform && d->output_path == SPVGEN_MLP_OUTPUT_STAGED) {
-    os.v4 = spvgen_type_vector(m, ek_u32_type(m), 4);
-    os.cpr = d->output_width * spvgen_component_type_size(d->output_type) / 16;
-    os.stage = ek_shared_array(m, os.v4, W * (os.cpr + 1), "output_stage").var;
-    if (!bda) os.out4 = ek_buffer_view(m, &io.out, os.v4, 2, false, "output4");
+    const uint32_t row = d->output_width * spvgen_component_type_size(d->output_type);
+    if (row % 16) { /* the element form */
+      os.elem = ek_type(m, d->output_type);
+      os.stage = ek_shared_array(m, os.elem, W * d->output_width, "output_stage").var;
+    } else {
+      os.v4 = spvgen_type_vector(m, ek_u32_type(m), 4);
+      os.cpr = row / 16;
+      os.stage = ek_shared_array(m, os.v4, W * (os.cpr + 1), "output_stage").var;
+      if (!bda) os.out4 = ek_buffer_view(m, &io.out, os.v4, 2, false, "output4");
+    }
   }
   pointwise_ids ids = pointwise_declare(m, bda ? 2 : ppi, os.stage != 0);
   (void)ek_f32_type(m);
@@ -1093,7 +1129,7 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
     group = ek_guard_begin(m, ek_ult(m, wg_first, n));
     n = mlp_io_rebase(m, p, &io, wg_first, n);
     base = ek_load_v3_component(m, ids.lid, 0);
-    if (os.stage) os.out4 = ek_buffer_view(m, &io.out, os.v4, 2, false, "output4");
+    if (os.stage && !os.elem) os.out4 = ek_buffer_view(m, &io.out, os.v4, 2, false, "output4");
   }
   /* Cooperative vectors: the network runs in uniform control flow (every invocation
    * active), on the point clamped to the last one; only the store is guarded. The one
@@ -1119,7 +1155,10 @@ void mlp_emit_pointwise_kernel(spvgen_module *m, const spvgen_mlp_config *p,
     uint32_t x = uniform ? xs[j] : pointwise_load(m, p, &io, &fi, point, array_shape);
     uint32_t y = spvgen_op_function_call(m, fi.return_type, fi.function, &x, 1);
     if (os.stage) { /* every invocation takes part (the barrier); the copy is guarded */
-      pointwise_store_staged(m, p, &os, y, lid, ek_add_imm(m, first, j * W), n, j + 1 < ppi);
+      if (os.elem)
+        pointwise_store_staged_elems(m, p, &os, &io.out, y, lid, ek_add_imm(m, first, j * W), n, j + 1 < ppi);
+      else
+        pointwise_store_staged(m, p, &os, y, lid, ek_add_imm(m, first, j * W), n, j + 1 < ppi);
     } else {
       ek_guard store = ek_guard_begin(m, uniform ? in_bounds : 0);
       pointwise_store(m, p, &io, point, y, array_shape);

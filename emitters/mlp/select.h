@@ -12,8 +12,9 @@ struct spvgen_device_caps; /* spvgen/caps.h */
 
 /* The variant classes the grid measures: the vec variant with row-major and with the
  * driver's optimal weights, mat, loop, and layers (a GEMM per layer, row-major weights, no
- * knobs of its own: its cell's knobs are zero). Layers is chosen only where a measured
- * network says it is the fastest (select.c): the cost model never proposes it. */
+ * knobs of its own: its cell's knobs are zero). Layers is chosen where a measured network
+ * says it is the fastest, or (a network far from every measured one) where the cost model
+ * estimates it fastest, or as the compile budget's stand-in (select.c). */
 enum { MLP_CLASS_VEC, MLP_CLASS_VEC_OPT, MLP_CLASS_MAT, MLP_CLASS_LOOP, MLP_CLASS_LAYERS, MLP_CLASS_COUNT };
 
 /* One class's best plan on one network. */
@@ -37,13 +38,21 @@ typedef struct mlp_select_entry {
   mlp_select_knobs cls[MLP_CLASS_COUNT];
 } mlp_select_entry;
 
-/* The cost model, per class: ns per point = max(a + b * work + c * acts, bytes / bw),
- * work the FLOPs of the layers (vec, mat, layers: widths padded to 16), acts the
- * activations (the layers' outputs, padded likewise), bytes the point's input and output.
- * A class with a, b and c all zero has no fit (too few measurements): no estimate. */
+/* The cost model, per class: ns per point = max(a + b * work + c * acts + w * wide,
+ * bytes / bw), work the FLOPs of the layers (vec, mat, layers: widths padded to 16), acts
+ * the activations (the layers' outputs, padded likewise), wide the FLOPs of the layers
+ * whose inputs and outputs both exceed MLP_SELECT_WIDE (padded likewise), bytes the
+ * point's input and output. The wide term is the register cliff of the fused classes: a
+ * 256 x 256 layer holds a point's 256 activations and 256 accumulators per invocation
+ * (vec) or spills its fragments (mat); on the H200 grid the vec classes ran 256-wide
+ * hidden-to-hidden layers at a third to a seventh of their narrower FLOP rate, which a
+ * single FLOP rate fitted mostly on narrow networks put 2.3-10x too fast (session 20,
+ * docs/design-notes.md "The selection's wide term"). A class with a, b, c and w all zero
+ * has no fit (too few measurements): no estimate. */
+#define MLP_SELECT_WIDE 128u
 typedef struct mlp_select_model {
   double bw;                          /* bytes per ns */
-  double a[MLP_CLASS_COUNT], b[MLP_CLASS_COUNT], c[MLP_CLASS_COUNT];
+  double a[MLP_CLASS_COUNT], b[MLP_CLASS_COUNT], c[MLP_CLASS_COUNT], w[MLP_CLASS_COUNT];
 } mlp_select_model;
 
 /* The driver's first compile, per class: ms = a + b * p^q * (T + c * A)^e (plan_cost.c:

@@ -28,14 +28,17 @@ static uint32_t vec_stage_bytes(const spvgen_mlp_config *p) {
 }
 
 /* The staged output's shared memory (mlp.c, pointwise_store_staged): a row of the output
- * point's 16-byte chunks + 1 per invocation. */
+ * point's 16-byte chunks + 1 per invocation; a row that is no whole number of chunks (the
+ * element form): the workgroup's output points back to back, element by element. */
 static uint32_t vec_output_row_bytes(const spvgen_mlp_desc *d) {
   return d->output_width * spvgen_component_type_size(d->output_type);
 }
 static uint32_t vec_output_stage_bytes(const spvgen_mlp_config *p) {
   const spvgen_mlp_desc *d = &p->desc;
   if (d->output_path != SPVGEN_MLP_OUTPUT_STAGED) return 0;
-  return d->workgroup_size * (vec_output_row_bytes(d) / 16 + 1) * 16;
+  const uint32_t row = vec_output_row_bytes(d);
+  if (row % 16) return (d->workgroup_size * row + 15) / 16 * 16;
+  return d->workgroup_size * (row / 16 + 1) * 16;
 }
 
 /* Output rows from which AUTO stages the output: 64 bytes (four 16-byte chunks). On the
@@ -44,10 +47,22 @@ static uint32_t vec_output_stage_bytes(const spvgen_mlp_config *p) {
  * slower: a direct store of a 32-byte row half-fills two sectors, of a 128-byte row
  * eight, and the staged store costs a barrier and a shared-memory round trip per point. */
 #define VEC_OUTPUT_STAGE_MIN_ROW 64u
+/* A row that is no whole number of 16-byte chunks is stored directly one component at a
+ * time: each store instruction of a subgroup touches 32 rows' sectors for 2 or 4 bytes of
+ * each. AUTO stages such rows from 16 bytes (the element form: the workgroup's stores
+ * are consecutive elements) in workgroups of at most VEC_OUTPUT_ELEM_MAX_WG invocations.
+ * On the H100 (call S20-2, bench/results/heldout-2026-11-28-s20.md), workgroups of 32:
+ * 2-16x7-59 (118-byte rows) 1.03 -> 11.11 G points/s, 51-55x4-26 2.98 -> 7.28, 61-165x2-38
+ * 1.66 -> 3.36, 33-239x2-62 0.80 -> 1.57; a workgroup of 128 on a compute-heavy network
+ * (54-161x4-27, looped) 1.29 -> 0.90: its four subgroups wait at the barrier for the
+ * slowest. */
+#define VEC_OUTPUT_ELEM_MIN_ROW 16u
+#define VEC_OUTPUT_ELEM_MAX_WG 32u
 
-/* output_path: STAGED where the output row is whole 16-byte chunks and the rows fit in
- * shared memory beside vec_stage's; AUTO takes it from VEC_OUTPUT_STAGE_MIN_ROW bytes where
- * it fits. */
+/* output_path: STAGED where the rows fit in shared memory beside vec_stage's; AUTO takes
+ * it from VEC_OUTPUT_STAGE_MIN_ROW bytes for rows of whole 16-byte chunks, from
+ * VEC_OUTPUT_ELEM_MIN_ROW for the others (the element form, in workgroups of at most
+ * VEC_OUTPUT_ELEM_MAX_WG). */
 static spvgen_status vec_plan_output(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg,
                                      size_t size) {
   spvgen_mlp_desc *d = &p->desc;
@@ -56,21 +71,18 @@ static spvgen_status vec_plan_output(const spvgen_device_caps *caps, spvgen_mlp_
   if (!d->output_path) d->output_path = SPVGEN_MLP_OUTPUT_STAGED; /* (shared bytes below) */
   if (d->output_path != SPVGEN_MLP_OUTPUT_STAGED) return SPVGEN_OK;
   const uint32_t bytes = (d->vec_stage ? vec_stage_bytes(p) : 0) + vec_output_stage_bytes(p);
-  if (!asked && (row % 16 || row < VEC_OUTPUT_STAGE_MIN_ROW || bytes > caps->max_shared_memory)) {
+  const uint32_t min_row = row % 16 ? VEC_OUTPUT_ELEM_MIN_ROW : VEC_OUTPUT_STAGE_MIN_ROW;
+  const bool elem_wg = !(row % 16) || d->workgroup_size <= VEC_OUTPUT_ELEM_MAX_WG;
+  if (!asked && (row < min_row || !elem_wg || bytes > caps->max_shared_memory)) {
     d->output_path = SPVGEN_MLP_OUTPUT_DIRECT;
     return SPVGEN_OK;
   }
-  if (row % 16)
-    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
-                    "output_path staged: the vec variant writes the output in 16-byte chunks; an "
-                    "output point of %u x %s is %u bytes, not a multiple of 16",
-                    d->output_width, spvgen_component_type_name(d->output_type), row);
   if (bytes > caps->max_shared_memory)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "output_path staged: %u invocations x %u bytes of output row%s need %u bytes of "
                     "shared memory; %s has %u (a smaller workgroup_size)",
-                    d->workgroup_size, row + 16, d->vec_stage ? " beside vec_stage's rows" : "", bytes,
-                    caps->name, caps->max_shared_memory);
+                    d->workgroup_size, row % 16 ? row : row + 16, d->vec_stage ? " beside vec_stage's rows" : "",
+                    bytes, caps->name, caps->max_shared_memory);
   return SPVGEN_OK;
 }
 

@@ -218,8 +218,10 @@ typedef enum spvgen_mlp_output_path {
   SPVGEN_MLP_OUTPUT_DIRECT = 1,
   /* The results go through shared memory first, and the workgroup writes the block's
    * output as consecutive 16-byte pieces (adjacent invocations, adjacent bytes). vec: a
-   * row per invocation of the output bytes + 16 (workgroup_size x that), the output row
-   * a multiple of 16 bytes; mat: the activation block (f16 output, output_width a
+   * row per invocation of the output bytes + 16 (workgroup_size x that), where the
+   * output row is a multiple of 16 bytes; else (the element form) the workgroup's output
+   * points back to back (workgroup_size x the row's bytes), written element by element
+   * on adjacent invocations; mat: the activation block (f16 output, output_width a
    * multiple of 8, the default columns arrangement). */
   SPVGEN_MLP_OUTPUT_STAGED = 2,
   SPVGEN_MLP_OUTPUT_PATH_COUNT = 3,

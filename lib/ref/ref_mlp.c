@@ -148,8 +148,12 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
   const double u_acc = f16_path ? ldexp(1, -9) : ldexp(1, -20);
   const double u_store = f16_path ? ldexp(1, -10) : ldexp(1, -24); /* f32->f16 may round toward zero */
   const double act_rel = f16_path ? ldexp(1, -9) : s8 ? ldexp(1, -16) : 1e-6;
-  double xa[SPVGEN_MLP_MAX_WIDTH], ea[SPVGEN_MLP_MAX_WIDTH];
-  double xb[SPVGEN_MLP_MAX_WIDTH], eb[SPVGEN_MLP_MAX_WIDTH];
+  /* Each value's error bounds (ref_mlp.h, SG_REF_MLP_SIGMAS): e the worst case; the
+   * statistical bound F g + c, with g a scale of the errors that passed through a sum
+   * (independent ones, which add as root-sum-square) and c the worst case of the last
+   * operation's own roundings. */
+  double xa[SPVGEN_MLP_MAX_WIDTH], ea[SPVGEN_MLP_MAX_WIDTH], ga[SPVGEN_MLP_MAX_WIDTH], ca[SPVGEN_MLP_MAX_WIDTH];
+  double xb[SPVGEN_MLP_MAX_WIDTH], eb[SPVGEN_MLP_MAX_WIDTH], gb[SPVGEN_MLP_MAX_WIDTH], cb[SPVGEN_MLP_MAX_WIDTH];
   double raw[SPVGEN_MLP_MAX_WIDTH];
   for (uint32_t c = 0; c < d->input_width; c++)
     raw[c] = sg_ref_get(input, d->input_type, pt * d->input_width + c);
@@ -179,7 +183,12 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
       }
     }
   }
-  double *x = xa, *e = ea, *y = xb, *ey = eb;
+  for (uint32_t j = 0; p->layer_count && j < p->layers[0].inputs; j++) { /* the encoding's: its own */
+    ga[j] = 0;
+    ca[j] = ea[j];
+  }
+  const double sig = SG_REF_MLP_SIGMAS;
+  double *x = xa, *e = ea, *g = ga, *c = ca, *y = xb, *ey = eb, *gy = gb, *cy = cb;
   for (uint32_t l = 0; s8 && l < p->layer_count; l++) {
     /* int8: q = floor(clamp(x / s, -127, 127) + 0.5) as the kernel computes it (f32
      * product, then ConvertFToS(v + 128.5) - 128). The device's x differs from the
@@ -214,9 +223,13 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
         ev += act_rel * (fabs(v) + 1);
       y[i] = v;
       ey[i] = ev;
+      gy[i] = 0; /* the flips are worst cases, not small independent errors */
+      cy[i] = ev;
     }
     double *t = x; x = y; y = t;
     t = e; e = ey; ey = t;
+    t = g; g = gy; gy = t;
+    t = c; c = cy; cy = t;
   }
   for (uint32_t l = 0; !s8 && l < p->layer_count; l++) {
     const spvgen_mlp_layer *L = &p->layers[l];
@@ -234,39 +247,60 @@ void sg_ref_mlp_point(const spvgen_mlp_config *p, const uint8_t *weights, const 
         double ej = fabs(x[j] - mid) <= e[j] + 1e-12 * sp ? sp : 0;
         if (fabs(x[j]) < mn) ej = fmax(ej, fabs(x[j]) + sp);
         x[j] = q;
-        e[j] = ej;
+        e[j] = c[j] = ej; /* a flip: a worst case, propagated linearly (below) */
+        g[j] = 0;
       }
     }
     for (uint32_t i = 0; i < L->outputs; i++) {
       double z = d->no_bias ? 0 : sg_ref_f16_at(weights, L->bias_offset + 2ull * i);
-      double mag = fabs(z), prop = 0;
+      double mag = fabs(z), prop = 0, prop2 = 0;
       for (uint32_t j = 0; j < L->inputs; j++) {
         double w = sg_ref_f16_at(weights, L->matrix_offset + (uint64_t)i * L->row_stride + 2ull * j);
         z += w * x[j];
         mag += fabs(w * x[j]);
         prop += fabs(w) * e[j];
+        prop2 += (w * (g[j] + c[j])) * (w * (g[j] + c[j]));
       }
       /* f16 accumulation (mat, f16_accumulation): each of the inputs + 1 additions
        * rounds the partial sum to f16, a worst case of (inputs + 1) 2^-11 of the sum of
        * magnitudes. */
       double ua = layers ? 1.1 * fmax(16.0, L->inputs + 1.0) * ldexp(1, -24)
                   : p->desc.f16_accumulation ? (L->inputs + 1) * ldexp(1, -11) : u_acc;
-      double ez = prop + ua * mag + (f16_path && !layers ? u_store * fabs(z) : 0);
+      double local = ua * mag + (f16_path && !layers ? u_store * fabs(z) : 0);
+      double ez = prop + local;
+      /* statistical: the inputs' errors as independent ones, root-sum-square; the f16
+       * accumulator's inputs + 1 roundings so too (sqrt(inputs + 1) 2^-11 of the
+       * magnitudes), its f16 z a worst case. Float8 inputs carry rounding flips only,
+       * worst cases, added linearly. */
+      double gz = sqrt(prop2), cz = local;
+      if (fp8_weights(p)) gz = 0, cz = ez;
+      else if (p->desc.f16_accumulation && !layers) {
+        gz = hypot(gz, sqrt(L->inputs + 1.0) * ldexp(1, -11) * mag);
+        cz = u_store * fabs(z);
+      }
       double v = sg_ref_activation(z, L->activation, d->leaky_slope);
       double ev = sg_ref_activation_slope_bound(z, ez, L->activation, d->leaky_slope) * ez;
+      /* the statistical bound's slope: over the interval it bounds, as e's over e */
+      double sl = sg_ref_activation_slope_bound(z, fmin(ez, sig * gz + cz), L->activation, d->leaky_slope);
+      double act_local = 0;
       if (L->activation != SPVGEN_MLP_ACT_NONE && L->activation != SPVGEN_MLP_ACT_RELU &&
           L->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
-        ev += (layers ? 3e-5 : act_rel) * (fabs(v) + 1); /* layers: the GEMM's f32 exp / tanh */
-      ev += u_store * fabs(v);
+        act_local += (layers ? 3e-5 : act_rel) * (fabs(v) + 1); /* layers: the GEMM's f32 exp / tanh */
+      act_local += u_store * fabs(v);
       y[i] = v;
-      ey[i] = ev;
+      ey[i] = ev + act_local;
+      gy[i] = sl * gz;
+      cy[i] = sl * cz + act_local;
     }
     double *t = x; x = y; y = t;
     t = e; e = ey; ey = t;
+    t = g; g = gy; gy = t;
+    t = c; c = cy; cy = t;
   }
-  for (uint32_t c = 0; c < d->output_width; c++) {
-    out[c] = x[c];
-    err[c] = e[c];
+  /* err: the smaller of the two bounds, one number (ref_mlp.h) */
+  for (uint32_t k = 0; k < d->output_width; k++) {
+    out[k] = x[k];
+    err[k] = fmin(e[k], sig * g[k] + c[k]);
   }
 }
 

@@ -1,7 +1,7 @@
 /* lib/ref/ref_mlp.h — the host side of checking an MLP (ref_mlp.c): random nonzero
- * weights and points, and the float64 forward reference with its propagated error bound
- * (tools/common/mlp_run.h describes the bound). Internal to spvgen (lib/ref): the tuner,
- * tools/common and the tests check MLP kernels with it. */
+ * weights and points, and the float64 forward reference with its propagated error bounds,
+ * worst-case and statistical (tools/common/mlp_run.h describes them). Internal to spvgen
+ * (lib/ref): the tuner, tools/common and the tests check MLP kernels with it. */
 #ifndef SPVGEN_REF_MLP_H
 #define SPVGEN_REF_MLP_H
 
@@ -18,8 +18,19 @@
 void sg_ref_mlp_fill(const spvgen_mlp_config *plan, uint64_t points, uint64_t seed, uint8_t *weights,
                      void *input);
 
+/* The safety factor F of the statistical error bound F g + c (tools/common/mlp_run.h):
+ * g the root-sum-square of the bounds of the independent rounding errors that came
+ * through the sums (a bound is at least the error's standard deviation), c the worst case
+ * of the value's own last roundings. A sum of independent zero-mean errors bounded so lies
+ * past F g with probability at most 2 exp(-F^2 / 2) (Hoeffding): 3e-14 at 8; the largest
+ * of millions of outputs' errors stays within about 6. lib/ref/ref_mlp_train.c takes it
+ * too. */
+#define SG_REF_MLP_SIGMAS 8.0
+
 /* The float64 reference of point pt: out[output_width] and err[output_width], a bound on
- * the device's error for the plan's variant. */
+ * the device's error for the plan's variant: the smaller of the worst case and the
+ * statistical bound (one number, so that the callers — the checks, the tuner's pairwise
+ * comparison, the sessions' cached references — take it as they took the worst case). */
 void sg_ref_mlp_point(const spvgen_mlp_config *plan, const uint8_t *weights, const void *input, uint64_t pt,
                       double *out, double *err);
 

@@ -12,6 +12,28 @@
 #include "ref_grid.h"
 #include "ref_mlp.h"
 
+/* The statistical bound of a value (ref_mlp.h, SG_REF_MLP_SIGMAS): F g + c + l, with g the
+ * scale of the independent errors that passed through sums (root-sum-square), c the last
+ * operation's own worst case, and l the worst cases that add linearly (a relu's kink
+ * taken on the other side: not a small random error); the bound believed is the smaller
+ * of it and the worst case e. */
+static double believed(double e, double g, double c, double l) {
+  double s = SG_REF_MLP_SIGMAS * g + c + l;
+  return s < e ? s : e;
+}
+
+/* The gradient's margin over the bounds believed: each weight's gradient sums, over the
+ * points, terms whose errors come from the same forward activations and deltas, so they
+ * are less independent than one forward output's. On the H200 (call S20-3,
+ * tests/results/raw/gpu-2026-11-28-s20/) the mat variant's 2-64x3-3 relu network's worst
+ * gradient error reached 0.835 of the tolerance without it; 2 keeps such a network under
+ * half of it, still 50x tighter than the worst case alone there (0.0084 on the H100,
+ * session 19), and a relu network's median tolerance, which its kinks dominate, at 3.4x
+ * |gradient| (tests/mlp/test_mlp_ref_bound.c). It multiplies the gradient's terms only:
+ * the kinks' windows (where a relu pre-activation lies within its bound of 0) keep the
+ * bound believed. */
+#define SG_REF_MLP_TRAIN_MARGIN 2.0
+
 /* The hash grid's table: elements [grid_offset / 2, + entries * features). */
 static bool is_table(const spvgen_mlp_config *p, uint64_t e) {
   return p->desc.encoding == SPVGEN_MLP_ENCODING_HASH_GRID && e >= p->grid_offset / 2 &&
@@ -91,6 +113,24 @@ void mlp_train_free_data(mlp_train_data *d) {
   memset(d, 0, sizeof *d);
 }
 
+/* The loss of an output y (diff = y - target) and its derivative g, and bounds on their
+ * errors (el, eg) where y's is at most eyv. */
+static void output_loss(spvgen_mlp_loss loss, double y, double diff, double eyv, double *lv, double *g, double *eg,
+                        double *el) {
+  if (loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
+    double den = y * y + 0.01, eden = 2 * fabs(y) * eyv + eyv * eyv;
+    *lv = diff * diff / den;
+    *g = 2 * diff / den;
+    *el = (2 * fabs(diff) * eyv + eyv * eyv) / den + diff * diff * eden / (den * (den - eden > 0.005 ? den - eden : 0.005));
+    *eg = 2 * eyv / den + 2 * fabs(diff) * eden / (den * (den - eden > 0.005 ? den - eden : 0.005));
+  } else {
+    *lv = diff * diff;
+    *g = 2 * diff;
+    *el = 2 * fabs(diff) * eyv + eyv * eyv;
+    *eg = 2 * eyv;
+  }
+}
+
 bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
                          const mlp_train_data *data, double *grad, double *tol, double *loss,
                          double *loss_tol) {
@@ -121,14 +161,19 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
   }
   const bool grid = d->encoding == SPVGEN_MLP_ENCODING_HASH_GRID;
   const uint64_t T = grid ? E - p->grid_offset / 2 : 0; /* the table's part of the layout */
-  double *buf = malloc(sizeof(double) * (3 * (size_t)A + 5 * (size_t)Z + 2 * (size_t)p->encoded_width + 2 * T));
+  double *buf = malloc(sizeof(double) * (6 * (size_t)A + 13 * (size_t)Z + 2 * (size_t)p->encoded_width + 2 * T));
   if (!buf) return false;
-  double *denc = buf + 3 * (size_t)A + 5 * (size_t)Z, *edenc = denc + p->encoded_width;
+  double *denc = buf + 6 * (size_t)A + 13 * (size_t)Z, *edenc = denc + p->encoded_width;
   double *tcount = edenc + p->encoded_width, *tmag = tcount + T; /* atomic terms per table element */
   for (uint64_t i = 0; i < 2 * T; i++) tcount[i] = 0;
   double xin[3];
   double *a = buf, *ea = a + A, *amag = ea + A, *z = amag + A, *ez = z + Z, *del = ez + Z,
          *edel = del + Z, *amb = edel + Z;
+  /* each value's worst-case bound (ea, ez, edel) and its statistical one: the parts g, c
+   * (l: deltas only), and the bound believed, the smaller (ab, zb, delb); ambb: amb by
+   * the believed bound */
+  double *ga = amb + Z, *ca = ga + A, *ab = ca + A, *gz = ab + A, *cz = gz + Z, *zb = cz + Z, *gdel = zb + Z,
+         *cdel = gdel + Z, *ldel = cdel + Z, *delb = ldel + Z, *ambb = delb + Z;
   memset(grad, 0, E * sizeof *grad);
   memset(tol, 0, E * sizeof *tol);
   double lsum = 0, ltol = 0;
@@ -163,19 +208,23 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
     }
     if (f16s)
       for (uint32_t j = 0; j < p->encoded_width; j++) ea[j] += u16 * fabs(a[j]) + tiny16;
+    for (uint32_t j = 0; j < p->encoded_width; j++) ga[j] = 0, ca[j] = ab[j] = ea[j]; /* the encoding's own */
     /* forward */
     for (uint32_t l = 0; l < L; l++) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
       for (uint32_t i = 0; i < Ly->outputs; i++) {
         double zz = d->no_bias ? 0 : sg_ref_f16_at(w, Ly->bias_offset + 2ull * i);
-        double mag = fabs(zz), prop = 0;
+        double mag = fabs(zz), prop = 0, prop2 = 0;
         for (uint32_t j = 0; j < Ly->inputs; j++) {
           double wij = sg_ref_f16_at(w, Ly->matrix_offset + (uint64_t)i * Ly->row_stride + 2ull * j);
-          zz += wij * a[aoff[l] + j];
-          mag += fabs(wij * a[aoff[l] + j]);
-          prop += fabs(wij) * ea[aoff[l] + j];
+          const uint32_t q = aoff[l] + j;
+          zz += wij * a[q];
+          mag += fabs(wij * a[q]);
+          prop += fabs(wij) * ea[q];
+          prop2 += (wij * (ga[q] + ca[q])) * (wij * (ga[q] + ca[q]));
         }
         double e = prop + u_acc * mag;
+        double g = sqrt(prop2), c = u_acc * mag; /* statistical: root-sum-square */
         /* layers: an activation outside the forward GEMM's epilogue is applied to z as
          * stored f16 (the GEMM writes z, a kernel of its own or the loss kernel reads it):
          * the output layer's other than none and relu, and the hidden layers' whose act'
@@ -184,50 +233,71 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         const spvgen_activation act = Ly->activation;
         const bool keeps_z = act == SPVGEN_MLP_ACT_SILU || (act == SPVGEN_MLP_ACT_LEAKY_RELU && slope < 0);
         const bool in_gemm = act == SPVGEN_MLP_ACT_NONE || act == SPVGEN_MLP_ACT_RELU || (l + 1 < L && !keeps_z);
-        if (layers && !in_gemm) e += u16 * (fabs(zz) + e) + tiny16;
+        if (layers && !in_gemm) {
+          c += u16 * (fabs(zz) + believed(e, g, c, 0)) + tiny16;
+          e += u16 * (fabs(zz) + e) + tiny16;
+        }
+        const double eb = believed(e, g, c, 0);
         double y = sg_ref_activation(zz, Ly->activation, slope);
         double ey = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope) * e;
+        const double sl = sg_ref_activation_slope_bound(zz, eb, Ly->activation, slope);
+        double gy = sl * g, cy = sl * c;
         if (Ly->activation != SPVGEN_MLP_ACT_NONE && Ly->activation != SPVGEN_MLP_ACT_RELU &&
-            Ly->activation != SPVGEN_MLP_ACT_LEAKY_RELU)
+            Ly->activation != SPVGEN_MLP_ACT_LEAKY_RELU) {
           ey += 1e-6 * (fabs(y) + 1);
-        z[zoff[l] + i] = zz;
-        ez[zoff[l] + i] = e;
-        amb[zoff[l] + i] = (Ly->activation == SPVGEN_MLP_ACT_RELU ||
-                            Ly->activation == SPVGEN_MLP_ACT_LEAKY_RELU) && fabs(zz) <= e;
-        if (f16s && (l + 1 < L || layers)) ey += u16 * (fabs(y) + ey) + tiny16; /* stored as f16 */
-        a[aoff[l + 1] + i] = y;
-        ea[aoff[l + 1] + i] = ey;
+          cy += 1e-6 * (fabs(y) + 1);
+        }
+        const uint32_t qz = zoff[l] + i, qa = aoff[l + 1] + i;
+        const bool kink = Ly->activation == SPVGEN_MLP_ACT_RELU || Ly->activation == SPVGEN_MLP_ACT_LEAKY_RELU;
+        z[qz] = zz;
+        ez[qz] = e;
+        gz[qz] = g;
+        cz[qz] = c;
+        zb[qz] = eb;
+        amb[qz] = kink && fabs(zz) <= e;
+        ambb[qz] = kink && fabs(zz) <= eb;
+        if (f16s && (l + 1 < L || layers)) { /* stored as f16 */
+          cy += u16 * (fabs(y) + believed(ey, gy, cy, 0)) + tiny16;
+          ey += u16 * (fabs(y) + ey) + tiny16;
+        }
+        a[qa] = y;
+        ea[qa] = ey;
+        ga[qa] = gy;
+        ca[qa] = cy;
+        ab[qa] = believed(ey, gy, cy, 0);
       }
     }
-    for (uint32_t i = 0; i < A; i++) amag[i] = fabs(a[i]) + ea[i];
+    for (uint32_t i = 0; i < A; i++) amag[i] = fabs(a[i]) + ab[i];
     /* loss and the output deltas */
     {
       const spvgen_mlp_layer *Ly = &p->layers[L - 1];
       for (uint32_t o = 0; o < d->output_width; o++) {
-        double y = a[aoff[L] + o], eyv = ea[aoff[L] + o], zz = z[zoff[L - 1] + o], e = ez[zoff[L - 1] + o];
+        const uint32_t qa = aoff[L] + o, q = zoff[L - 1] + o;
+        double y = a[qa], eyv = ea[qa], zz = z[q], e = ez[q];
         double tv = data->targets[pt * d->output_width + o], diff = y - tv;
-        double lv, g, eg, el;
-        if (t->desc.loss == SPVGEN_MLP_LOSS_RELATIVE_L2) {
-          double den = y * y + 0.01, eden = 2 * fabs(y) * eyv + eyv * eyv;
-          lv = diff * diff / den;
-          g = 2 * diff / den;
-          el = (2 * fabs(diff) * eyv + eyv * eyv) / den + diff * diff * eden / (den * (den - eden > 0.005 ? den - eden : 0.005));
-          eg = 2 * eyv / den + 2 * fabs(diff) * eden / (den * (den - eden > 0.005 ? den - eden : 0.005));
-        } else {
-          lv = diff * diff;
-          g = 2 * diff;
-          el = 2 * fabs(diff) * eyv + eyv * eyv;
-          eg = 2 * eyv;
-        }
+        double lv, g, eg, el, egb, elb;
+        output_loss(t->desc.loss, y, diff, eyv, &lv, &g, &eg, &el);
+        output_loss(t->desc.loss, y, diff, ab[qa], &lv, &g, &egb, &elb); /* the believed bound's */
         lsum += scale * lv;
-        ltol += scale * (el + ldexp(1, -12) * lv);
+        ltol += scale * (elb + ldexp(1, -12) * lv);
         double dv = sg_ref_activation_deriv(zz, Ly->activation, slope);
         double d1 = sg_ref_activation_slope_bound(zz, e, Ly->activation, slope);
-        uint32_t q = zoff[L - 1] + o;
         del[q] = scale * g * dv;
         edel[q] = scale * (eg * fabs(dv) + fabs(g) * sg_ref_activation_curvature_bound(zz, e, Ly->activation) * e) +
                   u_acc * fabs(del[q]) + (amb[q] != 0 ? scale * (fabs(g) + eg) * d1 : 0);
-        if (f16s) edel[q] += u16 * (fabs(del[q]) + edel[q]) + scale * tiny16; /* stored as f16 */
+        /* statistical: within the believed bound the loss derivative's error is at most k
+         * times the output's (eg / eyv does not fall as eyv grows) */
+        const double k = ab[qa] > 0 ? egb / ab[qa] : 0;
+        const double cb = sg_ref_activation_curvature_bound(zz, zb[q], Ly->activation);
+        gdel[q] = scale * (k * fabs(dv) * ga[qa] + fabs(g) * cb * gz[q]);
+        cdel[q] = scale * (k * fabs(dv) * ca[qa] + fabs(g) * cb * cz[q]) + u_acc * fabs(del[q]);
+        ldel[q] = ambb[q] != 0 ? scale * (fabs(g) + egb) * sg_ref_activation_slope_bound(zz, zb[q], Ly->activation, slope)
+                               : 0;
+        if (f16s) { /* stored as f16 */
+          cdel[q] += u16 * (fabs(del[q]) + believed(edel[q], gdel[q], cdel[q], ldel[q])) + scale * tiny16;
+          edel[q] += u16 * (fabs(del[q]) + edel[q]) + scale * tiny16;
+        }
+        delb[q] = believed(edel[q], gdel[q], cdel[q], ldel[q]);
       }
     }
     /* backward: delta and a bound on the device's error in it (its own error through
@@ -237,12 +307,15 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
       const spvgen_mlp_layer *Ly = &p->layers[l];
       const spvgen_mlp_layer *Lp = &p->layers[l - 1];
       for (uint32_t j = 0; j < Ly->inputs; j++) {
-        double s = 0, sm = 0, se = 0;
+        double s = 0, sm = 0, se = 0, sg2 = 0, sl = 0;
         for (uint32_t i = 0; i < Ly->outputs; i++) {
           double wij = sg_ref_f16_at(w, Ly->matrix_offset + (uint64_t)i * Ly->row_stride + 2ull * j);
-          s += wij * del[zoff[l] + i];
-          sm += fabs(wij * del[zoff[l] + i]);
-          se += fabs(wij) * edel[zoff[l] + i];
+          const uint32_t qi = zoff[l] + i;
+          s += wij * del[qi];
+          sm += fabs(wij * del[qi]);
+          se += fabs(wij) * edel[qi];
+          sg2 += (wij * (gdel[qi] + cdel[qi])) * (wij * (gdel[qi] + cdel[qi]));
+          sl += fabs(wij) * ldel[qi];
         }
         uint32_t q = zoff[l - 1] + j;
         double dv = sg_ref_activation_deriv(z[q], Lp->activation, slope);
@@ -250,9 +323,20 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
         del[q] = s * dv;
         edel[q] = fabs(dv) * (se + u_acc * sm) + fabs(s) * sg_ref_activation_curvature_bound(z[q], ez[q], Lp->activation) * ez[q] +
                   u_acc * fabs(del[q]) + (amb[q] != 0 ? (fabs(s) + se + u_acc * sm) * d1 : 0);
-        if (f16s) /* act' of the f16 output (|d act' / dy| <= 2) or an f16 act'; the f16 store */
+        /* statistical: the deltas' errors root-sum-square, the kinks' linearly */
+        const double sgv = sqrt(sg2), sb = believed(se + u_acc * sm, sgv, u_acc * sm, sl);
+        const double cb = sg_ref_activation_curvature_bound(z[q], zb[q], Lp->activation);
+        gdel[q] = fabs(dv) * sgv + fabs(s) * cb * gz[q];
+        cdel[q] = fabs(dv) * u_acc * sm + fabs(s) * cb * cz[q] + u_acc * fabs(del[q]);
+        ldel[q] = fabs(dv) * sl;
+        if (ambb[q] != 0) ldel[q] += (fabs(s) + sb) * sg_ref_activation_slope_bound(z[q], zb[q], Lp->activation, slope);
+        if (f16s) { /* act' of the f16 output (|d act' / dy| <= 2) or an f16 act'; the f16 store */
+          cdel[q] += (fabs(s) + sb) * u16 * (2 * fabs(a[aoff[l] + j]) + fabs(dv)) +
+                     u16 * (fabs(del[q]) + believed(edel[q], gdel[q], cdel[q], ldel[q])) + scale * tiny16;
           edel[q] += (fabs(s) + se) * u16 * (2 * fabs(a[aoff[l] + j]) + fabs(dv)) +
                      u16 * (fabs(del[q]) + edel[q]) + scale * tiny16;
+        }
+        delb[q] = believed(edel[q], gdel[q], cdel[q], ldel[q]);
       }
     }
     /* the hash grid: dLoss/d(encoded) = W_0^T delta_0 (f32 sums; mat: stored f16, as
@@ -261,15 +345,18 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
     if (grid) {
       const spvgen_mlp_layer *L0 = &p->layers[0];
       for (uint32_t j = 0; j < L0->inputs; j++) {
-        double s0 = 0, sm = 0, se = 0;
+        double s0 = 0, sm = 0, se = 0, sg2 = 0, sl = 0;
         for (uint32_t i = 0; i < L0->outputs; i++) {
           double wij = sg_ref_f16_at(w, L0->matrix_offset + (uint64_t)i * L0->row_stride + 2ull * j);
-          s0 += wij * del[zoff[0] + i];
-          sm += fabs(wij * del[zoff[0] + i]);
-          se += fabs(wij) * edel[zoff[0] + i];
+          const uint32_t qi = zoff[0] + i;
+          s0 += wij * del[qi];
+          sm += fabs(wij * del[qi]);
+          se += fabs(wij) * edel[qi];
+          sg2 += (wij * (gdel[qi] + cdel[qi])) * (wij * (gdel[qi] + cdel[qi]));
+          sl += fabs(wij) * ldel[qi];
         }
         denc[j] = s0;
-        edenc[j] = se + u_acc * sm;
+        edenc[j] = believed(se + u_acc * sm, sqrt(sg2), u_acc * sm, sl); /* the bound believed */
         if (f16s) edenc[j] += u16 * (fabs(s0) + edenc[j]) + scale * tiny16;
       }
       const uint32_t Fg = d->grid.features, D = d->input_width;
@@ -282,7 +369,8 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
             double dv = denc[l * Fg + f], term = wc[cc] * dv;
             uint64_t te = elem[cc] + f, e = p->grid_offset / 2 + te;
             grad[e] += term;
-            tol[e] += fabs(wc[cc]) * edenc[l * Fg + f] + fabs(dv) * (D * fe + ldexp(1, -21)) + ldexp(1, -24) * fabs(term);
+            tol[e] += SG_REF_MLP_TRAIN_MARGIN * fabs(wc[cc]) * edenc[l * Fg + f] + fabs(dv) * (D * fe + ldexp(1, -21)) +
+                      ldexp(1, -24) * fabs(term);
             tcount[te] += 1;
             tmag[te] += fabs(term);
           }
@@ -293,17 +381,17 @@ bool mlp_train_reference(const spvgen_mlp_train_config *t, const uint8_t *w,
     for (uint32_t l = 0; l < L; l++) {
       const spvgen_mlp_layer *Ly = &p->layers[l];
       for (uint32_t i = 0; i < Ly->outputs; i++) {
-        double di = del[zoff[l] + i], de = edel[zoff[l] + i];
+        double di = del[zoff[l] + i], de = delb[zoff[l] + i]; /* the bounds believed */
         uint64_t row = Ly->matrix_offset / 2 + (uint64_t)i * (Ly->row_stride / 2);
         for (uint32_t j = 0; j < Ly->inputs; j++) {
           uint32_t q = aoff[l] + j;
           grad[row + j] += di * a[q];
-          tol[row + j] += fabs(di) * ea[q] + de * amag[q] + u_sum * fabs(di * a[q]);
+          tol[row + j] += SG_REF_MLP_TRAIN_MARGIN * (fabs(di) * ab[q] + de * amag[q]) + u_sum * fabs(di * a[q]);
         }
         if (!d->no_bias) {
           uint64_t b = Ly->bias_offset / 2 + i;
           grad[b] += di;
-          tol[b] += de + u_sum * fabs(di);
+          tol[b] += SG_REF_MLP_TRAIN_MARGIN * de + u_sum * fabs(di);
         }
       }
     }

@@ -21,10 +21,23 @@
  * 2 n 2^-14 / S (each term's conversion and each add off by at most one f16 ulp: the
  * atomics round to nearest or toward zero as the device does; and at most 2^-14 lost
  * where a value falls below f16's normals, kept or flushed). The loss: relative
- * 2^-12 plus its first-order error from the outputs' bounds. The test
- * (tests/mlp/test_mlp_train.c) states how tight this is: the median tolerance is 0.01 %
- * to 1 % of |gradient| without encoding, about 25 % with the frequency encoding, whose
- * 2^-11 allowance dominates. The vec variant (f16 arithmetic, f16 atomic sums with a
+ * 2^-12 plus its first-order error from the outputs' bounds.
+ *
+ * Each bound above (ea, edel and the pre-activation's) is carried twice, as in ref_mlp.c
+ * (tools/common/mlp_run.h): the worst case, which adds the errors of a sum's terms
+ * linearly and grows about sqrt(width) a layer (10^5 - 10^8 times |gradient| on 6- and
+ * 7-layer networks 128 - 256 wide), and the statistical bound F g + c + l
+ * (F = SG_REF_MLP_SIGMAS; a gradient's terms take twice the bounds believed:
+ * ref_mlp_train.c, SG_REF_MLP_TRAIN_MARGIN): g the root-sum-square of the errors that came through sums
+ * (forward and back), c the value's own last roundings, l the relu / leaky kinks taken on
+ * the other side, worst cases that stay linear. The smaller of the two is the bound
+ * believed: the act' and act'' bounds, the kinks' ambiguity and the gradient, loss and
+ * table terms take it; the sums over the points stay linear. The tests state how tight
+ * this is (with the margin): tests/mlp/test_mlp_train.c's median tolerance is 0.02 % to
+ * 1 % of |gradient| without encoding, about 10 % with the frequency encoding, whose
+ * 2^-11 allowance dominates; tests/mlp/test_mlp_ref_bound.c's deep, wide networks 0.3 % -
+ * 44 %, and 340 % for a 6-layer relu network, the kinks' (where its pre-activation lies
+ * within its bound of 0, a unit's whole delta is allowed). The vec variant (f16 arithmetic, f16 atomic sums with a
  * loss scale of 1024) is checked by tools/common's mlp_train_run at 2^-5 (|ref| + the layer's largest
  * |gradient|), the loss at 2^-5 relative.
  *

@@ -112,7 +112,9 @@ static void test_mlp_vec_matches_cpu(void) { run_variant(SPVGEN_MLP_VEC, SPVGEN_
 /* output_path staged (vec and mat): the outputs through shared memory, written in 16-byte
  * chunks. Wide f16 outputs (64: the store the path is for), f32 ones, 24 outputs (mat:
  * not whole fragments), several points per invocation and workgroup sizes (vec), device
- * addresses; point counts that leave partial last workgroups. */
+ * addresses; vec's element form (points of no whole 16-byte chunks: 59 and 22 halves, 5
+ * floats), with several points per invocation and device addresses; point counts that
+ * leave partial last workgroups. */
 static void test_mlp_output_staged_matches_cpu(void) {
   spvgen_vk_context *ctx = gpu_open(SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT |
                                     SPVGEN_FEATURE_COOPVEC | SPVGEN_FEATURE_COOPMAT);
@@ -127,6 +129,8 @@ static void test_mlp_output_staged_matches_cpu(void) {
       {SPVGEN_MLP_VEC, 8, 32, 1, 16, true, false, 32, 4},   {SPVGEN_MLP_VEC, 1, 16, 8, 64, false, true, 128, 1},
       {SPVGEN_MLP_MAT, 1, 16, 1, 64, false, false, 0, 0},   {SPVGEN_MLP_MAT, 3, 32, 2, 24, false, false, 0, 0},
       {SPVGEN_MLP_MAT, 64, 16, 1, 64, false, true, 0, 0},
+      {SPVGEN_MLP_VEC, 2, 16, 7, 59, false, false, 32, 1},  {SPVGEN_MLP_VEC, 3, 32, 2, 22, false, false, 64, 2},
+      {SPVGEN_MLP_VEC, 8, 16, 1, 5, true, false, 128, 1},   {SPVGEN_MLP_VEC, 1, 16, 2, 59, false, true, 32, 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !test_current_failed && !test_current_skipped; i++) {
     spvgen_mlp_desc d = test_mlp_net(cases[i].in, cases[i].width, cases[i].count, cases[i].out, SPVGEN_MLP_ACT_SIGMOID);

@@ -7,11 +7,15 @@
  *   - a desc that fixes the variant still gets the measured knobs of its class;
  *   - knobs the desc sets are kept;
  *   - far from every measured network, and on devices without measurements, the cost
- *     model decides, and its estimate grows with the network. */
+ *     model decides, and its estimate grows with the network;
+ *   - the model's wide term: the fused classes' estimates of the measured 256-wide deep
+ *     networks within 2x of their measurements, and a far 256-wide deep network planned
+ *     on layers within the default compile budget (session 20). */
 #include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
+#include "mlp_internal.h" /* mlp_select_estimate */
 #include "select.h"
 /* select.h: emitters/mlp, the shipped measurements */
 #include "spvgen/mlp.h"
@@ -128,6 +132,59 @@ static void test_fixed_variant_takes_the_measured_knobs_and_keeps_the_descs(void
   }
 }
 
+/* The wide term (select.h): on every measured network with 256-wide hidden-to-hidden
+ * layers, the vec classes' estimates are within 2x of what they measured (a single FLOP
+ * rate put them 2.3-10x too fast). A 256-wide deep network far from the measured ones
+ * (64-256x6-22: 2.04 from 64-256x5-64) gets the model's choice, and within the default
+ * budget: on the H100 the model's earlier choice, vec with the optimal layout, compiled
+ * for 14 s and ran at 0.36x torch (call S20-1); layers fits the budget. */
+static void test_wide_networks_in_the_model(void) {
+  spvgen_device_caps h100 = preset("h100");
+  const mlp_select_device *dv = h100_table(&h100);
+  CHECK(dv != NULL);
+  if (!dv) return;
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < dv->entry_count; i++) {
+    const mlp_select_entry *e = &dv->entries[i];
+    if (e->encoding || e->hidden_width != 256 || e->depth < 3) continue;
+    for (int c = MLP_CLASS_VEC; c <= MLP_CLASS_VEC_OPT; c++) {
+      if (e->cls[c].gpts <= 0) continue;
+      spvgen_mlp_desc d = desc_of(e);
+      d.variant = SPVGEN_MLP_VEC;
+      d.weight_layout = c == MLP_CLASS_VEC_OPT ? SPVGEN_MLP_WEIGHTS_OPTIMAL : SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+      d.workgroup_size = e->cls[c].workgroup_size;
+      d.points_per_group = e->cls[c].points_per_group;
+      d.layer_loop = e->cls[c].layer_loop != 0;
+      spvgen_mlp_config p;
+      char msg[512];
+      CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      const double est = mlp_select_estimate(&h100, &p), meas = 1.0 / e->cls[c].gpts;
+      CHECK_MSG(est > 0.5 * meas && est < 2.0 * meas, "%u-%ux%u-%u class %d: estimated %.3g ns a point, measured %.3g",
+                e->encoded_width, e->hidden_width, e->depth, e->output_width, c, est, meas);
+      seen++;
+    }
+  }
+  CHECK(seen >= 4);
+  spvgen_mlp_desc d;
+  memset(&d, 0, sizeof d);
+  d.input_width = 64;
+  d.hidden_width = 256;
+  d.hidden_count = 6;
+  d.output_width = 22;
+  d.activation = SPVGEN_MLP_ACT_NONE;
+  d.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
+  spvgen_mlp_config p;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(!strncmp(p.selection, "model", 5), "%s", p.selection);
+  CHECK_MSG(p.compile_ms <= 1000, "%s [%s]: %u ms", p.name, p.selection, p.compile_ms);
+  CHECK_MSG(p.variant == SPVGEN_MLP_LAYERS, "%s [%s]", p.name, p.selection);
+  /* one kernel (spvgen_mlp's path): a fused class, the budget's stand-ins without layers */
+  spvgen_kernel k;
+  CHECK_MSG(spvgen_mlp(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  spvgen_kernel_free(&k);
+}
+
 static void test_far_networks_and_other_devices_use_the_model(void) {
   spvgen_device_caps h100 = preset("h100"), v13 = preset("vulkan13");
   spvgen_mlp_desc d;
@@ -166,6 +223,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_measured_networks_choose_their_fastest_class),
       TEST_CASE(test_fixed_variant_takes_the_measured_knobs_and_keeps_the_descs),
       TEST_CASE(test_far_networks_and_other_devices_use_the_model),
+      TEST_CASE(test_wide_networks_in_the_model),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

@@ -159,10 +159,11 @@ static void test_vec_sigmoid_and_silu_on_tanh(void) {
   spvgen_kernel_free(&k);
 }
 
-/* output_path (vec): AUTO stages 64-byte and longer output points (the cooperative-vector
- * store goes to the invocation's row of a Workgroup array, and the workgroup writes
- * 16-byte chunks through a uvec4 view of binding 2 after a barrier), not shorter ones;
- * the refusals name the knob. */
+/* output_path (vec): AUTO stages 64-byte and longer output points of whole 16-byte chunks
+ * (the cooperative-vector store goes to the invocation's row of a Workgroup array, and the
+ * workgroup writes 16-byte chunks through a uvec4 view of binding 2 after a barrier), not
+ * shorter ones, and other points from 16 bytes in the element form; the refusals name
+ * the knob. */
 static void test_vec_output_staged_from_64_byte_rows(void) {
   spvgen_device_caps caps = preset("h100");
   spvgen_mlp_config p;
@@ -204,12 +205,37 @@ static void test_vec_output_staged_from_64_byte_rows(void) {
   CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_DIRECT);
   CHECK(!strstr(p.name, "ostage"));
   CHECK_EQ_U64(p.shared_bytes, 0);
-  /* a point of 3 halves is no whole chunk */
+  /* A point of 3 halves is no whole chunk: AUTO stores its 6 bytes directly; asked for,
+   * the element form (the workgroup's points back to back in a Workgroup array of
+   * halves, copied element by element: no uvec4 view, no cooperative-vector store). */
   d = net(8, 32, 1, 3, SPVGEN_MLP_ACT_RELU);
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_DIRECT);
   d.output_path = SPVGEN_MLP_OUTPUT_STAGED;
-  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_ERROR_UNSUPPORTED);
-  CHECK_CONTAINS(msg, "output_path staged");
-  CHECK_CONTAINS(msg, "6 bytes");
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK);
+  CHECK_CONTAINS(p.name, " ostage");
+  CHECK_EQ_U64(p.shared_bytes, 32 * 6);
+  text = emit_text(&d, &k);
+  if (!text) return;
+  CHECK_CONTAINS(text, "output_stage");
+  CHECK(!strstr(text, "output4"));
+  CHECK_EQ_U64(count(text, "OpCooperativeVectorStoreNV"), 0);
+  CHECK_EQ_U64(count(text, "OpControlBarrier"), 1);
+  spvgen_free_text(text);
+  spvgen_kernel_free(&k);
+  /* 59 halves (118 bytes) and 5 floats (20 bytes): AUTO stages them in the element form;
+   * 7 halves (14 bytes) stay direct */
+  d = net(2, 16, 7, 59, SPVGEN_MLP_ACT_NONE);
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_STAGED);
+  CHECK_EQ_U64(p.shared_bytes, 32 * 118);
+  d = net(2, 16, 2, 5, SPVGEN_MLP_ACT_NONE);
+  d.output_type = SPVGEN_COMPONENT_F32;
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_STAGED);
+  d = net(2, 16, 2, 7, SPVGEN_MLP_ACT_NONE);
+  CHECK(spvgen_mlp_plan(&d, &caps, &p, NULL, 0) == SPVGEN_OK);
+  CHECK_EQ_U64(p.desc.output_path, SPVGEN_MLP_OUTPUT_DIRECT);
   /* 1024 invocations x 272 bytes: over 48 KiB when asked for, direct under AUTO */
   d = net(8, 32, 1, 64, SPVGEN_MLP_ACT_RELU);
   d.output_type = SPVGEN_COMPONENT_F32;
@@ -345,11 +371,15 @@ static void test_compile_budget_rolls_deep_wide_networks(void) {
   char msg[512];
   CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   /* within the budget, or over it and saying so: no stand-in within it keeps half the
-   * measured speed (the staged pieces measured 0.25 of the looped plan on the H200) */
-  CHECK_MSG(p.compile_ms <= 1000 || strstr(p.selection, "over compile budget"), "%s: %u ms, selection '%s'", p.name,
-            p.compile_ms, p.selection);
+   * measured speed (the staged pieces measured 0.25 of the looped plan on the H200), and
+   * the plan is the measured best or the cheapest to compile of those that keep it (since
+   * session 20 layers is such a stand-in: 1-256x8-1 measured 0.127 G points/s on layers
+   * against vec's 0.141, and its GEMMs are estimated under the looped vec kernel) */
+  CHECK_MSG(p.compile_ms <= 1000 || strstr(p.selection, "over compile budget") || strstr(p.selection, "cheapest compile"),
+            "%s: %u ms, selection '%s'", p.name, p.compile_ms, p.selection);
   /* looped either because the budget rolled it or because the measured best loops */
-  CHECK_MSG(p.desc.layer_loop || strstr(p.selection, "compile budget"), "%s: selection '%s'", p.name, p.selection);
+  CHECK_MSG(p.desc.layer_loop || p.variant == SPVGEN_MLP_LAYERS || strstr(p.selection, "compile budget"),
+            "%s: selection '%s'", p.name, p.selection);
   CHECK_MSG(!p.desc.vec_stage, "%s: no staged pieces as a stand-in", p.name);
   d.compile_budget_ms = 600000;
   CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);

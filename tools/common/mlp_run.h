@@ -16,8 +16,26 @@
  * f32 -> f16 conversions round toward zero), e_act the
  * activation's own error (loop 1e-6 (|y| + 1); vec / mat f16 exp / tanh, 2^-9 (|y| + 1)),
  * and the encoding's error (2^-11 absolute for sin / cos, Vulkan's precision, and f16
- * rounding of the encoded values for vec / mat). An output passes when
- * |gpu - ref| <= 2 e_out + 2^-10 |ref| (f16 output, either rounding) + 1e-6. */
+ * rounding of the encoded values for vec / mat).
+ *
+ * That worst case adds the inputs' errors linearly, sum_j |W_ij| e_j: with weights of
+ * 1/sqrt(inputs) it grows by about sqrt(width) a layer, 10^3 - 10^4 on the outputs of
+ * O(1) of a 6-layer 256-wide network. Next to it each value carries a statistical bound
+ * F g + c (F = SG_REF_MLP_SIGMAS, 8): c the worst case of the value's own last roundings
+ * (the terms u_acc, u_store, e_act above, unchanged), g the scale of the errors that came
+ * through the sums, which add as independent ones do, root-sum-square:
+ *     g_out = L * sqrt(sum_j (W_ij (g_j + c_j))^2)
+ * (the f16 accumulator's inputs + 1 roundings so too, sqrt(inputs + 1) 2^-11 of the
+ * magnitudes, next to its linear (inputs + 1) 2^-11; L over the interval the statistical
+ * bound gives). For independent zero-mean errors bounded by b_k, Hoeffding's inequality
+ * puts their sum beyond F sqrt(sum b_k^2) with probability at most 2 exp(-F^2 / 2), 3e-14
+ * at F = 8 (independence across a layer's units is the assumption: the test
+ * tests/mlp/test_mlp_ref_bound.c checks it against CPU emulations of the f16 paths that
+ * round to nearest and toward zero). The rounding flips of float8 and int8 inputs (a whole grid step where a value
+ * lies within its bound of a rounding boundary) are not small random errors: they stay
+ * worst cases there, and the bound of those paths is the worst case. mlp_reference's err
+ * is the smaller of the two, e_out or F g_out + c_out. An output passes when
+ * |gpu - ref| <= 2 err + 2^-10 |ref| (f16 output, either rounding) + 1e-6. */
 #ifndef SPVGEN_TOOLS_MLP_RUN_H
 #define SPVGEN_TOOLS_MLP_RUN_H
 
