@@ -13,7 +13,7 @@
  * caller takes a plan of several kernels), and for vec the row-major layout, the optimal
  * one or (AUTO) both; layers (row-major weights) where the layout is not optimal and the
  * desc sets none of the knobs it refuses, the caller takes a plan of several kernels, and
- * every hidden width is a multiple of 16 (layers_whole).
+ * every hidden width is a multiple of 64 (layers_whole).
  * Layers comes from a measured network where it was the fastest class, from the model
  * (its own fit: a per-activation term for the activations' trips through memory), and as
  * the compile budget's stand-in; where the layers planner refuses the desc (an encoding,
@@ -290,15 +290,17 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
   }
 }
 
-/* Whether every hidden layer is a whole number of 16-wide fragments: the layers class's
- * hidden-to-hidden GEMMs then run on whole tiles, as on every network it was measured on.
- * On hidden widths off 16 (180, 205, 182, 223, 250, 173 in call S20-2, H100) its GEMMs ran
- * at 33-50 TFLOP/s, 0.09-0.6x the looped vec kernel on the same networks (251-368 TFLOP/s
- * at 173-205 wide), so the selection leaves it to a desc that asks for it. */
+/* Whether every hidden width is a multiple of 64, as on every network the layers class
+ * was measured on (64, 128 and 256 wide): its hidden-to-hidden GEMMs then take coopmat2
+ * tiles with at most half a tile of edge. On hidden widths off 16 (180, 205, 182, 223,
+ * 250, 173 in call S20-2, H100) its GEMMs ran at 33-50 TFLOP/s, 0.09-0.6x the looped vec
+ * kernel on the same networks (251-368 TFLOP/s at 173-205 wide); 144 and 176 plan khr
+ * GEMMs of 256-wide tiles (unmeasured). The selection leaves such widths to a desc that
+ * asks for layers. */
 static bool layers_whole(const spvgen_mlp_desc *d) {
   for (uint32_t i = 0; i < d->hidden_count; i++) {
     const uint32_t w = d->hidden_widths[i] ? d->hidden_widths[i] : d->hidden_width;
-    if (w % 16) return false;
+    if (w % 64) return false;
   }
   return true;
 }
