@@ -91,10 +91,12 @@ typedef enum spvgen_mlp_variant {
   /* Layer by layer, for wide networks: one GEMM per layer (spvgen/gemm.h, the variant the
    * device has: coopmat2, KHR or SIMT), the bias and activation in the GEMM's epilogue,
    * the f16 activations between layers through a workspace buffer. Several kernels per
-   * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below). AUTO picks it only
-   * where the device's measured selection table says it is the fastest class for the
-   * nearest measured network (docs/mlp.md "Choosing the variant"), never in spvgen_mlp
-   * (one kernel); spvgen_mlp_plans lists it only for a desc that names it. Training's
+   * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below). AUTO picks it
+   * (spvgen_mlp_plan) only for hidden widths of whole 64s: where the device's measured
+   * selection table says it is the fastest class for the nearest measured network, where
+   * the cost model estimates it fastest for a network far from every measured one, or as
+   * the compile budget's stand-in (docs/mlp.md "Choosing the variant"); never in
+   * spvgen_mlp (one kernel); spvgen_mlp_plans lists it only for a desc that names it. Training's
    * AUTO has a rule of its own (spvgen_mlp_train_plan).
    * Encoding none, f16 points in, every activation (the GEMM epilogue's; leaky relu with
    * desc.leaky_slope), with or without biases, row-major weights, descriptors; an f32
