@@ -297,18 +297,16 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
  * kernel on the same networks (251-368 TFLOP/s at 173-205 wide); 144 and 176 plan khr
  * GEMMs of 256-wide tiles (unmeasured). The selection leaves such widths to a desc that
  * asks for layers. */
-static bool layers_whole(const spvgen_mlp_desc *d) {
-  for (uint32_t i = 0; i < d->hidden_count; i++) {
-    const uint32_t w = d->hidden_widths[i] ? d->hidden_widths[i] : d->hidden_width;
-    if (w % 64) return false;
-  }
+static bool layers_whole(const spvgen_mlp_config *p) {
+  for (uint32_t l = 0; l + 1 < p->layer_count; l++) /* the resolved layers, as the estimate reads them */
+    if (p->layers[l].outputs % 64) return false;
   return true;
 }
 
 spvgen_status mlp_select(const spvgen_device_caps *caps, const spvgen_mlp_config *base, bool layers,
                          spvgen_mlp_config *plan, char *msg, size_t size) {
   const spvgen_mlp_desc *d = &base->desc;
-  layers = layers && layers_whole(d);
+  layers = layers && layers_whole(base);
   const mlp_select_device *dv = mlp_select_find_device(caps);
   /* 1. the nearest measured network */
   if (dv && dv->entry_count) {

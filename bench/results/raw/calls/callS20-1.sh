@@ -27,6 +27,7 @@ for t in phi3-mini-prefill gemma2-2b-prefill qwen2-0.5b-prefill llama3-70b-tp8-p
 done
 rm -f "$O/cur.txt"
 while IFS=$'\t' read -r name flags pts; do
+  case $name in '#'*|'') continue;; esac # the file's comment lines
   ( export XDG_CACHE_HOME=$(mktemp -d) __GL_SHADER_DISK_CACHE_PATH=$(mktemp -d)
     echo "== $name auto: spvgen run mlp $flags --points $pts --sample 1024 --repeats 20"
     timeout 60 $B/tools/spvgen run mlp $flags --points $pts --sample 1024 --repeats 20; echo "rc=$?" ) >> "$O/B-mlp.txt" 2>&1

@@ -19,6 +19,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/smi.t
 B=build-gpu
 cat bench/results/raw/calls/nets-S20.txt bench/results/raw/calls/nets-S20b.txt > "$O/nets.txt"
 while IFS=$'\t' read -r name flags pts; do
+  case $name in '#'*|'') continue;; esac # the files' comment lines
   for build in new base; do
     bin=$B/tools/spvgen; [ $build = base ] && bin=$B/tools/spvgen-base
     ( export XDG_CACHE_HOME=$(mktemp -d) __GL_SHADER_DISK_CACHE_PATH=$(mktemp -d)
