@@ -662,7 +662,7 @@ double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch *
                    (d->split_k > 1 ? d->split_k : 1);
-  return cm2_tile_rate(p) * gemm_wave_efficiency(tiles, gemm_units(caps));
+  return cm2_tile_rate(p) * gemm_wave_efficiency(tiles, gemm_units(caps)) * gemm_tile_coverage(d);
 }
 
 spvgen_status cm2_plan(const spvgen_device_caps *caps, spvgen_gemm_config *p, char *msg, size_t size) {

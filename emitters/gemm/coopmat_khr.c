@@ -176,12 +176,16 @@ static void default_knobs(spvgen_gemm_desc *d, uint32_t sg, uint32_t units) {
       big *= d->split_k;
       wide *= d->split_k;
     }
-    if (wide >= units) {
+    /* A tile wider than the matrix computes its empty columns at the full tile's cost:
+     * the 256-wide tile only for N over 128, the 128-wide ones for N over 64 (1048576 x 64
+     * x 256 ran 4x slower on 128x256 tiles than on 64-wide ones, docs/design-notes.md,
+     * "Tiles wider than the matrix"). */
+    if (wide >= units && d->n > 128) {
       /* A full wave of 128x256 tiles on a 132-SM part: the fastest tiling measured
        * (docs/design-notes.md, "Measurements behind source comments"). */
       d->tile_m = 128;
       d->tile_n = 256;
-    } else if (big >= 96 || (d->m > 64 && d->n > 64 && big >= 16)) {
+    } else if (d->n > 64 && (big >= 96 || (d->m > 64 && big >= 16))) {
       d->tile_m = d->tile_n = 128;
     } else if (d->m <= 32 && d->n <= 32) {
       d->tile_m = d->tile_n = 32;

@@ -147,16 +147,23 @@ uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
  * gemm_plan): a plan's estimated throughput relative to coopmat2's best tiling on a full
  * grid (1.0). The share of SM-slots a grid's waves fill: */
 double gemm_wave_efficiency(uint64_t tiles, uint32_t units);
+/* The share of the grid's tile area inside the matrix, (M x N) / (M and N rounded up to
+ * whole tiles): a tile wider than the matrix costs its whole area for the part it holds
+ * (1048576 x 64 x 256 on khr's 128x256 tiles, a quarter of each tile used, ran 4x slower
+ * than coopmat2's 64x64: docs/design-notes.md, "Tiles wider than the matrix"). */
+double gemm_tile_coverage(const spvgen_gemm_desc *d);
 /* coopmat2: the tiling's efficiency (the cost model's table, with its bonuses) x the knob
- * score (unroll, edge mode) x the wave efficiency of its grid (split-K slices counted). */
+ * score (unroll, edge mode) x the wave efficiency of its grid (split-K slices counted)
+ * x its coverage. */
 double cm2_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
 /* cm2_speed without the wave efficiency: the tiling's own rate (what one workgroup of it
  * does per SM, relative to the best tiling). */
 double cm2_tile_rate(const spvgen_gemm_config *p);
 /* khr: its 128x256 tile ran 301 TFLOP/s at 8192^3 f16->f32 (coopmat2's best: 326), 0.92;
  * smaller tiles less (x (area / 128x256)^0.25), operands gathered element by element
- * x 0.6, and the grid's wave efficiency. Edge tiles cost it nothing measurable (their
- * loads are clamped per chunk in every tile alike). */
+ * x 0.6, the grid's wave efficiency and its coverage. Edge tiles cost it nothing
+ * measurable beyond their empty area (their loads are clamped per chunk in every tile
+ * alike). */
 double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p);
 /* A plan's tile rate, whatever its variant (cm2_tile_rate, khr_speed without the waves,
  * a small constant for simt): what gemm_split_time weighs a tile's K loop by. */

@@ -200,12 +200,18 @@ static double khr_tile_rate(const spvgen_gemm_config *p) {
   return s;
 }
 
+double gemm_tile_coverage(const spvgen_gemm_desc *d) {
+  if (!d->m || !d->n || !d->tile_m || !d->tile_n) return 1.0;
+  double gm = (double)gemm_ceil_div(d->m, d->tile_m) * d->tile_m, gn = (double)gemm_ceil_div(d->n, d->tile_n) * d->tile_n;
+  return (double)d->m / gm * ((double)d->n / gn);
+}
+
 double khr_speed(const spvgen_device_caps *caps, const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   /* split-K: every slice is a workgroup of the grid, as in cm2_speed */
   uint64_t tiles = (uint64_t)gemm_ceil_div(d->m, d->tile_m) * gemm_ceil_div(d->n, d->tile_n) * d->batch *
                    (d->split_k > 1 ? d->split_k : 1);
-  return khr_tile_rate(p) * gemm_wave_efficiency(tiles, gemm_units(caps));
+  return khr_tile_rate(p) * gemm_wave_efficiency(tiles, gemm_units(caps)) * gemm_tile_coverage(d);
 }
 
 /* The simt variant's rate against coopmat2's best tiling: scalar FMAs, a small share of

@@ -423,6 +423,35 @@ static void test_auto_takes_khr_where_coopmat2_has_only_small_tiles(void) {
   }
 }
 
+/* A tile wider than the matrix computes its empty part at the whole tile's cost (1048576 x
+ * 64 x 256 on khr's 128x256 tiles ran 4x slower than on 64-wide ones: docs/design-notes.md,
+ * "Tiles wider than the matrix"): khr's default tile is no wider than N rounded up to 64
+ * (128 for N up to 128), and AUTO, whichever variant it takes, likewise, on narrow N with
+ * many rows (an MLP's output layer, a LoRA projection). */
+static void test_no_tile_wider_than_the_matrix(void) {
+  spvgen_device_caps caps = h100();
+  static const uint32_t ns[] = {16, 22, 64, 96, 128};
+  char msg[512];
+  for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+    const uint32_t most = ns[i] <= 64 ? 64 : 128;
+    for (int v = 0; v < 2; v++) {
+      spvgen_gemm_desc d = base_desc(1048576, ns[i], 256);
+      d.b_layout = SPVGEN_COL_MAJOR; /* a linear layer's N x K weights */
+      d.acc_type = SPVGEN_COMPONENT_F32;
+      d.out_type = SPVGEN_COMPONENT_F16;
+      if (v) d.variant = SPVGEN_GEMM_AUTO;
+      spvgen_gemm_config p;
+      CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+      CHECK_MSG(p.desc.tile_n <= most, "N %u (%s): [%s]", ns[i], v ? "auto" : "khr", p.name);
+    }
+  }
+  /* a wide N keeps the measured 128x256 tile */
+  spvgen_gemm_desc d = base_desc(1048576, 256, 256);
+  spvgen_gemm_config p;
+  CHECK_MSG(spvgen_gemm_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(p.desc.tile_m == 128 && p.desc.tile_n == 256, "[%s]", p.name);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_khr_every_candidate_of_the_sweep_validates),
@@ -435,6 +464,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_khr_sweep_count_is_reported),
       TEST_CASE(test_khr_checks_loads_only_in_the_k_edge_tile),
       TEST_CASE(test_auto_takes_khr_where_coopmat2_has_only_small_tiles),
+      TEST_CASE(test_no_tile_wider_than_the_matrix),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }
