@@ -362,6 +362,10 @@ typedef struct spvgen_mlp_layer {
 /* The layers variant's distinct GEMM kernels a plan may hold (layers of one GEMM class,
  * the same widths and activation, share one). */
 #define SPVGEN_MLP_LAYERS_MAX_GEMMS 8
+/* The multiple the layers variant pads hidden widths to (spvgen_mlp_config.pad_width). */
+#define SPVGEN_MLP_LAYERS_PAD 64
+/* The most kernels (dispatches) a plan runs: a GEMM per layer and the pad kernel. */
+#define SPVGEN_MLP_MAX_KERNELS (SPVGEN_MLP_MAX_LAYERS + 1)
 
 /* A resolved MLP. */
 typedef struct spvgen_mlp_config {
@@ -412,6 +416,12 @@ typedef struct spvgen_mlp_config {
   uint32_t workspace_ld;
   uint8_t layer_gemm[SPVGEN_MLP_MAX_LAYERS];
   spvgen_gemm_config gemms[SPVGEN_MLP_LAYERS_MAX_GEMMS];
+  /* The layers variant's padding (else 0): SPVGEN_MLP_LAYERS_PAD (64) where a hidden width
+   * is not a multiple of it. The plan then runs a pad kernel first (kernel 0) that copies
+   * every layer's matrix and bias into the workspace, the hidden widths rounded up to
+   * multiples of 64 with zeros, and the layers' GEMMs read the copy: their hidden-to-hidden
+   * classes are whole 64s in N and K ("Plans of several kernels" below; docs/mlp.md). */
+  uint32_t pad_width;
 } spvgen_mlp_config;
 
 /* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of

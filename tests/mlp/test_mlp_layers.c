@@ -100,8 +100,8 @@ static void test_layers_kernels_validate_and_dispatch_as_documented(void) {
       CHECK_EQ_U64(spvgen_mlp_kernel_count(&p), p.layer_count);
       CHECK(p.gemm_count >= 1 && p.gemm_count <= SPVGEN_MLP_LAYERS_MAX_GEMMS);
       if (pi == 1) CHECK_MSG(p.gemms[0].variant == SPVGEN_GEMM_SIMT, "%s", p.gemms[0].name);
-      uint32_t *words[SPVGEN_MLP_MAX_LAYERS] = {0};
-      size_t count[SPVGEN_MLP_MAX_LAYERS] = {0};
+      uint32_t *words[SPVGEN_MLP_MAX_KERNELS] = {0};
+      size_t count[SPVGEN_MLP_MAX_KERNELS] = {0};
       const uint64_t points = 1000, rows = 1024; /* the workspace's rows: whole 256s */
       const uint64_t half = spvgen_mlp_workspace_bytes(&p, points) / 2;
       CHECK_EQ_U64(half, p.layer_count == 1 ? 0 : (rows * p.workspace_ld * 2 + 255) / 256 * 256);
