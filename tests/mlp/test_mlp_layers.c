@@ -683,6 +683,60 @@ static void test_layers_point_counts_match_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Padded networks (hidden widths off 64: the pad kernel copies the weights into the
+ * workspace, zero-padded, and the GEMMs run on whole 64s) through both run paths, every
+ * output of every point against float64, at 1 and 257 points, on a NaN-filled workspace
+ * (the copy's every word, zeros included, must be written by the pad kernel before a GEMM
+ * reads it: a pad kernel that skipped the zeros fails here with NaN outputs, checked by
+ * hand). Hidden width 250 (a hidden-to-hidden layer), 100, 223 and 64 mixed with an odd
+ * input width, sigmoid and exp hidden (act(0) = 0.5 and 1 in the pad columns: the next
+ * layer's zero columns must cancel them), no biases with an f32 output, tanh at the
+ * output. */
+static void test_layers_padded_networks_match_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_mlp_desc nets[4];
+  nets[0] = net(16, 250, 2, 9, SPVGEN_MLP_ACT_RELU);
+  nets[1] = net(7, 100, 3, 5, SPVGEN_MLP_ACT_SIGMOID);
+  nets[1].hidden_widths[1] = 223, nets[1].hidden_widths[2] = 64;
+  nets[2] = net(12, 50, 2, 3, SPVGEN_MLP_ACT_EXP);
+  nets[2].hidden_widths[1] = 130;
+  nets[2].no_bias = true;
+  nets[2].output_type = SPVGEN_COMPONENT_F32;
+  nets[3] = net(9, 223, 3, 7, SPVGEN_MLP_ACT_LEAKY_RELU);
+  nets[3].output_activation = SPVGEN_MLP_ACT_TANH;
+  static const uint64_t counts[2] = {257, 1};
+  for (int i = 0; i < 4; i++) {
+    spvgen_mlp_config p;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_plan(&nets[i], spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "net %d: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_MSG(p.pad_width == 64 && spvgen_mlp_kernel_count(&p) == p.layer_count + 1, "net %d: %s", i, p.name);
+    for (int c = 0; c < 2; c++) {
+      mlp_run_options o;
+      memset(&o, 0, sizeof o);
+      o.seed = test_rand_u32() | 1u;
+      o.points = counts[c];
+      mlp_run_result r;
+      st = mlp_run(ctx, &nets[i], &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st == SPVGEN_OK) {
+        CHECK_MSG(strstr(r.plan.name, " pad64") != NULL, "%s", r.plan.name);
+        check_result(&r, o.points, nets[i].output_width, "run");
+      }
+      o.repeats = 2;
+      mlp_session *s = NULL;
+      st = mlp_session_open(ctx, &p, &o, &s, msg, sizeof msg);
+      if (st == SPVGEN_OK) st = mlp_session_run(s, &p, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d session, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "session");
+      mlp_session_close(s);
+    }
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The check is not blind to the layers: a plan whose hidden GEMM lost its ReLU (the
  * reference keeps it) fails it. */
 static void test_layers_check_fails_without_an_activation(void) {
@@ -754,6 +808,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layers_every_activation_is_a_gemm_epilogue),
       TEST_CASE(test_layers_networks_match_cpu),
       TEST_CASE(test_layers_point_counts_match_cpu),
+      TEST_CASE(test_layers_padded_networks_match_cpu),
       TEST_CASE(test_layers_check_fails_without_an_activation),
       TEST_CASE(test_layers_dispatch_past_the_grid_limit),
   };
