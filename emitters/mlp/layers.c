@@ -422,6 +422,14 @@ spvgen_status mlp_layers_unpad(const spvgen_device_caps *caps, spvgen_mlp_config
   if (p->variant != SPVGEN_MLP_LAYERS || !p->pad_width) return SPVGEN_OK;
   spvgen_status st = layers_plan_pad(caps, p, false, msg, size);
   if (st != SPVGEN_OK) return st;
+  /* what mlp_plan_variant adds past the variant's plan (no device addresses on layers) */
+  p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
+  if (p->subgroup_size) p->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
+  const uint64_t missing = p->features & ~caps->features;
+  if (missing)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the layers variant needs %s, which %s lacks",
+                    spvgen_feature_name(spvgen_feature_first(missing)), caps->name);
+  if (p->estimated_ns_per_point > 0) p->estimated_ns_per_point = mlp_select_estimate(caps, p);
   mlp_plan_name(p);
   return SPVGEN_OK;
 }

@@ -250,6 +250,12 @@ static void test_layers_padded_gemms_are_the_whole_widths(void) {
   CHECK_EQ_U64(spvgen_mlp_kernel_count(&tp.net), tp.net.layer_count);
   CHECK(strstr(tp.net.name, "pad") == NULL);
   CHECK_EQ_U64(tp.net.workspace_ld, 256); /* 250 in whole 16 bytes */
+  CHECK_EQ_U64(tp.net.features & pb.features & SPVGEN_FEATURE_FLOAT16, SPVGEN_FEATURE_FLOAT16);
+  CHECK_EQ_U64(tp.net.features & SPVGEN_FEATURE_VULKAN_MEMORY_MODEL, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL);
+  for (uint32_t l = 0; l < tp.net.layer_count; l++) { /* the GEMMs of the real widths (classes of one K) */
+    const spvgen_gemm_desc *g = &tp.net.gemms[tp.net.layer_gemm[l]].desc;
+    if (g->k_fixed) CHECK_EQ_U64(g->k, tp.net.layers[l].inputs);
+  }
 }
 
 /* The rows between layers: the workspace holds the point count rounded up to 256 (two
