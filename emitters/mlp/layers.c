@@ -38,6 +38,119 @@
 
 uint64_t mlp_layers_rows(uint64_t points) { return (points + LAYERS_ROWS - 1) / LAYERS_ROWS * LAYERS_ROWS; }
 
+/* ------------------------------------------------------------- padding ----
+ * A plan with pad_width (a hidden width not a multiple of SPVGEN_MLP_LAYERS_PAD) runs its
+ * GEMMs on a padded copy of the weights: hidden layer l computes Np = its outputs rounded
+ * up to 64 columns (the last layer its real outputs), layer l > 0 sums over Kp = the layer
+ * before's Np (layer 0 over the real input width: A is the caller's points). The copy
+ * lies in the workspace after the two activation halves, one piece per matrix and one per
+ * bias, each at a multiple of LAYERS_PAD_ALIGN bytes: layer l's matrix Np rows of
+ * pad_ldb(l) f16 (zeros past the real rows and columns), its bias Np f16 (zeros past the
+ * real outputs; no piece with no_bias). The pad columns of a hidden layer hold act(0 + 0),
+ * finite for every activation, and the next layer's zero columns of W cancel them. Kernel
+ * 0 (layers_pad_emit) writes every word of the copy, so the workspace needs no
+ * initialization. */
+#define LAYERS_PAD_ALIGN 256u
+#define LAYERS_PAD_LOCAL 256u
+#define LAYERS_PAD_MAX_GROUPS 2048u
+/* The pad kernel's first compile, ms, estimated (a grid-stride copy loop with a branch per
+ * piece: a small fraction of one GEMM's). */
+#define LAYERS_PAD_COMPILE_MS 10u
+
+uint32_t mlp_layers_n(const spvgen_mlp_config *p, uint32_t l) {
+  const uint32_t n = p->layers[l].outputs;
+  return p->pad_width && l + 1 < p->layer_count ? mlp_round_up(n, p->pad_width) : n;
+}
+
+uint32_t mlp_layers_k(const spvgen_mlp_config *p, uint32_t l) { return l ? mlp_layers_n(p, l - 1) : p->layers[0].inputs; }
+
+/* B's leading dimension: the copy's row (layer 0: its real inputs in whole 16 bytes, as
+ * the weights' rows), else the weights' own row. */
+static uint32_t layers_ldb(const spvgen_mlp_config *p, uint32_t l) {
+  if (!p->pad_width) return p->layers[l].row_stride / 2;
+  return l ? mlp_layers_k(p, l) : mlp_round_up(p->layers[0].inputs, 8);
+}
+
+static uint64_t pad_align(uint64_t x) { return (x + LAYERS_PAD_ALIGN - 1) / LAYERS_PAD_ALIGN * LAYERS_PAD_ALIGN; }
+
+/* Byte offsets in the copy of layer l's matrix and bias (l = layer_count: the copy's
+ * size, returned). */
+static uint64_t pad_offsets(const spvgen_mlp_config *p, uint32_t l, uint64_t *matrix, uint64_t *bias) {
+  uint64_t off = 0;
+  for (uint32_t j = 0; j <= l && j < p->layer_count; j++) {
+    const uint64_t m = off, b = pad_align(m + 2ull * mlp_layers_n(p, j) * layers_ldb(p, j));
+    off = p->desc.no_bias ? b : pad_align(b + 2ull * mlp_layers_n(p, j));
+    if (j == l) {
+      if (matrix) *matrix = m;
+      if (bias) *bias = b;
+    }
+  }
+  return off;
+}
+
+uint64_t mlp_layers_pad_bytes(const spvgen_mlp_config *p) {
+  return p->pad_width ? pad_offsets(p, p->layer_count, NULL, NULL) : 0;
+}
+
+static uint32_t pad_groups(const spvgen_mlp_config *p) {
+  const uint64_t g = (mlp_layers_pad_bytes(p) / 4 + LAYERS_PAD_LOCAL - 1) / LAYERS_PAD_LOCAL;
+  return g > LAYERS_PAD_MAX_GROUPS ? LAYERS_PAD_MAX_GROUPS : g ? (uint32_t)g : 1u;
+}
+
+/* One piece of the copy: `words` 32-bit words from word `start` of the copy, rows of
+ * `row_words` words of which the first `rows` rows and `cols` f16 are the source's (at
+ * word `src` of the weights, rows `src_row` words apart), zeros elsewhere. Writes the
+ * word's value into `val` where invocation word i lies in the piece. */
+static void pad_piece(spvgen_module *m, const ek_buffer *src, uint32_t val, uint32_t i, uint64_t start,
+                      uint64_t words, uint32_t row_words, uint32_t rows, uint32_t cols, uint64_t src_word,
+                      uint32_t src_row) {
+  const uint32_t u32 = ek_u32_type(m);
+  ek_guard in = ek_guard_begin(m, ek_and(m, ek_ule(m, ek_u32(m, (uint32_t)start), i),
+                                         ek_lt_imm(m, i, (uint32_t)(start + words))));
+  uint32_t local = ek_isub(m, i, ek_u32(m, (uint32_t)start));
+  uint32_t r = ek_div_imm(m, local, row_words), cw = ek_mod_imm(m, local, row_words);
+  ek_guard real = ek_guard_begin(m, ek_and(m, ek_lt_imm(m, r, rows), ek_lt_imm(m, cw, (cols + 1) / 2)));
+  uint32_t w = ek_load_elem(m, src, ek_add_imm(m, ek_iadd(m, ek_mul_imm(m, r, src_row), cw), (uint32_t)src_word));
+  if (cols % 2) /* the row's last word: its upper f16 is past the real columns */
+    w = ek_select(m, ek_lt_imm(m, cw, cols / 2), w, spvgen_op_bitwise_and(m, u32, w, ek_u32(m, 0xFFFFu)));
+  spvgen_store(m, val, w);
+  ek_guard_end(m, real);
+  ek_guard_end(m, in);
+}
+
+/* Kernel 0 of a padded plan: binding 0 the weights (u32 words), binding 1 the copy (the
+ * workspace from mlp_layers_pad_offset). A grid-stride loop over the copy's words: each
+ * word is 0 unless it lies inside a matrix's or a bias's real part, then the source's
+ * word (two f16), its upper half cleared where the second f16 is past the real width.
+ * Every size is a constant of the plan. */
+static void layers_pad_emit(spvgen_module *m, const spvgen_mlp_config *p) {
+  const uint32_t u32 = ek_u32_type(m);
+  ek_buffer src = ek_buffer_decl(m, u32, 0, true, "weights");
+  ek_buffer dst = ek_buffer_decl(m, u32, 1, false, "padded");
+  uint32_t wg_var = ek_builtin_v3(m, SpvBuiltInWorkgroupId);
+  uint32_t lid_var = ek_builtin_u32(m, SpvBuiltInLocalInvocationIndex);
+  spvgen_name(m, spvgen_compute_main(m, "main", LAYERS_PAD_LOCAL, 1, 1), "main");
+  uint32_t val = ek_local(m, u32, ek_u32(m, 0));
+  const uint32_t total = (uint32_t)(mlp_layers_pad_bytes(p) / 4), stride = pad_groups(p) * LAYERS_PAD_LOCAL;
+  uint32_t gid = ek_iadd(m, ek_mul_imm(m, ek_load_v3_component(m, wg_var, 0), LAYERS_PAD_LOCAL), ek_load_u32(m, lid_var));
+  ek_for f;
+  uint32_t i = ek_for_begin(m, &f, gid, ek_u32(m, total), ek_u32(m, stride), SpvLoopControlMaskNone);
+  spvgen_store(m, val, ek_u32(m, 0));
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    const spvgen_mlp_layer *L = &p->layers[l];
+    uint64_t mo, bo;
+    pad_offsets(p, l, &mo, &bo);
+    const uint32_t n = mlp_layers_n(p, l), ldb = layers_ldb(p, l);
+    pad_piece(m, &src, val, i, mo / 4, (uint64_t)n * ldb / 2, ldb / 2, L->outputs, L->inputs, L->matrix_offset / 4,
+              L->row_stride / 4);
+    if (!p->desc.no_bias) /* one row of n */
+      pad_piece(m, &src, val, i, bo / 4, (n + 1) / 2, (n + 1) / 2, 1, L->outputs, L->bias_offset / 4, 0);
+  }
+  ek_store_elem(m, &dst, i, spvgen_load(m, u32, val));
+  ek_for_end(m, &f);
+  spvgen_function_end(m);
+}
+
 spvgen_status mlp_layers_gemm_class(spvgen_gemm_desc *g, const uint32_t ld[3], bool points_in_k, bool whole_rows) {
   /* the GEMM's own class of the shape (multiples of M, N, K and of the leading
    * dimensions), then any point count in the dimension that carries the points, or
@@ -66,8 +179,8 @@ static spvgen_status layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_g
   memset(g, 0, sizeof *g);
   g->shapes = SPVGEN_GEMM_SHAPES_RUNTIME;
   g->m = LAYERS_PLAN_POINTS;
-  g->n = L->outputs;
-  g->k = L->inputs;
+  g->n = mlp_layers_n(p, l);
+  g->k = mlp_layers_k(p, l);
   g->a_type = SPVGEN_COMPONENT_F16;
   g->b_type = SPVGEN_COMPONENT_F16;
   g->acc_type = SPVGEN_COMPONENT_F32;
@@ -76,7 +189,7 @@ static spvgen_status layer_desc(const spvgen_mlp_config *p, uint32_t l, spvgen_g
   g->b_layout = SPVGEN_COL_MAJOR;
   g->d_layout = SPVGEN_ROW_MAJOR;
   ld[0] = first ? d->input_width : p->workspace_ld; /* lda, ldb, ldd: per call */
-  ld[1] = L->row_stride / 2;
+  ld[1] = layers_ldb(p, l);
   ld[2] = last ? d->output_width : p->workspace_ld;
   g->bias = d->no_bias ? SPVGEN_GEMM_BIAS_NONE : SPVGEN_GEMM_BIAS_COLUMN;
   g->activation = L->activation; /* every MLP activation is the GEMM epilogue's, same formulas */
@@ -176,8 +289,14 @@ static uint32_t layers_class_count(const spvgen_gemm_desc *gd, uint32_t n) {
   return count;
 }
 
-static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size) {
+/* The plan; pad: hidden widths off 64 are padded (the inference plan), else the GEMMs
+ * take the widths as they are (training's net: mlp_layers_unpad). */
+static spvgen_status layers_plan_pad(const spvgen_device_caps *caps, spvgen_mlp_config *p, bool pad, char *msg,
+                                     size_t size) {
   const spvgen_mlp_desc *d = &p->desc;
+  p->pad_width = 0;
+  for (uint32_t l = 0; pad && l + 1 < p->layer_count; l++)
+    if (p->layers[l].outputs % SPVGEN_MLP_LAYERS_PAD) p->pad_width = SPVGEN_MLP_LAYERS_PAD;
   if (d->encoding != SPVGEN_MLP_ENCODING_NONE)
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "layers: encoding %s is not supported (the first GEMM reads the points as they are)",
@@ -203,11 +322,17 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
   /* The workspace rows: the widest hidden layer, in whole 16-byte rows. */
   uint32_t widest = 0;
   for (uint32_t l = 0; l + 1 < p->layer_count; l++)
-    if (p->layers[l].outputs > widest) widest = p->layers[l].outputs;
+    if (mlp_layers_n(p, l) > widest) widest = mlp_layers_n(p, l);
   p->workspace_ld = widest ? mlp_round_up(widest, 8) : 0;
+  /* The padded copy's words are the pad kernel's u32 constants. */
+  if (mlp_layers_pad_bytes(p) > (1ull << 31))
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
+                    "layers: the weights padded to hidden widths of multiples of %u take %llu bytes of the "
+                    "workspace; the pad kernel copies at most 2 GiB",
+                    SPVGEN_MLP_LAYERS_PAD, (unsigned long long)mlp_layers_pad_bytes(p));
   /* Every offset a dispatch binds at must be one the device allows. */
   const uint64_t align = caps->min_storage_buffer_offset_alignment ? caps->min_storage_buffer_offset_alignment : 1;
-  for (uint32_t l = 0; l < p->layer_count; l++) {
+  for (uint32_t l = 0; l < p->layer_count && !p->pad_width; l++) { /* padded: the copy's, at multiples of 256 */
     const spvgen_mlp_layer *L = &p->layers[l];
     if (L->matrix_offset % align)
       return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
@@ -220,10 +345,10 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
                       "minStorageBufferOffsetAlignment %llu (%s; the layer's GEMM binds it there)",
                       l, (unsigned long long)L->bias_offset, (unsigned long long)align, caps->name);
   }
-  if (LAYERS_HALF_ALIGN % align)
+  if (LAYERS_HALF_ALIGN % align || (p->pad_width && LAYERS_PAD_ALIGN % align))
     return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED,
                     "layers: the device's minStorageBufferOffsetAlignment %llu (%s) does not divide the "
-                    "workspace half's alignment %u",
+                    "workspace pieces' alignment %u",
                     (unsigned long long)align, caps->name, LAYERS_HALF_ALIGN);
   /* One GEMM plan per class of layers. */
   spvgen_gemm_desc classes[SPVGEN_MLP_LAYERS_MAX_GEMMS];
@@ -277,6 +402,7 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
     }
     p->layer_gemm[l] = (uint8_t)i;
   }
+  if (p->pad_width) p->compile_ms += LAYERS_PAD_COMPILE_MS;
   layers_fit_budget(caps, p);
   const spvgen_gemm_config *g0 = &p->gemms[p->layer_gemm[0]];
   for (int j = 0; j < 3; j++) p->local_size[j] = g0->local_size[j];
@@ -285,6 +411,26 @@ static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_conf
   p->shared_bytes = 0;
   for (uint32_t i = 0; i < p->gemm_count; i++)
     if (p->gemms[i].shared_bytes > p->shared_bytes) p->shared_bytes = p->gemms[i].shared_bytes;
+  return SPVGEN_OK;
+}
+
+static spvgen_status layers_plan(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size) {
+  return layers_plan_pad(caps, p, true, msg, size);
+}
+
+spvgen_status mlp_layers_unpad(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size) {
+  if (p->variant != SPVGEN_MLP_LAYERS || !p->pad_width) return SPVGEN_OK;
+  spvgen_status st = layers_plan_pad(caps, p, false, msg, size);
+  if (st != SPVGEN_OK) return st;
+  /* what mlp_plan_variant adds past the variant's plan (no device addresses on layers) */
+  p->features |= SPVGEN_FEATURE_FLOAT16 | SPVGEN_FEATURE_STORAGE_BUFFER_16BIT | SPVGEN_FEATURE_VULKAN_MEMORY_MODEL;
+  if (p->subgroup_size) p->features |= SPVGEN_FEATURE_SUBGROUP_SIZE_CONTROL;
+  const uint64_t missing = p->features & ~caps->features;
+  if (missing)
+    return mlp_fail(msg, size, SPVGEN_ERROR_UNSUPPORTED, "the layers variant needs %s, which %s lacks",
+                    spvgen_feature_name(spvgen_feature_first(missing)), caps->name);
+  if (p->estimated_ns_per_point > 0) p->estimated_ns_per_point = mlp_select_estimate(caps, p);
+  mlp_plan_name(p);
   return SPVGEN_OK;
 }
 
@@ -312,7 +458,31 @@ const mlp_variant_ops mlp_variant_layers = {
 
 spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *p, uint32_t index,
                                      spvgen_kernel_info *info) {
-  return spvgen_gemm_emit_kernel(m, &p->gemms[p->layer_gemm[index]], SPVGEN_GEMM_KERNEL_MAIN, info);
+  if (p->pad_width && index == 0) {
+    layers_pad_emit(m, p);
+    if (info) {
+      memset(info, 0, sizeof *info);
+      info->entry_point = "main";
+      info->local_size[0] = LAYERS_PAD_LOCAL;
+      info->local_size[1] = info->local_size[2] = 1;
+      info->groups[0] = pad_groups(p);
+      info->groups[1] = info->groups[2] = 1;
+      static const char *const names[2] = {"weights", "padded"};
+      static const uint32_t access[2] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE};
+      info->binding_count = 2;
+      for (uint32_t i = 0; i < 2; i++) {
+        info->bindings[i].binding = i;
+        info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+        info->bindings[i].name = names[i];
+        info->bindings[i].access = access[i];
+      }
+      info->bindings[0].min_size = p->weight_bytes;
+      info->bindings[1].min_size = mlp_layers_pad_bytes(p);
+    }
+    return spvgen_module_status(m);
+  }
+  const uint32_t l = index - (p->pad_width ? 1u : 0u);
+  return spvgen_gemm_emit_kernel(m, &p->gemms[p->layer_gemm[l]], SPVGEN_GEMM_KERNEL_MAIN, info);
 }
 
 uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points) {
@@ -321,8 +491,25 @@ uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points) {
   return (b + LAYERS_HALF_ALIGN - 1) / LAYERS_HALF_ALIGN * LAYERS_HALF_ALIGN;
 }
 
-spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64_t points, spvgen_mlp_dispatch *out,
-                                  char *msg, size_t size) {
+uint64_t mlp_layers_workspace_bytes(const spvgen_mlp_config *p, uint64_t points) {
+  return 2ull * mlp_layers_half_bytes(p, points) + mlp_layers_pad_bytes(p);
+}
+
+spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t index, uint64_t points,
+                                  spvgen_mlp_dispatch *out, char *msg, size_t size) {
+  const uint32_t pad = p->pad_width ? 1u : 0u;
+  const uint64_t pad_base = 2ull * mlp_layers_half_bytes(p, points); /* the copy, after the halves */
+  if (pad && index == 0) { /* the pad kernel: the weights to the copy */
+    memset(out, 0, sizeof *out);
+    out->groups[0] = pad_groups(p);
+    out->groups[1] = out->groups[2] = 1;
+    out->bindings[0].buffer = SPVGEN_MLP_BUFFER_WEIGHTS;
+    out->bindings[1].buffer = SPVGEN_MLP_BUFFER_WORKSPACE;
+    out->bindings[1].offset = pad_base;
+    out->binding_count = 2;
+    return SPVGEN_OK;
+  }
+  const uint32_t l = index - pad;
   const spvgen_mlp_layer *L = &p->layers[l];
   const bool first = l == 0, last = l + 1 == p->layer_count;
   const uint64_t half = mlp_layers_half_bytes(p, points);
@@ -336,10 +523,10 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64
   spvgen_gemm_args a;
   memset(&a, 0, sizeof a);
   a.m = (uint32_t)rows;
-  a.n = L->outputs;
-  a.k = L->inputs;
+  a.n = mlp_layers_n(p, l);
+  a.k = mlp_layers_k(p, l);
   a.lda = first ? p->desc.input_width : p->workspace_ld;
-  a.ldb = L->row_stride / 2;
+  a.ldb = layers_ldb(p, l);
   a.ldd = last ? p->desc.output_width : p->workspace_ld;
   spvgen_gemm_launch launch;
   char why[384];
@@ -347,10 +534,10 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64
   if (st != SPVGEN_OK)
     return mlp_fail(msg, size, st, "layers: layer %u for %llu points: %s", l, (unsigned long long)points, why);
   memset(out, 0, sizeof *out);
-  out->kernel = l;
+  out->kernel = index;
   for (uint32_t j = 0; j < l; j++)
     if (p->layer_gemm[j] == p->layer_gemm[l]) {
-      out->kernel = j;
+      out->kernel = j + pad;
       break;
     }
   for (int j = 0; j < 3; j++) out->groups[j] = launch.groups[j];
@@ -358,14 +545,16 @@ spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t l, uint64
   out->push_size = launch.push_size;
   out->bindings[0].buffer = first ? SPVGEN_MLP_BUFFER_INPUT : SPVGEN_MLP_BUFFER_WORKSPACE;
   out->bindings[0].offset = first ? 0 : ((l - 1) % 2) * half;
-  out->bindings[1].buffer = SPVGEN_MLP_BUFFER_WEIGHTS;
-  out->bindings[1].offset = L->matrix_offset;
+  uint64_t pad_matrix = 0, pad_bias = 0;
+  if (pad) pad_offsets(p, l, &pad_matrix, &pad_bias);
+  out->bindings[1].buffer = pad ? SPVGEN_MLP_BUFFER_WORKSPACE : SPVGEN_MLP_BUFFER_WEIGHTS;
+  out->bindings[1].offset = pad ? pad_base + pad_matrix : L->matrix_offset;
   out->bindings[2].buffer = last ? SPVGEN_MLP_BUFFER_OUTPUT : SPVGEN_MLP_BUFFER_WORKSPACE;
   out->bindings[2].offset = last ? 0 : (l % 2) * half;
   out->binding_count = 3;
   if (!p->desc.no_bias) {
-    out->bindings[3].buffer = SPVGEN_MLP_BUFFER_WEIGHTS;
-    out->bindings[3].offset = L->bias_offset;
+    out->bindings[3].buffer = pad ? SPVGEN_MLP_BUFFER_WORKSPACE : SPVGEN_MLP_BUFFER_WEIGHTS;
+    out->bindings[3].offset = pad ? pad_base + pad_bias : L->bias_offset;
     out->binding_count = 4;
   }
   return SPVGEN_OK;

@@ -343,6 +343,10 @@ void mlp_plan_name(spvgen_mlp_config *p) {
     ek_str_put(&s, spvgen_gemm_variant_name(p->gemms[p->layer_gemm[0]].variant));
     ek_str_put(&s, " g");
     ek_str_u32(&s, p->gemm_count);
+    if (p->pad_width) { /* hidden widths padded: " pad64" */
+      ek_str_put(&s, " pad");
+      ek_str_u32(&s, p->pad_width);
+    }
   }
   if (p->variant == SPVGEN_MLP_MAT) { /* the block of points and the accumulator: " p%u%s" */
     ek_str_put(&s, " p");
@@ -604,12 +608,12 @@ static uint32_t mlp_address_alignment(const spvgen_mlp_config *p, uint32_t i) {
 
 uint32_t spvgen_mlp_kernel_count(const spvgen_mlp_config *plan) {
   if (!plan_ok(plan)) return 0;
-  return plan->variant == SPVGEN_MLP_LAYERS ? plan->layer_count : 1u;
+  return plan->variant == SPVGEN_MLP_LAYERS ? plan->layer_count + (plan->pad_width ? 1u : 0u) : 1u;
 }
 
 uint64_t spvgen_mlp_workspace_bytes(const spvgen_mlp_config *plan, uint64_t points) {
   if (!plan_ok(plan) || plan->variant != SPVGEN_MLP_LAYERS) return 0;
-  return 2ull * mlp_layers_half_bytes(plan, points);
+  return mlp_layers_workspace_bytes(plan, points);
 }
 
 spvgen_status spvgen_mlp_dispatch_for(const spvgen_mlp_config *plan, uint32_t index, uint64_t points,

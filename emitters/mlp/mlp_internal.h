@@ -42,6 +42,17 @@ extern const mlp_variant_ops mlp_variant_layers;
 spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *p, uint32_t index,
                                      spvgen_kernel_info *info);
 uint64_t mlp_layers_half_bytes(const spvgen_mlp_config *p, uint64_t points);
+/* The workspace of a layers plan: the two halves, then (pad_width) the padded copy of the
+ * weights, mlp_layers_pad_bytes of it (0 unpadded). */
+uint64_t mlp_layers_workspace_bytes(const spvgen_mlp_config *p, uint64_t points);
+uint64_t mlp_layers_pad_bytes(const spvgen_mlp_config *p);
+/* Layer l's GEMM N and K: its outputs and inputs, padded to pad_width where the plan pads
+ * (hidden outputs, and the inputs of the layers after the first). */
+uint32_t mlp_layers_n(const spvgen_mlp_config *p, uint32_t l);
+uint32_t mlp_layers_k(const spvgen_mlp_config *p, uint32_t l);
+/* A layers plan with its padding taken off (the GEMMs on the real widths, no pad kernel):
+ * training's net, whose step keeps the unpadded GEMMs. Nothing for an unpadded plan. */
+spvgen_status mlp_layers_unpad(const spvgen_device_caps *caps, spvgen_mlp_config *p, char *msg, size_t size);
 spvgen_status mlp_layers_dispatch(const spvgen_mlp_config *p, uint32_t index, uint64_t points,
                                   spvgen_mlp_dispatch *out, char *msg, size_t size);
 

@@ -52,6 +52,17 @@ static void describe(const void *plan, sg_json *j) {
     sg_json_array(j, "layer_gemm", true);
     for (uint32_t l = 0; l < p->layer_count; l++) sg_json_u64(j, NULL, p->layer_gemm[l]);
     sg_json_end(j);
+    /* the padding: the multiple (0: none; then kernel 0 copies the weights) and each layer's
+     * GEMM widths (N, the padded outputs) */
+    sg_json_u64(j, "pad_width", p->pad_width);
+    if (p->pad_width) {
+      sg_json_array(j, "padded_widths", true);
+      for (uint32_t l = 0; l < p->layer_count; l++) {
+        const uint32_t n = p->layers[l].outputs, w = p->pad_width;
+        sg_json_u64(j, NULL, l + 1 < p->layer_count ? (n + w - 1) / w * w : n);
+      }
+      sg_json_end(j);
+    }
   }
 }
 
@@ -114,11 +125,17 @@ static uint32_t kernel_count(const void *plan) { return spvgen_mlp_kernel_count(
 static spvgen_status emit_kernel(spvgen_module *m, const void *plan, uint32_t which, spvgen_kernel_info *info) {
   return spvgen_mlp_emit_kernel(m, plan, which, info);
 }
+/* Layer l's kernel "main" (l = 0) or "layer<l>"; a padded plan's kernel 0 (the pad kernel
+ * that copies the weights) "pad", its layers' after it. */
 static const char *kernel_name(const void *plan, uint32_t which) {
   static const char *const names[SPVGEN_MLP_MAX_LAYERS] = {
       "main",   "layer1", "layer2",  "layer3",  "layer4",  "layer5",  "layer6",  "layer7",
       "layer8", "layer9", "layer10", "layer11", "layer12", "layer13", "layer14", "layer15"};
-  (void)plan;
+  const spvgen_mlp_config *p = plan;
+  if (p && p->variant == SPVGEN_MLP_LAYERS && p->pad_width) {
+    if (!which) return "pad";
+    which--;
+  }
   return which < SPVGEN_MLP_MAX_LAYERS ? names[which] : "layer";
 }
 
@@ -146,8 +163,8 @@ static spvgen_status layer_kernels(const spvgen_mlp_config *p, uint64_t points, 
     for (int j = 0; j < 3; j++) {
       rk->groups[j] = d.groups[j];
       if (max_groups && max_groups[j] && d.groups[j] > max_groups[j])
-        return snprintf(msg, size, "%llu points: layer %u's GEMM needs %u workgroups in %c; the device allows %u "
-                        "(fewer points)", (unsigned long long)points, k, d.groups[j], "xyz"[j], max_groups[j]),
+        return snprintf(msg, size, "%llu points: kernel %u of the plan needs %u workgroups in %c; the device "
+                        "allows %u (fewer points)", (unsigned long long)points, k, d.groups[j], "xyz"[j], max_groups[j]),
                SPVGEN_ERROR_UNSUPPORTED;
     }
     rk->push_size = d.push_size;

@@ -12,8 +12,8 @@
  * The classes the desc allows: its variant (AUTO: vec, mat, loop, and layers where the
  * caller takes a plan of several kernels), and for vec the row-major layout, the optimal
  * one or (AUTO) both; layers (row-major weights) where the layout is not optimal and the
- * desc sets none of the knobs it refuses, the caller takes a plan of several kernels, and
- * every hidden width is a multiple of 64 (layers_whole).
+ * desc sets none of the knobs it refuses and the caller takes a plan of several kernels (any
+ * hidden widths: the layers plan pads them to multiples of 64, layers_whole).
  * Layers comes from a measured network where it was the fastest class, from the model
  * (its own fit: a per-activation term for the activations' trips through memory), and as
  * the compile budget's stand-in; where the layers planner refuses the desc (an encoding,
@@ -81,7 +81,9 @@ double mlp_select_estimate(const spvgen_device_caps *caps, const spvgen_mlp_conf
   if (!m->a[cls] && !m->b[cls] && !m->c[cls] && !m->w[cls]) return 0; /* no fit for the class */
   double work = 0, acts = 0, wide = 0;
   for (uint32_t l = 0; l < p->layer_count; l++) {
-    uint32_t k = p->layers[l].inputs, n = p->layers[l].outputs;
+    /* layers: the GEMMs' widths (padded ones where the plan pads: the FLOPs that run) */
+    const bool lay = cls == MLP_CLASS_LAYERS;
+    uint32_t k = lay ? mlp_layers_k(p, l) : p->layers[l].inputs, n = lay ? mlp_layers_n(p, l) : p->layers[l].outputs;
     const bool w = k > MLP_SELECT_WIDE && n > MLP_SELECT_WIDE;
     if (cls != MLP_CLASS_LOOP) k = pad16(k), n = pad16(n);
     work += 2.0 * k * n;
@@ -290,16 +292,16 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
   }
 }
 
-/* Whether every hidden width is a multiple of 64, as on every network the layers class
- * was measured on (64, 128 and 256 wide): its hidden-to-hidden GEMMs then take coopmat2
- * tiles with at most half a tile of edge. On hidden widths off 16 (180, 205, 182, 223,
- * 250, 173 in call S20-2, H100) its GEMMs ran at 33-50 TFLOP/s, 0.09-0.6x the looped vec
- * kernel on the same networks (251-368 TFLOP/s at 173-205 wide); 144 and 176 plan khr
- * GEMMs of 256-wide tiles (unmeasured). The selection leaves such widths to a desc that
- * asks for layers. */
+/* Whether the layers class may be offered: any hidden widths. Its GEMMs were measured on
+ * hidden widths of whole 64s only (64, 128 and 256 wide); on widths off 16 (180, 205, 182,
+ * 223, 250, 173 in call S20-2, H100) GEMMs of the real widths ran at 33-50 TFLOP/s,
+ * 0.09-0.6x the looped vec kernel, so until the layers plan padded its hidden widths
+ * (layers.c, pad_width) the selection left such widths to a desc that asked for layers.
+ * A plan now pads them to multiples of 64: its hidden-to-hidden GEMMs are the kernels of
+ * a network of whole 64s, and the estimate reads the padded widths (the FLOPs that run),
+ * its compile the padded GEMMs' plans plus the pad kernel's. */
 static bool layers_whole(const spvgen_mlp_config *p) {
-  for (uint32_t l = 0; l + 1 < p->layer_count; l++) /* the resolved layers, as the estimate reads them */
-    if (p->layers[l].outputs % 64) return false;
+  (void)p;
   return true;
 }
 

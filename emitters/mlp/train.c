@@ -273,6 +273,12 @@ static spvgen_status train_plan_one(const spvgen_mlp_train_desc *in, const spvge
   uint32_t w = wg_size ? wg_size : d->grad_workgroup_size;
   uint32_t shared_max = caps->max_shared_memory ? caps->max_shared_memory : 16384;
   if (layers) {
+    /* the step's GEMMs take the real widths: the net without the inference plan's padding */
+    st = mlp_layers_unpad(caps, &p->net, sub, sizeof sub);
+    if (st != SPVGEN_OK) {
+      if (msg && size) snprintf(msg, size, "spvgen_mlp_train_plan: net: %s", sub);
+      return st;
+    }
     st = mlp_layers_train_plan(caps, p, msg, size);
     if (st != SPVGEN_OK) return st;
     w = 1; /* no gradient kernel of its own: the step's dispatches (spvgen_mlp_train_dispatch_for) */

@@ -92,7 +92,8 @@ typedef enum spvgen_mlp_variant {
    * device has: coopmat2, KHR or SIMT), the bias and activation in the GEMM's epilogue,
    * the f16 activations between layers through a workspace buffer. Several kernels per
    * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below). AUTO picks it
-   * (spvgen_mlp_plan) only for hidden widths of whole 64s: where the device's measured
+   * (spvgen_mlp_plan) for any hidden widths (those off 64 padded to multiples of 64:
+   * spvgen_mlp_config.pad_width): where the device's measured
    * selection table says it is the fastest class for the nearest measured network, where
    * the cost model estimates it fastest for a network far from every measured one, or as
    * the compile budget's stand-in (docs/mlp.md "Choosing the variant"); never in
@@ -362,6 +363,10 @@ typedef struct spvgen_mlp_layer {
 /* The layers variant's distinct GEMM kernels a plan may hold (layers of one GEMM class,
  * the same widths and activation, share one). */
 #define SPVGEN_MLP_LAYERS_MAX_GEMMS 8
+/* The multiple the layers variant pads hidden widths to (spvgen_mlp_config.pad_width). */
+#define SPVGEN_MLP_LAYERS_PAD 64
+/* The most kernels (dispatches) a plan runs: a GEMM per layer and the pad kernel. */
+#define SPVGEN_MLP_MAX_KERNELS (SPVGEN_MLP_MAX_LAYERS + 1)
 
 /* A resolved MLP. */
 typedef struct spvgen_mlp_config {
@@ -412,6 +417,12 @@ typedef struct spvgen_mlp_config {
   uint32_t workspace_ld;
   uint8_t layer_gemm[SPVGEN_MLP_MAX_LAYERS];
   spvgen_gemm_config gemms[SPVGEN_MLP_LAYERS_MAX_GEMMS];
+  /* The layers variant's padding (else 0): SPVGEN_MLP_LAYERS_PAD (64) where a hidden width
+   * is not a multiple of it. The plan then runs a pad kernel first (kernel 0) that copies
+   * every layer's matrix and bias into the workspace, the hidden widths rounded up to
+   * multiples of 64 with zeros, and the layers' GEMMs read the copy: their hidden-to-hidden
+   * classes are whole 64s in N and K ("Plans of several kernels" below; docs/mlp.md). */
+  uint32_t pad_width;
 } spvgen_mlp_config;
 
 /* Resolves desc for a device. Fails with SPVGEN_ERROR_INVALID_ARGUMENT (a field out of
@@ -457,24 +468,36 @@ void spvgen_mlp_groups(const spvgen_mlp_config *plan, uint64_t points, uint32_t 
  * the kernel of spvgen_mlp_emit with the bindings and push constant above. The layers
  * variant has one per layer: dispatch l is layer l's GEMM (spvgen_mlp_emit_kernel(m,
  * plan, l, info); layers that share a GEMM plan, plan->layer_gemm, give the same words:
- * one pipeline serves them), with the bindings of spvgen/gemm.h (0 A, 1 B, 2 D, 3 bias)
+ * one pipeline serves them); a padded plan (pad_width 64: a hidden width not a multiple
+ * of 64) runs the pad kernel first, dispatch 0, and layer l is dispatch l + 1
+ * (layer_count + 1 dispatches). The GEMMs take the bindings of spvgen/gemm.h (0 A, 1 B, 2 D, 3 bias)
  * bound to ranges of the MLP's buffers, and the GEMM's run-time push constants
  * (spvgen_gemm_push); spvgen_mlp_dispatch_for says which buffer and byte offset each
  * binding takes, the push bytes and the grid, for a point count:
  *   A     layer 0: the input points; layer l: the workspace half (l - 1) % 2
- *   B     the weights at the layer's matrix_offset (a multiple of 64)
+ *   B     the weights at the layer's matrix_offset (a multiple of 64); padded: the
+ *         layer's matrix in the copy
  *   D     the last layer: the output points; layer l: the workspace half l % 2
- *   bias  the weights at the layer's bias_offset (a multiple of 16; absent with no_bias)
+ *   bias  the weights at the layer's bias_offset (a multiple of 16; absent with no_bias);
+ *         padded: the layer's bias in the copy
  * The workspace holds two halves of rows x workspace_ld f16 values, rows the point count
- * rounded up to a multiple of 256, the second half at a multiple of 256 bytes
- * (spvgen_mlp_workspace_bytes: 0 for a single layer or another variant); it needs no
- * initialization. A layer between two hidden layers (it reads and writes the workspace)
+ * rounded up to a multiple of 256, the second half at a multiple of 256 bytes, and in a
+ * padded plan then the padded copy of the weights, which the pad kernel (binding 0 the
+ * weights, binding 1 the copy: the workspace from 2 halves on) writes on every run: each
+ * layer's matrix as N x K f16 row-major (N the GEMM's columns: hidden outputs rounded up
+ * to 64; K its inputs, the layer before's N, layer 0's real inputs rounded up to 8) and
+ * its bias as N f16, zeros past the real weights, each piece at a multiple of 256 bytes;
+ * the GEMMs then run on the padded widths (a hidden layer's pad columns hold act(0), which
+ * the next layer's zero columns cancel; docs/mlp.md, "Hidden widths off 64: padding").
+ * spvgen_mlp_workspace_bytes: the halves and the copy, 0 for a single layer or another
+ * variant; it needs no initialization. A layer between two hidden layers (it reads and writes the workspace)
  * runs on all the rows, its push constant's m the rounded count: its GEMM class has no M
  * edge; the rows past the point count compute whatever the workspace held there and
  * nothing reads them into an output. The first and last layers run on the point count. spvgen_mlp_plan refuses a network whose offsets
  * are not multiples of the device's minStorageBufferOffsetAlignment. */
 
-/* The plan's dispatches (0 for NULL or a plan not made by spvgen_mlp_plan). */
+/* The plan's dispatches (0 for NULL or a plan not made by spvgen_mlp_plan; layers: its
+ * layer_count, + 1 for the pad kernel where pad_width; at most SPVGEN_MLP_MAX_KERNELS). */
 uint32_t spvgen_mlp_kernel_count(const spvgen_mlp_config *plan);
 /* Builds dispatch `index`'s kernel into m (index 0 is spvgen_mlp_emit's); info as
  * spvgen_mlp_emit's (layers: spvgen_gemm_emit_kernel's). An index past the count is
@@ -509,7 +532,8 @@ typedef struct spvgen_mlp_dispatch {
  * limits, naming them. */
 spvgen_status spvgen_mlp_dispatch_for(const spvgen_mlp_config *plan, uint32_t index, uint64_t points,
                                       spvgen_mlp_dispatch *dispatch, char *message, size_t message_size);
-/* The workspace's bytes for `points` points (0: the plan needs none). */
+/* The workspace's bytes for `points` points (0: the plan needs none; layers: the two
+ * activation halves, and a padded plan's copy of the weights after them). */
 uint64_t spvgen_mlp_workspace_bytes(const spvgen_mlp_config *plan, uint64_t points);
 
 /* The network as a function of the caller's module (loop and vec plans; mat works on
@@ -994,7 +1018,8 @@ spvgen_status spvgen_mlp_train_emit_kernel(spvgen_module *m, const spvgen_mlp_tr
 spvgen_status spvgen_mlp_train_dispatch_for(const spvgen_mlp_train_config *plan, uint32_t index, uint64_t points,
                                             spvgen_mlp_train_dispatch *dispatch, char *message,
                                             size_t message_size);
-/* The workspace's bytes for `points` points (0: the plan needs none). */
+/* The workspace's bytes for `points` points (0: the plan needs none; layers: the two
+ * activation halves, and a padded plan's copy of the weights after them). */
 uint64_t spvgen_mlp_train_workspace_bytes(const spvgen_mlp_train_config *plan, uint64_t points);
 
 SPVGEN_API_END

@@ -25,7 +25,7 @@
 #define SG_RUN_MAX_BUFFERS 8
 #define SG_RUN_MAX_SPEC 32
 #define SG_RUN_MAX_PUSH 128
-#define SG_RUN_MAX_KERNELS 16 /* the MLP's layers variant: a GEMM per layer */
+#define SG_RUN_MAX_KERNELS 17 /* the MLP's layers variant: a GEMM per layer and its pad kernel */
 
 typedef enum sg_run_role {
   SG_RUN_INPUT,   /* host uploaded once (host_bytes < bytes: repeated until the buffer is full) */

@@ -83,67 +83,123 @@ enum { CASES = 11 };
 
 /* ------------------------------------------------------------------ plans ---- */
 
-/* Every kernel of every case's plan validates, a kernel per layer, layers of one GEMM
- * class give the same words, and the dispatches bind what spvgen/mlp.h says. */
+/* The padded copy's layout as spvgen/mlp.h documents it, computed here apart from the
+ * library: layer l's GEMM N (hidden outputs rounded up to 64 where the plan pads), B's
+ * leading dimension (the copy's row: layer 0 its real inputs in whole 16 bytes, later
+ * layers the layer before's N), and the byte offsets in the copy of its matrix and bias
+ * (256-byte pieces); returns the copy's bytes. */
+static uint32_t pad_n(const spvgen_mlp_config *p, uint32_t l) {
+  const uint32_t n = p->layers[l].outputs;
+  return p->pad_width && l + 1 < p->layer_count ? (n + 63) / 64 * 64 : n;
+}
+static uint32_t pad_ldb(const spvgen_mlp_config *p, uint32_t l) {
+  return l ? pad_n(p, l - 1) : (p->layers[0].inputs + 7) / 8 * 8;
+}
+static uint64_t pad_layout(const spvgen_mlp_config *p, uint64_t matrix[], uint64_t bias[]) {
+  uint64_t off = 0;
+  for (uint32_t l = 0; l < p->layer_count; l++) {
+    matrix[l] = off;
+    bias[l] = (off + 2ull * pad_n(p, l) * pad_ldb(p, l) + 255) / 256 * 256;
+    off = p->desc.no_bias ? bias[l] : (bias[l] + 2ull * pad_n(p, l) + 255) / 256 * 256;
+  }
+  return off;
+}
+
+/* Every kernel of every case's plan validates, a kernel per layer (and the pad kernel
+ * first where a hidden width is not a multiple of 64; none where every one is: such a
+ * plan is what it was before padding), layers of one GEMM class give the same words, and
+ * the dispatches bind what spvgen/mlp.h says. */
 static void test_layers_kernels_validate_and_dispatch_as_documented(void) {
   const char *presets[2] = {"h100", "lavapipe"};
   for (int pi = 0; pi < 2; pi++) {
     spvgen_device_caps caps = preset(presets[pi]);
-    for (int i = 0; i < CASES + 1; i++) {
+    for (int i = 0; i < CASES + 4; i++) {
       spvgen_mlp_desc d = i < CASES ? case_net(i) : net(64, 256, 3, 64, SPVGEN_MLP_ACT_RELU);
+      if (i == CASES + 1) d = net(36, 250, 4, 58, SPVGEN_MLP_ACT_LEAKY_RELU); /* padded */
+      if (i == CASES + 2) { /* padded, mixed, one hidden width of whole 64s, no biases */
+        d = net(7, 100, 3, 3, SPVGEN_MLP_ACT_SIGMOID);
+        d.hidden_widths[1] = 223, d.hidden_widths[2] = 64;
+        d.no_bias = true;
+        d.output_type = SPVGEN_COMPONENT_F32;
+      }
+      if (i == CASES + 3) d = net(32, 128, 2, 10, SPVGEN_MLP_ACT_EXP); /* whole 64s: unpadded */
       spvgen_mlp_config p;
       char msg[512];
       spvgen_status st = spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg);
       CHECK_MSG(st == SPVGEN_OK, "%s case %d: %s", presets[pi], i, msg);
       if (st != SPVGEN_OK) continue;
       CHECK(p.variant == SPVGEN_MLP_LAYERS);
-      CHECK_EQ_U64(spvgen_mlp_kernel_count(&p), p.layer_count);
+      bool off64 = false;
+      for (uint32_t l = 0; l + 1 < p.layer_count; l++) off64 |= p.layers[l].outputs % 64 != 0;
+      CHECK_MSG(p.pad_width == (off64 ? 64u : 0u), "%s: pad_width %u", p.name, p.pad_width);
+      CHECK_MSG((strstr(p.name, " pad64") != NULL) == off64, "%s", p.name);
+      const uint32_t pad = p.pad_width ? 1u : 0u;
+      CHECK_EQ_U64(spvgen_mlp_kernel_count(&p), p.layer_count + pad);
       CHECK(p.gemm_count >= 1 && p.gemm_count <= SPVGEN_MLP_LAYERS_MAX_GEMMS);
       if (pi == 1) CHECK_MSG(p.gemms[0].variant == SPVGEN_GEMM_SIMT, "%s", p.gemms[0].name);
-      uint32_t *words[SPVGEN_MLP_MAX_LAYERS] = {0};
-      size_t count[SPVGEN_MLP_MAX_LAYERS] = {0};
+      uint32_t widest = 0;
+      for (uint32_t l = 0; l + 1 < p.layer_count; l++) widest = pad_n(&p, l) > widest ? pad_n(&p, l) : widest;
+      CHECK_EQ_U64(p.workspace_ld, (widest + 7) / 8 * 8);
+      uint64_t pm[SPVGEN_MLP_MAX_LAYERS], pb[SPVGEN_MLP_MAX_LAYERS];
+      const uint64_t pad_bytes = pad ? pad_layout(&p, pm, pb) : 0;
+      uint32_t *words[SPVGEN_MLP_MAX_KERNELS] = {0};
+      size_t count[SPVGEN_MLP_MAX_KERNELS] = {0};
       const uint64_t points = 1000, rows = 1024; /* the workspace's rows: whole 256s */
-      const uint64_t half = spvgen_mlp_workspace_bytes(&p, points) / 2;
-      CHECK_EQ_U64(half, p.layer_count == 1 ? 0 : (rows * p.workspace_ld * 2 + 255) / 256 * 256);
-      for (uint32_t l = 0; l < p.layer_count; l++) {
+      const uint64_t half = p.layer_count == 1 ? 0 : (rows * p.workspace_ld * 2 + 255) / 256 * 256;
+      CHECK_EQ_U64(spvgen_mlp_workspace_bytes(&p, points), 2 * half + pad_bytes); /* the copy after the halves */
+      for (uint32_t k = 0; k < p.layer_count + pad; k++) {
         spvgen_module *m = spvgen_module_create(NULL);
         spvgen_kernel_info info;
         const uint32_t *w = NULL;
-        st = spvgen_mlp_emit_kernel(m, &p, l, &info);
-        if (st == SPVGEN_OK) st = spvgen_module_finish(m, &w, &count[l]);
+        st = spvgen_mlp_emit_kernel(m, &p, k, &info);
+        if (st == SPVGEN_OK) st = spvgen_module_finish(m, &w, &count[k]);
         CHECK_MSG(st == SPVGEN_OK, "%s: %s", p.name, spvgen_module_error(m));
         if (st == SPVGEN_OK) {
-          CHECK(check_words(w, count[l]));
-          words[l] = malloc(count[l] * 4);
-          if (words[l]) memcpy(words[l], w, count[l] * 4);
-          CHECK_EQ_U64(info.binding_count, d.no_bias ? 3 : 4);
+          CHECK(check_words(w, count[k]));
+          words[k] = malloc(count[k] * 4);
+          if (words[k]) memcpy(words[k], w, count[k] * 4);
+          CHECK_EQ_U64(info.binding_count, pad && !k ? 2 : d.no_bias ? 3 : 4);
         }
         spvgen_module_destroy(m);
         spvgen_mlp_dispatch dp;
-        st = spvgen_mlp_dispatch_for(&p, l, points, &dp, msg, sizeof msg);
-        CHECK_MSG(st == SPVGEN_OK, "%s layer %u: %s", p.name, l, msg);
+        st = spvgen_mlp_dispatch_for(&p, k, points, &dp, msg, sizeof msg);
+        CHECK_MSG(st == SPVGEN_OK, "%s kernel %u: %s", p.name, k, msg);
         if (st != SPVGEN_OK) continue;
+        if (pad && !k) { /* the pad kernel: the weights into the copy after the halves */
+          CHECK_EQ_U64(dp.kernel, 0);
+          CHECK_EQ_U64(dp.binding_count, 2);
+          CHECK(dp.bindings[0].buffer == SPVGEN_MLP_BUFFER_WEIGHTS && dp.bindings[0].offset == 0);
+          CHECK(dp.bindings[1].buffer == SPVGEN_MLP_BUFFER_WORKSPACE);
+          CHECK_EQ_U64(dp.bindings[1].offset, 2 * half);
+          CHECK_EQ_U64(dp.push_size, 0);
+          CHECK(dp.groups[0] >= 1 && dp.groups[1] == 1 && dp.groups[2] == 1);
+          continue;
+        }
+        const uint32_t l = k - pad;
         const bool first = l == 0, last = l + 1 == p.layer_count;
         CHECK_EQ_U64(dp.binding_count, d.no_bias ? 3 : 4);
         CHECK(dp.bindings[0].buffer == (first ? SPVGEN_MLP_BUFFER_INPUT : SPVGEN_MLP_BUFFER_WORKSPACE));
         CHECK_EQ_U64(dp.bindings[0].offset, first ? 0 : ((l - 1) % 2) * half);
-        CHECK(dp.bindings[1].buffer == SPVGEN_MLP_BUFFER_WEIGHTS);
-        CHECK_EQ_U64(dp.bindings[1].offset, p.layers[l].matrix_offset);
+        CHECK(dp.bindings[1].buffer == (pad ? SPVGEN_MLP_BUFFER_WORKSPACE : SPVGEN_MLP_BUFFER_WEIGHTS));
+        CHECK_EQ_U64(dp.bindings[1].offset, pad ? 2 * half + pm[l] : p.layers[l].matrix_offset);
+        CHECK_EQ_U64(dp.bindings[1].offset % 256 == 0 || !pad, 1);
         CHECK(dp.bindings[2].buffer == (last ? SPVGEN_MLP_BUFFER_OUTPUT : SPVGEN_MLP_BUFFER_WORKSPACE));
         CHECK_EQ_U64(dp.bindings[2].offset, last ? 0 : (l % 2) * half);
         if (!d.no_bias) {
-          CHECK(dp.bindings[3].buffer == SPVGEN_MLP_BUFFER_WEIGHTS);
-          CHECK_EQ_U64(dp.bindings[3].offset, p.layers[l].bias_offset);
+          CHECK(dp.bindings[3].buffer == (pad ? SPVGEN_MLP_BUFFER_WORKSPACE : SPVGEN_MLP_BUFFER_WEIGHTS));
+          CHECK_EQ_U64(dp.bindings[3].offset, pad ? 2 * half + pb[l] : p.layers[l].bias_offset);
         }
         spvgen_gemm_push push;
         CHECK_EQ_U64(dp.push_size, sizeof push);
         memcpy(&push, dp.push, sizeof push);
         CHECK_EQ_U64(push.m, first || last ? points : rows); /* between workspace planes: whole rows */
-        CHECK_EQ_U64(push.n, p.layers[l].outputs);
-        CHECK_EQ_U64(push.k, p.layers[l].inputs);
-        CHECK_EQ_U64(push.ldb, p.layers[l].row_stride / 2);
+        CHECK_EQ_U64(push.n, pad_n(&p, l));
+        CHECK_EQ_U64(push.k, l ? pad_n(&p, l - 1) : p.layers[0].inputs);
+        CHECK_EQ_U64(push.ldb, pad ? pad_ldb(&p, l) : p.layers[l].row_stride / 2);
         CHECK_EQ_U64(push.lda, first ? d.input_width : p.workspace_ld);
         CHECK_EQ_U64(push.ldd, last ? d.output_width : p.workspace_ld);
+        /* padded: the hidden-to-hidden GEMMs are whole 64s in N and K */
+        if (pad && !first && !last) CHECK(push.n % 64 == 0 && push.k % 64 == 0 && push.ldb % 64 == 0);
         /* the kernel it shares words with: the first layer of its GEMM */
         uint32_t same = l;
         for (uint32_t j = 0; j < l; j++)
@@ -151,12 +207,54 @@ static void test_layers_kernels_validate_and_dispatch_as_documented(void) {
             same = j;
             break;
           }
-        CHECK_EQ_U64(dp.kernel, same);
-        if (same != l && words[same] && words[l])
-          CHECK(count[same] == count[l] && !memcmp(words[same], words[l], count[l] * 4));
+        CHECK_EQ_U64(dp.kernel, same + pad);
+        if (same != l && words[same + pad] && words[k])
+          CHECK(count[same + pad] == count[k] && !memcmp(words[same + pad], words[k], count[k] * 4));
       }
-      for (uint32_t l = 0; l < p.layer_count; l++) free(words[l]);
+      for (uint32_t k = 0; k < p.layer_count + pad; k++) free(words[k]);
     }
+  }
+}
+
+/* A network of hidden widths off 64 runs the GEMM kernels of the same network at the
+ * widths rounded up to 64 (36-250x4-58 and 36-256x4-58: the same GEMM classes), and a
+ * network of whole 64s is planned as before padding existed: no pad kernel, the GEMMs on
+ * the weights themselves. */
+static void test_layers_padded_gemms_are_the_whole_widths(void) {
+  spvgen_device_caps caps = preset("h100");
+  spvgen_mlp_desc a = net(36, 250, 4, 58, SPVGEN_MLP_ACT_LEAKY_RELU), b = net(36, 256, 4, 58, SPVGEN_MLP_ACT_LEAKY_RELU);
+  spvgen_mlp_config pa, pb;
+  char msg[512];
+  CHECK_MSG(spvgen_mlp_plan(&a, &caps, &pa, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(spvgen_mlp_plan(&b, &caps, &pb, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(pa.pad_width, 64);
+  CHECK_EQ_U64(pb.pad_width, 0);
+  CHECK_EQ_U64(spvgen_mlp_kernel_count(&pb), pb.layer_count);
+  CHECK_EQ_U64(pa.gemm_count, pb.gemm_count);
+  CHECK_EQ_U64(pa.workspace_ld, pb.workspace_ld);
+  for (uint32_t i = 0; i < pa.gemm_count; i++) CHECK_STR_EQ(pa.gemms[i].name, pb.gemms[i].name);
+  CHECK_MSG(pa.compile_ms > pb.compile_ms && pa.compile_ms <= pb.compile_ms + 50, "%u ms padded, %u ms whole",
+            pa.compile_ms, pb.compile_ms);
+  CHECK_CONTAINS(pa.name, "layers 36-250x4-58 leaky_relu");
+  CHECK_CONTAINS(pa.name, " pad64");
+  CHECK(strstr(pb.name, "pad") == NULL);
+  /* the padded plan's workspace: the whole-64 plan's and the copy of the weights */
+  CHECK(spvgen_mlp_workspace_bytes(&pa, 1000) > spvgen_mlp_workspace_bytes(&pb, 1000) + pb.weight_bytes / 2);
+  /* training keeps the real widths (its step's GEMMs take the unpadded net) */
+  spvgen_mlp_train_desc td;
+  memset(&td, 0, sizeof td);
+  td.net = a;
+  spvgen_mlp_train_config tp;
+  CHECK_MSG(spvgen_mlp_train_plan(&td, &caps, &tp, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_EQ_U64(tp.net.pad_width, 0);
+  CHECK_EQ_U64(spvgen_mlp_kernel_count(&tp.net), tp.net.layer_count);
+  CHECK(strstr(tp.net.name, "pad") == NULL);
+  CHECK_EQ_U64(tp.net.workspace_ld, 256); /* 250 in whole 16 bytes */
+  CHECK_EQ_U64(tp.net.features & pb.features & SPVGEN_FEATURE_FLOAT16, SPVGEN_FEATURE_FLOAT16);
+  CHECK_EQ_U64(tp.net.features & SPVGEN_FEATURE_VULKAN_MEMORY_MODEL, SPVGEN_FEATURE_VULKAN_MEMORY_MODEL);
+  for (uint32_t l = 0; l < tp.net.layer_count; l++) { /* the GEMMs of the real widths (classes of one K) */
+    const spvgen_gemm_desc *g = &tp.net.gemms[tp.net.layer_gemm[l]].desc;
+    if (g->k_fixed) CHECK_EQ_U64(g->k, tp.net.layers[l].inputs);
   }
 }
 
@@ -229,8 +327,8 @@ static void test_layers_equal_hidden_layers_share_one_gemm(void) {
 /* The layers' GEMMs are classes of one K (the layer's input width, "K=" in their names)
  * where the plan's SPVGEN_MLP_LAYERS_MAX_GEMMS kernels hold them; a network whose widths
  * need more takes classes of any K instead, which share kernels across input widths, and
- * still plans (10 hidden widths here: 11 classes of one K, 7 of any K). Both run, every
- * output against float64. */
+ * still plans (10 hidden widths here, padded to multiples of 64: 11 classes of one K,
+ * fewer of any K). Both run, every output against float64. */
 static void check_result(const mlp_run_result *r, uint64_t points, uint32_t ow, const char *what);
 
 static void test_layers_classes_of_one_k_where_they_fit(void) {
@@ -241,7 +339,9 @@ static void test_layers_classes_of_one_k_where_they_fit(void) {
   CHECK_MSG(spvgen_mlp_plan(&d, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   for (uint32_t i = 0; i < p.gemm_count; i++) CHECK_CONTAINS(p.gemms[i].name, "K=");
   spvgen_mlp_desc w = net(16, 32, 10, 8, SPVGEN_MLP_ACT_RELU);
-  static const uint32_t widths[10] = {32, 48, 64, 80, 96, 112, 128, 144, 160, 176};
+  /* (padded to 64, 128, ..., 512, 128, 256: ten inputs widths, nine distinct, after the
+   * padding too) */
+  static const uint32_t widths[10] = {32, 80, 144, 208, 272, 336, 400, 464, 100, 200};
   for (int i = 0; i < 10; i++) w.hidden_widths[i] = widths[i];
   CHECK_MSG(spvgen_mlp_plan(&w, &caps, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
   CHECK(p.gemm_count <= SPVGEN_MLP_LAYERS_MAX_GEMMS);
@@ -395,8 +495,16 @@ static void test_layers_refusals_name_their_reason(void) {
   /* a device whose binding offsets must be coarser than the weight layout's */
   spvgen_device_caps coarse = caps;
   coarse.min_storage_buffer_offset_alignment = 256;
-  d = net(24, 40, 2, 5, SPVGEN_MLP_ACT_RELU);
+  /* (hidden widths of whole 64s: a padded plan binds its copy's 256-byte pieces instead) */
+  d = net(24, 64, 2, 5, SPVGEN_MLP_ACT_RELU);
   refused(d, &coarse, "is not a multiple of the device's minStorageBufferOffsetAlignment 256 (NVIDIA H100");
+  d = net(24, 40, 2, 5, SPVGEN_MLP_ACT_RELU);
+  {
+    spvgen_mlp_config pc;
+    char mc[512];
+    CHECK_MSG(spvgen_mlp_plan(&d, &coarse, &pc, mc, sizeof mc) == SPVGEN_OK, "%s", mc);
+    CHECK_EQ_U64(pc.pad_width, 64);
+  }
   /* more GEMM classes than a plan holds: eight hidden layers of one width, the seven
    * 64 -> 64 ones each with another activation, plus the first and the last layer
    * (nine); six hidden layers with five activations past the first (seven: planned) */
@@ -581,6 +689,60 @@ static void test_layers_point_counts_match_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* Padded networks (hidden widths off 64: the pad kernel copies the weights into the
+ * workspace, zero-padded, and the GEMMs run on whole 64s) through both run paths, every
+ * output of every point against float64, at 1 and 257 points, on a NaN-filled workspace
+ * (the copy's every word, zeros included, must be written by the pad kernel before a GEMM
+ * reads it: a pad kernel that skipped the zeros fails here with NaN outputs, checked by
+ * hand). Hidden width 250 (a hidden-to-hidden layer), 100, 223 and 64 mixed with an odd
+ * input width, sigmoid and exp hidden (act(0) = 0.5 and 1 in the pad columns: the next
+ * layer's zero columns must cancel them), no biases with an f32 output, tanh at the
+ * output. */
+static void test_layers_padded_networks_match_cpu(void) {
+  spvgen_vk_context *ctx = vk_open(0);
+  if (!ctx) return;
+  spvgen_mlp_desc nets[4];
+  nets[0] = net(16, 250, 2, 9, SPVGEN_MLP_ACT_RELU);
+  nets[1] = net(7, 100, 3, 5, SPVGEN_MLP_ACT_SIGMOID);
+  nets[1].hidden_widths[1] = 223, nets[1].hidden_widths[2] = 64;
+  nets[2] = net(12, 50, 2, 3, SPVGEN_MLP_ACT_EXP);
+  nets[2].hidden_widths[1] = 130;
+  nets[2].no_bias = true;
+  nets[2].output_type = SPVGEN_COMPONENT_F32;
+  nets[3] = net(9, 223, 3, 7, SPVGEN_MLP_ACT_LEAKY_RELU);
+  nets[3].output_activation = SPVGEN_MLP_ACT_TANH;
+  static const uint64_t counts[2] = {257, 1};
+  for (int i = 0; i < 4; i++) {
+    spvgen_mlp_config p;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_plan(&nets[i], spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "net %d: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    CHECK_MSG(p.pad_width == 64 && spvgen_mlp_kernel_count(&p) == p.layer_count + 1, "net %d: %s", i, p.name);
+    for (int c = 0; c < 2; c++) {
+      mlp_run_options o;
+      memset(&o, 0, sizeof o);
+      o.seed = test_rand_u32() | 1u;
+      o.points = counts[c];
+      mlp_run_result r;
+      st = mlp_run(ctx, &nets[i], &o, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st == SPVGEN_OK) {
+        CHECK_MSG(strstr(r.plan.name, " pad64") != NULL, "%s", r.plan.name);
+        check_result(&r, o.points, nets[i].output_width, "run");
+      }
+      o.repeats = 2;
+      mlp_session *s = NULL;
+      st = mlp_session_open(ctx, &p, &o, &s, msg, sizeof msg);
+      if (st == SPVGEN_OK) st = mlp_session_run(s, &p, &r, msg, sizeof msg);
+      CHECK_MSG(st == SPVGEN_OK, "net %d session, %llu points: %s", i, (unsigned long long)o.points, msg);
+      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "session");
+      mlp_session_close(s);
+    }
+  }
+  spvgen_vk_destroy(ctx);
+}
+
 /* The check is not blind to the layers: a plan whose hidden GEMM lost its ReLU (the
  * reference keeps it) fails it. */
 static void test_layers_check_fails_without_an_activation(void) {
@@ -641,6 +803,7 @@ static void test_layers_dispatch_past_the_grid_limit(void) {
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_layers_kernels_validate_and_dispatch_as_documented),
+      TEST_CASE(test_layers_padded_gemms_are_the_whole_widths),
       TEST_CASE(test_layers_workspace_rows),
       TEST_CASE(test_layers_equal_hidden_layers_share_one_gemm),
       TEST_CASE(test_layers_classes_of_one_k_where_they_fit),
@@ -651,6 +814,7 @@ int main(int argc, char **argv) {
       TEST_CASE(test_layers_every_activation_is_a_gemm_epilogue),
       TEST_CASE(test_layers_networks_match_cpu),
       TEST_CASE(test_layers_point_counts_match_cpu),
+      TEST_CASE(test_layers_padded_networks_match_cpu),
       TEST_CASE(test_layers_check_fails_without_an_activation),
       TEST_CASE(test_layers_dispatch_past_the_grid_limit),
   };

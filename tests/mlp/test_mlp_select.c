@@ -10,7 +10,9 @@
  *     model decides, and its estimate grows with the network;
  *   - the model's wide term: the fused classes' estimates of the measured 256-wide deep
  *     networks within 2x of their measurements, and a far 256-wide deep network planned
- *     on layers within the default compile budget (session 20). */
+ *     on layers within the default compile budget (session 20);
+ *   - hidden widths off 64: the layers class offered, padded, estimated on the padded
+ *     widths. */
 #include <stdio.h>
 #include <string.h>
 
@@ -219,12 +221,56 @@ static void test_far_networks_and_other_devices_use_the_model(void) {
   CHECK_MSG(big > 10 * small, "estimates %g (16-64x2-16) and %g (16-256x8-16)", small, big);
 }
 
+/* Hidden widths off 64 (the rule changed with the layers plan's padding): AUTO offers
+ * the layers class on any hidden widths, where it offered it on whole 64s only
+ * (layers_whole: the GEMMs of widths off 16 ran at 33-50 TFLOP/s, call S20-2). The
+ * padded plan runs the GEMMs of the widths rounded up to 64, so the model estimates it
+ * on those widths (the FLOPs that run: the same estimate as the network of whole 64s),
+ * and its compile is those GEMMs' and the pad kernel's. On the h100 preset 46-223x8-10
+ * (tanh) and 36-250x4-58 (leaky relu) took the looped vec kernel (4.6-7.3 s of estimated
+ * first compile) and now take layers, padded, as 46-256x8-10 and 36-256x4-58 do; a desc
+ * that leaves out several kernels (spvgen_mlp) still gets a fused class. */
+static void test_layers_offered_on_hidden_widths_off_64(void) {
+  spvgen_device_caps h100 = preset("h100");
+  static const struct { uint32_t in, width, count, out; spvgen_mlp_activation act; } nets[] = {
+      {46, 223, 8, 10, SPVGEN_MLP_ACT_TANH}, {36, 250, 4, 58, SPVGEN_MLP_ACT_LEAKY_RELU}};
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = nets[i].in;
+    d.hidden_width = nets[i].width;
+    d.hidden_count = nets[i].count;
+    d.output_width = nets[i].out;
+    d.activation = nets[i].act;
+    d.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
+    spvgen_mlp_desc whole = d;
+    whole.hidden_width = (d.hidden_width + 63) / 64 * 64;
+    spvgen_mlp_config p, w;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(spvgen_mlp_plan(&whole, &h100, &w, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant == SPVGEN_MLP_LAYERS && p.pad_width == 64, "%s [%s]", p.name, p.selection);
+    CHECK_MSG(w.variant == SPVGEN_MLP_LAYERS && w.pad_width == 0, "%s [%s]", w.name, w.selection);
+    CHECK_STR_EQ(p.selection, w.selection);
+    /* the estimate of the padded widths: the whole-64 network's */
+    CHECK_MSG(p.estimated_ns_per_point > 0 && p.estimated_ns_per_point == w.estimated_ns_per_point,
+              "%s: %.4g ns a point, %s: %.4g", p.name, p.estimated_ns_per_point, w.name, w.estimated_ns_per_point);
+    CHECK_MSG(p.compile_ms > w.compile_ms && p.compile_ms - w.compile_ms <= 50, "%s: %u ms, %s: %u ms", p.name,
+              p.compile_ms, w.name, w.compile_ms);
+    /* one kernel: a fused class */
+    spvgen_kernel k;
+    CHECK_MSG(spvgen_mlp(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    spvgen_kernel_free(&k);
+  }
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
       TEST_CASE(test_measured_networks_choose_their_fastest_class),
       TEST_CASE(test_fixed_variant_takes_the_measured_knobs_and_keeps_the_descs),
       TEST_CASE(test_far_networks_and_other_devices_use_the_model),
       TEST_CASE(test_wide_networks_in_the_model),
+      TEST_CASE(test_layers_offered_on_hidden_widths_off_64),
   };
   return test_main(argc, argv, tests, TEST_COUNT(tests));
 }

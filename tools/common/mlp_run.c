@@ -413,11 +413,11 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
   /* The plan's dispatches (one; the layers variant: one per layer, each on its own push
    * constants and ranges of the buffers, spvgen/mlp.h). */
   const uint32_t K = spvgen_mlp_kernel_count(p);
-  if (K < 1 || K > SPVGEN_MLP_MAX_LAYERS) {
+  if (K < 1 || K > SPVGEN_MLP_MAX_KERNELS) {
     snprintf(msg, size, "plan %s: %u kernels", p->name, K);
     return SPVGEN_ERROR_INVALID_ARGUMENT;
   }
-  spvgen_mlp_dispatch disp[SPVGEN_MLP_MAX_LAYERS];
+  spvgen_mlp_dispatch disp[SPVGEN_MLP_MAX_KERNELS];
   for (uint32_t k = 0; k < K; k++) {
     spvgen_status st = spvgen_mlp_dispatch_for(p, k, opt.points, &disp[k], msg, size);
     if (st != SPVGEN_OK) return st;
@@ -427,18 +427,18 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
           snprintf(msg, size, "%llu points need %u workgroups; %s allows %u (fewer points)",
                    (unsigned long long)opt.points, disp[k].groups[j], caps->name, caps->max_workgroup_count[j]);
         else
-          snprintf(msg, size, "%llu points: layer %u's GEMM needs %u workgroups in %c; %s allows %u (fewer points)",
+          snprintf(msg, size, "%llu points: kernel %u of the plan needs %u workgroups in %c; %s allows %u (fewer points)",
                    (unsigned long long)opt.points, k, disp[k].groups[j], "xyz"[j], caps->name,
                    caps->max_workgroup_count[j]);
         return SPVGEN_ERROR_UNSUPPORTED;
       }
   }
   spvgen_module_desc md = {.addressing = spvgen_mlp_addressing_model(p)};
-  spvgen_module *mods[SPVGEN_MLP_MAX_LAYERS] = {0};
-  spvgen_kernel_info info[SPVGEN_MLP_MAX_LAYERS];
-  const uint32_t *words[SPVGEN_MLP_MAX_LAYERS] = {0};
-  size_t count[SPVGEN_MLP_MAX_LAYERS] = {0};
-  spvgen_vk_pipeline *pipes[SPVGEN_MLP_MAX_LAYERS] = {0};
+  spvgen_module *mods[SPVGEN_MLP_MAX_KERNELS] = {0};
+  spvgen_kernel_info info[SPVGEN_MLP_MAX_KERNELS];
+  const uint32_t *words[SPVGEN_MLP_MAX_KERNELS] = {0};
+  size_t count[SPVGEN_MLP_MAX_KERNELS] = {0};
+  spvgen_vk_pipeline *pipes[SPVGEN_MLP_MAX_KERNELS] = {0};
   spvgen_vk_buffer *ws = NULL;
   spvgen_vk_dispatch_desc *dd = NULL;
   uint64_t *ns = NULL;
@@ -488,9 +488,9 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
     if (disp[k].kernel == k) first &= !template_compiled_before(words[k], count[k]);
   double c0 = sg_now_us();
   { /* one batch: the driver compiles the plan's kernels on several threads */
-    spvgen_vk_pipeline_request rq[SPVGEN_MLP_MAX_LAYERS];
-    spvgen_vk_pipeline *made[SPVGEN_MLP_MAX_LAYERS];
-    uint32_t at[SPVGEN_MLP_MAX_LAYERS], nr = 0;
+    spvgen_vk_pipeline_request rq[SPVGEN_MLP_MAX_KERNELS];
+    spvgen_vk_pipeline *made[SPVGEN_MLP_MAX_KERNELS];
+    uint32_t at[SPVGEN_MLP_MAX_KERNELS], nr = 0;
     for (uint32_t k = 0; k < K; k++)
       if (disp[k].kernel == k) {
         rq[nr] = (spvgen_vk_pipeline_request){words[k], count[k], &info[k], &popt};
@@ -522,8 +522,8 @@ spvgen_status mlp_session_run(mlp_session *s, const spvgen_mlp_config *plan, mlp
     goto done;
   }
   spvgen_vk_buffer *roles[4] = {s->in, wbuf, s->out, ws};
-  spvgen_vk_buffer *bound[SPVGEN_MLP_MAX_LAYERS][4];
-  uint64_t offsets[SPVGEN_MLP_MAX_LAYERS][4];
+  spvgen_vk_buffer *bound[SPVGEN_MLP_MAX_KERNELS][4];
+  uint64_t offsets[SPVGEN_MLP_MAX_KERNELS][4];
   for (uint32_t k = 0; k < K; k++)
     for (uint32_t b = 0; b < disp[k].binding_count; b++) {
       bound[k][b] = roles[disp[k].bindings[b].buffer];
