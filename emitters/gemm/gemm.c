@@ -1084,7 +1084,12 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
        * at K 128 to 1024 (docs/design-notes.md, "Short K: a fixed cost per tile"), where
        * the estimates, which charge only coopmat2 for K steps of half a cache line, had
        * put khr ahead. */
+      /* Not where M or N is under 128: there coopmat2's small tile is the matrix's own
+       * width, no fallback from its big tiles, and it ran 1.5-2x khr's (1048576 x 64 x 256
+       * nt: 0.337 ms on 64x64x64 against 0.510 on khr's 128x64; 1 x 4096 x 256: 0.004 ms
+       * against 0.008; call S21-3, docs/design-notes.md "Tiles wider than the matrix"). */
       if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
+          d.m >= 128 && d.n >= 128 &&
           (gemm_packed(&plan->desc) || plan->desc.tile_m * plan->desc.tile_n < 128u * 128u ||
            !gemm_dim_multiple(&plan->desc, 'm', plan->desc.tile_m) ||
            !gemm_dim_multiple(&plan->desc, 'n', plan->desc.tile_n) ||

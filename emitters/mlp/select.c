@@ -12,8 +12,8 @@
  * The classes the desc allows: its variant (AUTO: vec, mat, loop, and layers where the
  * caller takes a plan of several kernels), and for vec the row-major layout, the optimal
  * one or (AUTO) both; layers (row-major weights) where the layout is not optimal and the
- * desc sets none of the knobs it refuses and the caller takes a plan of several kernels (any
- * hidden widths: the layers plan pads them to multiples of 64, layers_whole).
+ * desc sets none of the knobs it refuses and the caller takes a plan of several kernels, on
+ * hidden widths of whole 64s or widths that pad to whole 128s at little waste (layers_whole).
  * Layers comes from a measured network where it was the fastest class, from the model
  * (its own fit: a per-activation term for the activations' trips through memory), and as
  * the compile budget's stand-in; where the layers planner refuses the desc (an encoding,
@@ -292,16 +292,24 @@ static void fit_budget(const spvgen_device_caps *caps, const spvgen_mlp_config *
   }
 }
 
-/* Whether the layers class may be offered: any hidden widths. Its GEMMs were measured on
- * hidden widths of whole 64s only (64, 128 and 256 wide); on widths off 16 (180, 205, 182,
- * 223, 250, 173 in call S20-2, H100) GEMMs of the real widths ran at 33-50 TFLOP/s,
- * 0.09-0.6x the looped vec kernel, so until the layers plan padded its hidden widths
- * (layers.c, pad_width) the selection left such widths to a desc that asked for layers.
- * A plan now pads them to multiples of 64: its hidden-to-hidden GEMMs are the kernels of
- * a network of whole 64s, and the estimate reads the padded widths (the FLOPs that run),
- * its compile the padded GEMMs' plans plus the pad kernel's. */
+/* Whether the layers class may be offered: hidden widths of whole 64s (as on every
+ * network the class was measured on: 64, 128 and 256 wide), or widths the plan pads
+ * (layers.c, pad_width) to whole 128s at most LAYERS_PAD_MAX_WASTE more FLOPs each: the
+ * padded hidden GEMMs then run whole 128- and 256-wide tiles, the kernels of a whole-64
+ * network. Measured in call S21-2 (H100, bench/results/mlp-2026-11-28-s21.md), padded
+ * layers against the looped vec kernel AUTO had taken on the same networks:
+ *   - 36-250x4-58 (pads to 256): 1.23x faster, first compile 1.9 s instead of 8.3 s;
+ *   - 46-223x8-10 (to 256, 1.32x the FLOPs): 0.87x, 2.3 s instead of 17.6 s;
+ *   - 180, 182 and 173 wide (pad to 192: one and a half 128-wide tiles, N edges in every
+ *     hidden GEMM) and 205 (to 256, 1.56x the FLOPs): 0.13-0.19x.
+ * Those are left to a desc that asks for layers. */
+#define LAYERS_PAD_MAX_WASTE 1.35
 static bool layers_whole(const spvgen_mlp_config *p) {
-  (void)p;
+  for (uint32_t l = 0; l + 1 < p->layer_count; l++) { /* the resolved layers, as the estimate reads them */
+    const uint32_t w = p->layers[l].outputs, pw = mlp_round_up(w, SPVGEN_MLP_LAYERS_PAD);
+    if (w == pw) continue;
+    if (pw % 128 || (double)pw * pw > LAYERS_PAD_MAX_WASTE * w * w) return false;
+  }
   return true;
 }
 

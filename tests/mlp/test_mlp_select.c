@@ -262,6 +262,29 @@ static void test_layers_offered_on_hidden_widths_off_64(void) {
     CHECK_MSG(spvgen_mlp(&d, &h100, &k, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
     spvgen_kernel_free(&k);
   }
+  /* Widths that pad to 192 (one and a half of the GEMMs' 128-wide tiles) or to 256 at over
+   * 1.35x the FLOPs: padded layers ran 0.13-0.19x the looped vec kernel there (call S21-2,
+   * H100), so AUTO does not offer them; a desc that asks for layers still gets them. */
+  static const struct { uint32_t in, width, count, out; spvgen_mlp_activation act; } far[] = {
+      {7, 180, 5, 43, SPVGEN_MLP_ACT_NONE}, {14, 173, 8, 24, SPVGEN_MLP_ACT_TANH}, {5, 205, 4, 34, SPVGEN_MLP_ACT_TANH}};
+  for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+    spvgen_mlp_desc d;
+    memset(&d, 0, sizeof d);
+    d.input_width = far[i].in;
+    d.hidden_width = far[i].width;
+    d.hidden_count = far[i].count;
+    d.output_width = far[i].out;
+    d.activation = far[i].act;
+    d.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
+    spvgen_mlp_config p;
+    char msg[512];
+    CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant != SPVGEN_MLP_LAYERS, "%u wide: %s [%s]", far[i].width, p.name, p.selection);
+    d.variant = SPVGEN_MLP_LAYERS;
+    d.weight_layout = SPVGEN_MLP_WEIGHTS_ROW_MAJOR;
+    CHECK_MSG(spvgen_mlp_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.variant == SPVGEN_MLP_LAYERS && p.pad_width == 64, "%u wide, asked: %s", far[i].width, p.name);
+  }
 }
 
 int main(int argc, char **argv) {
