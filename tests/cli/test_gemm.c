@@ -401,9 +401,12 @@ static void test_bench_times_the_emission(void) {
   if (strstr(r.out, "device   none")) {
     CHECK(!strstr(r.out, "gpu "));
   } else {
+    CHECK_CONTAINS(r.out, "pipeline "); /* with its first compile */
+    CHECK_CONTAINS(r.out, "(the driver's compile; the plan estimated ");
     CHECK_CONTAINS(r.out, "gpu      ");
     CHECK_CONTAINS(r.out, "sampled elements match");
   }
+  CHECK(!strstr(r.out, "device   none") || !strstr(r.out, "pipeline "));
   cli_result_free(&r);
   /* a refusal is exit 1 */
   r = cli_run("bench", "gemm", SHAPE, "--types", "e4m3,f32", "--caps", "lavapipe");

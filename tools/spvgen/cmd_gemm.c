@@ -429,6 +429,9 @@ int spvgen_cmd_bench_gemm(int argc, char **argv) {
       fprintf(stderr, "spvgen bench gemm: %s\n", msg);
       rc = 1;
     } else {
+      /* a kernel's figure comes with what its first compile cost (the driver's disk cache
+       * may hold it: __GL_SHADER_DISK_CACHE_PATH at an empty directory makes it a first one) */
+      print_pipeline(&res.plan, res.kernels, res.pipeline_ms, res.kernel_pipeline_ms, "the driver's compile");
       print_run_result(&g, &res);
       if (res.bad) rc = 1;
     }
