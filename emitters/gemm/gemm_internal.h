@@ -149,8 +149,9 @@ uint32_t gemm_budget_ms(const spvgen_gemm_desc *d);
 double gemm_wave_efficiency(uint64_t tiles, uint32_t units);
 /* The share of the grid's tile area inside the matrix, (M x N) / (M and N rounded up to
  * whole tiles): a tile wider than the matrix costs its whole area for the part it holds
- * (1048576 x 64 x 256 on khr's 128x256 tiles, a quarter of each tile used, ran 4x slower
- * than coopmat2's 64x64: docs/design-notes.md, "Tiles wider than the matrix"). */
+ * (1048576 x 64 x 256 nt on khr's 128x256 tiles, a quarter of each tile used: 1.157 ms,
+ * 3.4x coopmat2's 64x64x64; H100, call S21-4, docs/design-notes.md, "Tiles wider than the
+ * matrix"). */
 double gemm_tile_coverage(const spvgen_gemm_desc *d);
 /* coopmat2: the tiling's efficiency (the cost model's table, with its bonuses) x the knob
  * score (unroll, edge mode) x the wave efficiency of its grid (split-K slices counted)
