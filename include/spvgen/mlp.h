@@ -92,8 +92,9 @@ typedef enum spvgen_mlp_variant {
    * device has: coopmat2, KHR or SIMT), the bias and activation in the GEMM's epilogue,
    * the f16 activations between layers through a workspace buffer. Several kernels per
    * plan (spvgen_mlp_kernel_count, "Plans of several kernels" below). AUTO picks it
-   * (spvgen_mlp_plan) for any hidden widths (those off 64 padded to multiples of 64:
-   * spvgen_mlp_config.pad_width): where the device's measured
+   * (spvgen_mlp_plan) for hidden widths of whole 64s, or widths it pads to whole 128s at
+   * most 1.35x the FLOPs (221-255 to 256, 111-127 to 128: spvgen_mlp_config.pad_width;
+   * a desc that names the variant gets any widths padded): where the device's measured
    * selection table says it is the fastest class for the nearest measured network, where
    * the cost model estimates it fastest for a network far from every measured one, or as
    * the compile budget's stand-in (docs/mlp.md "Choosing the variant"); never in

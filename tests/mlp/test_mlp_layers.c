@@ -650,6 +650,32 @@ static void test_layers_networks_match_cpu(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* One network at one point count through both run paths (`spvgen run mlp`'s lifecycle
+ * and `spvgen bench mlp`'s session on plan p), every output checked; name: the plan's
+ * name must hold it (NULL: not checked). */
+static void run_both_paths(spvgen_vk_context *ctx, const spvgen_mlp_desc *d, const spvgen_mlp_config *p,
+                           uint64_t points, int i, const char *name) {
+  mlp_run_options o;
+  memset(&o, 0, sizeof o);
+  o.seed = test_rand_u32() | 1u;
+  o.points = points;
+  mlp_run_result r;
+  char msg[512];
+  spvgen_status st = mlp_run(ctx, d, &o, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)points, msg);
+  if (st == SPVGEN_OK) {
+    if (name) CHECK_MSG(strstr(r.plan.name, name) != NULL, "%s lacks %s", r.plan.name, name);
+    check_result(&r, points, d->output_width, "run");
+  }
+  o.repeats = 2;
+  mlp_session *s = NULL;
+  st = mlp_session_open(ctx, p, &o, &s, msg, sizeof msg);
+  if (st == SPVGEN_OK) st = mlp_session_run(s, p, &r, msg, sizeof msg);
+  CHECK_MSG(st == SPVGEN_OK, "net %d session, %llu points: %s", i, (unsigned long long)points, msg);
+  if (st == SPVGEN_OK) check_result(&r, points, d->output_width, "session");
+  mlp_session_close(s);
+}
+
 /* Point counts around the workspace's rows: 1, 257 (a row past a multiple of 256: the
  * hidden layers run 511 rows the caller does not have) and 512, through both run paths,
  * every output checked against float64, on networks of two hidden-to-hidden layers (the
@@ -665,27 +691,14 @@ static void test_layers_point_counts_match_cpu(void) {
   spvgen_mlp_desc nets[3] = {net(16, 64, 3, 8, SPVGEN_MLP_ACT_RELU), net(8, 32, 3, 4, SPVGEN_MLP_ACT_SILU),
                              net(24, 40, 3, 5, SPVGEN_MLP_ACT_TANH)};
   static const uint64_t counts[3] = {1, 257, 512};
-  for (int i = 0; i < 3; i++)
-    for (int c = 0; c < 3; c++) {
-      mlp_run_options o;
-      memset(&o, 0, sizeof o);
-      o.seed = test_rand_u32() | 1u;
-      o.points = counts[c];
-      mlp_run_result r;
-      char msg[512];
-      spvgen_status st = mlp_run(ctx, &nets[i], &o, &r, msg, sizeof msg);
-      CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)o.points, msg);
-      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "run");
-      spvgen_mlp_config p;
-      if (spvgen_mlp_plan(&nets[i], spvgen_vk_caps(ctx), &p, msg, sizeof msg) != SPVGEN_OK) continue;
-      o.repeats = 2;
-      mlp_session *s = NULL;
-      st = mlp_session_open(ctx, &p, &o, &s, msg, sizeof msg);
-      if (st == SPVGEN_OK) st = mlp_session_run(s, &p, &r, msg, sizeof msg);
-      CHECK_MSG(st == SPVGEN_OK, "net %d session, %llu points: %s", i, (unsigned long long)o.points, msg);
-      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "session");
-      mlp_session_close(s);
-    }
+  for (int i = 0; i < 3; i++) {
+    spvgen_mlp_config p;
+    char msg[512];
+    spvgen_status st = spvgen_mlp_plan(&nets[i], spvgen_vk_caps(ctx), &p, msg, sizeof msg);
+    CHECK_MSG(st == SPVGEN_OK, "net %d: %s", i, msg);
+    if (st != SPVGEN_OK) continue;
+    for (int c = 0; c < 3; c++) run_both_paths(ctx, &nets[i], &p, counts[c], i, NULL);
+  }
   spvgen_vk_destroy(ctx);
 }
 
@@ -719,26 +732,7 @@ static void test_layers_padded_networks_match_cpu(void) {
     CHECK_MSG(st == SPVGEN_OK, "net %d: %s", i, msg);
     if (st != SPVGEN_OK) continue;
     CHECK_MSG(p.pad_width == 64 && spvgen_mlp_kernel_count(&p) == p.layer_count + 1, "net %d: %s", i, p.name);
-    for (int c = 0; c < 2; c++) {
-      mlp_run_options o;
-      memset(&o, 0, sizeof o);
-      o.seed = test_rand_u32() | 1u;
-      o.points = counts[c];
-      mlp_run_result r;
-      st = mlp_run(ctx, &nets[i], &o, &r, msg, sizeof msg);
-      CHECK_MSG(st == SPVGEN_OK, "net %d, %llu points: %s", i, (unsigned long long)o.points, msg);
-      if (st == SPVGEN_OK) {
-        CHECK_MSG(strstr(r.plan.name, " pad64") != NULL, "%s", r.plan.name);
-        check_result(&r, o.points, nets[i].output_width, "run");
-      }
-      o.repeats = 2;
-      mlp_session *s = NULL;
-      st = mlp_session_open(ctx, &p, &o, &s, msg, sizeof msg);
-      if (st == SPVGEN_OK) st = mlp_session_run(s, &p, &r, msg, sizeof msg);
-      CHECK_MSG(st == SPVGEN_OK, "net %d session, %llu points: %s", i, (unsigned long long)o.points, msg);
-      if (st == SPVGEN_OK) check_result(&r, o.points, nets[i].output_width, "session");
-      mlp_session_close(s);
-    }
+    for (int c = 0; c < 2; c++) run_both_paths(ctx, &nets[i], &p, counts[c], i, " pad64");
   }
   spvgen_vk_destroy(ctx);
 }
