@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/anchors/layer_anchor.py — torch references for one MLP layer as a GEMM: what the
 `layers` variant's GEMM does, D = act(X W^T + b) with X points x K (f16), W N x K (a linear
-layer's weights, f16), b N (f16), D f16, timed with CUDA events (median of 20 after 3 warm-ups),
+layer's weights, f16), b N (f16), D f16, timed with CUDA events (mlp_anchor_net.timed: median of 20 after 3 warm-ups),
 random data. Three forms per shape, each printed as one line:
 
     layer<TAB>MxNxK<TAB>ACT<TAB>FORM<TAB>MS<TAB>TFLOP/S
@@ -16,25 +16,9 @@ import sys
 import torch
 import torch.nn.functional as F
 
+from mlp_anchor_net import timed  # the networks' anchor's timer: CUDA events, median after warm-ups
+
 torch.manual_seed(0)
-
-
-def bench(fn, reps=20):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        s = torch.cuda.Event(enable_timing=True)
-        e = torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e))
-    ts.sort()
-    return ts[len(ts) // 2]
-
 
 ACTS = {"none": lambda y: y, "relu": F.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
         "silu": F.silu, "leaky_relu": lambda y: F.leaky_relu(y, 0.01)}
@@ -57,5 +41,5 @@ with torch.no_grad():
         cf = torch.compile(lambda x: fa(F.linear(x, w, b)))
         for form, fn in (("linear", lambda: F.linear(x, w, b)), ("linear+act", lambda: fa(F.linear(x, w, b))),
                          ("compile", lambda: cf(x))):
-            ms = bench(fn)
+            ms = timed(fn, 20)
             print(f"layer\t{m}x{n}x{k}\t{act}\t{form}\t{ms:.4f}\t{fl / ms / 1e9:.1f}", flush=True)

@@ -530,6 +530,18 @@ void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uin
 
 /* ------------------------------------------------------------- one-shot ---- */
 
+void ek_info_storage_buffers(spvgen_kernel_info *info, uint32_t n, const char *const *names, const uint32_t *access) {
+  if (n > SPVGEN_MAX_BINDINGS) n = SPVGEN_MAX_BINDINGS;
+  info->binding_count = n;
+  for (uint32_t i = 0; i < n; i++) {
+    memset(&info->bindings[i], 0, sizeof info->bindings[i]);
+    info->bindings[i].binding = i;
+    info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
+    info->bindings[i].name = names[i];
+    info->bindings[i].access = access[i];
+  }
+}
+
 bool ek_sizes_per_count(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
                         uint64_t *sizes) {
   uint32_t count = 0;

@@ -321,6 +321,10 @@ void ek_epilogue_store(spvgen_module *m, const ek_epilogue *e, uint32_t acc, uin
  * static size), rounded up to 4. */
 bool ek_sizes_per_count(const spvgen_kernel_info *info, const void *push_data, uint32_t push_size,
                         uint64_t *sizes);
+/* info's bindings: n storage buffers, set 0 bindings 0 .. n-1, named names[i], with access
+ * access[i] (SPVGEN_ACCESS_* bits); binding_count n, the rest of each binding (min_size)
+ * zero for the caller to fill. */
+void ek_info_storage_buffers(spvgen_kernel_info *info, uint32_t n, const char *const *names, const uint32_t *access);
 
 /* ------------------------------------------------------------- one-shot ---- */
 /* The end of every template's one-shot: st is the emit's status; finishes m, copies its

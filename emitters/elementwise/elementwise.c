@@ -156,13 +156,8 @@ spvgen_status spvgen_elementwise_emit(spvgen_module *m, const spvgen_elementwise
     info->push_fields[0].name = "n";
     info->push_fields[0].size = 4;
     static const char *const names[3] = {"a", "b", "c"};
-    info->binding_count = 3;
-    for (uint32_t k = 0; k < 3; k++) {
-      info->bindings[k].binding = k;
-      info->bindings[k].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-      info->bindings[k].name = names[k];
-      info->bindings[k].access = k < 2 ? SPVGEN_ACCESS_READ : SPVGEN_ACCESS_WRITE;
-    }
+    static const uint32_t access[3] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE};
+    ek_info_storage_buffers(info, 3, names, access);
     /* n elements of each, n a push constant. */
     info->binding_sizes = ek_sizes_per_count;
     for (uint32_t k = 0; k < 3; k++) info->size_args[k] = spvgen_component_type_size(ct);

@@ -469,13 +469,7 @@ spvgen_status mlp_layers_emit_kernel(spvgen_module *m, const spvgen_mlp_config *
       info->groups[1] = info->groups[2] = 1;
       static const char *const names[2] = {"weights", "padded"};
       static const uint32_t access[2] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE};
-      info->binding_count = 2;
-      for (uint32_t i = 0; i < 2; i++) {
-        info->bindings[i].binding = i;
-        info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-        info->bindings[i].name = names[i];
-        info->bindings[i].access = access[i];
-      }
+      ek_info_storage_buffers(info, 2, names, access);
       info->bindings[0].min_size = p->weight_bytes;
       info->bindings[1].min_size = mlp_layers_pad_bytes(p);
     }

@@ -264,13 +264,7 @@ static void lt_info(spvgen_kernel_info *info, uint32_t local, const char *push_n
   info->push_field_count = 1;
   info->push_fields[0].name = push_name;
   info->push_fields[0].size = 4;
-  info->binding_count = n;
-  for (uint32_t i = 0; i < n; i++) {
-    info->bindings[i].binding = i;
-    info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-    info->bindings[i].name = names[i];
-    info->bindings[i].access = access[i];
-  }
+  ek_info_storage_buffers(info, n, names, access);
 }
 
 static spvgen_push_constant_block lt_push(spvgen_module *m, const char *name) {

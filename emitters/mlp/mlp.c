@@ -686,13 +686,7 @@ spvgen_status spvgen_mlp_emit_kernel(spvgen_module *m, const spvgen_mlp_config *
     info->push_fields[0].size = 4;
     static const char *const names[3] = {"input", "weights", "output"};
     static const uint32_t access[3] = {SPVGEN_ACCESS_READ, SPVGEN_ACCESS_READ, SPVGEN_ACCESS_WRITE};
-    info->binding_count = 3;
-    for (uint32_t i = 0; i < 3; i++) {
-      info->bindings[i].binding = i;
-      info->bindings[i].kind = SPVGEN_BINDING_STORAGE_BUFFER;
-      info->bindings[i].name = names[i];
-      info->bindings[i].access = access[i];
-    }
+    ek_info_storage_buffers(info, 3, names, access);
     /* The weights are static (the optimal layout's matrices past weight_bytes have
      * device-defined sizes: weight_bytes is what is known); the points grow with the
      * point count, a push constant. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "mlp_net.h"
 #include "select.h"
 /* select.h: emitters/mlp, the shipped measurements */
 #include "spvgen/mlp.h"
@@ -235,13 +236,7 @@ static void test_layers_offered_on_hidden_widths_off_64(void) {
   static const struct { uint32_t in, width, count, out; spvgen_mlp_activation act; } nets[] = {
       {46, 223, 8, 10, SPVGEN_MLP_ACT_TANH}, {36, 250, 4, 58, SPVGEN_MLP_ACT_LEAKY_RELU}};
   for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
-    spvgen_mlp_desc d;
-    memset(&d, 0, sizeof d);
-    d.input_width = nets[i].in;
-    d.hidden_width = nets[i].width;
-    d.hidden_count = nets[i].count;
-    d.output_width = nets[i].out;
-    d.activation = nets[i].act;
+    spvgen_mlp_desc d = test_mlp_net(nets[i].in, nets[i].width, nets[i].count, nets[i].out, nets[i].act);
     d.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
     spvgen_mlp_desc whole = d;
     whole.hidden_width = (d.hidden_width + 63) / 64 * 64;
@@ -268,13 +263,7 @@ static void test_layers_offered_on_hidden_widths_off_64(void) {
   static const struct { uint32_t in, width, count, out; spvgen_mlp_activation act; } far[] = {
       {7, 180, 5, 43, SPVGEN_MLP_ACT_NONE}, {14, 173, 8, 24, SPVGEN_MLP_ACT_TANH}, {5, 205, 4, 34, SPVGEN_MLP_ACT_TANH}};
   for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
-    spvgen_mlp_desc d;
-    memset(&d, 0, sizeof d);
-    d.input_width = far[i].in;
-    d.hidden_width = far[i].width;
-    d.hidden_count = far[i].count;
-    d.output_width = far[i].out;
-    d.activation = far[i].act;
+    spvgen_mlp_desc d = test_mlp_net(far[i].in, far[i].width, far[i].count, far[i].out, far[i].act);
     d.weight_layout = SPVGEN_MLP_WEIGHTS_AUTO;
     spvgen_mlp_config p;
     char msg[512];
