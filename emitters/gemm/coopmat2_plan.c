@@ -43,6 +43,7 @@ static const cm2_tile TILES[] = {
     {128, 192, 64, 256, 1.15f, 0}, {192, 128, 64, 256, 1.13f, 0}, {192, 192, 32, 256, 1.00f, 0},
 };
 #define TILE_COUNT (sizeof TILES / sizeof TILES[0])
+#define SMALLEST_TILE_EFF 0.40f /* a tiling the table lacks: rated as its smallest (32x32x64) */
 
 static bool is_8bit(spvgen_component_type t) { return spvgen_component_type_size(t) == 1; }
 
@@ -192,6 +193,23 @@ static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32
   if (d->tile_n) t.n = d->tile_n;
   if (d->tile_k) t.k = d->tile_k;
   if (d->workgroup_size) t.wg = d->workgroup_size;
+  if (t.m != base->m || t.n != base->n || t.wg != base->wg) {
+    /* A tiling the desc forced is rated as its own entry of the table (its m x n and
+     * workgroup: the K step's, else the first), else as the smallest tile, not as the
+     * entry it came from: a forced 32x32x64 took 256 invocations at 128x256x64's rating
+     * and ran 0.70x the 64-wide kernel (556 x 1024 x 4096 f16, H200, call S22-2). */
+    const cm2_tile *same = NULL;
+    for (size_t i = 0; i < TILE_COUNT; i++) {
+      const cm2_tile *b = &TILES[i];
+      if (b->m != t.m || b->n != t.n || b->wg != t.wg) continue;
+      if ((is_8bit(d->a_type) ? b->k * 2 : b->k) == t.k) {
+        same = b;
+        break;
+      }
+      if (!same) same = b;
+    }
+    t.eff = same ? table_eff(d, same, t.k) : SMALLEST_TILE_EFF;
+  }
   return t;
 }
 
@@ -347,7 +365,13 @@ static spvgen_status choose_tile(const spvgen_device_caps *caps, const spvgen_ge
   cm2_tile cand[TILE_COUNT];
   double cost[TILE_COUNT];
   uint32_t nc = 0;
+  /* a tile the desc forces (m and n, not the workgroup) that the table has: its own
+   * workgroups only (fit_tile rates the others as unmeasured, the same as the smallest) */
+  bool forced_in_table = false;
+  for (size_t i = 0; i < TILE_COUNT && d->tile_m && d->tile_n && !d->workgroup_size; i++)
+    forced_in_table = forced_in_table || (TILES[i].m == d->tile_m && TILES[i].n == d->tile_n);
   for (size_t i = 0; i < TILE_COUNT; i++) {
+    if (forced_in_table && (TILES[i].m != d->tile_m || TILES[i].n != d->tile_n)) continue;
     cm2_tile t = fit_tile(d, &TILES[i], kgran);
     spvgen_status st = check_tile(caps, d, &fl, &t, NULL, i == 0 ? first_msg : NULL, sizeof first_msg);
     if (i == 0) first_st = st;
@@ -438,8 +462,22 @@ static spvgen_status plan_stages2(const spvgen_device_caps *caps, spvgen_gemm_co
  * 8192^3 f16->f32 326 / 315 / 298 TFLOP/s at unroll 4 / 2 / 1, clamp at unroll 1 202). A
  * shift that moves an operand along its contiguous dimension loses the loads' alignment
  * in every tile. */
+/* Unrolling pays in a tile of one or two workgroups an SM, where the unrolled steps are
+ * the latency hiding: 128x256x32 and 128x128x32 ran 1.074x faster at u2 than at u1 (median
+ * of 29 pairs timed in one process), 128x128x64 1.00 at K up to 4096 (15 pairs) and
+ * 1.03-1.05 at K 8192-18944 (H200, call S22-2). Tiles under 128x128 with K steps of 128
+ * bytes or more, several workgroups an SM, gain nothing from it: 64x64x64 1.009, and in
+ * call S22-1 (H200) 32x64x64 and 32x32x64 ran 0.016 / 0.016 ms and 0.056 / 0.057 ms at
+ * u1 / u2. There every unroll scores as u1, so the plan keeps the cheaper compile
+ * (choose_unroll_and_edge). */
+static double unroll_score(const spvgen_gemm_desc *d, uint32_t u) {
+  if ((uint64_t)d->tile_m * d->tile_n < 128u * 128u && (uint64_t)d->tile_k * spvgen_component_type_size(d->a_type) >= 128)
+    return 0.91;
+  return u >= 4 ? 1.0 : u >= 2 ? 0.96 : 0.91;
+}
+
 static double knob_score(const spvgen_gemm_desc *d, uint32_t u, spvgen_gemm_edge e, bool edges) {
-  double su = u >= 4 ? 1.0 : u >= 2 ? 0.96 : 0.91;
+  double su = unroll_score(d, u);
   /* the split K loop's rest iterations in a rolled loop: a little slower than unrolled
    * (docs/design-notes.md, "The split K loop on every tile") */
   if (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) su *= 0.96;
@@ -465,7 +503,7 @@ static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool 
   static const spvgen_gemm_edge modes[] = {SPVGEN_GEMM_EDGE_BRANCH, SPVGEN_GEMM_EDGE_SHIFT, SPVGEN_GEMM_EDGE_CLAMP};
   spvgen_gemm_desc best = *d, cheapest = *d;
   double best_score = -1.0;
-  uint32_t cheapest_ms = 0;
+  uint32_t cheapest_ms = 0, best_ms = 0;
   /* a FIXED shape with no interior tile runs clamped whatever the mode says: say so */
   bool no_interior = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
   const bool rest_set = (d->codegen & SPVGEN_GEMM_CODEGEN_REST_NO_UNROLL) != 0;
@@ -490,9 +528,11 @@ static void choose_unroll_and_edge(spvgen_gemm_config *p, bool unroll_set, bool 
         }
         uint32_t ms = gemm_compile_ms(&c);
         double score = knob_score(&c.desc, u, e, edges);
-        if (ms <= budget && score > best_score) {
+        /* of knobs that rank the same, the cheaper compile */
+        if (ms <= budget && (score > best_score || (score == best_score && ms < best_ms))) {
           best = c.desc;
           best_score = score;
+          best_ms = ms;
         }
         if (!cheapest_ms || ms < cheapest_ms) {
           cheapest = c.desc;
@@ -641,7 +681,7 @@ double cm2_tile_rate(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
   /* the table's efficiency of this tiling: its exact entry, else the first of its
    * m x n and workgroup (a K step fitted to a short K), else the smallest tile's */
-  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, 0.40f, 0};
+  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, SMALLEST_TILE_EFF, 0};
   const cm2_tile *same = NULL;
   for (size_t i = 0; i < TILE_COUNT; i++) {
     const cm2_tile *b = &TILES[i];

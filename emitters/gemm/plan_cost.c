@@ -76,11 +76,39 @@
 /* The loop body of a coopmat2 kernel relative to 128x256x32 f16 at unroll 1 over 256
  * invocations: the A and B elements it loads per invocation (8-bit ones count half:
  * their K steps are twice as long for the same MulAdd instructions; the s8 128x128x128
- * kernel compiles in 190 ms at unroll 1 and 432 at 2). */
+ * kernel compiles in 190 ms at unroll 1 and 432 at 2), capped by the multiply-adds per
+ * invocation (CM2_BODY_MADD_CAP times their share of 128x256x32's over 256).
+ *
+ * The cap is for small tiles: a 64x32x64 tile over 64 invocations loads twice the
+ * reference's elements per invocation, and the loads body put its clamped kernel at 910 ms,
+ * where it compiled in 120-253 ms (H100, call S21-6; 32x32x64 w64 75-162 ms against 528,
+ * 64x64x64 w128 91-139 ms against 528 at K 256). The driver's work follows the MulAdds
+ * per invocation there (session 12's refit found the same over every recorded compile).
+ * The cap binds where 1/tile_m + 1/tile_n > 1.6 x 48 / 4096 (whatever the workgroup, K
+ * depth and unroll): tiles with a side under 128. From 128x128 up the loads body is the
+ * smaller, so the big tiles' estimates, and the budget's choices among them, are as before
+ * (docs/design-notes.md, "The compile model's small tiles (session 22)").
+ * Not in a kernel of two K loops (branch: an unclamped and a clamped path): the one such
+ * small kernel measured, 32x32x64 w64 at 48 x 200 x 512, compiled in 661 ms against 247
+ * capped and 1049 uncapped (H200, call S22-2). */
+#define CM2_BODY_MADD_CAP 1.6
+static bool cm2_two_paths(const spvgen_gemm_desc *d) {
+  const bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
+  const bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
+  return edges && d->edge != SPVGEN_GEMM_EDGE_SHIFT && d->edge != SPVGEN_GEMM_EDGE_CLAMP && !fixed_small &&
+         !cm2_store_only_branch(d);
+}
+
 static double cm2_body(const spvgen_gemm_desc *d, uint32_t u) {
-  double per = (double)(d->tile_m + d->tile_n) * d->tile_k * u / (d->workgroup_size ? d->workgroup_size : 256);
-  if (spvgen_component_type_size(d->a_type) == 1) per *= 0.5;
-  return per / (384.0 * 32.0 / 256.0);
+  const double wg = d->workgroup_size ? d->workgroup_size : 256;
+  double loads = (double)(d->tile_m + d->tile_n) * d->tile_k * u / wg / (384.0 * 32.0 / 256.0);
+  double madds = (double)d->tile_m * d->tile_n * d->tile_k * u / wg / (128.0 * 256.0 * 32.0 / 256.0);
+  if (spvgen_component_type_size(d->a_type) == 1) {
+    loads *= 0.5;
+    madds *= 0.5;
+  }
+  const double cap = CM2_BODY_MADD_CAP * madds;
+  return loads < cap || cm2_two_paths(d) ? loads : cap;
 }
 
 /* The main K loop marked DontUnroll (SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL: a plan's quick

@@ -564,8 +564,42 @@ static void test_small_workspace_is_refused(void) {
   spvgen_vk_destroy(ctx);
 }
 
+/* A packed plan's kernel runs its tile over the workgroup the tile was ranked with: the
+ * tile planned unpacked with the same desc gets the same workgroup, the table's. (Before,
+ * a tile forced without its workgroup, as the packed plan's inner desc is, took every
+ * table entry's workgroup at that entry's rating: 32x32x64 took 256 invocations as
+ * 128x256x64 and ran 0.70x the 64-wide kernel: 556 x 1024 x 4096 f16, H200, call S22-2.) */
+static void test_packed_plan_keeps_its_tiles_workgroup(void) {
+  const spvgen_device_caps h100 = preset("h100");
+  static const uint32_t shapes[][3] = {{556, 1024, 4096}, {300, 700, 1000}, {4097, 4095, 4093}};
+  char msg[512];
+  for (size_t i = 0; i < 3; i++) {
+    spvgen_gemm_desc d = f16_desc(shapes[i][0], shapes[i][1], shapes[i][2]);
+    d.out_type = SPVGEN_COMPONENT_F16;
+    d.b_layout = SPVGEN_COL_MAJOR;
+    d.variant = SPVGEN_GEMM_COOPMAT2;
+    d.pack = SPVGEN_GEMM_PACK_AB;
+    spvgen_gemm_config p, u;
+    CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    spvgen_gemm_desc e = d;
+    e.pack = SPVGEN_GEMM_PACK_NONE;
+    e.tile_m = p.desc.tile_m, e.tile_n = p.desc.tile_n, e.tile_k = p.desc.tile_k;
+    CHECK_MSG(spvgen_gemm_plan(&e, &h100, &u, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+    CHECK_MSG(p.desc.workgroup_size == u.desc.workgroup_size, "[%s] against [%s]", p.name, u.name);
+  }
+  /* and a tile forced without its workgroup takes the table's (32x32x64: 64 invocations) */
+  spvgen_gemm_desc d = f16_desc(556, 1024, 4096);
+  d.b_layout = SPVGEN_COL_MAJOR;
+  d.variant = SPVGEN_GEMM_COOPMAT2;
+  d.tile_m = d.tile_n = 32, d.tile_k = 64;
+  spvgen_gemm_config p;
+  CHECK_MSG(spvgen_gemm_plan(&d, &h100, &p, msg, sizeof msg) == SPVGEN_OK, "%s", msg);
+  CHECK_MSG(p.desc.workgroup_size == 64, "[%s]", p.name);
+}
+
 int main(int argc, char **argv) {
   static const test_case tests[] = {
+      TEST_CASE(test_packed_plan_keeps_its_tiles_workgroup),
       TEST_CASE(test_plan_layout_and_kernels),
       TEST_CASE(test_packed_k_pads_to_whole_groups),
       TEST_CASE(test_modules_validate),
