@@ -1095,7 +1095,11 @@ spvgen_status spvgen_gemm_plan(const spvgen_gemm_desc *desc, const spvgen_device
       /* Not where M or N is under 128: there coopmat2's small tile is the matrix's own
        * width, no fallback from its big tiles, and it ran 1.5-2x khr's (1048576 x 64 x 256
        * nt: 0.337 ms on 64x64x64 against 0.510 on khr's 128x64; 1 x 4096 x 256: 0.004 ms
-       * against 0.008; call S21-3, docs/design-notes.md "Tiles wider than the matrix"). */
+       * against 0.008; call S21-3, docs/design-notes.md "Tiles wider than the matrix"). With
+       * khr's rate refitted on measured times (session 22) the condition is still needed: without
+       * it 1048576 x {16, 22} x 256 nt would take khr's 128x64 tile, measured 0.635 ms against
+       * coopmat2's 128x128 clamped default's 0.586 (docs/design-notes.md, "The khr tile's
+       * speed, fitted (session 22)"). */
       if (order[v] == SPVGEN_GEMM_COOPMAT2 && !gemm_runtime(&d) && spvgen_component_type_size(d.a_type) == 2 &&
           d.m >= 128 && d.n >= 128 &&
           (gemm_packed(&plan->desc) || plan->desc.tile_m * plan->desc.tile_n < 128u * 128u ||

@@ -22,8 +22,10 @@ static const char *variant_name(const void *plan) {
   return spvgen_gemm_variant_name(((const spvgen_gemm_config *)plan)->variant);
 }
 
-/* The GEMM's members of `spvgen gemm --json`: the shape, tile, class and split-K. */
-static void describe(const void *plan, sg_json *j) {
+/* The GEMM's members of `spvgen gemm --json`: the shape, tile, class and split-K, and the
+ * planner's estimates (compile, and one run's GPU time on caps: the figure AUTO ranks
+ * plans by; tools/speed_fit.py sets it against measured times). */
+static void describe(const void *plan, const spvgen_device_caps *caps, sg_json *j) {
   const spvgen_gemm_config *p = plan;
   sg_json_u64(j, "m", p->desc.m);
   sg_json_u64(j, "n", p->desc.n);
@@ -44,6 +46,8 @@ static void describe(const void *plan, sg_json *j) {
   sg_json_u64(j, "k_fixed", p->desc.k_fixed);
   sg_json_end(j);
   sg_json_u64(j, "compile_ms_estimate", p->compile_ms);
+  double est = 0.0;
+  if (spvgen_gemm_estimate_ms(p, caps, NULL, &est, NULL, 0) == SPVGEN_OK) sg_json_f64(j, "time_ms_estimate", est);
   char key[24];
   snprintf(key, sizeof key, "%016llx", (unsigned long long)spvgen_gemm_class_key(p));
   sg_json_str(j, "class_key", key);

@@ -20,7 +20,8 @@ static const char *variant_name(const void *plan) {
 }
 
 /* The MLP's members of `spvgen mlp --json`: types, sizes and the weight layout. */
-static void describe(const void *plan, sg_json *j) {
+static void describe(const void *plan, const spvgen_device_caps *caps, sg_json *j) {
+  (void)caps;
   const spvgen_mlp_config *p = plan;
   sg_json_u64(j, "points_per_workgroup", p->points_per_workgroup);
   sg_json_str(j, "input_type", spvgen_component_type_name(p->desc.input_type));

@@ -12,14 +12,15 @@ const sg_template *const sg_templates[] = {
     NULL,
 };
 
-void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_kernel *k, uint32_t count) {
+void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_device_caps *caps,
+                      const spvgen_kernel *k, uint32_t count) {
   char name[256];
   t->plan_name(plan, name, sizeof name);
   sg_json j;
   sg_json_start(&j, out);
   sg_json_object(&j, NULL, false);
   sg_json_kernel(&j, t->name, t->variant_name(plan), name, k[0].words, k[0].word_count, &k[0].info);
-  if (t->describe) t->describe(plan, &j);
+  if (t->describe) t->describe(plan, caps, &j);
   if (count > 1) {
     sg_json_array(&j, "next_kernels", false);
     for (uint32_t i = 1; i < count; i++) {

@@ -225,8 +225,9 @@ typedef struct sg_template {
   void (*plan_name)(const void *plan, char *buf, size_t size);
   const char *(*variant_name)(const void *plan);
   /* The plan's own members of the kernel metadata JSON, after the ones every template has
-   * (sg_template_json writes both; NULL: none). */
-  void (*describe)(const void *plan, sg_json *j);
+   * (sg_template_json writes both; NULL: none). caps: the device the plan was made for
+   * (estimates that depend on it; NULL: the template's default device). */
+  void (*describe)(const void *plan, const spvgen_device_caps *caps, sg_json *j);
   /* Example problems (for benchmarks and walkthroughs): writes up to max descs into
    * descs (desc_size bytes each) and the caps preset each targets; returns how many. */
   uint32_t (*examples)(void *descs, const char **presets, uint32_t max);
@@ -323,8 +324,10 @@ const sg_template *sg_template_find(const char *name);
 /* The kernel metadata of `spvgen NAME --json`: one object, sg_json_kernel's members of
  * kernel k[0] then the template's describe, and for a plan of count > 1 kernels
  * "next_kernels": an array of one object per later kernel (its "kernel" name, then its
- * sg_json_kernel members), dispatched after the first in order (table.c). */
-void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_kernel *k, uint32_t count);
+ * sg_json_kernel members), dispatched after the first in order (table.c). caps: the device
+ * the plan was made for, passed to describe (NULL: the template's default). */
+void sg_template_json(const sg_template *t, FILE *out, const void *plan, const spvgen_device_caps *caps,
+                      const spvgen_kernel *k, uint32_t count);
 /* Kernel `which`'s name (t->kernel_name of the plan (may be NULL then), t->kernel_names,
  * else "main", "k1", ...). */
 const char *sg_template_kernel_name(const sg_template *t, const void *plan, uint32_t which);

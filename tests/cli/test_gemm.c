@@ -200,6 +200,11 @@ static void test_json_has_the_metadata_and_matches_the_module(void) {
   CHECK_CONTAINS(j, "\"Float16\"");
   CHECK_CONTAINS(j, "\"extensions\": [");
   CHECK_EQ_U64(json_number(j, "words"), size / 4);
+  /* the planner's estimates: the compile, and one run's GPU time on the caps given (what
+   * tools/speed_fit.py sets against measured times): a positive number of ms */
+  CHECK(json_number(j, "compile_ms_estimate") > 0);
+  const char *t = strstr(j, "\"time_ms_estimate\": ");
+  CHECK_MSG(t && strtod(t + strlen("\"time_ms_estimate\": "), NULL) > 0.0, "no positive time_ms_estimate in:\n%s", j);
   char hash[32];
   snprintf(hash, sizeof hash, "\"hash\": \"%016" PRIx64 "\"", fnv1a64((const unsigned char *)ref, size));
   CHECK_CONTAINS(j, hash);

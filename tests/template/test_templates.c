@@ -80,7 +80,7 @@ static void check_example(const sg_template *t, const void *desc, const char *pr
     FILE *f = open_memstream(&text, &len);
     CHECK(f != NULL);
     if (f) {
-      sg_template_json(t, f, plan, &k, 1);
+      sg_template_json(t, f, plan, NULL, &k, 1);
       fclose(f);
       char want[64];
       snprintf(want, sizeof want, "\"template\": \"%s\"", t->name);

@@ -192,8 +192,8 @@ static void kernel_path(const sg_template *t, const void *plan, const char *path
 /* Writes the plan's modules as asked: binary to the path (a plan of several kernels:
  * kernel k > 0 to kernel_path's name), or the disassembly / JSON / C header of all of
  * them to one output. */
-static int write_kernels(const char *cmd, const sg_template *t, const void *plan, const spvgen_kernel *k,
-                         uint32_t count, const spvgen_cli_emit *e, int argc, char **argv) {
+static int write_kernels(const char *cmd, const sg_template *t, const void *plan, const spvgen_device_caps *caps,
+                         const spvgen_kernel *k, uint32_t count, const spvgen_cli_emit *e, int argc, char **argv) {
   bool text = e->disassemble || e->json || e->c_header;
   char path[4096], name[256];
   snprintf(path, sizeof path, "%s", e->output ? e->output : text ? "-" : "");
@@ -222,7 +222,7 @@ static int write_kernels(const char *cmd, const sg_template *t, const void *plan
   FILE *f = spvgen_cli_open_output(cmd, path, false); /* a text output holds every kernel */
   if (!f) return 1;
   int rc = 0;
-  if (e->json) sg_template_json(t, f, plan, k, count);
+  if (e->json) sg_template_json(t, f, plan, caps, k, count);
   for (uint32_t i = 0; i < count && !rc && !e->json; i++) {
     if (e->c_header) {
       char cname[300];
@@ -280,7 +280,7 @@ int spvgen_cli_emit_kernel(const sg_template *t, const void *desc, const spvgen_
       fprintf(stderr, "spvgen %s: the emitted module does not validate (a bug in spvgen): %s\n", cmd, vmsg);
       rc = 1;
     }
-  if (!rc) rc = write_kernels(cmd, t, plan, k, count, e, argc, argv);
+  if (!rc) rc = write_kernels(cmd, t, plan, &caps, k, count, e, argc, argv);
   for (uint32_t i = 0; i < SG_RUN_MAX_KERNELS; i++) spvgen_kernel_free(&k[i]);
   free(plan);
   return rc;
