@@ -45,6 +45,7 @@
  * model ranks plans and keeps the defaults within the budget; it is not a stopwatch. */
 #include <math.h>
 
+#include "gemm_cost.h"
 #include "gemm_internal.h"
 
 /* Default budgets: what a plan may cost when the desc leaves compile_budget_ms at 0. */
@@ -90,8 +91,20 @@
  * (docs/design-notes.md, "The compile model's small tiles (session 22)").
  * Not in a kernel of two K loops (branch: an unclamped and a clamped path): the one such
  * small kernel measured, 32x32x64 w64 at 48 x 200 x 512, compiled in 661 ms against 247
- * capped and 1049 uncapped (H200, call S22-2). */
+ * capped and 1049 uncapped (H200, call S22-2). Nor in a run-time class, whose compiles
+ * the model already puts low (measured / estimate 1.66 over 81 recorded points): capped,
+ * 32x64x64 w256 split-K classes read 623-765 ms against 391 (S22-2); nor for a fixed
+ * stand-in of one (gemm_cost_as_runtime_class): the MLP layers plans whose GEMM knobs it
+ * moved ran 0.58-1.01x (S22-5, S22-6). */
 #define CM2_BODY_MADD_CAP 1.6
+
+/* Set while a caller plans a FIXED stand-in for a run-time class (the MLP layers
+ * variant's GEMMs take their knobs from the fixed shape at a typical point count,
+ * emitters/mlp/layers.c): the class's compile model, uncapped. Per thread: planning is
+ * reentrant and contexts plan on threads of their own. */
+static _Thread_local bool cost_as_runtime_class;
+
+void gemm_cost_as_runtime_class(bool on) { cost_as_runtime_class = on; }
 static bool cm2_two_paths(const spvgen_gemm_desc *d) {
   const bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
   const bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
@@ -108,7 +121,7 @@ static double cm2_body(const spvgen_gemm_desc *d, uint32_t u) {
     madds *= 0.5;
   }
   const double cap = CM2_BODY_MADD_CAP * madds;
-  return loads < cap || cm2_two_paths(d) ? loads : cap;
+  return loads < cap || cm2_two_paths(d) || gemm_runtime(d) || cost_as_runtime_class ? loads : cap;
 }
 
 /* The main K loop marked DontUnroll (SPVGEN_GEMM_CODEGEN_MAIN_NO_UNROLL: a plan's quick

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../gemm/gemm_cost.h"
 #include "mlp_internal.h"
 #include "spvgen/gemm.h"
 
@@ -230,7 +231,12 @@ spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_
   fixed.k_fixed = 0;
   spvgen_gemm_config fp;
   spvgen_gemm_desc want = *cls;
-  if (spvgen_gemm_plan(&fixed, caps, &fp, NULL, 0) == SPVGEN_OK) {
+  /* the fixed shape stands in for the RUNTIME class: planned with the class's compile
+   * model (emitters/gemm/plan_cost.c, cm2_body) */
+  gemm_cost_as_runtime_class(true);
+  const spvgen_status fst = spvgen_gemm_plan(&fixed, caps, &fp, NULL, 0);
+  gemm_cost_as_runtime_class(false);
+  if (fst == SPVGEN_OK) {
     want.variant = fp.variant;
     want.tile_m = fp.desc.tile_m;
     want.tile_n = fp.desc.tile_n;
