@@ -116,8 +116,9 @@ def spec_prefix(spec):
     return m.group(1) if m else ""
 
 
-def harvest():
-    pts = []
+def raw_files():
+    """(path relative to the tree, text) of every recorded raw file (bench/results/raw,
+    tests/results/raw; not the call scripts), in a fixed order: what the fit tools harvest."""
     for d in RAW_DIRS:
         for dp, _, files in os.walk(os.path.join(ROOT, d)):
             if "/calls" in dp:
@@ -128,15 +129,20 @@ def harvest():
                     text = open(path, errors="replace").read()
                 except OSError:
                     continue
-                rel = os.path.relpath(path, ROOT)
-                if ("coopmat2 " not in text and "khr " not in text) or ("compile" not in text and "pipeline" not in text):
-                    continue
-                head = "\n".join(l for l in text.splitlines()[:40] if l.startswith("#") or l.startswith("=="))
-                date = (re.search(r"2026-\d\d-\d\d", rel) or re.search(r"2026-\d\d-\d\d", text[:2000]))
-                date = date.group(0) if date else ""
-                card = card_of(text)
-                pts += harvest_table(rel, text, head, card, date)
-                pts += harvest_run(rel, text, card, date)
+                yield os.path.relpath(path, ROOT), text
+
+
+def harvest():
+    pts = []
+    for rel, text in raw_files():
+        if ("coopmat2 " not in text and "khr " not in text) or ("compile" not in text and "pipeline" not in text):
+            continue
+        head = "\n".join(l for l in text.splitlines()[:40] if l.startswith("#") or l.startswith("=="))
+        date = (re.search(r"2026-\d\d-\d\d", rel) or re.search(r"2026-\d\d-\d\d", text[:2000]))
+        date = date.group(0) if date else ""
+        card = card_of(text)
+        pts += harvest_table(rel, text, head, card, date)
+        pts += harvest_run(rel, text, card, date)
     return pts
 
 

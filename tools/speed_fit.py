@@ -36,9 +36,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from compile_fit import parse_plan, norm, card_of  # noqa: E402 (the same plan names)
+from compile_fit import parse_plan, norm, card_of, raw_files  # noqa: E402 (the same plan names and records)
 
-RAW_DIRS = ["bench/results/raw", "tests/results/raw"]
 # arguments of a run row that are the shape's (kept when the plan is planned again)
 SHAPE_ARGS = {"--m", "--n", "--k", "--batch", "--layout", "--lda", "--ldb", "--ldc", "--ldd", "--alpha", "--beta",
               "--bias", "--act", "--leaky-slope", "--addressing"}
@@ -100,23 +99,13 @@ def shape_key(sh):
 
 def harvest():
     pts = []
-    for d in RAW_DIRS:
-        for dp, _, files in os.walk(os.path.join(ROOT, d)):
-            if "/calls" in dp:
-                continue
-            for fn in sorted(files):
-                path = os.path.join(dp, fn)
-                try:
-                    text = open(path, errors="replace").read()
-                except OSError:
-                    continue
-                if "coopmat2 " not in text and "khr " not in text:
-                    continue
-                rel = os.path.relpath(path, ROOT)
-                card = card_of(text)
-                header = "\n".join(l for l in text.splitlines()[:8] if l.startswith("#"))
-                pts += harvest_runs(rel, text, header, card)
-                pts += harvest_bench(rel, text, card)
+    for rel, text in raw_files():
+        if "coopmat2 " not in text and "khr " not in text:
+            continue
+        card = card_of(text)
+        header = "\n".join(l for l in text.splitlines()[:8] if l.startswith("#"))
+        pts += harvest_runs(rel, text, header, card)
+        pts += harvest_bench(rel, text, card)
     return pts
 
 
