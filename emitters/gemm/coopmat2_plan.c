@@ -180,6 +180,23 @@ static float table_eff(const spvgen_gemm_desc *d, const cm2_tile *b, uint32_t k)
   return b->eff * tile_bonus(d, b);
 }
 
+/* The table's efficiency of a tiling: its exact entry (m x n, workgroup, K step), else the
+ * first of its m x n and workgroup (a K step fitted to a short K), else the smallest
+ * tile's. */
+static float tiling_eff(const spvgen_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint32_t wg) {
+  const cm2_tile *same = NULL;
+  for (size_t i = 0; i < TILE_COUNT; i++) {
+    const cm2_tile *b = &TILES[i];
+    if (b->m != m || b->n != n || b->wg != wg) continue;
+    if ((is_8bit(d->a_type) ? b->k * 2 : b->k) == k) {
+      same = b;
+      break;
+    }
+    if (!same) same = b;
+  }
+  return same ? table_eff(d, same, k) : SMALLEST_TILE_EFF;
+}
+
 static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32_t kgran) {
   cm2_tile t = *base;
   t.eff = table_eff(d, base, base->k);
@@ -198,17 +215,7 @@ static cm2_tile fit_tile(const spvgen_gemm_desc *d, const cm2_tile *base, uint32
      * workgroup: the K step's, else the first), else as the smallest tile, not as the
      * entry it came from: a forced 32x32x64 took 256 invocations at 128x256x64's rating
      * and ran 0.70x the 64-wide kernel (556 x 1024 x 4096 f16, H200, call S22-2). */
-    const cm2_tile *same = NULL;
-    for (size_t i = 0; i < TILE_COUNT; i++) {
-      const cm2_tile *b = &TILES[i];
-      if (b->m != t.m || b->n != t.n || b->wg != t.wg) continue;
-      if ((is_8bit(d->a_type) ? b->k * 2 : b->k) == t.k) {
-        same = b;
-        break;
-      }
-      if (!same) same = b;
-    }
-    t.eff = same ? table_eff(d, same, t.k) : SMALLEST_TILE_EFF;
+    t.eff = tiling_eff(d, t.m, t.n, t.k, t.wg);
   }
   return t;
 }
@@ -686,20 +693,8 @@ double gemm_wave_efficiency(uint64_t tiles, uint32_t units) {
 
 double cm2_tile_rate(const spvgen_gemm_config *p) {
   const spvgen_gemm_desc *d = &p->desc;
-  /* the table's efficiency of this tiling: its exact entry, else the first of its
-   * m x n and workgroup (a K step fitted to a short K), else the smallest tile's */
-  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, SMALLEST_TILE_EFF, 0};
-  const cm2_tile *same = NULL;
-  for (size_t i = 0; i < TILE_COUNT; i++) {
-    const cm2_tile *b = &TILES[i];
-    if (b->m != t.m || b->n != t.n || b->wg != t.wg) continue;
-    if ((is_8bit(d->a_type) ? b->k * 2 : b->k) == t.k) {
-      same = b;
-      break;
-    }
-    if (!same) same = b;
-  }
-  if (same) t.eff = table_eff(d, same, t.k);
+  cm2_tile t = {d->tile_m, d->tile_n, d->tile_k, d->workgroup_size, 0, 0};
+  t.eff = tiling_eff(d, t.m, t.n, t.k, t.wg);
   bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
   return t.eff * kline_factor(d, t.m, t.n, t.k) * knob_score(d, d->unroll, d->edge, edges) *
          unroll_bonus(d, d->unroll);
