@@ -1,14 +1,16 @@
-/* emitters/gemm/gemm_cost.h — what other emitters may ask of the GEMM's cost model
- * (emitters/gemm/plan_cost.c). */
+/* emitters/gemm/gemm_cost.h — what other emitters may ask of the GEMM's planner beyond
+ * spvgen/gemm.h (emitters/gemm/plan_cost.c). */
 #ifndef SPVGEN_EMITTERS_GEMM_COST_H
 #define SPVGEN_EMITTERS_GEMM_COST_H
 
-#include <stdbool.h>
+#include "spvgen/gemm.h"
 
-/* Plan FIXED descs with a run-time class's compile model (on) or their own (off), on this
- * thread: for a fixed stand-in of a run-time class (the MLP layers variant's GEMMs,
- * emitters/mlp/layers.c). The small-tile cap of the compile model was fitted on fixed
- * kernels only (docs/design-notes.md, "The compile model's small tiles"). */
-void gemm_cost_as_runtime_class(bool on);
+/* spvgen_gemm_plan of a FIXED desc that stands in for a run-time class (the MLP layers
+ * variant's GEMMs take their knobs from the fixed shape at a typical point count,
+ * emitters/mlp/layers.c): planned with the run-time class's compile model. The compile
+ * model's small-tile cap was fitted on fixed kernels only and put such classes' plans
+ * 0.58-1.01x (docs/design-notes.md, "The compile model's small tiles"). */
+spvgen_status gemm_plan_runtime_stand_in(const spvgen_gemm_desc *fixed, const spvgen_device_caps *caps,
+                                         spvgen_gemm_config *out, char *msg, size_t size);
 
 #endif

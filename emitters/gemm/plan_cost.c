@@ -94,17 +94,23 @@
  * capped and 1049 uncapped (H200, call S22-2). Nor in a run-time class, whose compiles
  * the model already puts low (measured / estimate 1.66 over 81 recorded points): capped,
  * 32x64x64 w256 split-K classes read 623-765 ms against 391 (S22-2); nor for a fixed
- * stand-in of one (gemm_cost_as_runtime_class): the MLP layers plans whose GEMM knobs it
+ * stand-in of one (gemm_plan_runtime_stand_in): the MLP layers plans whose GEMM knobs it
  * moved ran 0.58-1.01x (S22-5, S22-6). */
 #define CM2_BODY_MADD_CAP 1.6
 
-/* Set while a caller plans a FIXED stand-in for a run-time class (the MLP layers
- * variant's GEMMs take their knobs from the fixed shape at a typical point count,
- * emitters/mlp/layers.c): the class's compile model, uncapped. Per thread: planning is
- * reentrant and contexts plan on threads of their own. */
+/* Set only inside gemm_plan_runtime_stand_in: the fixed desc being planned stands in for
+ * a run-time class, and takes the class's compile model (uncapped). Per thread: planning
+ * is reentrant and contexts plan on threads of their own. */
 static _Thread_local bool cost_as_runtime_class;
 
-void gemm_cost_as_runtime_class(bool on) { cost_as_runtime_class = on; }
+spvgen_status gemm_plan_runtime_stand_in(const spvgen_gemm_desc *fixed, const spvgen_device_caps *caps,
+                                         spvgen_gemm_config *out, char *msg, size_t size) {
+  const bool outer = cost_as_runtime_class;
+  cost_as_runtime_class = true;
+  const spvgen_status st = spvgen_gemm_plan(fixed, caps, out, msg, size);
+  cost_as_runtime_class = outer;
+  return st;
+}
 static bool cm2_two_paths(const spvgen_gemm_desc *d) {
   const bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
   const bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);

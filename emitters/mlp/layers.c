@@ -232,11 +232,8 @@ spvgen_status mlp_layers_plan_gemm(const spvgen_device_caps *caps, const spvgen_
   spvgen_gemm_config fp;
   spvgen_gemm_desc want = *cls;
   /* the fixed shape stands in for the RUNTIME class: planned with the class's compile
-   * model (emitters/gemm/plan_cost.c, cm2_body) */
-  gemm_cost_as_runtime_class(true);
-  const spvgen_status fst = spvgen_gemm_plan(&fixed, caps, &fp, NULL, 0);
-  gemm_cost_as_runtime_class(false);
-  if (fst == SPVGEN_OK) {
+   * model (emitters/gemm/gemm_cost.h) */
+  if (gemm_plan_runtime_stand_in(&fixed, caps, &fp, NULL, 0) == SPVGEN_OK) {
     want.variant = fp.variant;
     want.tile_m = fp.desc.tile_m;
     want.tile_n = fp.desc.tile_n;
