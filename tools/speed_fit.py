@@ -295,7 +295,10 @@ def main():
                     "under bench/results/raw and tests/results/raw named in column 1), the model's time estimate (caps "
                     "%s)\n" % (a.caps if not os.path.exists(a.caps) else os.path.relpath(a.caps, ROOT)))
             f.write("# References: each plan against the fastest measured plan of its shape in the same file "
-                    "(ratio_vs_best: measured relative speed / estimated)\n")
+                    "(ratio_vs_best: measured relative speed / estimated); the file named in column 1 records its own "
+                    "call's cuBLAS (shared/anchors/gemm_anchor.py) or torch references; no new GPU measurement here\n")
+            f.write("# First compiles: not in this table (GPU times only); each file in column 1 records its plans' "
+                    "first compiles\n")
             f.write("file\tshape\tplan\tclass\tmeasured_ms\testimate_ms\tratio_vs_best\n")
             for key, d in sorted(groups.items()):
                 plans = sorted(d.items(), key=lambda kv: kv[1][0])

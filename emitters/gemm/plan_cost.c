@@ -95,7 +95,7 @@
  * the model already puts low (measured / estimate 1.66 over 81 recorded points): capped,
  * 32x64x64 w256 split-K classes read 623-765 ms against 391 (S22-2); nor for a fixed
  * stand-in of one (gemm_plan_runtime_stand_in): the MLP layers plans whose GEMM knobs it
- * moved ran 0.58-1.01x (S22-5, S22-6). */
+ * moved ran 0.58-1.01x (S22-5). */
 #define CM2_BODY_MADD_CAP 1.6
 
 /* Set only inside gemm_plan_runtime_stand_in: the fixed desc being planned stands in for

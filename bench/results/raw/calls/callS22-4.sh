@@ -3,8 +3,8 @@
 # First compiles: each trace's run 1 starts with an empty driver and spvgen cache (bench/trace.sh); run 2 keeps both, run 3 the spvgen cache only
 # References: the session's start (d475022, build-gpu/base/tools/spvgen) on the same traces, and torch.matmul's trace (bench/anchors/gemm_trace_anchor.py: pass 1 cold, pass 2 warm) in bench/trace.sh's run 4 of the final build's run; the GPU tests' reference is their float64 CPU reference, element by element
 # Call S22-4 (main with both session-22 changes merged): (A) tests/gpu/test_gpu_gemm, one
-# test case per process (bench/results/raw/calls/gpu-gemm-tests-S22.txt: the cases of
-# default and packed plans first), until 230 s have passed; (B) two LLM prefill traces
+# test case per process (the list below: the cases of default plans and edges first),
+# until 230 s have passed; (B) two LLM prefill traces
 # whose run-time plans moved (decode-length calls from khr 128x128x32 to coopmat2 32x64x64
 # split-K), through bench/trace.sh with --warm-up, with the start's build and this one.
 set -u
@@ -23,7 +23,78 @@ while read -r t; do
   rc=$?
   echo "== $t rc=$rc $((SECONDS - s)) s: $(grep -E "passed|FAIL" "$O/cur.txt" | tail -3 | tr '\n' ' ')" >> "$O/A-tests.txt"
   grep -q FAIL "$O/cur.txt" && cat "$O/cur.txt" >> "$O/A-fail.txt"
-done < bench/results/raw/calls/gpu-gemm-tests-S22.txt
+done <<'TESTS'
+test_gemm_coopmat2_matches_cpu_f16_f32
+test_gemm_coopmat2_matches_cpu_f16_f16
+test_gemm_khr_matches_cpu_f16_f32
+test_gemm_khr_matches_cpu_f16_f16
+test_gemm_coopmat2_every_plan_matches_cpu_f16_f32
+test_gemm_coopmat2_every_plan_matches_cpu_f16_f16
+test_gemm_khr_every_plan_matches_cpu_f16_f32
+test_gemm_khr_every_plan_matches_cpu_f16_f16
+test_gemm_coopmat2_edge_clamp_matches_cpu_f16_f32
+test_gemm_coopmat2_edge_clamp_matches_cpu_f16_f16
+test_gemm_coopmat2_edge_clamp_matches_cpu_int8
+test_gemm_coopmat2_edge_clamp_matches_cpu_bf16
+test_gemm_coopmat2_edge_clamp_epilogue_matches_cpu
+test_gemm_coopmat2_edge_shift_matches_cpu_f16_f32
+test_gemm_coopmat2_edge_shift_matches_cpu_f16_f16
+test_gemm_coopmat2_edge_shift_matches_cpu_int8
+test_gemm_coopmat2_edge_shift_matches_cpu_bf16
+test_gemm_coopmat2_edge_shift_epilogue_matches_cpu
+test_gemm_coopmat2_splitk_matches_cpu
+test_gemm_khr_splitk_matches_cpu
+test_gemm_khr_splitk_f16_matches_cpu
+test_gemm_khr_splitk_f16_f32acc_matches_cpu
+test_gemm_khr_splitk_s8_matches_cpu
+test_gemm_khr_splitk_u8_matches_cpu
+test_gemm_simt_splitk_matches_cpu
+test_gemm_quick_form_matches_cpu
+test_gemm_coopmat2_runtime_matches_cpu_f16_f32
+test_gemm_coopmat2_runtime_matches_cpu_f16_f16
+test_gemm_khr_runtime_matches_cpu_f16_f32
+test_gemm_khr_runtime_matches_cpu_f16_f16
+test_gemm_coopmat2_runtime_splitk_matches_cpu
+test_gemm_coopmat2_splitk_slice_origin_matches_cpu
+test_gemm_prompt_lengths_planned_per_call_matches_cpu
+test_gemm_prompt_lengths_with_reused_kernels_matches_cpu
+test_gemm_coopmat2_pack_matches_cpu
+test_gemm_coopmat2_pack_big_matches_cpu
+test_gemm_coopmat2_matches_cpu_int8
+test_gemm_coopmat2_matches_cpu_bf16
+test_gemm_khr_matches_cpu_int8
+test_gemm_khr_matches_cpu_bf16
+test_gemm_simt_matches_cpu
+test_gemm_coopmat2_epilogue_matches_cpu
+test_gemm_khr_epilogue_matches_cpu
+test_gemm_coopmat2_every_activation_matches_cpu
+test_gemm_khr_every_activation_matches_cpu
+test_gemm_simt_every_activation_matches_cpu
+test_gemm_coopmat2_activation_precision_matches_cpu
+test_gemm_coopmat2_k_fixed_matches_cpu
+test_gemm_khr_k_fixed_matches_cpu
+test_gemm_khr_activation_precision_matches_cpu
+test_gemm_coopmat2_every_plan_matches_cpu_s8
+test_gemm_khr_every_plan_matches_cpu_s8
+test_gemm_h100_kernels_validation
+test_gemm_long_k_matches_cpu
+test_gemm_fold_past_65535_matches_cpu
+test_gemm_coopmat2_stages2_matches_cpu
+test_gemm_coopmat2_runtime_matches_cpu_int8
+test_gemm_coopmat2_runtime_matches_cpu_bf16
+test_gemm_coopmat2_runtime_branch_matches_cpu_16bit
+test_gemm_coopmat2_runtime_branch_matches_cpu_8bit
+test_gemm_coopmat2_runtime_clamp_matches_cpu_16bit
+test_gemm_coopmat2_runtime_clamp_matches_cpu_8bit
+test_gemm_coopmat2_runtime_shift_matches_cpu_16bit
+test_gemm_coopmat2_runtime_shift_matches_cpu_8bit
+test_gemm_khr_runtime_matches_cpu_int8
+test_gemm_khr_runtime_matches_cpu_bf16
+test_gemm_coopmat2_runtime_epilogue_matches_cpu
+test_gemm_khr_runtime_epilogue_matches_cpu
+test_gemm_coopmat2_masked_k_edge_matches_cpu
+test_gemm_coopmat2_k_loop_and_192_tiles_matches_cpu
+TESTS
 rm -f "$O/cur.txt"
 grep -c "rc=0" "$O/A-tests.txt"; grep -v "rc=0" "$O/A-tests.txt" | cut -c1-200
 echo "A done $((SECONDS - T0)) s"

@@ -43,7 +43,7 @@ timeout 60 python3 $B/anchors/gemm_anchor.py 3008,3008,3008 > "$O/C-anchor.txt" 
 timeout $((400 - (SECONDS - T0))) python3 bench/anchors/mlp_anchor_net.py --time-cap $((380 - (SECONDS - T0))) --nets bench/results/raw/calls/nets-S22.txt >> "$O/C-anchor.txt" 2>&1
 grep -E "^cuBLAS|^anchor|skipped" "$O/C-anchor.txt" | cut -c1-200
 echo "C done $((SECONDS - T0)) s"
-grep -E "prompt_lengths|pack|runtime" bench/results/raw/calls/gpu-gemm-tests-S22.txt | while read -r t; do
+while read -r t; do
   case $t in "#"*|"") continue;; esac
   [ $((SECONDS - T0)) -gt 480 ] && { echo "not run (time): $t" >> "$O/D-tests.txt"; continue; }
   s=$SECONDS
@@ -51,7 +51,29 @@ grep -E "prompt_lengths|pack|runtime" bench/results/raw/calls/gpu-gemm-tests-S22
   rc=$?
   echo "== $t rc=$rc $((SECONDS - s)) s: $(grep -E "passed|FAIL" "$O/cur.txt" | tail -3 | tr '\n' ' ')" >> "$O/D-tests.txt"
   grep -q FAIL "$O/cur.txt" && cat "$O/cur.txt" >> "$O/D-fail.txt"
-done
+done <<'TESTS'
+test_gemm_coopmat2_runtime_matches_cpu_f16_f32
+test_gemm_coopmat2_runtime_matches_cpu_f16_f16
+test_gemm_khr_runtime_matches_cpu_f16_f32
+test_gemm_khr_runtime_matches_cpu_f16_f16
+test_gemm_coopmat2_runtime_splitk_matches_cpu
+test_gemm_prompt_lengths_planned_per_call_matches_cpu
+test_gemm_prompt_lengths_with_reused_kernels_matches_cpu
+test_gemm_coopmat2_pack_matches_cpu
+test_gemm_coopmat2_pack_big_matches_cpu
+test_gemm_coopmat2_runtime_matches_cpu_int8
+test_gemm_coopmat2_runtime_matches_cpu_bf16
+test_gemm_coopmat2_runtime_branch_matches_cpu_16bit
+test_gemm_coopmat2_runtime_branch_matches_cpu_8bit
+test_gemm_coopmat2_runtime_clamp_matches_cpu_16bit
+test_gemm_coopmat2_runtime_clamp_matches_cpu_8bit
+test_gemm_coopmat2_runtime_shift_matches_cpu_16bit
+test_gemm_coopmat2_runtime_shift_matches_cpu_8bit
+test_gemm_khr_runtime_matches_cpu_int8
+test_gemm_khr_runtime_matches_cpu_bf16
+test_gemm_coopmat2_runtime_epilogue_matches_cpu
+test_gemm_khr_runtime_epilogue_matches_cpu
+TESTS
 rm -f "$O/cur.txt"
 grep -c "rc=0" "$O/D-tests.txt"; grep -v "rc=0" "$O/D-tests.txt" | cut -c1-200
 echo "total $((SECONDS - T0)) s"
