@@ -111,6 +111,8 @@ spvgen_status gemm_plan_runtime_stand_in(const spvgen_gemm_desc *fixed, const sp
   cost_as_runtime_class = outer;
   return st;
 }
+/* Whether the kernel has two K loops (edge branch: an unclamped interior path and a clamped
+ * edge path): cm2_compile's last case, the one definition both use. */
 static bool cm2_two_paths(const spvgen_gemm_desc *d) {
   const bool edges = !gemm_dim_multiple(d, 'm', d->tile_m) || !gemm_dim_multiple(d, 'n', d->tile_n);
   const bool fixed_small = !gemm_runtime(d) && (d->m < d->tile_m || d->n < d->tile_n);
@@ -175,9 +177,9 @@ static double cm2_compile(const spvgen_gemm_desc *d) {
     ms = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
   } else if (d->edge == SPVGEN_GEMM_EDGE_CLAMP || fixed_small) {
     ms = (cm2_loop(d, u) + rest) * clamp_f + (k_edge ? kedge_clamped : 0.0);
-  } else if (cm2_store_only_branch(d)) { /* one loop; the epilogue twice, the second clamped */
+  } else if (!cm2_two_paths(d)) { /* both operands packed: one loop; the epilogue twice, the second clamped */
     ms = (cm2_loop(d, u) + rest) * (1.0 + CM2_STORE_BRANCH);
-  } else { /* branch: an unclamped and a clamped path */
+  } else { /* branch: an unclamped and a clamped path (cm2_two_paths) */
     double inner = cm2_loop(d, u) + rest + (k_edge ? kedge_solo : 0.0);
     double outer = cm2_loop(d, ue) * clamp_f + (k_edge ? kedge_clamped : 0.0);
     ms = (inner + outer) * CM2_TWO_PATH_FACTOR;
